@@ -1,0 +1,68 @@
+/**
+ * Turns any error into a JSON-RPC error response, through a wire's status table. Errors the SDK did
+ * not raise on purpose are masked as "internal error"; the original goes to `onError` only.
+ *
+ * @module
+ */
+import { ErrorCode, McpliteError } from "../core/error.ts";
+import { errorMessage, type JsonRpcId } from "../internal/jsonrpc.ts";
+import { JSON_HEADERS } from "../server/server-core.ts";
+
+/** A JSON-RPC error code with the HTTP status that carries it. */
+export interface WireError {
+  /** The JSON-RPC error code. */
+  readonly code: number;
+  /** The HTTP status. */
+  readonly status: number;
+}
+
+/** A wire's table from error codes to JSON-RPC codes and HTTP statuses. */
+export type StatusTable = (code: ErrorCode) => WireError;
+
+/** An error in its wire form. */
+export interface JsonRpcErrorParts extends WireError {
+  /** The message. */
+  readonly message: string;
+  /** The details, if any. */
+  readonly data: unknown;
+}
+
+/**
+ * Converts an error to its wire form.
+ *
+ * @param error What was thrown.
+ * @param table The wire's status table.
+ * @param onError Receives errors that get masked.
+ * @returns The code, status, message and data.
+ */
+export function errorToWire(error: unknown, table: StatusTable, onError?: (error: unknown) => void): JsonRpcErrorParts {
+  if (error instanceof McpliteError) {
+    return { ...table(error.code), message: error.message, data: error.data };
+  }
+  onError?.(error);
+  return { ...table(ErrorCode.Internal), message: "Internal error", data: undefined };
+}
+
+/**
+ * Creates a JSON-RPC error response.
+ *
+ * @param id The request id (`null` when unknown).
+ * @param error What was thrown.
+ * @param table The wire's status table.
+ * @param onError Receives errors that get masked.
+ * @param headers Extra response headers.
+ * @returns The response.
+ */
+export function jsonRpcErrorResponse(
+  id: JsonRpcId | undefined,
+  error: unknown,
+  table: StatusTable,
+  onError?: (error: unknown) => void,
+  headers?: Record<string, string>,
+): Response {
+  const wire = errorToWire(error, table, onError);
+  return new Response(errorMessage(id, wire.code, wire.message, wire.data), {
+    status: wire.status,
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+  });
+}

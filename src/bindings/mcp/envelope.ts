@@ -1,0 +1,145 @@
+/**
+ * MCP's wire constants and the per-request envelope of the stateless 2026-07-28 revision.
+ *
+ * @module
+ */
+import type { ClientInfo, LogLevel } from "../../core/call-context.ts";
+import { LOG_LEVELS } from "../../core/call-context.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { JsonRpcRequest } from "../../internal/jsonrpc.ts";
+
+/** The stateless revision served natively. */
+export const MODERN_VERSION = "2026-07-28";
+/** Modern revisions, newest first. */
+export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
+/** The 2025-era revisions served by the compatibility shim, newest first. */
+export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/** The `_meta` keys of the 2026-07-28 envelope. */
+export const META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  logLevel: "io.modelcontextprotocol/logLevel",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  subscriptionId: "io.modelcontextprotocol/subscriptionId",
+} as const;
+
+/** The protocol version header. */
+export const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
+
+/** The era of a request. */
+export type Era = "modern" | "legacy";
+
+/** What a request says about its caller, from the envelope (modern) or the headers (legacy). */
+export interface Envelope {
+  /** The era. */
+  readonly era: Era;
+  /** The protocol version. */
+  readonly protocolVersion: string;
+  /** The declared client capabilities (modern only; legacy requests carry none). */
+  readonly clientCapabilities: Record<string, unknown> | undefined;
+  /** The client info (modern only). */
+  readonly clientInfo: ClientInfo | undefined;
+  /** The requested log level; absent means no log messages (modern). */
+  readonly logLevel: LogLevel | undefined;
+  /** The progress token, when the request asks for progress. */
+  readonly progressToken: string | number | undefined;
+}
+
+/**
+ * Tells whether a request belongs to the modern era: its `_meta` names a protocol version, or its
+ * header names one at least as new as 2026-07-28.
+ *
+ * @param rpc The request.
+ * @param headerVersion The `MCP-Protocol-Version` header.
+ * @returns `true` for a modern request.
+ */
+export function isModern(rpc: JsonRpcRequest, headerVersion: string | null): boolean {
+  const meta = rpc.params._meta;
+  if (typeof meta === "object" && meta !== null && META.protocolVersion in meta) return true;
+  return headerVersion !== null && headerVersion >= MODERN_VERSION && rpc.method !== "initialize";
+}
+
+/**
+ * Checks a modern request's envelope, in the order the 2026-07-28 revision gives: the `_meta`
+ * fields (-32602), the version header (-32020), then the version (-32022).
+ *
+ * @param rpc The request.
+ * @param headerVersion The `MCP-Protocol-Version` header.
+ * @returns The envelope.
+ * @throws {ProtocolError} `invalid_envelope`, `header_mismatch` or `unsupported_version`.
+ */
+export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string | null): Envelope {
+  const meta = rpc.params._meta as Record<string, unknown> | undefined;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+    throw new ProtocolError(ErrorCode.InvalidEnvelope, "Invalid params: params._meta is required");
+  }
+  const version = meta[META.protocolVersion];
+  if (typeof version !== "string") {
+    throw new ProtocolError(ErrorCode.InvalidEnvelope, `Invalid params: _meta["${META.protocolVersion}"] is required`);
+  }
+  const capabilities = meta[META.clientCapabilities];
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
+    throw new ProtocolError(
+      ErrorCode.InvalidEnvelope,
+      `Invalid params: _meta["${META.clientCapabilities}"] must be an object`,
+    );
+  }
+  if (headerVersion === null || headerVersion.trim() !== version) {
+    throw new ProtocolError(
+      ErrorCode.HeaderMismatch,
+      `Header mismatch: MCP-Protocol-Version ${headerVersion === null ? "is missing" : `"${headerVersion}"`} ` +
+        `but _meta says "${version}"`,
+    );
+  }
+  if (!MODERN_VERSIONS.includes(version)) {
+    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
+      data: { supported: MODERN_VERSIONS, requested: version },
+    });
+  }
+  const logLevel = meta[META.logLevel];
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(logLevel)}`);
+  }
+  const info = meta[META.clientInfo];
+  return {
+    era: "modern",
+    protocolVersion: version,
+    clientCapabilities: capabilities as Record<string, unknown>,
+    clientInfo: typeof info === "object" && info !== null ? info as ClientInfo : undefined,
+    logLevel: logLevel as LogLevel | undefined,
+    progressToken: progressTokenOf(meta),
+  };
+}
+
+/**
+ * Reads a legacy request's envelope: the version comes from the header (2025-03-26 when absent).
+ *
+ * @param rpc The request.
+ * @param headerVersion The `MCP-Protocol-Version` header.
+ * @returns The envelope.
+ * @throws {ProtocolError} `unsupported_version` for a version header the server does not serve.
+ */
+export function parseLegacyEnvelope(rpc: JsonRpcRequest, headerVersion: string | null): Envelope {
+  const version = headerVersion?.trim() ?? "2025-03-26";
+  if (headerVersion !== null && rpc.method !== "initialize" && !LEGACY_VERSIONS.includes(version)) {
+    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
+      data: { supported: LEGACY_VERSIONS, requested: version },
+    });
+  }
+  const meta = rpc.params._meta;
+  return {
+    era: "legacy",
+    protocolVersion: version,
+    clientCapabilities: undefined,
+    clientInfo: undefined,
+    logLevel: undefined,
+    progressToken: typeof meta === "object" && meta !== null ? progressTokenOf(meta as Record<string, unknown>) : undefined,
+  };
+}
+
+function progressTokenOf(meta: Record<string, unknown>): string | number | undefined {
+  const token = meta.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}

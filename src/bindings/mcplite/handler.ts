@@ -1,0 +1,130 @@
+/**
+ * The MCP-lite HTTP binding: `POST {base}/listtools` and `POST {base}/calltools`, JSON or SSE.
+ *
+ * @module
+ */
+import { CallContext, type CallMeta, type CallSink } from "../../core/call-context.ts";
+import { dispatch } from "../../core/dispatch.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { ToolCall } from "../../core/middleware.ts";
+import type { FinalOutcome } from "../../core/outcome.ts";
+import { drainStream } from "../../core/stream.ts";
+import { idOf, type JsonRpcId, parseJsonRpcRequest, resultMessage } from "../../internal/jsonrpc.ts";
+import { createSseStream, type SseWriter } from "../../internal/sse.ts";
+import { acceptsEventStream, readJson } from "../../server/read-json.ts";
+import { JSON_HEADERS, type RouteHandler, type Routes, type ServerCore, SSE_HEADERS } from "../../server/server-core.ts";
+import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
+import { CALL_PATHS, LIST_PATHS, listBody, resultWithMeta } from "./envelope.ts";
+import { errorCodeToWire } from "./status.ts";
+
+const POST_ONLY = { allow: "POST" };
+const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not allowed: use POST");
+
+/**
+ * Creates the MCP-lite routes of a server.
+ *
+ * @param core The server's registry and options.
+ * @param basePath The base path, e.g. `/mcp-lite/v1`.
+ * @returns The routes.
+ */
+export function createMcpliteRoutes(core: ServerCore, basePath: string): Routes {
+  const { registry, options } = core;
+  const report = (error: unknown) => registry.onError?.(error);
+  const fail = (id: JsonRpcId, error: unknown) =>
+    jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
+
+  const listTools: RouteHandler = async function listTools(request) {
+    try {
+      if (request.method !== "POST") throw NOT_ALLOWED;
+      await readJson(request, options);
+      return new Response(listBody(registry), { headers: JSON_HEADERS });
+    } catch (error) {
+      return fail(null, error);
+    }
+  };
+
+  const callTools: RouteHandler = async function callTools(request) {
+    let id: JsonRpcId = null;
+    try {
+      if (request.method !== "POST") throw NOT_ALLOWED;
+      const body = await readJson(request, options);
+      id = idOf(body);
+      const rpc = parseJsonRpcRequest(body);
+      if (rpc.method === "tools/list") {
+        return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${listBody(registry)}}`, {
+          headers: JSON_HEADERS,
+        });
+      }
+      if (rpc.method !== "tools/call") {
+        throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+      }
+      if (rpc.id === undefined) {
+        throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
+      }
+      const { name, arguments: args } = rpc.params;
+      if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
+      const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
+      if (acceptsEventStream(request)) return streamCall(core, request, id, name, args, meta);
+      const started = performance.now();
+      const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, request.signal, meta) };
+      let outcome = await dispatch(registry, call);
+      if (outcome.kind === "stream") outcome = await drainStream(registry, call, outcome, ignore);
+      return new Response(resultMessage(id, resultWithMeta(outcome, started, options.version)), {
+        headers: JSON_HEADERS,
+      });
+    } catch (error) {
+      return fail(id, error);
+    }
+  };
+
+  const routes: Routes = new Map();
+  for (const path of LIST_PATHS) routes.set(basePath + path, listTools);
+  for (const path of CALL_PATHS) routes.set(basePath + path, callTools);
+  return routes;
+}
+
+function ignore(): void {}
+
+/**
+ * Answers a call as SSE: `message` events with `{"partial": …}`, then one `done` event with the
+ * complete result and its `_meta`; a protocol error is one `error` event; `heartbeat` events keep the
+ * connection alive. Progress and logs travel as `progress` and `log` events (extensions that plain
+ * MCP-lite clients ignore).
+ */
+function streamCall(
+  core: ServerCore,
+  request: Request,
+  id: JsonRpcId,
+  name: string,
+  args: unknown,
+  meta: CallMeta,
+): Response {
+  const { registry, options } = core;
+  const cancel = new AbortController();
+  const signal = AbortSignal.any([request.signal, cancel.signal]);
+  let out: SseWriter | undefined;
+  const sink: CallSink = {
+    progress: (progress, total, message) => out?.event(JSON.stringify({ progress, total, message }), "progress"),
+    log: (level, data, logger) => out?.event(JSON.stringify({ level, logger, data }), "log"),
+  };
+  const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta, sink) };
+  const started = performance.now();
+  const body = createSseStream(async (writer) => {
+    out = writer;
+    try {
+      const first = await dispatch(registry, call);
+      const outcome: FinalOutcome = first.kind === "stream"
+        ? await drainStream(registry, call, first, (partial) => writer.event(JSON.stringify({ partial }), "message"))
+        : first;
+      writer.event(JSON.stringify(resultWithMeta(outcome, started, options.version)), "done");
+    } catch (error) {
+      const wire = errorToWire(error, errorCodeToWire, (e) => registry.onError?.(e, call));
+      writer.event(JSON.stringify({ id, code: wire.code, message: wire.message, data: wire.data }), "error");
+    }
+  }, {
+    heartbeatMs: options.heartbeatMs,
+    heartbeat: (writer) => writer.event(`{"timestamp":"${new Date().toISOString()}"}`, "heartbeat"),
+    onCancel: () => cancel.abort(new Error("the client closed the stream")),
+  });
+  return new Response(body, { headers: SSE_HEADERS });
+}

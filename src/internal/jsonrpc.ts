@@ -1,0 +1,90 @@
+/**
+ * JSON-RPC 2.0 message shapes, shared by the MCP-lite and MCP bindings.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+
+/** A JSON-RPC id. */
+export type JsonRpcId = string | number | null;
+
+/** A decoded JSON-RPC request or notification. */
+export interface JsonRpcRequest {
+  /** The id; absent for a notification. */
+  id?: JsonRpcId;
+  /** The method. */
+  method: string;
+  /** The params, always an object (absent params become `{}`). */
+  params: Record<string, unknown>;
+}
+
+/**
+ * Checks the shape of a JSON-RPC request: `jsonrpc: "2.0"`, a string `method`, `params` an object if
+ * present, an `id` that is a string, a number or null.
+ *
+ * @param message The parsed body.
+ * @returns The request.
+ * @throws {ProtocolError} `invalid_request`; read the id for the error response with {@link idOf}.
+ */
+export function parseJsonRpcRequest(message: unknown): JsonRpcRequest {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) {
+    throw invalid("Invalid Request: expected a JSON-RPC request object");
+  }
+  const m = message as Record<string, unknown>;
+  const id = m.id;
+  const hasId = "id" in m;
+  if (hasId && id !== null && typeof id !== "string" && typeof id !== "number") {
+    throw invalid("Invalid Request: id must be a string, a number or null");
+  }
+  if (m.jsonrpc !== "2.0") throw invalid('Invalid Request: jsonrpc must be "2.0"');
+  if (typeof m.method !== "string" || m.method === "") throw invalid("Invalid Request: method is missing");
+  const params = m.params;
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+    throw invalid("Invalid Request: params must be an object");
+  }
+  const request: JsonRpcRequest = { method: m.method, params: (params ?? {}) as Record<string, unknown> };
+  if (hasId) request.id = id as JsonRpcId;
+  return request;
+}
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidRequest, message);
+}
+
+/**
+ * Reads the id a request carried, for error responses, without trusting the shape.
+ *
+ * @param message The parsed body, if any.
+ * @returns The id, or `null`.
+ */
+export function idOf(message: unknown): JsonRpcId {
+  if (typeof message !== "object" || message === null) return null;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/**
+ * Serialises a JSON-RPC success response.
+ *
+ * @param id The request id.
+ * @param result The result.
+ * @returns The JSON text.
+ */
+export function resultMessage(id: JsonRpcId | undefined, result: unknown): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${JSON.stringify(result)}}`;
+}
+
+/**
+ * Serialises a JSON-RPC error response.
+ *
+ * @param id The request id.
+ * @param code The JSON-RPC error code.
+ * @param message The message.
+ * @param data Optional details.
+ * @returns The JSON text.
+ */
+export function errorMessage(id: JsonRpcId | undefined, code: number, message: string, data?: unknown): string {
+  const error: Record<string, unknown> = { code, message };
+  if (data !== undefined) error.data = data;
+  return JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error });
+}

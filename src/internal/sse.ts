@@ -1,0 +1,90 @@
+/**
+ * A Server-Sent Events response body with keep-alives and cancellation.
+ *
+ * @module
+ */
+
+const encoder = new TextEncoder();
+
+/** Writes events to an SSE stream. Writing after the stream closed is a no-op. */
+export interface SseWriter {
+  /** Sends an event; `data` is sent as is (one `data:` line per line of it). */
+  event(data: string, name?: string, id?: string): void;
+  /** Sends a comment line (a keep-alive). */
+  comment(text: string): void;
+  /** Whether the stream is still open. */
+  readonly open: boolean;
+}
+
+/** Options of {@link createSseStream}. */
+export interface SseStreamOptions {
+  /** Sends a keep-alive this often, in milliseconds; 0 disables them. */
+  heartbeatMs: number;
+  /** Writes one keep-alive; defaults to a `:` comment. */
+  heartbeat?: (writer: SseWriter) => void;
+  /** Called when the client goes away before the stream ended. */
+  onCancel?: () => void;
+}
+
+/**
+ * Creates an SSE body driven by `run`; the stream closes when `run` settles.
+ *
+ * @param run Writes the events.
+ * @param options Keep-alive and cancellation.
+ * @returns The response body.
+ */
+export function createSseStream(
+  run: (writer: SseWriter) => Promise<void>,
+  options: SseStreamOptions,
+): ReadableStream<Uint8Array> {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let open = true;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const write = (text: string) => {
+    if (!open) return;
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      open = false;
+    }
+  };
+  const writer: SseWriter = {
+    event(data, name, id) {
+      let frame = "";
+      if (id !== undefined) frame += `id: ${id}\n`;
+      if (name !== undefined) frame += `event: ${name}\n`;
+      frame += data.includes("\n") ? `data: ${data.split("\n").join("\ndata: ")}\n\n` : `data: ${data}\n\n`;
+      write(frame);
+    },
+    comment(text) {
+      write(`: ${text}\n\n`);
+    },
+    get open() {
+      return open;
+    },
+  };
+  const stop = () => {
+    open = false;
+    if (timer !== undefined) clearInterval(timer);
+  };
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      if (options.heartbeatMs > 0) {
+        const beat = options.heartbeat ?? ((w: SseWriter) => w.comment("keep-alive"));
+        timer = setInterval(() => beat(writer), options.heartbeatMs);
+      }
+      run(writer).finally(() => {
+        if (!open) return;
+        stop();
+        try {
+          controller.close();
+        } catch { /* already closed */ }
+      });
+    },
+    cancel() {
+      stop();
+      options.onCancel?.();
+    },
+  });
+}

@@ -1,0 +1,217 @@
+/**
+ * `createServer()`: one long-lived object that serves its tools on every wire through one `fetch`.
+ *
+ * @module
+ */
+import { createMcpRoutes } from "../bindings/mcp/handler.ts";
+import { createMcpliteRoutes } from "../bindings/mcplite/handler.ts";
+import { CallContext, type CallMeta } from "../core/call-context.ts";
+import { dispatch } from "../core/dispatch.ts";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import type { ToolCall } from "../core/middleware.ts";
+import type { FinalOutcome } from "../core/outcome.ts";
+import { type Middleware, Registry } from "../core/registry.ts";
+import { drainStream } from "../core/stream.ts";
+import { errorMessage } from "../internal/jsonrpc.ts";
+import { pathOf } from "../internal/url.ts";
+import type { AnyTool } from "../tool/tool-def.ts";
+import { createRequestGuard, type RequestGuard } from "./guard.ts";
+import { resolveOptions, type ServerOptions } from "./options.ts";
+import { type Binding, JSON_HEADERS, type RouteHandler, type Routes, type ServerCore } from "./server-core.ts";
+
+/** The tools a server carries, by name; the typed client reads this from `typeof server`. */
+export type ToolMap = { [name: string]: AnyTool };
+
+/** Options of {@link Server.call}. */
+export interface CallOptions {
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** Receives partials of a streaming tool. */
+  onPartial?: (partial: unknown) => void;
+  /** Headers the handler sees as `ctx.meta.headers`. */
+  headers?: HeadersInit;
+}
+
+const NOT_FOUND_BODY = errorMessage(null, -32601, "Not found: no MCP-lite or MCP endpoint at this path");
+
+/**
+ * A server: the tool registry, the middleware and the `fetch` handler that serves every wire.
+ * Nothing is built per request.
+ *
+ * @typeParam TTools The registered tools, by name.
+ */
+// deno-lint-ignore ban-types
+export class Server<TTools extends ToolMap = {}> {
+  /** The server name. */
+  readonly name: string;
+  /** The server version. */
+  readonly version: string;
+  /**
+   * Answers an HTTP request on any wire. Bound, so it can be passed around:
+   * `Deno.serve(server.fetch)`, `Bun.serve({ fetch: server.fetch })`, `export default server`.
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** Phantom type of the registered tools, for the typed client. */
+  declare readonly "~tools"?: TTools;
+  readonly #core: ServerCore;
+  readonly #routes: Routes = new Map();
+
+  /**
+   * Creates a server; use {@link createServer} instead.
+   *
+   * @param options The options.
+   */
+  constructor(options: ServerOptions) {
+    const resolved = resolveOptions(options);
+    const registry = new Registry();
+    registry.onError = options.onError;
+    this.name = resolved.name;
+    this.version = resolved.version;
+    this.#core = { registry, options: resolved };
+    const mcpLitePath = resolved.mcpLitePath, mcpPath = resolved.mcpPath;
+    if (mcpLitePath !== undefined) this.mount((core) => createMcpliteRoutes(core, mcpLitePath));
+    if (mcpPath !== undefined) this.mount((core) => createMcpRoutes(core, mcpPath));
+    this.fetch = createFetch(this.#routes, createRequestGuard(options.allowedHosts, options.allowedOrigins));
+  }
+
+  /**
+   * Mounts another binding (gRPC/Connect, Webtools) on this server's `fetch`. Bindings live in their
+   * own exports, so a server that does not mount one never loads its code.
+   *
+   * @param binding The binding.
+   * @returns This server.
+   * @throws {TypeError} When a path is mounted already.
+   */
+  mount(binding: Binding): this {
+    for (const [path, handler] of binding(this.#core)) {
+      if (this.#routes.has(path)) throw new TypeError(`a binding is mounted at ${path} already`);
+      this.#routes.set(path, handler);
+    }
+    return this;
+  }
+
+  /**
+   * Registers a tool. The server's type grows with it, for the typed client.
+   *
+   * @param tool A tool from `defineTool()`.
+   * @returns This server, typed with the new tool.
+   * @throws {TypeError} When a tool of that name is registered already.
+   */
+  tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
+    this.#core.registry.add(tool);
+    return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
+  }
+
+  /**
+   * Removes a tool at run time.
+   *
+   * @param name The tool name.
+   * @returns Whether a tool was removed.
+   */
+  removeTool(name: string): boolean {
+    return this.#core.registry.remove(name);
+  }
+
+  /**
+   * Adds a middleware. Middleware run in the order added, around every tool call on every wire; each
+   * sees the decoded call and may short-circuit (return an outcome or throw a `ProtocolError`).
+   *
+   * @param middleware The middleware.
+   * @returns This server.
+   *
+   * @example
+   * ```ts
+   * import { createServer, ErrorCode, ProtocolError } from "../../mod.ts";
+   * const server = createServer({ name: "demo", version: "1.0.0" }).use(async (call, next) => {
+   *   const token = call.ctx.meta.headers.get("authorization");
+   *   if (token !== "Bearer secret") throw new ProtocolError(ErrorCode.Unauthenticated, "bad token");
+   *   call.ctx.auth = { subject: "demo-user" };
+   *   return await next();
+   * });
+   * ```
+   */
+  use(middleware: Middleware): this {
+    this.#core.registry.middleware.push(middleware);
+    return this;
+  }
+
+  /** The registered tools, in registration order. */
+  get tools(): AnyTool[] {
+    return [...this.#core.registry.tools];
+  }
+
+  /**
+   * Calls a tool in process, through the middleware and validation like any wire, without HTTP.
+   *
+   * @param name The tool name.
+   * @param args The arguments.
+   * @param options A signal, a partial callback and headers.
+   * @returns The final outcome (`answer` or `failure`) with its result.
+   * @throws {ProtocolError} For an unknown tool or invalid arguments.
+   */
+  async call(name: string, args: unknown, options: CallOptions = {}): Promise<FinalOutcome> {
+    const meta: CallMeta = { wire: "in-process", headers: new Headers(options.headers) };
+    const signal = options.signal ?? new AbortController().signal;
+    const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta) };
+    const outcome = await dispatch(this.#core.registry, call);
+    return outcome.kind === "stream"
+      ? drainStream(this.#core.registry, call, outcome, options.onPartial ?? (() => {}))
+      : outcome;
+  }
+}
+
+function createFetch(routes: Routes, guard: RequestGuard): (request: Request) => Promise<Response> {
+  return function fetch(request: Request): Promise<Response> {
+    try {
+      guard(request);
+    } catch (error) {
+      const message = error instanceof ProtocolError ? error.message : "Forbidden";
+      return Promise.resolve(new Response(errorMessage(null, -32000, message), { status: 403, headers: JSON_HEADERS }));
+    }
+    const path = pathOf(request.url);
+    const handler = routes.get(path) ?? prefixRoute(routes, path);
+    if (handler === undefined) {
+      return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS }));
+    }
+    return handler(request);
+  };
+}
+
+function prefixRoute(routes: Routes, path: string): RouteHandler | undefined {
+  for (const [pattern, handler] of routes) {
+    if (pattern.endsWith("/*") && path.startsWith(pattern.slice(0, -1))) return handler;
+  }
+  return undefined;
+}
+
+/**
+ * Creates a server. Register tools with `.tool()`, middleware with `.use()`, then serve `server.fetch`.
+ *
+ * @param options The name, version and settings.
+ * @returns The server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../mod.ts";
+ *
+ * const add = defineTool("add")
+ *   .input(v.object({ a: v.number(), b: v.number() }))
+ *   .output(v.object({ sum: v.number() }))
+ *   .handle(({ a, b }) => ({ sum: a + b }));
+ * const server = createServer({ name: "math", version: "1.0.0" }).tool(add);
+ *
+ * const response = await server.fetch(new Request("http://localhost/mcp-lite/v1/calltools", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }),
+ * }));
+ * const { result } = await response.json();
+ * assert.deepEqual(result.structuredContent, { sum: 3 });
+ * ```
+ */
+// deno-lint-ignore ban-types
+export function createServer(options: ServerOptions): Server<{}> {
+  return new Server(options);
+}

@@ -1,0 +1,47 @@
+/**
+ * DNS-rebinding protection: the `Host` and `Origin` checks run before any binding sees a request.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { hostnameOf } from "../internal/url.ts";
+
+const LOOPBACK = ["localhost", "127.0.0.1", "::1"];
+
+/** Checks a request's host and origin; throws when they are not allowed. */
+export type RequestGuard = (request: Request) => void;
+
+/**
+ * Creates the guard for the given allow-lists.
+ *
+ * @param allowedHosts Host names, or `"*"`; defaults to the loopback names.
+ * @param allowedOrigins Origins, or `"*"`; defaults to origins on an allowed host.
+ * @returns The guard.
+ */
+export function createRequestGuard(
+  allowedHosts: string[] | "*" | undefined,
+  allowedOrigins: string[] | "*" | undefined,
+): RequestGuard {
+  const anyHost = allowedHosts === "*";
+  const hosts = new Set((anyHost ? [] : allowedHosts ?? LOOPBACK).map((h) => hostnameOf(h)));
+  const anyOrigin = allowedOrigins === "*";
+  const origins = new Set(Array.isArray(allowedOrigins) ? allowedOrigins.map((o) => o.toLowerCase()) : []);
+  return function guardRequest(request: Request): void {
+    if (!anyHost) {
+      const host = hostnameOf(request.url);
+      if (!hosts.has(host)) {
+        throw new ProtocolError(
+          ErrorCode.Forbidden,
+          `Host "${host}" is not allowed; list it in the server's allowedHosts option`,
+        );
+      }
+    }
+    const origin = request.headers.get("origin");
+    if (origin === null || anyOrigin) return;
+    const lower = origin.toLowerCase();
+    if (origins.has(lower)) return;
+    // By default an origin is allowed when its host is (a browser page served by this same local app).
+    if (allowedOrigins === undefined && lower !== "null" && (anyHost || hosts.has(hostnameOf(lower)))) return;
+    throw new ProtocolError(ErrorCode.Forbidden, `Origin "${origin}" is not allowed`);
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The options of `createServer()`, and their resolved form that bindings read.
+ *
+ * @module
+ */
+import type { ErrorReporter } from "../core/registry.ts";
+
+/** Options of `createServer()`. */
+export interface ServerOptions {
+  /** The server name, sent as `serverInfo.name`. */
+  name: string;
+  /** The server version, sent as `serverInfo.version` and MCP-lite's `server_version`. */
+  version: string;
+  /** A human-readable title. */
+  title?: string;
+  /** Instructions for the model on how to use this server (MCP `instructions`). */
+  instructions?: string;
+  /** The MCP-lite HTTP binding: its base path (default `/mcp-lite/v1`), or `false` to turn it off. */
+  mcpLite?: { basePath?: string } | false;
+  /** The MCP binding: its path (default `/mcp`), or `false` to turn it off. */
+  mcp?: { path?: string } | false;
+  /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** The deepest JSON nesting accepted (default 64); deeper bodies get a parse error. */
+  maxJsonDepth?: number;
+  /** How often SSE streams send a keep-alive, in milliseconds (default 15 000; 0 disables). */
+  heartbeatMs?: number;
+  /**
+   * Host names the server answers to (DNS-rebinding protection). Defaults to the loopback names
+   * (`localhost`, `127.0.0.1`, `::1`), which is right for a local server; a deployed server lists its
+   * public host names, or `"*"` to accept any (only behind a proxy that checks `Host`).
+   */
+  allowedHosts?: string[] | "*";
+  /**
+   * Origins (`scheme://host[:port]`) whose browser requests are accepted. Requests without `Origin`
+   * (servers, CLIs) are always accepted; by default, browser origins on an allowed host are too.
+   */
+  allowedOrigins?: string[] | "*";
+  /** Receives errors that were turned into failures or masked, for logging. */
+  onError?: ErrorReporter;
+}
+
+/** The options with every default applied. */
+export interface ResolvedOptions {
+  /** The server name. */
+  readonly name: string;
+  /** The server version. */
+  readonly version: string;
+  /** The title. */
+  readonly title: string | undefined;
+  /** The instructions. */
+  readonly instructions: string | undefined;
+  /** The MCP-lite base path, or `undefined` when off. */
+  readonly mcpLitePath: string | undefined;
+  /** The MCP path, or `undefined` when off. */
+  readonly mcpPath: string | undefined;
+  /** The body limit. */
+  readonly maxBodyBytes: number;
+  /** The nesting limit. */
+  readonly maxJsonDepth: number;
+  /** The keep-alive interval. */
+  readonly heartbeatMs: number;
+}
+
+/**
+ * Applies the defaults.
+ *
+ * @param options The options.
+ * @returns The resolved options.
+ * @throws {TypeError} When the name or version is missing.
+ */
+export function resolveOptions(options: ServerOptions): ResolvedOptions {
+  if (!options || typeof options.name !== "string" || typeof options.version !== "string") {
+    throw new TypeError("createServer() needs { name, version }");
+  }
+  return {
+    name: options.name,
+    version: options.version,
+    title: options.title,
+    instructions: options.instructions,
+    mcpLitePath: options.mcpLite === false ? undefined : trimSlash(options.mcpLite?.basePath ?? "/mcp-lite/v1"),
+    mcpPath: options.mcp === false ? undefined : trimSlash(options.mcp?.path ?? "/mcp"),
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxJsonDepth: options.maxJsonDepth ?? 64,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+  };
+}
+
+function trimSlash(path: string): string {
+  const withLead = path.startsWith("/") ? path : `/${path}`;
+  return withLead.length > 1 && withLead.endsWith("/") ? withLead.slice(0, -1) : withLead;
+}

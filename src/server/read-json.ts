@@ -1,0 +1,53 @@
+/**
+ * The shared preamble of every JSON POST: content type, bounded body, safe parse.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { readBody } from "../internal/body.ts";
+import { parseJson } from "../internal/json.ts";
+import type { ResolvedOptions } from "./options.ts";
+
+/**
+ * Tells whether a `Content-Type` value is JSON (`application/json`, with or without parameters, or
+ * any `+json` type).
+ *
+ * @param contentType The header value.
+ * @returns `true` for JSON.
+ */
+export function isJsonContentType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const semi = contentType.indexOf(";");
+  const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/**
+ * Reads and parses a JSON request body within the server's limits.
+ *
+ * @param request The request.
+ * @param options The limits.
+ * @returns The parsed body.
+ * @throws {ProtocolError} `unsupported_media_type`, `payload_too_large` or `parse_error`.
+ */
+export async function readJson(request: Request, options: ResolvedOptions): Promise<unknown> {
+  const contentType = request.headers.get("content-type");
+  if (!isJsonContentType(contentType)) {
+    throw new ProtocolError(
+      ErrorCode.UnsupportedMediaType,
+      `Unsupported Content-Type ${JSON.stringify(contentType ?? "")}: send application/json`,
+    );
+  }
+  return parseJson(await readBody(request, options.maxBodyBytes), options.maxJsonDepth);
+}
+
+/**
+ * Tells whether the client accepts an SSE response.
+ *
+ * @param request The request.
+ * @returns `true` when `Accept` lists `text/event-stream`.
+ */
+export function acceptsEventStream(request: Request): boolean {
+  const accept = request.headers.get("accept");
+  return accept !== null && accept.includes("text/event-stream");
+}

@@ -1,0 +1,219 @@
+/**
+ * `defineTool()`: the immutable fluent builder that turns a name, schemas and a handler into a {@link Tool}.
+ *
+ * @module
+ */
+import type { AnyTool, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "./tool-def.ts";
+import {
+  type CompiledSchema,
+  compileSchema,
+  type InferSchemaInput,
+  type InferSchemaOutput,
+  type SchemaInput,
+} from "./schema.ts";
+
+const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+const EMPTY_INPUT: CompiledSchema = Object.freeze({
+  jsonSchema: Object.freeze({ type: "object", properties: {} }),
+  validate: (value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? { ok: true as const, value }
+      : { ok: false as const, issues: [{ path: "", message: "Expected an object" }] },
+});
+
+interface BuilderState {
+  readonly name: string;
+  readonly category?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly input: CompiledSchema;
+  readonly output?: CompiledSchema;
+  readonly annotations?: ToolAnnotations;
+  readonly meta?: Record<string, unknown>;
+}
+
+/**
+ * Checks a tool name: 1–64 characters of `[A-Za-z0-9_.-]`.
+ *
+ * @param name The name.
+ * @throws {TypeError} When the name is invalid.
+ */
+export function assertToolName(name: string): void {
+  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
+    throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-64 characters of A-Z a-z 0-9 _ . -`);
+  }
+}
+
+/**
+ * The fluent builder `defineTool()` returns. Every method returns a new builder, so a partial
+ * builder can be shared safely.
+ *
+ * @typeParam TName The tool name.
+ * @typeParam TInput What the caller sends.
+ * @typeParam TArgs What the handler receives.
+ * @typeParam TOutput The structured result.
+ */
+export class ToolBuilder<TName extends string, TInput = Record<string, never>, TArgs = Record<string, never>, TOutput = unknown> {
+  readonly #state: BuilderState;
+
+  /**
+   * Creates a builder; use {@link defineTool} instead.
+   *
+   * @param state The definition so far.
+   */
+  constructor(state: BuilderState) {
+    this.#state = Object.freeze(state);
+  }
+
+  #with<I, A, O>(patch: Partial<BuilderState>): ToolBuilder<TName, I, A, O> {
+    return new ToolBuilder<TName, I, A, O>({ ...this.#state, ...patch });
+  }
+
+  /**
+   * Sets the MCP-lite `@type` category (e.g. `"query"`, `"action"`).
+   *
+   * @param category The category.
+   * @returns A new builder.
+   */
+  type(category: string): ToolBuilder<TName, TInput, TArgs, TOutput> {
+    return this.#with({ category });
+  }
+
+  /**
+   * Sets a human-readable title.
+   *
+   * @param title The title.
+   * @returns A new builder.
+   */
+  title(title: string): ToolBuilder<TName, TInput, TArgs, TOutput> {
+    return this.#with({ title });
+  }
+
+  /**
+   * Sets the description the model reads to decide when to call the tool.
+   *
+   * @param description The description.
+   * @returns A new builder.
+   */
+  describe(description: string): ToolBuilder<TName, TInput, TArgs, TOutput> {
+    return this.#with({ description });
+  }
+
+  /**
+   * Sets the input schema. Its JSON Schema is computed now; a schema that has none fails here, naming
+   * the property.
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns A new builder whose handler receives the schema's output type.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   */
+  input<S extends SchemaInput>(schema: S): ToolBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>, TOutput> {
+    const input = compileSchema(schema, `tool "${this.#state.name}" input`);
+    if (input.jsonSchema.type !== "object") {
+      throw new TypeError(`tool "${this.#state.name}" input: the schema must describe an object (type "object")`);
+    }
+    return this.#with({ input });
+  }
+
+  /**
+   * Sets the output schema: the handler's value becomes `structuredContent` and the schema is listed
+   * as `outputSchema`.
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns A new builder whose handler must return the schema's type.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   */
+  output<S extends SchemaInput>(schema: S): ToolBuilder<TName, TInput, TArgs, InferSchemaOutput<S>> {
+    const output = compileSchema(schema, `tool "${this.#state.name}" output`);
+    if (output.jsonSchema.type !== "object") {
+      throw new TypeError(`tool "${this.#state.name}" output: MCP requires an object schema (type "object")`);
+    }
+    return this.#with({ output });
+  }
+
+  /**
+   * Sets MCP's behaviour hints (`readOnlyHint`, `destructiveHint`, …).
+   *
+   * @param annotations The hints.
+   * @returns A new builder.
+   */
+  annotations(annotations: ToolAnnotations): ToolBuilder<TName, TInput, TArgs, TOutput> {
+    return this.#with({ annotations: { ...this.#state.annotations, ...annotations } });
+  }
+
+  /**
+   * Sets free-form metadata, listed as the tool's `_meta`.
+   *
+   * @param meta The metadata.
+   * @returns A new builder.
+   */
+  meta(meta: Record<string, unknown>): ToolBuilder<TName, TInput, TArgs, TOutput> {
+    return this.#with({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * Finishes the tool with a handler.
+   *
+   * @param handler Receives the validated arguments and the call context.
+   * @returns The tool.
+   */
+  handle(handler: ToolHandler<TArgs, TOutput>): Tool<TName, TInput, TArgs, TOutput> {
+    return this.#finish("handle", handler as ToolHandler<unknown, unknown>);
+  }
+
+  /**
+   * Finishes the tool with a streaming handler: each yielded value is sent as a partial (an SSE
+   * `message`); the final result is the generator's return value, or else the partials joined.
+   *
+   * @param handler An async generator function.
+   * @returns The tool.
+   */
+  stream(handler: StreamHandler<TArgs, TOutput>): Tool<TName, TInput, TArgs, TOutput> {
+    return this.#finish("stream", handler as StreamHandler<unknown, unknown>);
+  }
+
+  #finish(
+    mode: "handle" | "stream",
+    run: ToolHandler<unknown, unknown> | StreamHandler<unknown, unknown>,
+  ): Tool<TName, TInput, TArgs, TOutput> {
+    if (typeof run !== "function") throw new TypeError(`tool "${this.#state.name}": the handler must be a function`);
+    const s = this.#state;
+    const tool: AnyTool = {
+      name: s.name,
+      category: s.category,
+      title: s.title,
+      description: s.description,
+      input: s.input,
+      output: s.output,
+      annotations: s.annotations,
+      meta: s.meta,
+      mode,
+      run,
+    };
+    return Object.freeze(tool) as Tool<TName, TInput, TArgs, TOutput>;
+  }
+}
+
+/**
+ * Starts the definition of a tool.
+ *
+ * @param name The tool name: 1–64 characters of `[A-Za-z0-9_.-]`.
+ * @returns A fluent builder.
+ * @throws {TypeError} When the name is invalid.
+ *
+ * @example
+ * ```ts
+ * import * as v from "valibot";
+ * import { defineTool } from "./define-tool.ts";
+ *
+ * const add = defineTool("add")
+ *   .describe("Adds two numbers")
+ *   .input(v.object({ a: v.number(), b: v.number() }))
+ *   .output(v.object({ sum: v.number() }))
+ *   .handle(({ a, b }) => ({ sum: a + b }));
+ * ```
+ */
+export function defineTool<TName extends string>(name: TName): ToolBuilder<TName> {
+  assertToolName(name);
+  return new ToolBuilder<TName>({ name, input: EMPTY_INPUT });
+}

@@ -1,0 +1,60 @@
+/**
+ * Request builders for calling a server's `fetch` directly, without sockets.
+ */
+
+/** The base every in-process request uses (a loopback host passes the default Host check). */
+export const BASE = "http://localhost";
+
+/** Builds a JSON POST. */
+export function post(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(BASE + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** Builds a JSON-RPC `tools/call` message. */
+export function toolsCall(name: string, args?: unknown, id: string | number = 1): Record<string, unknown> {
+  return { jsonrpc: "2.0", id, method: "tools/call", params: args === undefined ? { name } : { name, arguments: args } };
+}
+
+/** The `_meta` envelope of an MCP 2026-07-28 request. */
+export function modernMeta(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "tests", version: "0.0.0" },
+    ...extra,
+  };
+}
+
+/** Builds an MCP 2026-07-28 request with its envelope and headers. */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number = 1,
+  headers: Record<string, string> = {},
+): Request {
+  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  return post("/mcp", { jsonrpc: "2.0", id, method, params: { ...params, _meta: modernMeta(params._meta as never) } }, {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+    accept: "application/json, text/event-stream",
+    ...headers,
+  });
+}
+
+/** Builds an MCP 2025-era request. */
+export function legacyRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number | undefined = 1,
+  version = "2025-11-25",
+  headers: Record<string, string> = {},
+): Request {
+  const body: Record<string, unknown> = { jsonrpc: "2.0", method, params };
+  if (id !== undefined) body.id = id;
+  return post("/mcp", body, { "mcp-protocol-version": version, accept: "application/json, text/event-stream", ...headers });
+}

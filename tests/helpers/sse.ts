@@ -1,0 +1,22 @@
+/**
+ * Reads an SSE response with a real SSE parser (eventsource-parser), within a time bound.
+ */
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+
+/** Reads every event of an SSE body until it ends, failing after `timeoutMs`. */
+export async function readSse(response: Response, timeoutMs = 10_000): Promise<EventSourceMessage[]> {
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event) });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const timer = setTimeout(() => reader.cancel(new Error("SSE read timed out")), timeoutMs);
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return events;
+}
