@@ -54,7 +54,20 @@ export type { ErrorReporter } from "./src/core/registry.ts";
 export { env, serve } from "./src/server/serve.ts";
 export type { Fetchable, Listener, ServeOptions } from "./src/server/serve.ts";
 export { CallContext, createContextKey, LOG_LEVELS } from "./src/core/call-context.ts";
-export type { AuthInfo, CallMeta, ClientInfo, ContextKey, LogLevel, Wire } from "./src/core/call-context.ts";
+export type {
+  AuthInfo,
+  CallMeta,
+  CallSink,
+  ClientInfo,
+  ContextKey,
+  CreateMessageResult,
+  ElicitResult,
+  InputMethod,
+  InputRequest,
+  ListRootsResult,
+  LogLevel,
+  Wire,
+} from "./src/core/call-context.ts";
 export {
   ErrorCode,
   isProtocolError,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "./error.ts";
 
 /** The wires a call can arrive on. */
 export type Wire = "mcp-lite" | "mcp" | "webtools" | "grpc" | "in-process";
@@ -53,12 +54,56 @@ export interface AuthInfo {
   [key: string]: unknown;
 }
 
+/** The client methods a server may ask for input through (MCP's elicitation, sampling and roots). */
+export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+/** A request for input from the client, as MCP's `inputRequests` entries and server→client requests carry it. */
+export interface InputRequest {
+  /** The client method. */
+  method: InputMethod;
+  /** Its params (e.g. `{ mode: "form", message, requestedSchema }` for elicitation). */
+  params: Record<string, unknown>;
+}
+
+/** MCP's `ElicitResult`. */
+export interface ElicitResult {
+  /** What the user did. */
+  action: "accept" | "decline" | "cancel";
+  /** The submitted form, when accepted. */
+  content?: Record<string, unknown>;
+}
+
+/** MCP's `CreateMessageResult` (a sampled model message). */
+export interface CreateMessageResult {
+  /** The role, normally `assistant`. */
+  role: "user" | "assistant";
+  /** The content. */
+  content: Record<string, unknown> | Record<string, unknown>[];
+  /** The model that answered. */
+  model: string;
+  /** Why sampling stopped. */
+  stopReason?: string;
+}
+
+/** MCP's `ListRootsResult`. */
+export interface ListRootsResult {
+  /** The client's roots. */
+  roots: { uri: string; name?: string }[];
+}
+
 /** Where a binding sends what a handler reports while it runs. */
 export interface CallSink {
   /** Receives a progress report. */
   progress?(progress: number, total: number | undefined, message: string | undefined): void;
   /** Receives a log message. */
   log?(level: LogLevel, data: unknown, logger: string | undefined): void;
+  /**
+   * Asks the client for input and resolves with its answer. Each wire plugs in its own way: a
+   * server→client request on the call's SSE stream (MCP 2025), or an input-required result with
+   * signed state that the client answers by calling again (MCP 2026, MCP-lite). Absent when the wire
+   * cannot ask.
+   */
+  input?(key: string, request: InputRequest): Promise<unknown>;
 }
 
 /** A typed key for per-call values set by middleware (as Connect's `createContextKey`). */
@@ -88,6 +133,10 @@ export function createContextKey<T>(defaultValue: T, description?: string): Cont
 }
 
 const NO_SINK: CallSink = {};
+
+function capabilityFor(method: InputMethod): Record<string, unknown> {
+  return method === "elicitation/create" ? { elicitation: {} } : method === "sampling/createMessage" ? { sampling: {} } : { roots: {} };
+}
 
 /**
  * The context of one call. Bindings create one per call; nothing else is allocated for it.
@@ -143,6 +192,62 @@ export class CallContext {
    */
   log(level: LogLevel, data: unknown, logger?: string): void {
     this.#sink.log?.(level, data, logger);
+  }
+
+  /**
+   * Asks the client for input through the wire's channel; `key` names the question, unique within the
+   * call, so an answer can be matched to it across rounds.
+   *
+   * @param key The question's key.
+   * @param request The client method and its params.
+   * @returns The client's answer.
+   * @throws {ProtocolError} `missing_capability` when the wire cannot ask the client.
+   */
+  requestInput(key: string, request: InputRequest): Promise<unknown> {
+    const input = this.#sink.input;
+    if (input === undefined) {
+      return Promise.reject(
+        new ProtocolError(ErrorCode.MissingCapability, `This call cannot ask the client for input (${request.method})`, {
+          data: { requiredCapabilities: capabilityFor(request.method) },
+        }),
+      );
+    }
+    return input(key, request);
+  }
+
+  /**
+   * Asks the user to fill in a form (MCP elicitation, form mode).
+   *
+   * @param key The question's key, unique within the call.
+   * @param form The message and the JSON Schema of the form (flat object of primitives, per MCP).
+   * @returns The user's answer.
+   */
+  elicit(key: string, form: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult> {
+    return this.requestInput(key, {
+      method: "elicitation/create",
+      params: { mode: "form", message: form.message, requestedSchema: form.requestedSchema },
+    }) as Promise<ElicitResult>;
+  }
+
+  /**
+   * Asks the client's model for a completion (MCP sampling).
+   *
+   * @param key The question's key, unique within the call.
+   * @param params MCP `sampling/createMessage` params (`messages`, `maxTokens`, …).
+   * @returns The sampled message.
+   */
+  sample(key: string, params: Record<string, unknown>): Promise<CreateMessageResult> {
+    return this.requestInput(key, { method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
+  }
+
+  /**
+   * Asks the client for its roots (MCP roots).
+   *
+   * @param key The question's key, unique within the call.
+   * @returns The roots.
+   */
+  roots(key: string): Promise<ListRootsResult> {
+    return this.requestInput(key, { method: "roots/list", params: {} }) as Promise<ListRootsResult>;
   }
 
   /**
