@@ -8,6 +8,14 @@ import { hostnameOf } from "../internal/url.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "::1"];
 
+/** Lower-cases a configured host and drops brackets and port: `[::1]`, `::1`, `Example.com:443`. */
+function normalizeHost(host: string): string {
+  const lower = host.trim().toLowerCase();
+  if (lower.startsWith("[") || lower.includes("//")) return hostnameOf(lower);
+  const colons = lower.split(":").length - 1;
+  return colons === 1 ? lower.slice(0, lower.indexOf(":")) : lower; // more than one: a bare IPv6 address
+}
+
 /** Checks a request's host and origin; throws when they are not allowed. */
 export type RequestGuard = (request: Request) => void;
 
@@ -23,7 +31,7 @@ export function createRequestGuard(
   allowedOrigins: string[] | "*" | undefined,
 ): RequestGuard {
   const anyHost = allowedHosts === "*";
-  const hosts = new Set((anyHost ? [] : allowedHosts ?? LOOPBACK).map((h) => hostnameOf(h)));
+  const hosts = new Set((anyHost ? [] : allowedHosts ?? LOOPBACK).map(normalizeHost));
   const anyOrigin = allowedOrigins === "*";
   const origins = new Set(Array.isArray(allowedOrigins) ? allowedOrigins.map((o) => o.toLowerCase()) : []);
   return function guardRequest(request: Request): void {

@@ -46,15 +46,15 @@ export function modernRequest(
   });
 }
 
-/** Builds an MCP 2025-era request. */
+/** Builds an MCP 2025-era request; an id of `null` makes it a notification. */
 export function legacyRequest(
   method: string,
   params: Record<string, unknown> = {},
-  id: string | number | undefined = 1,
+  id: string | number | null = 1,
   version = "2025-11-25",
   headers: Record<string, string> = {},
 ): Request {
   const body: Record<string, unknown> = { jsonrpc: "2.0", method, params };
-  if (id !== undefined) body.id = id;
+  if (id !== null) body.id = id;
   return post("/mcp", body, { "mcp-protocol-version": version, accept: "application/json, text/event-stream", ...headers });
 }

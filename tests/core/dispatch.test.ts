@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import * as v from "valibot";
+import { createContextKey, createServer, defineTool, ErrorCode, fail, ProtocolError, text, ToolError, toolResult } from "../../mod.ts";
+import { fixtureServer } from "../helpers/fixtures.ts";
+
+describe("dispatch", () => {
+  it("validates, runs the handler and shapes a structured result", async () => {
+    const outcome = await fixtureServer().call("add", { a: 2, b: 40 });
+    assert.equal(outcome.kind, "answer");
+    assert.deepEqual(outcome.result, { content: [{ type: "text", text: '{"sum":42}' }], structuredContent: { sum: 42 } });
+  });
+
+  it("hands the handler the schema's output (defaults applied)", async () => {
+    const outcome = await fixtureServer().call("echo", { text: "ab" });
+    assert.deepEqual(outcome.result.content, [{ type: "text", text: "ab" }]);
+  });
+
+  it("answers unknown_tool with the known names and a suggestion", async () => {
+    await assert.rejects(fixtureServer().call("ad", {}), (e: ProtocolError) => {
+      assert.equal(e.code, ErrorCode.UnknownTool);
+      assert.deepEqual(e.data, {
+        requested_tool: "ad",
+        available_tools: ["add", "echo", "fails", "crashes", "countdown", "slow"],
+        suggestion: "Did you mean 'add'?",
+      });
+      return true;
+    });
+    await assert.rejects(fixtureServer().call("zzzzzzzz", {}), (e: ProtocolError) => !("suggestion" in (e.data as object)));
+  });
+
+  it("answers invalid_arguments naming every failing path", async () => {
+    await assert.rejects(fixtureServer().call("add", { a: "1" }), (e: ProtocolError) => {
+      assert.equal(e.code, ErrorCode.InvalidArguments);
+      const issues = (e.data as { issues: { path: string }[] }).issues.map((i) => i.path);
+      assert.deepEqual(issues, ["a", "b"]);
+      assert.match(e.message, /a: .*b: /);
+      return true;
+    });
+    await assert.rejects(fixtureServer().call("add", [1, 2]), { code: ErrorCode.InvalidArguments });
+  });
+
+  it("treats missing arguments as {}", async () => {
+    const tool = defineTool("noargs").handle(() => "fine");
+    const outcome = await createServer({ name: "t", version: "1" }).tool(tool).call("noargs", undefined);
+    assert.deepEqual(outcome.result.content, [{ type: "text", text: "fine" }]);
+  });
+
+  it("turns a ToolError into a failure with its message and data", async () => {
+    const outcome = await fixtureServer().call("fails", {});
+    assert.equal(outcome.kind, "failure");
+    assert.deepEqual(outcome.result, { content: [{ type: "text", text: "the quota is exhausted" }], isError: true });
+    const withData = defineTool("with_data").handle(() => {
+      throw new ToolError("over limit", { data: { limit: 3 } });
+    });
+    const r = await createServer({ name: "t", version: "1" }).tool(withData).call("with_data", {});
+    assert.deepEqual(r.result.structuredContent, { limit: 3 });
+  });
+
+  it("turns any other throw into a failure carrying the message only, and reports it to onError", async () => {
+    const seen: unknown[] = [];
+    const outcome = await fixtureServer({ onError: (error) => seen.push(error) }).call("crashes", {});
+    assert.equal(outcome.kind, "failure");
+    assert.deepEqual(outcome.result.content, [{ type: "text", text: "database connection refused" }]);
+    assert.ok(!JSON.stringify(outcome.result).includes("at "), "no stack frames");
+    assert.equal(seen.length, 1);
+    assert.equal((seen[0] as Error).message, "database connection refused");
+  });
+
+  it("lets a handler return failure results, content blocks or complete results", async () => {
+    const server = createServer({ name: "t", version: "1" })
+      .tool(defineTool("f").handle(() => fail("no such city", { city: "Atlantis" })))
+      .tool(defineTool("blocks").handle(() => [text("one"), text("two")]))
+      .tool(defineTool("full").handle(() => toolResult({ content: [text("x")], structuredContent: { y: 1 } })))
+      .tool(defineTool("arr").handle(() => [1, 2]));
+    const f = await server.call("f", {});
+    assert.equal(f.kind, "failure");
+    assert.deepEqual(f.result.structuredContent, { city: "Atlantis" });
+    assert.deepEqual((await server.call("blocks", {})).result.content.map((b) => (b as { text: string }).text), ["one", "two"]);
+    assert.deepEqual((await server.call("full", {})).result, { content: [{ type: "text", text: "x" }], structuredContent: { y: 1 } });
+    assert.deepEqual((await server.call("arr", {})).result, { content: [{ type: "text", text: "[1,2]" }] });
+  });
+
+  it("passes a ProtocolError thrown by a handler on to the wire", async () => {
+    const tool = defineTool("denied").handle(() => {
+      throw new ProtocolError(ErrorCode.PermissionDenied, "admins only");
+    });
+    await assert.rejects(createServer({ name: "t", version: "1" }).tool(tool).call("denied", {}), {
+      code: ErrorCode.PermissionDenied,
+    });
+  });
+
+  it("drains streams into a final result: joined text, or the generator's return value", async () => {
+    const partials: unknown[] = [];
+    const outcome = await fixtureServer().call("countdown", { count: 2 }, { onPartial: (p) => partials.push(p) });
+    assert.deepEqual(partials, ["2 ", "1 ", "liftoff"]);
+    assert.deepEqual(outcome.result.content, [{ type: "text", text: "2 1 liftoff" }]);
+    const returns = defineTool("returns")
+      .output(v.object({ total: v.number() }))
+      .stream(async function* () {
+        yield 1;
+        return { total: 1 };
+      });
+    const r = await createServer({ name: "t", version: "1" }).tool(returns).call("returns", {});
+    assert.deepEqual(r.result.structuredContent, { total: 1 });
+  });
+
+  it("turns a throw mid-stream into a failure", async () => {
+    const broken = defineTool("broken").stream(async function* () {
+      yield "a";
+      throw new ToolError("disk full");
+    });
+    const r = await createServer({ name: "t", version: "1" }).tool(broken).call("broken", {});
+    assert.equal(r.kind, "failure");
+    assert.deepEqual(r.result.content, [{ type: "text", text: "disk full" }]);
+  });
+});
+
+describe("middleware", () => {
+  it("runs in order around every call, sees the decoded call and can set auth and values", async () => {
+    const order: string[] = [];
+    const tenant = createContextKey("none", "tenant");
+    const whoami = defineTool("whoami").handle((_args, ctx) => `${ctx.auth?.subject}@${ctx.get(tenant)}`);
+    const server = createServer({ name: "t", version: "1" })
+      .tool(whoami)
+      .use(async (call, next) => {
+        order.push(`outer:${call.name}`);
+        call.ctx.auth = { subject: "ada" };
+        const outcome = await next();
+        order.push("outer:after");
+        return outcome;
+      })
+      .use((call, next) => {
+        order.push("inner");
+        call.ctx.set(tenant, "acme");
+        return next();
+      });
+    const outcome = await server.call("whoami", {});
+    assert.deepEqual(outcome.result.content, [{ type: "text", text: "ada@acme" }]);
+    assert.deepEqual(order, ["outer:whoami", "inner", "outer:after"]);
+  });
+
+  it("can short-circuit with an outcome or a protocol error, before the tool is looked up", async () => {
+    let ran = false;
+    const tool = defineTool("secret").handle(() => {
+      ran = true;
+      return "s";
+    });
+    const server = createServer({ name: "t", version: "1" }).tool(tool).use((call) => {
+      if (call.ctx.meta.headers.get("authorization") !== "Bearer ok") {
+        throw new ProtocolError(ErrorCode.Unauthenticated, "a bearer token is required");
+      }
+      return Promise.resolve({ kind: "answer", result: { content: [text("from cache")] } });
+    });
+    await assert.rejects(server.call("secret", {}), { code: ErrorCode.Unauthenticated });
+    await assert.rejects(server.call("no_such_tool", {}), { code: ErrorCode.Unauthenticated });
+    const cached = await server.call("secret", {}, { headers: { authorization: "Bearer ok" } });
+    assert.deepEqual(cached.result.content, [{ type: "text", text: "from cache" }]);
+    assert.equal(ran, false);
+  });
+
+  it("can rewrite arguments before validation", async () => {
+    const server = fixtureServer().use((call, next) => {
+      call.arguments = { ...(call.arguments as object), b: 1 };
+      return next();
+    });
+    assert.deepEqual((await server.call("add", { a: 1 })).result.structuredContent, { sum: 2 });
+  });
+
+  it("refuses next() called twice", async () => {
+    const server = fixtureServer().use(async (_call, next) => {
+      await next();
+      return next();
+    });
+    await assert.rejects(server.call("add", { a: 1, b: 1 }), /more than once/);
+  });
+});
+
+describe("server registry", () => {
+  it("refuses two tools of the same name and removes tools at run time", async () => {
+    const server = fixtureServer();
+    assert.throws(() => server.tool(defineTool("add").handle(() => "")), /registered already/);
+    assert.equal(server.removeTool("add"), true);
+    assert.equal(server.removeTool("add"), false);
+    await assert.rejects(server.call("add", { a: 1, b: 1 }), { code: ErrorCode.UnknownTool });
+  });
+
+  it("requires a name and a version", () => {
+    assert.throws(() => createServer({} as never), /name, version/);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * Every class of bad input gets a clear error with the right code, and the server keeps serving.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { fixtureServer } from "../helpers/fixtures.ts";
+import { BASE, post, toolsCall } from "../helpers/request.ts";
+
+const LITE = "/mcp-lite/v1/calltools";
+const ENDPOINTS = [LITE, "/mcp"] as const;
+const server = fixtureServer({ maxBodyBytes: 64 * 1024 });
+
+/** After every bad request the same server must still answer a good one. */
+async function stillServes(): Promise<void> {
+  const ok = await (await server.fetch(post(LITE, toolsCall("add", { a: 1, b: 1 })))).json();
+  assert.deepEqual(ok.result.structuredContent, { sum: 2 });
+}
+
+async function expectError(request: Request, status: number, code: number): Promise<Record<string, any>> {
+  const response = await server.fetch(request);
+  assert.equal(response.status, status, `HTTP status for ${request.url}`);
+  assert.equal(response.headers.get("content-type"), "application/json");
+  const body = await response.json();
+  assert.equal(body.jsonrpc, "2.0");
+  assert.equal(body.error.code, code, JSON.stringify(body));
+  await stillServes();
+  return body;
+}
+
+describe("bad input", () => {
+  for (const path of ENDPOINTS) {
+    describe(path, () => {
+      it("refuses a body over the limit with 413, by Content-Length", async () => {
+        const big = JSON.stringify(toolsCall("echo", { text: "x".repeat(100 * 1024) }));
+        await expectError(post(path, big, { "content-length": String(big.length) }), 413, -32600);
+      });
+
+      it("refuses a streamed body over the limit with 413, without buffering all of it", async () => {
+        let pulled = 0;
+        const chunk = new TextEncoder().encode(" ".repeat(16 * 1024));
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled++;
+            if (pulled > 1000) controller.close();
+            else controller.enqueue(chunk);
+          },
+        });
+        const request = new Request(BASE + path, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+          duplex: "half",
+        } as RequestInit);
+        await expectError(request, 413, -32600);
+        assert.ok(pulled < 20, `read ${pulled} chunks before refusing`);
+      });
+
+      it("refuses a non-JSON content type with 415", async () => {
+        await expectError(post(path, "a=1", { "content-type": "application/x-www-form-urlencoded" }), 415, -32600);
+        const none = new Request(BASE + path, { method: "POST", body: new Blob(["{}"]) });
+        await expectError(none, 415, -32600);
+      });
+
+      it("accepts JSON with a charset parameter", async () => {
+        const response = await server.fetch(post(path, toolsCall("add", { a: 1, b: 2 }), {
+          "content-type": "application/json; charset=utf-8",
+          "mcp-protocol-version": "2025-11-25",
+        }));
+        assert.equal(response.status, 200);
+      });
+
+      it("answers malformed JSON with -32700", async () => {
+        for (const text of ["{", "{'a':1}", "", "nul", '{"jsonrpc":"2.0",}']) {
+          const body = await expectError(post(path, text), 400, -32700);
+          assert.equal(body.id, null);
+        }
+      });
+
+      it("answers a wrong JSON-RPC shape with -32600", async () => {
+        const cases: unknown[] = [
+          { jsonrpc: "2.0", id: 1 }, // no method
+          { jsonrpc: "2.0", id: 2, method: "tools/call", params: [1, 2] }, // params not an object
+          { jsonrpc: "2.0", id: { nested: true }, method: "tools/call" }, // id an object
+          { jsonrpc: "1.0", id: 3, method: "tools/call" }, // wrong version
+          { jsonrpc: "2.0", id: 4, method: 7 }, // method not a string
+          JSON.stringify("just a string"),
+          42,
+        ];
+        for (const body of cases) await expectError(post(path, body), 400, -32600);
+      });
+
+      it("echoes the id on errors whenever it can be read", async () => {
+        const body = await expectError(post(path, { jsonrpc: "2.0", id: "abc", method: 7 }), 400, -32600);
+        assert.equal(body.id, "abc");
+      });
+
+      it("answers deeply nested JSON (100k levels) with a clear parse error, fast", async () => {
+        const deep = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":' + "[".repeat(100_000) +
+          "]".repeat(100_000) + "}";
+        const started = performance.now();
+        const response = await fixtureServer().fetch(post(path, deep)); // default 4 MiB limit
+        assert.equal(response.status, 400);
+        const body = await response.json();
+        assert.equal(body.error.code, -32700);
+        assert.match(body.error.message, /nested deeper than 64/);
+        await stillServes();
+        assert.ok(performance.now() - started < 2000);
+      });
+
+      it("answers nesting just inside the limit normally", async () => {
+        const nested = "[".repeat(50) + "]".repeat(50);
+        const response = await server.fetch(post(path, toolsCall("echo", { text: nested })));
+        assert.equal(response.status, 200);
+      });
+    });
+  }
+
+  it("never lets __proto__ or constructor keys reach a prototype", async () => {
+    let seen: unknown;
+    const probe = fixtureServer().use((call, next) => {
+      seen = call.arguments;
+      return next();
+    });
+    const payload = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":' +
+      '{"a":1,"b":2,"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}}';
+    for (const path of ENDPOINTS) {
+      const response = await probe.fetch(post(path, payload, { "mcp-protocol-version": "2025-11-25" }));
+      assert.equal(response.status, 200);
+      const body = await response.json();
+      assert.deepEqual(body.result.structuredContent, { sum: 3 });
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+      assert.equal(Object.getPrototypeOf(seen), Object.prototype);
+      assert.equal(Object.hasOwn(seen as object, "__proto__"), false);
+    }
+  });
+
+  it("refuses other HTTP methods with 405 and an Allow header", async () => {
+    for (const path of ENDPOINTS) {
+      for (const method of ["GET", "DELETE", "PUT"]) {
+        const response = await server.fetch(new Request(BASE + path, { method }));
+        assert.equal(response.status, 405);
+        assert.equal(response.headers.get("allow"), "POST");
+        assert.equal((await response.json()).error.code, -32600);
+      }
+    }
+    await stillServes();
+  });
+
+  it("answers unknown paths with a JSON 404", async () => {
+    const response = await server.fetch(post("/nowhere", {}));
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get("content-type"), "application/json");
+    await stillServes();
+  });
+
+  it("survives a burst of mixed bad requests and stays correct", async () => {
+    const bad = [
+      post(LITE, "{"),
+      post(LITE, { jsonrpc: "2.0", id: 1 }),
+      post(LITE, toolsCall("nope", {})),
+      post(LITE, toolsCall("add", { a: "x" })),
+      post(LITE, toolsCall("crashes", {})),
+    ];
+    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => server.fetch(bad[i % bad.length].clone())));
+    assert.equal(responses.length, 200);
+    await Promise.all(responses.map((r) => r.text()));
+    await stillServes();
+  });
+});
