@@ -90,8 +90,10 @@ export class McpliteError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ErrorCode, ProtocolError } from "./error.ts";
- * throw new ProtocolError(ErrorCode.Unauthenticated, "a bearer token is required");
+ * const error = new ProtocolError(ErrorCode.Unauthenticated, "a bearer token is required");
+ * assert.equal(error.code, "unauthenticated"); // 401 on HTTP, UNAUTHENTICATED on gRPC
  * ```
  */
 export class ProtocolError extends McpliteError {
@@ -114,9 +116,13 @@ export class ProtocolError extends McpliteError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolError } from "./error.ts";
- * const quota = 0;
- * if (quota === 0) throw new ToolError("quota exceeded, try again tomorrow");
+ * function reserve(quota: number): string {
+ *   if (quota === 0) throw new ToolError("quota exceeded, try again tomorrow");
+ *   return "reserved";
+ * }
+ * assert.throws(() => reserve(0), ToolError);
  * ```
  */
 export class ToolError extends McpliteError {
