@@ -7,7 +7,7 @@ import { createMcpRoutes } from "../bindings/mcp/handler.ts";
 import { createMcpliteRoutes } from "../bindings/mcplite/handler.ts";
 import { CallContext, type CallMeta } from "../core/call-context.ts";
 import { dispatch } from "../core/dispatch.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ProtocolError } from "../core/error.ts";
 import type { ToolCall } from "../core/middleware.ts";
 import type { FinalOutcome } from "../core/outcome.ts";
 import { type Middleware, Registry } from "../core/registry.ts";
@@ -15,6 +15,7 @@ import { drainStream } from "../core/stream.ts";
 import { errorMessage } from "../internal/jsonrpc.ts";
 import { pathOf } from "../internal/url.ts";
 import type { AnyTool } from "../tool/tool-def.ts";
+import { compileSchema, type SchemaInput } from "../tool/schema.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
 import { resolveOptions, type ServerOptions } from "./options.ts";
 import { type Binding, JSON_HEADERS, type RouteHandler, type Routes, type ServerCore } from "./server-core.ts";
@@ -65,6 +66,7 @@ export class Server<TTools extends ToolMap = {}> {
     const resolved = resolveOptions(options);
     const registry = new Registry();
     registry.onError = options.onError;
+    if (options.settings !== undefined) registry.settings = Object.freeze({ ...options.settings });
     this.name = resolved.name;
     this.version = resolved.version;
     this.#core = { registry, options: resolved };
@@ -110,6 +112,32 @@ export class Server<TTools extends ToolMap = {}> {
    */
   removeTool(name: string): boolean {
     return this.#core.registry.remove(name);
+  }
+
+  /**
+   * Declares the configuration every tool shares: settings supplied by the environment that the model
+   * never generates. Values come from the `settings` option (on Webtools, also from the caller's
+   * `config`); handlers read them as `ctx.config`, merged with their tool's own `.config()`.
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns This server.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   *
+   * @example
+   * ```ts
+   * import * as v from "valibot";
+   * import { createServer } from "../../mod.ts";
+   * const server = createServer({ name: "demo", version: "1.0.0", settings: { region: "eu" } })
+   *   .config(v.object({ region: v.picklist(["eu", "us"]) }));
+   * ```
+   */
+  config(schema: SchemaInput): this {
+    const compiled = compileSchema(schema, "server config");
+    if (compiled.jsonSchema.type !== "object") {
+      throw new TypeError(`server config: the schema must describe an object (type "object")`);
+    }
+    this.#core.registry.setConfig(compiled);
+    return this;
   }
 
   /**

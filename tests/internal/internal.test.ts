@@ -37,10 +37,11 @@ describe("parseJson", () => {
 describe("createSseStream", () => {
   it("frames events, splits multi-line data and stops writing once cancelled", async () => {
     let cancelled = false;
-    const stream = createSseStream(async (w) => {
+    const stream = createSseStream((w) => {
       w.event("one");
       w.event("two\nlines", "named", "7");
       w.comment("hi");
+      return Promise.resolve();
     }, { heartbeatMs: 0, onCancel: () => (cancelled = true) });
     const text = await new Response(stream).text();
     assert.equal(text, "data: one\n\nid: 7\nevent: named\ndata: two\ndata: lines\n\n: hi\n\n");
