@@ -38,6 +38,7 @@ export type {
   ToolHandler,
 } from "./src/tool/tool-def.ts";
 export type {
+  CompiledSchema,
   InferSchemaInput,
   InferSchemaOutput,
   JsonSchema,
@@ -45,12 +46,41 @@ export type {
   StandardSchemaV1,
   ValidationIssue,
 } from "./src/tool/schema.ts";
+export { defineResource, ResourceBuilder } from "./src/resource/define-resource.ts";
+export type {
+  AnyResource,
+  CacheHint,
+  ReadHandler,
+  ReadValue,
+  Resource,
+  ResourceContentsInput,
+  ResourceDescriptor,
+  ResourceTemplateDescriptor,
+} from "./src/resource/resource-def.ts";
+export type { UriTemplate, UriVariableNames, UriVariables } from "./src/resource/uri-template.ts";
+export { definePrompt, PromptBuilder } from "./src/prompt/define-prompt.ts";
+export type {
+  AnyPrompt,
+  Prompt,
+  PromptArgument,
+  PromptDescriptor,
+  PromptHandler,
+  PromptMessage,
+  PromptMessageInput,
+  PromptResult,
+  PromptReturn,
+  PromptRole,
+  PromptTypes,
+} from "./src/prompt/prompt-def.ts";
+export type { Completer, CompletionContext, CompletionResult } from "./src/completion/completer.ts";
+export type { McpOptions, McpSettings } from "./src/bindings/mcp/options.ts";
 export { createServer, Server } from "./src/server/create-server.ts";
 export type { CallOptions, ToolMap } from "./src/server/create-server.ts";
+export type { InputHandler } from "./src/server/drive-call.ts";
 export type { ResolvedOptions, ServerOptions } from "./src/server/options.ts";
 export type { Binding, RouteHandler, Routes, ServerCore } from "./src/server/server-core.ts";
 export { Registry } from "./src/core/registry.ts";
-export type { ErrorReporter } from "./src/core/registry.ts";
+export type { ErrorReporter, RegistryChange } from "./src/core/registry.ts";
 export { env, serve } from "./src/server/serve.ts";
 export type { Fetchable, Listener, ServeOptions } from "./src/server/serve.ts";
 export { CallContext, createContextKey, LOG_LEVELS } from "./src/core/call-context.ts";
@@ -66,6 +96,7 @@ export type {
   InputRequest,
   ListRootsResult,
   LogLevel,
+  SignalSource,
   Wire,
 } from "./src/core/call-context.ts";
 export {
@@ -101,4 +132,35 @@ export type {
 } from "./src/core/result.ts";
 export type { Middleware } from "./src/core/registry.ts";
 export type { ToolCall } from "./src/core/middleware.ts";
-export type { AnswerOutcome, FailureOutcome, FinalOutcome, Outcome, StreamOutcome } from "./src/core/outcome.ts";
+export type {
+  AnswerOutcome,
+  CallOutcome,
+  FailureOutcome,
+  FinalOutcome,
+  InputRequiredOutcome,
+  Outcome,
+  PromiseOutcome,
+  StreamOutcome,
+} from "./src/core/outcome.ts";
+export { isToolPromise, ToolPromise } from "./src/core/tool-promise.ts";
+export type { DeferOptions, DeferredWork, PromiseOptions, PromiseStateOf } from "./src/core/tool-promise.ts";
+export { createMemoryResultStore } from "./src/core/result-store.ts";
+export type { MemoryResultStoreOptions, ResultStore, StoredResult } from "./src/core/result-store.ts";
+export { InputRequiredSignal, InputRound } from "./src/core/input-round.ts";
+export type { RoundScope } from "./src/core/input-round.ts";
+export { Continuations } from "./src/core/continuations.ts";
+export type { ContinuationsOptions } from "./src/core/continuations.ts";
+export { REDEEM_TOOL } from "./src/tool/redeem-tool.ts";
+export type { CancelHandler, LongRunningOptions, RedeemHandler } from "./src/tool/tool-def.ts";
+export type { TokenOptions } from "./src/server/options.ts";
+export { createTokenCodec, isTokenError, TokenError } from "./src/codec/mod.ts";
+export type {
+  Secret,
+  SecretInput,
+  TokenClaims,
+  TokenCodec,
+  TokenCodecOptions,
+  TokenExpectation,
+  TokenFailure,
+  TokenInput,
+} from "./src/codec/mod.ts";

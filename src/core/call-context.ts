@@ -6,6 +6,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "./error.ts";
+import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 
 /** The wires a call can arrive on. */
 export type Wire = "mcp-lite" | "mcp" | "webtools" | "grpc" | "in-process";
@@ -40,6 +41,8 @@ export interface CallMeta {
   readonly headers: Headers;
   /** The JSON-RPC id of the request, when there is one. */
   readonly requestId?: string | number | null;
+  /** The caller's session id, when the wire carries one (Webtools `sessionId`). */
+  readonly sessionId?: string;
 }
 
 /** What authentication middleware learned about the caller. */
@@ -104,6 +107,11 @@ export interface CallSink {
    * cannot ask.
    */
   input?(key: string, request: InputRequest): Promise<unknown>;
+  /**
+   * Runs a step of the handler once per call: wires that re-run the handler for each input round
+   * return the recorded value on later rounds instead of running it again. Absent: the step just runs.
+   */
+  step?(key: string, run: () => unknown): Promise<unknown>;
 }
 
 /** A typed key for per-call values set by middleware (as Connect's `createContextKey`). */
@@ -132,24 +140,44 @@ export function createContextKey<T>(defaultValue: T, description?: string): Cont
   return { id: Symbol(description), defaultValue };
 }
 
+/** Something that holds a cancellation signal, such as a `Request`. */
+export interface SignalSource {
+  /** The signal. */
+  readonly signal: AbortSignal;
+}
+
 const NO_SINK: CallSink = {};
 
-function capabilityFor(method: InputMethod): Record<string, unknown> {
-  return method === "elicitation/create" ? { elicitation: {} } : method === "sampling/createMessage" ? { sampling: {} } : { roots: {} };
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** The client capability each input method needs. */
+const CAPABILITY: Readonly<Record<InputMethod, string>> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
 
 /**
  * The context of one call. Bindings create one per call; nothing else is allocated for it.
+ *
+ * @typeParam TConfig The tool's configuration, as its `.config()` schema outputs it.
  */
-export class CallContext {
+export class CallContext<TConfig = unknown> {
   /** The name of the tool being called. */
   readonly tool: string;
-  /** Aborted when the caller goes away or cancels. */
-  readonly signal: AbortSignal;
   /** What is known about the caller. */
   readonly meta: CallMeta;
   /** Set by authentication middleware. */
   auth: AuthInfo | undefined;
+  /**
+   * The validated configuration (`.config()` on the tool and the server): environment-supplied settings
+   * the model never generates. On MCP and MCP-lite it comes from the server's `settings`; on Webtools
+   * from the caller's `config` (the server's `settings` still win). `undefined` when nothing declares one.
+   */
+  config: TConfig;
+  #signal: AbortSignal | SignalSource;
   #sink: CallSink;
   #values: Map<symbol, unknown> | undefined;
   #lastProgress = -Infinity;
@@ -158,16 +186,24 @@ export class CallContext {
    * Creates a call context; bindings do this, handlers only receive it.
    *
    * @param tool The tool name.
-   * @param signal The cancellation signal.
+   * @param signal The cancellation signal, or what holds it (e.g. the `Request`), read only if asked for.
    * @param meta The caller's metadata.
    * @param sink Where progress and logs go.
    */
-  constructor(tool: string, signal: AbortSignal, meta: CallMeta, sink: CallSink = NO_SINK) {
+  constructor(tool: string, signal: AbortSignal | SignalSource, meta: CallMeta, sink: CallSink = NO_SINK) {
     this.tool = tool;
-    this.signal = signal;
+    this.#signal = signal;
     this.meta = meta;
     this.auth = undefined;
+    this.config = undefined as TConfig;
     this.#sink = sink;
+  }
+
+  /** Aborted when the caller goes away or cancels. */
+  get signal(): AbortSignal {
+    const signal = this.#signal;
+    // Runtimes build `Request.signal` on first access: read it only when a handler asks.
+    return signal instanceof AbortSignal ? signal : (this.#signal = signal.signal);
   }
 
   /**
@@ -204,15 +240,21 @@ export class CallContext {
    * @throws {ProtocolError} `missing_capability` when the wire cannot ask the client.
    */
   requestInput(key: string, request: InputRequest): Promise<unknown> {
-    const input = this.#sink.input;
-    if (input === undefined) {
+    const sink = this.#sink;
+    const capability = CAPABILITY[request.method];
+    const declared = this.meta.clientCapabilities;
+    // Where the wire says what the client declared (MCP), never ask for more (-32021).
+    if (sink.input === undefined || (declared !== undefined && !isObject(declared[capability]))) {
+      const message = sink.input === undefined
+        ? `This call cannot ask the client for input (${request.method})`
+        : `The client did not declare the ${capability} capability`;
       return Promise.reject(
-        new ProtocolError(ErrorCode.MissingCapability, `This call cannot ask the client for input (${request.method})`, {
-          data: { requiredCapabilities: capabilityFor(request.method) },
+        new ProtocolError(ErrorCode.MissingCapability, message, {
+          data: { requiredCapabilities: { [capability]: {} } },
         }),
       );
     }
-    return input(key, request);
+    return sink.input(key, request);
   }
 
   /**
@@ -248,6 +290,67 @@ export class CallContext {
    */
   roots(key: string): Promise<ListRootsResult> {
     return this.requestInput(key, { method: "roots/list", params: {} }) as Promise<ListRootsResult>;
+  }
+
+  /**
+   * Runs a step with side effects once per call. Where the wire answers questions by calling again
+   * (MCP-lite, MCP 2026), the handler runs again from the top on each round; a step that completed in
+   * an earlier round returns its recorded value instead of running again. The value must be JSON; it
+   * travels in the signed `requestState` (sealed if the server seals tokens).
+   *
+   * @param key The step's key, unique within the call.
+   * @param run The step.
+   * @returns The step's value.
+   *
+   * @example
+   * ```ts ignore
+   * const order = await ctx.step("reserve", () => reserveStock(args.sku)); // runs once
+   * const ok = await ctx.elicit("confirm", { message: `Buy ${args.sku}?`, requestedSchema });
+   * ```
+   */
+  step<T>(key: string, run: () => T | Promise<T>): Promise<T> {
+    const sink = this.#sink;
+    return (sink.step === undefined ? Promise.resolve().then(run) : sink.step(key, run)) as Promise<T>;
+  }
+
+  /**
+   * Answers "not done yet": the client gets a promise token and redeems it later through the `redeem`
+   * tool, which runs this tool's `.redeem()` handler with `state` on whichever instance receives it.
+   * The state is signed into the token (sealed if the server seals tokens); nothing is kept here.
+   *
+   * @param options The state and timing.
+   * @returns The pending answer, for the handler to return.
+   *
+   * @example
+   * ```ts ignore
+   * .handle(async (args, ctx) => ctx.promise({ state: { job: await startJob(args) }, retryAfterMs: 2000 }))
+   * .redeem(async ({ job }, ctx) => (await jobResult(job)) ?? ctx.promise({ state: { job }, retryAfterMs: 2000 }))
+   * ```
+   */
+  promise<S>(options: PromiseOptions<S>): ToolPromise<S> {
+    return new ToolPromise(options);
+  }
+
+  /**
+   * Answers "not done yet" while `work` runs on in this process; its result waits in the server's
+   * `ResultStore` and the client redeems the token to get it. The tool must be `.longRunning()`. The
+   * signal aborts when the promise is cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`),
+   * not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
+   * client answers: an MCP task turns `input_required` (answered with `tasks/update`), and redeeming
+   * the promise asks the questions on the `redeem` call. Progress and logs of the work go nowhere.
+   *
+   * @param work The work.
+   * @param options The timing.
+   * @returns The pending answer, for the handler to return.
+   */
+  defer(work: (signal: AbortSignal) => unknown, options: DeferOptions = {}): ToolPromise<never> {
+    const promise = new ToolPromise<never>({ ...options, state: undefined as never }, work);
+    // Once the work runs, the request that started it is over: its questions go to the job (a task's
+    // `input_required`, answered by `tasks/update` or `redeem`), and its progress and logs nowhere.
+    promise["~bind"] = (sink) => {
+      this.#sink = sink;
+    };
+    return promise;
   }
 
   /**

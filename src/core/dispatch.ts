@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { applyServerConfig } from "./config.ts";
 import { ErrorCode, ProtocolError, ToolError } from "./error.ts";
 import { runMiddleware, type ToolCall } from "./middleware.ts";
 import type { FinalOutcome, Outcome } from "./outcome.ts";
@@ -12,7 +13,10 @@ import type { Registry } from "./registry.ts";
 import { failureResult, resultFromValue } from "./result.ts";
 import { suggestName } from "./suggest.ts";
 import type { ValidationResult } from "../tool/schema.ts";
-import type { StreamHandler, ToolHandler } from "../tool/tool-def.ts";
+import type { AnyTool, StreamHandler, ToolHandler } from "../tool/tool-def.ts";
+import type { RoundScope } from "./input-round.ts";
+import { promiseOutcome } from "./promise-outcome.ts";
+import { ToolPromise } from "./tool-promise.ts";
 
 /**
  * Dispatches a decoded call: runs the middleware, looks the tool up, validates the arguments and runs
@@ -40,6 +44,12 @@ async function invoke(registry: Registry, call: ToolCall): Promise<Outcome> {
       data: { tool: tool.name, issues: checked.issues },
     });
   }
+  if (tool.config !== undefined || registry.config !== undefined) await applyServerConfig(registry, tool, call.ctx);
+  const round = call.round;
+  if (round !== undefined) {
+    const opening = round.open(registry.continuations, roundScope(call), registry.onError);
+    if (opening !== undefined) await opening;
+  }
   if (tool.mode === "stream") {
     const iterable = (tool.run as StreamHandler<unknown, unknown>)(checked.value, call.ctx);
     return { kind: "stream", partials: iterable[Symbol.asyncIterator]() as AsyncIterator<unknown> };
@@ -49,10 +59,31 @@ async function invoke(registry: Registry, call: ToolCall): Promise<Outcome> {
     value = (tool.run as ToolHandler<unknown, unknown>)(checked.value, call.ctx);
     if (value instanceof Promise) value = await value;
   } catch (error) {
-    return failureFromError(registry, call, error);
+    return round?.pending ? settle(registry, call, tool, value) : failureFromError(registry, call, error);
   }
+  if (round?.pending || value instanceof ToolPromise) return settle(registry, call, tool, value);
   const result = resultFromValue(value);
   return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+}
+
+/**
+ * Ends a call that is not complete: with the input it still needs (even if the handler caught the
+ * signal), or with a promise token. A state too large for a token, or a promise the tool cannot
+ * redeem, is the tool's failure.
+ */
+async function settle(registry: Registry, call: ToolCall, tool: AnyTool, value: unknown): Promise<Outcome> {
+  try {
+    const round = call.round;
+    return round?.pending
+      ? await round.outcome(registry.continuations, roundScope(call))
+      : await promiseOutcome(registry, call, tool, value as ToolPromise);
+  } catch (error) {
+    return failureFromError(registry, call, error);
+  }
+}
+
+function roundScope(call: ToolCall): RoundScope {
+  return { scope: call.name, args: call.arguments ?? {}, caller: call.ctx.auth?.subject };
 }
 
 /**

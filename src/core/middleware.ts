@@ -4,6 +4,7 @@
  * @module
  */
 import type { CallContext } from "./call-context.ts";
+import type { InputRound } from "./input-round.ts";
 import type { Outcome } from "./outcome.ts";
 import type { Middleware } from "./registry.ts";
 
@@ -15,6 +16,8 @@ export interface ToolCall {
   arguments: unknown;
   /** The call context the handler will receive. */
   readonly ctx: CallContext;
+  /** The input round of an MRTR-style wire (MCP-lite, MCP 2026, in-process): answers and signed state. */
+  readonly round?: InputRound;
 }
 
 /**

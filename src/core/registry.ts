@@ -4,7 +4,11 @@
  *
  * @module
  */
+import type { AnyPrompt } from "../prompt/prompt-def.ts";
+import type { AnyResource } from "../resource/resource-def.ts";
 import type { AnyTool } from "../tool/tool-def.ts";
+import type { CompiledSchema } from "../tool/schema.ts";
+import { Continuations } from "./continuations.ts";
 import type { ToolCall } from "./middleware.ts";
 import type { Outcome } from "./outcome.ts";
 
@@ -14,17 +18,57 @@ export type Middleware = (call: ToolCall, next: () => Promise<Outcome>) => Promi
 /** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
 export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
 
+/** What changed: one of the lists, the configuration, or the contents of one resource. */
+export type RegistryChange =
+  | { readonly kind: "tools" | "prompts" | "resources" | "config" }
+  | { readonly kind: "resource-updated"; readonly uri: string };
+
+const TOOLS: RegistryChange = Object.freeze({ kind: "tools" });
+const PROMPTS: RegistryChange = Object.freeze({ kind: "prompts" });
+const RESOURCES: RegistryChange = Object.freeze({ kind: "resources" });
+const CONFIG: RegistryChange = Object.freeze({ kind: "config" });
+
 /**
  * The registry: tools by name, middleware, and memoised list bodies.
  */
 export class Registry {
   readonly #tools = new Map<string, AnyTool>();
+  readonly #resources = new Map<string, AnyResource>();
+  readonly #prompts = new Map<string, AnyPrompt>();
   readonly #memo = new Map<string, unknown>();
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(change: RegistryChange) => void>();
   /** The middleware chain, outermost first. */
   readonly middleware: Middleware[] = [];
   /** Where masked errors go. */
   onError: ErrorReporter | undefined;
+  #continuations: Continuations | undefined;
+
+  /** The server's tokens, defaults and deferred work (a default set, from `MCPLITE_SECRET`, until the server sets its own). */
+  get continuations(): Continuations {
+    return this.#continuations ??= new Continuations();
+  }
+
+  set continuations(value: Continuations) {
+    this.#continuations = value;
+  }
+  /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
+  settings: Readonly<Record<string, unknown>> = {};
+  #config: CompiledSchema | undefined;
+
+  /** The server-level configuration schema (`server.config()`), merged into every tool's. */
+  get config(): CompiledSchema | undefined {
+    return this.#config;
+  }
+
+  /**
+   * Sets the server-level configuration schema; memoised values are rebuilt.
+   *
+   * @param schema The compiled schema.
+   */
+  setConfig(schema: CompiledSchema | undefined): void {
+    this.#config = schema;
+    this.#changed(CONFIG);
+  }
 
   /**
    * Looks a tool up. This is the only registry work on the hot path.
@@ -55,7 +99,7 @@ export class Registry {
   add(tool: AnyTool): void {
     if (this.#tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
     this.#tools.set(tool.name, tool);
-    this.#changed();
+    this.#changed(TOOLS);
   }
 
   /**
@@ -66,7 +110,85 @@ export class Registry {
    */
   remove(name: string): boolean {
     const removed = this.#tools.delete(name);
-    if (removed) this.#changed();
+    if (removed) this.#changed(TOOLS);
+    return removed;
+  }
+
+  /** The registered resources and templates, in registration order. */
+  get resources(): IterableIterator<AnyResource> {
+    return this.#resources.values();
+  }
+
+  /**
+   * Registers a resource or a resource template.
+   *
+   * @param resource The resource.
+   * @throws {TypeError} When one with that URI (or template) exists already.
+   */
+  addResource(resource: AnyResource): void {
+    if (this.#resources.has(resource.uri)) throw new TypeError(`a resource ${resource.uri} is registered already`);
+    this.#resources.set(resource.uri, resource);
+    this.#changed(RESOURCES);
+  }
+
+  /**
+   * Removes a resource or a resource template.
+   *
+   * @param uri The URI (or the template) it was registered with.
+   * @returns Whether one was removed.
+   */
+  removeResource(uri: string): boolean {
+    const removed = this.#resources.delete(uri);
+    if (removed) this.#changed(RESOURCES);
+    return removed;
+  }
+
+  /**
+   * Tells subscribers that a resource's contents changed (MCP `notifications/resources/updated`).
+   *
+   * @param uri The URI whose contents changed.
+   */
+  resourceUpdated(uri: string): void {
+    const change: RegistryChange = { kind: "resource-updated", uri };
+    for (const listener of this.#listeners) listener(change);
+  }
+
+  /**
+   * Looks a prompt up.
+   *
+   * @param name The prompt name.
+   * @returns The prompt, or `undefined`.
+   */
+  prompt(name: string): AnyPrompt | undefined {
+    return this.#prompts.get(name);
+  }
+
+  /** The registered prompts, in registration order. */
+  get prompts(): IterableIterator<AnyPrompt> {
+    return this.#prompts.values();
+  }
+
+  /**
+   * Registers a prompt.
+   *
+   * @param prompt The prompt.
+   * @throws {TypeError} When a prompt of that name exists already.
+   */
+  addPrompt(prompt: AnyPrompt): void {
+    if (this.#prompts.has(prompt.name)) throw new TypeError(`a prompt named "${prompt.name}" is registered already`);
+    this.#prompts.set(prompt.name, prompt);
+    this.#changed(PROMPTS);
+  }
+
+  /**
+   * Removes a prompt.
+   *
+   * @param name The prompt name.
+   * @returns Whether a prompt was removed.
+   */
+  removePrompt(name: string): boolean {
+    const removed = this.#prompts.delete(name);
+    if (removed) this.#changed(PROMPTS);
     return removed;
   }
 
@@ -87,18 +209,18 @@ export class Registry {
   }
 
   /**
-   * Subscribes to changes of the table (for `list_changed` notifications).
+   * Subscribes to changes of the table (for `list_changed` and `resources/updated` notifications).
    *
-   * @param listener Called after each change.
+   * @param listener Called after each change, with what changed.
    * @returns A function that unsubscribes.
    */
-  onChange(listener: () => void): () => void {
+  onChange(listener: (change: RegistryChange) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  #changed(): void {
+  #changed(change: RegistryChange): void {
     this.#memo.clear();
-    for (const listener of this.#listeners) listener();
+    for (const listener of this.#listeners) listener(change);
   }
 }

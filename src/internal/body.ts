@@ -15,12 +15,14 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
  * @returns The body text.
  * @throws {ProtocolError} `payload_too_large`.
  */
-export async function readBody(request: Request, limit: number): Promise<string> {
+export function readBody(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get("content-length");
-  if (declared !== null) {
-    if (Number(declared) > limit) throw tooLarge(limit);
-    return await request.text();
-  }
+  if (declared === null) return readChunks(request, limit);
+  // Not async: the common case hands back the runtime's own promise, with no extra hop.
+  return Number(declared) > limit ? Promise.reject(tooLarge(limit)) : request.text();
+}
+
+async function readChunks(request: Request, limit: number): Promise<string> {
   const body = request.body;
   if (body === null) return "";
   const reader = body.getReader();

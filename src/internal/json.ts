@@ -16,7 +16,7 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
  */
 export function parseJson(text: string, maxDepth: number): unknown {
   // A text shorter than the limit cannot nest deeper than it: skip the scan for ordinary bodies.
-  if (text.length > maxDepth && depthOf(text) > maxDepth) {
+  if (text.length > maxDepth && !fewOpeners(text, maxDepth) && nestsDeeper(text, maxDepth)) {
     throw new ProtocolError(ErrorCode.ParseError, `Parse error: JSON nested deeper than ${maxDepth} levels`);
   }
   try {
@@ -30,20 +30,42 @@ function dropProto(key: string, value: unknown): unknown {
   return key === "__proto__" ? undefined : value;
 }
 
-/** Returns the deepest nesting of arrays and objects, ignoring brackets inside strings. */
-function depthOf(text: string): number {
+/**
+ * Tells whether the text holds at most `max` brackets that open an array or an object, in which case
+ * it cannot nest deeper than `max`. Native `indexOf` makes this far cheaper than a scan for the
+ * ordinary body (a handful of objects); it gives up as soon as the count passes `max`.
+ */
+function fewOpeners(text: string, max: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf("{"); i !== -1; i = text.indexOf("{", i + 1)) if (++count > max) return false;
+  for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++count > max) return false;
+  return true;
+}
+
+/**
+ * Tells whether arrays and objects nest deeper than `max`, ignoring brackets inside strings. Strings
+ * are skipped with `indexOf` (native), so the loop only visits the structure; it stops at the first
+ * level over the limit.
+ */
+function nestsDeeper(text: string, max: number): boolean {
   let depth = 0;
-  let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) max = depth;
-    } else if (c === 93 || c === 125) depth--;
+    if (c === 34) { // a string: jump to its closing quote, past escaped ones
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return false; // unterminated: JSON.parse reports it
+      i = end;
+    } else if (c === 91 || c === 123) { // [ {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--; // ] }
   }
-  return max;
+  return false;
+}
+
+/** Tells whether the quote at `at` is escaped (preceded by an odd number of backslashes). */
+function isEscaped(text: string, at: number): boolean {
+  let slashes = 0;
+  while (text.charCodeAt(at - 1 - slashes) === 92) slashes++;
+  return (slashes & 1) === 1;
 }

@@ -9,13 +9,19 @@ import { CallContext, type CallMeta } from "../core/call-context.ts";
 import { dispatch } from "../core/dispatch.ts";
 import { ProtocolError } from "../core/error.ts";
 import type { ToolCall } from "../core/middleware.ts";
-import type { FinalOutcome } from "../core/outcome.ts";
+import { Continuations } from "../core/continuations.ts";
+import { InputRound } from "../core/input-round.ts";
+import type { CallOutcome, FinalOutcome } from "../core/outcome.ts";
 import { type Middleware, Registry } from "../core/registry.ts";
 import { drainStream } from "../core/stream.ts";
 import { errorMessage } from "../internal/jsonrpc.ts";
 import { pathOf } from "../internal/url.ts";
+import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
 import type { AnyTool } from "../tool/tool-def.ts";
+import type { AnyPrompt } from "../prompt/prompt-def.ts";
+import type { AnyResource } from "../resource/resource-def.ts";
 import { compileSchema, type SchemaInput } from "../tool/schema.ts";
+import { driveCall, type InputHandler } from "./drive-call.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
 import { resolveOptions, type ServerOptions } from "./options.ts";
 import { type Binding, JSON_HEADERS, type RouteHandler, type Routes, type ServerCore } from "./server-core.ts";
@@ -23,7 +29,7 @@ import { type Binding, JSON_HEADERS, type RouteHandler, type Routes, type Server
 /** The tools a server carries, by name; the typed client reads this from `typeof server`. */
 export type ToolMap = { [name: string]: AnyTool };
 
-/** Options of {@link Server.call}. */
+/** Options of {@link Server.call} and {@link Server.invoke}. */
 export interface CallOptions {
   /** Cancels the call. */
   signal?: AbortSignal;
@@ -31,6 +37,12 @@ export interface CallOptions {
   onPartial?: (partial: unknown) => void;
   /** Headers the handler sees as `ctx.meta.headers`. */
   headers?: HeadersInit;
+  /** `invoke()`: the answers to an `input_required` outcome's requests, by key. */
+  inputResponses?: Record<string, unknown>;
+  /** `invoke()`: the `requestState` of that outcome, echoed as is. */
+  requestState?: string;
+  /** `call()`: answers input rounds (elicitation, sampling, roots) by key. */
+  onInput?: InputHandler;
 }
 
 const NOT_FOUND_BODY = errorMessage(null, -32601, "Not found: no MCP-lite or MCP endpoint at this path");
@@ -66,6 +78,7 @@ export class Server<TTools extends ToolMap = {}> {
     const resolved = resolveOptions(options);
     const registry = new Registry();
     registry.onError = options.onError;
+    registry.continuations = new Continuations({ secret: options.secret, ...options.tokens, results: options.resultStore });
     if (options.settings !== undefined) registry.settings = Object.freeze({ ...options.settings });
     this.name = resolved.name;
     this.version = resolved.version;
@@ -100,7 +113,10 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a tool of that name is registered already.
    */
   tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
-    this.#core.registry.add(tool);
+    const registry = this.#core.registry;
+    registry.add(tool);
+    // A tool that answers with promises needs the `redeem` system tool (seed §3.1, §3.6).
+    if (tool.longRunning !== undefined && registry.get(REDEEM_TOOL) === undefined) registry.add(createRedeemTool(registry));
     return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
   }
 
@@ -112,6 +128,59 @@ export class Server<TTools extends ToolMap = {}> {
    */
   removeTool(name: string): boolean {
     return this.#core.registry.remove(name);
+  }
+
+  /**
+   * Registers a resource (static URI) or a resource template, served on MCP.
+   *
+   * @param resource A resource from `defineResource()`.
+   * @returns This server.
+   * @throws {TypeError} When one with that URI or template is registered already.
+   */
+  resource(resource: AnyResource): this {
+    this.#core.registry.addResource(resource);
+    return this;
+  }
+
+  /**
+   * Removes a resource or template at run time (MCP `list_changed` listeners hear of it).
+   *
+   * @param uri The URI or template it was registered with.
+   * @returns Whether one was removed.
+   */
+  removeResource(uri: string): boolean {
+    return this.#core.registry.removeResource(uri);
+  }
+
+  /**
+   * Tells MCP clients subscribed to a resource (`subscriptions/listen`) that its contents changed.
+   *
+   * @param uri The URI whose contents changed.
+   */
+  resourceUpdated(uri: string): void {
+    this.#core.registry.resourceUpdated(uri);
+  }
+
+  /**
+   * Registers a prompt, served on MCP.
+   *
+   * @param prompt A prompt from `definePrompt()`.
+   * @returns This server.
+   * @throws {TypeError} When a prompt of that name is registered already.
+   */
+  prompt(prompt: AnyPrompt): this {
+    this.#core.registry.addPrompt(prompt);
+    return this;
+  }
+
+  /**
+   * Removes a prompt at run time (MCP `list_changed` listeners hear of it).
+   *
+   * @param name The prompt name.
+   * @returns Whether a prompt was removed.
+   */
+  removePrompt(name: string): boolean {
+    return this.#core.registry.removePrompt(name);
   }
 
   /**
@@ -169,18 +238,36 @@ export class Server<TTools extends ToolMap = {}> {
   }
 
   /**
-   * Calls a tool in process, through the middleware and validation like any wire, without HTTP.
+   * Calls a tool in process, through the middleware and validation like any wire, without HTTP, and
+   * drives it to its end as a client would: a promise is redeemed after its `retryAfterMs`; an input
+   * round is answered through `options.onInput`.
    *
    * @param name The tool name.
    * @param args The arguments.
-   * @param options A signal, a partial callback and headers.
+   * @param options A signal, a partial callback, headers, and the input handler.
    * @returns The final outcome (`answer` or `failure`) with its result.
-   * @throws {ProtocolError} For an unknown tool or invalid arguments.
+   * @throws {ProtocolError} For an unknown tool or invalid arguments, or an input round without `onInput`.
    */
-  async call(name: string, args: unknown, options: CallOptions = {}): Promise<FinalOutcome> {
+  call(name: string, args: unknown, options: CallOptions = {}): Promise<FinalOutcome> {
+    return driveCall((n, a, round) => this.invoke(n, a, round === undefined ? options : { ...options, ...round }), name, args, options);
+  }
+
+  /**
+   * Runs one call in process and returns its outcome as the core gives it: `answer` or `failure`, a
+   * `promise` whose token `invoke("redeem", { promise })` redeems, or `input_required`, answered by
+   * calling again with the same arguments plus `inputResponses` and the `requestState`.
+   *
+   * @param name The tool name.
+   * @param args The arguments.
+   * @param options A signal, a partial callback, headers, and the answers to an input round.
+   * @returns The outcome.
+   * @throws {ProtocolError} For an unknown tool, invalid arguments or an invalid `requestState`.
+   */
+  async invoke(name: string, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
     const meta: CallMeta = { wire: "in-process", headers: new Headers(options.headers) };
     const signal = options.signal ?? new AbortController().signal;
-    const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta) };
+    const round = new InputRound(options.inputResponses, options.requestState);
+    const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta, round), round };
     const outcome = await dispatch(this.#core.registry, call);
     return outcome.kind === "stream"
       ? drainStream(this.#core.registry, call, outcome, options.onPartial ?? (() => {}))

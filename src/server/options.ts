@@ -4,6 +4,9 @@
  * @module
  */
 import type { ErrorReporter } from "../core/registry.ts";
+import type { ResultStore } from "../core/result-store.ts";
+import type { SecretInput } from "../codec/keys.ts";
+import { type McpOptions, type McpSettings, resolveMcpSettings } from "../bindings/mcp/options.ts";
 
 /** Options of `createServer()`. */
 export interface ServerOptions {
@@ -17,8 +20,8 @@ export interface ServerOptions {
   instructions?: string;
   /** The MCP-lite HTTP binding: its base path (default `/mcp-lite/v1`), or `false` to turn it off. */
   mcpLite?: { basePath?: string } | false;
-  /** The MCP binding: its path (default `/mcp`), or `false` to turn it off. */
-  mcp?: { path?: string } | false;
+  /** The MCP binding: its path (default `/mcp`), page size and caching hints, or `false` to turn it off. */
+  mcp?: McpOptions | false;
   /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** The deepest JSON nesting accepted (default 64); deeper bodies get a parse error. */
@@ -38,6 +41,38 @@ export interface ServerOptions {
   allowedOrigins?: string[] | "*";
   /** Receives errors that were turned into failures or masked, for logging. */
   onError?: ErrorReporter;
+  /**
+   * The secret that signs promise tokens and `requestState` (≥ 32 bytes), or a list for rotation: the
+   * first signs, any verifies. Defaults to `MCPLITE_SECRET` (comma-separated for rotation); with
+   * neither, a random key of this process (tokens then redeem only on this instance, until it restarts).
+   */
+  secret?: SecretInput;
+  /** How tokens are made: sealing, size bound, lifetimes, clock. */
+  tokens?: TokenOptions;
+  /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
+  resultStore?: ResultStore;
+  /**
+   * The server's own configuration values (API keys, endpoints…), read by tools that declare `.config()`:
+   * on MCP and MCP-lite they are the whole configuration; on Webtools they are fixed, win over the
+   * caller's `config`, and are never published.
+   */
+  settings?: Record<string, unknown>;
+}
+
+/** Options of the server's tokens (promise tokens, `requestState`). */
+export interface TokenOptions {
+  /** Encrypts token payloads with AES-256-GCM so clients cannot read the state (default `false`). */
+  seal?: boolean;
+  /** The longest token made or accepted, in characters (default 16 384); a larger state is the tool's error. */
+  maxBytes?: number;
+  /** How long promise tokens and deferred results last, in ms (default one hour). */
+  promiseTtlMs?: number;
+  /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
+  inputTtlMs?: number;
+  /** The default `retry_after_ms` of a promise (default 1 000). */
+  retryAfterMs?: number;
+  /** The clock, in ms since the epoch (default `Date.now`); tests inject one. */
+  now?: () => number;
 }
 
 /** The options with every default applied. */
@@ -54,6 +89,8 @@ export interface ResolvedOptions {
   readonly mcpLitePath: string | undefined;
   /** The MCP path, or `undefined` when off. */
   readonly mcpPath: string | undefined;
+  /** The MCP binding's page size, caching hints and session limit. */
+  readonly mcp: McpSettings;
   /** The body limit. */
   readonly maxBodyBytes: number;
   /** The nesting limit. */
@@ -80,6 +117,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     instructions: options.instructions,
     mcpLitePath: options.mcpLite === false ? undefined : trimSlash(options.mcpLite?.basePath ?? "/mcp-lite/v1"),
     mcpPath: options.mcp === false ? undefined : trimSlash(options.mcp?.path ?? "/mcp"),
+    mcp: resolveMcpSettings(options.mcp),
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     maxJsonDepth: options.maxJsonDepth ?? 64,
     heartbeatMs: options.heartbeatMs ?? 15_000,

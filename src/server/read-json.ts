@@ -17,6 +17,7 @@ import type { ResolvedOptions } from "./options.ts";
  */
 export function isJsonContentType(contentType: string | null): boolean {
   if (contentType === null) return false;
+  if (contentType === "application/json") return true; // what nearly every client sends
   const semi = contentType.indexOf(";");
   const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));

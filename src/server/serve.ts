@@ -4,6 +4,9 @@
  *
  * @module
  */
+import { env } from "../internal/env.ts";
+
+export { env };
 
 /** Something with a fetch handler: a `Server`, or any `{ fetch }`. */
 export interface Fetchable {
@@ -45,21 +48,6 @@ interface BunLike {
     idleTimeout?: number;
   }): { port: number; stop(force?: boolean): Promise<void> | void };
   env: Record<string, string | undefined>;
-}
-
-/**
- * Reads an environment variable on Deno, Bun or Node, without failing where access is denied.
- *
- * @param name The variable.
- * @returns Its value, or `undefined`.
- */
-export function env(name: string): string | undefined {
-  const g = globalThis as { Deno?: DenoLike; process?: { env: Record<string, string | undefined> } };
-  try {
-    return g.Deno ? g.Deno.env.get(name) : g.process?.env[name];
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -3,7 +3,11 @@
  *
  * @module
  */
-import type { AnyTool, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "./tool-def.ts";
+import type { CallContext } from "../core/call-context.ts";
+import type { PromiseStateOf } from "../core/tool-promise.ts";
+import { finishTool, type ToolFields } from "./finish-tool.ts";
+import type { LongRunningOptions, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "./tool-def.ts";
+import { paramHeadersOf } from "./param-headers.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -30,6 +34,8 @@ interface BuilderState {
   readonly output?: CompiledSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: Record<string, unknown>;
+  readonly config?: CompiledSchema;
+  readonly longRunning?: LongRunningOptions;
 }
 
 /**
@@ -53,7 +59,13 @@ export function assertToolName(name: string): void {
  * @typeParam TArgs What the handler receives.
  * @typeParam TOutput The structured result.
  */
-export class ToolBuilder<TName extends string, TInput = Record<string, never>, TArgs = Record<string, never>, TOutput = unknown> {
+export class ToolBuilder<
+  TName extends string,
+  TInput = Record<string, never>,
+  TArgs = Record<string, never>,
+  TOutput = unknown,
+  TConfig = unknown,
+> {
   readonly #state: BuilderState;
 
   /**
@@ -65,8 +77,8 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
     this.#state = Object.freeze(state);
   }
 
-  #with<I, A, O>(patch: Partial<BuilderState>): ToolBuilder<TName, I, A, O> {
-    return new ToolBuilder<TName, I, A, O>({ ...this.#state, ...patch });
+  #with<I, A, O, C = TConfig>(patch: Partial<BuilderState>): ToolBuilder<TName, I, A, O, C> {
+    return new ToolBuilder<TName, I, A, O, C>({ ...this.#state, ...patch });
   }
 
   /**
@@ -75,7 +87,7 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @param category The category.
    * @returns A new builder.
    */
-  type(category: string): ToolBuilder<TName, TInput, TArgs, TOutput> {
+  type(category: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
     return this.#with({ category });
   }
 
@@ -85,7 +97,7 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @param title The title.
    * @returns A new builder.
    */
-  title(title: string): ToolBuilder<TName, TInput, TArgs, TOutput> {
+  title(title: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
     return this.#with({ title });
   }
 
@@ -95,7 +107,7 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @param description The description.
    * @returns A new builder.
    */
-  describe(description: string): ToolBuilder<TName, TInput, TArgs, TOutput> {
+  describe(description: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
     return this.#with({ description });
   }
 
@@ -107,11 +119,14 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @returns A new builder whose handler receives the schema's output type.
    * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
    */
-  input<S extends SchemaInput>(schema: S): ToolBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>, TOutput> {
+  input<S extends SchemaInput>(
+    schema: S,
+  ): ToolBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>, TOutput, TConfig> {
     const input = compileSchema(schema, `tool "${this.#state.name}" input`);
     if (input.jsonSchema.type !== "object") {
       throw new TypeError(`tool "${this.#state.name}" input: the schema must describe an object (type "object")`);
     }
+    paramHeadersOf(input.jsonSchema, `tool "${this.#state.name}" input`); // x-mcp-header: checked once, here
     return this.#with({ input });
   }
 
@@ -123,7 +138,7 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @returns A new builder whose handler must return the schema's type.
    * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
    */
-  output<S extends SchemaInput>(schema: S): ToolBuilder<TName, TInput, TArgs, InferSchemaOutput<S>> {
+  output<S extends SchemaInput>(schema: S): ToolBuilder<TName, TInput, TArgs, InferSchemaOutput<S>, TConfig> {
     const output = compileSchema(schema, `tool "${this.#state.name}" output`);
     if (output.jsonSchema.type !== "object") {
       throw new TypeError(`tool "${this.#state.name}" output: MCP requires an object schema (type "object")`);
@@ -137,7 +152,7 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @param annotations The hints.
    * @returns A new builder.
    */
-  annotations(annotations: ToolAnnotations): ToolBuilder<TName, TInput, TArgs, TOutput> {
+  annotations(annotations: ToolAnnotations): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
     return this.#with({ annotations: { ...this.#state.annotations, ...annotations } });
   }
 
@@ -147,8 +162,37 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @param meta The metadata.
    * @returns A new builder.
    */
-  meta(meta: Record<string, unknown>): ToolBuilder<TName, TInput, TArgs, TOutput> {
+  meta(meta: Record<string, unknown>): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
     return this.#with({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * Declares the tool's configuration: settings supplied by the environment (credentials, units,
+   * defaults) that the model never generates. Handlers read them, typed, as `ctx.config`. On MCP and
+   * MCP-lite they come from the server's `settings`; on Webtools from the caller's `config`, listed as
+   * the webtool's `configSchema` and `defaultConfig` (the server's `settings` still win there).
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns A new builder whose handler reads the schema's output type as `ctx.config`.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   *
+   * @example
+   * ```ts
+   * import * as v from "valibot";
+   * import { defineTool } from "./define-tool.ts";
+   *
+   * const weather = defineTool("weather")
+   *   .input(v.object({ city: v.string() }))
+   *   .config(v.object({ apiKey: v.string(), units: v.optional(v.picklist(["metric", "imperial"]), "metric") }))
+   *   .handle(({ city }, ctx) => `${city}: 21 degrees (${ctx.config.units})`);
+   * ```
+   */
+  config<S extends SchemaInput>(schema: S): ToolBuilder<TName, TInput, TArgs, TOutput, InferSchemaOutput<S>> {
+    const config = compileSchema(schema, `tool "${this.#state.name}" config`);
+    if (config.jsonSchema.type !== "object") {
+      throw new TypeError(`tool "${this.#state.name}" config: the schema must describe an object (type "object")`);
+    }
+    return this.#with({ config });
   }
 
   /**
@@ -157,8 +201,40 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @param handler Receives the validated arguments and the call context.
    * @returns The tool.
    */
-  handle(handler: ToolHandler<TArgs, TOutput>): Tool<TName, TInput, TArgs, TOutput> {
-    return this.#finish("handle", handler as ToolHandler<unknown, unknown>);
+  handle<R extends ReturnType<ToolHandler<TArgs, TOutput, TConfig>>>(
+    handler: (args: TArgs, ctx: CallContext<TConfig>) => R,
+  ): Tool<TName, TInput, TArgs, TOutput, PromiseStateOf<R>> {
+    return this.#finish("handle", handler as ToolHandler<unknown, unknown>) as Tool<
+      TName,
+      TInput,
+      TArgs,
+      TOutput,
+      PromiseStateOf<R>
+    >;
+  }
+
+  /**
+   * Declares that the tool may answer "not done yet" (`ctx.promise()` with `.redeem()`, or
+   * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
+   *
+   * @param options The TTL of its tokens, its default `retry_after_ms`, and whether MCP clients must use tasks.
+   * @returns A new builder.
+   * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`.
+   *
+   * @example
+   * ```ts
+   * import { defineTool } from "./define-tool.ts";
+   * const crawl = defineTool("crawl")
+   *   .longRunning({ retryAfterMs: 2000 })
+   *   .handle((_args, ctx) => ctx.defer(async () => ({ pages: 42 })));
+   * ```
+   */
+  longRunning(options: LongRunningOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+    const support = options.taskSupport;
+    if (support !== undefined && support !== "optional" && support !== "required") {
+      throw new TypeError(`tool "${this.#state.name}": taskSupport must be "optional" or "required"`);
+    }
+    return this.#with({ longRunning: { ...options } });
   }
 
   /**
@@ -168,7 +244,7 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
    * @param handler An async generator function.
    * @returns The tool.
    */
-  stream(handler: StreamHandler<TArgs, TOutput>): Tool<TName, TInput, TArgs, TOutput> {
+  stream(handler: StreamHandler<TArgs, TOutput, TConfig>): Tool<TName, TInput, TArgs, TOutput> {
     return this.#finish("stream", handler as StreamHandler<unknown, unknown>);
   }
 
@@ -178,7 +254,7 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
   ): Tool<TName, TInput, TArgs, TOutput> {
     if (typeof run !== "function") throw new TypeError(`tool "${this.#state.name}": the handler must be a function`);
     const s = this.#state;
-    const tool: AnyTool = {
+    const tool: ToolFields = {
       name: s.name,
       category: s.category,
       title: s.title,
@@ -187,10 +263,12 @@ export class ToolBuilder<TName extends string, TInput = Record<string, never>, T
       output: s.output,
       annotations: s.annotations,
       meta: s.meta,
+      ...(s.config === undefined ? {} : { config: s.config }),
+      ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),
       mode,
       run,
     };
-    return Object.freeze(tool) as Tool<TName, TInput, TArgs, TOutput>;
+    return finishTool(tool) as Tool<TName, TInput, TArgs, TOutput>;
   }
 }
 

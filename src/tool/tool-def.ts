@@ -5,6 +5,7 @@
  */
 import type { CallContext } from "../core/call-context.ts";
 import type { ContentBlock, ToolResult } from "../core/result.ts";
+import type { ToolPromise } from "../core/tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
@@ -23,19 +24,46 @@ export interface ToolAnnotations {
   [key: string]: unknown;
 }
 
-/** What a handler may return: the output value, a string, content blocks or a complete result. */
-export type HandlerReturn<TOut> = TOut | ToolResult | ContentBlock | ContentBlock[] | string | void;
+/**
+ * What a handler may return: the output value, a string, content blocks, a complete result, or a
+ * pending answer (`ctx.promise()`, `ctx.defer()`).
+ */
+export type HandlerReturn<TOut> = TOut | ToolResult | ContentBlock | ContentBlock[] | string | void | ToolPromise<unknown>;
 
-/** A plain handler. */
-export type ToolHandler<TArgs, TOut> = (
-  args: TArgs,
+/** How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it). */
+export interface LongRunningOptions {
+  /** How long its promise tokens (and deferred results) last, in ms (default: the server's, one hour). */
+  ttlMs?: number;
+  /** The default `retry_after_ms` of its promises, and `pollIntervalMs` of its MCP tasks (default: the server's, 1 000). */
+  retryAfterMs?: number;
+  /**
+   * Whether an MCP client must declare the tasks extension (`io.modelcontextprotocol/tasks`) to call
+   * it. `"optional"` (the default): a client that did not gets the promise as a result that tells the
+   * model to call `redeem`. `"required"`: such a call is refused with -32021 before the handler runs.
+   * MCP-lite, which has promises of its own, ignores it.
+   */
+  taskSupport?: "optional" | "required";
+}
+
+/** Continues a promise from its state: returns the answer, or another promise. */
+export type RedeemHandler<TState, TOut> = (
+  state: TState,
   ctx: CallContext,
+) => HandlerReturn<TOut> | ToolPromise<TState> | Promise<HandlerReturn<TOut> | ToolPromise<TState>>;
+
+/** Cancels the work behind a promise, from its state. */
+export type CancelHandler<TState> = (state: TState, ctx: CallContext) => unknown;
+
+/** A plain handler; `TConfig` types `ctx.config` (from `.config()`). */
+export type ToolHandler<TArgs, TOut, TConfig = unknown> = (
+  args: TArgs,
+  ctx: CallContext<TConfig>,
 ) => HandlerReturn<TOut> | Promise<HandlerReturn<TOut>>;
 
 /** A streaming handler: each yielded value is a partial; the return value, if any, is the final result. */
-export type StreamHandler<TArgs, TOut> = (
+export type StreamHandler<TArgs, TOut, TConfig = unknown> = (
   args: TArgs,
-  ctx: CallContext,
+  ctx: CallContext<TConfig>,
 ) => AsyncIterable<unknown> | AsyncGenerator<unknown, HandlerReturn<TOut>, undefined>;
 
 /** The types a tool carries for inference; never present at run time. */
@@ -55,8 +83,9 @@ export interface ToolTypes<TInput, TArgs, TOutput> {
  * @typeParam TInput What the caller sends.
  * @typeParam TArgs What the handler receives.
  * @typeParam TOutput The structured result.
+ * @typeParam TState The continuation state of its promises (`ctx.promise({ state })`).
  */
-export interface Tool<TName extends string = string, TInput = unknown, TArgs = unknown, TOutput = unknown> {
+export interface Tool<TName extends string = string, TInput = unknown, TArgs = unknown, TOutput = unknown, TState = unknown> {
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */
@@ -71,6 +100,8 @@ export interface Tool<TName extends string = string, TInput = unknown, TArgs = u
   readonly output: CompiledSchema | undefined;
   /** MCP annotations. */
   readonly annotations: ToolAnnotations | undefined;
+  /** The configuration schema (`.config()`), compiled, if declared: settings the model never generates. */
+  readonly config?: CompiledSchema;
   /** Free-form metadata sent as the tool's `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
@@ -79,11 +110,33 @@ export interface Tool<TName extends string = string, TInput = unknown, TArgs = u
   readonly run: ToolHandler<unknown, unknown> | StreamHandler<unknown, unknown>;
   /** Phantom types for inference. */
   readonly "~types"?: ToolTypes<TInput, TArgs, TOutput>;
+  /** Set when the tool may answer with a promise (`.longRunning()`, `.redeem()`): the server then lists `redeem`. */
+  readonly longRunning?: LongRunningOptions;
+  /** Continues this tool's promises (`.redeem()`). */
+  readonly onRedeem?: RedeemHandler<unknown, unknown>;
+  /** Cancels this tool's promises (`.cancel()`). */
+  readonly onCancel?: CancelHandler<unknown>;
+  /**
+   * Returns the tool with a continuation: redeeming one of its promise tokens runs `handler` with the
+   * token's state, on whichever instance holds the secret. Implies `.longRunning()`.
+   *
+   * @param handler Receives the state; returns the answer or `ctx.promise()` again.
+   * @returns The tool, continued.
+   */
+  redeem(handler: RedeemHandler<TState, TOutput>): Tool<TName, TInput, TArgs, TOutput, TState>;
+  /**
+   * Returns the tool with a cancellation handler, run when a client cancels one of its promises
+   * (`redeem` with `cancel: true`).
+   *
+   * @param handler Receives the promise's state.
+   * @returns The tool.
+   */
+  cancel(handler: CancelHandler<TState>): Tool<TName, TInput, TArgs, TOutput, TState>;
 }
 
 /** Any tool, whatever its types. */
 // deno-lint-ignore no-explicit-any
-export type AnyTool = Tool<string, any, any, any>;
+export type AnyTool = Tool<string, any, any, any, any>;
 
 /** The arguments a caller sends to a tool. */
 export type InferToolInput<T extends AnyTool> = NonNullable<T["~types"]>["input"];

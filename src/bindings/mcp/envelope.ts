@@ -27,6 +27,20 @@ export const META = {
 
 /** The protocol version header. */
 export const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
+/** The 2025-era session header (`initialize` issues one; this server keeps no state that needs it). */
+export const SESSION_HEADER = "mcp-session-id";
+
+/** What a 2025-era session remembers: set by `initialize` and `logging/setLevel`, per instance. */
+export interface LegacySession {
+  /** The negotiated version. */
+  readonly protocolVersion: string;
+  /** The capabilities the client declared in `initialize`. */
+  readonly capabilities: Record<string, unknown> | undefined;
+  /** The client's self-description. */
+  readonly clientInfo: ClientInfo | undefined;
+  /** The level `logging/setLevel` chose, if any. */
+  logLevel: LogLevel | undefined;
+}
 
 /** The era of a request. */
 export type Era = "modern" | "legacy";
@@ -37,11 +51,14 @@ export interface Envelope {
   readonly era: Era;
   /** The protocol version. */
   readonly protocolVersion: string;
-  /** The declared client capabilities (modern only; legacy requests carry none). */
+  /** The declared client capabilities (modern: per request; legacy: from the session, when known). */
   readonly clientCapabilities: Record<string, unknown> | undefined;
-  /** The client info (modern only). */
+  /** The client info (modern: per request; legacy: from the session, when known). */
   readonly clientInfo: ClientInfo | undefined;
-  /** The requested log level; absent means no log messages (modern). */
+  /**
+   * The least severe level to send; absent means no log messages. Modern requests opt in per request;
+   * legacy ones get the session's `logging/setLevel` level, else every level.
+   */
   readonly logLevel: LogLevel | undefined;
   /** The progress token, when the request asks for progress. */
   readonly progressToken: string | number | undefined;
@@ -114,28 +131,41 @@ export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string |
 }
 
 /**
- * Reads a legacy request's envelope: the version comes from the header (2025-03-26 when absent).
+ * Reads a legacy request's envelope: the version comes from the header (2025-03-26 when absent), the
+ * client's capabilities and log level from the session `initialize` opened, when this instance
+ * remembers it. A `_meta` log level (the 2026 key) is honoured on the 2025 revisions too.
  *
  * @param rpc The request.
  * @param headerVersion The `MCP-Protocol-Version` header.
+ * @param session What `initialize` and `logging/setLevel` recorded, if known.
  * @returns The envelope.
- * @throws {ProtocolError} `unsupported_version` for a version header the server does not serve.
+ * @throws {ProtocolError} `unsupported_version` for a version header the server does not serve, or
+ *   `invalid_params` for an unknown log level.
  */
-export function parseLegacyEnvelope(rpc: JsonRpcRequest, headerVersion: string | null): Envelope {
-  const version = headerVersion?.trim() ?? "2025-03-26";
+export function parseLegacyEnvelope(
+  rpc: JsonRpcRequest,
+  headerVersion: string | null,
+  session: LegacySession | undefined,
+): Envelope {
+  const version = headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
   if (headerVersion !== null && rpc.method !== "initialize" && !LEGACY_VERSIONS.includes(version)) {
     throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
       data: { supported: LEGACY_VERSIONS, requested: version },
     });
   }
   const meta = rpc.params._meta;
+  const record = typeof meta === "object" && meta !== null ? meta as Record<string, unknown> : undefined;
+  const logLevel = record?.[META.logLevel];
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(logLevel)}`);
+  }
   return {
     era: "legacy",
     protocolVersion: version,
-    clientCapabilities: undefined,
-    clientInfo: undefined,
-    logLevel: undefined,
-    progressToken: typeof meta === "object" && meta !== null ? progressTokenOf(meta as Record<string, unknown>) : undefined,
+    clientCapabilities: session?.capabilities,
+    clientInfo: session?.clientInfo,
+    logLevel: (logLevel as LogLevel | undefined) ?? session?.logLevel ?? "debug",
+    progressToken: record === undefined ? undefined : progressTokenOf(record),
   };
 }
 

@@ -1,62 +1,155 @@
 /**
- * Discovery and the 2025 lifecycle: `server/discover`, `initialize`, `ping`.
+ * Discovery and the 2025 lifecycle: `server/discover`, `initialize`, `ping`, `logging/setLevel`, and
+ * the capabilities both advertise.
  *
  * @module
  */
-import type { ServerCore } from "../../server/server-core.ts";
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
+import type { ClientInfo, LogLevel } from "../../core/call-context.ts";
+import { LOG_LEVELS } from "../../core/call-context.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { Registry } from "../../core/registry.ts";
+import { cacheControl, etagOf } from "./caching.ts";
+import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
+import { finishResult } from "./reply.ts";
 import type { McpMethod } from "./request.ts";
 
-/**
- * Describes what the server can do; capabilities follow the registered handlers.
- *
- * @param core The server.
- * @returns The capabilities object.
- */
-export function serverCapabilities(core: ServerCore): Record<string, unknown> {
-  return core.registry.memo("mcp:capabilities", () => ({ tools: {} }));
+/** What the server can do, as the handlers registered make it. */
+export interface Capabilities {
+  /** Always present: `tools/list` is always served. */
+  tools: Record<string, unknown>;
+  /** Present when a prompt is registered. */
+  prompts?: Record<string, unknown>;
+  /** Present when a resource or template is registered. */
+  resources?: Record<string, unknown>;
+  /** Present when a prompt argument or template variable has a completer. */
+  completions?: Record<string, unknown>;
+  /** The 2025 revisions' `logging/setLevel`. */
+  logging?: Record<string, unknown>;
 }
 
 /**
- * `server/discover` (2026-07-28): versions, capabilities, instructions and caching hints.
+ * Describes what the server can do for an era; recomputed only when the registry changes. On
+ * 2026-07-28, list changes and resource updates reach `subscriptions/listen` streams; the 2025
+ * revisions have no stream for them here (no GET stream), so they advertise neither.
  *
- * @param core The server.
- * @returns The result.
+ * @param registry The registry.
+ * @param era The era.
+ * @returns The capabilities.
  */
-export const discover: McpMethod = (core) => {
-  const result: Record<string, unknown> = {
-    supportedVersions: MODERN_VERSIONS,
-    capabilities: serverCapabilities(core),
-  };
-  if (core.options.instructions !== undefined) result.instructions = core.options.instructions;
-  result.ttlMs = 0;
-  result.cacheScope = "public";
-  return { result };
+export function serverCapabilities(registry: Registry, era: Era): Capabilities {
+  return registry.memo(`mcp:capabilities:${era}`, () => {
+    const modern = era === "modern";
+    const caps: Capabilities = { tools: modern ? { listChanged: true } : {} };
+    let completions = false;
+    for (const prompt of registry.prompts) {
+      caps.prompts = modern ? { listChanged: true } : {};
+      completions ||= prompt.completers !== undefined;
+    }
+    for (const resource of registry.resources) {
+      caps.resources = modern ? { subscribe: true, listChanged: true } : {};
+      completions ||= resource.completers !== undefined;
+    }
+    if (completions) caps.completions = {};
+    if (!modern) caps.logging = {};
+    return caps;
+  });
+}
+
+/**
+ * Fails with "method not found" when a capability is not advertised (404 on 2026-07-28).
+ *
+ * @param registry The registry.
+ * @param era The era.
+ * @param capability The capability a method belongs to.
+ * @param method The method, for the message.
+ * @throws {ProtocolError} `method_not_found`.
+ */
+export function requireCapability(registry: Registry, era: Era, capability: keyof Capabilities, method: string): void {
+  if (serverCapabilities(registry, era)[capability] === undefined) {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server has no ${capability})`);
+  }
+}
+
+/**
+ * `server/discover` (2026-07-28): versions, capabilities, instructions and caching hints, serialised
+ * once per change.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ */
+export const discover: McpMethod = (ctx, request) => {
+  const cached = ctx.core.registry.memo("mcp:discover", () => {
+    const { instructions } = ctx.core.options;
+    const hint = ctx.settings.listCache;
+    const result: Record<string, unknown> = {
+      supportedVersions: MODERN_VERSIONS,
+      capabilities: serverCapabilities(ctx.core.registry, "modern"),
+    };
+    if (instructions !== undefined) result.instructions = instructions;
+    result.ttlMs = hint.ttlMs;
+    result.cacheScope = hint.scope;
+    const body = JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo));
+    return { body, etag: etagOf(body), cacheControl: cacheControl(hint) };
+  });
+  return { kind: "cached", cached };
 };
 
 /**
- * `initialize` (2025 era): echoes a supported version, or offers the newest one.
+ * `initialize` (2025 era): echoes a supported version, or offers the newest one, and opens a session
+ * whose id the response carries as `Mcp-Session-Id`.
  *
- * @param core The server.
+ * @param ctx The binding.
  * @param request The request.
- * @returns The result.
+ * @returns The reply.
  */
-export const initialize: McpMethod = (core, request) => {
-  const asked = request.rpc.params.protocolVersion;
+export const initialize: McpMethod = (ctx, request) => {
+  const { protocolVersion: asked, capabilities, clientInfo } = request.rpc.params;
   const protocolVersion = typeof asked === "string" && LEGACY_VERSIONS.includes(asked) ? asked : LEGACY_VERSIONS[0];
-  const { name, version, title, instructions } = core.options;
+  const { name, version, title, instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: serverCapabilities(core),
+    capabilities: serverCapabilities(ctx.core.registry, "legacy"),
     serverInfo: title === undefined ? { name, version } : { name, version, title },
   };
   if (instructions !== undefined) result.instructions = instructions;
-  return { result };
+  const session = ctx.sessions.open({
+    protocolVersion,
+    capabilities: isObject(capabilities) ? capabilities : undefined,
+    clientInfo: isObject(clientInfo) ? clientInfo as ClientInfo : undefined,
+    logLevel: undefined,
+  });
+  return { kind: "result", result, headers: { "mcp-session-id": session } };
 };
 
 /**
  * `ping` (2025 era): an empty result.
  *
- * @returns The result.
+ * @returns The reply.
  */
-export const ping: McpMethod = () => ({ result: {} });
+export const ping: McpMethod = () => ({ kind: "result", result: {} });
+
+/**
+ * `logging/setLevel` (2025 era): records the level for the session, on this instance. Without a
+ * known session (another instance, or none sent), calls log at every level; the client filters.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ * @throws {ProtocolError} `invalid_params` for an unknown level.
+ */
+export const setLevel: McpMethod = (ctx, request) => {
+  const level = request.rpc.params.level;
+  if (!LOG_LEVELS.includes(level as LogLevel)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(level)}`, {
+      data: { levels: LOG_LEVELS },
+    });
+  }
+  const session = ctx.sessions.get(request.session);
+  if (session !== undefined) session.logLevel = level as LogLevel;
+  return { kind: "result", result: {} };
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

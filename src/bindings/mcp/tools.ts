@@ -1,110 +1,131 @@
 /**
- * `tools/list` and `tools/call` over MCP.
+ * `tools/list` and `tools/call` over MCP. `runTool` is the one place where a call's outcome becomes
+ * the wire's `CallToolResult`.
  *
  * @module
  */
-import { CallContext, type CallMeta, type CallSink, LOG_LEVELS, type LogLevel } from "../../core/call-context.ts";
+import { CallContext } from "../../core/call-context.ts";
 import { dispatch } from "../../core/dispatch.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { ToolCall } from "../../core/middleware.ts";
-import type { Registry } from "../../core/registry.ts";
-import { failureResult, type ToolResult } from "../../core/result.ts";
+import type { CallOutcome } from "../../core/outcome.ts";
+import { failureResult } from "../../core/result.ts";
 import { drainStream } from "../../core/stream.ts";
+import { assertNever } from "../../internal/assert-never.ts";
+import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { describeTool } from "../../tool/tool-def.ts";
-import type { McpMethod, McpReply, McpRequest, Notify } from "./request.ts";
+import type { Era } from "./envelope.ts";
+import { checkParamHeaders, paramHeadersFor } from "./headers.ts";
+import { listReply } from "./pagination.ts";
+import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
+import { callMetaOf, sinkFor } from "./sink.ts";
 
 /**
- * Lists the tools. The array is built once per change of the tool table.
+ * Lists the tools, one page per request; pages are built once per change of the tool table.
  *
- * @param core The server.
- * @returns The result.
- */
-export const toolsList: McpMethod = (core) => {
-  const tools = core.registry.memo("mcp:tools", () => [...core.registry.tools].map((t) => describeTool(t, false)));
-  return { result: { tools, ttlMs: 0, cacheScope: "public" } };
-};
-
-/**
- * Calls a tool. Answers as SSE when the client accepts it and the call has something to say before
- * its result (progress, logs, partials); otherwise as one JSON response.
- *
- * @param core The server.
+ * @param ctx The binding.
  * @param request The request.
  * @returns The reply.
- * @throws {ProtocolError} `invalid_params` for a malformed call, `unknown_tool` for an unknown tool.
  */
-export const toolsCall: McpMethod = (core, request) => {
+export const toolsList: McpMethod = (ctx, request) =>
+  listReply(ctx, request, "tools", "tools", () => [...ctx.core.registry.tools].map((t) => describeTool(t, false)));
+
+/**
+ * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first. The
+ * answer is JSON unless the call reports progress, logs or asks the client something while the
+ * client accepts SSE.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ * @throws {ProtocolError} `invalid_params` for a malformed call, `header_mismatch` for a bad
+ *   `Mcp-Param-*` header.
+ */
+export const toolsCall: McpMethod = (ctx, request) => {
   const { name, arguments: args } = request.rpc.params;
   if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
   if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
   }
-  const { envelope, http } = request;
-  const meta: CallMeta = {
-    wire: "mcp",
-    protocolVersion: envelope.protocolVersion,
-    clientInfo: envelope.clientInfo,
-    clientCapabilities: envelope.clientCapabilities,
-    headers: http.headers,
-    requestId: request.rpc.id,
-  };
-  const talks = envelope.progressToken !== undefined || envelope.logLevel !== undefined ||
-    core.registry.get(name)?.mode === "stream";
-  if (!request.sse || !talks) {
-    return callTool(core.registry, { name, arguments: args ?? {}, ctx: new CallContext(name, http.signal, meta) })
-      .then(asReply);
+  const input = (args ?? {}) as Record<string, unknown>; // the suite calls no-argument tools without `arguments`
+  if (request.envelope.era === "modern") {
+    const tool = ctx.core.registry.get(name);
+    if (tool !== undefined) checkParamHeaders(paramHeadersFor(tool), input, request.http.headers);
   }
-  return {
-    stream: (notify, signal) => {
-      const ctx = new CallContext(name, signal, meta, sinkFor(request, notify));
-      let count = 0;
-      const onPartial = envelope.progressToken === undefined ? undefined : (partial: unknown) =>
-        notify("notifications/progress", {
-          progressToken: envelope.progressToken,
-          progress: ++count,
-          message: typeof partial === "string" ? partial : JSON.stringify(partial),
-        });
-      return callTool(core.registry, { name, arguments: args ?? {}, ctx }, onPartial) as unknown as Promise<
-        Record<string, unknown>
-      >;
-    },
-  };
+  return { kind: "run", run: (channel) => runTool(ctx, request, channel, name, input) };
 };
 
-function asReply(result: ToolResult): McpReply {
-  return { result: result as unknown as Record<string, unknown> };
+/**
+ * Runs a call to its `CallToolResult`. Invalid arguments become an `isError` result naming the
+ * paths, as MCP wants, so the model can correct itself; a streaming tool's partials become progress
+ * notifications when the request carries a progress token.
+ */
+async function runTool(
+  ctx: McpContext,
+  request: McpRequest,
+  channel: Channel,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const registry = ctx.core.registry;
+  const call: ToolCall = {
+    name,
+    arguments: args,
+    ctx: new CallContext(name, channel.signal, callMetaOf(request), sinkFor(ctx, request, channel)),
+  };
+  let outcome: CallOutcome;
+  try {
+    const first = await dispatch(registry, call);
+    outcome = first.kind === "stream" ? await drainStream(registry, call, first, partialsFor(request, channel)) : first;
+  } catch (error) {
+    if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) {
+      return failureResult(error.message) as unknown as Record<string, unknown>;
+    }
+    throw error;
+  }
+  return callToolResult(outcome, request.envelope.era);
 }
 
 /**
- * Runs a call to its result. Invalid arguments become an `isError` result naming the paths, as MCP
- * wants, so the model can correct itself.
+ * Translates an outcome into MCP's `CallToolResult`.
+ *
+ * - `answer` / `failure`: the result as is (`isError` on a failure).
+ * - `promise`: MCP has no promise result outside the tasks extension, so the token travels in a
+ *   complete result, as text for the model and as `structuredContent`, for the `redeem` tool.
+ * - `input_required`: produced only when a call carries an input round; on 2026-07-28 it is the
+ *   revision's `InputRequiredResult`. The 2025 revisions ask over the stream instead and never get one.
  */
-async function callTool(registry: Registry, call: ToolCall, onPartial?: (partial: unknown) => void): Promise<ToolResult> {
-  try {
-    const outcome = await dispatch(registry, call);
-    if (outcome.kind !== "stream") return outcome.result;
-    return (await drainStream(registry, call, outcome, onPartial ?? ignore)).result;
-  } catch (error) {
-    if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) return failureResult(error.message);
-    throw error;
+function callToolResult(outcome: CallOutcome, era: Era): Record<string, unknown> {
+  switch (outcome.kind) {
+    case "answer":
+    case "failure":
+      return outcome.result as unknown as Record<string, unknown>;
+    case "promise": {
+      const { token, retryAfterMs, expiresAt, estimatedCompletion } = outcome;
+      const structuredContent: Record<string, unknown> = { promise: token, retryAfterMs, expiresAt };
+      if (estimatedCompletion !== undefined) structuredContent.estimatedCompletion = estimatedCompletion;
+      const text = `Not done yet. Call the "${REDEEM_TOOL}" tool with {"promise": ${JSON.stringify(token)}} ` +
+        `in about ${Math.ceil(retryAfterMs / 1000)} s (the token expires at ${expiresAt}).`;
+      return { content: [{ type: "text", text }], structuredContent };
+    }
+    case "input_required":
+      if (era !== "modern") throw new Error("an input round reached a 2025-era call, which asks over its stream");
+      return { resultType: "input_required", inputRequests: outcome.requests, requestState: outcome.requestState };
+    default:
+      return assertNever(outcome);
   }
 }
 
-function ignore(): void {}
-
-function sinkFor(request: McpRequest, notify: Notify): CallSink {
-  const { progressToken, logLevel } = request.envelope;
-  const threshold = logLevel === undefined ? Infinity : LOG_LEVELS.indexOf(logLevel);
-  return {
-    progress: progressToken === undefined ? undefined : (progress, total, message) => {
-      const params: Record<string, unknown> = { progressToken, progress };
-      if (total !== undefined) params.total = total;
-      if (message !== undefined) params.message = message;
-      notify("notifications/progress", params);
-    },
-    log: (level: LogLevel, data, logger) => {
-      if (LOG_LEVELS.indexOf(level) < threshold) return;
-      notify("notifications/message", logger === undefined ? { level, data } : { level, logger, data });
-    },
-  };
+function partialsFor(request: McpRequest, channel: Channel): (partial: unknown) => void {
+  const progressToken = request.envelope.progressToken;
+  if (progressToken === undefined || !channel.streaming) return ignore;
+  let count = 0;
+  return (partial) =>
+    channel.notify("notifications/progress", {
+      progressToken,
+      progress: ++count,
+      message: typeof partial === "string" ? partial : JSON.stringify(partial),
+    });
 }
+
+function ignore(): void {}

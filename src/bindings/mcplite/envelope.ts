@@ -3,9 +3,12 @@
  *
  * @module
  */
-import type { FinalOutcome } from "../../core/outcome.ts";
+import type { InputRequest } from "../../core/call-context.ts";
+import type { CallOutcome } from "../../core/outcome.ts";
 import type { Registry } from "../../core/registry.ts";
-import type { ToolResult } from "../../core/result.ts";
+import type { ContentBlock } from "../../core/result.ts";
+import { assertNever } from "../../internal/assert-never.ts";
+import { isoNow } from "../../internal/clock.ts";
 import { describeTool } from "../../tool/tool-def.ts";
 
 /** The discovery endpoints, under the base path. */
@@ -26,7 +29,36 @@ export interface LiteMeta {
   processing_time_ms: number;
   /** The server's version. */
   server_version: string;
+  /** `promise`: the token to pass to the `redeem` tool. */
+  promise_token?: string;
+  /** `promise`: when to redeem, in milliseconds. */
+  retry_after_ms?: number;
+  /** `promise`: when the work should be done, ISO 8601, if the tool said. */
+  estimated_completion?: string;
+  /** `promise`: when the token expires, ISO 8601 (an extension of the seed's fields). */
+  expires_at?: string;
+  /** `elicitation`: what the client must answer, by key (`{ method, params }`, as MCP's `inputRequests`). */
+  input_requests?: Record<string, InputRequest>;
+  /** `elicitation`: the signed state to send back, unchanged, as `params.requestState`. */
+  request_state?: string;
 }
+
+/** An MCP-lite result: content for answers and failures, only `_meta` for promises and elicitations. */
+export interface LiteResult {
+  /** The content (answers and failures). */
+  content?: ContentBlock[];
+  /** The structured result, if any. */
+  structuredContent?: Record<string, unknown>;
+  /** Set on failures. */
+  isError?: boolean;
+  /** The response type and its fields. */
+  _meta: LiteMeta;
+}
+
+/** The params of a `tools/call` that answers an `elicitation`: the answers by key, and the echoed state. */
+export const INPUT_RESPONSES_PARAM = "inputResponses";
+/** The param that echoes an `elicitation`'s `request_state`. */
+export const REQUEST_STATE_PARAM = "requestState";
 
 /**
  * Builds the `/listtools` body once per change of the tool table.
@@ -39,29 +71,46 @@ export function listBody(registry: Registry): string {
 }
 
 /**
- * Adds MCP-lite's `_meta` to a final outcome's result.
+ * Shapes an outcome as MCP-lite's result with its `_meta` (seed §3.3–§3.5, A.3): an answer or failure
+ * keeps its content; a promise carries `promise_token`, `retry_after_ms`, `estimated_completion` and
+ * `expires_at`; an input round is `response_type: "elicitation"` with `input_requests` and the
+ * `request_state` to send back.
  *
  * @param outcome The outcome.
  * @param started `performance.now()` when the call began.
  * @param version The server version.
  * @returns The result to send.
  */
-export function resultWithMeta(
-  outcome: FinalOutcome,
-  started: number,
-  version: string,
-): ToolResult & { _meta: LiteMeta } {
-  const { content, structuredContent, isError } = outcome.result;
-  const result: ToolResult & { _meta: LiteMeta } = {
-    content,
-    _meta: {
-      response_type: outcome.kind,
-      timestamp: new Date().toISOString(),
-      processing_time_ms: Math.round(performance.now() - started),
-      server_version: version,
-    },
+export function resultWithMeta(outcome: CallOutcome, started: number, version: string): LiteResult {
+  const meta: LiteMeta = {
+    response_type: "answer",
+    timestamp: isoNow(),
+    processing_time_ms: Math.round(performance.now() - started),
+    server_version: version,
   };
-  if (structuredContent !== undefined) result.structuredContent = structuredContent;
-  if (isError === true) result.isError = true;
-  return result;
+  switch (outcome.kind) {
+    case "answer":
+    case "failure": {
+      meta.response_type = outcome.kind;
+      const { content, structuredContent, isError } = outcome.result;
+      const result: LiteResult = { content, _meta: meta };
+      if (structuredContent !== undefined) result.structuredContent = structuredContent;
+      if (isError === true) result.isError = true;
+      return result;
+    }
+    case "promise":
+      meta.response_type = "promise";
+      meta.promise_token = outcome.token;
+      meta.retry_after_ms = outcome.retryAfterMs;
+      if (outcome.estimatedCompletion !== undefined) meta.estimated_completion = outcome.estimatedCompletion;
+      meta.expires_at = outcome.expiresAt;
+      return { _meta: meta };
+    case "input_required":
+      meta.response_type = "elicitation";
+      meta.input_requests = outcome.requests;
+      meta.request_state = outcome.requestState;
+      return { _meta: meta };
+    default:
+      return assertNever(outcome);
+  }
 }

@@ -7,14 +7,22 @@ import { CallContext, type CallMeta, type CallSink } from "../../core/call-conte
 import { dispatch } from "../../core/dispatch.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { ToolCall } from "../../core/middleware.ts";
-import type { FinalOutcome } from "../../core/outcome.ts";
+import { InputRound } from "../../core/input-round.ts";
+import type { CallOutcome } from "../../core/outcome.ts";
 import { drainStream } from "../../core/stream.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest, resultMessage } from "../../internal/jsonrpc.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import { JSON_HEADERS, type RouteHandler, type Routes, type ServerCore, SSE_HEADERS } from "../../server/server-core.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
-import { CALL_PATHS, LIST_PATHS, listBody, resultWithMeta } from "./envelope.ts";
+import {
+  CALL_PATHS,
+  INPUT_RESPONSES_PARAM,
+  LIST_PATHS,
+  listBody,
+  REQUEST_STATE_PARAM,
+  resultWithMeta,
+} from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 
 const POST_ONLY = { allow: "POST" };
@@ -64,9 +72,11 @@ export function createMcpliteRoutes(core: ServerCore, basePath: string): Routes 
       const { name, arguments: args } = rpc.params;
       if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
       const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
-      if (acceptsEventStream(request)) return streamCall(core, request, id, name, args, meta);
+      if (acceptsEventStream(request)) return streamCall(core, request, id, rpc.params, name, args, meta);
       const started = performance.now();
-      const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, request.signal, meta) };
+      // Input rounds: the answers to an `elicitation` come back as params next to the echoed state.
+      const round = new InputRound(rpc.params[INPUT_RESPONSES_PARAM], rpc.params[REQUEST_STATE_PARAM]);
+      const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, request, meta, round), round };
       let outcome = await dispatch(registry, call);
       if (outcome.kind === "stream") outcome = await drainStream(registry, call, outcome, ignore);
       return new Response(resultMessage(id, resultWithMeta(outcome, started, options.version)), {
@@ -95,6 +105,7 @@ function streamCall(
   core: ServerCore,
   request: Request,
   id: JsonRpcId,
+  params: Record<string, unknown>,
   name: string,
   args: unknown,
   meta: CallMeta,
@@ -107,13 +118,14 @@ function streamCall(
     progress: (progress, total, message) => out?.event(JSON.stringify({ progress, total, message }), "progress"),
     log: (level, data, logger) => out?.event(JSON.stringify({ level, logger, data }), "log"),
   };
-  const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta, sink) };
+  const round = new InputRound(params[INPUT_RESPONSES_PARAM], params[REQUEST_STATE_PARAM], sink);
+  const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta, round), round };
   const started = performance.now();
   const body = createSseStream(async (writer) => {
     out = writer;
     try {
       const first = await dispatch(registry, call);
-      const outcome: FinalOutcome = first.kind === "stream"
+      const outcome: CallOutcome = first.kind === "stream"
         ? await drainStream(registry, call, first, (partial) => writer.event(JSON.stringify({ partial }), "message"))
         : first;
       writer.event(JSON.stringify(resultWithMeta(outcome, started, options.version)), "done");

@@ -1,0 +1,44 @@
+import { measure } from "mitata";
+import { ours } from "../servers/ours.ts";
+import { floor } from "../servers/floor.ts";
+import { ADD_PARAMS, lite } from "../requests.ts";
+import { AddInput } from "../servers/common.ts";
+import * as v from "valibot";
+import { parseJson } from "../../src/internal/json.ts";
+import { isoNow } from "../../src/internal/clock.ts";
+import { CallContext } from "../../src/core/call-context.ts";
+import { resultFromValue } from "../../src/core/result.ts";
+import { idOf, parseJsonRpcRequest, resultMessage } from "../../src/internal/jsonrpc.ts";
+import { hostnameOf, pathOf } from "../../src/internal/url.ts";
+const req = lite("/calltools", "tools/call", ADD_PARAMS);
+const H = { "content-type": "application/json" };
+const hosts = new Set(["localhost"]);
+const replica = async (request: Request) => {
+  if (!hosts.has(hostnameOf(request.url))) throw new Error();
+  request.headers.get("origin");
+  pathOf(request.url);
+  if (request.method !== "POST") throw new Error();
+  request.headers.get("content-type");
+  const len = request.headers.get("content-length");
+  const body = parseJson(await request.text(), 64);
+  const id = idOf(body);
+  const rpc = parseJsonRpcRequest(body);
+  const { name, arguments: args } = rpc.params as any;
+  const meta = { wire: "mcp-lite" as const, headers: request.headers, requestId: id };
+  request.headers.get("accept");
+  const started = performance.now();
+  const ctx = new CallContext(name, request, meta);
+  const checked = v.safeParse(AddInput, args);
+  const value = { sum: checked.output.a + checked.output.b };
+  const result = resultFromValue(value);
+  const out = { content: result.content, _meta: { response_type: "answer", timestamp: isoNow(), processing_time_ms: Math.round(performance.now() - started), server_version: "1.0.0" }, structuredContent: result.structuredContent };
+  return new Response(resultMessage(id, out), { headers: H });
+};
+const variants: Record<string, (r: Request) => Promise<Response>> = { floor, replica, ours: (r) => ours.fetch(r) };
+const best: Record<string, number[]> = {};
+for (let round = 0; round < 7; round++) for (const [n, f] of Object.entries(variants)) {
+  const s = await measure(async () => await (await f(req())).arrayBuffer(), { min_cpu_time: 150e6 });
+  (best[n] ??= []).push(s.avg);
+}
+const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1];
+console.log(Object.entries(best).map(([n, x]) => `${n}=${(med(x) / 1e3).toFixed(2)}`).join("  "));

@@ -1,0 +1,51 @@
+/**
+ * Scenario 1a: `tools/call` of a validated `add({a, b})` through `fetch(Request)`, in process, on every
+ * wire we serve (MCP-lite, MCP 2026-07-28, MCP 2025, and Connect over the gRPC binding's fetch routes)
+ * and on every peer, against the floor fed the same request bytes. One more row sends the MCP-lite
+ * call without `Content-Length`, as a chunked upload would: the server then reads the body chunk by
+ * chunk to enforce its limit.
+ *
+ * Run: `bun bench/call.bench.ts` · `deno run -A bench/call.bench.ts` · `npm run bench` (all runtimes).
+ *
+ * @module
+ */
+import { runScenario } from "./harness.ts";
+import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
+import { floor } from "./servers/floor.ts";
+import { mcpLite } from "./servers/mcp-lite.ts";
+import { ours } from "./servers/ours.ts";
+import { oursGrpc } from "./servers/ours-grpc.ts";
+import { sdk } from "./servers/sdk.ts";
+import { tmcp } from "./servers/tmcp.ts";
+
+const SUM = '"structuredContent":{"sum":3}';
+const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
+const MODERN = modern("tools/call", ADD_PARAMS);
+const LEGACY = legacy("tools/call", ADD_PARAMS);
+const F_MODERN = "floor · MCP 2026-07-28 request";
+const F_LEGACY = "floor · MCP 2025 request";
+
+await runScenario("tools/call", [
+  { name: "floor", fetch: floor, request: LITE, expect: SUM },
+  { name: F_MODERN, fetch: floor, request: MODERN, expect: SUM, floor: F_MODERN },
+  { name: F_LEGACY, fetch: floor, request: LEGACY, expect: SUM, floor: F_LEGACY },
+  { name: "ours · MCP-lite", fetch: ours.fetch, request: LITE, expect: SUM },
+  { name: "ours · MCP 2026-07-28", fetch: ours.fetch, request: MODERN, expect: SUM, floor: F_MODERN },
+  { name: "ours · MCP 2025", fetch: ours.fetch, request: LEGACY, expect: SUM, floor: F_LEGACY },
+  {
+    name: "ours · Connect JSON (gRPC binding on fetch)",
+    fetch: oursGrpc.fetch,
+    request: jsonPost("/mcplite.MCPLite/CallTool", ADD_PARAMS),
+    expect: SUM,
+  },
+  {
+    name: "ours · MCP-lite, no Content-Length",
+    fetch: ours.fetch,
+    request: jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", ADD_PARAMS), {}, false),
+    expect: SUM,
+  },
+  { name: "mcp-lite · MCP 2025", fetch: mcpLite, request: LEGACY, expect: SUM, floor: F_LEGACY },
+  { name: "tmcp · MCP 2026-07-28", fetch: tmcp, request: MODERN, expect: SUM, floor: F_MODERN },
+  { name: "SDK v2 · MCP 2026-07-28", fetch: sdk, request: MODERN, expect: SUM, floor: F_MODERN },
+  { name: "SDK v2 · MCP 2025", fetch: sdk, request: LEGACY, expect: SUM, floor: F_LEGACY },
+]);

@@ -1,0 +1,243 @@
+/**
+ * Scenario 3: `tools/call` over loopback. For each runtime, round and server, starts
+ * `bench/loopback-server.ts` in its own process, drives it from another process with autocannon and,
+ * when installed, wrk (10 connections, a fixed duration, each after a 1 s warm-up), then reads the
+ * server's RSS from /proc and stops it. Every child has a time limit. Used by `bench/run.ts`; runs
+ * alone too:
+ *
+ *   bun bench/loopback.ts [--rounds 1] [--seconds 5] [--runtimes bun,deno]
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { ADD_PARAMS, legacy, lite, modern, type RequestFactory } from "./requests.ts";
+
+/** One loopback run. */
+export interface LoopbackResult {
+  /** `bun` or `deno`. */
+  runtime: string;
+  /** The row name. */
+  impl: string;
+  /** The floor row it is compared with. */
+  floor: string;
+  /** The round. */
+  round: number;
+  /** The load generator: `autocannon`, or `wrk` when installed. */
+  tool: "autocannon" | "wrk";
+  /** Requests per second (2xx only). */
+  rps: number;
+  /** Median latency, ms (autocannon records whole milliseconds; wrk microseconds). */
+  p50: number;
+  /** 99th percentile latency, ms. */
+  p99: number;
+  /** Server RSS after the run, MB. */
+  rssMb: number;
+  /** What went wrong, if the run did not count. */
+  error?: string;
+}
+
+/**
+ * The rows: a server module, the request it answers, and the floor row it is compared with. The floor
+ * is run with each request shape (the same bytes on the wire): on Deno 2.9.5 a request of more than
+ * about 500 bytes loses keep-alive (denoland/deno#36657), so a floor fed small requests would flatter
+ * the floor and punish the MCP 2026-07-28 rows.
+ */
+const ROWS: [row: string, server: string, request: RequestFactory, floor: string][] = [
+  ["floor · MCP-lite request", "floor", lite("/calltools", "tools/call", ADD_PARAMS), "floor · MCP-lite request"],
+  ["floor · MCP 2026-07-28 request", "floor", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
+  ["floor · MCP 2025 request", "floor", legacy("tools/call", ADD_PARAMS), "floor · MCP 2025 request"],
+  ["ours · MCP-lite", "ours", lite("/calltools", "tools/call", ADD_PARAMS), "floor · MCP-lite request"],
+  ["ours · MCP 2026-07-28", "ours", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
+  ["ours · MCP 2025", "ours", legacy("tools/call", ADD_PARAMS), "floor · MCP 2025 request"],
+  ["mcp-lite · MCP 2025", "mcp-lite", legacy("tools/call", ADD_PARAMS), "floor · MCP 2025 request"],
+  ["tmcp · MCP 2026-07-28", "tmcp", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
+  ["SDK v2 · MCP 2026-07-28", "sdk", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
+];
+
+function startServer(root: string, runtime: string, server: string): Promise<{ pid: number; port: number; stop(): void }> {
+  const bin = join(root, "node_modules", ".bin", runtime);
+  const file = join("bench", "loopback-server.ts");
+  const args = runtime === "deno" ? ["run", "-A", file, server] : [file, server];
+  const child = spawn(bin, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const stop = () => {
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 2000).unref?.();
+  };
+  return new Promise((ready, fail) => {
+    let out = "", err = "";
+    const timer = setTimeout(() => {
+      stop();
+      fail(new Error(`${runtime} ${server}: not listening after 30 s ${err.slice(-300)}`));
+    }, 30_000);
+    child.stderr.on("data", (d) => (err += d));
+    child.stdout.on("data", (d) => {
+      out += d;
+      const port = out.match(/LISTENING (\d+)/)?.[1];
+      if (port !== undefined) {
+        clearTimeout(timer);
+        ready({ pid: child.pid!, port: Number(port), stop });
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${runtime} ${server} exited (${code}) ${err.slice(-300)}`));
+    });
+  });
+}
+
+/** What a load generator measured. */
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+  total: number;
+}
+
+function run(cmd: string, args: string[], timeoutMs: number, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "", err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code, out, err });
+    });
+  });
+}
+
+/** The request's parts, as a load generator sends them (it sets Host and Content-Length itself). */
+async function partsOf(request: Request): Promise<{ path: string; headers: [string, string][]; body: string }> {
+  const headers: [string, string][] = [];
+  request.headers.forEach((value, key) => {
+    if (key !== "host" && key !== "content-length") headers.push([key, value]);
+  });
+  return { path: new URL(request.url).pathname, headers, body: await request.text() };
+}
+
+async function autocannon(root: string, port: number, request: Request, seconds: number): Promise<Load> {
+  const { path, headers, body } = await partsOf(request);
+  const args = [
+    join(root, "node_modules", "autocannon", "autocannon.js"),
+    "-c", "10", "-d", String(seconds), "-m", "POST", "-b", body, ...headers.flatMap(([k, v]) => ["-H", `${k}=${v}`]),
+    "--warmup", "[", "-c", "10", "-d", "1", "]", "-j", "-n",
+    `http://127.0.0.1:${port}${path}`,
+  ];
+  const { code, out, err } = await run("node", args, (seconds + 30) * 1000, root);
+  // With a warm-up, autocannon prints the warm-up's report first: the run's is the last line.
+  const line = out.trim().split("\n").pop() ?? "";
+  let report: Record<string, any>;
+  try {
+    report = JSON.parse(line);
+  } catch {
+    throw new Error(`autocannon exited ${code}: ${err.slice(-300)}`);
+  }
+  const total = report.requests?.total ?? 0;
+  const bad = (report.non2xx ?? 0) + (report.errors ?? 0) + (report.timeouts ?? 0);
+  return { rps: (total - bad) / seconds, p50: report.latency?.p50 ?? NaN, p99: report.latency?.p99 ?? NaN, bad, total };
+}
+
+const WRK = ["/usr/bin/wrk", "/usr/local/bin/wrk"].find((p) => existsSync(p));
+
+/** Whether wrk is installed (Debian: `apt-get install wrk`). */
+export const HAS_WRK: boolean = WRK !== undefined;
+
+async function wrk(root: string, port: number, request: Request, seconds: number): Promise<Load> {
+  const { path, headers, body } = await partsOf(request);
+  const script = join(tmpdir(), `mcplite-bench-${process.pid}.lua`);
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\n` +
+      headers.map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}\n`).join(""),
+  );
+  const url = `http://127.0.0.1:${port}${path}`;
+  await run(WRK!, ["-t1", "-c10", "-d1s", "-s", script, url], 30_000, root); // warm-up
+  const { out, err } = await run(WRK!, ["-t1", "-c10", `-d${seconds}s`, "--latency", "-s", script, url], (seconds + 30) * 1000, root);
+  const ms = (label: string) => {
+    const m = out.match(new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, "m"));
+    return m === null ? NaN : Number(m[1]) * (m[2] === "us" ? 1e-3 : m[2] === "s" ? 1e3 : 1);
+  };
+  const total = Number(out.match(/(\d+) requests in/)?.[1] ?? 0);
+  const bad = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
+    [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  if (total === 0) throw new Error(`wrk: ${err.slice(-300) || out.slice(-300)}`);
+  return { rps: (total - bad) / seconds, p50: ms("50"), p99: ms("99"), bad, total };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(status.match(/VmRSS:\s*(\d+)/)?.[1] ?? NaN) / 1024;
+}
+
+/**
+ * Runs every loopback row, round by round (rows interleaved within a round).
+ *
+ * @param options The rounds, the seconds per run, the project root and the runtimes.
+ * @returns One result per run.
+ */
+export async function runLoopback(
+  options: { rounds: number; seconds: number; root: string; runtimes: string[] },
+): Promise<LoopbackResult[]> {
+  const results: LoopbackResult[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    for (const runtime of options.runtimes) {
+      for (const [impl, server, request, floor] of ROWS) {
+        let stop = () => {};
+        const tools = HAS_WRK ? (["autocannon", "wrk"] as const) : (["autocannon"] as const);
+        try {
+          const started = await startServer(options.root, runtime, server);
+          stop = started.stop;
+          for (const tool of tools) {
+            const load = await (tool === "wrk" ? wrk : autocannon)(options.root, started.port, request(), options.seconds);
+            results.push({
+              runtime,
+              impl,
+              floor,
+              round,
+              tool,
+              rps: load.rps,
+              p50: load.p50,
+              p99: load.p99,
+              rssMb: rssMb(started.pid),
+              error: load.total === 0 || load.bad > load.total / 100 ? `errors: ${load.bad} of ${load.total}` : undefined,
+            });
+          }
+        } catch (error) {
+          for (const tool of tools) {
+            results.push({
+              runtime, impl, floor, round, tool, rps: NaN, p50: NaN, p99: NaN, rssMb: NaN, error: String(error).slice(0, 200),
+            });
+          }
+        } finally {
+          stop();
+        }
+        for (const r of results.filter((r) => r.round === round && r.runtime === runtime && r.impl === impl)) {
+          const line = r.error ?? `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rssMb.toFixed(0)} MB`;
+          console.error(`  loopback ${runtime} ${r.tool} ${impl}: ${line}`);
+        }
+      }
+    }
+  }
+  return results;
+}
+
+if (import.meta.main ?? process.argv[1]?.endsWith("loopback.ts")) {
+  const flag = (name: string, fallback: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i === -1 ? fallback : process.argv[i + 1];
+  };
+  const results = await runLoopback({
+    rounds: Number(flag("rounds", "1")),
+    seconds: Number(flag("seconds", "5")),
+    root: resolve(dirname(fileURLToPath(import.meta.url)), ".."),
+    runtimes: flag("runtimes", "bun,deno").split(","),
+  });
+  console.log(JSON.stringify(results, null, 2));
+}

@@ -1,0 +1,38 @@
+/**
+ * This package: `createServer()` with the `add` tool (MCP-lite at `/mcp-lite/v1`, MCP at `/mcp`), with
+ * its default DNS-rebinding protection on.
+ *
+ * @module
+ */
+import { createServer, defineTool, type Server } from "../../mod.ts";
+import { AddInput, CHUNK, type Fetch } from "./common.ts";
+import * as v from "valibot";
+
+const add = defineTool("add")
+  .describe("Adds two numbers")
+  .input(AddInput)
+  .handle(({ a, b }) => ({ sum: a + b }));
+
+const stream = defineTool("stream")
+  .describe("Streams n chunks of text")
+  .input(v.object({ n: v.number() }))
+  .stream(async function* ({ n }) {
+    for (let i = 0; i < n; i++) yield CHUNK;
+  });
+
+/** One server, every wire, the one `add` tool (as the peers). */
+// deno-lint-ignore ban-types
+export const ours: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add);
+
+/** The same with the streaming tool too, for the SSE scenario. */
+// deno-lint-ignore ban-types
+export const oursStreaming: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add).tool(stream);
+
+/**
+ * Creates the server for the loopback runs.
+ *
+ * @returns Its fetch handler.
+ */
+export function create(): Fetch {
+  return createServer({ name: "bench", version: "1.0.0" }).tool(add).fetch;
+}

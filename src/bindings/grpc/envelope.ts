@@ -1,0 +1,152 @@
+/**
+ * The gRPC binding's wire format (seed §5.2, A.1–A.4): outcomes become `ToolResponse` messages, the
+ * tool table a `ToolsList`. A complete response carries `meta`; a stream partial carries none and a
+ * result `{"partial": …}`. Redeeming is an ordinary `CallTool` of the `redeem` tool.
+ *
+ * @module
+ */
+import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
+import type { CallOutcome } from "../../core/outcome.ts";
+import type { Registry } from "../../core/registry.ts";
+import {
+  type ResponseMetaSchema,
+  ResponseType,
+  type ToolResponseSchema,
+  type ToolsList,
+  ToolsListSchema,
+} from "../../gen/mcplite/mcplite_pb.ts";
+import { assertNever } from "../../internal/assert-never.ts";
+import { describeTool } from "../../tool/tool-def.ts";
+
+/** The init shape of a `ToolResponse`, which Connect serialises without an intermediate message. */
+export type ToolResponseInit = MessageInitShape<typeof ToolResponseSchema>;
+type ResponseMetaInit = MessageInitShape<typeof ResponseMetaSchema>;
+
+/**
+ * Builds the `GetTools` answer once per change of the tool table.
+ *
+ * @param registry The tools.
+ * @returns The list message, shared by every call until the table changes.
+ */
+export function toolsList(registry: Registry): ToolsList {
+  return registry.memo("grpc:tools", () =>
+    create(ToolsListSchema, {
+      tools: [...registry.tools].map((tool) => {
+        const d = describeTool(tool, true); // the same descriptor MCP-lite's /listtools sends
+        return {
+          name: d.name,
+          type: d["@type"] ?? "",
+          description: d.description ?? "",
+          inputSchema: toJsonObject(d.inputSchema),
+          title: d.title ?? "",
+          outputSchema: d.outputSchema === undefined ? undefined : toJsonObject(d.outputSchema),
+          annotations: d.annotations === undefined ? undefined : toJsonObject(d.annotations),
+        };
+      }),
+    }));
+}
+
+/**
+ * Builds the complete response for an outcome (seed §5.2, A.2–A.3): an answer or a failure carries its
+ * result as MCP-lite's HTTP binding sends it (`content`, `structuredContent`, `isError`); a promise an
+ * empty result and `promise_token`; an input round (ELICITATION) an empty result, the `input_requests`
+ * by key and the signed `request_state` to send back.
+ *
+ * @param outcome The outcome.
+ * @param started `performance.now()` when the call began.
+ * @param version The server version.
+ * @returns The response.
+ */
+export function responseFromOutcome(outcome: CallOutcome, started: number, version: string): ToolResponseInit {
+  const meta: ResponseMetaInit = {
+    responseType: ResponseType.ANSWER,
+    timestamp: BigInt(Date.now()),
+    processingTimeMs: Math.round(performance.now() - started),
+    serverVersion: version,
+  };
+  switch (outcome.kind) {
+    case "answer":
+    case "failure": {
+      const { content, structuredContent, isError } = outcome.result;
+      const result: JsonObject = { content: toJsonValue(content) };
+      if (structuredContent !== undefined) result.structuredContent = toJsonObject(structuredContent);
+      if (isError === true) result.isError = true;
+      if (outcome.kind === "failure") meta.responseType = ResponseType.FAILURE;
+      return { result, meta };
+    }
+    case "promise":
+      meta.responseType = ResponseType.PROMISE;
+      meta.promiseToken = outcome.token;
+      meta.retryAfterMs = outcome.retryAfterMs;
+      meta.expiresAt = epochMs(outcome.expiresAt);
+      if (outcome.estimatedCompletion !== undefined) meta.estimatedCompletion = epochMs(outcome.estimatedCompletion);
+      return { result: {}, meta };
+    case "input_required":
+      meta.responseType = ResponseType.ELICITATION;
+      meta.inputRequests = toJsonObject(outcome.requests);
+      meta.requestState = outcome.requestState;
+      return { result: {}, meta };
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function epochMs(iso: string): bigint {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? 0n : BigInt(ms);
+}
+
+/**
+ * Builds a stream partial: no meta, and the partial under `result.partial` (seed A.4).
+ *
+ * @param partial What the handler yielded.
+ * @returns The response.
+ */
+export function partialResponse(partial: unknown): ToolResponseInit {
+  return { result: { partial: toJsonValue(partial) } };
+}
+
+/**
+ * Returns a value as JSON, the way `JSON.stringify` would see it, so a `Struct` carries what the HTTP
+ * wires carry (no `undefined` keys turned into `null`, dates as ISO strings). A value that is plain
+ * JSON already, as nearly every result is, is returned as is, after one walk and no copy.
+ *
+ * @param value The value.
+ * @returns The JSON value.
+ */
+export function toJsonValue(value: unknown): JsonValue {
+  if (isPlainJson(value, 0)) return value as JsonValue;
+  const text = JSON.stringify(value);
+  return text === undefined ? null : JSON.parse(text);
+}
+
+function toJsonObject(value: object): JsonObject {
+  const json = toJsonValue(value);
+  return typeof json === "object" && json !== null && !Array.isArray(json) ? json : {};
+}
+
+/** Tells whether a value survives `JSON.stringify` → `JSON.parse` unchanged (bounded depth). */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null) return true;
+      if (depth > 64) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) return false;
+      for (const key in value) if (!isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The gRPC binding on `server.fetch`: Connect and gRPC-Web at `/mcplite.MCPLite/*`, on any runtime's
+ * fetch server (Deno.serve, Bun.serve, Workers). Plain gRPC needs HTTP trailers, which a fetch
+ * `Response` cannot send, so it is refused with a clean 415; use `serveGrpc()` for it.
+ *
+ * @module
+ */
+import { createConnectRouter } from "@connectrpc/connect";
+import {
+  type UniversalHandler,
+  universalServerRequestFromFetch,
+  universalServerResponseToFetch,
+} from "@connectrpc/connect/protocol";
+import { pathOf } from "../../internal/url.ts";
+import type { Binding, RouteHandler, Routes } from "../../server/server-core.ts";
+import { createGrpcRoutes } from "./service.ts";
+
+/** The path prefix of the `mcplite.MCPLite` service, as every gRPC and Connect client calls it. */
+export const GRPC_SERVICE_PATH = "/mcplite.MCPLite/";
+
+const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such method on mcplite.MCPLite" });
+
+/**
+ * Creates the binding that serves the `mcplite.MCPLite` service (Connect and gRPC-Web, binary and
+ * JSON) on a server's `fetch`. Mount it with `server.mount(grpcBinding())`; the router is built once.
+ *
+ * @returns The binding.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../../mod.ts";
+ * import { grpcBinding } from "./handler.ts";
+ *
+ * const add = defineTool("add")
+ *   .input(v.object({ a: v.number(), b: v.number() }))
+ *   .handle(({ a, b }) => ({ sum: a + b }));
+ * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).mount(grpcBinding());
+ *
+ * // Connect's JSON form of MCPLite.CallTool: curl, fetch or any Connect client.
+ * const response = await server.fetch(new Request("http://localhost/mcplite.MCPLite/CallTool", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: JSON.stringify({ name: "add", arguments: { a: 1, b: 2 } }),
+ * }));
+ * const { result, meta } = await response.json();
+ * assert.deepEqual(result.structuredContent, { sum: 3 });
+ * assert.equal(meta.responseType, undefined); // ANSWER, the default, is omitted in JSON
+ * ```
+ */
+export function grpcBinding(): Binding {
+  return function grpc(core): Routes {
+    // gRPC proper is refused (415): its status travels in trailers, which fetch cannot send.
+    const router = createConnectRouter({ grpc: false, readMaxBytes: core.options.maxBodyBytes });
+    createGrpcRoutes(core)(router);
+    const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
+    const handle: RouteHandler = async function grpcFetch(request) {
+      const handler = byPath.get(pathOf(request.url));
+      if (handler === undefined) {
+        return new Response(NOT_FOUND_BODY, { status: 404, headers: { "content-type": "application/json" } });
+      }
+      return universalServerResponseToFetch(await handler(universalServerRequestFromFetch(request, {})));
+    };
+    return new Map([[`${GRPC_SERVICE_PATH}*`, handle]]);
+  };
+}

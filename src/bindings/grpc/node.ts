@@ -1,0 +1,143 @@
+/**
+ * `serveGrpc()`: real gRPC (with trailers), gRPC-Web and Connect over cleartext HTTP/2, through
+ * `node:http2` and Connect's Node adapter. The only file of the SDK that touches `node:*`, and it
+ * loads it on first use, so `@mcplite/sdk/grpc` still imports on runtimes without `node:http2`.
+ *
+ * Runtimes: Bun and Node serve it in production. Deno serves it for development and tests, but its
+ * `node:http2` can abort the whole process (an nghttp2 assertion, `find_stream_on_goaway_func`,
+ * denoland/deno#36788) when a client that opened more than ~100 streams on one connection closes it;
+ * under Deno, run the gRPC listener as its own process on Bun or Node (`bun run grpc.ts`), or under a
+ * supervisor that restarts it.
+ *
+ * @module
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
+import type { Binding } from "../../server/server-core.ts";
+import { createGrpcRoutes } from "./service.ts";
+
+/** Options of {@link serveGrpc}. */
+export interface ServeGrpcOptions {
+  /** The interface; defaults to 127.0.0.1. Use `0.0.0.0` or `::` to accept remote clients. */
+  hostname?: string;
+  /** The port; 0 picks a free one. Defaults to 50051, gRPC's customary port. */
+  port?: number;
+  /** How long `close()` lets calls in flight finish before it cancels them, in milliseconds (default 5000). */
+  closeGraceMs?: number;
+}
+
+/** A running gRPC listener. */
+export interface GrpcListener {
+  /** The base URL, e.g. `http://127.0.0.1:50051`. */
+  readonly url: string;
+  /** The port actually bound. */
+  readonly port: number;
+  /**
+   * Stops accepting connections, lets the calls in flight finish for `closeGraceMs`, then cancels the
+   * rest (their `ctx.signal` aborts) and closes.
+   */
+  close(): Promise<void>;
+}
+
+/** What {@link serveGrpc} needs of a server: `createServer()`'s `mount`. */
+export interface Mountable {
+  /** Mounts a binding; see `Server.mount`. */
+  mount(binding: Binding): unknown;
+}
+
+/**
+ * Serves a server's tools as the `mcplite.MCPLite` service on cleartext HTTP/2 (h2c, prior
+ * knowledge): gRPC, gRPC-Web and Connect. HTTP/1.1 clients (browsers, `buf curl --http1.1`) use
+ * `server.mount(grpcBinding())` on the server's `fetch` instead.
+ *
+ * @param server The server (from `createServer()`).
+ * @param options The interface, port and close grace period.
+ * @returns The listener, once it is listening.
+ *
+ * @example
+ * ```ts ignore
+ * import { createServer } from "../../../mod.ts";
+ * import { serveGrpc } from "./node.ts";
+ * const grpc = await serveGrpc(createServer({ name: "demo", version: "1.0.0" }), { port: 50051 });
+ * // buf curl --protocol grpc --http2-prior-knowledge http://127.0.0.1:50051/mcplite.MCPLite/GetTools
+ * await grpc.close();
+ * ```
+ */
+export async function serveGrpc(server: Mountable, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
+  const [http2, { setMaxListeners }, { connectNodeAdapter }] = await Promise.all([
+    import("node:http2"),
+    import("node:events"),
+    import("@connectrpc/connect-node"),
+  ]);
+  let routes: ReturnType<typeof createGrpcRoutes> | undefined;
+  let maxBodyBytes = 0;
+  // The listener is a binding with no fetch routes: it only needs the server's core.
+  server.mount((core) => {
+    routes = createGrpcRoutes(core);
+    maxBodyBytes = core.options.maxBodyBytes;
+    return new Map();
+  });
+  const shutdown = new AbortController();
+  // Every call in flight listens to the shutdown signal (and lets go when it ends): no leak warning.
+  setMaxListeners(0, shutdown.signal);
+  const handle = connectNodeAdapter({ routes: routes!, readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal });
+  const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
+  const h2 = http2.createServer(function grpcRequest(request, response) {
+    response.addTrailers = readableTrailers;
+    handle(request, response);
+  });
+  /**
+   * Connect percent-encodes `grpc-message` with `encodeURIComponent` (valid gRPC), but grpc-js decodes
+   * it with `decodeURI`, which leaves `%3A` and friends: "Tool not found%3A x". Re-encoding with
+   * `encodeURI` reads right in grpc-js and decodes the same everywhere else.
+   */
+  function readableTrailers(this: import("node:http2").Http2ServerResponse, headers: OutgoingHeaders): void {
+    const message = headers["grpc-message"];
+    if (typeof message === "string") {
+      try {
+        headers["grpc-message"] = encodeURI(decodeURIComponent(message));
+      } catch {
+        // not Connect's encoding: leave it as it is
+      }
+    }
+    addTrailers.call(this, headers);
+  }
+  const sessions = new Set<import("node:http2").Http2Session>();
+  h2.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  const hostname = options.hostname ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    h2.once("error", reject);
+    h2.listen(options.port ?? 50051, hostname, () => {
+      h2.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (h2.address() as { port: number }).port;
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  const grace = options.closeGraceMs ?? 5000;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // GOAWAY first: calls in flight get `grace` ms to finish. Then the rest are cancelled (ctx.signal
+        // aborts, clients get UNAVAILABLE) and, a moment later, their connections cut. Cancelling right
+        // away instead can segfault Deno's node:http2 when a client has just reset a stream.
+        const cut = () => {
+          shutdown.abort(new ConnectError("the server is shutting down", Code.Unavailable));
+          setTimeout(() => {
+            for (const session of sessions) session.destroy();
+          }, 50);
+        };
+        const timer = setTimeout(cut, grace);
+        h2.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        for (const session of sessions) session.close();
+      }),
+  };
+}

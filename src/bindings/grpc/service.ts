@@ -1,0 +1,137 @@
+/**
+ * The `mcplite.MCPLite` service (seed §5): a thin translator from `ToolRequest` to the core's dispatch
+ * and from its outcome to `ToolResponse`, shared by the fetch routes and the HTTP/2 listener.
+ *
+ * @module
+ */
+import { Code, ConnectError, type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { CallContext, type CallMeta } from "../../core/call-context.ts";
+import { dispatch } from "../../core/dispatch.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { InputRound } from "../../core/input-round.ts";
+import type { ToolCall } from "../../core/middleware.ts";
+import { drainStream } from "../../core/stream.ts";
+import { MCPLite, type ToolRequest } from "../../gen/mcplite/mcplite_pb.ts";
+import type { ServerCore } from "../../server/server-core.ts";
+import { partialResponse, responseFromOutcome, toolsList } from "./envelope.ts";
+import { pullStream } from "./pull-stream.ts";
+import { errorToConnectError } from "./status.ts";
+
+/**
+ * Creates the implementation of the `mcplite.MCPLite` service over a server's core. Build it once per
+ * server: every call only creates its `CallContext`.
+ *
+ * @param core The server's registry and options.
+ * @returns The service implementation, for `router.service(MCPLite, impl)`.
+ */
+export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLite> {
+  const { registry, options } = core;
+  const version = options.version;
+  const report = (error: unknown) => registry.onError?.(error);
+
+  return {
+    getTools() {
+      return toolsList(registry);
+    },
+
+    async callTool(request, context) {
+      const started = performance.now();
+      try {
+        const call = callFromRequest(request, context);
+        let outcome = await untilDeadline(dispatch(registry, call), context);
+        if (outcome.kind === "stream") {
+          outcome = await untilDeadline(drainStream(registry, call, outcome, ignore), context);
+        }
+        throwIfAborted(context.signal);
+        return responseFromOutcome(outcome, started, version);
+      } catch (error) {
+        throw errorToConnectError(error, report);
+      }
+    },
+
+    async *callToolStream(request, context) {
+      const started = performance.now();
+      try {
+        const call = callFromRequest(request, context);
+        const first = await untilDeadline(dispatch(registry, call), context);
+        if (first.kind !== "stream") {
+          throwIfAborted(context.signal);
+          yield responseFromOutcome(first, started, version);
+          return;
+        }
+        const steps = pullStream(registry, call, first);
+        try {
+          while (true) {
+            const step = await steps.next();
+            if (step.done) {
+              throwIfAborted(context.signal);
+              yield responseFromOutcome(step.value, started, version);
+              return;
+            }
+            yield partialResponse(step.value);
+          }
+        } finally {
+          await steps.return(undefined as never); // closes the bridge when the client went away mid-stream
+        }
+      } catch (error) {
+        throw errorToConnectError(error, report);
+      }
+    },
+  };
+}
+
+/**
+ * Creates the routes function that Connect's adapters take (`connectNodeAdapter({ routes })`,
+ * `createConnectRouter()` + `routes(router)`).
+ *
+ * @param core The server's registry and options.
+ * @returns A function that registers the service on a router.
+ */
+export function createGrpcRoutes(core: ServerCore): (router: ConnectRouter) => void {
+  const service = createMcpliteService(core);
+  return (router) => {
+    router.service(MCPLite, service);
+  };
+}
+
+/**
+ * Decodes a `ToolRequest`. Input rounds work as on MCP-lite: `ctx.elicit()` and friends end the call
+ * with ELICITATION, and the client calls again with `input_responses` and the echoed `request_state`.
+ */
+function callFromRequest(request: ToolRequest, context: HandlerContext): ToolCall {
+  const name = request.name;
+  if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
+  const meta: CallMeta = { wire: "grpc", headers: context.requestHeader };
+  const round = new InputRound(request.inputResponses, request.requestState === "" ? undefined : request.requestState);
+  return { name, arguments: request.arguments ?? {}, ctx: new CallContext(name, context.signal, meta, round), round };
+}
+
+/**
+ * Settles with the work, or rejects with the deadline as soon as it passes: a unary call answers
+ * DEADLINE_EXCEEDED on time even when the handler ignores its signal. Calls without a deadline (most)
+ * pay nothing.
+ */
+function untilDeadline<T>(work: Promise<T>, context: HandlerContext): Promise<T> {
+  if (context.timeoutMs() === undefined) return work;
+  const signal = context.signal;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Throws when the call was cancelled or ran out of time: the wire answers that, not a late result. */
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortReason(signal);
+}
+
+/** The deadline error Connect aborted the signal with, or CANCELLED for a client that went away. */
+function abortReason(signal: AbortSignal): ConnectError {
+  return signal.reason instanceof ConnectError
+    ? signal.reason
+    : new ConnectError("the call was cancelled", Code.Canceled);
+}
+
+function ignore(): void {}

@@ -1,0 +1,123 @@
+/**
+ * The gRPC binding's table from error codes to gRPC status codes (seed §5.5), and the conversion of any
+ * error into the `ConnectError` the wire carries: the code, the safe message and structured details
+ * (`google.rpc.ErrorInfo`, plus `google.rpc.BadRequest` for invalid arguments). Never a stack.
+ *
+ * @module
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorCode, McpliteError } from "../../core/error.ts";
+import type { ValidationIssue } from "../../tool/schema.ts";
+import { assertNever } from "../../internal/assert-never.ts";
+import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
+
+/** The `ErrorInfo.domain` of every error this binding sends. */
+export const ERROR_DOMAIN = "mcplite";
+
+/**
+ * Maps an error code to its gRPC status code.
+ *
+ * @param code The error code.
+ * @returns The gRPC status code.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Code } from "@connectrpc/connect";
+ * import { ErrorCode } from "../../core/error.ts";
+ * import { errorCodeToGrpc } from "./status.ts";
+ * assert.equal(errorCodeToGrpc(ErrorCode.UnknownTool), Code.NotFound);
+ * ```
+ */
+export function errorCodeToGrpc(code: ErrorCode): Code {
+  switch (code) {
+    case ErrorCode.ParseError: // a body that does not decode
+    case ErrorCode.InvalidRequest: // a malformed request, e.g. no tool name
+    case ErrorCode.InvalidArguments: // §5.5: invalid parameters
+    case ErrorCode.InvalidEnvelope:
+    case ErrorCode.InvalidParams:
+    case ErrorCode.HeaderMismatch:
+      return Code.InvalidArgument;
+    case ErrorCode.MethodNotFound: // the RPC (not the tool) does not exist
+    case ErrorCode.MethodNotAllowed:
+    case ErrorCode.UnsupportedMediaType:
+      return Code.Unimplemented;
+    case ErrorCode.UnknownTool: // §5.5: tool not found
+    case ErrorCode.ResourceNotFound:
+      return Code.NotFound;
+    case ErrorCode.PayloadTooLarge: // gRPC's own answer to an oversized message
+    case ErrorCode.RateLimited:
+      return Code.ResourceExhausted;
+    case ErrorCode.Forbidden:
+    case ErrorCode.PermissionDenied: // from authorization middleware
+      return Code.PermissionDenied;
+    case ErrorCode.Unauthenticated: // from authentication middleware
+      return Code.Unauthenticated;
+    case ErrorCode.MissingCapability: // the call needs something this wire cannot do (e.g. ask the client)
+    case ErrorCode.UnsupportedVersion:
+      return Code.FailedPrecondition;
+    case ErrorCode.DeadlineExceeded: // §5.5: timeout (before a promise)
+      return Code.DeadlineExceeded;
+    case ErrorCode.Internal: // §5.5: server error
+      return Code.Internal;
+    default:
+      return assertNever(code);
+  }
+}
+
+/**
+ * Converts anything thrown while serving a call into the error the wire carries. A `ConnectError`
+ * (a deadline, a cancellation, Connect's own decoding errors) passes through; an SDK error keeps its
+ * safe message and gets its data as details; anything else is masked as `internal error`, the
+ * original going to `onError` only.
+ *
+ * @param error What was thrown.
+ * @param onError Receives errors that get masked.
+ * @returns The error to throw to Connect.
+ */
+export function errorToConnectError(error: unknown, onError?: (error: unknown) => void): ConnectError {
+  if (error instanceof ConnectError) return error;
+  if (!(error instanceof McpliteError)) {
+    onError?.(error);
+    return new ConnectError("internal error", Code.Internal);
+  }
+  const details: ConstructorParameters<typeof ConnectError>[3] = [{
+    desc: ErrorInfoSchema,
+    value: { reason: error.code.toUpperCase(), domain: ERROR_DOMAIN, metadata: metadataFromData(error.data) },
+  }];
+  const issues = issuesOf(error);
+  if (issues !== undefined) {
+    details.push({
+      desc: BadRequestSchema,
+      value: {
+        fieldViolations: issues.map((i) => ({
+          field: i.path ? `arguments.${i.path}` : "arguments",
+          description: i.message,
+        })),
+      },
+    });
+  }
+  return new ConnectError(error.message, errorCodeToGrpc(error.code), undefined, details);
+}
+
+/** Flattens an error's data into `ErrorInfo.metadata` (string values): lists are comma-joined, objects JSON. */
+function metadataFromData(data: unknown): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return metadata;
+  for (const [key, value] of Object.entries(data)) {
+    if (key === "issues" || value === undefined) continue; // issues travel as BadRequest
+    metadata[key] = typeof value === "string"
+      ? value
+      : Array.isArray(value) && value.every((v) => typeof v === "string")
+      ? value.join(",")
+      : JSON.stringify(value);
+  }
+  return metadata;
+}
+
+function issuesOf(error: McpliteError): ValidationIssue[] | undefined {
+  const data = error.data as { issues?: unknown } | undefined;
+  return error.code === ErrorCode.InvalidArguments && Array.isArray(data?.issues)
+    ? data.issues as ValidationIssue[]
+    : undefined;
+}

@@ -1,0 +1,46 @@
+/**
+ * `completion/complete` over MCP: suggestions for a prompt argument or a resource-template variable.
+ *
+ * @module
+ */
+import { type CompletionRef, complete } from "../../completion/complete.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { requireCapability } from "./lifecycle.ts";
+import type { McpMethod } from "./request.ts";
+
+/**
+ * Completes an argument. The result is not cacheable, so it carries no caching hints.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ * @throws {ProtocolError} `invalid_params` for a malformed request or an unknown prompt, template or argument.
+ */
+export const completionComplete: McpMethod = async (ctx, request) => {
+  const registry = ctx.core.registry;
+  requireCapability(registry, request.envelope.era, "completions", "completion/complete");
+  const { ref, argument, context } = request.rpc.params as Record<string, Record<string, unknown> | undefined>;
+  let parsed: CompletionRef;
+  if (ref?.type === "ref/prompt" && typeof ref.name === "string") parsed = { type: "ref/prompt", name: ref.name };
+  else if (ref?.type === "ref/resource" && typeof ref.uri === "string") parsed = { type: "ref/resource", uri: ref.uri };
+  else throw invalid('ref must be {type:"ref/prompt",name} or {type:"ref/resource",uri}');
+  if (typeof argument?.name !== "string" || typeof argument.value !== "string") {
+    throw invalid("argument must be {name, value} with string values");
+  }
+  const filled = context?.arguments;
+  if (filled !== undefined && (typeof filled !== "object" || filled === null || Array.isArray(filled))) {
+    throw invalid("context.arguments must be an object of strings");
+  }
+  const completion = await complete(registry, {
+    ref: parsed,
+    argument: argument.name,
+    value: argument.value,
+    arguments: (filled ?? {}) as Record<string, string>,
+    signal: request.http.signal,
+  });
+  return { kind: "result", result: { completion } };
+};
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+}

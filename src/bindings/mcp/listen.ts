@@ -1,0 +1,73 @@
+/**
+ * `subscriptions/listen` (2026-07-28): a stream that stays open and carries the notifications the
+ * client asked for: list changes of tools, prompts and resources, and updates of chosen resources.
+ * The acknowledgement comes first; every message carries the subscription id (the request's id).
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { RegistryChange } from "../../core/registry.ts";
+import { resolveResource } from "../../resource/resolve-resource.ts";
+import { META } from "./envelope.ts";
+import type { McpMethod } from "./request.ts";
+
+const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
+
+/**
+ * Opens a subscription stream. Only the requested notifications are sent; resource subscriptions are
+ * honoured for URIs some resource answers.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ * @throws {ProtocolError} `invalid_request` when the client does not accept SSE, `invalid_params` for
+ *   a malformed `notifications` filter.
+ */
+export const subscriptionsListen: McpMethod = (ctx, request) => {
+  if (!request.sse) {
+    throw new ProtocolError(
+      ErrorCode.InvalidRequest,
+      "Invalid Request: subscriptions/listen answers with a stream; send Accept: text/event-stream",
+    );
+  }
+  const wanted = request.rpc.params.notifications;
+  if (typeof wanted !== "object" || wanted === null || Array.isArray(wanted)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
+  }
+  const filter = wanted as Record<string, unknown>;
+  const honoured: Record<string, unknown> = {};
+  for (const flag of FLAGS) if (filter[flag] === true) honoured[flag] = true;
+  const uris = new Set<string>();
+  const subscriptions = filter.resourceSubscriptions;
+  if (subscriptions !== undefined) {
+    if (!Array.isArray(subscriptions)) {
+      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: resourceSubscriptions must be an array of URIs");
+    }
+    for (const uri of subscriptions) {
+      if (typeof uri === "string" && resolveResource(ctx.core.registry, uri) !== undefined) uris.add(uri);
+    }
+    honoured.resourceSubscriptions = [...uris];
+  }
+  const meta = { [META.subscriptionId]: request.rpc.id };
+  const message = (method: string, params: Record<string, unknown> = {}) =>
+    JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: meta } });
+  const listChanged: Record<string, string | undefined> = {
+    tools: honoured.toolsListChanged ? message("notifications/tools/list_changed") : undefined,
+    prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,
+    resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
+  };
+  return {
+    kind: "listen",
+    open(writer) {
+      writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured }));
+      return ctx.core.registry.onChange((change: RegistryChange) => {
+        if (change.kind === "resource-updated") {
+          if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
+          return;
+        }
+        const text = listChanged[change.kind];
+        if (text !== undefined) writer.event(text);
+      });
+    },
+  };
+};

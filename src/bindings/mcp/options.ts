@@ -1,0 +1,62 @@
+/**
+ * The MCP binding's options (`createServer({ mcp: { … } })`) and their resolved form.
+ *
+ * @module
+ */
+import { checkCacheHint } from "../../resource/define-resource.ts";
+import type { CacheHint } from "../../resource/resource-def.ts";
+
+/** Options of the MCP binding. */
+export interface McpOptions {
+  /** The endpoint path (default `/mcp`). */
+  path?: string;
+  /** Items per page of `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list` (default 100). */
+  pageSize?: number;
+  /**
+   * The caching hint of `server/discover` and the lists (default `{ ttlMs: 0, scope: "public" }`:
+   * revalidate each time, which the lists' `ETag` makes cheap; `list_changed` notifications tell
+   * listeners when to).
+   */
+  listCache?: CacheHint;
+  /** The default caching hint of `resources/read` (default `{ ttlMs: 0, scope: "private" }`). */
+  readCache?: CacheHint;
+  /**
+   * How many 2025-era sessions (the negotiated version, client capabilities and log level that
+   * `initialize` and `logging/setLevel` set) this instance remembers, least recently used first out
+   * (default 10 000).
+   */
+  sessionLimit?: number;
+}
+
+/** The MCP options with every default applied. */
+export interface McpSettings {
+  /** Items per list page. */
+  readonly pageSize: number;
+  /** The hint of discover and the lists. */
+  readonly listCache: CacheHint;
+  /** The default hint of reads. */
+  readonly readCache: CacheHint;
+  /** The session table's size. */
+  readonly sessionLimit: number;
+}
+
+/**
+ * Applies the defaults.
+ *
+ * @param options The options, or `false`/`undefined`.
+ * @returns The settings.
+ * @throws {TypeError} When a value is out of range.
+ */
+export function resolveMcpSettings(options: McpOptions | false | undefined): McpSettings {
+  const o = options === false || options === undefined ? {} : options;
+  const pageSize = o.pageSize ?? 100;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError("mcp.pageSize must be a positive integer");
+  const sessionLimit = o.sessionLimit ?? 10_000;
+  if (!Number.isSafeInteger(sessionLimit) || sessionLimit < 1) throw new TypeError("mcp.sessionLimit must be a positive integer");
+  return Object.freeze({
+    pageSize,
+    listCache: checkCacheHint(o.listCache ?? { ttlMs: 0, scope: "public" }, "mcp.listCache"),
+    readCache: checkCacheHint(o.readCache ?? { ttlMs: 0, scope: "private" }, "mcp.readCache"),
+    sessionLimit,
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Paged list replies with opaque cursors. Each page is serialised once per change of the registry,
+ * with its `ETag` and `Cache-Control`; a request costs a cursor decode and a memo lookup.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { cacheControl, etagOf } from "./caching.ts";
+import { finishResult } from "./reply.ts";
+import type { McpContext, McpReply, McpRequest } from "./request.ts";
+
+/**
+ * Encodes a list position as an opaque cursor.
+ *
+ * @param offset The index of the next item.
+ * @returns The cursor.
+ */
+export function encodeCursor(offset: number): string {
+  return btoa(`mcplite:${offset}`).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+}
+
+/**
+ * Decodes a cursor; an absent cursor is the start of the list.
+ *
+ * @param cursor The `cursor` param.
+ * @returns The index of the next item.
+ * @throws {ProtocolError} `invalid_params` for a cursor this server did not issue.
+ */
+export function decodeCursor(cursor: unknown): number {
+  if (cursor === undefined || cursor === null) return 0;
+  if (typeof cursor === "string" && cursor.length <= 64 && /^[A-Za-z0-9_-]+$/.test(cursor)) {
+    let text = "";
+    try {
+      text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    } catch { /* not base64 */ }
+    const match = /^mcplite:(0|[1-9]\d{0,9})$/.exec(text);
+    if (match !== null) return Number(match[1]);
+  }
+  throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: invalid cursor", { data: { cursor } });
+}
+
+/**
+ * Answers a list method with one page.
+ *
+ * @param ctx The binding.
+ * @param request The request (its `cursor` param picks the page).
+ * @param key Names the list in the memo (`tools`, `prompts`…).
+ * @param field The result field (`tools`, `prompts`, `resources`, `resourceTemplates`).
+ * @param items Builds the whole list of descriptors; runs once per change of the registry.
+ * @returns The reply.
+ * @throws {ProtocolError} `invalid_params` for a bad cursor.
+ */
+export function listReply(
+  ctx: McpContext,
+  request: McpRequest,
+  key: string,
+  field: string,
+  items: () => readonly unknown[],
+): McpReply {
+  const registry = ctx.core.registry;
+  const all = registry.memo(`mcp:items:${key}`, items);
+  const offset = Math.min(decodeCursor(request.rpc.params.cursor), all.length);
+  const era = request.envelope.era;
+  const cached = registry.memo(`mcp:page:${key}:${era}:${offset}`, () => {
+    const { pageSize, listCache } = ctx.settings;
+    const result: Record<string, unknown> = { [field]: all.slice(offset, offset + pageSize) };
+    if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
+    if (era === "modern") {
+      result.ttlMs = listCache.ttlMs;
+      result.cacheScope = listCache.scope;
+    }
+    const body = JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo));
+    return { body, etag: etagOf(body), cacheControl: cacheControl(listCache) };
+  });
+  return { kind: "cached", cached };
+}

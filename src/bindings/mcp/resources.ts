@@ -1,0 +1,101 @@
+/**
+ * Resources over MCP: `resources/list`, `resources/templates/list`, `resources/read`, and the 2025
+ * revisions' `resources/subscribe` / `resources/unsubscribe`.
+ *
+ * @module
+ */
+import { CallContext } from "../../core/call-context.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { contentsFromValue, describeResource, notFound } from "../../resource/resource-def.ts";
+import { resolveResource } from "../../resource/resolve-resource.ts";
+import { roundFor, runInRound } from "./input-required.ts";
+import { requireCapability } from "./lifecycle.ts";
+import { listReply } from "./pagination.ts";
+import type { McpMethod, McpRequest } from "./request.ts";
+import { callMetaOf, sinkFor } from "./sink.ts";
+
+/**
+ * Lists the static resources.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ */
+export const resourcesList: McpMethod = (ctx, request) => {
+  requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/list");
+  return listReply(ctx, request, "resources", "resources", () =>
+    [...ctx.core.registry.resources].filter((r) => r.template === undefined).map(describeResource));
+};
+
+/**
+ * Lists the resource templates.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ */
+export const resourceTemplatesList: McpMethod = (ctx, request) => {
+  requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/templates/list");
+  return listReply(ctx, request, "templates", "resourceTemplates", () =>
+    [...ctx.core.registry.resources].filter((r) => r.template !== undefined).map(describeResource));
+};
+
+function uriOf(request: McpRequest): string {
+  const uri = request.rpc.params.uri;
+  if (typeof uri !== "string" || uri === "") throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+  return uri;
+}
+
+/**
+ * Reads a resource: the static URI first, then the templates in registration order. An unknown URI is
+ * an error (-32602 with `data.uri` on 2026-07-28, -32002 on the 2025 revisions), never empty contents.
+ * A read handler that asks the client gets an input round on 2026-07-28 (its result carries no
+ * caching hint and no `Cache-Control`), and server→client requests on the 2025 revisions.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ * @throws {ProtocolError} `invalid_params` for a missing uri, `resource_not_found` for an unknown one.
+ */
+export const resourcesRead: McpMethod = (ctx, request) => {
+  const registry = ctx.core.registry;
+  requireCapability(registry, request.envelope.era, "resources", "resources/read");
+  const uri = uriOf(request);
+  const resolved = resolveResource(registry, uri);
+  if (resolved === undefined) throw notFound(uri);
+  const { resource, variables } = resolved;
+  const hint = resource.cache ?? ctx.settings.readCache;
+  return {
+    kind: "run",
+    cache: hint,
+    run: async (channel) => {
+      const sink = sinkFor(ctx, request, channel);
+      const round = roundFor(request, sink);
+      const call = new CallContext(uri, channel.signal, callMetaOf(request), round ?? sink);
+      const who = { scope: `resource:${uri}`, args: { uri }, caller: undefined };
+      const read = await runInRound(ctx, round, who, async () => await resource.read(variables, call, uri));
+      if (read.asked) return read.result;
+      const contents = contentsFromValue(read.value, uri, resource.mimeType);
+      return request.envelope.era === "modern"
+        ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope }
+        : { contents };
+    },
+  };
+};
+
+/**
+ * `resources/subscribe` (2025 era): accepted for a known resource. This stateless server has no 2025
+ * GET stream to carry `notifications/resources/updated`, so it does not advertise `subscribe` there;
+ * 2026 clients subscribe through `subscriptions/listen`.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ * @throws {ProtocolError} `resource_not_found` for an unknown URI.
+ */
+export const resourcesSubscribe: McpMethod = (ctx, request) => {
+  requireCapability(ctx.core.registry, request.envelope.era, "resources", request.rpc.method);
+  const uri = uriOf(request);
+  if (resolveResource(ctx.core.registry, uri) === undefined) throw notFound(uri);
+  return { kind: "result", result: {} };
+};

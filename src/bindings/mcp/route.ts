@@ -1,0 +1,133 @@
+/**
+ * Routes one JSON-RPC message of the MCP endpoint to its method, after the checks of its era.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../../internal/jsonrpc.ts";
+import type { StatusTable } from "../jsonrpc-error.ts";
+import { completionComplete } from "./completion.ts";
+import {
+  type Envelope,
+  isModern,
+  parseLegacyEnvelope,
+  parseModernEnvelope,
+  PROTOCOL_VERSION_HEADER,
+  SESSION_HEADER,
+} from "./envelope.ts";
+import { checkStandardHeaders } from "./headers.ts";
+import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
+import { subscriptionsListen } from "./listen.ts";
+import { promptsGet, promptsList } from "./prompts.ts";
+import type { McpContext, McpMethod, McpReply, McpRequest } from "./request.ts";
+import { resourcesList, resourcesRead, resourcesSubscribe, resourceTemplatesList } from "./resources.ts";
+import { modernErrorToWire } from "./status.ts";
+import { toolsCall, toolsList } from "./tools.ts";
+
+/** Methods of the stateless 2026-07-28 revision. Removed ones (`initialize`, `ping`…) are absent: 404. */
+const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
+  ["server/discover", discover],
+  ["tools/list", toolsList],
+  ["tools/call", toolsCall],
+  ["resources/list", resourcesList],
+  ["resources/templates/list", resourceTemplatesList],
+  ["resources/read", resourcesRead],
+  ["prompts/list", promptsList],
+  ["prompts/get", promptsGet],
+  ["completion/complete", completionComplete],
+  ["subscriptions/listen", subscriptionsListen],
+]);
+
+/** Methods of the 2025 revisions. */
+const LEGACY_METHODS: ReadonlyMap<string, McpMethod> = new Map([
+  ["initialize", initialize],
+  ["ping", ping],
+  ["logging/setLevel", setLevel],
+  ["tools/list", toolsList],
+  ["tools/call", toolsCall],
+  ["resources/list", resourcesList],
+  ["resources/templates/list", resourceTemplatesList],
+  ["resources/read", resourcesRead],
+  ["resources/subscribe", resourcesSubscribe],
+  ["resources/unsubscribe", resourcesSubscribe],
+  ["prompts/list", promptsList],
+  ["prompts/get", promptsGet],
+  ["completion/complete", completionComplete],
+]);
+
+/** Where an error about a message goes: its id and the era's status table, learnt as parsing goes. */
+export interface ErrorTarget {
+  /** The request id, once read. */
+  id: JsonRpcId;
+  /** The era's table. */
+  table: StatusTable;
+}
+
+/** A routed request: the request and its method's reply; `undefined` for notifications and answers. */
+export type Routed = { readonly request: McpRequest; readonly reply: McpReply } | undefined;
+
+/**
+ * Routes one JSON-RPC message: answers to server→client questions and notifications are consumed
+ * here; requests are checked in the order the 2026-07-28 revision gives (envelope -32602, version
+ * header -32020, version -32022, mirrored headers -32020, method -32601) and handed to their method.
+ *
+ * @param ctx The binding.
+ * @param http The HTTP request.
+ * @param message The parsed message.
+ * @param target Receives the id and the era's table as they become known.
+ * @param sse Whether the answer may be an SSE stream.
+ * @returns The request and its reply, or `undefined` when there is nothing to answer.
+ * @throws {ProtocolError} For every protocol error, mapped through `target.table` by the caller.
+ */
+export async function route(
+  ctx: McpContext,
+  http: Request,
+  message: unknown,
+  target: ErrorTarget,
+  sse: boolean,
+): Promise<Routed> {
+  target.id = idOf(message);
+  const session = http.headers.get(SESSION_HEADER);
+  if (isAnswer(message)) {
+    if (!ctx.pending.answer(message, session)) {
+      throw new ProtocolError(
+        ErrorCode.InvalidRequest,
+        "Invalid Request: no question with this id is pending on this server instance",
+      );
+    }
+    return undefined;
+  }
+  const rpc = parseJsonRpcRequest(message);
+  const header = http.headers.get(PROTOCOL_VERSION_HEADER);
+  const modern = isModern(rpc, header);
+  let envelope: Envelope;
+  if (modern) {
+    target.table = modernErrorToWire;
+    envelope = parseModernEnvelope(rpc, header);
+    if (rpc.id !== undefined) checkStandardHeaders(rpc, http.headers);
+  } else {
+    envelope = parseLegacyEnvelope(rpc, header, ctx.sessions.get(session));
+  }
+  if (rpc.id === undefined) {
+    notification(ctx, rpc, session, modern);
+    return undefined;
+  }
+  const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method);
+  if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+  const request: McpRequest = { rpc, envelope, http, sse, session };
+  return { request, reply: await method(ctx, request) };
+}
+
+/** Handles a client notification: only `notifications/cancelled` (2025 era) does anything. */
+function notification(ctx: McpContext, rpc: JsonRpcRequest, session: string | null, modern: boolean): void {
+  if (rpc.method === "notifications/cancelled" && !modern && session !== null) {
+    const { requestId, reason } = rpc.params;
+    if (typeof requestId === "string" || typeof requestId === "number") ctx.inFlight.cancel(session, requestId, reason);
+  }
+}
+
+/** Tells whether a message is a JSON-RPC response (a client's answer to a server→client request). */
+function isAnswer(message: unknown): message is Record<string, unknown> {
+  return typeof message === "object" && message !== null && !Array.isArray(message) && !("method" in message) &&
+    ("result" in message || "error" in message);
+}

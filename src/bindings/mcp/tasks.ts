@@ -1,0 +1,192 @@
+/**
+ * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the 2026-07-28 revision: a
+ * long-running tool's promise becomes `resultType: "task"` for a request that declared the extension,
+ * and `tasks/get`, `tasks/update` and `tasks/cancel` read, answer and cancel it. The task id is a
+ * signed token (see `core/task.ts` for what each kind of task keeps, and where). `tasks/result` and
+ * `tasks/list` do not exist (-32601). Tool middleware runs around each `tasks/*` request, with the
+ * method as the call's name, so authentication sees it; a task bound to a caller answers only them.
+ *
+ * @module
+ */
+import { CallContext } from "../../core/call-context.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { runMiddleware, type ToolCall } from "../../core/middleware.ts";
+import type { Outcome, PromiseOutcome } from "../../core/outcome.ts";
+import type { Registry } from "../../core/registry.ts";
+import { cancelTask, createTask, getTask, type TaskView, updateTask } from "../../core/task.ts";
+import type { Envelope } from "./envelope.ts";
+import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
+import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
+import { callMetaOf } from "./sink.ts";
+import { modernErrorToWire } from "./status.ts";
+
+/** The extension's identifier, in `capabilities.extensions` on both sides. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/**
+ * Tells whether a request declared the tasks extension in its client capabilities.
+ *
+ * @param envelope The request's envelope.
+ * @returns `true` when `clientCapabilities.extensions["io.modelcontextprotocol/tasks"]` is an object.
+ */
+export function declaresTasks(envelope: Envelope): boolean {
+  const extensions = envelope.clientCapabilities?.extensions;
+  if (typeof extensions !== "object" || extensions === null) return false;
+  const tasks = (extensions as Record<string, unknown>)[TASKS_EXTENSION];
+  return typeof tasks === "object" && tasks !== null;
+}
+
+/**
+ * Tells whether the server offers tasks: it does when any tool is long-running.
+ *
+ * @param registry The registry.
+ * @returns `true` when a tool may answer with a promise.
+ */
+export function offersTasks(registry: Registry): boolean {
+  return registry.memo("mcp:tasks", () => [...registry.tools].some((tool) => tool.longRunning !== undefined));
+}
+
+/**
+ * Builds the error for a request that needs the extension and did not declare it (-32021).
+ *
+ * @param what What needs it, for the message.
+ * @returns The error, naming the extension in `data.requiredCapabilities`.
+ */
+export function tasksRequired(what: string): ProtocolError {
+  return new ProtocolError(
+    ErrorCode.MissingCapability,
+    `${what} needs the ${TASKS_EXTENSION} extension: declare it in clientCapabilities.extensions`,
+    { data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+  );
+}
+
+/**
+ * Turns a promise into the revision's `CreateTaskResult`: a flat `Result & Task`, working.
+ *
+ * @param ctx The binding.
+ * @param outcome The promise.
+ * @param caller The authenticated caller, if any.
+ * @returns The result.
+ */
+export async function createTaskResult(
+  ctx: McpContext,
+  outcome: PromiseOutcome,
+  caller: string | undefined,
+): Promise<Record<string, unknown>> {
+  const task = await createTask(ctx.core.registry, outcome, caller);
+  return { resultType: "task", ...taskFields(task) };
+}
+
+/**
+ * `tasks/get`: the task's status with, by status, its outstanding `inputRequests`, its `result` or its
+ * `error`.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ */
+export const tasksGet: McpMethod = (ctx, request) => {
+  open(ctx, request);
+  return {
+    kind: "run",
+    run: async (channel) => detailedTask(await around(ctx, request, channel, (c) => getTask(ctx.core.registry, taskIdOf(request), c))),
+  };
+};
+
+/**
+ * `tasks/update`: answers a task's questions; an empty acknowledgement. Unknown keys are ignored; a
+ * partial answer leaves the rest outstanding.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ */
+export const tasksUpdate: McpMethod = (ctx, request) => {
+  open(ctx, request);
+  const responses = request.rpc.params[INPUT_RESPONSES_PARAM];
+  return {
+    kind: "run",
+    run: async (channel) => {
+      await around(ctx, request, channel, (c) => updateTask(ctx.core.registry, taskIdOf(request), responses, c));
+      return {};
+    },
+  };
+};
+
+/**
+ * `tasks/cancel`: cancels a task, cooperatively and idempotently; an empty acknowledgement, also for a
+ * task that has ended.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @returns The reply.
+ */
+export const tasksCancel: McpMethod = (ctx, request) => {
+  open(ctx, request);
+  return {
+    kind: "run",
+    run: async (channel) => {
+      await around(ctx, request, channel, (c) => cancelTask(ctx.core.registry, taskIdOf(request), c));
+      return {};
+    },
+  };
+};
+
+/** Checks what every `tasks/*` request needs: a server that offers tasks (else 404), a client that declared them. */
+function open(ctx: McpContext, request: McpRequest): void {
+  if (!offersTasks(ctx.core.registry)) {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${request.rpc.method} (this server has no long-running tools)`);
+  }
+  if (!declaresTasks(request.envelope)) throw tasksRequired(request.rpc.method);
+}
+
+function taskIdOf(request: McpRequest): unknown {
+  return request.rpc.params.taskId;
+}
+
+const PASSED: Outcome = Object.freeze({ kind: "answer", result: Object.freeze({ content: [] }) }) as Outcome;
+
+/** Runs a `tasks/*` operation inside the tool middleware, so that authentication applies to it. */
+async function around<T>(
+  ctx: McpContext,
+  request: McpRequest,
+  channel: Channel,
+  operation: (caller: CallContext) => Promise<T>,
+): Promise<T> {
+  const method = request.rpc.method;
+  const caller = new CallContext(method, channel.signal, callMetaOf(request));
+  const chain = ctx.core.registry.middleware;
+  if (chain.length === 0) return await operation(caller);
+  const call: ToolCall = { name: method, arguments: request.rpc.params, ctx: caller };
+  let done: { value: T } | undefined;
+  await runMiddleware(chain, call, async () => {
+    done = { value: await operation(caller) };
+    return PASSED;
+  });
+  if (done === undefined) throw new ProtocolError(ErrorCode.PermissionDenied, `The server refused ${method}`);
+  return done.value;
+}
+
+function taskFields(task: TaskView): Record<string, unknown> {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: new Date(task.createdAt).toISOString(),
+    lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
+    ttlMs: Math.max(1, Math.round(task.expiresAt - task.createdAt)),
+    pollIntervalMs: task.pollIntervalMs,
+  };
+}
+
+/** The extension's `DetailedTask`: the task, plus what its status carries. */
+function detailedTask(task: TaskView): Record<string, unknown> {
+  const result = taskFields(task);
+  if (task.requests !== undefined) result.inputRequests = task.requests;
+  if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };
+  if (task.error !== undefined) {
+    const error: Record<string, unknown> = { code: modernErrorToWire(task.error.code).code, message: task.error.message };
+    if (task.error.data !== undefined) error.data = task.error.data;
+    result.error = error;
+  }
+  return result;
+}

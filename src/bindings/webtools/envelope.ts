@@ -1,0 +1,174 @@
+/**
+ * Webtools' execution envelope: the `POST {base}/` body and the `{ status, data | error }` answer.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { ToolResult } from "../../core/result.ts";
+import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
+import type { WebtoolsCode } from "./status.ts";
+
+/** The body of `POST {base}/`, as the spec defines it. */
+export interface ExecuteRequest {
+  /** Keeps state across requests; handlers read it as `ctx.meta.sessionId`. */
+  sessionId?: string;
+  /** The version of the tool set to run; the latest when absent. */
+  version?: string;
+  /** The action (tool) to run. */
+  action: string;
+  /** Environment-supplied configuration, matching `configSchema`; checked by the handler. */
+  config?: unknown;
+  /** The request, matching the action's `requestSchema`. */
+  request?: unknown;
+}
+
+/** A successful answer. */
+export interface OkEnvelope<T = unknown> {
+  /** Always `"ok"`. */
+  status: "ok";
+  /** The action's result. */
+  data: T;
+}
+
+/** An error answer. */
+export interface ErrorEnvelope {
+  /** Always `"error"`. */
+  status: "error";
+  /** What went wrong. */
+  error: {
+    /** A spec code (`WEBTOOL_NOT_FOUND`, `SCHEMA_ERROR`, …) or one of this SDK's own. */
+    code: WebtoolsCode | string;
+    /** A human-readable message; for schema and config errors it names the failing paths. */
+    message: string;
+    /** Structured details that are safe to show (e.g. `issues: [{ path, message }]`). */
+    details?: unknown;
+  };
+}
+
+/** A pending answer's token and timing; redeem it with {@link WebtoolsPromise.redeem} as the POST body. */
+export interface WebtoolsPromise {
+  /** The signed promise token. */
+  token: string;
+  /** When to redeem, in milliseconds. */
+  retryAfterMs: number;
+  /** When the token expires, ISO 8601. */
+  expiresAt: string;
+  /** When the work should be done, ISO 8601, if the tool said. */
+  estimatedCompletion?: string;
+  /** The body that redeems it: `{ version, action: "redeem", request: { promise: token } }`. */
+  redeem: { version: string; action: typeof REDEEM_TOOL; request: { promise: string } };
+}
+
+/** A successful answer that is not done yet: the tool answered with a promise. */
+export interface PromiseEnvelope {
+  /** Always `"ok"`: the call was accepted. */
+  status: "ok";
+  /** The promise to redeem. */
+  promise: WebtoolsPromise;
+}
+
+/** Any answer of `POST {base}/`. */
+export type WebtoolsEnvelope<T = unknown> = OkEnvelope<T> | PromiseEnvelope | ErrorEnvelope;
+
+/**
+ * Parses the body of `POST {base}/`.
+ *
+ * @param body The parsed JSON body.
+ * @returns The request.
+ * @throws {ProtocolError} `invalid_request` when it is not an object with a string `action`, or when
+ *   `sessionId` or `version` is not a string.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseExecuteRequest } from "./envelope.ts";
+ * const parsed = parseExecuteRequest({ action: "add", request: { a: 1, b: 2 } });
+ * assert.equal(parsed.action, "add");
+ * ```
+ */
+export function parseExecuteRequest(body: unknown): ExecuteRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw invalid("the body must be a JSON object { action, request, config?, version?, sessionId? }");
+  }
+  const { sessionId, version, action, config, request } = body as Record<string, unknown>;
+  if (typeof action !== "string" || action === "") throw invalid("action must be a non-empty string");
+  if (sessionId !== undefined && typeof sessionId !== "string") throw invalid("sessionId must be a string");
+  if (version !== undefined && typeof version !== "string") throw invalid("version must be a string");
+  return { sessionId, version, action, config, request };
+}
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidRequest, `Invalid webtool request: ${message}`);
+}
+
+/**
+ * Turns a tool result into the envelope's `data`: the structured content when there is one, else the
+ * text (text blocks joined), else `{ content: [...] }` for media blocks; `null` for no content.
+ *
+ * @param result The tool result.
+ * @returns The data.
+ */
+export function dataFromResult(result: ToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const blocks = result.content;
+  if (blocks.length === 0) return null;
+  let text = "";
+  for (const block of blocks) {
+    if (block.type !== "text") return { content: blocks };
+    text += block.text;
+  }
+  return text;
+}
+
+/**
+ * Returns the message of a failure result: its text blocks joined.
+ *
+ * @param result The failure result.
+ * @returns The message.
+ */
+export function failureMessage(result: ToolResult): string {
+  const texts = result.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+  return texts.length > 0 ? texts.join("\n") : "the tool failed";
+}
+
+/**
+ * Serialises a successful answer.
+ *
+ * @param data The data.
+ * @returns The JSON text.
+ */
+export function okBody(data: unknown): string {
+  return JSON.stringify({ status: "ok", data: data === undefined ? null : data });
+}
+
+/**
+ * Serialises a pending answer.
+ *
+ * @param promise The promise outcome's token and timing.
+ * @param version The version of the tool set that issued it, which must redeem it.
+ * @returns The JSON text.
+ */
+export function promiseBody(promise: Omit<WebtoolsPromise, "redeem">, version: string): string {
+  const body: WebtoolsPromise = {
+    token: promise.token,
+    retryAfterMs: promise.retryAfterMs,
+    expiresAt: promise.expiresAt,
+    redeem: { version, action: REDEEM_TOOL, request: { promise: promise.token } },
+  };
+  if (promise.estimatedCompletion !== undefined) body.estimatedCompletion = promise.estimatedCompletion;
+  return JSON.stringify({ status: "ok", promise: body });
+}
+
+/**
+ * Serialises an error answer.
+ *
+ * @param code The error code.
+ * @param message The message.
+ * @param details Safe structured details, if any.
+ * @returns The JSON text.
+ */
+export function errorBody(code: string, message: string, details?: unknown): string {
+  const error: ErrorEnvelope["error"] = { code, message };
+  if (details !== undefined) error.details = details;
+  return JSON.stringify({ status: "error", error });
+}

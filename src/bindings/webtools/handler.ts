@@ -1,0 +1,308 @@
+/**
+ * The Webtools binding: `GET {base}/` and `GET {base}/{version}` describe the tool set, `POST {base}/`
+ * runs one action through the same dispatch core as every other wire.
+ *
+ * @module
+ */
+import { CallContext, type CallMeta } from "../../core/call-context.ts";
+import { formatIssues, hasConfig, resolveConfig } from "../../core/config.ts";
+import { dispatch, unknownTool } from "../../core/dispatch.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../core/error.ts";
+import type { ToolCall } from "../../core/middleware.ts";
+import type { CallOutcome } from "../../core/outcome.ts";
+import { Registry } from "../../core/registry.ts";
+import { drainStream } from "../../core/stream.ts";
+import { assertNever } from "../../internal/assert-never.ts";
+import { pathOf } from "../../internal/url.ts";
+import { readJson } from "../../server/read-json.ts";
+import {
+  type Binding,
+  JSON_HEADERS,
+  type RouteHandler,
+  type Routes,
+  type ServerCore,
+} from "../../server/server-core.ts";
+import { createRedeemTool, REDEEM_TOOL } from "../../tool/redeem-tool.ts";
+import type { ValidationResult } from "../../tool/schema.ts";
+import type { AnyTool } from "../../tool/tool-def.ts";
+import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
+import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
+import { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
+
+/** An older version of the tool set, kept for clients that pinned it. */
+export interface WebtoolsVersion {
+  /** Its version, e.g. `"1.0.0"`; served at `GET {base}/1.0.0` and run with `{ version: "1.0.0" }`. */
+  readonly version: string;
+  /** Its tools, as they were then (the server's middleware, settings and config schema still apply). */
+  readonly tools: readonly AnyTool[];
+  /** Its description, when it differs from the latest one. */
+  readonly description?: string;
+}
+
+/** Options of {@link webtoolsBinding}. */
+export interface WebtoolsOptions {
+  /** The base path (default `/webtools`). */
+  readonly base?: string;
+  /** The webtool name (default: the server name). */
+  readonly name?: string;
+  /** What the webtool does (default: the server's instructions, else its title, else empty). */
+  readonly description?: string;
+  /** Older versions of the tool set; the latest is the server's own tools at the server's version. */
+  readonly versions?: readonly WebtoolsVersion[];
+}
+
+interface VersionEntry {
+  readonly registry: Registry;
+  readonly info: WebtoolsInfo;
+}
+
+interface MetadataDocument {
+  readonly body: string;
+  readonly etag: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const INTERNAL_BODY = errorBody(WebtoolsCode.InternalError, "Internal error");
+const ROOT_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD, POST" };
+const VERSION_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD" };
+
+/**
+ * Creates the Webtools binding, for `server.mount()`. It is opt-in: a server that does not mount it
+ * never loads this code and exposes no plain-REST way to run its tools.
+ *
+ * @param options The base path, the name and description, and the older versions.
+ * @returns The binding.
+ * @throws {TypeError} At mount, when a version is listed twice or equals the server's own.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../../mod.ts";
+ * import { webtoolsBinding } from "./mod.ts";
+ *
+ * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() }))
+ *   .output(v.object({ sum: v.number() })).handle(({ a, b }) => ({ sum: a + b }));
+ * const server = createServer({ name: "math", version: "2.0.0" }).tool(add).mount(webtoolsBinding());
+ *
+ * const meta = await (await server.fetch(new Request("http://localhost/webtools/"))).json();
+ * assert.equal(meta.actions[0].name, "add");
+ * const response = await server.fetch(new Request("http://localhost/webtools/", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: JSON.stringify({ action: "add", request: { a: 1, b: 2 } }),
+ * }));
+ * assert.deepEqual(await response.json(), { status: "ok", data: { sum: 3 } });
+ * ```
+ */
+export function webtoolsBinding(options: WebtoolsOptions = {}): Binding {
+  const base = normaliseBase(options.base ?? "/webtools");
+  return function webtools(core: ServerCore): Routes {
+    return createWebtoolsRoutes(core, base, options);
+  };
+}
+
+function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsOptions): Routes {
+  const live = core.registry;
+  const latest = core.options.version;
+  const info = (version: string, description?: string): WebtoolsInfo => ({
+    name: options.name ?? core.options.name,
+    description: description ?? options.description ?? core.options.instructions ?? core.options.title ?? "",
+    version,
+  });
+  const latestEntry: VersionEntry = { registry: live, info: info(latest) };
+  const older = new Map<string, VersionEntry>();
+  for (const old of options.versions ?? []) {
+    if (old.version === latest || older.has(old.version)) {
+      throw new TypeError(`webtools: version ${old.version} is listed twice (the latest is the server's ${latest})`);
+    }
+    const registry = new Registry();
+    for (const tool of old.tools) registry.add(tool);
+    // Promises of an older version are redeemed by that version's own tools.
+    if (old.tools.some((t) => t.longRunning !== undefined) && registry.get(REDEEM_TOOL) === undefined) {
+      registry.add(createRedeemTool(registry));
+    }
+    older.set(old.version, { registry, info: info(old.version, old.description) });
+  }
+  const report = (error: unknown) => live.onError?.(error);
+  const memoKey = `webtools:${base}`;
+
+  function entryFor(version: string | undefined): VersionEntry {
+    if (version === undefined || version === latest) return latestEntry;
+    const entry = older.get(version);
+    if (entry === undefined) {
+      throw new ProtocolError(ErrorCode.UnsupportedVersion, `Webtool version not found: ${version}`, {
+        data: { requested_version: version, available_versions: [latest, ...older.keys()] },
+      });
+    }
+    shareServerState(entry.registry, live);
+    return entry;
+  }
+
+  function documentOf(entry: VersionEntry): Promise<MetadataDocument> {
+    const { registry } = entry;
+    return registry.memo(
+      memoKey,
+      () => toDocument(buildMetadata(entry.info, registry.tools, registry.config, registry.settings)),
+    );
+  }
+
+  async function describe(request: Request, version: string | undefined): Promise<Response> {
+    const document = await documentOf(entryFor(version));
+    if (matchesEtag(request.headers.get("if-none-match"), document.etag)) {
+      return new Response(null, { status: 304, headers: document.headers });
+    }
+    return new Response(request.method === "HEAD" ? null : document.body, { headers: document.headers });
+  }
+
+  async function execute(request: Request): Promise<Response> {
+    const body = parseExecuteRequest(await readJson(request, core.options));
+    const { registry, info } = entryFor(body.version);
+    const tool = registry.get(body.action);
+    if (tool === undefined) {
+      const data = unknownTool(registry, body.action).data;
+      throw new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${body.action}`, { data });
+    }
+    const meta: CallMeta = body.sessionId === undefined
+      ? { wire: "webtools", headers: request.headers }
+      : { wire: "webtools", headers: request.headers, sessionId: body.sessionId };
+    const ctx = new CallContext(tool.name, request, meta);
+    const { config } = body;
+    if (config !== undefined && (typeof config !== "object" || config === null || Array.isArray(config))) {
+      return configError("Invalid config: config must be a JSON object", undefined);
+    }
+    if (hasConfig(registry, tool)) {
+      let resolved: ValidationResult | Promise<ValidationResult> = resolveConfig(registry, tool, config as never);
+      if (resolved instanceof Promise) resolved = await resolved;
+      if (!resolved.ok) return configError(`Invalid config: ${formatIssues(resolved.issues)}`, resolved.issues);
+      ctx.config = resolved.value;
+    }
+    const call: ToolCall = { name: tool.name, arguments: body.request, ctx };
+    const outcome = await dispatch(registry, call);
+    const final = outcome.kind === "stream" ? await drainStream(registry, call, outcome, ignore) : outcome;
+    return outcomeResponse(final, info.version);
+  }
+
+  const root: RouteHandler = async function webtoolsRoot(request) {
+    try {
+      if (request.method === "GET" || request.method === "HEAD") return await describe(request, undefined);
+      if (request.method === "POST") return await execute(request);
+      return errorResponse(notAllowed("GET, HEAD or POST"), report, ROOT_METHODS);
+    } catch (error) {
+      return errorResponse(error, report);
+    }
+  };
+
+  const prefix = base === "/" ? "" : base;
+  const byVersion: RouteHandler = async function webtoolsVersion(request) {
+    try {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return errorResponse(notAllowed("GET or HEAD"), report, VERSION_METHODS);
+      }
+      const segment = pathOf(request.url).slice(prefix.length + 1);
+      if (segment.includes("/")) throw new ProtocolError(ErrorCode.MethodNotFound, "No webtool at this path");
+      return await describe(request, decodeSegment(segment));
+    } catch (error) {
+      return errorResponse(error, report);
+    }
+  };
+
+  return new Map([[base, root], [`${prefix}/*`, byVersion]]);
+}
+
+/** Older versions run through their own registry, with the live server's middleware, settings and config. */
+function shareServerState(registry: Registry, live: Registry): void {
+  if (registry.middleware.length !== live.middleware.length) {
+    registry.middleware.splice(0, registry.middleware.length, ...live.middleware);
+  }
+  registry.onError = live.onError;
+  registry.settings = live.settings;
+  registry.continuations = live.continuations;
+  if (registry.config !== live.config) registry.setConfig(live.config);
+}
+
+async function toDocument(metadata: WebtoolsMetadata): Promise<MetadataDocument> {
+  const etag = `"${await metadataHash(metadata)}"`;
+  return {
+    body: JSON.stringify(metadata),
+    etag,
+    headers: Object.freeze({ ...JSON_HEADERS, etag, "cache-control": "no-cache" }),
+  };
+}
+
+/** `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored. */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  for (const part of header.split(",")) {
+    const tag = part.trim();
+    if (tag === "*" || tag === etag || (tag.startsWith("W/") && tag.slice(2) === etag)) return true;
+  }
+  return false;
+}
+
+function outcomeResponse(outcome: CallOutcome, version: string): Response {
+  switch (outcome.kind) {
+    case "answer":
+      return new Response(okBody(dataFromResult(outcome.result)), { headers: JSON_HEADERS });
+    case "failure": // a business failure: the tool ran and said no
+      return new Response(
+        errorBody(WebtoolsCode.ToolError, failureMessage(outcome.result), outcome.result.structuredContent),
+        { status: 422, headers: JSON_HEADERS },
+      );
+    case "promise": // not done yet: the client redeems the token with the `redeem` action
+      return new Response(promiseBody(outcome, version), { status: 202, headers: JSON_HEADERS });
+    case "input_required": // never here: this wire opens no input round, so ctx.elicit() and co. refuse first
+      return new Response(
+        errorBody(WebtoolsCode.Unsupported, "This tool needs input from the client, which Webtools cannot ask for"),
+        {
+          status: 501,
+          headers: JSON_HEADERS,
+        },
+      );
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function configError(message: string, issues: unknown): Response {
+  return new Response(errorBody(WebtoolsCode.ConfigError, message, issues === undefined ? undefined : { issues }), {
+    status: 400,
+    headers: JSON_HEADERS,
+  });
+}
+
+function errorResponse(
+  error: unknown,
+  report: (error: unknown) => void,
+  headers: Readonly<Record<string, string>> = JSON_HEADERS,
+): Response {
+  if (!(error instanceof McpliteError)) {
+    report(error);
+    return new Response(INTERNAL_BODY, { status: 500, headers });
+  }
+  const { code, status } = errorCodeToWebtools(error.code);
+  const retryAfterMs = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  if (typeof retryAfterMs === "number" && retryAfterMs >= 0) {
+    headers = { ...headers, "retry-after": String(Math.ceil(retryAfterMs / 1000)) };
+  }
+  return new Response(errorBody(code, error.message, error.data), { status, headers });
+}
+
+function notAllowed(methods: string): ProtocolError {
+  return new ProtocolError(ErrorCode.MethodNotAllowed, `Method not allowed: use ${methods}`);
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ProtocolError(ErrorCode.InvalidRequest, "The version in the path is not valid percent-encoding");
+  }
+}
+
+function normaliseBase(base: string): string {
+  const withLead = base.startsWith("/") ? base : `/${base}`;
+  return withLead.length > 1 && withLead.endsWith("/") ? withLead.slice(0, -1) : withLead;
+}
+
+function ignore(): void {}

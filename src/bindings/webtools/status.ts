@@ -1,0 +1,106 @@
+/**
+ * Webtools' table from error codes to the spec's error codes and HTTP statuses.
+ *
+ * @module
+ */
+import { ErrorCode } from "../../core/error.ts";
+import { assertNever } from "../../internal/assert-never.ts";
+
+/**
+ * The Webtools error codes: the five the spec defines, then this SDK's own for the cases the spec
+ * leaves open (webtools "MAY define their own custom error codes").
+ */
+export const WebtoolsCode = {
+  /** The webtool, the version or the action does not exist (spec). */
+  NotFound: "WEBTOOL_NOT_FOUND",
+  /** The request does not match the action's `requestSchema` (spec). */
+  SchemaError: "SCHEMA_ERROR",
+  /** The configuration does not match the webtool's `configSchema` (spec). */
+  ConfigError: "CONFIG_ERROR",
+  /** Too many requests (spec). */
+  RateLimit: "RATE_LIMIT",
+  /** An unrecoverable server error; details never leave the server (spec). */
+  InternalError: "INTERNAL_ERROR",
+  /** The body is not JSON, or not a `{ action, request }` envelope. */
+  InvalidRequest: "INVALID_REQUEST",
+  /** The tool ran and reported a business failure. */
+  ToolError: "TOOL_ERROR",
+  /** The caller is not authenticated. */
+  Unauthenticated: "UNAUTHENTICATED",
+  /** The caller may not do this. */
+  PermissionDenied: "PERMISSION_DENIED",
+  /** The body is over the server's limit. */
+  PayloadTooLarge: "PAYLOAD_TOO_LARGE",
+  /** The body is not `application/json`. */
+  UnsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE",
+  /** The HTTP method is not served on this path. */
+  MethodNotAllowed: "METHOD_NOT_ALLOWED",
+  /** The tool needs something this wire cannot give (asking the client for input). */
+  Unsupported: "UNSUPPORTED",
+  /** The call ran out of time. */
+  Timeout: "TIMEOUT",
+} as const;
+
+/** One of the {@link WebtoolsCode} values. */
+export type WebtoolsCode = (typeof WebtoolsCode)[keyof typeof WebtoolsCode];
+
+/** A Webtools error code with the HTTP status that carries it. */
+export interface WebtoolsStatus {
+  /** The `error.code` of the envelope. */
+  readonly code: WebtoolsCode;
+  /** The HTTP status. */
+  readonly status: number;
+}
+
+/**
+ * Maps an error code to the Webtools error code and HTTP status.
+ *
+ * @param code The error code.
+ * @returns The Webtools code and HTTP status.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ErrorCode } from "../../core/error.ts";
+ * import { errorCodeToWebtools } from "./status.ts";
+ * assert.deepEqual(errorCodeToWebtools(ErrorCode.RateLimited), { code: "RATE_LIMIT", status: 429 });
+ * ```
+ */
+export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
+  switch (code) {
+    case ErrorCode.ParseError: // the body is not JSON
+    case ErrorCode.InvalidRequest: // the envelope lacks `action` or has fields of the wrong type
+    case ErrorCode.InvalidParams: // some other field of the envelope is wrong
+    case ErrorCode.InvalidEnvelope: // no per-request envelope on this wire; kept for middleware that raises it
+    case ErrorCode.HeaderMismatch: // a header disagrees with the body
+      return { code: WebtoolsCode.InvalidRequest, status: 400 };
+    case ErrorCode.MethodNotFound: // no such path under the base
+    case ErrorCode.UnknownTool: // no such action
+    case ErrorCode.UnsupportedVersion: // no such version of the tool set
+    case ErrorCode.ResourceNotFound: // something the action names does not exist
+      return { code: WebtoolsCode.NotFound, status: 404 };
+    case ErrorCode.InvalidArguments: // `request` does not match the action's requestSchema
+      return { code: WebtoolsCode.SchemaError, status: 400 };
+    case ErrorCode.RateLimited: // raised by rate-limit middleware
+      return { code: WebtoolsCode.RateLimit, status: 429 };
+    case ErrorCode.PayloadTooLarge:
+      return { code: WebtoolsCode.PayloadTooLarge, status: 413 };
+    case ErrorCode.UnsupportedMediaType: // the spec: all requests MUST be application/json
+      return { code: WebtoolsCode.UnsupportedMediaType, status: 415 };
+    case ErrorCode.MethodNotAllowed:
+      return { code: WebtoolsCode.MethodNotAllowed, status: 405 };
+    case ErrorCode.Forbidden: // DNS-rebinding guard; the server answers it before the binding
+    case ErrorCode.PermissionDenied: // raised by authorisation middleware
+      return { code: WebtoolsCode.PermissionDenied, status: 403 };
+    case ErrorCode.Unauthenticated: // raised by authentication middleware
+      return { code: WebtoolsCode.Unauthenticated, status: 401 };
+    case ErrorCode.MissingCapability: // a handler asked for elicitation, sampling or roots: no channel here
+      return { code: WebtoolsCode.Unsupported, status: 501 };
+    case ErrorCode.DeadlineExceeded:
+      return { code: WebtoolsCode.Timeout, status: 504 };
+    case ErrorCode.Internal: // the server's own failure: the message is masked unless raised on purpose
+      return { code: WebtoolsCode.InternalError, status: 500 };
+    default:
+      return assertNever(code);
+  }
+}

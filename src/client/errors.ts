@@ -1,0 +1,268 @@
+/**
+ * The client's error family: one base class with a string code, the JSON-RPC code, the HTTP status and
+ * the error's data, and one subclass per thing a caller may want to catch.
+ *
+ * @module
+ */
+
+/** What went wrong, as a stable string (the discriminant of {@link ClientError}). */
+export const ClientErrorCode = {
+  /** The server has no tool of that name (or the client dropped it as invalid). */
+  ToolNotFound: "tool_not_found",
+  /** The server rejected the arguments. */
+  InvalidArguments: "invalid_arguments",
+  /** The tool ran and failed (`isError: true`, MCP-lite `response_type: "failure"`). */
+  ToolFailed: "tool_failed",
+  /** The server answered with a JSON-RPC error, or with a reply this client cannot read. */
+  Protocol: "protocol",
+  /** The request never got a readable answer: network failure, an HTTP error without JSON-RPC, a cut stream. */
+  Transport: "transport",
+  /** Nothing (no result, no progress) arrived in time, or the total time ran out. */
+  Timeout: "timeout",
+  /** The server cancelled the work (a task that ended `cancelled`). */
+  Cancelled: "cancelled",
+  /** The server needs input (elicitation, sampling, roots) that no handler of this client can give. */
+  InputRequired: "input_required",
+  /** The transport cannot do this (e.g. resources over MCP-lite). */
+  Unsupported: "unsupported",
+} as const;
+
+/** One of the {@link ClientErrorCode} values. */
+export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
+
+/** Options shared by the client's error constructors. */
+export interface ClientErrorOptions {
+  /** The JSON-RPC error code, when the server sent one. */
+  rpcCode?: number;
+  /** The HTTP status of the response, when there was one. */
+  status?: number;
+  /** The error's `data`, or other structured details. */
+  data?: unknown;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** The base class of every error the client raises. */
+export class ClientError extends Error {
+  /** What went wrong. */
+  readonly code: ClientErrorCode;
+  /** The JSON-RPC error code, when the server sent one. */
+  readonly rpcCode: number | undefined;
+  /** The HTTP status of the response, when there was one. */
+  readonly status: number | undefined;
+  /** The error's `data`, or other structured details. */
+  readonly data: unknown;
+
+  /**
+   * Creates a client error.
+   *
+   * @param code What went wrong.
+   * @param message A human-readable message.
+   * @param options The JSON-RPC code, HTTP status, data and cause.
+   */
+  constructor(code: ClientErrorCode, message: string, options: ClientErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ClientError";
+    this.code = code;
+    this.rpcCode = options.rpcCode;
+    this.status = options.status;
+    this.data = options.data;
+  }
+}
+
+/** The server answered with a JSON-RPC error (or a reply the client cannot read). */
+export class ProtocolError extends ClientError {
+  /**
+   * Creates a protocol error.
+   *
+   * @param message The server's message.
+   * @param options The JSON-RPC code, HTTP status and data.
+   * @param code A more specific code, for subclasses.
+   */
+  constructor(message: string, options?: ClientErrorOptions, code: ClientErrorCode = ClientErrorCode.Protocol) {
+    super(code, message, options);
+    this.name = "ProtocolError";
+  }
+}
+
+/** The server has no tool of that name; `data` often lists the tools it has and a suggestion. */
+export class ToolNotFoundError extends ProtocolError {
+  /**
+   * Creates the error.
+   *
+   * @param message The server's message.
+   * @param options The JSON-RPC code, HTTP status and data.
+   */
+  constructor(message: string, options?: ClientErrorOptions) {
+    super(message, options, ClientErrorCode.ToolNotFound);
+    this.name = "ToolNotFoundError";
+  }
+}
+
+/** The server rejected the arguments; `data.issues` names the fields when the server says. */
+export class InvalidArgumentsError extends ProtocolError {
+  /**
+   * Creates the error.
+   *
+   * @param message The server's message.
+   * @param options The JSON-RPC code, HTTP status and data.
+   */
+  constructor(message: string, options?: ClientErrorOptions) {
+    super(message, options, ClientErrorCode.InvalidArguments);
+    this.name = "InvalidArgumentsError";
+  }
+}
+
+/** The request never got a readable answer. */
+export class TransportError extends ClientError {
+  /**
+   * Creates a transport error.
+   *
+   * @param message What happened.
+   * @param options The HTTP status and the cause.
+   */
+  constructor(message: string, options?: ClientErrorOptions) {
+    super(ClientErrorCode.Transport, message, options);
+    this.name = "TransportError";
+  }
+}
+
+/** Nothing arrived in time. */
+export class TimeoutError extends ClientError {
+  /**
+   * Creates a timeout error.
+   *
+   * @param message Which limit ran out.
+   * @param options The limit, as data.
+   */
+  constructor(message: string, options?: ClientErrorOptions) {
+    super(ClientErrorCode.Timeout, message, options);
+    this.name = "TimeoutError";
+  }
+}
+
+/** The server cancelled the work. */
+export class CancelledError extends ClientError {
+  /**
+   * Creates the error.
+   *
+   * @param message What was cancelled.
+   * @param options Details.
+   */
+  constructor(message: string, options?: ClientErrorOptions) {
+    super(ClientErrorCode.Cancelled, message, options);
+    this.name = "CancelledError";
+  }
+}
+
+/** The server needs input that no handler of this client can give; `data` holds the requests. */
+export class InputRequiredError extends ClientError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is missing (e.g. "no onElicit handler").
+   * @param options The input requests, as data.
+   */
+  constructor(message: string, options?: ClientErrorOptions) {
+    super(ClientErrorCode.InputRequired, message, options);
+    this.name = "InputRequiredError";
+  }
+}
+
+/**
+ * A tool ran and failed: MCP's `isError: true` or MCP-lite's `response_type: "failure"`. Thrown by
+ * default; returned as a value with `{ failure: "value" }`.
+ */
+export class ToolFailedError extends ClientError {
+  /** The tool that failed. */
+  readonly tool: string;
+  /** The whole result: its content (the message) and structured content, if any. */
+  readonly result: Readonly<Record<string, unknown>>;
+
+  /**
+   * Creates the failure.
+   *
+   * @param tool The tool name.
+   * @param message The failure's text.
+   * @param result The whole result.
+   */
+  constructor(tool: string, message: string, result: Record<string, unknown>) {
+    super(ClientErrorCode.ToolFailed, message, { data: result.structuredContent });
+    this.name = "ToolFailedError";
+    this.tool = tool;
+    this.result = result;
+  }
+}
+
+/**
+ * Tells whether a value is one of the client's errors.
+ *
+ * @param error The value to test.
+ * @returns `true` for a {@link ClientError}.
+ */
+export function isClientError(error: unknown): error is ClientError {
+  return error instanceof ClientError;
+}
+
+/** A JSON-RPC error object as it came off the wire. */
+export interface RpcErrorBody {
+  /** The JSON-RPC code. */
+  code: number;
+  /** The message. */
+  message: string;
+  /** The data, if any. */
+  data?: unknown;
+}
+
+/** Where an error came from, for classifying it. */
+export interface ErrorContext {
+  /** The JSON-RPC method. */
+  method: string;
+  /** The wire: on MCP-lite, -32601 on `tools/call` means "tool not found" (seed A.5). */
+  wire: string;
+  /** The HTTP status. */
+  status?: number;
+}
+
+const TOOL_NOT_FOUND = /\btool\b[^.]*\bnot found\b|\bunknown tool\b|\bno such tool\b/i;
+
+/**
+ * Turns a JSON-RPC error into the matching client error: unknown tool, invalid arguments, or a
+ * protocol error that keeps the code and data.
+ *
+ * @param error The JSON-RPC error.
+ * @param context The method, wire and HTTP status.
+ * @returns The client error.
+ */
+export function errorFromRpc(error: RpcErrorBody, context: ErrorContext): ClientError {
+  const options: ClientErrorOptions = { rpcCode: error.code, status: context.status, data: error.data };
+  const message = typeof error.message === "string" && error.message !== ""
+    ? error.message
+    : `JSON-RPC error ${error.code}`;
+  if (context.method === "tools/call") {
+    const data = error.data as Record<string, unknown> | undefined;
+    const namesTool = TOOL_NOT_FOUND.test(message) ||
+      (typeof data === "object" && data !== null && "requested_tool" in data);
+    if ((error.code === -32601 || error.code === -32602) && namesTool) return new ToolNotFoundError(message, options);
+    if (error.code === -32601 && context.wire === "mcp-lite") return new ToolNotFoundError(message, options);
+    const isState = typeof data === "object" && data !== null && data.reason === "invalid_request_state";
+    if (error.code === -32602 && !isState) return new InvalidArgumentsError(message, options);
+  }
+  return new ProtocolError(message, options);
+}
+
+/**
+ * Reads a JSON-RPC error object, tolerating servers that omit fields.
+ *
+ * @param value The `error` member of a response.
+ * @returns The error, with a code and a message.
+ */
+export function rpcErrorOf(value: unknown): RpcErrorBody {
+  const e = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const body: RpcErrorBody = {
+    code: typeof e.code === "number" ? e.code : -32603,
+    message: typeof e.message === "string" ? e.message : "unknown error",
+  };
+  if (e.data !== undefined) body.data = e.data;
+  return body;
+}

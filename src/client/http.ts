@@ -1,0 +1,233 @@
+/**
+ * HTTP plumbing the JSON-RPC transports share: the fetch and headers options, sending with clean
+ * errors, and reading one JSON-RPC reply from a JSON or SSE response.
+ *
+ * @module
+ */
+import { rethrowAbort } from "./deadline.ts";
+import { type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
+import { readSse, type SseCursor } from "./sse.ts";
+import type { RequestContext } from "./transport.ts";
+
+/** A `fetch` function: the global one, or a server's own (in process), or one that adds auth. */
+export type FetchLike = (request: Request) => Response | Promise<Response>;
+
+/** Headers sent with every request: fixed, or computed per request (e.g. a fresh bearer token). */
+export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+
+/** How an HTTP transport reaches the server. */
+export interface HttpOptions {
+  /** The fetch function (default: the global `fetch`). */
+  fetch?: FetchLike;
+  /** Extra headers, e.g. `Authorization`. */
+  headers?: HeadersOption;
+}
+
+/** A JSON-RPC id. */
+export type RpcId = string | number;
+
+/** A JSON-RPC reply: the result, or the error with the HTTP status that carried it. */
+export type RpcReply =
+  | { readonly ok: true; readonly result: Record<string, unknown>; readonly response: Response }
+  | { readonly ok: false; readonly error: RpcErrorBody; readonly status: number; readonly response: Response };
+
+/** A message the server sent on the call's SSE stream that is not the reply. */
+export type StreamMessage = Record<string, unknown>;
+
+/**
+ * Resolves the headers option into a fresh `Headers`.
+ *
+ * @param option The option.
+ * @returns The headers.
+ */
+export async function baseHeaders(option: HeadersOption | undefined): Promise<Headers> {
+  if (option === undefined) return new Headers();
+  return new Headers(typeof option === "function" ? await option() : option);
+}
+
+/**
+ * Sends a request; network failures become {@link TransportError}s, aborts rethrow the signal's reason.
+ *
+ * @param fetcher The fetch function.
+ * @param request The request.
+ * @param signal The call's signal.
+ * @returns The response.
+ */
+export async function send(fetcher: FetchLike, request: Request, signal: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetcher(request);
+  } catch (error) {
+    if (signal.aborted) rethrowAbort(signal, error);
+    throw new TransportError(`Could not reach ${request.url}: ${messageOf(error)}`, { cause: error });
+  }
+  if (signal.aborted) {
+    await response.body?.cancel().catch(() => {});
+    throw signal.reason;
+  }
+  return response;
+}
+
+/**
+ * Reads a response body as JSON; anything else is a {@link TransportError} naming the status.
+ *
+ * @param response The response.
+ * @param signal The call's signal.
+ * @returns The parsed body.
+ */
+export async function readJsonBody(response: Response, signal: AbortSignal): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    rethrowAbort(signal, new TransportError(`The response body broke off: ${messageOf(error)}`, { cause: error }));
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new TransportError(
+      `Expected JSON from ${response.url || "the server"} (HTTP ${response.status}), got: ${text.slice(0, 200)}`,
+      { status: response.status },
+    );
+  }
+}
+
+/**
+ * Tells whether a response is an SSE stream.
+ *
+ * @param response The response.
+ * @returns `true` for `text/event-stream`.
+ */
+export function isEventStream(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
+}
+
+/**
+ * Reads the JSON-RPC reply to request `id` from a response: a JSON body, or an SSE stream that may
+ * carry notifications and server requests first (handed to `onMessage`). Resolves `undefined` when a
+ * stream ends without the reply (the caller may resume it).
+ *
+ * @param response The response.
+ * @param id The request id.
+ * @param ctx The request context.
+ * @param cursor Filled with the stream's last event id and retry delay.
+ * @param onMessage Receives every other message on the stream.
+ * @returns The reply, or `undefined` when the stream ended first.
+ */
+export async function readRpcReply(
+  response: Response,
+  id: RpcId,
+  ctx: RequestContext,
+  cursor: SseCursor,
+  onMessage: (message: StreamMessage) => void | Promise<void>,
+): Promise<RpcReply | undefined> {
+  if (!isEventStream(response)) {
+    const body = await readJsonBody(response, ctx.signal);
+    const reply = replyFrom(body, response);
+    if (reply === undefined) throw unreadable(response, body);
+    return reply;
+  }
+  if (response.body === null) return undefined;
+  try {
+    for await (const event of readSse(response.body, cursor, ctx.signal)) {
+      let message: unknown;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        continue; // not JSON-RPC: ignore it, as a keep-alive
+      }
+      if (typeof message !== "object" || message === null) continue;
+      const m = message as StreamMessage;
+      if (m.id === id && ("result" in m || "error" in m)) return replyFrom(m, response);
+      await onMessage(m);
+    }
+    return undefined;
+  } catch (error) {
+    rethrowAbort(
+      ctx.signal,
+      error instanceof TransportError ? error : new TransportError(
+        `The event stream broke off: ${messageOf(error)}`,
+        { cause: error },
+      ),
+    );
+  }
+}
+
+/**
+ * Reads a JSON-RPC response object.
+ *
+ * @param body The parsed message.
+ * @param response The HTTP response that carried it.
+ * @returns The reply, or `undefined` when the body is no JSON-RPC response.
+ */
+export function replyFrom(body: unknown, response: Response): RpcReply | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const m = body as Record<string, unknown>;
+  if ("error" in m && m.error !== undefined && m.error !== null) {
+    return { ok: false, error: rpcErrorOf(m.error), status: response.status, response };
+  }
+  if ("result" in m && typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
+    return { ok: true, result: m.result as Record<string, unknown>, response };
+  }
+  return undefined;
+}
+
+/**
+ * Builds the error for a response that carries no JSON-RPC reply.
+ *
+ * @param response The response.
+ * @param body Its parsed body.
+ * @returns The error.
+ */
+export function unreadable(response: Response, body: unknown): TransportError {
+  const text = typeof body === "string" ? body : JSON.stringify(body) ?? "";
+  return new TransportError(`Unexpected reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
+    status: response.status,
+    data: body,
+  });
+}
+
+/**
+ * Builds the error for a non-2xx response without a JSON-RPC body.
+ *
+ * @param response The response.
+ * @returns The error (the body is read, up to 200 characters, for the message).
+ */
+export async function httpError(response: Response): Promise<TransportError> {
+  const text = await response.text().catch(() => "");
+  return new TransportError(`HTTP ${response.status} ${response.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`, {
+    status: response.status,
+  });
+}
+
+/**
+ * Reads a caching lifetime from `Cache-Control`: `max-age` in ms, 0 for `no-cache`/`no-store`.
+ *
+ * @param headers The response headers.
+ * @returns The lifetime and scope, when the header says.
+ */
+export function cacheHintOf(headers: Headers): { ttlMs?: number; cacheScope?: "public" | "private" } {
+  const value = headers.get("cache-control");
+  if (value === null) return {};
+  const hint: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
+  for (const part of value.toLowerCase().split(",")) {
+    const directive = part.trim();
+    if (directive === "public" || directive === "private") hint.cacheScope = directive;
+    else if (directive === "no-cache" || directive === "no-store") hint.ttlMs = 0;
+    else if (directive.startsWith("max-age=")) {
+      const seconds = Number(directive.slice(8));
+      if (Number.isFinite(seconds) && seconds >= 0 && hint.ttlMs !== 0) hint.ttlMs = seconds * 1000;
+    }
+  }
+  return hint;
+}
+
+/**
+ * Gives the message of anything thrown.
+ *
+ * @param error What was thrown.
+ * @returns Its message.
+ */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

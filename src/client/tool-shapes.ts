@@ -1,0 +1,141 @@
+/**
+ * Listed tools in the shapes model APIs take: OpenAI function tools (Chat Completions and Responses)
+ * and Anthropic tools. Pure functions: no API call, no dependency on either SDK.
+ *
+ * @module
+ */
+import type { JsonSchema } from "../tool/schema.ts";
+import type { ToolInfo } from "./transport.ts";
+
+/** An OpenAI Chat Completions function tool. */
+export interface OpenAIChatTool {
+  /** Always `function`. */
+  type: "function";
+  /** The function. */
+  function: {
+    /** The tool name. */
+    name: string;
+    /** What it does. */
+    description?: string;
+    /** The JSON Schema of the arguments. */
+    parameters: JsonSchema;
+    /** Strict schema adherence (needs a schema OpenAI's strict mode accepts). */
+    strict?: boolean;
+  };
+}
+
+/** An OpenAI Responses API function tool. */
+export interface OpenAIResponsesTool {
+  /** Always `function`. */
+  type: "function";
+  /** The tool name. */
+  name: string;
+  /** What it does. */
+  description?: string;
+  /** The JSON Schema of the arguments. */
+  parameters: JsonSchema;
+  /** Strict schema adherence. */
+  strict: boolean;
+}
+
+/** An Anthropic Messages API tool. */
+export interface AnthropicTool {
+  /** The tool name. */
+  name: string;
+  /** What it does. */
+  description?: string;
+  /** The JSON Schema of the input. */
+  input_schema: JsonSchema;
+}
+
+/** Options of the converters. */
+export interface ToolShapeOptions {
+  /** Leave out system tools (MCP-lite `@type: "system"`, e.g. `redeem`, which the client drives itself). Default `true`. */
+  skipSystem?: boolean;
+}
+
+/**
+ * Turns listed tools into OpenAI Chat Completions `tools`.
+ *
+ * @param tools The tools, from `client.listTools()`.
+ * @param options Whether to keep system tools; `strict` for every tool.
+ * @returns The tools.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toOpenAITools } from "./tool-shapes.ts";
+ * const [tool] = toOpenAITools([{ name: "add", description: "Adds", inputSchema: { type: "object" } }]);
+ * assert.deepEqual(tool, { type: "function", function: { name: "add", description: "Adds", parameters: { type: "object" } } });
+ * ```
+ */
+export function toOpenAITools(
+  tools: readonly ToolInfo[],
+  options: ToolShapeOptions & { strict?: boolean } = {},
+): OpenAIChatTool[] {
+  return visible(tools, options).map((tool) => {
+    const fn: OpenAIChatTool["function"] = {
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      parameters: parametersOf(tool),
+      ...(options.strict === undefined ? {} : { strict: options.strict }),
+    };
+    return { type: "function", function: fn };
+  });
+}
+
+/**
+ * Turns listed tools into OpenAI Responses API `tools`.
+ *
+ * @param tools The tools, from `client.listTools()`.
+ * @param options Whether to keep system tools; `strict` for every tool (default `false`).
+ * @returns The tools.
+ */
+export function toOpenAIResponsesTools(
+  tools: readonly ToolInfo[],
+  options: ToolShapeOptions & { strict?: boolean } = {},
+): OpenAIResponsesTool[] {
+  return visible(tools, options).map((tool) => {
+    const shaped: OpenAIResponsesTool = {
+      type: "function",
+      name: tool.name,
+      parameters: parametersOf(tool),
+      strict: options.strict ?? false,
+    };
+    if (tool.description !== undefined) shaped.description = tool.description;
+    return shaped;
+  });
+}
+
+/**
+ * Turns listed tools into Anthropic Messages API `tools`.
+ *
+ * @param tools The tools, from `client.listTools()`.
+ * @param options Whether to keep system tools.
+ * @returns The tools.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toAnthropicTools } from "./tool-shapes.ts";
+ * const [tool] = toAnthropicTools([{ name: "add", inputSchema: { type: "object" } }]);
+ * assert.deepEqual(tool, { name: "add", input_schema: { type: "object" } });
+ * ```
+ */
+export function toAnthropicTools(tools: readonly ToolInfo[], options: ToolShapeOptions = {}): AnthropicTool[] {
+  return visible(tools, options).map((tool) => {
+    const shaped: AnthropicTool = { name: tool.name, input_schema: parametersOf(tool) };
+    if (tool.description !== undefined) shaped.description = tool.description;
+    return shaped;
+  });
+}
+
+function visible(tools: readonly ToolInfo[], options: ToolShapeOptions): readonly ToolInfo[] {
+  return options.skipSystem === false ? tools : tools.filter((tool) => tool["@type"] !== "system");
+}
+
+/** Both APIs want an object schema at the root. */
+function parametersOf(tool: ToolInfo): JsonSchema {
+  const schema = tool.inputSchema;
+  return typeof schema === "object" && schema !== null ? schema : { type: "object", properties: {} };
+}

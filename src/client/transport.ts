@@ -1,0 +1,205 @@
+/**
+ * The seam between the client and a wire. A transport sends one request and reads one reply; the
+ * client around it redeems promises, answers input rounds, polls tasks, caches lists and keeps time.
+ * MCP-lite and MCP ship here; gRPC and Webtools plug in the same way.
+ *
+ * @module
+ */
+import type { ToolDescriptor } from "../tool/tool-def.ts";
+
+/** A tool as a server lists it: name, `@type`, description and JSON Schemas. */
+export type ToolInfo = ToolDescriptor;
+
+/** A request for input from the client (MCP `inputRequests` entries, 2025 server→client requests). */
+export interface InputRequest {
+  /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+  method: string;
+  /** Its params. */
+  params: Record<string, unknown>;
+}
+
+/** A progress report. */
+export interface Progress {
+  /** The progress so far. */
+  progress: number;
+  /** The total, if known. */
+  total?: number;
+  /** A human-readable message. */
+  message?: string;
+}
+
+/** A log message the server sent while handling the request. */
+export interface LogEntry {
+  /** The syslog severity. */
+  level: string;
+  /** The logger name. */
+  logger?: string;
+  /** The message or structured data. */
+  data: unknown;
+}
+
+/** Whether a cached list may be shared across auth contexts (`public`) or not (`private`). */
+export type CacheScope = "public" | "private";
+
+/** One `tools/list` answer, with its caching hints. */
+export interface ToolListing {
+  /** The tools (every page). */
+  tools: ToolInfo[];
+  /** How long the list stays fresh, in ms (0 or absent: revalidate every time). */
+  ttlMs?: number;
+  /** Who may share it. */
+  cacheScope?: CacheScope;
+  /** The entity tag, for `If-None-Match` revalidation. */
+  etag?: string;
+  /** The server answered 304: the cached list (whose `etag` was sent) is still current. */
+  notModified?: boolean;
+}
+
+/** The status of an MCP task. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** An MCP task (tasks extension), as `resultType: "task"` and `tasks/get` carry it. */
+export interface TaskInfo {
+  /** The task id. */
+  taskId: string;
+  /** Its status. */
+  status: TaskStatus;
+  /** A human-readable status. */
+  statusMessage?: string;
+  /** When it was created, ISO 8601. */
+  createdAt?: string;
+  /** When it last changed, ISO 8601. */
+  lastUpdatedAt?: string;
+  /** How long it stays readable, in ms (`null`: no limit). */
+  ttlMs?: number | null;
+  /** How often to poll, in ms. */
+  pollIntervalMs?: number;
+  /** `input_required`: the outstanding requests, by key. */
+  inputRequests?: Record<string, InputRequest>;
+  /** `completed`: the original result. */
+  result?: Record<string, unknown>;
+  /** `failed`: the JSON-RPC error. */
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * A reply, as every wire's result types map onto it: a complete result, a promise to redeem
+ * (MCP-lite), input to give before retrying (MCP `input_required`, MCP-lite `elicitation`), or a task
+ * to poll (MCP tasks extension).
+ */
+export type Reply =
+  | { readonly kind: "complete"; readonly result: Record<string, unknown> }
+  | {
+    readonly kind: "promise";
+    readonly token: string;
+    readonly retryAfterMs?: number;
+    readonly estimatedCompletion?: string;
+    readonly expiresAt?: string;
+  }
+  | {
+    readonly kind: "input_required";
+    readonly inputRequests: Record<string, InputRequest>;
+    readonly requestState?: string;
+  }
+  | { readonly kind: "task"; readonly task: TaskInfo };
+
+/** A tool call as a transport sends it; a retry after an input round adds the answers and the state. */
+export interface ToolCallRequest {
+  /** The tool name. */
+  name: string;
+  /** The arguments. */
+  arguments: Record<string, unknown>;
+  /** The answers to the last input round, by key. */
+  inputResponses?: Record<string, unknown>;
+  /** The last input round's state, byte for byte. */
+  requestState?: string;
+}
+
+/** The client's identity, sent as MCP `clientInfo`. */
+export interface ClientInfo {
+  /** The name. */
+  name: string;
+  /** The version. */
+  version: string;
+  /** Other fields (title, description, websiteUrl). */
+  [key: string]: unknown;
+}
+
+/** What a transport gets with every request. */
+export interface RequestContext {
+  /** Aborted when the caller cancels or a timeout runs out; transports pass it to `fetch`. */
+  readonly signal: AbortSignal;
+  /** Tells the client something arrived (a result, progress, a partial): resets the idle timeout. */
+  activity(): void;
+  /** The capabilities this client declares (MCP, per request on 2026-07-28). */
+  readonly capabilities: Record<string, unknown>;
+  /** Who the client is. */
+  readonly clientInfo: ClientInfo;
+  /** The log level to ask for (MCP 2026 `_meta` logLevel), if any. */
+  readonly logLevel?: string;
+  /** Ask for a streamed answer: partials, progress and logs as they come. */
+  readonly stream: boolean;
+  /** Receives progress reports; its presence asks the server for them. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Receives partial results. */
+  readonly onPartial?: (partial: unknown) => void;
+  /** Receives log messages. */
+  readonly onLog?: (entry: LogEntry) => void;
+  /** Receives warnings (e.g. a tool dropped for an invalid `x-mcp-header`). */
+  readonly onWarning?: (message: string) => void;
+  /**
+   * Answers a request the server sends mid-call (MCP 2025 elicitation, sampling, roots on the call's
+   * SSE stream), through the user's handlers.
+   */
+  readonly answer: (request: InputRequest) => Promise<unknown>;
+  /** For `tools/list`: the entity tag of the cached copy, sent as `If-None-Match`. */
+  readonly etag?: string;
+}
+
+/**
+ * A wire. `listTools` and `callTool` are all a wire needs; `request` sends any other method (MCP
+ * resources, prompts, tasks); `close` releases what the transport holds (an MCP 2025 session).
+ */
+export interface Transport {
+  /** The wire's name: `mcp-lite`, `mcp`, `grpc`, `webtools`. */
+  readonly wire: string;
+  /**
+   * Lists the tools.
+   *
+   * @param ctx The request context.
+   * @returns The tools and caching hints.
+   */
+  listTools(ctx: RequestContext): Promise<ToolListing>;
+  /**
+   * Calls a tool once, and reads its reply as it is (a promise is not redeemed, an input round not
+   * answered: the client does that).
+   *
+   * @param call The call.
+   * @param ctx The request context.
+   * @returns The reply.
+   */
+  callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply>;
+  /**
+   * Sends any other request (MCP: `resources/read`, `prompts/get`, `tasks/get`, …).
+   *
+   * @param method The JSON-RPC method.
+   * @param params The params.
+   * @param ctx The request context.
+   * @returns The reply.
+   */
+  request?(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply>;
+  /** Releases what the transport holds. */
+  close?(): Promise<void>;
+}
+
+/**
+ * Tells whether a value is a {@link Transport}.
+ *
+ * @param value The value to test.
+ * @returns `true` when it has `listTools` and `callTool`.
+ */
+export function isTransport(value: unknown): value is Transport {
+  if (typeof value !== "object" || value === null) return false;
+  const t = value as Record<string, unknown>;
+  return typeof t.listTools === "function" && typeof t.callTool === "function" && typeof t.wire === "string";
+}

@@ -1,0 +1,135 @@
+/**
+ * Transport discovery: given a URL, find the wire the server speaks. A URL that names an endpoint
+ * (`…/mcp-lite/v1`, `…/mcp`) is used as it is; a bare origin is tried as MCP-lite at
+ * `/mcp-lite/v1`, then MCP at `/mcp`, then MCP at the origin itself. The first that lists its tools
+ * wins, once per client.
+ *
+ * @module
+ */
+import { ClientError, ClientErrorCode, TransportError } from "../errors.ts";
+import type { HttpOptions } from "../http.ts";
+import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "../transport.ts";
+import { createMcpTransport } from "./mcp.ts";
+import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
+
+/** Options of {@link createAutoTransport}. */
+export interface AutoTransportOptions extends HttpOptions {
+  /** The MCP revision to speak, when the server turns out to speak MCP. */
+  protocolVersion?: string;
+}
+
+/**
+ * Creates a transport that discovers the server's wire on first use.
+ *
+ * @param url The server URL: an origin, or an MCP-lite base or MCP endpoint.
+ * @param options The fetch function, extra headers and the MCP revision.
+ * @returns The transport.
+ */
+export function createAutoTransport(url: string | URL, options: AutoTransportOptions = {}): Transport {
+  return new AutoTransport(candidatesFor(new URL(url), options));
+}
+
+/**
+ * Lists the transports to try for a URL, most likely first.
+ *
+ * @param url The URL.
+ * @param options The transport options.
+ * @returns The candidates.
+ */
+export function candidatesFor(url: URL, options: AutoTransportOptions): Transport[] {
+  const path = url.pathname.replace(/\/+$/, "");
+  const href = url.href.replace(/\/+$/, "");
+  const origin = `${url.origin}${url.search}`;
+  if (/\/mcp-lite(\/|$)/.test(path)) return [createMcpliteTransport(href, options)];
+  if (path.endsWith("/mcp")) return [createMcpTransport(href, options)];
+  if (path === "") {
+    return [
+      createMcpliteTransport(url.origin + MCPLITE_BASE_PATH, options),
+      createMcpTransport(url.origin + "/mcp", options),
+      createMcpTransport(origin, options),
+    ];
+  }
+  return [createMcpTransport(href, options), createMcpliteTransport(href, options)];
+}
+
+/** Tries candidates in turn; remembers the first that answers. */
+export class AutoTransport implements Transport {
+  readonly #candidates: Transport[];
+  #chosen: Transport | undefined;
+  #picking: Promise<{ transport: Transport; listing: ToolListing }> | undefined;
+
+  /**
+   * Creates the transport.
+   *
+   * @param candidates The transports to try, in order.
+   */
+  constructor(candidates: Transport[]) {
+    if (candidates.length === 0) throw new TypeError("AutoTransport needs at least one candidate");
+    this.#candidates = candidates;
+  }
+
+  /** The chosen wire, or `auto` before the first request. */
+  get wire(): string {
+    return this.#chosen?.wire ?? "auto";
+  }
+
+  async listTools(ctx: RequestContext): Promise<ToolListing> {
+    if (this.#chosen !== undefined) return await this.#chosen.listTools(ctx);
+    return (await this.#pick(ctx)).listing;
+  }
+
+  async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+    return await (await this.#transport(ctx)).callTool(call, ctx);
+  }
+
+  async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
+    const transport = await this.#transport(ctx);
+    if (transport.request === undefined) {
+      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${transport.wire}`);
+    }
+    return await transport.request(method, params, ctx);
+  }
+
+  async close(): Promise<void> {
+    await this.#chosen?.close?.();
+  }
+
+  async #transport(ctx: RequestContext): Promise<Transport> {
+    return this.#chosen ??
+      (await this.#pick({ ...ctx, stream: false, onProgress: undefined, onPartial: undefined })).transport;
+  }
+
+  #pick(ctx: RequestContext): Promise<{ transport: Transport; listing: ToolListing }> {
+    this.#picking ??= this.#tryAll({ ...ctx, etag: undefined }).finally(() => {
+      if (this.#chosen === undefined) this.#picking = undefined;
+    });
+    return this.#picking;
+  }
+
+  async #tryAll(ctx: RequestContext): Promise<{ transport: Transport; listing: ToolListing }> {
+    let last: unknown;
+    for (const transport of this.#candidates) {
+      try {
+        const listing = await transport.listTools(ctx);
+        this.#chosen = transport;
+        return { transport, listing };
+      } catch (error) {
+        if (ctx.signal.aborted || !isNotHere(error)) throw error;
+        last = error;
+      }
+    }
+    throw new TransportError(`No MCP-lite or MCP endpoint answered: ${(last as Error).message}`, {
+      status: (last as ClientError).status,
+      cause: last,
+    });
+  }
+}
+
+/** An answer that means "not this wire here": 404, 405, 415, or an unknown method. */
+function isNotHere(error: unknown): boolean {
+  if (!(error instanceof ClientError)) return false;
+  const status = error.status;
+  if (status === 404 || status === 405 || status === 415 || status === 400) return true;
+  return error.rpcCode === -32601 ||
+    (error instanceof TransportError && status !== undefined && status >= 400 && status < 500);
+}

@@ -1,0 +1,199 @@
+/**
+ * The client's gRPC transport: the `mcplite.MCPLite` service through any Connect transport. Given a
+ * URL it speaks the Connect protocol over `fetch` (a server's `grpcBinding()`, any runtime, no
+ * `node:*`); given a Connect transport it speaks whatever that one does, e.g. real gRPC over HTTP/2
+ * with `createGrpcTransport` from `@connectrpc/connect-node` against `serveGrpc()`.
+ *
+ * @module
+ */
+import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
+import { createFetchClient } from "@connectrpc/connect/protocol";
+import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
+import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
+import { MCPLite, ResponseType, type ToolResponse } from "../../gen/mcplite/mcplite_pb.ts";
+import {
+  type ClientError,
+  InvalidArgumentsError,
+  ProtocolError,
+  TimeoutError,
+  ToolNotFoundError,
+  TransportError,
+} from "../errors.ts";
+import type {
+  InputRequest,
+  Reply,
+  RequestContext,
+  ToolCallRequest,
+  ToolInfo,
+  ToolListing,
+  Transport,
+} from "../transport.ts";
+
+/** Options of {@link grpcTransport} when it is given a URL. */
+export interface GrpcTransportOptions {
+  /** `connect` (default) or `grpc-web`; both run over `fetch` (HTTP/1.1 or whatever it negotiates). */
+  protocol?: "connect" | "grpc-web";
+  /** Sends protobuf binary instead of JSON (default `true`). */
+  binary?: boolean;
+  /** The `fetch` to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Headers sent with every call (e.g. `authorization`). */
+  headers?: HeadersInit;
+}
+
+/**
+ * Creates a client transport for the `mcplite.MCPLite` service.
+ *
+ * @param target The server's base URL (the service lives at `{url}/mcplite.MCPLite/*`), or a Connect
+ *   transport (`createGrpcTransport({ baseUrl })` from `@connectrpc/connect-node` for real gRPC).
+ * @param options The protocol, encoding, `fetch` and headers, when `target` is a URL.
+ * @returns The transport.
+ *
+ * @example
+ * ```ts ignore
+ * import { createGrpcTransport } from "@connectrpc/connect-node";
+ * import { grpcTransport } from "./grpc.ts";
+ * const overFetch = grpcTransport("http://localhost:8000");                              // Connect
+ * const overH2 = grpcTransport(createGrpcTransport({ baseUrl: "http://127.0.0.1:50051" })); // gRPC
+ * ```
+ */
+export function grpcTransport(target: string | ConnectTransport, options: GrpcTransportOptions = {}): Transport {
+  const connect = typeof target === "string" ? fetchTransport(target, options) : target;
+  const client = createClient(MCPLite, connect);
+  const headers = options.headers;
+
+  return {
+    wire: "grpc",
+
+    async listTools(ctx: RequestContext): Promise<ToolListing> {
+      try {
+        const { tools } = await client.getTools({}, { signal: ctx.signal, headers });
+        ctx.activity();
+        return {
+          tools: tools.map((t) => {
+            const info: ToolInfo = { name: t.name, inputSchema: t.inputSchema ?? { type: "object" } };
+            if (t.type !== "") info["@type"] = t.type;
+            if (t.title !== "") info.title = t.title;
+            if (t.description !== "") info.description = t.description;
+            if (t.outputSchema !== undefined) info.outputSchema = t.outputSchema;
+            if (t.annotations !== undefined) info.annotations = t.annotations;
+            return info;
+          }),
+        };
+      } catch (error) {
+        throw clientError(error, ctx, "tools/list");
+      }
+    },
+
+    async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+      const request = {
+        name: call.name,
+        arguments: call.arguments as JsonObject,
+        inputResponses: call.inputResponses as JsonObject | undefined,
+        requestState: call.requestState ?? "",
+      };
+      const callOptions = { signal: ctx.signal, headers };
+      try {
+        if (!ctx.stream) {
+          const response = await client.callTool(request, callOptions);
+          ctx.activity();
+          return replyFromResponse(response);
+        }
+        // A stream: partials carry no meta; the message with meta is the complete reply.
+        for await (const response of client.callToolStream(request, callOptions)) {
+          ctx.activity();
+          if (response.meta !== undefined) return replyFromResponse(response);
+          ctx.onPartial?.(response.result?.partial);
+        }
+        throw new ProtocolError("the stream ended without a complete response");
+      } catch (error) {
+        throw clientError(error, ctx, "tools/call");
+      }
+    },
+  };
+}
+
+function fetchTransport(baseUrl: string, options: GrpcTransportOptions): ConnectTransport {
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const common = {
+    httpClient: createFetchClient((input: RequestInfo | URL, init?: RequestInit) => fetchFn(input, init)),
+    baseUrl,
+    useBinaryFormat: options.binary ?? true,
+    interceptors: [],
+    acceptCompression: [],
+    sendCompression: null,
+    compressMinBytes: 1024,
+    readMaxBytes: 0xffffffff,
+    writeMaxBytes: 0xffffffff,
+  };
+  return options.protocol === "grpc-web" ? createGrpcWebProtocol(common) : createConnectProtocol(common);
+}
+
+/** Reads a complete `ToolResponse` as the client's reply (seed §5.2, A.3). */
+function replyFromResponse(response: ToolResponse): Reply {
+  const meta = response.meta;
+  switch (meta?.responseType ?? ResponseType.ANSWER) {
+    case ResponseType.ANSWER:
+    case ResponseType.FAILURE: // the result carries isError: the client raises ToolFailedError from it
+      return { kind: "complete", result: response.result ?? { content: [] } };
+    case ResponseType.PROMISE:
+      return {
+        kind: "promise",
+        token: meta!.promiseToken,
+        retryAfterMs: meta!.retryAfterMs > 0 ? meta!.retryAfterMs : undefined,
+        expiresAt: isoFromMs(meta!.expiresAt),
+        estimatedCompletion: isoFromMs(meta!.estimatedCompletion),
+      };
+    case ResponseType.ELICITATION:
+      return {
+        kind: "input_required",
+        inputRequests: (meta!.inputRequests ?? {}) as unknown as Record<string, InputRequest>,
+        requestState: meta!.requestState,
+      };
+    default:
+      throw new ProtocolError(`unsupported response type ${meta?.responseType}`, { data: response.result });
+  }
+}
+
+/** Reads an int64 of milliseconds since the epoch as ISO 8601; 0 (unset) is `undefined`. */
+function isoFromMs(ms: bigint): string | undefined {
+  return ms > 0n ? new Date(Number(ms)).toISOString() : undefined;
+}
+
+/**
+ * Turns a Connect error into the client's: NOT_FOUND for a tool → `ToolNotFoundError` with the
+ * server's `requested_tool`, `available_tools` and `suggestion`; INVALID_ARGUMENT for arguments →
+ * `InvalidArgumentsError` with `issues`; DEADLINE_EXCEEDED → `TimeoutError`; a cancelled call → the
+ * reason it was cancelled with; a connection that failed → `TransportError`; anything else a
+ * `ProtocolError` with the gRPC code in `data.grpcCode`.
+ */
+function clientError(error: unknown, ctx: RequestContext, method: string): unknown {
+  if (ctx.signal.aborted) return ctx.signal.reason ?? error;
+  if (!(error instanceof ConnectError)) return error;
+  const message = error.rawMessage;
+  const [info] = error.findDetails(ErrorInfoSchema);
+  const data: Record<string, unknown> = { grpcCode: Code[error.code], ...info?.metadata };
+  if (typeof data.available_tools === "string") data.available_tools = data.available_tools.split(",");
+  const [bad] = error.findDetails(BadRequestSchema);
+  if (bad !== undefined) {
+    data.issues = bad.fieldViolations.map((v) => ({
+      path: v.field.replace(/^arguments\.?/, ""),
+      message: v.description,
+    }));
+  }
+  let mapped: ClientError;
+  if (method === "tools/call" && error.code === Code.NotFound && info?.reason === "UNKNOWN_TOOL") {
+    mapped = new ToolNotFoundError(message, { data, cause: error });
+  } else if (method === "tools/call" && error.code === Code.InvalidArgument && info?.reason === "INVALID_ARGUMENTS") {
+    mapped = new InvalidArgumentsError(message, { data, cause: error });
+  } else if (error.code === Code.DeadlineExceeded) {
+    mapped = new TimeoutError(message, { data, cause: error });
+  } else if (error.code === Code.Unavailable || (error.code === Code.Unknown && info === undefined)) {
+    mapped = new TransportError(message, { data, cause: error });
+  } else {
+    mapped = new ProtocolError(message, { data, cause: error });
+  }
+  return mapped;
+}

@@ -1,0 +1,69 @@
+/**
+ * The in-process transport: the client calls a server's `fetch` directly, with no socket, over the
+ * same wire it would use on the network (MCP-lite by default), so every feature behaves as deployed.
+ *
+ * @module
+ */
+import type { FetchLike, HeadersOption } from "../http.ts";
+import type { Transport } from "../transport.ts";
+import { AutoTransport } from "./auto.ts";
+import { createMcpTransport } from "./mcp.ts";
+import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
+
+/** Something that answers requests: a `Server`, or any `{ fetch }`. */
+export interface FetchTarget {
+  /** Answers a request. */
+  fetch(request: Request): Response | Promise<Response>;
+}
+
+/** Options of {@link createInProcessTransport}. */
+export interface InProcessOptions {
+  /** The wire: `mcp-lite` (default: tried first), `mcp`, or `auto` (MCP-lite, then MCP). */
+  wire?: "mcp-lite" | "mcp" | "auto";
+  /** The server's MCP-lite base path (default `/mcp-lite/v1`). */
+  basePath?: string;
+  /** The server's MCP path (default `/mcp`). */
+  path?: string;
+  /** The MCP revision to speak. */
+  protocolVersion?: string;
+  /** Extra headers, e.g. `Authorization` for middleware to see. */
+  headers?: HeadersOption;
+}
+
+/** The origin in-process requests carry: loopback, so a server's Host check passes. */
+const ORIGIN = "http://localhost";
+
+/**
+ * Creates a transport that calls `target.fetch` directly.
+ *
+ * @param target The server.
+ * @param options The wire and paths.
+ * @returns The transport.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../../mod.ts";
+ * import { createClient, createInProcessTransport } from "../mod.ts";
+ *
+ * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
+ * const server = createServer({ name: "math", version: "1.0.0" }).tool(add);
+ * const client = createClient<typeof server>(createInProcessTransport(server));
+ * assert.equal(await client.call("add", { a: 1, b: 2 }), "3");
+ * ```
+ */
+export function createInProcessTransport(target: FetchTarget, options: InProcessOptions = {}): Transport {
+  const fetcher: FetchLike = (request) => target.fetch(request);
+  const http = { fetch: fetcher, headers: options.headers, protocolVersion: options.protocolVersion };
+  const lite = () => createMcpliteTransport(ORIGIN + (options.basePath ?? MCPLITE_BASE_PATH), http);
+  const mcp = () => createMcpTransport(ORIGIN + (options.path ?? "/mcp"), http);
+  switch (options.wire ?? "auto") {
+    case "mcp-lite":
+      return lite();
+    case "mcp":
+      return mcp();
+    default:
+      return new AutoTransport([lite(), mcp()]);
+  }
+}

@@ -1,0 +1,350 @@
+/**
+ * The 2025-era MCP session over Streamable HTTP: the `initialize` handshake, `Mcp-Session-Id`, the
+ * standalone `GET` stream for messages the server sends outside a request's stream, server→client
+ * requests answered by POSTing the response back, and a stream that closes before its reply resumed
+ * with `GET` + `Last-Event-ID` after the server's `retry` delay (SEP-1699).
+ *
+ * @module
+ */
+import { ClientError, errorFromRpc, ProtocolError, TransportError } from "../errors.ts";
+import {
+  baseHeaders,
+  type FetchLike,
+  type HeadersOption,
+  httpError,
+  isEventStream,
+  readRpcReply,
+  type RpcId,
+  send,
+  type StreamMessage,
+} from "../http.ts";
+import { readSse, type SseCursor } from "../sse.ts";
+import type { RequestContext } from "../transport.ts";
+import { answerError, handleStreamMessage, LEGACY_VERSIONS } from "./mcp-wire.ts";
+
+/** How many times a stream that ended before its reply is resumed. */
+const MAX_RESUMES = 5;
+/** The wait before resuming when the server gave no `retry`. */
+const DEFAULT_RETRY_MS = 1000;
+
+/** A result and the response that carried it. */
+export interface Exchanged {
+  /** The JSON-RPC result. */
+  readonly result: Record<string, unknown>;
+  /** The HTTP response (its headers: `ETag`, `Cache-Control`). */
+  readonly response: Response;
+}
+
+/** One 2025-era session with one server. */
+export class LegacySession {
+  readonly #url: string;
+  readonly #fetch: FetchLike;
+  readonly #headers: HeadersOption | undefined;
+  readonly #requested: string;
+  readonly #nextId: () => number;
+  #opening: Promise<void> | undefined;
+  #sessionId: string | undefined;
+  #version: string | undefined;
+  /** Stops the standalone stream. */
+  #listening: AbortController | undefined;
+  /** The requests in flight, with their progress tokens: server messages on the standalone stream go to them. */
+  readonly #inflight = new Map<RequestContext, string | undefined>();
+  /** The server's `initialize` result. */
+  initializeResult: Record<string, unknown> | undefined;
+
+  /**
+   * Creates a session; it opens on the first request.
+   *
+   * @param url The MCP endpoint.
+   * @param fetcher The fetch function.
+   * @param headers Extra headers.
+   * @param requested The revision to ask for in `initialize`.
+   * @param nextId Hands out JSON-RPC ids.
+   */
+  constructor(
+    url: string,
+    fetcher: FetchLike,
+    headers: HeadersOption | undefined,
+    requested: string,
+    nextId: () => number,
+  ) {
+    this.#url = url;
+    this.#fetch = fetcher;
+    this.#headers = headers;
+    this.#requested = requested;
+    this.#nextId = nextId;
+  }
+
+  /**
+   * Sends a request in the session, opening it first if needed; a session the server forgot (404) is
+   * opened again once.
+   *
+   * @param method The method.
+   * @param params The params.
+   * @param ctx The request context.
+   * @param extra Extra request headers (e.g. `If-None-Match`).
+   * @returns The result.
+   */
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    extra?: Headers,
+  ): Promise<Exchanged> {
+    await this.#open(ctx);
+    try {
+      return await this.#exchange(method, params, ctx, extra);
+    } catch (error) {
+      if (!(error instanceof ClientError) || error.status !== 404 || this.#sessionId === undefined) throw error;
+      this.#opening = undefined;
+      this.#sessionId = undefined;
+      await this.#open(ctx);
+      return await this.#exchange(method, params, ctx, extra);
+    }
+  }
+
+  /** Ends the session (`DELETE`); a server that does not allow it (405) is fine. */
+  async close(): Promise<void> {
+    this.#listening?.abort();
+    this.#listening = undefined;
+    const sessionId = this.#sessionId;
+    this.#opening = undefined;
+    this.#sessionId = undefined;
+    if (sessionId === undefined) return;
+    const headers = await this.#requestHeaders(sessionId);
+    const signal = AbortSignal.timeout(5000);
+    await Promise.resolve(this.#fetch(new Request(this.#url, { method: "DELETE", headers, signal })))
+      .then((response) => response.body?.cancel())
+      .catch(() => {});
+  }
+
+  #open(ctx: RequestContext): Promise<void> {
+    this.#opening ??= this.#initialize(ctx).catch((error) => {
+      this.#opening = undefined;
+      throw error;
+    });
+    return this.#opening;
+  }
+
+  async #initialize(ctx: RequestContext): Promise<void> {
+    const { extensions: _, ...capabilities } = ctx.capabilities;
+    const params = { protocolVersion: this.#requested, capabilities, clientInfo: ctx.clientInfo };
+    const plain: RequestContext = { ...ctx, stream: false, onProgress: undefined, onPartial: undefined };
+    const { result, response } = await this.#exchange("initialize", params, plain);
+    const version = result.protocolVersion;
+    if (typeof version !== "string" || version === "") {
+      throw new ProtocolError("The initialize result has no protocolVersion", { data: result });
+    }
+    this.#version = version;
+    this.#sessionId = response.headers.get("mcp-session-id") ?? undefined;
+    this.initializeResult = result;
+    const headers = await this.#requestHeaders(this.#sessionId);
+    const body = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const ack = await send(
+      this.#fetch,
+      new Request(this.#url, { method: "POST", headers, body, signal: ctx.signal }),
+      ctx.signal,
+    );
+    await ack.body?.cancel().catch(() => {});
+    if (!ack.ok) {
+      throw new TransportError(`notifications/initialized was refused: HTTP ${ack.status}`, { status: ack.status });
+    }
+    // Only a client that can answer server requests needs the standalone stream; an open stream also
+    // keeps the process alive until close().
+    const answers = ["elicitation", "sampling", "roots"].some((key) => key in capabilities);
+    if (answers) await this.#listen();
+  }
+
+  /**
+   * Opens the standalone `GET` stream, waiting for its headers so that nothing the server sends there
+   * is missed (the 2025 servers send requests they make outside a call's stream there); then reads it
+   * in the background until `close()`. A server without one (405) is fine.
+   */
+  async #listen(): Promise<void> {
+    this.#listening?.abort();
+    const controller = new AbortController();
+    this.#listening = controller;
+    const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
+    let response = await this.#get(cursor, controller.signal);
+    if (response === undefined) return;
+    void (async () => {
+      for (let reconnects = 0; response !== undefined && reconnects <= MAX_RESUMES; reconnects++) {
+        try {
+          for await (const event of readSse(response.body!, cursor, controller.signal)) {
+            let message: unknown;
+            try {
+              message = JSON.parse(event.data);
+            } catch {
+              continue;
+            }
+            if (typeof message === "object" && message !== null) await this.#onStandalone(message as StreamMessage);
+          }
+        } catch {
+          // the stream broke: resume it below, as after a clean end
+        }
+        if (controller.signal.aborted || cursor.lastEventId === undefined) return;
+        await delay(cursor.retryMs ?? DEFAULT_RETRY_MS, controller.signal).catch(() => {});
+        if (controller.signal.aborted) return;
+        response = await this.#get(cursor, controller.signal);
+      }
+    })();
+  }
+
+  async #get(cursor: SseCursor, signal: AbortSignal): Promise<Response | undefined> {
+    const headers = await this.#requestHeaders(this.#sessionId);
+    headers.set("accept", "text/event-stream");
+    headers.delete("content-type");
+    if (cursor.lastEventId !== undefined) headers.set("last-event-id", cursor.lastEventId);
+    try {
+      const response = await this.#fetch(new Request(this.#url, { method: "GET", headers, signal }));
+      if (response.ok && isEventStream(response)) return response;
+      await response.body?.cancel().catch(() => {});
+    } catch {
+      // no standalone stream: requests' own streams still work
+    }
+    return undefined;
+  }
+
+  /** Hands a message from the standalone stream to the requests in flight (the newest answers requests). */
+  async #onStandalone(message: StreamMessage): Promise<void> {
+    const contexts = [...this.#inflight];
+    const isRequest = typeof message.method === "string" &&
+      (typeof message.id === "string" || typeof message.id === "number");
+    if (isRequest) {
+      const newest = contexts.at(-1)?.[0];
+      const params = (message.params ?? {}) as Record<string, unknown>;
+      if (newest !== undefined) {
+        await this.#answer(message.id as RpcId, message.method as string, params, newest).catch(() => {});
+      } else {await this.#post({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: -32603, message: "No request in flight" },
+        }).catch(() => {});}
+      return;
+    }
+    for (const [ctx, token] of contexts) await handleStreamMessage(message, ctx, token);
+  }
+
+  async #requestHeaders(sessionId: string | undefined): Promise<Headers> {
+    const headers = await baseHeaders(this.#headers);
+    headers.set("content-type", "application/json");
+    headers.set("accept", "application/json, text/event-stream");
+    if (sessionId !== undefined) headers.set("mcp-session-id", sessionId);
+    if (this.#version !== undefined) headers.set("mcp-protocol-version", this.#version);
+    return headers;
+  }
+
+  async #exchange(
+    method: string,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    extra?: Headers,
+  ): Promise<Exchanged> {
+    const id = this.#nextId();
+    const progressToken = ctx.onProgress !== undefined || ctx.stream ? `p-${id}` : undefined;
+    const sent = progressToken === undefined
+      ? params
+      : { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), progressToken } };
+    const headers = await this.#requestHeaders(this.#sessionId);
+    extra?.forEach((value, key) => headers.set(key, value));
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: sent });
+    // Registered before sending: a server may send its requests on the standalone stream before it
+    // answers this POST at all.
+    this.#inflight.set(ctx, progressToken);
+    try {
+      const request = new Request(this.#url, { method: "POST", headers, body, signal: ctx.signal });
+      const response = await send(this.#fetch, request, ctx.signal);
+      if (response.status === 304) return { result: {}, response };
+      if (!response.ok && !(response.headers.get("content-type") ?? "").includes("json")) {
+        throw await httpError(response);
+      }
+      const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
+      const onMessage = (message: StreamMessage) =>
+        handleStreamMessage(message, ctx, progressToken, (rid, m, p) => this.#answer(rid, m, p, ctx));
+      return await this.#read(method, response, id, ctx, cursor, onMessage);
+    } finally {
+      this.#inflight.delete(ctx);
+    }
+  }
+
+  /** Reads the reply, resuming a stream that ends first. */
+  async #read(
+    method: string,
+    first: Response,
+    id: RpcId,
+    ctx: RequestContext,
+    cursor: SseCursor,
+    onMessage: (message: StreamMessage) => Promise<void>,
+  ): Promise<Exchanged> {
+    let response = first;
+    let reply = await readRpcReply(response, id, ctx, cursor, onMessage);
+    for (let resumes = 0; reply === undefined; resumes++) {
+      if (!isEventStream(response) || cursor.lastEventId === undefined || resumes >= MAX_RESUMES) {
+        throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
+      }
+      await delay(cursor.retryMs ?? DEFAULT_RETRY_MS, ctx.signal);
+      const resume = await this.#requestHeaders(this.#sessionId);
+      resume.set("accept", "text/event-stream");
+      resume.delete("content-type");
+      resume.set("last-event-id", cursor.lastEventId);
+      response = await send(
+        this.#fetch,
+        new Request(this.#url, { method: "GET", headers: resume, signal: ctx.signal }),
+        ctx.signal,
+      );
+      if (!response.ok) throw await httpError(response);
+      reply = await readRpcReply(response, id, ctx, cursor, onMessage);
+    }
+    ctx.activity();
+    if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: "mcp", status: reply.status });
+    return { result: reply.result, response };
+  }
+
+  /** Answers a server→client request through the user's handlers, POSTing the response back. */
+  async #answer(id: RpcId, method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<void> {
+    let message: Record<string, unknown>;
+    try {
+      const result = method === "ping" ? {} : await ctx.answer({ method, params });
+      message = { jsonrpc: "2.0", id, result };
+    } catch (error) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      message = { jsonrpc: "2.0", id, error: answerError(error) };
+    }
+    const response = await this.#post(message, ctx.signal);
+    if (!response.ok) throw new TransportError(`The server refused the answer to ${method}: HTTP ${response.status}`);
+  }
+
+  /** POSTs a message that needs no reply (an answer to a server request). */
+  async #post(message: Record<string, unknown>, signal: AbortSignal = AbortSignal.timeout(10_000)): Promise<Response> {
+    const headers = await this.#requestHeaders(this.#sessionId);
+    const request = new Request(this.#url, { method: "POST", headers, body: JSON.stringify(message), signal });
+    const response = await send(this.#fetch, request, signal);
+    await response.body?.cancel().catch(() => {});
+    return response;
+  }
+}
+
+/**
+ * Tells whether a revision is one of the 2025-era ones this client speaks.
+ *
+ * @param version The revision.
+ * @returns `true` for a legacy revision.
+ */
+export function isLegacyVersion(version: string): boolean {
+  return LEGACY_VERSIONS.includes(version);
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

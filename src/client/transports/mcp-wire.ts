@@ -1,0 +1,97 @@
+/**
+ * MCP wire constants the client speaks, and the handling of what arrives on a call's SSE stream
+ * before its reply (progress, log messages, and, on the 2025 revisions, server requests).
+ *
+ * @module
+ */
+import { messageOf, type StreamMessage } from "../http.ts";
+import type { RequestContext } from "../transport.ts";
+
+/** The stateless revision, spoken first. */
+export const MODERN_VERSION = "2026-07-28";
+/** Modern revisions this client speaks, newest first. */
+export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
+/** The 2025-era revisions this client speaks through `initialize`, newest first. */
+export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/** The `_meta` keys of the 2026-07-28 envelope. */
+export const META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  logLevel: "io.modelcontextprotocol/logLevel",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+} as const;
+
+/** The tasks extension's capability key. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** The params field each method mirrors into `Mcp-Name`. */
+export const NAME_FIELDS: ReadonlyMap<string, string> = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+  ["tasks/get", "taskId"],
+  ["tasks/update", "taskId"],
+  ["tasks/cancel", "taskId"],
+]);
+
+/**
+ * Handles a message that arrived on a call's stream before its reply: progress for this request goes
+ * to `onProgress` (and, when the caller streams, its message to `onPartial`: MCP has no partials, so
+ * progress messages stand in for them), log messages to `onLog`; server requests to `onRequest`.
+ *
+ * @param message The JSON-RPC message.
+ * @param ctx The request context.
+ * @param progressToken The request's progress token.
+ * @param onRequest Answers a server→client request (2025 revisions); absent on 2026-07-28, where
+ *   servers must not send any.
+ */
+export async function handleStreamMessage(
+  message: StreamMessage,
+  ctx: RequestContext,
+  progressToken: string | undefined,
+  onRequest?: (id: string | number, method: string, params: Record<string, unknown>) => Promise<void>,
+): Promise<void> {
+  const method = message.method;
+  if (typeof method !== "string") return;
+  const params = (typeof message.params === "object" && message.params !== null ? message.params : {}) as Record<
+    string,
+    unknown
+  >;
+  const id = message.id;
+  if (typeof id === "string" || typeof id === "number") {
+    await onRequest?.(id, method, params);
+    return;
+  }
+  if (method === "notifications/progress") {
+    if (progressToken === undefined || params.progressToken !== progressToken || typeof params.progress !== "number") {
+      return;
+    }
+    ctx.activity();
+    const text = typeof params.message === "string" ? params.message : undefined;
+    ctx.onProgress?.({
+      progress: params.progress,
+      ...(typeof params.total === "number" ? { total: params.total } : {}),
+      ...(text === undefined ? {} : { message: text }),
+    });
+    if (ctx.stream && text !== undefined) ctx.onPartial?.(text);
+  } else if (method === "notifications/message") {
+    ctx.activity();
+    ctx.onLog?.({
+      level: typeof params.level === "string" ? params.level : "info",
+      data: params.data,
+      ...(typeof params.logger === "string" ? { logger: params.logger } : {}),
+    });
+  }
+}
+
+/**
+ * Builds the JSON-RPC error a client sends back for a server request it cannot answer.
+ *
+ * @param error Why.
+ * @returns The error object.
+ */
+export function answerError(error: unknown): { code: number; message: string } {
+  return { code: -32601, message: messageOf(error) };
+}

@@ -1,0 +1,260 @@
+/**
+ * The MCP Streamable HTTP transport. It speaks the stateless 2026-07-28 revision first (the envelope
+ * in `params._meta`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), retries with a
+ * version from a -32022 error's `data.supported`, and falls back to the 2025 `initialize` handshake
+ * when the server does not speak it.
+ *
+ * @module
+ */
+import { ClientError, errorFromRpc, ProtocolError, ToolNotFoundError, TransportError } from "../errors.ts";
+import {
+  baseHeaders,
+  cacheHintOf,
+  type FetchLike,
+  type HeadersOption,
+  httpError,
+  type HttpOptions,
+  readRpcReply,
+  send,
+  type StreamMessage,
+} from "../http.ts";
+import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
+import { replyFromMcp } from "../result.ts";
+import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
+import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
+import {
+  handleStreamMessage,
+  LEGACY_VERSIONS,
+  META,
+  MODERN_VERSION,
+  MODERN_VERSIONS,
+  NAME_FIELDS,
+} from "./mcp-wire.ts";
+
+/** Options of {@link createMcpTransport}. */
+export interface McpTransportOptions extends HttpOptions {
+  /**
+   * The revision to speak. A 2025 revision skips the 2026-07-28 probe and opens a session with
+   * `initialize`; the default speaks 2026-07-28 and falls back when the server does not.
+   */
+  protocolVersion?: string;
+}
+
+/** The most pages of a list this client reads. */
+const MAX_PAGES = 100;
+/** Modern error codes: a server that answers with one of these speaks 2026-07-28. */
+const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
+
+/**
+ * Creates an MCP Streamable HTTP transport.
+ *
+ * @param url The MCP endpoint, e.g. `http://localhost:8000/mcp`.
+ * @param options The fetch function, extra headers and the revision.
+ * @returns The transport.
+ *
+ * @example
+ * ```ts ignore
+ * import { createClient, createMcpTransport } from "./mod.ts";
+ * const client = createClient(createMcpTransport("http://localhost:8000/mcp"));
+ * ```
+ */
+export function createMcpTransport(url: string | URL, options: McpTransportOptions = {}): Transport {
+  return new McpTransport(String(url), options);
+}
+
+class McpTransport implements Transport {
+  readonly wire = "mcp";
+  readonly #url: string;
+  readonly #fetch: FetchLike;
+  readonly #headers: HeadersOption | undefined;
+  readonly #forced: string | undefined;
+  #version: string = MODERN_VERSION;
+  #era: Promise<"modern" | "legacy"> | undefined;
+  #legacy: LegacySession | undefined;
+  #nextId = 1;
+  /** Each listed tool's `Mcp-Param-*` parameters; `null` for a tool dropped as invalid. */
+  #params: Map<string, HeaderParam[] | null> | undefined;
+
+  constructor(url: string, options: McpTransportOptions) {
+    this.#url = url;
+    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#headers = options.headers;
+    this.#forced = options.protocolVersion;
+    if (this.#forced !== undefined && !isLegacyVersion(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)) {
+      throw new TypeError(
+        `Unknown MCP protocol version ${this.#forced}; use one of ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS]}`,
+      );
+    }
+  }
+
+  async listTools(ctx: RequestContext): Promise<ToolListing> {
+    const plain = quiet(ctx);
+    const modern = await this.#eraOf(plain) === "modern";
+    const tools: ToolInfo[] = [];
+    let ttlMs: number | undefined, cacheScope: ToolListing["cacheScope"], etag: string | undefined;
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const extra = new Headers();
+      if (page === 0 && ctx.etag !== undefined) extra.set("if-none-match", ctx.etag);
+      const { result, response } = await this.#send("tools/list", cursor === undefined ? {} : { cursor }, plain, extra);
+      const hint = cacheHintOf(response.headers);
+      if (response.status === 304) return { tools: [], notModified: true, ...hint, etag: ctx.etag };
+      if (!Array.isArray(result.tools)) throw new ProtocolError("tools/list returned no tools array", { data: result });
+      tools.push(...(result.tools as ToolInfo[]));
+      const pageTtl = typeof result.ttlMs === "number" ? Math.max(0, result.ttlMs) : hint.ttlMs ?? 0;
+      ttlMs = ttlMs === undefined ? pageTtl : Math.min(ttlMs, pageTtl);
+      cacheScope ??= result.cacheScope === "public" || result.cacheScope === "private"
+        ? result.cacheScope
+        : hint.cacheScope;
+      etag = page === 0 ? response.headers.get("etag") ?? undefined : undefined;
+      cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
+      if (cursor === undefined) break;
+    }
+    const kept = modern ? this.#keepValid(tools, ctx) : tools;
+    return { tools: kept, ttlMs, ...(cacheScope ? { cacheScope } : {}), ...(etag ? { etag } : {}) };
+  }
+
+  async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+    const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
+    if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
+    if (call.requestState !== undefined) params.requestState = call.requestState;
+    if (await this.#eraOf(ctx) === "legacy") return replyFromMcp((await this.#send("tools/call", params, ctx)).result);
+    for (let attempt = 0;; attempt++) {
+      if (this.#params === undefined) await this.listTools({ ...ctx, etag: undefined });
+      const mirrored = this.#params!.get(call.name);
+      if (mirrored === null) {
+        throw new ToolNotFoundError(`Tool ${call.name} was dropped: its x-mcp-header annotations are invalid`, {
+          data: { requested_tool: call.name, reason: "invalid_x_mcp_header" },
+        });
+      }
+      const extra = new Headers();
+      if (mirrored !== undefined) setParamHeaders(mirrored, call.arguments, extra);
+      try {
+        return replyFromMcp((await this.#send("tools/call", params, ctx, extra)).result);
+      } catch (error) {
+        // A header mismatch may mean the tool changed since it was listed: list again, once.
+        if (attempt > 0 || !(error instanceof ClientError) || error.rpcCode !== -32020) throw error;
+        this.#params = undefined;
+      }
+    }
+  }
+
+  async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
+    await this.#eraOf(ctx);
+    return replyFromMcp((await this.#send(method, params, ctx)).result);
+  }
+
+  async close(): Promise<void> {
+    await this.#legacy?.close();
+  }
+
+  #send(method: string, params: Record<string, unknown>, ctx: RequestContext, extra?: Headers): Promise<Exchanged> {
+    return this.#legacy !== undefined
+      ? this.#legacy.request(method, params, ctx, extra)
+      : this.#modern(method, params, ctx, extra);
+  }
+
+  /** Finds the server's era once: a `server/discover` probe, or `initialize` for a forced 2025 revision. */
+  #eraOf(ctx: RequestContext): Promise<"modern" | "legacy"> {
+    this.#era ??= this.#probe(quiet(ctx)).catch((error) => {
+      this.#era = undefined;
+      throw error;
+    });
+    return this.#era;
+  }
+
+  async #probe(ctx: RequestContext): Promise<"modern" | "legacy"> {
+    if (this.#forced !== undefined && isLegacyVersion(this.#forced)) return this.#useLegacy(this.#forced);
+    if (this.#forced !== undefined) this.#version = this.#forced;
+    try {
+      const { result } = await this.#modern("server/discover", {}, ctx);
+      if (Array.isArray(result.supportedVersions)) return "modern";
+    } catch (error) {
+      if (ctx.signal.aborted || !(error instanceof ClientError)) throw error;
+      const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+      const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
+      if (error.rpcCode === -32022 && legacy !== undefined) return this.#useLegacy(legacy);
+      if (error.rpcCode !== undefined && MODERN_ERRORS.has(error.rpcCode)) throw error;
+      if (error instanceof TransportError && error.status === undefined) throw error; // unreachable: not an era question
+    }
+    return this.#useLegacy(LEGACY_VERSIONS[0]);
+  }
+
+  #useLegacy(version: string): "legacy" {
+    this.#legacy = new LegacySession(this.#url, this.#fetch, this.#headers, version, () => this.#nextId++);
+    return "legacy";
+  }
+
+  /** Sends a 2026-07-28 request; a -32022 naming a version this client speaks is retried with it. */
+  async #modern(
+    method: string,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    extra?: Headers,
+  ): Promise<Exchanged> {
+    for (let attempt = 0;; attempt++) {
+      const id = this.#nextId++;
+      const progressToken = ctx.onProgress !== undefined || ctx.stream ? `p-${id}` : undefined;
+      const meta: Record<string, unknown> = {
+        ...(params._meta as Record<string, unknown> | undefined),
+        [META.protocolVersion]: this.#version,
+        [META.clientCapabilities]: ctx.capabilities,
+        [META.clientInfo]: ctx.clientInfo,
+      };
+      if (progressToken !== undefined) meta.progressToken = progressToken;
+      if (ctx.logLevel !== undefined) meta[META.logLevel] = ctx.logLevel;
+      const headers = await baseHeaders(this.#headers);
+      extra?.forEach((value, key) => headers.set(key, value));
+      headers.set("content-type", "application/json");
+      headers.set("accept", "application/json, text/event-stream");
+      headers.set("mcp-protocol-version", this.#version);
+      headers.set("mcp-method", method);
+      const nameField = NAME_FIELDS.get(method);
+      const name = nameField === undefined ? undefined : params[nameField];
+      if (typeof name === "string") headers.set("mcp-name", encodeHeaderValue(name));
+      const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } });
+      const request = new Request(this.#url, { method: "POST", headers, body, signal: ctx.signal });
+      const response = await send(this.#fetch, request, ctx.signal);
+      if (response.status === 304) return { result: {}, response };
+      if (!response.ok && !(response.headers.get("content-type") ?? "").includes("json")) {
+        throw await httpError(response);
+      }
+      const cursor = { lastEventId: undefined, retryMs: undefined };
+      const onMessage = (message: StreamMessage) => handleStreamMessage(message, ctx, progressToken);
+      const reply = await readRpcReply(response, id, ctx, cursor, onMessage);
+      if (reply === undefined) {
+        throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
+      }
+      ctx.activity();
+      if (reply.ok) return { result: reply.result, response };
+      const supported = (reply.error.data as { supported?: unknown } | undefined)?.supported;
+      if (reply.error.code === -32022 && attempt === 0 && Array.isArray(supported)) {
+        const next = MODERN_VERSIONS.find((v) => supported.includes(v));
+        if (next !== undefined) {
+          this.#version = next;
+          continue;
+        }
+      }
+      throw errorFromRpc(reply.error, { method, wire: this.wire, status: reply.status });
+    }
+  }
+
+  /** Drops the tools whose `x-mcp-header` annotations are invalid, remembering each tool's headers. */
+  #keepValid(tools: ToolInfo[], ctx: RequestContext): ToolInfo[] {
+    const params = new Map<string, HeaderParam[] | null>();
+    const kept: ToolInfo[] = [];
+    for (const tool of tools) {
+      const found = headerParamsOf(tool?.inputSchema);
+      params.set(tool?.name, found ?? null);
+      if (found !== undefined) kept.push(tool);
+      else ctx.onWarning?.(`Dropped tool ${tool?.name}: its x-mcp-header annotations are invalid`);
+    }
+    this.#params = params;
+    return kept;
+  }
+}
+
+/** The context without progress or streaming: for lists and probes, which report nothing. */
+function quiet(ctx: RequestContext): RequestContext {
+  return { ...ctx, stream: false, onProgress: undefined, onPartial: undefined };
+}

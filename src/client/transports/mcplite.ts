@@ -1,0 +1,168 @@
+/**
+ * The MCP-lite HTTP transport (seed §4): `POST {base}/listtools` and `POST {base}/calltools`, JSON or
+ * SSE (`message` partials, `done`, `error`, `heartbeat`, plus the `progress` and `log` extensions).
+ *
+ * @module
+ */
+import { errorFromRpc, ProtocolError, rpcErrorOf, TransportError } from "../errors.ts";
+import {
+  baseHeaders,
+  cacheHintOf,
+  type FetchLike,
+  type HeadersOption,
+  httpError,
+  type HttpOptions,
+  isEventStream,
+  readJsonBody,
+  replyFrom,
+  send,
+  unreadable,
+} from "../http.ts";
+import { replyFromLite } from "../result.ts";
+import { readSse } from "../sse.ts";
+import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
+
+/** The base path MCP-lite servers use by default. */
+export const MCPLITE_BASE_PATH = "/mcp-lite/v1";
+
+/** Options of {@link createMcpliteTransport}. */
+export type McpliteTransportOptions = HttpOptions;
+
+/**
+ * Creates an MCP-lite transport.
+ *
+ * @param baseUrl The base URL, e.g. `http://localhost:8000/mcp-lite/v1`.
+ * @param options The fetch function and extra headers.
+ * @returns The transport.
+ *
+ * @example
+ * ```ts ignore
+ * import { createClient, createMcpliteTransport } from "./mod.ts";
+ * const client = createClient(createMcpliteTransport("http://localhost:8000/mcp-lite/v1"));
+ * ```
+ */
+export function createMcpliteTransport(baseUrl: string | URL, options: McpliteTransportOptions = {}): Transport {
+  return new McpliteTransport(String(baseUrl), options);
+}
+
+class McpliteTransport implements Transport {
+  readonly wire = "mcp-lite";
+  readonly #base: string;
+  readonly #fetch: FetchLike;
+  readonly #headers: HeadersOption | undefined;
+  #nextId = 1;
+
+  constructor(baseUrl: string, options: HttpOptions) {
+    this.#base = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
+    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#headers = options.headers;
+  }
+
+  async listTools(ctx: RequestContext): Promise<ToolListing> {
+    const headers = await baseHeaders(this.#headers);
+    headers.set("content-type", "application/json");
+    headers.set("accept", "application/json");
+    if (ctx.etag !== undefined) headers.set("if-none-match", ctx.etag);
+    const request = new Request(`${this.#base}/listtools`, { method: "POST", headers, body: "{}", signal: ctx.signal });
+    const response = await send(this.#fetch, request, ctx.signal);
+    const hint = cacheHintOf(response.headers);
+    const etag = response.headers.get("etag") ?? undefined;
+    if (response.status === 304) return { tools: [], notModified: true, ...hint, ...(etag ? { etag } : {}) };
+    if (!response.ok) throw await this.#failure(response, "tools/list", ctx.signal);
+    const body = await readJsonBody(response, ctx.signal);
+    const tools = Array.isArray(body) ? body : (body as { tools?: unknown } | null)?.tools;
+    if (!Array.isArray(tools)) throw unreadable(response, body);
+    return { tools: tools as ToolInfo[], ...hint, ...(etag ? { etag } : {}) };
+  }
+
+  async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+    const id = this.#nextId++;
+    const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
+    if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
+    if (call.requestState !== undefined) params.requestState = call.requestState;
+    const headers = await baseHeaders(this.#headers);
+    headers.set("content-type", "application/json");
+    const talks = ctx.stream || ctx.onProgress !== undefined || ctx.onLog !== undefined;
+    headers.set("accept", talks ? "text/event-stream" : "application/json");
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
+    const request = new Request(`${this.#base}/calltools`, { method: "POST", headers, body, signal: ctx.signal });
+    const response = await send(this.#fetch, request, ctx.signal);
+    if (isEventStream(response) && response.ok) return await this.#readStream(response, ctx);
+    const parsed = await readJsonBody(response, ctx.signal);
+    const reply = replyFrom(parsed, response);
+    if (reply === undefined) throw unreadable(response, parsed);
+    if (!reply.ok) throw errorFromRpc(reply.error, { method: "tools/call", wire: this.wire, status: response.status });
+    return replyFromLite(reply.result);
+  }
+
+  /** Reads an SSE answer: partials, progress and logs as they come, then `done` or `error`. */
+  async #readStream(response: Response, ctx: RequestContext): Promise<Reply> {
+    const partials: unknown[] = [];
+    const cursor = { lastEventId: undefined, retryMs: undefined };
+    for await (const event of readSse(response.body!, cursor, ctx.signal)) {
+      const type = event.event ?? "message";
+      if (type === "heartbeat") continue;
+      const data = parseData(event.data, type);
+      if (type === "done") return replyFromLite(finalResult(data, partials));
+      if (type === "error") {
+        throw errorFromRpc(rpcErrorOf(data), { method: "tools/call", wire: this.wire, status: response.status });
+      }
+      ctx.activity();
+      if (type === "message") {
+        const partial = typeof data === "object" && data !== null && "partial" in data
+          ? (data as { partial: unknown }).partial
+          : data;
+        partials.push(partial);
+        ctx.onPartial?.(partial);
+      } else if (type === "progress" && typeof data === "object" && data !== null) {
+        const p = data as Record<string, unknown>;
+        if (typeof p.progress === "number") {
+          ctx.onProgress?.({
+            progress: p.progress,
+            ...(typeof p.total === "number" ? { total: p.total } : {}),
+            ...(typeof p.message === "string" ? { message: p.message } : {}),
+          });
+        }
+      } else if (type === "log" && typeof data === "object" && data !== null) {
+        const l = data as Record<string, unknown>;
+        ctx.onLog?.({
+          level: String(l.level ?? "info"),
+          data: l.data,
+          ...(typeof l.logger === "string" ? { logger: l.logger } : {}),
+        });
+      }
+    }
+    throw new TransportError("The event stream ended before its done event", { status: response.status });
+  }
+
+  async #failure(response: Response, method: string, signal: AbortSignal): Promise<Error> {
+    if (!(response.headers.get("content-type") ?? "").includes("json")) return await httpError(response);
+    const reply = replyFrom(await readJsonBody(response, signal).catch(() => undefined), response);
+    if (reply !== undefined && !reply.ok) {
+      return errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });
+    }
+    return new TransportError(`HTTP ${response.status} from ${response.url || method}`, { status: response.status });
+  }
+}
+
+function parseData(data: string, type: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    if (type === "message") return data; // a plain-text partial
+    throw new ProtocolError(`The ${type} event is not JSON`, { data });
+  }
+}
+
+/** The `done` event's result; a `done` with only `_meta` (seed A.4) gets the partials as content. */
+function finalResult(data: unknown, partials: unknown[]): Record<string, unknown> {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new ProtocolError("The done event must carry a result object", { data });
+  }
+  const result = data as Record<string, unknown>;
+  if (Array.isArray(result.content) || partials.length === 0) return result;
+  const text = partials.every((p) => typeof p === "string")
+    ? [{ type: "text", text: partials.join("") }]
+    : partials.map((p) => ({ type: "text", text: typeof p === "string" ? p : JSON.stringify(p) }));
+  return { ...result, content: text };
+}

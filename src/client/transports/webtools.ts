@@ -1,0 +1,234 @@
+/**
+ * The Webtools transport: `GET {url}/{version}` lists the actions as tools, `POST {url}/` runs one
+ * (`{ sessionId, version, action, config, request }`), and the `{ status, data | promise | error }`
+ * envelope becomes a reply. Pinned to a version and a hash, it refuses to list or call once the served
+ * metadata no longer matches what was reviewed (the spec's lock-in).
+ *
+ * @module
+ */
+import type { WebtoolsEnvelope } from "../../bindings/webtools/envelope.ts";
+import type { WebtoolsMetadata } from "../../bindings/webtools/metadata.ts";
+import { InvalidArgumentsError, ProtocolError, ToolNotFoundError } from "../errors.ts";
+import {
+  baseHeaders,
+  cacheHintOf,
+  type FetchLike,
+  type HeadersOption,
+  httpError,
+  type HttpOptions,
+  readJsonBody,
+  send,
+} from "../http.ts";
+import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
+import { checkPin } from "../webtools-pin.ts";
+
+/** Options of {@link createWebtoolsTransport}. */
+export interface WebtoolsTransportOptions extends HttpOptions {
+  /** The version to use (`GET {url}/{version}`, and `version` in every POST); default: the latest. */
+  version?: string;
+  /**
+   * The reviewed metadata's hash (hex SHA-256 of its canonical JSON, as the server's `ETag`): the
+   * transport refuses to list or call when the served metadata hashes otherwise. Needs `version`.
+   */
+  hash?: string;
+  /** How long a passed pin check holds before a call checks again, in ms (default 60 000; 0: every call). */
+  pinCheckMs?: number;
+  /** The configuration sent with every call (environment-supplied: credentials, units…; never the model's). */
+  config?: Record<string, unknown>;
+  /** The `sessionId` sent with every call. */
+  sessionId?: string;
+}
+
+/**
+ * Creates a Webtools transport.
+ *
+ * @param url The webtool URL, e.g. `http://localhost:8000/webtools`.
+ * @param options The pin, the config and session, the fetch function and extra headers.
+ * @returns The transport.
+ * @throws {TypeError} When `hash` is given without `version`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../../mod.ts";
+ * import { webtoolsBinding } from "../../bindings/webtools/mod.ts";
+ * import { createWebtoolsTransport } from "./webtools.ts";
+ *
+ * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => ({ sum: a + b }));
+ * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).mount(webtoolsBinding());
+ * const transport = createWebtoolsTransport("http://localhost/webtools", { fetch: server.fetch, version: "1.0.0" });
+ * const ctx = { signal: new AbortController().signal, activity() {}, capabilities: {}, clientInfo: { name: "doc", version: "1" }, stream: false, answer: async () => ({}) };
+ * const reply = await transport.callTool({ name: "add", arguments: { a: 1, b: 2 } }, ctx);
+ * assert.deepEqual(reply.kind === "complete" && reply.result.structuredContent, { sum: 3 });
+ * ```
+ */
+export function createWebtoolsTransport(url: string | URL, options: WebtoolsTransportOptions = {}): Transport {
+  if (options.hash !== undefined && options.version === undefined) {
+    throw new TypeError("createWebtoolsTransport: a hash pins one version; give its version too");
+  }
+  return new WebtoolsTransport(String(url), options);
+}
+
+class WebtoolsTransport implements Transport {
+  readonly wire = "webtools";
+  readonly #base: string;
+  readonly #fetch: FetchLike;
+  readonly #headers: HeadersOption | undefined;
+  readonly #options: WebtoolsTransportOptions;
+  #checkedAt = -Infinity;
+
+  constructor(url: string, options: WebtoolsTransportOptions) {
+    this.#base = url.endsWith("/") ? url.slice(0, -1) : url;
+    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#headers = options.headers;
+    this.#options = options;
+  }
+
+  async listTools(ctx: RequestContext): Promise<ToolListing> {
+    const response = await this.#getMetadata(ctx.etag, ctx.signal);
+    const hint = cacheHintOf(response.headers);
+    const etag = response.headers.get("etag") ?? undefined;
+    if (response.status === 304) return { tools: [], notModified: true, ...hint, ...(etag ? { etag } : {}) };
+    const metadata = await this.#metadataOf(response, ctx.signal);
+    const tools = metadata.actions.map((action): ToolInfo => {
+      const tool: ToolInfo = { name: action.name, description: action.description, inputSchema: action.requestSchema };
+      if (action.name === "redeem") tool["@type"] = "system"; // the client redeems promises itself
+      if (action.responseSchema?.type === "object") tool.outputSchema = action.responseSchema;
+      return tool;
+    });
+    return { tools, ...hint, ...(etag ? { etag } : {}) };
+  }
+
+  async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+    await this.#checkPin(ctx.signal);
+    const { version, config, sessionId } = this.#options;
+    const payload: Record<string, unknown> = { action: call.name, request: call.arguments };
+    if (version !== undefined) payload.version = version;
+    if (config !== undefined) payload.config = config;
+    if (sessionId !== undefined) payload.sessionId = sessionId;
+    const headers = await baseHeaders(this.#headers);
+    headers.set("content-type", "application/json");
+    headers.set("accept", "application/json");
+    const request = new Request(`${this.#base}/`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(payload),
+      signal: ctx.signal,
+    });
+    const response = await send(this.#fetch, request, ctx.signal);
+    if (!(response.headers.get("content-type") ?? "").includes("json")) throw await httpError(response);
+    const envelope = await readJsonBody(response, ctx.signal) as WebtoolsEnvelope;
+    if (typeof envelope !== "object" || envelope === null) throw unexpected(response, envelope);
+    if (envelope.status === "ok" && "promise" in envelope) {
+      const p = envelope.promise;
+      if (typeof p?.token !== "string") throw unexpected(response, envelope);
+      const reply: Reply = {
+        kind: "promise",
+        token: p.token,
+        ...(typeof p.retryAfterMs === "number" ? { retryAfterMs: p.retryAfterMs } : {}),
+        ...(typeof p.estimatedCompletion === "string" ? { estimatedCompletion: p.estimatedCompletion } : {}),
+        ...(typeof p.expiresAt === "string" ? { expiresAt: p.expiresAt } : {}),
+      };
+      return reply;
+    }
+    if (envelope.status === "ok") {
+      return { kind: "complete", result: resultFromData((envelope as { data?: unknown }).data) };
+    }
+    if (envelope.status !== "error" || typeof envelope.error !== "object" || envelope.error === null) {
+      throw unexpected(response, envelope);
+    }
+    const { code, message, details } = envelope.error;
+    if (code === "TOOL_ERROR") {
+      const result: Record<string, unknown> = { content: [{ type: "text", text: message }], isError: true };
+      if (typeof details === "object" && details !== null && !Array.isArray(details)) {
+        result.structuredContent = details;
+      }
+      return { kind: "complete", result };
+    }
+    const options = {
+      status: response.status,
+      data: { code, ...(typeof details === "object" && details !== null ? details : {}) },
+    };
+    if (code === "SCHEMA_ERROR") throw new InvalidArgumentsError(message, options);
+    if (
+      code === "WEBTOOL_NOT_FOUND" && typeof details === "object" && details !== null && "requested_tool" in details
+    ) {
+      throw new ToolNotFoundError(message, options);
+    }
+    throw new ProtocolError(`${code}: ${message}`, options);
+  }
+
+  /** With a hash: confirms the served metadata still matches, at most once per `pinCheckMs`. */
+  async #checkPin(signal: AbortSignal): Promise<void> {
+    const hash = this.#options.hash;
+    if (hash === undefined || Date.now() - this.#checkedAt < (this.#options.pinCheckMs ?? 60_000)) return;
+    const response = await this.#getMetadata(`"${hash}"`, signal);
+    if (response.status === 304) {
+      await response.body?.cancel();
+      this.#checkedAt = Date.now();
+      return;
+    }
+    await this.#metadataOf(response, signal); // throws WebtoolsPinError when it changed
+  }
+
+  async #getMetadata(etag: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers = await baseHeaders(this.#headers);
+    headers.set("accept", "application/json");
+    if (etag !== undefined) headers.set("if-none-match", etag);
+    const version = this.#options.version;
+    const url = version === undefined ? `${this.#base}/` : `${this.#base}/${encodeURIComponent(version)}`;
+    return await send(this.#fetch, new Request(url, { headers, signal }), signal);
+  }
+
+  /** Reads metadata and checks it against the pin, if any. */
+  async #metadataOf(response: Response, signal: AbortSignal): Promise<WebtoolsMetadata> {
+    if (!response.ok) {
+      if (!(response.headers.get("content-type") ?? "").includes("json")) throw await httpError(response);
+      const envelope = await readJsonBody(response, signal) as WebtoolsEnvelope;
+      const error = envelope?.status === "error" ? envelope.error : undefined;
+      if (error === undefined) throw unexpected(response, envelope);
+      throw new ProtocolError(`${error.code}: ${error.message}`, { status: response.status, data: error });
+    }
+    const metadata = await readJsonBody(response, signal) as WebtoolsMetadata;
+    if (typeof metadata !== "object" || metadata === null || !Array.isArray(metadata.actions)) {
+      throw unexpected(response, metadata);
+    }
+    const { version, hash } = this.#options;
+    if (hash !== undefined) {
+      await checkPin(metadata, { version: version!, hash });
+      this.#checkedAt = Date.now();
+    } else if (version !== undefined && metadata.version !== version) {
+      throw new ProtocolError(`webtool version ${metadata.version} was served, but ${version} was asked for`, {
+        status: response.status,
+      });
+    }
+    return metadata;
+  }
+}
+
+/**
+ * Turns the envelope's `data` into a result: an object is the structured content (and its JSON the
+ * text), a string the text, `{ content: [blocks] }` the blocks, `null` no content.
+ */
+function resultFromData(data: unknown): Record<string, unknown> {
+  if (data === null || data === undefined) return { content: [] };
+  if (typeof data === "string") return { content: [{ type: "text", text: data }] };
+  if (typeof data === "object" && !Array.isArray(data)) {
+    const keys = Object.keys(data);
+    const content = (data as { content?: unknown }).content;
+    if (keys.length === 1 && Array.isArray(content) && content.every((b) => typeof b?.type === "string")) {
+      return { content };
+    }
+    return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
+  }
+  return { content: [{ type: "text", text: JSON.stringify(data) }] };
+}
+
+function unexpected(response: Response, body: unknown): ProtocolError {
+  const text = typeof body === "string" ? body : JSON.stringify(body) ?? "";
+  return new ProtocolError(`Unexpected webtool reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
+    status: response.status,
+    data: body,
+  });
+}

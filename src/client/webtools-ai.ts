@@ -1,0 +1,95 @@
+/**
+ * Webtools metadata as the tool definitions the Vercel AI SDK expects (`{ description, parameters,
+ * execute }`), as pure code: no dependency on the SDK and no transport of its own. The caller supplies
+ * how an action runs (a function, or a client over `createWebtoolsTransport()`), and (optionally) how a
+ * JSON Schema is wrapped for the SDK (its `jsonSchema()`).
+ *
+ * @module
+ */
+import type { WebtoolsMetadata } from "../bindings/webtools/metadata.ts";
+import type { JsonSchema } from "../tool/schema.ts";
+
+/** Runs one action and resolves with its `data` (rejecting on an error envelope). */
+export type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
+
+/** Anything that calls tools by name, such as a client over `createWebtoolsTransport()`. */
+export interface ToolCaller {
+  /** Calls a tool and resolves with its value. */
+  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** What the AI SDK passes to `execute` besides the arguments (only the signal is used here). */
+export interface AiExecuteOptions {
+  /** Aborts the call. */
+  abortSignal?: AbortSignal;
+}
+
+/** One tool definition, as the AI SDK's `tools` record holds it. */
+export interface AiToolDefinition<TParameters = JsonSchema> {
+  /** What the tool does, for the model. */
+  description: string;
+  /** The arguments' schema: the action's `requestSchema`, wrapped by `options.parameters` if given. */
+  parameters: TParameters;
+  /** Runs the action with the model's arguments. */
+  execute: (args: Record<string, unknown>, options?: AiExecuteOptions) => Promise<unknown>;
+}
+
+/** Options of {@link webtoolsToAiTools}. */
+export interface AiToolsOptions<TParameters> {
+  /** Wraps each request schema for the SDK (pass `jsonSchema` from `ai`); default: the raw JSON Schema. */
+  parameters?: (schema: JsonSchema, action: string) => TParameters;
+  /** Only these actions (default: every action but the `redeem` system action, which the call handles). */
+  actions?: readonly string[];
+}
+
+/**
+ * Turns Webtools metadata into AI SDK tool definitions, one per action, keyed by action name.
+ *
+ * @param metadata The metadata (check it with `checkPin()` first when the version is pinned).
+ * @param call Runs an action and resolves with its data: a function, or a client (`client.call`).
+ * @param options How to wrap schemas, and which actions to expose.
+ * @returns The tools, for `generateText({ tools })` / `streamText({ tools })`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { webtoolsToAiTools } from "./webtools-ai.ts";
+ *
+ * const metadata = {
+ *   name: "weather", description: "Weather", version: "1.0.0", configSchema: {}, defaultConfig: {},
+ *   actions: [{ name: "get_current", description: "Current weather", requestSchema: { type: "object" }, responseSchema: {} }],
+ * };
+ * const tools = webtoolsToAiTools(metadata, async (action, request) => ({ action, request }));
+ * assert.equal(tools.get_current.description, "Current weather");
+ * assert.deepEqual(await tools.get_current.execute({ location: "Paris" }), {
+ *   action: "get_current",
+ *   request: { location: "Paris" },
+ * });
+ * ```
+ */
+export function webtoolsToAiTools<TParameters = JsonSchema>(
+  metadata: WebtoolsMetadata,
+  call: WebtoolsCall | ToolCaller,
+  options: AiToolsOptions<TParameters> = {},
+): Record<string, AiToolDefinition<TParameters>> {
+  const run: WebtoolsCall = typeof call === "function"
+    ? call
+    : (action, request, signal) => call.call(action, request, signal === undefined ? undefined : { signal });
+  const wrap = options.parameters ?? ((schema: JsonSchema) => schema as TParameters);
+  const wanted = options.actions === undefined ? undefined : new Set(options.actions);
+  const tools: Record<string, AiToolDefinition<TParameters>> = {};
+  for (const action of metadata.actions) {
+    if (wanted === undefined ? action.name === "redeem" : !wanted.has(action.name)) continue;
+    const name = action.name;
+    tools[name] = {
+      description: action.description || `${metadata.name}: ${name}`,
+      parameters: wrap(action.requestSchema, name),
+      execute: (args, executeOptions) => run(name, args, executeOptions?.abortSignal),
+    };
+  }
+  if (wanted !== undefined) {
+    const missing = [...wanted].filter((name) => !Object.hasOwn(tools, name));
+    if (missing.length > 0) throw new TypeError(`webtool ${metadata.name} has no action ${missing.join(", ")}`);
+  }
+  return tools;
+}

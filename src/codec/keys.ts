@@ -1,0 +1,96 @@
+/**
+ * Token keys: secrets from the `secret` option or `MCPLITE_SECRET`, checked once, and the keys derived
+ * from each (a MAC key, a sealing key and a key id) through HKDF, imported once.
+ *
+ * @module
+ */
+import { env } from "../internal/env.ts";
+
+/** One secret: text (its UTF-8 bytes) or raw bytes, at least {@link MIN_SECRET_BYTES} long. */
+export type Secret = string | Uint8Array;
+
+/** A secret, or a list of them for rotation: the first signs, any of them verifies. */
+export type SecretInput = Secret | readonly Secret[];
+
+/** The shortest secret accepted, in bytes. */
+export const MIN_SECRET_BYTES = 32;
+
+/** The environment variable read when no `secret` option is given; commas separate rotated secrets. */
+export const SECRET_ENV = "MCPLITE_SECRET";
+
+/** The keys derived from one secret. */
+export interface TokenKey {
+  /** Four bytes that name the secret inside a token, so verification tries one key. */
+  readonly id: Uint8Array;
+  /** The HMAC-SHA256 key. */
+  readonly mac: CryptoKey;
+  /** The AES-256-GCM key for sealed tokens. */
+  readonly seal: CryptoKey;
+}
+
+const encoder = new TextEncoder();
+const SALT = encoder.encode("mcplite token v1");
+let processSecret: Uint8Array | undefined;
+
+/**
+ * Resolves the configured secrets: the option if given, else `MCPLITE_SECRET` (comma-separated for
+ * rotation), else none.
+ *
+ * @param input The `secret` option.
+ * @returns The secrets as bytes, newest first, or `undefined` when none is configured.
+ * @throws {TypeError} When a secret is shorter than 32 bytes or the list is empty.
+ */
+export function resolveSecrets(input: SecretInput | undefined): Uint8Array[] | undefined {
+  let list: readonly Secret[];
+  let from = "the secret option";
+  if (input !== undefined) {
+    list = typeof input === "string" || input instanceof Uint8Array ? [input] : input;
+  } else {
+    const value = env(SECRET_ENV);
+    if (value === undefined || value.trim() === "") return undefined;
+    list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    from = SECRET_ENV;
+  }
+  if (list.length === 0) throw new TypeError(`${from} lists no secret`);
+  return list.map((secret, i) => {
+    const bytes = typeof secret === "string" ? encoder.encode(secret) : secret;
+    if (!(bytes instanceof Uint8Array) || bytes.byteLength < MIN_SECRET_BYTES) {
+      throw new TypeError(
+        `${from}${list.length > 1 ? ` (entry ${i})` : ""} must be at least ${MIN_SECRET_BYTES} bytes; ` +
+          `generate one with: openssl rand -base64 48`,
+      );
+    }
+    return bytes;
+  });
+}
+
+/**
+ * Returns this process's random secret, made on first use, for servers with none configured.
+ *
+ * @returns 32 random bytes, the same for the life of the process.
+ */
+export function processRandomSecret(): Uint8Array {
+  return processSecret ??= crypto.getRandomValues(new Uint8Array(MIN_SECRET_BYTES));
+}
+
+/**
+ * Derives and imports the keys of each secret. Runs once per codec.
+ *
+ * @param secrets The secrets, newest first.
+ * @returns The keys, in the same order.
+ */
+export function importKeys(secrets: readonly Uint8Array[]): Promise<TokenKey[]> {
+  return Promise.all(secrets.map(importKey));
+}
+
+async function importKey(secret: Uint8Array): Promise<TokenKey> {
+  const base = await crypto.subtle.importKey("raw", secret as BufferSource, "HKDF", false, ["deriveBits"]);
+  const derive = (info: string, bits: number) =>
+    crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: SALT, info: encoder.encode(info) }, base, bits);
+  const [id, mac, seal] = await Promise.all([derive("key id", 32), derive("mac", 256), derive("seal", 256)]);
+  return {
+    id: new Uint8Array(id),
+    mac: await crypto.subtle.importKey("raw", mac, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
+    seal: await crypto.subtle.importKey("raw", seal, "AES-GCM", false, ["encrypt", "decrypt"]),
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * The token codec: HMAC-SHA256 (optionally AES-GCM-sealed) tokens for promise tokens, `requestState`
+ * and task ids, verifiable by any instance that holds the secret.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createTokenCodec, TokenError } from "./mod.ts";
+ *
+ * const codec = createTokenCodec({ secret: ["the new secret, at least 32 bytes long", "the old one, also 32 bytes or more"] });
+ * const token = await codec.sign({ kind: "promise", scope: "report", state: { page: 2 }, ttlMs: 60_000 });
+ * await assert.rejects(codec.verify(token + "x", { kind: "promise" }), TokenError);
+ * assert.deepEqual((await codec.verify(token, { kind: "promise" })).state, { page: 2 });
+ * ```
+ *
+ * @module
+ */
+export { base64urlDecode, base64urlEncode } from "./base64url.ts";
+export { MIN_SECRET_BYTES, SECRET_ENV } from "./keys.ts";
+export type { Secret, SecretInput } from "./keys.ts";
+export { createTokenCodec, DEFAULT_MAX_TOKEN_BYTES, TOKEN_PREFIX } from "./token.ts";
+export type { TokenClaims, TokenCodec, TokenCodecOptions, TokenExpectation, TokenInput } from "./token.ts";
+export { isTokenError, TokenError } from "./token-error.ts";
+export type { TokenFailure } from "./token-error.ts";

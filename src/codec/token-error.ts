@@ -1,0 +1,50 @@
+/**
+ * The one error a token check raises. Its `reason` says what failed, for logs; its message is the same
+ * for every reason, so the wire learns nothing about why.
+ *
+ * @module
+ */
+import { ErrorCode, McpliteError, type McpliteErrorOptions } from "../core/error.ts";
+
+/** Why a token was refused. */
+export type TokenFailure = "malformed" | "bad_mac" | "expired" | "wrong_kind" | "wrong_tool" | "wrong_caller";
+
+/**
+ * A token that failed verification. The message is opaque and identical for every reason; read
+ * `reason` in logs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TokenError } from "./token-error.ts";
+ * const error = new TokenError("expired");
+ * assert.equal(error.reason, "expired");
+ * assert.equal(error.message, "Invalid or expired token");
+ * ```
+ */
+export class TokenError extends McpliteError {
+  /** What failed: the encoding, the MAC, the expiry, or the kind, tool or caller it was issued for. */
+  readonly reason: TokenFailure;
+
+  /**
+   * Creates a token error.
+   *
+   * @param reason What failed.
+   * @param options The cause, for logs.
+   */
+  constructor(reason: TokenFailure, options?: McpliteErrorOptions) {
+    super(ErrorCode.InvalidParams, "Invalid or expired token", options);
+    this.name = "TokenError";
+    this.reason = reason;
+  }
+}
+
+/**
+ * Tells whether a value is a {@link TokenError}.
+ *
+ * @param error The value to test.
+ * @returns `true` for a refused token.
+ */
+export function isTokenError(error: unknown): error is TokenError {
+  return error instanceof TokenError;
+}

@@ -1,0 +1,304 @@
+/**
+ * The token codec: every opaque string the server hands out (promise tokens, `requestState`, task ids)
+ * is made and checked here. A token is `mcl1.` followed by base64url of
+ *
+ * ```
+ * flags (1 byte: 0 signed, 1 sealed) · key id (4) · payload · HMAC-SHA256 (32)
+ * ```
+ *
+ * where the payload is the JSON `{ v, k: kind, t: tool or method, iat, exp, n: nonce, c?: caller, s: state }`,
+ * or, sealed, a 12-byte IV and its AES-256-GCM ciphertext. The MAC covers everything before it and is
+ * checked with `crypto.subtle.verify` (constant time) before anything in the payload is read. Any
+ * instance holding the secret can verify: there is no server-side session.
+ *
+ * @module
+ */
+import { base64urlDecode, base64urlEncode } from "./base64url.ts";
+import {
+  importKeys,
+  processRandomSecret,
+  resolveSecrets,
+  SECRET_ENV,
+  type SecretInput,
+  type TokenKey,
+} from "./keys.ts";
+import { TokenError, type TokenFailure } from "./token-error.ts";
+
+/** The prefix of every token of this format version. */
+export const TOKEN_PREFIX = "mcl1.";
+
+/** The default bound on a token's length, in characters (= bytes: tokens are ASCII). */
+export const DEFAULT_MAX_TOKEN_BYTES = 16_384;
+
+const ID_BYTES = 4;
+const HEADER_BYTES = 1 + ID_BYTES;
+const MAC_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const NONCE_BYTES = 16;
+const SEALED = 1;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+let warnedThisProcess = false;
+
+/** Options of {@link createTokenCodec}. */
+export interface TokenCodecOptions {
+  /**
+   * The secret (≥ 32 bytes), or a list for rotation: the first signs, any verifies. Defaults to
+   * `MCPLITE_SECRET` (comma-separated for rotation); with neither, a random key for this process.
+   */
+  secret?: SecretInput;
+  /** Encrypts payloads with AES-256-GCM, so clients cannot read the state (default `false`). */
+  seal?: boolean;
+  /** The longest token made or accepted, in characters (default 16 384). */
+  maxBytes?: number;
+  /** The clock, in milliseconds since the epoch (default `Date.now`); tests inject one. */
+  now?: () => number;
+  /** Receives the one warning given when no secret is configured (default `console.warn`, once per process). */
+  warn?: (message: string) => void;
+}
+
+/** What a token is issued for. */
+export interface TokenInput {
+  /** What the token is: `"promise"`, `"input"`, `"task"`… A token of one kind never passes for another. */
+  kind: string;
+  /** The tool (or method) it belongs to. */
+  scope: string;
+  /** The continuation state: any JSON value. */
+  state: unknown;
+  /** How long it stays valid, in milliseconds. */
+  ttlMs: number;
+  /** The caller it is bound to (e.g. the auth subject); only a hash of it goes in the token. */
+  caller?: string;
+}
+
+/** What a token must match to be accepted. */
+export interface TokenExpectation {
+  /** The kind it must have. */
+  kind: string;
+  /** The tool (or method) it must belong to; any when absent. */
+  scope?: string;
+  /** The current caller; a token bound to a caller is refused for any other (or for none). */
+  caller?: string;
+}
+
+/** What a valid token says. */
+export interface TokenClaims {
+  /** The kind. */
+  readonly kind: string;
+  /** The tool (or method). */
+  readonly scope: string;
+  /** The continuation state. */
+  readonly state: unknown;
+  /** When it was issued, ms since the epoch. */
+  readonly issuedAt: number;
+  /** When it expires, ms since the epoch. */
+  readonly expiresAt: number;
+  /** Its 128-bit random nonce, base64url: unique per token. */
+  readonly nonce: string;
+  /** Whether it is bound to a caller. */
+  readonly bound: boolean;
+}
+
+/** Makes and checks tokens. Keys are imported once, on first use. */
+export interface TokenCodec {
+  /** The longest token made or accepted. */
+  readonly maxBytes: number;
+  /** The codec's clock, in ms since the epoch. */
+  now(): number;
+  /**
+   * Signs (and, if configured, seals) a token.
+   *
+   * @throws {RangeError} When the token would exceed `maxBytes`: a state too large is the tool's error.
+   * @throws {TypeError} When the state is not JSON-serialisable.
+   */
+  sign(input: TokenInput): Promise<string>;
+  /**
+   * Checks a token and returns its claims.
+   *
+   * @throws {TokenError} With the reason: `malformed`, `bad_mac`, `expired`, `wrong_kind`, `wrong_tool`, `wrong_caller`.
+   */
+  verify(token: unknown, expect: TokenExpectation): Promise<TokenClaims>;
+}
+
+interface Payload {
+  v: 1;
+  k: string;
+  t: string;
+  iat: number;
+  exp: number;
+  n: string;
+  c?: string;
+  s?: unknown;
+}
+
+/**
+ * Creates a token codec. Secrets are checked now; keys are derived and imported once, on first use.
+ *
+ * @param options The secret, sealing, size bound and clock.
+ * @returns The codec.
+ * @throws {TypeError} When a secret is shorter than 32 bytes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createTokenCodec } from "./token.ts";
+ *
+ * const codec = createTokenCodec({ secret: "an example secret of at least 32 bytes!" });
+ * const token = await codec.sign({ kind: "promise", scope: "analyze", state: { job: 7 }, ttlMs: 60_000 });
+ * assert.ok(token.startsWith("mcl1."));
+ * const claims = await codec.verify(token, { kind: "promise", scope: "analyze" });
+ * assert.deepEqual(claims.state, { job: 7 });
+ * ```
+ */
+export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
+  const secrets = resolveSecrets(options.secret);
+  const seal = options.seal === true;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TOKEN_BYTES;
+  if (!(maxBytes >= 64)) throw new TypeError("maxBytes must be at least 64");
+  const now = options.now ?? Date.now;
+  let keys: Promise<TokenKey[]> | undefined;
+
+  const load = (): Promise<TokenKey[]> => {
+    if (keys !== undefined) return keys;
+    if (secrets === undefined) {
+      const message = `mcplite: no secret configured (the secret option or ${SECRET_ENV}); tokens are signed ` +
+        `with a random key of this process and redeem only on this instance, until it restarts`;
+      if (options.warn) options.warn(message);
+      else if (!warnedThisProcess) {
+        warnedThisProcess = true;
+        console.warn(message);
+      }
+    }
+    return keys = importKeys(secrets ?? [processRandomSecret()]);
+  };
+
+  async function sign(input: TokenInput): Promise<string> {
+    const [key] = await load();
+    const issuedAt = now();
+    const payload: Payload = {
+      v: 1,
+      k: input.kind,
+      t: input.scope,
+      iat: issuedAt,
+      exp: issuedAt + input.ttlMs,
+      n: base64urlEncode(crypto.getRandomValues(new Uint8Array(NONCE_BYTES))),
+    };
+    if (input.caller !== undefined) payload.c = await callerTag(input.caller);
+    payload.s = input.state;
+    const json = encoder.encode(JSON.stringify(payload));
+    const bodyBytes = HEADER_BYTES + (seal ? IV_BYTES + json.byteLength + TAG_BYTES : json.byteLength) + MAC_BYTES;
+    const length = TOKEN_PREFIX.length + encodedLength(bodyBytes);
+    if (length > maxBytes) {
+      throw new RangeError(
+        `the ${input.kind} state of "${input.scope}" makes a token of ${length} bytes, over the limit of ${maxBytes}: ` +
+          `keep large data on the server and put a reference in the state`,
+      );
+    }
+    const bytes = new Uint8Array(bodyBytes);
+    bytes[0] = seal ? SEALED : 0;
+    bytes.set(key.id, 1);
+    if (seal) {
+      const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+      const sealed = await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv, additionalData: bytes.subarray(0, HEADER_BYTES) },
+        key.seal,
+        json,
+      );
+      bytes.set(iv, HEADER_BYTES);
+      bytes.set(new Uint8Array(sealed), HEADER_BYTES + IV_BYTES);
+    } else {
+      bytes.set(json, HEADER_BYTES);
+    }
+    const signed = bytes.subarray(0, bodyBytes - MAC_BYTES);
+    bytes.set(new Uint8Array(await crypto.subtle.sign("HMAC", key.mac, signed)), bodyBytes - MAC_BYTES);
+    return TOKEN_PREFIX + base64urlEncode(bytes);
+  }
+
+  async function verify(token: unknown, expect: TokenExpectation): Promise<TokenClaims> {
+    if (typeof token !== "string" || token.length > maxBytes || !token.startsWith(TOKEN_PREFIX)) {
+      throw fail("malformed");
+    }
+    const bytes = base64urlDecode(token.slice(TOKEN_PREFIX.length));
+    if (bytes === undefined || bytes.byteLength < HEADER_BYTES + 2 + MAC_BYTES || bytes[0] > SEALED) {
+      throw fail("malformed");
+    }
+    const key = (await load()).find((k) => sameId(k.id, bytes));
+    if (key === undefined) throw fail("bad_mac"); // signed with a secret this server does not hold
+    const end = bytes.byteLength - MAC_BYTES;
+    if (!await crypto.subtle.verify("HMAC", key.mac, bytes.subarray(end), bytes.subarray(0, end))) {
+      throw fail("bad_mac");
+    }
+    let json: Uint8Array<ArrayBuffer> = bytes.subarray(HEADER_BYTES, end);
+    if (bytes[0] === SEALED) {
+      if (json.byteLength < IV_BYTES + TAG_BYTES) throw fail("malformed");
+      try {
+        json = new Uint8Array(
+          await crypto.subtle.decrypt(
+            { name: "AES-GCM", iv: json.subarray(0, IV_BYTES), additionalData: bytes.subarray(0, HEADER_BYTES) },
+            key.seal,
+            json.subarray(IV_BYTES),
+          ),
+        );
+      } catch (cause) {
+        throw fail("bad_mac", cause);
+      }
+    }
+    const payload = parsePayload(json);
+    if (now() >= payload.exp) throw fail("expired");
+    if (payload.k !== expect.kind) throw fail("wrong_kind");
+    if (expect.scope !== undefined && payload.t !== expect.scope) throw fail("wrong_tool");
+    if (payload.c !== undefined && (expect.caller === undefined || await callerTag(expect.caller) !== payload.c)) {
+      throw fail("wrong_caller");
+    }
+    return {
+      kind: payload.k,
+      scope: payload.t,
+      state: payload.s,
+      issuedAt: payload.iat,
+      expiresAt: payload.exp,
+      nonce: payload.n,
+      bound: payload.c !== undefined,
+    };
+  }
+
+  return { maxBytes, now: () => now(), sign, verify };
+}
+
+function fail(reason: TokenFailure, cause?: unknown): TokenError {
+  return new TokenError(reason, cause === undefined ? undefined : { cause });
+}
+
+function parsePayload(json: Uint8Array): Payload {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(decoder.decode(json));
+  } catch (cause) {
+    throw fail("malformed", cause);
+  }
+  const p = payload as Partial<Payload> | null;
+  if (
+    typeof p !== "object" || p === null || p.v !== 1 || typeof p.k !== "string" || typeof p.t !== "string" ||
+    typeof p.iat !== "number" || typeof p.exp !== "number" || typeof p.n !== "string" ||
+    (p.c !== undefined && typeof p.c !== "string")
+  ) {
+    throw fail("malformed");
+  }
+  return p as Payload;
+}
+
+function sameId(id: Uint8Array, bytes: Uint8Array): boolean {
+  for (let i = 0; i < ID_BYTES; i++) if (id[i] !== bytes[1 + i]) return false;
+  return true;
+}
+
+/** The length of the unpadded base64url encoding of `n` bytes. */
+function encodedLength(n: number): number {
+  return Math.floor(n / 3) * 4 + (n % 3 === 0 ? 0 : n % 3 + 1);
+}
+
+/** A 128-bit hash of the caller: binds the token without putting the subject in it. */
+async function callerTag(caller: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`mcplite caller\u0000${caller}`));
+  return base64urlEncode(new Uint8Array(digest, 0, 16));
+}

@@ -1,0 +1,64 @@
+/**
+ * Answers a completion request: finds the prompt or resource template it refers to and runs the
+ * completer of the argument, if it has one.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import type { Registry } from "../core/registry.ts";
+import { findTemplate } from "../resource/resolve-resource.ts";
+import { type Completer, type CompletionResult, completionResult } from "./completer.ts";
+
+/** What a completion refers to: a prompt by name, or a resource template by its template. */
+export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+/** A completion request, decoded. */
+export interface CompletionRequest {
+  /** The prompt or template. */
+  readonly ref: CompletionRef;
+  /** The argument (or variable) being completed. */
+  readonly argument: string;
+  /** What the user typed so far. */
+  readonly value: string;
+  /** The arguments already filled in. */
+  readonly arguments: Readonly<Record<string, string>>;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+}
+
+const EMPTY: CompletionResult = Object.freeze({ values: [], total: 0, hasMore: false }) as CompletionResult;
+
+/**
+ * Completes an argument. An argument without a completer gets no suggestions.
+ *
+ * @param registry The prompts and resources.
+ * @param request The request.
+ * @returns Up to 100 suggestions.
+ * @throws {ProtocolError} `invalid_params` for an unknown prompt, template or argument.
+ */
+export async function complete(registry: Registry, request: CompletionRequest): Promise<CompletionResult> {
+  let names: readonly string[];
+  let completers: ReadonlyMap<string, Completer> | undefined;
+  const ref = request.ref;
+  if (ref.type === "ref/prompt") {
+    const prompt = registry.prompt(ref.name);
+    if (prompt === undefined) throw invalid(`Unknown prompt: ${ref.name}`);
+    names = prompt.arguments.map((a) => a.name);
+    completers = prompt.completers;
+  } else {
+    const template = findTemplate(registry, ref.uri);
+    if (template === undefined) throw invalid(`Unknown resource template: ${ref.uri}`);
+    names = template.template!.variables;
+    completers = template.completers;
+  }
+  if (!names.includes(request.argument)) throw invalid(`Unknown argument: ${request.argument}`);
+  const completer = completers?.get(request.argument);
+  if (completer === undefined) return EMPTY;
+  const values = await completer(request.value, { arguments: request.arguments, signal: request.signal });
+  if (!Array.isArray(values)) throw new TypeError(`the completer for "${request.argument}" must return an array of strings`);
+  return completionResult(values);
+}
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+}

@@ -1,0 +1,202 @@
+/**
+ * The server's machinery for calls that finish later: the token codec, the defaults, and the runner
+ * of deferred work with its result store. One per server, built once.
+ *
+ * @module
+ */
+import { base64urlEncode } from "../codec/base64url.ts";
+import type { InputRequest } from "./call-context.ts";
+import { createTokenCodec, type TokenCodec, type TokenCodecOptions } from "../codec/token.ts";
+import { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
+import { isInputAnswer } from "./input-round.ts";
+import { Job } from "./job.ts";
+import { failureResult, resultFromValue } from "./result.ts";
+import { createMemoryResultStore, type ResultStore, type StoredResult } from "./result-store.ts";
+import type { DeferredWork, JobBinder } from "./tool-promise.ts";
+
+/** The token kind of promise tokens. */
+export const PROMISE_KIND = "promise";
+/** The token kind of input-round state (`requestState`). */
+export const INPUT_KIND = "input";
+/** The token kind of MCP task ids. */
+export const TASK_KIND = "task";
+
+/** How often a parked job polls a shared store for answers given on another instance, in ms. */
+const SHARED_POLL_MS = 250;
+
+/** Options of {@link Continuations}: the codec's, plus the defaults and the store. */
+export interface ContinuationsOptions extends TokenCodecOptions {
+  /** Where deferred results wait (default: an in-memory store of this process). */
+  results?: ResultStore;
+  /** How long promise tokens (and deferred results) last, in ms (default one hour). */
+  promiseTtlMs?: number;
+  /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
+  inputTtlMs?: number;
+  /** The default `retry_after_ms` of a promise (default 1 000). */
+  retryAfterMs?: number;
+}
+
+/** The server's tokens, defaults and deferred work. */
+export class Continuations {
+  /** Signs and checks every token. */
+  readonly codec: TokenCodec;
+  /** Where deferred results wait. */
+  readonly results: ResultStore;
+  /** How long promise tokens last, in ms. */
+  readonly promiseTtlMs: number;
+  /** How long `requestState` lasts, in ms. */
+  readonly inputTtlMs: number;
+  /** The default `retry_after_ms`. */
+  readonly retryAfterMs: number;
+  readonly #running = new Map<string, Job>();
+  readonly #pollMs: number | undefined;
+
+  /**
+   * Creates the machinery; the server does this once, from its options.
+   *
+   * @param options The secret, sealing, bounds, defaults and store.
+   * @throws {TypeError} When a secret is shorter than 32 bytes.
+   */
+  constructor(options: ContinuationsOptions = {}) {
+    this.codec = createTokenCodec(options);
+    this.results = options.results ?? createMemoryResultStore({ now: options.now });
+    // Only a store shared with other instances can carry answers given there.
+    this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
+    this.promiseTtlMs = options.promiseTtlMs ?? 60 * 60 * 1000;
+    this.inputTtlMs = options.inputTtlMs ?? 10 * 60 * 1000;
+    this.retryAfterMs = options.retryAfterMs ?? 1000;
+  }
+
+  /** How many deferred jobs are running in this process. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Records a job as working, then runs it in the background; its result (or failure) replaces the
+   * entry when it settles, unless the job was cancelled meanwhile.
+   *
+   * @param work The work.
+   * @param ttlMs How long the entry lasts.
+   * @param onError Receives errors that become failures, for logs.
+   * @param bind Hands the work's context the job, so its questions park the job (from `ctx.defer()`).
+   * @returns The entry id.
+   */
+  async start(work: DeferredWork, ttlMs: number, onError?: (error: unknown) => void, bind?: JobBinder): Promise<string> {
+    const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+    const now = this.codec.now;
+    await this.results.set(id, { status: "working", at: now() }, ttlMs);
+    const job = new Job(id, { store: this.results, ttlMs, now, pollMs: this.#pollMs, onError });
+    this.#running.set(id, job);
+    bind?.(job);
+    void this.#run(job, work, ttlMs, onError);
+    return id;
+  }
+
+  /**
+   * Cancels a job: aborts its work if it runs here and records it as cancelled. Idempotent: a job that
+   * ended already keeps its entry.
+   *
+   * @param id The entry id.
+   * @param ttlMs How long the cancelled entry lasts.
+   * @returns Whether the job was still running.
+   */
+  async cancel(id: string, ttlMs: number): Promise<boolean> {
+    const entry = await this.results.get(id);
+    const job = this.#running.get(id);
+    this.#running.delete(id);
+    job?.controller.abort(new Error("the promise was cancelled"));
+    if (entry?.status !== "working" && entry?.status !== "input_required") return false;
+    const cancelled: StoredResult = { status: "cancelled", at: this.codec.now() };
+    if (job !== undefined) await job.settle(cancelled); // after any write the job made
+    else await this.results.set(id, cancelled, ttlMs);
+    return true;
+  }
+
+  /**
+   * Delivers the client's answers to a job waiting for input. Here, they resume it; for a job running
+   * on another instance (a shared store), they wait in its entry until that instance picks them up.
+   * Answers to questions the job did not ask, or of the wrong shape, are ignored.
+   *
+   * @param id The entry id.
+   * @param responses The answers, by key.
+   * @param ttlMs How long the entry lasts.
+   * @returns `false` when the store does not hold the job (unknown, expired, or another instance's
+   *   without a shared store).
+   */
+  async answer(id: string, responses: Readonly<Record<string, unknown>>, ttlMs: number): Promise<boolean> {
+    const job = this.#running.get(id);
+    if (job !== undefined) {
+      await job.deliver(responses);
+      return true;
+    }
+    const entry = await this.results.get(id);
+    if (entry === undefined) return false;
+    if (entry.status !== "input_required") return true; // nothing asked: answers are ignored
+    const requests: Record<string, InputRequest> = {};
+    const answers: Record<string, unknown> = { ...entry.answers };
+    for (const [key, request] of Object.entries(entry.requests)) {
+      if (Object.hasOwn(responses, key) && isInputAnswer(request.method, responses[key])) answers[key] = responses[key];
+      else requests[key] = request;
+    }
+    const at = this.codec.now();
+    await this.results.set(
+      id,
+      Object.keys(requests).length > 0
+        ? { status: "input_required", requests, answers, at }
+        : { status: "working", answers, at },
+      ttlMs,
+    );
+    return true;
+  }
+
+  async #run(job: Job, work: DeferredWork, ttlMs: number, onError?: (error: unknown) => void): Promise<void> {
+    const signal = job.controller.signal;
+    let entry: StoredResult;
+    try {
+      entry = { ...storedOutcome(await work(signal), onError), at: this.codec.now() };
+    } catch (error) {
+      entry = { ...storedFailure(error, onError), at: this.codec.now() };
+    } finally {
+      this.#running.delete(job.id);
+    }
+    try {
+      // Cancelled here, or (with a shared store) by another instance: the cancellation stands.
+      if (signal.aborted || (await this.results.get(job.id))?.status === "cancelled") return;
+      await job.settle(entry);
+    } catch (error) {
+      onError?.(error);
+      await this.results.set(job.id, {
+        status: "failed",
+        error: { code: ErrorCode.Internal, message: "The result could not be stored" },
+      }, ttlMs).catch((e) => onError?.(e));
+    }
+  }
+}
+
+/** The entry of work that returned: its result, or a failure when the value cannot be one. */
+function storedOutcome(value: unknown, onError?: (error: unknown) => void): StoredResult {
+  try {
+    return { status: "completed", result: resultFromValue(value) };
+  } catch (error) {
+    return storedFailure(error, onError);
+  }
+}
+
+/** A failure of deferred work, as dispatch would answer it: protocol errors fail, others are `isError`. */
+function storedFailure(error: unknown, onError?: (error: unknown) => void): StoredResult {
+  if (error instanceof ProtocolError) {
+    return { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
+  }
+  if (error instanceof ToolError) {
+    const result = failureResult(error.message);
+    const data = error.data;
+    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+      result.structuredContent = data as Record<string, unknown>;
+    }
+    return { status: "completed", result };
+  }
+  if (!(error instanceof McpliteError)) onError?.(error);
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "internal error";
+  return { status: "completed", result: failureResult(message || "internal error") };
+}

@@ -1,0 +1,178 @@
+/**
+ * One piece of deferred work (`ctx.defer()`) running in this process: its abort controller, the
+ * questions it waits on, and the writes of its state to the result store, kept in order.
+ *
+ * A question asked inside the work parks the job: its entry turns `input_required` with every
+ * outstanding question, so an MCP task shows them on `tasks/get`. Answers arrive through
+ * {@link Job.deliver} on this instance (`tasks/update`, `redeem`); answers delivered on another
+ * instance wait in the entry's `answers`, which this instance polls for while the job is parked (and
+ * where it also notices a cancellation made elsewhere). Only answers of the right shape for their
+ * question count.
+ *
+ * @module
+ */
+import type { CallSink, InputRequest } from "./call-context.ts";
+import { isInputAnswer } from "./input-round.ts";
+import type { ResultStore, StoredResult } from "./result-store.ts";
+
+interface Waiter {
+  readonly request: InputRequest;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Where a job keeps its state, and how it learns of answers delivered elsewhere. */
+export interface JobOptions {
+  /** The store holding the job's entry. */
+  readonly store: ResultStore;
+  /** How long its entry lasts, in ms. */
+  readonly ttlMs: number;
+  /** The clock, in ms since the epoch. */
+  readonly now: () => number;
+  /** How often a parked job polls a shared store for answers from other instances; `undefined`: never. */
+  readonly pollMs: number | undefined;
+  /** Receives store errors, for logs. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** A running job: the sink its work asks through, and the writer of its entry. */
+export class Job implements CallSink {
+  /** The result-store id. */
+  readonly id: string;
+  /** Aborts the work (cancellation). */
+  readonly controller: AbortController = new AbortController();
+  readonly #options: JobOptions;
+  readonly #waiting = new Map<string, Waiter>();
+  #writes: Promise<void> = Promise.resolve();
+  #settled = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * Creates the job of an entry already recorded as working.
+   *
+   * @param id The result-store id.
+   * @param options The store, TTL, clock and polling.
+   */
+  constructor(id: string, options: JobOptions) {
+    this.id = id;
+    this.#options = options;
+    this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), { once: true });
+  }
+
+  /** The questions the work waits on, by key. */
+  get questions(): Record<string, InputRequest> {
+    const questions: Record<string, InputRequest> = {};
+    for (const [key, waiter] of this.#waiting) questions[key] = waiter.request;
+    return questions;
+  }
+
+  /**
+   * Parks the work on a question until it is answered: the entry lists it as `input_required`.
+   *
+   * @param key The question's key, unique among the questions outstanding.
+   * @param request The client method and params.
+   * @returns The answer.
+   */
+  input(key: string, request: InputRequest): Promise<unknown> {
+    const signal = this.controller.signal;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.#waiting.has(key) || this.#settled) {
+      return Promise.reject(new TypeError(`input "${key}" cannot be asked: it is outstanding already, or the job ended`));
+    }
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(key, { request, resolve, reject });
+      void this.#publish();
+      this.#poll();
+    });
+  }
+
+  /**
+   * Delivers answers: each one for an outstanding question, of the right shape, resumes the work once
+   * the entry shows what is still outstanding. Others are ignored.
+   *
+   * @param responses The answers, by key.
+   * @returns How many answers were taken.
+   */
+  async deliver(responses: Readonly<Record<string, unknown>>): Promise<number> {
+    const taken: [Waiter, unknown][] = [];
+    for (const [key, waiter] of this.#waiting) {
+      if (Object.hasOwn(responses, key) && isInputAnswer(waiter.request.method, responses[key])) {
+        taken.push([waiter, responses[key]]);
+        this.#waiting.delete(key);
+      }
+    }
+    if (taken.length === 0) return 0;
+    await this.#publish(); // the entry shows the remaining questions before the work moves on
+    for (const [waiter, value] of taken) waiter.resolve(value);
+    return taken.length;
+  }
+
+  /**
+   * Writes the job's final entry, after any write before it; nothing is written after it.
+   *
+   * @param entry The final entry (completed, failed or cancelled).
+   * @returns When it is written.
+   */
+  settle(entry: StoredResult): Promise<void> {
+    if (this.#settled) return this.#writes;
+    this.#settled = true;
+    this.#stopPolling();
+    return this.#write(entry);
+  }
+
+  #publish(): Promise<void> {
+    if (this.#settled) return this.#writes;
+    return this.#write(() =>
+      this.#waiting.size > 0
+        ? { status: "input_required", requests: this.questions, at: this.#options.now() }
+        : { status: "working", at: this.#options.now() }
+    );
+  }
+
+  /** Chains a write after the previous ones; a function is read when its turn comes. */
+  #write(entry: StoredResult | (() => StoredResult)): Promise<void> {
+    const { store, ttlMs, onError } = this.#options;
+    const final = typeof entry !== "function";
+    this.#writes = this.#writes.then(async () => {
+      if (!final && this.#settled) return;
+      try {
+        await store.set(this.id, typeof entry === "function" ? entry() : entry, ttlMs);
+      } catch (error) {
+        onError?.(error);
+      }
+    });
+    return this.#writes;
+  }
+
+  #poll(): void {
+    const pollMs = this.#options.pollMs;
+    if (pollMs === undefined || this.#timer !== undefined) return;
+    const tick = async () => {
+      this.#timer = undefined;
+      if (this.#waiting.size === 0 || this.#settled) return;
+      try {
+        const entry = await this.#options.store.get(this.id);
+        if (entry?.status === "cancelled") {
+          this.controller.abort(new Error("the task was cancelled"));
+          return;
+        }
+        if (entry !== undefined && "answers" in entry && entry.answers !== undefined) await this.deliver(entry.answers);
+      } catch (error) {
+        this.#options.onError?.(error);
+      }
+      if (this.#waiting.size > 0 && !this.#settled && this.#timer === undefined) this.#timer = setTimeout(tick, pollMs);
+    };
+    this.#timer = setTimeout(tick, pollMs);
+  }
+
+  #stopPolling(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #abandon(reason: unknown): void {
+    this.#stopPolling();
+    for (const waiter of this.#waiting.values()) waiter.reject(reason);
+    this.#waiting.clear();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Turns a handler's {@link ToolPromise} into a `promise` outcome: starts deferred work, signs the
+ * token (bound to the caller when one is authenticated).
+ *
+ * @module
+ */
+import { PROMISE_KIND } from "./continuations.ts";
+import type { ToolCall } from "./middleware.ts";
+import type { PromiseOutcome } from "./outcome.ts";
+import type { Registry } from "./registry.ts";
+import type { ToolPromise } from "./tool-promise.ts";
+import type { AnyTool } from "../tool/tool-def.ts";
+
+/** The state a promise token carries: a continuation's state, or the entry of deferred work. */
+export type PromiseState = { readonly s: unknown } | { readonly d: string };
+
+/**
+ * Issues the token of a pending answer.
+ *
+ * @param registry The registry, for the owning tool and the server's continuations.
+ * @param call The call that answered with the promise.
+ * @param tool The tool that was called.
+ * @param promise The pending answer.
+ * @returns The outcome.
+ * @throws {TypeError} When the tool cannot redeem it (no `.redeem()` for `ctx.promise()`, not
+ *   `.longRunning()` for `ctx.defer()`), or a `RangeError` when the state is too large for a token.
+ */
+export async function promiseOutcome(
+  registry: Registry,
+  call: ToolCall,
+  tool: AnyTool,
+  promise: ToolPromise,
+): Promise<PromiseOutcome> {
+  const owner = promise["~tool"] === undefined ? tool : registry.get(promise["~tool"]);
+  if (owner === undefined) throw new TypeError(`no tool "${promise["~tool"]}" to own this promise`);
+  const c = registry.continuations;
+  const ttlMs = promise.ttlMs ?? owner.longRunning?.ttlMs ?? c.promiseTtlMs;
+  const work = promise["~work"];
+  const entry = promise["~entry"];
+  if (work === undefined && entry === undefined && owner.onRedeem === undefined) {
+    throw new TypeError(`tool "${owner.name}" answered with ctx.promise() but has no .redeem() handler to continue it`);
+  }
+  if (work !== undefined && owner.longRunning === undefined) {
+    throw new TypeError(
+      `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
+    );
+  }
+  const state: PromiseState = work !== undefined
+    ? { d: await c.start(work, ttlMs, (error) => registry.onError?.(error, call), promise["~bind"]) }
+    : entry !== undefined
+    ? { d: entry }
+    : { s: promise.state };
+  const issuedAt = c.codec.now();
+  const token = await c.codec.sign({
+    kind: PROMISE_KIND,
+    scope: owner.name,
+    state,
+    ttlMs,
+    caller: call.ctx.auth?.subject,
+  });
+  return {
+    kind: "promise",
+    token,
+    retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
+    estimatedCompletion: promise.estimatedCompletion,
+    expiresAt: new Date(issuedAt + ttlMs).toISOString(),
+  };
+}

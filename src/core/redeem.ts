@@ -1,0 +1,173 @@
+/**
+ * The `redeem` system tool's work (seed §3.6): verify a promise token, then run the owning tool's
+ * continuation, or read the deferred result, on whichever instance the call reached.
+ *
+ * @module
+ */
+import type { CallContext } from "./call-context.ts";
+import { applyServerConfig } from "./config.ts";
+import { PROMISE_KIND } from "./continuations.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import type { PromiseState } from "./promise-outcome.ts";
+import type { Registry } from "./registry.ts";
+import { fail, toolResult } from "./result.ts";
+import { ToolPromise } from "./tool-promise.ts";
+import { TokenError } from "../codec/token-error.ts";
+import type { AnyTool } from "../tool/tool-def.ts";
+
+/** The arguments of `redeem`. */
+export interface RedeemArgs {
+  /** The promise token. */
+  promise: string;
+  /** Cancels the promise instead of redeeming it. */
+  cancel?: boolean;
+}
+
+/**
+ * Redeems (or cancels) a promise token. A bad token changes nothing: it is refused before any
+ * continuation runs.
+ *
+ * @param registry The registry, for the owning tool and the server's continuations.
+ * @param args The token and whether to cancel.
+ * @param ctx The redeem call's context; the continuation receives it.
+ * @returns The continuation's value: an answer, or another pending answer.
+ * @throws {ProtocolError} `invalid_params` for an invalid, expired or foreign token, a token of a tool
+ *   this server does not serve, or deferred work whose result this instance does not hold.
+ */
+export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: CallContext): Promise<unknown> {
+  const c = registry.continuations;
+  let scope: string;
+  let state: PromiseState;
+  try {
+    const claims = await c.codec.verify(args.promise, { kind: PROMISE_KIND, caller: ctx.auth?.subject });
+    scope = claims.scope;
+    state = claims.state as PromiseState;
+  } catch (error) {
+    if (!(error instanceof TokenError)) throw error;
+    registry.onError?.(error);
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid or expired promise token", {
+      data: { reason: "invalid_promise" },
+      cause: error,
+    });
+  }
+  const owner = registry.get(scope);
+  if (owner === undefined || owner.longRunning === undefined) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `This promise belongs to tool "${scope}", which this server does not serve`,
+      {
+        data: { reason: "unknown_promise_tool", tool: scope },
+      },
+    );
+  }
+  if ("d" in state) return redeemDeferred(registry, owner, state.d, args.cancel === true, ctx);
+  if (args.cancel === true) {
+    await cancelContinuation(registry, owner, state.s, ctx);
+    return "cancelled";
+  }
+  return await continuePromise(registry, owner, state.s, ctx);
+}
+
+/**
+ * Runs a tool's continuation (`.redeem()`) on a promise's state, with the tool's configuration.
+ *
+ * @param registry The registry, for the server's settings.
+ * @param owner The tool that made the promise.
+ * @param state The promise's state.
+ * @param ctx The context the continuation receives.
+ * @returns The continuation's value: an answer, or another pending answer (tagged with its tool).
+ * @throws {ProtocolError} `invalid_params` when the tool has no `.redeem()`.
+ */
+export async function continuePromise(
+  registry: Registry,
+  owner: AnyTool,
+  state: unknown,
+  ctx: CallContext,
+): Promise<unknown> {
+  if (owner.onRedeem === undefined) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Tool "${owner.name}" cannot continue this promise`, {
+      data: { reason: "unknown_promise_tool", tool: owner.name },
+    });
+  }
+  await configure(registry, owner, ctx);
+  const value = await owner.onRedeem(state, ctx);
+  if (value instanceof ToolPromise) value["~tool"] = owner.name;
+  return value;
+}
+
+/**
+ * Runs a tool's cancellation handler (`.cancel()`), if it has one, on a promise's state.
+ *
+ * @param registry The registry, for the server's settings.
+ * @param owner The tool that made the promise.
+ * @param state The promise's state.
+ * @param ctx The context the handler receives.
+ * @returns When the handler is done.
+ */
+export async function cancelContinuation(
+  registry: Registry,
+  owner: AnyTool,
+  state: unknown,
+  ctx: CallContext,
+): Promise<void> {
+  if (owner.onCancel === undefined) return;
+  await configure(registry, owner, ctx);
+  await owner.onCancel(state, ctx);
+}
+
+async function configure(registry: Registry, owner: AnyTool, ctx: CallContext): Promise<void> {
+  if (owner.config === undefined) return;
+  ctx.config = undefined;
+  await applyServerConfig(registry, owner, ctx);
+}
+
+async function redeemDeferred(
+  registry: Registry,
+  owner: AnyTool,
+  id: string,
+  cancel: boolean,
+  ctx: CallContext,
+): Promise<unknown> {
+  const c = registry.continuations;
+  if (cancel) {
+    const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+    return stopped ? "cancelled" : "not cancelled: the work is no longer running";
+  }
+  const entry = await c.results.get(id);
+  if (entry === undefined) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      "The result of this promise is not held by this server instance (or it has expired): work started with " +
+        "ctx.defer() keeps its result in the process that ran it. To redeem on any instance, give every instance " +
+        "a shared ResultStore (the resultStore option).",
+      { data: { reason: "result_not_found" } },
+    );
+  }
+  const again = () => {
+    const promise = new ToolPromise({ state: undefined, retryAfterMs: owner.longRunning?.retryAfterMs }, undefined, id);
+    promise["~tool"] = owner.name;
+    return promise;
+  };
+  switch (entry.status) {
+    case "working":
+      return again();
+    case "input_required": {
+      // The work waits for the client: ask its questions on this call (an input round, or a request on
+      // the 2025 stream), hand the answers over, and answer "not done yet" while it resumes.
+      const questions = Object.entries(entry.requests);
+      const settled = await Promise.allSettled(questions.map(([key, request]) => ctx.requestInput(key, request)));
+      const answers: Record<string, unknown> = {};
+      let refused: unknown;
+      settled.forEach((s, i) => s.status === "fulfilled" ? answers[questions[i][0]] = s.value : refused ??= s.reason);
+      if (Object.keys(answers).length > 0) await c.answer(id, answers, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+      if (refused !== undefined) throw refused;
+      return again();
+    }
+    case "completed":
+      return toolResult(entry.result);
+    case "failed":
+      throw new ProtocolError(entry.error.code, entry.error.message, { data: entry.error.data });
+    case "cancelled":
+      return fail("This promise was cancelled");
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * Promises seen as tasks (MCP's tasks extension): a task id is a signed token, kind `"task"`, that
+ * carries what the promise token carries, so any instance holding the secret can read it.
+ *
+ * - **Deferred work** (`ctx.defer()`): the status is the work's entry in the `ResultStore`: working,
+ *   `input_required` with the questions it waits on, completed, failed or cancelled. Another instance
+ *   sees it only through a shared store.
+ * - **Continuations** (`ctx.promise()` + `.redeem()`): nothing is kept. Each read runs `.redeem()` on
+ *   the state the tool first promised: a promise back means working, a value means completed (an
+ *   `isError` result too), a protocol error means failed, a question means `input_required`. The task
+ *   id cannot change, so a state that a re-issued promise carries is not kept: a continuation that
+ *   backs a task should poll (check a job by id, or a deadline) rather than count. The store, when it
+ *   has them, adds what a read cannot derive: answers given with `tasks/update`, the terminal status
+ *   once seen (so later reads do not run `.redeem()` again), and a cancellation.
+ *
+ * @module
+ */
+import { CallContext } from "./call-context.ts";
+import type { InputRequest } from "./call-context.ts";
+import { PROMISE_KIND, TASK_KIND } from "./continuations.ts";
+import { failureFromError } from "./dispatch.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import { InputRound } from "./input-round.ts";
+import type { PromiseOutcome } from "./outcome.ts";
+import type { Registry } from "./registry.ts";
+import { resultFromValue, type ToolResult } from "./result.ts";
+import type { StoredResult } from "./result-store.ts";
+import { cancelContinuation, continuePromise } from "./redeem.ts";
+import { ToolPromise } from "./tool-promise.ts";
+import { TokenError } from "../codec/token-error.ts";
+import type { AnyTool } from "../tool/tool-def.ts";
+
+/** Where a task stands. `completed`, `failed` and `cancelled` are terminal. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** A task as a client sees it. */
+export interface TaskView {
+  /** The task id. */
+  readonly taskId: string;
+  /** Where it stands. */
+  readonly status: TaskStatus;
+  /** When it was created, ms since the epoch. */
+  readonly createdAt: number;
+  /** When its status last changed (or was last derived), ms since the epoch. */
+  readonly lastUpdatedAt: number;
+  /** When it stops being readable, ms since the epoch. */
+  readonly expiresAt: number;
+  /** How often to poll it, in ms. */
+  readonly pollIntervalMs: number;
+  /** `input_required`: the outstanding questions, by key. */
+  readonly requests?: Readonly<Record<string, InputRequest>>;
+  /** `completed`: the result (an `isError` result included). */
+  readonly result?: ToolResult;
+  /** `failed`: the protocol error. */
+  readonly error?: { readonly code: ErrorCode; readonly message: string; readonly data?: unknown };
+}
+
+/** What a task id carries: the promise's state (`s`) or deferred entry (`d`), and the poll interval. */
+type TaskState = ({ readonly s: unknown } | { readonly d: string }) & { readonly p: number };
+
+/** A verified task. */
+interface OpenTask {
+  readonly taskId: string;
+  readonly owner: AnyTool;
+  readonly state: TaskState;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  /** The store key of a continuation task's extras. */
+  readonly key: string;
+}
+
+/**
+ * Turns a promise into a task: signs a task id carrying what the promise token carries. The task is
+ * readable at once, for as long as the promise would have been redeemable.
+ *
+ * @param registry The registry, for the codec.
+ * @param outcome The promise.
+ * @param caller The authenticated caller the promise is bound to, if any.
+ * @returns The task, as first described (working).
+ */
+export async function createTask(
+  registry: Registry,
+  outcome: PromiseOutcome,
+  caller: string | undefined,
+): Promise<TaskView> {
+  const codec = registry.continuations.codec;
+  const claims = await codec.verify(outcome.token, { kind: PROMISE_KIND, caller });
+  const now = codec.now();
+  const pollIntervalMs = Math.max(1, Math.round(outcome.retryAfterMs));
+  const taskId = await codec.sign({
+    kind: TASK_KIND,
+    scope: claims.scope,
+    state: { ...(claims.state as object), p: pollIntervalMs },
+    ttlMs: Math.max(1, claims.expiresAt - now),
+    caller,
+  });
+  return { taskId, status: "working", createdAt: now, lastUpdatedAt: now, expiresAt: claims.expiresAt, pollIntervalMs };
+}
+
+/**
+ * Reads a task: its status, and what goes with it (questions, result or error).
+ *
+ * @param registry The registry.
+ * @param taskId The task id.
+ * @param caller The context of the request that reads it (its signal, metadata and caller).
+ * @returns The task.
+ * @throws {ProtocolError} `invalid_params` for an unknown, expired or foreign task, or deferred work
+ *   whose entry this instance's store does not hold; `missing_capability` when a continuation asks
+ *   for input the reading client did not declare.
+ */
+export async function getTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<TaskView> {
+  const task = await openTask(registry, taskId, caller);
+  const c = registry.continuations;
+  if ("d" in task.state) return viewOf(task, await heldEntry(registry, task.state.d));
+  const kept = await c.results.get(task.key);
+  if (kept !== undefined && isTerminal(kept)) return viewOf(task, kept);
+  const answers = kept !== undefined && "answers" in kept ? kept.answers : undefined;
+  const round = new InputRound(answers);
+  const ctx = contextFor(task, caller, round);
+  const now = c.codec.now();
+  let entry: StoredResult;
+  try {
+    const value = await continuePromise(registry, task.owner, task.state.s, ctx);
+    entry = round.pending
+      ? { status: "input_required", requests: round.questions }
+      : value instanceof ToolPromise
+      ? value["~work"] === undefined ? { status: "working" } : deferredFromContinuation(task.owner)
+      : { status: "completed", result: resultFromValue(value) };
+  } catch (error) {
+    if (round.pending) entry = { status: "input_required", requests: round.questions };
+    else if (error instanceof ProtocolError && error.code === ErrorCode.MissingCapability) throw error;
+    else if (error instanceof ProtocolError) {
+      entry = { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
+    } else {
+      const call = { name: task.owner.name, arguments: task.state.s, ctx };
+      entry = { status: "completed", result: failureFromError(registry, call, error).result };
+    }
+  }
+  if (isTerminal(entry)) await c.results.set(task.key, { ...entry, at: now }, Math.max(1, task.expiresAt - now));
+  return viewOf(task, { ...entry, at: now });
+}
+
+/**
+ * Answers a task's questions. Deferred work resumes (here, or on the instance running it, through a
+ * shared store); a continuation gets the answers on its next read. Answers to questions not asked
+ * are ignored; a partial answer leaves the rest outstanding.
+ *
+ * @param registry The registry.
+ * @param taskId The task id.
+ * @param responses The answers, by key.
+ * @param caller The context of the request.
+ * @returns When the answers are recorded.
+ * @throws {ProtocolError} `invalid_params` for an unknown task, or answers that are not an object.
+ */
+export async function updateTask(
+  registry: Registry,
+  taskId: unknown,
+  responses: unknown,
+  caller: CallContext,
+): Promise<void> {
+  const task = await openTask(registry, taskId, caller);
+  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by request");
+  }
+  const c = registry.continuations;
+  const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
+  const answers = responses as Record<string, unknown>;
+  if ("d" in task.state) {
+    if (!await c.answer(task.state.d, answers, ttlMs)) throw notHeld();
+    return;
+  }
+  const kept = await c.results.get(task.key);
+  if (kept !== undefined && isTerminal(kept)) return;
+  const before = kept !== undefined && "answers" in kept ? kept.answers : undefined;
+  await c.results.set(task.key, { status: "working", answers: { ...before, ...answers }, at: c.codec.now() }, ttlMs);
+}
+
+/**
+ * Cancels a task, cooperatively and idempotently: deferred work is aborted (here, or where it runs
+ * when that instance polls a shared store) and recorded as cancelled; a continuation's `.cancel()`
+ * handler runs and the task reads as cancelled where the store holds that. A task that ended stays as
+ * it ended.
+ *
+ * @param registry The registry.
+ * @param taskId The task id.
+ * @param caller The context of the request.
+ * @returns When the cancellation is recorded.
+ * @throws {ProtocolError} `invalid_params` for an unknown task.
+ */
+export async function cancelTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<void> {
+  const task = await openTask(registry, taskId, caller);
+  const c = registry.continuations;
+  const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
+  if ("d" in task.state) {
+    await heldEntry(registry, task.state.d);
+    await c.cancel(task.state.d, ttlMs);
+    return;
+  }
+  const kept = await c.results.get(task.key);
+  if (kept !== undefined && isTerminal(kept)) return;
+  await cancelContinuation(registry, task.owner, task.state.s, contextFor(task, caller, undefined));
+  await c.results.set(task.key, { status: "cancelled", at: c.codec.now() }, ttlMs);
+}
+
+async function openTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<OpenTask> {
+  const codec = registry.continuations.codec;
+  try {
+    const claims = await codec.verify(taskId, { kind: TASK_KIND, caller: caller.auth?.subject });
+    const owner = registry.get(claims.scope);
+    const state = claims.state as TaskState;
+    if (owner?.longRunning !== undefined && typeof state === "object" && state !== null) {
+      return {
+        taskId: taskId as string,
+        owner,
+        state,
+        createdAt: claims.issuedAt,
+        expiresAt: claims.expiresAt,
+        key: `task:${claims.nonce}`,
+      };
+    }
+  } catch (error) {
+    if (!(error instanceof TokenError)) throw error;
+    registry.onError?.(error);
+  }
+  throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: unknown or expired task", {
+    data: { reason: "unknown_task" },
+  });
+}
+
+async function heldEntry(registry: Registry, id: string): Promise<StoredResult> {
+  const entry = await registry.continuations.results.get(id);
+  if (entry === undefined) throw notHeld();
+  return entry;
+}
+
+function notHeld(): ProtocolError {
+  return new ProtocolError(
+    ErrorCode.InvalidParams,
+    "Invalid params: this task ran in another server instance, or has expired: work started with ctx.defer() " +
+      "keeps its state in the process that runs it. To serve its tasks on any instance, give every instance a " +
+      "shared ResultStore (the resultStore option).",
+    { data: { reason: "result_not_found" } },
+  );
+}
+
+function contextFor(task: OpenTask, caller: CallContext, round: InputRound | undefined): CallContext {
+  const ctx = new CallContext(task.owner.name, caller.signal, caller.meta, round);
+  ctx.auth = caller.auth;
+  return ctx;
+}
+
+function isTerminal(entry: StoredResult): boolean {
+  return entry.status === "completed" || entry.status === "failed" || entry.status === "cancelled";
+}
+
+function deferredFromContinuation(owner: AnyTool): StoredResult {
+  return {
+    status: "failed",
+    error: {
+      code: ErrorCode.Internal,
+      message: `The .redeem() of tool "${owner.name}" answered with ctx.defer(), which cannot continue a task`,
+    },
+  };
+}
+
+function viewOf(task: OpenTask, entry: StoredResult): TaskView {
+  const base = {
+    taskId: task.taskId,
+    createdAt: task.createdAt,
+    lastUpdatedAt: Math.max(task.createdAt, entry.at ?? task.createdAt),
+    expiresAt: task.expiresAt,
+    pollIntervalMs: task.state.p,
+  };
+  switch (entry.status) {
+    case "working":
+    case "cancelled":
+      return { ...base, status: entry.status };
+    case "input_required":
+      return { ...base, status: "input_required", requests: entry.requests };
+    case "completed":
+      return { ...base, status: "completed", result: entry.result };
+    case "failed":
+      return { ...base, status: "failed", error: entry.error };
+  }
+}

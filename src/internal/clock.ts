@@ -1,0 +1,23 @@
+/**
+ * The wall-clock timestamp results carry, formatted at most once per millisecond.
+ *
+ * @module
+ */
+
+let lastMs = NaN;
+let lastIso = "";
+
+/**
+ * Returns the current time as an ISO 8601 string. Under load many responses share a millisecond, so
+ * the string is reused until the clock moves (as HTTP servers cache their `Date` header).
+ *
+ * @returns The time, e.g. `2026-07-28T12:00:00.000Z`.
+ */
+export function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}

@@ -1,0 +1,179 @@
+/**
+ * `definePrompt()`: the immutable fluent builder for prompts whose arguments are typed by a valibot
+ * object schema of strings.
+ *
+ * @module
+ */
+import { type Completer, freezeCompleters } from "../completion/completer.ts";
+import {
+  type CompiledSchema,
+  compileSchema,
+  type InferSchemaInput,
+  type InferSchemaOutput,
+  type SchemaInput,
+} from "../tool/schema.ts";
+import type { AnyPrompt, Prompt, PromptArgument, PromptHandler } from "./prompt-def.ts";
+
+const NAME_PATTERN = /^[A-Za-z0-9_./-]{1,128}$/;
+
+interface PromptState {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly args?: CompiledSchema;
+  readonly arguments: readonly PromptArgument[];
+  readonly meta?: Record<string, unknown>;
+  readonly completers?: Readonly<Record<string, Completer>>;
+}
+
+/**
+ * The fluent builder `definePrompt()` returns. Every method returns a new builder.
+ *
+ * @typeParam TName The prompt name.
+ * @typeParam TInput What the caller sends.
+ * @typeParam TArgs What the handler receives.
+ */
+export class PromptBuilder<TName extends string, TInput = Record<string, never>, TArgs = Record<string, never>> {
+  readonly #state: PromptState;
+
+  /**
+   * Creates a builder; use {@link definePrompt} instead.
+   *
+   * @param state The definition so far.
+   */
+  constructor(state: PromptState) {
+    this.#state = Object.freeze(state);
+  }
+
+  #with<I, A>(patch: Partial<PromptState>): PromptBuilder<TName, I, A> {
+    return new PromptBuilder<TName, I, A>({ ...this.#state, ...patch });
+  }
+
+  /**
+   * Sets a human-readable title.
+   *
+   * @param title The title.
+   * @returns A new builder.
+   */
+  title(title: string): PromptBuilder<TName, TInput, TArgs> {
+    return this.#with({ title });
+  }
+
+  /**
+   * Sets the description.
+   *
+   * @param description What the prompt is for.
+   * @returns A new builder.
+   */
+  describe(description: string): PromptBuilder<TName, TInput, TArgs> {
+    return this.#with({ description });
+  }
+
+  /**
+   * Sets the arguments: an object schema whose properties are strings (MCP prompt arguments are
+   * strings; a valibot pipe may still check them, a default fill them in). Each property is listed
+   * with its description (`v.description(…)`) and whether it is required.
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns A new builder whose handler receives the schema's output type.
+   * @throws {TypeError} When the schema is not an object of string properties.
+   */
+  args<S extends SchemaInput>(schema: S): PromptBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>> {
+    const where = `prompt "${this.#state.name}" arguments`;
+    const args = compileSchema(schema, where);
+    return this.#with({ args, arguments: argumentsOf(args, where) });
+  }
+
+  /**
+   * Declares how to complete one argument (`completion/complete` with `ref/prompt`).
+   *
+   * @param argument The argument name.
+   * @param completer Suggests values for what the user typed.
+   * @returns A new builder.
+   */
+  complete(argument: keyof TInput & string, completer: Completer): PromptBuilder<TName, TInput, TArgs> {
+    return this.#with({ completers: { ...this.#state.completers, [argument]: completer } });
+  }
+
+  /**
+   * Sets free-form metadata, listed as `_meta`.
+   *
+   * @param meta The metadata.
+   * @returns A new builder.
+   */
+  meta(meta: Record<string, unknown>): PromptBuilder<TName, TInput, TArgs> {
+    return this.#with({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * Finishes the prompt with its handler.
+   *
+   * @param handler Receives the validated arguments and the call context; returns a string, messages
+   *   or a complete result.
+   * @returns The prompt.
+   * @throws {TypeError} When the handler is not a function or a completer names an unknown argument.
+   */
+  get(handler: PromptHandler<TArgs>): Prompt<TName, TInput, TArgs> {
+    const s = this.#state;
+    if (typeof handler !== "function") throw new TypeError(`prompt "${s.name}": the handler must be a function`);
+    const names = s.arguments.map((a) => a.name);
+    const prompt: AnyPrompt = {
+      name: s.name,
+      title: s.title,
+      description: s.description,
+      arguments: Object.freeze(s.arguments.map((a) => Object.freeze({ ...a }))),
+      args: s.args,
+      completers: freezeCompleters(s.completers, names, `prompt "${s.name}"`),
+      meta: s.meta,
+      get: handler as PromptHandler<unknown>,
+    };
+    return Object.freeze(prompt) as Prompt<TName, TInput, TArgs>;
+  }
+}
+
+/** Lists the arguments of an object schema, checking that each is a string. */
+function argumentsOf(args: CompiledSchema, where: string): PromptArgument[] {
+  const schema = args.jsonSchema;
+  if (schema.type !== "object") throw new TypeError(`${where}: the schema must describe an object (type "object")`);
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return Object.entries(properties).map(([name, property]) => {
+    const type = property?.type;
+    const stringEnum = Array.isArray(property?.enum) && (property.enum as unknown[]).every((x) => typeof x === "string");
+    if (type !== "string" && !(type === undefined && (stringEnum || property?.const !== undefined))) {
+      throw new TypeError(`${where}: property "${name}" must be a string (MCP prompt arguments are strings)`);
+    }
+    const argument: PromptArgument = { name };
+    if (typeof property.title === "string") argument.title = property.title;
+    if (typeof property.description === "string") argument.description = property.description;
+    argument.required = required.includes(name);
+    return argument;
+  });
+}
+
+/**
+ * Starts the definition of a prompt.
+ *
+ * @param name The prompt name: 1–128 characters of `[A-Za-z0-9_./-]`.
+ * @returns A fluent builder.
+ * @throws {TypeError} When the name is invalid.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { definePrompt } from "./define-prompt.ts";
+ *
+ * const review = definePrompt("code_review")
+ *   .describe("Asks for a review of some code")
+ *   .args(v.object({ code: v.pipe(v.string(), v.description("The code to review")) }))
+ *   .get(({ code }) => `Please review this code:\n${code}`);
+ * assert.deepEqual(review.arguments, [{ name: "code", description: "The code to review", required: true }]);
+ * ```
+ */
+export function definePrompt<TName extends string>(name: TName): PromptBuilder<TName> {
+  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
+    throw new TypeError(`invalid prompt name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . / -`);
+  }
+  return new PromptBuilder<TName>({ name, arguments: [] });
+}

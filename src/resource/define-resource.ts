@@ -1,0 +1,219 @@
+/**
+ * `defineResource()`: the immutable fluent builder for resources with a static URI and for RFC 6570
+ * level-1 resource templates, whose variables reach the read handler typed.
+ *
+ * @module
+ */
+import type { ContentAnnotations } from "../core/result.ts";
+import { type Completer, freezeCompleters } from "../completion/completer.ts";
+import type { AnyResource, CacheHint, ReadHandler, Resource } from "./resource-def.ts";
+import {
+  assertAbsoluteUri,
+  isUriTemplate,
+  parseUriTemplate,
+  type UriTemplate,
+  type UriVariableNames,
+  type UriVariables,
+} from "./uri-template.ts";
+
+interface ResourceState {
+  readonly uri: string;
+  readonly template: UriTemplate | undefined;
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly size?: number;
+  readonly annotations?: ContentAnnotations;
+  readonly meta?: Record<string, unknown>;
+  readonly cache?: CacheHint;
+  readonly completers?: Readonly<Record<string, Completer>>;
+}
+
+/**
+ * The fluent builder `defineResource()` returns. Every method returns a new builder.
+ *
+ * @typeParam TUri The URI or template, as a literal type: template variables are inferred from it.
+ */
+export class ResourceBuilder<TUri extends string> {
+  readonly #state: ResourceState;
+
+  /**
+   * Creates a builder; use {@link defineResource} instead.
+   *
+   * @param state The definition so far.
+   */
+  constructor(state: ResourceState) {
+    this.#state = Object.freeze(state);
+  }
+
+  #with(patch: Partial<ResourceState>): ResourceBuilder<TUri> {
+    return new ResourceBuilder<TUri>({ ...this.#state, ...patch });
+  }
+
+  /**
+   * Sets the programmatic name (defaults to the URI or template).
+   *
+   * @param name The name.
+   * @returns A new builder.
+   */
+  name(name: string): ResourceBuilder<TUri> {
+    if (typeof name !== "string" || name === "") throw new TypeError(`resource ${this.#state.uri}: the name must be non-empty`);
+    return this.#with({ name });
+  }
+
+  /**
+   * Sets a human-readable title.
+   *
+   * @param title The title.
+   * @returns A new builder.
+   */
+  title(title: string): ResourceBuilder<TUri> {
+    return this.#with({ title });
+  }
+
+  /**
+   * Sets the description.
+   *
+   * @param description What the resource holds.
+   * @returns A new builder.
+   */
+  describe(description: string): ResourceBuilder<TUri> {
+    return this.#with({ description });
+  }
+
+  /**
+   * Sets the MIME type of the contents (the default for entries the handler returns without one).
+   *
+   * @param mimeType The MIME type, e.g. `text/plain`.
+   * @returns A new builder.
+   */
+  mimeType(mimeType: string): ResourceBuilder<TUri> {
+    return this.#with({ mimeType });
+  }
+
+  /**
+   * Sets the size in bytes, listed for static resources.
+   *
+   * @param bytes The size.
+   * @returns A new builder.
+   * @throws {TypeError} When the size is not a non-negative integer.
+   */
+  size(bytes: number): ResourceBuilder<TUri> {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new TypeError(`resource ${this.#state.uri}: size must be a non-negative integer`);
+    return this.#with({ size: bytes });
+  }
+
+  /**
+   * Sets the annotations (audience, priority, last modification).
+   *
+   * @param annotations The annotations.
+   * @returns A new builder.
+   */
+  annotations(annotations: ContentAnnotations): ResourceBuilder<TUri> {
+    return this.#with({ annotations: { ...this.#state.annotations, ...annotations } });
+  }
+
+  /**
+   * Sets free-form metadata, listed as `_meta`.
+   *
+   * @param meta The metadata.
+   * @returns A new builder.
+   */
+  meta(meta: Record<string, unknown>): ResourceBuilder<TUri> {
+    return this.#with({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * Sets the caching hint of reads (MCP `ttlMs` / `cacheScope`, and HTTP `Cache-Control`). The default
+   * is `{ ttlMs: 0, scope: "private" }`: revalidate every time, never share across callers.
+   *
+   * @param hint The freshness and the scope.
+   * @returns A new builder.
+   * @throws {TypeError} When `ttlMs` is not a non-negative integer or the scope is unknown.
+   */
+  cache(hint: CacheHint): ResourceBuilder<TUri> {
+    return this.#with({ cache: checkCacheHint(hint, `resource ${this.#state.uri}`) });
+  }
+
+  /**
+   * Declares how to complete one template variable (`completion/complete` with `ref/resource`).
+   *
+   * @param variable The variable name.
+   * @param completer Suggests values for what the user typed.
+   * @returns A new builder.
+   */
+  complete(variable: UriVariableNames<TUri>, completer: Completer): ResourceBuilder<TUri> {
+    return this.#with({ completers: { ...this.#state.completers, [variable]: completer } });
+  }
+
+  /**
+   * Finishes the resource with its read handler.
+   *
+   * @param handler Receives the template's variables (typed from the template), the call context and
+   *   the URI; returns text, bytes or contents entries.
+   * @returns The resource.
+   * @throws {TypeError} When the handler is not a function or a completer names an unknown variable.
+   */
+  read(handler: ReadHandler<UriVariables<TUri>>): Resource<TUri> {
+    const s = this.#state;
+    if (typeof handler !== "function") throw new TypeError(`resource ${s.uri}: the read handler must be a function`);
+    const resource: AnyResource = {
+      uri: s.uri,
+      template: s.template,
+      name: s.name ?? s.uri,
+      title: s.title,
+      description: s.description,
+      mimeType: s.mimeType,
+      size: s.size,
+      annotations: s.annotations,
+      meta: s.meta,
+      cache: s.cache,
+      completers: freezeCompleters(s.completers, s.template?.variables ?? [], `resource ${s.uri}`),
+      read: handler as ReadHandler<Record<string, string>>,
+    };
+    return Object.freeze(resource) as Resource<TUri>;
+  }
+}
+
+/**
+ * Checks a caching hint.
+ *
+ * @param hint The hint.
+ * @param what Names the definition in errors.
+ * @returns The hint, frozen.
+ * @throws {TypeError} When `ttlMs` is not a non-negative integer or the scope is unknown.
+ */
+export function checkCacheHint(hint: CacheHint, what: string): CacheHint {
+  if (!Number.isSafeInteger(hint?.ttlMs) || hint.ttlMs < 0) throw new TypeError(`${what}: ttlMs must be a non-negative integer`);
+  if (hint.scope !== "public" && hint.scope !== "private") throw new TypeError(`${what}: scope must be "public" or "private"`);
+  return Object.freeze({ ttlMs: hint.ttlMs, scope: hint.scope });
+}
+
+/**
+ * Starts the definition of a resource: a static URI (`test://static-text`) or an RFC 6570 level-1
+ * template (`test://template/{id}/data`), whose variables the read handler receives typed.
+ *
+ * @param uri The absolute URI or template.
+ * @returns A fluent builder.
+ * @throws {TypeError} When the URI is not absolute or the template is not level 1.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defineResource } from "./define-resource.ts";
+ *
+ * const readme = defineResource("docs://readme").mimeType("text/markdown").read(() => "# Hello");
+ * const user = defineResource("users://{id}/profile")
+ *   .mimeType("application/json")
+ *   .complete("id", (typed) => ["alice", "bob"].filter((id) => id.startsWith(typed)))
+ *   .read(({ id }) => JSON.stringify({ id }));
+ * assert.equal(user.template?.match("users://alice/profile")?.id, "alice");
+ * assert.equal(readme.template, undefined);
+ * ```
+ */
+export function defineResource<TUri extends string>(uri: TUri): ResourceBuilder<TUri> {
+  if (typeof uri === "string" && isUriTemplate(uri)) return new ResourceBuilder<TUri>({ uri, template: parseUriTemplate(uri) });
+  assertAbsoluteUri(uri, "resource");
+  return new ResourceBuilder<TUri>({ uri, template: undefined });
+}

@@ -1,0 +1,174 @@
+/**
+ * The finished resource definition that `defineResource()` produces, how it is listed, and how what a
+ * read handler returns becomes MCP `contents`.
+ *
+ * @module
+ */
+import type { CallContext } from "../core/call-context.ts";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import type { ContentAnnotations, ResourceContents } from "../core/result.ts";
+import type { Completer } from "../completion/completer.ts";
+import type { UriTemplate } from "./uri-template.ts";
+
+/** A caching hint (MCP SEP-2549): how long a result stays fresh, and who may share a cached copy. */
+export interface CacheHint {
+  /** Freshness in milliseconds, like `max-age`; 0 means revalidate every time. */
+  readonly ttlMs: number;
+  /** `"public"`: shareable across callers; `"private"`: only within the same authorisation context. */
+  readonly scope: "public" | "private";
+}
+
+/** One entry a read handler may return: text or binary, with the URI and MIME type optional. */
+export type ResourceContentsInput =
+  | { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
+  | { uri?: string; mimeType?: string; blob: string | Uint8Array; _meta?: Record<string, unknown> };
+
+/**
+ * What a read handler may return: a string (text), bytes (a base64 `blob`), one contents entry or
+ * several. `undefined`, `null` or an empty array mean "no such resource".
+ */
+export type ReadValue = string | Uint8Array | ResourceContentsInput | ResourceContentsInput[] | null | undefined;
+
+/**
+ * Reads a resource.
+ *
+ * @param variables The template's variables, decoded (empty for a static resource).
+ * @param ctx The call context (signal, logging, progress, elicitation on the 2025 revisions).
+ * @param uri The URI being read.
+ */
+export type ReadHandler<TVars> = (variables: TVars, ctx: CallContext, uri: string) => ReadValue | Promise<ReadValue>;
+
+/** A finished resource (static URI) or resource template, ready for `server.resource()`. */
+export interface Resource<TUri extends string = string> {
+  /** The URI, or the template for a template resource. */
+  readonly uri: TUri;
+  /** The parsed template; `undefined` for a static resource. */
+  readonly template: UriTemplate | undefined;
+  /** The programmatic name. */
+  readonly name: string;
+  /** A human-readable title. */
+  readonly title: string | undefined;
+  /** What the resource holds. */
+  readonly description: string | undefined;
+  /** The MIME type of its contents. */
+  readonly mimeType: string | undefined;
+  /** The size in bytes, when known (static resources only). */
+  readonly size: number | undefined;
+  /** Audience, priority and last modification. */
+  readonly annotations: ContentAnnotations | undefined;
+  /** Free-form metadata listed as `_meta`. */
+  readonly meta: Record<string, unknown> | undefined;
+  /** How long a read stays fresh; `undefined` uses the server's default. */
+  readonly cache: CacheHint | undefined;
+  /** Completers for template variables. */
+  readonly completers: ReadonlyMap<string, Completer> | undefined;
+  /** The read handler. */
+  readonly read: ReadHandler<Record<string, string>>;
+}
+
+/** Any resource. */
+export type AnyResource = Resource<string>;
+
+/** A static resource as `resources/list` shows it. */
+export interface ResourceDescriptor {
+  /** The URI. */
+  uri: string;
+  /** The name. */
+  name: string;
+  /** The title. */
+  title?: string;
+  /** The description. */
+  description?: string;
+  /** The MIME type. */
+  mimeType?: string;
+  /** The size in bytes. */
+  size?: number;
+  /** The annotations. */
+  annotations?: ContentAnnotations;
+  /** The metadata. */
+  _meta?: Record<string, unknown>;
+}
+
+/** A template as `resources/templates/list` shows it. */
+export interface ResourceTemplateDescriptor {
+  /** The RFC 6570 template. */
+  uriTemplate: string;
+  /** The name. */
+  name: string;
+  /** The title. */
+  title?: string;
+  /** The description. */
+  description?: string;
+  /** The MIME type. */
+  mimeType?: string;
+  /** The annotations. */
+  annotations?: ContentAnnotations;
+  /** The metadata. */
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Describes a resource as the lists show it. Runs once per resource, when a list body is built.
+ *
+ * @param resource The resource.
+ * @returns Its descriptor (a template descriptor for a template).
+ */
+export function describeResource(resource: AnyResource): ResourceDescriptor | ResourceTemplateDescriptor {
+  const d: Record<string, unknown> = resource.template === undefined
+    ? { uri: resource.uri, name: resource.name }
+    : { uriTemplate: resource.uri, name: resource.name };
+  if (resource.title !== undefined) d.title = resource.title;
+  if (resource.description !== undefined) d.description = resource.description;
+  if (resource.mimeType !== undefined) d.mimeType = resource.mimeType;
+  if (resource.size !== undefined && resource.template === undefined) d.size = resource.size;
+  if (resource.annotations !== undefined) d.annotations = resource.annotations;
+  if (resource.meta !== undefined) d._meta = resource.meta;
+  return d as unknown as ResourceDescriptor | ResourceTemplateDescriptor;
+}
+
+/**
+ * Turns what a read handler returned into MCP `contents`: entries without a URI get the URI read,
+ * entries without a MIME type get the resource's, bytes become base64.
+ *
+ * @param value The handler's return value.
+ * @param uri The URI that was read.
+ * @param mimeType The resource's MIME type.
+ * @returns The contents, never empty.
+ * @throws {ProtocolError} `resource_not_found` when the handler returned nothing.
+ */
+export function contentsFromValue(value: ReadValue, uri: string, mimeType: string | undefined): ResourceContents[] {
+  if (typeof value === "string") return [withMime({ uri, text: value }, mimeType)];
+  if (value instanceof Uint8Array) return [withMime({ uri, blob: toBase64(value) }, mimeType)];
+  const entries = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  if (entries.length === 0) throw notFound(uri);
+  return entries.map((entry) => {
+    const out: Record<string, unknown> = { uri: entry.uri ?? uri };
+    const mime = entry.mimeType ?? mimeType;
+    if (mime !== undefined) out.mimeType = mime;
+    if ("text" in entry && typeof entry.text === "string") out.text = entry.text;
+    else if ("blob" in entry) out.blob = typeof entry.blob === "string" ? entry.blob : toBase64(entry.blob);
+    else throw new TypeError(`resource ${uri}: a contents entry needs "text" or "blob"`);
+    if (entry._meta !== undefined) out._meta = entry._meta;
+    return out as ResourceContents;
+  });
+}
+
+/**
+ * Builds the error for a URI no resource answers.
+ *
+ * @param uri The URI.
+ * @returns The error (`resource_not_found`, with `data.uri`).
+ */
+export function notFound(uri: string): ProtocolError {
+  return new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { data: { uri } });
+}
+
+function withMime(entry: { uri: string; text: string } | { uri: string; blob: string }, mimeType?: string): ResourceContents {
+  return mimeType === undefined ? entry : { ...entry, mimeType };
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

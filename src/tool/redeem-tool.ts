@@ -1,0 +1,34 @@
+/**
+ * The `redeem` system tool (seed §3.6): listed automatically by a server with any long-running tool.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import type { Registry } from "../core/registry.ts";
+import { redeemPromise } from "../core/redeem.ts";
+import { defineTool } from "./define-tool.ts";
+import type { AnyTool } from "./tool-def.ts";
+
+/** The name of the system tool that redeems promise tokens. */
+export const REDEEM_TOOL = "redeem";
+
+/**
+ * Creates the `redeem` tool of a registry: `@type: "system"`, a required string `promise`, and an
+ * optional `cancel` flag that cancels the promise instead.
+ *
+ * @param registry The registry whose tools' promises it redeems.
+ * @returns The tool.
+ */
+export function createRedeemTool(registry: Registry): AnyTool {
+  return defineTool(REDEEM_TOOL)
+    .type("system")
+    .describe(
+      "Redeems a promise token that a long-running tool returned: answers with the final result, or with " +
+        "another promise to redeem later (after its retry_after_ms). Pass cancel: true to cancel the work instead.",
+    )
+    .input(v.object({
+      promise: v.pipe(v.string(), v.minLength(1), v.description("The promise_token of a promise response")),
+      cancel: v.optional(v.pipe(v.boolean(), v.description("Cancel the promised work instead of redeeming it"))),
+    }))
+    .handle((args, ctx) => redeemPromise(registry, args, ctx));
+}

@@ -1,0 +1,125 @@
+/**
+ * What the gRPC tests share: the fixture server plus two tools that only these tests need (a probed
+ * stream and a result that is not plain JSON), auth middleware driven by a header, and small waits.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as v from "valibot";
+import { ConnectError } from "@connectrpc/connect";
+import { defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
+import type { Binding, ServerCore } from "../../../src/server/server-core.ts";
+import { fixtureServer, sleep } from "../../helpers/fixtures.ts";
+
+/** Streams `count` ticks, `delayMs` apart, recording how it ended. */
+export const tickProbe = { started: 0, aborted: 0, finished: 0, pulled: 0 };
+export const ticks = defineTool("ticks")
+  .input(v.object({ count: v.number(), delayMs: v.optional(v.number(), 0) }))
+  .stream(async function* ({ count, delayMs }, ctx) {
+    tickProbe.started++;
+    try {
+      for (let i = 0; i < count; i++) {
+        if (delayMs > 0) await sleep(delayMs, ctx.signal);
+        tickProbe.pulled++;
+        yield { tick: i };
+      }
+      tickProbe.finished++;
+    } finally {
+      if (ctx.signal.aborted) tickProbe.aborted++;
+    }
+  });
+
+/** Returns a structured value with `undefined` keys and a date, as handlers do. */
+export const loose = defineTool("loose").handle(() => ({
+  a: 1,
+  missing: undefined,
+  at: new Date(0),
+  list: [1, undefined],
+}));
+
+/** Answers with a promise, then another, then the result (so the server lists `redeem`). */
+export const analyze = defineTool("analyze_dataset")
+  .input(v.object({ n: v.number() }))
+  .handle(({ n }, ctx) => ctx.promise({ state: { n, polls: 0 }, retryAfterMs: 5 }))
+  .redeem((state, ctx) =>
+    state.polls >= 1
+      ? { doubled: state.n * 2 }
+      : ctx.promise({ state: { n: state.n, polls: state.polls + 1 }, retryAfterMs: 5 })
+  );
+
+/** The fixture server, the tools above, and middleware failing on `x-test-auth: none|deny`. */
+export function grpcServer() {
+  return fixtureServer({ secret: "grpc-test-secret-0123456789abcdef" }).tool(ticks).tool(loose).tool(analyze).use(
+    async (call, next) => {
+      const auth = call.ctx.meta.headers.get("x-test-auth");
+      if (auth === "none") throw new ProtocolError(ErrorCode.Unauthenticated, "a token is required");
+      if (auth === "deny") throw new ProtocolError(ErrorCode.PermissionDenied, "not for you");
+      return await next();
+    },
+  );
+}
+
+/** Returns a server's core, as a binding receives it. */
+export function coreOf(server: { mount(binding: Binding): unknown }): ServerCore {
+  let core: ServerCore | undefined;
+  server.mount((c) => {
+    core = c;
+    return new Map();
+  });
+  return core!;
+}
+
+/** Returns the error a call fails with. */
+export async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await promise;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  assert.fail("expected the call to fail");
+}
+
+/** Waits, bounded, until `check` holds. */
+export async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) assert.fail("timed out waiting");
+    await sleep(10);
+  }
+}
+
+/** The output of a child process. */
+export interface Run {
+  /** The exit code (null when killed). */
+  code: number | null;
+  /** What it printed. */
+  stdout: string;
+  /** What it printed on stderr. */
+  stderr: string;
+}
+
+/** Runs a program from the repository root, killed after `timeoutMs`. */
+export function run(file: string, args: string[], timeoutMs = 30_000): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd: ROOT, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** The repository root. */
+export const ROOT: string = new URL("../../../", import.meta.url).pathname;
+
+/** Runs a scenario of the grpc-js client under Node and returns what it saw. */
+export async function grpcJs(address: string, scenario: string, channels = 1): Promise<Record<string, any>> {
+  const out = await run("node", [
+    "tests/bindings/grpc/clients/grpc-js-client.mjs",
+    address,
+    scenario,
+    String(channels),
+  ]);
+  assert.equal(out.code, 0, out.stderr);
+  const report = JSON.parse(out.stdout);
+  assert.equal(report.error, undefined, report.error);
+  return report;
+}

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { slowProbe } from "../../helpers/fixtures.ts";
+import { modernRequest } from "../../helpers/request.ts";
+import { delay, mcpServer, modern, SseReader } from "./mcp-helpers.ts";
+
+const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+
+describe("2026-07-28: progress, logging and cancellation on the call's stream", () => {
+  it("answers as JSON when the call says nothing before its result", async () => {
+    const response = await mcpServer().fetch(modernRequest("tools/call", { name: "chatty", arguments: {} }));
+    assert.equal(response.headers.get("content-type"), "application/json");
+    const { result } = await response.json();
+    assert.equal(result.content[0].text, "done");
+  });
+
+  it("sends log messages only at or above the request's logLevel, then the result with resultType", async () => {
+    const request = modernRequest("tools/call", { name: "chatty", arguments: {}, _meta: { [LOG_LEVEL]: "warning" } });
+    const response = await mcpServer().fetch(request);
+    assert.equal(response.headers.get("content-type"), "text/event-stream");
+    assert.equal(response.headers.get("x-accel-buffering"), "no");
+    const events = await new SseReader(response).rest();
+    assert.deepEqual(events.slice(0, -1).map((e) => e.params.level), ["warning", "error"]);
+    const final = events.at(-1);
+    assert.equal(final.result.resultType, "complete");
+    assert.equal(final.result._meta["io.modelcontextprotocol/serverInfo"].name, "fixtures");
+  });
+
+  it("sends non-decreasing progress for a progressToken, and turns stream partials into progress", async () => {
+    const server = mcpServer();
+    const countdown = await new SseReader(await server.fetch(modernRequest("tools/call", {
+      name: "countdown",
+      arguments: { count: 3 },
+      _meta: { progressToken: "p1" },
+    }))).rest();
+    const progress = countdown.filter((e) => e.method === "notifications/progress").map((e) => e.params);
+    assert.deepEqual(progress.map((p) => p.progress), [1, 2, 3, 4]);
+    assert.ok(progress.every((p) => p.progressToken === "p1"));
+    assert.equal(countdown.at(-1).result.content[0].text, "3 2 1 liftoff");
+  });
+
+  it("keeps the answer JSON without a progressToken, even for a tool that reports progress", async () => {
+    const response = await mcpServer().fetch(modernRequest("tools/call", { name: "slow", arguments: { ms: 1 } }));
+    assert.equal(response.headers.get("content-type"), "application/json");
+    assert.equal((await response.json()).result.content[0].text, "finished");
+  });
+
+  it("switches to SSE with a keep-alive when a quiet call outlives the heartbeat", async () => {
+    const server = mcpServer({ heartbeatMs: 30 });
+    const response = await server.fetch(modernRequest("tools/call", { name: "slow", arguments: { ms: 120 } }));
+    assert.equal(response.headers.get("content-type"), "text/event-stream");
+    const text = await response.text();
+    assert.match(text, /^: keep-alive/m);
+    assert.match(text, /"finished"/);
+  });
+
+  it("aborts ctx.signal when the client closes the stream", async () => {
+    const server = mcpServer();
+    const before = slowProbe.aborted;
+    const stream = new SseReader(await server.fetch(modernRequest("tools/call", {
+      name: "slow",
+      arguments: { ms: 10_000 },
+      _meta: { progressToken: 7 },
+    })));
+    const first = await stream.next();
+    assert.equal(first.method, "notifications/progress");
+    await stream.close();
+    for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await delay(10);
+    assert.equal(slowProbe.aborted, before + 1);
+  });
+
+  it("refuses to ask the client on 2026 for now: ctx.elicit() is -32021 with the capability named", async () => {
+    const { status, body } = await modern(mcpServer(), "tools/call", { name: "confirm", arguments: { what: "x" } });
+    assert.equal(status, 400);
+    assert.equal(body.error.code, -32021);
+    assert.deepEqual(body.error.data.requiredCapabilities, { elicitation: {} });
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * The typed client against our own server, in process (its `fetch` called directly), over MCP-lite
+ * and MCP: values, failures, typed errors, streams, progress, cancellation, timeouts and the tools
+ * list cache.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import * as v from "valibot";
+import { createServer, defineTool } from "../../mod.ts";
+import {
+  type CallResult,
+  createClient,
+  InvalidArgumentsError,
+  TimeoutError,
+  ToolFailedError,
+  ToolNotFoundError,
+} from "../../src/client/mod.ts";
+import { fixtureServer, sleep, slowProbe } from "../helpers/fixtures.ts";
+
+const WIRES = ["mcp-lite", "mcp"] as const;
+
+/** Reports progress every `everyMs` for `steps` steps. */
+const ticking = defineTool("ticking")
+  .input(v.object({ steps: v.number(), everyMs: v.number() }))
+  .handle(async ({ steps, everyMs }, ctx) => {
+    for (let i = 1; i <= steps; i++) {
+      await sleep(everyMs, ctx.signal);
+      ctx.progress(i, steps, `step ${i}`);
+    }
+    return "ticked";
+  });
+
+function server() {
+  return fixtureServer().tool(ticking);
+}
+
+for (const wire of WIRES) {
+  describe(`client in process over ${wire}`, () => {
+    it("infers and returns a tool's structured output", async () => {
+      const client = createClient(server(), { wire });
+      const { sum } = await client.call("add", { a: 2, b: 3 });
+      assert.equal(sum, 5);
+      assert.equal(client.wire, wire);
+    });
+
+    it("returns the text of a tool without structured output, and the typed shortcut does the same", async () => {
+      const client = createClient(server(), { wire });
+      assert.equal(await client.call("echo", { text: "ab", times: 2 }), "abab");
+      assert.equal(await client.tools.echo({ text: "x" }), "x");
+    });
+
+    it("throws a failed tool as ToolFailedError, or returns it with failure: value", async () => {
+      const client = createClient(server(), { wire });
+      await assert.rejects(client.call("fails", {}), (error: unknown) => {
+        assert.ok(error instanceof ToolFailedError);
+        assert.equal(error.message, "the quota is exhausted");
+        assert.equal(error.tool, "fails");
+        return true;
+      });
+      const failure = await client.call("fails", {}, { failure: "value" });
+      assert.ok(failure instanceof ToolFailedError);
+      const result: CallResult = await client.callTool("fails", {});
+      assert.equal(result.isError, true);
+    });
+
+    it("reports an unknown tool as ToolNotFoundError with the server's data", async () => {
+      const client = createClient(server(), { wire });
+      // deno-lint-ignore no-explicit-any
+      await assert.rejects(client.call("ad" as any, {}), (error: unknown) => {
+        assert.ok(error instanceof ToolNotFoundError);
+        assert.equal(error.code, "tool_not_found");
+        assert.equal(typeof error.rpcCode, "number");
+        assert.match(JSON.stringify(error.data), /Did you mean 'add'/);
+        return true;
+      });
+    });
+
+    it("streams partials and resolves the final value", async () => {
+      const client = createClient(server(), { wire });
+      const stream = client.stream("countdown", { count: 3 });
+      const partials: unknown[] = [];
+      for await (const partial of stream) partials.push(partial);
+      assert.deepEqual(partials.map(String).map((p) => p.trim()), ["3", "2", "1", "liftoff"]);
+      assert.equal(await stream.result, "3 2 1 liftoff");
+    });
+
+    it("delivers progress, which keeps a call alive past its idle timeout", async () => {
+      const client = createClient(server(), { wire });
+      const seen: number[] = [];
+      const value = await client.call("ticking", { steps: 6, everyMs: 40 }, {
+        timeoutMs: 150,
+        onProgress: (p) => seen.push(p.progress),
+      });
+      assert.equal(value, "ticked");
+      assert.deepEqual(seen, [1, 2, 3, 4, 5, 6]);
+    });
+
+    it("fails a silent call with TimeoutError after its idle timeout", async () => {
+      const client = createClient(server(), { wire });
+      const started = Date.now();
+      await assert.rejects(client.call("ticking", { steps: 1, everyMs: 2_000 }, { timeoutMs: 100 }), TimeoutError);
+      assert.ok(Date.now() - started < 1_500);
+    });
+
+    it("cancels a call through its AbortSignal, and the handler sees it", async () => {
+      const client = createClient(server(), { wire });
+      const before = slowProbe.aborted;
+      const controller = new AbortController();
+      const call = client.call("slow", { ms: 5_000 }, {
+        signal: controller.signal,
+        onProgress: () => controller.abort(new Error("stop")),
+      });
+      await assert.rejects(call, /stop/);
+      for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await sleep(10);
+      assert.equal(slowProbe.aborted, before + 1);
+    });
+
+    it("lists tools with their JSON Schemas", async () => {
+      const client = createClient(server(), { wire });
+      const tools = await client.listTools();
+      const add = tools.find((t) => t.name === "add")!;
+      assert.equal(add.inputSchema.type, "object");
+      assert.deepEqual(Object.keys(add.inputSchema.properties as object), ["a", "b"]);
+      assert.equal(add.outputSchema?.type, "object");
+    });
+  });
+}
+
+describe("client typing and plumbing", () => {
+  it("works untyped against any server", async () => {
+    const target = server();
+    const client = createClient("http://localhost/mcp", { fetch: (r) => target.fetch(r) });
+    const value: unknown = await client.call("add", { a: 1, b: 1 });
+    assert.deepEqual(value, { sum: 2 });
+  });
+
+  it("reports invalid arguments as InvalidArgumentsError on MCP-lite, and as a failure on MCP", async () => {
+    const lite = createClient(server(), { wire: "mcp-lite" });
+    // deno-lint-ignore no-explicit-any
+    await assert.rejects(lite.call("add", { a: "x" } as any), (error: unknown) => {
+      assert.ok(error instanceof InvalidArgumentsError);
+      assert.match(error.message, /a: /);
+      return true;
+    });
+    const mcp = createClient(server(), { wire: "mcp" });
+    // deno-lint-ignore no-explicit-any
+    await assert.rejects(mcp.call("add", { a: "x" } as any), ToolFailedError);
+  });
+
+  it("revalidates the MCP tools list with its ETag (304) and serves a fresh list from memory", async () => {
+    const seen: { method: string; status: number; inm: string | null }[] = [];
+    const counting = (target: { fetch(r: Request): Promise<Response> }) => async (request: Request) => {
+      const body = await request.clone().text();
+      const response = await target.fetch(request);
+      seen.push({
+        method: body ? JSON.parse(body).method : "",
+        status: response.status,
+        inm: request.headers.get("if-none-match"),
+      });
+      return response;
+    };
+    const revalidating = createClient("http://localhost/mcp", { fetch: counting(server()) });
+    const first = await revalidating.listTools();
+    const second = await revalidating.listTools();
+    assert.deepEqual(second, first);
+    const lists = seen.filter((s) => s.method === "tools/list");
+    assert.equal(lists.length, 2);
+    assert.equal(lists[0].status, 200);
+    assert.equal(lists[1].status, 304);
+    assert.ok(lists[1].inm);
+
+    seen.length = 0;
+    const cached = createServer({
+      name: "cached",
+      version: "1",
+      mcp: { listCache: { ttlMs: 60_000, scope: "public" } },
+    })
+      .tool(ticking);
+    const fresh = createClient("http://localhost/mcp", { fetch: counting(cached) });
+    await fresh.listTools();
+    await fresh.listTools();
+    assert.equal(seen.filter((s) => s.method === "tools/list").length, 1);
+    await fresh.listTools({ fresh: true });
+    assert.equal(seen.filter((s) => s.method === "tools/list").length, 2);
+  });
+
+  it("reads every page of a paginated list", async () => {
+    let target = createServer({ name: "paged", version: "1", mcp: { pageSize: 2 } });
+    for (const name of ["a1", "a2", "a3", "a4", "a5"]) target = target.tool(defineTool(name).handle(() => name));
+    const client = createClient("http://localhost/mcp", { fetch: (r) => target.fetch(r) });
+    assert.deepEqual((await client.listTools()).map((t) => t.name), ["a1", "a2", "a3", "a4", "a5"]);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Type tests for the client: names, arguments and results come from the server's type, and a wrong
+ * name or argument does not compile. Checked by `deno check` (`deno check tests/`), never run.
+ */
+import * as v from "valibot";
+import { createServer, defineTool } from "../../mod.ts";
+import {
+  type CallHandle,
+  type Client,
+  createClient,
+  type ToolFailedError,
+  type UntypedTools,
+} from "../../src/client/mod.ts";
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Expect<T extends true> = T;
+
+const search = defineTool("search_documents")
+  .input(v.object({ query: v.string(), limit: v.optional(v.number(), 10) }))
+  .output(v.object({ hits: v.array(v.object({ id: v.string(), title: v.string() })) }))
+  .handle(({ query }) => ({ hits: [{ id: "1", title: query }] }));
+const report = defineTool("generate_report")
+  .input(v.object({ topic: v.string() }))
+  .stream(async function* ({ topic }) {
+    yield topic;
+  });
+const ping = defineTool("ping").handle(() => "pong");
+const server = createServer({ name: "docs", version: "1.0.0" }).tool(search).tool(report).tool(ping);
+
+async function typed(client: Client<NonNullable<(typeof server)["~tools"]>>): Promise<void> {
+  const found = await client.call("search_documents", { query: "mcp" });
+  type _Found = Expect<Equal<typeof found, { hits: { id: string; title: string }[] }>>;
+  const shortcut = await client.tools.search_documents({ query: "mcp", limit: 3 });
+  type _Shortcut = Expect<Equal<typeof shortcut, { hits: { id: string; title: string }[] }>>;
+  const pong: unknown = await client.call("ping", {});
+  void pong;
+
+  const orFailure = await client.call("search_documents", { query: "q" }, { failure: "value" });
+  type _OrFailure = Expect<Equal<typeof orFailure, { hits: { id: string; title: string }[] } | ToolFailedError>>;
+  const handle = await client.call("search_documents", { query: "q" }, { wait: false });
+  type _Handle = Expect<Equal<typeof handle, CallHandle<{ hits: { id: string; title: string }[] }>>>;
+  const resumed = await client.resume(handle);
+  type _Resumed = Expect<Equal<typeof resumed, { hits: { id: string; title: string }[] }>>;
+
+  for await (const partial of client.stream("generate_report", { topic: "q4" })) void partial;
+
+  // @ts-expect-error: no tool of that name
+  await client.call("search_document", { query: "mcp" });
+  // @ts-expect-error: query must be a string
+  await client.call("search_documents", { query: 42 });
+  // @ts-expect-error: query is required
+  await client.call("search_documents", { limit: 3 });
+  // @ts-expect-error: no such argument
+  await client.call("search_documents", { query: "mcp", sort: "asc" });
+  // @ts-expect-error: no tool of that name on the shortcut either
+  await client.tools.search({ query: "mcp" });
+  // @ts-expect-error: topic must be a string
+  client.stream("generate_report", { topic: 4 });
+  // @ts-expect-error: the output has no such field
+  void found.total;
+}
+void typed;
+
+// The type parameter types a client for a URL; passing the server types an in-process client.
+const byUrl = createClient<typeof server>("http://localhost:8000");
+const inProcess = createClient(server);
+type _SameTools = Expect<Equal<typeof byUrl, typeof inProcess>>;
+void byUrl.call("search_documents", { query: "x" });
+
+// Without a type parameter: any name, object arguments, unknown results.
+const untyped = createClient("http://localhost:8000");
+type _Untyped = Expect<Equal<typeof untyped, Client<UntypedTools>>>;
+async function loose(): Promise<void> {
+  const value = await untyped.call("anything", { any: "thing" });
+  type _Unknown = Expect<Equal<typeof value, unknown>>;
+}
+void loose;
