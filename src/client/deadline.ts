@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { sleep } from "../internal/sleep.ts";
 import { TimeoutError } from "./errors.ts";
 
 /** The limits of one call. */
@@ -65,21 +66,7 @@ export class Deadline {
    * @returns When the time is up.
    */
   sleep(ms: number): Promise<void> {
-    const signal = this.signal;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return this.pause(
-      new Promise<void>((resolve, reject) => {
-        const onAbort = () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        };
-        const timer = setTimeout(() => {
-          signal.removeEventListener("abort", onAbort);
-          resolve();
-        }, Math.max(0, ms));
-        signal.addEventListener("abort", onAbort, { once: true });
-      }),
-    );
+    return this.pause(sleep(ms, this.signal));
   }
 
   /**

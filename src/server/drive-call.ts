@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { sleep } from "../internal/sleep.ts";
 import type { InputRequest } from "../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import type { CallOutcome, FinalOutcome } from "../core/outcome.ts";
@@ -84,20 +85,4 @@ export async function driveCall(
       }
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const done = () => {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", abort, { once: true });
-  });
 }

@@ -8,6 +8,7 @@ import type { PromiseStateOf } from "../core/tool-promise.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
 import type { LongRunningOptions, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "./tool-def.ts";
 import { paramHeadersOf } from "./param-headers.ts";
+import type { HeaderParam } from "../internal/mcp-wire.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -31,6 +32,7 @@ interface BuilderState {
   readonly title?: string;
   readonly description?: string;
   readonly input: CompiledSchema;
+  readonly paramHeaders: readonly HeaderParam[];
   readonly output?: CompiledSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: Record<string, unknown>;
@@ -126,8 +128,9 @@ export class ToolBuilder<
     if (input.jsonSchema.type !== "object") {
       throw new TypeError(`tool "${this.#state.name}" input: the schema must describe an object (type "object")`);
     }
-    paramHeadersOf(input.jsonSchema, `tool "${this.#state.name}" input`); // x-mcp-header: checked once, here
-    return this.#with({ input });
+    // x-mcp-header: checked once, here, and kept for the MCP binding's Mcp-Param-* checks.
+    const paramHeaders = paramHeadersOf(input.jsonSchema, `tool "${this.#state.name}" input`);
+    return this.#with({ input, paramHeaders });
   }
 
   /**
@@ -260,6 +263,7 @@ export class ToolBuilder<
       title: s.title,
       description: s.description,
       input: s.input,
+      paramHeaders: s.paramHeaders,
       output: s.output,
       annotations: s.annotations,
       meta: s.meta,
@@ -293,5 +297,5 @@ export class ToolBuilder<
  */
 export function defineTool<TName extends string>(name: TName): ToolBuilder<TName> {
   assertToolName(name);
-  return new ToolBuilder<TName>({ name, input: EMPTY_INPUT });
+  return new ToolBuilder<TName>({ name, input: EMPTY_INPUT, paramHeaders: [] });
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { HeaderParam } from "../internal/mcp-wire.ts";
 import type { CallContext } from "../core/call-context.ts";
 import type { ContentBlock, ToolResult } from "../core/result.ts";
 import type { ToolPromise } from "../core/tool-promise.ts";
@@ -96,6 +97,8 @@ export interface Tool<TName extends string = string, TInput = unknown, TArgs = u
   readonly description: string | undefined;
   /** The input schema, compiled. */
   readonly input: CompiledSchema;
+  /** The input properties mirrored as `Mcp-Param-*` headers (`x-mcp-header`), checked at definition. */
+  readonly paramHeaders: readonly HeaderParam[];
   /** The output schema, compiled, if declared. */
   readonly output: CompiledSchema | undefined;
   /** MCP annotations. */

@@ -8,25 +8,16 @@ import { LOG_LEVELS } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { JsonRpcRequest } from "../../internal/jsonrpc.ts";
 
-/** The stateless revision served natively. */
-export const MODERN_VERSION = "2026-07-28";
-/** Modern revisions, newest first. */
-export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
-/** The 2025-era revisions served by the compatibility shim, newest first. */
-export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+import {
+  LEGACY_VERSIONS,
+  META,
+  MODERN_VERSION,
+  MODERN_VERSIONS,
+  PROTOCOL_VERSION_HEADER,
+} from "../../internal/mcp-wire.ts";
 
-/** The `_meta` keys of the 2026-07-28 envelope. */
-export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
+export { LEGACY_VERSIONS, META, MODERN_VERSION, MODERN_VERSIONS, PROTOCOL_VERSION_HEADER };
 
-/** The protocol version header. */
-export const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
 /** The 2025-era session header (`initialize` issues one; this server keeps no state that needs it). */
 export const SESSION_HEADER = "mcp-session-id";
 

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import { CallContext } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { runMiddleware, type ToolCall } from "../../core/middleware.ts";
@@ -21,7 +22,7 @@ import { callMetaOf } from "./sink.ts";
 import { modernErrorToWire } from "./status.ts";
 
 /** The extension's identifier, in `capabilities.extensions` on both sides. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION };
 
 /**
  * Tells whether a request declared the tasks extension in its client capabilities.

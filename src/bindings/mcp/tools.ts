@@ -1,6 +1,7 @@
 /**
  * `tools/list` and `tools/call` over MCP. `runTool` is the one place where a call's outcome becomes
- * the wire's `CallToolResult`.
+ * the wire's result: a `CallToolResult`, an `InputRequiredResult` (2026-07-28) or a `CreateTaskResult`
+ * (2026-07-28, tasks extension).
  *
  * @module
  */
@@ -8,17 +9,18 @@ import { CallContext } from "../../core/call-context.ts";
 import { dispatch } from "../../core/dispatch.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { ToolCall } from "../../core/middleware.ts";
-import type { CallOutcome } from "../../core/outcome.ts";
+import type { CallOutcome, PromiseOutcome } from "../../core/outcome.ts";
 import { failureResult } from "../../core/result.ts";
 import { drainStream } from "../../core/stream.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { describeTool } from "../../tool/tool-def.ts";
-import type { Era } from "./envelope.ts";
-import { checkParamHeaders, paramHeadersFor } from "./headers.ts";
+import { checkParamHeaders } from "./headers.ts";
+import { inputRequiredResult, roundFor } from "./input-required.ts";
 import { listReply } from "./pagination.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
 import { callMetaOf, sinkFor } from "./sink.ts";
+import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
 
 /**
  * Lists the tools, one page per request; pages are built once per change of the tool table.
@@ -31,15 +33,16 @@ export const toolsList: McpMethod = (ctx, request) =>
   listReply(ctx, request, "tools", "tools", () => [...ctx.core.registry.tools].map((t) => describeTool(t, false)));
 
 /**
- * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first. The
- * answer is JSON unless the call reports progress, logs or asks the client something while the
- * client accepts SSE.
+ * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first. A
+ * tool whose `taskSupport` is `"required"` is refused (-32021) before it runs unless the request
+ * declared the tasks extension. The answer is JSON unless the call reports progress, logs or asks the
+ * client something (2025) while the client accepts SSE.
  *
  * @param ctx The binding.
  * @param request The request.
  * @returns The reply.
  * @throws {ProtocolError} `invalid_params` for a malformed call, `header_mismatch` for a bad
- *   `Mcp-Param-*` header.
+ *   `Mcp-Param-*` header, `missing_capability` for a task-only tool without the extension.
  */
 export const toolsCall: McpMethod = (ctx, request) => {
   const { name, arguments: args } = request.rpc.params;
@@ -48,17 +51,21 @@ export const toolsCall: McpMethod = (ctx, request) => {
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
   }
   const input = (args ?? {}) as Record<string, unknown>; // the suite calls no-argument tools without `arguments`
-  if (request.envelope.era === "modern") {
-    const tool = ctx.core.registry.get(name);
-    if (tool !== undefined) checkParamHeaders(paramHeadersFor(tool), input, request.http.headers);
+  const tool = ctx.core.registry.get(name);
+  if (tool !== undefined && request.envelope.era === "modern") {
+    checkParamHeaders(tool.paramHeaders, input, request.http.headers);
+  }
+  if (tool?.longRunning?.taskSupport === "required" && !declaresTasks(request.envelope)) {
+    throw tasksRequired(`Tool ${name}`);
   }
   return { kind: "run", run: (channel) => runTool(ctx, request, channel, name, input) };
 };
 
 /**
- * Runs a call to its `CallToolResult`. Invalid arguments become an `isError` result naming the
- * paths, as MCP wants, so the model can correct itself; a streaming tool's partials become progress
- * notifications when the request carries a progress token.
+ * Runs a call to its result. Invalid arguments become an `isError` result naming the paths, as MCP
+ * wants, so the model can correct itself; a streaming tool's partials become progress notifications
+ * when the request carries a progress token. On 2026-07-28 the call runs in an input round: the
+ * request's `inputResponses` answer the handler's questions, its `requestState` is checked first.
  */
 async function runTool(
   ctx: McpContext,
@@ -68,10 +75,13 @@ async function runTool(
   args: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const registry = ctx.core.registry;
+  const sink = sinkFor(ctx, request, channel);
+  const round = roundFor(request, sink);
   const call: ToolCall = {
     name,
     arguments: args,
-    ctx: new CallContext(name, channel.signal, callMetaOf(request), sinkFor(ctx, request, channel)),
+    ctx: new CallContext(name, channel.signal, callMetaOf(request), round ?? sink),
+    round,
   };
   let outcome: CallOutcome;
   try {
@@ -83,37 +93,49 @@ async function runTool(
     }
     throw error;
   }
-  return callToolResult(outcome, request.envelope.era);
+  return callToolResult(ctx, request, call, outcome);
 }
 
 /**
- * Translates an outcome into MCP's `CallToolResult`.
+ * Translates an outcome into the wire's result.
  *
- * - `answer` / `failure`: the result as is (`isError` on a failure).
- * - `promise`: MCP has no promise result outside the tasks extension, so the token travels in a
- *   complete result, as text for the model and as `structuredContent`, for the `redeem` tool.
- * - `input_required`: produced only when a call carries an input round; on 2026-07-28 it is the
+ * - `answer` / `failure`: the `CallToolResult` as is (`isError` on a failure).
+ * - `promise`: for a 2026-07-28 request that declared the tasks extension, a `CreateTaskResult`;
+ *   otherwise MCP has no promise result, so the token travels in a complete result, as text for the
+ *   model and as `structuredContent`, for the `redeem` tool.
+ * - `input_required`: produced only when a call carries an input round, i.e. on 2026-07-28: the
  *   revision's `InputRequiredResult`. The 2025 revisions ask over the stream instead and never get one.
  */
-function callToolResult(outcome: CallOutcome, era: Era): Record<string, unknown> {
+function callToolResult(
+  ctx: McpContext,
+  request: McpRequest,
+  call: ToolCall,
+  outcome: CallOutcome,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   switch (outcome.kind) {
     case "answer":
     case "failure":
       return outcome.result as unknown as Record<string, unknown>;
-    case "promise": {
-      const { token, retryAfterMs, expiresAt, estimatedCompletion } = outcome;
-      const structuredContent: Record<string, unknown> = { promise: token, retryAfterMs, expiresAt };
-      if (estimatedCompletion !== undefined) structuredContent.estimatedCompletion = estimatedCompletion;
-      const text = `Not done yet. Call the "${REDEEM_TOOL}" tool with {"promise": ${JSON.stringify(token)}} ` +
-        `in about ${Math.ceil(retryAfterMs / 1000)} s (the token expires at ${expiresAt}).`;
-      return { content: [{ type: "text", text }], structuredContent };
-    }
+    case "promise":
+      return request.envelope.era === "modern" && declaresTasks(request.envelope)
+        ? createTaskResult(ctx, outcome, call.ctx.auth?.subject)
+        : promiseResult(outcome);
     case "input_required":
-      if (era !== "modern") throw new Error("an input round reached a 2025-era call, which asks over its stream");
-      return { resultType: "input_required", inputRequests: outcome.requests, requestState: outcome.requestState };
+      if (request.envelope.era !== "modern") throw new Error("an input round reached a 2025-era call, which asks over its stream");
+      return inputRequiredResult(outcome);
     default:
       return assertNever(outcome);
   }
+}
+
+/** A promise for a client without tasks: a complete result telling the model how to redeem it. */
+function promiseResult(outcome: PromiseOutcome): Record<string, unknown> {
+  const { token, retryAfterMs, expiresAt, estimatedCompletion } = outcome;
+  const structuredContent: Record<string, unknown> = { promise: token, retryAfterMs, expiresAt };
+  if (estimatedCompletion !== undefined) structuredContent.estimatedCompletion = estimatedCompletion;
+  const text = `Not done yet. Call the "${REDEEM_TOOL}" tool with {"promise": ${JSON.stringify(token)}} ` +
+    `in about ${Math.ceil(retryAfterMs / 1000)} s (the token expires at ${expiresAt}).`;
+  return { content: [{ type: "text", text }], structuredContent };
 }
 
 function partialsFor(request: McpRequest, channel: Channel): (partial: unknown) => void {

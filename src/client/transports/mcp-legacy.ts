@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { sleep } from "../../internal/sleep.ts";
 import { ClientError, errorFromRpc, ProtocolError, TransportError } from "../errors.ts";
 import {
   baseHeaders,
@@ -183,7 +184,7 @@ export class LegacySession {
           // the stream broke: resume it below, as after a clean end
         }
         if (controller.signal.aborted || cursor.lastEventId === undefined) return;
-        await delay(cursor.retryMs ?? DEFAULT_RETRY_MS, controller.signal).catch(() => {});
+        await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, controller.signal).catch(() => {});
         if (controller.signal.aborted) return;
         response = await this.#get(cursor, controller.signal);
       }
@@ -282,7 +283,7 @@ export class LegacySession {
       if (!isEventStream(response) || cursor.lastEventId === undefined || resumes >= MAX_RESUMES) {
         throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
       }
-      await delay(cursor.retryMs ?? DEFAULT_RETRY_MS, ctx.signal);
+      await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, ctx.signal);
       const resume = await this.#requestHeaders(this.#sessionId);
       resume.set("accept", "text/event-stream");
       resume.delete("content-type");
@@ -332,19 +333,4 @@ export class LegacySession {
  */
 export function isLegacyVersion(version: string): boolean {
   return LEGACY_VERSIONS.includes(version);
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -4,37 +4,20 @@
  *
  * @module
  */
+import {
+  LEGACY_VERSIONS,
+  META,
+  MODERN_VERSION,
+  MODERN_VERSIONS,
+  NAME_SOURCES,
+  TASKS_EXTENSION,
+} from "../../internal/mcp-wire.ts";
 import { messageOf, type StreamMessage } from "../http.ts";
 import type { RequestContext } from "../transport.ts";
 
-/** The stateless revision, spoken first. */
-export const MODERN_VERSION = "2026-07-28";
-/** Modern revisions this client speaks, newest first. */
-export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
-/** The 2025-era revisions this client speaks through `initialize`, newest first. */
-export const LEGACY_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-
-/** The `_meta` keys of the 2026-07-28 envelope. */
-export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-} as const;
-
-/** The tasks extension's capability key. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
+export { LEGACY_VERSIONS, META, MODERN_VERSION, MODERN_VERSIONS, TASKS_EXTENSION };
 /** The params field each method mirrors into `Mcp-Name`. */
-export const NAME_FIELDS: ReadonlyMap<string, string> = new Map([
-  ["tools/call", "name"],
-  ["prompts/get", "name"],
-  ["resources/read", "uri"],
-  ["tasks/get", "taskId"],
-  ["tasks/update", "taskId"],
-  ["tasks/cancel", "taskId"],
-]);
+export const NAME_FIELDS: ReadonlyMap<string, string> = NAME_SOURCES;
 
 /**
  * Handles a message that arrived on a call's stream before its reply: progress for this request goes

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
 import { ClientError, errorFromRpc, ProtocolError, ToolNotFoundError, TransportError } from "../errors.ts";
 import {
   baseHeaders,
@@ -208,10 +209,10 @@ class McpTransport implements Transport {
       headers.set("content-type", "application/json");
       headers.set("accept", "application/json, text/event-stream");
       headers.set("mcp-protocol-version", this.#version);
-      headers.set("mcp-method", method);
+      headers.set(METHOD_HEADER, method);
       const nameField = NAME_FIELDS.get(method);
       const name = nameField === undefined ? undefined : params[nameField];
-      if (typeof name === "string") headers.set("mcp-name", encodeHeaderValue(name));
+      if (typeof name === "string") headers.set(NAME_HEADER, encodeHeaderValue(name));
       const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } });
       const request = new Request(this.#url, { method: "POST", headers, body, signal: ctx.signal });
       const response = await send(this.#fetch, request, ctx.signal);
