@@ -31,11 +31,30 @@ export interface BundleRow {
 const ENTRIES: [name: string, file: string, installs: string[]][] = [
   ["@mcplite/sdk (MCP-lite + MCP)", "ours.ts", ["valibot", "@valibot/to-json-schema"]],
   ["mcp-lite 0.10.0", "mcp-lite.ts", ["mcp-lite", "valibot", "@valibot/to-json-schema"]],
-  ["tmcp 1.20.0 + transport-http + adapter-valibot", "tmcp.ts", ["tmcp", "@tmcp/transport-http", "@tmcp/adapter-valibot", "valibot"]],
-  ["@modelcontextprotocol/server 2.4.0", "sdk.ts", ["@modelcontextprotocol/server", "valibot", "@valibot/to-json-schema"]],
+  ["tmcp 1.20.0 + transport-http + adapter-valibot", "tmcp.ts", [
+    "tmcp",
+    "@tmcp/transport-http",
+    "@tmcp/adapter-valibot",
+    "valibot",
+  ]],
+  ["@modelcontextprotocol/server 2.4.0", "sdk.ts", [
+    "@modelcontextprotocol/server",
+    "valibot",
+    "@valibot/to-json-schema",
+  ]],
 ];
 
-type Lock = { packages: Record<string, { dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }>; optionalDependencies?: Record<string, string> }> };
+type Lock = {
+  packages: Record<
+    string,
+    {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      optionalDependencies?: Record<string, string>;
+    }
+  >;
+};
 
 /**
  * Counts the packages installing `roots` brings in, from the lockfile.
@@ -100,7 +119,9 @@ export function bundleSizes(root: string): BundleRow[] {
  */
 export function packageCounts(root: string): string {
   const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as Lock;
-  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
   const all = Object.keys(manifest.dependencies);
   const http = ["valibot", "@valibot/to-json-schema"];
   return `@mcplite/sdk brings ${closure(lock, all)} packages with every optional wire's dependencies ` +
@@ -111,7 +132,9 @@ if (process.argv[1]?.endsWith("bundle.ts")) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   for (const row of bundleSizes(root)) {
     console.log(
-      `${row.name.padEnd(50)} ${row.error ?? `${(row.minified / 1024).toFixed(1)} KB min, ${(row.gzip / 1024).toFixed(1)} KB gzip`}, ${row.packages} packages`,
+      `${row.name.padEnd(50)} ${
+        row.error ?? `${(row.minified / 1024).toFixed(1)} KB min, ${(row.gzip / 1024).toFixed(1)} KB gzip`
+      }, ${row.packages} packages`,
     );
   }
   console.log(packageCounts(root));

@@ -32,7 +32,9 @@ const key = await crypto.subtle.importKey(
   false,
   ["sign", "verify"],
 );
-const payload = encoder.encode(JSON.stringify({ v: 1, k: "promise", t: "analyze", iat: 0, exp: 0, n: "x".repeat(22), s: STATE }));
+const payload = encoder.encode(
+  JSON.stringify({ v: 1, k: "promise", t: "analyze", iat: 0, exp: 0, n: "x".repeat(22), s: STATE }),
+);
 
 const analyze = defineTool("analyze")
   .input(v.object({ dataset_id: v.string() }))
@@ -82,10 +84,13 @@ await runScenario("tokens", [
     expect: '"rows":42',
     fn: async () => {
       const first = await (await server.fetch(start())).json() as { result: { _meta: { promise_token: string } } };
-      const redeem = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", {
-        name: "redeem",
-        arguments: { promise: first.result._meta.promise_token },
-      }));
+      const redeem = jsonPost(
+        "/mcp-lite/v1/calltools",
+        rpc("tools/call", {
+          name: "redeem",
+          arguments: { promise: first.result._meta.promise_token },
+        }),
+      );
       return await (await server.fetch(redeem())).text();
     },
   },

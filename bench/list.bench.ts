@@ -1,14 +1,15 @@
 /**
  * Scenario 1b: `tools/list` through `fetch(Request)`, in process, on every wire and peer, against the
- * floor (which serialises the same list on every request); then again with `If-None-Match` set to the
- * ETag of the first answer, on the servers that send one.
+ * floor fed the same request bytes (it serialises the same list on every request); then again with
+ * `If-None-Match` set to the ETag of the first answer, on the servers that send one (a 304 or, where a
+ * wire answers JSON-RPC anyway, a 200 both count).
  *
  * Run: `bun bench/list.bench.ts` · `deno run -A bench/list.bench.ts` · `npm run bench` (all runtimes).
  *
  * @module
  */
 import { type Case, type FetchCase, runScenario } from "./harness.ts";
-import { jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
+import { jsonPost, legacy, lite, modern } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
 import { floorList } from "./servers/floor.ts";
 import { mcpLite } from "./servers/mcp-lite.ts";
@@ -28,23 +29,33 @@ function etagOf(request: () => Request): FetchCase["prepare"] {
   };
 }
 
-const rows: [string, Fetch, () => Request][] = [
-  ["ours · MCP-lite /listtools", ours.fetch, jsonPost("/mcp-lite/v1/listtools", {})],
-  ["ours · MCP-lite tools/list", ours.fetch, lite("/calltools", "tools/list", {})],
-  ["ours · MCP 2026-07-28", ours.fetch, modern("tools/list", {})],
-  ["ours · MCP 2025", ours.fetch, legacy("tools/list", {})],
-  ["mcp-lite · MCP 2025", mcpLite, legacy("tools/list", {})],
-  ["tmcp · MCP 2026-07-28", tmcp, modern("tools/list", {})],
-  ["SDK v2 · MCP 2026-07-28", sdk, modern("tools/list", {})],
+const LITE = lite("/calltools", "tools/list", {});
+const MODERN = modern("tools/list", {});
+const LEGACY = legacy("tools/list", {});
+const F_MODERN = "floor · MCP 2026-07-28 request";
+const F_LEGACY = "floor · MCP 2025 request";
+
+/** The rows: name, server, request, and the floor fed the same request bytes. */
+const rows: [string, Fetch, () => Request, string][] = [
+  ["ours · MCP-lite /listtools", ours.fetch, jsonPost("/mcp-lite/v1/listtools", {}), "floor"],
+  ["ours · MCP-lite tools/list", ours.fetch, LITE, "floor"],
+  ["ours · MCP 2026-07-28", ours.fetch, MODERN, F_MODERN],
+  ["ours · MCP 2025", ours.fetch, LEGACY, F_LEGACY],
+  ["mcp-lite · MCP 2025", mcpLite, LEGACY, F_LEGACY],
+  ["tmcp · MCP 2026-07-28", tmcp, MODERN, F_MODERN],
+  ["SDK v2 · MCP 2026-07-28", sdk, MODERN, F_MODERN],
 ];
 
 const cases: Case[] = [
-  { name: "floor", fetch: floorList, request: jsonPost("/mcp", rpc("tools/list", {})), expect: LISTED },
-  ...rows.map(([name, fetch, request]): FetchCase => ({ name, fetch, request, expect: LISTED })),
-  ...rows.map(([name, fetch, request]): FetchCase => ({
+  { name: "floor", fetch: floorList, request: LITE, expect: LISTED },
+  { name: F_MODERN, fetch: floorList, request: MODERN, expect: LISTED, floor: F_MODERN },
+  { name: F_LEGACY, fetch: floorList, request: LEGACY, expect: LISTED, floor: F_LEGACY },
+  ...rows.map(([name, fetch, request, floor]): FetchCase => ({ name, fetch, request, expect: LISTED, floor })),
+  ...rows.map(([name, fetch, request, floor]): FetchCase => ({
     name: `${name} · If-None-Match`,
     fetch,
     request,
+    floor,
     expect: "",
     status: [200, 304],
     prepare: etagOf(request),

@@ -5,12 +5,12 @@
  * server's RSS from /proc and stops it. Every child has a time limit. Used by `bench/run.ts`; runs
  * alone too:
  *
- *   bun bench/loopback.ts [--rounds 1] [--seconds 5] [--runtimes bun,deno]
+ *   bun bench/loopback.ts [--rounds 1] [--seconds 5] [--runtimes bun,deno] [--grpc | --grpc-only]
  *
  * @module
  */
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
@@ -59,7 +59,11 @@ const ROWS: [row: string, server: string, request: RequestFactory, floor: string
   ["SDK v2 · MCP 2026-07-28", "sdk", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
 ];
 
-function startServer(root: string, runtime: string, server: string): Promise<{ pid: number; port: number; stop(): void }> {
+function startServer(
+  root: string,
+  runtime: string,
+  server: string,
+): Promise<{ pid: number; port: number; stop(): void }> {
   const bin = join(root, "node_modules", ".bin", runtime);
   const file = join("bench", "loopback-server.ts");
   const args = runtime === "deno" ? ["run", "-A", file, server] : [file, server];
@@ -99,7 +103,12 @@ interface Load {
   total: number;
 }
 
-function run(cmd: string, args: string[], timeoutMs: number, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+  cwd: string,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((done) => {
     const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let out = "", err = "";
@@ -126,8 +135,24 @@ async function autocannon(root: string, port: number, request: Request, seconds:
   const { path, headers, body } = await partsOf(request);
   const args = [
     join(root, "node_modules", "autocannon", "autocannon.js"),
-    "-c", "10", "-d", String(seconds), "-m", "POST", "-b", body, ...headers.flatMap(([k, v]) => ["-H", `${k}=${v}`]),
-    "--warmup", "[", "-c", "10", "-d", "1", "]", "-j", "-n",
+    "-c",
+    "10",
+    "-d",
+    String(seconds),
+    "-m",
+    "POST",
+    "-b",
+    body,
+    ...headers.flatMap(([k, v]) => ["-H", `${k}=${v}`]),
+    "--warmup",
+    "[",
+    "-c",
+    "10",
+    "-d",
+    "1",
+    "]",
+    "-j",
+    "-n",
     `http://127.0.0.1:${port}${path}`,
   ];
   const { code, out, err } = await run("node", args, (seconds + 30) * 1000, root);
@@ -159,7 +184,12 @@ async function wrk(root: string, port: number, request: Request, seconds: number
   );
   const url = `http://127.0.0.1:${port}${path}`;
   await run(WRK!, ["-t1", "-c10", "-d1s", "-s", script, url], 30_000, root); // warm-up
-  const { out, err } = await run(WRK!, ["-t1", "-c10", `-d${seconds}s`, "--latency", "-s", script, url], (seconds + 30) * 1000, root);
+  const { out, err } = await run(
+    WRK!,
+    ["-t1", "-c10", `-d${seconds}s`, "--latency", "-s", script, url],
+    (seconds + 30) * 1000,
+    root,
+  );
   const ms = (label: string) => {
     const m = out.match(new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, "m"));
     return m === null ? NaN : Number(m[1]) * (m[2] === "us" ? 1e-3 : m[2] === "s" ? 1e3 : 1);
@@ -195,7 +225,12 @@ export async function runLoopback(
           const started = await startServer(options.root, runtime, server);
           stop = started.stop;
           for (const tool of tools) {
-            const load = await (tool === "wrk" ? wrk : autocannon)(options.root, started.port, request(), options.seconds);
+            const load = await (tool === "wrk" ? wrk : autocannon)(
+              options.root,
+              started.port,
+              request(),
+              options.seconds,
+            );
             results.push({
               runtime,
               impl,
@@ -206,22 +241,157 @@ export async function runLoopback(
               p50: load.p50,
               p99: load.p99,
               rssMb: rssMb(started.pid),
-              error: load.total === 0 || load.bad > load.total / 100 ? `errors: ${load.bad} of ${load.total}` : undefined,
+              error: load.total === 0 || load.bad > load.total / 100
+                ? `errors: ${load.bad} of ${load.total}`
+                : undefined,
             });
           }
         } catch (error) {
           for (const tool of tools) {
             results.push({
-              runtime, impl, floor, round, tool, rps: NaN, p50: NaN, p99: NaN, rssMb: NaN, error: String(error).slice(0, 200),
+              runtime,
+              impl,
+              floor,
+              round,
+              tool,
+              rps: NaN,
+              p50: NaN,
+              p99: NaN,
+              rssMb: NaN,
+              error: String(error).slice(0, 200),
             });
           }
         } finally {
           stop();
         }
         for (const r of results.filter((r) => r.round === round && r.runtime === runtime && r.impl === impl)) {
-          const line = r.error ?? `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rssMb.toFixed(0)} MB`;
+          const line = r.error ??
+            `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rssMb.toFixed(0)} MB`;
           console.error(`  loopback ${runtime} ${r.tool} ${impl}: ${line}`);
         }
+      }
+    }
+  }
+  return results;
+}
+
+/** One gRPC loopback run (scenario 4). */
+export interface GrpcResult {
+  /** The server's runtime: `bun` or `node`. */
+  runtime: string;
+  /** `floor` or `ours`. */
+  impl: string;
+  /** The round. */
+  round: number;
+  /** Completed calls per second. */
+  rps: number;
+  /** Median latency, ms. */
+  p50: number;
+  /** 99th percentile latency, ms. */
+  p99: number;
+  /** Server RSS after the run, MB. */
+  rssMb: number;
+  /** What went wrong, if the run did not count. */
+  error?: string;
+}
+
+function grpcServerCommand(root: string, runtime: string): [string, string[]] {
+  const file = join("bench", "grpc-server.ts");
+  if (runtime === "bun") return [join(root, "node_modules", ".bin", "bun"), [file]];
+  const out = join(root, "node_modules", ".cache", "mcplite-bench", "grpc-server.mjs");
+  mkdirSync(dirname(out), { recursive: true });
+  const built = spawnSync(
+    join(root, "node_modules", ".bin", "bun"),
+    ["build", file, "--target=node", "--packages=external", `--outfile=${out}`],
+    { cwd: root, encoding: "utf8", timeout: 60_000 },
+  );
+  if (built.status !== 0) throw new Error(`bun build for node failed: ${built.stderr}`);
+  return ["node", [out]];
+}
+
+/**
+ * Runs the gRPC loopback rows (scenario 4): `serveGrpc()` and a bare `node:http2` gRPC floor, each in
+ * its own process, driven by `bench/grpc-load.mjs` (@grpc/grpc-js under Node) from another process,
+ * 10 calls in flight on one HTTP/2 connection.
+ *
+ * @param options The rounds, the seconds per run, the project root and the server runtimes.
+ * @returns One result per run.
+ */
+export async function runGrpcLoopback(
+  options: { rounds: number; seconds: number; root: string; runtimes: string[] },
+): Promise<GrpcResult[]> {
+  const results: GrpcResult[] = [];
+  const commands = new Map(options.runtimes.map((r) => [r, grpcServerCommand(options.root, r)]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const runtime of options.runtimes) {
+      for (const impl of ["floor", "ours"]) {
+        const [cmd, args] = commands.get(runtime)!;
+        const child = spawn(cmd, [...args, impl], { cwd: options.root, stdio: ["ignore", "pipe", "pipe"] });
+        try {
+          const port = await new Promise<number>((ready, fail) => {
+            let out = "";
+            const timer = setTimeout(
+              () => fail(new Error(`${runtime} gRPC ${impl}: not listening after 30 s`)),
+              30_000,
+            );
+            child.stdout.on("data", (d) => {
+              out += d;
+              const m = out.match(/LISTENING (\d+)/);
+              if (m) {
+                clearTimeout(timer);
+                ready(Number(m[1]));
+              }
+            });
+            child.on("exit", (code) => {
+              clearTimeout(timer);
+              fail(new Error(`${runtime} gRPC ${impl} exited (${code})`));
+            });
+          });
+          const { out, err } = await run(
+            "node",
+            [join(options.root, "bench", "grpc-load.mjs"), `127.0.0.1:${port}`, String(options.seconds)],
+            (options.seconds + 60) * 1000,
+            options.root,
+          );
+          const report = JSON.parse(out.trim().split("\n").pop() || "null") as
+            | { rps: number; p50: number; p99: number; total: number; errors: number }
+            | null;
+          if (report === null) throw new Error(`grpc-load: ${err.slice(-300)}`);
+          results.push({
+            runtime,
+            impl,
+            round,
+            rps: report.rps,
+            p50: report.p50,
+            p99: report.p99,
+            rssMb: rssMb(child.pid!),
+            error: report.total === 0 || report.errors > report.total / 100
+              ? `errors: ${report.errors} of ${report.total}`
+              : undefined,
+          });
+        } catch (error) {
+          results.push({
+            runtime,
+            impl,
+            round,
+            rps: NaN,
+            p50: NaN,
+            p99: NaN,
+            rssMb: NaN,
+            error: String(error).slice(0, 200),
+          });
+        } finally {
+          child.kill("SIGKILL");
+        }
+        const r = results[results.length - 1];
+        console.error(
+          `  gRPC ${runtime} ${impl}: ${
+            r.error ??
+              `${r.rps.toFixed(0)} calls/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${
+                r.rssMb.toFixed(0)
+              } MB`
+          }`,
+        );
       }
     }
   }
@@ -233,11 +403,22 @@ if (import.meta.main ?? process.argv[1]?.endsWith("loopback.ts")) {
     const i = process.argv.indexOf(`--${name}`);
     return i === -1 ? fallback : process.argv[i + 1];
   };
-  const results = await runLoopback({
-    rounds: Number(flag("rounds", "1")),
-    seconds: Number(flag("seconds", "5")),
-    root: resolve(dirname(fileURLToPath(import.meta.url)), ".."),
-    runtimes: flag("runtimes", "bun,deno").split(","),
-  });
-  console.log(JSON.stringify(results, null, 2));
+  if (!process.argv.includes("--grpc-only")) {
+    const results = await runLoopback({
+      rounds: Number(flag("rounds", "1")),
+      seconds: Number(flag("seconds", "5")),
+      root: resolve(dirname(fileURLToPath(import.meta.url)), ".."),
+      runtimes: flag("runtimes", "bun,deno").split(","),
+    });
+    console.log(JSON.stringify(results, null, 2));
+  }
+  if (process.argv.includes("--grpc") || process.argv.includes("--grpc-only")) {
+    const grpc = await runGrpcLoopback({
+      rounds: Number(flag("rounds", "1")),
+      seconds: Number(flag("seconds", "5")),
+      root: resolve(dirname(fileURLToPath(import.meta.url)), ".."),
+      runtimes: ["bun", "node"],
+    });
+    console.log(JSON.stringify(grpc, null, 2));
+  }
 }

@@ -57,7 +57,11 @@ export function rpc(method: string, params: Record<string, unknown>, id = 1): Re
 export const ADD_PARAMS = { name: "add", arguments: { a: 1, b: 2 } } as const;
 
 /** A 2026-07-28 request to `/mcp`, with its envelope and headers. */
-export function modern(method: string, params: Record<string, unknown>, accept = "application/json, text/event-stream"): RequestFactory {
+export function modern(
+  method: string,
+  params: Record<string, unknown>,
+  accept = "application/json, text/event-stream",
+): RequestFactory {
   const headers: Record<string, string> = {
     accept,
     "mcp-protocol-version": MODERN,
@@ -80,4 +84,3 @@ export function legacy(method: string, params: Record<string, unknown>): Request
 export function lite(path: string, method: string, params: Record<string, unknown>, accept?: string): RequestFactory {
   return jsonPost(`/mcp-lite/v1${path}`, rpc(method, params), accept ? { accept } : {});
 }
-

@@ -4,7 +4,9 @@
  * `--write`, puts them into `bench/RESULTS.md` (between the `results` markers, keeping the prose).
  *
  *   bun bench/run.ts [--rounds 3] [--runtimes bun,deno,node] [--scenarios call,list,sse,codec]
- *                    [--loopback-seconds 5] [--no-loopback] [--no-bundle] [--cpu-ms 1000] [--write]
+ *                    [--loopback-seconds 5] [--no-loopback] [--no-grpc] [--no-bundle] [--cpu-ms 1000] [--write]
+ *
+ * The loopback runs serve on Bun and Deno (HTTP) and on Bun and Node (gRPC over h2c).
  *
  * Node 20 cannot run TypeScript and no loader is installed, so the driver bundles each scenario with
  * `bun build --target=node --packages=external` into `node_modules/.cache/mcplite-bench/` and runs the
@@ -18,8 +20,8 @@ import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { median, type ScenarioResult } from "./harness.ts";
-import { bundleSizes, type BundleRow, packageCounts } from "./bundle.ts";
-import { type LoopbackResult, runLoopback } from "./loopback.ts";
+import { type BundleRow, bundleSizes, packageCounts } from "./bundle.ts";
+import { type GrpcResult, type LoopbackResult, runGrpcLoopback, runLoopback } from "./loopback.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -39,7 +41,11 @@ const SCENARIOS = flag("scenarios", "call,list,sse,codec").split(",").filter((s)
 );
 
 /** Runs a command to its end, within `timeoutMs`; resolves with its output. */
-export function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; out: string; err: string }> {
+export function exec(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((done) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let out = "", err = "";
@@ -63,17 +69,24 @@ function commandFor(runtime: string, scenario: string): [string, string[]] {
   if (runtime === "deno") return [join(BIN, "deno"), ["run", "-A", file]];
   mkdirSync(CACHE, { recursive: true });
   const out = join(CACHE, `${scenario}.bench.mjs`);
-  const built = spawnSync(join(BIN, "bun"), ["build", file, "--target=node", "--packages=external", `--outfile=${out}`], {
-    cwd: ROOT,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  const built = spawnSync(
+    join(BIN, "bun"),
+    ["build", file, "--target=node", "--packages=external", `--outfile=${out}`],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    },
+  );
   if (built.status !== 0) throw new Error(`bun build for node failed: ${built.stderr}`);
   return ["node", [out]];
 }
 
 /** Per scenario, runtime and case: the ratio to the floor in each round, and the times. */
-type Collected = Map<string, Map<string, Map<string, { ratios: number[]; avg: number[]; bytes: number; note?: string }>>>;
+type Collected = Map<
+  string,
+  Map<string, Map<string, { ratios: number[]; avg: number[]; bytes: number; note?: string }>>
+>;
 
 async function runScenarios(): Promise<{ collected: Collected; versions: Map<string, string> }> {
   const collected: Collected = new Map();
@@ -83,9 +96,21 @@ async function runScenarios(): Promise<{ collected: Collected; versions: Map<str
     for (const scenario of SCENARIOS) {
       for (const runtime of RUNTIMES) {
         const key = `${runtime}:${scenario}`;
-        if (!commands.has(key)) commands.set(key, commandFor(runtime, scenario));
+        if (!commands.has(key)) {
+          try {
+            commands.set(key, commandFor(runtime, scenario));
+          } catch (error) {
+            // The tree may be mid-edit: report, and try again next round.
+            console.error(`! ${runtime} ${scenario} round ${round}: ${String(error).slice(0, 600)}`);
+            continue;
+          }
+        }
         const [cmd, args] = commands.get(key)!;
-        const { code, out, err } = await exec(cmd, [...args, "--json", "--round", String(round), "--cpu-ms", CPU_MS], 300_000);
+        const { code, out, err } = await exec(
+          cmd,
+          [...args, "--json", "--round", String(round), "--cpu-ms", CPU_MS],
+          300_000,
+        );
         const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
         if (code !== 0 || line === undefined) {
           console.error(`! ${runtime} ${scenario} round ${round} failed (exit ${code}):\n${err.slice(-1500)}`);
@@ -166,7 +191,9 @@ function loopbackTable(results: LoopbackResult[]): string {
     const impls = [...new Set(mine.map((r) => r.impl))];
     md += `\n#### 3. Loopback (${tool}): \`tools/call\` over 127.0.0.1, load from another process, 10 connections, ` +
       `${LOOPBACK_SECONDS} s per run after 1 s of warm-up\n\n`;
-    md += `| server | ${runtimes.map((r) => `${r}: % of floor req/s (min–max) · req/s · p50 / p99 ms · RSS MB`).join(" | ")} |\n`;
+    md += `| server | ${
+      runtimes.map((r) => `${r}: % of floor req/s (min–max) · req/s · p50 / p99 ms · RSS MB`).join(" | ")
+    } |\n`;
     md += `|---|${runtimes.map(() => "---").join("|")}|\n`;
     for (const impl of impls) {
       const cells = runtimes.map((runtime) => {
@@ -189,6 +216,36 @@ function loopbackTable(results: LoopbackResult[]): string {
   return md;
 }
 
+function grpcTable(results: GrpcResult[]): string {
+  if (results.length === 0) return "";
+  const runtimes = [...new Set(results.map((r) => r.runtime))];
+  let md =
+    `\n#### 4. gRPC over h2c: \`CallTool\` add(1, 2), @grpc/grpc-js under Node in another process, 10 calls in flight on one connection, ` +
+    `${LOOPBACK_SECONDS} s per run after 1 s of warm-up\n\n`;
+  md += `| server | ${
+    runtimes.map((r) => `${r}: % of floor calls/s (min–max) · calls/s · p50 / p99 ms · RSS MB`).join(" | ")
+  } |\n`;
+  md += `|---|${runtimes.map(() => "---").join("|")}|\n`;
+  for (const impl of ["floor", "ours"]) {
+    const cells = runtimes.map((runtime) => {
+      const ok = results.filter((r) => r.runtime === runtime && r.impl === impl && r.error === undefined);
+      if (ok.length === 0) return results.find((r) => r.runtime === runtime && r.impl === impl)?.error ?? "–";
+      const pct = ok.map((r) => {
+        const floor = results.find((f) => f.runtime === runtime && f.impl === "floor" && f.round === r.round);
+        return floor && floor.error === undefined ? (r.rps / floor.rps) * 100 : NaN;
+      }).filter((x) => !Number.isNaN(x));
+      const lat = `${median(ok.map((r) => r.p50)).toFixed(2)} / ${median(ok.map((r) => r.p99)).toFixed(2)}`;
+      return `${impl === "floor" ? "100%" : spread(pct, 0, "%")} · ${
+        median(ok.map((r) => r.rps)).toFixed(0)
+      } · ${lat} · ${median(ok.map((r) => r.rssMb)).toFixed(0)}`;
+    });
+    md += `| ${impl === "floor" ? "floor (bare node:http2 + protobuf-es)" : "ours · serveGrpc()"} | ${
+      cells.join(" | ")
+    } |\n`;
+  }
+  return md;
+}
+
 function bundleTable(rows: BundleRow[]): string {
   if (rows.length === 0) return "";
   let md = "\n#### Bundle of a one-tool HTTP server (`bun build --minify`), and installed packages\n\n";
@@ -207,7 +264,9 @@ function machine(versions: Map<string, string>): string {
   const memGb = Number(readFileSync("/proc/meminfo", "utf8").match(/MemTotal:\s*(\d+)/)?.[1] ?? 0) / 1024 / 1024;
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   const v = [...versions].map(([r, ver]) => `${r} ${ver}`).join(", ");
-  return `${cpu}, ${cores} cores, ${memGb.toFixed(0)} GB, Linux (shared with other work; load average at the end ${load}); ${v}`;
+  return `${cpu}, ${cores} cores, ${
+    memGb.toFixed(0)
+  } GB, Linux (shared with other work; load average at the end ${load}); ${v}`;
 }
 
 const started = Date.now();
@@ -219,15 +278,20 @@ const loopback = process.argv.includes("--no-loopback") ? [] : await runLoopback
   root: ROOT,
   runtimes: RUNTIMES.filter((r) => r !== "node"),
 });
-const bundles = process.argv.includes("--no-bundle") ? [] : await bundleSizes(ROOT);
+const grpcRuntimes = RUNTIMES.filter((r) => r === "bun" || r === "node");
+const grpc = process.argv.includes("--no-loopback") || process.argv.includes("--no-grpc") || grpcRuntimes.length === 0
+  ? []
+  : await runGrpcLoopback({ rounds: ROUNDS, seconds: LOOPBACK_SECONDS, root: ROOT, runtimes: grpcRuntimes });
+const bundles = process.argv.includes("--no-bundle") ? [] : bundleSizes(ROOT);
 const counts = packageCounts(ROOT);
 
-const tables = `Measured ${new Date().toISOString().slice(0, 10)} in one run of \`${
-  ["bun bench/run.ts", ...process.argv.slice(2)].join(" ")
-}\` (${((Date.now() - started) / 60000).toFixed(1)} min).\n` +
+const tables =
+  `Measured ${new Date().toISOString().slice(0, 10)} in one run of \`${
+    ["bun bench/run.ts", ...process.argv.slice(2)].join(" ")
+  }\` (${((Date.now() - started) / 60000).toFixed(1)} min).\n` +
   `Machine: ${machine(versions)}.\n` +
   `Each cell: the median over ${ROUNDS} rounds (each round a fresh process per runtime) of the ratio to the floor measured in the same process, with the smallest and largest round in brackets, then the median time per request.\n` +
-  scenarioTables(collected) + loopbackTable(loopback) + bundleTable(bundles) +
+  scenarioTables(collected) + loopbackTable(loopback) + grpcTable(grpc) + bundleTable(bundles) +
   `\nInstalled packages: ${counts}\n`;
 console.log(tables);
 

@@ -24,7 +24,12 @@ const MCP_REQUEST = modern("tools/call", { ...params, _meta: { progressToken: "p
 const F_MCP = "floor · MCP messages";
 
 await runScenario("SSE stream", [
-  { name: "floor", fetch: floorSse, request: jsonPost("/mcp", rpc("tools/call", params), { accept: SSE }), expect: "data:" },
+  {
+    name: "floor",
+    fetch: floorSse,
+    request: jsonPost("/mcp", rpc("tools/call", params), { accept: SSE }),
+    expect: "data:",
+  },
   { name: F_MCP, fetch: floorMcpSse, request: MCP_REQUEST, expect: "notifications/progress", floor: F_MCP },
   {
     name: "ours · MCP-lite SSE",

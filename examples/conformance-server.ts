@@ -1,11 +1,13 @@
 /**
  * Every fixture the official MCP conformance suite (`@modelcontextprotocol/conformance`) expects,
  * written with the SDK's DSL as a user would: tools, resources, prompts and completions, listed in a
- * fixed order with a no-argument tool first. `.ci/conformance.sh` runs the suite against it.
+ * fixed order with a no-argument tool first, then the input-required (SEP-2322) and tasks-extension
+ * (SEP-2663) fixtures. `.ci/conformance.sh` runs the suite against it.
  *
  *   PORT=8000 deno run -A examples/conformance-server.ts      (or: bun run examples/conformance-server.ts)
  *
- * The input-required (MRTR) and tasks fixtures are not here: that round is added later.
+ * The same handler code asks the client over each wire: `ctx.elicit()` is an input-required result
+ * on 2026-07-28 and MCP-lite, a server→client request on the 2025 revisions' SSE stream.
  */
 import * as v from "valibot";
 import {
@@ -16,7 +18,7 @@ import {
   defineTool,
   ErrorCode,
   image,
-  isProtocolError,
+  ProtocolError,
   resource,
   serve,
   text,
@@ -29,6 +31,29 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwA
 const WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits `ms`, or rejects as soon as `signal` aborts (a cancelled task stops at once). */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    signal.throwIfAborted();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+
+/** A form with one required string field. */
+const askFor = (field: string, message: string) => ({
+  message,
+  requestedSchema: { type: "object", properties: { [field]: { type: "string" } }, required: [field] },
+});
+
+/** A form with one required boolean field. */
+const confirmForm = (message: string, field = "ok") => ({
+  message,
+  requestedSchema: { type: "object", properties: { [field]: { type: "boolean" } }, required: [field] },
+});
 
 // ── Tools ─────────────────────────────────────────────────────────────────────────────────────────
 // The first tool takes no arguments: the header checks call tools[0] with `arguments: {}`.
@@ -218,21 +243,13 @@ const missingCapability = defineTool("test_missing_capability")
     return `Sampled with ${answer.model}`;
   });
 
+// On 2026-07-28 the question is an input-required result, never a request on the stream.
 const streamingElicitation = defineTool("test_streaming_elicitation")
   .describe("Reports progress, then asks the user to confirm")
   .handle(async (_args, ctx) => {
     ctx.progress(1, 2, "Preparing");
-    try {
-      const answer = await ctx.elicit("confirm", {
-        message: "Continue?",
-        requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
-      });
-      return `Confirmed: ${answer.action}`;
-    } catch (error) {
-      // A wire that cannot ask this client gets an answer without the confirmation.
-      if (isProtocolError(error) && error.code === ErrorCode.MissingCapability) return "Not confirmed: the client cannot be asked";
-      throw error;
-    }
+    const answer = await ctx.elicit("confirm", confirmForm("Continue?"));
+    return `Confirmed: ${answer.action}`;
   });
 
 const loggingTool = defineTool("test_logging_tool")
@@ -276,6 +293,171 @@ const headerParams = defineTool("test_header_params")
     priority: v.optional(v.pipe(v.number(), v.integer(), v.metadata({ "x-mcp-header": "Priority" }))),
   }))
   .handle(({ region, priority }) => `Region ${region}${priority === undefined ? "" : `, priority ${priority}`}`);
+
+// ── Input-required results (SEP-2322) ───────────────────────────────────────────────────────────
+// Each question has a key; an unanswered one ends the request with `resultType: "input_required"` and
+// a signed `requestState`, and the client sends the request again with the answers.
+
+const irElicitation = defineTool("test_input_required_result_elicitation")
+  .describe("Asks for the user's name, then greets them")
+  .handle(async (_args, ctx) => {
+    const answer = await ctx.elicit("user_name", askFor("name", "What is your name?"));
+    return answer.action === "accept" ? `Hello, ${answer.content?.name}!` : `No name given (${answer.action})`;
+  });
+
+const irSampling = defineTool("test_input_required_result_sampling")
+  .describe("Asks the client's model a question")
+  .handle(async (_args, ctx) => {
+    const answer = await ctx.sample("capital_question", {
+      messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+      maxTokens: 100,
+    });
+    const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
+    return `The model (${answer.model}) said: ${typeof content?.text === "string" ? content.text : JSON.stringify(content)}`;
+  });
+
+const irRoots = defineTool("test_input_required_result_list_roots")
+  .describe("Lists the client's roots")
+  .handle(async (_args, ctx) => {
+    const { roots } = await ctx.roots("client_roots");
+    return `The client has ${roots.length} root(s): ${roots.map((root) => root.uri).join(", ")}`;
+  });
+
+const irRequestState = defineTool("test_input_required_result_request_state")
+  .describe("Asks for a confirmation; the answer comes back with the signed requestState")
+  .handle(async (_args, ctx) => {
+    // A step runs once per call: on the retry its value comes back from the signed requestState.
+    const issued = await ctx.step("issued", () => new Date().toISOString());
+    const answer = await ctx.elicit("confirm", confirmForm("Please confirm"));
+    return `state-ok: the requestState issued at ${issued} verified; confirmed=${answer.content?.ok === true}`;
+  });
+
+const irMultipleInputs = defineTool("test_input_required_result_multiple_inputs")
+  .describe("Asks for a name, a greeting from the model and the roots, all at once")
+  .handle(async (_args, ctx) => {
+    const [name, greeting, { roots }] = await Promise.all([
+      ctx.elicit("user_name", askFor("name", "What is your name?")),
+      ctx.sample("greeting", {
+        messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }],
+        maxTokens: 50,
+      }),
+      ctx.roots("client_roots"),
+    ]);
+    return `Name ${name.content?.name}, greeting from ${greeting.model}, ${roots.length} root(s)`;
+  });
+
+const irMultiRound = defineTool("test_input_required_result_multi_round")
+  .describe("Asks for a name, then for a favourite colour")
+  .handle(async (_args, ctx) => {
+    const name = await ctx.elicit("step1", askFor("name", "Step 1: What is your name?"));
+    const color = await ctx.elicit("step2", askFor("color", "Step 2: What is your favorite color?"));
+    return `${name.content?.name} likes ${color.content?.color}`;
+  });
+
+const irTamperedState = defineTool("test_input_required_result_tampered_state")
+  .describe("Asks for a confirmation; a tampered requestState is refused with -32602")
+  .handle(async (_args, ctx) => {
+    const answer = await ctx.elicit("confirm", confirmForm("Please confirm"));
+    return `Confirmed: ${answer.content?.ok === true}`;
+  });
+
+// Asks only for what this request's client declared (the context refuses anything else with -32021).
+const irCapabilities = defineTool("test_input_required_result_capabilities")
+  .describe("Asks the client through whichever of sampling and elicitation it declared")
+  .handle(async (_args, ctx) => {
+    const declared = ctx.meta.clientCapabilities ?? { sampling: {}, elicitation: {} };
+    const asked: Promise<unknown>[] = [];
+    if (declared.sampling) {
+      asked.push(ctx.sample("summary", {
+        messages: [{ role: "user", content: { type: "text", text: "Summarise MCP in one line" } }],
+        maxTokens: 50,
+      }));
+    }
+    if (declared.elicitation) asked.push(ctx.elicit("preference", askFor("preference", "Short or long?")));
+    if (asked.length === 0) return "Nothing to ask: the client declared neither sampling nor elicitation";
+    await Promise.all(asked);
+    return `Answered ${asked.length} question(s)`;
+  });
+
+// ── Tasks extension (SEP-2663) ──────────────────────────────────────────────────────────────────────
+// A `.longRunning()` tool answers "not done yet" with `ctx.defer()` (work in this process) or
+// `ctx.promise()` + `.redeem()` (a continuation); a request that declared the tasks extension gets a
+// task, others a promise to `redeem`. Questions asked inside deferred work make the task input_required.
+
+const greet = defineTool("greet")
+  .describe("Greets someone at once (never a task)")
+  .input(v.object({ name: v.pipe(v.string(), v.description("Who to greet")) }))
+  .handle(({ name }) => `Hello, ${name}!`);
+
+const slowCompute = defineTool("slow_compute")
+  .describe("Computes for `seconds` seconds in the background (at once for 0)")
+  .input(v.object({
+    seconds: v.pipe(v.number(), v.minValue(0), v.maxValue(600), v.description("How long to compute")),
+    label: v.optional(v.pipe(v.string(), v.description("A label for the result")), "job"),
+  }))
+  .longRunning({ ttlMs: 10 * 60_000, retryAfterMs: 500 })
+  .handle(({ seconds, label }, ctx) => {
+    if (seconds === 0) return `Computed ${label} at once`;
+    return ctx.defer(async (signal) => {
+      await pause(seconds * 1000, signal); // a cancelled task stops here
+      return `Computed ${label} in ${seconds} s`;
+    });
+  });
+
+const failingJob = defineTool("failing_job")
+  .describe("Runs as a task only, and fails as a tool error after a second")
+  .longRunning({ taskSupport: "required", retryAfterMs: 250 })
+  .handle((_args, ctx) =>
+    ctx.defer(async (signal) => {
+      await pause(1000, signal);
+      throw new ToolError("The job failed: the input data was inconsistent");
+    })
+  );
+
+const protocolErrorJob = defineTool("protocol_error_job")
+  .describe("Runs as a task that ends with a protocol error")
+  .longRunning({ retryAfterMs: 250 })
+  .handle((_args, ctx) =>
+    ctx.defer(() => {
+      throw new ProtocolError(ErrorCode.Internal, "The job's backend is unreachable");
+    })
+  );
+
+const confirmDelete = defineTool("confirm_delete")
+  .describe("Deletes a file once the user confirms, as a task that waits for the confirmation")
+  .input(v.object({ filename: v.pipe(v.string(), v.description("The file to delete")) }))
+  .longRunning({ retryAfterMs: 250 })
+  .handle(({ filename }, ctx) =>
+    ctx.defer(async () => {
+      const answer = await ctx.elicit("confirm", confirmForm(`Delete ${filename}?`, "confirm"));
+      return answer.action === "accept" && answer.content?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`;
+    })
+  );
+
+const multiInput = defineTool("multi_input")
+  .describe("A task that asks two questions at once")
+  .longRunning({ retryAfterMs: 250 })
+  .handle((_args, ctx) =>
+    ctx.defer(async () => {
+      const [first, second] = await Promise.all([
+        ctx.elicit("first", askFor("name", "First name?")),
+        ctx.elicit("second", askFor("name", "Second name?")),
+      ]);
+      return `Got ${first.content?.name} and ${second.content?.name}`;
+    })
+  );
+
+// Asks before the task (an input-required round), then runs as a task with the answer.
+const toolWithTask = defineTool("test_tool_with_task")
+  .describe("Asks for a name, then greets them from a task")
+  .longRunning({ taskSupport: "required", retryAfterMs: 250 })
+  .handle(async (_args, ctx) => {
+    const answer = await ctx.elicit("user_name", askFor("name", "What is your name?"));
+    return ctx.defer(async (signal) => {
+      await pause(200, signal);
+      return `Hello, ${answer.content?.name}, from a task!`;
+    });
+  });
 
 // ── Resources ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -334,6 +516,13 @@ const promptWithImage = definePrompt("test_prompt_with_image")
     { role: "user", content: "Please analyze the image above." },
   ]);
 
+const irPrompt = definePrompt("test_input_required_result_prompt")
+  .describe("Asks which context to use, then renders it")
+  .get(async (_args, ctx) => {
+    const answer = await ctx.elicit("user_context", askFor("context", "What context should the prompt use?"));
+    return `Use this context: ${answer.content?.context}`;
+  });
+
 // ── Server ────────────────────────────────────────────────────────────────────────────────────────
 
 export const server = createServer({ name: "mcplite-conformance", version: "1.0.0" })
@@ -356,6 +545,21 @@ export const server = createServer({ name: "mcplite-conformance", version: "1.0.
   .tool(triggerToolChange)
   .tool(triggerPromptChange)
   .tool(headerParams)
+  .tool(irElicitation)
+  .tool(irSampling)
+  .tool(irRoots)
+  .tool(irRequestState)
+  .tool(irMultipleInputs)
+  .tool(irMultiRound)
+  .tool(irTamperedState)
+  .tool(irCapabilities)
+  .tool(greet)
+  .tool(slowCompute)
+  .tool(failingJob)
+  .tool(protocolErrorJob)
+  .tool(confirmDelete)
+  .tool(multiInput)
+  .tool(toolWithTask)
   .resource(staticText)
   .resource(staticBinary)
   .resource(watched)
@@ -363,7 +567,8 @@ export const server = createServer({ name: "mcplite-conformance", version: "1.0.
   .prompt(simplePrompt)
   .prompt(promptWithArguments)
   .prompt(promptWithResource)
-  .prompt(promptWithImage);
+  .prompt(promptWithImage)
+  .prompt(irPrompt);
 
 if (import.meta.main) {
   const listener = await serve(server);

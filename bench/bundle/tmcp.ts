@@ -14,4 +14,6 @@ server.tool(
 );
 const transport = new HttpTransport(server, { path: "/mcp" });
 
-export default { fetch: async (request: Request) => (await transport.respond(request)) ?? new Response(null, { status: 404 }) };
+export default {
+  fetch: async (request: Request) => (await transport.respond(request)) ?? new Response(null, { status: 404 }),
+};

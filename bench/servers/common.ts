@@ -20,5 +20,7 @@ export const CHUNK: string = "x".repeat(STREAM.size - 1) + "\n";
 
 /** The host names a server accepts: the loopback names, and `127.0.0.1:port` once listening. */
 export function loopbackHosts(port?: number): string[] {
-  return port === undefined ? ["localhost", "127.0.0.1"] : ["localhost", "127.0.0.1", `127.0.0.1:${port}`, `localhost:${port}`];
+  return port === undefined
+    ? ["localhost", "127.0.0.1"]
+    : ["localhost", "127.0.0.1", `127.0.0.1:${port}`, `localhost:${port}`];
 }

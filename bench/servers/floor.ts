@@ -70,7 +70,11 @@ export const floorSse: Fetch = sseFloor(
 export const floorMcpSse: Fetch = sseFloor(
   (chunk, i) =>
     `data: ${
-      JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: i, message: chunk } })
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: "p", progress: i, message: chunk },
+      })
     }\n\n`,
   (text) => `data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } })}\n\n`,
 );

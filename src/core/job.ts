@@ -7,13 +7,23 @@
  * {@link Job.deliver} on this instance (`tasks/update`, `redeem`); answers delivered on another
  * instance wait in the entry's `answers`, which this instance polls for while the job is parked (and
  * where it also notices a cancellation made elsewhere). Only answers of the right shape for their
- * question count.
+ * question count. A job still parked when its entry expires is aborted: nobody can answer it any more.
  *
  * @module
  */
 import type { CallSink, InputRequest } from "./call-context.ts";
 import { isInputAnswer } from "./input-round.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
+
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Lets the process exit while the timer is pending (Node and Bun `unref()`, `Deno.unrefTimer`). */
+function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  if (typeof timer === "object" && timer !== null && "unref" in timer) (timer as { unref(): void }).unref();
+  else (globalThis as { Deno?: { unrefTimer(id: number): void } }).Deno?.unrefTimer(timer as unknown as number);
+  return timer;
+}
 
 interface Waiter {
   readonly request: InputRequest;
@@ -46,6 +56,8 @@ export class Job implements CallSink {
   #writes: Promise<void> = Promise.resolve();
   #settled = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #expiry: ReturnType<typeof setTimeout> | undefined;
+  readonly #expiresAt: number;
 
   /**
    * Creates the job of an entry already recorded as working.
@@ -56,6 +68,7 @@ export class Job implements CallSink {
   constructor(id: string, options: JobOptions) {
     this.id = id;
     this.#options = options;
+    this.#expiresAt = options.now() + options.ttlMs;
     this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), { once: true });
   }
 
@@ -83,6 +96,7 @@ export class Job implements CallSink {
       this.#waiting.set(key, { request, resolve, reject });
       void this.#publish();
       this.#poll();
+      this.#expire();
     });
   }
 
@@ -102,6 +116,10 @@ export class Job implements CallSink {
       }
     }
     if (taken.length === 0) return 0;
+    if (this.#waiting.size === 0) { // no longer parked
+      clearTimeout(this.#expiry);
+      this.#expiry = undefined;
+    }
     await this.#publish(); // the entry shows the remaining questions before the work moves on
     for (const [waiter, value] of taken) waiter.resolve(value);
     return taken.length;
@@ -160,14 +178,25 @@ export class Job implements CallSink {
       } catch (error) {
         this.#options.onError?.(error);
       }
-      if (this.#waiting.size > 0 && !this.#settled && this.#timer === undefined) this.#timer = setTimeout(tick, pollMs);
+      if (this.#waiting.size > 0 && !this.#settled && this.#timer === undefined) this.#timer = unref(setTimeout(tick, pollMs));
     };
-    this.#timer = setTimeout(tick, pollMs);
+    this.#timer = unref(setTimeout(tick, pollMs));
   }
 
   #stopPolling(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearTimeout(this.#expiry);
+    this.#expiry = undefined;
+  }
+
+  /** Arms, once, the abort of a parked job at its entry's expiry (a timer that keeps no process alive). */
+  #expire(): void {
+    if (this.#expiry !== undefined) return;
+    const ms = Math.min(Math.max(0, this.#expiresAt - this.#options.now()), MAX_TIMEOUT_MS);
+    this.#expiry = unref(setTimeout(() => {
+      this.controller.abort(new Error("no answer came before the job expired"));
+    }, ms));
   }
 
   #abandon(reason: unknown): void {

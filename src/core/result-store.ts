@@ -12,11 +12,17 @@ import type { ToolResult } from "./result.ts";
 /**
  * The state of one deferred job (or of an MCP task). While the job waits for the client, it is
  * `input_required` with its outstanding questions; answers delivered on another instance wait in
- * `answers` until the instance running the job picks them up.
+ * `answers` until the instance running the job picks them up. A continuation task keeps here what its
+ * id cannot: answers, its latest state, and its terminal status once seen.
  */
 export type StoredResult =
   & (
-    | { readonly status: "working"; readonly answers?: Readonly<Record<string, unknown>> }
+    | {
+      readonly status: "working";
+      readonly answers?: Readonly<Record<string, unknown>>;
+      /** A continuation task's latest state, from the promise its `.redeem()` last re-issued. */
+      readonly continued?: { readonly state: unknown };
+    }
     | {
       readonly status: "input_required";
       readonly requests: Readonly<Record<string, InputRequest>>;

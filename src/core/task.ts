@@ -5,13 +5,15 @@
  * - **Deferred work** (`ctx.defer()`): the status is the work's entry in the `ResultStore`: working,
  *   `input_required` with the questions it waits on, completed, failed or cancelled. Another instance
  *   sees it only through a shared store.
- * - **Continuations** (`ctx.promise()` + `.redeem()`): nothing is kept. Each read runs `.redeem()` on
- *   the state the tool first promised: a promise back means working, a value means completed (an
- *   `isError` result too), a protocol error means failed, a question means `input_required`. The task
- *   id cannot change, so a state that a re-issued promise carries is not kept: a continuation that
- *   backs a task should poll (check a job by id, or a deadline) rather than count. The store, when it
- *   has them, adds what a read cannot derive: answers given with `tasks/update`, the terminal status
- *   once seen (so later reads do not run `.redeem()` again), and a cancellation.
+ * - **Continuations** (`ctx.promise()` + `.redeem()`): the status is derived, not kept. Each read runs
+ *   `.redeem()` on the task's state: a promise back means working, a value means completed (an
+ *   `isError` result too), a protocol error means failed, a question means `input_required`. The id
+ *   cannot change, so the store keeps, under the id's nonce, what a read cannot derive from it: the
+ *   state of the promise `.redeem()` last re-issued (the next read continues from there), answers
+ *   given with `tasks/update`, the terminal status once seen (later reads do not run `.redeem()`
+ *   again), and a cancellation. An instance whose store lacks them continues from the state the tool
+ *   first promised, so a continuation that polls (a job id, a deadline) reads the same everywhere,
+ *   and one that counts needs a shared store to count across instances.
  *
  * @module
  */
@@ -115,24 +117,31 @@ export async function getTask(registry: Registry, taskId: unknown, caller: CallC
   const kept = await c.results.get(task.key);
   if (kept !== undefined && isTerminal(kept)) return viewOf(task, kept);
   const answers = kept !== undefined && "answers" in kept ? kept.answers : undefined;
+  const continued = kept?.status === "working" ? kept.continued : undefined;
+  const state = continued === undefined ? task.state.s : continued.state;
   const round = new InputRound(answers);
   const ctx = contextFor(task, caller, round);
   const now = c.codec.now();
   let entry: StoredResult;
   try {
-    const value = await continuePromise(registry, task.owner, task.state.s, ctx);
-    entry = round.pending
-      ? { status: "input_required", requests: round.questions }
-      : value instanceof ToolPromise
-      ? value["~work"] === undefined ? { status: "working" } : deferredFromContinuation(task.owner)
-      : { status: "completed", result: resultFromValue(value) };
+    const value = await continuePromise(registry, task.owner, state, ctx);
+    if (round.pending) entry = { status: "input_required", requests: round.questions };
+    else if (!(value instanceof ToolPromise)) entry = { status: "completed", result: resultFromValue(value) };
+    else if (value["~work"] !== undefined || value["~entry"] !== undefined) entry = deferredFromContinuation(task.owner);
+    else {
+      entry = { status: "working" };
+      if (JSON.stringify(value.state) !== JSON.stringify(state)) { // continue from the new state next time
+        const next: StoredResult = { status: "working", answers, continued: { state: value.state }, at: now };
+        await c.results.set(task.key, next, Math.max(1, task.expiresAt - now));
+      }
+    }
   } catch (error) {
     if (round.pending) entry = { status: "input_required", requests: round.questions };
     else if (error instanceof ProtocolError && error.code === ErrorCode.MissingCapability) throw error;
     else if (error instanceof ProtocolError) {
       entry = { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
     } else {
-      const call = { name: task.owner.name, arguments: task.state.s, ctx };
+      const call = { name: task.owner.name, arguments: state, ctx };
       entry = { status: "completed", result: failureFromError(registry, call, error).result };
     }
   }
@@ -172,7 +181,8 @@ export async function updateTask(
   const kept = await c.results.get(task.key);
   if (kept !== undefined && isTerminal(kept)) return;
   const before = kept !== undefined && "answers" in kept ? kept.answers : undefined;
-  await c.results.set(task.key, { status: "working", answers: { ...before, ...answers }, at: c.codec.now() }, ttlMs);
+  const continued = kept?.status === "working" ? kept.continued : undefined;
+  await c.results.set(task.key, { status: "working", answers: { ...before, ...answers }, continued, at: c.codec.now() }, ttlMs);
 }
 
 /**
@@ -198,7 +208,8 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
   }
   const kept = await c.results.get(task.key);
   if (kept !== undefined && isTerminal(kept)) return;
-  await cancelContinuation(registry, task.owner, task.state.s, contextFor(task, caller, undefined));
+  const state = kept?.status === "working" && kept.continued !== undefined ? kept.continued.state : task.state.s;
+  await cancelContinuation(registry, task.owner, state, contextFor(task, caller, undefined));
   await c.results.set(task.key, { status: "cancelled", at: c.codec.now() }, ttlMs);
 }
 
@@ -258,7 +269,7 @@ function deferredFromContinuation(owner: AnyTool): StoredResult {
     status: "failed",
     error: {
       code: ErrorCode.Internal,
-      message: `The .redeem() of tool "${owner.name}" answered with ctx.defer(), which cannot continue a task`,
+      message: `The .redeem() of tool "${owner.name}" answered with deferred work, which cannot continue a task`,
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { createMcpRoutes } from "../bindings/mcp/handler.ts";
 import { createMcpliteRoutes } from "../bindings/mcplite/handler.ts";
-import { CallContext, type CallMeta } from "../core/call-context.ts";
+import { CallContext, type CallMeta, type SignalSource } from "../core/call-context.ts";
 import { dispatch } from "../core/dispatch.ts";
 import { ProtocolError } from "../core/error.ts";
 import type { ToolCall } from "../core/middleware.ts";
@@ -44,6 +44,13 @@ export interface CallOptions {
   /** `call()`: answers input rounds (elicitation, sampling, roots) by key. */
   onInput?: InputHandler;
 }
+
+/** A signal source whose signal, built on first use by `CallContext`, never aborts. */
+const NEVER_ABORTED: SignalSource = {
+  get signal(): AbortSignal {
+    return new AbortController().signal;
+  },
+};
 
 const NOT_FOUND_BODY = errorMessage(null, -32601, "Not found: no MCP-lite or MCP endpoint at this path");
 
@@ -265,7 +272,8 @@ export class Server<TTools extends ToolMap = {}> {
    */
   async invoke(name: string, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
     const meta: CallMeta = { wire: "in-process", headers: new Headers(options.headers) };
-    const signal = options.signal ?? new AbortController().signal;
+    // Without a caller's signal, one that never aborts is made only if the handler asks for it.
+    const signal = options.signal ?? NEVER_ABORTED;
     const round = new InputRound(options.inputResponses, options.requestState);
     const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta, round), round };
     const outcome = await dispatch(this.#core.registry, call);

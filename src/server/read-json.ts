@@ -5,7 +5,7 @@
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { readBody } from "../internal/body.ts";
-import { parseJson } from "../internal/json.ts";
+import { checkParsedJson, parseJson } from "../internal/json.ts";
 import type { ResolvedOptions } from "./options.ts";
 
 /**
@@ -39,8 +39,25 @@ export async function readJson(request: Request, options: ResolvedOptions): Prom
       `Unsupported Content-Type ${JSON.stringify(contentType ?? "")}: send application/json`,
     );
   }
+  const declared = request.headers.get("content-length");
+  const length = declared === null ? NaN : Number(declared);
+  if (length <= DIRECT_PARSE_BYTES && length <= options.maxBodyBytes) {
+    // A small body of known length: the runtime parses the bytes itself (on Bun, without making a
+    // string first), and the value is checked after; its size bounds what parsing it can cost.
+    let value: unknown;
+    try {
+      value = await request.json();
+    } catch {
+      throw new ProtocolError(ErrorCode.ParseError, "Parse error: the body is not valid JSON");
+    }
+    return checkParsedJson(value, options.maxJsonDepth);
+  }
+  // Larger (or chunked) bodies are read within the limit and scanned for depth before parsing.
   return parseJson(await readBody(request, options.maxBodyBytes), options.maxJsonDepth);
 }
+
+/** Bodies up to this size (with a `Content-Length`) are parsed by the runtime directly. */
+const DIRECT_PARSE_BYTES = 64 * 1024;
 
 /**
  * Tells whether the client accepts an SSE response.

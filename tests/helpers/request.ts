@@ -36,7 +36,13 @@ export function modernRequest(
   id: string | number = 1,
   headers: Record<string, string> = {},
 ): Request {
-  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  const name = typeof params.name === "string"
+    ? params.name
+    : typeof params.uri === "string"
+    ? params.uri
+    : typeof params.taskId === "string"
+    ? params.taskId
+    : undefined;
   return post("/mcp", { jsonrpc: "2.0", id, method, params: { ...params, _meta: modernMeta(params._meta as never) } }, {
     "mcp-protocol-version": "2026-07-28",
     "mcp-method": method,

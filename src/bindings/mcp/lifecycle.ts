@@ -12,6 +12,7 @@ import { cacheControl, etagOf } from "./caching.ts";
 import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
 import { finishResult } from "./reply.ts";
 import type { McpMethod } from "./request.ts";
+import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 
 /** What the server can do, as the handlers registered make it. */
 export interface Capabilities {
@@ -25,12 +26,15 @@ export interface Capabilities {
   completions?: Record<string, unknown>;
   /** The 2025 revisions' `logging/setLevel`. */
   logging?: Record<string, unknown>;
+  /** Extensions (2026-07-28): the tasks extension when a tool is long-running. */
+  extensions?: Record<string, Record<string, unknown>>;
 }
 
 /**
  * Describes what the server can do for an era; recomputed only when the registry changes. On
  * 2026-07-28, list changes and resource updates reach `subscriptions/listen` streams; the 2025
- * revisions have no stream for them here (no GET stream), so they advertise neither.
+ * revisions have no stream for them here (no GET stream), so they advertise neither. A server with a
+ * long-running tool offers the tasks extension on 2026-07-28.
  *
  * @param registry The registry.
  * @param era The era.
@@ -51,6 +55,7 @@ export function serverCapabilities(registry: Registry, era: Era): Capabilities {
     }
     if (completions) caps.completions = {};
     if (!modern) caps.logging = {};
+    if (modern && offersTasks(registry)) caps.extensions = { [TASKS_EXTENSION]: {} };
     return caps;
   });
 }

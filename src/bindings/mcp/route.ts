@@ -22,9 +22,13 @@ import { promptsGet, promptsList } from "./prompts.ts";
 import type { McpContext, McpMethod, McpReply, McpRequest } from "./request.ts";
 import { resourcesList, resourcesRead, resourcesSubscribe, resourceTemplatesList } from "./resources.ts";
 import { modernErrorToWire } from "./status.ts";
+import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
 import { toolsCall, toolsList } from "./tools.ts";
 
-/** Methods of the stateless 2026-07-28 revision. Removed ones (`initialize`, `ping`…) are absent: 404. */
+/**
+ * Methods of the stateless 2026-07-28 revision. Removed ones (`initialize`, `ping`, `tasks/result`,
+ * `tasks/list`…) are absent: 404.
+ */
 const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["server/discover", discover],
   ["tools/list", toolsList],
@@ -36,6 +40,9 @@ const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["prompts/get", promptsGet],
   ["completion/complete", completionComplete],
   ["subscriptions/listen", subscriptionsListen],
+  ["tasks/get", tasksGet],
+  ["tasks/update", tasksUpdate],
+  ["tasks/cancel", tasksCancel],
 ]);
 
 /** Methods of the 2025 revisions. */

@@ -70,6 +70,38 @@ export function listBody(registry: Registry): string {
   return registry.memo("mcplite:list", () => JSON.stringify({ tools: [...registry.tools].map((t) => describeTool(t, true)) }));
 }
 
+const encoder = new TextEncoder();
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Returns the `/listtools` body as UTF-8 bytes, encoded once per change of the tool table: a response
+ * then copies bytes instead of encoding the whole list again.
+ *
+ * @param registry The tools.
+ * @returns The bytes of `{"tools":[…]}`; never modified (a `Response` copies what it is given).
+ */
+export function listBytes(registry: Registry): Uint8Array<ArrayBuffer> {
+  return registry.memo("mcplite:list:bytes", () => encoder.encode(listBody(registry)));
+}
+
+/**
+ * Builds the JSON-RPC answer to `tools/list` around the encoded list: only the short head carrying the
+ * id is encoded per request.
+ *
+ * @param registry The tools.
+ * @param id The request id.
+ * @returns The bytes of `{"jsonrpc":"2.0","id":…,"result":{"tools":[…]}}`.
+ */
+export function listMessage(registry: Registry, id: string | number | null): Uint8Array<ArrayBuffer> {
+  const list = listBytes(registry);
+  const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+  const out = new Uint8Array(head.byteLength + list.byteLength + 1);
+  out.set(head);
+  out.set(list, head.byteLength);
+  out[out.byteLength - 1] = CLOSE_BRACE;
+  return out;
+}
+
 /**
  * Shapes an outcome as MCP-lite's result with its `_meta` (seed §3.3–§3.5, A.3): an answer or failure
  * keeps its content; a promise carries `promise_token`, `retry_after_ms`, `estimated_completion` and

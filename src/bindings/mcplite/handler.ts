@@ -10,7 +10,7 @@ import type { ToolCall } from "../../core/middleware.ts";
 import { InputRound } from "../../core/input-round.ts";
 import type { CallOutcome } from "../../core/outcome.ts";
 import { drainStream } from "../../core/stream.ts";
-import { idOf, type JsonRpcId, parseJsonRpcRequest, resultMessage } from "../../internal/jsonrpc.ts";
+import { idOf, type JsonRpcId, parseJsonRpcRequest } from "../../internal/jsonrpc.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import { JSON_HEADERS, type RouteHandler, type Routes, type ServerCore, SSE_HEADERS } from "../../server/server-core.ts";
@@ -19,13 +19,16 @@ import {
   CALL_PATHS,
   INPUT_RESPONSES_PARAM,
   LIST_PATHS,
-  listBody,
+  listBytes,
+  listMessage,
   REQUEST_STATE_PARAM,
   resultWithMeta,
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 
 const POST_ONLY = { allow: "POST" };
+/** Keeps `application/json` exactly (Response.json would add `;charset=utf-8`). */
+const JSON_INIT: ResponseInit = { headers: JSON_HEADERS };
 const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not allowed: use POST");
 
 /**
@@ -45,7 +48,7 @@ export function createMcpliteRoutes(core: ServerCore, basePath: string): Routes 
     try {
       if (request.method !== "POST") throw NOT_ALLOWED;
       await readJson(request, options);
-      return new Response(listBody(registry), { headers: JSON_HEADERS });
+      return new Response(listBytes(registry), JSON_INIT);
     } catch (error) {
       return fail(null, error);
     }
@@ -59,9 +62,7 @@ export function createMcpliteRoutes(core: ServerCore, basePath: string): Routes 
       id = idOf(body);
       const rpc = parseJsonRpcRequest(body);
       if (rpc.method === "tools/list") {
-        return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${listBody(registry)}}`, {
-          headers: JSON_HEADERS,
-        });
+        return new Response(listMessage(registry, id), JSON_INIT);
       }
       if (rpc.method !== "tools/call") {
         throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
@@ -79,9 +80,8 @@ export function createMcpliteRoutes(core: ServerCore, basePath: string): Routes 
       const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, request, meta, round), round };
       let outcome = await dispatch(registry, call);
       if (outcome.kind === "stream") outcome = await drainStream(registry, call, outcome, ignore);
-      return new Response(resultMessage(id, resultWithMeta(outcome, started, options.version)), {
-        headers: JSON_HEADERS,
-      });
+      // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
+      return Response.json({ jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, options.version) }, JSON_INIT);
     } catch (error) {
       return fail(id, error);
     }

@@ -69,7 +69,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     assert.equal(slowProbe.aborted, before + 1);
   });
 
-  it("refuses to ask the client on 2026 for now: ctx.elicit() is -32021 with the capability named", async () => {
+  it("refuses to ask for a capability the request did not declare: ctx.elicit() is -32021, naming it", async () => {
     const { status, body } = await modern(mcpServer(), "tools/call", { name: "confirm", arguments: { what: "x" } });
     assert.equal(status, 400);
     assert.equal(body.error.code, -32021);
