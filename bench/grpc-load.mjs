@@ -48,5 +48,13 @@ await run(1000, false);
 const { latencies, errors } = await run(seconds * 1000, true);
 latencies.sort((a, b) => a - b);
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-console.log(JSON.stringify({ rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), total: latencies.length + errors, errors }));
+console.log(
+  JSON.stringify({
+    rps: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    total: latencies.length + errors,
+    errors,
+  }),
+);
 client.close();
