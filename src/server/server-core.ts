@@ -32,6 +32,35 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "application/json",
 });
 
+const IS_BUN = "Bun" in globalThis;
+
+/**
+ * Builds, once, the init of 200 JSON responses that carry more headers (an `ETag`, `Cache-Control`),
+ * in the form the runtime copies fastest (see {@link JSON_INIT}).
+ *
+ * @param headers Headers besides `Content-Type`.
+ * @param status The status; 200 by default.
+ * @returns The init, to share between responses.
+ */
+export function jsonInit(headers: Readonly<Record<string, string>> = {}, status = 200): ResponseInit {
+  const all = status === 304 ? { ...headers } : { ...JSON_HEADERS, ...headers };
+  return Object.freeze({ status, headers: IS_BUN ? new Headers(all) : Object.freeze(all) });
+}
+
+/**
+ * The init of a 200 response with a serialised JSON body. `Response` copies its headers either way,
+ * but Bun copies a `Headers` faster than a record and Deno the other way round (measured with
+ * mitata), so one shared init of the faster kind serves every such answer.
+ */
+export const JSON_INIT: ResponseInit = jsonInit();
+
+/**
+ * The init of `Response.json(value, JSON_VALUE_INIT)`, the cheapest JSON answer on every runtime.
+ * Deno, Node and Workers already label it `application/json`; Bun says `application/json;charset=utf-8`
+ * unless told, so it gets the header and the wire reads the same everywhere.
+ */
+export const JSON_VALUE_INIT: ResponseInit | undefined = IS_BUN ? JSON_INIT : undefined;
+
 /** Response headers for SSE bodies. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "text/event-stream",

@@ -5,6 +5,8 @@
  * @module
  */
 import type { CacheHint } from "../../resource/resource-def.ts";
+import { jsonInit } from "../../server/server-core.ts";
+import type { CachedBody } from "./request.ts";
 
 /**
  * Maps a caching hint to a `Cache-Control` value: the scope, then `max-age` in seconds, or `no-cache`
@@ -53,4 +55,19 @@ export function matchesEtag(header: string | null, etag: string): boolean {
     if (tag === "*" || (tag.startsWith("W/") ? tag.slice(2) : tag) === bare) return true;
   }
   return false;
+}
+
+/**
+ * Wraps a serialised result for answers by entity tag: its `ETag`, `Cache-Control`, and the inits of
+ * its 200 and 304 responses, all built once per change of what it lists.
+ *
+ * @param body The result, as JSON.
+ * @param hint Its caching hint.
+ * @returns The cached body.
+ */
+export function cachedBody(body: string, hint: CacheHint): CachedBody {
+  const etag = etagOf(body);
+  const control = cacheControl(hint);
+  const headers = { etag, "cache-control": control };
+  return { body, etag, cacheControl: control, ok: jsonInit(headers), notModified: jsonInit(headers, 304) };
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { DelayQueue } from "../../internal/delay-queue.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import type { RouteHandler, Routes, ServerCore } from "../../server/server-core.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
@@ -41,6 +42,7 @@ export function createMcpContext(core: ServerCore): McpContext {
     pending: new PendingRequests(),
     inFlight: new InFlightCalls(),
     report: (error) => core.registry.onError?.(error),
+    keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
   };
 }
 
@@ -59,7 +61,8 @@ export function createMcpRoutes(core: ServerCore, path: string): Routes {
       if (http.method !== "POST") throw NOT_ALLOWED;
       const body = await readJson(http, core.options);
       if (Array.isArray(body)) return await respondBatch(ctx, http, body);
-      const routed = await route(ctx, http, body, target, acceptsEventStream(http));
+      let routed = route(ctx, http, body, target, acceptsEventStream(http));
+      if (routed instanceof Promise) routed = await routed;
       if (routed === undefined) return new Response(null, { status: 202 });
       return await respond(ctx, routed.request, routed.reply, target.table);
     } catch (error) {

@@ -8,7 +8,7 @@ import type { ClientInfo, LogLevel } from "../../core/call-context.ts";
 import { LOG_LEVELS } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { Registry } from "../../core/registry.ts";
-import { cacheControl, etagOf } from "./caching.ts";
+import { cachedBody } from "./caching.ts";
 import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
 import { finishResult } from "./reply.ts";
 import type { McpMethod } from "./request.ts";
@@ -95,7 +95,7 @@ export const discover: McpMethod = (ctx, request) => {
     result.ttlMs = hint.ttlMs;
     result.cacheScope = hint.scope;
     const body = JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo));
-    return { body, etag: etagOf(body), cacheControl: cacheControl(hint) };
+    return cachedBody(body, hint);
   });
   return { kind: "cached", cached };
 };

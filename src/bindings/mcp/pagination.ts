@@ -5,9 +5,9 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { cacheControl, etagOf } from "./caching.ts";
+import { cachedBody } from "./caching.ts";
 import { finishResult } from "./reply.ts";
-import type { McpContext, McpReply, McpRequest } from "./request.ts";
+import type { CachedBody, McpContext, McpReply, McpRequest } from "./request.ts";
 
 /**
  * Encodes a list position as an opaque cursor.
@@ -44,7 +44,7 @@ export function decodeCursor(cursor: unknown): number {
  *
  * @param ctx The binding.
  * @param request The request (its `cursor` param picks the page).
- * @param key Names the list in the memo (`tools`, `prompts`…).
+ * @param key Names the list in the registry's memo (`mcp:tools`, `mcp:prompts`…).
  * @param field The result field (`tools`, `prompts`, `resources`, `resourceTemplates`).
  * @param items Builds the whole list of descriptors; runs once per change of the registry.
  * @returns The reply.
@@ -57,11 +57,14 @@ export function listReply(
   field: string,
   items: () => readonly unknown[],
 ): McpReply {
-  const registry = ctx.core.registry;
-  const all = registry.memo(`mcp:items:${key}`, items);
+  const list = ctx.core.registry.memo(key, () => ({ all: items(), pages: new Map<number, CachedBody>() }));
+  const all = list.all;
   const offset = Math.min(decodeCursor(request.rpc.params.cursor), all.length);
   const era = request.envelope.era;
-  const cached = registry.memo(`mcp:page:${key}:${era}:${offset}`, () => {
+  // Pages by era and offset, under a number: no key string built per request.
+  const page = era === "modern" ? offset : -1 - offset;
+  let cached = list.pages.get(page);
+  if (cached === undefined) {
     const { pageSize, listCache } = ctx.settings;
     const result: Record<string, unknown> = { [field]: all.slice(offset, offset + pageSize) };
     if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
@@ -69,8 +72,8 @@ export function listReply(
       result.ttlMs = listCache.ttlMs;
       result.cacheScope = listCache.scope;
     }
-    const body = JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo));
-    return { body, etag: etagOf(body), cacheControl: cacheControl(listCache) };
-  });
+    cached = cachedBody(JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo)), listCache);
+    list.pages.set(page, cached);
+  }
   return { kind: "cached", cached };
 }

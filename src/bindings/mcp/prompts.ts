@@ -21,7 +21,7 @@ import { callMetaOf, sinkFor } from "./sink.ts";
  */
 export const promptsList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "prompts", "prompts/list");
-  return listReply(ctx, request, "prompts", "prompts", () => [...ctx.core.registry.prompts].map(describePrompt));
+  return listReply(ctx, request, "mcp:prompts", "prompts", () => [...ctx.core.registry.prompts].map(describePrompt));
 };
 
 /**
@@ -59,7 +59,7 @@ export const promptsGet: McpMethod = async (ctx, request) => {
     run: async (channel) => {
       const sink = sinkFor(ctx, request, channel);
       const round = roundFor(request, sink);
-      const call = new CallContext(name, channel.signal, callMetaOf(request), round ?? sink);
+      const call = new CallContext(name, channel, callMetaOf(request), round ?? sink);
       const who = { scope: `prompt:${name}`, args: args ?? {}, caller: undefined };
       const rendered = await runInRound(ctx, round, who, async () => await prompt.get(value, call));
       if (rendered.asked) return rendered.result;

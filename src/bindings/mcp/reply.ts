@@ -7,10 +7,12 @@
  */
 import { type JsonRpcId, resultMessage } from "../../internal/jsonrpc.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
-import { JSON_HEADERS, SSE_HEADERS } from "../../server/server-core.ts";
+import { JSON_HEADERS, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/server-core.ts";
 import { errorToWire, type StatusTable } from "../jsonrpc-error.ts";
 import { cacheControl, matchesEtag } from "./caching.ts";
 import type { Envelope } from "./envelope.ts";
+import type { SignalSource } from "../../core/call-context.ts";
+import type { CacheHint } from "../../resource/resource-def.ts";
 import type { Channel, McpContext, McpReply, McpRequest } from "./request.ts";
 
 type RunReply = Extract<McpReply, { kind: "run" }>;
@@ -58,26 +60,32 @@ export function respond(
   const id = request.rpc.id ?? null;
   switch (reply.kind) {
     case "result": {
-      const body = resultMessage(id, finishResult(reply.result, request.envelope, ctx.serverInfo));
-      if (reply.cache === undefined && reply.headers === undefined) return new Response(body, { headers: JSON_HEADERS });
+      const result = finishResult(reply.result, request.envelope, ctx.serverInfo);
+      if (reply.headers === undefined) return answerResponse(id, result, reply.cache);
       const headers: Record<string, string> = { ...JSON_HEADERS, ...reply.headers };
       if (reply.cache !== undefined) headers["cache-control"] = cacheControl(reply.cache);
-      return new Response(body, { headers });
+      return new Response(resultMessage(id, result), { headers });
     }
     case "cached": {
-      const { body, etag, cacheControl } = reply.cached;
-      if (matchesEtag(request.http.headers.get("if-none-match"), etag)) {
-        return new Response(null, { status: 304, headers: { etag, "cache-control": cacheControl } });
-      }
-      return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${body}}`, {
-        headers: { ...JSON_HEADERS, etag, "cache-control": cacheControl },
-      });
+      const cached = reply.cached;
+      if (matchesEtag(request.http.headers.get("if-none-match"), cached.etag)) return new Response(null, cached.notModified);
+      return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${cached.body}}`, cached.ok);
     }
     case "run":
       return runReply(ctx, request, reply, id, table);
     case "listen":
       return listenReply(ctx, reply.open);
   }
+}
+
+/**
+ * Answers with a JSON result. An input-required result is never cached (SEP-2322). Without a caching
+ * hint, `Response.json` is the cheapest way to a JSON response (see `JSON_VALUE_INIT`).
+ */
+function answerResponse(id: JsonRpcId, result: Record<string, unknown>, cache: CacheHint | undefined): Response {
+  const message = { jsonrpc: "2.0", id, result };
+  if (cache === undefined || result.resultType === "input_required") return Response.json(message, JSON_VALUE_INIT);
+  return Response.json(message, { headers: { ...JSON_HEADERS, "cache-control": cacheControl(cache) } });
 }
 
 /**
@@ -88,7 +96,15 @@ export function respond(
  * @returns The result.
  */
 export function runQuietly(request: McpRequest, reply: RunReply): Promise<Record<string, unknown>> {
-  return reply.run({ signal: request.http.signal, streaming: false, notify: noop, send: noop });
+  const http = request.http;
+  return reply.run({
+    get signal() {
+      return http.signal;
+    },
+    streaming: false,
+    notify: noop,
+    send: noop,
+  });
 }
 
 function runReply(
@@ -101,69 +117,116 @@ function runReply(
   const tracked = request.session !== null && request.envelope.era === "legacy" && request.rpc.id !== undefined
     ? ctx.inFlight.track(request.session, id, request.http.signal)
     : undefined;
-  const signal = tracked?.signal ?? request.http.signal;
-  const cached = reply.cache === undefined
-    ? JSON_HEADERS
-    : { ...JSON_HEADERS, "cache-control": cacheControl(reply.cache) };
-  // An input-required result is never cached (SEP-2322).
-  const headersFor = (result: Record<string, unknown>) =>
-    result.resultType === "input_required" ? JSON_HEADERS : cached;
+  // Runtimes build `Request.signal` on first access: read it only when the work asks (see `CallContext`).
+  const source: SignalSource = tracked ?? request.http;
+  const answer = (result: Record<string, unknown>) =>
+    answerResponse(id, finishResult(result, request.envelope, ctx.serverInfo), reply.cache);
   const finish = (result: Record<string, unknown>) =>
     resultMessage(id, finishResult(result, request.envelope, ctx.serverInfo));
   if (!request.sse) {
-    const quiet: Channel = { signal, streaming: false, notify: noop, send: noop };
-    const answered = reply.run(quiet).then((result) => new Response(finish(result), { headers: headersFor(result) }));
+    const quiet: Channel = {
+      get signal() {
+        return source.signal;
+      },
+      streaming: false,
+      notify: noop,
+      send: noop,
+    };
+    const answered = reply.run(quiet).then(answer);
     return tracked === undefined ? answered : answered.finally(tracked.done);
   }
   return new Promise<Response>((resolve, reject) => {
-    const cancel = new AbortController();
-    const streamSignal = AbortSignal.any([signal, cancel.signal]);
-    const heartbeatMs = ctx.core.options.heartbeatMs;
-    let writer: SseWriter | undefined;
-    let settled = false;
-    let end: () => void = noop;
-    const upgrade = (): SseWriter => {
-      if (writer !== undefined) return writer;
-      settled = true;
-      clearTimeout(timer);
-      const ended = new Promise<void>((done) => end = done);
-      const body = createSseStream((w) => {
-        writer = w;
-        return ended;
-      }, { heartbeatMs, onCancel: () => cancel.abort(new Error("the client closed the stream")) });
-      resolve(new Response(body, { headers: SSE_HEADERS }));
-      return writer!; // start() ran synchronously inside the ReadableStream constructor
-    };
-    const channel: Channel = {
-      signal: streamSignal,
-      streaming: true,
-      notify: (method, params) => upgrade().event(JSON.stringify({ jsonrpc: "2.0", method, params })),
-      send: (message) => upgrade().event(message),
-    };
-    const timer = heartbeatMs > 0 ? setTimeout(() => upgrade().comment("keep-alive"), heartbeatMs) : undefined;
-    reply.run(channel).then((result) => {
-      if (!settled) {
-        settled = true;
-        clearTimeout(timer);
-        resolve(new Response(finish(result), { headers: headersFor(result) }));
-        return;
-      }
-      writer?.event(finish(result));
-      end();
+    const channel = new UpgradingChannel(source, ctx.core.options.heartbeatMs, resolve);
+    if (ctx.keepAlive !== undefined) channel.stopWaiting = ctx.keepAlive.add(() => channel.upgrade().comment("keep-alive"));
+    const running = reply.run(channel).then((result) => {
+      if (channel.answer()) resolve(answer(result));
+      else channel.finish(finish(result));
     }, (error) => {
-      if (!settled) {
-        settled = true;
-        clearTimeout(timer);
-        reject(error);
-        return;
-      }
+      if (channel.answer()) return reject(error);
       const wire = errorToWire(error, table, ctx.report);
       const payload: Record<string, unknown> = { code: wire.code, message: wire.message };
       if (wire.data !== undefined) payload.data = wire.data;
-      writer?.event(JSON.stringify({ jsonrpc: "2.0", id, error: payload }));
-      end();
-    }).finally(() => tracked?.done());
+      channel.finish(JSON.stringify({ jsonrpc: "2.0", id, error: payload }));
+    });
+    if (tracked !== undefined) running.finally(tracked.done);
   });
+}
+
+/**
+ * The channel of a call whose client accepts SSE. Most calls answer at once, as JSON: the stream, its
+ * close signal and the combined signal are built only when needed, and the first keep-alive waits on
+ * the binding's shared timer.
+ */
+class UpgradingChannel implements Channel {
+  readonly streaming = true;
+  /** Cancels the wait for the first keep-alive. */
+  stopWaiting: () => void = noop;
+  readonly #source: SignalSource;
+  readonly #heartbeatMs: number;
+  readonly #respond: (response: Response) => void;
+  #writer: SseWriter | undefined;
+  #end: () => void = noop;
+  #settled = false;
+  #signal: AbortSignal | undefined;
+  #closed: AbortController | undefined;
+  #streamClosed = false;
+
+  constructor(source: SignalSource, heartbeatMs: number, respond: (response: Response) => void) {
+    this.#source = source;
+    this.#heartbeatMs = heartbeatMs;
+    this.#respond = respond;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#signal === undefined) {
+      this.#closed = new AbortController();
+      if (this.#streamClosed) this.#closed.abort(new Error("the client closed the stream"));
+      this.#signal = AbortSignal.any([this.#source.signal, this.#closed.signal]);
+    }
+    return this.#signal;
+  }
+
+  notify(method: string, params: Record<string, unknown>): void {
+    this.upgrade().event(JSON.stringify({ jsonrpc: "2.0", method, params }));
+  }
+
+  send(message: string): void {
+    this.upgrade().event(message);
+  }
+
+  /** Claims the response for a plain answer; `false` once it is an SSE stream. */
+  answer(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.stopWaiting();
+    return true;
+  }
+
+  /** Sends the last message on the stream and closes it. */
+  finish(message: string): void {
+    this.#writer?.event(message);
+    this.#end();
+  }
+
+  /** Turns the answer into an SSE stream (once) and returns its writer. */
+  upgrade(): SseWriter {
+    if (this.#writer !== undefined) return this.#writer;
+    this.#settled = true;
+    this.stopWaiting();
+    const ended = new Promise<void>((done) => this.#end = done);
+    const body = createSseStream((writer) => {
+      this.#writer = writer;
+      return ended;
+    }, {
+      heartbeatMs: this.#heartbeatMs,
+      onCancel: () => {
+        this.#streamClosed = true;
+        this.#closed?.abort(new Error("the client closed the stream"));
+      },
+    });
+    this.#respond(new Response(body, { headers: SSE_HEADERS }));
+    return this.#writer!; // start() ran synchronously inside the ReadableStream constructor
+  }
 }
 
 function listenReply(ctx: McpContext, open: (writer: SseWriter) => () => void): Response {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { JsonRpcRequest } from "../../internal/jsonrpc.ts";
 import type { SseWriter } from "../../internal/sse.ts";
 import type { CacheHint } from "../../resource/resource-def.ts";
@@ -30,6 +31,8 @@ export interface McpContext {
   readonly inFlight: InFlightCalls;
   /** Receives errors that get masked. */
   readonly report: (error: unknown) => void;
+  /** Sends the first keep-alive of calls still quiet after the heartbeat, on one timer; none when 0. */
+  readonly keepAlive: DelayQueue | undefined;
 }
 
 /** A decoded MCP request. */
@@ -46,7 +49,10 @@ export interface McpRequest {
   readonly session: string | null;
 }
 
-/** Where a running request talks to its client before its result: the SSE stream, once open. */
+/**
+ * Where a running request talks to its client before its result: the SSE stream, once open. It is a
+ * `SignalSource`: pass the channel itself to `CallContext`, so the signal is built only if read.
+ */
 export interface Channel {
   /** Aborted when the client goes away (or cancels, on the 2025 revisions). */
   readonly signal: AbortSignal;
@@ -75,6 +81,10 @@ export interface CachedBody {
   readonly etag: string;
   /** The `Cache-Control` value. */
   readonly cacheControl: string;
+  /** The init of its 200 response (`Content-Type`, `ETag`, `Cache-Control`), built once. */
+  readonly ok: ResponseInit;
+  /** The init of its 304 response (`ETag`, `Cache-Control`), built once. */
+  readonly notModified: ResponseInit;
 }
 
 /**

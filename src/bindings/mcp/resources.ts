@@ -23,7 +23,7 @@ import { callMetaOf, sinkFor } from "./sink.ts";
  */
 export const resourcesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/list");
-  return listReply(ctx, request, "resources", "resources", () =>
+  return listReply(ctx, request, "mcp:resources", "resources", () =>
     [...ctx.core.registry.resources].filter((r) => r.template === undefined).map(describeResource));
 };
 
@@ -36,7 +36,7 @@ export const resourcesList: McpMethod = (ctx, request) => {
  */
 export const resourceTemplatesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/templates/list");
-  return listReply(ctx, request, "templates", "resourceTemplates", () =>
+  return listReply(ctx, request, "mcp:templates", "resourceTemplates", () =>
     [...ctx.core.registry.resources].filter((r) => r.template !== undefined).map(describeResource));
 };
 
@@ -71,7 +71,7 @@ export const resourcesRead: McpMethod = (ctx, request) => {
     run: async (channel) => {
       const sink = sinkFor(ctx, request, channel);
       const round = roundFor(request, sink);
-      const call = new CallContext(uri, channel.signal, callMetaOf(request), round ?? sink);
+      const call = new CallContext(uri, channel, callMetaOf(request), round ?? sink);
       const who = { scope: `resource:${uri}`, args: { uri }, caller: undefined };
       const read = await runInRound(ctx, round, who, async () => await resource.read(variables, call, uri));
       if (read.asked) return read.result;

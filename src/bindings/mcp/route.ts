@@ -83,16 +83,17 @@ export type Routed = { readonly request: McpRequest; readonly reply: McpReply } 
  * @param message The parsed message.
  * @param target Receives the id and the era's table as they become known.
  * @param sse Whether the answer may be an SSE stream.
- * @returns The request and its reply, or `undefined` when there is nothing to answer.
+ * @returns The request and its reply (a promise when the method is async), or `undefined` when
+ *   there is nothing to answer.
  * @throws {ProtocolError} For every protocol error, mapped through `target.table` by the caller.
  */
-export async function route(
+export function route(
   ctx: McpContext,
   http: Request,
   message: unknown,
   target: ErrorTarget,
   sse: boolean,
-): Promise<Routed> {
+): Routed | Promise<Routed> {
   target.id = idOf(message);
   const session = http.headers.get(SESSION_HEADER);
   if (isAnswer(message)) {
@@ -122,7 +123,9 @@ export async function route(
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method);
   if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
   const request: McpRequest = { rpc, envelope, http, sse, session };
-  return { request, reply: await method(ctx, request) };
+  const reply = method(ctx, request);
+  // Most methods reply at once: no promise hop for them.
+  return reply instanceof Promise ? reply.then((r) => ({ request, reply: r })) : { request, reply };
 }
 
 /** Handles a client notification: only `notifications/cancelled` (2025 era) does anything. */

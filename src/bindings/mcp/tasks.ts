@@ -155,7 +155,7 @@ async function around<T>(
   operation: (caller: CallContext) => Promise<T>,
 ): Promise<T> {
   const method = request.rpc.method;
-  const caller = new CallContext(method, channel.signal, callMetaOf(request));
+  const caller = new CallContext(method, channel, callMetaOf(request));
   const chain = ctx.core.registry.middleware;
   if (chain.length === 0) return await operation(caller);
   const call: ToolCall = { name: method, arguments: request.rpc.params, ctx: caller };

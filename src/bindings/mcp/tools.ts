@@ -30,7 +30,7 @@ import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
  * @returns The reply.
  */
 export const toolsList: McpMethod = (ctx, request) =>
-  listReply(ctx, request, "tools", "tools", () => [...ctx.core.registry.tools].map((t) => describeTool(t, false)));
+  listReply(ctx, request, "mcp:tools", "tools", () => [...ctx.core.registry.tools].map((t) => describeTool(t, false)));
 
 /**
  * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first. A
@@ -80,7 +80,7 @@ async function runTool(
   const call: ToolCall = {
     name,
     arguments: args,
-    ctx: new CallContext(name, channel.signal, callMetaOf(request), round ?? sink),
+    ctx: new CallContext(name, channel, callMetaOf(request), round ?? sink),
     round,
   };
   let outcome: CallOutcome;

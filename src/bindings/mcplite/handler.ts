@@ -13,7 +13,7 @@ import { drainStream } from "../../core/stream.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest } from "../../internal/jsonrpc.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
-import { JSON_HEADERS, type RouteHandler, type Routes, type ServerCore, SSE_HEADERS } from "../../server/server-core.ts";
+import { JSON_HEADERS, JSON_INIT, JSON_VALUE_INIT, type RouteHandler, type Routes, type ServerCore, SSE_HEADERS } from "../../server/server-core.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import {
   CALL_PATHS,
@@ -28,7 +28,6 @@ import { errorCodeToWire } from "./status.ts";
 
 const POST_ONLY = { allow: "POST" };
 /** Keeps `application/json` exactly (Response.json would add `;charset=utf-8`). */
-const JSON_INIT: ResponseInit = { headers: JSON_HEADERS };
 const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not allowed: use POST");
 
 /**
@@ -81,7 +80,7 @@ export function createMcpliteRoutes(core: ServerCore, basePath: string): Routes 
       let outcome = await dispatch(registry, call);
       if (outcome.kind === "stream") outcome = await drainStream(registry, call, outcome, ignore);
       // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
-      return Response.json({ jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, options.version) }, JSON_INIT);
+      return Response.json({ jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, options.version) }, JSON_VALUE_INIT);
     } catch (error) {
       return fail(id, error);
     }

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { DelayQueue } from "../../src/internal/delay-queue.ts";
+import { sleep } from "../../src/internal/sleep.ts";
+
+describe("DelayQueue", () => {
+  it("runs each entry after the delay, in the order they were added", async () => {
+    const queue = new DelayQueue(20);
+    const fired: number[] = [];
+    const started = performance.now();
+    for (let i = 0; i < 5; i++) queue.add(() => fired.push(i));
+    assert.equal(queue.size, 5);
+    await sleep(10);
+    assert.deepEqual(fired, [], "nothing fires before the delay");
+    await sleep(60);
+    assert.deepEqual(fired, [0, 1, 2, 3, 4]);
+    assert.ok(performance.now() - started >= 20);
+    assert.equal(queue.size, 0);
+  });
+
+  it("never runs a cancelled entry, and cancelling twice or after it ran does nothing", async () => {
+    const queue = new DelayQueue(10);
+    const fired: string[] = [];
+    const cancelA = queue.add(() => fired.push("a"));
+    const cancelB = queue.add(() => fired.push("b"));
+    cancelA();
+    cancelA();
+    assert.equal(queue.size, 1);
+    await sleep(50);
+    assert.deepEqual(fired, ["b"]);
+    cancelB();
+    assert.equal(queue.size, 0);
+  });
+
+  it("keeps later entries waiting their own delay when earlier ones are cancelled or fire", async () => {
+    const queue = new DelayQueue(40);
+    const fired: string[] = [];
+    queue.add(() => fired.push("first"));
+    await sleep(25);
+    queue.add(() => fired.push("second"));
+    await sleep(30); // the first is due (55 ms), the second (added at 25 ms) is not
+    assert.deepEqual(fired, ["first"]);
+    await sleep(60);
+    assert.deepEqual(fired, ["first", "second"]);
+  });
+
+  it("lets a callback add and cancel entries", async () => {
+    const queue = new DelayQueue(10);
+    const fired: string[] = [];
+    let cancelLater = () => {};
+    queue.add(() => {
+      fired.push("a");
+      queue.add(() => fired.push("c"));
+      cancelLater();
+    });
+    cancelLater = queue.add(() => fired.push("b"));
+    await sleep(80);
+    assert.deepEqual(fired, ["a", "c"]);
+    assert.equal(queue.size, 0);
+  });
+
+  it("stays bounded when entries are added and cancelled faster than they fall due", async () => {
+    const queue = new DelayQueue(10_000);
+    const keep = queue.add(() => {});
+    for (let i = 0; i < 100_000; i++) queue.add(() => assert.fail("cancelled"))();
+    assert.equal(queue.size, 1);
+    keep();
+    assert.equal(queue.size, 0);
+  });
+});
