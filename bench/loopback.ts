@@ -5,7 +5,8 @@
  * server's RSS from /proc and stops it. Every child has a time limit. Used by `bench/run.ts`; runs
  * alone too:
  *
- *   bun bench/loopback.ts [--rounds 1] [--seconds 5] [--runtimes bun,deno] [--grpc | --grpc-only]
+ *   bun bench/loopback.ts [--rounds 1] [--seconds 5] [--runtimes bun,deno] [--servers floor,ours]
+ *     [--grpc | --grpc-only]
  *
  * @module
  */
@@ -209,16 +210,18 @@ function rssMb(pid: number): number {
 /**
  * Runs every loopback row, round by round (rows interleaved within a round).
  *
- * @param options The rounds, the seconds per run, the project root and the runtimes.
+ * @param options The rounds, the seconds per run, the project root, the runtimes and, to run fewer
+ *   rows while working, the servers (`floor`, `ours`, `mcp-lite`, `tmcp`, `sdk`).
  * @returns One result per run.
  */
 export async function runLoopback(
-  options: { rounds: number; seconds: number; root: string; runtimes: string[] },
+  options: { rounds: number; seconds: number; root: string; runtimes: string[]; servers?: string[] },
 ): Promise<LoopbackResult[]> {
   const results: LoopbackResult[] = [];
+  const rows = ROWS.filter(([, server]) => options.servers === undefined || options.servers.includes(server));
   for (let round = 0; round < options.rounds; round++) {
     for (const runtime of options.runtimes) {
-      for (const [impl, server, request, floor] of ROWS) {
+      for (const [impl, server, request, floor] of rows) {
         let stop = () => {};
         const tools = HAS_WRK ? (["autocannon", "wrk"] as const) : (["autocannon"] as const);
         try {
@@ -409,6 +412,7 @@ if (import.meta.main ?? process.argv[1]?.endsWith("loopback.ts")) {
       seconds: Number(flag("seconds", "5")),
       root: resolve(dirname(fileURLToPath(import.meta.url)), ".."),
       runtimes: flag("runtimes", "bun,deno").split(","),
+      servers: process.argv.includes("--servers") ? flag("servers", "").split(",") : undefined,
     });
     console.log(JSON.stringify(results, null, 2));
   }

@@ -6,9 +6,34 @@
  * @module
  */
 
-interface Entry {
+/** What waits in a {@link DelayQueue}: its `due()` runs when the delay is over. */
+export interface Due {
+  /** Runs once the delay is over, unless cancelled first. */
+  due(): void;
+}
+
+/** A place in a {@link DelayQueue}. */
+export interface Waiting {
+  /** Takes the entry out; does nothing once it ran or was cancelled. */
+  cancel(): void;
+}
+
+class Entry implements Waiting {
   readonly at: number;
-  fire: (() => void) | undefined;
+  target: Due | undefined;
+  readonly #queue: DelayQueue;
+
+  constructor(at: number, target: Due, queue: DelayQueue) {
+    this.at = at;
+    this.target = target;
+    this.#queue = queue;
+  }
+
+  cancel(): void {
+    if (this.target === undefined) return;
+    this.target = undefined;
+    this.#queue.cancelled();
+  }
 }
 
 /** Lets a timer not keep the process alive (Bun, Node: `unref()`; Deno: `Deno.unrefTimer`). */
@@ -22,8 +47,9 @@ function unref(timer: ReturnType<typeof setTimeout>): void {
 }
 
 /**
- * Runs callbacks a fixed delay after they were added, unless cancelled first, sharing one timer.
- * The timer does not keep the process alive; a cancelled entry costs nothing when the timer fires.
+ * Runs `due()` of each entry a fixed delay after it was added, unless cancelled first, sharing one
+ * timer. The timer does not keep the process alive; a cancelled entry costs nothing when it fires.
+ * An entry is one small object (no closures), since one is added per request.
  *
  * @example
  * ```ts
@@ -32,9 +58,9 @@ function unref(timer: ReturnType<typeof setTimeout>): void {
  *
  * const queue = new DelayQueue(10);
  * const fired: string[] = [];
- * queue.add(() => fired.push("a"));
- * const cancel = queue.add(() => fired.push("b"));
- * cancel();
+ * queue.add({ due: () => fired.push("a") });
+ * const waiting = queue.add({ due: () => fired.push("b") });
+ * waiting.cancel();
  * await new Promise((done) => setTimeout(done, 40));
  * assert.deepEqual(fired, ["a"]);
  * ```
@@ -62,28 +88,29 @@ export class DelayQueue {
   }
 
   /**
-   * Schedules `fire` after the queue's delay.
+   * Schedules `target.due()` after the queue's delay.
    *
-   * @param fire What to run.
-   * @returns Cancels it; calling it after it ran, or twice, does nothing.
+   * @param target What to run.
+   * @returns Its place, to cancel it.
    */
-  add(fire: () => void): () => void {
-    const entry: Entry = { at: performance.now() + this.#delayMs, fire };
+  add(target: Due): Waiting {
+    const entry = new Entry(performance.now() + this.#delayMs, target, this);
     this.#entries.push(entry);
     this.#live++;
     if (this.#timer === undefined && !this.#ticking) this.#arm(this.#delayMs);
-    return () => {
-      if (entry.fire === undefined) return;
-      entry.fire = undefined;
-      if (--this.#live === 0) {
-        // Nothing waits: drop the dead entries; the armed timer finds none and stops.
-        this.#entries = [];
-        this.#head = 0;
-        return;
-      }
-      const dead = this.#entries.length - this.#head - this.#live;
-      if (dead > 1024 && dead > this.#live) this.#compact(); // amortised: each pass drops over half
-    };
+    return entry;
+  }
+
+  /** Counts an entry cancelled (called by the entry). */
+  cancelled(): void {
+    if (--this.#live === 0) {
+      // Nothing waits: drop the dead entries; the armed timer finds none and stops.
+      this.#entries = [];
+      this.#head = 0;
+      return;
+    }
+    const dead = this.#entries.length - this.#head - this.#live;
+    if (dead > 1024 && dead > this.#live) this.#compact(); // amortised: each pass drops over half
   }
 
   #arm(ms: number): void {
@@ -101,17 +128,17 @@ export class DelayQueue {
     let head = this.#head;
     for (; head < entries.length; head++) {
       const entry = entries[head];
-      if (entry.fire === undefined) continue;
+      if (entry.target === undefined) continue;
       if (entry.at > now) break;
       due.push(entry);
     }
     this.#head = head;
     for (const entry of due) {
-      const fire = entry.fire;
-      if (fire === undefined) continue; // an earlier callback cancelled it
-      entry.fire = undefined;
+      const target = entry.target;
+      if (target === undefined) continue; // an earlier callback cancelled it
+      entry.target = undefined;
       this.#live--;
-      fire();
+      target.due();
     }
     this.#ticking = false;
     if (this.#live === 0) {
@@ -125,7 +152,7 @@ export class DelayQueue {
 
   /** Drops fired and cancelled entries. */
   #compact(): void {
-    this.#entries = this.#entries.slice(this.#head).filter((entry) => entry.fire !== undefined);
+    this.#entries = this.#entries.slice(this.#head).filter((entry) => entry.target !== undefined);
     this.#head = 0;
   }
 }

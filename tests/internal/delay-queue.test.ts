@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DelayQueue } from "../../src/internal/delay-queue.ts";
+import { DelayQueue, type Waiting } from "../../src/internal/delay-queue.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 
 describe("DelayQueue", () => {
@@ -8,7 +8,7 @@ describe("DelayQueue", () => {
     const queue = new DelayQueue(20);
     const fired: number[] = [];
     const started = performance.now();
-    for (let i = 0; i < 5; i++) queue.add(() => fired.push(i));
+    for (let i = 0; i < 5; i++) queue.add({ due: () => fired.push(i) });
     assert.equal(queue.size, 5);
     await sleep(10);
     assert.deepEqual(fired, [], "nothing fires before the delay");
@@ -21,23 +21,23 @@ describe("DelayQueue", () => {
   it("never runs a cancelled entry, and cancelling twice or after it ran does nothing", async () => {
     const queue = new DelayQueue(10);
     const fired: string[] = [];
-    const cancelA = queue.add(() => fired.push("a"));
-    const cancelB = queue.add(() => fired.push("b"));
-    cancelA();
-    cancelA();
+    const a = queue.add({ due: () => fired.push("a") });
+    const b = queue.add({ due: () => fired.push("b") });
+    a.cancel();
+    a.cancel();
     assert.equal(queue.size, 1);
     await sleep(50);
     assert.deepEqual(fired, ["b"]);
-    cancelB();
+    b.cancel();
     assert.equal(queue.size, 0);
   });
 
   it("keeps later entries waiting their own delay when earlier ones are cancelled or fire", async () => {
     const queue = new DelayQueue(40);
     const fired: string[] = [];
-    queue.add(() => fired.push("first"));
+    queue.add({ due: () => fired.push("first") });
     await sleep(25);
-    queue.add(() => fired.push("second"));
+    queue.add({ due: () => fired.push("second") });
     await sleep(30); // the first is due (55 ms), the second (added at 25 ms) is not
     assert.deepEqual(fired, ["first"]);
     await sleep(60);
@@ -47,13 +47,15 @@ describe("DelayQueue", () => {
   it("lets a callback add and cancel entries", async () => {
     const queue = new DelayQueue(10);
     const fired: string[] = [];
-    let cancelLater = () => {};
-    queue.add(() => {
-      fired.push("a");
-      queue.add(() => fired.push("c"));
-      cancelLater();
+    let later: Waiting | undefined;
+    queue.add({
+      due: () => {
+        fired.push("a");
+        queue.add({ due: () => fired.push("c") });
+        later?.cancel();
+      },
     });
-    cancelLater = queue.add(() => fired.push("b"));
+    later = queue.add({ due: () => fired.push("b") });
     await sleep(80);
     assert.deepEqual(fired, ["a", "c"]);
     assert.equal(queue.size, 0);
@@ -61,10 +63,11 @@ describe("DelayQueue", () => {
 
   it("stays bounded when entries are added and cancelled faster than they fall due", async () => {
     const queue = new DelayQueue(10_000);
-    const keep = queue.add(() => {});
-    for (let i = 0; i < 100_000; i++) queue.add(() => assert.fail("cancelled"))();
+    const keep = queue.add({ due: () => {} });
+    const never = { due: () => assert.fail("cancelled") };
+    for (let i = 0; i < 100_000; i++) queue.add(never).cancel();
     assert.equal(queue.size, 1);
-    keep();
+    keep.cancel();
     assert.equal(queue.size, 0);
   });
 });

@@ -12,6 +12,7 @@ import { errorToWire, type StatusTable } from "../jsonrpc-error.ts";
 import { cacheControl, matchesEtag } from "./caching.ts";
 import type { Envelope } from "./envelope.ts";
 import type { SignalSource } from "../../core/call-context.ts";
+import type { Due, Waiting } from "../../internal/delay-queue.ts";
 import type { CacheHint } from "../../resource/resource-def.ts";
 import type { Channel, McpContext, McpReply, McpRequest } from "./request.ts";
 
@@ -137,7 +138,7 @@ function runReply(
   }
   return new Promise<Response>((resolve, reject) => {
     const channel = new UpgradingChannel(source, ctx.core.options.heartbeatMs, resolve);
-    if (ctx.keepAlive !== undefined) channel.stopWaiting = ctx.keepAlive.add(() => channel.upgrade().comment("keep-alive"));
+    channel.waiting = ctx.keepAlive?.add(channel);
     const running = reply.run(channel).then((result) => {
       if (channel.answer()) resolve(answer(result));
       else channel.finish(finish(result));
@@ -157,10 +158,10 @@ function runReply(
  * close signal and the combined signal are built only when needed, and the first keep-alive waits on
  * the binding's shared timer.
  */
-class UpgradingChannel implements Channel {
+class UpgradingChannel implements Channel, Due {
   readonly streaming = true;
-  /** Cancels the wait for the first keep-alive. */
-  stopWaiting: () => void = noop;
+  /** Its wait for the first keep-alive. */
+  waiting: Waiting | undefined;
   readonly #source: SignalSource;
   readonly #heartbeatMs: number;
   readonly #respond: (response: Response) => void;
@@ -194,11 +195,16 @@ class UpgradingChannel implements Channel {
     this.upgrade().event(message);
   }
 
+  /** The first keep-alive fell due before anything else: the answer becomes a stream. */
+  due(): void {
+    this.upgrade().comment("keep-alive");
+  }
+
   /** Claims the response for a plain answer; `false` once it is an SSE stream. */
   answer(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.stopWaiting();
+    this.waiting?.cancel();
     return true;
   }
 
@@ -212,7 +218,7 @@ class UpgradingChannel implements Channel {
   upgrade(): SseWriter {
     if (this.#writer !== undefined) return this.#writer;
     this.#settled = true;
-    this.stopWaiting();
+    this.waiting?.cancel();
     const ended = new Promise<void>((done) => this.#end = done);
     const body = createSseStream((writer) => {
       this.#writer = writer;
