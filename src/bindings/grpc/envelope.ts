@@ -12,6 +12,7 @@ import type { Registry } from "../../core/registry.ts";
 import {
   type ResponseMetaSchema,
   ResponseType,
+  ResponseTypeSchema,
   type ToolResponseSchema,
   type ToolsList,
   ToolsListSchema,
@@ -96,6 +97,48 @@ function epochMs(iso: string): bigint {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? 0n : BigInt(ms);
 }
+
+/**
+ * Serialises a `ToolResponse` init to its protobuf JSON form: the text that
+ * `toJsonString(ToolResponseSchema, create(ToolResponseSchema, response))` gives, without building the
+ * message. Fields go in field-number order; defaults are left out, 64-bit integers are strings and the
+ * response type its name; the `Struct`s are plain JSON already ({@link toJsonValue}).
+ *
+ * @param response A response from {@link responseFromOutcome} or {@link partialResponse}.
+ * @returns The JSON text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { partialResponse, toolResponseJson } from "./envelope.ts";
+ * assert.equal(toolResponseJson(partialResponse("x")), '{"result":{"partial":"x"}}');
+ * ```
+ */
+export function toolResponseJson(response: ToolResponseInit): string {
+  const json: Record<string, unknown> = {};
+  if (response.result !== undefined) json.result = response.result;
+  const m = response.meta;
+  if (m !== undefined) {
+    const meta: Record<string, unknown> = {};
+    if (m.responseType) meta.responseType = RESPONSE_TYPE_NAMES[m.responseType] ?? m.responseType;
+    if (m.promiseToken) meta.promiseToken = m.promiseToken;
+    if (m.timestamp) meta.timestamp = String(m.timestamp);
+    if (m.processingTimeMs) meta.processingTimeMs = m.processingTimeMs;
+    if (m.serverVersion) meta.serverVersion = m.serverVersion;
+    if (m.requestState) meta.requestState = m.requestState;
+    if (m.inputRequests !== undefined) meta.inputRequests = m.inputRequests;
+    if (m.retryAfterMs) meta.retryAfterMs = m.retryAfterMs;
+    if (m.expiresAt) meta.expiresAt = String(m.expiresAt);
+    if (m.estimatedCompletion) meta.estimatedCompletion = String(m.estimatedCompletion);
+    json.meta = meta;
+  }
+  return JSON.stringify(json);
+}
+
+/** The JSON names of the response types, by number. */
+const RESPONSE_TYPE_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
+  ResponseTypeSchema.values.map((v) => [v.number, v.name]),
+);
 
 /**
  * Builds a stream partial: no meta, and the partial under `result.partial` (seed A.4).

@@ -1,7 +1,9 @@
 /**
  * The gRPC binding on `server.fetch`: Connect and gRPC-Web at `/mcplite.MCPLite/*`, on any runtime's
  * fetch server (Deno.serve, Bun.serve, Workers). Plain gRPC needs HTTP trailers, which a fetch
- * `Response` cannot send, so it is refused with a clean 415; use `serveGrpc()` for it.
+ * `Response` cannot send, so it is refused with a clean 415; use `serveGrpc()` for it. Connect's unary
+ * calls of `CallTool` and `GetTools` take a direct path (connect-unary.ts) that skips Connect's generic
+ * handler; everything else (streams, gRPC-Web, GET, compression) goes through Connect's handler.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import {
 } from "@connectrpc/connect/protocol";
 import { pathOf } from "../../internal/url.ts";
 import type { Binding, RouteHandler, Routes } from "../../server/server-core.ts";
+import { createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes } from "./service.ts";
 
 /** The path prefix of the `mcplite.MCPLite` service, as every gRPC and Connect client calls it. */
@@ -55,13 +58,21 @@ export function grpcBinding(): Binding {
     const router = createConnectRouter({ grpc: false, readMaxBytes: core.options.maxBodyBytes });
     createGrpcRoutes(core)(router);
     const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
-    const handle: RouteHandler = async function grpcFetch(request) {
-      const handler = byPath.get(pathOf(request.url));
-      if (handler === undefined) {
-        return new Response(NOT_FOUND_BODY, { status: 404, headers: { "content-type": "application/json" } });
-      }
-      return universalServerResponseToFetch(await handler(universalServerRequestFromFetch(request, {})));
+    const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
+    const handle: RouteHandler = function grpcFetch(request) {
+      const path = pathOf(request.url);
+      // The common Connect unary request is answered directly (connect-unary.ts); every other one by
+      // Connect's handler.
+      return direct.get(path)?.(request) ?? viaConnect(byPath.get(path), request);
     };
     return new Map([[`${GRPC_SERVICE_PATH}*`, handle]]);
   };
+}
+
+/** Answers a request with Connect's generic handler of its method, or 404 when the service has none. */
+async function viaConnect(handler: UniversalHandler | undefined, request: Request): Promise<Response> {
+  if (handler === undefined) {
+    return new Response(NOT_FOUND_BODY, { status: 404, headers: { "content-type": "application/json" } });
+  }
+  return universalServerResponseToFetch(await handler(universalServerRequestFromFetch(request, {})));
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { Code, ConnectError, type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { CallContext, type CallMeta } from "../../core/call-context.ts";
+import { CallContext, type CallMeta, type SignalSource } from "../../core/call-context.ts";
 import { dispatch } from "../../core/dispatch.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { InputRound } from "../../core/input-round.ts";
@@ -13,7 +13,7 @@ import type { ToolCall } from "../../core/middleware.ts";
 import { drainStream } from "../../core/stream.ts";
 import { MCPLite, type ToolRequest } from "../../gen/mcplite/mcplite_pb.ts";
 import type { ServerCore } from "../../server/server-core.ts";
-import { partialResponse, responseFromOutcome, toolsList } from "./envelope.ts";
+import { partialResponse, responseFromOutcome, type ToolResponseInit, toolsList } from "./envelope.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 
@@ -28,31 +28,21 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
   const { registry, options } = core;
   const version = options.version;
   const report = (error: unknown) => registry.onError?.(error);
+  const callTool = createCallTool(core);
 
   return {
     getTools() {
       return toolsList(registry);
     },
 
-    async callTool(request, context) {
-      const started = performance.now();
-      try {
-        const call = callFromRequest(request, context);
-        let outcome = await untilDeadline(dispatch(registry, call), context);
-        if (outcome.kind === "stream") {
-          outcome = await untilDeadline(drainStream(registry, call, outcome, ignore), context);
-        }
-        throwIfAborted(context.signal);
-        return responseFromOutcome(outcome, started, version);
-      } catch (error) {
-        throw errorToConnectError(error, report);
-      }
+    callTool(request, context) {
+      return callTool(request, context);
     },
 
     async *callToolStream(request, context) {
       const started = performance.now();
       try {
-        const call = callFromRequest(request, context);
+        const call = callFromRequest(request, context.signal, context.requestHeader);
         const first = await untilDeadline(dispatch(registry, call), context);
         if (first.kind !== "stream") {
           throwIfAborted(context.signal);
@@ -81,6 +71,72 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 }
 
 /**
+ * Answers one unary `CallTool`: decodes the request, dispatches it (draining a stream), and returns the
+ * complete response, or throws the `ConnectError` the wire carries. A call that was cancelled (or ran
+ * out of time) answers that instead of a late result.
+ *
+ * @param request The decoded request.
+ * @param from Connect's handler context, when Connect serves the call (its signal, headers and
+ *   deadline); or the fetch `Request` itself, on the direct path: its signal is then read only if the
+ *   handler asks for it.
+ * @returns The complete response.
+ * @throws {ConnectError} Any failure, as {@link errorToConnectError} converts it.
+ */
+export type CallToolFn = (request: ToolRequest, from: HandlerContext | Request) => Promise<ToolResponseInit>;
+
+/**
+ * Creates the unary `CallTool` of a server, shared by Connect's handlers and the direct Connect unary
+ * path on `fetch`. Build it once per server.
+ *
+ * @param core The server's registry and options.
+ * @returns The function that answers one call.
+ */
+export function createCallTool(core: ServerCore): CallToolFn {
+  const { registry, options } = core;
+  const version = options.version;
+  const report = (error: unknown) => registry.onError?.(error);
+  return async function callTool(request, from) {
+    const started = performance.now();
+    try {
+      if (from instanceof Request) {
+        const lazy = new LazySignal(from);
+        const call = callFromRequest(request, lazy, from.headers);
+        let outcome = await dispatch(registry, call);
+        if (outcome.kind === "stream") outcome = await drainStream(registry, call, outcome, ignore);
+        // Only a call whose handler took the signal can have seen it abort; no other call reads it.
+        if (lazy.read) throwIfAborted(from.signal);
+        return responseFromOutcome(outcome, started, version);
+      }
+      const call = callFromRequest(request, from.signal, from.requestHeader);
+      let outcome = await untilDeadline(dispatch(registry, call), from);
+      if (outcome.kind === "stream") {
+        outcome = await untilDeadline(drainStream(registry, call, outcome, ignore), from);
+      }
+      throwIfAborted(from.signal);
+      return responseFromOutcome(outcome, started, version);
+    } catch (error) {
+      throw errorToConnectError(error, report);
+    }
+  };
+}
+
+/** Hands a request's signal to a call only when the handler asks for it, and remembers that it did. */
+class LazySignal implements SignalSource {
+  #request: Request;
+  /** Whether the signal was read. */
+  read = false;
+
+  constructor(request: Request) {
+    this.#request = request;
+  }
+
+  get signal(): AbortSignal {
+    this.read = true;
+    return this.#request.signal;
+  }
+}
+
+/**
  * Creates the routes function that Connect's adapters take (`connectNodeAdapter({ routes })`,
  * `createConnectRouter()` + `routes(router)`).
  *
@@ -98,12 +154,12 @@ export function createGrpcRoutes(core: ServerCore): (router: ConnectRouter) => v
  * Decodes a `ToolRequest`. Input rounds work as on MCP-lite: `ctx.elicit()` and friends end the call
  * with ELICITATION, and the client calls again with `input_responses` and the echoed `request_state`.
  */
-function callFromRequest(request: ToolRequest, context: HandlerContext): ToolCall {
+function callFromRequest(request: ToolRequest, signal: AbortSignal | SignalSource, headers: Headers): ToolCall {
   const name = request.name;
   if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
-  const meta: CallMeta = { wire: "grpc", headers: context.requestHeader };
+  const meta: CallMeta = { wire: "grpc", headers };
   const round = new InputRound(request.inputResponses, request.requestState === "" ? undefined : request.requestState);
-  return { name, arguments: request.arguments ?? {}, ctx: new CallContext(name, context.signal, meta, round), round };
+  return { name, arguments: request.arguments ?? {}, ctx: new CallContext(name, signal, meta, round), round };
 }
 
 /**
@@ -111,14 +167,20 @@ function callFromRequest(request: ToolRequest, context: HandlerContext): ToolCal
  * DEADLINE_EXCEEDED on time even when the handler ignores its signal. Calls without a deadline (most)
  * pay nothing.
  */
-function untilDeadline<T>(work: Promise<T>, context: HandlerContext): Promise<T> {
-  if (context.timeoutMs() === undefined) return work;
+function untilDeadline<T>(work: Promise<T>, context: HandlerContext | undefined): Promise<T> {
+  if (context === undefined || context.timeoutMs() === undefined) return work;
   const signal = context.signal;
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then((value) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(value);
+    }, (error: unknown) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(error);
+    });
   });
 }
 

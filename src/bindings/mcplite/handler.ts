@@ -27,7 +27,6 @@ import {
 import { errorCodeToWire } from "./status.ts";
 
 const POST_ONLY = { allow: "POST" };
-/** Keeps `application/json` exactly (Response.json would add `;charset=utf-8`). */
 const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not allowed: use POST");
 
 /**
