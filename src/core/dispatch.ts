@@ -46,7 +46,7 @@ async function invoke(registry: Registry, call: ToolCall): Promise<Outcome> {
   }
   if (tool.config !== undefined || registry.config !== undefined) await applyServerConfig(registry, tool, call.ctx);
   const round = call.round;
-  if (round !== undefined) {
+  if (round !== undefined && round.carried) {
     const opening = round.open(registry.continuations, roundScope(call), registry.onError);
     if (opening !== undefined) await opening;
   }

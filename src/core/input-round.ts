@@ -105,6 +105,11 @@ export class InputRound implements CallSink {
     this.#inner?.log?.(level, data, logger);
   }
 
+  /** Whether the request carried answers or state, so that {@link open} has something to check. */
+  get carried(): boolean {
+    return this.#responses !== undefined || this.#state !== undefined;
+  }
+
   /**
    * Checks the request's state and answers before the handler runs. Answers count only for keys the
    * last round asked and only when they have the right shape; anything else is ignored (the handler
