@@ -285,13 +285,14 @@ export class Server<TTools extends ToolMap = {}> {
 
 function createFetch(routes: Routes, guard: RequestGuard): (request: Request) => Promise<Response> {
   return function fetch(request: Request): Promise<Response> {
+    const url = request.url;
     try {
-      guard(request);
+      guard(request, url);
     } catch (error) {
       const message = error instanceof ProtocolError ? error.message : "Forbidden";
       return Promise.resolve(new Response(errorMessage(null, -32000, message), { status: 403, headers: JSON_HEADERS }));
     }
-    const path = pathOf(request.url);
+    const path = pathOf(url);
     const handler = routes.get(path) ?? prefixRoute(routes, path);
     if (handler === undefined) {
       return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS }));

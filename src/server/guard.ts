@@ -16,8 +16,11 @@ function normalizeHost(host: string): string {
   return colons === 1 ? lower.slice(0, lower.indexOf(":")) : lower; // more than one: a bare IPv6 address
 }
 
-/** Checks a request's host and origin; throws when they are not allowed. */
-export type RequestGuard = (request: Request) => void;
+/**
+ * Checks a request's host and origin; throws when they are not allowed. Takes the URL the caller read
+ * already: runtimes build `Request.url` anew on each access.
+ */
+export type RequestGuard = (request: Request, url: string) => void;
 
 /**
  * Creates the guard for the given allow-lists.
@@ -38,9 +41,8 @@ export function createRequestGuard(
   // the same authority, so one `startsWith` usually replaces the parse. The prefix ends at the `/` that
   // closes the authority, so no other authority can match it.
   let passed = "";
-  return function guardRequest(request: Request): void {
+  return function guardRequest(request: Request, url: string): void {
     if (!anyHost) {
-      const url = request.url;
       if (passed === "" || !url.startsWith(passed)) {
         const host = hostnameOf(url);
         if (!hosts.has(host)) {
