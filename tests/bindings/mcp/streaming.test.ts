@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import * as v from "valibot";
+import { createServer, defineTool } from "../../../mod.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
 import { modernRequest } from "../../helpers/request.ts";
 import { delay, mcpServer, modern, SseReader } from "./mcp-helpers.ts";
@@ -67,6 +69,39 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     await stream.close();
     for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await delay(10);
     assert.equal(slowProbe.aborted, before + 1);
+  });
+
+  it("aborts a signal read before the answer became a stream, when the client closes that stream", async () => {
+    // No progressToken: the call stays quiet until the heartbeat turns the answer into a stream.
+    const server = mcpServer({ heartbeatMs: 30 });
+    const before = slowProbe.aborted;
+    const response = await server.fetch(modernRequest("tools/call", { name: "slow", arguments: { ms: 10_000 } }));
+    assert.equal(response.headers.get("content-type"), "text/event-stream");
+    await response.body!.cancel();
+    for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await delay(10);
+    assert.equal(slowProbe.aborted, before + 1);
+  });
+
+  it("hands an already aborted signal to a handler that reads it after the client closed the stream", async () => {
+    let closed!: () => void;
+    const clientGone = new Promise<void>((done) => closed = done);
+    let seen: boolean | undefined;
+    const late = defineTool("late")
+      .input(v.object({}))
+      .handle(async (_input, ctx) => {
+        ctx.progress(1, 2, "streaming now");
+        await clientGone;
+        seen = ctx.signal.aborted;
+        return "done";
+      });
+    const server = createServer({ name: "late", version: "1.0.0" }).tool(late);
+    const response = await server.fetch(modernRequest("tools/call", { name: "late", arguments: {}, _meta: { progressToken: 1 } }));
+    const stream = new SseReader(response);
+    assert.equal((await stream.next()).method, "notifications/progress");
+    await stream.close();
+    closed();
+    for (let i = 0; i < 100 && seen === undefined; i++) await delay(10);
+    assert.equal(seen, true);
   });
 
   it("refuses to ask for a capability the request did not declare: ctx.elicit() is -32021, naming it", async () => {
