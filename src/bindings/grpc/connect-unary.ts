@@ -18,6 +18,8 @@ import {
   type DescMessage,
   type DescMethodUnary,
   fromJsonString,
+  type JsonReadOptions,
+  type JsonWriteOptions,
   type MessageShape,
   toJsonString,
 } from "@bufbuild/protobuf";
@@ -26,6 +28,7 @@ import {
   createMethodSerializationLookup,
   createMethodUrl,
   getJsonOptions,
+  type MethodSerializationLookup,
   mergeNonProtocolHeaders,
   readAllBytes,
   validateUniversalHandlerOptions,
@@ -39,7 +42,7 @@ import {
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
 import { MCPLite, ToolResponseSchema } from "../../gen/mcplite/mcplite_pb.ts";
-import { JSON_INIT, type ServerCore } from "../../server/server-core.ts";
+import { JSON_INIT, responseInit, type ServerCore } from "../../server/server-core.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
 import { createCallTool } from "./service.ts";
 
@@ -110,10 +113,10 @@ type Encode<O extends DescMessage> = (message: MessageShape<O>, binary: boolean)
 
 function encoderOf<I extends DescMessage, O extends DescMessage>(
   method: DescMethodUnary<I, O>,
-  opt: HandlerOptions,
+  serialization: MethodSerializationLookup<I, O>,
+  jsonOptions: Partial<JsonReadOptions & JsonWriteOptions>,
 ): Encode<O> {
-  const binary = createMethodSerializationLookup(method, opt.binaryOptions, opt.jsonOptions, opt).getO(true);
-  const jsonOptions = getJsonOptions(opt.jsonOptions);
+  const binary = serialization.getO(true);
   return (message, useBinary) => {
     if (useBinary) return binary.serialize(message);
     try {
@@ -124,12 +127,8 @@ function encoderOf<I extends DescMessage, O extends DescMessage>(
   };
 }
 
-/** The init of a successful answer, by format; shared, since `Response` copies its headers. */
-const PROTO_INIT: ResponseInit = Object.freeze({
-  headers: JSON_INIT.headers instanceof Headers
-    ? new Headers({ "content-type": contentTypeUnaryProto })
-    : Object.freeze({ "content-type": contentTypeUnaryProto }),
-});
+/** The init of a successful binary answer (JSON ones use `JSON_INIT`). */
+const PROTO_INIT: ResponseInit = responseInit({ "content-type": contentTypeUnaryProto });
 
 const NO_BODY: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
 
@@ -153,7 +152,7 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
 ): DirectUnary {
   const serialization = createMethodSerializationLookup(method, opt.binaryOptions, opt.jsonOptions, opt);
   const jsonOptions = getJsonOptions(opt.jsonOptions);
-  const encode = encoderOf(method, opt);
+  const encode = encoderOf(method, serialization, jsonOptions);
   const limit = opt.readMaxBytes;
 
   /**
@@ -177,10 +176,15 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
     return serialization.getI(binary).parse(bytes);
   }
 
+  /** Runs the method on the parsed body and answers its message. */
+  async function succeed(request: Request, binary: boolean, context: HandlerContext | undefined): Promise<Response> {
+    const body = await run(await parse(request, binary), request, context, binary, encode);
+    return new Response(body as string | Uint8Array<ArrayBuffer>, binary ? PROTO_INIT : JSON_INIT);
+  }
+
   async function answer(request: Request, binary: boolean): Promise<Response> {
     try {
-      const body = await run(await parse(request, binary), request, undefined, binary, encode);
-      return new Response(body as string | Uint8Array<ArrayBuffer>, binary ? PROTO_INIT : JSON_INIT);
+      return await succeed(request, binary, undefined);
     } catch (error) {
       return errorResponse(error, opt);
     }
@@ -201,8 +205,7 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
     });
     try {
       if (invalid !== undefined) throw invalid;
-      const body = await run(await parse(request, binary), request, context, binary, encode);
-      return new Response(body as string | Uint8Array<ArrayBuffer>, binary ? PROTO_INIT : JSON_INIT);
+      return await succeed(request, binary, context);
     } catch (error) {
       context.abort(error);
       return errorResponse(error, opt);

@@ -97,22 +97,25 @@ export function createCallTool(core: ServerCore): CallToolFn {
   const report = (error: unknown) => registry.onError?.(error);
   return async function callTool(request, from) {
     const started = performance.now();
+    // Connect's context brings a signal, headers and maybe a deadline; a bare `Request` brings its
+    // signal, read only if the handler asks for it.
+    let context: HandlerContext | undefined, lazy: LazySignal | undefined, headers: Headers;
+    if (from instanceof Request) {
+      lazy = new LazySignal(from);
+      headers = from.headers;
+    } else {
+      context = from;
+      headers = from.requestHeader;
+    }
     try {
-      if (from instanceof Request) {
-        const lazy = new LazySignal(from);
-        const call = callFromRequest(request, lazy, from.headers);
-        let outcome = await dispatch(registry, call);
-        if (outcome.kind === "stream") outcome = await drainStream(registry, call, outcome, ignore);
-        // Only a call whose handler took the signal can have seen it abort; no other call reads it.
-        if (lazy.read) throwIfAborted(from.signal);
-        return responseFromOutcome(outcome, started, version);
-      }
-      const call = callFromRequest(request, from.signal, from.requestHeader);
-      let outcome = await untilDeadline(dispatch(registry, call), from);
+      const call = callFromRequest(request, lazy ?? from as HandlerContext, headers);
+      let outcome = await untilDeadline(dispatch(registry, call), context);
       if (outcome.kind === "stream") {
-        outcome = await untilDeadline(drainStream(registry, call, outcome, ignore), from);
+        outcome = await untilDeadline(drainStream(registry, call, outcome, ignore), context);
       }
-      throwIfAborted(from.signal);
+      // A cancelled call answers that; a lazy signal can only have aborted for a handler that took it.
+      if (context !== undefined) throwIfAborted(context.signal);
+      else if (lazy?.read) throwIfAborted(lazy.signal);
       return responseFromOutcome(outcome, started, version);
     } catch (error) {
       throw errorToConnectError(error, report);

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CacheHint } from "../../resource/resource-def.ts";
-import { jsonInit } from "../../server/server-core.ts";
+import { jsonInit, responseInit } from "../../server/server-core.ts";
 import type { CachedBody } from "./request.ts";
 
 /**
@@ -69,5 +69,5 @@ export function cachedBody(body: string, hint: CacheHint): CachedBody {
   const etag = etagOf(body);
   const control = cacheControl(hint);
   const headers = { etag, "cache-control": control };
-  return { body, etag, cacheControl: control, ok: jsonInit(headers), notModified: jsonInit(headers, 304) };
+  return { body, etag, cacheControl: control, ok: jsonInit(headers), notModified: responseInit(headers, 304) };
 }

@@ -5,18 +5,23 @@
  *
  * @module
  */
+import type { SignalSource } from "../../core/call-context.ts";
+import type { Due, Waiting } from "../../internal/delay-queue.ts";
 import { type JsonRpcId, resultMessage } from "../../internal/jsonrpc.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
+import type { CacheHint } from "../../resource/resource-def.ts";
 import { JSON_HEADERS, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/server-core.ts";
 import { errorToWire, type StatusTable } from "../jsonrpc-error.ts";
 import { cacheControl, matchesEtag } from "./caching.ts";
 import type { Envelope } from "./envelope.ts";
-import type { SignalSource } from "../../core/call-context.ts";
-import type { Due, Waiting } from "../../internal/delay-queue.ts";
-import type { CacheHint } from "../../resource/resource-def.ts";
 import type { Channel, McpContext, McpReply, McpRequest } from "./request.ts";
 
 type RunReply = Extract<McpReply, { kind: "run" }>;
+
+/** Why a call's signal aborts when its client closes the SSE stream. */
+function streamClosed(): Error {
+  return new Error("the client closed the stream");
+}
 
 function noop(): void {}
 
@@ -97,15 +102,22 @@ function answerResponse(id: JsonRpcId, result: Record<string, unknown>, cache: C
  * @returns The result.
  */
 export function runQuietly(request: McpRequest, reply: RunReply): Promise<Record<string, unknown>> {
-  const http = request.http;
-  return reply.run({
+  return reply.run(quietChannel(request.http));
+}
+
+/**
+ * The channel of a call whose answer cannot be a stream: nothing reaches the client before the result.
+ * Its signal is the source's, read only if the work asks (runtimes build `Request.signal` on first access).
+ */
+function quietChannel(source: SignalSource): Channel {
+  return {
     get signal() {
-      return http.signal;
+      return source.signal;
     },
     streaming: false,
     notify: noop,
     send: noop,
-  });
+  };
 }
 
 function runReply(
@@ -118,22 +130,13 @@ function runReply(
   const tracked = request.session !== null && request.envelope.era === "legacy" && request.rpc.id !== undefined
     ? ctx.inFlight.track(request.session, id, request.http.signal)
     : undefined;
-  // Runtimes build `Request.signal` on first access: read it only when the work asks (see `CallContext`).
   const source: SignalSource = tracked ?? request.http;
   const answer = (result: Record<string, unknown>) =>
     answerResponse(id, finishResult(result, request.envelope, ctx.serverInfo), reply.cache);
   const finish = (result: Record<string, unknown>) =>
     resultMessage(id, finishResult(result, request.envelope, ctx.serverInfo));
   if (!request.sse) {
-    const quiet: Channel = {
-      get signal() {
-        return source.signal;
-      },
-      streaming: false,
-      notify: noop,
-      send: noop,
-    };
-    const answered = reply.run(quiet).then(answer);
+    const answered = reply.run(quietChannel(source)).then(answer);
     return tracked === undefined ? answered : answered.finally(tracked.done);
   }
   return new Promise<Response>((resolve, reject) => {
@@ -181,7 +184,7 @@ class UpgradingChannel implements Channel, Due {
   get signal(): AbortSignal {
     if (this.#signal === undefined) {
       this.#closed = new AbortController();
-      if (this.#streamClosed) this.#closed.abort(new Error("the client closed the stream"));
+      if (this.#streamClosed) this.#closed.abort(streamClosed());
       this.#signal = AbortSignal.any([this.#source.signal, this.#closed.signal]);
     }
     return this.#signal;
@@ -227,7 +230,7 @@ class UpgradingChannel implements Channel, Due {
       heartbeatMs: this.#heartbeatMs,
       onCancel: () => {
         this.#streamClosed = true;
-        this.#closed?.abort(new Error("the client closed the stream"));
+        this.#closed?.abort(streamClosed());
       },
     });
     this.#respond(new Response(body, { headers: SSE_HEADERS }));

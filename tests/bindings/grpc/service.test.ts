@@ -10,7 +10,7 @@ import { createServer, defineTool } from "../../../mod.ts";
 import { createGrpcRoutes, MCPLite, ResponseType } from "../../../src/bindings/grpc/mod.ts";
 import { ErrorInfoSchema } from "../../../src/gen/google/rpc/error_details_pb.ts";
 import { sleep, slowProbe } from "../../helpers/fixtures.ts";
-import { coreOf, grpcServer, rejection, tickProbe, waitFor } from "./grpc-fixtures.ts";
+import { analyze, coreOf, grpcServer, rejection, tickProbe, waitFor } from "./grpc-fixtures.ts";
 
 const client = createClient(MCPLite, createRouterTransport(createGrpcRoutes(coreOf(grpcServer()))));
 
@@ -185,14 +185,6 @@ describe("MCPLite service", () => {
 });
 
 describe("MCPLite service: promises and input rounds", () => {
-  const analyze = defineTool("analyze_dataset")
-    .input(v.object({ n: v.number() }))
-    .handle(({ n }, ctx) => ctx.promise({ state: { n, polls: 0 }, retryAfterMs: 5 }))
-    .redeem((state, ctx) =>
-      state.polls >= 1
-        ? { doubled: state.n * 2 }
-        : ctx.promise({ state: { n: state.n, polls: state.polls + 1 }, retryAfterMs: 5 })
-    );
   const confirm = defineTool("confirm_order")
     .input(v.object({ sku: v.string() }))
     .handle(async ({ sku }, ctx) => {
