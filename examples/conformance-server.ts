@@ -19,7 +19,7 @@ import {
   ErrorCode,
   image,
   ProtocolError,
-  resource,
+  embeddedResource,
   serve,
   text,
   ToolError,
@@ -70,16 +70,16 @@ const audioContent = defineTool("test_audio_content")
   .describe("Returns an audio clip")
   .handle(() => audio(WAV, "audio/wav"));
 
-const embeddedResource = defineTool("test_embedded_resource")
+const embeddedResourceTool = defineTool("test_embedded_resource")
   .describe("Returns an embedded resource")
-  .handle(() => resource("test://embedded-resource", "This is an embedded resource content.", "text/plain"));
+  .handle(() => embeddedResource("test://embedded-resource", "This is an embedded resource content.", "text/plain"));
 
 const mixedContent = defineTool("test_multiple_content_types")
   .describe("Returns text, an image and an embedded resource")
   .handle(() => [
     text("Multiple content types test:"),
     image(PNG, "image/png"),
-    resource("test://mixed-content-resource", JSON.stringify({ test: "data", value: 123 }), "application/json"),
+    embeddedResource("test://mixed-content-resource", JSON.stringify({ test: "data", value: 123 }), "application/json"),
   ]);
 
 const withLogging = defineTool("test_tool_with_logging")
@@ -505,7 +505,7 @@ const promptWithResource = definePrompt("test_prompt_with_embedded_resource")
   .describe("A prompt that embeds a resource")
   .args(v.object({ resourceUri: v.pipe(v.string(), v.description("URI of the resource to embed")) }))
   .get(({ resourceUri }) => [
-    { role: "user", content: resource(resourceUri, "Embedded resource content for testing.", "text/plain") },
+    { role: "user", content: embeddedResource(resourceUri, "Embedded resource content for testing.", "text/plain") },
     { role: "user", content: "Please process the embedded resource above." },
   ]);
 
@@ -529,7 +529,7 @@ export const server = createServer({ name: "mcplite-conformance", version: "1.0.
   .tool(simpleText)
   .tool(imageContent)
   .tool(audioContent)
-  .tool(embeddedResource)
+  .tool(embeddedResourceTool)
   .tool(mixedContent)
   .tool(withLogging)
   .tool(withProgress)

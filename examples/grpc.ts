@@ -22,7 +22,7 @@
  *     http://127.0.0.1:8000/mcplite.MCPLite/CallTool
  */
 import * as v from "valibot";
-import { createServer, defineTool, env, serve } from "../mod.ts";
+import { createServer, defineTool, env, mcpBinding, mcpLiteBinding, serve } from "../mod.ts";
 import { grpcBinding, serveGrpc } from "../src/bindings/grpc/mod.ts";
 
 const DOCUMENTS = [
@@ -56,10 +56,10 @@ const report = defineTool("generate_report")
     }
   });
 
-const server = createServer({ name: "docs", version: "1.0.0" })
+// MCP-lite, MCP, and Connect + gRPC-Web on server.fetch; serveGrpc() below adds real gRPC on HTTP/2.
+const server = createServer({ name: "docs", version: "1.0.0", bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()] })
   .tool(search)
-  .tool(report)
-  .mount(grpcBinding());
+  .tool(report);
 
 const grpc = await serveGrpc(server, {
   hostname: env("HOSTNAME") ?? "127.0.0.1",

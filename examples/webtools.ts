@@ -8,7 +8,7 @@
  * WEATHER_PROVIDER setting (a server-side value callers can neither see nor change).
  */
 import * as v from "valibot";
-import { createServer, defineTool, env, ErrorCode, type Middleware, ProtocolError, serve, ToolError } from "../mod.ts";
+import { createServer, defineTool, env, ErrorCode, mcpBinding, mcpLiteBinding, type Middleware, ProtocolError, serve, ToolError } from "../mod.ts";
 import { webtoolsBinding } from "../src/bindings/webtools/mod.ts";
 
 const CITIES: Record<string, { tempC: number; sky: string; next: number[] }> = {
@@ -83,12 +83,17 @@ export const server = createServer({
   version: "2.0.0",
   instructions: "Provides weather information for a few cities",
   settings: { provider: env("WEATHER_PROVIDER") ?? "demo-provider" },
+  // Webtools, plus the default MCP-lite and MCP: three wires, one set of tools.
+  bindings: [
+    webtoolsBinding({ base: "/webtools", versions: [{ version: "1.0.0", tools: [currentV1] }] }),
+    mcpLiteBinding(),
+    mcpBinding(),
+  ],
 })
   .config(v.object({ provider: v.string() }))
   .tool(current)
   .tool(forecast)
-  .use(rateLimit(30, 60_000))
-  .mount(webtoolsBinding({ base: "/webtools", versions: [{ version: "1.0.0", tools: [currentV1] }] }));
+  .use(rateLimit(30, 60_000));
 
 if (import.meta.main) {
   const listener = await serve(server);

@@ -15,4 +15,4 @@ const add = defineTool("add")
 
 /** The `add` server with Connect / gRPC-Web routes. */
 // deno-lint-ignore ban-types
-export const oursGrpc: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add).mount(grpcBinding());
+export const oursGrpc: Server<{}> = createServer({ name: "bench", version: "1.0.0", bindings: [grpcBinding()] }).tool(add);

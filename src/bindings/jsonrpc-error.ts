@@ -5,8 +5,8 @@
  * @module
  */
 import { ErrorCode, McpliteError } from "../core/error.ts";
-import { errorMessage, type JsonRpcId } from "../internal/jsonrpc.ts";
-import { JSON_HEADERS } from "../server/server-core.ts";
+import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
+import { JSON_HEADERS } from "../server/responses.ts";
 
 /** A JSON-RPC error code with the HTTP status that carries it. */
 export interface WireError {

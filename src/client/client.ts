@@ -7,7 +7,7 @@
  */
 import { type Backoff, type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import { Deadline } from "./deadline.ts";
-import { ClientError, ClientErrorCode, ProtocolError, type ToolFailedError } from "./errors.ts";
+import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { baseHeaders, type FetchLike, type HeadersOption } from "./http.ts";
 import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
@@ -336,7 +336,7 @@ export class Client<T = UntypedTools> {
   ): Promise<Record<string, unknown>> {
     return await this.#timed(options, async (deadline) => {
       const reply = await this.#send(method, params, this.#context(deadline, {}));
-      if (reply.kind !== "complete") throw new ProtocolError(`${method} answered ${reply.kind}`, { data: reply });
+      if (reply.kind !== "complete") throw new RpcError(`${method} answered ${reply.kind}`, { data: reply });
       return reply.result;
     });
   }
@@ -358,7 +358,7 @@ export class Client<T = UntypedTools> {
     start?: Reply,
   ): Promise<CallResult> {
     const outcome = await this.#run(name, args, { ...options, wait: true }, stream, start);
-    if (outcome.kind !== "complete") throw new ProtocolError(`The call ended as a ${outcome.kind}`, { data: outcome });
+    if (outcome.kind !== "complete") throw new RpcError(`The call ended as a ${outcome.kind}`, { data: outcome });
     return outcome.result;
   }
 
@@ -378,7 +378,7 @@ export class Client<T = UntypedTools> {
       const settled = await settle(start ?? call, this.#loopEnv(deadline, options.wait !== false, redeem));
       if (settled.kind === "complete") return { kind: "complete", result: callResultOf(settled.result) };
       if (options.wait === false) return handleOf(name, settled);
-      if (settled.kind === "promise") throw new ProtocolError("A promise could not be redeemed", { data: settled });
+      if (settled.kind === "promise") throw new RpcError("A promise could not be redeemed", { data: settled });
       const result = await finishTask(settled.task, {
         deadline,
         handlers: this.#options,
@@ -399,7 +399,7 @@ export class Client<T = UntypedTools> {
       const ctx = this.#context(deadline, {});
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
       const settled = await settle(send, this.#loopEnv(deadline, true));
-      if (settled.kind !== "complete") throw new ProtocolError(`${method} answered ${settled.kind}`, { data: settled });
+      if (settled.kind !== "complete") throw new RpcError(`${method} answered ${settled.kind}`, { data: settled });
       return settled.result;
     });
   }
@@ -410,7 +410,7 @@ export class Client<T = UntypedTools> {
     for (let page = 0; page < 100; page++) {
       const result = await this.request(method, cursor === undefined ? {} : { cursor }, options);
       const list = result[key];
-      if (!Array.isArray(list)) throw new ProtocolError(`${method} returned no ${key} array`, { data: result });
+      if (!Array.isArray(list)) throw new RpcError(`${method} returned no ${key} array`, { data: result });
       items.push(...list);
       cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
       if (cursor === undefined) break;

@@ -70,10 +70,13 @@ export class ClientError extends Error {
   }
 }
 
-/** The server answered with a JSON-RPC error (or a reply the client cannot read). */
-export class ProtocolError extends ClientError {
+/**
+ * The server answered with a protocol error (a JSON-RPC error, a gRPC status, a Webtools error
+ * envelope), or with a reply the client cannot read.
+ */
+export class RpcError extends ClientError {
   /**
-   * Creates a protocol error.
+   * Creates the error.
    *
    * @param message The server's message.
    * @param options The JSON-RPC code, HTTP status and data.
@@ -81,12 +84,12 @@ export class ProtocolError extends ClientError {
    */
   constructor(message: string, options?: ClientErrorOptions, code: ClientErrorCode = ClientErrorCode.Protocol) {
     super(code, message, options);
-    this.name = "ProtocolError";
+    this.name = "RpcError";
   }
 }
 
 /** The server has no tool of that name; `data` often lists the tools it has and a suggestion. */
-export class ToolNotFoundError extends ProtocolError {
+export class ToolNotFoundError extends RpcError {
   /**
    * Creates the error.
    *
@@ -100,7 +103,7 @@ export class ToolNotFoundError extends ProtocolError {
 }
 
 /** The server rejected the arguments; `data.issues` names the fields when the server says. */
-export class InvalidArgumentsError extends ProtocolError {
+export class InvalidArgumentsError extends RpcError {
   /**
    * Creates the error.
    *
@@ -248,7 +251,7 @@ export function errorFromRpc(error: RpcErrorBody, context: ErrorContext): Client
     const isState = typeof data === "object" && data !== null && data.reason === "invalid_request_state";
     if (error.code === -32602 && !isState) return new InvalidArgumentsError(message, options);
   }
-  return new ProtocolError(message, options);
+  return new RpcError(message, options);
 }
 
 /**

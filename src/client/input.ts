@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { InputRequiredError, ProtocolError } from "./errors.ts";
+import { InputRequiredError, RpcError } from "./errors.ts";
 import type { InputRequest } from "./transport.ts";
 
 /** What the user answered to an elicitation (MCP `ElicitResult`). */
@@ -117,7 +117,7 @@ export async function answerInput(
       return Array.isArray(roots) ? { roots } : roots;
     }
     default:
-      throw new ProtocolError(
+      throw new RpcError(
         `The server asked for input through an unknown method ${JSON.stringify(request?.method)}`,
         {
           data: request,

@@ -30,6 +30,7 @@
 export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
 export type { ClientOptions, ListOptions } from "./client.ts";
+export type { Backoff } from "./call-loop.ts";
 export type {
   CallHandle,
   CallOptions,
@@ -51,7 +52,7 @@ export {
   InputRequiredError,
   InvalidArgumentsError,
   isClientError,
-  ProtocolError,
+  RpcError,
   TimeoutError,
   ToolFailedError,
   ToolNotFoundError,
@@ -65,8 +66,6 @@ export { withDefaults } from "./input.ts";
 export { isTransport } from "./transport.ts";
 export type {
   CacheScope,
-  ClientInfo,
-  InputRequest,
   LogEntry,
   Progress,
   Reply,

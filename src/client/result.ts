@@ -5,7 +5,7 @@
  * @module
  */
 import type { ContentBlock } from "../core/result.ts";
-import { ProtocolError, ToolFailedError } from "./errors.ts";
+import { RpcError, ToolFailedError } from "./errors.ts";
 import type { InputRequest, Reply, TaskInfo, TaskStatus } from "./transport.ts";
 
 /** A complete tool result, as MCP's `CallToolResult` (MCP-lite adds its `_meta`). */
@@ -30,14 +30,14 @@ const TASK_STATUSES: ReadonlySet<string> = new Set(["working", "input_required",
  *
  * @param result The JSON-RPC result.
  * @returns The reply.
- * @throws {ProtocolError} For an unknown `resultType` or a malformed task.
+ * @throws {RpcError} For an unknown `resultType` or a malformed task.
  */
 export function replyFromMcp(result: Record<string, unknown>): Reply {
   const type = result.resultType;
   if (type === undefined || type === "complete") return promiseFromMeta(result) ?? { kind: "complete", result };
   if (type === "input_required") return inputRound(result.inputRequests, result.requestState);
   if (type === "task") return { kind: "task", task: taskFrom(result) };
-  throw new ProtocolError(`Unknown resultType ${JSON.stringify(type)}`, { data: result });
+  throw new RpcError(`Unknown resultType ${JSON.stringify(type)}`, { data: result });
 }
 
 /**
@@ -47,7 +47,7 @@ export function replyFromMcp(result: Record<string, unknown>): Reply {
  *
  * @param result The JSON-RPC result.
  * @returns The reply.
- * @throws {ProtocolError} For a response type this client does not know.
+ * @throws {RpcError} For a response type this client does not know.
  */
 export function replyFromLite(result: Record<string, unknown>): Reply {
   const meta = metaOf(result);
@@ -58,13 +58,13 @@ export function replyFromLite(result: Record<string, unknown>): Reply {
   }
   if (type === "promise") {
     const reply = promiseFromMeta(result);
-    if (reply === undefined) throw new ProtocolError("A promise without a promise_token", { data: result });
+    if (reply === undefined) throw new RpcError("A promise without a promise_token", { data: result });
     return reply;
   }
   if (type === "elicitation") {
     return inputRound(meta!.input_requests ?? result.inputRequests, meta!.request_state ?? result.requestState);
   }
-  throw new ProtocolError(`Unsupported response_type ${JSON.stringify(type)}`, { data: result });
+  throw new RpcError(`Unsupported response_type ${JSON.stringify(type)}`, { data: result });
 }
 
 function metaOf(result: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -86,9 +86,9 @@ function promiseFromMeta(result: Record<string, unknown>): Reply | undefined {
 
 function inputRound(requests: unknown, state: unknown): Reply {
   if (requests !== undefined && (typeof requests !== "object" || requests === null || Array.isArray(requests))) {
-    throw new ProtocolError("inputRequests must be an object", { data: requests });
+    throw new RpcError("inputRequests must be an object", { data: requests });
   }
-  if (state !== undefined && typeof state !== "string") throw new ProtocolError("requestState must be a string");
+  if (state !== undefined && typeof state !== "string") throw new RpcError("requestState must be a string");
   const inputRequests = (requests ?? {}) as Record<string, InputRequest>;
   return state === undefined
     ? { kind: "input_required", inputRequests }
@@ -100,12 +100,12 @@ function inputRound(requests: unknown, state: unknown): Reply {
  *
  * @param result The result.
  * @returns The task.
- * @throws {ProtocolError} When the task id or status is missing.
+ * @throws {RpcError} When the task id or status is missing.
  */
 export function taskFrom(result: Record<string, unknown>): TaskInfo {
   const { taskId, status } = result;
   if (typeof taskId !== "string" || typeof status !== "string" || !TASK_STATUSES.has(status)) {
-    throw new ProtocolError("A task needs a taskId and a known status", { data: result });
+    throw new RpcError("A task needs a taskId and a known status", { data: result });
   }
   return { ...(result as unknown as TaskInfo), taskId, status: status as TaskStatus };
 }

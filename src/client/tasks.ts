@@ -5,7 +5,7 @@
  * @module
  */
 import type { Deadline } from "./deadline.ts";
-import { CancelledError, errorFromRpc, ProtocolError } from "./errors.ts";
+import { CancelledError, errorFromRpc, RpcError } from "./errors.ts";
 import { answerInputs, type InputHandlers } from "./input.ts";
 import { taskFrom } from "./result.ts";
 import type { Reply, TaskInfo } from "./transport.ts";
@@ -46,7 +46,7 @@ export async function finishTask(task: TaskInfo, env: TaskEnv): Promise<Record<s
       switch (current.status) {
         case "completed":
           if (typeof current.result !== "object" || current.result === null) {
-            throw new ProtocolError(`Task ${current.taskId} completed without a result`, { data: current });
+            throw new RpcError(`Task ${current.taskId} completed without a result`, { data: current });
           }
           return current.result;
         case "failed":
@@ -80,6 +80,6 @@ export async function finishTask(task: TaskInfo, env: TaskEnv): Promise<Record<s
 
 async function get(taskId: string, env: TaskEnv): Promise<TaskInfo> {
   const reply = await env.request("tasks/get", { taskId });
-  if (reply.kind !== "complete") throw new ProtocolError(`tasks/get answered ${reply.kind}`, { data: reply });
+  if (reply.kind !== "complete") throw new RpcError(`tasks/get answered ${reply.kind}`, { data: reply });
   return taskFrom(reply.result);
 }

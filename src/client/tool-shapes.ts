@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonSchema } from "../tool/schema.ts";
+import type { JsonSchema } from "../core/schema.ts";
 import type { ToolInfo } from "./transport.ts";
 
 /** An OpenAI Chat Completions function tool. */

@@ -5,18 +5,14 @@
  *
  * @module
  */
-import type { ToolDescriptor } from "../tool/tool-def.ts";
+import type { ClientInfo } from "../core/call-context.ts";
+import type { InputRequest } from "../core/call-sink.ts";
+import type { ToolDescriptor } from "../core/tool.ts";
+
+export type { ClientInfo, InputRequest };
 
 /** A tool as a server lists it: name, `@type`, description and JSON Schemas. */
 export type ToolInfo = ToolDescriptor;
-
-/** A request for input from the client (MCP `inputRequests` entries, 2025 server→client requests). */
-export interface InputRequest {
-  /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
-  method: string;
-  /** Its params. */
-  params: Record<string, unknown>;
-}
 
 /** A progress report. */
 export interface Progress {
@@ -113,16 +109,6 @@ export interface ToolCallRequest {
   inputResponses?: Record<string, unknown>;
   /** The last input round's state, byte for byte. */
   requestState?: string;
-}
-
-/** The client's identity, sent as MCP `clientInfo`. */
-export interface ClientInfo {
-  /** The name. */
-  name: string;
-  /** The version. */
-  version: string;
-  /** Other fields (title, description, websiteUrl). */
-  [key: string]: unknown;
 }
 
 /** What a transport gets with every request. */

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ToolMap } from "../server/create-server.ts";
-import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../tool/tool-def.ts";
+import type { ToolMap } from "../server/server.ts";
+import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/tool.ts";
 import type { CallResult } from "./result.ts";
 import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { WebtoolsMetadata } from "../bindings/webtools/metadata.ts";
-import type { JsonSchema } from "../tool/schema.ts";
+import type { JsonSchema } from "../core/schema.ts";
 
 /** Runs one action and resolves with its `data` (rejecting on an error envelope). */
 export type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;

@@ -7,7 +7,7 @@
  * @module
  */
 import { canonicalHash } from "../internal/canonical-json.ts";
-import { ProtocolError } from "./errors.ts";
+import { RpcError } from "./errors.ts";
 
 /** A reviewed version of a webtool's metadata. */
 export interface WebtoolsPin {
@@ -18,7 +18,7 @@ export interface WebtoolsPin {
 }
 
 /** Thrown when served metadata does not match the pin: the client refuses to call. */
-export class WebtoolsPinError extends ProtocolError {
+export class WebtoolsPinError extends RpcError {
   /** The pin. */
   readonly expected: WebtoolsPin;
   /** What was served. */

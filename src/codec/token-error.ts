@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError, type McpliteErrorOptions } from "../core/error.ts";
 
 /** Why a token was refused. */
 export type TokenFailure = "malformed" | "bad_mac" | "expired" | "wrong_kind" | "wrong_tool" | "wrong_caller";
 
 /**
  * A token that failed verification. The message is opaque and identical for every reason; read
- * `reason` in logs.
+ * `reason` in logs. The server never sends it as is: each place that checks a token turns it into the
+ * wire's "invalid params" error.
  *
  * @example
  * ```ts
@@ -22,7 +22,7 @@ export type TokenFailure = "malformed" | "bad_mac" | "expired" | "wrong_kind" | 
  * assert.equal(error.message, "Invalid or expired token");
  * ```
  */
-export class TokenError extends McpliteError {
+export class TokenError extends Error {
   /** What failed: the encoding, the MAC, the expiry, or the kind, tool or caller it was issued for. */
   readonly reason: TokenFailure;
 
@@ -32,8 +32,8 @@ export class TokenError extends McpliteError {
    * @param reason What failed.
    * @param options The cause, for logs.
    */
-  constructor(reason: TokenFailure, options?: McpliteErrorOptions) {
-    super(ErrorCode.InvalidParams, "Invalid or expired token", options);
+  constructor(reason: TokenFailure, options?: { cause?: unknown }) {
+    super("Invalid or expired token", options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "TokenError";
     this.reason = reason;
   }

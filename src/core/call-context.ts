@@ -5,17 +5,13 @@
  *
  * @module
  */
+import type { CallSink, CreateMessageResult, ElicitResult, InputMethod, InputRequest, ListRootsResult, LogLevel } from "./call-sink.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
+import { isObject } from "../internal/is-object.ts";
 
 /** The wires a call can arrive on. */
 export type Wire = "mcp-lite" | "mcp" | "webtools" | "grpc" | "in-process";
-
-/** Syslog severities, as MCP's logging uses them, least severe first. */
-export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
-
-/** One of the {@link LOG_LEVELS}. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Who the client says it is (MCP `clientInfo`). */
 export interface ClientInfo {
@@ -57,63 +53,6 @@ export interface AuthInfo {
   [key: string]: unknown;
 }
 
-/** The client methods a server may ask for input through (MCP's elicitation, sampling and roots). */
-export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
-
-/** A request for input from the client, as MCP's `inputRequests` entries and server→client requests carry it. */
-export interface InputRequest {
-  /** The client method. */
-  method: InputMethod;
-  /** Its params (e.g. `{ mode: "form", message, requestedSchema }` for elicitation). */
-  params: Record<string, unknown>;
-}
-
-/** MCP's `ElicitResult`. */
-export interface ElicitResult {
-  /** What the user did. */
-  action: "accept" | "decline" | "cancel";
-  /** The submitted form, when accepted. */
-  content?: Record<string, unknown>;
-}
-
-/** MCP's `CreateMessageResult` (a sampled model message). */
-export interface CreateMessageResult {
-  /** The role, normally `assistant`. */
-  role: "user" | "assistant";
-  /** The content. */
-  content: Record<string, unknown> | Record<string, unknown>[];
-  /** The model that answered. */
-  model: string;
-  /** Why sampling stopped. */
-  stopReason?: string;
-}
-
-/** MCP's `ListRootsResult`. */
-export interface ListRootsResult {
-  /** The client's roots. */
-  roots: { uri: string; name?: string }[];
-}
-
-/** Where a binding sends what a handler reports while it runs. */
-export interface CallSink {
-  /** Receives a progress report. */
-  progress?(progress: number, total: number | undefined, message: string | undefined): void;
-  /** Receives a log message. */
-  log?(level: LogLevel, data: unknown, logger: string | undefined): void;
-  /**
-   * Asks the client for input and resolves with its answer. Each wire plugs in its own way: a
-   * server→client request on the call's SSE stream (MCP 2025), or an input-required result with
-   * signed state that the client answers by calling again (MCP 2026, MCP-lite). Absent when the wire
-   * cannot ask.
-   */
-  input?(key: string, request: InputRequest): Promise<unknown>;
-  /**
-   * Runs a step of the handler once per call: wires that re-run the handler for each input round
-   * return the recorded value on later rounds instead of running it again. Absent: the step just runs.
-   */
-  step?(key: string, run: () => unknown): Promise<unknown>;
-}
-
 /** A typed key for per-call values set by middleware (as Connect's `createContextKey`). */
 export interface ContextKey<T> {
   /** The unique identity of the key. */
@@ -148,10 +87,6 @@ export interface SignalSource {
 
 const NO_SINK: CallSink = {};
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The client capability each input method needs. */
 const CAPABILITY: Readonly<Record<InputMethod, string>> = {
   "elicitation/create": "elicitation",
@@ -160,7 +95,8 @@ const CAPABILITY: Readonly<Record<InputMethod, string>> = {
 };
 
 /**
- * The context of one call. Bindings create one per call; nothing else is allocated for it.
+ * The context of one call, the handler's second argument. The call pipeline creates one per call;
+ * nothing else is allocated for it.
  *
  * @typeParam TConfig The tool's configuration, as its `.config()` schema outputs it.
  */
@@ -169,7 +105,7 @@ export class CallContext<TConfig = unknown> {
   readonly tool: string;
   /** What is known about the caller. */
   readonly meta: CallMeta;
-  /** Set by authentication middleware. */
+  /** The authenticated caller: set by the server's authentication, or by middleware. */
   auth: AuthInfo | undefined;
   /**
    * The validated configuration (`.config()` on the tool and the server): environment-supplied settings
@@ -183,18 +119,25 @@ export class CallContext<TConfig = unknown> {
   #lastProgress = -Infinity;
 
   /**
-   * Creates a call context; bindings do this, handlers only receive it.
+   * Creates a call context; the call pipeline does this, handlers only receive it.
    *
    * @param tool The tool name.
    * @param signal The cancellation signal, or what holds it (e.g. the `Request`), read only if asked for.
    * @param meta The caller's metadata.
-   * @param sink Where progress and logs go.
+   * @param sink Where progress, logs and questions for the client go.
+   * @param auth The authenticated caller, if known.
    */
-  constructor(tool: string, signal: AbortSignal | SignalSource, meta: CallMeta, sink: CallSink = NO_SINK) {
+  constructor(
+    tool: string,
+    signal: AbortSignal | SignalSource,
+    meta: CallMeta,
+    sink: CallSink = NO_SINK,
+    auth?: AuthInfo,
+  ) {
     this.tool = tool;
     this.#signal = signal;
     this.meta = meta;
-    this.auth = undefined;
+    this.auth = auth;
     this.config = undefined as TConfig;
     this.#sink = sink;
   }

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { CallContext } from "./call-context.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
 import type { Registry } from "./registry.ts";
-import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from "../tool/schema.ts";
-import type { AnyTool } from "../tool/tool-def.ts";
+import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from "./schema.ts";
+import type { AnyTool } from "./tool.ts";
 
 /**
  * Returns the defaults a configuration schema declares: the `default` of each top-level property.
@@ -73,25 +73,37 @@ export function resolveConfig(
 }
 
 /**
- * Gives a call its configuration from the server's settings, unless the binding set one already
- * (Webtools does, from the caller's `config`). The result is computed once per tool and shared.
+ * Resolves the configuration of a call. From the server's settings it is computed once per tool and
+ * shared; where the wire lets the caller supply one (Webtools' `config`), it is resolved with what the
+ * caller sent, the server's settings still winning.
  *
- * @param registry The registry.
+ * @param registry The registry, for the schemas and the settings.
  * @param tool The tool.
- * @param ctx The call's context.
- * @returns Nothing, once `ctx.config` is set.
- * @throws {Error} When the server's settings do not satisfy the schema: a server bug, masked on the wire.
+ * @param supplied What the caller supplied, on wires that carry it.
+ * @returns The validated configuration (a promise only for asynchronous schemas).
+ * @throws {ProtocolError} `invalid_config` when what the caller supplied does not validate (the issues in `data`).
+ * @throws {Error} When the server's own settings do not satisfy the schema: a server bug, masked on the wire.
  */
-export async function applyServerConfig(registry: Registry, tool: AnyTool, ctx: CallContext): Promise<void> {
-  if (ctx.config !== undefined) return;
-  let resolved = registry.memo(`config:${tool.name}`, () => resolveConfig(registry, tool));
-  if (resolved instanceof Promise) resolved = await resolved;
-  if (!resolved.ok) {
-    throw new Error(
-      `the server's settings do not satisfy the configuration of tool ${tool.name}: ${formatIssues(resolved.issues)}`,
-    );
+export function configFor(
+  registry: Registry,
+  tool: AnyTool,
+  supplied: Record<string, unknown> | undefined,
+): unknown | Promise<unknown> {
+  const resolved = supplied === undefined
+    ? registry.memo(`config:${tool.name}`, () => resolveConfig(registry, tool))
+    : resolveConfig(registry, tool, supplied);
+  return resolved instanceof Promise
+    ? resolved.then((r) => configValue(r, tool, supplied !== undefined))
+    : configValue(resolved, tool, supplied !== undefined);
+}
+
+function configValue(resolved: ValidationResult, tool: AnyTool, supplied: boolean): unknown {
+  if (resolved.ok) return resolved.value;
+  const detail = formatIssues(resolved.issues);
+  if (supplied) {
+    throw new ProtocolError(ErrorCode.InvalidConfig, `Invalid config: ${detail}`, { data: { issues: resolved.issues } });
   }
-  ctx.config = resolved.value;
+  throw new Error(`the server's settings do not satisfy the configuration of tool ${tool.name}: ${detail}`);
 }
 
 /**

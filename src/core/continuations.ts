@@ -5,21 +5,15 @@
  * @module
  */
 import { base64urlEncode } from "../codec/base64url.ts";
-import type { InputRequest } from "./call-context.ts";
+import type { InputRequest } from "./call-sink.ts";
 import { createTokenCodec, type TokenCodec, type TokenCodecOptions } from "../codec/token.ts";
-import { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
-import { isInputAnswer } from "./input-round.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import { failureOf } from "./failure.ts";
+import { isInputAnswer } from "./call-sink.ts";
 import { Job } from "./job.ts";
-import { failureResult, resultFromValue } from "./result.ts";
+import { resultFromValue, type ToolResult } from "./result.ts";
 import { createMemoryResultStore, type ResultStore, type StoredResult } from "./result-store.ts";
 import type { DeferredWork, JobBinder } from "./tool-promise.ts";
-
-/** The token kind of promise tokens. */
-export const PROMISE_KIND = "promise";
-/** The token kind of input-round state (`requestState`). */
-export const INPUT_KIND = "input";
-/** The token kind of MCP task ids. */
-export const TASK_KIND = "task";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
@@ -80,16 +74,23 @@ export class Continuations {
    * @param ttlMs How long the entry lasts.
    * @param onError Receives errors that become failures, for logs.
    * @param bind Hands the work's context the job, so its questions park the job (from `ctx.defer()`).
+   * @param shape Turns the work's value into its result (the owning tool's output check); default: as is.
    * @returns The entry id.
    */
-  async start(work: DeferredWork, ttlMs: number, onError?: (error: unknown) => void, bind?: JobBinder): Promise<string> {
+  async start(
+    work: DeferredWork,
+    ttlMs: number,
+    onError?: (error: unknown) => void,
+    bind?: JobBinder,
+    shape: (value: unknown) => ToolResult | Promise<ToolResult> = resultFromValue,
+  ): Promise<string> {
     const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
     const now = this.codec.now;
     await this.results.set(id, { status: "working", at: now() }, ttlMs);
     const job = new Job(id, { store: this.results, ttlMs, now, pollMs: this.#pollMs, onError });
     this.#running.set(id, job);
     bind?.(job);
-    void this.#run(job, work, ttlMs, onError);
+    void this.#run(job, work, ttlMs, shape, onError);
     return id;
   }
 
@@ -150,11 +151,17 @@ export class Continuations {
     return true;
   }
 
-  async #run(job: Job, work: DeferredWork, ttlMs: number, onError?: (error: unknown) => void): Promise<void> {
+  async #run(
+    job: Job,
+    work: DeferredWork,
+    ttlMs: number,
+    shape: (value: unknown) => ToolResult | Promise<ToolResult>,
+    onError?: (error: unknown) => void,
+  ): Promise<void> {
     const signal = job.controller.signal;
     let entry: StoredResult;
     try {
-      entry = { ...storedOutcome(await work(signal), onError), at: this.codec.now() };
+      entry = { ...(await storedOutcome(await work(signal), shape, onError)), at: this.codec.now() };
     } catch (error) {
       entry = { ...storedFailure(error, onError), at: this.codec.now() };
     } finally {
@@ -174,29 +181,23 @@ export class Continuations {
   }
 }
 
-/** The entry of work that returned: its result, or a failure when the value cannot be one. */
-function storedOutcome(value: unknown, onError?: (error: unknown) => void): StoredResult {
+/** The entry of work that returned: its result (shaped as its tool's), or a failure when it cannot be one. */
+async function storedOutcome(
+  value: unknown,
+  shape: (value: unknown) => ToolResult | Promise<ToolResult>,
+  onError?: (error: unknown) => void,
+): Promise<StoredResult> {
   try {
-    return { status: "completed", result: resultFromValue(value) };
+    return { status: "completed", result: await shape(value) };
   } catch (error) {
     return storedFailure(error, onError);
   }
 }
 
-/** A failure of deferred work, as dispatch would answer it: protocol errors fail, others are `isError`. */
+/** A failure of deferred work, as the call pipeline answers one: protocol errors fail, others are `isError`. */
 function storedFailure(error: unknown, onError?: (error: unknown) => void): StoredResult {
   if (error instanceof ProtocolError) {
     return { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
   }
-  if (error instanceof ToolError) {
-    const result = failureResult(error.message);
-    const data = error.data;
-    if (typeof data === "object" && data !== null && !Array.isArray(data)) {
-      result.structuredContent = data as Record<string, unknown>;
-    }
-    return { status: "completed", result };
-  }
-  if (!(error instanceof McpliteError)) onError?.(error);
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "internal error";
-  return { status: "completed", result: failureResult(message || "internal error") };
+  return { status: "completed", result: failureOf(error, (e) => onError?.(e)) };
 }

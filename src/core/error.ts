@@ -23,6 +23,8 @@ export const ErrorCode = {
   InvalidEnvelope: "invalid_envelope",
   /** Some other parameter of the request is invalid. */
   InvalidParams: "invalid_params",
+  /** The configuration the caller supplied (Webtools `config`) does not match the tool's `.config()` schema. */
+  InvalidConfig: "invalid_config",
   /** The request body is larger than the configured limit. */
   PayloadTooLarge: "payload_too_large",
   /** The request's content type is not JSON. */

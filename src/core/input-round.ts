@@ -11,12 +11,13 @@
  *
  * @module
  */
-import type { CallSink, InputMethod, InputRequest, LogLevel } from "./call-context.ts";
-import { type Continuations, INPUT_KIND } from "./continuations.ts";
+import { type CallSink, type InputMethod, type InputRequest, isInputAnswer, type LogLevel } from "./call-sink.ts";
+import type { TokenCodec } from "../codec/token.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { InputRequiredOutcome } from "./outcome.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { TokenError } from "../codec/token-error.ts";
+import { isObject } from "../internal/is-object.ts";
 
 /** The signed state of a round. */
 interface RoundState {
@@ -28,6 +29,17 @@ interface RoundState {
   s: Record<string, unknown[]>;
   /** The keys asked in the last round, with their methods. */
   q: Record<string, InputMethod>;
+}
+
+/** The token kind of input-round state (`requestState`). */
+export const INPUT_KIND = "input";
+
+/** What signs and checks a round's state: the server's codec and how long a state lasts. */
+export interface RoundSigner {
+  /** The token codec. */
+  readonly codec: TokenCodec;
+  /** How long a `requestState` lasts, in ms. */
+  readonly inputTtlMs: number;
 }
 
 /** Who and what a round belongs to; the same on every round of one call. */
@@ -115,13 +127,13 @@ export class InputRound implements CallSink {
    * last round asked and only when they have the right shape; anything else is ignored (the handler
    * asks again).
    *
-   * @param continuations The server's codec.
+   * @param signer The server's codec.
    * @param who The tool, arguments and caller of this call.
    * @param onError Receives refused tokens, for logs.
    * @returns `undefined` when the request carried no state, else a promise of the check.
    * @throws {ProtocolError} `invalid_params` for a tampered, expired or foreign state, or answers that are not an object.
    */
-  open(continuations: Continuations, who: RoundScope, onError?: (error: unknown) => void): Promise<void> | undefined {
+  open(signer: RoundSigner, who: RoundScope, onError?: (error: unknown) => void): Promise<void> | undefined {
     const responses = this.#responses;
     if (responses !== undefined && !isObject(responses)) {
       throw new ProtocolError(
@@ -130,18 +142,18 @@ export class InputRound implements CallSink {
       );
     }
     if (this.#state === undefined) return undefined;
-    return this.#restore(continuations, who, responses as Record<string, unknown> | undefined, onError);
+    return this.#restore(signer, who, responses as Record<string, unknown> | undefined, onError);
   }
 
   async #restore(
-    continuations: Continuations,
+    signer: RoundSigner,
     who: RoundScope,
     responses: Record<string, unknown> | undefined,
     onError?: (error: unknown) => void,
   ): Promise<void> {
     let state: RoundState;
     try {
-      const claims = await continuations.codec.verify(this.#state, {
+      const claims = await signer.codec.verify(this.#state, {
         kind: INPUT_KIND,
         scope: who.scope,
         caller: who.caller,
@@ -218,12 +230,12 @@ export class InputRound implements CallSink {
   /**
    * Ends the call: every outstanding question, and the signed state to send back with the answers.
    *
-   * @param continuations The server's codec and TTL.
+   * @param signer The server's codec and TTL.
    * @param who The tool, arguments and caller of this call.
    * @returns The outcome.
    * @throws {RangeError} When the state is too large for a token.
    */
-  async outcome(continuations: Continuations, who: RoundScope): Promise<InputRequiredOutcome> {
+  async outcome(signer: RoundSigner, who: RoundScope): Promise<InputRequiredOutcome> {
     const asked = this.#asked ?? new Map<string, InputRequest>();
     const requests: Record<string, InputRequest> = {};
     const q: Record<string, InputMethod> = {};
@@ -232,11 +244,11 @@ export class InputRound implements CallSink {
       q[key] = request.method;
     }
     const state: RoundState = { a: await digestOf(who.args), r: this.#answers ?? {}, s: this.#steps ?? {}, q };
-    const requestState = await continuations.codec.sign({
+    const requestState = await signer.codec.sign({
       kind: INPUT_KIND,
       scope: who.scope,
       state,
-      ttlMs: continuations.inputTtlMs,
+      ttlMs: signer.inputTtlMs,
       caller: who.caller,
     });
     return { kind: "input_required", requests, requestState };
@@ -245,41 +257,6 @@ export class InputRound implements CallSink {
 
 const encoder = new TextEncoder();
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Tells whether an answer has the shape its method's result must have (MCP's `ElicitResult`,
- * `CreateMessageResult`, `ListRootsResult`): answers of any other shape never reach a handler.
- *
- * @param method The input method that was asked.
- * @param value The client's answer.
- * @returns `true` for a well-formed answer.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { isInputAnswer } from "./input-round.ts";
- * assert.equal(isInputAnswer("elicitation/create", { action: "accept", content: { ok: true } }), true);
- * assert.equal(isInputAnswer("elicitation/create", 12345), false);
- * ```
- */
-export function isInputAnswer(method: InputMethod, value: unknown): boolean {
-  if (!isObject(value)) return false;
-  switch (method) {
-    case "elicitation/create":
-      return (value.action === "accept" || value.action === "decline" || value.action === "cancel") &&
-        (value.content === undefined || isObject(value.content));
-    case "sampling/createMessage":
-      return (value.role === "assistant" || value.role === "user") && typeof value.model === "string" &&
-        (isObject(value.content) || Array.isArray(value.content));
-    case "roots/list":
-      return Array.isArray(value.roots) && value.roots.every((root) => isObject(root) && typeof root.uri === "string");
-    default:
-      return false;
-  }
-}
 
 /** A 128-bit digest of the arguments, independent of key order. */
 async function digestOf(args: unknown): Promise<string> {

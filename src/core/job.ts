@@ -11,8 +11,7 @@
  *
  * @module
  */
-import type { CallSink, InputRequest } from "./call-context.ts";
-import { isInputAnswer } from "./input-round.ts";
+import { type CallSink, type InputRequest, isInputAnswer } from "./call-sink.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */

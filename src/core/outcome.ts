@@ -1,11 +1,12 @@
 /**
- * What the core answers for a call, before any wire sees it. Bindings translate each kind:
- * `answer` and `failure` are complete results; `stream` yields partials before its final result;
- * `promise` is a token to redeem later; `input_required` asks the client for input, with signed state.
+ * What the call pipeline answers for a call, before any wire sees it. Bindings translate each kind:
+ * `answer` and `failure` are complete results (a streaming tool's partials went to the binding while
+ * it ran); `promise` is a token to redeem later; `input_required` asks the client for input, with
+ * signed state.
  *
  * @module
  */
-import type { InputRequest } from "./call-context.ts";
+import type { InputRequest } from "./call-sink.ts";
 import type { ToolResult } from "./result.ts";
 
 /** The call completed with a result. */
@@ -24,15 +25,7 @@ export interface FailureOutcome {
   readonly result: ToolResult;
 }
 
-/** The call streams partials; {@link import("./stream.ts").drainStream} turns it into its final outcome. */
-export interface StreamOutcome {
-  /** The kind. */
-  readonly kind: "stream";
-  /** The partials, then (as the iterator's return value) the final value. */
-  readonly partials: AsyncIterator<unknown, unknown, undefined>;
-}
-
-/** The call is not done: the client redeems `token` later (MCP-lite `promise`; seed §3.5). */
+/** The call is not done: the client redeems `token` later (MCP-lite spec v0.042 §3.5, promises). */
 export interface PromiseOutcome {
   /** The kind. */
   readonly kind: "promise";
@@ -44,6 +37,8 @@ export interface PromiseOutcome {
   readonly estimatedCompletion: string | undefined;
   /** When the token expires, ISO 8601. */
   readonly expiresAt: string;
+  /** The authenticated caller (`ctx.auth.subject`) the token is bound to, if any. */
+  readonly caller: string | undefined;
 }
 
 /** The call needs input from the client: answer `requests` and call again with `requestState`. */
@@ -61,6 +56,3 @@ export type FinalOutcome = AnswerOutcome | FailureOutcome;
 
 /** What a call ends with once any stream is drained: complete, pending, or waiting for input. */
 export type CallOutcome = FinalOutcome | PromiseOutcome | InputRequiredOutcome;
-
-/** Any outcome. */
-export type Outcome = CallOutcome | StreamOutcome;

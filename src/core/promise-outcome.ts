@@ -4,12 +4,15 @@
  *
  * @module
  */
-import { PROMISE_KIND } from "./continuations.ts";
 import type { ToolCall } from "./middleware.ts";
 import type { PromiseOutcome } from "./outcome.ts";
+import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import type { ToolPromise } from "./tool-promise.ts";
-import type { AnyTool } from "../tool/tool-def.ts";
+import type { AnyTool } from "./tool.ts";
+
+/** The token kind of promise tokens. */
+export const PROMISE_KIND = "promise";
 
 /** The state a promise token carries: a continuation's state, or the entry of deferred work. */
 export type PromiseState = { readonly s: unknown } | { readonly d: string };
@@ -45,8 +48,10 @@ export async function promiseOutcome(
       `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
     );
   }
+  const report = (error: unknown) => registry.onError?.(error, call);
+  const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
   const state: PromiseState = work !== undefined
-    ? { d: await c.start(work, ttlMs, (error) => registry.onError?.(error, call), promise["~bind"]) }
+    ? { d: await c.start(work, ttlMs, report, promise["~bind"], shape) }
     : entry !== undefined
     ? { d: entry }
     : { s: promise.state };
@@ -64,5 +69,6 @@ export async function promiseOutcome(
     retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
     estimatedCompletion: promise.estimatedCompletion,
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
+    caller: call.ctx.auth?.subject,
   };
 }

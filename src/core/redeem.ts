@@ -1,19 +1,19 @@
 /**
- * The `redeem` system tool's work (seed §3.6): verify a promise token, then run the owning tool's
+ * The `redeem` system tool's work (MCP-lite spec v0.042 §3.6): verify a promise token, then run the owning tool's
  * continuation, or read the deferred result, on whichever instance the call reached.
  *
  * @module
  */
 import type { CallContext } from "./call-context.ts";
-import { applyServerConfig } from "./config.ts";
-import { PROMISE_KIND } from "./continuations.ts";
+import { configFor } from "./config.ts";
+import { resultOf } from "./output.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
-import type { PromiseState } from "./promise-outcome.ts";
+import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import type { Registry } from "./registry.ts";
 import { fail, toolResult } from "./result.ts";
 import { ToolPromise } from "./tool-promise.ts";
 import { TokenError } from "../codec/token-error.ts";
-import type { AnyTool } from "../tool/tool-def.ts";
+import type { AnyTool } from "./tool.ts";
 
 /** The arguments of `redeem`. */
 export interface RedeemArgs {
@@ -75,8 +75,10 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
  * @param owner The tool that made the promise.
  * @param state The promise's state.
  * @param ctx The context the continuation receives.
- * @returns The continuation's value: an answer, or another pending answer (tagged with its tool).
- * @throws {ProtocolError} `invalid_params` when the tool has no `.redeem()`.
+ * @returns The continuation's result, checked against the owner's output schema, or another pending
+ *   answer (tagged with its tool).
+ * @throws {ProtocolError} `invalid_params` when the tool has no `.redeem()`; `internal` (masked) for a
+ *   result that does not match the owner's output schema.
  */
 export async function continuePromise(
   registry: Registry,
@@ -91,8 +93,11 @@ export async function continuePromise(
   }
   await configure(registry, owner, ctx);
   const value = await owner.onRedeem(state, ctx);
-  if (value instanceof ToolPromise) value["~tool"] = owner.name;
-  return value;
+  if (value instanceof ToolPromise) {
+    value["~tool"] = owner.name;
+    return value;
+  }
+  return toolResult(await resultOf(owner, value, (error) => registry.onError?.(error)));
 }
 
 /**
@@ -115,10 +120,10 @@ export async function cancelContinuation(
   await owner.onCancel(state, ctx);
 }
 
+/** The owner's configuration, from the server's settings: a continuation never sees a caller's. */
 async function configure(registry: Registry, owner: AnyTool, ctx: CallContext): Promise<void> {
-  if (owner.config === undefined) return;
-  ctx.config = undefined;
-  await applyServerConfig(registry, owner, ctx);
+  if (owner.config === undefined && registry.config === undefined) return;
+  ctx.config = await configFor(registry, owner, undefined);
 }
 
 async function redeemDeferred(

@@ -4,16 +4,12 @@
  *
  * @module
  */
-import type { AnyPrompt } from "../prompt/prompt-def.ts";
-import type { AnyResource } from "../resource/resource-def.ts";
-import type { AnyTool } from "../tool/tool-def.ts";
-import type { CompiledSchema } from "../tool/schema.ts";
+import type { AnyPrompt } from "./prompt.ts";
+import type { AnyResource } from "./resource.ts";
+import type { AnyTool } from "./tool.ts";
+import type { CompiledSchema } from "./schema.ts";
 import { Continuations } from "./continuations.ts";
-import type { ToolCall } from "./middleware.ts";
-import type { Outcome } from "./outcome.ts";
-
-/** A Koa-style middleware: it sees the decoded call and may short-circuit by not calling `next`. */
-export type Middleware = (call: ToolCall, next: () => Promise<Outcome>) => Promise<Outcome>;
+import type { Middleware, ToolCall } from "./middleware.ts";
 
 /** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
 export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
@@ -28,8 +24,33 @@ const PROMPTS: RegistryChange = Object.freeze({ kind: "prompts" });
 const RESOURCES: RegistryChange = Object.freeze({ kind: "resources" });
 const CONFIG: RegistryChange = Object.freeze({ kind: "config" });
 
+/** The server-wide state every registry of one server shares. */
+export interface RegistryOptions {
+  /** Where masked errors go. */
+  readonly onError?: ErrorReporter;
+  /** The server's tokens, defaults and deferred work (default: a set from `MCPLITE_SECRET`). */
+  readonly continuations?: Continuations;
+  /** The server's own configuration values (`settings`). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/** What a registry shares with the registries forked from it. */
+interface Shared {
+  readonly middleware: Middleware[];
+  readonly onError: ErrorReporter | undefined;
+  readonly continuations: Continuations;
+  readonly settings: Readonly<Record<string, unknown>>;
+  config: CompiledSchema | undefined;
+  /** The registry and its forks, told when the shared configuration schema changes. */
+  readonly members: Set<Registry>;
+}
+
+/** Set only while {@link Registry.fork} constructs a fork: the state it inherits. */
+let inherited: Shared | undefined;
+
 /**
- * The registry: tools by name, middleware, and memoised list bodies.
+ * The registry: tools, resources and prompts by name, the server-wide state (middleware, settings,
+ * configuration schema, error reporter, continuations), and memoised list bodies.
  */
 export class Registry {
   readonly #tools = new Map<string, AnyTool>();
@@ -37,37 +58,83 @@ export class Registry {
   readonly #prompts = new Map<string, AnyPrompt>();
   readonly #memo = new Map<string, unknown>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
-  /** The middleware chain, outermost first. */
-  readonly middleware: Middleware[] = [];
-  /** Where masked errors go. */
-  onError: ErrorReporter | undefined;
-  #continuations: Continuations | undefined;
+  readonly #state: Shared;
 
-  /** The server's tokens, defaults and deferred work (a default set, from `MCPLITE_SECRET`, until the server sets its own). */
-  get continuations(): Continuations {
-    return this.#continuations ??= new Continuations();
-  }
-
-  set continuations(value: Continuations) {
-    this.#continuations = value;
-  }
-  /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
-  settings: Readonly<Record<string, unknown>> = {};
-  #config: CompiledSchema | undefined;
-
-  /** The server-level configuration schema (`server.config()`), merged into every tool's. */
-  get config(): CompiledSchema | undefined {
-    return this.#config;
+  /**
+   * Creates an empty registry.
+   *
+   * @param options The server-wide state.
+   */
+  constructor(options: RegistryOptions = {}) {
+    this.#state = inherited ?? {
+      middleware: [],
+      onError: options.onError,
+      continuations: options.continuations ?? new Continuations(),
+      settings: Object.freeze({ ...options.settings }),
+      config: undefined,
+      members: new Set(),
+    };
+    this.#state.members.add(this);
   }
 
   /**
-   * Sets the server-level configuration schema; memoised values are rebuilt.
+   * Creates a registry with a tool table of its own that shares this one's middleware, settings,
+   * configuration schema, error reporter and continuations (Webtools serves older versions of a tool
+   * set this way).
+   *
+   * @returns The new, empty registry.
+   */
+  fork(): Registry {
+    inherited = this.#state;
+    try {
+      return new Registry();
+    } finally {
+      inherited = undefined;
+    }
+  }
+
+  /** The middleware chain, outermost first. */
+  get middleware(): readonly Middleware[] {
+    return this.#state.middleware;
+  }
+
+  /**
+   * Adds a middleware at the end of the chain (innermost).
+   *
+   * @param middleware The middleware.
+   */
+  use(middleware: Middleware): void {
+    this.#state.middleware.push(middleware);
+  }
+
+  /** Where masked errors go. */
+  get onError(): ErrorReporter | undefined {
+    return this.#state.onError;
+  }
+
+  /** The server's tokens, defaults and deferred work. */
+  get continuations(): Continuations {
+    return this.#state.continuations;
+  }
+
+  /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
+  get settings(): Readonly<Record<string, unknown>> {
+    return this.#state.settings;
+  }
+
+  /** The server-level configuration schema (`server.config()`), merged into every tool's. */
+  get config(): CompiledSchema | undefined {
+    return this.#state.config;
+  }
+
+  /**
+   * Sets the server-level configuration schema; memoised values are rebuilt, here and in every fork.
    *
    * @param schema The compiled schema.
    */
   setConfig(schema: CompiledSchema | undefined): void {
-    this.#config = schema;
-    this.#changed(CONFIG);
+    this.#state.config = schema;
+    for (const member of this.#state.members) member.#changed(CONFIG);
   }
 
   /**

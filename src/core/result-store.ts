@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { InputRequest } from "./call-context.ts";
+import type { InputRequest } from "./call-sink.ts";
 import type { ErrorCode } from "./error.ts";
 import type { ToolResult } from "./result.ts";
 

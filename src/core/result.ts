@@ -19,7 +19,7 @@ export interface ContentAnnotations {
 }
 
 /** Fields every content block may have. */
-interface BlockBase {
+export interface ContentBlockBase {
   /** Optional annotations. */
   annotations?: ContentAnnotations;
   /** Optional free-form metadata. */
@@ -27,7 +27,7 @@ interface BlockBase {
 }
 
 /** A text content block. */
-export interface TextContent extends BlockBase {
+export interface TextContent extends ContentBlockBase {
   /** The block type. */
   type: "text";
   /** The text. */
@@ -35,7 +35,7 @@ export interface TextContent extends BlockBase {
 }
 
 /** An image content block (base64 data). */
-export interface ImageContent extends BlockBase {
+export interface ImageContent extends ContentBlockBase {
   /** The block type. */
   type: "image";
   /** The base64-encoded image. */
@@ -45,7 +45,7 @@ export interface ImageContent extends BlockBase {
 }
 
 /** An audio content block (base64 data). */
-export interface AudioContent extends BlockBase {
+export interface AudioContent extends ContentBlockBase {
   /** The block type. */
   type: "audio";
   /** The base64-encoded audio. */
@@ -60,7 +60,7 @@ export type ResourceContents =
   | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
 
 /** An embedded resource content block. */
-export interface EmbeddedResource extends BlockBase {
+export interface EmbeddedResource extends ContentBlockBase {
   /** The block type. */
   type: "resource";
   /** The resource itself. */
@@ -68,7 +68,7 @@ export interface EmbeddedResource extends BlockBase {
 }
 
 /** A link to a resource the client may read later. */
-export interface ResourceLink extends BlockBase {
+export interface ResourceLink extends ContentBlockBase {
   /** The block type. */
   type: "resource_link";
   /** The resource URI. */
@@ -154,7 +154,7 @@ export function audio(data: string | Uint8Array, mimeType: string): AudioContent
  * @param mimeType The MIME type.
  * @returns An embedded resource block.
  */
-export function resource(uri: string, contents: string | Uint8Array, mimeType?: string): EmbeddedResource {
+export function embeddedResource(uri: string, contents: string | Uint8Array, mimeType?: string): EmbeddedResource {
   const body: ResourceContents = typeof contents === "string"
     ? { uri, text: contents, ...(mimeType ? { mimeType } : {}) }
     : { uri, blob: toBase64(contents), ...(mimeType ? { mimeType } : {}) };

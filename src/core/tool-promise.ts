@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CallSink } from "./call-context.ts";
+import type { CallSink } from "./call-sink.ts";
 
 /** Options of `ctx.promise()`. */
 export interface PromiseOptions<S> {

@@ -4,15 +4,15 @@
  *
  * @module
  */
-import { type Completer, freezeCompleters } from "../completion/completer.ts";
+import { type Completer, freezeCompleters } from "../core/completer.ts";
 import {
   type CompiledSchema,
   compileSchema,
   type InferSchemaInput,
   type InferSchemaOutput,
   type SchemaInput,
-} from "../tool/schema.ts";
-import type { AnyPrompt, Prompt, PromptArgument, PromptHandler } from "./prompt-def.ts";
+} from "../core/schema.ts";
+import type { AnyPrompt, Prompt, PromptArgument, PromptHandler } from "../core/prompt.ts";
 
 const NAME_PATTERN = /^[A-Za-z0-9_./-]{1,128}$/;
 

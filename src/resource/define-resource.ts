@@ -5,8 +5,8 @@
  * @module
  */
 import type { ContentAnnotations } from "../core/result.ts";
-import { type Completer, freezeCompleters } from "../completion/completer.ts";
-import type { AnyResource, CacheHint, ReadHandler, Resource } from "./resource-def.ts";
+import { type Completer, freezeCompleters } from "../core/completer.ts";
+import { type AnyResource, type CacheHint, checkCacheHint, type ReadHandler, type Resource } from "../core/resource.ts";
 import {
   assertAbsoluteUri,
   isUriTemplate,
@@ -14,7 +14,7 @@ import {
   type UriTemplate,
   type UriVariableNames,
   type UriVariables,
-} from "./uri-template.ts";
+} from "../core/uri-template.ts";
 
 interface ResourceState {
   readonly uri: string;
@@ -176,19 +176,6 @@ export class ResourceBuilder<TUri extends string> {
   }
 }
 
-/**
- * Checks a caching hint.
- *
- * @param hint The hint.
- * @param what Names the definition in errors.
- * @returns The hint, frozen.
- * @throws {TypeError} When `ttlMs` is not a non-negative integer or the scope is unknown.
- */
-export function checkCacheHint(hint: CacheHint, what: string): CacheHint {
-  if (!Number.isSafeInteger(hint?.ttlMs) || hint.ttlMs < 0) throw new TypeError(`${what}: ttlMs must be a non-negative integer`);
-  if (hint.scope !== "public" && hint.scope !== "private") throw new TypeError(`${what}: scope must be "public" or "private"`);
-  return Object.freeze({ ttlMs: hint.ttlMs, scope: hint.scope });
-}
 
 /**
  * Starts the definition of a resource: a static URI (`test://static-text`) or an RFC 6570 level-1

@@ -6,7 +6,7 @@
 import type { ErrorReporter } from "../core/registry.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";
-import { type McpOptions, type McpSettings, resolveMcpSettings } from "../bindings/mcp/options.ts";
+import type { Binding } from "./binding.ts";
 
 /** Options of `createServer()`. */
 export interface ServerOptions {
@@ -18,10 +18,12 @@ export interface ServerOptions {
   title?: string;
   /** Instructions for the model on how to use this server (MCP `instructions`). */
   instructions?: string;
-  /** The MCP-lite HTTP binding: its base path (default `/mcp-lite/v1`), or `false` to turn it off. */
-  mcpLite?: { basePath?: string } | false;
-  /** The MCP binding: its path (default `/mcp`), page size and caching hints, or `false` to turn it off. */
-  mcp?: McpOptions | false;
+  /**
+   * The wires the server speaks, each at its own paths on the one `fetch` (default: MCP-lite at
+   * `/mcp-lite/v1` and MCP at `/mcp`, i.e. `[mcpLiteBinding(), mcpBinding()]`). Add `webtoolsBinding()`
+   * (`@mcplite/sdk/webtools`) or `grpcBinding()` (`@mcplite/sdk/grpc`), or leave one out.
+   */
+  bindings?: readonly Binding[];
   /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** The deepest JSON nesting accepted (default 64); deeper bodies get a parse error. */
@@ -85,12 +87,6 @@ export interface ResolvedOptions {
   readonly title: string | undefined;
   /** The instructions. */
   readonly instructions: string | undefined;
-  /** The MCP-lite base path, or `undefined` when off. */
-  readonly mcpLitePath: string | undefined;
-  /** The MCP path, or `undefined` when off. */
-  readonly mcpPath: string | undefined;
-  /** The MCP binding's page size, caching hints and session limit. */
-  readonly mcp: McpSettings;
   /** The body limit. */
   readonly maxBodyBytes: number;
   /** The nesting limit. */
@@ -115,16 +111,27 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     version: options.version,
     title: options.title,
     instructions: options.instructions,
-    mcpLitePath: options.mcpLite === false ? undefined : trimSlash(options.mcpLite?.basePath ?? "/mcp-lite/v1"),
-    mcpPath: options.mcp === false ? undefined : trimSlash(options.mcp?.path ?? "/mcp"),
-    mcp: resolveMcpSettings(options.mcp),
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     maxJsonDepth: options.maxJsonDepth ?? 64,
     heartbeatMs: options.heartbeatMs ?? 15_000,
   };
 }
 
-function trimSlash(path: string): string {
+/**
+ * Normalises a configured path: a leading `/`, no trailing one (except for the root).
+ *
+ * @param path The path, e.g. `mcp/` or `/api`.
+ * @returns The path, e.g. `/mcp`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normalisePath } from "./options.ts";
+ * assert.equal(normalisePath("webtools/"), "/webtools");
+ * assert.equal(normalisePath("/"), "/");
+ * ```
+ */
+export function normalisePath(path: string): string {
   const withLead = path.startsWith("/") ? path : `/${path}`;
   return withLead.length > 1 && withLead.endsWith("/") ? withLead.slice(0, -1) : withLead;
 }

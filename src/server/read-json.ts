@@ -4,8 +4,8 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
-import { readBody } from "../internal/body.ts";
-import { checkParsedJson, parseJson } from "../internal/json.ts";
+import { readBody } from "./read-body.ts";
+import { checkParsedJson, parseJson } from "./parse-json.ts";
 import type { ResolvedOptions } from "./options.ts";
 
 /**

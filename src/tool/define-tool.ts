@@ -6,16 +6,14 @@
 import type { CallContext } from "../core/call-context.ts";
 import type { PromiseStateOf } from "../core/tool-promise.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
-import type { LongRunningOptions, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "./tool-def.ts";
-import { paramHeadersOf } from "./param-headers.ts";
-import type { HeaderParam } from "../internal/mcp-wire.ts";
+import type { LongRunningOptions, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "../core/tool.ts";
 import {
   type CompiledSchema,
   compileSchema,
   type InferSchemaInput,
   type InferSchemaOutput,
   type SchemaInput,
-} from "./schema.ts";
+} from "../core/schema.ts";
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const EMPTY_INPUT: CompiledSchema = Object.freeze({
@@ -32,7 +30,6 @@ interface BuilderState {
   readonly title?: string;
   readonly description?: string;
   readonly input: CompiledSchema;
-  readonly paramHeaders: readonly HeaderParam[];
   readonly output?: CompiledSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: Record<string, unknown>;
@@ -128,9 +125,7 @@ export class ToolBuilder<
     if (input.jsonSchema.type !== "object") {
       throw new TypeError(`tool "${this.#state.name}" input: the schema must describe an object (type "object")`);
     }
-    // x-mcp-header: checked once, here, and kept for the MCP binding's Mcp-Param-* checks.
-    const paramHeaders = paramHeadersOf(input.jsonSchema, `tool "${this.#state.name}" input`);
-    return this.#with({ input, paramHeaders });
+    return this.#with({ input });
   }
 
   /**
@@ -263,7 +258,6 @@ export class ToolBuilder<
       title: s.title,
       description: s.description,
       input: s.input,
-      paramHeaders: s.paramHeaders,
       output: s.output,
       annotations: s.annotations,
       meta: s.meta,
@@ -297,5 +291,5 @@ export class ToolBuilder<
  */
 export function defineTool<TName extends string>(name: TName): ToolBuilder<TName> {
   assertToolName(name);
-  return new ToolBuilder<TName>({ name, input: EMPTY_INPUT, paramHeaders: [] });
+  return new ToolBuilder<TName>({ name, input: EMPTY_INPUT });
 }

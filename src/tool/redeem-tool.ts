@@ -7,7 +7,7 @@ import * as v from "valibot";
 import type { Registry } from "../core/registry.ts";
 import { redeemPromise } from "../core/redeem.ts";
 import { defineTool } from "./define-tool.ts";
-import type { AnyTool } from "./tool-def.ts";
+import type { AnyTool } from "../core/tool.ts";
 
 /** The name of the system tool that redeems promise tokens. */
 export const REDEEM_TOOL = "redeem";

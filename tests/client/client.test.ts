@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding } from "../../mod.ts";
 import {
   type CallResult,
   createClient,
@@ -173,7 +173,7 @@ describe("client typing and plumbing", () => {
     const cached = createServer({
       name: "cached",
       version: "1",
-      mcp: { listCache: { ttlMs: 60_000, scope: "public" } },
+      bindings: [mcpBinding({ listCache: { ttlMs: 60_000, scope: "public" } })],
     })
       .tool(ticking);
     const fresh = createClient("http://localhost/mcp", { fetch: counting(cached) });
@@ -185,7 +185,7 @@ describe("client typing and plumbing", () => {
   });
 
   it("reads every page of a paginated list", async () => {
-    let target = createServer({ name: "paged", version: "1", mcp: { pageSize: 2 } });
+    let target = createServer({ name: "paged", version: "1", bindings: [mcpBinding({ pageSize: 2 })] });
     for (const name of ["a1", "a2", "a3", "a4", "a5"]) target = target.tool(defineTool(name).handle(() => name));
     const client = createClient("http://localhost/mcp", { fetch: (r) => target.fetch(r) });
     assert.deepEqual((await client.listTools()).map((t) => t.name), ["a1", "a2", "a3", "a4", "a5"]);

@@ -6,6 +6,7 @@ import { webtoolsBinding, type WebtoolsEnvelope, type WebtoolsMetadata } from ".
 import { webtoolsToAiTools } from "../../src/client/webtools-ai.ts";
 import { checkPin, pinOf, WebtoolsPinError } from "../../src/client/webtools-pin.ts";
 import { BASE, post } from "../helpers/request.ts";
+import { withDefaults } from "../helpers/fixtures.ts";
 
 function weather(description: string) {
   const current = defineTool("get_current")
@@ -16,7 +17,7 @@ function weather(description: string) {
   const alert = defineTool("post_alert").describe("Posts an alert").input(v.object({ text: v.string() })).handle(() =>
     "posted"
   );
-  return createServer({ name: "weather", version: "2.0.0" }).tool(current).tool(alert).mount(webtoolsBinding());
+  return createServer({ name: "weather", version: "2.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(current).tool(alert);
 }
 
 async function metadataOf(app: ReturnType<typeof weather>) {

@@ -10,7 +10,7 @@ import {
   CancelledError,
   createClient,
   createMcpliteTransport,
-  ProtocolError,
+  RpcError,
   ToolNotFoundError,
 } from "../../src/client/mod.ts";
 
@@ -120,7 +120,7 @@ describe("MCP tasks", () => {
     });
     await assert.rejects(
       createClient("http://localhost/mcp", { fetch: failing.fetch }).call("job", {}),
-      (e: unknown) => e instanceof ProtocolError && e.rpcCode === -32603 && e.message === "disk full",
+      (e: unknown) => e instanceof RpcError && e.rpcCode === -32603 && e.message === "disk full",
     );
     const cancelled = mcpServer({
       "tools/call": () => ({ resultType: "task", taskId: "t-4", status: "cancelled", ...TASK }),

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ToolResult } from "../../mod.ts";
 import { fixtureServer } from "../helpers/fixtures.ts";
+import { callAny, final } from "../helpers/outcome.ts";
 import { legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { readJsonRpc, readSse } from "../helpers/sse.ts";
 
@@ -12,7 +13,7 @@ type Wire = (name: string, args: unknown) => Promise<ToolResult>;
 const server = fixtureServer();
 
 const wires: Record<string, Wire> = {
-  "in-process": async (name, args) => (await server.call(name, args)).result,
+  "in-process": async (name, args) => final(await callAny(server, name, args)).result,
   "mcp-lite": async (name, args) => {
     const { result } = await (await server.fetch(post("/mcp-lite/v1/calltools", toolsCall(name, args)))).json();
     delete result._meta;

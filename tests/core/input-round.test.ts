@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { type CallOutcome, defineTool, ErrorCode, type InputRequiredOutcome, ProtocolError } from "../../mod.ts";
+import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
+import type { InputRequiredOutcome } from "../../src/binding.ts";
+import { createClient, type ElicitAnswer, InputRequiredError } from "../../src/client/mod.ts";
 import { jobServer } from "../helpers/long-running.ts";
+import { final } from "../helpers/outcome.ts";
 
 function asked(outcome: CallOutcome): InputRequiredOutcome {
   assert.equal(outcome.kind, "input_required");
@@ -23,20 +26,20 @@ describe("input rounds", () => {
   it("asks, resumes, and runs each completed step once (counted)", async () => {
     const { server, counters } = jobServer();
     const args = { city: "Lisbon" };
-    const r1 = asked(await server.invoke("book_trip", args));
+    const r1 = asked(await server.call("book_trip", args));
     assert.deepEqual(Object.keys(r1.requests), ["traveller"]);
     assert.equal(r1.requests.traveller.method, "elicitation/create");
     assert.equal(r1.requests.traveller.params.message, "Who travels?");
     assert.deepEqual([counters.holds, counters.charges], [1, 0]);
 
     const r2 = asked(
-      await server.invoke("book_trip", args, { inputResponses: { traveller: ALICE }, requestState: r1.requestState }),
+      await server.call("book_trip", args, { inputResponses: { traveller: ALICE }, requestState: r1.requestState }),
     );
     assert.deepEqual(Object.keys(r2.requests).sort(), ["confirm", "roots"]); // every outstanding request at once
     assert.equal(r2.requests.roots.method, "roots/list");
     assert.deepEqual([counters.holds, counters.charges], [1, 1]); // the hold did not run again
 
-    const done = await server.invoke("book_trip", args, {
+    const done = await server.call("book_trip", args, {
       inputResponses: { confirm: YES, roots: ROOTS },
       requestState: r2.requestState,
     });
@@ -57,18 +60,18 @@ describe("input rounds", () => {
   it("re-prompts for missing keys and ignores unknown ones", async () => {
     const { server } = jobServer();
     const args = { city: "Oslo" };
-    const r1 = asked(await server.invoke("book_trip", args));
+    const r1 = asked(await server.call("book_trip", args));
     const r2 = asked(
-      await server.invoke("book_trip", args, {
+      await server.call("book_trip", args, {
         inputResponses: { traveller: ALICE, stray: 1 },
         requestState: r1.requestState,
       }),
     );
     const r3 = asked(
-      await server.invoke("book_trip", args, { inputResponses: { confirm: YES }, requestState: r2.requestState }),
+      await server.call("book_trip", args, { inputResponses: { confirm: YES }, requestState: r2.requestState }),
     );
     assert.deepEqual(Object.keys(r3.requests), ["roots"]); // confirm was kept; only roots is still missing
-    const done = await server.invoke("book_trip", args, {
+    const done = await server.call("book_trip", args, {
       inputResponses: { roots: ROOTS, extra: { x: 1 } },
       requestState: r3.requestState,
     });
@@ -78,9 +81,9 @@ describe("input rounds", () => {
   it("never completes on structurally invalid answers: a re-prompt, or -32602 when not an object", async () => {
     const { server } = jobServer();
     const args = { city: "Rome" };
-    const r1 = asked(await server.invoke("book_trip", args));
+    const r1 = asked(await server.call("book_trip", args));
     for (const bad of [{ action: "maybe" }, "Alice", null, { action: "accept", content: "Alice" }]) {
-      const again = await server.invoke("book_trip", args, {
+      const again = await server.call("book_trip", args, {
         inputResponses: { traveller: bad },
         requestState: r1.requestState,
       });
@@ -88,7 +91,7 @@ describe("input rounds", () => {
     }
     for (const bad of [42, null, [ALICE], "x"]) {
       await assert.rejects(
-        server.invoke("book_trip", args, { inputResponses: bad as never, requestState: r1.requestState }),
+        server.call("book_trip", args, { inputResponses: bad as never, requestState: r1.requestState }),
         (e: ProtocolError) => e.code === ErrorCode.InvalidParams,
       );
     }
@@ -99,39 +102,39 @@ describe("input rounds", () => {
     const reports: unknown[] = [];
     const { server, counters } = jobServer({ tokens: { now: () => now }, onError: (e) => reports.push(e) });
     const args = { city: "Paris" };
-    const r1 = asked(await server.invoke("book_trip", args));
+    const r1 = asked(await server.call("book_trip", args));
     const answer = { traveller: ALICE };
     await assert.rejects(
-      server.invoke("book_trip", args, { inputResponses: answer, requestState: r1.requestState + "-TAMPERED" }),
+      server.call("book_trip", args, { inputResponses: answer, requestState: r1.requestState + "-TAMPERED" }),
       isBadState,
     );
     await assert.rejects(
-      server.invoke("book_trip", args, { inputResponses: answer, requestState: "not a token" }),
+      server.call("book_trip", args, { inputResponses: answer, requestState: "not a token" }),
       isBadState,
     );
     const other = asked(
-      await jobServer({ secret: "some other secret of 32 bytes or more" }).server.invoke("book_trip", args),
+      await jobServer({ secret: "some other secret of 32 bytes or more" }).server.call("book_trip", args),
     );
     await assert.rejects(
-      server.invoke("book_trip", args, { inputResponses: answer, requestState: other.requestState }),
+      server.call("book_trip", args, { inputResponses: answer, requestState: other.requestState }),
       isBadState,
     );
     // The state resumes only the call it came from: other arguments, or another tool, are refused.
     await assert.rejects(
-      server.invoke("book_trip", { city: "Nice" }, { inputResponses: answer, requestState: r1.requestState }),
+      server.call("book_trip", { city: "Nice" }, { inputResponses: answer, requestState: r1.requestState }),
       isBadState,
     );
-    const promise = await server.invoke("analyze_dataset", { dataset_id: "d" });
+    const promise = await server.call("analyze_dataset", { dataset_id: "d" });
     assert.equal(promise.kind, "promise");
     if (promise.kind === "promise") {
       await assert.rejects(
-        server.invoke("book_trip", args, { inputResponses: answer, requestState: promise.token }),
+        server.call("book_trip", args, { inputResponses: answer, requestState: promise.token }),
         isBadState,
       );
     }
     now += 10 * 60 * 1000; // the default TTL of a round is ten minutes
     await assert.rejects(
-      server.invoke("book_trip", args, { inputResponses: answer, requestState: r1.requestState }),
+      server.call("book_trip", args, { inputResponses: answer, requestState: r1.requestState }),
       isBadState,
     );
     assert.equal(counters.charges, 0); // nothing past the first question ran
@@ -145,20 +148,20 @@ describe("input rounds", () => {
       return await next();
     });
     const args = { city: "Bern" };
-    const r1 = asked(await server.invoke("book_trip", args, { headers: { "x-user": "alice" } }));
+    const r1 = asked(await server.call("book_trip", args, { headers: { "x-user": "alice" } }));
     const retry = { inputResponses: { traveller: ALICE }, requestState: r1.requestState };
-    await assert.rejects(server.invoke("book_trip", args, { ...retry, headers: { "x-user": "mallory" } }), isBadState);
+    await assert.rejects(server.call("book_trip", args, { ...retry, headers: { "x-user": "mallory" } }), isBadState);
     assert.equal(
-      (await server.invoke("book_trip", args, { ...retry, headers: { "x-user": "alice" } })).kind,
+      (await server.call("book_trip", args, { ...retry, headers: { "x-user": "alice" } })).kind,
       "input_required",
     );
   });
 
   it("seals the state when the server seals tokens", async () => {
     const { server } = jobServer({ tokens: { seal: true } });
-    const r1 = asked(await server.invoke("book_trip", { city: "Graz" }));
+    const r1 = asked(await server.call("book_trip", { city: "Graz" }));
     const r2 = asked(
-      await server.invoke("book_trip", { city: "Graz" }, {
+      await server.call("book_trip", { city: "Graz" }, {
         inputResponses: { traveller: ALICE },
         requestState: r1.requestState,
       }),
@@ -182,25 +185,26 @@ describe("input rounds", () => {
         }
       }),
     );
-    assert.equal((await server.invoke("stubborn", {})).kind, "input_required");
+    assert.equal((await server.call("stubborn", {})).kind, "input_required");
   });
 
-  it("call() answers rounds through onInput, and refuses rounds without it", async () => {
+  it("the in-process client answers rounds through its handlers, and fails without one", async () => {
     const { server, counters } = jobServer();
     const seen: string[] = [];
-    const outcome = await server.call("book_trip", { city: "Vienna" }, {
-      onInput: (requests) => {
-        seen.push(...Object.keys(requests));
-        return { traveller: ALICE, confirm: YES, roots: ROOTS };
+    const client = createClient(server, {
+      onElicit: (request) => {
+        seen.push(request.message);
+        return (request.message === "Who travels?" ? ALICE : YES) as ElicitAnswer;
+      },
+      onRoots: () => {
+        seen.push("roots");
+        return ROOTS.roots;
       },
     });
-    assert.equal(outcome.kind, "answer");
-    assert.deepEqual(seen.sort(), ["confirm", "roots", "traveller"]);
+    await client.call("book_trip", { city: "Vienna" });
+    assert.equal(seen.length, 3);
     assert.equal(counters.holds, 1);
-    await assert.rejects(
-      server.call("book_trip", { city: "Vienna" }),
-      (e: ProtocolError) => e.code === ErrorCode.MissingCapability,
-    );
+    await assert.rejects(createClient(server).call("book_trip", { city: "Vienna" }), InputRequiredError);
   });
 
   it("fails a streaming tool that asks, naming the limitation", async () => {
@@ -210,7 +214,7 @@ describe("input rounds", () => {
         await ctx.roots("roots");
       }),
     );
-    const outcome = await server.invoke("streamer", {});
+    const outcome = final(await server.call("streamer", {}));
     assert.equal(outcome.kind, "failure");
     if (outcome.kind === "failure") assert.match(JSON.stringify(outcome.result.content), /a streaming tool cannot ask/);
   });
@@ -225,8 +229,8 @@ describe("input rounds", () => {
         return { a: a === undefined, b };
       }),
     );
-    const r1 = asked(await server.invoke("steps", {}));
-    const done = await server.invoke("steps", {}, { inputResponses: { roots: ROOTS }, requestState: r1.requestState });
+    const r1 = asked(await server.call("steps", {}));
+    const done = final(await server.call("steps", {}, { inputResponses: { roots: ROOTS }, requestState: r1.requestState }));
     assert.equal(done.kind, "answer");
     if (done.kind === "answer") assert.deepEqual(done.result.structuredContent, { a: true, b: { n: 2 } });
     assert.equal(runs, 2);

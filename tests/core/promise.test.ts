@@ -3,6 +3,8 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
 import { createJobTools, jobServer, waitFor } from "../helpers/long-running.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { callAny, final } from "../helpers/outcome.ts";
 
 function tokenOf(outcome: CallOutcome): string {
   assert.equal(outcome.kind, "promise");
@@ -16,7 +18,7 @@ function isInvalidParams(error: unknown): boolean {
 describe("promises in process", () => {
   it("answers with a promise, then redeems until the continuation answers", async () => {
     const { server, counters } = jobServer();
-    const first = await server.invoke("analyze_dataset", { dataset_id: "d1", polls: 3 });
+    const first = await server.call("analyze_dataset", { dataset_id: "d1", polls: 3 });
     assert.equal(first.kind, "promise");
     if (first.kind !== "promise") return;
     assert.equal(first.retryAfterMs, 5);
@@ -25,7 +27,7 @@ describe("promises in process", () => {
     let outcome: CallOutcome = first;
     let rounds = 0;
     while (outcome.kind === "promise" && rounds < 10) {
-      outcome = await server.invoke("redeem", { promise: outcome.token });
+      outcome = await server.call("redeem", { promise: outcome.token });
       rounds++;
     }
     assert.equal(rounds, 3);
@@ -34,11 +36,11 @@ describe("promises in process", () => {
     assert.deepEqual([counters.started, counters.redeemed], [1, 3]);
   });
 
-  it("call() redeems by itself until the answer", async () => {
+  it("call() runs one call; the in-process client redeems by itself until the answer", async () => {
     const { server, counters } = jobServer();
-    const outcome = await server.call("analyze_dataset", { dataset_id: "d2", polls: 2 });
-    assert.equal(outcome.kind, "answer");
-    assert.deepEqual(outcome.result.structuredContent, { dataset_id: "d2", rows: 42 });
+    assert.equal((await server.call("analyze_dataset", { dataset_id: "d2", polls: 2 })).kind, "promise");
+    const client = createClient(server);
+    assert.deepEqual(await client.call("analyze_dataset", { dataset_id: "d2", polls: 2 }), { dataset_id: "d2", rows: 42 });
     assert.equal(counters.redeemed, 2);
   });
 
@@ -56,29 +58,29 @@ describe("promises in process", () => {
     const tools = createJobTools();
     const a = jobServer({}, tools).server;
     const b = jobServer({}, tools).server;
-    const token = tokenOf(await a.invoke("analyze_dataset", { dataset_id: "shared", polls: 1 }));
-    const outcome = await b.invoke("redeem", { promise: token });
+    const token = tokenOf(await a.call("analyze_dataset", { dataset_id: "shared", polls: 1 }));
+    const outcome = final(await b.call("redeem", { promise: token }));
     assert.equal(outcome.kind, "answer");
   });
 
   it("refuses forged, foreign and expired tokens, and runs nothing", async () => {
     let now = Date.now();
     const { server, counters } = jobServer({ tokens: { now: () => now } });
-    const token = tokenOf(await server.invoke("analyze_dataset", { dataset_id: "d" }));
+    const token = tokenOf(await server.call("analyze_dataset", { dataset_id: "d" }));
     const foreign = tokenOf(
-      await jobServer({ secret: "a different secret: 32 bytes or more!!" }).server.invoke("analyze_dataset", {
+      await jobServer({ secret: "a different secret: 32 bytes or more!!" }).server.call("analyze_dataset", {
         dataset_id: "d",
       }),
     );
     const reports: unknown[] = [];
     const watched = jobServer({ onError: (e) => reports.push(e), tokens: { now: () => now } });
     for (const bad of [token.slice(0, -2) + "AA", foreign, "prom_a7b9c2d4e6f8", token + "x"]) {
-      await assert.rejects(watched.server.invoke("redeem", { promise: bad }), isInvalidParams);
+      await assert.rejects(watched.server.call("redeem", { promise: bad }), isInvalidParams);
     }
     assert.equal(reports.length, 4); // each refused token reaches onError with its reason
     now += 60 * 60 * 1000; // the default TTL is one hour
     await assert.rejects(
-      server.invoke("redeem", { promise: token }),
+      server.call("redeem", { promise: token }),
       (e: ProtocolError) =>
         isInvalidParams(e) && e.message === "Invalid or expired promise token" &&
         (e.data as { reason: string }).reason === "invalid_promise",
@@ -94,47 +96,47 @@ describe("promises in process", () => {
       return await next();
     });
     const token = tokenOf(
-      await server.invoke("analyze_dataset", { dataset_id: "d", polls: 1 }, { headers: { "x-user": "alice" } }),
+      await server.call("analyze_dataset", { dataset_id: "d", polls: 1 }, { headers: { "x-user": "alice" } }),
     );
     await assert.rejects(
-      server.invoke("redeem", { promise: token }, { headers: { "x-user": "bob" } }),
+      server.call("redeem", { promise: token }, { headers: { "x-user": "bob" } }),
       isInvalidParams,
     );
-    await assert.rejects(server.invoke("redeem", { promise: token }), isInvalidParams);
-    const outcome = await server.invoke("redeem", { promise: token }, { headers: { "x-user": "alice" } });
+    await assert.rejects(server.call("redeem", { promise: token }), isInvalidParams);
+    const outcome = final(await server.call("redeem", { promise: token }, { headers: { "x-user": "alice" } }));
     assert.equal(outcome.kind, "answer");
   });
 
   it("cancels a continuation through redeem with cancel: true", async () => {
     const { server, counters } = jobServer();
-    const token = tokenOf(await server.invoke("analyze_dataset", { dataset_id: "d" }));
-    const outcome = await server.invoke("redeem", { promise: token, cancel: true });
+    const token = tokenOf(await server.call("analyze_dataset", { dataset_id: "d" }));
+    const outcome = final(await server.call("redeem", { promise: token, cancel: true }));
     assert.equal(outcome.kind, "answer");
     assert.deepEqual([counters.cancelled, counters.redeemed], [1, 0]);
   });
 
   it("runs deferred work in process and keeps its result for redeem", async () => {
     const { server, counters, release } = jobServer();
-    const token = tokenOf(await server.invoke("crunch", {}));
-    const pending = await server.invoke("redeem", { promise: token });
+    const token = tokenOf(await server.call("crunch", {}));
+    const pending = await server.call("redeem", { promise: token });
     assert.equal(pending.kind, "promise");
     release(7);
-    await waitFor(async () => (await server.invoke("redeem", { promise: token })).kind !== "promise");
-    const outcome = await server.invoke("redeem", { promise: token });
+    await waitFor(async () => (await server.call("redeem", { promise: token })).kind !== "promise");
+    const outcome = final(await server.call("redeem", { promise: token }));
     assert.equal(outcome.kind, "answer");
     if (outcome.kind === "answer") assert.deepEqual(outcome.result.structuredContent, { rows: 7 });
     assert.equal(counters.started, 1);
     // Redeeming again gives the same result until it expires (a lost response can be retried).
-    assert.equal((await server.invoke("redeem", { promise: token })).kind, "answer");
+    assert.equal((await server.call("redeem", { promise: token })).kind, "answer");
   });
 
   it("says a shared store is needed when another instance redeems deferred work", async () => {
     const tools = createJobTools();
     const a = jobServer({}, tools).server;
     const b = jobServer({}, tools).server;
-    const token = tokenOf(await a.invoke("crunch", {}));
+    const token = tokenOf(await a.call("crunch", {}));
     await assert.rejects(
-      b.invoke("redeem", { promise: token }),
+      b.call("redeem", { promise: token }),
       (e: ProtocolError) =>
         isInvalidParams(e) && /shared ResultStore/.test(e.message) &&
         (e.data as { reason: string }).reason === "result_not_found",
@@ -148,27 +150,27 @@ describe("promises in process", () => {
     const tools = createJobTools();
     const a = jobServer({ resultStore: shared }, tools).server;
     const b = jobServer({ resultStore: shared }, tools).server;
-    const token = tokenOf(await a.invoke("crunch", {}));
-    assert.equal((await b.invoke("redeem", { promise: token })).kind, "promise");
+    const token = tokenOf(await a.call("crunch", {}));
+    assert.equal((await b.call("redeem", { promise: token })).kind, "promise");
     tools.release(3);
-    await waitFor(async () => (await b.invoke("redeem", { promise: token })).kind === "answer");
+    await waitFor(async () => (await b.call("redeem", { promise: token })).kind === "answer");
   });
 
   it("aborts deferred work when its promise is cancelled", async () => {
     const { server } = jobServer();
-    const token = tokenOf(await server.invoke("crunch", {}));
-    assert.equal((await server.invoke("redeem", { promise: token, cancel: true })).kind, "answer");
-    const after = await server.invoke("redeem", { promise: token });
+    const token = tokenOf(await server.call("crunch", {}));
+    assert.equal((await server.call("redeem", { promise: token, cancel: true })).kind, "answer");
+    const after = final(await server.call("redeem", { promise: token }));
     assert.equal(after.kind, "failure");
     if (after.kind === "failure") assert.match(JSON.stringify(after.result.content), /cancelled/);
   });
 
   it("turns a failure of deferred work into an isError result", async () => {
     const { server, release } = jobServer();
-    const token = tokenOf(await server.invoke("crunch", {}));
+    const token = tokenOf(await server.call("crunch", {}));
     release(-1);
     let outcome: CallOutcome | undefined;
-    await waitFor(async () => (outcome = await server.invoke("redeem", { promise: token })).kind !== "promise");
+    await waitFor(async () => (outcome = await server.call("redeem", { promise: token })).kind !== "promise");
     assert.equal(outcome?.kind, "failure");
   });
 
@@ -178,7 +180,7 @@ describe("promises in process", () => {
       .tool(defineTool("no_redeem").handle((_a, ctx) => ctx.promise({ state: 1 })))
       .tool(defineTool("no_decl").handle((_a, ctx) => ctx.defer(() => 1)));
     for (const name of ["no_redeem", "no_decl"]) {
-      const outcome = await server.invoke(name, {});
+      const outcome = final(await callAny(server, name, {}));
       assert.equal(outcome.kind, "failure");
     }
     assert.equal(reports.length, 2);
@@ -190,8 +192,8 @@ describe("promises in process", () => {
         .handle(({ n }, ctx) => ctx.promise({ state: "x".repeat(n) }))
         .redeem(() => "done"),
     );
-    assert.equal((await server.invoke("big", { n: 10 })).kind, "promise");
-    const outcome = await server.invoke("big", { n: 5000 });
+    assert.equal((await server.call("big", { n: 10 })).kind, "promise");
+    const outcome = final(await server.call("big", { n: 5000 }));
     assert.equal(outcome.kind, "failure");
     if (outcome.kind === "failure") assert.match(JSON.stringify(outcome.result.content), /over the limit of 1024/);
   });

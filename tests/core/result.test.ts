@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { audio, image, isContentBlock, isToolResult, resource, resourceLink, text } from "../../mod.ts";
+import { audio, embeddedResource, image, resourceLink, text } from "../../mod.ts";
+import { isContentBlock, isToolResult } from "../../src/core/result.ts";
 import { resultFromValue } from "../../src/core/result.ts";
 import { suggestName } from "../../src/core/suggest.ts";
 
@@ -22,11 +23,11 @@ describe("results", () => {
     assert.equal(isContentBlock(text("x")), true);
     assert.deepEqual(image(new Uint8Array([1, 2, 3]), "image/png"), { type: "image", data: "AQID", mimeType: "image/png" });
     assert.deepEqual(audio("UklGRg==", "audio/wav"), { type: "audio", data: "UklGRg==", mimeType: "audio/wav" });
-    assert.deepEqual(resource("test://r", "body", "text/plain"), {
+    assert.deepEqual(embeddedResource("test://r", "body", "text/plain"), {
       type: "resource",
       resource: { uri: "test://r", text: "body", mimeType: "text/plain" },
     });
-    assert.deepEqual(resource("test://b", new Uint8Array([255])).resource, { uri: "test://b", blob: "/w==" });
+    assert.deepEqual(embeddedResource("test://b", new Uint8Array([255])).resource, { uri: "test://b", blob: "/w==" });
     assert.deepEqual(resourceLink("file:///a.txt", "a.txt", { mimeType: "text/plain" }), {
       type: "resource_link",
       uri: "file:///a.txt",

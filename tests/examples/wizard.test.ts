@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DEMO_ANSWERS, reservations, server } from "../../examples/wizard.ts";
-import type { InputRequest } from "../../mod.ts";
+import type { InputRequest } from "../../src/types.ts";
 import { driveLegacy, driveLite, driveModern } from "../bindings/mcp/wires.ts";
 
 /** Answers the wizard's questions: by key where the wire names them, by message on the 2025 stream. */

@@ -2,7 +2,7 @@
  * The one fixture module: tools every test uses, defined as a user would.
  */
 import * as v from "valibot";
-import { createServer, defineTool, type ServerOptions, ToolError } from "../../mod.ts";
+import { type Binding, createServer, defineTool, mcpBinding, mcpLiteBinding, type ServerOptions, ToolError } from "../../mod.ts";
 
 /** Adds two numbers; structured output. */
 export const add = defineTool("add")
@@ -72,6 +72,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
     }, { once: true });
   });
+}
+
+/** The default bindings (MCP-lite and MCP), then `extra`. */
+export function withDefaults(...extra: Binding[]): Binding[] {
+  return [mcpLiteBinding(), mcpBinding(), ...extra];
 }
 
 /** A server with every fixture tool. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseJson } from "../../src/internal/json.ts";
+import { parseJson } from "../../src/server/parse-json.ts";
 import { hostnameOf, pathOf } from "../../src/internal/url.ts";
 import { createSseStream } from "../../src/internal/sse.ts";
 import { ErrorCode } from "../../mod.ts";

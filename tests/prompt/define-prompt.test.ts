@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { CallContext, definePrompt, text } from "../../mod.ts";
-import { describePrompt, promptResultFromValue } from "../../src/prompt/prompt-def.ts";
+import { definePrompt, text } from "../../mod.ts";
+import { CallContext } from "../../src/core/call-context.ts";
+import { describePrompt, promptResultFromValue } from "../../src/core/prompt.ts";
 
 const ctx = new CallContext("p", new AbortController().signal, { wire: "in-process", headers: new Headers() });
 

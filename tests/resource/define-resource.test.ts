@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CallContext, defineResource } from "../../mod.ts";
-import { contentsFromValue, describeResource } from "../../src/resource/resource-def.ts";
+import { defineResource } from "../../mod.ts";
+import { CallContext } from "../../src/core/call-context.ts";
+import { contentsFromValue, describeResource } from "../../src/core/resource.ts";
 
 const ctx = new CallContext("r", new AbortController().signal, { wire: "in-process", headers: new Headers() });
 

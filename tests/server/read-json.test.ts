@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../mod.ts";
-import { checkParsedJson, parseJson } from "../../src/internal/json.ts";
+import { checkParsedJson, parseJson } from "../../src/server/parse-json.ts";
 import { resolveOptions } from "../../src/server/options.ts";
 import { readJson } from "../../src/server/read-json.ts";
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { defineTool, type StandardSchemaV1 } from "../../mod.ts";
+import { defineTool } from "../../mod.ts";
+import type { StandardSchemaV1 } from "../../src/types.ts";
 
 describe("defineTool", () => {
   it("builds immutably: each method returns a new builder and shared partial builders stay untouched", () => {

@@ -3,7 +3,8 @@
  * compile. An `@ts-expect-error` that stops erroring fails the check.
  */
 import * as v from "valibot";
-import { createServer, defineTool, type InferToolArgs, type InferToolInput, type InferToolOutput } from "../../mod.ts";
+import { createServer, defineTool, type InferToolInput, type InferToolOutput } from "../../mod.ts";
+import type { InferToolArgs } from "../../src/types.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type Expect<T extends true> = T;

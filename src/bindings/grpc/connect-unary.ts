@@ -42,7 +42,8 @@ import {
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
 import { MCPLite, ToolResponseSchema } from "../../gen/mcplite/mcplite_pb.ts";
-import { JSON_INIT, responseInit, type ServerCore } from "../../server/server-core.ts";
+import type { ServerCore } from "../../server/binding.ts";
+import { JSON_INIT, responseInit } from "../../server/responses.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
 import { createCallTool } from "./service.ts";
 
@@ -69,12 +70,9 @@ export interface ConnectUnaryOptions {
  * import { createServer } from "../../../mod.ts";
  * import { createConnectUnary } from "./connect-unary.ts";
  *
- * let direct: ReturnType<typeof createConnectUnary> | undefined;
- * createServer({ name: "demo", version: "1.0.0" }).mount((core) => {
- *   direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
- *   return new Map();
- * });
- * const getTools = direct!.get("/mcplite.MCPLite/GetTools")!;
+ * const core = createServer({ name: "demo", version: "1.0.0" })["~core"];
+ * const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
+ * const getTools = direct.get("/mcplite.MCPLite/GetTools")!;
  * const request = (headers: Record<string, string>) =>
  *   new Request("http://localhost/mcplite.MCPLite/GetTools", { method: "POST", headers, body: "{}" });
  * const response = await getTools(request({ "content-type": "application/json" }));
@@ -186,7 +184,7 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
     try {
       return await succeed(request, binary, undefined);
     } catch (error) {
-      return errorResponse(error, opt);
+      return connectErrorResponse(error, opt);
     }
   }
 
@@ -208,7 +206,7 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
       return await succeed(request, binary, context);
     } catch (error) {
       context.abort(error);
-      return errorResponse(error, opt);
+      return connectErrorResponse(error, opt);
     } finally {
       context.abort();
     }
@@ -233,8 +231,14 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
   };
 }
 
-/** Connect's unary error response: the error JSON, with the HTTP status its code maps to. */
-function errorResponse(thrown: unknown, opt: HandlerOptions): Response {
+/**
+ * Connect's unary error response: the error JSON, with the HTTP status its code maps to.
+ *
+ * @param thrown What was thrown; anything but a `ConnectError` is masked as `internal`.
+ * @param opt The JSON options of the method (for the details).
+ * @returns The response.
+ */
+export function connectErrorResponse(thrown: unknown, opt: Pick<HandlerOptions, "jsonOptions">): Response {
   const error = thrown instanceof ConnectError
     ? thrown
     : new ConnectError("internal error", Code.Internal, undefined, undefined, thrown);

@@ -18,7 +18,7 @@ import {
   ToolsListSchema,
 } from "../../gen/mcplite/mcplite_pb.ts";
 import { assertNever } from "../../internal/assert-never.ts";
-import { describeTool } from "../../tool/tool-def.ts";
+import { describeTool } from "../../core/tool.ts";
 
 /** The init shape of a `ToolResponse`, which Connect serialises without an intermediate message. */
 export type ToolResponseInit = MessageInitShape<typeof ToolResponseSchema>;

@@ -14,9 +14,11 @@ import {
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
 import { pathOf } from "../../internal/url.ts";
-import type { Binding, RouteHandler, Routes } from "../../server/server-core.ts";
-import { createConnectUnary } from "./connect-unary.ts";
+import type { ProtocolError } from "../../core/error.ts";
+import type { Binding, RouteHandler } from "../../server/binding.ts";
+import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes } from "./service.ts";
+import { errorToConnectError } from "./status.ts";
 
 /** The path prefix of the `mcplite.MCPLite` service, as every gRPC and Connect client calls it. */
 export const GRPC_SERVICE_PATH = "/mcplite.MCPLite/";
@@ -25,7 +27,7 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
 
 /**
  * Creates the binding that serves the `mcplite.MCPLite` service (Connect and gRPC-Web, binary and
- * JSON) on a server's `fetch`. Mount it with `server.mount(grpcBinding())`; the router is built once.
+ * JSON) on a server's `fetch`. List it in `createServer({ bindings })`; the router is built once.
  *
  * @returns The binding.
  *
@@ -39,7 +41,7 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
  * const add = defineTool("add")
  *   .input(v.object({ a: v.number(), b: v.number() }))
  *   .handle(({ a, b }) => ({ sum: a + b }));
- * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).mount(grpcBinding());
+ * const server = createServer({ name: "math", version: "1.0.0", bindings: [grpcBinding()] }).tool(add);
  *
  * // Connect's JSON form of MCPLite.CallTool: curl, fetch or any Connect client.
  * const response = await server.fetch(new Request("http://localhost/mcplite.MCPLite/CallTool", {
@@ -53,7 +55,7 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
  * ```
  */
 export function grpcBinding(): Binding {
-  return function grpc(core): Routes {
+  return function grpc(core) {
     // gRPC proper is refused (415): its status travels in trailers, which fetch cannot send.
     const router = createConnectRouter({ grpc: false, readMaxBytes: core.options.maxBodyBytes });
     createGrpcRoutes(core)(router);
@@ -65,7 +67,8 @@ export function grpcBinding(): Binding {
       // Connect's handler.
       return direct.get(path)?.(request) ?? viaConnect(byPath.get(path), request);
     };
-    return new Map([[`${GRPC_SERVICE_PATH}*`, handle]]);
+    const refuse = (error: ProtocolError) => connectErrorResponse(errorToConnectError(error), { jsonOptions: {} });
+    return { routes: new Map([[`${GRPC_SERVICE_PATH}*`, { handle, refuse }]]) };
   };
 }
 

@@ -2,7 +2,7 @@
  * `@mcplite/sdk/grpc`: the MCP-lite gRPC binding (seed §5), the `mcplite.MCPLite` service over the same
  * tools as every other wire. Two ways to serve it:
  *
- * - `server.mount(grpcBinding())`: Connect and gRPC-Web on the server's own `fetch` (Deno.serve,
+ * - `createServer({ bindings: [grpcBinding()] })`: Connect and gRPC-Web on the server's own `fetch` (Deno.serve,
  *   Bun.serve, Workers), no second port; plain gRPC is refused with 415 (fetch cannot send trailers).
  * - `serveGrpc(server, { port })`: real gRPC, gRPC-Web and Connect over cleartext HTTP/2 (`node:http2`),
  *   on Bun and Node (Deno for development).
@@ -19,7 +19,7 @@
  * const echo = defineTool("echo")
  *   .input(v.object({ text: v.string() }))
  *   .handle(({ text }) => text);
- * const server = createServer({ name: "echo", version: "1.0.0" }).tool(echo).mount(grpcBinding());
+ * const server = createServer({ name: "echo", version: "1.0.0", bindings: [grpcBinding()] }).tool(echo);
  * // Deno.serve(server.fetch) · Bun.serve({ fetch: server.fetch }) · and for gRPC: await serveGrpc(server, { port: 50051 })
  *
  * const response = await server.fetch(new Request("http://localhost/mcplite.MCPLite/GetTools", {
@@ -35,7 +35,7 @@
  */
 export { GRPC_SERVICE_PATH, grpcBinding } from "./handler.ts";
 export { serveGrpc } from "./node.ts";
-export type { GrpcListener, Mountable, ServeGrpcOptions } from "./node.ts";
+export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./node.ts";
 export { createGrpcRoutes, createMcpliteService } from "./service.ts";
 export { ERROR_DOMAIN, errorCodeToGrpc, errorToConnectError } from "./status.ts";
 // The generated service and messages, for Connect clients (`createClient(MCPLite, transport)`).

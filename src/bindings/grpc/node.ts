@@ -13,7 +13,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
-import type { Binding } from "../../server/server-core.ts";
+import type { ServerCore } from "../../server/binding.ts";
 import { createGrpcRoutes } from "./service.ts";
 
 /** Options of {@link serveGrpc}. */
@@ -39,16 +39,16 @@ export interface GrpcListener {
   close(): Promise<void>;
 }
 
-/** What {@link serveGrpc} needs of a server: `createServer()`'s `mount`. */
-export interface Mountable {
-  /** Mounts a binding; see `Server.mount`. */
-  mount(binding: Binding): unknown;
+/** What {@link serveGrpc} needs of a server: its core (a `Server` from `createServer()`). */
+export interface GrpcServable {
+  /** @internal The server's registry and options. */
+  readonly "~core": ServerCore;
 }
 
 /**
  * Serves a server's tools as the `mcplite.MCPLite` service on cleartext HTTP/2 (h2c, prior
  * knowledge): gRPC, gRPC-Web and Connect. HTTP/1.1 clients (browsers, `buf curl --http1.1`) use
- * `server.mount(grpcBinding())` on the server's `fetch` instead.
+ * `grpcBinding()` in the server's `bindings`, on its `fetch`, instead.
  *
  * @param server The server (from `createServer()`).
  * @param options The interface, port and close grace period.
@@ -63,24 +63,19 @@ export interface Mountable {
  * await grpc.close();
  * ```
  */
-export async function serveGrpc(server: Mountable, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
+export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
   const [http2, { setMaxListeners }, { connectNodeAdapter }] = await Promise.all([
     import("node:http2"),
     import("node:events"),
     import("@connectrpc/connect-node"),
   ]);
-  let routes: ReturnType<typeof createGrpcRoutes> | undefined;
-  let maxBodyBytes = 0;
-  // The listener is a binding with no fetch routes: it only needs the server's core.
-  server.mount((core) => {
-    routes = createGrpcRoutes(core);
-    maxBodyBytes = core.options.maxBodyBytes;
-    return new Map();
-  });
+  const core = server["~core"];
+  const routes = createGrpcRoutes(core);
+  const maxBodyBytes = core.options.maxBodyBytes;
   const shutdown = new AbortController();
   // Every call in flight listens to the shutdown signal (and lets go when it ends): no leak warning.
   setMaxListeners(0, shutdown.signal);
-  const handle = connectNodeAdapter({ routes: routes!, readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal });
+  const handle = connectNodeAdapter({ routes, readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
   const h2 = http2.createServer(function grpcRequest(request, response) {
     response.addTrailers = readableTrailers;

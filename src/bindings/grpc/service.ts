@@ -1,18 +1,15 @@
 /**
- * The `mcplite.MCPLite` service (seed §5): a thin translator from `ToolRequest` to the core's dispatch
+ * The `mcplite.MCPLite` service (MCP-lite spec v0.042 §5): a thin translator from `ToolRequest` to the call pipeline
  * and from its outcome to `ToolResponse`, shared by the fetch routes and the HTTP/2 listener.
  *
  * @module
  */
 import { Code, ConnectError, type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import { CallContext, type CallMeta, type SignalSource } from "../../core/call-context.ts";
-import { dispatch } from "../../core/dispatch.ts";
+import type { CallMeta, SignalSource } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { InputRound } from "../../core/input-round.ts";
-import type { ToolCall } from "../../core/middleware.ts";
-import { drainStream } from "../../core/stream.ts";
+import { type CallRequest, runCall } from "../../core/pipeline.ts";
 import { MCPLite, type ToolRequest } from "../../gen/mcplite/mcplite_pb.ts";
-import type { ServerCore } from "../../server/server-core.ts";
+import type { ServerCore } from "../../server/binding.ts";
 import { partialResponse, responseFromOutcome, type ToolResponseInit, toolsList } from "./envelope.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
@@ -42,14 +39,9 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
     async *callToolStream(request, context) {
       const started = performance.now();
       try {
-        const call = callFromRequest(request, context.signal, context.requestHeader);
-        const first = await untilDeadline(dispatch(registry, call), context);
-        if (first.kind !== "stream") {
-          throwIfAborted(context.signal);
-          yield responseFromOutcome(first, started, version);
-          return;
-        }
-        const steps = pullStream(registry, call, first);
+        const steps = pullStream((onPartial) =>
+          untilDeadline(runCall(registry, callOf(request, context.signal, context.requestHeader, onPartial)), context)
+        );
         try {
           while (true) {
             const step = await steps.next();
@@ -61,7 +53,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
             yield partialResponse(step.value);
           }
         } finally {
-          await steps.return(undefined as never); // closes the bridge when the client went away mid-stream
+          await steps.return(undefined as never); // releases the handler when the client went away mid-stream
         }
       } catch (error) {
         throw errorToConnectError(error, report);
@@ -71,7 +63,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 }
 
 /**
- * Answers one unary `CallTool`: decodes the request, dispatches it (draining a stream), and returns the
+ * Answers one unary `CallTool`: decodes the request, runs it through the call pipeline, and returns the
  * complete response, or throws the `ConnectError` the wire carries. A call that was cancelled (or ran
  * out of time) answers that instead of a late result.
  *
@@ -108,11 +100,7 @@ export function createCallTool(core: ServerCore): CallToolFn {
       headers = from.requestHeader;
     }
     try {
-      const call = callFromRequest(request, lazy ?? from as HandlerContext, headers);
-      let outcome = await untilDeadline(dispatch(registry, call), context);
-      if (outcome.kind === "stream") {
-        outcome = await untilDeadline(drainStream(registry, call, outcome, ignore), context);
-      }
+      const outcome = await untilDeadline(runCall(registry, callOf(request, lazy ?? from as HandlerContext, headers)), context);
       // A cancelled call answers that; a lazy signal can only have aborted for a handler that took it.
       if (context !== undefined) throwIfAborted(context.signal);
       else if (lazy?.read) throwIfAborted(lazy.signal);
@@ -154,15 +142,24 @@ export function createGrpcRoutes(core: ServerCore): (router: ConnectRouter) => v
 }
 
 /**
- * Decodes a `ToolRequest`. Input rounds work as on MCP-lite: `ctx.elicit()` and friends end the call
- * with ELICITATION, and the client calls again with `input_responses` and the echoed `request_state`.
+ * Decodes a `ToolRequest` into the pipeline's call. Input rounds work as on MCP-lite: `ctx.elicit()`
+ * and friends end the call with ELICITATION, and the client calls again with `input_responses` and the
+ * echoed `request_state`.
  */
-function callFromRequest(request: ToolRequest, signal: AbortSignal | SignalSource, headers: Headers): ToolCall {
+function callOf(
+  request: ToolRequest,
+  signal: AbortSignal | SignalSource,
+  headers: Headers,
+  onPartial?: (partial: unknown) => Promise<void>,
+): CallRequest {
   const name = request.name;
   if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
   const meta: CallMeta = { wire: "grpc", headers };
-  const round = new InputRound(request.inputResponses, request.requestState === "" ? undefined : request.requestState);
-  return { name, arguments: request.arguments ?? {}, ctx: new CallContext(name, signal, meta, round), round };
+  const round = {
+    inputResponses: request.inputResponses,
+    requestState: request.requestState === "" ? undefined : request.requestState,
+  };
+  return { name, arguments: request.arguments ?? {}, meta, signal, round, onPartial };
 }
 
 /**
@@ -199,4 +196,3 @@ function abortReason(signal: AbortSignal): ConnectError {
     : new ConnectError("the call was cancelled", Code.Canceled);
 }
 
-function ignore(): void {}

@@ -7,7 +7,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorCode, McpliteError } from "../../core/error.ts";
-import type { ValidationIssue } from "../../tool/schema.ts";
+import type { ValidationIssue } from "../../core/schema.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
 
@@ -36,6 +36,7 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
     case ErrorCode.InvalidArguments: // §5.5: invalid parameters
     case ErrorCode.InvalidEnvelope:
     case ErrorCode.InvalidParams:
+    case ErrorCode.InvalidConfig:
     case ErrorCode.HeaderMismatch:
       return Code.InvalidArgument;
     case ErrorCode.MethodNotFound: // the RPC (not the tool) does not exist

@@ -6,13 +6,15 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { errorMessage, resultMessage } from "../../internal/jsonrpc.ts";
-import { JSON_HEADERS } from "../../server/server-core.ts";
+import { JSON_HEADERS } from "../../server/responses.ts";
+import { isObject } from "../../internal/is-object.ts";
+import { errorMessage, resultMessage } from "../jsonrpc.ts";
 import { errorToWire } from "../jsonrpc-error.ts";
-import { META, PROTOCOL_VERSION_HEADER } from "./envelope.ts";
+import { CachedBody } from "./caching.ts";
+import { META, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from "./envelope.ts";
+import { finishResult, quietChannel } from "./reply.ts";
+import { type McpContext, Subscription } from "./request.ts";
 import { type ErrorTarget, route } from "./route.ts";
-import { finishResult, runQuietly } from "./reply.ts";
-import type { McpContext } from "./request.ts";
 import { legacyErrorToWire } from "./status.ts";
 
 /** The one revision whose transport allows batches. */
@@ -44,24 +46,21 @@ export async function respondBatch(ctx: McpContext, http: Request, messages: unk
 async function answer(ctx: McpContext, http: Request, message: unknown): Promise<string | undefined> {
   const target: ErrorTarget = { id: null, table: legacyErrorToWire };
   try {
-    if (typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize") {
+    if (isObject(message) && message.method === "initialize") {
       throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: initialize must not be part of a batch");
     }
-    const routed = await route(ctx, http, message, target, false);
+    const transport = { headers: http.headers, http: true, sse: false, session: http.headers.get(SESSION_HEADER) };
+    const routed = route(ctx, message, transport, target);
     if (routed === undefined) return undefined;
-    const { request, reply } = routed;
-    switch (reply.kind) {
-      case "cached":
-        return `{"jsonrpc":"2.0","id":${JSON.stringify(target.id)},"result":${reply.cached.body}}`;
-      case "result":
-        return resultMessage(target.id, finishResult(reply.result, request.envelope, ctx.serverInfo));
-      case "run":
-        return resultMessage(target.id, finishResult(await runQuietly(request, reply), request.envelope, ctx.serverInfo));
-      case "listen":
-        throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: a stream cannot be part of a batch");
+    const { request, method } = routed;
+    const result = await method(ctx, request, quietChannel(http, ctx));
+    if (result instanceof Subscription) {
+      throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: a stream cannot be part of a batch");
     }
+    if (result instanceof CachedBody) return `{"jsonrpc":"2.0","id":${JSON.stringify(target.id)},"result":${result.body}}`;
+    return resultMessage(target.id, finishResult(result, request.envelope, ctx.serverInfo));
   } catch (error) {
-    const isNotification = typeof message === "object" && message !== null && "method" in message && !("id" in message);
+    const isNotification = isObject(message) && "method" in message && !("id" in message);
     if (isNotification) return undefined;
     const wire = errorToWire(error, target.table, ctx.report);
     return errorMessage(target.id, wire.code, wire.message, wire.data);
@@ -69,9 +68,9 @@ async function answer(ctx: McpContext, http: Request, message: unknown): Promise
 }
 
 function carriesModernEnvelope(message: unknown): boolean {
-  const params = typeof message === "object" && message !== null ? (message as { params?: unknown }).params : undefined;
-  const meta = typeof params === "object" && params !== null ? (params as { _meta?: unknown })._meta : undefined;
-  return typeof meta === "object" && meta !== null && META.protocolVersion in meta;
+  const params = isObject(message) ? message.params : undefined;
+  const meta = isObject(params) ? params._meta : undefined;
+  return isObject(meta) && META.protocolVersion in meta;
 }
 
 function invalid(what: string): ProtocolError {

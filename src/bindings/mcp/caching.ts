@@ -1,12 +1,11 @@
 /**
- * Caching on the wire: MCP's `ttlMs`/`cacheScope` hints mapped to HTTP `Cache-Control`, weak `ETag`s
- * for list bodies and the `If-None-Match` check that answers 304.
+ * Caching on the wire: MCP's `ttlMs`/`cacheScope` hints mapped to HTTP `Cache-Control`, and weak
+ * `ETag`s for list bodies (a request whose `If-None-Match` matches gets 304).
  *
  * @module
  */
-import type { CacheHint } from "../../resource/resource-def.ts";
-import { jsonInit, responseInit } from "../../server/server-core.ts";
-import type { CachedBody } from "./request.ts";
+import type { CacheHint } from "../../core/resource.ts";
+import { jsonInit, responseInit } from "../../server/responses.ts";
 
 /**
  * Maps a caching hint to a `Cache-Control` value: the scope, then `max-age` in seconds, or `no-cache`
@@ -40,34 +39,31 @@ export function etagOf(text: string): string {
   return `W/"${hash.toString(36)}-${text.length.toString(36)}"`;
 }
 
-/**
- * Tells whether an `If-None-Match` header matches a tag (weak comparison, lists and `*` allowed).
- *
- * @param header The request's `If-None-Match`, or `null`.
- * @param etag The current tag.
- * @returns `true` when the client's copy is current.
- */
-export function matchesEtag(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  const bare = etag.startsWith("W/") ? etag.slice(2) : etag;
-  for (const part of header.split(",")) {
-    const tag = part.trim();
-    if (tag === "*" || (tag.startsWith("W/") ? tag.slice(2) : tag) === bare) return true;
-  }
-  return false;
-}
+/** A serialised result with its entity tag and caching header, built once per change of what it lists. */
+export class CachedBody {
+  /** The result, as JSON. */
+  readonly body: string;
+  /** Its weak entity tag. */
+  readonly etag: string;
+  /** The `Cache-Control` value. */
+  readonly cacheControl: string;
+  /** The init of its 200 response (`Content-Type`, `ETag`, `Cache-Control`), built once. */
+  readonly ok: ResponseInit;
+  /** The init of its 304 response (`ETag`, `Cache-Control`), built once. */
+  readonly notModified: ResponseInit;
 
-/**
- * Wraps a serialised result for answers by entity tag: its `ETag`, `Cache-Control`, and the inits of
- * its 200 and 304 responses, all built once per change of what it lists.
- *
- * @param body The result, as JSON.
- * @param hint Its caching hint.
- * @returns The cached body.
- */
-export function cachedBody(body: string, hint: CacheHint): CachedBody {
-  const etag = etagOf(body);
-  const control = cacheControl(hint);
-  const headers = { etag, "cache-control": control };
-  return { body, etag, cacheControl: control, ok: jsonInit(headers), notModified: responseInit(headers, 304) };
+  /**
+   * Wraps a serialised result for answers by entity tag.
+   *
+   * @param body The result, as JSON.
+   * @param hint Its caching hint.
+   */
+  constructor(body: string, hint: CacheHint) {
+    this.body = body;
+    this.etag = etagOf(body);
+    this.cacheControl = cacheControl(hint);
+    const headers = { etag: this.etag, "cache-control": this.cacheControl };
+    this.ok = jsonInit(headers);
+    this.notModified = responseInit(headers, 304);
+  }
 }

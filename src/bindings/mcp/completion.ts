@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { type CompletionRef, complete } from "../../completion/complete.ts";
+import { type CompletionRef, complete } from "./complete.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { isObject } from "../../internal/is-object.ts";
 import { requireCapability } from "./lifecycle.ts";
 import type { McpMethod } from "./request.ts";
 
@@ -13,10 +14,10 @@ import type { McpMethod } from "./request.ts";
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The result.
  * @throws {ProtocolError} `invalid_params` for a malformed request or an unknown prompt, template or argument.
  */
-export const completionComplete: McpMethod = async (ctx, request) => {
+export const completionComplete: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
   requireCapability(registry, request.envelope.era, "completions", "completion/complete");
   const { ref, argument, context } = request.rpc.params as Record<string, Record<string, unknown> | undefined>;
@@ -28,7 +29,7 @@ export const completionComplete: McpMethod = async (ctx, request) => {
     throw invalid("argument must be {name, value} with string values");
   }
   const filled = context?.arguments;
-  if (filled !== undefined && (typeof filled !== "object" || filled === null || Array.isArray(filled))) {
+  if (filled !== undefined && !isObject(filled)) {
     throw invalid("context.arguments must be an object of strings");
   }
   const completion = await complete(registry, {
@@ -36,9 +37,9 @@ export const completionComplete: McpMethod = async (ctx, request) => {
     argument: argument.name,
     value: argument.value,
     arguments: (filled ?? {}) as Record<string, string>,
-    signal: request.http.signal,
+    signal: channel.signal,
   });
-  return { kind: "result", result: { completion } };
+  return { completion };
 };
 
 function invalid(message: string): ProtocolError {

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { ClientInfo, LogLevel } from "../../core/call-context.ts";
-import { LOG_LEVELS } from "../../core/call-context.ts";
+import type { ClientInfo } from "../../core/call-context.ts";
+import { LOG_LEVELS, type LogLevel } from "../../core/call-sink.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { JsonRpcRequest } from "../../internal/jsonrpc.ts";
+import type { JsonRpcRequest } from "../jsonrpc.ts";
 
 import {
   LEGACY_VERSIONS,
@@ -74,11 +74,11 @@ export function isModern(rpc: JsonRpcRequest, headerVersion: string | null): boo
  * fields (-32602), the version header (-32020), then the version (-32022).
  *
  * @param rpc The request.
- * @param headerVersion The `MCP-Protocol-Version` header.
+ * @param headerVersion The `MCP-Protocol-Version` header; `undefined` on a carrier without headers (stdio).
  * @returns The envelope.
  * @throws {ProtocolError} `invalid_envelope`, `header_mismatch` or `unsupported_version`.
  */
-export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string | null): Envelope {
+export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string | null | undefined): Envelope {
   const meta = rpc.params._meta as Record<string, unknown> | undefined;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
     throw new ProtocolError(ErrorCode.InvalidEnvelope, "Invalid params: params._meta is required");
@@ -94,7 +94,7 @@ export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string |
       `Invalid params: _meta["${META.clientCapabilities}"] must be an object`,
     );
   }
-  if (headerVersion === null || headerVersion.trim() !== version) {
+  if (headerVersion !== undefined && (headerVersion === null || headerVersion.trim() !== version)) {
     throw new ProtocolError(
       ErrorCode.HeaderMismatch,
       `Header mismatch: MCP-Protocol-Version ${headerVersion === null ? "is missing" : `"${headerVersion}"`} ` +

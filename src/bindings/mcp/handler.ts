@@ -1,20 +1,24 @@
 /**
- * The MCP binding: one POST endpoint serving the stateless 2026-07-28 revision natively and the 2025
- * revisions as a shim, chosen per request. A request goes: body → era → envelope (and, on 2026, the
- * mirrored headers) → method table → reply → JSON, 304 or SSE.
+ * The MCP binding over HTTP (MCP 2026-07-28, Streamable HTTP): one POST endpoint serving the stateless
+ * 2026-07-28 revision natively and the 2025 revisions as a shim, chosen per request. A request goes:
+ * body → routing (era, envelope, mirrored headers, method) → the method, with a channel to the client
+ * → JSON, 304 or SSE.
  *
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
+import type { Binding, ServerCore } from "../../server/binding.ts";
+import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
-import type { RouteHandler, Routes, ServerCore } from "../../server/server-core.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { respondBatch } from "./batch.ts";
-import { META } from "./envelope.ts";
+import { META, SESSION_HEADER } from "./envelope.ts";
 import { InFlightCalls } from "./in-flight.ts";
+import { type McpOptions, type McpSettings, resolveMcpSettings } from "./options.ts";
+import { paramHeadersOf } from "./param-headers.ts";
 import { PendingRequests } from "./pending.ts";
-import { respond } from "./reply.ts";
+import { answer } from "./reply.ts";
 import type { McpContext } from "./request.ts";
 import { type ErrorTarget, route } from "./route.ts";
 import { SessionTable } from "./sessions.ts";
@@ -27,47 +31,73 @@ const NOT_ALLOWED = new ProtocolError(
 );
 
 /**
+ * Creates the MCP binding, one of `createServer()`'s default bindings: the stateless 2026-07-28
+ * revision, and the 2025 revisions (`initialize` and the rest) as a compatible shim, at one path.
+ *
+ * @param options The path, page size, caching hints and 2025 session limit.
+ * @returns The binding, for `createServer({ bindings })`.
+ * @throws {TypeError} When an option is out of range.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer, defineTool, mcpBinding } from "../../../mod.ts";
+ * const server = createServer({ name: "demo", version: "1.0.0", bindings: [mcpBinding({ path: "/api/mcp", pageSize: 50 })] })
+ *   .tool(defineTool("ping").handle(() => "pong"));
+ * const response = await server.fetch(new Request("http://localhost/api/mcp", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json", "mcp-protocol-version": "2025-06-18" },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+ * }));
+ * assert.equal((await response.json()).result.tools[0].name, "ping");
+ * ```
+ */
+export function mcpBinding(options: McpOptions = {}): Binding {
+  const path = normalisePath(options.path ?? "/mcp");
+  const settings = resolveMcpSettings(options);
+  return function mcp(core) {
+    const ctx = createMcpContext(core, settings);
+    const handle = async function handleMcp(http: Request): Promise<Response> {
+      const target: ErrorTarget = { id: null, table: legacyErrorToWire };
+      try {
+        if (http.method !== "POST") throw NOT_ALLOWED;
+        const body = await readJson(http, core.options);
+        if (Array.isArray(body)) return await respondBatch(ctx, http, body);
+        const headers = http.headers;
+        const transport = { headers, http: true, sse: acceptsEventStream(http), session: headers.get(SESSION_HEADER) };
+        const routed = route(ctx, body, transport, target);
+        if (routed === undefined) return new Response(null, { status: 202 });
+        return await answer(ctx, http, routed.request, routed.method, target.table);
+      } catch (error) {
+        return jsonRpcErrorResponse(target.id, error, target.table, ctx.report, error === NOT_ALLOWED ? POST_ONLY : undefined);
+      }
+    };
+    const refuse = (error: ProtocolError) => jsonRpcErrorResponse(null, error, legacyErrorToWire, ctx.report);
+    return {
+      routes: new Map([[path, { handle, refuse }]]),
+      // x-mcp-header declarations fail when the tool is registered, not on its first call.
+      checkTool: (tool) => void paramHeadersOf(tool),
+    };
+  };
+}
+
+/**
  * Creates the binding's state for a server.
  *
  * @param core The server's registry and options.
+ * @param settings The MCP options, resolved.
  * @returns The binding's state.
  */
-export function createMcpContext(core: ServerCore): McpContext {
+export function createMcpContext(core: ServerCore, settings: McpSettings): McpContext {
   const { name, version } = core.options;
   return {
     core,
-    settings: core.options.mcp,
+    settings,
     serverInfo: Object.freeze({ [META.serverInfo]: Object.freeze({ name, version }) }),
-    sessions: new SessionTable(core.options.mcp.sessionLimit),
+    sessions: new SessionTable(settings.sessionLimit),
     pending: new PendingRequests(),
     inFlight: new InFlightCalls(),
     report: (error) => core.registry.onError?.(error),
     keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
   };
-}
-
-/**
- * Creates the MCP route of a server.
- *
- * @param core The server's registry and options.
- * @param path The endpoint path, e.g. `/mcp`.
- * @returns The routes.
- */
-export function createMcpRoutes(core: ServerCore, path: string): Routes {
-  const ctx = createMcpContext(core);
-  const handleMcp: RouteHandler = async function handleMcp(http) {
-    const target: ErrorTarget = { id: null, table: legacyErrorToWire };
-    try {
-      if (http.method !== "POST") throw NOT_ALLOWED;
-      const body = await readJson(http, core.options);
-      if (Array.isArray(body)) return await respondBatch(ctx, http, body);
-      let routed = route(ctx, http, body, target, acceptsEventStream(http));
-      if (routed instanceof Promise) routed = await routed;
-      if (routed === undefined) return new Response(null, { status: 202 });
-      return await respond(ctx, routed.request, routed.reply, target.table);
-    } catch (error) {
-      return jsonRpcErrorResponse(target.id, error, target.table, ctx.report, error === NOT_ALLOWED ? POST_ONLY : undefined);
-    }
-  };
-  return new Map([[path, handleMcp]]);
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { JsonRpcRequest } from "../../internal/jsonrpc.ts";
+import type { JsonRpcRequest } from "../jsonrpc.ts";
 import {
   decodeHeaderValue,
   type HeaderParam,

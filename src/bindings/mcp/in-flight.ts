@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { JsonRpcId } from "../../internal/jsonrpc.ts";
+import type { JsonRpcId } from "../jsonrpc.ts";
 
 /** A tracked call. */
 export interface TrackedCall {

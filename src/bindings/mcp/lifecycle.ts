@@ -4,15 +4,16 @@
  *
  * @module
  */
-import type { ClientInfo, LogLevel } from "../../core/call-context.ts";
-import { LOG_LEVELS } from "../../core/call-context.ts";
+import type { ClientInfo } from "../../core/call-context.ts";
+import { LOG_LEVELS, type LogLevel } from "../../core/call-sink.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { Registry } from "../../core/registry.ts";
-import { cachedBody } from "./caching.ts";
+import { CachedBody } from "./caching.ts";
 import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
 import { finishResult } from "./reply.ts";
 import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 /** What the server can do, as the handlers registered make it. */
 export interface Capabilities {
@@ -81,7 +82,7 @@ export function requireCapability(registry: Registry, era: Era, capability: keyo
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The discovery result, serialised once.
  */
 export const discover: McpMethod = (ctx, request) => {
   const cached = ctx.core.registry.memo("mcp:discover", () => {
@@ -94,10 +95,9 @@ export const discover: McpMethod = (ctx, request) => {
     if (instructions !== undefined) result.instructions = instructions;
     result.ttlMs = hint.ttlMs;
     result.cacheScope = hint.scope;
-    const body = JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo));
-    return cachedBody(body, hint);
+    return new CachedBody(JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo)), hint);
   });
-  return { kind: "cached", cached };
+  return cached;
 };
 
 /**
@@ -108,7 +108,7 @@ export const discover: McpMethod = (ctx, request) => {
  * @param request The request.
  * @returns The reply.
  */
-export const initialize: McpMethod = (ctx, request) => {
+export const initialize: McpMethod = (ctx, request, channel) => {
   const { protocolVersion: asked, capabilities, clientInfo } = request.rpc.params;
   const protocolVersion = typeof asked === "string" && LEGACY_VERSIONS.includes(asked) ? asked : LEGACY_VERSIONS[0];
   const { name, version, title, instructions } = ctx.core.options;
@@ -118,13 +118,13 @@ export const initialize: McpMethod = (ctx, request) => {
     serverInfo: title === undefined ? { name, version } : { name, version, title },
   };
   if (instructions !== undefined) result.instructions = instructions;
-  const session = ctx.sessions.open({
+  channel.openSession({
     protocolVersion,
     capabilities: isObject(capabilities) ? capabilities : undefined,
     clientInfo: isObject(clientInfo) ? clientInfo as ClientInfo : undefined,
     logLevel: undefined,
   });
-  return { kind: "result", result, headers: { "mcp-session-id": session } };
+  return result;
 };
 
 /**
@@ -132,7 +132,7 @@ export const initialize: McpMethod = (ctx, request) => {
  *
  * @returns The reply.
  */
-export const ping: McpMethod = () => ({ kind: "result", result: {} });
+export const ping: McpMethod = () => ({});
 
 /**
  * `logging/setLevel` (2025 era): records the level for the session, on this instance. Without a
@@ -152,9 +152,6 @@ export const setLevel: McpMethod = (ctx, request) => {
   }
   const session = ctx.sessions.get(request.session);
   if (session !== undefined) session.logLevel = level as LogLevel;
-  return { kind: "result", result: {} };
+  return {};
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -6,10 +6,11 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { isObject } from "../../internal/is-object.ts";
 import type { RegistryChange } from "../../core/registry.ts";
-import { resolveResource } from "../../resource/resolve-resource.ts";
+import { resolveResource } from "./resolve-resource.ts";
 import { META } from "./envelope.ts";
-import type { McpMethod } from "./request.ts";
+import { type McpMethod, Subscription } from "./request.ts";
 
 const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
 
@@ -19,7 +20,7 @@ const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The subscription.
  * @throws {ProtocolError} `invalid_request` when the client does not accept SSE, `invalid_params` for
  *   a malformed `notifications` filter.
  */
@@ -31,7 +32,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     );
   }
   const wanted = request.rpc.params.notifications;
-  if (typeof wanted !== "object" || wanted === null || Array.isArray(wanted)) {
+  if (!isObject(wanted)) {
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
   }
   const filter = wanted as Record<string, unknown>;
@@ -56,9 +57,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,
     resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
   };
-  return {
-    kind: "listen",
-    open(writer) {
+  return new Subscription((writer) => {
       writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured }));
       return ctx.core.registry.onChange((change: RegistryChange) => {
         if (change.kind === "resource-updated") {
@@ -68,6 +67,5 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
         const text = listChanged[change.kind];
         if (text !== undefined) writer.event(text);
       });
-    },
-  };
+  });
 };

@@ -1,10 +1,9 @@
 /**
- * The MCP binding's options (`createServer({ mcp: { … } })`) and their resolved form.
+ * The MCP binding's options (`mcpBinding({ … })`) and their resolved form.
  *
  * @module
  */
-import { checkCacheHint } from "../../resource/define-resource.ts";
-import type { CacheHint } from "../../resource/resource-def.ts";
+import { type CacheHint, checkCacheHint } from "../../core/resource.ts";
 
 /** Options of the MCP binding. */
 export interface McpOptions {
@@ -43,12 +42,12 @@ export interface McpSettings {
 /**
  * Applies the defaults.
  *
- * @param options The options, or `false`/`undefined`.
+ * @param options The options.
  * @returns The settings.
  * @throws {TypeError} When a value is out of range.
  */
-export function resolveMcpSettings(options: McpOptions | false | undefined): McpSettings {
-  const o = options === false || options === undefined ? {} : options;
+export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
+  const o = options;
   const pageSize = o.pageSize ?? 100;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError("mcp.pageSize must be a positive integer");
   const sessionLimit = o.sessionLimit ?? 10_000;

@@ -5,9 +5,9 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { cachedBody } from "./caching.ts";
+import { CachedBody } from "./caching.ts";
 import { finishResult } from "./reply.ts";
-import type { CachedBody, McpContext, McpReply, McpRequest } from "./request.ts";
+import type { McpContext, McpRequest } from "./request.ts";
 
 /**
  * Encodes a list position as an opaque cursor.
@@ -47,7 +47,7 @@ export function decodeCursor(cursor: unknown): number {
  * @param key Names the list in the registry's memo (`mcp:tools`, `mcp:prompts`…).
  * @param field The result field (`tools`, `prompts`, `resources`, `resourceTemplates`).
  * @param items Builds the whole list of descriptors; runs once per change of the registry.
- * @returns The reply.
+ * @returns The page, serialised once.
  * @throws {ProtocolError} `invalid_params` for a bad cursor.
  */
 export function listReply(
@@ -56,7 +56,7 @@ export function listReply(
   key: string,
   field: string,
   items: () => readonly unknown[],
-): McpReply {
+): CachedBody {
   const list = ctx.core.registry.memo(key, () => ({ all: items(), pages: new Map<number, CachedBody>() }));
   const all = list.all;
   const offset = Math.min(decodeCursor(request.rpc.params.cursor), all.length);
@@ -72,8 +72,8 @@ export function listReply(
       result.ttlMs = listCache.ttlMs;
       result.cacheScope = listCache.scope;
     }
-    cached = cachedBody(JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo)), listCache);
+    cached = new CachedBody(JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo)), listCache);
     list.pages.set(page, cached);
   }
-  return { kind: "cached", cached };
+  return cached;
 }

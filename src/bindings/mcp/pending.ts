@@ -9,7 +9,14 @@
  * @module
  */
 import { ToolError } from "../../core/error.ts";
-import type { Channel } from "./request.ts";
+
+/** Where a question goes: the stream of the call that asks. */
+export interface QuestionChannel {
+  /** Aborted when the call ends; the question is then dropped. */
+  readonly signal: AbortSignal;
+  /** Sends the serialised request to the client. */
+  send(message: string): void;
+}
 
 interface Question {
   readonly method: string;
@@ -37,7 +44,7 @@ export class PendingRequests {
    * @returns The client's result.
    * @throws {ToolError} When the client answers with an error; the call's abort reason when it ends.
    */
-  ask(channel: Channel, session: string | null, method: string, params: Record<string, unknown>): Promise<unknown> {
+  ask(channel: QuestionChannel, session: string | null, method: string, params: Record<string, unknown>): Promise<unknown> {
     const signal = channel.signal;
     if (signal.aborted) return Promise.reject(signal.reason);
     const id = `mcplite-${crypto.randomUUID()}`;

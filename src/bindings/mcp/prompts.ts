@@ -3,10 +3,11 @@
  *
  * @module
  */
-import { CallContext } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { describePrompt, promptResultFromValue } from "../../prompt/prompt-def.ts";
-import { roundFor, runInRound } from "./input-required.ts";
+import { runHandler } from "../../core/pipeline.ts";
+import { isObject } from "../../internal/is-object.ts";
+import { describePrompt, promptResultFromValue } from "../../core/prompt.ts";
+import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod } from "./request.ts";
@@ -17,7 +18,7 @@ import { callMetaOf, sinkFor } from "./sink.ts";
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The result.
  */
 export const promptsList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "prompts", "prompts/list");
@@ -32,17 +33,17 @@ export const promptsList: McpMethod = (ctx, request) => {
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The result.
  * @throws {ProtocolError} `invalid_params`.
  */
-export const promptsGet: McpMethod = async (ctx, request) => {
+export const promptsGet: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
   requireCapability(registry, request.envelope.era, "prompts", "prompts/get");
   const { name, arguments: args } = request.rpc.params;
   if (typeof name !== "string") throw invalid("name must be a string");
   const prompt = registry.prompt(name);
   if (prompt === undefined) throw invalid(`unknown prompt ${JSON.stringify(name)}`, { prompt: name });
-  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+  if (args !== undefined && !isObject(args)) {
     throw invalid("arguments must be an object of strings");
   }
   let value: unknown = args ?? {};
@@ -54,18 +55,17 @@ export const promptsGet: McpMethod = async (ctx, request) => {
     }
     value = checked.value;
   }
-  return {
-    kind: "run",
-    run: async (channel) => {
-      const sink = sinkFor(ctx, request, channel);
-      const round = roundFor(request, sink);
-      const call = new CallContext(name, channel, callMetaOf(request), round ?? sink);
-      const who = { scope: `prompt:${name}`, args: args ?? {}, caller: undefined };
-      const rendered = await runInRound(ctx, round, who, async () => await prompt.get(value, call));
-      if (rendered.asked) return rendered.result;
-      return promptResultFromValue(rendered.value, prompt.description) as unknown as Record<string, unknown>;
-    },
-  };
+  const rendered = await runHandler(registry, {
+    name,
+    scope: `prompt:${name}`,
+    arguments: args ?? {},
+    meta: callMetaOf(request),
+    signal: channel,
+    sink: sinkFor(ctx, request, channel),
+    round: roundOf(request),
+  }, (call) => prompt.get(value, call));
+  if (rendered.asked) return inputRequiredResult(rendered.outcome);
+  return promptResultFromValue(rendered.value, prompt.description) as unknown as Record<string, unknown>;
 };
 
 function invalid(message: string, data?: unknown): ProtocolError {

@@ -1,22 +1,22 @@
 /**
- * Turns a method's reply into the HTTP response: JSON, 304, or SSE. Work that may talk before its
- * result (`run`) answers as plain JSON when it does not, and switches to an SSE stream at its first
- * notification or question, or once a keep-alive falls due, so slow calls stay connected.
+ * The MCP binding's HTTP answer (MCP 2026-07-28, Streamable HTTP): a method's result becomes JSON,
+ * 304, or an SSE stream. A call that talks before its result (progress, logs, a 2025 server→client
+ * request) or runs past the keep-alive interval switches to SSE at that moment, so slow calls stay
+ * connected; every other call answers as plain JSON.
  *
  * @module
  */
 import type { SignalSource } from "../../core/call-context.ts";
+import type { CacheHint } from "../../core/resource.ts";
 import type { Due, Waiting } from "../../internal/delay-queue.ts";
-import { type JsonRpcId, resultMessage } from "../../internal/jsonrpc.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
-import type { CacheHint } from "../../resource/resource-def.ts";
-import { JSON_HEADERS, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/server-core.ts";
+import { matchesEtag } from "../../server/conditional.ts";
+import { JSON_HEADERS, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
+import { type JsonRpcId, resultMessage } from "../jsonrpc.ts";
 import { errorToWire, type StatusTable } from "../jsonrpc-error.ts";
-import { cacheControl, matchesEtag } from "./caching.ts";
-import type { Envelope } from "./envelope.ts";
-import type { Channel, McpContext, McpReply, McpRequest } from "./request.ts";
-
-type RunReply = Extract<McpReply, { kind: "run" }>;
+import { CachedBody, cacheControl } from "./caching.ts";
+import { type Envelope, type LegacySession, SESSION_HEADER } from "./envelope.ts";
+import { type Channel, type McpContext, type McpMethod, type McpRequest, type McpResult, Subscription } from "./request.ts";
 
 /** Why a call's signal aborts when its client closes the SSE stream. */
 function streamClosed(): Error {
@@ -49,139 +49,75 @@ export function finishResult(
 }
 
 /**
- * Answers a request with its method's reply.
+ * Answers one routed request over HTTP: runs its method with a channel to the client, and turns the
+ * result into the response.
  *
  * @param ctx The binding.
- * @param request The request.
- * @param reply The reply.
- * @param table The era's status table, for errors raised after an SSE stream opened.
- * @returns The response (a promise when the reply runs first).
+ * @param http The HTTP request.
+ * @param request The routed request.
+ * @param method Its method.
+ * @param table The era's status table, for an error raised after the answer became a stream.
+ * @returns The response (a promise when the method runs asynchronously).
  */
-export function respond(
+export function answer(
   ctx: McpContext,
+  http: Request,
   request: McpRequest,
-  reply: McpReply,
+  method: McpMethod,
   table: StatusTable,
 ): Response | Promise<Response> {
   const id = request.rpc.id ?? null;
-  switch (reply.kind) {
-    case "result": {
-      const result = finishResult(reply.result, request.envelope, ctx.serverInfo);
-      if (reply.headers === undefined) return answerResponse(id, result, reply.cache);
-      const headers: Record<string, string> = { ...JSON_HEADERS, ...reply.headers };
-      if (reply.cache !== undefined) headers["cache-control"] = cacheControl(reply.cache);
-      return new Response(resultMessage(id, result), { headers });
-    }
-    case "cached": {
-      const cached = reply.cached;
-      if (matchesEtag(request.http.headers.get("if-none-match"), cached.etag)) return new Response(null, cached.notModified);
-      return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${cached.body}}`, cached.ok);
-    }
-    case "run":
-      return runReply(ctx, request, reply, id, table);
-    case "listen":
-      return listenReply(ctx, reply.open);
-  }
-}
-
-/**
- * Answers with a JSON result. An input-required result is never cached (SEP-2322). Without a caching
- * hint, `Response.json` is the cheapest way to a JSON response (see `JSON_VALUE_INIT`).
- */
-function answerResponse(id: JsonRpcId, result: Record<string, unknown>, cache: CacheHint | undefined): Response {
-  const message = { jsonrpc: "2.0", id, result };
-  if (cache === undefined || result.resultType === "input_required") return Response.json(message, JSON_VALUE_INIT);
-  return Response.json(message, { headers: { ...JSON_HEADERS, "cache-control": cacheControl(cache) } });
-}
-
-/**
- * Runs a `run` reply to its end without a stream (inside a batch): notifications are dropped.
- *
- * @param request The request.
- * @param reply The reply.
- * @returns The result.
- */
-export function runQuietly(request: McpRequest, reply: RunReply): Promise<Record<string, unknown>> {
-  return reply.run(quietChannel(request.http));
-}
-
-/**
- * The channel of a call whose answer cannot be a stream: nothing reaches the client before the result.
- * Its signal is the source's, read only if the work asks (runtimes build `Request.signal` on first access).
- */
-function quietChannel(source: SignalSource): Channel {
-  return {
-    get signal() {
-      return source.signal;
-    },
-    streaming: false,
-    notify: noop,
-    send: noop,
-  };
-}
-
-function runReply(
-  ctx: McpContext,
-  request: McpRequest,
-  reply: RunReply,
-  id: JsonRpcId,
-  table: StatusTable,
-): Promise<Response> {
-  const tracked = request.session !== null && request.envelope.era === "legacy" && request.rpc.id !== undefined
-    ? ctx.inFlight.track(request.session, id, request.http.signal)
+  // A 2025 call made in a session can be cancelled with notifications/cancelled.
+  const tracked = request.session !== null && request.envelope.era === "legacy"
+    ? ctx.inFlight.track(request.session, id, http.signal)
     : undefined;
-  const source: SignalSource = tracked ?? request.http;
-  const answer = (result: Record<string, unknown>) =>
-    answerResponse(id, finishResult(result, request.envelope, ctx.serverInfo), reply.cache);
-  const finish = (result: Record<string, unknown>) =>
-    resultMessage(id, finishResult(result, request.envelope, ctx.serverInfo));
-  if (!request.sse) {
-    const answered = reply.run(quietChannel(source)).then(answer);
-    return tracked === undefined ? answered : answered.finally(tracked.done);
+  const channel = new HttpChannel(ctx, tracked ?? http, request.sse);
+  let running: McpResult | Promise<McpResult>;
+  try {
+    running = method(ctx, request, channel);
+  } catch (error) {
+    tracked?.done();
+    throw error;
   }
-  return new Promise<Response>((resolve, reject) => {
-    const channel = new UpgradingChannel(source, ctx.core.options.heartbeatMs, resolve);
-    channel.waiting = ctx.keepAlive?.add(channel);
-    const running = reply.run(channel).then((result) => {
-      if (channel.answer()) resolve(answer(result));
-      else channel.finish(finish(result));
-    }, (error) => {
-      if (channel.answer()) return reject(error);
-      const wire = errorToWire(error, table, ctx.report);
-      const payload: Record<string, unknown> = { code: wire.code, message: wire.message };
-      if (wire.data !== undefined) payload.data = wire.data;
-      channel.finish(JSON.stringify({ jsonrpc: "2.0", id, error: payload }));
-    });
-    if (tracked !== undefined) running.finally(tracked.done);
-  });
+  if (!(running instanceof Promise)) {
+    tracked?.done();
+    return channel.respond(request, id, running);
+  }
+  if (tracked !== undefined) running.finally(tracked.done).catch(noop);
+  if (!request.sse) return running.then((result) => channel.respond(request, id, result));
+  return channel.race(request, id, running, table);
 }
 
 /**
- * The channel of a call whose client accepts SSE. Most calls answer at once, as JSON: the stream, its
- * close signal and the combined signal are built only when needed, and the first keep-alive waits on
- * the binding's shared timer.
+ * The channel of one request over HTTP. Most calls answer at once, as JSON: the stream, its close
+ * signal and the combined signal are built only when needed, and the first keep-alive waits on the
+ * binding's shared timer.
  */
-class UpgradingChannel implements Channel, Due {
-  readonly streaming = true;
+class HttpChannel implements Channel, Due {
+  readonly streaming: boolean;
   /** Its wait for the first keep-alive. */
   waiting: Waiting | undefined;
+  readonly #ctx: McpContext;
   readonly #source: SignalSource;
-  readonly #heartbeatMs: number;
-  readonly #respond: (response: Response) => void;
+  #respond: ((response: Response) => void) | undefined;
+  #early: Response | undefined;
   #writer: SseWriter | undefined;
   #end: () => void = noop;
   #settled = false;
   #signal: AbortSignal | undefined;
   #closed: AbortController | undefined;
   #streamClosed = false;
+  #cache: CacheHint | undefined;
+  #session: string | undefined;
 
-  constructor(source: SignalSource, heartbeatMs: number, respond: (response: Response) => void) {
+  constructor(ctx: McpContext, source: SignalSource, streaming: boolean) {
+    this.#ctx = ctx;
     this.#source = source;
-    this.#heartbeatMs = heartbeatMs;
-    this.#respond = respond;
+    this.streaming = streaming;
   }
 
   get signal(): AbortSignal {
+    if (!this.streaming) return this.#source.signal;
     if (this.#signal === undefined) {
       this.#closed = new AbortController();
       if (this.#streamClosed) this.#closed.abort(streamClosed());
@@ -191,34 +127,103 @@ class UpgradingChannel implements Channel, Due {
   }
 
   notify(method: string, params: Record<string, unknown>): void {
-    this.upgrade().event(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    if (this.streaming) this.#upgrade().event(JSON.stringify({ jsonrpc: "2.0", method, params }));
   }
 
   send(message: string): void {
-    this.upgrade().event(message);
+    if (this.streaming) this.#upgrade().event(message);
+  }
+
+  cache(hint: CacheHint): void {
+    this.#cache = hint;
+  }
+
+  openSession(session: LegacySession): void {
+    this.#session = this.#ctx.sessions.open(session);
   }
 
   /** The first keep-alive fell due before anything else: the answer becomes a stream. */
   due(): void {
-    this.upgrade().comment("keep-alive");
+    this.#upgrade().comment("keep-alive");
+  }
+
+  /** Answers with a method's result: JSON, 304, or a subscription stream (or the stream it talked on). */
+  respond(request: McpRequest, id: JsonRpcId, result: McpResult): Response {
+    const early = this.#early;
+    if (early !== undefined) { // it talked before returning: the stream carries the result last
+      this.#finish(this.#message(request, id, result));
+      return early;
+    }
+    if (result instanceof CachedBody) {
+      if (matchesEtag(request.headers.get("if-none-match"), result.etag)) return new Response(null, result.notModified);
+      return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.body}}`, result.ok);
+    }
+    if (result instanceof Subscription) return this.#listen(result);
+    const body = finishResult(result, request.envelope, this.#ctx.serverInfo);
+    const cache = this.#cache;
+    const session = this.#session;
+    // Without a hint or a session, Response.json is the cheapest JSON answer (see JSON_VALUE_INIT).
+    // An input-required result is never cached (SEP-2322).
+    if ((cache === undefined || body.resultType === "input_required") && session === undefined) {
+      return Response.json({ jsonrpc: "2.0", id, result: body }, JSON_VALUE_INIT);
+    }
+    const headers: Record<string, string> = { ...JSON_HEADERS };
+    if (cache !== undefined && body.resultType !== "input_required") headers["cache-control"] = cacheControl(cache);
+    if (session !== undefined) headers[SESSION_HEADER] = session;
+    return Response.json({ jsonrpc: "2.0", id, result: body }, { headers });
+  }
+
+  /**
+   * Answers with the running method's result, or with an SSE stream as soon as the method talks or
+   * the first keep-alive falls due; the stream then carries the result (or the error) last.
+   */
+  race(request: McpRequest, id: JsonRpcId, running: Promise<McpResult>, table: StatusTable): Promise<Response> {
+    const fail = (error: unknown) => {
+      const wire = errorToWire(error, table, this.#ctx.report);
+      const payload: Record<string, unknown> = { code: wire.code, message: wire.message };
+      if (wire.data !== undefined) payload.data = wire.data;
+      this.#finish(JSON.stringify({ jsonrpc: "2.0", id, error: payload }));
+    };
+    const early = this.#early;
+    if (early !== undefined) { // it talked before its first await: already a stream
+      running.then((result) => this.#finish(this.#message(request, id, result)), fail);
+      return Promise.resolve(early);
+    }
+    return new Promise<Response>((resolve, reject) => {
+      this.#respond = resolve;
+      this.waiting = this.#ctx.keepAlive?.add(this);
+      running.then((result) => {
+        if (this.#claim()) resolve(this.respond(request, id, result));
+        else this.#finish(this.#message(request, id, result));
+      }, (error) => {
+        if (this.#claim()) reject(error);
+        else fail(error);
+      });
+    });
   }
 
   /** Claims the response for a plain answer; `false` once it is an SSE stream. */
-  answer(): boolean {
+  #claim(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
     this.waiting?.cancel();
     return true;
   }
 
+  #message(request: McpRequest, id: JsonRpcId, result: McpResult): string {
+    if (result instanceof CachedBody) return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.body}}`;
+    if (result instanceof Subscription) throw new TypeError("a subscription cannot follow other messages");
+    return resultMessage(id, finishResult(result, request.envelope, this.#ctx.serverInfo));
+  }
+
   /** Sends the last message on the stream and closes it. */
-  finish(message: string): void {
+  #finish(message: string): void {
     this.#writer?.event(message);
     this.#end();
   }
 
   /** Turns the answer into an SSE stream (once) and returns its writer. */
-  upgrade(): SseWriter {
+  #upgrade(): SseWriter {
     if (this.#writer !== undefined) return this.#writer;
     this.#settled = true;
     this.waiting?.cancel();
@@ -227,29 +232,52 @@ class UpgradingChannel implements Channel, Due {
       this.#writer = writer;
       return ended;
     }, {
-      heartbeatMs: this.#heartbeatMs,
+      heartbeatMs: this.#ctx.core.options.heartbeatMs,
       onCancel: () => {
         this.#streamClosed = true;
         this.#closed?.abort(streamClosed());
       },
     });
-    this.#respond(new Response(body, { headers: SSE_HEADERS }));
+    const response = new Response(body, { headers: SSE_HEADERS });
+    if (this.#respond !== undefined) this.#respond(response);
+    else this.#early = response;
     return this.#writer!; // start() ran synchronously inside the ReadableStream constructor
+  }
+
+  #listen(subscription: Subscription): Response {
+    let close: () => void = noop;
+    let stop: () => void = noop;
+    const body = createSseStream((writer) => {
+      stop = subscription.open(writer);
+      return new Promise<void>((done) => close = done);
+    }, {
+      heartbeatMs: this.#ctx.core.options.heartbeatMs,
+      onCancel: () => {
+        stop();
+        close();
+      },
+    });
+    return new Response(body, { headers: SSE_HEADERS });
   }
 }
 
-function listenReply(ctx: McpContext, open: (writer: SseWriter) => () => void): Response {
-  let close: () => void = noop;
-  let stop: () => void = noop;
-  const body = createSseStream((writer) => {
-    stop = open(writer);
-    return new Promise<void>((done) => close = done);
-  }, {
-    heartbeatMs: ctx.core.options.heartbeatMs,
-    onCancel: () => {
-      stop();
-      close();
+/**
+ * The channel of a request whose answer cannot be a stream (an element of a batch, a carrier without
+ * one): nothing reaches the client before the result. Its signal is the source's, read only if asked.
+ *
+ * @param source What holds the signal (the HTTP request).
+ * @param ctx The binding, for `initialize`'s session.
+ * @returns The channel, and what the method set on it.
+ */
+export function quietChannel(source: SignalSource, ctx: McpContext): Channel {
+  return {
+    get signal() {
+      return source.signal;
     },
-  });
-  return new Response(body, { headers: SSE_HEADERS });
+    streaming: false,
+    notify: noop,
+    send: noop,
+    cache: noop,
+    openSession: (session) => void ctx.sessions.open(session),
+  };
 }

@@ -1,15 +1,18 @@
 /**
- * The decoded MCP request each method handler receives, the binding's per-server state, and what a
- * method replies.
+ * The MCP binding's shapes: its per-server state, a decoded request, the channel a running request
+ * talks to its client through, and what a method returns. None of it knows HTTP: the HTTP handler is
+ * one carrier of these requests.
  *
  * @module
  */
+import type { SignalSource } from "../../core/call-context.ts";
+import type { CacheHint } from "../../core/resource.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
-import type { JsonRpcRequest } from "../../internal/jsonrpc.ts";
 import type { SseWriter } from "../../internal/sse.ts";
-import type { CacheHint } from "../../resource/resource-def.ts";
-import type { ServerCore } from "../../server/server-core.ts";
-import type { Envelope } from "./envelope.ts";
+import type { ServerCore } from "../../server/binding.ts";
+import type { JsonRpcRequest } from "../jsonrpc.ts";
+import type { CachedBody } from "./caching.ts";
+import type { Envelope, LegacySession } from "./envelope.ts";
 import type { InFlightCalls } from "./in-flight.ts";
 import type { McpSettings } from "./options.ts";
 import type { PendingRequests } from "./pending.ts";
@@ -41,22 +44,22 @@ export interface McpRequest {
   readonly rpc: JsonRpcRequest;
   /** The era, version and caller metadata. */
   readonly envelope: Envelope;
-  /** The HTTP request. */
-  readonly http: Request;
-  /** Whether the answer may be an SSE stream (the client accepts it, and it is not part of a batch). */
+  /** The request's transport headers (empty where the carrier has none). */
+  readonly headers: Headers;
+  /** Whether the answer may be a stream (the client accepts SSE, and the request is not in a batch). */
   readonly sse: boolean;
-  /** The 2025-era `Mcp-Session-Id`, if sent. */
+  /** The 2025-era session id, if the request carries one. */
   readonly session: string | null;
 }
 
 /**
- * Where a running request talks to its client before its result: the SSE stream, once open. It is a
- * `SignalSource`: pass the channel itself to `CallContext`, so the signal is built only if read.
+ * Where a running request talks to its client before its result. It is a `SignalSource`: the call
+ * pipeline takes the channel itself, so the signal is built only if a handler reads it.
  */
-export interface Channel {
+export interface Channel extends SignalSource {
   /** Aborted when the client goes away (or cancels, on the 2025 revisions). */
   readonly signal: AbortSignal;
-  /** Whether messages reach the client (the answer is, or may become, an SSE stream). */
+  /** Whether messages reach the client before the result (the answer is, or may become, a stream). */
   readonly streaming: boolean;
   /**
    * Sends a notification.
@@ -71,40 +74,48 @@ export interface Channel {
    * @param message The serialised message.
    */
   send(message: string): void;
+  /**
+   * Sets the caching hint of the result (`resources/read`): `Cache-Control` on HTTP.
+   *
+   * @param hint The hint.
+   */
+  cache(hint: CacheHint): void;
+  /**
+   * Opens a 2025-era session for what `initialize` negotiated: on HTTP, a new id in the response's
+   * `Mcp-Session-Id`.
+   *
+   * @param session What the session remembers.
+   */
+  openSession(session: LegacySession): void;
 }
 
-/** A serialised result with its entity tag and caching header, built once per change of a list. */
-export interface CachedBody {
-  /** The result, as JSON. */
-  readonly body: string;
-  /** Its weak entity tag. */
-  readonly etag: string;
-  /** The `Cache-Control` value. */
-  readonly cacheControl: string;
-  /** The init of its 200 response (`Content-Type`, `ETag`, `Cache-Control`), built once. */
-  readonly ok: ResponseInit;
-  /** The init of its 304 response (`ETag`, `Cache-Control`), built once. */
-  readonly notModified: ResponseInit;
+/** A stream that stays open and carries notifications (`subscriptions/listen`). */
+export class Subscription {
+  /** Starts writing to the stream; returns the function that stops. */
+  readonly open: (writer: SseWriter) => () => void;
+
+  /**
+   * Creates a subscription.
+   *
+   * @param open Starts writing; returns the function that stops.
+   */
+  constructor(open: (writer: SseWriter) => () => void) {
+    this.open = open;
+  }
 }
 
 /**
- * What a method replies:
- * - `result`: a result, sent as JSON (with `Cache-Control` when it carries a hint);
- * - `cached`: a result serialised once, sent with its `ETag`, or 304 when the client has it;
- * - `run`: work that may talk (progress, logs, questions) before its result: JSON when it does not,
- *   an SSE stream as soon as it does;
- * - `listen`: a subscription stream that stays open.
+ * What a method returns: a result (a JSON object); a result serialised once, with its entity tag
+ * ({@link CachedBody}: the lists and `server/discover`); or a {@link Subscription}.
  */
-export type McpReply =
-  | {
-    readonly kind: "result";
-    readonly result: Record<string, unknown>;
-    readonly cache?: CacheHint;
-    readonly headers?: Readonly<Record<string, string>>;
-  }
-  | { readonly kind: "cached"; readonly cached: CachedBody }
-  | { readonly kind: "run"; readonly run: (channel: Channel) => Promise<Record<string, unknown>>; readonly cache?: CacheHint }
-  | { readonly kind: "listen"; readonly open: (writer: SseWriter) => () => void };
+export type McpResult = Record<string, unknown> | CachedBody | Subscription;
 
-/** Handles one MCP method. */
-export type McpMethod = (ctx: McpContext, request: McpRequest) => McpReply | Promise<McpReply>;
+/**
+ * Handles one MCP method. It runs to its result, talking to the client through the channel on the way
+ * (progress, logs, 2025 server→client requests).
+ */
+export type McpMethod = (
+  ctx: McpContext,
+  request: McpRequest,
+  channel: Channel,
+) => McpResult | Promise<McpResult>;

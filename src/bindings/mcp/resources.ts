@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { CallContext } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { contentsFromValue, describeResource, notFound } from "../../resource/resource-def.ts";
-import { resolveResource } from "../../resource/resolve-resource.ts";
-import { roundFor, runInRound } from "./input-required.ts";
+import { runHandler } from "../../core/pipeline.ts";
+import { contentsFromValue, describeResource, notFound } from "../../core/resource.ts";
+import { resolveResource } from "./resolve-resource.ts";
+import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
@@ -19,7 +19,7 @@ import { callMetaOf, sinkFor } from "./sink.ts";
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The result.
  */
 export const resourcesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/list");
@@ -32,7 +32,7 @@ export const resourcesList: McpMethod = (ctx, request) => {
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The result.
  */
 export const resourceTemplatesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/templates/list");
@@ -54,10 +54,10 @@ function uriOf(request: McpRequest): string {
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The result.
  * @throws {ProtocolError} `invalid_params` for a missing uri, `resource_not_found` for an unknown one.
  */
-export const resourcesRead: McpMethod = (ctx, request) => {
+export const resourcesRead: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
   requireCapability(registry, request.envelope.era, "resources", "resources/read");
   const uri = uriOf(request);
@@ -65,22 +65,19 @@ export const resourcesRead: McpMethod = (ctx, request) => {
   if (resolved === undefined) throw notFound(uri);
   const { resource, variables } = resolved;
   const hint = resource.cache ?? ctx.settings.readCache;
-  return {
-    kind: "run",
-    cache: hint,
-    run: async (channel) => {
-      const sink = sinkFor(ctx, request, channel);
-      const round = roundFor(request, sink);
-      const call = new CallContext(uri, channel, callMetaOf(request), round ?? sink);
-      const who = { scope: `resource:${uri}`, args: { uri }, caller: undefined };
-      const read = await runInRound(ctx, round, who, async () => await resource.read(variables, call, uri));
-      if (read.asked) return read.result;
-      const contents = contentsFromValue(read.value, uri, resource.mimeType);
-      return request.envelope.era === "modern"
-        ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope }
-        : { contents };
-    },
-  };
+  channel.cache(hint);
+  const read = await runHandler(registry, {
+    name: uri,
+    scope: `resource:${uri}`,
+    arguments: { uri },
+    meta: callMetaOf(request),
+    signal: channel,
+    sink: sinkFor(ctx, request, channel),
+    round: roundOf(request),
+  }, (call) => resource.read(variables, call, uri));
+  if (read.asked) return inputRequiredResult(read.outcome);
+  const contents = contentsFromValue(read.value, uri, resource.mimeType);
+  return request.envelope.era === "modern" ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope } : { contents };
 };
 
 /**
@@ -90,12 +87,12 @@ export const resourcesRead: McpMethod = (ctx, request) => {
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The result.
  * @throws {ProtocolError} `resource_not_found` for an unknown URI.
  */
 export const resourcesSubscribe: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", request.rpc.method);
   const uri = uriOf(request);
   if (resolveResource(ctx.core.registry, uri) === undefined) throw notFound(uri);
-  return { kind: "result", result: {} };
+  return {};
 };

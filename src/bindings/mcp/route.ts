@@ -1,25 +1,20 @@
 /**
- * Routes one JSON-RPC message of the MCP endpoint to its method, after the checks of its era.
+ * Routes one JSON-RPC message of the MCP binding to its method, after the checks of its era. Carrier
+ * neutral: the HTTP handler and any other carrier hand it the message and what the transport saw.
  *
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../../internal/jsonrpc.ts";
+import { isObject } from "../../internal/is-object.ts";
+import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
 import type { StatusTable } from "../jsonrpc-error.ts";
 import { completionComplete } from "./completion.ts";
-import {
-  type Envelope,
-  isModern,
-  parseLegacyEnvelope,
-  parseModernEnvelope,
-  PROTOCOL_VERSION_HEADER,
-  SESSION_HEADER,
-} from "./envelope.ts";
+import { type Envelope, isModern, parseLegacyEnvelope, parseModernEnvelope, PROTOCOL_VERSION_HEADER } from "./envelope.ts";
 import { checkStandardHeaders } from "./headers.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./listen.ts";
 import { promptsGet, promptsList } from "./prompts.ts";
-import type { McpContext, McpMethod, McpReply, McpRequest } from "./request.ts";
+import type { McpContext, McpMethod, McpRequest } from "./request.ts";
 import { resourcesList, resourcesRead, resourcesSubscribe, resourceTemplatesList } from "./resources.ts";
 import { modernErrorToWire } from "./status.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
@@ -70,32 +65,41 @@ export interface ErrorTarget {
   table: StatusTable;
 }
 
-/** A routed request: the request and its method's reply; `undefined` for notifications and answers. */
-export type Routed = { readonly request: McpRequest; readonly reply: McpReply } | undefined;
+/** What the carrier saw of a message besides its body. */
+export interface Transport {
+  /** The transport headers (empty where the carrier has none). */
+  readonly headers: Headers;
+  /** Whether the carrier has HTTP headers to check (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). */
+  readonly http: boolean;
+  /** Whether the answer may be a stream. */
+  readonly sse: boolean;
+  /** The 2025-era session id, if any. */
+  readonly session: string | null;
+}
+
+/** A routed request, with its method. */
+export interface Routed {
+  /** The request. */
+  readonly request: McpRequest;
+  /** Its method. */
+  readonly method: McpMethod;
+}
 
 /**
  * Routes one JSON-RPC message: answers to server→client questions and notifications are consumed
  * here; requests are checked in the order the 2026-07-28 revision gives (envelope -32602, version
- * header -32020, version -32022, mirrored headers -32020, method -32601) and handed to their method.
+ * header -32020, version -32022, mirrored headers -32020, method -32601).
  *
  * @param ctx The binding.
- * @param http The HTTP request.
  * @param message The parsed message.
+ * @param transport What the carrier saw.
  * @param target Receives the id and the era's table as they become known.
- * @param sse Whether the answer may be an SSE stream.
- * @returns The request and its reply (a promise when the method is async), or `undefined` when
- *   there is nothing to answer.
+ * @returns The request and its method, or `undefined` when there is nothing to answer.
  * @throws {ProtocolError} For every protocol error, mapped through `target.table` by the caller.
  */
-export function route(
-  ctx: McpContext,
-  http: Request,
-  message: unknown,
-  target: ErrorTarget,
-  sse: boolean,
-): Routed | Promise<Routed> {
+export function route(ctx: McpContext, message: unknown, transport: Transport, target: ErrorTarget): Routed | undefined {
   target.id = idOf(message);
-  const session = http.headers.get(SESSION_HEADER);
+  const session = transport.session;
   if (isAnswer(message)) {
     if (!ctx.pending.answer(message, session)) {
       throw new ProtocolError(
@@ -106,15 +110,16 @@ export function route(
     return undefined;
   }
   const rpc = parseJsonRpcRequest(message);
-  const header = http.headers.get(PROTOCOL_VERSION_HEADER);
-  const modern = isModern(rpc, header);
+  const headers = transport.headers;
+  const header = transport.http ? headers.get(PROTOCOL_VERSION_HEADER) : undefined;
+  const modern = isModern(rpc, header ?? null);
   let envelope: Envelope;
   if (modern) {
     target.table = modernErrorToWire;
     envelope = parseModernEnvelope(rpc, header);
-    if (rpc.id !== undefined) checkStandardHeaders(rpc, http.headers);
+    if (transport.http && rpc.id !== undefined) checkStandardHeaders(rpc, headers);
   } else {
-    envelope = parseLegacyEnvelope(rpc, header, ctx.sessions.get(session));
+    envelope = parseLegacyEnvelope(rpc, header ?? null, ctx.sessions.get(session));
   }
   if (rpc.id === undefined) {
     notification(ctx, rpc, session, modern);
@@ -122,10 +127,7 @@ export function route(
   }
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method);
   if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
-  const request: McpRequest = { rpc, envelope, http, sse, session };
-  const reply = method(ctx, request);
-  // Most methods reply at once: no promise hop for them.
-  return reply instanceof Promise ? reply.then((r) => ({ request, reply: r })) : { request, reply };
+  return { request: { rpc, envelope, headers, sse: transport.sse, session }, method };
 }
 
 /** Handles a client notification: only `notifications/cancelled` (2025 era) does anything. */
@@ -138,6 +140,5 @@ function notification(ctx: McpContext, rpc: JsonRpcRequest, session: string | nu
 
 /** Tells whether a message is a JSON-RPC response (a client's answer to a server→client request). */
 function isAnswer(message: unknown): message is Record<string, unknown> {
-  return typeof message === "object" && message !== null && !Array.isArray(message) && !("method" in message) &&
-    ("result" in message || "error" in message);
+  return isObject(message) && !("method" in message) && ("result" in message || "error" in message);
 }

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type CallMeta, type CallSink, type InputRequest, LOG_LEVELS, type LogLevel } from "../../core/call-context.ts";
+import type { CallMeta } from "../../core/call-context.ts";
+import { type CallSink, type InputRequest, LOG_LEVELS, type LogLevel } from "../../core/call-sink.ts";
 import type { Channel, McpContext, McpRequest } from "./request.ts";
 
 /**
@@ -14,41 +15,59 @@ import type { Channel, McpContext, McpRequest } from "./request.ts";
  * @returns The call metadata.
  */
 export function callMetaOf(request: McpRequest): CallMeta {
-  const { envelope, http, rpc } = request;
+  const { envelope, headers, rpc } = request;
   return {
     wire: "mcp",
     protocolVersion: envelope.protocolVersion,
     clientInfo: envelope.clientInfo,
     clientCapabilities: envelope.clientCapabilities,
-    headers: http.headers,
+    headers,
     requestId: rpc.id,
   };
 }
 
+/** The sink of one MCP request, with the partials of a streaming tool on the same progress counter. */
+export interface McpSink extends CallSink {
+  /**
+   * Reports a streaming tool's partial as progress, one step past the last value sent.
+   *
+   * @param partial What the tool yielded.
+   */
+  partial(partial: unknown): void;
+}
+
 /**
- * Builds the sink of a running request. Progress needs the request's `progressToken`; logs go out at
- * the envelope's level or above (2026: only when the request set one); questions for the client go
- * out as server→client requests on the 2025 revisions. The 2026-07-28 revision never sends requests
- * on a stream: it asks through input-required results (SEP-2322), whose round (see
- * `input-required.ts`) wraps this sink. Either way the context asks only for capabilities the client
- * declared (-32021 otherwise).
+ * Builds the sink of a running request. Progress needs the request's `progressToken`, and goes out
+ * on one counter per request that only ever increases (MCP 2025-11-25, Progress: "the progress value
+ * MUST increase with each notification"): a value not above the last one sent is dropped, and a
+ * streaming tool's partial counts as one step. Logs go out at the envelope's level or above (2026:
+ * only when the request set one). Questions for the client go out as server→client requests on the
+ * 2025 revisions; the 2026-07-28 revision never sends requests on a stream: it asks through
+ * input-required results (SEP-2322), whose round wraps this sink. Either way the context asks only
+ * for capabilities the client declared (-32021 otherwise).
  *
  * @param ctx The binding.
  * @param request The request.
  * @param channel Its channel.
  * @returns The sink, or `undefined` when nothing can reach the client.
  */
-export function sinkFor(ctx: McpContext, request: McpRequest, channel: Channel): CallSink | undefined {
+export function sinkFor(ctx: McpContext, request: McpRequest, channel: Channel): McpSink | undefined {
   if (!channel.streaming) return undefined;
   const { progressToken, logLevel, era, protocolVersion } = request.envelope;
   const threshold = logLevel === undefined ? Infinity : LOG_LEVELS.indexOf(logLevel);
-  const sink: CallSink = {
-    progress: progressToken === undefined ? undefined : (progress, total, message) => {
-      const params: Record<string, unknown> = { progressToken, progress };
-      if (total !== undefined) params.total = total;
-      if (message !== undefined) params.message = message;
-      channel.notify("notifications/progress", params);
-    },
+  let last = -Infinity;
+  const progress = (value: number, total: number | undefined, message: string | undefined) => {
+    if (progressToken === undefined || !(value > last)) return;
+    last = value;
+    const params: Record<string, unknown> = { progressToken, progress: value };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    channel.notify("notifications/progress", params);
+  };
+  const sink: McpSink = {
+    progress,
+    partial: (partial) =>
+      progress(Math.max(last, 0) + 1, undefined, typeof partial === "string" ? partial : JSON.stringify(partial)),
     log: logLevel === undefined ? undefined : (level: LogLevel, data, logger) => {
       if (LOG_LEVELS.indexOf(level) < threshold) return;
       channel.notify("notifications/message", logger === undefined ? { level, data } : { level, logger, data });

@@ -55,6 +55,7 @@ function sharedErrorToWire(code: ErrorCode): WireError {
     case ErrorCode.UnknownTool: // MCP: an unknown tool is invalid params, not an unknown method
     case ErrorCode.InvalidArguments:
     case ErrorCode.InvalidParams:
+    case ErrorCode.InvalidConfig:
       return { code: -32602, status: 200 };
     case ErrorCode.PayloadTooLarge:
       return { code: -32600, status: 413 };

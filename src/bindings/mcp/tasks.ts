@@ -2,19 +2,20 @@
  * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the 2026-07-28 revision: a
  * long-running tool's promise becomes `resultType: "task"` for a request that declared the extension,
  * and `tasks/get`, `tasks/update` and `tasks/cancel` read, answer and cancel it. The task id is a
- * signed token (see `core/task.ts` for what each kind of task keeps, and where). `tasks/result` and
+ * signed token (see `promise-task.ts` for what each kind of task keeps, and where). `tasks/result` and
  * `tasks/list` do not exist (-32601). Tool middleware runs around each `tasks/*` request, with the
  * method as the call's name, so authentication sees it; a task bound to a caller answers only them.
  *
  * @module
  */
+import { isObject } from "../../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
-import { CallContext } from "../../core/call-context.ts";
+import type { CallContext } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { runMiddleware, type ToolCall } from "../../core/middleware.ts";
-import type { Outcome, PromiseOutcome } from "../../core/outcome.ts";
+import type { PromiseOutcome } from "../../core/outcome.ts";
+import { runInMiddleware } from "../../core/pipeline.ts";
 import type { Registry } from "../../core/registry.ts";
-import { cancelTask, createTask, getTask, type TaskView, updateTask } from "../../core/task.ts";
+import { cancelTask, createTask, getTask, type TaskView, updateTask } from "./promise-task.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
@@ -32,9 +33,7 @@ export { TASKS_EXTENSION };
  */
 export function declaresTasks(envelope: Envelope): boolean {
   const extensions = envelope.clientCapabilities?.extensions;
-  if (typeof extensions !== "object" || extensions === null) return false;
-  const tasks = (extensions as Record<string, unknown>)[TASKS_EXTENSION];
-  return typeof tasks === "object" && tasks !== null;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
 }
 
 /**
@@ -66,15 +65,10 @@ export function tasksRequired(what: string): ProtocolError {
  *
  * @param ctx The binding.
  * @param outcome The promise.
- * @param caller The authenticated caller, if any.
  * @returns The result.
  */
-export async function createTaskResult(
-  ctx: McpContext,
-  outcome: PromiseOutcome,
-  caller: string | undefined,
-): Promise<Record<string, unknown>> {
-  const task = await createTask(ctx.core.registry, outcome, caller);
+export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome): Promise<Record<string, unknown>> {
+  const task = await createTask(ctx.core.registry, outcome);
   return { resultType: "task", ...taskFields(task) };
 }
 
@@ -86,12 +80,9 @@ export async function createTaskResult(
  * @param request The request.
  * @returns The reply.
  */
-export const tasksGet: McpMethod = (ctx, request) => {
+export const tasksGet: McpMethod = async (ctx, request, channel) => {
   open(ctx, request);
-  return {
-    kind: "run",
-    run: async (channel) => detailedTask(await around(ctx, request, channel, (c) => getTask(ctx.core.registry, taskIdOf(request), c))),
-  };
+  return detailedTask(await around(ctx, request, channel, (c) => getTask(ctx.core.registry, taskIdOf(request), c)));
 };
 
 /**
@@ -102,16 +93,11 @@ export const tasksGet: McpMethod = (ctx, request) => {
  * @param request The request.
  * @returns The reply.
  */
-export const tasksUpdate: McpMethod = (ctx, request) => {
+export const tasksUpdate: McpMethod = async (ctx, request, channel) => {
   open(ctx, request);
   const responses = request.rpc.params[INPUT_RESPONSES_PARAM];
-  return {
-    kind: "run",
-    run: async (channel) => {
-      await around(ctx, request, channel, (c) => updateTask(ctx.core.registry, taskIdOf(request), responses, c));
-      return {};
-    },
-  };
+  await around(ctx, request, channel, (c) => updateTask(ctx.core.registry, taskIdOf(request), responses, c));
+  return {};
 };
 
 /**
@@ -122,15 +108,10 @@ export const tasksUpdate: McpMethod = (ctx, request) => {
  * @param request The request.
  * @returns The reply.
  */
-export const tasksCancel: McpMethod = (ctx, request) => {
+export const tasksCancel: McpMethod = async (ctx, request, channel) => {
   open(ctx, request);
-  return {
-    kind: "run",
-    run: async (channel) => {
-      await around(ctx, request, channel, (c) => cancelTask(ctx.core.registry, taskIdOf(request), c));
-      return {};
-    },
-  };
+  await around(ctx, request, channel, (c) => cancelTask(ctx.core.registry, taskIdOf(request), c));
+  return {};
 };
 
 /** Checks what every `tasks/*` request needs: a server that offers tasks (else 404), a client that declared them. */
@@ -145,27 +126,20 @@ function taskIdOf(request: McpRequest): unknown {
   return request.rpc.params.taskId;
 }
 
-const PASSED: Outcome = Object.freeze({ kind: "answer", result: Object.freeze({ content: [] }) }) as Outcome;
-
 /** Runs a `tasks/*` operation inside the tool middleware, so that authentication applies to it. */
-async function around<T>(
+function around<T>(
   ctx: McpContext,
   request: McpRequest,
   channel: Channel,
   operation: (caller: CallContext) => Promise<T>,
 ): Promise<T> {
-  const method = request.rpc.method;
-  const caller = new CallContext(method, channel, callMetaOf(request));
-  const chain = ctx.core.registry.middleware;
-  if (chain.length === 0) return await operation(caller);
-  const call: ToolCall = { name: method, arguments: request.rpc.params, ctx: caller };
-  let done: { value: T } | undefined;
-  await runMiddleware(chain, call, async () => {
-    done = { value: await operation(caller) };
-    return PASSED;
-  });
-  if (done === undefined) throw new ProtocolError(ErrorCode.PermissionDenied, `The server refused ${method}`);
-  return done.value;
+  const operationRequest = {
+    name: request.rpc.method,
+    arguments: request.rpc.params,
+    meta: callMetaOf(request),
+    signal: channel,
+  };
+  return runInMiddleware(ctx.core.registry, operationRequest, operation);
 }
 
 function taskFields(task: TaskView): Record<string, unknown> {

@@ -1,24 +1,23 @@
 /**
- * `tools/list` and `tools/call` over MCP. `runTool` is the one place where a call's outcome becomes
- * the wire's result: a `CallToolResult`, an `InputRequiredResult` (2026-07-28) or a `CreateTaskResult`
- * (2026-07-28, tasks extension).
+ * `tools/list` and `tools/call` over MCP. A call runs through the call pipeline, and its outcome
+ * becomes the revision's result: a `CallToolResult`, an `InputRequiredResult` (2026-07-28) or a
+ * `CreateTaskResult` (2026-07-28, tasks extension).
  *
  * @module
  */
-import { CallContext } from "../../core/call-context.ts";
-import { dispatch } from "../../core/dispatch.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { ToolCall } from "../../core/middleware.ts";
 import type { CallOutcome, PromiseOutcome } from "../../core/outcome.ts";
+import { runCall } from "../../core/pipeline.ts";
 import { failureResult } from "../../core/result.ts";
-import { drainStream } from "../../core/stream.ts";
+import { describeTool } from "../../core/tool.ts";
 import { assertNever } from "../../internal/assert-never.ts";
+import { isObject } from "../../internal/is-object.ts";
 import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
-import { describeTool } from "../../tool/tool-def.ts";
 import { checkParamHeaders } from "./headers.ts";
-import { inputRequiredResult, roundFor } from "./input-required.ts";
+import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { listReply } from "./pagination.ts";
-import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
+import { paramHeadersOf } from "./param-headers.ts";
+import type { McpMethod } from "./request.ts";
 import { callMetaOf, sinkFor } from "./sink.ts";
 import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
 
@@ -27,108 +26,78 @@ import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @returns The page.
  */
 export const toolsList: McpMethod = (ctx, request) =>
   listReply(ctx, request, "mcp:tools", "tools", () => [...ctx.core.registry.tools].map((t) => describeTool(t, false)));
 
 /**
- * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first. A
- * tool whose `taskSupport` is `"required"` is refused (-32021) before it runs unless the request
- * declared the tasks extension. The answer is JSON unless the call reports progress, logs or asks the
- * client something (2025) while the client accepts SSE.
+ * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first, and
+ * the call runs in an input round (its `inputResponses` answer the handler's questions; its
+ * `requestState` is checked first). A tool whose `taskSupport` is `"required"` is refused (-32021)
+ * before it runs unless the request declared the tasks extension. Invalid arguments become an
+ * `isError` result naming the paths, as MCP wants, so that the model can correct itself; a streaming
+ * tool's partials become progress notifications when the request carries a progress token.
  *
  * @param ctx The binding.
  * @param request The request.
- * @returns The reply.
+ * @param channel The channel to the client.
+ * @returns The result.
  * @throws {ProtocolError} `invalid_params` for a malformed call, `header_mismatch` for a bad
  *   `Mcp-Param-*` header, `missing_capability` for a task-only tool without the extension.
  */
-export const toolsCall: McpMethod = (ctx, request) => {
+export const toolsCall: McpMethod = async (ctx, request, channel) => {
   const { name, arguments: args } = request.rpc.params;
   if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
-  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+  if (args !== undefined && !isObject(args)) {
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
   }
-  const input = (args ?? {}) as Record<string, unknown>; // the suite calls no-argument tools without `arguments`
-  const tool = ctx.core.registry.get(name);
-  if (tool !== undefined && request.envelope.era === "modern") {
-    checkParamHeaders(tool.paramHeaders, input, request.http.headers);
-  }
+  const input = args ?? {}; // the conformance suite calls no-argument tools without `arguments`
+  const registry = ctx.core.registry;
+  const tool = registry.get(name);
+  const modern = request.envelope.era === "modern";
+  if (tool !== undefined && modern) checkParamHeaders(paramHeadersOf(tool), input, request.headers);
   if (tool?.longRunning?.taskSupport === "required" && !declaresTasks(request.envelope)) {
     throw tasksRequired(`Tool ${name}`);
   }
-  return { kind: "run", run: (channel) => runTool(ctx, request, channel, name, input) };
-};
-
-/**
- * Runs a call to its result. Invalid arguments become an `isError` result naming the paths, as MCP
- * wants, so the model can correct itself; a streaming tool's partials become progress notifications
- * when the request carries a progress token. On 2026-07-28 the call runs in an input round: the
- * request's `inputResponses` answer the handler's questions, its `requestState` is checked first.
- */
-async function runTool(
-  ctx: McpContext,
-  request: McpRequest,
-  channel: Channel,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const registry = ctx.core.registry;
   const sink = sinkFor(ctx, request, channel);
-  const round = roundFor(request, sink);
-  const call: ToolCall = {
-    name,
-    arguments: args,
-    ctx: new CallContext(name, channel, callMetaOf(request), round ?? sink),
-    round,
-  };
   let outcome: CallOutcome;
   try {
-    const first = await dispatch(registry, call);
-    outcome = first.kind === "stream" ? await drainStream(registry, call, first, partialsFor(request, channel)) : first;
+    outcome = await runCall(registry, {
+      name,
+      arguments: input,
+      meta: callMetaOf(request),
+      signal: channel,
+      sink,
+      round: roundOf(request),
+      onPartial: sink?.partial,
+    });
   } catch (error) {
     if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) {
       return failureResult(error.message) as unknown as Record<string, unknown>;
     }
     throw error;
   }
-  return callToolResult(ctx, request, call, outcome);
-}
-
-/**
- * Translates an outcome into the wire's result.
- *
- * - `answer` / `failure`: the `CallToolResult` as is (`isError` on a failure).
- * - `promise`: for a 2026-07-28 request that declared the tasks extension, a `CreateTaskResult`;
- *   otherwise MCP has no promise result, so the token travels in a complete result, as text for the
- *   model and as `structuredContent`, for the `redeem` tool.
- * - `input_required`: produced only when a call carries an input round, i.e. on 2026-07-28: the
- *   revision's `InputRequiredResult`. The 2025 revisions ask over the stream instead and never get one.
- */
-function callToolResult(
-  ctx: McpContext,
-  request: McpRequest,
-  call: ToolCall,
-  outcome: CallOutcome,
-): Record<string, unknown> | Promise<Record<string, unknown>> {
   switch (outcome.kind) {
     case "answer":
     case "failure":
       return outcome.result as unknown as Record<string, unknown>;
     case "promise":
-      return request.envelope.era === "modern" && declaresTasks(request.envelope)
-        ? createTaskResult(ctx, outcome, call.ctx.auth?.subject)
+      // A client that declared tasks gets one; MCP has no promise result for the others.
+      return modern && declaresTasks(request.envelope)
+        ? await createTaskResult(ctx, outcome)
         : promiseResult(outcome);
-    case "input_required":
-      if (request.envelope.era !== "modern") throw new Error("an input round reached a 2025-era call, which asks over its stream");
+    case "input_required": // only the 2026-07-28 revision carries a round; the 2025 ones ask over the stream
       return inputRequiredResult(outcome);
     default:
       return assertNever(outcome);
   }
-}
+};
 
-/** A promise for a client without tasks: a complete result telling the model how to redeem it. */
+/**
+ * A promise for a client without tasks: a complete result that tells the model how to redeem it, the
+ * token as text for the model and as `structuredContent` for the `redeem` tool.
+ */
 function promiseResult(outcome: PromiseOutcome): Record<string, unknown> {
   const { token, retryAfterMs, expiresAt, estimatedCompletion } = outcome;
   const structuredContent: Record<string, unknown> = { promise: token, retryAfterMs, expiresAt };
@@ -137,17 +106,3 @@ function promiseResult(outcome: PromiseOutcome): Record<string, unknown> {
     `in about ${Math.ceil(retryAfterMs / 1000)} s (the token expires at ${expiresAt}).`;
   return { content: [{ type: "text", text }], structuredContent };
 }
-
-function partialsFor(request: McpRequest, channel: Channel): (partial: unknown) => void {
-  const progressToken = request.envelope.progressToken;
-  if (progressToken === undefined || !channel.streaming) return ignore;
-  let count = 0;
-  return (partial) =>
-    channel.notify("notifications/progress", {
-      progressToken,
-      progress: ++count,
-      message: typeof partial === "string" ? partial : JSON.stringify(partial),
-    });
-}
-
-function ignore(): void {}

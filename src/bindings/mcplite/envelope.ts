@@ -1,22 +1,22 @@
 /**
- * MCP-lite's wire format (seed §3–§4, Appendix A): paths, the `_meta` block and the list body.
+ * MCP-lite's wire format (MCP-lite spec v0.042 §3–§4, Appendix A): paths, the `_meta` block and the list body.
  *
  * @module
  */
-import type { InputRequest } from "../../core/call-context.ts";
+import type { InputRequest } from "../../core/call-sink.ts";
 import type { CallOutcome } from "../../core/outcome.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { ContentBlock } from "../../core/result.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
-import { describeTool } from "../../tool/tool-def.ts";
+import { describeTool } from "../../core/tool.ts";
 
 /** The discovery endpoints, under the base path. */
 export const LIST_PATHS = ["/listtools", "/tools"] as const;
 /** The call endpoints, under the base path. */
 export const CALL_PATHS = ["/calltools", "/rpc"] as const;
 
-/** MCP-lite response types (seed §3.3). */
+/** MCP-lite response types (MCP-lite spec v0.042 §3.3). */
 export type ResponseType = "answer" | "promise" | "elicitation" | "failure" | "request-for-more-resource";
 
 /** The `_meta` block of every MCP-lite result. */
@@ -35,7 +35,7 @@ export interface LiteMeta {
   retry_after_ms?: number;
   /** `promise`: when the work should be done, ISO 8601, if the tool said. */
   estimated_completion?: string;
-  /** `promise`: when the token expires, ISO 8601 (an extension of the seed's fields). */
+  /** `promise`: when the token expires, ISO 8601 (an extension of the spec's fields). */
   expires_at?: string;
   /** `elicitation`: what the client must answer, by key (`{ method, params }`, as MCP's `inputRequests`). */
   input_requests?: Record<string, InputRequest>;
@@ -103,7 +103,7 @@ export function listMessage(registry: Registry, id: string | number | null): Uin
 }
 
 /**
- * Shapes an outcome as MCP-lite's result with its `_meta` (seed §3.3–§3.5, A.3): an answer or failure
+ * Shapes an outcome as MCP-lite's result with its `_meta` (MCP-lite spec v0.042 §3.3–§3.5, A.3): an answer or failure
  * keeps its content; a promise carries `promise_token`, `retry_after_ms`, `estimated_completion` and
  * `expires_at`; an input round is `response_type: "elicitation"` with `input_requests` and the
  * `request_state` to send back.

@@ -1,114 +1,138 @@
 /**
- * The MCP-lite HTTP binding: `POST {base}/listtools` and `POST {base}/calltools`, JSON or SSE.
+ * The MCP-lite HTTP binding (MCP-lite spec v0.042 §4): `POST {base}/listtools` and
+ * `POST {base}/calltools`, answered as JSON or, when the client accepts it, as SSE.
  *
  * @module
  */
-import { CallContext, type CallMeta, type CallSink } from "../../core/call-context.ts";
-import { dispatch } from "../../core/dispatch.ts";
+import type { CallMeta } from "../../core/call-context.ts";
+import type { CallSink } from "../../core/call-sink.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { ToolCall } from "../../core/middleware.ts";
-import { InputRound } from "../../core/input-round.ts";
-import type { CallOutcome } from "../../core/outcome.ts";
-import { drainStream } from "../../core/stream.ts";
-import { idOf, type JsonRpcId, parseJsonRpcRequest } from "../../internal/jsonrpc.ts";
+import type { CallRequest } from "../../core/pipeline.ts";
+import { runCall } from "../../core/pipeline.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
+import type { Binding, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
+import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
-import { JSON_HEADERS, JSON_INIT, JSON_VALUE_INIT, type RouteHandler, type Routes, type ServerCore, SSE_HEADERS } from "../../server/server-core.ts";
+import { JSON_INIT, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
+import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
-import {
-  CALL_PATHS,
-  INPUT_RESPONSES_PARAM,
-  LIST_PATHS,
-  listBytes,
-  listMessage,
-  REQUEST_STATE_PARAM,
-  resultWithMeta,
-} from "./envelope.ts";
+import { CALL_PATHS, INPUT_RESPONSES_PARAM, LIST_PATHS, listBytes, listMessage, REQUEST_STATE_PARAM, resultWithMeta } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
+
+/** Options of {@link mcpLiteBinding}. */
+export interface McpliteOptions {
+  /** The base path of the endpoints (default `/mcp-lite/v1`). */
+  readonly basePath?: string;
+}
 
 const POST_ONLY = { allow: "POST" };
 const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not allowed: use POST");
 
 /**
- * Creates the MCP-lite routes of a server.
+ * Creates the MCP-lite HTTP binding, one of `createServer()`'s default bindings.
  *
- * @param core The server's registry and options.
- * @param basePath The base path, e.g. `/mcp-lite/v1`.
- * @returns The routes.
+ * @param options The base path.
+ * @returns The binding, for `createServer({ bindings })`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer, defineTool, mcpLiteBinding } from "../../../mod.ts";
+ * const server = createServer({ name: "demo", version: "1.0.0", bindings: [mcpLiteBinding({ basePath: "/lite" })] })
+ *   .tool(defineTool("ping").handle(() => "pong"));
+ * const response = await server.fetch(new Request("http://localhost/lite/listtools", {
+ *   method: "POST", headers: { "content-type": "application/json" }, body: "{}",
+ * }));
+ * assert.equal((await response.json()).tools[0].name, "ping");
+ * ```
  */
-export function createMcpliteRoutes(core: ServerCore, basePath: string): Routes {
-  const { registry, options } = core;
-  const report = (error: unknown) => registry.onError?.(error);
-  const fail = (id: JsonRpcId, error: unknown) =>
-    jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
+export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
+  const base = normalisePath(options.basePath ?? "/mcp-lite/v1");
+  return function mcpLite(core) {
+    const { registry, options: server } = core;
+    const report = (error: unknown) => registry.onError?.(error);
+    const fail = (id: JsonRpcId, error: unknown) =>
+      jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
+    const refuse = (error: ProtocolError) => fail(null, error);
 
-  const listTools: RouteHandler = async function listTools(request) {
-    try {
-      if (request.method !== "POST") throw NOT_ALLOWED;
-      await readJson(request, options);
-      return new Response(listBytes(registry), JSON_INIT);
-    } catch (error) {
-      return fail(null, error);
-    }
+    const listTools: RouteHandler = async function listTools(request) {
+      try {
+        if (request.method !== "POST") throw NOT_ALLOWED;
+        await readJson(request, server);
+        return new Response(listBytes(registry), JSON_INIT);
+      } catch (error) {
+        return fail(null, error);
+      }
+    };
+
+    const callTools: RouteHandler = async function callTools(request) {
+      let id: JsonRpcId = null;
+      try {
+        if (request.method !== "POST") throw NOT_ALLOWED;
+        const body = await readJson(request, server);
+        id = idOf(body);
+        const rpc = parseJsonRpcRequest(body);
+        if (rpc.method === "tools/list") return new Response(listMessage(registry, id), JSON_INIT);
+        const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
+        if (acceptsEventStream(request)) return streamCall(core, request, rpc, id, meta);
+        const started = performance.now();
+        const outcome = await runCall(registry, liteCall(rpc, meta, request));
+        // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
+        return Response.json({ jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, server.version) }, JSON_VALUE_INIT);
+      } catch (error) {
+        return fail(id, error);
+      }
+    };
+
+    const routes = new Map<string, Route>();
+    for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse });
+    for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse });
+    return { routes };
   };
-
-  const callTools: RouteHandler = async function callTools(request) {
-    let id: JsonRpcId = null;
-    try {
-      if (request.method !== "POST") throw NOT_ALLOWED;
-      const body = await readJson(request, options);
-      id = idOf(body);
-      const rpc = parseJsonRpcRequest(body);
-      if (rpc.method === "tools/list") {
-        return new Response(listMessage(registry, id), JSON_INIT);
-      }
-      if (rpc.method !== "tools/call") {
-        throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
-      }
-      if (rpc.id === undefined) {
-        throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
-      }
-      const { name, arguments: args } = rpc.params;
-      if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
-      const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
-      if (acceptsEventStream(request)) return streamCall(core, request, id, rpc.params, name, args, meta);
-      const started = performance.now();
-      // Input rounds: the answers to an `elicitation` come back as params next to the echoed state.
-      const round = new InputRound(rpc.params[INPUT_RESPONSES_PARAM], rpc.params[REQUEST_STATE_PARAM]);
-      const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, request, meta, round), round };
-      let outcome = await dispatch(registry, call);
-      if (outcome.kind === "stream") outcome = await drainStream(registry, call, outcome, ignore);
-      // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
-      return Response.json({ jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, options.version) }, JSON_VALUE_INIT);
-    } catch (error) {
-      return fail(id, error);
-    }
-  };
-
-  const routes: Routes = new Map();
-  for (const path of LIST_PATHS) routes.set(basePath + path, listTools);
-  for (const path of CALL_PATHS) routes.set(basePath + path, callTools);
-  return routes;
 }
 
-function ignore(): void {}
+/**
+ * Decodes a `tools/call` request into the pipeline's call: the tool, its arguments, and the input
+ * round's answers and echoed state (an `elicitation` response is answered by calling again with them).
+ *
+ * @param rpc The JSON-RPC request.
+ * @param meta The caller.
+ * @param signal The request, whose signal is read only if a handler asks.
+ * @param sink Where progress and logs go (SSE).
+ * @param onPartial Where partials go (SSE).
+ * @returns The call.
+ * @throws {ProtocolError} `method_not_found` for another method, `invalid_request` without an id,
+ *   `invalid_params` without a tool name.
+ */
+export function liteCall(
+  rpc: JsonRpcRequest,
+  meta: CallMeta,
+  signal: AbortSignal | { readonly signal: AbortSignal },
+  sink?: CallSink,
+  onPartial?: (partial: unknown) => void,
+): CallRequest {
+  if (rpc.method !== "tools/call") throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+  if (rpc.id === undefined) throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
+  const { name, arguments: args } = rpc.params;
+  if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
+  const round = { inputResponses: rpc.params[INPUT_RESPONSES_PARAM], requestState: rpc.params[REQUEST_STATE_PARAM] };
+  return { name, arguments: args, meta, signal, sink, round, onPartial };
+}
 
 /**
- * Answers a call as SSE: `message` events with `{"partial": …}`, then one `done` event with the
- * complete result and its `_meta`; a protocol error is one `error` event; `heartbeat` events keep the
- * connection alive. Progress and logs travel as `progress` and `log` events (extensions that plain
- * MCP-lite clients ignore).
+ * Answers a call as SSE (MCP-lite spec v0.042 §4.3): `message` events with `{"partial": …}`, then one
+ * `done` event with the complete result and its `_meta`; a protocol error is one `error` event;
+ * `heartbeat` events keep the connection alive. Progress and logs travel as `progress` and `log`
+ * events (extensions that plain MCP-lite clients ignore).
  */
 function streamCall(
   core: ServerCore,
   request: Request,
+  rpc: JsonRpcRequest,
   id: JsonRpcId,
-  params: Record<string, unknown>,
-  name: string,
-  args: unknown,
   meta: CallMeta,
 ): Response {
-  const { registry, options } = core;
+  const { registry, options: server } = core;
   const cancel = new AbortController();
   const signal = AbortSignal.any([request.signal, cancel.signal]);
   let out: SseWriter | undefined;
@@ -116,23 +140,19 @@ function streamCall(
     progress: (progress, total, message) => out?.event(JSON.stringify({ progress, total, message }), "progress"),
     log: (level, data, logger) => out?.event(JSON.stringify({ level, logger, data }), "log"),
   };
-  const round = new InputRound(params[INPUT_RESPONSES_PARAM], params[REQUEST_STATE_PARAM], sink);
-  const call: ToolCall = { name, arguments: args, ctx: new CallContext(name, signal, meta, round), round };
+  const call = liteCall(rpc, meta, signal, sink, (partial) => out?.event(JSON.stringify({ partial }), "message"));
   const started = performance.now();
   const body = createSseStream(async (writer) => {
     out = writer;
     try {
-      const first = await dispatch(registry, call);
-      const outcome: CallOutcome = first.kind === "stream"
-        ? await drainStream(registry, call, first, (partial) => writer.event(JSON.stringify({ partial }), "message"))
-        : first;
-      writer.event(JSON.stringify(resultWithMeta(outcome, started, options.version)), "done");
+      const outcome = await runCall(registry, call);
+      writer.event(JSON.stringify(resultWithMeta(outcome, started, server.version)), "done");
     } catch (error) {
-      const wire = errorToWire(error, errorCodeToWire, (e) => registry.onError?.(e, call));
+      const wire = errorToWire(error, errorCodeToWire, (e) => registry.onError?.(e));
       writer.event(JSON.stringify({ id, code: wire.code, message: wire.message, data: wire.data }), "error");
     }
   }, {
-    heartbeatMs: options.heartbeatMs,
+    heartbeatMs: server.heartbeatMs,
     heartbeat: (writer) => writer.event(`{"timestamp":"${new Date().toISOString()}"}`, "heartbeat"),
     onCancel: () => cancel.abort(new Error("the client closed the stream")),
   });

@@ -1,5 +1,5 @@
 /**
- * MCP-lite's table from error codes to JSON-RPC codes (seed §4.4, A.5) and HTTP statuses.
+ * MCP-lite's table from error codes to JSON-RPC codes (MCP-lite spec v0.042 §4.4, A.5) and HTTP statuses.
  *
  * @module
  */
@@ -23,10 +23,11 @@ export function errorCodeToWire(code: ErrorCode): WireError {
       return { code: -32600, status: 400 };
     case ErrorCode.MethodNotFound:
       return { code: -32601, status: 200 };
-    case ErrorCode.UnknownTool: // seed A.5: "Tool not found" is -32601
+    case ErrorCode.UnknownTool: // MCP-lite spec v0.042 A.5: "Tool not found" is -32601
       return { code: -32601, status: 200 };
     case ErrorCode.InvalidArguments: // MCP-lite reports schema failures as -32602 with the paths in data
     case ErrorCode.InvalidParams:
+    case ErrorCode.InvalidConfig:
     case ErrorCode.InvalidEnvelope:
     case ErrorCode.ResourceNotFound:
       return { code: -32602, status: 200 };

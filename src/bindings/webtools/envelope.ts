@@ -56,7 +56,7 @@ export interface WebtoolsPromise {
   /** When the work should be done, ISO 8601, if the tool said. */
   estimatedCompletion?: string;
   /** The body that redeems it: `{ version, action: "redeem", request: { promise: token } }`. */
-  redeem: { version: string; action: typeof REDEEM_TOOL; request: { promise: string } };
+  redeem: { version: string; action: "redeem"; request: { promise: string } };
 }
 
 /** A successful answer that is not done yet: the tool answered with a promise. */

@@ -4,27 +4,21 @@
  *
  * @module
  */
-import { CallContext, type CallMeta } from "../../core/call-context.ts";
-import { formatIssues, hasConfig, resolveConfig } from "../../core/config.ts";
-import { dispatch, unknownTool } from "../../core/dispatch.ts";
+import type { CallMeta } from "../../core/call-context.ts";
 import { ErrorCode, McpliteError, ProtocolError } from "../../core/error.ts";
-import type { ToolCall } from "../../core/middleware.ts";
 import type { CallOutcome } from "../../core/outcome.ts";
-import { Registry } from "../../core/registry.ts";
-import { drainStream } from "../../core/stream.ts";
+import { runCall, unknownTool } from "../../core/pipeline.ts";
+import type { Registry } from "../../core/registry.ts";
+import type { AnyTool } from "../../core/tool.ts";
 import { assertNever } from "../../internal/assert-never.ts";
+import { isObject } from "../../internal/is-object.ts";
 import { pathOf } from "../../internal/url.ts";
+import type { Binding, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
+import { matchesEtag } from "../../server/conditional.ts";
+import { normalisePath } from "../../server/options.ts";
 import { readJson } from "../../server/read-json.ts";
-import {
-  type Binding,
-  JSON_HEADERS,
-  type RouteHandler,
-  type Routes,
-  type ServerCore,
-} from "../../server/server-core.ts";
+import { JSON_HEADERS } from "../../server/responses.ts";
 import { createRedeemTool, REDEEM_TOOL } from "../../tool/redeem-tool.ts";
-import type { ValidationResult } from "../../tool/schema.ts";
-import type { AnyTool } from "../../tool/tool-def.ts";
 import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
 import { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
@@ -67,12 +61,12 @@ const ROOT_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD, POST" };
 const VERSION_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD" };
 
 /**
- * Creates the Webtools binding, for `server.mount()`. It is opt-in: a server that does not mount it
- * never loads this code and exposes no plain-REST way to run its tools.
+ * Creates the Webtools binding, for `createServer({ bindings })`. It is opt-in: a server that does not
+ * list it never loads this code and exposes no plain-REST way to run its tools.
  *
  * @param options The base path, the name and description, and the older versions.
  * @returns The binding.
- * @throws {TypeError} At mount, when a version is listed twice or equals the server's own.
+ * @throws {TypeError} When the server is created, if a version is listed twice or equals the server's own.
  *
  * @example
  * ```ts
@@ -83,7 +77,7 @@ const VERSION_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD" };
  *
  * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() }))
  *   .output(v.object({ sum: v.number() })).handle(({ a, b }) => ({ sum: a + b }));
- * const server = createServer({ name: "math", version: "2.0.0" }).tool(add).mount(webtoolsBinding());
+ * const server = createServer({ name: "math", version: "2.0.0", bindings: [webtoolsBinding()] }).tool(add);
  *
  * const meta = await (await server.fetch(new Request("http://localhost/webtools/"))).json();
  * assert.equal(meta.actions[0].name, "add");
@@ -96,13 +90,13 @@ const VERSION_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD" };
  * ```
  */
 export function webtoolsBinding(options: WebtoolsOptions = {}): Binding {
-  const base = normaliseBase(options.base ?? "/webtools");
-  return function webtools(core: ServerCore): Routes {
-    return createWebtoolsRoutes(core, base, options);
+  const base = normalisePath(options.base ?? "/webtools");
+  return function webtools(core: ServerCore) {
+    return { routes: createWebtoolsRoutes(core, base, options) };
   };
 }
 
-function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsOptions): Routes {
+function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsOptions): ReadonlyMap<string, Route> {
   const live = core.registry;
   const latest = core.options.version;
   const info = (version: string, description?: string): WebtoolsInfo => ({
@@ -116,7 +110,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     if (old.version === latest || older.has(old.version)) {
       throw new TypeError(`webtools: version ${old.version} is listed twice (the latest is the server's ${latest})`);
     }
-    const registry = new Registry();
+    const registry = live.fork(); // its own tools; the server's middleware, settings and config
     for (const tool of old.tools) registry.add(tool);
     // Promises of an older version are redeemed by that version's own tools.
     if (old.tools.some((t) => t.longRunning !== undefined) && registry.get(REDEEM_TOOL) === undefined) {
@@ -135,7 +129,6 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
         data: { requested_version: version, available_versions: [latest, ...older.keys()] },
       });
     }
-    shareServerState(entry.registry, live);
     return entry;
   }
 
@@ -163,24 +156,17 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       const data = unknownTool(registry, body.action).data;
       throw new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${body.action}`, { data });
     }
+    const { config } = body;
+    if (config !== undefined && !isObject(config)) {
+      throw new ProtocolError(ErrorCode.InvalidConfig, "Invalid config: config must be a JSON object");
+    }
     const meta: CallMeta = body.sessionId === undefined
       ? { wire: "webtools", headers: request.headers }
       : { wire: "webtools", headers: request.headers, sessionId: body.sessionId };
-    const ctx = new CallContext(tool.name, request, meta);
-    const { config } = body;
-    if (config !== undefined && (typeof config !== "object" || config === null || Array.isArray(config))) {
-      return configError("Invalid config: config must be a JSON object", undefined);
-    }
-    if (hasConfig(registry, tool)) {
-      let resolved: ValidationResult | Promise<ValidationResult> = resolveConfig(registry, tool, config as never);
-      if (resolved instanceof Promise) resolved = await resolved;
-      if (!resolved.ok) return configError(`Invalid config: ${formatIssues(resolved.issues)}`, resolved.issues);
-      ctx.config = resolved.value;
-    }
-    const call: ToolCall = { name: tool.name, arguments: body.request, ctx };
-    const outcome = await dispatch(registry, call);
-    const final = outcome.kind === "stream" ? await drainStream(registry, call, outcome, ignore) : outcome;
-    return outcomeResponse(final, info.version);
+    // The caller's config, even none: a missing value it must supply is its error (CONFIG_ERROR), not the server's.
+    const supplied = (config ?? {}) as Record<string, unknown>;
+    const outcome = await runCall(registry, { name: tool.name, arguments: body.request, meta, signal: request, config: supplied });
+    return outcomeResponse(outcome, info.version);
   }
 
   const root: RouteHandler = async function webtoolsRoot(request) {
@@ -207,19 +193,10 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     }
   };
 
-  return new Map([[base, root], [`${prefix}/*`, byVersion]]);
+  const refuse = (error: ProtocolError) => errorResponse(error, report);
+  return new Map([[base, { handle: root, refuse }], [`${prefix}/*`, { handle: byVersion, refuse }]]);
 }
 
-/** Older versions run through their own registry, with the live server's middleware, settings and config. */
-function shareServerState(registry: Registry, live: Registry): void {
-  if (registry.middleware.length !== live.middleware.length) {
-    registry.middleware.splice(0, registry.middleware.length, ...live.middleware);
-  }
-  registry.onError = live.onError;
-  registry.settings = live.settings;
-  registry.continuations = live.continuations;
-  if (registry.config !== live.config) registry.setConfig(live.config);
-}
 
 async function toDocument(metadata: WebtoolsMetadata): Promise<MetadataDocument> {
   const etag = `"${await metadataHash(metadata)}"`;
@@ -230,15 +207,6 @@ async function toDocument(metadata: WebtoolsMetadata): Promise<MetadataDocument>
   };
 }
 
-/** `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): `W/` prefixes are ignored. */
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  for (const part of header.split(",")) {
-    const tag = part.trim();
-    if (tag === "*" || tag === etag || (tag.startsWith("W/") && tag.slice(2) === etag)) return true;
-  }
-  return false;
-}
 
 function outcomeResponse(outcome: CallOutcome, version: string): Response {
   switch (outcome.kind) {
@@ -264,12 +232,6 @@ function outcomeResponse(outcome: CallOutcome, version: string): Response {
   }
 }
 
-function configError(message: string, issues: unknown): Response {
-  return new Response(errorBody(WebtoolsCode.ConfigError, message, issues === undefined ? undefined : { issues }), {
-    status: 400,
-    headers: JSON_HEADERS,
-  });
-}
 
 function errorResponse(
   error: unknown,
@@ -299,10 +261,3 @@ function decodeSegment(segment: string): string {
     throw new ProtocolError(ErrorCode.InvalidRequest, "The version in the path is not valid percent-encoding");
   }
 }
-
-function normaliseBase(base: string): string {
-  const withLead = base.startsWith("/") ? base : `/${base}`;
-  return withLead.length > 1 && withLead.endsWith("/") ? withLead.slice(0, -1) : withLead;
-}
-
-function ignore(): void {}

@@ -6,8 +6,8 @@
  */
 import { configDefaults } from "../../core/config.ts";
 import { canonicalHash } from "../../internal/canonical-json.ts";
-import type { CompiledSchema, JsonSchema } from "../../tool/schema.ts";
-import type { AnyTool } from "../../tool/tool-def.ts";
+import type { CompiledSchema, JsonSchema } from "../../core/schema.ts";
+import type { AnyTool } from "../../core/tool.ts";
 
 /** One action of a webtool: a tool, as the spec lists it. */
 export interface WebtoolAction {

@@ -16,9 +16,8 @@
  *   .input(v.object({ city: v.string() }))
  *   .config(v.object({ units: v.optional(v.picklist(["metric", "imperial"]), "metric") }))
  *   .handle(({ city }, ctx) => `${city}: 21 (${ctx.config.units})`);
- * const server = createServer({ name: "weather", version: "2.0.0" })
- *   .tool(current)
- *   .mount(webtoolsBinding({ base: "/webtools" }));
+ * const server = createServer({ name: "weather", version: "2.0.0", bindings: [webtoolsBinding({ base: "/webtools" })] })
+ *   .tool(current);
  *
  * const response = await server.fetch(new Request("http://localhost/webtools/", {
  *   method: "POST",

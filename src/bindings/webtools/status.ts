@@ -81,6 +81,8 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
       return { code: WebtoolsCode.NotFound, status: 404 };
     case ErrorCode.InvalidArguments: // `request` does not match the action's requestSchema
       return { code: WebtoolsCode.SchemaError, status: 400 };
+    case ErrorCode.InvalidConfig: // `config` does not match the action's configSchema
+      return { code: WebtoolsCode.ConfigError, status: 400 };
     case ErrorCode.RateLimited: // raised by rate-limit middleware
       return { code: WebtoolsCode.RateLimit, status: 429 };
     case ErrorCode.PayloadTooLarge:

@@ -16,7 +16,7 @@ import { MCPLite, ResponseType, type ToolResponse } from "../../gen/mcplite/mcpl
 import {
   type ClientError,
   InvalidArgumentsError,
-  ProtocolError,
+  RpcError,
   TimeoutError,
   ToolNotFoundError,
   TransportError,
@@ -107,7 +107,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
           if (response.meta !== undefined) return replyFromResponse(response);
           ctx.onPartial?.(response.result?.partial);
         }
-        throw new ProtocolError("the stream ended without a complete response");
+        throw new RpcError("the stream ended without a complete response");
       } catch (error) {
         throw clientError(error, ctx, "tools/call");
       }
@@ -153,7 +153,7 @@ function replyFromResponse(response: ToolResponse): Reply {
         requestState: meta!.requestState,
       };
     default:
-      throw new ProtocolError(`unsupported response type ${meta?.responseType}`, { data: response.result });
+      throw new RpcError(`unsupported response type ${meta?.responseType}`, { data: response.result });
   }
 }
 
@@ -167,7 +167,7 @@ function isoFromMs(ms: bigint): string | undefined {
  * server's `requested_tool`, `available_tools` and `suggestion`; INVALID_ARGUMENT for arguments →
  * `InvalidArgumentsError` with `issues`; DEADLINE_EXCEEDED → `TimeoutError`; a cancelled call → the
  * reason it was cancelled with; a connection that failed → `TransportError`; anything else a
- * `ProtocolError` with the gRPC code in `data.grpcCode`.
+ * `RpcError` with the gRPC code in `data.grpcCode`.
  */
 function clientError(error: unknown, ctx: RequestContext, method: string): unknown {
   if (ctx.signal.aborted) return ctx.signal.reason ?? error;
@@ -193,7 +193,7 @@ function clientError(error: unknown, ctx: RequestContext, method: string): unkno
   } else if (error.code === Code.Unavailable || (error.code === Code.Unknown && info === undefined)) {
     mapped = new TransportError(message, { data, cause: error });
   } else {
-    mapped = new ProtocolError(message, { data, cause: error });
+    mapped = new RpcError(message, { data, cause: error });
   }
   return mapped;
 }

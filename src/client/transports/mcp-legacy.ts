@@ -7,7 +7,7 @@
  * @module
  */
 import { sleep } from "../../internal/sleep.ts";
-import { ClientError, errorFromRpc, ProtocolError, TransportError } from "../errors.ts";
+import { ClientError, errorFromRpc, RpcError, TransportError } from "../errors.ts";
 import {
   baseHeaders,
   type FetchLike,
@@ -20,7 +20,7 @@ import {
   type StreamMessage,
 } from "../http.ts";
 import { readSse, type SseCursor } from "../sse.ts";
-import type { RequestContext } from "../transport.ts";
+import type { InputRequest, RequestContext } from "../transport.ts";
 import { answerError, handleStreamMessage, LEGACY_VERSIONS } from "./mcp-wire.ts";
 
 /** How many times a stream that ended before its reply is resumed. */
@@ -134,7 +134,7 @@ export class LegacySession {
     const { result, response } = await this.#exchange("initialize", params, plain);
     const version = result.protocolVersion;
     if (typeof version !== "string" || version === "") {
-      throw new ProtocolError("The initialize result has no protocolVersion", { data: result });
+      throw new RpcError("The initialize result has no protocolVersion", { data: result });
     }
     this.#version = version;
     this.#sessionId = response.headers.get("mcp-session-id") ?? undefined;
@@ -305,7 +305,8 @@ export class LegacySession {
   async #answer(id: RpcId, method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<void> {
     let message: Record<string, unknown>;
     try {
-      const result = method === "ping" ? {} : await ctx.answer({ method, params });
+      // An unknown method is answered with an error by the input handlers.
+      const result = method === "ping" ? {} : await ctx.answer({ method: method as InputRequest["method"], params });
       message = { jsonrpc: "2.0", id, result };
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;

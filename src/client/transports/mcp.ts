@@ -7,7 +7,7 @@
  * @module
  */
 import { METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
-import { ClientError, errorFromRpc, ProtocolError, ToolNotFoundError, TransportError } from "../errors.ts";
+import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
 import {
   baseHeaders,
   cacheHintOf,
@@ -100,7 +100,7 @@ class McpTransport implements Transport {
       const { result, response } = await this.#send("tools/list", cursor === undefined ? {} : { cursor }, plain, extra);
       const hint = cacheHintOf(response.headers);
       if (response.status === 304) return { tools: [], notModified: true, ...hint, etag: ctx.etag };
-      if (!Array.isArray(result.tools)) throw new ProtocolError("tools/list returned no tools array", { data: result });
+      if (!Array.isArray(result.tools)) throw new RpcError("tools/list returned no tools array", { data: result });
       tools.push(...(result.tools as ToolInfo[]));
       const pageTtl = typeof result.ttlMs === "number" ? Math.max(0, result.ttlMs) : hint.ttlMs ?? 0;
       ttlMs = ttlMs === undefined ? pageTtl : Math.min(ttlMs, pageTtl);

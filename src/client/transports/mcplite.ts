@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { errorFromRpc, ProtocolError, rpcErrorOf, TransportError } from "../errors.ts";
+import { errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
 import {
   baseHeaders,
   cacheHintOf,
@@ -150,14 +150,14 @@ function parseData(data: string, type: string): unknown {
     return JSON.parse(data);
   } catch {
     if (type === "message") return data; // a plain-text partial
-    throw new ProtocolError(`The ${type} event is not JSON`, { data });
+    throw new RpcError(`The ${type} event is not JSON`, { data });
   }
 }
 
 /** The `done` event's result; a `done` with only `_meta` (seed A.4) gets the partials as content. */
 function finalResult(data: unknown, partials: unknown[]): Record<string, unknown> {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new ProtocolError("The done event must carry a result object", { data });
+    throw new RpcError("The done event must carry a result object", { data });
   }
   const result = data as Record<string, unknown>;
   if (Array.isArray(result.content) || partials.length === 0) return result;

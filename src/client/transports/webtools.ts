@@ -8,7 +8,7 @@
  */
 import type { WebtoolsEnvelope } from "../../bindings/webtools/envelope.ts";
 import type { WebtoolsMetadata } from "../../bindings/webtools/metadata.ts";
-import { InvalidArgumentsError, ProtocolError, ToolNotFoundError } from "../errors.ts";
+import { InvalidArgumentsError, RpcError, ToolNotFoundError } from "../errors.ts";
 import {
   baseHeaders,
   cacheHintOf,
@@ -56,7 +56,7 @@ export interface WebtoolsTransportOptions extends HttpOptions {
  * import { createWebtoolsTransport } from "./webtools.ts";
  *
  * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => ({ sum: a + b }));
- * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).mount(webtoolsBinding());
+ * const server = createServer({ name: "math", version: "1.0.0", bindings: [webtoolsBinding()] }).tool(add);
  * const transport = createWebtoolsTransport("http://localhost/webtools", { fetch: server.fetch, version: "1.0.0" });
  * const ctx = { signal: new AbortController().signal, activity() {}, capabilities: {}, clientInfo: { name: "doc", version: "1" }, stream: false, answer: async () => ({}) };
  * const reply = await transport.callTool({ name: "add", arguments: { a: 1, b: 2 } }, ctx);
@@ -156,7 +156,7 @@ class WebtoolsTransport implements Transport {
     ) {
       throw new ToolNotFoundError(message, options);
     }
-    throw new ProtocolError(`${code}: ${message}`, options);
+    throw new RpcError(`${code}: ${message}`, options);
   }
 
   /** With a hash: confirms the served metadata still matches, at most once per `pinCheckMs`. */
@@ -188,7 +188,7 @@ class WebtoolsTransport implements Transport {
       const envelope = await readJsonBody(response, signal) as WebtoolsEnvelope;
       const error = envelope?.status === "error" ? envelope.error : undefined;
       if (error === undefined) throw unexpected(response, envelope);
-      throw new ProtocolError(`${error.code}: ${error.message}`, { status: response.status, data: error });
+      throw new RpcError(`${error.code}: ${error.message}`, { status: response.status, data: error });
     }
     const metadata = await readJsonBody(response, signal) as WebtoolsMetadata;
     if (typeof metadata !== "object" || metadata === null || !Array.isArray(metadata.actions)) {
@@ -199,7 +199,7 @@ class WebtoolsTransport implements Transport {
       await checkPin(metadata, { version: version!, hash });
       this.#checkedAt = Date.now();
     } else if (version !== undefined && metadata.version !== version) {
-      throw new ProtocolError(`webtool version ${metadata.version} was served, but ${version} was asked for`, {
+      throw new RpcError(`webtool version ${metadata.version} was served, but ${version} was asked for`, {
         status: response.status,
       });
     }
@@ -225,9 +225,9 @@ function resultFromData(data: unknown): Record<string, unknown> {
   return { content: [{ type: "text", text: JSON.stringify(data) }] };
 }
 
-function unexpected(response: Response, body: unknown): ProtocolError {
+function unexpected(response: Response, body: unknown): RpcError {
   const text = typeof body === "string" ? body : JSON.stringify(body) ?? "";
-  return new ProtocolError(`Unexpected webtool reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
+  return new RpcError(`Unexpected webtool reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
     status: response.status,
     data: body,
   });

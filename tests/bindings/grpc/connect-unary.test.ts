@@ -31,7 +31,7 @@ const PROTO_TYPE = { "content-type": "application/proto" };
 
 /** The direct path and Connect's generic handler over one server's core, with a given read limit. */
 function pair(readMaxBytes?: number) {
-  const server = grpcServer().mount(grpcBinding());
+  const server = grpcServer();
   const core = coreOf(server);
   const limit = readMaxBytes ?? core.options.maxBodyBytes;
   const direct = createConnectUnary(core, { readMaxBytes: limit });

@@ -7,8 +7,9 @@ import { execFile } from "node:child_process";
 import * as v from "valibot";
 import { ConnectError } from "@connectrpc/connect";
 import { defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
-import type { Binding, ServerCore } from "../../../src/server/server-core.ts";
-import { fixtureServer, sleep } from "../../helpers/fixtures.ts";
+import type { ServerCore } from "../../../src/binding.ts";
+import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
+import { fixtureServer, sleep, withDefaults } from "../../helpers/fixtures.ts";
 
 /** Streams `count` ticks, `delayMs` apart, recording how it ended. */
 export const tickProbe = { started: 0, aborted: 0, finished: 0, pulled: 0 };
@@ -46,9 +47,9 @@ export const analyze = defineTool("analyze_dataset")
       : ctx.promise({ state: { n: state.n, polls: state.polls + 1 }, retryAfterMs: 5 })
   );
 
-/** The fixture server, the tools above, and middleware failing on `x-test-auth: none|deny`. */
+/** The fixture server (with the gRPC binding on its fetch), the tools above, and middleware failing on `x-test-auth: none|deny`. */
 export function grpcServer() {
-  return fixtureServer({ secret: "grpc-test-secret-0123456789abcdef" }).tool(ticks).tool(loose).tool(analyze).use(
+  return fixtureServer({ secret: "grpc-test-secret-0123456789abcdef", bindings: withDefaults(grpcBinding()) }).tool(ticks).tool(loose).tool(analyze).use(
     async (call, next) => {
       const auth = call.ctx.meta.headers.get("x-test-auth");
       if (auth === "none") throw new ProtocolError(ErrorCode.Unauthenticated, "a token is required");
@@ -59,13 +60,8 @@ export function grpcServer() {
 }
 
 /** Returns a server's core, as a binding receives it. */
-export function coreOf(server: { mount(binding: Binding): unknown }): ServerCore {
-  let core: ServerCore | undefined;
-  server.mount((c) => {
-    core = c;
-    return new Map();
-  });
-  return core!;
+export function coreOf(server: { readonly "~core": ServerCore }): ServerCore {
+  return server["~core"];
 }
 
 /** Returns the error a call fails with. */

@@ -1,5 +1,5 @@
 /**
- * The MCPLite service on `server.fetch` (`server.mount(grpcBinding())`): Connect and gRPC-Web clients
+ * The MCPLite service on `server.fetch` (`grpcBinding()` in the server's bindings): Connect and gRPC-Web clients
  * in process (Connect's transports over `server.fetch`, no socket), then over a real `serve()`
  * listener (Deno.serve / Bun.serve) with connect-node's HTTP/1.1 transports.
  */
@@ -15,7 +15,7 @@ import { grpcBinding, MCPLite, ResponseType } from "../../../src/bindings/grpc/m
 import { BASE, post } from "../../helpers/request.ts";
 import { grpcServer, rejection, tickProbe, waitFor } from "./grpc-fixtures.ts";
 
-const server = grpcServer().mount(grpcBinding());
+const server = grpcServer();
 
 function inProcess(protocol: "connect" | "grpc-web", useBinaryFormat: boolean, useHttpGet = false): Transport {
   const options = {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { defineTool } from "../../../mod.ts";
+import { defineTool, mcpBinding } from "../../../mod.ts";
 import { legacyRequest, modernRequest } from "../../helpers/request.ts";
 import { legacy, mcpServer, modern } from "./mcp-helpers.ts";
 
@@ -17,7 +17,7 @@ describe("caching hints on the wire", () => {
   });
 
   it("uses the server's list hint and a resource's own read hint", async () => {
-    const server = mcpServer({ mcp: { listCache: { ttlMs: 60_000, scope: "private" } } });
+    const server = mcpServer({ bindings: [mcpBinding({ listCache: { ttlMs: 60_000, scope: "private" } })] });
     const list = await modern(server, "tools/list");
     assert.equal(list.headers.get("cache-control"), "private, max-age=60");
     assert.equal(list.body.result.ttlMs, 60_000);
@@ -38,8 +38,8 @@ describe("caching hints on the wire", () => {
   });
 
   it("rejects invalid hints when the server or resource is defined", async () => {
-    assert.throws(() => mcpServer({ mcp: { listCache: { ttlMs: -1, scope: "public" } } }), TypeError);
-    assert.throws(() => mcpServer({ mcp: { readCache: { ttlMs: 1, scope: "shared" as "public" } } }), TypeError);
+    assert.throws(() => mcpBinding({ listCache: { ttlMs: -1, scope: "public" } }), TypeError);
+    assert.throws(() => mcpBinding({ readCache: { ttlMs: 1, scope: "shared" as "public" } }), TypeError);
   });
 });
 

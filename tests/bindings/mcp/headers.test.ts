@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool } from "../../../mod.ts";
+import { createServer, defineTool, mcpLiteBinding } from "../../../mod.ts";
 import { decodeHeaderValue } from "../../../src/bindings/mcp/headers.ts";
 import { modernMeta, post } from "../../helpers/request.ts";
 import { modern } from "./mcp-helpers.ts";
@@ -135,8 +135,9 @@ describe("Mcp-Param-* (x-mcp-header)", () => {
   });
 });
 
-describe("x-mcp-header declarations are checked when the tool is defined", () => {
-  const define = (schema: v.GenericSchema) => () => defineTool("t").input(schema as never);
+describe("x-mcp-header declarations are checked when the tool is registered on an MCP server", () => {
+  const define = (schema: v.GenericSchema) => () =>
+    createServer({ name: "h", version: "1" }).tool(defineTool("t").input(schema as never).handle(() => "ok"));
   it("rejects invalid names, types, duplicates and unreachable positions", () => {
     const bad: [string, v.GenericSchema][] = [
       ["empty", v.object({ a: v.pipe(v.string(), v.metadata({ "x-mcp-header": "" })) })],
@@ -156,6 +157,12 @@ describe("x-mcp-header declarations are checked when the tool is defined", () =>
       ],
     ];
     for (const [what, schema] of bad) assert.throws(define(schema), TypeError, what);
+  });
+
+  it("leaves them to MCP: a server without the MCP binding registers the tool", () => {
+    const bad = v.object({ a: v.pipe(v.string(), v.metadata({ "x-mcp-header": "My Region" })) });
+    const tool = defineTool("t").input(bad).handle(() => "ok");
+    assert.doesNotThrow(() => createServer({ name: "h", version: "1", bindings: [mcpLiteBinding()] }).tool(tool));
   });
 
   it("accepts nested properties reached through properties only", () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { definePrompt, defineResource, defineTool, type InputRequest } from "../../../mod.ts";
+import { definePrompt, defineResource, defineTool } from "../../../mod.ts";
+import type { InputRequest } from "../../../src/types.ts";
 import { jobServer } from "../../helpers/long-running.ts";
 import { legacyRequest, modernRequest, post } from "../../helpers/request.ts";
 import { legacy, mcpServer, modern, SseReader } from "./mcp-helpers.ts";

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { definePrompt, defineResource, defineTool } from "../../../mod.ts";
+import { definePrompt, defineResource, defineTool, mcpBinding } from "../../../mod.ts";
 import { decodeCursor, encodeCursor } from "../../../src/bindings/mcp/pagination.ts";
 import { type Fetcher, legacy, mcpServer, modern } from "./mcp-helpers.ts";
 
 function bigServer() {
-  const server = mcpServer({ mcp: { pageSize: 2 } });
+  const server = mcpServer({ bindings: [mcpBinding({ pageSize: 2 })] });
   for (let i = 0; i < 3; i++) {
     server.tool(defineTool(`extra_${i}`).describe(`Extra ${i}`).handle(() => "x"));
     server.prompt(definePrompt(`extra_prompt_${i}`).describe(`Extra ${i}`).get(() => "x"));

@@ -11,6 +11,7 @@ import {
   type ServerOptions,
   ToolError,
 } from "../../../mod.ts";
+import { createClient, createInProcessTransport, type ElicitAnswer } from "../../../src/client/mod.ts";
 import { jobServer, SECRET, waitFor } from "../../helpers/long-running.ts";
 import { post, toolsCall } from "../../helpers/request.ts";
 import { type Answer, legacy, mcpServer, modern, send } from "./mcp-helpers.ts";
@@ -437,13 +438,14 @@ describe("MCP tasks extension (2026-07-28)", () => {
     assert.equal(done.content[0].text, "Deleted a.txt");
 
     const questions: string[] = [];
-    const outcome = await server.call("remove_file", { filename: "b.txt" }, {
-      onInput: (requests) => {
-        questions.push(...Object.keys(requests));
-        return { confirm: YES };
+    const client = createClient(createInProcessTransport(server), {
+      onElicit: (request) => {
+        questions.push(request.message);
+        return YES as ElicitAnswer;
       },
     });
-    assert.equal(outcome.result.content[0].type === "text" && outcome.result.content[0].text, "Deleted b.txt");
-    assert.deepEqual(questions, ["confirm"]);
+    const text = await client.call("remove_file", { filename: "b.txt" });
+    assert.equal(text, "Deleted b.txt");
+    assert.equal(questions.length, 1);
   });
 });

@@ -4,7 +4,7 @@
  * requests on the SSE stream). The same `answer` function answers each question on every wire.
  */
 import assert from "node:assert/strict";
-import type { InputRequest } from "../../../mod.ts";
+import type { InputRequest } from "../../../src/types.ts";
 import { legacyRequest, post, toolsCall } from "../../helpers/request.ts";
 import { type Fetcher, modern, send, SseReader } from "./mcp-helpers.ts";
 

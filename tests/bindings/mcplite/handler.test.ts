@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createServer } from "../../../mod.ts";
+import { createServer, mcpBinding, mcpLiteBinding } from "../../../mod.ts";
 import { fixtureServer } from "../../helpers/fixtures.ts";
 import { post, toolsCall } from "../../helpers/request.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -89,10 +89,10 @@ describe("MCP-lite binding", () => {
   });
 
   it("serves under a configurable base path, and only there", async () => {
-    const server = createServer({ name: "t", version: "1", mcpLite: { basePath: "/api/lite/" } });
+    const server = createServer({ name: "t", version: "1", bindings: [mcpLiteBinding({ basePath: "/api/lite/" })] });
     assert.equal((await server.fetch(post("/api/lite/listtools", {}))).status, 200);
     assert.equal((await server.fetch(post("/mcp-lite/v1/listtools", {}))).status, 404);
-    const off = createServer({ name: "t", version: "1", mcpLite: false });
+    const off = createServer({ name: "t", version: "1", bindings: [mcpBinding()] });
     assert.equal((await off.fetch(post("/mcp-lite/v1/listtools", {}))).status, 404);
   });
 });

@@ -5,6 +5,7 @@ import { createServer, defineTool, type ServerOptions } from "../../../mod.ts";
 import { webtoolsBinding } from "../../../src/bindings/webtools/mod.ts";
 import { BASE, legacyRequest, modernRequest, post, toolsCall } from "../../helpers/request.ts";
 import { readJsonRpc } from "../../helpers/sse.ts";
+import { withDefaults } from "../../helpers/fixtures.ts";
 
 /** Reports the configuration it received, so each wire's resolution can be compared. */
 const forecast = defineTool("forecast")
@@ -17,7 +18,7 @@ const forecast = defineTool("forecast")
   .handle(({ city }, ctx) => ({ city, units: ctx.config.units, key: ctx.config.apiKey.slice(0, 4) }));
 
 function weather(options: Partial<ServerOptions> = {}) {
-  return createServer({ name: "weather", version: "3.0.0", ...options }).tool(forecast).mount(webtoolsBinding());
+  return createServer({ name: "weather", version: "3.0.0", ...options, bindings: withDefaults(webtoolsBinding()) }).tool(forecast);
 }
 
 async function execute(app: { fetch(r: Request): Promise<Response> }, body: unknown) {
@@ -98,11 +99,10 @@ describe("configuration on Webtools", () => {
 
   it("merges the server-level config (server.config()) with each tool's", async () => {
     const where = defineTool("where").handle((_args, ctx) => ctx.config as Record<string, unknown>);
-    const app = createServer({ name: "r", version: "1.0.0", settings: { region: "eu" } })
+    const app = createServer({ name: "r", version: "1.0.0", settings: { region: "eu" }, bindings: withDefaults(webtoolsBinding()) })
       .config(v.object({ region: v.picklist(["eu", "us"]), tenant: v.optional(v.string(), "public") }))
       .tool(where)
-      .tool(forecast)
-      .mount(webtoolsBinding());
+      .tool(forecast);
     const meta = await metadata(app);
     assert.deepEqual(Object.keys(meta.configSchema.properties), ["tenant", "apiKey", "units"]);
     assert.deepEqual(meta.defaultConfig, { tenant: "public", units: "metric" });
@@ -118,7 +118,7 @@ describe("configuration on Webtools", () => {
     const raw = defineTool("raw")
       .config({ type: "object", properties: { depth: { type: "number", default: 2 } } })
       .handle((_args, ctx) => ctx.config as Record<string, unknown>);
-    const app = createServer({ name: "r", version: "1.0.0" }).tool(raw).mount(webtoolsBinding());
+    const app = createServer({ name: "r", version: "1.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(raw);
     assert.deepEqual((await execute(app, { action: "raw" })).body.data, { depth: 2 });
     assert.deepEqual((await execute(app, { action: "raw", config: { depth: 5, other: 1 } })).body.data, { depth: 5 });
     assert.equal((await execute(app, { action: "raw", config: { depth: "deep" } })).body.error.code, "CONFIG_ERROR");

@@ -3,13 +3,13 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool, ErrorCode, image, ProtocolError } from "../../../mod.ts";
 import { metadataHash, webtoolsBinding, type WebtoolsOptions } from "../../../src/bindings/webtools/mod.ts";
-import { add, echo, fixtureServer } from "../../helpers/fixtures.ts";
+import { add, echo, fixtureServer, withDefaults } from "../../helpers/fixtures.ts";
 import { BASE, post } from "../../helpers/request.ts";
 
 const WT = "/webtools";
 
 function server(options: WebtoolsOptions = {}) {
-  return fixtureServer().mount(webtoolsBinding(options));
+  return fixtureServer({ bindings: withDefaults(webtoolsBinding(options)) });
 }
 
 function get(path: string, headers: Record<string, string> = {}, method = "GET"): Request {
@@ -75,7 +75,7 @@ describe("Webtools binding: metadata", () => {
   });
 
   it("keeps the ETag while nothing changes and changes it when the tool set does", async () => {
-    const app = createServer({ name: "t", version: "1.0.0" }).tool(add).mount(webtoolsBinding());
+    const app = createServer({ name: "t", version: "1.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(add);
     const before = (await app.fetch(get(WT))).headers.get("etag");
     assert.equal((await app.fetch(get(WT))).headers.get("etag"), before);
     app.tool(echo);
@@ -117,7 +117,7 @@ describe("Webtools binding: metadata", () => {
   it("mounts under another base, or at the root", async () => {
     const custom = await server({ base: "tools/v1/" }).fetch(get("/tools/v1"));
     assert.equal((await custom.json()).name, "fixtures");
-    const root = createServer({ name: "r", version: "1.0.0" }).tool(add).mount(webtoolsBinding({ base: "/" }));
+    const root = createServer({ name: "r", version: "1.0.0", bindings: withDefaults(webtoolsBinding({ base: "/" })) }).tool(add);
     assert.equal((await (await root.fetch(get("/"))).json()).version, "1.0.0");
     assert.equal((await (await root.fetch(get("/1.0.0"))).json()).version, "1.0.0");
     const call = await root.fetch(post("/", { action: "add", request: { a: 2, b: 2 } }));
@@ -125,9 +125,9 @@ describe("Webtools binding: metadata", () => {
     assert.equal((await root.fetch(post("/mcp-lite/v1/listtools", {}))).status, 200); // other wires still win
   });
 
-  it("is opt-in: a server that does not mount it has nothing at /webtools", async () => {
+  it("is opt-in: a server that does not list it has nothing at /webtools; two cannot share a path", async () => {
     assert.equal((await fixtureServer().fetch(get(WT))).status, 404);
-    assert.throws(() => server().mount(webtoolsBinding()), /mounted at \/webtools already/);
+    assert.throws(() => fixtureServer({ bindings: withDefaults(webtoolsBinding(), webtoolsBinding()) }), /two bindings serve \/webtools/);
   });
 });
 
@@ -141,9 +141,9 @@ describe("Webtools binding: versions", () => {
     .input(v.object({ query: v.string(), limit: v.optional(v.number(), 3) }))
     .handle(({ query, limit }) => `v2 found ${limit} for ${query}`);
   const versioned = () =>
-    createServer({ name: "library", version: "2.0.0" }).tool(v2Search).mount(webtoolsBinding({
+    createServer({ name: "library", version: "2.0.0", bindings: withDefaults(webtoolsBinding({
       versions: [{ version: "1.0.0", tools: [v1Search], description: "The old search" }],
-    }));
+    })) }).tool(v2Search);
 
   it("keeps older versions of the tool set for pinned clients", async () => {
     const app = versioned();
@@ -187,14 +187,11 @@ describe("Webtools binding: versions", () => {
     assert.equal(limited.body.error.code, "RATE_LIMIT");
   });
 
-  it("refuses a version listed twice or equal to the server's own, at mount", () => {
-    const app = () => createServer({ name: "x", version: "2.0.0" });
-    assert.throws(() => app().mount(webtoolsBinding({ versions: [{ version: "2.0.0", tools: [] }] })), TypeError);
-    assert.throws(
-      () =>
-        app().mount(webtoolsBinding({ versions: [{ version: "1.0.0", tools: [] }, { version: "1.0.0", tools: [] }] })),
-      /listed twice/,
-    );
+  it("refuses a version listed twice or equal to the server's own, when the server is created", () => {
+    const app = (versions: { version: string; tools: [] }[]) =>
+      createServer({ name: "x", version: "2.0.0", bindings: [webtoolsBinding({ versions })] });
+    assert.throws(() => app([{ version: "2.0.0", tools: [] }]), TypeError);
+    assert.throws(() => app([{ version: "1.0.0", tools: [] }, { version: "1.0.0", tools: [] }]), /listed twice/);
   });
 });
 
@@ -221,7 +218,7 @@ describe("Webtools binding: execution", () => {
   it("answers media content as { content: [...] } and no content as null", async () => {
     const pixel = defineTool("pixel").handle(() => [image(new Uint8Array([1, 2, 3]), "image/png")]);
     const nothing = defineTool("nothing").handle(() => {});
-    const app = createServer({ name: "m", version: "1.0.0" }).tool(pixel).tool(nothing).mount(webtoolsBinding());
+    const app = createServer({ name: "m", version: "1.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(pixel).tool(nothing);
     assert.deepEqual((await execute(app, { action: "pixel", request: {} })).body.data, {
       content: [{ type: "image", data: "AQID", mimeType: "image/png" }],
     });
@@ -233,7 +230,7 @@ describe("Webtools binding: execution", () => {
       wire: ctx.meta.wire,
       session: ctx.meta.sessionId ?? null,
     }));
-    const app = createServer({ name: "s", version: "1.0.0" }).tool(whoami).mount(webtoolsBinding());
+    const app = createServer({ name: "s", version: "1.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(whoami);
     assert.deepEqual((await execute(app, { sessionId: "abc", action: "whoami", request: {} })).body.data, {
       wire: "webtools",
       session: "abc",
@@ -290,8 +287,7 @@ describe("Webtools binding: execution", () => {
 
   it("answers INTERNAL_ERROR (500) for an unexpected error, leaking nothing, reporting it to onError", async () => {
     const seen: unknown[] = [];
-    const app = fixtureServer({ onError: (error) => seen.push(error) })
-      .mount(webtoolsBinding())
+    const app = fixtureServer({ onError: (error) => seen.push(error), bindings: withDefaults(webtoolsBinding()) })
       .use(() => {
         throw new Error("password=hunter2 at db.ts:42");
       });
@@ -315,7 +311,7 @@ describe("Webtools binding: execution", () => {
     const ask = defineTool("ask").handle(async (_a, ctx) =>
       (await ctx.elicit("q", { message: "?", requestedSchema: {} })).action
     );
-    const app = createServer({ name: "a", version: "1.0.0" }).tool(ask).mount(webtoolsBinding());
+    const app = createServer({ name: "a", version: "1.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(ask);
     const { status, body } = await execute(app, { action: "ask", request: {} });
     assert.equal(status, 501);
     assert.equal(body.error.code, "UNSUPPORTED");
@@ -343,7 +339,7 @@ describe("Webtools binding: bad input", () => {
   });
 
   it("answers 413 for a body over the server's limit", async () => {
-    const app = fixtureServer({ maxBodyBytes: 64 }).mount(webtoolsBinding());
+    const app = fixtureServer({ maxBodyBytes: 64, bindings: withDefaults(webtoolsBinding()) });
     const { status, body } = await execute(app, { action: "echo", request: { text: "x".repeat(200) } });
     assert.equal(status, 413);
     assert.equal(body.error.code, "PAYLOAD_TOO_LARGE");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { defineTool } from "../../../mod.ts";
-import { compileSchema } from "../../../src/tool/schema.ts";
+import { compileSchema } from "../../../src/core/schema.ts";
 import {
   buildMetadata,
   canonicalJson,

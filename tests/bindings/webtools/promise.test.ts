@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { createServer, defineTool } from "../../../mod.ts";
 import { webtoolsBinding } from "../../../src/bindings/webtools/mod.ts";
 import { BASE, post } from "../../helpers/request.ts";
+import { withDefaults } from "../../helpers/fixtures.ts";
 
 const SECRET = "webtools-test-secret-0123456789abcdef";
 
@@ -26,7 +27,7 @@ async function execute(app: { fetch(r: Request): Promise<Response> }, body: unkn
 
 describe("Webtools binding: promises", () => {
   it("answers status ok with a promise envelope, redeemed with the redeem action until done", async () => {
-    const app = createServer({ name: "jobs", version: "1.0.0", secret: SECRET }).tool(analyze).mount(webtoolsBinding());
+    const app = createServer({ name: "jobs", version: "1.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) }).tool(analyze);
     const meta = await (await app.fetch(new Request(`${BASE}/webtools`))).json();
     assert.deepEqual(meta.actions.map((a: { name: string }) => a.name), ["analyze", "redeem"]);
 
@@ -47,7 +48,7 @@ describe("Webtools binding: promises", () => {
   });
 
   it("refuses a forged token without running anything", async () => {
-    const app = createServer({ name: "jobs", version: "1.0.0", secret: SECRET }).tool(analyze).mount(webtoolsBinding());
+    const app = createServer({ name: "jobs", version: "1.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) }).tool(analyze);
     const { status, body } = await execute(app, { action: "redeem", request: { promise: "not-a-token" } });
     assert.equal(status, 400);
     assert.equal(body.status, "error");
@@ -56,9 +57,8 @@ describe("Webtools binding: promises", () => {
 
   it("redeems a pinned older version's promise with that version's tools", async () => {
     const analyzeV2 = defineTool("analyze").input(v.object({ n: v.number() })).handle(({ n }) => ({ tripled: n * 3 }));
-    const app = createServer({ name: "jobs", version: "2.0.0", secret: SECRET })
-      .tool(analyzeV2)
-      .mount(webtoolsBinding({ versions: [{ version: "1.0.0", tools: [analyze] }] }));
+    const app = createServer({ name: "jobs", version: "2.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding({ versions: [{ version: "1.0.0", tools: [analyze] }] })) })
+      .tool(analyzeV2);
     const first = await execute(app, { version: "1.0.0", action: "analyze", request: { n: 1 } });
     assert.equal(first.body.promise.redeem.version, "1.0.0");
     const second = await execute(app, first.body.promise.redeem);

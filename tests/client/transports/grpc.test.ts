@@ -12,7 +12,7 @@ import type { Reply, RequestContext, Transport } from "../../../src/client/trans
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import { grpcServer } from "../../bindings/grpc/grpc-fixtures.ts";
 
-const server = grpcServer().mount(grpcBinding());
+const server = grpcServer();
 
 function context(extra: Partial<RequestContext> = {}): RequestContext {
   return {
@@ -114,9 +114,8 @@ describe("grpcTransport", () => {
         });
         return answer.action;
       });
-    const app = createServer({ name: "c", version: "1", secret: "grpc-client-secret-0123456789abcdef" })
-      .tool(confirm)
-      .mount(grpcBinding());
+    const app = createServer({ name: "c", version: "1", secret: "grpc-client-secret-0123456789abcdef", bindings: [grpcBinding()] })
+      .tool(confirm);
     const transport = grpcTransport("http://localhost", {
       fetch: (input, init) => app.fetch(new Request(input, init)),
     });

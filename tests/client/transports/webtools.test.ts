@@ -5,13 +5,13 @@ import { createServer, defineTool, ErrorCode, ProtocolError } from "../../../mod
 import { webtoolsBinding } from "../../../src/bindings/webtools/mod.ts";
 import {
   InvalidArgumentsError,
-  ProtocolError as ClientProtocolError,
+  RpcError,
   ToolNotFoundError,
 } from "../../../src/client/errors.ts";
 import type { Reply, RequestContext } from "../../../src/client/transport.ts";
 import { createWebtoolsTransport } from "../../../src/client/transports/webtools.ts";
 import { pinOf, WebtoolsPinError } from "../../../src/client/webtools-pin.ts";
-import { add, echo, fails } from "../../helpers/fixtures.ts";
+import { add, echo, fails, withDefaults } from "../../helpers/fixtures.ts";
 
 const URL = "http://localhost/webtools";
 const SECRET = "webtools-transport-secret-0123456789";
@@ -40,9 +40,8 @@ const job = defineTool("job")
 function app(description = "Adds two numbers") {
   const sum = defineTool("add").describe(description).input(v.object({ a: v.number(), b: v.number() }))
     .output(v.object({ sum: v.number() })).handle(({ a, b }) => ({ sum: a + b }));
-  return createServer({ name: "t", version: "2.0.0", secret: SECRET }).tool(sum).tool(echo).tool(fails).tool(whoami)
-    .tool(job)
-    .mount(webtoolsBinding());
+  return createServer({ name: "t", version: "2.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) }).tool(sum).tool(echo).tool(fails).tool(whoami)
+    .tool(job);
 }
 
 function complete(reply: Reply): Record<string, unknown> {
@@ -105,7 +104,7 @@ describe("Webtools transport", () => {
       return true;
     });
     await assert.rejects(transport.callTool({ name: "echo", arguments: { text: "x" } }, ctx()), (error: unknown) => {
-      assert.ok(error instanceof ClientProtocolError);
+      assert.ok(error instanceof RpcError);
       assert.equal(error.status, 429);
       assert.match(error.message, /RATE_LIMIT: slow down/);
       return true;
@@ -151,7 +150,7 @@ describe("Webtools transport: pinning", () => {
   });
 
   it("refuses another version than the pinned one, and a hash without a version", async () => {
-    const server = createServer({ name: "t", version: "3.0.0" }).tool(add).mount(webtoolsBinding());
+    const server = createServer({ name: "t", version: "3.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(add);
     const transport = createWebtoolsTransport(URL, { fetch: server.fetch, version: "2.0.0" });
     await assert.rejects(transport.listTools(ctx()), /WEBTOOL_NOT_FOUND/);
     assert.throws(() => createWebtoolsTransport(URL, { hash: "ab" }), TypeError);

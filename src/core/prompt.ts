@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import type { ContentBlock } from "../core/result.ts";
-import type { Completer } from "../completion/completer.ts";
-import type { CompiledSchema } from "../tool/schema.ts";
+import type { CallContext } from "./call-context.ts";
+import type { ContentBlock } from "./result.ts";
+import type { Completer } from "./completer.ts";
+import type { CompiledSchema } from "./schema.ts";
 
 /** Who speaks a prompt message. */
 export type PromptRole = "user" | "assistant";

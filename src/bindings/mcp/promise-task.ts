@@ -17,20 +17,20 @@
  *
  * @module
  */
-import { CallContext } from "./call-context.ts";
-import type { InputRequest } from "./call-context.ts";
-import { PROMISE_KIND, TASK_KIND } from "./continuations.ts";
-import { failureFromError } from "./dispatch.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
-import { InputRound } from "./input-round.ts";
-import type { PromiseOutcome } from "./outcome.ts";
-import type { Registry } from "./registry.ts";
-import { resultFromValue, type ToolResult } from "./result.ts";
-import type { StoredResult } from "./result-store.ts";
-import { cancelContinuation, continuePromise } from "./redeem.ts";
-import { ToolPromise } from "./tool-promise.ts";
-import { TokenError } from "../codec/token-error.ts";
-import type { AnyTool } from "../tool/tool-def.ts";
+import type { CallContext } from "../../core/call-context.ts";
+import type { InputRequest } from "../../core/call-sink.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { PromiseOutcome } from "../../core/outcome.ts";
+import { runCancellation, runContinuation } from "../../core/pipeline.ts";
+import { PROMISE_KIND } from "../../core/promise-outcome.ts";
+import type { Registry } from "../../core/registry.ts";
+import type { ToolResult } from "../../core/result.ts";
+import type { StoredResult } from "../../core/result-store.ts";
+import { TokenError } from "../../codec/token-error.ts";
+import type { AnyTool } from "../../core/tool.ts";
+
+/** The token kind of task ids. */
+export const TASK_KIND = "task";
 
 /** Where a task stands. `completed`, `failed` and `cancelled` are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -76,16 +76,12 @@ interface OpenTask {
  * readable at once, for as long as the promise would have been redeemable.
  *
  * @param registry The registry, for the codec.
- * @param outcome The promise.
- * @param caller The authenticated caller the promise is bound to, if any.
+ * @param outcome The promise (bound to its caller, whom the task is bound to as well).
  * @returns The task, as first described (working).
  */
-export async function createTask(
-  registry: Registry,
-  outcome: PromiseOutcome,
-  caller: string | undefined,
-): Promise<TaskView> {
+export async function createTask(registry: Registry, outcome: PromiseOutcome): Promise<TaskView> {
   const codec = registry.continuations.codec;
+  const caller = outcome.caller;
   const claims = await codec.verify(outcome.token, { kind: PROMISE_KIND, caller });
   const now = codec.now();
   const pollIntervalMs = Math.max(1, Math.round(outcome.retryAfterMs));
@@ -119,31 +115,34 @@ export async function getTask(registry: Registry, taskId: unknown, caller: CallC
   const answers = kept !== undefined && "answers" in kept ? kept.answers : undefined;
   const continued = kept?.status === "working" ? kept.continued : undefined;
   const state = continued === undefined ? task.state.s : continued.state;
-  const round = new InputRound(answers);
-  const ctx = contextFor(task, caller, round);
   const now = c.codec.now();
   let entry: StoredResult;
   try {
-    const value = await continuePromise(registry, task.owner, state, ctx);
-    if (round.pending) entry = { status: "input_required", requests: round.questions };
-    else if (!(value instanceof ToolPromise)) entry = { status: "completed", result: resultFromValue(value) };
-    else if (value["~work"] !== undefined || value["~entry"] !== undefined) entry = deferredFromContinuation(task.owner);
-    else {
-      entry = { status: "working" };
-      if (JSON.stringify(value.state) !== JSON.stringify(state)) { // continue from the new state next time
-        const next: StoredResult = { status: "working", answers, continued: { state: value.state }, at: now };
-        await c.results.set(task.key, next, Math.max(1, task.expiresAt - now));
+    const outcome = await runContinuation(registry, { owner: task.owner, state, caller, answers });
+    switch (outcome.kind) {
+      case "answer":
+      case "failure":
+        entry = { status: "completed", result: outcome.result };
+        break;
+      case "input_required":
+        entry = { status: "input_required", requests: outcome.requests };
+        break;
+      case "continued": {
+        const promise = outcome.promise;
+        if (promise["~work"] !== undefined || promise["~entry"] !== undefined) {
+          entry = deferredFromContinuation(task.owner);
+          break;
+        }
+        entry = { status: "working" };
+        if (JSON.stringify(promise.state) !== JSON.stringify(state)) { // continue from the new state next time
+          const next: StoredResult = { status: "working", answers, continued: { state: promise.state }, at: now };
+          await c.results.set(task.key, next, Math.max(1, task.expiresAt - now));
+        }
       }
     }
   } catch (error) {
-    if (round.pending) entry = { status: "input_required", requests: round.questions };
-    else if (error instanceof ProtocolError && error.code === ErrorCode.MissingCapability) throw error;
-    else if (error instanceof ProtocolError) {
-      entry = { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
-    } else {
-      const call = { name: task.owner.name, arguments: state, ctx };
-      entry = { status: "completed", result: failureFromError(registry, call, error).result };
-    }
+    if (!(error instanceof ProtocolError) || error.code === ErrorCode.MissingCapability) throw error;
+    entry = { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
   }
   if (isTerminal(entry)) await c.results.set(task.key, { ...entry, at: now }, Math.max(1, task.expiresAt - now));
   return viewOf(task, { ...entry, at: now });
@@ -209,7 +208,7 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
   const kept = await c.results.get(task.key);
   if (kept !== undefined && isTerminal(kept)) return;
   const state = kept?.status === "working" && kept.continued !== undefined ? kept.continued.state : task.state.s;
-  await cancelContinuation(registry, task.owner, state, contextFor(task, caller, undefined));
+  await runCancellation(registry, { owner: task.owner, state, caller });
   await c.results.set(task.key, { status: "cancelled", at: c.codec.now() }, ttlMs);
 }
 
@@ -252,12 +251,6 @@ function notHeld(): ProtocolError {
       "shared ResultStore (the resultStore option).",
     { data: { reason: "result_not_found" } },
   );
-}
-
-function contextFor(task: OpenTask, caller: CallContext, round: InputRound | undefined): CallContext {
-  const ctx = new CallContext(task.owner.name, caller.signal, caller.meta, round);
-  ctx.auth = caller.auth;
-  return ctx;
 }
 
 function isTerminal(entry: StoredResult): boolean {

@@ -3,21 +3,22 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createContextKey, createServer, defineTool, ErrorCode, fail, ProtocolError, text, ToolError, toolResult } from "../../mod.ts";
 import { fixtureServer } from "../helpers/fixtures.ts";
+import { callAny, final } from "../helpers/outcome.ts";
 
-describe("dispatch", () => {
+describe("the call pipeline", () => {
   it("validates, runs the handler and shapes a structured result", async () => {
-    const outcome = await fixtureServer().call("add", { a: 2, b: 40 });
+    const outcome = final(await fixtureServer().call("add", { a: 2, b: 40 }));
     assert.equal(outcome.kind, "answer");
     assert.deepEqual(outcome.result, { content: [{ type: "text", text: '{"sum":42}' }], structuredContent: { sum: 42 } });
   });
 
   it("hands the handler the schema's output (defaults applied)", async () => {
-    const outcome = await fixtureServer().call("echo", { text: "ab" });
+    const outcome = final(await fixtureServer().call("echo", { text: "ab" }));
     assert.deepEqual(outcome.result.content, [{ type: "text", text: "ab" }]);
   });
 
   it("answers unknown_tool with the known names and a suggestion", async () => {
-    await assert.rejects(fixtureServer().call("ad", {}), (e: ProtocolError) => {
+    await assert.rejects(callAny(fixtureServer(), "ad", {}), (e: ProtocolError) => {
       assert.equal(e.code, ErrorCode.UnknownTool);
       assert.deepEqual(e.data, {
         requested_tool: "ad",
@@ -26,40 +27,40 @@ describe("dispatch", () => {
       });
       return true;
     });
-    await assert.rejects(fixtureServer().call("zzzzzzzz", {}), (e: ProtocolError) => !("suggestion" in (e.data as object)));
+    await assert.rejects(callAny(fixtureServer(), "zzzzzzzz", {}), (e: ProtocolError) => !("suggestion" in (e.data as object)));
   });
 
   it("answers invalid_arguments naming every failing path", async () => {
-    await assert.rejects(fixtureServer().call("add", { a: "1" }), (e: ProtocolError) => {
+    await assert.rejects(callAny(fixtureServer(), "add", { a: "1" }), (e: ProtocolError) => {
       assert.equal(e.code, ErrorCode.InvalidArguments);
       const issues = (e.data as { issues: { path: string }[] }).issues.map((i) => i.path);
       assert.deepEqual(issues, ["a", "b"]);
       assert.match(e.message, /a: .*b: /);
       return true;
     });
-    await assert.rejects(fixtureServer().call("add", [1, 2]), { code: ErrorCode.InvalidArguments });
+    await assert.rejects(callAny(fixtureServer(), "add", [1, 2]), { code: ErrorCode.InvalidArguments });
   });
 
   it("treats missing arguments as {}", async () => {
     const tool = defineTool("noargs").handle(() => "fine");
-    const outcome = await createServer({ name: "t", version: "1" }).tool(tool).call("noargs", undefined);
+    const outcome = final(await callAny(createServer({ name: "t", version: "1" }).tool(tool), "noargs", undefined));
     assert.deepEqual(outcome.result.content, [{ type: "text", text: "fine" }]);
   });
 
   it("turns a ToolError into a failure with its message and data", async () => {
-    const outcome = await fixtureServer().call("fails", {});
+    const outcome = final(await fixtureServer().call("fails", {}));
     assert.equal(outcome.kind, "failure");
     assert.deepEqual(outcome.result, { content: [{ type: "text", text: "the quota is exhausted" }], isError: true });
     const withData = defineTool("with_data").handle(() => {
       throw new ToolError("over limit", { data: { limit: 3 } });
     });
-    const r = await createServer({ name: "t", version: "1" }).tool(withData).call("with_data", {});
+    const r = final(await createServer({ name: "t", version: "1" }).tool(withData).call("with_data", {}));
     assert.deepEqual(r.result.structuredContent, { limit: 3 });
   });
 
   it("turns any other throw into a failure carrying the message only, and reports it to onError", async () => {
     const seen: unknown[] = [];
-    const outcome = await fixtureServer({ onError: (error) => seen.push(error) }).call("crashes", {});
+    const outcome = final(await fixtureServer({ onError: (error) => seen.push(error) }).call("crashes", {}));
     assert.equal(outcome.kind, "failure");
     assert.deepEqual(outcome.result.content, [{ type: "text", text: "database connection refused" }]);
     assert.ok(!JSON.stringify(outcome.result).includes("at "), "no stack frames");
@@ -73,12 +74,12 @@ describe("dispatch", () => {
       .tool(defineTool("blocks").handle(() => [text("one"), text("two")]))
       .tool(defineTool("full").handle(() => toolResult({ content: [text("x")], structuredContent: { y: 1 } })))
       .tool(defineTool("arr").handle(() => [1, 2]));
-    const f = await server.call("f", {});
+    const f = final(await server.call("f", {}));
     assert.equal(f.kind, "failure");
     assert.deepEqual(f.result.structuredContent, { city: "Atlantis" });
-    assert.deepEqual((await server.call("blocks", {})).result.content.map((b) => (b as { text: string }).text), ["one", "two"]);
-    assert.deepEqual((await server.call("full", {})).result, { content: [{ type: "text", text: "x" }], structuredContent: { y: 1 } });
-    assert.deepEqual((await server.call("arr", {})).result, { content: [{ type: "text", text: "[1,2]" }] });
+    assert.deepEqual(final(await server.call("blocks", {})).result.content.map((b: unknown) => (b as { text: string }).text), ["one", "two"]);
+    assert.deepEqual(final(await server.call("full", {})).result, { content: [{ type: "text", text: "x" }], structuredContent: { y: 1 } });
+    assert.deepEqual(final(await server.call("arr", {})).result, { content: [{ type: "text", text: "[1,2]" }] });
   });
 
   it("passes a ProtocolError thrown by a handler on to the wire", async () => {
@@ -92,7 +93,7 @@ describe("dispatch", () => {
 
   it("drains streams into a final result: joined text, or the generator's return value", async () => {
     const partials: unknown[] = [];
-    const outcome = await fixtureServer().call("countdown", { count: 2 }, { onPartial: (p) => partials.push(p) });
+    const outcome = final(await fixtureServer().call("countdown", { count: 2 }, { onPartial: (p) => partials.push(p) }));
     assert.deepEqual(partials, ["2 ", "1 ", "liftoff"]);
     assert.deepEqual(outcome.result.content, [{ type: "text", text: "2 1 liftoff" }]);
     const returns = defineTool("returns")
@@ -101,7 +102,7 @@ describe("dispatch", () => {
         yield 1;
         return { total: 1 };
       });
-    const r = await createServer({ name: "t", version: "1" }).tool(returns).call("returns", {});
+    const r = final(await createServer({ name: "t", version: "1" }).tool(returns).call("returns", {}));
     assert.deepEqual(r.result.structuredContent, { total: 1 });
   });
 
@@ -110,7 +111,7 @@ describe("dispatch", () => {
       yield "a";
       throw new ToolError("disk full");
     });
-    const r = await createServer({ name: "t", version: "1" }).tool(broken).call("broken", {});
+    const r = final(await createServer({ name: "t", version: "1" }).tool(broken).call("broken", {}));
     assert.equal(r.kind, "failure");
     assert.deepEqual(r.result.content, [{ type: "text", text: "disk full" }]);
   });
@@ -135,7 +136,7 @@ describe("middleware", () => {
         call.ctx.set(tenant, "acme");
         return next();
       });
-    const outcome = await server.call("whoami", {});
+    const outcome = final(await server.call("whoami", {}));
     assert.deepEqual(outcome.result.content, [{ type: "text", text: "ada@acme" }]);
     assert.deepEqual(order, ["outer:whoami", "inner", "outer:after"]);
   });
@@ -153,8 +154,8 @@ describe("middleware", () => {
       return Promise.resolve({ kind: "answer", result: { content: [text("from cache")] } });
     });
     await assert.rejects(server.call("secret", {}), { code: ErrorCode.Unauthenticated });
-    await assert.rejects(server.call("no_such_tool", {}), { code: ErrorCode.Unauthenticated });
-    const cached = await server.call("secret", {}, { headers: { authorization: "Bearer ok" } });
+    await assert.rejects(callAny(server, "no_such_tool", {}), { code: ErrorCode.Unauthenticated });
+    const cached = final(await server.call("secret", {}, { headers: { authorization: "Bearer ok" } }));
     assert.deepEqual(cached.result.content, [{ type: "text", text: "from cache" }]);
     assert.equal(ran, false);
   });
@@ -164,7 +165,7 @@ describe("middleware", () => {
       call.arguments = { ...(call.arguments as object), b: 1 };
       return next();
     });
-    assert.deepEqual((await server.call("add", { a: 1 })).result.structuredContent, { sum: 2 });
+    assert.deepEqual(final(await callAny(server, "add", { a: 1 })).result.structuredContent, { sum: 2 });
   });
 
   it("refuses next() called twice", async () => {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Registry } from "../core/registry.ts";
-import type { AnyResource } from "./resource-def.ts";
+import type { Registry } from "../../core/registry.ts";
+import type { AnyResource } from "../../core/resource.ts";
 
 /** A resource matched to a URI, with the template's variables. */
 export interface ResolvedResource {

@@ -3,10 +3,9 @@
  *
  * @module
  */
-import type { HeaderParam } from "../internal/mcp-wire.ts";
-import type { CallContext } from "../core/call-context.ts";
-import type { ContentBlock, ToolResult } from "../core/result.ts";
-import type { ToolPromise } from "../core/tool-promise.ts";
+import type { CallContext } from "./call-context.ts";
+import type { ContentBlock, ToolResult } from "./result.ts";
+import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
@@ -97,8 +96,6 @@ export interface Tool<TName extends string = string, TInput = unknown, TArgs = u
   readonly description: string | undefined;
   /** The input schema, compiled. */
   readonly input: CompiledSchema;
-  /** The input properties mirrored as `Mcp-Param-*` headers (`x-mcp-header`), checked at definition. */
-  readonly paramHeaders: readonly HeaderParam[];
   /** The output schema, compiled, if declared. */
   readonly output: CompiledSchema | undefined;
   /** MCP annotations. */

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
-import type { ContentAnnotations, ResourceContents } from "../core/result.ts";
-import type { Completer } from "../completion/completer.ts";
+import type { CallContext } from "./call-context.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import type { ContentAnnotations, ResourceContents } from "./result.ts";
+import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";
 
 /** A caching hint (MCP SEP-2549): how long a result stays fresh, and who may share a cached copy. */
@@ -171,4 +171,18 @@ function toBase64(bytes: Uint8Array): string {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
+}
+
+/**
+ * Checks a caching hint.
+ *
+ * @param hint The hint.
+ * @param what Names the definition in errors.
+ * @returns The hint, frozen.
+ * @throws {TypeError} When `ttlMs` is not a non-negative integer or the scope is unknown.
+ */
+export function checkCacheHint(hint: CacheHint, what: string): CacheHint {
+  if (!Number.isSafeInteger(hint?.ttlMs) || hint.ttlMs < 0) throw new TypeError(`${what}: ttlMs must be a non-negative integer`);
+  if (hint.scope !== "public" && hint.scope !== "private") throw new TypeError(`${what}: scope must be "public" or "private"`);
+  return Object.freeze({ ttlMs: hint.ttlMs, scope: hint.scope });
 }

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
-import type { Registry } from "../core/registry.ts";
-import { findTemplate } from "../resource/resolve-resource.ts";
-import { type Completer, type CompletionResult, completionResult } from "./completer.ts";
+import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { Registry } from "../../core/registry.ts";
+import { findTemplate } from "./resolve-resource.ts";
+import { type Completer, type CompletionResult, completionResult } from "../../core/completer.ts";
 
 /** What a completion refers to: a prompt by name, or a resource template by its template. */
 export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };

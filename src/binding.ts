@@ -1,0 +1,54 @@
+/**
+ * `@mcplite/sdk/binding`: what a binding author needs to put the same tools on another wire. A
+ * binding is a function that receives the server's core (its registry and options) once and returns
+ * the routes it serves; each route decodes its wire into a call, hands it to {@link runCall}, the one
+ * call pipeline, and encodes the outcome.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { type Binding, createServer, defineTool } from "../mod.ts";
+ * import { runCall } from "./binding.ts";
+ *
+ * // GET /call/{tool}?{arguments as query parameters} → the result's text.
+ * const queryBinding: Binding = ({ registry }) => ({
+ *   routes: new Map([["/call/*", {
+ *     async handle(request) {
+ *       const url = new URL(request.url);
+ *       const outcome = await runCall(registry, {
+ *         name: url.pathname.slice("/call/".length),
+ *         arguments: Object.fromEntries(url.searchParams),
+ *         meta: { wire: "in-process", headers: request.headers },
+ *         signal: request,
+ *       });
+ *       if (outcome.kind !== "answer") return new Response("not done", { status: 202 });
+ *       return new Response(outcome.result.content.map((c) => c.type === "text" ? c.text : "").join(""));
+ *     },
+ *     refuse: (error) => new Response(error.message, { status: 403 }),
+ *   }]]),
+ * });
+ *
+ * const greet = defineTool("greet").input(v.object({ name: v.string() })).handle(({ name }) => `Hello, ${name}`);
+ * const server = createServer({ name: "demo", version: "1.0.0", bindings: [queryBinding] }).tool(greet);
+ * const response = await server.fetch(new Request("http://localhost/call/greet?name=Ada"));
+ * assert.equal(await response.text(), "Hello, Ada");
+ * ```
+ *
+ * @module
+ */
+export { runCall, runHandler, runInMiddleware, unknownTool } from "./core/pipeline.ts";
+export type { CallRequest, HandlerOutcome, HandlerRequest, OperationRequest } from "./core/pipeline.ts";
+export type { Registry, RegistryChange, RegistryOptions } from "./core/registry.ts";
+export type { Continuations, ContinuationsOptions } from "./core/continuations.ts";
+export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
+export type { MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
+export type { ResolvedOptions } from "./server/options.ts";
+export { acceptsEventStream, readJson } from "./server/read-json.ts";
+export type {
+  AnswerOutcome,
+  FailureOutcome,
+  FinalOutcome,
+  InputRequiredOutcome,
+  PromiseOutcome,
+} from "./core/outcome.ts";

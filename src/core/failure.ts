@@ -1,0 +1,40 @@
+/**
+ * What an error thrown by a handler (or by deferred work, or a continuation) becomes: the one mapping,
+ * used by every path that runs tool code.
+ *
+ * @module
+ */
+import { ProtocolError, ToolError } from "./error.ts";
+import { failureResult, type ToolResult } from "./result.ts";
+import { isObject } from "../internal/is-object.ts";
+
+/**
+ * Turns what a handler threw into its business failure (`isError: true`): a `ToolError` keeps its
+ * message and its data (as `structuredContent`); any other error keeps its message, never its stack,
+ * and is reported. A `ProtocolError` is not a failure of the tool: it is thrown on, for the wire.
+ *
+ * @param error What was thrown.
+ * @param report Receives errors that are not the tool's own failures, for logs.
+ * @returns The failure result.
+ * @throws {ProtocolError} When the handler threw one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolError } from "./error.ts";
+ * import { failureOf } from "./failure.ts";
+ * const result = failureOf(new ToolError("quota exceeded", { data: { retryInS: 60 } }), () => {});
+ * assert.deepEqual(result, { content: [{ type: "text", text: "quota exceeded" }], isError: true, structuredContent: { retryInS: 60 } });
+ * ```
+ */
+export function failureOf(error: unknown, report: (error: unknown) => void): ToolResult {
+  if (error instanceof ProtocolError) throw error;
+  if (error instanceof ToolError) {
+    const result = failureResult(error.message);
+    if (isObject(error.data)) result.structuredContent = error.data;
+    return result;
+  }
+  report(error);
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
+  return failureResult(message || "internal error");
+}

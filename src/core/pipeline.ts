@@ -1,0 +1,406 @@
+// HOT PATH: context → middleware → look up → validate → configure → run → drain → settle → check output.
+// No allocation beyond the context and the result, no per-call closures without middleware, no await
+// that is not needed.
+/**
+ * The call pipeline: the one place where a decoded call becomes an outcome, for every wire, for
+ * `server.call()` and for MCP's tasks. A binding decodes its wire into a {@link CallRequest}, hands it
+ * to {@link runCall}, and encodes the {@link CallOutcome} (or the `ProtocolError` it throws); nothing
+ * else.
+ *
+ * @module
+ */
+import { CallContext, type AuthInfo, type CallMeta, type SignalSource } from "./call-context.ts";
+import type { CallSink, InputRequest } from "./call-sink.ts";
+import { configFor } from "./config.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import { failureOf } from "./failure.ts";
+import { InputRound, type RoundScope } from "./input-round.ts";
+import { runMiddleware, type ToolCall } from "./middleware.ts";
+import type { CallOutcome, FinalOutcome, InputRequiredOutcome } from "./outcome.ts";
+import { resultOf } from "./output.ts";
+import { promiseOutcome } from "./promise-outcome.ts";
+import { cancelContinuation, continuePromise } from "./redeem.ts";
+import type { Registry } from "./registry.ts";
+import { type ContentBlock, type ToolResult, toolResult } from "./result.ts";
+import type { ValidationIssue, ValidationResult } from "./schema.ts";
+import { suggestName } from "./suggest.ts";
+import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
+import { ToolPromise } from "./tool-promise.ts";
+
+/** A decoded tool call, as a binding hands it to {@link runCall}. */
+export interface CallRequest {
+  /** The tool name. */
+  readonly name: string;
+  /** The arguments, as sent (validated by the pipeline). */
+  readonly arguments: unknown;
+  /** What is known about the caller. */
+  readonly meta: CallMeta;
+  /** The cancellation signal, or what holds it (the `Request`): read only if a handler asks. */
+  readonly signal: AbortSignal | SignalSource;
+  /** Where progress, logs and (on wires that ask mid-call, such as MCP 2025) questions for the client go. */
+  readonly sink?: CallSink;
+  /**
+   * On wires that ask by answering "input required" and being called again (MCP-lite, MCP 2026-07-28,
+   * gRPC, in process): what this request carried. Absent where the wire cannot ask this way.
+   */
+  readonly round?: { readonly inputResponses: unknown; readonly requestState: unknown };
+  /** Configuration the caller supplied, on wires that carry it (Webtools `config`); the server's settings win. */
+  readonly config?: Record<string, unknown>;
+  /** The authenticated caller, when the server's authentication ran before the pipeline. */
+  readonly auth?: AuthInfo;
+  /**
+   * Receives each partial of a streaming tool as it comes. When it returns a promise, the next
+   * partial is not pulled before it settles (back-pressure for wires whose streams are pulled).
+   */
+  readonly onPartial?: (partial: unknown) => void | Promise<void>;
+}
+
+/**
+ * Runs a call: the context and input round, the middleware, the tool's lookup, its arguments' and
+ * configuration's validation, the handler, the stream's partials, then the outcome: an answer or a
+ * failure (checked against the tool's output schema), a promise token, or the input the call still
+ * needs. A handler's error becomes a failure (its message, never its stack); a `ProtocolError` goes on
+ * to the wire.
+ *
+ * @param registry The server's registry.
+ * @param request The decoded call.
+ * @returns The outcome.
+ * @throws {ProtocolError} `unknown_tool`, `invalid_arguments`, `invalid_config`, `invalid_params` (a
+ *   bad `requestState`), `internal` (a result that does not match the output schema, masked), or one
+ *   that middleware or the handler threw.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { defineTool } from "../tool/define-tool.ts";
+ * import { runCall } from "./pipeline.ts";
+ * import { Registry } from "./registry.ts";
+ *
+ * const registry = new Registry();
+ * registry.add(defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b));
+ * const outcome = await runCall(registry, {
+ *   name: "add",
+ *   arguments: { a: 1, b: 2 },
+ *   meta: { wire: "in-process", headers: new Headers() },
+ *   signal: new AbortController().signal,
+ * });
+ * assert.deepEqual(outcome, { kind: "answer", result: { content: [{ type: "text", text: "3" }] } });
+ * ```
+ */
+export function runCall(registry: Registry, request: CallRequest): Promise<CallOutcome> {
+  const carried = request.round;
+  const round = carried === undefined
+    ? undefined
+    : new InputRound(carried.inputResponses, carried.requestState, request.sink);
+  const ctx = new CallContext(request.name, request.signal, request.meta, round ?? request.sink, request.auth);
+  const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
+  const chain = registry.middleware;
+  return chain.length === 0
+    ? execute(registry, call, request, round)
+    : runMiddleware(chain, call, (c) => execute(registry, c, request, round));
+}
+
+async function execute(
+  registry: Registry,
+  call: ToolCall,
+  request: CallRequest,
+  round: InputRound | undefined,
+): Promise<CallOutcome> {
+  const tool = registry.get(call.name);
+  if (tool === undefined) throw unknownTool(registry, call.name);
+  let checked: ValidationResult | Promise<ValidationResult> = tool.input.validate(call.arguments ?? {});
+  if (checked instanceof Promise) checked = await checked;
+  if (!checked.ok) throw invalidArguments(tool.name, checked.issues);
+  const ctx = call.ctx;
+  if (tool.config !== undefined || registry.config !== undefined) {
+    const config = configFor(registry, tool, request.config);
+    ctx.config = config instanceof Promise ? await config : config;
+  }
+  if (round !== undefined && round.carried) {
+    const opening = round.open(registry.continuations, roundScope(call), registry.onError);
+    if (opening !== undefined) await opening;
+  }
+  let value: unknown;
+  try {
+    if (tool.mode === "stream") {
+      value = await drain((tool.run as StreamHandler<unknown, unknown>)(checked.value, ctx), ctx, request.onPartial);
+    } else {
+      value = (tool.run as ToolHandler<unknown, unknown>)(checked.value, ctx);
+      if (value instanceof Promise) value = await value;
+    }
+  } catch (error) {
+    // A handler that asked the client (and got the signal that ends the call) answers with the question;
+    // a streaming tool cannot ask (its partials are out already): the signal fails it, naming that.
+    if (round?.pending && tool.mode !== "stream") return await askFor(registry, call, round);
+    return failure(registry, call, error);
+  }
+  return settle(registry, call, tool, value, tool.mode === "stream" ? undefined : round);
+}
+
+/**
+ * Ends a call with what its handler gave: the input it still needs (even if the handler caught the
+ * signal), a promise token, or its result, checked against the output schema.
+ */
+async function settle(
+  registry: Registry,
+  call: ToolCall,
+  tool: AnyTool,
+  value: unknown,
+  round: InputRound | undefined,
+): Promise<CallOutcome> {
+  if (round?.pending) return await askFor(registry, call, round);
+  if (value instanceof ToolPromise) {
+    try {
+      return await promiseOutcome(registry, call, tool, value);
+    } catch (error) {
+      return failure(registry, call, error); // the tool's mistake: no .redeem(), a state too large…
+    }
+  }
+  let result = resultOf(tool, value, (error) => registry.onError?.(error, call));
+  if (result instanceof Promise) result = await result;
+  return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+}
+
+async function askFor(registry: Registry, call: ToolCall, round: InputRound): Promise<CallOutcome> {
+  try {
+    return await round.outcome(registry.continuations, roundScope(call));
+  } catch (error) {
+    return failure(registry, call, error); // a state too large for a token
+  }
+}
+
+function failure(registry: Registry, call: ToolCall, error: unknown): FinalOutcome {
+  return { kind: "failure", result: failureOf(error, (e) => registry.onError?.(e, call)) };
+}
+
+function roundScope(call: ToolCall): RoundScope {
+  return { scope: call.name, args: call.arguments ?? {}, caller: call.ctx.auth?.subject };
+}
+
+/**
+ * Runs a stream to its end and returns its final value: the generator's return value when it has
+ * one, else the partials (strings joined into one text block, others one text block of JSON each).
+ * Stops early, closing the generator, when the call's signal aborts.
+ */
+async function drain(
+  source: AsyncIterable<unknown>,
+  ctx: CallContext,
+  onPartial: ((partial: unknown) => void | Promise<void>) | undefined,
+): Promise<unknown> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<unknown, unknown, undefined>;
+  const partials: unknown[] = [];
+  const signal = ctx.signal;
+  while (true) {
+    const step = await iterator.next();
+    if (step.done) return step.value !== undefined ? step.value : toolResult({ content: joinPartials(partials) });
+    if (signal.aborted) {
+      await iterator.return?.();
+      throw signal.reason ?? new Error("cancelled");
+    }
+    partials.push(step.value);
+    const taken = onPartial?.(step.value);
+    if (taken !== undefined) await taken;
+  }
+}
+
+function joinPartials(partials: unknown[]): ContentBlock[] {
+  if (partials.length === 0) return [];
+  if (partials.every((p) => typeof p === "string")) return [{ type: "text", text: partials.join("") }];
+  return partials.map((p) => ({ type: "text", text: typeof p === "string" ? p : JSON.stringify(p) }));
+}
+
+/**
+ * Builds the error for an unknown tool, with the names that exist and a suggestion.
+ *
+ * @param registry The tools.
+ * @param name The name that was asked for.
+ * @returns The error (`unknown_tool`).
+ */
+export function unknownTool(registry: Registry, name: string): ProtocolError {
+  const available = [...registry.names];
+  const suggestion = suggestName(name, available);
+  const data: Record<string, unknown> = { requested_tool: name, available_tools: available };
+  if (suggestion !== undefined) data.suggestion = `Did you mean '${suggestion}'?`;
+  return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${name}`, { data });
+}
+
+function invalidArguments(tool: string, issues: ValidationIssue[]): ProtocolError {
+  const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+  return new ProtocolError(ErrorCode.InvalidArguments, `Invalid arguments for tool ${tool}: ${detail}`, {
+    data: { tool, issues },
+  });
+}
+
+/** A handler that is not a tool's (a prompt, a resource read), run in the same context as a tool call. */
+export interface HandlerRequest {
+  /** The name the context carries (`ctx.tool`): the prompt's name, the resource's URI. */
+  readonly name: string;
+  /** What an input round's state is bound to, besides the caller: e.g. `prompt:greet`. */
+  readonly scope: string;
+  /** The arguments as sent, which an input round's state is bound to. */
+  readonly arguments: unknown;
+  /** What is known about the caller. */
+  readonly meta: CallMeta;
+  /** The cancellation signal, or what holds it. */
+  readonly signal: AbortSignal | SignalSource;
+  /** Where progress, logs and questions go. */
+  readonly sink?: CallSink;
+  /** The input round the request carried, on wires that ask that way. */
+  readonly round?: { readonly inputResponses: unknown; readonly requestState: unknown };
+  /** The authenticated caller. */
+  readonly auth?: AuthInfo;
+}
+
+/** What a handler run by {@link runHandler} gave: its value, or the input the request still needs. */
+export type HandlerOutcome<T> =
+  | { readonly asked: false; readonly value: T }
+  | { readonly asked: true; readonly outcome: InputRequiredOutcome };
+
+/**
+ * Runs a handler that is not a tool's (a prompt's, a resource read's) with the same context and input
+ * round as a tool call: the echoed state is checked first (a tampered, expired or foreign one is
+ * `invalid_params`, never a re-prompt); a question the request did not answer ends it with the input
+ * it needs, even if the handler caught the signal.
+ *
+ * @param registry The registry.
+ * @param request The handler's name, scope, arguments, caller and round.
+ * @param run Runs the handler with its context.
+ * @returns The handler's value, or the input the request needs.
+ * @throws {ProtocolError} `invalid_params` for a bad state; any error of the handler otherwise.
+ */
+export async function runHandler<T>(
+  registry: Registry,
+  request: HandlerRequest,
+  run: (ctx: CallContext) => T | Promise<T>,
+): Promise<HandlerOutcome<T>> {
+  const carried = request.round;
+  const round = carried === undefined
+    ? undefined
+    : new InputRound(carried.inputResponses, carried.requestState, request.sink);
+  const ctx = new CallContext(request.name, request.signal, request.meta, round ?? request.sink, request.auth);
+  if (round === undefined) return { asked: false, value: await run(ctx) };
+  const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: ctx.auth?.subject };
+  const opening = round.open(registry.continuations, who, registry.onError);
+  if (opening !== undefined) await opening;
+  let value: T;
+  try {
+    value = await run(ctx);
+  } catch (error) {
+    if (!round.pending) throw error;
+    return { asked: true, outcome: await round.outcome(registry.continuations, who) };
+  }
+  if (round.pending) return { asked: true, outcome: await round.outcome(registry.continuations, who) };
+  return { asked: false, value };
+}
+
+/** A continuation run outside a tool call (MCP's `tasks/get`), and what it needs. */
+export interface ContinuationRequest {
+  /** The tool that made the promise. */
+  readonly owner: AnyTool;
+  /** The promise's state. */
+  readonly state: unknown;
+  /** The context of the request that asked (its signal, metadata and caller). */
+  readonly caller: CallContext;
+  /** Answers the client gave to earlier questions, by key. */
+  readonly answers?: Readonly<Record<string, unknown>>;
+}
+
+/** What a continuation gave: a final result, a question for the client, or another promise. */
+export type ContinuationOutcome =
+  | FinalOutcome
+  | { readonly kind: "input_required"; readonly requests: Record<string, InputRequest> }
+  | { readonly kind: "continued"; readonly promise: ToolPromise };
+
+/**
+ * Runs a tool's cancellation handler (`.cancel()`), if it has one, on a promise's state, outside a
+ * tool call (MCP's `tasks/cancel`), with the owner's context and configuration.
+ *
+ * @param registry The registry.
+ * @param request The owner, the state, and the asking request's context.
+ * @returns When the handler is done.
+ */
+export async function runCancellation(registry: Registry, request: ContinuationRequest): Promise<void> {
+  const { owner, caller } = request;
+  const ctx = new CallContext(owner.name, caller.signal, caller.meta, undefined, caller.auth);
+  await cancelContinuation(registry, owner, request.state, ctx);
+}
+
+/** An operation that is not a tool call, run inside the middleware chain. */
+export interface OperationRequest {
+  /** What middleware sees as the call's name: the method (e.g. `tasks/get`). */
+  readonly name: string;
+  /** What middleware sees as the call's arguments: the request's params. */
+  readonly arguments: unknown;
+  /** What is known about the caller. */
+  readonly meta: CallMeta;
+  /** The cancellation signal, or what holds it. */
+  readonly signal: AbortSignal | SignalSource;
+  /** The authenticated caller. */
+  readonly auth?: AuthInfo;
+}
+
+/**
+ * Runs an operation that is not a tool call (MCP's `tasks/get`, `tasks/update`, `tasks/cancel`)
+ * inside the middleware chain, so that authentication and authorisation middleware see it. A
+ * middleware that answers without calling `next()` refuses it.
+ *
+ * @param registry The registry.
+ * @param request The operation's name, arguments and caller.
+ * @param operation The operation, given the context middleware saw.
+ * @returns The operation's value.
+ * @throws {ProtocolError} `permission_denied` when middleware did not let it through; what middleware
+ *   or the operation threw otherwise.
+ */
+export async function runInMiddleware<T>(
+  registry: Registry,
+  request: OperationRequest,
+  operation: (ctx: CallContext) => Promise<T>,
+): Promise<T> {
+  const ctx = new CallContext(request.name, request.signal, request.meta, undefined, request.auth);
+  const chain = registry.middleware;
+  if (chain.length === 0) return await operation(ctx);
+  const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
+  let done: { value: T } | undefined;
+  await runMiddleware(chain, call, async () => {
+    done = { value: await operation(ctx) };
+    return LET_THROUGH;
+  });
+  if (done === undefined) throw new ProtocolError(ErrorCode.PermissionDenied, `The server refused ${request.name}`);
+  return done.value;
+}
+
+/** What `next()` gives middleware around an operation that is not a tool call. */
+const LET_THROUGH: CallOutcome = Object.freeze({ kind: "answer", result: Object.freeze({ content: [] }) }) as CallOutcome;
+
+/**
+ * Runs a tool's continuation (`.redeem()`) on a promise's state, outside a tool call, with the same
+ * context, configuration, output check and error mapping as {@link runCall}. A question the
+ * continuation asks that `answers` does not answer ends it with `input_required`.
+ *
+ * @param registry The registry.
+ * @param request The owner, the state, the asking request's context and the answers so far.
+ * @returns The outcome.
+ * @throws {ProtocolError} One the continuation threw (the promise failed), or `missing_capability`
+ *   when it asks for input the client did not declare.
+ */
+export async function runContinuation(
+  registry: Registry,
+  request: ContinuationRequest,
+): Promise<ContinuationOutcome> {
+  const { owner, caller } = request;
+  const round = new InputRound(request.answers);
+  const ctx = new CallContext(owner.name, caller.signal, caller.meta, round, caller.auth);
+  const call: ToolCall = { name: owner.name, arguments: request.state, ctx };
+  let value: unknown;
+  try {
+    value = await continuePromise(registry, owner, request.state, ctx);
+  } catch (error) {
+    if (round.pending) return { kind: "input_required", requests: round.questions };
+    return failure(registry, call, error);
+  }
+  if (round.pending) return { kind: "input_required", requests: round.questions };
+  if (value instanceof ToolPromise) return { kind: "continued", promise: value };
+  const result = value as ToolResult; // continuePromise checked it against the owner's output schema
+  return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+}

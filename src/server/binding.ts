@@ -1,0 +1,71 @@
+/**
+ * The contract between a server and its bindings: a binding receives the server's core (the registry
+ * and the resolved options) once, when the server is created, and returns the routes it serves on the
+ * server's one `fetch`, with the checks it makes of each tool registered. The server never imports a
+ * binding: `createServer({ bindings: [...] })` hands it the list.
+ *
+ * @module
+ */
+import type { ProtocolError } from "../core/error.ts";
+import type { Registry } from "../core/registry.ts";
+import type { AnyTool } from "../core/tool.ts";
+import type { ResolvedOptions } from "./options.ts";
+
+/** What every binding reads: the server's registry and its resolved options. */
+export interface ServerCore {
+  /** The tools, resources, prompts, middleware and server-wide state. */
+  readonly registry: Registry;
+  /** The resolved server options. */
+  readonly options: ResolvedOptions;
+}
+
+/** Answers the requests of one route. */
+export type RouteHandler = (request: Request) => Promise<Response>;
+
+/** One route a binding serves. */
+export interface Route {
+  /** Answers the route's requests. */
+  readonly handle: RouteHandler;
+  /**
+   * Answers a request the server refused before `handle` saw it (the Host or Origin check), in the
+   * shape of the route's wire: a JSON-RPC error on MCP and MCP-lite, an error envelope on Webtools.
+   */
+  readonly refuse: (error: ProtocolError) => Response;
+}
+
+/**
+ * The routes a binding serves, by path. A path ending in `/*` matches every path under it (e.g.
+ * `/webtools/*` matches `/webtools/2`); other paths match exactly.
+ */
+export type Routes = ReadonlyMap<string, Route>;
+
+/** A binding mounted on a server. */
+export interface MountedBinding {
+  /** The routes it serves. */
+  readonly routes: Routes;
+  /**
+   * Checks a tool as it is registered (e.g. the MCP binding's `x-mcp-header` declarations): throws a
+   * `TypeError` naming the tool to refuse it, so a mistake fails at registration, not on a request.
+   */
+  readonly checkTool?: (tool: AnyTool) => void;
+}
+
+/**
+ * A binding: given the server's core, what it serves. `createServer({ bindings })` takes a list of
+ * them (by default MCP-lite and MCP).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer, type Binding } from "../../mod.ts";
+ * const health: Binding = () => ({
+ *   routes: new Map([["/health", {
+ *     handle: () => Promise.resolve(Response.json({ ok: true })),
+ *     refuse: (error) => Response.json({ error: error.message }, { status: 403 }),
+ *   }]]),
+ * });
+ * const server = createServer({ name: "demo", version: "1.0.0", bindings: [health] });
+ * assert.deepEqual(await (await server.fetch(new Request("http://localhost/health"))).json(), { ok: true });
+ * ```
+ */
+export type Binding = (core: ServerCore) => MountedBinding;

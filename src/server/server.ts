@@ -1,0 +1,301 @@
+/**
+ * `Server`: one long-lived object that serves its tools, resources and prompts on every wire its
+ * bindings speak, through one `fetch`. It knows no wire itself: the bindings it is given mount their
+ * routes on it, and every call goes through the one call pipeline.
+ *
+ * @module
+ */
+import type { AuthInfo, CallMeta, SignalSource } from "../core/call-context.ts";
+import { Continuations } from "../core/continuations.ts";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import type { Middleware } from "../core/middleware.ts";
+import type { CallOutcome } from "../core/outcome.ts";
+import { runCall } from "../core/pipeline.ts";
+import type { AnyPrompt } from "../core/prompt.ts";
+import type { RedeemArgs } from "../core/redeem.ts";
+import { Registry } from "../core/registry.ts";
+import type { AnyResource } from "../core/resource.ts";
+import { compileSchema, type SchemaInput } from "../core/schema.ts";
+import type { AnyTool, InferToolInput } from "../core/tool.ts";
+import { pathOf } from "../internal/url.ts";
+import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
+import type { Binding, Route, ServerCore } from "./binding.ts";
+import { createRequestGuard, type RequestGuard } from "./guard.ts";
+import { resolveOptions, type ServerOptions } from "./options.ts";
+import { JSON_HEADERS } from "./responses.ts";
+
+/** The tools a server carries, by name; the typed client reads this from `typeof server`. */
+export type ToolMap = { [name: string]: AnyTool };
+
+/** The names `server.call()` takes: the registered tools, and the `redeem` system tool. */
+export type CallableName<TTools> = (keyof TTools & string) | "redeem";
+
+/** The arguments `server.call()` takes, by name: each tool's input, and `redeem`'s. */
+export type CallArguments<TTools extends ToolMap> = { [K in keyof TTools]: InferToolInput<TTools[K]> } & {
+  redeem: RedeemArgs;
+};
+
+/** Options of {@link Server.call}. */
+export interface ServerCallOptions {
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** Receives the partials of a streaming tool. */
+  onPartial?: (partial: unknown) => void;
+  /** Headers the handler sees as `ctx.meta.headers`. */
+  headers?: HeadersInit;
+  /** The caller, as `ctx.auth` (promise tokens and `requestState` are bound to its `subject`). */
+  auth?: AuthInfo;
+  /** The answers to an `input_required` outcome's requests, by key. */
+  inputResponses?: Record<string, unknown>;
+  /** The `requestState` of that outcome, echoed as is. */
+  requestState?: string;
+}
+
+/** A signal source whose signal, built on first use by `CallContext`, never aborts. */
+const NEVER_ABORTED: SignalSource = {
+  get signal(): AbortSignal {
+    return new AbortController().signal;
+  },
+};
+
+const NOT_FOUND_BODY = JSON.stringify({ error: { code: "not_found", message: "Not found: no endpoint at this path" } });
+
+/**
+ * A server: the registry of tools, resources and prompts, the middleware, and the `fetch` that serves
+ * every wire of its bindings. Nothing is built per request. Create one with `createServer()`.
+ *
+ * @typeParam TTools The registered tools, by name.
+ */
+// deno-lint-ignore ban-types
+export class Server<TTools extends ToolMap = {}> {
+  /** The server name. */
+  readonly name: string;
+  /** The server version. */
+  readonly version: string;
+  /**
+   * Answers an HTTP request on any wire. Bound, so it can be passed around:
+   * `Deno.serve(server.fetch)`, `Bun.serve({ fetch: server.fetch })`, `export default server`.
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** Phantom type of the registered tools, for the typed client. */
+  declare readonly "~tools"?: TTools;
+  /** @internal The registry and resolved options, for listeners outside `fetch` (`serveGrpc()`, `serveStdio()`). */
+  readonly "~core": ServerCore;
+  readonly #checks: ((tool: AnyTool) => void)[] = [];
+
+  /**
+   * Creates a server; use `createServer()` instead.
+   *
+   * @param options The options, with the bindings to serve (none by default here).
+   * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
+   */
+  constructor(options: ServerOptions) {
+    const resolved = resolveOptions(options);
+    const continuations = new Continuations({ secret: options.secret, ...options.tokens, results: options.resultStore });
+    const registry = new Registry({ onError: options.onError, continuations, settings: options.settings });
+    this.name = resolved.name;
+    this.version = resolved.version;
+    this["~core"] = { registry, options: resolved };
+    const routes = new Map<string, Route>();
+    for (const binding of options.bindings ?? []) {
+      const mounted = binding(this["~core"]);
+      for (const [path, route] of mounted.routes) {
+        if (routes.has(path)) throw new TypeError(`two bindings serve ${path}`);
+        routes.set(path, route);
+      }
+      if (mounted.checkTool !== undefined) this.#checks.push(mounted.checkTool);
+    }
+    this.fetch = createFetch(routes, createRequestGuard(options.allowedHosts, options.allowedOrigins));
+  }
+
+  /**
+   * Registers a tool. The server's type grows with it, for the typed client.
+   *
+   * @param tool A tool from `defineTool()`.
+   * @returns This server, typed with the new tool.
+   * @throws {TypeError} When a tool of that name is registered already.
+   */
+  tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
+    const registry = this["~core"].registry;
+    for (const check of this.#checks) check(tool);
+    registry.add(tool);
+    // A tool that answers with promises needs the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
+    if (tool.longRunning !== undefined && registry.get(REDEEM_TOOL) === undefined) registry.add(createRedeemTool(registry));
+    return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
+  }
+
+  /**
+   * Removes a tool at run time.
+   *
+   * @param name The tool name.
+   * @returns Whether a tool was removed.
+   */
+  removeTool(name: string): boolean {
+    return this["~core"].registry.remove(name);
+  }
+
+  /**
+   * Registers a resource (static URI) or a resource template, served on MCP.
+   *
+   * @param resource A resource from `defineResource()`.
+   * @returns This server.
+   * @throws {TypeError} When one with that URI or template is registered already.
+   */
+  resource(resource: AnyResource): this {
+    this["~core"].registry.addResource(resource);
+    return this;
+  }
+
+  /**
+   * Removes a resource or template at run time (MCP `list_changed` listeners hear of it).
+   *
+   * @param uri The URI or template it was registered with.
+   * @returns Whether one was removed.
+   */
+  removeResource(uri: string): boolean {
+    return this["~core"].registry.removeResource(uri);
+  }
+
+  /**
+   * Tells MCP clients subscribed to a resource (`subscriptions/listen`) that its contents changed.
+   *
+   * @param uri The URI whose contents changed.
+   */
+  resourceUpdated(uri: string): void {
+    this["~core"].registry.resourceUpdated(uri);
+  }
+
+  /**
+   * Registers a prompt, served on MCP.
+   *
+   * @param prompt A prompt from `definePrompt()`.
+   * @returns This server.
+   * @throws {TypeError} When a prompt of that name is registered already.
+   */
+  prompt(prompt: AnyPrompt): this {
+    this["~core"].registry.addPrompt(prompt);
+    return this;
+  }
+
+  /**
+   * Removes a prompt at run time (MCP `list_changed` listeners hear of it).
+   *
+   * @param name The prompt name.
+   * @returns Whether a prompt was removed.
+   */
+  removePrompt(name: string): boolean {
+    return this["~core"].registry.removePrompt(name);
+  }
+
+  /**
+   * Declares the configuration every tool shares: settings supplied by the environment that the model
+   * never generates. Values come from the `settings` option (on Webtools, also from the caller's
+   * `config`); handlers read them as `ctx.config`, merged with their tool's own `.config()`.
+   *
+   * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
+   * @returns This server.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   *
+   * @example
+   * ```ts
+   * import * as v from "valibot";
+   * import { createServer } from "../../mod.ts";
+   * const server = createServer({ name: "demo", version: "1.0.0", settings: { region: "eu" } })
+   *   .config(v.object({ region: v.picklist(["eu", "us"]) }));
+   * ```
+   */
+  config(schema: SchemaInput): this {
+    const compiled = compileSchema(schema, "server config");
+    if (compiled.jsonSchema.type !== "object") {
+      throw new TypeError(`server config: the schema must describe an object (type "object")`);
+    }
+    this["~core"].registry.setConfig(compiled);
+    return this;
+  }
+
+  /**
+   * Adds a middleware. Middleware run in the order added, around every tool call on every wire; each
+   * sees the decoded call and may short-circuit (return an outcome or throw a `ProtocolError`).
+   *
+   * @param middleware The middleware.
+   * @returns This server.
+   *
+   * @example
+   * ```ts
+   * import { createServer, ErrorCode, ProtocolError } from "../../mod.ts";
+   * const server = createServer({ name: "demo", version: "1.0.0" }).use(async (call, next) => {
+   *   const token = call.ctx.meta.headers.get("authorization");
+   *   if (token !== "Bearer secret") throw new ProtocolError(ErrorCode.Unauthenticated, "bad token");
+   *   call.ctx.auth = { subject: "demo-user" };
+   *   return await next();
+   * });
+   * ```
+   */
+  use(middleware: Middleware): this {
+    this["~core"].registry.use(middleware);
+    return this;
+  }
+
+  /** The registered tools, in registration order. */
+  get tools(): AnyTool[] {
+    return [...this["~core"].registry.tools];
+  }
+
+  /**
+   * Calls a tool in process, through the same pipeline as every wire (middleware, validation, output
+   * check), without HTTP. It runs one call: a long-running tool answers `promise`, redeemed with
+   * `call("redeem", { promise: outcome.token })`; a tool that asks the client answers `input_required`,
+   * answered by calling again with the same arguments plus `inputResponses` and the `requestState`.
+   * To have promises redeemed and questions answered for you, use the in-process client:
+   * `createClient(server)` from `@mcplite/sdk/client`.
+   *
+   * @param name The tool name (or `redeem`).
+   * @param args The arguments, typed by the tool's input schema.
+   * @param options A signal, a partial callback, headers, the caller, and the answers to an input round.
+   * @returns The outcome: `answer`, `failure`, `promise` or `input_required`.
+   * @throws {ProtocolError} For an unknown tool, invalid arguments, an invalid `requestState`, or a
+   *   result that does not match the tool's output schema (masked as `internal`).
+   */
+  call<N extends CallableName<TTools>>(
+    name: N,
+    args: CallArguments<TTools>[N],
+    options: ServerCallOptions = {},
+  ): Promise<CallOutcome> {
+    const meta: CallMeta = { wire: "in-process", headers: new Headers(options.headers) };
+    return runCall(this["~core"].registry, {
+      name,
+      arguments: args,
+      meta,
+      // Without a caller's signal, one that never aborts is made only if the handler asks for it.
+      signal: options.signal ?? NEVER_ABORTED,
+      round: { inputResponses: options.inputResponses, requestState: options.requestState },
+      auth: options.auth,
+      onPartial: options.onPartial,
+    });
+  }
+}
+
+function createFetch(routes: ReadonlyMap<string, Route>, guard: RequestGuard): (request: Request) => Promise<Response> {
+  return function fetch(request: Request): Promise<Response> {
+    const url = request.url;
+    const path = pathOf(url);
+    const route = routes.get(path) ?? prefixRoute(routes, path);
+    if (route === undefined) {
+      return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS }));
+    }
+    try {
+      guard(request, url);
+    } catch (error) {
+      const refused = error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.Forbidden, "Forbidden");
+      return Promise.resolve(route.refuse(refused));
+    }
+    return route.handle(request);
+  };
+}
+
+function prefixRoute(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {
+  for (const [pattern, route] of routes) {
+    if (pattern.endsWith("/*") && path.startsWith(pattern.slice(0, -1))) return route;
+  }
+  return undefined;
+}

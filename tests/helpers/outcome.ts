@@ -1,0 +1,40 @@
+/**
+ * Narrowing helpers for the outcomes `server.call()` returns, and an untyped `call` for tests that
+ * send what the types forbid (unknown tools, wrong arguments), as a wire would.
+ */
+import assert from "node:assert/strict";
+import type { CallOutcome, Server, ServerCallOptions } from "../../mod.ts";
+import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../src/binding.ts";
+
+/** Asserts a complete outcome (`answer` or `failure`) and returns it. */
+export function final(outcome: CallOutcome): FinalOutcome {
+  assert.ok(outcome.kind === "answer" || outcome.kind === "failure", `expected a complete outcome, got ${outcome.kind}`);
+  return outcome;
+}
+
+/** Asserts a `promise` outcome and returns it. */
+export function promised(outcome: CallOutcome): PromiseOutcome {
+  assert.equal(outcome.kind, "promise");
+  return outcome as PromiseOutcome;
+}
+
+/** Asserts an `input_required` outcome and returns it. */
+export function asking(outcome: CallOutcome): InputRequiredOutcome {
+  assert.equal(outcome.kind, "input_required");
+  return outcome as InputRequiredOutcome;
+}
+
+/** Calls any name with any arguments, past the types (as a client on the wire could). */
+export function callAny(
+  // deno-lint-ignore no-explicit-any
+  server: Server<any>,
+  name: string,
+  args: unknown,
+  options?: ServerCallOptions,
+): Promise<CallOutcome> {
+  return (server.call as (name: string, args: unknown, options?: ServerCallOptions) => Promise<CallOutcome>)(
+    name,
+    args,
+    options,
+  );
+}
