@@ -34,23 +34,22 @@
 export { defineTool } from "./src/tool/define-tool.ts";
 export { defineResource } from "./src/resource/define-resource.ts";
 export { definePrompt } from "./src/prompt/define-prompt.ts";
-export type { AnyTool, InferToolInput, InferToolOutput, LongRunningOptions, Tool, ToolAnnotations } from "./src/core/tool.ts";
+export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } from "./src/core/tool.ts";
 export type { AnyResource, CacheHint, Resource } from "./src/core/resource.ts";
 export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/prompt.ts";
 export type { Completer } from "./src/core/completer.ts";
-export type { JsonSchema, SchemaInput } from "./src/core/schema.ts";
+export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.
 export { createServer } from "./src/create-server.ts";
-export type { CallableName, CallArguments, Server, ServerCallOptions } from "./src/server/server.ts";
-export type { ServerOptions, TokenOptions } from "./src/server/options.ts";
+export type { Server, ServerCallOptions } from "./src/server/server.ts";
+export type { ServerOptions } from "./src/server/options.ts";
 export type { Binding } from "./src/server/binding.ts";
 export { mcpBinding } from "./src/bindings/mcp/handler.ts";
 export type { McpOptions } from "./src/bindings/mcp/options.ts";
 export { mcpLiteBinding } from "./src/bindings/mcplite/handler.ts";
 export type { McpliteOptions } from "./src/bindings/mcplite/handler.ts";
 export { env, serve } from "./src/server/serve.ts";
-export type { Listener, ServeOptions } from "./src/server/serve.ts";
 
 // What handlers and middleware receive and return.
 export type { AuthInfo, CallContext, CallMeta, ContextKey } from "./src/core/call-context.ts";

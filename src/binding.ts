@@ -43,7 +43,7 @@ export type { Registry, RegistryChange, RegistryOptions } from "./core/registry.
 export type { Continuations, ContinuationsOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
 export type { MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
-export type { ResolvedOptions } from "./server/options.ts";
+export type { ResolvedOptions } from "./server/binding.ts";
 export { acceptsEventStream, readJson } from "./server/read-json.ts";
 export type {
   AnswerOutcome,

@@ -14,12 +14,15 @@
  * @module
  */
 export type { ToolBuilder } from "./tool/define-tool.ts";
-export type { ToolMap } from "./server/server.ts";
+export type { CallableName, CallArguments, ToolMap } from "./server/server.ts";
+export type { TokenOptions } from "./server/options.ts";
+export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";
 export type {
   CancelHandler,
   HandlerReturn,
   InferToolArgs,
+  LongRunningOptions,
   RedeemHandler,
   StreamHandler,
   ToolDescriptor,
@@ -51,6 +54,7 @@ export type {
   CompiledSchema,
   InferSchemaInput,
   InferSchemaOutput,
+  JsonSchema,
   StandardResult,
   StandardSchemaV1,
   ValidationIssue,
@@ -80,4 +84,3 @@ export type {
 export type { McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReporter } from "./core/registry.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
-export type { Fetchable } from "./server/serve.ts";

@@ -1,11 +1,12 @@
 /**
- * The architecture, checked by reading import specifiers (as Hono's validate-exports does):
- * the core knows no wire, only the gRPC files load protobuf, only the HTTP/2 listener loads node:*,
- * and the client reaches server code through `import type` only.
+ * The architecture, checked by reading import specifiers (as Hono's validate-exports does): the core
+ * knows no wire, the server knows no binding (it gets them as a list), only the gRPC files load
+ * protobuf, only the HTTP/2 listener loads node:*, the client reaches server code through `import type`
+ * only, and neither files nor folders import each other in a cycle (type imports included).
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, normalize, relative } from "node:path";
 import { describe, it } from "node:test";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -70,4 +71,87 @@ describe("dependency boundaries", () => {
       }
     }
   });
+
+  it("keeps the server free of bindings: createServer() hands it the list", () => {
+    for (const file of files.filter((f) => f.startsWith("src/server/"))) {
+      for (const { spec } of importsOf(file)) assert.doesNotMatch(spec, /\/bindings\//, `${rel(file)} imports ${spec}`);
+    }
+  });
+
+  it("has no import cycle between files", () => {
+    const cycles = stronglyConnected(fileGraph()).filter((group) => group.length > 1);
+    assert.deepEqual(cycles, []);
+  });
+
+  it("has no import cycle between folders (each binding and the client are one folder each)", () => {
+    const folders = new Map<string, Set<string>>();
+    for (const [file, targets] of fileGraph()) {
+      const from = folderOf(file);
+      const edges = folders.get(from) ?? new Set<string>();
+      folders.set(from, edges);
+      for (const target of targets) if (folderOf(target) !== from) edges.add(folderOf(target));
+    }
+    const cycles = stronglyConnected(folders).filter((group) => group.length > 1);
+    assert.deepEqual(cycles, []);
+  });
 });
+
+/** Every source file and the source files it imports (relative specifiers; generated code left out). */
+function fileGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const targets = new Set<string>();
+    for (const { spec } of importsOf(file)) {
+      if (!spec.startsWith(".")) continue;
+      const target = normalize(join(dirname(file), spec));
+      if (!target.startsWith("src/gen/")) targets.add(target);
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** The unit a file belongs to: its top folder under src, or `bindings/<wire>` (src/*.ts files are the root). */
+function folderOf(file: string): string {
+  const parts = file.split("/");
+  if (parts.length === 2) return "src";
+  return parts[1] === "bindings" && parts.length > 3 ? `bindings/${parts[2]}` : parts[1];
+}
+
+/** Tarjan's strongly connected components: every group of nodes that reach each other. */
+function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== node);
+      groups.push(group.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return groups;
+}
+

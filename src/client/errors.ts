@@ -221,7 +221,7 @@ export interface RpcErrorBody {
 export interface ErrorContext {
   /** The JSON-RPC method. */
   method: string;
-  /** The wire: on MCP-lite, -32601 on `tools/call` means "tool not found" (seed A.5). */
+  /** The wire: on MCP-lite, -32601 on `tools/call` means "tool not found" (MCP-lite spec v0.042 A.5). */
   wire: string;
   /** The HTTP status. */
   status?: number;

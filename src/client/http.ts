@@ -8,6 +8,7 @@ import { rethrowAbort } from "./deadline.ts";
 import { type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
 import { readSse, type SseCursor } from "./sse.ts";
 import type { RequestContext } from "./transport.ts";
+import { isObject } from "../internal/is-object.ts";
 
 /** A `fetch` function: the global one, or a server's own (in process), or one that adds auth. */
 export type FetchLike = (request: Request) => Response | Promise<Response>;
@@ -166,7 +167,7 @@ export function replyFrom(body: unknown, response: Response): RpcReply | undefin
   if ("error" in m && m.error !== undefined && m.error !== null) {
     return { ok: false, error: rpcErrorOf(m.error), status: response.status, response };
   }
-  if ("result" in m && typeof m.result === "object" && m.result !== null && !Array.isArray(m.result)) {
+  if ("result" in m && isObject(m.result)) {
     return { ok: true, result: m.result as Record<string, unknown>, response };
   }
   return undefined;

@@ -41,7 +41,7 @@ export function replyFromMcp(result: Record<string, unknown>): Reply {
 }
 
 /**
- * Reads an MCP-lite result by its `_meta.response_type` (seed §3.3): missing, `answer` and `failure`
+ * Reads an MCP-lite result by its `_meta.response_type` (MCP-lite spec v0.042 §3.3): missing, `answer` and `failure`
  * are complete (a failure is marked `isError`), `promise` carries its token, `elicitation` its input
  * requests and state.
  *

@@ -81,7 +81,7 @@ export class ToolCache {
   }
 }
 
-/** A missing, negative or non-finite TTL counts as 0 (digest §2.9). */
+/** A missing, negative or non-finite TTL counts as 0 (MCP 2026-07-28, Caching, SEP-2549). */
 function normalTtl(ttlMs: number | undefined): number {
   return typeof ttlMs === "number" && ttlMs > 0 && Number.isFinite(ttlMs) ? ttlMs : 0;
 }

@@ -13,16 +13,10 @@
  */
 import { type CallSink, type InputRequest, isInputAnswer } from "./call-sink.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
+import { unrefTimer } from "../internal/unref-timer.ts";
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** Lets the process exit while the timer is pending (Node and Bun `unref()`, `Deno.unrefTimer`). */
-function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
-  if (typeof timer === "object" && timer !== null && "unref" in timer) (timer as { unref(): void }).unref();
-  else (globalThis as { Deno?: { unrefTimer(id: number): void } }).Deno?.unrefTimer(timer as unknown as number);
-  return timer;
-}
 
 interface Waiter {
   readonly request: InputRequest;
@@ -177,9 +171,9 @@ export class Job implements CallSink {
       } catch (error) {
         this.#options.onError?.(error);
       }
-      if (this.#waiting.size > 0 && !this.#settled && this.#timer === undefined) this.#timer = unref(setTimeout(tick, pollMs));
+      if (this.#waiting.size > 0 && !this.#settled && this.#timer === undefined) this.#timer = unrefTimer(setTimeout(tick, pollMs));
     };
-    this.#timer = unref(setTimeout(tick, pollMs));
+    this.#timer = unrefTimer(setTimeout(tick, pollMs));
   }
 
   #stopPolling(): void {
@@ -193,7 +187,7 @@ export class Job implements CallSink {
   #expire(): void {
     if (this.#expiry !== undefined) return;
     const ms = Math.min(Math.max(0, this.#expiresAt - this.#options.now()), MAX_TIMEOUT_MS);
-    this.#expiry = unref(setTimeout(() => {
+    this.#expiry = unrefTimer(setTimeout(() => {
       this.controller.abort(new Error("no answer came before the job expired"));
     }, ms));
   }

@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
+import { isObject } from "../internal/is-object.ts";
 
 /** A JSON Schema object, as sent on the wire. */
 export type JsonSchema = { [key: string]: unknown };
@@ -82,7 +83,7 @@ export interface CompiledSchema {
 export function compileSchema(schema: SchemaInput, where: string): CompiledSchema {
   if (isValibot(schema)) return compileValibot(schema, where);
   if (isStandard(schema)) return compileStandard(schema, where);
-  if (typeof schema === "object" && schema !== null && !Array.isArray(schema)) return compileRaw(schema, where);
+  if (isObject(schema)) return compileRaw(schema, where);
   throw new TypeError(`${where}: expected a valibot schema, a Standard Schema or a JSON Schema object`);
 }
 
@@ -191,7 +192,7 @@ const JSON_TYPES: Record<string, (value: unknown) => boolean> = {
   number: (x) => typeof x === "number" && Number.isFinite(x),
   integer: (x) => Number.isInteger(x),
   boolean: (x) => typeof x === "boolean",
-  object: (x) => typeof x === "object" && x !== null && !Array.isArray(x),
+  object: isObject,
   array: (x) => Array.isArray(x),
   null: (x) => x === null,
 };

@@ -1,5 +1,5 @@
 /**
- * What a handler returns to say "not done yet": a promise in MCP-lite's sense (seed §3.5), made with
+ * What a handler returns to say "not done yet": a promise in MCP-lite's sense (MCP-lite spec v0.042 §3.5), made with
  * `ctx.promise()` (a continuation the tool's `.redeem()` resumes from signed state, on any instance)
  * or `ctx.defer()` (work that runs on in this process, its result kept in a `ResultStore`).
  *

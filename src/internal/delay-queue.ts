@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { unrefTimer } from "./unref-timer.ts";
 
 /** What waits in a {@link DelayQueue}: its `due()` runs when the delay is over. */
 export interface Due {
@@ -34,16 +35,6 @@ class Entry implements Waiting {
     this.target = undefined;
     this.#queue.cancelled();
   }
-}
-
-/** Lets a timer not keep the process alive (Bun, Node: `unref()`; Deno: `Deno.unrefTimer`). */
-function unref(timer: ReturnType<typeof setTimeout>): void {
-  if (typeof timer === "object" && timer !== null && "unref" in timer) {
-    (timer as { unref(): void }).unref();
-    return;
-  }
-  const deno = (globalThis as { Deno?: { unrefTimer?(id: number): void } }).Deno;
-  deno?.unrefTimer?.(timer as unknown as number);
 }
 
 /**
@@ -115,7 +106,7 @@ export class DelayQueue {
 
   #arm(ms: number): void {
     const timer = setTimeout(() => this.#tick(), Math.max(0, ms));
-    unref(timer);
+    unrefTimer(timer);
     this.#timer = timer;
   }
 

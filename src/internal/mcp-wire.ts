@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isObject } from "./is-object.ts";
 
 /** The stateless revision. */
 export const MODERN_VERSION = "2026-07-28";
@@ -181,7 +182,7 @@ export function findHeaderParams(schema: unknown): HeaderParamsResult {
         if (prior !== undefined) return fail(path, `"${value}" repeats "${prior}" (names are case-insensitive)`);
         seen.set(value.toLowerCase(), value);
         params.push({ path, header: value });
-      } else if (key === "properties" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+      } else if (key === "properties" && isObject(value)) {
         for (const [name, property] of Object.entries(value)) {
           if (!walk(property, [...path, name], reachable)) return false;
         }

@@ -9,7 +9,24 @@
 import type { ProtocolError } from "../core/error.ts";
 import type { Registry } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
-import type { ResolvedOptions } from "./options.ts";
+
+/** The server options with every default applied, as bindings read them. */
+export interface ResolvedOptions {
+  /** The server name. */
+  readonly name: string;
+  /** The server version. */
+  readonly version: string;
+  /** The title. */
+  readonly title: string | undefined;
+  /** The instructions. */
+  readonly instructions: string | undefined;
+  /** The body limit. */
+  readonly maxBodyBytes: number;
+  /** The nesting limit. */
+  readonly maxJsonDepth: number;
+  /** The keep-alive interval. */
+  readonly heartbeatMs: number;
+}
 
 /** What every binding reads: the server's registry and its resolved options. */
 export interface ServerCore {

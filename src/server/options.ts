@@ -6,7 +6,7 @@
 import type { ErrorReporter } from "../core/registry.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";
-import type { Binding } from "./binding.ts";
+import type { Binding, ResolvedOptions } from "./binding.ts";
 
 /** Options of `createServer()`. */
 export interface ServerOptions {
@@ -77,23 +77,6 @@ export interface TokenOptions {
   now?: () => number;
 }
 
-/** The options with every default applied. */
-export interface ResolvedOptions {
-  /** The server name. */
-  readonly name: string;
-  /** The server version. */
-  readonly version: string;
-  /** The title. */
-  readonly title: string | undefined;
-  /** The instructions. */
-  readonly instructions: string | undefined;
-  /** The body limit. */
-  readonly maxBodyBytes: number;
-  /** The nesting limit. */
-  readonly maxJsonDepth: number;
-  /** The keep-alive interval. */
-  readonly heartbeatMs: number;
-}
 
 /**
  * Applies the defaults.

@@ -6,7 +6,7 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { readBody } from "./read-body.ts";
 import { checkParsedJson, parseJson } from "./parse-json.ts";
-import type { ResolvedOptions } from "./options.ts";
+import type { ResolvedOptions } from "./binding.ts";
 
 /**
  * Tells whether a `Content-Type` value is JSON (`application/json`, with or without parameters, or

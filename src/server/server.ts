@@ -19,7 +19,7 @@ import { compileSchema, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
 import { pathOf } from "../internal/url.ts";
 import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
-import type { Binding, Route, ServerCore } from "./binding.ts";
+import type { Route, ServerCore } from "./binding.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
 import { resolveOptions, type ServerOptions } from "./options.ts";
 import { JSON_HEADERS } from "./responses.ts";

@@ -14,12 +14,13 @@ import {
   type InferSchemaOutput,
   type SchemaInput,
 } from "../core/schema.ts";
+import { isObject } from "../internal/is-object.ts";
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const EMPTY_INPUT: CompiledSchema = Object.freeze({
   jsonSchema: Object.freeze({ type: "object", properties: {} }),
   validate: (value: unknown) =>
-    typeof value === "object" && value !== null && !Array.isArray(value)
+    isObject(value)
       ? { ok: true as const, value }
       : { ok: false as const, issues: [{ path: "", message: "Expected an object" }] },
 });

@@ -1,5 +1,5 @@
 /**
- * The `redeem` system tool (seed §3.6): listed automatically by a server with any long-running tool.
+ * The `redeem` system tool (MCP-lite spec v0.042 §3.6): listed automatically by a server with any long-running tool.
  *
  * @module
  */

@@ -106,6 +106,37 @@ describe("the call pipeline", () => {
     assert.deepEqual(r.result.structuredContent, { total: 1 });
   });
 
+  it("stops a stream when its call is aborted: the generator is closed, nothing more is pulled", async () => {
+    const probe = { yielded: 0, closed: false };
+    const endless = defineTool("endless").stream(async function* () {
+      try {
+        for (let i = 1; i <= 1000; i++) {
+          probe.yielded = i;
+          yield i;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      } finally {
+        probe.closed = true;
+      }
+    });
+    const controller = new AbortController();
+    const partials: unknown[] = [];
+    const outcome = final(
+      await createServer({ name: "t", version: "1" }).tool(endless).call("endless", {}, {
+        signal: controller.signal,
+        onPartial: (partial) => {
+          partials.push(partial);
+          if (partial === 3) controller.abort(new Error("enough"));
+        },
+      }),
+    );
+    assert.equal(outcome.kind, "failure");
+    assert.deepEqual(outcome.result.content, [{ type: "text", text: "enough" }]);
+    assert.deepEqual(partials, [1, 2, 3]);
+    assert.equal(probe.closed, true);
+    assert.ok(probe.yielded <= 4, `pulled ${probe.yielded} values after the abort`);
+  });
+
   it("turns a throw mid-stream into a failure", async () => {
     const broken = defineTool("broken").stream(async function* () {
       yield "a";

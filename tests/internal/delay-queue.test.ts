@@ -47,21 +47,21 @@ describe("DelayQueue", () => {
   it("lets a callback add and cancel entries", async () => {
     const queue = new DelayQueue(10);
     const fired: string[] = [];
-    let later: Waiting | undefined;
+    const later: { waiting?: Waiting } = {};
     queue.add({
       due: () => {
         fired.push("a");
         queue.add({ due: () => fired.push("c") });
-        later?.cancel();
+        later.waiting?.cancel();
       },
     });
-    later = queue.add({ due: () => fired.push("b") });
+    later.waiting = queue.add({ due: () => fired.push("b") });
     await sleep(80);
     assert.deepEqual(fired, ["a", "c"]);
     assert.equal(queue.size, 0);
   });
 
-  it("stays bounded when entries are added and cancelled faster than they fall due", async () => {
+  it("stays bounded when entries are added and cancelled faster than they fall due", () => {
     const queue = new DelayQueue(10_000);
     const keep = queue.add({ due: () => {} });
     const never = { due: () => assert.fail("cancelled") };

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fixtureServer } from "../helpers/fixtures.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
+import { fixtureServer, withDefaults } from "../helpers/fixtures.ts";
 import { toolsCall } from "../helpers/request.ts";
 
 function call(url: string, headers: Record<string, string> = {}): Request {
@@ -51,5 +53,50 @@ describe("DNS-rebinding protection", () => {
     const open = fixtureServer({ allowedHosts: "*", allowedOrigins: "*" });
     const response = await open.fetch(call("https://anything.example/mcp-lite/v1/calltools", { origin: "https://x.y" }));
     assert.equal(response.status, 200);
+  });
+});
+
+describe("a refused or unknown request is answered in the shape of its route's wire", () => {
+  const server = fixtureServer({ bindings: withDefaults(webtoolsBinding(), grpcBinding()) });
+  const foreign = (path: string, body: unknown) =>
+    new Request(`http://evil.example.com${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("a JSON-RPC error on MCP-lite and MCP", async () => {
+    for (const [path, code] of [["/mcp-lite/v1/calltools", -32600], ["/mcp", -32000]] as const) {
+      const response = await server.fetch(foreign(path, toolsCall("add", { a: 1, b: 1 })));
+      assert.equal(response.status, 403, path);
+      const body = await response.json();
+      assert.equal(body.jsonrpc, "2.0");
+      assert.equal(body.error.code, code, path);
+    }
+  });
+
+  it("a Webtools error envelope on Webtools", async () => {
+    const response = await server.fetch(foreign("/webtools/", { action: "add", request: { a: 1, b: 1 } }));
+    assert.equal(response.status, 403);
+    const body = await response.json();
+    assert.equal(body.status, "error");
+    assert.equal(body.error.code, "PERMISSION_DENIED");
+    assert.match(body.error.message, /evil\.example\.com/);
+  });
+
+  it("a Connect error on the gRPC binding's routes", async () => {
+    const response = await server.fetch(foreign("/mcplite.MCPLite/CallTool", { name: "add", arguments: { a: 1 } }));
+    assert.equal(response.status, 403);
+    const body = await response.json();
+    assert.equal(body.code, "permission_denied");
+    assert.match(body.message, /evil\.example\.com/);
+  });
+
+  it("a plain JSON 404 for a path no binding serves, whatever the host", async () => {
+    for (const url of ["http://localhost/nowhere", "http://evil.example.com/nowhere"]) {
+      const response = await server.fetch(new Request(url));
+      assert.equal(response.status, 404);
+      assert.deepEqual(await response.json(), { error: { code: "not_found", message: "Not found: no endpoint at this path" } });
+    }
   });
 });

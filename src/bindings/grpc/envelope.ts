@@ -1,5 +1,5 @@
 /**
- * The gRPC binding's wire format (seed §5.2, A.1–A.4): outcomes become `ToolResponse` messages, the
+ * The gRPC binding's wire format (MCP-lite spec v0.042 §5.2, A.1–A.4): outcomes become `ToolResponse` messages, the
  * tool table a `ToolsList`. A complete response carries `meta`; a stream partial carries none and a
  * result `{"partial": …}`. Redeeming is an ordinary `CallTool` of the `redeem` tool.
  *
@@ -19,6 +19,7 @@ import {
 } from "../../gen/mcplite/mcplite_pb.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { describeTool } from "../../core/tool.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 /** The init shape of a `ToolResponse`, which Connect serialises without an intermediate message. */
 export type ToolResponseInit = MessageInitShape<typeof ToolResponseSchema>;
@@ -49,7 +50,7 @@ export function toolsList(registry: Registry): ToolsList {
 }
 
 /**
- * Builds the complete response for an outcome (seed §5.2, A.2–A.3): an answer or a failure carries its
+ * Builds the complete response for an outcome (MCP-lite spec v0.042 §5.2, A.2–A.3): an answer or a failure carries its
  * result as MCP-lite's HTTP binding sends it (`content`, `structuredContent`, `isError`); a promise an
  * empty result and `promise_token`; an input round (ELICITATION) an empty result, the `input_requests`
  * by key and the signed `request_state` to send back.
@@ -141,7 +142,7 @@ const RESPONSE_TYPE_NAMES: Readonly<Record<number, string>> = Object.fromEntries
 );
 
 /**
- * Builds a stream partial: no meta, and the partial under `result.partial` (seed A.4).
+ * Builds a stream partial: no meta, and the partial under `result.partial` (MCP-lite spec v0.042 A.4).
  *
  * @param partial What the handler yielded.
  * @returns The response.
@@ -166,7 +167,7 @@ export function toJsonValue(value: unknown): JsonValue {
 
 function toJsonObject(value: object): JsonObject {
   const json = toJsonValue(value);
-  return typeof json === "object" && json !== null && !Array.isArray(json) ? json : {};
+  return isObject(json) ? json as JsonObject : {};
 }
 
 /** Tells whether a value survives `JSON.stringify` → `JSON.parse` unchanged (bounded depth). */

@@ -1,5 +1,5 @@
 /**
- * `@mcplite/sdk/grpc`: the MCP-lite gRPC binding (seed §5), the `mcplite.MCPLite` service over the same
+ * `@mcplite/sdk/grpc`: the MCP-lite gRPC binding (MCP-lite spec v0.042 §5), the `mcplite.MCPLite` service over the same
  * tools as every other wire. Two ways to serve it:
  *
  * - `createServer({ bindings: [grpcBinding()] })`: Connect and gRPC-Web on the server's own `fetch` (Deno.serve,

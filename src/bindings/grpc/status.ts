@@ -1,5 +1,5 @@
 /**
- * The gRPC binding's table from error codes to gRPC status codes (seed §5.5), and the conversion of any
+ * The gRPC binding's table from error codes to gRPC status codes (MCP-lite spec v0.042 §5.5), and the conversion of any
  * error into the `ConnectError` the wire carries: the code, the safe message and structured details
  * (`google.rpc.ErrorInfo`, plus `google.rpc.BadRequest` for invalid arguments). Never a stack.
  *

@@ -8,7 +8,7 @@ import { assertNever } from "../../internal/assert-never.ts";
 import type { WireError } from "../jsonrpc-error.ts";
 
 /**
- * Maps an error code for a 2026-07-28 request (digest §2.11).
+ * Maps an error code for a 2026-07-28 request (MCP 2026-07-28, Basic: error codes, and Streamable HTTP).
  *
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.

@@ -131,7 +131,7 @@ function fetchTransport(baseUrl: string, options: GrpcTransportOptions): Connect
   return options.protocol === "grpc-web" ? createGrpcWebProtocol(common) : createConnectProtocol(common);
 }
 
-/** Reads a complete `ToolResponse` as the client's reply (seed §5.2, A.3). */
+/** Reads a complete `ToolResponse` as the client's reply (MCP-lite spec v0.042 §5.2, A.3). */
 function replyFromResponse(response: ToolResponse): Reply {
   const meta = response.meta;
   switch (meta?.responseType ?? ResponseType.ANSWER) {

@@ -1,5 +1,5 @@
 /**
- * The MCP-lite HTTP transport (seed §4): `POST {base}/listtools` and `POST {base}/calltools`, JSON or
+ * The MCP-lite HTTP transport (MCP-lite spec v0.042 §4): `POST {base}/listtools` and `POST {base}/calltools`, JSON or
  * SSE (`message` partials, `done`, `error`, `heartbeat`, plus the `progress` and `log` extensions).
  *
  * @module
@@ -154,7 +154,7 @@ function parseData(data: string, type: string): unknown {
   }
 }
 
-/** The `done` event's result; a `done` with only `_meta` (seed A.4) gets the partials as content. */
+/** The `done` event's result; a `done` with only `_meta` (MCP-lite spec v0.042 A.4) gets the partials as content. */
 function finalResult(data: unknown, partials: unknown[]): Record<string, unknown> {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new RpcError("The done event must carry a result object", { data });

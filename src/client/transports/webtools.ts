@@ -21,6 +21,7 @@ import {
 } from "../http.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { checkPin } from "../webtools-pin.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 /** Options of {@link createWebtoolsTransport}. */
 export interface WebtoolsTransportOptions extends HttpOptions {
@@ -141,7 +142,7 @@ class WebtoolsTransport implements Transport {
     const { code, message, details } = envelope.error;
     if (code === "TOOL_ERROR") {
       const result: Record<string, unknown> = { content: [{ type: "text", text: message }], isError: true };
-      if (typeof details === "object" && details !== null && !Array.isArray(details)) {
+      if (isObject(details)) {
         result.structuredContent = details;
       }
       return { kind: "complete", result };

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { fromBinary } from "@bufbuild/protobuf";
 import { type Listener, serve } from "../../../mod.ts";
 import { ErrorInfoSchema } from "../../../src/gen/google/rpc/error_details_pb.ts";
-import { grpcBinding, type GrpcListener, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
+import { type GrpcListener, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import { grpcServer, ROOT, run } from "./grpc-fixtures.ts";
 
 const BUF = `${ROOT}node_modules/.bin/buf`;

@@ -15,7 +15,6 @@ import {
 import { createConnectUnary } from "../../../src/bindings/grpc/connect-unary.ts";
 import {
   createGrpcRoutes,
-  grpcBinding,
   ToolRequestSchema,
   ToolResponseSchema,
   ToolsListSchema,

@@ -11,7 +11,7 @@ import { createTransport as createConnectTransport } from "@connectrpc/connect/p
 import { createTransport as createGrpcWebTransport } from "@connectrpc/connect/protocol-grpc-web";
 import * as node from "@connectrpc/connect-node";
 import { type Listener, serve } from "../../../mod.ts";
-import { grpcBinding, MCPLite, ResponseType } from "../../../src/bindings/grpc/mod.ts";
+import { MCPLite, ResponseType } from "../../../src/bindings/grpc/mod.ts";
 import { BASE, post } from "../../helpers/request.ts";
 import { grpcServer, rejection, tickProbe, waitFor } from "./grpc-fixtures.ts";
 

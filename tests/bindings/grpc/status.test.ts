@@ -6,7 +6,7 @@ import { errorCodeToGrpc, errorToConnectError } from "../../../src/bindings/grpc
 import { BadRequestSchema, ErrorInfoSchema } from "../../../src/gen/google/rpc/error_details_pb.ts";
 
 describe("errorCodeToGrpc", () => {
-  it("maps the codes of seed §5.5 and middleware's auth codes", () => {
+  it("maps the codes of MCP-lite spec v0.042 §5.5 and middleware's auth codes", () => {
     assert.equal(errorCodeToGrpc(ErrorCode.InvalidArguments), Code.InvalidArgument);
     assert.equal(errorCodeToGrpc(ErrorCode.UnknownTool), Code.NotFound);
     assert.equal(errorCodeToGrpc(ErrorCode.DeadlineExceeded), Code.DeadlineExceeded);

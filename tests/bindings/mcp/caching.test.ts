@@ -37,7 +37,7 @@ describe("caching hints on the wire", () => {
     assert.equal(headers.get("cache-control"), "public, max-age=60");
   });
 
-  it("rejects invalid hints when the server or resource is defined", async () => {
+  it("rejects invalid hints when the binding or resource is defined", () => {
     assert.throws(() => mcpBinding({ listCache: { ttlMs: -1, scope: "public" } }), TypeError);
     assert.throws(() => mcpBinding({ readCache: { ttlMs: 1, scope: "shared" as "public" } }), TypeError);
   });

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../../mod.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
-import { modernRequest } from "../../helpers/request.ts";
+import { legacyRequest, modernRequest } from "../../helpers/request.ts";
 import { delay, mcpServer, modern, SseReader } from "./mcp-helpers.ts";
 
 const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
@@ -39,6 +39,28 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     assert.deepEqual(progress.map((p) => p.progress), [1, 2, 3, 4]);
     assert.ok(progress.every((p) => p.progressToken === "p1"));
     assert.equal(countdown.at(-1).result.content[0].text, "3 2 1 liftoff");
+  });
+
+  it("never sends progress that goes backwards or repeats: ctx.progress() and partials share one counter", async () => {
+    const jumpy = defineTool("jumpy").stream(async function* (_args, ctx) {
+      ctx.progress(1, 10);
+      yield "a"; // one step past the last: 2
+      ctx.progress(1, 10); // not above 2: dropped
+      ctx.progress(2, 10); // a repeat: dropped
+      ctx.progress(5, 10);
+      yield "b"; // 6
+      ctx.progress(3, 10); // backwards: dropped
+      yield "c"; // 7
+      ctx.progress(10, 10);
+    });
+    for (const era of ["2026-07-28", "2025-11-25"]) {
+      const server = createServer({ name: "p", version: "1" }).tool(jumpy);
+      const params = { name: "jumpy", arguments: {}, _meta: { progressToken: "j" } };
+      const request = era === "2026-07-28" ? modernRequest("tools/call", params) : legacyRequest("tools/call", params);
+      const events = await new SseReader(await server.fetch(request)).rest();
+      const progress = events.filter((e) => e.method === "notifications/progress").map((e) => e.params.progress);
+      assert.deepEqual(progress, [1, 2, 5, 6, 7, 10], era);
+    }
   });
 
   it("keeps the answer JSON without a progressToken, even for a tool that reports progress", async () => {
