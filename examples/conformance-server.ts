@@ -16,10 +16,10 @@ import {
   definePrompt,
   defineResource,
   defineTool,
+  embeddedResource,
   ErrorCode,
   image,
   ProtocolError,
-  embeddedResource,
   serve,
   text,
   ToolError,
@@ -151,7 +151,12 @@ const elicitationDefaults = defineTool("test_elicitation_sep1034_defaults")
           name: { type: "string", description: "User name", default: "John Doe" },
           age: { type: "integer", description: "User age", default: 30 },
           score: { type: "number", description: "User score", default: 95.5 },
-          status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+          status: {
+            type: "string",
+            description: "User status",
+            enum: ["active", "inactive", "pending"],
+            default: "active",
+          },
           verified: { type: "boolean", description: "Verification status", default: true },
         },
       },
@@ -167,7 +172,11 @@ const elicitationEnums = defineTool("test_elicitation_sep1330_enums")
       requestedSchema: {
         type: "object",
         properties: {
-          untitledSingle: { type: "string", description: "Untitled single-select", enum: ["option1", "option2", "option3"] },
+          untitledSingle: {
+            type: "string",
+            description: "Untitled single-select",
+            enum: ["option1", "option2", "option3"],
+          },
           titledSingle: {
             type: "string",
             description: "Titled single-select",
@@ -313,7 +322,9 @@ const irSampling = defineTool("test_input_required_result_sampling")
       maxTokens: 100,
     });
     const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
-    return `The model (${answer.model}) said: ${typeof content?.text === "string" ? content.text : JSON.stringify(content)}`;
+    return `The model (${answer.model}) said: ${
+      typeof content?.text === "string" ? content.text : JSON.stringify(content)
+    }`;
   });
 
 const irRoots = defineTool("test_input_required_result_list_roots")
@@ -430,7 +441,9 @@ const confirmDelete = defineTool("confirm_delete")
   .handle(({ filename }, ctx) =>
     ctx.defer(async () => {
       const answer = await ctx.elicit("confirm", confirmForm(`Delete ${filename}?`, "confirm"));
-      return answer.action === "accept" && answer.content?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`;
+      return answer.action === "accept" && answer.content?.confirm === true
+        ? `Deleted ${filename}`
+        : `Kept ${filename}`;
     })
   );
 

@@ -57,7 +57,11 @@ const report = defineTool("generate_report")
   });
 
 // MCP-lite, MCP, and Connect + gRPC-Web on server.fetch; serveGrpc() below adds real gRPC on HTTP/2.
-const server = createServer({ name: "docs", version: "1.0.0", bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()] })
+const server = createServer({
+  name: "docs",
+  version: "1.0.0",
+  bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
+})
   .tool(search)
   .tool(report);
 

@@ -79,7 +79,11 @@ const setupProject = defineTool("setup_project")
     // Step 3: confirm.
     const confirm = await ctx.elicit("confirm", {
       message: `Create ${name} (${template}, ${visibility}, ${invited.length} invited) as ${id}?`,
-      requestedSchema: { type: "object", properties: { ok: { type: "boolean", title: "Create it" } }, required: ["ok"] },
+      requestedSchema: {
+        type: "object",
+        properties: { ok: { type: "boolean", title: "Create it" } },
+        required: ["ok"],
+      },
     });
     if (confirm.action !== "accept" || confirm.content?.ok !== true) return fail(`${id} was not created`);
     return { id, name, template, visibility, invited };

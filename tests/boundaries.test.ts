@@ -154,4 +154,3 @@ function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
   return groups;
 }
-

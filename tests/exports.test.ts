@@ -338,7 +338,8 @@ function exportsOf(file: string): string[] {
       names.push((typeOnly ? "type " : "") + name);
     }
   }
-  const declaration = /^export\s+(?:declare\s+)?(?:async\s+)?(function\*?|const|let|class|type|interface)\s+([A-Za-z0-9_$]+)/gm;
+  const declaration =
+    /^export\s+(?:declare\s+)?(?:async\s+)?(function\*?|const|let|class|type|interface)\s+([A-Za-z0-9_$]+)/gm;
   for (const match of text.matchAll(declaration)) {
     names.push((match[1] === "type" || match[1] === "interface" ? "type " : "") + match[2]);
   }

@@ -15,4 +15,6 @@ const add = defineTool("add")
 
 /** The `add` server with Connect / gRPC-Web routes. */
 // deno-lint-ignore ban-types
-export const oursGrpc: Server<{}> = createServer({ name: "bench", version: "1.0.0", bindings: [grpcBinding()] }).tool(add);
+export const oursGrpc: Server<{}> = createServer({ name: "bench", version: "1.0.0", bindings: [grpcBinding()] }).tool(
+  add,
+);

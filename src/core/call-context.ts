@@ -5,7 +5,15 @@
  *
  * @module
  */
-import type { CallSink, CreateMessageResult, ElicitResult, InputMethod, InputRequest, ListRootsResult, LogLevel } from "./call-sink.ts";
+import type {
+  CallSink,
+  CreateMessageResult,
+  ElicitResult,
+  InputMethod,
+  InputRequest,
+  ListRootsResult,
+  LogLevel,
+} from "./call-sink.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 import { isObject } from "../internal/is-object.ts";

@@ -10,7 +10,16 @@
 import { isObject } from "../internal/is-object.ts";
 
 /** Syslog severities, as MCP's logging uses them, least severe first. */
-export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+export const LOG_LEVELS: readonly LogLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 
 /** One of the {@link LOG_LEVELS}: syslog severities, as MCP's logging uses them. */
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";

@@ -101,7 +101,9 @@ function configValue(resolved: ValidationResult, tool: AnyTool, supplied: boolea
   if (resolved.ok) return resolved.value;
   const detail = formatIssues(resolved.issues);
   if (supplied) {
-    throw new ProtocolError(ErrorCode.InvalidConfig, `Invalid config: ${detail}`, { data: { issues: resolved.issues } });
+    throw new ProtocolError(ErrorCode.InvalidConfig, `Invalid config: ${detail}`, {
+      data: { issues: resolved.issues },
+    });
   }
   throw new Error(`the server's settings do not satisfy the configuration of tool ${tool.name}: ${detail}`);
 }

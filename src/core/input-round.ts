@@ -257,7 +257,6 @@ export class InputRound implements CallSink {
 
 const encoder = new TextEncoder();
 
-
 /** A 128-bit digest of the arguments, independent of key order. */
 async function digestOf(args: unknown): Promise<string> {
   const text = JSON.stringify(

@@ -62,7 +62,9 @@ export class Job implements CallSink {
     this.id = id;
     this.#options = options;
     this.#expiresAt = options.now() + options.ttlMs;
-    this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), { once: true });
+    this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), {
+      once: true,
+    });
   }
 
   /** The questions the work waits on, by key. */
@@ -83,7 +85,9 @@ export class Job implements CallSink {
     const signal = this.controller.signal;
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.#waiting.has(key) || this.#settled) {
-      return Promise.reject(new TypeError(`input "${key}" cannot be asked: it is outstanding already, or the job ended`));
+      return Promise.reject(
+        new TypeError(`input "${key}" cannot be asked: it is outstanding already, or the job ended`),
+      );
     }
     return new Promise((resolve, reject) => {
       this.#waiting.set(key, { request, resolve, reject });
@@ -171,7 +175,9 @@ export class Job implements CallSink {
       } catch (error) {
         this.#options.onError?.(error);
       }
-      if (this.#waiting.size > 0 && !this.#settled && this.#timer === undefined) this.#timer = unrefTimer(setTimeout(tick, pollMs));
+      if (this.#waiting.size > 0 && !this.#settled && this.#timer === undefined) {
+        this.#timer = unrefTimer(setTimeout(tick, pollMs));
+      }
     };
     this.#timer = unrefTimer(setTimeout(tick, pollMs));
   }

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { CallContext, type AuthInfo, type CallMeta, type SignalSource } from "./call-context.ts";
+import { type AuthInfo, CallContext, type CallMeta, type SignalSource } from "./call-context.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
@@ -371,7 +371,10 @@ export async function runInMiddleware<T>(
 }
 
 /** What `next()` gives middleware around an operation that is not a tool call. */
-const LET_THROUGH: CallOutcome = Object.freeze({ kind: "answer", result: Object.freeze({ content: [] }) }) as CallOutcome;
+const LET_THROUGH: CallOutcome = Object.freeze({
+  kind: "answer",
+  result: Object.freeze({ content: [] }),
+}) as CallOutcome;
 
 /**
  * Runs a tool's continuation (`.redeem()`) on a promise's state, outside a tool call, with the same

@@ -163,7 +163,10 @@ export function notFound(uri: string): ProtocolError {
   return new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { data: { uri } });
 }
 
-function withMime(entry: { uri: string; text: string } | { uri: string; blob: string }, mimeType?: string): ResourceContents {
+function withMime(
+  entry: { uri: string; text: string } | { uri: string; blob: string },
+  mimeType?: string,
+): ResourceContents {
   return mimeType === undefined ? entry : { ...entry, mimeType };
 }
 
@@ -182,7 +185,11 @@ function toBase64(bytes: Uint8Array): string {
  * @throws {TypeError} When `ttlMs` is not a non-negative integer or the scope is unknown.
  */
 export function checkCacheHint(hint: CacheHint, what: string): CacheHint {
-  if (!Number.isSafeInteger(hint?.ttlMs) || hint.ttlMs < 0) throw new TypeError(`${what}: ttlMs must be a non-negative integer`);
-  if (hint.scope !== "public" && hint.scope !== "private") throw new TypeError(`${what}: scope must be "public" or "private"`);
+  if (!Number.isSafeInteger(hint?.ttlMs) || hint.ttlMs < 0) {
+    throw new TypeError(`${what}: ttlMs must be a non-negative integer`);
+  }
+  if (hint.scope !== "public" && hint.scope !== "private") {
+    throw new TypeError(`${what}: scope must be "public" or "private"`);
+  }
   return Object.freeze({ ttlMs: hint.ttlMs, scope: hint.scope });
 }

@@ -28,7 +28,14 @@ export interface ToolAnnotations {
  * What a handler may return: the output value, a string, content blocks, a complete result, or a
  * pending answer (`ctx.promise()`, `ctx.defer()`).
  */
-export type HandlerReturn<TOut> = TOut | ToolResult | ContentBlock | ContentBlock[] | string | void | ToolPromise<unknown>;
+export type HandlerReturn<TOut> =
+  | TOut
+  | ToolResult
+  | ContentBlock
+  | ContentBlock[]
+  | string
+  | void
+  | ToolPromise<unknown>;
 
 /** How a long-running tool's promises behave (`.longRunning()`; `.redeem()` implies it). */
 export interface LongRunningOptions {
@@ -85,7 +92,13 @@ export interface ToolTypes<TInput, TArgs, TOutput> {
  * @typeParam TOutput The structured result.
  * @typeParam TState The continuation state of its promises (`ctx.promise({ state })`).
  */
-export interface Tool<TName extends string = string, TInput = unknown, TArgs = unknown, TOutput = unknown, TState = unknown> {
+export interface Tool<
+  TName extends string = string,
+  TInput = unknown,
+  TArgs = unknown,
+  TOutput = unknown,
+  TState = unknown,
+> {
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */

@@ -139,7 +139,8 @@ function argumentsOf(args: CompiledSchema, where: string): PromptArgument[] {
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   return Object.entries(properties).map(([name, property]) => {
     const type = property?.type;
-    const stringEnum = Array.isArray(property?.enum) && (property.enum as unknown[]).every((x) => typeof x === "string");
+    const stringEnum = Array.isArray(property?.enum) &&
+      (property.enum as unknown[]).every((x) => typeof x === "string");
     if (type !== "string" && !(type === undefined && (stringEnum || property?.const !== undefined))) {
       throw new TypeError(`${where}: property "${name}" must be a string (MCP prompt arguments are strings)`);
     }

@@ -58,7 +58,9 @@ export class ResourceBuilder<TUri extends string> {
    * @returns A new builder.
    */
   name(name: string): ResourceBuilder<TUri> {
-    if (typeof name !== "string" || name === "") throw new TypeError(`resource ${this.#state.uri}: the name must be non-empty`);
+    if (typeof name !== "string" || name === "") {
+      throw new TypeError(`resource ${this.#state.uri}: the name must be non-empty`);
+    }
     return this.#with({ name });
   }
 
@@ -100,7 +102,9 @@ export class ResourceBuilder<TUri extends string> {
    * @throws {TypeError} When the size is not a non-negative integer.
    */
   size(bytes: number): ResourceBuilder<TUri> {
-    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new TypeError(`resource ${this.#state.uri}: size must be a non-negative integer`);
+    if (!Number.isSafeInteger(bytes) || bytes < 0) {
+      throw new TypeError(`resource ${this.#state.uri}: size must be a non-negative integer`);
+    }
     return this.#with({ size: bytes });
   }
 
@@ -176,7 +180,6 @@ export class ResourceBuilder<TUri extends string> {
   }
 }
 
-
 /**
  * Starts the definition of a resource: a static URI (`test://static-text`) or an RFC 6570 level-1
  * template (`test://template/{id}/data`), whose variables the read handler receives typed.
@@ -200,7 +203,9 @@ export class ResourceBuilder<TUri extends string> {
  * ```
  */
 export function defineResource<TUri extends string>(uri: TUri): ResourceBuilder<TUri> {
-  if (typeof uri === "string" && isUriTemplate(uri)) return new ResourceBuilder<TUri>({ uri, template: parseUriTemplate(uri) });
+  if (typeof uri === "string" && isUriTemplate(uri)) {
+    return new ResourceBuilder<TUri>({ uri, template: parseUriTemplate(uri) });
+  }
   assertAbsoluteUri(uri, "resource");
   return new ResourceBuilder<TUri>({ uri, template: undefined });
 }

@@ -77,7 +77,6 @@ export interface TokenOptions {
   now?: () => number;
 }
 
-
 /**
  * Applies the defaults.
  *

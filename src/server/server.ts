@@ -91,7 +91,11 @@ export class Server<TTools extends ToolMap = {}> {
    */
   constructor(options: ServerOptions) {
     const resolved = resolveOptions(options);
-    const continuations = new Continuations({ secret: options.secret, ...options.tokens, results: options.resultStore });
+    const continuations = new Continuations({
+      secret: options.secret,
+      ...options.tokens,
+      results: options.resultStore,
+    });
     const registry = new Registry({ onError: options.onError, continuations, settings: options.settings });
     this.name = resolved.name;
     this.version = resolved.version;
@@ -120,7 +124,9 @@ export class Server<TTools extends ToolMap = {}> {
     for (const check of this.#checks) check(tool);
     registry.add(tool);
     // A tool that answers with promises needs the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
-    if (tool.longRunning !== undefined && registry.get(REDEEM_TOOL) === undefined) registry.add(createRedeemTool(registry));
+    if (tool.longRunning !== undefined && registry.get(REDEEM_TOOL) === undefined) {
+      registry.add(createRedeemTool(registry));
+    }
     return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
   }
 

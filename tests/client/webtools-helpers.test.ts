@@ -17,7 +17,8 @@ function weather(description: string) {
   const alert = defineTool("post_alert").describe("Posts an alert").input(v.object({ text: v.string() })).handle(() =>
     "posted"
   );
-  return createServer({ name: "weather", version: "2.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(current).tool(alert);
+  return createServer({ name: "weather", version: "2.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(current)
+    .tool(alert);
 }
 
 async function metadataOf(app: ReturnType<typeof weather>) {

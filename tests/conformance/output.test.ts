@@ -77,7 +77,9 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
     return { ok: body.result.structuredContent };
   },
   "MCP 2026-07-28": async (s, name, args) => {
-    const body = await readJsonRpc(await s.fetch(await literal(modernRequest("tools/call", { name, arguments: args }))));
+    const body = await readJsonRpc(
+      await s.fetch(await literal(modernRequest("tools/call", { name, arguments: args }))),
+    );
     if (body.error) {
       assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
       return { masked: true };
@@ -85,7 +87,9 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
     return { ok: body.result.structuredContent };
   },
   "MCP 2025-11-25": async (s, name, args) => {
-    const body = await readJsonRpc(await s.fetch(await literal(legacyRequest("tools/call", { name, arguments: args }))));
+    const body = await readJsonRpc(
+      await s.fetch(await literal(legacyRequest("tools/call", { name, arguments: args }))),
+    );
     if (body.error) {
       assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
       return { masked: true };

@@ -70,23 +70,31 @@ describe("MCP on the same tools", () => {
   it("answers an unknown tool with -32602 and invalid arguments with an isError result naming the paths", async () => {
     const unknown = await (await server.fetch(modernRequest("tools/call", { name: "nope", arguments: {} }))).json();
     assert.equal(unknown.error.code, -32602);
-    const invalid = await (await server.fetch(modernRequest("tools/call", { name: "add", arguments: { a: 1 } }))).json();
+    const invalid = await (await server.fetch(modernRequest("tools/call", { name: "add", arguments: { a: 1 } })))
+      .json();
     assert.equal(invalid.result.isError, true);
     assert.match(invalid.result.content[0].text, /b: /);
   });
 
   it("negotiates 2025 versions in initialize, and answers ping and notifications statelessly", async () => {
     for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
-      const init = await (await server.fetch(legacyRequest("initialize", {
-        protocolVersion: version,
-        capabilities: {},
-        clientInfo: { name: "c", version: "1" },
-      }, 1, version))).json();
+      const init = await (await server.fetch(legacyRequest(
+        "initialize",
+        {
+          protocolVersion: version,
+          capabilities: {},
+          clientInfo: { name: "c", version: "1" },
+        },
+        1,
+        version,
+      ))).json();
       assert.equal(init.result.protocolVersion, version);
       assert.deepEqual(init.result.serverInfo, { name: "fixtures", version: "1.2.3" });
       assert.ok(init.result.capabilities.tools);
     }
-    const newer = await (await server.fetch(legacyRequest("initialize", { protocolVersion: "2099-01-01", capabilities: {} }))).json();
+    const newer =
+      await (await server.fetch(legacyRequest("initialize", { protocolVersion: "2099-01-01", capabilities: {} })))
+        .json();
     assert.equal(newer.result.protocolVersion, "2025-11-25");
     const note = await server.fetch(legacyRequest("notifications/initialized", {}, null));
     assert.equal(note.status, 202);
@@ -103,7 +111,9 @@ describe("MCP on the same tools", () => {
     }, { "mcp-protocol-version": "2026-07-28" }));
     assert.equal(bare.status, 400);
     assert.equal((await bare.json()).error.code, -32602);
-    const mismatch = await server.fetch(modernRequest("server/discover", {}, 2, { "mcp-protocol-version": "2025-11-25" }));
+    const mismatch = await server.fetch(
+      modernRequest("server/discover", {}, 2, { "mcp-protocol-version": "2025-11-25" }),
+    );
     assert.equal(mismatch.status, 400);
     assert.equal((await mismatch.json()).error.code, -32020);
   });

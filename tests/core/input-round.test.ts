@@ -230,7 +230,9 @@ describe("input rounds", () => {
       }),
     );
     const r1 = asked(await server.call("steps", {}));
-    const done = final(await server.call("steps", {}, { inputResponses: { roots: ROOTS }, requestState: r1.requestState }));
+    const done = final(
+      await server.call("steps", {}, { inputResponses: { roots: ROOTS }, requestState: r1.requestState }),
+    );
     assert.equal(done.kind, "answer");
     if (done.kind === "answer") assert.deepEqual(done.result.structuredContent, { a: true, b: { n: 2 } });
     assert.equal(runs, 2);

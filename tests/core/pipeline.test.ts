@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createContextKey, createServer, defineTool, ErrorCode, fail, ProtocolError, text, ToolError, toolResult } from "../../mod.ts";
+import {
+  createContextKey,
+  createServer,
+  defineTool,
+  ErrorCode,
+  fail,
+  ProtocolError,
+  text,
+  ToolError,
+  toolResult,
+} from "../../mod.ts";
 import { fixtureServer } from "../helpers/fixtures.ts";
 import { callAny, final } from "../helpers/outcome.ts";
 
@@ -9,7 +19,10 @@ describe("the call pipeline", () => {
   it("validates, runs the handler and shapes a structured result", async () => {
     const outcome = final(await fixtureServer().call("add", { a: 2, b: 40 }));
     assert.equal(outcome.kind, "answer");
-    assert.deepEqual(outcome.result, { content: [{ type: "text", text: '{"sum":42}' }], structuredContent: { sum: 42 } });
+    assert.deepEqual(outcome.result, {
+      content: [{ type: "text", text: '{"sum":42}' }],
+      structuredContent: { sum: 42 },
+    });
   });
 
   it("hands the handler the schema's output (defaults applied)", async () => {
@@ -27,7 +40,10 @@ describe("the call pipeline", () => {
       });
       return true;
     });
-    await assert.rejects(callAny(fixtureServer(), "zzzzzzzz", {}), (e: ProtocolError) => !("suggestion" in (e.data as object)));
+    await assert.rejects(
+      callAny(fixtureServer(), "zzzzzzzz", {}),
+      (e: ProtocolError) => !("suggestion" in (e.data as object)),
+    );
   });
 
   it("answers invalid_arguments naming every failing path", async () => {
@@ -77,8 +93,14 @@ describe("the call pipeline", () => {
     const f = final(await server.call("f", {}));
     assert.equal(f.kind, "failure");
     assert.deepEqual(f.result.structuredContent, { city: "Atlantis" });
-    assert.deepEqual(final(await server.call("blocks", {})).result.content.map((b: unknown) => (b as { text: string }).text), ["one", "two"]);
-    assert.deepEqual(final(await server.call("full", {})).result, { content: [{ type: "text", text: "x" }], structuredContent: { y: 1 } });
+    assert.deepEqual(
+      final(await server.call("blocks", {})).result.content.map((b: unknown) => (b as { text: string }).text),
+      ["one", "two"],
+    );
+    assert.deepEqual(final(await server.call("full", {})).result, {
+      content: [{ type: "text", text: "x" }],
+      structuredContent: { y: 1 },
+    });
     assert.deepEqual(final(await server.call("arr", {})).result, { content: [{ type: "text", text: "[1,2]" }] });
   });
 
@@ -93,7 +115,9 @@ describe("the call pipeline", () => {
 
   it("drains streams into a final result: joined text, or the generator's return value", async () => {
     const partials: unknown[] = [];
-    const outcome = final(await fixtureServer().call("countdown", { count: 2 }, { onPartial: (p) => partials.push(p) }));
+    const outcome = final(
+      await fixtureServer().call("countdown", { count: 2 }, { onPartial: (p) => partials.push(p) }),
+    );
     assert.deepEqual(partials, ["2 ", "1 ", "liftoff"]);
     assert.deepEqual(outcome.result.content, [{ type: "text", text: "2 1 liftoff" }]);
     const returns = defineTool("returns")

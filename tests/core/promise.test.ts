@@ -40,7 +40,10 @@ describe("promises in process", () => {
     const { server, counters } = jobServer();
     assert.equal((await server.call("analyze_dataset", { dataset_id: "d2", polls: 2 })).kind, "promise");
     const client = createClient(server);
-    assert.deepEqual(await client.call("analyze_dataset", { dataset_id: "d2", polls: 2 }), { dataset_id: "d2", rows: 42 });
+    assert.deepEqual(await client.call("analyze_dataset", { dataset_id: "d2", polls: 2 }), {
+      dataset_id: "d2",
+      rows: 42,
+    });
     assert.equal(counters.redeemed, 2);
   });
 

@@ -8,7 +8,10 @@ import { suggestName } from "../../src/core/suggest.ts";
 describe("results", () => {
   it("shapes plain values: strings as text, objects as structuredContent plus JSON text", () => {
     assert.deepEqual(resultFromValue("hi"), { content: [{ type: "text", text: "hi" }] });
-    assert.deepEqual(resultFromValue({ a: 1 }), { content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } });
+    assert.deepEqual(resultFromValue({ a: 1 }), {
+      content: [{ type: "text", text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    });
     assert.deepEqual(resultFromValue(42), { content: [{ type: "text", text: "42" }] });
     assert.deepEqual(resultFromValue(undefined), { content: [] });
   });
@@ -21,7 +24,11 @@ describe("results", () => {
 
   it("builds every kind of content block, with bytes encoded as base64", () => {
     assert.equal(isContentBlock(text("x")), true);
-    assert.deepEqual(image(new Uint8Array([1, 2, 3]), "image/png"), { type: "image", data: "AQID", mimeType: "image/png" });
+    assert.deepEqual(image(new Uint8Array([1, 2, 3]), "image/png"), {
+      type: "image",
+      data: "AQID",
+      mimeType: "image/png",
+    });
     assert.deepEqual(audio("UklGRg==", "audio/wav"), { type: "audio", data: "UklGRg==", mimeType: "audio/wav" });
     assert.deepEqual(embeddedResource("test://r", "body", "text/plain"), {
       type: "resource",

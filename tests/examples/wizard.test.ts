@@ -7,7 +7,11 @@ import { driveLegacy, driveLite, driveModern } from "../bindings/mcp/wires.ts";
 /** Answers the wizard's questions: by key where the wire names them, by message on the 2025 stream. */
 function byMessage(request: InputRequest): unknown {
   const message = String(request.params.message);
-  const key = message.startsWith("A new project") ? "basics" : message.startsWith("Who can see") ? "sharing" : "confirm";
+  const key = message.startsWith("A new project")
+    ? "basics"
+    : message.startsWith("Who can see")
+    ? "sharing"
+    : "confirm";
   return DEMO_ANSWERS[key];
 }
 

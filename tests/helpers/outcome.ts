@@ -8,7 +8,10 @@ import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../s
 
 /** Asserts a complete outcome (`answer` or `failure`) and returns it. */
 export function final(outcome: CallOutcome): FinalOutcome {
-  assert.ok(outcome.kind === "answer" || outcome.kind === "failure", `expected a complete outcome, got ${outcome.kind}`);
+  assert.ok(
+    outcome.kind === "answer" || outcome.kind === "failure",
+    `expected a complete outcome, got ${outcome.kind}`,
+  );
   return outcome;
 }
 

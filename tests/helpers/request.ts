@@ -16,7 +16,12 @@ export function post(path: string, body: unknown, headers: Record<string, string
 
 /** Builds a JSON-RPC `tools/call` message. */
 export function toolsCall(name: string, args?: unknown, id: string | number = 1): Record<string, unknown> {
-  return { jsonrpc: "2.0", id, method: "tools/call", params: args === undefined ? { name } : { name, arguments: args } };
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: args === undefined ? { name } : { name, arguments: args },
+  };
 }
 
 /** The `_meta` envelope of an MCP 2026-07-28 request. */
@@ -62,5 +67,9 @@ export function legacyRequest(
 ): Request {
   const body: Record<string, unknown> = { jsonrpc: "2.0", method, params };
   if (id !== null) body.id = id;
-  return post("/mcp", body, { "mcp-protocol-version": version, accept: "application/json, text/event-stream", ...headers });
+  return post("/mcp", body, {
+    "mcp-protocol-version": version,
+    accept: "application/json, text/event-stream",
+    ...headers,
+  });
 }

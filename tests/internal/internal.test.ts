@@ -29,7 +29,11 @@ describe("parseJson", () => {
     assert.equal(parsed.y, 2);
     assert.throws(() => parseJson("[".repeat(70) + "]".repeat(70), 64), { code: ErrorCode.ParseError });
     const bracketsInString = "[".repeat(70) + '"';
-    assert.deepEqual(parseJson(JSON.stringify([bracketsInString]), 3), [bracketsInString], "brackets inside strings do not count");
+    assert.deepEqual(
+      parseJson(JSON.stringify([bracketsInString]), 3),
+      [bracketsInString],
+      "brackets inside strings do not count",
+    );
     assert.throws(() => parseJson("{nope}", 64), { code: ErrorCode.ParseError });
   });
 });
@@ -46,7 +50,10 @@ describe("createSseStream", () => {
     const text = await new Response(stream).text();
     assert.equal(text, "data: one\n\nid: 7\nevent: named\ndata: two\ndata: lines\n\n: hi\n\n");
     assert.equal(cancelled, false);
-    const endless = createSseStream(() => new Promise(() => {}), { heartbeatMs: 5, onCancel: () => (cancelled = true) });
+    const endless = createSseStream(() => new Promise(() => {}), {
+      heartbeatMs: 5,
+      onCancel: () => (cancelled = true),
+    });
     const reader = endless.getReader();
     assert.match(new TextDecoder().decode((await reader.read()).value), /^: keep-alive/);
     await reader.cancel();

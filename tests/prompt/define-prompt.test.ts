@@ -45,14 +45,20 @@ describe("definePrompt", () => {
     assert.throws(() => definePrompt("p").args(v.object({ n: v.number() })), TypeError);
     assert.throws(() => definePrompt("has space"), TypeError);
     assert.throws(() => definePrompt(""), TypeError);
-    assert.throws(() => definePrompt("p").args(v.object({ a: v.string() })).complete("b" as "a", () => []).get(() => ""), TypeError);
+    assert.throws(
+      () => definePrompt("p").args(v.object({ a: v.string() })).complete("b" as "a", () => []).get(() => ""),
+      TypeError,
+    );
     assert.throws(() => definePrompt("p").get(42 as never), TypeError);
   });
 });
 
 describe("promptResultFromValue", () => {
   it("accepts a string, a message, messages or a full result", () => {
-    assert.deepEqual(promptResultFromValue("hi", "d"), { description: "d", messages: [{ role: "user", content: { type: "text", text: "hi" } }] });
+    assert.deepEqual(promptResultFromValue("hi", "d"), {
+      description: "d",
+      messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+    });
     assert.deepEqual(promptResultFromValue({ role: "assistant", content: text("ok") }, undefined), {
       messages: [{ role: "assistant", content: { type: "text", text: "ok" } }],
     });

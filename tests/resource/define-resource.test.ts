@@ -22,15 +22,27 @@ describe("defineResource", () => {
       annotations: { priority: 1 },
       _meta: { k: 1 },
     });
-    assert.equal(base.read(() => "").name, "docs://a", "the name defaults to the URI; the base builder was not changed");
+    assert.equal(
+      base.read(() => "").name,
+      "docs://a",
+      "the name defaults to the URI; the base builder was not changed",
+    );
     assert.ok(Object.isFrozen(r));
   });
 
   it("types template variables and hands them to the read handler", async () => {
-    const r = defineResource("repo://{owner}/{name}/readme").read(({ owner, name }, _ctx, uri) => `${owner}/${name} at ${uri}`);
+    const r = defineResource("repo://{owner}/{name}/readme").read(({ owner, name }, _ctx, uri) =>
+      `${owner}/${name} at ${uri}`
+    );
     const vars = r.template!.match("repo://denoland/deno/readme")!;
-    assert.equal(await r.read(vars, ctx, "repo://denoland/deno/readme"), "denoland/deno at repo://denoland/deno/readme");
-    assert.deepEqual(describeResource(r), { uriTemplate: "repo://{owner}/{name}/readme", name: "repo://{owner}/{name}/readme" });
+    assert.equal(
+      await r.read(vars, ctx, "repo://denoland/deno/readme"),
+      "denoland/deno at repo://denoland/deno/readme",
+    );
+    assert.deepEqual(describeResource(r), {
+      uriTemplate: "repo://{owner}/{name}/readme",
+      name: "repo://{owner}/{name}/readme",
+    });
   });
 
   it("checks completers, cache hints, sizes and handlers at definition", () => {
@@ -45,18 +57,31 @@ describe("defineResource", () => {
 
 describe("contentsFromValue", () => {
   it("turns strings, bytes and entries into contents with the URI and MIME type filled in", () => {
-    assert.deepEqual(contentsFromValue("hi", "x://a", "text/plain"), [{ uri: "x://a", text: "hi", mimeType: "text/plain" }]);
-    assert.deepEqual(contentsFromValue(new Uint8Array([104, 105]), "x://a", undefined), [{ uri: "x://a", blob: "aGk=" }]);
-    assert.deepEqual(contentsFromValue([{ text: "a" }, { uri: "x://b", blob: new Uint8Array([0]), mimeType: "m" }], "x://a", "t"), [
-      { uri: "x://a", mimeType: "t", text: "a" },
-      { uri: "x://b", mimeType: "m", blob: "AA==" },
-    ]);
+    assert.deepEqual(contentsFromValue("hi", "x://a", "text/plain"), [{
+      uri: "x://a",
+      text: "hi",
+      mimeType: "text/plain",
+    }]);
+    assert.deepEqual(contentsFromValue(new Uint8Array([104, 105]), "x://a", undefined), [{
+      uri: "x://a",
+      blob: "aGk=",
+    }]);
+    assert.deepEqual(
+      contentsFromValue([{ text: "a" }, { uri: "x://b", blob: new Uint8Array([0]), mimeType: "m" }], "x://a", "t"),
+      [
+        { uri: "x://a", mimeType: "t", text: "a" },
+        { uri: "x://b", mimeType: "m", blob: "AA==" },
+      ],
+    );
   });
 
   it("answers nothing with resource_not_found, never with empty contents", () => {
     for (const value of [undefined, null, []]) {
-      assert.throws(() => contentsFromValue(value, "x://gone", undefined), (e: Error & { code?: string; data?: unknown }) =>
-        e.code === "resource_not_found" && JSON.stringify(e.data) === '{"uri":"x://gone"}');
+      assert.throws(
+        () => contentsFromValue(value, "x://gone", undefined),
+        (e: Error & { code?: string; data?: unknown }) =>
+          e.code === "resource_not_found" && JSON.stringify(e.data) === '{"uri":"x://gone"}',
+      );
     }
   });
 

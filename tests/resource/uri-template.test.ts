@@ -26,7 +26,20 @@ describe("parseUriTemplate (RFC 6570 level 1)", () => {
   });
 
   it("rejects higher levels, malformed braces, repeats and relative templates", () => {
-    for (const bad of ["x://{+path}", "x://{/p}", "x://{?q}", "x://{a*}", "x://{a:3}", "x://{a", "x://a}", "x://{a}/{a}", "x://{}", "/rel/{a}"]) {
+    for (
+      const bad of [
+        "x://{+path}",
+        "x://{/p}",
+        "x://{?q}",
+        "x://{a*}",
+        "x://{a:3}",
+        "x://{a",
+        "x://a}",
+        "x://{a}/{a}",
+        "x://{}",
+        "/rel/{a}",
+      ]
+    ) {
       assert.throws(() => parseUriTemplate(bad), TypeError, bad);
     }
   });

@@ -161,7 +161,9 @@ describe("bad input", () => {
       post(LITE, toolsCall("add", { a: "x" })),
       post(LITE, toolsCall("crashes", {})),
     ];
-    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => server.fetch(bad[i % bad.length].clone())));
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => server.fetch(bad[i % bad.length].clone())),
+    );
     assert.equal(responses.length, 200);
     await Promise.all(responses.map((r) => r.text()));
     await stillServes();

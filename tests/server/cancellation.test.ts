@@ -3,7 +3,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Listener, serve } from "../../mod.ts";
+import { serve } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
 import { fixtureServer, sleep, slowProbe } from "../helpers/fixtures.ts";
 import { modernMeta, toolsCall } from "../helpers/request.ts";
 

@@ -51,7 +51,9 @@ describe("DNS-rebinding protection", () => {
 
   it("accepts any host or origin when told to", async () => {
     const open = fixtureServer({ allowedHosts: "*", allowedOrigins: "*" });
-    const response = await open.fetch(call("https://anything.example/mcp-lite/v1/calltools", { origin: "https://x.y" }));
+    const response = await open.fetch(
+      call("https://anything.example/mcp-lite/v1/calltools", { origin: "https://x.y" }),
+    );
     assert.equal(response.status, 200);
   });
 });
@@ -96,7 +98,9 @@ describe("a refused or unknown request is answered in the shape of its route's w
     for (const url of ["http://localhost/nowhere", "http://evil.example.com/nowhere"]) {
       const response = await server.fetch(new Request(url));
       assert.equal(response.status, 404);
-      assert.deepEqual(await response.json(), { error: { code: "not_found", message: "Not found: no endpoint at this path" } });
+      assert.deepEqual(await response.json(), {
+        error: { code: "not_found", message: "Not found: no endpoint at this path" },
+      });
     }
   });
 });

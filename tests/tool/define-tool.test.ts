@@ -94,7 +94,10 @@ describe("defineTool", () => {
     };
     const tool = defineTool("forecast").input(schema).handle((args) => JSON.stringify(args));
     assert.equal(tool.input.jsonSchema, schema);
-    assert.deepEqual(await tool.input.validate({ city: "Oslo", days: 3 }), { ok: true, value: { city: "Oslo", days: 3 } });
+    assert.deepEqual(await tool.input.validate({ city: "Oslo", days: 3 }), {
+      ok: true,
+      value: { city: "Oslo", days: 3 },
+    });
     const bad = await tool.input.validate({ days: 1.5 });
     assert.equal(bad.ok, false);
     assert.deepEqual(!bad.ok && bad.issues.map((i) => i.path).sort(), ["city", "days"]);
@@ -118,8 +121,13 @@ describe("defineTool", () => {
     };
     const tool = defineTool("std").input(standard).handle(({ n }) => String(n * 2));
     assert.deepEqual(tool.input.jsonSchema.required, ["n"]);
-    assert.deepEqual(await tool.input.validate({ n: "x" }), { ok: false, issues: [{ path: "n", message: "n must be a number" }] });
-    const opaque = { "~standard": { version: 1 as const, vendor: "opaque", validate: (value: unknown) => ({ value }) } };
+    assert.deepEqual(await tool.input.validate({ n: "x" }), {
+      ok: false,
+      issues: [{ path: "n", message: "n must be a number" }],
+    });
+    const opaque = {
+      "~standard": { version: 1 as const, vendor: "opaque", validate: (value: unknown) => ({ value }) },
+    };
     assert.throws(() => defineTool("opaque").input(opaque), /cannot give JSON Schema/);
   });
 

@@ -18,7 +18,9 @@ const search = defineTool("search")
     return { hits: [query] };
   });
 
-export type InputIsCallerSide = Expect<Equal<InferToolInput<typeof search>, { query: string; limit?: number | undefined }>>;
+export type InputIsCallerSide = Expect<
+  Equal<InferToolInput<typeof search>, { query: string; limit?: number | undefined }>
+>;
 export type ArgsAreHandlerSide = Expect<Equal<InferToolArgs<typeof search>, { query: string; limit: number }>>;
 export type OutputIsStructured = Expect<Equal<InferToolOutput<typeof search>, { hits: string[] }>>;
 export type NameIsLiteral = Expect<Equal<typeof search.name, "search">>;

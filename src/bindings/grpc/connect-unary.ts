@@ -28,8 +28,8 @@ import {
   createMethodSerializationLookup,
   createMethodUrl,
   getJsonOptions,
-  type MethodSerializationLookup,
   mergeNonProtocolHeaders,
+  type MethodSerializationLookup,
   readAllBytes,
   validateUniversalHandlerOptions,
 } from "@connectrpc/connect/protocol";

@@ -100,7 +100,10 @@ export function createCallTool(core: ServerCore): CallToolFn {
       headers = from.requestHeader;
     }
     try {
-      const outcome = await untilDeadline(runCall(registry, callOf(request, lazy ?? from as HandlerContext, headers)), context);
+      const outcome = await untilDeadline(
+        runCall(registry, callOf(request, lazy ?? from as HandlerContext, headers)),
+        context,
+      );
       // A cancelled call answers that; a lazy signal can only have aborted for a handler that took it.
       if (context !== undefined) throwIfAborted(context.signal);
       else if (lazy?.read) throwIfAborted(lazy.signal);
@@ -195,4 +198,3 @@ function abortReason(signal: AbortSignal): ConnectError {
     ? signal.reason
     : new ConnectError("the call was cancelled", Code.Canceled);
 }
-

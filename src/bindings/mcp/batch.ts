@@ -32,7 +32,9 @@ export const BATCH_VERSION = "2025-03-26";
  */
 export async function respondBatch(ctx: McpContext, http: Request, messages: unknown[]): Promise<Response> {
   if (messages.length === 0) throw invalid("an empty batch");
-  if (messages.some(carriesModernEnvelope)) throw invalid("a batch of 2026-07-28 requests (that revision has no batches)");
+  if (messages.some(carriesModernEnvelope)) {
+    throw invalid("a batch of 2026-07-28 requests (that revision has no batches)");
+  }
   const header = http.headers.get(PROTOCOL_VERSION_HEADER);
   if (header !== null && header.trim() !== BATCH_VERSION) {
     throw invalid(`a batch under MCP-Protocol-Version ${header} (only ${BATCH_VERSION} allows batches)`);
@@ -57,7 +59,9 @@ async function answer(ctx: McpContext, http: Request, message: unknown): Promise
     if (result instanceof Subscription) {
       throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: a stream cannot be part of a batch");
     }
-    if (result instanceof CachedBody) return `{"jsonrpc":"2.0","id":${JSON.stringify(target.id)},"result":${result.body}}`;
+    if (result instanceof CachedBody) {
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(target.id)},"result":${result.body}}`;
+    }
     return resultMessage(target.id, finishResult(result, request.envelope, ctx.serverInfo));
   } catch (error) {
     const isNotification = isObject(message) && "method" in message && !("id" in message);

@@ -55,7 +55,9 @@ export async function complete(registry: Registry, request: CompletionRequest): 
   const completer = completers?.get(request.argument);
   if (completer === undefined) return EMPTY;
   const values = await completer(request.value, { arguments: request.arguments, signal: request.signal });
-  if (!Array.isArray(values)) throw new TypeError(`the completer for "${request.argument}" must return an array of strings`);
+  if (!Array.isArray(values)) {
+    throw new TypeError(`the completer for "${request.argument}" must return an array of strings`);
+  }
   return completionResult(values);
 }
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type CompletionRef, complete } from "./complete.ts";
+import { complete, type CompletionRef } from "./complete.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { requireCapability } from "./lifecycle.ts";

@@ -69,7 +69,13 @@ export function mcpBinding(options: McpOptions = {}): Binding {
         if (routed === undefined) return new Response(null, { status: 202 });
         return await answer(ctx, http, routed.request, routed.method, target.table);
       } catch (error) {
-        return jsonRpcErrorResponse(target.id, error, target.table, ctx.report, error === NOT_ALLOWED ? POST_ONLY : undefined);
+        return jsonRpcErrorResponse(
+          target.id,
+          error,
+          target.table,
+          ctx.report,
+          error === NOT_ALLOWED ? POST_ONLY : undefined,
+        );
       }
     };
     const refuse = (error: ProtocolError) => jsonRpcErrorResponse(null, error, legacyErrorToWire, ctx.report);

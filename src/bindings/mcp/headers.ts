@@ -21,7 +21,6 @@ export { decodeHeaderValue, METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX };
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-
 function mismatch(message: string, header: string): ProtocolError {
   return new ProtocolError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, { data: { header } });
 }
@@ -69,10 +68,16 @@ export function checkStandardHeaders(rpc: JsonRpcRequest, headers: Headers): voi
  * @param headers The HTTP headers.
  * @throws {ProtocolError} `header_mismatch` when a header is missing, wrongly encoded or different.
  */
-export function checkParamHeaders(declared: readonly HeaderParam[], args: Record<string, unknown>, headers: Headers): void {
+export function checkParamHeaders(
+  declared: readonly HeaderParam[],
+  args: Record<string, unknown>,
+  headers: Headers,
+): void {
   for (const d of declared) {
     let value: unknown = args;
-    for (const key of d.path) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of d.path) {
+      value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    }
     const text = typeof value === "string"
       ? value
       : typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))
@@ -81,12 +86,17 @@ export function checkParamHeaders(declared: readonly HeaderParam[], args: Record
     if (text === undefined) continue; // null, absent, or not a primitive: argument validation speaks
     const header = `Mcp-Param-${d.header}`;
     const raw = headers.get(PARAM_HEADER_PREFIX + d.header);
-    if (raw === null) throw mismatch(`${header} is missing but arguments.${d.path.join(".")} is ${JSON.stringify(value)}`, header);
+    if (raw === null) {
+      throw mismatch(`${header} is missing but arguments.${d.path.join(".")} is ${JSON.stringify(value)}`, header);
+    }
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) throw mismatch(`${header} has an invalid =?base64?…?= value`, header);
     const equal = typeof value === "number" && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === text;
     if (!equal) {
-      throw mismatch(`${header} says ${JSON.stringify(decoded)} but arguments.${d.path.join(".")} is ${JSON.stringify(value)}`, header);
+      throw mismatch(
+        `${header} says ${JSON.stringify(decoded)} but arguments.${d.path.join(".")} is ${JSON.stringify(value)}`,
+        header,
+      );
     }
   }
 }

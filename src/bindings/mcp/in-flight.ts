@@ -54,7 +54,9 @@ export class InFlightCalls {
     const controller = this.#calls.get(key);
     if (controller === undefined) return false;
     this.#calls.delete(key);
-    controller.abort(new Error(typeof reason === "string" ? `cancelled by the client: ${reason}` : "cancelled by the client"));
+    controller.abort(
+      new Error(typeof reason === "string" ? `cancelled by the client: ${reason}` : "cancelled by the client"),
+    );
     return true;
   }
 }

@@ -154,4 +154,3 @@ export const setLevel: McpMethod = (ctx, request) => {
   if (session !== undefined) session.logLevel = level as LogLevel;
   return {};
 };
-

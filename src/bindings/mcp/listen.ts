@@ -42,7 +42,10 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   const subscriptions = filter.resourceSubscriptions;
   if (subscriptions !== undefined) {
     if (!Array.isArray(subscriptions)) {
-      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: resourceSubscriptions must be an array of URIs");
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        "Invalid params: resourceSubscriptions must be an array of URIs",
+      );
     }
     for (const uri of subscriptions) {
       if (typeof uri === "string" && resolveResource(ctx.core.registry, uri) !== undefined) uris.add(uri);
@@ -58,14 +61,14 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
   };
   return new Subscription((writer) => {
-      writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured }));
-      return ctx.core.registry.onChange((change: RegistryChange) => {
-        if (change.kind === "resource-updated") {
-          if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
-          return;
-        }
-        const text = listChanged[change.kind];
-        if (text !== undefined) writer.event(text);
-      });
+    writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured }));
+    return ctx.core.registry.onChange((change: RegistryChange) => {
+      if (change.kind === "resource-updated") {
+        if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
+        return;
+      }
+      const text = listChanged[change.kind];
+      if (text !== undefined) writer.event(text);
+    });
   });
 };

@@ -51,7 +51,9 @@ export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
   const pageSize = o.pageSize ?? 100;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError("mcp.pageSize must be a positive integer");
   const sessionLimit = o.sessionLimit ?? 10_000;
-  if (!Number.isSafeInteger(sessionLimit) || sessionLimit < 1) throw new TypeError("mcp.sessionLimit must be a positive integer");
+  if (!Number.isSafeInteger(sessionLimit) || sessionLimit < 1) {
+    throw new TypeError("mcp.sessionLimit must be a positive integer");
+  }
   return Object.freeze({
     pageSize,
     listCache: checkCacheHint(o.listCache ?? { ttlMs: 0, scope: "public" }, "mcp.listCache"),

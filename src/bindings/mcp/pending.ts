@@ -44,7 +44,12 @@ export class PendingRequests {
    * @returns The client's result.
    * @throws {ToolError} When the client answers with an error; the call's abort reason when it ends.
    */
-  ask(channel: QuestionChannel, session: string | null, method: string, params: Record<string, unknown>): Promise<unknown> {
+  ask(
+    channel: QuestionChannel,
+    session: string | null,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<unknown> {
     const signal = channel.signal;
     if (signal.aborted) return Promise.reject(signal.reason);
     const id = `mcplite-${crypto.randomUUID()}`;

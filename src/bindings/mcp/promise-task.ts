@@ -168,7 +168,10 @@ export async function updateTask(
 ): Promise<void> {
   const task = await openTask(registry, taskId, caller);
   if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by request");
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      "Invalid params: inputResponses must be an object keyed by request",
+    );
   }
   const c = registry.continuations;
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
@@ -181,7 +184,11 @@ export async function updateTask(
   if (kept !== undefined && isTerminal(kept)) return;
   const before = kept !== undefined && "answers" in kept ? kept.answers : undefined;
   const continued = kept?.status === "working" ? kept.continued : undefined;
-  await c.results.set(task.key, { status: "working", answers: { ...before, ...answers }, continued, at: c.codec.now() }, ttlMs);
+  await c.results.set(
+    task.key,
+    { status: "working", answers: { ...before, ...answers }, continued, at: c.codec.now() },
+    ttlMs,
+  );
 }
 
 /**

@@ -14,9 +14,16 @@ import { matchesEtag } from "../../server/conditional.ts";
 import { JSON_HEADERS, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
 import { type JsonRpcId, resultMessage } from "../jsonrpc.ts";
 import { errorToWire, type StatusTable } from "../jsonrpc-error.ts";
-import { CachedBody, cacheControl } from "./caching.ts";
+import { cacheControl, CachedBody } from "./caching.ts";
 import { type Envelope, type LegacySession, SESSION_HEADER } from "./envelope.ts";
-import { type Channel, type McpContext, type McpMethod, type McpRequest, type McpResult, Subscription } from "./request.ts";
+import {
+  type Channel,
+  type McpContext,
+  type McpMethod,
+  type McpRequest,
+  type McpResult,
+  Subscription,
+} from "./request.ts";
 
 /** Why a call's signal aborts when its client closes the SSE stream. */
 function streamClosed(): Error {

@@ -23,8 +23,13 @@ import { callMetaOf, sinkFor } from "./sink.ts";
  */
 export const resourcesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/list");
-  return listReply(ctx, request, "mcp:resources", "resources", () =>
-    [...ctx.core.registry.resources].filter((r) => r.template === undefined).map(describeResource));
+  return listReply(
+    ctx,
+    request,
+    "mcp:resources",
+    "resources",
+    () => [...ctx.core.registry.resources].filter((r) => r.template === undefined).map(describeResource),
+  );
 };
 
 /**
@@ -36,13 +41,20 @@ export const resourcesList: McpMethod = (ctx, request) => {
  */
 export const resourceTemplatesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/templates/list");
-  return listReply(ctx, request, "mcp:templates", "resourceTemplates", () =>
-    [...ctx.core.registry.resources].filter((r) => r.template !== undefined).map(describeResource));
+  return listReply(
+    ctx,
+    request,
+    "mcp:templates",
+    "resourceTemplates",
+    () => [...ctx.core.registry.resources].filter((r) => r.template !== undefined).map(describeResource),
+  );
 };
 
 function uriOf(request: McpRequest): string {
   const uri = request.rpc.params.uri;
-  if (typeof uri !== "string" || uri === "") throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+  if (typeof uri !== "string" || uri === "") {
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+  }
   return uri;
 }
 

@@ -9,7 +9,13 @@ import { isObject } from "../../internal/is-object.ts";
 import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
 import type { StatusTable } from "../jsonrpc-error.ts";
 import { completionComplete } from "./completion.ts";
-import { type Envelope, isModern, parseLegacyEnvelope, parseModernEnvelope, PROTOCOL_VERSION_HEADER } from "./envelope.ts";
+import {
+  type Envelope,
+  isModern,
+  parseLegacyEnvelope,
+  parseModernEnvelope,
+  PROTOCOL_VERSION_HEADER,
+} from "./envelope.ts";
 import { checkStandardHeaders } from "./headers.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./listen.ts";
@@ -97,7 +103,12 @@ export interface Routed {
  * @returns The request and its method, or `undefined` when there is nothing to answer.
  * @throws {ProtocolError} For every protocol error, mapped through `target.table` by the caller.
  */
-export function route(ctx: McpContext, message: unknown, transport: Transport, target: ErrorTarget): Routed | undefined {
+export function route(
+  ctx: McpContext,
+  message: unknown,
+  transport: Transport,
+  target: ErrorTarget,
+): Routed | undefined {
   target.id = idOf(message);
   const session = transport.session;
   if (isAnswer(message)) {

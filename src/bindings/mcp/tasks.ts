@@ -117,7 +117,10 @@ export const tasksCancel: McpMethod = async (ctx, request, channel) => {
 /** Checks what every `tasks/*` request needs: a server that offers tasks (else 404), a client that declared them. */
 function open(ctx: McpContext, request: McpRequest): void {
   if (!offersTasks(ctx.core.registry)) {
-    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${request.rpc.method} (this server has no long-running tools)`);
+    throw new ProtocolError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${request.rpc.method} (this server has no long-running tools)`,
+    );
   }
   if (!declaresTasks(request.envelope)) throw tasksRequired(request.rpc.method);
 }
@@ -159,7 +162,10 @@ function detailedTask(task: TaskView): Record<string, unknown> {
   if (task.requests !== undefined) result.inputRequests = task.requests;
   if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };
   if (task.error !== undefined) {
-    const error: Record<string, unknown> = { code: modernErrorToWire(task.error.code).code, message: task.error.message };
+    const error: Record<string, unknown> = {
+      code: modernErrorToWire(task.error.code).code,
+      message: task.error.message,
+    };
     if (task.error.data !== undefined) error.data = task.error.data;
     result.error = error;
   }

@@ -48,7 +48,9 @@ export const toolsList: McpMethod = (ctx, request) =>
  */
 export const toolsCall: McpMethod = async (ctx, request, channel) => {
   const { name, arguments: args } = request.rpc.params;
-  if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+  if (typeof name !== "string") {
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+  }
   if (args !== undefined && !isObject(args)) {
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
   }
@@ -84,9 +86,7 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
       return outcome.result as unknown as Record<string, unknown>;
     case "promise":
       // A client that declared tasks gets one; MCP has no promise result for the others.
-      return modern && declaresTasks(request.envelope)
-        ? await createTaskResult(ctx, outcome)
-        : promiseResult(outcome);
+      return modern && declaresTasks(request.envelope) ? await createTaskResult(ctx, outcome) : promiseResult(outcome);
     case "input_required": // only the 2026-07-28 revision carries a round; the 2025 ones ask over the stream
       return inputRequiredResult(outcome);
     default:

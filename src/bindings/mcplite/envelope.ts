@@ -67,7 +67,10 @@ export const REQUEST_STATE_PARAM = "requestState";
  * @returns The JSON text `{"tools":[…]}`.
  */
 export function listBody(registry: Registry): string {
-  return registry.memo("mcplite:list", () => JSON.stringify({ tools: [...registry.tools].map((t) => describeTool(t, true)) }));
+  return registry.memo(
+    "mcplite:list",
+    () => JSON.stringify({ tools: [...registry.tools].map((t) => describeTool(t, true)) }),
+  );
 }
 
 const encoder = new TextEncoder();

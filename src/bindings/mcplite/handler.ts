@@ -16,7 +16,15 @@ import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import { JSON_INIT, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
 import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
-import { CALL_PATHS, INPUT_RESPONSES_PARAM, LIST_PATHS, listBytes, listMessage, REQUEST_STATE_PARAM, resultWithMeta } from "./envelope.ts";
+import {
+  CALL_PATHS,
+  INPUT_RESPONSES_PARAM,
+  LIST_PATHS,
+  listBytes,
+  listMessage,
+  REQUEST_STATE_PARAM,
+  resultWithMeta,
+} from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 
 /** Options of {@link mcpLiteBinding}. */
@@ -78,7 +86,10 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const started = performance.now();
         const outcome = await runCall(registry, liteCall(rpc, meta, request));
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
-        return Response.json({ jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, server.version) }, JSON_VALUE_INIT);
+        return Response.json(
+          { jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, server.version) },
+          JSON_VALUE_INIT,
+        );
       } catch (error) {
         return fail(id, error);
       }
@@ -112,7 +123,9 @@ export function liteCall(
   onPartial?: (partial: unknown) => void,
 ): CallRequest {
   if (rpc.method !== "tools/call") throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
-  if (rpc.id === undefined) throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
+  if (rpc.id === undefined) {
+    throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
+  }
   const { name, arguments: args } = rpc.params;
   if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
   const round = { inputResponses: rpc.params[INPUT_RESPONSES_PARAM], requestState: rpc.params[REQUEST_STATE_PARAM] };

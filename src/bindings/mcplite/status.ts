@@ -7,7 +7,6 @@ import { ErrorCode } from "../../core/error.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import type { WireError } from "../jsonrpc-error.ts";
 
-
 /**
  * Maps an error code to MCP-lite's JSON-RPC code and HTTP status. Errors of the HTTP envelope carry
  * a 4xx status; errors of the call itself travel in a 200 response, as JSON-RPC intends.

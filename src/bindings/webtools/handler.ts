@@ -165,7 +165,13 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       : { wire: "webtools", headers: request.headers, sessionId: body.sessionId };
     // The caller's config, even none: a missing value it must supply is its error (CONFIG_ERROR), not the server's.
     const supplied = (config ?? {}) as Record<string, unknown>;
-    const outcome = await runCall(registry, { name: tool.name, arguments: body.request, meta, signal: request, config: supplied });
+    const outcome = await runCall(registry, {
+      name: tool.name,
+      arguments: body.request,
+      meta,
+      signal: request,
+      config: supplied,
+    });
     return outcomeResponse(outcome, info.version);
   }
 
@@ -197,7 +203,6 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
   return new Map([[base, { handle: root, refuse }], [`${prefix}/*`, { handle: byVersion, refuse }]]);
 }
 
-
 async function toDocument(metadata: WebtoolsMetadata): Promise<MetadataDocument> {
   const etag = `"${await metadataHash(metadata)}"`;
   return {
@@ -206,7 +211,6 @@ async function toDocument(metadata: WebtoolsMetadata): Promise<MetadataDocument>
     headers: Object.freeze({ ...JSON_HEADERS, etag, "cache-control": "no-cache" }),
   };
 }
-
 
 function outcomeResponse(outcome: CallOutcome, version: string): Response {
   switch (outcome.kind) {
@@ -231,7 +235,6 @@ function outcomeResponse(outcome: CallOutcome, version: string): Response {
       return assertNever(outcome);
   }
 }
-
 
 function errorResponse(
   error: unknown,

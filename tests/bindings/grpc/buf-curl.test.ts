@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fromBinary } from "@bufbuild/protobuf";
-import { type Listener, serve } from "../../../mod.ts";
+import { serve } from "../../../mod.ts";
+import type { Listener } from "../../../src/types.ts";
 import { ErrorInfoSchema } from "../../../src/gen/google/rpc/error_details_pb.ts";
 import { type GrpcListener, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import { grpcServer, ROOT, run } from "./grpc-fixtures.ts";

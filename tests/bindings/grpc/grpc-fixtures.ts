@@ -49,7 +49,9 @@ export const analyze = defineTool("analyze_dataset")
 
 /** The fixture server (with the gRPC binding on its fetch), the tools above, and middleware failing on `x-test-auth: none|deny`. */
 export function grpcServer() {
-  return fixtureServer({ secret: "grpc-test-secret-0123456789abcdef", bindings: withDefaults(grpcBinding()) }).tool(ticks).tool(loose).tool(analyze).use(
+  return fixtureServer({ secret: "grpc-test-secret-0123456789abcdef", bindings: withDefaults(grpcBinding()) }).tool(
+    ticks,
+  ).tool(loose).tool(analyze).use(
     async (call, next) => {
       const auth = call.ctx.meta.headers.get("x-test-auth");
       if (auth === "none") throw new ProtocolError(ErrorCode.Unauthenticated, "a token is required");

@@ -42,7 +42,12 @@ describe("JSON-RPC batches", () => {
   });
 
   it("refuses a batch carrying a 2026-07-28 envelope, and an empty batch", async () => {
-    const modernBatch = post("/mcp", [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: modernMeta() } }]);
+    const modernBatch = post("/mcp", [{
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta: modernMeta() },
+    }]);
     assert.equal((await send(server, modernBatch)).status, 400);
     const empty = await send(server, post("/mcp", []));
     assert.equal(empty.status, 400);
@@ -50,11 +55,14 @@ describe("JSON-RPC batches", () => {
   });
 
   it("refuses initialize inside a batch, and answers malformed elements one by one", async () => {
-    const { body } = await send(server, post("/mcp", [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {} } },
-      { jsonrpc: "1.0", id: 2, method: "tools/list" },
-      { jsonrpc: "2.0", id: 3, method: "ping" },
-    ]));
+    const { body } = await send(
+      server,
+      post("/mcp", [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {} } },
+        { jsonrpc: "1.0", id: 2, method: "tools/list" },
+        { jsonrpc: "2.0", id: 3, method: "ping" },
+      ]),
+    );
     assert.equal(body[0].error.code, -32600);
     assert.equal(body[1].error.code, -32600);
     assert.deepEqual(body[2].result, {});
@@ -62,7 +70,15 @@ describe("JSON-RPC batches", () => {
 
   it("cannot ask the client anything inside a batch: elicitation fails as a tool error", async () => {
     const asking = mcpServer();
-    const { body } = await send(asking, post("/mcp", [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "confirm", arguments: { what: "x" } } }]));
+    const { body } = await send(
+      asking,
+      post("/mcp", [{
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "confirm", arguments: { what: "x" } },
+      }]),
+    );
     assert.equal(body[0].error.code, -32021);
     assert.deepEqual(body[0].error.data.requiredCapabilities, { elicitation: {} });
   });

@@ -7,7 +7,9 @@ import { legacy, mcpServer, modern } from "./mcp-helpers.ts";
 describe("caching hints on the wire", () => {
   it("puts ttlMs and cacheScope in every 2026 list body and maps them to Cache-Control", async () => {
     const server = mcpServer();
-    for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list", "server/discover"]) {
+    for (
+      const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list", "server/discover"]
+    ) {
       const { body, headers } = await modern(server, method);
       assert.equal(body.result.ttlMs, 0, method);
       assert.equal(body.result.cacheScope, "public", method);
@@ -74,7 +76,9 @@ describe("ETag and 304 on list bodies", () => {
     const modernTag = (await modern(server, "prompts/list")).headers.get("etag");
     const legacyTag = (await legacy(server, "prompts/list")).headers.get("etag");
     assert.notEqual(modernTag, legacyTag);
-    const response = await server.fetch(legacyRequest("prompts/list", {}, 1, "2025-11-25", { "if-none-match": legacyTag! }));
+    const response = await server.fetch(
+      legacyRequest("prompts/list", {}, 1, "2025-11-25", { "if-none-match": legacyTag! }),
+    );
     assert.equal(response.status, 304);
   });
 });

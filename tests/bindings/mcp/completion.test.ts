@@ -42,7 +42,11 @@ describe("completion/complete", () => {
       { ref: { type: "ref/resource", uri: "docs://readme" }, argument: { name: "id", value: "" } },
       { ref: { type: "ref/tool", name: "add" }, argument: { name: "a", value: "" } },
       { ref: { type: "ref/prompt", name: "greeting" }, argument: { name: "name" } },
-      { ref: { type: "ref/prompt", name: "greeting" }, argument: { name: "name", value: "" }, context: { arguments: [] } },
+      {
+        ref: { type: "ref/prompt", name: "greeting" },
+        argument: { name: "name", value: "" },
+        context: { arguments: [] },
+      },
     ];
     for (const params of cases) {
       const { body } = await modern(server, "completion/complete", params);

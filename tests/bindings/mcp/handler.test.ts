@@ -39,9 +39,16 @@ describe("MCP endpoint: 2026-07-28", () => {
   });
 
   it("checks the envelope first: missing _meta, protocolVersion or clientCapabilities is 400/-32602", async () => {
-    for (const meta of [undefined, { "io.modelcontextprotocol/clientCapabilities": {} }, { "io.modelcontextprotocol/protocolVersion": "2026-07-28" }]) {
+    for (
+      const meta of [undefined, { "io.modelcontextprotocol/clientCapabilities": {} }, {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      }]
+    ) {
       const body = { jsonrpc: "2.0", id: 5, method: "tools/list", params: meta === undefined ? {} : { _meta: meta } };
-      const answer = await send(server, post("/mcp", body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }));
+      const answer = await send(
+        server,
+        post("/mcp", body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }),
+      );
       assert.equal(answer.status, 400);
       assert.equal(answer.body.error.code, -32602);
       assert.equal(answer.body.id, 5);
@@ -49,17 +56,23 @@ describe("MCP endpoint: 2026-07-28", () => {
   });
 
   it("answers a header that disagrees with _meta with 400/-32020, and an unknown version with 400/-32022", async () => {
-    const mismatch = await send(server, post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }, {
-      "mcp-protocol-version": "2025-11-25",
-      "mcp-method": "tools/list",
-    }));
+    const mismatch = await send(
+      server,
+      post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }, {
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-method": "tools/list",
+      }),
+    );
     assert.equal(mismatch.status, 400);
     assert.equal(mismatch.body.error.code, -32020);
     const v999 = { ...META, "io.modelcontextprotocol/protocolVersion": "v999.0.0" };
-    const unknown = await send(server, post("/mcp", { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: v999 } }, {
-      "mcp-protocol-version": "v999.0.0",
-      "mcp-method": "tools/list",
-    }));
+    const unknown = await send(
+      server,
+      post("/mcp", { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: v999 } }, {
+        "mcp-protocol-version": "v999.0.0",
+        "mcp-method": "tools/list",
+      }),
+    );
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.error.code, -32022);
     assert.deepEqual(unknown.body.error.data, { supported: ["2026-07-28"], requested: "v999.0.0" });
@@ -80,9 +93,11 @@ describe("MCP endpoint: 2026-07-28", () => {
   });
 
   it("accepts notifications with 202 and no body", async () => {
-    const response = await server.fetch(post("/mcp", { jsonrpc: "2.0", method: "notifications/whatever", params: { _meta: modernMeta() } }, {
-      "mcp-protocol-version": "2026-07-28",
-    }));
+    const response = await server.fetch(
+      post("/mcp", { jsonrpc: "2.0", method: "notifications/whatever", params: { _meta: modernMeta() } }, {
+        "mcp-protocol-version": "2026-07-28",
+      }),
+    );
     assert.equal(response.status, 202);
     assert.equal(await response.text(), "");
   });
@@ -118,11 +133,14 @@ describe("MCP endpoint: 2026-07-28", () => {
 
 describe("MCP endpoint: the 2025 revisions", () => {
   it("negotiates in initialize and issues a visible-ASCII session id", async () => {
-    const { status, headers, body } = await send(server, legacyRequest("initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    }));
+    const { status, headers, body } = await send(
+      server,
+      legacyRequest("initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      }),
+    );
     assert.equal(status, 200);
     assert.equal(body.result.protocolVersion, "2025-06-18");
     assert.deepEqual(body.result.serverInfo, { name: "fixtures", version: "1.2.3" });
@@ -132,12 +150,15 @@ describe("MCP endpoint: the 2025 revisions", () => {
 
   it("offers its newest 2025 revision to a client asking for another one", async () => {
     for (const asked of ["2026-07-28", "1999-01-01"]) {
-      const { body } = await send(server, post("/mcp", {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      }));
+      const { body } = await send(
+        server,
+        post("/mcp", {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        }),
+      );
       assert.equal(body.result.protocolVersion, "2025-11-25");
     }
   });

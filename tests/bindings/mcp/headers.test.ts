@@ -55,10 +55,12 @@ describe("Mcp-Method and Mcp-Name", () => {
 
   it("accepts header names in any case and values with surrounding whitespace", async () => {
     for (const name of ["MCP-METHOD", "mcp-method", "Mcp-Method"]) {
-      const response = await server.fetch(post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: modernMeta() } }, {
-        "MCP-Protocol-Version": "2026-07-28",
-        [name]: "tools/list",
-      }));
+      const response = await server.fetch(
+        post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: modernMeta() } }, {
+          "MCP-Protocol-Version": "2026-07-28",
+          [name]: "tools/list",
+        }),
+      );
       assert.equal(response.status, 200, name);
       await response.body?.cancel();
     }
@@ -166,7 +168,9 @@ describe("x-mcp-header declarations are checked when the tool is registered on a
   });
 
   it("accepts nested properties reached through properties only", () => {
-    assert.doesNotThrow(define(v.object({ where: v.object({ zone: v.pipe(v.string(), v.metadata({ "x-mcp-header": "Zone" })) }) })));
+    assert.doesNotThrow(
+      define(v.object({ where: v.object({ zone: v.pipe(v.string(), v.metadata({ "x-mcp-header": "Zone" })) }) })),
+    );
   });
 });
 

@@ -59,7 +59,10 @@ const progressive = defineTool("progressive")
   .describe("Reports progress, then asks to continue")
   .handle(async (_args, ctx) => {
     ctx.progress(1, 2, "half way");
-    const answer = await ctx.elicit("go", { message: "Continue?", requestedSchema: { type: "object", properties: {} } });
+    const answer = await ctx.elicit("go", {
+      message: "Continue?",
+      requestedSchema: { type: "object", properties: {} },
+    });
     return `went on: ${answer.action}`;
   });
 
@@ -91,7 +94,11 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
   });
 
   it("answers with resultType input_required, inputRequests and a signed requestState, never cached", async () => {
-    const { status, headers, body } = await modern(server(), "tools/call", { name: "confirm", arguments: { what: "x" }, ...declaring(ALL) });
+    const { status, headers, body } = await modern(server(), "tools/call", {
+      name: "confirm",
+      arguments: { what: "x" },
+      ...declaring(ALL),
+    });
     assert.equal(status, 200);
     assert.equal(headers.get("cache-control"), null);
     const result = body.result;
@@ -148,12 +155,25 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
       assert.ok(isBadState(body), JSON.stringify(body));
       assert.equal(body.error.message, "Invalid or expired requestState");
     }
-    const foreign = (await modern(server({ secret: "another secret, also of 32 bytes or more" }), "tools/call", tool)).body.result;
+    const foreign =
+      (await modern(server({ secret: "another secret, also of 32 bytes or more" }), "tools/call", tool)).body.result;
     assert.ok(isBadState((await retry(foreign.requestState)).body));
     // The state resumes only the request it came from: other arguments, a prompt, a resource.
     assert.ok(isBadState((await retry(first.requestState, { ...tool, arguments: { what: "y" } })).body));
-    assert.ok(isBadState((await retry(first.requestState, { name: "briefing", arguments: { topic: "x" }, ...declaring(ALL) }, "prompts/get")).body));
-    assert.ok(isBadState((await retry(first.requestState, { uri: "vault://secret", ...declaring(ALL) }, "resources/read")).body));
+    assert.ok(
+      isBadState(
+        (await retry(
+          first.requestState,
+          { name: "briefing", arguments: { topic: "x" }, ...declaring(ALL) },
+          "prompts/get",
+        )).body,
+      ),
+    );
+    assert.ok(
+      isBadState(
+        (await retry(first.requestState, { uri: "vault://secret", ...declaring(ALL) }, "resources/read")).body,
+      ),
+    );
     now += 10 * 60 * 1000; // a round's state lasts ten minutes by default
     assert.ok(isBadState((await retry(first.requestState)).body));
   });
@@ -170,7 +190,8 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
     assert.deepEqual(Object.keys(partial.body.result.inputRequests), ["llm"]);
 
     // ask_model samples, then lists roots: the second round needs roots, which was not declared.
-    const first = (await modern(s, "tools/call", { name: "ask_model", arguments: {}, ...declaring({ sampling: {} }) })).body.result;
+    const first =
+      (await modern(s, "tools/call", { name: "ask_model", arguments: {}, ...declaring({ sampling: {} }) })).body.result;
     assert.deepEqual(Object.keys(first.inputRequests), ["llm"]);
     const second = await modern(s, "tools/call", {
       name: "ask_model",
@@ -185,7 +206,9 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
 
   it("asks from prompts/get and resources/read too; a read that asks carries no caching hint", async () => {
     const s = server();
-    const prompt = (await modern(s, "prompts/get", { name: "briefing", arguments: { topic: "MCP" }, ...declaring(ALL) })).body.result;
+    const prompt =
+      (await modern(s, "prompts/get", { name: "briefing", arguments: { topic: "MCP" }, ...declaring(ALL) })).body
+        .result;
     assert.equal(prompt.resultType, "input_required");
     assert.equal(prompt.inputRequests.audience.method, "elicitation/create");
     const rendered = (await modern(s, "prompts/get", {
@@ -217,9 +240,13 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
   it("asks from a 2025 prompt on the stream, with the same prompt handler", async () => {
     const s = server();
     const session = await openSession(s);
-    const stream = new SseReader(await s.fetch(
-      legacyRequest("prompts/get", { name: "briefing", arguments: { topic: "tea" } }, 9, "2025-11-25", { "mcp-session-id": session }),
-    ));
+    const stream = new SseReader(
+      await s.fetch(
+        legacyRequest("prompts/get", { name: "briefing", arguments: { topic: "tea" } }, 9, "2025-11-25", {
+          "mcp-session-id": session,
+        }),
+      ),
+    );
     const question = await stream.next();
     assert.equal(question.method, "elicitation/create");
     const reply = { jsonrpc: "2.0", id: question.id, result: { action: "accept", content: { audience: "guests" } } };
@@ -229,14 +256,19 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
   });
 
   it("ends a call that streamed progress with the input-required result as its last SSE event", async () => {
-    const stream = new SseReader(await server().fetch(modernRequest("tools/call", {
-      name: "progressive",
-      arguments: {},
-      _meta: { progressToken: "p1", "io.modelcontextprotocol/clientCapabilities": ALL },
-    })));
+    const stream = new SseReader(
+      await server().fetch(modernRequest("tools/call", {
+        name: "progressive",
+        arguments: {},
+        _meta: { progressToken: "p1", "io.modelcontextprotocol/clientCapabilities": ALL },
+      })),
+    );
     const events = await stream.rest();
     assert.equal(events[0].method, "notifications/progress");
-    assert.ok(events.every((e) => e.method === undefined || e.method.startsWith("notifications/")), "no server requests");
+    assert.ok(
+      events.every((e) => e.method === undefined || e.method.startsWith("notifications/")),
+      "no server requests",
+    );
     const last = events.at(-1);
     assert.equal(last.result.resultType, "input_required");
     assert.deepEqual(Object.keys(last.result.inputRequests), ["go"]);
@@ -246,8 +278,15 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
     const s = server();
     const { body } = await legacy(s, "tools/list");
     assert.ok(body.result.tools.some((t: { name: string }) => t.name === "both"));
-    const driven = await driveLegacy(s, "both", {}, (request) =>
-      request.method === "sampling/createMessage" ? { role: "assistant", content: { type: "text", text: "hi" }, model: "m2" } : YES);
+    const driven = await driveLegacy(
+      s,
+      "both",
+      {},
+      (request) =>
+        request.method === "sampling/createMessage"
+          ? { role: "assistant", content: { type: "text", text: "hi" }, model: "m2" }
+          : YES,
+    );
     assert.equal(driven.result.content[0].text, "m2 / accept");
   });
 });

@@ -6,12 +6,25 @@ import { type Fetcher, legacy, mcpServer, send, SseReader } from "./mcp-helpers.
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 
-async function open(server: Fetcher, capabilities: Record<string, unknown> = ALL, version = "2025-11-25"): Promise<string> {
-  const { headers } = await send(server, legacyRequest("initialize", { protocolVersion: version, capabilities, clientInfo: { name: "t", version: "1" } }));
+async function open(
+  server: Fetcher,
+  capabilities: Record<string, unknown> = ALL,
+  version = "2025-11-25",
+): Promise<string> {
+  const { headers } = await send(
+    server,
+    legacyRequest("initialize", { protocolVersion: version, capabilities, clientInfo: { name: "t", version: "1" } }),
+  );
   return headers.get("mcp-session-id")!;
 }
 
-function call(session: string, name: string, args: Record<string, unknown>, id: number | string = 1, version = "2025-11-25") {
+function call(
+  session: string,
+  name: string,
+  args: Record<string, unknown>,
+  id: number | string = 1,
+  version = "2025-11-25",
+) {
   return legacyRequest("tools/call", { name, arguments: args }, id, version, { "mcp-session-id": session });
 }
 
@@ -45,7 +58,9 @@ describe("2025 revisions: server→client requests on the call's stream", () => 
     const stream = new SseReader(await server.fetch(call(session, "ask_model", {})));
     const sampling = await stream.next();
     assert.equal(sampling.method, "sampling/createMessage");
-    await server.fetch(answer(session, sampling.id, { role: "assistant", content: { type: "text", text: "yo" }, model: "m1" }));
+    await server.fetch(
+      answer(session, sampling.id, { role: "assistant", content: { type: "text", text: "yo" }, model: "m1" }),
+    );
     const roots = await stream.next();
     assert.equal(roots.method, "roots/list");
     await server.fetch(answer(session, roots.id, { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] }));
@@ -57,7 +72,10 @@ describe("2025 revisions: server→client requests on the call's stream", () => 
     const session = await open(server);
     const stream = new SseReader(await server.fetch(call(session, "confirm", { what: "x" })));
     const question = await stream.next();
-    const stranger = await send(server, answer(await open(server), question.id, { action: "accept", content: { ok: true } }));
+    const stranger = await send(
+      server,
+      answer(await open(server), question.id, { action: "accept", content: { ok: true } }),
+    );
     assert.equal(stranger.status, 400);
     assert.equal((await server.fetch(answer(session, question.id, { action: "decline" }))).status, 202);
     assert.equal((await stream.next()).result.content[0].text, "decline: {}");
@@ -68,7 +86,11 @@ describe("2025 revisions: server→client requests on the call's stream", () => 
     const session = await open(server);
     const stream = new SseReader(await server.fetch(call(session, "confirm", { what: "x" })));
     const question = await stream.next();
-    await server.fetch(post("/mcp", { jsonrpc: "2.0", id: question.id, error: { code: -32601, message: "no forms here" } }, { "mcp-session-id": session }));
+    await server.fetch(
+      post("/mcp", { jsonrpc: "2.0", id: question.id, error: { code: -32601, message: "no forms here" } }, {
+        "mcp-session-id": session,
+      }),
+    );
     const final = await stream.next();
     assert.equal(final.result.isError, true);
     assert.match(final.result.content[0].text, /no forms here/);
@@ -85,7 +107,9 @@ describe("2025 revisions: server→client requests on the call's stream", () => 
   it("refuses to ask a client that does not accept SSE", async () => {
     const server = mcpServer();
     const session = await open(server);
-    const { body } = await legacy(server, "tools/call", { name: "confirm", arguments: { what: "x" } }, { "mcp-session-id": session });
+    const { body } = await legacy(server, "tools/call", { name: "confirm", arguments: { what: "x" } }, {
+      "mcp-session-id": session,
+    });
     assert.equal(body.error.code, -32021);
   });
 
@@ -148,17 +172,30 @@ describe("2025 revisions: notifications/cancelled", () => {
     const server = mcpServer();
     const session = await open(server);
     const before = slowProbe.aborted, started = slowProbe.started;
-    const pending = send(server, legacyRequest("tools/call", { name: "slow", arguments: { ms: 10_000 } }, 42, "2025-11-25", {
-      accept: "application/json",
-      "mcp-session-id": session,
-    }));
+    const pending = send(
+      server,
+      legacyRequest("tools/call", { name: "slow", arguments: { ms: 10_000 } }, 42, "2025-11-25", {
+        accept: "application/json",
+        "mcp-session-id": session,
+      }),
+    );
     for (let i = 0; i < 200 && slowProbe.started === started; i++) await new Promise((r) => setTimeout(r, 10));
     const other = await open(server);
-    const ignored = await server.fetch(post("/mcp", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 42 } }, { "mcp-session-id": other }));
+    const ignored = await server.fetch(
+      post("/mcp", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 42 } }, {
+        "mcp-session-id": other,
+      }),
+    );
     assert.equal(ignored.status, 202);
-    const cancel = await server.fetch(post("/mcp", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 42, reason: "changed my mind" } }, {
-      "mcp-session-id": session,
-    }));
+    const cancel = await server.fetch(
+      post("/mcp", {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 42, reason: "changed my mind" },
+      }, {
+        "mcp-session-id": session,
+      }),
+    );
     assert.equal(cancel.status, 202);
     const { body } = await pending;
     assert.equal(body.result.content[0].text, "cancelled");

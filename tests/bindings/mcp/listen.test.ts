@@ -6,7 +6,11 @@ import { type Fetcher, mcpServer, modern, SseReader } from "./mcp-helpers.ts";
 
 const SUB = "io.modelcontextprotocol/subscriptionId";
 
-async function listen(server: Fetcher, notifications: Record<string, unknown>, id: string | number = "sub-1"): Promise<SseReader> {
+async function listen(
+  server: Fetcher,
+  notifications: Record<string, unknown>,
+  id: string | number = "sub-1",
+): Promise<SseReader> {
   const response = await server.fetch(modernRequest("subscriptions/listen", { notifications }, id));
   assert.equal(response.headers.get("content-type"), "text/event-stream");
   return new SseReader(response);
@@ -35,7 +39,11 @@ describe("subscriptions/listen", () => {
 
   it("sends list_changed for tools, prompts and resources added or removed at run time, tagged", async () => {
     const server = mcpServer();
-    const stream = await listen(server, { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true }, 9);
+    const stream = await listen(server, {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+    }, 9);
     try {
       await stream.next();
       server.tool(defineTool("late").describe("Late").handle(() => "x"));

@@ -60,7 +60,10 @@ export const confirm = defineTool("confirm")
 export const askModel = defineTool("ask_model")
   .describe("Samples the client's model, then lists its roots")
   .handle(async (_args, ctx) => {
-    const answer = await ctx.sample("llm", { messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 5 });
+    const answer = await ctx.sample("llm", {
+      messages: [{ role: "user", content: { type: "text", text: "Hi" } }],
+      maxTokens: 5,
+    });
     const { roots } = await ctx.roots("roots");
     return `${answer.model} with ${roots.length} roots`;
   });
@@ -80,7 +83,9 @@ export const plain = definePrompt("plain").describe("No arguments").get(() => "J
 
 /** The fixture server plus resources and prompts. */
 export function mcpServer(options: Partial<ServerOptions> = {}) {
-  return fixtureServer(options).tool(confirm).tool(askModel).tool(chatty).resource(readme).resource(logo).resource(userProfile).prompt(greeting).prompt(plain);
+  return fixtureServer(options).tool(confirm).tool(askModel).tool(chatty).resource(readme).resource(logo).resource(
+    userProfile,
+  ).prompt(greeting).prompt(plain);
 }
 
 /** Something with a fetch handler. */
@@ -134,7 +139,9 @@ export class SseReader {
   // deno-lint-ignore no-explicit-any
   readonly #queue: any[] = [];
   readonly #reader: ReadableStreamDefaultReader<string>;
-  readonly #parser = createParser({ onEvent: (event) => this.#queue.push(event.data === "" ? "" : JSON.parse(event.data)) });
+  readonly #parser = createParser({
+    onEvent: (event) => this.#queue.push(event.data === "" ? "" : JSON.parse(event.data)),
+  });
   #done = false;
 
   /**

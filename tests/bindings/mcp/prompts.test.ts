@@ -18,7 +18,10 @@ describe("prompts over MCP", () => {
   });
 
   it("renders a prompt with text and image messages", async () => {
-    const { body } = await modern(server, "prompts/get", { name: "greeting", arguments: { name: "Ada", tone: "warm" } });
+    const { body } = await modern(server, "prompts/get", {
+      name: "greeting",
+      arguments: { name: "Ada", tone: "warm" },
+    });
     assert.equal(body.result.resultType, "complete");
     assert.equal(body.result.description, "A greeting");
     assert.deepEqual(body.result.messages, [

@@ -13,7 +13,11 @@ describe("resources over MCP", () => {
       { uri: "docs://logo.png", name: "logo", mimeType: "image/png" },
     ]);
     const templates = (await modern(server, "resources/templates/list")).body.result.resourceTemplates;
-    assert.deepEqual(templates, [{ uriTemplate: "users://{id}/profile", name: "user-profile", mimeType: "application/json" }]);
+    assert.deepEqual(templates, [{
+      uriTemplate: "users://{id}/profile",
+      name: "user-profile",
+      mimeType: "application/json",
+    }]);
   });
 
   it("reads text, binary (base64 blob) and template resources", async () => {
@@ -23,7 +27,11 @@ describe("resources over MCP", () => {
     const binary = (await modern(server, "resources/read", { uri: "docs://logo.png" })).body.result;
     assert.deepEqual(binary.contents, [{ uri: "docs://logo.png", mimeType: "image/png", blob: PNG }]);
     const templated = (await legacy(server, "resources/read", { uri: "users://al%20ice/profile" })).body.result;
-    assert.deepEqual(templated.contents, [{ uri: "users://al%20ice/profile", mimeType: "application/json", text: '{"id":"al ice"}' }]);
+    assert.deepEqual(templated.contents, [{
+      uri: "users://al%20ice/profile",
+      mimeType: "application/json",
+      text: '{"id":"al ice"}',
+    }]);
   });
 
   it("answers an unknown URI with -32602 and data.uri on 2026, -32002 on 2025, never empty contents", async () => {
@@ -45,12 +53,16 @@ describe("resources over MCP", () => {
   it("passes errors a read handler throws through: protocol errors as such, others masked", async () => {
     const reported: unknown[] = [];
     const broken = mcpServer({ onError: (error) => reported.push(error) })
-      .resource(defineResource("err://protocol").read(() => {
-        throw new ProtocolError(ErrorCode.PermissionDenied, "not yours");
-      }))
-      .resource(defineResource("err://bug").read(() => {
-        throw new Error("secret stack detail");
-      }));
+      .resource(
+        defineResource("err://protocol").read(() => {
+          throw new ProtocolError(ErrorCode.PermissionDenied, "not yours");
+        }),
+      )
+      .resource(
+        defineResource("err://bug").read(() => {
+          throw new Error("secret stack detail");
+        }),
+      );
     const denied = await modern(broken, "resources/read", { uri: "err://protocol" });
     assert.equal(denied.status, 403);
     assert.equal(denied.body.error.message, "not yours");

@@ -30,11 +30,13 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
 
   it("sends non-decreasing progress for a progressToken, and turns stream partials into progress", async () => {
     const server = mcpServer();
-    const countdown = await new SseReader(await server.fetch(modernRequest("tools/call", {
-      name: "countdown",
-      arguments: { count: 3 },
-      _meta: { progressToken: "p1" },
-    }))).rest();
+    const countdown = await new SseReader(
+      await server.fetch(modernRequest("tools/call", {
+        name: "countdown",
+        arguments: { count: 3 },
+        _meta: { progressToken: "p1" },
+      })),
+    ).rest();
     const progress = countdown.filter((e) => e.method === "notifications/progress").map((e) => e.params);
     assert.deepEqual(progress.map((p) => p.progress), [1, 2, 3, 4]);
     assert.ok(progress.every((p) => p.progressToken === "p1"));
@@ -81,11 +83,13 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
   it("aborts ctx.signal when the client closes the stream", async () => {
     const server = mcpServer();
     const before = slowProbe.aborted;
-    const stream = new SseReader(await server.fetch(modernRequest("tools/call", {
-      name: "slow",
-      arguments: { ms: 10_000 },
-      _meta: { progressToken: 7 },
-    })));
+    const stream = new SseReader(
+      await server.fetch(modernRequest("tools/call", {
+        name: "slow",
+        arguments: { ms: 10_000 },
+        _meta: { progressToken: 7 },
+      })),
+    );
     const first = await stream.next();
     assert.equal(first.method, "notifications/progress");
     await stream.close();
@@ -117,7 +121,9 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
         return "done";
       });
     const server = createServer({ name: "late", version: "1.0.0" }).tool(late);
-    const response = await server.fetch(modernRequest("tools/call", { name: "late", arguments: {}, _meta: { progressToken: 1 } }));
+    const response = await server.fetch(
+      modernRequest("tools/call", { name: "late", arguments: {}, _meta: { progressToken: 1 } }),
+    );
     const stream = new SseReader(response);
     assert.equal((await stream.next()).method, "notifications/progress");
     await stream.close();

@@ -103,7 +103,10 @@ function taskTools(world: World) {
     .longRunning({ retryAfterMs: 20 })
     .handle((_args, ctx) =>
       ctx.defer(async () => {
-        const form = { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+        const form = {
+          message: "Name?",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+        };
         const [a, b] = await Promise.all([ctx.elicit("first", form), ctx.elicit("second", form)]);
         return `${a.content?.name} & ${b.content?.name}`;
       })
@@ -117,7 +120,9 @@ function taskTools(world: World) {
   const broken = defineTool("broken")
     .describe("Fails with a protocol error")
     .longRunning({ retryAfterMs: 20 })
-    .handle((_args, ctx) => ctx.defer(() => Promise.reject(new ProtocolError(ErrorCode.Internal, "the backend is down"))));
+    .handle((_args, ctx) =>
+      ctx.defer(() => Promise.reject(new ProtocolError(ErrorCode.Internal, "the backend is down")))
+    );
 
   const onlyTasks = defineTool("only_tasks")
     .describe("Runs as a task only")
@@ -137,14 +142,22 @@ function taskServer(world: World, options: Partial<ServerOptions> = {}) {
 }
 
 /** Calls a tool on 2026 with the tasks extension declared; returns the result. */
-async function create(server: { fetch(r: Request): Promise<Response> }, name: string, args: Record<string, unknown> = {}) {
+async function create(
+  server: { fetch(r: Request): Promise<Response> },
+  name: string,
+  args: Record<string, unknown> = {},
+) {
   const { status, body } = await modern(server, "tools/call", { name, arguments: args, ...WITH_TASKS });
   assert.equal(status, 200, JSON.stringify(body));
   assert.equal(body.result.resultType, "task", JSON.stringify(body.result));
   return body.result;
 }
 
-function tasks(server: { fetch(r: Request): Promise<Response> }, method: string, params: Record<string, unknown>): Promise<Answer> {
+function tasks(
+  server: { fetch(r: Request): Promise<Response> },
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Answer> {
   return modern(server, method, { ...params, ...WITH_TASKS });
 }
 
@@ -190,12 +203,16 @@ describe("MCP tasks extension (2026-07-28)", () => {
     assert.match(task.lastUpdatedAt, ISO);
     assert.ok(Number.isInteger(task.ttlMs) && task.ttlMs > 0);
     assert.equal(task.pollIntervalMs, 40);
-    for (const absent of ["result", "error", "inputRequests", "requestState", "content", "task"]) assert.ok(!(absent in task), absent);
+    for (const absent of ["result", "error", "inputRequests", "requestState", "content", "task"]) {
+      assert.ok(!(absent in task), absent);
+    }
 
-    for (const reply of [
-      await modern(server, "tools/call", { name: "watch", arguments: { job: "j1" } }),
-      await legacy(server, "tools/call", { name: "watch", arguments: { job: "j1" } }),
-    ]) {
+    for (
+      const reply of [
+        await modern(server, "tools/call", { name: "watch", arguments: { job: "j1" } }),
+        await legacy(server, "tools/call", { name: "watch", arguments: { job: "j1" } }),
+      ]
+    ) {
       const result = reply.body.result;
       assert.notEqual(result.resultType, "task");
       assert.match(result.content[0].text, /Call the "redeem" tool/);
@@ -304,7 +321,12 @@ describe("MCP tasks extension (2026-07-28)", () => {
     const a = taskServer(world), b = taskServer(world);
     const { taskId } = await create(a, "brew");
     assert.equal((await get(a, taskId)).status, "working");
-    for (const [method, params] of [["tasks/get", {}], ["tasks/update", { inputResponses: {} }], ["tasks/cancel", {}]] as const) {
+    for (
+      const [method, params] of [["tasks/get", {}], ["tasks/update", { inputResponses: {} }], [
+        "tasks/cancel",
+        {},
+      ]] as const
+    ) {
       const { status, body } = await tasks(b, method, { taskId, ...params });
       assert.equal(status, 200);
       assert.equal(body.error.code, -32602, method);
@@ -407,10 +429,18 @@ describe("MCP tasks extension (2026-07-28)", () => {
       call.ctx.auth = { subject: user };
       return await next();
     });
-    const created = await modern(server, "tools/call", { name: "watch", arguments: { job: "j6" }, ...WITH_TASKS }, { "x-user": "alice" });
+    const created = await modern(server, "tools/call", { name: "watch", arguments: { job: "j6" }, ...WITH_TASKS }, {
+      "x-user": "alice",
+    });
     const taskId = created.body.result.taskId;
-    assert.equal((await modern(server, "tasks/get", { taskId, ...WITH_TASKS }, { "x-user": "alice" })).body.result.status, "working");
-    assert.equal((await modern(server, "tasks/get", { taskId, ...WITH_TASKS }, { "x-user": "mallory" })).body.error.code, -32602);
+    assert.equal(
+      (await modern(server, "tasks/get", { taskId, ...WITH_TASKS }, { "x-user": "alice" })).body.result.status,
+      "working",
+    );
+    assert.equal(
+      (await modern(server, "tasks/get", { taskId, ...WITH_TASKS }, { "x-user": "mallory" })).body.error.code,
+      -32602,
+    );
     assert.equal((await modern(server, "tasks/get", { taskId, ...WITH_TASKS })).status, 401);
     assert.deepEqual(seen, ["watch", "tasks/get", "tasks/get", "tasks/get"]);
   });
@@ -418,7 +448,10 @@ describe("MCP tasks extension (2026-07-28)", () => {
   it("asks a deferred job's questions on the redeem call, on MCP-lite and in process", async () => {
     const server = taskServer(createWorld());
     const call = async (name: string, args: unknown, extra: Record<string, unknown> = {}) =>
-      (await send(server, post("/mcp-lite/v1/calltools", { ...toolsCall(name, args), params: { name, arguments: args, ...extra } }))).body.result;
+      (await send(
+        server,
+        post("/mcp-lite/v1/calltools", { ...toolsCall(name, args), params: { name, arguments: args, ...extra } }),
+      )).body.result;
     const promise = await call("remove_file", { filename: "a.txt" });
     const token = promise._meta.promise_token;
     let asked = await call("redeem", { promise: token });
@@ -428,7 +461,10 @@ describe("MCP tasks extension (2026-07-28)", () => {
     }
     assert.equal(asked._meta.response_type, "elicitation");
     assert.equal(asked._meta.input_requests.confirm.method, "elicitation/create");
-    const resumed = await call("redeem", { promise: token }, { inputResponses: { confirm: YES }, requestState: asked._meta.request_state });
+    const resumed = await call("redeem", { promise: token }, {
+      inputResponses: { confirm: YES },
+      requestState: asked._meta.request_state,
+    });
     assert.equal(resumed._meta.response_type, "promise");
     let done = resumed;
     for (let i = 0; done._meta.response_type === "promise" && i < 100; i++) {

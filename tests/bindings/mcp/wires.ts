@@ -82,7 +82,11 @@ export async function openSession(
 ): Promise<string> {
   const { headers } = await send(
     server,
-    legacyRequest("initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "t", version: "1" } }),
+    legacyRequest("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities,
+      clientInfo: { name: "t", version: "1" },
+    }),
   );
   return headers.get("mcp-session-id")!;
 }
@@ -110,7 +114,9 @@ export async function driveLegacy(
       if (message.id === "call") return { result: message.result ?? message, rounds };
       if (message.method === undefined || message.id === undefined) continue; // a notification
       rounds.push([message.method]);
-      const reply = post("/mcp", { jsonrpc: "2.0", id: message.id, result: answer(message) }, { "mcp-session-id": session });
+      const reply = post("/mcp", { jsonrpc: "2.0", id: message.id, result: answer(message) }, {
+        "mcp-session-id": session,
+      });
       assert.equal((await server.fetch(reply)).status, 202);
     }
   } finally {

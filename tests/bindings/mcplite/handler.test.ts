@@ -136,7 +136,9 @@ describe("MCP-lite SSE", () => {
 
   it("sends heartbeat events while a slow stream works", async () => {
     const server = fixtureServer({ heartbeatMs: 20 });
-    const events = await readSse(await server.fetch(post(CALL, toolsCall("countdown", { count: 2, delayMs: 70 }), sse)));
+    const events = await readSse(
+      await server.fetch(post(CALL, toolsCall("countdown", { count: 2, delayMs: 70 }), sse)),
+    );
     const names = events.map((e) => e.event);
     assert.ok(names.filter((n) => n === "heartbeat").length >= 3, names.join(","));
     assert.equal(names.at(-1), "done");
@@ -146,7 +148,11 @@ describe("MCP-lite SSE", () => {
   it("sends progress reports as progress events", async () => {
     const events = await readSse(await fixtureServer().fetch(post(CALL, toolsCall("slow", { ms: 5 }), sse)));
     const progress = events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data));
-    assert.deepEqual(progress, [{ progress: 0, total: 2, message: "started" }, { progress: 2, total: 2, message: "done" }]);
+    assert.deepEqual(progress, [{ progress: 0, total: 2, message: "started" }, {
+      progress: 2,
+      total: 2,
+      message: "done",
+    }]);
     assert.equal(events.at(-1)?.event, "done");
   });
 });

@@ -18,7 +18,8 @@ const forecast = defineTool("forecast")
   .handle(({ city }, ctx) => ({ city, units: ctx.config.units, key: ctx.config.apiKey.slice(0, 4) }));
 
 function weather(options: Partial<ServerOptions> = {}) {
-  return createServer({ name: "weather", version: "3.0.0", ...options, bindings: withDefaults(webtoolsBinding()) }).tool(forecast);
+  return createServer({ name: "weather", version: "3.0.0", ...options, bindings: withDefaults(webtoolsBinding()) })
+    .tool(forecast);
 }
 
 async function execute(app: { fetch(r: Request): Promise<Response> }, body: unknown) {
@@ -99,7 +100,12 @@ describe("configuration on Webtools", () => {
 
   it("merges the server-level config (server.config()) with each tool's", async () => {
     const where = defineTool("where").handle((_args, ctx) => ctx.config as Record<string, unknown>);
-    const app = createServer({ name: "r", version: "1.0.0", settings: { region: "eu" }, bindings: withDefaults(webtoolsBinding()) })
+    const app = createServer({
+      name: "r",
+      version: "1.0.0",
+      settings: { region: "eu" },
+      bindings: withDefaults(webtoolsBinding()),
+    })
       .config(v.object({ region: v.picklist(["eu", "us"]), tenant: v.optional(v.string(), "public") }))
       .tool(where)
       .tool(forecast);

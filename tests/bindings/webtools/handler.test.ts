@@ -117,7 +117,8 @@ describe("Webtools binding: metadata", () => {
   it("mounts under another base, or at the root", async () => {
     const custom = await server({ base: "tools/v1/" }).fetch(get("/tools/v1"));
     assert.equal((await custom.json()).name, "fixtures");
-    const root = createServer({ name: "r", version: "1.0.0", bindings: withDefaults(webtoolsBinding({ base: "/" })) }).tool(add);
+    const root = createServer({ name: "r", version: "1.0.0", bindings: withDefaults(webtoolsBinding({ base: "/" })) })
+      .tool(add);
     assert.equal((await (await root.fetch(get("/"))).json()).version, "1.0.0");
     assert.equal((await (await root.fetch(get("/1.0.0"))).json()).version, "1.0.0");
     const call = await root.fetch(post("/", { action: "add", request: { a: 2, b: 2 } }));
@@ -127,7 +128,10 @@ describe("Webtools binding: metadata", () => {
 
   it("is opt-in: a server that does not list it has nothing at /webtools; two cannot share a path", async () => {
     assert.equal((await fixtureServer().fetch(get(WT))).status, 404);
-    assert.throws(() => fixtureServer({ bindings: withDefaults(webtoolsBinding(), webtoolsBinding()) }), /two bindings serve \/webtools/);
+    assert.throws(
+      () => fixtureServer({ bindings: withDefaults(webtoolsBinding(), webtoolsBinding()) }),
+      /two bindings serve \/webtools/,
+    );
   });
 });
 
@@ -141,9 +145,13 @@ describe("Webtools binding: versions", () => {
     .input(v.object({ query: v.string(), limit: v.optional(v.number(), 3) }))
     .handle(({ query, limit }) => `v2 found ${limit} for ${query}`);
   const versioned = () =>
-    createServer({ name: "library", version: "2.0.0", bindings: withDefaults(webtoolsBinding({
-      versions: [{ version: "1.0.0", tools: [v1Search], description: "The old search" }],
-    })) }).tool(v2Search);
+    createServer({
+      name: "library",
+      version: "2.0.0",
+      bindings: withDefaults(webtoolsBinding({
+        versions: [{ version: "1.0.0", tools: [v1Search], description: "The old search" }],
+      })),
+    }).tool(v2Search);
 
   it("keeps older versions of the tool set for pinned clients", async () => {
     const app = versioned();
@@ -218,7 +226,8 @@ describe("Webtools binding: execution", () => {
   it("answers media content as { content: [...] } and no content as null", async () => {
     const pixel = defineTool("pixel").handle(() => [image(new Uint8Array([1, 2, 3]), "image/png")]);
     const nothing = defineTool("nothing").handle(() => {});
-    const app = createServer({ name: "m", version: "1.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(pixel).tool(nothing);
+    const app = createServer({ name: "m", version: "1.0.0", bindings: withDefaults(webtoolsBinding()) }).tool(pixel)
+      .tool(nothing);
     assert.deepEqual((await execute(app, { action: "pixel", request: {} })).body.data, {
       content: [{ type: "image", data: "AQID", mimeType: "image/png" }],
     });

@@ -27,7 +27,12 @@ async function execute(app: { fetch(r: Request): Promise<Response> }, body: unkn
 
 describe("Webtools binding: promises", () => {
   it("answers status ok with a promise envelope, redeemed with the redeem action until done", async () => {
-    const app = createServer({ name: "jobs", version: "1.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) }).tool(analyze);
+    const app = createServer({
+      name: "jobs",
+      version: "1.0.0",
+      secret: SECRET,
+      bindings: withDefaults(webtoolsBinding()),
+    }).tool(analyze);
     const meta = await (await app.fetch(new Request(`${BASE}/webtools`))).json();
     assert.deepEqual(meta.actions.map((a: { name: string }) => a.name), ["analyze", "redeem"]);
 
@@ -48,7 +53,12 @@ describe("Webtools binding: promises", () => {
   });
 
   it("refuses a forged token without running anything", async () => {
-    const app = createServer({ name: "jobs", version: "1.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) }).tool(analyze);
+    const app = createServer({
+      name: "jobs",
+      version: "1.0.0",
+      secret: SECRET,
+      bindings: withDefaults(webtoolsBinding()),
+    }).tool(analyze);
     const { status, body } = await execute(app, { action: "redeem", request: { promise: "not-a-token" } });
     assert.equal(status, 400);
     assert.equal(body.status, "error");
@@ -57,7 +67,12 @@ describe("Webtools binding: promises", () => {
 
   it("redeems a pinned older version's promise with that version's tools", async () => {
     const analyzeV2 = defineTool("analyze").input(v.object({ n: v.number() })).handle(({ n }) => ({ tripled: n * 3 }));
-    const app = createServer({ name: "jobs", version: "2.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding({ versions: [{ version: "1.0.0", tools: [analyze] }] })) })
+    const app = createServer({
+      name: "jobs",
+      version: "2.0.0",
+      secret: SECRET,
+      bindings: withDefaults(webtoolsBinding({ versions: [{ version: "1.0.0", tools: [analyze] }] })),
+    })
       .tool(analyzeV2);
     const first = await execute(app, { version: "1.0.0", action: "analyze", request: { n: 1 } });
     assert.equal(first.body.promise.redeem.version, "1.0.0");

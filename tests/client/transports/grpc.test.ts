@@ -114,7 +114,12 @@ describe("grpcTransport", () => {
         });
         return answer.action;
       });
-    const app = createServer({ name: "c", version: "1", secret: "grpc-client-secret-0123456789abcdef", bindings: [grpcBinding()] })
+    const app = createServer({
+      name: "c",
+      version: "1",
+      secret: "grpc-client-secret-0123456789abcdef",
+      bindings: [grpcBinding()],
+    })
       .tool(confirm);
     const transport = grpcTransport("http://localhost", {
       fetch: (input, init) => app.fetch(new Request(input, init)),

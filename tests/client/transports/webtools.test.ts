@@ -3,11 +3,7 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
 import { webtoolsBinding } from "../../../src/bindings/webtools/mod.ts";
-import {
-  InvalidArgumentsError,
-  RpcError,
-  ToolNotFoundError,
-} from "../../../src/client/errors.ts";
+import { InvalidArgumentsError, RpcError, ToolNotFoundError } from "../../../src/client/errors.ts";
 import type { Reply, RequestContext } from "../../../src/client/transport.ts";
 import { createWebtoolsTransport } from "../../../src/client/transports/webtools.ts";
 import { pinOf, WebtoolsPinError } from "../../../src/client/webtools-pin.ts";
@@ -40,7 +36,9 @@ const job = defineTool("job")
 function app(description = "Adds two numbers") {
   const sum = defineTool("add").describe(description).input(v.object({ a: v.number(), b: v.number() }))
     .output(v.object({ sum: v.number() })).handle(({ a, b }) => ({ sum: a + b }));
-  return createServer({ name: "t", version: "2.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) }).tool(sum).tool(echo).tool(fails).tool(whoami)
+  return createServer({ name: "t", version: "2.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) }).tool(
+    sum,
+  ).tool(echo).tool(fails).tool(whoami)
     .tool(job);
 }
 
