@@ -25,14 +25,15 @@ async function execute(app: { fetch(r: Request): Promise<Response> }, body: unkn
   return { status: response.status, body: await response.json() };
 }
 
+/** A Webtools server with the long-running `analyze` tool. */
+function jobs() {
+  return createServer({ name: "jobs", version: "1.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) })
+    .tool(analyze);
+}
+
 describe("Webtools binding: promises", () => {
   it("answers status ok with a promise envelope, redeemed with the redeem action until done", async () => {
-    const app = createServer({
-      name: "jobs",
-      version: "1.0.0",
-      secret: SECRET,
-      bindings: withDefaults(webtoolsBinding()),
-    }).tool(analyze);
+    const app = jobs();
     const meta = await (await app.fetch(new Request(`${BASE}/webtools`))).json();
     assert.deepEqual(meta.actions.map((a: { name: string }) => a.name), ["analyze", "redeem"]);
 
@@ -53,12 +54,7 @@ describe("Webtools binding: promises", () => {
   });
 
   it("refuses a forged token without running anything", async () => {
-    const app = createServer({
-      name: "jobs",
-      version: "1.0.0",
-      secret: SECRET,
-      bindings: withDefaults(webtoolsBinding()),
-    }).tool(analyze);
+    const app = jobs();
     const { status, body } = await execute(app, { action: "redeem", request: { promise: "not-a-token" } });
     assert.equal(status, 400);
     assert.equal(body.status, "error");
