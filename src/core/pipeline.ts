@@ -21,7 +21,7 @@ import { resultOf } from "./output.ts";
 import { promiseOutcome } from "./promise-outcome.ts";
 import { cancelContinuation, continuePromise } from "./redeem.ts";
 import type { Registry } from "./registry.ts";
-import { type ContentBlock, type ToolResult, toolResult } from "./result.ts";
+import { type ContentBlock, resultFromValue, type ToolResult, toolResult } from "./result.ts";
 import type { ValidationIssue, ValidationResult } from "./schema.ts";
 import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
@@ -135,31 +135,22 @@ async function execute(
     if (round?.pending && tool.mode !== "stream") return await askFor(registry, call, round);
     return failure(registry, call, error);
   }
-  return settle(registry, call, tool, value, tool.mode === "stream" ? undefined : round);
-}
-
-/**
- * Ends a call with what its handler gave: the input it still needs (even if the handler caught the
- * signal), a promise token, or its result, checked against the output schema.
- */
-async function settle(
-  registry: Registry,
-  call: ToolCall,
-  tool: AnyTool,
-  value: unknown,
-  round: InputRound | undefined,
-): Promise<CallOutcome> {
-  if (round?.pending) return await askFor(registry, call, round);
-  if (value instanceof ToolPromise) {
-    try {
-      return await promiseOutcome(registry, call, tool, value);
-    } catch (error) {
-      return failure(registry, call, error); // the tool's mistake: no .redeem(), a state too large…
-    }
-  }
-  let result = resultOf(tool, value, (error) => registry.onError?.(error, call));
+  // The input it still needs (even if the handler caught the signal), a promise token, or its result.
+  if (round?.pending && tool.mode !== "stream") return await askFor(registry, call, round);
+  if (value instanceof ToolPromise) return await promised(registry, call, tool, value);
+  let result: ToolResult | Promise<ToolResult> = tool.output === undefined
+    ? resultFromValue(value)
+    : resultOf(tool, value, (error) => registry.onError?.(error, call));
   if (result instanceof Promise) result = await result;
   return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+}
+
+async function promised(registry: Registry, call: ToolCall, tool: AnyTool, value: ToolPromise): Promise<CallOutcome> {
+  try {
+    return await promiseOutcome(registry, call, tool, value);
+  } catch (error) {
+    return failure(registry, call, error); // the tool's mistake: no .redeem(), a state too large…
+  }
 }
 
 async function askFor(registry: Registry, call: ToolCall, round: InputRound): Promise<CallOutcome> {

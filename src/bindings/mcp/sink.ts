@@ -54,6 +54,7 @@ export interface McpSink extends CallSink {
 export function sinkFor(ctx: McpContext, request: McpRequest, channel: Channel): McpSink | undefined {
   if (!channel.streaming) return undefined;
   const { progressToken, logLevel, era, protocolVersion } = request.envelope;
+  if (progressToken === undefined && logLevel === undefined && era === "modern") return undefined; // nothing to send
   const threshold = logLevel === undefined ? Infinity : LOG_LEVELS.indexOf(logLevel);
   let last = -Infinity;
   const progress = (value: number, total: number | undefined, message: string | undefined) => {
