@@ -41,16 +41,24 @@ let processSecret: Uint8Array | undefined;
  * @throws {TypeError} When a secret is shorter than 32 bytes or the list is empty.
  */
 export function resolveSecrets(input: SecretInput | undefined): Uint8Array[] | undefined {
-  let list: readonly Secret[];
-  let from = "the secret option";
-  if (input !== undefined) {
-    list = typeof input === "string" || input instanceof Uint8Array ? [input] : input;
-  } else {
-    const value = env(SECRET_ENV);
-    if (value === undefined || value.trim() === "") return undefined;
-    list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
-    from = SECRET_ENV;
-  }
+  if (input === undefined) return secretsFromEnv(env(SECRET_ENV), SECRET_ENV);
+  return checkSecrets(typeof input === "string" || input instanceof Uint8Array ? [input] : input, "the secret option");
+}
+
+/**
+ * Reads secrets from an environment variable's value: comma-separated for rotation, newest first.
+ *
+ * @param value The variable's value (`MCPLITE_SECRET` of the process, or of a platform such as a Worker's `env`).
+ * @param from Names where it came from, in errors.
+ * @returns The secrets as bytes, or `undefined` when the value is missing or blank.
+ * @throws {TypeError} When a secret is shorter than 32 bytes.
+ */
+export function secretsFromEnv(value: string | undefined, from: string): Uint8Array[] | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  return checkSecrets(value.split(",").map((s) => s.trim()).filter((s) => s !== ""), from);
+}
+
+function checkSecrets(list: readonly Secret[], from: string): Uint8Array[] {
   if (list.length === 0) throw new TypeError(`${from} lists no secret`);
   return list.map((secret, i) => {
     const bytes = typeof secret === "string" ? encoder.encode(secret) : secret;

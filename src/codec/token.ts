@@ -20,6 +20,7 @@ import {
   resolveSecrets,
   SECRET_ENV,
   type SecretInput,
+  secretsFromEnv,
   type TokenKey,
 } from "./keys.ts";
 import { TokenError, type TokenFailure } from "./token-error.ts";
@@ -56,6 +57,12 @@ export interface TokenCodecOptions {
   now?: () => number;
   /** Receives the one warning given when no secret is configured (default `console.warn`, once per process). */
   warn?: (message: string) => void;
+  /**
+   * Where `MCPLITE_SECRET` comes from when neither `secret` nor the process environment gives one: asked
+   * once, when the first token is signed or checked (a Worker's `env.MCPLITE_SECRET` arrives with its
+   * first request). Comma-separated for rotation.
+   */
+  secretFallback?: () => string | undefined;
 }
 
 /** What a token is issued for. */
@@ -161,7 +168,8 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
 
   const load = (): Promise<TokenKey[]> => {
     if (keys !== undefined) return keys;
-    if (secrets === undefined) {
+    const configured = secrets ?? secretsFromEnv(options.secretFallback?.(), `the platform's ${SECRET_ENV}`);
+    if (configured === undefined) {
       const message = `mcplite: no secret configured (the secret option or ${SECRET_ENV}); tokens are signed ` +
         `with a random key of this process and redeem only on this instance, until it restarts`;
       if (options.warn) options.warn(message);
@@ -170,7 +178,7 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
         console.warn(message);
       }
     }
-    return keys = importKeys(secrets ?? [processRandomSecret()]);
+    return keys = importKeys(configured ?? [processRandomSecret()]);
   };
 
   async function sign(input: TokenInput): Promise<string> {

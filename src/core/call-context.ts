@@ -116,6 +116,12 @@ export class CallContext<TConfig = unknown> {
   /** The authenticated caller: set by the server's authentication, or by middleware. */
   auth: AuthInfo | undefined;
   /**
+   * What the platform handed `server.fetch` as its second argument: a Worker's `env` (its bindings and
+   * variables), or what a framework route passed on (e.g. Hono's `c.env` with values its middleware set).
+   * `undefined` on Deno.serve, Bun.serve and in process.
+   */
+  readonly env: Readonly<Record<string, unknown>> | undefined;
+  /**
    * The validated configuration (`.config()` on the tool and the server): environment-supplied settings
    * the model never generates. On MCP and MCP-lite it comes from the server's `settings`; on Webtools
    * from the caller's `config` (the server's `settings` still win). `undefined` when nothing declares one.
@@ -134,6 +140,7 @@ export class CallContext<TConfig = unknown> {
    * @param meta The caller's metadata.
    * @param sink Where progress, logs and questions for the client go.
    * @param auth The authenticated caller, if known.
+   * @param env What the platform handed `fetch` besides the request, if anything.
    */
   constructor(
     tool: string,
@@ -141,11 +148,13 @@ export class CallContext<TConfig = unknown> {
     meta: CallMeta,
     sink: CallSink = NO_SINK,
     auth?: AuthInfo,
+    env?: Readonly<Record<string, unknown>>,
   ) {
     this.tool = tool;
     this.#signal = signal;
     this.meta = meta;
     this.auth = auth;
+    this.env = env;
     this.config = undefined as TConfig;
     this.#sink = sink;
   }

@@ -18,6 +18,18 @@ import type { DeferredWork, JobBinder } from "./tool-promise.ts";
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
 
+/** Options of {@link Continuations.start}. */
+export interface StartOptions {
+  /** Receives errors that become failures, for logs. */
+  readonly onError?: (error: unknown) => void;
+  /** Hands the work's context the job, so its questions park the job (from `ctx.defer()`). */
+  readonly bind?: JobBinder;
+  /** Turns the work's value into its result (the owning tool's output check); default: as is. */
+  readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
+  /** Keeps the work alive past the response (a Worker's `ctx.waitUntil`). */
+  readonly waitUntil?: (work: Promise<unknown>) => void;
+}
+
 /** Options of {@link Continuations}: the codec's, plus the defaults and the store. */
 export interface ContinuationsOptions extends TokenCodecOptions {
   /** Where deferred results wait (default: an in-memory store of this process). */
@@ -72,25 +84,20 @@ export class Continuations {
    *
    * @param work The work.
    * @param ttlMs How long the entry lasts.
-   * @param onError Receives errors that become failures, for logs.
-   * @param bind Hands the work's context the job, so its questions park the job (from `ctx.defer()`).
-   * @param shape Turns the work's value into its result (the owning tool's output check); default: as is.
+   * @param options Where errors go, the binder of the work's context, the shaping of its result, and
+   *   the platform's `waitUntil`.
    * @returns The entry id.
    */
-  async start(
-    work: DeferredWork,
-    ttlMs: number,
-    onError?: (error: unknown) => void,
-    bind?: JobBinder,
-    shape: (value: unknown) => ToolResult | Promise<ToolResult> = resultFromValue,
-  ): Promise<string> {
+  async start(work: DeferredWork, ttlMs: number, options: StartOptions = {}): Promise<string> {
+    const { onError, bind, shape = resultFromValue, waitUntil } = options;
     const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
     const now = this.codec.now;
     await this.results.set(id, { status: "working", at: now() }, ttlMs);
     const job = new Job(id, { store: this.results, ttlMs, now, pollMs: this.#pollMs, onError });
     this.#running.set(id, job);
     bind?.(job);
-    void this.#run(job, work, ttlMs, shape, onError);
+    const running = this.#run(job, work, ttlMs, shape, onError);
+    waitUntil?.(running); // on Workers, the work outlives the response only if the platform is told
     return id;
   }
 

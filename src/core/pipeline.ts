@@ -48,6 +48,10 @@ export interface CallRequest {
   readonly config?: Record<string, unknown>;
   /** The authenticated caller, when the server's authentication ran before the pipeline. */
   readonly auth?: AuthInfo;
+  /** What the platform handed `fetch` besides the request (a Worker's `env`): the handler's `ctx.env`. */
+  readonly env?: Readonly<Record<string, unknown>>;
+  /** Keeps deferred work (`ctx.defer()`) alive past the response, where the platform needs it (a Worker's `ctx.waitUntil`). */
+  readonly waitUntil?: (work: Promise<unknown>) => void;
   /**
    * Receives each partial of a streaming tool as it comes. When it returns a promise, the next
    * partial is not pulled before it settles (back-pressure for wires whose streams are pulled).
@@ -93,7 +97,14 @@ export function runCall(registry: Registry, request: CallRequest): Promise<CallO
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = new CallContext(request.name, request.signal, request.meta, round ?? request.sink, request.auth);
+  const ctx = new CallContext(
+    request.name,
+    request.signal,
+    request.meta,
+    round ?? request.sink,
+    request.auth,
+    request.env,
+  );
   const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
   const chain = registry.middleware;
   return chain.length === 0
@@ -137,7 +148,7 @@ async function execute(
   }
   // The input it still needs (even if the handler caught the signal), a promise token, or its result.
   if (round?.pending && tool.mode !== "stream") return await askFor(registry, call, round);
-  if (value instanceof ToolPromise) return await promised(registry, call, tool, value);
+  if (value instanceof ToolPromise) return await promised(registry, call, tool, value, request.waitUntil);
   let result: ToolResult | Promise<ToolResult> = tool.output === undefined
     ? resultFromValue(value)
     : resultOf(tool, value, (error) => registry.onError?.(error, call));
@@ -145,9 +156,15 @@ async function execute(
   return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
 }
 
-async function promised(registry: Registry, call: ToolCall, tool: AnyTool, value: ToolPromise): Promise<CallOutcome> {
+async function promised(
+  registry: Registry,
+  call: ToolCall,
+  tool: AnyTool,
+  value: ToolPromise,
+  waitUntil: ((work: Promise<unknown>) => void) | undefined,
+): Promise<CallOutcome> {
   try {
-    return await promiseOutcome(registry, call, tool, value);
+    return await promiseOutcome(registry, call, tool, value, waitUntil);
   } catch (error) {
     return failure(registry, call, error); // the tool's mistake: no .redeem(), a state too large…
   }
@@ -241,6 +258,8 @@ export interface HandlerRequest {
   readonly round?: { readonly inputResponses: unknown; readonly requestState: unknown };
   /** The authenticated caller. */
   readonly auth?: AuthInfo;
+  /** What the platform handed `fetch` besides the request: the handler's `ctx.env`. */
+  readonly env?: Readonly<Record<string, unknown>>;
 }
 
 /** What a handler run by {@link runHandler} gave: its value, or the input the request still needs. */
@@ -269,7 +288,14 @@ export async function runHandler<T>(
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = new CallContext(request.name, request.signal, request.meta, round ?? request.sink, request.auth);
+  const ctx = new CallContext(
+    request.name,
+    request.signal,
+    request.meta,
+    round ?? request.sink,
+    request.auth,
+    request.env,
+  );
   if (round === undefined) return { asked: false, value: await run(ctx) };
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: ctx.auth?.subject };
   const opening = round.open(registry.continuations, who, registry.onError);
@@ -313,7 +339,7 @@ export type ContinuationOutcome =
  */
 export async function runCancellation(registry: Registry, request: ContinuationRequest): Promise<void> {
   const { owner, caller } = request;
-  const ctx = new CallContext(owner.name, caller.signal, caller.meta, undefined, caller.auth);
+  const ctx = new CallContext(owner.name, caller.signal, caller.meta, undefined, caller.auth, caller.env);
   await cancelContinuation(registry, owner, request.state, ctx);
 }
 
@@ -329,6 +355,8 @@ export interface OperationRequest {
   readonly signal: AbortSignal | SignalSource;
   /** The authenticated caller. */
   readonly auth?: AuthInfo;
+  /** What the platform handed `fetch` besides the request. */
+  readonly env?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -348,7 +376,7 @@ export async function runInMiddleware<T>(
   request: OperationRequest,
   operation: (ctx: CallContext) => Promise<T>,
 ): Promise<T> {
-  const ctx = new CallContext(request.name, request.signal, request.meta, undefined, request.auth);
+  const ctx = new CallContext(request.name, request.signal, request.meta, undefined, request.auth, request.env);
   const chain = registry.middleware;
   if (chain.length === 0) return await operation(ctx);
   const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
@@ -384,7 +412,7 @@ export async function runContinuation(
 ): Promise<ContinuationOutcome> {
   const { owner, caller } = request;
   const round = new InputRound(request.answers);
-  const ctx = new CallContext(owner.name, caller.signal, caller.meta, round, caller.auth);
+  const ctx = new CallContext(owner.name, caller.signal, caller.meta, round, caller.auth, caller.env);
   const call: ToolCall = { name: owner.name, arguments: request.state, ctx };
   let value: unknown;
   try {

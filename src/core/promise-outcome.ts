@@ -24,6 +24,7 @@ export type PromiseState = { readonly s: unknown } | { readonly d: string };
  * @param call The call that answered with the promise.
  * @param tool The tool that was called.
  * @param promise The pending answer.
+ * @param waitUntil Keeps deferred work alive past the response, where the platform needs it.
  * @returns The outcome.
  * @throws {TypeError} When the tool cannot redeem it (no `.redeem()` for `ctx.promise()`, not
  *   `.longRunning()` for `ctx.defer()`), or a `RangeError` when the state is too large for a token.
@@ -33,6 +34,7 @@ export async function promiseOutcome(
   call: ToolCall,
   tool: AnyTool,
   promise: ToolPromise,
+  waitUntil?: (work: Promise<unknown>) => void,
 ): Promise<PromiseOutcome> {
   const owner = promise["~tool"] === undefined ? tool : registry.get(promise["~tool"]);
   if (owner === undefined) throw new TypeError(`no tool "${promise["~tool"]}" to own this promise`);
@@ -51,7 +53,7 @@ export async function promiseOutcome(
   const report = (error: unknown) => registry.onError?.(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
   const state: PromiseState = work !== undefined
-    ? { d: await c.start(work, ttlMs, report, promise["~bind"], shape) }
+    ? { d: await c.start(work, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil }) }
     : entry !== undefined
     ? { d: entry }
     : { s: promise.state };

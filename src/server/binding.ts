@@ -36,8 +36,23 @@ export interface ServerCore {
   readonly options: ResolvedOptions;
 }
 
+/**
+ * What the platform handed `fetch` besides the request: a Worker's `env` and `ExecutionContext`
+ * (`export default { fetch: server.fetch }`), or whatever a framework passes on (Hono's `app.fetch`,
+ * `(request, env, ctx)` from a route: `server.fetch(c.req.raw, { ...c.env, user: c.get("user") }, c.executionCtx)`).
+ */
+export interface Host {
+  /** The platform's bindings and variables (`fetch`'s second argument), read by handlers as `ctx.env`. */
+  readonly env: Readonly<Record<string, unknown>> | undefined;
+  /** Keeps work alive past the response (a Worker's `ctx.waitUntil`); `undefined` where the process stays up anyway. */
+  readonly waitUntil: ((work: Promise<unknown>) => void) | undefined;
+}
+
+/** The host of a request that came with nothing besides itself (Deno.serve, Bun.serve, Node adapters). */
+export const NO_HOST: Host = Object.freeze({ env: undefined, waitUntil: undefined });
+
 /** Answers the requests of one route. */
-export type RouteHandler = (request: Request) => Promise<Response>;
+export type RouteHandler = (request: Request, host: Host) => Promise<Response>;
 
 /** One route a binding serves. */
 export interface Route {

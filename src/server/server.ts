@@ -17,9 +17,11 @@ import { Registry } from "../core/registry.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
+import { isObject } from "../internal/is-object.ts";
 import { pathOf } from "../internal/url.ts";
+import { SECRET_ENV } from "../codec/keys.ts";
 import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
-import type { Route, ServerCore } from "./binding.ts";
+import { type Host, NO_HOST, type Route, type ServerCore } from "./binding.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
 import { resolveOptions, type ServerOptions } from "./options.ts";
 import { JSON_HEADERS } from "./responses.ts";
@@ -73,10 +75,13 @@ export class Server<TTools extends ToolMap = {}> {
   /** The server version. */
   readonly version: string;
   /**
-   * Answers an HTTP request on any wire. Bound, so it can be passed around:
-   * `Deno.serve(server.fetch)`, `Bun.serve({ fetch: server.fetch })`, `export default server`.
+   * Answers an HTTP request on any wire. Bound, so it can be passed around: `Deno.serve(server.fetch)`,
+   * `Bun.serve({ fetch: server.fetch })`, `export default server` (Workers, Deno, Bun). A Worker's
+   * `(request, env, ctx)` reach handlers as `ctx.env`, deferred work is handed to `ctx.waitUntil`, and
+   * `env.MCPLITE_SECRET` signs tokens when no `secret` option is given; a framework route can pass its
+   * own second argument (`server.fetch(c.req.raw, { ...c.env, user: c.get("user") }, c.executionCtx)`).
    */
-  readonly fetch: (request: Request) => Promise<Response>;
+  readonly fetch: (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>;
   /** Phantom type of the registered tools, for the typed client. */
   declare readonly "~tools"?: TTools;
   /** @internal The registry and resolved options, for listeners outside `fetch` (`serveGrpc()`, `serveStdio()`). */
@@ -91,10 +96,12 @@ export class Server<TTools extends ToolMap = {}> {
    */
   constructor(options: ServerOptions) {
     const resolved = resolveOptions(options);
+    let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
     const continuations = new Continuations({
       secret: options.secret,
       ...options.tokens,
       results: options.resultStore,
+      secretFallback: () => platformSecret,
     });
     const registry = new Registry({ onError: options.onError, continuations, settings: options.settings });
     this.name = resolved.name;
@@ -109,7 +116,11 @@ export class Server<TTools extends ToolMap = {}> {
       }
       if (mounted.checkTool !== undefined) this.#checks.push(mounted.checkTool);
     }
-    this.fetch = createFetch(routes, createRequestGuard(options.allowedHosts, options.allowedOrigins));
+    const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins);
+    this.fetch = createFetch(routes, guard, (env) => {
+      const secret = env[SECRET_ENV];
+      if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
+    });
   }
 
   /**
@@ -281,8 +292,20 @@ export class Server<TTools extends ToolMap = {}> {
   }
 }
 
-function createFetch(routes: ReadonlyMap<string, Route>, guard: RequestGuard): (request: Request) => Promise<Response> {
-  return function fetch(request: Request): Promise<Response> {
+/** What a Worker (or a framework) passes as `fetch`'s third argument. */
+export interface ExecutionContextLike {
+  /** Keeps work alive past the response. */
+  waitUntil(work: Promise<unknown>): void;
+}
+
+function createFetch(
+  routes: ReadonlyMap<string, Route>,
+  guard: RequestGuard,
+  onEnv: (env: Readonly<Record<string, unknown>>) => void,
+): (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response> {
+  return function fetch(request: Request, env?: unknown, ctx?: ExecutionContextLike): Promise<Response> {
+    const host = env === undefined && ctx === undefined ? NO_HOST : hostOf(env, ctx);
+    if (host.env !== undefined) onEnv(host.env);
     const url = request.url;
     const path = pathOf(url);
     const route = routes.get(path) ?? prefixRoute(routes, path);
@@ -295,8 +318,13 @@ function createFetch(routes: ReadonlyMap<string, Route>, guard: RequestGuard): (
       const refused = error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.Forbidden, "Forbidden");
       return Promise.resolve(route.refuse(refused));
     }
-    return route.handle(request);
+    return route.handle(request, host);
   };
+}
+
+function hostOf(env: unknown, ctx: ExecutionContextLike | undefined): Host {
+  const waitUntil = typeof ctx?.waitUntil === "function" ? (work: Promise<unknown>) => ctx.waitUntil(work) : undefined;
+  return { env: isObject(env) ? env : undefined, waitUntil };
 }
 
 function prefixRoute(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {

@@ -42,13 +42,13 @@ import {
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
 import { MCPLite, ToolResponseSchema } from "../../gen/mcplite/mcplite_pb.ts";
-import type { ServerCore } from "../../server/binding.ts";
+import type { Host, ServerCore } from "../../server/binding.ts";
 import { JSON_INIT, responseInit } from "../../server/responses.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
 import { createCallTool } from "./service.ts";
 
 /** Answers a request, or returns `undefined` when Connect's generic handler must answer it. */
-export type DirectUnary = (request: Request) => Promise<Response> | undefined;
+export type DirectUnary = (request: Request, host: Host) => Promise<Response> | undefined;
 
 /** The options Connect's router on `fetch` is built with; the direct path must match them. */
 export interface ConnectUnaryOptions {
@@ -95,9 +95,9 @@ export function createConnectUnary(core: ServerCore, options: ConnectUnaryOption
     ],
     [
       createMethodUrl("/", MCPLite.method.callTool),
-      directUnary(MCPLite.method.callTool, opt, async (input, request, context, binary, encode) => {
+      directUnary(MCPLite.method.callTool, opt, async (input, request, context, binary, encode, host) => {
         // Without a deadline the call reads the request's own signal, and only if the handler asks.
-        const response = await callTool(input, context ?? request);
+        const response = await callTool(input, context ?? request, host);
         return binary ? encode(create(ToolResponseSchema, response), true) : toolResponseJson(response);
       }),
     ],
@@ -137,6 +137,7 @@ type Run<I extends DescMessage, O extends DescMessage> = (
   context: HandlerContext | undefined,
   binary: boolean,
   encode: Encode<O>,
+  host: Host,
 ) => string | Uint8Array | Promise<string | Uint8Array>;
 
 /**
@@ -175,21 +176,26 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
   }
 
   /** Runs the method on the parsed body and answers its message. */
-  async function succeed(request: Request, binary: boolean, context: HandlerContext | undefined): Promise<Response> {
-    const body = await run(await parse(request, binary), request, context, binary, encode);
+  async function succeed(
+    request: Request,
+    binary: boolean,
+    context: HandlerContext | undefined,
+    host: Host,
+  ): Promise<Response> {
+    const body = await run(await parse(request, binary), request, context, binary, encode, host);
     return new Response(body as string | Uint8Array<ArrayBuffer>, binary ? PROTO_INIT : JSON_INIT);
   }
 
-  async function answer(request: Request, binary: boolean): Promise<Response> {
+  async function answer(request: Request, binary: boolean, host: Host): Promise<Response> {
     try {
-      return await succeed(request, binary, undefined);
+      return await succeed(request, binary, undefined, host);
     } catch (error) {
       return connectErrorResponse(error, opt);
     }
   }
 
   /** A call with a deadline: Connect's own handler context runs it, and is aborted when it ends. */
-  async function answerBefore(request: Request, binary: boolean, timeout: string): Promise<Response> {
+  async function answerBefore(request: Request, binary: boolean, timeout: string, host: Host): Promise<Response> {
     const { timeoutMs, error: invalid } = parseTimeout(timeout, opt.maxTimeoutMs);
     const context = createHandlerContext({
       service: method.parent,
@@ -203,7 +209,7 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
     });
     try {
       if (invalid !== undefined) throw invalid;
-      return await succeed(request, binary, context);
+      return await succeed(request, binary, context, host);
     } catch (error) {
       context.abort(error);
       return connectErrorResponse(error, opt);
@@ -212,7 +218,7 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
     }
   }
 
-  return function direct(request) {
+  return function direct(request, host) {
     if (request.method !== "POST") return undefined; // a Connect GET
     const headers = request.headers;
     const type = headers.get("content-type");
@@ -227,7 +233,7 @@ function directUnary<I extends DescMessage, O extends DescMessage>(
     const encoding = headers.get("content-encoding");
     if (encoding !== null && encoding !== "identity") return undefined; // Connect negotiates compression
     const timeout = headers.get("connect-timeout-ms");
-    return timeout === null ? answer(request, binary) : answerBefore(request, binary, timeout);
+    return timeout === null ? answer(request, binary, host) : answerBefore(request, binary, timeout, host);
   };
 }
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { createConnectRouter } from "@connectrpc/connect";
+import { createConnectRouter, createContextValues } from "@connectrpc/connect";
 import {
   type UniversalHandler,
   universalServerRequestFromFetch,
@@ -15,9 +15,9 @@ import {
 } from "@connectrpc/connect/protocol";
 import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/error.ts";
-import type { Binding, RouteHandler } from "../../server/binding.ts";
+import type { Binding, Host, RouteHandler } from "../../server/binding.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
-import { createGrpcRoutes } from "./service.ts";
+import { createGrpcRoutes, HOST_KEY } from "./service.ts";
 import { errorToConnectError } from "./status.ts";
 
 /** The path prefix of the `mcplite.MCPLite` service, as every gRPC and Connect client calls it. */
@@ -61,21 +61,33 @@ export function grpcBinding(): Binding {
     createGrpcRoutes(core)(router);
     const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
     const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
-    const handle: RouteHandler = function grpcFetch(request) {
+    const handle: RouteHandler = function grpcFetch(request, host) {
       const path = pathOf(request.url);
       // The common Connect unary request is answered directly (connect-unary.ts); every other one by
       // Connect's handler.
-      return direct.get(path)?.(request) ?? viaConnect(byPath.get(path), request);
+      return direct.get(path)?.(request, host) ?? viaConnect(byPath.get(path), request, host);
     };
     const refuse = (error: ProtocolError) => connectErrorResponse(errorToConnectError(error), { jsonOptions: {} });
     return { routes: new Map([[`${GRPC_SERVICE_PATH}*`, { handle, refuse }]]) };
   };
 }
 
-/** Answers a request with Connect's generic handler of its method, or 404 when the service has none. */
-async function viaConnect(handler: UniversalHandler | undefined, request: Request): Promise<Response> {
+/**
+ * Answers a request with Connect's generic handler of its method, or 404 when the service has none. A
+ * request Connect answers without reading its body (plain gRPC's 415) has its body cancelled, so the
+ * runtime does not hold it (workerd logs "Failed to drain the unused request body" otherwise).
+ */
+async function viaConnect(handler: UniversalHandler | undefined, request: Request, host: Host): Promise<Response> {
   if (handler === undefined) {
+    await request.body?.cancel();
     return new Response(NOT_FOUND_BODY, { status: 404, headers: { "content-type": "application/json" } });
   }
-  return universalServerResponseToFetch(await handler(universalServerRequestFromFetch(request, {})));
+  // The universal request carries Connect's context values, where the service finds the host.
+  const universal = {
+    ...universalServerRequestFromFetch(request, {}),
+    contextValues: createContextValues().set(HOST_KEY, host),
+  };
+  const response = universalServerResponseToFetch(await handler(universal));
+  if (!request.bodyUsed && request.body !== null && !request.body.locked) await request.body.cancel();
+  return response;
 }

@@ -4,12 +4,26 @@
  *
  * @module
  */
-import { Code, ConnectError, type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  type ContextKey,
+  createContextKey,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import type { CallMeta, SignalSource } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { type CallRequest, runCall } from "../../core/pipeline.ts";
 import { MCPLite, type ToolRequest } from "../../gen/mcplite/mcplite_pb.ts";
-import type { ServerCore } from "../../server/binding.ts";
+import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
+
+/**
+ * Where Connect's handlers find what the platform handed `server.fetch` besides the request (the
+ * gRPC binding on `fetch` sets it; `serveGrpc()` has none).
+ */
+export const HOST_KEY: ContextKey<Host> = createContextKey<Host>(NO_HOST, { description: "mcplite host" });
 import { partialResponse, responseFromOutcome, type ToolResponseInit, toolsList } from "./envelope.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
@@ -33,14 +47,20 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
     },
 
     callTool(request, context) {
-      return callTool(request, context);
+      return callTool(request, context, context.values.get(HOST_KEY));
     },
 
     async *callToolStream(request, context) {
       const started = performance.now();
       try {
         const steps = pullStream((onPartial) =>
-          untilDeadline(runCall(registry, callOf(request, context.signal, context.requestHeader, onPartial)), context)
+          untilDeadline(
+            runCall(
+              registry,
+              callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY), onPartial),
+            ),
+            context,
+          )
         );
         try {
           while (true) {
@@ -74,7 +94,11 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
  * @returns The complete response.
  * @throws {ConnectError} Any failure, as {@link errorToConnectError} converts it.
  */
-export type CallToolFn = (request: ToolRequest, from: HandlerContext | Request) => Promise<ToolResponseInit>;
+export type CallToolFn = (
+  request: ToolRequest,
+  from: HandlerContext | Request,
+  host?: Host,
+) => Promise<ToolResponseInit>;
 
 /**
  * Creates the unary `CallTool` of a server, shared by Connect's handlers and the direct Connect unary
@@ -87,7 +111,7 @@ export function createCallTool(core: ServerCore): CallToolFn {
   const { registry, options } = core;
   const version = options.version;
   const report = (error: unknown) => registry.onError?.(error);
-  return async function callTool(request, from) {
+  return async function callTool(request, from, host) {
     const started = performance.now();
     // Connect's context brings a signal, headers and maybe a deadline; a bare `Request` brings its
     // signal, read only if the handler asks for it.
@@ -101,7 +125,7 @@ export function createCallTool(core: ServerCore): CallToolFn {
     }
     try {
       const outcome = await untilDeadline(
-        runCall(registry, callOf(request, lazy ?? from as HandlerContext, headers)),
+        runCall(registry, callOf(request, lazy ?? from as HandlerContext, headers, host ?? NO_HOST)),
         context,
       );
       // A cancelled call answers that; a lazy signal can only have aborted for a handler that took it.
@@ -153,6 +177,7 @@ function callOf(
   request: ToolRequest,
   signal: AbortSignal | SignalSource,
   headers: Headers,
+  host: Host,
   onPartial?: (partial: unknown) => Promise<void>,
 ): CallRequest {
   const name = request.name;
@@ -162,7 +187,16 @@ function callOf(
     inputResponses: request.inputResponses,
     requestState: request.requestState === "" ? undefined : request.requestState,
   };
-  return { name, arguments: request.arguments ?? {}, meta, signal, round, onPartial };
+  return {
+    name,
+    arguments: request.arguments ?? {},
+    meta,
+    signal,
+    round,
+    onPartial,
+    env: host.env,
+    waitUntil: host.waitUntil,
+  };
 }
 
 /**

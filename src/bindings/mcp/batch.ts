@@ -6,6 +6,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import type { Host } from "../../server/binding.ts";
 import { JSON_HEADERS } from "../../server/responses.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { errorMessage, resultMessage } from "../jsonrpc.ts";
@@ -25,12 +26,13 @@ export const BATCH_VERSION = "2025-03-26";
  *
  * @param ctx The binding.
  * @param http The HTTP request.
+ * @param host What the platform handed `fetch` besides the request.
  * @param messages The batch.
  * @returns The array of answers, or 202 when the batch held only notifications and answers.
  * @throws {ProtocolError} `invalid_request` (HTTP 400) for an empty batch, a batch under another
  *   revision, or one carrying a 2026-07-28 envelope.
  */
-export async function respondBatch(ctx: McpContext, http: Request, messages: unknown[]): Promise<Response> {
+export async function respondBatch(ctx: McpContext, http: Request, host: Host, messages: unknown[]): Promise<Response> {
   if (messages.length === 0) throw invalid("an empty batch");
   if (messages.some(carriesModernEnvelope)) {
     throw invalid("a batch of 2026-07-28 requests (that revision has no batches)");
@@ -39,19 +41,25 @@ export async function respondBatch(ctx: McpContext, http: Request, messages: unk
   if (header !== null && header.trim() !== BATCH_VERSION) {
     throw invalid(`a batch under MCP-Protocol-Version ${header} (only ${BATCH_VERSION} allows batches)`);
   }
-  const answers = await Promise.all(messages.map((message) => answer(ctx, http, message)));
+  const answers = await Promise.all(messages.map((message) => answer(ctx, http, host, message)));
   const parts = answers.filter((a): a is string => a !== undefined);
   if (parts.length === 0) return new Response(null, { status: 202 });
   return new Response(`[${parts.join(",")}]`, { headers: JSON_HEADERS });
 }
 
-async function answer(ctx: McpContext, http: Request, message: unknown): Promise<string | undefined> {
+async function answer(ctx: McpContext, http: Request, host: Host, message: unknown): Promise<string | undefined> {
   const target: ErrorTarget = { id: null, table: legacyErrorToWire };
   try {
     if (isObject(message) && message.method === "initialize") {
       throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: initialize must not be part of a batch");
     }
-    const transport = { headers: http.headers, http: true, sse: false, session: http.headers.get(SESSION_HEADER) };
+    const transport = {
+      headers: http.headers,
+      http: true,
+      sse: false,
+      session: http.headers.get(SESSION_HEADER),
+      host,
+    };
     const routed = route(ctx, message, transport, target);
     if (routed === undefined) return undefined;
     const { request, method } = routed;

@@ -8,7 +8,7 @@
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
-import type { Binding, ServerCore } from "../../server/binding.ts";
+import type { Binding, Host, ServerCore } from "../../server/binding.ts";
 import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
@@ -57,14 +57,20 @@ export function mcpBinding(options: McpOptions = {}): Binding {
   const settings = resolveMcpSettings(options);
   return function mcp(core) {
     const ctx = createMcpContext(core, settings);
-    const handle = async function handleMcp(http: Request): Promise<Response> {
+    const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
       const target: ErrorTarget = { id: null, table: legacyErrorToWire };
       try {
         if (http.method !== "POST") throw NOT_ALLOWED;
         const body = await readJson(http, core.options);
-        if (Array.isArray(body)) return await respondBatch(ctx, http, body);
+        if (Array.isArray(body)) return await respondBatch(ctx, http, host, body);
         const headers = http.headers;
-        const transport = { headers, http: true, sse: acceptsEventStream(http), session: headers.get(SESSION_HEADER) };
+        const transport = {
+          headers,
+          http: true,
+          sse: acceptsEventStream(http),
+          session: headers.get(SESSION_HEADER),
+          host,
+        };
         const routed = route(ctx, body, transport, target);
         if (routed === undefined) return new Response(null, { status: 202 });
         return await answer(ctx, http, routed.request, routed.method, target.table);

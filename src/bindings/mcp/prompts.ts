@@ -63,6 +63,7 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
     signal: channel,
     sink: sinkFor(ctx, request, channel),
     round: roundOf(request),
+    env: request.host.env,
   }, (call) => prompt.get(value, call));
   if (rendered.asked) return inputRequiredResult(rendered.outcome);
   return promptResultFromValue(rendered.value, prompt.description) as unknown as Record<string, unknown>;

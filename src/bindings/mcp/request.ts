@@ -9,7 +9,7 @@ import type { SignalSource } from "../../core/call-context.ts";
 import type { CacheHint } from "../../core/resource.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { SseWriter } from "../../internal/sse.ts";
-import type { ServerCore } from "../../server/binding.ts";
+import type { Host, ServerCore } from "../../server/binding.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
 import type { Envelope, LegacySession } from "./envelope.ts";
@@ -50,6 +50,8 @@ export interface McpRequest {
   readonly sse: boolean;
   /** The 2025-era session id, if the request carries one. */
   readonly session: string | null;
+  /** What the platform handed `fetch` besides the request (a Worker's `env` and `waitUntil`). */
+  readonly host: Host;
 }
 
 /**

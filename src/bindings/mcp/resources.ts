@@ -86,6 +86,7 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
     signal: channel,
     sink: sinkFor(ctx, request, channel),
     round: roundOf(request),
+    env: request.host.env,
   }, (call) => resource.read(variables, call, uri));
   if (read.asked) return inputRequiredResult(read.outcome);
   const contents = contentsFromValue(read.value, uri, resource.mimeType);

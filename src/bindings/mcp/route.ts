@@ -8,6 +8,7 @@ import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
 import type { StatusTable } from "../jsonrpc-error.ts";
+import type { Host } from "../../server/binding.ts";
 import { completionComplete } from "./completion.ts";
 import {
   type Envelope,
@@ -81,6 +82,8 @@ export interface Transport {
   readonly sse: boolean;
   /** The 2025-era session id, if any. */
   readonly session: string | null;
+  /** What the platform handed `fetch` besides the request. */
+  readonly host: Host;
 }
 
 /** A routed request, with its method. */
@@ -138,7 +141,7 @@ export function route(
   }
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method);
   if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
-  return { request: { rpc, envelope, headers, sse: transport.sse, session }, method };
+  return { request: { rpc, envelope, headers, sse: transport.sse, session, host: transport.host }, method };
 }
 
 /** Handles a client notification: only `notifications/cancelled` (2025 era) does anything. */

@@ -141,6 +141,7 @@ function around<T>(
     arguments: request.rpc.params,
     meta: callMetaOf(request),
     signal: channel,
+    env: request.host.env,
   };
   return runInMiddleware(ctx.core.registry, operationRequest, operation);
 }

@@ -73,6 +73,8 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
       sink,
       round: roundOf(request),
       onPartial: sink?.partial,
+      env: request.host.env,
+      waitUntil: request.host.waitUntil,
     });
   } catch (error) {
     if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) {

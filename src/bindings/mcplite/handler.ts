@@ -10,7 +10,7 @@ import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { CallRequest } from "../../core/pipeline.ts";
 import { runCall } from "../../core/pipeline.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
-import type { Binding, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
+import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
 import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import { JSON_INIT, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
@@ -73,7 +73,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       }
     };
 
-    const callTools: RouteHandler = async function callTools(request) {
+    const callTools: RouteHandler = async function callTools(request, host) {
       let id: JsonRpcId = null;
       try {
         if (request.method !== "POST") throw NOT_ALLOWED;
@@ -82,9 +82,9 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const rpc = parseJsonRpcRequest(body);
         if (rpc.method === "tools/list") return new Response(listMessage(registry, id), JSON_INIT);
         const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
-        if (acceptsEventStream(request)) return streamCall(core, request, rpc, id, meta);
+        if (acceptsEventStream(request)) return streamCall(core, request, host, rpc, id, meta);
         const started = performance.now();
-        const outcome = await runCall(registry, liteCall(rpc, meta, request));
+        const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
         return Response.json(
           { jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, server.version) },
@@ -109,6 +109,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
  * @param rpc The JSON-RPC request.
  * @param meta The caller.
  * @param signal The request, whose signal is read only if a handler asks.
+ * @param host What the platform handed `fetch` besides the request.
  * @param sink Where progress and logs go (SSE).
  * @param onPartial Where partials go (SSE).
  * @returns The call.
@@ -119,6 +120,7 @@ export function liteCall(
   rpc: JsonRpcRequest,
   meta: CallMeta,
   signal: AbortSignal | { readonly signal: AbortSignal },
+  host: Host,
   sink?: CallSink,
   onPartial?: (partial: unknown) => void,
 ): CallRequest {
@@ -129,7 +131,7 @@ export function liteCall(
   const { name, arguments: args } = rpc.params;
   if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
   const round = { inputResponses: rpc.params[INPUT_RESPONSES_PARAM], requestState: rpc.params[REQUEST_STATE_PARAM] };
-  return { name, arguments: args, meta, signal, sink, round, onPartial };
+  return { name, arguments: args, meta, signal, sink, round, onPartial, env: host.env, waitUntil: host.waitUntil };
 }
 
 /**
@@ -141,6 +143,7 @@ export function liteCall(
 function streamCall(
   core: ServerCore,
   request: Request,
+  host: Host,
   rpc: JsonRpcRequest,
   id: JsonRpcId,
   meta: CallMeta,
@@ -153,7 +156,7 @@ function streamCall(
     progress: (progress, total, message) => out?.event(JSON.stringify({ progress, total, message }), "progress"),
     log: (level, data, logger) => out?.event(JSON.stringify({ level, logger, data }), "log"),
   };
-  const call = liteCall(rpc, meta, signal, sink, (partial) => out?.event(JSON.stringify({ partial }), "message"));
+  const call = liteCall(rpc, meta, signal, host, sink, (partial) => out?.event(JSON.stringify({ partial }), "message"));
   const started = performance.now();
   const body = createSseStream(async (writer) => {
     out = writer;

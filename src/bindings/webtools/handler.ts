@@ -13,7 +13,7 @@ import type { AnyTool } from "../../core/tool.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { pathOf } from "../../internal/url.ts";
-import type { Binding, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
+import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
 import { matchesEtag } from "../../server/conditional.ts";
 import { normalisePath } from "../../server/options.ts";
 import { readJson } from "../../server/read-json.ts";
@@ -148,7 +148,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     return new Response(request.method === "HEAD" ? null : document.body, { headers: document.headers });
   }
 
-  async function execute(request: Request): Promise<Response> {
+  async function execute(request: Request, host: Host): Promise<Response> {
     const body = parseExecuteRequest(await readJson(request, core.options));
     const { registry, info } = entryFor(body.version);
     const tool = registry.get(body.action);
@@ -171,14 +171,16 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       meta,
       signal: request,
       config: supplied,
+      env: host.env,
+      waitUntil: host.waitUntil,
     });
     return outcomeResponse(outcome, info.version);
   }
 
-  const root: RouteHandler = async function webtoolsRoot(request) {
+  const root: RouteHandler = async function webtoolsRoot(request, host) {
     try {
       if (request.method === "GET" || request.method === "HEAD") return await describe(request, undefined);
-      if (request.method === "POST") return await execute(request);
+      if (request.method === "POST") return await execute(request, host);
       return errorResponse(notAllowed("GET, HEAD or POST"), report, ROOT_METHODS);
     } catch (error) {
       return errorResponse(error, report);
