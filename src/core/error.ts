@@ -27,6 +27,8 @@ export const ErrorCode = {
   InvalidConfig: "invalid_config",
   /** The request body is larger than the configured limit. */
   PayloadTooLarge: "payload_too_large",
+  /** The request body did not arrive within the configured time (a slow or stalled sender). */
+  RequestTimeout: "request_timeout",
   /** The request's content type is not JSON. */
   UnsupportedMediaType: "unsupported_media_type",
   /** The HTTP method is not allowed on this path. */

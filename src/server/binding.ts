@@ -24,6 +24,8 @@ export interface ResolvedOptions {
   readonly maxBodyBytes: number;
   /** The nesting limit. */
   readonly maxJsonDepth: number;
+  /** The longest a request body may take to arrive, in ms (0: no limit). */
+  readonly bodyTimeoutMs: number;
   /** The keep-alive interval. */
   readonly heartbeatMs: number;
 }

@@ -28,6 +28,11 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** The deepest JSON nesting accepted (default 64); deeper bodies get a parse error. */
   maxJsonDepth?: number;
+  /**
+   * The longest a request body may take to arrive, in milliseconds (default 30 000; 0: no limit). A
+   * slower sender (one that trickles bytes to hold a handler) gets 408 and its body is abandoned.
+   */
+  bodyTimeoutMs?: number;
   /** How often SSE streams send a keep-alive, in milliseconds (default 15 000; 0 disables). */
   heartbeatMs?: number;
   /**
@@ -95,6 +100,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     instructions: options.instructions,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     maxJsonDepth: options.maxJsonDepth ?? 64,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     heartbeatMs: options.heartbeatMs ?? 15_000,
   };
 }

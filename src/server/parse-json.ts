@@ -31,37 +31,6 @@ function dropProto(key: string, value: unknown): unknown {
 }
 
 /**
- * Checks a value the runtime parsed (`request.json()`) as {@link parseJson} checks a text: refuses
- * arrays and objects nested deeper than `maxDepth` and drops `__proto__` keys (JSON parsing makes
- * them own properties; deleting them keeps them from ever reaching a prototype). The walk stops at the
- * first level over the limit, so it never recurses deeper than `maxDepth`.
- *
- * @param value The parsed value; changed in place.
- * @param maxDepth The deepest nesting accepted.
- * @returns The value.
- * @throws {ProtocolError} `parse_error` for too deeply nested JSON.
- */
-export function checkParsedJson(value: unknown, maxDepth: number): unknown {
-  if (!withinDepth(value, 1, maxDepth)) {
-    throw new ProtocolError(ErrorCode.ParseError, `Parse error: JSON nested deeper than ${maxDepth} levels`);
-  }
-  return value;
-}
-
-function withinDepth(value: unknown, depth: number, max: number): boolean {
-  if (typeof value !== "object" || value === null) return true;
-  if (depth > max) return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!withinDepth(value[i], depth + 1, max)) return false;
-    return true;
-  }
-  const record = value as Record<string, unknown>;
-  if (Object.hasOwn(record, "__proto__")) delete record["__proto__"];
-  for (const key in record) if (!withinDepth(record[key], depth + 1, max)) return false;
-  return true;
-}
-
-/**
  * Tells whether the text holds at most `max` brackets that open an array or an object, in which case
  * it cannot nest deeper than `max`. Native `indexOf` makes this far cheaper than a scan for the
  * ordinary body (a handful of objects); it gives up as soon as the count passes `max`.

@@ -1,57 +1,148 @@
 /**
- * Reads a request body without ever holding more than the configured limit.
+ * Reads a request body within the server's limits: never more than `maxBodyBytes`, never longer than
+ * `bodyTimeoutMs`, and only valid UTF-8 (RFC 8259 §8.1: JSON exchanged between systems MUST be UTF-8).
  *
  * @module
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 
-/**
- * Reads a request body as text, refusing bodies over `limit` bytes. A declared `Content-Length` over
- * the limit is refused before reading; a body with no length is read chunk by chunk and refused as
- * soon as it passes the limit.
- *
- * @param request The request.
- * @param limit The largest body accepted, in bytes.
- * @returns The body text.
- * @throws {ProtocolError} `payload_too_large`.
- */
-export function readBody(request: Request, limit: number): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared === null) return readChunks(request, limit);
-  // Not async: the common case hands back the runtime's own promise, with no extra hop.
-  return Number(declared) > limit ? Promise.reject(tooLarge(limit)) : request.text();
+/** The limits a body is read within. */
+export interface BodyLimits {
+  /** The largest body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  /** The longest the body may take to arrive, in ms; 0: no limit. */
+  readonly bodyTimeoutMs: number;
 }
 
-async function readChunks(request: Request, limit: number): Promise<string> {
+const fatal = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+/** One shared timer per delay: a read's deadline costs an entry, not a `setTimeout`. */
+const deadlines = new Map<number, DelayQueue>();
+
+/**
+ * Reads a request body as text. A declared `Content-Length` over the limit is refused before
+ * reading; a body with no length is read chunk by chunk and refused as soon as it passes the limit.
+ * A body still arriving after `bodyTimeoutMs` (a slow or stalled sender) is abandoned, and bytes that
+ * are not UTF-8 are refused rather than replaced.
+ *
+ * @param request The request.
+ * @param limits The size and time limits.
+ * @returns The body text.
+ * @throws {ProtocolError} `payload_too_large`, `request_timeout`, or `parse_error` (not UTF-8).
+ */
+export async function readBody(request: Request, limits: BodyLimits): Promise<string> {
+  const declared = request.headers.get("content-length");
+  const length = declared === null ? NaN : Number(declared);
+  if (!Number.isSafeInteger(length) || length < 0) return await readChunks(request, limits); // none, or unreadable
+  if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
+  const text = await withinTime(request.text(), request, limits.bodyTimeoutMs);
+  // The runtime's decoder replaces bytes that are not UTF-8 with U+FFFD. Without one in the text the
+  // bytes were valid; with one, they were not if re-encoding changes the length (each replacement of a
+  // one- or two-byte fragment grows it). Only a crafted three-byte fragment of a four-byte sequence
+  // keeps the length, and it arrives as U+FFFD, as a client sending that character would.
+  if (text.includes("\uFFFD") && encoder.encode(text).byteLength !== length) throw notUtf8();
+  return text;
+}
+
+async function readChunks(request: Request, limits: BodyLimits): Promise<string> {
   const body = request.body;
   if (body === null) return "";
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+  const deadline = new ReadDeadline(() => reader.cancel().catch(() => {}));
+  const waiting = limits.bodyTimeoutMs > 0 ? queueFor(limits.bodyTimeoutMs).add(deadline) : undefined;
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (deadline.expired) throw timedOut(limits.bodyTimeoutMs);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limits.maxBodyBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(limits.maxBodyBytes);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    if (deadline.expired) throw timedOut(limits.bodyTimeoutMs);
+    throw error;
+  } finally {
+    waiting?.cancel();
   }
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  if (chunks.length === 1) return decode(chunks[0]);
   const all = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decoder.decode(all);
+  return decode(all);
 }
 
-const decoder = new TextDecoder();
+/** Settles with the read, or rejects once `ms` have passed (the read is then abandoned). */
+function withinTime(reading: Promise<string>, request: Request, ms: number): Promise<string> {
+  if (ms <= 0) return reading;
+  return new Promise((resolve, reject) => {
+    const deadline = new ReadDeadline(() => {
+      reject(timedOut(ms));
+      // The runtime holds the body locked while it reads; where it lets go, stop receiving it.
+      request.body?.cancel().catch(() => {});
+    });
+    const waiting = queueFor(ms).add(deadline);
+    reading.then((text) => {
+      waiting.cancel();
+      resolve(text);
+    }, (error: unknown) => {
+      waiting.cancel();
+      reject(error);
+    });
+  });
+}
+
+/** A read's deadline, as the shared timer fires it. */
+class ReadDeadline implements Due {
+  /** Whether the deadline passed. */
+  expired = false;
+  readonly #onExpire: () => void;
+
+  constructor(onExpire: () => void) {
+    this.#onExpire = onExpire;
+  }
+
+  due(): void {
+    this.expired = true;
+    this.#onExpire();
+  }
+}
+
+function queueFor(ms: number): DelayQueue {
+  let queue = deadlines.get(ms);
+  if (queue === undefined) deadlines.set(ms, queue = new DelayQueue(ms));
+  return queue;
+}
+
+function decode(bytes: Uint8Array): string {
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    throw notUtf8();
+  }
+}
 
 function tooLarge(limit: number): ProtocolError {
   return new ProtocolError(ErrorCode.PayloadTooLarge, `Request body exceeds the limit of ${limit} bytes`, {
     data: { limit },
   });
+}
+
+function timedOut(ms: number): ProtocolError {
+  return new ProtocolError(ErrorCode.RequestTimeout, `Request body did not arrive within ${ms} ms`, {
+    data: { bodyTimeoutMs: ms },
+  });
+}
+
+function notUtf8(): ProtocolError {
+  return new ProtocolError(ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
 }

@@ -5,7 +5,7 @@
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { readBody } from "./read-body.ts";
-import { checkParsedJson, parseJson } from "./parse-json.ts";
+import { parseJson } from "./parse-json.ts";
 import type { ResolvedOptions } from "./binding.ts";
 
 /**
@@ -24,12 +24,13 @@ export function isJsonContentType(contentType: string | null): boolean {
 }
 
 /**
- * Reads and parses a JSON request body within the server's limits.
+ * Reads and parses a JSON request body within the server's limits: its type, size, arrival time,
+ * encoding (UTF-8) and nesting depth.
  *
  * @param request The request.
  * @param options The limits.
- * @returns The parsed body.
- * @throws {ProtocolError} `unsupported_media_type`, `payload_too_large` or `parse_error`.
+ * @returns The parsed body (`__proto__` keys dropped).
+ * @throws {ProtocolError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `parse_error`.
  */
 export async function readJson(request: Request, options: ResolvedOptions): Promise<unknown> {
   const contentType = request.headers.get("content-type");
@@ -39,25 +40,10 @@ export async function readJson(request: Request, options: ResolvedOptions): Prom
       `Unsupported Content-Type ${JSON.stringify(contentType ?? "")}: send application/json`,
     );
   }
-  const declared = request.headers.get("content-length");
-  const length = declared === null ? NaN : Number(declared);
-  if (length <= DIRECT_PARSE_BYTES && length <= options.maxBodyBytes) {
-    // A small body of known length: the runtime parses the bytes itself (on Bun, without making a
-    // string first), and the value is checked after; its size bounds what parsing it can cost.
-    let value: unknown;
-    try {
-      value = await request.json();
-    } catch {
-      throw new ProtocolError(ErrorCode.ParseError, "Parse error: the body is not valid JSON");
-    }
-    return checkParsedJson(value, options.maxJsonDepth);
-  }
-  // Larger (or chunked) bodies are read within the limit and scanned for depth before parsing.
-  return parseJson(await readBody(request, options.maxBodyBytes), options.maxJsonDepth);
+  // Text first: as fast as the runtime's own `json()`, and it lets the encoding and the nesting be
+  // checked before parsing (a too-deep body is refused without being built).
+  return parseJson(await readBody(request, options), options.maxJsonDepth);
 }
-
-/** Bodies up to this size (with a `Content-Length`) are parsed by the runtime directly. */
-const DIRECT_PARSE_BYTES = 64 * 1024;
 
 /**
  * Tells whether the client accepts an SSE response.

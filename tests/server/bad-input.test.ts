@@ -169,3 +169,72 @@ describe("bad input", () => {
     await stillServes();
   });
 });
+
+/** A body of raw bytes, with its `Content-Length` (or without one: sent as a stream, as chunked uploads are). */
+function bytesPost(path: string, bytes: Uint8Array, withLength: boolean): Request {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (withLength) headers["content-length"] = String(bytes.byteLength);
+  const body = withLength ? bytes : new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return new Request(BASE + path, { method: "POST", headers, body, duplex: "half" } as RequestInit);
+}
+
+describe("bodies that are not UTF-8", () => {
+  const encoder = new TextEncoder();
+  /** A tools/call whose argument holds `raw` bytes, spliced into otherwise valid JSON. */
+  const spliced = (raw: number[]) => {
+    const [head, tail] = JSON.stringify(toolsCall("echo", { text: "@" })).split("@");
+    return new Uint8Array([...encoder.encode(head), ...raw, ...encoder.encode(tail)]);
+  };
+  for (const path of ENDPOINTS) {
+    for (const withLength of [true, false]) {
+      const how = withLength ? "with Content-Length" : "streamed";
+      it(`${path}, ${how}: invalid bytes are a parse error (400, -32700), not U+FFFD`, async () => {
+        for (const raw of [[0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+          await expectError(bytesPost(path, spliced(raw), withLength), 400, -32700);
+        }
+      });
+    }
+  }
+
+  it("accepts U+FFFD itself, and other multi-byte UTF-8, sent by a client", async () => {
+    for (const withLength of [true, false]) {
+      for (const text of ["\uFFFD", "héllo 👋 \uFFFD"]) {
+        const bytes = encoder.encode(JSON.stringify(toolsCall("echo", { text })));
+        const body = await (await server.fetch(bytesPost(LITE, bytes, withLength))).json();
+        assert.deepEqual(body.result.content, [{ type: "text", text }], `${text} ${withLength}`);
+      }
+    }
+  });
+});
+
+describe("slow senders", () => {
+  const patient = fixtureServer({ bodyTimeoutMs: 150 });
+  /** A body that sends its first byte, then nothing: a stalled (or 1 byte/s) sender. */
+  const stalled = (path: string, withLength: boolean) => {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (withLength) headers["content-length"] = "100";
+    const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(encoder.encode("{")) });
+    return new Request(BASE + path, { method: "POST", headers, body, duplex: "half" } as RequestInit);
+  };
+  const encoder = new TextEncoder();
+
+  for (const path of ENDPOINTS) {
+    for (const withLength of [true, false]) {
+      it(`${path}, ${withLength ? "with" : "without"} Content-Length: 408 once bodyTimeoutMs passes`, async () => {
+        const started = Date.now();
+        const response = await patient.fetch(stalled(path, withLength));
+        const elapsed = Date.now() - started;
+        assert.equal(response.status, 408);
+        assert.equal((await response.json()).error.code, -32600);
+        assert.ok(elapsed >= 100 && elapsed < 3000, `answered after ${elapsed} ms`);
+        const ok = await (await patient.fetch(post(LITE, toolsCall("add", { a: 2, b: 2 })))).json();
+        assert.deepEqual(ok.result.structuredContent, { sum: 4 });
+      });
+    }
+  }
+});

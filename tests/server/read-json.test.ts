@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../mod.ts";
-import { checkParsedJson, parseJson } from "../../src/server/parse-json.ts";
+import { parseJson } from "../../src/server/parse-json.ts";
 import { resolveOptions } from "../../src/server/options.ts";
 import { readJson } from "../../src/server/read-json.ts";
 
@@ -58,31 +58,6 @@ describe("readJson", () => {
     }
     for (const [label, request] of requests(`{"a":"${"x".repeat(5000)}"}`)) {
       await assert.rejects(readJson(request, options), { code: ErrorCode.PayloadTooLarge }, label);
-    }
-  });
-});
-
-describe("checkParsedJson", () => {
-  it("agrees with parseJson on depth", () => {
-    for (const depth of [1, 2, 63, 64, 65, 200]) {
-      const text = "[".repeat(depth) + "]".repeat(depth);
-      const fromText = (() => {
-        try {
-          parseJson(text, 64);
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      const fromValue = (() => {
-        try {
-          checkParsedJson(JSON.parse(text), 64);
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      assert.equal(fromValue, fromText, `depth ${depth}`);
     }
   });
 });

@@ -57,6 +57,7 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
     case ErrorCode.MissingCapability: // the call needs something this wire cannot do (e.g. ask the client)
     case ErrorCode.UnsupportedVersion:
       return Code.FailedPrecondition;
+    case ErrorCode.RequestTimeout: // the request's body did not arrive in time
     case ErrorCode.DeadlineExceeded: // §5.5: timeout (before a promise)
       return Code.DeadlineExceeded;
     case ErrorCode.Internal: // §5.5: server error

@@ -7,6 +7,7 @@ import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { runHandler } from "../../core/pipeline.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { describePrompt, promptResultFromValue } from "../../core/prompt.ts";
+import { contentFor, shapeOf } from "./revision.ts";
 import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
@@ -66,7 +67,12 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
     env: request.host.env,
   }, (call) => prompt.get(value, call));
   if (rendered.asked) return inputRequiredResult(rendered.outcome);
-  return promptResultFromValue(rendered.value, prompt.description) as unknown as Record<string, unknown>;
+  const result = promptResultFromValue(rendered.value, prompt.description);
+  const shape = shapeOf(request.envelope.protocolVersion);
+  if (shape !== "current") {
+    result.messages = result.messages.map((m) => ({ ...m, content: contentFor([m.content], shape)[0] }));
+  }
+  return result as unknown as Record<string, unknown>;
 };
 
 function invalid(message: string, data?: unknown): ProtocolError {

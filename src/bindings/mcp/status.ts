@@ -1,5 +1,8 @@
 /**
- * MCP's tables from error codes to JSON-RPC codes and HTTP statuses, one per era.
+ * MCP's tables from error codes to JSON-RPC codes and HTTP statuses, one per era. A JSON-RPC error
+ * travels with HTTP 200 unless the transport spec assigns a status (MCP 2025-11-25 and 2026-07-28,
+ * Streamable HTTP; Authorization): clients read a 4xx or 5xx as a transport failure and lose the
+ * JSON-RPC code, so a handler's error, an internal error and a rate limit stay on 200.
  *
  * @module
  */
@@ -28,7 +31,9 @@ export function modernErrorToWire(code: ErrorCode): WireError {
 
 /**
  * Maps an error code for a 2025-era request. JSON-RPC errors travel with 200: to a 2025 client a 404
- * means "session expired".
+ * means "session expired", and a 400 is kept for what the transport spec calls a bad request (malformed
+ * JSON-RPC, an unsupported `MCP-Protocol-Version`). A capability the client did not declare (-32021) is
+ * the call's error, on 200.
  *
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.
@@ -41,6 +46,8 @@ export function legacyErrorToWire(code: ErrorCode): WireError {
       return { code: -32602, status: 200 };
     case ErrorCode.ResourceNotFound: // the 2025 revisions' "resource not found"
       return { code: -32002, status: 200 };
+    case ErrorCode.MissingCapability: // no transport status in 2025: the call's own error
+      return { code: -32021, status: 200 };
     default:
       return sharedErrorToWire(code);
   }
@@ -57,6 +64,8 @@ function sharedErrorToWire(code: ErrorCode): WireError {
     case ErrorCode.InvalidParams:
     case ErrorCode.InvalidConfig:
       return { code: -32602, status: 200 };
+    case ErrorCode.RequestTimeout: // RFC 9110 §15.5.9: the body did not arrive in time
+      return { code: -32600, status: 408 };
     case ErrorCode.PayloadTooLarge:
       return { code: -32600, status: 413 };
     case ErrorCode.UnsupportedMediaType:
@@ -69,18 +78,18 @@ function sharedErrorToWire(code: ErrorCode): WireError {
       return { code: -32001, status: 401 };
     case ErrorCode.PermissionDenied:
       return { code: -32003, status: 403 };
-    case ErrorCode.RateLimited:
-      return { code: -32029, status: 429 };
+    case ErrorCode.RateLimited: // raised by middleware; no transport status assigned, the client keeps the code
+      return { code: -32029, status: 200 };
     case ErrorCode.HeaderMismatch:
       return { code: -32020, status: 400 };
-    case ErrorCode.MissingCapability:
+    case ErrorCode.MissingCapability: // 2026-07-28, Streamable HTTP: 400 (2025: see legacyErrorToWire)
       return { code: -32021, status: 400 };
     case ErrorCode.UnsupportedVersion:
       return { code: -32022, status: 400 };
     case ErrorCode.DeadlineExceeded:
       return { code: -32603, status: 200 };
-    case ErrorCode.Internal:
-      return { code: -32603, status: 500 };
+    case ErrorCode.Internal: // the reference servers answer 200, and clients then surface -32603
+      return { code: -32603, status: 200 };
     case ErrorCode.MethodNotFound:
     case ErrorCode.InvalidEnvelope:
     case ErrorCode.ResourceNotFound:

@@ -17,19 +17,34 @@ import { checkParamHeaders } from "./headers.ts";
 import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { listReply } from "./pagination.ts";
 import { paramHeadersOf } from "./param-headers.ts";
+import { shapeOf, toolDescriptorFor, toolResultFor } from "./revision.ts";
 import type { McpMethod } from "./request.ts";
 import { callMetaOf, sinkFor } from "./sink.ts";
 import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
 
 /**
- * Lists the tools, one page per request; pages are built once per change of the tool table.
+ * Lists the tools, one page per request; pages are built once per change of the tool table. A 2025
+ * client never sees a tool that needs the 2026 tasks extension (`taskSupport: "required"`): it could
+ * not declare the extension, so every call would be refused (-32021).
  *
  * @param ctx The binding.
  * @param request The request.
  * @returns The page.
  */
-export const toolsList: McpMethod = (ctx, request) =>
-  listReply(ctx, request, "mcp:tools", "tools", () => [...ctx.core.registry.tools].map((t) => describeTool(t, false)));
+export const toolsList: McpMethod = (ctx, request) => {
+  const modern = request.envelope.era === "modern";
+  const shape = shapeOf(request.envelope.protocolVersion);
+  return listReply(
+    ctx,
+    request,
+    modern ? "mcp:tools" : `mcp:tools:2025:${shape}`,
+    "tools",
+    () =>
+      [...ctx.core.registry.tools]
+        .filter((tool) => modern || tool.longRunning?.taskSupport !== "required")
+        .map((tool) => toolDescriptorFor(describeTool(tool, false), shape)),
+  );
+};
 
 /**
  * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first, and
@@ -85,7 +100,10 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
   switch (outcome.kind) {
     case "answer":
     case "failure":
-      return outcome.result as unknown as Record<string, unknown>;
+      return toolResultFor(outcome.result, shapeOf(request.envelope.protocolVersion)) as unknown as Record<
+        string,
+        unknown
+      >;
     case "promise":
       // A client that declared tasks gets one; MCP has no promise result for the others.
       return modern && declaresTasks(request.envelope) ? await createTaskResult(ctx, outcome) : promiseResult(outcome);

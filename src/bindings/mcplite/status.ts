@@ -30,6 +30,8 @@ export function errorCodeToWire(code: ErrorCode): WireError {
     case ErrorCode.InvalidEnvelope:
     case ErrorCode.ResourceNotFound:
       return { code: -32602, status: 200 };
+    case ErrorCode.RequestTimeout: // RFC 9110 §15.5.9: the body did not arrive in time
+      return { code: -32600, status: 408 };
     case ErrorCode.PayloadTooLarge:
       return { code: -32600, status: 413 };
     case ErrorCode.UnsupportedMediaType:

@@ -87,6 +87,8 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
       return { code: WebtoolsCode.RateLimit, status: 429 };
     case ErrorCode.PayloadTooLarge:
       return { code: WebtoolsCode.PayloadTooLarge, status: 413 };
+    case ErrorCode.RequestTimeout: // RFC 9110 §15.5.9: the body did not arrive in time
+      return { code: WebtoolsCode.Timeout, status: 408 };
     case ErrorCode.UnsupportedMediaType: // the spec: all requests MUST be application/json
       return { code: WebtoolsCode.UnsupportedMediaType, status: 415 };
     case ErrorCode.MethodNotAllowed:

@@ -12,6 +12,7 @@ import {
   universalServerRequestFromFetch,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
+import { NO_HOST } from "../../../src/server/binding.ts";
 import { createConnectUnary } from "../../../src/bindings/grpc/connect-unary.ts";
 import {
   createGrpcRoutes,
@@ -40,7 +41,7 @@ function pair(readMaxBytes?: number) {
   return {
     server,
     /** The direct path's answer, or undefined when it leaves the request to Connect. */
-    direct: (request: Request) => direct.get(new URL(request.url).pathname)!(request),
+    direct: (request: Request) => direct.get(new URL(request.url).pathname)!(request, NO_HOST),
     connect: async (request: Request) =>
       universalServerResponseToFetch(
         await generic.get(new URL(request.url).pathname)!(universalServerRequestFromFetch(request, {})),

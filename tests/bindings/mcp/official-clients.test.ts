@@ -1,0 +1,122 @@
+/**
+ * Our MCP server from clients nobody here wrote: the official TypeScript SDK's v1 client
+ * (`@modelcontextprotocol/sdk` 1.32, the 2025 revisions) and v2 client (`@modelcontextprotocol/client`
+ * 2.4, 2026-07-28 first), over a real socket. Each error a handler or the server raises must reach the
+ * caller as an MCP error carrying its JSON-RPC code, not as a transport failure: JSON-RPC errors travel
+ * on HTTP 200 unless the transport spec assigns a status.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import * as v from "valibot";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
+import {
+  Client as ClientV2,
+  ProtocolError as ProtocolErrorV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from "@modelcontextprotocol/client";
+import { createServer, definePrompt, defineTool, ErrorCode, ProtocolError, serve } from "../../../mod.ts";
+import type { Listener } from "../../../src/types.ts";
+
+// The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
+// `.js` specifier: load these two by a computed specifier (typed here by hand), as a user on Node would.
+const V1 = "@modelcontextprotocol/sdk";
+const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/client/streamableHttp.js`) as {
+  StreamableHTTPClientTransport: new (url: URL) => Parameters<ClientV1["connect"]>[0];
+};
+const { McpError } = await import(`${V1}/types.js`) as { McpError: new (...args: never[]) => Error };
+
+const server = createServer({ name: "errors", version: "1.0.0" })
+  .tool(defineTool("ok").handle(() => "fine"))
+  .tool(
+    defineTool("fails").handle(() => {
+      throw new Error("the disk is full");
+    }),
+  )
+  .tool(
+    defineTool("limited").handle(() => {
+      throw new ProtocolError(ErrorCode.RateLimited, "slow down", { data: { retryAfterMs: 1000 } });
+    }),
+  )
+  .tool(
+    defineTool("only_tasks").input(v.object({})).longRunning({ taskSupport: "required" })
+      .handle((_args, ctx) => ctx.defer(() => "done")),
+  )
+  .prompt(
+    definePrompt("broken").get(() => {
+      throw new Error("template missing");
+    }),
+  );
+
+let listener: Listener;
+before(async () => listener = await serve(server, { port: 0, hostname: "127.0.0.1" }));
+after(async () => await listener.close());
+
+/** The JSON-RPC code a rejected call carried, failing the test for anything but an MCP error. */
+async function codeOf(call: Promise<unknown>, MpcErrorClass: new (...args: never[]) => Error): Promise<number> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof MpcErrorClass, `expected an MCP error, got ${error}`);
+    return (error as unknown as { code: number }).code;
+  }
+  assert.fail("expected the call to fail");
+}
+
+describe("the official v1 client (2025 revisions)", () => {
+  let client: ClientV1;
+  before(async () => {
+    client = new ClientV1({ name: "v1", version: "1.32.2" });
+    await client.connect(new TransportV1(new URL(`${listener.url}/mcp`)));
+  });
+  after(async () => await client.close());
+
+  it("calls a tool, and gets a failing handler as an isError result", async () => {
+    const ok = await client.callTool({ name: "ok", arguments: {} });
+    assert.deepEqual(ok.content, [{ type: "text", text: "fine" }]);
+    const failed = await client.callTool({ name: "fails", arguments: {} });
+    assert.equal(failed.isError, true);
+    assert.deepEqual(failed.content, [{ type: "text", text: "the disk is full" }]);
+  });
+
+  it("sees a prompt handler that throws as -32603", async () => {
+    assert.equal(await codeOf(client.getPrompt({ name: "broken" }), McpError), -32603);
+  });
+
+  it("sees a task-only tool as -32021 (it cannot declare the tasks extension)", async () => {
+    assert.equal(await codeOf(client.callTool({ name: "only_tasks", arguments: {} }), McpError), -32021);
+  });
+
+  it("sees an unknown tool as -32602 and a rate limit as -32029", async () => {
+    assert.equal(await codeOf(client.callTool({ name: "nope", arguments: {} }), McpError), -32602);
+    assert.equal(await codeOf(client.callTool({ name: "limited", arguments: {} }), McpError), -32029);
+  });
+});
+
+describe("the official v2 client (2026-07-28)", () => {
+  let client: ClientV2;
+  before(async () => {
+    client = new ClientV2({ name: "v2", version: "2.4.0" });
+    await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
+  });
+  after(async () => await client.close());
+
+  it("calls a tool, and gets a failing handler as an isError result", async () => {
+    const ok = await client.callTool({ name: "ok", arguments: {} });
+    assert.deepEqual(ok.content, [{ type: "text", text: "fine" }]);
+    const failed = await client.callTool({ name: "fails", arguments: {} });
+    assert.equal(failed.isError, true);
+  });
+
+  it("sees a prompt handler that throws as -32603", async () => {
+    assert.equal(await codeOf(client.getPrompt({ name: "broken" }), ProtocolErrorV2), -32603);
+  });
+
+  it("sees a task-only tool as -32021 when the request did not declare the tasks extension", async () => {
+    assert.equal(await codeOf(client.callTool({ name: "only_tasks", arguments: {} }), ProtocolErrorV2), -32021);
+  });
+
+  it("sees an unknown tool as -32602 and a rate limit as -32029", async () => {
+    assert.equal(await codeOf(client.callTool({ name: "nope", arguments: {} }), ProtocolErrorV2), -32602);
+    assert.equal(await codeOf(client.callTool({ name: "limited", arguments: {} }), ProtocolErrorV2), -32029);
+  });
+});
