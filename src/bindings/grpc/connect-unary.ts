@@ -68,6 +68,7 @@ export interface ConnectUnaryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createServer } from "../../../mod.ts";
+ * import { NO_HOST } from "../../server/binding.ts";
  * import { createConnectUnary } from "./connect-unary.ts";
  *
  * const core = createServer({ name: "demo", version: "1.0.0" })["~core"];
@@ -75,9 +76,9 @@ export interface ConnectUnaryOptions {
  * const getTools = direct.get("/mcplite.MCPLite/GetTools")!;
  * const request = (headers: Record<string, string>) =>
  *   new Request("http://localhost/mcplite.MCPLite/GetTools", { method: "POST", headers, body: "{}" });
- * const response = await getTools(request({ "content-type": "application/json" }));
+ * const response = await getTools(request({ "content-type": "application/json" }), NO_HOST);
  * assert.deepEqual(await response!.json(), {});
- * assert.equal(getTools(request({ "content-type": "application/grpc-web+json" })), undefined); // Connect's
+ * assert.equal(getTools(request({ "content-type": "application/grpc-web+json" }), NO_HOST), undefined); // Connect's
  * ```
  */
 export function createConnectUnary(core: ServerCore, options: ConnectUnaryOptions): Map<string, DirectUnary> {
