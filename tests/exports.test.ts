@@ -323,6 +323,12 @@ const EXPECTED: Record<string, string[]> = {
     "grpcTransport",
     "type GrpcTransportOptions",
   ],
+  "./stdio": [
+    "serveStdio",
+    "type StdioOptions",
+    "type StdioServable",
+    "type StdioServer",
+  ],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

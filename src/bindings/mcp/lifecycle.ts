@@ -34,29 +34,31 @@ export interface Capabilities {
 /**
  * Describes what the server can do for an era; recomputed only when the registry changes. On
  * 2026-07-28, list changes and resource updates reach `subscriptions/listen` streams; the 2025
- * revisions have no stream for them here (no GET stream), so they advertise neither. A server with a
- * long-running tool offers the tasks extension on 2026-07-28.
+ * revisions over HTTP have no stream for them here (no GET stream), so they advertise neither, while
+ * over a persistent carrier (stdio) they are sent on the connection. A server with a long-running tool
+ * offers the tasks extension on 2026-07-28.
  *
  * @param registry The registry.
  * @param era The era.
+ * @param persistent Whether the carrier is one connection that outlives requests (stdio).
  * @returns The capabilities.
  */
-export function serverCapabilities(registry: Registry, era: Era): Capabilities {
-  return registry.memo(`mcp:capabilities:${era}`, () => {
-    const modern = era === "modern";
-    const caps: Capabilities = { tools: modern ? { listChanged: true } : {} };
+export function serverCapabilities(registry: Registry, era: Era, persistent = false): Capabilities {
+  return registry.memo(`mcp:capabilities:${era}:${persistent}`, () => {
+    const pushes = era === "modern" || persistent; // list changes and updates can reach the client
+    const caps: Capabilities = { tools: pushes ? { listChanged: true } : {} };
     let completions = false;
     for (const prompt of registry.prompts) {
-      caps.prompts = modern ? { listChanged: true } : {};
+      caps.prompts = pushes ? { listChanged: true } : {};
       completions ||= prompt.completers !== undefined;
     }
     for (const resource of registry.resources) {
-      caps.resources = modern ? { subscribe: true, listChanged: true } : {};
+      caps.resources = pushes ? { subscribe: true, listChanged: true } : {};
       completions ||= resource.completers !== undefined;
     }
     if (completions) caps.completions = {};
-    if (!modern) caps.logging = {};
-    if (modern && offersTasks(registry)) caps.extensions = { [TASKS_EXTENSION]: {} };
+    if (era === "legacy") caps.logging = {};
+    if (era === "modern" && offersTasks(registry)) caps.extensions = { [TASKS_EXTENSION]: {} };
     return caps;
   });
 }
@@ -114,7 +116,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const { name, version, title, instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: serverCapabilities(ctx.core.registry, "legacy"),
+    capabilities: serverCapabilities(ctx.core.registry, "legacy", channel.persistent),
     serverInfo: title === undefined ? { name, version } : { name, version, title },
   };
   if (instructions !== undefined) result.instructions = instructions;

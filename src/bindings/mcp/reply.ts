@@ -102,6 +102,7 @@ export function answer(
  */
 class HttpChannel implements Channel, Due {
   readonly streaming: boolean;
+  readonly persistent = false;
   /** Its wait for the first keep-alive. */
   waiting: Waiting | undefined;
   readonly #ctx: McpContext;
@@ -282,6 +283,7 @@ export function quietChannel(source: SignalSource, ctx: McpContext): Channel {
       return source.signal;
     },
     streaming: false,
+    persistent: false,
     notify: noop,
     send: noop,
     cache: noop,

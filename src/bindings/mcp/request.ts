@@ -64,6 +64,11 @@ export interface Channel extends SignalSource {
   /** Whether messages reach the client before the result (the answer is, or may become, a stream). */
   readonly streaming: boolean;
   /**
+   * Whether the carrier is one connection that outlives its requests (stdio): the 2025 revisions then
+   * also get list changes and resource updates outside any request, and `initialize` advertises them.
+   */
+  readonly persistent: boolean;
+  /**
    * Sends a notification.
    *
    * @param method The notification method.

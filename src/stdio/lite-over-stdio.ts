@@ -1,0 +1,119 @@
+/**
+ * MCP-lite over stdio (MCP-lite spec v0.042 §8.2 names stdio "for CLI tools and local integrations";
+ * the README's "MCP-lite over stdio" section specifies it): the messages of `POST /mcp-lite/v1/calltools`
+ * (§4.2), one per line. A request that sets `params._meta.stream` to `true` also receives, before its
+ * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
+ * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
+ * `log` events).
+ *
+ * @module
+ */
+import type { CallMeta } from "../core/call-context.ts";
+import type { CallSink } from "../core/call-sink.ts";
+import { runCall } from "../core/pipeline.ts";
+import type { Registry } from "../core/registry.ts";
+import { isObject } from "../internal/is-object.ts";
+import { errorMessage, type JsonRpcId, parseJsonRpcRequest, resultMessage } from "../bindings/jsonrpc.ts";
+import { errorToWire } from "../bindings/jsonrpc-error.ts";
+import { listBody, resultWithMeta } from "../bindings/mcplite/envelope.ts";
+import { liteCall } from "../bindings/mcplite/handler.ts";
+import { errorCodeToWire } from "../bindings/mcplite/status.ts";
+import { NO_HOST, type ServerCore } from "../server/binding.ts";
+import type { InFlight } from "./in-flight.ts";
+import type { LineWriter } from "./line-writer.ts";
+
+const NO_HEADERS = new Headers();
+
+/**
+ * Tells whether a message is MCP-lite rather than MCP: a `tools/list` or `tools/call` request
+ * without MCP's per-request envelope, on a connection where no MCP session was opened.
+ *
+ * @param message The parsed message.
+ * @returns Whether MCP-lite answers it.
+ */
+export function isLiteMessage(message: unknown): boolean {
+  if (!isObject(message)) return false;
+  const method = message.method;
+  if (method !== "tools/call" && method !== "tools/list") return false;
+  const meta = isObject(message.params) ? message.params._meta : undefined;
+  return !(isObject(meta) && "io.modelcontextprotocol/protocolVersion" in meta);
+}
+
+/** One stdio connection's MCP-lite carrier. */
+export class LiteOverStdio {
+  readonly #core: ServerCore;
+  readonly #out: LineWriter;
+  readonly #inFlight: InFlight;
+  readonly #report: (error: unknown) => void;
+
+  /**
+   * Creates the carrier of one connection.
+   *
+   * @param core The server's registry and options.
+   * @param out The connection's output.
+   * @param inFlight The connection's running requests.
+   */
+  constructor(core: ServerCore, out: LineWriter, inFlight: InFlight) {
+    this.#core = core;
+    this.#out = out;
+    this.#inFlight = inFlight;
+    this.#report = (error) => core.registry.onError?.(error);
+  }
+
+  /**
+   * Handles one MCP-lite request and writes its answer.
+   *
+   * @param message The parsed message.
+   */
+  receive(message: unknown): void {
+    let id: JsonRpcId = null;
+    try {
+      const rpc = parseJsonRpcRequest(message);
+      id = rpc.id ?? null;
+      const registry = this.#core.registry;
+      if (rpc.method === "tools/list") return this.#out.line(listLine(registry, id));
+      const running = this.#inFlight.start(id);
+      const meta: CallMeta = { wire: "mcp-lite", headers: NO_HEADERS, requestId: id };
+      const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
+      const notify = stream ? this.#notifier(id) : undefined;
+      const sink: CallSink | undefined = notify && {
+        progress: (progress, total, message) => notify("notifications/progress", { progress, total, message }),
+        log: (level, data, logger) => notify("notifications/message", { level, logger, data }),
+      };
+      const call = liteCall(
+        rpc,
+        meta,
+        running.controller,
+        NO_HOST,
+        sink,
+        notify && ((partial) => notify("notifications/partial", { partial })),
+      );
+      const started = performance.now();
+      const work = runCall(registry, call).then((outcome) => {
+        if (!running.cancelled) {
+          this.#out.line(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
+        }
+      }, (error) => {
+        if (!running.cancelled) this.#fail(id, error);
+      });
+      this.#inFlight.track(id, running, work);
+    } catch (error) {
+      this.#fail(id, error);
+    }
+  }
+
+  #notifier(requestId: JsonRpcId): (method: string, params: Record<string, unknown>) => void {
+    return (method, params) =>
+      this.#out.line(JSON.stringify({ jsonrpc: "2.0", method, params: { requestId, ...params } }));
+  }
+
+  #fail(id: JsonRpcId, error: unknown): void {
+    const wire = errorToWire(error, errorCodeToWire, this.#report);
+    this.#out.line(errorMessage(id, wire.code, wire.message, wire.data));
+  }
+}
+
+/** The `tools/list` answer: the same list body the HTTP binding serves, cached per change. */
+function listLine(registry: Registry, id: JsonRpcId): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${listBody(registry)}}`;
+}

@@ -1,0 +1,141 @@
+/**
+ * `serveStdio()`: a server as a local process that a host launches and talks to over stdin and stdout
+ * (MCP 2025-11-25, Transports: stdio), the way desktop hosts and editors run MCP servers.
+ *
+ * @module
+ */
+import type { McpOptions } from "../bindings/mcp/options.ts";
+import type { ServerCore } from "../server/binding.ts";
+import { StdioConnection } from "./connection.ts";
+import { LineSplitter } from "./line-splitter.ts";
+import { LineWriter, type WriteBytes } from "./line-writer.ts";
+import { consoleToStderr, type ProcessPorts, processPorts } from "./process-io.ts";
+
+/** What {@link serveStdio} needs of a server: its core (a `Server` from `createServer()`). */
+export interface StdioServable {
+  /** @internal The server's registry and options. */
+  readonly "~core": ServerCore;
+}
+
+/** Options of {@link serveStdio}. */
+export interface StdioOptions {
+  /** Bytes to read instead of the process's stdin (to embed the server, or in tests). */
+  readonly input?: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+  /** Where to write instead of the process's stdout; required with `input`. */
+  readonly output?: WritableStream<Uint8Array>;
+  /** The longest message accepted, in bytes (default 4 MiB); a longer line is answered with an error and skipped. */
+  readonly maxLineBytes?: number;
+  /** How long shutdown waits for running requests to answer after aborting them, in ms (default 1500). */
+  readonly shutdownTimeoutMs?: number;
+  /** Ends the process once the server stopped (default: `true` when serving the process's own stdio). */
+  readonly exit?: boolean;
+  /** The MCP binding's options (page size, caching hints). */
+  readonly mcp?: McpOptions;
+}
+
+/** A running stdio server. */
+export interface StdioServer {
+  /** Settles when the server stopped: its input ended, SIGINT or SIGTERM, `close()`, or a broken output. */
+  readonly closed: Promise<void>;
+  /**
+   * Stops: aborts every running request (`ctx.signal`), waits for their answers (bounded), flushes the
+   * output.
+   *
+   * @returns When it stopped.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a server over stdio: newline-delimited JSON-RPC 2.0, MCP (the 2025 revisions with their
+ * handshake, and the stateless 2026-07-28 revision) and MCP-lite, chosen per message. Requests run
+ * concurrently. Stdout carries only protocol: `console.log`, `console.info` and `console.debug` go
+ * to stderr while it serves. Closing stdin, SIGINT or SIGTERM aborts every running request, flushes
+ * their answers and exits with 0; a closed stdout ends it quietly.
+ *
+ * @param server The server (from `createServer()`).
+ * @param options Other streams, limits, and the MCP options.
+ * @returns The running server.
+ * @throws {TypeError} For an out-of-range option, or on a runtime without a process.
+ *
+ * @example Host configuration: `{"command": "deno", "args": ["run", "-A", "server.ts"]}`
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer, defineTool } from "../../mod.ts";
+ * import { serveStdio } from "./serve-stdio.ts";
+ *
+ * const server = createServer({ name: "demo", version: "1.0.0" })
+ *   .tool(defineTool("ping").handle(() => "pong"));
+ * // serveStdio(server) serves the process's stdin/stdout; here, streams stand in for them.
+ * const lines = ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}}\n'];
+ * const input = ReadableStream.from(lines.map((line) => new TextEncoder().encode(line)));
+ * let written = "";
+ * const output = new WritableStream<Uint8Array>({ write: (bytes) => void (written += new TextDecoder().decode(bytes)) });
+ * await serveStdio(server, { input, output }).closed;
+ * assert.equal(JSON.parse(written).result.content[0].text, "pong");
+ * ```
+ */
+export function serveStdio(server: StdioServable, options: StdioOptions = {}): StdioServer {
+  const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
+  const graceMs = options.shutdownTimeoutMs ?? 1500;
+  if (!(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
+    throw new TypeError("maxLineBytes must be a positive integer");
+  }
+  if (!(graceMs >= 0)) throw new TypeError("shutdownTimeoutMs must be 0 or more");
+  if ((options.input === undefined) !== (options.output === undefined)) {
+    throw new TypeError("serveStdio needs both input and output, or neither");
+  }
+  const ports: ProcessPorts | undefined = options.input === undefined ? processPorts() : undefined;
+  const input = options.input ?? ports!.input;
+  const write: WriteBytes = ports?.write ?? writerOf(options.output!);
+  const exit = options.exit ?? ports !== undefined;
+
+  let stopping: Promise<void> | undefined;
+  let stopReading: () => void = () => {};
+  const readingStopped = new Promise<void>((done) => stopReading = done);
+  const out = new LineWriter(write, () => void stop(new Error("the output closed")));
+  const connection = new StdioConnection(server["~core"], out, { mcp: options.mcp, maxLineBytes });
+  const restoreConsole = ports === undefined ? undefined : consoleToStderr();
+  const removeSignals = ports?.onSignal((signal) => void stop(new Error(`the server received ${signal}`)));
+  ports?.onOutputError(() => void stop(new Error("the output closed")));
+
+  function stop(reason: Error): Promise<void> {
+    return stopping ??= (async () => {
+      stopReading();
+      await within(connection.close(reason), graceMs);
+      if (!out.broken) await within(out.flush(), 400);
+      removeSignals?.();
+      restoreConsole?.();
+      if (exit) ports?.exit(0);
+    })();
+  }
+
+  const closed = (async () => {
+    const splitter = new LineSplitter(maxLineBytes);
+    const iterator = input[Symbol.asyncIterator]();
+    try {
+      while (stopping === undefined) {
+        const next = await Promise.race([iterator.next(), readingStopped.then(() => undefined)]);
+        if (next === undefined || next.done) break;
+        for (const line of splitter.push(next.value)) connection.receive(line);
+      }
+      const last = splitter.finish();
+      if (last !== undefined && stopping === undefined) connection.receive(last);
+    } catch { /* a failed read ends the input like a close */ }
+    void iterator.return?.()?.catch(() => {});
+    await stop(new Error("stdin closed"));
+  })();
+  return { closed, close: () => stop(new Error("the server closed")).then(() => closed) };
+}
+
+function writerOf(output: WritableStream<Uint8Array>): WriteBytes {
+  const writer = output.getWriter();
+  return (bytes) => writer.write(bytes);
+}
+
+/** Waits for `promise`, or `ms` at most. */
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((done) => timer = setTimeout(done, ms));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,103 @@
+/**
+ * Stdio test helpers: a stdio server on in-memory streams (messages in, lines out), and the command
+ * that runs a TypeScript file on the runtime running the tests (for child processes).
+ */
+import process from "node:process";
+import { serveStdio, type StdioOptions, type StdioServable, type StdioServer } from "../../src/stdio/mod.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A stdio server wired to the test: what it writes is collected line by line. */
+export interface PipedServer {
+  /** The running server. */
+  readonly stdio: StdioServer;
+  /** Every message written so far, parsed. */
+  readonly messages: Record<string, unknown>[];
+  /** Sends raw bytes or text (no newline is added). */
+  write(chunk: string | Uint8Array): void;
+  /** Sends one message as a line. */
+  send(message: unknown): void;
+  /** Waits (2 s at most) for a written message that matches, and returns it. */
+  next(match: (message: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Waits (2 s at most) for the answer to a request id. */
+  answer(id: unknown): Promise<Record<string, unknown>>;
+  /** Closes the input (EOF) and waits until the server stopped. */
+  end(): Promise<void>;
+}
+
+/**
+ * Serves a server over in-memory streams.
+ *
+ * @param server The server.
+ * @param options More stdio options.
+ * @returns The piped server.
+ */
+export function pipeServer(server: StdioServable, options: Omit<StdioOptions, "input" | "output"> = {}): PipedServer {
+  let input!: ReadableStreamDefaultController<Uint8Array>;
+  const messages: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  let pending = "";
+  const output = new WritableStream<Uint8Array>({
+    write(bytes) {
+      pending += decoder.decode(bytes);
+      let at: number;
+      while ((at = pending.indexOf("\n")) !== -1) {
+        messages.push(JSON.parse(pending.slice(0, at)));
+        pending = pending.slice(at + 1);
+      }
+      for (const wake of waiters) wake();
+    },
+  });
+  const stdio = serveStdio(server, {
+    ...options,
+    input: new ReadableStream<Uint8Array>({ start: (controller) => void (input = controller) }),
+    output,
+  });
+  const piped: PipedServer = {
+    stdio,
+    messages,
+    write: (chunk) => input.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk),
+    send: (message) => piped.write(JSON.stringify(message) + "\n"),
+    next(match, timeoutMs = 2000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = messages.find(match);
+          if (found === undefined) return;
+          cleanup();
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    answer: (id) => piped.next((m) => m.id === id && ("result" in m || "error" in m)),
+    async end() {
+      input.close();
+      await stdio.closed;
+    },
+  };
+  return piped;
+}
+
+/**
+ * The command that runs a TypeScript file on the runtime running the tests: `deno run -A file` under
+ * Deno, `bun file` under Bun.
+ *
+ * @param file The file's path.
+ * @returns The command and its arguments.
+ */
+export function runtimeCommand(file: string): { command: string; args: string[] } {
+  const deno = (globalThis as { Deno?: unknown }).Deno !== undefined;
+  return deno
+    ? { command: process.execPath, args: ["run", "-A", "--unstable-no-legacy-abort", file] }
+    : { command: process.execPath, args: [file] };
+}
