@@ -1,0 +1,126 @@
+/**
+ * `examples/stdio.ts` as a real child process on the runtime running the tests: stdout carries only
+ * protocol, and the process ends cleanly on EOF, on SIGTERM, and when its stdout pipe breaks.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import process from "node:process";
+import { describe, it } from "node:test";
+import { runtimeCommand } from "../helpers/stdio.ts";
+
+const EXAMPLE = new URL("../../examples/stdio.ts", import.meta.url).pathname;
+
+interface Child {
+  readonly process: ChildProcessWithoutNullStreams;
+  readonly stdout: string[];
+  stderr: string;
+  /** Settles with the exit code (or signal) once the process ended, within `ms`. */
+  exited(ms: number): Promise<number | string>;
+  /** Waits (5 s at most) for a stdout line holding the answer to `id`. */
+  answer(id: number): Promise<Record<string, unknown>>;
+  send(message: unknown): void;
+}
+
+function start(): Child {
+  const { command, args } = runtimeCommand(EXAMPLE);
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+  const stdout: string[] = [];
+  let partial = "";
+  let closed = false;
+  child.once("close", () => closed = true);
+  const result: Child = {
+    process: child,
+    stdout,
+    stderr: "",
+    exited: (ms) =>
+      new Promise((resolve, reject) => {
+        if (closed) return resolve(child.exitCode ?? child.signalCode!);
+        const timer = setTimeout(() => {
+          child.kill("SIGKILL");
+          reject(new Error(`the server did not exit within ${ms} ms`));
+        }, ms);
+        child.once("close", (code, signal) => { // after stdout was read to its end
+          clearTimeout(timer);
+          resolve(code ?? signal!);
+        });
+      }),
+    answer: (id) =>
+      new Promise((resolve, reject) => {
+        const find = () => stdout.map((line) => JSON.parse(line)).find((m) => m.id === id && !("method" in m));
+        const timer = setTimeout(() => reject(new Error(`no answer to ${id}; stderr: ${result.stderr}`)), 5000);
+        const check = () => {
+          const found = find();
+          if (found === undefined) return;
+          clearTimeout(timer);
+          child.stdout.off("data", check);
+          resolve(found);
+        };
+        child.stdout.on("data", check);
+        check();
+      }),
+    send: (message) => child.stdin.write(JSON.stringify(message) + "\n"),
+  };
+  child.stdout.on("data", (chunk: Uint8Array) => {
+    partial += new TextDecoder().decode(chunk);
+    const lines = partial.split("\n");
+    partial = lines.pop()!;
+    stdout.push(...lines);
+  });
+  child.stderr.on("data", (chunk: Uint8Array) => result.stderr += new TextDecoder().decode(chunk));
+  return result;
+}
+
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+describe("a stdio server process", () => {
+  it("writes only protocol to stdout (console.log goes to stderr), and exits 0 when stdin closes", async () => {
+    const child = start();
+    child.send(call(1, "add_note", { title: "todo", text: "buy milk" }));
+    const added = await child.answer(1);
+    assert.match(JSON.stringify(added.result), /Stored \\"todo\\"/);
+    child.send(call(2, "wait", { ms: 30_000 })); // still running when stdin closes: aborted, answered
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closedAt = Date.now();
+    child.process.stdin.end();
+    assert.equal(await child.exited(5000), 0);
+    assert.ok(Date.now() - closedAt < 2000, "exits within 2 s");
+    for (const line of child.stdout) assert.doesNotThrow(() => JSON.parse(line), `stdout line is not JSON: ${line}`);
+    assert.match(child.stderr, /stored todo/);
+    const aborted = child.stdout.map((line) => JSON.parse(line)).find((m) => m.id === 2);
+    assert.equal(aborted?.result?.isError, true, "the aborted call was answered before exit");
+  });
+
+  it("exits 0 on SIGTERM, within 2 s, with a call in flight", async () => {
+    const child = start();
+    child.send(call(1, "add_note", { title: "x", text: "y" }));
+    await child.answer(1);
+    child.send(call(2, "wait", { ms: 30_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const killedAt = Date.now();
+    process.kill(child.process.pid!, "SIGTERM"); // (Deno's ChildProcess.kill also closes the child's stdin)
+    assert.equal(await child.exited(5000), 0);
+    assert.ok(Date.now() - killedAt < 2000, "exits within 2 s");
+    const aborted = child.stdout.map((line) => JSON.parse(line)).find((m) => m.id === 2);
+    assert.match(
+      JSON.stringify(aborted?.result),
+      /received SIGTERM/,
+      `the aborted call was answered before exit: ${child.stdout} ${child.stderr}`,
+    );
+  });
+
+  it("ends quietly, without a stack trace, when its stdout pipe breaks", async () => {
+    const child = start();
+    child.send(call(1, "add_note", { title: "x", text: "y" }));
+    await child.answer(1);
+    child.process.stdout.destroy(); // the reader goes away
+    for (let i = 2; i < 50; i++) child.send(call(i, "read_note", { title: "x" }));
+    const code = await child.exited(5000);
+    assert.ok(code === 0 || code === "SIGPIPE", `exit: ${code}`);
+    assert.doesNotMatch(child.stderr, /\bat .*:\d+|Uncaught|panicked|EPIPE|BrokenPipe/i, child.stderr);
+  });
+});
