@@ -3,7 +3,10 @@
  * protocol, and the process ends cleanly on EOF, on SIGTERM, and when its stdout pipe breaks.
  */
 import assert from "node:assert/strict";
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import process from "node:process";
 import { describe, it } from "node:test";
 import { runtimeCommand } from "../helpers/stdio.ts";
@@ -122,5 +125,36 @@ describe("a stdio server process", () => {
     const code = await child.exited(5000);
     assert.ok(code === 0 || code === "SIGPIPE", `exit: ${code}`);
     assert.doesNotMatch(child.stderr, /\bat .*:\d+|Uncaught|panicked|EPIPE|BrokenPipe/i, child.stderr);
+  });
+});
+
+describe("a stdio server process on Node", () => {
+  it("runs unchanged: the example, bundled, answers, logs to stderr and exits 0 on EOF", async () => {
+    const root = new URL("../../", import.meta.url).pathname;
+    const dir = mkdtempSync(join(tmpdir(), "mcplite-stdio-"));
+    try {
+      const bundle = join(dir, "stdio.mjs");
+      const built = spawnSync(`${root}node_modules/.bin/deno`, ["bundle", "-q", "-o", bundle, EXAMPLE], {
+        cwd: root,
+        timeout: 30_000,
+      });
+      assert.equal(built.status, 0, String(built.stderr));
+      const lines = [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "add_note", arguments: { title: "a", text: "b" } },
+        },
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_note", arguments: { title: "a" } } },
+      ].map((message) => JSON.stringify(message) + "\n").join("");
+      const run = spawnSync("node", [bundle], { input: lines, timeout: 10_000 });
+      assert.equal(run.status, 0, String(run.stderr));
+      const answers = String(run.stdout).trim().split("\n").map((line) => JSON.parse(line));
+      assert.deepEqual(answers.find((m) => m.id === 2).result.content, [{ type: "text", text: "b" }]);
+      assert.match(String(run.stderr), /stored a/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
