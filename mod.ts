@@ -20,7 +20,8 @@
  *   .handle(({ query, limit }) => ({ hits: [`${query} (1 of ${limit})`] }));
  *
  * const server = createServer({ name: "docs", version: "1.0.0" }).tool(search);
- * // Deno.serve(server.fetch)  ·  Bun.serve({ fetch: server.fetch })  ·  export default server
+ * // Deno.serve(server.fetch) (run Deno with --unstable-no-legacy-abort, for ctx.signal)
+ * // Bun.serve({ fetch: server.fetch })  ·  export default server (Workers)  ·  Node: a fetch adapter
  *
  * const outcome = await server.call("search_documents", { query: "mcp" }); // typed by the tool's input
  * assert.equal(outcome.kind, "answer");

@@ -4,7 +4,7 @@
  * is a fixed script (no API call is made); the client, the server and the wire are real: a demo server
  * listens on 127.0.0.1 and the client finds its wire from the bare URL.
  *
- *   deno run -A examples/agent.ts      bun run examples/agent.ts
+ *   deno run -A --unstable-no-legacy-abort examples/agent.ts      bun run examples/agent.ts
  *   MCPLITE_URL=http://localhost:8000 bun run examples/agent.ts      (against another server)
  */
 import * as v from "valibot";

@@ -4,7 +4,8 @@
  * fixed order with a no-argument tool first, then the input-required (SEP-2322) and tasks-extension
  * (SEP-2663) fixtures. `.ci/conformance.sh` runs the suite against it.
  *
- *   PORT=8000 deno run -A examples/conformance-server.ts      (or: bun run examples/conformance-server.ts)
+ *   PORT=8000 deno run -A --unstable-no-legacy-abort examples/conformance-server.ts
+ *     (or: bun run examples/conformance-server.ts)
  *
  * The same handler code asks the client over each wire: `ctx.elicit()` is an input-required result
  * on 2026-07-28 and MCP-lite, a server→client request on the 2025 revisions' SSE stream.

@@ -2,8 +2,9 @@
  * Long-running tools without server state: a job answered with promise tokens that a client redeems
  * until it completes, and in-process work whose result waits for redeem.
  *
- *   deno run -A examples/long-running.ts          bun run examples/long-running.ts
- *   deno run -A examples/long-running.ts --demo   (serves, redeems a job to its end over HTTP, exits)
+ *   deno run -A --unstable-no-legacy-abort examples/long-running.ts          bun run examples/long-running.ts
+ *   deno run -A --unstable-no-legacy-abort examples/long-running.ts --demo
+ *     (serves, redeems a job to its end over HTTP, exits)
  *
  * Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1) from the environment, and the token
  * secret from MCPLITE_SECRET (without one, tokens redeem only on this process).

@@ -1,7 +1,7 @@
 /**
  * Quick start: three realistic tools served on MCP-lite and MCP from one server.
  *
- *   deno run -A examples/quickstart.ts      bun run examples/quickstart.ts
+ *   deno run -A --unstable-no-legacy-abort examples/quickstart.ts      bun run examples/quickstart.ts
  *
  * Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1) from the environment.
  */

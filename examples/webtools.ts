@@ -2,7 +2,7 @@
  * Webtools: the same tools as a plain, versioned, pinnable HTTP API (GET to discover, POST to run),
  * beside MCP-lite and MCP on one `fetch`.
  *
- *   deno run -A examples/webtools.ts      bun run examples/webtools.ts
+ *   deno run -A --unstable-no-legacy-abort examples/webtools.ts      bun run examples/webtools.ts
  *
  * Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1) from the environment, and the optional
  * WEATHER_PROVIDER setting (a server-side value callers can neither see nor change).

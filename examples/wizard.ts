@@ -8,8 +8,9 @@
  * - MCP 2026-07-28: `resultType: "input_required"` with `inputRequests` and `requestState` (SEP-2322).
  * - MCP 2025: `elicitation/create` requests on the call's SSE stream, answered by POSTing back.
  *
- *   deno run -A examples/wizard.ts          bun run examples/wizard.ts
- *   deno run -A examples/wizard.ts --demo   (serves, runs the wizard over MCP-lite and MCP 2026, exits)
+ *   deno run -A --unstable-no-legacy-abort examples/wizard.ts          bun run examples/wizard.ts
+ *   deno run -A --unstable-no-legacy-abort examples/wizard.ts --demo
+ *     (serves, runs the wizard over MCP-lite and MCP 2026, exits)
  *
  * Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1) from the environment, and the token
  * secret from MCPLITE_SECRET (without one, a round's state resumes only on this process).

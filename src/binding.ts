@@ -40,9 +40,9 @@
 export { runCall, runHandler, runInMiddleware, unknownTool } from "./core/pipeline.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, OperationRequest } from "./core/pipeline.ts";
 export type { Registry, RegistryChange, RegistryOptions } from "./core/registry.ts";
-export type { Continuations, ContinuationsOptions } from "./core/continuations.ts";
+export type { Continuations, ContinuationsOptions, StartOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
-export type { MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
+export type { Host, MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
 export type { ResolvedOptions } from "./server/binding.ts";
 export { acceptsEventStream, readJson } from "./server/read-json.ts";
 export type {

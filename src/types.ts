@@ -14,7 +14,7 @@
  * @module
  */
 export type { ToolBuilder } from "./tool/define-tool.ts";
-export type { CallableName, CallArguments, ToolMap } from "./server/server.ts";
+export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/options.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";

@@ -82,6 +82,7 @@ const EXPECTED: Record<string, string[]> = {
     "type ElicitResult",
     "type EmbeddedResource",
     "type ErrorReporter",
+    "type ExecutionContextLike",
     "type Fetchable",
     "type HandlerReturn",
     "type ImageContent",
@@ -149,6 +150,7 @@ const EXPECTED: Record<string, string[]> = {
     "type FinalOutcome",
     "type HandlerOutcome",
     "type HandlerRequest",
+    "type Host",
     "type InputRequiredOutcome",
     "type JobBinder",
     "type MountedBinding",
@@ -166,6 +168,7 @@ const EXPECTED: Record<string, string[]> = {
     "runHandler",
     "runInMiddleware",
     "type ServerCore",
+    "type StartOptions",
     "unknownTool",
   ],
   "./webtools": [

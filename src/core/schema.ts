@@ -4,6 +4,8 @@
  *
  * @module
  */
+// Valibot documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
+/** @ignore */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { isObject } from "../internal/is-object.ts";

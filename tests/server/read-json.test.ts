@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../mod.ts";
-import { parseJson } from "../../src/server/parse-json.ts";
 import { resolveOptions } from "../../src/server/options.ts";
 import { readJson } from "../../src/server/read-json.ts";
 

@@ -39,11 +39,5 @@ export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./node.ts";
 export { createGrpcRoutes, createMcpliteService } from "./service.ts";
 export { ERROR_DOMAIN, errorCodeToGrpc, errorToConnectError } from "./status.ts";
 // The generated service and messages, for Connect clients (`createClient(MCPLite, transport)`).
-export {
-  MCPLite,
-  ResponseType,
-  ToolRequestSchema,
-  ToolResponseSchema,
-  ToolsListSchema,
-} from "../../gen/mcplite/mcplite_pb.ts";
-export type { ResponseMeta, ToolRequest, ToolResponse, ToolsList } from "../../gen/mcplite/mcplite_pb.ts";
+export { MCPLite, ResponseType, ToolRequestSchema, ToolResponseSchema, ToolsListSchema } from "./messages.ts";
+export type { ResponseMeta, ToolRequest, ToolResponse, ToolsList } from "./messages.ts";

@@ -64,7 +64,7 @@ export interface GrpcServable {
  * ```
  */
 export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
-  const [http2, { setMaxListeners }, { connectNodeAdapter }] = await Promise.all([
+  const [http2, { EventEmitter }, { connectNodeAdapter }] = await Promise.all([
     import("node:http2"),
     import("node:events"),
     import("@connectrpc/connect-node"),
@@ -74,7 +74,9 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   const maxBodyBytes = core.options.maxBodyBytes;
   const shutdown = new AbortController();
   // Every call in flight listens to the shutdown signal (and lets go when it ends): no leak warning.
-  setMaxListeners(0, shutdown.signal);
+  // The static method, not the module's named export: Deno's built-in node types (what a user without
+  // @types/node type-checks against) type a dynamic `import("node:events")` without `setMaxListeners`.
+  EventEmitter.setMaxListeners(0, shutdown.signal);
   const handle = connectNodeAdapter({ routes, readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
   const h2 = http2.createServer(function grpcRequest(request, response) {

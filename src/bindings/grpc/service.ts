@@ -4,6 +4,8 @@
  *
  * @module
  */
+// Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
+/** @ignore */
 import {
   Code,
   ConnectError,
@@ -16,7 +18,7 @@ import {
 import type { CallMeta, SignalSource } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { type CallRequest, runCall } from "../../core/pipeline.ts";
-import { MCPLite, type ToolRequest } from "../../gen/mcplite/mcplite_pb.ts";
+import { MCPLite, type ToolRequest } from "./messages.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
 
 /**

@@ -5,6 +5,8 @@
  *
  * @module
  */
+// Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
+/** @ignore */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorCode, McpliteError } from "../../core/error.ts";
 import type { ValidationIssue } from "../../core/schema.ts";

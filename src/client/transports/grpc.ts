@@ -6,6 +6,8 @@
  *
  * @module
  */
+// Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
+/** @ignore */
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { createFetchClient } from "@connectrpc/connect/protocol";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";

@@ -95,10 +95,10 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs a program from the repository root, killed after `timeoutMs`. */
-export function run(file: string, args: string[], timeoutMs = 30_000): Promise<Run> {
+/** Runs a program from `cwd` (default: the repository root), killed after `timeoutMs`. */
+export function run(file: string, args: string[], timeoutMs = 30_000, cwd: string = ROOT): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: ROOT, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+    execFile(file, args, { cwd, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
