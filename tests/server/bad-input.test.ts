@@ -2,7 +2,7 @@
  * Every class of bad input gets a clear error with the right code, and the server keeps serving.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { fixtureServer } from "../helpers/fixtures.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 
@@ -214,6 +214,11 @@ describe("bodies that are not UTF-8", () => {
 
 describe("slow senders", () => {
   const patient = fixtureServer({ bodyTimeoutMs: 150 });
+  // The body deadline's timer does not keep a process alive (a server's socket does): with an in-memory
+  // body and no socket, Deno would see an idle event loop, so a plain timer stands in for the socket.
+  let alive: ReturnType<typeof setInterval>;
+  before(() => void (alive = setInterval(() => {}, 1000)));
+  after(() => clearInterval(alive));
   /** A body that sends its first byte, then nothing: a stalled (or 1 byte/s) sender. */
   const stalled = (path: string, withLength: boolean) => {
     const headers: Record<string, string> = { "content-type": "application/json" };
