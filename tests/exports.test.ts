@@ -332,6 +332,16 @@ const EXPECTED: Record<string, string[]> = {
     "type StdioServable",
     "type StdioServer",
   ],
+  "./auth": [
+    "ASYMMETRIC_ALGORITHMS",
+    "bearerChallenge",
+    "type ChallengeParams",
+    "jwtAuth",
+    "type JwtAuthOptions",
+    "METADATA_PATH",
+    "protectedResourceMetadata",
+    "type ServerAuth",
+  ],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

@@ -49,16 +49,45 @@ export interface CallMeta {
   readonly sessionId?: string;
 }
 
-/** What authentication middleware learned about the caller. */
+/** Who the caller is: what the server's authentication (or middleware) learned from its credential. */
 export interface AuthInfo {
-  /** The authenticated principal, e.g. a user id. */
+  /** The authenticated principal (a JWT's `sub`), e.g. a user id. */
   subject?: string;
+  /** The OAuth client acting for it (`client_id` or `azp`). */
+  clientId?: string;
   /** The scopes granted. */
   scopes?: string[];
-  /** The raw credential, if the handler needs to forward it. */
+  /** The token's claims, when it is a JWT. */
+  claims?: Record<string, unknown>;
+  /**
+   * The raw credential. Never forward it to another service: MCP 2025-11-25, Authorization, forbids
+   * token passthrough (get a token issued for that service instead).
+   */
   token?: string;
   /** Anything else. */
   [key: string]: unknown;
+}
+
+/**
+ * The principal that signed state (promise tokens, task ids, `requestState`) is bound to: the subject
+ * and, when known, the client acting for it, so a token minted for one is refused for another.
+ *
+ * @param auth The caller.
+ * @returns Its binding key, or `undefined` for an anonymous caller.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { callerOf } from "./call-context.ts";
+ * assert.equal(callerOf({ subject: "ada" }), "ada");
+ * assert.notEqual(callerOf({ subject: "ada", clientId: "a" }), callerOf({ subject: "ada", clientId: "b" }));
+ * assert.equal(callerOf(undefined), undefined);
+ * ```
+ */
+export function callerOf(auth: AuthInfo | undefined): string | undefined {
+  if (auth === undefined) return undefined;
+  const { subject, clientId } = auth;
+  return clientId === undefined ? subject : JSON.stringify([subject ?? null, clientId]);
 }
 
 /** A typed key for per-call values set by middleware (as Connect's `createContextKey`). */

@@ -9,11 +9,12 @@
  *
  * @module
  */
-import { type AuthInfo, CallContext, type CallMeta, type SignalSource } from "./call-context.ts";
+import { type AuthInfo, CallContext, callerOf, type CallMeta, type SignalSource } from "./call-context.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureOf } from "./failure.ts";
+import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome, FinalOutcome, InputRequiredOutcome } from "./outcome.ts";
@@ -120,6 +121,7 @@ async function execute(
 ): Promise<CallOutcome> {
   const tool = registry.get(call.name);
   if (tool === undefined) throw unknownTool(registry, call.name);
+  if (tool.scopes !== undefined) requireScopes(tool.scopes, call.ctx.auth, `tool "${tool.name}"`);
   let checked: ValidationResult | Promise<ValidationResult> = tool.input.validate(call.arguments ?? {});
   if (checked instanceof Promise) checked = await checked;
   if (!checked.ok) throw invalidArguments(tool.name, checked.issues);
@@ -183,7 +185,7 @@ function failure(registry: Registry, call: ToolCall, error: unknown): FinalOutco
 }
 
 function roundScope(call: ToolCall): RoundScope {
-  return { scope: call.name, args: call.arguments ?? {}, caller: call.ctx.auth?.subject };
+  return { scope: call.name, args: call.arguments ?? {}, caller: callerOf(call.ctx.auth) };
 }
 
 /**
@@ -297,7 +299,7 @@ export async function runHandler<T>(
     request.env,
   );
   if (round === undefined) return { asked: false, value: await run(ctx) };
-  const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: ctx.auth?.subject };
+  const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };
   const opening = round.open(registry.continuations, who, registry.onError);
   if (opening !== undefined) await opening;
   let value: T;

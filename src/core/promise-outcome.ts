@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { callerOf } from "./call-context.ts";
 import type { ToolCall } from "./middleware.ts";
 import type { PromiseOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
@@ -63,7 +64,7 @@ export async function promiseOutcome(
     scope: owner.name,
     state,
     ttlMs,
-    caller: call.ctx.auth?.subject,
+    caller: callerOf(call.ctx.auth),
   });
   return {
     kind: "promise",
@@ -71,6 +72,6 @@ export async function promiseOutcome(
     retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
     estimatedCompletion: promise.estimatedCompletion,
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
-    caller: call.ctx.auth?.subject,
+    caller: callerOf(call.ctx.auth),
   };
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CallContext } from "./call-context.ts";
+import { type CallContext, callerOf } from "./call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
@@ -39,7 +39,7 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
   let scope: string;
   let state: PromiseState;
   try {
-    const claims = await c.codec.verify(args.promise, { kind: PROMISE_KIND, caller: ctx.auth?.subject });
+    const claims = await c.codec.verify(args.promise, { kind: PROMISE_KIND, caller: callerOf(ctx.auth) });
     scope = claims.scope;
     state = claims.state as PromiseState;
   } catch (error) {

@@ -117,6 +117,8 @@ export interface Tool<
   readonly config?: CompiledSchema;
   /** Free-form metadata sent as the tool's `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
+  /** The OAuth scopes a caller must hold to see and call the tool (`.scopes()`), if any. */
+  readonly scopes?: readonly string[];
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
   readonly mode: "handle" | "stream";
   /** The handler. */

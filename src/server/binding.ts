@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { AuthInfo } from "../core/call-context.ts";
 import type { ProtocolError } from "../core/error.ts";
 import type { Registry } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
@@ -48,6 +49,8 @@ export interface Host {
   readonly env: Readonly<Record<string, unknown>> | undefined;
   /** Keeps work alive past the response (a Worker's `ctx.waitUntil`); `undefined` where the process stays up anyway. */
   readonly waitUntil: ((work: Promise<unknown>) => void) | undefined;
+  /** The caller the server's authentication verified (`createServer({ auth })`), handed to the pipeline as `ctx.auth`. */
+  readonly auth?: AuthInfo;
 }
 
 /** The host of a request that came with nothing besides itself (Deno.serve, Bun.serve, Node adapters). */

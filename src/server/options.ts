@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ServerAuth } from "./auth.ts";
 import type { ErrorReporter } from "../core/registry.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";
@@ -46,6 +47,13 @@ export interface ServerOptions {
    * (servers, CLIs) are always accepted; by default, browser origins on an allowed host are too.
    */
   allowedOrigins?: string[] | "*";
+  /**
+   * Makes the server an OAuth 2.1 protected resource (MCP Authorization): every endpoint needs a bearer
+   * token this verifies, the metadata is served at `/.well-known/oauth-protected-resource`, and
+   * `.scopes()` on tools take effect. `jwtAuth()` from `@mcplite/sdk/auth` for JWT access tokens, or an
+   * object with your own `verify`.
+   */
+  auth?: ServerAuth;
   /** Receives errors that were turned into failures or masked, for logging. */
   onError?: ErrorReporter;
   /**

@@ -22,6 +22,7 @@ import { pathOf } from "../internal/url.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
 import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
 import { type Host, NO_HOST, type Route, type ServerCore } from "./binding.ts";
+import { protectRoutes } from "./protected-resource.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
 import { resolveOptions, type ServerOptions } from "./options.ts";
 import { JSON_HEADERS } from "./responses.ts";
@@ -117,7 +118,8 @@ export class Server<TTools extends ToolMap = {}> {
       if (mounted.checkTool !== undefined) this.#checks.push(mounted.checkTool);
     }
     const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins);
-    this.fetch = createFetch(routes, guard, (env) => {
+    const served = options.auth === undefined ? routes : protectRoutes(routes, options.auth);
+    this.fetch = createFetch(served, guard, (env) => {
       const secret = env[SECRET_ENV];
       if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
     });

@@ -5,6 +5,7 @@
  */
 import type { CallContext } from "../core/call-context.ts";
 import type { PromiseStateOf } from "../core/tool-promise.ts";
+import { checkScopes } from "../core/scopes.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
 import type { LongRunningOptions, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "../core/tool.ts";
 import {
@@ -34,6 +35,7 @@ interface BuilderState {
   readonly output?: CompiledSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: Record<string, unknown>;
+  readonly scopes?: readonly string[];
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
 }
@@ -166,6 +168,28 @@ export class ToolBuilder<
   }
 
   /**
+   * Requires OAuth scopes (MCP 2025-11-25, Authorization, Scope Challenge Handling): a caller whose
+   * token lacks one does not see the tool in lists, and calling it answers 403 `insufficient_scope`
+   * naming what it needs, so the client can ask for more (step-up). Calls with no authenticated caller
+   * are refused too (`server.call()` passes one with `{ auth }`).
+   *
+   * @param scopes The scopes, all required.
+   * @returns A new builder.
+   * @throws {TypeError} For an empty or malformed scope (RFC 6749 §3.3: printable ASCII, no space, `"` or `\`).
+   *
+   * @example
+   * ```ts
+   * import { defineTool } from "./define-tool.ts";
+   * const remove = defineTool("delete_doc").scopes("docs:write").handle(() => "deleted");
+   * ```
+   */
+  scopes(...scopes: string[]): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+    return this.#with({
+      scopes: checkScopes([...(this.#state.scopes ?? []), ...scopes], `tool "${this.#state.name}"`),
+    });
+  }
+
+  /**
    * Declares the tool's configuration: settings supplied by the environment (credentials, units,
    * defaults) that the model never generates. Handlers read them, typed, as `ctx.config`. On MCP and
    * MCP-lite they come from the server's `settings`; on Webtools from the caller's `config`, listed as
@@ -262,6 +286,7 @@ export class ToolBuilder<
       output: s.output,
       annotations: s.annotations,
       meta: s.meta,
+      ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.config === undefined ? {} : { config: s.config }),
       ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),
       mode,

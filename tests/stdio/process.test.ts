@@ -129,7 +129,7 @@ describe("a stdio server process", () => {
 });
 
 describe("a stdio server process on Node", () => {
-  it("runs unchanged: the example, bundled, answers, logs to stderr and exits 0 on EOF", async () => {
+  it("runs unchanged: the example, bundled, answers, logs to stderr and exits 0 on EOF", () => {
     const root = new URL("../../", import.meta.url).pathname;
     const dir = mkdtempSync(join(tmpdir(), "mcplite-stdio-"));
     try {

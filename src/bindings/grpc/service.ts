@@ -197,6 +197,7 @@ function callOf(
     round,
     onPartial,
     env: host.env,
+    auth: host.auth,
     waitUntil: host.waitUntil,
   };
 }

@@ -47,6 +47,7 @@ export function decodeCursor(cursor: unknown): number {
  * @param key Names the list in the registry's memo (`mcp:tools`, `mcp:prompts`…).
  * @param field The result field (`tools`, `prompts`, `resources`, `resourceTemplates`).
  * @param items Builds the whole list of descriptors; runs once per change of the registry.
+ * @param personal Whether the list depends on the caller (its scopes): then its cache scope is `private`.
  * @returns The page, serialised once.
  * @throws {ProtocolError} `invalid_params` for a bad cursor.
  */
@@ -56,6 +57,7 @@ export function listReply(
   key: string,
   field: string,
   items: () => readonly unknown[],
+  personal = false,
 ): CachedBody {
   const list = ctx.core.registry.memo(key, () => ({ all: items(), pages: new Map<number, CachedBody>() }));
   const all = list.all;
@@ -65,7 +67,8 @@ export function listReply(
   const page = era === "modern" ? offset : -1 - offset;
   let cached = list.pages.get(page);
   if (cached === undefined) {
-    const { pageSize, listCache } = ctx.settings;
+    const { pageSize } = ctx.settings;
+    const listCache = personal ? { ...ctx.settings.listCache, scope: "private" as const } : ctx.settings.listCache;
     const result: Record<string, unknown> = { [field]: all.slice(offset, offset + pageSize) };
     if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
     if (era === "modern") {

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { CallContext } from "../../core/call-context.ts";
+import { type CallContext, callerOf } from "../../core/call-context.ts";
 import type { InputRequest } from "../../core/call-sink.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { PromiseOutcome } from "../../core/outcome.ts";
@@ -222,7 +222,7 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
 async function openTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<OpenTask> {
   const codec = registry.continuations.codec;
   try {
-    const claims = await codec.verify(taskId, { kind: TASK_KIND, caller: caller.auth?.subject });
+    const claims = await codec.verify(taskId, { kind: TASK_KIND, caller: callerOf(caller.auth) });
     const owner = registry.get(claims.scope);
     const state = claims.state as TaskState;
     if (owner?.longRunning !== undefined && typeof state === "object" && state !== null) {

@@ -65,6 +65,7 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
     sink: sinkFor(ctx, request, channel),
     round: roundOf(request),
     env: request.host.env,
+    auth: request.host.auth,
   }, (call) => prompt.get(value, call));
   if (rendered.asked) return inputRequiredResult(rendered.outcome);
   const result = promptResultFromValue(rendered.value, prompt.description);

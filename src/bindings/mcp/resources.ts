@@ -87,6 +87,7 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
     sink: sinkFor(ctx, request, channel),
     round: roundOf(request),
     env: request.host.env,
+    auth: request.host.auth,
   }, (call) => resource.read(variables, call, uri));
   if (read.asked) return inputRequiredResult(read.outcome);
   const contents = contentsFromValue(read.value, uri, resource.mimeType);

@@ -142,6 +142,7 @@ function around<T>(
     meta: callMetaOf(request),
     signal: channel,
     env: request.host.env,
+    auth: request.host.auth,
   };
   return runInMiddleware(ctx.core.registry, operationRequest, operation);
 }

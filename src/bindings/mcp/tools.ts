@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { visibleTools } from "../../core/scopes.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { CallOutcome, PromiseOutcome } from "../../core/outcome.ts";
 import { runCall } from "../../core/pipeline.ts";
@@ -34,15 +35,18 @@ import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
 export const toolsList: McpMethod = (ctx, request) => {
   const modern = request.envelope.era === "modern";
   const shape = shapeOf(request.envelope.protocolVersion);
+  // A caller sees only the tools its scopes allow; such lists are cached per scope set, privately.
+  const visible = visibleTools(ctx.core.registry, request.host.auth, modern ? "mcp:tools" : `mcp:tools:2025:${shape}`);
   return listReply(
     ctx,
     request,
-    modern ? "mcp:tools" : `mcp:tools:2025:${shape}`,
+    visible.key,
     "tools",
     () =>
-      [...ctx.core.registry.tools]
+      visible.tools()
         .filter((tool) => modern || tool.longRunning?.taskSupport !== "required")
         .map((tool) => toolDescriptorFor(describeTool(tool, false), shape)),
+    visible.private,
   );
 };
 
@@ -89,6 +93,7 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
       round: roundOf(request),
       onPartial: sink?.partial,
       env: request.host.env,
+      auth: request.host.auth,
       waitUntil: request.host.waitUntil,
     });
   } catch (error) {

@@ -3,6 +3,8 @@
  *
  * @module
  */
+import type { AuthInfo } from "../../core/call-context.ts";
+import { visibleTools } from "../../core/scopes.ts";
 import type { InputRequest } from "../../core/call-sink.ts";
 import type { CallOutcome } from "../../core/outcome.ts";
 import type { Registry } from "../../core/registry.ts";
@@ -61,15 +63,18 @@ export const INPUT_RESPONSES_PARAM = "inputResponses";
 export const REQUEST_STATE_PARAM = "requestState";
 
 /**
- * Builds the `/listtools` body once per change of the tool table.
+ * Builds the `/listtools` body once per change of the tool table (and, when tools require scopes, per
+ * set of scopes the caller holds: it sees only what it may call).
  *
  * @param registry The tools.
+ * @param auth The caller.
  * @returns The JSON text `{"tools":[…]}`.
  */
-export function listBody(registry: Registry): string {
+export function listBody(registry: Registry, auth?: AuthInfo): string {
+  const visible = visibleTools(registry, auth, "mcplite:list");
   return registry.memo(
-    "mcplite:list",
-    () => JSON.stringify({ tools: [...registry.tools].map((t) => describeTool(t, true)) }),
+    visible.key,
+    () => JSON.stringify({ tools: visible.tools().map((t) => describeTool(t, true)) }),
   );
 }
 
@@ -81,10 +86,12 @@ const CLOSE_BRACE = 0x7d;
  * then copies bytes instead of encoding the whole list again.
  *
  * @param registry The tools.
+ * @param auth The caller.
  * @returns The bytes of `{"tools":[…]}`; never modified (a `Response` copies what it is given).
  */
-export function listBytes(registry: Registry): Uint8Array<ArrayBuffer> {
-  return registry.memo("mcplite:list:bytes", () => encoder.encode(listBody(registry)));
+export function listBytes(registry: Registry, auth?: AuthInfo): Uint8Array<ArrayBuffer> {
+  const key = visibleTools(registry, auth, "mcplite:list:bytes").key;
+  return registry.memo(key, () => encoder.encode(listBody(registry, auth)));
 }
 
 /**
@@ -93,10 +100,11 @@ export function listBytes(registry: Registry): Uint8Array<ArrayBuffer> {
  *
  * @param registry The tools.
  * @param id The request id.
+ * @param auth The caller.
  * @returns The bytes of `{"jsonrpc":"2.0","id":…,"result":{"tools":[…]}}`.
  */
-export function listMessage(registry: Registry, id: string | number | null): Uint8Array<ArrayBuffer> {
-  const list = listBytes(registry);
+export function listMessage(registry: Registry, id: string | number | null, auth?: AuthInfo): Uint8Array<ArrayBuffer> {
+  const list = listBytes(registry, auth);
   const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
   const out = new Uint8Array(head.byteLength + list.byteLength + 1);
   out.set(head);

@@ -63,11 +63,11 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
     const refuse = (error: ProtocolError) => fail(null, error);
 
-    const listTools: RouteHandler = async function listTools(request) {
+    const listTools: RouteHandler = async function listTools(request, host) {
       try {
         if (request.method !== "POST") throw NOT_ALLOWED;
         await readJson(request, server);
-        return new Response(listBytes(registry), JSON_INIT);
+        return new Response(listBytes(registry, host.auth), JSON_INIT);
       } catch (error) {
         return fail(null, error);
       }
@@ -80,7 +80,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const body = await readJson(request, server);
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
-        if (rpc.method === "tools/list") return new Response(listMessage(registry, id), JSON_INIT);
+        if (rpc.method === "tools/list") return new Response(listMessage(registry, id, host.auth), JSON_INIT);
         const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
         if (acceptsEventStream(request)) return streamCall(core, request, host, rpc, id, meta);
         const started = performance.now();
@@ -131,7 +131,18 @@ export function liteCall(
   const { name, arguments: args } = rpc.params;
   if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
   const round = { inputResponses: rpc.params[INPUT_RESPONSES_PARAM], requestState: rpc.params[REQUEST_STATE_PARAM] };
-  return { name, arguments: args, meta, signal, sink, round, onPartial, env: host.env, waitUntil: host.waitUntil };
+  return {
+    name,
+    arguments: args,
+    meta,
+    signal,
+    sink,
+    round,
+    onPartial,
+    env: host.env,
+    waitUntil: host.waitUntil,
+    auth: host.auth,
+  };
 }
 
 /**

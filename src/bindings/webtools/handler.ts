@@ -172,6 +172,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       signal: request,
       config: supplied,
       env: host.env,
+      auth: host.auth,
       waitUntil: host.waitUntil,
     });
     return outcomeResponse(outcome, info.version);

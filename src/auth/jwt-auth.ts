@@ -1,0 +1,164 @@
+/**
+ * `jwtAuth()`: verifies JWT access tokens (RFC 9068) for a server that is an OAuth 2.1 protected
+ * resource (MCP 2025-11-25, Authorization, Token Validation), with `jose`.
+ *
+ * @module
+ */
+// jose documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
+/** @ignore */
+import type { JSONWebKeySet } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from "jose";
+import type { AuthInfo } from "../core/call-context.ts";
+import type { ServerAuth } from "../server/auth.ts";
+
+/** The asymmetric algorithms accepted by default: never `none`, never an HMAC (a public key is no secret). */
+export const ASYMMETRIC_ALGORITHMS: readonly string[] = Object.freeze([
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+]);
+
+/** Options of {@link jwtAuth}. */
+export interface JwtAuthOptions {
+  /** The issuer: must equal the token's `iss` exactly; listed as the authorization server. */
+  readonly issuer: string;
+  /** This server's canonical URI (RFC 8707): the token's `aud` must contain it. */
+  readonly resource: string;
+  /** Where the issuer publishes its keys; fetched, cached, and refetched (at most every 30 s) for an unknown `kid`. */
+  readonly jwksUri?: string;
+  /** The keys themselves, instead of `jwksUri` (a static key set). */
+  readonly jwks?: JSONWebKeySet;
+  /** The scopes the server understands (RFC 9728 `scopes_supported`). */
+  readonly scopesSupported?: readonly string[];
+  /** Scopes every request needs. */
+  readonly requiredScopes?: readonly string[];
+  /** The authorization servers to list (default: `[issuer]`). */
+  readonly authorizationServers?: readonly string[];
+  /** The accepted signature algorithms (default: {@link ASYMMETRIC_ALGORITHMS}); HMAC and `none` are refused always. */
+  readonly algorithms?: readonly string[];
+  /** Clock skew tolerated for `exp` and `nbf`, in seconds (default 60, at most 60). */
+  readonly clockToleranceSec?: number;
+  /** A human-readable name for the metadata. */
+  readonly resourceName?: string;
+  /** A documentation URL for the metadata. */
+  readonly resourceDocumentation?: string;
+}
+
+const TYPES = new Set(["at+jwt", "application/at+jwt", "jwt", "application/jwt"]);
+
+/**
+ * Verifies JWT access tokens: the signature against the issuer's keys (asymmetric algorithms only),
+ * `iss` exactly, `aud` containing this resource (RFC 8707), `exp` and `nbf` within 60 s of skew, `typ`
+ * `at+jwt` (RFC 9068) or `JWT`. The caller is `{ subject: sub, clientId: client_id ?? azp, scopes:
+ * scope (space-separated) or scp, claims }`.
+ *
+ * @param options The issuer, the resource, the keys and the metadata.
+ * @returns The server's authentication, for `createServer({ auth })`.
+ * @throws {TypeError} For missing or contradictory options.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exportJWK, generateKeyPair, SignJWT } from "jose";
+ * import { jwtAuth } from "./jwt-auth.ts";
+ *
+ * const { publicKey, privateKey } = await generateKeyPair("ES256");
+ * const auth = jwtAuth({
+ *   issuer: "https://auth.example.com",
+ *   resource: "https://api.example.com",
+ *   jwks: { keys: [{ ...(await exportJWK(publicKey)), alg: "ES256" }] },
+ * });
+ * const token = await new SignJWT({ scope: "docs:read", client_id: "app" })
+ *   .setProtectedHeader({ alg: "ES256", typ: "at+jwt" })
+ *   .setIssuer("https://auth.example.com").setAudience("https://api.example.com")
+ *   .setSubject("ada").setIssuedAt().setExpirationTime("5m").sign(privateKey);
+ * const caller = await auth.verify(token, new Request("https://api.example.com/mcp"));
+ * assert.equal(caller?.subject, "ada");
+ * assert.deepEqual(caller?.scopes, ["docs:read"]);
+ * ```
+ */
+export function jwtAuth(options: JwtAuthOptions): ServerAuth {
+  const { issuer, resource } = options;
+  if (typeof issuer !== "string" || issuer === "") throw new TypeError("jwtAuth: issuer is required");
+  if (typeof resource !== "string" || resource === "") throw new TypeError("jwtAuth: resource is required");
+  if ((options.jwksUri === undefined) === (options.jwks === undefined)) {
+    throw new TypeError("jwtAuth: give jwksUri or jwks (one of them)");
+  }
+  const algorithms = [...(options.algorithms ?? ASYMMETRIC_ALGORITHMS)];
+  const refused = algorithms.filter((alg) => !ASYMMETRIC_ALGORITHMS.includes(alg));
+  if (refused.length > 0) throw new TypeError(`jwtAuth: not an asymmetric algorithm: ${refused.join(", ")}`);
+  const clockTolerance = Math.min(options.clockToleranceSec ?? 60, 60);
+  const keys = options.jwks !== undefined
+    ? createLocalJWKSet(options.jwks)
+    : createRemoteJWKSet(new URL(options.jwksUri!), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+  const audience = resource.endsWith("/") ? [resource, resource.slice(0, -1)] : [resource, resource + "/"];
+  return {
+    resource,
+    authorizationServers: options.authorizationServers ?? [issuer],
+    scopesSupported: options.scopesSupported,
+    requiredScopes: options.requiredScopes,
+    resourceName: options.resourceName,
+    resourceDocumentation: options.resourceDocumentation,
+    async verify(token: string): Promise<AuthInfo | undefined> {
+      let payload: Record<string, unknown>;
+      let typ: string | undefined;
+      try {
+        const verified = await jwtVerify(token, keys, { issuer, audience, algorithms, clockTolerance });
+        payload = verified.payload;
+        typ = verified.protectedHeader.typ;
+      } catch (error) {
+        throw new Error(reasonOf(error));
+      }
+      if (typ !== undefined && !TYPES.has(typ.toLowerCase())) {
+        throw new Error(`the token type ${typ} is not an access token`);
+      }
+      const scope = payload.scope;
+      const scopes = typeof scope === "string"
+        ? scope.split(" ").filter(Boolean)
+        : Array.isArray(payload.scp)
+        ? payload.scp.filter((s): s is string => typeof s === "string")
+        : [];
+      const clientId = typeof payload.client_id === "string"
+        ? payload.client_id
+        : typeof payload.azp === "string"
+        ? payload.azp
+        : undefined;
+      const info: AuthInfo = { scopes, claims: payload };
+      if (typeof payload.sub === "string") info.subject = payload.sub;
+      if (clientId !== undefined) info.clientId = clientId;
+      return info;
+    },
+  };
+}
+
+/** A reason safe to send back in `error_description` (jose's messages never contain the token). */
+function reasonOf(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return "the access token expired";
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    switch (error.claim) {
+      case "aud":
+        return "the access token was not issued for this resource";
+      case "iss":
+        return "the access token was issued by an unexpected issuer";
+      case "nbf":
+        return "the access token is not valid yet";
+      default:
+        return `the access token's ${error.claim} claim is invalid`;
+    }
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) return "the access token was signed with an unknown key";
+  if (error instanceof errors.JOSEAlgNotAllowed) return "the access token's signature algorithm is not accepted";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "the access token's signature is invalid";
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
+    return "the issuer's keys could not be read";
+  }
+  return "the access token is malformed or invalid";
+}

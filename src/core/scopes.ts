@@ -1,0 +1,126 @@
+/**
+ * OAuth scopes on tools, resources and prompts (MCP 2025-11-25, Authorization, Scope Challenge
+ * Handling): what a definition requires, whether a caller holds it, and the refusal that lets the
+ * client ask for more (step-up).
+ *
+ * @module
+ */
+import type { AuthInfo } from "./call-context.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import type { Registry } from "./registry.ts";
+import type { AnyTool } from "./tool.ts";
+
+/**
+ * Where a refusal leaves the scopes it needed, on the caller's `AuthInfo`: the server reads it back to
+ * send `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` with the 403.
+ */
+export const NEEDED_SCOPES: unique symbol = Symbol("mcplite.neededScopes");
+
+/** An `AuthInfo` the server's authentication made, with room for what a refusal needed. */
+export interface ScopedAuthInfo extends AuthInfo {
+  /** The scopes a refused call needed. */
+  [NEEDED_SCOPES]?: readonly string[];
+}
+
+// RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/**
+ * Checks scopes at definition time.
+ *
+ * @param scopes The scopes.
+ * @param owner The definition, for the message.
+ * @returns The scopes, deduplicated and frozen.
+ * @throws {TypeError} For a malformed scope.
+ */
+export function checkScopes(scopes: readonly string[], owner: string): readonly string[] {
+  for (const scope of scopes) {
+    if (typeof scope !== "string" || !SCOPE_TOKEN.test(scope)) {
+      throw new TypeError(
+        `${owner}: invalid scope ${JSON.stringify(scope)} (RFC 6749 §3.3: no spaces, quotes or backslashes)`,
+      );
+    }
+  }
+  return Object.freeze([...new Set(scopes)]);
+}
+
+/**
+ * Tells whether a caller holds every scope a definition requires.
+ *
+ * @param required The definition's scopes.
+ * @param auth The caller.
+ * @returns Whether it may see and use the definition.
+ */
+export function holdsScopes(required: readonly string[] | undefined, auth: AuthInfo | undefined): boolean {
+  if (required === undefined || required.length === 0) return true;
+  const held = auth?.scopes;
+  return held !== undefined && required.every((scope) => held.includes(scope));
+}
+
+/**
+ * Refuses a caller that lacks a required scope: `unauthenticated` without a caller, else
+ * `permission_denied` (403 `insufficient_scope` on HTTP), recording what was needed.
+ *
+ * @param required The definition's scopes.
+ * @param auth The caller.
+ * @param what The definition, for the message (`tool "delete_doc"`).
+ * @throws {ProtocolError} When a scope is missing.
+ */
+export function requireScopes(required: readonly string[] | undefined, auth: AuthInfo | undefined, what: string): void {
+  if (holdsScopes(required, auth)) return;
+  const needed = required!;
+  if (auth === undefined) {
+    throw new ProtocolError(ErrorCode.Unauthenticated, `Unauthenticated: ${what} needs an authenticated caller`);
+  }
+  (auth as ScopedAuthInfo)[NEEDED_SCOPES] = needed;
+  throw new ProtocolError(
+    ErrorCode.PermissionDenied,
+    `Insufficient scope: ${what} needs ${needed.join(" ")}`,
+    { data: { requiredScopes: needed } },
+  );
+}
+
+/**
+ * A key for list caches that differ by what a caller may see: empty when no definition has scopes (one
+ * list for all), else the caller's relevant scopes, sorted.
+ *
+ * @param scoped The scopes any listed definition requires (the union).
+ * @param auth The caller.
+ * @returns The key.
+ */
+export function scopeKey(scoped: ReadonlySet<string>, auth: AuthInfo | undefined): string {
+  if (scoped.size === 0) return "";
+  const held = auth?.scopes?.filter((scope) => scoped.has(scope)) ?? [];
+  return `|${[...new Set(held)].sort().join(" ")}`;
+}
+
+/**
+ * The scopes any registered tool requires (the union), computed once per change of the registry.
+ *
+ * @param registry The registry.
+ * @returns The scopes; empty when no tool has any.
+ */
+export function toolScopes(registry: Registry): ReadonlySet<string> {
+  return registry.memo("tools:scopes", () => new Set([...registry.tools].flatMap((tool) => tool.scopes ?? [])));
+}
+
+/**
+ * The tools a caller may see, and the key its list is cached under beside `base`.
+ *
+ * @param registry The registry.
+ * @param auth The caller.
+ * @param base The list's cache key when no tool has scopes.
+ * @returns The tools, the key, and whether the list depends on the caller (then never shared).
+ */
+export function visibleTools(
+  registry: Registry,
+  auth: AuthInfo | undefined,
+  base: string,
+): { tools: () => AnyTool[]; key: string; private: boolean } {
+  const suffix = scopeKey(toolScopes(registry), auth);
+  return {
+    tools: () => [...registry.tools].filter((tool) => holdsScopes(tool.scopes, auth)),
+    key: base + suffix,
+    private: suffix !== "",
+  };
+}

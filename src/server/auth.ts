@@ -1,0 +1,72 @@
+/**
+ * The server as an OAuth 2.1 resource server (MCP 2025-11-25 and 2026-07-28, Authorization): what
+ * `createServer({ auth })` takes, and how a request's bearer token is read.
+ *
+ * @module
+ */
+import type { AuthInfo } from "../core/call-context.ts";
+
+/**
+ * How the server authenticates callers: its identity as a protected resource (RFC 9728 metadata) and
+ * a verifier for access tokens. `jwtAuth()` from `@mcplite/sdk/auth` makes one for JWT access tokens;
+ * write your own `verify` for opaque tokens (e.g. RFC 7662 introspection).
+ */
+export interface ServerAuth {
+  /**
+   * This server's canonical URI (RFC 8707 §2; RFC 9728 `resource`): tokens must be issued for it. When
+   * the server speaks several wires, its origin (or base path) covers every endpoint.
+   */
+  readonly resource: string;
+  /** The authorization servers that issue tokens for it (RFC 9728 `authorization_servers`). */
+  readonly authorizationServers: readonly string[];
+  /** The scopes it understands (RFC 9728 `scopes_supported`). */
+  readonly scopesSupported?: readonly string[];
+  /** Scopes every request needs; sent as the `scope` of a 401 challenge. */
+  readonly requiredScopes?: readonly string[];
+  /** A human-readable name (RFC 9728 `resource_name`). */
+  readonly resourceName?: string;
+  /** A page describing the resource for developers (RFC 9728 `resource_documentation`). */
+  readonly resourceDocumentation?: string;
+  /**
+   * Verifies an access token. Resolves with the caller, or `undefined` (or throws) when the token is not
+   * valid for this resource; a thrown `Error`'s message becomes the challenge's `error_description`, so
+   * it must not contain the token.
+   *
+   * @param token The bearer token.
+   * @param request The HTTP request (headers only; do not read its body).
+   */
+  verify(token: string, request: Request): Promise<AuthInfo | undefined> | AuthInfo | undefined;
+}
+
+// RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** What the `Authorization` header held. */
+export type BearerToken =
+  | { readonly kind: "none" }
+  | { readonly kind: "malformed" }
+  | { readonly kind: "token"; readonly token: string };
+
+/**
+ * Reads the bearer token of a request from its `Authorization` header only (RFC 6750 §2.1). A token in
+ * the query string (§2.3) or a form body (§2.2) is never read: URLs end up in logs.
+ *
+ * @param request The request.
+ * @returns The token, none, or a malformed header.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bearerToken } from "./auth.ts";
+ * const with_ = (authorization: string) => new Request("http://localhost/mcp", { headers: { authorization } });
+ * assert.deepEqual(bearerToken(with_("Bearer abc.def")), { kind: "token", token: "abc.def" });
+ * assert.deepEqual(bearerToken(with_("Basic dXNlcg==")), { kind: "malformed" });
+ * assert.deepEqual(bearerToken(new Request("http://localhost/mcp?access_token=abc")), { kind: "none" });
+ * ```
+ */
+export function bearerToken(request: Request): BearerToken {
+  const header = request.headers.get("authorization");
+  if (header === null) return { kind: "none" };
+  const match = BEARER.exec(header);
+  return match === null ? { kind: "malformed" } : { kind: "token", token: match[1] };
+}
