@@ -17,6 +17,29 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
+/**
+ * Starts a `slow` call and disconnects once its handler runs.
+ *
+ * @returns How many calls `slowProbe` had seen aborted before this one.
+ */
+async function disconnectOnceStarted(url: string, headers: Record<string, string>, body: unknown): Promise<number> {
+  const before = { ...slowProbe };
+  const controller = new AbortController();
+  const pending = fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  }).then(async (response) => {
+    await response.body?.getReader().read(); // SSE: the stream is open; JSON: waits for the answer
+    return response;
+  }).catch(() => undefined);
+  await waitFor(() => slowProbe.started > before.started);
+  controller.abort();
+  await pending;
+  return before.aborted;
+}
+
 describe("cancellation", () => {
   let listener: Listener;
   before(async () => {
@@ -44,22 +67,9 @@ describe("cancellation", () => {
 
   for (const [label, path, headers, body] of cases) {
     it(`${label}: a client abort reaches ctx.signal`, async () => {
-      const before = { ...slowProbe };
-      const controller = new AbortController();
-      const pending = fetch(listener.url + path, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-        signal: controller.signal,
-      }).then(async (response) => {
-        await response.body?.getReader().read(); // SSE: the stream is open; JSON: waits for the answer
-        return response;
-      }).catch(() => undefined);
-      await waitFor(() => slowProbe.started > before.started);
-      controller.abort();
-      await pending;
-      await waitFor(() => slowProbe.aborted > before.aborted);
-      assert.equal(slowProbe.aborted, before.aborted + 1);
+      const aborted = await disconnectOnceStarted(listener.url + path, headers, body);
+      await waitFor(() => slowProbe.aborted > aborted);
+      assert.equal(slowProbe.aborted, aborted + 1);
     });
   }
 
@@ -102,20 +112,10 @@ describe("client aborts of larger requests", () => {
     body: unknown,
     waitMs = 1_000,
   ): Promise<number> {
-    const before = { ...slowProbe };
-    const controller = new AbortController();
-    const pending = fetch(listener.url + path, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    }).then((response) => response.body?.getReader().read()).catch(() => undefined);
-    await waitFor(() => slowProbe.started > before.started);
-    controller.abort();
-    await pending;
-    const aborting = Date.now();
-    await waitFor(() => slowProbe.aborted > before.aborted, waitMs).catch(() => {});
-    return slowProbe.aborted > before.aborted ? Date.now() - aborting : Infinity;
+    const aborted = await disconnectOnceStarted(listener.url + path, headers, body);
+    const disconnected = Date.now();
+    await waitFor(() => slowProbe.aborted > aborted, waitMs).catch(() => {});
+    return slowProbe.aborted > aborted ? Date.now() - disconnected : Infinity;
   }
 
   const lite = (pad: string) => toolsCall("slow", { ms: 1_500, pad });
