@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { Miniflare } from "miniflare";
 import { createTokenCodec, TokenError } from "../../src/codec/mod.ts";
+import { env } from "../../src/internal/env.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { modernMeta, toolsCall } from "../helpers/request.ts";
@@ -24,31 +25,33 @@ interface Started {
   readonly dispose: () => Promise<void>;
 }
 
-/** Bundles the example and starts it on workerd; the reason to skip when either cannot be done. */
+/** Bundles the example and starts it on workerd; the reason to skip when workerd cannot run here. */
 async function startWorker(): Promise<Started | string> {
+  // Miniflare reports a workerd that cannot be spawned as an unhandled error event: try the binary first.
+  const workerd = env("MINIFLARE_WORKERD_PATH") ?? `${ROOT}node_modules/.bin/workerd`;
+  const version = await run(workerd, ["--version"], 10_000);
+  if (version.code !== 0) {
+    return `workerd (${workerd}) does not run here: ${version.stderr.trim() || "not found"}. npm ci installs it with ` +
+      `miniflare; it needs Linux (x64/arm64, glibc), macOS or Windows`;
+  }
   // Bun's bundler ships with the `bun` devDependency and needs no network (`deno bundle` downloads esbuild).
   const bundled = await run(`${ROOT}node_modules/.bin/bun`, [
     "build",
     "--target=browser",
     "--format=esm",
+    "--external=node:*", // left as imports, which workerd refuses without nodejs_compat (Bun would stub them)
     "examples/worker.ts",
   ]);
-  if (bundled.code !== 0) return `could not bundle examples/worker.ts with bun (npm ci installs it): ${bundled.stderr}`;
-  let mf: Miniflare | undefined;
-  try {
-    mf = new Miniflare({
-      modules: true,
-      script: bundled.stdout,
-      compatibilityDate: "2026-04-01",
-      bindings: { REGION: "eu-west", MCPLITE_SECRET: SECRET },
-    });
-    const url = await mf.ready;
-    return { base: url.origin, dispose: () => mf!.dispose() };
-  } catch (error) {
-    await mf?.dispose().catch(() => {});
-    return `workerd did not start (npm ci installs miniflare and its workerd binary; it needs Linux x64/arm64 glibc, ` +
-      `macOS or Windows): ${error instanceof Error ? error.message : String(error)}`;
-  }
+  // A bundle that fails, or that workerd refuses, is a failure of the code under test: no skip.
+  if (bundled.code !== 0) throw new Error(`bun could not bundle examples/worker.ts: ${bundled.stderr}`);
+  const mf = new Miniflare({
+    modules: true,
+    script: bundled.stdout,
+    compatibilityDate: "2026-04-01",
+    bindings: { REGION: "eu-west", MCPLITE_SECRET: SECRET },
+  });
+  const url = await mf.ready;
+  return { base: url.origin, dispose: () => mf.dispose() };
 }
 
 const worker = await startWorker();
