@@ -156,4 +156,38 @@ describe("client aborts of larger requests", () => {
       assert.ok(ms > HEARTBEAT_MS / 2 && ms < HEARTBEAT_MS + 400, `aborted after ${ms} ms`);
     } else assert.ok(ms < PROMPT_MS, `aborted after ${ms} ms`);
   });
+
+  it("a bare fetch handler shows the same: the runtime's doing, not the server's", async () => {
+    // The runtime's own server (Deno.serve or Bun.serve) with a handler that only waits on request.signal.
+    const seen = { started: 0, aborted: 0 };
+    const bare = await serve({
+      fetch: async (request) => {
+        await request.text();
+        seen.started++;
+        const aborted = await new Promise<boolean>((resolve) => {
+          request.signal.addEventListener("abort", () => resolve(true), { once: true });
+          setTimeout(() => resolve(false), 1_000);
+        });
+        if (aborted) seen.aborted++;
+        return Response.json({ aborted });
+      },
+    }, { port: 0, hostname: "127.0.0.1" });
+    try {
+      const abortedFor = async (bytes: number) => {
+        const before = { ...seen };
+        const controller = new AbortController();
+        const pending = fetch(bare.url, { method: "POST", body: "x".repeat(bytes), signal: controller.signal })
+          .catch(() => undefined);
+        await waitFor(() => seen.started > before.started);
+        controller.abort();
+        await pending;
+        await waitFor(() => seen.aborted > before.aborted, 1_100).catch(() => {});
+        return seen.aborted > before.aborted;
+      };
+      assert.equal(await abortedFor(100), true, "a small body");
+      assert.equal(await abortedFor(1024), !IS_DENO, IS_DENO ? "Deno now aborts: update the docs" : "a 1 KiB body");
+    } finally {
+      await bare.close();
+    }
+  });
 });
