@@ -188,7 +188,19 @@ export class CallContext<TConfig = unknown> {
     this.#sink = sink;
   }
 
-  /** Aborted when the caller goes away or cancels. */
+  /**
+   * Aborted when the caller goes away or cancels.
+   *
+   * Where the runtime does not report a disconnect, it is noticed late or not at all. On Deno
+   * (2.9.5; run with `--unstable-no-legacy-abort`, or the signal also aborts after every successful
+   * answer), `Deno.serve` over HTTP/1.1 misses a client that disconnects while a plain JSON answer is
+   * pending when the request body did not arrive with its headers in the server's first read: in
+   * practice a request over about 512 bytes (an MCP-lite body over ~250 bytes from `fetch`, nearly
+   * every MCP 2026-07-28 call). SSE answers notice it on their next write: an MCP call notices it at
+   * its first keep-alive (`heartbeatMs`), an MCP-lite call asked for as `text/event-stream` at once.
+   * HTTP/2 requests to Deno and every request to Bun are not affected (`tests/server/cancellation.test.ts`
+   * shows each case).
+   */
   get signal(): AbortSignal {
     const signal = this.#signal;
     // Runtimes build `Request.signal` on first access: read it only when a handler asks.

@@ -3,9 +3,21 @@
  * runtimes (and a timer object each); since every entry waits the same delay, deadlines arrive in
  * insertion order and one timer, re-armed for the oldest live entry, serves them all.
  *
+ * Where timers belong to the request that armed them (Cloudflare Workers: workerd cancels a request's
+ * timers once it has answered, and forbids I/O on behalf of another request), one shared timer would
+ * die with the first request and serve nobody after it; there each entry gets its own timer, armed in
+ * the request that added it.
+ *
  * @module
  */
 import { unrefTimer } from "./unref-timer.ts";
+
+/**
+ * Whether this runtime ties timers to the request that armed them: workerd names itself
+ * `Cloudflare-Workers` in `navigator.userAgent` (Cloudflare Workers docs, "Navigator").
+ */
+export const TIMERS_PER_REQUEST: boolean =
+  (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === "Cloudflare-Workers";
 
 /** What waits in a {@link DelayQueue}: its `due()` runs when the delay is over. */
 export interface Due {
@@ -37,10 +49,42 @@ class Entry implements Waiting {
   }
 }
 
+/** An entry with a timer of its own (where timers belong to requests). */
+class OwnTimer implements Waiting {
+  #target: Due | undefined;
+  readonly #queue: DelayQueue;
+  readonly #timer: ReturnType<typeof setTimeout>;
+
+  constructor(ms: number, target: Due, queue: DelayQueue) {
+    this.#target = target;
+    this.#queue = queue;
+    this.#timer = unrefTimer(setTimeout(() => this.#fire(), ms));
+  }
+
+  cancel(): void {
+    if (this.#target === undefined) return;
+    this.#target = undefined;
+    clearTimeout(this.#timer);
+    this.#queue.cancelled();
+  }
+
+  #fire(): void {
+    const target = this.#target;
+    if (target === undefined) return;
+    this.#target = undefined;
+    this.#queue.cancelled();
+    target.due();
+  }
+}
+
 /**
  * Runs `due()` of each entry a fixed delay after it was added, unless cancelled first, sharing one
  * timer. The timer does not keep the process alive; a cancelled entry costs nothing when it fires.
  * An entry is one small object (no closures), since one is added per request.
+ *
+ * Where timers belong to requests ({@link TIMERS_PER_REQUEST}), each entry has its own timer instead.
+ * Elsewhere, a shared timer found long past its due time (a host that dropped it without saying so)
+ * is re-armed by the next `add`, so one lost timer does not silence the queue for good.
  *
  * @example
  * ```ts
@@ -62,15 +106,20 @@ export class DelayQueue {
   #head = 0;
   #live = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed timer should fire (`performance.now()` time). */
+  #timerDue = 0;
   #ticking = false;
+  readonly #perEntry: boolean;
 
   /**
    * Creates a queue.
    *
    * @param delayMs The delay of every entry, in milliseconds.
+   * @param perEntry Gives each entry its own timer; by default, only where timers belong to requests.
    */
-  constructor(delayMs: number) {
+  constructor(delayMs: number, perEntry: boolean = TIMERS_PER_REQUEST) {
     this.#delayMs = delayMs;
+    this.#perEntry = perEntry;
   }
 
   /** How many entries are waiting (not yet fired nor cancelled). */
@@ -85,16 +134,25 @@ export class DelayQueue {
    * @returns Its place, to cancel it.
    */
   add(target: Due): Waiting {
-    const entry = new Entry(performance.now() + this.#delayMs, target, this);
-    this.#entries.push(entry);
     this.#live++;
-    if (this.#timer === undefined && !this.#ticking) this.#arm(this.#delayMs);
+    if (this.#perEntry) return new OwnTimer(this.#delayMs, target, this);
+    const now = performance.now();
+    const entry = new Entry(now + this.#delayMs, target, this);
+    this.#entries.push(entry);
+    if (this.#timer === undefined) {
+      if (!this.#ticking) this.#arm(this.#delayMs, now);
+    } else if (now - this.#timerDue > this.#delayMs) {
+      // A whole delay late: the host dropped the timer (or the event loop was blocked that long).
+      // Fire now; the tick re-arms for whatever is not due yet.
+      clearTimeout(this.#timer);
+      this.#arm(0, now);
+    }
     return entry;
   }
 
-  /** Counts an entry cancelled (called by the entry). */
+  /** Counts an entry gone, cancelled or (with its own timer) fired; called by the entry. */
   cancelled(): void {
-    if (--this.#live === 0) {
+    if (--this.#live === 0 && !this.#perEntry) {
       // Nothing waits: drop the dead entries; the armed timer finds none and stops.
       this.#entries = [];
       this.#head = 0;
@@ -104,10 +162,12 @@ export class DelayQueue {
     if (dead > 1024 && dead > this.#live) this.#compact(); // amortised: each pass drops over half
   }
 
-  #arm(ms: number): void {
-    const timer = setTimeout(() => this.#tick(), Math.max(0, ms));
+  #arm(ms: number, now: number): void {
+    const delay = Math.max(0, ms);
+    const timer = setTimeout(() => this.#tick(), delay);
     unrefTimer(timer);
     this.#timer = timer;
+    this.#timerDue = now + delay;
   }
 
   #tick(): void {
@@ -138,7 +198,8 @@ export class DelayQueue {
       return;
     }
     this.#compact();
-    this.#arm(this.#entries[0].at - performance.now());
+    const later = performance.now();
+    this.#arm(this.#entries[0].at - later, later);
   }
 
   /** Drops fired and cancelled entries. */

@@ -232,7 +232,10 @@ describe("slow senders", () => {
     for (const withLength of [true, false]) {
       it(`${path}, ${withLength ? "with" : "without"} Content-Length: 408 once bodyTimeoutMs passes`, async () => {
         const started = Date.now();
-        const response = await patient.fetch(stalled(path, withLength));
+        // The deadline's timer does not keep a process alive (a listener does); with no listener here,
+        // Deno would end the test's event loop while the answer is pending, so hold it open.
+        const hold = setTimeout(() => {}, 5_000);
+        const response = await patient.fetch(stalled(path, withLength)).finally(() => clearTimeout(hold));
         const elapsed = Date.now() - started;
         assert.equal(response.status, 408);
         assert.equal((await response.json()).error.code, -32600);

@@ -3,13 +3,13 @@
  * stream and a result that is not plain JSON), auth middleware driven by a header, and small waits.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import * as v from "valibot";
 import { ConnectError } from "@connectrpc/connect";
 import { defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
 import type { ServerCore } from "../../../src/binding.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
 import { fixtureServer, sleep, withDefaults } from "../../helpers/fixtures.ts";
+import { run } from "../../helpers/process.ts";
 
 /** Streams `count` ticks, `delayMs` apart, recording how it ended. */
 export const tickProbe = { started: 0, aborted: 0, finished: 0, pulled: 0 };
@@ -85,28 +85,7 @@ export async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-/** The output of a child process. */
-export interface Run {
-  /** The exit code (null when killed). */
-  code: number | null;
-  /** What it printed. */
-  stdout: string;
-  /** What it printed on stderr. */
-  stderr: string;
-}
-
-/** Runs a program from `cwd` (default: the repository root), killed after `timeoutMs`. */
-export function run(file: string, args: string[], timeoutMs = 30_000, cwd: string = ROOT): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-/** The repository root. */
-export const ROOT: string = new URL("../../../", import.meta.url).pathname;
+export { ROOT, type Run, run } from "../../helpers/process.ts";
 
 /** Runs a scenario of the grpc-js client under Node and returns what it saw. */
 export async function grpcJs(address: string, scenario: string, channels = 1): Promise<Record<string, any>> {

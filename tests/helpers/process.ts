@@ -1,0 +1,27 @@
+/**
+ * Child processes for tests: programs run from the repository root, each killed after a time bound.
+ */
+import { execFile } from "node:child_process";
+
+/** The output of a child process. */
+export interface Run {
+  /** The exit code (null when killed). */
+  code: number | null;
+  /** What it printed. */
+  stdout: string;
+  /** What it printed on stderr. */
+  stderr: string;
+}
+
+/** The repository root. */
+export const ROOT: string = new URL("../../", import.meta.url).pathname;
+
+/** Runs a program from `cwd` (default: the repository root), killed after `timeoutMs`. */
+export function run(file: string, args: string[], timeoutMs = 30_000, cwd: string = ROOT): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
