@@ -74,12 +74,18 @@ export async function inspect(client: Client, signal: AbortSignal): Promise<Insp
 
 function formatInspection(report: Inspection): string {
   const out: string[] = [];
-  const info = report.server?.serverInfo as Record<string, unknown> | undefined;
+  const meta = report.server?._meta as Record<string, unknown> | undefined;
+  const info = (report.server?.serverInfo ?? meta?.["io.modelcontextprotocol/serverInfo"]) as
+    | Record<string, unknown>
+    | undefined;
   const name = info ? `${info.title ?? info.name} ${info.version ?? ""}`.trim() : "(no server info on this wire)";
   const versions = report.server?.supportedVersions;
   out.push(`Server  ${name}`);
   out.push(`Wire    ${report.wire}${Array.isArray(versions) ? ` (${versions.join(", ")})` : ""}`);
   if (typeof report.server?.instructions === "string") out.push(`        ${oneLine(report.server.instructions)}`);
+  if (report.wire === "mcp-lite" || report.wire === "webtools") {
+    out.push(`        (${report.wire} carries tools only; an MCP endpoint, often /mcp, tells more)`);
+  }
   out.push("", `Tools (${report.tools.length})`);
   for (const tool of report.tools) out.push(formatTool(tool).trimEnd());
   out.push(...sectionLines("Resources", report.resources, (r) => `${r.uri}  ${r.name ?? ""}`));
@@ -94,6 +100,6 @@ function formatInspection(report: Inspection): string {
 }
 
 function sectionLines(title: string, section: Section, line: (item: Record<string, unknown>) => string): string[] {
-  if ("unavailable" in section) return ["", `${title}: not available (${section.unavailable})`];
+  if ("unavailable" in section) return ["", `${title}: none (${section.unavailable})`];
   return ["", `${title} (${section.items.length})`, ...section.items.map((item) => `  ${line(item).trimEnd()}`)];
 }
