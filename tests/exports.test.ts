@@ -323,6 +323,7 @@ const EXPECTED: Record<string, string[]> = {
     "grpcTransport",
     "type GrpcTransportOptions",
   ],
+  "./cli": [],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

@@ -93,7 +93,7 @@ function objectFromJson(text: string): Record<string, unknown> {
     throw new UsageError(`--args is not JSON: ${(error as Error).message}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError("--args must be a JSON object, e.g. '{\"query\": \"mcp\"}'");
+    throw new UsageError('--args must be a JSON object, e.g. \'{"query": "mcp"}\'');
   }
   return value as Record<string, unknown>;
 }
@@ -172,5 +172,7 @@ function parseJson(text: string): unknown {
 function checkEnum(schema: unknown, value: unknown, label: string): unknown {
   const allowed = (schema as Schema | undefined)?.enum;
   if (!Array.isArray(allowed) || allowed.some((a) => a === value)) return value;
-  throw new UsageError(`${label}: ${JSON.stringify(value)} is not one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`);
+  throw new UsageError(
+    `${label}: ${JSON.stringify(value)} is not one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`,
+  );
 }

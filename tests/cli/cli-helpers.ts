@@ -3,7 +3,6 @@
  * `bun`), against a fixture server this process serves on 127.0.0.1.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import * as v from "valibot";
 import { type Binding, defineTool, fail, serve } from "../../mod.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
