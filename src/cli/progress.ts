@@ -107,7 +107,7 @@ export function createProgressView(terminal: Terminal, tool: string, now: () => 
 
 function barLine(tool: string, p: Progress | undefined, parts: number, spin: string, elapsed: string): string {
   const pieces = [`${spin} ${tool}`];
-  if (p === undefined) pieces.push("waiting");
+  if (p === undefined) pieces.push(parts > 0 ? "streaming" : "waiting");
   else if (p.total !== undefined && p.total > 0) {
     const ratio = Math.max(0, Math.min(1, p.progress / p.total));
     const filled = Math.round(ratio * BAR_WIDTH);

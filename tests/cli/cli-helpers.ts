@@ -3,12 +3,16 @@
  * `bun`), against a fixture server this process serves on 127.0.0.1.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Binding, defineTool, fail, serve } from "../../mod.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { fixtureServer, withDefaults } from "../helpers/fixtures.ts";
 
-const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
+const MAIN = `${ROOT}src/cli/main.ts`;
 
 /** Asks the user for a name, then greets them. */
 const greet = defineTool("greet")
@@ -52,11 +56,27 @@ export function cliCommand(args: string[]): [string, string[]] {
  * @param args The command line.
  * @param options The time limit, and a hook that sees the child and its stderr as it comes.
  */
-export function runCli(
-  args: string[],
-  options: { timeoutMs?: number; onStderr?: (text: string, child: ChildProcess) => void } = {},
-): Promise<CliRun> {
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
   const [command, argv] = cliCommand(args);
+  return runProgram(command, argv, options);
+}
+
+/** Options of {@link runProgram}. */
+export interface RunOptions {
+  /** Kill the child after this long (default 20 s). */
+  timeoutMs?: number;
+  /** Sees the child and its stderr so far, as it comes. */
+  onStderr?: (text: string, child: ChildProcess) => void;
+}
+
+/**
+ * Runs a program to its end, stdin closed at once, killed after `timeoutMs`.
+ *
+ * @param command The program.
+ * @param argv Its arguments.
+ * @param options The time limit and a stderr hook.
+ */
+export function runProgram(command: string, argv: string[], options: RunOptions = {}): Promise<CliRun> {
   const child = spawn(command, argv, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
   child.stdin!.end();
   let stdout = "";
@@ -74,4 +94,12 @@ export function runCli(
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/** Bundles the CLI for Node (`bun build --target node`), as JSR's npm layer would give Node JavaScript. */
+export async function buildNodeBundle(): Promise<string> {
+  const out = join(mkdtempSync(join(tmpdir(), "mcplite-cli-")), "mcplite.mjs");
+  const built = await runProgram(`${ROOT}node_modules/.bin/bun`, ["build", MAIN, "--target", "node", "--outfile", out]);
+  if (built.code !== 0) throw new Error(`bun build failed: ${built.stderr}`);
+  return out;
 }

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import type { Listener } from "../../src/server/serve.ts";
 import { slowProbe } from "../helpers/fixtures.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import { runCli, startServer } from "./cli-helpers.ts";
+import { buildNodeBundle, runCli, runProgram, startServer } from "./cli-helpers.ts";
 
 describe("mcplite (the CLI, run as a child process)", () => {
   let listener: Listener;
@@ -142,5 +142,31 @@ describe("mcplite (the CLI, run as a child process)", () => {
     const bad = await runCli(["list", url, "--nope"]);
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr, "mcplite: unknown option --nope (see mcplite --help)\n");
+  });
+
+  it("runs on Node too (bundled to JavaScript): lists, streams with progress lines, and exits 130 on SIGINT", async () => {
+    const bundle = await buildNodeBundle();
+    const list = await runProgram("node", [bundle, "list", url]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^add\s+Adds two numbers$/m);
+    const slow = await runProgram("node", [bundle, "call", url, "slow", "--arg", "ms=50"]);
+    assert.equal(slow.code, 0, slow.stderr);
+    assert.equal(slow.stdout, "finished\n");
+    assert.match(slow.stderr, /^progress 2\/2 \(100%\) done/m);
+    let sent = false;
+    const interrupted = await runProgram("node", [bundle, "call", url, "slow", "--arg", "ms=20000"], {
+      onStderr: (text, child) => {
+        if (!sent && text.includes("started")) {
+          sent = true;
+          child.kill("SIGINT");
+        }
+      },
+    });
+    const isDeno = "Deno" in globalThis;
+    assert.ok(
+      interrupted.code === 130 || (isDeno && interrupted.signal === "SIGINT"),
+      `code ${interrupted.code}, signal ${interrupted.signal}`,
+    );
+    assert.match(interrupted.stderr, /mcplite: cancelled\n$/);
   });
 });
