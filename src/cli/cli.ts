@@ -63,6 +63,7 @@ export async function runCli(terminal: Terminal): Promise<number> {
       }),
       ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
       onWarning: (message) => void terminal.err(`mcplite: warning: ${message}\n`),
+      onPending: (note) => ctx.view?.pending(note),
     });
     ctx.client = client;
     return await run(ctx as CommandContext);

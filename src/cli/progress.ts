@@ -16,6 +16,8 @@ export interface ProgressView {
   partial(value: unknown): void;
   /** Shows a log message from the server. */
   log(entry: LogEntry): void;
+  /** Shows what the call waits on (a promise, a task and its status). */
+  pending(note: string): void;
   /** Clears the bar while something else (a question) uses the terminal. */
   pause(): Promise<void>;
   /** Draws the bar again after {@link ProgressView.pause}. */
@@ -49,6 +51,7 @@ export function createProgressView(terminal: Terminal, tool: string, now: () => 
       progress: (p) => write(`progress ${fraction(p)}${p.message ? ` ${p.message}` : ""} [${elapsed()}]\n`),
       partial: (value) => write(`partial ${preview(value, 200)}\n`),
       log: (entry) => write(logLine(entry)),
+      pending: (note) => write(`waiting: ${note} [${elapsed()}]\n`),
       pause: () => chain,
       resume: () => {},
       stop: () => chain,
@@ -56,6 +59,7 @@ export function createProgressView(terminal: Terminal, tool: string, now: () => 
   }
 
   let last: Progress | undefined;
+  let waitingOn: string | undefined;
   let parts = 0;
   let frame = 0;
   let paused = false;
@@ -63,7 +67,7 @@ export function createProgressView(terminal: Terminal, tool: string, now: () => 
   const draw = () => {
     if (paused) return;
     frame = (frame + 1) % SPINNER.length;
-    const line = barLine(tool, last, parts, SPINNER[frame], elapsed());
+    const line = barLine(tool, last, waitingOn, parts, SPINNER[frame], elapsed());
     write(`\r\x1b[2K${truncate(line, terminal.columns() - 1)}`);
     shown = true;
   };
@@ -80,6 +84,10 @@ export function createProgressView(terminal: Terminal, tool: string, now: () => 
     },
     partial: () => {
       parts++;
+    },
+    pending: (note) => {
+      waitingOn = note;
+      draw();
     },
     log: (entry) => {
       clear();
@@ -105,9 +113,16 @@ export function createProgressView(terminal: Terminal, tool: string, now: () => 
   };
 }
 
-function barLine(tool: string, p: Progress | undefined, parts: number, spin: string, elapsed: string): string {
+function barLine(
+  tool: string,
+  p: Progress | undefined,
+  waitingOn: string | undefined,
+  parts: number,
+  spin: string,
+  elapsed: string,
+): string {
   const pieces = [`${spin} ${tool}`];
-  if (p === undefined) pieces.push(parts > 0 ? "streaming" : "waiting");
+  if (p === undefined) pieces.push(waitingOn ?? (parts > 0 ? "streaming" : "waiting"));
   else if (p.total !== undefined && p.total > 0) {
     const ratio = Math.max(0, Math.min(1, p.progress / p.total));
     const filled = Math.round(ratio * BAR_WIDTH);

@@ -5,7 +5,7 @@
  * @module
  */
 import { Client, type ClientOptions } from "../client/client.ts";
-import type { Transport } from "../client/transport.ts";
+import type { Reply, RequestContext, TaskInfo, Transport } from "../client/transport.ts";
 import { AutoTransport, candidatesFor } from "../client/transports/auto.ts";
 import { createMcpTransport } from "../client/transports/mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "../client/transports/mcplite.ts";
@@ -14,7 +14,10 @@ import type { CliArgs, StdioCommand } from "./args.ts";
 import { UsageError } from "./errors.ts";
 
 /** What {@link connect} needs besides the target: the client's handlers and timeouts. */
-export type ConnectOptions = Pick<ClientOptions, "onElicit" | "timeoutMs" | "onWarning">;
+export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeoutMs" | "onWarning"> {
+  /** Hears of each call that goes on in the background: an MCP-lite or Webtools promise, an MCP task. */
+  onPending?: (note: string) => void;
+}
 
 /** The options of the stdio client transport (`@mcplite/sdk/client/stdio`). */
 interface StdioTransportOptions {
@@ -37,9 +40,42 @@ const STDIO_TRANSPORT = "../client/transports/stdio.ts";
  * @throws {UsageError} For a URL that does not parse, or a stdio target on a build without the stdio transport.
  */
 export async function connect(args: CliArgs, options: ConnectOptions): Promise<Client> {
-  const clientOptions: ClientOptions = { ...options, clientInfo: { name: "mcplite-cli", version: "0.1.0" } };
+  const { onPending, ...handlers } = options;
+  const clientOptions: ClientOptions = { ...handlers, clientInfo: { name: "mcplite-cli", version: "0.1.0" } };
   const transport = args.stdio ? await stdioTransport(args.stdio) : httpTransport(args);
-  return new Client(transport, clientOptions);
+  return new Client(onPending ? watchPending(transport, onPending) : transport, clientOptions);
+}
+
+/** Wraps a transport to report the promises and tasks its replies carry (the client redeems and polls them). */
+function watchPending(transport: Transport, onPending: (note: string) => void): Transport {
+  const watch = (reply: Reply): Reply => {
+    if (reply.kind === "promise") {
+      onPending(`promise${reply.retryAfterMs === undefined ? "" : `, redeeming in ${reply.retryAfterMs} ms`}`);
+    } else if (reply.kind === "task") {
+      const { status, statusMessage } = reply.task;
+      onPending(`task ${status}${statusMessage ? `: ${statusMessage}` : ""}`);
+    }
+    return reply;
+  };
+  return {
+    get wire() {
+      return transport.wire;
+    },
+    listTools: (ctx) => transport.listTools(ctx),
+    callTool: async (call, ctx) => watch(await transport.callTool(call, ctx)),
+    ...(transport.request
+      ? {
+        request: async (method: string, params: Record<string, unknown>, ctx: RequestContext) => {
+          const reply = await transport.request!(method, params, ctx);
+          if (method === "tasks/get" && reply.kind === "complete" && typeof reply.result.taskId === "string") {
+            watch({ kind: "task", task: reply.result as unknown as TaskInfo });
+          }
+          return reply;
+        },
+      }
+      : {}),
+    ...(transport.close ? { close: () => transport.close!() } : {}),
+  };
 }
 
 function httpTransport(args: CliArgs): Transport {

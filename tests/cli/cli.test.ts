@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Listener } from "../../src/server/serve.ts";
+import { server as longRunning } from "../../examples/long-running.ts";
+import { serve } from "../../mod.ts";
 import { slowProbe } from "../helpers/fixtures.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { buildNodeBundle, runCli, runProgram, startServer } from "./cli-helpers.ts";
@@ -107,6 +109,23 @@ describe("mcplite (the CLI, run as a child process)", () => {
     assert.equal(slow.code, 0, slow.stderr);
     assert.match(slow.stderr, /^progress 0\/2 \(0%\) started \[\d+\.\ds\]$/m);
     assert.match(slow.stderr, /^progress 2\/2 \(100%\) done \[\d+\.\ds\]$/m);
+  });
+
+  it("says on stderr what a call waits on: an MCP-lite promise being redeemed, an MCP task being polled", async () => {
+    const jobs = await serve(longRunning, { port: 0, hostname: "127.0.0.1" });
+    try {
+      const lite = await runCli(["call", jobs.url, "analyze_dataset", "--arg", "dataset_id=d1"]);
+      assert.equal(lite.code, 0, lite.stderr);
+      assert.equal(JSON.parse(lite.stdout).dataset_id, "d1");
+      assert.match(lite.stderr, /^waiting: promise, redeeming in 500 ms \[\d+\.\ds\]$/m);
+      const mcp = await runCli(["call", `${jobs.url}/mcp`, "analyze_dataset", "--arg", "dataset_id=d2"]);
+      assert.equal(mcp.code, 0, mcp.stderr);
+      assert.equal(JSON.parse(mcp.stdout).dataset_id, "d2");
+      assert.match(mcp.stderr, /^waiting: task working \[/m);
+      assert.match(mcp.stderr, /^waiting: task completed \[/m);
+    } finally {
+      await jobs.close();
+    }
   });
 
   it("fails an elicitation without a TTY, saying so", async () => {
