@@ -111,7 +111,9 @@ async function stdioTransport(target: StdioCommand): Promise<Transport> {
   let module: { createStdioTransport?: (options: StdioTransportOptions) => Transport };
   try {
     module = await import(STDIO_TRANSPORT);
-  } catch {
+  } catch (error) {
+    // Only a missing module means "no stdio support"; any other failure is a bug to show as it is.
+    if (!/not found|cannot find/i.test(String((error as Error)?.message))) throw error;
     throw new UsageError("this build of mcplite cannot start stdio servers (no stdio client transport)");
   }
   if (typeof module.createStdioTransport !== "function") {
