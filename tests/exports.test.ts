@@ -342,6 +342,7 @@ const EXPECTED: Record<string, string[]> = {
     "protectedResourceMetadata",
     "type ServerAuth",
   ],
+  "./cli": [],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

@@ -1,0 +1,147 @@
+/**
+ * Reading the command line: `mcplite <command> <target> [tool] [options]`, where the target is a URL or,
+ * after `--`, the command that starts a stdio server.
+ *
+ * @module
+ */
+import { UsageError } from "./errors.ts";
+
+/** The commands the CLI knows. */
+export const COMMANDS: readonly string[] = ["inspect", "list", "call", "help"];
+
+/** The wires a URL target may be forced to. */
+export type Wire = "auto" | "mcp-lite" | "mcp" | "webtools";
+
+/** A stdio server to start: the words after `--`. */
+export interface StdioCommand {
+  /** The program. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+}
+
+/** The command line, read. */
+export interface CliArgs {
+  /** `inspect`, `list`, `call` or `help`. */
+  command: string;
+  /** The server URL, for an HTTP target. */
+  url?: string;
+  /** The server command, for a stdio target. */
+  stdio?: StdioCommand;
+  /** The tool to call. */
+  tool?: string;
+  /** `--args '{…}'`: the arguments as one JSON object. */
+  argsJson?: string;
+  /** `--arg key=value`, in order. */
+  argPairs: string[];
+  /** `--json`: machine-readable output. */
+  json: boolean;
+  /** `--header "Name: value"`, in order. */
+  headers: [string, string][];
+  /** `--wire`: the wire of a URL target (default `auto`). */
+  wire: Wire;
+  /** `--timeout <seconds>` as ms: the idle timeout of each request (0: none). */
+  timeoutMs?: number;
+}
+
+const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
+
+/**
+ * Reads the command line.
+ *
+ * @param argv The arguments, without the runtime and script.
+ * @returns What they ask for (`command: "help"` for `--help`, `help` or nothing).
+ * @throws {UsageError} For an unknown command or option, or a missing value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs } from "./args.ts";
+ * const args = parseArgs(["call", "http://localhost:8000", "add", "--arg", "a=1", "--json"]);
+ * assert.equal(args.tool, "add");
+ * assert.deepEqual(args.argPairs, ["a=1"]);
+ * assert.deepEqual(parseArgs(["list", "--", "deno", "run", "-A", "server.ts"]).stdio, {
+ *   command: "deno",
+ *   args: ["run", "-A", "server.ts"],
+ * });
+ * ```
+ */
+export function parseArgs(argv: string[]): CliArgs {
+  const dash = argv.indexOf("--");
+  const words = dash < 0 ? argv : argv.slice(0, dash);
+  const result: CliArgs = { command: "help", argPairs: [], json: false, headers: [], wire: "auto" };
+  const positionals: string[] = [];
+  let help = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    const eq = word.startsWith("--") ? word.indexOf("=") : -1;
+    const name = eq > 0 ? word.slice(0, eq) : word;
+    const value = (): string => {
+      if (eq > 0) return word.slice(eq + 1);
+      if (i + 1 >= words.length) throw new UsageError(`${name} needs a value`);
+      return words[++i];
+    };
+    switch (name) {
+      case "-h":
+      case "--help":
+        help = true;
+        break;
+      case "--json":
+        result.json = true;
+        break;
+      case "--args":
+        result.argsJson = value();
+        break;
+      case "--arg":
+        result.argPairs.push(value());
+        break;
+      case "-H":
+      case "--header":
+        result.headers.push(headerOf(value()));
+        break;
+      case "--wire": {
+        const wire = value() as Wire;
+        if (!WIRES.includes(wire)) throw new UsageError(`--wire must be one of ${WIRES.join(", ")}`);
+        result.wire = wire;
+        break;
+      }
+      case "--timeout": {
+        const raw = value();
+        const seconds = Number(raw);
+        if (raw.trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
+          throw new UsageError(`--timeout takes seconds (0 for none), not ${JSON.stringify(raw)}`);
+        }
+        result.timeoutMs = seconds * 1000;
+        break;
+      }
+      default:
+        if (word.startsWith("-") && word !== "-") throw new UsageError(`unknown option ${name}`);
+        positionals.push(word);
+    }
+  }
+  if (help || positionals.length === 0) return result;
+  const [command, ...rest] = positionals;
+  if (!COMMANDS.includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  result.command = command;
+  if (command === "help") return result;
+  if (dash >= 0) {
+    const [program, ...programArgs] = argv.slice(dash + 1);
+    if (program === undefined) throw new UsageError("-- must be followed by the command that starts the server");
+    result.stdio = { command: program, args: programArgs };
+  } else {
+    result.url = rest.shift();
+    if (result.url === undefined) throw new UsageError(`${command} needs a target: a URL, or -- <command> <args…>`);
+  }
+  if (command === "call") {
+    result.tool = rest.shift();
+    if (result.tool === undefined) throw new UsageError("call needs a tool name");
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
+  return result;
+}
+
+function headerOf(raw: string): [string, string] {
+  const colon = raw.indexOf(":");
+  if (colon <= 0) throw new UsageError(`--header takes "Name: value", not ${JSON.stringify(raw)}`);
+  return [raw.slice(0, colon).trim(), raw.slice(colon + 1).trim()];
+}

@@ -1,0 +1,41 @@
+/**
+ * The `--help` text.
+ *
+ * @module
+ */
+
+/** What `mcplite --help` prints. */
+export const HELP: string = `mcplite: inspect and call MCP-lite, MCP and Webtools servers
+
+Usage:
+  mcplite inspect <url>              server info, tools with schemas, resources, prompts
+  mcplite list <url>                 the tools, one per line
+  mcplite call <url> <tool> [--args '{"key": "value"}'] [--arg key=value]…
+  mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
+
+The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
+and Webtools (/webtools); a URL with one of those paths is used as it is.
+
+Options:
+  --args <json>         the tool's arguments as one JSON object
+  --arg <key=value>     one argument, read as its input-schema type says (repeatable;
+                        numbers, booleans, null, JSON arrays and objects; strings as typed)
+  --json                machine-readable output: stdout carries only the JSON result
+  -H, --header <h>      an HTTP header for every request, "Name: value" (repeatable)
+  --wire <wire>         auto (default), mcp-lite, mcp or webtools
+  --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
+  -h, --help            this text
+
+While a call runs, stderr shows its progress (a bar on a terminal, plain lines otherwise);
+Ctrl-C cancels the call on the server. Questions the server asks (elicitation) are asked on
+the terminal; without one on stdin the call fails.
+
+Exit codes: 0 success, 1 the tool answered isError, 2 usage, protocol or transport error,
+130 cancelled with Ctrl-C.
+
+Examples:
+  mcplite list http://localhost:8000
+  mcplite call http://localhost:8000 search_books --arg query=data --arg limit=2
+  mcplite call http://localhost:8000/mcp add --args '{"a": 1, "b": 2}' --json
+  mcplite inspect -- deno run -A server.ts
+`;

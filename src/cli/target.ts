@@ -1,0 +1,123 @@
+/**
+ * Connecting to the target: a URL (MCP-lite, MCP or Webtools; a bare origin is probed in that order)
+ * or, after `--`, a command that starts a stdio server.
+ *
+ * @module
+ */
+import { Client, type ClientOptions } from "../client/client.ts";
+import type { Reply, RequestContext, TaskInfo, Transport } from "../client/transport.ts";
+import { AutoTransport, candidatesFor } from "../client/transports/auto.ts";
+import { createMcpTransport } from "../client/transports/mcp.ts";
+import { createMcpliteTransport, MCPLITE_BASE_PATH } from "../client/transports/mcplite.ts";
+import { createWebtoolsTransport } from "../client/transports/webtools.ts";
+import type { CliArgs, StdioCommand } from "./args.ts";
+import { UsageError } from "./errors.ts";
+
+/** What {@link connect} needs besides the target: the client's handlers and timeouts. */
+export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeoutMs" | "onWarning"> {
+  /** Hears of each call that goes on in the background: an MCP-lite or Webtools promise, an MCP task. */
+  onPending?: (note: string) => void;
+}
+
+/** The options of the stdio client transport (`@mcplite/sdk/client/stdio`). */
+interface StdioTransportOptions {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+// The stdio transport is its own module; loading it only for stdio targets keeps HTTP use free of
+// process spawning. A variable specifier, so this file builds before that module exists.
+const STDIO_TRANSPORT = "../client/transports/stdio.ts";
+
+/**
+ * Creates the client for the command line's target.
+ *
+ * @param args The command line.
+ * @param options The elicitation handler and timeouts.
+ * @returns The client (not yet connected: the first request discovers the wire).
+ * @throws {UsageError} For a URL that does not parse, or a stdio target on a build without the stdio transport.
+ */
+export async function connect(args: CliArgs, options: ConnectOptions): Promise<Client> {
+  const { onPending, ...handlers } = options;
+  const clientOptions: ClientOptions = { ...handlers, clientInfo: { name: "mcplite-cli", version: "0.1.0" } };
+  const transport = args.stdio ? await stdioTransport(args.stdio) : httpTransport(args);
+  return new Client(onPending ? watchPending(transport, onPending) : transport, clientOptions);
+}
+
+/** Wraps a transport to report the promises and tasks its replies carry (the client redeems and polls them). */
+function watchPending(transport: Transport, onPending: (note: string) => void): Transport {
+  const watch = (reply: Reply): Reply => {
+    if (reply.kind === "promise") {
+      onPending(`promise${reply.retryAfterMs === undefined ? "" : `, redeeming in ${reply.retryAfterMs} ms`}`);
+    } else if (reply.kind === "task") {
+      const { status, statusMessage } = reply.task;
+      onPending(`task ${status}${statusMessage ? `: ${statusMessage}` : ""}`);
+    }
+    return reply;
+  };
+  return {
+    get wire() {
+      return transport.wire;
+    },
+    listTools: (ctx) => transport.listTools(ctx),
+    callTool: async (call, ctx) => watch(await transport.callTool(call, ctx)),
+    ...(transport.request
+      ? {
+        request: async (method: string, params: Record<string, unknown>, ctx: RequestContext) => {
+          const reply = await transport.request!(method, params, ctx);
+          if (method === "tasks/get" && reply.kind === "complete" && typeof reply.result.taskId === "string") {
+            watch({ kind: "task", task: reply.result as unknown as TaskInfo });
+          }
+          return reply;
+        },
+      }
+      : {}),
+    ...(transport.close ? { close: () => transport.close!() } : {}),
+  };
+}
+
+function httpTransport(args: CliArgs): Transport {
+  let url: URL;
+  try {
+    url = new URL(args.url ?? "");
+  } catch {
+    throw new UsageError(`${JSON.stringify(args.url)} is not a URL (or put -- before a server command)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`${url.protocol} URLs are not served over HTTP; give an http(s) URL, or -- <command>`);
+  }
+  const http = args.headers.length > 0 ? { headers: Object.fromEntries(args.headers) } : {};
+  const bare = url.pathname.replace(/\/+$/, "") === "";
+  switch (args.wire) {
+    case "webtools":
+      return createWebtoolsTransport(bare ? url.origin + "/webtools" : url, http);
+    case "mcp":
+      return createMcpTransport(bare ? url.origin + "/mcp" : url, http);
+    case "mcp-lite":
+      return createMcpliteTransport(bare ? url.origin + MCPLITE_BASE_PATH : url, http);
+    default:
+      if (/\/webtools(\/|$)/.test(url.pathname)) return createWebtoolsTransport(url, http);
+      // A bare origin: MCP-lite, MCP, then Webtools at its default path.
+      return new AutoTransport([
+        ...candidatesFor(url, http),
+        ...(bare ? [createWebtoolsTransport(url.origin + "/webtools", http)] : []),
+      ]);
+  }
+}
+
+async function stdioTransport(target: StdioCommand): Promise<Transport> {
+  let module: { createStdioTransport?: (options: StdioTransportOptions) => Transport };
+  try {
+    module = await import(STDIO_TRANSPORT);
+  } catch (error) {
+    // Only a missing module means "no stdio support"; any other failure is a bug to show as it is.
+    if (!/not found|cannot find/i.test(String((error as Error)?.message))) throw error;
+    throw new UsageError("this build of mcplite cannot start stdio servers (no stdio client transport)");
+  }
+  if (typeof module.createStdioTransport !== "function") {
+    throw new UsageError("this build of mcplite cannot start stdio servers (no createStdioTransport)");
+  }
+  return module.createStdioTransport({ command: target.command, args: target.args });
+}

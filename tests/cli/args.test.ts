@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseArgs } from "../../src/cli/args.ts";
+
+describe("the command line", () => {
+  it("reads a stdio target after --, with the tool before it", () => {
+    const args = parseArgs(["call", "echo", "--arg", "text=hi", "--", "bun", "server.ts", "--port", "0"]);
+    assert.equal(args.tool, "echo");
+    assert.equal(args.url, undefined);
+    assert.deepEqual(args.stdio, { command: "bun", args: ["server.ts", "--port", "0"] });
+  });
+
+  it("reads options in --name=value form, headers and timeouts", () => {
+    const args = parseArgs(["list", "http://x", "--header=Authorization: Bearer t", "--timeout", "1.5", "--wire=mcp"]);
+    assert.deepEqual(args.headers, [["Authorization", "Bearer t"]]);
+    assert.equal(args.timeoutMs, 1500);
+    assert.equal(args.wire, "mcp");
+  });
+
+  it("refuses what it cannot read", () => {
+    assert.throws(() => parseArgs(["fetch", "http://x"]), /unknown command "fetch"/);
+    assert.throws(() => parseArgs(["list"]), /list needs a target/);
+    assert.throws(() => parseArgs(["list", "http://x", "extra"]), /unexpected argument "extra"/);
+    assert.throws(() => parseArgs(["list", "--"]), /-- must be followed by the command/);
+    assert.throws(() => parseArgs(["list", "http://x", "--wire", "smtp"]), /--wire must be one of/);
+    assert.throws(() => parseArgs(["list", "http://x", "--timeout", "soon"]), /--timeout takes seconds/);
+  });
+});
