@@ -27,12 +27,12 @@ import { modernRequest, post, toolsCall } from "../helpers/request.ts";
 let listener: Listener;
 let as: AuthorizationServer;
 let resource: string;
+let app: { fetch(request: Request): Promise<Response> };
 const callers: AuthInfo[] = [];
 
 before(async () => {
   // The resource is the server's origin, known once it listens: the app is built after.
-  let app: { fetch(request: Request): Promise<Response> } | undefined;
-  listener = await serve({ fetch: (request) => app!.fetch(request) }, { port: 0, hostname: "127.0.0.1" });
+  listener = await serve({ fetch: (request) => app.fetch(request) }, { port: 0, hostname: "127.0.0.1" });
   resource = listener.url;
   as = await startAuthorizationServer(resource);
   app = createServer({

@@ -44,15 +44,11 @@ export interface AuthorizationServer {
 export async function startAuthorizationServer(resource: string, user = "ada"): Promise<AuthorizationServer> {
   const { privateKey } = await generateKeyPair("ES256", { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: "as-key-1", alg: "ES256", use: "sig" };
-  let provider: Provider | undefined;
-  const http = createHttpServer((req, res) => {
-    if (provider === undefined) return void res.writeHead(503).end();
-    if (req.url?.startsWith("/interaction/")) return void interact(provider, req, res, user).catch(() => fail(res));
-    provider.callback()(req, res);
-  });
+  // The issuer contains the port: listen first, then answer with the provider made for it.
+  const http = createHttpServer();
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  provider = new Provider(issuer, {
+  const provider = new Provider(issuer, {
     jwks: { keys: [signingKey] },
     cookies: { keys: ["cookie-key-for-tests-only"] },
     // Every client (registered ones too) signs with the one ES256 key: no RSA key to generate.
@@ -103,6 +99,11 @@ export async function startAuthorizationServer(resource: string, user = "ada"): 
       Interaction: 600,
       Session: 600,
     },
+  });
+  const callback = provider.callback();
+  http.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith("/interaction/")) return void interact(provider, req, res, user).catch(() => fail(res));
+    callback(req, res);
   });
   return {
     issuer,
