@@ -34,14 +34,27 @@ export interface AuthorizationServer {
   close(): Promise<void>;
 }
 
+/** Options of {@link startAuthorizationServer}. */
+export interface AuthorizationServerOptions {
+  /** The account the interaction handler logs in (default `ada`). */
+  readonly user?: string;
+  /** The scopes the user consents to, of those requested (default: all); the rest are refused. */
+  readonly consent?: (requested: readonly string[]) => readonly string[];
+}
+
 /**
  * Starts oidc-provider on 127.0.0.1 (port 0), issuing ES256-signed JWT access tokens whose `aud` is
  * `resource`.
  *
  * @param resource The only resource indicator it accepts.
- * @param user The account the interaction handler logs in.
+ * @param options The user, and what they consent to.
  */
-export async function startAuthorizationServer(resource: string, user = "ada"): Promise<AuthorizationServer> {
+export async function startAuthorizationServer(
+  resource: string,
+  options: AuthorizationServerOptions = {},
+): Promise<AuthorizationServer> {
+  const user = options.user ?? "ada";
+  const consent = options.consent ?? ((requested) => requested);
   const { privateKey } = await generateKeyPair("ES256", { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: "as-key-1", alg: "ES256", use: "sig" };
   // The issuer contains the port: listen first, then answer with the provider made for it.
@@ -69,6 +82,9 @@ export async function startAuthorizationServer(resource: string, user = "ada"): 
         redirect_uris: [APP_CLIENT.redirectUri],
       },
     ],
+    // Scopes a dynamically registered client may list in its `scope` (RFC 7591 §2): oidc-provider
+    // checks them against this list.
+    scopes: ["openid", "offline_access", ...RESOURCE_SCOPES.split(" ")],
     pkce: { required: () => true },
     findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
@@ -102,7 +118,9 @@ export async function startAuthorizationServer(resource: string, user = "ada"): 
   });
   const callback = provider.callback();
   http.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url?.startsWith("/interaction/")) return void interact(provider, req, res, user).catch(() => fail(res));
+    if (req.url?.startsWith("/interaction/")) {
+      return void interact(provider, req, res, user, consent).catch(() => fail(res));
+    }
     callback(req, res);
   });
   return {
@@ -126,9 +144,16 @@ function fail(res: ServerResponse): void {
 
 /**
  * The interaction endpoints: GET shows what is asked; POST `…/login` with `login=<user>` signs the user
- * in and grants the requested scopes for the requested resource (a consent screen that says yes).
+ * in and records their consent for the requested resource: the scopes `consent` keeps are granted,
+ * the others refused (so the consent prompt does not come back for them).
  */
-async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse, user: string): Promise<void> {
+async function interact(
+  provider: Provider,
+  req: IncomingMessage,
+  res: ServerResponse,
+  user: string,
+  consent: (requested: readonly string[]) => readonly string[],
+): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   if (req.method === "GET") {
     res.writeHead(200, { "content-type": "application/json" });
@@ -144,12 +169,16 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
     return void provider.interactionFinished(req, res, { error: "access_denied", error_description: "unknown user" });
   }
   const { params } = details;
+  const requested = String(params.scope ?? "").split(" ").filter(Boolean);
+  const granted = consent(requested).join(" ");
+  const refused = requested.filter((scope) => !granted.split(" ").includes(scope)).join(" ");
   const grant = new provider.Grant({ accountId: user, clientId: String(params.client_id) });
-  const resources = [params.resource ?? []].flat() as string[];
-  const scope = String(params.scope ?? "");
-  for (const indicator of resources) grant.addResourceScope(indicator, scope);
-  const oidcScope = scope.split(" ").filter((s) => s === "openid" || s === "offline_access").join(" ");
-  if (oidcScope !== "") grant.addOIDCScope(oidcScope);
+  for (const indicator of [params.resource ?? []].flat() as string[]) {
+    if (granted !== "") grant.addResourceScope(indicator, granted);
+    if (refused !== "") grant.rejectResourceScope(indicator, refused);
+  }
+  if (granted !== "") grant.addOIDCScope(granted);
+  if (refused !== "") grant.rejectOIDCScope(refused);
   const grantId = await grant.save();
   await provider.interactionFinished(req, res, { login: { accountId: user }, consent: { grantId } }, {
     mergeWithLastSubmission: false,
