@@ -19,6 +19,7 @@ import {
   APP_CLIENT,
   type AuthorizationServer,
   authorizeHeadlessly,
+  clientCredentialsToken,
   SERVICE_CLIENT,
   startAuthorizationServer,
 } from "../helpers/authorization-server.ts";
@@ -63,20 +64,9 @@ after(async () => {
   await as?.close();
 });
 
-/** A token from the client-credentials grant (RFC 6749 §4.4) for our resource. */
-async function serviceToken(scope: string, withResource = true): Promise<string> {
-  const body = new URLSearchParams({ grant_type: "client_credentials", scope });
-  if (withResource) body.set("resource", resource);
-  const response = await fetch(as.tokenEndpoint, {
-    method: "POST",
-    headers: { authorization: `Basic ${btoa(`${SERVICE_CLIENT.id}:${SERVICE_CLIENT.secret}`)}` },
-    body,
-    signal: AbortSignal.timeout(5000),
-  });
-  const json = await response.json();
-  assert.equal(response.status, 200, JSON.stringify(json));
-  return json.access_token;
-}
+/** A token from the client-credentials grant for our resource (or for none). */
+const serviceToken = (scope: string, withResource = true) =>
+  clientCredentialsToken(as, scope, withResource ? resource : undefined);
 
 /** The same request, sent to the listening server. */
 function live(request: Request): Request {

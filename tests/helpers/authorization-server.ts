@@ -15,6 +15,8 @@ import { errors, Provider } from "oidc-provider";
 export const SERVICE_CLIENT = { id: "reporting-job", secret: "s3cret-for-tests-only" } as const;
 /** A public client for the authorization-code grant with PKCE. */
 export const APP_CLIENT = { id: "desktop-app", redirectUri: "http://127.0.0.1/callback" } as const;
+/** A confidential client the resource server uses to introspect opaque tokens (RFC 7662). */
+export const INTROSPECTION_CLIENT = { id: "docs-api", secret: "introspection-secret-for-tests-only" } as const;
 /** The scopes the resource server understands. */
 export const RESOURCE_SCOPES = "docs:read docs:write";
 
@@ -26,6 +28,8 @@ export interface AuthorizationServer {
   readonly jwksUri: string;
   /** Its token endpoint. */
   readonly tokenEndpoint: string;
+  /** Its introspection endpoint (RFC 7662). */
+  readonly introspectionEndpoint: string;
   /** Its authorization endpoint. */
   readonly authorizationEndpoint: string;
   /** The user the interaction handler logs in. */
@@ -40,6 +44,8 @@ export interface AuthorizationServerOptions {
   readonly user?: string;
   /** The scopes the user consents to, of those requested (default: all); the rest are refused. */
   readonly consent?: (requested: readonly string[]) => readonly string[];
+  /** The access tokens it issues for the resource: JWTs (RFC 9068, the default) or opaque strings. */
+  readonly accessTokenFormat?: "jwt" | "opaque";
 }
 
 /**
@@ -75,6 +81,13 @@ export async function startAuthorizationServer(
         response_types: [],
       },
       {
+        client_id: INTROSPECTION_CLIENT.id,
+        client_secret: INTROSPECTION_CLIENT.secret,
+        grant_types: [],
+        redirect_uris: [],
+        response_types: [],
+      },
+      {
         client_id: APP_CLIENT.id,
         token_endpoint_auth_method: "none",
         grant_types: ["authorization_code"],
@@ -91,6 +104,11 @@ export async function startAuthorizationServer(
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      // Only the resource server may ask what a token means.
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }) => client.clientId === INTROSPECTION_CLIENT.id,
+      },
       registration: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -101,8 +119,9 @@ export async function startAuthorizationServer(
             scope: RESOURCE_SCOPES,
             audience: resource,
             accessTokenTTL: 300,
-            accessTokenFormat: "jwt",
-            jwt: { sign: { alg: "ES256" } },
+            ...(options.accessTokenFormat === "opaque"
+              ? { accessTokenFormat: "opaque" }
+              : { accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } }),
           };
         },
       },
@@ -127,6 +146,7 @@ export async function startAuthorizationServer(
     issuer,
     jwksUri: `${issuer}/jwks`,
     tokenEndpoint: `${issuer}/token`,
+    introspectionEndpoint: `${issuer}/token/introspection`,
     authorizationEndpoint: `${issuer}/auth`,
     user,
     close: () =>
@@ -183,6 +203,32 @@ async function interact(
   await provider.interactionFinished(req, res, { login: { accountId: user }, consent: { grantId } }, {
     mergeWithLastSubmission: false,
   });
+}
+
+/**
+ * Gets a token by the client-credentials grant (RFC 6749 §4.4) as {@link SERVICE_CLIENT}.
+ *
+ * @param server The authorization server.
+ * @param scope The scopes asked for.
+ * @param resource The resource indicator (RFC 8707), or none.
+ * @returns The access token.
+ */
+export async function clientCredentialsToken(
+  server: AuthorizationServer,
+  scope: string,
+  resource?: string,
+): Promise<string> {
+  const body = new URLSearchParams({ grant_type: "client_credentials", scope });
+  if (resource !== undefined) body.set("resource", resource);
+  const response = await fetch(server.tokenEndpoint, {
+    method: "POST",
+    headers: { authorization: `Basic ${btoa(`${SERVICE_CLIENT.id}:${SERVICE_CLIENT.secret}`)}` },
+    body,
+    signal: AbortSignal.timeout(5000),
+  });
+  const json = await response.json();
+  if (response.status !== 200) throw new Error(`no token: ${JSON.stringify(json)}`);
+  return json.access_token;
 }
 
 /**
