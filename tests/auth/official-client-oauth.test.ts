@@ -8,18 +8,12 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
 import { decodeJwt } from "jose";
 import { Client } from "@modelcontextprotocol/sdk/client";
-import { createServer, defineTool, serve } from "../../mod.ts";
-import { jwtAuth } from "../../src/auth/mod.ts";
 import type { AuthInfo } from "../../src/core/call-context.ts";
 import type { Listener } from "../../src/types.ts";
-import {
-  type AuthorizationServer,
-  authorizeHeadlessly,
-  startAuthorizationServer,
-} from "../helpers/authorization-server.ts";
+import { type AuthorizationServer, authorizeHeadlessly } from "../helpers/authorization-server.ts";
+import { startProtectedServer } from "../helpers/protected-server.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: load these by a computed specifier (typed here by hand), as a user on Node would.
@@ -90,42 +84,17 @@ class HeadlessOAuthProvider {
 
 let listener: Listener;
 let as: AuthorizationServer;
-let app: { fetch(request: Request): Promise<Response> };
-let consentRound = 0;
-const callers: AuthInfo[] = [];
+let callers: AuthInfo[];
+let stop: () => Promise<void>;
 
 before(async () => {
-  listener = await serve({ fetch: (request) => app.fetch(request) }, { port: 0, hostname: "127.0.0.1" });
+  let consentRound = 0;
   // The user first consents to reading only; later, to whatever is asked.
-  as = await startAuthorizationServer(listener.url, {
-    consent: (requested) => consentRound++ === 0 ? requested.filter((scope) => scope === "docs:read") : requested,
-  });
-  app = createServer({
-    name: "docs",
-    version: "1.0.0",
-    auth: jwtAuth({
-      issuer: as.issuer,
-      resource: listener.url,
-      jwksUri: as.jwksUri,
-      scopesSupported: ["docs:read", "docs:write"],
-    }),
-  })
-    .tool(
-      defineTool("read_doc").input(v.object({ id: v.string() })).handle(({ id }, ctx) => {
-        callers.push(ctx.auth!);
-        return `doc ${id}`;
-      }),
-    )
-    .tool(
-      defineTool("write_doc").scopes("docs:write").input(v.object({ id: v.string() })).handle(({ id }) =>
-        `wrote ${id}`
-      ),
-    );
+  const consent = (requested: readonly string[]) =>
+    consentRound++ === 0 ? requested.filter((scope) => scope === "docs:read") : requested;
+  ({ listener, as, callers, close: stop } = await startProtectedServer(undefined, { consent }));
 });
-after(async () => {
-  await listener?.close();
-  await as?.close();
-});
+after(async () => await stop?.());
 
 describe("the official v1 client's OAuth flow against oidc-provider", () => {
   it("discovers, registers, authorizes, calls, and steps up on insufficient_scope", async () => {

@@ -7,10 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
 import { base64url, decodeJwt } from "jose";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
-import { jwtAuth } from "../../src/auth/mod.ts";
+import { mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import type { AuthInfo } from "../../src/core/call-context.ts";
@@ -21,48 +19,21 @@ import {
   authorizeHeadlessly,
   clientCredentialsToken,
   SERVICE_CLIENT,
-  startAuthorizationServer,
 } from "../helpers/authorization-server.ts";
+import { startProtectedServer } from "../helpers/protected-server.ts";
 import { modernRequest, post, toolsCall } from "../helpers/request.ts";
 
 let listener: Listener;
 let as: AuthorizationServer;
 let resource: string;
-let app: { fetch(request: Request): Promise<Response> };
-const callers: AuthInfo[] = [];
+let callers: AuthInfo[];
+let stop: () => Promise<void>;
 
 before(async () => {
-  // The resource is the server's origin, known once it listens: the app is built after.
-  listener = await serve({ fetch: (request) => app.fetch(request) }, { port: 0, hostname: "127.0.0.1" });
-  resource = listener.url;
-  as = await startAuthorizationServer(resource);
-  app = createServer({
-    name: "docs",
-    version: "1.0.0",
-    auth: jwtAuth({
-      issuer: as.issuer,
-      resource,
-      jwksUri: as.jwksUri,
-      scopesSupported: ["docs:read", "docs:write"],
-    }),
-    bindings: [mcpLiteBinding(), mcpBinding(), webtoolsBinding(), grpcBinding()],
-  })
-    .tool(
-      defineTool("read_doc").input(v.object({ id: v.string() })).handle(({ id }, ctx) => {
-        callers.push(ctx.auth!);
-        return `doc ${id}`;
-      }),
-    )
-    .tool(
-      defineTool("write_doc").scopes("docs:write").input(v.object({ id: v.string() })).handle(({ id }) =>
-        `wrote ${id}`
-      ),
-    );
+  const started = await startProtectedServer([mcpLiteBinding(), mcpBinding(), webtoolsBinding(), grpcBinding()]);
+  ({ listener, as, resource, callers, close: stop } = started);
 });
-after(async () => {
-  await listener?.close();
-  await as?.close();
-});
+after(async () => await stop?.());
 
 /** A token from the client-credentials grant for our resource (or for none). */
 const serviceToken = (scope: string, withResource = true) =>
