@@ -1,15 +1,22 @@
 /**
- * The official TypeScript SDK's client (`@modelcontextprotocol/sdk` 1.32) with its OAuth support,
- * against our server behind `jwtAuth()` and a real authorization server (npm `oidc-provider`): discovery
- * from our 401 challenge (RFC 9728 §5.1), Protected Resource Metadata, authorization server metadata,
- * dynamic client registration (RFC 7591), authorization with PKCE S256 and a resource indicator
- * (RFC 8707), the token, the call; then a 403 `insufficient_scope` and the client's step-up (MCP
- * 2025-11-25, Authorization, Scope Challenge Handling). The browser is a headless user agent.
+ * The official TypeScript clients with their OAuth support (`@modelcontextprotocol/sdk` 1.32 on MCP 2025,
+ * `@modelcontextprotocol/client` 2.4 on MCP 2026-07-28) against our server behind `jwtAuth()` and a
+ * real authorization server (npm `oidc-provider`): discovery from our 401 challenge (RFC 9728 §5.1),
+ * Protected Resource Metadata, authorization server metadata, dynamic client registration (RFC 7591),
+ * authorization with PKCE S256 and a resource indicator (RFC 8707), the token, the call; then a 403
+ * `insufficient_scope` and the client's step-up (MCP 2025-11-25, Authorization, Scope Challenge
+ * Handling). The browser is a headless user agent that logs in and consents.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { decodeJwt } from "jose";
 import { Client } from "@modelcontextprotocol/sdk/client";
+import {
+  Client as ClientV2,
+  type OAuthClientProvider,
+  StreamableHTTPClientTransport as TransportV2,
+  UnauthorizedError as UnauthorizedErrorV2,
+} from "@modelcontextprotocol/client";
 import type { AuthInfo } from "../../src/core/call-context.ts";
 import type { Listener } from "../../src/types.ts";
 import { type AuthorizationServer, authorizeHeadlessly } from "../helpers/authorization-server.ts";
@@ -48,10 +55,13 @@ class HeadlessOAuthProvider {
   readonly authorizations: URL[] = [];
   /** The code the last authorization returned. */
   code: string | undefined;
+  /** Every parameter the last authorization sent back to the redirect URI. */
+  callback: URLSearchParams | undefined;
   #state = "";
   #client: Json | undefined;
   #tokens: Json | undefined;
   #verifier = "";
+  #discovery: Json | undefined;
 
   state(): string {
     return this.#state = crypto.randomUUID();
@@ -74,11 +84,18 @@ class HeadlessOAuthProvider {
   codeVerifier(): string {
     return this.#verifier;
   }
+  saveDiscoveryState(state: Json): void {
+    this.#discovery = state;
+  }
+  discoveryState(): Json | undefined {
+    return this.#discovery;
+  }
   async redirectToAuthorization(url: URL): Promise<void> {
     this.authorizations.push(url);
-    const { code, state } = await authorizeHeadlessly(url);
+    const { code, state, params } = await authorizeHeadlessly(url);
     assert.equal(state, this.#state, "the state came back unchanged");
     this.code = code;
+    this.callback = params;
   }
 }
 
@@ -87,26 +104,35 @@ let as: AuthorizationServer;
 let callers: AuthInfo[];
 let stop: () => Promise<void>;
 
-before(async () => {
+/** Starts our server and its authorization server, whose user first consents to reading only. */
+async function start(): Promise<void> {
   let consentRound = 0;
-  // The user first consents to reading only; later, to whatever is asked.
   const consent = (requested: readonly string[]) =>
     consentRound++ === 0 ? requested.filter((scope) => scope === "docs:read") : requested;
   ({ listener, as, callers, close: stop } = await startProtectedServer(undefined, { consent }));
-});
-after(async () => await stop?.());
+}
+
+/** A fetch that records "METHOD /path" of each request (the order of the flow) and the MCP versions sent. */
+function recordingFetch(requested: string[], versions = new Set<string>()): typeof fetch {
+  return (input, init) => {
+    const request = new Request(input, init);
+    requested.push(`${request.method} ${new URL(request.url).pathname}`);
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && new URL(request.url).pathname === "/mcp") versions.add(version);
+    return fetch(request);
+  };
+}
 
 describe("the official v1 client's OAuth flow against oidc-provider", () => {
+  before(start);
+  after(async () => await stop?.());
+
   it("discovers, registers, authorizes, calls, and steps up on insufficient_scope", async () => {
     const oauth = new HeadlessOAuthProvider();
     const requested: string[] = [];
-    const recording: typeof fetch = (input, init) => {
-      const request = new Request(input, init);
-      requested.push(`${request.method} ${new URL(request.url).pathname}`);
-      return fetch(request);
-    };
     const endpoint = new URL(`${listener.url}/mcp`);
-    const transport = () => new StreamableHTTPClientTransport(endpoint, { authProvider: oauth, fetch: recording });
+    const transport = () =>
+      new StreamableHTTPClientTransport(endpoint, { authProvider: oauth, fetch: recordingFetch(requested) });
 
     // 1. No token: our 401 challenge starts the flow; the SDK registers, sends the user to authorize,
     //    and stops (a browser would come back to the redirect URI): UnauthorizedError.
@@ -154,6 +180,59 @@ describe("the official v1 client's OAuth flow against oidc-provider", () => {
     const wrote = await client.callTool({ name: "write_doc", arguments: { id: "2" } });
     assert.deepEqual(wrote.content, [{ type: "text", text: "wrote 2" }]);
     assert.equal(requested.filter((line) => line === "POST /reg").length, 1, "registered once");
+    await client.close();
+  });
+});
+
+describe("the official v2 client's OAuth flow against oidc-provider (MCP 2026-07-28)", () => {
+  before(start);
+  after(async () => await stop?.());
+
+  it("discovers, registers, authorizes, calls, and steps up to the union of its scopes", async () => {
+    const oauth = new HeadlessOAuthProvider();
+    const requested: string[] = [];
+    const versions = new Set<string>();
+    const endpoint = new URL(`${listener.url}/mcp`);
+    const transport = () =>
+      new TransportV2(endpoint, {
+        authProvider: oauth as unknown as OAuthClientProvider,
+        fetch: recordingFetch(requested, versions),
+      });
+    const modern = () =>
+      new ClientV2({ name: "v2", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+
+    const first = modern();
+    await assert.rejects(first.connect(transport()), UnauthorizedErrorV2);
+    assert.ok(requested.includes("GET /.well-known/oauth-protected-resource/mcp"), requested.join(", "));
+    assert.ok(requested.includes("POST /reg"), requested.join(", "));
+    const authorization = oauth.authorizations[0];
+    assert.equal(authorization.searchParams.get("resource"), listener.url);
+    assert.equal(authorization.searchParams.get("code_challenge_method"), "S256");
+
+    // The redirect's parameters, `iss` included (RFC 9207), go to finishAuth.
+    const exchanging = transport();
+    await exchanging.finishAuth(oauth.callback!);
+    assert.equal(decodeJwt(String(oauth.tokens()?.access_token)).scope, "docs:read");
+    const client = modern();
+    await client.connect(transport());
+    callers.length = 0;
+    const read = await client.callTool({ name: "read_doc", arguments: { id: "1" } });
+    assert.deepEqual(read.content, [{ type: "text", text: "doc 1" }]);
+    assert.equal(callers[0].subject, as.user);
+
+    await assert.rejects(client.callTool({ name: "write_doc", arguments: { id: "2" } }), UnauthorizedErrorV2);
+    assert.equal(oauth.authorizations.length, 2);
+    assert.equal(
+      oauth.authorizations[1].searchParams.get("scope"),
+      "docs:read docs:write",
+      "what it held and what the challenge named (SEP-2350)",
+    );
+    await exchanging.finishAuth(oauth.callback!);
+    const wrote = await client.callTool({ name: "write_doc", arguments: { id: "2" } });
+    assert.deepEqual(wrote.content, [{ type: "text", text: "wrote 2" }]);
+    const again = await client.callTool({ name: "read_doc", arguments: { id: "3" } });
+    assert.deepEqual(again.content, [{ type: "text", text: "doc 3" }], "reading still works");
+    assert.deepEqual([...versions], ["2026-07-28"], "every MCP request on the 2026-07-28 wire");
     await client.close();
   });
 });

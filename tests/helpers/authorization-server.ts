@@ -238,12 +238,12 @@ export async function clientCredentialsToken(
  *
  * @param authorizationUrl The URL the client would open in a browser.
  * @param user The user to log in as.
- * @returns The code, and the `state` that came back with it.
+ * @returns The code, the `state` that came back with it, and every parameter of the redirect (RFC 9207 adds `iss`).
  */
 export async function authorizeHeadlessly(
   authorizationUrl: URL,
   user = "ada",
-): Promise<{ code: string; state?: string }> {
+): Promise<{ code: string; state?: string; params: URLSearchParams }> {
   const cookies = new Map<string, string>();
   const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
   let url = authorizationUrl;
@@ -279,7 +279,7 @@ export async function authorizeHeadlessly(
     if (error !== null) throw new Error(`authorization failed: ${error} ${next.searchParams.get("error_description")}`);
     const code = next.searchParams.get("code");
     if (code !== null && !next.pathname.startsWith("/interaction/")) {
-      return { code, state: next.searchParams.get("state") ?? undefined };
+      return { code, state: next.searchParams.get("state") ?? undefined, params: next.searchParams };
     }
     url = next;
     init = {};
