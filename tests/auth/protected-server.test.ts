@@ -108,7 +108,7 @@ describe("challenges on every wire", () => {
         }),
     ],
     ["MCP-lite", () => post("/mcp-lite/v1/calltools", toolsCall("read_doc", { id: "1" }))],
-    ["Webtools", () => post("/webtools/", { action: "read_doc", arguments: { id: "1" } })],
+    ["Webtools", () => post("/webtools/", { action: "read_doc", request: { id: "1" } })],
     ["Connect", () => post("/mcplite.MCPLite/CallTool", { name: "read_doc", arguments: { id: "1" } })],
   ];
   for (const [wire, request] of cases) {
