@@ -77,6 +77,7 @@ const EXPECTED: Record<string, string[]> = {
     "type CompletionResult",
     "type ContentAnnotations",
     "type ContentBlockBase",
+    "type CorsOptions",
     "type CreateMessageResult",
     "type DeferOptions",
     "type ElicitResult",

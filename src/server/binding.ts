@@ -29,6 +29,8 @@ export interface ResolvedOptions {
   readonly bodyTimeoutMs: number;
   /** The keep-alive interval. */
   readonly heartbeatMs: number;
+  /** The prefix of every route (`basePath`), without a trailing `/`; `""` when there is none. */
+  readonly basePath: string;
 }
 
 /** What every binding reads: the server's registry and its resolved options. */
@@ -68,6 +70,8 @@ export interface Route {
    * shape of the route's wire: a JSON-RPC error on MCP and MCP-lite, an error envelope on Webtools.
    */
   readonly refuse: (error: ProtocolError) => Response;
+  /** The HTTP methods it answers (`"POST"`, `"GET, HEAD"`), for CORS preflights; the one asked for when absent. */
+  readonly methods?: string;
 }
 
 /**

@@ -32,6 +32,7 @@ export type RequestGuard = (request: Request, url: string) => void;
 export function createRequestGuard(
   allowedHosts: string[] | "*" | undefined,
   allowedOrigins: string[] | "*" | undefined,
+  corsAllows?: (origin: string) => boolean,
 ): RequestGuard {
   const anyHost = allowedHosts === "*";
   const hosts = new Set((anyHost ? [] : allowedHosts ?? LOOPBACK).map(normalizeHost));
@@ -58,7 +59,7 @@ export function createRequestGuard(
     const origin = request.headers.get("origin");
     if (origin === null || anyOrigin) return;
     const lower = origin.toLowerCase();
-    if (origins.has(lower)) return;
+    if (origins.has(lower) || corsAllows?.(lower)) return; // an origin CORS lets in is an allowed Origin
     // By default an origin is allowed when its host is (a browser page served by this same local app).
     if (allowedOrigins === undefined && lower !== "null" && (anyHost || hosts.has(hostnameOf(lower)))) return;
     throw new ProtocolError(ErrorCode.Forbidden, `Origin "${origin}" is not allowed`);

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ServerAuth } from "./auth.ts";
+import type { CorsOptions } from "./cors.ts";
 import type { ErrorReporter } from "../core/registry.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";
@@ -25,6 +26,17 @@ export interface ServerOptions {
    * (`@mcplite/sdk/webtools`) or `grpcBinding()` (`@mcplite/sdk/grpc`), or leave one out.
    */
   bindings?: readonly Binding[];
+  /**
+   * A prefix for every route of every binding, e.g. `/api`: MCP at `/api/mcp`, MCP-lite at
+   * `/api/mcp-lite/v1/…`, Webtools at `/api/webtools`, Connect at `/api/mcplite.MCPLite/…`. Not applied
+   * to `serveGrpc()` (gRPC over HTTP/2 addresses methods by name only) nor to the root OAuth metadata.
+   */
+  basePath?: string;
+  /**
+   * Lets browser pages on other origins call the server (CORS, opt-in): preflights are answered and
+   * answers marked readable by the listed origins, which the Origin check then accepts too.
+   */
+  cors?: CorsOptions;
   /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** The deepest JSON nesting accepted (default 64); deeper bodies get a parse error. */
@@ -110,7 +122,45 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     maxJsonDepth: options.maxJsonDepth ?? 64,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     heartbeatMs: options.heartbeatMs ?? 15_000,
+    basePath: resolveBasePath(options.basePath),
   };
+}
+
+/**
+ * Checks and normalises the `basePath` option: `"api/"` is `/api`; `"/"` or none is no prefix.
+ *
+ * @param basePath The option.
+ * @returns The prefix, `""` for none.
+ * @throws {TypeError} For a path with a query, fragment, wildcard or whitespace.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveBasePath } from "./options.ts";
+ * assert.equal(resolveBasePath("api/"), "/api");
+ * assert.equal(resolveBasePath("/"), "");
+ * assert.throws(() => resolveBasePath("/api?x"), TypeError);
+ * ```
+ */
+export function resolveBasePath(basePath: string | undefined): string {
+  if (basePath === undefined) return "";
+  if (typeof basePath !== "string" || /[?#*\s]/.test(basePath)) {
+    throw new TypeError(`basePath must be a plain path (no ?, #, * or whitespace), got ${JSON.stringify(basePath)}`);
+  }
+  const path = normalisePath(basePath);
+  return path === "/" ? "" : path;
+}
+
+/**
+ * Puts a route's path under the server's prefix: a binding's root `/` becomes the prefix itself.
+ *
+ * @param basePath The prefix (`""` for none).
+ * @param path The binding's path.
+ * @returns The path served.
+ */
+export function prefixed(basePath: string, path: string): string {
+  if (basePath === "") return path;
+  return path === "/" ? basePath : basePath + path;
 }
 
 /**

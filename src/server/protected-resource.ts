@@ -12,6 +12,7 @@ import { holdsScopes, NEEDED_SCOPES, type ScopedAuthInfo } from "../core/scopes.
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import type { Host, Route } from "./binding.ts";
 import { bearerChallenge, type ChallengeParams } from "./challenge.ts";
+import { withHeaders } from "./cors.ts";
 import { JSON_HEADERS } from "./responses.ts";
 
 /** Where the metadata lives (RFC 9728 §3). */
@@ -70,6 +71,7 @@ function metadataRoute(body: string): Route {
       headers: error.code === ErrorCode.MethodNotAllowed ? { ...JSON_HEADERS, allow: "GET, HEAD" } : JSON_HEADERS,
     });
   return {
+    methods: "GET, HEAD",
     handle: (request) => {
       if (request.method !== "GET" && request.method !== "HEAD") return Promise.resolve(refuse(NOT_ALLOWED));
       return Promise.resolve(new Response(request.method === "HEAD" ? null : body, { headers }));
@@ -86,11 +88,8 @@ function protect(route: Route, auth: ServerAuth, origin: string): Route {
     params: Omit<ChallengeParams, "resourceMetadata">,
   ) => {
     const resourceMetadata = origin + METADATA_PATH + new URL(request.url).pathname;
-    return withHeader(
-      route.refuse(new ProtocolError(code, message)),
-      "www-authenticate",
-      bearerChallenge({ ...params, resourceMetadata }),
-    );
+    const challenge = bearerChallenge({ ...params, resourceMetadata });
+    return withHeaders(route.refuse(new ProtocolError(code, message)), [["www-authenticate", challenge]]);
   };
   return {
     ...route,
@@ -145,23 +144,8 @@ function protect(route: Route, auth: ServerAuth, origin: string): Route {
       const needed = caller[NEEDED_SCOPES];
       if (needed === undefined || response.status !== 403) return response;
       const resourceMetadata = origin + METADATA_PATH + new URL(request.url).pathname;
-      return withHeader(
-        response,
-        "www-authenticate",
-        bearerChallenge({ error: "insufficient_scope", scope: needed, resourceMetadata }),
-      );
+      const challenge = bearerChallenge({ error: "insufficient_scope", scope: needed, resourceMetadata });
+      return withHeaders(response, [["www-authenticate", challenge]]);
     },
   };
-}
-
-/** Sets a header, copying the response first when its headers are immutable. */
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set(name, value);
-    return copy;
-  }
 }

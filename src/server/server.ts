@@ -22,9 +22,10 @@ import { pathOf } from "../internal/url.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
 import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
 import { type Host, NO_HOST, type Route, type ServerCore } from "./binding.ts";
+import { type Cors, createCors } from "./cors.ts";
 import { protectRoutes } from "./protected-resource.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
-import { resolveOptions, type ServerOptions } from "./options.ts";
+import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
 import { JSON_HEADERS } from "./responses.ts";
 
 /** The tools a server carries, by name; the typed client reads this from `typeof server`. */
@@ -111,18 +112,22 @@ export class Server<TTools extends ToolMap = {}> {
     const routes = new Map<string, Route>();
     for (const binding of options.bindings ?? []) {
       const mounted = binding(this["~core"]);
-      for (const [path, route] of mounted.routes) {
+      for (const [own, route] of mounted.routes) {
+        const path = prefixed(resolved.basePath, own);
         if (routes.has(path)) throw new TypeError(`two bindings serve ${path}`);
         routes.set(path, route);
       }
       if (mounted.checkTool !== undefined) this.#checks.push(mounted.checkTool);
     }
-    const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins);
+    const cors = options.cors === undefined ? undefined : createCors(options.cors);
+    const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins, cors?.allows);
     const served = options.auth === undefined ? routes : protectRoutes(routes, options.auth);
-    this.fetch = createFetch(served, guard, (env) => {
+    const fetch = createFetch(served, guard, (env) => {
       const secret = env[SECRET_ENV];
       if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
     });
+    // Without `cors` the server keeps its plain fetch: no cost on the hot path.
+    this.fetch = cors === undefined ? fetch : withCors(fetch, served, guard, cors);
   }
 
   /**
@@ -321,6 +326,30 @@ function createFetch(
       return Promise.resolve(route.refuse(refused));
     }
     return route.handle(request, host);
+  };
+}
+
+/** Answers CORS preflights for served routes, and marks every other answer for the request's origin. */
+function withCors(
+  fetch: (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>,
+  routes: ReadonlyMap<string, Route>,
+  guard: RequestGuard,
+  cors: Cors,
+): (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response> {
+  return async function fetchWithCors(request: Request, env?: unknown, ctx?: ExecutionContextLike): Promise<Response> {
+    if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
+      const url = request.url;
+      const path = pathOf(url);
+      const route = routes.get(path) ?? prefixRoute(routes, path);
+      if (route === undefined) return new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS });
+      try {
+        guard(request, url);
+      } catch {
+        return new Response(null, { status: 403, headers: { vary: "Origin" } });
+      }
+      return cors.preflight(request, route.methods);
+    }
+    return cors.decorate(request, await fetch(request, env, ctx));
   };
 }
 

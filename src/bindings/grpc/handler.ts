@@ -61,14 +61,15 @@ export function grpcBinding(): Binding {
     createGrpcRoutes(core)(router);
     const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
     const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
+    const strip = core.options.basePath.length; // Connect's method paths do not carry the server's basePath
     const handle: RouteHandler = function grpcFetch(request, host) {
-      const path = pathOf(request.url);
+      const path = strip === 0 ? pathOf(request.url) : pathOf(request.url).slice(strip);
       // The common Connect unary request is answered directly (connect-unary.ts); every other one by
       // Connect's handler.
       return direct.get(path)?.(request, host) ?? viaConnect(byPath.get(path), request, host);
     };
     const refuse = (error: ProtocolError) => connectErrorResponse(errorToConnectError(error), { jsonOptions: {} });
-    return { routes: new Map([[`${GRPC_SERVICE_PATH}*`, { handle, refuse }]]) };
+    return { routes: new Map([[`${GRPC_SERVICE_PATH}*`, { handle, refuse, methods: "POST, GET" }]]) };
   };
 }
 

@@ -86,7 +86,7 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     };
     const refuse = (error: ProtocolError) => jsonRpcErrorResponse(null, error, legacyErrorToWire, ctx.report);
     return {
-      routes: new Map([[path, { handle, refuse }]]),
+      routes: new Map([[path, { handle, refuse, methods: "POST" }]]),
       // x-mcp-header declarations fail when the tool is registered, not on its first call.
       checkTool: (tool) => void paramHeadersOf(tool),
     };

@@ -96,8 +96,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
     };
 
     const routes = new Map<string, Route>();
-    for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse });
-    for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse });
+    for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse, methods: "POST" });
+    for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse, methods: "POST" });
     return { routes };
   };
 }

@@ -189,12 +189,13 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
   };
 
   const prefix = base === "/" ? "" : base;
+  const served = core.options.basePath + prefix; // the path requests arrive on, under the server's basePath
   const byVersion: RouteHandler = async function webtoolsVersion(request) {
     try {
       if (request.method !== "GET" && request.method !== "HEAD") {
         return errorResponse(notAllowed("GET or HEAD"), report, VERSION_METHODS);
       }
-      const segment = pathOf(request.url).slice(prefix.length + 1);
+      const segment = pathOf(request.url).slice(served.length + 1);
       if (segment.includes("/")) throw new ProtocolError(ErrorCode.MethodNotFound, "No webtool at this path");
       return await describe(request, decodeSegment(segment));
     } catch (error) {
@@ -203,7 +204,10 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
   };
 
   const refuse = (error: ProtocolError) => errorResponse(error, report);
-  return new Map([[base, { handle: root, refuse }], [`${prefix}/*`, { handle: byVersion, refuse }]]);
+  return new Map([
+    [base, { handle: root, refuse, methods: "GET, HEAD, POST" }],
+    [`${prefix}/*`, { handle: byVersion, refuse, methods: "GET, HEAD" }],
+  ]);
 }
 
 async function toDocument(metadata: WebtoolsMetadata): Promise<MetadataDocument> {

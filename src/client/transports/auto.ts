@@ -49,7 +49,14 @@ export function candidatesFor(url: URL, options: AutoTransportOptions): Transpor
       createMcpTransport(origin, options),
     ];
   }
-  return [createMcpTransport(href, options), createMcpliteTransport(href, options)];
+  // A server under a base path (`createServer({ basePath: "/api" })`): its bindings' default paths
+  // below it, after the URL itself.
+  return [
+    createMcpTransport(href, options),
+    createMcpliteTransport(href, options),
+    createMcpliteTransport(href + MCPLITE_BASE_PATH, options),
+    createMcpTransport(href + "/mcp", options),
+  ];
 }
 
 /** Tries candidates in turn; remembers the first that answers. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ServerCore } from "../../server/binding.ts";
 import type { FetchLike, HeadersOption } from "../http.ts";
 import type { Transport } from "../transport.ts";
 import { AutoTransport } from "./auto.ts";
@@ -56,8 +57,10 @@ const ORIGIN = "http://localhost";
 export function createInProcessTransport(target: FetchTarget, options: InProcessOptions = {}): Transport {
   const fetcher: FetchLike = (request) => target.fetch(request);
   const http = { fetch: fetcher, headers: options.headers, protocolVersion: options.protocolVersion };
-  const lite = () => createMcpliteTransport(ORIGIN + (options.basePath ?? MCPLITE_BASE_PATH), http);
-  const mcp = () => createMcpTransport(ORIGIN + (options.path ?? "/mcp"), http);
+  // A server from createServer() knows its own basePath; any other target is served at the root.
+  const prefix = ORIGIN + ((target as { "~core"?: ServerCore })["~core"]?.options.basePath ?? "");
+  const lite = () => createMcpliteTransport(prefix + (options.basePath ?? MCPLITE_BASE_PATH), http);
+  const mcp = () => createMcpTransport(prefix + (options.path ?? "/mcp"), http);
   switch (options.wire ?? "auto") {
     case "mcp-lite":
       return lite();
