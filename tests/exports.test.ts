@@ -327,6 +327,11 @@ const EXPECTED: Record<string, string[]> = {
     "grpcTransport",
     "type GrpcTransportOptions",
   ],
+  "./client/stdio": [
+    "createStdioTransport",
+    "type SpawnOptions",
+    "type StdioTransportOptions",
+  ],
   "./stdio": [
     "serveStdio",
     "type StdioOptions",

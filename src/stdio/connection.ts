@@ -15,7 +15,7 @@ import { legacyErrorToWire } from "../bindings/mcp/status.ts";
 import type { ServerCore } from "../server/binding.ts";
 import { parseJson } from "../server/parse-json.ts";
 import { InFlight } from "./in-flight.ts";
-import { type Line, OVERSIZE } from "./line-splitter.ts";
+import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
 import type { LineWriter } from "./line-writer.ts";
 import { isLiteMessage, LiteOverStdio } from "./lite-over-stdio.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";

@@ -7,7 +7,7 @@
 import type { McpOptions } from "../bindings/mcp/options.ts";
 import type { ServerCore } from "../server/binding.ts";
 import { StdioConnection } from "./connection.ts";
-import { LineSplitter } from "./line-splitter.ts";
+import { LineSplitter } from "../internal/line-splitter.ts";
 import { LineWriter, type WriteBytes } from "./line-writer.ts";
 import { consoleToStderr, type ProcessPorts, processPorts } from "./process-io.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type Line, LineSplitter, OVERSIZE } from "../../src/stdio/line-splitter.ts";
+import { type Line, LineSplitter, OVERSIZE } from "../../src/internal/line-splitter.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (lines: Line[]) => lines.map((line) => line === OVERSIZE ? "<oversize>" : new TextDecoder().decode(line));

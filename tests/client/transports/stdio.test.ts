@@ -1,0 +1,138 @@
+/**
+ * `createStdioTransport()`: our client launches a server and speaks to it over stdio. Against our own
+ * stdio server on every wire (MCP 2026-07-28 probed, the 2025 handshake, MCP-lite), against servers
+ * nobody here wrote (`@modelcontextprotocol/server-everything` on Node, the official SDK v2's stdio
+ * server), and against children that fail.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { createClient } from "../../../src/client/mod.ts";
+import { createStdioTransport, type StdioTransportOptions } from "../../../src/client/transports/stdio.ts";
+import { runtimeCommand } from "../../helpers/stdio.ts";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const example = runtimeCommand(`${ROOT}examples/stdio.ts`);
+
+const wires: [string, Partial<StdioTransportOptions>][] = [
+  ["MCP (2026-07-28, probed)", {}],
+  ["MCP 2025 (initialize)", { protocolVersion: "2025-11-25" }],
+  ["MCP-lite over stdio", { wire: "mcp-lite" }],
+];
+
+for (const [name, options] of wires) {
+  describe(`our stdio client and server: ${name}`, () => {
+    it("lists, calls with progress, fails with isError, and cancels", async () => {
+      const client = createClient(createStdioTransport({ ...example, ...options }));
+      try {
+        const tools = await client.listTools();
+        assert.deepEqual(tools.map((tool) => tool.name), ["add_note", "read_note", "count_words", "wait"]);
+        await client.call("add_note", { title: "a", text: "one two" });
+        const progress: number[] = [];
+        const counted = await client.call("count_words", {}, { onProgress: (p) => progress.push(p.progress) });
+        assert.deepEqual(counted, { notes: 2, words: 10 });
+        assert.deepEqual(progress, [1, 2]);
+        await assert.rejects(client.call("read_note", { title: "none" }), (error: Error) => {
+          assert.equal(error.name, "ToolFailedError"); // the tool answered isError
+          assert.match(error.message, /No note titled "none"/);
+          return true;
+        });
+        const cancel = new AbortController();
+        const started = Date.now();
+        const waiting = client.call("wait", { ms: 30_000 }, { signal: cancel.signal });
+        setTimeout(() => cancel.abort(new Error("enough")), 100);
+        await assert.rejects(waiting);
+        assert.ok(Date.now() - started < 3000);
+        assert.equal(await client.call("read_note", { title: "a" }), "one two"); // the server goes on
+      } finally {
+        await client.close();
+      }
+    });
+  });
+}
+
+describe("our stdio client against servers nobody here wrote", () => {
+  it("@modelcontextprotocol/server-everything (Node): tools, a call, a long operation with progress, a resource", async () => {
+    const transport = createStdioTransport({
+      command: "node",
+      args: [`${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`, "stdio"],
+    });
+    const client = createClient(transport);
+    try {
+      const tools = (await client.listTools()).map((tool) => tool.name);
+      assert.ok(tools.includes("echo") && tools.includes("get-sum"), tools.join());
+      assert.equal(await client.call("echo", { message: "hi" }), "Echo: hi");
+      const progress: number[] = [];
+      await client.call("trigger-long-running-operation", { duration: 0.3, steps: 3 }, {
+        onProgress: (p) => progress.push(p.progress),
+      });
+      assert.deepEqual(progress, [1, 2, 3]);
+      const resources = await client.listResources();
+      assert.ok(resources.length > 0);
+      const read = await client.readResource(String(resources[0].uri));
+      assert.ok(Array.isArray(read.contents));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the official SDK v2's stdio server", async () => {
+    const client = createClient(createStdioTransport(runtimeCommand(`${ROOT}tests/helpers/official-stdio-server.ts`)));
+    try {
+      assert.deepEqual((await client.listTools()).map((tool) => tool.name), ["multiply"]);
+      assert.equal(await client.call("multiply", { a: 6, b: 7 }), "42");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("children that fail", () => {
+  const node = (code: string) => ({ command: "node", args: ["-e", code] });
+
+  it("a server that exits fails the call with its exit code and the tail of its stderr", async () => {
+    const client = createClient(
+      createStdioTransport(node('console.error("config file missing: /etc/x.toml"); process.exit(3)')),
+    );
+    await assert.rejects(client.listTools(), (error: Error) => {
+      assert.match(error.message, /exited with code 3/);
+      assert.match(error.message, /config file missing: \/etc\/x\.toml/);
+      return true;
+    });
+    await client.close();
+  });
+
+  it("a server that writes something that is not JSON-RPC fails the call, saying what it wrote", async () => {
+    const client = createClient(
+      createStdioTransport(node('process.stdout.write("Listening on port 3000\\n"); setInterval(() => {}, 1000)')),
+    );
+    await assert.rejects(client.listTools(), /not JSON-RPC: Listening on port 3000/);
+    await client.close();
+  });
+
+  it("a command that does not exist fails with a clear error", async () => {
+    const client = createClient(createStdioTransport({ command: "/nonexistent/mcp-server" }));
+    await assert.rejects(client.listTools(), /cannot start \/nonexistent\/mcp-server/);
+    await client.close();
+  });
+
+  it("close() ends a server that ignores stdin closing, with SIGTERM", async () => {
+    const stubborn = node(`
+      process.stdin.on("data", (chunk) => {
+        for (const line of String(chunk).split("\\n").filter(Boolean)) {
+          const m = JSON.parse(line);
+          if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { tools: [] } }) + "\\n");
+        }
+      });
+      process.stdin.on("end", () => {}); // keeps running
+      console.error("pid " + process.pid);
+      setInterval(() => {}, 1000);
+    `);
+    const transport = createStdioTransport({ ...stubborn, wire: "mcp-lite", closeGraceMs: 300, stderr: "pipe" });
+    const client = createClient(transport);
+    await client.listTools();
+    const started = Date.now();
+    await client.close();
+    assert.ok(Date.now() - started < 2000);
+  });
+});
