@@ -19,17 +19,6 @@ export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeou
   onPending?: (note: string) => void;
 }
 
-/** The options of the stdio client transport (`@mcplite/sdk/client/stdio`). */
-interface StdioTransportOptions {
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-}
-
-// The stdio transport is its own module; loading it only for stdio targets keeps HTTP use free of
-// process spawning. A variable specifier, so this file builds before that module exists.
-const STDIO_TRANSPORT = "../client/transports/stdio.ts";
 
 /**
  * Creates the client for the command line's target.
@@ -37,7 +26,7 @@ const STDIO_TRANSPORT = "../client/transports/stdio.ts";
  * @param args The command line.
  * @param options The elicitation handler and timeouts.
  * @returns The client (not yet connected: the first request discovers the wire).
- * @throws {UsageError} For a URL that does not parse, or a stdio target on a build without the stdio transport.
+ * @throws {UsageError} For a URL that does not parse.
  */
 export async function connect(args: CliArgs, options: ConnectOptions): Promise<Client> {
   const { onPending, ...handlers } = options;
@@ -108,16 +97,7 @@ function httpTransport(args: CliArgs): Transport {
 }
 
 async function stdioTransport(target: StdioCommand): Promise<Transport> {
-  let module: { createStdioTransport?: (options: StdioTransportOptions) => Transport };
-  try {
-    module = await import(STDIO_TRANSPORT);
-  } catch (error) {
-    // Only a missing module means "no stdio support"; any other failure is a bug to show as it is.
-    if (!/not found|cannot find/i.test(String((error as Error)?.message))) throw error;
-    throw new UsageError("this build of mcplite cannot start stdio servers (no stdio client transport)");
-  }
-  if (typeof module.createStdioTransport !== "function") {
-    throw new UsageError("this build of mcplite cannot start stdio servers (no createStdioTransport)");
-  }
-  return module.createStdioTransport({ command: target.command, args: target.args });
+  // Loaded only for stdio targets: HTTP use never loads process spawning.
+  const { createStdioTransport } = await import("../client/transports/stdio.ts");
+  return createStdioTransport({ command: target.command, args: target.args });
 }

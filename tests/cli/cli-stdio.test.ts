@@ -1,0 +1,38 @@
+/**
+ * `mcplite … -- <command>`: the CLI launches a stdio server (examples/stdio.ts, on the runtime running
+ * the tests) and lists, inspects and calls it; a failing tool exits 1.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { runtimeCommand } from "../helpers/stdio.ts";
+import { runCli } from "./cli-helpers.ts";
+
+const server = runtimeCommand(fileURLToPath(new URL("../../examples/stdio.ts", import.meta.url)));
+const target = ["--", server.command, ...server.args];
+
+describe("mcplite with a stdio server", () => {
+  it("lists the tools", async () => {
+    const run = await runCli(["list", ...target]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^add_note\s+Stores a note under a title$/m);
+    assert.match(run.stdout, /^wait\s+/m);
+  });
+
+  it("inspects it: server info, resources and prompts", async () => {
+    const run = await runCli(["inspect", ...target]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /notes 1\.0\.0/);
+    assert.match(run.stdout, /summarize/);
+  });
+
+  it("calls a tool with progress (plain lines on a non-terminal stderr), and exits 1 on isError", async () => {
+    const ok = await runCli(["call", "--json", "count_words", ...target]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(JSON.parse(ok.stdout).structuredContent ?? JSON.parse(ok.stdout), { notes: 1, words: 8 });
+    assert.match(ok.stderr, /progress 1\/1/);
+    const failed = await runCli(["call", "read_note", "--arg", "title=none", ...target]);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stdout + failed.stderr, /No note titled "none"/);
+  });
+});
