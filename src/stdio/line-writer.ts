@@ -42,10 +42,15 @@ export class LineWriter {
    */
   line(message: string): void {
     if (this.#broken) return;
-    const bytes = encoder.encode(message + "\n");
-    this.#last = this.#last.then(() => this.#broken ? undefined : this.#write(bytes)).catch((error) =>
-      this.#fail(error)
-    );
+    // The sink queues writes in call order (a WritableStream writer, Node's stream.write): hand each
+    // line over at once rather than waiting for the previous one, and keep the last for flush().
+    let written: Promise<void> | void;
+    try {
+      written = this.#write(encoder.encode(message + "\n"));
+    } catch (error) {
+      return this.#fail(error);
+    }
+    if (written !== undefined) this.#last = written.catch((error) => this.#fail(error));
   }
 
   /**

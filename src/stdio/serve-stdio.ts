@@ -91,8 +91,7 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   const exit = options.exit ?? ports !== undefined;
 
   let stopping: Promise<void> | undefined;
-  let stopReading: () => void = () => {};
-  const readingStopped = new Promise<void>((done) => stopReading = done);
+  const source = readerOf(input);
   const out = new LineWriter(write, () => void stop(new Error("the output closed")));
   const connection = new StdioConnection(server["~core"], out, { mcp: options.mcp, maxLineBytes });
   const restoreConsole = ports === undefined ? undefined : consoleToStderr();
@@ -101,7 +100,7 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
 
   function stop(reason: Error): Promise<void> {
     return stopping ??= (async () => {
-      stopReading();
+      source.cancel(); // a pending read ends: the loop below finishes
       await within(connection.close(reason), graceMs);
       if (!out.broken) await within(out.flush(), 400);
       removeSignals?.();
@@ -112,20 +111,36 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
 
   const closed = (async () => {
     const splitter = new LineSplitter(maxLineBytes);
-    const iterator = input[Symbol.asyncIterator]();
     try {
       while (stopping === undefined) {
-        const next = await Promise.race([iterator.next(), readingStopped.then(() => undefined)]);
-        if (next === undefined || next.done) break;
+        const next = await source.read();
+        if (next.done || stopping !== undefined) break;
         for (const line of splitter.push(next.value)) connection.receive(line);
       }
       const last = splitter.finish();
       if (last !== undefined && stopping === undefined) connection.receive(last);
     } catch { /* a failed read ends the input like a close */ }
-    void iterator.return?.()?.catch(() => {});
     await stop(new Error("stdin closed"));
   })();
   return { closed, close: () => stop(new Error("the server closed")).then(() => closed) };
+}
+
+/** Reads chunks, and can end a pending read (a reader's `cancel`, an async iterator's `return`). */
+interface Source {
+  read(): Promise<IteratorResult<Uint8Array>>;
+  cancel(): void;
+}
+
+function readerOf(input: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Source {
+  if (input instanceof ReadableStream) {
+    const reader = input.getReader();
+    return {
+      read: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+      cancel: () => void reader.cancel().catch(() => {}),
+    };
+  }
+  const iterator = input[Symbol.asyncIterator]();
+  return { read: () => iterator.next(), cancel: () => void iterator.return?.()?.catch(() => {}) };
 }
 
 function writerOf(output: WritableStream<Uint8Array>): WriteBytes {
