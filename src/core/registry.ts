@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Skill } from "./skill.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { AnyResource } from "./resource.ts";
 import type { AnyTool } from "./tool.ts";
@@ -55,6 +56,7 @@ let inherited: Shared | undefined;
 export class Registry {
   readonly #tools = new Map<string, AnyTool>();
   readonly #resources = new Map<string, AnyResource>();
+  readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
   readonly #memo = new Map<string, unknown>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
@@ -208,6 +210,33 @@ export class Registry {
     const removed = this.#resources.delete(uri);
     if (removed) this.#changed(RESOURCES);
     return removed;
+  }
+
+  /** The registered skills (SEP-2640), in registration order. */
+  get skills(): IterableIterator<Skill> {
+    return this.#skills.values();
+  }
+
+  /**
+   * Registers a skill; its files are registered as resources by the caller.
+   *
+   * @param skill The skill.
+   * @throws {TypeError} When a skill of that URI is registered already.
+   */
+  addSkill(skill: Skill): void {
+    if (this.#skills.has(skill.uri)) throw new TypeError(`a skill ${skill.uri} is registered already`);
+    this.#skills.set(skill.uri, skill);
+    this.#changed(RESOURCES);
+  }
+
+  /**
+   * Finds a skill by its URI (`skill://<name>/SKILL.md`).
+   *
+   * @param uri The URI.
+   * @returns The skill, if one is registered.
+   */
+  skill(uri: string): Skill | undefined {
+    return this.#skills.get(uri);
   }
 
   /**

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import type { Skill } from "../core/skill.ts";
+import { defineResource } from "../resource/define-resource.ts";
 import type { AuthInfo, CallMeta, SignalSource } from "../core/call-context.ts";
 import { Continuations } from "../core/continuations.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
@@ -167,6 +169,31 @@ export class Server<TTools extends ToolMap = {}> {
    */
   resource(resource: AnyResource): this {
     this["~core"].registry.addResource(resource);
+    return this;
+  }
+
+  /**
+   * Serves an Agent Skill (SEP-2640): listed by `skills/list`, described by `skills/get`, and each of
+   * its files readable with `resources/read` at `skill://<name>/<path>` (`SKILL.md` as `text/markdown`,
+   * binary files as blobs). The server then declares the `io.modelcontextprotocol/skills` extension.
+   *
+   * @param skill A skill from `defineSkill()` or `skillFromDirectory()` (`@mcplite/sdk/skills`).
+   * @returns This server.
+   * @throws {TypeError} When a skill of that name is served already.
+   */
+  skill(skill: Skill): this {
+    const registry = this["~core"].registry;
+    registry.addSkill(skill);
+    for (const file of skill.files) {
+      let resource = defineResource(file.uri).mimeType(file.mimeType).size(file.size);
+      resource = file.path === "SKILL.md"
+        ? resource.name(skill.name).describe(String(skill.frontmatter.description))
+        : resource.name(`${skill.name}/${file.path}`);
+      const decoder = new TextDecoder();
+      registry.addResource(
+        resource.read(async () => file.text ? decoder.decode(await file.read()) : await file.read()),
+      );
+    }
     return this;
   }
 

@@ -13,6 +13,7 @@ import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
 import { finishResult } from "./reply.ts";
 import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
+import { SKILLS_EXTENSION } from "./skills.ts";
 import { isObject } from "../../internal/is-object.ts";
 
 /** What the server can do, as the handlers registered make it. */
@@ -27,7 +28,7 @@ export interface Capabilities {
   completions?: Record<string, unknown>;
   /** The 2025 revisions' `logging/setLevel`. */
   logging?: Record<string, unknown>;
-  /** Extensions (2026-07-28): the tasks extension when a tool is long-running. */
+  /** Extensions: tasks (2026-07-28) when a tool is long-running; skills (SEP-2640) when skills are served. */
   extensions?: Record<string, Record<string, unknown>>;
 }
 
@@ -41,10 +42,16 @@ export interface Capabilities {
  * @param registry The registry.
  * @param era The era.
  * @param persistent Whether the carrier is one connection that outlives requests (stdio).
+ * @param directoryRead Whether skill directories can be listed (SEP-2640 `directoryRead`).
  * @returns The capabilities.
  */
-export function serverCapabilities(registry: Registry, era: Era, persistent = false): Capabilities {
-  return registry.memo(`mcp:capabilities:${era}:${persistent}`, () => {
+export function serverCapabilities(
+  registry: Registry,
+  era: Era,
+  persistent = false,
+  directoryRead = false,
+): Capabilities {
+  return registry.memo(`mcp:capabilities:${era}:${persistent}:${directoryRead}`, () => {
     const pushes = era === "modern" || persistent; // list changes and updates can reach the client
     const caps: Capabilities = { tools: pushes ? { listChanged: true } : {} };
     let completions = false;
@@ -59,6 +66,10 @@ export function serverCapabilities(registry: Registry, era: Era, persistent = fa
     if (completions) caps.completions = {};
     if (era === "legacy") caps.logging = {};
     if (era === "modern" && offersTasks(registry)) caps.extensions = { [TASKS_EXTENSION]: {} };
+    // SEP-2640: settings inline under the identifier; the files are resources, so `resources` is declared.
+    if (!registry.skills.next().done) {
+      caps.extensions = { ...caps.extensions, [SKILLS_EXTENSION]: directoryRead ? { directoryRead: true } : {} };
+    }
     return caps;
   });
 }
@@ -92,7 +103,7 @@ export const discover: McpMethod = (ctx, request) => {
     const hint = ctx.settings.listCache;
     const result: Record<string, unknown> = {
       supportedVersions: MODERN_VERSIONS,
-      capabilities: serverCapabilities(ctx.core.registry, "modern"),
+      capabilities: serverCapabilities(ctx.core.registry, "modern", false, ctx.settings.directoryRead),
     };
     if (instructions !== undefined) result.instructions = instructions;
     result.ttlMs = hint.ttlMs;
@@ -116,7 +127,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const { name, version, title, instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: serverCapabilities(ctx.core.registry, "legacy", channel.persistent),
+    capabilities: serverCapabilities(ctx.core.registry, "legacy", channel.persistent, ctx.settings.directoryRead),
     serverInfo: title === undefined ? { name, version } : { name, version, title },
   };
   if (instructions !== undefined) result.instructions = instructions;

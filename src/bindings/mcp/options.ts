@@ -25,6 +25,11 @@ export interface McpOptions {
    * (default 10 000).
    */
   sessionLimit?: number;
+  /**
+   * Serves `resources/directory/read` for skill directories and declares `directoryRead: true` in the
+   * `io.modelcontextprotocol/skills` extension (SEP-2640; default `false`).
+   */
+  directoryRead?: boolean;
 }
 
 /** The MCP options with every default applied. */
@@ -37,6 +42,8 @@ export interface McpSettings {
   readonly readCache: CacheHint;
   /** The session table's size. */
   readonly sessionLimit: number;
+  /** Whether skill directories can be listed (`resources/directory/read`). */
+  readonly directoryRead: boolean;
 }
 
 /**
@@ -59,5 +66,6 @@ export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
     listCache: checkCacheHint(o.listCache ?? { ttlMs: 0, scope: "public" }, "mcp.listCache"),
     readCache: checkCacheHint(o.readCache ?? { ttlMs: 0, scope: "private" }, "mcp.readCache"),
     sessionLimit,
+    directoryRead: o.directoryRead === true,
   });
 }

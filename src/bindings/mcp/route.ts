@@ -23,6 +23,7 @@ import { subscriptionsListen } from "./listen.ts";
 import { promptsGet, promptsList } from "./prompts.ts";
 import type { McpContext, McpMethod, McpRequest } from "./request.ts";
 import { resourcesList, resourcesRead, resourcesSubscribe, resourceTemplatesList } from "./resources.ts";
+import { directoryRead, skillsGet, skillsList } from "./skills.ts";
 import { modernErrorToWire } from "./status.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
 import { toolsCall, toolsList } from "./tools.ts";
@@ -42,6 +43,9 @@ const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["prompts/get", promptsGet],
   ["completion/complete", completionComplete],
   ["subscriptions/listen", subscriptionsListen],
+  ["skills/list", skillsList],
+  ["skills/get", skillsGet],
+  ["resources/directory/read", directoryRead],
   ["tasks/get", tasksGet],
   ["tasks/update", tasksUpdate],
   ["tasks/cancel", tasksCancel],
@@ -62,6 +66,9 @@ const LEGACY_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["prompts/list", promptsList],
   ["prompts/get", promptsGet],
   ["completion/complete", completionComplete],
+  ["skills/list", skillsList],
+  ["skills/get", skillsGet],
+  ["resources/directory/read", directoryRead],
 ]);
 
 /** Where an error about a message goes: its id and the era's status table, learnt as parsing goes. */
