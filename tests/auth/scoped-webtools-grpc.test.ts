@@ -7,13 +7,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createClient, type Transport } from "@connectrpc/connect";
-import { createFetchClient } from "@connectrpc/connect/protocol";
-import { createTransport as createConnectTransport } from "@connectrpc/connect/protocol-connect";
-import { createTransport as createGrpcWebTransport } from "@connectrpc/connect/protocol-grpc-web";
 import { createServer, defineTool } from "../../mod.ts";
 import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { bearer, METADATA, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { inProcessTransport } from "../helpers/connect-in-process.ts";
 import { BASE, post } from "../helpers/request.ts";
 
 const readDoc = defineTool("read_doc").describe("Reads a doc").input(v.object({ id: v.string() }))
@@ -82,21 +80,8 @@ describe("Webtools metadata per scope set", () => {
   });
 });
 
-function inProcess(protocol: "connect" | "grpc-web", useBinaryFormat: boolean, useHttpGet = false): Transport {
-  const options = {
-    httpClient: createFetchClient(((request: Request) => server.fetch(request)) as typeof fetch),
-    baseUrl: BASE,
-    useBinaryFormat,
-    useHttpGet,
-    interceptors: [],
-    acceptCompression: [],
-    sendCompression: null,
-    compressMinBytes: 1024,
-    readMaxBytes: 16 << 20,
-    writeMaxBytes: 16 << 20,
-  };
-  return protocol === "connect" ? createConnectTransport(options) : createGrpcWebTransport(options);
-}
+const inProcess = (protocol: "connect" | "grpc-web", useBinaryFormat: boolean, useHttpGet = false): Transport =>
+  inProcessTransport(server, protocol, useBinaryFormat, useHttpGet);
 
 describe("gRPC GetTools per scope set", () => {
   const transports: [string, Transport][] = [
