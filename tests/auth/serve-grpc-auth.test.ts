@@ -5,6 +5,7 @@
  * trailers (gRPC) or headers (Connect), the caller as `ctx.auth`, lists and step-up per scope set.
  */
 import assert from "node:assert/strict";
+import { connect } from "node:http2";
 import { after, before, describe, it } from "node:test";
 import { Code, type ConnectError, createClient } from "@connectrpc/connect";
 import * as node from "@connectrpc/connect-node";
@@ -112,4 +113,35 @@ describe("serveGrpc with auth", () => {
       assert.deepEqual(granted.result?.content, [{ type: "text", text: "purged" }]);
     });
   }
+
+  it("serves the Protected Resource Metadata its challenges point at", async () => {
+    const session = connect(listener.url);
+    try {
+      for (
+        const path of [
+          "/.well-known/oauth-protected-resource",
+          "/.well-known/oauth-protected-resource/mcplite.MCPLite/CallTool",
+        ]
+      ) {
+        const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const stream = session.request({ ":method": "GET", ":path": path });
+          let status = 0, body = "";
+          stream.on("response", (headers) => status = Number(headers[":status"]));
+          stream.setEncoding("utf8");
+          stream.on("data", (chunk: string) => body += chunk);
+          stream.on("end", () => resolve({ status, body }));
+          stream.on("error", reject);
+        });
+        assert.equal(status, 200, path);
+        assert.deepEqual(JSON.parse(body), {
+          resource: RESOURCE,
+          authorization_servers: ["https://auth.example.com"],
+          bearer_methods_supported: ["header"],
+          scopes_supported: ["docs:read", "docs:admin"],
+        });
+      }
+    } finally {
+      session.close();
+    }
+  });
 });
