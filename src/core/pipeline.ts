@@ -250,6 +250,11 @@ export interface HandlerRequest {
   readonly scope: string;
   /** The arguments as sent, which an input round's state is bound to. */
   readonly arguments: unknown;
+  /**
+   * The scopes the prompt or resource requires (`.scopes()`): a caller without them is refused before
+   * anything else, as a tool call is.
+   */
+  readonly requiredScopes?: readonly string[];
   /** What is known about the caller. */
   readonly meta: CallMeta;
   /** The cancellation signal, or what holds it. */
@@ -270,8 +275,9 @@ export type HandlerOutcome<T> =
   | { readonly asked: true; readonly outcome: InputRequiredOutcome };
 
 /**
- * Runs a handler that is not a tool's (a prompt's, a resource read's) with the same context and input
- * round as a tool call: the echoed state is checked first (a tampered, expired or foreign one is
+ * Runs a handler that is not a tool's (a prompt's, a resource read's) with the same scope check, context
+ * and input round as a tool call: a caller without the required scopes is refused first
+ * (`permission_denied`, 403 `insufficient_scope` on HTTP); then the echoed state is checked first (a tampered, expired or foreign one is
  * `invalid_params`, never a re-prompt); a question the request did not answer ends it with the input
  * it needs, even if the handler caught the signal.
  *
@@ -279,13 +285,15 @@ export type HandlerOutcome<T> =
  * @param request The handler's name, scope, arguments, caller and round.
  * @param run Runs the handler with its context.
  * @returns The handler's value, or the input the request needs.
- * @throws {ProtocolError} `invalid_params` for a bad state; any error of the handler otherwise.
+ * @throws {ProtocolError} `unauthenticated` or `permission_denied` for a missing scope, `invalid_params`
+ *   for a bad state; any error of the handler otherwise.
  */
 export async function runHandler<T>(
   registry: Registry,
   request: HandlerRequest,
   run: (ctx: CallContext) => T | Promise<T>,
 ): Promise<HandlerOutcome<T>> {
+  if (request.requiredScopes !== undefined) requireScopes(request.requiredScopes, request.auth, scoped(request.scope));
   const carried = request.round;
   const round = carried === undefined
     ? undefined
@@ -311,6 +319,12 @@ export async function runHandler<T>(
   }
   if (round.pending) return { asked: true, outcome: await round.outcome(registry.continuations, who) };
   return { asked: false, value };
+}
+
+/** Names what a handler request is for, as refusals say it: `prompt:greet` → `prompt "greet"`. */
+function scoped(scope: string): string {
+  const colon = scope.indexOf(":");
+  return colon < 0 ? scope : `${scope.slice(0, colon)} "${scope.slice(colon + 1)}"`;
 }
 
 /** A continuation run outside a tool call (MCP's `tasks/get`), and what it needs. */

@@ -92,6 +92,8 @@ export interface Prompt<TName extends string = string, TInput = unknown, TArgs =
   readonly completers: ReadonlyMap<string, Completer> | undefined;
   /** Free-form metadata listed as `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
+  /** The OAuth scopes a caller must hold to see, get and complete it (`.scopes()`), if any. */
+  readonly scopes?: readonly string[];
   /** The handler. */
   readonly get: PromptHandler<unknown>;
   /** Phantom types for inference. */

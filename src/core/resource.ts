@@ -62,6 +62,8 @@ export interface Resource<TUri extends string = string> {
   readonly cache: CacheHint | undefined;
   /** Completers for template variables. */
   readonly completers: ReadonlyMap<string, Completer> | undefined;
+  /** The OAuth scopes a caller must hold to see, read and complete it (`.scopes()`), if any. */
+  readonly scopes?: readonly string[];
   /** The read handler. */
   readonly read: ReadHandler<Record<string, string>>;
 }

@@ -94,6 +94,30 @@ export function scopeKey(scoped: ReadonlySet<string>, auth: AuthInfo | undefined
   return `|${[...new Set(held)].sort().join(" ")}`;
 }
 
+/** A definition that may require scopes: a tool, a resource or a prompt. */
+export interface Scoped {
+  /** The scopes a caller must hold to see and use it. */
+  readonly scopes?: readonly string[];
+}
+
+/** Which of a registry's tables a list shows. */
+export type ScopedKind = "tools" | "resources" | "prompts";
+
+/**
+ * The scopes any registered definition of a kind requires (the union), computed once per change of the
+ * registry.
+ *
+ * @param registry The registry.
+ * @param kind The tools, the resources or the prompts.
+ * @returns The scopes; empty when no definition of the kind has any.
+ */
+export function scopesOf(registry: Registry, kind: ScopedKind): ReadonlySet<string> {
+  return registry.memo(
+    `${kind}:scopes`,
+    () => new Set([...(registry[kind] as Iterable<Scoped>)].flatMap((item) => item.scopes ?? [])),
+  );
+}
+
 /**
  * The scopes any registered tool requires (the union), computed once per change of the registry.
  *
@@ -101,7 +125,57 @@ export function scopeKey(scoped: ReadonlySet<string>, auth: AuthInfo | undefined
  * @returns The scopes; empty when no tool has any.
  */
 export function toolScopes(registry: Registry): ReadonlySet<string> {
-  return registry.memo("tools:scopes", () => new Set([...registry.tools].flatMap((tool) => tool.scopes ?? [])));
+  return scopesOf(registry, "tools");
+}
+
+/** What a caller may see of a list, and the key its cached form is kept under. */
+export interface Visible<T> {
+  /** Builds the definitions the caller may see, in registration order. */
+  readonly items: () => T[];
+  /** The cache key: the list's own key, followed by the caller's relevant scopes when any definition has some. */
+  readonly key: string;
+  /** Whether the list depends on the caller (then it is never shared: `private`). */
+  readonly private: boolean;
+}
+
+/**
+ * The definitions of a kind a caller may see, and the key its list is cached under beside `base`.
+ *
+ * @param registry The registry.
+ * @param kind The tools, the resources or the prompts.
+ * @param auth The caller.
+ * @param base The list's cache key when no definition of the kind has scopes.
+ * @returns The definitions, the key, and whether the list depends on the caller.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { definePrompt } from "../prompt/define-prompt.ts";
+ * import { Registry } from "./registry.ts";
+ * import { visibleTo } from "./scopes.ts";
+ *
+ * const registry = new Registry();
+ * registry.addPrompt(definePrompt("hello").get(() => "hi"));
+ * registry.addPrompt(definePrompt("audit").scopes("admin").get(() => "audit"));
+ * const reader = visibleTo(registry, "prompts", { subject: "ada", scopes: [] }, "prompts");
+ * assert.deepEqual(reader.items().map((p) => p.name), ["hello"]);
+ * assert.equal(reader.private, true);
+ * assert.notEqual(reader.key, visibleTo(registry, "prompts", { subject: "root", scopes: ["admin"] }, "prompts").key);
+ * ```
+ */
+export function visibleTo<K extends ScopedKind>(
+  registry: Registry,
+  kind: K,
+  auth: AuthInfo | undefined,
+  base: string,
+): Visible<Registry[K] extends Iterable<infer T> ? T : never> {
+  type T = Registry[K] extends Iterable<infer T> ? T : never;
+  const suffix = scopeKey(scopesOf(registry, kind), auth);
+  return {
+    items: () => [...(registry[kind] as Iterable<T & Scoped>)].filter((item) => holdsScopes(item.scopes, auth)),
+    key: base + suffix,
+    private: suffix !== "",
+  };
 }
 
 /**
@@ -117,10 +191,6 @@ export function visibleTools(
   auth: AuthInfo | undefined,
   base: string,
 ): { tools: () => AnyTool[]; key: string; private: boolean } {
-  const suffix = scopeKey(toolScopes(registry), auth);
-  return {
-    tools: () => [...registry.tools].filter((tool) => holdsScopes(tool.scopes, auth)),
-    key: base + suffix,
-    private: suffix !== "",
-  };
+  const visible = visibleTo(registry, "tools", auth, base);
+  return { tools: visible.items, key: visible.key, private: visible.private };
 }

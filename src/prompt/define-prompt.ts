@@ -5,6 +5,7 @@
  * @module
  */
 import { type Completer, freezeCompleters } from "../core/completer.ts";
+import { checkScopes } from "../core/scopes.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -24,6 +25,7 @@ interface PromptState {
   readonly arguments: readonly PromptArgument[];
   readonly meta?: Record<string, unknown>;
   readonly completers?: Readonly<Record<string, Completer>>;
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -106,6 +108,29 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
   }
 
   /**
+   * Requires OAuth scopes (MCP 2025-11-25, Authorization, Scope Challenge Handling): a caller whose
+   * token lacks one does not see the prompt in `prompts/list`, and getting or completing it answers 403
+   * `insufficient_scope` naming what it needs, so the client can ask for more (step-up).
+   *
+   * @param scopes The scopes, all required.
+   * @returns A new builder.
+   * @throws {TypeError} For an empty or malformed scope (RFC 6749 §3.3: printable ASCII, no space, `"` or `\`).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { definePrompt } from "./define-prompt.ts";
+   * const audit = definePrompt("audit").scopes("admin").get(() => "Review the audit log");
+   * assert.deepEqual(audit.scopes, ["admin"]);
+   * ```
+   */
+  scopes(...scopes: string[]): PromptBuilder<TName, TInput, TArgs> {
+    return this.#with({
+      scopes: checkScopes([...(this.#state.scopes ?? []), ...scopes], `prompt "${this.#state.name}"`),
+    });
+  }
+
+  /**
    * Finishes the prompt with its handler.
    *
    * @param handler Receives the validated arguments and the call context; returns a string, messages
@@ -125,6 +150,7 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
       args: s.args,
       completers: freezeCompleters(s.completers, names, `prompt "${s.name}"`),
       meta: s.meta,
+      ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       get: handler as PromptHandler<unknown>,
     };
     return Object.freeze(prompt) as Prompt<TName, TInput, TArgs>;

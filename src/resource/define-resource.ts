@@ -6,6 +6,7 @@
  */
 import type { ContentAnnotations } from "../core/result.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
+import { checkScopes } from "../core/scopes.ts";
 import { type AnyResource, type CacheHint, checkCacheHint, type ReadHandler, type Resource } from "../core/resource.ts";
 import {
   assertAbsoluteUri,
@@ -28,6 +29,7 @@ interface ResourceState {
   readonly meta?: Record<string, unknown>;
   readonly cache?: CacheHint;
   readonly completers?: Readonly<Record<string, Completer>>;
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -152,6 +154,30 @@ export class ResourceBuilder<TUri extends string> {
   }
 
   /**
+   * Requires OAuth scopes (MCP 2025-11-25, Authorization, Scope Challenge Handling): a caller whose
+   * token lacks one does not see the resource in `resources/list` or `resources/templates/list`, and
+   * reading, subscribing to or completing it answers 403 `insufficient_scope` naming what it needs, so
+   * the client can ask for more (step-up).
+   *
+   * @param scopes The scopes, all required.
+   * @returns A new builder.
+   * @throws {TypeError} For an empty or malformed scope (RFC 6749 §3.3: printable ASCII, no space, `"` or `\`).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defineResource } from "./define-resource.ts";
+   * const audit = defineResource("logs://audit").scopes("logs:read").read(() => "…");
+   * assert.deepEqual(audit.scopes, ["logs:read"]);
+   * ```
+   */
+  scopes(...scopes: string[]): ResourceBuilder<TUri> {
+    return this.#with({
+      scopes: checkScopes([...(this.#state.scopes ?? []), ...scopes], `resource ${this.#state.uri}`),
+    });
+  }
+
+  /**
    * Finishes the resource with its read handler.
    *
    * @param handler Receives the template's variables (typed from the template), the call context and
@@ -174,6 +200,7 @@ export class ResourceBuilder<TUri extends string> {
       meta: s.meta,
       cache: s.cache,
       completers: freezeCompleters(s.completers, s.template?.variables ?? [], `resource ${s.uri}`),
+      ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       read: handler as ReadHandler<Record<string, string>>,
     };
     return Object.freeze(resource) as Resource<TUri>;

@@ -10,6 +10,7 @@ import type { AuthInfo } from "../core/call-context.ts";
 import type { ProtocolError } from "../core/error.ts";
 import type { Registry } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
+import type { ServerAuth } from "./auth.ts";
 
 /** The server options with every default applied, as bindings read them. */
 export interface ResolvedOptions {
@@ -31,6 +32,11 @@ export interface ResolvedOptions {
   readonly heartbeatMs: number;
   /** The prefix of every route (`basePath`), without a trailing `/`; `""` when there is none. */
   readonly basePath: string;
+  /**
+   * The server's authentication (`auth`), for listeners that do not go through `server.fetch` and its
+   * protected routes (`serveGrpc()`).
+   */
+  readonly auth?: ServerAuth;
 }
 
 /** What every binding reads: the server's registry and its resolved options. */

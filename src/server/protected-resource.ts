@@ -37,6 +37,130 @@ export function protectedResourceMetadata(auth: ServerAuth): Record<string, unkn
 }
 
 /**
+ * The origin of the server's resource, which the metadata URLs in challenges start with.
+ *
+ * @param auth The server's authentication.
+ * @returns The origin, e.g. `https://api.example.com`.
+ * @throws {TypeError} When `resource` is not an absolute URL.
+ */
+export function resourceOrigin(auth: ServerAuth): string {
+  try {
+    return new URL(auth.resource).origin;
+  } catch {
+    throw new TypeError(`auth.resource must be an absolute URL, got ${JSON.stringify(auth.resource)}`);
+  }
+}
+
+/**
+ * The URL of the metadata that covers an endpoint: the well-known path followed by the endpoint's path
+ * (RFC 9728 §3.1), at the resource's origin.
+ *
+ * @param origin The resource's origin ({@link resourceOrigin}).
+ * @param pathname The endpoint's path, e.g. `/mcp`.
+ * @returns The URL.
+ */
+export function resourceMetadataUrl(origin: string, pathname: string): string {
+  return origin + METADATA_PATH + pathname;
+}
+
+/** What {@link authenticate} found: the caller, or the error to refuse the request with and its challenge. */
+export type Authentication =
+  | { readonly caller: ScopedAuthInfo; readonly refusal?: undefined; readonly challenge?: undefined }
+  | { readonly caller?: undefined; readonly refusal: ProtocolError; readonly challenge: string };
+
+/**
+ * Authenticates a request with the server's authentication, whatever wire it came on: reads its bearer
+ * token (RFC 6750 §2.1, the `Authorization` header only), verifies it, and checks the scopes every
+ * request needs. A refusal is `unauthenticated` (401, gRPC `UNAUTHENTICATED`) with a challenge that
+ * points at the metadata (`error="invalid_token"` when a token was sent), or `permission_denied` (403,
+ * `PERMISSION_DENIED`) with an `insufficient_scope` challenge. No message or challenge holds the token.
+ *
+ * @param auth The server's authentication.
+ * @param request The request (its headers and URL; its body is not read).
+ * @param resourceMetadata The metadata URL challenges point at ({@link resourceMetadataUrl}).
+ * @returns The caller (with its token), or the refusal and the `WWW-Authenticate` value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { authenticate } from "./protected-resource.ts";
+ * const auth = {
+ *   resource: "https://api.example.com",
+ *   authorizationServers: ["https://auth.example.com"],
+ *   verify: (token: string) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
+ * };
+ * const metadata = "https://api.example.com/.well-known/oauth-protected-resource/mcp";
+ * const ask = (headers: Record<string, string>) =>
+ *   authenticate(auth, new Request("https://api.example.com/mcp", { headers }), metadata);
+ * assert.equal((await ask({ authorization: "Bearer good" })).caller?.subject, "ada");
+ * assert.equal((await ask({})).challenge, `Bearer resource_metadata="${metadata}"`);
+ * assert.match((await ask({ authorization: "Bearer bad" })).challenge!, /^Bearer error="invalid_token"/);
+ * ```
+ */
+export async function authenticate(
+  auth: ServerAuth,
+  request: Request,
+  resourceMetadata: string,
+): Promise<Authentication> {
+  const refuse = (code: ErrorCode, message: string, params: Omit<ChallengeParams, "resourceMetadata">) => ({
+    refusal: new ProtocolError(code, message),
+    challenge: bearerChallenge({ ...params, resourceMetadata }),
+  });
+  const bearer = bearerToken(request);
+  if (bearer.kind === "none") {
+    return refuse(ErrorCode.Unauthenticated, "Unauthorized: send an access token (Authorization: Bearer)", {
+      scope: auth.requiredScopes,
+    });
+  }
+  if (bearer.kind === "malformed") {
+    const reason = "the Authorization header is not a Bearer token";
+    return refuse(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+      error: "invalid_token",
+      description: reason,
+      scope: auth.requiredScopes,
+    });
+  }
+  let info: AuthInfo | undefined;
+  let reason = "the access token is not valid for this resource";
+  try {
+    info = await auth.verify(bearer.token, request);
+  } catch (error) {
+    if (error instanceof Error && error.message !== "" && !error.message.includes(bearer.token)) {
+      reason = error.message;
+    }
+  }
+  if (info === undefined) {
+    return refuse(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+      error: "invalid_token",
+      description: reason,
+      scope: auth.requiredScopes,
+    });
+  }
+  if (!holdsScopes(auth.requiredScopes, info)) {
+    return refuse(ErrorCode.PermissionDenied, "Insufficient scope", {
+      error: "insufficient_scope",
+      scope: auth.requiredScopes,
+    });
+  }
+  return { caller: { ...info, token: bearer.token } };
+}
+
+/**
+ * The step-up challenge for a call the pipeline refused for a scope its caller lacks (MCP 2025-11-25,
+ * Authorization, Scope Challenge Handling): `insufficient_scope` naming the scopes that were needed.
+ *
+ * @param caller The caller {@link authenticate} made, after the call.
+ * @param resourceMetadata The metadata URL.
+ * @returns The `WWW-Authenticate` value, or `undefined` when no scope was refused.
+ */
+export function stepUpChallenge(caller: ScopedAuthInfo, resourceMetadata: string): string | undefined {
+  const needed = caller[NEEDED_SCOPES];
+  return needed === undefined
+    ? undefined
+    : bearerChallenge({ error: "insufficient_scope", scope: needed, resourceMetadata });
+}
+
+/**
  * Protects every route with the server's authentication and adds the metadata routes: at the root
  * well-known path, and at the well-known path followed by each endpoint's path (RFC 9728 §3.1).
  *
@@ -46,12 +170,7 @@ export function protectedResourceMetadata(auth: ServerAuth): Record<string, unkn
  * @throws {TypeError} When `resource` is not an absolute URL.
  */
 export function protectRoutes(routes: ReadonlyMap<string, Route>, auth: ServerAuth): Map<string, Route> {
-  let origin: string;
-  try {
-    origin = new URL(auth.resource).origin;
-  } catch {
-    throw new TypeError(`auth.resource must be an absolute URL, got ${JSON.stringify(auth.resource)}`);
-  }
+  const origin = resourceOrigin(auth);
   const metadata = metadataRoute(JSON.stringify(protectedResourceMetadata(auth)));
   const protectedRoutes = new Map<string, Route>([[METADATA_PATH, metadata]]);
   for (const [path, route] of routes) {
@@ -81,71 +200,16 @@ function metadataRoute(body: string): Route {
 }
 
 function protect(route: Route, auth: ServerAuth, origin: string): Route {
-  const challenged = (
-    request: Request,
-    code: ErrorCode,
-    message: string,
-    params: Omit<ChallengeParams, "resourceMetadata">,
-  ) => {
-    const resourceMetadata = origin + METADATA_PATH + new URL(request.url).pathname;
-    const challenge = bearerChallenge({ ...params, resourceMetadata });
-    return withHeaders(route.refuse(new ProtocolError(code, message)), [["www-authenticate", challenge]]);
-  };
   return {
     ...route,
     async handle(request: Request, host: Host): Promise<Response> {
-      const bearer = bearerToken(request);
-      if (bearer.kind === "none") {
-        return challenged(
-          request,
-          ErrorCode.Unauthenticated,
-          "Unauthorized: send an access token (Authorization: Bearer)",
-          {
-            scope: auth.requiredScopes,
-          },
-        );
-      }
-      if (bearer.kind === "malformed") {
-        return challenged(
-          request,
-          ErrorCode.Unauthenticated,
-          "Unauthorized: the Authorization header is not a Bearer token",
-          {
-            error: "invalid_token",
-            description: "the Authorization header is not a Bearer token",
-            scope: auth.requiredScopes,
-          },
-        );
-      }
-      let info: AuthInfo | undefined;
-      let reason = "the access token is not valid for this resource";
-      try {
-        info = await auth.verify(bearer.token, request);
-      } catch (error) {
-        if (error instanceof Error && error.message !== "" && !error.message.includes(bearer.token)) {
-          reason = error.message;
-        }
-      }
-      if (info === undefined) {
-        return challenged(request, ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
-          error: "invalid_token",
-          description: reason,
-          scope: auth.requiredScopes,
-        });
-      }
-      if (!holdsScopes(auth.requiredScopes, info)) {
-        return challenged(request, ErrorCode.PermissionDenied, "Insufficient scope", {
-          error: "insufficient_scope",
-          scope: auth.requiredScopes,
-        });
-      }
-      const caller: ScopedAuthInfo = { ...info, token: bearer.token };
+      const resourceMetadata = resourceMetadataUrl(origin, new URL(request.url).pathname);
+      const { caller, refusal, challenge } = await authenticate(auth, request, resourceMetadata);
+      if (caller === undefined) return withHeaders(route.refuse(refusal), [["www-authenticate", challenge]]);
       const response = await route.handle(request, { env: host.env, waitUntil: host.waitUntil, auth: caller });
-      const needed = caller[NEEDED_SCOPES];
-      if (needed === undefined || response.status !== 403) return response;
-      const resourceMetadata = origin + METADATA_PATH + new URL(request.url).pathname;
-      const challenge = bearerChallenge({ error: "insufficient_scope", scope: needed, resourceMetadata });
-      return withHeaders(response, [["www-authenticate", challenge]]);
+      if (response.status !== 403) return response;
+      const stepUp = stepUpChallenge(caller, resourceMetadata);
+      return stepUp === undefined ? response : withHeaders(response, [["www-authenticate", stepUp]]);
     },
   };
 }

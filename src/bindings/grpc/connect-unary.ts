@@ -44,6 +44,7 @@ import {
 import { MCPLite, ToolResponseSchema } from "../../gen/mcplite/mcplite_pb.ts";
 import type { Host, ServerCore } from "../../server/binding.ts";
 import { JSON_INIT, responseInit } from "../../server/responses.ts";
+import { scopeKey, toolScopes } from "../../core/scopes.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
 import { createCallTool } from "./service.ts";
 
@@ -90,9 +91,12 @@ export function createConnectUnary(core: ServerCore, options: ConnectUnaryOption
   return new Map<string, DirectUnary>([
     [
       createMethodUrl("/", getTools),
-      directUnary(getTools, opt, (_input, _request, _context, binary, encode) =>
-        // The answer only changes with the tool table: serialised once per change and format.
-        registry.memo(memoKeys[binary ? 1 : 0], () => encode(toolsList(registry), binary))),
+      directUnary(getTools, opt, (_input, _request, _context, binary, encode, host) => {
+        // The answer only changes with the tool table (and the caller's scope set, when tools have
+        // scopes): serialised once per change, format and scope set.
+        const key = memoKeys[binary ? 1 : 0] + scopeKey(toolScopes(registry), host.auth);
+        return registry.memo(key, () => encode(toolsList(registry, host.auth), binary));
+      }),
     ],
     [
       createMethodUrl("/", MCPLite.method.callTool),

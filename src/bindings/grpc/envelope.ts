@@ -7,8 +7,10 @@
  */
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
+import type { AuthInfo } from "../../core/call-context.ts";
 import type { CallOutcome } from "../../core/outcome.ts";
 import type { Registry } from "../../core/registry.ts";
+import { visibleTools } from "../../core/scopes.ts";
 import {
   type ResponseMetaSchema,
   ResponseType,
@@ -26,15 +28,18 @@ export type ToolResponseInit = MessageInitShape<typeof ToolResponseSchema>;
 type ResponseMetaInit = MessageInitShape<typeof ResponseMetaSchema>;
 
 /**
- * Builds the `GetTools` answer once per change of the tool table.
+ * Builds the `GetTools` answer once per change of the tool table (and, when tools require scopes, per
+ * set of scopes the caller holds: it lists only what the caller may call).
  *
  * @param registry The tools.
- * @returns The list message, shared by every call until the table changes.
+ * @param auth The caller.
+ * @returns The list message, shared by every call (of the same scope set) until the table changes.
  */
-export function toolsList(registry: Registry): ToolsList {
-  return registry.memo("grpc:tools", () =>
+export function toolsList(registry: Registry, auth?: AuthInfo): ToolsList {
+  const visible = visibleTools(registry, auth, "grpc:tools");
+  return registry.memo(visible.key, () =>
     create(ToolsListSchema, {
-      tools: [...registry.tools].map((tool) => {
+      tools: visible.tools().map((tool) => {
         const d = describeTool(tool, true); // the same descriptor MCP-lite's /listtools sends
         return {
           name: d.name,

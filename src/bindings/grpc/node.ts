@@ -14,6 +14,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
 import type { ServerCore } from "../../server/binding.ts";
+import { METADATA_PATH, protectedResourceMetadata } from "../../server/protected-resource.ts";
+import { authInterceptor } from "./auth-interceptor.ts";
 import { createGrpcRoutes } from "./service.ts";
 
 /** Options of {@link serveGrpc}. */
@@ -48,7 +50,10 @@ export interface GrpcServable {
 /**
  * Serves a server's tools as the `mcplite.MCPLite` service on cleartext HTTP/2 (h2c, prior
  * knowledge): gRPC, gRPC-Web and Connect. HTTP/1.1 clients (browsers, `buf curl --http1.1`) use
- * `grpcBinding()` in the server's `bindings`, on its `fetch`, instead.
+ * `grpcBinding()` in the server's `bindings`, on its `fetch`, instead. A server made with `auth` has
+ * every call authenticated from its `authorization` metadata: `UNAUTHENTICATED` (or, for a missing
+ * scope, `PERMISSION_DENIED`) with the `www-authenticate` challenge in the trailers otherwise, and the
+ * listener serves the Protected Resource Metadata (RFC 9728) the challenges point at.
  *
  * @param server The server (from `createServer()`).
  * @param options The interface, port and close grace period.
@@ -77,9 +82,26 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   // The static method, not the module's named export: Deno's built-in node types (what a user without
   // @types/node type-checks against) type a dynamic `import("node:events")` without `setMaxListeners`.
   EventEmitter.setMaxListeners(0, shutdown.signal);
-  const handle = connectNodeAdapter({ routes, readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal });
+  // The listener does not go through `server.fetch` and its protected routes: with `auth`, every call
+  // is authenticated here, with the same checks and challenges.
+  const auth = core.options.auth;
+  const interceptors = auth === undefined ? [] : [authInterceptor(auth)];
+  const handle = connectNodeAdapter({
+    routes,
+    readMaxBytes: maxBodyBytes,
+    shutdownSignal: shutdown.signal,
+    interceptors,
+  });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
+  // The challenges point at the metadata (RFC 9728 §3): served here too, for a listener that is the resource.
+  const metadata = auth === undefined ? undefined : JSON.stringify(protectedResourceMetadata(auth));
   const h2 = http2.createServer(function grpcRequest(request, response) {
+    if (metadata !== undefined && isMetadataRequest(request.method, request.url)) {
+      response.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=3600" });
+      if (request.method === "HEAD") response.end();
+      else response.end(metadata);
+      return;
+    }
     response.addTrailers = readableTrailers;
     handle(request, response);
   });
@@ -137,4 +159,8 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
         for (const session of sessions) session.close();
       }),
   };
+}
+
+function isMetadataRequest(method: string, path: string): boolean {
+  return (method === "GET" || method === "HEAD") && (path === METADATA_PATH || path.startsWith(`${METADATA_PATH}/`));
 }

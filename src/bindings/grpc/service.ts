@@ -44,8 +44,8 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
   const callTool = createCallTool(core);
 
   return {
-    getTools() {
-      return toolsList(registry);
+    getTools(_request, context) {
+      return toolsList(registry, context.values.get(HOST_KEY).auth);
     },
 
     callTool(request, context) {

@@ -4,8 +4,10 @@
  *
  * @module
  */
+import type { AuthInfo } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { Registry } from "../../core/registry.ts";
+import { requireScopes } from "../../core/scopes.ts";
 import { findTemplate } from "./resolve-resource.ts";
 import { type Completer, type CompletionResult, completionResult } from "../../core/completer.ts";
 
@@ -24,17 +26,22 @@ export interface CompletionRequest {
   readonly arguments: Readonly<Record<string, string>>;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
+  /** The authenticated caller: a prompt or template with scopes it lacks is not completed. */
+  readonly auth?: AuthInfo;
 }
 
 const EMPTY: CompletionResult = Object.freeze({ values: [], total: 0, hasMore: false }) as CompletionResult;
 
 /**
- * Completes an argument. An argument without a completer gets no suggestions.
+ * Completes an argument. An argument without a completer gets no suggestions. A prompt or template
+ * whose scopes the caller lacks is refused as getting or reading it would be: its completer could
+ * reveal what it holds.
  *
  * @param registry The prompts and resources.
  * @param request The request.
  * @returns Up to 100 suggestions.
- * @throws {ProtocolError} `invalid_params` for an unknown prompt, template or argument.
+ * @throws {ProtocolError} `invalid_params` for an unknown prompt, template or argument;
+ *   `permission_denied` (or `unauthenticated`) for a missing scope.
  */
 export async function complete(registry: Registry, request: CompletionRequest): Promise<CompletionResult> {
   let names: readonly string[];
@@ -43,11 +50,13 @@ export async function complete(registry: Registry, request: CompletionRequest): 
   if (ref.type === "ref/prompt") {
     const prompt = registry.prompt(ref.name);
     if (prompt === undefined) throw invalid(`Unknown prompt: ${ref.name}`);
+    requireScopes(prompt.scopes, request.auth, `prompt "${prompt.name}"`);
     names = prompt.arguments.map((a) => a.name);
     completers = prompt.completers;
   } else {
     const template = findTemplate(registry, ref.uri);
     if (template === undefined) throw invalid(`Unknown resource template: ${ref.uri}`);
+    requireScopes(template.scopes, request.auth, `resource "${template.uri}"`);
     names = template.template!.variables;
     completers = template.completers;
   }

@@ -15,7 +15,8 @@ import type { McpMethod } from "./request.ts";
  * @param ctx The binding.
  * @param request The request.
  * @returns The result.
- * @throws {ProtocolError} `invalid_params` for a malformed request or an unknown prompt, template or argument.
+ * @throws {ProtocolError} `invalid_params` for a malformed request or an unknown prompt, template or
+ *   argument; `permission_denied` for a prompt or template whose scopes the caller lacks.
  */
 export const completionComplete: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
@@ -38,6 +39,7 @@ export const completionComplete: McpMethod = async (ctx, request, channel) => {
     value: argument.value,
     arguments: (filled ?? {}) as Record<string, string>,
     signal: channel.signal,
+    auth: request.host.auth,
   });
   return { completion };
 };

@@ -8,6 +8,7 @@
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { RegistryChange } from "../../core/registry.ts";
+import { holdsScopes } from "../../core/scopes.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { META } from "./envelope.ts";
 import { type McpMethod, Subscription } from "./request.ts";
@@ -16,7 +17,7 @@ const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]
 
 /**
  * Opens a subscription stream. Only the requested notifications are sent; resource subscriptions are
- * honoured for URIs some resource answers.
+ * honoured for URIs some resource answers and the caller may read.
  *
  * @param ctx The binding.
  * @param request The request.
@@ -48,7 +49,10 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
       );
     }
     for (const uri of subscriptions) {
-      if (typeof uri === "string" && resolveResource(ctx.core.registry, uri) !== undefined) uris.add(uri);
+      if (typeof uri !== "string") continue;
+      // A resource the caller may not read is not honoured, as an unknown one is not.
+      const resolved = resolveResource(ctx.core.registry, uri);
+      if (resolved !== undefined && holdsScopes(resolved.resource.scopes, request.host.auth)) uris.add(uri);
     }
     honoured.resourceSubscriptions = [...uris];
   }

@@ -5,8 +5,9 @@
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { runHandler } from "../../core/pipeline.ts";
+import { visibleTo } from "../../core/scopes.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { describePrompt, promptResultFromValue } from "../../core/prompt.ts";
+import { type AnyPrompt, describePrompt, promptResultFromValue } from "../../core/prompt.ts";
 import { contentFor, shapeOf } from "./revision.ts";
 import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
@@ -15,7 +16,8 @@ import type { McpMethod } from "./request.ts";
 import { callMetaOf, sinkFor } from "./sink.ts";
 
 /**
- * Lists the prompts.
+ * Lists the prompts a caller may get (when prompts require scopes, the list is cached per set of scopes
+ * the caller holds, privately).
  *
  * @param ctx The binding.
  * @param request The request.
@@ -23,19 +25,21 @@ import { callMetaOf, sinkFor } from "./sink.ts";
  */
 export const promptsList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "prompts", "prompts/list");
-  return listReply(ctx, request, "mcp:prompts", "prompts", () => [...ctx.core.registry.prompts].map(describePrompt));
+  const visible = visibleTo(ctx.core.registry, "prompts", request.host.auth, "mcp:prompts");
+  return listReply(ctx, request, visible.key, "prompts", () => visible.items().map(describePrompt), visible.private);
 };
 
 /**
  * Renders a prompt. An unknown prompt, arguments that are not strings, or arguments that fail the
  * prompt's schema (a missing required one, say) are -32602, with the failing paths in `data`. A
  * handler that asks the client (`ctx.elicit()`…) gets an input round on 2026-07-28, and server→client
- * requests on the 2025 revisions.
+ * requests on the 2025 revisions. A prompt with scopes the caller lacks is refused (403
+ * `insufficient_scope`) before its arguments are looked at.
  *
  * @param ctx The binding.
  * @param request The request.
  * @returns The result.
- * @throws {ProtocolError} `invalid_params`.
+ * @throws {ProtocolError} `invalid_params`; `permission_denied` for a missing scope.
  */
 export const promptsGet: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
@@ -47,26 +51,18 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
   if (args !== undefined && !isObject(args)) {
     throw invalid("arguments must be an object of strings");
   }
-  let value: unknown = args ?? {};
-  if (prompt.args !== undefined) {
-    const checked = await prompt.args.validate(value);
-    if (!checked.ok) {
-      const detail = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-      throw invalid(`arguments of prompt ${name}: ${detail}`, { prompt: name, issues: checked.issues });
-    }
-    value = checked.value;
-  }
   const rendered = await runHandler(registry, {
     name,
     scope: `prompt:${name}`,
     arguments: args ?? {},
+    requiredScopes: prompt.scopes, // checked first: a caller without them learns nothing of the arguments
     meta: callMetaOf(request),
     signal: channel,
     sink: sinkFor(ctx, request, channel),
     round: roundOf(request),
     env: request.host.env,
     auth: request.host.auth,
-  }, (call) => prompt.get(value, call));
+  }, async (call) => prompt.get(await promptArguments(prompt, args ?? {}), call));
   if (rendered.asked) return inputRequiredResult(rendered.outcome);
   const result = promptResultFromValue(rendered.value, prompt.description);
   const shape = shapeOf(request.envelope.protocolVersion);
@@ -75,6 +71,16 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
   }
   return result as unknown as Record<string, unknown>;
 };
+
+async function promptArguments(prompt: AnyPrompt, args: unknown): Promise<unknown> {
+  if (prompt.args === undefined) return args;
+  const checked = await prompt.args.validate(args);
+  if (!checked.ok) {
+    const detail = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+    throw invalid(`arguments of prompt ${prompt.name}: ${detail}`, { prompt: prompt.name, issues: checked.issues });
+  }
+  return checked.value;
+}
 
 function invalid(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { data });

@@ -6,6 +6,7 @@
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { runHandler } from "../../core/pipeline.ts";
+import { requireScopes, visibleTo } from "../../core/scopes.ts";
 import { contentsFromValue, describeResource, notFound } from "../../core/resource.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { inputRequiredResult, roundOf } from "./input-required.ts";
@@ -15,7 +16,8 @@ import type { McpMethod, McpRequest } from "./request.ts";
 import { callMetaOf, sinkFor } from "./sink.ts";
 
 /**
- * Lists the static resources.
+ * Lists the static resources a caller may read (when resources require scopes, the list is cached per
+ * set of scopes the caller holds, privately).
  *
  * @param ctx The binding.
  * @param request The request.
@@ -23,17 +25,19 @@ import { callMetaOf, sinkFor } from "./sink.ts";
  */
 export const resourcesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/list");
+  const visible = visibleTo(ctx.core.registry, "resources", request.host.auth, "mcp:resources");
   return listReply(
     ctx,
     request,
-    "mcp:resources",
+    visible.key,
     "resources",
-    () => [...ctx.core.registry.resources].filter((r) => r.template === undefined).map(describeResource),
+    () => visible.items().filter((r) => r.template === undefined).map(describeResource),
+    visible.private,
   );
 };
 
 /**
- * Lists the resource templates.
+ * Lists the resource templates a caller may read (cached per scope set, like `resources/list`).
  *
  * @param ctx The binding.
  * @param request The request.
@@ -41,12 +45,14 @@ export const resourcesList: McpMethod = (ctx, request) => {
  */
 export const resourceTemplatesList: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/templates/list");
+  const visible = visibleTo(ctx.core.registry, "resources", request.host.auth, "mcp:templates");
   return listReply(
     ctx,
     request,
-    "mcp:templates",
+    visible.key,
     "resourceTemplates",
-    () => [...ctx.core.registry.resources].filter((r) => r.template !== undefined).map(describeResource),
+    () => visible.items().filter((r) => r.template !== undefined).map(describeResource),
+    visible.private,
   );
 };
 
@@ -62,12 +68,14 @@ function uriOf(request: McpRequest): string {
  * Reads a resource: the static URI first, then the templates in registration order. An unknown URI is
  * an error (-32602 with `data.uri` on 2026-07-28, -32002 on the 2025 revisions), never empty contents.
  * A read handler that asks the client gets an input round on 2026-07-28 (its result carries no
- * caching hint and no `Cache-Control`), and server→client requests on the 2025 revisions.
+ * caching hint and no `Cache-Control`), and server→client requests on the 2025 revisions. A resource
+ * with scopes the caller lacks is refused (403 `insufficient_scope`) before it is read.
  *
  * @param ctx The binding.
  * @param request The request.
  * @returns The result.
- * @throws {ProtocolError} `invalid_params` for a missing uri, `resource_not_found` for an unknown one.
+ * @throws {ProtocolError} `invalid_params` for a missing uri, `resource_not_found` for an unknown one,
+ *   `permission_denied` for a missing scope.
  */
 export const resourcesRead: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
@@ -82,6 +90,7 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
     name: uri,
     scope: `resource:${uri}`,
     arguments: { uri },
+    requiredScopes: resource.scopes,
     meta: callMetaOf(request),
     signal: channel,
     sink: sinkFor(ctx, request, channel),
@@ -102,11 +111,14 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
  * @param ctx The binding.
  * @param request The request.
  * @returns The result.
- * @throws {ProtocolError} `resource_not_found` for an unknown URI.
+ * @throws {ProtocolError} `resource_not_found` for an unknown URI, `permission_denied` for one whose
+ *   scopes the caller lacks.
  */
 export const resourcesSubscribe: McpMethod = (ctx, request) => {
   requireCapability(ctx.core.registry, request.envelope.era, "resources", request.rpc.method);
   const uri = uriOf(request);
-  if (resolveResource(ctx.core.registry, uri) === undefined) throw notFound(uri);
+  const resolved = resolveResource(ctx.core.registry, uri);
+  if (resolved === undefined) throw notFound(uri);
+  requireScopes(resolved.resource.scopes, request.host.auth, `resource "${uri}"`);
   return {};
 };

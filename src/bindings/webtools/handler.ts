@@ -4,11 +4,12 @@
  *
  * @module
  */
-import type { CallMeta } from "../../core/call-context.ts";
+import type { AuthInfo, CallMeta } from "../../core/call-context.ts";
 import { ErrorCode, McpliteError, ProtocolError } from "../../core/error.ts";
 import type { CallOutcome } from "../../core/outcome.ts";
 import { runCall, unknownTool } from "../../core/pipeline.ts";
 import type { Registry } from "../../core/registry.ts";
+import { visibleTools } from "../../core/scopes.ts";
 import type { AnyTool } from "../../core/tool.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
@@ -132,16 +133,18 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     return entry;
   }
 
-  function documentOf(entry: VersionEntry): Promise<MetadataDocument> {
+  // A caller sees only the actions its scopes allow: one document (and ETag) per scope set, private.
+  function documentOf(entry: VersionEntry, auth: AuthInfo | undefined): Promise<MetadataDocument> {
     const { registry } = entry;
+    const visible = visibleTools(registry, auth, memoKey);
     return registry.memo(
-      memoKey,
-      () => toDocument(buildMetadata(entry.info, registry.tools, registry.config, registry.settings)),
+      visible.key,
+      () => toDocument(buildMetadata(entry.info, visible.tools(), registry.config, registry.settings), visible.private),
     );
   }
 
-  async function describe(request: Request, version: string | undefined): Promise<Response> {
-    const document = await documentOf(entryFor(version));
+  async function describe(request: Request, version: string | undefined, host: Host): Promise<Response> {
+    const document = await documentOf(entryFor(version), host.auth);
     if (matchesEtag(request.headers.get("if-none-match"), document.etag)) {
       return new Response(null, { status: 304, headers: document.headers });
     }
@@ -180,7 +183,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
 
   const root: RouteHandler = async function webtoolsRoot(request, host) {
     try {
-      if (request.method === "GET" || request.method === "HEAD") return await describe(request, undefined);
+      if (request.method === "GET" || request.method === "HEAD") return await describe(request, undefined, host);
       if (request.method === "POST") return await execute(request, host);
       return errorResponse(notAllowed("GET, HEAD or POST"), report, ROOT_METHODS);
     } catch (error) {
@@ -190,14 +193,14 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
 
   const prefix = base === "/" ? "" : base;
   const served = core.options.basePath + prefix; // the path requests arrive on, under the server's basePath
-  const byVersion: RouteHandler = async function webtoolsVersion(request) {
+  const byVersion: RouteHandler = async function webtoolsVersion(request, host) {
     try {
       if (request.method !== "GET" && request.method !== "HEAD") {
         return errorResponse(notAllowed("GET or HEAD"), report, VERSION_METHODS);
       }
       const segment = pathOf(request.url).slice(served.length + 1);
       if (segment.includes("/")) throw new ProtocolError(ErrorCode.MethodNotFound, "No webtool at this path");
-      return await describe(request, decodeSegment(segment));
+      return await describe(request, decodeSegment(segment), host);
     } catch (error) {
       return errorResponse(error, report);
     }
@@ -210,12 +213,16 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
   ]);
 }
 
-async function toDocument(metadata: WebtoolsMetadata): Promise<MetadataDocument> {
+const PUBLIC_DOCUMENT = { ...JSON_HEADERS, "cache-control": "no-cache" };
+// A document that depends on the caller's token: no shared cache may keep it (RFC 9111 §5.2.2.7).
+const PRIVATE_DOCUMENT = { ...JSON_HEADERS, "cache-control": "private, no-cache", vary: "authorization" };
+
+async function toDocument(metadata: WebtoolsMetadata, personal: boolean): Promise<MetadataDocument> {
   const etag = `"${await metadataHash(metadata)}"`;
   return {
     body: JSON.stringify(metadata),
     etag,
-    headers: Object.freeze({ ...JSON_HEADERS, etag, "cache-control": "no-cache" }),
+    headers: Object.freeze({ ...(personal ? PRIVATE_DOCUMENT : PUBLIC_DOCUMENT), etag }),
   };
 }
 

@@ -6,34 +6,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Code, createClient, type Transport } from "@connectrpc/connect";
-import { createFetchClient } from "@connectrpc/connect/protocol";
-import { createTransport as createConnectTransport } from "@connectrpc/connect/protocol-connect";
-import { createTransport as createGrpcWebTransport } from "@connectrpc/connect/protocol-grpc-web";
 import * as node from "@connectrpc/connect-node";
 import { serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { MCPLite, ResponseType } from "../../../src/bindings/grpc/mod.ts";
+import { inProcessTransport } from "../../helpers/connect-in-process.ts";
 import { BASE, post } from "../../helpers/request.ts";
 import { grpcServer, rejection, tickProbe, waitFor } from "./grpc-fixtures.ts";
 
 const server = grpcServer();
 
-function inProcess(protocol: "connect" | "grpc-web", useBinaryFormat: boolean, useHttpGet = false): Transport {
-  const options = {
-    // Connect's fetch client always passes a Request.
-    httpClient: createFetchClient(((request: Request) => server.fetch(request)) as typeof fetch),
-    baseUrl: BASE,
-    useBinaryFormat,
-    useHttpGet,
-    interceptors: [],
-    acceptCompression: [],
-    sendCompression: null,
-    compressMinBytes: 1024,
-    readMaxBytes: 16 << 20,
-    writeMaxBytes: 16 << 20,
-  };
-  return protocol === "connect" ? createConnectTransport(options) : createGrpcWebTransport(options);
-}
+const inProcess = (protocol: "connect" | "grpc-web", useBinaryFormat: boolean, useHttpGet = false): Transport =>
+  inProcessTransport(server, protocol, useBinaryFormat, useHttpGet);
 
 const transports: [string, Transport][] = [
   ["Connect JSON", inProcess("connect", false)],
