@@ -349,6 +349,16 @@ const EXPECTED: Record<string, string[]> = {
     "type ServerAuth",
   ],
   "./cli": [],
+  "./skills": [
+    "defineSkill",
+    "readFrontmatter",
+    "type Skill",
+    "SKILL_LIMITS",
+    "type SkillFile",
+    "skillFromDirectory",
+    "skillsFromDirectory",
+    "type SkillSource",
+  ],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

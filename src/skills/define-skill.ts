@@ -9,7 +9,10 @@ import { checkedFrontmatter } from "./frontmatter.ts";
 import { mimeTypeOf } from "./mime.ts";
 
 /** The most files, and bytes, a skill may hold (SEP-2640: 512 resources, 16 MiB). */
-export const SKILL_LIMITS = Object.freeze({ files: 512, bytes: 16 * 1024 * 1024 });
+export const SKILL_LIMITS: { readonly files: number; readonly bytes: number } = Object.freeze({
+  files: 512,
+  bytes: 16 * 1024 * 1024,
+});
 
 const encoder = new TextEncoder();
 const utf8 = new TextDecoder("utf-8", { fatal: true });
