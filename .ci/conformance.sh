@@ -98,6 +98,30 @@ for REV in "${REVISIONS[@]}"; do
   unset RESULT
 done
 
+# Extensions off the spec timeline: the Skills extension (SEP-2640) is not in any revision's
+# requirement set, so its scenarios run by name, forced, at 2026-07-28. Any failed, warned or skipped
+# check fails the run (the suite's exit code alone would let a skip pass).
+EXT_PASSED=0 EXT_RUN=0 EXT_CHECKS=0
+echo
+echo "== conformance extensions (2026-07-28, forced)"
+for S in sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory; do
+  LOG="$WORK/ext-$S.log"
+  EXT_RUN=$((EXT_RUN + 1))
+  timeout "$SCENARIO_TIMEOUT" "${SUITE[@]}" server --url "$URL" --scenario "$S" --spec-version 2026-07-28 --force \
+    >"$LOG" 2>&1 || true
+  COUNTS=$(sed -n 's/.*Passed: \([0-9]*\)\/\([0-9]*\), \([0-9]*\) failed, \([0-9]*\) warnings.*/\1 \2 \3 \4/p' "$LOG" | tail -n 1)
+  read -r P T F W <<<"${COUNTS:-0 1 1 0}"
+  if [[ "$P" == "$T" && "$F" == 0 && "$W" == 0 ]] && ! grep -q 'SKIPPED' "$LOG"; then
+    EXT_PASSED=$((EXT_PASSED + 1)); RESULT_TEXT=pass
+  else
+    RESULT_TEXT=fail; FAILED=$((FAILED + 1))
+    sed -e 's/^/        /' "$LOG" | grep -E 'FAILURE|WARNING|SKIPPED|rror' | head -n 20 || true
+  fi
+  EXT_CHECKS=$((EXT_CHECKS + P))
+  printf '   %-4s %-48s %s\n' "$RESULT_TEXT" "$S" "checks: $P/$T passed, $F failed, $W warnings"
+done
+SUMMARY+=("Skills extension (SEP-2640): $EXT_PASSED/$EXT_RUN passed; checks: $EXT_CHECKS passed")
+
 echo
 echo "== conformance summary"
 for LINE in "${SUMMARY[@]}"; do echo "   $LINE"; done

@@ -20,11 +20,14 @@ import {
   embeddedResource,
   ErrorCode,
   image,
+  mcpBinding,
+  mcpLiteBinding,
   ProtocolError,
   serve,
   text,
   ToolError,
 } from "../mod.ts";
+import { defineSkill } from "../src/skills/mod.ts";
 
 /** A 1×1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -537,9 +540,33 @@ const irPrompt = definePrompt("test_input_required_result_prompt")
     return `Use this context: ${answer.content?.context}`;
   });
 
+// ── Skills (SEP-2640) ─────────────────────────────────────────────────────────────────────────────
+
+const pdfProcessing = await defineSkill({
+  "SKILL.md": [
+    "---",
+    "name: pdf-processing",
+    "description: Extract, fill, and assemble PDF documents",
+    "metadata:",
+    '  version: "1.0"',
+    "---",
+    "",
+    "# PDF processing",
+    "",
+    "Read [references/FORMS.md](references/FORMS.md) before filling a form.",
+    "",
+  ].join("\n"),
+  "references/FORMS.md": "# Forms\n\nFill each field, then flatten the document.\n",
+  "scripts/extract.py": "import sys\nprint(open(sys.argv[1], 'rb').read()[:4])\n",
+});
+
 // ── Server ────────────────────────────────────────────────────────────────────────────────────────
 
-export const server = createServer({ name: "mcplite-conformance", version: "1.0.0" })
+export const server = createServer({
+  name: "mcplite-conformance",
+  version: "1.0.0",
+  bindings: [mcpLiteBinding(), mcpBinding({ directoryRead: true })],
+})
   .tool(simpleText)
   .tool(imageContent)
   .tool(audioContent)
@@ -582,7 +609,8 @@ export const server = createServer({ name: "mcplite-conformance", version: "1.0.
   .prompt(promptWithArguments)
   .prompt(promptWithResource)
   .prompt(promptWithImage)
-  .prompt(irPrompt);
+  .prompt(irPrompt)
+  .skill(pdfProcessing);
 
 if (import.meta.main) {
   const listener = await serve(server);
