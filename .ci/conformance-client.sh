@@ -59,7 +59,31 @@ for REV in "${REVISIONS[@]}"; do
   done
 done
 
+# The Skills extension (SEP-2640) is off the spec timeline: its client scenarios run by name.
+EXT_TOTAL=0 EXT_FAILED=0 EXT_CHECKS=0
 echo
-echo "== conformance client: $((TOTAL_SCENARIOS - FAILED))/$TOTAL_SCENARIOS scenarios passed, $TOTAL_CHECKS checks"
+echo "== client extension scenarios (SEP-2640 Skills)"
+for SCENARIO in sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size \
+  sep-2640-client-verify-frontmatter; do
+  OUT="$WORK/ext-$SCENARIO.txt"
+  STATUS=0
+  timeout "$SCENARIO_TIMEOUT" "${SUITE[@]}" client --command "$CLIENT" --scenario "$SCENARIO" --timeout 30000 \
+    >"$OUT" 2>&1 || STATUS=$?
+  COUNTS=$(grep -E '^Passed: [0-9]+/[0-9]+' "$OUT" | tail -n 1 || true)
+  PASSED=$(sed -n 's/^Passed: \([0-9]*\)\/\([0-9]*\), \([0-9]*\) failed, \([0-9]*\) warnings.*/\1 \2 \3 \4/p' <<<"$COUNTS")
+  read -r OK ALL BAD WARN <<<"${PASSED:-0 0 1 0}"
+  EXT_TOTAL=$((EXT_TOTAL + 1))
+  EXT_CHECKS=$((EXT_CHECKS + ALL))
+  if [[ $STATUS -ne 0 || $BAD -ne 0 || $WARN -ne 0 || $ALL -eq 0 || $OK -ne $ALL ]] || grep -q SKIPPED "$OUT"; then
+    EXT_FAILED=$((EXT_FAILED + 1)); FAILED=$((FAILED + 1))
+    printf '   FAIL  %-40s %s (exit %s)\n' "$SCENARIO" "${COUNTS:-no result}" "$STATUS"
+    grep -E 'FAILURE|WARNING|SKIPPED|Error|failed' "$OUT" | head -n 20 | sed 's/^/         /'
+  else
+    printf '   ok    %-40s %s/%s checks\n' "$SCENARIO" "$OK" "$ALL"
+  fi
+done
+
+echo
+echo "== conformance client: $((TOTAL_SCENARIOS - FAILED + EXT_FAILED))/$TOTAL_SCENARIOS scenarios passed, $TOTAL_CHECKS checks; Skills extension: $((EXT_TOTAL - EXT_FAILED))/$EXT_TOTAL, $EXT_CHECKS checks"
 [[ $FAILED -eq 0 ]] || { echo "== conformance client FAILED"; exit 1; }
 echo "== conformance client passed"

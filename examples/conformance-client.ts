@@ -11,7 +11,23 @@ import { type Client, createClient, type ElicitRequest, type ToolInfo } from "..
 
 type Scenario = (client: Client, context: Record<string, unknown>) => Promise<void>;
 
+/** SEP-2640: load the first listed skill, reading its other files only once SKILL.md verified. */
+const loadFirstSkill: Scenario = async (client) => {
+  const [entry] = await client.skills.list();
+  if (entry === undefined) return;
+  const skill = await client.skills.load(entry); // throws on a size, digest or frontmatter mismatch
+  for (const path of skill.files) await skill.read(path);
+};
+
 const scenarios: Record<string, Scenario> = {
+  // SEP-2640 (Skills extension): listing reads no file; loading verifies before using anything.
+  "sep-2640-client-no-prefetch": async (client) => {
+    await client.skills.list();
+  },
+  "sep-2640-client-verify-digest": loadFirstSkill,
+  "sep-2640-client-verify-size": loadFirstSkill,
+  "sep-2640-client-verify-frontmatter": loadFirstSkill,
+
   // 2025: initialize, notifications/initialized, tools/list.
   initialize: async (client) => {
     await client.listTools();

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { createSkillsApi, type SkillsApi } from "./skills.ts";
 import { type Backoff, type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import { Deadline } from "./deadline.ts";
 import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";
@@ -86,12 +87,19 @@ export class Client<T = UntypedTools> {
   readonly #cache = new ToolCache();
 
   /**
+   * The server's Agent Skills (SEP-2640): `list()`, `get(uri)`, and `load(entry)`, which verifies
+   * `SKILL.md` against the entry and reads the other files only when asked, each verified.
+   */
+  readonly skills: SkillsApi;
+
+  /**
    * Creates a client; use `createClient()` instead.
    *
    * @param transport The transport.
    * @param options The options.
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
+    this.skills = createSkillsApi({ request: (method, params) => this.request(method, params) });
     this.#transport = transport;
     this.#options = options;
     const capabilities: Record<string, unknown> = { ...capabilitiesOf(options), ...options.capabilities };

@@ -93,6 +93,8 @@ export type { WebtoolsTransportOptions } from "./transports/webtools.ts";
 export { checkPin, pinOf, WebtoolsPinError } from "./webtools-pin.ts";
 export type { WebtoolsPin } from "./webtools-pin.ts";
 export { webtoolsToAiTools } from "./webtools-ai.ts";
+export { SkillVerificationError } from "./skills.ts";
+export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi, SkillsBackend } from "./skills.ts";
 export type { AiExecuteOptions, AiToolDefinition, AiToolsOptions, ToolCaller, WebtoolsCall } from "./webtools-ai.ts";
 // The gRPC transport loads protobuf, so it has its own entry point: "@mcplite/sdk/client/grpc".
 export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";
