@@ -124,9 +124,9 @@ function decodeText(bytes: Uint8Array, where: string): string {
   }
 }
 
-/** Valid UTF-8 without NUL bytes: served as text; anything else as a blob. */
+/** Valid UTF-8 without control bytes (tab, line feed and carriage return aside): text; anything else a blob. */
 function isText(bytes: Uint8Array): boolean {
-  if (bytes.includes(0)) return false;
+  for (const byte of bytes) if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
   try {
     utf8.decode(bytes);
     return true;
