@@ -7,7 +7,7 @@
 import { UsageError } from "./errors.ts";
 
 /** The commands the CLI knows. */
-export const COMMANDS: readonly string[] = ["inspect", "list", "call", "help"];
+export const COMMANDS: readonly string[] = ["inspect", "list", "call", "skills", "help"];
 
 /** The wires a URL target may be forced to. */
 export type Wire = "auto" | "mcp-lite" | "mcp" | "webtools";
@@ -42,6 +42,10 @@ export interface CliArgs {
   wire: Wire;
   /** `--timeout <seconds>` as ms: the idle timeout of each request (0: none). */
   timeoutMs?: number;
+  /** `skills … get <name>`: the skill to fetch. */
+  skill?: string;
+  /** `--out <dir>`: where `skills … get` writes the skill's files. */
+  out?: string;
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -95,6 +99,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case "--arg":
         result.argPairs.push(value());
         break;
+      case "--out":
+        result.out = value();
+        break;
       case "-H":
       case "--header":
         result.headers.push(headerOf(value()));
@@ -135,6 +142,11 @@ export function parseArgs(argv: string[]): CliArgs {
   if (command === "call") {
     result.tool = rest.shift();
     if (result.tool === undefined) throw new UsageError("call needs a tool name");
+  }
+  if (command === "skills" && rest[0] === "get") {
+    rest.shift();
+    result.skill = rest.shift();
+    if (result.skill === undefined) throw new UsageError("skills get needs a skill name");
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   return result;

@@ -13,6 +13,7 @@ import { errorLine, ExitCode } from "./errors.ts";
 import { HELP } from "./help.ts";
 import { inspectCommand } from "./inspect.ts";
 import { listCommand } from "./list.ts";
+import { skillsCommand } from "./skills.ts";
 import { terminalElicit } from "./prompt.ts";
 import { connect } from "./target.ts";
 import type { Terminal } from "./terminal.ts";
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   inspect: inspectCommand,
   list: listCommand,
   call: callCommand,
+  skills: skillsCommand,
 };
 
 /** How long a cancelled call may take to tell the server before the CLI exits anyway, in ms. */

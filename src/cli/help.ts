@@ -11,6 +11,8 @@ Usage:
   mcplite inspect <url>              server info, tools with schemas, resources, prompts
   mcplite list <url>                 the tools, one per line
   mcplite call <url> <tool> [--args '{"key": "value"}'] [--arg key=value]…
+  mcplite skills <url>               the server's Agent Skills (SEP-2640)
+  mcplite skills <url> get <name> [--out <dir>]   fetch one, verified; print SKILL.md or write the files
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
@@ -21,6 +23,7 @@ Options:
   --arg <key=value>     one argument, read as its input-schema type says (repeatable;
                         numbers, booleans, null, JSON arrays and objects; strings as typed)
   --json                machine-readable output: stdout carries only the JSON result
+  --out <dir>           skills get: write the skill's files below this directory (created if missing)
   -H, --header <h>      an HTTP header for every request, "Name: value" (repeatable)
   --wire <wire>         auto (default), mcp-lite, mcp or webtools
   --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
