@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { createServer, mcpBinding } from "../../mod.ts";
 import { defineSkill, skillFromDirectory, skillsFromDirectory } from "../../src/skills/mod.ts";
 import { assembleSkill } from "../../src/skills/define-skill.ts";
