@@ -106,7 +106,9 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
     const result = await backend.request("resources/read", { uri: resource.uri });
     const contents = Array.isArray(result.contents) ? result.contents as Record<string, unknown>[] : [];
     const content = contents.find((c) => c.uri === resource.uri) ?? contents[0];
-    if (!isObject(content)) throw new SkillVerificationError(`${resource.uri}: the server returned no contents`, resource.uri);
+    if (!isObject(content)) {
+      throw new SkillVerificationError(`${resource.uri}: the server returned no contents`, resource.uri);
+    }
     const bytes = typeof content.text === "string"
       ? encoder.encode(content.text)
       : typeof content.blob === "string"
@@ -122,7 +124,10 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
     }
     const digest = `sha256:${hex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))}`;
     if (digest !== resource.digest) {
-      throw new SkillVerificationError(`${resource.uri}: its SHA-256 digest differs from the entry's; not used`, resource.uri);
+      throw new SkillVerificationError(
+        `${resource.uri}: its SHA-256 digest differs from the entry's; not used`,
+        resource.uri,
+      );
     }
     return bytes;
   };
@@ -146,11 +151,16 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
     async load(skill) {
       const entry = typeof skill === "string" ? await api.get(skill) : skill;
       if (entry.resources === "dynamic") {
-        throw new SkillVerificationError(`${entry.uri}: the entry lists no digests ("dynamic"), so nothing can be verified`, entry.uri);
+        throw new SkillVerificationError(
+          `${entry.uri}: the entry lists no digests ("dynamic"), so nothing can be verified`,
+          entry.uri,
+        );
       }
       const resources = entry.resources;
       const own = resources.find((r) => r.uri === entry.uri);
-      if (own === undefined) throw new SkillVerificationError(`${entry.uri}: the entry lists no digest for SKILL.md`, entry.uri);
+      if (own === undefined) {
+        throw new SkillVerificationError(`${entry.uri}: the entry lists no digest for SKILL.md`, entry.uri);
+      }
       const instructions = decoder.decode(await readFile(own));
       const frontmatter = readFrontmatter(instructions);
       if (frontmatter === undefined || canonicalJson(frontmatter) !== canonicalJson(entry.frontmatter)) {
@@ -162,11 +172,15 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
       const base = entry.uri.slice(0, -"SKILL.md".length);
       const byPath = new Map<string, SkillResource>();
       for (const resource of resources) {
-        if (resource !== own && resource.uri.startsWith(base)) byPath.set(pathOf(resource.uri.slice(base.length)), resource);
+        if (resource !== own && resource.uri.startsWith(base)) {
+          byPath.set(pathOf(resource.uri.slice(base.length)), resource);
+        }
       }
       const read = async (path: string) => {
         const resource = byPath.get(path);
-        if (resource === undefined) throw new ClientError(ClientErrorCode.Protocol, `${entry.uri}: no file ${path} in this skill`);
+        if (resource === undefined) {
+          throw new ClientError(ClientErrorCode.Protocol, `${entry.uri}: no file ${path} in this skill`);
+        }
         return await readFile(resource);
       };
       return {

@@ -37,4 +37,3 @@ export function readFrontmatter(text: string): Record<string, unknown> | undefin
     return undefined;
   }
 }
-
