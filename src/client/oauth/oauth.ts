@@ -178,6 +178,7 @@ class Session {
   #as: o4w.AuthorizationServer | undefined;
   #resource: string | undefined;
   #flow: Promise<void> | undefined;
+  #scope: string | undefined;
 
   constructor(
     key: string,
@@ -283,6 +284,11 @@ class Session {
       if (refreshed !== undefined) return;
     }
     let scope = this.#options.scope ?? challenge.scope ?? metadata?.scopes_supported?.join(" ");
+    if (stepUp && scope !== undefined) {
+      // SEP-2350: re-authorize for the union of what was asked before and what the challenge names.
+      scope = union(this.#scope, stored?.tokens?.scope, scope);
+    }
+    this.#scope = scope;
     if (
       scope !== undefined && as.scopes_supported?.includes("offline_access") &&
       !scope.split(" ").includes("offline_access")
@@ -408,21 +414,26 @@ async function clientIdentity(options: OAuthOptions, ctx: GrantContext): Promise
     application_type: isLoopback(redirect) || !redirect.protocol.startsWith("http") ? "native" : "web",
     ...(ctx.scope !== undefined ? { scope: ctx.scope } : {}),
   };
-  let registered: o4w.OmitSymbolProperties<o4w.Client>;
+  let registered: Record<string, unknown>;
   try {
     const response = await o4w.dynamicClientRegistrationRequest(
       as,
       metadata,
       requestOptions(ctx.http, new URL(as.registration_endpoint)),
     );
-    registered = await o4w.processDynamicClientRegistrationResponse(response);
+    // Read by hand: oauth4webapi insists on `client_secret_expires_at`, which RFC 7591 §3.2.1 requires
+    // but many servers omit.
+    registered = await response.json() as Record<string, unknown>;
+    if (!response.ok || typeof registered.client_id !== "string") {
+      throw new Error(`HTTP ${response.status}: ${JSON.stringify(registered).slice(0, 200)}`);
+    }
   } catch (error) {
     throw new AuthorizationError(`Dynamic client registration at ${as.issuer} failed: ${messageOf(error)}`, {
       cause: error,
     });
   }
   return {
-    clientId: registered.client_id,
+    clientId: registered.client_id as string,
     ...(typeof registered.client_secret === "string" ? { clientSecret: registered.client_secret } : {}),
     ...(typeof registered.token_endpoint_auth_method === "string"
       ? { tokenEndpointAuthMethod: registered.token_endpoint_auth_method }
@@ -451,7 +462,21 @@ function clientAuthFor(client: StoredClient, as: o4w.AuthorizationServer): o4w.C
   if (method === "none") return o4w.None();
   return method === "client_secret_post"
     ? o4w.ClientSecretPost(client.clientSecret)
-    : o4w.ClientSecretBasic(client.clientSecret);
+    : clientSecretBasic(client.clientId, client.clientSecret);
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1) with `encodeURIComponent`: oauth4webapi also escapes
+ * `-_.!~*'()`, which servers that skip the form-decoding step (many do) then reject.
+ */
+function clientSecretBasic(clientId: string, clientSecret: string): o4w.ClientAuth {
+  const credentials = btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`);
+  return (_as, _client, _body, headers) => headers.set("authorization", `Basic ${credentials}`);
+}
+
+function union(...scopes: (string | undefined)[]): string {
+  const all = new Set(scopes.flatMap((scope) => scope?.split(" ") ?? []).filter((s) => s !== ""));
+  return [...all].join(" ");
 }
 
 function toOauthClient(client: StoredClient): o4w.Client {
