@@ -40,7 +40,7 @@ export interface ClientAuth {
 export interface AuthOptions {
   /** Where tokens and registrations are kept (default: in memory). Keyed by the server's origin. */
   storage?: TokenStore;
-  /** The scope to ask for, overriding the challenge's and the metadata's. */
+  /** The scope to ask for first, over the challenge's and the metadata's (a step-up adds what a 403 names). */
   scope?: string;
   /** How many times one request may step up on 403 `insufficient_scope` (default 2). */
   maxStepUps?: number;
@@ -283,7 +283,9 @@ class Session {
       const refreshed = await this.#refresh(stored, stored.client, stored.tokens.refreshToken).catch(() => undefined);
       if (refreshed !== undefined) return;
     }
-    let scope = this.#options.scope ?? challenge.scope ?? metadata?.scopes_supported?.join(" ");
+    let scope = stepUp
+      ? challenge.scope ?? this.#options.scope
+      : this.#options.scope ?? challenge.scope ?? metadata?.scopes_supported?.join(" ");
     if (stepUp && scope !== undefined) {
       // SEP-2350: re-authorize for the union of what was asked before and what the challenge names.
       scope = union(this.#scope, stored?.tokens?.scope, scope);
