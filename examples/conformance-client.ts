@@ -114,7 +114,8 @@ async function authFor(name: string, context: Record<string, unknown>): Promise<
   if (name === "auth/client-credentials-jwt" && clientId !== undefined) {
     const alg = typeof context.signing_algorithm === "string" ? context.signing_algorithm : "ES256";
     const key = await importPKCS8(String(context.private_key_pem), alg);
-    return clientCredentials({ clientId, privateKey: key });
+    // jose types its key as node:crypto's CryptoKey when Node's types are loaded; it is the Web Crypto key.
+    return clientCredentials({ clientId, privateKey: key as unknown as CryptoKey });
   }
   if (name === "auth/client-credentials-basic" && clientId !== undefined) {
     return clientCredentials({ clientId, clientSecret });
