@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ClientAuth } from "./oauth/oauth.ts";
+import type { ClientAuth } from "./http.ts";
 import { type Backoff, type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import { Deadline } from "./deadline.ts";
 import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";

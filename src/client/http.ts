@@ -9,10 +9,20 @@ import { ClientError, type RpcErrorBody, rpcErrorOf, TransportError } from "./er
 import { readSse, type SseCursor } from "./sse.ts";
 import type { RequestContext } from "./transport.ts";
 import { isObject } from "../internal/is-object.ts";
-import type { ClientAuth } from "./oauth/oauth.ts";
 
 /** A `fetch` function: the global one, or a server's own (in process), or one that adds auth. */
 export type FetchLike = (request: Request) => Response | Promise<Response>;
+
+/** Authorization for a client (`oauth()`, `clientCredentials()`): wraps the fetch every HTTP transport uses. */
+export interface ClientAuth {
+  /**
+   * Wraps a fetch function: requests carry `Authorization: Bearer …`; challenges are answered.
+   *
+   * @param fetch The fetch function to send through.
+   * @returns The authorizing fetch function.
+   */
+  wrap(fetch: FetchLike): FetchLike;
+}
 
 /** Headers sent with every request: fixed, or computed per request (e.g. a fresh bearer token). */
 export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);

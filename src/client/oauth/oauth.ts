@@ -8,7 +8,7 @@
  */
 import * as o4w from "oauth4webapi";
 import { AuthorizationError } from "../errors.ts";
-import { type FetchLike, messageOf } from "../http.ts";
+import { type ClientAuth, type FetchLike, messageOf } from "../http.ts";
 import { type BearerChallenge, parseBearerChallenge } from "./challenge.ts";
 import {
   discoverAuthorizationServer,
@@ -25,16 +25,7 @@ import {
   type TokenStore,
 } from "./token-store.ts";
 
-/** Authorization for a client: wraps the fetch function every HTTP transport sends through. */
-export interface ClientAuth {
-  /**
-   * Wraps a fetch function: requests carry `Authorization: Bearer …`; challenges are answered.
-   *
-   * @param fetch The fetch function to send through.
-   * @returns The authorizing fetch function.
-   */
-  wrap(fetch: FetchLike): FetchLike;
-}
+export type { ClientAuth } from "../http.ts";
 
 /** Options shared by {@link oauth} and {@link clientCredentials}. */
 export interface AuthOptions {

@@ -8,7 +8,7 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
-import type { ClientAuth } from "../oauth/oauth.ts";
+import type { ClientAuth } from "../http.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { createFetchClient } from "@connectrpc/connect/protocol";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
