@@ -7,7 +7,16 @@
  *   MCP_CONFORMANCE_SCENARIO=tools_call bun examples/conformance-client.ts http://localhost:3000/mcp
  */
 import { env } from "../mod.ts";
-import { type Client, createClient, type ElicitRequest, type ToolInfo } from "../src/client/mod.ts";
+import { importPKCS8 } from "jose";
+import {
+  type Client,
+  type ClientAuth,
+  clientCredentials,
+  createClient,
+  type ElicitRequest,
+  oauth,
+  type ToolInfo,
+} from "../src/client/mod.ts";
 
 type Scenario = (client: Client, context: Record<string, unknown>) => Promise<void>;
 
@@ -102,6 +111,46 @@ const scenarios: Record<string, Scenario> = {
   },
 };
 
+/** Every auth/* scenario: list the tools and call each (a 403 step-up happens on the call). */
+async function authScenario(client: Client): Promise<void> {
+  for (const tool of await client.listTools()) await client.call(tool.name, {});
+}
+
+/** The Client ID Metadata Document URL the suite expects (auth/basic-cimd). */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The auth for a scenario: client credentials for the machine-to-machine extension scenarios, else the
+ * authorization-code flow whose "user" follows the suite's auto-approving authorize redirect.
+ */
+async function authFor(name: string, context: Record<string, unknown>): Promise<ClientAuth | undefined> {
+  if (!name.startsWith("auth/")) return undefined;
+  const clientId = typeof context.client_id === "string" ? context.client_id : undefined;
+  const clientSecret = typeof context.client_secret === "string" ? context.client_secret : undefined;
+  if (name === "auth/client-credentials-jwt" && clientId !== undefined) {
+    const alg = typeof context.signing_algorithm === "string" ? context.signing_algorithm : "ES256";
+    const key = await importPKCS8(String(context.private_key_pem), alg);
+    // jose types its key as node:crypto's CryptoKey when Node's types are loaded; it is the Web Crypto key.
+    return clientCredentials({ clientId, privateKey: key as unknown as CryptoKey });
+  }
+  if (name === "auth/client-credentials-basic" && clientId !== undefined) {
+    return clientCredentials({ clientId, clientSecret });
+  }
+  return oauth({
+    clientId,
+    clientSecret,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    redirectUri: "http://127.0.0.1:3333/callback",
+    onAuthorizationUrl: async (url) => {
+      const response = await fetch(url, { redirect: "manual" });
+      await response.body?.cancel();
+      const location = response.headers.get("location");
+      if (location === null) throw new Error(`The authorization endpoint did not redirect (HTTP ${response.status})`);
+      return new URL(location, url);
+    },
+  });
+}
+
 /** Arguments for a tool: a plain value for each required property. */
 function sampleArguments(tool: ToolInfo): Record<string, unknown> {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: string }>; required?: string[] };
@@ -118,7 +167,7 @@ async function main(): Promise<number> {
   const args = g.Deno?.args ?? g.process?.argv.slice(2) ?? [];
   const url = args.at(-1);
   const name = env("MCP_CONFORMANCE_SCENARIO");
-  const scenario = name === undefined ? undefined : scenarios[name];
+  const scenario = name === undefined ? undefined : name.startsWith("auth/") ? authScenario : scenarios[name];
   if (url === undefined || scenario === undefined) {
     console.error(`usage: MCP_CONFORMANCE_SCENARIO=<${Object.keys(scenarios).join("|")}> conformance-client.ts <url>`);
     return 2;
@@ -126,6 +175,7 @@ async function main(): Promise<number> {
   const context = JSON.parse(env("MCP_CONFORMANCE_CONTEXT") ?? "{}") as Record<string, unknown>;
   const client = createClient(url, {
     transport: "mcp",
+    auth: await authFor(name!, context),
     protocolVersion: env("MCP_CONFORMANCE_PROTOCOL_VERSION"),
     clientInfo: { name: "mcplite-conformance-client", version: "0.1.0" },
     timeoutMs: 20_000,

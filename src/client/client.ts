@@ -6,6 +6,7 @@
  * @module
  */
 import { createSkillsApi, type SkillsApi } from "./skills.ts";
+import type { ClientAuth } from "./http.ts";
 import { type Backoff, type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import { Deadline } from "./deadline.ts";
 import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";
@@ -40,6 +41,11 @@ export interface ClientOptions extends InputHandlers {
   fetch?: FetchLike;
   /** Headers for every request, e.g. `{ authorization: "Bearer …" }`, or a function giving fresh ones. */
   headers?: HeadersOption;
+  /**
+   * OAuth for protected servers (MCP Authorization): `oauth({…})` for a user's consent,
+   * `clientCredentials({…})` for machines. Wraps the fetch every HTTP request goes through.
+   */
+  auth?: ClientAuth;
   /** The MCP revision to speak (default 2026-07-28, falling back to the 2025 handshake). */
   protocolVersion?: string;
   /** Who the client is (MCP `clientInfo`). */

@@ -67,7 +67,12 @@ function transportFor(
   if (isTransport(target)) return target;
   if (typeof target === "string" || target instanceof URL) {
     const url = new URL(target);
-    const http = { fetch: options.fetch, headers: options.headers, protocolVersion: options.protocolVersion };
+    const http = {
+      fetch: options.fetch,
+      headers: options.headers,
+      auth: options.auth,
+      protocolVersion: options.protocolVersion,
+    };
     switch (options.transport ?? "auto") {
       case "mcp":
         return createMcpTransport(url, http);

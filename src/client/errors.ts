@@ -25,6 +25,8 @@ export const ClientErrorCode = {
   InputRequired: "input_required",
   /** The transport cannot do this (e.g. resources over MCP-lite). */
   Unsupported: "unsupported",
+  /** The server wants authorization the client could not get (OAuth discovery, consent or token failed). */
+  Unauthorized: "unauthorized",
 } as const;
 
 /** One of the {@link ClientErrorCode} values. */
@@ -67,6 +69,20 @@ export class ClientError extends Error {
     this.rpcCode = options.rpcCode;
     this.status = options.status;
     this.data = options.data;
+  }
+}
+
+/** The client could not authorize: discovery, registration, consent or the token request failed. */
+export class AuthorizationError extends ClientError {
+  /**
+   * Creates the error.
+   *
+   * @param message What failed, never a token or secret.
+   * @param options The HTTP status and cause.
+   */
+  constructor(message: string, options?: ClientErrorOptions) {
+    super(ClientErrorCode.Unauthorized, message, options);
+    this.name = "AuthorizationError";
   }
 }
 

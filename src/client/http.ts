@@ -5,13 +5,24 @@
  * @module
  */
 import { rethrowAbort } from "./deadline.ts";
-import { type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
+import { ClientError, type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
 import { readSse, type SseCursor } from "./sse.ts";
 import type { RequestContext } from "./transport.ts";
 import { isObject } from "../internal/is-object.ts";
 
 /** A `fetch` function: the global one, or a server's own (in process), or one that adds auth. */
 export type FetchLike = (request: Request) => Response | Promise<Response>;
+
+/** Authorization for a client (`oauth()`, `clientCredentials()`): wraps the fetch every HTTP transport uses. */
+export interface ClientAuth {
+  /**
+   * Wraps a fetch function: requests carry `Authorization: Bearer …`; challenges are answered.
+   *
+   * @param fetch The fetch function to send through.
+   * @returns The authorizing fetch function.
+   */
+  wrap(fetch: FetchLike): FetchLike;
+}
 
 /** Headers sent with every request: fixed, or computed per request (e.g. a fresh bearer token). */
 export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
@@ -22,6 +33,19 @@ export interface HttpOptions {
   fetch?: FetchLike;
   /** Extra headers, e.g. `Authorization`. */
   headers?: HeadersOption;
+  /** OAuth for protected servers: `oauth({…})` or `clientCredentials({…})`, wrapping `fetch`. */
+  auth?: ClientAuth;
+}
+
+/**
+ * The fetch function a transport sends through: the option's (or the global one), wrapped by `auth`.
+ *
+ * @param options The transport's HTTP options.
+ * @returns The fetch function.
+ */
+export function fetcherOf(options: HttpOptions): FetchLike {
+  const base: FetchLike = options.fetch ?? ((request) => fetch(request));
+  return options.auth === undefined ? base : options.auth.wrap(base);
 }
 
 /** A JSON-RPC id. */
@@ -60,6 +84,7 @@ export async function send(fetcher: FetchLike, request: Request, signal: AbortSi
     response = await fetcher(request);
   } catch (error) {
     if (signal.aborted) rethrowAbort(signal, error);
+    if (error instanceof ClientError) throw error; // e.g. an AuthorizationError from the auth layer
     throw new TransportError(`Could not reach ${request.url}: ${messageOf(error)}`, { cause: error });
   }
   if (signal.aborted) {

@@ -46,6 +46,7 @@ export type {
   UntypedTools,
 } from "./types.ts";
 export {
+  AuthorizationError,
   CancelledError,
   ClientError,
   ClientErrorCode,
@@ -78,6 +79,12 @@ export type {
   Transport,
 } from "./transport.ts";
 export type { FetchLike, HeadersOption, HttpOptions } from "./http.ts";
+export { clientCredentials, oauth } from "./oauth/oauth.ts";
+export type { AuthOptions, ClientAuth, ClientCredentialsOptions, OAuthOptions } from "./oauth/oauth.ts";
+export { memoryTokenStore } from "./oauth/token-store.ts";
+export type { StoredAuthorization, StoredClient, StoredTokens, TokenStore } from "./oauth/token-store.ts";
+export { parseBearerChallenge } from "./oauth/challenge.ts";
+export type { BearerChallenge } from "./oauth/challenge.ts";
 export { createMcpliteTransport, MCPLITE_BASE_PATH } from "./transports/mcplite.ts";
 export type { McpliteTransportOptions } from "./transports/mcplite.ts";
 export { createMcpTransport } from "./transports/mcp.ts";

@@ -8,6 +8,7 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
+import type { ClientAuth } from "../http.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { createFetchClient } from "@connectrpc/connect/protocol";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
@@ -43,6 +44,8 @@ export interface GrpcTransportOptions {
   fetch?: typeof fetch;
   /** Headers sent with every call (e.g. `authorization`). */
   headers?: HeadersInit;
+  /** OAuth for protected servers (`oauth({…})`, `clientCredentials({…})`), wrapping `fetch`. */
+  auth?: ClientAuth;
 }
 
 /**
@@ -119,8 +122,11 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
 
 function fetchTransport(baseUrl: string, options: GrpcTransportOptions): ConnectTransport {
   const fetchFn = options.fetch ?? globalThis.fetch;
+  const authed = options.auth?.wrap((request) => fetchFn(request));
   const common = {
-    httpClient: createFetchClient((input: RequestInfo | URL, init?: RequestInit) => fetchFn(input, init)),
+    httpClient: createFetchClient((input: RequestInfo | URL, init?: RequestInit) =>
+      authed === undefined ? fetchFn(input, init) : Promise.resolve(authed(new Request(input, init)))
+    ),
     baseUrl,
     useBinaryFormat: options.binary ?? true,
     interceptors: [],

@@ -11,6 +11,7 @@ import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError 
 import {
   baseHeaders,
   cacheHintOf,
+  fetcherOf,
   type FetchLike,
   type HeadersOption,
   httpError,
@@ -78,7 +79,7 @@ class McpTransport implements Transport {
 
   constructor(url: string, options: McpTransportOptions) {
     this.#url = url;
-    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#fetch = fetcherOf(options);
     this.#headers = options.headers;
     this.#forced = options.protocolVersion;
     if (this.#forced !== undefined && !isLegacyVersion(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)) {

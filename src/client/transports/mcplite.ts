@@ -8,6 +8,7 @@ import { errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts
 import {
   baseHeaders,
   cacheHintOf,
+  fetcherOf,
   type FetchLike,
   type HeadersOption,
   httpError,
@@ -54,7 +55,7 @@ class McpliteTransport implements Transport {
 
   constructor(baseUrl: string, options: HttpOptions) {
     this.#base = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
-    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#fetch = fetcherOf(options);
     this.#headers = options.headers;
   }
 

@@ -12,6 +12,7 @@ import { InvalidArgumentsError, RpcError, ToolNotFoundError } from "../errors.ts
 import {
   baseHeaders,
   cacheHintOf,
+  fetcherOf,
   type FetchLike,
   type HeadersOption,
   httpError,
@@ -81,7 +82,7 @@ class WebtoolsTransport implements Transport {
 
   constructor(url: string, options: WebtoolsTransportOptions) {
     this.#base = url.endsWith("/") ? url.slice(0, -1) : url;
-    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#fetch = fetcherOf(options);
     this.#headers = options.headers;
     this.#options = options;
   }

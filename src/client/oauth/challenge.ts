@@ -1,0 +1,51 @@
+/**
+ * Reading a `WWW-Authenticate: Bearer …` challenge (RFC 6750 §3, RFC 9728 §5.1) on the client side.
+ *
+ * @module
+ */
+
+/** What a `Bearer` challenge tells the client. */
+export interface BearerChallenge {
+  /** The protected resource metadata URL (RFC 9728 §5.1). */
+  readonly resourceMetadata?: string;
+  /** The scopes the request needs (space-separated). */
+  readonly scope?: string;
+  /** `invalid_token`, `insufficient_scope`, … (RFC 6750 §3.1). */
+  readonly error?: string;
+}
+
+/**
+ * Reads the `Bearer` challenge of a `WWW-Authenticate` header (other schemes are skipped).
+ *
+ * @param header The header value, or `null`.
+ * @returns The challenge's parameters (empty when there is none).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseBearerChallenge } from "./challenge.ts";
+ * assert.deepEqual(
+ *   parseBearerChallenge('Bearer error="insufficient_scope", scope="a b", resource_metadata="https://x/.well-known/oauth-protected-resource"'),
+ *   { error: "insufficient_scope", scope: "a b", resourceMetadata: "https://x/.well-known/oauth-protected-resource" },
+ * );
+ * ```
+ */
+export function parseBearerChallenge(header: string | null): BearerChallenge {
+  if (header === null) return {};
+  const start = header.search(/(^|[\s,])bearer(\s|$)/i);
+  if (start < 0) return {};
+  const params: Record<string, string> = {};
+  // auth-param = token BWS "=" BWS ( token / quoted-string ) (RFC 9110 §11.2); stop at the next scheme.
+  const re = /\s*,?\s*([A-Za-z0-9_!#$%&'*+.^`|~-]+)\s*(=\s*("((?:[^"\\]|\\.)*)"|[^\s,]*))?/y;
+  re.lastIndex = header.toLowerCase().indexOf("bearer", start) + 6;
+  for (let m = re.exec(header); m !== null && re.lastIndex <= header.length; m = re.exec(header)) {
+    if (m[2] === undefined) break; // a bare token: the next scheme begins
+    params[m[1].toLowerCase()] = m[4] !== undefined ? m[4].replace(/\\(.)/g, "$1") : m[3];
+    if (re.lastIndex === header.length) break;
+  }
+  const out: { resourceMetadata?: string; scope?: string; error?: string } = {};
+  if (params.error !== undefined) out.error = params.error;
+  if (params.scope !== undefined) out.scope = params.scope;
+  if (params.resource_metadata !== undefined) out.resourceMetadata = params.resource_metadata;
+  return out;
+}
