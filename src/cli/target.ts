@@ -19,7 +19,6 @@ export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeou
   onPending?: (note: string) => void;
 }
 
-
 /**
  * Creates the client for the command line's target.
  *

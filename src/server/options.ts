@@ -79,6 +79,12 @@ export interface ServerOptions {
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
   resultStore?: ResultStore;
   /**
+   * With a shared `resultStore`, how long the lease of running deferred work lasts, in ms (default
+   * 5 000): renewed while the work runs, so a redeem on any instance answers that the instance stopped
+   * once it lapses, instead of "not done yet" until the token expires.
+   */
+  leaseMs?: number;
+  /**
    * The server's own configuration values (API keys, endpoints…), read by tools that declare `.config()`:
    * on MCP and MCP-lite they are the whole configuration; on Webtools they are fixed, win over the
    * caller's `config`, and are never published.

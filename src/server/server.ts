@@ -103,6 +103,7 @@ export class Server<TTools extends ToolMap = {}> {
       secret: options.secret,
       ...options.tokens,
       results: options.resultStore,
+      leaseMs: options.leaseMs,
       secretFallback: () => platformSecret,
     });
     const registry = new Registry({ onError: options.onError, continuations, settings: options.settings });

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createMemoryResultStore } from "../../src/core/result-store.ts";
+import { describeResultStore } from "../helpers/result-store-conformance.ts";
+
+describeResultStore(
+  "memory",
+  () => Promise.resolve({ store: createMemoryResultStore({ maxBytes: 1 << 20 }), prefix: "m", maxBytes: 1 << 20 }),
+);
 
 const done = (text: string) => ({
   status: "completed" as const,
