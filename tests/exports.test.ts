@@ -349,6 +349,8 @@ const EXPECTED: Record<string, string[]> = {
     "type ServerAuth",
   ],
   "./cli": [],
+  "./redis": ["type RedisClientLike", "redisResultStore", "type RedisResultStoreOptions"],
+  "./deno-kv": ["type DenoKvAtomicLike", "type DenoKvLike", "denoKvResultStore", "type DenoKvResultStoreOptions"],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */
