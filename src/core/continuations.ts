@@ -215,7 +215,9 @@ export class Continuations {
     try {
       // Cancelled here, or (with a shared store) by another instance: the store keeps the first end.
       if (signal.aborted) return;
-      await job.settle(entry);
+      if (!await job.settle(entry) && !hasEnded(await this.results.get(job.id) ?? entry)) {
+        throw new Error("the store refused the result"); // too large, or the store failed: fail the job
+      }
     } catch (error) {
       onError?.(error);
       await this.results.set(job.id, {
