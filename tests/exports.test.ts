@@ -46,6 +46,7 @@ const EXPECTED: Record<string, string[]> = {
     "type McpliteOptions",
     "type McpOptions",
     "type Middleware",
+    "type Notifier",
     "type Prompt",
     "type PromptMessage",
     "ProtocolError",
@@ -349,7 +350,15 @@ const EXPECTED: Record<string, string[]> = {
     "type ServerAuth",
   ],
   "./cli": [],
-  "./redis": ["type RedisClientLike", "redisResultStore", "type RedisResultStoreOptions"],
+  "./redis": [
+    "type RedisClientLike",
+    "redisNotifier",
+    "type RedisNotifierOptions",
+    "type RedisPubSubClientLike",
+    "redisResultStore",
+    "type RedisResultStoreOptions",
+    "type RedisSubscriberLike",
+  ],
   "./deno-kv": ["type DenoKvAtomicLike", "type DenoKvLike", "denoKvResultStore", "type DenoKvResultStoreOptions"],
 };
 

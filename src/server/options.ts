@@ -6,6 +6,7 @@
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
 import type { ErrorReporter } from "../core/registry.ts";
+import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding.ts";
@@ -84,6 +85,12 @@ export interface ServerOptions {
    * once it lapses, instead of "not done yet" until the token expires.
    */
   leaseMs?: number;
+  /**
+   * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
+   * resource-updated notifications raised on any instance reach the listeners held by every instance.
+   * Without it, they reach this instance's listeners only.
+   */
+  notifier?: Notifier;
   /**
    * The server's own configuration values (API keys, endpoints…), read by tools that declare `.config()`:
    * on MCP and MCP-lite they are the whole configuration; on Webtools they are fixed, win over the
