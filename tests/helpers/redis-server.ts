@@ -18,6 +18,8 @@ export const REDIS_MISSING: string | false = spawnSync(PROGRAM, ["--version"]).s
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
+  /** The port. */
+  readonly port: number;
   /** Stops it (SIGKILL after 2 s), waiting for the process to exit. */
   stop(): Promise<void>;
 }
@@ -33,9 +35,9 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts `redis-server` and waits (at most 10 s) until it answers `PING`. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts `redis-server` (on `port`, default a free one) and waits (at most 10 s) until it answers `PING`. */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     PROGRAM,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no"],
@@ -57,7 +59,7 @@ export async function startRedis(): Promise<RedisServer> {
       await probe.connect();
       await probe.ping();
       if (probe.isOpen) probe.destroy();
-      return { url, stop };
+      return { url, port, stop };
     } catch {
       if (probe.isOpen) probe.destroy();
       if (Date.now() > deadline || child.exitCode !== null) {
