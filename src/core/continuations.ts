@@ -202,7 +202,7 @@ export class Continuations {
     onError?: (error: unknown) => void,
   ): Promise<void> {
     const signal = job.controller.signal;
-    const heartbeat = this.#heartbeat(job.id, onError);
+    const heartbeat = this.#heartbeat(job, onError);
     let entry: StoredResult;
     try {
       entry = { ...(await storedOutcome(await work(signal), shape, onError)), at: this.codec.now() };
@@ -227,13 +227,19 @@ export class Continuations {
     }
   }
 
-  /** Renews a running job's lease every third of its length (with a shared store), until cleared. */
-  #heartbeat(id: string, onError?: (error: unknown) => void): ReturnType<typeof setInterval> | undefined {
+  /**
+   * Renews a running job's lease every third of its length (with a shared store), until cleared; a job
+   * whose entry ended meanwhile (cancelled on another instance) is aborted there and then.
+   */
+  #heartbeat(job: Job, onError?: (error: unknown) => void): ReturnType<typeof setInterval> | undefined {
     const leaseMs = this.#leaseMs;
     if (leaseMs === undefined) return undefined;
-    return unrefTimer(setInterval(() => {
-      this.results.set(leaseKey(id), { status: "working" }, leaseMs).catch((e) => onError?.(e));
-    }, Math.max(1, Math.floor(leaseMs / 3))));
+    const beat = async () => {
+      await this.results.set(leaseKey(job.id), { status: "working" }, leaseMs);
+      const entry = await this.results.get(job.id);
+      if (entry !== undefined && hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
+    };
+    return unrefTimer(setInterval(() => beat().catch((e) => onError?.(e)), Math.max(1, Math.floor(leaseMs / 3))));
   }
 }
 

@@ -71,6 +71,18 @@ export function describeSharedInstances(name: string, store: () => ResultStore, 
       }
     });
 
+    it("aborts, within its lease, the work running on A when B cancels it", async () => {
+      const tools = createJobTools();
+      const a = jobServer({ resultStore: store(), leaseMs: 150 }, tools).server;
+      const b = jobServer({ resultStore: store(), leaseMs: 150 }, tools).server;
+      const token = tokenOf(await a.call("crunch", {}));
+      const running = () => a["~core"].registry.continuations.running;
+      assert.equal(running(), 1);
+      await b.call("redeem", { promise: token, cancel: true });
+      await waitFor(() => running() === 0, 1_000);
+      assert.match(JSON.stringify(await a.call("redeem", { promise: token })), /cancelled/);
+    });
+
     it("fails a job whose instance stopped, within its lease, instead of pending until expiry", async () => {
       const tools = createJobTools();
       const dying = killable(store());
