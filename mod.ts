@@ -65,3 +65,4 @@ export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./src/core/er
 // Where deferred results wait.
 export { createMemoryResultStore } from "./src/core/result-store.ts";
 export type { ResultStore } from "./src/core/result-store.ts";
+export type { Notifier } from "./src/core/notifier.ts";

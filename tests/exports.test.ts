@@ -46,6 +46,7 @@ const EXPECTED: Record<string, string[]> = {
     "type McpliteOptions",
     "type McpOptions",
     "type Middleware",
+    "type Notifier",
     "type Prompt",
     "type PromptMessage",
     "ProtocolError",
@@ -379,6 +380,16 @@ const EXPECTED: Record<string, string[]> = {
     "skillsFromDirectory",
     "type SkillSource",
   ],
+  "./redis": [
+    "type RedisClientLike",
+    "redisNotifier",
+    "type RedisNotifierOptions",
+    "type RedisPubSubClientLike",
+    "redisResultStore",
+    "type RedisResultStoreOptions",
+    "type RedisSubscriberLike",
+  ],
+  "./deno-kv": ["type DenoKvAtomicLike", "type DenoKvLike", "denoKvResultStore", "type DenoKvResultStoreOptions"],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

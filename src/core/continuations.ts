@@ -11,12 +11,21 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureOf } from "./failure.ts";
 import { isInputAnswer } from "./call-sink.ts";
 import { Job } from "./job.ts";
-import { resultFromValue, type ToolResult } from "./result.ts";
-import { createMemoryResultStore, type ResultStore, type StoredResult } from "./result-store.ts";
+import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
+import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
+import { unrefTimer } from "../internal/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "./tool-promise.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
+
+/** The message of a job whose instance stopped renewing its lease. */
+export const STOPPED_MESSAGE = "The instance running this job stopped before it finished";
+
+/** The store key of a job's lease: present while an instance runs the job. */
+function leaseKey(id: string): string {
+  return `lease:${id}`;
+}
 
 /** Options of {@link Continuations.start}. */
 export interface StartOptions {
@@ -40,6 +49,12 @@ export interface ContinuationsOptions extends TokenCodecOptions {
   inputTtlMs?: number;
   /** The default `retry_after_ms` of a promise (default 1 000). */
   retryAfterMs?: number;
+  /**
+   * With a shared store, how long a running job's lease lasts, in ms (default 5 000): the instance
+   * running it renews it every third of that, and a redeem on any instance that finds it lapsed (and
+   * no result) answers that the instance stopped, instead of "not done yet" until the token expires.
+   */
+  leaseMs?: number;
 }
 
 /** The server's tokens, defaults and deferred work. */
@@ -56,6 +71,7 @@ export class Continuations {
   readonly retryAfterMs: number;
   readonly #running = new Map<string, Job>();
   readonly #pollMs: number | undefined;
+  readonly #leaseMs: number | undefined;
 
   /**
    * Creates the machinery; the server does this once, from its options.
@@ -68,6 +84,8 @@ export class Continuations {
     this.results = options.results ?? createMemoryResultStore({ now: options.now });
     // Only a store shared with other instances can carry answers given there.
     this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
+    this.#leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
+    if (this.#leaseMs !== undefined && !(this.#leaseMs > 0)) throw new RangeError("leaseMs must be positive");
     this.promiseTtlMs = options.promiseTtlMs ?? 60 * 60 * 1000;
     this.inputTtlMs = options.inputTtlMs ?? 10 * 60 * 1000;
     this.retryAfterMs = options.retryAfterMs ?? 1000;
@@ -93,6 +111,7 @@ export class Continuations {
     const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
     const now = this.codec.now;
     await this.results.set(id, { status: "working", at: now() }, ttlMs);
+    if (this.#leaseMs !== undefined) await this.results.set(leaseKey(id), { status: "working" }, this.#leaseMs);
     const job = new Job(id, { store: this.results, ttlMs, now, pollMs: this.#pollMs, onError });
     this.#running.set(id, job);
     bind?.(job);
@@ -102,23 +121,40 @@ export class Continuations {
   }
 
   /**
+   * Reads a job's entry as redeem and `tasks/get` answer it. With a shared store, a job still running
+   * whose lease has lapsed (its instance stopped) ends here as failed: first writer wins, so a result
+   * written meanwhile stands instead, and every instance answers the same.
+   *
+   * @param id The entry id.
+   * @param ttlMs How long a failure written here lasts.
+   * @returns The entry, or `undefined` when the store does not hold it.
+   */
+  async read(id: string, ttlMs: number): Promise<StoredResult | undefined> {
+    const entry = await this.results.get(id);
+    if (entry === undefined || hasEnded(entry) || this.#leaseMs === undefined || this.#running.has(id)) return entry;
+    if (await this.results.get(leaseKey(id)) !== undefined) return entry;
+    const stopped: StoredResult = { status: "completed", result: failureResult(STOPPED_MESSAGE), at: this.codec.now() };
+    if (await this.results.set(id, stopped, ttlMs)) return stopped;
+    return await this.results.get(id);
+  }
+
+  /**
    * Cancels a job: aborts its work if it runs here and records it as cancelled. Idempotent: a job that
-   * ended already keeps its entry.
+   * ended already keeps its entry (first writer wins, on any instance).
    *
    * @param id The entry id.
    * @param ttlMs How long the cancelled entry lasts.
-   * @returns Whether the job was still running.
+   * @returns Whether the cancellation won: the job was still running.
    */
   async cancel(id: string, ttlMs: number): Promise<boolean> {
     const entry = await this.results.get(id);
     const job = this.#running.get(id);
     this.#running.delete(id);
     job?.controller.abort(new Error("the promise was cancelled"));
-    if (entry?.status !== "working" && entry?.status !== "input_required") return false;
+    if (entry === undefined || hasEnded(entry)) return false;
     const cancelled: StoredResult = { status: "cancelled", at: this.codec.now() };
-    if (job !== undefined) await job.settle(cancelled); // after any write the job made
-    else await this.results.set(id, cancelled, ttlMs);
-    return true;
+    if (job !== undefined) return await job.settle(cancelled); // after any write the job made
+    return await this.results.set(id, cancelled, ttlMs);
   }
 
   /**
@@ -166,6 +202,7 @@ export class Continuations {
     onError?: (error: unknown) => void,
   ): Promise<void> {
     const signal = job.controller.signal;
+    const heartbeat = this.#heartbeat(job, onError);
     let entry: StoredResult;
     try {
       entry = { ...(await storedOutcome(await work(signal), shape, onError)), at: this.codec.now() };
@@ -173,11 +210,14 @@ export class Continuations {
       entry = { ...storedFailure(error, onError), at: this.codec.now() };
     } finally {
       this.#running.delete(job.id);
+      clearInterval(heartbeat); // the lease lapses on its own: a redeem never sees it gone before the result
     }
     try {
-      // Cancelled here, or (with a shared store) by another instance: the cancellation stands.
-      if (signal.aborted || (await this.results.get(job.id))?.status === "cancelled") return;
-      await job.settle(entry);
+      // Cancelled here, or (with a shared store) by another instance: the store keeps the first end.
+      if (signal.aborted) return;
+      if (!await job.settle(entry) && !hasEnded(await this.results.get(job.id) ?? entry)) {
+        throw new Error("the store refused the result"); // too large, or the store failed: fail the job
+      }
     } catch (error) {
       onError?.(error);
       await this.results.set(job.id, {
@@ -185,6 +225,21 @@ export class Continuations {
         error: { code: ErrorCode.Internal, message: "The result could not be stored" },
       }, ttlMs).catch((e) => onError?.(e));
     }
+  }
+
+  /**
+   * Renews a running job's lease every third of its length (with a shared store), until cleared; a job
+   * whose entry ended meanwhile (cancelled on another instance) is aborted there and then.
+   */
+  #heartbeat(job: Job, onError?: (error: unknown) => void): ReturnType<typeof setInterval> | undefined {
+    const leaseMs = this.#leaseMs;
+    if (leaseMs === undefined) return undefined;
+    const beat = async () => {
+      await this.results.set(leaseKey(job.id), { status: "working" }, leaseMs);
+      const entry = await this.results.get(job.id);
+      if (entry !== undefined && hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
+    };
+    return unrefTimer(setInterval(() => beat().catch((e) => onError?.(e)), Math.max(1, Math.floor(leaseMs / 3))));
   }
 }
 

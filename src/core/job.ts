@@ -126,16 +126,16 @@ export class Job implements CallSink {
    * Writes the job's final entry, after any write before it; nothing is written after it.
    *
    * @param entry The final entry (completed, failed or cancelled).
-   * @returns When it is written.
+   * @returns Whether it was written: `false` when the entry had ended already (first writer wins).
    */
-  settle(entry: StoredResult): Promise<void> {
-    if (this.#settled) return this.#writes;
+  settle(entry: StoredResult): Promise<boolean> {
+    if (this.#settled) return this.#writes.then(() => false);
     this.#settled = true;
     this.#stopPolling();
     return this.#write(entry);
   }
 
-  #publish(): Promise<void> {
+  #publish(): Promise<unknown> {
     if (this.#settled) return this.#writes;
     return this.#write(() =>
       this.#waiting.size > 0
@@ -144,19 +144,28 @@ export class Job implements CallSink {
     );
   }
 
-  /** Chains a write after the previous ones; a function is read when its turn comes. */
-  #write(entry: StoredResult | (() => StoredResult)): Promise<void> {
+  /**
+   * Chains a write after the previous ones; a function is read when its turn comes. A write refused
+   * because the entry ended elsewhere (a cancellation on another instance) aborts the work.
+   *
+   * @returns Whether it was written.
+   */
+  #write(entry: StoredResult | (() => StoredResult)): Promise<boolean> {
     const { store, ttlMs, onError } = this.#options;
     const final = typeof entry !== "function";
-    this.#writes = this.#writes.then(async () => {
-      if (!final && this.#settled) return;
+    const written = this.#writes.then(async () => {
+      if (!final && this.#settled) return false;
       try {
-        await store.set(this.id, typeof entry === "function" ? entry() : entry, ttlMs);
+        const done = await store.set(this.id, typeof entry === "function" ? entry() : entry, ttlMs);
+        if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
+        return done;
       } catch (error) {
         onError?.(error);
+        return false;
       }
     });
-    return this.#writes;
+    this.#writes = written.then(() => {});
+    return written;
   }
 
   #poll(): void {

@@ -138,7 +138,7 @@ async function redeemDeferred(
     const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
     return stopped ? "cancelled" : "not cancelled: the work is no longer running";
   }
-  const entry = await c.results.get(id);
+  const entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
   if (entry === undefined) {
     throw new ProtocolError(
       ErrorCode.InvalidParams,

@@ -315,6 +315,17 @@ export class Registry {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Tells this registry's listeners of a change raised elsewhere (another instance, through a
+   * notifier), as if raised here.
+   *
+   * @param change What changed.
+   */
+  announce(change: RegistryChange): void {
+    if (change.kind === "resource-updated") this.resourceUpdated(change.uri);
+    else this.#changed(change);
+  }
+
   #changed(change: RegistryChange): void {
     this.#memo.clear();
     for (const listener of this.#listeners) listener(change);

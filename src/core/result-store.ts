@@ -37,14 +37,44 @@ export type StoredResult =
     readonly at?: number;
   };
 
-/** A store of deferred results, keyed by an id the promise token carries. Values are JSON. */
+/**
+ * A store of deferred results, keyed by an id the promise token carries. Values are JSON.
+ *
+ * **First writer wins**: once an entry has ended (completed, failed or cancelled), it is never
+ * replaced, so a job's result and a concurrent cancellation (or a second writer, on any instance) can
+ * never both win. A store shared by instances makes that check and the write one atomic step
+ * (compare-and-set); `tests/helpers/result-store-conformance.ts` holds the suite every store passes.
+ */
 export interface ResultStore {
   /** Reads an entry; `undefined` when it is unknown or expired. */
   get(id: string): Promise<StoredResult | undefined>;
-  /** Writes an entry, replacing any, to expire after `ttlMs`. */
-  set(id: string, entry: StoredResult, ttlMs: number): Promise<void>;
+  /**
+   * Writes an entry to expire after `ttlMs`, replacing one still running (working or waiting for
+   * input), atomically: an entry that has ended stays as it is.
+   *
+   * @returns Whether it was written (`false`: the entry had ended already).
+   */
+  set(id: string, entry: StoredResult, ttlMs: number): Promise<boolean>;
   /** Removes an entry. */
   delete(id: string): Promise<void>;
+}
+
+/**
+ * Whether an entry has ended: completed, failed or cancelled. An ended entry is never replaced.
+ *
+ * @param entry The entry.
+ * @returns Whether it is final.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hasEnded } from "./result-store.ts";
+ * assert.equal(hasEnded({ status: "cancelled" }), true);
+ * assert.equal(hasEnded({ status: "working" }), false);
+ * ```
+ */
+export function hasEnded(entry: StoredResult): boolean {
+  return entry.status !== "working" && entry.status !== "input_required";
 }
 
 /** Options of {@link createMemoryResultStore}. */
@@ -64,8 +94,8 @@ interface Slot {
 }
 
 /**
- * Creates the in-memory result store: bounded by count and bytes, entries expiring after their TTL.
- * It lives in one process; servers behind a load balancer need a shared store instead.
+ * Creates the in-memory result store: bounded by count and bytes, entries expiring after their TTL,
+ * the first final entry winning (see {@link ResultStore}). It lives in one process; servers behind a load balancer need a shared store instead.
  *
  * @param options The bounds and the clock.
  * @returns The store.
@@ -77,6 +107,8 @@ interface Slot {
  * const store = createMemoryResultStore({ maxEntries: 2 });
  * await store.set("a", { status: "working" }, 60_000);
  * assert.deepEqual(await store.get("a"), { status: "working" });
+ * assert.equal(await store.set("a", { status: "cancelled" }, 60_000), true);
+ * assert.equal(await store.set("a", { status: "working" }, 60_000), false); // it has ended
  * ```
  */
 export function createMemoryResultStore(options: MemoryResultStoreOptions = {}): ResultStore {
@@ -108,15 +140,17 @@ export function createMemoryResultStore(options: MemoryResultStoreOptions = {}):
       if (size > maxBytes) {
         return Promise.reject(new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`));
       }
-      drop(id); // re-inserting moves the entry to the young end
       const time = now();
+      const kept = slots.get(id);
+      if (kept !== undefined && time < kept.expiresAt && hasEnded(kept.entry)) return Promise.resolve(false);
+      drop(id); // re-inserting moves the entry to the young end
       for (const [key, slot] of slots) { // expired entries first, then the oldest, until it fits
         if (time < slot.expiresAt && slots.size < maxEntries && bytes + size <= maxBytes) break;
         drop(key);
       }
       slots.set(id, { entry, size, expiresAt: time + ttlMs });
       bytes += size;
-      return Promise.resolve();
+      return Promise.resolve(true);
     },
     delete(id) {
       drop(id);

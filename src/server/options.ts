@@ -6,6 +6,7 @@
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
 import type { ErrorReporter } from "../core/registry.ts";
+import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding.ts";
@@ -78,6 +79,18 @@ export interface ServerOptions {
   tokens?: TokenOptions;
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
   resultStore?: ResultStore;
+  /**
+   * With a shared `resultStore`, how long the lease of running deferred work lasts, in ms (default
+   * 5 000): renewed while the work runs, so a redeem on any instance answers that the instance stopped
+   * once it lapses, instead of "not done yet" until the token expires.
+   */
+  leaseMs?: number;
+  /**
+   * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
+   * resource-updated notifications raised on any instance reach the listeners held by every instance.
+   * Without it, they reach this instance's listeners only.
+   */
+  notifier?: Notifier;
   /**
    * The server's own configuration values (API keys, endpoints…), read by tools that declare `.config()`:
    * on MCP and MCP-lite they are the whole configuration; on Webtools they are fixed, win over the

@@ -28,6 +28,7 @@ import { type Cors, createCors } from "./cors.ts";
 import { protectRoutes } from "./protected-resource.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
+import { relayChanges } from "./relay.ts";
 import { JSON_HEADERS } from "./responses.ts";
 
 /** The tools a server carries, by name; the typed client reads this from `typeof server`. */
@@ -105,9 +106,11 @@ export class Server<TTools extends ToolMap = {}> {
       secret: options.secret,
       ...options.tokens,
       results: options.resultStore,
+      leaseMs: options.leaseMs,
       secretFallback: () => platformSecret,
     });
     const registry = new Registry({ onError: options.onError, continuations, settings: options.settings });
+    if (options.notifier !== undefined) void relayChanges(registry, options.notifier, options.onError);
     this.name = resolved.name;
     this.version = resolved.version;
     this["~core"] = { registry, options: resolved };

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createMemoryResultStore } from "../../src/core/result-store.ts";
+import { describeResultStore } from "../helpers/result-store-conformance.ts";
+import { describeSharedInstances } from "../helpers/instances.ts";
+
+describeResultStore(
+  "memory",
+  () => Promise.resolve({ store: createMemoryResultStore({ maxBytes: 1 << 20 }), prefix: "m", maxBytes: 1 << 20 }),
+);
 
 const done = (text: string) => ({
   status: "completed" as const,
@@ -49,3 +56,6 @@ describe("createMemoryResultStore", () => {
     await assert.rejects(store.set("big", done("w".repeat(400)), 1000), RangeError);
   });
 });
+
+const shared = createMemoryResultStore();
+describeSharedInstances("memory, shared in one process", () => shared);

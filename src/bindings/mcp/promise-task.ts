@@ -25,7 +25,7 @@ import { runCancellation, runContinuation } from "../../core/pipeline.ts";
 import { PROMISE_KIND } from "../../core/promise-outcome.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { ToolResult } from "../../core/result.ts";
-import type { StoredResult } from "../../core/result-store.ts";
+import { hasEnded, type StoredResult } from "../../core/result-store.ts";
 import { TokenError } from "../../codec/token-error.ts";
 import type { AnyTool } from "../../core/tool.ts";
 
@@ -109,9 +109,9 @@ export async function createTask(registry: Registry, outcome: PromiseOutcome): P
 export async function getTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<TaskView> {
   const task = await openTask(registry, taskId, caller);
   const c = registry.continuations;
-  if ("d" in task.state) return viewOf(task, await heldEntry(registry, task.state.d));
+  if ("d" in task.state) return viewOf(task, await heldEntry(registry, task.state.d, task.expiresAt));
   const kept = await c.results.get(task.key);
-  if (kept !== undefined && isTerminal(kept)) return viewOf(task, kept);
+  if (kept !== undefined && hasEnded(kept)) return viewOf(task, kept);
   const answers = kept !== undefined && "answers" in kept ? kept.answers : undefined;
   const continued = kept?.status === "working" ? kept.continued : undefined;
   const state = continued === undefined ? task.state.s : continued.state;
@@ -144,7 +144,10 @@ export async function getTask(registry: Registry, taskId: unknown, caller: CallC
     if (!(error instanceof ProtocolError) || error.code === ErrorCode.MissingCapability) throw error;
     entry = { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
   }
-  if (isTerminal(entry)) await c.results.set(task.key, { ...entry, at: now }, Math.max(1, task.expiresAt - now));
+  if (hasEnded(entry) && !await c.results.set(task.key, { ...entry, at: now }, Math.max(1, task.expiresAt - now))) {
+    const won = await c.results.get(task.key); // another read (or a cancellation) ended it first
+    if (won !== undefined) return viewOf(task, won);
+  }
   return viewOf(task, { ...entry, at: now });
 }
 
@@ -181,7 +184,7 @@ export async function updateTask(
     return;
   }
   const kept = await c.results.get(task.key);
-  if (kept !== undefined && isTerminal(kept)) return;
+  if (kept !== undefined && hasEnded(kept)) return;
   const before = kept !== undefined && "answers" in kept ? kept.answers : undefined;
   const continued = kept?.status === "working" ? kept.continued : undefined;
   await c.results.set(
@@ -208,12 +211,12 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
   const c = registry.continuations;
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
   if ("d" in task.state) {
-    await heldEntry(registry, task.state.d);
+    await heldEntry(registry, task.state.d, task.expiresAt);
     await c.cancel(task.state.d, ttlMs);
     return;
   }
   const kept = await c.results.get(task.key);
-  if (kept !== undefined && isTerminal(kept)) return;
+  if (kept !== undefined && hasEnded(kept)) return;
   const state = kept?.status === "working" && kept.continued !== undefined ? kept.continued.state : task.state.s;
   await runCancellation(registry, { owner: task.owner, state, caller });
   await c.results.set(task.key, { status: "cancelled", at: c.codec.now() }, ttlMs);
@@ -244,8 +247,9 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
   });
 }
 
-async function heldEntry(registry: Registry, id: string): Promise<StoredResult> {
-  const entry = await registry.continuations.results.get(id);
+async function heldEntry(registry: Registry, id: string, expiresAt: number): Promise<StoredResult> {
+  const c = registry.continuations;
+  const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()));
   if (entry === undefined) throw notHeld();
   return entry;
 }
@@ -258,10 +262,6 @@ function notHeld(): ProtocolError {
       "shared ResultStore (the resultStore option).",
     { data: { reason: "result_not_found" } },
   );
-}
-
-function isTerminal(entry: StoredResult): boolean {
-  return entry.status === "completed" || entry.status === "failed" || entry.status === "cancelled";
 }
 
 function deferredFromContinuation(owner: AnyTool): StoredResult {

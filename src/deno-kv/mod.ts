@@ -1,0 +1,12 @@
+/**
+ * Many instances on Deno KV: `denoKvResultStore(kv)` shares the results of `ctx.defer()` work (and
+ * MCP task state) between every server instance using the same KV (`Deno.openKv()`).
+ *
+ * @module
+ */
+export {
+  type DenoKvAtomicLike,
+  type DenoKvLike,
+  denoKvResultStore,
+  type DenoKvResultStoreOptions,
+} from "./result-store.ts";

@@ -1,0 +1,15 @@
+/**
+ * Many instances on Redis: `redisResultStore(client)` shares the results of `ctx.defer()` work (and
+ * MCP task state) between every server instance using the same Redis, and `redisNotifier(client)`
+ * carries list_changed and resource-updated notifications between them. Bring a connected client of
+ * npm `redis` (node-redis 5); this entry point imports nothing of it.
+ *
+ * @module
+ */
+export { type RedisClientLike, redisResultStore, type RedisResultStoreOptions } from "./result-store.ts";
+export {
+  redisNotifier,
+  type RedisNotifierOptions,
+  type RedisPubSubClientLike,
+  type RedisSubscriberLike,
+} from "./notifier.ts";

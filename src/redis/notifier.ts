@@ -1,0 +1,79 @@
+/**
+ * A `Notifier` on Redis pub/sub: list_changed and resource-updated notifications raised on any
+ * instance reach the listeners held by every instance using the same Redis.
+ *
+ * @module
+ */
+import type { Notifier } from "../core/notifier.ts";
+
+/** The connection a subscriber needs: Redis gives a subscribed connection to pub/sub alone. */
+export interface RedisSubscriberLike {
+  /** `SUBSCRIBE channel`, calling `listener` with each message. */
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** `UNSUBSCRIBE channel` for this listener. */
+  unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** Closes the connection at once. */
+  destroy(): void;
+}
+
+/** What the notifier needs of a node-redis client: `PUBLISH`, and a second connection to subscribe on. */
+export interface RedisPubSubClientLike {
+  /** `PUBLISH channel message`. */
+  publish(channel: string, message: string): Promise<unknown>;
+  /** A new client with the same options, not yet connected. */
+  duplicate(): { connect(): Promise<RedisSubscriberLike> };
+}
+
+/** Options of {@link redisNotifier}. */
+export interface RedisNotifierOptions {
+  /** The channel (default `"mcplite:notifications"`); instances of one server share it. */
+  channel?: string;
+}
+
+/**
+ * Creates a notifier on Redis pub/sub. It publishes on `client` and subscribes on a second connection
+ * it opens with `client.duplicate()` at the first subscription (Redis reserves a subscribed connection
+ * for pub/sub); `close()` closes that one.
+ *
+ * @param client A connected node-redis client.
+ * @param options The channel.
+ * @returns The notifier, for `createServer({ notifier })`.
+ *
+ * @example
+ * ```ts ignore
+ * import { createClient } from "redis";
+ * import { createServer } from "@mcplite/sdk";
+ * import { redisNotifier, redisResultStore } from "@mcplite/sdk/redis";
+ * const redis = await createClient({ url: "redis://127.0.0.1:6379" }).connect();
+ * const server = createServer({
+ *   name: "app",
+ *   version: "1.0.0",
+ *   resultStore: redisResultStore(redis),
+ *   notifier: redisNotifier(redis),
+ * });
+ * ```
+ */
+export function redisNotifier(
+  client: RedisPubSubClientLike,
+  options: RedisNotifierOptions = {},
+): Notifier & { close(): void } {
+  const channel = options.channel ?? "mcplite:notifications";
+  let subscriber: Promise<RedisSubscriberLike> | undefined;
+  return {
+    async publish(message) {
+      await client.publish(channel, message);
+    },
+    async subscribe(listener) {
+      subscriber ??= client.duplicate().connect();
+      const connection = await subscriber;
+      await connection.subscribe(channel, listener);
+      return async () => {
+        await connection.unsubscribe(channel, listener);
+      };
+    },
+    close() {
+      void subscriber?.then((connection) => connection.destroy(), () => {});
+      subscriber = undefined;
+    },
+  };
+}

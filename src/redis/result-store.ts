@@ -1,0 +1,88 @@
+/**
+ * A `ResultStore` on Redis, shared by every instance that talks to the same Redis: deferred work
+ * started on one instance is redeemed on any other.
+ *
+ * @module
+ */
+import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
+
+/**
+ * What the store needs of a Redis client: the shape of a connected client of npm `redis` (node-redis
+ * 5), which users bring (`createClient({ url }).connect()`). Replies are strings (the default).
+ */
+export interface RedisClientLike {
+  /** `GET key`. */
+  get(key: string): Promise<unknown>;
+  /** `DEL key`. */
+  del(key: string): Promise<unknown>;
+  /** `EVAL script numkeys key… arg…`. */
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+/** Options of {@link redisResultStore}. */
+export interface RedisResultStoreOptions {
+  /** The prefix of every key (default `"mcplite:result:"`), so one Redis serves several apps. */
+  prefix?: string;
+  /** The most bytes of one entry's JSON (default 1 MiB); a larger one is refused with a `RangeError`. */
+  maxBytes?: number;
+}
+
+/** Marks an entry that has ended (`E`) or is running (`R`), so the script tells them apart without JSON. */
+const ENDED = "E";
+const RUNNING = "R";
+
+/**
+ * First writer wins, atomically (Redis runs a script without interleaving other commands): an entry
+ * that has ended is never replaced. Redis docs, "Scripting with Lua".
+ */
+const SET_UNLESS_ENDED = `local v = redis.call('GET', KEYS[1])
+if v and string.sub(v, 1, 1) == '${ENDED}' then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+const utf8 = new TextEncoder();
+
+/**
+ * Creates a result store on Redis. Keys are namespaced by `prefix` and expire with their promise
+ * token (`PX`); an entry that has ended is never replaced (a Lua script checks and writes in one
+ * step), so a job's result and a concurrent cancellation on another instance never both win.
+ *
+ * Give the client `disableOfflineQueue: true` to have commands fail at once while Redis is down
+ * (node-redis queues them until it reconnects otherwise).
+ *
+ * @param client A connected node-redis client.
+ * @param options The key prefix and the bound on one entry.
+ * @returns The store.
+ *
+ * @example
+ * ```ts ignore
+ * import { createClient } from "redis";
+ * import { createServer } from "@mcplite/sdk";
+ * import { redisResultStore } from "@mcplite/sdk/redis";
+ * const redis = await createClient({ url: "redis://127.0.0.1:6379" }).connect();
+ * const server = createServer({ name: "app", version: "1.0.0", resultStore: redisResultStore(redis) });
+ * ```
+ */
+export function redisResultStore(client: RedisClientLike, options: RedisResultStoreOptions = {}): ResultStore {
+  const prefix = options.prefix ?? "mcplite:result:";
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  return {
+    async get(id) {
+      const value = await client.get(prefix + id);
+      if (value === null || value === undefined) return undefined;
+      const text = typeof value === "string" ? value : new TextDecoder().decode(value as Uint8Array);
+      return JSON.parse(text.slice(1)) as StoredResult;
+    },
+    async set(id, entry, ttlMs) {
+      const json = JSON.stringify(entry);
+      const size = utf8.encode(json).length;
+      if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
+      const value = (hasEnded(entry) ? ENDED : RUNNING) + json;
+      const ms = String(Math.max(1, Math.ceil(ttlMs)));
+      return Number(await client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] })) === 1;
+    },
+    async delete(id) {
+      await client.del(prefix + id);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Relays a server's changes through a {@link Notifier}: changes raised here are published, and changes
+ * published by the other instances are replayed to this one's listeners (MCP `subscriptions/listen`
+ * streams, 2025 GET streams, stdio), as if raised here.
+ *
+ * @module
+ */
+import type { Notifier } from "../core/notifier.ts";
+import type { Registry, RegistryChange } from "../core/registry.ts";
+import { base64urlEncode } from "../codec/base64url.ts";
+import { isObject } from "../internal/is-object.ts";
+
+const LISTS = new Set(["tools", "prompts", "resources"]);
+
+/** A change as published: the instance it came from, and what changed. */
+interface Relayed {
+  readonly from: string;
+  readonly change: RegistryChange;
+}
+
+function changeOf(message: string, self: string): RegistryChange | undefined {
+  let relayed: unknown;
+  try {
+    relayed = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(relayed) || relayed.from === self || !isObject(relayed.change)) return undefined;
+  const change = relayed.change;
+  if (typeof change.kind === "string" && LISTS.has(change.kind)) return { kind: change.kind as "tools" };
+  if (change.kind === "resource-updated" && typeof change.uri === "string") {
+    return { kind: "resource-updated", uri: change.uri };
+  }
+  return undefined;
+}
+
+/**
+ * Starts relaying; the subscription is made in the background (errors go to `onError`).
+ *
+ * @param registry The server's registry.
+ * @param notifier The shared channel.
+ * @param onError Receives publish and subscribe errors.
+ * @returns When subscribed.
+ */
+export function relayChanges(
+  registry: Registry,
+  notifier: Notifier,
+  onError?: (error: unknown) => void,
+): Promise<void> {
+  const self = base64urlEncode(crypto.getRandomValues(new Uint8Array(12)));
+  let replaying = false;
+  registry.onChange((change) => {
+    if (replaying || change.kind === "config") return; // the configuration schema is each instance's own
+    const relayed: Relayed = { from: self, change };
+    notifier.publish(JSON.stringify(relayed)).catch((error) => onError?.(error));
+  });
+  return notifier.subscribe((message) => {
+    const change = changeOf(message, self);
+    if (change === undefined) return;
+    replaying = true;
+    try {
+      registry.announce(change);
+    } finally {
+      replaying = false;
+    }
+  }).then(() => {}, (error) => onError?.(error));
+}

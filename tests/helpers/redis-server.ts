@@ -1,0 +1,72 @@
+/**
+ * A real `redis-server` for tests: started on a free 127.0.0.1 port with no persistence, stopped by the
+ * test. When the program is missing, `REDIS_MISSING` says how to install it (tests skip with it).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { createClient } from "redis";
+
+/** The program (override with `REDIS_SERVER`). */
+const PROGRAM = process.env.REDIS_SERVER ?? "redis-server";
+
+/** Why Redis tests skip, or `false` when `redis-server` runs here. */
+export const REDIS_MISSING: string | false = spawnSync(PROGRAM, ["--version"]).status === 0
+  ? false
+  : `no ${PROGRAM} on PATH: install Debian's package (apt-get install redis-server) or set REDIS_SERVER`;
+
+/** A running server. */
+export interface RedisServer {
+  /** `redis://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The port. */
+  readonly port: number;
+  /** Stops it (SIGKILL after 2 s), waiting for the process to exit. */
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `redis-server` (on `port`, default a free one) and waits (at most 10 s) until it answers `PING`. */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
+  const child: ChildProcess = spawn(
+    PROGRAM,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no"],
+    { stdio: "ignore" },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = `redis://127.0.0.1:${port}`;
+  const stop = async () => {
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const probe = createClient({ url, socket: { reconnectStrategy: false } });
+    probe.on("error", () => {});
+    try {
+      await probe.connect();
+      await probe.ping();
+      if (probe.isOpen) probe.destroy();
+      return { url, port, stop };
+    } catch {
+      if (probe.isOpen) probe.destroy();
+      if (Date.now() > deadline || child.exitCode !== null) {
+        await stop();
+        throw new Error(`redis-server did not start on port ${port}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Three instances behind a round-robin proxy, sharing one real Redis: deferred work started on one is
+ * redeemed on the others, 1 000 concurrent redeems answer the one stored result, a stopped instance's
+ * job fails within its lease, and a Redis restart gives clear errors, then recovery, never a wrong
+ * answer.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createClient } from "redis";
+import { serve } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { redisResultStore } from "../../src/redis/mod.ts";
+import { createJobTools, jobServer, waitFor } from "../helpers/long-running.ts";
+import { post, toolsCall } from "../helpers/request.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+
+if (REDIS_MISSING) console.error(`redis scale-out: skipped: ${REDIS_MISSING}`);
+
+const CALL = "/mcp-lite/v1/calltools";
+const LEASE_MS = 300;
+type Redis = ReturnType<typeof createClient>;
+
+let redis: RedisServer | undefined;
+const clients: Redis[] = [];
+const listeners: Listener[] = [];
+let proxy: Listener | undefined;
+/** The proxy's handler: round robin over the instances. */
+let route: (request: Request) => Promise<Response>;
+const tools = [createJobTools(), createJobTools(), createJobTools()];
+const reports: unknown[] = [];
+
+async function connect(): Promise<Redis> {
+  // Commands fail at once while Redis is down instead of queueing; errors are reported, never thrown.
+  const client = createClient({ url: redis!.url, disableOfflineQueue: true });
+  client.on("error", () => {});
+  clients.push(await client.connect());
+  return client;
+}
+
+/** An instance on its own connection to Redis, served on a free port. */
+async function instance(jobTools = createJobTools()) {
+  const client = await connect();
+  const server =
+    jobServer({ resultStore: redisResultStore(client), leaseMs: LEASE_MS, onError: (e) => reports.push(e) }, jobTools)
+      .server;
+  const listener = await serve(server, { port: 0, hostname: "127.0.0.1" });
+  listeners.push(listener);
+  return { client, listener };
+}
+
+async function rpc(url: string, name: string, args: unknown) {
+  const response = await fetch(url + CALL, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toolsCall(name, args)),
+  });
+  return await response.json();
+}
+
+const tokenOf = (body: { result: { _meta: { response_type: string; promise_token: string } } }) => {
+  assert.equal(body.result._meta.response_type, "promise");
+  return body.result._meta.promise_token;
+};
+
+before(async () => {
+  if (REDIS_MISSING) return;
+  redis = await startRedis();
+  const backends = await Promise.all(tools.map((t) => instance(t)));
+  let next = 0;
+  route = async (request: Request) => {
+    const target = backends[next++ % backends.length].listener.url;
+    const url = new URL(request.url);
+    const body = request.method === "GET" ? undefined : await request.text();
+    return await fetch(target + url.pathname + url.search, {
+      method: request.method,
+      headers: { "content-type": "application/json" },
+      body,
+    });
+  };
+  proxy = await serve({ fetch: route }, { port: 0, hostname: "127.0.0.1" });
+});
+
+after(async () => {
+  await proxy?.close();
+  for (const listener of listeners) await listener.close();
+  for (const client of clients) if (client.isOpen) client.destroy();
+  await redis?.stop();
+});
+
+describe("three instances behind a round-robin proxy, on one Redis", { skip: REDIS_MISSING }, () => {
+  it("redeems on the others the work deferred on one; 1 000 concurrent redeems answer the one result", async () => {
+    const token = tokenOf(await rpc(proxy!.url, "crunch", {}));
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await rpc(proxy!.url, "redeem", { promise: token })).result._meta.response_type, "promise");
+    }
+    for (const t of tools) t.release(11); // whichever instance ran it
+    await waitFor(async () =>
+      (await rpc(proxy!.url, "redeem", { promise: token })).result._meta.response_type === "answer"
+    );
+    // Into the proxy's handler directly: a client of its socket would share fetch's connection pool
+    // with the proxy's own requests (Bun's holds 256), and wait on itself.
+    const answers = await Promise.all(
+      Array.from(
+        { length: 1_000 },
+        async () => await (await route(post(CALL, toolsCall("redeem", { promise: token })))).json(),
+      ),
+    );
+    for (const body of answers) {
+      assert.equal(body.result._meta.response_type, "answer");
+      assert.deepEqual(body.result.structuredContent, { rows: 11 });
+    }
+  });
+
+  it("fails, within the lease on the others, a job whose instance stopped mid-run", async () => {
+    const doomed = await instance();
+    const token = tokenOf(await rpc(doomed.listener.url, "crunch", {}));
+    await doomed.listener.close();
+    doomed.client.destroy(); // the instance is gone: nobody renews the lease
+    const stoppedAt = Date.now();
+    let body: { result: { _meta: { response_type: string }; content?: unknown; isError?: boolean } };
+    await waitFor(
+      async () => (body = await rpc(proxy!.url, "redeem", { promise: token })).result._meta.response_type !== "promise",
+      3_000,
+    );
+    assert.ok(Date.now() - stoppedAt < LEASE_MS + 500, `failed after ${Date.now() - stoppedAt} ms`);
+    assert.equal(body!.result.isError, true);
+    assert.match(JSON.stringify(body!.result.content), /instance running this job stopped/);
+  });
+
+  it("answers clear errors while Redis is down, and recovers when it is back, with no wrong answer", async () => {
+    const fresh = createJobTools();
+    const own = await instance(fresh);
+    const token = tokenOf(await rpc(own.listener.url, "crunch", {}));
+    const port = redis!.port;
+    await redis!.stop();
+    for (let i = 0; i < 3; i++) {
+      const body = await rpc(proxy!.url, "redeem", { promise: token });
+      // A failure saying so (the store's error becomes the call's failure), never an answer or "not done yet".
+      assert.equal(body.result?.isError, true, JSON.stringify(body));
+      assert.match(body.result.content[0].text, /offline|closed|connect/i);
+    }
+    fresh.release(5); // its result cannot be stored: reported, not crashed
+    redis = await startRedis(port);
+    await waitFor(() => clients.filter((c) => c.isOpen).every((c) => c.isReady), 10_000);
+    // Redis came back empty (no persistence): the old token is unknown, never a wrong result.
+    const lost = await rpc(proxy!.url, "redeem", { promise: token });
+    assert.equal(lost.error?.data?.reason, "result_not_found");
+    const again = tokenOf(await rpc(own.listener.url, "crunch", {}));
+    await waitFor(async () =>
+      (await rpc(proxy!.url, "redeem", { promise: again })).result?._meta.response_type === "answer"
+    );
+    assert.ok(reports.length > 0, "the store errors were reported");
+  });
+});
