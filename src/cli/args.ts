@@ -46,6 +46,12 @@ export interface CliArgs {
   skill?: string;
   /** `--out <dir>`: where `skills … get` writes the skill's files. */
   out?: string;
+  /** `--login`: authorize with OAuth when the server asks (401). */
+  login: boolean;
+  /** `--client-id <id>`: a pre-registered OAuth client (else dynamic registration). */
+  clientId?: string;
+  /** `--tokens <file>`: where `--login` keeps tokens (default `$MCPLITE_TOKENS` or `~/.config/mcplite/tokens.json`). */
+  tokens?: string;
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -73,7 +79,7 @@ const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
 export function parseArgs(argv: string[]): CliArgs {
   const dash = argv.indexOf("--");
   const words = dash < 0 ? argv : argv.slice(0, dash);
-  const result: CliArgs = { command: "help", argPairs: [], json: false, headers: [], wire: "auto" };
+  const result: CliArgs = { command: "help", argPairs: [], json: false, headers: [], wire: "auto", login: false };
   const positionals: string[] = [];
   let help = false;
   for (let i = 0; i < words.length; i++) {
@@ -101,6 +107,15 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       case "--out":
         result.out = value();
+        break;
+      case "--login":
+        result.login = true;
+        break;
+      case "--client-id":
+        result.clientId = value();
+        break;
+      case "--tokens":
+        result.tokens = value();
         break;
       case "-H":
       case "--header":

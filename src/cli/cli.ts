@@ -14,6 +14,9 @@ import { HELP } from "./help.ts";
 import { inspectCommand } from "./inspect.ts";
 import { listCommand } from "./list.ts";
 import { skillsCommand } from "./skills.ts";
+import { type Login, startLogin } from "./login.ts";
+import { defaultTokenPath } from "./token-file.ts";
+import { env } from "../internal/env.ts";
 import { terminalElicit } from "./prompt.ts";
 import { connect } from "./target.ts";
 import type { Terminal } from "./terminal.ts";
@@ -57,8 +60,13 @@ export async function runCli(terminal: Terminal): Promise<number> {
     graceTimer = setTimeout(() => terminal.exit(ExitCode.Interrupted), CANCEL_GRACE_MS);
   });
   const ctx: Partial<CommandContext> = { args, terminal, signal: controller.signal };
+  let login: Login | undefined;
   try {
+    if (args.login && args.url !== undefined) {
+      login = await startLogin(args, args.tokens ?? defaultTokenPath(env), (line) => terminal.err(`${line}\n`));
+    }
     client = await connect(args, {
+      auth: login?.auth,
       onElicit: terminalElicit(terminal, {
         before: async () => await ctx.view?.pause(),
         after: () => ctx.view?.resume(),
@@ -79,6 +87,7 @@ export async function runCli(terminal: Terminal): Promise<number> {
   } finally {
     stopListening();
     await client?.close().catch(() => {});
+    await login?.close().catch(() => {});
     if (graceTimer !== undefined) clearTimeout(graceTimer);
   }
 }

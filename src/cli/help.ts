@@ -25,6 +25,10 @@ Options:
   --json                machine-readable output: stdout carries only the JSON result
   --out <dir>           skills get: write the skill's files below this directory (created if missing)
   -H, --header <h>      an HTTP header for every request, "Name: value" (repeatable)
+  --login               authorize with OAuth when the server asks: open the URL printed on stderr;
+                        tokens are kept in $MCPLITE_TOKENS or ~/.config/mcplite/tokens.json (0600)
+  --client-id <id>      a pre-registered OAuth client id (default: dynamic registration)
+  --tokens <file>       where --login keeps tokens
   --wire <wire>         auto (default), mcp-lite, mcp or webtools
   --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
   -h, --help            this text

@@ -10,6 +10,7 @@ import { AutoTransport, candidatesFor } from "../client/transports/auto.ts";
 import { createMcpTransport } from "../client/transports/mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "../client/transports/mcplite.ts";
 import { createWebtoolsTransport } from "../client/transports/webtools.ts";
+import type { ClientAuth } from "../client/http.ts";
 import type { CliArgs, StdioCommand } from "./args.ts";
 import { UsageError } from "./errors.ts";
 
@@ -17,6 +18,8 @@ import { UsageError } from "./errors.ts";
 export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeoutMs" | "onWarning"> {
   /** Hears of each call that goes on in the background: an MCP-lite or Webtools promise, an MCP task. */
   onPending?: (note: string) => void;
+  /** OAuth for `--login` (an HTTP target). */
+  auth?: ClientAuth;
 }
 
 /**
@@ -28,9 +31,9 @@ export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeou
  * @throws {UsageError} For a URL that does not parse.
  */
 export async function connect(args: CliArgs, options: ConnectOptions): Promise<Client> {
-  const { onPending, ...handlers } = options;
+  const { onPending, auth, ...handlers } = options;
   const clientOptions: ClientOptions = { ...handlers, clientInfo: { name: "mcplite-cli", version: "0.1.0" } };
-  const transport = args.stdio ? await stdioTransport(args.stdio) : httpTransport(args);
+  const transport = args.stdio ? await stdioTransport(args.stdio) : httpTransport(args, auth);
   return new Client(onPending ? watchPending(transport, onPending) : transport, clientOptions);
 }
 
@@ -66,7 +69,7 @@ function watchPending(transport: Transport, onPending: (note: string) => void): 
   };
 }
 
-function httpTransport(args: CliArgs): Transport {
+function httpTransport(args: CliArgs, auth: ClientAuth | undefined): Transport {
   let url: URL;
   try {
     url = new URL(args.url ?? "");
@@ -76,7 +79,7 @@ function httpTransport(args: CliArgs): Transport {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new UsageError(`${url.protocol} URLs are not served over HTTP; give an http(s) URL, or -- <command>`);
   }
-  const http = args.headers.length > 0 ? { headers: Object.fromEntries(args.headers) } : {};
+  const http = { ...(args.headers.length > 0 ? { headers: Object.fromEntries(args.headers) } : {}), auth };
   const bare = url.pathname.replace(/\/+$/, "") === "";
   switch (args.wire) {
     case "webtools":

@@ -1,0 +1,77 @@
+/**
+ * `mcplite … --login`: the CLI connects to a server behind OAuth (our `jwtAuth()` server and a real
+ * `oidc-provider`). The user is played by the test: it reads the authorization URL the CLI prints on
+ * stderr, logs in and consents headlessly, and follows the redirect to the CLI's loopback listener.
+ * A second run reuses the stored tokens without a login; the token file is mode 0600.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { authorizeHeadlessly } from "../helpers/authorization-server.ts";
+import { type ProtectedServer, startProtectedServer } from "../helpers/protected-server.ts";
+import { runCli } from "./cli-helpers.ts";
+
+let server: ProtectedServer;
+let dir: string;
+before(async () => {
+  server = await startProtectedServer([mcpLiteBinding(), mcpBinding()]);
+  dir = mkdtempSync(join(tmpdir(), "mcplite-login-"));
+});
+after(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("mcplite --login", () => {
+  it("authorizes through the printed URL, calls the protected tool, and reuses the stored tokens", async () => {
+    const tokens = join(dir, "tokens.json");
+    let authorized = false;
+    const first = await runCli([
+      "call",
+      `${server.listener.url}/mcp`,
+      "read_doc",
+      "--arg",
+      "id=7",
+      "--login",
+      "--tokens",
+      tokens,
+    ], {
+      onStderr: (text) => {
+        const match = /open this URL to authorize: (\S+)/.exec(text);
+        if (match === null || authorized) return;
+        authorized = true;
+        void (async () => {
+          const url = new URL(match[1]);
+          const { params } = await authorizeHeadlessly(url, server.as.user);
+          await fetch(`${url.searchParams.get("redirect_uri")}?${params}`); // the browser coming back
+        })();
+      },
+    });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout.trim(), "doc 7");
+    assert.ok(authorized);
+    assert.equal(statSync(tokens).mode & 0o777, 0o600);
+    const second = await runCli([
+      "call",
+      `${server.listener.url}/mcp`,
+      "read_doc",
+      "--arg",
+      "id=8",
+      "--login",
+      "--tokens",
+      tokens,
+    ]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout.trim(), "doc 8");
+    assert.doesNotMatch(second.stderr, /open this URL/);
+  });
+
+  it("without --login, a protected server is a clear error (exit 2)", async () => {
+    const run = await runCli(["list", `${server.listener.url}/mcp`]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /401|unauthori[sz]ed|authoriz/i);
+  });
+});
