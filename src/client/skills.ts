@@ -9,6 +9,7 @@
 import { canonicalJson } from "../internal/canonical-json.ts";
 import { readFrontmatter } from "../internal/frontmatter.ts";
 import { isObject } from "../internal/is-object.ts";
+import { sha256Hex } from "../internal/sha256.ts";
 import { ClientError, ClientErrorCode } from "./errors.ts";
 
 /** One file of a skill, as its entry lists it. */
@@ -122,7 +123,7 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
         resource.uri,
       );
     }
-    const digest = `sha256:${hex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))}`;
+    const digest = `sha256:${await sha256Hex(bytes)}`;
     if (digest !== resource.digest) {
       throw new SkillVerificationError(
         `${resource.uri}: its SHA-256 digest differs from the entry's; not used`,
@@ -215,8 +216,4 @@ function entryOf(value: unknown): SkillEntry {
 function pathOf(encoded: string): string {
   const path = encoded.split("/").map((s) => decodeURIComponent(s)).join("/");
   return path.split("/").some((s) => s === ".." || s === ".") ? `\u0000${encoded}` : path;
-}
-
-function hex(buffer: ArrayBuffer): string {
-  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { sha256Hex } from "./sha256.ts";
 
 /**
  * Serialises a JSON value canonically: object keys sorted at every depth, no whitespace.
@@ -43,8 +44,5 @@ function sortKeys(_key: string, value: unknown): unknown {
  * ```
  */
 export async function canonicalHash(value: unknown): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalJson(value)));
-  let hex = "";
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  return await sha256Hex(new TextEncoder().encode(canonicalJson(value)));
 }

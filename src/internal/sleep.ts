@@ -1,5 +1,6 @@
 /**
- * The one abortable delay, shared by the server's redeem loop and the client's polling.
+ * Waiting: the one abortable delay (the server's redeem loop, the client's polling), and a bounded wait
+ * for a promise (shutdowns).
  *
  * @module
  */
@@ -24,4 +25,27 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, Math.max(0, ms));
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/**
+ * Waits for a promise, but `ms` at most (its outcome is not awaited after that, nor its rejection).
+ *
+ * @param promise What to wait for.
+ * @param ms The most to wait.
+ * @returns Whether it settled in time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { settlesWithin } from "./sleep.ts";
+ * assert.equal(await settlesWithin(Promise.resolve(), 10), true);
+ * assert.equal(await settlesWithin(new Promise(() => {}), 10), false);
+ * ```
+ */
+export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise.then(() => true, () => true),
+    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms)),
+  ]).finally(() => clearTimeout(timer));
 }

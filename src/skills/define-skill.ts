@@ -5,6 +5,7 @@
  * @module
  */
 import type { Skill, SkillFile } from "../core/skill.ts";
+import { sha256Hex } from "../internal/sha256.ts";
 import { checkedFrontmatter } from "./frontmatter.ts";
 import { mimeTypeOf } from "./mime.ts";
 
@@ -92,7 +93,7 @@ export async function assembleSkill(
       path: source.path,
       uri: base + source.path.split("/").map(encodeURIComponent).join("/"),
       size: bytes.byteLength,
-      digest: `sha256:${hex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))}`,
+      digest: `sha256:${await sha256Hex(bytes)}`,
       mimeType: source.path === "SKILL.md" ? "text/markdown" : mimeTypeOf(source.path, text),
       text,
       read: source.read,
@@ -133,8 +134,4 @@ function isText(bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
-}
-
-function hex(buffer: ArrayBuffer): string {
-  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -8,6 +8,7 @@ import type { McpOptions } from "../bindings/mcp/options.ts";
 import type { ServerCore } from "../server/binding.ts";
 import { StdioConnection } from "./connection.ts";
 import { LineSplitter } from "../internal/line-splitter.ts";
+import { settlesWithin } from "../internal/sleep.ts";
 import { LineWriter, type WriteBytes } from "./line-writer.ts";
 import { consoleToStderr, type ProcessPorts, processPorts } from "./process-io.ts";
 
@@ -101,8 +102,8 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   function stop(reason: Error): Promise<void> {
     return stopping ??= (async () => {
       source.cancel(); // a pending read ends: the loop below finishes
-      await within(connection.close(reason), graceMs);
-      if (!out.broken) await within(out.flush(), 400);
+      await settlesWithin(connection.close(reason), graceMs);
+      if (!out.broken) await settlesWithin(out.flush(), 400);
       removeSignals?.();
       restoreConsole?.();
       if (exit) ports?.exit(0);
@@ -146,11 +147,4 @@ function readerOf(input: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>)
 function writerOf(output: WritableStream<Uint8Array>): WriteBytes {
   const writer = output.getWriter();
   return (bytes) => writer.write(bytes);
-}
-
-/** Waits for `promise`, or `ms` at most. */
-function within(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((done) => timer = setTimeout(done, ms));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

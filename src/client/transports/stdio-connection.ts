@@ -10,6 +10,7 @@
  */
 import { LineSplitter, OVERSIZE } from "../../internal/line-splitter.ts";
 import { isObject } from "../../internal/is-object.ts";
+import { settlesWithin } from "../../internal/sleep.ts";
 import { TransportError } from "../errors.ts";
 import type { FetchLike } from "../http.ts";
 import type { ChildProcess } from "./child-process.ts";
@@ -324,12 +325,4 @@ export class StdioConnection {
 
 function transportError(message: string): TransportError {
   return new TransportError(message);
-}
-
-function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    promise.then(() => true),
-    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms)),
-  ]).finally(() => clearTimeout(timer));
 }
