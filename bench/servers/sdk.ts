@@ -17,21 +17,29 @@ import {
 } from "@modelcontextprotocol/server";
 import { AddInput, type Fetch } from "./common.ts";
 
+const inputSchema = toStandardJsonSchema(AddInput);
+
+/**
+ * The SDK's server with the `add` tool, for every transport the bench serves it on (HTTP, stdio).
+ *
+ * @returns The server.
+ */
+export function sdkServer(): McpServer {
+  const server = new McpServer({ name: "bench", version: "1.0.0" });
+  server.registerTool("add", { description: "Adds two numbers", inputSchema }, ({ a, b }) => {
+    const structuredContent = { sum: a + b };
+    return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
+  });
+  return server;
+}
+
 /**
  * Creates the server.
  *
  * @returns Its fetch handler.
  */
 export function create(): Fetch {
-  const inputSchema = toStandardJsonSchema(AddInput);
-  const handler = createMcpHandler(() => {
-    const server = new McpServer({ name: "bench", version: "1.0.0" });
-    server.registerTool("add", { description: "Adds two numbers", inputSchema }, ({ a, b }) => {
-      const structuredContent = { sum: a + b };
-      return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
-    });
-    return server;
-  });
+  const handler = createMcpHandler(sdkServer);
   const hosts = localhostAllowedHostnames();
   const origins = localhostAllowedOrigins();
   return (request) =>

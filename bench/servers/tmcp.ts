@@ -10,11 +10,11 @@ import { HttpTransport } from "@tmcp/transport-http";
 import { AddInput, type Fetch } from "./common.ts";
 
 /**
- * Creates the server.
+ * tmcp's server with the `add` tool, for every transport the bench serves it on (HTTP, stdio).
  *
- * @returns Its fetch handler.
+ * @returns The server.
  */
-export function create(): Fetch {
+export function tmcpServer(): McpServer {
   const server = new McpServer(
     { name: "bench", version: "1.0.0", description: "bench" },
     { adapter: new ValibotJsonSchemaAdapter(), capabilities: { tools: { listChanged: true } } },
@@ -25,6 +25,16 @@ export function create(): Fetch {
     // declares one here, so the same result is returned as is (tmcp sends it unchanged).
     return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent } as never;
   });
+  return server;
+}
+
+/**
+ * Creates the server.
+ *
+ * @returns Its fetch handler.
+ */
+export function create(): Fetch {
+  const server = tmcpServer();
   const transport = new HttpTransport(server, { path: "/mcp" });
   return async (request) => (await transport.respond(request)) ?? new Response("Not Found", { status: 404 });
 }

@@ -3,17 +3,7 @@
  *
  * @module
  */
-import { McpServer } from "tmcp";
-import { ValibotJsonSchemaAdapter } from "@tmcp/adapter-valibot";
 import { StdioTransport } from "@tmcp/transport-stdio";
-import { AddInput } from "../common.ts";
+import { tmcpServer } from "../tmcp.ts";
 
-const server = new McpServer(
-  { name: "bench", version: "1.0.0", description: "bench" },
-  { adapter: new ValibotJsonSchemaAdapter(), capabilities: { tools: { listChanged: true } } },
-);
-server.tool({ name: "add", description: "Adds two numbers", schema: AddInput }, ({ a, b }) => {
-  const structuredContent = { sum: a + b };
-  return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent } as never;
-});
-new StdioTransport(server).listen();
+new StdioTransport(tmcpServer()).listen();
