@@ -192,9 +192,8 @@ export class Server<TTools extends ToolMap = {}> {
       resource = file.path === "SKILL.md"
         ? resource.name(skill.name).describe(String(skill.frontmatter.description))
         : resource.name(`${skill.name}/${file.path}`);
-      const decoder = new TextDecoder();
       registry.addResource(
-        resource.read(async () => file.text ? decoder.decode(await file.read()) : await file.read()),
+        resource.read(async () => file.text ? TEXT.decode(await file.read()) : await file.read()),
       );
     }
     return this;
@@ -335,6 +334,9 @@ export interface ExecutionContextLike {
   waitUntil(work: Promise<unknown>): void;
 }
 
+/** Decodes a skill's text files (valid UTF-8, checked when the skill was defined). */
+const TEXT = new TextDecoder();
+
 function createFetch(
   routes: ReadonlyMap<string, Route>,
   guard: RequestGuard,
@@ -345,9 +347,9 @@ function createFetch(
     if (host.env !== undefined) onEnv(host.env);
     const url = request.url;
     const path = pathOf(url);
-    const route = routes.get(path) ?? prefixRoute(routes, path);
+    const route = routeFor(routes, path);
     if (route === undefined) {
-      return Promise.resolve(new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS }));
+      return Promise.resolve(notFound());
     }
     try {
       guard(request, url);
@@ -370,8 +372,8 @@ function withCors(
     if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
       const url = request.url;
       const path = pathOf(url);
-      const route = routes.get(path) ?? prefixRoute(routes, path);
-      if (route === undefined) return new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS });
+      const route = routeFor(routes, path);
+      if (route === undefined) return notFound();
       try {
         guard(request, url);
       } catch {
@@ -386,6 +388,16 @@ function withCors(
 function hostOf(env: unknown, ctx: ExecutionContextLike | undefined): Host {
   const waitUntil = typeof ctx?.waitUntil === "function" ? (work: Promise<unknown>) => ctx.waitUntil(work) : undefined;
   return { env: isObject(env) ? env : undefined, waitUntil };
+}
+
+/** The route serving a path: its own, else the first prefix route (`/webtools/*`) that covers it. */
+function routeFor(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {
+  return routes.get(path) ?? prefixRoute(routes, path);
+}
+
+/** The neutral 404 of a path no binding serves. */
+function notFound(): Response {
+  return new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS });
 }
 
 function prefixRoute(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {

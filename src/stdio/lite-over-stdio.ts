@@ -22,8 +22,6 @@ import { NO_HOST, type ServerCore } from "../server/binding.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { LineWriter } from "./line-writer.ts";
 
-const NO_HEADERS = new Headers();
-
 /**
  * Tells whether a message is MCP-lite rather than MCP: a `tools/list` or `tools/call` request
  * without MCP's per-request envelope, on a connection where no MCP session was opened.
@@ -73,7 +71,8 @@ export class LiteOverStdio {
       const registry = this.#core.registry;
       if (rpc.method === "tools/list") return this.#out.line(listLine(registry, id));
       const running = this.#inFlight.start(id);
-      const meta: CallMeta = { wire: "mcp-lite", headers: NO_HEADERS, requestId: id };
+      // Its own headers per request: a handler may set some on ctx.meta.headers.
+      const meta: CallMeta = { wire: "mcp-lite", headers: new Headers(), requestId: id };
       const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
       const notify = stream ? this.#notifier(id) : undefined;
       const sink: CallSink | undefined = notify && {

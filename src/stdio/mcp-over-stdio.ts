@@ -21,8 +21,6 @@ import { legacyErrorToWire } from "../bindings/mcp/status.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { LineWriter } from "./line-writer.ts";
 
-const NO_HEADERS = new Headers();
-
 /** The list-changed notification of each kind of registry change (2025 revisions). */
 const LIST_CHANGED: Readonly<Record<string, string>> = {
   tools: '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}',
@@ -66,7 +64,9 @@ export class McpOverStdio {
    */
   receive(message: unknown): void {
     const target: ErrorTarget = { id: null, table: legacyErrorToWire };
-    const transport: Transport = { headers: NO_HEADERS, http: false, sse: true, session: this.#session, host: NO_HOST };
+    // Its own headers per request: a handler may set some on ctx.meta.headers.
+    const headers = new Headers();
+    const transport: Transport = { headers, http: false, sse: true, session: this.#session, host: NO_HOST };
     let routed;
     try {
       routed = route(this.#ctx, message, transport, target);
