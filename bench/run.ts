@@ -153,9 +153,11 @@ function spread(values: number[], digits = 2, suffix = "×"): string {
   return `${m}${suffix} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
 }
 
-function scenarioTables(collected: Collected): string {
+/** The tables of the scenarios `keep` selects, in the order they ran. */
+function scenarioTables(collected: Collected, keep: (scenario: string) => boolean): string {
   let md = "";
   for (const [scenario, byRuntime] of collected) {
+    if (!keep(scenario)) continue;
     const runtimes = [...byRuntime.keys()];
     const cases = [...new Set(runtimes.flatMap((r) => [...byRuntime.get(r)!.keys()]))];
     const sse = scenario.startsWith("SSE") || scenario === "sse";
@@ -294,7 +296,8 @@ const tables =
   }\` (${((Date.now() - started) / 60000).toFixed(1)} min).\n` +
   `Machine: ${machine(versions)}.\n` +
   `Each cell: the median over ${ROUNDS} rounds (each round a fresh process per runtime) of the ratio to the floor measured in the same process, with the smallest and largest round in brackets, then the median time per request.\n` +
-  scenarioTables(collected) + loopbackTable(loopback) + grpcTable(grpc) + bundleTable(bundles) +
+  scenarioTables(collected, (s) => s !== "stdio") + loopbackTable(loopback) + grpcTable(grpc) +
+  scenarioTables(collected, (s) => s === "stdio") + bundleTable(bundles) +
   `\nInstalled packages: ${counts}\n`;
 console.log(tables);
 
