@@ -3,7 +3,8 @@
  * wire we serve (MCP-lite, MCP 2026-07-28, MCP 2025, and Connect over the gRPC binding's fetch routes)
  * and on every peer, against the floor fed the same request bytes. One more row sends the MCP-lite
  * call without `Content-Length`, as a chunked upload would: the server then reads the body chunk by
- * chunk to enforce its limit.
+ * chunk to enforce its limit. The `add` tool's other shapes (a string result, against a floor answering
+ * that result; a declared output schema, validated on every call) have rows of their own.
  *
  * Run: `bun bench/call.bench.ts` · `deno run -A bench/call.bench.ts` · `npm run bench` (all runtimes).
  *
@@ -11,9 +12,9 @@
  */
 import { runScenario } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
-import { floor } from "./servers/floor.ts";
+import { floor, floorText } from "./servers/floor.ts";
 import { mcpLite } from "./servers/mcp-lite.ts";
-import { ours } from "./servers/ours.ts";
+import { ours, oursShapes } from "./servers/ours.ts";
 import { oursGrpc } from "./servers/ours-grpc.ts";
 import { sdk } from "./servers/sdk.ts";
 import { tmcp } from "./servers/tmcp.ts";
@@ -23,6 +24,12 @@ const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
 const MODERN = modern("tools/call", ADD_PARAMS);
 const LEGACY = legacy("tools/call", ADD_PARAMS);
 const F_MODERN = "floor · MCP 2026-07-28 request";
+const F_TEXT = "floor · string result";
+const TEXT = '"text":"3"';
+const LITE_TEXT = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_text" });
+const F_TEXT_MODERN = "floor · MCP 2026-07-28 request, string result";
+const MODERN_TEXT = modern("tools/call", { ...ADD_PARAMS, name: "add_text" });
+const LITE_CHECKED = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_checked" });
 const F_LEGACY = "floor · MCP 2025 request";
 
 await runScenario("tools/call", [
@@ -37,6 +44,17 @@ await runScenario("tools/call", [
     fetch: oursGrpc.fetch,
     request: jsonPost("/mcplite.MCPLite/CallTool", ADD_PARAMS),
     expect: SUM,
+  },
+  { name: "floor · string result", fetch: floorText, request: LITE_TEXT, expect: TEXT, floor: F_TEXT },
+  { name: "ours · MCP-lite, string result", fetch: oursShapes.fetch, request: LITE_TEXT, expect: TEXT, floor: F_TEXT },
+  { name: "ours · MCP-lite, output schema", fetch: oursShapes.fetch, request: LITE_CHECKED, expect: SUM },
+  { name: F_TEXT_MODERN, fetch: floorText, request: MODERN_TEXT, expect: TEXT, floor: F_TEXT_MODERN },
+  {
+    name: "ours · MCP 2026-07-28, string result",
+    fetch: oursShapes.fetch,
+    request: MODERN_TEXT,
+    expect: TEXT,
+    floor: F_TEXT_MODERN,
   },
   {
     name: "ours · MCP-lite, no Content-Length",

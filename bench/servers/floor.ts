@@ -28,6 +28,15 @@ export const floor: Fetch = async (request) => {
   return Response.json({ jsonrpc: "2.0", id: body.id ?? null, result: ADD_RESULT });
 };
 
+/** The result every server sends for `add_text(1, 2)`, a tool that returns the string "3". */
+const ADD_TEXT_RESULT = { content: [{ type: "text", text: "3" }] };
+
+/** `tools/call` floor for the string-returning tool: parses the body, answers its fixed result. */
+export const floorText: Fetch = async (request) => {
+  const body = await request.json() as { id?: unknown };
+  return Response.json({ jsonrpc: "2.0", id: body.id ?? null, result: ADD_TEXT_RESULT });
+};
+
 /** `tools/list` floor: parses the body, answers `Response.json` of the fixed list (serialised each time). */
 export const floorList: Fetch = async (request) => {
   const body = await request.json() as { id?: unknown };

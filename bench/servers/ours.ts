@@ -20,6 +20,19 @@ const stream = defineTool("stream")
     for (let i = 0; i < n; i++) yield CHUNK;
   });
 
+// The same sum as a plain string, and with a declared (and so validated) output schema: the two
+// other shapes of a user-written tool.
+const addText = defineTool("add_text")
+  .describe("Adds two numbers, answering the sum as text")
+  .input(AddInput)
+  .handle(({ a, b }) => String(a + b));
+
+const addChecked = defineTool("add_checked")
+  .describe("Adds two numbers, with a declared output schema")
+  .input(AddInput)
+  .output(v.object({ sum: v.number() }))
+  .handle(({ a, b }) => ({ sum: a + b }));
+
 /** One server, every wire, the one `add` tool (as the peers). */
 // deno-lint-ignore ban-types
 export const ours: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add);
@@ -27,6 +40,11 @@ export const ours: Server<{}> = createServer({ name: "bench", version: "1.0.0" }
 /** The same with the streaming tool too, for the SSE scenario. */
 // deno-lint-ignore ban-types
 export const oursStreaming: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add).tool(stream);
+
+/** The `add` tool's other shapes (a string result, a declared output schema), for `tools/call` rows. */
+// deno-lint-ignore ban-types
+export const oursShapes: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add).tool(addText)
+  .tool(addChecked);
 
 /**
  * Creates the server for the loopback runs.
