@@ -129,7 +129,7 @@ export class Registry {
   }
 
   /**
-   * The features the registered tools, resources, prompts and skills brought (e.g. the MCP methods
+   * The features the registered resources, prompts and skills brought (e.g. the MCP methods
    * that serve resources), in the order they came; a binding reads its own part of each.
    */
   get features(): ReadonlySet<Feature> {
@@ -185,7 +185,6 @@ export class Registry {
   add(tool: AnyTool): void {
     if (this.#tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
     this.#tools.set(tool.name, tool);
-    this.#bring(tool);
     this.#changed(TOOLS);
   }
 

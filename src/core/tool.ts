@@ -4,7 +4,6 @@
  * @module
  */
 import type { CallContext } from "./call-context.ts";
-import type { Featured } from "./feature.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
@@ -99,7 +98,7 @@ export interface Tool<
   TArgs = unknown,
   TOutput = unknown,
   TState = unknown,
-> extends Featured {
+> {
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */

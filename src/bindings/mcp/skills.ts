@@ -14,9 +14,10 @@ import { listReply } from "./pagination.ts";
 import { finishResult } from "./reply.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
 import type { McpFeature } from "./feature.ts";
+import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
 
 /** The extension's identifier, under `capabilities.extensions`. */
-export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+export { SKILLS_EXTENSION };
 
 /** A skill entry (SEP-2640): its URI, frontmatter, and the complete manifest of its files. */
 function entryOf(skill: Skill): Record<string, unknown> {
