@@ -1,12 +1,12 @@
 // One cold start: import (by absolute path) a one-tool server (a `bench/bundle/*.ts` entry, or its
-// minified bundle), answer one `tools/call` add(1, 2) through its `fetch` in process, print the answer and exit. Spawned by
-// `bench/coldstart.ts`; the request is built inline so that no helper module adds to the import time.
-import process from "node:process";
-
+// minified bundle), answer one `tools/call` add(1, 2) through its `fetch` in process, print the answer
+// and exit. Spawned by `bench/coldstart.ts`; the request is built inline so that no helper module adds
+// to the import time, and printed with `console.log`: `process.stdout` loads Node's stream machinery,
+// which costs every row (the floor too) several milliseconds and hides the differences measured.
 const [entry, path, protocol] = process.argv.slice(2);
 if (entry === "--floor") {
   // The floor: the runtime's own start, with the same output and no server.
-  process.stdout.write('{"result":{}}\n');
+  console.log('{"result":{}}');
 } else {
   const { default: server } = await import(entry) as {
     default: { fetch: (request: Request) => Response | Promise<Response> };
@@ -25,5 +25,5 @@ if (entry === "--floor") {
   };
   if (protocol !== undefined) headers["mcp-protocol-version"] = protocol;
   const response = await server.fetch(new Request(`http://localhost${path}`, { method: "POST", headers, body }));
-  process.stdout.write(`${await response.text()}\n`);
+  console.log(await response.text());
 }
