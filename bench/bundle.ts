@@ -30,6 +30,8 @@ export interface BundleRow {
 /** The entries, and the packages a user installs for each. */
 const ENTRIES: [name: string, file: string, installs: string[]][] = [
   ["@mcplite/sdk (MCP-lite + MCP)", "ours.ts", ["valibot", "@valibot/to-json-schema"]],
+  // `createServer()` names the MCP binding as its default, so listing only MCP-lite does not drop it (yet).
+  ["@mcplite/sdk, bindings: [mcpLiteBinding()]", "ours-lite.ts", ["valibot", "@valibot/to-json-schema"]],
   ["mcp-lite 0.10.0", "mcp-lite.ts", ["mcp-lite", "valibot", "@valibot/to-json-schema"]],
   ["tmcp 1.20.0 + transport-http + adapter-valibot", "tmcp.ts", [
     "tmcp",

@@ -1,10 +1,10 @@
 /**
  * The benchmark driver: runs every scenario file under Bun, Deno and Node 20, round after round, each
- * run in a fresh process; then the loopback runs and the bundle sizes; prints the tables and, with
+ * run in a fresh process; then the loopback runs, the bundle sizes and the cold starts; prints the tables and, with
  * `--write`, puts them into `bench/RESULTS.md` (between the `results` markers, keeping the prose).
  *
  *   bun bench/run.ts [--rounds 3] [--runtimes bun,deno,node] [--scenarios call,list,sse,codec,stdio]
- *                    [--loopback-seconds 5] [--no-loopback] [--no-grpc] [--no-bundle] [--cpu-ms 1000] [--write]
+ *                    [--loopback-seconds 5] [--no-loopback] [--no-grpc] [--no-bundle] [--no-coldstart] [--cpu-ms 1000] [--write]
  *
  * The loopback runs serve on Bun and Deno (HTTP) and on Bun and Node (gRPC over h2c).
  *
@@ -21,6 +21,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { median, type ScenarioResult } from "./harness.ts";
 import { type BundleRow, bundleSizes, packageCounts } from "./bundle.ts";
+import { coldStarts, coldStartTable } from "./coldstart.ts";
 import { type GrpcResult, type LoopbackResult, runGrpcLoopback, runLoopback } from "./loopback.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -288,6 +289,7 @@ const grpc = process.argv.includes("--no-loopback") || process.argv.includes("--
   ? []
   : await runGrpcLoopback({ rounds: ROUNDS, seconds: LOOPBACK_SECONDS, root: ROOT, runtimes: grpcRuntimes });
 const bundles = process.argv.includes("--no-bundle") ? [] : bundleSizes(ROOT);
+const coldstart = process.argv.includes("--no-coldstart") ? [] : coldStarts(ROOT, ROUNDS);
 const counts = packageCounts(ROOT);
 
 const tables =
@@ -297,7 +299,7 @@ const tables =
   `Machine: ${machine(versions)}.\n` +
   `Each cell: the median over ${ROUNDS} rounds (each round a fresh process per runtime) of the ratio to the floor measured in the same process, with the smallest and largest round in brackets, then the median time per request.\n` +
   scenarioTables(collected, (s) => s !== "stdio") + loopbackTable(loopback) + grpcTable(grpc) +
-  scenarioTables(collected, (s) => s === "stdio") + bundleTable(bundles) +
+  scenarioTables(collected, (s) => s === "stdio") + bundleTable(bundles) + coldStartTable(coldstart) +
   `\nInstalled packages: ${counts}\n`;
 console.log(tables);
 

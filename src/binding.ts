@@ -40,6 +40,7 @@
 export { runCall, runHandler, runInMiddleware, unknownTool } from "./core/pipeline.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, OperationRequest } from "./core/pipeline.ts";
 export type { Registry, RegistryChange, RegistryOptions } from "./core/registry.ts";
+export type { Feature, Featured } from "./core/feature.ts";
 export type { Continuations, ContinuationsOptions, StartOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
 export type { Host, MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";

@@ -2,7 +2,9 @@
  * The architecture, checked by reading import specifiers (as Hono's validate-exports does): the core
  * knows no wire, the server knows no binding (it gets them as a list), only the gRPC files load
  * protobuf, only the HTTP/2 listener loads node:*, the client reaches server code through `import type`
- * only, and neither files nor folders import each other in a cycle (type imports included).
+ * only, and neither files nor folders import each other in a cycle (type imports included). Resources,
+ * prompts, completion and skills reach the MCP binding only through the features their definitions
+ * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -78,6 +80,29 @@ describe("dependency boundaries", () => {
     }
   });
 
+  it("reaches resources, prompts, completion and skills only from their definitions, not from createServer()", () => {
+    const graph = fileGraph(false);
+    const reached = new Set<string>();
+    const queue = ["src/create-server.ts", "src/tool/define-tool.ts"];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      queue.push(...(graph.get(file) ?? []));
+    }
+    assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the MCP binding");
+    const served = [
+      "src/bindings/mcp/resources.ts",
+      "src/bindings/mcp/prompts.ts",
+      "src/bindings/mcp/completion.ts",
+      "src/bindings/mcp/skills.ts",
+      "src/resource/define-resource.ts",
+      "src/prompt/define-prompt.ts",
+      "src/core/uri-template.ts",
+    ];
+    assert.deepEqual(served.filter((file) => reached.has(file)), []);
+  });
+
   it("has no import cycle between files", () => {
     const cycles = stronglyConnected(fileGraph()).filter((group) => group.length > 1);
     assert.deepEqual(cycles, []);
@@ -96,13 +121,16 @@ describe("dependency boundaries", () => {
   });
 });
 
-/** Every source file and the source files it imports (relative specifiers; generated code left out). */
-function fileGraph(): Map<string, Set<string>> {
+/**
+ * Every source file and the source files it imports (relative specifiers; generated code left out),
+ * type imports included unless `types` is false.
+ */
+function fileGraph(types = true): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of files) {
     const targets = new Set<string>();
-    for (const { spec } of importsOf(file)) {
-      if (!spec.startsWith(".")) continue;
+    for (const { spec, typeOnly } of importsOf(file)) {
+      if (!spec.startsWith(".") || (typeOnly && !types)) continue;
       const target = normalize(join(dirname(file), spec));
       if (!target.startsWith("src/gen/")) targets.add(target);
     }

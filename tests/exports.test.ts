@@ -149,6 +149,8 @@ const EXPECTED: Record<string, string[]> = {
     "type ContinuationsOptions",
     "type DeferredWork",
     "type FailureOutcome",
+    "type Feature",
+    "type Featured",
     "type FinalOutcome",
     "type HandlerOutcome",
     "type HandlerRequest",

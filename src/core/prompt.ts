@@ -8,6 +8,7 @@ import type { CallContext } from "./call-context.ts";
 import type { ContentBlock } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { CompiledSchema } from "./schema.ts";
+import type { Featured } from "./feature.ts";
 
 /** Who speaks a prompt message. */
 export type PromptRole = "user" | "assistant";
@@ -77,7 +78,7 @@ export interface PromptTypes<TInput, TArgs> {
 }
 
 /** A finished prompt, ready for `server.prompt()`. */
-export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> {
+export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured {
   /** The prompt name. */
   readonly name: TName;
   /** A human-readable title. */

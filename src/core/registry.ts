@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Feature, Featured } from "./feature.ts";
 import type { Skill } from "./skill.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { AnyResource } from "./resource.ts";
@@ -42,6 +43,8 @@ interface Shared {
   readonly continuations: Continuations;
   readonly settings: Readonly<Record<string, unknown>>;
   config: CompiledSchema | undefined;
+  /** The features the registered definitions brought, here and in every fork. */
+  readonly features: Set<Feature>;
   /** The registry and its forks, told when the shared configuration schema changes. */
   readonly members: Set<Registry>;
 }
@@ -74,6 +77,7 @@ export class Registry {
       continuations: options.continuations ?? new Continuations(),
       settings: Object.freeze({ ...options.settings }),
       config: undefined,
+      features: new Set(),
       members: new Set(),
     };
     this.#state.members.add(this);
@@ -122,6 +126,19 @@ export class Registry {
   /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
   get settings(): Readonly<Record<string, unknown>> {
     return this.#state.settings;
+  }
+
+  /**
+   * The features the registered resources, prompts and skills brought (e.g. the MCP methods
+   * that serve resources), in the order they came; a binding reads its own part of each.
+   */
+  get features(): ReadonlySet<Feature> {
+    return this.#state.features;
+  }
+
+  /** Keeps the features a definition brings. */
+  #bring(definition: Featured): void {
+    for (const feature of definition.features ?? []) this.#state.features.add(feature);
   }
 
   /** The server-level configuration schema (`server.config()`), merged into every tool's. */
@@ -197,6 +214,7 @@ export class Registry {
   addResource(resource: AnyResource): void {
     if (this.#resources.has(resource.uri)) throw new TypeError(`a resource ${resource.uri} is registered already`);
     this.#resources.set(resource.uri, resource);
+    this.#bring(resource);
     this.#changed(RESOURCES);
   }
 
@@ -226,6 +244,7 @@ export class Registry {
   addSkill(skill: Skill): void {
     if (this.#skills.has(skill.uri)) throw new TypeError(`a skill ${skill.uri} is registered already`);
     this.#skills.set(skill.uri, skill);
+    this.#bring(skill);
     this.#changed(RESOURCES);
   }
 
@@ -273,6 +292,7 @@ export class Registry {
   addPrompt(prompt: AnyPrompt): void {
     if (this.#prompts.has(prompt.name)) throw new TypeError(`a prompt named "${prompt.name}" is registered already`);
     this.#prompts.set(prompt.name, prompt);
+    this.#bring(prompt);
     this.#changed(PROMPTS);
   }
 

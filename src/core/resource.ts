@@ -9,6 +9,7 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import type { ContentAnnotations, ResourceContents } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";
+import type { Featured } from "./feature.ts";
 
 /** A caching hint (MCP SEP-2549): how long a result stays fresh, and who may share a cached copy. */
 export interface CacheHint {
@@ -39,7 +40,7 @@ export type ReadValue = string | Uint8Array | ResourceContentsInput | ResourceCo
 export type ReadHandler<TVars> = (variables: TVars, ctx: CallContext, uri: string) => ReadValue | Promise<ReadValue>;
 
 /** A finished resource (static URI) or resource template, ready for `server.resource()`. */
-export interface Resource<TUri extends string = string> {
+export interface Resource<TUri extends string = string> extends Featured {
   /** The URI, or the template for a template resource. */
   readonly uri: TUri;
   /** The parsed template; `undefined` for a static resource. */

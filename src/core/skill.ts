@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Featured } from "./feature.ts";
 
 /** One file of a skill. */
 export interface SkillFile {
@@ -25,7 +26,7 @@ export interface SkillFile {
 }
 
 /** A skill. */
-export interface Skill {
+export interface Skill extends Featured {
   /** Its name (the frontmatter's `name`, and the final segment of its URI path). */
   readonly name: string;
   /** Its URI: `skill://<name>/SKILL.md`. */

@@ -27,6 +27,9 @@ export const META = {
 /** The tasks extension's capability key. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
+/** The skills extension's capability key (SEP-2640). */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+
 /** The protocol version header. */
 export const PROTOCOL_VERSION_HEADER = "mcp-protocol-version";
 /** The method header. */

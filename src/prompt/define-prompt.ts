@@ -6,6 +6,7 @@
  */
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
+import { PROMPTS_ON_MCP } from "../bindings/mcp/prompts.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -27,6 +28,9 @@ interface PromptState {
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
 }
+
+/** What serves a prompt: the MCP methods for prompts, reached only by servers that define one. */
+const SERVED_BY = [PROMPTS_ON_MCP];
 
 /**
  * The fluent builder `definePrompt()` returns. Every method returns a new builder.
@@ -152,6 +156,7 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
       meta: s.meta,
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       get: handler as PromptHandler<unknown>,
+      features: SERVED_BY,
     };
     return Object.freeze(prompt) as Prompt<TName, TInput, TArgs>;
   }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ContentAnnotations } from "../core/result.ts";
+import { RESOURCES_ON_MCP } from "../bindings/mcp/resources.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { type AnyResource, type CacheHint, checkCacheHint, type ReadHandler, type Resource } from "../core/resource.ts";
@@ -31,6 +32,9 @@ interface ResourceState {
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
 }
+
+/** What serves a resource: the MCP methods for resources, reached only by servers that define one. */
+const SERVED_BY = [RESOURCES_ON_MCP];
 
 /**
  * The fluent builder `defineResource()` returns. Every method returns a new builder.
@@ -202,6 +206,7 @@ export class ResourceBuilder<TUri extends string> {
       completers: freezeCompleters(s.completers, s.template?.variables ?? [], `resource ${s.uri}`),
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       read: handler as ReadHandler<Record<string, string>>,
+      features: SERVED_BY,
     };
     return Object.freeze(resource) as Resource<TUri>;
   }

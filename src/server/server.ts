@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { Skill } from "../core/skill.ts";
-import { defineResource } from "../resource/define-resource.ts";
+import type { Skill, SkillFile } from "../core/skill.ts";
 import type { AuthInfo, CallMeta, SignalSource } from "../core/call-context.ts";
 import { Continuations } from "../core/continuations.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
@@ -187,15 +186,7 @@ export class Server<TTools extends ToolMap = {}> {
   skill(skill: Skill): this {
     const registry = this["~core"].registry;
     registry.addSkill(skill);
-    for (const file of skill.files) {
-      let resource = defineResource(file.uri).mimeType(file.mimeType).size(file.size);
-      resource = file.path === "SKILL.md"
-        ? resource.name(skill.name).describe(String(skill.frontmatter.description))
-        : resource.name(`${skill.name}/${file.path}`);
-      registry.addResource(
-        resource.read(async () => file.text ? TEXT.decode(await file.read()) : await file.read()),
-      );
-    }
+    for (const file of skill.files) registry.addResource(skillFileResource(skill, file));
     return this;
   }
 
@@ -336,6 +327,28 @@ export interface ExecutionContextLike {
 
 /** Decodes a skill's text files (valid UTF-8, checked when the skill was defined). */
 const TEXT = new TextDecoder();
+
+/**
+ * A skill's file as a static resource. Built as a plain object rather than with `defineResource()`, so
+ * that a server without resources does not carry the resource builder and its URI templates.
+ */
+function skillFileResource(skill: Skill, file: SkillFile): AnyResource {
+  const main = file.path === "SKILL.md";
+  return Object.freeze({
+    uri: file.uri,
+    template: undefined,
+    name: main ? skill.name : `${skill.name}/${file.path}`,
+    title: undefined,
+    description: main ? String(skill.frontmatter.description) : undefined,
+    mimeType: file.mimeType,
+    size: file.size,
+    annotations: undefined,
+    meta: undefined,
+    cache: undefined,
+    completers: undefined,
+    read: async () => file.text ? TEXT.decode(await file.read()) : await file.read(),
+  });
+}
 
 function createFetch(
   routes: ReadonlyMap<string, Route>,

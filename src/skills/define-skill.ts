@@ -8,6 +8,11 @@ import type { Skill, SkillFile } from "../core/skill.ts";
 import { sha256Hex } from "../internal/sha256.ts";
 import { checkedFrontmatter } from "./frontmatter.ts";
 import { mimeTypeOf } from "./mime.ts";
+import { RESOURCES_ON_MCP } from "../bindings/mcp/resources.ts";
+import { SKILLS_ON_MCP } from "../bindings/mcp/skills.ts";
+
+/** What serves a skill: the MCP methods for skills, and for resources (its files are resources). */
+const SERVED_BY = [SKILLS_ON_MCP, RESOURCES_ON_MCP];
 
 /** The most files, and bytes, a skill may hold (SEP-2640: 512 resources, 16 MiB). */
 export const SKILL_LIMITS: { readonly files: number; readonly bytes: number } = Object.freeze({
@@ -104,6 +109,7 @@ export async function assembleSkill(
     uri: `${base}SKILL.md`,
     frontmatter: Object.freeze(frontmatter),
     files: Object.freeze(out),
+    features: SERVED_BY,
   });
 }
 

@@ -13,7 +13,7 @@ import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
 import { finishResult } from "./reply.ts";
 import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
-import { SKILLS_EXTENSION } from "./skills.ts";
+import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
 
 /** What the server can do, as the handlers registered make it. */

@@ -14,6 +14,8 @@ import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod } from "./request.ts";
 import { callMetaOf, sinkFor } from "./sink.ts";
+import { completionComplete } from "./completion.ts";
+import type { McpFeature } from "./feature.ts";
 
 /**
  * Lists the prompts a caller may get (when prompts require scopes, the list is cached per set of scopes
@@ -85,3 +87,11 @@ async function promptArguments(prompt: AnyPrompt, args: unknown): Promise<unknow
 function invalid(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { data });
 }
+
+/** The MCP methods that serve prompts, brought by `definePrompt()`. */
+export const PROMPTS_ON_MCP: McpFeature = {
+  mcp: {
+    modern: { "prompts/list": promptsList, "prompts/get": promptsGet, "completion/complete": completionComplete },
+    legacy: { "prompts/list": promptsList, "prompts/get": promptsGet, "completion/complete": completionComplete },
+  },
+};

@@ -14,6 +14,8 @@ import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
 import { callMetaOf, sinkFor } from "./sink.ts";
+import { completionComplete } from "./completion.ts";
+import type { McpFeature } from "./feature.ts";
 
 /**
  * Lists the static resources a caller may read (when resources require scopes, the list is cached per
@@ -121,4 +123,24 @@ export const resourcesSubscribe: McpMethod = (ctx, request) => {
   if (resolved === undefined) throw notFound(uri);
   requireScopes(resolved.resource.scopes, request.host.auth, `resource "${uri}"`);
   return {};
+};
+
+/** The MCP methods that serve resources and templates, brought by `defineResource()` and by skills. */
+export const RESOURCES_ON_MCP: McpFeature = {
+  mcp: {
+    modern: {
+      "resources/list": resourcesList,
+      "resources/templates/list": resourceTemplatesList,
+      "resources/read": resourcesRead,
+      "completion/complete": completionComplete,
+    },
+    legacy: {
+      "resources/list": resourcesList,
+      "resources/templates/list": resourceTemplatesList,
+      "resources/read": resourcesRead,
+      "resources/subscribe": resourcesSubscribe,
+      "resources/unsubscribe": resourcesSubscribe,
+      "completion/complete": completionComplete,
+    },
+  },
 };

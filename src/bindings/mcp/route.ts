@@ -9,7 +9,6 @@ import { isObject } from "../../internal/is-object.ts";
 import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
 import type { StatusTable } from "../jsonrpc-error.ts";
 import type { Host } from "../../server/binding.ts";
-import { completionComplete } from "./completion.ts";
 import {
   type Envelope,
   isModern,
@@ -17,58 +16,37 @@ import {
   parseModernEnvelope,
   PROTOCOL_VERSION_HEADER,
 } from "./envelope.ts";
+import { featureMethod } from "./feature.ts";
 import { checkStandardHeaders } from "./headers.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./listen.ts";
-import { promptsGet, promptsList } from "./prompts.ts";
 import type { McpContext, McpMethod, McpRequest } from "./request.ts";
-import { resourcesList, resourcesRead, resourcesSubscribe, resourceTemplatesList } from "./resources.ts";
-import { directoryRead, skillsGet, skillsList } from "./skills.ts";
 import { modernErrorToWire } from "./status.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
 import { toolsCall, toolsList } from "./tools.ts";
 
 /**
- * Methods of the stateless 2026-07-28 revision. Removed ones (`initialize`, `ping`, `tasks/result`,
- * `tasks/list`…) are absent: 404.
+ * Methods of the stateless 2026-07-28 revision that every server serves; resources, prompts,
+ * completion and skills come with the definitions that need them (`feature.ts`). Removed ones
+ * (`initialize`, `ping`, `tasks/result`, `tasks/list`…) are absent: 404.
  */
 const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["server/discover", discover],
   ["tools/list", toolsList],
   ["tools/call", toolsCall],
-  ["resources/list", resourcesList],
-  ["resources/templates/list", resourceTemplatesList],
-  ["resources/read", resourcesRead],
-  ["prompts/list", promptsList],
-  ["prompts/get", promptsGet],
-  ["completion/complete", completionComplete],
   ["subscriptions/listen", subscriptionsListen],
-  ["skills/list", skillsList],
-  ["skills/get", skillsGet],
-  ["resources/directory/read", directoryRead],
   ["tasks/get", tasksGet],
   ["tasks/update", tasksUpdate],
   ["tasks/cancel", tasksCancel],
 ]);
 
-/** Methods of the 2025 revisions. */
+/** Methods of the 2025 revisions that every server serves; the rest come as on 2026-07-28. */
 const LEGACY_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["initialize", initialize],
   ["ping", ping],
   ["logging/setLevel", setLevel],
   ["tools/list", toolsList],
   ["tools/call", toolsCall],
-  ["resources/list", resourcesList],
-  ["resources/templates/list", resourceTemplatesList],
-  ["resources/read", resourcesRead],
-  ["resources/subscribe", resourcesSubscribe],
-  ["resources/unsubscribe", resourcesSubscribe],
-  ["prompts/list", promptsList],
-  ["prompts/get", promptsGet],
-  ["completion/complete", completionComplete],
-  ["skills/list", skillsList],
-  ["skills/get", skillsGet],
-  ["resources/directory/read", directoryRead],
 ]);
 
 /** Where an error about a message goes: its id and the era's status table, learnt as parsing goes. */
@@ -146,7 +124,8 @@ export function route(
     notification(ctx, rpc, session, modern);
     return undefined;
   }
-  const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method);
+  const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
+    featureMethod(ctx.core.registry, rpc.method, modern);
   if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
   return { request: { rpc, envelope, headers, sse: transport.sse, session, host: transport.host }, method };
 }

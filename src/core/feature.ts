@@ -1,0 +1,18 @@
+/**
+ * Features: what a definition brings to the wires that serve it besides itself, such as the MCP methods
+ * that serve resources. The core only collects them (the registry keeps those of everything registered);
+ * each binding reads its own part. A definition carries them so that a server without resources,
+ * prompts or skills does not carry the code that serves them: a bundler leaves out what no imported
+ * definition reaches.
+ *
+ * @module
+ */
+
+/** A feature: one part per binding that reads it (the MCP binding reads `mcp`); opaque to the core. */
+export type Feature = Readonly<Record<string, unknown>>;
+
+/** A definition that brings features when it is registered. */
+export interface Featured {
+  /** The features it brings (e.g. the MCP methods that serve it), if any. */
+  readonly features?: readonly Feature[];
+}
