@@ -46,19 +46,11 @@ import { errorToConnectError } from "./status.ts";
  * ```
  */
 export function authInterceptor(auth: ServerAuth): Interceptor {
-  const origin = resourceOrigin(auth);
+  const authenticateCall = callAuthenticator(auth);
   return (next) => async (request) => {
-    const resourceMetadata = resourceMetadataUrl(origin, new URL(request.url).pathname);
-    // ServerAuth.verify takes a fetch Request; this one carries the call's metadata and no body.
-    const { caller, refusal, challenge } = await authenticate(
-      auth,
-      new Request(request.url, { headers: request.header }),
-      resourceMetadata,
-    );
-    if (caller === undefined) throw challenged(errorToConnectError(refusal), challenge);
+    const { caller, stepUp } = await authenticateCall(request.url, request.header);
     const host = request.contextValues.get(HOST_KEY);
     request.contextValues.set(HOST_KEY, { env: host.env, waitUntil: host.waitUntil, auth: caller });
-    const stepUp = (error: unknown) => withStepUp(error, caller, resourceMetadata);
     let response;
     try {
       response = await next(request);
@@ -67,6 +59,38 @@ export function authInterceptor(auth: ServerAuth): Interceptor {
     }
     // A server stream fails while its messages are read: the step-up goes on that error.
     return response.stream ? { ...response, message: rethrowing(response.message, stepUp) } : response;
+  };
+}
+
+/** An authenticated call: its caller, and the step-up challenge to add to a refusal for a missing scope. */
+export interface AuthenticatedCall {
+  /** Who called. */
+  caller: ScopedAuthInfo;
+  /** Adds the step-up challenge to a `PERMISSION_DENIED` refusal; returns any other error as it is. */
+  stepUp: (error: unknown) => unknown;
+}
+
+/**
+ * Creates the check that authenticates one call from its URL and metadata: the interceptor's, and the
+ * direct unary path's on `serveGrpc()`, so that both refuse with the same trailers.
+ *
+ * @param auth The server's authentication.
+ * @returns The check, which rejects with `UNAUTHENTICATED` (or `PERMISSION_DENIED`) carrying the
+ *   `www-authenticate` challenge in the error's metadata.
+ * @throws {TypeError} When `resource` is not an absolute URL.
+ */
+export function callAuthenticator(auth: ServerAuth): (url: string, header: Headers) => Promise<AuthenticatedCall> {
+  const origin = resourceOrigin(auth);
+  return async (url, header) => {
+    const resourceMetadata = resourceMetadataUrl(origin, new URL(url).pathname);
+    // ServerAuth.verify takes a fetch Request; this one carries the call's metadata and no body.
+    const { caller, refusal, challenge } = await authenticate(
+      auth,
+      new Request(url, { headers: header }),
+      resourceMetadata,
+    );
+    if (caller === undefined) throw challenged(errorToConnectError(refusal), challenge);
+    return { caller, stepUp: (error) => withStepUp(error, caller, resourceMetadata) };
   };
 }
 

@@ -1,0 +1,241 @@
+/**
+ * The direct gRPC unary path of `serveGrpc()` (`createNodeUnary`), against Connect's Node adapter over
+ * the same server: each request goes to a listener with the direct path and to one without it, and must
+ * get the same answer back (status and headers, body frames, trailers). The requests the direct path
+ * leaves (gRPC-Web, Connect, streaming) still reach Connect's adapter.
+ */
+import assert from "node:assert/strict";
+import { connect, type IncomingHttpHeaders } from "node:http2";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { after, before, describe, it } from "node:test";
+import { create, fromBinary, type JsonObject, toBinary } from "@bufbuild/protobuf";
+import { createServer, defineTool } from "../../../mod.ts";
+import { type GrpcListener, serveGrpc, ToolRequestSchema, ToolResponseSchema } from "../../../src/bindings/grpc/mod.ts";
+import { NO_DIRECT_PATH } from "../../../src/bindings/grpc/node.ts";
+import { slowProbe } from "../../helpers/fixtures.ts";
+import { bearer, opaqueAuth } from "../../helpers/opaque-auth.ts";
+import { grpcJs, grpcServer, waitFor } from "./grpc-fixtures.ts";
+
+const CALL = "/mcplite.MCPLite/CallTool";
+const LIST = "/mcplite.MCPLite/GetTools";
+const GRPC = { "content-type": "application/grpc" };
+
+/** What a call got back, with the per-call fields of a `ToolResponse` (time, duration) zeroed. */
+interface Exchange {
+  headers: Record<string, unknown>;
+  frames: { flags: number; message: Uint8Array }[];
+  trailers: Record<string, unknown>;
+}
+
+/** Frames a message as gRPC does (gRPC over HTTP/2 protocol, Length-Prefixed-Message). */
+function frame(message: Uint8Array, flags = 0, length = message.byteLength): Uint8Array {
+  const out = new Uint8Array(5 + message.byteLength);
+  out[0] = flags;
+  new DataView(out.buffer).setUint32(1, length);
+  out.set(message, 5);
+  return out;
+}
+
+function callBody(name: string, args: JsonObject = {}): Uint8Array {
+  return toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: args }));
+}
+
+/** Splits a body into frames; a `ToolResponse` has its timestamp and duration zeroed so answers compare. */
+function framesOf(body: Uint8Array, toolResponses: boolean): Exchange["frames"] {
+  const frames: Exchange["frames"] = [];
+  for (let at = 0; at < body.byteLength;) {
+    const flags = body[at];
+    const length = new DataView(body.buffer, body.byteOffset + at + 1, 4).getUint32(0);
+    let message = body.subarray(at + 5, at + 5 + length);
+    if (toolResponses && (flags & 0x80) === 0) {
+      const plain = flags === 1 ? gunzipSync(message) : message;
+      const response = fromBinary(ToolResponseSchema, plain);
+      if (response.meta !== undefined) {
+        response.meta.timestamp = 0n;
+        response.meta.processingTimeMs = 0;
+      }
+      message = toBinary(ToolResponseSchema, response);
+    }
+    frames.push({ flags, message });
+    at += 5 + length;
+  }
+  return frames;
+}
+
+function plainHeaders(headers: IncomingHttpHeaders): Record<string, unknown> {
+  const { date: _date, ...rest } = headers;
+  return { ...rest };
+}
+
+/** Sends one request on its own connection and collects the answer; `reset` cancels it after that many ms. */
+function exchange(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  reset?: number,
+): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const session = connect(url);
+    session.on("error", reject);
+    const stream = session.request({ ":method": "POST", ":path": path, te: "trailers", ...headers });
+    const result: Exchange = { headers: {}, frames: [], trailers: {} };
+    const chunks: Uint8Array[] = [];
+    stream.on("response", (h) => result.headers = plainHeaders(h));
+    stream.on("trailers", (t) => result.trailers = { ...t });
+    stream.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    stream.on("error", () => {});
+    stream.on("close", () => {
+      const proto = String(result.headers["content-type"]).endsWith("proto");
+      result.frames = framesOf(new Uint8Array(Buffer.concat(chunks)), proto && path !== LIST);
+      session.close();
+      resolve(result);
+    });
+    stream.end(body);
+    if (reset !== undefined) setTimeout(() => stream.close(0x8), reset); // RST_STREAM CANCEL
+  });
+}
+
+describe("serveGrpc's direct gRPC unary path", () => {
+  const server = grpcServer();
+  const limit = server["~core"].options.maxBodyBytes;
+  let direct: GrpcListener, generic: GrpcListener;
+  before(async () => {
+    direct = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
+    generic = await serveGrpc(server, { port: 0, closeGraceMs: 200, [NO_DIRECT_PATH]: true });
+  });
+  after(async () => {
+    await direct.close();
+    await generic.close();
+  });
+
+  /** Sends the request to both listeners, requires the same answer, and returns it. */
+  async function same(path: string, headers: Record<string, string>, body: Uint8Array): Promise<Exchange> {
+    const ours = await exchange(direct.url, path, headers, body);
+    const theirs = await exchange(generic.url, path, headers, body);
+    const show = (e: Exchange) =>
+      JSON.stringify({ ...e, frames: e.frames.map((f) => ({ flags: f.flags, length: f.message.byteLength })) });
+    assert.deepEqual(ours, theirs, `${show(ours)}\n${show(theirs)}`);
+    return ours;
+  }
+
+  it("answers CallTool and GetTools as Connect does", async () => {
+    const add = await same(CALL, GRPC, frame(callBody("add", { a: 2, b: 3 })));
+    assert.equal(add.trailers["grpc-status"], "0");
+    assert.deepEqual(
+      fromBinary(ToolResponseSchema, add.frames[0].message).result?.structuredContent,
+      { sum: 5 },
+    );
+    const list = await same(LIST, { "content-type": "application/grpc+proto" }, frame(new Uint8Array()));
+    assert.equal(list.frames.length, 1);
+  });
+
+  it("answers tool errors, unknown tools and invalid arguments with Connect's trailers", async () => {
+    const failed = await same(CALL, GRPC, frame(callBody("fails")));
+    assert.equal(failed.trailers["grpc-status"], "0"); // a tool error is a FAILURE answer
+    const crashed = await same(CALL, GRPC, frame(callBody("crashes")));
+    assert.equal(crashed.trailers["grpc-status"], "0"); // so is a crash, its message masked
+    const unknown = await same(CALL, GRPC, frame(callBody("ad")));
+    assert.equal(unknown.trailers["grpc-status"], "5");
+    assert.equal(typeof unknown.trailers["grpc-status-details-bin"], "string");
+    const invalid = await same(CALL, GRPC, frame(callBody("add", { a: "x" })));
+    assert.equal(invalid.trailers["grpc-status"], "3");
+    const denied = await same(CALL, { ...GRPC, "x-test-auth": "deny" }, frame(callBody("add", { a: 1, b: 2 })));
+    assert.equal(denied.trailers["grpc-status"], "7");
+  });
+
+  it("refuses malformed, compressed-without-encoding and oversize frames as Connect does", async () => {
+    const message = callBody("add", { a: 1, b: 2 });
+    for (
+      const body of [
+        new Uint8Array(), // no message
+        new Uint8Array([0, 0, 0]), // a truncated prefix
+        frame(message).subarray(0, 9), // a truncated message
+        new Uint8Array([...frame(message), ...frame(message)]), // two messages
+        frame(new Uint8Array([0xff, 0xff])), // not a ToolRequest
+        frame(message, 1), // compressed, without grpc-encoding
+        frame(new Uint8Array(16), 0, limit + 1), // declares more than the limit
+      ]
+    ) {
+      const answer = await same(CALL, GRPC, body);
+      assert.notEqual(answer.trailers["grpc-status"], "0");
+    }
+    const oversize = await same(CALL, GRPC, frame(new Uint8Array(16), 0, limit + 1));
+    assert.equal(oversize.trailers["grpc-status"], "8"); // RESOURCE_EXHAUSTED
+  });
+
+  it("reads gzip requests and answers gzip only as Connect does", async () => {
+    const zipped = frame(gzipSync(callBody("echo", { text: "hi ".repeat(400) })), 1);
+    const answer = await same(CALL, { ...GRPC, "grpc-encoding": "gzip", "grpc-accept-encoding": "gzip" }, zipped);
+    assert.equal(answer.trailers["grpc-status"], "0");
+    await same(CALL, { ...GRPC, "grpc-accept-encoding": "gzip" }, frame(callBody("echo", { text: "hi ".repeat(400) })));
+    await same(CALL, { ...GRPC, "grpc-encoding": "snappy" }, frame(callBody("add", { a: 1, b: 2 })));
+  });
+
+  it("answers DEADLINE_EXCEEDED once grpc-timeout passes, and refuses a malformed one", async () => {
+    for (const timeout of ["30m", "30000u", "30000000n"]) {
+      const answer = await same(CALL, { ...GRPC, "grpc-timeout": timeout }, frame(callBody("slow", { ms: 2000 })));
+      assert.equal(answer.trailers["grpc-status"], "4");
+    }
+    for (const timeout of ["1H", "1M", "5S", "2m"]) {
+      await same(CALL, { ...GRPC, "grpc-timeout": timeout }, frame(callBody("add", { a: 1, b: 2 })));
+    }
+    await same(CALL, { ...GRPC, "grpc-timeout": "soon" }, frame(callBody("add", { a: 1, b: 2 })));
+  });
+
+  it("aborts ctx.signal when the client resets the stream", async () => {
+    const aborted = slowProbe.aborted;
+    await exchange(direct.url, CALL, GRPC, frame(callBody("slow", { ms: 5000 })), 100);
+    await waitFor(() => slowProbe.aborted > aborted);
+  });
+
+  it("leaves gRPC-Web, JSON and streaming calls to Connect", async () => {
+    await same(CALL, { "content-type": "application/grpc-web+proto" }, frame(callBody("add", { a: 1, b: 2 })));
+    await same(LIST, { "content-type": "application/grpc+json" }, frame(new TextEncoder().encode("{}")));
+    const stream = await same("/mcplite.MCPLite/CallToolStream", GRPC, frame(callBody("ticks", { count: 2 })));
+    assert.equal(stream.frames.length, 3);
+  });
+
+  it("serves grpc-js", async () => {
+    const r = await grpcJs(`127.0.0.1:${direct.port}`, "basic");
+    assert.deepEqual(r.add.result.structuredContent, { sum: 5 });
+    assert.equal(r.unknown.message, "Tool not found: ad");
+  });
+});
+
+describe("serveGrpc's direct gRPC unary path with auth", () => {
+  const server = createServer({ name: "docs", version: "1.0.0", auth: opaqueAuth("https://api.example.com") })
+    .tool(defineTool("read_doc").handle((_input, ctx) => `doc for ${ctx.auth?.subject}`))
+    .tool(defineTool("purge").scopes("docs:admin").handle(() => "purged"));
+  let direct: GrpcListener, generic: GrpcListener;
+  before(async () => {
+    direct = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
+    generic = await serveGrpc(server, { port: 0, closeGraceMs: 200, [NO_DIRECT_PATH]: true });
+  });
+  after(async () => {
+    await direct.close();
+    await generic.close();
+  });
+
+  async function same(path: string, headers: Record<string, string>, body: Uint8Array): Promise<Exchange> {
+    const ours = await exchange(direct.url, path, headers, body);
+    assert.deepEqual(ours, await exchange(generic.url, path, headers, body));
+    return ours;
+  }
+
+  it("refuses and challenges as Connect's interceptor does", async () => {
+    const anonymous = await same(CALL, GRPC, frame(callBody("read_doc")));
+    assert.equal(anonymous.trailers["grpc-status"], "16");
+    assert.match(String(anonymous.trailers["www-authenticate"]), /^Bearer /);
+    const wrong = await same(CALL, { ...GRPC, ...bearer("nobody") }, frame(callBody("read_doc")));
+    assert.equal(wrong.trailers["grpc-status"], "16");
+    const stepUp = await same(CALL, { ...GRPC, ...bearer("reader") }, frame(callBody("purge")));
+    assert.equal(stepUp.trailers["grpc-status"], "7");
+    assert.match(String(stepUp.trailers["www-authenticate"]), /insufficient_scope/);
+    const read = await same(CALL, { ...GRPC, ...bearer("reader") }, frame(callBody("read_doc")));
+    assert.equal(read.trailers["grpc-status"], "0");
+    for (const token of ["reader", "admin"]) {
+      await same(LIST, { ...GRPC, ...bearer(token) }, frame(new Uint8Array()));
+    }
+  });
+});
