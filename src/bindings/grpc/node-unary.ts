@@ -17,7 +17,7 @@
  */
 import { create, type DescMessage, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
-import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest } from "@connectrpc/connect-node";
+import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import {
   compressedFlag,
   type Compression,
@@ -35,7 +35,7 @@ import {
   parseTimeout,
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
-import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
+import type { Http2ServerRequest, Http2ServerResponse, IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http2";
 import { MCPLite, ToolResponseSchema } from "../../gen/mcplite/mcplite_pb.ts";
 import { scopeKey, toolScopes } from "../../core/scopes.ts";
 import type { ServerAuth } from "../../server/auth.ts";
@@ -135,6 +135,27 @@ type Run<I extends DescMessage, O extends DescMessage> = (
 /** Authenticates a call from its URL and metadata, as Connect's interceptor does. */
 type Authenticate = (url: string, header: Headers) => Promise<AuthenticatedCall>;
 
+/** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
+const NO_ERROR = 0;
+
+/**
+ * What the signal of a call that ended aborts with: Connect's `context.abort()` makes a new
+ * `AbortError` each time, which costs more than the rest of the call's bookkeeping.
+ */
+const CALL_ENDED = new DOMException("the call ended", "AbortError");
+
+/** Copies Node's request headers into `Headers`, as Connect's Node adapter does (pseudo-headers left out). */
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const web = new Headers();
+  for (const name in headers) {
+    if (name.startsWith(":")) continue;
+    const value = headers[name];
+    if (typeof value === "string") web.append(name, value);
+    else if (Array.isArray(value)) { for (const item of value) web.append(name, item); }
+  }
+  return web;
+}
+
 // Connect spells its header names capitalised; `node:http2` hands them to us in lower case.
 const ENCODING = "grpc-encoding";
 const ACCEPT_ENCODING = "grpc-accept-encoding";
@@ -180,17 +201,27 @@ function unary<I extends DescMessage, O extends DescMessage>(
       headerAcceptEncoding,
     );
     const timeout = parseTimeout(header(TIMEOUT), opt.maxTimeoutMs);
-    const universal = universalRequestFromNodeRequest(request, undefined, undefined);
+    // What Connect's `universalRequestFromNodeRequest` gives its handler, without its body stream and
+    // the signal it aborts on every close: the call's own signal aborts on a reset instead (below).
+    const url = new URL(request.url, `http://${request.authority}`).toString();
+    const requestHeader = webHeaders(request.headers);
     const context = createHandlerContext({
       service: method.parent,
       method,
       protocolName: "grpc",
       requestMethod: "POST",
-      url: universal.url,
+      url,
       timeoutMs: timeout.timeoutMs,
       shutdownSignal: opt.shutdownSignal,
-      requestSignal: universal.signal,
-      requestHeader: universal.header,
+      requestHeader,
+    });
+    request.once("close", () => {
+      // A client that resets the stream (RST_STREAM) cancels the call (gRPC over HTTP/2 protocol,
+      // Errors: CANCEL); a stream that closed normally has already released the call.
+      const code = request.stream.rstCode;
+      if (code !== undefined && code !== NO_ERROR && !context.signal.aborted) {
+        context.abort(new ConnectError(`http/2 stream closed with error code 0x${code.toString(16)}`, Code.Canceled));
+      }
     });
     const headers = headersOf(compression.response);
     try {
@@ -202,7 +233,7 @@ function unary<I extends DescMessage, O extends DescMessage>(
       let bytes: Uint8Array;
       if (authenticate === undefined) bytes = await run(message, context, encode, NO_HOST);
       else {
-        const { caller, stepUp } = await authenticate(universal.url, universal.header);
+        const { caller, stepUp } = await authenticate(url, requestHeader);
         try {
           bytes = await run(message, context, encode, { env: NO_HOST.env, waitUntil: NO_HOST.waitUntil, auth: caller });
         } catch (error) {
@@ -228,7 +259,7 @@ function unary<I extends DescMessage, O extends DescMessage>(
       response.addTrailers(trailersOf(thrown));
       response.end();
     } finally {
-      context.abort();
+      context.abort(CALL_ENDED);
     }
   };
 }
