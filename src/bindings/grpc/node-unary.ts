@@ -42,7 +42,7 @@ import type { ServerAuth } from "../../server/auth.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
 import { type AuthenticatedCall, callAuthenticator } from "./auth-interceptor.ts";
 import { toolsList } from "./envelope.ts";
-import { abortReason, createCallTool } from "./service.ts";
+import { abortReason, type CallSource, createCallTool } from "./service.ts";
 
 /** Answers a request and returns `true`, or returns `false` when Connect's adapter must answer it. */
 export type NodeUnary = (request: Http2ServerRequest, response: Http2ServerResponse) => boolean;
@@ -127,7 +127,7 @@ type Unary = (request: Http2ServerRequest, response: Http2ServerResponse) => voi
 /** A method's work: the answer's bytes for a parsed request. */
 type Run<I extends DescMessage, O extends DescMessage> = (
   input: MessageShape<I>,
-  context: HandlerContext,
+  context: HandlerContext | CallSource,
   encode: (message: MessageShape<O>) => Uint8Array,
   host: Host,
 ) => Uint8Array | Promise<Uint8Array>;
@@ -179,6 +179,7 @@ function unary<I extends DescMessage, O extends DescMessage>(
   const input = serialization.getI(true);
   const output = serialization.getO(true);
   const encode = (message: MessageShape<O>) => output.serialize(message);
+  const shutdown = opt.shutdownSignal ?? new AbortController().signal;
   const headersFor = new Map<string, OutgoingHttpHeaders>();
   const headersOf = (compression: Compression | null): OutgoingHttpHeaders => {
     if (compression === null) return HEADERS;
@@ -205,22 +206,28 @@ function unary<I extends DescMessage, O extends DescMessage>(
     // the signal it aborts on every close: the call's own signal aborts on a reset instead (below).
     const url = new URL(request.url, `http://${request.authority}`).toString();
     const requestHeader = webHeaders(request.headers);
-    const context = createHandlerContext({
-      service: method.parent,
-      method,
-      protocolName: "grpc",
-      requestMethod: "POST",
-      url,
-      timeoutMs: timeout.timeoutMs,
-      shutdownSignal: opt.shutdownSignal,
+    // A call with a deadline runs in Connect's handler context, which enforces it; one without, on a
+    // signal made only if the handler reads it.
+    const call = new NodeCall(
       requestHeader,
-    });
+      shutdown,
+      timeout.timeoutMs === undefined ? undefined : createHandlerContext({
+        service: method.parent,
+        method,
+        protocolName: "grpc",
+        requestMethod: "POST",
+        url,
+        timeoutMs: timeout.timeoutMs,
+        shutdownSignal: opt.shutdownSignal,
+        requestHeader,
+      }),
+    );
     request.once("close", () => {
       // A client that resets the stream (RST_STREAM) cancels the call (gRPC over HTTP/2 protocol,
       // Errors: CANCEL); a stream that closed normally has already released the call.
       const code = request.stream.rstCode;
-      if (code !== undefined && code !== NO_ERROR && !context.signal.aborted) {
-        context.abort(new ConnectError(`http/2 stream closed with error code 0x${code.toString(16)}`, Code.Canceled));
+      if (code !== undefined && code !== NO_ERROR) {
+        call.cancel(new ConnectError(`http/2 stream closed with error code 0x${code.toString(16)}`, Code.Canceled));
       }
     });
     const headers = headersOf(compression.response);
@@ -228,14 +235,16 @@ function unary<I extends DescMessage, O extends DescMessage>(
       // Refused before the body is read, as Connect refuses them.
       if (compression.error !== undefined) throw compression.error;
       if (timeout.error !== undefined) throw timeout.error;
-      const message = input.parse(await readMessage(request, opt.readMaxBytes, compression.request, context.signal));
+      const body = await readMessage(request, opt.readMaxBytes, compression.request, call.context?.signal);
+      const message = input.parse(body);
       // Connect runs its interceptors once the message is read: the same order of refusals.
       let bytes: Uint8Array;
-      if (authenticate === undefined) bytes = await run(message, context, encode, NO_HOST);
+      const from = call.context ?? call;
+      if (authenticate === undefined) bytes = await run(message, from, encode, NO_HOST);
       else {
         const { caller, stepUp } = await authenticate(url, requestHeader);
         try {
-          bytes = await run(message, context, encode, { env: NO_HOST.env, waitUntil: NO_HOST.waitUntil, auth: caller });
+          bytes = await run(message, from, encode, { env: NO_HOST.env, waitUntil: NO_HOST.waitUntil, auth: caller });
         } catch (error) {
           throw stepUp(error);
         }
@@ -246,34 +255,105 @@ function unary<I extends DescMessage, O extends DescMessage>(
         bytes = await compress.compress(bytes);
         flags = compressedFlag;
       }
-      if (context.signal.aborted) throw abortReason(context.signal);
+      call.throwIfAborted();
       if (!writable(response)) return;
       response.writeHead(200, headers);
       response.write(encodeEnvelope(flags, bytes));
       response.addTrailers(OK_TRAILERS);
       response.end();
     } catch (thrown) {
-      context.abort(thrown);
+      call.cancel(thrown);
       if (!writable(response)) return;
       response.writeHead(200, headers);
       response.addTrailers(trailersOf(thrown));
       response.end();
     } finally {
-      context.abort(CALL_ENDED);
+      call.end();
     }
   };
+}
+
+/** Connect's handler context, which its handlers abort when a call ends. */
+type ConnectContext = ReturnType<typeof createHandlerContext>;
+
+/**
+ * One call's state on the direct path: Connect's handler context for a call with a deadline, or else
+ * its headers and a signal made on first read, linked to the listener's shutdown.
+ */
+class NodeCall implements CallSource {
+  readonly headers: Headers;
+  /** Connect's handler context, for a call with a deadline. */
+  readonly context: ConnectContext | undefined;
+  #shutdown: AbortSignal;
+  #controller: AbortController | undefined;
+  #reason: unknown = undefined;
+  #ended = false;
+
+  constructor(headers: Headers, shutdown: AbortSignal, context: ConnectContext | undefined) {
+    this.headers = headers;
+    this.#shutdown = shutdown;
+    this.context = context;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = this.#controller = new AbortController();
+      if (this.#reason !== undefined) controller.abort(this.#reason);
+      else if (this.#shutdown.aborted) controller.abort(this.#shutdown.reason);
+      else if (!this.#ended) this.#shutdown.addEventListener("abort", this.#onShutdown);
+    }
+    return this.#controller.signal;
+  }
+
+  #onShutdown = () => this.cancel(this.#shutdown.reason);
+
+  /** Aborts the call (a reset, a failure) with a reason. */
+  cancel(reason: unknown): void {
+    if (this.context !== undefined) {
+      if (!this.context.signal.aborted) this.context.abort(reason);
+    } else if (this.#reason === undefined && !this.#ended) {
+      this.#reason = reason;
+      this.#release(reason);
+    }
+  }
+
+  /** Throws what the wire answers once the call was cancelled: the deadline, a reset, the shutdown. */
+  throwIfAborted(): void {
+    if (this.context !== undefined) {
+      if (this.context.signal.aborted) throw abortReason(this.context.signal);
+      return;
+    }
+    const reason = this.#reason ?? (this.#shutdown.aborted ? this.#shutdown.reason : undefined);
+    if (reason !== undefined) {
+      throw reason instanceof ConnectError ? reason : new ConnectError("the call was cancelled", Code.Canceled);
+    }
+  }
+
+  /** Ends the call: its signal aborts (what Connect does when a call ends) and lets go of the shutdown. */
+  end(): void {
+    if (this.context !== undefined) this.context.abort(CALL_ENDED);
+    else if (!this.#ended) this.#release(CALL_ENDED);
+    this.#ended = true;
+  }
+
+  #release(reason: unknown): void {
+    const controller = this.#controller;
+    if (controller === undefined) return;
+    this.#shutdown.removeEventListener("abort", this.#onShutdown);
+    if (!controller.signal.aborted) controller.abort(reason);
+  }
 }
 
 /**
  * Reads the request's one message: every envelope's declared length within `readMaxBytes` (refused as
  * soon as its prefix arrives), decompressed with the negotiated codec, exactly one envelope in all.
- * Rejects when the signal aborts first (the deadline passed, the client cancelled, the listener stops).
+ * Rejects when the stream closes first (the client reset it, the listener cut it) or the deadline passes.
  */
 function readMessage(
   request: Http2ServerRequest,
   readMaxBytes: number,
   compression: Compression | null,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<Uint8Array> {
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -283,7 +363,9 @@ function readMessage(
       done();
       reject(error);
     };
-    const onAbort = () => fail(abortReason(signal));
+    const onAbort = () => fail(abortReason(signal!));
+    // A stream reset (or cut at shutdown) before the body ended.
+    const onClose = () => fail(new ConnectError("the call was cancelled", Code.Canceled));
     const onData = (chunk: Uint8Array) => {
       chunks.push(chunk);
       size += chunk.byteLength;
@@ -300,12 +382,12 @@ function readMessage(
     };
     const onError = (error: unknown) => fail(ConnectError.from(error, Code.Internal));
     function done() {
-      request.off("data", onData).off("end", onEnd).off("error", onError);
-      signal.removeEventListener("abort", onAbort);
+      request.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      signal?.removeEventListener("abort", onAbort);
     }
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort);
-    request.on("data", onData).on("end", onEnd).on("error", onError);
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort);
+    request.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
 }
 

@@ -91,16 +91,24 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
  *
  * @param request The decoded request.
  * @param from Connect's handler context, when Connect serves the call (its signal, headers and
- *   deadline); or the fetch `Request` itself, on the direct path: its signal is then read only if the
- *   handler asks for it.
+ *   deadline); or, on a direct path, the call's headers and signal (the fetch `Request` itself): its
+ *   signal is then read only if the handler asks for it.
  * @returns The complete response.
  * @throws {ConnectError} Any failure, as {@link errorToConnectError} converts it.
  */
 export type CallToolFn = (
   request: ToolRequest,
-  from: HandlerContext | Request,
+  from: HandlerContext | CallSource,
   host?: Host,
 ) => Promise<ToolResponseInit>;
+
+/** A call on a direct path, without Connect's context: its headers, and its signal (read on demand). */
+export interface CallSource {
+  /** The request's headers (gRPC metadata). */
+  readonly headers: Headers;
+  /** Aborts when the client goes away or the listener stops. */
+  readonly signal: AbortSignal;
+}
 
 /**
  * Creates the unary `CallTool` of a server, shared by Connect's handlers and the direct Connect unary
@@ -115,10 +123,10 @@ export function createCallTool(core: ServerCore): CallToolFn {
   const report = (error: unknown) => registry.onError?.(error);
   return async function callTool(request, from, host) {
     const started = performance.now();
-    // Connect's context brings a signal, headers and maybe a deadline; a bare `Request` brings its
-    // signal, read only if the handler asks for it.
+    // Connect's context brings a signal, headers and maybe a deadline; a bare `Request` (or a direct
+    // path's call) brings its signal, read only if the handler asks for it.
     let context: HandlerContext | undefined, lazy: LazySignal | undefined, headers: Headers;
-    if (from instanceof Request) {
+    if (!("requestHeader" in from)) {
       lazy = new LazySignal(from);
       headers = from.headers;
     } else {
@@ -142,11 +150,11 @@ export function createCallTool(core: ServerCore): CallToolFn {
 
 /** Hands a request's signal to a call only when the handler asks for it, and remembers that it did. */
 class LazySignal implements SignalSource {
-  #request: Request;
+  #request: CallSource;
   /** Whether the signal was read. */
   read = false;
 
-  constructor(request: Request) {
+  constructor(request: CallSource) {
     this.#request = request;
   }
 
