@@ -16,7 +16,7 @@
  * @module
  */
 import { create, type DescMessage, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import {
   compressedFlag,
@@ -89,7 +89,7 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
   const methods = new Map<string, Unary>([
     [
       createMethodUrl("/", getTools),
-      unary(getTools, opt, authenticate, (_input, _context, encode, host) =>
+      unary(getTools, opt, authenticate, (_input, _call, encode, host) =>
         // Serialised once per change of the tool table (and scope set), shared with Connect's unary path
         // on `fetch`.
         registry.memo("grpc:tools:proto" + scopeKey(toolScopes(registry), host.auth), () =>
@@ -127,7 +127,7 @@ type Unary = (request: Http2ServerRequest, response: Http2ServerResponse) => voi
 /** A method's work: the answer's bytes for a parsed request. */
 type Run<I extends DescMessage, O extends DescMessage> = (
   input: MessageShape<I>,
-  context: HandlerContext | CallSource,
+  call: CallSource,
   encode: (message: MessageShape<O>) => Uint8Array,
   host: Host,
 ) => Uint8Array | Promise<Uint8Array>;
@@ -202,26 +202,9 @@ function unary<I extends DescMessage, O extends DescMessage>(
       headerAcceptEncoding,
     );
     const timeout = parseTimeout(header(TIMEOUT), opt.maxTimeoutMs);
-    // What Connect's `universalRequestFromNodeRequest` gives its handler, without its body stream and
-    // the signal it aborts on every close: the call's own signal aborts on a reset instead (below).
-    const url = new URL(request.url, `http://${request.authority}`).toString();
     const requestHeader = webHeaders(request.headers);
-    // A call with a deadline runs in Connect's handler context, which enforces it; one without, on a
-    // signal made only if the handler reads it.
-    const call = new NodeCall(
-      requestHeader,
-      shutdown,
-      timeout.timeoutMs === undefined ? undefined : createHandlerContext({
-        service: method.parent,
-        method,
-        protocolName: "grpc",
-        requestMethod: "POST",
-        url,
-        timeoutMs: timeout.timeoutMs,
-        shutdownSignal: opt.shutdownSignal,
-        requestHeader,
-      }),
-    );
+    // The call's signal is made only if the handler reads it; its deadline, if any, is a timer.
+    const call = new NodeCall(requestHeader, shutdown, timeout.timeoutMs);
     request.once("close", () => {
       // A client that resets the stream (RST_STREAM) cancels the call (gRPC over HTTP/2 protocol,
       // Errors: CANCEL); a stream that closed normally has already released the call.
@@ -235,16 +218,17 @@ function unary<I extends DescMessage, O extends DescMessage>(
       // Refused before the body is read, as Connect refuses them.
       if (compression.error !== undefined) throw compression.error;
       if (timeout.error !== undefined) throw timeout.error;
-      const body = await readMessage(request, opt.readMaxBytes, compression.request, call.context?.signal);
-      const message = input.parse(body);
+      const message = input.parse(await call.until(readMessage(request, opt.readMaxBytes, compression.request)));
       // Connect runs its interceptors once the message is read: the same order of refusals.
       let bytes: Uint8Array;
-      const from = call.context ?? call;
-      if (authenticate === undefined) bytes = await run(message, from, encode, NO_HOST);
+      if (authenticate === undefined) bytes = await call.until(run(message, call, encode, NO_HOST));
       else {
-        const { caller, stepUp } = await authenticate(url, requestHeader);
+        // The URL Connect's Node adapter gives its interceptors.
+        const url = new URL(request.url, `http://${request.authority}`).toString();
+        const { caller, stepUp } = await call.until(authenticate(url, requestHeader));
+        const host = { env: NO_HOST.env, waitUntil: NO_HOST.waitUntil, auth: caller };
         try {
-          bytes = await run(message, from, encode, { env: NO_HOST.env, waitUntil: NO_HOST.waitUntil, auth: caller });
+          bytes = await call.until(run(message, call, encode, host));
         } catch (error) {
           throw stepUp(error);
         }
@@ -262,7 +246,6 @@ function unary<I extends DescMessage, O extends DescMessage>(
       response.addTrailers(OK_TRAILERS);
       response.end();
     } catch (thrown) {
-      call.cancel(thrown);
       if (!writable(response)) return;
       response.writeHead(200, headers);
       response.addTrailers(trailersOf(thrown));
@@ -273,70 +256,85 @@ function unary<I extends DescMessage, O extends DescMessage>(
   };
 }
 
-/** Connect's handler context, which its handlers abort when a call ends. */
-type ConnectContext = ReturnType<typeof createHandlerContext>;
-
 /**
- * One call's state on the direct path: Connect's handler context for a call with a deadline, or else
- * its headers and a signal made on first read, linked to the listener's shutdown.
+ * One call's state on the direct path: its headers, its signal (made only if the handler reads it,
+ * linked to the listener's shutdown), and its deadline, as Connect's handler context keeps them.
  */
 class NodeCall implements CallSource {
   readonly headers: Headers;
-  /** Connect's handler context, for a call with a deadline. */
-  readonly context: ConnectContext | undefined;
   #shutdown: AbortSignal;
   #controller: AbortController | undefined;
-  #reason: unknown = undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #reason: ConnectError | undefined;
+  #waiter: ((reason: ConnectError) => void) | undefined;
   #ended = false;
 
-  constructor(headers: Headers, shutdown: AbortSignal, context: ConnectContext | undefined) {
+  constructor(headers: Headers, shutdown: AbortSignal, timeoutMs: number | undefined) {
     this.headers = headers;
     this.#shutdown = shutdown;
-    this.context = context;
+    if (timeoutMs !== undefined) {
+      // Connect's deadline error (createHandlerContext), at the same moment.
+      const expire = () => this.cancel(new ConnectError("the operation timed out", Code.DeadlineExceeded));
+      if (timeoutMs <= 0) expire();
+      else this.#timer = setTimeout(expire, timeoutMs);
+    }
   }
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = this.#controller = new AbortController();
-      if (this.#reason !== undefined) controller.abort(this.#reason);
-      else if (this.#shutdown.aborted) controller.abort(this.#shutdown.reason);
+      const reason = this.#cancelled();
+      if (reason !== undefined) controller.abort(reason);
       else if (!this.#ended) this.#shutdown.addEventListener("abort", this.#onShutdown);
     }
     return this.#controller.signal;
   }
 
-  #onShutdown = () => this.cancel(this.#shutdown.reason);
+  #onShutdown = () => this.cancel(abortReason(this.#shutdown));
 
-  /** Aborts the call (a reset, a failure) with a reason. */
-  cancel(reason: unknown): void {
-    if (this.context !== undefined) {
-      if (!this.context.signal.aborted) this.context.abort(reason);
-    } else if (this.#reason === undefined && !this.#ended) {
-      this.#reason = reason;
-      this.#release(reason);
-    }
+  /** Why the call was cancelled (a deadline, a reset, the listener's shutdown), if it was. */
+  #cancelled(): ConnectError | undefined {
+    return this.#reason ?? (this.#shutdown.aborted ? abortReason(this.#shutdown) : undefined);
   }
 
-  /** Throws what the wire answers once the call was cancelled: the deadline, a reset, the shutdown. */
+  /** Cancels the call: its signal aborts, and what it waits for (`until`) rejects with the reason. */
+  cancel(reason: ConnectError): void {
+    if (this.#reason !== undefined || this.#ended) return;
+    this.#reason = reason;
+    this.#release(reason);
+    this.#waiter?.(reason);
+  }
+
+  /**
+   * Settles with the work, or rejects as soon as the call is cancelled: a call answers
+   * DEADLINE_EXCEEDED on time even when the handler ignores its signal. Calls that can end no other
+   * way than with their work (no deadline) wait for it alone.
+   */
+  until<T>(work: T | Promise<T>): T | Promise<T> {
+    const cancelled = this.#cancelled();
+    if (cancelled !== undefined) return Promise.reject(cancelled);
+    if (this.#timer === undefined || !(work instanceof Promise)) return work;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiter = reject;
+      work.then(resolve, reject).finally(() => this.#waiter = undefined);
+    });
+  }
+
+  /** Throws what the wire answers once the call was cancelled. */
   throwIfAborted(): void {
-    if (this.context !== undefined) {
-      if (this.context.signal.aborted) throw abortReason(this.context.signal);
-      return;
-    }
-    const reason = this.#reason ?? (this.#shutdown.aborted ? this.#shutdown.reason : undefined);
-    if (reason !== undefined) {
-      throw reason instanceof ConnectError ? reason : new ConnectError("the call was cancelled", Code.Canceled);
-    }
+    const reason = this.#cancelled();
+    if (reason !== undefined) throw reason;
   }
 
-  /** Ends the call: its signal aborts (what Connect does when a call ends) and lets go of the shutdown. */
+  /** Ends the call: its signal aborts (as Connect's does when a call ends) and lets go of the shutdown. */
   end(): void {
-    if (this.context !== undefined) this.context.abort(CALL_ENDED);
-    else if (!this.#ended) this.#release(CALL_ENDED);
+    if (this.#ended) return;
+    this.#release(CALL_ENDED);
     this.#ended = true;
   }
 
   #release(reason: unknown): void {
+    clearTimeout(this.#timer);
     const controller = this.#controller;
     if (controller === undefined) return;
     this.#shutdown.removeEventListener("abort", this.#onShutdown);
@@ -347,13 +345,12 @@ class NodeCall implements CallSource {
 /**
  * Reads the request's one message: every envelope's declared length within `readMaxBytes` (refused as
  * soon as its prefix arrives), decompressed with the negotiated codec, exactly one envelope in all.
- * Rejects when the stream closes first (the client reset it, the listener cut it) or the deadline passes.
+ * Rejects when the stream closes first (the client reset it, the listener cut it).
  */
 function readMessage(
   request: Http2ServerRequest,
   readMaxBytes: number,
   compression: Compression | null,
-  signal: AbortSignal | undefined,
 ): Promise<Uint8Array> {
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -363,7 +360,6 @@ function readMessage(
       done();
       reject(error);
     };
-    const onAbort = () => fail(abortReason(signal!));
     // A stream reset (or cut at shutdown) before the body ended.
     const onClose = () => fail(new ConnectError("the call was cancelled", Code.Canceled));
     const onData = (chunk: Uint8Array) => {
@@ -383,10 +379,7 @@ function readMessage(
     const onError = (error: unknown) => fail(ConnectError.from(error, Code.Internal));
     function done() {
       request.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-      signal?.removeEventListener("abort", onAbort);
     }
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort);
     request.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
 }

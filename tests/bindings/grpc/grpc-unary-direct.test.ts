@@ -183,10 +183,12 @@ describe("serveGrpc's direct gRPC unary path", () => {
     await same(CALL, { ...GRPC, "grpc-timeout": "soon" }, frame(callBody("add", { a: 1, b: 2 })));
   });
 
-  it("aborts ctx.signal when the client resets the stream", async () => {
-    const aborted = slowProbe.aborted;
-    await exchange(direct.url, CALL, GRPC, frame(callBody("slow", { ms: 5000 })), 100);
-    await waitFor(() => slowProbe.aborted > aborted);
+  it("aborts ctx.signal when the client resets the stream, with or without a deadline", async () => {
+    for (const headers of [GRPC, { ...GRPC, "grpc-timeout": "10S" }]) {
+      const aborted = slowProbe.aborted;
+      await exchange(direct.url, CALL, headers, frame(callBody("slow", { ms: 5000 })), 100);
+      await waitFor(() => slowProbe.aborted > aborted);
+    }
   });
 
   it("leaves gRPC-Web, JSON and streaming calls to Connect", async () => {
