@@ -16,7 +16,6 @@ import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
 import type { ServerCore } from "../../server/binding.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../../server/protected-resource.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
-import { createNodeUnary } from "./node-unary.ts";
 import { createGrpcRoutes } from "./service.ts";
 
 /**
@@ -78,10 +77,11 @@ export interface GrpcServable {
  * ```
  */
 export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
-  const [http2, { EventEmitter }, { connectNodeAdapter }] = await Promise.all([
+  const [http2, { EventEmitter }, { connectNodeAdapter }, { createNodeUnary }] = await Promise.all([
     import("node:http2"),
     import("node:events"),
     import("@connectrpc/connect-node"),
+    import("./node-unary.ts"), // loads connect-node too
   ]);
   const core = server["~core"];
   const routes = createGrpcRoutes(core);
