@@ -10,7 +10,13 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { create, fromBinary, type JsonObject, toBinary } from "@bufbuild/protobuf";
 import { createServer, defineTool } from "../../../mod.ts";
-import { type GrpcListener, serveGrpc, ToolRequestSchema, ToolResponseSchema } from "../../../src/bindings/grpc/mod.ts";
+import {
+  type GrpcListener,
+  type GrpcServable,
+  serveGrpc,
+  ToolRequestSchema,
+  ToolResponseSchema,
+} from "../../../src/bindings/grpc/mod.ts";
 import { NO_DIRECT_PATH } from "../../../src/bindings/grpc/node.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
 import { bearer, opaqueAuth } from "../../helpers/opaque-auth.ts";
@@ -96,28 +102,39 @@ function exchange(
   });
 }
 
+/**
+ * Serves one server twice for the enclosing suite: with the direct path and without it (Connect's
+ * adapter alone). `same` sends a request to both and requires the same answer.
+ */
+function bothPaths(server: GrpcServable) {
+  const listeners: { direct?: GrpcListener; generic?: GrpcListener } = {};
+  before(async () => {
+    listeners.direct = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
+    listeners.generic = await serveGrpc(server, { port: 0, closeGraceMs: 200, [NO_DIRECT_PATH]: true });
+  });
+  after(async () => {
+    await listeners.direct?.close();
+    await listeners.generic?.close();
+  });
+  return {
+    directUrl: () => listeners.direct!.url,
+    directPort: () => listeners.direct!.port,
+    /** Sends the request to both listeners, requires the same answer, and returns it. */
+    async same(path: string, headers: Record<string, string>, body: Uint8Array): Promise<Exchange> {
+      const ours = await exchange(listeners.direct!.url, path, headers, body);
+      const theirs = await exchange(listeners.generic!.url, path, headers, body);
+      const show = (e: Exchange) =>
+        JSON.stringify({ ...e, frames: e.frames.map((f) => ({ flags: f.flags, length: f.message.byteLength })) });
+      assert.deepEqual(ours, theirs, `${show(ours)}\n${show(theirs)}`);
+      return ours;
+    },
+  };
+}
+
 describe("serveGrpc's direct gRPC unary path", () => {
   const server = grpcServer();
   const limit = server["~core"].options.maxBodyBytes;
-  let direct: GrpcListener, generic: GrpcListener;
-  before(async () => {
-    direct = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
-    generic = await serveGrpc(server, { port: 0, closeGraceMs: 200, [NO_DIRECT_PATH]: true });
-  });
-  after(async () => {
-    await direct.close();
-    await generic.close();
-  });
-
-  /** Sends the request to both listeners, requires the same answer, and returns it. */
-  async function same(path: string, headers: Record<string, string>, body: Uint8Array): Promise<Exchange> {
-    const ours = await exchange(direct.url, path, headers, body);
-    const theirs = await exchange(generic.url, path, headers, body);
-    const show = (e: Exchange) =>
-      JSON.stringify({ ...e, frames: e.frames.map((f) => ({ flags: f.flags, length: f.message.byteLength })) });
-    assert.deepEqual(ours, theirs, `${show(ours)}\n${show(theirs)}`);
-    return ours;
-  }
+  const { same, directUrl, directPort } = bothPaths(server);
 
   it("answers CallTool and GetTools as Connect does", async () => {
     const add = await same(CALL, GRPC, frame(callBody("add", { a: 2, b: 3 })));
@@ -186,7 +203,7 @@ describe("serveGrpc's direct gRPC unary path", () => {
   it("aborts ctx.signal when the client resets the stream, with or without a deadline", async () => {
     for (const headers of [GRPC, { ...GRPC, "grpc-timeout": "10S" }]) {
       const aborted = slowProbe.aborted;
-      await exchange(direct.url, CALL, headers, frame(callBody("slow", { ms: 5000 })), 100);
+      await exchange(directUrl(), CALL, headers, frame(callBody("slow", { ms: 5000 })), 100);
       await waitFor(() => slowProbe.aborted > aborted);
     }
   });
@@ -199,7 +216,7 @@ describe("serveGrpc's direct gRPC unary path", () => {
   });
 
   it("serves grpc-js", async () => {
-    const r = await grpcJs(`127.0.0.1:${direct.port}`, "basic");
+    const r = await grpcJs(`127.0.0.1:${directPort()}`, "basic");
     assert.deepEqual(r.add.result.structuredContent, { sum: 5 });
     assert.equal(r.unknown.message, "Tool not found: ad");
   });
@@ -209,21 +226,7 @@ describe("serveGrpc's direct gRPC unary path with auth", () => {
   const server = createServer({ name: "docs", version: "1.0.0", auth: opaqueAuth("https://api.example.com") })
     .tool(defineTool("read_doc").handle((_input, ctx) => `doc for ${ctx.auth?.subject}`))
     .tool(defineTool("purge").scopes("docs:admin").handle(() => "purged"));
-  let direct: GrpcListener, generic: GrpcListener;
-  before(async () => {
-    direct = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
-    generic = await serveGrpc(server, { port: 0, closeGraceMs: 200, [NO_DIRECT_PATH]: true });
-  });
-  after(async () => {
-    await direct.close();
-    await generic.close();
-  });
-
-  async function same(path: string, headers: Record<string, string>, body: Uint8Array): Promise<Exchange> {
-    const ours = await exchange(direct.url, path, headers, body);
-    assert.deepEqual(ours, await exchange(generic.url, path, headers, body));
-    return ours;
-  }
+  const { same } = bothPaths(server);
 
   it("refuses and challenges as Connect's interceptor does", async () => {
     const anonymous = await same(CALL, GRPC, frame(callBody("read_doc")));
