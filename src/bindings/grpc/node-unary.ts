@@ -242,9 +242,8 @@ function unary<I extends DescMessage, O extends DescMessage>(
       call.throwIfAborted();
       if (!writable(response)) return;
       response.writeHead(200, headers);
-      response.write(encodeEnvelope(flags, bytes));
       response.addTrailers(OK_TRAILERS);
-      response.end();
+      response.end(encodeEnvelope(flags, bytes)); // one write: the message goes out with the end of the stream
     } catch (thrown) {
       if (!writable(response)) return;
       response.writeHead(200, headers);
