@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { create, type DescMessage, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
+import { type DescMessage, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import {
@@ -36,12 +36,13 @@ import {
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
 import type { Http2ServerRequest, Http2ServerResponse, IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http2";
-import { MCPLite, ToolResponseSchema } from "../../gen/mcplite/mcplite_pb.ts";
+import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
 import { scopeKey, toolScopes } from "../../core/scopes.ts";
 import type { ServerAuth } from "../../server/auth.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
 import { type AuthenticatedCall, callAuthenticator } from "./auth-interceptor.ts";
 import { toolsList } from "./envelope.ts";
+import { toolResponseBinary } from "./tool-response-binary.ts";
 import { abortReason, type CallSource, createCallTool } from "./service.ts";
 
 /** Answers a request and returns `true`, or returns `false` when Connect's adapter must answer it. */
@@ -101,8 +102,7 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
         MCPLite.method.callTool,
         opt,
         authenticate,
-        async (input, context, encode, host) =>
-          encode(create(ToolResponseSchema, await callTool(input, context, host))),
+        async (input, call, _encode, host) => toolResponseBinary(await callTool(input, call, host)),
       ),
     ],
   ]);
