@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { type DescMessage, type DescMethodUnary, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import {
