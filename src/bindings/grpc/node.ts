@@ -16,7 +16,14 @@ import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
 import type { ServerCore } from "../../server/binding.ts";
 import { METADATA_PATH, protectedResourceMetadata } from "../../server/protected-resource.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
+import { createNodeUnary } from "./node-unary.ts";
 import { createGrpcRoutes } from "./service.ts";
+
+/**
+ * @internal Leaves every call to Connect's adapter (no direct unary path): for the tests that require
+ * both paths to answer the same bytes.
+ */
+export const NO_DIRECT_PATH: unique symbol = Symbol("mcplite.grpc.noDirectPath");
 
 /** Options of {@link serveGrpc}. */
 export interface ServeGrpcOptions {
@@ -26,6 +33,8 @@ export interface ServeGrpcOptions {
   port?: number;
   /** How long `close()` lets calls in flight finish before it cancels them, in milliseconds (default 5000). */
   closeGraceMs?: number;
+  /** @internal See {@link NO_DIRECT_PATH}. */
+  [NO_DIRECT_PATH]?: boolean;
 }
 
 /** A running gRPC listener. */
@@ -92,6 +101,11 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     shutdownSignal: shutdown.signal,
     interceptors,
   });
+  // Plain gRPC unary calls take the direct path; a server with `auth` leaves every call to Connect and
+  // its interceptor, so that authentication has one implementation.
+  const direct = auth !== undefined || options[NO_DIRECT_PATH] === true
+    ? undefined
+    : createNodeUnary(core, { readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
   // The challenges point at the metadata (RFC 9728 §3): served here too, for a listener that is the resource.
   const metadata = auth === undefined ? undefined : JSON.stringify(protectedResourceMetadata(auth));
@@ -103,7 +117,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
       return;
     }
     response.addTrailers = readableTrailers;
-    handle(request, response);
+    if (direct === undefined || !direct(request, response)) handle(request, response);
   });
   /**
    * Connect percent-encodes `grpc-message` with `encodeURIComponent` (valid gRPC), but grpc-js decodes

@@ -229,8 +229,13 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw abortReason(signal);
 }
 
-/** The deadline error Connect aborted the signal with, or CANCELLED for a client that went away. */
-function abortReason(signal: AbortSignal): ConnectError {
+/**
+ * The deadline error Connect aborted the signal with, or CANCELLED for a client that went away.
+ *
+ * @param signal The call's signal, aborted.
+ * @returns The error the wire carries.
+ */
+export function abortReason(signal: AbortSignal): ConnectError {
   return signal.reason instanceof ConnectError
     ? signal.reason
     : new ConnectError("the call was cancelled", Code.Canceled);
