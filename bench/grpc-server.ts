@@ -3,6 +3,7 @@
  * under Bun, and under Node 20 from the bundle `bench/loopback.ts` builds. Prints `LISTENING <port>`.
  *
  * - `ours`: `serveGrpc(server)`, the `mcplite.MCPLite` service over the same `add` tool.
+ * - `ours-connect`: the same with every call through Connect's Node adapter (no direct unary path).
  * - `floor`: a bare `node:http2` handler that reads the gRPC frame, decodes the `ToolRequest`, and
  *   answers a fixed `ToolResponse` frame with `grpc-status: 0`: what the runtime's HTTP/2 and protobuf
  *   cost, with no service around them.
@@ -16,16 +17,20 @@ import process from "node:process";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { createServer, defineTool } from "../mod.ts";
 import { serveGrpc, ToolRequestSchema, ToolResponseSchema } from "../src/bindings/grpc/mod.ts";
+import { NO_DIRECT_PATH } from "../src/bindings/grpc/node.ts";
 import { AddInput } from "./servers/common.ts";
 
 const impl = process.argv[2];
 
-if (impl === "ours") {
+if (impl === "ours" || impl === "ours-connect") {
   const add = defineTool("add")
     .describe("Adds two numbers")
     .input(AddInput)
     .handle(({ a, b }) => ({ sum: a + b }));
-  const listener = await serveGrpc(createServer({ name: "bench", version: "1.0.0" }).tool(add), { port: 0 });
+  const listener = await serveGrpc(createServer({ name: "bench", version: "1.0.0" }).tool(add), {
+    port: 0,
+    [NO_DIRECT_PATH]: impl === "ours-connect",
+  });
   console.log(`LISTENING ${listener.port}`);
 } else if (impl === "floor") {
   const answer = toBinary(
@@ -50,5 +55,5 @@ if (impl === "ours") {
   });
   server.listen(0, "127.0.0.1", () => console.log(`LISTENING ${(server.address() as { port: number }).port}`));
 } else {
-  throw new Error("usage: grpc-server.ts <ours|floor>");
+  throw new Error("usage: grpc-server.ts <ours|ours-connect|floor>");
 }

@@ -312,6 +312,9 @@ function grpcServerCommand(root: string, runtime: string): [string, string[]] {
   return ["node", [out]];
 }
 
+/** The gRPC rows: the floor, `serveGrpc()`, and `serveGrpc()` with every call through Connect's adapter. */
+export const GRPC_IMPLS = ["floor", "ours", "ours-connect"] as const;
+
 /**
  * Runs the gRPC loopback rows (scenario 4): `serveGrpc()` and a bare `node:http2` gRPC floor, each in
  * its own process, driven by `bench/grpc-load.mjs` (@grpc/grpc-js under Node) from another process,
@@ -327,7 +330,7 @@ export async function runGrpcLoopback(
   const commands = new Map(options.runtimes.map((r) => [r, grpcServerCommand(options.root, r)]));
   for (let round = 0; round < options.rounds; round++) {
     for (const runtime of options.runtimes) {
-      for (const impl of ["floor", "ours"]) {
+      for (const impl of GRPC_IMPLS) {
         const [cmd, args] = commands.get(runtime)!;
         const child = spawn(cmd, [...args, impl], { cwd: options.root, stdio: ["ignore", "pipe", "pipe"] });
         try {

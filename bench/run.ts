@@ -22,7 +22,13 @@ import { fileURLToPath } from "node:url";
 import { median, type ScenarioResult } from "./harness.ts";
 import { type BundleRow, bundleSizes, packageCounts } from "./bundle.ts";
 import { coldStarts, coldStartTable } from "./coldstart.ts";
-import { type GrpcResult, type LoopbackResult, runGrpcLoopback, runLoopback } from "./loopback.ts";
+import { GRPC_IMPLS, type GrpcResult, type LoopbackResult, runGrpcLoopback, runLoopback } from "./loopback.ts";
+
+const GRPC_ROW_NAMES: Record<(typeof GRPC_IMPLS)[number], string> = {
+  floor: "floor (bare node:http2 + protobuf-es)",
+  ours: "ours · serveGrpc()",
+  "ours-connect": "ours · serveGrpc(), every call through Connect's Node adapter",
+};
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -232,7 +238,7 @@ function grpcTable(results: GrpcResult[]): string {
     runtimes.map((r) => `${r}: % of floor calls/s (min–max) · calls/s · p50 / p99 ms · RSS MB`).join(" | ")
   } |\n`;
   md += `|---|${runtimes.map(() => "---").join("|")}|\n`;
-  for (const impl of ["floor", "ours"]) {
+  for (const impl of GRPC_IMPLS) {
     const cells = runtimes.map((runtime) => {
       const ok = results.filter((r) => r.runtime === runtime && r.impl === impl && r.error === undefined);
       if (ok.length === 0) return results.find((r) => r.runtime === runtime && r.impl === impl)?.error ?? "–";
@@ -245,9 +251,7 @@ function grpcTable(results: GrpcResult[]): string {
         median(ok.map((r) => r.rps)).toFixed(0)
       } · ${lat} · ${median(ok.map((r) => r.rssMb)).toFixed(0)}`;
     });
-    md += `| ${impl === "floor" ? "floor (bare node:http2 + protobuf-es)" : "ours · serveGrpc()"} | ${
-      cells.join(" | ")
-    } |\n`;
+    md += `| ${GRPC_ROW_NAMES[impl]} | ${cells.join(" | ")} |\n`;
   }
   return md;
 }

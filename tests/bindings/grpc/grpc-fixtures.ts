@@ -48,8 +48,12 @@ export const analyze = defineTool("analyze_dataset")
   );
 
 /** The fixture server (with the gRPC binding on its fetch), the tools above, and middleware failing on `x-test-auth: none|deny`. */
-export function grpcServer() {
-  return fixtureServer({ secret: "grpc-test-secret-0123456789abcdef", bindings: withDefaults(grpcBinding()) }).tool(
+export function grpcServer(options: { maxBodyBytes?: number } = {}) {
+  return fixtureServer({
+    ...options,
+    secret: "grpc-test-secret-0123456789abcdef",
+    bindings: withDefaults(grpcBinding()),
+  }).tool(
     ticks,
   ).tool(loose).tool(analyze).use(
     async (call, next) => {
