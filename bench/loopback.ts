@@ -16,6 +16,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { ToolRequestSchema } from "../src/bindings/grpc/mod.ts";
 import { ADD_PARAMS, legacy, lite, modern, type RequestFactory } from "./requests.ts";
 
 /** One loopback run. */
@@ -284,13 +286,15 @@ export interface GrpcResult {
   runtime: string;
   /** `floor` or `ours`. */
   impl: string;
+  /** The load generator: `grpc-js`, and `h2load` when installed. */
+  tool: GrpcTool;
   /** The round. */
   round: number;
   /** Completed calls per second. */
   rps: number;
-  /** Median latency, ms. */
+  /** Median latency, ms (h2load reports no percentiles: its mean). */
   p50: number;
-  /** 99th percentile latency, ms. */
+  /** 99th percentile latency, ms (NaN from h2load). */
   p99: number;
   /** Server RSS after the run, MB. */
   rssMb: number;
@@ -315,24 +319,92 @@ function grpcServerCommand(root: string, runtime: string): [string, string[]] {
 /** The gRPC rows: the floor, `serveGrpc()`, and `serveGrpc()` with every call through Connect's adapter. */
 export const GRPC_IMPLS = ["floor", "ours", "ours-connect"] as const;
 
+/** The gRPC load generators. */
+export type GrpcTool = "grpc-js" | "h2load";
+
+const H2LOAD = ["/usr/bin/h2load", "/usr/local/bin/h2load"].find((p) => existsSync(p));
+
+/** Whether h2load is installed (Debian: `apt-get install nghttp2-client`). */
+export const HAS_H2LOAD: boolean = H2LOAD !== undefined;
+
+/** The `CallTool` add(1, 2) request as one length-prefixed gRPC message, in a file h2load sends. */
+function grpcBodyFile(): string {
+  const message = toBinary(ToolRequestSchema, create(ToolRequestSchema, { name: "add", arguments: { a: 1, b: 2 } }));
+  const frame = new Uint8Array(5 + message.byteLength);
+  new DataView(frame.buffer).setUint32(1, message.byteLength);
+  frame.set(message, 5);
+  const file = join(tmpdir(), `mcplite-bench-grpc-${process.pid}.bin`);
+  writeFileSync(file, frame);
+  return file;
+}
+
+/**
+ * Drives a gRPC server with h2load (nghttp2's native HTTP/2 load generator): one connection, 10
+ * streams in flight, 1 s of warm-up. h2load checks only the HTTP status, so the caller runs grpc-js
+ * first, which checks each answer, against the same server.
+ */
+async function h2load(root: string, port: number, body: string, seconds: number): Promise<Load> {
+  const { out, err } = await run(
+    H2LOAD!,
+    [
+      "-c1",
+      "-m10",
+      "--warm-up-time=1s",
+      `-D${seconds}`,
+      "-d",
+      body,
+      "-H",
+      "content-type: application/grpc",
+      "-H",
+      "te: trailers",
+      `http://127.0.0.1:${port}/mcplite.MCPLite/CallTool`,
+    ],
+    (seconds + 30) * 1000,
+    root,
+  );
+  const done = out.match(/requests: \d+ total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored/);
+  if (done === null) throw new Error(`h2load: ${err.slice(-300) || out.slice(-300)}`);
+  const succeeded = Number(done[2]);
+  const total = Number(done[1]);
+  const mean = out.match(/time for request:\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)/);
+  const meanMs = mean === null ? NaN : Number(mean[1]) * (mean[2] === "us" ? 1e-3 : mean[2] === "s" ? 1e3 : 1);
+  return { rps: succeeded / seconds, p50: meanMs, p99: NaN, bad: total - succeeded, total };
+}
+
 /**
  * Runs the gRPC loopback rows (scenario 4): `serveGrpc()` and a bare `node:http2` gRPC floor, each in
- * its own process, driven by `bench/grpc-load.mjs` (@grpc/grpc-js under Node) from another process,
- * 10 calls in flight on one HTTP/2 connection.
+ * its own process, driven from another process with 10 calls in flight on one HTTP/2 connection: by
+ * `bench/grpc-load.mjs` (@grpc/grpc-js under Node, which checks every answer) and then, when installed,
+ * by h2load against the same server. grpc-js is the client most users run, but under Node it spends
+ * most of a core itself, so it bounds the floor; h2load measures the servers.
  *
  * @param options The rounds, the seconds per run, the project root and the server runtimes.
- * @returns One result per run.
+ * @returns One result per run and load generator.
  */
 export async function runGrpcLoopback(
   options: { rounds: number; seconds: number; root: string; runtimes: string[] },
 ): Promise<GrpcResult[]> {
   const results: GrpcResult[] = [];
   const commands = new Map(options.runtimes.map((r) => [r, grpcServerCommand(options.root, r)]));
+  const body = HAS_H2LOAD ? grpcBodyFile() : undefined;
   for (let round = 0; round < options.rounds; round++) {
     for (const runtime of options.runtimes) {
       for (const impl of GRPC_IMPLS) {
         const [cmd, args] = commands.get(runtime)!;
         const child = spawn(cmd, [...args, impl], { cwd: options.root, stdio: ["ignore", "pipe", "pipe"] });
+        const tools: GrpcTool[] = body === undefined ? ["grpc-js"] : ["grpc-js", "h2load"];
+        const failed = (tool: GrpcTool, error: string): GrpcResult => ({
+          runtime,
+          impl,
+          tool,
+          round,
+          rps: NaN,
+          p50: NaN,
+          p99: NaN,
+          rssMb: NaN,
+          error: error.slice(0, 200),
+        });
+        const from = results.length;
         try {
           const port = await new Promise<number>((ready, fail) => {
             let out = "";
@@ -363,41 +435,55 @@ export async function runGrpcLoopback(
             | { rps: number; p50: number; p99: number; total: number; errors: number }
             | null;
           if (report === null) throw new Error(`grpc-load: ${err.slice(-300)}`);
+          const wrong = report.total === 0 || report.errors > report.total / 100
+            ? `errors: ${report.errors} of ${report.total}`
+            : undefined;
           results.push({
             runtime,
             impl,
+            tool: "grpc-js",
             round,
             rps: report.rps,
             p50: report.p50,
             p99: report.p99,
             rssMb: rssMb(child.pid!),
-            error: report.total === 0 || report.errors > report.total / 100
-              ? `errors: ${report.errors} of ${report.total}`
-              : undefined,
+            error: wrong,
           });
+          if (body !== undefined) {
+            // Counted only if grpc-js found the server's answers right.
+            if (wrong !== undefined) results.push(failed("h2load", `grpc-js saw ${wrong}`));
+            else {
+              const load = await h2load(options.root, port, body, options.seconds);
+              results.push({
+                runtime,
+                impl,
+                tool: "h2load",
+                round,
+                rps: load.rps,
+                p50: load.p50,
+                p99: load.p99,
+                rssMb: rssMb(child.pid!),
+                error: load.total === 0 || load.bad > load.total / 100
+                  ? `errors: ${load.bad} of ${load.total}`
+                  : undefined,
+              });
+            }
+          }
         } catch (error) {
-          results.push({
-            runtime,
-            impl,
-            round,
-            rps: NaN,
-            p50: NaN,
-            p99: NaN,
-            rssMb: NaN,
-            error: String(error).slice(0, 200),
-          });
+          for (const tool of tools.slice(results.length - from)) results.push(failed(tool, String(error)));
         } finally {
           child.kill("SIGKILL");
         }
-        const r = results[results.length - 1];
-        console.error(
-          `  gRPC ${runtime} ${impl}: ${
-            r.error ??
-              `${r.rps.toFixed(0)} calls/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${
-                r.rssMb.toFixed(0)
-              } MB`
-          }`,
-        );
+        for (const r of results.slice(from)) {
+          console.error(
+            `  gRPC ${runtime} ${r.tool} ${impl}: ${
+              r.error ??
+                `${r.rps.toFixed(0)} calls/s, ${r.tool === "h2load" ? "mean" : "p50"} ${r.p50.toFixed(2)} ms, p99 ${
+                  r.p99.toFixed(2)
+                } ms, ${r.rssMb.toFixed(0)} MB`
+            }`,
+          );
+        }
       }
     }
   }

@@ -231,27 +231,38 @@ function loopbackTable(results: LoopbackResult[]): string {
 function grpcTable(results: GrpcResult[]): string {
   if (results.length === 0) return "";
   const runtimes = [...new Set(results.map((r) => r.runtime))];
+  const tools = [...new Set(results.map((r) => r.tool))];
   let md =
-    `\n#### 4. gRPC over h2c: \`CallTool\` add(1, 2), @grpc/grpc-js under Node in another process, 10 calls in flight on one connection, ` +
-    `${LOOPBACK_SECONDS} s per run after 1 s of warm-up\n\n`;
-  md += `| server | ${
-    runtimes.map((r) => `${r}: % of floor calls/s (min–max) · calls/s · p50 / p99 ms · RSS MB`).join(" | ")
+    `\n#### 4. gRPC over h2c: \`CallTool\` add(1, 2), 10 calls in flight on one connection from another process, ` +
+    `${LOOPBACK_SECONDS} s per run after 1 s of warm-up; @grpc/grpc-js under Node (checks every answer), then ` +
+    `h2load (nghttp2's native load generator, when installed) against the same server process\n\n`;
+  md += `| server | load | ${
+    runtimes.map((r) => `${r}: % of floor calls/s (min–max) · calls/s · p50 / p99 ms (h2load: mean) · RSS MB`).join(
+      " | ",
+    )
   } |\n`;
-  md += `|---|${runtimes.map(() => "---").join("|")}|\n`;
-  for (const impl of GRPC_IMPLS) {
-    const cells = runtimes.map((runtime) => {
-      const ok = results.filter((r) => r.runtime === runtime && r.impl === impl && r.error === undefined);
-      if (ok.length === 0) return results.find((r) => r.runtime === runtime && r.impl === impl)?.error ?? "–";
-      const pct = ok.map((r) => {
-        const floor = results.find((f) => f.runtime === runtime && f.impl === "floor" && f.round === r.round);
-        return floor && floor.error === undefined ? (r.rps / floor.rps) * 100 : NaN;
-      }).filter((x) => !Number.isNaN(x));
-      const lat = `${median(ok.map((r) => r.p50)).toFixed(2)} / ${median(ok.map((r) => r.p99)).toFixed(2)}`;
-      return `${impl === "floor" ? "100%" : spread(pct, 0, "%")} · ${
-        median(ok.map((r) => r.rps)).toFixed(0)
-      } · ${lat} · ${median(ok.map((r) => r.rssMb)).toFixed(0)}`;
-    });
-    md += `| ${GRPC_ROW_NAMES[impl]} | ${cells.join(" | ")} |\n`;
+  md += `|---|---|${runtimes.map(() => "---").join("|")}|\n`;
+  for (const tool of tools) {
+    for (const impl of GRPC_IMPLS) {
+      const cells = runtimes.map((runtime) => {
+        const mine = results.filter((r) => r.runtime === runtime && r.impl === impl && r.tool === tool);
+        const ok = mine.filter((r) => r.error === undefined);
+        if (ok.length === 0) return mine[0]?.error ?? "–";
+        const pct = ok.map((r) => {
+          const floor = results.find((f) =>
+            f.runtime === runtime && f.impl === "floor" && f.tool === tool && f.round === r.round
+          );
+          return floor && floor.error === undefined ? (r.rps / floor.rps) * 100 : NaN;
+        }).filter((x) => !Number.isNaN(x));
+        const lat = tool === "h2load"
+          ? median(ok.map((r) => r.p50)).toFixed(2)
+          : `${median(ok.map((r) => r.p50)).toFixed(2)} / ${median(ok.map((r) => r.p99)).toFixed(2)}`;
+        return `${impl === "floor" ? "100%" : spread(pct, 0, "%")} · ${
+          median(ok.map((r) => r.rps)).toFixed(0)
+        } · ${lat} · ${median(ok.map((r) => r.rssMb)).toFixed(0)}`;
+      });
+      md += `| ${GRPC_ROW_NAMES[impl]} | ${tool} | ${cells.join(" | ")} |\n`;
+    }
   }
   return md;
 }

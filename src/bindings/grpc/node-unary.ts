@@ -202,9 +202,8 @@ function unary<I extends DescMessage, O extends DescMessage>(
       headerAcceptEncoding,
     );
     const timeout = parseTimeout(header(TIMEOUT), opt.maxTimeoutMs);
-    const requestHeader = webHeaders(request.headers);
-    // The call's signal is made only if the handler reads it; its deadline, if any, is a timer.
-    const call = new NodeCall(requestHeader, shutdown, timeout.timeoutMs);
+    // The call's headers and signal are made only if read; its deadline, if any, is a timer.
+    const call = new NodeCall(request.headers, shutdown, timeout.timeoutMs);
     request.once("close", () => {
       // A client that resets the stream (RST_STREAM) cancels the call (gRPC over HTTP/2 protocol,
       // Errors: CANCEL); a stream that closed normally has already released the call.
@@ -225,7 +224,7 @@ function unary<I extends DescMessage, O extends DescMessage>(
       else {
         // The URL Connect's Node adapter gives its interceptors.
         const url = new URL(request.url, `http://${request.authority}`).toString();
-        const { caller, stepUp } = await call.until(authenticate(url, requestHeader));
+        const { caller, stepUp } = await call.until(authenticate(url, call.headers));
         const host = { env: NO_HOST.env, waitUntil: NO_HOST.waitUntil, auth: caller };
         try {
           bytes = await call.until(run(message, call, encode, host));
@@ -256,11 +255,12 @@ function unary<I extends DescMessage, O extends DescMessage>(
 }
 
 /**
- * One call's state on the direct path: its headers, its signal (made only if the handler reads it,
+ * One call's state on the direct path: its headers and its signal (each made only if read, the signal
  * linked to the listener's shutdown), and its deadline, as Connect's handler context keeps them.
  */
 class NodeCall implements CallSource {
-  readonly headers: Headers;
+  #raw: IncomingHttpHeaders;
+  #headers: Headers | undefined;
   #shutdown: AbortSignal;
   #controller: AbortController | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -268,8 +268,8 @@ class NodeCall implements CallSource {
   #waiter: ((reason: ConnectError) => void) | undefined;
   #ended = false;
 
-  constructor(headers: Headers, shutdown: AbortSignal, timeoutMs: number | undefined) {
-    this.headers = headers;
+  constructor(headers: IncomingHttpHeaders, shutdown: AbortSignal, timeoutMs: number | undefined) {
+    this.#raw = headers;
     this.#shutdown = shutdown;
     if (timeoutMs !== undefined) {
       // Connect's deadline error (createHandlerContext), at the same moment.
@@ -277,6 +277,11 @@ class NodeCall implements CallSource {
       if (timeoutMs <= 0) expire();
       else this.#timer = setTimeout(expire, timeoutMs);
     }
+  }
+
+  /** The request's metadata, copied into `Headers` on first read. */
+  get headers(): Headers {
+    return this.#headers ??= webHeaders(this.#raw);
   }
 
   get signal(): AbortSignal {

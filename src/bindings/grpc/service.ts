@@ -125,10 +125,10 @@ export function createCallTool(core: ServerCore): CallToolFn {
     const started = performance.now();
     // Connect's context brings a signal, headers and maybe a deadline; a bare `Request` (or a direct
     // path's call) brings its signal, read only if the handler asks for it.
-    let context: HandlerContext | undefined, lazy: LazySignal | undefined, headers: Headers;
+    let context: HandlerContext | undefined, lazy: LazySignal | undefined, headers: Headers | CallSource;
     if (!("requestHeader" in from)) {
       lazy = new LazySignal(from);
-      headers = from.headers;
+      headers = from; // read when the call asks for them: a direct path may have to copy them
     } else {
       context = from;
       headers = from.requestHeader;
@@ -186,13 +186,13 @@ export function createGrpcRoutes(core: ServerCore): (router: ConnectRouter) => v
 function callOf(
   request: ToolRequest,
   signal: AbortSignal | SignalSource,
-  headers: Headers,
+  headers: Headers | CallSource,
   host: Host,
   onPartial?: (partial: unknown) => Promise<void>,
 ): CallRequest {
   const name = request.name;
   if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
-  const meta: CallMeta = { wire: "grpc", headers };
+  const meta: CallMeta = headers instanceof Headers ? { wire: "grpc", headers } : new SourceMeta(headers);
   const round = {
     inputResponses: request.inputResponses,
     requestState: request.requestState === "" ? undefined : request.requestState,
@@ -208,6 +208,20 @@ function callOf(
     auth: host.auth,
     waitUntil: host.waitUntil,
   };
+}
+
+/** A direct path's call metadata: the headers are read from the call (and copied) only when asked for. */
+class SourceMeta implements CallMeta {
+  readonly wire = "grpc";
+  readonly #source: CallSource;
+
+  constructor(source: CallSource) {
+    this.#source = source;
+  }
+
+  get headers(): Headers {
+    return this.#source.headers;
+  }
 }
 
 /**
