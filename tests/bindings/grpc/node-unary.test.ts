@@ -1,255 +1,278 @@
 /**
- * The direct gRPC unary path of `serveGrpc()` (`createNodeUnary`), against the same server with every
- * call through Connect's Node adapter: each request goes to both listeners over real HTTP/2 (h2c), and
- * the answers must match: status, headers, the message (decoded, with per-call times and tokens
- * masked) and the trailers (`grpc-status`, `grpc-message`, `grpc-status-details-bin`).
+ * The direct gRPC unary path of `serveGrpc()` (`createNodeUnary`), against Connect's Node adapter over
+ * the same server: each request goes over real HTTP/2 (h2c) to a listener with the direct path and to
+ * one without it, and must get the same answer back (status and headers, body frames byte for byte with
+ * per-call fields blanked, trailers). The requests the direct path leaves (gRPC-Web, gRPC with JSON,
+ * streaming) still reach Connect's adapter.
  */
 import assert from "node:assert/strict";
-import { type ClientHttp2Session, connect, constants, type IncomingHttpHeaders } from "node:http2";
+import { connect, type IncomingHttpHeaders } from "node:http2";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
-import { gzipSync } from "node:zlib";
-import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
+import { create, fromBinary, type JsonObject, toBinary } from "@bufbuild/protobuf";
+import { createServer, defineTool } from "../../../mod.ts";
 import {
   type GrpcListener,
+  type GrpcServable,
+  ResponseType,
   serveGrpc,
   ToolRequestSchema,
   ToolResponseSchema,
-  ToolsListSchema,
 } from "../../../src/bindings/grpc/mod.ts";
 import { NO_DIRECT_PATH } from "../../../src/bindings/grpc/node.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
-import { grpcServer, waitFor } from "./grpc-fixtures.ts";
+import { bearer, opaqueAuth } from "../../helpers/opaque-auth.ts";
+import { grpcJs, grpcServer, waitFor } from "./grpc-fixtures.ts";
 
 const CALL = "/mcplite.MCPLite/CallTool";
 const LIST = "/mcplite.MCPLite/GetTools";
-/** The read limit of both listeners: small, so that a message over it is cheap to send. */
-const LIMIT = 4096;
+const GRPC = { "content-type": "application/grpc" };
 
-/** What a client sees of an answer. */
-interface Seen {
-  status: number;
-  headers: Record<string, string>;
-  messages: unknown[];
-  /** Whether any message came compressed. */
-  compressed: boolean;
-  trailers: Record<string, string>;
+/** What a call got back, with the per-call fields of a `ToolResponse` (time, duration) zeroed. */
+interface Exchange {
+  headers: Record<string, unknown>;
+  frames: { flags: number; message: Uint8Array }[];
+  trailers: Record<string, unknown>;
 }
 
-/** One h2c client session to a listener. */
-function client(listener: GrpcListener): ClientHttp2Session {
-  const session = connect(listener.url);
-  session.on("error", () => {}); // a test that resets a stream must not fail the session
-  return session;
-}
-
-/** Sends one gRPC request; resolves with the answer once the stream ends, within 10 s. */
-function send(
-  session: ClientHttp2Session,
-  path: string,
-  body: Uint8Array,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Uint8Array; trailers: IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    const stream = session.request({
-      ":method": "POST",
-      ":path": path,
-      "content-type": "application/grpc",
-      te: "trailers",
-      ...headers,
-    });
-    const timer = setTimeout(() => {
-      stream.close(constants.NGHTTP2_CANCEL);
-      reject(new Error(`no answer to ${path} within 10 s`));
-    }, 10_000);
-    let head: IncomingHttpHeaders = {};
-    let trailers: IncomingHttpHeaders = {};
-    const chunks: Uint8Array[] = [];
-    stream.on("response", (h) => head = h);
-    stream.on("trailers", (t) => trailers = t);
-    stream.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-    stream.on("end", () => {
-      clearTimeout(timer);
-      resolve({ status: Number(head[":status"]), headers: head, body: Buffer.concat(chunks), trailers });
-    });
-    stream.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    stream.end(body);
-  });
-}
-
-/** A length-prefixed message (gRPC over HTTP/2 protocol, "Length-Prefixed-Message"). */
-function frame(message: Uint8Array, compressed = false): Uint8Array {
+/** Frames a message as gRPC does (gRPC over HTTP/2 protocol, Length-Prefixed-Message). */
+function frame(message: Uint8Array, flags = 0, length = message.byteLength): Uint8Array {
   const out = new Uint8Array(5 + message.byteLength);
-  out[0] = compressed ? 1 : 0;
-  new DataView(out.buffer).setUint32(1, message.byteLength);
+  out[0] = flags;
+  new DataView(out.buffer).setUint32(1, length);
   out.set(message, 5);
   return out;
 }
 
-function toolRequest(name: string, args: Record<string, unknown> = {}): Uint8Array {
-  return toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: args as never }));
+function callBody(name: string, args: JsonObject = {}): Uint8Array {
+  return toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: args }));
 }
 
-/** The answer as a client reads it: messages decoded (and decompressed), times and tokens masked. */
-async function seen(answer: Awaited<ReturnType<typeof send>>): Promise<Seen> {
-  const messages: unknown[] = [];
-  let compressed = false;
-  const body = answer.body;
-  for (let at = 0; at + 5 <= body.byteLength;) {
+/**
+ * Splits a body into frames; a `ToolResponse` has its per-call fields (timestamp, duration, a promise's
+ * token and expiry, an input round's state) blanked so answers compare.
+ */
+function framesOf(body: Uint8Array, toolResponses: boolean): Exchange["frames"] {
+  const frames: Exchange["frames"] = [];
+  for (let at = 0; at < body.byteLength;) {
+    const flags = body[at];
     const length = new DataView(body.buffer, body.byteOffset + at + 1, 4).getUint32(0);
-    let data: Uint8Array = body.subarray(at + 5, at + 5 + length);
-    if (body[at] === 1) {
-      compressed = true;
-      data = new Uint8Array(
-        await new Response(
-          new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip")),
-        ).arrayBuffer(),
-      );
+    let message = body.subarray(at + 5, at + 5 + length);
+    if (toolResponses && (flags & 0x80) === 0) {
+      const plain = flags === 1 ? gunzipSync(message) : message;
+      const response = fromBinary(ToolResponseSchema, plain);
+      if (response.meta !== undefined) {
+        response.meta.timestamp = 0n;
+        response.meta.processingTimeMs = 0;
+        response.meta.promiseToken = "";
+        response.meta.expiresAt = 0n;
+        response.meta.requestState = "";
+      }
+      message = toBinary(ToolResponseSchema, response);
     }
-    messages.push(decode(data));
+    frames.push({ flags, message });
     at += 5 + length;
   }
+  return frames;
+}
+
+function plainHeaders(headers: IncomingHttpHeaders): Record<string, unknown> {
+  const { date: _date, ...rest } = headers;
+  return { ...rest };
+}
+
+/** Sends one request on its own connection and collects the answer; `reset` cancels it after that many ms. */
+function exchange(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  reset?: number,
+): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const session = connect(url);
+    session.on("error", reject);
+    const stream = session.request({ ":method": "POST", ":path": path, te: "trailers", ...headers });
+    const result: Exchange = { headers: {}, frames: [], trailers: {} };
+    const chunks: Uint8Array[] = [];
+    stream.on("response", (h) => result.headers = plainHeaders(h));
+    stream.on("trailers", (t) => result.trailers = { ...t });
+    stream.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    stream.on("error", () => {});
+    stream.on("close", () => {
+      const proto = String(result.headers["content-type"]).endsWith("proto");
+      result.frames = framesOf(new Uint8Array(Buffer.concat(chunks)), proto && path !== LIST);
+      session.close();
+      resolve(result);
+    });
+    stream.end(body);
+    if (reset !== undefined) setTimeout(() => stream.close(0x8), reset); // RST_STREAM CANCEL
+  });
+}
+
+/**
+ * Serves one server twice for the enclosing suite: with the direct path and without it (Connect's
+ * adapter alone). `same` sends a request to both and requires the same answer.
+ */
+function bothPaths(server: GrpcServable) {
+  const listeners: { direct?: GrpcListener; generic?: GrpcListener } = {};
+  before(async () => {
+    listeners.direct = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
+    listeners.generic = await serveGrpc(server, { port: 0, closeGraceMs: 200, [NO_DIRECT_PATH]: true });
+  });
+  after(async () => {
+    await listeners.direct?.close();
+    await listeners.generic?.close();
+  });
   return {
-    status: answer.status,
-    headers: pick(answer.headers, ["content-type", "grpc-encoding"]),
-    messages,
-    compressed,
-    trailers: pick(answer.trailers, ["grpc-status", "grpc-message", "grpc-status-details-bin"]),
+    directUrl: () => listeners.direct!.url,
+    directPort: () => listeners.direct!.port,
+    /** Sends the request to both listeners, requires the same answer, and returns it. */
+    async same(path: string, headers: Record<string, string>, body: Uint8Array): Promise<Exchange> {
+      const ours = await exchange(listeners.direct!.url, path, headers, body);
+      const theirs = await exchange(listeners.generic!.url, path, headers, body);
+      const show = (e: Exchange) =>
+        JSON.stringify({ ...e, frames: e.frames.map((f) => ({ flags: f.flags, length: f.message.byteLength })) });
+      assert.deepEqual(ours, theirs, `${show(ours)}\n${show(theirs)}`);
+      return ours;
+    },
   };
 }
 
-function decode(data: Uint8Array): unknown {
-  try {
-    return mask(toJson(ToolResponseSchema, fromBinary(ToolResponseSchema, data)));
-  } catch {
-    return toJson(ToolsListSchema, fromBinary(ToolsListSchema, data));
-  }
-}
+describe("serveGrpc's direct gRPC unary path", () => {
+  const server = grpcServer();
+  const limit = server["~core"].options.maxBodyBytes;
+  const { same, directUrl, directPort } = bothPaths(server);
 
-function mask(body: unknown): unknown {
-  const meta = (body as { meta?: Record<string, unknown> } | null)?.meta;
-  if (meta === undefined) return body;
-  const masked: Record<string, unknown> = { ...meta, timestamp: typeof meta.timestamp };
-  delete masked.processingTimeMs;
-  for (const key of ["promiseToken", "requestState", "expiresAt"]) if (key in masked) masked[key] = typeof masked[key];
-  return { ...(body as object), meta: masked };
-}
-
-function pick(headers: IncomingHttpHeaders, names: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of names) if (typeof headers[name] === "string") out[name] = headers[name] as string;
-  return out;
-}
-
-describe("serveGrpc's direct unary path", () => {
-  let direct: GrpcListener, connectOnly: GrpcListener;
-  let toDirect: ClientHttp2Session, toConnect: ClientHttp2Session;
-  before(async () => {
-    direct = await serveGrpc(grpcServer({ maxBodyBytes: LIMIT }), { port: 0, closeGraceMs: 200 });
-    connectOnly = await serveGrpc(grpcServer({ maxBodyBytes: LIMIT }), {
-      port: 0,
-      closeGraceMs: 200,
-      [NO_DIRECT_PATH]: true,
-    });
-    toDirect = client(direct);
-    toConnect = client(connectOnly);
-  });
-  after(async () => {
-    toDirect.destroy();
-    toConnect.destroy();
-    await Promise.all([direct.close(), connectOnly.close()]);
+  it("answers CallTool and GetTools as Connect does", async () => {
+    const add = await same(CALL, GRPC, frame(callBody("add", { a: 2, b: 3 })));
+    assert.equal(add.trailers["grpc-status"], "0");
+    assert.deepEqual(
+      fromBinary(ToolResponseSchema, add.frames[0].message).result?.structuredContent,
+      { sum: 5 },
+    );
+    const list = await same(LIST, { "content-type": "application/grpc+proto" }, frame(new Uint8Array()));
+    assert.equal(list.frames.length, 1);
+    await same(CALL, { "content-type": "application/grpc+proto" }, frame(callBody("add", { a: 2, b: 3 })));
+    const promised = await same(CALL, GRPC, frame(callBody("analyze_dataset", { n: 2 })));
+    assert.equal(fromBinary(ToolResponseSchema, promised.frames[0].message).meta?.responseType, ResponseType.PROMISE);
   });
 
-  /** Sends the request to both listeners and returns what each client saw. */
-  async function both(path: string, body: Uint8Array, headers: Record<string, string> = {}) {
-    const [d, c] = await Promise.all([send(toDirect, path, body, headers), send(toConnect, path, body, headers)]);
-    return { direct: await seen(d), connect: await seen(c) };
-  }
+  it("answers tool errors, unknown tools and invalid arguments with Connect's trailers", async () => {
+    const failed = await same(CALL, GRPC, frame(callBody("fails")));
+    assert.equal(failed.trailers["grpc-status"], "0"); // a tool error is a FAILURE answer
+    const crashed = await same(CALL, GRPC, frame(callBody("crashes")));
+    assert.equal(crashed.trailers["grpc-status"], "0"); // so is a crash, its message masked
+    const unknown = await same(CALL, GRPC, frame(callBody("ad")));
+    assert.equal(unknown.trailers["grpc-status"], "5");
+    assert.equal(typeof unknown.trailers["grpc-status-details-bin"], "string");
+    const invalid = await same(CALL, GRPC, frame(callBody("add", { a: "x" })));
+    assert.equal(invalid.trailers["grpc-status"], "3");
+    const denied = await same(CALL, { ...GRPC, "x-test-auth": "deny" }, frame(callBody("add", { a: 1, b: 2 })));
+    assert.equal(denied.trailers["grpc-status"], "7");
+    const anonymous = await same(CALL, { ...GRPC, "x-test-auth": "none" }, frame(callBody("add", { a: 1, b: 2 })));
+    assert.equal(anonymous.trailers["grpc-status"], "16");
+    const nameless = await same(CALL, GRPC, frame(callBody("")));
+    assert.equal(nameless.trailers["grpc-status"], "3");
+  });
 
-  const cases: [string, string, Uint8Array, Record<string, string>?][] = [
-    ["GetTools", LIST, frame(new Uint8Array())],
-    ["CallTool add", CALL, frame(toolRequest("add", { a: 2, b: 3 }))],
-    ["CallTool add, application/grpc+proto", CALL, frame(toolRequest("add", { a: 2, b: 3 })), {
-      "content-type": "application/grpc+proto",
-    }],
-    ["a tool's failure (isError)", CALL, frame(toolRequest("fails"))],
-    ["a tool that throws", CALL, frame(toolRequest("crashes"))],
-    ["an unknown tool: NOT_FOUND with its details", CALL, frame(toolRequest("ad"))],
-    ["invalid arguments", CALL, frame(toolRequest("add", { a: "x" }))],
-    ["no name: INVALID_ARGUMENT", CALL, frame(toolRequest(""))],
-    ["middleware refusing: UNAUTHENTICATED", CALL, frame(toolRequest("add", { a: 1, b: 2 })), {
-      "x-test-auth": "none",
-    }],
-    ["a promise (long-running tool)", CALL, frame(toolRequest("analyze_dataset", { n: 2 }))],
-    ["bytes that are not a ToolRequest", CALL, frame(new Uint8Array([0xff, 0xff, 0xff]))],
-    ["an empty body: missing input message", CALL, new Uint8Array()],
-    ["a cut prefix: incomplete envelope", CALL, new Uint8Array([0, 0, 0])],
-    ["a cut message: incomplete envelope", CALL, frame(toolRequest("add", { a: 1, b: 2 })).subarray(0, 9)],
-    [
-      "two messages: extra input message",
+  it("refuses malformed, compressed-without-encoding and oversize frames as Connect does", async () => {
+    const message = callBody("add", { a: 1, b: 2 });
+    for (
+      const body of [
+        new Uint8Array(), // no message
+        new Uint8Array([0, 0, 0]), // a truncated prefix
+        frame(message).subarray(0, 9), // a truncated message
+        new Uint8Array([...frame(message), ...frame(message)]), // two messages
+        frame(new Uint8Array([0xff, 0xff])), // not a ToolRequest
+        frame(message, 1), // compressed, without grpc-encoding
+        frame(new Uint8Array(16), 0, limit + 1), // declares more than the limit
+      ]
+    ) {
+      const answer = await same(CALL, GRPC, body);
+      assert.notEqual(answer.trailers["grpc-status"], "0");
+    }
+    const oversize = await same(CALL, GRPC, frame(new Uint8Array(16), 0, limit + 1));
+    assert.equal(oversize.trailers["grpc-status"], "8"); // RESOURCE_EXHAUSTED
+  });
+
+  it("reads gzip requests and answers gzip only as Connect does", async () => {
+    const zipped = frame(gzipSync(callBody("echo", { text: "hi ".repeat(400) })), 1);
+    const answer = await same(CALL, { ...GRPC, "grpc-encoding": "gzip", "grpc-accept-encoding": "gzip" }, zipped);
+    assert.equal(answer.trailers["grpc-status"], "0");
+    await same(CALL, { ...GRPC, "grpc-accept-encoding": "gzip" }, frame(callBody("echo", { text: "hi ".repeat(400) })));
+    await same(
       CALL,
-      new Uint8Array([...frame(toolRequest("add")), ...frame(toolRequest("add"))]),
-    ],
-    ["a message over the read limit: RESOURCE_EXHAUSTED", CALL, frame(new Uint8Array(LIMIT + 1))],
-    ["a compressed message without grpc-encoding", CALL, frame(toolRequest("add", { a: 1, b: 2 }), true)],
-    ["a gzip request", CALL, frame(gzipSync(toolRequest("add", { a: 4, b: 5 })), true), { "grpc-encoding": "gzip" }],
-    ["an unknown encoding: UNIMPLEMENTED", CALL, frame(toolRequest("add")), { "grpc-encoding": "zstd" }],
-    ["an unreadable grpc-timeout", CALL, frame(toolRequest("add", { a: 1, b: 2 })), { "grpc-timeout": "soon" }],
-    ["a grpc-timeout that is met", CALL, frame(toolRequest("add", { a: 1, b: 2 })), { "grpc-timeout": "5S" }],
-    ["a large answer the client accepts in gzip", CALL, frame(toolRequest("echo", { text: "z".repeat(4000) })), {
-      "grpc-accept-encoding": "identity,deflate,gzip",
-    }],
-  ];
-  for (const [name, path, body, headers] of cases) {
-    it(`answers as Connect does: ${name}`, async () => {
-      const { direct, connect } = await both(path, body, headers);
-      assert.deepEqual(direct, connect);
-    });
-  }
+      { ...GRPC, "grpc-accept-encoding": "identity,deflate,gzip" },
+      frame(callBody("echo", { text: "z".repeat(4000) })),
+    );
+    await same(CALL, { ...GRPC, "grpc-encoding": "snappy" }, frame(callBody("add", { a: 1, b: 2 })));
+  });
 
   it("names the encoding it negotiated even for a message it sends plain, as Connect does", async () => {
-    const { direct, connect } = await both(CALL, frame(toolRequest("add", { a: 1, b: 2 })), {
-      "grpc-accept-encoding": "identity,deflate,gzip",
-    });
-    assert.equal(connect.headers["grpc-encoding"], "gzip");
-    assert.equal(direct.headers["grpc-encoding"], "gzip");
-    assert.deepEqual(direct, connect);
+    const small = await same(CALL, { ...GRPC, "grpc-accept-encoding": "gzip" }, frame(callBody("add", { a: 1, b: 2 })));
+    assert.equal(small.headers["grpc-encoding"], "gzip");
+    assert.equal(small.frames[0].flags, 0);
   });
 
-  it("answers DEADLINE_EXCEEDED on time when the deadline passes, and ctx.signal aborts", async () => {
-    const aborted = slowProbe.aborted;
-    const started = Date.now();
-    const { direct, connect } = await both(CALL, frame(toolRequest("slow", { ms: 5000 })), { "grpc-timeout": "100m" });
-    assert.ok(Date.now() - started < 3000);
-    assert.equal(direct.trailers["grpc-status"], "4");
-    assert.deepEqual(direct, connect);
-    await waitFor(() => slowProbe.aborted >= aborted + 2);
+  it("answers DEADLINE_EXCEEDED once grpc-timeout passes, and refuses a malformed one", async () => {
+    for (const timeout of ["30m", "30000u", "30000000n"]) {
+      const aborted = slowProbe.aborted;
+      const started = Date.now();
+      const answer = await same(CALL, { ...GRPC, "grpc-timeout": timeout }, frame(callBody("slow", { ms: 2000 })));
+      assert.equal(answer.trailers["grpc-status"], "4");
+      assert.ok(Date.now() - started < 1500, "both answered before the tool's 2 s were up");
+      await waitFor(() => slowProbe.aborted >= aborted + 2); // ctx.signal aborted on both paths
+    }
+    for (const timeout of ["1H", "1M", "5S", "2m"]) {
+      await same(CALL, { ...GRPC, "grpc-timeout": timeout }, frame(callBody("add", { a: 1, b: 2 })));
+    }
+    await same(CALL, { ...GRPC, "grpc-timeout": "soon" }, frame(callBody("add", { a: 1, b: 2 })));
   });
 
-  it("aborts ctx.signal when the client resets the stream, and keeps serving", async () => {
-    const aborted = slowProbe.aborted;
-    const stream = toDirect.request({
-      ":method": "POST",
-      ":path": CALL,
-      "content-type": "application/grpc",
-      te: "trailers",
-    });
-    stream.on("error", () => {});
-    stream.end(frame(toolRequest("slow", { ms: 5000 })));
-    await waitFor(() => slowProbe.started > 0);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    stream.close(constants.NGHTTP2_CANCEL);
-    await waitFor(() => slowProbe.aborted > aborted);
-    const after = await seen(await send(toDirect, CALL, frame(toolRequest("add", { a: 1, b: 2 }))));
-    assert.equal(after.trailers["grpc-status"], "0");
+  it("aborts ctx.signal when the client resets the stream, with or without a deadline", async () => {
+    for (const headers of [GRPC, { ...GRPC, "grpc-timeout": "10S" }]) {
+      const aborted = slowProbe.aborted;
+      await exchange(directUrl(), CALL, headers, frame(callBody("slow", { ms: 5000 })), 100);
+      await waitFor(() => slowProbe.aborted > aborted);
+    }
+    const after = await exchange(directUrl(), CALL, GRPC, frame(callBody("add", { a: 1, b: 2 })));
+    assert.equal(after.trailers["grpc-status"], "0"); // and keeps serving
   });
 
-  it("leaves gRPC with JSON to Connect's adapter", async () => {
-    const body = frame(new TextEncoder().encode(JSON.stringify({ name: "add", arguments: { a: 1, b: 2 } })));
-    const answer = await send(toDirect, CALL, body, { "content-type": "application/grpc+json" });
-    assert.equal(answer.trailers["grpc-status"], "0");
-    assert.equal(answer.headers["content-type"], "application/grpc+json");
+  it("leaves gRPC-Web, JSON and streaming calls to Connect", async () => {
+    await same(CALL, { "content-type": "application/grpc-web+proto" }, frame(callBody("add", { a: 1, b: 2 })));
+    await same(LIST, { "content-type": "application/grpc+json" }, frame(new TextEncoder().encode("{}")));
+    const stream = await same("/mcplite.MCPLite/CallToolStream", GRPC, frame(callBody("ticks", { count: 2 })));
+    assert.equal(stream.frames.length, 3);
+  });
+
+  it("serves grpc-js", async () => {
+    const r = await grpcJs(`127.0.0.1:${directPort()}`, "basic");
+    assert.deepEqual(r.add.result.structuredContent, { sum: 5 });
+    assert.equal(r.unknown.message, "Tool not found: ad");
+  });
+});
+
+describe("serveGrpc's direct gRPC unary path with auth", () => {
+  const server = createServer({ name: "docs", version: "1.0.0", auth: opaqueAuth("https://api.example.com") })
+    .tool(defineTool("read_doc").handle((_input, ctx) => `doc for ${ctx.auth?.subject}`))
+    .tool(defineTool("purge").scopes("docs:admin").handle(() => "purged"));
+  const { same } = bothPaths(server);
+
+  it("refuses and challenges as Connect's interceptor does", async () => {
+    const anonymous = await same(CALL, GRPC, frame(callBody("read_doc")));
+    assert.equal(anonymous.trailers["grpc-status"], "16");
+    assert.match(String(anonymous.trailers["www-authenticate"]), /^Bearer /);
+    const wrong = await same(CALL, { ...GRPC, ...bearer("nobody") }, frame(callBody("read_doc")));
+    assert.equal(wrong.trailers["grpc-status"], "16");
+    const stepUp = await same(CALL, { ...GRPC, ...bearer("reader") }, frame(callBody("purge")));
+    assert.equal(stepUp.trailers["grpc-status"], "7");
+    assert.match(String(stepUp.trailers["www-authenticate"]), /insufficient_scope/);
+    const read = await same(CALL, { ...GRPC, ...bearer("reader") }, frame(callBody("read_doc")));
+    assert.equal(read.trailers["grpc-status"], "0");
+    for (const token of ["reader", "admin"]) {
+      await same(LIST, { ...GRPC, ...bearer(token) }, frame(new Uint8Array()));
+    }
   });
 });
