@@ -14,6 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { bundleSizes } from "./bundle.ts";
+import { median } from "./harness.ts";
 
 /** One row: what the child imports and which request it sends. */
 interface ColdStartEntry {
@@ -66,12 +67,6 @@ function once(root: string, bun: string, entry: ColdStartEntry): number {
     throw new Error(`${entry.name}: ${(child.stderr || child.stdout).slice(0, 200)}`);
   }
   return elapsed;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /**

@@ -23,6 +23,7 @@ const GOAL = 1.5;
 const SLACK = 3;
 
 const SUM = '"structuredContent":{"sum":3}';
+const TEXT = '"text":"3"';
 const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
 const MODERN = modern("tools/call", ADD_PARAMS);
 const LEGACY = legacy("tools/call", ADD_PARAMS);
@@ -37,12 +38,12 @@ const result = await runScenario("tools/call guard", [
   { name: "MCP-lite", fetch: ours.fetch, request: LITE, expect: SUM },
   { name: "MCP 2026-07-28", fetch: ours.fetch, request: MODERN, expect: SUM, floor: "floor 2026" },
   { name: "MCP 2025", fetch: ours.fetch, request: LEGACY, expect: SUM, floor: "floor 2025" },
-  { name: "floor string", fetch: floorText, request: LITE_TEXT, expect: '"text":"3"', floor: "floor string" },
+  { name: "floor string", fetch: floorText, request: LITE_TEXT, expect: TEXT, floor: "floor string" },
   {
     name: "MCP-lite, string result",
     fetch: ours.fetch,
     request: LITE_TEXT,
-    expect: '"text":"3"',
+    expect: TEXT,
     floor: "floor string",
   },
   { name: "MCP-lite, output schema", fetch: ours.fetch, request: LITE_CHECKED, expect: SUM },

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { concatBytes } from "./concat-bytes.ts";
 
 /** What a line turned out to be: its bytes, or the report that it was too long. */
 export type Line = Uint8Array | typeof OVERSIZE;
@@ -80,23 +81,13 @@ export class LineSplitter {
     }
     const parts = this.#parts;
     if (parts.length === 0) return undefined;
-    let line = parts.length === 1 ? parts[0] : concat(parts, this.#length);
+    let line = parts.length === 1 ? parts[0] : concatBytes(parts, this.#length);
     this.#parts = [];
     this.#length = 0;
     if (line[line.length - 1] === CR) line = line.subarray(0, line.length - 1);
     if (line.length > this.#max) return OVERSIZE;
     return isBlank(line) ? undefined : line;
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 /** Blank lines (spaces, tabs) carry no message; they are skipped rather than answered as parse errors. */

@@ -5,6 +5,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 
 /** The limits a body is read within. */
@@ -71,14 +72,7 @@ async function readChunks(request: Request, limits: BodyLimits): Promise<string>
   } finally {
     waiting?.cancel();
   }
-  if (chunks.length === 1) return decode(chunks[0]);
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return decode(all);
+  return decode(chunks.length === 1 ? chunks[0] : concatBytes(chunks, size));
 }
 
 /** What the race in {@link withinTime} yields when the read has not settled yet. */

@@ -43,6 +43,7 @@ import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
 import { type AuthenticatedCall, callAuthenticator } from "./auth-interceptor.ts";
 import { toolsList } from "./envelope.ts";
 import { toolResponseBinary } from "./tool-response-binary.ts";
+import { concatBytes } from "../../internal/concat-bytes.ts";
 import { abortReason, type CallSource, createCallTool } from "./service.ts";
 
 /** Answers a request and returns `true`, or returns `false` when Connect's adapter must answer it. */
@@ -377,7 +378,7 @@ function readMessage(
     };
     const onEnd = () => {
       done();
-      const body = chunks.length === 1 ? chunks[0] : concat(chunks, size);
+      const body = chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
       single(body, readMaxBytes, compression).then(resolve, reject);
     };
     const onError = (error: unknown) => fail(ConnectError.from(error, Code.Internal));
@@ -445,16 +446,6 @@ async function single(body: Uint8Array, readMaxBytes: number, compression: Compr
     throw new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal);
   }
   return await compression.decompress(data, readMaxBytes);
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
 }
 
 /** The trailers of a failed call, as Connect writes them (anything but a `ConnectError` is `internal`). */

@@ -88,10 +88,11 @@ function invalid(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { data });
 }
 
-/** The MCP methods that serve prompts, brought by `definePrompt()`. */
-export const PROMPTS_ON_MCP: McpFeature = {
-  mcp: {
-    modern: { "prompts/list": promptsList, "prompts/get": promptsGet, "completion/complete": completionComplete },
-    legacy: { "prompts/list": promptsList, "prompts/get": promptsGet, "completion/complete": completionComplete },
-  },
+const PROMPT_METHODS = {
+  "prompts/list": promptsList,
+  "prompts/get": promptsGet,
+  "completion/complete": completionComplete,
 };
+
+/** The MCP methods that serve prompts, brought by `definePrompt()`: the same on every revision. */
+export const PROMPTS_ON_MCP: McpFeature = { mcp: { modern: PROMPT_METHODS, legacy: PROMPT_METHODS } };

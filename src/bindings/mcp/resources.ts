@@ -125,22 +125,24 @@ export const resourcesSubscribe: McpMethod = (ctx, request) => {
   return {};
 };
 
-/** The MCP methods that serve resources and templates, brought by `defineResource()` and by skills. */
+const RESOURCE_METHODS = {
+  "resources/list": resourcesList,
+  "resources/templates/list": resourceTemplatesList,
+  "resources/read": resourcesRead,
+  "completion/complete": completionComplete,
+};
+
+/**
+ * The MCP methods that serve resources and templates, brought by `defineResource()` and by skills; the
+ * 2025 revisions add per-resource subscriptions (2026-07-28 has `subscriptions/listen` instead).
+ */
 export const RESOURCES_ON_MCP: McpFeature = {
   mcp: {
-    modern: {
-      "resources/list": resourcesList,
-      "resources/templates/list": resourceTemplatesList,
-      "resources/read": resourcesRead,
-      "completion/complete": completionComplete,
-    },
+    modern: RESOURCE_METHODS,
     legacy: {
-      "resources/list": resourcesList,
-      "resources/templates/list": resourceTemplatesList,
-      "resources/read": resourcesRead,
+      ...RESOURCE_METHODS,
       "resources/subscribe": resourcesSubscribe,
       "resources/unsubscribe": resourcesSubscribe,
-      "completion/complete": completionComplete,
     },
   },
 };

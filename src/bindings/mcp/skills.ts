@@ -14,10 +14,6 @@ import { listReply } from "./pagination.ts";
 import { finishResult } from "./reply.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
 import type { McpFeature } from "./feature.ts";
-import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
-
-/** The extension's identifier, under `capabilities.extensions`. */
-export { SKILLS_EXTENSION };
 
 /** A skill entry (SEP-2640): its URI, frontmatter, and the complete manifest of its files. */
 function entryOf(skill: Skill): Record<string, unknown> {
@@ -128,10 +124,10 @@ export const directoryRead: McpMethod = (ctx, request) => {
   return request.envelope.era === "modern" ? { ...result, ttlMs: 0, cacheScope: "private" } : result;
 };
 
-/** The MCP methods that serve skills (SEP-2640), brought by `defineSkill()` and `skillFromDirectory()`. */
-export const SKILLS_ON_MCP: McpFeature = {
-  mcp: {
-    modern: { "skills/list": skillsList, "skills/get": skillsGet, "resources/directory/read": directoryRead },
-    legacy: { "skills/list": skillsList, "skills/get": skillsGet, "resources/directory/read": directoryRead },
-  },
-};
+const SKILL_METHODS = { "skills/list": skillsList, "skills/get": skillsGet, "resources/directory/read": directoryRead };
+
+/**
+ * The MCP methods that serve skills (SEP-2640), brought by `defineSkill()` and `skillFromDirectory()`:
+ * the same on every revision.
+ */
+export const SKILLS_ON_MCP: McpFeature = { mcp: { modern: SKILL_METHODS, legacy: SKILL_METHODS } };
