@@ -56,7 +56,7 @@ export { env, serve } from "./src/server/serve.ts";
 export type { AuthInfo, CallContext, CallMeta, ContextKey } from "./src/core/call-context.ts";
 export { createContextKey } from "./src/core/call-context.ts";
 export type { LogLevel } from "./src/core/call-sink.ts";
-export type { Middleware, ToolCall } from "./src/core/middleware.ts";
+export type { Call, Middleware, ToolCall, ToolMiddleware } from "./src/core/middleware.ts";
 export type { CallOutcome } from "./src/core/outcome.ts";
 export { audio, embeddedResource, fail, image, resourceLink, text, toolResult } from "./src/core/result.ts";
 export type { ContentBlock, ToolResult } from "./src/core/result.ts";

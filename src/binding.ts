@@ -2,7 +2,8 @@
  * `@mcplite/sdk/binding`: what a binding author needs to put the same tools on another wire. A
  * binding is a function that receives the server's core (its registry and options) once and returns
  * the routes it serves; each route decodes its wire into a call, hands it to {@link runCall}, the one
- * call pipeline, and encodes the outcome.
+ * call pipeline, and encodes the outcome. A listener that does not go through `server.fetch` (a
+ * socket, a pipe) gets the same core, and the server's gate, from {@link attachListener}.
  *
  * @example
  * ```ts
@@ -37,14 +38,19 @@
  *
  * @module
  */
-export { runCall, runHandler, runInMiddleware, unknownTool } from "./core/pipeline.ts";
-export type { CallRequest, HandlerOutcome, HandlerRequest, OperationRequest } from "./core/pipeline.ts";
+export { runCall, runHandler, runRequest, unknownTool } from "./core/pipeline.ts";
+export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./core/pipeline.ts";
 export type { Registry, RegistryChange, RegistryOptions } from "./core/registry.ts";
 export type { Feature, Featured } from "./core/feature.ts";
 export type { Continuations, ContinuationsOptions, StartOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
 export type { Host, MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
 export type { ResolvedOptions } from "./server/binding.ts";
+export { attachListener } from "./server/listener.ts";
+export type { ListenerAttachment } from "./server/listener.ts";
+export type { Gate, GateAnswer } from "./server/gate.ts";
+export type { Cors } from "./server/cors.ts";
+export type { RequestGuard } from "./server/guard.ts";
 export { acceptsEventStream, readJson } from "./server/read-json.ts";
 export type {
   AnswerOutcome,

@@ -105,6 +105,12 @@ describe("dependency boundaries", () => {
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
   });
 
+  it("lets listeners reach a server through attachListener() only, never a private field", () => {
+    for (const file of files) {
+      assert.ok(!readFileSync(join(ROOT, file), "utf8").includes('"~core"'), `${rel(file)} mentions "~core"`);
+    }
+  });
+
   it("has no import cycle between files", () => {
     const cycles = stronglyConnected(fileGraph()).filter((group) => group.length > 1);
     assert.deepEqual(cycles, []);

@@ -44,6 +44,25 @@ export function errorToWire(error: unknown, table: StatusTable, onError?: (error
 }
 
 /**
+ * Serialises any error as a JSON-RPC error response message.
+ *
+ * @param id The request id (`null` when unknown).
+ * @param error What was thrown.
+ * @param table The wire's status table.
+ * @param onError Receives errors that get masked.
+ * @returns The JSON text.
+ */
+export function jsonRpcErrorMessage(
+  id: JsonRpcId | undefined,
+  error: unknown,
+  table: StatusTable,
+  onError?: (error: unknown) => void,
+): string {
+  const wire = errorToWire(error, table, onError);
+  return errorMessage(id, wire.code, wire.message, wire.data);
+}
+
+/**
  * Creates a JSON-RPC error response.
  *
  * @param id The request id (`null` when unknown).
@@ -61,8 +80,20 @@ export function jsonRpcErrorResponse(
   headers?: Record<string, string>,
 ): Response {
   const wire = errorToWire(error, table, onError);
-  return new Response(errorMessage(id, wire.code, wire.message, wire.data), {
-    status: wire.status,
+  return wireErrorResponse(errorMessage(id, wire.code, wire.message, wire.data), wire.status, headers);
+}
+
+/**
+ * Creates the HTTP response of a serialised JSON-RPC error.
+ *
+ * @param message The serialised error response.
+ * @param status Its HTTP status.
+ * @param headers Extra response headers.
+ * @returns The response.
+ */
+export function wireErrorResponse(message: string, status: number, headers?: Record<string, string>): Response {
+  return new Response(message, {
+    status,
     headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
   });
 }

@@ -63,6 +63,21 @@ export function idOf(message: unknown): JsonRpcId {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
+/** The `jsonrpc` member every message carries (JSON-RPC 2.0 §4, §5). */
+const VERSION = "2.0";
+
+/**
+ * Builds a JSON-RPC success response as an object, for `Response.json` (which serialises straight
+ * into the body) or for {@link resultMessage}.
+ *
+ * @param id The request id.
+ * @param result The result.
+ * @returns The response object.
+ */
+export function resultEnvelope(id: JsonRpcId | undefined, result: unknown): Record<string, unknown> {
+  return { jsonrpc: VERSION, id: id ?? null, result };
+}
+
 /**
  * Serialises a JSON-RPC success response.
  *
@@ -72,7 +87,30 @@ export function idOf(message: unknown): JsonRpcId {
  */
 export function resultMessage(id: JsonRpcId | undefined, result: unknown): string {
   // One stringify of one object: cheaper than splicing strings (a rope the Response must flatten).
-  return JSON.stringify({ jsonrpc: "2.0", id: id ?? null, result });
+  return JSON.stringify(resultEnvelope(id, result));
+}
+
+/**
+ * Serialises the head of a success response, up to its result: `{"jsonrpc":"2.0","id":…,"result":`.
+ * A result serialised once and kept (a list, `server/discover`) is spliced after it, then `}`.
+ *
+ * @param id The request id.
+ * @returns The JSON text of the head.
+ */
+export function resultHead(id: JsonRpcId | undefined): string {
+  // The one hand-built envelope: a cached result is spliced as text rather than parsed and serialised again.
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":`;
+}
+
+/**
+ * Serialises a success response around a result that is already JSON text.
+ *
+ * @param id The request id.
+ * @param result The serialised result.
+ * @returns The JSON text.
+ */
+export function serialisedResultMessage(id: JsonRpcId | undefined, result: string): string {
+  return `${resultHead(id)}${result}}`;
 }
 
 /**
@@ -87,5 +125,28 @@ export function resultMessage(id: JsonRpcId | undefined, result: unknown): strin
 export function errorMessage(id: JsonRpcId | undefined, code: number, message: string, data?: unknown): string {
   const error: Record<string, unknown> = { code, message };
   if (data !== undefined) error.data = data;
-  return JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error });
+  return JSON.stringify({ jsonrpc: VERSION, id: id ?? null, error });
+}
+
+/**
+ * Serialises a JSON-RPC notification (a request without an id, JSON-RPC 2.0 §4.1).
+ *
+ * @param method The method.
+ * @param params Its params; absent when omitted.
+ * @returns The JSON text.
+ */
+export function notificationMessage(method: string, params?: Record<string, unknown>): string {
+  return JSON.stringify(params === undefined ? { jsonrpc: VERSION, method } : { jsonrpc: VERSION, method, params });
+}
+
+/**
+ * Serialises a JSON-RPC request (a server→client request, on the MCP 2025 revisions).
+ *
+ * @param id Its id.
+ * @param method The method.
+ * @param params Its params.
+ * @returns The JSON text.
+ */
+export function requestMessage(id: JsonRpcId, method: string, params: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: VERSION, id, method, params });
 }

@@ -124,6 +124,40 @@ export interface SignalSource {
 
 const NO_SINK: CallSink = {};
 
+/** What a call's context is made of: every decoded request (a call, a handler's, a method's) carries it. */
+export interface ContextSource {
+  /** The name the context carries as `ctx.tool`: the tool or prompt name, the resource URI, the method. */
+  readonly name: string;
+  /** The cancellation signal, or what holds it (e.g. the `Request`), read only if asked for. */
+  readonly signal: AbortSignal | SignalSource;
+  /** What is known about the caller. */
+  readonly meta: CallMeta;
+  /** The authenticated caller, if known. */
+  readonly auth?: AuthInfo;
+  /** What the platform handed `fetch` besides the request, if anything. */
+  readonly env?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Creates the context of a decoded request: the one way the pipeline makes a {@link CallContext}.
+ *
+ * @param source The request: its name, signal, caller and platform values.
+ * @param sink Where progress, logs and questions for the client go (an input round, or the wire's sink).
+ * @returns The context.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createContext } from "./call-context.ts";
+ * const ctx = createContext({ name: "add", signal: AbortSignal.abort(), meta: { wire: "in-process", headers: new Headers() } });
+ * assert.equal(ctx.tool, "add");
+ * assert.equal(ctx.signal.aborted, true);
+ * ```
+ */
+export function createContext(source: ContextSource, sink?: CallSink): CallContext {
+  return new CallContext(source.name, source.signal, source.meta, sink, source.auth, source.env);
+}
+
 /** The client capability each input method needs. */
 const CAPABILITY: Readonly<Record<InputMethod, string>> = {
   "elicitation/create": "elicitation",

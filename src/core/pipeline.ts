@@ -9,14 +9,21 @@
  *
  * @module
  */
-import { type AuthInfo, CallContext, callerOf, type CallMeta, type SignalSource } from "./call-context.ts";
+import {
+  type AuthInfo,
+  type CallContext,
+  callerOf,
+  type CallMeta,
+  createContext,
+  type SignalSource,
+} from "./call-context.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureOf } from "./failure.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
-import { runMiddleware, type ToolCall } from "./middleware.ts";
+import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome, FinalOutcome, InputRequiredOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
 import { promiseOutcome } from "./promise-outcome.ts";
@@ -98,16 +105,24 @@ export function runCall(registry: Registry, request: CallRequest): Promise<CallO
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = new CallContext(
-    request.name,
-    request.signal,
-    request.meta,
-    round ?? request.sink,
-    request.auth,
-    request.env,
-  );
+  const ctx = createContext(request, round ?? request.sink);
   const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
-  const chain = registry.middleware;
+  const requests = registry.middleware;
+  if (requests.length === 0) return runTool(registry, call, request, round);
+  const params = { name: request.name, arguments: request.arguments };
+  const seen: Call = { method: "tools/call", name: request.name, params, ctx };
+  // The request layer's `next()` resolves with the outcome; a middleware that answers instead gives one.
+  return runMiddleware(requests, seen, () => runTool(registry, call, request, round)) as Promise<CallOutcome>;
+}
+
+/** The tool layer: the tool middleware, then the tool. */
+function runTool(
+  registry: Registry,
+  call: ToolCall,
+  request: CallRequest,
+  round: InputRound | undefined,
+): Promise<CallOutcome> {
+  const chain = registry.toolMiddleware;
   return chain.length === 0
     ? execute(registry, call, request, round)
     : runMiddleware(chain, call, (c) => execute(registry, c, request, round));
@@ -244,17 +259,16 @@ function invalidArguments(tool: string, issues: ValidationIssue[]): ProtocolErro
 
 /** A handler that is not a tool's (a prompt, a resource read), run in the same context as a tool call. */
 export interface HandlerRequest {
+  /** The method, as request middleware sees it (`resources/read`, `prompts/get`). */
+  readonly method: string;
+  /** The request's params, as request middleware sees them. */
+  readonly params: Readonly<Record<string, unknown>>;
   /** The name the context carries (`ctx.tool`): the prompt's name, the resource's URI. */
   readonly name: string;
   /** What an input round's state is bound to, besides the caller: e.g. `prompt:greet`. */
   readonly scope: string;
   /** The arguments as sent, which an input round's state is bound to. */
   readonly arguments: unknown;
-  /**
-   * The scopes the prompt or resource requires (`.scopes()`): a caller without them is refused before
-   * anything else, as a tool call is.
-   */
-  readonly requiredScopes?: readonly string[];
   /** What is known about the caller. */
   readonly meta: CallMeta;
   /** The cancellation signal, or what holds it. */
@@ -275,44 +289,58 @@ export type HandlerOutcome<T> =
   | { readonly asked: true; readonly outcome: InputRequiredOutcome };
 
 /**
- * Runs a handler that is not a tool's (a prompt's, a resource read's) with the same scope check, context
- * and input round as a tool call: a caller without the required scopes is refused first
- * (`permission_denied`, 403 `insufficient_scope` on HTTP); then the echoed state is checked first (a tampered, expired or foreign one is
- * `invalid_params`, never a re-prompt); a question the request did not answer ends it with the input
- * it needs, even if the handler caught the signal.
+ * Runs a handler that is not a tool's (a prompt's, a resource read's) with the same request
+ * middleware, scope check, context and input round as a tool call: the request middleware runs first,
+ * around everything (so a refused caller does not learn whether the prompt or resource exists); then
+ * `find` looks the definition up; a caller without its scopes is refused (`permission_denied`, 403
+ * `insufficient_scope` on HTTP) before its arguments are looked at; then the echoed state is checked
+ * (a tampered, expired or foreign one is `invalid_params`, never a re-prompt); a question the request
+ * did not answer ends it with the input it needs, even if the handler caught the signal.
  *
  * @param registry The registry.
- * @param request The handler's name, scope, arguments, caller and round.
- * @param run Runs the handler with its context.
+ * @param request The handler's method, name, scope, arguments, caller and round.
+ * @param find Looks the definition up (throws for an unknown one); its `scopes` are required.
+ * @param run Runs the handler with the definition and its context.
  * @returns The handler's value, or the input the request needs.
- * @throws {ProtocolError} `unauthenticated` or `permission_denied` for a missing scope, `invalid_params`
- *   for a bad state; any error of the handler otherwise.
+ * @throws {ProtocolError} What request middleware or `find` threw; `unauthenticated` or
+ *   `permission_denied` for a missing scope, `invalid_params` for a bad state; any error of the
+ *   handler otherwise.
  */
-export async function runHandler<T>(
+export function runHandler<D extends { readonly scopes?: readonly string[] }, T>(
   registry: Registry,
   request: HandlerRequest,
-  run: (ctx: CallContext) => T | Promise<T>,
+  find: () => D,
+  run: (definition: D, ctx: CallContext) => T | Promise<T>,
 ): Promise<HandlerOutcome<T>> {
-  if (request.requiredScopes !== undefined) requireScopes(request.requiredScopes, request.auth, scoped(request.scope));
   const carried = request.round;
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = new CallContext(
-    request.name,
-    request.signal,
-    request.meta,
-    round ?? request.sink,
-    request.auth,
-    request.env,
-  );
-  if (round === undefined) return { asked: false, value: await run(ctx) };
+  const ctx = createContext(request, round ?? request.sink);
+  const chain = registry.middleware;
+  const handled = () => handle(registry, request, ctx, round, find, run);
+  if (chain.length === 0) return handled();
+  const seen: Call = { method: request.method, name: request.name, params: request.params, ctx };
+  return runMiddleware(chain, seen, handled) as Promise<HandlerOutcome<T>>;
+}
+
+async function handle<D extends { readonly scopes?: readonly string[] }, T>(
+  registry: Registry,
+  request: HandlerRequest,
+  ctx: CallContext,
+  round: InputRound | undefined,
+  find: () => D,
+  run: (definition: D, ctx: CallContext) => T | Promise<T>,
+): Promise<HandlerOutcome<T>> {
+  const definition = find();
+  if (definition.scopes !== undefined) requireScopes(definition.scopes, ctx.auth, scoped(request.scope));
+  if (round === undefined) return { asked: false, value: await run(definition, ctx) };
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };
   const opening = round.open(registry.continuations, who, registry.onError);
   if (opening !== undefined) await opening;
   let value: T;
   try {
-    value = await run(ctx);
+    value = await run(definition, ctx);
   } catch (error) {
     if (!round.pending) throw error;
     return { asked: true, outcome: await round.outcome(registry.continuations, who) };
@@ -354,17 +382,27 @@ export type ContinuationOutcome =
  * @returns When the handler is done.
  */
 export async function runCancellation(registry: Registry, request: ContinuationRequest): Promise<void> {
-  const { owner, caller } = request;
-  const ctx = new CallContext(owner.name, caller.signal, caller.meta, undefined, caller.auth, caller.env);
-  await cancelContinuation(registry, owner, request.state, ctx);
+  await cancelContinuation(registry, request.owner, request.state, ownerContext(request));
 }
 
-/** An operation that is not a tool call, run inside the middleware chain. */
-export interface OperationRequest {
-  /** What middleware sees as the call's name: the method (e.g. `tasks/get`). */
-  readonly name: string;
-  /** What middleware sees as the call's arguments: the request's params. */
-  readonly arguments: unknown;
+/** The context of a continuation or cancellation: the owner's name, the asking request's caller. */
+function ownerContext(request: ContinuationRequest, sink?: CallSink): CallContext {
+  const { owner, caller } = request;
+  return createContext({
+    name: owner.name,
+    signal: caller.signal,
+    meta: caller.meta,
+    auth: caller.auth,
+    env: caller.env,
+  }, sink);
+}
+
+/** A request that is neither a tool call nor a handler's (a list, `tasks/get`, `initialize`…). */
+export interface MethodRequest {
+  /** The method (e.g. `tasks/get`), as request middleware sees it. */
+  readonly method: string;
+  /** The request's params, as request middleware sees them. */
+  readonly params: Readonly<Record<string, unknown>>;
   /** What is known about the caller. */
   readonly meta: CallMeta;
   /** The cancellation signal, or what holds it. */
@@ -376,40 +414,52 @@ export interface OperationRequest {
 }
 
 /**
- * Runs an operation that is not a tool call (MCP's `tasks/get`, `tasks/update`, `tasks/cancel`)
- * inside the middleware chain, so that authentication and authorisation middleware see it. A
- * middleware that answers without calling `next()` refuses it.
+ * Runs a request that is not a tool call (a list, `server/discover`, `tasks/get`…) inside the request
+ * middleware, so that authentication, rate limits and telemetry see every method. The operation gets
+ * the context middleware saw (with the `ctx.auth` it may have set).
  *
  * @param registry The registry.
- * @param request The operation's name, arguments and caller.
- * @param operation The operation, given the context middleware saw.
- * @returns The operation's value.
- * @throws {ProtocolError} `permission_denied` when middleware did not let it through; what middleware
- *   or the operation threw otherwise.
+ * @param request The method, its params and the caller.
+ * @param operation The method, given the context middleware saw.
+ * @returns The operation's value, or what a middleware answered instead.
+ * @throws {ProtocolError} What middleware or the operation threw.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Registry } from "./registry.ts";
+ * import { runRequest } from "./pipeline.ts";
+ *
+ * const registry = new Registry();
+ * const seen: string[] = [];
+ * registry.use((call, next) => {
+ *   seen.push(call.method);
+ *   return next();
+ * });
+ * const meta = { wire: "in-process" as const, headers: new Headers() };
+ * const value = await runRequest(registry, { method: "tools/list", params: {}, meta, signal: AbortSignal.abort() }, () => 42);
+ * assert.equal(value, 42);
+ * assert.deepEqual(seen, ["tools/list"]);
+ * ```
  */
-export async function runInMiddleware<T>(
+export function runRequest<T>(
   registry: Registry,
-  request: OperationRequest,
-  operation: (ctx: CallContext) => Promise<T>,
+  request: MethodRequest,
+  operation: (ctx: CallContext) => T | Promise<T>,
 ): Promise<T> {
-  const ctx = new CallContext(request.name, request.signal, request.meta, undefined, request.auth, request.env);
+  const params = request.params;
+  const ctx = createContext({ ...request, name: nameOf(params) ?? request.method });
   const chain = registry.middleware;
-  if (chain.length === 0) return await operation(ctx);
-  const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
-  let done: { value: T } | undefined;
-  await runMiddleware(chain, call, async () => {
-    done = { value: await operation(ctx) };
-    return LET_THROUGH;
-  });
-  if (done === undefined) throw new ProtocolError(ErrorCode.PermissionDenied, `The server refused ${request.name}`);
-  return done.value;
+  if (chain.length === 0) {
+    try {
+      return Promise.resolve(operation(ctx));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  const seen: Call = { method: request.method, name: nameOf(params), params, ctx };
+  return runMiddleware(chain, seen, async () => await operation(ctx)) as Promise<T>;
 }
-
-/** What `next()` gives middleware around an operation that is not a tool call. */
-const LET_THROUGH: CallOutcome = Object.freeze({
-  kind: "answer",
-  result: Object.freeze({ content: [] }),
-}) as CallOutcome;
 
 /**
  * Runs a tool's continuation (`.redeem()`) on a promise's state, outside a tool call, with the same
@@ -426,9 +476,9 @@ export async function runContinuation(
   registry: Registry,
   request: ContinuationRequest,
 ): Promise<ContinuationOutcome> {
-  const { owner, caller } = request;
+  const owner = request.owner;
   const round = new InputRound(request.answers);
-  const ctx = new CallContext(owner.name, caller.signal, caller.meta, round, caller.auth, caller.env);
+  const ctx = ownerContext(request, round);
   const call: ToolCall = { name: owner.name, arguments: request.state, ctx };
   let value: unknown;
   try {

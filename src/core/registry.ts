@@ -11,7 +11,7 @@ import type { AnyResource } from "./resource.ts";
 import type { AnyTool } from "./tool.ts";
 import type { CompiledSchema } from "./schema.ts";
 import { Continuations } from "./continuations.ts";
-import type { Middleware, ToolCall } from "./middleware.ts";
+import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 
 /** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
 export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
@@ -39,6 +39,7 @@ export interface RegistryOptions {
 /** What a registry shares with the registries forked from it. */
 interface Shared {
   readonly middleware: Middleware[];
+  readonly toolMiddleware: ToolMiddleware[];
   readonly onError: ErrorReporter | undefined;
   readonly continuations: Continuations;
   readonly settings: Readonly<Record<string, unknown>>;
@@ -73,6 +74,7 @@ export class Registry {
   constructor(options: RegistryOptions = {}) {
     this.#state = inherited ?? {
       middleware: [],
+      toolMiddleware: [],
       onError: options.onError,
       continuations: options.continuations ?? new Continuations(),
       settings: Object.freeze({ ...options.settings }),
@@ -99,18 +101,32 @@ export class Registry {
     }
   }
 
-  /** The middleware chain, outermost first. */
+  /** The request middleware chain (around every method), outermost first. */
   get middleware(): readonly Middleware[] {
     return this.#state.middleware;
   }
 
+  /** The tool middleware chain (around tool handlers), outermost first. */
+  get toolMiddleware(): readonly ToolMiddleware[] {
+    return this.#state.toolMiddleware;
+  }
+
   /**
-   * Adds a middleware at the end of the chain (innermost).
+   * Adds a request middleware at the end of its chain (innermost).
    *
    * @param middleware The middleware.
    */
   use(middleware: Middleware): void {
     this.#state.middleware.push(middleware);
+  }
+
+  /**
+   * Adds a tool middleware at the end of its chain (innermost).
+   *
+   * @param middleware The middleware.
+   */
+  useTool(middleware: ToolMiddleware): void {
+    this.#state.toolMiddleware.push(middleware);
   }
 
   /** Where masked errors go. */

@@ -11,15 +11,16 @@ import type { Registry } from "./registry.ts";
 import type { AnyTool } from "./tool.ts";
 
 /**
- * Where a refusal leaves the scopes it needed, on the caller's `AuthInfo`: the server reads it back to
- * send `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` with the 403.
+ * Where a refusal for a missing scope leaves its error, on the caller's `AuthInfo`: the server's gate
+ * reads it back and derives the step-up challenge from it (`WWW-Authenticate: Bearer
+ * error="insufficient_scope", scope="…"`, RFC 6750 §3.1), on whatever wire the call came.
  */
-export const NEEDED_SCOPES: unique symbol = Symbol("mcplite.neededScopes");
+export const REFUSAL: unique symbol = Symbol("mcplite.refusal");
 
-/** An `AuthInfo` the server's authentication made, with room for what a refusal needed. */
+/** An `AuthInfo` the server's authentication made, with room for the refusal a call of it ended with. */
 export interface ScopedAuthInfo extends AuthInfo {
-  /** The scopes a refused call needed. */
-  [NEEDED_SCOPES]?: readonly string[];
+  /** The error a call was refused with for a scope its caller lacks. */
+  [REFUSAL]?: ProtocolError;
 }
 
 // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
@@ -59,7 +60,8 @@ export function holdsScopes(required: readonly string[] | undefined, auth: AuthI
 
 /**
  * Refuses a caller that lacks a required scope: `unauthenticated` without a caller, else
- * `permission_denied` (403 `insufficient_scope` on HTTP), recording what was needed.
+ * `permission_denied` (403 `insufficient_scope` on HTTP) whose data names the scopes needed, recorded
+ * on the caller for the step-up challenge.
  *
  * @param required The definition's scopes.
  * @param auth The caller.
@@ -72,12 +74,13 @@ export function requireScopes(required: readonly string[] | undefined, auth: Aut
   if (auth === undefined) {
     throw new ProtocolError(ErrorCode.Unauthenticated, `Unauthenticated: ${what} needs an authenticated caller`);
   }
-  (auth as ScopedAuthInfo)[NEEDED_SCOPES] = needed;
-  throw new ProtocolError(
+  const refusal = new ProtocolError(
     ErrorCode.PermissionDenied,
     `Insufficient scope: ${what} needs ${needed.join(" ")}`,
     { data: { requiredScopes: needed } },
   );
+  (auth as ScopedAuthInfo)[REFUSAL] = refusal;
+  throw refusal;
 }
 
 /**

@@ -24,6 +24,19 @@ export const META = {
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;
 
+/**
+ * The JSON-RPC error codes MCP 2026-07-28 adds (Base Protocol, Error codes), by name: what client and
+ * server both read and write.
+ */
+export const McpErrorCode = {
+  /** A mirrored header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** The request needs a client capability it did not declare (e.g. the tasks extension). */
+  MissingCapability: -32021,
+  /** The protocol version is not one the server speaks (`data.supported` lists those it does). */
+  UnsupportedVersion: -32022,
+} as const;
+
 /** The tasks extension's capability key. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 

@@ -10,7 +10,6 @@ import type { AuthInfo } from "../core/call-context.ts";
 import type { ProtocolError } from "../core/error.ts";
 import type { Registry } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
-import type { ServerAuth } from "./auth.ts";
 
 /** The server options with every default applied, as bindings read them. */
 export interface ResolvedOptions {
@@ -32,11 +31,6 @@ export interface ResolvedOptions {
   readonly heartbeatMs: number;
   /** The prefix of every route (`basePath`), without a trailing `/`; `""` when there is none. */
   readonly basePath: string;
-  /**
-   * The server's authentication (`auth`), for listeners that do not go through `server.fetch` and its
-   * protected routes (`serveGrpc()`).
-   */
-  readonly auth?: ServerAuth;
 }
 
 /** What every binding reads: the server's registry and its resolved options. */
@@ -72,8 +66,8 @@ export interface Route {
   /** Answers the route's requests. */
   readonly handle: RouteHandler;
   /**
-   * Answers a request the server refused before `handle` saw it (the Host or Origin check), in the
-   * shape of the route's wire: a JSON-RPC error on MCP and MCP-lite, an error envelope on Webtools.
+   * Answers a request the server's gate refused before `handle` saw it (the Host or Origin check, or
+   * authentication: then with its `WWW-Authenticate` challenge added), in the shape of the route's wire: a JSON-RPC error on MCP and MCP-lite, an error envelope on Webtools.
    */
   readonly refuse: (error: ProtocolError) => Response;
   /** The HTTP methods it answers (`"POST"`, `"GET, HEAD"`), for CORS preflights; the one asked for when absent. */

@@ -3,8 +3,13 @@
  * the authorization server (`resource_metadata`), what the request needs (`scope`), and what was wrong
  * with the token it sent (`error`, `error_description`).
  *
+ * A refusal carries its challenge: {@link challengeOf} reads it from the error itself (its code, its
+ * data, or the parameters {@link refusalWithChallenge} put on it), never from an HTTP status, so every
+ * carrier (HTTP 401/403, gRPC `UNAUTHENTICATED`/`PERMISSION_DENIED`) sends the same one.
+ *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../core/error.ts";
 
 /** The parameters of a challenge. */
 export interface ChallengeParams {
@@ -16,6 +21,62 @@ export interface ChallengeParams {
   readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request";
   /** A human-readable reason; never the token. */
   readonly description?: string;
+}
+
+/** What a refusal says of itself: every parameter of a challenge but the metadata URL, which depends on the endpoint. */
+export type ChallengeDetails = Omit<ChallengeParams, "resourceMetadata">;
+
+/** Where a refusal keeps the parameters of its challenge (not its `data`, which the wires send). */
+const CHALLENGE: unique symbol = Symbol("mcplite.challenge");
+
+/**
+ * Creates an authentication refusal that carries its challenge's parameters.
+ *
+ * @param code `unauthenticated` (401, `UNAUTHENTICATED`) or `permission_denied` (403, `PERMISSION_DENIED`).
+ * @param message The message, sent as is; never the token.
+ * @param details The challenge's `error`, `error_description` and `scope`.
+ * @returns The error.
+ */
+export function refusalWithChallenge(
+  code: typeof ErrorCode.Unauthenticated | typeof ErrorCode.PermissionDenied,
+  message: string,
+  details: ChallengeDetails,
+): ProtocolError {
+  const error = new ProtocolError(code, message);
+  Object.defineProperty(error, CHALLENGE, { value: details });
+  return error;
+}
+
+/**
+ * The challenge a refusal calls for, read from the error itself: the parameters of a refusal made by
+ * {@link refusalWithChallenge}, or, for a `permission_denied` whose data names `requiredScopes` (a
+ * definition's `.scopes()`), `insufficient_scope` with those scopes (MCP 2025-11-25, Authorization,
+ * Scope Challenge Handling).
+ *
+ * @param error What a call or an authentication was refused with.
+ * @returns The challenge's parameters but the metadata URL, or `undefined` when the error calls for none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ErrorCode, ProtocolError } from "../core/error.ts";
+ * import { challengeOf } from "./challenge.ts";
+ * const refused = new ProtocolError(ErrorCode.PermissionDenied, "Insufficient scope", {
+ *   data: { requiredScopes: ["docs:write"] },
+ * });
+ * assert.deepEqual(challengeOf(refused), { error: "insufficient_scope", scope: ["docs:write"] });
+ * assert.equal(challengeOf(new ProtocolError(ErrorCode.UnknownTool, "no such tool")), undefined);
+ * ```
+ */
+export function challengeOf(error: unknown): ChallengeDetails | undefined {
+  if (!(error instanceof ProtocolError)) return undefined;
+  const carried = (error as { [CHALLENGE]?: ChallengeDetails })[CHALLENGE];
+  if (carried !== undefined) return carried;
+  if (error.code !== ErrorCode.PermissionDenied) return undefined;
+  const scope = (error.data as { requiredScopes?: unknown } | undefined)?.requiredScopes;
+  return Array.isArray(scope) && scope.every((s) => typeof s === "string")
+    ? { error: "insufficient_scope", scope }
+    : undefined;
 }
 
 /**

@@ -136,7 +136,6 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     basePath: resolveBasePath(options.basePath),
-    ...(options.auth === undefined ? {} : { auth: options.auth }),
   };
 }
 

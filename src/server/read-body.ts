@@ -33,9 +33,8 @@ const deadlines = new Map<number, DelayQueue>();
  * @throws {ProtocolError} `payload_too_large`, `request_timeout`, or `parse_error` (not UTF-8).
  */
 export async function readBody(request: Request, limits: BodyLimits): Promise<string> {
-  const declared = request.headers.get("content-length");
-  const length = declared === null ? NaN : Number(declared);
-  if (!Number.isSafeInteger(length) || length < 0) return await readChunks(request, limits); // none, or unreadable
+  const length = declaredLength(request);
+  if (length === undefined) return await readChunks(request, limits); // none, or unreadable
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
   const text = await withinTime(request.text(), request, limits.bodyTimeoutMs);
   // The runtime's decoder replaces bytes that are not UTF-8 with U+FFFD. Without one in the text the
@@ -46,10 +45,66 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<st
   return text;
 }
 
+/** A body read chunk by chunk: a `ReadableStream`'s reader, or a listener's adapter of its own stream. */
+export interface BodyReader {
+  /** The next chunk, or `done` at the end of the body. */
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** Stops reading: a pending `read()` settles, and the rest of the body is not received. */
+  cancel(): Promise<void>;
+}
+
+/**
+ * Looks at the chunks read so far, after each one, and throws to refuse the body before it is all in
+ * (a framing's own limits, e.g. a gRPC length prefix over the limit).
+ */
+export type BodyCheck = (chunks: readonly Uint8Array[], size: number) => void;
+
+/**
+ * Reads a request body as bytes, within the same limits as {@link readBody}: a fetch `Request` (read
+ * whole when its `Content-Length` is declared within the limit), or a {@link BodyReader} over another
+ * listener's stream (`node:http2`), read chunk by chunk.
+ *
+ * @param body The request, or a reader of its body.
+ * @param limits The size and time limits.
+ * @param check Sees the chunks as they arrive (a chunked read only), and may refuse them.
+ * @returns The bytes.
+ * @throws {ProtocolError} `payload_too_large` or `request_timeout`; whatever `check` throws.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readBodyBytes } from "./read-body.ts";
+ * const request = new Request("http://localhost/", { method: "POST", body: "hi" });
+ * assert.deepEqual(await readBodyBytes(request, { maxBodyBytes: 10, bodyTimeoutMs: 1000 }), new Uint8Array([104, 105]));
+ * ```
+ */
+export async function readBodyBytes(
+  body: Request | BodyReader,
+  limits: BodyLimits,
+  check?: BodyCheck,
+): Promise<Uint8Array> {
+  if (!(body instanceof Request)) return await readAll(body, limits, check);
+  const length = declaredLength(body);
+  if (length === undefined) {
+    return body.body === null ? new Uint8Array() : await readAll(body.body.getReader(), limits, check);
+  }
+  if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
+  return new Uint8Array(await withinTime(body.arrayBuffer(), body, limits.bodyTimeoutMs));
+}
+
+/** The declared `Content-Length`, or `undefined` when there is none or it is unreadable. */
+function declaredLength(request: Request): number | undefined {
+  const declared = request.headers.get("content-length");
+  const length = declared === null ? NaN : Number(declared);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+}
+
 async function readChunks(request: Request, limits: BodyLimits): Promise<string> {
   const body = request.body;
-  if (body === null) return "";
-  const reader = body.getReader();
+  return body === null ? "" : decode(await readAll(body.getReader(), limits));
+}
+
+async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const deadline = new ReadDeadline(() => reader.cancel().catch(() => {}));
@@ -60,19 +115,18 @@ async function readChunks(request: Request, limits: BodyLimits): Promise<string>
       if (deadline.expired) throw timedOut(limits.bodyTimeoutMs);
       if (done) break;
       size += value.byteLength;
-      if (size > limits.maxBodyBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(limits.maxBodyBytes);
-      }
       chunks.push(value);
+      check?.(chunks, size);
+      if (size > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
     }
   } catch (error) {
     if (deadline.expired) throw timedOut(limits.bodyTimeoutMs);
+    await reader.cancel().catch(() => {}); // refused: the rest is not wanted
     throw error;
   } finally {
     waiting?.cancel();
   }
-  return decode(chunks.length === 1 ? chunks[0] : concatBytes(chunks, size));
+  return chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
 }
 
 /** What the race in {@link withinTime} yields when the read has not settled yet. */
@@ -87,7 +141,7 @@ const SETTLED = Promise.resolve(PENDING);
 let racing = 8;
 
 /** Settles with the read, or rejects once `ms` have passed (the read is then abandoned). */
-async function withinTime(reading: Promise<string>, request: Request, ms: number): Promise<string> {
+async function withinTime<T>(reading: Promise<T>, request: Request, ms: number): Promise<T> {
   if (ms <= 0) return await reading;
   if (racing > 0) {
     const first = await Promise.race([reading, SETTLED]);
@@ -97,16 +151,16 @@ async function withinTime(reading: Promise<string>, request: Request, ms: number
     }
     racing--;
   }
-  return await new Promise((resolve, reject) => {
+  return await new Promise<T>((resolve, reject) => {
     const deadline = new ReadDeadline(() => {
       reject(timedOut(ms));
       // The runtime holds the body locked while it reads; where it lets go, stop receiving it.
       request.body?.cancel().catch(() => {});
     });
     const waiting = queueFor(ms).add(deadline);
-    reading.then((text) => {
+    reading.then((value) => {
       waiting.cancel();
-      resolve(text);
+      resolve(value);
     }, (error: unknown) => {
       waiting.cancel();
       reject(error);

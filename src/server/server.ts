@@ -8,8 +8,7 @@
 import type { Skill, SkillFile } from "../core/skill.ts";
 import type { AuthInfo, CallMeta, SignalSource } from "../core/call-context.ts";
 import { Continuations } from "../core/continuations.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
-import type { Middleware } from "../core/middleware.ts";
+import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
 import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
@@ -18,17 +17,16 @@ import { Registry } from "../core/registry.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
-import { isObject } from "../internal/is-object.ts";
-import { pathOf } from "../internal/url.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
 import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
-import { type Host, NO_HOST, type Route, type ServerCore } from "./binding.ts";
-import { type Cors, createCors } from "./cors.ts";
-import { protectRoutes } from "./protected-resource.ts";
-import { createRequestGuard, type RequestGuard } from "./guard.ts";
+import type { Route, ServerCore } from "./binding.ts";
+import { createFetch, type ExecutionContextLike } from "./fetch.ts";
+import { createGate } from "./gate.ts";
+import { registerListenerAttachment } from "./listener.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
 import { relayChanges } from "./relay.ts";
-import { JSON_HEADERS } from "./responses.ts";
+
+export type { ExecutionContextLike };
 
 /** The tools a server carries, by name; the typed client reads this from `typeof server`. */
 export type ToolMap = { [name: string]: AnyTool };
@@ -64,11 +62,12 @@ const NEVER_ABORTED: SignalSource = {
   },
 };
 
-const NOT_FOUND_BODY = JSON.stringify({ error: { code: "not_found", message: "Not found: no endpoint at this path" } });
-
 /**
  * A server: the registry of tools, resources and prompts, the middleware, and the `fetch` that serves
- * every wire of its bindings. Nothing is built per request. Create one with `createServer()`.
+ * every wire of its bindings behind its gate (Host/Origin guard, `auth`, CORS). Nothing is built per
+ * request. Create one with `createServer()`. Listeners that do not go through `fetch` (`serveGrpc()`,
+ * `serveStdio()`) reach its registry and its gate through `attachListener(server)`
+ * (`@mcplite/sdk/binding`).
  *
  * @typeParam TTools The registered tools, by name.
  */
@@ -88,8 +87,12 @@ export class Server<TTools extends ToolMap = {}> {
   readonly fetch: (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>;
   /** Phantom type of the registered tools, for the typed client. */
   declare readonly "~tools"?: TTools;
-  /** @internal The registry and resolved options, for listeners outside `fetch` (`serveGrpc()`, `serveStdio()`). */
-  readonly "~core": ServerCore;
+  /**
+   * The prefix of every route (the `basePath` option, without a trailing `/`), `""` when there is none:
+   * where an in-process client finds the routes.
+   */
+  readonly basePath: string;
+  readonly #core: ServerCore;
   readonly #checks: ((tool: AnyTool) => void)[] = [];
 
   /**
@@ -112,10 +115,12 @@ export class Server<TTools extends ToolMap = {}> {
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, options.onError);
     this.name = resolved.name;
     this.version = resolved.version;
-    this["~core"] = { registry, options: resolved };
+    this.basePath = resolved.basePath;
+    const core: ServerCore = { registry, options: resolved };
+    this.#core = core;
     const routes = new Map<string, Route>();
     for (const binding of options.bindings ?? []) {
-      const mounted = binding(this["~core"]);
+      const mounted = binding(core);
       for (const [own, route] of mounted.routes) {
         const path = prefixed(resolved.basePath, own);
         if (routes.has(path)) throw new TypeError(`two bindings serve ${path}`);
@@ -123,15 +128,13 @@ export class Server<TTools extends ToolMap = {}> {
       }
       if (mounted.checkTool !== undefined) this.#checks.push(mounted.checkTool);
     }
-    const cors = options.cors === undefined ? undefined : createCors(options.cors);
-    const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins, cors?.allows);
-    const served = options.auth === undefined ? routes : protectRoutes(routes, options.auth);
-    const fetch = createFetch(served, guard, (env) => {
+    // The edge, built once: `fetch` goes through it, and so does every listener (`attachListener()`).
+    const gate = createGate(options);
+    registerListenerAttachment(this, { core, gate });
+    this.fetch = createFetch(routes, gate, (env) => {
       const secret = env[SECRET_ENV];
       if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
     });
-    // Without `cors` the server keeps its plain fetch: no cost on the hot path.
-    this.fetch = cors === undefined ? fetch : withCors(fetch, served, guard, cors);
   }
 
   /**
@@ -142,7 +145,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a tool of that name is registered already.
    */
   tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
-    const registry = this["~core"].registry;
+    const registry = this.#core.registry;
     for (const check of this.#checks) check(tool);
     registry.add(tool);
     // A tool that answers with promises needs the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
@@ -159,7 +162,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns Whether a tool was removed.
    */
   removeTool(name: string): boolean {
-    return this["~core"].registry.remove(name);
+    return this.#core.registry.remove(name);
   }
 
   /**
@@ -170,7 +173,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When one with that URI or template is registered already.
    */
   resource(resource: AnyResource): this {
-    this["~core"].registry.addResource(resource);
+    this.#core.registry.addResource(resource);
     return this;
   }
 
@@ -184,7 +187,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a skill of that name is served already.
    */
   skill(skill: Skill): this {
-    const registry = this["~core"].registry;
+    const registry = this.#core.registry;
     registry.addSkill(skill);
     for (const file of skill.files) registry.addResource(skillFileResource(skill, file));
     return this;
@@ -197,7 +200,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns Whether one was removed.
    */
   removeResource(uri: string): boolean {
-    return this["~core"].registry.removeResource(uri);
+    return this.#core.registry.removeResource(uri);
   }
 
   /**
@@ -206,7 +209,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @param uri The URI whose contents changed.
    */
   resourceUpdated(uri: string): void {
-    this["~core"].registry.resourceUpdated(uri);
+    this.#core.registry.resourceUpdated(uri);
   }
 
   /**
@@ -217,7 +220,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a prompt of that name is registered already.
    */
   prompt(prompt: AnyPrompt): this {
-    this["~core"].registry.addPrompt(prompt);
+    this.#core.registry.addPrompt(prompt);
     return this;
   }
 
@@ -228,7 +231,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns Whether a prompt was removed.
    */
   removePrompt(name: string): boolean {
-    return this["~core"].registry.removePrompt(name);
+    return this.#core.registry.removePrompt(name);
   }
 
   /**
@@ -253,13 +256,18 @@ export class Server<TTools extends ToolMap = {}> {
     if (compiled.jsonSchema.type !== "object") {
       throw new TypeError(`server config: the schema must describe an object (type "object")`);
     }
-    this["~core"].registry.setConfig(compiled);
+    this.#core.registry.setConfig(compiled);
     return this;
   }
 
   /**
-   * Adds a middleware. Middleware run in the order added, around every tool call on every wire; each
-   * sees the decoded call and may short-circuit (return an outcome or throw a `ProtocolError`).
+   * Adds a request middleware. Request middleware run in the order added, around **every method on
+   * every wire** (lists, `tools/call`, `resources/read`, `prompts/get`, `completion/complete`,
+   * `skills/*`, `tasks/*`, `subscriptions/listen`, `initialize`, `server/discover`; gRPC `CallTool` and
+   * `GetTools`; Webtools' metadata and execution; stdio): each sees `call.method`, `call.name` (the tool
+   * or prompt name, the resource URI), `call.params` and `call.ctx`, may set `call.ctx.auth`, and may
+   * refuse by throwing a `ProtocolError` (`Unauthenticated`: 401 on HTTP, `UNAUTHENTICATED` on gRPC).
+   * For what wraps tool handlers only, see {@link Server.useTool}.
    *
    * @param middleware The middleware.
    * @returns This server.
@@ -269,20 +277,51 @@ export class Server<TTools extends ToolMap = {}> {
    * import { createServer, ErrorCode, ProtocolError } from "../../mod.ts";
    * const server = createServer({ name: "demo", version: "1.0.0" }).use(async (call, next) => {
    *   const token = call.ctx.meta.headers.get("authorization");
-   *   if (token !== "Bearer secret") throw new ProtocolError(ErrorCode.Unauthenticated, "bad token");
+   *   if (token !== "Bearer secret") throw new ProtocolError(ErrorCode.Unauthenticated, `bad token for ${call.method}`);
    *   call.ctx.auth = { subject: "demo-user" };
    *   return await next();
    * });
    * ```
    */
   use(middleware: Middleware): this {
-    this["~core"].registry.use(middleware);
+    this.#core.registry.use(middleware);
+    return this;
+  }
+
+  /**
+   * Adds a tool middleware. Tool middleware run in the order added, around every tool's handler (inside
+   * the request middleware of {@link Server.use}): each sees the call's tool name, its arguments (which
+   * it may rewrite) and the handler's context, and may answer with an outcome of its own; `next()`
+   * resolves with the call's outcome once any stream has been drained.
+   *
+   * @param middleware The middleware.
+   * @returns This server.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createServer, defineTool } from "../../mod.ts";
+   * const timings: string[] = [];
+   * const server = createServer({ name: "demo", version: "1.0.0" })
+   *   .tool(defineTool("echo").input(v.object({ text: v.string() })).handle(({ text }) => text))
+   *   .useTool(async (call, next) => {
+   *     const outcome = await next();
+   *     timings.push(`${call.name}: ${outcome.kind}`);
+   *     return outcome;
+   *   });
+   * await server.call("echo", { text: "hi" });
+   * assert.deepEqual(timings, ["echo: answer"]);
+   * ```
+   */
+  useTool(middleware: ToolMiddleware): this {
+    this.#core.registry.useTool(middleware);
     return this;
   }
 
   /** The registered tools, in registration order. */
   get tools(): AnyTool[] {
-    return [...this["~core"].registry.tools];
+    return [...this.#core.registry.tools];
   }
 
   /**
@@ -306,7 +345,7 @@ export class Server<TTools extends ToolMap = {}> {
     options: ServerCallOptions = {},
   ): Promise<CallOutcome> {
     const meta: CallMeta = { wire: "in-process", headers: new Headers(options.headers) };
-    return runCall(this["~core"].registry, {
+    return runCall(this.#core.registry, {
       name,
       arguments: args,
       meta,
@@ -317,12 +356,6 @@ export class Server<TTools extends ToolMap = {}> {
       onPartial: options.onPartial,
     });
   }
-}
-
-/** What a Worker (or a framework) passes as `fetch`'s third argument. */
-export interface ExecutionContextLike {
-  /** Keeps work alive past the response. */
-  waitUntil(work: Promise<unknown>): void;
 }
 
 /** Decodes a skill's text files (valid UTF-8, checked when the skill was defined). */
@@ -348,74 +381,4 @@ function skillFileResource(skill: Skill, file: SkillFile): AnyResource {
     completers: undefined,
     read: async () => file.text ? TEXT.decode(await file.read()) : await file.read(),
   });
-}
-
-function createFetch(
-  routes: ReadonlyMap<string, Route>,
-  guard: RequestGuard,
-  onEnv: (env: Readonly<Record<string, unknown>>) => void,
-): (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response> {
-  return function fetch(request: Request, env?: unknown, ctx?: ExecutionContextLike): Promise<Response> {
-    const host = env === undefined && ctx === undefined ? NO_HOST : hostOf(env, ctx);
-    if (host.env !== undefined) onEnv(host.env);
-    const url = request.url;
-    const path = pathOf(url);
-    const route = routeFor(routes, path);
-    if (route === undefined) {
-      return Promise.resolve(notFound());
-    }
-    try {
-      guard(request, url);
-    } catch (error) {
-      const refused = error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.Forbidden, "Forbidden");
-      return Promise.resolve(route.refuse(refused));
-    }
-    return route.handle(request, host);
-  };
-}
-
-/** Answers CORS preflights for served routes, and marks every other answer for the request's origin. */
-function withCors(
-  fetch: (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>,
-  routes: ReadonlyMap<string, Route>,
-  guard: RequestGuard,
-  cors: Cors,
-): (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response> {
-  return async function fetchWithCors(request: Request, env?: unknown, ctx?: ExecutionContextLike): Promise<Response> {
-    if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
-      const url = request.url;
-      const path = pathOf(url);
-      const route = routeFor(routes, path);
-      if (route === undefined) return notFound();
-      try {
-        guard(request, url);
-      } catch {
-        return new Response(null, { status: 403, headers: { vary: "Origin" } });
-      }
-      return cors.preflight(request, route.methods);
-    }
-    return cors.decorate(request, await fetch(request, env, ctx));
-  };
-}
-
-function hostOf(env: unknown, ctx: ExecutionContextLike | undefined): Host {
-  const waitUntil = typeof ctx?.waitUntil === "function" ? (work: Promise<unknown>) => ctx.waitUntil(work) : undefined;
-  return { env: isObject(env) ? env : undefined, waitUntil };
-}
-
-/** The route serving a path: its own, else the first prefix route (`/webtools/*`) that covers it. */
-function routeFor(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {
-  return routes.get(path) ?? prefixRoute(routes, path);
-}
-
-/** The neutral 404 of a path no binding serves. */
-function notFound(): Response {
-  return new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS });
-}
-
-function prefixRoute(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {
-  for (const [pattern, route] of routes) {
-    if (pattern.endsWith("/*") && path.startsWith(pattern.slice(0, -1))) return route;
-  }
-  return undefined;
 }

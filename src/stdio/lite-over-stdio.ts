@@ -10,16 +10,22 @@
  */
 import type { CallMeta } from "../core/call-context.ts";
 import type { CallSink } from "../core/call-sink.ts";
-import { runCall } from "../core/pipeline.ts";
+import { runCall, runRequest } from "../core/pipeline.ts";
 import type { Registry } from "../core/registry.ts";
 import { isObject } from "../internal/is-object.ts";
-import { errorMessage, type JsonRpcId, parseJsonRpcRequest, resultMessage } from "../bindings/jsonrpc.ts";
-import { errorToWire } from "../bindings/jsonrpc-error.ts";
+import {
+  type JsonRpcId,
+  notificationMessage,
+  parseJsonRpcRequest,
+  resultMessage,
+  serialisedResultMessage,
+} from "../bindings/jsonrpc.ts";
+import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
+import type { InFlight, Scope } from "../bindings/mcp/in-flight.ts";
 import { listBody, resultWithMeta } from "../bindings/mcplite/envelope.ts";
 import { liteCall } from "../bindings/mcplite/handler.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
 import { NO_HOST, type ServerCore } from "../server/binding.ts";
-import type { InFlight } from "./in-flight.ts";
 import type { LineWriter } from "./line-writer.ts";
 
 /**
@@ -42,6 +48,7 @@ export class LiteOverStdio {
   readonly #core: ServerCore;
   readonly #out: LineWriter;
   readonly #inFlight: InFlight;
+  readonly #scope: Scope;
   readonly #report: (error: unknown) => void;
 
   /**
@@ -49,12 +56,14 @@ export class LiteOverStdio {
    *
    * @param core The server's registry and options.
    * @param out The connection's output.
-   * @param inFlight The connection's running requests.
+   * @param inFlight The table of running requests.
+   * @param scope The connection's scope in it (shared with its MCP requests).
    */
-  constructor(core: ServerCore, out: LineWriter, inFlight: InFlight) {
+  constructor(core: ServerCore, out: LineWriter, inFlight: InFlight, scope: Scope) {
     this.#core = core;
     this.#out = out;
     this.#inFlight = inFlight;
+    this.#scope = scope;
     this.#report = (error) => core.registry.onError?.(error);
   }
 
@@ -69,8 +78,16 @@ export class LiteOverStdio {
       const rpc = parseJsonRpcRequest(message);
       id = rpc.id ?? null;
       const registry = this.#core.registry;
-      if (rpc.method === "tools/list") return this.#out.line(listLine(registry, id));
-      const running = this.#inFlight.start(id);
+      if (rpc.method === "tools/list") {
+        if (registry.middleware.length === 0) return this.#out.line(listLine(registry, id));
+        const meta: CallMeta = { wire: "mcp-lite", headers: new Headers(), requestId: id };
+        const listing = { method: rpc.method, params: rpc.params, meta, signal: new AbortController() };
+        runRequest(registry, listing, () => listLine(registry, id)).then((line) => this.#out.line(line), (error) => {
+          this.#fail(id, error);
+        });
+        return;
+      }
+      const running = this.#inFlight.start(this.#scope, id);
       // Its own headers per request: a handler may set some on ctx.meta.headers.
       const meta: CallMeta = { wire: "mcp-lite", headers: new Headers(), requestId: id };
       const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
@@ -79,40 +96,46 @@ export class LiteOverStdio {
         progress: (progress, total, message) => notify("notifications/progress", { progress, total, message }),
         log: (level, data, logger) => notify("notifications/message", { level, logger, data }),
       };
-      const call = liteCall(
-        rpc,
-        meta,
-        running.controller,
-        NO_HOST,
-        sink,
-        notify && ((partial) => notify("notifications/partial", { partial })),
-      );
+      let call;
+      try {
+        call = liteCall(
+          rpc,
+          meta,
+          running,
+          NO_HOST,
+          sink,
+          notify && ((partial) => notify("notifications/partial", { partial })),
+        );
+      } catch (error) {
+        running.end();
+        throw error;
+      }
       const started = performance.now();
-      const work = runCall(registry, call).then((outcome) => {
-        if (!running.cancelled) {
-          this.#out.line(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
-        }
-      }, (error) => {
-        if (!running.cancelled) this.#fail(id, error);
-      });
-      this.#inFlight.track(id, running, work);
+      // MCP 2025-11-25, Cancellation: no answer to a cancelled request.
+      running.settles(
+        runCall(registry, call).then((outcome) => {
+          if (!running.cancelled) {
+            this.#out.line(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
+          }
+        }, (error) => {
+          if (!running.cancelled) this.#fail(id, error);
+        }),
+      );
     } catch (error) {
       this.#fail(id, error);
     }
   }
 
   #notifier(requestId: JsonRpcId): (method: string, params: Record<string, unknown>) => void {
-    return (method, params) =>
-      this.#out.line(JSON.stringify({ jsonrpc: "2.0", method, params: { requestId, ...params } }));
+    return (method, params) => this.#out.line(notificationMessage(method, { requestId, ...params }));
   }
 
   #fail(id: JsonRpcId, error: unknown): void {
-    const wire = errorToWire(error, errorCodeToWire, this.#report);
-    this.#out.line(errorMessage(id, wire.code, wire.message, wire.data));
+    this.#out.line(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
   }
 }
 
 /** The `tools/list` answer: the same list body the HTTP binding serves, cached per change. */
 function listLine(registry: Registry, id: JsonRpcId): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${listBody(registry)}}`;
+  return serialisedResultMessage(id, listBody(registry));
 }

@@ -5,18 +5,16 @@
  * @module
  */
 import type { McpOptions } from "../bindings/mcp/options.ts";
-import type { ServerCore } from "../server/binding.ts";
-import { StdioConnection } from "./connection.ts";
+import { attachListener } from "../server/listener.ts";
+import type { Server } from "../server/server.ts";
+import { ServerStdioConnection } from "./server-connection.ts";
 import { LineSplitter } from "../internal/line-splitter.ts";
 import { settlesWithin } from "../internal/sleep.ts";
 import { LineWriter, type WriteBytes } from "./line-writer.ts";
 import { consoleToStderr, type ProcessPorts, processPorts } from "./process-io.ts";
 
-/** What {@link serveStdio} needs of a server: its core (a `Server` from `createServer()`). */
-export interface StdioServable {
-  /** @internal The server's registry and options. */
-  readonly "~core": ServerCore;
-}
+/** What {@link serveStdio} serves: a `Server` from `createServer()`, whatever its tools. */
+export type StdioServable = Server<any>;
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -94,7 +92,10 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   let stopping: Promise<void> | undefined;
   const source = readerOf(input);
   const out = new LineWriter(write, () => void stop(new Error("the output closed")));
-  const connection = new StdioConnection(server["~core"], out, { mcp: options.mcp, maxLineBytes });
+  // The gate has nothing to check on stdio: no Host or Origin, no CORS, and no bearer token, since the
+  // host that launched the process is the caller (MCP 2025-11-25, Authorization: a stdio server takes
+  // its credentials from the environment). Requests run with no `ctx.auth`, as middleware leave it.
+  const connection = new ServerStdioConnection(attachListener(server).core, out, { mcp: options.mcp, maxLineBytes });
   const restoreConsole = ports === undefined ? undefined : consoleToStderr();
   const removeSignals = ports?.onSignal((signal) => void stop(new Error(`the server received ${signal}`)));
   ports?.onOutputError(() => void stop(new Error("the output closed")));

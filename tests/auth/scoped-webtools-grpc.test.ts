@@ -1,18 +1,20 @@
 /**
  * Tool lists per scope set beyond MCP: Webtools metadata (each version) and gRPC `GetTools` (Connect's
  * direct unary path, JSON and binary, and Connect's own handler for GET and gRPC-Web) list only the
- * tools the caller may call; their caches and `ETag`s are kept per scope set, and private.
+ * tools the caller may call; their caches and `ETag`s are kept per scope set, and private. A call
+ * refused for a scope carries the step-up challenge on every one of them, read from the refusal.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createClient, type Transport } from "@connectrpc/connect";
-import { createServer, defineTool } from "../../mod.ts";
+import { Code, createClient, type Transport } from "@connectrpc/connect";
+import { createServer, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
 import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { bearer, METADATA, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
-import { BASE, post } from "../helpers/request.ts";
+import { BASE, post, toolsCall } from "../helpers/request.ts";
+import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 
 const readDoc = defineTool("read_doc").describe("Reads a doc").input(v.object({ id: v.string() }))
   .handle(({ id }) => `doc ${id}`);
@@ -106,5 +108,39 @@ describe("gRPC GetTools per scope set", () => {
     const response = await server.fetch(post("/mcplite.MCPLite/GetTools", {}, bearer("reader")));
     assert.equal(response.status, 200);
     assert.deepEqual((await response.json()).tools.map((t: { name: string }) => t.name), ["read_doc"]);
+  });
+});
+
+describe("gRPC on fetch: the step-up challenge comes from the refusal, whatever the HTTP status", () => {
+  const STEP_UP =
+    `Bearer error="insufficient_scope", scope="docs:admin", resource_metadata="${METADATA}/mcplite.MCPLite/CallTool"`;
+  const transports: [string, Transport][] = [
+    ["Connect JSON (403)", inProcess("connect", false)],
+    ["Connect binary (403)", inProcess("connect", true)],
+    ["gRPC-Web binary (200, the status in the trailers)", inProcess("grpc-web", true)],
+  ];
+  for (const [label, transport] of transports) {
+    it(`${label}: PERMISSION_DENIED carries it in the metadata`, async () => {
+      const client = createClient(MCPLite, transport);
+      const refused = await rejection(client.callTool({ name: "purge" }, { headers: bearer("reader") }));
+      assert.equal(refused.code, Code.PermissionDenied);
+      assert.equal(refused.metadata.get("www-authenticate"), STEP_UP);
+      const granted = await client.callTool({ name: "purge" }, { headers: bearer("admin") });
+      assert.deepEqual(granted.result?.content, [{ type: "text", text: "purged" }]);
+    });
+  }
+});
+
+describe("a refusal that is not about scopes gets no challenge, though it is a 403", () => {
+  it("a middleware's permission_denied", async () => {
+    const guarded = createServer({ name: "docs", version: "1.0.0", auth: opaqueAuth() }).tool(readDoc)
+      .use(() => {
+        throw new ProtocolError(ErrorCode.PermissionDenied, "closed for maintenance");
+      });
+    const response = await guarded.fetch(
+      post("/mcp-lite/v1/calltools", toolsCall("read_doc", { id: "1" }), bearer("reader")),
+    );
+    assert.equal(response.status, 403);
+    assert.equal(response.headers.get("www-authenticate"), null);
   });
 });

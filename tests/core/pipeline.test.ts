@@ -215,12 +215,31 @@ describe("middleware", () => {
     assert.equal(ran, false);
   });
 
-  it("can rewrite arguments before validation", async () => {
-    const server = fixtureServer().use((call, next) => {
+  it("tool middleware can rewrite arguments before validation", async () => {
+    const server = fixtureServer().useTool((call, next) => {
       call.arguments = { ...(call.arguments as object), b: 1 };
       return next();
     });
     assert.deepEqual(final(await callAny(server, "add", { a: 1 })).result.structuredContent, { sum: 2 });
+  });
+
+  it("runs the request layer around the tool layer, with one context, and sees the method", async () => {
+    const order: string[] = [];
+    const whoami = defineTool("whoami").handle((_args, ctx) => `${ctx.auth?.subject}`);
+    const server = createServer({ name: "t", version: "1" })
+      .tool(whoami)
+      .useTool(async (call, next) => {
+        order.push(`tool:${call.name}:${call.ctx.auth?.subject}`);
+        return await next();
+      })
+      .use(async (call, next) => {
+        order.push(`request:${call.method}:${call.name}:${JSON.stringify(call.params)}`);
+        call.ctx.auth = { subject: "ada" };
+        return await next();
+      });
+    const outcome = final(await server.call("whoami", {}));
+    assert.deepEqual(outcome.result.content, [{ type: "text", text: "ada" }]);
+    assert.deepEqual(order, ['request:tools/call:whoami:{"name":"whoami","arguments":{}}', "tool:whoami:ada"]);
   });
 
   it("refuses next() called twice", async () => {

@@ -117,7 +117,7 @@ describe("bad input", () => {
 
   it("never lets __proto__ or constructor keys reach a prototype", async () => {
     let seen: unknown;
-    const probe = fixtureServer().use((call, next) => {
+    const probe = fixtureServer().useTool((call, next) => {
       seen = call.arguments;
       return next();
     });

@@ -126,7 +126,7 @@ describe("serveStdio", () => {
     piped.send({ jsonrpc: "2.0", id: 2, method: "ping" });
     await piped.answer(2);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(aborted, ["user stop"]);
+    assert.deepEqual(aborted, ["cancelled by the client: user stop"]); // the words of every carrier
     assert.equal(piped.messages.some((m) => m.id === 1), false);
     await piped.end();
   });

@@ -1,27 +1,25 @@
 /**
- * The server's authentication on plain gRPC (`serveGrpc()`), which does not go through `server.fetch`
- * and its protected routes: a Connect interceptor that reads the `authorization` metadata, verifies it
- * with the same {@link authenticate} as every fetch route, and refuses with `UNAUTHENTICATED` (or
- * `PERMISSION_DENIED`) carrying the `WWW-Authenticate` challenge in the error's metadata (trailers on
- * gRPC, headers on Connect). A call the pipeline refuses for a missing scope gets the step-up challenge.
+ * The server's gate on plain gRPC (`serveGrpc()`), which does not go through `server.fetch`: a Connect
+ * interceptor that authenticates each call's `authorization` metadata with the gate `server.fetch`
+ * uses, and maps its refusal to `UNAUTHENTICATED` (or `PERMISSION_DENIED`) carrying the challenge the
+ * refusal calls for as `www-authenticate` in the error's metadata (trailers on gRPC, headers on
+ * Connect). A call the pipeline refuses for a missing scope gets the step-up challenge.
  *
  * @module
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import type { ScopedAuthInfo } from "../../core/scopes.ts";
-import type { ServerAuth } from "../../server/auth.ts";
-import { authenticate, resourceMetadataUrl, resourceOrigin, stepUpChallenge } from "../../server/protected-resource.ts";
+import type { AuthInfo } from "../../core/call-context.ts";
+import type { Gate } from "../../server/gate.ts";
 import { HOST_KEY } from "./service.ts";
 import { errorToConnectError } from "./status.ts";
 
 /**
- * Creates the interceptor that authenticates every call of the service.
+ * Creates the interceptor that authenticates every call of the service through the server's gate.
  *
- * @param auth The server's authentication.
+ * @param gate The server's gate (`attachListener(server).gate`), made with `auth`.
  * @returns The interceptor, for Connect's router or adapter options (`interceptors`).
- * @throws {TypeError} When `resource` is not an absolute URL.
  *
  * @example
  * ```ts
@@ -29,6 +27,7 @@ import { errorToConnectError } from "./status.ts";
  * import { createRouterTransport } from "@connectrpc/connect";
  * import { createClient } from "@connectrpc/connect";
  * import { createServer } from "../../../mod.ts";
+ * import { attachListener } from "../../binding.ts";
  * import { MCPLite } from "./messages.ts";
  * import { createGrpcRoutes } from "./service.ts";
  * import { authInterceptor } from "./auth-interceptor.ts";
@@ -38,15 +37,15 @@ import { errorToConnectError } from "./status.ts";
  *   authorizationServers: ["https://auth.example.com"],
  *   verify: (token: string) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
  * };
- * const core = createServer({ name: "demo", version: "1.0.0" })["~core"];
- * const transport = createRouterTransport(createGrpcRoutes(core), { router: { interceptors: [authInterceptor(auth)] } });
+ * const { core, gate } = attachListener(createServer({ name: "demo", version: "1.0.0", auth }));
+ * const transport = createRouterTransport(createGrpcRoutes(core), { router: { interceptors: [authInterceptor(gate)] } });
  * const client = createClient(MCPLite, transport);
  * await assert.rejects(client.getTools({}), /send an access token/);
  * assert.deepEqual((await client.getTools({}, { headers: { authorization: "Bearer good" } })).tools, []);
  * ```
  */
-export function authInterceptor(auth: ServerAuth): Interceptor {
-  const authenticateCall = callAuthenticator(auth);
+export function authInterceptor(gate: Gate): Interceptor {
+  const authenticateCall = callAuthenticator(gate);
   return (next) => async (request) => {
     const { caller, stepUp } = await authenticateCall(request.url, request.header);
     const host = request.contextValues.get(HOST_KEY);
@@ -64,46 +63,48 @@ export function authInterceptor(auth: ServerAuth): Interceptor {
 
 /** An authenticated call: its caller, and the step-up challenge to add to a refusal for a missing scope. */
 export interface AuthenticatedCall {
-  /** Who called. */
-  caller: ScopedAuthInfo;
+  /** Who called (`undefined` when the server has no `auth`). */
+  caller: AuthInfo | undefined;
   /** Adds the step-up challenge to a `PERMISSION_DENIED` refusal; returns any other error as it is. */
   stepUp: (error: unknown) => unknown;
 }
 
 /**
- * Creates the check that authenticates one call from its URL and metadata: the interceptor's, and the
- * direct unary path's on `serveGrpc()`, so that both refuse with the same trailers.
+ * Creates the check that authenticates one call from its URL and metadata through the server's gate:
+ * the interceptor's, and the direct unary path's on `serveGrpc()`, so that both refuse with the same
+ * trailers.
  *
- * @param auth The server's authentication.
+ * @param gate The server's gate.
  * @returns The check, which rejects with `UNAUTHENTICATED` (or `PERMISSION_DENIED`) carrying the
- *   `www-authenticate` challenge in the error's metadata.
- * @throws {TypeError} When `resource` is not an absolute URL.
+ *   `www-authenticate` challenge of the gate's refusal in the error's metadata.
  */
-export function callAuthenticator(auth: ServerAuth): (url: string, header: Headers) => Promise<AuthenticatedCall> {
-  const origin = resourceOrigin(auth);
+export function callAuthenticator(gate: Gate): (url: string, header: Headers) => Promise<AuthenticatedCall> {
   return async (url, header) => {
-    const resourceMetadata = resourceMetadataUrl(origin, new URL(url).pathname);
-    // ServerAuth.verify takes a fetch Request; this one carries the call's metadata and no body.
-    const { caller, refusal, challenge } = await authenticate(
-      auth,
-      new Request(url, { headers: header }),
-      resourceMetadata,
-    );
-    if (caller === undefined) throw challenged(errorToConnectError(refusal), challenge);
-    return { caller, stepUp: (error) => withStepUp(error, caller, resourceMetadata) };
+    // The metadata URL of a challenge follows the method's path (RFC 9728 §3.1).
+    const path = new URL(url).pathname;
+    let caller: AuthInfo | undefined;
+    try {
+      // ServerAuth.verify takes a fetch Request; this one carries the call's metadata and no body.
+      caller = await gate.authenticate(new Request(url, { headers: header }));
+    } catch (refusal) {
+      throw challenged(errorToConnectError(refusal), gate.challenge(refusal, path));
+    }
+    return { caller, stepUp: (error) => withStepUp(error, gate.stepUp(caller, path)) };
   };
 }
 
-function challenged(error: ConnectError, challenge: string): ConnectError {
-  error.metadata.set("www-authenticate", challenge);
+function challenged(error: ConnectError, challenge: string | undefined): ConnectError {
+  if (challenge !== undefined) error.metadata.set("www-authenticate", challenge);
   return error;
 }
 
-/** Adds the step-up challenge to a refusal for a scope the caller lacks (MCP 2025-11-25, Authorization). */
-function withStepUp(error: unknown, caller: ScopedAuthInfo, resourceMetadata: string): unknown {
-  if (!(error instanceof ConnectError) || error.code !== Code.PermissionDenied) return error;
-  const challenge = stepUpChallenge(caller, resourceMetadata);
-  return challenge === undefined ? error : challenged(error, challenge);
+/**
+ * Adds the step-up challenge (MCP 2025-11-25, Authorization, Scope Challenge Handling), derived from
+ * the refusal the call ended with, to the `PERMISSION_DENIED` that refusal became on the wire.
+ */
+function withStepUp(error: unknown, challenge: string | undefined): unknown {
+  if (challenge === undefined || !(error instanceof ConnectError) || error.code !== Code.PermissionDenied) return error;
+  return challenged(error, challenge);
 }
 
 async function* rethrowing<T>(messages: AsyncIterable<T>, map: (error: unknown) => unknown): AsyncIterable<T> {

@@ -10,9 +10,11 @@
 import { createConnectRouter, createContextValues } from "@connectrpc/connect";
 import {
   type UniversalHandler,
-  universalServerRequestFromFetch,
+  type UniversalServerRequest,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
+import { type BodyLimits, readBodyBytes } from "../../server/read-body.ts";
+import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/error.ts";
 import type { Binding, Host, RouteHandler } from "../../server/binding.ts";
@@ -66,7 +68,7 @@ export function grpcBinding(): Binding {
       const path = strip === 0 ? pathOf(request.url) : pathOf(request.url).slice(strip);
       // The common Connect unary request is answered directly (connect-unary.ts); every other one by
       // Connect's handler.
-      return direct.get(path)?.(request, host) ?? viaConnect(byPath.get(path), request, host);
+      return direct.get(path)?.(request, host) ?? viaConnect(byPath.get(path), request, host, core.options);
     };
     const refuse = (error: ProtocolError) => connectErrorResponse(errorToConnectError(error), { jsonOptions: {} });
     return { routes: new Map([[`${GRPC_SERVICE_PATH}*`, { handle, refuse, methods: "POST, GET" }]]) };
@@ -78,17 +80,45 @@ export function grpcBinding(): Binding {
  * request Connect answers without reading its body (plain gRPC's 415) has its body cancelled, so the
  * runtime does not hold it (workerd logs "Failed to drain the unused request body" otherwise).
  */
-async function viaConnect(handler: UniversalHandler | undefined, request: Request, host: Host): Promise<Response> {
+async function viaConnect(
+  handler: UniversalHandler | undefined,
+  request: Request,
+  host: Host,
+  limits: BodyLimits,
+): Promise<Response> {
   if (handler === undefined) {
     await request.body?.cancel();
     return new Response(NOT_FOUND_BODY, { status: 404, headers: { "content-type": "application/json" } });
   }
-  // The universal request carries Connect's context values, where the service finds the host.
-  const universal = {
-    ...universalServerRequestFromFetch(request, {}),
+  // The universal request carries Connect's context values, where the service finds the host, and the
+  // body as the server's body reader reads it.
+  const universal: UniversalServerRequest = {
+    httpVersion: "",
+    method: request.method,
+    url: request.url,
+    header: request.headers,
+    body: bodyOf(request, limits),
+    signal: request.signal,
     contextValues: createContextValues().set(HOST_KEY, host),
   };
   const response = universalServerResponseToFetch(await handler(universal));
   if (!request.bodyUsed && request.body !== null && !request.body.locked) await request.body.cancel();
   return response;
+}
+
+/**
+ * The body Connect's handler reads, through the server's body reader: one chunk, within the server's
+ * `bodyTimeoutMs` (DEADLINE_EXCEEDED after it) and Connect's limits, refused with Connect's messages. Every
+ * method of the service takes one request message, which Connect reads whole before it answers.
+ */
+async function* bodyOf(request: Request, { maxBodyBytes, bodyTimeoutMs }: BodyLimits): AsyncIterable<Uint8Array> {
+  const source: BodySource = {
+    read: (max, check) => readBodyBytes(request, { maxBodyBytes: max, bodyTimeoutMs }, check),
+  };
+  const headers = request.headers;
+  // gRPC-Web and Connect's streaming protocol frame the message in envelopes; Connect's unary does not.
+  const type = headers.get("content-type") ?? "";
+  yield type.startsWith("application/grpc") || type.startsWith("application/connect+")
+    ? await readEnvelopes(source, maxBodyBytes)
+    : await readUnenveloped(source, maxBodyBytes, headers.get("content-length"));
 }

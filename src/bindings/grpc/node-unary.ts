@@ -1,29 +1,19 @@
-// HOT PATH: a gRPC unary call on `serveGrpc()`, without Connect's generic handler (its chain of async
-// iterables for the body, the envelopes and the answer, and its interceptors). Built once per listener.
+// HOT PATH: a gRPC unary call on `serveGrpc()`, without Connect's generic handler. Built once per listener.
 /**
- * The gRPC protocol's unary calls `CallTool` and `GetTools`, answered straight from `node:http2`: a
- * `POST` of `application/grpc` or `application/grpc+proto` (what grpc-js, grpc-go, buf curl and Connect's
- * gRPC transport send), with or without `grpc-timeout`, a gzip or brotli request and a compressed
- * answer, authenticated as Connect's interceptor does it. What is left (gRPC-Web, Connect, JSON, the
- * streaming methods, unknown paths) goes to Connect's Node adapter, which stays the one implementation
- * of those.
- *
- * It answers what Connect's adapter answers, built from Connect's own parts: its compression
- * negotiation and codecs, its timeout parser and handler context, its serialisers, its envelope limits
- * and messages, and its trailers (gRPC over HTTP/2 protocol, "Responses": headers, one length-prefixed
- * message, then `grpc-status`, `grpc-message` and `grpc-status-details-bin` in the trailers).
+ * The gRPC protocol's unary `CallTool` and `GetTools` straight from `node:http2`: a `POST` of
+ * `application/grpc(+proto)` (grpc-js, grpc-go, buf curl, Connect's gRPC transport), any `grpc-timeout`,
+ * gzip or brotli, authenticated as Connect's interceptor does it. The rest (gRPC-Web, Connect, JSON,
+ * streams) goes to Connect's Node adapter. The stream is adapted to the direct paths' one request shape
+ * (unary-call.ts); the answer is Connect's adapter's, byte for byte (gRPC over HTTP/2 protocol,
+ * "Responses": headers, one length-prefixed message, then the status in the trailers).
  *
  * @module
  */
-import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import {
   compressedFlag,
-  type Compression,
   compressionNegotiate,
-  createMethodSerializationLookup,
-  createMethodUrl,
   encodeEnvelope,
   validateUniversalHandlerOptions,
 } from "@connectrpc/connect/protocol";
@@ -36,15 +26,13 @@ import {
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
 import type { Http2ServerRequest, Http2ServerResponse, IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http2";
-import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
-import { scopeKey, toolScopes } from "../../core/scopes.ts";
-import type { ServerAuth } from "../../server/auth.ts";
-import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
-import { type AuthenticatedCall, callAuthenticator } from "./auth-interceptor.ts";
-import { toolsList } from "./envelope.ts";
-import { toolResponseBinary } from "./tool-response-binary.ts";
-import { concatBytes } from "../../internal/concat-bytes.ts";
-import { abortReason, type CallSource, createCallTool } from "./service.ts";
+import type { Gate } from "../../server/gate.ts";
+import type { BodyReader } from "../../server/read-body.ts";
+import { NO_HOST, type ServerCore } from "../../server/binding.ts";
+import { callAuthenticator } from "./auth-interceptor.ts";
+import { createUnaryMethods, type UnaryMethod } from "./unary.ts";
+import { readEnvelopedMessage } from "./unary-body.ts";
+import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
 
 /** Answers a request and returns `true`, or returns `false` when Connect's adapter must answer it. */
 export type NodeUnary = (request: Http2ServerRequest, response: Http2ServerResponse) => boolean;
@@ -55,12 +43,13 @@ export interface NodeUnaryOptions {
   readMaxBytes: number;
   /** Aborts every call when the listener shuts down (the adapter's `shutdownSignal`). */
   shutdownSignal: AbortSignal;
-  /** The server's authentication, which the adapter's interceptor checks. */
-  auth?: ServerAuth;
+  /** The server's gate, when it authenticates (as the adapter's interceptor does). */
+  gate?: Gate;
 }
 
 /**
- * Creates the direct gRPC unary path of a server's `serveGrpc()` listener.
+ * Creates the direct gRPC unary path of a server's `serveGrpc()` listener. A body still arriving after
+ * the server's `bodyTimeoutMs` answers `DEADLINE_EXCEEDED`.
  *
  * @param core The server's registry and options.
  * @param options The adapter's limits and shutdown signal.
@@ -70,128 +59,34 @@ export interface NodeUnaryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createServer } from "../../../mod.ts";
+ * import { attachListener } from "../../binding.ts";
  * import { createNodeUnary } from "./node-unary.ts";
  *
- * const core = createServer({ name: "demo", version: "1.0.0" })["~core"];
+ * const { core } = attachListener(createServer({ name: "demo", version: "1.0.0" }));
  * const direct = createNodeUnary(core, { readMaxBytes: 1024, shutdownSignal: new AbortController().signal });
  * assert.equal(typeof direct, "function"); // serveGrpc() puts it in front of Connect's adapter
  * ```
  */
 export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): NodeUnary {
-  const { registry } = core;
   // The same defaults Connect's Node adapter takes (connectNodeAdapter: gzip and brotli).
   const opt = validateUniversalHandlerOptions({
     readMaxBytes: options.readMaxBytes,
     acceptCompression: [compressionGzip, compressionBrotli],
     shutdownSignal: options.shutdownSignal,
   });
-  const callTool = createCallTool(core);
-  const authenticate = options.auth === undefined ? undefined : callAuthenticator(options.auth);
-  const getTools = MCPLite.method.getTools;
-  const methods = new Map<string, Unary>([
-    [
-      createMethodUrl("/", getTools),
-      unary(getTools, opt, authenticate, (_input, _call, encode, host) =>
-        // Serialised once per change of the tool table (and scope set), shared with Connect's unary path
-        // on `fetch`.
-        registry.memo("grpc:tools:proto" + scopeKey(toolScopes(registry), host.auth), () =>
-          encode(toolsList(registry, host.auth)))),
-    ],
-    [
-      createMethodUrl("/", MCPLite.method.callTool),
-      unary(
-        MCPLite.method.callTool,
-        opt,
-        authenticate,
-        async (input, call, _encode, host) => toolResponseBinary(await callTool(input, call, host)),
-      ),
-    ],
-  ]);
-  return function direct(request, response) {
-    if (request.method !== "POST") return false;
-    const method = methods.get(request.url);
-    if (method === undefined) return false;
-    const type = request.headers["content-type"];
-    if (type !== "application/grpc" && type !== contentTypeProto && parseContentType(type ?? null)?.binary !== true) {
-      return false; // gRPC with JSON, gRPC-Web, Connect, or no gRPC at all
-    }
-    method(request, response);
-    return true;
-  };
-}
+  const methods = createUnaryMethods(core, opt);
+  const authenticate = options.gate === undefined ? undefined : callAuthenticator(options.gate);
+  const { bodyTimeoutMs } = core.options;
+  const shutdown = options.shutdownSignal;
+  // The headers of an answer without and with each response encoding.
+  const headersOf = new Map<string | undefined, OutgoingHttpHeaders>([[undefined, HEADERS]]);
+  for (const { name } of opt.acceptCompression) headersOf.set(name, { ...HEADERS, [ENCODING]: name });
 
-type HandlerOptions = ReturnType<typeof validateUniversalHandlerOptions>;
-
-/** One unary method on the direct path. */
-type Unary = (request: Http2ServerRequest, response: Http2ServerResponse) => void;
-
-/** A method's work: the answer's bytes for a parsed request. */
-type Run<I extends DescMessage, O extends DescMessage> = (
-  input: MessageShape<I>,
-  call: CallSource,
-  encode: (message: MessageShape<O>) => Uint8Array,
-  host: Host,
-) => Uint8Array | Promise<Uint8Array>;
-
-/** Authenticates a call from its URL and metadata, as Connect's interceptor does. */
-type Authenticate = (url: string, header: Headers) => Promise<AuthenticatedCall>;
-
-/** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
-const NO_ERROR = 0;
-
-/**
- * What the signal of a call that ended aborts with: Connect's `context.abort()` makes a new
- * `AbortError` each time, which costs more than the rest of the call's bookkeeping.
- */
-const CALL_ENDED = new DOMException("the call ended", "AbortError");
-
-/** Copies Node's request headers into `Headers`, as Connect's Node adapter does (pseudo-headers left out). */
-function webHeaders(headers: IncomingHttpHeaders): Headers {
-  const web = new Headers();
-  for (const name in headers) {
-    if (name.startsWith(":")) continue;
-    const value = headers[name];
-    if (typeof value === "string") web.append(name, value);
-    else if (Array.isArray(value)) { for (const item of value) web.append(name, item); }
-  }
-  return web;
-}
-
-// Connect spells its header names capitalised; `node:http2` hands them to us in lower case.
-const ENCODING = "grpc-encoding";
-const ACCEPT_ENCODING = "grpc-accept-encoding";
-const TIMEOUT = "grpc-timeout";
-
-/** The headers of every answer, without and with each response encoding. */
-const HEADERS: OutgoingHttpHeaders = { "content-type": contentTypeProto };
-const OK_TRAILERS: OutgoingHttpHeaders = { "grpc-status": grpcStatusOk };
-
-/**
- * Wraps a unary method: negotiates compression and the deadline, reads the one request message within
- * the limit, runs the method, and answers its message with `grpc-status: 0`, or the error in the trailers.
- */
-function unary<I extends DescMessage, O extends DescMessage>(
-  method: DescMethodUnary<I, O>,
-  opt: HandlerOptions,
-  authenticate: Authenticate | undefined,
-  run: Run<I, O>,
-): Unary {
-  const serialization = createMethodSerializationLookup(method, opt.binaryOptions, opt.jsonOptions, opt);
-  const input = serialization.getI(true);
-  const output = serialization.getO(true);
-  const encode = (message: MessageShape<O>) => output.serialize(message);
-  const shutdown = opt.shutdownSignal ?? new AbortController().signal;
-  const headersFor = new Map<string, OutgoingHttpHeaders>();
-  const headersOf = (compression: Compression | null): OutgoingHttpHeaders => {
-    if (compression === null) return HEADERS;
-    let headers = headersFor.get(compression.name);
-    if (headers === undefined) {
-      headersFor.set(compression.name, headers = { ...HEADERS, [ENCODING]: compression.name });
-    }
-    return headers;
-  };
-
-  return async function answer(request, response) {
+  /**
+   * Negotiates compression and the deadline, reads the one request message within the limits, runs the
+   * method, and answers its message with `grpc-status: 0`, or the error in the trailers.
+   */
+  async function answer(method: UnaryMethod, request: Http2ServerRequest, response: Http2ServerResponse) {
     const header = (name: string) => {
       const value = request.headers[name];
       return typeof value === "string" ? value : null;
@@ -203,36 +98,14 @@ function unary<I extends DescMessage, O extends DescMessage>(
       headerAcceptEncoding,
     );
     const timeout = parseTimeout(header(TIMEOUT), opt.maxTimeoutMs);
-    // The call's headers and signal are made only if read; its deadline, if any, is a timer.
-    const call = new NodeCall(request.headers, shutdown, timeout.timeoutMs);
-    request.once("close", () => {
-      // A client that resets the stream (RST_STREAM) cancels the call (gRPC over HTTP/2 protocol,
-      // Errors: CANCEL); a stream that closed normally has already released the call.
-      const code = request.stream.rstCode;
-      if (code !== undefined && code !== NO_ERROR) {
-        call.cancel(new ConnectError(`http/2 stream closed with error code 0x${code.toString(16)}`, Code.Canceled));
-      }
-    });
-    const headers = headersOf(compression.response);
+    const call = new UnaryCall(new NodeUnaryRequest(request), timeout.timeoutMs, bodyTimeoutMs, shutdown);
+    const headers = headersOf.get(compression.response?.name)!;
     try {
       // Refused before the body is read, as Connect refuses them.
       if (compression.error !== undefined) throw compression.error;
       if (timeout.error !== undefined) throw timeout.error;
-      const message = input.parse(await call.until(readMessage(request, opt.readMaxBytes, compression.request)));
-      // Connect runs its interceptors once the message is read: the same order of refusals.
-      let bytes: Uint8Array;
-      if (authenticate === undefined) bytes = await call.until(run(message, call, encode, NO_HOST));
-      else {
-        // The URL Connect's Node adapter gives its interceptors.
-        const url = new URL(request.url, `http://${request.authority}`).toString();
-        const { caller, stepUp } = await call.until(authenticate(url, call.headers));
-        const host = { env: NO_HOST.env, waitUntil: NO_HOST.waitUntil, auth: caller };
-        try {
-          bytes = await call.until(run(message, call, encode, host));
-        } catch (error) {
-          throw stepUp(error);
-        }
-      }
+      const message = await readEnvelopedMessage(call, opt.readMaxBytes, compression.request);
+      let bytes = await method.invoke(message, call, true, NO_HOST, authenticate) as Uint8Array;
       let flags = 0;
       const compress = compression.response;
       if (compress !== null && bytes.byteLength >= opt.compressMinBytes) {
@@ -252,200 +125,128 @@ function unary<I extends DescMessage, O extends DescMessage>(
     } finally {
       call.end();
     }
+  }
+
+  return function direct(request, response) {
+    if (request.method !== "POST") return false;
+    const method = methods.get(request.url);
+    if (method === undefined) return false;
+    const type = request.headers["content-type"];
+    if (type !== "application/grpc" && type !== contentTypeProto && parseContentType(type ?? null)?.binary !== true) {
+      return false; // gRPC with JSON, gRPC-Web, Connect, or no gRPC at all
+    }
+    void answer(method, request, response);
+    return true;
   };
 }
 
+// Connect spells its header names capitalised; `node:http2` hands them to us in lower case.
+const ENCODING = "grpc-encoding";
+const ACCEPT_ENCODING = "grpc-accept-encoding";
+const TIMEOUT = "grpc-timeout";
+
+/** The headers of every answer (without a response encoding), and the trailers of a successful one. */
+const HEADERS: OutgoingHttpHeaders = { "content-type": contentTypeProto };
+const OK_TRAILERS: OutgoingHttpHeaders = { "grpc-status": grpcStatusOk };
+
+/** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
+const NO_ERROR = 0;
+
+const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
+
 /**
- * One call's state on the direct path: its headers and its signal (each made only if read, the signal
- * linked to the listener's shutdown), and its deadline, as Connect's handler context keeps them.
+ * A `node:http2` request as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
+ * only when read (as Connect's Node adapter copies them, pseudo-headers left out), its signal made only
+ * when read, and its body read chunk by chunk from the stream's events.
  */
-class NodeCall implements CallSource {
-  #raw: IncomingHttpHeaders;
+class NodeUnaryRequest implements UnaryRequest, BodyReader {
+  readonly #request: Http2ServerRequest;
   #headers: Headers | undefined;
-  #shutdown: AbortSignal;
   #controller: AbortController | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #reason: ConnectError | undefined;
-  #waiter: ((reason: ConnectError) => void) | undefined;
-  #ended = false;
+  readonly #chunks: Uint8Array[] = [];
+  /** How the body ended: whole, or failed; `undefined` while it arrives. */
+  #end: true | ConnectError | undefined;
+  #wake: (() => void) | undefined;
 
-  constructor(headers: IncomingHttpHeaders, shutdown: AbortSignal, timeoutMs: number | undefined) {
-    this.#raw = headers;
-    this.#shutdown = shutdown;
-    if (timeoutMs !== undefined) {
-      // Connect's deadline error (createHandlerContext), at the same moment.
-      const expire = () => this.cancel(new ConnectError("the operation timed out", Code.DeadlineExceeded));
-      if (timeoutMs <= 0) expire();
-      else this.#timer = setTimeout(expire, timeoutMs);
-    }
+  constructor(request: Http2ServerRequest) {
+    this.#request = request;
+    request.on("data", this.#onData).on("end", this.#onEnd).on("error", this.#onError).on("close", this.#onClose);
   }
 
-  /** The request's metadata, copied into `Headers` on first read. */
+  /** The URL Connect's Node adapter gives its interceptors. */
+  get url(): string {
+    return new URL(this.#request.url, `http://${this.#request.authority}`).toString();
+  }
+
   get headers(): Headers {
-    return this.#headers ??= webHeaders(this.#raw);
+    return this.#headers ??= webHeaders(this.#request.headers);
   }
 
+  get body(): BodyReader {
+    return this;
+  }
+
+  /** Aborts when the client resets the stream (RST_STREAM; gRPC over HTTP/2 protocol, Errors: CANCEL). */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = this.#controller = new AbortController();
-      const reason = this.#cancelled();
-      if (reason !== undefined) controller.abort(reason);
-      else if (!this.#ended) this.#shutdown.addEventListener("abort", this.#onShutdown);
+      const stream = this.#request.stream;
+      const onClose = () => {
+        const code = stream.rstCode;
+        if (code !== undefined && code !== NO_ERROR) {
+          controller.abort(
+            new ConnectError(`http/2 stream closed with error code 0x${code.toString(16)}`, Code.Canceled),
+          );
+        }
+      };
+      if (stream.closed) onClose();
+      else this.#request.once("close", onClose);
     }
     return this.#controller.signal;
   }
 
-  #onShutdown = () => this.cancel(abortReason(this.#shutdown));
-
-  /** Why the call was cancelled (a deadline, a reset, the listener's shutdown), if it was. */
-  #cancelled(): ConnectError | undefined {
-    return this.#reason ?? (this.#shutdown.aborted ? abortReason(this.#shutdown) : undefined);
+  async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    while (this.#chunks.length === 0 && this.#end === undefined) await new Promise<void>((wake) => this.#wake = wake);
+    const chunk = this.#chunks.shift();
+    if (chunk !== undefined) return { done: false, value: chunk };
+    if (this.#end !== true) throw this.#end;
+    return DONE;
   }
 
-  /** Cancels the call: its signal aborts, and what it waits for (`until`) rejects with the reason. */
-  cancel(reason: ConnectError): void {
-    if (this.#reason !== undefined || this.#ended) return;
-    this.#reason = reason;
-    this.#release(reason);
-    this.#waiter?.(reason);
+  /** Stops listening (the stream stays open for the answer); a pending read ends the body. */
+  cancel(): Promise<void> {
+    this.#finish(true);
+    return Promise.resolve();
   }
 
-  /**
-   * Settles with the work, or rejects as soon as the call is cancelled: a call answers
-   * DEADLINE_EXCEEDED on time even when the handler ignores its signal. Calls that can end no other
-   * way than with their work (no deadline) wait for it alone.
-   */
-  until<T>(work: T | Promise<T>): T | Promise<T> {
-    const cancelled = this.#cancelled();
-    if (cancelled !== undefined) return Promise.reject(cancelled);
-    if (this.#timer === undefined || !(work instanceof Promise)) return work;
-    return new Promise<T>((resolve, reject) => {
-      this.#waiter = reject;
-      work.then(resolve, reject).finally(() => this.#waiter = undefined);
-    });
-  }
+  #onData = (chunk: Uint8Array) => {
+    this.#chunks.push(chunk);
+    this.#wake?.();
+  };
+  #onEnd = () => this.#finish(true);
+  #onError = (error: unknown) => this.#finish(ConnectError.from(error, Code.Internal));
+  // A stream reset (or cut at shutdown) before the body ended.
+  #onClose = () => this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
 
-  /** Throws what the wire answers once the call was cancelled. */
-  throwIfAborted(): void {
-    const reason = this.#cancelled();
-    if (reason !== undefined) throw reason;
-  }
-
-  /** Ends the call: its signal aborts (as Connect's does when a call ends) and lets go of the shutdown. */
-  end(): void {
-    if (this.#ended) return;
-    this.#release(CALL_ENDED);
-    this.#ended = true;
-  }
-
-  #release(reason: unknown): void {
-    clearTimeout(this.#timer);
-    const controller = this.#controller;
-    if (controller === undefined) return;
-    this.#shutdown.removeEventListener("abort", this.#onShutdown);
-    if (!controller.signal.aborted) controller.abort(reason);
+  #finish(end: true | ConnectError): void {
+    if (this.#end !== undefined) return;
+    this.#end = end;
+    this.#request.off("data", this.#onData).off("end", this.#onEnd).off("error", this.#onError)
+      .off("close", this.#onClose);
+    this.#wake?.();
   }
 }
 
-/**
- * Reads the request's one message: every envelope's declared length within `readMaxBytes` (refused as
- * soon as its prefix arrives), decompressed with the negotiated codec, exactly one envelope in all.
- * Rejects when the stream closes first (the client reset it, the listener cut it).
- */
-function readMessage(
-  request: Http2ServerRequest,
-  readMaxBytes: number,
-  compression: Compression | null,
-): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let checked = 0; // bytes whose envelope prefixes were checked
-    const fail = (error: unknown) => {
-      done();
-      reject(error);
-    };
-    // A stream reset (or cut at shutdown) before the body ended.
-    const onClose = () => fail(new ConnectError("the call was cancelled", Code.Canceled));
-    const onData = (chunk: Uint8Array) => {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      try {
-        checked = checkPrefixes(chunks, size, checked, readMaxBytes);
-      } catch (error) {
-        fail(error);
-      }
-    };
-    const onEnd = () => {
-      done();
-      const body = chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
-      single(body, readMaxBytes, compression).then(resolve, reject);
-    };
-    const onError = (error: unknown) => fail(ConnectError.from(error, Code.Internal));
-    function done() {
-      request.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-    }
-    request.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
-  });
-}
-
-/**
- * Checks the length prefix of every envelope that has begun since `from` (a message longer than the
- * limit is refused before it arrives, with Connect's message) and returns where the next one starts.
- */
-function checkPrefixes(chunks: Uint8Array[], size: number, from: number, readMaxBytes: number): number {
-  let at = from;
-  while (at + 5 <= size) {
-    const length = uint32At(chunks, at + 1);
-    if (length > readMaxBytes) {
-      throw new ConnectError(
-        `message size ${length} is larger than configured readMaxBytes ${readMaxBytes}`,
-        Code.ResourceExhausted,
-      );
-    }
-    at += 5 + length;
+/** Copies Node's request headers into `Headers`, as Connect's Node adapter does (pseudo-headers left out). */
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const web = new Headers();
+  for (const name in headers) {
+    if (name.startsWith(":")) continue;
+    const value = headers[name];
+    if (typeof value === "string") web.append(name, value);
+    else if (Array.isArray(value)) { for (const item of value) web.append(name, item); }
   }
-  return at;
-}
-
-/** Reads a big-endian uint32 at `offset` of the concatenated chunks. */
-function uint32At(chunks: Uint8Array[], offset: number): number {
-  let value = 0;
-  for (let i = 0; i < 4; i++) value = value * 256 + byteAt(chunks, offset + i);
-  return value;
-}
-
-function byteAt(chunks: Uint8Array[], offset: number): number {
-  for (const chunk of chunks) {
-    if (offset < chunk.byteLength) return chunk[offset];
-    offset -= chunk.byteLength;
-  }
-  return 0;
-}
-
-/** The one message of a complete body, decompressed; Connect's errors for anything else. */
-async function single(body: Uint8Array, readMaxBytes: number, compression: Compression | null): Promise<Uint8Array> {
-  if (body.byteLength === 0) {
-    throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
-  }
-  if (body.byteLength < 5) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  const flags = view.getUint8(0);
-  const end = 5 + view.getUint32(1);
-  if (end > body.byteLength) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-  if (end < body.byteLength) {
-    // Connect reads the next envelope whole before it refuses a second message.
-    if (body.byteLength - end < 5 || end + 5 + view.getUint32(end + 1) > body.byteLength) {
-      throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-    }
-    throw new ConnectError("protocol error: received extra input message for unary method", Code.Unimplemented);
-  }
-  const data = body.subarray(5, end);
-  if ((flags & compressedFlag) !== compressedFlag) return data;
-  if (compression === null) {
-    throw new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal);
-  }
-  return await compression.decompress(data, readMaxBytes);
+  return web;
 }
 
 /** The trailers of a failed call, as Connect writes them (anything but a `ConnectError` is `internal`). */

@@ -13,8 +13,8 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
-import type { ServerCore } from "../../server/binding.ts";
-import { METADATA_PATH, protectedResourceMetadata } from "../../server/protected-resource.ts";
+import { attachListener } from "../../server/listener.ts";
+import type { Server } from "../../server/server.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
 import { createGrpcRoutes } from "./service.ts";
 
@@ -49,11 +49,8 @@ export interface GrpcListener {
   close(): Promise<void>;
 }
 
-/** What {@link serveGrpc} needs of a server: its core (a `Server` from `createServer()`). */
-export interface GrpcServable {
-  /** @internal The server's registry and options. */
-  readonly "~core": ServerCore;
-}
+/** What {@link serveGrpc} serves: a `Server` from `createServer()`, whatever its tools. */
+export type GrpcServable = Server<any>;
 
 /**
  * Serves a server's tools as the `mcplite.MCPLite` service on cleartext HTTP/2 (h2c, prior
@@ -83,7 +80,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     import("@connectrpc/connect-node"),
     import("./node-unary.ts"), // loads connect-node too
   ]);
-  const core = server["~core"];
+  const { core, gate } = attachListener(server);
   const routes = createGrpcRoutes(core);
   const maxBodyBytes = core.options.maxBodyBytes;
   const shutdown = new AbortController();
@@ -91,10 +88,11 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   // The static method, not the module's named export: Deno's built-in node types (what a user without
   // @types/node type-checks against) type a dynamic `import("node:events")` without `setMaxListeners`.
   EventEmitter.setMaxListeners(0, shutdown.signal);
-  // The listener does not go through `server.fetch` and its protected routes: with `auth`, every call
-  // is authenticated here, with the same checks and challenges.
-  const auth = core.options.auth;
-  const interceptors = auth === undefined ? [] : [authInterceptor(auth)];
+  // The listener calls the server's gate itself: with `auth`, every call is authenticated here, with the
+  // same checks and challenges as on `server.fetch`. No Host/Origin check and no CORS: browsers do not
+  // speak cleartext HTTP/2 (h2c), so neither DNS rebinding nor a cross-origin page can reach it.
+  const authenticating = gate.auth === undefined ? undefined : gate;
+  const interceptors = authenticating === undefined ? [] : [authInterceptor(authenticating)];
   const handle = connectNodeAdapter({
     routes,
     readMaxBytes: maxBodyBytes,
@@ -105,15 +103,16 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   // rest stays with Connect's adapter.
   const direct = options[NO_DIRECT_PATH] === true
     ? undefined
-    : createNodeUnary(core, { readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal, auth });
+    : createNodeUnary(core, { readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal, gate: authenticating });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
-  // The challenges point at the metadata (RFC 9728 §3): served here too, for a listener that is the resource.
-  const metadata = auth === undefined ? undefined : JSON.stringify(protectedResourceMetadata(auth));
   const h2 = http2.createServer(function grpcRequest(request, response) {
-    if (metadata !== undefined && isMetadataRequest(request.method, request.url)) {
-      response.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=3600" });
-      if (request.method === "HEAD") response.end();
-      else response.end(metadata);
+    // The challenges point at the metadata (RFC 9728 §3): the gate answers it here too, for a listener
+    // that is the resource.
+    const metadata = authenticating?.metadata(request.method, request.url);
+    if (metadata !== undefined) {
+      response.writeHead(metadata.status, metadata.headers);
+      if (metadata.body === null) response.end();
+      else response.end(metadata.body);
       return;
     }
     response.addTrailers = readableTrailers;
@@ -173,8 +172,4 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
         for (const session of sessions) session.close();
       }),
   };
-}
-
-function isMetadataRequest(method: string, path: string): boolean {
-  return (method === "GET" || method === "HEAD") && (path === METADATA_PATH || path.startsWith(`${METADATA_PATH}/`));
 }

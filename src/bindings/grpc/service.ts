@@ -15,9 +15,10 @@ import {
   type HandlerContext,
   type ServiceImpl,
 } from "@connectrpc/connect";
-import type { CallMeta, SignalSource } from "../../core/call-context.ts";
+import type { AuthInfo, CallMeta, SignalSource } from "../../core/call-context.ts";
+import type { Registry } from "../../core/registry.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { type CallRequest, runCall } from "../../core/pipeline.ts";
+import { type CallRequest, runCall, runRequest } from "../../core/pipeline.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
 
@@ -45,7 +46,8 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 
   return {
     getTools(_request, context) {
-      return toolsList(registry, context.values.get(HOST_KEY).auth);
+      const source = { headers: context.requestHeader, signal: context.signal };
+      return listToolsFor(registry, source, context.values.get(HOST_KEY), (auth) => toolsList(registry, auth));
     },
 
     callTool(request, context) {
@@ -176,6 +178,36 @@ export function createGrpcRoutes(core: ServerCore): (router: ConnectRouter) => v
   return (router) => {
     router.service(MCPLite, service);
   };
+}
+
+/**
+ * Answers `GetTools` inside the request middleware (as `tools/list`), with the caller middleware
+ * leaves in `ctx.auth`; without middleware, at once.
+ *
+ * @param registry The registry, with the middleware.
+ * @param source The call's metadata and signal.
+ * @param host What the platform handed the listener, with the authenticated caller.
+ * @param list Builds the answer for a caller.
+ * @returns The answer.
+ */
+export function listToolsFor<T>(
+  registry: Registry,
+  source: CallSource,
+  host: Host,
+  list: (auth: AuthInfo | undefined) => T,
+): T | Promise<T> {
+  if (registry.middleware.length === 0) return list(host.auth);
+  const listing = {
+    method: "tools/list",
+    params: {},
+    meta: new SourceMeta(source),
+    signal: source,
+    auth: host.auth,
+    env: host.env,
+  };
+  return runRequest(registry, listing, (ctx) => list(ctx.auth)).catch((error) => {
+    throw errorToConnectError(error, (e) => registry.onError?.(e));
+  });
 }
 
 /**

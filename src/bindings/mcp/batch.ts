@@ -9,13 +9,11 @@ import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { Host } from "../../server/binding.ts";
 import { JSON_HEADERS } from "../../server/responses.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { errorMessage, resultMessage } from "../jsonrpc.ts";
-import { errorToWire } from "../jsonrpc-error.ts";
-import { CachedBody } from "./caching.ts";
+import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
+import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
+import { dispatch } from "./dispatch.ts";
 import { META, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from "./envelope.ts";
-import { finishResult, quietChannel } from "./reply.ts";
-import { type McpContext, Subscription } from "./request.ts";
-import { type ErrorTarget, route } from "./route.ts";
+import type { McpContext } from "./request.ts";
 import { legacyErrorToWire } from "./status.ts";
 
 /** The one revision whose transport allows batches. */
@@ -41,41 +39,66 @@ export async function respondBatch(ctx: McpContext, http: Request, host: Host, m
   if (header !== null && header.trim() !== BATCH_VERSION) {
     throw invalid(`a batch under MCP-Protocol-Version ${header} (only ${BATCH_VERSION} allows batches)`);
   }
-  const answers = await Promise.all(messages.map((message) => answer(ctx, http, host, message)));
-  const parts = answers.filter((a): a is string => a !== undefined);
+  const carriers = messages.map((message) => new BatchCarrier(http, host, message));
+  await Promise.all(carriers.map((carrier) => carrier.run(ctx)));
+  const parts = carriers.map((carrier) => carrier.answer).filter((a): a is string => a !== undefined);
   if (parts.length === 0) return new Response(null, { status: 202 });
   return new Response(`[${parts.join(",")}]`, { headers: JSON_HEADERS });
 }
 
-async function answer(ctx: McpContext, http: Request, host: Host, message: unknown): Promise<string | undefined> {
-  const target: ErrorTarget = { id: null, table: legacyErrorToWire };
-  try {
+/** The carrier of one element of a batch: nothing reaches the client before the answers, in one array. */
+class BatchCarrier implements Carrier {
+  readonly streaming = false;
+  readonly persistent = false;
+  readonly session: string | null;
+  readonly headers: Headers;
+  readonly host: Host;
+  /** The element's answer, once given. */
+  answer: string | undefined;
+  readonly #http: Request;
+  readonly #message: unknown;
+
+  constructor(http: Request, host: Host, message: unknown) {
+    this.#http = http;
+    this.#message = message;
+    this.host = host;
+    this.headers = http.headers;
+    this.session = http.headers.get(SESSION_HEADER);
+  }
+
+  get signal(): AbortSignal {
+    return this.#http.signal;
+  }
+
+  /** Dispatches the element. */
+  run(ctx: McpContext): Promise<void> | undefined {
+    const message = this.#message;
     if (isObject(message) && message.method === "initialize") {
-      throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: initialize must not be part of a batch");
+      const error = new ProtocolError(
+        ErrorCode.InvalidRequest,
+        "Invalid Request: initialize must not be part of a batch",
+      );
+      if (!this.#isNotification()) this.answer = jsonRpcErrorMessage(null, error, legacyErrorToWire, ctx.report);
+      return undefined;
     }
-    const transport = {
-      headers: http.headers,
-      http: true,
-      sse: false,
-      session: http.headers.get(SESSION_HEADER),
-      host,
-    };
-    const routed = route(ctx, message, transport, target);
-    if (routed === undefined) return undefined;
-    const { request, method } = routed;
-    const result = await method(ctx, request, quietChannel(http, ctx));
-    if (result instanceof Subscription) {
-      throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: a stream cannot be part of a batch");
-    }
-    if (result instanceof CachedBody) {
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(target.id)},"result":${result.body}}`;
-    }
-    return resultMessage(target.id, finishResult(result, request.envelope, ctx.serverInfo));
-  } catch (error) {
-    const isNotification = isObject(message) && "method" in message && !("id" in message);
-    if (isNotification) return undefined;
-    const wire = errorToWire(error, target.table, ctx.report);
-    return errorMessage(target.id, wire.code, wire.message, wire.data);
+    return dispatch(ctx, message, this);
+  }
+
+  send(_message: string): void {} // never called: the carrier does not stream
+
+  respond(exchange: Exchange, result: FinishedResult): void {
+    this.answer = exchange.message(result);
+  }
+
+  fail(_exchange: Exchange, message: string): void {
+    if (!this.#isNotification()) this.answer = message; // JSON-RPC 2.0 §6: no answer to a notification
+  }
+
+  opened(_session: string): void {} // initialize is refused in a batch
+
+  #isNotification(): boolean {
+    const message = this.#message;
+    return isObject(message) && "method" in message && !("id" in message);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The MCP binding over HTTP (MCP 2026-07-28, Streamable HTTP): one POST endpoint serving the stateless
  * 2026-07-28 revision natively and the 2025 revisions as a shim, chosen per request. A request goes:
- * body → routing (era, envelope, mirrored headers, method) → the method, with a channel to the client
- * → JSON, 304 or SSE.
+ * body → the MCP dispatch (routing: era, envelope, mirrored headers, method; the method, with a channel
+ * to the client) → JSON, 304 or SSE, by the HTTP carrier (`reply.ts`).
  *
  * @module
  */
@@ -13,14 +13,13 @@ import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { respondBatch } from "./batch.ts";
-import { META, SESSION_HEADER } from "./envelope.ts";
-import { InFlightCalls } from "./in-flight.ts";
+import { META } from "./envelope.ts";
+import { InFlight } from "./in-flight.ts";
 import { type McpOptions, type McpSettings, resolveMcpSettings } from "./options.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { PendingRequests } from "./pending.ts";
-import { answer } from "./reply.ts";
+import { respondHttp } from "./reply.ts";
 import type { McpContext } from "./request.ts";
-import { type ErrorTarget, route } from "./route.ts";
 import { SessionTable } from "./sessions.ts";
 import { legacyErrorToWire } from "./status.ts";
 
@@ -58,27 +57,17 @@ export function mcpBinding(options: McpOptions = {}): Binding {
   return function mcp(core) {
     const ctx = createMcpContext(core, settings);
     const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
-      const target: ErrorTarget = { id: null, table: legacyErrorToWire };
       try {
         if (http.method !== "POST") throw NOT_ALLOWED;
         const body = await readJson(http, core.options);
         if (Array.isArray(body)) return await respondBatch(ctx, http, host, body);
-        const headers = http.headers;
-        const transport = {
-          headers,
-          http: true,
-          sse: acceptsEventStream(http),
-          session: headers.get(SESSION_HEADER),
-          host,
-        };
-        const routed = route(ctx, body, transport, target);
-        if (routed === undefined) return new Response(null, { status: 202 });
-        return await answer(ctx, http, routed.request, routed.method, target.table);
+        return await respondHttp(ctx, http, host, body, acceptsEventStream(http));
       } catch (error) {
+        // Before a message could be dispatched: the HTTP method, the body, or a refused batch.
         return jsonRpcErrorResponse(
-          target.id,
+          null,
           error,
-          target.table,
+          legacyErrorToWire,
           ctx.report,
           error === NOT_ALLOWED ? POST_ONLY : undefined,
         );
@@ -108,7 +97,7 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     serverInfo: Object.freeze({ [META.serverInfo]: Object.freeze({ name, version }) }),
     sessions: new SessionTable(settings.sessionLimit),
     pending: new PendingRequests(),
-    inFlight: new InFlightCalls(),
+    inFlight: new InFlight(),
     report: (error) => core.registry.onError?.(error),
     keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
   };

@@ -1,66 +1,179 @@
 /**
- * The calls a 2025-era client may cancel with `notifications/cancelled`. A request id alone is the
- * client's choice and not unique across clients, so a call is only tracked (and only cancellable)
- * when it carries the `Mcp-Session-Id` that `initialize` issued. The table is in-process: the
- * notification must reach the instance running the call. (On 2026-07-28, closing the stream is the
- * cancellation, and that works everywhere.)
+ * The requests a client may cancel with `notifications/cancelled` (MCP 2025-11-25, Cancellation), in
+ * one table for every carrier, keyed by scope and request id. A request id alone is the client's
+ * choice and not unique across clients, so the scope is what the client shares with its requests: a
+ * connection (stdio; it also keeps the 2026-07-28 notification there), or over HTTP the
+ * `Mcp-Session-Id` that `initialize` issued (2025 revisions; a call without one is not cancellable).
+ * The table is in-process: the notification must reach the instance running the call. (On HTTP under
+ * 2026-07-28, closing the stream is the cancellation, and that works everywhere.) A connection also
+ * aborts and awaits its requests here when it closes.
  *
  * @module
  */
+import type { SignalSource } from "../../core/call-context.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
+import type { Era } from "./envelope.ts";
 
-/** A tracked call. */
-export interface TrackedCall {
-  /** Aborted when the client cancels or goes away. */
-  readonly signal: AbortSignal;
-  /** Stops tracking the call. */
-  readonly done: () => void;
+/** What requests are cancellable within: a 2025 session id, or a connection (the object standing for it). */
+export type Scope = string | object;
+
+/** What {@link cancelScope} reads of a carrier (structurally: the carrier module imports this one). */
+export interface PersistentOrNot {
+  /** Whether the carrier is one connection that outlives its requests. */
+  readonly persistent: boolean;
 }
 
-/** The table of cancellable calls. */
-export class InFlightCalls {
-  readonly #calls = new Map<string, AbortController>();
+/**
+ * Tells what a request is cancellable within: its connection on a persistent carrier; over HTTP, the
+ * 2025 session it carries; nothing otherwise.
+ *
+ * @param carrier The carrier.
+ * @param era The request's era.
+ * @param session Its 2025 session id.
+ * @returns The scope, or `undefined` when no notification can cancel the request.
+ */
+export function cancelScope(carrier: PersistentOrNot, era: Era, session: string | null): Scope | undefined {
+  if (carrier.persistent) return carrier;
+  return era === "legacy" && session !== null ? session : undefined;
+}
+
+/** One running request. */
+export class RunningRequest {
+  /** Its id. */
+  readonly id: JsonRpcId;
+  /** Whether the client cancelled it. */
+  cancelled = false;
+  readonly #controller = new AbortController();
+  readonly #source: SignalSource | undefined;
+  readonly #scope: Scope;
+  readonly #remove: (scope: Scope, running: RunningRequest) => void;
+  #signal: AbortSignal | undefined;
+  #work: Promise<unknown> | undefined;
 
   /**
-   * Tracks a call.
+   * Creates the handle of a request ({@link InFlight.start} does).
    *
-   * @param session The session id.
-   * @param id The request id.
-   * @param signal The request's own signal (client disconnects).
-   * @returns The combined signal and the function that ends tracking.
+   * @param id Its id.
+   * @param source What else aborts it, if anything.
+   * @param scope Its scope.
+   * @param remove Ends its tracking.
    */
-  track(session: string, id: JsonRpcId, signal: AbortSignal): TrackedCall {
-    const key = keyOf(session, id);
-    const controller = new AbortController();
-    this.#calls.set(key, controller);
-    return {
-      signal: AbortSignal.any([signal, controller.signal]),
-      done: () => {
-        if (this.#calls.get(key) === controller) this.#calls.delete(key);
-      },
-    };
+  constructor(
+    id: JsonRpcId,
+    source: SignalSource | undefined,
+    scope: Scope,
+    remove: (scope: Scope, running: RunningRequest) => void,
+  ) {
+    this.id = id;
+    this.#source = source;
+    this.#scope = scope;
+    this.#remove = remove;
+  }
+
+  /** Aborted when the client cancels, the scope closes, or the source's signal aborts; built when read. */
+  get signal(): AbortSignal {
+    return this.#signal ??= this.#source === undefined
+      ? this.#controller.signal
+      : AbortSignal.any([this.#source.signal, this.#controller.signal]);
+  }
+
+  /** What the request still does, once it runs asynchronously. */
+  get work(): Promise<unknown> | undefined {
+    return this.#work;
   }
 
   /**
-   * Cancels a call.
+   * Aborts the request.
    *
-   * @param session The session id.
-   * @param id The request id.
-   * @param reason The client's reason, if any.
-   * @returns Whether a call was cancelled.
+   * @param reason Why.
    */
-  cancel(session: string, id: JsonRpcId, reason: unknown): boolean {
-    const key = keyOf(session, id);
-    const controller = this.#calls.get(key);
-    if (controller === undefined) return false;
-    this.#calls.delete(key);
-    controller.abort(
-      new Error(typeof reason === "string" ? `cancelled by the client: ${reason}` : "cancelled by the client"),
-    );
-    return true;
+  abort(reason: Error): void {
+    this.#controller.abort(reason);
   }
+
+  /**
+   * Ends tracking when the work settles.
+   *
+   * @param work What the request does.
+   */
+  settles(work: Promise<unknown>): void {
+    this.#work = work;
+    work.then(this.end, this.end);
+  }
+
+  /** Ends tracking now. */
+  readonly end = (): void => this.#remove(this.#scope, this);
 }
 
-function keyOf(session: string, id: JsonRpcId): string {
-  return `${session}\u0000${typeof id}:${id}`;
+/** The table of running requests, by scope. */
+export class InFlight {
+  readonly #scopes = new Map<Scope, Set<RunningRequest>>();
+
+  readonly #remove = (scope: Scope, running: RunningRequest): void => {
+    const set = this.#scopes.get(scope);
+    if (set !== undefined && set.delete(running) && set.size === 0) this.#scopes.delete(scope);
+  };
+
+  /**
+   * Starts tracking a request; end it with {@link RunningRequest.end} or {@link RunningRequest.settles}.
+   *
+   * @param scope Its scope.
+   * @param id Its id.
+   * @param source What else aborts it (the HTTP request), if anything.
+   * @returns Its handle.
+   */
+  start(scope: Scope, id: JsonRpcId, source?: SignalSource): RunningRequest {
+    const running = new RunningRequest(id, source, scope, this.#remove);
+    const set = this.#scopes.get(scope);
+    if (set === undefined) this.#scopes.set(scope, new Set([running]));
+    else set.add(running);
+    return running;
+  }
+
+  /**
+   * Receives `notifications/cancelled` (MCP 2025-11-25, Cancellation): aborts the request it names
+   * in the scope, with the client's reason. Every carrier reports a cancellation in these words.
+   *
+   * @param scope The scope the notification came in.
+   * @param params The notification's params: `requestId`, and `reason` if any.
+   * @returns Whether a request was cancelled.
+   */
+  cancel(scope: Scope, params: Record<string, unknown>): boolean {
+    const { requestId, reason } = params;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return false;
+    let found = false;
+    for (const running of this.#scopes.get(scope) ?? []) {
+      if (running.id !== requestId || running.cancelled) continue;
+      running.cancelled = true;
+      running.abort(
+        new Error(typeof reason === "string" ? `cancelled by the client: ${reason}` : "cancelled by the client"),
+      );
+      found = true;
+    }
+    return found;
+  }
+
+  /**
+   * Aborts every request of a scope (its connection is closing).
+   *
+   * @param scope The scope.
+   * @param reason Why.
+   */
+  abortAll(scope: Scope, reason: Error): void {
+    for (const running of this.#scopes.get(scope) ?? []) running.abort(reason);
+  }
+
+  /**
+   * Waits until every request of a scope that runs asynchronously settled.
+   *
+   * @param scope The scope.
+   * @returns When they did.
+   */
+  async settled(scope: Scope): Promise<void> {
+    for (;;) {
+      const works = [...this.#scopes.get(scope) ?? []].map((running) => running.work).filter((w) => w !== undefined);
+      if (works.length === 0) return;
+      await Promise.allSettled(works);
+    }
+  }
 }

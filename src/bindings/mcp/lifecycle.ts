@@ -10,7 +10,7 @@ import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { Registry } from "../../core/registry.ts";
 import { CachedBody } from "./caching.ts";
 import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
-import { finishResult } from "./reply.ts";
+import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";

@@ -9,6 +9,7 @@ import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { RegistryChange } from "../../core/registry.ts";
 import { holdsScopes } from "../../core/scopes.ts";
+import { notificationMessage } from "../jsonrpc.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { META } from "./envelope.ts";
 import { type McpMethod, Subscription } from "./request.ts";
@@ -58,7 +59,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   }
   const meta = { [META.subscriptionId]: request.rpc.id };
   const message = (method: string, params: Record<string, unknown> = {}) =>
-    JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: meta } });
+    notificationMessage(method, { ...params, _meta: meta });
   const listChanged: Record<string, string | undefined> = {
     tools: honoured.toolsListChanged ? message("notifications/tools/list_changed") : undefined,
     prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,

@@ -6,7 +6,7 @@
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { CachedBody } from "./caching.ts";
-import { finishResult } from "./reply.ts";
+import { finishResult } from "./finish-result.ts";
 import type { McpContext, McpRequest } from "./request.ts";
 
 /**

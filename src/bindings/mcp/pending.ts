@@ -9,6 +9,7 @@
  * @module
  */
 import { ToolError } from "../../core/error.ts";
+import { requestMessage } from "../jsonrpc.ts";
 
 /** Where a question goes: the stream of the call that asks. */
 export interface QuestionChannel {
@@ -71,7 +72,7 @@ export class PendingRequests {
           reject(error);
         },
       });
-      channel.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+      channel.send(requestMessage(id, method, params));
     });
   }
 

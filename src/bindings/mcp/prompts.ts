@@ -9,11 +9,11 @@ import { visibleTo } from "../../core/scopes.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { type AnyPrompt, describePrompt, promptResultFromValue } from "../../core/prompt.ts";
 import { contentFor, shapeOf } from "./revision.ts";
-import { inputRequiredResult, roundOf } from "./input-required.ts";
+import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod } from "./request.ts";
-import { callMetaOf, sinkFor } from "./sink.ts";
+import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
 
@@ -48,25 +48,30 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
   requireCapability(registry, request.envelope.era, "prompts", "prompts/get");
   const { name, arguments: args } = request.rpc.params;
   if (typeof name !== "string") throw invalid("name must be a string");
-  const prompt = registry.prompt(name);
-  if (prompt === undefined) throw invalid(`unknown prompt ${JSON.stringify(name)}`, { prompt: name });
-  if (args !== undefined && !isObject(args)) {
-    throw invalid("arguments must be an object of strings");
-  }
-  const rendered = await runHandler(registry, {
-    name,
-    scope: `prompt:${name}`,
-    arguments: args ?? {},
-    requiredScopes: prompt.scopes, // checked first: a caller without them learns nothing of the arguments
-    meta: callMetaOf(request),
-    signal: channel,
-    sink: sinkFor(ctx, request, channel),
-    round: roundOf(request),
-    env: request.host.env,
-    auth: request.host.auth,
-  }, async (call) => prompt.get(await promptArguments(prompt, args ?? {}), call));
+  const find = () => {
+    const prompt = registry.prompt(name);
+    if (prompt === undefined) throw invalid(`unknown prompt ${JSON.stringify(name)}`, { prompt: name });
+    if (args !== undefined && !isObject(args)) throw invalid("arguments must be an object of strings");
+    return prompt;
+  };
+  const rendered = await runHandler(
+    registry,
+    {
+      method: "prompts/get",
+      name,
+      scope: `prompt:${name}`,
+      arguments: args ?? {},
+      ...handlerCallerOf(ctx, request, channel),
+    },
+    find,
+    async (prompt, call) => {
+      const value = await prompt.get(await promptArguments(prompt, args ?? {}), call);
+      return { prompt, value };
+    },
+  );
   if (rendered.asked) return inputRequiredResult(rendered.outcome);
-  const result = promptResultFromValue(rendered.value, prompt.description);
+  const { prompt, value } = rendered.value;
+  const result = promptResultFromValue(value, prompt.description);
   const shape = shapeOf(request.envelope.protocolVersion);
   if (shape !== "current") {
     result.messages = result.messages.map((m) => ({ ...m, content: contentFor([m.content], shape)[0] }));

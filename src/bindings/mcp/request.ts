@@ -13,7 +13,7 @@ import type { Host, ServerCore } from "../../server/binding.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
 import type { Envelope, LegacySession } from "./envelope.ts";
-import type { InFlightCalls } from "./in-flight.ts";
+import type { InFlight } from "./in-flight.ts";
 import type { McpSettings } from "./options.ts";
 import type { PendingRequests } from "./pending.ts";
 import type { SessionTable } from "./sessions.ts";
@@ -30,8 +30,8 @@ export interface McpContext {
   readonly sessions: SessionTable;
   /** Server→client requests awaiting the client's answer (2025 era). */
   readonly pending: PendingRequests;
-  /** Calls a 2025 client may cancel with `notifications/cancelled`. */
-  readonly inFlight: InFlightCalls;
+  /** Requests a client may cancel with `notifications/cancelled` (and a connection aborts when it closes). */
+  readonly inFlight: InFlight;
   /** Receives errors that get masked. */
   readonly report: (error: unknown) => void;
   /** Sends the first keep-alive of calls still quiet after the heartbeat, on one timer; none when 0. */

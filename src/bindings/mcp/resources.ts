@@ -9,11 +9,11 @@ import { runHandler } from "../../core/pipeline.ts";
 import { requireScopes, visibleTo } from "../../core/scopes.ts";
 import { contentsFromValue, describeResource, notFound } from "../../core/resource.ts";
 import { resolveResource } from "./resolve-resource.ts";
-import { inputRequiredResult, roundOf } from "./input-required.ts";
+import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
-import { callMetaOf, sinkFor } from "./sink.ts";
+import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
 
@@ -83,25 +83,30 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
   requireCapability(registry, request.envelope.era, "resources", "resources/read");
   const uri = uriOf(request);
-  const resolved = resolveResource(registry, uri);
-  if (resolved === undefined) throw notFound(uri);
-  const { resource, variables } = resolved;
-  const hint = resource.cache ?? ctx.settings.readCache;
-  channel.cache(hint);
-  const read = await runHandler(registry, {
-    name: uri,
-    scope: `resource:${uri}`,
-    arguments: { uri },
-    requiredScopes: resource.scopes,
-    meta: callMetaOf(request),
-    signal: channel,
-    sink: sinkFor(ctx, request, channel),
-    round: roundOf(request),
-    env: request.host.env,
-    auth: request.host.auth,
-  }, (call) => resource.read(variables, call, uri));
+  const find = () => {
+    const resolved = resolveResource(registry, uri);
+    if (resolved === undefined) throw notFound(uri);
+    return { ...resolved, scopes: resolved.resource.scopes };
+  };
+  const read = await runHandler(
+    registry,
+    {
+      method: "resources/read",
+      name: uri,
+      scope: `resource:${uri}`,
+      arguments: { uri },
+      ...handlerCallerOf(ctx, request, channel),
+    },
+    find,
+    async ({ resource, variables }, call) => {
+      const hint = resource.cache ?? ctx.settings.readCache;
+      channel.cache(hint);
+      return { resource, hint, value: await resource.read(variables, call, uri) };
+    },
+  );
   if (read.asked) return inputRequiredResult(read.outcome);
-  const contents = contentsFromValue(read.value, uri, resource.mimeType);
+  const { resource, hint, value } = read.value;
+  const contents = contentsFromValue(value, uri, resource.mimeType);
   return request.envelope.era === "modern" ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope } : { contents };
 };
 

@@ -6,9 +6,8 @@
  */
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
+import { idOf, type JsonRpcId, parseJsonRpcRequest } from "../jsonrpc.ts";
 import type { StatusTable } from "../jsonrpc-error.ts";
-import type { Host } from "../../server/binding.ts";
 import {
   type Envelope,
   isModern,
@@ -16,10 +15,13 @@ import {
   parseModernEnvelope,
   PROTOCOL_VERSION_HEADER,
 } from "./envelope.ts";
+import type { Carrier } from "./carrier.ts";
 import { featureMethod } from "./feature.ts";
 import { checkStandardHeaders } from "./headers.ts";
+import { cancelScope } from "./in-flight.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./listen.ts";
+import { throughMiddleware } from "./middleware.ts";
 import type { McpContext, McpMethod, McpRequest } from "./request.ts";
 import { modernErrorToWire } from "./status.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
@@ -57,20 +59,6 @@ export interface ErrorTarget {
   table: StatusTable;
 }
 
-/** What the carrier saw of a message besides its body. */
-export interface Transport {
-  /** The transport headers (empty where the carrier has none). */
-  readonly headers: Headers;
-  /** Whether the carrier has HTTP headers to check (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). */
-  readonly http: boolean;
-  /** Whether the answer may be a stream. */
-  readonly sse: boolean;
-  /** The 2025-era session id, if any. */
-  readonly session: string | null;
-  /** What the platform handed `fetch` besides the request. */
-  readonly host: Host;
-}
-
 /** A routed request, with its method. */
 export interface Routed {
   /** The request. */
@@ -86,7 +74,7 @@ export interface Routed {
  *
  * @param ctx The binding.
  * @param message The parsed message.
- * @param transport What the carrier saw.
+ * @param carrier What carries it.
  * @param target Receives the id and the era's table as they become known.
  * @returns The request and its method, or `undefined` when there is nothing to answer.
  * @throws {ProtocolError} For every protocol error, mapped through `target.table` by the caller.
@@ -94,11 +82,11 @@ export interface Routed {
 export function route(
   ctx: McpContext,
   message: unknown,
-  transport: Transport,
+  carrier: Carrier,
   target: ErrorTarget,
 ): Routed | undefined {
   target.id = idOf(message);
-  const session = transport.session;
+  const session = carrier.session;
   if (isAnswer(message)) {
     if (!ctx.pending.answer(message, session)) {
       throw new ProtocolError(
@@ -109,33 +97,32 @@ export function route(
     return undefined;
   }
   const rpc = parseJsonRpcRequest(message);
-  const headers = transport.headers;
-  const header = transport.http ? headers.get(PROTOCOL_VERSION_HEADER) : undefined;
+  const http = carrier.headers;
+  const header = http?.get(PROTOCOL_VERSION_HEADER);
   const modern = isModern(rpc, header ?? null);
   let envelope: Envelope;
   if (modern) {
     target.table = modernErrorToWire;
     envelope = parseModernEnvelope(rpc, header);
-    if (transport.http && rpc.id !== undefined) checkStandardHeaders(rpc, headers);
+    if (http !== undefined && rpc.id !== undefined) checkStandardHeaders(rpc, http);
   } else {
     envelope = parseLegacyEnvelope(rpc, header ?? null, ctx.sessions.get(session));
   }
   if (rpc.id === undefined) {
-    notification(ctx, rpc, session, modern);
-    return undefined;
+    if (rpc.method === "notifications/cancelled") {
+      const scope = cancelScope(carrier, envelope.era, session);
+      if (scope !== undefined) ctx.inFlight.cancel(scope, rpc.params);
+    }
+    return undefined; // other client notifications change nothing here
   }
+  const registry = ctx.core.registry;
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
-    featureMethod(ctx.core.registry, rpc.method, modern);
+    featureMethod(registry, rpc.method, modern);
   if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
-  return { request: { rpc, envelope, headers, sse: transport.sse, session, host: transport.host }, method };
-}
-
-/** Handles a client notification: only `notifications/cancelled` (2025 era) does anything. */
-function notification(ctx: McpContext, rpc: JsonRpcRequest, session: string | null, modern: boolean): void {
-  if (rpc.method === "notifications/cancelled" && !modern && session !== null) {
-    const { requestId, reason } = rpc.params;
-    if (typeof requestId === "string" || typeof requestId === "number") ctx.inFlight.cancel(session, requestId, reason);
-  }
+  // Each request on a carrier without headers gets its own: a handler may set some on ctx.meta.headers.
+  const headers = http ?? new Headers();
+  const request = { rpc, envelope, headers, sse: carrier.streaming, session, host: carrier.host };
+  return { request, method: throughMiddleware(registry, rpc.method, method) };
 }
 
 /** Tells whether a message is a JSON-RPC response (a client's answer to a server→client request). */

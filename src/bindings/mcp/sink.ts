@@ -7,6 +7,8 @@
 import type { CallMeta } from "../../core/call-context.ts";
 import { type CallSink, type InputRequest, LOG_LEVELS, type LogLevel } from "../../core/call-sink.ts";
 import type { Channel, McpContext, McpRequest } from "./request.ts";
+import { roundOf } from "./input-required.ts";
+import type { HandlerRequest } from "../../core/pipeline.ts";
 
 /**
  * Describes the caller for the handler's `ctx.meta`.
@@ -88,4 +90,29 @@ function paramsFor(input: InputRequest, protocolVersion: string): Record<string,
   }
   const { mode: _mode, ...params } = input.params;
   return params;
+}
+
+/**
+ * What a handler run by the pipeline (`resources/read`, `prompts/get`) needs of an MCP request besides
+ * its own name and arguments: the caller, the signal, the sink and the input round.
+ *
+ * @param ctx The binding.
+ * @param request The request.
+ * @param channel The channel to the client.
+ * @returns The shared fields of a `HandlerRequest`.
+ */
+export function handlerCallerOf(
+  ctx: McpContext,
+  request: McpRequest,
+  channel: Channel,
+): Pick<HandlerRequest, "params" | "meta" | "signal" | "sink" | "round" | "env" | "auth"> {
+  return {
+    params: request.rpc.params,
+    meta: callMetaOf(request),
+    signal: channel,
+    sink: sinkFor(ctx, request, channel),
+    round: roundOf(request),
+    env: request.host.env,
+    auth: request.host.auth,
+  };
 }

@@ -11,7 +11,7 @@ import type { Registry } from "../../core/registry.ts";
 import type { Skill } from "../../core/skill.ts";
 import { CachedBody } from "./caching.ts";
 import { listReply } from "./pagination.ts";
-import { finishResult } from "./reply.ts";
+import { finishResult } from "./finish-result.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
 import type { McpFeature } from "./feature.ts";
 

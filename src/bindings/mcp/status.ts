@@ -8,6 +8,7 @@
  */
 import { ErrorCode } from "../../core/error.ts";
 import { assertNever } from "../../internal/assert-never.ts";
+import { McpErrorCode } from "../../internal/mcp-wire.ts";
 import type { WireError } from "../jsonrpc-error.ts";
 
 /**
@@ -47,7 +48,7 @@ export function legacyErrorToWire(code: ErrorCode): WireError {
     case ErrorCode.ResourceNotFound: // the 2025 revisions' "resource not found"
       return { code: -32002, status: 200 };
     case ErrorCode.MissingCapability: // no transport status in 2025: the call's own error
-      return { code: -32021, status: 200 };
+      return { code: McpErrorCode.MissingCapability, status: 200 };
     default:
       return sharedErrorToWire(code);
   }
@@ -81,11 +82,11 @@ function sharedErrorToWire(code: ErrorCode): WireError {
     case ErrorCode.RateLimited: // raised by middleware; no transport status assigned, the client keeps the code
       return { code: -32029, status: 200 };
     case ErrorCode.HeaderMismatch:
-      return { code: -32020, status: 400 };
+      return { code: McpErrorCode.HeaderMismatch, status: 400 };
     case ErrorCode.MissingCapability: // 2026-07-28, Streamable HTTP: 400 (2025: see legacyErrorToWire)
-      return { code: -32021, status: 400 };
+      return { code: McpErrorCode.MissingCapability, status: 400 };
     case ErrorCode.UnsupportedVersion:
-      return { code: -32022, status: 400 };
+      return { code: McpErrorCode.UnsupportedVersion, status: 400 };
     case ErrorCode.DeadlineExceeded:
       return { code: -32603, status: 200 };
     case ErrorCode.Internal: // the reference servers answer 200, and clients then surface -32603

@@ -3,8 +3,8 @@
  * long-running tool's promise becomes `resultType: "task"` for a request that declared the extension,
  * and `tasks/get`, `tasks/update` and `tasks/cancel` read, answer and cancel it. The task id is a
  * signed token (see `promise-task.ts` for what each kind of task keeps, and where). `tasks/result` and
- * `tasks/list` do not exist (-32601). Tool middleware runs around each `tasks/*` request, with the
- * method as the call's name, so authentication sees it; a task bound to a caller answers only them.
+ * `tasks/list` do not exist (-32601). Request middleware runs around each `tasks/*` request, so
+ * authentication sees it; a task bound to a caller answers only them.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import type { CallContext } from "../../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
 import type { PromiseOutcome } from "../../core/outcome.ts";
-import { runInMiddleware } from "../../core/pipeline.ts";
+import { runRequest } from "../../core/pipeline.ts";
 import type { Registry } from "../../core/registry.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask } from "./promise-task.ts";
 import type { Envelope } from "./envelope.ts";
@@ -129,7 +129,7 @@ function taskIdOf(request: McpRequest): unknown {
   return request.rpc.params.taskId;
 }
 
-/** Runs a `tasks/*` operation inside the tool middleware, so that authentication applies to it. */
+/** Runs a `tasks/*` operation inside the request middleware, so that authentication applies to it. */
 function around<T>(
   ctx: McpContext,
   request: McpRequest,
@@ -137,14 +137,14 @@ function around<T>(
   operation: (caller: CallContext) => Promise<T>,
 ): Promise<T> {
   const operationRequest = {
-    name: request.rpc.method,
-    arguments: request.rpc.params,
+    method: request.rpc.method,
+    params: request.rpc.params,
     meta: callMetaOf(request),
     signal: channel,
     env: request.host.env,
     auth: request.host.auth,
   };
-  return runInMiddleware(ctx.core.registry, operationRequest, operation);
+  return runRequest(ctx.core.registry, operationRequest, operation);
 }
 
 function taskFields(task: TaskView): Record<string, unknown> {

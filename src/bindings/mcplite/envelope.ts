@@ -12,6 +12,7 @@ import type { ContentBlock } from "../../core/result.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
 import { describeTool } from "../../core/tool.ts";
+import { resultHead } from "../jsonrpc.ts";
 
 /** The discovery endpoints, under the base path. */
 export const LIST_PATHS = ["/listtools", "/tools"] as const;
@@ -101,11 +102,11 @@ export function listBytes(registry: Registry, auth?: AuthInfo): Uint8Array<Array
  * @param registry The tools.
  * @param id The request id.
  * @param auth The caller.
- * @returns The bytes of `{"jsonrpc":"2.0","id":…,"result":{"tools":[…]}}`.
+ * @returns The bytes of the JSON-RPC response whose result is the list (`{"tools":[…]}`).
  */
 export function listMessage(registry: Registry, id: string | number | null, auth?: AuthInfo): Uint8Array<ArrayBuffer> {
   const list = listBytes(registry, auth);
-  const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+  const head = encoder.encode(resultHead(id));
   const out = new Uint8Array(head.byteLength + list.byteLength + 1);
   out.set(head);
   out.set(list, head.byteLength);

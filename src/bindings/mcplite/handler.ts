@@ -7,14 +7,14 @@
 import type { CallMeta } from "../../core/call-context.ts";
 import type { CallSink } from "../../core/call-sink.ts";
 import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { CallRequest } from "../../core/pipeline.ts";
-import { runCall } from "../../core/pipeline.ts";
+import { type CallRequest, type MethodRequest, runCall, runRequest } from "../../core/pipeline.ts";
+import { isObject } from "../../internal/is-object.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
 import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
 import { JSON_INIT, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
-import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest } from "../jsonrpc.ts";
+import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import {
   CALL_PATHS,
@@ -66,8 +66,14 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
     const listTools: RouteHandler = async function listTools(request, host) {
       try {
         if (request.method !== "POST") throw NOT_ALLOWED;
-        await readJson(request, server);
-        return new Response(listBytes(registry, host.auth), JSON_INIT);
+        const body = await readJson(request, server);
+        const params = isObject(body) ? body : {};
+        const listed = await runRequest(
+          registry,
+          listRequest(request, host, null, params),
+          (ctx) => listBytes(registry, ctx.auth),
+        );
+        return new Response(listed, JSON_INIT);
       } catch (error) {
         return fail(null, error);
       }
@@ -80,16 +86,20 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const body = await readJson(request, server);
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
-        if (rpc.method === "tools/list") return new Response(listMessage(registry, id, host.auth), JSON_INIT);
+        if (rpc.method === "tools/list") {
+          const listed = await runRequest(
+            registry,
+            listRequest(request, host, id, rpc.params),
+            (ctx) => listMessage(registry, id, ctx.auth),
+          );
+          return new Response(listed, JSON_INIT);
+        }
         const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
         if (acceptsEventStream(request)) return streamCall(core, request, host, rpc, id, meta);
         const started = performance.now();
         const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
-        return Response.json(
-          { jsonrpc: "2.0", id, result: resultWithMeta(outcome, started, server.version) },
-          JSON_VALUE_INIT,
-        );
+        return Response.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
       } catch (error) {
         return fail(id, error);
       }
@@ -100,6 +110,17 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
     for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse, methods: "POST" });
     return { routes };
   };
+}
+
+/** A `tools/list` request (`/listtools`, or the method on `/calltools`), as request middleware sees it. */
+function listRequest(
+  request: Request,
+  host: Host,
+  id: JsonRpcId,
+  params: Readonly<Record<string, unknown>>,
+): MethodRequest {
+  const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
+  return { method: "tools/list", params, meta, signal: request, auth: host.auth, env: host.env };
 }
 
 /**

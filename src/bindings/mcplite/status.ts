@@ -5,6 +5,7 @@
  */
 import { ErrorCode } from "../../core/error.ts";
 import { assertNever } from "../../internal/assert-never.ts";
+import { McpErrorCode } from "../../internal/mcp-wire.ts";
 import type { WireError } from "../jsonrpc-error.ts";
 
 /**
@@ -47,11 +48,11 @@ export function errorCodeToWire(code: ErrorCode): WireError {
     case ErrorCode.RateLimited:
       return { code: -32029, status: 429 };
     case ErrorCode.HeaderMismatch:
-      return { code: -32020, status: 400 };
+      return { code: McpErrorCode.HeaderMismatch, status: 400 };
     case ErrorCode.MissingCapability:
-      return { code: -32021, status: 400 };
+      return { code: McpErrorCode.MissingCapability, status: 400 };
     case ErrorCode.UnsupportedVersion:
-      return { code: -32022, status: 400 };
+      return { code: McpErrorCode.UnsupportedVersion, status: 400 };
     case ErrorCode.DeadlineExceeded:
       return { code: -32603, status: 504 };
     case ErrorCode.Internal:

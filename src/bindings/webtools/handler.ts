@@ -7,7 +7,7 @@
 import type { AuthInfo, CallMeta } from "../../core/call-context.ts";
 import { ErrorCode, McpliteError, ProtocolError } from "../../core/error.ts";
 import type { CallOutcome } from "../../core/outcome.ts";
-import { runCall, unknownTool } from "../../core/pipeline.ts";
+import { runCall, runRequest, unknownTool } from "../../core/pipeline.ts";
 import type { Registry } from "../../core/registry.ts";
 import { visibleTools } from "../../core/scopes.ts";
 import type { AnyTool } from "../../core/tool.ts";
@@ -143,8 +143,13 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     );
   }
 
+  // Webtools' metadata is the wire's `tools/list`, for request middleware.
   async function describe(request: Request, version: string | undefined, host: Host): Promise<Response> {
-    const document = await documentOf(entryFor(version), host.auth);
+    const entry = entryFor(version);
+    const params = version === undefined ? {} : { version };
+    const meta: CallMeta = { wire: "webtools", headers: request.headers };
+    const listing = { method: "tools/list", params, meta, signal: request, auth: host.auth, env: host.env };
+    const document = await runRequest(entry.registry, listing, (ctx) => documentOf(entry, ctx.auth));
     if (matchesEtag(request.headers.get("if-none-match"), document.etag)) {
       return new Response(null, { status: 304, headers: document.headers });
     }

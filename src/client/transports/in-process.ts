@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { ServerCore } from "../../server/binding.ts";
 import type { FetchLike, HeadersOption } from "../http.ts";
 import type { Transport } from "../transport.ts";
 import { AutoTransport } from "./auto.ts";
@@ -15,6 +14,8 @@ import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 export interface FetchTarget {
   /** Answers a request. */
   fetch(request: Request): Response | Promise<Response>;
+  /** The prefix of its routes (a `Server` has its `basePath`); none when absent. */
+  readonly basePath?: string;
 }
 
 /** Options of {@link createInProcessTransport}. */
@@ -58,7 +59,7 @@ export function createInProcessTransport(target: FetchTarget, options: InProcess
   const fetcher: FetchLike = (request) => target.fetch(request);
   const http = { fetch: fetcher, headers: options.headers, protocolVersion: options.protocolVersion };
   // A server from createServer() knows its own basePath; any other target is served at the root.
-  const prefix = ORIGIN + ((target as { "~core"?: ServerCore })["~core"]?.options.basePath ?? "");
+  const prefix = ORIGIN + (target.basePath ?? "");
   const lite = () => createMcpliteTransport(prefix + (options.basePath ?? MCPLITE_BASE_PATH), http);
   const mcp = () => createMcpTransport(prefix + (options.path ?? "/mcp"), http);
   switch (options.wire ?? "auto") {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
+import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
 import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
 import {
   baseHeaders,
@@ -45,7 +45,11 @@ export interface McpTransportOptions extends HttpOptions {
 /** The most pages of a list this client reads. */
 const MAX_PAGES = 100;
 /** Modern error codes: a server that answers with one of these speaks 2026-07-28. */
-const MODERN_ERRORS = new Set([-32020, -32021, -32022]);
+const MODERN_ERRORS = new Set<number>([
+  McpErrorCode.HeaderMismatch,
+  McpErrorCode.MissingCapability,
+  McpErrorCode.UnsupportedVersion,
+]);
 
 /**
  * Creates an MCP Streamable HTTP transport.
@@ -135,7 +139,9 @@ class McpTransport implements Transport {
         return replyFromMcp((await this.#send("tools/call", params, ctx, extra)).result);
       } catch (error) {
         // A header mismatch may mean the tool changed since it was listed: list again, once.
-        if (attempt > 0 || !(error instanceof ClientError) || error.rpcCode !== -32020) throw error;
+        if (attempt > 0 || !(error instanceof ClientError) || error.rpcCode !== McpErrorCode.HeaderMismatch) {
+          throw error;
+        }
         this.#params = undefined;
       }
     }
@@ -175,7 +181,7 @@ class McpTransport implements Transport {
       if (ctx.signal.aborted || !(error instanceof ClientError)) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;
       const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
-      if (error.rpcCode === -32022 && legacy !== undefined) return this.#useLegacy(legacy);
+      if (error.rpcCode === McpErrorCode.UnsupportedVersion && legacy !== undefined) return this.#useLegacy(legacy);
       if (error.rpcCode !== undefined && MODERN_ERRORS.has(error.rpcCode)) throw error;
       if (error instanceof TransportError && error.status === undefined) throw error; // unreachable: not an era question
     }
@@ -230,7 +236,7 @@ class McpTransport implements Transport {
       ctx.activity();
       if (reply.ok) return { result: reply.result, response };
       const supported = (reply.error.data as { supported?: unknown } | undefined)?.supported;
-      if (reply.error.code === -32022 && attempt === 0 && Array.isArray(supported)) {
+      if (reply.error.code === McpErrorCode.UnsupportedVersion && attempt === 0 && Array.isArray(supported)) {
         const next = MODERN_VERSIONS.find((v) => supported.includes(v));
         if (next !== undefined) {
           this.#version = next;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as v from "valibot";
 import { ConnectError } from "@connectrpc/connect";
 import { defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
-import type { ServerCore } from "../../../src/binding.ts";
+import { attachListener, type ServerCore } from "../../../src/binding.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
 import { fixtureServer, sleep, withDefaults } from "../../helpers/fixtures.ts";
 import { run } from "../../helpers/process.ts";
@@ -48,7 +48,7 @@ export const analyze = defineTool("analyze_dataset")
   );
 
 /** The fixture server (with the gRPC binding on its fetch), the tools above, and middleware failing on `x-test-auth: none|deny`. */
-export function grpcServer(options: { maxBodyBytes?: number } = {}) {
+export function grpcServer(options: { maxBodyBytes?: number; bodyTimeoutMs?: number } = {}) {
   return fixtureServer({
     ...options,
     secret: "grpc-test-secret-0123456789abcdef",
@@ -66,8 +66,8 @@ export function grpcServer(options: { maxBodyBytes?: number } = {}) {
 }
 
 /** Returns a server's core, as a binding receives it. */
-export function coreOf(server: { readonly "~core": ServerCore }): ServerCore {
-  return server["~core"];
+export function coreOf(server: object): ServerCore {
+  return attachListener(server).core;
 }
 
 /** Returns the error a call fails with. */

@@ -22,7 +22,7 @@ import {
 import { NO_DIRECT_PATH } from "../../../src/bindings/grpc/node.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
 import { bearer, opaqueAuth } from "../../helpers/opaque-auth.ts";
-import { grpcJs, grpcServer, waitFor } from "./grpc-fixtures.ts";
+import { coreOf, grpcJs, grpcServer, waitFor } from "./grpc-fixtures.ts";
 
 const CALL = "/mcplite.MCPLite/CallTool";
 const LIST = "/mcplite.MCPLite/GetTools";
@@ -141,7 +141,7 @@ function bothPaths(server: GrpcServable) {
 
 describe("serveGrpc's direct gRPC unary path", () => {
   const server = grpcServer();
-  const limit = server["~core"].options.maxBodyBytes;
+  const limit = coreOf(server).options.maxBodyBytes;
   const { same, directUrl, directPort } = bothPaths(server);
 
   it("answers CallTool and GetTools as Connect does", async () => {

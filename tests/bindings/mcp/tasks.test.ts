@@ -419,11 +419,11 @@ describe("MCP tasks extension (2026-07-28)", () => {
     assert.equal(world.requiredRuns, 1);
   });
 
-  it("runs tool middleware around tasks/*: a task bound to its caller answers only them", async () => {
+  it("runs request middleware around tasks/*: a task bound to its caller answers only them", async () => {
     const world = createWorld();
     const seen: string[] = [];
     const server = taskServer(world).use(async (call, next) => {
-      seen.push(call.name);
+      seen.push(call.name === undefined ? call.method : `${call.method} ${call.name}`);
       const user = call.ctx.meta.headers.get("x-user");
       if (user === null) throw new ProtocolError(ErrorCode.Unauthenticated, "who are you?");
       call.ctx.auth = { subject: user };
@@ -442,7 +442,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
       -32602,
     );
     assert.equal((await modern(server, "tasks/get", { taskId, ...WITH_TASKS })).status, 401);
-    assert.deepEqual(seen, ["watch", "tasks/get", "tasks/get", "tasks/get"]);
+    assert.deepEqual(seen, ["tools/call watch", "tasks/get", "tasks/get", "tasks/get"]);
   });
 
   it("asks a deferred job's questions on the redeem call, on MCP-lite and in process", async () => {

@@ -6,25 +6,24 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
-import { isObject } from "../internal/is-object.ts";
-import { errorMessage } from "../bindings/jsonrpc.ts";
-import { errorToWire } from "../bindings/jsonrpc-error.ts";
+import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/options.ts";
 import { legacyErrorToWire } from "../bindings/mcp/status.ts";
 import type { ServerCore } from "../server/binding.ts";
 import { parseJson } from "../server/parse-json.ts";
-import { InFlight } from "./in-flight.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
 import type { LineWriter } from "./line-writer.ts";
 import { isLiteMessage, LiteOverStdio } from "./lite-over-stdio.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";
 
-/** Handles the messages of one connection. */
-export class StdioConnection {
+/**
+ * Handles the messages of one connection of `serveStdio()` (the server's side; the client's is
+ * `StdioConnection` in `client/transports`).
+ */
+export class ServerStdioConnection {
   readonly #core: ServerCore;
   readonly #out: LineWriter;
-  readonly #inFlight = new InFlight();
   readonly #mcp: McpOverStdio;
   readonly #lite: LiteOverStdio;
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -41,8 +40,10 @@ export class StdioConnection {
     this.#core = core;
     this.#out = out;
     this.#maxLineBytes = options.maxLineBytes;
-    this.#mcp = new McpOverStdio(createMcpContext(core, resolveMcpSettings(options.mcp ?? {})), out, this.#inFlight);
-    this.#lite = new LiteOverStdio(core, out, this.#inFlight);
+    const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
+    this.#mcp = new McpOverStdio(ctx, out);
+    // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
+    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp);
   }
 
   /**
@@ -64,16 +65,10 @@ export class StdioConnection {
         throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: batches are not supported on stdio");
       }
     } catch (error) {
-      const wire = errorToWire(error, legacyErrorToWire, (e) => this.#core.registry.onError?.(e));
-      this.#out.line(errorMessage(null, wire.code, wire.message, wire.data));
+      this.#out.line(jsonRpcErrorMessage(null, error, legacyErrorToWire, (e) => this.#core.registry.onError?.(e)));
       return;
     }
-    if (isObject(message) && message.method === "notifications/cancelled" && message.id === undefined) {
-      const params = isObject(message.params) ? message.params : {};
-      this.#inFlight.cancel(params.requestId, params.reason);
-      return;
-    }
-    if (!this.#mcp.initialized && isLiteMessage(message)) this.#lite.receive(message);
+    if (this.#mcp.session === null && isLiteMessage(message)) this.#lite.receive(message);
     else this.#mcp.receive(message);
   }
 
@@ -84,9 +79,7 @@ export class StdioConnection {
    * @returns When every request settled.
    */
   close(reason: Error): Promise<void> {
-    this.#mcp.close();
-    this.#inFlight.abortAll(reason);
-    return this.#inFlight.settled();
+    return this.#mcp.close(reason);
   }
 
   #decode(line: Uint8Array): string {

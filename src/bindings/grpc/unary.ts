@@ -1,0 +1,112 @@
+// HOT PATH: the work of every call on the direct unary paths, built once per server or listener.
+/**
+ * `CallTool` and `GetTools` as the direct paths run them, whatever the protocol: Connect's serialisers,
+ * the one authentication call site (for a listener that authenticates itself), the method.
+ *
+ * @module
+ */
+import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
+import {
+  createMethodSerializationLookup,
+  createMethodUrl,
+  type validateUniversalHandlerOptions,
+} from "@connectrpc/connect/protocol";
+import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
+import { scopeKey, toolScopes } from "../../core/scopes.ts";
+import type { Host, ServerCore } from "../../server/binding.ts";
+import type { AuthenticatedCall } from "./auth-interceptor.ts";
+import { toolResponseJson, toolsList } from "./envelope.ts";
+import { createCallTool, listToolsFor } from "./service.ts";
+import { toolResponseBinary } from "./tool-response-binary.ts";
+import type { UnaryCall } from "./unary-call.ts";
+
+/** Connect's handler options, validated (`validateUniversalHandlerOptions`). */
+export type HandlerOptions = ReturnType<typeof validateUniversalHandlerOptions>;
+
+/** An answer's message: bytes, or JSON text (which `Response` encodes natively). */
+export type UnaryAnswer = Uint8Array | string;
+
+/** Authenticates a call from its URL and metadata, as Connect's interceptor does (`callAuthenticator`). */
+export type Authenticate = (url: string, header: Headers) => Promise<AuthenticatedCall>;
+
+/** One unary method on the direct paths. */
+export interface UnaryMethod {
+  /**
+   * Parses the request message, authenticates the call when `authenticate` is given (after the
+   * message, as Connect's interceptors run), runs the method and serialises its answer. The work ends
+   * as soon as the call is cancelled or out of time.
+   */
+  invoke(
+    bytes: Uint8Array,
+    call: UnaryCall,
+    binary: boolean,
+    host: Host,
+    authenticate?: Authenticate,
+  ): Promise<UnaryAnswer>;
+}
+
+/**
+ * Creates the direct paths' unary methods of a server, by request path (`/mcplite.MCPLite/CallTool`,
+ * `/mcplite.MCPLite/GetTools`).
+ *
+ * @param core The server's registry and options.
+ * @param opt The options Connect's handler is built with.
+ * @returns The methods by path.
+ */
+export function createUnaryMethods(core: ServerCore, opt: HandlerOptions): Map<string, UnaryMethod> {
+  const { registry } = core;
+  const callTool = createCallTool(core);
+  const getTools = MCPLite.method.getTools;
+  const memoKeys = ["grpc:tools:json", "grpc:tools:proto"];
+  return new Map([
+    [
+      createMethodUrl("/", getTools),
+      unaryMethod(getTools, opt, (_input, call, binary, host, encode) =>
+        // The answer only changes with the tool table (and the caller's scope set, when tools have
+        // scopes): serialised once per change, format and scope set.
+        listToolsFor(registry, call, host, (auth) => {
+          const key = memoKeys[binary ? 1 : 0] + scopeKey(toolScopes(registry), auth);
+          return registry.memo(key, () => encode(toolsList(registry, auth), binary));
+        })),
+    ],
+    [
+      createMethodUrl("/", MCPLite.method.callTool),
+      unaryMethod(MCPLite.method.callTool, opt, async (input, call, binary, host) => {
+        // The call reads the request's headers and signal only if the handler asks for them.
+        const response = await callTool(input, call, host);
+        return binary ? toolResponseBinary(response) : toolResponseJson(response);
+      }),
+    ],
+  ]);
+}
+
+/** A method's work: the answer for a parsed request. */
+type Run<I extends DescMessage, O extends DescMessage> = (
+  input: MessageShape<I>,
+  call: UnaryCall,
+  binary: boolean,
+  host: Host,
+  encode: (message: MessageShape<O>, binary: boolean) => Uint8Array,
+) => UnaryAnswer | Promise<UnaryAnswer>;
+
+function unaryMethod<I extends DescMessage, O extends DescMessage>(
+  method: DescMethodUnary<I, O>,
+  opt: HandlerOptions,
+  run: Run<I, O>,
+): UnaryMethod {
+  const serialization = createMethodSerializationLookup(method, opt.binaryOptions, opt.jsonOptions, opt);
+  const encode = (message: MessageShape<O>, binary: boolean) => serialization.getO(binary).serialize(message);
+  return {
+    async invoke(bytes, call, binary, host, authenticate) {
+      const input = serialization.getI(binary).parse(bytes);
+      if (authenticate === undefined) return await call.until(run(input, call, binary, host, encode));
+      const { caller, stepUp } = await call.until(authenticate(call.url, call.headers));
+      try {
+        const authenticated = { env: host.env, waitUntil: host.waitUntil, auth: caller };
+        return await call.until(run(input, call, binary, authenticated, encode));
+      } catch (error) {
+        throw stepUp(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Request middleware around every MCP method (`server.use()`), on every carrier (HTTP, batches,
+ * stdio): the routed method is wrapped once, where it is looked up, so no method can slip past it.
+ *
+ * @module
+ */
+import { runRequest } from "../../core/pipeline.ts";
+import type { Registry } from "../../core/registry.ts";
+import type { McpMethod } from "./request.ts";
+import { callMetaOf } from "./sink.ts";
+
+/**
+ * Methods whose implementation runs the request middleware itself, through a core runner, because the
+ * middleware's context must be the one its handler receives: `tools/call` (`runCall`), `resources/read`
+ * and `prompts/get` (`runHandler`), and `tasks/*` (`runRequest`, whose context the task code reads).
+ */
+const OWN_LAYER: ReadonlySet<string> = new Set([
+  "tools/call",
+  "resources/read",
+  "prompts/get",
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
+]);
+
+/**
+ * Wraps a routed method in the request middleware. Without middleware, the method itself (nothing
+ * is allocated on the hot path). The caller middleware sets as `ctx.auth` is the one the method
+ * answers for (a list filtered by scopes, a subscription).
+ *
+ * @param registry The registry, with the middleware.
+ * @param name The method's name.
+ * @param method The method.
+ * @returns The method, run inside the middleware.
+ */
+export function throughMiddleware(registry: Registry, name: string, method: McpMethod): McpMethod {
+  if (registry.middleware.length === 0 || OWN_LAYER.has(name)) return method;
+  return (ctx, request, channel) => {
+    const host = request.host;
+    const seen = {
+      method: name,
+      params: request.rpc.params,
+      meta: callMetaOf(request),
+      signal: channel,
+      auth: host.auth,
+      env: host.env,
+    };
+    return runRequest(registry, seen, (call) => {
+      const routed = call.auth === host.auth ? request : { ...request, host: { ...host, auth: call.auth } };
+      return method(ctx, routed, channel);
+    });
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * The gate: the one edge of a server, in front of every binding and of the call pipeline. It checks a
+ * request's Host and Origin (DNS-rebinding protection), authenticates its caller (the server's `auth`:
+ * the caller becomes `ctx.auth`, or the request is refused with an error that carries its challenge),
+ * answers CORS, and serves the Protected Resource Metadata (RFC 9728 §3). It is built once per server;
+ * every carrier calls it and maps its decisions to its own wire: `server.fetch` (HTTP 401/403 with
+ * `WWW-Authenticate`, preflights), `serveGrpc()`'s HTTP/2 listener (`UNAUTHENTICATED`/
+ * `PERMISSION_DENIED` with the challenge in the metadata), `serveStdio()`, and any listener a binding
+ * author attaches with `attachListener()`.
+ *
+ * @module
+ */
+import type { AuthInfo } from "../core/call-context.ts";
+import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
+import type { ServerAuth } from "./auth.ts";
+import { bearerChallenge, challengeOf } from "./challenge.ts";
+import { type Cors, type CorsOptions, createCors } from "./cors.ts";
+import { createRequestGuard, type RequestGuard } from "./guard.ts";
+import {
+  authenticate,
+  METADATA_PATH,
+  protectedResourceMetadata,
+  resourceMetadataUrl,
+  resourceOrigin,
+} from "./protected-resource.ts";
+
+/** The server options the gate is built from (see `ServerOptions` for each). */
+export interface GateOptions {
+  /** The Host names requests may name, or `"*"`; the loopback names by default. */
+  readonly allowedHosts?: string[] | "*";
+  /** The Origins browsers may send, or `"*"`; by default origins on an allowed host. */
+  readonly allowedOrigins?: string[] | "*";
+  /** Cross-origin access for browser pages. */
+  readonly cors?: CorsOptions;
+  /** The server as an OAuth 2.1 resource server. */
+  readonly auth?: ServerAuth;
+}
+
+/** An answer the gate gives by itself (the metadata document), for a carrier to write on its wire. */
+export interface GateAnswer {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The response headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body; `null` for none (a `HEAD`). */
+  readonly body: string | null;
+}
+
+/** The server's edge, as every carrier calls it. Build it with {@link createGate}. */
+export interface Gate {
+  /**
+   * Checks a request's Host and Origin (DNS-rebinding protection). Takes the URL the caller read
+   * already: runtimes build `Request.url` anew on each access.
+   *
+   * @throws {ProtocolError} `forbidden`, for a Host or Origin that is not allowed.
+   */
+  readonly guard: RequestGuard;
+  /** Cross-origin access (Fetch Standard §3.2), when the server has `cors`. */
+  readonly cors: Cors | undefined;
+  /** The server's authentication, when it has `auth`; without it every request passes, with no caller. */
+  readonly auth: ServerAuth | undefined;
+  /**
+   * Authenticates a request from its `Authorization` header (RFC 6750 §2.1), and checks the scopes
+   * every request needs. The caller it resolves with is the request's own object: hand it to the
+   * pipeline as `ctx.auth` (a binding's `host.auth`), then ask {@link Gate.stepUp}.
+   *
+   * @param request The request (its headers and URL; its body is not read).
+   * @returns The caller, or `undefined` when the server has no `auth`.
+   * @throws {ProtocolError} (rejects) `unauthenticated` or `permission_denied`, carrying its challenge
+   *   for {@link Gate.challenge}; no message holds the token.
+   */
+  authenticate(request: Request): Promise<AuthInfo | undefined>;
+  /**
+   * The `WWW-Authenticate` value for a refusal at an endpoint, read from the error itself (RFC 6750 §3,
+   * pointing at the metadata as RFC 9728 §5.1 says).
+   *
+   * @param error What the request or call was refused with.
+   * @param path The endpoint's path, e.g. `/mcp` (the metadata URL follows it, RFC 9728 §3.1).
+   * @returns The challenge, or `undefined` when the error calls for none or the server has no `auth`.
+   */
+  challenge(error: unknown, path: string): string | undefined;
+  /**
+   * The step-up challenge for a call that was refused for a scope its caller lacks (MCP 2025-11-25,
+   * Authorization, Scope Challenge Handling): the challenge of the error the call ended with.
+   *
+   * @param caller The caller {@link Gate.authenticate} resolved with, after the call.
+   * @param path The endpoint's path.
+   * @returns The challenge, or `undefined` when no call of the caller was refused for a scope.
+   */
+  stepUp(caller: AuthInfo | undefined, path: string): string | undefined;
+  /**
+   * Answers a request for the Protected Resource Metadata (RFC 9728 §3): at the well-known path, or at
+   * it followed by an endpoint's path (§3.1).
+   *
+   * @param method The request's method (`GET` and `HEAD` are answered, others get 405).
+   * @param path The request's path.
+   * @returns The answer, or `undefined` when the path is not a metadata path or the server has no `auth`.
+   */
+  metadata(method: string, path: string): GateAnswer | undefined;
+}
+
+const NOT_ALLOWED: GateAnswer = Object.freeze({
+  status: 405,
+  headers: Object.freeze({ "content-type": "application/json", allow: "GET, HEAD" }),
+  body: JSON.stringify({ error: "method_not_allowed", error_description: "Method not allowed: use GET" }),
+});
+
+/**
+ * Creates a server's gate from its options. `createServer()` does it once; listeners get the server's
+ * gate from `attachListener(server)`.
+ *
+ * @param options The Host and Origin allow-lists, `cors` and `auth`.
+ * @returns The gate.
+ * @throws {TypeError} For invalid `cors` options, or an `auth.resource` that is not an absolute URL.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createGate } from "./gate.ts";
+ *
+ * const gate = createGate({
+ *   auth: {
+ *     resource: "https://api.example.com",
+ *     authorizationServers: ["https://auth.example.com"],
+ *     verify: (token) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
+ *   },
+ * });
+ * const request = (headers: Record<string, string>) => new Request("https://api.example.com/mcp", { headers });
+ * assert.equal((await gate.authenticate(request({ authorization: "Bearer good" })))?.subject, "ada");
+ * const refusal = await gate.authenticate(request({})).catch((error) => error);
+ * assert.equal(refusal.code, "unauthenticated"); // 401 on HTTP, UNAUTHENTICATED on gRPC
+ * assert.equal(
+ *   gate.challenge(refusal, "/mcp"),
+ *   'Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp"',
+ * );
+ * assert.equal(gate.metadata("GET", "/.well-known/oauth-protected-resource/mcp")?.status, 200);
+ * ```
+ */
+export function createGate(options: GateOptions): Gate {
+  const cors = options.cors === undefined ? undefined : createCors(options.cors);
+  const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins, cors?.allows);
+  const auth = options.auth;
+  if (auth === undefined) {
+    return {
+      guard,
+      cors,
+      auth,
+      authenticate: () => Promise.resolve(undefined),
+      challenge: () => undefined,
+      stepUp: () => undefined,
+      metadata: () => undefined,
+    };
+  }
+  const origin = resourceOrigin(auth);
+  const body = JSON.stringify(protectedResourceMetadata(auth));
+  const headers = Object.freeze({ "content-type": "application/json", "cache-control": "public, max-age=3600" });
+  const document: GateAnswer = Object.freeze({ status: 200, headers, body });
+  const head: GateAnswer = Object.freeze({ status: 200, headers, body: null });
+  const challenge = (error: unknown, path: string): string | undefined => {
+    const details = challengeOf(error);
+    return details === undefined
+      ? undefined
+      : bearerChallenge({ ...details, resourceMetadata: resourceMetadataUrl(origin, path) });
+  };
+  return {
+    guard,
+    cors,
+    auth,
+    authenticate: (request) => authenticate(auth, request),
+    challenge,
+    stepUp: (caller, path) => {
+      const refusal = (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
+      return refusal === undefined ? undefined : challenge(refusal, path);
+    },
+    metadata(method, path) {
+      if (!isMetadataPath(path)) return undefined;
+      if (method === "GET") return document;
+      return method === "HEAD" ? head : NOT_ALLOWED;
+    },
+  };
+}
+
+/** Whether a path is the metadata's well-known path, or that path followed by an endpoint's (RFC 9728 §3.1). */
+function isMetadataPath(path: string): boolean {
+  return path.startsWith(METADATA_PATH) &&
+    (path.length === METADATA_PATH.length || path.charCodeAt(METADATA_PATH.length) === 47 /* / */);
+}
