@@ -40,11 +40,14 @@
  */
 export { runCall, runHandler, runRequest, unknownTool } from "./core/pipeline.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./core/pipeline.ts";
-export type { Registry, RegistryChange, RegistryOptions } from "./core/registry.ts";
+export type { Registry, RegistryChange } from "./core/registry.ts";
+export type { ErrorReporter, Runtime, RuntimeOptions } from "./core/runtime.ts";
+export { CacheSlot } from "./core/cache-slot.ts";
 export type { Feature, Featured } from "./core/feature.ts";
 export type { Continuations, ContinuationsOptions, StartOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
 export type { Host, MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
+export { NO_HOST, withCaller } from "./server/binding.ts";
 export type { ResolvedOptions } from "./server/binding.ts";
 export { attachListener } from "./server/listener.ts";
 export type { ListenerAttachment } from "./server/listener.ts";

@@ -83,5 +83,5 @@ export type {
   TextContent,
 } from "./core/result.ts";
 export type { McpliteErrorOptions } from "./core/error.ts";
-export type { ErrorReporter } from "./core/registry.ts";
+export type { ErrorReporter } from "./core/runtime.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";

@@ -4,7 +4,8 @@
  * protobuf, only the HTTP/2 listener loads node:*, the client reaches server code through `import type`
  * only, and neither files nor folders import each other in a cycle (type imports included). Resources,
  * prompts, completion and skills reach the MCP binding only through the features their definitions
- * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code.
+ * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code. Bindings
+ * and carriers see the core through one facade, `src/core/mod.ts`.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -103,6 +104,17 @@ describe("dependency boundaries", () => {
       "src/core/uri-template.ts",
     ];
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
+  });
+
+  it("lets bindings and carriers see the core through its facade (src/core/mod.ts) only", () => {
+    const reached = new Set<string>();
+    for (const file of files.filter((f) => /^src\/(bindings|stdio)\//.test(f))) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        if (target.startsWith("src/core/")) reached.add(target);
+      }
+    }
+    assert.deepEqual([...reached], ["src/core/mod.ts"]);
   });
 
   it("lets listeners reach a server through attachListener() only, never a private field", () => {

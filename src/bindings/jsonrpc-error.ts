@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError } from "../core/error.ts";
+import { ErrorCode, McpliteError } from "../core/mod.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
 import { JSON_HEADERS } from "../server/responses.ts";
 

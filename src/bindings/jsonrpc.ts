@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../core/mod.ts";
 
 /** A JSON-RPC id. */
 export type JsonRpcId = string | number | null;

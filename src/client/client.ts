@@ -13,7 +13,7 @@ import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./
 import { createToolStream } from "./tool-stream.ts";
 import { baseHeaders, type FetchLike, type HeadersOption } from "./http.ts";
 import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
-import { type CallResult, callResultOf, failureOf, valueOf } from "./result.ts";
+import { type CallResult, callResultOf, toolFailureOf, valueOf } from "./result.ts";
 import { finishTask } from "./tasks.ts";
 import { ToolCache } from "./tool-cache.ts";
 import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, ToolInfo, Transport } from "./transport.ts";
@@ -445,7 +445,7 @@ export class Client<T = UntypedTools> {
   }
 
   #finish(name: string, result: CallResult, options: { failure?: "throw" | "value" }): unknown {
-    const failure: ToolFailedError | undefined = failureOf(name, result);
+    const failure: ToolFailedError | undefined = toolFailureOf(name, result);
     if (failure === undefined) return valueOf(result);
     if (options.failure === "value") return failure;
     throw failure;

@@ -142,7 +142,7 @@ export function valueOf(result: CallResult): unknown {
  * @param result The result.
  * @returns The failure.
  */
-export function failureOf(tool: string, result: CallResult): ToolFailedError | undefined {
+export function toolFailureOf(tool: string, result: CallResult): ToolFailedError | undefined {
   if (result.isError !== true) return undefined;
   const content = Array.isArray(result.content) ? result.content : [];
   const text = content.filter((b) => b?.type === "text").map((b) => (b as { text: string }).text).join("\n");

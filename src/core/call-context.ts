@@ -14,6 +14,9 @@ import type {
   ListRootsResult,
   LogLevel,
 } from "./call-sink.ts";
+import type { AuthInfo, Host } from "./host.ts";
+
+export type { AuthInfo } from "./host.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 import { isObject } from "../internal/is-object.ts";
@@ -47,25 +50,6 @@ export interface CallMeta {
   readonly requestId?: string | number | null;
   /** The caller's session id, when the wire carries one (Webtools `sessionId`). */
   readonly sessionId?: string;
-}
-
-/** Who the caller is: what the server's authentication (or middleware) learned from its credential. */
-export interface AuthInfo {
-  /** The authenticated principal (a JWT's `sub`), e.g. a user id. */
-  subject?: string;
-  /** The OAuth client acting for it (`client_id` or `azp`). */
-  clientId?: string;
-  /** The scopes granted. */
-  scopes?: string[];
-  /** The token's claims, when it is a JWT. */
-  claims?: Record<string, unknown>;
-  /**
-   * The raw credential. Never forward it to another service: MCP 2025-11-25, Authorization, forbids
-   * token passthrough (get a token issued for that service instead).
-   */
-  token?: string;
-  /** Anything else. */
-  [key: string]: unknown;
 }
 
 /**
@@ -132,10 +116,8 @@ export interface ContextSource {
   readonly signal: AbortSignal | SignalSource;
   /** What is known about the caller. */
   readonly meta: CallMeta;
-  /** The authenticated caller, if known. */
-  readonly auth?: AuthInfo;
-  /** What the platform handed `fetch` besides the request, if anything. */
-  readonly env?: Readonly<Record<string, unknown>>;
+  /** What came with the request: the platform's values (`ctx.env`) and the authenticated caller (`ctx.auth`). */
+  readonly host?: Host;
 }
 
 /**
@@ -155,7 +137,8 @@ export interface ContextSource {
  * ```
  */
 export function createContext(source: ContextSource, sink?: CallSink): CallContext {
-  return new CallContext(source.name, source.signal, source.meta, sink, source.auth, source.env);
+  const host = source.host;
+  return new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env);
 }
 
 /** The client capability each input method needs. */

@@ -10,6 +10,10 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import type { Registry } from "./registry.ts";
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";
+import { CacheSlot } from "./cache-slot.ts";
+
+/** The server's settings resolved against each tool's configuration schema. */
+const RESOLVED = new CacheSlot<ReturnType<typeof resolveConfig>>("config");
 
 /**
  * Returns the defaults a configuration schema declares: the `default` of each top-level property.
@@ -45,7 +49,7 @@ export function configDefaults(schema: JsonSchema): Record<string, unknown> {
  * @returns `true` when there is something to resolve.
  */
 export function hasConfig(registry: Registry, tool: AnyTool): boolean {
-  return tool.config !== undefined || registry.config !== undefined;
+  return tool.config !== undefined || registry.runtime.config !== undefined;
 }
 
 /**
@@ -63,9 +67,9 @@ export function resolveConfig(
   tool: AnyTool,
   supplied?: Record<string, unknown>,
 ): ValidationResult | Promise<ValidationResult> {
-  const schemas = [registry.config, tool.config].filter((s): s is CompiledSchema => s !== undefined);
+  const schemas = [registry.runtime.config, tool.config].filter((s): s is CompiledSchema => s !== undefined);
   const results = schemas.map((schema) =>
-    schema.validate(pick({ ...defaultsOf(schema), ...supplied, ...registry.settings }, schema))
+    schema.validate(pick({ ...defaultsOf(schema), ...supplied, ...registry.runtime.settings }, schema))
   );
   return results.some((r) => r instanceof Promise)
     ? Promise.all(results).then(merge)
@@ -90,7 +94,7 @@ export function configFor(
   supplied: Record<string, unknown> | undefined,
 ): unknown | Promise<unknown> {
   const resolved = supplied === undefined
-    ? registry.memo(`config:${tool.name}`, () => resolveConfig(registry, tool))
+    ? registry.cached(RESOLVED, tool.name, () => resolveConfig(registry, tool))
     : resolveConfig(registry, tool, supplied);
   return resolved instanceof Promise
     ? resolved.then((r) => configValue(r, tool, supplied !== undefined))

@@ -8,7 +8,7 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import type { InputRequest } from "./call-sink.ts";
 import { createTokenCodec, type TokenCodec, type TokenCodecOptions } from "../codec/token.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
-import { failureOf } from "./failure.ts";
+import { failureFromError } from "./failure.ts";
 import { isInputAnswer } from "./call-sink.ts";
 import { Job } from "./job.ts";
 import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
@@ -261,5 +261,5 @@ function storedFailure(error: unknown, onError?: (error: unknown) => void): Stor
   if (error instanceof ProtocolError) {
     return { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
   }
-  return { status: "completed", result: failureOf(error, (e) => onError?.(e)) };
+  return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) };
 }

@@ -22,12 +22,12 @@ import { isObject } from "../internal/is-object.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { ToolError } from "./error.ts";
- * import { failureOf } from "./failure.ts";
- * const result = failureOf(new ToolError("quota exceeded", { data: { retryInS: 60 } }), () => {});
+ * import { failureFromError } from "./failure.ts";
+ * const result = failureFromError(new ToolError("quota exceeded", { data: { retryInS: 60 } }), () => {});
  * assert.deepEqual(result, { content: [{ type: "text", text: "quota exceeded" }], isError: true, structuredContent: { retryInS: 60 } });
  * ```
  */
-export function failureOf(error: unknown, report: (error: unknown) => void): ToolResult {
+export function failureFromError(error: unknown, report: (error: unknown) => void): ToolResult {
   if (error instanceof ProtocolError) throw error;
   if (error instanceof ToolError) {
     const result = failureResult(error.message);

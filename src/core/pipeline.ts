@@ -18,9 +18,10 @@ import {
   type SignalSource,
 } from "./call-context.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
+import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
-import { failureOf } from "./failure.ts";
+import { failureFromError } from "./failure.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
@@ -54,12 +55,12 @@ export interface CallRequest {
   readonly round?: { readonly inputResponses: unknown; readonly requestState: unknown };
   /** Configuration the caller supplied, on wires that carry it (Webtools `config`); the server's settings win. */
   readonly config?: Record<string, unknown>;
-  /** The authenticated caller, when the server's authentication ran before the pipeline. */
-  readonly auth?: AuthInfo;
-  /** What the platform handed `fetch` besides the request (a Worker's `env`): the handler's `ctx.env`. */
-  readonly env?: Readonly<Record<string, unknown>>;
-  /** Keeps deferred work (`ctx.defer()`) alive past the response, where the platform needs it (a Worker's `ctx.waitUntil`). */
-  readonly waitUntil?: (work: Promise<unknown>) => void;
+  /**
+   * What came with the request, whole: the caller the server's gate verified (`ctx.auth`), the
+   * platform's values (`ctx.env`), and its `waitUntil`, which keeps deferred work (`ctx.defer()`)
+   * alive past the response where the platform needs it (a Worker's `ctx.waitUntil`).
+   */
+  readonly host?: Host;
   /**
    * Receives each partial of a streaming tool as it comes. When it returns a promise, the next
    * partial is not pulled before it settles (back-pressure for wires whose streams are pulled).
@@ -87,9 +88,10 @@ export interface CallRequest {
  * import * as v from "valibot";
  * import { defineTool } from "../tool/define-tool.ts";
  * import { runCall } from "./pipeline.ts";
- * import { Registry } from "./registry.ts";
+ * import { Definitions } from "./registry.ts";
+ * import { Runtime } from "./runtime.ts";
  *
- * const registry = new Registry();
+ * const registry = new Definitions(new Runtime());
  * registry.add(defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b));
  * const outcome = await runCall(registry, {
  *   name: "add",
@@ -107,7 +109,7 @@ export function runCall(registry: Registry, request: CallRequest): Promise<CallO
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
   const ctx = createContext(request, round ?? request.sink);
   const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
-  const requests = registry.middleware;
+  const requests = registry.runtime.middleware;
   if (requests.length === 0) return runTool(registry, call, request, round);
   const params = { name: request.name, arguments: request.arguments };
   const seen: Call = { method: "tools/call", name: request.name, params, ctx };
@@ -122,7 +124,7 @@ function runTool(
   request: CallRequest,
   round: InputRound | undefined,
 ): Promise<CallOutcome> {
-  const chain = registry.toolMiddleware;
+  const chain = registry.runtime.toolMiddleware;
   return chain.length === 0
     ? execute(registry, call, request, round)
     : runMiddleware(chain, call, (c) => execute(registry, c, request, round));
@@ -141,12 +143,12 @@ async function execute(
   if (checked instanceof Promise) checked = await checked;
   if (!checked.ok) throw invalidArguments(tool.name, checked.issues);
   const ctx = call.ctx;
-  if (tool.config !== undefined || registry.config !== undefined) {
+  if (tool.config !== undefined || registry.runtime.config !== undefined) {
     const config = configFor(registry, tool, request.config);
     ctx.config = config instanceof Promise ? await config : config;
   }
   if (round !== undefined && round.carried) {
-    const opening = round.open(registry.continuations, roundScope(call), registry.onError);
+    const opening = round.open(registry.runtime.continuations, roundScope(call), registry.runtime.onError);
     if (opening !== undefined) await opening;
   }
   let value: unknown;
@@ -165,10 +167,10 @@ async function execute(
   }
   // The input it still needs (even if the handler caught the signal), a promise token, or its result.
   if (round?.pending && tool.mode !== "stream") return await askFor(registry, call, round);
-  if (value instanceof ToolPromise) return await promised(registry, call, tool, value, request.waitUntil);
+  if (value instanceof ToolPromise) return await promised(registry, call, tool, value, request.host?.waitUntil);
   let result: ToolResult | Promise<ToolResult> = tool.output === undefined
     ? resultFromValue(value)
-    : resultOf(tool, value, (error) => registry.onError?.(error, call));
+    : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
   if (result instanceof Promise) result = await result;
   return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
 }
@@ -189,14 +191,14 @@ async function promised(
 
 async function askFor(registry: Registry, call: ToolCall, round: InputRound): Promise<CallOutcome> {
   try {
-    return await round.outcome(registry.continuations, roundScope(call));
+    return await round.outcome(registry.runtime.continuations, roundScope(call));
   } catch (error) {
     return failure(registry, call, error); // a state too large for a token
   }
 }
 
 function failure(registry: Registry, call: ToolCall, error: unknown): FinalOutcome {
-  return { kind: "failure", result: failureOf(error, (e) => registry.onError?.(e, call)) };
+  return { kind: "failure", result: failureFromError(error, (e) => registry.runtime.onError?.(e, call)) };
 }
 
 function roundScope(call: ToolCall): RoundScope {
@@ -277,10 +279,8 @@ export interface HandlerRequest {
   readonly sink?: CallSink;
   /** The input round the request carried, on wires that ask that way. */
   readonly round?: { readonly inputResponses: unknown; readonly requestState: unknown };
-  /** The authenticated caller. */
-  readonly auth?: AuthInfo;
-  /** What the platform handed `fetch` besides the request: the handler's `ctx.env`. */
-  readonly env?: Readonly<Record<string, unknown>>;
+  /** What came with the request: the authenticated caller (`ctx.auth`) and the platform's values (`ctx.env`). */
+  readonly host?: Host;
 }
 
 /** What a handler run by {@link runHandler} gave: its value, or the input the request still needs. */
@@ -317,7 +317,7 @@ export function runHandler<D extends { readonly scopes?: readonly string[] }, T>
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
   const ctx = createContext(request, round ?? request.sink);
-  const chain = registry.middleware;
+  const chain = registry.runtime.middleware;
   const handled = () => handle(registry, request, ctx, round, find, run);
   if (chain.length === 0) return handled();
   const seen: Call = { method: request.method, name: request.name, params: request.params, ctx };
@@ -336,16 +336,16 @@ async function handle<D extends { readonly scopes?: readonly string[] }, T>(
   if (definition.scopes !== undefined) requireScopes(definition.scopes, ctx.auth, scoped(request.scope));
   if (round === undefined) return { asked: false, value: await run(definition, ctx) };
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };
-  const opening = round.open(registry.continuations, who, registry.onError);
+  const opening = round.open(registry.runtime.continuations, who, registry.runtime.onError);
   if (opening !== undefined) await opening;
   let value: T;
   try {
     value = await run(definition, ctx);
   } catch (error) {
     if (!round.pending) throw error;
-    return { asked: true, outcome: await round.outcome(registry.continuations, who) };
+    return { asked: true, outcome: await round.outcome(registry.runtime.continuations, who) };
   }
-  if (round.pending) return { asked: true, outcome: await round.outcome(registry.continuations, who) };
+  if (round.pending) return { asked: true, outcome: await round.outcome(registry.runtime.continuations, who) };
   return { asked: false, value };
 }
 
@@ -392,8 +392,7 @@ function ownerContext(request: ContinuationRequest, sink?: CallSink): CallContex
     name: owner.name,
     signal: caller.signal,
     meta: caller.meta,
-    auth: caller.auth,
-    env: caller.env,
+    host: { auth: caller.auth, env: caller.env, waitUntil: undefined },
   }, sink);
 }
 
@@ -407,10 +406,8 @@ export interface MethodRequest {
   readonly meta: CallMeta;
   /** The cancellation signal, or what holds it. */
   readonly signal: AbortSignal | SignalSource;
-  /** The authenticated caller. */
-  readonly auth?: AuthInfo;
-  /** What the platform handed `fetch` besides the request. */
-  readonly env?: Readonly<Record<string, unknown>>;
+  /** What came with the request: the authenticated caller (`ctx.auth`) and the platform's values (`ctx.env`). */
+  readonly host?: Host;
 }
 
 /**
@@ -427,10 +424,11 @@ export interface MethodRequest {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Registry } from "./registry.ts";
+ * import { Definitions } from "./registry.ts";
+ * import { Runtime } from "./runtime.ts";
  * import { runRequest } from "./pipeline.ts";
  *
- * const registry = new Registry();
+ * const registry = new Definitions(new Runtime());
  * const seen: string[] = [];
  * registry.use((call, next) => {
  *   seen.push(call.method);
@@ -449,7 +447,7 @@ export function runRequest<T>(
 ): Promise<T> {
   const params = request.params;
   const ctx = createContext({ ...request, name: nameOf(params) ?? request.method });
-  const chain = registry.middleware;
+  const chain = registry.runtime.middleware;
   if (chain.length === 0) {
     try {
       return Promise.resolve(operation(ctx));

@@ -39,7 +39,7 @@ export async function promiseOutcome(
 ): Promise<PromiseOutcome> {
   const owner = promise["~tool"] === undefined ? tool : registry.get(promise["~tool"]);
   if (owner === undefined) throw new TypeError(`no tool "${promise["~tool"]}" to own this promise`);
-  const c = registry.continuations;
+  const c = registry.runtime.continuations;
   const ttlMs = promise.ttlMs ?? owner.longRunning?.ttlMs ?? c.promiseTtlMs;
   const work = promise["~work"];
   const entry = promise["~entry"];
@@ -51,7 +51,7 @@ export async function promiseOutcome(
       `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
     );
   }
-  const report = (error: unknown) => registry.onError?.(error, call);
+  const report = (error: unknown) => registry.runtime.onError?.(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
   const state: PromiseState = work !== undefined
     ? { d: await c.start(work, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil }) }

@@ -35,7 +35,7 @@ export interface RedeemArgs {
  *   this server does not serve, or deferred work whose result this instance does not hold.
  */
 export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: CallContext): Promise<unknown> {
-  const c = registry.continuations;
+  const c = registry.runtime.continuations;
   let scope: string;
   let state: PromiseState;
   try {
@@ -44,7 +44,7 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
     state = claims.state as PromiseState;
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
-    registry.onError?.(error);
+    registry.runtime.onError?.(error);
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid or expired promise token", {
       data: { reason: "invalid_promise" },
       cause: error,
@@ -97,7 +97,7 @@ export async function continuePromise(
     value["~tool"] = owner.name;
     return value;
   }
-  return toolResult(await resultOf(owner, value, (error) => registry.onError?.(error)));
+  return toolResult(await resultOf(owner, value, (error) => registry.runtime.onError?.(error)));
 }
 
 /**
@@ -122,7 +122,7 @@ export async function cancelContinuation(
 
 /** The owner's configuration, from the server's settings: a continuation never sees a caller's. */
 async function configure(registry: Registry, owner: AnyTool, ctx: CallContext): Promise<void> {
-  if (owner.config === undefined && registry.config === undefined) return;
+  if (owner.config === undefined && registry.runtime.config === undefined) return;
   ctx.config = await configFor(registry, owner, undefined);
 }
 
@@ -133,7 +133,7 @@ async function redeemDeferred(
   cancel: boolean,
   ctx: CallContext,
 ): Promise<unknown> {
-  const c = registry.continuations;
+  const c = registry.runtime.continuations;
   if (cancel) {
     const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
     return stopped ? "cancelled" : "not cancelled: the work is no longer running";

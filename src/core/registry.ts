@@ -1,20 +1,21 @@
 /**
- * The tool table every binding reads: one `Map` lookup per call, and list bodies that are built once
- * and rebuilt only when the table changes.
+ * The definitions every binding reads: tools, resources, skills and prompts by name, the features
+ * they brought, a change bus, and typed caches of what is derived from them (list bodies, ETags),
+ * built once per change. Beside them, each registry holds the server's {@link Runtime} (middleware,
+ * settings, continuations). One `Map` lookup per call is the only registry work on the hot path.
+ *
+ * A binding sees a server's definitions through the {@link Registry} interface; the server itself
+ * holds the {@link Definitions} class, which also registers and removes.
  *
  * @module
  */
+import type { CacheSlot } from "./cache-slot.ts";
 import type { Feature, Featured } from "./feature.ts";
-import type { Skill } from "./skill.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { AnyResource } from "./resource.ts";
+import type { Runtime } from "./runtime.ts";
+import type { Skill } from "./skill.ts";
 import type { AnyTool } from "./tool.ts";
-import type { CompiledSchema } from "./schema.ts";
-import { Continuations } from "./continuations.ts";
-import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
-
-/** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
-export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
 
 /** What changed: one of the lists, the configuration, or the contents of one resource. */
 export type RegistryChange =
@@ -26,174 +27,151 @@ const PROMPTS: RegistryChange = Object.freeze({ kind: "prompts" });
 const RESOURCES: RegistryChange = Object.freeze({ kind: "resources" });
 const CONFIG: RegistryChange = Object.freeze({ kind: "config" });
 
-/** The server-wide state every registry of one server shares. */
-export interface RegistryOptions {
-  /** Where masked errors go. */
-  readonly onError?: ErrorReporter;
-  /** The server's tokens, defaults and deferred work (default: a set from `MCPLITE_SECRET`). */
-  readonly continuations?: Continuations;
-  /** The server's own configuration values (`settings`). */
-  readonly settings?: Readonly<Record<string, unknown>>;
-}
-
-/** What a registry shares with the registries forked from it. */
-interface Shared {
-  readonly middleware: Middleware[];
-  readonly toolMiddleware: ToolMiddleware[];
-  readonly onError: ErrorReporter | undefined;
-  readonly continuations: Continuations;
-  readonly settings: Readonly<Record<string, unknown>>;
-  config: CompiledSchema | undefined;
-  /** The features the registered definitions brought, here and in every fork. */
-  readonly features: Set<Feature>;
-  /** The registry and its forks, told when the shared configuration schema changes. */
-  readonly members: Set<Registry>;
-}
-
-/** Set only while {@link Registry.fork} constructs a fork: the state it inherits. */
-let inherited: Shared | undefined;
-
-/**
- * The registry: tools, resources and prompts by name, the server-wide state (middleware, settings,
- * configuration schema, error reporter, continuations), and memoised list bodies.
- */
-export class Registry {
-  readonly #tools = new Map<string, AnyTool>();
-  readonly #resources = new Map<string, AnyResource>();
-  readonly #skills = new Map<string, Skill>();
-  readonly #prompts = new Map<string, AnyPrompt>();
-  readonly #memo = new Map<string, unknown>();
-  readonly #listeners = new Set<(change: RegistryChange) => void>();
-  readonly #state: Shared;
-
-  /**
-   * Creates an empty registry.
-   *
-   * @param options The server-wide state.
-   */
-  constructor(options: RegistryOptions = {}) {
-    this.#state = inherited ?? {
-      middleware: [],
-      toolMiddleware: [],
-      onError: options.onError,
-      continuations: options.continuations ?? new Continuations(),
-      settings: Object.freeze({ ...options.settings }),
-      config: undefined,
-      features: new Set(),
-      members: new Set(),
-    };
-    this.#state.members.add(this);
-  }
-
-  /**
-   * Creates a registry with a tool table of its own that shares this one's middleware, settings,
-   * configuration schema, error reporter and continuations (Webtools serves older versions of a tool
-   * set this way).
-   *
-   * @returns The new, empty registry.
-   */
-  fork(): Registry {
-    inherited = this.#state;
-    try {
-      return new Registry();
-    } finally {
-      inherited = undefined;
-    }
-  }
-
-  /** The request middleware chain (around every method), outermost first. */
-  get middleware(): readonly Middleware[] {
-    return this.#state.middleware;
-  }
-
-  /** The tool middleware chain (around tool handlers), outermost first. */
-  get toolMiddleware(): readonly ToolMiddleware[] {
-    return this.#state.toolMiddleware;
-  }
-
-  /**
-   * Adds a request middleware at the end of its chain (innermost).
-   *
-   * @param middleware The middleware.
-   */
-  use(middleware: Middleware): void {
-    this.#state.middleware.push(middleware);
-  }
-
-  /**
-   * Adds a tool middleware at the end of its chain (innermost).
-   *
-   * @param middleware The middleware.
-   */
-  useTool(middleware: ToolMiddleware): void {
-    this.#state.toolMiddleware.push(middleware);
-  }
-
-  /** Where masked errors go. */
-  get onError(): ErrorReporter | undefined {
-    return this.#state.onError;
-  }
-
-  /** The server's tokens, defaults and deferred work. */
-  get continuations(): Continuations {
-    return this.#state.continuations;
-  }
-
-  /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
-  get settings(): Readonly<Record<string, unknown>> {
-    return this.#state.settings;
-  }
-
-  /**
-   * The features the registered resources, prompts and skills brought (e.g. the MCP methods
-   * that serve resources), in the order they came; a binding reads its own part of each.
-   */
-  get features(): ReadonlySet<Feature> {
-    return this.#state.features;
-  }
-
-  /** Keeps the features a definition brings. */
-  #bring(definition: Featured): void {
-    for (const feature of definition.features ?? []) this.#state.features.add(feature);
-  }
-
-  /** The server-level configuration schema (`server.config()`), merged into every tool's. */
-  get config(): CompiledSchema | undefined {
-    return this.#state.config;
-  }
-
-  /**
-   * Sets the server-level configuration schema; memoised values are rebuilt, here and in every fork.
-   *
-   * @param schema The compiled schema.
-   */
-  setConfig(schema: CompiledSchema | undefined): void {
-    this.#state.config = schema;
-    for (const member of this.#state.members) member.#changed(CONFIG);
-  }
-
+/** A server's definitions as a binding reads them: the contract between the server and its bindings. */
+export interface Registry {
+  /** The server's runtime: middleware, error reporter, continuations, settings, configuration schema. */
+  readonly runtime: Runtime;
   /**
    * Looks a tool up. This is the only registry work on the hot path.
    *
    * @param name The tool name.
    * @returns The tool, or `undefined`.
    */
+  get(name: string): AnyTool | undefined;
+  /** The registered tools, in registration order. */
+  readonly tools: IterableIterator<AnyTool>;
+  /** The registered tool names, in registration order. */
+  readonly names: IterableIterator<string>;
+  /** The registered resources and templates, in registration order. */
+  readonly resources: IterableIterator<AnyResource>;
+  /** The registered skills (SEP-2640), in registration order. */
+  readonly skills: IterableIterator<Skill>;
+  /**
+   * Finds a skill by its URI (`skill://<name>/SKILL.md`).
+   *
+   * @param uri The URI.
+   * @returns The skill, if one is registered.
+   */
+  skill(uri: string): Skill | undefined;
+  /** The registered prompts, in registration order. */
+  readonly prompts: IterableIterator<AnyPrompt>;
+  /**
+   * Looks a prompt up.
+   *
+   * @param name The prompt name.
+   * @returns The prompt, or `undefined`.
+   */
+  prompt(name: string): AnyPrompt | undefined;
+  /**
+   * The features the registered resources, prompts and skills brought (e.g. the MCP methods that
+   * serve resources), in the order they came; a binding reads its own part of each.
+   */
+  readonly features: ReadonlySet<Feature>;
+  /**
+   * A value derived from the definitions, built on first use after each change (of the definitions or
+   * of the server's configuration schema) and kept until the next.
+   *
+   * @param slot The kind of value (declared once, module-level).
+   * @param key Which value of that kind (e.g. the caller's scopes); `""` when there is one.
+   * @param build Derives the value.
+   * @returns The cached value.
+   */
+  cached<V>(slot: CacheSlot<V>, key: string, build: () => V): V;
+  /**
+   * Subscribes to changes (for `list_changed` and `resources/updated` notifications).
+   *
+   * @param listener Called after each change, with what changed.
+   * @returns A function that unsubscribes.
+   */
+  onChange(listener: (change: RegistryChange) => void): () => void;
+  /**
+   * A registry of its own tools that shares this one's runtime and features (Webtools serves the older
+   * versions of a tool set this way). A long-running tool among them brings its own `redeem` tool.
+   *
+   * @param tools The fork's tools.
+   * @returns The fork.
+   */
+  fork(tools: Iterable<AnyTool>): Registry;
+}
+
+/** Builds the system tool that redeems the promises of a registry's long-running tools. */
+export type RedeemToolFactory = (registry: Registry) => AnyTool;
+
+/**
+ * A server's definitions: the {@link Registry} a binding reads, plus registration.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { defineTool } from "../tool/define-tool.ts";
+ * import { Definitions } from "./registry.ts";
+ * import { Runtime } from "./runtime.ts";
+ *
+ * const registry = new Definitions(new Runtime());
+ * const changes: string[] = [];
+ * registry.onChange((change) => changes.push(change.kind));
+ * registry.add(defineTool("echo").input(v.object({ text: v.string() })).handle(({ text }) => text));
+ * assert.equal(registry.get("echo")?.name, "echo");
+ * assert.deepEqual(changes, ["tools"]);
+ * ```
+ */
+export class Definitions implements Registry {
+  readonly #tools = new Map<string, AnyTool>();
+  readonly #resources = new Map<string, AnyResource>();
+  readonly #skills = new Map<string, Skill>();
+  readonly #prompts = new Map<string, AnyPrompt>();
+  readonly #caches = new Map<CacheSlot<unknown>, Map<string, unknown>>();
+  readonly #listeners = new Set<(change: RegistryChange) => void>();
+  readonly #features: Set<Feature>;
+  readonly #redeem: RedeemToolFactory | undefined;
+  /** The server's runtime. */
+  readonly runtime: Runtime;
+
+  /**
+   * Creates empty definitions.
+   *
+   * @param runtime The server's runtime.
+   * @param redeem Builds the `redeem` system tool, added with the first long-running tool
+   *   (MCP-lite spec v0.042 §3.6); without it, none is added.
+   * @param features The features set to share (a fork shares its parent's).
+   */
+  constructor(runtime: Runtime, redeem?: RedeemToolFactory, features: Set<Feature> = new Set()) {
+    this.runtime = runtime;
+    this.#redeem = redeem;
+    this.#features = features;
+    runtime.onConfigChange(() => this.#changed(CONFIG));
+  }
+
+  fork(tools: Iterable<AnyTool>): Registry {
+    const fork = new Definitions(this.runtime, this.#redeem, this.#features);
+    for (const tool of tools) fork.add(tool);
+    return fork;
+  }
+
+  get features(): ReadonlySet<Feature> {
+    return this.#features;
+  }
+
+  /** Keeps the features a definition brings. */
+  #bring(definition: Featured): void {
+    for (const feature of definition.features ?? []) this.#features.add(feature);
+  }
+
   get(name: string): AnyTool | undefined {
     return this.#tools.get(name);
   }
 
-  /** The registered tools, in registration order. */
   get tools(): IterableIterator<AnyTool> {
     return this.#tools.values();
   }
 
-  /** The registered tool names, in registration order. */
   get names(): IterableIterator<string> {
     return this.#tools.keys();
   }
 
   /**
-   * Registers a tool.
+   * Registers a tool, and with the first long-running one the `redeem` system tool.
    *
    * @param tool The tool.
    * @throws {TypeError} When a tool of that name exists already.
@@ -201,6 +179,10 @@ export class Registry {
   add(tool: AnyTool): void {
     if (this.#tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
     this.#tools.set(tool.name, tool);
+    if (tool.longRunning !== undefined && this.#redeem !== undefined) {
+      const redeem = this.#redeem(this);
+      if (!this.#tools.has(redeem.name)) this.#tools.set(redeem.name, redeem);
+    }
     this.#changed(TOOLS);
   }
 
@@ -216,7 +198,6 @@ export class Registry {
     return removed;
   }
 
-  /** The registered resources and templates, in registration order. */
   get resources(): IterableIterator<AnyResource> {
     return this.#resources.values();
   }
@@ -246,7 +227,6 @@ export class Registry {
     return removed;
   }
 
-  /** The registered skills (SEP-2640), in registration order. */
   get skills(): IterableIterator<Skill> {
     return this.#skills.values();
   }
@@ -264,12 +244,6 @@ export class Registry {
     this.#changed(RESOURCES);
   }
 
-  /**
-   * Finds a skill by its URI (`skill://<name>/SKILL.md`).
-   *
-   * @param uri The URI.
-   * @returns The skill, if one is registered.
-   */
   skill(uri: string): Skill | undefined {
     return this.#skills.get(uri);
   }
@@ -284,17 +258,10 @@ export class Registry {
     for (const listener of this.#listeners) listener(change);
   }
 
-  /**
-   * Looks a prompt up.
-   *
-   * @param name The prompt name.
-   * @returns The prompt, or `undefined`.
-   */
   prompt(name: string): AnyPrompt | undefined {
     return this.#prompts.get(name);
   }
 
-  /** The registered prompts, in registration order. */
   get prompts(): IterableIterator<AnyPrompt> {
     return this.#prompts.values();
   }
@@ -324,28 +291,17 @@ export class Registry {
     return removed;
   }
 
-  /**
-   * Returns a value computed from the table, computing it only after a change (list bodies, ETags).
-   *
-   * @param key What is memoised.
-   * @param build Computes the value.
-   * @returns The memoised value.
-   */
-  memo<T>(key: string, build: () => T): T {
-    let value = this.#memo.get(key) as T | undefined;
+  cached<V>(slot: CacheSlot<V>, key: string, build: () => V): V {
+    let values = this.#caches.get(slot);
+    if (values === undefined) this.#caches.set(slot, values = new Map());
+    let value = values.get(key) as V | undefined;
     if (value === undefined) {
       value = build();
-      this.#memo.set(key, value);
+      values.set(key, value);
     }
     return value;
   }
 
-  /**
-   * Subscribes to changes of the table (for `list_changed` and `resources/updated` notifications).
-   *
-   * @param listener Called after each change, with what changed.
-   * @returns A function that unsubscribes.
-   */
   onChange(listener: (change: RegistryChange) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -363,7 +319,7 @@ export class Registry {
   }
 
   #changed(change: RegistryChange): void {
-    this.#memo.clear();
+    this.#caches.clear();
     for (const listener of this.#listeners) listener(change);
   }
 }

@@ -9,6 +9,10 @@ import type { AuthInfo } from "./call-context.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { Registry } from "./registry.ts";
 import type { AnyTool } from "./tool.ts";
+import { CacheSlot } from "./cache-slot.ts";
+
+/** The scopes any definition of a kind requires. */
+const SCOPES = new CacheSlot<ReadonlySet<string>>("scopes");
 
 /**
  * Where a refusal for a missing scope leaves its error, on the caller's `AuthInfo`: the server's gate
@@ -115,8 +119,9 @@ export type ScopedKind = "tools" | "resources" | "prompts";
  * @returns The scopes; empty when no definition of the kind has any.
  */
 export function scopesOf(registry: Registry, kind: ScopedKind): ReadonlySet<string> {
-  return registry.memo(
-    `${kind}:scopes`,
+  return registry.cached(
+    SCOPES,
+    kind,
     () => new Set([...(registry[kind] as Iterable<Scoped>)].flatMap((item) => item.scopes ?? [])),
   );
 }
@@ -154,10 +159,11 @@ export interface Visible<T> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { definePrompt } from "../prompt/define-prompt.ts";
- * import { Registry } from "./registry.ts";
+ * import { Definitions } from "./registry.ts";
+ * import { Runtime } from "./runtime.ts";
  * import { visibleTo } from "./scopes.ts";
  *
- * const registry = new Registry();
+ * const registry = new Definitions(new Runtime());
  * registry.addPrompt(definePrompt("hello").get(() => "hi"));
  * registry.addPrompt(definePrompt("audit").scopes("admin").get(() => "audit"));
  * const reader = visibleTo(registry, "prompts", { subject: "ada", scopes: [] }, "prompts");

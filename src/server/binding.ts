@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
+import type { Host } from "../core/host.ts";
 import type { ProtocolError } from "../core/error.ts";
 import type { Registry } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
@@ -41,22 +41,7 @@ export interface ServerCore {
   readonly options: ResolvedOptions;
 }
 
-/**
- * What the platform handed `fetch` besides the request: a Worker's `env` and `ExecutionContext`
- * (`export default { fetch: server.fetch }`), or whatever a framework passes on (Hono's `app.fetch`,
- * `(request, env, ctx)` from a route: `server.fetch(c.req.raw, { ...c.env, user: c.get("user") }, c.executionCtx)`).
- */
-export interface Host {
-  /** The platform's bindings and variables (`fetch`'s second argument), read by handlers as `ctx.env`. */
-  readonly env: Readonly<Record<string, unknown>> | undefined;
-  /** Keeps work alive past the response (a Worker's `ctx.waitUntil`); `undefined` where the process stays up anyway. */
-  readonly waitUntil: ((work: Promise<unknown>) => void) | undefined;
-  /** The caller the server's authentication verified (`createServer({ auth })`), handed to the pipeline as `ctx.auth`. */
-  readonly auth?: AuthInfo;
-}
-
-/** The host of a request that came with nothing besides itself (Deno.serve, Bun.serve, Node adapters). */
-export const NO_HOST: Host = Object.freeze({ env: undefined, waitUntil: undefined });
+export { type Host, NO_HOST, withCaller } from "../core/host.ts";
 
 /** Answers the requests of one route. */
 export type RouteHandler = (request: Request, host: Host) => Promise<Response>;

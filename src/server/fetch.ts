@@ -10,7 +10,7 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import { pathOf } from "../internal/url.ts";
-import { type Host, NO_HOST, type Route } from "./binding.ts";
+import { type Host, NO_HOST, type Route, withCaller } from "./binding.ts";
 import { withHeaders } from "./cors.ts";
 import type { Gate, GateAnswer } from "./gate.ts";
 import { METADATA_PATH } from "./protected-resource.ts";
@@ -136,7 +136,7 @@ function protect(route: Route, gate: Gate): Route {
         const refusal = error as ProtocolError; // the gate refuses with protocol errors only
         return challenged(route.refuse(refusal), gate.challenge(refusal, path));
       }
-      const response = await route.handle(request, { env: host.env, waitUntil: host.waitUntil, auth: caller });
+      const response = await route.handle(request, withCaller(host, caller));
       return challenged(response, gate.stepUp(caller, path));
     },
   };

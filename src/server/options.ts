@@ -5,7 +5,7 @@
  */
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
-import type { ErrorReporter } from "../core/registry.ts";
+import type { ErrorReporter } from "../core/runtime.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Notifier } from "../core/notifier.ts";
-import type { Registry, RegistryChange } from "../core/registry.ts";
+import type { Definitions, RegistryChange } from "../core/registry.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -43,7 +43,7 @@ function changeOf(message: string, self: string): RegistryChange | undefined {
  * @returns When subscribed.
  */
 export function relayChanges(
-  registry: Registry,
+  registry: Definitions,
   notifier: Notifier,
   onError?: (error: unknown) => void,
 ): Promise<void> {

@@ -13,13 +13,14 @@ import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
 import type { RedeemArgs } from "../core/redeem.ts";
-import { Registry } from "../core/registry.ts";
+import { Definitions } from "../core/registry.ts";
+import { Runtime } from "../core/runtime.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
-import { createRedeemTool, REDEEM_TOOL } from "../tool/redeem-tool.ts";
-import type { Route, ServerCore } from "./binding.ts";
+import { createRedeemTool } from "../tool/redeem-tool.ts";
+import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding.ts";
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
 import { createGate } from "./gate.ts";
 import { registerListenerAttachment } from "./listener.ts";
@@ -93,6 +94,7 @@ export class Server<TTools extends ToolMap = {}> {
    */
   readonly basePath: string;
   readonly #core: ServerCore;
+  readonly #definitions: Definitions;
   readonly #checks: ((tool: AnyTool) => void)[] = [];
 
   /**
@@ -111,7 +113,10 @@ export class Server<TTools extends ToolMap = {}> {
       leaseMs: options.leaseMs,
       secretFallback: () => platformSecret,
     });
-    const registry = new Registry({ onError: options.onError, continuations, settings: options.settings });
+    const runtime = new Runtime({ onError: options.onError, continuations, settings: options.settings });
+    // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
+    const registry = new Definitions(runtime, createRedeemTool);
+    this.#definitions = registry;
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, options.onError);
     this.name = resolved.name;
     this.version = resolved.version;
@@ -145,13 +150,8 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a tool of that name is registered already.
    */
   tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
-    const registry = this.#core.registry;
     for (const check of this.#checks) check(tool);
-    registry.add(tool);
-    // A tool that answers with promises needs the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
-    if (tool.longRunning !== undefined && registry.get(REDEEM_TOOL) === undefined) {
-      registry.add(createRedeemTool(registry));
-    }
+    this.#definitions.add(tool);
     return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
   }
 
@@ -162,7 +162,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns Whether a tool was removed.
    */
   removeTool(name: string): boolean {
-    return this.#core.registry.remove(name);
+    return this.#definitions.remove(name);
   }
 
   /**
@@ -173,7 +173,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When one with that URI or template is registered already.
    */
   resource(resource: AnyResource): this {
-    this.#core.registry.addResource(resource);
+    this.#definitions.addResource(resource);
     return this;
   }
 
@@ -187,7 +187,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a skill of that name is served already.
    */
   skill(skill: Skill): this {
-    const registry = this.#core.registry;
+    const registry = this.#definitions;
     registry.addSkill(skill);
     for (const file of skill.files) registry.addResource(skillFileResource(skill, file));
     return this;
@@ -200,7 +200,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns Whether one was removed.
    */
   removeResource(uri: string): boolean {
-    return this.#core.registry.removeResource(uri);
+    return this.#definitions.removeResource(uri);
   }
 
   /**
@@ -209,7 +209,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @param uri The URI whose contents changed.
    */
   resourceUpdated(uri: string): void {
-    this.#core.registry.resourceUpdated(uri);
+    this.#definitions.resourceUpdated(uri);
   }
 
   /**
@@ -220,7 +220,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a prompt of that name is registered already.
    */
   prompt(prompt: AnyPrompt): this {
-    this.#core.registry.addPrompt(prompt);
+    this.#definitions.addPrompt(prompt);
     return this;
   }
 
@@ -231,7 +231,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @returns Whether a prompt was removed.
    */
   removePrompt(name: string): boolean {
-    return this.#core.registry.removePrompt(name);
+    return this.#definitions.removePrompt(name);
   }
 
   /**
@@ -256,7 +256,7 @@ export class Server<TTools extends ToolMap = {}> {
     if (compiled.jsonSchema.type !== "object") {
       throw new TypeError(`server config: the schema must describe an object (type "object")`);
     }
-    this.#core.registry.setConfig(compiled);
+    this.#core.registry.runtime.setConfig(compiled);
     return this;
   }
 
@@ -284,7 +284,7 @@ export class Server<TTools extends ToolMap = {}> {
    * ```
    */
   use(middleware: Middleware): this {
-    this.#core.registry.use(middleware);
+    this.#core.registry.runtime.use(middleware);
     return this;
   }
 
@@ -315,7 +315,7 @@ export class Server<TTools extends ToolMap = {}> {
    * ```
    */
   useTool(middleware: ToolMiddleware): this {
-    this.#core.registry.useTool(middleware);
+    this.#core.registry.runtime.useTool(middleware);
     return this;
   }
 
@@ -352,7 +352,7 @@ export class Server<TTools extends ToolMap = {}> {
       // Without a caller's signal, one that never aborts is made only if the handler asks for it.
       signal: options.signal ?? NEVER_ABORTED,
       round: { inputResponses: options.inputResponses, requestState: options.requestState },
-      auth: options.auth,
+      host: options.auth === undefined ? undefined : withCaller(NO_HOST, options.auth),
       onPartial: options.onPartial,
     });
   }

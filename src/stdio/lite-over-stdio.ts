@@ -8,10 +8,7 @@
  *
  * @module
  */
-import type { CallMeta } from "../core/call-context.ts";
-import type { CallSink } from "../core/call-sink.ts";
-import { runCall, runRequest } from "../core/pipeline.ts";
-import type { Registry } from "../core/registry.ts";
+import { type CallMeta, type CallSink, type Registry, runCall, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -64,7 +61,7 @@ export class LiteOverStdio {
     this.#out = out;
     this.#inFlight = inFlight;
     this.#scope = scope;
-    this.#report = (error) => core.registry.onError?.(error);
+    this.#report = (error) => core.registry.runtime.onError?.(error);
   }
 
   /**
@@ -79,7 +76,7 @@ export class LiteOverStdio {
       id = rpc.id ?? null;
       const registry = this.#core.registry;
       if (rpc.method === "tools/list") {
-        if (registry.middleware.length === 0) return this.#out.line(listLine(registry, id));
+        if (registry.runtime.middleware.length === 0) return this.#out.line(listLine(registry, id));
         const meta: CallMeta = { wire: "mcp-lite", headers: new Headers(), requestId: id };
         const listing = { method: rpc.method, params: rpc.params, meta, signal: new AbortController() };
         runRequest(registry, listing, () => listLine(registry, id)).then((line) => this.#out.line(line), (error) => {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../core/mod.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/options.ts";
@@ -65,7 +65,9 @@ export class ServerStdioConnection {
         throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: batches are not supported on stdio");
       }
     } catch (error) {
-      this.#out.line(jsonRpcErrorMessage(null, error, legacyErrorToWire, (e) => this.#core.registry.onError?.(e)));
+      this.#out.line(
+        jsonRpcErrorMessage(null, error, legacyErrorToWire, (e) => this.#core.registry.runtime.onError?.(e)),
+      );
       return;
     }
     if (this.#mcp.session === null && isLiteMessage(message)) this.#lite.receive(message);

@@ -77,7 +77,7 @@ export function describeSharedInstances(name: string, store: () => ResultStore, 
       const a = jobServer({ resultStore: store(), leaseMs: 300 }, tools).server;
       const b = jobServer({ resultStore: store(), leaseMs: 300 }, tools).server;
       const token = tokenOf(await a.call("crunch", {}));
-      const running = () => attachListener(a).core.registry.continuations.running;
+      const running = () => attachListener(a).core.registry.runtime.continuations.running;
       assert.equal(running(), 1);
       await b.call("redeem", { promise: token, cancel: true });
       await waitFor(() => running() === 0, 1_000);

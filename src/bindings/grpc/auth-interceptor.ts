@@ -10,7 +10,8 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import type { AuthInfo } from "../../core/call-context.ts";
+import type { AuthInfo } from "../../core/mod.ts";
+import { withCaller } from "../../server/binding.ts";
 import type { Gate } from "../../server/gate.ts";
 import { HOST_KEY } from "./service.ts";
 import { errorToConnectError } from "./status.ts";
@@ -48,8 +49,7 @@ export function authInterceptor(gate: Gate): Interceptor {
   const authenticateCall = callAuthenticator(gate);
   return (next) => async (request) => {
     const { caller, stepUp } = await authenticateCall(request.url, request.header);
-    const host = request.contextValues.get(HOST_KEY);
-    request.contextValues.set(HOST_KEY, { env: host.env, waitUntil: host.waitUntil, auth: caller });
+    request.contextValues.set(HOST_KEY, withCaller(request.contextValues.get(HOST_KEY), caller));
     let response;
     try {
       response = await next(request);

@@ -7,10 +7,14 @@
  */
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
-import type { AuthInfo } from "../../core/call-context.ts";
-import type { CallOutcome } from "../../core/outcome.ts";
-import type { Registry } from "../../core/registry.ts";
-import { visibleTools } from "../../core/scopes.ts";
+import {
+  type AuthInfo,
+  CacheSlot,
+  type CallOutcome,
+  describeTool,
+  type Registry,
+  visibleTools,
+} from "../../core/mod.ts";
 import {
   type ResponseMetaSchema,
   ResponseType,
@@ -20,8 +24,10 @@ import {
   ToolsListSchema,
 } from "../../gen/mcplite/mcplite_pb.ts";
 import { assertNever } from "../../internal/assert-never.ts";
-import { describeTool } from "../../core/tool.ts";
 import { isObject } from "../../internal/is-object.ts";
+
+/** The `ToolsList` messages, per scope set. */
+const LIST = new CacheSlot<ToolsList>("grpc:tools");
 
 /** The init shape of a `ToolResponse`, which Connect serialises without an intermediate message. */
 export type ToolResponseInit = MessageInitShape<typeof ToolResponseSchema>;
@@ -37,7 +43,7 @@ type ResponseMetaInit = MessageInitShape<typeof ResponseMetaSchema>;
  */
 export function toolsList(registry: Registry, auth?: AuthInfo): ToolsList {
   const visible = visibleTools(registry, auth, "grpc:tools");
-  return registry.memo(visible.key, () =>
+  return registry.cached(LIST, visible.key, () =>
     create(ToolsListSchema, {
       tools: visible.tools().map((tool) => {
         const d = describeTool(tool, true); // the same descriptor MCP-lite's /listtools sends

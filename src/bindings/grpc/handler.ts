@@ -16,7 +16,7 @@ import {
 import { type BodyLimits, readBodyBytes } from "../../server/read-body.ts";
 import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
-import type { ProtocolError } from "../../core/error.ts";
+import type { ProtocolError } from "../../core/mod.ts";
 import type { Binding, Host, RouteHandler } from "../../server/binding.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes, HOST_KEY } from "./service.ts";

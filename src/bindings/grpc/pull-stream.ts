@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CallOutcome } from "../../core/outcome.ts";
+import type { CallOutcome } from "../../core/mod.ts";
 
 type Item =
   | { readonly partial: unknown; readonly taken: () => void }

@@ -15,10 +15,17 @@ import {
   type HandlerContext,
   type ServiceImpl,
 } from "@connectrpc/connect";
-import type { AuthInfo, CallMeta, SignalSource } from "../../core/call-context.ts";
-import type { Registry } from "../../core/registry.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { type CallRequest, runCall, runRequest } from "../../core/pipeline.ts";
+import {
+  type AuthInfo,
+  type CallMeta,
+  type CallRequest,
+  ErrorCode,
+  ProtocolError,
+  type Registry,
+  runCall,
+  runRequest,
+  type SignalSource,
+} from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
 
@@ -41,7 +48,7 @@ import { errorToConnectError } from "./status.ts";
 export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLite> {
   const { registry, options } = core;
   const version = options.version;
-  const report = (error: unknown) => registry.onError?.(error);
+  const report = (error: unknown) => registry.runtime.onError?.(error);
   const callTool = createCallTool(core);
 
   return {
@@ -122,7 +129,7 @@ export interface CallSource {
 export function createCallTool(core: ServerCore): CallToolFn {
   const { registry, options } = core;
   const version = options.version;
-  const report = (error: unknown) => registry.onError?.(error);
+  const report = (error: unknown) => registry.runtime.onError?.(error);
   return async function callTool(request, from, host) {
     const started = performance.now();
     // Connect's context brings a signal, headers and maybe a deadline; a bare `Request` (or a direct
@@ -196,17 +203,16 @@ export function listToolsFor<T>(
   host: Host,
   list: (auth: AuthInfo | undefined) => T,
 ): T | Promise<T> {
-  if (registry.middleware.length === 0) return list(host.auth);
+  if (registry.runtime.middleware.length === 0) return list(host.auth);
   const listing = {
     method: "tools/list",
     params: {},
     meta: new SourceMeta(source),
     signal: source,
-    auth: host.auth,
-    env: host.env,
+    host,
   };
   return runRequest(registry, listing, (ctx) => list(ctx.auth)).catch((error) => {
-    throw errorToConnectError(error, (e) => registry.onError?.(e));
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
   });
 }
 
@@ -236,9 +242,7 @@ function callOf(
     signal,
     round,
     onPartial,
-    env: host.env,
-    auth: host.auth,
-    waitUntil: host.waitUntil,
+    host,
   };
 }
 

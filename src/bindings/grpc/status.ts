@@ -8,8 +8,7 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorCode, McpliteError } from "../../core/error.ts";
-import type { ValidationIssue } from "../../core/schema.ts";
+import { ErrorCode, McpliteError, type ValidationIssue } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
 
@@ -26,7 +25,7 @@ export const ERROR_DOMAIN = "mcplite";
  * ```ts
  * import assert from "node:assert/strict";
  * import { Code } from "@connectrpc/connect";
- * import { ErrorCode } from "../../core/error.ts";
+ * import { ErrorCode } from "../../core/mod.ts";
  * import { errorCodeToGrpc } from "./status.ts";
  * assert.equal(errorCodeToGrpc(ErrorCode.UnknownTool), Code.NotFound);
  * ```

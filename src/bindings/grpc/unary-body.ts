@@ -8,7 +8,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressedFlag, type Compression } from "@connectrpc/connect/protocol";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import type { BodyCheck } from "../../server/read-body.ts";
 import { errorToConnectError } from "./status.ts";
 

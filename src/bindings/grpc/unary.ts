@@ -12,13 +12,16 @@ import {
   type validateUniversalHandlerOptions,
 } from "@connectrpc/connect/protocol";
 import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
-import { scopeKey, toolScopes } from "../../core/scopes.ts";
-import type { Host, ServerCore } from "../../server/binding.ts";
+import { CacheSlot, scopeKey, toolScopes } from "../../core/mod.ts";
+import { type Host, type ServerCore, withCaller } from "../../server/binding.ts";
 import type { AuthenticatedCall } from "./auth-interceptor.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
 import { createCallTool, listToolsFor } from "./service.ts";
 import { toolResponseBinary } from "./tool-response-binary.ts";
 import type { UnaryCall } from "./unary-call.ts";
+
+/** The serialised `GetTools` answers, per format and scope set. */
+const ENCODED_LIST = new CacheSlot<Uint8Array>("grpc:tools:encoded");
 
 /** Connect's handler options, validated (`validateUniversalHandlerOptions`). */
 export type HandlerOptions = ReturnType<typeof validateUniversalHandlerOptions>;
@@ -66,7 +69,7 @@ export function createUnaryMethods(core: ServerCore, opt: HandlerOptions): Map<s
         // scopes): serialised once per change, format and scope set.
         listToolsFor(registry, call, host, (auth) => {
           const key = memoKeys[binary ? 1 : 0] + scopeKey(toolScopes(registry), auth);
-          return registry.memo(key, () => encode(toolsList(registry, auth), binary));
+          return registry.cached(ENCODED_LIST, key, () => encode(toolsList(registry, auth), binary));
         })),
     ],
     [
@@ -102,7 +105,7 @@ function unaryMethod<I extends DescMessage, O extends DescMessage>(
       if (authenticate === undefined) return await call.until(run(input, call, binary, host, encode));
       const { caller, stepUp } = await call.until(authenticate(call.url, call.headers));
       try {
-        const authenticated = { env: host.env, waitUntil: host.waitUntil, auth: caller };
+        const authenticated = withCaller(host, caller);
         return await call.until(run(input, call, binary, authenticated, encode));
       } catch (error) {
         throw stepUp(error);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import type { Host } from "../../server/binding.ts";
 import { JSON_HEADERS } from "../../server/responses.ts";
 import { isObject } from "../../internal/is-object.ts";

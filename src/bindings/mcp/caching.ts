@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CacheHint } from "../../core/resource.ts";
+import type { CacheHint } from "../../core/mod.ts";
 import { jsonInit, responseInit } from "../../server/responses.ts";
 
 /**

@@ -7,8 +7,7 @@
  *
  * @module
  */
-import type { SignalSource } from "../../core/call-context.ts";
-import type { CacheHint } from "../../core/resource.ts";
+import type { CacheHint, SignalSource } from "../../core/mod.ts";
 import type { Host } from "../../server/binding.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";

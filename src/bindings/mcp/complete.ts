@@ -4,12 +4,17 @@
  *
  * @module
  */
-import type { AuthInfo } from "../../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { Registry } from "../../core/registry.ts";
-import { requireScopes } from "../../core/scopes.ts";
+import {
+  type AuthInfo,
+  type Completer,
+  type CompletionResult,
+  completionResult,
+  ErrorCode,
+  ProtocolError,
+  type Registry,
+  requireScopes,
+} from "../../core/mod.ts";
 import { findTemplate } from "./resolve-resource.ts";
-import { type Completer, type CompletionResult, completionResult } from "../../core/completer.ts";
 
 /** What a completion refers to: a prompt by name, or a resource template by its template. */
 export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };

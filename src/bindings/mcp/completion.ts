@@ -4,7 +4,7 @@
  * @module
  */
 import { complete, type CompletionRef } from "./complete.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { requireCapability } from "./lifecycle.ts";
 import type { McpMethod } from "./request.ts";

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { CacheHint } from "../../core/resource.ts";
+import { type CacheHint, ErrorCode, ProtocolError } from "../../core/mod.ts";
 import {
   errorMessage,
   type JsonRpcId,

@@ -3,9 +3,7 @@
  *
  * @module
  */
-import type { ClientInfo } from "../../core/call-context.ts";
-import { LOG_LEVELS, type LogLevel } from "../../core/call-sink.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { type ClientInfo, ErrorCode, LOG_LEVELS, type LogLevel, ProtocolError } from "../../core/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 
 import {

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { Feature } from "../../core/feature.ts";
-import type { Registry } from "../../core/registry.ts";
+import type { Feature, Registry } from "../../core/mod.ts";
 import type { McpMethod } from "./request.ts";
 
 /** Methods by name, for one era. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import type { Binding, Host, ServerCore } from "../../server/binding.ts";
 import { normalisePath } from "../../server/options.ts";
@@ -98,7 +98,7 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     sessions: new SessionTable(settings.sessionLimit),
     pending: new PendingRequests(),
     inFlight: new InFlight(),
-    report: (error) => core.registry.onError?.(error),
+    report: (error) => core.registry.runtime.onError?.(error),
     keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
   };
 }

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { SignalSource } from "../../core/call-context.ts";
+import type { SignalSource } from "../../core/mod.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import type { Era } from "./envelope.ts";
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { InputRequiredOutcome } from "../../core/outcome.ts";
+import type { InputRequiredOutcome } from "../../core/mod.ts";
 import type { McpRequest } from "./request.ts";
 
 /** The params that answer a round: the answers by key, and the echoed state. */

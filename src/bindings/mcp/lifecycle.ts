@@ -4,10 +4,15 @@
  *
  * @module
  */
-import type { ClientInfo } from "../../core/call-context.ts";
-import { LOG_LEVELS, type LogLevel } from "../../core/call-sink.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { Registry } from "../../core/registry.ts";
+import {
+  CacheSlot,
+  type ClientInfo,
+  ErrorCode,
+  LOG_LEVELS,
+  type LogLevel,
+  ProtocolError,
+  type Registry,
+} from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
@@ -15,6 +20,11 @@ import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
+
+/** The capabilities, per era and carrier. */
+const CAPABILITIES = new CacheSlot<Capabilities>("mcp:capabilities");
+/** The `server/discover` result, serialised. */
+const DISCOVER = new CacheSlot<CachedBody>("mcp:discover");
 
 /** What the server can do, as the handlers registered make it. */
 export interface Capabilities {
@@ -51,7 +61,7 @@ export function serverCapabilities(
   persistent = false,
   directoryRead = false,
 ): Capabilities {
-  return registry.memo(`mcp:capabilities:${era}:${persistent}:${directoryRead}`, () => {
+  return registry.cached(CAPABILITIES, `${era}:${persistent}:${directoryRead}`, () => {
     const pushes = era === "modern" || persistent; // list changes and updates can reach the client
     const caps: Capabilities = { tools: pushes ? { listChanged: true } : {} };
     let completions = false;
@@ -98,7 +108,7 @@ export function requireCapability(registry: Registry, era: Era, capability: keyo
  * @returns The discovery result, serialised once.
  */
 export const discover: McpMethod = (ctx, request) => {
-  const cached = ctx.core.registry.memo("mcp:discover", () => {
+  const cached = ctx.core.registry.cached(DISCOVER, "", () => {
     const { instructions } = ctx.core.options;
     const hint = ctx.settings.listCache;
     const result: Record<string, unknown> = {

@@ -5,10 +5,8 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { ErrorCode, holdsScopes, ProtocolError, type RegistryChange } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import type { RegistryChange } from "../../core/registry.ts";
-import { holdsScopes } from "../../core/scopes.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { META } from "./envelope.ts";

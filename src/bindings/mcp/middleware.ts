@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { runRequest } from "../../core/pipeline.ts";
-import type { Registry } from "../../core/registry.ts";
+import { type Registry, runRequest, withCaller } from "../../core/mod.ts";
 import type { McpMethod } from "./request.ts";
 import { callMetaOf } from "./sink.ts";
 
@@ -34,7 +33,7 @@ const OWN_LAYER: ReadonlySet<string> = new Set([
  * @returns The method, run inside the middleware.
  */
 export function throughMiddleware(registry: Registry, name: string, method: McpMethod): McpMethod {
-  if (registry.middleware.length === 0 || OWN_LAYER.has(name)) return method;
+  if (registry.runtime.middleware.length === 0 || OWN_LAYER.has(name)) return method;
   return (ctx, request, channel) => {
     const host = request.host;
     const seen = {
@@ -42,11 +41,10 @@ export function throughMiddleware(registry: Registry, name: string, method: McpM
       params: request.rpc.params,
       meta: callMetaOf(request),
       signal: channel,
-      auth: host.auth,
-      env: host.env,
+      host,
     };
     return runRequest(registry, seen, (call) => {
-      const routed = call.auth === host.auth ? request : { ...request, host: { ...host, auth: call.auth } };
+      const routed = call.auth === host.auth ? request : { ...request, host: withCaller(host, call.auth) };
       return method(ctx, routed, channel);
     });
   };

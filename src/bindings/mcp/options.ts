@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type CacheHint, checkCacheHint } from "../../core/resource.ts";
+import { type CacheHint, checkCacheHint } from "../../core/mod.ts";
 
 /** Options of the MCP binding. */
 export interface McpOptions {

@@ -4,10 +4,19 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { CacheSlot, ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpContext, McpRequest } from "./request.ts";
+
+/** Every list, whole and by page. */
+const PAGED = new CacheSlot<PagedList>("mcp:pages");
+
+/** A list, whole, and its pages as served. */
+interface PagedList {
+  readonly all: readonly unknown[];
+  readonly pages: Map<number, CachedBody>;
+}
 
 /**
  * Encodes a list position as an opaque cursor.
@@ -59,7 +68,7 @@ export function listReply(
   items: () => readonly unknown[],
   personal = false,
 ): CachedBody {
-  const list = ctx.core.registry.memo(key, () => ({ all: items(), pages: new Map<number, CachedBody>() }));
+  const list = ctx.core.registry.cached(PAGED, key, () => ({ all: items(), pages: new Map<number, CachedBody>() }));
   const all = list.all;
   const offset = Math.min(decodeCursor(request.rpc.params.cursor), all.length);
   const era = request.envelope.era;

@@ -9,7 +9,7 @@
  * @module
  */
 import { findHeaderParams, type HeaderParam } from "../../internal/mcp-wire.ts";
-import type { AnyTool } from "../../core/tool.ts";
+import type { AnyTool } from "../../core/mod.ts";
 
 const DECLARED = new WeakMap<AnyTool, readonly HeaderParam[]>();
 

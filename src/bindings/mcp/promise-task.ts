@@ -17,17 +17,23 @@
  *
  * @module
  */
-import { type CallContext, callerOf } from "../../core/call-context.ts";
-import type { InputRequest } from "../../core/call-sink.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { PromiseOutcome } from "../../core/outcome.ts";
-import { runCancellation, runContinuation } from "../../core/pipeline.ts";
-import { PROMISE_KIND } from "../../core/promise-outcome.ts";
-import type { Registry } from "../../core/registry.ts";
-import type { ToolResult } from "../../core/result.ts";
-import { hasEnded, type StoredResult } from "../../core/result-store.ts";
+import {
+  type AnyTool,
+  type CallContext,
+  callerOf,
+  ErrorCode,
+  hasEnded,
+  type InputRequest,
+  PROMISE_KIND,
+  type PromiseOutcome,
+  ProtocolError,
+  type Registry,
+  runCancellation,
+  runContinuation,
+  type StoredResult,
+  type ToolResult,
+} from "../../core/mod.ts";
 import { TokenError } from "../../codec/token-error.ts";
-import type { AnyTool } from "../../core/tool.ts";
 
 /** The token kind of task ids. */
 export const TASK_KIND = "task";
@@ -80,7 +86,7 @@ interface OpenTask {
  * @returns The task, as first described (working).
  */
 export async function createTask(registry: Registry, outcome: PromiseOutcome): Promise<TaskView> {
-  const codec = registry.continuations.codec;
+  const codec = registry.runtime.continuations.codec;
   const caller = outcome.caller;
   const claims = await codec.verify(outcome.token, { kind: PROMISE_KIND, caller });
   const now = codec.now();
@@ -108,7 +114,7 @@ export async function createTask(registry: Registry, outcome: PromiseOutcome): P
  */
 export async function getTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<TaskView> {
   const task = await openTask(registry, taskId, caller);
-  const c = registry.continuations;
+  const c = registry.runtime.continuations;
   if ("d" in task.state) return viewOf(task, await heldEntry(registry, task.state.d, task.expiresAt));
   const kept = await c.results.get(task.key);
   if (kept !== undefined && hasEnded(kept)) return viewOf(task, kept);
@@ -176,7 +182,7 @@ export async function updateTask(
       "Invalid params: inputResponses must be an object keyed by request",
     );
   }
-  const c = registry.continuations;
+  const c = registry.runtime.continuations;
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
   const answers = responses as Record<string, unknown>;
   if ("d" in task.state) {
@@ -208,7 +214,7 @@ export async function updateTask(
  */
 export async function cancelTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<void> {
   const task = await openTask(registry, taskId, caller);
-  const c = registry.continuations;
+  const c = registry.runtime.continuations;
   const ttlMs = Math.max(1, task.expiresAt - c.codec.now());
   if ("d" in task.state) {
     await heldEntry(registry, task.state.d, task.expiresAt);
@@ -223,7 +229,7 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
 }
 
 async function openTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<OpenTask> {
-  const codec = registry.continuations.codec;
+  const codec = registry.runtime.continuations.codec;
   try {
     const claims = await codec.verify(taskId, { kind: TASK_KIND, caller: callerOf(caller.auth) });
     const owner = registry.get(claims.scope);
@@ -240,7 +246,7 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
     }
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
-    registry.onError?.(error);
+    registry.runtime.onError?.(error);
   }
   throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: unknown or expired task", {
     data: { reason: "unknown_task" },
@@ -248,7 +254,7 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
 }
 
 async function heldEntry(registry: Registry, id: string, expiresAt: number): Promise<StoredResult> {
-  const c = registry.continuations;
+  const c = registry.runtime.continuations;
   const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()));
   if (entry === undefined) throw notHeld();
   return entry;

@@ -3,11 +3,16 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { runHandler } from "../../core/pipeline.ts";
-import { visibleTo } from "../../core/scopes.ts";
+import {
+  type AnyPrompt,
+  describePrompt,
+  ErrorCode,
+  promptResultFromValue,
+  ProtocolError,
+  runHandler,
+  visibleTo,
+} from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { type AnyPrompt, describePrompt, promptResultFromValue } from "../../core/prompt.ts";
 import { contentFor, shapeOf } from "./revision.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";

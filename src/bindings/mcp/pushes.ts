@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Registry, RegistryChange } from "../../core/registry.ts";
+import type { Registry, RegistryChange } from "../../core/mod.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import type { McpRequest } from "./request.ts";
 

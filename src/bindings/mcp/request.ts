@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { SignalSource } from "../../core/call-context.ts";
-import type { CacheHint } from "../../core/resource.ts";
+import type { CacheHint, SignalSource } from "../../core/mod.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { SseWriter } from "../../internal/sse.ts";
 import type { Host, ServerCore } from "../../server/binding.ts";

@@ -4,8 +4,10 @@
  *
  * @module
  */
-import type { Registry } from "../../core/registry.ts";
-import type { AnyResource } from "../../core/resource.ts";
+import { type AnyResource, CacheSlot, type Registry } from "../../core/mod.ts";
+
+/** The static resources by URI, and the templates. */
+const INDEX = new CacheSlot<ResourceIndex>("mcp:resource-index");
 
 /** A resource matched to a URI, with the template's variables. */
 export interface ResolvedResource {
@@ -52,7 +54,7 @@ export function findTemplate(registry: Registry, template: string): AnyResource 
 }
 
 function resourceIndex(registry: Registry): ResourceIndex {
-  return registry.memo("resource:index", () => {
+  return registry.cached(INDEX, "", () => {
     const statics = new Map<string, AnyResource>();
     const templates: AnyResource[] = [];
     for (const resource of registry.resources) {

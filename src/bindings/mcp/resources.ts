@@ -4,10 +4,16 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { runHandler } from "../../core/pipeline.ts";
-import { requireScopes, visibleTo } from "../../core/scopes.ts";
-import { contentsFromValue, describeResource, notFound } from "../../core/resource.ts";
+import {
+  contentsFromValue,
+  describeResource,
+  ErrorCode,
+  notFound,
+  ProtocolError,
+  requireScopes,
+  runHandler,
+  visibleTo,
+} from "../../core/mod.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";

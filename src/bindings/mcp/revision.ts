@@ -7,8 +7,7 @@
  *
  * @module
  */
-import type { ContentBlock, ToolResult } from "../../core/result.ts";
-import type { ToolDescriptor } from "../../core/tool.ts";
+import type { ContentBlock, ToolDescriptor, ToolResult } from "../../core/mod.ts";
 
 /** What a result may carry, by the oldest revision a session speaks. */
 export type Shape = "current" | "2025-03-26" | "2024-11-05";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
+import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest } from "../jsonrpc.ts";
 import type { StatusTable } from "../jsonrpc-error.ts";

@@ -4,11 +4,16 @@
  *
  * @module
  */
-import type { CallMeta } from "../../core/call-context.ts";
-import { type CallSink, type InputRequest, LOG_LEVELS, type LogLevel } from "../../core/call-sink.ts";
+import {
+  type CallMeta,
+  type CallSink,
+  type HandlerRequest,
+  type InputRequest,
+  LOG_LEVELS,
+  type LogLevel,
+} from "../../core/mod.ts";
 import type { Channel, McpContext, McpRequest } from "./request.ts";
 import { roundOf } from "./input-required.ts";
-import type { HandlerRequest } from "../../core/pipeline.ts";
 
 /**
  * Describes the caller for the handler's `ctx.meta`.
@@ -105,14 +110,13 @@ export function handlerCallerOf(
   ctx: McpContext,
   request: McpRequest,
   channel: Channel,
-): Pick<HandlerRequest, "params" | "meta" | "signal" | "sink" | "round" | "env" | "auth"> {
+): Pick<HandlerRequest, "params" | "meta" | "signal" | "sink" | "round" | "host"> {
   return {
     params: request.rpc.params,
     meta: callMetaOf(request),
     signal: channel,
     sink: sinkFor(ctx, request, channel),
     round: roundOf(request),
-    env: request.host.env,
-    auth: request.host.auth,
+    host: request.host,
   };
 }

@@ -6,9 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { Registry } from "../../core/registry.ts";
-import type { Skill } from "../../core/skill.ts";
+import { ErrorCode, ProtocolError, type Registry, type Skill } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { listReply } from "./pagination.ts";
 import { finishResult } from "./finish-result.ts";

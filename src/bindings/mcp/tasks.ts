@@ -10,17 +10,24 @@
  */
 import { isObject } from "../../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
-import type { CallContext } from "../../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { PromiseOutcome } from "../../core/outcome.ts";
-import { runRequest } from "../../core/pipeline.ts";
-import type { Registry } from "../../core/registry.ts";
+import {
+  CacheSlot,
+  type CallContext,
+  ErrorCode,
+  type PromiseOutcome,
+  ProtocolError,
+  type Registry,
+  runRequest,
+} from "../../core/mod.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask } from "./promise-task.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
 import { callMetaOf } from "./sink.ts";
 import { modernErrorToWire } from "./status.ts";
+
+/** Whether any tool may answer with a promise. */
+const OFFERS_TASKS = new CacheSlot<boolean>("mcp:tasks");
 
 /** The extension's identifier, in `capabilities.extensions` on both sides. */
 export { TASKS_EXTENSION };
@@ -43,7 +50,7 @@ export function declaresTasks(envelope: Envelope): boolean {
  * @returns `true` when a tool may answer with a promise.
  */
 export function offersTasks(registry: Registry): boolean {
-  return registry.memo("mcp:tasks", () => [...registry.tools].some((tool) => tool.longRunning !== undefined));
+  return registry.cached(OFFERS_TASKS, "", () => [...registry.tools].some((tool) => tool.longRunning !== undefined));
 }
 
 /**
@@ -141,8 +148,7 @@ function around<T>(
     params: request.rpc.params,
     meta: callMetaOf(request),
     signal: channel,
-    env: request.host.env,
-    auth: request.host.auth,
+    host: request.host,
   };
   return runRequest(ctx.core.registry, operationRequest, operation);
 }

@@ -5,12 +5,16 @@
  *
  * @module
  */
-import { visibleTools } from "../../core/scopes.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { CallOutcome, PromiseOutcome } from "../../core/outcome.ts";
-import { runCall } from "../../core/pipeline.ts";
-import { failureResult } from "../../core/result.ts";
-import { describeTool } from "../../core/tool.ts";
+import {
+  type CallOutcome,
+  describeTool,
+  ErrorCode,
+  failureResult,
+  type PromiseOutcome,
+  ProtocolError,
+  runCall,
+  visibleTools,
+} from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
@@ -92,9 +96,7 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
       sink,
       round: roundOf(request),
       onPartial: sink?.partial,
-      env: request.host.env,
-      auth: request.host.auth,
-      waitUntil: request.host.waitUntil,
+      host: request.host,
     });
   } catch (error) {
     if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) {

@@ -3,16 +3,24 @@
  *
  * @module
  */
-import type { AuthInfo } from "../../core/call-context.ts";
-import { visibleTools } from "../../core/scopes.ts";
-import type { InputRequest } from "../../core/call-sink.ts";
-import type { CallOutcome } from "../../core/outcome.ts";
-import type { Registry } from "../../core/registry.ts";
-import type { ContentBlock } from "../../core/result.ts";
+import {
+  type AuthInfo,
+  CacheSlot,
+  type CallOutcome,
+  type ContentBlock,
+  describeTool,
+  type InputRequest,
+  type Registry,
+  visibleTools,
+} from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
-import { describeTool } from "../../core/tool.ts";
 import { resultHead } from "../jsonrpc.ts";
+
+/** The `/listtools` bodies, per scope set. */
+const LIST = new CacheSlot<string>("mcplite:list");
+/** The same, encoded. */
+const LIST_BYTES = new CacheSlot<Uint8Array<ArrayBuffer>>("mcplite:list:bytes");
 
 /** The discovery endpoints, under the base path. */
 export const LIST_PATHS = ["/listtools", "/tools"] as const;
@@ -73,7 +81,8 @@ export const REQUEST_STATE_PARAM = "requestState";
  */
 export function listBody(registry: Registry, auth?: AuthInfo): string {
   const visible = visibleTools(registry, auth, "mcplite:list");
-  return registry.memo(
+  return registry.cached(
+    LIST,
     visible.key,
     () => JSON.stringify({ tools: visible.tools().map((t) => describeTool(t, true)) }),
   );
@@ -92,7 +101,7 @@ const CLOSE_BRACE = 0x7d;
  */
 export function listBytes(registry: Registry, auth?: AuthInfo): Uint8Array<ArrayBuffer> {
   const key = visibleTools(registry, auth, "mcplite:list:bytes").key;
-  return registry.memo(key, () => encoder.encode(listBody(registry, auth)));
+  return registry.cached(LIST_BYTES, key, () => encoder.encode(listBody(registry, auth)));
 }
 
 /**

@@ -4,10 +4,16 @@
  *
  * @module
  */
-import type { CallMeta } from "../../core/call-context.ts";
-import type { CallSink } from "../../core/call-sink.ts";
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import { type CallRequest, type MethodRequest, runCall, runRequest } from "../../core/pipeline.ts";
+import {
+  type CallMeta,
+  type CallRequest,
+  type CallSink,
+  ErrorCode,
+  type MethodRequest,
+  ProtocolError,
+  runCall,
+  runRequest,
+} from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
@@ -58,7 +64,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   const base = normalisePath(options.basePath ?? "/mcp-lite/v1");
   return function mcpLite(core) {
     const { registry, options: server } = core;
-    const report = (error: unknown) => registry.onError?.(error);
+    const report = (error: unknown) => registry.runtime.onError?.(error);
     const fail = (id: JsonRpcId, error: unknown) =>
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
     const refuse = (error: ProtocolError) => fail(null, error);
@@ -120,7 +126,7 @@ function listRequest(
   params: Readonly<Record<string, unknown>>,
 ): MethodRequest {
   const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
-  return { method: "tools/list", params, meta, signal: request, auth: host.auth, env: host.env };
+  return { method: "tools/list", params, meta, signal: request, host };
 }
 
 /**
@@ -160,9 +166,7 @@ export function liteCall(
     sink,
     round,
     onPartial,
-    env: host.env,
-    waitUntil: host.waitUntil,
-    auth: host.auth,
+    host,
   };
 }
 
@@ -196,7 +200,7 @@ function streamCall(
       const outcome = await runCall(registry, call);
       writer.event(JSON.stringify(resultWithMeta(outcome, started, server.version)), "done");
     } catch (error) {
-      const wire = errorToWire(error, errorCodeToWire, (e) => registry.onError?.(e));
+      const wire = errorToWire(error, errorCodeToWire, (e) => registry.runtime.onError?.(e));
       writer.event(JSON.stringify({ id, code: wire.code, message: wire.message, data: wire.data }), "error");
     }
   }, {

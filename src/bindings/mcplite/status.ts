@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode } from "../../core/error.ts";
+import { ErrorCode } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { McpErrorCode } from "../../internal/mcp-wire.ts";
 import type { WireError } from "../jsonrpc-error.ts";

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/error.ts";
-import type { ToolResult } from "../../core/result.ts";
+import { ErrorCode, ProtocolError, type ToolResult } from "../../core/mod.ts";
 import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import type { WebtoolsCode } from "./status.ts";
 

@@ -4,13 +4,21 @@
  *
  * @module
  */
-import type { AuthInfo, CallMeta } from "../../core/call-context.ts";
-import { ErrorCode, McpliteError, ProtocolError } from "../../core/error.ts";
-import type { CallOutcome } from "../../core/outcome.ts";
-import { runCall, runRequest, unknownTool } from "../../core/pipeline.ts";
-import type { Registry } from "../../core/registry.ts";
-import { visibleTools } from "../../core/scopes.ts";
-import type { AnyTool } from "../../core/tool.ts";
+import {
+  type AnyTool,
+  type AuthInfo,
+  CacheSlot,
+  type CallMeta,
+  type CallOutcome,
+  ErrorCode,
+  McpliteError,
+  ProtocolError,
+  type Registry,
+  runCall,
+  runRequest,
+  unknownTool,
+  visibleTools,
+} from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { pathOf } from "../../internal/url.ts";
@@ -19,10 +27,12 @@ import { matchesEtag } from "../../server/conditional.ts";
 import { normalisePath } from "../../server/options.ts";
 import { readJson } from "../../server/read-json.ts";
 import { JSON_HEADERS } from "../../server/responses.ts";
-import { createRedeemTool, REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
 import { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
+
+/** The metadata documents, per version and scope set. */
+const DOCUMENT = new CacheSlot<Promise<MetadataDocument>>("webtools:metadata");
 
 /** An older version of the tool set, kept for clients that pinned it. */
 export interface WebtoolsVersion {
@@ -111,15 +121,11 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     if (old.version === latest || older.has(old.version)) {
       throw new TypeError(`webtools: version ${old.version} is listed twice (the latest is the server's ${latest})`);
     }
-    const registry = live.fork(); // its own tools; the server's middleware, settings and config
-    for (const tool of old.tools) registry.add(tool);
-    // Promises of an older version are redeemed by that version's own tools.
-    if (old.tools.some((t) => t.longRunning !== undefined) && registry.get(REDEEM_TOOL) === undefined) {
-      registry.add(createRedeemTool(registry));
-    }
+    // Its own tools (promises of an older version are redeemed by its own `redeem`); the server's runtime.
+    const registry = live.fork(old.tools);
     older.set(old.version, { registry, info: info(old.version, old.description) });
   }
-  const report = (error: unknown) => live.onError?.(error);
+  const report = (error: unknown) => live.runtime.onError?.(error);
   const memoKey = `webtools:${base}`;
 
   function entryFor(version: string | undefined): VersionEntry {
@@ -137,9 +143,14 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
   function documentOf(entry: VersionEntry, auth: AuthInfo | undefined): Promise<MetadataDocument> {
     const { registry } = entry;
     const visible = visibleTools(registry, auth, memoKey);
-    return registry.memo(
+    return registry.cached(
+      DOCUMENT,
       visible.key,
-      () => toDocument(buildMetadata(entry.info, visible.tools(), registry.config, registry.settings), visible.private),
+      () =>
+        toDocument(
+          buildMetadata(entry.info, visible.tools(), registry.runtime.config, registry.runtime.settings),
+          visible.private,
+        ),
     );
   }
 
@@ -148,7 +159,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     const entry = entryFor(version);
     const params = version === undefined ? {} : { version };
     const meta: CallMeta = { wire: "webtools", headers: request.headers };
-    const listing = { method: "tools/list", params, meta, signal: request, auth: host.auth, env: host.env };
+    const listing = { method: "tools/list", params, meta, signal: request, host };
     const document = await runRequest(entry.registry, listing, (ctx) => documentOf(entry, ctx.auth));
     if (matchesEtag(request.headers.get("if-none-match"), document.etag)) {
       return new Response(null, { status: 304, headers: document.headers });
@@ -179,9 +190,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       meta,
       signal: request,
       config: supplied,
-      env: host.env,
-      auth: host.auth,
-      waitUntil: host.waitUntil,
+      host,
     });
     return outcomeResponse(outcome, info.version);
   }

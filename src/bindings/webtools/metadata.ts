@@ -4,10 +4,8 @@
  *
  * @module
  */
-import { configDefaults } from "../../core/config.ts";
+import { type AnyTool, type CompiledSchema, configDefaults, type JsonSchema } from "../../core/mod.ts";
 import { canonicalHash } from "../../internal/canonical-json.ts";
-import type { CompiledSchema, JsonSchema } from "../../core/schema.ts";
-import type { AnyTool } from "../../core/tool.ts";
 
 /** One action of a webtool: a tool, as the spec lists it. */
 export interface WebtoolAction {

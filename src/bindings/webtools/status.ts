@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode } from "../../core/error.ts";
+import { ErrorCode } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 
 /**
@@ -61,7 +61,7 @@ export interface WebtoolsStatus {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode } from "../../core/error.ts";
+ * import { ErrorCode } from "../../core/mod.ts";
  * import { errorCodeToWebtools } from "./status.ts";
  * assert.deepEqual(errorCodeToWebtools(ErrorCode.RateLimited), { code: "RATE_LIMIT", status: 429 });
  * ```

@@ -1,0 +1,61 @@
+/**
+ * What came with a request besides itself: the platform's values and the authenticated caller. A
+ * carrier builds one per request (or shares {@link NO_HOST}) and hands it whole to the pipeline, which
+ * gives handlers `ctx.env` and `ctx.auth` from it and keeps deferred work alive with its `waitUntil`.
+ *
+ * @module
+ */
+/** Who the caller is: what the server's authentication (or middleware) learned from its credential. */
+export interface AuthInfo {
+  /** The authenticated principal (a JWT's `sub`), e.g. a user id. */
+  subject?: string;
+  /** The OAuth client acting for it (`client_id` or `azp`). */
+  clientId?: string;
+  /** The scopes granted. */
+  scopes?: string[];
+  /** The token's claims, when it is a JWT. */
+  claims?: Record<string, unknown>;
+  /**
+   * The raw credential. Never forward it to another service: MCP 2025-11-25, Authorization, forbids
+   * token passthrough (get a token issued for that service instead).
+   */
+  token?: string;
+  /** Anything else. */
+  [key: string]: unknown;
+}
+
+/**
+ * What the platform handed `fetch` besides the request: a Worker's `env` and `ExecutionContext`
+ * (`export default { fetch: server.fetch }`), or whatever a framework passes on (Hono's `app.fetch`,
+ * `(request, env, ctx)` from a route: `server.fetch(c.req.raw, { ...c.env, user: c.get("user") }, c.executionCtx)`);
+ * and the caller the server's gate verified.
+ */
+export interface Host {
+  /** The platform's bindings and variables (`fetch`'s second argument), read by handlers as `ctx.env`. */
+  readonly env: Readonly<Record<string, unknown>> | undefined;
+  /** Keeps work alive past the response (a Worker's `ctx.waitUntil`); `undefined` where the process stays up anyway. */
+  readonly waitUntil: ((work: Promise<unknown>) => void) | undefined;
+  /** The caller the server's authentication verified (`createServer({ auth })`), handed to the pipeline as `ctx.auth`. */
+  readonly auth?: AuthInfo;
+}
+
+/** The host of a request that came with nothing besides itself (Deno.serve, Bun.serve, Node adapters, stdio). */
+export const NO_HOST: Host = Object.freeze({ env: undefined, waitUntil: undefined });
+
+/**
+ * The same host with the caller the gate (or middleware) verified.
+ *
+ * @param host What came with the request.
+ * @param auth The caller.
+ * @returns The host, with `auth` set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NO_HOST, withCaller } from "./host.ts";
+ * assert.equal(withCaller(NO_HOST, { subject: "ada" }).auth?.subject, "ada");
+ * ```
+ */
+export function withCaller(host: Host, auth: AuthInfo | undefined): Host {
+  return { env: host.env, waitUntil: host.waitUntil, auth };
+}

@@ -1,0 +1,38 @@
+/**
+ * The core as bindings and carriers see it: the one module `src/bindings` and `src/stdio` import from
+ * `src/core`. It names the call pipeline (`runCall`, `runRequest`, `runHandler`), the registry contract
+ * and its typed caches, the errors and their codes, the outcomes, scopes, and the descriptors each
+ * definition gives its lists; nothing else of the core's internals. Growing it is a decision
+ * (`tests/boundaries.test.ts` holds bindings to it).
+ *
+ * @module
+ */
+export { CacheSlot } from "./cache-slot.ts";
+export { callerOf } from "./call-context.ts";
+export type { AuthInfo, CallContext, CallMeta, ClientInfo, SignalSource } from "./call-context.ts";
+export { LOG_LEVELS } from "./call-sink.ts";
+export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";
+export { completionResult } from "./completer.ts";
+export type { Completer, CompletionResult } from "./completer.ts";
+export { configDefaults } from "./config.ts";
+export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
+export type { Feature } from "./feature.ts";
+export { type Host, NO_HOST, withCaller } from "./host.ts";
+export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcome.ts";
+export { runCall, runCancellation, runContinuation, runHandler, runRequest, unknownTool } from "./pipeline.ts";
+export type { CallRequest, HandlerRequest, MethodRequest } from "./pipeline.ts";
+export { PROMISE_KIND } from "./promise-outcome.ts";
+export { describePrompt, promptResultFromValue } from "./prompt.ts";
+export type { AnyPrompt } from "./prompt.ts";
+export type { Registry, RegistryChange } from "./registry.ts";
+export { checkCacheHint, contentsFromValue, describeResource, notFound } from "./resource.ts";
+export type { AnyResource, CacheHint } from "./resource.ts";
+export { failureResult } from "./result.ts";
+export type { ContentBlock, ToolResult } from "./result.ts";
+export { hasEnded } from "./result-store.ts";
+export type { StoredResult } from "./result-store.ts";
+export type { CompiledSchema, JsonSchema, ValidationIssue } from "./schema.ts";
+export { holdsScopes, requireScopes, scopeKey, toolScopes, visibleTo, visibleTools } from "./scopes.ts";
+export type { Skill } from "./skill.ts";
+export { describeTool } from "./tool.ts";
+export type { AnyTool, ToolDescriptor } from "./tool.ts";

@@ -1,0 +1,117 @@
+/**
+ * The server-wide runtime every binding reads beside the definitions: the two middleware chains, the
+ * error reporter, the continuations (tokens, defaults, deferred work), the server's settings and its
+ * configuration schema. One per server; the registries forked from the server's (Webtools' older
+ * versions) share it.
+ *
+ * @module
+ */
+import { Continuations } from "./continuations.ts";
+import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
+import type { CompiledSchema } from "./schema.ts";
+
+/** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
+export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
+
+/** The server-wide state a runtime starts with. */
+export interface RuntimeOptions {
+  /** Where masked errors go. */
+  readonly onError?: ErrorReporter;
+  /** The server's tokens, defaults and deferred work (default: a set from `MCPLITE_SECRET`). */
+  readonly continuations?: Continuations;
+  /** The server's own configuration values (`settings`). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A server's runtime: what every call needs besides the definition it calls.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Runtime } from "./runtime.ts";
+ *
+ * const runtime = new Runtime({ settings: { region: "eu" } });
+ * let changed = 0;
+ * runtime.onConfigChange(() => changed++);
+ * runtime.setConfig(undefined);
+ * assert.equal(changed, 1);
+ * assert.equal(runtime.settings.region, "eu");
+ * ```
+ */
+export class Runtime {
+  readonly #middleware: Middleware[] = [];
+  readonly #toolMiddleware: ToolMiddleware[] = [];
+  /** Where masked errors go. */
+  readonly onError: ErrorReporter | undefined;
+  /** The server's tokens, defaults and deferred work. */
+  readonly continuations: Continuations;
+  /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  #config: CompiledSchema | undefined;
+  readonly #configListeners = new Set<() => void>();
+
+  /**
+   * Creates a runtime.
+   *
+   * @param options The error reporter, continuations and settings.
+   */
+  constructor(options: RuntimeOptions = {}) {
+    this.onError = options.onError;
+    this.continuations = options.continuations ?? new Continuations();
+    this.settings = Object.freeze({ ...options.settings });
+  }
+
+  /** The request middleware chain (around every method), outermost first. */
+  get middleware(): readonly Middleware[] {
+    return this.#middleware;
+  }
+
+  /** The tool middleware chain (around tool handlers), outermost first. */
+  get toolMiddleware(): readonly ToolMiddleware[] {
+    return this.#toolMiddleware;
+  }
+
+  /**
+   * Adds a request middleware at the end of its chain (innermost).
+   *
+   * @param middleware The middleware.
+   */
+  use(middleware: Middleware): void {
+    this.#middleware.push(middleware);
+  }
+
+  /**
+   * Adds a tool middleware at the end of its chain (innermost).
+   *
+   * @param middleware The middleware.
+   */
+  useTool(middleware: ToolMiddleware): void {
+    this.#toolMiddleware.push(middleware);
+  }
+
+  /** The server-level configuration schema (`server.config()`), merged into every tool's. */
+  get config(): CompiledSchema | undefined {
+    return this.#config;
+  }
+
+  /**
+   * Sets the server-level configuration schema, and tells every registry of the server, so that what
+   * they derived from it (list bodies, resolved configurations) is derived again.
+   *
+   * @param schema The compiled schema.
+   */
+  setConfig(schema: CompiledSchema | undefined): void {
+    this.#config = schema;
+    for (const listener of this.#configListeners) listener();
+  }
+
+  /**
+   * Subscribes to changes of the configuration schema.
+   *
+   * @param listener Called after each change.
+   */
+  onConfigChange(listener: () => void): void {
+    this.#configListeners.add(listener);
+  }
+}
