@@ -10,7 +10,6 @@
  * @module
  */
 import {
-  type AuthInfo,
   type CallContext,
   callerOf,
   type CallMeta,
