@@ -9,13 +9,7 @@
  *
  * @module
  */
-import {
-  type CallContext,
-  callerOf,
-  type CallMeta,
-  createContext,
-  type SignalSource,
-} from "./call-context.ts";
+import { type CallContext, callerOf, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
