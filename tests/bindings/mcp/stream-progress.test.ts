@@ -17,7 +17,7 @@ import type { Transport } from "../../../src/client/transport.ts";
 import { createStdioTransport } from "../../../src/client/transports/stdio.ts";
 import type { Listener } from "../../../src/types.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
-import { PARTS, STEPS, steppingServer } from "../../helpers/stepping.ts";
+import { PARTS, steppingServer, STEPS } from "../../helpers/stepping.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: load them by a computed specifier (typed here by hand), as a user on Node would.
