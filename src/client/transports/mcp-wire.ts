@@ -1,6 +1,6 @@
 /**
  * MCP wire constants the client speaks, and the handling of what arrives on a call's SSE stream
- * before its reply (progress, log messages, and, on the 2025 revisions, server requests).
+ * before its reply (progress, partials, log messages, and, on the 2025 revisions, server requests).
  *
  * @module
  */
