@@ -40,6 +40,22 @@ export const McpErrorCode = {
 /** The tasks extension's capability key. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
+/**
+ * The request `_meta` key by which a caller of a streaming tool asks for its partials. MCP has no
+ * partial results, and a partial sent as progress would take a step of the author's own progress,
+ * which MUST increase (MCP 2025-11-25, Progress): a request that sets this key to `true` (and carries a
+ * `progressToken`) receives each partial as a {@link PARTIAL_NOTIFICATION} instead. Others get none;
+ * the final result still holds every part.
+ */
+export const PARTIALS_META = "io.mcplite/partials";
+
+/**
+ * The notification carrying one partial, `{progressToken, partial}`, tied to its request by the
+ * progress token as progress is (the name MCP-lite over stdio gives its partials, tied there by
+ * `requestId`).
+ */
+export const PARTIAL_NOTIFICATION = "notifications/partial";
+
 /** The skills extension's capability key (SEP-2640). */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 

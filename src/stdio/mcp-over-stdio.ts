@@ -6,6 +6,11 @@
  * connection itself, `notifications/cancelled` names requests of the connection, and list changes and
  * resource updates reach a 2025 client outside requests.
  *
+ * An answer that follows notifications waits until they were handed over and one turn of the event
+ * loop has passed: the official TypeScript clients dispatch a progress notification a microtask late
+ * but drop its request's progress handler as soon as the answer is read, so progress read in the same
+ * chunk as the answer is lost (modelcontextprotocol/typescript-sdk#2580). Answers keep their order.
+ *
  * @module
  */
 import { NO_HOST } from "../server/binding.ts";
@@ -14,6 +19,7 @@ import { dispatch } from "../bindings/mcp/dispatch.ts";
 import { ConnectionPushes } from "../bindings/mcp/pushes.ts";
 import type { McpContext } from "../bindings/mcp/request.ts";
 import type { LineWriter } from "./line-writer.ts";
+import { sleep } from "../internal/sleep.ts";
 
 /** Never aborts: the requests of a connection abort through the in-flight table (cancelled, or closing). */
 const NEVER: AbortSignal = new AbortController().signal;
@@ -33,6 +39,11 @@ export class McpOverStdio implements Carrier {
   readonly #ctx: McpContext;
   readonly #out: LineWriter;
   readonly #pushes: ConnectionPushes;
+  /** Whether a notification or request went out since the last answer was queued. */
+  #talked = false;
+  /** Answers waiting for the notifications before them, in order. */
+  #waiting = 0;
+  #answered: Promise<void> = Promise.resolve();
 
   /**
    * Creates the carrier of one connection.
@@ -57,15 +68,33 @@ export class McpOverStdio implements Carrier {
 
   send(message: string): void {
     this.#out.line(message);
+    this.#talked = true;
   }
 
   respond(exchange: Exchange, result: FinishedResult): void {
-    this.#out.line(exchange.message(result));
-    if (exchange.request !== undefined) this.#pushes.follow(exchange.request);
+    const message = exchange.message(result);
+    this.#answer(() => {
+      this.#out.line(message);
+      if (exchange.request !== undefined) this.#pushes.follow(exchange.request);
+    });
   }
 
   fail(_exchange: Exchange, message: string): void {
-    this.#out.line(message);
+    this.#answer(() => this.#out.line(message));
+  }
+
+  /** Writes an answer now, or after the notifications before it and one turn (see the module's note). */
+  #answer(write: () => void): void {
+    if (!this.#talked && this.#waiting === 0) return write();
+    this.#talked = false;
+    this.#waiting++;
+    this.#answered = this.#answered
+      .then(() => this.#out.flush())
+      .then(() => sleep(0))
+      .then(() => {
+        this.#waiting--;
+        write();
+      });
   }
 
   /** The connection's 2025 session opened: from now on the client hears of changes. */
@@ -76,14 +105,15 @@ export class McpOverStdio implements Carrier {
 
   /**
    * Ends the connection's MCP: stops the pushes, aborts every running request, and waits until each
-   * has settled.
+   * has settled and its answer was written.
    *
    * @param reason Why the requests abort.
    * @returns When every request settled.
    */
-  close(reason: Error): Promise<void> {
+  async close(reason: Error): Promise<void> {
     this.#pushes.stop();
     this.#ctx.inFlight.abortAll(this, reason);
-    return this.#ctx.inFlight.settled(this);
+    await this.#ctx.inFlight.settled(this);
+    await this.#answered;
   }
 }

@@ -11,6 +11,7 @@ import {
   META,
   MODERN_VERSION,
   MODERN_VERSIONS,
+  PARTIALS_META,
   PROTOCOL_VERSION_HEADER,
 } from "../../internal/mcp-wire.ts";
 
@@ -51,6 +52,8 @@ export interface Envelope {
   readonly logLevel: LogLevel | undefined;
   /** The progress token, when the request asks for progress. */
   readonly progressToken: string | number | undefined;
+  /** Whether the request asks for a streaming tool's partials (`_meta["io.mcplite/partials"]`). */
+  readonly partials: boolean;
 }
 
 /**
@@ -116,6 +119,7 @@ export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string |
     clientInfo: typeof info === "object" && info !== null ? info as ClientInfo : undefined,
     logLevel: logLevel as LogLevel | undefined,
     progressToken: progressTokenOf(meta),
+    partials: meta[PARTIALS_META] === true,
   };
 }
 
@@ -155,6 +159,7 @@ export function parseLegacyEnvelope(
     clientInfo: session?.clientInfo,
     logLevel: (logLevel as LogLevel | undefined) ?? session?.logLevel ?? "debug",
     progressToken: record === undefined ? undefined : progressTokenOf(record),
+    partials: record?.[PARTIALS_META] === true,
   };
 }
 

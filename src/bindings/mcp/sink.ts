@@ -14,6 +14,7 @@ import {
 } from "../../core/mod.ts";
 import type { Channel, McpContext, McpRequest } from "./request.ts";
 import { roundOf } from "./input-required.ts";
+import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 
 /**
  * Describes the caller for the handler's `ctx.meta`.
@@ -33,10 +34,11 @@ export function callMetaOf(request: McpRequest): CallMeta {
   };
 }
 
-/** The sink of one MCP request, with the partials of a streaming tool on the same progress counter. */
+/** The sink of one MCP request, with the partials of a streaming tool. */
 export interface McpSink extends CallSink {
   /**
-   * Reports a streaming tool's partial as progress, one step past the last value sent.
+   * Sends a streaming tool's partial as a `notifications/partial` when the request asked for partials,
+   * and drops it otherwise (the final result holds it). It never touches the progress counter.
    *
    * @param partial What the tool yielded.
    */
@@ -46,8 +48,10 @@ export interface McpSink extends CallSink {
 /**
  * Builds the sink of a running request. Progress needs the request's `progressToken`, and goes out
  * on one counter per request that only ever increases (MCP 2025-11-25, Progress: "the progress value
- * MUST increase with each notification"): a value not above the last one sent is dropped, and a
- * streaming tool's partial counts as one step. Logs go out at the envelope's level or above (2026:
+ * MUST increase with each notification"): a value not above the last one sent is dropped. That counter,
+ * its totals and messages are the author's alone: MCP has no partial results, so a streaming tool's
+ * partials go out as `notifications/partial` only to a request that asked for them
+ * (`_meta["io.mcplite/partials"]`, which our client sets), tied to it by its progress token. Logs go out at the envelope's level or above (2026:
  * only when the request set one). Questions for the client go out as server→client requests on the
  * 2025 revisions; the 2026-07-28 revision never sends requests on a stream: it asks through
  * input-required results (SEP-2322), whose round wraps this sink. Either way the context asks only
@@ -60,7 +64,7 @@ export interface McpSink extends CallSink {
  */
 export function sinkFor(ctx: McpContext, request: McpRequest, channel: Channel): McpSink | undefined {
   if (!channel.streaming) return undefined;
-  const { progressToken, logLevel, era, protocolVersion } = request.envelope;
+  const { progressToken, logLevel, era, protocolVersion, partials } = request.envelope;
   if (progressToken === undefined && logLevel === undefined && era === "modern") return undefined; // nothing to send
   const threshold = logLevel === undefined ? Infinity : LOG_LEVELS.indexOf(logLevel);
   let last = -Infinity;
@@ -74,8 +78,9 @@ export function sinkFor(ctx: McpContext, request: McpRequest, channel: Channel):
   };
   const sink: McpSink = {
     progress,
-    partial: (partial) =>
-      progress(Math.max(last, 0) + 1, undefined, typeof partial === "string" ? partial : JSON.stringify(partial)),
+    partial: (partial) => {
+      if (partials && progressToken !== undefined) channel.notify(PARTIAL_NOTIFICATION, { progressToken, partial });
+    },
     log: logLevel === undefined ? undefined : (level: LogLevel, data, logger) => {
       if (LOG_LEVELS.indexOf(level) < threshold) return;
       channel.notify("notifications/message", logger === undefined ? { level, data } : { level, logger, data });

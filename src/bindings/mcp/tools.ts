@@ -60,7 +60,8 @@ export const toolsList: McpMethod = (ctx, request) => {
  * `requestState` is checked first). A tool whose `taskSupport` is `"required"` is refused (-32021)
  * before it runs unless the request declared the tasks extension. Invalid arguments become an
  * `isError` result naming the paths, as MCP wants, so that the model can correct itself; a streaming
- * tool's partials become progress notifications when the request carries a progress token.
+ * tool's partials go out as `notifications/partial` to a request that asked for them (see
+ * {@link sinkFor}), never as progress, which stays the tool's own.
  *
  * @param ctx The binding.
  * @param request The request.

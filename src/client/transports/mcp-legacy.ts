@@ -21,7 +21,7 @@ import {
 } from "../http.ts";
 import { readSse, type SseCursor } from "../sse.ts";
 import type { InputRequest, RequestContext } from "../transport.ts";
-import { answerError, handleStreamMessage, LEGACY_VERSIONS } from "./mcp-wire.ts";
+import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf } from "./mcp-wire.ts";
 
 /** How many times a stream that ended before its reply is resumed. */
 const MAX_RESUMES = 5;
@@ -242,10 +242,10 @@ export class LegacySession {
     extra?: Headers,
   ): Promise<Exchanged> {
     const id = this.#nextId();
-    const progressToken = ctx.onProgress !== undefined || ctx.stream ? `p-${id}` : undefined;
+    const { progressToken, meta } = streamMetaOf(ctx, id);
     const sent = progressToken === undefined
       ? params
-      : { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), progressToken } };
+      : { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), ...meta } };
     const headers = await this.#requestHeaders(this.#sessionId);
     extra?.forEach((value, key) => headers.set(key, value));
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: sent });

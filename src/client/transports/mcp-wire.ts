@@ -1,6 +1,6 @@
 /**
  * MCP wire constants the client speaks, and the handling of what arrives on a call's SSE stream
- * before its reply (progress, log messages, and, on the 2025 revisions, server requests).
+ * before its reply (progress, partials, log messages, and, on the 2025 revisions, server requests).
  *
  * @module
  */
@@ -10,6 +10,8 @@ import {
   MODERN_VERSION,
   MODERN_VERSIONS,
   NAME_SOURCES,
+  PARTIAL_NOTIFICATION,
+  PARTIALS_META,
   TASKS_EXTENSION,
 } from "../../internal/mcp-wire.ts";
 import { messageOf, type StreamMessage } from "../http.ts";
@@ -20,9 +22,27 @@ export { LEGACY_VERSIONS, META, MODERN_VERSION, MODERN_VERSIONS, TASKS_EXTENSION
 export const NAME_FIELDS: ReadonlyMap<string, string> = NAME_SOURCES;
 
 /**
+ * The `_meta` fields a request adds to hear what arrives before its reply: a progress token when the
+ * caller listens to progress or streams, and, when it streams, the ask for partials (MCP has none of
+ * its own; our server sends them as `notifications/partial`, apart from the tool's own progress).
+ *
+ * @param ctx The request context.
+ * @param id The request's JSON-RPC id, which makes the token unique.
+ * @returns The progress token, if any, and the fields to merge into `params._meta`.
+ */
+export function streamMetaOf(
+  ctx: RequestContext,
+  id: number,
+): { progressToken: string | undefined; meta: Record<string, unknown> } {
+  if (ctx.onProgress === undefined && !ctx.stream) return { progressToken: undefined, meta: {} };
+  const progressToken = `p-${id}`;
+  return { progressToken, meta: ctx.stream ? { progressToken, [PARTIALS_META]: true } : { progressToken } };
+}
+
+/**
  * Handles a message that arrived on a call's stream before its reply: progress for this request goes
- * to `onProgress` (and, when the caller streams, its message to `onPartial`: MCP has no partials, so
- * progress messages stand in for them), log messages to `onLog`; server requests to `onRequest`.
+ * to `onProgress`, its partials (when the caller streams) to `onPartial`, log messages to `onLog`;
+ * server requests to `onRequest`.
  *
  * @param message The JSON-RPC message.
  * @param ctx The request context.
@@ -58,7 +78,10 @@ export async function handleStreamMessage(
       ...(typeof params.total === "number" ? { total: params.total } : {}),
       ...(text === undefined ? {} : { message: text }),
     });
-    if (ctx.stream && text !== undefined) ctx.onPartial?.(text);
+  } else if (method === PARTIAL_NOTIFICATION) {
+    if (progressToken === undefined || params.progressToken !== progressToken) return;
+    ctx.activity();
+    if (ctx.stream) ctx.onPartial?.(params.partial);
   } else if (method === "notifications/message") {
     ctx.activity();
     ctx.onLog?.({

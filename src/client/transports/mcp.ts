@@ -31,6 +31,7 @@ import {
   MODERN_VERSION,
   MODERN_VERSIONS,
   NAME_FIELDS,
+  streamMetaOf,
 } from "./mcp-wire.ts";
 
 /** Options of {@link createMcpTransport}. */
@@ -202,14 +203,14 @@ class McpTransport implements Transport {
   ): Promise<Exchanged> {
     for (let attempt = 0;; attempt++) {
       const id = this.#nextId++;
-      const progressToken = ctx.onProgress !== undefined || ctx.stream ? `p-${id}` : undefined;
+      const { progressToken, meta: streamMeta } = streamMetaOf(ctx, id);
       const meta: Record<string, unknown> = {
         ...(params._meta as Record<string, unknown> | undefined),
         [META.protocolVersion]: this.#version,
         [META.clientCapabilities]: ctx.capabilities,
         [META.clientInfo]: ctx.clientInfo,
+        ...streamMeta,
       };
-      if (progressToken !== undefined) meta.progressToken = progressToken;
       if (ctx.logLevel !== undefined) meta[META.logLevel] = ctx.logLevel;
       const headers = await baseHeaders(this.#headers);
       extra?.forEach((value, key) => headers.set(key, value));

@@ -10,6 +10,7 @@
  */
 import { LineSplitter, OVERSIZE } from "../../internal/line-splitter.ts";
 import { isObject } from "../../internal/is-object.ts";
+import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { settlesWithin } from "../../internal/sleep.ts";
 import { TransportError } from "../errors.ts";
 import type { FetchLike } from "../http.ts";
@@ -260,7 +261,9 @@ export class StdioConnection {
         return;
       }
     }
-    if (method === "notifications/progress" && params.progressToken !== undefined) {
+    if (
+      (method === "notifications/progress" || method === PARTIAL_NOTIFICATION) && params.progressToken !== undefined
+    ) {
       const pending = this.#newest((p) => !p.lite && p.progressToken === params.progressToken);
       pending?.event?.(text);
       return;

@@ -7,6 +7,7 @@ import { legacyRequest, modernRequest } from "../../helpers/request.ts";
 import { delay, mcpServer, modern, SseReader } from "./mcp-helpers.ts";
 
 const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+const PARTIALS = "io.mcplite/partials";
 
 describe("2026-07-28: progress, logging and cancellation on the call's stream", () => {
   it("answers as JSON when the call says nothing before its result", async () => {
@@ -28,40 +29,59 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     assert.equal(final.result._meta["io.modelcontextprotocol/serverInfo"].name, "fixtures");
   });
 
-  it("sends non-decreasing progress for a progressToken, and turns stream partials into progress", async () => {
-    const server = mcpServer();
+  it("sends stream partials as notifications/partial to a request that asks, never as progress", async () => {
     const countdown = await new SseReader(
-      await server.fetch(modernRequest("tools/call", {
+      await mcpServer().fetch(modernRequest("tools/call", {
         name: "countdown",
         arguments: { count: 3 },
-        _meta: { progressToken: "p1" },
+        _meta: { progressToken: "p1", [PARTIALS]: true },
       })),
     ).rest();
-    const progress = countdown.filter((e) => e.method === "notifications/progress").map((e) => e.params);
-    assert.deepEqual(progress.map((p) => p.progress), [1, 2, 3, 4]);
-    assert.ok(progress.every((p) => p.progressToken === "p1"));
+    assert.deepEqual(countdown.slice(0, -1).map((e) => e.method), Array(4).fill("notifications/partial"));
+    assert.deepEqual(countdown.slice(0, -1).map((e) => e.params), [
+      { progressToken: "p1", partial: "3 " },
+      { progressToken: "p1", partial: "2 " },
+      { progressToken: "p1", partial: "1 " },
+      { progressToken: "p1", partial: "liftoff" },
+    ]);
     assert.equal(countdown.at(-1).result.content[0].text, "3 2 1 liftoff");
   });
 
-  it("never sends progress that goes backwards or repeats: ctx.progress() and partials share one counter", async () => {
+  it("sends a request that does not ask for partials none, so a quiet stream answers as JSON", async () => {
+    const response = await mcpServer().fetch(modernRequest("tools/call", {
+      name: "countdown",
+      arguments: { count: 3 },
+      _meta: { progressToken: "p1" },
+    }));
+    assert.equal(response.headers.get("content-type"), "application/json");
+    assert.equal((await response.json()).result.content[0].text, "3 2 1 liftoff");
+  });
+
+  it("never sends progress that goes backwards or repeats, and partials take no step of it", async () => {
     const jumpy = defineTool("jumpy").stream(async function* (_args, ctx) {
       ctx.progress(1, 10);
-      yield "a"; // one step past the last: 2
-      ctx.progress(1, 10); // not above 2: dropped
-      ctx.progress(2, 10); // a repeat: dropped
-      ctx.progress(5, 10);
-      yield "b"; // 6
+      yield "a";
+      ctx.progress(1, 10); // a repeat: dropped
+      ctx.progress(0.5, 10); // backwards: dropped
+      ctx.progress(5, 10, "half");
+      yield "b";
       ctx.progress(3, 10); // backwards: dropped
-      yield "c"; // 7
+      yield "c";
       ctx.progress(10, 10);
     });
     for (const era of ["2026-07-28", "2025-11-25"]) {
       const server = createServer({ name: "p", version: "1" }).tool(jumpy);
-      const params = { name: "jumpy", arguments: {}, _meta: { progressToken: "j" } };
+      const params = { name: "jumpy", arguments: {}, _meta: { progressToken: "j", [PARTIALS]: true } };
       const request = era === "2026-07-28" ? modernRequest("tools/call", params) : legacyRequest("tools/call", params);
       const events = await new SseReader(await server.fetch(request)).rest();
-      const progress = events.filter((e) => e.method === "notifications/progress").map((e) => e.params.progress);
-      assert.deepEqual(progress, [1, 2, 5, 6, 7, 10], era);
+      const progress = events.filter((e) => e.method === "notifications/progress").map((e) => e.params);
+      assert.deepEqual(progress.map((p) => [p.progress, p.total, p.message]), [
+        [1, 10, undefined],
+        [5, 10, "half"],
+        [10, 10, undefined],
+      ], era);
+      const partials = events.filter((e) => e.method === "notifications/partial").map((e) => e.params.partial);
+      assert.deepEqual(partials, ["a", "b", "c"], era);
     }
   });
 
