@@ -21,44 +21,47 @@ def wire(result):
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-async def with_mcp(scenario):
-    from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
-
+def open_client(scenario):
+    """The scenario's client (not yet entered), how to list its tools' names, and how to call a tool."""
     command = scenario.get("command")
-    target = StdioServerParameters(command=command[0], args=command[1:]) if command else scenario["url"]
-    async with Client(target, mode=scenario["mode"]) as client:
-        tools = await client.list_tools()
-        return {
-            "protocolVersion": client.protocol_version,
-            "tools": [tool.name for tool in tools.tools],
-            "add": wire(await client.call_tool("add", {"a": 2, "b": 3})),
-            "fails": wire(await client.call_tool("fails", {})),
-            "revision": wire(await client.call_tool("revision", {})),
-        }
+    if scenario["library"] == "mcp":
+        from mcp import Client
+        from mcp.client.stdio import StdioServerParameters
 
+        target = StdioServerParameters(command=command[0], args=command[1:]) if command else scenario["url"]
+        client = Client(target, mode=scenario["mode"])
 
-async def with_fastmcp(scenario):
+        async def names():
+            return [tool.name for tool in (await client.list_tools()).tools]
+
+        return client, names, client.call_tool
     from fastmcp import Client
     from fastmcp.client.transports import StdioTransport
 
-    command = scenario.get("command")
     target = StdioTransport(command=command[0], args=command[1:]) if command else scenario["url"]
-    async with Client(target, mode=scenario["mode"]) as client:
-        tools = await client.list_tools()
+    client = Client(target, mode=scenario["mode"])
+
+    async def names():
+        return [tool.name for tool in await client.list_tools()]
+
+    return client, names, client.call_tool_mcp  # the result as it came, isError and all
+
+
+async def drive(scenario):
+    client, names, call = open_client(scenario)
+    async with client:
         return {
             "protocolVersion": client.protocol_version,
-            "tools": [tool.name for tool in tools],
-            "add": wire(await client.call_tool_mcp("add", {"a": 2, "b": 3})),
-            "fails": wire(await client.call_tool_mcp("fails", {})),
-            "revision": wire(await client.call_tool_mcp("revision", {})),
+            "tools": await names(),
+            "add": wire(await call("add", {"a": 2, "b": 3})),
+            "fails": wire(await call("fails", {})),
+            "revision": wire(await call("revision", {})),
         }
 
 
 async def main():
     seen = {}
     for scenario in json.loads(sys.argv[1]):
-        drive = with_mcp if scenario["library"] == "mcp" else with_fastmcp
         try:
             with anyio.fail_after(TIMEOUT_SECONDS):
                 seen[scenario["name"]] = await drive(scenario)
