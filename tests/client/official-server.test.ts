@@ -81,6 +81,11 @@ function handler(seen: Seen[] = []) {
   };
 }
 
+/** Fails unless every request the server saw was on `revision` (MCP 2026-07-28, Transports). */
+function assertRevision(seen: Seen[], revision: string): void {
+  assert.deepEqual([...new Set(seen.map((s) => s.headers.get("mcp-protocol-version")))], [revision]);
+}
+
 describe("client against the official MCP server SDK, 2026-07-28", () => {
   it("probes, lists and calls with the envelope and the standard headers", async () => {
     const seen: Seen[] = [];
@@ -102,7 +107,8 @@ describe("client against the official MCP server SDK, 2026-07-28", () => {
   });
 
   it("turns isError into ToolFailedError and an unknown tool into ToolNotFoundError", async () => {
-    const client = createClient("http://localhost/mcp", { fetch: handler() });
+    const seen: Seen[] = [];
+    const client = createClient("http://localhost/mcp", { fetch: handler(seen) });
     await assert.rejects(
       client.call("boom", {}),
       (e: unknown) => e instanceof ToolFailedError && e.message === "it broke",
@@ -111,6 +117,7 @@ describe("client against the official MCP server SDK, 2026-07-28", () => {
       client.call("nope", {}),
       (e: unknown) => e instanceof ToolNotFoundError && e.rpcCode === -32602,
     );
+    assertRevision(seen, "2026-07-28");
   });
 
   it("answers an input_required round and retries with a new id and the exact requestState", async () => {
@@ -135,13 +142,16 @@ describe("client against the official MCP server SDK, 2026-07-28", () => {
     const capabilities =
       (calls[0].params._meta as Record<string, Record<string, unknown>>)["io.modelcontextprotocol/clientCapabilities"];
     assert.deepEqual(capabilities.elicitation, {});
+    assertRevision(seen, "2026-07-28");
   });
 
   it("delivers progress notifications from the call's SSE stream", async () => {
-    const client = createClient("http://localhost/mcp", { fetch: handler() });
+    const seen: Seen[] = [];
+    const client = createClient("http://localhost/mcp", { fetch: handler(seen) });
     const progress: number[] = [];
     assert.equal(await client.call("progress", {}, { onProgress: (p) => progress.push(p.progress) }), "done");
     assert.deepEqual(progress, [1, 2, 3]);
+    assertRevision(seen, "2026-07-28");
   });
 });
 
@@ -161,12 +171,13 @@ describe("client against the official MCP server SDK, 2025-11-25", () => {
   it("falls back to initialize against a sessionful 2025 server, and answers its elicitation and sampling", async () => {
     const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
     const methods: string[] = [];
+    const versions = new Set<string | null>(); // MCP-Protocol-Version after initialize (MCP 2025-11-25, Transports)
+    let offered: unknown;
     const fetcher = async (request: Request): Promise<Response> => {
-      methods.push(
-        `${request.method} ${
-          request.method === "POST" ? JSON.parse(await request.clone().text()).method ?? "response" : ""
-        }`,
-      );
+      const body = request.method === "POST" ? JSON.parse(await request.clone().text()) : undefined;
+      if (body?.method === "initialize") offered = body.params.protocolVersion;
+      else if (offered !== undefined) versions.add(request.headers.get("mcp-protocol-version"));
+      methods.push(`${request.method} ${body === undefined ? "" : body.method ?? "response"}`);
       const id = request.headers.get("mcp-session-id");
       const known = id === null ? undefined : sessions.get(id);
       if (known) return await known.handleRequest(request);
@@ -201,6 +212,8 @@ describe("client against the official MCP server SDK, 2025-11-25", () => {
     assert.equal(methods[0], "POST server/discover");
     assert.ok(methods.includes("POST initialize"));
     assert.ok(methods.filter((m) => m === "POST response").length >= 2, "answers POSTed back");
+    assert.equal(offered, "2025-11-25");
+    assert.deepEqual([...versions], ["2025-11-25"], "every request after initialize on 2025-11-25");
     await client.close();
     assert.equal(methods.at(-1), "DELETE ");
   });

@@ -1,7 +1,9 @@
 /**
  * Our stdio server from clients nobody here wrote: the official TypeScript SDK's v1 client
  * (`@modelcontextprotocol/sdk` 1.32 `StdioClientTransport`) and v2 client (`@modelcontextprotocol/client`
- * 2.4, whose stdio transport negotiates 2025-11-25 with `initialize`). Each launches
+ * 2.4), the latter both in its default legacy mode (2025-11-25, `initialize`) and pinned to 2026-07-28
+ * with `versionNegotiation` (`server/discover`, then the per-request envelope); each v2 session checks
+ * the revision it negotiated, so a silent fallback fails it. Each launches
  * `examples/stdio.ts` on the runtime running the tests, lists tools, calls a tool with progress and one
  * that fails, reads a resource, gets a prompt, and cancels a call.
  */
@@ -96,10 +98,20 @@ session("the official v1 client over stdio (2025 handshake)", async () => {
   }) as unknown as AnyClient;
 });
 
-session("the official v2 client over stdio (2025-11-25)", async () => {
-  const client = new ClientV2({ name: "v2", version: "2.4.0" });
+/** The v2 client connected over stdio with `options`, checked to have negotiated `revision`. */
+async function v2(revision: string, options: ConstructorParameters<typeof ClientV2>[1]): Promise<AnyClient> {
+  const client = new ClientV2({ name: "v2", version: "2.4.0" }, options);
   await client.connect(new TransportV2({ ...server, stderr: "pipe" }));
+  assert.equal(client.getNegotiatedProtocolVersion(), revision);
+  assert.equal(client.getProtocolEra(), revision === "2026-07-28" ? "modern" : "legacy");
   return Object.assign(client, {
     call: (params: Parameters<AnyClient["call"]>[0], options?: CallOptions) => client.callTool(params, options),
   }) as unknown as AnyClient;
-});
+}
+
+session("the official v2 client over stdio (2025-11-25)", () => v2("2025-11-25", {}));
+
+session(
+  "the official v2 client over stdio (2026-07-28)",
+  () => v2("2026-07-28", { versionNegotiation: { mode: { pin: "2026-07-28" } } }),
+);

@@ -1,9 +1,11 @@
 /**
  * Our MCP server from clients nobody here wrote: the official TypeScript SDK's v1 client
- * (`@modelcontextprotocol/sdk` 1.32, the 2025 revisions) and v2 client (`@modelcontextprotocol/client`
- * 2.4, 2026-07-28 first), over a real socket. Each error a handler or the server raises must reach the
- * caller as an MCP error carrying its JSON-RPC code, not as a transport failure: JSON-RPC errors travel
- * on HTTP 200 unless the transport spec assigns a status.
+ * (`@modelcontextprotocol/sdk` 1.32, 2025-11-25) and v2 client (`@modelcontextprotocol/client` 2.4) in
+ * both its default legacy mode (2025-11-25) and pinned to 2026-07-28 with `versionNegotiation`, over a
+ * real socket. Each suite checks that every request went out on the revision it is named for, so a
+ * silent fallback fails it. Each error a handler or the server raises must reach the caller as an MCP
+ * error carrying its JSON-RPC code, not as a transport failure: JSON-RPC errors travel on HTTP 200
+ * unless the transport spec assigns a status.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -21,7 +23,7 @@ import type { Listener } from "../../../src/types.ts";
 // `.js` specifier: load these two by a computed specifier (typed here by hand), as a user on Node would.
 const V1 = "@modelcontextprotocol/sdk";
 const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/client/streamableHttp.js`) as {
-  StreamableHTTPClientTransport: new (url: URL) => Parameters<ClientV1["connect"]>[0];
+  StreamableHTTPClientTransport: new (url: URL, options: { fetch: typeof fetch }) => Parameters<ClientV1["connect"]>[0];
 };
 const { McpError } = await import(`${V1}/types.js`) as { McpError: new (...args: never[]) => Error };
 
@@ -62,61 +64,84 @@ async function codeOf(call: Promise<unknown>, MpcErrorClass: new (...args: never
   assert.fail("expected the call to fail");
 }
 
-describe("the official v1 client (2025 revisions)", () => {
-  let client: ClientV1;
-  before(async () => {
-    client = new ClientV1({ name: "v1", version: "1.32.2" });
-    await client.connect(new TransportV1(new URL(`${listener.url}/mcp`)));
-  });
-  after(async () => await client.close());
+/** A fetch that notes the `MCP-Protocol-Version` header of every request the client sends. */
+function recordingVersions(versions: Set<string | null>): typeof fetch {
+  return (input, init) => {
+    const request = new Request(input, init);
+    versions.add(request.headers.get("mcp-protocol-version"));
+    return fetch(request);
+  };
+}
 
-  it("calls a tool, and gets a failing handler as an isError result", async () => {
-    const ok = await client.callTool({ name: "ok", arguments: {} });
-    assert.deepEqual(ok.content, [{ type: "text", text: "fine" }]);
-    const failed = await client.callTool({ name: "fails", arguments: {} });
-    assert.equal(failed.isError, true);
-    assert.deepEqual(failed.content, [{ type: "text", text: "the disk is full" }]);
-  });
+/** What the suites ask of either client. */
+interface AnyClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  getPrompt(params: { name: string }): Promise<unknown>;
+  close(): Promise<void>;
+}
 
-  it("sees a prompt handler that throws as -32603", async () => {
-    assert.equal(await codeOf(client.getPrompt({ name: "broken" }), McpError), -32603);
-  });
+/**
+ * One client's suite: `connect` connects it with `recording` as its fetch and returns it. `revision` is
+ * the revision the suite is named for; every request after the connection's first must carry it in
+ * `MCP-Protocol-Version` (MCP 2025-11-25, Transports; MCP 2026-07-28, Transports), or the suite fails.
+ */
+function suite(
+  name: string,
+  revision: string,
+  ProtocolErrorClass: new (...args: never[]) => Error,
+  connect: (recording: typeof fetch) => Promise<AnyClient>,
+): void {
+  describe(`${name} (${revision})`, () => {
+    const versions = new Set<string | null>();
+    let client: AnyClient;
+    before(async () => client = await connect(recordingVersions(versions)));
+    after(async () => await client.close());
 
-  it("sees a task-only tool as -32021 (it cannot declare the tasks extension)", async () => {
-    assert.equal(await codeOf(client.callTool({ name: "only_tasks", arguments: {} }), McpError), -32021);
-  });
+    it("calls a tool, and gets a failing handler as an isError result", async () => {
+      versions.clear();
+      const ok = await client.callTool({ name: "ok", arguments: {} }) as { content: unknown };
+      assert.deepEqual(ok.content, [{ type: "text", text: "fine" }]);
+      const failed = await client.callTool({ name: "fails", arguments: {} }) as { isError: boolean; content: unknown };
+      assert.equal(failed.isError, true);
+      assert.deepEqual(failed.content, [{ type: "text", text: "the disk is full" }]);
+      assert.deepEqual([...versions], [revision], `every request on ${revision}`);
+    });
 
-  it("sees an unknown tool as -32602 and a rate limit as -32029", async () => {
-    assert.equal(await codeOf(client.callTool({ name: "nope", arguments: {} }), McpError), -32602);
-    assert.equal(await codeOf(client.callTool({ name: "limited", arguments: {} }), McpError), -32029);
+    it("sees a prompt handler that throws as -32603", async () => {
+      assert.equal(await codeOf(client.getPrompt({ name: "broken" }), ProtocolErrorClass), -32603);
+    });
+
+    it("sees a task-only tool as -32021 when the request did not declare the tasks extension", async () => {
+      assert.equal(await codeOf(client.callTool({ name: "only_tasks", arguments: {} }), ProtocolErrorClass), -32021);
+    });
+
+    it("sees an unknown tool as -32602 and a rate limit as -32029", async () => {
+      assert.equal(await codeOf(client.callTool({ name: "nope", arguments: {} }), ProtocolErrorClass), -32602);
+      assert.equal(await codeOf(client.callTool({ name: "limited", arguments: {} }), ProtocolErrorClass), -32029);
+    });
   });
+}
+
+suite("the official v1 client", "2025-11-25", McpError, async (recording) => {
+  const client = new ClientV1({ name: "v1", version: "1.32.2" });
+  await client.connect(new TransportV1(new URL(`${listener.url}/mcp`), { fetch: recording }));
+  return client;
 });
 
-describe("the official v2 client (2026-07-28)", () => {
-  let client: ClientV2;
-  before(async () => {
-    client = new ClientV2({ name: "v2", version: "2.4.0" });
-    await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
-  });
-  after(async () => await client.close());
+suite("the official v2 client in its default legacy mode", "2025-11-25", ProtocolErrorV2, async (recording) => {
+  const client = new ClientV2({ name: "v2", version: "2.4.0" });
+  await client.connect(new TransportV2(new URL(`${listener.url}/mcp`), { fetch: recording }));
+  assert.equal(client.getProtocolEra(), "legacy");
+  assert.equal(client.getNegotiatedProtocolVersion(), "2025-11-25");
+  return client;
+});
 
-  it("calls a tool, and gets a failing handler as an isError result", async () => {
-    const ok = await client.callTool({ name: "ok", arguments: {} });
-    assert.deepEqual(ok.content, [{ type: "text", text: "fine" }]);
-    const failed = await client.callTool({ name: "fails", arguments: {} });
-    assert.equal(failed.isError, true);
+suite("the official v2 client pinned with versionNegotiation", "2026-07-28", ProtocolErrorV2, async (recording) => {
+  const client = new ClientV2({ name: "v2", version: "2.4.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
   });
-
-  it("sees a prompt handler that throws as -32603", async () => {
-    assert.equal(await codeOf(client.getPrompt({ name: "broken" }), ProtocolErrorV2), -32603);
-  });
-
-  it("sees a task-only tool as -32021 when the request did not declare the tasks extension", async () => {
-    assert.equal(await codeOf(client.callTool({ name: "only_tasks", arguments: {} }), ProtocolErrorV2), -32021);
-  });
-
-  it("sees an unknown tool as -32602 and a rate limit as -32029", async () => {
-    assert.equal(await codeOf(client.callTool({ name: "nope", arguments: {} }), ProtocolErrorV2), -32602);
-    assert.equal(await codeOf(client.callTool({ name: "limited", arguments: {} }), ProtocolErrorV2), -32029);
-  });
+  await client.connect(new TransportV2(new URL(`${listener.url}/mcp`), { fetch: recording }));
+  assert.equal(client.getProtocolEra(), "modern");
+  assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+  return client;
 });
