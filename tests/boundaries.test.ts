@@ -83,15 +83,7 @@ describe("dependency boundaries", () => {
   });
 
   it("reaches resources, prompts, completion and skills only from their definitions, not from createServer()", () => {
-    const graph = fileGraph(false);
-    const reached = new Set<string>();
-    const queue = ["src/create-server.ts", "src/tool/define-tool.ts"];
-    while (queue.length > 0) {
-      const file = queue.pop()!;
-      if (reached.has(file)) continue;
-      reached.add(file);
-      queue.push(...(graph.get(file) ?? []));
-    }
+    const reached = reachedFrom("src/create-server.ts", "src/tool/define-tool.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the MCP binding");
     const served = [
       "src/bindings/mcp/resources.ts",
@@ -103,6 +95,17 @@ describe("dependency boundaries", () => {
       "src/core/uri-template.ts",
     ];
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
+  });
+
+  it("keeps YAML out of the client's static imports: a client that loads no skill never loads the parser", () => {
+    const reached = reachedFrom("src/client/mod.ts");
+    assert.ok(reached.has("src/client/skills.ts"), "the walk reaches client.skills");
+    assert.ok(!reached.has("src/internal/frontmatter.ts"), "createClient() statically imports the frontmatter parser");
+    for (const file of reached) {
+      for (const { spec, typeOnly } of importsOf(file)) {
+        assert.ok(typeOnly || spec !== "yaml", `${rel(file)} imports yaml, which every client would then load`);
+      }
+    }
   });
 
   it("lets listeners reach a server through attachListener() only, never a private field", () => {
@@ -145,6 +148,20 @@ function fileGraph(types = true): Map<string, Set<string>> {
     graph.set(file, targets);
   }
   return graph;
+}
+
+/** The source files that loading `roots` loads: their static imports, transitively (`import type` left out). */
+function reachedFrom(...roots: string[]): Set<string> {
+  const graph = fileGraph(false);
+  const reached = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (reached.has(file)) continue;
+    reached.add(file);
+    queue.push(...(graph.get(file) ?? []));
+  }
+  return reached;
 }
 
 /** The unit a file belongs to: its top folder under src, or `bindings/<wire>` (src/*.ts files are the root). */
