@@ -4,7 +4,8 @@
  * protobuf, only the HTTP/2 listener loads node:*, the client reaches server code through `import type`
  * only, and neither files nor folders import each other in a cycle (type imports included). Resources,
  * prompts, completion and skills reach the MCP binding only through the features their definitions
- * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code.
+ * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code. The
+ * client reaches the YAML parser only through the dynamic import in `client.skills.load()`.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
