@@ -1,13 +1,15 @@
 /**
  * Bundle size of a one-tool HTTP server (`bench/bundle/*.ts`, each as its library's docs write it),
  * built with `bun build --minify` and gzipped (level 9); and how many packages installing each library
- * brings in, counted from `package-lock.json` (dependencies and required peers, transitively).
+ * brings in, counted from `package-lock.json` (dependencies and required peers, transitively). The
+ * one-call client is built with `--splitting` too, and its entry chunk measured: what loads lazily
+ * (the YAML parser behind `client.skills.load()`) goes to chunks of its own and loads only when used.
  * Used by `bench/run.ts`; runs alone too: `bun bench/bundle.ts`.
  *
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -27,8 +29,8 @@ export interface BundleRow {
   error?: string;
 }
 
-/** The entries, and the packages a user installs for each. */
-const ENTRIES: [name: string, file: string, installs: string[]][] = [
+/** The entries, the packages a user installs for each, and whether to split out lazy imports. */
+const ENTRIES: [name: string, file: string, installs: string[], split?: boolean][] = [
   ["@mcplite/sdk (MCP-lite + MCP)", "ours.ts", ["valibot", "@valibot/to-json-schema"]],
   // `createServer()` names the MCP binding as its default, so listing only MCP-lite does not drop it (yet).
   ["@mcplite/sdk, bindings: [mcpLiteBinding()]", "ours-lite.ts", ["valibot", "@valibot/to-json-schema"]],
@@ -44,6 +46,7 @@ const ENTRIES: [name: string, file: string, installs: string[]][] = [
     "valibot",
     "@valibot/to-json-schema",
   ]],
+  ["@mcplite/sdk/client, one call (entry chunk)", "client-one-call.ts", ["eventsource-parser", "yaml"], true],
 ];
 
 type Lock = {
@@ -99,16 +102,20 @@ export function bundleSizes(root: string): BundleRow[] {
   const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as Lock;
   const out = join(root, "node_modules", ".cache", "mcplite-bench");
   mkdirSync(out, { recursive: true });
-  return ENTRIES.map(([name, file, installs]) => {
+  return ENTRIES.map(([name, file, installs, split]) => {
     const target = join(out, `bundle-${file.replace(".ts", ".js")}`);
+    // Split: the entry keeps its name in a folder of its own, beside the chunks it may import later.
+    const dir = join(out, `split-${file.replace(".ts", "")}`);
+    const output = split ? ["--splitting", `--outdir=${dir}`] : [`--outfile=${target}`];
+    if (split) rmSync(dir, { recursive: true, force: true });
     const built = spawnSync(
       join(root, "node_modules", ".bin", "bun"),
-      ["build", join("bench", "bundle", file), "--minify", `--outfile=${target}`],
+      ["build", join("bench", "bundle", file), "--minify", ...output],
       { cwd: root, encoding: "utf8", timeout: 60_000 },
     );
     const packages = closure(lock, installs);
     if (built.status !== 0) return { name, minified: 0, gzip: 0, packages, error: built.stderr.slice(0, 200) };
-    const code = readFileSync(target);
+    const code = readFileSync(split ? join(dir, file.replace(".ts", ".js")) : target);
     return { name, minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, packages };
   });
 }

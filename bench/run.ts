@@ -269,7 +269,8 @@ function grpcTable(results: GrpcResult[]): string {
 
 function bundleTable(rows: BundleRow[]): string {
   if (rows.length === 0) return "";
-  let md = "\n#### Bundle of a one-tool HTTP server (`bun build --minify`), and installed packages\n\n";
+  let md =
+    "\n#### Bundles of a one-tool HTTP server and a one-call client (`bun build --minify`), and installed packages\n\n";
   md += "| server | minified | gzip | packages installed with it |\n|---|---|---|---|\n";
   for (const r of rows) {
     md += `| ${r.name} | ${r.error ?? `${(r.minified / 1024).toFixed(1)} KB`} | ${

@@ -5,7 +5,8 @@
  * only, and neither files nor folders import each other in a cycle (type imports included). Resources,
  * prompts, completion and skills reach the MCP binding only through the features their definitions
  * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code. Bindings
- * and carriers see the core through one facade, `src/core/mod.ts`.
+ * and carriers see the core through one facade, `src/core/mod.ts`. The client reaches the YAML parser
+ * only through the dynamic import in `client.skills.load()`.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -84,15 +85,7 @@ describe("dependency boundaries", () => {
   });
 
   it("reaches resources, prompts, completion and skills only from their definitions, not from createServer()", () => {
-    const graph = fileGraph(false);
-    const reached = new Set<string>();
-    const queue = ["src/create-server.ts", "src/tool/define-tool.ts"];
-    while (queue.length > 0) {
-      const file = queue.pop()!;
-      if (reached.has(file)) continue;
-      reached.add(file);
-      queue.push(...(graph.get(file) ?? []));
-    }
+    const reached = reachedFrom("src/create-server.ts", "src/tool/define-tool.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the MCP binding");
     const served = [
       "src/bindings/mcp/resources.ts",
@@ -115,6 +108,17 @@ describe("dependency boundaries", () => {
       }
     }
     assert.deepEqual([...reached], ["src/core/mod.ts"]);
+  });
+
+  it("keeps YAML out of the client's static imports: a client that loads no skill never loads the parser", () => {
+    const reached = reachedFrom("src/client/mod.ts");
+    assert.ok(reached.has("src/client/skills.ts"), "the walk reaches client.skills");
+    assert.ok(!reached.has("src/internal/frontmatter.ts"), "createClient() statically imports the frontmatter parser");
+    for (const file of reached) {
+      for (const { spec, typeOnly } of importsOf(file)) {
+        assert.ok(typeOnly || spec !== "yaml", `${rel(file)} imports yaml, which every client would then load`);
+      }
+    }
   });
 
   it("lets listeners reach a server through attachListener() only, never a private field", () => {
@@ -157,6 +161,20 @@ function fileGraph(types = true): Map<string, Set<string>> {
     graph.set(file, targets);
   }
   return graph;
+}
+
+/** The source files that loading `roots` loads: their static imports, transitively (`import type` left out). */
+function reachedFrom(...roots: string[]): Set<string> {
+  const graph = fileGraph(false);
+  const reached = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (reached.has(file)) continue;
+    reached.add(file);
+    queue.push(...(graph.get(file) ?? []));
+  }
+  return reached;
 }
 
 /** The unit a file belongs to: its top folder under src, or `bindings/<wire>` (src/*.ts files are the root). */

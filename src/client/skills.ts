@@ -7,7 +7,6 @@
  * @module
  */
 import { canonicalJson } from "../internal/canonical-json.ts";
-import { readFrontmatter } from "../internal/frontmatter.ts";
 import { isObject } from "../internal/is-object.ts";
 import { sha256Hex } from "../internal/sha256.ts";
 import { ClientError, ClientErrorCode } from "./errors.ts";
@@ -163,6 +162,9 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
         throw new SkillVerificationError(`${entry.uri}: the entry lists no digest for SKILL.md`, entry.uri);
       }
       const instructions = decoder.decode(await readFile(own));
+      // Loaded on first use: the YAML parser is most of a client's size, and a client that never loads a
+      // skill never needs it (a bundler splits it into a chunk of its own).
+      const { readFrontmatter } = await import("../internal/frontmatter.ts");
       const frontmatter = readFrontmatter(instructions);
       if (frontmatter === undefined || canonicalJson(frontmatter) !== canonicalJson(entry.frontmatter)) {
         throw new SkillVerificationError(

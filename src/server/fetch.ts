@@ -62,7 +62,7 @@ function plainFetch(
       return Promise.resolve(notFound());
     }
     try {
-      guard(request, url);
+      guard(request, url, ctx);
     } catch (error) {
       const refused = error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.Forbidden, "Forbidden");
       return Promise.resolve(route.refuse(refused));
@@ -82,7 +82,7 @@ function withCors(fetch: ServerFetch, routes: ReadonlyMap<string, Route>, gate: 
       const route = routeFor(routes, path);
       if (route === undefined) return notFound();
       try {
-        guard(request, url);
+        guard(request, url, ctx);
       } catch {
         return new Response(null, { status: 403, headers: { vary: "Origin" } });
       }

@@ -26,7 +26,7 @@ import {
 
 /** The server options the gate is built from (see `ServerOptions` for each). */
 export interface GateOptions {
-  /** The Host names requests may name, or `"*"`; the loopback names by default. */
+  /** The Host names requests may name, or `"*"`; the loopback names by default (any on a deployed Worker). */
   readonly allowedHosts?: string[] | "*";
   /** The Origins browsers may send, or `"*"`; by default origins on an allowed host. */
   readonly allowedOrigins?: string[] | "*";
@@ -50,7 +50,8 @@ export interface GateAnswer {
 export interface Gate {
   /**
    * Checks a request's Host and Origin (DNS-rebinding protection). Takes the URL the caller read
-   * already: runtimes build `Request.url` anew on each access.
+   * already (runtimes build `Request.url` anew on each access) and, from `fetch`, its third argument
+   * (a Worker's `ExecutionContext`); other listeners pass none, and their requests keep the check.
    *
    * @throws {ProtocolError} `forbidden`, for a Host or Origin that is not allowed.
    */

@@ -1,10 +1,14 @@
 /**
  * DNS-rebinding protection: the `Host` and `Origin` checks run before any binding sees a request.
+ * A rebinding page attacks a server on the user's own machine or network, so by default the check
+ * keeps to the loopback names there, and steps aside where a platform routes requests by their host
+ * name (a deployed Cloudflare Worker): there the page cannot reach the server.
  *
  * @module
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { hostnameOf } from "../internal/url.ts";
+import { routedByHost } from "./routed-by-host.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "::1"];
 
@@ -18,14 +22,16 @@ function normalizeHost(host: string): string {
 
 /**
  * Checks a request's host and origin; throws when they are not allowed. Takes the URL the caller read
- * already: runtimes build `Request.url` anew on each access.
+ * already (runtimes build `Request.url` anew on each access), and `fetch`'s third argument, which tells
+ * a Worker's requests apart.
  */
-export type RequestGuard = (request: Request, url: string) => void;
+export type RequestGuard = (request: Request, url: string, ctx?: unknown) => void;
 
 /**
  * Creates the guard for the given allow-lists.
  *
- * @param allowedHosts Host names, or `"*"`; defaults to the loopback names.
+ * @param allowedHosts Host names, or `"*"`; by default the loopback names, and on a deployed Worker the
+ *   host name Cloudflare routed the request by.
  * @param allowedOrigins Origins, or `"*"`; defaults to origins on an allowed host.
  * @returns The guard.
  */
@@ -42,8 +48,11 @@ export function createRequestGuard(
   // the same authority, so one `startsWith` usually replaces the parse. The prefix ends at the `/` that
   // closes the authority, so no other authority can match it.
   let passed = "";
-  return function guardRequest(request: Request, url: string): void {
-    if (!anyHost) {
+  const byDefault = allowedHosts === undefined;
+  return function guardRequest(request: Request, url: string, ctx?: unknown): void {
+    // Listed hosts are checked everywhere; the default steps aside where the platform routes by host.
+    const routed = byDefault && ctx !== undefined && routedByHost(request, ctx);
+    if (!anyHost && !routed) {
       if (passed === "" || !url.startsWith(passed)) {
         const host = hostnameOf(url);
         if (!hosts.has(host)) {
@@ -60,8 +69,11 @@ export function createRequestGuard(
     if (origin === null || anyOrigin) return;
     const lower = origin.toLowerCase();
     if (origins.has(lower) || corsAllows?.(lower)) return; // an origin CORS lets in is an allowed Origin
-    // By default an origin is allowed when its host is (a browser page served by this same local app).
-    if (allowedOrigins === undefined && lower !== "null" && (anyHost || hosts.has(hostnameOf(lower)))) return;
+    // By default an origin is allowed when its host is (a browser page served by this same app).
+    if (allowedOrigins === undefined && lower !== "null") {
+      const host = hostnameOf(lower);
+      if (anyHost || (routed ? host === hostnameOf(url) : hosts.has(host))) return;
+    }
     throw new ProtocolError(ErrorCode.Forbidden, `Origin "${origin}" is not allowed`);
   };
 }

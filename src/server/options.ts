@@ -51,8 +51,11 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /**
    * Host names the server answers to (DNS-rebinding protection). Defaults to the loopback names
-   * (`localhost`, `127.0.0.1`, `::1`), which is right for a local server; a deployed server lists its
-   * public host names, or `"*"` to accept any (only behind a proxy that checks `Host`).
+   * (`localhost`, `127.0.0.1`, `::1`), which is right for a local server, except on a deployed
+   * Cloudflare Worker, where Cloudflare routes only the Worker's own host names to it and any is
+   * answered (`wrangler dev` on this machine keeps the loopback names). A server deployed elsewhere
+   * lists its public host names, or `"*"` to accept any (only behind a proxy that checks `Host`). A
+   * list is checked on every platform, Workers included.
    */
   allowedHosts?: string[] | "*";
   /**

@@ -6,6 +6,7 @@
  * in `env`, not in the process environment.
  */
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { after, describe, it } from "node:test";
 import { Miniflare } from "miniflare";
 import { createTokenCodec, TokenError } from "../../src/codec/mod.ts";
@@ -151,3 +152,80 @@ describe("examples/worker.ts on workerd", { skip }, () => {
     );
   });
 });
+
+describe("examples/worker.ts at its workers.dev host name, unchanged", { skip }, () => {
+  const DEPLOYED = "my-worker.example-sub.workers.dev";
+  // Cloudflare's edge names the visitor in CF-Connecting-IP; without it Miniflare names its own
+  // loopback client, as `wrangler dev` does for a browser on the developer's machine.
+  const VISITOR = { "cf-connecting-ip": "203.0.113.7" };
+
+  it("lists its tools and answers a call over MCP-lite (not 403)", async () => {
+    const listing = await requestAs(DEPLOYED, "/mcp-lite/v1/listtools", {}, VISITOR);
+    assert.equal(listing.status, 200, listing.body);
+    const { tools } = JSON.parse(listing.body) as { tools: { name: string }[] };
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["crunch", "quick", "redeem", "region", "slow"]);
+    const call = await requestAs(DEPLOYED, "/mcp-lite/v1/calltools", toolsCall("quick", { n: 5 }), VISITOR);
+    assert.equal(call.status, 200, call.body);
+    assert.deepEqual(JSON.parse(call.body).result.structuredContent, { n: 5 });
+  });
+
+  it("answers an MCP 2026-07-28 tools/call", async () => {
+    const body = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "region", arguments: {}, _meta: modernMeta() },
+    };
+    const response = await requestAs(DEPLOYED, "/mcp", body, {
+      ...VISITOR,
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "region",
+    });
+    assert.equal(response.status, 200, response.body);
+    assert.deepEqual(JSON.parse(response.body).result.structuredContent, { region: "eu-west" });
+  });
+
+  it("refuses a rebinding host name from this machine (wrangler dev), and answers localhost", async () => {
+    const rebound = await requestAs("rebind.evil.example:8787", "/mcp-lite/v1/calltools", toolsCall("quick", { n: 6 }));
+    assert.equal(rebound.status, 403, rebound.body);
+    const local = await requestAs("localhost:8787", "/mcp-lite/v1/calltools", toolsCall("quick", { n: 6 }));
+    assert.equal(local.status, 200, local.body);
+  });
+});
+
+/**
+ * POSTs JSON to the Worker naming `host` in the `Host` header, which workerd builds `request.url` from,
+ * as it does for a deployed Worker's host name. (`mf.dispatchFetch()` carries the URL in a header of its
+ * own, which Miniflare loses under Bun 1.4, and `fetch` may not set `Host`; node:http does both on the
+ * three runtimes.)
+ */
+function requestAs(
+  host: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({
+      hostname,
+      port: Number(port),
+      path,
+      method: "POST",
+      headers: { host, "content-type": "application/json", accept: "application/json", ...headers },
+      agent: false, // a connection per request
+      timeout: 10_000,
+    }, (incoming) => {
+      let text = "";
+      incoming.setEncoding("utf8");
+      incoming.on("data", (chunk: string) => text += chunk);
+      incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, body: text }));
+      incoming.on("error", reject);
+    });
+    outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer from workerd within 10 s (${host}${path})`)));
+    outgoing.on("error", reject);
+    outgoing.end(JSON.stringify(body));
+  });
+}

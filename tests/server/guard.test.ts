@@ -58,6 +58,54 @@ describe("DNS-rebinding protection", () => {
   });
 });
 
+describe("DNS-rebinding protection on a deployed Cloudflare Worker", () => {
+  const worker = fixtureServer();
+  /** What workerd passes as `fetch`'s third argument (Workers Runtime APIs, Context). */
+  const executionContext = { waitUntil() {}, passThroughOnException() {} };
+  /** A request as Cloudflare's edge delivers it: `CF-Connecting-IP` names the visitor. */
+  const fromEdge = (url: string, headers: Record<string, string> = {}) =>
+    call(url, { "cf-connecting-ip": "203.0.113.7", ...headers });
+
+  it("answers the host name Cloudflare routed the request by", async () => {
+    for (const url of ["https://my-worker.example-sub.workers.dev", "https://mcp.example.com"]) {
+      const response = await worker.fetch(fromEdge(`${url}/mcp-lite/v1/calltools`), {}, executionContext);
+      assert.equal(response.status, 200, url);
+    }
+  });
+
+  it("answers a page the Worker serves itself, and refuses another origin", async () => {
+    const url = "https://my-worker.example-sub.workers.dev/mcp-lite/v1/calltools";
+    const own = fromEdge(url, { origin: "https://my-worker.example-sub.workers.dev" });
+    assert.equal((await worker.fetch(own, {}, executionContext)).status, 200);
+    const other = fromEdge(url, { origin: "https://evil.example.com" });
+    assert.equal((await worker.fetch(other, {}, executionContext)).status, 403);
+  });
+
+  it("keeps the loopback names for a request from this machine (wrangler dev)", async () => {
+    for (const ip of ["127.0.0.1", "::1"]) {
+      const local = call("http://evil.example.com:8787/mcp-lite/v1/calltools", { "cf-connecting-ip": ip });
+      assert.equal((await worker.fetch(local, {}, executionContext)).status, 403, ip);
+    }
+    const loopback = call("http://localhost:8787/mcp-lite/v1/calltools", { "cf-connecting-ip": "127.0.0.1" });
+    assert.equal((await worker.fetch(loopback, {}, executionContext)).status, 200);
+  });
+
+  it("keeps the check without Cloudflare's ExecutionContext (another platform's waitUntil)", async () => {
+    const response = await worker.fetch(fromEdge("https://evil.example.com/mcp-lite/v1/calltools"), {}, {
+      waitUntil() {},
+    });
+    assert.equal(response.status, 403);
+  });
+
+  it("checks a listed allowedHosts on Workers too", async () => {
+    const listed = fixtureServer({ allowedHosts: ["mcp.example.com"] });
+    const routed = await listed.fetch(fromEdge("https://mcp.example.com/mcp-lite/v1/calltools"), {}, executionContext);
+    assert.equal(routed.status, 200);
+    const other = fromEdge("https://my-worker.example-sub.workers.dev/mcp-lite/v1/calltools");
+    assert.equal((await listed.fetch(other, {}, executionContext)).status, 403);
+  });
+});
+
 describe("a refused or unknown request is answered in the shape of its route's wire", () => {
   const server = fixtureServer({ bindings: withDefaults(webtoolsBinding(), grpcBinding()) });
   const foreign = (path: string, body: unknown) =>
