@@ -19,6 +19,7 @@ import {
   send,
   type StreamMessage,
 } from "../http.ts";
+import { quietContext } from "../quiet-context.ts";
 import { readSse, type SseCursor } from "../sse.ts";
 import type { InputRequest, RequestContext } from "../transport.ts";
 import { answerError, handleStreamMessage, LEGACY_VERSIONS } from "./mcp-wire.ts";
@@ -130,8 +131,7 @@ export class LegacySession {
   async #initialize(ctx: RequestContext): Promise<void> {
     const { extensions: _, ...capabilities } = ctx.capabilities;
     const params = { protocolVersion: this.#requested, capabilities, clientInfo: ctx.clientInfo };
-    const plain: RequestContext = { ...ctx, stream: false, onProgress: undefined, onPartial: undefined };
-    const { result, response } = await this.#exchange("initialize", params, plain);
+    const { result, response } = await this.#exchange("initialize", params, quietContext(ctx));
     const version = result.protocolVersion;
     if (typeof version !== "string" || version === "") {
       throw new RpcError("The initialize result has no protocolVersion", { data: result });

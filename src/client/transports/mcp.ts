@@ -21,6 +21,7 @@ import {
   type StreamMessage,
 } from "../http.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
+import { quietContext } from "../quiet-context.ts";
 import { replyFromMcp } from "../result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
@@ -94,7 +95,7 @@ class McpTransport implements Transport {
   }
 
   async listTools(ctx: RequestContext): Promise<ToolListing> {
-    const plain = quiet(ctx);
+    const plain = quietContext(ctx);
     const modern = await this.#eraOf(plain) === "modern";
     const tools: ToolInfo[] = [];
     let ttlMs: number | undefined, cacheScope: ToolListing["cacheScope"], etag: string | undefined;
@@ -164,7 +165,7 @@ class McpTransport implements Transport {
 
   /** Finds the server's era once: a `server/discover` probe, or `initialize` for a forced 2025 revision. */
   #eraOf(ctx: RequestContext): Promise<"modern" | "legacy"> {
-    this.#era ??= this.#probe(quiet(ctx)).catch((error) => {
+    this.#era ??= this.#probe(quietContext(ctx)).catch((error) => {
       this.#era = undefined;
       throw error;
     });
@@ -260,9 +261,4 @@ class McpTransport implements Transport {
     this.#params = params;
     return kept;
   }
-}
-
-/** The context without progress or streaming: for lists and probes, which report nothing. */
-function quiet(ctx: RequestContext): RequestContext {
-  return { ...ctx, stream: false, onProgress: undefined, onPartial: undefined };
 }
