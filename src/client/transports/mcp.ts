@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isObject } from "../../internal/is-object.ts";
 import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
 import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
 import {
@@ -22,7 +23,7 @@ import {
 } from "../http.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
-import { replyFromMcp } from "../result.ts";
+import { replyFromMcp, replyFromTaskAugmented } from "../result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
 import {
@@ -32,6 +33,7 @@ import {
   MODERN_VERSION,
   MODERN_VERSIONS,
   NAME_FIELDS,
+  TASKS_EXTENSION,
 } from "./mcp-wire.ts";
 
 /** Options of {@link createMcpTransport}. */
@@ -81,6 +83,8 @@ class McpTransport implements Transport {
   #nextId = 1;
   /** Each listed tool's `Mcp-Param-*` parameters; `null` for a tool dropped as invalid. */
   #params: Map<string, HeaderParam[] | null> | undefined;
+  /** The listed tools that run only as tasks (MCP 2025-11-25 `execution.taskSupport: "required"`). */
+  #taskRequired: Set<string> | undefined;
 
   constructor(url: string, options: McpTransportOptions) {
     this.#url = url;
@@ -117,6 +121,7 @@ class McpTransport implements Transport {
       cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
       if (cursor === undefined) break;
     }
+    this.#taskRequired = new Set(tools.filter((t) => t?.execution?.taskSupport === "required").map((t) => t.name));
     const kept = modern ? this.#keepValid(tools, ctx) : tools;
     return { tools: kept, ttlMs, ...(cacheScope ? { cacheScope } : {}), ...(etag ? { etag } : {}) };
   }
@@ -125,7 +130,12 @@ class McpTransport implements Transport {
     const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
     if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
     if (call.requestState !== undefined) params.requestState = call.requestState;
-    if (await this.#eraOf(ctx) === "legacy") return replyFromMcp((await this.#send("tools/call", params, ctx)).result);
+    if (await this.#eraOf(ctx) === "legacy") {
+      const augmented = await this.#augments(call.name, ctx);
+      if (augmented) params.task = {}; // no ttl: the server keeps it as long as it sees fit
+      const { result } = await this.#send("tools/call", params, ctx);
+      return augmented ? replyFromTaskAugmented(result) : replyFromMcp(result);
+    }
     for (let attempt = 0;; attempt++) {
       if (this.#params === undefined) await this.listTools({ ...ctx, etag: undefined });
       const mirrored = this.#params!.get(call.name);
@@ -146,6 +156,22 @@ class McpTransport implements Transport {
         this.#params = undefined;
       }
     }
+  }
+
+  /**
+   * Whether a 2025 call goes as a task (MCP 2025-11-25, Tasks: tool-level negotiation): the client
+   * handles tasks, the server declares `tasks.requests.tools.call`, and the tool requires it. An
+   * `optional` tool is called plainly, which answers sooner.
+   */
+  async #augments(name: string, ctx: RequestContext): Promise<boolean> {
+    if (!isObject(ctx.capabilities.extensions) || ctx.capabilities.extensions[TASKS_EXTENSION] === undefined) {
+      return false;
+    }
+    const server = this.#legacy?.initializeResult?.capabilities;
+    const requests = isObject(server) && isObject(server.tasks) ? server.tasks.requests : undefined;
+    if (!isObject(requests) || !isObject(requests.tools) || !isObject(requests.tools.call)) return false;
+    if (this.#taskRequired === undefined) await this.listTools({ ...ctx, etag: undefined });
+    return this.#taskRequired?.has(name) === true;
   }
 
   async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {

@@ -30,9 +30,11 @@ describe("auto transport: MCP-only methods from a bare origin", () => {
           .handle(({ copies }) => `shelved ${copies}`),
       )
       .resource(defineResource("books://catalogue").name("catalogue").read(() => "Dune\nSolaris"))
-      .prompt(definePrompt("review").describe("Asks for a review").args(v.object({ title: v.string() })).get((
-        { title },
-      ) => `Review ${title}`))
+      .prompt(
+        definePrompt("review").describe("Asks for a review").args(v.object({ title: v.string() })).get((
+          { title },
+        ) => `Review ${title}`),
+      )
       .skill(await skillFromDirectory(SKILL));
     listener = await serve(server, { port: 0, hostname: "127.0.0.1" });
   });
