@@ -336,6 +336,39 @@ export class Client<T = UntypedTools> {
   }
 
   /**
+   * Tells who the server is (MCP): on 2026-07-28 its `server/discover` answer (`serverInfo`,
+   * `capabilities`, `instructions`, `supportedVersions`), on a 2025 revision what `initialize` answered
+   * (`serverInfo`, `capabilities`, `instructions`, `protocolVersion`). From a bare origin whose first
+   * wire is MCP-lite, the server's MCP endpoint is asked.
+   *
+   * @param options A signal and timeouts.
+   * @returns The description, or `null` over a wire that carries none (MCP-lite, gRPC or Webtools alone).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer } from "../../mod.ts";
+   * import { createClient } from "./mod.ts";
+   *
+   * const client = createClient(createServer({ name: "math", version: "1.0.0" }), { wire: "mcp" });
+   * const server = await client.discover();
+   * assert.equal((server?.serverInfo as { name: string }).name, "math");
+   * ```
+   */
+  async discover(options: RequestOptions = {}): Promise<Record<string, unknown> | null> {
+    const transport = this.#transport;
+    if (transport.discover === undefined) return null;
+    return await this.#timed(options, async (deadline) => {
+      try {
+        return await transport.discover!(this.#context(deadline, {}));
+      } catch (error) {
+        if (error instanceof ClientError && error.code === ClientErrorCode.Unsupported) return null;
+        throw error;
+      }
+    });
+  }
+
+  /**
    * Sends any request the transport supports (MCP), and returns its result as it is.
    *
    * @param method The JSON-RPC method.

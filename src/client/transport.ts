@@ -187,6 +187,15 @@ export interface Transport {
    * @returns The reply.
    */
   request?(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply>;
+  /**
+   * Tells who the server is: MCP 2026-07-28's `server/discover` answer (`supportedVersions`,
+   * `capabilities`, `serverInfo`, `instructions`), or on a 2025 revision the `initialize` answer
+   * (`protocolVersion`, `capabilities`, `serverInfo`, `instructions`).
+   *
+   * @param ctx The request context.
+   * @returns The server's description.
+   */
+  discover?(ctx: RequestContext): Promise<Record<string, unknown>>;
   /** Releases what the transport holds. */
   close?(): Promise<void>;
 }

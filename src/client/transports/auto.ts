@@ -100,6 +100,15 @@ export class AutoTransport implements Transport {
     return await requester.request!(method, params, ctx);
   }
 
+  async discover(ctx: RequestContext): Promise<Record<string, unknown>> {
+    const transport = await this.#transport(ctx);
+    const describer = transport.discover ? transport : await this.#requesterFor("server/discover", transport, ctx);
+    if (describer.discover === undefined) {
+      throw new ClientError(ClientErrorCode.Unsupported, `server/discover is not available over ${describer.wire}`);
+    }
+    return await describer.discover(ctx);
+  }
+
   async close(): Promise<void> {
     const requester = await this.#requester?.catch(() => undefined);
     await Promise.all([this.#chosen?.close?.(), requester?.close?.()]);

@@ -93,14 +93,14 @@ export class LegacySession {
     ctx: RequestContext,
     extra?: Headers,
   ): Promise<Exchanged> {
-    await this.#open(ctx);
+    await this.open(ctx);
     try {
       return await this.#exchange(method, params, ctx, extra);
     } catch (error) {
       if (!(error instanceof ClientError) || error.status !== 404 || this.#sessionId === undefined) throw error;
       this.#opening = undefined;
       this.#sessionId = undefined;
-      await this.#open(ctx);
+      await this.open(ctx);
       return await this.#exchange(method, params, ctx, extra);
     }
   }
@@ -120,7 +120,13 @@ export class LegacySession {
       .catch(() => {});
   }
 
-  #open(ctx: RequestContext): Promise<void> {
+  /**
+   * Opens the session (`initialize`, then `notifications/initialized`), once.
+   *
+   * @param ctx The request context.
+   * @returns When the session is open and {@link LegacySession.initializeResult} is known.
+   */
+  open(ctx: RequestContext): Promise<void> {
     this.#opening ??= this.#initialize(ctx).catch((error) => {
       this.#opening = undefined;
       throw error;

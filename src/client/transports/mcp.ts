@@ -179,6 +179,18 @@ class McpTransport implements Transport {
     return replyFromMcp((await this.#send(method, params, ctx)).result);
   }
 
+  async discover(ctx: RequestContext): Promise<Record<string, unknown>> {
+    const plain = quietContext(ctx);
+    if (await this.#eraOf(plain) === "modern") {
+      const { result } = await this.#send("server/discover", {}, plain);
+      // 2026-07-28 names the server in every result's `_meta`: lift it, so both eras read alike.
+      const serverInfo = isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
+      return result.serverInfo === undefined && serverInfo !== undefined ? { ...result, serverInfo } : result;
+    }
+    await this.#legacy!.open(plain);
+    return { ...this.#legacy!.initializeResult };
+  }
+
   async close(): Promise<void> {
     await this.#legacy?.close();
   }

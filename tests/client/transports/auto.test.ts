@@ -55,6 +55,7 @@ describe("auto transport: MCP-only methods from a bare origin", () => {
       assert.ok(resources.some((r) => r.uri === "books://catalogue"), JSON.stringify(resources));
       assert.deepEqual(prompts.map((p) => p.name), ["review"]);
       assert.deepEqual(skills.map((s) => s.frontmatter.name), ["release-notes"]);
+      assert.deepEqual((await client.discover())?.serverInfo, { name: "library", version: "3.1.4" });
       const read = await client.readResource("books://catalogue");
       assert.equal((read.contents as { text: string }[])[0].text, "Dune\nSolaris");
       assert.equal(client.wire, "mcp-lite");
@@ -70,6 +71,10 @@ describe("auto transport: MCP-only methods from a bare origin", () => {
     const inspected = await runCli(["inspect", listener.url]);
     assert.equal(inspected.code, 0, inspected.stderr);
     assert.match(inspected.stdout, /^Server {2}library 3\.1\.4$/m);
+    assert.match(inspected.stdout, /^Wire {4}mcp-lite \(tools\); mcp \(2026-07-28.*\)$/m);
+    assert.match(inspected.stdout, /^ {6}copies +number, minimum 1, maximum 5, required$/m);
+    assert.match(inspected.stdout, /^ {6}shelf +string, one of "fiction", "science", required$/m);
+    assert.match(inspected.stdout, /^ {6}isbn +string, pattern \^\\d\{13\}\$, required$/m);
     assert.match(inspected.stdout, /^Resources \(\d+\)\n(.*\n)*? {2}books:\/\/catalogue {2}catalogue$/m);
     assert.match(inspected.stdout, /^Prompts \(1\)\n {2}review\(title\) {2}Asks for a review$/m);
   });
