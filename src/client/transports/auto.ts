@@ -125,20 +125,12 @@ export class AutoTransport implements Transport {
 
   async #findRequester(method: string, chosen: Transport, ctx: RequestContext): Promise<Transport> {
     const others = this.#candidates.slice(this.#candidates.indexOf(chosen) + 1).filter((t) => t.request);
-    let last: unknown;
-    for (const transport of others) {
-      try {
-        await transport.listTools({ ...ctx, etag: undefined });
-        return transport;
-      } catch (error) {
-        if (ctx.signal.aborted || !isNotHere(error)) throw error;
-        last = error;
-      }
-    }
+    const found = await firstAnswering(others, { ...ctx, etag: undefined });
+    if ("transport" in found) return found.transport;
     throw new ClientError(
       ClientErrorCode.Unsupported,
       `${method} is not available over ${chosen.wire}${others.length > 0 ? ", and no MCP endpoint answered" : ""}`,
-      { cause: last },
+      { cause: found.last },
     );
   }
 
@@ -154,22 +146,33 @@ export class AutoTransport implements Transport {
   }
 
   async #tryAll(ctx: RequestContext): Promise<{ transport: Transport; listing: ToolListing }> {
-    let last: unknown;
-    for (const transport of this.#candidates) {
-      try {
-        const listing = await transport.listTools(ctx);
-        this.#chosen = transport;
-        return { transport, listing };
-      } catch (error) {
-        if (ctx.signal.aborted || !isNotHere(error)) throw error;
-        last = error;
-      }
+    const found = await firstAnswering(this.#candidates, ctx);
+    if ("transport" in found) {
+      this.#chosen = found.transport;
+      return found;
     }
-    throw new TransportError(`No MCP-lite or MCP endpoint answered: ${(last as Error).message}`, {
-      status: (last as ClientError).status,
-      cause: last,
+    throw new TransportError(`No MCP-lite or MCP endpoint answered: ${(found.last as Error).message}`, {
+      status: (found.last as ClientError).status,
+      cause: found.last,
     });
   }
+}
+
+/** Lists the tools of each candidate in turn: the first that answers, or the last "not here" answer. */
+async function firstAnswering(
+  candidates: Transport[],
+  ctx: RequestContext,
+): Promise<{ transport: Transport; listing: ToolListing } | { last: unknown }> {
+  let last: unknown;
+  for (const transport of candidates) {
+    try {
+      return { transport, listing: await transport.listTools(ctx) };
+    } catch (error) {
+      if (ctx.signal.aborted || !isNotHere(error)) throw error;
+      last = error;
+    }
+  }
+  return { last };
 }
 
 /** An answer that means "not this wire here": 404, 405, 415, or an unknown method. */
