@@ -52,7 +52,10 @@ export interface ClientOptions extends InputHandlers {
   clientInfo?: ClientInfo;
   /** More client capabilities to declare, merged over those the handlers imply. */
   capabilities?: Record<string, unknown>;
-  /** Declare the MCP tasks extension, so servers may answer with tasks (default `true`). */
+  /**
+   * Handle tasks (default `true`): declare the MCP tasks extension, so servers may answer with tasks,
+   * and on MCP 2025-11-25 call a tool that requires a task as one (Tasks: tool-level negotiation).
+   */
   tasks?: boolean;
   /** The MCP log level to ask for; log messages reach `onLog`. */
   logLevel?: string;
