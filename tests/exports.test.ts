@@ -335,6 +335,7 @@ const EXPECTED: Record<string, string[]> = {
     "type TokenStore",
     "type ToolCaller",
     "type ToolCallRequest",
+    "type ToolExecution",
     "ToolFailedError",
     "type ToolInfo",
     "type ToolInput",

@@ -52,6 +52,7 @@ function schemaLines(label: string, schema: unknown): string[] {
     ...keys.map((key) => {
       const p = properties[key];
       const notes = [typeLabel(p)];
+      notes.push(...constraintsOf(p));
       if (Array.isArray(p.enum)) notes.push(`one of ${p.enum.map((e) => JSON.stringify(e)).join(", ")}`);
       if ("default" in p) notes.push(`default ${JSON.stringify(p.default)}`);
       else if (required.has(key)) notes.push("required");
@@ -59,6 +60,30 @@ function schemaLines(label: string, schema: unknown): string[] {
       return `      ${key.padEnd(width)}  ${notes.join(", ")}${description}`;
     }),
   ];
+}
+
+/** The JSON Schema validation keywords (2020-12, Validation §6) shown beside an argument's type. */
+const CONSTRAINTS = [
+  "minimum",
+  "exclusiveMinimum",
+  "maximum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "const",
+] as const;
+
+function constraintsOf(schema: Schema): string[] {
+  return CONSTRAINTS.filter((key) => schema[key] !== undefined).map((key) => {
+    const value = schema[key];
+    return `${key} ${typeof value === "string" && key !== "const" ? value : JSON.stringify(value)}`;
+  });
 }
 
 /**

@@ -18,7 +18,10 @@ type Section = { items: Record<string, unknown>[] } | { unavailable: string };
 export interface Inspection {
   /** The wire the target speaks. */
   wire: string;
-  /** MCP `server/discover`'s answer (server info, capabilities, instructions), when the wire has one. */
+  /**
+   * Who the server is (server info, capabilities, instructions): MCP 2026-07-28's `server/discover`
+   * answer, or a 2025 server's `initialize` answer; `null` when the wire carries neither.
+   */
   server: Record<string, unknown> | null;
   /** The tools. */
   tools: ToolInfo[];
@@ -61,7 +64,7 @@ export async function inspect(client: Client, signal: AbortSignal): Promise<Insp
     }
   };
   const [server, resources, resourceTemplates, prompts] = await Promise.all([
-    client.request("server/discover", {}, { signal }).catch((error) => {
+    client.discover({ signal }).catch((error) => {
       if (signal.aborted) throw error;
       return null;
     }),
@@ -79,11 +82,16 @@ function formatInspection(report: Inspection): string {
     | Record<string, unknown>
     | undefined;
   const name = info ? `${info.title ?? info.name} ${info.version ?? ""}`.trim() : "(no server info on this wire)";
-  const versions = report.server?.supportedVersions;
+  // 2026-07-28 lists the versions the server speaks; a 2025 server names the one it agreed to.
+  const agreed = report.server?.protocolVersion;
+  const versions = report.server?.supportedVersions ?? (typeof agreed === "string" ? [agreed] : undefined);
   out.push(`Server  ${name}`);
-  out.push(`Wire    ${report.wire}${Array.isArray(versions) ? ` (${versions.join(", ")})` : ""}`);
+  const mcp = `mcp${Array.isArray(versions) ? ` (${versions.join(", ")})` : ""}`;
+  // From a bare origin, tools may go over MCP-lite while the rest (and this description) came over MCP.
+  const wire = report.server === null ? report.wire : report.wire === "mcp" ? mcp : `${report.wire} (tools); ${mcp}`;
+  out.push(`Wire    ${wire}`);
   if (typeof report.server?.instructions === "string") out.push(`        ${oneLine(report.server.instructions)}`);
-  if (report.wire === "mcp-lite" || report.wire === "webtools") {
+  if (report.server === null && (report.wire === "mcp-lite" || report.wire === "webtools")) {
     out.push(`        (${report.wire} carries tools only; an MCP endpoint, often /mcp, tells more)`);
   }
   out.push("", `Tools (${report.tools.length})`);

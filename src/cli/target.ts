@@ -65,6 +65,7 @@ function watchPending(transport: Transport, onPending: (note: string) => void): 
         },
       }
       : {}),
+    ...(transport.discover ? { discover: (ctx: RequestContext) => transport.discover!(ctx) } : {}),
     ...(transport.close ? { close: () => transport.close!() } : {}),
   };
 }

@@ -52,7 +52,10 @@ export interface ClientOptions extends InputHandlers {
   clientInfo?: ClientInfo;
   /** More client capabilities to declare, merged over those the handlers imply. */
   capabilities?: Record<string, unknown>;
-  /** Declare the MCP tasks extension, so servers may answer with tasks (default `true`). */
+  /**
+   * Handle tasks (default `true`): declare the MCP tasks extension, so servers may answer with tasks,
+   * and on MCP 2025-11-25 call a tool that requires a task as one (Tasks: tool-level negotiation).
+   */
   tasks?: boolean;
   /** The MCP log level to ask for; log messages reach `onLog`. */
   logLevel?: string;
@@ -333,6 +336,39 @@ export class Client<T = UntypedTools> {
     options: RequestOptions = {},
   ): Promise<Record<string, unknown>> {
     return this.#settleRequest("prompts/get", { name, arguments: args }, options);
+  }
+
+  /**
+   * Tells who the server is (MCP): on 2026-07-28 its `server/discover` answer (`serverInfo`,
+   * `capabilities`, `instructions`, `supportedVersions`), on a 2025 revision what `initialize` answered
+   * (`serverInfo`, `capabilities`, `instructions`, `protocolVersion`). From a bare origin whose first
+   * wire is MCP-lite, the server's MCP endpoint is asked.
+   *
+   * @param options A signal and timeouts.
+   * @returns The description, or `null` over a wire that carries none (MCP-lite, gRPC or Webtools alone).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer } from "../../mod.ts";
+   * import { createClient } from "./mod.ts";
+   *
+   * const client = createClient(createServer({ name: "math", version: "1.0.0" }), { wire: "mcp" });
+   * const server = await client.discover();
+   * assert.equal((server?.serverInfo as { name: string }).name, "math");
+   * ```
+   */
+  async discover(options: RequestOptions = {}): Promise<Record<string, unknown> | null> {
+    const transport = this.#transport;
+    if (transport.discover === undefined) return null;
+    return await this.#timed(options, async (deadline) => {
+      try {
+        return await transport.discover!(this.#context(deadline, {}));
+      } catch (error) {
+        if (error instanceof ClientError && error.code === ClientErrorCode.Unsupported) return null;
+        throw error;
+      }
+    });
   }
 
   /**

@@ -74,6 +74,7 @@ export type {
   TaskInfo,
   TaskStatus,
   ToolCallRequest,
+  ToolExecution,
   ToolInfo,
   ToolListing,
   Transport,

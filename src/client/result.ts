@@ -5,6 +5,7 @@
  * @module
  */
 import type { ContentBlock } from "../core/result.ts";
+import { isObject } from "../internal/is-object.ts";
 import { RpcError, ToolFailedError } from "./errors.ts";
 import type { InputRequest, Reply, TaskInfo, TaskStatus } from "./transport.ts";
 
@@ -96,18 +97,35 @@ function inputRound(requests: unknown, state: unknown): Reply {
 }
 
 /**
- * Reads a task from a `resultType: "task"` result or a `tasks/get` result.
+ * Reads the answer to a task-augmented request (MCP 2025-11-25, Tasks): a `CreateTaskResult`, whose
+ * `task` is polled; a server that ran the request at once answers with its result, read as usual.
+ *
+ * @param result The JSON-RPC result.
+ * @returns The reply.
+ * @throws {RpcError} For a malformed task.
+ */
+export function replyFromTaskAugmented(result: Record<string, unknown>): Reply {
+  return isObject(result.task) ? { kind: "task", task: taskFrom(result.task) } : replyFromMcp(result);
+}
+
+/**
+ * Reads a task from a `resultType: "task"` result or a `tasks/get` result, of either revision: MCP
+ * 2025-11-25 names the durations `ttl` and `pollInterval`, the tasks extension `ttlMs` and
+ * `pollIntervalMs` (both in ms).
  *
  * @param result The result.
  * @returns The task.
  * @throws {RpcError} When the task id or status is missing.
  */
 export function taskFrom(result: Record<string, unknown>): TaskInfo {
-  const { taskId, status } = result;
+  const { taskId, status, ttl, pollInterval } = result;
   if (typeof taskId !== "string" || typeof status !== "string" || !TASK_STATUSES.has(status)) {
     throw new RpcError("A task needs a taskId and a known status", { data: result });
   }
-  return { ...(result as unknown as TaskInfo), taskId, status: status as TaskStatus };
+  const task = { ...(result as unknown as TaskInfo), taskId, status: status as TaskStatus };
+  if (task.ttlMs === undefined && (typeof ttl === "number" || ttl === null)) task.ttlMs = ttl;
+  if (task.pollIntervalMs === undefined && typeof pollInterval === "number") task.pollIntervalMs = pollInterval;
+  return task;
 }
 
 /**

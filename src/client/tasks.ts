@@ -1,6 +1,9 @@
 /**
- * Finishing an MCP task (tasks extension): `tasks/get` every `pollIntervalMs` until it completes,
- * answering `input_required` with `tasks/update`, and `tasks/cancel` when the caller gives up.
+ * Finishing an MCP task: `tasks/get` every `pollIntervalMs` until it ends, and `tasks/cancel` when the
+ * caller gives up. The tasks extension carries the result and the input requests in `tasks/get`, and
+ * takes the answers with `tasks/update`; MCP 2025-11-25 (Tasks) carries neither: its `tasks/result`
+ * gives the result, and while the task is `input_required` it blocks, delivering the server's
+ * requests (elicitation, sampling) on its stream, which the transport answers, until the task ends.
  *
  * @module
  */
@@ -18,7 +21,7 @@ export interface TaskEnv {
   readonly handlers: InputHandlers;
   /** The poll interval when the task gives none, in ms. */
   readonly pollIntervalMs: number;
-  /** Sends `tasks/get` or `tasks/update` under the call's signal. */
+  /** Sends `tasks/get`, `tasks/update` or `tasks/result` under the call's signal. */
   readonly request: (method: string, params: Record<string, unknown>) => Promise<Reply>;
   /** Sends `tasks/cancel` (on its own short clock: the call's signal is aborted by then). */
   readonly cancel: (taskId: string) => Promise<void>;
@@ -45,18 +48,17 @@ export async function finishTask(task: TaskInfo, env: TaskEnv): Promise<Record<s
     for (;;) {
       switch (current.status) {
         case "completed":
-          if (typeof current.result !== "object" || current.result === null) {
-            throw new RpcError(`Task ${current.taskId} completed without a result`, { data: current });
-          }
-          return current.result;
+          return typeof current.result === "object" && current.result !== null
+            ? current.result
+            : await resultOf(current.taskId, env);
         case "failed":
-          throw errorFromRpc(current.error ?? { code: -32603, message: `Task ${current.taskId} failed` }, {
-            method: "tasks/get",
-            wire: "mcp",
-          });
+          // MCP 2025-11-25: a failed tool call's result (isError) or error comes from tasks/result.
+          if (current.error === undefined) return await resultOf(current.taskId, env);
+          throw errorFromRpc(current.error, { method: "tasks/get", wire: "mcp" });
         case "cancelled":
           throw new CancelledError(`Task ${current.taskId} was cancelled`, { data: current });
         case "input_required": {
+          if (current.inputRequests === undefined) return await resultOf(current.taskId, env);
           const pending = Object.entries(current.inputRequests ?? {}).filter(([key]) => !answered.has(key));
           if (pending.length > 0) {
             const answers = await deadline.pause(
@@ -82,4 +84,11 @@ async function get(taskId: string, env: TaskEnv): Promise<TaskInfo> {
   const reply = await env.request("tasks/get", { taskId });
   if (reply.kind !== "complete") throw new RpcError(`tasks/get answered ${reply.kind}`, { data: reply });
   return taskFrom(reply.result);
+}
+
+/** MCP 2025-11-25, Tasks: `tasks/result` answers once the task ends, with what the request would have. */
+async function resultOf(taskId: string, env: TaskEnv): Promise<Record<string, unknown>> {
+  const reply = await env.request("tasks/result", { taskId });
+  if (reply.kind !== "complete") throw new RpcError(`tasks/result answered ${reply.kind}`, { data: reply });
+  return reply.result;
 }

@@ -11,8 +11,17 @@ import type { ToolDescriptor } from "../core/tool.ts";
 
 export type { ClientInfo, InputRequest };
 
-/** A tool as a server lists it: name, `@type`, description and JSON Schemas. */
-export type ToolInfo = ToolDescriptor;
+/** How a tool runs as a task (MCP 2025-11-25, Tasks: tool-level negotiation). */
+export interface ToolExecution {
+  /** `required`: only as a task; `optional`: either way; `forbidden` (the default): never. */
+  taskSupport?: "forbidden" | "optional" | "required";
+}
+
+/** A tool as a server lists it: name, `@type`, description, JSON Schemas, and how it runs. */
+export type ToolInfo = ToolDescriptor & {
+  /** How it runs as a task (MCP 2025-11-25). */
+  execution?: ToolExecution;
+};
 
 /** A progress report. */
 export interface Progress {
@@ -54,7 +63,11 @@ export interface ToolListing {
 /** The status of an MCP task. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
-/** An MCP task (tasks extension), as `resultType: "task"` and `tasks/get` carry it. */
+/**
+ * An MCP task, as the tasks extension's `resultType: "task"` and `tasks/get` carry it, or MCP
+ * 2025-11-25's `CreateTaskResult` and `tasks/get` (whose `ttl` and `pollInterval` read as `ttlMs` and
+ * `pollIntervalMs`; its result comes from `tasks/result`).
+ */
 export interface TaskInfo {
   /** The task id. */
   taskId: string;
@@ -174,6 +187,15 @@ export interface Transport {
    * @returns The reply.
    */
   request?(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply>;
+  /**
+   * Tells who the server is: MCP 2026-07-28's `server/discover` answer (`supportedVersions`,
+   * `capabilities`, `serverInfo`, `instructions`), or on a 2025 revision the `initialize` answer
+   * (`protocolVersion`, `capabilities`, `serverInfo`, `instructions`).
+   *
+   * @param ctx The request context.
+   * @returns The server's description.
+   */
+  discover?(ctx: RequestContext): Promise<Record<string, unknown>>;
   /** Releases what the transport holds. */
   close?(): Promise<void>;
 }

@@ -35,4 +35,16 @@ describe("mcplite with a stdio server", () => {
     assert.equal(failed.code, 1);
     assert.match(failed.stdout + failed.stderr, /No note titled "none"/);
   });
+
+  it("calls a tool that requires a task (server-everything, MCP 2025-11-25 Tasks) and prints its result", async () => {
+    const everything = fileURLToPath(
+      new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+    );
+    const run = await runCli(
+      ["call", "simulate-research-query", "--arg", "topic=octopus", "--", "node", everything, "stdio"],
+      { timeoutMs: 25_000 },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^# Research Report: octopus$/m);
+  });
 });

@@ -2,12 +2,15 @@
  * Transport discovery: given a URL, find the wire the server speaks. A URL that names an endpoint
  * (`…/mcp-lite/v1`, `…/mcp`) is used as it is; a bare origin is tried as MCP-lite at
  * `/mcp-lite/v1`, then MCP at `/mcp`, then MCP at the origin itself. The first that lists its tools
- * wins, once per client.
+ * wins, once per client. A method the winner does not carry (MCP-lite has tools only: resources,
+ * prompts, skills and tasks are MCP's) goes to the first later candidate that does and answers, found
+ * once as well.
  *
  * @module
  */
 import { ClientError, ClientErrorCode, TransportError } from "../errors.ts";
 import type { HttpOptions } from "../http.ts";
+import { quietContext } from "../quiet-context.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "../transport.ts";
 import { createMcpTransport } from "./mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
@@ -64,6 +67,8 @@ export class AutoTransport implements Transport {
   readonly #candidates: Transport[];
   #chosen: Transport | undefined;
   #picking: Promise<{ transport: Transport; listing: ToolListing }> | undefined;
+  /** The candidate that serves the methods the chosen one does not carry. */
+  #requester: Promise<Transport> | undefined;
 
   /**
    * Creates the transport.
@@ -91,19 +96,46 @@ export class AutoTransport implements Transport {
 
   async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const transport = await this.#transport(ctx);
-    if (transport.request === undefined) {
-      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${transport.wire}`);
+    const requester = transport.request === undefined ? await this.#requesterFor(method, transport, ctx) : transport;
+    return await requester.request!(method, params, ctx);
+  }
+
+  async discover(ctx: RequestContext): Promise<Record<string, unknown>> {
+    const transport = await this.#transport(ctx);
+    const describer = transport.discover ? transport : await this.#requesterFor("server/discover", transport, ctx);
+    if (describer.discover === undefined) {
+      throw new ClientError(ClientErrorCode.Unsupported, `server/discover is not available over ${describer.wire}`);
     }
-    return await transport.request(method, params, ctx);
+    return await describer.discover(ctx);
   }
 
   async close(): Promise<void> {
-    await this.#chosen?.close?.();
+    const requester = await this.#requester?.catch(() => undefined);
+    await Promise.all([this.#chosen?.close?.(), requester?.close?.()]);
+  }
+
+  /** Finds, once, the later candidate that carries `request` and lists the same server's tools. */
+  #requesterFor(method: string, chosen: Transport, ctx: RequestContext): Promise<Transport> {
+    this.#requester ??= this.#findRequester(method, chosen, quietContext(ctx)).catch((error) => {
+      this.#requester = undefined;
+      throw error;
+    });
+    return this.#requester;
+  }
+
+  async #findRequester(method: string, chosen: Transport, ctx: RequestContext): Promise<Transport> {
+    const others = this.#candidates.slice(this.#candidates.indexOf(chosen) + 1).filter((t) => t.request);
+    const found = await firstAnswering(others, { ...ctx, etag: undefined });
+    if ("transport" in found) return found.transport;
+    throw new ClientError(
+      ClientErrorCode.Unsupported,
+      `${method} is not available over ${chosen.wire}${others.length > 0 ? ", and no MCP endpoint answered" : ""}`,
+      { cause: found.last },
+    );
   }
 
   async #transport(ctx: RequestContext): Promise<Transport> {
-    return this.#chosen ??
-      (await this.#pick({ ...ctx, stream: false, onProgress: undefined, onPartial: undefined })).transport;
+    return this.#chosen ?? (await this.#pick(quietContext(ctx))).transport;
   }
 
   #pick(ctx: RequestContext): Promise<{ transport: Transport; listing: ToolListing }> {
@@ -114,22 +146,33 @@ export class AutoTransport implements Transport {
   }
 
   async #tryAll(ctx: RequestContext): Promise<{ transport: Transport; listing: ToolListing }> {
-    let last: unknown;
-    for (const transport of this.#candidates) {
-      try {
-        const listing = await transport.listTools(ctx);
-        this.#chosen = transport;
-        return { transport, listing };
-      } catch (error) {
-        if (ctx.signal.aborted || !isNotHere(error)) throw error;
-        last = error;
-      }
+    const found = await firstAnswering(this.#candidates, ctx);
+    if ("transport" in found) {
+      this.#chosen = found.transport;
+      return found;
     }
-    throw new TransportError(`No MCP-lite or MCP endpoint answered: ${(last as Error).message}`, {
-      status: (last as ClientError).status,
-      cause: last,
+    throw new TransportError(`No MCP-lite or MCP endpoint answered: ${(found.last as Error).message}`, {
+      status: (found.last as ClientError).status,
+      cause: found.last,
     });
   }
+}
+
+/** Lists the tools of each candidate in turn: the first that answers, or the last "not here" answer. */
+async function firstAnswering(
+  candidates: Transport[],
+  ctx: RequestContext,
+): Promise<{ transport: Transport; listing: ToolListing } | { last: unknown }> {
+  let last: unknown;
+  for (const transport of candidates) {
+    try {
+      return { transport, listing: await transport.listTools(ctx) };
+    } catch (error) {
+      if (ctx.signal.aborted || !isNotHere(error)) throw error;
+      last = error;
+    }
+  }
+  return { last };
 }
 
 /** An answer that means "not this wire here": 404, 405, 415, or an unknown method. */

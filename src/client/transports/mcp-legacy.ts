@@ -19,6 +19,7 @@ import {
   send,
   type StreamMessage,
 } from "../http.ts";
+import { quietContext } from "../quiet-context.ts";
 import { readSse, type SseCursor } from "../sse.ts";
 import type { InputRequest, RequestContext } from "../transport.ts";
 import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf } from "./mcp-wire.ts";
@@ -92,14 +93,14 @@ export class LegacySession {
     ctx: RequestContext,
     extra?: Headers,
   ): Promise<Exchanged> {
-    await this.#open(ctx);
+    await this.open(ctx);
     try {
       return await this.#exchange(method, params, ctx, extra);
     } catch (error) {
       if (!(error instanceof ClientError) || error.status !== 404 || this.#sessionId === undefined) throw error;
       this.#opening = undefined;
       this.#sessionId = undefined;
-      await this.#open(ctx);
+      await this.open(ctx);
       return await this.#exchange(method, params, ctx, extra);
     }
   }
@@ -119,7 +120,13 @@ export class LegacySession {
       .catch(() => {});
   }
 
-  #open(ctx: RequestContext): Promise<void> {
+  /**
+   * Opens the session (`initialize`, then `notifications/initialized`), once.
+   *
+   * @param ctx The request context.
+   * @returns When the session is open and {@link LegacySession.initializeResult} is known.
+   */
+  open(ctx: RequestContext): Promise<void> {
     this.#opening ??= this.#initialize(ctx).catch((error) => {
       this.#opening = undefined;
       throw error;
@@ -130,8 +137,7 @@ export class LegacySession {
   async #initialize(ctx: RequestContext): Promise<void> {
     const { extensions: _, ...capabilities } = ctx.capabilities;
     const params = { protocolVersion: this.#requested, capabilities, clientInfo: ctx.clientInfo };
-    const plain: RequestContext = { ...ctx, stream: false, onProgress: undefined, onPartial: undefined };
-    const { result, response } = await this.#exchange("initialize", params, plain);
+    const { result, response } = await this.#exchange("initialize", params, quietContext(ctx));
     const version = result.protocolVersion;
     if (typeof version !== "string" || version === "") {
       throw new RpcError("The initialize result has no protocolVersion", { data: result });

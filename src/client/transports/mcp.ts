@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isObject } from "../../internal/is-object.ts";
 import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
 import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
 import {
@@ -21,7 +22,8 @@ import {
   type StreamMessage,
 } from "../http.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
-import { replyFromMcp } from "../result.ts";
+import { quietContext } from "../quiet-context.ts";
+import { replyFromMcp, replyFromTaskAugmented } from "../result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
 import {
@@ -32,6 +34,7 @@ import {
   MODERN_VERSIONS,
   NAME_FIELDS,
   streamMetaOf,
+  TASKS_EXTENSION,
 } from "./mcp-wire.ts";
 
 /** Options of {@link createMcpTransport}. */
@@ -81,6 +84,8 @@ class McpTransport implements Transport {
   #nextId = 1;
   /** Each listed tool's `Mcp-Param-*` parameters; `null` for a tool dropped as invalid. */
   #params: Map<string, HeaderParam[] | null> | undefined;
+  /** The listed tools that run only as tasks (MCP 2025-11-25 `execution.taskSupport: "required"`). */
+  #taskRequired: Set<string> | undefined;
 
   constructor(url: string, options: McpTransportOptions) {
     this.#url = url;
@@ -95,7 +100,7 @@ class McpTransport implements Transport {
   }
 
   async listTools(ctx: RequestContext): Promise<ToolListing> {
-    const plain = quiet(ctx);
+    const plain = quietContext(ctx);
     const modern = await this.#eraOf(plain) === "modern";
     const tools: ToolInfo[] = [];
     let ttlMs: number | undefined, cacheScope: ToolListing["cacheScope"], etag: string | undefined;
@@ -117,6 +122,7 @@ class McpTransport implements Transport {
       cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
       if (cursor === undefined) break;
     }
+    this.#taskRequired = new Set(tools.filter((t) => t?.execution?.taskSupport === "required").map((t) => t.name));
     const kept = modern ? this.#keepValid(tools, ctx) : tools;
     return { tools: kept, ttlMs, ...(cacheScope ? { cacheScope } : {}), ...(etag ? { etag } : {}) };
   }
@@ -125,7 +131,12 @@ class McpTransport implements Transport {
     const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
     if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
     if (call.requestState !== undefined) params.requestState = call.requestState;
-    if (await this.#eraOf(ctx) === "legacy") return replyFromMcp((await this.#send("tools/call", params, ctx)).result);
+    if (await this.#eraOf(ctx) === "legacy") {
+      const augmented = await this.#augments(call.name, ctx);
+      if (augmented) params.task = {}; // no ttl: the server keeps it as long as it sees fit
+      const { result } = await this.#send("tools/call", params, ctx);
+      return augmented ? replyFromTaskAugmented(result) : replyFromMcp(result);
+    }
     for (let attempt = 0;; attempt++) {
       if (this.#params === undefined) await this.listTools({ ...ctx, etag: undefined });
       const mirrored = this.#params!.get(call.name);
@@ -148,9 +159,37 @@ class McpTransport implements Transport {
     }
   }
 
+  /**
+   * Whether a 2025 call goes as a task (MCP 2025-11-25, Tasks: tool-level negotiation): the client
+   * handles tasks, the server declares `tasks.requests.tools.call`, and the tool requires it. An
+   * `optional` tool is called plainly, which answers sooner.
+   */
+  async #augments(name: string, ctx: RequestContext): Promise<boolean> {
+    if (!isObject(ctx.capabilities.extensions) || ctx.capabilities.extensions[TASKS_EXTENSION] === undefined) {
+      return false;
+    }
+    const server = this.#legacy?.initializeResult?.capabilities;
+    const requests = isObject(server) && isObject(server.tasks) ? server.tasks.requests : undefined;
+    if (!isObject(requests) || !isObject(requests.tools) || !isObject(requests.tools.call)) return false;
+    if (this.#taskRequired === undefined) await this.listTools({ ...ctx, etag: undefined });
+    return this.#taskRequired?.has(name) === true;
+  }
+
   async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     await this.#eraOf(ctx);
     return replyFromMcp((await this.#send(method, params, ctx)).result);
+  }
+
+  async discover(ctx: RequestContext): Promise<Record<string, unknown>> {
+    const plain = quietContext(ctx);
+    if (await this.#eraOf(plain) === "modern") {
+      const { result } = await this.#send("server/discover", {}, plain);
+      // 2026-07-28 names the server in every result's `_meta`: lift it, so both eras read alike.
+      const serverInfo = isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
+      return result.serverInfo === undefined && serverInfo !== undefined ? { ...result, serverInfo } : result;
+    }
+    await this.#legacy!.open(plain);
+    return { ...this.#legacy!.initializeResult };
   }
 
   async close(): Promise<void> {
@@ -165,7 +204,7 @@ class McpTransport implements Transport {
 
   /** Finds the server's era once: a `server/discover` probe, or `initialize` for a forced 2025 revision. */
   #eraOf(ctx: RequestContext): Promise<"modern" | "legacy"> {
-    this.#era ??= this.#probe(quiet(ctx)).catch((error) => {
+    this.#era ??= this.#probe(quietContext(ctx)).catch((error) => {
       this.#era = undefined;
       throw error;
     });
@@ -261,9 +300,4 @@ class McpTransport implements Transport {
     this.#params = params;
     return kept;
   }
-}
-
-/** The context without progress or streaming: for lists and probes, which report nothing. */
-function quiet(ctx: RequestContext): RequestContext {
-  return { ...ctx, stream: false, onProgress: undefined, onPartial: undefined };
 }

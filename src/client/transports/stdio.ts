@@ -89,6 +89,13 @@ class StdioTransport implements Transport {
     return this.#inner.request(method, params, ctx);
   }
 
+  discover(ctx: RequestContext): Promise<Record<string, unknown>> {
+    if (this.#inner.discover === undefined) {
+      return Promise.reject(new TypeError(`server/discover is not available on ${this.#inner.wire}`));
+    }
+    return this.#inner.discover(ctx);
+  }
+
   async close(): Promise<void> {
     const connecting = this.#connection;
     if (connecting === undefined) return;

@@ -76,6 +76,32 @@ describe("our stdio client against servers nobody here wrote", () => {
     }
   });
 
+  it("@modelcontextprotocol/server-everything: a task-augmented tool (MCP 2025-11-25 Tasks), asking for input", async () => {
+    const transport = createStdioTransport({
+      command: "node",
+      args: [`${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`, "stdio"],
+    });
+    const asked: string[] = [];
+    const client = createClient(transport, {
+      pollIntervalMs: 200,
+      onElicit: (request) => {
+        asked.push(request.message);
+        return { action: "accept", content: { interpretation: "historical" } };
+      },
+    });
+    try {
+      const tools = await client.listTools();
+      const research = tools.find((tool) => tool.name === "simulate-research-query");
+      assert.equal(research?.execution?.taskSupport, "required");
+      const report = await client.call("simulate-research-query", { topic: "tides", ambiguous: true });
+      assert.match(String(report), /^# Research Report: tides \(historical\)$/m);
+      assert.equal(asked.length, 1);
+      assert.match(asked[0], /"tides" could have multiple interpretations/);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("the official SDK v2's stdio server", async () => {
     const client = createClient(createStdioTransport(runtimeCommand(`${ROOT}tests/helpers/official-stdio-server.ts`)));
     try {
