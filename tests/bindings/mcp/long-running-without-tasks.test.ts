@@ -10,18 +10,23 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import * as v from "valibot";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { SECRET } from "../../helpers/long-running.ts";
+import { outputJobTools, Rows } from "../../helpers/output-jobs.ts";
+import { runtimeCommand } from "../../helpers/stdio.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: load it by a computed specifier (typed here by hand), as a user on Node would.
 const V1 = "@modelcontextprotocol/sdk";
 const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/client/streamableHttp.js`) as {
   StreamableHTTPClientTransport: new (url: URL) => Parameters<ClientV1["connect"]>[0];
+};
+const { StdioClientTransport: StdioV1 } = await import(`${V1}/client/stdio.js`) as {
+  StdioClientTransport: new (params: { command: string; args: string[] }) => Parameters<ClientV1["connect"]>[0];
 };
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -33,24 +38,7 @@ const HOLD_MS = 1_500;
 
 let gateOpen = false; // the "stuck" work ends only once a test opens it
 
-const Rows = v.object({ rows: v.number() });
-const crunch = defineTool("crunch")
-  .describe("Crunches numbers in the background")
-  .input(v.object({ n: v.optional(v.number(), 42) }))
-  .output(Rows)
-  .longRunning({ retryAfterMs: 1_000 })
-  .handle(({ n }, ctx) =>
-    ctx.defer(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      return { rows: n };
-    })
-  );
-const watch = defineTool("watch")
-  .describe("Watches a job that is done after three looks")
-  .output(Rows)
-  .longRunning({ retryAfterMs: 30 })
-  .handle((_args, ctx) => ctx.promise({ state: { left: 3 } }))
-  .redeem(({ left }, ctx) => left <= 1 ? { rows: 7 } : ctx.promise({ state: { left: left - 1 } }));
+const [crunch, watch] = outputJobTools();
 const stuck = defineTool("stuck")
   .describe("Works for longer than the server holds a call")
   .output(Rows)
@@ -91,7 +79,11 @@ interface AnyClient {
   close(): Promise<void>;
 }
 
-function clientSuite(name: string, connect: () => Promise<AnyClient>): void {
+/**
+ * Connects a client, lists the tools, and calls them. `overStdio`: the server is a child process
+ * (the fixtures of `output-jobs-stdio.ts`, default hold), so the hold's bound is not tested there.
+ */
+function clientSuite(name: string, connect: () => Promise<AnyClient>, overStdio = false): void {
   describe(name, () => {
     let client: AnyClient;
     before(async () => {
@@ -113,6 +105,8 @@ function clientSuite(name: string, connect: () => Promise<AnyClient>): void {
       const result = await client.callTool({ name: "watch" }) as CallResult;
       assert.deepEqual(result.structuredContent, { rows: 7 });
     });
+
+    if (overStdio) return;
 
     it("past the hold, gets an isError result naming the promise, not a schema violation", async () => {
       const result = await client.callTool({ name: "stuck" }) as CallResult;
@@ -144,6 +138,20 @@ clientSuite("the official v2 client (2026-07-28, no tasks extension)", async () 
   await client.connect(new TransportV2(new URL(`${listener.url}/mcp`)));
   return client;
 });
+
+const stdioServer = runtimeCommand(`${ROOT}tests/helpers/output-jobs-stdio.ts`);
+
+clientSuite("the official v1 client over stdio (2025-11-25)", async () => {
+  const client = new ClientV1({ name: "v1", version: "1.32.2" });
+  await client.connect(new StdioV1(stdioServer));
+  return client;
+}, true);
+
+clientSuite("the official v2 client over stdio", async () => {
+  const client = new ClientV2({ name: "v2", version: "2.4.0" });
+  await client.connect(new StdioV2(stdioServer));
+  return client;
+}, true);
 
 /** Runs the Inspector CLI against the server over Streamable HTTP (20 s at most). */
 function inspect(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
