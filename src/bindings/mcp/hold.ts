@@ -12,9 +12,11 @@
  *
  * @module
  */
+import { askAll } from "../../core/ask-all.ts";
 import { type CallContext, createContext } from "../../core/call-context.ts";
 import { ProtocolError } from "../../core/error.ts";
 import type { PromiseOutcome } from "../../core/outcome.ts";
+import type { Registry } from "../../core/registry.ts";
 import { failureResult, type ToolResult } from "../../core/result.ts";
 import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./promise-task.ts";
@@ -60,7 +62,7 @@ export async function holdPromise(
           break;
         case "input_required":
           if (sink?.input === undefined) return pendingResult(ctx, name, outcome); // redeem asks in a round
-          await ask(task, caller, (answers) => updateTask(registry, task.taskId, answers, caller));
+          await answer(registry, task, caller);
           break;
         case "completed":
           return task.result!;
@@ -76,18 +78,10 @@ export async function holdPromise(
   }
 }
 
-/** Asks the task's questions on the call's stream and hands the answers over; a refusal fails the call. */
-async function ask(
-  task: TaskView,
-  caller: CallContext,
-  deliver: (answers: Record<string, unknown>) => Promise<void>,
-): Promise<void> {
-  const questions = Object.entries(task.requests ?? {});
-  const settled = await Promise.allSettled(questions.map(([key, input]) => caller.requestInput(key, input)));
-  const answers: Record<string, unknown> = {};
-  let refused: unknown;
-  settled.forEach((s, i) => s.status === "fulfilled" ? answers[questions[i][0]] = s.value : refused ??= s.reason);
-  if (Object.keys(answers).length > 0) await deliver(answers);
+/** Asks the task's questions on the call's stream and hands the answers over; a refusal fails the call (as redeem's). */
+async function answer(registry: Registry, task: TaskView, caller: CallContext): Promise<void> {
+  const { answers, refused } = await askAll(caller, task.requests ?? {});
+  if (Object.keys(answers).length > 0) await updateTask(registry, task.taskId, answers, caller);
   if (refused !== undefined) throw refused;
 }
 
