@@ -153,26 +153,37 @@ clientSuite("the official v2 client over stdio", async () => {
   return client;
 }, true);
 
-/** Runs the Inspector CLI against the server over Streamable HTTP (20 s at most). */
-function inspect(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the Inspector CLI against a target: a URL and its transport, or a command (20 s at most). */
+function inspect(target: string[], ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       BUN,
-      [INSPECTOR, "--cli", `${listener.url}/mcp`, "--transport", "http", ...args],
+      [INSPECTOR, "--cli", ...target, ...args],
       { timeout: 20_000, cwd: ROOT },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-describe("the MCP Inspector CLI over Streamable HTTP", () => {
-  it("calls deferred work and a continuation and prints their real results", async () => {
+/** Calls a tool with the Inspector CLI and returns the printed result, failing on a non-zero exit. */
+async function inspectCall(target: string[], tool: string): Promise<CallResult> {
+  const { code, stdout, stderr } = await inspect(target, "--method", "tools/call", "--tool-name", tool);
+  assert.equal(code, 0, stderr || stdout);
+  return JSON.parse(stdout);
+}
+
+describe("the MCP Inspector CLI", () => {
+  it("over Streamable HTTP, calls deferred work and a continuation and prints their real results", async () => {
+    const http = [`${listener.url}/mcp`, "--transport", "http"];
     for (const [tool, rows] of [["crunch", 42], ["watch", 7]] as const) {
-      const { code, stdout, stderr } = await inspect("--method", "tools/call", "--tool-name", tool);
-      assert.equal(code, 0, stderr);
-      const result = JSON.parse(stdout);
-      assert.deepEqual(result.structuredContent, { rows }, stdout);
+      const result = await inspectCall(http, tool);
+      assert.deepEqual(result.structuredContent, { rows });
       assert.notEqual(result.isError, true);
     }
+  });
+
+  it("over stdio, calls deferred work and prints its real result", async () => {
+    const result = await inspectCall([stdioServer.command, ...stdioServer.args], "crunch");
+    assert.deepEqual(result.structuredContent, { rows: 42 });
   });
 });
