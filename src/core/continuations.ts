@@ -70,6 +70,8 @@ export class Continuations {
   /** The default `retry_after_ms`. */
   readonly retryAfterMs: number;
   readonly #running = new Map<string, Job>();
+  /** The runs of this process's jobs, until each has written its final entry. */
+  readonly #runs = new Map<string, Promise<void>>();
   readonly #pollMs: number | undefined;
   readonly #leaseMs: number | undefined;
 
@@ -115,9 +117,21 @@ export class Continuations {
     const job = new Job(id, { store: this.results, ttlMs, now, pollMs: this.#pollMs, onError });
     this.#running.set(id, job);
     bind?.(job);
-    const running = this.#run(job, work, ttlMs, shape, onError);
+    const running = this.#run(job, work, ttlMs, shape, onError).finally(() => this.#runs.delete(id));
+    this.#runs.set(id, running);
     waitUntil?.(running); // on Workers, the work outlives the response only if the platform is told
     return id;
+  }
+
+  /**
+   * Tells when a job running in this process has written its final entry, for whoever waits on it
+   * (an MCP call held open for a client without tasks).
+   *
+   * @param id The entry id.
+   * @returns When the job's final entry is written, or `undefined` when no such job runs here.
+   */
+  settled(id: string): Promise<void> | undefined {
+    return this.#runs.get(id);
   }
 
   /**

@@ -8,7 +8,7 @@
  * @module
  */
 export { CacheSlot } from "./cache-slot.ts";
-export { callerOf } from "./call-context.ts";
+export { callerOf, createContext } from "./call-context.ts";
 export type { AuthInfo, CallContext, CallMeta, ClientInfo, SignalSource } from "./call-context.ts";
 export { LOG_LEVELS } from "./call-sink.ts";
 export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";
@@ -18,6 +18,7 @@ export { configDefaults } from "./config.ts";
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
 export type { Feature } from "./feature.ts";
 export { type Host, NO_HOST, withCaller } from "./host.ts";
+export { askAll } from "./ask-all.ts";
 export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcome.ts";
 export { runCall, runCancellation, runContinuation, runHandler, runRequest, unknownTool } from "./pipeline.ts";
 export type { CallRequest, HandlerRequest, MethodRequest } from "./pipeline.ts";

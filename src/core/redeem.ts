@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { askAll } from "./ask-all.ts";
 import { type CallContext, callerOf } from "./call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
@@ -159,11 +160,7 @@ async function redeemDeferred(
     case "input_required": {
       // The work waits for the client: ask its questions on this call (an input round, or a request on
       // the 2025 stream), hand the answers over, and answer "not done yet" while it resumes.
-      const questions = Object.entries(entry.requests);
-      const settled = await Promise.allSettled(questions.map(([key, request]) => ctx.requestInput(key, request)));
-      const answers: Record<string, unknown> = {};
-      let refused: unknown;
-      settled.forEach((s, i) => s.status === "fulfilled" ? answers[questions[i][0]] = s.value : refused ??= s.reason);
+      const { answers, refused } = await askAll(ctx, entry.requests);
       if (Object.keys(answers).length > 0) await c.answer(id, answers, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
       if (refused !== undefined) throw refused;
       return again();

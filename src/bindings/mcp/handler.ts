@@ -33,7 +33,8 @@ const NOT_ALLOWED = new ProtocolError(
  * Creates the MCP binding, one of `createServer()`'s default bindings: the stateless 2026-07-28
  * revision, and the 2025 revisions (`initialize` and the rest) as a compatible shim, at one path.
  *
- * @param options The path, page size, caching hints and 2025 session limit.
+ * @param options The path, page size, caching hints, 2025 session limit, and how long a call waits for
+ *   long-running work for a client without the tasks extension (`holdMs`).
  * @returns The binding, for `createServer({ bindings })`.
  * @throws {TypeError} When an option is out of range.
  *

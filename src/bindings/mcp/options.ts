@@ -30,6 +30,14 @@ export interface McpOptions {
    * `io.modelcontextprotocol/skills` extension (SEP-2640; default `false`).
    */
   directoryRead?: boolean;
+  /**
+   * How long a call of a long-running tool waits for the work to end, in ms, when the client did not
+   * declare the tasks extension (every 2025 client): it then answers the tool's real result, which its
+   * `outputSchema` admits. Past it, the call answers the promise as text for the model to `redeem`
+   * (an `isError` result for a tool with an output schema). Default 30 000, half the official SDKs'
+   * 60 s request timeout; `0` answers the promise at once.
+   */
+  holdMs?: number;
 }
 
 /** The MCP options with every default applied. */
@@ -44,6 +52,8 @@ export interface McpSettings {
   readonly sessionLimit: number;
   /** Whether skill directories can be listed (`resources/directory/read`). */
   readonly directoryRead: boolean;
+  /** How long a call waits for a promise's work, for a client without tasks. */
+  readonly holdMs: number;
 }
 
 /**
@@ -61,11 +71,14 @@ export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
   if (!Number.isSafeInteger(sessionLimit) || sessionLimit < 1) {
     throw new TypeError("mcp.sessionLimit must be a positive integer");
   }
+  const holdMs = o.holdMs ?? 30_000;
+  if (!Number.isFinite(holdMs) || holdMs < 0) throw new TypeError("mcp.holdMs must be a non-negative number");
   return Object.freeze({
     pageSize,
     listCache: checkCacheHint(o.listCache ?? { ttlMs: 0, scope: "public" }, "mcp.listCache"),
     readCache: checkCacheHint(o.readCache ?? { ttlMs: 0, scope: "private" }, "mcp.readCache"),
     sessionLimit,
     directoryRead: o.directoryRead === true,
+    holdMs,
   });
 }

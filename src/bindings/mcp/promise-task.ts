@@ -34,6 +34,7 @@ import {
   type ToolResult,
 } from "../../core/mod.ts";
 import { TokenError } from "../../codec/token-error.ts";
+import { sleep } from "../../internal/sleep.ts";
 
 /** The token kind of task ids. */
 export const TASK_KIND = "task";
@@ -226,6 +227,39 @@ export async function cancelTask(registry: Registry, taskId: unknown, caller: Ca
   const state = kept?.status === "working" && kept.continued !== undefined ? kept.continued.state : task.state.s;
   await runCancellation(registry, { owner: task.owner, state, caller });
   await c.results.set(task.key, { status: "cancelled", at: c.codec.now() }, ttlMs);
+}
+
+/**
+ * Waits before the next read of a task: until deferred work running in this process ends, or `ms`
+ * pass. Work that has ended already is not waited for; any other task (a continuation, work running
+ * on another instance) is read again after `ms`.
+ *
+ * @param registry The registry.
+ * @param taskId The task id.
+ * @param caller The context of the request that waits; its signal ends the wait.
+ * @param ms The longest wait.
+ * @returns When the task is worth reading again.
+ * @throws The signal's reason when it aborts; `invalid_params` as {@link getTask} for a bad id.
+ */
+export async function waitOnTask(registry: Registry, taskId: string, caller: CallContext, ms: number): Promise<void> {
+  const task = await openTask(registry, taskId, caller);
+  const c = registry.runtime.continuations;
+  const signal = caller.signal;
+  if ("d" in task.state) {
+    const running = c.settled(task.state.d);
+    if (running === undefined) {
+      const entry = await c.results.get(task.state.d);
+      if (entry === undefined || hasEnded(entry)) return;
+    } else {
+      const pause = new AbortController();
+      try {
+        return await Promise.race([running, sleep(ms, AbortSignal.any([signal, pause.signal]))]);
+      } finally {
+        pause.abort(); // the work ended first: stop the timer
+      }
+    }
+  }
+  await sleep(ms, signal);
 }
 
 async function openTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<OpenTask> {

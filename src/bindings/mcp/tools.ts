@@ -17,8 +17,8 @@ import {
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { checkParamHeaders } from "./headers.ts";
+import { holdPromise } from "./hold.ts";
 import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { listReply } from "./pagination.ts";
 import { paramHeadersOf } from "./param-headers.ts";
@@ -62,6 +62,9 @@ export const toolsList: McpMethod = (ctx, request) => {
  * `isError` result naming the paths, as MCP wants, so that the model can correct itself; a streaming
  * tool's partials go out as `notifications/partial` to a request that asked for them (see
  * {@link sinkFor}), never as progress, which stays the tool's own.
+ * A promise becomes a task for a request that declared the tasks extension; for any other client the
+ * call waits for the work (up to `holdMs`, see `hold.ts`), so that the result obeys the tool's output
+ * schema.
  *
  * @param ctx The binding.
  * @param request The request.
@@ -105,32 +108,24 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
     }
     throw error;
   }
+  const shape = shapeOf(request.envelope.protocolVersion);
   switch (outcome.kind) {
     case "answer":
     case "failure":
-      return toolResultFor(outcome.result, shapeOf(request.envelope.protocolVersion)) as unknown as Record<
+      return toolResultFor(outcome.result, shape) as unknown as Record<
         string,
         unknown
       >;
     case "promise":
-      // A client that declared tasks gets one; MCP has no promise result for the others.
-      return modern && declaresTasks(request.envelope) ? await createTaskResult(ctx, outcome) : promiseResult(outcome);
+      // A client that declared tasks gets one; MCP has no promise result for the others: they wait.
+      if (modern && declaresTasks(request.envelope)) return await createTaskResult(ctx, outcome);
+      return toolResultFor(await holdPromise(ctx, request, channel, sink, outcome), shape) as unknown as Record<
+        string,
+        unknown
+      >;
     case "input_required": // only the 2026-07-28 revision carries a round; the 2025 ones ask over the stream
       return inputRequiredResult(outcome);
     default:
       return assertNever(outcome);
   }
 };
-
-/**
- * A promise for a client without tasks: a complete result that tells the model how to redeem it, the
- * token as text for the model and as `structuredContent` for the `redeem` tool.
- */
-function promiseResult(outcome: PromiseOutcome): Record<string, unknown> {
-  const { token, retryAfterMs, expiresAt, estimatedCompletion } = outcome;
-  const structuredContent: Record<string, unknown> = { promise: token, retryAfterMs, expiresAt };
-  if (estimatedCompletion !== undefined) structuredContent.estimatedCompletion = estimatedCompletion;
-  const text = `Not done yet. Call the "${REDEEM_TOOL}" tool with {"promise": ${JSON.stringify(token)}} ` +
-    `in about ${Math.ceil(retryAfterMs / 1000)} s (the token expires at ${expiresAt}).`;
-  return { content: [{ type: "text", text }], structuredContent };
-}

@@ -6,6 +6,8 @@ import {
   createServer,
   defineTool,
   ErrorCode,
+  mcpBinding,
+  mcpLiteBinding,
   ProtocolError,
   type ResultStore,
   type ServerOptions,
@@ -20,6 +22,8 @@ import { declaring } from "./wires.ts";
 const TASKS = "io.modelcontextprotocol/tasks";
 const WITH_TASKS = declaring({ elicitation: {}, extensions: { [TASKS]: {} } });
 const YES = { action: "accept", content: { confirm: true } };
+/** Answers a client without tasks at once instead of holding its call until the work ends. */
+const NO_HOLD: Partial<ServerOptions> = { bindings: [mcpLiteBinding(), mcpBinding({ holdMs: 0 })] };
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** An outside job system, shared by every server instance of a test (a database, say). */
@@ -190,7 +194,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
 
   it("answers the same promise on each wire: a token (MCP-lite), a task (2026 + extension), redeem text (otherwise)", async () => {
     const world = createWorld();
-    const server = taskServer(world);
+    const server = taskServer(world, NO_HOLD);
     const lite = (await send(server, post("/mcp-lite/v1/calltools", toolsCall("watch", { job: "j1" })))).body.result;
     assert.equal(lite._meta.response_type, "promise");
     assert.match(lite._meta.promise_token, /^mcl1\./);
@@ -213,10 +217,26 @@ describe("MCP tasks extension (2026-07-28)", () => {
         await legacy(server, "tools/call", { name: "watch", arguments: { job: "j1" } }),
       ]
     ) {
+      // "watch" has an output schema: the one pending answer it admits is an isError result.
       const result = reply.body.result;
       assert.notEqual(result.resultType, "task");
-      assert.match(result.content[0].text, /Call the "redeem" tool/);
-      assert.match(result.structuredContent.promise, /^mcl1\./);
+      assert.equal(result.isError, true);
+      assert.equal(result.structuredContent, undefined);
+      assert.match(result.content[0].text, /Call the "redeem" tool with \{"promise": "mcl1\./);
+    }
+
+    // A tool without an output schema also carries the token as structuredContent, for the redeem tool.
+    const approve = (await legacy(server, "tools/call", { name: "approve", arguments: {} })).body.result;
+    assert.equal(approve.isError, undefined);
+    assert.match(approve.structuredContent.promise, /^mcl1\./);
+
+    // Held (the default), the same calls answer the real result once the job is done.
+    const holding = taskServer(world);
+    setTimeout(() => world.done.add("j1"), 100);
+    for (const call of [modern, legacy]) {
+      const reply = await call(holding, "tools/call", { name: "watch", arguments: { job: "j1" } });
+      assert.deepEqual(reply.body.result.structuredContent, { job: "j1", status: "done" });
+      assert.notEqual(reply.body.result.isError, true);
     }
   });
 
@@ -391,9 +411,11 @@ describe("MCP tasks extension (2026-07-28)", () => {
       assert.equal(body.error.code, -32021);
       assert.deepEqual(body.error.data.requiredCapabilities, { extensions: { [TASKS]: {} } });
     }
-    const promise = (await modern(server, "tools/call", { name: "watch", arguments: { job: "j5" } })).body.result;
+    const unheld = taskServer(world, NO_HOLD);
+    const promise = (await modern(unheld, "tools/call", { name: "watch", arguments: { job: "j5" } })).body.result;
+    const token = JSON.parse(/\{"promise": ("[^"]+")\}/.exec(promise.content[0].text)![1]);
     const forged = taskId.slice(0, -4) + (taskId.endsWith("AAAA") ? "BBBB" : "AAAA");
-    for (const bad of ["tasks-conformance-nonexistent-12345", forged, promise.structuredContent.promise]) {
+    for (const bad of ["tasks-conformance-nonexistent-12345", forged, token]) {
       for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
         const { status, body } = await tasks(server, method, { taskId: bad, inputResponses: {} });
         assert.equal(status, 200);
