@@ -41,7 +41,7 @@
 export { runCall, runHandler, runRequest, unknownTool } from "./core/pipeline.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./core/pipeline.ts";
 export type { Registry, RegistryChange } from "./core/registry.ts";
-export type { ErrorReporter, Runtime, RuntimeOptions } from "./core/runtime.ts";
+export type { Runtime, RuntimeOptions } from "./core/runtime.ts";
 export { CacheSlot } from "./core/cache-slot.ts";
 export type { Feature, Featured } from "./core/feature.ts";
 export type { Continuations, ContinuationsOptions, StartOptions } from "./core/continuations.ts";

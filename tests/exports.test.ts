@@ -153,7 +153,6 @@ const EXPECTED: Record<string, string[]> = {
     "type ContinuationsOptions",
     "type Cors",
     "type DeferredWork",
-    "type ErrorReporter",
     "type FailureOutcome",
     "type Feature",
     "type Featured",
