@@ -46,7 +46,7 @@ export async function startLogin(
         headers: { "content-type": "text/html; charset=utf-8" },
       });
     },
-  }, { port: 0, hostname: "127.0.0.1" });
+  }, { port: 0, hostname: "127.0.0.1", quiet: true });
   const auth = oauth({
     clientId: args.clientId,
     clientName: "mcplite",

@@ -112,7 +112,7 @@ describe("mcplite (the CLI, run as a child process)", () => {
   });
 
   it("says on stderr what a call waits on: an MCP-lite promise being redeemed, an MCP task being polled", async () => {
-    const jobs = await serve(longRunning, { port: 0, hostname: "127.0.0.1" });
+    const jobs = await serve(longRunning, { port: 0, hostname: "127.0.0.1", quiet: true });
     try {
       const lite = await runCli(["call", jobs.url, "analyze_dataset", "--arg", "dataset_id=d1"]);
       assert.equal(lite.code, 0, lite.stderr);
