@@ -29,6 +29,8 @@ Options:
                         tokens are kept in $MCPLITE_TOKENS or ~/.config/mcplite/tokens.json (0600)
   --client-id <id>      a pre-registered OAuth client id (default: dynamic registration)
   --tokens <file>       where --login keeps tokens
+  --redirect-port <n>   the port of --login's redirect listener, http://127.0.0.1:<n>/callback
+                        (default: a free one), for servers that registered that exact redirect URI
   --wire <wire>         auto (default), mcp-lite, mcp or webtools
   --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
   -h, --help            this text
