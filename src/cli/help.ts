@@ -22,7 +22,8 @@ Options:
   --args <json>         the tool's arguments as one JSON object
   --arg <key=value>     one argument, read as its input-schema type says (repeatable;
                         numbers, booleans, null, JSON arrays and objects; strings as typed)
-  --json                machine-readable output: stdout carries only the JSON result
+  --json                machine-readable output: stdout carries only the JSON result, or the error
+                        as {"error": {"code", "message", …}, "exitCode": n}
   --out <dir>           skills get: write the skill's files below this directory (created if missing)
   -H, --header <h>      an HTTP header for every request, "Name: value" (repeatable)
   --login               authorize with OAuth when the server asks: open the URL printed on stderr;
