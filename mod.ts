@@ -1,5 +1,5 @@
 /**
- * @mcplite/sdk: typed, stateless tools for LLM agents. Define each tool once with valibot; serve it on
+ * Typed, stateless tools for LLM agents (`@mcplite/sdk`). Define each tool once with valibot; serve it on
  * MCP-lite (HTTP + SSE) and MCP (2026-07-28 natively, the 2025 revisions as a shim) from one `fetch`.
  *
  * This entry point is what a tool author uses. The types its API names live in `@mcplite/sdk/types`;

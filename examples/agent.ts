@@ -129,7 +129,7 @@ export async function runAgent(client: Client, log: (line: string) => void = con
 
 if (import.meta.main) {
   const url = env("MCPLITE_URL");
-  const listener = url === undefined ? await serve(server, { port: 0 }) : undefined;
+  const listener = url === undefined ? await serve(server, { port: 0, quiet: true }) : undefined;
   const client = createClient(url ?? listener!.url, {
     // The "user" confirms every form; a real agent would ask.
     onElicit: (request) => {

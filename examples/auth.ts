@@ -109,7 +109,7 @@ if (import.meta.main) {
       clientId: required("INTROSPECTION_CLIENT_ID"),
       clientSecret: required("INTROSPECTION_CLIENT_SECRET"),
     });
-  const listener = await serve(docsServer(auth));
+  const listener = await serve(docsServer(auth), { quiet: true }); // the lines below say more
   console.log(`docs server listening on ${listener.url} as ${resource}
   metadata  GET  ${listener.url}/.well-known/oauth-protected-resource
   MCP       POST ${listener.url}/mcp        MCP-lite  POST ${listener.url}/mcp-lite/v1/calltools

@@ -613,6 +613,6 @@ export const server = createServer({
   .skill(pdfProcessing);
 
 if (import.meta.main) {
-  const listener = await serve(server);
+  const listener = await serve(server, { quiet: true }); // the line below says more
   console.log(`conformance server listening on ${listener.url}/mcp`);
 }

@@ -72,6 +72,6 @@ const grpc = await serveGrpc(server, {
 console.log(`gRPC, Connect and gRPC-Web (h2c) on ${grpc.url}`);
 // serve() runs on Deno.serve or Bun.serve; on Node (e.g. after `bun build --target node`) only gRPC listens.
 if ("Deno" in globalThis || "Bun" in globalThis) {
-  const http = await serve(server);
+  const http = await serve(server, { quiet: true }); // the line below says more
   console.log(`MCP-lite, MCP, Connect and gRPC-Web (server.fetch) on ${http.url}`);
 }

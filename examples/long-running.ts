@@ -78,7 +78,7 @@ async function demo(base: string): Promise<void> {
 }
 
 if (import.meta.main) {
-  const listener = await serve(server);
+  const listener = await serve(server, { quiet: true }); // the lines below say more
   console.log(`jobs server listening on ${listener.url}
   MCP-lite  POST ${listener.url}/mcp-lite/v1/calltools   (redeem tokens with the "redeem" tool)
   MCP       POST ${listener.url}/mcp`);

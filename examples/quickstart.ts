@@ -81,7 +81,7 @@ export const server = createServer({
   .tool(borrow);
 
 if (import.meta.main) {
-  const listener = await serve(server);
+  const listener = await serve(server, { quiet: true }); // the lines below say more
   console.log(`library server listening on ${listener.url}
   MCP-lite  POST ${listener.url}/mcp-lite/v1/listtools
             POST ${listener.url}/mcp-lite/v1/calltools

@@ -60,7 +60,7 @@ async function demo(redisUrl: string): Promise<void> {
   const secret = crypto.randomUUID() + crypto.randomUUID(); // shared by both instances
   const redis = await connectRedis(redisUrl);
   const a = instance(redis, secret), b = instance(redis, secret);
-  const [la, lb] = await Promise.all([a.server, b.server].map((s) => serve(s, { port: 0 })));
+  const [la, lb] = await Promise.all([a.server, b.server].map((s) => serve(s, { port: 0, quiet: true })));
   const rpc = async (base: string, name: string, args: unknown) => {
     const response = await fetch(`${base}/mcp-lite/v1/calltools`, {
       method: "POST",
@@ -92,7 +92,7 @@ if (import.meta.main) {
   const args = g.Deno?.args ?? g.process?.argv.slice(2) ?? [];
   if (args.includes("--demo")) await demo(redisUrl);
   else {
-    const listener = await serve(instance(await connectRedis(redisUrl)).server); // secret: MCPLITE_SECRET
+    const listener = await serve(instance(await connectRedis(redisUrl)).server, { quiet: true }); // secret: MCPLITE_SECRET
     console.log(`scale-out instance listening on ${listener.url} (results and notifications on ${redisUrl})`);
   }
 }

@@ -107,7 +107,7 @@ export const server = createServer({
   .use(rateLimit(30, 60_000));
 
 if (import.meta.main) {
-  const listener = await serve(server);
+  const listener = await serve(server, { quiet: true }); // the lines below say more
   console.log(`weather webtool listening on ${listener.url}
   metadata  GET  ${listener.url}/webtools/          (latest, 2.0.0)
             GET  ${listener.url}/webtools/1.0.0     (pinned)

@@ -155,7 +155,7 @@ async function demo(base: string): Promise<void> {
 }
 
 if (import.meta.main) {
-  const listener = await serve(server);
+  const listener = await serve(server, { quiet: true }); // the lines below say more
   console.log(`wizard server listening on ${listener.url}
   MCP-lite  POST ${listener.url}/mcp-lite/v1/calltools
   MCP       POST ${listener.url}/mcp`);

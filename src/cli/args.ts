@@ -52,6 +52,8 @@ export interface CliArgs {
   clientId?: string;
   /** `--tokens <file>`: where `--login` keeps tokens (default `$MCPLITE_TOKENS` or `~/.config/mcplite/tokens.json`). */
   tokens?: string;
+  /** `--redirect-port <port>`: the port of `--login`'s redirect listener (default: a free one). */
+  redirectPort?: number;
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -117,6 +119,15 @@ export function parseArgs(argv: string[]): CliArgs {
       case "--tokens":
         result.tokens = value();
         break;
+      case "--redirect-port": {
+        const raw = value();
+        const port = Number(raw);
+        if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+          throw new UsageError(`--redirect-port takes a port from 1 to 65535, not ${JSON.stringify(raw)}`);
+        }
+        result.redirectPort = port;
+        break;
+      }
       case "-H":
       case "--header":
         result.headers.push(headerOf(value()));
@@ -142,6 +153,7 @@ export function parseArgs(argv: string[]): CliArgs {
     }
   }
   if (help || positionals.length === 0) return result;
+  if (result.redirectPort !== undefined && !result.login) throw new UsageError("--redirect-port goes with --login");
   const [command, ...rest] = positionals;
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   result.command = command;

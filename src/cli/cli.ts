@@ -9,7 +9,7 @@ import type { Client } from "../client/client.ts";
 import { parseArgs } from "./args.ts";
 import { callCommand } from "./call.ts";
 import type { CommandContext } from "./command.ts";
-import { errorLine, ExitCode } from "./errors.ts";
+import { errorJson, errorLine, ExitCode, needsLogin } from "./errors.ts";
 import { HELP } from "./help.ts";
 import { inspectCommand } from "./inspect.ts";
 import { listCommand } from "./list.ts";
@@ -42,8 +42,10 @@ export async function runCli(terminal: Terminal): Promise<number> {
   try {
     args = parseArgs(terminal.args);
   } catch (error) {
-    await terminal.err(`mcplite: ${errorLine(error)} (see mcplite --help)\n`);
-    return ExitCode.Error;
+    // The line could not be read, but whether it asked for JSON can be.
+    const dash = terminal.args.indexOf("--");
+    const json = (dash < 0 ? terminal.args : terminal.args.slice(0, dash)).includes("--json");
+    return await fail(terminal, json, error, ExitCode.Error, " (see mcplite --help)");
   }
   const run = COMMANDS[args.command];
   if (run === undefined) {
@@ -79,15 +81,27 @@ export async function runCli(terminal: Terminal): Promise<number> {
     return await run(ctx as CommandContext);
   } catch (error) {
     if (controller.signal.aborted) {
-      await terminal.err("mcplite: cancelled\n");
-      return ExitCode.Interrupted;
+      return await fail(terminal, args.json, new Error("cancelled"), ExitCode.Interrupted);
     }
-    await terminal.err(`mcplite: ${errorLine(error)}\n`);
-    return ExitCode.Error;
+    const hint = !args.login && args.url !== undefined && needsLogin(error)
+      ? " (the server wants authorization: run again with --login)"
+      : "";
+    return await fail(terminal, args.json, error, ExitCode.Error, hint);
   } finally {
     stopListening();
     await client?.close().catch(() => {});
     await login?.close().catch(() => {});
     if (graceTimer !== undefined) clearTimeout(graceTimer);
   }
+}
+
+/** Reports an error: one line on stderr and, with `--json`, the error as JSON on stdout. */
+async function fail(terminal: Terminal, json: boolean, error: unknown, exitCode: number, hint = ""): Promise<number> {
+  await terminal.err(`mcplite: ${errorLine(error)}${hint}\n`);
+  if (json) {
+    const report = errorJson(error, exitCode);
+    report.error.message += hint;
+    await terminal.out(JSON.stringify(report) + "\n");
+  }
+  return exitCode;
 }

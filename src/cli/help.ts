@@ -22,13 +22,16 @@ Options:
   --args <json>         the tool's arguments as one JSON object
   --arg <key=value>     one argument, read as its input-schema type says (repeatable;
                         numbers, booleans, null, JSON arrays and objects; strings as typed)
-  --json                machine-readable output: stdout carries only the JSON result
+  --json                machine-readable output: stdout carries only the JSON result, or the error
+                        as {"error": {"code", "message", …}, "exitCode": n}
   --out <dir>           skills get: write the skill's files below this directory (created if missing)
   -H, --header <h>      an HTTP header for every request, "Name: value" (repeatable)
   --login               authorize with OAuth when the server asks: open the URL printed on stderr;
                         tokens are kept in $MCPLITE_TOKENS or ~/.config/mcplite/tokens.json (0600)
   --client-id <id>      a pre-registered OAuth client id (default: dynamic registration)
   --tokens <file>       where --login keeps tokens
+  --redirect-port <n>   the port of --login's redirect listener, http://127.0.0.1:<n>/callback
+                        (default: a free one), for servers that registered that exact redirect URI
   --wire <wire>         auto (default), mcp-lite, mcp or webtools
   --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
   -h, --help            this text

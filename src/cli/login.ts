@@ -1,8 +1,10 @@
 /**
  * `--login`: the command line connects to servers behind OAuth (MCP 2025-11-25, Authorization) with
  * the client's `oauth()`: a redirect listener on 127.0.0.1 (RFC 8252 §7.3, loopback redirect for
- * native apps), the authorization URL shown on stderr for the user to open, and tokens kept in a file
- * (mode 0600) so that later runs need no new login until they expire.
+ * native apps; on a free port, or on `--redirect-port` for authorization servers that compare the
+ * registered redirect URI exactly, port included), the authorization URL shown on stderr for the
+ * user to open, and tokens kept in a file (mode 0600) so that later runs need no new login until
+ * they expire.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import type { ClientAuth } from "../client/http.ts";
 import { oauth } from "../client/oauth/oauth.ts";
 import { serve } from "../server/serve.ts";
 import type { CliArgs } from "./args.ts";
+import { errorLine, UsageError } from "./errors.ts";
 import { fileTokenStore } from "./token-file.ts";
 
 /** How long the CLI waits for the browser to come back, in ms. */
@@ -26,7 +29,7 @@ export interface Login {
 /**
  * Prepares OAuth for a run: starts the loopback redirect listener and the file token store.
  *
- * @param args The command line (`--client-id`, `--tokens`).
+ * @param args The command line (`--client-id`, `--redirect-port`).
  * @param tokenPath The token file.
  * @param tell Writes a line for the user (stderr).
  * @returns The authorization and its cleanup.
@@ -46,7 +49,9 @@ export async function startLogin(
         headers: { "content-type": "text/html; charset=utf-8" },
       });
     },
-  }, { port: 0, hostname: "127.0.0.1" });
+  }, { port: args.redirectPort ?? 0, hostname: "127.0.0.1", quiet: true }).catch((error) => {
+    throw new UsageError(`cannot listen on 127.0.0.1:${args.redirectPort} for the redirect (${errorLine(error)})`);
+  });
   const auth = oauth({
     clientId: args.clientId,
     clientName: "mcplite",

@@ -42,8 +42,8 @@ export async function skillsCommand(ctx: CommandContext): Promise<number> {
     await terminal.out(skill.instructions);
     return ExitCode.Ok;
   }
-  const specifier = "node:fs/promises"; // Deno, Bun and Node all have it; loaded only to write
-  const fs = await import(specifier) as Fs;
+  // Deno, Bun and Node all have it; loaded only to write, and named literally so that JSR can analyse it.
+  const fs: Fs = await import("node:fs/promises");
   const root = args.out.replace(/\/+$/, "") || ".";
   const write = async (path: string, bytes: Uint8Array) => {
     // Entry paths come from the server: only plain segments, so nothing lands outside `root`.

@@ -31,8 +31,8 @@ export function defaultTokenPath(env: (name: string) => string | undefined): str
  * @returns The store.
  */
 export function fileTokenStore(path: string): TokenStore {
-  const specifier = "node:fs/promises"; // Deno, Bun and Node all have it; loaded only with --login
-  const fs = import(specifier) as Promise<Fs>;
+  // Deno, Bun and Node all have it; loaded only with --login, and named literally so that JSR can analyse it.
+  const fs: Promise<Fs> = import("node:fs/promises");
   const read = async (): Promise<Record<string, StoredAuthorization>> => {
     try {
       return JSON.parse(await (await fs).readFile(path, "utf8"));

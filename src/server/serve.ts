@@ -20,6 +20,8 @@ export interface ServeOptions {
   port?: number;
   /** The interface; defaults to `HOSTNAME` from the environment, else 127.0.0.1. */
   hostname?: string;
+  /** Prints nothing; by default one line on stderr says where it listens, as `Deno.serve` does. */
+  quiet?: boolean;
 }
 
 /** A running listener. */
@@ -54,19 +56,27 @@ interface BunLike {
  * Serves a fetch handler on Deno or Bun.
  *
  * @param app The server (or any `{ fetch }`).
- * @param options The port and hostname.
+ * @param options The port and hostname, and `quiet` to leave out the line `Listening on <url>` on stderr.
  * @returns The listener, once it is listening.
  * @throws {Error} On a runtime with no built-in fetch server (Node: use an adapter such as `@hono/node-server`).
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { createServer, serve } from "../../mod.ts";
  * const listener = await serve(createServer({ name: "demo", version: "1.0.0" }), { port: 0 });
+ * // stderr: Listening on http://127.0.0.1:… (pass `quiet: true` for nothing)
  * console.log(listener.url);
  * await listener.close();
  * ```
  */
-export function serve(app: Fetchable, options: ServeOptions = {}): Promise<Listener> {
+export async function serve(app: Fetchable, options: ServeOptions = {}): Promise<Listener> {
+  const listener = await listen(app, options);
+  // stderr, so that a server whose stdout is piped somewhere keeps it clean.
+  if (options.quiet !== true) console.error(`Listening on ${listener.url}`);
+  return listener;
+}
+
+function listen(app: Fetchable, options: ServeOptions): Promise<Listener> {
   const port = options.port ?? Number(env("PORT") ?? 8000);
   const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
   const fetch = (request: Request) => app.fetch(request);

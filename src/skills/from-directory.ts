@@ -22,9 +22,8 @@ interface Fs {
 }
 
 async function fs(): Promise<Fs> {
-  // A computed specifier: hosts without a file system (Workers) never load it unless a directory is read.
-  const specifier = "node:fs/promises";
-  return await import(specifier) as Fs;
+  // Loaded on first use: hosts without a file system (Workers) never load it unless a directory is read.
+  return await import("node:fs/promises");
 }
 
 function join(dir: string, name: string): string {

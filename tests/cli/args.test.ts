@@ -25,4 +25,15 @@ describe("the command line", () => {
     assert.throws(() => parseArgs(["list", "http://x", "--wire", "smtp"]), /--wire must be one of/);
     assert.throws(() => parseArgs(["list", "http://x", "--timeout", "soon"]), /--timeout takes seconds/);
   });
+
+  it("reads --redirect-port with --login only, as a port", () => {
+    assert.equal(parseArgs(["list", "http://x", "--login", "--redirect-port", "8976"]).redirectPort, 8976);
+    assert.throws(
+      () => parseArgs(["list", "http://x", "--redirect-port", "8976"]),
+      /--redirect-port goes with --login/,
+    );
+    for (const bad of ["0", "65536", "80a", "-1"]) {
+      assert.throws(() => parseArgs(["list", "http://x", "--login", `--redirect-port=${bad}`]), /takes a port/);
+    }
+  });
 });

@@ -32,7 +32,7 @@ export function cliServer(bindings: Binding[] = withDefaults(webtoolsBinding()))
 
 /** Serves {@link cliServer} on a free port. */
 export function startServer(bindings?: Binding[]): Promise<Listener> {
-  return serve(cliServer(bindings), { port: 0, hostname: "127.0.0.1" });
+  return serve(cliServer(bindings), { port: 0, hostname: "127.0.0.1", quiet: true });
 }
 
 /** What a CLI run gave. */

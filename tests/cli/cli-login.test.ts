@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { mcpBinding, mcpLiteBinding } from "../../mod.ts";
-import { authorizeHeadlessly } from "../helpers/authorization-server.ts";
+import { mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { APP_CLIENT, authorizeHeadlessly } from "../helpers/authorization-server.ts";
 import { type ProtectedServer, startProtectedServer } from "../helpers/protected-server.ts";
 import { runCli } from "./cli-helpers.ts";
 
@@ -28,31 +28,14 @@ after(async () => {
 describe("mcplite --login", () => {
   it("authorizes through the printed URL, calls the protected tool, and reuses the stored tokens", async () => {
     const tokens = join(dir, "tokens.json");
-    let authorized = false;
-    const first = await runCli([
-      "call",
-      `${server.listener.url}/mcp`,
-      "read_doc",
-      "--arg",
-      "id=7",
-      "--login",
-      "--tokens",
-      tokens,
-    ], {
-      onStderr: (text) => {
-        const match = /open this URL to authorize: (\S+)/.exec(text);
-        if (match === null || authorized) return;
-        authorized = true;
-        void (async () => {
-          const url = new URL(match[1]);
-          const { params } = await authorizeHeadlessly(url, server.as.user);
-          await fetch(`${url.searchParams.get("redirect_uri")}?${params}`); // the browser coming back
-        })();
-      },
-    });
+    const user = theUser(server);
+    const first = await runCli(
+      ["call", `${server.listener.url}/mcp`, "read_doc", "--arg", "id=7", "--login", "--tokens", tokens],
+      { onStderr: user.onStderr },
+    );
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stdout.trim(), "doc 7");
-    assert.ok(authorized);
+    assert.ok(user.redirectUri());
     assert.equal(statSync(tokens).mode & 0o777, 0o600);
     const second = await runCli([
       "call",
@@ -69,9 +52,64 @@ describe("mcplite --login", () => {
     assert.doesNotMatch(second.stderr, /open this URL/);
   });
 
-  it("without --login, a protected server is a clear error (exit 2)", async () => {
+  it("without --login, a protected server is a clear error (exit 2) that suggests --login", async () => {
     const run = await runCli(["list", `${server.listener.url}/mcp`]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /401|unauthori[sz]ed|authoriz/i);
+    assert.match(run.stderr, /\(the server wants authorization: run again with --login\)\n$/);
+    const json = await runCli(["list", `${server.listener.url}/mcp`, "--json"]);
+    const report = JSON.parse(json.stdout);
+    assert.equal(report.exitCode, 2);
+    assert.equal(report.error.status, 401);
+    assert.match(report.error.message, /--login/);
+  });
+
+  it("--redirect-port listens where an authorization server that registered an exact redirect URI sends back", async () => {
+    const port = await freePort();
+    const exact = await startProtectedServer([mcpLiteBinding(), mcpBinding()], {
+      appRedirectUri: `http://127.0.0.1:${port}/callback`,
+    });
+    try {
+      const user = theUser(exact);
+      const login = ["--login", "--client-id", APP_CLIENT.id, "--redirect-port", String(port)];
+      const tokens = ["--tokens", join(dir, "exact-tokens.json")];
+      const run = await runCli(
+        ["call", `${exact.listener.url}/mcp`, "read_doc", "--arg", "id=9", ...login, ...tokens],
+        {
+          onStderr: user.onStderr,
+        },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout.trim(), "doc 9");
+      assert.equal(user.redirectUri(), `http://127.0.0.1:${port}/callback`);
+    } finally {
+      await exact.close();
+    }
   });
 });
+
+/**
+ * The user at the browser: reads the authorization URL the CLI prints on stderr, logs in and consents
+ * headlessly, and follows the redirect back to the CLI's listener.
+ */
+function theUser(server: ProtectedServer) {
+  let redirectUri: string | null = null;
+  const onStderr = (text: string) => {
+    const match = /open this URL to authorize: (\S+)/.exec(text);
+    if (match === null || redirectUri !== null) return;
+    const url = new URL(match[1]);
+    redirectUri = url.searchParams.get("redirect_uri");
+    void (async () => {
+      const { params } = await authorizeHeadlessly(url, server.as.user);
+      await fetch(`${redirectUri}?${params}`); // the browser coming back
+    })();
+  };
+  return { onStderr, redirectUri: () => redirectUri };
+}
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = await serve({ fetch: () => new Response() }, { port: 0, hostname: "127.0.0.1", quiet: true });
+  await probe.close();
+  return probe.port;
+}

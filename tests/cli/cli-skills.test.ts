@@ -19,7 +19,7 @@ describe("mcplite skills", () => {
   let out: string;
   before(async () => {
     const server = createServer({ name: "skills", version: "1.0.0" }).skill(await skillFromDirectory(SKILL));
-    listener = await serve(server, { port: 0, hostname: "127.0.0.1" });
+    listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
     out = mkdtempSync(join(tmpdir(), "mcplite-skills-"));
   });
   after(async () => {

@@ -112,7 +112,7 @@ describe("mcplite (the CLI, run as a child process)", () => {
   });
 
   it("says on stderr what a call waits on: an MCP-lite promise being redeemed, an MCP task being polled", async () => {
-    const jobs = await serve(longRunning, { port: 0, hostname: "127.0.0.1" });
+    const jobs = await serve(longRunning, { port: 0, hostname: "127.0.0.1", quiet: true });
     try {
       const lite = await runCli(["call", jobs.url, "analyze_dataset", "--arg", "dataset_id=d1"]);
       assert.equal(lite.code, 0, lite.stderr);
@@ -161,6 +161,25 @@ describe("mcplite (the CLI, run as a child process)", () => {
     const bad = await runCli(["list", url, "--nope"]);
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr, "mcplite: unknown option --nope (see mcplite --help)\n");
+  });
+
+  it("with --json, reports an error as JSON on stdout too, beside the line on stderr", async () => {
+    const refusedArgs = await runCli(["call", `${url}/mcp-lite/v1`, "add", "--args", '{"a": "one", "b": 2}', "--json"]);
+    assert.equal(refusedArgs.code, 2);
+    const report = JSON.parse(refusedArgs.stdout);
+    assert.equal(report.exitCode, 2);
+    assert.equal(report.error.code, "invalid_arguments");
+    assert.equal(report.error.rpcCode, -32602);
+    assert.equal(refusedArgs.stderr, `mcplite: ${report.error.message}\n`);
+    const usage = await runCli(["list", url, "--nope", "--json"]);
+    assert.equal(usage.code, 2);
+    assert.deepEqual(JSON.parse(usage.stdout), {
+      error: { code: "usage", message: "unknown option --nope (see mcplite --help)" },
+      exitCode: 2,
+    });
+    const refused = await runCli(["list", "http://127.0.0.1:1", "--json"]);
+    assert.equal(refused.code, 2);
+    assert.deepEqual(Object.keys(JSON.parse(refused.stdout)), ["error", "exitCode"]);
   });
 
   it("runs on Node too (bundled to JavaScript): lists, streams with progress lines, and exits 130 on SIGINT", async () => {

@@ -23,7 +23,7 @@ describe("examples/agent.ts", () => {
   });
 
   it("does the same over the network", async () => {
-    const listener = await serve(server, { port: 0, hostname: "127.0.0.1" });
+    const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
     try {
       const steps = await runAgent(createClient(listener.url, { onElicit: confirm }), () => {});
       assert.equal(steps.length, 4);

@@ -14,7 +14,7 @@ let listener: Listener;
 
 describe("client over 127.0.0.1", () => {
   before(async () => {
-    listener = await serve(server, { port: 0, hostname: "127.0.0.1" });
+    listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   });
   after(async () => {
     await listener.close();

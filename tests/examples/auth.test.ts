@@ -25,7 +25,11 @@ after(async () => {
 async function start(format: "jwt" | "opaque", make: (resource: string, issuer: string) => ServerAuth) {
   // The resource is the listener's origin: the server is made once it listens.
   const made: { app?: ReturnType<typeof docsServer> } = {};
-  const listener = await serve({ fetch: (request) => made.app!.fetch(request) }, { port: 0, hostname: "127.0.0.1" });
+  const listener = await serve({ fetch: (request) => made.app!.fetch(request) }, {
+    port: 0,
+    hostname: "127.0.0.1",
+    quiet: true,
+  });
   const as = await startAuthorizationServer(listener.url, { accessTokenFormat: format });
   cleanup.push(() => listener.close(), () => as.close());
   made.app = docsServer(make(listener.url, as.issuer));

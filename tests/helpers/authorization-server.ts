@@ -46,6 +46,8 @@ export interface AuthorizationServerOptions {
   readonly consent?: (requested: readonly string[]) => readonly string[];
   /** The access tokens it issues for the resource: JWTs (RFC 9068, the default) or opaque strings. */
   readonly accessTokenFormat?: "jwt" | "opaque";
+  /** The one redirect URI registered for {@link APP_CLIENT} (default `APP_CLIENT.redirectUri`), matched exactly. */
+  readonly appRedirectUri?: string;
 }
 
 /**
@@ -92,7 +94,7 @@ export async function startAuthorizationServer(
         token_endpoint_auth_method: "none",
         grant_types: ["authorization_code"],
         response_types: ["code"],
-        redirect_uris: [APP_CLIENT.redirectUri],
+        redirect_uris: [options.appRedirectUri ?? APP_CLIENT.redirectUri],
       },
     ],
     // Scopes a dynamically registered client may list in its `scope` (RFC 7591 §2): oidc-provider

@@ -39,7 +39,11 @@ export async function startProtectedServer(
 ): Promise<ProtectedServer> {
   // The resource is the server's origin, known once it listens: the app is made after.
   const made: { app?: ReturnType<typeof createServer> } = {};
-  const listener = await serve({ fetch: (request) => made.app!.fetch(request) }, { port: 0, hostname: "127.0.0.1" });
+  const listener = await serve({ fetch: (request) => made.app!.fetch(request) }, {
+    port: 0,
+    hostname: "127.0.0.1",
+    quiet: true,
+  });
   const resource = listener.url;
   const as = await startAuthorizationServer(resource, options);
   const callers: AuthInfo[] = [];

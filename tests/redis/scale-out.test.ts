@@ -43,7 +43,7 @@ async function instance(jobTools = createJobTools()) {
   const server =
     jobServer({ resultStore: redisResultStore(client), leaseMs: LEASE_MS, onError: (e) => reports.push(e) }, jobTools)
       .server;
-  const listener = await serve(server, { port: 0, hostname: "127.0.0.1" });
+  const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   listeners.push(listener);
   return { client, listener };
 }
@@ -77,7 +77,7 @@ before(async () => {
       body,
     });
   };
-  proxy = await serve({ fetch: route }, { port: 0, hostname: "127.0.0.1" });
+  proxy = await serve({ fetch: route }, { port: 0, hostname: "127.0.0.1", quiet: true });
 });
 
 after(async () => {

@@ -43,7 +43,7 @@ async function disconnectOnceStarted(url: string, headers: Record<string, string
 describe("cancellation", () => {
   let listener: Listener;
   before(async () => {
-    listener = await serve(fixtureServer(), { port: 0, hostname: "127.0.0.1" });
+    listener = await serve(fixtureServer(), { port: 0, hostname: "127.0.0.1", quiet: true });
   });
   after(async () => {
     await listener.close();
@@ -99,7 +99,11 @@ describe("client aborts of larger requests", () => {
   const PROMPT_MS = 300;
   let listener: Listener;
   before(async () => {
-    listener = await serve(fixtureServer({ heartbeatMs: HEARTBEAT_MS }), { port: 0, hostname: "127.0.0.1" });
+    listener = await serve(fixtureServer({ heartbeatMs: HEARTBEAT_MS }), {
+      port: 0,
+      hostname: "127.0.0.1",
+      quiet: true,
+    });
   });
   after(async () => {
     await listener.close();
@@ -171,7 +175,7 @@ describe("client aborts of larger requests", () => {
         if (aborted) seen.aborted++;
         return Response.json({ aborted });
       },
-    }, { port: 0, hostname: "127.0.0.1" });
+    }, { port: 0, hostname: "127.0.0.1", quiet: true });
     try {
       const abortedFor = async (bytes: number) => {
         const before = { ...seen };

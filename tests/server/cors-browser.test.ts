@@ -140,7 +140,7 @@ describe("CORS in a real browser", { skip: missing }, () => {
       allowedOrigins: [], // only the CORS origin passes the Origin check
       bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
     }).tool(defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => String(a + b)));
-    api = await serve(server, { port: 0, hostname: "127.0.0.1" });
+    api = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   });
   after(async () => {
     await api?.close();

@@ -11,7 +11,9 @@ import { fixtureServer } from "../helpers/fixtures.ts";
 import { toolsCall } from "../helpers/request.ts";
 
 let listener: Listener;
-before(async () => listener = await serve(fixtureServer({ bodyTimeoutMs: 300 }), { port: 0, hostname: "127.0.0.1" }));
+before(async () =>
+  listener = await serve(fixtureServer({ bodyTimeoutMs: 300 }), { port: 0, hostname: "127.0.0.1", quiet: true })
+);
 after(async () => await listener.close());
 
 /** Sends the head and one body byte every 100 ms (at most 40), and resolves with what came back first. */

@@ -173,9 +173,9 @@ function spawnBun(bun: BunLike, options: SpawnOptions, args: string[]): ChildPro
 }
 
 async function spawnNode(options: SpawnOptions, args: string[]): Promise<ChildProcess> {
-  // Only Node gets here; a literal specifier would make Deno and Bun load it too.
-  const specifier = "node:child_process";
-  const { spawn } = await import(specifier) as {
+  // Only Node gets here: a dynamic import is loaded when it runs, so Deno and Bun never load it; the
+  // literal specifier lets JSR analyse it.
+  const { spawn } = await import("node:child_process") as unknown as {
     spawn(command: string, args: string[], options: Record<string, unknown>): NodeChild;
   };
   const child = spawn(options.command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });

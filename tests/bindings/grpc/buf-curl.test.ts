@@ -30,7 +30,7 @@ describe("buf curl", () => {
   let http: Listener;
   before(async () => {
     grpc = await serveGrpc(grpcServer(), { port: 0, closeGraceMs: 500 });
-    http = await serve(grpcServer(), { port: 0 });
+    http = await serve(grpcServer(), { port: 0, quiet: true });
   });
   after(async () => {
     await Promise.all([grpc.close(), http.close()]);

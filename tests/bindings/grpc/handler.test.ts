@@ -95,7 +95,7 @@ describe("grpcBinding on server.fetch", () => {
 describe("grpcBinding over serve() (HTTP/1.1)", () => {
   let listener: Listener;
   before(async () => {
-    listener = await serve(server, { port: 0 });
+    listener = await serve(server, { port: 0, quiet: true });
   });
   after(async () => {
     await listener.close();

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { entryPointImports } from "../../helpers/entry-points.ts";
 import { ROOT, run } from "./grpc-fixtures.ts";
 
 const DENO = `${ROOT}node_modules/.bin/deno`;
@@ -32,12 +33,8 @@ export type Answer = ToolResponse["result"];
 
 /** The import map of a user who added the package and its dependencies. */
 function importMap(): Record<string, string> {
-  const deno = JSON.parse(readFileSync(`${ROOT}deno.json`, "utf8"));
   const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
-  const imports: Record<string, string> = {};
-  for (const [entry, file] of Object.entries<string>(deno.exports)) {
-    imports[entry === "." ? deno.name : `${deno.name}/${entry.slice(2)}`] = new URL(file, `file://${ROOT}`).href;
-  }
+  const imports = entryPointImports();
   for (const [name, version] of Object.entries<string>(pkg.dependencies)) {
     imports[name] = `npm:${name}@${version}`;
     imports[`${name}/`] = `npm:/${name}@${version}/`;

@@ -50,7 +50,7 @@ const server = createServer({ name: "errors", version: "1.0.0" })
   );
 
 let listener: Listener;
-before(async () => listener = await serve(server, { port: 0, hostname: "127.0.0.1" }));
+before(async () => listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
 after(async () => await listener.close());
 
 /** The JSON-RPC code a rejected call carried, failing the test for anything but an MCP error. */

@@ -5,7 +5,7 @@ import { server } from "../../../examples/webtools.ts";
 
 describe("examples/webtools.ts", () => {
   it("describes, runs, pins and refuses over a real socket, as the README shows", async () => {
-    const listener = await serve(server, { port: 0, hostname: "127.0.0.1" });
+    const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
     const signal = AbortSignal.timeout(10_000);
     try {
       const url = `${listener.url}/webtools/`;

@@ -1,0 +1,49 @@
+/**
+ * What JSR reads when it scores and documents the package: each entry point's module doc must be prose
+ * JSR shows (a first line that begins with `@` is read as an unknown tag and dropped), and every dynamic
+ * import must name its module literally, or `deno publish` warns `unanalyzable-dynamic-import` and
+ * cannot rewrite it.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { ROOT, run } from "./helpers/process.ts";
+
+const DENO = `${ROOT}node_modules/.bin/deno`;
+const entries: string[] = Object.values(JSON.parse(readFileSync(`${ROOT}deno.json`, "utf8")).exports);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+interface ModuleDoc {
+  doc?: string;
+  tags?: { kind: string }[];
+}
+
+describe("the package as JSR reads it", () => {
+  it("documents every entry point with prose, not an unknown tag", async () => {
+    const { code, stdout, stderr } = await run(DENO, ["doc", "--json", ...entries], 60_000);
+    assert.equal(code, 0, stderr);
+    const nodes: Record<string, { module_doc?: ModuleDoc }> = JSON.parse(stdout).nodes;
+    for (const entry of entries) {
+      const doc: ModuleDoc = nodes[new URL(entry, `file://${ROOT}`).href]?.module_doc ?? {};
+      assert.ok(doc.doc?.trim(), `${entry} has no module doc JSR would show`);
+      assert.deepEqual(doc.tags?.filter((t) => t.kind === "unsupported") ?? [], [], `${entry}: an unknown tag`);
+    }
+  });
+
+  it("names every dynamically imported module literally", () => {
+    for (const file of ["mod.ts", ...sourceFiles("src")]) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      for (const match of text.matchAll(/\bimport\(\s*([^)]*?)\s*\)/g)) {
+        assert.match(match[1], /^"[^"]+"$/, `${file} imports ${match[1]}: deno publish cannot analyse it`);
+      }
+    }
+  });
+});
