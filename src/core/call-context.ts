@@ -331,7 +331,7 @@ export class CallContext<TConfig = unknown> {
    * Runs a step with side effects once per call. Where the wire answers questions by calling again
    * (MCP-lite, MCP 2026), the handler runs again from the top on each round; a step that completed in
    * an earlier round returns its recorded value instead of running again. The value must be JSON; it
-   * travels in the signed `requestState` (sealed if the server seals tokens).
+   * travels in the sealed `requestState` (signed only with `tokens: { seal: false }`).
    *
    * @param key The step's key, unique within the call.
    * @param run The step.
@@ -351,7 +351,7 @@ export class CallContext<TConfig = unknown> {
   /**
    * Answers "not done yet": the client gets a promise token and redeems it later through the `redeem`
    * tool, which runs this tool's `.redeem()` handler with `state` on whichever instance receives it.
-   * The state is signed into the token (sealed if the server seals tokens); nothing is kept here.
+   * The state is sealed into the token (signed only with `tokens: { seal: false }`); nothing is kept here.
    *
    * @param options The state and timing.
    * @returns The pending answer, for the handler to return.
