@@ -38,6 +38,7 @@ const payload = encoder.encode(
 );
 
 const analyze = defineTool("analyze")
+  .describe("Analyses a dataset; answers with a promise")
   .input(v.object({ dataset_id: v.string() }))
   .handle(({ dataset_id }, ctx) => ctx.promise({ state: { dataset_id }, retryAfterMs: 1 }))
   .redeem(({ dataset_id }) => ({ dataset_id, rows: 42 }));

@@ -368,9 +368,9 @@ export class CallContext<TConfig = unknown> {
 
   /**
    * Answers "not done yet" while `work` runs on in this process; its result waits in the server's
-   * `ResultStore` and the client redeems the token to get it. The tool must be `.longRunning()`. The
-   * signal aborts when the promise is cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`),
-   * not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
+   * `ResultStore` and the client redeems the token to get it. The tool must be `.longRunning()`
+   * (declared before `.handle()`, or this does not compile). The signal aborts when the promise is
+   * cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`), not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
    * client answers: an MCP task turns `input_required` (answered with `tasks/update`), and redeeming
    * the promise asks the questions on the `redeem` call. Progress and logs of the work go nowhere.
    *
