@@ -198,8 +198,9 @@ export interface ToolDescriptor {
 }
 
 /**
- * The description a listing that requires one shows (MCP-lite spec v0.042 §3.9, Webtools): the tool's
- * own, else its title, else an empty string (`defineTool()` warns about a tool with neither).
+ * The description a listing that requires one shows (MCP-lite spec v0.042 §3.9; Webtools' metadata
+ * applies the same rule): the tool's own, else its title, else an empty string (`defineTool()` warns
+ * about a tool with neither).
  *
  * @param tool The tool.
  * @returns The description.

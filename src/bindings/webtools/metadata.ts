@@ -7,7 +7,7 @@
 import { configDefaults } from "../../core/config.ts";
 import { canonicalHash } from "../../internal/canonical-json.ts";
 import type { CompiledSchema, JsonSchema } from "../../core/schema.ts";
-import { type AnyTool, requiredDescription } from "../../core/tool.ts";
+import type { AnyTool } from "../../core/tool.ts";
 
 /** One action of a webtool: a tool, as the spec lists it. */
 export interface WebtoolAction {
@@ -75,7 +75,7 @@ export function buildMetadata(
   for (const tool of tools) {
     actions.push({
       name: tool.name,
-      description: requiredDescription(tool),
+      description: tool.description ?? tool.title ?? "",
       requestSchema: tool.input.jsonSchema,
       responseSchema: tool.output?.jsonSchema ?? UNSTRUCTURED_RESPONSE_SCHEMA,
     });
