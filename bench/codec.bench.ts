@@ -2,7 +2,8 @@
  * Scenario 2: the token codec and a full promise → redeem round.
  *
  * - Token sign + verify against its floor: Web Crypto's HMAC-SHA256 sign + verify of a payload of the
- *   same size with a key imported once (what the runtime itself costs).
+ *   same size with a key imported once (what the runtime itself costs), sealed (the default) and signed
+ *   only (`seal: false`), so the price of sealing reads as the ratio of the two rows.
  * - A promise → redeem round on MCP-lite (a tool answers with a promise token, the client redeems it
  *   and gets the answer) against its floor: two floor requests.
  *
@@ -21,8 +22,8 @@ import { floor } from "./servers/floor.ts";
 
 const SECRET = "a benchmark secret of at least thirty-two bytes";
 const STATE = { dataset_id: "d1", left: 1 };
-const codec = createTokenCodec({ secret: SECRET });
-const sealed = createTokenCodec({ secret: SECRET, seal: true });
+const signed = createTokenCodec({ secret: SECRET, seal: false });
+const sealed = createTokenCodec({ secret: SECRET });
 
 const encoder = new TextEncoder();
 const key = await crypto.subtle.importKey(
@@ -37,6 +38,7 @@ const payload = encoder.encode(
 );
 
 const analyze = defineTool("analyze")
+  .describe("Analyses a dataset; answers with a promise")
   .input(v.object({ dataset_id: v.string() }))
   .handle(({ dataset_id }, ctx) => ctx.promise({ state: { dataset_id }, retryAfterMs: 1 }))
   .redeem(({ dataset_id }) => ({ dataset_id, rows: 42 }));
@@ -54,15 +56,15 @@ await runScenario("tokens", [
     },
   },
   {
-    name: "ours · sign + verify",
+    name: "ours · sign + verify, signed only (seal: false)",
     expect: "d1",
     fn: async () => {
-      const token = await codec.sign({ kind: "promise", scope: "analyze", state: STATE, ttlMs: 60_000 });
-      return JSON.stringify((await codec.verify(token, { kind: "promise", scope: "analyze" })).state);
+      const token = await signed.sign({ kind: "promise", scope: "analyze", state: STATE, ttlMs: 60_000 });
+      return JSON.stringify((await signed.verify(token, { kind: "promise", scope: "analyze" })).state);
     },
   },
   {
-    name: "ours · sign + verify, sealed (AES-GCM)",
+    name: "ours · sign + verify, sealed (AES-GCM, the default)",
     expect: "d1",
     fn: async () => {
       const token = await sealed.sign({ kind: "promise", scope: "analyze", state: STATE, ttlMs: 60_000 });
@@ -79,7 +81,7 @@ await runScenario("tokens", [
     },
   },
   {
-    name: "ours · MCP-lite promise → redeem",
+    name: "ours · MCP-lite promise → redeem (sealed)",
     floor: "floor · two requests",
     expect: '"rows":42',
     fn: async () => {

@@ -22,7 +22,9 @@ import { median, runtime } from "./harness.ts";
 const SECRET = "a benchmark secret of at least thirty-two bytes";
 const ROUNDS = 3_000;
 
-const crunch = defineTool("crunch").longRunning().handle((_args, ctx) => ctx.defer(() => ({ rows: 42 })));
+const crunch = defineTool("crunch").describe("Crunches numbers in the background").longRunning().handle((_args, ctx) =>
+  ctx.defer(() => ({ rows: 42 }))
+);
 
 /** Times `ROUNDS` redeems of one finished job, after a warm-up; answers p50 and p99 in µs. */
 async function measure(store: ResultStore): Promise<{ p50: number; p99: number }> {

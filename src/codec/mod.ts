@@ -1,5 +1,5 @@
 /**
- * The token codec: HMAC-SHA256 (optionally AES-GCM-sealed) tokens for promise tokens, `requestState`
+ * The token codec: HMAC-SHA256 tokens, AES-GCM-sealed by default, for promise tokens, `requestState`
  * and task ids, verifiable by any instance that holds the secret.
  *
  * @example

@@ -6,10 +6,12 @@
  * flags (1 byte: 0 signed, 1 sealed) · key id (4) · payload · HMAC-SHA256 (32)
  * ```
  *
- * where the payload is the JSON `{ v, k: kind, t: tool or method, iat, exp, n: nonce, c?: caller, s: state }`,
- * or, sealed, a 12-byte IV and its AES-256-GCM ciphertext. The MAC covers everything before it and is
- * checked with `crypto.subtle.verify` (constant time) before anything in the payload is read. Any
- * instance holding the secret can verify: there is no server-side session.
+ * where the payload is, sealed (the default), a random 12-byte IV and the AES-256-GCM ciphertext of the JSON
+ * `{ v, k: kind, t: tool or method, iat, exp, n: nonce, c?: caller, s: state }`, or that JSON itself with
+ * `seal: false`. Random IVs keep a secret within NIST SP 800-38D §8.3's bound for 2^32 sealed tokens:
+ * rotate it before then. The MAC covers everything before it and is checked with `crypto.subtle.verify`
+ * (constant time) before anything in the payload is read. Any instance holding the secret can verify:
+ * there is no server-side session.
  *
  * @module
  */
@@ -49,7 +51,11 @@ export interface TokenCodecOptions {
    * `MCPLITE_SECRET` (comma-separated for rotation); with neither, a random key for this process.
    */
   secret?: SecretInput;
-  /** Encrypts payloads with AES-256-GCM, so clients cannot read the state (default `false`). */
+  /**
+   * Encrypts payloads with AES-256-GCM, so clients cannot read the tool, the state or the job ids
+   * (default `true`: MCP-lite spec v0.042 §3.5 makes promise tokens opaque to clients). `false` only
+   * signs them. Either way the codec verifies both kinds, so turning it on or off breaks no token.
+   */
   seal?: boolean;
   /** The longest token made or accepted, in characters (default 16 384). */
   maxBytes?: number;
@@ -114,7 +120,7 @@ export interface TokenCodec {
   /** The codec's clock, in ms since the epoch. */
   now(): number;
   /**
-   * Signs (and, if configured, seals) a token.
+   * Signs and seals a token (signs only, with `seal: false`).
    *
    * @throws {RangeError} When the token would exceed `maxBytes`: a state too large is the tool's error.
    * @throws {TypeError} When the state is not JSON-serialisable.
@@ -160,7 +166,7 @@ interface Payload {
  */
 export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
   const secrets = resolveSecrets(options.secret);
-  const seal = options.seal === true;
+  const seal = options.seal !== false;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_TOKEN_BYTES;
   if (!(maxBytes >= 64)) throw new TypeError("maxBytes must be at least 64");
   const now = options.now ?? Date.now;

@@ -314,7 +314,7 @@ export class CallContext<TConfig = unknown> {
    * Runs a step with side effects once per call. Where the wire answers questions by calling again
    * (MCP-lite, MCP 2026), the handler runs again from the top on each round; a step that completed in
    * an earlier round returns its recorded value instead of running again. The value must be JSON; it
-   * travels in the signed `requestState` (sealed if the server seals tokens).
+   * travels in the sealed `requestState` (signed only with `tokens: { seal: false }`).
    *
    * @param key The step's key, unique within the call.
    * @param run The step.
@@ -334,7 +334,7 @@ export class CallContext<TConfig = unknown> {
   /**
    * Answers "not done yet": the client gets a promise token and redeems it later through the `redeem`
    * tool, which runs this tool's `.redeem()` handler with `state` on whichever instance receives it.
-   * The state is signed into the token (sealed if the server seals tokens); nothing is kept here.
+   * The state is sealed into the token (signed only with `tokens: { seal: false }`); nothing is kept here.
    *
    * @param options The state and timing.
    * @returns The pending answer, for the handler to return.
@@ -351,9 +351,9 @@ export class CallContext<TConfig = unknown> {
 
   /**
    * Answers "not done yet" while `work` runs on in this process; its result waits in the server's
-   * `ResultStore` and the client redeems the token to get it. The tool must be `.longRunning()`. The
-   * signal aborts when the promise is cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`),
-   * not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
+   * `ResultStore` and the client redeems the token to get it. The tool must be `.longRunning()`
+   * (declared before `.handle()`, or this does not compile). The signal aborts when the promise is
+   * cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`), not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
    * client answers: an MCP task turns `input_required` (answered with `tasks/update`), and redeeming
    * the promise asks the questions on the `redeem` call. Progress and logs of the work go nowhere.
    *

@@ -7,7 +7,7 @@
  * returns what completed steps returned instead of running them again.
  *
  * The state carries the answers so far, the memoised steps, the keys asked last, and a digest of the
- * arguments; it is signed (and sealed if configured), bound to the tool, the caller and an expiry.
+ * arguments; it is sealed (signed only with `seal: false`), bound to the tool, the caller and an expiry.
  *
  * @module
  */

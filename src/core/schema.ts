@@ -45,6 +45,23 @@ export type StandardResult<Output> =
 /** Anything the DSL accepts as a schema. */
 export type SchemaInput = v.GenericSchema | v.GenericSchemaAsync | StandardSchemaV1 | JsonSchema;
 
+/** `true` for a schema the DSL accepts as such (not `any`, which could be anything). */
+type IsSchema<T> = 0 extends (1 & T) ? false
+  : T extends v.GenericSchema | v.GenericSchemaAsync | StandardSchemaV1 ? true
+  : false;
+
+/**
+ * What a raw shape of schemas (`{ city: v.string() }`, the official SDK's habit) must have to pass as a
+ * schema: a property it lacks, so passing one fails to compile with this message. Any other schema
+ * needs nothing more.
+ *
+ * @typeParam S The schema given.
+ */
+export type NotAShape<S> = IsSchema<S> extends true ? unknown
+  : true extends { [K in keyof S]-?: IsSchema<S[K]> }[keyof S]
+    ? { readonly "~error": "a shape of schemas is not a schema: wrap it in v.object({ … })" }
+  : unknown;
+
 /** The type a caller sends for a schema (before defaults and transforms). */
 export type InferSchemaInput<S> = S extends v.GenericSchema | v.GenericSchemaAsync ? v.InferInput<S>
   : S extends StandardSchemaV1<infer I, unknown> ? I
@@ -80,12 +97,21 @@ export interface CompiledSchema {
  * @param schema The schema.
  * @param where Names the tool and the role, for error messages (e.g. `tool "search" input`).
  * @returns The compiled schema.
- * @throws {TypeError} When the schema cannot be expressed as JSON Schema; the message names the property.
+ * @throws {TypeError} When the schema cannot be expressed as JSON Schema (the message names the property),
+ *   or is a raw shape of schemas (`{ city: v.string() }`) rather than `v.object()` of it.
  */
 export function compileSchema(schema: SchemaInput, where: string): CompiledSchema {
   if (isValibot(schema)) return compileValibot(schema, where);
   if (isStandard(schema)) return compileStandard(schema, where);
-  if (isObject(schema)) return compileRaw(schema, where);
+  if (isObject(schema)) {
+    const key = Object.keys(schema).find((k) => isValibot(schema[k]) || isStandard(schema[k]));
+    if (key !== undefined) {
+      throw new TypeError(
+        `${where}: { ${key}: … } is a shape of schemas, not a schema: wrap it in v.object({ … })`,
+      );
+    }
+    return compileRaw(schema, where);
+  }
   throw new TypeError(`${where}: expected a valibot schema, a Standard Schema or a JSON Schema object`);
 }
 

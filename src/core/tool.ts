@@ -61,6 +61,21 @@ export type RedeemHandler<TState, TOut> = (
 /** Cancels the work behind a promise, from its state. */
 export type CancelHandler<TState> = (state: TState, ctx: CallContext) => unknown;
 
+/**
+ * The context a tool's handler receives from `.handle()`: the {@link CallContext}, whose `defer()`
+ * compiles only in a `.longRunning()` tool, so deferring work elsewhere is a compile error rather than
+ * a failed call. It is still a `CallContext`: helpers typed with one accept it.
+ *
+ * @typeParam TConfig The tool's configuration (`ctx.config`).
+ * @typeParam TLongRunning Whether the tool declared `.longRunning()`.
+ */
+export type ToolContext<TConfig = unknown, TLongRunning extends boolean = true> = TLongRunning extends true
+  ? CallContext<TConfig>
+  : CallContext<TConfig> & {
+    /** Not available: declare `.longRunning()` before `.handle()` to defer work. */
+    readonly defer: never;
+  };
+
 /** A plain handler; `TConfig` types `ctx.config` (from `.config()`). */
 export type ToolHandler<TArgs, TOut, TConfig = unknown> = (
   args: TArgs,
@@ -183,17 +198,30 @@ export interface ToolDescriptor {
 }
 
 /**
+ * The description a listing that requires one shows (MCP-lite spec v0.042 §3.9; Webtools' metadata
+ * applies the same rule): the tool's own, else its title, else an empty string (`defineTool()` warns
+ * about a tool with neither).
+ *
+ * @param tool The tool.
+ * @returns The description.
+ */
+export function requiredDescription(tool: AnyTool): string {
+  return tool.description ?? tool.title ?? "";
+}
+
+/**
  * Describes a tool as `tools/list` shows it. Runs once per tool, at registration.
  *
  * @param tool The tool.
- * @param withCategory Whether to include MCP-lite's `@type`.
+ * @param mcpLite Whether the listing is MCP-lite's (also gRPC's): with `@type`, and always a description.
  * @returns The descriptor.
  */
-export function describeTool(tool: AnyTool, withCategory: boolean): ToolDescriptor {
+export function describeTool(tool: AnyTool, mcpLite: boolean): ToolDescriptor {
   const d = { name: tool.name } as ToolDescriptor;
-  if (withCategory && tool.category !== undefined) d["@type"] = tool.category;
+  if (mcpLite && tool.category !== undefined) d["@type"] = tool.category;
   if (tool.title !== undefined) d.title = tool.title;
-  if (tool.description !== undefined) d.description = tool.description;
+  if (mcpLite) d.description = requiredDescription(tool);
+  else if (tool.description !== undefined) d.description = tool.description;
   d.inputSchema = tool.input.jsonSchema;
   if (tool.output) d.outputSchema = tool.output.jsonSchema;
   if (tool.annotations) d.annotations = tool.annotations;

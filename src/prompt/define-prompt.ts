@@ -12,6 +12,7 @@ import {
   compileSchema,
   type InferSchemaInput,
   type InferSchemaOutput,
+  type NotAShape,
   type SchemaInput,
 } from "../core/schema.ts";
 import type { AnyPrompt, Prompt, PromptArgument, PromptHandler } from "../core/prompt.ts";
@@ -82,9 +83,12 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
    *
    * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
    * @returns A new builder whose handler receives the schema's output type.
-   * @throws {TypeError} When the schema is not an object of string properties.
+   * @throws {TypeError} When the schema is not an object of string properties, or is a raw shape
+   *   (`{ topic: v.string() }`: wrap it in `v.object()`).
    */
-  args<S extends SchemaInput>(schema: S): PromptBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>> {
+  args<S extends SchemaInput>(
+    schema: S & NotAShape<S>,
+  ): PromptBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>> {
     const where = `prompt "${this.#state.name}" arguments`;
     const args = compileSchema(schema, where);
     return this.#with({ args, arguments: argumentsOf(args, where) });

@@ -104,7 +104,10 @@ export interface ServerOptions {
 
 /** Options of the server's tokens (promise tokens, `requestState`). */
 export interface TokenOptions {
-  /** Encrypts token payloads with AES-256-GCM so clients cannot read the state (default `false`). */
+  /**
+   * Encrypts token payloads with AES-256-GCM so clients cannot read the tool, the state or the job ids
+   * (default `true`, MCP-lite spec v0.042 §3.5: tokens are opaque to clients); `false` only signs them.
+   */
   seal?: boolean;
   /** The longest token made or accepted, in characters (default 16 384); a larger state is the tool's error. */
   maxBytes?: number;

@@ -16,7 +16,7 @@ import type { RedeemArgs } from "../core/redeem.ts";
 import { Definitions } from "../core/registry.ts";
 import { Runtime } from "../core/runtime.ts";
 import type { AnyResource } from "../core/resource.ts";
-import { compileSchema, type SchemaInput } from "../core/schema.ts";
+import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
 import { createRedeemTool } from "../tool/redeem-tool.ts";
@@ -241,7 +241,8 @@ export class Server<TTools extends ToolMap = {}> {
    *
    * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
    * @returns This server.
-   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object, or is a raw shape
+   *   (`{ region: v.string() }`: wrap it in `v.object()`).
    *
    * @example
    * ```ts
@@ -251,7 +252,7 @@ export class Server<TTools extends ToolMap = {}> {
    *   .config(v.object({ region: v.picklist(["eu", "us"]) }));
    * ```
    */
-  config(schema: SchemaInput): this {
+  config<S extends SchemaInput>(schema: S & NotAShape<S>): this {
     const compiled = compileSchema(schema, "server config");
     if (compiled.jsonSchema.type !== "object") {
       throw new TypeError(`server config: the schema must describe an object (type "object")`);

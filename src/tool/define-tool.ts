@@ -3,16 +3,23 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
 import type { PromiseStateOf } from "../core/tool-promise.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
-import type { LongRunningOptions, StreamHandler, Tool, ToolAnnotations, ToolHandler } from "../core/tool.ts";
+import type {
+  LongRunningOptions,
+  StreamHandler,
+  Tool,
+  ToolAnnotations,
+  ToolContext,
+  ToolHandler,
+} from "../core/tool.ts";
 import {
   type CompiledSchema,
   compileSchema,
   type InferSchemaInput,
   type InferSchemaOutput,
+  type NotAShape,
   type SchemaInput,
 } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
@@ -60,6 +67,8 @@ export function assertToolName(name: string): void {
  * @typeParam TInput What the caller sends.
  * @typeParam TArgs What the handler receives.
  * @typeParam TOutput The structured result.
+ * @typeParam TConfig The configuration handlers read as `ctx.config`.
+ * @typeParam TLongRunning Whether `.longRunning()` was declared, which lets handlers call `ctx.defer()`.
  */
 export class ToolBuilder<
   TName extends string,
@@ -67,6 +76,7 @@ export class ToolBuilder<
   TArgs = Record<string, never>,
   TOutput = unknown,
   TConfig = unknown,
+  TLongRunning extends boolean = false,
 > {
   readonly #state: BuilderState;
 
@@ -79,8 +89,10 @@ export class ToolBuilder<
     this.#state = Object.freeze(state);
   }
 
-  #with<I, A, O, C = TConfig>(patch: Partial<BuilderState>): ToolBuilder<TName, I, A, O, C> {
-    return new ToolBuilder<TName, I, A, O, C>({ ...this.#state, ...patch });
+  #with<I, A, O, C = TConfig, L extends boolean = TLongRunning>(
+    patch: Partial<BuilderState>,
+  ): ToolBuilder<TName, I, A, O, C, L> {
+    return new ToolBuilder<TName, I, A, O, C, L>({ ...this.#state, ...patch });
   }
 
   /**
@@ -89,7 +101,7 @@ export class ToolBuilder<
    * @param category The category.
    * @returns A new builder.
    */
-  type(category: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+  type(category: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({ category });
   }
 
@@ -99,7 +111,7 @@ export class ToolBuilder<
    * @param title The title.
    * @returns A new builder.
    */
-  title(title: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+  title(title: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({ title });
   }
 
@@ -109,7 +121,7 @@ export class ToolBuilder<
    * @param description The description.
    * @returns A new builder.
    */
-  describe(description: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+  describe(description: string): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({ description });
   }
 
@@ -119,11 +131,12 @@ export class ToolBuilder<
    *
    * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
    * @returns A new builder whose handler receives the schema's output type.
-   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object, or is a raw shape
+   *   (`{ city: v.string() }`: wrap it in `v.object()`).
    */
   input<S extends SchemaInput>(
-    schema: S,
-  ): ToolBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>, TOutput, TConfig> {
+    schema: S & NotAShape<S>,
+  ): ToolBuilder<TName, InferSchemaInput<S>, InferSchemaOutput<S>, TOutput, TConfig, TLongRunning> {
     const input = compileSchema(schema, `tool "${this.#state.name}" input`);
     if (input.jsonSchema.type !== "object") {
       throw new TypeError(`tool "${this.#state.name}" input: the schema must describe an object (type "object")`);
@@ -137,9 +150,12 @@ export class ToolBuilder<
    *
    * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
    * @returns A new builder whose handler must return the schema's type.
-   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object, or is a raw shape
+   *   (`{ city: v.string() }`: wrap it in `v.object()`).
    */
-  output<S extends SchemaInput>(schema: S): ToolBuilder<TName, TInput, TArgs, InferSchemaOutput<S>, TConfig> {
+  output<S extends SchemaInput>(
+    schema: S & NotAShape<S>,
+  ): ToolBuilder<TName, TInput, TArgs, InferSchemaOutput<S>, TConfig, TLongRunning> {
     const output = compileSchema(schema, `tool "${this.#state.name}" output`);
     if (output.jsonSchema.type !== "object") {
       throw new TypeError(`tool "${this.#state.name}" output: MCP requires an object schema (type "object")`);
@@ -153,7 +169,7 @@ export class ToolBuilder<
    * @param annotations The hints.
    * @returns A new builder.
    */
-  annotations(annotations: ToolAnnotations): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+  annotations(annotations: ToolAnnotations): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({ annotations: { ...this.#state.annotations, ...annotations } });
   }
 
@@ -163,7 +179,7 @@ export class ToolBuilder<
    * @param meta The metadata.
    * @returns A new builder.
    */
-  meta(meta: Record<string, unknown>): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+  meta(meta: Record<string, unknown>): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({ meta: { ...this.#state.meta, ...meta } });
   }
 
@@ -183,7 +199,7 @@ export class ToolBuilder<
    * const remove = defineTool("delete_doc").scopes("docs:write").handle(() => "deleted");
    * ```
    */
-  scopes(...scopes: string[]): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+  scopes(...scopes: string[]): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({
       scopes: checkScopes([...(this.#state.scopes ?? []), ...scopes], `tool "${this.#state.name}"`),
     });
@@ -197,7 +213,8 @@ export class ToolBuilder<
    *
    * @param schema A valibot object schema, a Standard Schema with JSON Schema, or a JSON Schema object.
    * @returns A new builder whose handler reads the schema's output type as `ctx.config`.
-   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object.
+   * @throws {TypeError} When the schema cannot be expressed as a JSON Schema object, or is a raw shape
+   *   (`{ city: v.string() }`: wrap it in `v.object()`).
    *
    * @example
    * ```ts
@@ -210,7 +227,9 @@ export class ToolBuilder<
    *   .handle(({ city }, ctx) => `${city}: 21 degrees (${ctx.config.units})`);
    * ```
    */
-  config<S extends SchemaInput>(schema: S): ToolBuilder<TName, TInput, TArgs, TOutput, InferSchemaOutput<S>> {
+  config<S extends SchemaInput>(
+    schema: S & NotAShape<S>,
+  ): ToolBuilder<TName, TInput, TArgs, TOutput, InferSchemaOutput<S>, TLongRunning> {
     const config = compileSchema(schema, `tool "${this.#state.name}" config`);
     if (config.jsonSchema.type !== "object") {
       throw new TypeError(`tool "${this.#state.name}" config: the schema must describe an object (type "object")`);
@@ -219,15 +238,15 @@ export class ToolBuilder<
   }
 
   /**
-   * Finishes the tool with a handler.
+   * Finishes the tool with a handler. Its `ctx.defer()` compiles only after `.longRunning()`.
    *
    * @param handler Receives the validated arguments and the call context.
    * @returns The tool.
    */
   handle<R extends ReturnType<ToolHandler<TArgs, TOutput, TConfig>>>(
-    handler: (args: TArgs, ctx: CallContext<TConfig>) => R,
+    handler: (args: TArgs, ctx: ToolContext<TConfig, TLongRunning>) => R,
   ): Tool<TName, TInput, TArgs, TOutput, PromiseStateOf<R>> {
-    return this.#finish("handle", handler as ToolHandler<unknown, unknown>) as Tool<
+    return this.#finish("handle", handler as unknown as ToolHandler<unknown, unknown>) as Tool<
       TName,
       TInput,
       TArgs,
@@ -252,12 +271,12 @@ export class ToolBuilder<
    *   .handle((_args, ctx) => ctx.defer(async () => ({ pages: 42 })));
    * ```
    */
-  longRunning(options: LongRunningOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig> {
+  longRunning(options: LongRunningOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, true> {
     const support = options.taskSupport;
     if (support !== undefined && support !== "optional" && support !== "required") {
       throw new TypeError(`tool "${this.#state.name}": taskSupport must be "optional" or "required"`);
     }
-    return this.#with({ longRunning: { ...options } });
+    return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
   }
 
   /**
@@ -277,6 +296,7 @@ export class ToolBuilder<
   ): Tool<TName, TInput, TArgs, TOutput> {
     if (typeof run !== "function") throw new TypeError(`tool "${this.#state.name}": the handler must be a function`);
     const s = this.#state;
+    warnIfUndescribed(s);
     const tool: ToolFields = {
       name: s.name,
       category: s.category,
@@ -294,6 +314,19 @@ export class ToolBuilder<
     };
     return finishTool(tool) as Tool<TName, TInput, TArgs, TOutput>;
   }
+}
+
+/** The tools already warned about, so a tool defined again (in tests, per request) warns once. */
+const undescribed = new Set<string>();
+
+/** MCP-lite spec v0.042 §3.9: every tool has a description; the model picks tools by it. */
+function warnIfUndescribed(state: BuilderState): void {
+  if (state.description !== undefined || state.title !== undefined || undescribed.has(state.name)) return;
+  undescribed.add(state.name);
+  console.warn(
+    `mcplite: tool "${state.name}" has no .describe() (nor .title()): MCP-lite lists its description as "", ` +
+      `and models choose tools by their description`,
+  );
 }
 
 /**

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
-import type { InputRequiredOutcome } from "../../src/binding.ts";
+import type { InputRequiredOutcome, PromiseOutcome } from "../../src/binding.ts";
+import { base64urlDecode, TOKEN_PREFIX } from "../../src/codec/mod.ts";
 import { createClient, type ElicitAnswer, InputRequiredError } from "../../src/client/mod.ts";
 import { jobServer } from "../helpers/long-running.ts";
 import { final } from "../helpers/outcome.ts";
@@ -157,22 +158,27 @@ describe("input rounds", () => {
     );
   });
 
-  it("seals the state when the server seals tokens", async () => {
-    const { server } = jobServer({ tokens: { seal: true } });
-    const r1 = asked(await server.call("book_trip", { city: "Graz" }));
-    const r2 = asked(
-      await server.call("book_trip", { city: "Graz" }, {
-        inputResponses: { traveller: ALICE },
-        requestState: r1.requestState,
-      }),
-    );
-    const body = atob(
-      r2.requestState.slice(5).replaceAll("-", "+").replaceAll("_", "/").padEnd(
-        Math.ceil((r2.requestState.length - 5) / 4) * 4,
-        "=",
-      ),
-    );
-    assert.ok(!body.includes("Alice") && !body.includes("H-1"));
+  it("seals requestState and promise tokens by default; tokens: { seal: false } opts out", async () => {
+    const read = (token: string) => new TextDecoder().decode(base64urlDecode(token.slice(TOKEN_PREFIX.length)));
+    const secrets = async (options: Parameters<typeof jobServer>[0]) => {
+      const { server } = jobServer(options);
+      const r1 = asked(await server.call("book_trip", { city: "Graz" }));
+      const r2 = asked(
+        await server.call("book_trip", { city: "Graz" }, {
+          inputResponses: { traveller: ALICE },
+          requestState: r1.requestState,
+        }),
+      );
+      const promise = await server.call("analyze_dataset", { dataset_id: "ds-secret" });
+      assert.equal(promise.kind, "promise");
+      return [read(r2.requestState), read((promise as PromiseOutcome).token)];
+    };
+    // MCP-lite spec v0.042 §3.5: promise tokens are opaque to clients.
+    const [state, token] = await secrets({});
+    assert.ok(!state.includes("Alice") && !state.includes("H-1") && !state.includes("book_trip"));
+    assert.ok(!token.includes("ds-secret") && !token.includes("analyze_dataset"));
+    const [plainState, plainToken] = await secrets({ tokens: { seal: false } });
+    assert.ok(plainState.includes("Alice") && plainToken.includes("ds-secret"));
   });
 
   it("ends the round even when the handler catches the signal", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { defineTool } from "../../mod.ts";
+import { createServer, definePrompt, defineTool } from "../../mod.ts";
 import type { StandardSchemaV1 } from "../../src/types.ts";
 
 describe("defineTool", () => {
@@ -76,6 +76,38 @@ describe("defineTool", () => {
   it("requires object schemas for input and output", () => {
     assert.throws(() => defineTool("s").input(v.string()), /must describe an object/);
     assert.throws(() => defineTool("s").output(v.array(v.number())), /object schema/);
+  });
+
+  it("refuses a raw shape of schemas, at compile time and at definition, saying to wrap it in v.object()", () => {
+    const shape = { city: v.string(), days: v.number() }; // the official SDK's habit
+    // @ts-expect-error a raw shape is not a schema
+    assert.throws(() => defineTool("raw_in").input(shape), /tool "raw_in" input: .*wrap it in v\.object\(/);
+    // @ts-expect-error a raw shape is not a schema
+    assert.throws(() => defineTool("raw_out").output(shape), /tool "raw_out" output: .*wrap it in v\.object\(/);
+    // @ts-expect-error a raw shape is not a schema
+    assert.throws(() => defineTool("raw_cfg").config(shape), /tool "raw_cfg" config: .*wrap it in v\.object\(/);
+    // @ts-expect-error a raw shape is not a schema
+    assert.throws(() => definePrompt("raw_args").args(shape), /prompt "raw_args" arguments: .*v\.object\(/);
+    // @ts-expect-error a raw shape is not a schema
+    assert.throws(() => createServer({ name: "s", version: "1" }).config(shape), /server config: .*v\.object\(/);
+    // A JSON Schema whose properties merely look alike is still accepted.
+    defineTool("json_ok").input({ type: "object", properties: { city: { type: "string" } } });
+  });
+
+  it("warns once, at definition, about a tool with neither description nor title", () => {
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (message: unknown) => void warnings.push(message);
+    try {
+      defineTool("bare_tool_for_warning").handle(() => "x");
+      defineTool("bare_tool_for_warning").handle(() => "again"); // the same tool: no second warning
+      defineTool("titled_tool_for_warning").title("Titled").handle(() => "x");
+      defineTool("described_tool_for_warning").describe("Says x").handle(() => "x");
+    } finally {
+      console.warn = warn;
+    }
+    assert.equal(warnings.length, 1);
+    assert.match(String(warnings[0]), /tool "bare_tool_for_warning" has no \.describe\(\)/);
   });
 
   it("checks tool names: 1-64 characters of [A-Za-z0-9_.-]", () => {

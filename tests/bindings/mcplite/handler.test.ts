@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createServer, mcpBinding, mcpLiteBinding } from "../../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../../mod.ts";
 import { fixtureServer } from "../../helpers/fixtures.ts";
 import { post, toolsCall } from "../../helpers/request.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -28,6 +28,19 @@ describe("MCP-lite binding", () => {
       });
       assert.equal(tools.length, 6);
     }
+  });
+
+  it("lists a description for every tool: its own, else its title, else an empty string", async () => {
+    // MCP-lite spec v0.042 §3.9: every tool has a description.
+    const server = createServer({ name: "t", version: "1" })
+      .tool(defineTool("described").title("Described").describe("Does a thing").handle(() => "x"))
+      .tool(defineTool("titled").title("Only a title").handle(() => "x"))
+      .tool(defineTool("bare").handle(() => "x"));
+    const { tools } = await (await server.fetch(post("/mcp-lite/v1/listtools", {}))).json();
+    assert.deepEqual(
+      tools.map((t: { name: string; description: unknown }) => [t.name, t.description]),
+      [["described", "Does a thing"], ["titled", "Only a title"], ["bare", ""]],
+    );
   });
 
   it("calls a tool over JSON-RPC at /calltools (and /rpc) with _meta on the result", async () => {
