@@ -423,7 +423,7 @@ export interface MethodRequest {
  *
  * const registry = new Definitions(new Runtime());
  * const seen: string[] = [];
- * registry.use((call, next) => {
+ * registry.runtime.use((call, next) => {
  *   seen.push(call.method);
  *   return next();
  * });
