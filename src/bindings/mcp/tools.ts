@@ -10,7 +10,6 @@ import {
   describeTool,
   ErrorCode,
   failureResult,
-  type PromiseOutcome,
   ProtocolError,
   runCall,
   visibleTools,
