@@ -3,7 +3,9 @@
  * this checkout's `mod.ts` and from another checkout of the SDK (an earlier commit), timed in one
  * process with interleaved slices, each compared with the floor of its request. With `--middleware`,
  * both servers also carry one pass-through middleware (`server.use()`), the cost a typical
- * authentication check adds.
+ * authentication check adds. With `--cpu`, each row is instead timed in CPU time (`process.cpuUsage()`)
+ * over interleaved blocks of calls, the median block kept: on a loaded machine the time a process
+ * waits for a core does not count, so before/after ratios stay readable where wall time is noise.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   bun bench/before-after.ts --before /tmp/before [--middleware]
@@ -15,7 +17,7 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
-import { runScenario } from "./harness.ts";
+import { median, runScenario, runtime } from "./harness.ts";
 import { ADD_PARAMS, legacy, lite, modern } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
 import { floor } from "./servers/floor.ts";
@@ -26,6 +28,7 @@ if (at < 0 || process.argv[at + 1] === undefined) {
   process.exit(2);
 }
 const withMiddleware = process.argv.includes("--middleware");
+const inCpuTime = process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
 
 /** The same server from either checkout: `add`, the default bindings (MCP-lite and MCP). */
@@ -48,14 +51,50 @@ const old = build(before);
 const ours = build(after);
 const suffix = withMiddleware ? ", one middleware" : "";
 
-await runScenario(`tools/call before → after${suffix}`, [
-  { name: "floor", fetch: floor, request: LITE, expect: SUM },
-  { name: "floor 2026", fetch: floor, request: MODERN, expect: SUM, floor: "floor 2026" },
-  { name: "floor 2025", fetch: floor, request: LEGACY, expect: SUM, floor: "floor 2025" },
-  { name: "before · MCP-lite", fetch: old, request: LITE, expect: SUM },
-  { name: "after · MCP-lite", fetch: ours, request: LITE, expect: SUM },
-  { name: "before · MCP 2026-07-28", fetch: old, request: MODERN, expect: SUM, floor: "floor 2026" },
-  { name: "after · MCP 2026-07-28", fetch: ours, request: MODERN, expect: SUM, floor: "floor 2026" },
-  { name: "before · MCP 2025", fetch: old, request: LEGACY, expect: SUM, floor: "floor 2025" },
-  { name: "after · MCP 2025", fetch: ours, request: LEGACY, expect: SUM, floor: "floor 2025" },
-], { cpuMs: 1500 });
+const ROWS: [name: string, fetch: Fetch, request: typeof LITE][] = [
+  ["floor", floor, LITE],
+  ["floor 2026", floor, MODERN],
+  ["floor 2025", floor, LEGACY],
+  ["before · MCP-lite", old, LITE],
+  ["after · MCP-lite", ours, LITE],
+  ["before · MCP 2026-07-28", old, MODERN],
+  ["after · MCP 2026-07-28", ours, MODERN],
+  ["before · MCP 2025", old, LEGACY],
+  ["after · MCP 2025", ours, LEGACY],
+];
+
+if (inCpuTime) await cpuTimeRows();
+else {
+  await runScenario(`tools/call before → after${suffix}`, [
+    ...ROWS.map(([name, fetch, request]) => {
+      const floorName = request === MODERN ? "floor 2026" : request === LEGACY ? "floor 2025" : undefined;
+      return { name, fetch, request, expect: SUM, ...(floorName === undefined ? {} : { floor: floorName }) };
+    }),
+  ], { cpuMs: 1500 });
+}
+
+/** CPU µs per call of each row: 40 rounds of one block of 2,000 calls per row, rows interleaved, the median block. */
+async function cpuTimeRows(): Promise<void> {
+  const BLOCK = 2_000;
+  const samples = new Map<string, number[]>(ROWS.map(([name]) => [name, []]));
+  for (const [name, fetch, request] of ROWS) { // warm up, and check each answer once
+    const text = await (await fetch(request())).text();
+    if (!text.includes(SUM)) throw new Error(`${name} answered ${text}`);
+    for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
+  }
+  for (let round = 0; round < 40; round++) {
+    for (const [name, fetch, request] of ROWS) {
+      const start = process.cpuUsage();
+      for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
+      const used = process.cpuUsage(start);
+      samples.get(name)!.push((used.user + used.system) / BLOCK);
+    }
+  }
+  const { name: rt, version } = runtime();
+  console.log(`\ntools/call before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
+  const of = (name: string) => median(samples.get(name)!);
+  for (const [name] of ROWS) {
+    const pair = name.startsWith("after") ? ` ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before` : "";
+    console.log(`  ${name.padEnd(26)} ${of(name).toFixed(2).padStart(7)} µs${pair}`);
+  }
+}
