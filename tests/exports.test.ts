@@ -213,8 +213,8 @@ const EXPECTED: Record<string, string[]> = {
     "type WebtoolsVersion",
   ],
   "./openapi": [
-    "type OpenApiInfo",
     "openapiBinding",
+    "type OpenApiInfo",
     "type OpenApiOperation",
     "type OpenApiOptions",
     "type OpenApiServer",

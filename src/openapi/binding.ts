@@ -136,7 +136,9 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
       const args = await argumentsOf(request, core);
       const meta: CallMeta = { wire: "openapi", headers: request.headers };
       const tool = registry.get(name);
-      if (tool?.mode === "stream" && acceptsEventStream(request)) return streamCall(registry, core, request, host, name, args);
+      if (tool?.mode === "stream" && acceptsEventStream(request)) {
+        return streamCall(registry, core, request, host, name, args);
+      }
       const outcome = await runCall(registry, { name, arguments: args, meta, signal: request, host });
       return outcomeResponse(outcome, served);
     } catch (error) {
@@ -185,7 +187,9 @@ function outcomeResponse(outcome: CallOutcome, served: string): Response {
     case "answer":
       return answerResponse(outcome.result.structuredContent, dataFromResult(outcome.result));
     case "failure": // a business failure: the tool ran and said no
-      return problemResponse(problem(422, "tool_error", failureMessage(outcome.result), outcome.result.structuredContent));
+      return problemResponse(
+        problem(422, "tool_error", failureMessage(outcome.result), outcome.result.structuredContent),
+      );
     case "promise": {
       const location = `${served}/promises/${encodeURIComponent(outcome.token)}`;
       const body: Record<string, unknown> = {
@@ -202,7 +206,11 @@ function outcomeResponse(outcome: CallOutcome, served: string): Response {
     }
     case "input_required": // this wire opens no input round, so ctx.elicit() and co. refuse first
       return problemResponse(
-        problem(501, ErrorCode.MissingCapability, "This tool needs input from the client, which plain HTTP cannot ask for"),
+        problem(
+          501,
+          ErrorCode.MissingCapability,
+          "This tool needs input from the client, which plain HTTP cannot ask for",
+        ),
       );
     default:
       return assertNever(outcome);
@@ -251,7 +259,9 @@ function streamCall(
 
 function segmentAfter(url: string, prefix: string): string {
   const segment = pathOf(url).slice(prefix.length);
-  if (segment === "" || segment.includes("/")) throw new ProtocolError(ErrorCode.MethodNotFound, "No operation at this path");
+  if (segment === "" || segment.includes("/")) {
+    throw new ProtocolError(ErrorCode.MethodNotFound, "No operation at this path");
+  }
   try {
     return decodeURIComponent(segment);
   } catch {

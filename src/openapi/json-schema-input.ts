@@ -48,6 +48,8 @@ export function jsonSchemaInput(schema: JsonSchema): StandardSchemaV1<Record<str
 
 function issueOf(unit: OutputUnit): { message: string; path: string[] } {
   const pointer = unit.instanceLocation.replace(/^#/, "");
-  const path = pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const path = pointer === ""
+    ? []
+    : pointer.slice(1).split("/").map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
   return { message: unit.error, path };
 }

@@ -30,4 +30,4 @@ export type { OpenApiOptions } from "./binding.ts";
 export type { OpenApiInfo, OpenApiServer } from "./document.ts";
 export type { Problem } from "./problem.ts";
 export { toolsFromOpenAPI } from "./tools-from-openapi.ts";
-export type { ToolsFromOpenApiOptions, OpenApiOperation } from "./tools-from-openapi.ts";
+export type { OpenApiOperation, ToolsFromOpenApiOptions } from "./tools-from-openapi.ts";

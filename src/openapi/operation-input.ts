@@ -131,7 +131,11 @@ function requestBody(
   }
   const whole = description !== undefined && schema.description === undefined ? { ...schema, description } : schema;
   return {
-    candidates: [{ slot: { in: "body", name: "body", style: "form", explode: true }, schema: whole, required: bodyRequired }],
+    candidates: [{
+      slot: { in: "body", name: "body", style: "form", explode: true },
+      schema: whole,
+      required: bodyRequired,
+    }],
     mediaType,
   };
 }

@@ -62,7 +62,9 @@ export class SchemaConverter {
       case "$defs":
       case "definitions":
       case "dependentSchemas":
-        return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, s]) => [k, this.convert(s)])) : value;
+        return isObject(value)
+          ? Object.fromEntries(Object.entries(value).map(([k, s]) => [k, this.convert(s)]))
+          : value;
       case "items":
       case "additionalProperties":
       case "not":

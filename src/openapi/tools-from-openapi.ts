@@ -140,9 +140,10 @@ function toolOf(
   options: ToolsFromOpenApiOptions,
 ): AnyTool {
   const input = operationInput(pathParameters, definition, converter);
-  const description = [operation.summary, typeof definition.description === "string" ? definition.description : undefined]
-    .filter((part): part is string => part !== undefined && part.trim() !== "")
-    .join("\n\n") || `${operation.method.toUpperCase()} ${operation.path}`;
+  const description =
+    [operation.summary, typeof definition.description === "string" ? definition.description : undefined]
+      .filter((part): part is string => part !== undefined && part.trim() !== "")
+      .join("\n\n") || `${operation.method.toUpperCase()} ${operation.path}`;
   const send = options.fetch ?? ((request: Request) => fetch(request));
   let builder = defineTool(name).describe(description).input(jsonSchemaInput(input.schema))
     .annotations(annotationsOf(operation));

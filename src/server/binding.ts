@@ -36,7 +36,9 @@ export interface ResolvedOptions {
    * How the server authenticates callers, as a binding may describe it (the OpenAPI binding's security
    * scheme); `undefined` without `auth`. The verifier is not in it: the server's gate alone calls it.
    */
-  readonly auth: Pick<ServerAuth, "resource" | "authorizationServers" | "scopesSupported" | "requiredScopes"> | undefined;
+  readonly auth:
+    | Pick<ServerAuth, "resource" | "authorizationServers" | "scopesSupported" | "requiredScopes">
+    | undefined;
 }
 
 /** What every binding reads: the server's registry and its resolved options. */

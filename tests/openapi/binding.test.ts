@@ -25,7 +25,13 @@ function apiServer(onError: (error: unknown) => void) {
   const { analyze } = createJobTools();
   const limited = defineTool("limited").describe("Always rate-limited").handle(() => "never");
   const broken = defineTool("broken").describe("Its middleware has a bug").handle(() => "never");
-  return createServer({ name: "api", version: "1.2.3", secret: SECRET, onError, bindings: [openapiBinding({ base: "/api" })] })
+  return createServer({
+    name: "api",
+    version: "1.2.3",
+    secret: SECRET,
+    onError,
+    bindings: [openapiBinding({ base: "/api" })],
+  })
     .use(async (call, next) => {
       if (call.method === "tools/call" && call.name === "limited") {
         throw new ProtocolError(ErrorCode.RateLimited, "slow down", { data: { retryAfterMs: 2500 } });
@@ -57,7 +63,16 @@ describe("openapiBinding over HTTP", () => {
     assert.equal(document.info.version, "1.2.3");
     const operations = Object.values(document.paths as Record<string, { post?: { operationId: string } }>)
       .flatMap((item) => item.post === undefined ? [] : [item.post.operationId]);
-    assert.deepEqual(operations.sort(), ["add", "analyze_dataset", "broken", "countdown", "crashes", "echo", "fails", "limited"]);
+    assert.deepEqual(operations.sort(), [
+      "add",
+      "analyze_dataset",
+      "broken",
+      "countdown",
+      "crashes",
+      "echo",
+      "fails",
+      "limited",
+    ]);
     const addOperation = document.paths["/api/tools/add"].post;
     assert.deepEqual(addOperation.requestBody.content["application/json"].schema.required, ["a", "b"]);
     assert.equal(addOperation.responses["200"].content["application/json"].schema.properties.sum.type, "number");
@@ -145,7 +160,11 @@ describe("openapiBinding over HTTP", () => {
 describe("openapiBinding with auth", () => {
   const secured = () =>
     createServer({ name: "docs", version: "1.0.0", auth: opaqueAuth(), bindings: [openapiBinding()] })
-      .tool(defineTool("read_doc").describe("Reads a doc").input(v.object({ id: v.string() })).handle(({ id }) => `doc ${id}`))
+      .tool(
+        defineTool("read_doc").describe("Reads a doc").input(v.object({ id: v.string() })).handle(({ id }) =>
+          `doc ${id}`
+        ),
+      )
       .tool(defineTool("purge").describe("Purges everything").scopes("docs:admin").handle(() => "purged"));
 
   it("answers 401 with the challenge without a token, 403 with a scope challenge for a missing scope", async () => {
@@ -163,7 +182,9 @@ describe("openapiBinding with auth", () => {
   });
 
   it("describes the bearer scheme and each operation's scopes", async () => {
-    const response = await secured().fetch(new Request("http://localhost/api/openapi.json", { headers: bearer("admin") }));
+    const response = await secured().fetch(
+      new Request("http://localhost/api/openapi.json", { headers: bearer("admin") }),
+    );
     const document = await response.json();
     assert.equal((await new Validator().validate(document)).valid, true);
     assert.equal(document.components.securitySchemes.bearer.scheme, "bearer");

@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createServer, serve } from "../../mod.ts";
+import { createServer, serve, type Server } from "../../mod.ts";
+import type { ToolMap } from "../../src/server/server.ts";
 import type { Listener } from "../../src/types.ts";
 import { openapiBinding, toolsFromOpenAPI } from "../../src/openapi/mod.ts";
 import { add, echo, fails } from "../helpers/fixtures.ts";
@@ -142,11 +143,16 @@ describe("real-world descriptions from npm", () => {
     // Every tool's input schema is serialisable JSON (no cycle left by a recursive schema).
     for (const tool of tools) JSON.stringify(tool.input.jsonSchema);
 
-    let server = createServer({ name: "github", version: "1.0.0" });
-    for (const tool of tools) server = server.tool(tool);
+    // Imported tools are known at run time only: the server is typed with any tool name.
+    const server: Server<ToolMap> = createServer({ name: "github", version: "1.0.0" });
+    for (const tool of tools) server.tool(tool);
     const get = await server.call("repos_get", { owner: "octo", repo: "hello" });
     assert.equal(get.kind, "answer");
-    assert.deepEqual(get.kind === "answer" && get.result.structuredContent, { id: 1, full_name: "octo/hello", private: false });
+    assert.deepEqual(get.kind === "answer" && get.result.structuredContent, {
+      id: 1,
+      full_name: "octo/hello",
+      private: false,
+    });
     assert.equal(seen.at(-1)!.authorization, "Bearer configured-token", "the configured credentials");
     const created = await server.call("issues_create", { owner: "octo", repo: "hello", title: "Bug", labels: ["a"] });
     assert.deepEqual(created.kind === "answer" && created.result.structuredContent, { number: 7, title: "Bug" });
@@ -157,7 +163,12 @@ describe("real-world descriptions from npm", () => {
     const before = seen.length;
     await assert.rejects(server.call("issues_create", { owner: "octo", repo: "hello" }), /title/);
     assert.equal(seen.length, before, "invalid input never leaves");
-    const listed = await server.call("issues_list-for-repo", { owner: "octo", repo: "hello", labels: "bug", per_page: 5 });
+    const listed = await server.call("issues_list-for-repo", {
+      owner: "octo",
+      repo: "hello",
+      labels: "bug",
+      per_page: 5,
+    });
     assert.equal(listed.kind, "failure");
     assert.equal(seen.at(-1)!.url, "/repos/octo/hello/issues?labels=bug&per_page=5");
   });
