@@ -113,57 +113,46 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
     });
   }
 
+  /** A route answering `methods` (405 with `Allow` otherwise), every error a problem. */
+  const answering = (methods: string, run: RouteHandler): RouteHandler => {
+    const allowed = methods.split(", ");
+    return async function openapiRoute(request, host) {
+      if (!allowed.includes(request.method)) return fail(notAllowed(methods), { allow: methods });
+      try {
+        return await run(request, host);
+      } catch (error) {
+        return fail(error);
+      }
+    };
+  };
+  const metaOf = (request: Request): CallMeta => ({ wire: "openapi", headers: request.headers });
+
   // The document is the wire's `tools/list`, for request middleware.
-  const describe: RouteHandler = async function openapiDocument(request, host) {
-    try {
-      if (request.method !== "GET" && request.method !== "HEAD") throw notAllowed("GET or HEAD");
-      const meta: CallMeta = { wire: "openapi", headers: request.headers };
-      const listing = { method: "tools/list", params: {}, meta, signal: request, host };
-      const document = await runRequest(registry, listing, (ctx) => documentOf(ctx.auth));
-      if (matchesEtag(request.headers.get("if-none-match"), document.etag)) {
-        return new Response(null, { status: 304, headers: document.headers });
-      }
-      return new Response(request.method === "HEAD" ? null : document.body, { headers: document.headers });
-    } catch (error) {
-      return fail(error, error instanceof ProtocolError && error.code === ErrorCode.MethodNotAllowed ? GET_ONLY : {});
+  const describe = answering("GET, HEAD", async (request, host) => {
+    const listing = { method: "tools/list", params: {}, meta: metaOf(request), signal: request, host };
+    const document = await runRequest(registry, listing, (ctx) => documentOf(ctx.auth));
+    if (matchesEtag(request.headers.get("if-none-match"), document.etag)) {
+      return new Response(null, { status: 304, headers: document.headers });
     }
-  };
+    return new Response(request.method === "HEAD" ? null : document.body, { headers: document.headers });
+  });
 
-  const callTool: RouteHandler = async function openapiTool(request, host) {
-    try {
-      if (request.method !== "POST") throw notAllowed("POST");
-      const name = segmentAfter(request.url, `${served}/tools/`);
-      const args = await argumentsOf(request, core);
-      const meta: CallMeta = { wire: "openapi", headers: request.headers };
-      const tool = registry.get(name);
-      if (tool?.mode === "stream" && acceptsEventStream(request)) {
-        return streamCall(registry, core, request, host, name, args);
-      }
-      const outcome = await runCall(registry, { name, arguments: args, meta, signal: request, host });
-      return outcomeResponse(outcome, served);
-    } catch (error) {
-      return fail(error, error instanceof ProtocolError && error.code === ErrorCode.MethodNotAllowed ? POST_ONLY : {});
+  const callTool = answering("POST", async (request, host) => {
+    const name = segmentAfter(request.url, `${served}/tools/`);
+    const args = await argumentsOf(request, core);
+    if (registry.get(name)?.mode === "stream" && acceptsEventStream(request)) {
+      return streamCall(registry, core, request, host, name, args);
     }
-  };
+    const outcome = await runCall(registry, { name, arguments: args, meta: metaOf(request), signal: request, host });
+    return outcomeResponse(outcome, served);
+  });
 
-  const poll: RouteHandler = async function openapiPoll(request, host) {
-    try {
-      if (request.method !== "GET") throw notAllowed("GET");
-      const token = segmentAfter(request.url, `${served}/promises/`);
-      const meta: CallMeta = { wire: "openapi", headers: request.headers };
-      // Redeeming is the `redeem` system tool's work (MCP-lite spec v0.042 §3.6), on this wire a GET.
-      const outcome = await runCall(registry, {
-        name: "redeem",
-        arguments: { promise: token },
-        meta,
-        signal: request,
-        host,
-      });
-      return outcomeResponse(outcome, served);
-    } catch (error) {
-      return fail(error, error instanceof ProtocolError && error.code === ErrorCode.MethodNotAllowed ? GET_ONLY : {});
-    }
-  };
+  // Redeeming is the `redeem` system tool's work (MCP-lite spec v0.042 §3.6), on this wire a GET.
+  const poll = answering("GET", async (request, host) => {
+    const promise = segmentAfter(request.url, `${served}/promises/`);
+    const call = { name: "redeem", arguments: { promise }, meta: metaOf(request), signal: request, host };
+    return outcomeResponse(await runCall(registry, call), served);
+  });
 
   const refuse = (error: ProtocolError) => fail(error);
   return new Map<string, Route>([
@@ -172,9 +161,6 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
     [`${prefix}/promises/*`, { handle: poll, refuse, methods: "GET" }],
   ]);
 }
-
-const GET_ONLY = { allow: "GET, HEAD" };
-const POST_ONLY = { allow: "POST" };
 
 /** The arguments: the JSON body; no body at all is no arguments (a tool without input). */
 async function argumentsOf(request: Request, core: ServerCore): Promise<unknown> {
@@ -270,5 +256,5 @@ function segmentAfter(url: string, prefix: string): string {
 }
 
 function notAllowed(methods: string): ProtocolError {
-  return new ProtocolError(ErrorCode.MethodNotAllowed, `Method not allowed: use ${methods}`);
+  return new ProtocolError(ErrorCode.MethodNotAllowed, `Method not allowed: use ${methods.replace(", ", " or ")}`);
 }

@@ -113,6 +113,10 @@ describe("openapiBinding over HTTP", () => {
       assert.equal(failed.status, 422);
       assert.equal((await failed.json()).detail, detail);
     }
+    const wrongMethod = await fetch(`${base}/api/tools/add`);
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.get("allow"), "POST");
+    await wrongMethod.body?.cancel();
     const missing = await fetch(`${base}/api/tools/nope`, json({}));
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).type, "about:blank");
