@@ -99,6 +99,20 @@ describe("dependency boundaries", () => {
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
   });
 
+  it("keeps OpenAPI out of a server that does not list its binding: createServer() never reaches src/openapi", () => {
+    const reached = reachedFrom("mod.ts", "src/create-server.ts");
+    assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the default bindings");
+    assert.deepEqual([...reached].filter((file) => file.startsWith("src/openapi/")), []);
+    for (const file of reached) {
+      for (const { spec } of importsOf(file)) {
+        assert.ok(
+          !/^@(apidevtools|cfworker)\//.test(spec),
+          `${rel(file)} imports ${spec}, which every server would bundle`,
+        );
+      }
+    }
+  });
+
   it("lets bindings and carriers see the core through its facade (src/core/mod.ts) only", () => {
     const reached = new Set<string>();
     for (const file of files.filter((f) => /^src\/(bindings|stdio)\//.test(f))) {

@@ -212,6 +212,16 @@ const EXPECTED: Record<string, string[]> = {
     "type WebtoolsStatus",
     "type WebtoolsVersion",
   ],
+  "./openapi": [
+    "openapiBinding",
+    "type OpenApiInfo",
+    "type OpenApiOperation",
+    "type OpenApiOptions",
+    "type OpenApiServer",
+    "type Problem",
+    "toolsFromOpenAPI",
+    "type ToolsFromOpenApiOptions",
+  ],
   "./grpc": [
     "createGrpcRoutes",
     "createMcpliteService",

@@ -22,7 +22,7 @@ import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-prom
 import { isObject } from "../internal/is-object.ts";
 
 /** The wires a call can arrive on. */
-export type Wire = "mcp-lite" | "mcp" | "webtools" | "grpc" | "in-process";
+export type Wire = "mcp-lite" | "mcp" | "webtools" | "openapi" | "grpc" | "in-process";
 
 /** Who the client says it is (MCP `clientInfo`). */
 export interface ClientInfo {

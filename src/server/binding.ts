@@ -10,6 +10,7 @@ import type { Host } from "../core/host.ts";
 import type { ProtocolError } from "../core/error.ts";
 import type { Registry } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
+import type { ServerAuth } from "./auth.ts";
 
 /** The server options with every default applied, as bindings read them. */
 export interface ResolvedOptions {
@@ -31,6 +32,13 @@ export interface ResolvedOptions {
   readonly heartbeatMs: number;
   /** The prefix of every route (`basePath`), without a trailing `/`; `""` when there is none. */
   readonly basePath: string;
+  /**
+   * How the server authenticates callers, as a binding may describe it (the OpenAPI binding's security
+   * scheme); `undefined` without `auth`. The verifier is not in it: the server's gate alone calls it.
+   */
+  readonly auth:
+    | Pick<ServerAuth, "resource" | "authorizationServers" | "scopesSupported" | "requiredScopes">
+    | undefined;
 }
 
 /** What every binding reads: the server's registry and its resolved options. */

@@ -142,7 +142,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     basePath: resolveBasePath(options.basePath),
+    auth: options.auth === undefined ? undefined : describedAuth(options.auth),
   };
+}
+
+/** What bindings may read of the server's `auth`: its identity and scopes, never its verifier. */
+function describedAuth(auth: ServerAuth): ResolvedOptions["auth"] {
+  const { resource, authorizationServers, scopesSupported, requiredScopes } = auth;
+  return Object.freeze({ resource, authorizationServers, scopesSupported, requiredScopes });
 }
 
 /**

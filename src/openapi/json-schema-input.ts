@@ -1,0 +1,55 @@
+/**
+ * A JSON Schema as a tool's input, validated in full (JSON Schema 2020-12, with `@cfworker/json-schema`,
+ * which needs no code generation and so runs on Workers too) rather than the shallow check a raw schema
+ * object gets: a call with bad arguments is refused before any request leaves.
+ *
+ * @module
+ */
+import { type OutputUnit, Validator } from "@cfworker/json-schema";
+import type { JsonSchema, StandardSchemaV1 } from "../core/schema.ts";
+
+// Issues reported for a container only because something inside it failed; the inner issue says why.
+const CONTAINER_KEYWORDS = new Set(["properties", "items", "prefixItems", "allOf", "$ref", "additionalItems"]);
+
+/**
+ * Wraps a JSON Schema as a Standard Schema that validates it fully and gives the schema back as its
+ * JSON Schema. The validator is built on the first call, so importing a large API costs nothing per
+ * tool that is never called.
+ *
+ * @param schema The JSON Schema (2020-12) of an object.
+ * @returns The Standard Schema, for `defineTool().input()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jsonSchemaInput } from "./json-schema-input.ts";
+ * const input = jsonSchemaInput({ type: "object", properties: { n: { type: "integer", minimum: 1 } } });
+ * const result = await input["~standard"].validate({ n: 0 });
+ * assert.equal(result.issues?.[0].path?.[0], "n");
+ * ```
+ */
+export function jsonSchemaInput(schema: JsonSchema): StandardSchemaV1<Record<string, unknown>> {
+  let validator: Validator | undefined;
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcplite-openapi",
+      validate(value: unknown) {
+        validator ??= new Validator(schema as never, "2020-12", false);
+        const result = validator.validate(value);
+        if (result.valid) return { value: value as Record<string, unknown> };
+        const leaves = result.errors.filter((e) => !CONTAINER_KEYWORDS.has(e.keyword));
+        return { issues: (leaves.length > 0 ? leaves : result.errors).map(issueOf) };
+      },
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+function issueOf(unit: OutputUnit): { message: string; path: string[] } {
+  const pointer = unit.instanceLocation.replace(/^#/, "");
+  const path = pointer === ""
+    ? []
+    : pointer.slice(1).split("/").map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+  return { message: unit.error, path };
+}

@@ -1,0 +1,152 @@
+/**
+ * One object schema for an operation's inputs: its path, query and header parameters and its request
+ * body merged into the properties of one object (OpenAPI 3.1.1 §4.8.12, §4.8.13). A JSON object body's
+ * properties join the top level; any other body is the `body` property. A name used twice keeps its
+ * place for the body and becomes `{name}__{in}` for a parameter (e.g. `id__query`). Cookie parameters
+ * are left out: the caller's configured headers carry credentials.
+ *
+ * @module
+ */
+import { isObject } from "../internal/is-object.ts";
+import type { JsonSchema } from "../core/schema.ts";
+import type { SchemaConverter } from "./schema-dialect.ts";
+
+/** Where an input goes in the HTTP request. */
+export interface InputSlot {
+  /** The property of the arguments. */
+  readonly key: string;
+  /** Its place in the request. */
+  readonly in: "path" | "query" | "header" | "body" | "bodyProperty";
+  /** The parameter's or body property's own name. */
+  readonly name: string;
+  /** The parameter's `style` (OpenAPI 3.1.1 §4.8.12.4), defaulted for its place. */
+  readonly style: string;
+  /** The parameter's `explode`, defaulted for its style. */
+  readonly explode: boolean;
+}
+
+/** An operation's merged input: its schema and where each property goes. */
+export interface OperationInput {
+  /** The object schema of the arguments. */
+  readonly schema: JsonSchema;
+  /** Where each property goes. */
+  readonly slots: readonly InputSlot[];
+  /** The request body's media type, when it has one. */
+  readonly mediaType: string | undefined;
+}
+
+interface Candidate {
+  readonly slot: Omit<InputSlot, "key">;
+  readonly schema: JsonSchema;
+  readonly required: boolean;
+}
+
+const PARAMETER_PLACES = new Set(["path", "query", "header"]);
+
+/**
+ * Merges the parameters (path-level first, overridden by the operation's own) and the request body.
+ *
+ * @param pathParameters The Path Item's parameters.
+ * @param operation The Operation Object (dereferenced).
+ * @param converter Converts schemas to JSON Schema 2020-12.
+ * @returns The merged input.
+ */
+export function operationInput(
+  pathParameters: unknown,
+  operation: Record<string, unknown>,
+  converter: SchemaConverter,
+): OperationInput {
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const list of [pathParameters, operation.parameters]) {
+    if (!Array.isArray(list)) continue;
+    for (const p of list) if (isObject(p) && typeof p.name === "string") byKey.set(`${p.in}:${p.name}`, p);
+  }
+  const candidates: Candidate[] = [];
+  for (const p of byKey.values()) {
+    const place = String(p.in);
+    if (!PARAMETER_PLACES.has(place)) continue;
+    const style = typeof p.style === "string" ? p.style : place === "query" ? "form" : "simple";
+    const explode = typeof p.explode === "boolean" ? p.explode : style === "form";
+    const schema = { ...converter.convert(parameterSchema(p)) };
+    if (typeof p.description === "string" && schema.description === undefined) schema.description = p.description;
+    candidates.push({
+      slot: { in: place as InputSlot["in"], name: p.name as string, style, explode },
+      schema,
+      required: place === "path" || p.required === true,
+    });
+  }
+  const body = requestBody(operation.requestBody, converter);
+  if (body !== undefined) candidates.push(...body.candidates);
+
+  const taken = new Map<string, number>();
+  for (const c of candidates) taken.set(c.slot.name, (taken.get(c.slot.name) ?? 0) + 1);
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const slots: InputSlot[] = [];
+  for (const c of candidates) {
+    const inBody = c.slot.in === "bodyProperty" || c.slot.in === "body";
+    let key = c.slot.name;
+    if (!inBody && taken.get(key)! > 1) key = `${key}__${c.slot.in}`;
+    while (Object.hasOwn(properties, key)) key = `${key}_`;
+    properties[key] = c.schema;
+    if (c.required) required.push(key);
+    slots.push({ ...c.slot, key });
+  }
+  const schema: JsonSchema = { type: "object", properties };
+  if (required.length > 0) schema.required = required;
+  return { schema, slots, mediaType: body?.mediaType };
+}
+
+function parameterSchema(p: Record<string, unknown>): unknown {
+  if (p.schema !== undefined) return p.schema;
+  if (isObject(p.content)) {
+    const media = Object.values(p.content)[0];
+    if (isObject(media)) return media.schema;
+  }
+  return {};
+}
+
+function requestBody(
+  body: unknown,
+  converter: SchemaConverter,
+): { candidates: Candidate[]; mediaType: string } | undefined {
+  if (!isObject(body) || !isObject(body.content)) return undefined;
+  const types = Object.keys(body.content);
+  const mediaType = types.find(isJsonMediaType) ?? types.find((t) => t === "application/x-www-form-urlencoded") ??
+    types[0];
+  if (mediaType === undefined) return undefined;
+  const media = body.content[mediaType];
+  const schema = converter.convert(isObject(media) ? media.schema : undefined);
+  const bodyRequired = body.required === true;
+  const description = typeof body.description === "string" ? body.description : undefined;
+  const structured = isJsonMediaType(mediaType) || mediaType === "application/x-www-form-urlencoded";
+  if (structured && isObject(schema.properties) && (schema.type === "object" || schema.type === undefined)) {
+    const own = new Set(Array.isArray(schema.required) ? schema.required as string[] : []);
+    const candidates = Object.entries(schema.properties).map(([name, property]): Candidate => ({
+      slot: { in: "bodyProperty", name, style: "form", explode: true },
+      schema: property as JsonSchema,
+      required: bodyRequired && own.has(name),
+    }));
+    return { candidates, mediaType };
+  }
+  const whole = description !== undefined && schema.description === undefined ? { ...schema, description } : schema;
+  return {
+    candidates: [{
+      slot: { in: "body", name: "body", style: "form", explode: true },
+      schema: whole,
+      required: bodyRequired,
+    }],
+    mediaType,
+  };
+}
+
+/**
+ * Tells whether a media type is JSON (`application/json`, or any `+json` suffix, RFC 6839 §3.1).
+ *
+ * @param mediaType The media type, perhaps with parameters.
+ * @returns `true` for JSON.
+ */
+export function isJsonMediaType(mediaType: string): boolean {
+  const type = mediaType.split(";", 1)[0].trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
+}

@@ -1,0 +1,114 @@
+/**
+ * OpenAPI schemas as plain JSON Schema 2020-12: OpenAPI 3.0's dialect converted (`nullable`, boolean
+ * `exclusiveMinimum`/`exclusiveMaximum`, `example`; OpenAPI 3.0.3 §4.7.24), and references that are
+ * still `$ref` after dereferencing (a recursive schema) made permissive, so a tool's schema never
+ * points outside itself.
+ *
+ * @module
+ */
+import { isObject } from "../internal/is-object.ts";
+import type { JsonSchema } from "../core/schema.ts";
+
+/**
+ * Converts schemas of one document, memoising shared subschemas so a large API's schemas are
+ * converted (and held) once.
+ */
+export class SchemaConverter {
+  readonly #legacy: boolean;
+  readonly #done = new WeakMap<object, JsonSchema>();
+
+  /**
+   * Creates a converter.
+   *
+   * @param openapi The document's `openapi` version: `3.0.x` schemas are converted.
+   */
+  constructor(openapi: string) {
+    this.#legacy = openapi.startsWith("3.0");
+  }
+
+  /**
+   * Converts a schema.
+   *
+   * @param schema A (dereferenced) OpenAPI schema.
+   * @returns The JSON Schema 2020-12 equivalent.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SchemaConverter } from "./schema-dialect.ts";
+   * const converted = new SchemaConverter("3.0.3").convert({ type: "integer", nullable: true, minimum: 0, exclusiveMinimum: true });
+   * assert.deepEqual(converted, { type: ["integer", "null"], exclusiveMinimum: 0 });
+   * ```
+   */
+  convert(schema: unknown): JsonSchema {
+    if (!isObject(schema)) return typeof schema === "boolean" ? (schema as unknown as JsonSchema) : {};
+    const known = this.#done.get(schema);
+    if (known !== undefined) return known;
+    const out: JsonSchema = {};
+    this.#done.set(schema, out); // set before descending: a cycle reuses the object being built
+    if (typeof schema.$ref === "string") {
+      out.description = `Recursive: see ${schema.$ref}`; // left by the resolver on a cycle
+      return out;
+    }
+    for (const [key, value] of Object.entries(schema)) out[key] = this.#member(key, value);
+    if (this.#legacy) this.#fromLegacy(out);
+    return out;
+  }
+
+  #member(key: string, value: unknown): unknown {
+    switch (key) {
+      case "properties":
+      case "patternProperties":
+      case "$defs":
+      case "definitions":
+      case "dependentSchemas":
+        return isObject(value)
+          ? Object.fromEntries(Object.entries(value).map(([k, s]) => [k, this.convert(s)]))
+          : value;
+      case "items":
+      case "additionalProperties":
+      case "not":
+      case "contains":
+      case "propertyNames":
+      case "if":
+      case "then":
+      case "else":
+      case "unevaluatedProperties":
+      case "unevaluatedItems":
+      case "additionalItems":
+        return Array.isArray(value) ? value.map((s) => this.convert(s)) : this.convert(value);
+      case "allOf":
+      case "anyOf":
+      case "oneOf":
+      case "prefixItems":
+        return Array.isArray(value) ? value.map((s) => this.convert(s)) : value;
+      default:
+        return value;
+    }
+  }
+
+  #fromLegacy(out: JsonSchema): void {
+    if (out.nullable === true) {
+      if (typeof out.type === "string") out.type = [out.type, "null"];
+      else if (out.type === undefined && !Array.isArray(out.enum)) { /* no type: already accepts null */ }
+      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+      if (out.type === undefined && (out.oneOf !== undefined || out.anyOf !== undefined || out.allOf !== undefined)) {
+        const { nullable: _, ...rest } = out;
+        for (const key of Object.keys(out)) delete out[key];
+        out.anyOf = [rest, { type: "null" }];
+        return;
+      }
+    }
+    delete out.nullable;
+    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (out[flag] === true && typeof out[bound] === "number") {
+        out[flag] = out[bound];
+        delete out[bound];
+      } else if (typeof out[flag] === "boolean") delete out[flag];
+    }
+    if (out.example !== undefined && out.examples === undefined) {
+      out.examples = [out.example];
+      delete out.example;
+    }
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * `toolsFromOpenAPI()`: an OpenAPI 3.0 or 3.1 document as tools, one per operation, that call the API
+ * it describes. References are resolved with `@apidevtools/json-schema-ref-parser` (local ones always,
+ * external ones through the `load` option).
+ *
+ * @module
+ */
+import { $RefParser } from "@apidevtools/json-schema-ref-parser";
+import type { CallContext } from "../core/call-context.ts";
+import type { AnyTool, ToolAnnotations } from "../core/tool.ts";
+import { isObject } from "../internal/is-object.ts";
+import { defineTool } from "../tool/define-tool.ts";
+import { buildRequest, resultFromResponse } from "./http-call.ts";
+import { jsonSchemaInput } from "./json-schema-input.ts";
+import { operationInput } from "./operation-input.ts";
+import { SchemaConverter } from "./schema-dialect.ts";
+import { ToolNames } from "./tool-names.ts";
+
+/** One operation of the document, as `include` and `nameOf` see it. */
+export interface OpenApiOperation {
+  /** The HTTP method, lower case (`get`, `post`, `put`, `patch`, `delete`). */
+  readonly method: string;
+  /** The path template, e.g. `/pets/{id}`. */
+  readonly path: string;
+  /** Its `operationId`, if it has one. */
+  readonly operationId: string | undefined;
+  /** Its summary. */
+  readonly summary: string | undefined;
+  /** Its tags. */
+  readonly tags: readonly string[];
+}
+
+/** Options of {@link toolsFromOpenAPI}. */
+export interface ToolsFromOpenApiOptions {
+  /** Where the API is, e.g. `https://api.example.com/v1`: each operation's path is appended to it. */
+  readonly baseUrl: string;
+  /**
+   * Headers sent with every request: the credentials this server is configured with (`{ authorization:
+   * "Bearer …" }`), or a function that gives them per call. The MCP caller's own token is never forwarded
+   * unless this function does so from `ctx.meta.headers`.
+   */
+  readonly headers?: HeadersInit | ((ctx: CallContext) => HeadersInit | Promise<HeadersInit>);
+  /** The `fetch` to call the API with (default: the global one); a server's own `fetch` works too. */
+  readonly fetch?: (request: Request) => Promise<Response>;
+  /** Which operations become tools (default: every GET, POST, PUT, PATCH and DELETE). */
+  readonly include?: (operation: OpenApiOperation) => boolean;
+  /**
+   * Names a tool (default: its `operationId`, else `{method}_{path}`). Names are then made valid
+   * (1-64 of `A-Z a-z 0-9 _ . -`, other characters become `_`) and unique (`_2`, `_3`, … in document order).
+   */
+  readonly nameOf?: (operation: OpenApiOperation) => string | undefined;
+  /** Loads the document an external `$ref` points at (a URL); without it only local references are resolved. */
+  readonly load?: (url: string) => Promise<unknown>;
+}
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+
+/**
+ * Turns an OpenAPI document into tools, one per operation, to register with `server.tool()`. Each tool's
+ * input merges the operation's path, query and header parameters and its request body into one object
+ * (a parameter whose name is taken becomes `{name}__{in}`); the arguments are validated against that
+ * JSON Schema before any request leaves. A call builds the HTTP request, forwards `ctx.signal`, and
+ * answers the 2xx JSON body as its (structured) result, or a failure with the status and problem detail.
+ *
+ * @param document The OpenAPI 3.0.x or 3.1.x document, parsed (JSON or YAML).
+ * @param options Where the API is, the credentials, the `fetch`, and which operations to take and how to name them.
+ * @returns The tools, in document order.
+ * @throws {TypeError} (rejects) When the document is not OpenAPI 3.x, or a `$ref` cannot be resolved.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toolsFromOpenAPI } from "./tools-from-openapi.ts";
+ * const document = {
+ *   openapi: "3.0.3",
+ *   info: { title: "Pets", version: "1" },
+ *   paths: { "/pets/{id}": { get: { operationId: "getPet", parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }], responses: { "200": { description: "A pet" } } } } },
+ * };
+ * const fetch = (request: Request) => Promise.resolve(Response.json({ id: 7, url: request.url }));
+ * const [getPet] = await toolsFromOpenAPI(document, { baseUrl: "http://pets.test", fetch });
+ * assert.equal(getPet.name, "getPet");
+ * assert.equal(getPet.annotations?.readOnlyHint, true);
+ * ```
+ */
+export async function toolsFromOpenAPI(document: unknown, options: ToolsFromOpenApiOptions): Promise<AnyTool[]> {
+  if (!isObject(document) || typeof document.openapi !== "string" || !/^3\.[01]\./.test(document.openapi)) {
+    throw new TypeError("toolsFromOpenAPI: expected an OpenAPI 3.0 or 3.1 document (its `openapi` field)");
+  }
+  const resolved = await dereference(document, options.load);
+  const converter = new SchemaConverter(document.openapi);
+  const names = new ToolNames();
+  const tools: AnyTool[] = [];
+  for (const [path, item] of Object.entries(isObject(resolved.paths) ? resolved.paths : {})) {
+    if (!isObject(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      const described: OpenApiOperation = {
+        method,
+        path,
+        operationId: typeof operation.operationId === "string" ? operation.operationId : undefined,
+        summary: typeof operation.summary === "string" ? operation.summary : undefined,
+        tags: Array.isArray(operation.tags) ? operation.tags.filter((t) => typeof t === "string") : [],
+      };
+      if (options.include !== undefined && !options.include(described)) continue;
+      const name = names.claim(options.nameOf?.(described) ?? described.operationId ?? `${method}_${path}`);
+      tools.push(toolOf(name, described, item.parameters, operation, converter, options));
+    }
+  }
+  return tools;
+}
+
+async function dereference(
+  document: Record<string, unknown>,
+  load: ToolsFromOpenApiOptions["load"],
+): Promise<Record<string, unknown>> {
+  const loader = load === undefined ? {} : {
+    loader: { order: 1, canRead: true, read: async (file: { url: string }) => JSON.stringify(await load(file.url)) },
+  };
+  try {
+    return await new $RefParser().dereference(document as never, {
+      mutateInputSchema: false,
+      resolve: { external: load !== undefined, file: false, http: false, ...loader },
+      // A recursive schema keeps its `$ref`; the converter makes it permissive.
+      dereference: { circular: "ignore" },
+    }) as unknown as Record<string, unknown>;
+  } catch (error) {
+    throw new TypeError(`toolsFromOpenAPI: cannot resolve the document's references: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+function toolOf(
+  name: string,
+  operation: OpenApiOperation,
+  pathParameters: unknown,
+  definition: Record<string, unknown>,
+  converter: SchemaConverter,
+  options: ToolsFromOpenApiOptions,
+): AnyTool {
+  const input = operationInput(pathParameters, definition, converter);
+  const description =
+    [operation.summary, typeof definition.description === "string" ? definition.description : undefined]
+      .filter((part): part is string => part !== undefined && part.trim() !== "")
+      .join("\n\n") || `${operation.method.toUpperCase()} ${operation.path}`;
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  let builder = defineTool(name).describe(description).input(jsonSchemaInput(input.schema))
+    .annotations(annotationsOf(operation));
+  if (operation.summary !== undefined) builder = builder.title(operation.summary);
+  return builder.handle(async (args, ctx) => {
+    const headers = new Headers(
+      typeof options.headers === "function" ? await options.headers(ctx) : options.headers,
+    );
+    const { url, init } = buildRequest(options.baseUrl, operation.method, operation.path, input, args, headers);
+    return await resultFromResponse(await send(new Request(url, { ...init, signal: ctx.signal })));
+  });
+}
+
+/** MCP tool annotations from the method's semantics (RFC 9110 §9.2): safe, idempotent or destructive. */
+function annotationsOf(operation: OpenApiOperation): ToolAnnotations {
+  const annotations: ToolAnnotations = { openWorldHint: true };
+  if (operation.summary !== undefined) annotations.title = operation.summary;
+  if (operation.method === "get") annotations.readOnlyHint = true;
+  else annotations.readOnlyHint = false;
+  if (operation.method === "delete") annotations.destructiveHint = true;
+  if (operation.method === "put" || operation.method === "delete") annotations.idempotentHint = true;
+  return annotations;
+}
