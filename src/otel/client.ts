@@ -7,13 +7,11 @@
 import {
   type Attributes,
   context,
-  type MeterProvider,
   propagation,
   SpanKind,
   SpanStatusCode,
   trace,
   type Tracer,
-  type TracerProvider,
 } from "@opentelemetry/api";
 import type {
   ClientTelemetry,
@@ -32,14 +30,6 @@ import {
   spanName,
 } from "./conventions.ts";
 
-/** Options of {@link otelClient}. */
-export interface OtelClientOptions {
-  /** The tracer provider (default: the one the application registered, a no-op without one). */
-  tracerProvider?: TracerProvider;
-  /** The meter provider (default: the one the application registered, a no-op without one). */
-  meterProvider?: MeterProvider;
-}
-
 /**
  * Creates client telemetry for `createClient(target, { telemetry: otelClient() })`: every request the
  * client sends (each redeem, input round and task poll included) is a CLIENT span named
@@ -47,9 +37,9 @@ export interface OtelClientOptions {
  * `tracestate`, `baggage`, through the application's propagator) goes to the server in `params._meta`
  * (MCP SEP-414) and in the HTTP headers or gRPC metadata, so that the server's span is its child. A
  * tool's `isError` result sets `error.type = tool_error`; a JSON-RPC error its code. Each request also
- * records `mcp.client.operation.duration` (seconds). Without a registered SDK, nothing is recorded.
+ * records `mcp.client.operation.duration` (seconds), through the providers the application registered
+ * with the OpenTelemetry API; without one, nothing is recorded.
  *
- * @param options The providers.
  * @returns The telemetry, for `createClient()`'s `telemetry` option.
  *
  * @example
@@ -63,13 +53,13 @@ export interface OtelClientOptions {
  * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
  * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).use(otel());
  * const client = createClient(server, { telemetry: otelClient() });
- * assert.equal(await client.call("add", { a: 1, b: 2 }), 3);
+ * assert.equal(String(await client.call("add", { a: 1, b: 2 })), "3");
  * ```
  */
-export function otelClient(options: OtelClientOptions = {}): ClientTelemetry {
-  const tracer = (options.tracerProvider ?? trace).getTracer(SCOPE);
+export function otelClient(): ClientTelemetry {
+  const tracer = trace.getTracer(SCOPE);
   const duration = durationRecorder(
-    options.meterProvider,
+    undefined,
     "mcp.client.operation.duration",
     "MCP request duration as observed on the sender, from the time it was sent until the response is received",
   );

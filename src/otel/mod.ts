@@ -10,4 +10,3 @@
 export { otel } from "./server.ts";
 export type { OtelOptions } from "./server.ts";
 export { otelClient } from "./client.ts";
-export type { OtelClientOptions } from "./client.ts";

@@ -10,12 +10,10 @@ import {
   type Context,
   context,
   type Link,
-  type MeterProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
   trace,
-  type TracerProvider,
 } from "@opentelemetry/api";
 import type { CallMeta } from "../core/call-context.ts";
 import { McpliteError } from "../core/error.ts";
@@ -32,12 +30,11 @@ import {
   spanName,
 } from "./conventions.ts";
 
-/** Options of {@link otel}. */
+/**
+ * Options of {@link otel}. Spans and metrics go to the providers the application registered with the
+ * OpenTelemetry API (as the SDK's `start()` does); without one, nothing is recorded.
+ */
 export interface OtelOptions {
-  /** The tracer provider (default: the one the application registered, a no-op without one). */
-  tracerProvider?: TracerProvider;
-  /** The meter provider (default: the one the application registered, a no-op without one). */
-  meterProvider?: MeterProvider;
   /**
    * Records a tool call's arguments as `gen_ai.tool.call.arguments` (JSON). Off by default: arguments
    * may hold what the user typed or secrets.
@@ -58,7 +55,7 @@ export interface OtelOptions {
  * to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
  * registered OpenTelemetry SDK, nothing is recorded.
  *
- * @param options The providers, and whether to record arguments and results.
+ * @param options Whether to record arguments and results.
  * @returns The middleware, for `server.use()`.
  *
  * @example
@@ -75,9 +72,9 @@ export interface OtelOptions {
  * ```
  */
 export function otel(options: OtelOptions = {}): Middleware {
-  const tracer = (options.tracerProvider ?? trace).getTracer(SCOPE);
+  const tracer = trace.getTracer(SCOPE);
   const duration = durationRecorder(
-    options.meterProvider,
+    undefined,
     "mcp.server.operation.duration",
     "MCP request duration as observed on the receiver, from the time it was received until the result is sent",
   );
