@@ -135,6 +135,23 @@ describe("dependency boundaries", () => {
     }
   });
 
+  it("keeps OpenTelemetry out of servers and clients that do not use @mcplite/sdk/otel", () => {
+    const reached = reachedFrom("mod.ts", "src/client/mod.ts", "src/stdio/mod.ts", "src/bindings/grpc/mod.ts");
+    assert.ok(reached.has("src/client/trace-context.ts"), "the walk reaches the client's trace context carrier");
+    for (const file of reached) {
+      assert.ok(!file.startsWith("src/otel/"), `${file} is reached without importing @mcplite/sdk/otel`);
+      for (const { spec } of importsOf(file)) {
+        assert.ok(
+          !spec.startsWith("@opentelemetry/"),
+          `${rel(file)} imports ${spec}, which every user would then load`,
+        );
+      }
+    }
+    const otel = reachedFrom("src/otel/mod.ts");
+    const external = [...otel].flatMap((file) => importsOf(file).map((i) => i.spec)).filter((s) => !s.startsWith("."));
+    assert.deepEqual([...new Set(external)], ["@opentelemetry/api"], "the otel entry depends on the API only");
+  });
+
   it("lets listeners reach a server through attachListener() only, never a private field", () => {
     for (const file of files) {
       assert.ok(!readFileSync(join(ROOT, file), "utf8").includes('"~core"'), `${rel(file)} mentions "~core"`);

@@ -287,6 +287,7 @@ const EXPECTED: Record<string, string[]> = {
     "ClientErrorCode",
     "type ClientErrorOptions",
     "type ClientOptions",
+    "type ClientTelemetry",
     "createAutoTransport",
     "createClient",
     "createInProcessTransport",
@@ -417,6 +418,7 @@ const EXPECTED: Record<string, string[]> = {
     "type RedisSubscriberLike",
   ],
   "./deno-kv": ["type DenoKvAtomicLike", "type DenoKvLike", "denoKvResultStore", "type DenoKvResultStoreOptions"],
+  "./otel": ["otel", "otelClient", "type OtelOptions"],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

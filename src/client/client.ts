@@ -16,7 +16,16 @@ import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
 import { type CallResult, callResultOf, toolFailureOf, valueOf } from "./result.ts";
 import { finishTask } from "./tasks.ts";
 import { ToolCache } from "./tool-cache.ts";
-import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, ToolInfo, Transport } from "./transport.ts";
+import type {
+  ClientInfo,
+  ClientTelemetry,
+  LogEntry,
+  Progress,
+  Reply,
+  RequestContext,
+  ToolInfo,
+  Transport,
+} from "./transport.ts";
 import { TASKS_EXTENSION } from "./transports/mcp-wire.ts";
 import type {
   CallHandle,
@@ -71,6 +80,11 @@ export interface ClientOptions extends InputHandlers {
   redeemBackoff?: Backoff;
   /** Receives warnings, e.g. a tool dropped for an invalid `x-mcp-header`. */
   onWarning?: (message: string) => void;
+  /**
+   * Traces every request the client sends and carries the trace context to the server: `otelClient()`
+   * from `@mcplite/sdk/otel` (OpenTelemetry, per the semantic conventions for MCP).
+   */
+  telemetry?: ClientTelemetry;
 }
 
 /** Options of an MCP list request. */
@@ -109,7 +123,7 @@ export class Client<T = UntypedTools> {
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.skills = createSkillsApi({ request: (method, params) => this.request(method, params) });
-    this.#transport = transport;
+    this.#transport = options.telemetry === undefined ? transport : options.telemetry.instrument(transport);
     this.#options = options;
     const capabilities: Record<string, unknown> = { ...capabilitiesOf(options), ...options.capabilities };
     if (options.tasks !== false) {

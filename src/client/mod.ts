@@ -67,6 +67,7 @@ export { withDefaults } from "./input.ts";
 export { isTransport } from "./transport.ts";
 export type {
   CacheScope,
+  ClientTelemetry,
   LogEntry,
   Progress,
   Reply,

@@ -153,6 +153,27 @@ export interface RequestContext {
   readonly answer: (request: InputRequest) => Promise<unknown>;
   /** For `tools/list`: the entity tag of the cached copy, sent as `If-None-Match`. */
   readonly etag?: string;
+  /**
+   * Trace context to carry to the server (W3C Trace Context `traceparent` and `tracestate`, W3C
+   * Baggage `baggage`), set by the client's `telemetry`: transports send each field in `params._meta`
+   * (MCP SEP-414) where the request has params, and as an HTTP header or gRPC metadata.
+   */
+  readonly traceContext?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Client telemetry (`createClient(target, { telemetry })`), such as `otelClient()` from
+ * `@mcplite/sdk/otel`: it wraps the client's transport, so that every request it sends (each redeem,
+ * input round and task poll included) can be traced, and hands the transport the trace context to send.
+ */
+export interface ClientTelemetry {
+  /**
+   * Wraps a transport.
+   *
+   * @param transport The client's transport.
+   * @returns The transport to send through.
+   */
+  instrument(transport: Transport): Transport;
 }
 
 /**

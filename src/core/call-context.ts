@@ -48,8 +48,18 @@ export interface CallMeta {
   readonly headers: Headers;
   /** The JSON-RPC id of the request, when there is one. */
   readonly requestId?: string | number | null;
-  /** The caller's session id, when the wire carries one (Webtools `sessionId`). */
+  /** The caller's session id, when the wire carries one (Webtools `sessionId`, MCP 2025 `Mcp-Session-Id`). */
   readonly sessionId?: string;
+  /**
+   * The request's own `_meta` (MCP and MCP-lite `params._meta`), where it sent one: W3C Trace Context
+   * (`traceparent`, `tracestate`) and `baggage` travel there (MCP SEP-414), beside the progress token.
+   */
+  readonly requestMeta?: Readonly<Record<string, unknown>>;
+  /**
+   * How the request reached the server, as OpenTelemetry's `network.transport` names it: `pipe` for
+   * stdio; absent over HTTP and HTTP/2 (TCP) and in process.
+   */
+  readonly transport?: "pipe";
 }
 
 /**

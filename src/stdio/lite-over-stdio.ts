@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { type CallMeta, type CallSink, type Registry, runCall, runRequest } from "../core/mod.ts";
+import type { CallSink, Registry } from "../core/mod.ts";
+import { runCall, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -21,6 +22,7 @@ import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import type { InFlight, Scope } from "../bindings/mcp/in-flight.ts";
 import { listBody, resultWithMeta } from "../bindings/mcplite/envelope.ts";
 import { liteCall } from "../bindings/mcplite/handler.ts";
+import { liteCallMeta } from "../bindings/mcplite/call-meta.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
 import { NO_HOST, type ServerCore } from "../server/binding.ts";
 import type { LineWriter } from "./line-writer.ts";
@@ -77,7 +79,7 @@ export class LiteOverStdio {
       const registry = this.#core.registry;
       if (rpc.method === "tools/list") {
         if (registry.runtime.middleware.length === 0) return this.#out.line(listLine(registry, id));
-        const meta: CallMeta = { wire: "mcp-lite", headers: new Headers(), requestId: id };
+        const meta = liteCallMeta(new Headers(), id, rpc.params, true);
         const listing = { method: rpc.method, params: rpc.params, meta, signal: new AbortController() };
         runRequest(registry, listing, () => listLine(registry, id)).then((line) => this.#out.line(line), (error) => {
           this.#fail(id, error);
@@ -86,7 +88,7 @@ export class LiteOverStdio {
       }
       const running = this.#inFlight.start(this.#scope, id);
       // Its own headers per request: a handler may set some on ctx.meta.headers.
-      const meta: CallMeta = { wire: "mcp-lite", headers: new Headers(), requestId: id };
+      const meta = liteCallMeta(new Headers(), id, rpc.params, true);
       const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
       const notify = stream ? this.#notifier(id) : undefined;
       const sink: CallSink | undefined = notify && {

@@ -121,7 +121,15 @@ export function route(
   if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
   // Each request on a carrier without headers gets its own: a handler may set some on ctx.meta.headers.
   const headers = http ?? new Headers();
-  const request = { rpc, envelope, headers, sse: carrier.streaming, session, host: carrier.host };
+  const request = {
+    rpc,
+    envelope,
+    headers,
+    sse: carrier.streaming,
+    session,
+    piped: http === undefined,
+    host: carrier.host,
+  };
   return { request, method: throughMiddleware(registry, rpc.method, method) };
 }
 

@@ -15,6 +15,7 @@ import {
 import type { Channel, McpContext, McpRequest } from "./request.ts";
 import { roundOf } from "./input-required.ts";
 import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 /**
  * Describes the caller for the handler's `ctx.meta`.
@@ -23,8 +24,8 @@ import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
  * @returns The call metadata.
  */
 export function callMetaOf(request: McpRequest): CallMeta {
-  const { envelope, headers, rpc } = request;
-  return {
+  const { envelope, headers, rpc, session } = request;
+  const meta: { -readonly [K in keyof CallMeta]: CallMeta[K] } = {
     wire: "mcp",
     protocolVersion: envelope.protocolVersion,
     clientInfo: envelope.clientInfo,
@@ -32,6 +33,11 @@ export function callMetaOf(request: McpRequest): CallMeta {
     headers,
     requestId: rpc.id,
   };
+  const sent = rpc.params._meta;
+  if (isObject(sent)) meta.requestMeta = sent;
+  if (session !== null) meta.sessionId = session;
+  if (request.piped) meta.transport = "pipe";
+  return meta;
 }
 
 /** The sink of one MCP request, with the partials of a streaming tool. */

@@ -32,6 +32,7 @@ import {
   resultWithMeta,
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
+import { liteCallMeta } from "./call-meta.ts";
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
@@ -100,7 +101,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
           );
           return new Response(listed, JSON_INIT);
         }
-        const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
+        const meta = liteCallMeta(request.headers, id, rpc.params);
         if (acceptsEventStream(request)) return streamCall(core, request, host, rpc, id, meta);
         const started = performance.now();
         const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
@@ -125,7 +126,7 @@ function listRequest(
   id: JsonRpcId,
   params: Readonly<Record<string, unknown>>,
 ): MethodRequest {
-  const meta: CallMeta = { wire: "mcp-lite", headers: request.headers, requestId: id };
+  const meta = liteCallMeta(request.headers, id, params);
   return { method: "tools/list", params, meta, signal: request, host };
 }
 

@@ -9,6 +9,7 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import type { ClientAuth } from "../http.ts";
+import { withTraceHeaders } from "../trace-context.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { createFetchClient } from "@connectrpc/connect/protocol";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
@@ -74,7 +75,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
 
     async listTools(ctx: RequestContext): Promise<ToolListing> {
       try {
-        const { tools } = await client.getTools({}, { signal: ctx.signal, headers });
+        const { tools } = await client.getTools({}, { signal: ctx.signal, headers: metadataOf(headers, ctx) });
         ctx.activity();
         return {
           tools: tools.map((t) => {
@@ -99,7 +100,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         inputResponses: call.inputResponses as JsonObject | undefined,
         requestState: call.requestState ?? "",
       };
-      const callOptions = { signal: ctx.signal, headers };
+      const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
       try {
         if (!ctx.stream) {
           const response = await client.callTool(request, callOptions);
@@ -118,6 +119,11 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
       }
     },
   };
+}
+
+/** The call's metadata: the configured headers, with the trace context when the client's telemetry set one. */
+function metadataOf(headers: HeadersInit | undefined, ctx: RequestContext): HeadersInit | undefined {
+  return ctx.traceContext === undefined ? headers : withTraceHeaders(new Headers(headers), ctx);
 }
 
 function fetchTransport(baseUrl: string, options: GrpcTransportOptions): ConnectTransport {

@@ -20,6 +20,7 @@ import {
   type StreamMessage,
 } from "../http.ts";
 import { quietContext } from "../quiet-context.ts";
+import { withTraceHeaders, withTraceMeta } from "../trace-context.ts";
 import { readSse, type SseCursor } from "../sse.ts";
 import type { InputRequest, RequestContext } from "../transport.ts";
 import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf } from "./mcp-wire.ts";
@@ -249,10 +250,11 @@ export class LegacySession {
   ): Promise<Exchanged> {
     const id = this.#nextId();
     const { progressToken, meta } = streamMetaOf(ctx, id);
+    const traced = withTraceMeta(params, ctx);
     const sent = progressToken === undefined
-      ? params
-      : { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), ...meta } };
-    const headers = await this.#requestHeaders(this.#sessionId);
+      ? traced
+      : { ...traced, _meta: { ...(traced._meta as Record<string, unknown> | undefined), ...meta } };
+    const headers = withTraceHeaders(await this.#requestHeaders(this.#sessionId), ctx);
     extra?.forEach((value, key) => headers.set(key, value));
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: sent });
     // Registered before sending: a server may send its requests on the standalone stream before it

@@ -23,6 +23,7 @@ import {
 } from "../http.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
+import { withTraceHeaders } from "../trace-context.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
@@ -249,6 +250,7 @@ class McpTransport implements Transport {
         [META.clientCapabilities]: ctx.capabilities,
         [META.clientInfo]: ctx.clientInfo,
         ...streamMeta,
+        ...ctx.traceContext,
       };
       if (ctx.logLevel !== undefined) meta[META.logLevel] = ctx.logLevel;
       const headers = await baseHeaders(this.#headers);
@@ -257,6 +259,7 @@ class McpTransport implements Transport {
       headers.set("accept", "application/json, text/event-stream");
       headers.set("mcp-protocol-version", this.#version);
       headers.set(METHOD_HEADER, method);
+      withTraceHeaders(headers, ctx);
       const nameField = NAME_FIELDS.get(method);
       const name = nameField === undefined ? undefined : params[nameField];
       if (typeof name === "string") headers.set(NAME_HEADER, encodeHeaderValue(name));

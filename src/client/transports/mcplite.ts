@@ -21,6 +21,7 @@ import {
 } from "../http.ts";
 import { replyFromLite } from "../result.ts";
 import { readSse } from "../sse.ts";
+import { withTraceHeaders, withTraceMeta } from "../trace-context.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 
 /** The base path MCP-lite servers use by default. */
@@ -64,6 +65,7 @@ class McpliteTransport implements Transport {
     headers.set("content-type", "application/json");
     headers.set("accept", "application/json");
     if (ctx.etag !== undefined) headers.set("if-none-match", ctx.etag);
+    withTraceHeaders(headers, ctx);
     const request = new Request(`${this.#base}/listtools`, { method: "POST", headers, body: "{}", signal: ctx.signal });
     const response = await send(this.#fetch, request, ctx.signal);
     const hint = cacheHintOf(response.headers);
@@ -85,7 +87,8 @@ class McpliteTransport implements Transport {
     headers.set("content-type", "application/json");
     const talks = ctx.stream || ctx.onProgress !== undefined || ctx.onLog !== undefined;
     headers.set("accept", talks ? "text/event-stream" : "application/json");
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
+    withTraceHeaders(headers, ctx);
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: withTraceMeta(params, ctx) });
     const request = new Request(`${this.#base}/calltools`, { method: "POST", headers, body, signal: ctx.signal });
     const response = await send(this.#fetch, request, ctx.signal);
     if (isEventStream(response) && response.ok) return await this.#readStream(response, ctx);

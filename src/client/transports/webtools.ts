@@ -22,6 +22,7 @@ import {
 } from "../http.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { checkPin } from "../webtools-pin.ts";
+import { withTraceHeaders } from "../trace-context.ts";
 import { isObject } from "../../internal/is-object.ts";
 
 /** Options of {@link createWebtoolsTransport}. */
@@ -109,7 +110,7 @@ class WebtoolsTransport implements Transport {
     if (version !== undefined) payload.version = version;
     if (config !== undefined) payload.config = config;
     if (sessionId !== undefined) payload.sessionId = sessionId;
-    const headers = await baseHeaders(this.#headers);
+    const headers = withTraceHeaders(await baseHeaders(this.#headers), ctx);
     headers.set("content-type", "application/json");
     headers.set("accept", "application/json");
     const request = new Request(`${this.#base}/`, {

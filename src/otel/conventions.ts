@@ -1,0 +1,135 @@
+/**
+ * The names the OpenTelemetry semantic conventions for MCP give (open-telemetry/semantic-conventions-genai,
+ * `docs/gen-ai/mcp.md`, status Development), and the parts the server and client spans share: the span
+ * name, the request's attributes, the trace context carriers, the duration histogram.
+ *
+ * @module
+ */
+import {
+  type Attributes,
+  type Context,
+  type Histogram,
+  type MeterProvider,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  type TextMapGetter,
+  type TextMapSetter,
+} from "@opentelemetry/api";
+
+/** The instrumentation scope's name, as spans and metrics carry it. */
+export const SCOPE = "@mcplite/sdk";
+
+/** Bucket boundaries the conventions advise for the operation durations, in seconds. */
+const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/** Records an operation's duration, in seconds, with its attributes. */
+export type DurationRecorder = (seconds: number, attributes: Attributes) => void;
+
+/**
+ * Creates a recorder for one of the two operation duration histograms (`mcp.server.operation.duration`,
+ * `mcp.client.operation.duration`), in seconds. The metrics API has no proxy provider (unlike tracing):
+ * the histogram is made again from the global provider whenever the application registers another, so
+ * `otel()` may be created before the SDK starts.
+ *
+ * @param provider The meter provider the user gave, if any (default: the global one).
+ * @param name The metric's name.
+ * @param description What it measures.
+ * @returns The recorder.
+ */
+export function durationRecorder(
+  provider: MeterProvider | undefined,
+  name: string,
+  description: string,
+): DurationRecorder {
+  let source: MeterProvider | undefined;
+  let histogram: Histogram | undefined;
+  return (seconds, attributes) => {
+    const current = provider ?? metrics.getMeterProvider();
+    if (current !== source || histogram === undefined) {
+      source = current;
+      histogram = current.getMeter(SCOPE).createHistogram(name, {
+        unit: "s",
+        description,
+        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      });
+    }
+    histogram.record(seconds, attributes);
+  };
+}
+
+/**
+ * Names a span `{mcp.method.name} {target}`: the target is the tool's or the prompt's name; a
+ * resource URI is never part of the name (the conventions keep span names low-cardinality).
+ *
+ * @param method The MCP method.
+ * @param name What the request names (tool, prompt, resource URI), if anything.
+ * @returns The span name.
+ */
+export function spanName(method: string, name: string | undefined): string {
+  return name !== undefined && (method === "tools/call" || method === "prompts/get") ? `${method} ${name}` : method;
+}
+
+/**
+ * The attributes a request's method and target give, per the conventions: `mcp.method.name`,
+ * `gen_ai.tool.name` and `gen_ai.operation.name = execute_tool` for a tool call, `gen_ai.prompt.name`,
+ * `mcp.resource.uri`.
+ *
+ * @param method The MCP method.
+ * @param name What the request names, if anything.
+ * @returns The attributes.
+ */
+export function methodAttributes(method: string, name: string | undefined): Attributes {
+  const attributes: Attributes = { "mcp.method.name": method };
+  if (name === undefined) return attributes;
+  if (method === "tools/call") {
+    attributes["gen_ai.tool.name"] = name;
+    attributes["gen_ai.operation.name"] = "execute_tool";
+  } else if (method === "prompts/get") attributes["gen_ai.prompt.name"] = name;
+  else if (method.startsWith("resources/")) attributes["mcp.resource.uri"] = name;
+  return attributes;
+}
+
+/** Reads trace context fields from a `_meta` object (MCP SEP-414: unprefixed `traceparent`, `tracestate`, `baggage`). */
+const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    return typeof value === "string" ? value : undefined;
+  },
+};
+
+/** Reads trace context fields from HTTP headers or gRPC metadata (W3C Trace Context §3). */
+const HEADER_GETTER: TextMapGetter<Headers> = {
+  keys: (carrier) => [...carrier.keys()],
+  get: (carrier, key) => carrier.get(key) ?? undefined,
+};
+
+/**
+ * Extracts a remote context from a request's `_meta`, through the application's propagator.
+ *
+ * @param meta The `_meta` the request sent.
+ * @returns The context, or `undefined` when `_meta` carries no `traceparent`.
+ */
+export function contextFromMeta(meta: Readonly<Record<string, unknown>> | undefined): Context | undefined {
+  if (meta === undefined || typeof meta.traceparent !== "string") return undefined;
+  return propagation.extract(ROOT_CONTEXT, meta, META_GETTER);
+}
+
+/**
+ * Extracts a remote context from a request's headers or gRPC metadata, through the application's propagator.
+ *
+ * @param headers The headers.
+ * @returns The context, or `undefined` without a `traceparent` header.
+ */
+export function contextFromHeaders(headers: Headers): Context | undefined {
+  if (!headers.has("traceparent")) return undefined;
+  return propagation.extract(ROOT_CONTEXT, headers, HEADER_GETTER);
+}
+
+/** Writes trace context fields into a plain record (for `params._meta`, headers and gRPC metadata alike). */
+export const RECORD_SETTER: TextMapSetter<Record<string, string>> = {
+  set: (carrier, key, value) => {
+    carrier[key] = value;
+  },
+};

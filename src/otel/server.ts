@@ -1,0 +1,161 @@
+/**
+ * `otel()`: request middleware that opens an OpenTelemetry SERVER span around every method on every
+ * wire, named and attributed per the semantic conventions for MCP, and records
+ * `mcp.server.operation.duration`.
+ *
+ * @module
+ */
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Link,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
+import type { CallMeta } from "../core/call-context.ts";
+import { McpliteError } from "../core/error.ts";
+import type { Middleware } from "../core/middleware.ts";
+import { isObject } from "../internal/is-object.ts";
+import { legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
+import { errorCodeToWire } from "../bindings/mcplite/status.ts";
+import {
+  contextFromHeaders,
+  contextFromMeta,
+  durationRecorder,
+  methodAttributes,
+  SCOPE,
+  spanName,
+} from "./conventions.ts";
+
+/**
+ * Options of {@link otel}. Spans and metrics go to the providers the application registered with the
+ * OpenTelemetry API (as the SDK's `start()` does); without one, nothing is recorded.
+ */
+export interface OtelOptions {
+  /**
+   * Records a tool call's arguments as `gen_ai.tool.call.arguments` (JSON). Off by default: arguments
+   * may hold what the user typed or secrets.
+   */
+  recordArguments?: boolean;
+  /** Records a tool call's result as `gen_ai.tool.call.result` (JSON). Off by default, as arguments. */
+  recordResults?: boolean;
+}
+
+/**
+ * Creates request middleware that traces every method on every wire (MCP 2026-07-28 and 2025, MCP-lite
+ * over HTTP and stdio, gRPC/Connect, Webtools) as a SERVER span named `{mcp.method.name} {target}`.
+ *
+ * The span's parent is the trace context in the request's `params._meta` (MCP SEP-414), else the
+ * `traceparent` header or gRPC metadata (W3C Trace Context), else the active context; when `_meta` and
+ * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
+ * ERROR with `error.type = tool_error`; a protocol error sets `error.type` and `rpc.response.status_code`
+ * to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
+ * registered OpenTelemetry SDK, nothing is recorded.
+ *
+ * @param options Whether to record arguments and results.
+ * @returns The middleware, for `server.use()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../mod.ts";
+ * import { otel } from "./mod.ts";
+ *
+ * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
+ * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).use(otel());
+ * // No SDK registered: the call is answered as usual and nothing is recorded.
+ * assert.equal((await server.call("add", { a: 1, b: 2 })).kind, "answer");
+ * ```
+ */
+export function otel(options: OtelOptions = {}): Middleware {
+  const tracer = trace.getTracer(SCOPE);
+  const duration = durationRecorder(
+    undefined,
+    "mcp.server.operation.duration",
+    "MCP request duration as observed on the receiver, from the time it was received until the result is sent",
+  );
+  const { recordArguments = false, recordResults = false } = options;
+
+  return async function otel(call, next) {
+    const started = performance.now();
+    const { method, name, params } = call;
+    const meta = call.ctx.meta;
+    const attributes = methodAttributes(method, name);
+    describeRequest(meta, attributes);
+    const { parent, links } = parentOf(params, meta);
+    const metric: Attributes = { ...attributes };
+    delete metric["jsonrpc.request.id"];
+    delete metric["mcp.session.id"];
+    const span = tracer.startSpan(spanName(method, name), { kind: SpanKind.SERVER, attributes, links }, parent);
+    if (recordArguments && method === "tools/call" && span.isRecording()) {
+      span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(params.arguments ?? {}));
+    }
+    try {
+      const result = await context.with(trace.setSpan(parent, span), next);
+      if (isObject(result) && result.kind === "failure") {
+        failed(span, metric, "tool_error", toolErrorMessage(result.result));
+      }
+      if (recordResults && method === "tools/call" && isObject(result) && "result" in result && span.isRecording()) {
+        span.setAttribute("gen_ai.tool.call.result", JSON.stringify(result.result));
+      }
+      return result;
+    } catch (error) {
+      const code = String(jsonRpcCodeOf(error, meta));
+      span.setAttribute("rpc.response.status_code", code);
+      metric["rpc.response.status_code"] = code;
+      failed(span, metric, code, error instanceof Error ? error.message : String(error));
+      throw error;
+    } finally {
+      span.end();
+      duration((performance.now() - started) / 1000, metric);
+    }
+  };
+}
+
+/** Adds what the request's metadata says: its id, protocol version, session, and transport. */
+function describeRequest(meta: CallMeta, attributes: Attributes): void {
+  const { requestId, protocolVersion, wire } = meta;
+  if (requestId !== undefined && requestId !== null) attributes["jsonrpc.request.id"] = String(requestId);
+  if (protocolVersion !== undefined) attributes["mcp.protocol.version"] = protocolVersion;
+  const session = meta.sessionId ?? (wire === "mcp" ? meta.headers.get("mcp-session-id") ?? undefined : undefined);
+  if (session !== undefined) attributes["mcp.session.id"] = session;
+  if (meta.transport === "pipe") attributes["network.transport"] = "pipe";
+  else if (wire !== "in-process") attributes["network.transport"] = "tcp";
+}
+
+/** The span's parent: `_meta`'s trace context, else the header's (a link when both exist), else the active context. */
+function parentOf(params: Readonly<Record<string, unknown>>, meta: CallMeta): { parent: Context; links: Link[] } {
+  const sent = isObject(params._meta) ? params._meta : meta.requestMeta;
+  const fromMeta = contextFromMeta(sent);
+  const fromHeaders = meta.wire === "in-process" ? undefined : contextFromHeaders(meta.headers);
+  if (fromMeta === undefined) return { parent: fromHeaders ?? context.active(), links: [] };
+  const transport = fromHeaders === undefined ? undefined : trace.getSpanContext(fromHeaders);
+  const own = trace.getSpanContext(fromMeta);
+  const links = transport === undefined || transport.spanId === own?.spanId ? [] : [{ context: transport }];
+  return { parent: fromMeta, links };
+}
+
+function failed(span: Span, metric: Attributes, type: string, message: string): void {
+  span.setAttribute("error.type", type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  metric["error.type"] = type;
+}
+
+/** The JSON-RPC code the wire answers an error with: a masked error is -32603 (internal). */
+function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
+  if (!(error instanceof McpliteError)) return -32603;
+  if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;
+  const modern = meta.protocolVersion !== undefined && meta.protocolVersion >= "2026";
+  return (modern ? modernErrorToWire : legacyErrorToWire)(error.code).code;
+}
+
+/** A failed tool's first text block, as the span status message. */
+function toolErrorMessage(result: unknown): string {
+  const content = isObject(result) && Array.isArray(result.content) ? result.content : [];
+  const text = content.find((block) => isObject(block) && block.type === "text");
+  return isObject(text) && typeof text.text === "string" ? text.text : "tool_error";
+}
