@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ErrorCode } from "../../../mod.ts";
-import { legacyErrorToWire, modernErrorToWire } from "../../../src/bindings/mcp/status.ts";
+import { ErrorCode } from "../../mod.ts";
+import { legacyErrorToWire, modernErrorToWire } from "../../src/bindings/mcp/status.ts";
+import { errorCodeToWire } from "../../src/bindings/mcplite/status.ts";
 
 /** Each code's JSON-RPC code and HTTP status on 2026-07-28 (MCP 2026-07-28, Basic and Streamable HTTP). */
 const MODERN: Record<ErrorCode, [number, number]> = {
@@ -38,18 +39,31 @@ const LEGACY: Record<ErrorCode, [number, number]> = {
   missing_capability: [-32021, 200],
 };
 
-describe("MCP status tables", () => {
-  it("maps every error code for a 2026-07-28 request", () => {
-    for (const code of Object.values(ErrorCode)) {
-      const [rpc, status] = MODERN[code];
-      assert.deepEqual({ ...modernErrorToWire(code) }, { code: rpc, status }, code);
-    }
-  });
+/** MCP-lite (MCP-lite spec v0.042 §4.4, A.5): the call's own failures get an HTTP status too. */
+const LITE: Record<ErrorCode, [number, number]> = {
+  ...MODERN,
+  method_not_found: [-32601, 200],
+  unknown_tool: [-32601, 200],
+  invalid_envelope: [-32602, 200],
+  forbidden: [-32600, 403],
+  rate_limited: [-32029, 429],
+  deadline_exceeded: [-32603, 504],
+  internal: [-32603, 500],
+};
 
-  it("maps every error code for a 2025-era request", () => {
-    for (const code of Object.values(ErrorCode)) {
-      const [rpc, status] = LEGACY[code];
-      assert.deepEqual({ ...legacyErrorToWire(code) }, { code: rpc, status }, code);
-    }
-  });
+describe("the JSON-RPC wires' status tables", () => {
+  const wires: [string, (code: ErrorCode) => { code: number; status: number }, Record<ErrorCode, [number, number]>][] =
+    [
+      ["MCP 2026-07-28", modernErrorToWire, MODERN],
+      ["MCP 2025", legacyErrorToWire, LEGACY],
+      ["MCP-lite", errorCodeToWire, LITE],
+    ];
+  for (const [wire, table, expected] of wires) {
+    it(`maps every error code to ${wire}'s JSON-RPC code and HTTP status`, () => {
+      for (const code of Object.values(ErrorCode)) {
+        const [rpc, status] = expected[code];
+        assert.deepEqual({ ...table(code) }, { code: rpc, status }, code);
+      }
+    });
+  }
 });
