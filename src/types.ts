@@ -32,13 +32,7 @@ export type {
   ToolTypes,
 } from "./core/tool.ts";
 export type { ResourceBuilder } from "./resource/define-resource.ts";
-export type {
-  ReadHandler,
-  ReadValue,
-  ResourceContentsInput,
-  ResourceDescriptor,
-  ResourceTemplateDescriptor,
-} from "./core/resource.ts";
+export type { ReadHandler, ReadValue, ResourceContentsInput, ResourceTemplateDescriptor } from "./core/resource.ts";
 export type { UriTemplate, UriVariableNames, UriVariables } from "./core/uri-template.ts";
 export type { PromptBuilder } from "./prompt/define-prompt.ts";
 export type {
@@ -81,6 +75,7 @@ export type {
   EmbeddedResource,
   ImageContent,
   ResourceContents,
+  ResourceDescriptor,
   ResourceLink,
   TextContent,
 } from "./core/result.ts";

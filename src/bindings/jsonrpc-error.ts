@@ -5,6 +5,7 @@
  * @module
  */
 import { ErrorCode, McpliteError } from "../core/mod.ts";
+import { McpErrorCode } from "../internal/mcp-wire.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
 import { JSON_HEADERS } from "../server/responses.ts";
 
@@ -18,6 +19,52 @@ export interface WireError {
 
 /** A wire's table from error codes to JSON-RPC codes and HTTP statuses. */
 export type StatusTable = (code: ErrorCode) => WireError;
+
+/** A JSON-RPC code and HTTP status for every error code. */
+export type WireErrorRows = Readonly<Record<ErrorCode, WireError>>;
+
+/**
+ * The rows the JSON-RPC wires (MCP-lite, MCP in both eras) share: errors of the HTTP envelope carry a
+ * 4xx status, errors of the call itself travel with 200, as JSON-RPC intends (JSON-RPC 2.0 §5.1 for the
+ * codes). Each wire's `status.ts` overrides the rows its spec assigns otherwise.
+ */
+const SHARED_ROWS: WireErrorRows = {
+  [ErrorCode.ParseError]: { code: -32700, status: 400 },
+  [ErrorCode.InvalidRequest]: { code: -32600, status: 400 },
+  [ErrorCode.MethodNotFound]: { code: -32601, status: 200 },
+  [ErrorCode.UnknownTool]: { code: -32602, status: 200 }, // MCP: invalid params, not an unknown method
+  [ErrorCode.InvalidArguments]: { code: -32602, status: 200 }, // the failing paths go in data
+  [ErrorCode.InvalidParams]: { code: -32602, status: 200 },
+  [ErrorCode.InvalidConfig]: { code: -32602, status: 200 },
+  [ErrorCode.InvalidEnvelope]: { code: -32602, status: 200 },
+  [ErrorCode.ResourceNotFound]: { code: -32602, status: 200 },
+  [ErrorCode.RequestTimeout]: { code: -32600, status: 408 }, // RFC 9110 §15.5.9: the body did not arrive in time
+  [ErrorCode.PayloadTooLarge]: { code: -32600, status: 413 },
+  [ErrorCode.UnsupportedMediaType]: { code: -32600, status: 415 },
+  [ErrorCode.MethodNotAllowed]: { code: -32600, status: 405 },
+  [ErrorCode.Forbidden]: { code: -32000, status: 403 },
+  [ErrorCode.Unauthenticated]: { code: -32001, status: 401 }, // implementation-defined server error range
+  [ErrorCode.PermissionDenied]: { code: -32003, status: 403 },
+  [ErrorCode.RateLimited]: { code: -32029, status: 200 }, // raised by middleware; the client keeps the code
+  [ErrorCode.HeaderMismatch]: { code: McpErrorCode.HeaderMismatch, status: 400 },
+  [ErrorCode.MissingCapability]: { code: McpErrorCode.MissingCapability, status: 400 },
+  [ErrorCode.UnsupportedVersion]: { code: McpErrorCode.UnsupportedVersion, status: 400 },
+  [ErrorCode.DeadlineExceeded]: { code: -32603, status: 200 },
+  [ErrorCode.Internal]: { code: -32603, status: 200 }, // the MCP reference servers answer 200; clients surface -32603
+};
+
+/**
+ * A wire's rows: the shared JSON-RPC rows with the wire's own overrides, frozen once at load so a
+ * lookup allocates nothing.
+ *
+ * @param overrides The rows where the wire's spec differs from the shared ones.
+ * @returns Every error code's JSON-RPC code and HTTP status.
+ */
+export function wireErrorRows(overrides: Partial<WireErrorRows>): WireErrorRows {
+  const rows: Record<string, WireError> = { ...SHARED_ROWS, ...overrides };
+  for (const code in rows) Object.freeze(rows[code]);
+  return Object.freeze(rows) as WireErrorRows;
+}
 
 /** An error in its wire form. */
 export interface JsonRpcErrorParts extends WireError {

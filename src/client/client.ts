@@ -93,6 +93,9 @@ export interface ListOptions extends RequestOptions {
   fresh?: boolean;
 }
 
+/** A call to run: the tool, its arguments and options, whether it streams, and the reply it resumes from. */
+type RunArgs = [name: string, args: Record<string, unknown>, options: CallOptions, stream?: boolean, start?: Reply];
+
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: "0.1.0" };
 
 /**
@@ -414,13 +417,7 @@ export class Client<T = UntypedTools> {
   }
 
   /** Runs a call to its complete result, whatever `wait` says. */
-  async #runToEnd(
-    name: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-    stream = false,
-    start?: Reply,
-  ): Promise<CallResult> {
+  async #runToEnd(...[name, args, options, stream, start]: RunArgs): Promise<CallResult> {
     const outcome = await this.#run(name, args, { ...options, wait: true }, stream, start);
     if (outcome.kind !== "complete") throw new RpcError(`The call ended as a ${outcome.kind}`, { data: outcome });
     return outcome.result;
@@ -428,11 +425,7 @@ export class Client<T = UntypedTools> {
 
   /** Runs a call to a complete result (or, with `wait: false`, to a handle). */
   async #run(
-    name: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-    stream = false,
-    start?: Reply,
+    ...[name, args, options, stream = false, start]: RunArgs
   ): Promise<{ kind: "complete"; result: CallResult } | CallHandle<unknown>> {
     return await this.#timed(options, async (deadline) => {
       const ctx = this.#context(deadline, options, undefined, stream);

@@ -7,7 +7,7 @@
 import { rethrowAbort } from "./deadline.ts";
 import { ClientError, type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
 import { readSse, type SseCursor } from "./sse.ts";
-import type { RequestContext } from "./transport.ts";
+import type { RequestContext, ToolListing } from "./transport.ts";
 import { isObject } from "../internal/is-object.ts";
 
 /** A `fetch` function: the global one, or a server's own (in process), or one that adds auth. */
@@ -177,6 +177,28 @@ export async function readRpcReply(
       ),
     );
   }
+}
+
+/**
+ * Tells whether a response's body is JSON (`application/json`, or a `+json` type).
+ *
+ * @param response The response.
+ * @returns `true` when the content type names JSON.
+ */
+export function isJsonResponse(response: Response): boolean {
+  return (response.headers.get("content-type") ?? "").includes("json");
+}
+
+/**
+ * Reads a tool list's caching metadata from the response that carried it: `Cache-Control`, `ETag`.
+ *
+ * @param response The response.
+ * @returns The lifetime, scope and entity tag, when the headers say.
+ */
+export function listingHintOf(response: Response): Omit<ToolListing, "tools" | "notModified"> {
+  const hint = cacheHintOf(response.headers);
+  const etag = response.headers.get("etag");
+  return etag ? { ...hint, etag } : hint;
 }
 
 /**

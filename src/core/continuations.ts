@@ -22,6 +22,17 @@ const SHARED_POLL_MS = 250;
 /** The message of a job whose instance stopped renewing its lease. */
 export const STOPPED_MESSAGE = "The instance running this job stopped before it finished";
 
+/**
+ * The error for deferred work this instance does not hold (it ran in another instance, or expired):
+ * invalid params with `data.reason: "result_not_found"`, the reason every wire's callers read.
+ *
+ * @param message What was asked for, and the advice (a shared `ResultStore`).
+ * @returns The error.
+ */
+export function resultNotHeld(message: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, message, { data: { reason: "result_not_found" } });
+}
+
 /** The store key of a job's lease: present while an instance runs the job. */
 function leaseKey(id: string): string {
   return `lease:${id}`;

@@ -15,6 +15,7 @@ export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";
 export { completionResult } from "./completer.ts";
 export type { Completer, CompletionResult } from "./completer.ts";
 export { configDefaults } from "./config.ts";
+export { resultNotHeld } from "./continuations.ts";
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
 export type { Feature } from "./feature.ts";
 export { type Host, NO_HOST, withCaller } from "./host.ts";

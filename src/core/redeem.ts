@@ -5,6 +5,7 @@
  * @module
  */
 import { askAll } from "./ask-all.ts";
+import { resultNotHeld } from "./continuations.ts";
 import { type CallContext, callerOf } from "./call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
@@ -141,12 +142,10 @@ async function redeemDeferred(
   }
   const entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
   if (entry === undefined) {
-    throw new ProtocolError(
-      ErrorCode.InvalidParams,
+    throw resultNotHeld(
       "The result of this promise is not held by this server instance (or it has expired): work started with " +
         "ctx.defer() keeps its result in the process that ran it. To redeem on any instance, give every instance " +
         "a shared ResultStore (the resultStore option).",
-      { data: { reason: "result_not_found" } },
     );
   }
   const again = () => {

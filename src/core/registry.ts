@@ -177,8 +177,7 @@ export class Definitions implements Registry {
    * @throws {TypeError} When a tool of that name exists already.
    */
   add(tool: AnyTool): void {
-    if (this.#tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
-    this.#tools.set(tool.name, tool);
+    this.#put(this.#tools, tool.name, tool, `a tool named "${tool.name}"`);
     if (tool.longRunning !== undefined && this.#redeem !== undefined) {
       const redeem = this.#redeem(this);
       if (!this.#tools.has(redeem.name)) this.#tools.set(redeem.name, redeem);
@@ -193,9 +192,7 @@ export class Definitions implements Registry {
    * @returns Whether a tool was removed.
    */
   remove(name: string): boolean {
-    const removed = this.#tools.delete(name);
-    if (removed) this.#changed(TOOLS);
-    return removed;
+    return this.#take(this.#tools, name, TOOLS);
   }
 
   get resources(): IterableIterator<AnyResource> {
@@ -209,10 +206,7 @@ export class Definitions implements Registry {
    * @throws {TypeError} When one with that URI (or template) exists already.
    */
   addResource(resource: AnyResource): void {
-    if (this.#resources.has(resource.uri)) throw new TypeError(`a resource ${resource.uri} is registered already`);
-    this.#resources.set(resource.uri, resource);
-    this.#bring(resource);
-    this.#changed(RESOURCES);
+    this.#register(this.#resources, resource.uri, resource, `a resource ${resource.uri}`, RESOURCES);
   }
 
   /**
@@ -222,9 +216,7 @@ export class Definitions implements Registry {
    * @returns Whether one was removed.
    */
   removeResource(uri: string): boolean {
-    const removed = this.#resources.delete(uri);
-    if (removed) this.#changed(RESOURCES);
-    return removed;
+    return this.#take(this.#resources, uri, RESOURCES);
   }
 
   get skills(): IterableIterator<Skill> {
@@ -238,10 +230,7 @@ export class Definitions implements Registry {
    * @throws {TypeError} When a skill of that URI is registered already.
    */
   addSkill(skill: Skill): void {
-    if (this.#skills.has(skill.uri)) throw new TypeError(`a skill ${skill.uri} is registered already`);
-    this.#skills.set(skill.uri, skill);
-    this.#bring(skill);
-    this.#changed(RESOURCES);
+    this.#register(this.#skills, skill.uri, skill, `a skill ${skill.uri}`, RESOURCES);
   }
 
   skill(uri: string): Skill | undefined {
@@ -273,10 +262,7 @@ export class Definitions implements Registry {
    * @throws {TypeError} When a prompt of that name exists already.
    */
   addPrompt(prompt: AnyPrompt): void {
-    if (this.#prompts.has(prompt.name)) throw new TypeError(`a prompt named "${prompt.name}" is registered already`);
-    this.#prompts.set(prompt.name, prompt);
-    this.#bring(prompt);
-    this.#changed(PROMPTS);
+    this.#register(this.#prompts, prompt.name, prompt, `a prompt named "${prompt.name}"`, PROMPTS);
   }
 
   /**
@@ -286,9 +272,7 @@ export class Definitions implements Registry {
    * @returns Whether a prompt was removed.
    */
   removePrompt(name: string): boolean {
-    const removed = this.#prompts.delete(name);
-    if (removed) this.#changed(PROMPTS);
-    return removed;
+    return this.#take(this.#prompts, name, PROMPTS);
   }
 
   cached<V>(slot: CacheSlot<V>, key: string, build: () => V): V {
@@ -316,6 +300,32 @@ export class Definitions implements Registry {
   announce(change: RegistryChange): void {
     if (change.kind === "resource-updated") this.resourceUpdated(change.uri);
     else this.#changed(change);
+  }
+
+  /** Puts a definition in its table; a second one under the same key is refused, naming the first (`what`). */
+  #put<T>(table: Map<string, T>, key: string, definition: T, what: string): void {
+    if (table.has(key)) throw new TypeError(`${what} is registered already`);
+    table.set(key, definition);
+  }
+
+  /** Registers a definition that may bring features (a resource, skill or prompt), and tells the listeners. */
+  #register<T extends Featured>(
+    table: Map<string, T>,
+    key: string,
+    definition: T,
+    what: string,
+    change: RegistryChange,
+  ) {
+    this.#put(table, key, definition, what);
+    this.#bring(definition);
+    this.#changed(change);
+  }
+
+  /** Takes a definition out of its table, telling the listeners when there was one. */
+  #take(table: Map<string, unknown>, key: string, change: RegistryChange): boolean {
+    const removed = table.delete(key);
+    if (removed) this.#changed(change);
+    return removed;
   }
 
   #changed(change: RegistryChange): void {

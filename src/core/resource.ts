@@ -6,7 +6,7 @@
  */
 import type { CallContext } from "./call-context.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
-import type { ContentAnnotations, ResourceContents } from "./result.ts";
+import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";
 import type { Featured } from "./feature.ts";
@@ -72,28 +72,8 @@ export interface Resource<TUri extends string = string> extends Featured {
 /** Any resource. */
 export type AnyResource = Resource<string>;
 
-/** A static resource as `resources/list` shows it. */
-export interface ResourceDescriptor {
-  /** The URI. */
-  uri: string;
-  /** The name. */
-  name: string;
-  /** The title. */
-  title?: string;
-  /** The description. */
-  description?: string;
-  /** The MIME type. */
-  mimeType?: string;
-  /** The size in bytes. */
-  size?: number;
-  /** The annotations. */
-  annotations?: ContentAnnotations;
-  /** The metadata. */
-  _meta?: Record<string, unknown>;
-}
-
 /** A template as `resources/templates/list` shows it. */
-export interface ResourceTemplateDescriptor {
+export interface ResourceTemplateDescriptor extends ContentBlockBase {
   /** The RFC 6570 template. */
   uriTemplate: string;
   /** The name. */
@@ -104,10 +84,6 @@ export interface ResourceTemplateDescriptor {
   description?: string;
   /** The MIME type. */
   mimeType?: string;
-  /** The annotations. */
-  annotations?: ContentAnnotations;
-  /** The metadata. */
-  _meta?: Record<string, unknown>;
 }
 
 /**

@@ -67,10 +67,8 @@ export interface EmbeddedResource extends ContentBlockBase {
   resource: ResourceContents;
 }
 
-/** A link to a resource the client may read later. */
-export interface ResourceLink extends ContentBlockBase {
-  /** The block type. */
-  type: "resource_link";
+/** A static resource as `resources/list` shows it (MCP's `Resource`), and what a resource link names. */
+export interface ResourceDescriptor extends ContentBlockBase {
   /** The resource URI. */
   uri: string;
   /** The resource name. */
@@ -83,6 +81,12 @@ export interface ResourceLink extends ContentBlockBase {
   mimeType?: string;
   /** The size in bytes, if known. */
   size?: number;
+}
+
+/** A link to a resource the client may read later (MCP's `ResourceLink` extends `Resource`). */
+export interface ResourceLink extends ResourceDescriptor {
+  /** The block type. */
+  type: "resource_link";
 }
 
 /** Any content block. */

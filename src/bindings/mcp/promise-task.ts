@@ -28,6 +28,7 @@ import {
   type PromiseOutcome,
   ProtocolError,
   type Registry,
+  resultNotHeld,
   runCancellation,
   runContinuation,
   type StoredResult,
@@ -295,12 +296,10 @@ async function heldEntry(registry: Registry, id: string, expiresAt: number): Pro
 }
 
 function notHeld(): ProtocolError {
-  return new ProtocolError(
-    ErrorCode.InvalidParams,
+  return resultNotHeld(
     "Invalid params: this task ran in another server instance, or has expired: work started with ctx.defer() " +
       "keeps its state in the process that runs it. To serve its tasks on any instance, give every instance a " +
       "shared ResultStore (the resultStore option).",
-    { data: { reason: "result_not_found" } },
   );
 }
 

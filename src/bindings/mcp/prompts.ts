@@ -10,31 +10,24 @@ import {
   promptResultFromValue,
   ProtocolError,
   runHandler,
-  visibleTo,
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { contentFor, shapeOf } from "./revision.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
-import { listReply } from "./pagination.ts";
+import { scopedList } from "./scoped-list.ts";
 import type { McpMethod } from "./request.ts";
 import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
 
-/**
- * Lists the prompts a caller may get (when prompts require scopes, the list is cached per set of scopes
- * the caller holds, privately).
- *
- * @param ctx The binding.
- * @param request The request.
- * @returns The result.
- */
-export const promptsList: McpMethod = (ctx, request) => {
-  requireCapability(ctx.core.registry, request.envelope.era, "prompts", "prompts/list");
-  const visible = visibleTo(ctx.core.registry, "prompts", request.host.auth, "mcp:prompts");
-  return listReply(ctx, request, visible.key, "prompts", () => visible.items().map(describePrompt), visible.private);
-};
+/** Lists the prompts a caller may get. */
+export const promptsList: McpMethod = scopedList(
+  "prompts",
+  "mcp:prompts",
+  "prompts",
+  (visible) => visible.map(describePrompt),
+);
 
 /**
  * Renders a prompt. An unknown prompt, arguments that are not strings, or arguments that fail the

@@ -12,57 +12,31 @@ import {
   ProtocolError,
   requireScopes,
   runHandler,
-  visibleTo,
 } from "../../core/mod.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
-import { listReply } from "./pagination.ts";
+import { scopedList } from "./scoped-list.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
 import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
 
-/**
- * Lists the static resources a caller may read (when resources require scopes, the list is cached per
- * set of scopes the caller holds, privately).
- *
- * @param ctx The binding.
- * @param request The request.
- * @returns The result.
- */
-export const resourcesList: McpMethod = (ctx, request) => {
-  requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/list");
-  const visible = visibleTo(ctx.core.registry, "resources", request.host.auth, "mcp:resources");
-  return listReply(
-    ctx,
-    request,
-    visible.key,
-    "resources",
-    () => visible.items().filter((r) => r.template === undefined).map(describeResource),
-    visible.private,
-  );
-};
+/** Lists the static resources a caller may read. */
+export const resourcesList: McpMethod = scopedList(
+  "resources",
+  "mcp:resources",
+  "resources",
+  (visible) => visible.filter((r) => r.template === undefined).map(describeResource),
+);
 
-/**
- * Lists the resource templates a caller may read (cached per scope set, like `resources/list`).
- *
- * @param ctx The binding.
- * @param request The request.
- * @returns The result.
- */
-export const resourceTemplatesList: McpMethod = (ctx, request) => {
-  requireCapability(ctx.core.registry, request.envelope.era, "resources", "resources/templates/list");
-  const visible = visibleTo(ctx.core.registry, "resources", request.host.auth, "mcp:templates");
-  return listReply(
-    ctx,
-    request,
-    visible.key,
-    "resourceTemplates",
-    () => visible.items().filter((r) => r.template !== undefined).map(describeResource),
-    visible.private,
-  );
-};
+/** Lists the resource templates a caller may read. */
+export const resourceTemplatesList: McpMethod = scopedList(
+  "resources",
+  "mcp:templates",
+  "resourceTemplates",
+  (visible) => visible.filter((r) => r.template !== undefined).map(describeResource),
+);
 
 function uriOf(request: McpRequest): string {
   const uri = request.rpc.params.uri;

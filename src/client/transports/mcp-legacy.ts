@@ -8,17 +8,8 @@
  */
 import { sleep } from "../../internal/sleep.ts";
 import { ClientError, errorFromRpc, RpcError, TransportError } from "../errors.ts";
-import {
-  baseHeaders,
-  type FetchLike,
-  type HeadersOption,
-  httpError,
-  isEventStream,
-  readRpcReply,
-  type RpcId,
-  send,
-  type StreamMessage,
-} from "../http.ts";
+import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, type StreamMessage } from "../http.ts";
+import type { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
 import { withTraceHeaders, withTraceMeta } from "../trace-context.ts";
 import { readSse, type SseCursor } from "../sse.ts";
@@ -40,9 +31,7 @@ export interface Exchanged {
 
 /** One 2025-era session with one server. */
 export class LegacySession {
-  readonly #url: string;
-  readonly #fetch: FetchLike;
-  readonly #headers: HeadersOption | undefined;
+  readonly #http: HttpEndpoint;
   readonly #requested: string;
   readonly #nextId: () => number;
   #opening: Promise<void> | undefined;
@@ -58,22 +47,12 @@ export class LegacySession {
   /**
    * Creates a session; it opens on the first request.
    *
-   * @param url The MCP endpoint.
-   * @param fetcher The fetch function.
-   * @param headers Extra headers.
+   * @param http The MCP endpoint.
    * @param requested The revision to ask for in `initialize`.
    * @param nextId Hands out JSON-RPC ids.
    */
-  constructor(
-    url: string,
-    fetcher: FetchLike,
-    headers: HeadersOption | undefined,
-    requested: string,
-    nextId: () => number,
-  ) {
-    this.#url = url;
-    this.#fetch = fetcher;
-    this.#headers = headers;
+  constructor(http: HttpEndpoint, requested: string, nextId: () => number) {
+    this.#http = http;
     this.#requested = requested;
     this.#nextId = nextId;
   }
@@ -116,7 +95,7 @@ export class LegacySession {
     if (sessionId === undefined) return;
     const headers = await this.#requestHeaders(sessionId);
     const signal = AbortSignal.timeout(5000);
-    await Promise.resolve(this.#fetch(new Request(this.#url, { method: "DELETE", headers, signal })))
+    await Promise.resolve(this.#http.fetch(new Request(this.#http.url, { method: "DELETE", headers, signal })))
       .then((response) => response.body?.cancel())
       .catch(() => {});
   }
@@ -148,11 +127,7 @@ export class LegacySession {
     this.initializeResult = result;
     const headers = await this.#requestHeaders(this.#sessionId);
     const body = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const ack = await send(
-      this.#fetch,
-      new Request(this.#url, { method: "POST", headers, body, signal: ctx.signal }),
-      ctx.signal,
-    );
+    const ack = await this.#http.post("", headers, body, ctx.signal);
     await ack.body?.cancel().catch(() => {});
     if (!ack.ok) {
       throw new TransportError(`notifications/initialized was refused: HTTP ${ack.status}`, { status: ack.status });
@@ -204,7 +179,7 @@ export class LegacySession {
     headers.delete("content-type");
     if (cursor.lastEventId !== undefined) headers.set("last-event-id", cursor.lastEventId);
     try {
-      const response = await this.#fetch(new Request(this.#url, { method: "GET", headers, signal }));
+      const response = await this.#http.fetch(new Request(this.#http.url, { method: "GET", headers, signal }));
       if (response.ok && isEventStream(response)) return response;
       await response.body?.cancel().catch(() => {});
     } catch {
@@ -234,9 +209,10 @@ export class LegacySession {
   }
 
   async #requestHeaders(sessionId: string | undefined): Promise<Headers> {
-    const headers = await baseHeaders(this.#headers);
-    headers.set("content-type", "application/json");
-    headers.set("accept", "application/json, text/event-stream");
+    const headers = await this.#http.headers({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    });
     if (sessionId !== undefined) headers.set("mcp-session-id", sessionId);
     if (this.#version !== undefined) headers.set("mcp-protocol-version", this.#version);
     return headers;
@@ -261,12 +237,9 @@ export class LegacySession {
     // answers this POST at all.
     this.#inflight.set(ctx, progressToken);
     try {
-      const request = new Request(this.#url, { method: "POST", headers, body, signal: ctx.signal });
-      const response = await send(this.#fetch, request, ctx.signal);
+      const response = await this.#http.post("", headers, body, ctx.signal);
       if (response.status === 304) return { result: {}, response };
-      if (!response.ok && !(response.headers.get("content-type") ?? "").includes("json")) {
-        throw await httpError(response);
-      }
+      if (!response.ok && !isJsonResponse(response)) throw await httpError(response);
       const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };
       const onMessage = (message: StreamMessage) =>
         handleStreamMessage(message, ctx, progressToken, (rid, m, p) => this.#answer(rid, m, p, ctx));
@@ -296,11 +269,7 @@ export class LegacySession {
       resume.set("accept", "text/event-stream");
       resume.delete("content-type");
       resume.set("last-event-id", cursor.lastEventId);
-      response = await send(
-        this.#fetch,
-        new Request(this.#url, { method: "GET", headers: resume, signal: ctx.signal }),
-        ctx.signal,
-      );
+      response = await this.#http.get("", resume, ctx.signal);
       if (!response.ok) throw await httpError(response);
       reply = await readRpcReply(response, id, ctx, cursor, onMessage);
     }
@@ -327,8 +296,7 @@ export class LegacySession {
   /** POSTs a message that needs no reply (an answer to a server request). */
   async #post(message: Record<string, unknown>, signal: AbortSignal = AbortSignal.timeout(10_000)): Promise<Response> {
     const headers = await this.#requestHeaders(this.#sessionId);
-    const request = new Request(this.#url, { method: "POST", headers, body: JSON.stringify(message), signal });
-    const response = await send(this.#fetch, request, signal);
+    const response = await this.#http.post("", headers, JSON.stringify(message), signal);
     await response.body?.cancel().catch(() => {});
     return response;
   }

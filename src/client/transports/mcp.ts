@@ -9,18 +9,8 @@
 import { isObject } from "../../internal/is-object.ts";
 import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
 import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
-import {
-  baseHeaders,
-  cacheHintOf,
-  fetcherOf,
-  type FetchLike,
-  type HeadersOption,
-  httpError,
-  type HttpOptions,
-  readRpcReply,
-  send,
-  type StreamMessage,
-} from "../http.ts";
+import { cacheHintOf, httpError, type HttpOptions, isJsonResponse, readRpcReply, type StreamMessage } from "../http.ts";
+import { HttpEndpoint } from "../http-endpoint.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
 import { withTraceHeaders } from "../trace-context.ts";
@@ -70,14 +60,12 @@ const MODERN_ERRORS = new Set<number>([
  * ```
  */
 export function createMcpTransport(url: string | URL, options: McpTransportOptions = {}): Transport {
-  return new McpTransport(String(url), options);
+  return new McpTransport(new HttpEndpoint(url, options), options);
 }
 
 class McpTransport implements Transport {
   readonly wire = "mcp";
-  readonly #url: string;
-  readonly #fetch: FetchLike;
-  readonly #headers: HeadersOption | undefined;
+  readonly #http: HttpEndpoint;
   readonly #forced: string | undefined;
   #version: string = MODERN_VERSION;
   #era: Promise<"modern" | "legacy"> | undefined;
@@ -88,10 +76,8 @@ class McpTransport implements Transport {
   /** The listed tools that run only as tasks (MCP 2025-11-25 `execution.taskSupport: "required"`). */
   #taskRequired: Set<string> | undefined;
 
-  constructor(url: string, options: McpTransportOptions) {
-    this.#url = url;
-    this.#fetch = fetcherOf(options);
-    this.#headers = options.headers;
+  constructor(http: HttpEndpoint, options: McpTransportOptions) {
+    this.#http = http;
     this.#forced = options.protocolVersion;
     if (this.#forced !== undefined && !isLegacyVersion(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)) {
       throw new TypeError(
@@ -230,7 +216,7 @@ class McpTransport implements Transport {
   }
 
   #useLegacy(version: string): "legacy" {
-    this.#legacy = new LegacySession(this.#url, this.#fetch, this.#headers, version, () => this.#nextId++);
+    this.#legacy = new LegacySession(this.#http, version, () => this.#nextId++);
     return "legacy";
   }
 
@@ -253,23 +239,20 @@ class McpTransport implements Transport {
         ...ctx.traceContext,
       };
       if (ctx.logLevel !== undefined) meta[META.logLevel] = ctx.logLevel;
-      const headers = await baseHeaders(this.#headers);
-      extra?.forEach((value, key) => headers.set(key, value));
-      headers.set("content-type", "application/json");
-      headers.set("accept", "application/json, text/event-stream");
-      headers.set("mcp-protocol-version", this.#version);
-      headers.set(METHOD_HEADER, method);
+      const headers = await this.#http.headers({
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": this.#version,
+        [METHOD_HEADER]: method,
+      }, extra);
       withTraceHeaders(headers, ctx);
       const nameField = NAME_FIELDS.get(method);
       const name = nameField === undefined ? undefined : params[nameField];
       if (typeof name === "string") headers.set(NAME_HEADER, encodeHeaderValue(name));
       const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } });
-      const request = new Request(this.#url, { method: "POST", headers, body, signal: ctx.signal });
-      const response = await send(this.#fetch, request, ctx.signal);
+      const response = await this.#http.post("", headers, body, ctx.signal);
       if (response.status === 304) return { result: {}, response };
-      if (!response.ok && !(response.headers.get("content-type") ?? "").includes("json")) {
-        throw await httpError(response);
-      }
+      if (!response.ok && !isJsonResponse(response)) throw await httpError(response);
       const cursor = { lastEventId: undefined, retryMs: undefined };
       const onMessage = (message: StreamMessage) => handleStreamMessage(message, ctx, progressToken);
       const reply = await readRpcReply(response, id, ctx, cursor, onMessage);

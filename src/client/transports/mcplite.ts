@@ -6,19 +6,16 @@
  */
 import { errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
 import {
-  baseHeaders,
-  cacheHintOf,
-  fetcherOf,
-  type FetchLike,
-  type HeadersOption,
   httpError,
   type HttpOptions,
   isEventStream,
+  isJsonResponse,
+  listingHintOf,
   readJsonBody,
   replyFrom,
-  send,
   unreadable,
 } from "../http.ts";
+import { HttpEndpoint } from "../http-endpoint.ts";
 import { replyFromLite } from "../result.ts";
 import { readSse } from "../sse.ts";
 import { withTraceHeaders, withTraceMeta } from "../trace-context.ts";
@@ -44,38 +41,30 @@ export type McpliteTransportOptions = HttpOptions;
  * ```
  */
 export function createMcpliteTransport(baseUrl: string | URL, options: McpliteTransportOptions = {}): Transport {
-  return new McpliteTransport(String(baseUrl), options);
+  return new McpliteTransport(new HttpEndpoint(baseUrl, options, true));
 }
 
 class McpliteTransport implements Transport {
   readonly wire = "mcp-lite";
-  readonly #base: string;
-  readonly #fetch: FetchLike;
-  readonly #headers: HeadersOption | undefined;
+  readonly #http: HttpEndpoint;
   #nextId = 1;
 
-  constructor(baseUrl: string, options: HttpOptions) {
-    this.#base = baseUrl.endsWith("/") ? baseUrl.slice(0, -1) : baseUrl;
-    this.#fetch = fetcherOf(options);
-    this.#headers = options.headers;
+  constructor(http: HttpEndpoint) {
+    this.#http = http;
   }
 
   async listTools(ctx: RequestContext): Promise<ToolListing> {
-    const headers = await baseHeaders(this.#headers);
-    headers.set("content-type", "application/json");
-    headers.set("accept", "application/json");
-    if (ctx.etag !== undefined) headers.set("if-none-match", ctx.etag);
-    withTraceHeaders(headers, ctx);
-    const request = new Request(`${this.#base}/listtools`, { method: "POST", headers, body: "{}", signal: ctx.signal });
-    const response = await send(this.#fetch, request, ctx.signal);
-    const hint = cacheHintOf(response.headers);
-    const etag = response.headers.get("etag") ?? undefined;
-    if (response.status === 304) return { tools: [], notModified: true, ...hint, ...(etag ? { etag } : {}) };
+    const fields: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+    if (ctx.etag !== undefined) fields["if-none-match"] = ctx.etag;
+    const headers = withTraceHeaders(await this.#http.headers(fields), ctx);
+    const response = await this.#http.post("/listtools", headers, "{}", ctx.signal);
+    const hint = listingHintOf(response);
+    if (response.status === 304) return { tools: [], notModified: true, ...hint };
     if (!response.ok) throw await this.#failure(response, "tools/list", ctx.signal);
     const body = await readJsonBody(response, ctx.signal);
     const tools = Array.isArray(body) ? body : (body as { tools?: unknown } | null)?.tools;
     if (!Array.isArray(tools)) throw unreadable(response, body);
-    return { tools: tools as ToolInfo[], ...hint, ...(etag ? { etag } : {}) };
+    return { tools: tools as ToolInfo[], ...hint };
   }
 
   async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
@@ -83,14 +72,16 @@ class McpliteTransport implements Transport {
     const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
     if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
     if (call.requestState !== undefined) params.requestState = call.requestState;
-    const headers = await baseHeaders(this.#headers);
-    headers.set("content-type", "application/json");
     const talks = ctx.stream || ctx.onProgress !== undefined || ctx.onLog !== undefined;
-    headers.set("accept", talks ? "text/event-stream" : "application/json");
-    withTraceHeaders(headers, ctx);
+    const headers = withTraceHeaders(
+      await this.#http.headers({
+        "content-type": "application/json",
+        accept: talks ? "text/event-stream" : "application/json",
+      }),
+      ctx,
+    );
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: withTraceMeta(params, ctx) });
-    const request = new Request(`${this.#base}/calltools`, { method: "POST", headers, body, signal: ctx.signal });
-    const response = await send(this.#fetch, request, ctx.signal);
+    const response = await this.#http.post("/calltools", headers, body, ctx.signal);
     if (isEventStream(response) && response.ok) return await this.#readStream(response, ctx);
     const parsed = await readJsonBody(response, ctx.signal);
     const reply = replyFrom(parsed, response);
@@ -140,7 +131,7 @@ class McpliteTransport implements Transport {
   }
 
   async #failure(response: Response, method: string, signal: AbortSignal): Promise<Error> {
-    if (!(response.headers.get("content-type") ?? "").includes("json")) return await httpError(response);
+    if (!isJsonResponse(response)) return await httpError(response);
     const reply = replyFrom(await readJsonBody(response, signal).catch(() => undefined), response);
     if (reply !== undefined && !reply.ok) {
       return errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });

@@ -9,17 +9,8 @@
 import type { WebtoolsEnvelope } from "../../bindings/webtools/envelope.ts";
 import type { WebtoolsMetadata } from "../../bindings/webtools/metadata.ts";
 import { InvalidArgumentsError, RpcError, ToolNotFoundError } from "../errors.ts";
-import {
-  baseHeaders,
-  cacheHintOf,
-  fetcherOf,
-  type FetchLike,
-  type HeadersOption,
-  httpError,
-  type HttpOptions,
-  readJsonBody,
-  send,
-} from "../http.ts";
+import { httpError, type HttpOptions, isJsonResponse, listingHintOf, readJsonBody } from "../http.ts";
+import { HttpEndpoint } from "../http-endpoint.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { checkPin } from "../webtools-pin.ts";
 import { withTraceHeaders } from "../trace-context.ts";
@@ -70,29 +61,24 @@ export function createWebtoolsTransport(url: string | URL, options: WebtoolsTran
   if (options.hash !== undefined && options.version === undefined) {
     throw new TypeError("createWebtoolsTransport: a hash pins one version; give its version too");
   }
-  return new WebtoolsTransport(String(url), options);
+  return new WebtoolsTransport(new HttpEndpoint(url, options, true), options);
 }
 
 class WebtoolsTransport implements Transport {
   readonly wire = "webtools";
-  readonly #base: string;
-  readonly #fetch: FetchLike;
-  readonly #headers: HeadersOption | undefined;
+  readonly #http: HttpEndpoint;
   readonly #options: WebtoolsTransportOptions;
   #checkedAt = -Infinity;
 
-  constructor(url: string, options: WebtoolsTransportOptions) {
-    this.#base = url.endsWith("/") ? url.slice(0, -1) : url;
-    this.#fetch = fetcherOf(options);
-    this.#headers = options.headers;
+  constructor(http: HttpEndpoint, options: WebtoolsTransportOptions) {
+    this.#http = http;
     this.#options = options;
   }
 
   async listTools(ctx: RequestContext): Promise<ToolListing> {
     const response = await this.#getMetadata(ctx.etag, ctx.signal);
-    const hint = cacheHintOf(response.headers);
-    const etag = response.headers.get("etag") ?? undefined;
-    if (response.status === 304) return { tools: [], notModified: true, ...hint, ...(etag ? { etag } : {}) };
+    const hint = listingHintOf(response);
+    if (response.status === 304) return { tools: [], notModified: true, ...hint };
     const metadata = await this.#metadataOf(response, ctx.signal);
     const tools = metadata.actions.map((action): ToolInfo => {
       const tool: ToolInfo = { name: action.name, description: action.description, inputSchema: action.requestSchema };
@@ -100,7 +86,7 @@ class WebtoolsTransport implements Transport {
       if (action.responseSchema?.type === "object") tool.outputSchema = action.responseSchema;
       return tool;
     });
-    return { tools, ...hint, ...(etag ? { etag } : {}) };
+    return { tools, ...hint };
   }
 
   async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
@@ -110,17 +96,12 @@ class WebtoolsTransport implements Transport {
     if (version !== undefined) payload.version = version;
     if (config !== undefined) payload.config = config;
     if (sessionId !== undefined) payload.sessionId = sessionId;
-    const headers = withTraceHeaders(await baseHeaders(this.#headers), ctx);
-    headers.set("content-type", "application/json");
-    headers.set("accept", "application/json");
-    const request = new Request(`${this.#base}/`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(payload),
-      signal: ctx.signal,
-    });
-    const response = await send(this.#fetch, request, ctx.signal);
-    if (!(response.headers.get("content-type") ?? "").includes("json")) throw await httpError(response);
+    const headers = withTraceHeaders(
+      await this.#http.headers({ "content-type": "application/json", accept: "application/json" }),
+      ctx,
+    );
+    const response = await this.#http.post("/", headers, JSON.stringify(payload), ctx.signal);
+    if (!isJsonResponse(response)) throw await httpError(response);
     const envelope = await readJsonBody(response, ctx.signal) as WebtoolsEnvelope;
     if (typeof envelope !== "object" || envelope === null) throw unexpected(response, envelope);
     if (envelope.status === "ok" && "promise" in envelope) {
@@ -176,18 +157,17 @@ class WebtoolsTransport implements Transport {
   }
 
   async #getMetadata(etag: string | undefined, signal: AbortSignal): Promise<Response> {
-    const headers = await baseHeaders(this.#headers);
-    headers.set("accept", "application/json");
-    if (etag !== undefined) headers.set("if-none-match", etag);
+    const fields: Record<string, string> = { accept: "application/json" };
+    if (etag !== undefined) fields["if-none-match"] = etag;
+    const headers = await this.#http.headers(fields);
     const version = this.#options.version;
-    const url = version === undefined ? `${this.#base}/` : `${this.#base}/${encodeURIComponent(version)}`;
-    return await send(this.#fetch, new Request(url, { headers, signal }), signal);
+    return await this.#http.get(version === undefined ? "/" : `/${encodeURIComponent(version)}`, headers, signal);
   }
 
   /** Reads metadata and checks it against the pin, if any. */
   async #metadataOf(response: Response, signal: AbortSignal): Promise<WebtoolsMetadata> {
     if (!response.ok) {
-      if (!(response.headers.get("content-type") ?? "").includes("json")) throw await httpError(response);
+      if (!isJsonResponse(response)) throw await httpError(response);
       const envelope = await readJsonBody(response, signal) as WebtoolsEnvelope;
       const error = envelope?.status === "error" ? envelope.error : undefined;
       if (error === undefined) throw unexpected(response, envelope);
