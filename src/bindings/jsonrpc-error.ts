@@ -6,7 +6,7 @@
  */
 import { ErrorCode, McpliteError } from "../core/mod.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
-import { JSON_HEADERS } from "../server/responses.ts";
+import { JSON_HEADERS, retryAfterHeader } from "../server/responses.ts";
 
 /** A JSON-RPC error code with the HTTP status that carries it. */
 export interface WireError {
@@ -80,6 +80,9 @@ export function jsonRpcErrorResponse(
   headers?: Record<string, string>,
 ): Response {
   const wire = errorToWire(error, table, onError);
+  // A 503 or 429 tells when to come back (RFC 9110 §15.6.4, §10.2.3); on 200 the data says it.
+  const retryAfter = wire.status === 200 ? undefined : retryAfterHeader(wire.data);
+  if (retryAfter !== undefined) headers = { ...headers, ...retryAfter };
   return wireErrorResponse(errorMessage(id, wire.code, wire.message, wire.data), wire.status, headers);
 }
 

@@ -12,4 +12,5 @@ export {
   type RedisNotifierOptions,
   type RedisPubSubClientLike,
   type RedisSubscriberLike,
+  type RedisUnconnectedLike,
 } from "./notifier.ts";

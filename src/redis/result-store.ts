@@ -17,6 +17,8 @@ export interface RedisClientLike {
   del(key: string): Promise<unknown>;
   /** `EVAL script numkeys key… arg…`. */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** Whether the connection is up (node-redis: `false` while it reconnects). */
+  readonly isReady?: boolean;
 }
 
 /** Options of {@link redisResultStore}. */
@@ -47,8 +49,10 @@ const utf8 = new TextEncoder();
  * token (`PX`); an entry that has ended is never replaced (a Lua script checks and writes in one
  * step), so a job's result and a concurrent cancellation on another instance never both win.
  *
- * Give the client `disableOfflineQueue: true` to have commands fail at once while Redis is down
- * (node-redis queues them until it reconnects otherwise).
+ * While the client is not ready (Redis down, node-redis reconnecting with backoff), every operation
+ * fails at once instead of waiting in node-redis's offline queue: the server answers "send again later"
+ * on every wire, and retries a finished job's result until it is stored. Give the client an `error`
+ * listener: node-redis emits one per failed reconnection, and without a listener the process exits.
  *
  * @param client A connected node-redis client.
  * @param options The key prefix and the bound on one entry.
@@ -59,15 +63,21 @@ const utf8 = new TextEncoder();
  * import { createClient } from "redis";
  * import { createServer } from "@mcplite/sdk";
  * import { redisResultStore } from "@mcplite/sdk/redis";
- * const redis = await createClient({ url: "redis://127.0.0.1:6379" }).connect();
+ * const redis = await createClient({ url: "redis://127.0.0.1:6379" })
+ *   .on("error", () => {}) // outages reach the server's onError through the store, once each
+ *   .connect();
  * const server = createServer({ name: "app", version: "1.0.0", resultStore: redisResultStore(redis) });
  * ```
  */
 export function redisResultStore(client: RedisClientLike, options: RedisResultStoreOptions = {}): ResultStore {
   const prefix = options.prefix ?? "mcplite:result:";
   const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const connected = () => {
+    if (client.isReady === false) throw new Error("Redis is not connected (the client is reconnecting)");
+  };
   return {
     async get(id) {
+      connected();
       const value = await client.get(prefix + id);
       if (value === null || value === undefined) return undefined;
       const text = typeof value === "string" ? value : new TextDecoder().decode(value as Uint8Array);
@@ -78,10 +88,12 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
       const size = utf8.encode(json).length;
       if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
       const value = (hasEnded(entry) ? ENDED : RUNNING) + json;
+      connected();
       const ms = String(Math.max(1, Math.ceil(ttlMs)));
       return Number(await client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] })) === 1;
     },
     async delete(id) {
+      connected();
       await client.del(prefix + id);
     },
   };

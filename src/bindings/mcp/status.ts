@@ -91,6 +91,11 @@ function sharedErrorToWire(code: ErrorCode): WireError {
       return { code: -32603, status: 200 };
     case ErrorCode.Internal: // the reference servers answer 200, and clients then surface -32603
       return { code: -32603, status: 200 };
+    case ErrorCode.Unavailable:
+      // MCP 2026-07-28, Basic (error codes): -32000..-32019 are old implementation-defined codes and
+      // -32020..-32099 belong to the spec, so a transient fault is JSON-RPC's internal error, told apart
+      // by `data.reason: "unavailable"` and `data.retryAfterMs`; on 200, so clients keep the code.
+      return { code: -32603, status: 200 };
     case ErrorCode.MethodNotFound:
     case ErrorCode.InvalidEnvelope:
     case ErrorCode.ResourceNotFound:

@@ -55,6 +55,8 @@ export function errorCodeToWire(code: ErrorCode): WireError {
       return { code: McpErrorCode.UnsupportedVersion, status: 400 };
     case ErrorCode.DeadlineExceeded:
       return { code: -32603, status: 504 };
+    case ErrorCode.Unavailable: // RFC 9110 §15.6.4: temporary; `Retry-After` says when (data.retryAfterMs)
+      return { code: -32603, status: 503 };
     case ErrorCode.Internal:
       return { code: -32603, status: 500 };
     default:
