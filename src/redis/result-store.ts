@@ -4,21 +4,20 @@
  *
  * @module
  */
+import { boundedCommands, type RedisConnectionLike } from "./bounded-command.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
 
 /**
  * What the store needs of a Redis client: the shape of a connected client of npm `redis` (node-redis
  * 5), which users bring (`createClient({ url }).connect()`). Replies are strings (the default).
  */
-export interface RedisClientLike {
+export interface RedisClientLike extends RedisConnectionLike {
   /** `GET key`. */
   get(key: string): Promise<unknown>;
   /** `DEL key`. */
   del(key: string): Promise<unknown>;
   /** `EVAL script numkeys key… arg…`. */
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  /** Whether the connection is up (node-redis: `false` while it reconnects). */
-  readonly isReady?: boolean;
 }
 
 /** Options of {@link redisResultStore}. */
@@ -27,6 +26,12 @@ export interface RedisResultStoreOptions {
   prefix?: string;
   /** The most bytes of one entry's JSON (default 1 MiB); a larger one is refused with a `RangeError`. */
   maxBytes?: number;
+  /**
+   * The longest wait for Redis to answer one command, in ms (default 2 000); past it the operation
+   * fails (the server answers "send again later"), and a client that still says it is ready is
+   * reopened (`destroy()`, then `connect()`).
+   */
+  timeoutMs?: number;
 }
 
 /** Marks an entry that has ended (`E`) or is running (`R`), so the script tells them apart without JSON. */
@@ -50,8 +55,9 @@ const utf8 = new TextEncoder();
  * step), so a job's result and a concurrent cancellation on another instance never both win.
  *
  * While the client is not ready (Redis down, node-redis reconnecting with backoff), every operation
- * fails at once instead of waiting in node-redis's offline queue: the server answers "send again later"
- * on every wire, and retries a finished job's result until it is stored. Give the client an `error`
+ * fails at once instead of waiting in node-redis's offline queue, and one with no answer within
+ * `timeoutMs` fails too: the server answers "send again later" on every wire, and retries a finished
+ * job's result until it is stored. Give the client an `error`
  * listener: node-redis emits one per failed reconnection, and without a listener the process exits.
  *
  * @param client A connected node-redis client.
@@ -72,13 +78,10 @@ const utf8 = new TextEncoder();
 export function redisResultStore(client: RedisClientLike, options: RedisResultStoreOptions = {}): ResultStore {
   const prefix = options.prefix ?? "mcplite:result:";
   const maxBytes = options.maxBytes ?? 1024 * 1024;
-  const connected = () => {
-    if (client.isReady === false) throw new Error("Redis is not connected (the client is reconnecting)");
-  };
+  const run = boundedCommands(client, options.timeoutMs ?? 2_000);
   return {
     async get(id) {
-      connected();
-      const value = await client.get(prefix + id);
+      const value = await run(() => client.get(prefix + id));
       if (value === null || value === undefined) return undefined;
       const text = typeof value === "string" ? value : new TextDecoder().decode(value as Uint8Array);
       return JSON.parse(text.slice(1)) as StoredResult;
@@ -88,13 +91,11 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
       const size = utf8.encode(json).length;
       if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
       const value = (hasEnded(entry) ? ENDED : RUNNING) + json;
-      connected();
       const ms = String(Math.max(1, Math.ceil(ttlMs)));
-      return Number(await client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] })) === 1;
+      return Number(await run(() => client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] }))) === 1;
     },
     async delete(id) {
-      connected();
-      await client.del(prefix + id);
+      await run(() => client.del(prefix + id));
     },
   };
 }
