@@ -157,8 +157,11 @@ export class Continuations {
   async read(id: string, ttlMs: number): Promise<StoredResult | undefined> {
     const entry = await this.results.get(id);
     const leaseMs = this.#leaseMs;
-    if (entry === undefined || hasEnded(entry) || leaseMs === undefined || this.#running.has(id)) return entry;
-    if (await this.results.get(leaseKey(id)) !== undefined) return entry;
+    if (leaseMs === undefined || (entry !== undefined && hasEnded(entry))) return entry;
+    // A shared store that restarted empty lost the entry of a job still running (its heartbeat writes
+    // it again) or finished (its final write is being retried): while the lease says so, not done yet.
+    const working: StoredResult = entry ?? { status: "working" };
+    if (this.#running.has(id) || await this.results.get(leaseKey(id)) !== undefined) return working;
     // Right after a store outage the lease may have expired while its instance, alive, has not yet
     // renewed it (it does within a third of a lease once its connection is back): the job counts as
     // stopped only once its lease has been missing for a whole lease.
@@ -166,9 +169,10 @@ export class Continuations {
     const missingSince = (await this.results.get(lapseKey(id)))?.at;
     if (missingSince === undefined) {
       await this.results.set(lapseKey(id), { status: "working", at: now }, 2 * leaseMs);
-      return entry;
+      return working;
     }
-    if (now - missingSince < leaseMs) return entry;
+    if (now - missingSince < leaseMs) return working;
+    if (entry === undefined) return undefined;
     const stopped: StoredResult = { status: "completed", result: failureResult(STOPPED_MESSAGE), at: now };
     if (await this.results.set(id, stopped, ttlMs)) return stopped;
     return await this.results.get(id);
