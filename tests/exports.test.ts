@@ -399,12 +399,14 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "./redis": [
     "type RedisClientLike",
+    "type RedisConnectionLike",
     "redisNotifier",
     "type RedisNotifierOptions",
     "type RedisPubSubClientLike",
     "redisResultStore",
     "type RedisResultStoreOptions",
     "type RedisSubscriberLike",
+    "type RedisUnconnectedLike",
   ],
   "./deno-kv": ["type DenoKvAtomicLike", "type DenoKvLike", "denoKvResultStore", "type DenoKvResultStoreOptions"],
 };

@@ -172,9 +172,7 @@ export class Job implements CallSink {
     const written = this.#writes.then(async () => {
       if (!final && this.#settled) return false;
       try {
-        const done = final
-          ? await this.#writeFinal(entry)
-          : await store.set(this.id, entry(), ttlMs);
+        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), ttlMs);
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+export type { RedisConnectionLike } from "./bounded-command.ts";
 export { type RedisClientLike, redisResultStore, type RedisResultStoreOptions } from "./result-store.ts";
 export {
   redisNotifier,

@@ -92,7 +92,8 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
       if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
       const value = (hasEnded(entry) ? ENDED : RUNNING) + json;
       const ms = String(Math.max(1, Math.ceil(ttlMs)));
-      return Number(await run(() => client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] }))) === 1;
+      return Number(await run(() => client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] }))) ===
+        1;
     },
     async delete(id) {
       await run(() => client.del(prefix + id));

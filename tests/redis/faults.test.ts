@@ -20,7 +20,7 @@ import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { redisNotifier, redisResultStore } from "../../src/redis/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
-import { modernMeta, toolsCall } from "../helpers/request.ts";
+import { modernRequest, toolsCall } from "../helpers/request.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 
 if (REDIS_MISSING) console.error(`redis faults: skipped: ${REDIS_MISSING}`);
@@ -108,22 +108,7 @@ async function assertRetryableOnEveryWire(url: string): Promise<void> {
   assert.equal(typeof liteBody.error.data.retryAfterMs, "number");
   assert.doesNotMatch(JSON.stringify(liteBody), /offline|closed|ECONNREFUSED|Socket/i, "never the store's message");
 
-  const mcp = await fetch(url + "/mcp", {
-    method: "POST",
-    headers: {
-      ...json,
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "work",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "work", arguments: args, _meta: modernMeta() },
-    }),
-  });
+  const mcp = await fetch(new Request(url + "/mcp", modernRequest("tools/call", { name: "work", arguments: args })));
   const mcpBody = await mcp.json();
   assert.equal(mcpBody.error?.code, -32603, JSON.stringify(mcpBody));
   assert.equal(mcpBody.error.data.reason, "unavailable");
@@ -153,7 +138,9 @@ async function assertRetryableOnEveryWire(url: string): Promise<void> {
 async function survive(breakIt: (redis: RedisServer) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-redis-"));
   let redis = await startRedis({ persistIn: dir });
-  console.error("redis up"); const cluster = await threeInstances(redis); console.error("cluster up");
+  console.error("redis up");
+  const cluster = await threeInstances(redis);
+  console.error("cluster up");
   try {
     const urls = cluster.listeners.map((l) => l.url);
     // Spread from 100 ms to 2.7 s: some end before the outage, most during it, some after.
@@ -175,23 +162,32 @@ async function survive(breakIt: (redis: RedisServer) => Promise<void>): Promise<
           redeems++;
           const kind = body.result?._meta.response_type;
           // Retryable ("not done yet") or the real result: never a failure or an error.
-          assert.ok(kind === "promise" || kind === "answer", `job ${n}${down ? " (Redis down)" : ""}: ${JSON.stringify(body)}`);
+          assert.ok(
+            kind === "promise" || kind === "answer",
+            `job ${n}${down ? " (Redis down)" : ""}: ${JSON.stringify(body)}`,
+          );
           if (kind === "answer") answers.set(n, body.result!.structuredContent);
         }));
-        await sleep(100); if (round % 10 === 0) console.error("round", round, answers.size, redeems);
+        await sleep(100);
+        if (round % 10 === 0) console.error("round", round, answers.size, redeems);
       }
     })();
     try {
       await sleep(400);
       const port = redis.port;
-      console.error("break"); await breakIt(redis); console.error("broken");
+      console.error("break");
+      await breakIt(redis);
+      console.error("broken");
       down = true;
       await sleep(200);
-      await assertRetryableOnEveryWire(urls[1]); console.error("wires ok");
+      await assertRetryableOnEveryWire(urls[1]);
+      console.error("wires ok");
       await sleep(OUTAGE_MS - 200);
-      redis = await startRedis({ port, persistIn: dir }); console.error("restarted");
+      redis = await startRedis({ port, persistIn: dir });
+      console.error("restarted");
       down = false;
-      await poll; console.error("polled", answers.size);
+      await poll;
+      console.error("polled", answers.size);
     } finally {
       polling = false;
       await poll.catch(() => {});
@@ -202,13 +198,17 @@ async function survive(breakIt: (redis: RedisServer) => Promise<void>): Promise<
       assert.equal(cluster.runs.get(n), 1, `job ${n} ran once`);
     }
     console.error("checking");
-    for (const url of urls) assert.equal((await lite(url, "work", { n: 99, ms: 1 })).result?._meta.response_type, "promise");
+    for (const url of urls) {
+      assert.equal((await lite(url, "work", { n: 99, ms: 1 })).result?._meta.response_type, "promise");
+    }
     const reported = cluster.reports.reduce((sum, r) => sum + r.length, 0);
     assert.ok(reported > 0, "the outage was reported");
     assert.ok(reported <= 3 * 4, `reported ${reported} times for ${redeems} redeems: once per outage and connection`);
     for (const report of cluster.reports.flat()) assert.ok(report instanceof Error);
   } finally {
-    console.error("closing"); await cluster.close(); console.error("closed");
+    console.error("closing");
+    await cluster.close();
+    console.error("closed");
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });
   }

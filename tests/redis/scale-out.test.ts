@@ -144,7 +144,8 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
     // Redis came back empty (no persistence), yet the job that finished meanwhile is delivered.
     let body: { result?: { _meta: { response_type: string }; structuredContent?: unknown } } = {};
     await waitFor(
-      async () => (body = await rpc(proxy!.url, "redeem", { promise: token })).result?._meta.response_type !== "promise",
+      async () =>
+        (body = await rpc(proxy!.url, "redeem", { promise: token })).result?._meta.response_type !== "promise",
       5_000,
     );
     assert.deepEqual(body.result?.structuredContent, { rows: 5 });
