@@ -7,7 +7,7 @@
 import { ErrorCode, McpliteError } from "../core/mod.ts";
 import { McpErrorCode } from "../internal/mcp-wire.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
-import { JSON_HEADERS } from "../server/responses.ts";
+import { JSON_HEADERS, retryAfterHeader } from "../server/responses.ts";
 
 /** A JSON-RPC error code with the HTTP status that carries it. */
 export interface WireError {
@@ -51,6 +51,10 @@ const SHARED_ROWS: WireErrorRows = {
   [ErrorCode.UnsupportedVersion]: { code: McpErrorCode.UnsupportedVersion, status: 400 },
   [ErrorCode.DeadlineExceeded]: { code: -32603, status: 200 },
   [ErrorCode.Internal]: { code: -32603, status: 200 }, // the MCP reference servers answer 200; clients surface -32603
+  // MCP 2026-07-28, Basic (error codes): -32000..-32019 are old implementation-defined codes and -32020..-32099
+  // belong to the spec, so a transient fault is JSON-RPC's internal error, told apart by `data.reason:
+  // "unavailable"` and `data.retryAfterMs`; on 200, so clients keep the code.
+  [ErrorCode.Unavailable]: { code: -32603, status: 200 },
 };
 
 /**
@@ -127,6 +131,9 @@ export function jsonRpcErrorResponse(
   headers?: Record<string, string>,
 ): Response {
   const wire = errorToWire(error, table, onError);
+  // A 503 or 429 tells when to come back (RFC 9110 §15.6.4, §10.2.3); on 200 the data says it.
+  const retryAfter = wire.status === 200 ? undefined : retryAfterHeader(wire.data);
+  if (retryAfter !== undefined) headers = { ...headers, ...retryAfter };
   return wireErrorResponse(errorMessage(id, wire.code, wire.message, wire.data), wire.status, headers);
 }
 

@@ -10,6 +10,7 @@ import { createTokenCodec, type TokenCodec, type TokenCodecOptions } from "../co
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
 import { isInputAnswer } from "./call-sink.ts";
+import { guardStore, isUnavailable } from "./guarded-store.ts";
 import { Job } from "./job.ts";
 import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
@@ -36,6 +37,11 @@ export function resultNotHeld(message: string): ProtocolError {
 /** The store key of a job's lease: present while an instance runs the job. */
 function leaseKey(id: string): string {
   return `lease:${id}`;
+}
+
+/** The store key that marks when a job's lease was first found missing. */
+function lapseKey(id: string): string {
+  return `lapse:${id}`;
 }
 
 /** Options of {@link Continuations.start}. */
@@ -66,6 +72,8 @@ export interface ContinuationsOptions extends TokenCodecOptions {
    * no result) answers that the instance stopped, instead of "not done yet" until the token expires.
    */
   leaseMs?: number;
+  /** Receives the store's errors, once per outage (the wires answer "retry later" meanwhile). */
+  onError?: (error: unknown) => void;
 }
 
 /** The server's tokens, defaults and deferred work. */
@@ -94,14 +102,16 @@ export class Continuations {
    */
   constructor(options: ContinuationsOptions = {}) {
     this.codec = createTokenCodec(options);
-    this.results = options.results ?? createMemoryResultStore({ now: options.now });
+    this.promiseTtlMs = options.promiseTtlMs ?? 60 * 60 * 1000;
+    this.inputTtlMs = options.inputTtlMs ?? 10 * 60 * 1000;
+    this.retryAfterMs = options.retryAfterMs ?? 1000;
+    this.results = options.results === undefined
+      ? createMemoryResultStore({ now: options.now })
+      : guardStore(options.results, this.retryAfterMs, options.onError);
     // Only a store shared with other instances can carry answers given there.
     this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
     this.#leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
     if (this.#leaseMs !== undefined && !(this.#leaseMs > 0)) throw new RangeError("leaseMs must be positive");
-    this.promiseTtlMs = options.promiseTtlMs ?? 60 * 60 * 1000;
-    this.inputTtlMs = options.inputTtlMs ?? 10 * 60 * 1000;
-    this.retryAfterMs = options.retryAfterMs ?? 1000;
   }
 
   /** How many deferred jobs are running in this process. */
@@ -147,18 +157,34 @@ export class Continuations {
 
   /**
    * Reads a job's entry as redeem and `tasks/get` answer it. With a shared store, a job still running
-   * whose lease has lapsed (its instance stopped) ends here as failed: first writer wins, so a result
-   * written meanwhile stands instead, and every instance answers the same.
+   * whose lease has stayed missing for a whole lease (its instance stopped) ends here as failed: first
+   * writer wins, so a result written meanwhile stands instead, and every instance answers the same.
    *
    * @param id The entry id.
    * @param ttlMs How long a failure written here lasts.
    * @returns The entry, or `undefined` when the store does not hold it.
+   * @throws {ProtocolError} `unavailable` while the store is out of reach.
    */
   async read(id: string, ttlMs: number): Promise<StoredResult | undefined> {
     const entry = await this.results.get(id);
-    if (entry === undefined || hasEnded(entry) || this.#leaseMs === undefined || this.#running.has(id)) return entry;
-    if (await this.results.get(leaseKey(id)) !== undefined) return entry;
-    const stopped: StoredResult = { status: "completed", result: failureResult(STOPPED_MESSAGE), at: this.codec.now() };
+    const leaseMs = this.#leaseMs;
+    if (leaseMs === undefined || (entry !== undefined && hasEnded(entry))) return entry;
+    // A shared store that restarted empty lost the entry of a job still running (its heartbeat writes
+    // it again) or finished (its final write is being retried): while the lease says so, not done yet.
+    const working: StoredResult = entry ?? { status: "working" };
+    if (this.#running.has(id) || await this.results.get(leaseKey(id)) !== undefined) return working;
+    // Right after a store outage the lease may have expired while its instance, alive, has not yet
+    // renewed it (it does within a third of a lease once its connection is back): the job counts as
+    // stopped only once its lease has been missing for a whole lease.
+    const now = this.codec.now();
+    const missingSince = (await this.results.get(lapseKey(id)))?.at;
+    if (missingSince === undefined) {
+      await this.results.set(lapseKey(id), { status: "working", at: now }, 2 * leaseMs);
+      return working;
+    }
+    if (now - missingSince < leaseMs) return working;
+    if (entry === undefined) return undefined;
+    const stopped: StoredResult = { status: "completed", result: failureResult(STOPPED_MESSAGE), at: now };
     if (await this.results.set(id, stopped, ttlMs)) return stopped;
     return await this.results.get(id);
   }
@@ -235,20 +261,23 @@ export class Continuations {
       entry = { ...storedFailure(error, onError), at: this.codec.now() };
     } finally {
       this.#running.delete(job.id);
-      clearInterval(heartbeat); // the lease lapses on its own: a redeem never sees it gone before the result
     }
     try {
       // Cancelled here, or (with a shared store) by another instance: the store keeps the first end.
       if (signal.aborted) return;
+      // The lease stays renewed while the final write retries through a store outage, so no instance
+      // takes the job for stopped; it then lapses on its own, never before the result is readable.
       if (!await job.settle(entry) && !hasEnded(await this.results.get(job.id) ?? entry)) {
         throw new Error("the store refused the result"); // too large, or the store failed: fail the job
       }
     } catch (error) {
-      onError?.(error);
+      if (!isUnavailable(error)) onError?.(error); // an outage was reported once already
       await this.results.set(job.id, {
         status: "failed",
         error: { code: ErrorCode.Internal, message: "The result could not be stored" },
-      }, ttlMs).catch((e) => onError?.(e));
+      }, ttlMs).catch((e) => isUnavailable(e) || onError?.(e));
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
@@ -262,9 +291,11 @@ export class Continuations {
     const beat = async () => {
       await this.results.set(leaseKey(job.id), { status: "working" }, leaseMs);
       const entry = await this.results.get(job.id);
-      if (entry !== undefined && hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
+      if (entry === undefined) await job.refresh(); // a store restarted empty: the job shows again
+      else if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
     };
-    return unrefTimer(setInterval(() => beat().catch((e) => onError?.(e)), Math.max(1, Math.floor(leaseMs / 3))));
+    const report = (error: unknown) => isUnavailable(error) || onError?.(error); // an outage is reported once
+    return unrefTimer(setInterval(() => beat().catch(report), Math.max(1, Math.floor(leaseMs / 3))));
   }
 }
 

@@ -51,6 +51,12 @@ export const ErrorCode = {
   RateLimited: "rate_limited",
   /** The operation ran out of time. */
   DeadlineExceeded: "deadline_exceeded",
+  /**
+   * A service the server depends on (its shared result store) is out of reach for now: the request
+   * may succeed if sent again after `data.retryAfterMs`. Never a business failure; the service's own
+   * error goes to `onError` only.
+   */
+  Unavailable: "unavailable",
   /** The server failed; details go to `onError` only. */
   Internal: "internal",
 } as const;

@@ -12,11 +12,17 @@
  * @module
  */
 import { type CallSink, type InputRequest, isInputAnswer } from "./call-sink.ts";
+import { isUnavailable } from "./guarded-store.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../internal/unref-timer.ts";
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** The first wait before the final entry is written again through a store outage, in ms; it doubles. */
+export const FINAL_RETRY_FIRST_MS = 100;
+/** The longest wait between two attempts at the final entry, in ms. */
+export const FINAL_RETRY_MAX_MS = 2_000;
 
 interface Waiter {
   readonly request: InputRequest;
@@ -135,6 +141,16 @@ export class Job implements CallSink {
     return this.#write(entry);
   }
 
+  /**
+   * Writes the job's state again (working, or the questions it waits on): for a store that lost it
+   * (restarted empty). Nothing is written once the job has settled.
+   *
+   * @returns When written.
+   */
+  refresh(): Promise<unknown> {
+    return this.#publish();
+  }
+
   #publish(): Promise<unknown> {
     if (this.#settled) return this.#writes;
     return this.#write(() =>
@@ -156,16 +172,34 @@ export class Job implements CallSink {
     const written = this.#writes.then(async () => {
       if (!final && this.#settled) return false;
       try {
-        const done = await store.set(this.id, typeof entry === "function" ? entry() : entry, ttlMs);
+        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), ttlMs);
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {
-        onError?.(error);
+        if (!isUnavailable(error)) onError?.(error); // an outage reaches onError once, from the store
         return false;
       }
     });
     this.#writes = written.then(() => {});
     return written;
+  }
+
+  /**
+   * Writes the final entry, again and again while the store is out of reach (waits doubling from
+   * {@link FINAL_RETRY_FIRST_MS} to {@link FINAL_RETRY_MAX_MS}, with jitter so instances do not retry in
+   * step), until the entry expires: a finished job's result is kept in memory until it is stored.
+   */
+  async #writeFinal(entry: StoredResult): Promise<boolean> {
+    const { store, ttlMs, now } = this.#options;
+    for (let wait = FINAL_RETRY_FIRST_MS;; wait = Math.min(2 * wait, FINAL_RETRY_MAX_MS)) {
+      try {
+        return await store.set(this.id, entry, ttlMs);
+      } catch (error) {
+        const pause = wait * (0.75 + Math.random() / 2);
+        if (!isUnavailable(error) || now() + pause >= this.#expiresAt) throw error;
+        await new Promise((resolve) => unrefTimer(setTimeout(resolve, pause)));
+      }
+    }
   }
 
   #poll(): void {

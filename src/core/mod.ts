@@ -32,6 +32,7 @@ export type { AnyResource, CacheHint } from "./resource.ts";
 export { failureResult } from "./result.ts";
 export type { ContentBlock, ToolResult } from "./result.ts";
 export { hasEnded } from "./result-store.ts";
+export { isUnavailable } from "./guarded-store.ts";
 export type { StoredResult } from "./result-store.ts";
 export type { CompiledSchema, JsonSchema, ValidationIssue } from "./schema.ts";
 export { holdsScopes, requireScopes, scopeKey, toolScopes, visibleTo, visibleTools } from "./scopes.ts";

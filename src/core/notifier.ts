@@ -19,7 +19,8 @@ export interface Notifier {
    * Receives every message published from now on, until the returned function is called.
    *
    * @param listener Called with each message.
+   * @param onError Receives the channel's errors (a broker restarting), once per outage.
    * @returns When subscribed: the function that unsubscribes.
    */
-  subscribe(listener: (message: string) => void): Promise<() => Promise<void>>;
+  subscribe(listener: (message: string) => void, onError?: (error: unknown) => void): Promise<() => Promise<void>>;
 }

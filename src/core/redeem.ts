@@ -10,6 +10,7 @@ import { type CallContext, callerOf } from "./call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
+import { isUnavailable } from "./guarded-store.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import type { Registry } from "./registry.ts";
 import { fail, toolResult } from "./result.ts";
@@ -140,7 +141,20 @@ async function redeemDeferred(
     const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
     return stopped ? "cancelled" : "not cancelled: the work is no longer running";
   }
-  const entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+  const again = () => {
+    const promise = new ToolPromise({ state: undefined, retryAfterMs: owner.longRunning?.retryAfterMs }, undefined, id);
+    promise["~tool"] = owner.name;
+    return promise;
+  };
+  let entry;
+  try {
+    entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+  } catch (error) {
+    // The store is out of reach: the job may still run, or its result wait to be stored. "Not done
+    // yet" on the same token keeps the client polling (MCP-lite spec v0.042 §3.6); never a failure.
+    if (isUnavailable(error)) return again();
+    throw error;
+  }
   if (entry === undefined) {
     throw resultNotHeld(
       "The result of this promise is not held by this server instance (or it has expired): work started with " +
@@ -148,11 +162,6 @@ async function redeemDeferred(
         "a shared ResultStore (the resultStore option).",
     );
   }
-  const again = () => {
-    const promise = new ToolPromise({ state: undefined, retryAfterMs: owner.longRunning?.retryAfterMs }, undefined, id);
-    promise["~tool"] = owner.name;
-    return promise;
-  };
   switch (entry.status) {
     case "working":
       return again();

@@ -6,10 +6,12 @@
  *
  * @module
  */
+export type { RedisConnectionLike } from "./bounded-command.ts";
 export { type RedisClientLike, redisResultStore, type RedisResultStoreOptions } from "./result-store.ts";
 export {
   redisNotifier,
   type RedisNotifierOptions,
   type RedisPubSubClientLike,
   type RedisSubscriberLike,
+  type RedisUnconnectedLike,
 } from "./notifier.ts";

@@ -16,12 +16,23 @@ export interface RedisSubscriberLike {
   destroy(): void;
 }
 
+/** A node-redis client not yet connected: it needs an `error` listener before it connects. */
+export interface RedisUnconnectedLike {
+  /**
+   * Listens to the client's events. node-redis emits `error` on every failed (re)connection, and an
+   * emitter with no `error` listener throws, which exits the process (Node's `EventEmitter`).
+   */
+  on(event: "error" | "ready", listener: (error?: unknown) => void): unknown;
+  /** Opens the connection. */
+  connect(): Promise<RedisSubscriberLike>;
+}
+
 /** What the notifier needs of a node-redis client: `PUBLISH`, and a second connection to subscribe on. */
 export interface RedisPubSubClientLike {
   /** `PUBLISH channel message`. */
   publish(channel: string, message: string): Promise<unknown>;
   /** A new client with the same options, not yet connected. */
-  duplicate(): { connect(): Promise<RedisSubscriberLike> };
+  duplicate(): RedisUnconnectedLike;
 }
 
 /** Options of {@link redisNotifier}. */
@@ -33,7 +44,9 @@ export interface RedisNotifierOptions {
 /**
  * Creates a notifier on Redis pub/sub. It publishes on `client` and subscribes on a second connection
  * it opens with `client.duplicate()` at the first subscription (Redis reserves a subscribed connection
- * for pub/sub); `close()` closes that one.
+ * for pub/sub); `close()` closes that one. That connection reconnects on its own (node-redis backs off
+ * and subscribes again); its errors reach the `onError` given to `subscribe` (the server's), once per
+ * outage.
  *
  * @param client A connected node-redis client.
  * @param options The channel.
@@ -44,7 +57,9 @@ export interface RedisNotifierOptions {
  * import { createClient } from "redis";
  * import { createServer } from "@mcplite/sdk";
  * import { redisNotifier, redisResultStore } from "@mcplite/sdk/redis";
- * const redis = await createClient({ url: "redis://127.0.0.1:6379" }).connect();
+ * const redis = await createClient({ url: "redis://127.0.0.1:6379" })
+ *   .on("error", () => {}) // outages reach the server's onError through the store, once each
+ *   .connect();
  * const server = createServer({
  *   name: "app",
  *   version: "1.0.0",
@@ -63,8 +78,8 @@ export function redisNotifier(
     async publish(message) {
       await client.publish(channel, message);
     },
-    async subscribe(listener) {
-      subscriber ??= client.duplicate().connect();
+    async subscribe(listener, onError) {
+      subscriber ??= connectSubscriber(client, onError);
       const connection = await subscriber;
       await connection.subscribe(channel, listener);
       return async () => {
@@ -76,4 +91,19 @@ export function redisNotifier(
       subscriber = undefined;
     },
   };
+}
+
+/** Opens the subscribing connection, listening to its errors: reported once until it is ready again. */
+function connectSubscriber(
+  client: RedisPubSubClientLike,
+  onError?: (error: unknown) => void,
+): Promise<RedisSubscriberLike> {
+  const connection = client.duplicate();
+  let healthy = true;
+  connection.on("error", (error) => {
+    if (healthy) onError?.(error);
+    healthy = false;
+  });
+  connection.on("ready", () => healthy = true);
+  return connection.connect();
 }

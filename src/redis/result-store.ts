@@ -4,13 +4,14 @@
  *
  * @module
  */
+import { boundedCommands, type RedisConnectionLike } from "./bounded-command.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
 
 /**
  * What the store needs of a Redis client: the shape of a connected client of npm `redis` (node-redis
  * 5), which users bring (`createClient({ url }).connect()`). Replies are strings (the default).
  */
-export interface RedisClientLike {
+export interface RedisClientLike extends RedisConnectionLike {
   /** `GET key`. */
   get(key: string): Promise<unknown>;
   /** `DEL key`. */
@@ -25,6 +26,12 @@ export interface RedisResultStoreOptions {
   prefix?: string;
   /** The most bytes of one entry's JSON (default 1 MiB); a larger one is refused with a `RangeError`. */
   maxBytes?: number;
+  /**
+   * The longest wait for Redis to answer one command, in ms (default 2 000); past it the operation
+   * fails (the server answers "send again later"), and a client that still says it is ready is
+   * reopened (`destroy()`, then `connect()`).
+   */
+  timeoutMs?: number;
 }
 
 /** Marks an entry that has ended (`E`) or is running (`R`), so the script tells them apart without JSON. */
@@ -47,8 +54,11 @@ const utf8 = new TextEncoder();
  * token (`PX`); an entry that has ended is never replaced (a Lua script checks and writes in one
  * step), so a job's result and a concurrent cancellation on another instance never both win.
  *
- * Give the client `disableOfflineQueue: true` to have commands fail at once while Redis is down
- * (node-redis queues them until it reconnects otherwise).
+ * While the client is not ready (Redis down, node-redis reconnecting with backoff), every operation
+ * fails at once instead of waiting in node-redis's offline queue, and one with no answer within
+ * `timeoutMs` fails too: the server answers "send again later" on every wire, and retries a finished
+ * job's result until it is stored. Give the client an `error`
+ * listener: node-redis emits one per failed reconnection, and without a listener the process exits.
  *
  * @param client A connected node-redis client.
  * @param options The key prefix and the bound on one entry.
@@ -59,16 +69,19 @@ const utf8 = new TextEncoder();
  * import { createClient } from "redis";
  * import { createServer } from "@mcplite/sdk";
  * import { redisResultStore } from "@mcplite/sdk/redis";
- * const redis = await createClient({ url: "redis://127.0.0.1:6379" }).connect();
+ * const redis = await createClient({ url: "redis://127.0.0.1:6379" })
+ *   .on("error", () => {}) // outages reach the server's onError through the store, once each
+ *   .connect();
  * const server = createServer({ name: "app", version: "1.0.0", resultStore: redisResultStore(redis) });
  * ```
  */
 export function redisResultStore(client: RedisClientLike, options: RedisResultStoreOptions = {}): ResultStore {
   const prefix = options.prefix ?? "mcplite:result:";
   const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const run = boundedCommands(client, options.timeoutMs ?? 2_000);
   return {
     async get(id) {
-      const value = await client.get(prefix + id);
+      const value = await run(() => client.get(prefix + id));
       if (value === null || value === undefined) return undefined;
       const text = typeof value === "string" ? value : new TextDecoder().decode(value as Uint8Array);
       return JSON.parse(text.slice(1)) as StoredResult;
@@ -79,10 +92,11 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
       if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
       const value = (hasEnded(entry) ? ENDED : RUNNING) + json;
       const ms = String(Math.max(1, Math.ceil(ttlMs)));
-      return Number(await client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] })) === 1;
+      return Number(await run(() => client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] }))) ===
+        1;
     },
     async delete(id) {
-      await client.del(prefix + id);
+      await run(() => client.del(prefix + id));
     },
   };
 }

@@ -63,5 +63,5 @@ export function relayChanges(
     } finally {
       replaying = false;
     }
-  }).then(() => {}, (error) => onError?.(error));
+  }, onError).then(() => {}, (error) => onError?.(error));
 }

@@ -50,3 +50,23 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "cache-control": "no-cache",
   "x-accel-buffering": "no",
 });
+
+/**
+ * The `Retry-After` header (RFC 9110 §10.2.3, in whole seconds) of an error whose data carries
+ * `retryAfterMs` (a rate limit, a store that is out of reach), else none.
+ *
+ * @param data The error's data.
+ * @returns The header, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { retryAfterHeader } from "./responses.ts";
+ * assert.deepEqual(retryAfterHeader({ retryAfterMs: 1500 }), { "retry-after": "2" });
+ * assert.equal(retryAfterHeader({ reason: "other" }), undefined);
+ * ```
+ */
+export function retryAfterHeader(data: unknown): Record<string, string> | undefined {
+  const ms = (data as { retryAfterMs?: unknown } | null | undefined)?.retryAfterMs;
+  return typeof ms === "number" && ms >= 0 ? { "retry-after": String(Math.ceil(ms / 1000)) } : undefined;
+}

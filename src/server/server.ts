@@ -111,6 +111,7 @@ export class Server<TTools extends ToolMap = {}> {
       ...options.tokens,
       results: options.resultStore,
       leaseMs: options.leaseMs,
+      onError: options.onError,
       secretFallback: () => platformSecret,
     });
     const runtime = new Runtime({ onError: options.onError, continuations, settings: options.settings });

@@ -20,8 +20,21 @@ export interface RedisServer {
   readonly url: string;
   /** The port. */
   readonly port: number;
-  /** Stops it (SIGKILL after 2 s), waiting for the process to exit. */
+  /** Stops it (SIGTERM, then SIGKILL after 2 s), waiting for the process to exit. */
   stop(): Promise<void>;
+  /** Kills it at once (SIGKILL, as `kill -9`), waiting for the process to exit. */
+  kill(): Promise<void>;
+}
+
+/** Options of {@link startRedis}. */
+export interface RedisServerOptions {
+  /** The port (default a free one). */
+  port?: number;
+  /**
+   * A directory for an append-only file fsynced on every write (`appendfsync always`), so a restart
+   * (or a `kill -9`) on the same directory keeps every key, as a production Redis with AOF does.
+   */
+  persistIn?: string;
 }
 
 function freePort(): Promise<number> {
@@ -35,12 +48,19 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts `redis-server` (on `port`, default a free one) and waits (at most 10 s) until it answers `PING`. */
-export async function startRedis(port?: number): Promise<RedisServer> {
-  port ??= await freePort();
+/**
+ * Starts `redis-server` (on `port`, default a free one; no persistence unless `persistIn`) and waits (at
+ * most 10 s) until it answers `PING`.
+ */
+export async function startRedis(portOrOptions?: number | RedisServerOptions): Promise<RedisServer> {
+  const options = typeof portOrOptions === "number" ? { port: portOrOptions } : portOrOptions ?? {};
+  const port = options.port ?? await freePort();
+  const persistence = options.persistIn === undefined
+    ? ["--appendonly", "no"]
+    : ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.persistIn];
   const child: ChildProcess = spawn(
     PROGRAM,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "no"],
     { stdio: "ignore" },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -51,6 +71,10 @@ export async function startRedis(port?: number): Promise<RedisServer> {
     await exited;
     clearTimeout(timer);
   };
+  const kill = async () => {
+    child.kill("SIGKILL");
+    await exited;
+  };
   const deadline = Date.now() + 10_000;
   for (;;) {
     const probe = createClient({ url, socket: { reconnectStrategy: false } });
@@ -59,7 +83,7 @@ export async function startRedis(port?: number): Promise<RedisServer> {
       await probe.connect();
       await probe.ping();
       if (probe.isOpen) probe.destroy();
-      return { url, port, stop };
+      return { url, port, stop, kill };
     } catch {
       if (probe.isOpen) probe.destroy();
       if (Date.now() > deadline || child.exitCode !== null) {

@@ -1,8 +1,7 @@
 /**
  * Three instances behind a round-robin proxy, sharing one real Redis: deferred work started on one is
  * redeemed on the others, 1 000 concurrent redeems answer the one stored result, a stopped instance's
- * job fails within its lease, and a Redis restart gives clear errors, then recovery, never a wrong
- * answer.
+ * job fails within two leases, and a Redis restart answers "not done yet", then the real result.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -111,7 +110,7 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
     }
   });
 
-  it("fails, within the lease on the others, a job whose instance stopped mid-run", async () => {
+  it("fails, within two leases on the others, a job whose instance stopped mid-run", async () => {
     const doomed = await instance();
     const token = tokenOf(await rpc(doomed.listener.url, "crunch", {}));
     await doomed.listener.close();
@@ -122,12 +121,13 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
       async () => (body = await rpc(proxy!.url, "redeem", { promise: token })).result._meta.response_type !== "promise",
       3_000,
     );
-    assert.ok(Date.now() - stoppedAt < LEASE_MS + 500, `failed after ${Date.now() - stoppedAt} ms`);
+    // The lease lapses, then must stay missing a whole lease more (a store restart is not a stop).
+    assert.ok(Date.now() - stoppedAt < 2 * LEASE_MS + 500, `failed after ${Date.now() - stoppedAt} ms`);
     assert.equal(body!.result.isError, true);
     assert.match(JSON.stringify(body!.result.content), /instance running this job stopped/);
   });
 
-  it("answers clear errors while Redis is down, and recovers when it is back, with no wrong answer", async () => {
+  it("answers 'not done yet' while Redis is down, and the result stored once it is back (even empty)", async () => {
     const fresh = createJobTools();
     const own = await instance(fresh);
     const token = tokenOf(await rpc(own.listener.url, "crunch", {}));
@@ -135,20 +135,20 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
     await redis!.stop();
     for (let i = 0; i < 3; i++) {
       const body = await rpc(proxy!.url, "redeem", { promise: token });
-      // A failure saying so (the store's error becomes the call's failure), never an answer or "not done yet".
-      assert.equal(body.result?.isError, true, JSON.stringify(body));
-      assert.match(body.result.content[0].text, /offline|closed|connect/i);
+      // Retryable, never a failure carrying the store's message (MCP-lite spec v0.042 §3.6).
+      assert.equal(body.result?._meta.response_type, "promise", JSON.stringify(body));
     }
-    fresh.release(5); // its result cannot be stored: reported, not crashed
+    fresh.release(5); // its result cannot be stored yet: kept and retried, not lost
     redis = await startRedis(port);
     await waitFor(() => clients.filter((c) => c.isOpen).every((c) => c.isReady), 10_000);
-    // Redis came back empty (no persistence): the old token is unknown, never a wrong result.
-    const lost = await rpc(proxy!.url, "redeem", { promise: token });
-    assert.equal(lost.error?.data?.reason, "result_not_found");
-    const again = tokenOf(await rpc(own.listener.url, "crunch", {}));
-    await waitFor(async () =>
-      (await rpc(proxy!.url, "redeem", { promise: again })).result?._meta.response_type === "answer"
+    // Redis came back empty (no persistence), yet the job that finished meanwhile is delivered.
+    let body: { result?: { _meta: { response_type: string }; structuredContent?: unknown } } = {};
+    await waitFor(
+      async () =>
+        (body = await rpc(proxy!.url, "redeem", { promise: token })).result?._meta.response_type !== "promise",
+      5_000,
     );
+    assert.deepEqual(body.result?.structuredContent, { rows: 5 });
     assert.ok(reports.length > 0, "the store errors were reported");
   });
 });

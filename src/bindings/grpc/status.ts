@@ -61,6 +61,8 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
     case ErrorCode.RequestTimeout: // the request's body did not arrive in time
     case ErrorCode.DeadlineExceeded: // §5.5: timeout (before a promise)
       return Code.DeadlineExceeded;
+    case ErrorCode.Unavailable: // gRPC status codes: "most likely a transient condition", safe to retry
+      return Code.Unavailable;
     case ErrorCode.Internal: // §5.5: server error
       return Code.Internal;
     default:

@@ -17,6 +17,7 @@ import {
   type CallContext,
   createContext,
   failureResult,
+  isUnavailable,
   type PromiseOutcome,
   ProtocolError,
   type Registry,
@@ -60,7 +61,12 @@ export async function holdPromise(
       const left = deadline - Date.now();
       if (left <= 0) return pendingResult(ctx, name, outcome);
       await waitOnTask(registry, task.taskId, caller, Math.min(task.pollIntervalMs, left));
-      task = await getTask(registry, task.taskId, caller);
+      try {
+        task = await getTask(registry, task.taskId, caller);
+      } catch (error) {
+        if (!isUnavailable(error)) throw error;
+        continue; // the store is out of reach: hold on, the work may still finish and be stored
+      }
       switch (task.status) {
         case "working":
           break;

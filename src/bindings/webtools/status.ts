@@ -39,6 +39,8 @@ export const WebtoolsCode = {
   Unsupported: "UNSUPPORTED",
   /** The call ran out of time. */
   Timeout: "TIMEOUT",
+  /** A service the server depends on is out of reach for now: send again after `Retry-After`. */
+  Unavailable: "UNAVAILABLE",
 } as const;
 
 /** One of the {@link WebtoolsCode} values. */
@@ -102,6 +104,8 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
       return { code: WebtoolsCode.Unsupported, status: 501 };
     case ErrorCode.DeadlineExceeded:
       return { code: WebtoolsCode.Timeout, status: 504 };
+    case ErrorCode.Unavailable: // RFC 9110 §15.6.4: temporary, with `Retry-After`
+      return { code: WebtoolsCode.Unavailable, status: 503 };
     case ErrorCode.Internal: // the server's own failure: the message is masked unless raised on purpose
       return { code: WebtoolsCode.InternalError, status: 500 };
     default:

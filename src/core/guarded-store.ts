@@ -1,0 +1,57 @@
+/**
+ * The result store as the server uses it: a store that cannot be reached (Redis restarting, a remote
+ * KV down) is an infrastructure fault, never a business failure. Its errors become
+ * `ProtocolError(Unavailable)` with `retryAfterMs`, which every wire answers as "send again later",
+ * and the store's own error reaches `onError` once per outage, not once per request.
+ *
+ * @module
+ */
+import { ErrorCode, ProtocolError } from "./error.ts";
+import type { ResultStore } from "./result-store.ts";
+
+/** The message every wire gets while the store is out of reach (never the store's own). */
+export const UNAVAILABLE_MESSAGE = "The result store is unavailable; send the request again later";
+
+/**
+ * Tells whether an error is a transient fault of the store (retry), not a refusal of the request.
+ *
+ * @param error What a store operation threw.
+ * @returns `true` for `ProtocolError(Unavailable)`.
+ */
+export function isUnavailable(error: unknown): error is ProtocolError {
+  return error instanceof ProtocolError && error.code === ErrorCode.Unavailable;
+}
+
+/**
+ * Wraps a store: any error but a `RangeError` (an entry over the store's bound, refused whatever the
+ * weather) becomes `ProtocolError(Unavailable)` with `data.retryAfterMs`. The first failure after a
+ * success goes to `onError`; the next ones of the same outage do not.
+ *
+ * @param store The store.
+ * @param retryAfterMs When to come back, for `data.retryAfterMs`.
+ * @param onError Receives the store's error, once per outage.
+ * @returns The guarded store.
+ */
+export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (error: unknown) => void): ResultStore {
+  let healthy = true;
+  const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
+    try {
+      const value = await operation();
+      healthy = true;
+      return value;
+    } catch (error) {
+      if (error instanceof RangeError || isUnavailable(error)) throw error;
+      if (healthy) onError?.(error);
+      healthy = false;
+      throw new ProtocolError(ErrorCode.Unavailable, UNAVAILABLE_MESSAGE, {
+        data: { reason: "unavailable", retryAfterMs },
+        cause: error,
+      });
+    }
+  };
+  return {
+    get: (id) => guarded(() => store.get(id)),
+    set: (id, entry, ttlMs) => guarded(() => store.set(id, entry, ttlMs)),
+    delete: (id) => guarded(() => store.delete(id)),
+  };
+}

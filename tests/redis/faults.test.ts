@@ -1,0 +1,225 @@
+/**
+ * Redis failing under load: three instances share one real redis-server (with an append-only file, as
+ * in production) while jobs run, and Redis is stopped (SIGTERM) or killed (`kill -9`) mid-load, then
+ * restarted. No instance dies (each keeps a `redisNotifier()` subscriber connection), every job that
+ * finished while Redis was down delivers its result once Redis is back, every redeem during the outage
+ * is "not done yet" (a promise for the same job), a call that needs the store is a retryable error on every wire
+ * (MCP-lite 503, MCP -32603 with `retryAfterMs`, gRPC `unavailable`, Webtools 503), and `onError` hears of
+ * each outage a few times, not once per request.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { createClient } from "redis";
+import * as v from "valibot";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
+import { redisNotifier, redisResultStore } from "../../src/redis/mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { SECRET, waitFor } from "../helpers/long-running.ts";
+import { modernRequest, toolsCall } from "../helpers/request.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+
+if (REDIS_MISSING) console.error(`redis faults: skipped: ${REDIS_MISSING}`);
+
+const LEASE_MS = 600;
+const JOBS = 45;
+/** How long Redis stays down. */
+const OUTAGE_MS = 1_500;
+type Redis = ReturnType<typeof createClient>;
+type Lite = { result?: { _meta: { response_type: string; promise_token?: string }; structuredContent?: unknown } };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Three instances on one Redis, each on its own connection (with a subscriber), served on free ports. */
+async function threeInstances(redis: RedisServer) {
+  const runs = new Map<number, number>();
+  const work = defineTool("work")
+    .describe("Sleeps, then answers its number")
+    .input(v.object({ n: v.number(), ms: v.number() }))
+    .longRunning({ retryAfterMs: 50 })
+    .handle(({ n, ms }, ctx) =>
+      ctx.defer(async () => {
+        runs.set(n, (runs.get(n) ?? 0) + 1);
+        await sleep(ms);
+        return { n };
+      })
+    );
+  const clients: Redis[] = [];
+  const listeners: Listener[] = [];
+  const notifiers: { close(): void }[] = [];
+  const reports: unknown[][] = [];
+  for (let i = 0; i < 3; i++) {
+    const client = createClient({ url: redis.url });
+    client.on("error", () => {}); // the application's own listener; the subscriber connection is ours
+    clients.push(await client.connect());
+    const notifier = redisNotifier(client);
+    notifiers.push(notifier);
+    const report: unknown[] = [];
+    reports.push(report);
+    const server = createServer({
+      name: "faults",
+      version: "0.0.1",
+      secret: SECRET,
+      resultStore: redisResultStore(client),
+      notifier,
+      leaseMs: LEASE_MS,
+      onError: (error) => report.push(error),
+      bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding(), webtoolsBinding()],
+    }).tool(work);
+    listeners.push(await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
+  }
+  await waitFor(async () => (await clients[0].pubSubNumSub("mcplite:notifications"))["mcplite:notifications"] === 3);
+  const close = async () => {
+    for (const listener of listeners) await listener.close();
+    for (const notifier of notifiers) notifier.close();
+    for (const client of clients) if (client.isOpen) client.destroy();
+  };
+  return { runs, clients, listeners, reports, close };
+}
+
+async function lite(url: string, name: string, args: unknown): Promise<Lite & { error?: unknown }> {
+  const response = await fetch(url + "/mcp-lite/v1/calltools", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toolsCall(name, args)),
+    signal: AbortSignal.timeout(5_000), // a request held through the outage would fail the test, not hang it
+  });
+  return await response.json();
+}
+
+/** A call that needs the store (it starts deferred work) on each wire, while Redis is down. */
+async function assertRetryableOnEveryWire(url: string): Promise<void> {
+  const args = { n: -1, ms: 1 };
+  const json = { "content-type": "application/json" };
+  const liteResponse = await fetch(url + "/mcp-lite/v1/calltools", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify(toolsCall("work", args)),
+  });
+  assert.equal(liteResponse.status, 503, "MCP-lite: 503");
+  assert.ok(Number(liteResponse.headers.get("retry-after")) >= 1, "MCP-lite: Retry-After");
+  const liteBody = await liteResponse.json();
+  assert.equal(liteBody.error.code, -32603);
+  assert.equal(liteBody.error.data.reason, "unavailable");
+  assert.equal(typeof liteBody.error.data.retryAfterMs, "number");
+  assert.doesNotMatch(JSON.stringify(liteBody), /offline|closed|ECONNREFUSED|Socket/i, "never the store's message");
+
+  const mcp = await fetch(new Request(url + "/mcp", modernRequest("tools/call", { name: "work", arguments: args })));
+  const mcpBody = await mcp.json();
+  assert.equal(mcpBody.error?.code, -32603, JSON.stringify(mcpBody));
+  assert.equal(mcpBody.error.data.reason, "unavailable");
+  assert.equal(typeof mcpBody.error.data.retryAfterMs, "number");
+
+  const grpc = await fetch(url + "/mcplite.MCPLite/CallTool", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ name: "work", arguments: args }),
+  });
+  assert.equal((await grpc.json()).code, "unavailable", "gRPC (Connect): unavailable");
+
+  const webtools = await fetch(url + "/webtools/", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ action: "work", request: args }),
+  });
+  assert.equal(webtools.status, 503, "Webtools: 503");
+  assert.ok(Number(webtools.headers.get("retry-after")) >= 1, "Webtools: Retry-After");
+  assert.equal((await webtools.json()).error.code, "UNAVAILABLE");
+}
+
+/**
+ * Starts {@link JOBS} jobs over the three instances, breaks Redis with `breakIt` after 400 ms, restarts
+ * it after {@link OUTAGE_MS}, and redeems every token round robin until each answers.
+ */
+async function survive(breakIt: (redis: RedisServer) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "mcplite-redis-"));
+  let redis = await startRedis({ persistIn: dir });
+  console.error("redis up");
+  const cluster = await threeInstances(redis);
+  console.error("cluster up");
+  try {
+    const urls = cluster.listeners.map((l) => l.url);
+    // Spread from 100 ms to 2.7 s: some end before the outage, most during it, some after.
+    const tokens = await Promise.all(Array.from({ length: JOBS }, async (_, n) => {
+      const body = await lite(urls[n % 3], "work", { n, ms: 100 + (n * 613) % 2_600 });
+      assert.equal(body.result?._meta.response_type, "promise", JSON.stringify(body));
+      return body.result!._meta.promise_token!;
+    }));
+    const answers = new Map<number, unknown>();
+    let redeems = 0;
+    let down = false;
+    let polling = true;
+    const poll = (async () => {
+      const deadline = Date.now() + 20_000;
+      for (let round = 0; answers.size < JOBS && Date.now() < deadline && polling; round++) {
+        await Promise.all(tokens.map(async (token, n) => {
+          if (answers.has(n)) return;
+          const body = await lite(urls[(n + round) % 3], "redeem", { promise: token });
+          redeems++;
+          const kind = body.result?._meta.response_type;
+          // Retryable ("not done yet") or the real result: never a failure or an error.
+          assert.ok(
+            kind === "promise" || kind === "answer",
+            `job ${n}${down ? " (Redis down)" : ""}: ${JSON.stringify(body)}`,
+          );
+          if (kind === "answer") answers.set(n, body.result!.structuredContent);
+        }));
+        await sleep(100);
+        if (round % 10 === 0) console.error("round", round, answers.size, redeems);
+      }
+    })();
+    try {
+      await sleep(400);
+      const port = redis.port;
+      console.error("break");
+      await breakIt(redis);
+      console.error("broken");
+      down = true;
+      await sleep(200);
+      await assertRetryableOnEveryWire(urls[1]);
+      console.error("wires ok");
+      await sleep(OUTAGE_MS - 200);
+      redis = await startRedis({ port, persistIn: dir });
+      console.error("restarted");
+      down = false;
+      await poll;
+      console.error("polled", answers.size);
+    } finally {
+      polling = false;
+      await poll.catch(() => {});
+    }
+    assert.equal(answers.size, JOBS, `${answers.size} of ${JOBS} results delivered`);
+    for (let n = 0; n < JOBS; n++) {
+      assert.deepEqual(answers.get(n), { n });
+      assert.equal(cluster.runs.get(n), 1, `job ${n} ran once`);
+    }
+    console.error("checking");
+    for (const url of urls) {
+      assert.equal((await lite(url, "work", { n: 99, ms: 1 })).result?._meta.response_type, "promise");
+    }
+    const reported = cluster.reports.reduce((sum, r) => sum + r.length, 0);
+    assert.ok(reported > 0, "the outage was reported");
+    assert.ok(reported <= 3 * 4, `reported ${reported} times for ${redeems} redeems: once per outage and connection`);
+    for (const report of cluster.reports.flat()) assert.ok(report instanceof Error);
+  } finally {
+    console.error("closing");
+    await cluster.close();
+    console.error("closed");
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("three instances on one Redis that fails under load", { skip: REDIS_MISSING }, () => {
+  it("survives a stop (SIGTERM) and restart: nothing lost, every redeem retryable meanwhile", async () => {
+    await survive((redis) => redis.stop());
+  });
+
+  it("survives a kill -9 and restart: nothing lost, every redeem retryable meanwhile", async () => {
+    await survive((redis) => redis.kill());
+  });
+});
