@@ -71,7 +71,11 @@ describe("the package manifests", () => {
     assert.equal(pkg.name, deno.name);
     assert.equal(pkg.version, deno.version);
     assert.deepEqual(pkg.exports, npmExports(deno.exports), "run the build's mapping: package.json exports drifted");
-    assert.deepEqual(pkg.files, ["dist/"], "the tarball holds the build only (package.json, README and LICENSE come with it)");
+    assert.deepEqual(
+      pkg.files,
+      ["dist/"],
+      "the tarball holds the build only (package.json, README and LICENSE come with it)",
+    );
   });
 
   it("declare as dependencies every package the published code imports", () => {

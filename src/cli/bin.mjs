@@ -9,7 +9,7 @@ if (!("Bun" in globalThis) && !("Deno" in globalThis)) {
   if (major < NODE_MINIMUM[0] || (major === NODE_MINIMUM[0] && minor < NODE_MINIMUM[1])) {
     process.stderr.write(
       `mcplite needs Node.js ${NODE_MINIMUM.join(".")} or later; this is Node ${process.versions.node}. ` +
-        "Upgrade Node, or run it with bunx mcplite or deno run -A jsr:@mcplite/sdk/cli\n",
+        "Upgrade Node, or run it with bunx --bun mcplite or deno run -A jsr:@mcplite/sdk/cli\n",
     );
     process.exit(2);
   }
