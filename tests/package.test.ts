@@ -1,12 +1,13 @@
 /**
- * The package's manifests say one thing each. deno.json is the one JSR reads (name, version, exports,
- * what is published); package.json is the private development manifest that npm ci and bun install
- * read (dependencies), so it may repeat name and version but must agree; there is no jsr.json to drift.
- * The Node version package.json and the README state covers what every dependency declares in its own
- * `engines`, so no user on Node is promised a version the published code cannot run on.
+ * The package's manifests say one thing each. deno.json is the source of truth JSR reads (name,
+ * version, exports, what is published); package.json is both the development manifest (npm ci, bun
+ * install) and the npm package's manifest, whose `exports` are deno.json's, compiled into dist/ by
+ * `npm run build` (tsc, tsconfig.npm.json). It repeats name, version and exports, and must agree; there is
+ * no jsr.json to drift. The Node version package.json and the README state covers what every dependency
+ * declares in its own `engines`, and the `mcplite` bin checks it at start.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -19,6 +20,36 @@ function lowerBound(range: string): number[] {
   return [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)];
 }
 
+/** package.json `exports` for deno.json's: each subpath's source, compiled by tsc into dist/ (.js and .d.ts). */
+function npmExports(exports: Record<string, string>): Record<string, { types: string; default: string }> {
+  const entries = Object.entries(exports).map(([subpath, source]) => {
+    const compiled = "./dist/" + source.replace(/^\.\//, "").replace(/\.ts$/, "");
+    return [subpath, { types: `${compiled}.d.ts`, default: `${compiled}.js` }] as const;
+  });
+  return Object.fromEntries(entries);
+}
+
+/** The published TypeScript sources (deno.json `publish.include`: mod.ts and src/, no tests). */
+function sourceFiles(): string[] {
+  const files = (readdirSync(ROOT + "src", { recursive: true }) as string[])
+    .filter((file) => file.endsWith(".ts") && !/\.test(-d)?\.ts$/.test(file))
+    .map((file) => `src/${file}`);
+  return ["mod.ts", ...files];
+}
+
+/** The bare specifiers of a module's static and dynamic imports and re-exports (comments, so @examples, left out). */
+function bareImports(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)"([^"]+)"/gm)].map((m) => m[1]);
+  return specifiers.filter((specifier) => !specifier.startsWith(".") && !specifier.startsWith("node:"));
+}
+
+/** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+function packageName(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
 function atLeast(a: number[], b: number[]): boolean {
   for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
   return true;
@@ -28,18 +59,44 @@ describe("the package manifests", () => {
   const deno = json("deno.json");
   const pkg = json("package.json");
 
-  it("keep name, version and exports in deno.json only", () => {
+  it("keep name, version and exports in deno.json, with no third manifest", () => {
     assert.equal(existsSync(ROOT + "jsr.json"), false, "JSR reads deno.json; a jsr.json would be a second source");
     assert.equal(deno.name, "@mcplite/sdk");
     assert.match(deno.version, /^\d+\.\d+\.\d+/);
     assert.ok(Object.keys(deno.exports).includes("."));
-    assert.equal(pkg.exports, undefined, "exports live in deno.json");
   });
 
-  it("agree on name and version where package.json repeats them", () => {
-    assert.equal(pkg.private, true, "package.json is the development manifest, never published to npm");
+  it("agree on name, version and exports: npm's are deno.json's, compiled into dist/", () => {
+    assert.equal(pkg.private, undefined, "package.json is the npm package's manifest too");
     assert.equal(pkg.name, deno.name);
     assert.equal(pkg.version, deno.version);
+    assert.deepEqual(pkg.exports, npmExports(deno.exports), "run the build's mapping: package.json exports drifted");
+    assert.deepEqual(
+      pkg.files,
+      ["dist/"],
+      "the tarball holds the build only (package.json, README and LICENSE come with it)",
+    );
+  });
+
+  it("declare as dependencies every package the published code imports", () => {
+    const imported = new Set<string>();
+    for (const file of sourceFiles()) {
+      for (const specifier of bareImports(readFileSync(ROOT + file, "utf8"))) imported.add(packageName(specifier));
+    }
+    imported.delete(deno.name);
+    assert.deepEqual([...imported].filter((name) => !(name in pkg.dependencies)), []);
+    assert.deepEqual(Object.keys(pkg.dependencies).filter((name) => !imported.has(name)), [], "an unused dependency");
+  });
+
+  it("run the mcplite bin from the build, checking the Node version package.json states", () => {
+    assert.deepEqual(pkg.bin, { mcplite: "dist/src/cli/bin.mjs" });
+    const tsconfig = json("tsconfig.npm.json");
+    assert.ok(tsconfig.files.includes("src/cli/bin.mjs"), "the build compiles the launcher into dist/src/cli/");
+    const launcher = readFileSync(ROOT + "src/cli/bin.mjs", "utf8");
+    const minimum = /const NODE_MINIMUM = \[(\d+), (\d+)\]/.exec(launcher);
+    assert.ok(minimum, "src/cli/bin.mjs states NODE_MINIMUM");
+    assert.deepEqual([Number(minimum[1]), Number(minimum[2]), 0], lowerBound(pkg.engines.node));
+    assert.equal(pkg.scripts.prepack, "npm run build", "npm pack and npm publish build first");
   });
 
   it("state a Node version that every runtime dependency supports, in package.json and the README", () => {

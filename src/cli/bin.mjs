@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// The `mcplite` bin of package.json. npx runs a bin with the runtime its shebang names, bunx too
-// (with `bunx --bun`, Bun). Bun and Deno run the TypeScript sources; Node runs the JavaScript that
-// JSR's npm layer compiles them to (main.js beside this file), or the sources themselves from Node
-// 22.18 on, which strips types (outside node_modules only).
-const here = new URL(".", import.meta.url);
-const runsTypeScript = "Bun" in globalThis || "Deno" in globalThis;
-try {
-  await import(runsTypeScript ? new URL("main.ts", here).href : new URL("main.js", here).href);
-} catch (error) {
-  if (runsTypeScript || error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("main.js")) {
-    throw error;
+// The `mcplite` bin of package.json (`npx mcplite`, `bunx mcplite`). In the npm package it sits beside
+// the compiled main.js, which every runtime runs; in a clone there is only main.ts, which Bun and Deno
+// run (and Node from 22.18 on, which strips types outside node_modules).
+const NODE_MINIMUM = [22, 12]; // package.json `engines.node` (checked by tests/package.test.ts)
+
+if (!("Bun" in globalThis) && !("Deno" in globalThis)) {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major < NODE_MINIMUM[0] || (major === NODE_MINIMUM[0] && minor < NODE_MINIMUM[1])) {
+    process.stderr.write(
+      `mcplite needs Node.js ${NODE_MINIMUM.join(".")} or later; this is Node ${process.versions.node}. ` +
+        "Upgrade Node, or run it with bunx --bun mcplite or deno run -A jsr:@mcplite/sdk/cli\n",
+    );
+    process.exit(2);
   }
+}
+
+const here = new URL(".", import.meta.url);
+try {
+  await import(new URL("main.js", here).href);
+} catch (error) {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("main.js")) throw error;
   try {
     await import(new URL("main.ts", here).href);
   } catch (tsError) {
@@ -19,7 +28,7 @@ try {
     if (!codes.includes(tsError?.code)) throw tsError;
     process.stderr.write(
       `mcplite: Node ${process.versions.node} cannot run these TypeScript sources here; ` +
-        "use bunx --bun mcplite, or deno run -A jsr:@mcplite/sdk/cli\n",
+        "install the npm package (npx mcplite), or run deno run -A jsr:@mcplite/sdk/cli\n",
     );
     process.exit(2);
   }

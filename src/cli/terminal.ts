@@ -30,7 +30,7 @@ export interface Terminal {
 
 interface DenoLike {
   args: string[];
-  stdin: { isTerminal(): boolean; readable: ReadableStream<Uint8Array> };
+  stdin: { isTerminal(): boolean; readable: ReadableStream<Uint8Array<ArrayBuffer>> };
   stdout: { write(p: Uint8Array): Promise<number> };
   stderr: { isTerminal(): boolean; write(p: Uint8Array): Promise<number> };
   consoleSize(): { columns: number };
@@ -152,7 +152,7 @@ class LineBuffer {
 }
 
 /** Lines from a byte stream, opened on first use. */
-function lineReader(open: () => ReadableStream<Uint8Array>): () => Promise<string | null> {
+function lineReader(open: () => ReadableStream<Uint8Array<ArrayBuffer>>): () => Promise<string | null> {
   let reader: ReadableStreamDefaultReader<string> | undefined;
   const lines = new LineBuffer();
   return async () => {

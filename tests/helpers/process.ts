@@ -16,10 +16,16 @@ export interface Run {
 /** The repository root. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
 
-/** Runs a program from `cwd` (default: the repository root), killed after `timeoutMs`. */
-export function run(file: string, args: string[], timeoutMs = 30_000, cwd: string = ROOT): Promise<Run> {
+/** Runs a program from `cwd` (default: the repository root), killed after `timeoutMs`; `env` replaces the environment. */
+export function run(
+  file: string,
+  args: string[],
+  timeoutMs = 30_000,
+  cwd: string = ROOT,
+  env?: Record<string, string | undefined>,
+): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+    execFile(file, args, { cwd, env, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });

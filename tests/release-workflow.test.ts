@@ -1,0 +1,34 @@
+/**
+ * The release workflow cannot run here (no GitHub runner, no registry credentials), so CI checks what it
+ * can: the file is a valid GitHub Actions workflow (action-validator, against the workflow's JSON
+ * schema), and it publishes a version tag to both registries, each with provenance from the OIDC token.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { parse } from "yaml";
+import { ROOT, run } from "./helpers/process.ts";
+
+const WORKFLOW = ".github/workflows/release.yml";
+const VALIDATOR = `${ROOT}node_modules/.bin/action-validator`;
+
+describe("the release workflow", () => {
+  it("is a valid GitHub Actions workflow", async (t) => {
+    if (!existsSync(VALIDATOR)) return t.skip("needs @action-validator/cli: npm ci installs it");
+    const checked = await run(VALIDATOR, [WORKFLOW], 60_000);
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  });
+
+  it("publishes a version tag to JSR and npm, each with OIDC provenance", () => {
+    const workflow = parse(readFileSync(ROOT + WORKFLOW, "utf8"));
+    assert.deepEqual(workflow.on.push.tags, ["v*.*.*"]);
+    const steps = (job: string) => workflow.jobs[job].steps.map((step: { run?: string }) => step.run ?? "").join("\n");
+    for (const job of ["jsr", "npm"]) {
+      assert.equal(workflow.jobs[job].permissions["id-token"], "write", `${job} needs the OIDC token`);
+      assert.deepEqual(workflow.jobs[job].needs, "check");
+    }
+    assert.match(steps("jsr"), /deno publish$/m);
+    assert.match(steps("npm"), /^npm publish --provenance/m);
+    assert.match(steps("check"), /GITHUB_REF_NAME#v.*deno\.json/);
+  });
+});
