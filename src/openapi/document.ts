@@ -207,15 +207,19 @@ function components(auth: ResolvedOptions["auth"]): Record<string, unknown> {
   return result;
 }
 
+const STRING: JsonSchema = { type: "string" };
+const INTEGER: JsonSchema = { type: "integer" };
+const DATE_TIME: JsonSchema = { type: "string", format: "date-time" };
+
+/** The members RFC 9457 §3.1 defines. */
+const PROBLEM_MEMBERS: Record<string, JsonSchema> = { type: STRING, title: STRING, status: INTEGER, detail: STRING };
+
 /** RFC 9457 §3.1, with this SDK's extension members. */
 const PROBLEM_SCHEMA: JsonSchema = {
   type: "object",
   required: ["type", "title", "status", "detail"],
   properties: {
-    type: { type: "string" },
-    title: { type: "string" },
-    status: { type: "integer" },
-    detail: { type: "string" },
+    ...PROBLEM_MEMBERS,
     code: { type: "string", description: "The SDK's error code, e.g. invalid_arguments or tool_error" },
     errors: {
       type: "array",
@@ -232,11 +236,11 @@ const ACCEPTED_SCHEMA: JsonSchema = {
   type: "object",
   required: ["token", "location", "retryAfterMs", "expiresAt"],
   properties: {
-    token: { type: "string" },
-    location: { type: "string" },
-    retryAfterMs: { type: "integer" },
-    expiresAt: { type: "string", format: "date-time" },
-    estimatedCompletion: { type: "string", format: "date-time" },
+    token: STRING,
+    location: STRING,
+    retryAfterMs: INTEGER,
+    expiresAt: DATE_TIME,
+    estimatedCompletion: DATE_TIME,
   },
 };
 
