@@ -51,6 +51,11 @@ export const ErrorCode = {
   RateLimited: "rate_limited",
   /** The operation ran out of time. */
   DeadlineExceeded: "deadline_exceeded",
+  /**
+   * A service the server depends on is down (an issuer's keys, a store): retryable, never the caller's
+   * fault. `data.retryAfterMs` says when to try again; 503 with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC.
+   */
+  Unavailable: "unavailable",
   /** The server failed; details go to `onError` only. */
   Internal: "internal",
 } as const;

@@ -63,6 +63,8 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
       return Code.DeadlineExceeded;
     case ErrorCode.Internal: // §5.5: server error
       return Code.Internal;
+    case ErrorCode.Unavailable: // a dependency is down: gRPC's retryable status
+      return Code.Unavailable;
     default:
       return assertNever(code);
   }

@@ -91,6 +91,8 @@ function sharedErrorToWire(code: ErrorCode): WireError {
       return { code: -32603, status: 200 };
     case ErrorCode.Internal: // the reference servers answer 200, and clients then surface -32603
       return { code: -32603, status: 200 };
+    case ErrorCode.Unavailable: // JSON-RPC 2.0 §5.1 "Internal error" (the fault is ours); 503 says retry
+      return { code: -32603, status: 503 };
     case ErrorCode.MethodNotFound:
     case ErrorCode.InvalidEnvelope:
     case ErrorCode.ResourceNotFound:

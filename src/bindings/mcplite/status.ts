@@ -57,6 +57,8 @@ export function errorCodeToWire(code: ErrorCode): WireError {
       return { code: -32603, status: 504 };
     case ErrorCode.Internal:
       return { code: -32603, status: 500 };
+    case ErrorCode.Unavailable: // JSON-RPC 2.0 §5.1 "Internal error" (the fault is ours); 503 says retry
+      return { code: -32603, status: 503 };
     default:
       return assertNever(code);
   }

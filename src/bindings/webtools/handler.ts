@@ -27,6 +27,7 @@ import { matchesEtag } from "../../server/conditional.ts";
 import { normalisePath } from "../../server/options.ts";
 import { readJson } from "../../server/read-json.ts";
 import { JSON_HEADERS } from "../../server/responses.ts";
+import { retryAfterOf } from "../../server/retry-after.ts";
 import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
 import { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
@@ -274,10 +275,8 @@ function errorResponse(
     return new Response(INTERNAL_BODY, { status: 500, headers });
   }
   const { code, status } = errorCodeToWebtools(error.code);
-  const retryAfterMs = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
-  if (typeof retryAfterMs === "number" && retryAfterMs >= 0) {
-    headers = { ...headers, "retry-after": String(Math.ceil(retryAfterMs / 1000)) };
-  }
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
   return new Response(errorBody(code, error.message, error.data), { status, headers });
 }
 

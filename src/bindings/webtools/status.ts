@@ -39,6 +39,8 @@ export const WebtoolsCode = {
   Unsupported: "UNSUPPORTED",
   /** The call ran out of time. */
   Timeout: "TIMEOUT",
+  /** A service the server depends on is down; retry after `Retry-After`. */
+  Unavailable: "UNAVAILABLE",
 } as const;
 
 /** One of the {@link WebtoolsCode} values. */
@@ -104,6 +106,8 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
       return { code: WebtoolsCode.Timeout, status: 504 };
     case ErrorCode.Internal: // the server's own failure: the message is masked unless raised on purpose
       return { code: WebtoolsCode.InternalError, status: 500 };
+    case ErrorCode.Unavailable: // a dependency is down: retryable, with Retry-After
+      return { code: WebtoolsCode.Unavailable, status: 503 };
     default:
       return assertNever(code);
   }
