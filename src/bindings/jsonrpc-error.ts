@@ -6,7 +6,7 @@
  */
 import { ErrorCode, McpliteError } from "../core/mod.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
-import { JSON_HEADERS } from "../server/responses.ts";
+import { errorHeaders, JSON_HEADERS } from "../server/responses.ts";
 
 /** A JSON-RPC error code with the HTTP status that carries it. */
 export interface WireError {
@@ -94,6 +94,6 @@ export function jsonRpcErrorResponse(
 export function wireErrorResponse(message: string, status: number, headers?: Record<string, string>): Response {
   return new Response(message, {
     status,
-    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+    headers: errorHeaders(status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS),
   });
 }

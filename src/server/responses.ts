@@ -44,6 +44,21 @@ export const JSON_INIT: ResponseInit = jsonInit();
  */
 export const JSON_VALUE_INIT: ResponseInit | undefined = IS_BUN ? JSON_INIT : undefined;
 
+/**
+ * The headers of an error response, closed after a 408: a sender too slow to finish its body does not
+ * keep the connection (RFC 9110 §15.5.9, RFC 9112 §9.6 `Connection: close`).
+ *
+ * @param status The response's status.
+ * @param headers Its headers.
+ * @returns The headers, with `Connection: close` after a 408.
+ */
+export function errorHeaders(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  return status === 408 ? { ...headers, connection: "close" } : headers;
+}
+
 /** Response headers for SSE bodies. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "text/event-stream",

@@ -26,7 +26,7 @@ import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../serve
 import { matchesEtag } from "../../server/conditional.ts";
 import { normalisePath } from "../../server/options.ts";
 import { readJson } from "../../server/read-json.ts";
-import { JSON_HEADERS } from "../../server/responses.ts";
+import { errorHeaders, JSON_HEADERS } from "../../server/responses.ts";
 import { retryAfterOf } from "../../server/retry-after.ts";
 import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
@@ -277,7 +277,7 @@ function errorResponse(
   const { code, status } = errorCodeToWebtools(error.code);
   const retryAfter = retryAfterOf(error);
   if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
-  return new Response(errorBody(code, error.message, error.data), { status, headers });
+  return new Response(errorBody(code, error.message, error.data), { status, headers: errorHeaders(status, headers) });
 }
 
 function notAllowed(methods: string): ProtocolError {
