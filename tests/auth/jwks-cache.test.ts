@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { createServer, defineTool } from "../../mod.ts";
 import { jwtAuth } from "../../src/auth/mod.ts";
+import { advanceClock, restoreClock } from "../helpers/clock.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 
 const ISSUER = "https://auth.example.com";
@@ -39,17 +40,10 @@ before(async () => {
   }).tool(defineTool("read_doc").handle(() => "doc"));
 });
 after(async () => {
-  Date.now = realNow;
+  restoreClock();
   jwks.closeAllConnections();
   await new Promise((resolve) => jwks.close(resolve));
 });
-
-// The cooldown and the cache age are measured with Date.now: move the clock instead of waiting.
-const realNow = Date.now;
-function advanceClock(ms: number): void {
-  const base = Date.now;
-  Date.now = () => base() + ms;
-}
 
 function mint(kid: string, key = first.privateKey): Promise<string> {
   return new SignJWT({ scope: "docs:read" })

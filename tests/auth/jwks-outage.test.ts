@@ -16,6 +16,7 @@ import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.
 import { jwtAuth } from "../../src/auth/mod.ts";
 import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
+import { advanceClock, restoreClock } from "../helpers/clock.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
 import { BASE, modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
@@ -55,17 +56,10 @@ after(async () => {
   await new Promise((resolve) => jwks.close(resolve));
 });
 afterEach(() => {
-  Date.now = realNow;
+  restoreClock();
   for (const res of hung.splice(0)) res.destroy();
   mode = "ok";
 });
-
-// Ages, cooldowns and backoffs are measured with Date.now: move the clock instead of waiting.
-const realNow = Date.now;
-function advanceClock(ms: number): void {
-  const base = Date.now;
-  Date.now = () => base() + ms;
-}
 
 /** A server with its own key cache, speaking every HTTP wire. */
 function docsServer() {

@@ -7,11 +7,11 @@
  * opens the stream; gRPC-Web sends the challenge as a response header, its status in the trailer frame.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { Code, createClient } from "@connectrpc/connect";
-import * as node from "@connectrpc/connect-node";
+import { describe, it } from "node:test";
+import { Code } from "@connectrpc/connect";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
-import { grpcBinding, type GrpcListener, MCPLite, serveGrpc } from "../../src/bindings/grpc/mod.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { grpcListener } from "../helpers/grpc-listener.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { bearer, METADATA, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
@@ -85,21 +85,10 @@ describe("step-up challenges on all nine wires", () => {
   }
 
   describe("serveGrpc()", () => {
-    let listener: GrpcListener;
-    before(async () => {
-      listener = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
-    });
-    after(async () => {
-      await listener.close();
-    });
+    const served = grpcListener(server);
     for (const kind of ["gRPC", "Connect"] as const) {
       it(`${kind} over serveGrpc: PERMISSION_DENIED with the challenge in the ${kind === "gRPC" ? "trailers" : "headers"}`, async () => {
-        const client = createClient(
-          MCPLite,
-          kind === "gRPC"
-            ? node.createGrpcTransport({ baseUrl: listener.url })
-            : node.createConnectTransport({ baseUrl: listener.url, httpVersion: "2" }),
-        );
+        const client = served.client(kind);
         const refused = await rejection(client.callTool({ name: "purge" }, { headers: bearer("reader") }));
         assert.equal(refused.code, Code.PermissionDenied);
         assert.equal(refused.metadata.get("www-authenticate"), stepUp("/mcplite.MCPLite/CallTool"));
