@@ -4,7 +4,8 @@
  * error="insufficient_scope", scope="…"` where an OAuth client reads it — the HTTP response header on
  * every HTTP wire (MCP 2026 and 2025, MCP-lite JSON and SSE, Webtools, Connect, gRPC-Web), and the
  * trailers of gRPC and the headers of Connect on `serveGrpc()`. MCP-lite SSE answers 403 before it
- * opens the stream; gRPC-Web sends the challenge as a response header, its status in the trailer frame.
+ * opens the stream; gRPC-Web sends the challenge as a response header, its status in the trailer frame
+ * (Connect's clients merge headers and trailers into one metadata: the challenge in both would read twice).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
