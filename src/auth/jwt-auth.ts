@@ -7,9 +7,11 @@
 // jose documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import type { JSONWebKeySet } from "jose";
-import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from "jose";
+import { createLocalJWKSet, errors, jwtVerify } from "jose";
 import type { AuthInfo } from "../core/call-context.ts";
+import { ProtocolError } from "../core/error.ts";
 import type { ServerAuth } from "../server/auth.ts";
+import { remoteKeys } from "./remote-keys.ts";
 
 /** The asymmetric algorithms accepted by default: never `none`, never an HMAC (a public key is no secret). */
 export const ASYMMETRIC_ALGORITHMS: readonly string[] = Object.freeze([
@@ -32,7 +34,11 @@ export interface JwtAuthOptions {
   readonly issuer: string;
   /** This server's canonical URI (RFC 8707): the token's `aud` must contain it. */
   readonly resource: string;
-  /** Where the issuer publishes its keys; fetched, cached, and refetched (at most every 30 s) for an unknown `kid`. */
+  /**
+   * Where the issuer publishes its keys: fetched (within 3 s), fresh for 10 minutes, refetched (at most
+   * every 30 s) for an unknown `kid`; while the issuer is down the last good keys keep verifying for an
+   * hour more, and without usable keys a request gets 503 with `Retry-After` (never 401).
+   */
   readonly jwksUri?: string;
   /** The keys themselves, instead of `jwksUri` (a static key set). */
   readonly jwks?: JSONWebKeySet;
@@ -96,9 +102,7 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
   const refused = algorithms.filter((alg) => !ASYMMETRIC_ALGORITHMS.includes(alg));
   if (refused.length > 0) throw new TypeError(`jwtAuth: not an asymmetric algorithm: ${refused.join(", ")}`);
   const clockTolerance = Math.min(options.clockToleranceSec ?? 60, 60);
-  const keys = options.jwks !== undefined
-    ? createLocalJWKSet(options.jwks)
-    : createRemoteJWKSet(new URL(options.jwksUri!), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+  const keys = options.jwks !== undefined ? createLocalJWKSet(options.jwks) : remoteKeys(new URL(options.jwksUri!));
   const audience = resource.endsWith("/") ? [resource, resource.slice(0, -1)] : [resource, resource + "/"];
   return {
     resource,
@@ -115,6 +119,7 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
         payload = verified.payload;
         typ = verified.protectedHeader.typ;
       } catch (error) {
+        if (error instanceof ProtocolError) throw error; // the issuer's keys are unavailable: not the token's fault
         throw new Error(reasonOf(error));
       }
       if (typ !== undefined && !TYPES.has(typ.toLowerCase())) {
@@ -157,8 +162,5 @@ function reasonOf(error: unknown): string {
   if (error instanceof errors.JWKSNoMatchingKey) return "the access token was signed with an unknown key";
   if (error instanceof errors.JOSEAlgNotAllowed) return "the access token's signature algorithm is not accepted";
   if (error instanceof errors.JWSSignatureVerificationFailed) return "the access token's signature is invalid";
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
-    return "the issuer's keys could not be read";
-  }
   return "the access token is malformed or invalid";
 }

@@ -7,7 +7,8 @@
 import { ErrorCode, McpliteError } from "../core/mod.ts";
 import { McpErrorCode } from "../internal/mcp-wire.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
-import { JSON_HEADERS, retryAfterHeader } from "../server/responses.ts";
+import { errorHeaders, JSON_HEADERS } from "../server/responses.ts";
+import { retryAfterOf } from "../server/retry-after.ts";
 
 /** A JSON-RPC error code with the HTTP status that carries it. */
 export interface WireError {
@@ -51,10 +52,10 @@ const SHARED_ROWS: WireErrorRows = {
   [ErrorCode.UnsupportedVersion]: { code: McpErrorCode.UnsupportedVersion, status: 400 },
   [ErrorCode.DeadlineExceeded]: { code: -32603, status: 200 },
   [ErrorCode.Internal]: { code: -32603, status: 200 }, // the MCP reference servers answer 200; clients surface -32603
-  // MCP 2026-07-28, Basic (error codes): -32000..-32019 are old implementation-defined codes and -32020..-32099
-  // belong to the spec, so a transient fault is JSON-RPC's internal error, told apart by `data.reason:
-  // "unavailable"` and `data.retryAfterMs`; on 200, so clients keep the code.
-  [ErrorCode.Unavailable]: { code: -32603, status: 200 },
+  // A dependency of ours is down (an issuer's keys, the shared store): JSON-RPC 2.0 §5.1 "Internal error", the
+  // fault being ours (MCP 2026-07-28, Basic: -32000..-32019 are old implementation-defined codes, -32020..-32099
+  // the spec's), told apart by `data.reason: "unavailable"`; 503 with `Retry-After` (RFC 9110 §15.6.4) says retry.
+  [ErrorCode.Unavailable]: { code: -32603, status: 503 },
 };
 
 /**
@@ -132,8 +133,8 @@ export function jsonRpcErrorResponse(
 ): Response {
   const wire = errorToWire(error, table, onError);
   // A 503 or 429 tells when to come back (RFC 9110 §15.6.4, §10.2.3); on 200 the data says it.
-  const retryAfter = wire.status === 200 ? undefined : retryAfterHeader(wire.data);
-  if (retryAfter !== undefined) headers = { ...headers, ...retryAfter };
+  const retryAfter = wire.status === 200 ? undefined : retryAfterOf(wire);
+  if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
   return wireErrorResponse(errorMessage(id, wire.code, wire.message, wire.data), wire.status, headers);
 }
 
@@ -148,6 +149,6 @@ export function jsonRpcErrorResponse(
 export function wireErrorResponse(message: string, status: number, headers?: Record<string, string>): Response {
   return new Response(message, {
     status,
-    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+    headers: errorHeaders(status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS),
   });
 }

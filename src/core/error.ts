@@ -52,9 +52,10 @@ export const ErrorCode = {
   /** The operation ran out of time. */
   DeadlineExceeded: "deadline_exceeded",
   /**
-   * A service the server depends on (its shared result store) is out of reach for now: the request
-   * may succeed if sent again after `data.retryAfterMs`. Never a business failure; the service's own
-   * error goes to `onError` only.
+   * A service the server depends on (an issuer's keys, its shared result store) is out of reach for
+   * now: retryable, never the caller's fault nor a business failure; `data.retryAfterMs` says when to
+   * try again (503 with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC). The service's own error goes to
+   * `onError` only.
    */
   Unavailable: "unavailable",
   /** The server failed; details go to `onError` only. */

@@ -15,6 +15,7 @@ import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
+import { nonFinitePath } from "../internal/non-finite.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
@@ -132,6 +133,14 @@ async function execute(
   const tool = registry.get(call.name);
   if (tool === undefined) throw unknownTool(registry, call.name);
   if (tool.scopes !== undefined) requireScopes(tool.scopes, call.ctx.auth, `tool "${tool.name}"`);
+  // `1e400` decodes as Infinity and passes v.number(): refuse what JSON cannot carry back, by its path.
+  const nonFinite = nonFinitePath(call.arguments);
+  if (nonFinite !== undefined) {
+    throw invalidArguments(tool.name, [{
+      path: nonFinite,
+      message: "must be a finite number (JSON has no Infinity or NaN)",
+    }]);
+  }
   let checked: ValidationResult | Promise<ValidationResult> = tool.input.validate(call.arguments ?? {});
   if (checked instanceof Promise) checked = await checked;
   if (!checked.ok) throw invalidArguments(tool.name, checked.issues);

@@ -30,7 +30,9 @@ export interface ServerAuth {
   /**
    * Verifies an access token. Resolves with the caller, or `undefined` (or throws) when the token is not
    * valid for this resource; a thrown `Error`'s message becomes the challenge's `error_description`, so
-   * it must not contain the token.
+   * it must not contain the token. Throw a `ProtocolError` with `ErrorCode.Unavailable` (and
+   * `data.retryAfterMs`) when it cannot decide because a service it needs is down: the request gets 503
+   * with `Retry-After` (gRPC `UNAVAILABLE`), and the client keeps its token.
    *
    * @param token The bearer token.
    * @param request The HTTP request (headers only; do not read its body).

@@ -15,6 +15,7 @@ import { withHeaders } from "./cors.ts";
 import type { Gate, GateAnswer } from "./gate.ts";
 import { METADATA_PATH } from "./protected-resource.ts";
 import { JSON_HEADERS } from "./responses.ts";
+import { retryAfterOf } from "./retry-after.ts";
 
 /** What a Worker (or a framework) passes as `fetch`'s third argument. */
 export interface ExecutionContextLike {
@@ -134,7 +135,12 @@ function protect(route: Route, gate: Gate): Route {
         caller = await gate.authenticate(request);
       } catch (error) {
         const refusal = error as ProtocolError; // the gate refuses with protocol errors only
-        return challenged(route.refuse(refusal), gate.challenge(refusal, path));
+        const refused = challenged(route.refuse(refusal), gate.challenge(refusal, path));
+        // An issuer that is down: 503 says when to retry (RFC 9110 §10.2.3), whatever the route's shape.
+        const retryAfter = retryAfterOf(refusal);
+        return retryAfter === undefined || refused.headers.has("retry-after")
+          ? refused
+          : withHeaders(refused, [["retry-after", retryAfter]]);
       }
       const response = await route.handle(request, withCaller(host, caller));
       return challenged(response, gate.stepUp(caller, path));

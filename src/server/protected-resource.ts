@@ -7,7 +7,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
-import { ErrorCode } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { holdsScopes, type ScopedAuthInfo } from "../core/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
@@ -66,7 +66,8 @@ export function resourceMetadataUrl(origin: string, pathname: string): string {
  * request needs. A refusal is `unauthenticated` (401, gRPC `UNAUTHENTICATED`), with `error="invalid_token"`
  * in its challenge when a token was sent, or `permission_denied` (403, `PERMISSION_DENIED`) with an
  * `insufficient_scope` challenge; the error carries the challenge (`challengeOf()` reads it). No message
- * or challenge holds the token. Carriers call it through the server's gate.
+ * or challenge holds the token. A verifier that throws `unavailable` (its issuer is down) passes it on:
+ * 503 with `Retry-After`, gRPC `UNAVAILABLE`. Carriers call it through the server's gate.
  *
  * @param auth The server's authentication.
  * @param request The request (its headers and URL; its body is not read).
@@ -115,6 +116,8 @@ export async function authenticate(auth: ServerAuth, request: Request): Promise<
   try {
     info = await auth.verify(bearer.token, request);
   } catch (error) {
+    // The verifier could not decide (its issuer is down): a retryable refusal, not an invalid token.
+    if (error instanceof ProtocolError && error.code === ErrorCode.Unavailable) throw error;
     if (error instanceof Error && error.message !== "" && !error.message.includes(bearer.token)) {
       reason = error.message;
     }

@@ -44,29 +44,24 @@ export const JSON_INIT: ResponseInit = jsonInit();
  */
 export const JSON_VALUE_INIT: ResponseInit | undefined = IS_BUN ? JSON_INIT : undefined;
 
+/**
+ * The headers of an error response, closed after a 408: a sender too slow to finish its body does not
+ * keep the connection (RFC 9110 §15.5.9, RFC 9112 §9.6 `Connection: close`).
+ *
+ * @param status The response's status.
+ * @param headers Its headers.
+ * @returns The headers, with `Connection: close` after a 408.
+ */
+export function errorHeaders(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  return status === 408 ? { ...headers, connection: "close" } : headers;
+}
+
 /** Response headers for SSE bodies. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "text/event-stream",
   "cache-control": "no-cache",
   "x-accel-buffering": "no",
 });
-
-/**
- * The `Retry-After` header (RFC 9110 §10.2.3, in whole seconds) of an error whose data carries
- * `retryAfterMs` (a rate limit, a store that is out of reach), else none.
- *
- * @param data The error's data.
- * @returns The header, or `undefined`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { retryAfterHeader } from "./responses.ts";
- * assert.deepEqual(retryAfterHeader({ retryAfterMs: 1500 }), { "retry-after": "2" });
- * assert.equal(retryAfterHeader({ reason: "other" }), undefined);
- * ```
- */
-export function retryAfterHeader(data: unknown): Record<string, string> | undefined {
-  const ms = (data as { retryAfterMs?: unknown } | null | undefined)?.retryAfterMs;
-  return typeof ms === "number" && ms >= 0 ? { "retry-after": String(Math.ceil(ms / 1000)) } : undefined;
-}

@@ -6,13 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { connect } from "node:http2";
-import { after, before, describe, it } from "node:test";
-import { Code, type ConnectError, createClient } from "@connectrpc/connect";
-import * as node from "@connectrpc/connect-node";
+import { describe, it } from "node:test";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import type { AuthInfo } from "../../src/core/call-context.ts";
-import { type GrpcListener, MCPLite, serveGrpc } from "../../src/bindings/grpc/mod.ts";
+import { grpcListener } from "../helpers/grpc-listener.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 
@@ -42,22 +41,10 @@ const server = createServer({
 const challenge = (error: ConnectError) => error.metadata.get("www-authenticate");
 
 describe("serveGrpc with auth", () => {
-  let listener: GrpcListener;
-  before(async () => {
-    listener = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
-  });
-  after(async () => {
-    await listener.close();
-  });
+  const served = grpcListener(server);
 
   for (const kind of ["gRPC", "Connect"] as const) {
-    const client = () =>
-      createClient(
-        MCPLite,
-        kind === "gRPC"
-          ? node.createGrpcTransport({ baseUrl: listener.url })
-          : node.createConnectTransport({ baseUrl: listener.url, httpVersion: "2" }),
-      );
+    const client = () => served.client(kind);
 
     it(`${kind}: no token → UNAUTHENTICATED with the challenge; a bad one → invalid_token`, async () => {
       const none = await rejection(client().callTool({ name: "read_doc", arguments: { id: "1" } }));
@@ -115,7 +102,7 @@ describe("serveGrpc with auth", () => {
   }
 
   it("serves the Protected Resource Metadata its challenges point at", async () => {
-    const session = connect(listener.url);
+    const session = connect(served.listener().url);
     try {
       for (
         const path of [

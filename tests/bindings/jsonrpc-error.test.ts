@@ -28,7 +28,7 @@ const MODERN: Record<ErrorCode, [number, number]> = {
   rate_limited: [-32029, 200],
   deadline_exceeded: [-32603, 200],
   internal: [-32603, 200],
-  unavailable: [-32603, 200],
+  unavailable: [-32603, 503],
 };
 
 /** The 2025 revisions: JSON-RPC errors on 200, but for the transport's bad requests. */
@@ -50,7 +50,6 @@ const LITE: Record<ErrorCode, [number, number]> = {
   rate_limited: [-32029, 429],
   deadline_exceeded: [-32603, 504],
   internal: [-32603, 500],
-  unavailable: [-32603, 503],
 };
 
 describe("the JSON-RPC wires' status tables", () => {

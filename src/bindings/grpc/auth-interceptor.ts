@@ -13,6 +13,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { AuthInfo } from "../../core/mod.ts";
 import { withCaller } from "../../server/binding.ts";
 import type { Gate } from "../../server/gate.ts";
+import { retryAfterOf } from "../../server/retry-after.ts";
 import { HOST_KEY } from "./service.ts";
 import { errorToConnectError } from "./status.ts";
 
@@ -87,7 +88,11 @@ export function callAuthenticator(gate: Gate): (url: string, header: Headers) =>
       // ServerAuth.verify takes a fetch Request; this one carries the call's metadata and no body.
       caller = await gate.authenticate(new Request(url, { headers: header }));
     } catch (refusal) {
-      throw challenged(errorToConnectError(refusal), gate.challenge(refusal, path));
+      const error = challenged(errorToConnectError(refusal), gate.challenge(refusal, path));
+      // UNAVAILABLE (the issuer is down) says when to retry, as HTTP's Retry-After does.
+      const retryAfter = retryAfterOf(refusal);
+      if (retryAfter !== undefined) error.metadata.set("retry-after", retryAfter);
+      throw error;
     }
     return { caller, stepUp: (error) => withStepUp(error, gate.stepUp(caller, path)) };
   };

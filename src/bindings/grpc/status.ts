@@ -65,6 +65,8 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
       return Code.Unavailable;
     case ErrorCode.Internal: // §5.5: server error
       return Code.Internal;
+    case ErrorCode.Unavailable: // a dependency is down: gRPC's retryable status
+      return Code.Unavailable;
     default:
       return assertNever(code);
   }

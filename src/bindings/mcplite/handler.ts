@@ -102,7 +102,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
           return new Response(listed, JSON_INIT);
         }
         const meta = liteCallMeta(request.headers, id, rpc.params);
-        if (acceptsEventStream(request)) return streamCall(core, request, host, rpc, id, meta);
+        if (acceptsEventStream(request)) return await streamCall(core, request, host, rpc, id, meta, fail);
         const started = performance.now();
         const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
@@ -175,39 +175,69 @@ export function liteCall(
  * Answers a call as SSE (MCP-lite spec v0.042 §4.3): `message` events with `{"partial": …}`, then one
  * `done` event with the complete result and its `_meta`; a protocol error is one `error` event;
  * `heartbeat` events keep the connection alive. Progress and logs travel as `progress` and `log`
- * events (extensions that plain MCP-lite clients ignore).
+ * events (extensions that plain MCP-lite clients ignore). The stream opens at the call's first event,
+ * first heartbeat or end: a call refused for its caller (401, or 403 for a missing scope) before then
+ * is answered with that status and no stream, so the gate can add its `WWW-Authenticate` challenge
+ * (MCP 2025-11-25, Authorization, Scope Challenge Handling).
  */
-function streamCall(
+async function streamCall(
   core: ServerCore,
   request: Request,
   host: Host,
   rpc: JsonRpcRequest,
   id: JsonRpcId,
   meta: CallMeta,
-): Response {
+  fail: (id: JsonRpcId, error: unknown) => Response,
+): Promise<Response> {
   const { registry, options: server } = core;
   const cancel = new AbortController();
   const signal = AbortSignal.any([request.signal, cancel.signal]);
   let out: SseWriter | undefined;
-  const sink: CallSink = {
-    progress: (progress, total, message) => out?.event(JSON.stringify({ progress, total, message }), "progress"),
-    log: (level, data, logger) => out?.event(JSON.stringify({ level, logger, data }), "log"),
+  let opened = false;
+  let open!: () => void;
+  const opening = new Promise<void>((resolve) => (open = resolve));
+  const emit = (data: string, name: string) => {
+    opened = true;
+    open();
+    out?.event(data, name);
   };
-  const call = liteCall(rpc, meta, signal, host, sink, (partial) => out?.event(JSON.stringify({ partial }), "message"));
+  let refusal: ProtocolError | undefined;
+  const sink: CallSink = {
+    progress: (progress, total, message) => emit(JSON.stringify({ progress, total, message }), "progress"),
+    log: (level, data, logger) => emit(JSON.stringify({ level, logger, data }), "log"),
+  };
+  const call = liteCall(rpc, meta, signal, host, sink, (partial) => emit(JSON.stringify({ partial }), "message"));
   const started = performance.now();
   const body = createSseStream(async (writer) => {
     out = writer;
     try {
       const outcome = await runCall(registry, call);
-      writer.event(JSON.stringify(resultWithMeta(outcome, started, server.version)), "done");
+      emit(JSON.stringify(resultWithMeta(outcome, started, server.version)), "done");
     } catch (error) {
+      if (!opened && isCallerRefusal(error)) {
+        refusal = error;
+        return open();
+      }
       const wire = errorToWire(error, errorCodeToWire, (e) => registry.runtime.onError?.(e));
-      writer.event(JSON.stringify({ id, code: wire.code, message: wire.message, data: wire.data }), "error");
+      emit(JSON.stringify({ id, code: wire.code, message: wire.message, data: wire.data }), "error");
     }
   }, {
     heartbeatMs: server.heartbeatMs,
-    heartbeat: (writer) => writer.event(`{"timestamp":"${new Date().toISOString()}"}`, "heartbeat"),
+    heartbeat: (writer) => {
+      opened = true;
+      open();
+      writer.event(`{"timestamp":"${new Date().toISOString()}"}`, "heartbeat");
+    },
     onCancel: () => cancel.abort(new Error("the client closed the stream")),
   });
-  return new Response(body, { headers: SSE_HEADERS });
+  await opening;
+  if (refusal === undefined) return new Response(body, { headers: SSE_HEADERS });
+  await body.cancel();
+  return fail(id, refusal);
+}
+
+/** A refusal of the caller (no token, a bad one, a missing scope): an HTTP status the client acts on. */
+function isCallerRefusal(error: unknown): error is ProtocolError {
+  return error instanceof ProtocolError &&
+    (error.code === ErrorCode.Unauthenticated || error.code === ErrorCode.PermissionDenied);
 }

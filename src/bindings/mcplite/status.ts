@@ -13,8 +13,6 @@ const ROWS = wireErrorRows({
   [ErrorCode.RateLimited]: { code: -32029, status: 429 },
   [ErrorCode.DeadlineExceeded]: { code: -32603, status: 504 },
   [ErrorCode.Internal]: { code: -32603, status: 500 },
-  // RFC 9110 §15.6.4: temporary; `Retry-After` says when (data.retryAfterMs).
-  [ErrorCode.Unavailable]: { code: -32603, status: 503 },
 });
 
 /**

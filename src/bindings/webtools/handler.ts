@@ -26,7 +26,8 @@ import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../serve
 import { matchesEtag } from "../../server/conditional.ts";
 import { normalisePath } from "../../server/options.ts";
 import { readJson } from "../../server/read-json.ts";
-import { JSON_HEADERS, retryAfterHeader } from "../../server/responses.ts";
+import { errorHeaders, JSON_HEADERS } from "../../server/responses.ts";
+import { retryAfterOf } from "../../server/retry-after.ts";
 import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
 import { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
@@ -274,9 +275,9 @@ function errorResponse(
     return new Response(INTERNAL_BODY, { status: 500, headers });
   }
   const { code, status } = errorCodeToWebtools(error.code);
-  const retryAfter = retryAfterHeader(error.data);
-  if (retryAfter !== undefined) headers = { ...headers, ...retryAfter };
-  return new Response(errorBody(code, error.message, error.data), { status, headers });
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
+  return new Response(errorBody(code, error.message, error.data), { status, headers: errorHeaders(status, headers) });
 }
 
 function notAllowed(methods: string): ProtocolError {

@@ -108,6 +108,8 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
       return { code: WebtoolsCode.Unavailable, status: 503 };
     case ErrorCode.Internal: // the server's own failure: the message is masked unless raised on purpose
       return { code: WebtoolsCode.InternalError, status: 500 };
+    case ErrorCode.Unavailable: // a dependency is down: retryable, with Retry-After
+      return { code: WebtoolsCode.Unavailable, status: 503 };
     default:
       return assertNever(code);
   }

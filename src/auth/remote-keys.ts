@@ -1,0 +1,139 @@
+/**
+ * The issuer's signing keys, fetched from its `jwks_uri` (RFC 7517 §5; RFC 8414 §2) and kept through
+ * its outages: one fetch at a time, each bounded by a timeout; a failed fetch backs off; the last good
+ * key set keeps verifying tokens past its age while the issuer is down (stale-if-error, RFC 5861 §4),
+ * for a bounded time. When no usable keys are left the refusal is `unavailable` (503 with
+ * `Retry-After`, gRPC `UNAVAILABLE`): the issuer's fault, never "your token is invalid".
+ *
+ * @module
+ */
+// jose documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
+/** @ignore */
+import type { FlattenedJWSInput, JWSHeaderParameters } from "jose";
+import { createLocalJWKSet, errors, type LocalJWKSet } from "jose";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+
+/** How {@link remoteKeys} fetches and keeps the keys; every duration in milliseconds. */
+export interface RemoteKeysOptions {
+  /** How long one fetch (connection, headers and body) may take. */
+  readonly timeoutMs: number;
+  /** How long a key set is fresh; after it, the next token refetches it (in the background). */
+  readonly maxAgeMs: number;
+  /** How long past `maxAgeMs` a key set still verifies tokens while every refetch fails. */
+  readonly staleIfErrorMs: number;
+  /** The least time between two fetches for a token signed with a key the set does not hold. */
+  readonly cooldownMs: number;
+  /** The wait after a failed fetch; it doubles with each failure in a row, up to `maxBackoffMs`. */
+  readonly backoffMs: number;
+  /** The longest wait between two failed fetches. */
+  readonly maxBackoffMs: number;
+}
+
+/** The numbers `jwtAuth({ jwksUri })` uses (documented in the README, Authorization). */
+export const REMOTE_KEYS_DEFAULTS: Readonly<RemoteKeysOptions> = Object.freeze({
+  timeoutMs: 3_000,
+  maxAgeMs: 10 * 60_000,
+  staleIfErrorMs: 60 * 60_000,
+  cooldownMs: 30_000,
+  backoffMs: 1_000,
+  maxBackoffMs: 30_000,
+});
+
+/** Resolves the key of a token's protected header, as `jwtVerify` asks for it. */
+export type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => ReturnType<LocalJWKSet>;
+
+/**
+ * Creates the key resolver of a remote key set.
+ *
+ * @param url The issuer's `jwks_uri`.
+ * @param options The timeout, ages, cooldown and backoff (default {@link REMOTE_KEYS_DEFAULTS}).
+ * @returns The resolver, for `jwtVerify`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { remoteKeys } from "./remote-keys.ts";
+ * // Nothing listens on port 9 of the loopback: the refusal says the keys are unavailable, with when to retry.
+ * const keys = remoteKeys(new URL("http://127.0.0.1:9/jwks"));
+ * const refusal = await keys({ alg: "ES256", kid: "k1" }, { payload: "", signature: "" }).catch((e) => e);
+ * assert.equal(refusal.code, "unavailable");
+ * assert.equal(typeof refusal.data.retryAfterMs, "number");
+ * ```
+ */
+export function remoteKeys(url: URL, options: RemoteKeysOptions = REMOTE_KEYS_DEFAULTS): KeyResolver {
+  let keys: LocalJWKSet | undefined;
+  let fetchedAt = -Infinity;
+  let attemptedAt = -Infinity;
+  let failures = 0;
+  let retryAt = -Infinity;
+  let inflight: Promise<void> | undefined;
+
+  // One fetch at a time: every token that needs the keys waits on the same one.
+  const refresh = (): Promise<void> => {
+    if (inflight !== undefined) return inflight;
+    const now = Date.now();
+    if (now < retryAt) return Promise.reject(unavailable(retryAt - now));
+    attemptedAt = now;
+    inflight = fetchKeySet(url, options.timeoutMs).then(
+      (set) => {
+        keys = set;
+        fetchedAt = Date.now();
+        failures = 0;
+        retryAt = -Infinity;
+      },
+      (cause) => {
+        const backoff = Math.min(options.backoffMs * 2 ** failures, options.maxBackoffMs);
+        failures++;
+        retryAt = Date.now() + backoff;
+        throw unavailable(backoff, cause);
+      },
+    ).finally(() => {
+      inflight = undefined;
+    });
+    return inflight;
+  };
+
+  return async function resolveKey(header, token) {
+    const age = Date.now() - fetchedAt;
+    if (age > options.maxAgeMs) {
+      // Stale keys keep verifying while a refetch runs (or fails); none usable: wait for the fetch.
+      if (age <= options.maxAgeMs + options.staleIfErrorMs) refresh().catch(() => {});
+      else await refresh();
+    }
+    const held = keys!;
+    try {
+      return await held(header, token);
+    } catch (error) {
+      if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+      // An unknown key may be a rotated-in one: wait for the fetch under way, or refetch, at most once
+      // per cooldown; keys replaced meanwhile are tried at once.
+      if (inflight !== undefined) await inflight;
+      else if (keys === held) {
+        if (Date.now() - attemptedAt < options.cooldownMs) throw error;
+        await refresh();
+      }
+      return await keys!(header, token);
+    }
+  };
+}
+
+/** Fetches and parses a key set, within the timeout; rejects for a network error, a non-2xx or garbage. */
+async function fetchKeySet(url: URL, timeoutMs: number): Promise<LocalJWKSet> {
+  const response = await fetch(url, {
+    headers: { accept: "application/json, application/jwk-set+json" },
+    redirect: "manual",
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`the JWKS endpoint answered ${response.status}`);
+  }
+  return createLocalJWKSet(await response.json()); // throws JWKSInvalid for anything but { keys: [...] }
+}
+
+function unavailable(retryAfterMs: number, cause?: unknown): ProtocolError {
+  return new ProtocolError(ErrorCode.Unavailable, "Service unavailable: the issuer's keys could not be read", {
+    data: { retryAfterMs: Math.max(1000, Math.ceil(retryAfterMs)) },
+    cause,
+  });
+}
