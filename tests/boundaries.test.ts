@@ -84,7 +84,7 @@ describe("dependency boundaries", () => {
     }
   });
 
-  it("reaches resources, prompts, completion and skills only from their definitions, not from createServer()", () => {
+  it("reaches resources, prompts, completion, skills and apps only from their definitions, not from createServer()", () => {
     const reached = reachedFrom("src/create-server.ts", "src/tool/define-tool.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the MCP binding");
     const served = [
@@ -92,6 +92,8 @@ describe("dependency boundaries", () => {
       "src/bindings/mcp/prompts.ts",
       "src/bindings/mcp/completion.ts",
       "src/bindings/mcp/skills.ts",
+      "src/bindings/mcp/apps.ts",
+      "src/apps/define-app.ts",
       "src/resource/define-resource.ts",
       "src/prompt/define-prompt.ts",
       "src/core/uri-template.ts",

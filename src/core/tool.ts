@@ -7,6 +7,8 @@ import type { CallContext } from "./call-context.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
+import type { Feature, Featured } from "./feature.ts";
+import type { AnyResource } from "./resource.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -50,6 +52,19 @@ export interface LongRunningOptions {
    * MCP-lite, which has promises of its own, ignores it.
    */
   taskSupport?: "optional" | "required";
+}
+
+/**
+ * An interactive view a tool's results are shown in (MCP Apps, SEP-1865): its `ui://` resource and the
+ * features that serve it. `defineApp()` (`@mcplite/sdk/apps`) makes one; `.ui()` attaches it to a tool.
+ */
+export interface ToolView {
+  /** The view's `ui://` URI. */
+  readonly uri: string;
+  /** The resource that serves its HTML, registered with the tool. */
+  readonly resource: AnyResource;
+  /** What serving it brings (the extension's capability). */
+  readonly features: readonly Feature[];
 }
 
 /** Continues a promise from its state: returns the answer, or another promise. */
@@ -113,7 +128,7 @@ export interface Tool<
   TArgs = unknown,
   TOutput = unknown,
   TState = unknown,
-> {
+> extends Featured {
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */
@@ -146,6 +161,8 @@ export interface Tool<
   readonly onRedeem?: RedeemHandler<unknown, unknown>;
   /** Cancels this tool's promises (`.cancel()`). */
   readonly onCancel?: CancelHandler<unknown>;
+  /** Resources registered with the tool: the `ui://` view of `.ui()` (MCP Apps). */
+  readonly resources?: readonly AnyResource[];
   /**
    * Returns the tool with a continuation: redeeming one of its promise tokens runs `handler` with the
    * token's state, on whichever instance holds the secret. Implies `.longRunning()`.

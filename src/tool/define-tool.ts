@@ -13,7 +13,9 @@ import type {
   ToolAnnotations,
   ToolContext,
   ToolHandler,
+  ToolView,
 } from "../core/tool.ts";
+import { LEGACY_RESOURCE_URI_KEY, type ToolVisibility } from "../internal/mcp-apps-wire.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -45,6 +47,18 @@ interface BuilderState {
   readonly scopes?: readonly string[];
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
+  readonly view?: ToolView;
+}
+
+const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];
+
+/** How `.ui()` shows a tool: who may call it (MCP Apps, SEP-1865, Visibility). */
+export interface ToolUiOptions {
+  /**
+   * Who may call the tool: `"model"` (the agent), `"app"` (the view, through the host), or both, the
+   * default. A host lists an app-only tool (`["app"]`) to its view and never to the model.
+   */
+  readonly visibility?: readonly ToolVisibility[];
 }
 
 /**
@@ -256,6 +270,40 @@ export class ToolBuilder<
   }
 
   /**
+   * Shows the tool's results in an interactive view (MCP Apps, SEP-1865): the tool is listed with
+   * `_meta.ui = { resourceUri, visibility }` (and the flat `ui/resourceUri` older hosts read), and
+   * registering it registers the view's `ui://` resource. A host that renders apps calls the tool, reads
+   * the view and hands it the tool's input and result; any other client sees a plain tool.
+   *
+   * @param view The view, from `defineApp()` (`@mcplite/sdk/apps`).
+   * @param options Who may call the tool (`visibility`, default `["model", "app"]`).
+   * @returns A new builder.
+   * @throws {TypeError} For a view without HTML, or an empty or unknown visibility.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defineApp } from "../apps/define-app.ts";
+   * import { defineTool } from "./define-tool.ts";
+   *
+   * const board = defineApp("ui://scores/board").html("<!doctype html><p>Scores</p>");
+   * const refresh = defineTool("refresh_scores").describe("Reloads the scores")
+   *   .ui(board, { visibility: ["app"] })
+   *   .handle(() => ({ scores: [3, 1] }));
+   * assert.deepEqual(refresh.meta?.ui, { resourceUri: "ui://scores/board", visibility: ["app"] });
+   * ```
+   */
+  ui(view: ToolView, options: ToolUiOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
+    const visibility = options.visibility ?? VISIBILITIES;
+    if (visibility.length === 0 || visibility.some((who) => !VISIBILITIES.includes(who))) {
+      throw new TypeError(`tool "${this.#state.name}": visibility lists "model", "app" or both`);
+    }
+    void view.resource; // a view without HTML fails here, where it is attached, rather than when a host reads it
+    const ui = { resourceUri: view.uri, visibility: [...new Set(visibility)] };
+    return this.#with({ meta: { ...this.#state.meta, ui, [LEGACY_RESOURCE_URI_KEY]: view.uri }, view });
+  }
+
+  /**
    * Declares that the tool may answer "not done yet" (`ctx.promise()` with `.redeem()`, or
    * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
    *
@@ -309,6 +357,7 @@ export class ToolBuilder<
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.config === undefined ? {} : { config: s.config }),
       ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),
+      ...(s.view === undefined ? {} : { resources: [s.view.resource], features: s.view.features }),
       mode,
       run,
     };
