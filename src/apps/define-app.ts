@@ -9,10 +9,17 @@
 import type { CallContext } from "../core/call-context.ts";
 import type { AnyResource } from "../core/resource.ts";
 import type { Feature } from "../core/feature.ts";
-import type { ToolView } from "../core/tool.ts";
+import type { ToolUiOptions, ToolView } from "../core/tool.ts";
 import { defineResource } from "../resource/define-resource.ts";
 import { APPS_ON_MCP } from "../bindings/mcp/apps.ts";
-import { APP_MIME_TYPE, type AppCsp, type AppPermissions, type AppResourceMeta } from "../internal/mcp-apps-wire.ts";
+import {
+  APP_MIME_TYPE,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceMeta,
+  LEGACY_RESOURCE_URI_KEY,
+  type ToolVisibility,
+} from "../internal/mcp-apps-wire.ts";
 
 /** The view's HTML: a complete HTML5 document, or a function that makes it (on each read). */
 export type AppHtml = string | ((ctx: CallContext) => string | Promise<string>);
@@ -28,6 +35,7 @@ interface AppState {
   readonly ui: AppResourceMeta;
 }
 
+const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];
 const CSP_KEYS: readonly (keyof AppCsp)[] = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"];
 const PERMISSIONS: readonly (keyof AppPermissions)[] = ["camera", "microphone", "geolocation", "clipboardWrite"];
 
@@ -74,6 +82,15 @@ export class AppDefinition implements ToolView {
    */
   get resource(): AnyResource {
     return this.#resource ??= this.#build();
+  }
+
+  toolMeta(tool: string, options: ToolUiOptions): Record<string, unknown> {
+    const visibility = options.visibility ?? VISIBILITIES;
+    if (visibility.length === 0 || visibility.some((who) => !VISIBILITIES.includes(who))) {
+      throw new TypeError(`tool "${tool}": visibility lists "model", "app" or both`);
+    }
+    void this.resource; // a view without HTML fails where it is attached, not when a host reads it
+    return { ui: { resourceUri: this.uri, visibility: [...new Set(visibility)] }, [LEGACY_RESOURCE_URI_KEY]: this.uri };
   }
 
   /**

@@ -36,8 +36,7 @@ import { APP_MIME_TYPE } from "../internal/mcp-apps-wire.ts";
 export { AppDefinition, defineApp } from "./define-app.ts";
 export type { AppHtml } from "./define-app.ts";
 export { appAllow, appCsp } from "./csp.ts";
-export type { ToolUiOptions } from "../tool/define-tool.ts";
-export type { ToolView } from "../core/tool.ts";
+export type { ToolUiOptions, ToolView } from "../core/tool.ts";
 export { APP_MIME_TYPE, UI_EXTENSION } from "../internal/mcp-apps-wire.ts";
 export type { AppCsp, AppPermissions, AppResourceMeta, ToolVisibility } from "../internal/mcp-apps-wire.ts";
 

@@ -65,6 +65,25 @@ export interface ToolView {
   readonly resource: AnyResource;
   /** What serving it brings (the extension's capability). */
   readonly features: readonly Feature[];
+  /**
+   * The `_meta` a tool shown in the view is listed with: `ui: { resourceUri, visibility }` and the flat
+   * `ui/resourceUri` older hosts read (SEP-1865, Resource Discovery).
+   *
+   * @param tool The tool's name, for errors.
+   * @param options Who may call the tool.
+   * @returns The metadata.
+   * @throws {TypeError} For an empty or unknown visibility, or a view without HTML.
+   */
+  toolMeta(tool: string, options: ToolUiOptions): Record<string, unknown>;
+}
+
+/** How `.ui()` shows a tool: who may call it (MCP Apps, SEP-1865, Visibility). */
+export interface ToolUiOptions {
+  /**
+   * Who may call the tool: `"model"` (the agent), `"app"` (the view, through the host), or both, the
+   * default. A host lists an app-only tool (`["app"]`) to its view and never to the model.
+   */
+  readonly visibility?: readonly ("model" | "app")[];
 }
 
 /** Continues a promise from its state: returns the answer, or another promise. */

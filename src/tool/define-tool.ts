@@ -13,9 +13,9 @@ import type {
   ToolAnnotations,
   ToolContext,
   ToolHandler,
+  ToolUiOptions,
   ToolView,
 } from "../core/tool.ts";
-import { LEGACY_RESOURCE_URI_KEY, type ToolVisibility } from "../internal/mcp-apps-wire.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -48,17 +48,6 @@ interface BuilderState {
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
   readonly view?: ToolView;
-}
-
-const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];
-
-/** How `.ui()` shows a tool: who may call it (MCP Apps, SEP-1865, Visibility). */
-export interface ToolUiOptions {
-  /**
-   * Who may call the tool: `"model"` (the agent), `"app"` (the view, through the host), or both, the
-   * default. A host lists an app-only tool (`["app"]`) to its view and never to the model.
-   */
-  readonly visibility?: readonly ToolVisibility[];
 }
 
 /**
@@ -294,13 +283,8 @@ export class ToolBuilder<
    * ```
    */
   ui(view: ToolView, options: ToolUiOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
-    const visibility = options.visibility ?? VISIBILITIES;
-    if (visibility.length === 0 || visibility.some((who) => !VISIBILITIES.includes(who))) {
-      throw new TypeError(`tool "${this.#state.name}": visibility lists "model", "app" or both`);
-    }
-    void view.resource; // a view without HTML fails here, where it is attached, rather than when a host reads it
-    const ui = { resourceUri: view.uri, visibility: [...new Set(visibility)] };
-    return this.#with({ meta: { ...this.#state.meta, ui, [LEGACY_RESOURCE_URI_KEY]: view.uri }, view });
+    // The view writes the metadata, so that a server without apps carries none of that code.
+    return this.#with({ meta: { ...this.#state.meta, ...view.toolMeta(this.#state.name, options) }, view });
   }
 
   /**
