@@ -9,6 +9,7 @@
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, UsageError } from "./errors.ts";
+import { findTool } from "./find-tool.ts";
 import { serve } from "../server/serve.ts";
 import { APP_MIME_TYPE, type AppResourceMeta, LEGACY_RESOURCE_URI_KEY } from "../internal/mcp-apps-wire.ts";
 import { previewHandler } from "./preview/preview-server.ts";
@@ -23,13 +24,7 @@ import { previewHandler } from "./preview/preview-server.ts";
 export async function appCommand(ctx: CommandContext): Promise<number> {
   const { client, args, terminal, signal } = ctx;
   const name = args.tool!;
-  const tools = await client.listTools({ signal });
-  const tool = tools.find((t) => t.name === name);
-  if (tool === undefined) {
-    throw new UsageError(
-      `unknown tool ${JSON.stringify(name)} (the server has ${tools.map((t) => t.name).join(", ")})`,
-    );
-  }
+  const { tool, tools } = await findTool(client, name, signal);
   const meta = tool._meta ?? {};
   const uri = (meta.ui as { resourceUri?: unknown } | undefined)?.resourceUri ?? meta[LEGACY_RESOURCE_URI_KEY];
   if (typeof uri !== "string" || !uri.startsWith("ui://")) {
