@@ -123,6 +123,24 @@ describe("dependency boundaries", () => {
     }
   });
 
+  it("keeps the MCP Apps view to its own files: no schema library, no server or client code at run time", () => {
+    const reached = reachedFrom("src/apps/view/mod.ts");
+    for (const file of reached) {
+      assert.ok(file.startsWith("src/apps/view/") || file === "src/internal/mcp-apps-wire.ts", `the view loads ${file}`);
+      for (const { spec, typeOnly } of importsOf(file)) {
+        assert.ok(spec.startsWith(".") || typeOnly, `${rel(file)} imports ${spec}, which every view would carry`);
+      }
+    }
+  });
+
+  it("keeps the official SDKs and zod out of the CLI (its MCP Apps preview host is ours)", () => {
+    for (const file of reachedFrom("src/cli/main.ts", "src/cli/app.ts")) {
+      for (const { spec } of importsOf(file)) {
+        assert.doesNotMatch(spec, /^(@modelcontextprotocol\/|zod)/, `${rel(file)} imports ${spec}`);
+      }
+    }
+  });
+
   it("lets listeners reach a server through attachListener() only, never a private field", () => {
     for (const file of files) {
       assert.ok(!readFileSync(join(ROOT, file), "utf8").includes('"~core"'), `${rel(file)} mentions "~core"`);
