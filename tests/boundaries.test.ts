@@ -126,7 +126,10 @@ describe("dependency boundaries", () => {
   it("keeps the MCP Apps view to its own files: no schema library, no server or client code at run time", () => {
     const reached = reachedFrom("src/apps/view/mod.ts");
     for (const file of reached) {
-      assert.ok(file.startsWith("src/apps/view/") || file === "src/internal/mcp-apps-wire.ts", `the view loads ${file}`);
+      assert.ok(
+        file.startsWith("src/apps/view/") || file === "src/internal/mcp-apps-wire.ts",
+        `the view loads ${file}`,
+      );
       for (const { spec, typeOnly } of importsOf(file)) {
         assert.ok(spec.startsWith(".") || typeOnly, `${rel(file)} imports ${spec}, which every view would carry`);
       }

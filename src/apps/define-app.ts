@@ -84,6 +84,23 @@ export class AppDefinition implements ToolView {
     return this.#resource ??= this.#build();
   }
 
+  /**
+   * The `_meta` a tool shown in this view is listed with (`.ui()` calls it): `ui: { resourceUri,
+   * visibility }` and the flat `ui/resourceUri` older hosts read (SEP-1865, Resource Discovery).
+   *
+   * @param tool The tool's name, for errors.
+   * @param options Who may call the tool (default `["model", "app"]`).
+   * @returns The metadata.
+   * @throws {TypeError} For an empty or unknown visibility, or a view without `.html()`.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defineApp } from "./define-app.ts";
+   * const meta = defineApp("ui://a/b").html("<p>b</p>").toolMeta("refresh", { visibility: ["app"] });
+   * assert.deepEqual(meta, { ui: { resourceUri: "ui://a/b", visibility: ["app"] }, "ui/resourceUri": "ui://a/b" });
+   * ```
+   */
   toolMeta(tool: string, options: ToolUiOptions): Record<string, unknown> {
     const visibility = options.visibility ?? VISIBILITIES;
     if (visibility.length === 0 || visibility.some((who) => !VISIBILITIES.includes(who))) {
