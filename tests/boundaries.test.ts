@@ -84,7 +84,7 @@ describe("dependency boundaries", () => {
     }
   });
 
-  it("reaches resources, prompts, completion and skills only from their definitions, not from createServer()", () => {
+  it("reaches resources, prompts, completion, skills and apps only from their definitions, not from createServer()", () => {
     const reached = reachedFrom("src/create-server.ts", "src/tool/define-tool.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the MCP binding");
     const served = [
@@ -92,6 +92,8 @@ describe("dependency boundaries", () => {
       "src/bindings/mcp/prompts.ts",
       "src/bindings/mcp/completion.ts",
       "src/bindings/mcp/skills.ts",
+      "src/bindings/mcp/apps.ts",
+      "src/apps/define-app.ts",
       "src/resource/define-resource.ts",
       "src/prompt/define-prompt.ts",
       "src/core/uri-template.ts",
@@ -150,6 +152,27 @@ describe("dependency boundaries", () => {
     const otel = reachedFrom("src/otel/mod.ts");
     const external = [...otel].flatMap((file) => importsOf(file).map((i) => i.spec)).filter((s) => !s.startsWith("."));
     assert.deepEqual([...new Set(external)], ["@opentelemetry/api"], "the otel entry depends on the API only");
+  });
+
+  it("keeps the MCP Apps view to its own files: no schema library, no server or client code at run time", () => {
+    const reached = reachedFrom("src/apps/view/mod.ts");
+    for (const file of reached) {
+      assert.ok(
+        file.startsWith("src/apps/view/") || file === "src/internal/mcp-apps-wire.ts",
+        `the view loads ${file}`,
+      );
+      for (const { spec, typeOnly } of importsOf(file)) {
+        assert.ok(spec.startsWith(".") || typeOnly, `${rel(file)} imports ${spec}, which every view would carry`);
+      }
+    }
+  });
+
+  it("keeps the official SDKs and zod out of the CLI (its MCP Apps preview host is ours)", () => {
+    for (const file of reachedFrom("src/cli/main.ts", "src/cli/app.ts")) {
+      for (const { spec } of importsOf(file)) {
+        assert.doesNotMatch(spec, /^(@modelcontextprotocol\/|zod)/, `${rel(file)} imports ${spec}`);
+      }
+    }
   });
 
   it("lets listeners reach a server through attachListener() only, never a private field", () => {

@@ -7,7 +7,7 @@
 import { UsageError } from "./errors.ts";
 
 /** The commands the CLI knows. */
-export const COMMANDS: readonly string[] = ["inspect", "list", "call", "skills", "help"];
+export const COMMANDS: readonly string[] = ["inspect", "list", "call", "app", "skills", "help"];
 
 /** The wires a URL target may be forced to. */
 export type Wire = "auto" | "mcp-lite" | "mcp" | "webtools";
@@ -22,7 +22,7 @@ export interface StdioCommand {
 
 /** The command line, read. */
 export interface CliArgs {
-  /** `inspect`, `list`, `call` or `help`. */
+  /** `inspect`, `list`, `call`, `app`, `skills` or `help`. */
   command: string;
   /** The server URL, for an HTTP target. */
   url?: string;
@@ -54,6 +54,8 @@ export interface CliArgs {
   tokens?: string;
   /** `--redirect-port <port>`: the port of `--login`'s redirect listener (default: a free one). */
   redirectPort?: number;
+  /** `--port <port>`: the port of `app`'s preview page (default: a free one). */
+  port?: number;
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -119,15 +121,12 @@ export function parseArgs(argv: string[]): CliArgs {
       case "--tokens":
         result.tokens = value();
         break;
-      case "--redirect-port": {
-        const raw = value();
-        const port = Number(raw);
-        if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
-          throw new UsageError(`--redirect-port takes a port from 1 to 65535, not ${JSON.stringify(raw)}`);
-        }
-        result.redirectPort = port;
+      case "--redirect-port":
+        result.redirectPort = portOf(name, value());
         break;
-      }
+      case "--port":
+        result.port = portOf(name, value());
+        break;
       case "-H":
       case "--header":
         result.headers.push(headerOf(value()));
@@ -166,9 +165,10 @@ export function parseArgs(argv: string[]): CliArgs {
     result.url = rest.shift();
     if (result.url === undefined) throw new UsageError(`${command} needs a target: a URL, or -- <command> <args…>`);
   }
-  if (command === "call") {
+  if (result.port !== undefined && command !== "app") throw new UsageError("--port goes with app");
+  if (command === "call" || command === "app") {
     result.tool = rest.shift();
-    if (result.tool === undefined) throw new UsageError("call needs a tool name");
+    if (result.tool === undefined) throw new UsageError(`${command} needs a tool name`);
   }
   if (command === "skills" && rest[0] === "get") {
     rest.shift();
@@ -177,6 +177,14 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   return result;
+}
+
+function portOf(option: string, raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new UsageError(`${option} takes a port from 1 to 65535, not ${JSON.stringify(raw)}`);
+  }
+  return port;
 }
 
 function headerOf(raw: string): [string, string] {

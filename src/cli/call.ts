@@ -6,7 +6,8 @@
  */
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
-import { ExitCode, oneLine, UsageError } from "./errors.ts";
+import { ExitCode, oneLine } from "./errors.ts";
+import { findTool } from "./find-tool.ts";
 import { formatResult } from "./format.ts";
 import { createProgressView } from "./progress.ts";
 
@@ -20,14 +21,7 @@ import { createProgressView } from "./progress.ts";
 export async function callCommand(ctx: CommandContext): Promise<number> {
   const { client, args, terminal, signal } = ctx;
   const name = args.tool!;
-  const tools = await client.listTools({ signal });
-  const tool = tools.find((t) => t.name === name);
-  if (tool === undefined) {
-    const names = tools.map((t) => t.name);
-    throw new UsageError(
-      `unknown tool ${JSON.stringify(name)}` + (names.length ? ` (the server has ${names.join(", ")})` : ""),
-    );
-  }
+  const { tool } = await findTool(client, name, signal);
   const input = argumentsFor(tool, args.argsJson, args.argPairs);
   const view = ctx.view = createProgressView(terminal, name);
   let result;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Client } from "../client/client.ts";
+import { appCommand } from "./app.ts";
 import { parseArgs } from "./args.ts";
 import { callCommand } from "./call.ts";
 import type { CommandContext } from "./command.ts";
@@ -19,14 +20,19 @@ import { defaultTokenPath } from "./token-file.ts";
 import { env } from "../internal/env.ts";
 import { terminalElicit } from "./prompt.ts";
 import { connect } from "./target.ts";
+import { APP_MIME_TYPE, UI_EXTENSION } from "../internal/mcp-apps-wire.ts";
 import type { Terminal } from "./terminal.ts";
 
 const COMMANDS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   inspect: inspectCommand,
   list: listCommand,
   call: callCommand,
+  app: appCommand,
   skills: skillsCommand,
 };
+
+/** `app` renders views, so it tells servers so (SEP-1865), over MCP, the wire that serves them. */
+const APP_HOST = { capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } };
 
 /** How long a cancelled call may take to tell the server before the CLI exits anyway, in ms. */
 const CANCEL_GRACE_MS = 3000;
@@ -76,6 +82,7 @@ export async function runCli(terminal: Terminal): Promise<number> {
       ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
       onWarning: (message) => void terminal.err(`mcplite: warning: ${message}\n`),
       onPending: (note) => ctx.view?.pending(note),
+      ...(args.command === "app" ? APP_HOST : {}),
     });
     ctx.client = client;
     return await run(ctx as CommandContext);

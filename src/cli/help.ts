@@ -11,6 +11,8 @@ Usage:
   mcplite inspect <url>              server info, tools with schemas, resources, prompts
   mcplite list <url>                 the tools, one per line
   mcplite call <url> <tool> [--args '{"key": "value"}'] [--arg key=value]…
+  mcplite app <url> <tool> [--arg key=value]… [--port <n>]   preview the tool's MCP Apps view: a page
+                                     on 127.0.0.1 calls the tool and renders its ui:// view (Ctrl-C stops)
   mcplite skills <url>               the server's Agent Skills (SEP-2640)
   mcplite skills <url> get <name> [--out <dir>]   fetch one, verified; print SKILL.md or write the files
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
@@ -32,7 +34,8 @@ Options:
   --tokens <file>       where --login keeps tokens
   --redirect-port <n>   the port of --login's redirect listener, http://127.0.0.1:<n>/callback
                         (default: a free one), for servers that registered that exact redirect URI
-  --wire <wire>         auto (default), mcp-lite, mcp or webtools
+  --port <n>            app: the preview page's port (default: a free one)
+  --wire <wire>         auto (default; mcp for app), mcp-lite, mcp or webtools
   --timeout <seconds>   fail when a request shows no sign of life for this long (default 60; 0: never)
   -h, --help            this text
 

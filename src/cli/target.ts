@@ -15,7 +15,7 @@ import type { CliArgs, StdioCommand } from "./args.ts";
 import { UsageError } from "./errors.ts";
 
 /** What {@link connect} needs besides the target: the client's handlers and timeouts. */
-export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeoutMs" | "onWarning"> {
+export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeoutMs" | "onWarning" | "capabilities"> {
   /** Hears of each call that goes on in the background: an MCP-lite or Webtools promise, an MCP task. */
   onPending?: (note: string) => void;
   /** OAuth for `--login` (an HTTP target). */
@@ -33,7 +33,9 @@ export interface ConnectOptions extends Pick<ClientOptions, "onElicit" | "timeou
 export async function connect(args: CliArgs, options: ConnectOptions): Promise<Client> {
   const { onPending, auth, ...handlers } = options;
   const clientOptions: ClientOptions = { ...handlers, clientInfo: { name: "mcplite-cli", version: "0.1.0" } };
-  const transport = args.stdio ? await stdioTransport(args.stdio) : httpTransport(args, auth);
+  // `app` reads resources, which only MCP serves: a bare origin is not probed for MCP-lite first.
+  const wire = args.command === "app" && args.wire === "auto" ? { ...args, wire: "mcp" as const } : args;
+  const transport = args.stdio ? await stdioTransport(args.stdio) : httpTransport(wire, auth);
   return new Client(onPending ? watchPending(transport, onPending) : transport, clientOptions);
 }
 

@@ -44,6 +44,12 @@ export interface CallMeta {
   readonly clientInfo?: ClientInfo;
   /** The capabilities the client declared for this request (MCP). */
   readonly clientCapabilities?: Record<string, unknown>;
+  /**
+   * The content types the client renders as MCP Apps (`text/html;profile=mcp-app`), from its
+   * `extensions["io.modelcontextprotocol/ui"].mimeTypes` (SEP-1865); `undefined` when it declared none,
+   * so a tool with a view can answer a client without one in text alone.
+   */
+  readonly appMimeTypes?: readonly string[];
   /** The HTTP request headers (empty for in-process calls). */
   readonly headers: Headers;
   /** The JSON-RPC id of the request, when there is one. */

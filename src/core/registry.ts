@@ -63,7 +63,7 @@ export interface Registry {
    */
   prompt(name: string): AnyPrompt | undefined;
   /**
-   * The features the registered resources, prompts and skills brought (e.g. the MCP methods that
+   * The features the registered tools, resources, prompts and skills brought (e.g. the MCP methods that
    * serve resources), in the order they came; a binding reads its own part of each.
    */
   readonly features: ReadonlySet<Feature>;
@@ -171,13 +171,20 @@ export class Definitions implements Registry {
   }
 
   /**
-   * Registers a tool, and with the first long-running one the `redeem` system tool.
+   * Registers a tool, the resources it brings (its MCP App view), and with the first long-running one
+   * the `redeem` system tool.
    *
    * @param tool The tool.
-   * @throws {TypeError} When a tool of that name exists already.
+   * @throws {TypeError} When a tool of that name exists already, or another resource holds its view's URI.
    */
   add(tool: AnyTool): void {
-    this.#put(this.#tools, tool.name, tool, `a tool named "${tool.name}"`);
+    if (this.#tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
+    // A view shared by several tools (MCP Apps) is registered once; another resource on its URI is refused.
+    for (const resource of tool.resources ?? []) {
+      if (this.#resources.get(resource.uri) !== resource) this.addResource(resource);
+    }
+    this.#bring(tool);
+    this.#tools.set(tool.name, tool);
     if (tool.longRunning !== undefined && this.#redeem !== undefined) {
       const redeem = this.#redeem(this);
       if (!this.#tools.has(redeem.name)) this.#tools.set(redeem.name, redeem);

@@ -7,6 +7,8 @@ import type { CallContext } from "./call-context.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
+import type { Feature, Featured } from "./feature.ts";
+import type { AnyResource } from "./resource.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -50,6 +52,38 @@ export interface LongRunningOptions {
    * MCP-lite, which has promises of its own, ignores it.
    */
   taskSupport?: "optional" | "required";
+}
+
+/**
+ * An interactive view a tool's results are shown in (MCP Apps, SEP-1865): its `ui://` resource and the
+ * features that serve it. `defineApp()` (`@mcplite/sdk/apps`) makes one; `.ui()` attaches it to a tool.
+ */
+export interface ToolView {
+  /** The view's `ui://` URI. */
+  readonly uri: string;
+  /** The resource that serves its HTML, registered with the tool. */
+  readonly resource: AnyResource;
+  /** What serving it brings (the extension's capability). */
+  readonly features: readonly Feature[];
+  /**
+   * The `_meta` a tool shown in the view is listed with: `ui: { resourceUri, visibility }` and the flat
+   * `ui/resourceUri` older hosts read (SEP-1865, Resource Discovery).
+   *
+   * @param tool The tool's name, for errors.
+   * @param options Who may call the tool.
+   * @returns The metadata.
+   * @throws {TypeError} For an empty or unknown visibility, or a view without HTML.
+   */
+  toolMeta(tool: string, options: ToolUiOptions): Record<string, unknown>;
+}
+
+/** How `.ui()` shows a tool: who may call it (MCP Apps, SEP-1865, Visibility). */
+export interface ToolUiOptions {
+  /**
+   * Who may call the tool: `"model"` (the agent), `"app"` (the view, through the host), or both, the
+   * default. A host lists an app-only tool (`["app"]`) to its view and never to the model.
+   */
+  readonly visibility?: readonly ("model" | "app")[];
 }
 
 /** Continues a promise from its state: returns the answer, or another promise. */
@@ -113,7 +147,7 @@ export interface Tool<
   TArgs = unknown,
   TOutput = unknown,
   TState = unknown,
-> {
+> extends Featured {
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */
@@ -146,6 +180,8 @@ export interface Tool<
   readonly onRedeem?: RedeemHandler<unknown, unknown>;
   /** Cancels this tool's promises (`.cancel()`). */
   readonly onCancel?: CancelHandler<unknown>;
+  /** Resources registered with the tool: the `ui://` view of `.ui()` (MCP Apps). */
+  readonly resources?: readonly AnyResource[];
   /**
    * Returns the tool with a continuation: redeeming one of its promise tokens runs `handler` with the
    * token's state, on whichever instance holds the secret. Implies `.longRunning()`.

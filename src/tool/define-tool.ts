@@ -13,6 +13,8 @@ import type {
   ToolAnnotations,
   ToolContext,
   ToolHandler,
+  ToolUiOptions,
+  ToolView,
 } from "../core/tool.ts";
 import {
   type CompiledSchema,
@@ -45,6 +47,7 @@ interface BuilderState {
   readonly scopes?: readonly string[];
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
+  readonly view?: ToolView;
 }
 
 /**
@@ -256,6 +259,35 @@ export class ToolBuilder<
   }
 
   /**
+   * Shows the tool's results in an interactive view (MCP Apps, SEP-1865): the tool is listed with
+   * `_meta.ui = { resourceUri, visibility }` (and the flat `ui/resourceUri` older hosts read), and
+   * registering it registers the view's `ui://` resource. A host that renders apps calls the tool, reads
+   * the view and hands it the tool's input and result; any other client sees a plain tool.
+   *
+   * @param view The view, from `defineApp()` (`@mcplite/sdk/apps`).
+   * @param options Who may call the tool (`visibility`, default `["model", "app"]`).
+   * @returns A new builder.
+   * @throws {TypeError} For a view without HTML, or an empty or unknown visibility.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defineApp } from "../apps/define-app.ts";
+   * import { defineTool } from "./define-tool.ts";
+   *
+   * const board = defineApp("ui://scores/board").html("<!doctype html><p>Scores</p>");
+   * const refresh = defineTool("refresh_scores").describe("Reloads the scores")
+   *   .ui(board, { visibility: ["app"] })
+   *   .handle(() => ({ scores: [3, 1] }));
+   * assert.deepEqual(refresh.meta?.ui, { resourceUri: "ui://scores/board", visibility: ["app"] });
+   * ```
+   */
+  ui(view: ToolView, options: ToolUiOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
+    // The view writes the metadata, so that a server without apps carries none of that code.
+    return this.#with({ meta: { ...this.#state.meta, ...view.toolMeta(this.#state.name, options) }, view });
+  }
+
+  /**
    * Declares that the tool may answer "not done yet" (`ctx.promise()` with `.redeem()`, or
    * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
    *
@@ -309,6 +341,7 @@ export class ToolBuilder<
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.config === undefined ? {} : { config: s.config }),
       ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),
+      ...(s.view === undefined ? {} : { resources: [s.view.resource], features: s.view.features }),
       mode,
       run,
     };

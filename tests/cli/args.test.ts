@@ -36,4 +36,12 @@ describe("the command line", () => {
       assert.throws(() => parseArgs(["list", "http://x", "--login", `--redirect-port=${bad}`]), /takes a port/);
     }
   });
+
+  it("reads app with its tool, and --port for app only", () => {
+    const args = parseArgs(["app", "http://x", "forecast", "--arg", "city=Oslo", "--port", "8123"]);
+    assert.deepEqual([args.command, args.tool, args.argPairs, args.port], ["app", "forecast", ["city=Oslo"], 8123]);
+    assert.throws(() => parseArgs(["app", "http://x"]), /app needs a tool name/);
+    assert.throws(() => parseArgs(["call", "http://x", "add", "--port", "8123"]), /--port goes with app/);
+    assert.throws(() => parseArgs(["app", "http://x", "forecast", "--port=0"]), /--port takes a port/);
+  });
 });

@@ -14,8 +14,24 @@ export type McpMethods = Readonly<Record<string, McpMethod>>;
 
 /** A feature's MCP part: its methods on the 2026-07-28 revision and on the 2025 revisions. */
 export interface McpFeature extends Feature {
-  /** The methods, by era. */
-  readonly mcp: { readonly modern: McpMethods; readonly legacy: McpMethods };
+  /** The methods, by era, and the extensions it adds to the capabilities of both (by identifier). */
+  readonly mcp: {
+    readonly modern: McpMethods;
+    readonly legacy: McpMethods;
+    readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  };
+}
+
+/**
+ * The extensions the registered definitions' features add to the capabilities, by identifier.
+ *
+ * @param registry The registry.
+ * @returns The extensions (empty when none).
+ */
+export function featureExtensions(registry: Registry): Record<string, Readonly<Record<string, unknown>>> {
+  const extensions: Record<string, Readonly<Record<string, unknown>>> = {};
+  for (const feature of registry.features) Object.assign(extensions, (feature as Partial<McpFeature>).mcp?.extensions);
+  return extensions;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type Registry,
 } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
+import { featureExtensions } from "./feature.ts";
 import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./request.ts";
@@ -38,7 +39,10 @@ export interface Capabilities {
   completions?: Record<string, unknown>;
   /** The 2025 revisions' `logging/setLevel`. */
   logging?: Record<string, unknown>;
-  /** Extensions: tasks (2026-07-28) when a tool is long-running; skills (SEP-2640) when skills are served. */
+  /**
+   * Extensions: tasks (2026-07-28) when a tool is long-running; skills (SEP-2640) when skills are served;
+   * MCP Apps (SEP-1865) when a tool has a view.
+   */
   extensions?: Record<string, Record<string, unknown>>;
 }
 
@@ -80,6 +84,8 @@ export function serverCapabilities(
     if (!registry.skills.next().done) {
       caps.extensions = { ...caps.extensions, [SKILLS_EXTENSION]: directoryRead ? { directoryRead: true } : {} };
     }
+    const brought = featureExtensions(registry); // e.g. MCP Apps (SEP-1865), on every revision
+    if (Object.keys(brought).length > 0) caps.extensions = { ...caps.extensions, ...brought };
     return caps;
   });
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { appMimeTypesOf } from "../../internal/mcp-apps-wire.ts";
 import {
   type CallMeta,
   type CallSink,
@@ -30,6 +31,7 @@ export function callMetaOf(request: McpRequest): CallMeta {
     protocolVersion: envelope.protocolVersion,
     clientInfo: envelope.clientInfo,
     clientCapabilities: envelope.clientCapabilities,
+    appMimeTypes: appMimeTypesOf(envelope.clientCapabilities),
     headers,
     requestId: rpc.id,
   };

@@ -1,0 +1,39 @@
+/**
+ * Bundles a view's script for the browser with the runtime's own bundler (`Bun.build`, or
+ * `deno bundle`), so that the view's HTML carries it inline: a view's default CSP loads no other file.
+ */
+
+interface BunBuild {
+  build(options: { entrypoints: string[]; minify: boolean; target: "browser" }): Promise<
+    { success: boolean; logs: unknown[]; outputs: { text(): Promise<string> }[] }
+  >;
+}
+
+interface DenoCommand {
+  execPath(): string;
+  Command: new (program: string, options: { args: string[]; stdout: "piped"; stderr: "piped" }) => {
+    output(): Promise<{ success: boolean; stdout: Uint8Array; stderr: Uint8Array }>;
+  };
+}
+
+/**
+ * Bundles one entry point (and what it imports) into one minified script.
+ *
+ * @param entry The entry point.
+ * @returns The script.
+ */
+export async function bundleView(entry: URL): Promise<string> {
+  const g = globalThis as { Bun?: BunBuild; Deno?: DenoCommand };
+  if (g.Bun) {
+    const built = await g.Bun.build({ entrypoints: [entry.pathname], minify: true, target: "browser" });
+    if (!built.success) throw new Error(`bundling ${entry.pathname} failed: ${built.logs.join("\n")}`);
+    return await built.outputs[0].text();
+  }
+  if (g.Deno) {
+    const args = ["bundle", "--quiet", "--minify", "--platform", "browser", entry.pathname];
+    const out = await new g.Deno.Command(g.Deno.execPath(), { args, stdout: "piped", stderr: "piped" }).output();
+    if (!out.success) throw new Error(`deno bundle ${entry.pathname} failed: ${new TextDecoder().decode(out.stderr)}`);
+    return new TextDecoder().decode(out.stdout);
+  }
+  throw new Error("bundling the view needs Bun or Deno");
+}

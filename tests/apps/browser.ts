@@ -1,0 +1,47 @@
+/**
+ * Browser helpers for the MCP Apps tests: Debian's Chromium through `playwright-core` (skipped with a
+ * message when absent, as the CORS test does), scripts bundled for the browser with `bun build`, and
+ * a directory for screenshots (test artifacts, never committed).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { type Browser, chromium } from "playwright-core";
+import { ROOT } from "../helpers/process.ts";
+
+/** The Chromium binary. */
+export const CHROMIUM: string = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Why the browser tests are skipped, or `false`. */
+export const NO_BROWSER: string | false = existsSync(CHROMIUM)
+  ? false
+  : `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`;
+
+/** Launches headless Chromium with the flags the CORS test uses. */
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"], timeout: 15_000 });
+}
+
+/**
+ * Bundles a script for the browser (`bun build --target=browser`), whichever runtime runs the test.
+ *
+ * @param entry The entry point, relative to the repository.
+ * @returns The script.
+ */
+export function bundleForBrowser(entry: string): string {
+  const bun = join(ROOT, "node_modules/.bin/bun");
+  return execFileSync(bun, ["build", "--target=browser", "--minify", join(ROOT, entry)], {
+    encoding: "utf8",
+    maxBuffer: 32 * 1024 * 1024,
+    timeout: 60_000,
+  });
+}
+
+/** A fresh directory for this run's screenshots. */
+export function screenshotDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcplite-apps-screens-"));
+  console.error(`apps: screenshots in ${dir}`);
+  return dir;
+}
