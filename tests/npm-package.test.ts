@@ -208,7 +208,7 @@ describe("the npm package", () => {
       if (major < 22 || (major === 22 && minor < 12)) {
         const refused = await run("npx", ["--no-install", "mcplite", "list", server.url], 60_000, ready.app);
         assert.equal(refused.code, 2);
-        assert.match(refused.stderr, new RegExp(`mcplite needs Node.js 22.12 or later; this is Node ${system}`));
+        assert.match(refused.stderr, new RegExp(`mcplite needs Node.js 22.19 or later; this is Node ${system}`));
       }
     } finally {
       await server.stop();

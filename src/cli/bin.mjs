@@ -2,7 +2,7 @@
 // The `mcplite` bin of package.json (`npx mcplite`, `bunx mcplite`). In the npm package it sits beside
 // the compiled main.js, which every runtime runs; in a clone there is only main.ts, which Bun and Deno
 // run (and Node from 22.18 on, which strips types outside node_modules).
-const NODE_MINIMUM = [22, 12]; // package.json `engines.node` (checked by tests/package.test.ts)
+const NODE_MINIMUM = [22, 19]; // package.json `engines.node` (checked by tests/package.test.ts)
 
 if (!("Bun" in globalThis) && !("Deno" in globalThis)) {
   const [major, minor] = process.versions.node.split(".").map(Number);
