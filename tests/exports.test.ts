@@ -387,6 +387,14 @@ const EXPECTED: Record<string, string[]> = {
     "type StdioServable",
     "type StdioServer",
   ],
+  "./websocket": [
+    "bearerProtocol",
+    "bunWebSocket",
+    "type BunWebSocketOptions",
+    "WEBSOCKET_PROTOCOL",
+    "webSocketBinding",
+    "type WebSocketOptions",
+  ],
   "./auth": [
     "ASYMMETRIC_ALGORITHMS",
     "bearerChallenge",

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { CallSink, Registry } from "../core/mod.ts";
+import type { AuthInfo, CallSink, Registry } from "../core/mod.ts";
 import { runCall, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
@@ -81,7 +81,7 @@ export class LiteOverStdio {
       id = rpc.id ?? null;
       const registry = this.#core.registry;
       if (rpc.method === "tools/list") {
-        if (registry.runtime.middleware.length === 0) return this.#out.send(listLine(registry, id));
+        if (registry.runtime.middleware.length === 0) return this.#out.send(listLine(registry, id, this.#host.auth));
         const meta = liteCallMeta(new Headers(), id, rpc.params, true);
         const listing = {
           method: rpc.method,
@@ -90,9 +90,12 @@ export class LiteOverStdio {
           signal: new AbortController(),
           host: this.#host,
         };
-        runRequest(registry, listing, () => listLine(registry, id)).then((line) => this.#out.send(line), (error) => {
-          this.#fail(id, error);
-        });
+        runRequest(registry, listing, (ctx) => listLine(registry, id, ctx.auth)).then(
+          (line) => this.#out.send(line),
+          (error) => {
+            this.#fail(id, error);
+          },
+        );
         return;
       }
       const running = this.#inFlight.start(this.#scope, id);
@@ -143,7 +146,7 @@ export class LiteOverStdio {
   }
 }
 
-/** The `tools/list` answer: the same list body the HTTP binding serves, cached per change. */
-function listLine(registry: Registry, id: JsonRpcId): string {
-  return serialisedResultMessage(id, listBody(registry));
+/** The `tools/list` answer: the same list body the HTTP binding serves (the caller's tools), cached per change. */
+function listLine(registry: Registry, id: JsonRpcId, auth: AuthInfo | undefined): string {
+  return serialisedResultMessage(id, listBody(registry, auth));
 }
