@@ -381,6 +381,10 @@ const EXPECTED: Record<string, string[]> = {
     "type SpawnOptions",
     "type StdioTransportOptions",
   ],
+  "./client/websocket": [
+    "createWebSocketTransport",
+    "type WebSocketTransportOptions",
+  ],
   "./stdio": [
     "serveStdio",
     "type StdioOptions",

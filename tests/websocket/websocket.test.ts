@@ -10,6 +10,8 @@ import * as v from "valibot";
 import { createServer, defineTool, mcpLiteBinding, serve, ToolError } from "../../mod.ts";
 import { bearerProtocol, WEBSOCKET_PROTOCOL, webSocketBinding } from "../../src/websocket/mod.ts";
 import type { Listener } from "../../src/server/serve.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { TestSocket } from "./socket.ts";
 
 function fixture(auth = false) {
@@ -191,6 +193,31 @@ describe("webSocketBinding on this runtime's serve()", () => {
     assert.match(open.aborted.at(-1)!, /WebSocket closed/);
   });
 
+  it("serves our client over ws://: list, call, elicitation, streaming, cancellation, on one socket", async () => {
+    const client = createClient(createWebSocketTransport(url), {
+      onElicit: () => ({ action: "accept", content: { name: "Grace" } }),
+    });
+    try {
+      assert.deepEqual((await client.listTools()).map((t) => t.name).slice(0, 2), ["add", "whoami"]);
+      const [sum, hello] = await Promise.all([client.call("add", { a: 20, b: 22 }), client.call("ask", {})]);
+      assert.deepEqual([sum, hello], ["42", "hello Grace"]); // text results, untyped
+      const partials: unknown[] = [];
+      const stream = client.stream("count", {});
+      for await (const partial of stream) partials.push(partial);
+      assert.deepEqual(partials, ["part 1 ", "part 2 ", "part 3 "]);
+      const before = open.aborted.length;
+      const controller = new AbortController();
+      const slow = client.call("slow", { ms: 5000 }, { signal: controller.signal });
+      setTimeout(() => controller.abort(new Error("the user stopped")), 50);
+      await assert.rejects(slow);
+      await until(() => open.aborted.length > before);
+      assert.match(open.aborted.at(-1)!, /cancelled by the client/);
+      assert.equal(await client.call("add", { a: 1, b: 2 }), "3"); // the socket still serves
+    } finally {
+      await client.close();
+    }
+  });
+
   it("refuses a cross-origin upgrade and a plain GET at the gate", async () => {
     const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-version": "13" };
     const evil = await open.server.fetch(
@@ -230,5 +257,11 @@ describe("webSocketBinding behind auth", () => {
     socket.send(call(1, "whoami"));
     assert.equal((await socket.answer(1)).result.content[0].text, "ada");
     await socket.close();
+    const client = createClient(createWebSocketTransport(url, { token: "good.token" }));
+    assert.equal(await client.call("whoami", {}), "ada");
+    await client.close();
+    const refused = createClient(createWebSocketTransport(url));
+    await assert.rejects(refused.call("whoami", {}), /cannot open a WebSocket/);
+    await refused.close();
   });
 });
