@@ -21,9 +21,6 @@ import type { McpContext } from "../bindings/mcp/request.ts";
 import type { MessageOut } from "./message-out.ts";
 import { sleep } from "../internal/sleep.ts";
 
-/** Never aborts: the requests of a connection abort through the in-flight table (cancelled, or closing). */
-const NEVER: AbortSignal = new AbortController().signal;
-
 /**
  * The MCP carrier of one stdio connection, and the scope of its requests in the in-flight table (the
  * MCP-lite requests of the connection share it, so one `notifications/cancelled` reaches both).
@@ -33,7 +30,11 @@ export class McpOverStdio implements Carrier {
   readonly persistent = true;
   readonly headers = undefined;
   readonly host: Host;
-  readonly signal = NEVER;
+  /**
+   * Never aborts: the requests of a connection abort through the in-flight table (cancelled, or
+   * closing). One per connection: workerd refuses an AbortController made at module scope.
+   */
+  readonly signal: AbortSignal = new AbortController().signal;
   /** The 2025 session `initialize` opened on this connection. */
   session: string | null = null;
   readonly #ctx: McpContext;
