@@ -45,27 +45,20 @@ const BUN_UPGRADES = new WeakMap<Request, BunUpgrade>();
 /** The answers that stand for an upgrade Bun took over (it sends the 101 itself). */
 const BUN_UPGRADED = new WeakSet<Response>();
 
-/** Bun's socket, as its handlers receive it. */
-interface BunSocket {
-  readonly data: SocketEvents;
-  send(data: string): number;
-  close(code?: number, reason?: string): void;
-}
-
-/** Bun's server, as `fetch` receives it. */
-interface BunServer {
-  upgrade(request: Request, options: { data: SocketEvents; headers: Record<string, string> }): boolean;
-}
-
 /** What `Bun.serve` takes to serve a server with its WebSocket routes: spread it into its options. */
 export interface BunWebSocketOptions {
   /** Answers requests; a WebSocket route's upgrade goes through Bun's `server.upgrade()`. */
-  fetch(request: Request, server: BunServer): Response | undefined | Promise<Response | undefined>;
+  fetch(
+    request: Request,
+    server: { upgrade(request: Request, options: { data: unknown; headers: Record<string, string> }): boolean },
+  ): Response | undefined | Promise<Response | undefined>;
   /** The handlers that hand each socket's events to the route that accepted it. */
   readonly websocket: {
-    open(socket: BunSocket): void;
-    message(socket: BunSocket, message: string | Uint8Array): void;
-    close(socket: BunSocket, code: number, reason: string): void;
+    open(
+      socket: { readonly data: unknown; send(data: string): number; close(code?: number, reason?: string): void },
+    ): void;
+    message(socket: { readonly data: unknown }, message: string | Uint8Array): void;
+    close(socket: { readonly data: unknown }, code: number, reason: string): void;
   };
 }
 
@@ -98,12 +91,12 @@ export function bunWebSocket(
     },
     websocket: {
       open: (socket) =>
-        socket.data.open({
+        (socket.data as SocketEvents).open({
           send: (text) => void socket.send(text),
           close: (code, reason) => socket.close(code, reason),
         }),
-      message: (socket, message) => socket.data.message(message),
-      close: (socket, code, reason) => socket.data.close(code, reason),
+      message: (socket, message) => (socket.data as SocketEvents).message(message),
+      close: (socket, code, reason) => (socket.data as SocketEvents).close(code, reason),
     },
   };
 }
