@@ -13,9 +13,11 @@ import type { Listener } from "../../src/server/serve.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { TestSocket } from "./socket.ts";
+import { connectionTools } from "../helpers/connection-tools.ts";
 
 function fixture(auth = false) {
   const aborted: string[] = [];
+  const tools = connectionTools(aborted);
   const server = createServer({
     name: "ws",
     secret: "a test secret of thirty-two bytes!",
@@ -35,36 +37,9 @@ function fixture(auth = false) {
       ),
     )
     .tool(defineTool("whoami").describe("The whoami tool").handle((_args, ctx) => ctx.auth?.subject ?? "nobody"))
-    .tool(
-      defineTool("count").describe("The count tool").stream(async function* (_args, ctx) {
-        for (let i = 1; i <= 3; i++) {
-          ctx.progress(i, 3);
-          yield `part ${i} `;
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-      }),
-    )
-    .tool(
-      defineTool("slow").describe("The slow tool").input(v.object({ ms: v.number() })).handle(({ ms }, ctx) =>
-        new Promise<string>((resolve, reject) => {
-          const timer = setTimeout(() => resolve("done"), ms);
-          ctx.signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            aborted.push(String(ctx.signal.reason?.message ?? ctx.signal.reason));
-            reject(ctx.signal.reason);
-          }, { once: true });
-        })
-      ),
-    )
-    .tool(
-      defineTool("ask").describe("The ask tool").handle(async (_args, ctx) => {
-        const answer = await ctx.elicit("name", {
-          message: "Your name?",
-          requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-        });
-        return `hello ${answer.content?.name}`;
-      }),
-    )
+    .tool(tools.count)
+    .tool(tools.slow)
+    .tool(tools.ask)
     .tool(
       defineTool("fails").describe("The fails tool").handle(() => {
         throw new ToolError("the quota is exhausted");

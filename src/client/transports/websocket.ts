@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "../transport.ts";
+import type { Transport } from "../transport.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
 
@@ -45,48 +45,24 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
   if (target.protocol !== "ws:" && target.protocol !== "wss:") {
     throw new TypeError(`createWebSocketTransport needs a ws: or wss: URL, not ${target.protocol}`);
   }
-  return new WebSocketTransport(target.href, options);
-}
-
-class WebSocketTransport implements Transport {
-  readonly #url: string;
-  readonly #options: WebSocketTransportOptions;
-  readonly #inner: Transport;
-  #connection: Promise<WebSocketConnection> | undefined;
-
-  constructor(url: string, options: WebSocketTransportOptions) {
-    this.#url = url;
-    this.#options = options;
-    const fetch = async (request: Request) => (await this.#connect()).fetch(request);
-    this.#inner = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, { fetch });
-  }
-
-  get wire(): string {
-    return this.#inner.wire;
-  }
-
-  listTools(ctx: RequestContext): Promise<ToolListing> {
-    return this.#inner.listTools(ctx);
-  }
-
-  callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
-    return this.#inner.callTool(call, ctx);
-  }
-
-  async close(): Promise<void> {
-    const connecting = this.#connection;
-    this.#connection = undefined;
-    const connection = await connecting?.catch(() => undefined);
-    await connection?.close();
-  }
-
-  #connect(): Promise<WebSocketConnection> {
-    if (this.#connection !== undefined) return this.#connection;
-    const open = WebSocketConnection.open(this.#url, this.#options.token, this.#options.connectTimeoutMs ?? 10_000);
-    this.#connection = open;
+  let connection: Promise<WebSocketConnection> | undefined;
+  const connect = (): Promise<WebSocketConnection> => {
+    if (connection !== undefined) return connection;
+    const open = WebSocketConnection.open(target.href, options.token, options.connectTimeoutMs ?? 10_000);
+    connection = open;
     // A socket that closed, or never opened, is forgotten: the next request opens a new one.
-    const forget = () => void (this.#connection === open && (this.#connection = undefined));
-    open.then((connection) => connection.closed.then(forget), forget);
+    const forget = () => void (connection === open && (connection = undefined));
+    open.then((opened) => opened.closed.then(forget), forget);
     return open;
-  }
+  };
+  const transport = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
+    fetch: async (request) => (await connect()).fetch(request),
+  });
+  return Object.assign(transport, {
+    async close(): Promise<void> {
+      const open = connection;
+      connection = undefined;
+      await (await open?.catch(() => undefined))?.close();
+    },
+  });
 }
