@@ -7,10 +7,14 @@
  *   bun build --target=browser --format=esm --outfile=worker.js examples/worker.ts
  *   (or `deno bundle --platform browser -o worker.js examples/worker.ts`; wrangler bundles it itself)
  *
+ * MCP-lite's WebSocket (`webSocketBinding()`, at `/mcp-lite/v1/ws`) runs on a Worker too: the upgrade
+ * answers with one end of a `WebSocketPair`.
+ *
  * `tests/examples/worker.test.ts` runs this file on workerd (through Miniflare).
  */
 import * as v from "valibot";
-import { createServer, defineTool } from "../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../mod.ts";
+import { webSocketBinding } from "../src/websocket/mod.ts";
 
 /** Answers at once. */
 const quick = defineTool("quick")
@@ -48,10 +52,15 @@ const region = defineTool("region")
   .handle((_args, ctx) => ({ region: String(ctx.env?.REGION ?? "unknown") }));
 
 /**
- * The server. A keep-alive every second (the default is 15 s) shows the slow tool's keep-alives
- * within a short test.
+ * The server: MCP-lite, MCP and MCP-lite's WebSocket. A keep-alive every second (the default is 15 s)
+ * shows the slow tool's keep-alives within a short test.
  */
-export const server = createServer({ name: "worker", version: "1.0.0", heartbeatMs: 1_000 })
+export const server = createServer({
+  name: "worker",
+  version: "1.0.0",
+  heartbeatMs: 1_000,
+  bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()],
+})
   .tool(quick)
   .tool(slow)
   .tool(crunch)

@@ -117,7 +117,7 @@ describe("dependency boundaries", () => {
 
   it("lets bindings and carriers see the core through its facade (src/core/mod.ts) only", () => {
     const reached = new Set<string>();
-    for (const file of files.filter((f) => /^src\/(bindings|stdio)\//.test(f))) {
+    for (const file of files.filter((f) => /^src\/(bindings|stdio|websocket)\//.test(f))) {
       for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));
         if (target.startsWith("src/core/")) reached.add(target);

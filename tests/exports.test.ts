@@ -381,11 +381,23 @@ const EXPECTED: Record<string, string[]> = {
     "type SpawnOptions",
     "type StdioTransportOptions",
   ],
+  "./client/websocket": [
+    "createWebSocketTransport",
+    "type WebSocketTransportOptions",
+  ],
   "./stdio": [
     "serveStdio",
     "type StdioOptions",
     "type StdioServable",
     "type StdioServer",
+  ],
+  "./websocket": [
+    "bearerProtocol",
+    "bunWebSocket",
+    "type BunWebSocketOptions",
+    "WEBSOCKET_PROTOCOL",
+    "webSocketBinding",
+    "type WebSocketOptions",
   ],
   "./auth": [
     "ASYMMETRIC_ALGORITHMS",

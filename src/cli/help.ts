@@ -18,7 +18,9 @@ Usage:
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
-and Webtools (/webtools); a URL with one of those paths is used as it is.
+and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL
+speaks MCP-lite over a WebSocket (a bare origin: /mcp-lite/v1/ws; -H "Authorization: Bearer <token>"
+travels as its subprotocol).
 
 Options:
   --args <json>         the tool's arguments as one JSON object

@@ -35,7 +35,11 @@ export async function connect(args: CliArgs, options: ConnectOptions): Promise<C
   const clientOptions: ClientOptions = { ...handlers, clientInfo: { name: "mcplite-cli", version: "0.1.0" } };
   // `app` reads resources, which only MCP serves: a bare origin is not probed for MCP-lite first.
   const wire = args.command === "app" && args.wire === "auto" ? { ...args, wire: "mcp" as const } : args;
-  const transport = args.stdio ? await stdioTransport(args.stdio) : httpTransport(wire, auth);
+  const transport = args.stdio
+    ? await stdioTransport(args.stdio)
+    : /^wss?:/i.test(args.url ?? "")
+    ? await webSocketTransport(args)
+    : httpTransport(wire, auth);
   return new Client(onPending ? watchPending(transport, onPending) : transport, clientOptions);
 }
 
@@ -99,6 +103,30 @@ function httpTransport(args: CliArgs, auth: ClientAuth | undefined): Transport {
         ...(bare ? [createWebtoolsTransport(url.origin + "/webtools", http)] : []),
       ]);
   }
+}
+
+/**
+ * A `ws://` or `wss://` target: MCP-lite over a WebSocket (a bare origin gets `/mcp-lite/v1/ws`). A
+ * token given as `-H "Authorization: Bearer …"` travels as the subprotocol, where the server reads it.
+ */
+async function webSocketTransport(args: CliArgs): Promise<Transport> {
+  const { createWebSocketTransport } = await import("../client/transports/websocket.ts");
+  let url: URL;
+  try {
+    url = new URL(args.url!);
+  } catch {
+    throw new UsageError(`${JSON.stringify(args.url)} is not a URL`);
+  }
+  if (args.wire !== "auto" && args.wire !== "mcp-lite") {
+    throw new UsageError(`a WebSocket carries MCP-lite only, not ${args.wire}`);
+  }
+  if (url.pathname.replace(/\/+$/, "") === "") url.pathname = MCPLITE_BASE_PATH + "/ws";
+  const authorization = args.headers.find(([name]) => name.toLowerCase() === "authorization")?.[1];
+  const token = authorization === undefined ? undefined : /^Bearer +(\S+)$/i.exec(authorization)?.[1];
+  if (authorization !== undefined && token === undefined) {
+    throw new UsageError("over a WebSocket, only an Authorization: Bearer header can be sent (as the subprotocol)");
+  }
+  return createWebSocketTransport(url, { token });
 }
 
 async function stdioTransport(target: StdioCommand): Promise<Transport> {

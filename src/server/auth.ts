@@ -5,6 +5,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
+import { bearerFromProtocols } from "../codec/websocket-bearer.ts";
 
 /**
  * How the server authenticates callers: its identity as a protected resource (RFC 9728 metadata) and
@@ -42,6 +43,7 @@ export interface ServerAuth {
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** What the `Authorization` header held. */
 export type BearerToken =
@@ -50,8 +52,10 @@ export type BearerToken =
   | { readonly kind: "token"; readonly token: string };
 
 /**
- * Reads the bearer token of a request from its `Authorization` header only (RFC 6750 §2.1). A token in
- * the query string (§2.3) or a form body (§2.2) is never read: URLs end up in logs.
+ * Reads the bearer token of a request from its `Authorization` header (RFC 6750 §2.1), or, on a
+ * WebSocket upgrade without one, from the subprotocol a browser can set (`bearerProtocol()` in
+ * `src/codec/websocket-bearer.ts`). A token in the query string (§2.3) or a form body (§2.2) is never
+ * read: URLs end up in logs.
  *
  * @param request The request.
  * @returns The token, none, or a malformed header.
@@ -68,7 +72,15 @@ export type BearerToken =
  */
 export function bearerToken(request: Request): BearerToken {
   const header = request.headers.get("authorization");
-  if (header === null) return { kind: "none" };
+  if (header === null) return webSocketBearer(request);
   const match = BEARER.exec(header);
   return match === null ? { kind: "malformed" } : { kind: "token", token: match[1] };
+}
+
+/** The token a WebSocket upgrade offered as a subprotocol (RFC 6455 §4.1), when it has no `Authorization`. */
+function webSocketBearer(request: Request): BearerToken {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return { kind: "none" };
+  const token = bearerFromProtocols(request.headers.get("sec-websocket-protocol"));
+  if (token === undefined) return { kind: "none" };
+  return BEARER_TOKEN.test(token) ? { kind: "token", token } : { kind: "malformed" };
 }

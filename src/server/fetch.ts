@@ -89,7 +89,9 @@ function withCors(fetch: ServerFetch, routes: ReadonlyMap<string, Route>, gate: 
       }
       return cors.preflight(request, route.methods);
     }
-    return cors.decorate(request, await fetch(request, env, ctx));
+    const response = await fetch(request, env, ctx);
+    // A WebSocket's 101 (RFC 6455 §4.2.2) is no CORS response, and its runtime object must stay itself.
+    return response.status === 101 ? response : cors.decorate(request, response);
   };
 }
 

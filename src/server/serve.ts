@@ -5,6 +5,7 @@
  * @module
  */
 import { env } from "../internal/env.ts";
+import { bunWebSocket, type BunWebSocketOptions } from "./upgrade.ts";
 
 export { env };
 
@@ -43,12 +44,9 @@ interface DenoLike {
 }
 
 interface BunLike {
-  serve(options: {
-    port: number;
-    hostname: string;
-    fetch: (request: Request) => Response | Promise<Response>;
-    idleTimeout?: number;
-  }): { port: number; stop(force?: boolean): Promise<void> | void };
+  serve(
+    options: BunWebSocketOptions & { port: number; hostname: string; idleTimeout?: number },
+  ): { port: number; stop(force?: boolean): Promise<void> | void };
   env: Record<string, string | undefined>;
 }
 
@@ -100,8 +98,9 @@ function listen(app: Fetchable, options: ServeOptions): Promise<Listener> {
   }
   if (g.Bun) {
     // Bun closes idle connections after 10 s by default; SSE streams send heartbeats, and this
-    // raises the limit so a slow plain JSON call is not cut either.
-    const server = g.Bun.serve({ port, hostname, fetch, idleTimeout: 255 });
+    // raises the limit so a slow plain JSON call is not cut either. Bun hands a WebSocket's events
+    // to the server's handlers, not to the socket: bunWebSocket() routes them to the route that upgraded.
+    const server = g.Bun.serve({ port, hostname, ...bunWebSocket(app), idleTimeout: 255 });
     return Promise.resolve({
       url: `http://${host}:${server.port}`,
       port: server.port,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { MessageOut } from "./message-out.ts";
 
 /** Where lines go: a function that writes bytes and settles when the bytes were handed over. */
 export type WriteBytes = (bytes: Uint8Array) => Promise<void> | void;
@@ -13,7 +14,7 @@ export type WriteBytes = (bytes: Uint8Array) => Promise<void> | void;
 const encoder = new TextEncoder();
 
 /** Writes JSON-RPC messages as lines. */
-export class LineWriter {
+export class LineWriter implements MessageOut {
   readonly #write: WriteBytes;
   readonly #onBroken: (error: unknown) => void;
   #last: Promise<void> = Promise.resolve();
@@ -40,7 +41,7 @@ export class LineWriter {
    *
    * @param message The serialised JSON-RPC message, without a newline.
    */
-  line(message: string): void {
+  send(message: string): void {
     if (this.#broken) return;
     // The sink queues writes in call order (a WritableStream writer, Node's stream.write): hand each
     // line over at once rather than waiting for the previous one, and keep the last for flush().

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { CallSink, Registry } from "../core/mod.ts";
+import type { AuthInfo, CallSink, Registry } from "../core/mod.ts";
 import { runCall, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
@@ -24,8 +24,8 @@ import { listBody, resultWithMeta } from "../bindings/mcplite/envelope.ts";
 import { liteCall } from "../bindings/mcplite/handler.ts";
 import { liteCallMeta } from "../bindings/mcplite/call-meta.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
-import { NO_HOST, type ServerCore } from "../server/binding.ts";
-import type { LineWriter } from "./line-writer.ts";
+import type { Host, ServerCore } from "../server/binding.ts";
+import type { MessageOut } from "./message-out.ts";
 
 /**
  * Tells whether a message is MCP-lite rather than MCP: a `tools/list` or `tools/call` request
@@ -45,10 +45,11 @@ export function isLiteMessage(message: unknown): boolean {
 /** One stdio connection's MCP-lite carrier. */
 export class LiteOverStdio {
   readonly #core: ServerCore;
-  readonly #out: LineWriter;
+  readonly #out: MessageOut;
   readonly #inFlight: InFlight;
   readonly #scope: Scope;
   readonly #report: (error: unknown) => void;
+  readonly #host: Host;
 
   /**
    * Creates the carrier of one connection.
@@ -57,8 +58,10 @@ export class LiteOverStdio {
    * @param out The connection's output.
    * @param inFlight The table of running requests.
    * @param scope The connection's scope in it (shared with its MCP requests).
+   * @param host The caller and platform values of the connection.
    */
-  constructor(core: ServerCore, out: LineWriter, inFlight: InFlight, scope: Scope) {
+  constructor(core: ServerCore, out: MessageOut, inFlight: InFlight, scope: Scope, host: Host) {
+    this.#host = host;
     this.#core = core;
     this.#out = out;
     this.#inFlight = inFlight;
@@ -78,12 +81,21 @@ export class LiteOverStdio {
       id = rpc.id ?? null;
       const registry = this.#core.registry;
       if (rpc.method === "tools/list") {
-        if (registry.runtime.middleware.length === 0) return this.#out.line(listLine(registry, id));
+        if (registry.runtime.middleware.length === 0) return this.#out.send(listLine(registry, id, this.#host.auth));
         const meta = liteCallMeta(new Headers(), id, rpc.params, true);
-        const listing = { method: rpc.method, params: rpc.params, meta, signal: new AbortController() };
-        runRequest(registry, listing, () => listLine(registry, id)).then((line) => this.#out.line(line), (error) => {
-          this.#fail(id, error);
-        });
+        const listing = {
+          method: rpc.method,
+          params: rpc.params,
+          meta,
+          signal: new AbortController(),
+          host: this.#host,
+        };
+        runRequest(registry, listing, (ctx) => listLine(registry, id, ctx.auth)).then(
+          (line) => this.#out.send(line),
+          (error) => {
+            this.#fail(id, error);
+          },
+        );
         return;
       }
       const running = this.#inFlight.start(this.#scope, id);
@@ -101,7 +113,7 @@ export class LiteOverStdio {
           rpc,
           meta,
           running,
-          NO_HOST,
+          this.#host,
           sink,
           notify && ((partial) => notify("notifications/partial", { partial })),
         );
@@ -114,7 +126,7 @@ export class LiteOverStdio {
       running.settles(
         runCall(registry, call).then((outcome) => {
           if (!running.cancelled) {
-            this.#out.line(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
+            this.#out.send(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
           }
         }, (error) => {
           if (!running.cancelled) this.#fail(id, error);
@@ -126,15 +138,15 @@ export class LiteOverStdio {
   }
 
   #notifier(requestId: JsonRpcId): (method: string, params: Record<string, unknown>) => void {
-    return (method, params) => this.#out.line(notificationMessage(method, { requestId, ...params }));
+    return (method, params) => this.#out.send(notificationMessage(method, { requestId, ...params }));
   }
 
   #fail(id: JsonRpcId, error: unknown): void {
-    this.#out.line(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
+    this.#out.send(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
   }
 }
 
-/** The `tools/list` answer: the same list body the HTTP binding serves, cached per change. */
-function listLine(registry: Registry, id: JsonRpcId): string {
-  return serialisedResultMessage(id, listBody(registry));
+/** The `tools/list` answer: the same list body the HTTP binding serves (the caller's tools), cached per change. */
+function listLine(registry: Registry, id: JsonRpcId, auth: AuthInfo | undefined): string {
+  return serialisedResultMessage(id, listBody(registry, auth));
 }

@@ -13,16 +13,13 @@
  *
  * @module
  */
-import { NO_HOST } from "../server/binding.ts";
+import { type Host, NO_HOST } from "../server/binding.ts";
 import type { Carrier, Exchange, FinishedResult } from "../bindings/mcp/carrier.ts";
 import { dispatch } from "../bindings/mcp/dispatch.ts";
 import { ConnectionPushes } from "../bindings/mcp/pushes.ts";
 import type { McpContext } from "../bindings/mcp/request.ts";
-import type { LineWriter } from "./line-writer.ts";
+import type { MessageOut } from "./message-out.ts";
 import { sleep } from "../internal/sleep.ts";
-
-/** Never aborts: the requests of a connection abort through the in-flight table (cancelled, or closing). */
-const NEVER: AbortSignal = new AbortController().signal;
 
 /**
  * The MCP carrier of one stdio connection, and the scope of its requests in the in-flight table (the
@@ -32,12 +29,16 @@ export class McpOverStdio implements Carrier {
   readonly streaming = true;
   readonly persistent = true;
   readonly headers = undefined;
-  readonly host = NO_HOST;
-  readonly signal = NEVER;
+  readonly host: Host;
+  /**
+   * Never aborts: the requests of a connection abort through the in-flight table (cancelled, or
+   * closing). One per connection: workerd refuses an AbortController made at module scope.
+   */
+  readonly signal: AbortSignal = new AbortController().signal;
   /** The 2025 session `initialize` opened on this connection. */
   session: string | null = null;
   readonly #ctx: McpContext;
-  readonly #out: LineWriter;
+  readonly #out: MessageOut;
   readonly #pushes: ConnectionPushes;
   /** Whether a notification or request went out since the last answer was queued. */
   #talked = false;
@@ -50,11 +51,13 @@ export class McpOverStdio implements Carrier {
    *
    * @param ctx The MCP binding's state.
    * @param out The connection's output.
+   * @param host The caller and platform values of the connection (a WebSocket's upgrade request).
    */
-  constructor(ctx: McpContext, out: LineWriter) {
+  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST) {
     this.#ctx = ctx;
+    this.host = host;
     this.#out = out;
-    this.#pushes = new ConnectionPushes(ctx.core.registry, (message) => out.line(message));
+    this.#pushes = new ConnectionPushes(ctx.core.registry, (message) => out.send(message));
   }
 
   /**
@@ -67,20 +70,20 @@ export class McpOverStdio implements Carrier {
   }
 
   send(message: string): void {
-    this.#out.line(message);
+    this.#out.send(message);
     this.#talked = true;
   }
 
   respond(exchange: Exchange, result: FinishedResult): void {
     const message = exchange.message(result);
     this.#answer(() => {
-      this.#out.line(message);
+      this.#out.send(message);
       if (exchange.request !== undefined) this.#pushes.follow(exchange.request);
     });
   }
 
   fail(_exchange: Exchange, message: string): void {
-    this.#answer(() => this.#out.line(message));
+    this.#answer(() => this.#out.send(message));
   }
 
   /** Writes an answer now, or after the notifications before it and one turn (see the module's note). */

@@ -7,7 +7,7 @@
 import type { McpOptions } from "../bindings/mcp/options.ts";
 import { attachListener } from "../server/listener.ts";
 import type { Server } from "../server/server.ts";
-import { ServerStdioConnection } from "./server-connection.ts";
+import { ServerConnection } from "./server-connection.ts";
 import { LineSplitter } from "../internal/line-splitter.ts";
 import { settlesWithin } from "../internal/sleep.ts";
 import { LineWriter, type WriteBytes } from "./line-writer.ts";
@@ -95,7 +95,10 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   // The gate has nothing to check on stdio: no Host or Origin, no CORS, and no bearer token, since the
   // host that launched the process is the caller (MCP 2025-11-25, Authorization: a stdio server takes
   // its credentials from the environment). Requests run with no `ctx.auth`, as middleware leave it.
-  const connection = new ServerStdioConnection(attachListener(server).core, out, { mcp: options.mcp, maxLineBytes });
+  const connection = new ServerConnection(attachListener(server).core, out, {
+    mcp: options.mcp,
+    maxMessageBytes: maxLineBytes,
+  });
   const restoreConsole = ports === undefined ? undefined : consoleToStderr();
   const removeSignals = ports?.onSignal((signal) => void stop(new Error(`the server received ${signal}`)));
   ports?.onOutputError(() => void stop(new Error("the output closed")));

@@ -1,7 +1,8 @@
 /**
- * One stdio connection: lines in, messages out. Each line is decoded (UTF-8, fatal), parsed (bounded
- * nesting) and handed to MCP or MCP-lite; requests run concurrently and answer in whatever order they
- * finish (JSON-RPC 2.0 §6 lets responses come in any order; the ids match them up).
+ * One JSON-RPC connection, whatever frames its messages: lines on stdio, text frames on a WebSocket.
+ * Each message is decoded (UTF-8, fatal), parsed (bounded nesting) and handed to MCP or MCP-lite;
+ * requests run concurrently and answer in whatever order they finish (JSON-RPC 2.0 §6 lets responses
+ * come in any order; the ids match them up).
  *
  * @module
  */
@@ -10,62 +11,87 @@ import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/options.ts";
 import { legacyErrorToWire } from "../bindings/mcp/status.ts";
-import type { ServerCore } from "../server/binding.ts";
+import { type Host, NO_HOST, type ServerCore } from "../server/binding.ts";
 import { parseJson } from "../server/parse-json.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
-import type { LineWriter } from "./line-writer.ts";
+import type { MessageOut } from "./message-out.ts";
 import { isLiteMessage, LiteOverStdio } from "./lite-over-stdio.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";
 
+/** Options of a {@link ServerConnection}. */
+export interface ServerConnectionOptions {
+  /** The MCP options. */
+  readonly mcp?: McpOptions;
+  /** The longest message accepted, in bytes (for its error message; the framing enforces it). */
+  readonly maxMessageBytes: number;
+  /** The caller and platform values the connection's requests run with (default: none). */
+  readonly host?: Host;
+}
+
 /**
- * Handles the messages of one connection of `serveStdio()` (the server's side; the client's is
- * `StdioConnection` in `client/transports`).
+ * Handles the messages of one connection of `serveStdio()` or of the WebSocket binding (the server's
+ * side; the client's is `StdioConnection` in `client/transports`).
  */
-export class ServerStdioConnection {
+export class ServerConnection {
   readonly #core: ServerCore;
-  readonly #out: LineWriter;
+  readonly #out: MessageOut;
   readonly #mcp: McpOverStdio;
   readonly #lite: LiteOverStdio;
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-  readonly #maxLineBytes: number;
+  readonly #maxMessageBytes: number;
 
   /**
    * Creates a connection.
    *
    * @param core The server's registry and options.
    * @param out Where messages go.
-   * @param options The MCP options, and the longest line accepted (for its error message).
+   * @param options The MCP options, the longest message accepted, and the connection's caller.
    */
-  constructor(core: ServerCore, out: LineWriter, options: { mcp?: McpOptions; maxLineBytes: number }) {
+  constructor(core: ServerCore, out: MessageOut, options: ServerConnectionOptions) {
     this.#core = core;
     this.#out = out;
-    this.#maxLineBytes = options.maxLineBytes;
+    this.#maxMessageBytes = options.maxMessageBytes;
+    const host = options.host ?? NO_HOST;
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
-    this.#mcp = new McpOverStdio(ctx, out);
+    this.#mcp = new McpOverStdio(ctx, out, host);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp);
+    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host);
   }
 
   /**
-   * Handles one line.
+   * Handles one message as bytes (a line, a binary frame).
    *
    * @param line Its bytes, or the report that it was too long.
    */
   receive(line: Line): void {
+    this.#handle(() => {
+      if (line === OVERSIZE) throw this.#oversize();
+      return this.#decode(line);
+    });
+  }
+
+  /**
+   * Handles one message as text (a WebSocket text frame).
+   *
+   * @param text The message; one longer than the limit is answered with an error.
+   */
+  receiveText(text: string): void {
+    this.#handle(() => {
+      // At most 3 bytes per UTF-16 unit: most messages need no count.
+      if (text.length * 3 > this.#maxMessageBytes && utf8Length(text) > this.#maxMessageBytes) throw this.#oversize();
+      return text;
+    });
+  }
+
+  #handle(read: () => string): void {
     let message: unknown;
     try {
-      if (line === OVERSIZE) {
-        throw new ProtocolError(
-          ErrorCode.PayloadTooLarge,
-          `Invalid Request: message larger than ${this.#maxLineBytes} bytes`,
-        );
-      }
-      message = parseJson(this.#decode(line), this.#core.options.maxJsonDepth);
+      message = parseJson(read(), this.#core.options.maxJsonDepth);
       if (Array.isArray(message)) {
         throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: batches are not supported on stdio");
       }
     } catch (error) {
-      this.#out.line(
+      this.#out.send(
         jsonRpcErrorMessage(null, error, legacyErrorToWire, (e) => this.#core.registry.runtime.onError?.(e)),
       );
       return;
@@ -84,6 +110,13 @@ export class ServerStdioConnection {
     return this.#mcp.close(reason);
   }
 
+  #oversize(): ProtocolError {
+    return new ProtocolError(
+      ErrorCode.PayloadTooLarge,
+      `Invalid Request: message larger than ${this.#maxMessageBytes} bytes`,
+    );
+  }
+
   #decode(line: Uint8Array): string {
     try {
       return this.#decoder.decode(line);
@@ -91,4 +124,15 @@ export class ServerStdioConnection {
       throw new ProtocolError(ErrorCode.ParseError, "Parse error: the message is not valid UTF-8");
     }
   }
+}
+
+/** The UTF-8 length of a text, counted without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // U+0080–U+07FF take 2 bytes, the rest of the BMP 3; a surrogate pair's 2 units take 4.
+    if (unit >= 0x80) bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
 }

@@ -15,6 +15,7 @@ import { waitFor } from "../helpers/long-running.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { modernMeta, toolsCall } from "../helpers/request.ts";
 import { readSse } from "../helpers/sse.ts";
+import { TestSocket } from "../websocket/socket.ts";
 
 /** The Worker's `MCPLITE_SECRET` variable. */
 const SECRET = "the Worker's own secret from its env (32+ bytes)";
@@ -112,6 +113,27 @@ describe("examples/worker.ts on workerd", { skip }, () => {
     const answer = await response.json();
     assert.equal(answer.result.resultType, "complete");
     assert.deepEqual(answer.result.structuredContent, { region: "eu-west" });
+  });
+
+  it("serves MCP-lite over a WebSocket (a WebSocketPair): calls at once, a slow one, ctx.env, bad frames", async () => {
+    const socket = await TestSocket.open(`${base.replace("http:", "ws:")}/mcp-lite/v1/ws`, ["mcp-lite.v1"]);
+    assert.equal(socket.protocol, "mcp-lite.v1");
+    const call = (id: number, name: string, args: unknown) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, arguments: args },
+    });
+    socket.send(call(1, "slow", { n: 1, ms: 300 }));
+    socket.send(call(2, "region", {}));
+    socket.send("not json");
+    assert.deepEqual((await socket.answer(2)).result.structuredContent, { region: "eu-west" });
+    assert.equal((await socket.next((m) => m.id === null)).error.code, -32700);
+    assert.deepEqual((await socket.answer(1)).result.structuredContent, { n: 1 });
+    assert.deepEqual(socket.messages.map((m) => m.id), [2, null, 1]);
+    socket.send({ jsonrpc: "2.0", id: 3, method: "tools/list", params: {} });
+    assert.ok((await socket.answer(3)).result.tools.some((t: { name: string }) => t.name === "region"));
+    await socket.close();
   });
 
   it("keeps a slow MCP call alive after a quick call answered (timers belong to their request)", async () => {

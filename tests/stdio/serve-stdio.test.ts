@@ -7,42 +7,17 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, definePrompt, defineResource, defineTool } from "../../mod.ts";
 import { pipeServer } from "../helpers/stdio.ts";
+import { connectionTools } from "../helpers/connection-tools.ts";
 import { modernMeta } from "../helpers/request.ts";
 
 function fixture() {
   const aborted: string[] = [];
+  const tools = connectionTools(aborted);
   const server = createServer({ name: "stdio", version: "1.0.0" })
     .tool(defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => String(a + b)))
-    .tool(
-      defineTool("slow").input(v.object({ ms: v.number() })).handle(({ ms }, ctx) =>
-        new Promise<string>((resolve, reject) => {
-          const timer = setTimeout(() => resolve(`slept ${ms}`), ms);
-          ctx.signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            aborted.push(String(ctx.signal.reason?.message ?? ctx.signal.reason));
-            reject(ctx.signal.reason);
-          }, { once: true });
-        })
-      ),
-    )
-    .tool(
-      defineTool("count").stream(async function* (_args, ctx) {
-        for (let i = 1; i <= 3; i++) {
-          ctx.progress(i, 3);
-          yield `part ${i} `;
-          await new Promise((resolve) => setTimeout(resolve, 1));
-        }
-      }),
-    )
-    .tool(
-      defineTool("ask").handle(async (_args, ctx) => {
-        const answer = await ctx.elicit("name", {
-          message: "Your name?",
-          requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-        });
-        return `hello ${answer.content?.name}`;
-      }),
-    )
+    .tool(tools.slow)
+    .tool(tools.count)
+    .tool(tools.ask)
     .resource(defineResource("file:///a.txt").name("a").mimeType("text/plain").read(() => "A"))
     .prompt(definePrompt("greet").get(() => "Say hello"));
   return { server, aborted };

@@ -1,0 +1,89 @@
+/**
+ * The client's end of a WebSocket carrying MCP-lite (MCP-lite spec v0.042 §8.2; the README's
+ * "MCP-lite over WebSocket"): a {@link MessageConnection} whose messages are text frames. A socket that
+ * closes fails the requests in flight and every later one.
+ *
+ * @module
+ */
+import { bearerProtocol, WEBSOCKET_PROTOCOL } from "../../codec/websocket-bearer.ts";
+import { isObject } from "../../internal/is-object.ts";
+import { TransportError } from "../errors.ts";
+import { MessageConnection } from "./message-connection.ts";
+
+/** The connection of one socket. */
+export class WebSocketConnection extends MessageConnection {
+  readonly #socket: WebSocket;
+  readonly #closed: Promise<void>;
+
+  private constructor(socket: WebSocket) {
+    super();
+    this.#socket = socket;
+    socket.addEventListener("message", (event) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data));
+      } catch {
+        this.fail(new TransportError("the server sent a frame that is not JSON-RPC"));
+        return socket.close(1002);
+      }
+      if (isObject(message)) this.receive(message);
+    });
+    this.#closed = new Promise((resolve) =>
+      socket.addEventListener("close", (event) => {
+        this.fail(new TransportError(`the WebSocket closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`));
+        resolve();
+      })
+    );
+  }
+
+  /**
+   * Opens a socket: offers `mcp-lite.v1`, and the token as a subprotocol when there is one.
+   *
+   * @param url The `ws://` or `wss://` URL.
+   * @param token The bearer token, if any.
+   * @param timeoutMs How long the upgrade may take.
+   * @returns The open connection.
+   * @throws {TransportError} When the upgrade is refused or times out.
+   */
+  static open(url: string, token: string | undefined, timeoutMs: number): Promise<WebSocketConnection> {
+    const protocols = token === undefined ? [WEBSOCKET_PROTOCOL] : [WEBSOCKET_PROTOCOL, bearerProtocol(token)];
+    const socket = new WebSocket(url, protocols);
+    socket.binaryType = "arraybuffer";
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        socket.close();
+        reject(new TransportError(`the WebSocket at ${url} did not open within ${timeoutMs} ms`));
+      }, timeoutMs);
+      socket.addEventListener("open", () => {
+        clearTimeout(timer);
+        resolve(new WebSocketConnection(socket));
+      }, { once: true });
+      // The browser API tells no status: a refused upgrade (401, 403, 404) is only an error.
+      socket.addEventListener("error", () => {
+        clearTimeout(timer);
+        reject(new TransportError(`cannot open a WebSocket at ${url} (refused, or not listening)`));
+      }, { once: true });
+    });
+  }
+
+  /** Settles when the socket closed. */
+  get closed(): Promise<void> {
+    return this.#closed;
+  }
+
+  protected write(text: string): Promise<void> {
+    this.#socket.send(text);
+    return Promise.resolve();
+  }
+
+  /**
+   * Closes the socket (its running calls abort on the server).
+   *
+   * @returns When it closed (at most 2 s).
+   */
+  close(): Promise<void> {
+    this.endStandalone();
+    this.#socket.close(1000);
+    return Promise.race([this.#closed, new Promise<void>((resolve) => setTimeout(resolve, 2000))]);
+  }
+}

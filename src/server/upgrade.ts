@@ -1,0 +1,183 @@
+/**
+ * Accepting a WebSocket (RFC 6455) on the runtime at hand, behind a server's `fetch`: Deno's
+ * `Deno.upgradeWebSocket`, a Worker's `WebSocketPair`, and Bun, whose `Bun.serve` upgrades through
+ * its `server.upgrade()` and delivers the socket's events to its `websocket` handlers rather than to
+ * the socket. {@link bunWebSocket} is that wiring: `serve()` uses it on Bun, and a bare `Bun.serve`
+ * takes it as `Bun.serve({ port, ...bunWebSocket(server) })`. A route accepts with
+ * {@link acceptWebSocket}, naming what to do with the socket's events; it knows no runtime.
+ *
+ * @module
+ */
+
+/** The socket a route accepted, as it writes to it. */
+export interface AcceptedSocket {
+  /**
+   * Sends a text frame.
+   *
+   * @param text The text.
+   */
+  send(text: string): void;
+  /**
+   * Closes the socket (RFC 6455 §7.1.2).
+   *
+   * @param code The status code (§7.4).
+   * @param reason A short reason.
+   */
+  close(code?: number, reason?: string): void;
+}
+
+/** What a route does with a socket's events. */
+export interface SocketEvents {
+  /** The socket is open: from now on it can send. */
+  open(socket: AcceptedSocket): void;
+  /** A whole message arrived: a text frame's text, or a binary frame's bytes. */
+  message(data: string | Uint8Array): void;
+  /** The socket closed (the peer, the network, or `close()`). */
+  close(code: number, reason: string): void;
+}
+
+/** Bun's `server.upgrade()`, as {@link bunWebSocket} lends it to the request it is serving. */
+type BunUpgrade = (events: SocketEvents, headers: Record<string, string>) => boolean;
+
+/** The upgrade of each GET request `bunWebSocket` serves, for a route to take. */
+const BUN_UPGRADES = new WeakMap<Request, BunUpgrade>();
+
+/** The answers that stand for an upgrade Bun took over (it sends the 101 itself). */
+const BUN_UPGRADED = new WeakSet<Response>();
+
+/** What `Bun.serve` takes to serve a server with its WebSocket routes: spread it into its options. */
+export interface BunWebSocketOptions {
+  /** Answers requests; a WebSocket route's upgrade goes through Bun's `server.upgrade()`. */
+  fetch(
+    request: Request,
+    server: { upgrade(request: Request, options: { data: unknown; headers: Record<string, string> }): boolean },
+  ): Response | undefined | Promise<Response | undefined>;
+  /** The handlers that hand each socket's events to the route that accepted it. */
+  readonly websocket: {
+    open(
+      socket: { readonly data: unknown; send(data: string): number; close(code?: number, reason?: string): void },
+    ): void;
+    message(socket: { readonly data: unknown }, message: string | Uint8Array): void;
+    close(socket: { readonly data: unknown }, code: number, reason: string): void;
+  };
+}
+
+/**
+ * `Bun.serve` options that serve an app (a `Server`, or any `{ fetch }`) with its WebSocket routes
+ * (`webSocketBinding()` from `@mcplite/sdk/websocket`). `serve()` uses them on Bun; with a bare
+ * `Bun.serve`, spread them into its options.
+ *
+ * @param app The server.
+ * @returns `fetch` and `websocket` for `Bun.serve`.
+ *
+ * @example
+ * ```ts ignore
+ * import { createServer } from "@mcplite/sdk";
+ * import { bunWebSocket, webSocketBinding } from "@mcplite/sdk/websocket";
+ *
+ * const server = createServer({ name: "demo", version: "1.0.0", bindings: [webSocketBinding()] });
+ * Bun.serve({ port: 8000, ...bunWebSocket(server) });
+ * ```
+ */
+export function bunWebSocket(
+  app: { fetch(request: Request): Response | Promise<Response> },
+): BunWebSocketOptions {
+  return {
+    fetch(request, server) {
+      // Only a GET can upgrade (RFC 6455 §4.1): MCP and MCP-lite POSTs pay nothing.
+      if (request.method !== "GET") return app.fetch(request);
+      BUN_UPGRADES.set(request, (data, headers) => server.upgrade(request, { data, headers }));
+      return Promise.resolve(app.fetch(request)).then((response) => BUN_UPGRADED.has(response) ? undefined : response);
+    },
+    websocket: {
+      open: (socket) =>
+        (socket.data as SocketEvents).open({
+          send: (text) => void socket.send(text),
+          close: (code, reason) => socket.close(code, reason),
+        }),
+      message: (socket, message) => (socket.data as SocketEvents).message(message),
+      close: (socket, code, reason) => (socket.data as SocketEvents).close(code, reason),
+    },
+  };
+}
+
+interface DenoUpgrade {
+  upgradeWebSocket(
+    request: Request,
+    options: { protocol?: string; idleTimeout?: number },
+  ): { socket: WebSocket; response: Response };
+}
+
+/** A Worker's `WebSocketPair` (workerd): two ends, the server's accepted in place. */
+type WebSocketPairLike = new () => Record<0 | 1, WebSocket & { accept(): void }>;
+
+/** Options of {@link acceptWebSocket}. */
+export interface AcceptOptions {
+  /** The subprotocol selected (RFC 6455 §4.2.2), sent back in `Sec-WebSocket-Protocol`. */
+  readonly protocol?: string;
+  /** Seconds without a pong to a ping before Deno closes the socket (Bun: its own `idleTimeout`). */
+  readonly idleTimeoutS?: number;
+}
+
+/**
+ * Accepts a WebSocket upgrade on the runtime at hand.
+ *
+ * @param request The upgrade request (a GET with `Upgrade: websocket`).
+ * @param events What to do with the socket's events.
+ * @param options The subprotocol selected, and the keep-alive timeout.
+ * @returns The answer to give the request (101 on Deno and Workers; on Bun one `bunWebSocket` recognises).
+ * @throws {Error} On a runtime, or a Bun server, that cannot upgrade.
+ */
+export function acceptWebSocket(request: Request, events: SocketEvents, options: AcceptOptions = {}): Response {
+  const headers: Record<string, string> = options.protocol === undefined
+    ? {}
+    : { "sec-websocket-protocol": options.protocol };
+  const g = globalThis as { Deno?: DenoUpgrade; WebSocketPair?: WebSocketPairLike; Bun?: unknown };
+  if (g.Deno !== undefined) {
+    const { socket, response } = g.Deno.upgradeWebSocket(request, {
+      protocol: options.protocol,
+      idleTimeout: options.idleTimeoutS,
+    });
+    listen(socket, events);
+    return response;
+  }
+  if (g.WebSocketPair !== undefined) {
+    const pair = new g.WebSocketPair();
+    const server = pair[1];
+    server.accept();
+    listen(server, events);
+    // workerd's 101 answer carries the client's end (Cloudflare Workers, WebSockets).
+    return new Response(null, { status: 101, headers, webSocket: pair[0] } as ResponseInit);
+  }
+  const upgrade = BUN_UPGRADES.get(request);
+  if (upgrade === undefined) {
+    throw new Error(
+      g.Bun === undefined
+        ? "WebSockets need Deno, Bun or a Worker: this runtime's fetch adapters cannot upgrade"
+        : "Bun.serve needs the WebSocket handlers: serve(server), or Bun.serve({ ...bunWebSocket(server) })",
+    );
+  }
+  if (!upgrade(events, headers)) throw new Error("Bun refused the upgrade");
+  const taken = new Response(null, { status: 204 });
+  BUN_UPGRADED.add(taken);
+  return taken;
+}
+
+/** Hands a standard `WebSocket`'s events to a route. */
+function listen(socket: WebSocket, events: SocketEvents): void {
+  const accepted: AcceptedSocket = {
+    send: (text) => {
+      if (socket.readyState === 1 /* OPEN */) socket.send(text);
+    },
+    close: (code, reason) => socket.close(code, reason),
+  };
+  // A Worker's accepted end is open already, and fires no `open`.
+  if (socket.readyState === 1) events.open(accepted);
+  else socket.addEventListener("open", () => events.open(accepted));
+  socket.binaryType = "arraybuffer";
+  socket.addEventListener("message", (event) => {
+    const data = event.data;
+    events.message(typeof data === "string" ? data : new Uint8Array(data as ArrayBuffer));
+  });
+  socket.addEventListener("close", (event) => events.close(event.code, event.reason));
+}

@@ -1,0 +1,23 @@
+/**
+ * `@mcplite/sdk/websocket`: MCP-lite over a WebSocket (MCP-lite spec v0.042 §8.2). List
+ * `webSocketBinding()` in `createServer({ bindings })`; `serve(server)` upgrades on Deno and Bun, a
+ * Worker's `fetch` on workerd. With a bare `Bun.serve`, spread `bunWebSocket(server)` into its options.
+ * A browser sends its token as the subprotocol `bearerProtocol(token)` beside `mcp-lite.v1`.
+ *
+ * @example
+ * ```ts ignore
+ * import { createServer, defineTool, mcpLiteBinding, serve } from "@mcplite/sdk";
+ * import { webSocketBinding } from "@mcplite/sdk/websocket";
+ *
+ * const server = createServer({ name: "notes", version: "1.0.0", bindings: [mcpLiteBinding(), webSocketBinding()] })
+ *   .tool(defineTool("ping").handle(() => "pong"));
+ * await serve(server); // ws://127.0.0.1:8000/mcp-lite/v1/ws
+ * ```
+ *
+ * @module
+ */
+export { webSocketBinding } from "./binding.ts";
+export type { WebSocketOptions } from "./binding.ts";
+export { bunWebSocket } from "../server/upgrade.ts";
+export type { BunWebSocketOptions } from "../server/upgrade.ts";
+export { bearerProtocol, WEBSOCKET_PROTOCOL } from "../codec/websocket-bearer.ts";
