@@ -11,12 +11,14 @@ import {
   context,
   type Link,
   type Span,
+  isSpanContextValid,
   SpanKind,
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
 import type { CallMeta } from "../core/call-context.ts";
 import { McpliteError } from "../core/error.ts";
+import { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "../core/trace-context.ts";
 import type { Middleware } from "../core/middleware.ts";
 import { isObject } from "../internal/is-object.ts";
 import { legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
@@ -91,6 +93,11 @@ export function otel(options: OtelOptions = {}): Middleware {
     delete metric["jsonrpc.request.id"];
     delete metric["mcp.session.id"];
     const span = tracer.startSpan(spanName(method, name), { kind: SpanKind.SERVER, attributes, links }, parent);
+    const own = span.spanContext();
+    // The handler's `ctx.log()` records carry it, and a promise token keeps it for the redeem's link.
+    if (isSpanContextValid(own)) {
+      call.ctx.set(TRACE_PARENT, `00-${own.traceId}-${own.spanId}-${own.traceFlags.toString(16).padStart(2, "0")}`);
+    }
     if (recordArguments && method === "tools/call" && span.isRecording()) {
       span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(params.arguments ?? {}));
     }
@@ -110,6 +117,7 @@ export function otel(options: OtelOptions = {}): Middleware {
       failed(span, metric, code, error instanceof Error ? error.message : String(error));
       throw error;
     } finally {
+      linkIssuer(span, call.ctx.get(ISSUED_BY));
       span.end();
       duration((performance.now() - started) / 1000, metric);
     }
@@ -137,6 +145,15 @@ function parentOf(params: Readonly<Record<string, unknown>>, meta: CallMeta): { 
   const own = trace.getSpanContext(fromMeta);
   const links = transport === undefined || transport.spanId === own?.spanId ? [] : [{ context: transport }];
   return { parent: fromMeta, links };
+}
+
+/**
+ * Links a redeem's or task poll's span to the call that issued the promise (its `traceparent` travels
+ * in the signed token), known only once the token was read, hence a link added after the start.
+ */
+function linkIssuer(span: Span, issuer: string | undefined): void {
+  const parsed = issuer === undefined ? undefined : parseTraceparent(issuer);
+  if (parsed !== undefined) span.addLink({ context: { ...parsed, isRemote: true } });
 }
 
 function failed(span: Span, metric: Attributes, type: string, message: string): void {
