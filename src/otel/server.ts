@@ -19,7 +19,7 @@ import {
 import type { CallMeta } from "../core/call-context.ts";
 import { McpliteError } from "../core/error.ts";
 import { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "../core/trace-context.ts";
-import type { Middleware } from "../core/middleware.ts";
+import type { Call, Middleware } from "../core/middleware.ts";
 import { isObject } from "../internal/is-object.ts";
 import { legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
@@ -30,6 +30,7 @@ import {
   methodAttributes,
   SCOPE,
   spanName,
+  telemetryOff,
 } from "./conventions.ts";
 
 /**
@@ -82,16 +83,16 @@ export function otel(options: OtelOptions = {}): Middleware {
   );
   const { recordArguments = false, recordResults = false } = options;
 
-  return async function otel(call, next) {
+  // Without a registered SDK the request is only passed on: no span, no clock, no attributes.
+  return (call, next) => telemetryOff() ? next() : traced(call, next);
+
+  async function traced(call: Call, next: () => Promise<unknown>): Promise<unknown> {
     const started = performance.now();
     const { method, name, params } = call;
     const meta = call.ctx.meta;
     const attributes = methodAttributes(method, name);
-    describeRequest(meta, attributes);
+    const metric: Attributes = describeRequest(meta, attributes);
     const { parent, links } = parentOf(params, meta);
-    const metric: Attributes = { ...attributes };
-    delete metric["jsonrpc.request.id"];
-    delete metric["mcp.session.id"];
     const span = tracer.startSpan(spanName(method, name), { kind: SpanKind.SERVER, attributes, links }, parent);
     const own = span.spanContext();
     // The handler's `ctx.log()` records carry it, and a promise token keeps it for the redeem's link.
@@ -121,18 +122,25 @@ export function otel(options: OtelOptions = {}): Middleware {
       span.end();
       duration((performance.now() - started) / 1000, metric);
     }
-  };
+  }
 }
 
-/** Adds what the request's metadata says: its id, protocol version, session, and transport. */
-function describeRequest(meta: CallMeta, attributes: Attributes): void {
+/**
+ * Adds what the request's metadata says: its protocol version and transport, then its id and session.
+ *
+ * @returns A copy of the attributes before the id and session, for the duration metric (the conventions
+ *   leave high-cardinality attributes off metrics).
+ */
+function describeRequest(meta: CallMeta, attributes: Attributes): Attributes {
   const { requestId, protocolVersion, wire } = meta;
-  if (requestId !== undefined && requestId !== null) attributes["jsonrpc.request.id"] = String(requestId);
   if (protocolVersion !== undefined) attributes["mcp.protocol.version"] = protocolVersion;
-  const session = meta.sessionId ?? (wire === "mcp" ? meta.headers.get("mcp-session-id") ?? undefined : undefined);
-  if (session !== undefined) attributes["mcp.session.id"] = session;
   if (meta.transport === "pipe") attributes["network.transport"] = "pipe";
   else if (wire !== "in-process") attributes["network.transport"] = "tcp";
+  const metric = { ...attributes };
+  if (requestId !== undefined && requestId !== null) attributes["jsonrpc.request.id"] = String(requestId);
+  const session = meta.sessionId ?? (wire === "mcp" ? meta.headers.get("mcp-session-id") ?? undefined : undefined);
+  if (session !== undefined) attributes["mcp.session.id"] = session;
+  return metric;
 }
 
 /** The span's parent: `_meta`'s trace context, else the header's (a link when both exist), else the active context. */
