@@ -89,7 +89,7 @@ class WebtoolsTransport implements Transport {
   }
 
   async listTools(ctx: RequestContext): Promise<ToolListing> {
-    const response = await this.#getMetadata(ctx.etag, ctx.signal);
+    const response = await this.#getMetadata(ctx.etag, ctx);
     const hint = cacheHintOf(response.headers);
     const etag = response.headers.get("etag") ?? undefined;
     if (response.status === 304) return { tools: [], notModified: true, ...hint, ...(etag ? { etag } : {}) };
@@ -104,7 +104,7 @@ class WebtoolsTransport implements Transport {
   }
 
   async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
-    await this.#checkPin(ctx.signal);
+    await this.#checkPin(ctx);
     const { version, config, sessionId } = this.#options;
     const payload: Record<string, unknown> = { action: call.name, request: call.arguments };
     if (version !== undefined) payload.version = version;
@@ -163,20 +163,22 @@ class WebtoolsTransport implements Transport {
   }
 
   /** With a hash: confirms the served metadata still matches, at most once per `pinCheckMs`. */
-  async #checkPin(signal: AbortSignal): Promise<void> {
+  async #checkPin(ctx: RequestContext): Promise<void> {
     const hash = this.#options.hash;
     if (hash === undefined || Date.now() - this.#checkedAt < (this.#options.pinCheckMs ?? 60_000)) return;
-    const response = await this.#getMetadata(`"${hash}"`, signal);
+    const response = await this.#getMetadata(`"${hash}"`, ctx);
     if (response.status === 304) {
       await response.body?.cancel();
       this.#checkedAt = Date.now();
       return;
     }
-    await this.#metadataOf(response, signal); // throws WebtoolsPinError when it changed
+    await this.#metadataOf(response, ctx.signal); // throws WebtoolsPinError when it changed
   }
 
-  async #getMetadata(etag: string | undefined, signal: AbortSignal): Promise<Response> {
-    const headers = await baseHeaders(this.#headers);
+  /** GETs the metadata, with the request's trace context (W3C Trace Context §3) like every other request. */
+  async #getMetadata(etag: string | undefined, ctx: RequestContext): Promise<Response> {
+    const signal = ctx.signal;
+    const headers = withTraceHeaders(await baseHeaders(this.#headers), ctx);
     headers.set("accept", "application/json");
     if (etag !== undefined) headers.set("if-none-match", etag);
     const version = this.#options.version;

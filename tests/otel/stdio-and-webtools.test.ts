@@ -1,0 +1,104 @@
+/**
+ * `otelClient()` on the wires where the trace context leaves the process or takes another path: our
+ * stdio client launching a server traced in its own process (its spans come back over OTLP/HTTP to a
+ * receiver on 127.0.0.1), and the Webtools metadata GET, which carries the `traceparent` header like
+ * every other request (W3C Trace Context §3). Each gives CLIENT → SERVER in one trace.
+ */
+import assert from "node:assert/strict";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { after, before, describe, it } from "node:test";
+import { SpanKind, trace } from "@opentelemetry/api";
+import * as v from "valibot";
+import { createServer, defineTool, serve } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { createStdioTransport } from "../../src/client/transports/stdio.ts";
+import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
+import { otel, otelClient } from "../../src/otel/mod.ts";
+import { runtimeCommand } from "../helpers/stdio.ts";
+import { type Recorded, registerSdk } from "./telemetry.ts";
+
+const CHILD = fileURLToPath(new URL("../helpers/traced-stdio-server.ts", import.meta.url));
+
+/** An OTLP/JSON span, as far as this test reads it. */
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+}
+
+/** Runs `work` inside an active "agent step" span. */
+function inAgentStep<T>(work: () => Promise<T>): Promise<T> {
+  return trace.getTracer("agent").startActiveSpan("agent step", async (step) => {
+    try {
+      return await work();
+    } finally {
+      step.end();
+    }
+  });
+}
+
+describe("otelClient(): stdio and the Webtools metadata GET", () => {
+  let recorded: Recorded;
+  const received: OtlpSpan[] = [];
+  let receiver: Listener;
+  before(async () => {
+    recorded = registerSdk();
+    receiver = await serve({
+      async fetch(request: Request) {
+        const body = await request.json() as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
+        for (const r of body.resourceSpans) for (const s of r.scopeSpans) received.push(...s.spans);
+        return Response.json({});
+      },
+    }, { port: 0, hostname: "127.0.0.1", quiet: true });
+  });
+  after(async () => {
+    await receiver.close();
+    await recorded.close();
+  });
+
+  it("our stdio client: the server's span, exported by its own process, is the child of our CLIENT span", async () => {
+    recorded.reset();
+    const command = runtimeCommand(CHILD);
+    const env = { ...process.env, OTLP_TRACES_URL: `${receiver.url}/v1/traces` } as Record<string, string>;
+    const client = createClient(createStdioTransport({ ...command, env }), { telemetry: otelClient() });
+    try {
+      assert.equal(String(await inAgentStep(() => client.call("add", { a: 3, b: 4 }))), "7");
+    } finally {
+      await client.close();
+    }
+    const clientSpan = recorded.spans().find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/call add");
+    assert.ok(clientSpan !== undefined, recorded.spans().map((span) => span.name).join(", "));
+    const deadline = Date.now() + 15_000; // the child exports once its span ends
+    let serverSpan: OtlpSpan | undefined;
+    while (serverSpan === undefined && Date.now() < deadline) {
+      serverSpan = received.find((span) => span.kind === 2 && span.name === "tools/call add"); // SPAN_KIND_SERVER
+      if (serverSpan === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(serverSpan !== undefined, "the child's SERVER span never arrived");
+    assert.equal(serverSpan.traceId, clientSpan.spanContext().traceId);
+    assert.equal(serverSpan.parentSpanId, clientSpan.spanContext().spanId);
+  });
+
+  it("Webtools: the metadata GET (tools/list) carries the trace context, CLIENT → SERVER in one trace", async () => {
+    const add = defineTool("add").describe("Adds").input(v.object({ a: v.number(), b: v.number() }))
+      .handle(({ a, b }) => a + b);
+    const server = createServer({ name: "wt", version: "1.0.0", bindings: [webtoolsBinding()] }).tool(add).use(otel());
+    const client = createClient(createWebtoolsTransport("http://localhost/webtools", { fetch: server.fetch }), {
+      telemetry: otelClient(),
+    });
+    recorded.reset();
+    const tools = await inAgentStep(() => client.listTools());
+    assert.deepEqual(tools.map((tool) => tool.name), ["add"]);
+    const spans = recorded.spans();
+    const clientSpan = spans.find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/list");
+    const serverSpan = spans.find((span) => span.kind === SpanKind.SERVER && span.name === "tools/list");
+    assert.ok(clientSpan && serverSpan, spans.map((span) => `${span.kind} ${span.name}`).join(", "));
+    assert.equal(serverSpan.spanContext().traceId, clientSpan.spanContext().traceId);
+    assert.equal(serverSpan.parentSpanContext?.spanId, clientSpan.spanContext().spanId);
+  });
+});
