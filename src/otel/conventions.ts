@@ -27,6 +27,11 @@ export const SCOPE = "@mcplite/sdk";
 const NOOP_TRACERS = new ProxyTracerProvider().getDelegate();
 /** The API's no-op meter, which the no-op meter provider gives. */
 const NOOP_METER = createNoopMeter();
+/**
+ * Where the OpenTelemetry API 1.x keeps what is registered with it (`setGlobalTracerProvider()` and the
+ * rest), shared by every copy of the API of that major version: unset while nothing is registered.
+ */
+const REGISTERED = Symbol.for("opentelemetry.js.api.1");
 
 /**
  * Whether the application registered neither a tracer provider nor a meter provider with the
@@ -36,6 +41,7 @@ const NOOP_METER = createNoopMeter();
  * @returns `true` when nothing would be recorded.
  */
 export function telemetryOff(): boolean {
+  if ((globalThis as Record<symbol, unknown>)[REGISTERED] === undefined) return true; // one read, the common case
   const tracers = trace.getTracerProvider();
   if (!(tracers instanceof ProxyTracerProvider) || tracers.getDelegate() !== NOOP_TRACERS) return false;
   return metrics.getMeterProvider().getMeter(SCOPE) === NOOP_METER;
