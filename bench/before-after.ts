@@ -80,7 +80,9 @@ async function cpuTimeRows(): Promise<void> {
   console.log(`\ntools/call before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
   const of = (name: string) => perCall.get(name)!;
   for (const [name] of ROWS) {
-    const pair = name.startsWith("after") ? ` ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before` : "";
+    const pair = name.startsWith("after")
+      ? ` ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before`
+      : "";
     console.log(`  ${name.padEnd(26)} ${of(name).toFixed(2).padStart(7)} µs${pair}`);
   }
 }

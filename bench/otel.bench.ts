@@ -16,7 +16,7 @@ import { ExportResultCode, W3CTraceContextPropagator } from "@opentelemetry/core
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { BatchSpanProcessor, type SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
 import { createServer, defineTool } from "../mod.ts";
-import { cpuTimePerCall, type CpuRow, runtime } from "./harness.ts";
+import { type CpuRow, cpuTimePerCall, runtime } from "./harness.ts";
 import { ADD_PARAMS, lite } from "./requests.ts";
 import { AddInput } from "./servers/common.ts";
 import { ours, oursTraced } from "./servers/ours.ts";

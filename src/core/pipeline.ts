@@ -382,12 +382,16 @@ export async function runCancellation(registry: Registry, request: ContinuationR
 /** The context of a continuation or cancellation: the owner's name, the asking request's caller and trace. */
 function ownerContext(registry: Registry, request: ContinuationRequest, sink?: CallSink): CallContext {
   const { owner, caller } = request;
-  const ctx = createContext({
-    name: owner.name,
-    signal: caller.signal,
-    meta: caller.meta,
-    host: { auth: caller.auth, env: caller.env, waitUntil: undefined },
-  }, sink, registry.runtime.logger);
+  const ctx = createContext(
+    {
+      name: owner.name,
+      signal: caller.signal,
+      meta: caller.meta,
+      host: { auth: caller.auth, env: caller.env, waitUntil: undefined },
+    },
+    sink,
+    registry.runtime.logger,
+  );
   const traceparent = caller.get(TRACE_PARENT);
   return traceparent === undefined ? ctx : ctx.set(TRACE_PARENT, traceparent);
 }

@@ -48,7 +48,10 @@ export function parseTraceparent(
  * @param traceparent The request's `traceparent`, if it has one.
  * @returns The fields.
  */
-export function withTraceIds(fields: Record<string, unknown>, traceparent: string | undefined): Record<string, unknown> {
+export function withTraceIds(
+  fields: Record<string, unknown>,
+  traceparent: string | undefined,
+): Record<string, unknown> {
   const parsed = traceparent === undefined ? undefined : parseTraceparent(traceparent);
   if (parsed !== undefined) {
     fields.trace_id = parsed.traceId;

@@ -73,7 +73,11 @@ describe("otel(): promises, tasks and logs", () => {
     recorded.reset();
     const caps = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } };
     const created = await server.fetch(
-      modernRequest("tools/call", { name: "watch", arguments: { job: "j2" }, _meta: { ...caps, traceparent: TRACEPARENT } }),
+      modernRequest("tools/call", {
+        name: "watch",
+        arguments: { job: "j2" },
+        _meta: { ...caps, traceparent: TRACEPARENT },
+      }),
     );
     const { result } = await created.json();
     assert.equal(result.resultType, "task", JSON.stringify(result));

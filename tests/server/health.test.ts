@@ -13,7 +13,11 @@ function protectedServer(health: boolean | { path?: string } | undefined) {
     name: "probed",
     version: "2.1.0",
     health,
-    auth: { resource: "https://mcp.example.com", authorizationServers: ["https://auth.example.com"], verify: () => undefined },
+    auth: {
+      resource: "https://mcp.example.com",
+      authorizationServers: ["https://auth.example.com"],
+      verify: () => undefined,
+    },
   });
 }
 
