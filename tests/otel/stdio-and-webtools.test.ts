@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
-import { SpanKind, trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
 import * as v from "valibot";
 import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
@@ -88,11 +88,14 @@ describe("otelClient(): stdio and the Webtools metadata GET", () => {
     const add = defineTool("add").describe("Adds").input(v.object({ a: v.number(), b: v.number() }))
       .handle(({ a, b }) => a + b);
     const server = createServer({ name: "wt", version: "1.0.0", bindings: [webtoolsBinding()] }).tool(add).use(otel());
-    const client = createClient(createWebtoolsTransport("http://localhost/webtools", { fetch: server.fetch }), {
+    const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    // The request leaves the process's context as over a network: the trace context travels in headers only.
+    const fetchOutside = (request: Request) => context.with(ROOT_CONTEXT, () => fetch(request));
+    const client = createClient(createWebtoolsTransport(`${listener.url}/webtools`, { fetch: fetchOutside }), {
       telemetry: otelClient(),
     });
     recorded.reset();
-    const tools = await inAgentStep(() => client.listTools());
+    const tools = await inAgentStep(() => client.listTools()).finally(() => listener.close());
     assert.deepEqual(tools.map((tool) => tool.name), ["add"]);
     const spans = recorded.spans();
     const clientSpan = spans.find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/list");
