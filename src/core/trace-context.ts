@@ -7,13 +7,19 @@
  *
  * @module
  */
-import type { ContextKey } from "./call-context.ts";
+/** A `ContextKey` (`call-context.ts`) of a `traceparent`, spelled out so that the two files do not import each other. */
+interface TraceparentKey {
+  /** The key's identity. */
+  readonly id: symbol;
+  /** No `traceparent` until middleware sets one. */
+  readonly defaultValue: string | undefined;
+}
 
 /** The `traceparent` of the request's own span, set by telemetry middleware (absent without one). */
-export const TRACE_PARENT: ContextKey<string | undefined> = { id: Symbol("traceparent"), defaultValue: undefined };
+export const TRACE_PARENT: TraceparentKey = { id: Symbol("traceparent"), defaultValue: undefined };
 
 /** The `traceparent` of the call that issued the promise (or task) this request continues. */
-export const ISSUED_BY: ContextKey<string | undefined> = { id: Symbol("issued by"), defaultValue: undefined };
+export const ISSUED_BY: TraceparentKey = { id: Symbol("issued by"), defaultValue: undefined };
 
 /** The version-00 `traceparent` shape (W3C Trace Context §3.2.2). */
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
