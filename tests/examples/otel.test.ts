@@ -8,38 +8,21 @@ import { spawn } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
-import { serve } from "../../mod.ts";
+import { SPAN_KIND_SERVER, startOtlpReceiver } from "../otel/otlp-receiver.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/otel.ts", import.meta.url));
 
-interface OtlpSpan {
-  traceId: string;
-  name: string;
-  kind: number;
-}
-
 describe("examples/otel.ts", () => {
   it("exports its spans over OTLP/HTTP, logs with the trace id and answers /healthz", async () => {
-    const received: { service?: string; span: OtlpSpan }[] = [];
-    const receiver = await serve({
-      async fetch(request: Request) {
-        const body = await request.json();
-        for (const r of body.resourceSpans) {
-          const service = r.resource.attributes.find((a: { key: string }) => a.key === "service.name")?.value
-            .stringValue;
-          for (const s of r.scopeSpans) for (const span of s.spans) received.push({ service, span });
-        }
-        return Response.json({});
-      },
-    }, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const receiver = await startOtlpReceiver();
     const { command, args } = runtimeCommand(EXAMPLE);
     const child = spawn(command, args, {
       env: {
         ...process.env,
         PORT: "0",
         HOSTNAME: "127.0.0.1",
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesUrl,
         OTEL_SERVICE_NAME: "notes-under-test",
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -76,8 +59,12 @@ describe("examples/otel.ts", () => {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
       await receiver.close();
     }
-    const span = received.find(({ span }) => span.name === "tools/call add_note" && span.kind === 2);
-    assert.ok(span !== undefined, `no SERVER span arrived: ${received.map(({ span }) => span.name).join(", ")}`);
+    const span = await receiver.waitFor(
+      (span) => span.name === "tools/call add_note" && span.kind === SPAN_KIND_SERVER,
+      0,
+    );
+    const names = receiver.received.map(({ span }) => span.name).join(", ");
+    assert.ok(span !== undefined, `no SERVER span arrived: ${names}`);
     assert.equal(span.service, "notes-under-test");
     assert.match(stdout, new RegExp(`trace_id: ["']${span.span.traceId}["'][\\s\\S]*saved note "otel"`));
   });

@@ -1,9 +1,9 @@
 /**
  * End to end over OTLP/HTTP: the official exporter (`@opentelemetry/exporter-trace-otlp-http`, JSON
  * encoding) sends what `otel()` and `otelClient()` recorded to a receiver this test starts on
- * 127.0.0.1, which decodes the OTLP/JSON export requests (OTLP specification, "OTLP/HTTP"): the agent's
- * span, our client's CLIENT span and the server's SERVER span arrive in one trace, with the conventions'
- * attributes and the instrumentation scope `@mcplite/sdk`.
+ * 127.0.0.1, which decodes the OTLP/JSON export requests: the agent's span, our client's CLIENT span
+ * and the server's SERVER span arrive in one trace, with the conventions' attributes and the
+ * instrumentation scope `@mcplite/sdk`.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -18,42 +18,22 @@ import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { otel, otelClient } from "../../src/otel/mod.ts";
-
-/** An OTLP/JSON span, as the export request carries it. */
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: { key: string; value: { stringValue?: string } }[];
-}
-
-/** OTLP's `SpanKind` enum (opentelemetry-proto, trace.proto). */
-const SPAN_KIND_SERVER = 2;
-const SPAN_KIND_CLIENT = 3;
+import { type OtlpReceiver, SPAN_KIND_CLIENT, SPAN_KIND_SERVER, startOtlpReceiver } from "./otlp-receiver.ts";
+import { inAgentStep } from "./telemetry.ts";
 
 const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
   .handle(({ a, b }) => a + b);
 
 describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
-  const requests: { contentType: string | null; body: Record<string, unknown> }[] = [];
-  let receiver: Listener;
+  let receiver: OtlpReceiver;
   let app: Listener;
   let provider: TracerProvider;
 
   before(async () => {
-    receiver = await serve({
-      async fetch(request: Request) {
-        if (new URL(request.url).pathname !== "/v1/traces") return new Response(null, { status: 404 });
-        requests.push({ contentType: request.headers.get("content-type"), body: await request.json() });
-        return Response.json({});
-      },
-    }, { port: 0, hostname: "127.0.0.1", quiet: true });
-    const exporter = new OTLPTraceExporter({ url: `${receiver.url}/v1/traces` });
+    receiver = await startOtlpReceiver();
     provider = new TracerProvider({
       resource: resourceFromAttributes({ "service.name": "otlp-test" }),
-      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+      spanProcessors: [new SimpleSpanProcessor({ exporter: new OTLPTraceExporter({ url: receiver.tracesUrl }) })],
     });
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -73,33 +53,14 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
 
   it("the receiver decodes the agent's, the CLIENT and the SERVER span of one call, in one trace", async () => {
     const client = createClient(`${app.url}/mcp`, { transport: "mcp", telemetry: otelClient() });
-    const answer = await trace.getTracer("agent").startActiveSpan("agent step", async (step) => {
-      try {
-        return await client.call("add", { a: 20, b: 22 });
-      } finally {
-        step.end();
-      }
-    });
+    const answer = await inAgentStep(() => client.call("add", { a: 20, b: 22 }));
     assert.equal(String(answer), "42");
     await client.close();
     await provider.forceFlush();
 
-    assert.ok(requests.length > 0, "nothing arrived");
-    for (const { contentType } of requests) assert.equal(contentType, "application/json");
-    const exported = requests.flatMap(({ body }) =>
-      (body.resourceSpans as {
-        resource: { attributes: { key: string; value: { stringValue?: string } }[] };
-        scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[];
-      }[]).flatMap((resourceSpans) =>
-        resourceSpans.scopeSpans.flatMap((scopeSpans) =>
-          scopeSpans.spans.map((span) => ({
-            span,
-            scope: scopeSpans.scope.name,
-            service: resourceSpans.resource.attributes.find((a) => a.key === "service.name")?.value.stringValue,
-          }))
-        )
-      )
-    );
+    const exported = receiver.received;
+    assert.ok(exported.length > 0, "nothing arrived");
+    for (const type of receiver.contentTypes) assert.equal(type, "application/json");
     const step = exported.find(({ span }) => span.name === "agent step")!;
     const clientSpan = exported.find(({ span }) => span.kind === SPAN_KIND_CLIENT && span.name === "tools/call add");
     const serverSpan = exported.find(({ span }) => span.kind === SPAN_KIND_SERVER && span.name === "tools/call add");

@@ -8,53 +8,26 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
-import { context, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, SpanKind } from "@opentelemetry/api";
 import * as v from "valibot";
 import { createServer, defineTool, serve } from "../../mod.ts";
-import type { Listener } from "../../src/types.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
 import { otel, otelClient } from "../../src/otel/mod.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
-import { type Recorded, registerSdk } from "./telemetry.ts";
+import { type OtlpReceiver, SPAN_KIND_SERVER, startOtlpReceiver } from "./otlp-receiver.ts";
+import { inAgentStep, type Recorded, registerSdk } from "./telemetry.ts";
 
 const CHILD = fileURLToPath(new URL("../helpers/traced-stdio-server.ts", import.meta.url));
 
-/** An OTLP/JSON span, as far as this test reads it. */
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-}
-
-/** Runs `work` inside an active "agent step" span. */
-function inAgentStep<T>(work: () => Promise<T>): Promise<T> {
-  return trace.getTracer("agent").startActiveSpan("agent step", async (step) => {
-    try {
-      return await work();
-    } finally {
-      step.end();
-    }
-  });
-}
-
 describe("otelClient(): stdio and the Webtools metadata GET", () => {
   let recorded: Recorded;
-  const received: OtlpSpan[] = [];
-  let receiver: Listener;
+  let receiver: OtlpReceiver;
   before(async () => {
     recorded = registerSdk();
-    receiver = await serve({
-      async fetch(request: Request) {
-        const body = await request.json() as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-        for (const r of body.resourceSpans) for (const s of r.scopeSpans) received.push(...s.spans);
-        return Response.json({});
-      },
-    }, { port: 0, hostname: "127.0.0.1", quiet: true });
+    receiver = await startOtlpReceiver();
   });
   after(async () => {
     await receiver.close();
@@ -64,7 +37,7 @@ describe("otelClient(): stdio and the Webtools metadata GET", () => {
   it("our stdio client: the server's span, exported by its own process, is the child of our CLIENT span", async () => {
     recorded.reset();
     const command = runtimeCommand(CHILD);
-    const env = { ...process.env, OTLP_TRACES_URL: `${receiver.url}/v1/traces` } as Record<string, string>;
+    const env = { ...process.env, OTLP_TRACES_URL: receiver.tracesUrl } as Record<string, string>;
     const client = createClient(createStdioTransport({ ...command, env }), { telemetry: otelClient() });
     try {
       assert.equal(String(await inAgentStep(() => client.call("add", { a: 3, b: 4 }))), "7");
@@ -73,13 +46,10 @@ describe("otelClient(): stdio and the Webtools metadata GET", () => {
     }
     const clientSpan = recorded.spans().find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/call add");
     assert.ok(clientSpan !== undefined, recorded.spans().map((span) => span.name).join(", "));
-    const deadline = Date.now() + 15_000; // the child exports once its span ends
-    let serverSpan: OtlpSpan | undefined;
-    while (serverSpan === undefined && Date.now() < deadline) {
-      serverSpan = received.find((span) => span.kind === 2 && span.name === "tools/call add"); // SPAN_KIND_SERVER
-      if (serverSpan === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.ok(serverSpan !== undefined, "the child's SERVER span never arrived");
+    // The child exports once its span ends.
+    const received = await receiver.waitFor((span) => span.kind === SPAN_KIND_SERVER && span.name === "tools/call add");
+    assert.ok(received !== undefined, "the child's SERVER span never arrived");
+    const serverSpan = received.span;
     assert.equal(serverSpan.traceId, clientSpan.spanContext().traceId);
     assert.equal(serverSpan.parentSpanId, clientSpan.spanContext().spanId);
   });
