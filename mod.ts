@@ -45,6 +45,7 @@ export type { SchemaInput } from "./src/core/schema.ts";
 export { createServer } from "./src/create-server.ts";
 export type { Server, ServerCallOptions } from "./src/server/server.ts";
 export type { ServerOptions } from "./src/server/options.ts";
+export type { ServerLogger } from "./src/core/logger.ts";
 export type { Binding } from "./src/server/binding.ts";
 export { mcpBinding } from "./src/bindings/mcp/handler.ts";
 export type { McpOptions } from "./src/bindings/mcp/options.ts";

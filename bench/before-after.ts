@@ -17,7 +17,7 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
-import { median, runScenario, runtime } from "./harness.ts";
+import { cpuTimePerCall, runScenario, runtime } from "./harness.ts";
 import { ADD_PARAMS, legacy, lite, modern } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
 import { floor } from "./servers/floor.ts";
@@ -73,26 +73,12 @@ else {
   ], { cpuMs: 1500 });
 }
 
-/** CPU µs per call of each row: 40 rounds of one block of 2,000 calls per row, rows interleaved, the median block. */
+/** CPU µs per call of each row (`cpuTimePerCall`), each "after" row as a ratio to its "before" row. */
 async function cpuTimeRows(): Promise<void> {
-  const BLOCK = 2_000;
-  const samples = new Map<string, number[]>(ROWS.map(([name]) => [name, []]));
-  for (const [name, fetch, request] of ROWS) { // warm up, and check each answer once
-    const text = await (await fetch(request())).text();
-    if (!text.includes(SUM)) throw new Error(`${name} answered ${text}`);
-    for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
-  }
-  for (let round = 0; round < 40; round++) {
-    for (const [name, fetch, request] of ROWS) {
-      const start = process.cpuUsage();
-      for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
-      const used = process.cpuUsage(start);
-      samples.get(name)!.push((used.user + used.system) / BLOCK);
-    }
-  }
+  const perCall = await cpuTimePerCall(ROWS, SUM);
   const { name: rt, version } = runtime();
   console.log(`\ntools/call before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
-  const of = (name: string) => median(samples.get(name)!);
+  const of = (name: string) => perCall.get(name)!;
   for (const [name] of ROWS) {
     const pair = name.startsWith("after")
       ? ` ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before`

@@ -4,7 +4,9 @@
  * and on every peer, against the floor fed the same request bytes. One more row sends the MCP-lite
  * call without `Content-Length`, as a chunked upload would: the server then reads the body chunk by
  * chunk to enforce its limit. The `add` tool's other shapes (a string result, against a floor answering
- * that result; a declared output schema, validated on every call) have rows of their own.
+ * that result; a declared output schema, validated on every call) have rows of their own, and so has
+ * the MCP-lite call through `otel()` with no OpenTelemetry SDK registered (`bench/otel.bench.ts` times it
+ * in CPU time, with an SDK too).
  *
  * Run: `bun bench/call.bench.ts` · `deno run -A bench/call.bench.ts` · `npm run bench` (all runtimes).
  *
@@ -14,7 +16,7 @@ import { runScenario } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import { floor, floorText } from "./servers/floor.ts";
 import { mcpLite } from "./servers/mcp-lite.ts";
-import { ours, oursShapes } from "./servers/ours.ts";
+import { ours, oursShapes, oursTraced } from "./servers/ours.ts";
 import { oursGrpc } from "./servers/ours-grpc.ts";
 import { sdk } from "./servers/sdk.ts";
 import { tmcp } from "./servers/tmcp.ts";
@@ -37,6 +39,7 @@ await runScenario("tools/call", [
   { name: F_MODERN, fetch: floor, request: MODERN, expect: SUM, floor: F_MODERN },
   { name: F_LEGACY, fetch: floor, request: LEGACY, expect: SUM, floor: F_LEGACY },
   { name: "ours · MCP-lite", fetch: ours.fetch, request: LITE, expect: SUM },
+  { name: "ours · MCP-lite, otel() without a provider", fetch: oursTraced.fetch, request: LITE, expect: SUM },
   { name: "ours · MCP 2026-07-28", fetch: ours.fetch, request: MODERN, expect: SUM, floor: F_MODERN },
   { name: "ours · MCP 2025", fetch: ours.fetch, request: LEGACY, expect: SUM, floor: F_LEGACY },
   {

@@ -58,6 +58,7 @@ const EXPECTED: Record<string, string[]> = {
     "serve",
     "type Server",
     "type ServerCallOptions",
+    "type ServerLogger",
     "type ServerOptions",
     "text",
     "type Tool",

@@ -5,6 +5,7 @@
  * @module
  */
 import { createServer, defineTool, type Server } from "../../mod.ts";
+import { otel } from "../../src/otel/mod.ts";
 import { AddInput, CHUNK, type Fetch } from "./common.ts";
 import * as v from "valibot";
 
@@ -36,6 +37,13 @@ const addChecked = defineTool("add_checked")
 /** One server, every wire, the one `add` tool (as the peers). */
 // deno-lint-ignore ban-types
 export const ours: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add);
+
+/**
+ * The same traced with `otel()` (`@mcplite/sdk/otel`): without a registered OpenTelemetry SDK it records
+ * nothing, and its row shows what the middleware costs then.
+ */
+// deno-lint-ignore ban-types
+export const oursTraced: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add).use(otel());
 
 /** The same with the streaming tool too, for the SSE scenario. */
 // deno-lint-ignore ban-types

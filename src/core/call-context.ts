@@ -20,6 +20,8 @@ export type { AuthInfo } from "./host.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 import { isObject } from "../internal/is-object.ts";
+import { logTo, type ServerLogger } from "./logger.ts";
+import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
 
 /** The wires a call can arrive on. */
 export type Wire = "mcp-lite" | "mcp" | "webtools" | "openapi" | "grpc" | "in-process";
@@ -141,6 +143,7 @@ export interface ContextSource {
  *
  * @param source The request: its name, signal, caller and platform values.
  * @param sink Where progress, logs and questions for the client go (an input round, or the wire's sink).
+ * @param logger The server's logger, which `ctx.log()` records also go to.
  * @returns The context.
  *
  * @example
@@ -152,9 +155,9 @@ export interface ContextSource {
  * assert.equal(ctx.signal.aborted, true);
  * ```
  */
-export function createContext(source: ContextSource, sink?: CallSink): CallContext {
+export function createContext(source: ContextSource, sink?: CallSink, logger?: ServerLogger): CallContext {
   const host = source.host;
-  return new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env);
+  return new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
 }
 
 /** The client capability each input method needs. */
@@ -193,6 +196,7 @@ export class CallContext<TConfig = unknown> {
   #sink: CallSink;
   #values: Map<symbol, unknown> | undefined;
   #lastProgress = -Infinity;
+  readonly #logger: ServerLogger | undefined;
 
   /**
    * Creates a call context; the call pipeline does this, handlers only receive it.
@@ -203,6 +207,7 @@ export class CallContext<TConfig = unknown> {
    * @param sink Where progress, logs and questions for the client go.
    * @param auth The authenticated caller, if known.
    * @param env What the platform handed `fetch` besides the request, if anything.
+   * @param logger The server's logger, which `ctx.log()` records also go to.
    */
   constructor(
     tool: string,
@@ -211,6 +216,7 @@ export class CallContext<TConfig = unknown> {
     sink: CallSink = NO_SINK,
     auth?: AuthInfo,
     env?: Readonly<Record<string, unknown>>,
+    logger?: ServerLogger,
   ) {
     this.tool = tool;
     this.#signal = signal;
@@ -219,6 +225,7 @@ export class CallContext<TConfig = unknown> {
     this.env = env;
     this.config = undefined as TConfig;
     this.#sink = sink;
+    this.#logger = logger;
   }
 
   /**
@@ -254,7 +261,9 @@ export class CallContext<TConfig = unknown> {
   }
 
   /**
-   * Logs a message to the client, if the wire and the client's log level allow it.
+   * Logs a message to the client, if the wire and the client's log level allow it, and to the server's
+   * `logger` (whatever the level), with the tool's name and, where telemetry middleware traces the
+   * request, its `trace_id` and `span_id`.
    *
    * @param level The severity.
    * @param data The message or structured data.
@@ -262,6 +271,11 @@ export class CallContext<TConfig = unknown> {
    */
   log(level: LogLevel, data: unknown, logger?: string): void {
     this.#sink.log?.(level, data, logger);
+    const own = this.#logger;
+    if (own === undefined) return;
+    const fields: Record<string, unknown> = { tool: this.tool };
+    if (logger !== undefined) fields.logger = logger;
+    logTo(own, level, data, withTraceIds(fields, this.get(TRACE_PARENT)));
   }
 
   /**

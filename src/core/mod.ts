@@ -24,6 +24,7 @@ export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcom
 export { runCall, runCancellation, runContinuation, runHandler, runRequest, unknownTool } from "./pipeline.ts";
 export type { CallRequest, HandlerRequest, MethodRequest } from "./pipeline.ts";
 export { PROMISE_KIND } from "./promise-outcome.ts";
+export type { PromiseState } from "./promise-outcome.ts";
 export { describePrompt, promptResultFromValue } from "./prompt.ts";
 export type { AnyPrompt } from "./prompt.ts";
 export type { Registry, RegistryChange } from "./registry.ts";
@@ -38,4 +39,5 @@ export type { CompiledSchema, JsonSchema, ValidationIssue } from "./schema.ts";
 export { holdsScopes, requireScopes, scopeKey, toolScopes, visibleTo, visibleTools } from "./scopes.ts";
 export type { Skill } from "./skill.ts";
 export { describeTool } from "./tool.ts";
+export { ISSUED_BY } from "./trace-context.ts";
 export type { AnyTool, ToolDescriptor } from "./tool.ts";

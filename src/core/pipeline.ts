@@ -29,6 +29,7 @@ import type { ValidationIssue, ValidationResult } from "./schema.ts";
 import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
 import { ToolPromise } from "./tool-promise.ts";
+import { TRACE_PARENT } from "./trace-context.ts";
 
 /** A decoded tool call, as a binding hands it to {@link runCall}. */
 export interface CallRequest {
@@ -101,7 +102,7 @@ export function runCall(registry: Registry, request: CallRequest): Promise<CallO
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = createContext(request, round ?? request.sink);
+  const ctx = createContext(request, round ?? request.sink, registry.runtime.logger);
   const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
   const requests = registry.runtime.middleware;
   if (requests.length === 0) return runTool(registry, call, request, round);
@@ -318,7 +319,7 @@ export function runHandler<D extends { readonly scopes?: readonly string[] }, T>
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = createContext(request, round ?? request.sink);
+  const ctx = createContext(request, round ?? request.sink, registry.runtime.logger);
   const chain = registry.runtime.middleware;
   const handled = () => handle(registry, request, ctx, round, find, run);
   if (chain.length === 0) return handled();
@@ -384,18 +385,24 @@ export type ContinuationOutcome =
  * @returns When the handler is done.
  */
 export async function runCancellation(registry: Registry, request: ContinuationRequest): Promise<void> {
-  await cancelContinuation(registry, request.owner, request.state, ownerContext(request));
+  await cancelContinuation(registry, request.owner, request.state, ownerContext(registry, request));
 }
 
-/** The context of a continuation or cancellation: the owner's name, the asking request's caller. */
-function ownerContext(request: ContinuationRequest, sink?: CallSink): CallContext {
+/** The context of a continuation or cancellation: the owner's name, the asking request's caller and trace. */
+function ownerContext(registry: Registry, request: ContinuationRequest, sink?: CallSink): CallContext {
   const { owner, caller } = request;
-  return createContext({
-    name: owner.name,
-    signal: caller.signal,
-    meta: caller.meta,
-    host: { auth: caller.auth, env: caller.env, waitUntil: undefined },
-  }, sink);
+  const ctx = createContext(
+    {
+      name: owner.name,
+      signal: caller.signal,
+      meta: caller.meta,
+      host: { auth: caller.auth, env: caller.env, waitUntil: undefined },
+    },
+    sink,
+    registry.runtime.logger,
+  );
+  const traceparent = caller.get(TRACE_PARENT);
+  return traceparent === undefined ? ctx : ctx.set(TRACE_PARENT, traceparent);
 }
 
 /** A request that is neither a tool call nor a handler's (a list, `tasks/get`, `initialize`…). */
@@ -448,7 +455,7 @@ export function runRequest<T>(
   operation: (ctx: CallContext) => T | Promise<T>,
 ): Promise<T> {
   const params = request.params;
-  const ctx = createContext({ ...request, name: nameOf(params) ?? request.method });
+  const ctx = createContext({ ...request, name: nameOf(params) ?? request.method }, undefined, registry.runtime.logger);
   const chain = registry.runtime.middleware;
   if (chain.length === 0) {
     try {
@@ -478,7 +485,7 @@ export async function runContinuation(
 ): Promise<ContinuationOutcome> {
   const owner = request.owner;
   const round = new InputRound(request.answers);
-  const ctx = ownerContext(request, round);
+  const ctx = ownerContext(registry, request, round);
   const call: ToolCall = { name: owner.name, arguments: request.state, ctx };
   let value: unknown;
   try {

@@ -11,12 +11,17 @@ import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { AnyTool } from "./tool.ts";
+import { TRACE_PARENT } from "./trace-context.ts";
 
 /** The token kind of promise tokens. */
 export const PROMISE_KIND = "promise";
 
-/** The state a promise token carries: a continuation's state, or the entry of deferred work. */
-export type PromiseState = { readonly s: unknown } | { readonly d: string };
+/**
+ * The state a promise token carries: a continuation's state, or the entry of deferred work; and, when
+ * telemetry middleware traced the issuing call, its `traceparent` (`t`), so that the redeem's or task
+ * poll's span links to it (signed with the rest).
+ */
+export type PromiseState = ({ readonly s: unknown } | { readonly d: string }) & { readonly t?: string };
 
 /**
  * Issues the token of a pending answer.
@@ -53,11 +58,13 @@ export async function promiseOutcome(
   }
   const report = (error: unknown) => registry.runtime.onError?.(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
-  const state: PromiseState = work !== undefined
+  const continued: PromiseState = work !== undefined
     ? { d: await c.start(work, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil }) }
     : entry !== undefined
     ? { d: entry }
     : { s: promise.state };
+  const traceparent = call.ctx.get(TRACE_PARENT);
+  const state = traceparent === undefined ? continued : { ...continued, t: traceparent };
   const issuedAt = c.codec.now();
   const token = await c.codec.sign({
     kind: PROMISE_KIND,

@@ -12,6 +12,7 @@ import { resultOf } from "./output.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
+import { ISSUED_BY } from "./trace-context.ts";
 import type { Registry } from "./registry.ts";
 import { fail, toolResult } from "./result.ts";
 import { ToolPromise } from "./tool-promise.ts";
@@ -45,6 +46,7 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
     const claims = await c.codec.verify(args.promise, { kind: PROMISE_KIND, caller: callerOf(ctx.auth) });
     scope = claims.scope;
     state = claims.state as PromiseState;
+    if (state.t !== undefined) ctx.set(ISSUED_BY, state.t); // telemetry links this call to the issuing one
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
     registry.runtime.onError?.(error);

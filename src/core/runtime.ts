@@ -7,16 +7,20 @@
  * @module
  */
 import { Continuations } from "./continuations.ts";
+import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
+import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
 
 /** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
 export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
 
 /** The server-wide state a runtime starts with. */
 export interface RuntimeOptions {
-  /** Where masked errors go. */
+  /** Where masked errors go (default: the logger's `error`, when there is a logger). */
   readonly onError?: ErrorReporter;
+  /** Where `ctx.log()` records and the server's own warnings go besides the wire. */
+  readonly logger?: ServerLogger;
   /** The server's tokens, defaults and deferred work (default: a set from `MCPLITE_SECRET`). */
   readonly continuations?: Continuations;
   /** The server's own configuration values (`settings`). */
@@ -44,6 +48,8 @@ export class Runtime {
   readonly #toolMiddleware: ToolMiddleware[] = [];
   /** Where masked errors go. */
   readonly onError: ErrorReporter | undefined;
+  /** Where `ctx.log()` records and the server's own warnings go besides the wire, if anywhere. */
+  readonly logger: ServerLogger | undefined;
   /** The server's tokens, defaults and deferred work. */
   readonly continuations: Continuations;
   /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
@@ -54,10 +60,16 @@ export class Runtime {
   /**
    * Creates a runtime.
    *
-   * @param options The error reporter, continuations and settings.
+   * @param options The error reporter, logger, continuations and settings.
    */
   constructor(options: RuntimeOptions = {}) {
-    this.onError = options.onError;
+    const logger = options.logger;
+    this.logger = logger;
+    this.onError = options.onError ?? (logger === undefined ? undefined : (error, call) => {
+      const fields: Record<string, unknown> = { err: error };
+      if (call !== undefined) withTraceIds(Object.assign(fields, { tool: call.name }), call.ctx.get(TRACE_PARENT));
+      logger.error(fields, error instanceof Error ? error.message : String(error));
+    });
     this.continuations = options.continuations ?? new Continuations();
     this.settings = Object.freeze({ ...options.settings });
   }

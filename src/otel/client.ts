@@ -28,6 +28,7 @@ import {
   RECORD_SETTER,
   SCOPE,
   spanName,
+  telemetryOff,
 } from "./conventions.ts";
 
 /**
@@ -111,6 +112,7 @@ class TracedTransport implements Transport {
     send: (ctx: RequestContext) => Promise<T>,
     failed?: (value: T) => string | undefined,
   ): Promise<T> {
+    if (telemetryOff()) return send(ctx);
     const started = performance.now();
     const attributes = methodAttributes(method, name);
     const active = context.active();

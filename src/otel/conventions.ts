@@ -8,17 +8,44 @@
 import {
   type Attributes,
   type Context,
+  createNoopMeter,
   type Histogram,
   type MeterProvider,
   metrics,
   propagation,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   type TextMapGetter,
   type TextMapSetter,
+  trace,
 } from "@opentelemetry/api";
 
 /** The instrumentation scope's name, as spans and metrics carry it. */
 export const SCOPE = "@mcplite/sdk";
+
+/** The API's no-op tracer provider: the delegate of a proxy no SDK was registered with. */
+const NOOP_TRACERS = new ProxyTracerProvider().getDelegate();
+/** The API's no-op meter, which the no-op meter provider gives. */
+const NOOP_METER = createNoopMeter();
+/**
+ * Where the OpenTelemetry API 1.x keeps what is registered with it (`setGlobalTracerProvider()` and the
+ * rest), shared by every copy of the API of that major version: unset while nothing is registered.
+ */
+const REGISTERED = Symbol.for("opentelemetry.js.api.1");
+
+/**
+ * Whether the application registered neither a tracer provider nor a meter provider with the
+ * OpenTelemetry API: spans and metrics would then go nowhere (and without a propagator no trace
+ * context can be read either), so the middleware only passes the request on.
+ *
+ * @returns `true` when nothing would be recorded.
+ */
+export function telemetryOff(): boolean {
+  if ((globalThis as Record<symbol, unknown>)[REGISTERED] === undefined) return true; // one read, the common case
+  const tracers = trace.getTracerProvider();
+  if (!(tracers instanceof ProxyTracerProvider) || tracers.getDelegate() !== NOOP_TRACERS) return false;
+  return metrics.getMeterProvider().getMeter(SCOPE) === NOOP_METER;
+}
 
 /** Bucket boundaries the conventions advise for the operation durations, in seconds. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];

@@ -9,6 +9,7 @@ import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
   type Link,
   type Span,
   SpanKind,
@@ -17,7 +18,8 @@ import {
 } from "@opentelemetry/api";
 import type { CallMeta } from "../core/call-context.ts";
 import { McpliteError } from "../core/error.ts";
-import type { Middleware } from "../core/middleware.ts";
+import { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "../core/trace-context.ts";
+import type { Call, Middleware } from "../core/middleware.ts";
 import { isObject } from "../internal/is-object.ts";
 import { legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
@@ -28,6 +30,7 @@ import {
   methodAttributes,
   SCOPE,
   spanName,
+  telemetryOff,
 } from "./conventions.ts";
 
 /**
@@ -80,17 +83,22 @@ export function otel(options: OtelOptions = {}): Middleware {
   );
   const { recordArguments = false, recordResults = false } = options;
 
-  return async function otel(call, next) {
+  // Without a registered SDK the request is only passed on: no span, no clock, no attributes.
+  return (call, next) => telemetryOff() ? next() : traced(call, next);
+
+  async function traced(call: Call, next: () => Promise<unknown>): Promise<unknown> {
     const started = performance.now();
     const { method, name, params } = call;
     const meta = call.ctx.meta;
     const attributes = methodAttributes(method, name);
-    describeRequest(meta, attributes);
+    const metric: Attributes = describeRequest(meta, attributes);
     const { parent, links } = parentOf(params, meta);
-    const metric: Attributes = { ...attributes };
-    delete metric["jsonrpc.request.id"];
-    delete metric["mcp.session.id"];
     const span = tracer.startSpan(spanName(method, name), { kind: SpanKind.SERVER, attributes, links }, parent);
+    const own = span.spanContext();
+    // The handler's `ctx.log()` records carry it, and a promise token keeps it for the redeem's link.
+    if (isSpanContextValid(own)) {
+      call.ctx.set(TRACE_PARENT, `00-${own.traceId}-${own.spanId}-${own.traceFlags.toString(16).padStart(2, "0")}`);
+    }
     if (recordArguments && method === "tools/call" && span.isRecording()) {
       span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(params.arguments ?? {}));
     }
@@ -110,21 +118,29 @@ export function otel(options: OtelOptions = {}): Middleware {
       failed(span, metric, code, error instanceof Error ? error.message : String(error));
       throw error;
     } finally {
+      linkIssuer(span, call.ctx.get(ISSUED_BY));
       span.end();
       duration((performance.now() - started) / 1000, metric);
     }
-  };
+  }
 }
 
-/** Adds what the request's metadata says: its id, protocol version, session, and transport. */
-function describeRequest(meta: CallMeta, attributes: Attributes): void {
+/**
+ * Adds what the request's metadata says: its protocol version and transport, then its id and session.
+ *
+ * @returns A copy of the attributes before the id and session, for the duration metric (the conventions
+ *   leave high-cardinality attributes off metrics).
+ */
+function describeRequest(meta: CallMeta, attributes: Attributes): Attributes {
   const { requestId, protocolVersion, wire } = meta;
-  if (requestId !== undefined && requestId !== null) attributes["jsonrpc.request.id"] = String(requestId);
   if (protocolVersion !== undefined) attributes["mcp.protocol.version"] = protocolVersion;
-  const session = meta.sessionId ?? (wire === "mcp" ? meta.headers.get("mcp-session-id") ?? undefined : undefined);
-  if (session !== undefined) attributes["mcp.session.id"] = session;
   if (meta.transport === "pipe") attributes["network.transport"] = "pipe";
   else if (wire !== "in-process") attributes["network.transport"] = "tcp";
+  const metric = { ...attributes };
+  if (requestId !== undefined && requestId !== null) attributes["jsonrpc.request.id"] = String(requestId);
+  const session = meta.sessionId ?? (wire === "mcp" ? meta.headers.get("mcp-session-id") ?? undefined : undefined);
+  if (session !== undefined) attributes["mcp.session.id"] = session;
+  return metric;
 }
 
 /** The span's parent: `_meta`'s trace context, else the header's (a link when both exist), else the active context. */
@@ -137,6 +153,15 @@ function parentOf(params: Readonly<Record<string, unknown>>, meta: CallMeta): { 
   const own = trace.getSpanContext(fromMeta);
   const links = transport === undefined || transport.spanId === own?.spanId ? [] : [{ context: transport }];
   return { parent: fromMeta, links };
+}
+
+/**
+ * Links a redeem's or task poll's span to the call that issued the promise (its `traceparent` travels
+ * in the signed token), known only once the token was read, hence a link added after the start.
+ */
+function linkIssuer(span: Span, issuer: string | undefined): void {
+  const parsed = issuer === undefined ? undefined : parseTraceparent(issuer);
+  if (parsed !== undefined) span.addLink({ context: { ...parsed, isRemote: true } });
 }
 
 function failed(span: Span, metric: Attributes, type: string, message: string): void {

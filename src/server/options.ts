@@ -6,6 +6,7 @@
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
 import type { ErrorReporter } from "../core/runtime.ts";
+import type { ServerLogger } from "../core/logger.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { SecretInput } from "../codec/keys.ts";
@@ -70,8 +71,26 @@ export interface ServerOptions {
    * object with your own `verify`.
    */
   auth?: ServerAuth;
-  /** Receives errors that were turned into failures or masked, for logging. */
+  /**
+   * Receives errors that were turned into failures or masked, for logging (default: the `logger`'s
+   * `error`, when there is a logger).
+   */
   onError?: ErrorReporter;
+  /**
+   * A logger such as `console` or pino (`{ debug, info, warn, error }`, called with the record's fields
+   * first, then its message): the handlers' `ctx.log()` calls go to it as well as to the client, with
+   * the tool's name and, under `otel()` from `@mcplite/sdk/otel`, the request's `trace_id` and
+   * `span_id`; the server's own warnings (no secret configured, a tool without a description) go to
+   * it instead of to `console.warn`.
+   */
+  logger?: ServerLogger;
+  /**
+   * Answers load balancers' health checks: `true` serves `GET /healthz` (or `{ path }` another path,
+   * taken as is, without `basePath`) with 200 and `{ name, version, uptime }` (uptime in seconds),
+   * before the gate: without authentication and for any `Host`, since load balancers probe by IP
+   * address. Off by default.
+   */
+  health?: boolean | { path?: string };
   /**
    * The secret that signs promise tokens and `requestState` (≥ 32 bytes), or a list for rotation: the
    * first signs, any verifies. Defaults to `MCPLITE_SECRET` (comma-separated for rotation); with

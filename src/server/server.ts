@@ -15,6 +15,7 @@ import type { AnyPrompt } from "../core/prompt.ts";
 import type { RedeemArgs } from "../core/redeem.ts";
 import { Definitions } from "../core/registry.ts";
 import { Runtime } from "../core/runtime.ts";
+import { serverWarning } from "../core/logger.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
@@ -23,6 +24,7 @@ import { createRedeemTool } from "../tool/redeem-tool.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding.ts";
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
 import { createGate } from "./gate.ts";
+import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
 import { relayChanges } from "./relay.ts";
@@ -96,6 +98,7 @@ export class Server<TTools extends ToolMap = {}> {
   readonly #core: ServerCore;
   readonly #definitions: Definitions;
   readonly #checks: ((tool: AnyTool) => void)[] = [];
+  readonly #runtime: Runtime;
 
   /**
    * Creates a server; use `createServer()` instead.
@@ -105,6 +108,7 @@ export class Server<TTools extends ToolMap = {}> {
    */
   constructor(options: ServerOptions) {
     const resolved = resolveOptions(options);
+    const logger = options.logger;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
     const continuations = new Continuations({
       secret: options.secret,
@@ -113,12 +117,14 @@ export class Server<TTools extends ToolMap = {}> {
       leaseMs: options.leaseMs,
       onError: options.onError,
       secretFallback: () => platformSecret,
+      ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
     });
-    const runtime = new Runtime({ onError: options.onError, continuations, settings: options.settings });
+    const runtime = new Runtime({ onError: options.onError, logger, continuations, settings: options.settings });
+    this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new Definitions(runtime, createRedeemTool);
     this.#definitions = registry;
-    if (options.notifier !== undefined) void relayChanges(registry, options.notifier, options.onError);
+    if (options.notifier !== undefined) void relayChanges(registry, options.notifier, runtime.onError);
     this.name = resolved.name;
     this.version = resolved.version;
     this.basePath = resolved.basePath;
@@ -137,10 +143,11 @@ export class Server<TTools extends ToolMap = {}> {
     // The edge, built once: `fetch` goes through it, and so does every listener (`attachListener()`).
     const gate = createGate(options);
     registerListenerAttachment(this, { core, gate });
-    this.fetch = createFetch(routes, gate, (env) => {
+    const fetch = createFetch(routes, gate, (env) => {
       const secret = env[SECRET_ENV];
       if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
     });
+    this.fetch = withHealth(fetch, resolved, options.health);
   }
 
   /**
@@ -153,6 +160,14 @@ export class Server<TTools extends ToolMap = {}> {
   tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
     for (const check of this.#checks) check(tool);
     this.#definitions.add(tool);
+    if (tool.description === undefined && tool.title === undefined) {
+      // MCP-lite spec v0.042 §3.9: every tool has a description; the model picks tools by it.
+      serverWarning(
+        this.#runtime.logger,
+        `mcplite: tool "${tool.name}" has no .describe() (nor .title()): MCP-lite lists its description as "", ` +
+          `and models choose tools by their description`,
+      );
+    }
     return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
   }
 

@@ -328,7 +328,6 @@ export class ToolBuilder<
   ): Tool<TName, TInput, TArgs, TOutput> {
     if (typeof run !== "function") throw new TypeError(`tool "${this.#state.name}": the handler must be a function`);
     const s = this.#state;
-    warnIfUndescribed(s);
     const tool: ToolFields = {
       name: s.name,
       category: s.category,
@@ -347,19 +346,6 @@ export class ToolBuilder<
     };
     return finishTool(tool) as Tool<TName, TInput, TArgs, TOutput>;
   }
-}
-
-/** The tools already warned about, so a tool defined again (in tests, per request) warns once. */
-const undescribed = new Set<string>();
-
-/** MCP-lite spec v0.042 §3.9: every tool has a description; the model picks tools by it. */
-function warnIfUndescribed(state: BuilderState): void {
-  if (state.description !== undefined || state.title !== undefined || undescribed.has(state.name)) return;
-  undescribed.add(state.name);
-  console.warn(
-    `mcplite: tool "${state.name}" has no .describe() (nor .title()): MCP-lite lists its description as "", ` +
-      `and models choose tools by their description`,
-  );
 }
 
 /**

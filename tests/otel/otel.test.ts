@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as v from "valibot";
 import { createServer, defineTool, fail, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
@@ -19,7 +19,7 @@ import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { otel, otelClient } from "../../src/otel/mod.ts";
 import { pipeServer } from "../helpers/stdio.ts";
 import { modernRequest, post } from "../helpers/request.ts";
-import { type Recorded, registerSdk } from "./telemetry.ts";
+import { inAgentStep, type Recorded, registerSdk } from "./telemetry.ts";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const PARENT_ID = "b7ad6b7169203331";
@@ -187,14 +187,7 @@ describe("otel() and otelClient() with the SDK registered", () => {
       recorded.reset();
       const url = wire === "mcp" ? `${listener.url}/mcp` : `${listener.url}/mcp-lite/v1`;
       const client = createClient(url, { transport: wire, telemetry: otelClient() });
-      const tracer = trace.getTracer("test");
-      const answer = await tracer.startActiveSpan("agent step", async (step) => {
-        try {
-          return await client.call("add", { a: 2, b: 3 });
-        } finally {
-          step.end();
-        }
-      });
+      const answer = await inAgentStep(() => client.call("add", { a: 2, b: 3 }));
       assert.equal(String(answer), "5");
       await client.close();
       assertOneTrace(recorded, "agent step");
@@ -204,13 +197,7 @@ describe("otel() and otelClient() with the SDK registered", () => {
   it("our client over gRPC (HTTP/2): the metadata carries the trace context", async () => {
     recorded.reset();
     const client = createClient(grpcTransport(createGrpcTransport({ baseUrl: grpc.url })), { telemetry: otelClient() });
-    const answer = await trace.getTracer("test").startActiveSpan("agent step", async (step) => {
-      try {
-        return await client.call("add", { a: 4, b: 4 });
-      } finally {
-        step.end();
-      }
-    });
+    const answer = await inAgentStep(() => client.call("add", { a: 4, b: 4 }));
     assert.equal(String(answer), "8");
     assertOneTrace(recorded, "agent step");
   });

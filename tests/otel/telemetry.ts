@@ -64,3 +64,19 @@ export function registerSdk(): Recorded {
     },
   };
 }
+
+/**
+ * Runs `work` inside an active span named `agent step`, as an agent's step calling a tool.
+ *
+ * @param work The work.
+ * @returns What it gave.
+ */
+export function inAgentStep<T>(work: () => Promise<T>): Promise<T> {
+  return trace.getTracer("agent").startActiveSpan("agent step", async (step) => {
+    try {
+      return await work();
+    } finally {
+      step.end();
+    }
+  });
+}

@@ -94,15 +94,18 @@ describe("defineTool", () => {
     defineTool("json_ok").input({ type: "object", properties: { city: { type: "string" } } });
   });
 
-  it("warns once, at definition, about a tool with neither description nor title", () => {
+  it("warns once, at registration, about a tool with neither description nor title", () => {
     const warnings: unknown[] = [];
     const warn = console.warn;
     console.warn = (message: unknown) => void warnings.push(message);
     try {
-      defineTool("bare_tool_for_warning").handle(() => "x");
-      defineTool("bare_tool_for_warning").handle(() => "again"); // the same tool: no second warning
-      defineTool("titled_tool_for_warning").title("Titled").handle(() => "x");
-      defineTool("described_tool_for_warning").describe("Says x").handle(() => "x");
+      const bare = defineTool("bare_tool_for_warning").handle(() => "x");
+      assert.equal(warnings.length, 0, "nothing at definition: the server's logger is not known yet");
+      createServer({ name: "a", version: "1" }).tool(bare);
+      createServer({ name: "b", version: "1" }).tool(bare); // the same tool again: no second console warning
+      createServer({ name: "c", version: "1" })
+        .tool(defineTool("titled_tool_for_warning").title("Titled").handle(() => "x"))
+        .tool(defineTool("described_tool_for_warning").describe("Says x").handle(() => "x"));
     } finally {
       console.warn = warn;
     }

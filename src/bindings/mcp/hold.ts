@@ -54,6 +54,7 @@ export async function holdPromise(
   const caller = createContext(
     { name, signal: channel, meta: callMetaOf(request), host: request.host },
     sink,
+    registry.runtime.logger,
   );
   let task: TaskView = await createTask(registry, outcome);
   try {

@@ -24,8 +24,10 @@ import {
   ErrorCode,
   hasEnded,
   type InputRequest,
+  ISSUED_BY,
   PROMISE_KIND,
   type PromiseOutcome,
+  type PromiseState,
   ProtocolError,
   type Registry,
   resultNotHeld,
@@ -66,7 +68,7 @@ export interface TaskView {
 }
 
 /** What a task id carries: the promise's state (`s`) or deferred entry (`d`), and the poll interval. */
-type TaskState = ({ readonly s: unknown } | { readonly d: string }) & { readonly p: number };
+type TaskState = PromiseState & { readonly p: number };
 
 /** A verified task. */
 interface OpenTask {
@@ -270,6 +272,7 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
     const owner = registry.get(claims.scope);
     const state = claims.state as TaskState;
     if (owner?.longRunning !== undefined && typeof state === "object" && state !== null) {
+      if (typeof state.t === "string") caller.set(ISSUED_BY, state.t); // telemetry links the poll to the issuing call
       return {
         taskId: taskId as string,
         owner,

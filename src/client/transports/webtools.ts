@@ -76,7 +76,7 @@ class WebtoolsTransport implements Transport {
   }
 
   async listTools(ctx: RequestContext): Promise<ToolListing> {
-    const response = await this.#getMetadata(ctx.etag, ctx.signal);
+    const response = await this.#getMetadata(ctx.etag, ctx);
     const hint = listingHintOf(response);
     if (response.status === 304) return { tools: [], notModified: true, ...hint };
     const metadata = await this.#metadataOf(response, ctx.signal);
@@ -90,7 +90,7 @@ class WebtoolsTransport implements Transport {
   }
 
   async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
-    await this.#checkPin(ctx.signal);
+    await this.#checkPin(ctx);
     const { version, config, sessionId } = this.#options;
     const payload: Record<string, unknown> = { action: call.name, request: call.arguments };
     if (version !== undefined) payload.version = version;
@@ -144,22 +144,24 @@ class WebtoolsTransport implements Transport {
   }
 
   /** With a hash: confirms the served metadata still matches, at most once per `pinCheckMs`. */
-  async #checkPin(signal: AbortSignal): Promise<void> {
+  async #checkPin(ctx: RequestContext): Promise<void> {
     const hash = this.#options.hash;
     if (hash === undefined || Date.now() - this.#checkedAt < (this.#options.pinCheckMs ?? 60_000)) return;
-    const response = await this.#getMetadata(`"${hash}"`, signal);
+    const response = await this.#getMetadata(`"${hash}"`, ctx);
     if (response.status === 304) {
       await response.body?.cancel();
       this.#checkedAt = Date.now();
       return;
     }
-    await this.#metadataOf(response, signal); // throws WebtoolsPinError when it changed
+    await this.#metadataOf(response, ctx.signal); // throws WebtoolsPinError when it changed
   }
 
-  async #getMetadata(etag: string | undefined, signal: AbortSignal): Promise<Response> {
+  /** GETs the metadata, with the request's trace context (W3C Trace Context §3) like every other request. */
+  async #getMetadata(etag: string | undefined, ctx: RequestContext): Promise<Response> {
+    const signal = ctx.signal;
     const fields: Record<string, string> = { accept: "application/json" };
     if (etag !== undefined) fields["if-none-match"] = etag;
-    const headers = await this.#http.headers(fields);
+    const headers = withTraceHeaders(await this.#http.headers(fields), ctx);
     const version = this.#options.version;
     return await this.#http.get(version === undefined ? "/" : `/${encodeURIComponent(version)}`, headers, signal);
   }

@@ -1,0 +1,89 @@
+/**
+ * An OTLP/HTTP trace receiver on 127.0.0.1 for tests: it decodes the JSON export requests the official
+ * exporter sends (OTLP specification, "OTLP/HTTP"; ids as hex strings) and keeps every span with its
+ * instrumentation scope and `service.name`.
+ */
+import { serve } from "../../mod.ts";
+
+/** OTLP's `SpanKind` enum (opentelemetry-proto, trace.proto). */
+export const SPAN_KIND_SERVER = 2;
+/** OTLP's CLIENT span kind. */
+export const SPAN_KIND_CLIENT = 3;
+
+/** An OTLP/JSON span, as far as the tests read it. */
+export interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: { key: string; value: { stringValue?: string } }[];
+}
+
+/** A span as received, with where it came from. */
+export interface ReceivedSpan {
+  span: OtlpSpan;
+  /** The instrumentation scope's name. */
+  scope: string;
+  /** The resource's `service.name`. */
+  service: string | undefined;
+}
+
+interface ExportRequest {
+  resourceSpans: {
+    resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[];
+  }[];
+}
+
+/** A running receiver. */
+export interface OtlpReceiver {
+  /** Where exporters send traces (`…/v1/traces`). */
+  readonly tracesUrl: string;
+  /** Every span received so far. */
+  readonly received: ReceivedSpan[];
+  /** The `Content-Type` of every export request. */
+  readonly contentTypes: (string | null)[];
+  /** Waits, at most `timeoutMs`, for a span that matches. */
+  waitFor(match: (span: OtlpSpan) => boolean, timeoutMs?: number): Promise<ReceivedSpan | undefined>;
+  /** Stops it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a receiver on 127.0.0.1, on a free port.
+ *
+ * @returns The receiver.
+ */
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+  const received: ReceivedSpan[] = [];
+  const contentTypes: (string | null)[] = [];
+  const listener = await serve({
+    async fetch(request: Request) {
+      if (new URL(request.url).pathname !== "/v1/traces") return new Response(null, { status: 404 });
+      contentTypes.push(request.headers.get("content-type"));
+      const body = await request.json() as ExportRequest;
+      for (const { resource, scopeSpans } of body.resourceSpans) {
+        const service = resource.attributes.find((a) => a.key === "service.name")?.value.stringValue;
+        for (const { scope, spans } of scopeSpans) {
+          for (const span of spans) received.push({ span, scope: scope.name, service });
+        }
+      }
+      return Response.json({});
+    },
+  }, { port: 0, hostname: "127.0.0.1", quiet: true });
+  return {
+    tracesUrl: `${listener.url}/v1/traces`,
+    received,
+    contentTypes,
+    async waitFor(match, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = received.find(({ span }) => match(span));
+        if (found !== undefined || Date.now() >= deadline) return found;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    close: () => listener.close(),
+  };
+}
