@@ -295,7 +295,8 @@ export class ToolBuilder<
    * Declares that the tool may answer "not done yet" (`ctx.promise()` with `.redeem()`, or
    * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
    *
-   * @param options The TTL of its tokens, its default `retry_after_ms`, and whether MCP clients must use tasks.
+   * @param options The TTL of its tokens, its default `retry_after_ms`, whether MCP clients must use tasks,
+   *   and whether its deferred work starts again when its instance stops (`retry`, at least once).
    * @returns A new builder.
    * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for
    *   `retry.attempts` outside 1–100 or `retry.backoffMs` outside 0–3 600 000.
