@@ -44,7 +44,7 @@ export type { Registry, RegistryChange } from "./core/registry.ts";
 export type { Runtime, RuntimeOptions } from "./core/runtime.ts";
 export { CacheSlot } from "./core/cache-slot.ts";
 export type { Feature, Featured } from "./core/feature.ts";
-export type { Continuations, ContinuationsOptions, StartOptions } from "./core/continuations.ts";
+export type { Continuations, ContinuationsOptions, Restart, StartOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
 export type { Host, MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
 export { NO_HOST, withCaller } from "./server/binding.ts";

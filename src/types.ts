@@ -23,6 +23,7 @@ export type {
   CancelHandler,
   HandlerReturn,
   InferToolArgs,
+  JobRetry,
   LongRunningOptions,
   RedeemHandler,
   StreamHandler,

@@ -5,7 +5,7 @@
  * @module
  */
 import { base64urlEncode } from "../codec/base64url.ts";
-import type { InputRequest } from "./call-sink.ts";
+import type { CallSink, InputRequest } from "./call-sink.ts";
 import { createTokenCodec, type TokenCodec, type TokenCodecOptions } from "../codec/token.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
@@ -14,6 +14,7 @@ import { guardStore, isUnavailable } from "./guarded-store.ts";
 import { Job } from "./job.ts";
 import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
+import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../internal/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "./tool-promise.ts";
 
@@ -39,9 +40,35 @@ function leaseKey(id: string): string {
   return `lease:${id}`;
 }
 
-/** The store key that marks when a job's lease was first found missing. */
-function lapseKey(id: string): string {
-  return `lapse:${id}`;
+/** The store key that marks when the lease of a job's attempt was first found missing. */
+function lapseKey(id: string, attempt: number): string {
+  return attempt === 1 ? `lapse:${id}` : `lapse:${id}:${attempt}`;
+}
+
+/** The store key of the claim on a job's attempt (from the second on). */
+function attemptKey(id: string, attempt: number): string {
+  return `attempt:${id}:${attempt}`;
+}
+
+/**
+ * How {@link Continuations.read} starts again a job whose instance stopped (a tool's
+ * `.longRunning({ retry })`): as many starts in all, the wait, and the tool's handler run again.
+ */
+export interface Restart {
+  /** How many times the work may start in all, the first included. */
+  readonly attempts: number;
+  /** The wait before the work starts again, in ms. */
+  readonly backoffMs: number;
+  /**
+   * Runs the tool's handler again for its deferred work; its questions go to `sink` (the job).
+   *
+   * @param sink The job, where the handler's context asks.
+   * @param signal Aborts with the job.
+   * @returns The work.
+   */
+  readonly work: (sink: CallSink, signal: AbortSignal) => Promise<DeferredWork>;
+  /** The start options of the work (its result's shaping, where errors go). */
+  readonly options: StartOptions;
 }
 
 /** Options of {@link Continuations.start}. */
@@ -130,18 +157,22 @@ export class Continuations {
    * @returns The entry id.
    */
   async start(work: DeferredWork, ttlMs: number, options: StartOptions = {}): Promise<string> {
-    const { onError, bind, shape = resultFromValue, waitUntil } = options;
     const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
-    const now = this.codec.now;
-    await this.results.set(id, { status: "working", at: now() }, ttlMs);
+    await this.results.set(id, { status: "working", at: this.codec.now() }, ttlMs);
     if (this.#leaseMs !== undefined) await this.results.set(leaseKey(id), { status: "working" }, this.#leaseMs);
-    const job = new Job(id, { store: this.results, ttlMs, now, pollMs: this.#pollMs, onError });
+    this.#launch(id, work, ttlMs, options);
+    return id;
+  }
+
+  /** Runs a job whose entry (and lease) is written, in the background. */
+  #launch(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): void {
+    const { onError, bind, shape = resultFromValue, waitUntil } = options;
+    const job = new Job(id, { store: this.results, ttlMs, now: this.codec.now, pollMs: this.#pollMs, onError });
     this.#running.set(id, job);
     bind?.(job);
     const running = this.#run(job, work, ttlMs, shape, onError).finally(() => this.#runs.delete(id));
     this.#runs.set(id, running);
     waitUntil?.(running); // on Workers, the work outlives the response only if the platform is told
-    return id;
   }
 
   /**
@@ -157,15 +188,17 @@ export class Continuations {
 
   /**
    * Reads a job's entry as redeem and `tasks/get` answer it. With a shared store, a job still running
-   * whose lease has stayed missing for a whole lease (its instance stopped) ends here as failed: first
-   * writer wins, so a result written meanwhile stands instead, and every instance answers the same.
+   * whose lease has stayed missing for a whole lease (its instance stopped) is started again here when
+   * `restart` allows another attempt, else ends here as failed: first writer wins, so a result written
+   * meanwhile stands instead, and every instance answers the same.
    *
    * @param id The entry id.
-   * @param ttlMs How long a failure written here lasts.
+   * @param ttlMs How long a failure written here (or a restarted job's entry) lasts.
+   * @param restart How to start the job again (a tool's `retry`); without it, a stopped job fails.
    * @returns The entry, or `undefined` when the store does not hold it.
    * @throws {ProtocolError} `unavailable` while the store is out of reach.
    */
-  async read(id: string, ttlMs: number): Promise<StoredResult | undefined> {
+  async read(id: string, ttlMs: number, restart?: Restart): Promise<StoredResult | undefined> {
     const entry = await this.results.get(id);
     const leaseMs = this.#leaseMs;
     if (leaseMs === undefined || (entry !== undefined && hasEnded(entry))) return entry;
@@ -175,18 +208,55 @@ export class Continuations {
     if (this.#running.has(id) || await this.results.get(leaseKey(id)) !== undefined) return working;
     // Right after a store outage the lease may have expired while its instance, alive, has not yet
     // renewed it (it does within a third of a lease once its connection is back): the job counts as
-    // stopped only once its lease has been missing for a whole lease.
+    // stopped only once the lease of its current attempt has been missing for a whole lease.
+    const attempt = restart === undefined ? 1 : await this.#attempt(id, restart.attempts);
     const now = this.codec.now();
-    const missingSince = (await this.results.get(lapseKey(id)))?.at;
+    const missingSince = (await this.results.get(lapseKey(id, attempt)))?.at;
     if (missingSince === undefined) {
-      await this.results.set(lapseKey(id), { status: "working", at: now }, 2 * leaseMs);
+      await this.results.set(lapseKey(id, attempt), { status: "working", at: now }, 2 * leaseMs);
       return working;
     }
     if (now - missingSince < leaseMs) return working;
     if (entry === undefined) return undefined;
-    const stopped: StoredResult = { status: "completed", result: failureResult(STOPPED_MESSAGE), at: now };
+    if (restart !== undefined && attempt < restart.attempts) {
+      await this.#takeOver(id, attempt + 1, ttlMs, restart);
+      return working;
+    }
+    const message = attempt === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempt} attempts)`;
+    const stopped: StoredResult = { status: "completed", result: failureResult(message), at: now };
     if (await this.results.set(id, stopped, ttlMs)) return stopped;
     return await this.results.get(id);
+  }
+
+  /** The attempt a job is on: the last one claimed (the first needs no claim). */
+  async #attempt(id: string, attempts: number): Promise<number> {
+    for (let next = 2; next <= attempts; next++) {
+      if (await this.results.get(attemptKey(id, next)) === undefined) return next - 1;
+    }
+    return attempts;
+  }
+
+  /**
+   * Claims a job's next attempt and, when this instance wins it, runs the job here again. The claim is
+   * an ended entry, which the store writes only where none is (first writer wins, atomically on a
+   * shared store), so two instances that find the same lease lapsed never both take the same attempt.
+   * A stalled instance that comes back may still finish its attempt too: only an idempotent job may
+   * ask for this.
+   */
+  async #takeOver(id: string, attempt: number, ttlMs: number, restart: Restart): Promise<void> {
+    const now = this.codec.now();
+    // The lease first: no reader finds it missing between the claim and the run.
+    await this.results.set(leaseKey(id), { status: "working" }, this.#leaseMs!);
+    if (!await this.results.set(attemptKey(id, attempt), { status: "cancelled", at: now }, ttlMs)) return;
+    // The stopped attempt's questions went with it; a result written meanwhile stands (not restarted).
+    if (!await this.results.set(id, { status: "working", at: now }, ttlMs)) return;
+    let sink: CallSink = {};
+    const work: DeferredWork = async (signal) => {
+      await sleep(restart.backoffMs, signal);
+      const deferred = await restart.work(sink, signal);
+      return await deferred(signal);
+    };
+    this.#launch(id, work, ttlMs, { ...restart.options, bind: (job) => sink = job });
   }
 
   /**

@@ -16,6 +16,8 @@ export { completionResult } from "./completer.ts";
 export type { Completer, CompletionResult } from "./completer.ts";
 export { configDefaults } from "./config.ts";
 export { resultNotHeld } from "./continuations.ts";
+export type { Restart } from "./continuations.ts";
+export { restartOf } from "./job-restart.ts";
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
 export type { Feature } from "./feature.ts";
 export { type Host, NO_HOST, withCaller } from "./host.ts";

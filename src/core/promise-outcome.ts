@@ -9,7 +9,7 @@ import type { ToolCall } from "./middleware.ts";
 import type { PromiseOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
-import type { ToolPromise } from "./tool-promise.ts";
+import type { DeferredState, ToolPromise } from "./tool-promise.ts";
 import type { AnyTool } from "./tool.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
 
@@ -17,11 +17,11 @@ import { TRACE_PARENT } from "./trace-context.ts";
 export const PROMISE_KIND = "promise";
 
 /**
- * The state a promise token carries: a continuation's state, or the entry of deferred work; and, when
- * telemetry middleware traced the issuing call, its `traceparent` (`t`), so that the redeem's or task
- * poll's span links to it (signed with the rest).
+ * The state a promise token carries: a continuation's state, or that of deferred work (its entry, and
+ * the call's arguments when its tool retries); and, when telemetry middleware traced the issuing call,
+ * its `traceparent` (`t`), so that the redeem's or task poll's span links to it (signed with the rest).
  */
-export type PromiseState = ({ readonly s: unknown } | { readonly d: string }) & { readonly t?: string };
+export type PromiseState = ({ readonly s: unknown } | DeferredState) & { readonly t?: string };
 
 /**
  * Issues the token of a pending answer.
@@ -58,21 +58,29 @@ export async function promiseOutcome(
   }
   const report = (error: unknown) => registry.runtime.onError?.(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
-  const continued: PromiseState = work !== undefined
-    ? { d: await c.start(work, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil }) }
-    : entry !== undefined
-    ? { d: entry }
-    : { s: promise.state };
+  let continued: PromiseState;
+  if (work !== undefined) {
+    const d = await c.start(work, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil });
+    // A job that may run again needs its call's arguments, on any instance: they travel in the token.
+    continued = owner.longRunning?.retry !== undefined && owner === tool ? { d, a: call.arguments ?? {} } : { d };
+  } else continued = entry ?? { s: promise.state };
   const traceparent = call.ctx.get(TRACE_PARENT);
   const state = traceparent === undefined ? continued : { ...continued, t: traceparent };
   const issuedAt = c.codec.now();
-  const token = await c.codec.sign({
-    kind: PROMISE_KIND,
-    scope: owner.name,
-    state,
-    ttlMs,
-    caller: callerOf(call.ctx.auth),
-  });
+  let token: string;
+  try {
+    token = await c.codec.sign({
+      kind: PROMISE_KIND,
+      scope: owner.name,
+      state,
+      ttlMs,
+      caller: callerOf(call.ctx.auth),
+    });
+  } catch (error) {
+    // Arguments too large for a token (`tokens.maxBytes`): nobody could redeem the job, so stop it.
+    if (work !== undefined && "d" in state) await c.cancel(state.d, ttlMs).catch(() => {});
+    throw error;
+  }
   return {
     kind: "promise",
     token,

@@ -15,7 +15,8 @@ import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import { ISSUED_BY } from "./trace-context.ts";
 import type { Registry } from "./registry.ts";
 import { fail, toolResult } from "./result.ts";
-import { ToolPromise } from "./tool-promise.ts";
+import { type DeferredState, ToolPromise } from "./tool-promise.ts";
+import { restartOf } from "./job-restart.ts";
 import { TokenError } from "../codec/token-error.ts";
 import type { AnyTool } from "./tool.ts";
 
@@ -65,7 +66,7 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
       },
     );
   }
-  if ("d" in state) return redeemDeferred(registry, owner, state.d, args.cancel === true, ctx);
+  if ("d" in state) return redeemDeferred(registry, owner, state, args.cancel === true, ctx);
   if (args.cancel === true) {
     await cancelContinuation(registry, owner, state.s, ctx);
     return "cancelled";
@@ -134,23 +135,28 @@ async function configure(registry: Registry, owner: AnyTool, ctx: CallContext): 
 async function redeemDeferred(
   registry: Registry,
   owner: AnyTool,
-  id: string,
+  state: DeferredState,
   cancel: boolean,
   ctx: CallContext,
 ): Promise<unknown> {
   const c = registry.runtime.continuations;
+  const id = state.d;
   if (cancel) {
     const stopped = await c.cancel(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
     return stopped ? "cancelled" : "not cancelled: the work is no longer running";
   }
   const again = () => {
-    const promise = new ToolPromise({ state: undefined, retryAfterMs: owner.longRunning?.retryAfterMs }, undefined, id);
+    const promise = new ToolPromise(
+      { state: undefined, retryAfterMs: owner.longRunning?.retryAfterMs },
+      undefined,
+      state,
+    );
     promise["~tool"] = owner.name;
     return promise;
   };
   let entry;
   try {
-    entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs);
+    entry = await c.read(id, owner.longRunning?.ttlMs ?? c.promiseTtlMs, restartOf(registry, owner, state, ctx));
   } catch (error) {
     // The store is out of reach: the job may still run, or its result wait to be stored. "Not done
     // yet" on the same token keeps the client polling (MCP-lite spec v0.042 §3.6); never a failure.

@@ -25,6 +25,17 @@ export type DeferOptions = Omit<PromiseOptions<unknown>, "state">;
 /** Work that `ctx.defer()` runs in this process; its signal aborts when the promise is cancelled. */
 export type DeferredWork = (signal: AbortSignal) => unknown;
 
+/**
+ * What a promise token carries for deferred work: its result-store entry, and the call's arguments
+ * when the tool's `retry` may run its handler again on another instance.
+ */
+export interface DeferredState {
+  /** The result-store id. */
+  readonly d: string;
+  /** The call's arguments. */
+  readonly a?: unknown;
+}
+
 /** Hands deferred work the sink of its job (questions become the task's `input_required`), as it starts. */
 export type JobBinder = (sink: CallSink) => void;
 
@@ -45,8 +56,8 @@ export class ToolPromise<S = unknown> {
   readonly ttlMs: number | undefined;
   /** @internal The deferred work to start (from `ctx.defer()`). */
   readonly "~work": DeferredWork | undefined;
-  /** @internal The result-store entry of deferred work already running (a re-issued promise). */
-  readonly "~entry": string | undefined;
+  /** @internal The token state of deferred work already running (a re-issued promise). */
+  readonly "~entry": DeferredState | undefined;
   /** @internal The tool the promise belongs to, when another tool (`redeem`) returned it. */
   "~tool": string | undefined;
   /** @internal Rebinds the handler's context to the job of the deferred work (from `ctx.defer()`). */
@@ -57,9 +68,9 @@ export class ToolPromise<S = unknown> {
    *
    * @param options The state and timing.
    * @param work Deferred work to start, if any.
-   * @param entry The result-store entry of running work, if any.
+   * @param entry The token state of running work, if any.
    */
-  constructor(options: PromiseOptions<S>, work?: DeferredWork, entry?: string) {
+  constructor(options: PromiseOptions<S>, work?: DeferredWork, entry?: DeferredState) {
     if (options.retryAfterMs !== undefined && !(options.retryAfterMs >= 0)) {
       throw new TypeError("retryAfterMs must be a number ≥ 0");
     }

@@ -52,6 +52,21 @@ export interface LongRunningOptions {
    * MCP-lite, which has promises of its own, ignores it.
    */
   taskSupport?: "optional" | "required";
+  /**
+   * At-least-once delivery of its `ctx.defer()` work, for a tool whose handler and work are
+   * idempotent: a job whose instance stopped (its lease lapsed) is started again, under the same
+   * promise, by the instance that next reads it (a `redeem`, `tasks/get`), as BullMQ's stalled-job
+   * check does. Needs a shared `resultStore`. Without it, delivery is at most once.
+   */
+  retry?: JobRetry;
+}
+
+/** How a `.longRunning()` tool's deferred work is started again after its instance stopped. */
+export interface JobRetry {
+  /** How many times the work may start in all, the first included (an integer from 1 to 100). */
+  readonly attempts: number;
+  /** How long an instance that takes over a stopped job waits before starting it, in ms (default 0). */
+  readonly backoffMs?: number;
 }
 
 /**

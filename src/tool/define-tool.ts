@@ -27,6 +27,10 @@ import {
 import { isObject } from "../internal/is-object.ts";
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+/** The most starts a retried job may have: each is a lapsed lease, several seconds apart. */
+const MAX_ATTEMPTS = 100;
+/** The longest wait before a stopped job starts again, in ms (an hour, the default token lifetime). */
+const MAX_BACKOFF_MS = 3_600_000;
 const EMPTY_INPUT: CompiledSchema = Object.freeze({
   jsonSchema: Object.freeze({ type: "object", properties: {} }),
   validate: (value: unknown) =>
@@ -291,9 +295,11 @@ export class ToolBuilder<
    * Declares that the tool may answer "not done yet" (`ctx.promise()` with `.redeem()`, or
    * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
    *
-   * @param options The TTL of its tokens, its default `retry_after_ms`, and whether MCP clients must use tasks.
+   * @param options The TTL of its tokens, its default `retry_after_ms`, whether MCP clients must use tasks,
+   *   and whether its deferred work starts again when its instance stops (`retry`, at least once).
    * @returns A new builder.
-   * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`.
+   * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for
+   *   `retry.attempts` outside 1–100 or `retry.backoffMs` outside 0–3 600 000.
    *
    * @example
    * ```ts
@@ -301,12 +307,25 @@ export class ToolBuilder<
    * const crawl = defineTool("crawl")
    *   .longRunning({ retryAfterMs: 2000 })
    *   .handle((_args, ctx) => ctx.defer(async () => ({ pages: 42 })));
+   * // idempotent work, started again (3 starts in all) on a live instance if its instance stops
+   * const reindex = defineTool("reindex")
+   *   .longRunning({ retry: { attempts: 3, backoffMs: 1000 } })
+   *   .handle((_args, ctx) => ctx.defer(async () => ({ indexed: true })));
    * ```
    */
   longRunning(options: LongRunningOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, true> {
     const support = options.taskSupport;
     if (support !== undefined && support !== "optional" && support !== "required") {
       throw new TypeError(`tool "${this.#state.name}": taskSupport must be "optional" or "required"`);
+    }
+    const retry = options.retry;
+    if (retry !== undefined) {
+      if (!Number.isInteger(retry.attempts) || retry.attempts < 1 || retry.attempts > MAX_ATTEMPTS) {
+        throw new RangeError(`tool "${this.#state.name}": retry.attempts must be an integer from 1 to ${MAX_ATTEMPTS}`);
+      }
+      if (retry.backoffMs !== undefined && !(retry.backoffMs >= 0 && retry.backoffMs <= MAX_BACKOFF_MS)) {
+        throw new RangeError(`tool "${this.#state.name}": retry.backoffMs must be from 0 to ${MAX_BACKOFF_MS}`);
+      }
     }
     return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
   }

@@ -9,6 +9,7 @@ import type { CallOutcome, ResultStore } from "../../mod.ts";
 import { attachListener } from "../../src/binding.ts";
 import { createJobTools, jobServer, waitFor } from "./long-running.ts";
 import { final } from "./outcome.ts";
+import { retryInstance } from "./retry-jobs.ts";
 
 function tokenOf(outcome: CallOutcome): string {
   assert.equal(outcome.kind, "promise");
@@ -102,6 +103,57 @@ export function describeSharedInstances(name: string, store: () => ResultStore, 
       tools.release(1); // too late: the failure stands
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal((await b.call("redeem", { promise: token })).kind, "failure");
+    });
+
+    it("starts a retry job again on one live instance when its instance stops: the redeem gets its result", async () => {
+      const dying = killable(store());
+      const a = retryInstance({ name: "a", hang: true }, { resultStore: dying.store, leaseMs: 300 });
+      const [b, c] = ["b", "c"].map((name) => retryInstance({ name }, { resultStore: store(), leaseMs: 300 }));
+      const token = tokenOf(await a.server.call("ingest", { n: 4 }));
+      dying.kill();
+      const stoppedAt = Date.now();
+      let outcome: CallOutcome | undefined;
+      await waitFor(async () => {
+        // Both live instances find the lease lapsed at once: one claim wins.
+        const both = await Promise.all([b, c].map((each) => each.server.call("redeem", { promise: token })));
+        outcome = both.find((each) => each.kind !== "promise");
+        return outcome !== undefined;
+      }, 3_000);
+      assert.ok(Date.now() - stoppedAt < 1_500, `started again and done after ${Date.now() - stoppedAt} ms`);
+      assert.equal(outcome?.kind, "answer", JSON.stringify(outcome));
+      const by = outcome?.kind === "answer" ? (outcome.result.structuredContent as { by: string }).by : undefined;
+      assert.ok(by === "b" || by === "c", `ran on ${by}`);
+      assert.deepEqual(outcome?.kind === "answer" && outcome.result.structuredContent, { n: 4, by });
+      assert.equal(b.counters.started + c.counters.started, 1, "one instance took the second attempt");
+      assert.equal(b.counters.handled + c.counters.handled, 1, "its handler ran again once");
+      for (const each of [a, b, c].slice(1)) {
+        assert.deepEqual(await each.server.call("redeem", { promise: token }), outcome);
+      }
+    });
+
+    it("fails as before a job without retry, and a retry job once its attempts are spent", async () => {
+      const first = killable(store());
+      const second = killable(store());
+      const a = retryInstance({ name: "a", hang: true }, { resultStore: first.store, leaseMs: 300 });
+      const b = retryInstance({ name: "b", hang: true }, { resultStore: second.store, leaseMs: 300 });
+      const c = retryInstance({ name: "c" }, { resultStore: store(), leaseMs: 300 });
+      const once = tokenOf(await a.server.call("ingest_once", { n: 1 }));
+      const twice = tokenOf(await a.server.call("ingest", { n: 2 }));
+      first.kill();
+      // B takes the retry job's second (last) attempt, then stops too.
+      await waitFor(async () => (await b.server.call("redeem", { promise: twice }), b.counters.started === 1), 3_000);
+      second.kill();
+      const ends: CallOutcome[] = [];
+      await waitFor(async () => {
+        ends.length = 0;
+        for (const token of [once, twice]) ends.push(await c.server.call("redeem", { promise: token }));
+        return ends.every((each) => each.kind !== "promise");
+      }, 3_000);
+      assert.equal(ends[0].kind, "failure");
+      assert.match(JSON.stringify(ends[0]), /instance running this job stopped before it finished"/);
+      assert.equal(ends[1].kind, "failure");
+      assert.match(JSON.stringify(ends[1]), /instance running this job stopped before it finished \(2 attempts\)/);
+      assert.equal(c.counters.started, 0, "no attempt beyond the last");
     });
   });
 }

@@ -120,6 +120,16 @@ describe("defineTool", () => {
     }
   });
 
+  it("checks .longRunning({ retry }): 1 to 100 starts, a backoff from 0 to an hour", () => {
+    const tool = defineTool("reindex").describe("Reindexes");
+    assert.deepEqual(tool.longRunning({ retry: { attempts: 3, backoffMs: 500 } }).handle(() => "").longRunning, {
+      retry: { attempts: 3, backoffMs: 500 },
+    });
+    for (const retry of [{ attempts: 0 }, { attempts: 1.5 }, { attempts: 101 }, { attempts: 2, backoffMs: -1 }]) {
+      assert.throws(() => tool.longRunning({ retry }), /tool "reindex": retry\./);
+    }
+  });
+
   it("accepts a raw JSON Schema untouched and validates it shallowly", async () => {
     const schema = {
       $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -30,6 +30,8 @@ import {
   type PromiseState,
   ProtocolError,
   type Registry,
+  type Restart,
+  restartOf,
   resultNotHeld,
   runCancellation,
   runContinuation,
@@ -67,7 +69,10 @@ export interface TaskView {
   readonly error?: { readonly code: ErrorCode; readonly message: string; readonly data?: unknown };
 }
 
-/** What a task id carries: the promise's state (`s`) or deferred entry (`d`), and the poll interval. */
+/**
+ * What a task id carries: the promise's state (`s`) or deferred entry (`d`, with the call's arguments
+ * `a` when its tool retries), the issuing call's `traceparent` (`t`) when traced, and the poll interval.
+ */
 type TaskState = PromiseState & { readonly p: number };
 
 /** A verified task. */
@@ -119,7 +124,10 @@ export async function createTask(registry: Registry, outcome: PromiseOutcome): P
 export async function getTask(registry: Registry, taskId: unknown, caller: CallContext): Promise<TaskView> {
   const task = await openTask(registry, taskId, caller);
   const c = registry.runtime.continuations;
-  if ("d" in task.state) return viewOf(task, await heldEntry(registry, task.state.d, task.expiresAt));
+  if ("d" in task.state) {
+    const restart = restartOf(registry, task.owner, task.state, caller);
+    return viewOf(task, await heldEntry(registry, task.state.d, task.expiresAt, restart));
+  }
   const kept = await c.results.get(task.key);
   if (kept !== undefined && hasEnded(kept)) return viewOf(task, kept);
   const answers = kept !== undefined && "answers" in kept ? kept.answers : undefined;
@@ -291,9 +299,14 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
   });
 }
 
-async function heldEntry(registry: Registry, id: string, expiresAt: number): Promise<StoredResult> {
+async function heldEntry(
+  registry: Registry,
+  id: string,
+  expiresAt: number,
+  restart?: Restart,
+): Promise<StoredResult> {
   const c = registry.runtime.continuations;
-  const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()));
+  const entry = await c.read(id, Math.max(1, expiresAt - c.codec.now()), restart);
   if (entry === undefined) throw notHeld();
   return entry;
 }

@@ -1,0 +1,165 @@
+/**
+ * At-least-once delivery on a real Redis: three live instances and, per test, instances that stop
+ * mid-run (listener closed, Redis connection destroyed: nobody renews the lease). A `retry` job whose
+ * instance stopped is started again on one live instance and the client's redeem (MCP-lite) or
+ * `tasks/get` (MCP 2026-07-28 tasks) gets its real result; a job without `retry` fails as before; a
+ * `retry` job fails once its attempts are spent.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createClient } from "redis";
+import { serve } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { redisResultStore } from "../../src/redis/mod.ts";
+import { waitFor } from "../helpers/long-running.ts";
+import { modernRequest, toolsCall } from "../helpers/request.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { type RetryCounters, retryInstance, type RetryInstanceOptions } from "../helpers/retry-jobs.ts";
+
+if (REDIS_MISSING) console.error(`redis job retry: skipped: ${REDIS_MISSING}`);
+
+const LEASE_MS = 300;
+const TASKS = {
+  _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } },
+};
+type Redis = ReturnType<typeof createClient>;
+interface Instance {
+  readonly url: string;
+  readonly counters: RetryCounters;
+  /** Stops it: its listener closes and its Redis connection goes, so its lease lapses. */
+  stop(): Promise<void>;
+}
+
+let redis: RedisServer | undefined;
+const running: Instance[] = [];
+let live: Instance[] = [];
+
+async function instance(options: RetryInstanceOptions): Promise<Instance> {
+  const client: Redis = createClient({ url: redis!.url, disableOfflineQueue: true });
+  client.on("error", () => {});
+  await client.connect();
+  const { server, counters } = retryInstance(options, { resultStore: redisResultStore(client), leaseMs: LEASE_MS });
+  const listener: Listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await listener.close();
+    if (client.isOpen) client.destroy();
+  };
+  const made = { url: listener.url, counters, stop };
+  running.push(made);
+  return made;
+}
+
+async function lite(url: string, name: string, args: unknown) {
+  const response = await fetch(url + "/mcp-lite/v1/calltools", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toolsCall(name, args)),
+    signal: AbortSignal.timeout(5_000),
+  });
+  return await response.json();
+}
+
+async function mcp(url: string, method: string, params: Record<string, unknown>) {
+  const request = modernRequest(method, { ...params, ...TASKS });
+  const response = await fetch(url + "/mcp", {
+    method: "POST",
+    headers: request.headers,
+    body: await request.text(),
+    signal: AbortSignal.timeout(5_000),
+  });
+  return await response.json();
+}
+
+function tokenOf(body: { result: { _meta: { response_type: string; promise_token: string } } }): string {
+  assert.equal(body.result._meta.response_type, "promise", JSON.stringify(body));
+  return body.result._meta.promise_token;
+}
+
+/** Redeems on every live instance at once, round after round, until one answers something else than a promise. */
+async function redeemOnAll(token: string, timeoutMs = 4_000) {
+  let end: { result: { _meta: { response_type: string }; structuredContent?: unknown; content?: unknown } } | undefined;
+  await waitFor(async () => {
+    const bodies = await Promise.all(live.map((each) => lite(each.url, "redeem", { promise: token })));
+    end = bodies.find((body) => body.result._meta.response_type !== "promise");
+    return end !== undefined;
+  }, timeoutMs);
+  return end!;
+}
+
+const startedOnLive = () => live.reduce((sum, each) => sum + each.counters.started, 0);
+
+before(async () => {
+  if (REDIS_MISSING) return;
+  redis = await startRedis();
+  live = await Promise.all(["a", "b", "c"].map((name) => instance({ name })));
+});
+
+after(async () => {
+  for (const each of running) await each.stop();
+  await redis?.stop();
+});
+
+describe("retry jobs on three instances sharing one Redis", { skip: REDIS_MISSING }, () => {
+  it("starts a retry job again on one live instance when its instance stops: MCP-lite redeem gets the result", async () => {
+    const doomed = await instance({ name: "doomed", hang: true, backoffMs: 100 });
+    const token = tokenOf(await lite(doomed.url, "ingest", { n: 7 }));
+    assert.equal((await lite(live[0].url, "redeem", { promise: token })).result._meta.response_type, "promise");
+    const before = startedOnLive();
+    await doomed.stop();
+    const stoppedAt = Date.now();
+    const end = await redeemOnAll(token);
+    // Lease lapsed (≤ 1 lease), missing a whole lease more, the backoff, then the work (30 ms).
+    assert.ok(Date.now() - stoppedAt < 2 * LEASE_MS + 100 + 600, `answered after ${Date.now() - stoppedAt} ms`);
+    assert.equal(end.result._meta.response_type, "answer", JSON.stringify(end));
+    const { n, by } = end.result.structuredContent as { n: number; by: string };
+    assert.equal(n, 7);
+    assert.ok(["a", "b", "c"].includes(by), `ran on ${by}`);
+    assert.equal(startedOnLive() - before, 1, "three instances raced for the second attempt: one took it");
+    for (const each of live) {
+      assert.deepEqual((await lite(each.url, "redeem", { promise: token })).result.structuredContent, { n: 7, by });
+    }
+  });
+
+  it("starts a retry task again when its instance stops: MCP tasks/get reads it completed", async () => {
+    const doomed = await instance({ name: "doomed", hang: true });
+    const created = await mcp(doomed.url, "tools/call", { name: "ingest", arguments: { n: 8 } });
+    assert.equal(created.result?.resultType, "task", JSON.stringify(created));
+    const taskId = created.result.taskId;
+    await doomed.stop();
+    let task: { status: string; result?: { structuredContent?: unknown } } | undefined;
+    await waitFor(async () => {
+      const bodies = await Promise.all(live.map((each) => mcp(each.url, "tasks/get", { taskId })));
+      task = bodies.map((body) => body.result).find((each) => each?.status !== "working");
+      return task !== undefined;
+    }, 4_000);
+    assert.equal(task?.status, "completed", JSON.stringify(task));
+    assert.equal((task?.result?.structuredContent as { n: number }).n, 8);
+  });
+
+  it("fails as before a job without retry, and a retry job once its attempts are spent", async () => {
+    const first = await instance({ name: "first", hang: true });
+    const second = await instance({ name: "second", hang: true });
+    const once = tokenOf(await lite(first.url, "ingest_once", { n: 1 }));
+    const twice = tokenOf(await lite(first.url, "ingest", { n: 2 })); // two starts in all
+    await first.stop();
+    // The second instance takes the last attempt, then stops too.
+    await waitFor(
+      async () => (await lite(second.url, "redeem", { promise: twice }), second.counters.started === 1),
+      4_000,
+    );
+    await second.stop();
+    const before = startedOnLive();
+    const endOnce = await redeemOnAll(once);
+    const endTwice = await redeemOnAll(twice);
+    assert.match(JSON.stringify(endOnce.result.content), /instance running this job stopped before it finished"/);
+    assert.match(
+      JSON.stringify(endTwice.result.content),
+      /instance running this job stopped before it finished \(2 attempts\)/,
+    );
+    assert.equal(startedOnLive(), before, "no start beyond the last attempt");
+    assert.equal(first.counters.started + second.counters.started, 3);
+  });
+});
