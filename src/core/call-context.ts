@@ -13,13 +13,21 @@ import type {
   InputRequest,
   ListRootsResult,
   LogLevel,
+  ResourceRequest,
 } from "./call-sink.ts";
+import type { ResourceContents } from "./result.ts";
 import type { AuthInfo, Host } from "./host.ts";
 
 export type { AuthInfo } from "./host.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 import { isObject } from "../internal/is-object.ts";
+
+/**
+ * The experimental MCP client capability that says the client answers `resources/request` (MCP-lite's
+ * `request-for-more-resource`).
+ */
+export const RESOURCE_REQUESTS = "io.mcplite/resourceRequests";
 
 /** The wires a call can arrive on. */
 export type Wire = "mcp-lite" | "mcp" | "webtools" | "openapi" | "grpc" | "in-process";
@@ -156,7 +164,20 @@ const CAPABILITY: Readonly<Record<InputMethod, string>> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
+  "resources/request": RESOURCE_REQUESTS,
 };
+
+/**
+ * Whether an MCP client declared the capability an input method needs. MCP has no request for more
+ * resource, so a client that answers one declares it among its experimental capabilities (MCP
+ * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features").
+ */
+function declares(declared: Record<string, unknown>, method: InputMethod): boolean {
+  const capability = CAPABILITY[method];
+  if (method !== "resources/request") return isObject(declared[capability]);
+  const experimental = declared.experimental;
+  return isObject(experimental) && isObject(experimental[capability]);
+}
 
 /**
  * The context of one call, the handler's second argument. The call pipeline creates one per call;
@@ -272,14 +293,15 @@ export class CallContext<TConfig = unknown> {
     const capability = CAPABILITY[request.method];
     const declared = this.meta.clientCapabilities;
     // Where the wire says what the client declared (MCP), never ask for more (-32021).
-    if (sink.input === undefined || (declared !== undefined && !isObject(declared[capability]))) {
+    if (sink.input === undefined || (declared !== undefined && !declares(declared, request.method))) {
       const message = sink.input === undefined
         ? `This call cannot ask the client for input (${request.method})`
         : `The client did not declare the ${capability} capability`;
+      const required = request.method === "resources/request"
+        ? { experimental: { [capability]: {} } }
+        : { [capability]: {} };
       return Promise.reject(
-        new ProtocolError(ErrorCode.MissingCapability, message, {
-          data: { requiredCapabilities: { [capability]: {} } },
-        }),
+        new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: required } }),
       );
     }
     return sink.input(key, request);
@@ -318,6 +340,32 @@ export class CallContext<TConfig = unknown> {
    */
   roots(key: string): Promise<ListRootsResult> {
     return this.requestInput(key, { method: "roots/list", params: {} }) as Promise<ListRootsResult>;
+  }
+
+  /**
+   * Asks the client for a resource the handler needs to go on (MCP-lite's `request-for-more-resource`,
+   * MCP-lite spec v0.042 §3.3, as the README's MCP-lite section defines it): on MCP-lite and gRPC the call
+   * ends with that response type, `input_requests` and a signed `request_state`, and the handler runs
+   * again with the contents once the client calls back with them (as an elicitation round). On MCP, only
+   * a client that declared the experimental `io.mcplite/resourceRequests` capability is asked; others
+   * refuse the call with `missing_capability` (-32021).
+   *
+   * @param key The request's key, unique within the call.
+   * @param request What is needed (`description`), and where it might be (`uri`, `mimeTypes`).
+   * @returns The resource's contents: `{ uri, mimeType?, text }` or `{ uri, mimeType?, blob }` (base64).
+   * @throws {ProtocolError} `missing_capability` when the wire or the client cannot answer.
+   *
+   * @example
+   * ```ts ignore
+   * const file = await ctx.requestResource("spec", { description: "The spec to check against", mimeTypes: ["text/markdown"] });
+   * if ("text" in file) return lint(file.text);
+   * ```
+   */
+  requestResource(key: string, request: ResourceRequest): Promise<ResourceContents> {
+    const params: Record<string, unknown> = { description: request.description };
+    if (request.uri !== undefined) params.uri = request.uri;
+    if (request.mimeTypes !== undefined) params.mimeTypes = [...request.mimeTypes];
+    return this.requestInput(key, { method: "resources/request", params }) as Promise<ResourceContents>;
   }
 
   /**

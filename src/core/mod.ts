@@ -10,7 +10,7 @@
 export { CacheSlot } from "./cache-slot.ts";
 export { callerOf, createContext } from "./call-context.ts";
 export type { AuthInfo, CallContext, CallMeta, ClientInfo, SignalSource } from "./call-context.ts";
-export { LOG_LEVELS } from "./call-sink.ts";
+export { asksOnlyForResources, LOG_LEVELS } from "./call-sink.ts";
 export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";
 export { completionResult } from "./completer.ts";
 export type { Completer, CompletionResult } from "./completer.ts";

@@ -8,6 +8,7 @@
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
 import {
+  asksOnlyForResources,
   type AuthInfo,
   CacheSlot,
   type CallOutcome,
@@ -96,7 +97,9 @@ export function responseFromOutcome(outcome: CallOutcome, started: number, versi
       if (outcome.estimatedCompletion !== undefined) meta.estimatedCompletion = epochMs(outcome.estimatedCompletion);
       return { result: {}, meta };
     case "input_required":
-      meta.responseType = ResponseType.ELICITATION;
+      meta.responseType = asksOnlyForResources(outcome.requests)
+        ? ResponseType.REQUEST_FOR_MORE_RESOURCE
+        : ResponseType.ELICITATION;
       meta.inputRequests = toJsonObject(outcome.requests);
       meta.requestState = outcome.requestState;
       return { result: {}, meta };

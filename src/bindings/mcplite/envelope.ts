@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  asksOnlyForResources,
   type AuthInfo,
   CacheSlot,
   type CallOutcome,
@@ -48,9 +49,12 @@ export interface LiteMeta {
   estimated_completion?: string;
   /** `promise`: when the token expires, ISO 8601 (an extension of the spec's fields). */
   expires_at?: string;
-  /** `elicitation`: what the client must answer, by key (`{ method, params }`, as MCP's `inputRequests`). */
+  /**
+   * `elicitation` and `request-for-more-resource`: what the client must answer, by key (`{ method,
+   * params }`, as MCP's `inputRequests`).
+   */
   input_requests?: Record<string, InputRequest>;
-  /** `elicitation`: the signed state to send back, unchanged, as `params.requestState`. */
+  /** `elicitation` and `request-for-more-resource`: the signed state to send back, unchanged, as `params.requestState`. */
   request_state?: string;
 }
 
@@ -159,7 +163,8 @@ export function resultWithMeta(outcome: CallOutcome, started: number, version: s
       meta.expires_at = outcome.expiresAt;
       return { _meta: meta };
     case "input_required":
-      meta.response_type = "elicitation";
+      // A round that asks only for resources is a request for more resource (the README's extension of §3.3).
+      meta.response_type = asksOnlyForResources(outcome.requests) ? "request-for-more-resource" : "elicitation";
       meta.input_requests = outcome.requests;
       meta.request_state = outcome.requestState;
       return { _meta: meta };

@@ -161,6 +161,7 @@ function replyFromResponse(response: ToolResponse): Reply {
         estimatedCompletion: isoFromMs(meta!.estimatedCompletion),
       };
     case ResponseType.ELICITATION:
+    case ResponseType.REQUEST_FOR_MORE_RESOURCE: // the README's extension: answered as an elicitation round
       return {
         kind: "input_required",
         inputRequests: (meta!.inputRequests ?? {}) as unknown as Record<string, InputRequest>,
