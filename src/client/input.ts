@@ -59,7 +59,7 @@ export interface Root {
  * A server's request for a resource it needs to go on (MCP-lite `request-for-more-resource`; on MCP the
  * `resources/request` method of the README's extension): what it needs, and where it might be.
  */
-export interface ResourceRequest {
+export interface RequestedResource {
   /** What the resource is and why it is needed. */
   description: string;
   /** The resource the server would like, if it knows one. */
@@ -90,7 +90,7 @@ export interface InputHandlers {
   /** Lists the client's roots. */
   onRoots?: (context: InputContext) => Root[] | { roots: Root[] } | Promise<Root[] | { roots: Root[] }>;
   /** Hands the server a resource it asked for (`request-for-more-resource`): read a file, fetch a document. */
-  onResourceRequest?: (request: ResourceRequest, context: InputContext) => ResourceAnswer | Promise<ResourceAnswer>;
+  onResourceRequest?: (request: RequestedResource, context: InputContext) => ResourceAnswer | Promise<ResourceAnswer>;
   /** Fills an accepted form's missing fields from the schema's defaults (SEP-1034); default `true`. */
   applyDefaults?: boolean;
 }
@@ -145,7 +145,7 @@ export async function answerInput(
     }
     case "resources/request":
       if (!handlers.onResourceRequest) throw missing("resources/request", "onResourceRequest", request);
-      return await handlers.onResourceRequest(params as ResourceRequest, { signal });
+      return await handlers.onResourceRequest(params as RequestedResource, { signal });
     default:
       throw new RpcError(
         `The server asked for input through an unknown method ${JSON.stringify(request?.method)}`,

@@ -67,8 +67,8 @@ export type {
   ElicitRequest,
   InputContext,
   InputHandlers,
+  RequestedResource,
   ResourceAnswer,
-  ResourceRequest,
   Root,
   SampleAnswer,
 } from "./input.ts";

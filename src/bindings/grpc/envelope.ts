@@ -13,10 +13,14 @@ import {
   CacheSlot,
   type CallOutcome,
   describeTool,
+  type PromptDescriptor,
   type Registry,
   visibleTools,
 } from "../../core/mod.ts";
 import {
+  type PromptResponseSchema,
+  type PromptsList,
+  PromptsListSchema,
   type ResponseMetaSchema,
   ResponseType,
   ResponseTypeSchema,
@@ -59,6 +63,32 @@ export function toolsList(registry: Registry, auth?: AuthInfo): ToolsList {
         };
       }),
     }));
+}
+
+/** The init shape of a `PromptResponse`. */
+export type PromptResponseInit = MessageInitShape<typeof PromptResponseSchema>;
+
+/**
+ * Builds the `GetPrompts` answer from the prompts' descriptors (those MCP-lite's `/prompts` lists).
+ *
+ * @param prompts The descriptors.
+ * @returns The list message.
+ */
+export function promptsList(prompts: readonly PromptDescriptor[]): PromptsList {
+  return create(PromptsListSchema, {
+    prompts: prompts.map((d) => ({
+      name: d.name,
+      title: d.title ?? "",
+      description: d.description ?? "",
+      arguments: (d.arguments ?? []).map((a) => ({
+        name: a.name,
+        title: a.title ?? "",
+        description: a.description ?? "",
+        required: a.required ?? false,
+      })),
+      meta: d._meta === undefined ? undefined : toJsonObject(d._meta),
+    })),
+  });
 }
 
 /**
@@ -179,7 +209,13 @@ export function toJsonValue(value: unknown): JsonValue {
   return text === undefined ? null : JSON.parse(text);
 }
 
-function toJsonObject(value: object): JsonObject {
+/**
+ * Converts an object to a `google.protobuf.Struct`'s JSON (values that are not JSON are dropped, as `JSON.stringify` does).
+ *
+ * @param value The object.
+ * @returns The JSON object.
+ */
+export function toJsonObject(value: object): JsonObject {
   const json = toJsonValue(value);
   return isObject(json) ? json as JsonObject : {};
 }

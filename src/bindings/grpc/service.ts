@@ -34,7 +34,17 @@ import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
  * gRPC binding on `fetch` sets it; `serveGrpc()` has none).
  */
 export const HOST_KEY: ContextKey<Host> = createContextKey<Host>(NO_HOST, { description: "mcplite host" });
-import { partialResponse, responseFromOutcome, type ToolResponseInit, toolsList } from "./envelope.ts";
+import {
+  partialResponse,
+  type PromptResponseInit,
+  promptsList,
+  responseFromOutcome,
+  toJsonObject,
+  type ToolResponseInit,
+  toolsList,
+} from "./envelope.ts";
+import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
+import { litePrompts } from "../mcplite/prompt-feature.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 
@@ -59,6 +69,14 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 
     callTool(request, context) {
       return callTool(request, context, context.values.get(HOST_KEY));
+    },
+
+    getPrompts(_request, context) {
+      return getPrompts(registry, context);
+    },
+
+    getPrompt(request, context) {
+      return getPrompt(registry, version, request, context);
     },
 
     async *callToolStream(request, context) {
@@ -91,6 +109,63 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
       }
     },
   };
+}
+
+/**
+ * Answers `GetPrompts` (the README's extension of MCP-lite spec v0.042 §8.1) inside the request middleware,
+ * as `prompts/list`: the prompts the caller may get. UNIMPLEMENTED on a server that defines none.
+ */
+async function getPrompts(registry: Registry, context: HandlerContext): Promise<PromptsList> {
+  const prompts = litePrompts(registry) ?? noPrompts();
+  const host = context.values.get(HOST_KEY);
+  const listing = {
+    method: "prompts/list",
+    params: {},
+    meta: { wire: "grpc", headers: context.requestHeader } as const,
+    signal: context.signal,
+    host,
+  };
+  try {
+    return await runRequest(registry, listing, (ctx) => promptsList(prompts.list(registry, ctx.auth)));
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/**
+ * Answers `GetPrompt`: the rendered prompt (MCP's `GetPromptResult` as `result`), or an input round
+ * (`meta` as `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
+ */
+async function getPrompt(
+  registry: Registry,
+  version: string,
+  request: PromptRequest,
+  context: HandlerContext,
+): Promise<PromptResponseInit> {
+  const started = performance.now();
+  try {
+    const prompts = litePrompts(registry) ?? noPrompts();
+    const args = request.arguments ?? {};
+    const rendered = await prompts.render(registry, request.name, args, {
+      params: { name: request.name, arguments: args },
+      meta: { wire: "grpc", headers: context.requestHeader },
+      signal: context.signal,
+      round: {
+        inputResponses: request.inputResponses,
+        requestState: request.requestState === "" ? undefined : request.requestState,
+      },
+      host: context.values.get(HOST_KEY),
+    });
+    if (rendered.asked) return { result: {}, meta: responseFromOutcome(rendered.outcome, started, version).meta };
+    return { result: toJsonObject(rendered.value) };
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/** The refusal of a prompts method on a server that defines no prompt. */
+function noPrompts(): never {
+  throw new ConnectError("this server defines no prompts", Code.Unimplemented);
 }
 
 /**

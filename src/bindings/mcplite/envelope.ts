@@ -27,6 +27,10 @@ const LIST_BYTES = new CacheSlot<Uint8Array<ArrayBuffer>>("mcplite:list:bytes");
 export const LIST_PATHS = ["/listtools", "/tools"] as const;
 /** The call endpoints, under the base path. */
 export const CALL_PATHS = ["/calltools", "/rpc"] as const;
+/** The prompt list endpoint, under the base path (the README's MCP-lite section, after §8.1). */
+export const PROMPTS_PATH = "/prompts";
+/** The prompt rendering endpoint (JSON-RPC `prompts/get`), under the base path. */
+export const PROMPT_GET_PATH = "/prompts/get";
 
 /** MCP-lite response types (MCP-lite spec v0.042 §3.3). */
 export type ResponseType = "answer" | "promise" | "elicitation" | "failure" | "request-for-more-resource";

@@ -28,11 +28,14 @@ import {
   LIST_PATHS,
   listBytes,
   listMessage,
+  PROMPT_GET_PATH,
+  PROMPTS_PATH,
   REQUEST_STATE_PARAM,
   resultWithMeta,
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
+import { litePrompts } from "./prompt-feature.ts";
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
@@ -112,7 +115,53 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       }
     };
 
+    /** `POST {base}/prompts`: the prompts a caller may get, `{"prompts":[…]}` (the README's extension, §8.1). */
+    const listPrompts: RouteHandler = async function listPrompts(request, host) {
+      try {
+        if (request.method !== "POST") throw NOT_ALLOWED;
+        const prompts = litePrompts(registry) ?? noPrompts();
+        const body = await readJson(request, server);
+        const params = isObject(body) ? body : {};
+        const meta = liteCallMeta(request.headers, null, params);
+        const listing = { method: "prompts/list", params, meta, signal: request, host };
+        const listed = await runRequest(registry, listing, (ctx) => prompts.listBytes(registry, ctx.auth));
+        return new Response(listed, JSON_INIT);
+      } catch (error) {
+        return fail(null, error);
+      }
+    };
+
+    /** `POST {base}/prompts/get`: JSON-RPC `prompts/get`, rendered, or an input round as a tool call's. */
+    const getPrompt: RouteHandler = async function getPrompt(request, host) {
+      let id: JsonRpcId = null;
+      try {
+        if (request.method !== "POST") throw NOT_ALLOWED;
+        const prompts = litePrompts(registry) ?? noPrompts();
+        const body = await readJson(request, server);
+        id = idOf(body);
+        const rpc = parseJsonRpcRequest(body);
+        if (rpc.method !== "prompts/get") {
+          throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+        }
+        const started = performance.now();
+        const { name, arguments: args } = rpc.params;
+        const rendered = await prompts.render(registry, name, args, {
+          params: rpc.params,
+          meta: liteCallMeta(request.headers, id, rpc.params),
+          signal: request,
+          round: roundOf(rpc.params),
+          host,
+        });
+        const result = rendered.asked ? resultWithMeta(rendered.outcome, started, server.version) : rendered.value;
+        return Response.json(resultEnvelope(id, result), JSON_VALUE_INIT);
+      } catch (error) {
+        return fail(id, error);
+      }
+    };
+
     const routes = new Map<string, Route>();
+    routes.set(base + PROMPTS_PATH, { handle: listPrompts, refuse, methods: "POST" });
+    routes.set(base + PROMPT_GET_PATH, { handle: getPrompt, refuse, methods: "POST" });
     for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse, methods: "POST" });
     for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse, methods: "POST" });
     return { routes };
@@ -158,7 +207,7 @@ export function liteCall(
   }
   const { name, arguments: args } = rpc.params;
   if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
-  const round = { inputResponses: rpc.params[INPUT_RESPONSES_PARAM], requestState: rpc.params[REQUEST_STATE_PARAM] };
+  const round = roundOf(rpc.params);
   return {
     name,
     arguments: args,
@@ -169,6 +218,16 @@ export function liteCall(
     onPartial,
     host,
   };
+}
+
+/** What a request carried for an input round: the answers, and the echoed state. */
+function roundOf(params: Readonly<Record<string, unknown>>): { inputResponses: unknown; requestState: unknown } {
+  return { inputResponses: params[INPUT_RESPONSES_PARAM], requestState: params[REQUEST_STATE_PARAM] };
+}
+
+/** The answer of a prompts endpoint on a server that defines no prompt: as an unknown method. */
+function noPrompts(): never {
+  throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no prompts");
 }
 
 /**
