@@ -413,7 +413,9 @@ export class CallContext<TConfig = unknown> {
    * (declared before `.handle()`, or this does not compile). The signal aborts when the promise is
    * cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`), not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
    * client answers: an MCP task turns `input_required` (answered with `tasks/update`), and redeeming
-   * the promise asks the questions on the `redeem` call. Progress and logs of the work go nowhere.
+   * the promise asks the questions on the `redeem` call. Progress and logs of the work reach a streaming call
+   * that follows the job (MCP-lite SSE, gRPC `CallToolStream`, stdio with `_meta.stream`: MCP-lite spec
+   * v0.042 §5.3, server-pushed updates); otherwise they go nowhere.
    *
    * @param work The work.
    * @param options The timing.
@@ -422,7 +424,7 @@ export class CallContext<TConfig = unknown> {
   defer(work: (signal: AbortSignal) => unknown, options: DeferOptions = {}): ToolPromise<never> {
     const promise = new ToolPromise<never>({ ...options, state: undefined as never }, work);
     // Once the work runs, the request that started it is over: its questions go to the job (a task's
-    // `input_required`, answered by `tasks/update` or `redeem`), and its progress and logs nowhere.
+    // `input_required`, answered by `tasks/update` or `redeem`), its progress and logs to whoever follows it.
     promise["~bind"] = (sink) => {
       this.#sink = sink;
     };

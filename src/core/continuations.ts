@@ -5,7 +5,7 @@
  * @module
  */
 import { base64urlEncode } from "../codec/base64url.ts";
-import type { InputRequest } from "./call-sink.ts";
+import type { CallSink, InputRequest } from "./call-sink.ts";
 import { createTokenCodec, type TokenCodec, type TokenCodecOptions } from "../codec/token.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
@@ -142,6 +142,18 @@ export class Continuations {
     this.#runs.set(id, running);
     waitUntil?.(running); // on Workers, the work outlives the response only if the platform is told
     return id;
+  }
+
+  /**
+   * Follows a job running in this process: its progress and logs go to `sink` until the returned
+   * function is called (a stream that pushes the job's updates, MCP-lite spec v0.042 §5.3).
+   *
+   * @param id The entry id.
+   * @param sink Where the progress and logs go.
+   * @returns Stops following; `undefined` when no such job runs here.
+   */
+  watch(id: string, sink: CallSink): (() => void) | undefined {
+    return this.#running.get(id)?.watch(sink);
   }
 
   /**

@@ -66,7 +66,7 @@ export async function promiseOutcome(
     ttlMs,
     caller: callerOf(call.ctx.auth),
   });
-  return {
+  const outcome: { -readonly [K in keyof PromiseOutcome]: PromiseOutcome[K] } = {
     kind: "promise",
     token,
     retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
@@ -74,4 +74,6 @@ export async function promiseOutcome(
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
     caller: callerOf(call.ctx.auth),
   };
+  if (work !== undefined) outcome.entry = (state as { d: string }).d; // started here: a stream may follow it
+  return outcome;
 }

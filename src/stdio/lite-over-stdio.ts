@@ -4,12 +4,14 @@
  * (§4.2), one per line. A request that sets `params._meta.stream` to `true` also receives, before its
  * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
  * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
- * `log` events).
+ * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcp.holdMs`:
+ * the job's progress, then its result, instead of a promise (§5.3, server-pushed updates).
  *
  * @module
  */
 import type { CallSink, Registry } from "../core/mod.ts";
-import { runCall, runRequest } from "../core/mod.ts";
+import { createContext, runCall, runRequest } from "../core/mod.ts";
+import { PUSH_MS, pushedOutcome } from "../bindings/follow-promise.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -49,6 +51,7 @@ export class LiteOverStdio {
   readonly #inFlight: InFlight;
   readonly #scope: Scope;
   readonly #report: (error: unknown) => void;
+  readonly #pushMs: number;
 
   /**
    * Creates the carrier of one connection.
@@ -57,8 +60,10 @@ export class LiteOverStdio {
    * @param out The connection's output.
    * @param inFlight The table of running requests.
    * @param scope The connection's scope in it (shared with its MCP requests).
+   * @param pushMs How long a streamed call follows the deferred work it started (`mcp.holdMs`).
    */
-  constructor(core: ServerCore, out: LineWriter, inFlight: InFlight, scope: Scope) {
+  constructor(core: ServerCore, out: LineWriter, inFlight: InFlight, scope: Scope, pushMs: number = PUSH_MS) {
+    this.#pushMs = pushMs;
     this.#core = core;
     this.#out = out;
     this.#inFlight = inFlight;
@@ -110,9 +115,18 @@ export class LiteOverStdio {
         throw error;
       }
       const started = performance.now();
+      // A streamed call follows the deferred work it started (MCP-lite spec v0.042 §5.3, pushed updates).
+      const ran = runCall(registry, call);
+      const followed = sink === undefined ? ran : ran.then((outcome) =>
+        pushedOutcome(registry, outcome, {
+          caller: createContext({ name: call.name, signal: running, meta, host: NO_HOST }),
+          holdMs: this.#pushMs,
+          watch: sink,
+        })
+      );
       // MCP 2025-11-25, Cancellation: no answer to a cancelled request.
       running.settles(
-        runCall(registry, call).then((outcome) => {
+        followed.then((outcome) => {
           if (!running.cancelled) {
             this.#out.line(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
           }

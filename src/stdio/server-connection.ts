@@ -43,7 +43,7 @@ export class ServerStdioConnection {
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
     this.#mcp = new McpOverStdio(ctx, out);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp);
+    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, ctx.settings.holdMs);
   }
 
   /**

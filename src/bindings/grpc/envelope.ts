@@ -196,6 +196,22 @@ export function partialResponse(partial: unknown): ToolResponseInit {
 }
 
 /**
+ * Builds a progress message of a stream that follows deferred work (MCP-lite spec v0.042 §5.3, pushed
+ * updates; the README's extension): no meta, as a partial, and `result.progress` instead of `partial`.
+ *
+ * @param progress The progress so far.
+ * @param total The total, if known.
+ * @param message A message, if any.
+ * @returns The message.
+ */
+export function progressResponse(progress: number, total?: number, message?: string): ToolResponseInit {
+  const update: JsonObject = { progress };
+  if (total !== undefined) update.total = total;
+  if (message !== undefined) update.message = message;
+  return { result: { progress: update } };
+}
+
+/**
  * Returns a value as JSON, the way `JSON.stringify` would see it, so a `Struct` carries what the HTTP
  * wires carry (no `undefined` keys turned into `null`, dates as ISO strings). A value that is plain
  * JSON already, as nearly every result is, is returned as is, after one walk and no copy.

@@ -19,6 +19,7 @@ import {
   type AuthInfo,
   type CallMeta,
   type CallRequest,
+  createContext,
   ErrorCode,
   ProtocolError,
   type Registry,
@@ -36,6 +37,7 @@ import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
 export const HOST_KEY: ContextKey<Host> = createContextKey<Host>(NO_HOST, { description: "mcplite host" });
 import {
   partialResponse,
+  progressResponse,
   type PromptResponseInit,
   promptsList,
   responseFromOutcome,
@@ -45,6 +47,7 @@ import {
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../mcplite/prompt-feature.ts";
+import { PUSH_MS, pushedOutcome } from "../follow-promise.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 
@@ -82,15 +85,19 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
     async *callToolStream(request, context) {
       const started = performance.now();
       try {
-        const steps = pullStream((onPartial) =>
-          untilDeadline(
-            runCall(
-              registry,
-              callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY), onPartial),
+        const host = context.values.get(HOST_KEY);
+        const steps = pullStream((onPartial) => {
+          const call = callOf(request, context.signal, context.requestHeader, host, onPartial);
+          // Deferred work the call started is followed: its progress, then its result (spec §5.3).
+          const caller = createContext({ name: call.name, signal: context.signal, meta: call.meta, host });
+          const watch = { progress: (...update: JobProgress["update"]) => void onPartial(new JobProgress(update)) };
+          return untilDeadline(
+            runCall(registry, call).then((outcome) =>
+              pushedOutcome(registry, outcome, { caller, holdMs: PUSH_MS, watch })
             ),
             context,
-          )
-        );
+          );
+        });
         try {
           while (true) {
             const step = await steps.next();
@@ -99,7 +106,9 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
               yield responseFromOutcome(step.value, started, version);
               return;
             }
-            yield partialResponse(step.value);
+            yield step.value instanceof JobProgress
+              ? progressResponse(...step.value.update)
+              : partialResponse(step.value);
           }
         } finally {
           await steps.return(undefined as never); // releases the handler when the client went away mid-stream
@@ -109,6 +118,14 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
       }
     },
   };
+}
+
+/** A deferred job's progress, carried through the stream's queue beside the tool's partials. */
+class JobProgress {
+  readonly update: [progress: number, total: number | undefined, message: string | undefined];
+  constructor(update: JobProgress["update"]) {
+    this.update = update;
+  }
 }
 
 /**

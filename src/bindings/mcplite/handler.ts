@@ -8,6 +8,7 @@ import {
   type CallMeta,
   type CallRequest,
   type CallSink,
+  createContext,
   ErrorCode,
   type MethodRequest,
   ProtocolError,
@@ -35,12 +36,19 @@ import {
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
+import { PUSH_MS, pushedOutcome } from "../follow-promise.ts";
 import { litePrompts } from "./prompt-feature.ts";
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
   /** The base path of the endpoints (default `/mcp-lite/v1`). */
   readonly basePath?: string;
+  /**
+   * How long a call streamed as SSE follows the deferred work (`ctx.defer()`) it started, pushing its
+   * progress and then its result, before it answers the promise instead (MCP-lite spec v0.042 §5.3,
+   * server-pushed updates), in ms (default 30 000; 0: answer the promise at once).
+   */
+  readonly pushMs?: number;
 }
 
 const POST_ONLY = { allow: "POST" };
@@ -66,6 +74,8 @@ const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not al
  */
 export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   const base = normalisePath(options.basePath ?? "/mcp-lite/v1");
+  const pushMs = options.pushMs ?? PUSH_MS;
+  if (!Number.isFinite(pushMs) || pushMs < 0) throw new TypeError("pushMs must be a non-negative number");
   return function mcpLite(core) {
     const { registry, options: server } = core;
     const report = (error: unknown) => registry.runtime.onError?.(error);
@@ -105,7 +115,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
           return new Response(listed, JSON_INIT);
         }
         const meta = liteCallMeta(request.headers, id, rpc.params);
-        if (acceptsEventStream(request)) return streamCall(core, request, host, rpc, id, meta);
+        if (acceptsEventStream(request)) return streamCall(core, request, host, rpc, id, meta, pushMs);
         const started = performance.now();
         const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
@@ -234,7 +244,8 @@ function noPrompts(): never {
  * Answers a call as SSE (MCP-lite spec v0.042 §4.3): `message` events with `{"partial": …}`, then one
  * `done` event with the complete result and its `_meta`; a protocol error is one `error` event;
  * `heartbeat` events keep the connection alive. Progress and logs travel as `progress` and `log`
- * events (extensions that plain MCP-lite clients ignore).
+ * events (extensions that plain MCP-lite clients ignore). A call that starts deferred work follows it
+ * for up to `pushMs`: the job's progress, then its result in `done`, instead of a promise (§5.3).
  */
 function streamCall(
   core: ServerCore,
@@ -243,6 +254,7 @@ function streamCall(
   rpc: JsonRpcRequest,
   id: JsonRpcId,
   meta: CallMeta,
+  pushMs: number,
 ): Response {
   const { registry, options: server } = core;
   const cancel = new AbortController();
@@ -257,7 +269,12 @@ function streamCall(
   const body = createSseStream(async (writer) => {
     out = writer;
     try {
-      const outcome = await runCall(registry, call);
+      const caller = createContext({ name: call.name, signal, meta, host });
+      const outcome = await pushedOutcome(registry, await runCall(registry, call), {
+        caller,
+        holdMs: pushMs,
+        watch: sink,
+      });
       writer.event(JSON.stringify(resultWithMeta(outcome, started, server.version)), "done");
     } catch (error) {
       const wire = errorToWire(error, errorCodeToWire, (e) => registry.runtime.onError?.(e));

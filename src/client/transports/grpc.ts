@@ -28,6 +28,7 @@ import {
 } from "../errors.ts";
 import type {
   InputRequest,
+  Progress,
   Reply,
   RequestContext,
   ToolCallRequest,
@@ -112,7 +113,9 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         for await (const response of client.callToolStream(request, callOptions)) {
           ctx.activity();
           if (response.meta !== undefined) return replyFromResponse(response);
-          ctx.onPartial?.(response.result?.partial);
+          const progress = response.result?.progress;
+          if (isProgress(progress)) ctx.onProgress?.(progress); // a followed job's progress (the README's §5.3)
+          else ctx.onPartial?.(response.result?.partial);
         }
         throw new RpcError("the stream ended without a complete response");
       } catch (error) {
@@ -147,6 +150,11 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
       throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over gRPC`);
     },
   };
+}
+
+/** Whether a stream message's `result.progress` is a progress report. */
+function isProgress(value: unknown): value is Progress {
+  return typeof value === "object" && value !== null && typeof (value as Progress).progress === "number";
 }
 
 /** A listed prompt as MCP's `Prompt`: empty strings (unset proto3 fields) left out. */
