@@ -11,7 +11,7 @@
  */
 import type { CallSink, Registry } from "../core/mod.ts";
 import { createContext, runCall, runRequest } from "../core/mod.ts";
-import { PUSH_MS, pushedOutcome } from "../bindings/follow-promise.ts";
+import { PUSH_MS, pushedOutcome } from "../bindings/mcp/follow-promise.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,

@@ -47,7 +47,7 @@ import {
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../mcplite/prompt-feature.ts";
-import { PUSH_MS, pushedOutcome } from "../follow-promise.ts";
+import { PUSH_MS, pushedOutcome } from "../mcp/follow-promise.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 

@@ -36,7 +36,7 @@ import {
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
-import { PUSH_MS, pushedOutcome } from "../follow-promise.ts";
+import { PUSH_MS, pushedOutcome } from "../mcp/follow-promise.ts";
 import { litePrompts } from "./prompt-feature.ts";
 
 /** Options of {@link mcpLiteBinding}. */

@@ -1,9 +1,9 @@
 /**
  * Following a promise on the caller's behalf, until the work ends or a bounded wait passes: how MCP
- * holds a call for a client without tasks (`mcp/hold.ts`), and how a streaming MCP-lite call (SSE,
+ * holds a call for a client without tasks (`hold.ts`), and how a streaming MCP-lite call (SSE,
  * stdio with `_meta.stream`, gRPC `CallToolStream`) pushes a deferred job's progress and its result
  * instead of ending at the promise (MCP-lite spec v0.042 §5.3, "Alternative: use CallToolStream for
- * server-pushed updates"). The promise is followed as an MCP task (`mcp/promise-task.ts`), so that the
+ * server-pushed updates"). The promise is followed as an MCP task (`promise-task.ts`), so that the
  * work's status, questions, result and cancellation are read the one way every wire reads them.
  *
  * @module
@@ -19,8 +19,8 @@ import {
   ProtocolError,
   type Registry,
   type ToolResult,
-} from "../core/mod.ts";
-import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./mcp/promise-task.ts";
+} from "../../core/mod.ts";
+import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./promise-task.ts";
 
 /** How long a streaming MCP-lite call follows deferred work before it answers the promise, by default. */
 export const PUSH_MS = 30_000;
