@@ -54,6 +54,8 @@ export interface CliArgs {
   tokens?: string;
   /** `--redirect-port <port>`: the port of `--login`'s redirect listener (default: a free one). */
   redirectPort?: number;
+  /** `--resource key=path`, in order: files for a tool that asks for a resource (`request-for-more-resource`). */
+  resourcePairs: string[];
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -81,7 +83,15 @@ const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
 export function parseArgs(argv: string[]): CliArgs {
   const dash = argv.indexOf("--");
   const words = dash < 0 ? argv : argv.slice(0, dash);
-  const result: CliArgs = { command: "help", argPairs: [], json: false, headers: [], wire: "auto", login: false };
+  const result: CliArgs = {
+    command: "help",
+    argPairs: [],
+    json: false,
+    headers: [],
+    wire: "auto",
+    login: false,
+    resourcePairs: [],
+  };
   const positionals: string[] = [];
   let help = false;
   for (let i = 0; i < words.length; i++) {
@@ -109,6 +119,9 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       case "--out":
         result.out = value();
+        break;
+      case "--resource":
+        result.resourcePairs.push(value());
         break;
       case "--login":
         result.login = true;

@@ -79,6 +79,8 @@ export type ResourceAnswer =
 export interface InputContext {
   /** Aborted when the call is. */
   signal: AbortSignal;
+  /** The request's key in its input round, where the wire has one (MCP-lite, MCP 2026 `inputRequests`). */
+  key?: string;
 }
 
 /** The user's input handlers; each one declared is also declared to the server as a capability. */
@@ -117,6 +119,7 @@ export function capabilitiesOf(handlers: InputHandlers): Record<string, unknown>
  * @param request The method and params.
  * @param handlers The user's handlers.
  * @param signal The call's signal.
+ * @param key The request's key in its round, when it came in one.
  * @returns The answer, as the wire carries it.
  * @throws {InputRequiredError} When no handler answers that method.
  */
@@ -124,6 +127,7 @@ export async function answerInput(
   request: InputRequest,
   handlers: InputHandlers,
   signal: AbortSignal,
+  key?: string,
 ): Promise<unknown> {
   const params = (typeof request?.params === "object" && request.params !== null ? request.params : {}) as Record<
     string,
@@ -145,7 +149,10 @@ export async function answerInput(
     }
     case "resources/request":
       if (!handlers.onResourceRequest) throw missing("resources/request", "onResourceRequest", request);
-      return await handlers.onResourceRequest(params as RequestedResource, { signal });
+      return await handlers.onResourceRequest(
+        params as RequestedResource,
+        key === undefined ? { signal } : { signal, key },
+      );
     default:
       throw new RpcError(
         `The server asked for input through an unknown method ${JSON.stringify(request?.method)}`,
@@ -170,7 +177,7 @@ export async function answerInputs(
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const keys = Object.keys(requests);
-  const answers = await Promise.all(keys.map((key) => answerInput(requests[key], handlers, signal)));
+  const answers = await Promise.all(keys.map((key) => answerInput(requests[key], handlers, signal, key)));
   const responses: Record<string, unknown> = {};
   keys.forEach((key, i) => responses[key] = answers[i]);
   return responses;
