@@ -66,6 +66,7 @@ export type {
   InputMethod,
   InputRequest,
   ListRootsResult,
+  ResourceRequest,
 } from "./core/call-sink.ts";
 export type { ToolPromise } from "./core/tool-promise.ts";
 export type { DeferOptions, PromiseOptions, PromiseStateOf } from "./core/tool-promise.ts";

@@ -90,6 +90,8 @@ describe("dependency boundaries", () => {
     const served = [
       "src/bindings/mcp/resources.ts",
       "src/bindings/mcp/prompts.ts",
+      "src/bindings/mcplite/prompts.ts",
+      "src/bindings/render-prompt.ts",
       "src/bindings/mcp/completion.ts",
       "src/bindings/mcp/skills.ts",
       "src/bindings/mcp/apps.ts",

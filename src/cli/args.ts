@@ -56,6 +56,8 @@ export interface CliArgs {
   redirectPort?: number;
   /** `--port <port>`: the port of `app`'s preview page (default: a free one). */
   port?: number;
+  /** `--resource key=path`, in order: files for a tool that asks for a resource (`request-for-more-resource`). */
+  resourcePairs: string[];
 }
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
@@ -83,7 +85,15 @@ const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
 export function parseArgs(argv: string[]): CliArgs {
   const dash = argv.indexOf("--");
   const words = dash < 0 ? argv : argv.slice(0, dash);
-  const result: CliArgs = { command: "help", argPairs: [], json: false, headers: [], wire: "auto", login: false };
+  const result: CliArgs = {
+    command: "help",
+    argPairs: [],
+    json: false,
+    headers: [],
+    wire: "auto",
+    login: false,
+    resourcePairs: [],
+  };
   const positionals: string[] = [];
   let help = false;
   for (let i = 0; i < words.length; i++) {
@@ -111,6 +121,9 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       case "--out":
         result.out = value();
+        break;
+      case "--resource":
+        result.resourcePairs.push(value());
         break;
       case "--login":
         result.login = true;

@@ -19,6 +19,7 @@ import { type Login, startLogin } from "./login.ts";
 import { defaultTokenPath } from "./token-file.ts";
 import { env } from "../internal/env.ts";
 import { terminalElicit } from "./prompt.ts";
+import { fileResources, resourcePaths } from "./resource-files.ts";
 import { connect } from "./target.ts";
 import { APP_MIME_TYPE, UI_EXTENSION } from "../internal/mcp-apps-wire.ts";
 import type { Terminal } from "./terminal.ts";
@@ -79,6 +80,8 @@ export async function runCli(terminal: Terminal): Promise<number> {
         before: async () => await ctx.view?.pause(),
         after: () => ctx.view?.resume(),
       }),
+      // Always: a tool that asks for a resource the user did not name is told to pass --resource.
+      onResourceRequest: fileResources(resourcePaths(args.resourcePairs)),
       ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
       onWarning: (message) => void terminal.err(`mcplite: warning: ${message}\n`),
       onPending: (note) => ctx.view?.pending(note),

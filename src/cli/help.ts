@@ -26,6 +26,8 @@ Options:
   --args <json>         the tool's arguments as one JSON object
   --arg <key=value>     one argument, read as its input-schema type says (repeatable;
                         numbers, booleans, null, JSON arrays and objects; strings as typed)
+  --resource <key=path> a file for a tool that asks for a resource (request-for-more-resource):
+                        sent as text when it is UTF-8, else as a base64 blob (repeatable)
   --json                machine-readable output: stdout carries only the JSON result, or the error
                         as {"error": {"code", "message", …}, "exitCode": n}
   --out <dir>           skills get: write the skill's files below this directory (created if missing)

@@ -8,6 +8,9 @@
 import { InputRequiredError, RpcError } from "./errors.ts";
 import type { InputRequest } from "./transport.ts";
 
+/** The experimental MCP capability a client declares to be asked for resources (the README's extension). */
+const RESOURCE_REQUESTS = "io.mcplite/resourceRequests";
+
 /** What the user answered to an elicitation (MCP `ElicitResult`). */
 export interface ElicitAnswer {
   /** Whether the user accepted, declined or dismissed the request. */
@@ -52,10 +55,32 @@ export interface Root {
   name?: string;
 }
 
+/**
+ * A server's request for a resource it needs to go on (MCP-lite `request-for-more-resource`; on MCP the
+ * `resources/request` method of the README's extension): what it needs, and where it might be.
+ */
+export interface RequestedResource {
+  /** What the resource is and why it is needed. */
+  description: string;
+  /** The resource the server would like, if it knows one. */
+  uri?: string;
+  /** The media types it can read, most preferred first; absent: any. */
+  mimeTypes?: string[];
+  /** Other fields the server sent. */
+  [key: string]: unknown;
+}
+
+/** A resource's contents, as the client hands them over: text, or a base64 `blob`. */
+export type ResourceAnswer =
+  | { uri: string; mimeType?: string; text: string }
+  | { uri: string; mimeType?: string; blob: string };
+
 /** What a handler gets besides the request. */
 export interface InputContext {
   /** Aborted when the call is. */
   signal: AbortSignal;
+  /** The request's key in its input round, where the wire has one (MCP-lite, MCP 2026 `inputRequests`). */
+  key?: string;
 }
 
 /** The user's input handlers; each one declared is also declared to the server as a capability. */
@@ -66,6 +91,8 @@ export interface InputHandlers {
   onSample?: (request: Record<string, unknown>, context: InputContext) => SampleAnswer | Promise<SampleAnswer>;
   /** Lists the client's roots. */
   onRoots?: (context: InputContext) => Root[] | { roots: Root[] } | Promise<Root[] | { roots: Root[] }>;
+  /** Hands the server a resource it asked for (`request-for-more-resource`): read a file, fetch a document. */
+  onResourceRequest?: (request: RequestedResource, context: InputContext) => ResourceAnswer | Promise<ResourceAnswer>;
   /** Fills an accepted form's missing fields from the schema's defaults (SEP-1034); default `true`. */
   applyDefaults?: boolean;
 }
@@ -74,13 +101,15 @@ export interface InputHandlers {
  * Builds the capabilities that the handlers imply.
  *
  * @param handlers The handlers.
- * @returns The MCP client capabilities (`elicitation`, `sampling`, `roots`).
+ * @returns The MCP client capabilities (`elicitation`, `sampling`, `roots`, and for resource requests
+ *   the experimental `io.mcplite/resourceRequests`).
  */
 export function capabilitiesOf(handlers: InputHandlers): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
   if (handlers.onElicit) capabilities.elicitation = {};
   if (handlers.onSample) capabilities.sampling = {};
   if (handlers.onRoots) capabilities.roots = {};
+  if (handlers.onResourceRequest) capabilities.experimental = { [RESOURCE_REQUESTS]: {} };
   return capabilities;
 }
 
@@ -90,6 +119,7 @@ export function capabilitiesOf(handlers: InputHandlers): Record<string, unknown>
  * @param request The method and params.
  * @param handlers The user's handlers.
  * @param signal The call's signal.
+ * @param key The request's key in its round, when it came in one.
  * @returns The answer, as the wire carries it.
  * @throws {InputRequiredError} When no handler answers that method.
  */
@@ -97,6 +127,7 @@ export async function answerInput(
   request: InputRequest,
   handlers: InputHandlers,
   signal: AbortSignal,
+  key?: string,
 ): Promise<unknown> {
   const params = (typeof request?.params === "object" && request.params !== null ? request.params : {}) as Record<
     string,
@@ -116,6 +147,12 @@ export async function answerInput(
       const roots = await handlers.onRoots({ signal });
       return Array.isArray(roots) ? { roots } : roots;
     }
+    case "resources/request":
+      if (!handlers.onResourceRequest) throw missing("resources/request", "onResourceRequest", request);
+      return await handlers.onResourceRequest(
+        params as RequestedResource,
+        key === undefined ? { signal } : { signal, key },
+      );
     default:
       throw new RpcError(
         `The server asked for input through an unknown method ${JSON.stringify(request?.method)}`,
@@ -140,7 +177,7 @@ export async function answerInputs(
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const keys = Object.keys(requests);
-  const answers = await Promise.all(keys.map((key) => answerInput(requests[key], handlers, signal)));
+  const answers = await Promise.all(keys.map((key) => answerInput(requests[key], handlers, signal, key)));
   const responses: Record<string, unknown> = {};
   keys.forEach((key, i) => responses[key] = answers[i]);
   return responses;

@@ -62,7 +62,16 @@ export {
 export type { ClientErrorOptions } from "./errors.ts";
 export type { CallResult } from "./result.ts";
 export { valueOf } from "./result.ts";
-export type { ElicitAnswer, ElicitRequest, InputContext, InputHandlers, Root, SampleAnswer } from "./input.ts";
+export type {
+  ElicitAnswer,
+  ElicitRequest,
+  InputContext,
+  InputHandlers,
+  RequestedResource,
+  ResourceAnswer,
+  Root,
+  SampleAnswer,
+} from "./input.ts";
 export { withDefaults } from "./input.ts";
 export { isTransport } from "./transport.ts";
 export type {

@@ -43,8 +43,8 @@ export function replyFromMcp(result: Record<string, unknown>): Reply {
 
 /**
  * Reads an MCP-lite result by its `_meta.response_type` (MCP-lite spec v0.042 §3.3): missing, `answer` and `failure`
- * are complete (a failure is marked `isError`), `promise` carries its token, `elicitation` its input
- * requests and state.
+ * are complete (a failure is marked `isError`), `promise` carries its token, `elicitation` and
+ * `request-for-more-resource` (the README's extension) their input requests and state.
  *
  * @param result The JSON-RPC result.
  * @returns The reply.
@@ -62,7 +62,7 @@ export function replyFromLite(result: Record<string, unknown>): Reply {
     if (reply === undefined) throw new RpcError("A promise without a promise_token", { data: result });
     return reply;
   }
-  if (type === "elicitation") {
+  if (type === "elicitation" || type === "request-for-more-resource") {
     return inputRound(meta!.input_requests ?? result.inputRequests, meta!.request_state ?? result.requestState);
   }
   throw new RpcError(`Unsupported response_type ${JSON.stringify(type)}`, { data: result });

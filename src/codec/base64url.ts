@@ -23,9 +23,26 @@ const ALPHABET = /^[A-Za-z0-9_-]*$/;
  * ```
  */
 export function base64urlEncode(bytes: Uint8Array): string {
+  return base64Encode(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/**
+ * Encodes bytes as base64 with padding (RFC 4648 §4), as MCP's `blob` fields carry them.
+ *
+ * @param bytes The bytes.
+ * @returns The text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { base64Encode } from "./base64url.ts";
+ * assert.equal(base64Encode(new Uint8Array([251, 255])), "+/8=");
+ * ```
+ */
+export function base64Encode(bytes: Uint8Array): string {
   let binary = "";
   for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(binary);
 }
 
 /**

@@ -13,7 +13,9 @@ import type {
   InputRequest,
   ListRootsResult,
   LogLevel,
+  ResourceRequest,
 } from "./call-sink.ts";
+import type { ResourceContents } from "./result.ts";
 import type { AuthInfo, Host } from "./host.ts";
 
 export type { AuthInfo } from "./host.ts";
@@ -22,6 +24,12 @@ import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-prom
 import { isObject } from "../internal/is-object.ts";
 import { logTo, type ServerLogger } from "./logger.ts";
 import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
+
+/**
+ * The experimental MCP client capability that says the client answers `resources/request` (MCP-lite's
+ * `request-for-more-resource`).
+ */
+export const RESOURCE_REQUESTS = "io.mcplite/resourceRequests";
 
 /** The wires a call can arrive on. */
 export type Wire = "mcp-lite" | "mcp" | "webtools" | "openapi" | "grpc" | "in-process";
@@ -165,7 +173,20 @@ const CAPABILITY: Readonly<Record<InputMethod, string>> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
+  "resources/request": RESOURCE_REQUESTS,
 };
+
+/**
+ * Whether an MCP client declared the capability an input method needs. MCP has no request for more
+ * resource, so a client that answers one declares it among its experimental capabilities (MCP
+ * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features").
+ */
+function declares(declared: Record<string, unknown>, method: InputMethod): boolean {
+  const capability = CAPABILITY[method];
+  if (method !== "resources/request") return isObject(declared[capability]);
+  const experimental = declared.experimental;
+  return isObject(experimental) && isObject(experimental[capability]);
+}
 
 /**
  * The context of one call, the handler's second argument. The call pipeline creates one per call;
@@ -292,14 +313,15 @@ export class CallContext<TConfig = unknown> {
     const capability = CAPABILITY[request.method];
     const declared = this.meta.clientCapabilities;
     // Where the wire says what the client declared (MCP), never ask for more (-32021).
-    if (sink.input === undefined || (declared !== undefined && !isObject(declared[capability]))) {
+    if (sink.input === undefined || (declared !== undefined && !declares(declared, request.method))) {
       const message = sink.input === undefined
         ? `This call cannot ask the client for input (${request.method})`
         : `The client did not declare the ${capability} capability`;
+      const required = request.method === "resources/request"
+        ? { experimental: { [capability]: {} } }
+        : { [capability]: {} };
       return Promise.reject(
-        new ProtocolError(ErrorCode.MissingCapability, message, {
-          data: { requiredCapabilities: { [capability]: {} } },
-        }),
+        new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: required } }),
       );
     }
     return sink.input(key, request);
@@ -338,6 +360,32 @@ export class CallContext<TConfig = unknown> {
    */
   roots(key: string): Promise<ListRootsResult> {
     return this.requestInput(key, { method: "roots/list", params: {} }) as Promise<ListRootsResult>;
+  }
+
+  /**
+   * Asks the client for a resource the handler needs to go on (MCP-lite's `request-for-more-resource`,
+   * MCP-lite spec v0.042 §3.3, as the README's MCP-lite section defines it): on MCP-lite and gRPC the call
+   * ends with that response type, `input_requests` and a signed `request_state`, and the handler runs
+   * again with the contents once the client calls back with them (as an elicitation round). On MCP, only
+   * a client that declared the experimental `io.mcplite/resourceRequests` capability is asked; others
+   * refuse the call with `missing_capability` (-32021).
+   *
+   * @param key The request's key, unique within the call.
+   * @param request What is needed (`description`), and where it might be (`uri`, `mimeTypes`).
+   * @returns The resource's contents: `{ uri, mimeType?, text }` or `{ uri, mimeType?, blob }` (base64).
+   * @throws {ProtocolError} `missing_capability` when the wire or the client cannot answer.
+   *
+   * @example
+   * ```ts ignore
+   * const file = await ctx.requestResource("spec", { description: "The spec to check against", mimeTypes: ["text/markdown"] });
+   * if ("text" in file) return lint(file.text);
+   * ```
+   */
+  requestResource(key: string, request: ResourceRequest): Promise<ResourceContents> {
+    const params: Record<string, unknown> = { description: request.description };
+    if (request.uri !== undefined) params.uri = request.uri;
+    if (request.mimeTypes !== undefined) params.mimeTypes = [...request.mimeTypes];
+    return this.requestInput(key, { method: "resources/request", params }) as Promise<ResourceContents>;
   }
 
   /**
@@ -385,7 +433,9 @@ export class CallContext<TConfig = unknown> {
    * (declared before `.handle()`, or this does not compile). The signal aborts when the promise is
    * cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`), not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
    * client answers: an MCP task turns `input_required` (answered with `tasks/update`), and redeeming
-   * the promise asks the questions on the `redeem` call. Progress and logs of the work go nowhere.
+   * the promise asks the questions on the `redeem` call. Progress and logs of the work reach a streaming call
+   * that follows the job (MCP-lite SSE, gRPC `CallToolStream`, stdio with `_meta.stream`: MCP-lite spec
+   * v0.042 §5.3, server-pushed updates); otherwise they go nowhere.
    *
    * @param work The work.
    * @param options The timing.
@@ -394,7 +444,7 @@ export class CallContext<TConfig = unknown> {
   defer(work: (signal: AbortSignal) => unknown, options: DeferOptions = {}): ToolPromise<never> {
     const promise = new ToolPromise<never>({ ...options, state: undefined as never }, work);
     // Once the work runs, the request that started it is over: its questions go to the job (a task's
-    // `input_required`, answered by `tasks/update` or `redeem`), and its progress and logs nowhere.
+    // `input_required`, answered by `tasks/update` or `redeem`), its progress and logs to whoever follows it.
     promise["~bind"] = (sink) => {
       this.#sink = sink;
     };

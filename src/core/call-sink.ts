@@ -24,8 +24,22 @@ export const LOG_LEVELS: readonly LogLevel[] = [
 /** One of the {@link LOG_LEVELS}: syslog severities, as MCP's logging uses them. */
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 
-/** The client methods a server may ask for input through (MCP's elicitation, sampling and roots). */
-export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+/**
+ * The client methods a server may ask for input through: MCP's elicitation, sampling and roots, and
+ * `resources/request`, MCP-lite's `request-for-more-resource` (MCP-lite spec v0.042 §3.3, as the README's
+ * MCP-lite section defines it: an extension, not an MCP method).
+ */
+export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list" | "resources/request";
+
+/** The params of a `resources/request`: what the handler needs, and where it might be found. */
+export interface ResourceRequest {
+  /** What the resource is and why it is needed, for the user. */
+  description: string;
+  /** The resource the handler would like, if it knows one. */
+  uri?: string;
+  /** The media types it can read, most preferred first; absent: any. */
+  mimeTypes?: string[];
+}
 
 /** A request for input from the client, as MCP's `inputRequests` entries and server→client requests carry it. */
 export interface InputRequest {
@@ -108,7 +122,30 @@ export function isInputAnswer(method: InputMethod, value: unknown): boolean {
         (isObject(value.content) || Array.isArray(value.content));
     case "roots/list":
       return Array.isArray(value.roots) && value.roots.every((root) => isObject(root) && typeof root.uri === "string");
+    case "resources/request":
+      return typeof value.uri === "string" && (value.mimeType === undefined || typeof value.mimeType === "string") &&
+        (typeof value.text === "string") !== (typeof value.blob === "string");
     default:
       return false;
   }
+}
+
+/**
+ * Tells whether an input round asks only for resources (`resources/request`): MCP-lite and gRPC then
+ * name it `request-for-more-resource` rather than `elicitation` (MCP-lite spec v0.042 §3.3).
+ *
+ * @param requests The round's requests, by key.
+ * @returns `true` when there is at least one request and each is a `resources/request`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { asksOnlyForResources } from "./call-sink.ts";
+ * assert.equal(asksOnlyForResources({ spec: { method: "resources/request", params: { description: "the spec" } } }), true);
+ * assert.equal(asksOnlyForResources({}), false);
+ * ```
+ */
+export function asksOnlyForResources(requests: Readonly<Record<string, InputRequest>>): boolean {
+  const all = Object.values(requests);
+  return all.length > 0 && all.every((request) => request.method === "resources/request");
 }

@@ -176,6 +176,18 @@ export class Continuations {
   }
 
   /**
+   * Follows a job running in this process: its progress and logs go to `sink` until the returned
+   * function is called (a stream that pushes the job's updates, MCP-lite spec v0.042 §5.3).
+   *
+   * @param id The entry id.
+   * @param sink Where the progress and logs go.
+   * @returns Stops following; `undefined` when no such job runs here.
+   */
+  watch(id: string, sink: CallSink): (() => void) | undefined {
+    return this.#running.get(id)?.watch(sink);
+  }
+
+  /**
    * Tells when a job running in this process has written its final entry, for whoever waits on it
    * (an MCP call held open for a client without tasks).
    *

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type CallSink, type InputRequest, isInputAnswer } from "./call-sink.ts";
+import { type CallSink, type InputRequest, isInputAnswer, type LogLevel } from "./call-sink.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../internal/unref-timer.ts";
@@ -57,6 +57,8 @@ export class Job implements CallSink {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #expiry: ReturnType<typeof setTimeout> | undefined;
   readonly #expiresAt: number;
+  readonly #watchers = new Set<CallSink>();
+  #lastProgress: [number, number | undefined, string | undefined] | undefined;
 
   /**
    * Creates the job of an entry already recorded as working.
@@ -71,6 +73,42 @@ export class Job implements CallSink {
     this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), {
       once: true,
     });
+  }
+
+  /**
+   * Hands the work's progress and logs to a stream that follows the job (MCP-lite spec v0.042 §5.3,
+   * "Alternative: use CallToolStream for server-pushed updates"); the last progress so far comes at once.
+   *
+   * @param sink Where they go.
+   * @returns Stops the watch.
+   */
+  watch(sink: CallSink): () => void {
+    this.#watchers.add(sink);
+    if (this.#lastProgress !== undefined) sink.progress?.(...this.#lastProgress);
+    return () => this.#watchers.delete(sink);
+  }
+
+  /**
+   * Reports the work's progress to the streams that follow it (none: it goes nowhere).
+   *
+   * @param progress The progress so far.
+   * @param total The total, if known.
+   * @param message A message.
+   */
+  progress(progress: number, total: number | undefined, message: string | undefined): void {
+    this.#lastProgress = [progress, total, message];
+    for (const watcher of this.#watchers) watcher.progress?.(progress, total, message);
+  }
+
+  /**
+   * Sends the work's log messages to the streams that follow it.
+   *
+   * @param level The severity.
+   * @param data The message.
+   * @param logger The logger name.
+   */
+  log(level: LogLevel, data: unknown, logger: string | undefined): void {
+    for (const watcher of this.#watchers) watcher.log?.(level, data, logger);
   }
 
   /** The questions the work waits on, by key. */

@@ -39,6 +39,11 @@ export interface PromiseOutcome {
   readonly expiresAt: string;
   /** The authenticated caller (`ctx.auth.subject`) the token is bound to, if any. */
   readonly caller: string | undefined;
+  /**
+   * The result-store id of deferred work (`ctx.defer()`) this call started, for a wire that follows
+   * it (server-side only, never sent); absent for a continuation (`ctx.promise()`).
+   */
+  readonly entry?: string;
 }
 
 /** The call needs input from the client: answer `requests` and call again with `requestState`. */

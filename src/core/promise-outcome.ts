@@ -81,7 +81,7 @@ export async function promiseOutcome(
     if (work !== undefined && "d" in state) await c.cancel(state.d, ttlMs).catch(() => {});
     throw error;
   }
-  return {
+  const outcome: { -readonly [K in keyof PromiseOutcome]: PromiseOutcome[K] } = {
     kind: "promise",
     token,
     retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
@@ -89,4 +89,6 @@ export async function promiseOutcome(
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
     caller: callerOf(call.ctx.auth),
   };
+  if (work !== undefined && "d" in state) outcome.entry = state.d; // started here: a stream may follow it
+  return outcome;
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { base64Encode } from "../codec/base64url.ts";
 import type { CallContext } from "./call-context.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "./result.ts";
@@ -117,7 +118,7 @@ export function describeResource(resource: AnyResource): ResourceDescriptor | Re
  */
 export function contentsFromValue(value: ReadValue, uri: string, mimeType: string | undefined): ResourceContents[] {
   if (typeof value === "string") return [withMime({ uri, text: value }, mimeType)];
-  if (value instanceof Uint8Array) return [withMime({ uri, blob: toBase64(value) }, mimeType)];
+  if (value instanceof Uint8Array) return [withMime({ uri, blob: base64Encode(value) }, mimeType)];
   const entries = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   if (entries.length === 0) throw notFound(uri);
   return entries.map((entry) => {
@@ -125,7 +126,7 @@ export function contentsFromValue(value: ReadValue, uri: string, mimeType: strin
     const mime = entry.mimeType ?? mimeType;
     if (mime !== undefined) out.mimeType = mime;
     if ("text" in entry && typeof entry.text === "string") out.text = entry.text;
-    else if ("blob" in entry) out.blob = typeof entry.blob === "string" ? entry.blob : toBase64(entry.blob);
+    else if ("blob" in entry) out.blob = typeof entry.blob === "string" ? entry.blob : base64Encode(entry.blob);
     else throw new TypeError(`resource ${uri}: a contents entry needs "text" or "blob"`);
     if (entry._meta !== undefined) out._meta = entry._meta;
     return out as ResourceContents;
@@ -147,12 +148,6 @@ function withMime(
   mimeType?: string,
 ): ResourceContents {
   return mimeType === undefined ? entry : { ...entry, mimeType };
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { PROMPTS_ON_MCP } from "../bindings/mcp/prompts.ts";
+import { PROMPTS_ON_LITE } from "../bindings/mcplite/prompts.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -30,8 +31,8 @@ interface PromptState {
   readonly scopes?: readonly string[];
 }
 
-/** What serves a prompt: the MCP methods for prompts, reached only by servers that define one. */
-const SERVED_BY = [PROMPTS_ON_MCP];
+/** What serves a prompt: the MCP methods and the MCP-lite endpoints for prompts, reached only by servers that define one. */
+const SERVED_BY = [PROMPTS_ON_MCP, PROMPTS_ON_LITE];
 
 /**
  * The fluent builder `definePrompt()` returns. Every method returns a new builder.

@@ -4,12 +4,14 @@
  * (§4.2), one per line. A request that sets `params._meta.stream` to `true` also receives, before its
  * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
  * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
- * `log` events).
+ * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcp.holdMs`:
+ * the job's progress, then its result, instead of a promise (§5.3, server-pushed updates).
  *
  * @module
  */
 import type { AuthInfo, CallSink, Registry } from "../core/mod.ts";
-import { runCall, runRequest } from "../core/mod.ts";
+import { createContext, runCall, runRequest } from "../core/mod.ts";
+import { PUSH_MS, pushedOutcome } from "../bindings/mcp/follow-promise.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -50,6 +52,7 @@ export class LiteOverStdio {
   readonly #scope: Scope;
   readonly #report: (error: unknown) => void;
   readonly #host: Host;
+  readonly #pushMs: number;
 
   /**
    * Creates the carrier of one connection.
@@ -59,9 +62,18 @@ export class LiteOverStdio {
    * @param inFlight The table of running requests.
    * @param scope The connection's scope in it (shared with its MCP requests).
    * @param host The caller and platform values of the connection.
+   * @param pushMs How long a streamed call follows the deferred work it started (`mcp.holdMs`).
    */
-  constructor(core: ServerCore, out: MessageOut, inFlight: InFlight, scope: Scope, host: Host) {
+  constructor(
+    core: ServerCore,
+    out: MessageOut,
+    inFlight: InFlight,
+    scope: Scope,
+    host: Host,
+    pushMs: number = PUSH_MS,
+  ) {
     this.#host = host;
+    this.#pushMs = pushMs;
     this.#core = core;
     this.#out = out;
     this.#inFlight = inFlight;
@@ -122,9 +134,18 @@ export class LiteOverStdio {
         throw error;
       }
       const started = performance.now();
+      // A streamed call follows the deferred work it started (MCP-lite spec v0.042 §5.3, pushed updates).
+      const ran = runCall(registry, call);
+      const followed = sink === undefined ? ran : ran.then((outcome) =>
+        pushedOutcome(registry, outcome, {
+          caller: createContext({ name: call.name, signal: running, meta, host: this.#host }),
+          holdMs: this.#pushMs,
+          watch: sink,
+        })
+      );
       // MCP 2025-11-25, Cancellation: no answer to a cancelled request.
       running.settles(
-        runCall(registry, call).then((outcome) => {
+        followed.then((outcome) => {
           if (!running.cancelled) {
             this.#out.send(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
           }

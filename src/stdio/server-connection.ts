@@ -55,7 +55,7 @@ export class ServerConnection {
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
     this.#mcp = new McpOverStdio(ctx, out, host);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host);
+    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host, ctx.settings.holdMs);
   }
 
   /**

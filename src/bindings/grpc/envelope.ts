@@ -8,14 +8,19 @@
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
 import {
+  asksOnlyForResources,
   type AuthInfo,
   CacheSlot,
   type CallOutcome,
   describeTool,
+  type PromptDescriptor,
   type Registry,
   visibleTools,
 } from "../../core/mod.ts";
 import {
+  type PromptResponseSchema,
+  type PromptsList,
+  PromptsListSchema,
   type ResponseMetaSchema,
   ResponseType,
   ResponseTypeSchema,
@@ -60,6 +65,32 @@ export function toolsList(registry: Registry, auth?: AuthInfo): ToolsList {
     }));
 }
 
+/** The init shape of a `PromptResponse`. */
+export type PromptResponseInit = MessageInitShape<typeof PromptResponseSchema>;
+
+/**
+ * Builds the `GetPrompts` answer from the prompts' descriptors (those MCP-lite's `/prompts` lists).
+ *
+ * @param prompts The descriptors.
+ * @returns The list message.
+ */
+export function promptsList(prompts: readonly PromptDescriptor[]): PromptsList {
+  return create(PromptsListSchema, {
+    prompts: prompts.map((d) => ({
+      name: d.name,
+      title: d.title ?? "",
+      description: d.description ?? "",
+      arguments: (d.arguments ?? []).map((a) => ({
+        name: a.name,
+        title: a.title ?? "",
+        description: a.description ?? "",
+        required: a.required ?? false,
+      })),
+      meta: d._meta === undefined ? undefined : toJsonObject(d._meta),
+    })),
+  });
+}
+
 /**
  * Builds the complete response for an outcome (MCP-lite spec v0.042 §5.2, A.2–A.3): an answer or a failure carries its
  * result as MCP-lite's HTTP binding sends it (`content`, `structuredContent`, `isError`); a promise an
@@ -96,7 +127,9 @@ export function responseFromOutcome(outcome: CallOutcome, started: number, versi
       if (outcome.estimatedCompletion !== undefined) meta.estimatedCompletion = epochMs(outcome.estimatedCompletion);
       return { result: {}, meta };
     case "input_required":
-      meta.responseType = ResponseType.ELICITATION;
+      meta.responseType = asksOnlyForResources(outcome.requests)
+        ? ResponseType.REQUEST_FOR_MORE_RESOURCE
+        : ResponseType.ELICITATION;
       meta.inputRequests = toJsonObject(outcome.requests);
       meta.requestState = outcome.requestState;
       return { result: {}, meta };
@@ -163,6 +196,22 @@ export function partialResponse(partial: unknown): ToolResponseInit {
 }
 
 /**
+ * Builds a progress message of a stream that follows deferred work (MCP-lite spec v0.042 §5.3, pushed
+ * updates; the README's extension): no meta, as a partial, and `result.progress` instead of `partial`.
+ *
+ * @param progress The progress so far.
+ * @param total The total, if known.
+ * @param message A message, if any.
+ * @returns The message.
+ */
+export function progressResponse(progress: number, total?: number, message?: string): ToolResponseInit {
+  const update: JsonObject = { progress };
+  if (total !== undefined) update.total = total;
+  if (message !== undefined) update.message = message;
+  return { result: { progress: update } };
+}
+
+/**
  * Returns a value as JSON, the way `JSON.stringify` would see it, so a `Struct` carries what the HTTP
  * wires carry (no `undefined` keys turned into `null`, dates as ISO strings). A value that is plain
  * JSON already, as nearly every result is, is returned as is, after one walk and no copy.
@@ -176,7 +225,13 @@ export function toJsonValue(value: unknown): JsonValue {
   return text === undefined ? null : JSON.parse(text);
 }
 
-function toJsonObject(value: object): JsonObject {
+/**
+ * Converts an object to a `google.protobuf.Struct`'s JSON (values that are not JSON are dropped, as `JSON.stringify` does).
+ *
+ * @param value The object.
+ * @returns The JSON object.
+ */
+export function toJsonObject(value: object): JsonObject {
   const json = toJsonValue(value);
   return isObject(json) ? json as JsonObject : {};
 }

@@ -19,6 +19,7 @@ import {
   type AuthInfo,
   type CallMeta,
   type CallRequest,
+  createContext,
   ErrorCode,
   ProtocolError,
   type Registry,
@@ -34,7 +35,19 @@ import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
  * gRPC binding on `fetch` sets it; `serveGrpc()` has none).
  */
 export const HOST_KEY: ContextKey<Host> = createContextKey<Host>(NO_HOST, { description: "mcplite host" });
-import { partialResponse, responseFromOutcome, type ToolResponseInit, toolsList } from "./envelope.ts";
+import {
+  partialResponse,
+  progressResponse,
+  type PromptResponseInit,
+  promptsList,
+  responseFromOutcome,
+  toJsonObject,
+  type ToolResponseInit,
+  toolsList,
+} from "./envelope.ts";
+import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
+import { litePrompts } from "../mcplite/prompt-feature.ts";
+import { PUSH_MS, pushedOutcome } from "../mcp/follow-promise.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 
@@ -61,18 +74,30 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
       return callTool(request, context, context.values.get(HOST_KEY));
     },
 
+    getPrompts(_request, context) {
+      return getPrompts(registry, context);
+    },
+
+    getPrompt(request, context) {
+      return getPrompt(registry, version, request, context);
+    },
+
     async *callToolStream(request, context) {
       const started = performance.now();
       try {
-        const steps = pullStream((onPartial) =>
-          untilDeadline(
-            runCall(
-              registry,
-              callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY), onPartial),
+        const host = context.values.get(HOST_KEY);
+        const steps = pullStream((onPartial) => {
+          const call = callOf(request, context.signal, context.requestHeader, host, onPartial);
+          // Deferred work the call started is followed: its progress, then its result (spec §5.3).
+          const caller = createContext({ name: call.name, signal: context.signal, meta: call.meta, host });
+          const watch = { progress: (...update: JobProgress["update"]) => void onPartial(new JobProgress(update)) };
+          return untilDeadline(
+            runCall(registry, call).then((outcome) =>
+              pushedOutcome(registry, outcome, { caller, holdMs: PUSH_MS, watch })
             ),
             context,
-          )
-        );
+          );
+        });
         try {
           while (true) {
             const step = await steps.next();
@@ -81,7 +106,9 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
               yield responseFromOutcome(step.value, started, version);
               return;
             }
-            yield partialResponse(step.value);
+            yield step.value instanceof JobProgress
+              ? progressResponse(...step.value.update)
+              : partialResponse(step.value);
           }
         } finally {
           await steps.return(undefined as never); // releases the handler when the client went away mid-stream
@@ -91,6 +118,71 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
       }
     },
   };
+}
+
+/** A deferred job's progress, carried through the stream's queue beside the tool's partials. */
+class JobProgress {
+  readonly update: [progress: number, total: number | undefined, message: string | undefined];
+  constructor(update: JobProgress["update"]) {
+    this.update = update;
+  }
+}
+
+/**
+ * Answers `GetPrompts` (the README's extension of MCP-lite spec v0.042 §8.1) inside the request middleware,
+ * as `prompts/list`: the prompts the caller may get. UNIMPLEMENTED on a server that defines none.
+ */
+async function getPrompts(registry: Registry, context: HandlerContext): Promise<PromptsList> {
+  const prompts = litePrompts(registry) ?? noPrompts();
+  const host = context.values.get(HOST_KEY);
+  const listing = {
+    method: "prompts/list",
+    params: {},
+    meta: { wire: "grpc", headers: context.requestHeader } as const,
+    signal: context.signal,
+    host,
+  };
+  try {
+    return await runRequest(registry, listing, (ctx) => promptsList(prompts.list(registry, ctx.auth)));
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/**
+ * Answers `GetPrompt`: the rendered prompt (MCP's `GetPromptResult` as `result`), or an input round
+ * (`meta` as `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
+ */
+async function getPrompt(
+  registry: Registry,
+  version: string,
+  request: PromptRequest,
+  context: HandlerContext,
+): Promise<PromptResponseInit> {
+  const started = performance.now();
+  try {
+    const prompts = litePrompts(registry) ?? noPrompts();
+    const args = request.arguments ?? {};
+    const rendered = await prompts.render(registry, request.name, args, {
+      params: { name: request.name, arguments: args },
+      meta: { wire: "grpc", headers: context.requestHeader },
+      signal: context.signal,
+      round: {
+        inputResponses: request.inputResponses,
+        requestState: request.requestState === "" ? undefined : request.requestState,
+      },
+      host: context.values.get(HOST_KEY),
+    });
+    if (rendered.asked) return { result: {}, meta: responseFromOutcome(rendered.outcome, started, version).meta };
+    return { result: toJsonObject(rendered.value) };
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/** The refusal of a prompts method on a server that defines no prompt. */
+function noPrompts(): never {
+  throw new ConnectError("this server defines no prompts", Code.Unimplemented);
 }
 
 /**

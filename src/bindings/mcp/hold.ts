@@ -12,24 +12,14 @@
  *
  * @module
  */
-import {
-  askAll,
-  type CallContext,
-  createContext,
-  failureResult,
-  isUnavailable,
-  type PromiseOutcome,
-  ProtocolError,
-  type Registry,
-  type ToolResult,
-} from "../../core/mod.ts";
+import { createContext, type PromiseOutcome, type ToolResult } from "../../core/mod.ts";
 import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
-import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./promise-task.ts";
+import { followPromise } from "./follow-promise.ts";
 import type { Channel, McpContext, McpRequest } from "./request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";
 
 /**
- * Follows a promise until the work ends or the server's `holdMs` passes.
+ * Follows a promise until the work ends or the server's `holdMs` passes (`follow-promise.ts`).
  *
  * @param ctx The binding.
  * @param request The `tools/call` request.
@@ -47,53 +37,17 @@ export async function holdPromise(
   outcome: PromiseOutcome,
 ): Promise<ToolResult> {
   const name = request.rpc.params.name as string;
-  const holdMs = ctx.settings.holdMs;
-  if (holdMs === 0) return pendingResult(ctx, name, outcome);
-  const registry = ctx.core.registry;
-  const deadline = Date.now() + holdMs;
   const caller = createContext(
     { name, signal: channel, meta: callMetaOf(request), host: request.host },
     sink,
-    registry.runtime.logger,
+    ctx.core.registry.runtime.logger,
   );
-  let task: TaskView = await createTask(registry, outcome);
-  try {
-    for (;;) {
-      const left = deadline - Date.now();
-      if (left <= 0) return pendingResult(ctx, name, outcome);
-      await waitOnTask(registry, task.taskId, caller, Math.min(task.pollIntervalMs, left));
-      try {
-        task = await getTask(registry, task.taskId, caller);
-      } catch (error) {
-        if (!isUnavailable(error)) throw error;
-        continue; // the store is out of reach: hold on, the work may still finish and be stored
-      }
-      switch (task.status) {
-        case "working":
-          break;
-        case "input_required":
-          if (sink?.input === undefined) return pendingResult(ctx, name, outcome); // redeem asks in a round
-          await answer(registry, task, caller);
-          break;
-        case "completed":
-          return task.result!;
-        case "failed":
-          throw new ProtocolError(task.error!.code, task.error!.message, { data: task.error!.data });
-        case "cancelled":
-          return failureResult("This promise was cancelled");
-      }
-    }
-  } catch (error) {
-    if (channel.signal.aborted) await cancelTask(registry, task.taskId, caller).catch(ctx.report);
-    throw error;
-  }
-}
-
-/** Asks the task's questions on the call's stream and hands the answers over; a refusal fails the call (as redeem's). */
-async function answer(registry: Registry, task: TaskView, caller: CallContext): Promise<void> {
-  const { answers, refused } = await askAll(caller, task.requests ?? {});
-  if (Object.keys(answers).length > 0) await updateTask(registry, task.taskId, answers, caller);
-  if (refused !== undefined) throw refused;
+  const result = await followPromise(ctx.core.registry, outcome, {
+    caller,
+    holdMs: ctx.settings.holdMs,
+    canAsk: sink?.input !== undefined,
+  });
+  return result ?? pendingResult(ctx, name, outcome);
 }
 
 /**

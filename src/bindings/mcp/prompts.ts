@@ -3,15 +3,8 @@
  *
  * @module
  */
-import {
-  type AnyPrompt,
-  describePrompt,
-  ErrorCode,
-  promptResultFromValue,
-  ProtocolError,
-  runHandler,
-} from "../../core/mod.ts";
-import { isObject } from "../../internal/is-object.ts";
+import { describePrompt } from "../../core/mod.ts";
+import { renderPrompt } from "../render-prompt.ts";
 import { contentFor, shapeOf } from "./revision.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
@@ -45,51 +38,15 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
   const registry = ctx.core.registry;
   requireCapability(registry, request.envelope.era, "prompts", "prompts/get");
   const { name, arguments: args } = request.rpc.params;
-  if (typeof name !== "string") throw invalid("name must be a string");
-  const find = () => {
-    const prompt = registry.prompt(name);
-    if (prompt === undefined) throw invalid(`unknown prompt ${JSON.stringify(name)}`, { prompt: name });
-    if (args !== undefined && !isObject(args)) throw invalid("arguments must be an object of strings");
-    return prompt;
-  };
-  const rendered = await runHandler(
-    registry,
-    {
-      method: "prompts/get",
-      name,
-      scope: `prompt:${name}`,
-      arguments: args ?? {},
-      ...handlerCallerOf(ctx, request, channel),
-    },
-    find,
-    async (prompt, call) => {
-      const value = await prompt.get(await promptArguments(prompt, args ?? {}), call);
-      return { prompt, value };
-    },
-  );
+  const rendered = await renderPrompt(registry, name, args, handlerCallerOf(ctx, request, channel));
   if (rendered.asked) return inputRequiredResult(rendered.outcome);
-  const { prompt, value } = rendered.value;
-  const result = promptResultFromValue(value, prompt.description);
+  const result = rendered.value;
   const shape = shapeOf(request.envelope.protocolVersion);
   if (shape !== "current") {
     result.messages = result.messages.map((m) => ({ ...m, content: contentFor([m.content], shape)[0] }));
   }
   return result as unknown as Record<string, unknown>;
 };
-
-async function promptArguments(prompt: AnyPrompt, args: unknown): Promise<unknown> {
-  if (prompt.args === undefined) return args;
-  const checked = await prompt.args.validate(args);
-  if (!checked.ok) {
-    const detail = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-    throw invalid(`arguments of prompt ${prompt.name}: ${detail}`, { prompt: prompt.name, issues: checked.issues });
-  }
-  return checked.value;
-}
-
-function invalid(message: string, data?: unknown): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { data });
-}
 
 const PROMPT_METHODS = {
   "prompts/list": promptsList,

@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  asksOnlyForResources,
   type AuthInfo,
   CacheSlot,
   type CallOutcome,
@@ -26,6 +27,10 @@ const LIST_BYTES = new CacheSlot<Uint8Array<ArrayBuffer>>("mcplite:list:bytes");
 export const LIST_PATHS = ["/listtools", "/tools"] as const;
 /** The call endpoints, under the base path. */
 export const CALL_PATHS = ["/calltools", "/rpc"] as const;
+/** The prompt list endpoint, under the base path (the README's MCP-lite section, after §8.1). */
+export const PROMPTS_PATH = "/prompts";
+/** The prompt rendering endpoint (JSON-RPC `prompts/get`), under the base path. */
+export const PROMPT_GET_PATH = "/prompts/get";
 
 /** MCP-lite response types (MCP-lite spec v0.042 §3.3). */
 export type ResponseType = "answer" | "promise" | "elicitation" | "failure" | "request-for-more-resource";
@@ -48,9 +53,12 @@ export interface LiteMeta {
   estimated_completion?: string;
   /** `promise`: when the token expires, ISO 8601 (an extension of the spec's fields). */
   expires_at?: string;
-  /** `elicitation`: what the client must answer, by key (`{ method, params }`, as MCP's `inputRequests`). */
+  /**
+   * `elicitation` and `request-for-more-resource`: what the client must answer, by key (`{ method,
+   * params }`, as MCP's `inputRequests`).
+   */
   input_requests?: Record<string, InputRequest>;
-  /** `elicitation`: the signed state to send back, unchanged, as `params.requestState`. */
+  /** `elicitation` and `request-for-more-resource`: the signed state to send back, unchanged, as `params.requestState`. */
   request_state?: string;
 }
 
@@ -159,7 +167,8 @@ export function resultWithMeta(outcome: CallOutcome, started: number, version: s
       meta.expires_at = outcome.expiresAt;
       return { _meta: meta };
     case "input_required":
-      meta.response_type = "elicitation";
+      // A round that asks only for resources is a request for more resource (the README's extension of §3.3).
+      meta.response_type = asksOnlyForResources(outcome.requests) ? "request-for-more-resource" : "elicitation";
       meta.input_requests = outcome.requests;
       meta.request_state = outcome.requestState;
       return { _meta: meta };

@@ -8,6 +8,7 @@ import {
   type CallMeta,
   type CallRequest,
   type CallSink,
+  createContext,
   ErrorCode,
   type MethodRequest,
   ProtocolError,
@@ -28,16 +29,26 @@ import {
   LIST_PATHS,
   listBytes,
   listMessage,
+  PROMPT_GET_PATH,
+  PROMPTS_PATH,
   REQUEST_STATE_PARAM,
   resultWithMeta,
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
+import { PUSH_MS, pushedOutcome } from "../mcp/follow-promise.ts";
+import { litePrompts } from "./prompt-feature.ts";
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
   /** The base path of the endpoints (default `/mcp-lite/v1`). */
   readonly basePath?: string;
+  /**
+   * How long a call streamed as SSE follows the deferred work (`ctx.defer()`) it started, pushing its
+   * progress and then its result, before it answers the promise instead (MCP-lite spec v0.042 §5.3,
+   * server-pushed updates), in ms (default 30 000; 0: answer the promise at once).
+   */
+  readonly pushMs?: number;
 }
 
 const POST_ONLY = { allow: "POST" };
@@ -63,6 +74,8 @@ const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not al
  */
 export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   const base = normalisePath(options.basePath ?? "/mcp-lite/v1");
+  const pushMs = options.pushMs ?? PUSH_MS;
+  if (!Number.isFinite(pushMs) || pushMs < 0) throw new TypeError("pushMs must be a non-negative number");
   return function mcpLite(core) {
     const { registry, options: server } = core;
     const report = (error: unknown) => registry.runtime.onError?.(error);
@@ -102,7 +115,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
           return new Response(listed, JSON_INIT);
         }
         const meta = liteCallMeta(request.headers, id, rpc.params);
-        if (acceptsEventStream(request)) return await streamCall(core, request, host, rpc, id, meta, fail);
+        if (acceptsEventStream(request)) return await streamCall(core, request, host, rpc, id, meta, fail, pushMs);
         const started = performance.now();
         const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
@@ -112,7 +125,53 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       }
     };
 
+    /** `POST {base}/prompts`: the prompts a caller may get, `{"prompts":[…]}` (the README's extension, §8.1). */
+    const listPrompts: RouteHandler = async function listPrompts(request, host) {
+      try {
+        if (request.method !== "POST") throw NOT_ALLOWED;
+        const prompts = litePrompts(registry) ?? noPrompts();
+        const body = await readJson(request, server);
+        const params = isObject(body) ? body : {};
+        const meta = liteCallMeta(request.headers, null, params);
+        const listing = { method: "prompts/list", params, meta, signal: request, host };
+        const listed = await runRequest(registry, listing, (ctx) => prompts.listBytes(registry, ctx.auth));
+        return new Response(listed, JSON_INIT);
+      } catch (error) {
+        return fail(null, error);
+      }
+    };
+
+    /** `POST {base}/prompts/get`: JSON-RPC `prompts/get`, rendered, or an input round as a tool call's. */
+    const getPrompt: RouteHandler = async function getPrompt(request, host) {
+      let id: JsonRpcId = null;
+      try {
+        if (request.method !== "POST") throw NOT_ALLOWED;
+        const prompts = litePrompts(registry) ?? noPrompts();
+        const body = await readJson(request, server);
+        id = idOf(body);
+        const rpc = parseJsonRpcRequest(body);
+        if (rpc.method !== "prompts/get") {
+          throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+        }
+        const started = performance.now();
+        const { name, arguments: args } = rpc.params;
+        const rendered = await prompts.render(registry, name, args, {
+          params: rpc.params,
+          meta: liteCallMeta(request.headers, id, rpc.params),
+          signal: request,
+          round: roundOf(rpc.params),
+          host,
+        });
+        const result = rendered.asked ? resultWithMeta(rendered.outcome, started, server.version) : rendered.value;
+        return Response.json(resultEnvelope(id, result), JSON_VALUE_INIT);
+      } catch (error) {
+        return fail(id, error);
+      }
+    };
+
     const routes = new Map<string, Route>();
+    routes.set(base + PROMPTS_PATH, { handle: listPrompts, refuse, methods: "POST" });
+    routes.set(base + PROMPT_GET_PATH, { handle: getPrompt, refuse, methods: "POST" });
     for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse, methods: "POST" });
     for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse, methods: "POST" });
     return { routes };
@@ -158,7 +217,7 @@ export function liteCall(
   }
   const { name, arguments: args } = rpc.params;
   if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
-  const round = { inputResponses: rpc.params[INPUT_RESPONSES_PARAM], requestState: rpc.params[REQUEST_STATE_PARAM] };
+  const round = roundOf(rpc.params);
   return {
     name,
     arguments: args,
@@ -171,14 +230,25 @@ export function liteCall(
   };
 }
 
+/** What a request carried for an input round: the answers, and the echoed state. */
+function roundOf(params: Readonly<Record<string, unknown>>): { inputResponses: unknown; requestState: unknown } {
+  return { inputResponses: params[INPUT_RESPONSES_PARAM], requestState: params[REQUEST_STATE_PARAM] };
+}
+
+/** The answer of a prompts endpoint on a server that defines no prompt: as an unknown method. */
+function noPrompts(): never {
+  throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no prompts");
+}
+
 /**
  * Answers a call as SSE (MCP-lite spec v0.042 §4.3): `message` events with `{"partial": …}`, then one
  * `done` event with the complete result and its `_meta`; a protocol error is one `error` event;
  * `heartbeat` events keep the connection alive. Progress and logs travel as `progress` and `log`
- * events (extensions that plain MCP-lite clients ignore). The stream opens at the call's first event,
- * first heartbeat or end: a call refused for its caller (401, or 403 for a missing scope) before then
- * is answered with that status and no stream, so the gate can add its `WWW-Authenticate` challenge
- * (MCP 2025-11-25, Authorization, Scope Challenge Handling).
+ * events (extensions that plain MCP-lite clients ignore). A call that starts deferred work follows it
+ * for up to `pushMs`: the job's progress, then its result in `done`, instead of a promise (§5.3). The
+ * stream opens at the call's first event, first heartbeat or end: a call refused for its caller (401,
+ * or 403 for a missing scope) before then is answered with that status and no stream, so the gate can
+ * add its `WWW-Authenticate` challenge (MCP 2025-11-25, Authorization, Scope Challenge Handling).
  */
 async function streamCall(
   core: ServerCore,
@@ -188,6 +258,7 @@ async function streamCall(
   id: JsonRpcId,
   meta: CallMeta,
   fail: (id: JsonRpcId, error: unknown) => Response,
+  pushMs: number,
 ): Promise<Response> {
   const { registry, options: server } = core;
   const cancel = new AbortController();
@@ -211,7 +282,12 @@ async function streamCall(
   const body = createSseStream(async (writer) => {
     out = writer;
     try {
-      const outcome = await runCall(registry, call);
+      const caller = createContext({ name: call.name, signal, meta, host });
+      const outcome = await pushedOutcome(registry, await runCall(registry, call), {
+        caller,
+        holdMs: pushMs,
+        watch: sink,
+      });
       emit(JSON.stringify(resultWithMeta(outcome, started, server.version)), "done");
     } catch (error) {
       if (!opened && isCallerRefusal(error)) {

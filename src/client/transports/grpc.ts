@@ -16,9 +16,10 @@ import { createTransport as createConnectProtocol } from "@connectrpc/connect/pr
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
-import { MCPLite, ResponseType, type ToolResponse } from "../../gen/mcplite/mcplite_pb.ts";
+import { MCPLite, type Prompt, ResponseType, type ToolResponse } from "../../gen/mcplite/mcplite_pb.ts";
 import {
-  type ClientError,
+  ClientError,
+  ClientErrorCode,
   InvalidArgumentsError,
   RpcError,
   TimeoutError,
@@ -27,6 +28,7 @@ import {
 } from "../errors.ts";
 import type {
   InputRequest,
+  Progress,
   Reply,
   RequestContext,
   ToolCallRequest,
@@ -111,14 +113,65 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         for await (const response of client.callToolStream(request, callOptions)) {
           ctx.activity();
           if (response.meta !== undefined) return replyFromResponse(response);
-          ctx.onPartial?.(response.result?.partial);
+          const progress = response.result?.progress;
+          if (isProgress(progress)) ctx.onProgress?.(progress); // a followed job's progress (the README's §5.3)
+          else ctx.onPartial?.(response.result?.partial);
         }
         throw new RpcError("the stream ended without a complete response");
       } catch (error) {
         throw clientError(error, ctx, "tools/call");
       }
     },
+
+    /** `prompts/list` and `prompts/get`, as `GetPrompts` and `GetPrompt` (the README's extension of §8.1). */
+    async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
+      const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
+      try {
+        if (method === "prompts/list") {
+          const { prompts } = await client.getPrompts({}, callOptions);
+          ctx.activity();
+          return { kind: "complete", result: { prompts: prompts.map(promptInfo) } };
+        }
+        if (method === "prompts/get") {
+          const response = await client.getPrompt({
+            name: String(params.name ?? ""),
+            arguments: (params.arguments ?? {}) as JsonObject,
+            inputResponses: params.inputResponses as JsonObject | undefined,
+            requestState: typeof params.requestState === "string" ? params.requestState : "",
+          }, callOptions);
+          ctx.activity();
+          return response.meta === undefined
+            ? { kind: "complete", result: response.result ?? {} }
+            : replyFromResponse(response);
+        }
+      } catch (error) {
+        throw clientError(error, ctx, method);
+      }
+      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over gRPC`);
+    },
   };
+}
+
+/** Whether a stream message's `result.progress` is a progress report. */
+function isProgress(value: unknown): value is Progress {
+  return typeof value === "object" && value !== null && typeof (value as Progress).progress === "number";
+}
+
+/** A listed prompt as MCP's `Prompt`: empty strings (unset proto3 fields) left out. */
+function promptInfo(prompt: Prompt): Record<string, unknown> {
+  const info: Record<string, unknown> = { name: prompt.name };
+  if (prompt.title !== "") info.title = prompt.title;
+  if (prompt.description !== "") info.description = prompt.description;
+  if (prompt.arguments.length > 0) {
+    info.arguments = prompt.arguments.map((a) => ({
+      name: a.name,
+      ...(a.title === "" ? {} : { title: a.title }),
+      ...(a.description === "" ? {} : { description: a.description }),
+      ...(a.required ? { required: true } : {}),
+    }));
+  }
+  if (prompt.meta !== undefined) info._meta = prompt.meta;
+  return info;
 }
 
 /** The call's metadata: the configured headers, with the trace context when the client's telemetry set one. */
@@ -145,8 +198,8 @@ function fetchTransport(baseUrl: string, options: GrpcTransportOptions): Connect
   return options.protocol === "grpc-web" ? createGrpcWebProtocol(common) : createConnectProtocol(common);
 }
 
-/** Reads a complete `ToolResponse` as the client's reply (MCP-lite spec v0.042 §5.2, A.3). */
-function replyFromResponse(response: ToolResponse): Reply {
+/** Reads a complete `ToolResponse` (or `PromptResponse`) as the client's reply (MCP-lite spec v0.042 §5.2, A.3). */
+function replyFromResponse(response: Pick<ToolResponse, "meta" | "result">): Reply {
   const meta = response.meta;
   switch (meta?.responseType ?? ResponseType.ANSWER) {
     case ResponseType.ANSWER:
@@ -161,6 +214,7 @@ function replyFromResponse(response: ToolResponse): Reply {
         estimatedCompletion: isoFromMs(meta!.estimatedCompletion),
       };
     case ResponseType.ELICITATION:
+    case ResponseType.REQUEST_FOR_MORE_RESOURCE: // the README's extension: answered as an elicitation round
       return {
         kind: "input_required",
         inputRequests: (meta!.inputRequests ?? {}) as unknown as Record<string, InputRequest>,

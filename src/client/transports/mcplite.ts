@@ -1,10 +1,12 @@
 /**
  * The MCP-lite HTTP transport (MCP-lite spec v0.042 §4): `POST {base}/listtools` and `POST {base}/calltools`, JSON or
- * SSE (`message` partials, `done`, `error`, `heartbeat`, plus the `progress` and `log` extensions).
+ * SSE (`message` partials, `done`, `error`, `heartbeat`, plus the `progress` and `log` extensions), and the
+ * README's prompts endpoints (`/prompts`, `/prompts/get`).
  *
  * @module
  */
-import { errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
+import { ClientError, ClientErrorCode, errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
+import { isObject } from "../../internal/is-object.ts";
 import {
   httpError,
   type HttpOptions,
@@ -87,6 +89,35 @@ class McpliteTransport implements Transport {
     const reply = replyFrom(parsed, response);
     if (reply === undefined) throw unreadable(response, parsed);
     if (!reply.ok) throw errorFromRpc(reply.error, { method: "tools/call", wire: this.wire, status: response.status });
+    return replyFromLite(reply.result);
+  }
+
+  /**
+   * Sends the prompts methods (the README's MCP-lite extension of §8.1): `prompts/list` as `POST
+   * {base}/prompts`, `prompts/get` as JSON-RPC on `POST {base}/prompts/get`. Other methods are not MCP-lite's.
+   */
+  async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
+    const path = method === "prompts/list" ? "/prompts" : method === "prompts/get" ? "/prompts/get" : undefined;
+    if (path === undefined) {
+      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${this.wire}`);
+    }
+    const headers = withTraceHeaders(
+      await this.#http.headers({ "content-type": "application/json", accept: "application/json" }),
+      ctx,
+    );
+    const body = method === "prompts/list"
+      ? JSON.stringify(params)
+      : JSON.stringify({ jsonrpc: "2.0", id: this.#nextId++, method, params: withTraceMeta(params, ctx) });
+    const response = await this.#http.post(path, headers, body, ctx.signal);
+    if (!response.ok) throw await this.#failure(response, method, ctx.signal);
+    const parsed = await readJsonBody(response, ctx.signal);
+    if (method === "prompts/list") {
+      if (!isObject(parsed) || !Array.isArray(parsed.prompts)) throw unreadable(response, parsed);
+      return { kind: "complete", result: parsed };
+    }
+    const reply = replyFrom(parsed, response);
+    if (reply === undefined) throw unreadable(response, parsed);
+    if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });
     return replyFromLite(reply.result);
   }
 

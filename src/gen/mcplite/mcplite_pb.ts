@@ -15,7 +15,7 @@ import type { JsonObject, Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file mcplite/mcplite.proto.
  */
 export const file_mcplite_mcplite: GenFile = /*@__PURE__*/
-  fileDesc("ChVtY3BsaXRlL21jcGxpdGUucHJvdG8SB21jcGxpdGUiBwoFRW1wdHki0wEKBFRvb2wSDAoEbmFtZRgBIAEoCRIMCgR0eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi0KDGlucHV0X3NjaGVtYRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFdGl0bGUYBSABKAkSLgoNb3V0cHV0X3NjaGVtYRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLYW5ub3RhdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IikKCVRvb2xzTGlzdBIcCgV0b29scxgBIAMoCzINLm1jcGxpdGUuVG9vbCKQAQoLVG9vbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJcCgxUb29sUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjCgRtZXRhGAIgASgLMhUubWNwbGl0ZS5SZXNwb25zZU1ldGEirAIKDFJlc3BvbnNlTWV0YRIsCg1yZXNwb25zZV90eXBlGAEgASgOMhUubWNwbGl0ZS5SZXNwb25zZVR5cGUSFQoNcHJvbWlzZV90b2tlbhgCIAEoCRIRCgl0aW1lc3RhbXAYAyABKAMSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFEhYKDnNlcnZlcl92ZXJzaW9uGAUgASgJEhUKDXJlcXVlc3Rfc3RhdGUYBiABKAkSLwoOaW5wdXRfcmVxdWVzdHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDnJldHJ5X2FmdGVyX21zGAggASgFEhIKCmV4cGlyZXNfYXQYCSABKAMSHAoUZXN0aW1hdGVkX2NvbXBsZXRpb24YCiABKAMqZAoMUmVzcG9uc2VUeXBlEgoKBkFOU1dFUhAAEgsKB1BST01JU0UQARIPCgtFTElDSVRBVElPThACEgsKB0ZBSUxVUkUQAxIdChlSRVFVRVNUX0ZPUl9NT1JFX1JFU09VUkNFEAQyuAEKB01DUExpdGUSMwoIR2V0VG9vbHMSDi5tY3BsaXRlLkVtcHR5GhIubWNwbGl0ZS5Ub29sc0xpc3QiA5ACARI3CghDYWxsVG9vbBIULm1jcGxpdGUuVG9vbFJlcXVlc3QaFS5tY3BsaXRlLlRvb2xSZXNwb25zZRI/Cg5DYWxsVG9vbFN0cmVhbRIULm1jcGxpdGUuVG9vbFJlcXVlc3QaFS5tY3BsaXRlLlRvb2xSZXNwb25zZTABYgZwcm90bzM", [file_google_protobuf_struct]);
+  fileDesc("ChVtY3BsaXRlL21jcGxpdGUucHJvdG8SB21jcGxpdGUiBwoFRW1wdHki0wEKBFRvb2wSDAoEbmFtZRgBIAEoCRIMCgR0eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi0KDGlucHV0X3NjaGVtYRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFdGl0bGUYBSABKAkSLgoNb3V0cHV0X3NjaGVtYRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLYW5ub3RhdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IikKCVRvb2xzTGlzdBIcCgV0b29scxgBIAMoCzINLm1jcGxpdGUuVG9vbCKQAQoLVG9vbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJcCgxUb29sUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjCgRtZXRhGAIgASgLMhUubWNwbGl0ZS5SZXNwb25zZU1ldGEirAIKDFJlc3BvbnNlTWV0YRIsCg1yZXNwb25zZV90eXBlGAEgASgOMhUubWNwbGl0ZS5SZXNwb25zZVR5cGUSFQoNcHJvbWlzZV90b2tlbhgCIAEoCRIRCgl0aW1lc3RhbXAYAyABKAMSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFEhYKDnNlcnZlcl92ZXJzaW9uGAUgASgJEhUKDXJlcXVlc3Rfc3RhdGUYBiABKAkSLwoOaW5wdXRfcmVxdWVzdHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDnJldHJ5X2FmdGVyX21zGAggASgFEhIKCmV4cGlyZXNfYXQYCSABKAMSHAoUZXN0aW1hdGVkX2NvbXBsZXRpb24YCiABKAMiVAoOUHJvbXB0QXJndW1lbnQSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghyZXF1aXJlZBgEIAEoCCKNAQoGUHJvbXB0EgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKgoJYXJndW1lbnRzGAQgAygLMhcubWNwbGl0ZS5Qcm9tcHRBcmd1bWVudBIlCgRtZXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIvCgtQcm9tcHRzTGlzdBIgCgdwcm9tcHRzGAEgAygLMg8ubWNwbGl0ZS5Qcm9tcHQikgEKDVByb21wdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJeCg5Qcm9tcHRSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSpkCgxSZXNwb25zZVR5cGUSCgoGQU5TV0VSEAASCwoHUFJPTUlTRRABEg8KC0VMSUNJVEFUSU9OEAISCwoHRkFJTFVSRRADEh0KGVJFUVVFU1RfRk9SX01PUkVfUkVTT1VSQ0UQBDKvAgoHTUNQTGl0ZRIzCghHZXRUb29scxIOLm1jcGxpdGUuRW1wdHkaEi5tY3BsaXRlLlRvb2xzTGlzdCIDkAIBEjcKCENhbGxUb29sEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlEj8KDkNhbGxUb29sU3RyZWFtEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlMAESNwoKR2V0UHJvbXB0cxIOLm1jcGxpdGUuRW1wdHkaFC5tY3BsaXRlLlByb21wdHNMaXN0IgOQAgESPAoJR2V0UHJvbXB0EhYubWNwbGl0ZS5Qcm9tcHRSZXF1ZXN0GhcubWNwbGl0ZS5Qcm9tcHRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * No arguments.
@@ -271,6 +271,188 @@ export const ResponseMetaSchema: GenMessage<ResponseMeta> = /*@__PURE__*/
   messageDesc(file_mcplite_mcplite, 5);
 
 /**
+ * Addition: one argument of a prompt.
+ *
+ * @generated from message mcplite.PromptArgument
+ */
+export type PromptArgument = Message<"mcplite.PromptArgument"> & {
+  /**
+   * The argument name.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * A human-readable title.
+   *
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * What the argument means.
+   *
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * Whether it must be given.
+   *
+   * @generated from field: bool required = 4;
+   */
+  required: boolean;
+};
+
+/**
+ * Describes the message mcplite.PromptArgument.
+ * Use `create(PromptArgumentSchema)` to create a new message.
+ */
+export const PromptArgumentSchema: GenMessage<PromptArgument> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 6);
+
+/**
+ * Addition: a prompt as GetPrompts lists it (MCP `Prompt`).
+ *
+ * @generated from message mcplite.Prompt
+ */
+export type Prompt = Message<"mcplite.Prompt"> & {
+  /**
+   * The unique prompt name.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * A human-readable title.
+   *
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * What the prompt is for.
+   *
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * Its arguments.
+   *
+   * @generated from field: repeated mcplite.PromptArgument arguments = 4;
+   */
+  arguments: PromptArgument[];
+
+  /**
+   * Free-form metadata (MCP `_meta`).
+   *
+   * @generated from field: google.protobuf.Struct meta = 5;
+   */
+  meta?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message mcplite.Prompt.
+ * Use `create(PromptSchema)` to create a new message.
+ */
+export const PromptSchema: GenMessage<Prompt> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 7);
+
+/**
+ * Addition: the prompts a server serves.
+ *
+ * @generated from message mcplite.PromptsList
+ */
+export type PromptsList = Message<"mcplite.PromptsList"> & {
+  /**
+   * The prompts, in registration order.
+   *
+   * @generated from field: repeated mcplite.Prompt prompts = 1;
+   */
+  prompts: Prompt[];
+};
+
+/**
+ * Describes the message mcplite.PromptsList.
+ * Use `create(PromptsListSchema)` to create a new message.
+ */
+export const PromptsListSchema: GenMessage<PromptsList> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 8);
+
+/**
+ * Addition: a request to render a prompt.
+ *
+ * @generated from message mcplite.PromptRequest
+ */
+export type PromptRequest = Message<"mcplite.PromptRequest"> & {
+  /**
+   * The prompt name.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Its arguments (strings, by name).
+   *
+   * @generated from field: google.protobuf.Struct arguments = 2;
+   */
+  arguments?: JsonObject | undefined;
+
+  /**
+   * The signed state of an ELICITATION response, sent back unchanged with the answers.
+   *
+   * @generated from field: string request_state = 3;
+   */
+  requestState: string;
+
+  /**
+   * The answers to an ELICITATION response's input requests, by key.
+   *
+   * @generated from field: google.protobuf.Struct input_responses = 4;
+   */
+  inputResponses?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message mcplite.PromptRequest.
+ * Use `create(PromptRequestSchema)` to create a new message.
+ */
+export const PromptRequestSchema: GenMessage<PromptRequest> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 9);
+
+/**
+ * Addition: a rendered prompt, or an input round.
+ *
+ * @generated from message mcplite.PromptResponse
+ */
+export type PromptResponse = Message<"mcplite.PromptResponse"> & {
+  /**
+   * MCP's GetPromptResult ({description?, messages}); empty for an input round.
+   *
+   * @generated from field: google.protobuf.Struct result = 1;
+   */
+  result?: JsonObject | undefined;
+
+  /**
+   * Set for an input round (ELICITATION, REQUEST_FOR_MORE_RESOURCE); absent on a rendered prompt.
+   *
+   * @generated from field: mcplite.ResponseMeta meta = 2;
+   */
+  meta?: ResponseMeta | undefined;
+};
+
+/**
+ * Describes the message mcplite.PromptResponse.
+ * Use `create(PromptResponseSchema)` to create a new message.
+ */
+export const PromptResponseSchema: GenMessage<PromptResponse> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 10);
+
+/**
  * The response types of MCP-lite §3.3. The spec fixes these names and numbers, so the enum keeps them
  * instead of buf's RESPONSE_TYPE_ prefix and _UNSPECIFIED zero value (see buf.yaml): ANSWER is the default.
  *
@@ -306,7 +488,8 @@ export const ResponseType = {
   FAILURE: 3,
 
   /**
-   * Addition: the server needs more of a resource (quota, budget) before it can go on.
+   * Addition: the handler needs a resource from the client before it can go on (input_requests of
+   * method "resources/request", request_state; answered as ELICITATION is, with the resource's contents).
    *
    * @generated from enum value: REQUEST_FOR_MORE_RESOURCE = 4;
    */
@@ -363,6 +546,27 @@ export const MCPLite: GenService<{
     methodKind: "server_streaming";
     input: typeof ToolRequestSchema;
     output: typeof ToolResponseSchema;
+  },
+  /**
+   * Addition (spec §8.1, prompts): lists the prompts a caller may get, with their arguments.
+   *
+   * @generated from rpc mcplite.MCPLite.GetPrompts
+   */
+  getPrompts: {
+    methodKind: "unary";
+    input: typeof EmptySchema;
+    output: typeof PromptsListSchema;
+  },
+  /**
+   * Addition (spec §8.1, prompts): renders one prompt; a prompt that asks the client answers as CallTool
+   * does (meta.response_type ELICITATION, input_requests, request_state), and is called again.
+   *
+   * @generated from rpc mcplite.MCPLite.GetPrompt
+   */
+  getPrompt: {
+    methodKind: "unary";
+    input: typeof PromptRequestSchema;
+    output: typeof PromptResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_mcplite_mcplite, 0);

@@ -102,6 +102,18 @@ const stream = (name, args, { deadline = soon(), cancelAfter, on = client } = {}
   });
 
 const scenarios = {
+  async prompts() {
+    const listed = await unary("GetPrompts", {});
+    const got = await unary("GetPrompt", { name: "greet", arguments: toStruct({ name: "Ada" }) });
+    const missing = await unary("GetPrompt", { name: "greet", arguments: toStruct({}) });
+    const unknown = await unary("GetPrompt", { name: "nope", arguments: toStruct({}) });
+    return {
+      prompts: listed.prompts.map((p) => ({ name: p.name, description: p.description, arguments: p.arguments })),
+      got: response(got),
+      missing: { code: missing.code, message: missing.message },
+      unknown: { code: unknown.code, message: unknown.message },
+    };
+  },
   async basic() {
     const tools = await unary("GetTools", {});
     const add = await call("add", { a: 2, b: 3 });

@@ -1,0 +1,149 @@
+/**
+ * Pushed promise updates (MCP-lite spec v0.042 §5.3, "Alternative: use CallToolStream for server-pushed
+ * updates"): a streamed call of a `ctx.defer()` tool keeps its stream open and pushes the job's
+ * progress, then its result, instead of ending at the promise; past the bounded wait it answers the
+ * promise as before. Over SSE, gRPC `CallToolStream` (real HTTP/2) and stdio with `_meta.stream`; our
+ * client's `stream()` gets the result without a redeem.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import * as v from "valibot";
+import { createClient as createConnectClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createServer, defineTool, mcpLiteBinding, serve } from "../../../mod.ts";
+import type { Listener } from "../../../src/types.ts";
+import { type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
+import { createClient, createMcpliteTransport } from "../../../src/client/mod.ts";
+import { grpcTransport } from "../../../src/client/transports/grpc.ts";
+import { post } from "../../helpers/request.ts";
+import { readSse } from "../../helpers/sse.ts";
+import { pipeServer } from "../../helpers/stdio.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A tool whose deferred job reports two steps of progress, then answers after `ms` in all. */
+function jobServer(options: { pushMs?: number } = {}) {
+  const bindings = options.pushMs === undefined ? undefined : [mcpLiteBinding({ pushMs: options.pushMs })];
+  return createServer({ name: "jobs", version: "1.0.0", secret: "pushed-updates-secret-0123456789abcdef", bindings })
+    .tool(
+      defineTool("crunch")
+        .describe("Crunches numbers in the background")
+        .input(v.object({ ms: v.number() }))
+        .longRunning({ retryAfterMs: 20 })
+        .handle(({ ms }, ctx) =>
+          ctx.defer(async () => {
+            ctx.progress(1, 2, "loading");
+            await sleep(ms / 2);
+            ctx.progress(2, 2, "adding up");
+            await sleep(ms / 2);
+            return { rows: 42 };
+          })
+        ),
+    );
+}
+
+function sseCall(args: Record<string, unknown>): Request {
+  return post(
+    "/mcp-lite/v1/calltools",
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "crunch", arguments: args } },
+    { accept: "text/event-stream" },
+  );
+}
+
+describe("pushed promise updates over MCP-lite SSE", () => {
+  it("pushes the job's progress, then its result in done, instead of a promise", async () => {
+    const events = await readSse(await jobServer().fetch(sseCall({ ms: 100 })));
+    const kinds = events.map((e) => e.event).filter((e) => e !== "heartbeat");
+    assert.deepEqual(kinds, ["progress", "progress", "done"]);
+    assert.deepEqual(events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data)), [
+      { progress: 1, total: 2, message: "loading" },
+      { progress: 2, total: 2, message: "adding up" },
+    ]);
+    const done = JSON.parse(events.at(-1)!.data);
+    assert.equal(done._meta.response_type, "answer");
+    assert.deepEqual(done.structuredContent, { rows: 42 });
+  });
+
+  it("answers the promise, as before, when the job outlasts pushMs, and when the call is not streamed", async () => {
+    const server = jobServer({ pushMs: 30 });
+    const events = await readSse(await server.fetch(sseCall({ ms: 600 })));
+    const done = JSON.parse(events.find((e) => e.event === "done")!.data);
+    assert.equal(done._meta.response_type, "promise");
+    assert.match(done._meta.promise_token, /^mcl1\./);
+    const plain = await (await jobServer().fetch(post("/mcp-lite/v1/calltools", {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "crunch", arguments: { ms: 50 } },
+    }))).json();
+    assert.equal(plain.result._meta.response_type, "promise");
+  });
+});
+
+describe("pushed promise updates on sockets", () => {
+  const server = jobServer();
+  let http: Listener;
+  let grpc: GrpcListener;
+  before(async () => {
+    http = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    grpc = await serveGrpc(server, { port: 0, closeGraceMs: 500 });
+  });
+  after(async () => {
+    await grpc.close();
+    await http.close();
+  });
+
+  it("gRPC CallToolStream (HTTP/2) sends progress messages, then the ANSWER", async () => {
+    const client = createConnectClient(MCPLite, createGrpcTransport({ baseUrl: `http://127.0.0.1:${grpc.port}` }));
+    const messages = [];
+    for await (const response of client.callToolStream({ name: "crunch", arguments: { ms: 100 } })) {
+      messages.push(response);
+    }
+    assert.deepEqual(messages.slice(0, 2).map((m) => [m.meta, m.result]), [
+      [undefined, { progress: { progress: 1, total: 2, message: "loading" } }],
+      [undefined, { progress: { progress: 2, total: 2, message: "adding up" } }],
+    ]);
+    assert.equal(messages.length, 3);
+    assert.equal(messages[2].meta?.responseType, 0); // ANSWER
+    assert.deepEqual(messages[2].result?.structuredContent, { rows: 42 });
+  });
+
+  it("our client's stream() gets the progress and the result without redeeming, over MCP-lite and gRPC", async () => {
+    const h2 = createGrpcTransport({ baseUrl: `http://127.0.0.1:${grpc.port}` });
+    for (const transport of [createMcpliteTransport(`${http.url}/mcp-lite/v1`), grpcTransport(h2)]) {
+      const calls: string[] = [];
+      const client = createClient<typeof server>(transport);
+      const progress: number[] = [];
+      const stream = client.stream("crunch", { ms: 100 }, { onProgress: (p) => progress.push(p.progress) });
+      for await (const _ of stream) calls.push("partial");
+      assert.deepEqual(await stream.result, { rows: 42 }, transport.wire);
+      assert.deepEqual(progress, [1, 2], transport.wire);
+      assert.deepEqual(calls, []);
+    }
+  });
+});
+
+describe("pushed promise updates over MCP-lite stdio", () => {
+  it("a call with _meta.stream gets notifications/progress, then the answer", async () => {
+    const piped = pipeServer(jobServer());
+    try {
+      piped.send({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "crunch", arguments: { ms: 100 }, _meta: { stream: true } },
+      });
+      const answer = await piped.answer(7);
+      const result = answer.result as Record<string, any>;
+      assert.equal(result._meta.response_type, "answer");
+      assert.deepEqual(result.structuredContent, { rows: 42 });
+      const progress = piped.messages.filter((m) => m.method === "notifications/progress").map((m) => m.params);
+      assert.deepEqual(progress, [
+        { requestId: 7, progress: 1, total: 2, message: "loading" },
+        { requestId: 7, progress: 2, total: 2, message: "adding up" },
+      ]);
+    } finally {
+      await piped.end();
+    }
+  });
+});
