@@ -96,8 +96,15 @@ export class AutoTransport implements Transport {
 
   async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const transport = await this.#transport(ctx);
-    const requester = transport.request === undefined ? await this.#requesterFor(method, transport, ctx) : transport;
-    return await requester.request!(method, params, ctx);
+    if (transport.request !== undefined) {
+      try {
+        return await transport.request(method, params, ctx);
+      } catch (error) {
+        // A wire that carries some methods (MCP-lite: prompts) but not this one: MCP serves it.
+        if (!(error instanceof ClientError && error.code === ClientErrorCode.Unsupported)) throw error;
+      }
+    }
+    return await (await this.#requesterFor(method, transport, ctx)).request!(method, params, ctx);
   }
 
   async discover(ctx: RequestContext): Promise<Record<string, unknown>> {
