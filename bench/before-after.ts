@@ -6,10 +6,12 @@
  * authentication check adds. With `--cpu`, each row is instead timed in CPU time (`process.cpuUsage()`)
  * over interleaved blocks of calls, the median block kept: on a loaded machine the time a process
  * waits for a core does not count, so before/after ratios stay readable where wall time is noise.
+ * With `--promise` (CPU time), the rows are instead a promise → redeem round trip on MCP-lite (sealed
+ * tokens, the default) against two floor requests and two plain `tools/call`s of each checkout.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
- *   bun bench/before-after.ts --before /tmp/before [--middleware]
- *   deno run -A bench/before-after.ts --before /tmp/before [--middleware]
+ *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise]
+ *   deno run -A bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise]
  *
  * @module
  */
@@ -18,7 +20,7 @@ import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
 import { median, runScenario, runtime } from "./harness.ts";
-import { ADD_PARAMS, legacy, lite, modern } from "./requests.ts";
+import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
 import { floor } from "./servers/floor.ts";
 
@@ -28,7 +30,8 @@ if (at < 0 || process.argv[at + 1] === undefined) {
   process.exit(2);
 }
 const withMiddleware = process.argv.includes("--middleware");
-const inCpuTime = process.argv.includes("--cpu");
+const promiseRows = process.argv.includes("--promise");
+const inCpuTime = promiseRows || process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
 
 /** The same server from either checkout: `add`, the default bindings (MCP-lite and MCP). */
@@ -37,12 +40,18 @@ function build(sdk: typeof after): Fetch {
     .describe("Adds two numbers")
     .input(v.object({ a: v.number(), b: v.number() }))
     .handle(({ a, b }) => ({ sum: a + b }));
-  const server = sdk.createServer({ name: "bench", version: "1.0.0" }).tool(add);
+  const analyze = sdk.defineTool("analyze")
+    .describe("Analyses a dataset; answers with a promise")
+    .input(v.object({ dataset_id: v.string() }))
+    .handle(({ dataset_id }, ctx) => ctx.promise({ state: { dataset_id }, retryAfterMs: 1 }))
+    .redeem(({ dataset_id }) => ({ dataset_id, rows: 42 }));
+  const server = sdk.createServer({ name: "bench", version: "1.0.0", secret: SECRET }).tool(add).tool(analyze);
   // One pass-through middleware, the shape both versions accept.
   if (withMiddleware) server.use((_call, next) => next() as never);
   return server.fetch;
 }
 
+const SECRET = "a benchmark secret of at least thirty-two bytes";
 const SUM = '"structuredContent":{"sum":3}';
 const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
 const MODERN = modern("tools/call", ADD_PARAMS);
@@ -50,6 +59,24 @@ const LEGACY = legacy("tools/call", ADD_PARAMS);
 const old = build(before);
 const ours = build(after);
 const suffix = withMiddleware ? ", one middleware" : "";
+
+const ANALYZE = lite("/calltools", "tools/call", { name: "analyze", arguments: { dataset_id: "d1" } });
+
+/** A promise → redeem round trip on MCP-lite: the tool answers with a token, the client redeems it. */
+async function promiseRound(fetch: Fetch): Promise<string> {
+  const first = await (await fetch(ANALYZE())).json() as { result: { _meta: { promise_token: string } } };
+  const redeem = jsonPost(
+    "/mcp-lite/v1/calltools",
+    rpc("tools/call", { name: "redeem", arguments: { promise: first.result._meta.promise_token } }),
+  );
+  return await (await fetch(redeem())).text();
+}
+
+/** Two requests in a row to one server. */
+const twice = (fetch: Fetch) => async () => {
+  await (await fetch(LITE())).text();
+  return await (await fetch(LITE())).text();
+};
 
 const ROWS: [name: string, fetch: Fetch, request: typeof LITE][] = [
   ["floor", floor, LITE],
@@ -63,7 +90,25 @@ const ROWS: [name: string, fetch: Fetch, request: typeof LITE][] = [
   ["after · MCP 2025", ours, LEGACY],
 ];
 
-if (inCpuTime) await cpuTimeRows();
+/** What the CPU-time mode measures: a name, the work, a text its answer contains, the row it is compared with. */
+type CpuRow = [name: string, run: () => Promise<string>, expect: string, base: string];
+const request = (fetch: Fetch, make: typeof LITE) => async () => await (await fetch(make())).text();
+const CPU_ROWS: CpuRow[] = promiseRows
+  ? [
+    ["floor · two requests", twice(floor), SUM, "floor · two requests"],
+    ["before · two tools/call", twice(old), SUM, "floor · two requests"],
+    ["after · two tools/call", twice(ours), SUM, "floor · two requests"],
+    ["before · promise → redeem", () => promiseRound(old), '"rows":42', "floor · two requests"],
+    ["after · promise → redeem", () => promiseRound(ours), '"rows":42', "floor · two requests"],
+  ]
+  : ROWS.map(([name, fetch, make]) => [
+    name,
+    request(fetch, make),
+    SUM,
+    make === MODERN ? "floor 2026" : make === LEGACY ? "floor 2025" : "floor",
+  ]);
+
+if (inCpuTime) await cpuTimeRows(CPU_ROWS);
 else {
   await runScenario(`tools/call before → after${suffix}`, [
     ...ROWS.map(([name, fetch, request]) => {
@@ -73,28 +118,32 @@ else {
   ], { cpuMs: 1500 });
 }
 
-/** CPU µs per call of each row: 40 rounds of one block of 2,000 calls per row, rows interleaved, the median block. */
-async function cpuTimeRows(): Promise<void> {
-  const BLOCK = 2_000;
-  const samples = new Map<string, number[]>(ROWS.map(([name]) => [name, []]));
-  for (const [name, fetch, request] of ROWS) { // warm up, and check each answer once
-    const text = await (await fetch(request())).text();
-    if (!text.includes(SUM)) throw new Error(`${name} answered ${text}`);
-    for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
+/** CPU µs per call of each row: 40 rounds of one block of calls per row, rows interleaved, the median block. */
+async function cpuTimeRows(rows: CpuRow[]): Promise<void> {
+  const BLOCK = promiseRows ? 500 : 2_000;
+  const samples = new Map<string, number[]>(rows.map(([name]) => [name, []]));
+  for (const [name, run, expect] of rows) { // warm up, and check each answer once
+    const text = await run();
+    if (!text.includes(expect)) throw new Error(`${name} answered ${text}`);
+    for (let i = 0; i < BLOCK; i++) await run();
   }
   for (let round = 0; round < 40; round++) {
-    for (const [name, fetch, request] of ROWS) {
+    for (const [name, run] of rows) {
       const start = process.cpuUsage();
-      for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
+      for (let i = 0; i < BLOCK; i++) await run();
       const used = process.cpuUsage(start);
       samples.get(name)!.push((used.user + used.system) / BLOCK);
     }
   }
   const { name: rt, version } = runtime();
-  console.log(`\ntools/call before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
+  const what = promiseRows ? "promise → redeem" : "tools/call";
+  console.log(`\n${what} before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
   const of = (name: string) => median(samples.get(name)!);
-  for (const [name] of ROWS) {
-    const pair = name.startsWith("after") ? ` ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before` : "";
-    console.log(`  ${name.padEnd(26)} ${of(name).toFixed(2).padStart(7)} µs${pair}`);
+  for (const [name, , , base] of rows) {
+    const ratio = name === base ? "" : ` ${(of(name) / of(base)).toFixed(2)}× ${base}`;
+    const pair = name.startsWith("after")
+      ? ` · ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before`
+      : "";
+    console.log(`  ${name.padEnd(26)} ${of(name).toFixed(2).padStart(7)} µs${ratio}${pair}`);
   }
 }
