@@ -80,7 +80,7 @@ export async function webPrimitives(macKey: Uint8Array, sealKey: Uint8Array): Pr
 }
 
 /**
- * The operations of a key through `node:crypto` (synchronous), keys imported once as `KeyObject`s.
+ * The operations of a key through `node:crypto` (synchronous), the HMAC's padded keys made once.
  *
  * @param node The runtime's `node:crypto`.
  * @param macKey The 32-byte HMAC key.
@@ -88,7 +88,6 @@ export async function webPrimitives(macKey: Uint8Array, sealKey: Uint8Array): Pr
  * @returns The operations.
  */
 export function nodePrimitives(node: NodeCrypto, macKey: Uint8Array, sealKey: Uint8Array): KeyPrimitives {
-  const seal = node.createSecretKey(sealKey);
   const options = { authTagLength: TAG_BYTES };
   // HMAC as RFC 2104 §2 defines it, H(K ⊕ opad ‖ H(K ⊕ ipad ‖ data)), over node:crypto's SHA-256 with
   // the padded keys made once: Deno's createHmac re-imports its key on every call (about twice the cost).
@@ -105,7 +104,7 @@ export function nodePrimitives(node: NodeCrypto, macKey: Uint8Array, sealKey: Ui
     mac: hmac,
     checkMac: (tag, data) => tag.byteLength === 32 && node.timingSafeEqual(hmac(data), tag),
     seal(iv, aad, plaintext) {
-      const cipher = node.createCipheriv("aes-256-gcm", seal, iv, options).setAAD(aad);
+      const cipher = node.createCipheriv("aes-256-gcm", sealKey, iv, options).setAAD(aad);
       const body = cipher.update(plaintext);
       const rest = cipher.final(); // empty for GCM, a stream mode
       const out = new Uint8Array(body.byteLength + rest.byteLength + TAG_BYTES);
@@ -117,7 +116,7 @@ export function nodePrimitives(node: NodeCrypto, macKey: Uint8Array, sealKey: Ui
     open(iv, aad, sealed) {
       if (sealed.byteLength < TAG_BYTES) throw new RangeError("shorter than its tag");
       const end = sealed.byteLength - TAG_BYTES;
-      const decipher = node.createDecipheriv("aes-256-gcm", seal, iv, options).setAAD(aad);
+      const decipher = node.createDecipheriv("aes-256-gcm", sealKey, iv, options).setAAD(aad);
       decipher.setAuthTag!(sealed.subarray(end));
       const body = decipher.update(sealed.subarray(0, end));
       const rest = decipher.final(); // throws when the tag does not match

@@ -2,13 +2,13 @@
  * The runtime's `node:crypto`, when it has one, reached without importing it: `process.getBuiltinModule`
  * (Node ≥ 22.3, Bun, Deno, Workers with `nodejs_compat`) hands it over at run time, so a bundle for a
  * platform without it (a browser, a Worker without `nodejs_compat`) neither fails nor carries a polyfill.
- * Its HMAC and AES-GCM run on the calling thread, where Web Crypto's wait for the runtime's thread pool
+ * Its hashes and AES-GCM run on the calling thread, where Web Crypto's wait for the runtime's thread pool
  * (40–70 µs per call, more than a whole request). Callers keep Web Crypto as the fallback.
  *
  * @module
  */
 
-/** A hash or HMAC in progress. */
+/** A hash in progress. */
 export interface NodeHash {
   /** Feeds bytes. */
   update(data: Uint8Array): NodeHash;
@@ -32,23 +32,19 @@ export interface NodeCipher {
 
 /** The part of `node:crypto` the SDK uses. */
 export interface NodeCrypto {
-  /** Imports raw key bytes once. */
-  createSecretKey(key: Uint8Array): unknown;
-  /** Starts an HMAC. */
-  createHmac(algorithm: "sha256", key: unknown): NodeHash;
   /** Starts a hash. */
   createHash(algorithm: "sha256"): NodeHash;
   /** Starts an encryption. */
   createCipheriv(
     algorithm: "aes-256-gcm",
-    key: unknown,
+    key: Uint8Array,
     iv: Uint8Array,
     options: { authTagLength: number },
   ): NodeCipher;
   /** Starts a decryption. */
   createDecipheriv(
     algorithm: "aes-256-gcm",
-    key: unknown,
+    key: Uint8Array,
     iv: Uint8Array,
     options: { authTagLength: number },
   ): NodeCipher;
@@ -74,7 +70,7 @@ export function nodeCrypto(): NodeCrypto | undefined {
   const g = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
   try {
     const module = g.process?.getBuiltinModule?.("node:crypto") as Partial<NodeCrypto> | undefined;
-    return typeof module?.createHmac === "function" && typeof module.createCipheriv === "function"
+    return typeof module?.createHash === "function" && typeof module.createCipheriv === "function"
       ? module as NodeCrypto
       : undefined;
   } catch {
