@@ -20,9 +20,10 @@ import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
 import { median, runScenario, runtime } from "./harness.ts";
-import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
+import { ADD_PARAMS, legacy, lite, modern } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
 import { floor } from "./servers/floor.ts";
+import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
 
 const at = process.argv.indexOf("--before");
 if (at < 0 || process.argv[at + 1] === undefined) {
@@ -40,43 +41,21 @@ function build(sdk: typeof after): Fetch {
     .describe("Adds two numbers")
     .input(v.object({ a: v.number(), b: v.number() }))
     .handle(({ a, b }) => ({ sum: a + b }));
-  const analyze = sdk.defineTool("analyze")
-    .describe("Analyses a dataset; answers with a promise")
-    .input(v.object({ dataset_id: v.string() }))
-    .handle(({ dataset_id }, ctx) => ctx.promise({ state: { dataset_id }, retryAfterMs: 1 }))
-    .redeem(({ dataset_id }) => ({ dataset_id, rows: 42 }));
-  const server = sdk.createServer({ name: "bench", version: "1.0.0", secret: SECRET }).tool(add).tool(analyze);
+  const server = sdk.createServer({ name: "bench", version: "1.0.0" }).tool(add);
   // One pass-through middleware, the shape both versions accept.
   if (withMiddleware) server.use((_call, next) => next() as never);
   return server.fetch;
 }
 
-const SECRET = "a benchmark secret of at least thirty-two bytes";
 const SUM = '"structuredContent":{"sum":3}';
 const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
 const MODERN = modern("tools/call", ADD_PARAMS);
 const LEGACY = legacy("tools/call", ADD_PARAMS);
 const old = build(before);
 const ours = build(after);
+const oldPromising = promisingServer(before);
+const oursPromising = promisingServer(after);
 const suffix = withMiddleware ? ", one middleware" : "";
-
-const ANALYZE = lite("/calltools", "tools/call", { name: "analyze", arguments: { dataset_id: "d1" } });
-
-/** A promise → redeem round trip on MCP-lite: the tool answers with a token, the client redeems it. */
-async function promiseRound(fetch: Fetch): Promise<string> {
-  const first = await (await fetch(ANALYZE())).json() as { result: { _meta: { promise_token: string } } };
-  const redeem = jsonPost(
-    "/mcp-lite/v1/calltools",
-    rpc("tools/call", { name: "redeem", arguments: { promise: first.result._meta.promise_token } }),
-  );
-  return await (await fetch(redeem())).text();
-}
-
-/** Two requests in a row to one server. */
-const twice = (fetch: Fetch) => async () => {
-  await (await fetch(LITE())).text();
-  return await (await fetch(LITE())).text();
-};
 
 const ROWS: [name: string, fetch: Fetch, request: typeof LITE][] = [
   ["floor", floor, LITE],
@@ -95,11 +74,11 @@ type CpuRow = [name: string, run: () => Promise<string>, expect: string, base: s
 const request = (fetch: Fetch, make: typeof LITE) => async () => await (await fetch(make())).text();
 const CPU_ROWS: CpuRow[] = promiseRows
   ? [
-    ["floor · two requests", twice(floor), SUM, "floor · two requests"],
-    ["before · two tools/call", twice(old), SUM, "floor · two requests"],
-    ["after · two tools/call", twice(ours), SUM, "floor · two requests"],
-    ["before · promise → redeem", () => promiseRound(old), '"rows":42', "floor · two requests"],
-    ["after · promise → redeem", () => promiseRound(ours), '"rows":42', "floor · two requests"],
+    ["floor · two requests", () => twoRequests(floor, LITE), SUM, "floor · two requests"],
+    ["before · two tools/call", () => twoRequests(old, LITE), SUM, "floor · two requests"],
+    ["after · two tools/call", () => twoRequests(ours, LITE), SUM, "floor · two requests"],
+    ["before · promise → redeem", () => promiseRound(oldPromising), REDEEMED, "floor · two requests"],
+    ["after · promise → redeem", () => promiseRound(oursPromising), REDEEMED, "floor · two requests"],
   ]
   : ROWS.map(([name, fetch, make]) => [
     name,

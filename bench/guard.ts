@@ -19,13 +19,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import * as v from "valibot";
-import { createServer, defineTool } from "../mod.ts";
+import * as sdk from "../mod.ts";
 import { bundleSizes, OURS, OURS_LITE } from "./bundle.ts";
 import { runScenario } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import { floor, floorText } from "./servers/floor.ts";
 import { oursShapes as ours } from "./servers/ours.ts";
+import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
 
 /** The goal, as a multiple of the floor (in-process `tools/call` ≤ 1.5× the floor on every HTTP wire). */
 const GOAL = 1.5;
@@ -52,14 +52,7 @@ const LEGACY = legacy("tools/call", ADD_PARAMS);
 const LITE_TEXT = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_text" });
 const LITE_CHECKED = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_checked" });
 const LITE_NO_LENGTH = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", ADD_PARAMS), {}, false);
-const SECRET = "a guard secret of at least thirty-two bytes";
-const analyze = defineTool("analyze")
-  .describe("Analyses a dataset; answers with a promise")
-  .input(v.object({ dataset_id: v.string() }))
-  .handle(({ dataset_id }, ctx) => ctx.promise({ state: { dataset_id }, retryAfterMs: 1 }))
-  .redeem(({ dataset_id }) => ({ dataset_id, rows: 42 }));
-const promising = createServer({ name: "guard", version: "1.0.0", secret: SECRET }).tool(analyze);
-const ANALYZE = lite("/calltools", "tools/call", { name: "analyze", arguments: { dataset_id: "d1" } });
+const promising = promisingServer(sdk);
 
 // Each wire is compared with the floor fed the same request bytes.
 const result = await runScenario("tools/call guard", [
@@ -83,24 +76,13 @@ const result = await runScenario("tools/call guard", [
     name: "floor · two requests",
     floor: "floor · two requests",
     expect: SUM,
-    fn: async () => {
-      await (await floor(LITE())).text();
-      return await (await floor(LITE())).text();
-    },
+    fn: () => twoRequests(floor, LITE),
   },
   {
     name: "MCP-lite promise → redeem (sealed)",
     floor: "floor · two requests",
-    expect: '"rows":42',
-    fn: async () => {
-      const first = await (await promising.fetch(ANALYZE())).json() as { result: { _meta: { promise_token: string } } };
-      const token = first.result._meta.promise_token;
-      const redeem = jsonPost(
-        "/mcp-lite/v1/calltools",
-        rpc("tools/call", { name: "redeem", arguments: { promise: token } }),
-      );
-      return await (await promising.fetch(redeem())).text();
-    },
+    expect: REDEEMED,
+    fn: () => promiseRound(promising),
   },
 ], { cpuMs: 1200 });
 
