@@ -6,10 +6,12 @@
  * authentication check adds. With `--cpu`, each row is instead timed in CPU time (`process.cpuUsage()`)
  * over interleaved blocks of calls, the median block kept: on a loaded machine the time a process
  * waits for a core does not count, so before/after ratios stay readable where wall time is noise.
+ * With `--promise` (CPU time), the rows are instead a promise → redeem round trip on MCP-lite (sealed
+ * tokens, the default) against two floor requests and two plain `tools/call`s of each checkout.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
- *   bun bench/before-after.ts --before /tmp/before [--middleware]
- *   deno run -A bench/before-after.ts --before /tmp/before [--middleware]
+ *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise]
+ *   deno run -A bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise]
  *
  * @module
  */
@@ -21,6 +23,7 @@ import { cpuTimePerCall, runScenario, runtime } from "./harness.ts";
 import { ADD_PARAMS, legacy, lite, modern } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
 import { floor } from "./servers/floor.ts";
+import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
 
 const at = process.argv.indexOf("--before");
 if (at < 0 || process.argv[at + 1] === undefined) {
@@ -28,7 +31,8 @@ if (at < 0 || process.argv[at + 1] === undefined) {
   process.exit(2);
 }
 const withMiddleware = process.argv.includes("--middleware");
-const inCpuTime = process.argv.includes("--cpu");
+const promiseRows = process.argv.includes("--promise");
+const inCpuTime = promiseRows || process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
 
 /** The same server from either checkout: `add`, the default bindings (MCP-lite and MCP). */
@@ -49,6 +53,8 @@ const MODERN = modern("tools/call", ADD_PARAMS);
 const LEGACY = legacy("tools/call", ADD_PARAMS);
 const old = build(before);
 const ours = build(after);
+const oldPromising = promisingServer(before);
+const oursPromising = promisingServer(after);
 const suffix = withMiddleware ? ", one middleware" : "";
 
 const ROWS: [name: string, fetch: Fetch, request: typeof LITE][] = [
@@ -63,7 +69,25 @@ const ROWS: [name: string, fetch: Fetch, request: typeof LITE][] = [
   ["after · MCP 2025", ours, LEGACY],
 ];
 
-if (inCpuTime) await cpuTimeRows();
+/** What the CPU-time mode measures: a name, the work, a text its answer contains, the row it is compared with. */
+type CpuRow = [name: string, run: () => Promise<string>, expect: string, base: string];
+const request = (fetch: Fetch, make: typeof LITE) => async () => await (await fetch(make())).text();
+const CPU_ROWS: CpuRow[] = promiseRows
+  ? [
+    ["floor · two requests", () => twoRequests(floor, LITE), SUM, "floor · two requests"],
+    ["before · two tools/call", () => twoRequests(old, LITE), SUM, "floor · two requests"],
+    ["after · two tools/call", () => twoRequests(ours, LITE), SUM, "floor · two requests"],
+    ["before · promise → redeem", () => promiseRound(oldPromising), REDEEMED, "floor · two requests"],
+    ["after · promise → redeem", () => promiseRound(oursPromising), REDEEMED, "floor · two requests"],
+  ]
+  : ROWS.map(([name, fetch, make]) => [
+    name,
+    request(fetch, make),
+    SUM,
+    make === MODERN ? "floor 2026" : make === LEGACY ? "floor 2025" : "floor",
+  ]);
+
+if (inCpuTime) await cpuTimeRows(CPU_ROWS);
 else {
   await runScenario(`tools/call before → after${suffix}`, [
     ...ROWS.map(([name, fetch, request]) => {
@@ -73,16 +97,22 @@ else {
   ], { cpuMs: 1500 });
 }
 
-/** CPU µs per call of each row (`cpuTimePerCall`), each "after" row as a ratio to its "before" row. */
-async function cpuTimeRows(): Promise<void> {
-  const perCall = await cpuTimePerCall(ROWS, SUM);
+/** CPU µs per call of each row (`cpuTimePerCall`), as a ratio to its base row and each "after" row to its "before" row. */
+async function cpuTimeRows(rows: CpuRow[]): Promise<void> {
+  const perCall = await cpuTimePerCall(
+    rows.map(([name, run, expect]) => [name, run, expect]),
+    "",
+    promiseRows ? 500 : 2_000,
+  );
   const { name: rt, version } = runtime();
-  console.log(`\ntools/call before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
+  const what = promiseRows ? "promise → redeem" : "tools/call";
+  console.log(`\n${what} before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
   const of = (name: string) => perCall.get(name)!;
-  for (const [name] of ROWS) {
+  for (const [name, , , base] of rows) {
+    const ratio = name === base ? "" : ` ${(of(name) / of(base)).toFixed(2)}× ${base}`;
     const pair = name.startsWith("after")
-      ? ` ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before`
+      ? ` · ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before`
       : "";
-    console.log(`  ${name.padEnd(26)} ${of(name).toFixed(2).padStart(7)} µs${pair}`);
+    console.log(`  ${name.padEnd(26)} ${of(name).toFixed(2).padStart(7)} µs${ratio}${pair}`);
   }
 }

@@ -29,11 +29,16 @@ export interface BundleRow {
   error?: string;
 }
 
+/** The row of a one-tool server with the default bindings. */
+export const OURS = "@mcplite/sdk (MCP-lite + MCP)";
+/** The row of a one-tool server on MCP-lite only. */
+export const OURS_LITE = "@mcplite/sdk, bindings: [mcpLiteBinding()]";
+
 /** The entries, the packages a user installs for each, and whether to split out lazy imports. */
 const ENTRIES: [name: string, file: string, installs: string[], split?: boolean][] = [
-  ["@mcplite/sdk (MCP-lite + MCP)", "ours.ts", ["valibot", "@valibot/to-json-schema"]],
+  [OURS, "ours.ts", ["valibot", "@valibot/to-json-schema"]],
   // `createServer()` names the MCP binding as its default, so listing only MCP-lite does not drop it (yet).
-  ["@mcplite/sdk, bindings: [mcpLiteBinding()]", "ours-lite.ts", ["valibot", "@valibot/to-json-schema"]],
+  [OURS_LITE, "ours-lite.ts", ["valibot", "@valibot/to-json-schema"]],
   ["mcp-lite 0.10.0", "mcp-lite.ts", ["mcp-lite", "valibot", "@valibot/to-json-schema"]],
   ["tmcp 1.20.0 + transport-http + adapter-valibot", "tmcp.ts", [
     "tmcp",
@@ -96,13 +101,16 @@ export function closure(lock: Lock, roots: string[]): number {
  * Builds each one-tool server and measures it.
  *
  * @param root The project root.
+ * @param options `only`: the rows to build (default all); `out`: where the bundles go (default
+ *   `node_modules/.cache/mcplite-bench`).
  * @returns One row per library.
  */
-export function bundleSizes(root: string): BundleRow[] {
+export function bundleSizes(root: string, options: { only?: string[]; out?: string } = {}): BundleRow[] {
   const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as Lock;
-  const out = join(root, "node_modules", ".cache", "mcplite-bench");
+  const out = options.out ?? join(root, "node_modules", ".cache", "mcplite-bench");
   mkdirSync(out, { recursive: true });
-  return ENTRIES.map(([name, file, installs, split]) => {
+  const entries = ENTRIES.filter(([name]) => options.only === undefined || options.only.includes(name));
+  return entries.map(([name, file, installs, split]) => {
     const target = join(out, `bundle-${file.replace(".ts", ".js")}`);
     // Split: the entry keeps its name in a folder of its own, beside the chunks it may import later.
     const dir = join(out, `split-${file.replace(".ts", "")}`);

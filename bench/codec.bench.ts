@@ -13,14 +13,13 @@
  *
  * @module
  */
-import * as v from "valibot";
-import { createServer, defineTool } from "../mod.ts";
+import * as sdk from "../mod.ts";
 import { createTokenCodec } from "../src/codec/mod.ts";
 import { runScenario } from "./harness.ts";
-import { jsonPost, lite, rpc } from "./requests.ts";
+import { jsonPost, rpc } from "./requests.ts";
 import { floor } from "./servers/floor.ts";
+import { promiseRound, promisingServer, REDEEMED, SECRET, twoRequests } from "./servers/promising.ts";
 
-const SECRET = "a benchmark secret of at least thirty-two bytes";
 const STATE = { dataset_id: "d1", left: 1 };
 const signed = createTokenCodec({ secret: SECRET, seal: false });
 const sealed = createTokenCodec({ secret: SECRET });
@@ -37,13 +36,7 @@ const payload = encoder.encode(
   JSON.stringify({ v: 1, k: "promise", t: "analyze", iat: 0, exp: 0, n: "x".repeat(22), s: STATE }),
 );
 
-const analyze = defineTool("analyze")
-  .describe("Analyses a dataset; answers with a promise")
-  .input(v.object({ dataset_id: v.string() }))
-  .handle(({ dataset_id }, ctx) => ctx.promise({ state: { dataset_id }, retryAfterMs: 1 }))
-  .redeem(({ dataset_id }) => ({ dataset_id, rows: 42 }));
-const server = createServer({ name: "bench", version: "1.0.0", secret: SECRET }).tool(analyze);
-const start = lite("/calltools", "tools/call", { name: "analyze", arguments: { dataset_id: "d1" } });
+const server = promisingServer(sdk);
 const floorRequest = jsonPost("/mcp", rpc("tools/call", { name: "analyze", arguments: { dataset_id: "d1" } }));
 
 await runScenario("tokens", [
@@ -75,25 +68,12 @@ await runScenario("tokens", [
     name: "floor · two requests",
     floor: "floor · two requests",
     expect: "sum",
-    fn: async () => {
-      await (await floor(floorRequest())).text();
-      return await (await floor(floorRequest())).text();
-    },
+    fn: () => twoRequests(floor, floorRequest),
   },
   {
     name: "ours · MCP-lite promise → redeem (sealed)",
     floor: "floor · two requests",
-    expect: '"rows":42',
-    fn: async () => {
-      const first = await (await server.fetch(start())).json() as { result: { _meta: { promise_token: string } } };
-      const redeem = jsonPost(
-        "/mcp-lite/v1/calltools",
-        rpc("tools/call", {
-          name: "redeem",
-          arguments: { promise: first.result._meta.promise_token },
-        }),
-      );
-      return await (await server.fetch(redeem())).text();
-    },
+    expect: REDEEMED,
+    fn: () => promiseRound(server),
   },
 ]);

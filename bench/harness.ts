@@ -105,29 +105,41 @@ export function median(values: number[]): number {
 /** One row timed in CPU time: its name, its server and the request it answers. */
 export type CpuRow = readonly [name: string, fetch: Fetch, request: RequestFactory];
 
+/** One unit of work timed in CPU time: its name, the work (resolving with the answer's text), and a text the answer contains. */
+export type CpuWork = readonly [name: string, run: () => Promise<string>, expect: string];
+
 /**
- * Times each row in CPU time (`process.cpuUsage()`): 40 rounds of one block of 2,000 calls per row,
- * rows interleaved, the median block kept. On a loaded machine the time a process waits for a core
- * does not count, so ratios between rows stay readable where wall time is noise.
+ * Times each row in CPU time (`process.cpuUsage()`): 40 rounds of one block of calls per row, rows
+ * interleaved, the median block kept. On a loaded machine the time a process waits for a core does not
+ * count, so ratios between rows stay readable where wall time is noise.
  *
- * @param rows The rows; each answer is checked once for `expect`.
- * @param expect A substring every row's response body must contain.
+ * @param rows The rows: requests to a server (each answer checked once for `expect`), or units of work.
+ * @param expect A substring every request row's response body must contain.
+ * @param block The calls per block (default 2,000).
  * @returns CPU µs per call, by row name.
  */
-export async function cpuTimePerCall(rows: readonly CpuRow[], expect: string): Promise<Map<string, number>> {
-  const BLOCK = 2_000;
-  const samples = new Map<string, number[]>(rows.map(([name]) => [name, []]));
-  for (const [name, fetch, request] of rows) { // warm up, and check each answer once
-    const text = await (await fetch(request())).text();
-    if (!text.includes(expect)) throw new Error(`${name} answered ${text}`);
-    for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
+export async function cpuTimePerCall(
+  rows: readonly (CpuRow | CpuWork)[],
+  expect = "",
+  block = 2_000,
+): Promise<Map<string, number>> {
+  const work: CpuWork[] = rows.map((row) =>
+    typeof row[2] === "string"
+      ? row as CpuWork
+      : [row[0], async () => await (await (row as CpuRow)[1](((row as CpuRow)[2])())).text(), expect]
+  );
+  const samples = new Map<string, number[]>(work.map(([name]) => [name, []]));
+  for (const [name, run, contains] of work) { // warm up, and check each answer once
+    const text = await run();
+    if (!text.includes(contains)) throw new Error(`${name} answered ${text}`);
+    for (let i = 0; i < block; i++) await run();
   }
   for (let round = 0; round < 40; round++) {
-    for (const [name, fetch, request] of rows) {
+    for (const [name, run] of work) {
       const start = process.cpuUsage();
-      for (let i = 0; i < BLOCK; i++) await (await fetch(request())).text();
+      for (let i = 0; i < block; i++) await run();
       const used = process.cpuUsage(start);
-      samples.get(name)!.push((used.user + used.system) / BLOCK);
+      samples.get(name)!.push((used.user + used.system) / block);
     }
   }
   return new Map([...samples].map(([name, values]) => [name, median(values)]));

@@ -1,7 +1,8 @@
 /**
  * The architecture, checked by reading import specifiers (as Hono's validate-exports does): the core
  * knows no wire, the server knows no binding (it gets them as a list), only the gRPC files load
- * protobuf, only the HTTP/2 listener loads node:*, the client reaches server code through `import type`
+ * protobuf, only the HTTP/2 listener imports node:* (node:crypto is reached at run time, with a Web Crypto
+ * fallback, in one file), the client reaches server code through `import type`
  * only, and neither files nor folders import each other in a cycle (type imports included). Resources,
  * prompts, completion and skills reach the MCP binding only through the features their definitions
  * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code. Bindings
@@ -65,6 +66,17 @@ describe("dependency boundaries", () => {
       for (const { spec } of importsOf(file)) {
         if (spec.startsWith("node:")) assert.ok(LISTENER.includes(file), `${rel(file)} imports ${spec}`);
       }
+    }
+  });
+
+  it("reaches node:crypto outside the listener only at run time, in src/internal/node-crypto.ts", () => {
+    // process.getBuiltinModule hands it over where the runtime has it; no static import, so a bundle for
+    // a browser or a Worker without nodejs_compat needs no polyfill, and Web Crypto is the fallback.
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      if (!text.includes("getBuiltinModule")) continue;
+      assert.equal(file, "src/internal/node-crypto.ts", `${rel(file)} reaches a node:* module`);
+      assert.deepEqual([...text.matchAll(/getBuiltinModule\?\.\("([^"]+)"\)/g)].map((m) => m[1]), ["node:crypto"]);
     }
   });
 

@@ -1,10 +1,11 @@
 /**
  * Token keys: secrets from the `secret` option or `MCPLITE_SECRET`, checked once, and the keys derived
- * from each (a MAC key, a sealing key and a key id) through HKDF, imported once.
+ * from each (a MAC key, a sealing key and a key id) through HKDF (RFC 5869), once per secret.
  *
  * @module
  */
 import { env } from "../internal/env.ts";
+import { type KeyPrimitives, keyPrimitives } from "./key-primitives.ts";
 
 /** One secret: text (its UTF-8 bytes) or raw bytes, at least {@link MIN_SECRET_BYTES} long. */
 export type Secret = string | Uint8Array;
@@ -22,10 +23,8 @@ export const SECRET_ENV = "MCPLITE_SECRET";
 export interface TokenKey {
   /** Four bytes that name the secret inside a token, so verification tries one key. */
   readonly id: Uint8Array;
-  /** The HMAC-SHA256 key. */
-  readonly mac: CryptoKey;
-  /** The AES-256-GCM key for sealed tokens. */
-  readonly seal: CryptoKey;
+  /** Its HMAC-SHA256 and AES-256-GCM (for sealed tokens) operations. */
+  readonly ops: KeyPrimitives;
 }
 
 const encoder = new TextEncoder();
@@ -96,9 +95,5 @@ async function importKey(secret: Uint8Array): Promise<TokenKey> {
   const derive = (info: string, bits: number) =>
     crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: SALT, info: encoder.encode(info) }, base, bits);
   const [id, mac, seal] = await Promise.all([derive("key id", 32), derive("mac", 256), derive("seal", 256)]);
-  return {
-    id: new Uint8Array(id),
-    mac: await crypto.subtle.importKey("raw", mac, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
-    seal: await crypto.subtle.importKey("raw", seal, "AES-GCM", false, ["encrypt", "decrypt"]),
-  };
+  return { id: new Uint8Array(id), ops: await keyPrimitives(new Uint8Array(mac), new Uint8Array(seal)) };
 }

@@ -9,13 +9,16 @@
  * where the payload is, sealed (the default), a random 12-byte IV and the AES-256-GCM ciphertext of the JSON
  * `{ v, k: kind, t: tool or method, iat, exp, n: nonce, c?: caller, s: state }`, or that JSON itself with
  * `seal: false`. Random IVs keep a secret within NIST SP 800-38D §8.3's bound for 2^32 sealed tokens:
- * rotate it before then. The MAC covers everything before it and is checked with `crypto.subtle.verify`
- * (constant time) before anything in the payload is read. Any instance holding the secret can verify:
- * there is no server-side session.
+ * rotate it before then. The MAC covers everything before it and is checked in constant time before
+ * anything in the payload is read. Any instance holding the secret can verify: there is no server-side
+ * session. The HMAC and AES-GCM run synchronously through the runtime's `node:crypto` where it has one
+ * (`key-primitives.ts`), through Web Crypto elsewhere, with the same bytes either way.
  *
  * @module
  */
+import { sha256 } from "../internal/sha256.ts";
 import { base64urlDecode, base64urlEncode } from "./base64url.ts";
+import { TAG_BYTES } from "./key-primitives.ts";
 import {
   importKeys,
   processRandomSecret,
@@ -37,7 +40,6 @@ const ID_BYTES = 4;
 const HEADER_BYTES = 1 + ID_BYTES;
 const MAC_BYTES = 32;
 const IV_BYTES = 12;
-const TAG_BYTES = 16;
 const NONCE_BYTES = 16;
 const SEALED = 1;
 const encoder = new TextEncoder();
@@ -213,19 +215,12 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
     bytes[0] = seal ? SEALED : 0;
     bytes.set(key.id, 1);
     if (seal) {
-      const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-      const sealed = await crypto.subtle.encrypt(
-        { name: "AES-GCM", iv, additionalData: bytes.subarray(0, HEADER_BYTES) },
-        key.seal,
-        json,
-      );
-      bytes.set(iv, HEADER_BYTES);
-      bytes.set(new Uint8Array(sealed), HEADER_BYTES + IV_BYTES);
+      const iv = crypto.getRandomValues(bytes.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES));
+      bytes.set(await key.ops.seal(iv, bytes.subarray(0, HEADER_BYTES), json), HEADER_BYTES + IV_BYTES);
     } else {
       bytes.set(json, HEADER_BYTES);
     }
-    const signed = bytes.subarray(0, bodyBytes - MAC_BYTES);
-    bytes.set(new Uint8Array(await crypto.subtle.sign("HMAC", key.mac, signed)), bodyBytes - MAC_BYTES);
+    bytes.set(await key.ops.mac(bytes.subarray(0, bodyBytes - MAC_BYTES)), bodyBytes - MAC_BYTES);
     return TOKEN_PREFIX + base64urlEncode(bytes);
   }
 
@@ -240,20 +235,12 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
     const key = (await load()).find((k) => sameId(k.id, bytes));
     if (key === undefined) throw fail("bad_mac"); // signed with a secret this server does not hold
     const end = bytes.byteLength - MAC_BYTES;
-    if (!await crypto.subtle.verify("HMAC", key.mac, bytes.subarray(end), bytes.subarray(0, end))) {
-      throw fail("bad_mac");
-    }
-    let json: Uint8Array<ArrayBuffer> = bytes.subarray(HEADER_BYTES, end);
+    if (!await key.ops.checkMac(bytes.subarray(end), bytes.subarray(0, end))) throw fail("bad_mac");
+    let json: Uint8Array = bytes.subarray(HEADER_BYTES, end);
     if (bytes[0] === SEALED) {
       if (json.byteLength < IV_BYTES + TAG_BYTES) throw fail("malformed");
       try {
-        json = new Uint8Array(
-          await crypto.subtle.decrypt(
-            { name: "AES-GCM", iv: json.subarray(0, IV_BYTES), additionalData: bytes.subarray(0, HEADER_BYTES) },
-            key.seal,
-            json.subarray(IV_BYTES),
-          ),
-        );
+        json = await key.ops.open(json.subarray(0, IV_BYTES), bytes.subarray(0, HEADER_BYTES), json.subarray(IV_BYTES));
       } catch (cause) {
         throw fail("bad_mac", cause);
       }
@@ -313,6 +300,6 @@ function encodedLength(n: number): number {
 
 /** A 128-bit hash of the caller: binds the token without putting the subject in it. */
 async function callerTag(caller: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`mcplite caller\u0000${caller}`));
-  return base64urlEncode(new Uint8Array(digest, 0, 16));
+  const digest = await sha256(encoder.encode(`mcplite caller\u0000${caller}`));
+  return base64urlEncode(digest.subarray(0, 16));
 }

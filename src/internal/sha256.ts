@@ -1,8 +1,30 @@
 /**
- * SHA-256 as lowercase hex (Web Crypto): canonical JSON hashes, skill file digests (SEP-2640 `sha256:`).
+ * SHA-256: as bytes (synchronous through the runtime's `node:crypto` where it has one, e.g. a token's
+ * caller tag), and as lowercase hex (Web Crypto: canonical JSON hashes, skill file digests, SEP-2640 `sha256:`).
  *
  * @module
  */
+import { nodeCrypto } from "./node-crypto.ts";
+
+const node = nodeCrypto();
+
+/**
+ * Hashes bytes with SHA-256, without waiting for Web Crypto where `node:crypto` can do it now.
+ *
+ * @param bytes The bytes.
+ * @returns The 32-byte digest, or a promise of it (Web Crypto).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sha256 } from "./sha256.ts";
+ * assert.equal((await sha256(new TextEncoder().encode("abc")))[0], 0xba);
+ * ```
+ */
+export function sha256(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
+  if (node !== undefined) return node.createHash("sha256").update(bytes).digest();
+  return crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>).then((digest) => new Uint8Array(digest));
+}
 
 /**
  * Hashes bytes with SHA-256.

@@ -1,9 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { base64urlDecode, createTokenCodec, TOKEN_PREFIX, TokenError, type TokenFailure } from "../../src/codec/mod.ts";
+import { nodeCrypto } from "../../src/internal/node-crypto.ts";
 
 const SECRET = "a secret for the codec tests: 32+ bytes";
 const OTHER = "another secret: also at least 32 bytes";
+const MINTED_SEALED =
+  "mcl1.ARjAnLrnN4iPyjRH7t9RM0CvbwNHo_BTi7PCP4qAA1LQhFHJ_XnzvllUANejsIP1-bJc_l0DYNcY4f5f6_54ijbCKVYpY2CDRLy9" +
+  "Vv5ALtdPZR_DkL0z5s_ya9kzhoSC8UU4Nve0DqqvACSQWi8nqfIJZ4twR5sEBS7Vj8Iuy74jzoWs7wouY0IEACsxqaVt5Lx_ISPbIRLzqCD3q8t" +
+  "D866HpGMk2GyJtxHcxvsh9XackMhlftudHBNsKJgcXNyDAmH4zP6g9LnFoe-fyDOoRRytTqKRt4NOTsVjLBfNLKwx";
+const MINTED_SIGNED =
+  "mcl1.ABjAnLp7InYiOjEsImsiOiJwcm9taXNlIiwidCI6ImFuYWx5emUiLCJpYXQiOjE3MDAwMDAwMDAwMDAsImV4cCI6MTc" +
+  "wMDAwMDA2MDAwMCwibiI6IkM1LW9wcVd6aEpOTWxYLWg5bVpKNnciLCJjIjoidFA2RU14ODdFSTNjcE02X0hOeE80QSIsInMiOnsiam9iIjoiajEi" +
+  "LCJuIjpbMSwyXX19FsdvMBKqd2e6K6HyDO9RHJQVdgiPGFoEVM572JDGEv0";
 
 function clock(start = 1_700_000_000_000) {
   let now = start;
@@ -177,6 +186,39 @@ describe("createTokenCodec", () => {
       `token mutations: ${rejected}/${total} rejected (${[...reasons].map(([r, n]) => `${r}: ${n}`).join(", ")})`,
     );
     assert.equal(rejected, total);
+  });
+
+  it("verifies tokens minted before tokens were made through node:crypto (the format is unchanged)", async () => {
+    // Minted with Web Crypto (commit c281e08) at the clock below, for the caller "alice".
+    const time = clock();
+    const expect = { kind: "promise", scope: "analyze", caller: "alice" };
+    for (const seal of [true, false]) {
+      const codec = createTokenCodec({ secret: SECRET, now: time.now, seal });
+      for (const token of [MINTED_SEALED, MINTED_SIGNED]) {
+        const claims = await codec.verify(token, expect);
+        assert.deepEqual(claims.state, { job: "j1", n: [1, 2] });
+        assert.equal(claims.expiresAt, time.now() + 60_000);
+        assert.equal(claims.bound, true);
+        assert.equal(await reason(codec.verify(token, { ...expect, caller: "bob" })), "wrong_caller");
+      }
+    }
+  });
+
+  it("signs and verifies without waiting on Web Crypto where the runtime has node:crypto", async (t) => {
+    if (nodeCrypto() === undefined) return t.skip("this runtime has no process.getBuiltinModule('node:crypto')");
+    const codec = createTokenCodec({ secret: SECRET });
+    const input = { kind: "promise", scope: "t", state: { n: 1 }, ttlMs: 60_000, caller: "alice" };
+    await codec.verify(await codec.sign(input), { kind: "promise", caller: "alice" }); // keys derived (HKDF) once
+    const subtle = Object.getPrototypeOf(crypto.subtle) as Record<string, unknown>;
+    const saved = ["sign", "verify", "encrypt", "decrypt", "digest"].map((name) => [name, subtle[name]] as const);
+    for (const [name] of saved) subtle[name] = () => Promise.reject(new Error(`crypto.subtle.${name} was called`));
+    try {
+      const token = await codec.sign(input);
+      assert.deepEqual((await codec.verify(token, { kind: "promise", caller: "alice" })).state, { n: 1 });
+      assert.equal(await reason(codec.verify(token.slice(0, -2) + "AA", { kind: "promise" })), "bad_mac");
+    } finally {
+      for (const [name, fn] of saved) subtle[name] = fn;
+    }
   });
 
   it("rotates keys: signs with the first, verifies with any", async () => {
