@@ -24,7 +24,7 @@ const liar = defineTool("liar")
       case "string":
         return { sum: "not a number" } as never;
       case "infinity":
-        return { sum: a * 2 }; // a = 1e400 arrives as Infinity: JSON would carry null
+        return { sum: a * Number.MAX_VALUE * 2 }; // overflows to Infinity: JSON would carry null
       case "nothing":
         return "no structured content" as never;
       default:
@@ -48,19 +48,11 @@ function server(reports: unknown[]) {
 
 type Verdict = { masked: true } | { ok: unknown };
 
-/** JSON cannot say `1e400` from JavaScript (it serialises Infinity as null): the body says it literally. */
-const HUGE = "__1e400__";
-
-async function literal(request: Request): Promise<Request> {
-  const body = (await request.text()).replace(`"${HUGE}"`, "1e400");
-  return new Request(request.url, { method: request.method, headers: request.headers, body });
-}
-
 /** Each wire's call, reduced to: did the caller get a masked internal error, or a result? */
 const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: unknown) => Promise<Verdict>> = {
   "in process": async (s, name, args) => {
     try {
-      const outcome = await callAny(s, name, JSON.parse(JSON.stringify(args).replace(`"${HUGE}"`, "1e400")));
+      const outcome = await callAny(s, name, args);
       return { ok: outcome.kind === "answer" ? outcome.result.structuredContent : outcome };
     } catch (error) {
       assert.equal((error as { code?: string }).code, ErrorCode.Internal);
@@ -69,7 +61,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
     }
   },
   "MCP-lite": async (s, name, args) => {
-    const body = await (await s.fetch(await literal(post("/mcp-lite/v1/calltools", toolsCall(name, args))))).json();
+    const body = await (await s.fetch(post("/mcp-lite/v1/calltools", toolsCall(name, args)))).json();
     if (body.error) {
       assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
       return { masked: true };
@@ -78,7 +70,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
   },
   "MCP 2026-07-28": async (s, name, args) => {
     const body = await readJsonRpc(
-      await s.fetch(await literal(modernRequest("tools/call", { name, arguments: args }))),
+      await s.fetch(modernRequest("tools/call", { name, arguments: args })),
     );
     if (body.error) {
       assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
@@ -88,7 +80,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
   },
   "MCP 2025-11-25": async (s, name, args) => {
     const body = await readJsonRpc(
-      await s.fetch(await literal(legacyRequest("tools/call", { name, arguments: args }))),
+      await s.fetch(legacyRequest("tools/call", { name, arguments: args })),
     );
     if (body.error) {
       assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
@@ -97,7 +89,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
     return { ok: body.result.structuredContent };
   },
   Webtools: async (s, name, args) => {
-    const response = await s.fetch(await literal(post("/webtools/", { action: name, request: args })));
+    const response = await s.fetch(post("/webtools/", { action: name, request: args }));
     const body = await response.json();
     if (body.status === "error") {
       assert.equal(response.status, 500);
@@ -107,7 +99,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
     return { ok: body.data };
   },
   "gRPC (Connect JSON)": async (s, name, args) => {
-    const response = await s.fetch(await literal(post("/mcplite.MCPLite/CallTool", { name, arguments: args })));
+    const response = await s.fetch(post("/mcplite.MCPLite/CallTool", { name, arguments: args }));
     const body = await response.json();
     if (response.status !== 200) {
       assert.equal(body.code, "internal");
@@ -121,7 +113,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
 describe("a declared output schema is enforced on every wire", () => {
   const cases: [string, string, unknown][] = [
     ["a value of the wrong type", "liar", { kind: "string" }],
-    ["a number JSON cannot carry (1e400 → Infinity)", "liar", { kind: "infinity", a: HUGE }],
+    ["a number JSON cannot carry (an overflow to Infinity)", "liar", { kind: "infinity" }],
     ["no structured content at all", "liar", { kind: "nothing" }],
     ["a stream's final value of the wrong type", "streaming_liar", {}],
   ];
