@@ -19,6 +19,8 @@ import type { ChildProcess } from "./child-process.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const STDERR_TAIL = 2048;
+/** How long a failed write waits for the child's exit, so the error names its code and stderr. */
+const EXIT_WAIT_MS = 3000;
 const MAX_LINE = 64 * 1024 * 1024;
 const SSE_HEADERS = { "content-type": "text/event-stream" };
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -58,6 +60,8 @@ export class StdioConnection {
   #failure: TransportError | undefined;
   #stderr = "";
   #closing = false;
+  readonly #failed: Promise<void>;
+  #markFailed!: () => void;
 
   /**
    * Starts reading the child's output.
@@ -68,6 +72,7 @@ export class StdioConnection {
   constructor(child: ChildProcess, options: StdioConnectionOptions = {}) {
     this.#child = child;
     this.#probeTimeoutMs = options.probeTimeoutMs ?? 5000;
+    this.#failed = new Promise((resolve) => this.#markFailed = resolve);
     void this.#readStdout();
     const stderrRead = this.#readStderr(options.inheritStderr === true);
     void child.exited.then(async (exit) => {
@@ -106,7 +111,7 @@ export class StdioConnection {
     const body = await request.json() as Record<string, unknown>;
     const listOnly = /\/(listtools|tools)$/.test(path);
     if (!listOnly && (body.id === undefined || body.method === undefined)) {
-      await this.#write(body); // a notification, or the answer to a server→client request
+      await this.#send(body); // a notification, or the answer to a server→client request
       return new Response(null, { status: 202 });
     }
     const method = listOnly ? "tools/list" : String(body.method);
@@ -202,9 +207,7 @@ export class StdioConnection {
           });
         }, this.#probeTimeoutMs);
       }
-      this.#write(message).catch((error) =>
-        this.#pending.get(id)?.fail(this.#failure ?? transportError(`cannot write to the server: ${error}`))
-      );
+      this.#send(message).catch((error: Error) => this.#pending.get(id)?.fail(error));
     });
   }
 
@@ -309,9 +312,23 @@ export class StdioConnection {
     } catch { /* closed */ }
   }
 
-  #write(message: Record<string, unknown>): Promise<void> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    return this.#child.write(encoder.encode(JSON.stringify(message) + "\n"));
+  async #write(message: Record<string, unknown>): Promise<void> {
+    if (this.#failure !== undefined) throw this.#failure;
+    await this.#child.write(encoder.encode(JSON.stringify(message) + "\n"));
+  }
+
+  /**
+   * Writes a message the caller waits on. A write that fails because the child died (EPIPE) races the
+   * exit; the caller is told why the child died (exit code, stderr tail) once the exit is known, waiting
+   * for it at most {@link EXIT_WAIT_MS}.
+   */
+  async #send(message: Record<string, unknown>): Promise<void> {
+    try {
+      await this.#write(message);
+    } catch (error) {
+      if (this.#failure === undefined) await settlesWithin(this.#failed, EXIT_WAIT_MS);
+      throw this.#failure ?? transportError(`cannot write to the server: ${error}`);
+    }
   }
 
   /** Fails every pending request, and every later one, with what happened and the stderr tail. */
@@ -320,6 +337,7 @@ export class StdioConnection {
     const tail = this.#stderr.trim();
     const reason = this.#closing ? "the connection was closed" : what;
     this.#failure = transportError(tail === "" ? reason : `${reason}; its stderr ends with:\n${tail}`);
+    this.#markFailed();
     for (const pending of [...this.#pending.values()]) pending.fail(this.#failure);
     this.#endStandalone?.();
     if (!this.#closing) this.#child.kill("SIGTERM");
