@@ -16,6 +16,7 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/options.ts";
+export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";
