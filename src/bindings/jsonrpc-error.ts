@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError } from "../core/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError, replacementError } from "../core/mod.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
 import { JSON_HEADERS } from "../server/responses.ts";
 
@@ -35,12 +35,22 @@ export interface JsonRpcErrorParts extends WireError {
  * @param onError Receives errors that get masked.
  * @returns The code, status, message and data.
  */
-export function errorToWire(error: unknown, table: StatusTable, onError?: (error: unknown) => void): JsonRpcErrorParts {
-  if (error instanceof McpliteError) {
-    return { ...table(error.code), message: error.message, data: error.data };
+export function errorToWire(
+  error: unknown,
+  table: StatusTable,
+  onError?: (error: unknown) => unknown,
+): JsonRpcErrorParts {
+  if (!(error instanceof McpliteError)) {
+    // The reporter may recognise the error and name the one to answer (`onError`'s `{ code, message, data }`).
+    const replaced = replacementError(error, onError?.(error));
+    if (replaced === undefined) return { ...table(ErrorCode.Internal), message: "Internal error", data: undefined };
+    error = replaced;
   }
-  onError?.(error);
-  return { ...table(ErrorCode.Internal), message: "Internal error", data: undefined };
+  const wire = table((error as McpliteError).code);
+  const { message, data } = error as McpliteError;
+  // A JSON-RPC code raised as a number travels as is (the status stays the table's).
+  const rpcCode = error instanceof ProtocolError ? error.rpcCode : undefined;
+  return { code: rpcCode ?? wire.code, status: wire.status, message, data };
 }
 
 /**
@@ -49,14 +59,14 @@ export function errorToWire(error: unknown, table: StatusTable, onError?: (error
  * @param id The request id (`null` when unknown).
  * @param error What was thrown.
  * @param table The wire's status table.
- * @param onError Receives errors that get masked.
+ * @param onError Receives errors that get masked; may return the error to answer instead.
  * @returns The JSON text.
  */
 export function jsonRpcErrorMessage(
   id: JsonRpcId | undefined,
   error: unknown,
   table: StatusTable,
-  onError?: (error: unknown) => void,
+  onError?: (error: unknown) => unknown,
 ): string {
   const wire = errorToWire(error, table, onError);
   return errorMessage(id, wire.code, wire.message, wire.data);
@@ -76,7 +86,7 @@ export function jsonRpcErrorResponse(
   id: JsonRpcId | undefined,
   error: unknown,
   table: StatusTable,
-  onError?: (error: unknown) => void,
+  onError?: (error: unknown) => unknown,
   headers?: Record<string, string>,
 ): Response {
   const wire = errorToWire(error, table, onError);

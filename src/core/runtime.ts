@@ -9,9 +9,15 @@
 import { Continuations } from "./continuations.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
+import type { ErrorReplacement } from "./error.ts";
 
-/** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
-export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
+/**
+ * Receives errors that were masked or turned into failures, with the tool call that raised them, if
+ * any (its `ctx.meta.requestId` is the request's JSON-RPC id). It may return `{ code, message, data }`
+ * for an error it recognises: the request then fails with that error (`code` a JSON-RPC code or an
+ * `ErrorCode`) instead of the masked internal error or the tool failure; return nothing for the default.
+ */
+export type ErrorReporter = (error: unknown, call?: ToolCall) => ErrorReplacement | void | undefined;
 
 /** The server-wide state a runtime starts with. */
 export interface RuntimeOptions {

@@ -91,6 +91,8 @@ function sharedErrorToWire(code: ErrorCode): WireError {
       return { code: -32603, status: 200 };
     case ErrorCode.Internal: // the reference servers answer 200, and clients then surface -32603
       return { code: -32603, status: 200 };
+    case ErrorCode.Custom: // the application's own code (its `rpcCode` replaces this one), on 200 as the call's error
+      return { code: -32000, status: 200 };
     case ErrorCode.MethodNotFound:
     case ErrorCode.InvalidEnvelope:
     case ErrorCode.ResourceNotFound:

@@ -57,6 +57,8 @@ export function errorCodeToWire(code: ErrorCode): WireError {
       return { code: -32603, status: 504 };
     case ErrorCode.Internal:
       return { code: -32603, status: 500 };
+    case ErrorCode.Custom: // the application's own code (its `rpcCode` replaces this one): the call's error, on 200
+      return { code: -32000, status: 200 };
     default:
       return assertNever(code);
   }

@@ -10,10 +10,12 @@ import {
   CacheSlot,
   type CallMeta,
   type CallOutcome,
+  detailsOf,
   ErrorCode,
   McpliteError,
   ProtocolError,
   type Registry,
+  replacementError,
   runCall,
   runRequest,
   unknownTool,
@@ -266,19 +268,18 @@ function outcomeResponse(outcome: CallOutcome, version: string): Response {
 
 function errorResponse(
   error: unknown,
-  report: (error: unknown) => void,
+  report: (error: unknown) => unknown,
   headers: Readonly<Record<string, string>> = JSON_HEADERS,
 ): Response {
-  if (!(error instanceof McpliteError)) {
-    report(error);
-    return new Response(INTERNAL_BODY, { status: 500, headers });
-  }
-  const { code, status } = errorCodeToWebtools(error.code);
-  const retryAfterMs = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
+  const known = error instanceof McpliteError ? error : replacementError(error, report(error));
+  if (known === undefined) return new Response(INTERNAL_BODY, { status: 500, headers });
+  const { code, status } = errorCodeToWebtools(known.code);
+  const retryAfterMs = (known.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
   if (typeof retryAfterMs === "number" && retryAfterMs >= 0) {
     headers = { ...headers, "retry-after": String(Math.ceil(retryAfterMs / 1000)) };
   }
-  return new Response(errorBody(code, error.message, error.data), { status, headers });
+  return new Response(errorBody(code, known.message, detailsOf(known)), { status, headers });
 }
 
 function notAllowed(methods: string): ProtocolError {

@@ -39,6 +39,8 @@ export const WebtoolsCode = {
   Unsupported: "UNSUPPORTED",
   /** The call ran out of time. */
   Timeout: "TIMEOUT",
+  /** An error code of the application's own (`new ProtocolError(-32001, …)`); `details.jsonrpcCode` holds it. */
+  CustomError: "CUSTOM_ERROR",
 } as const;
 
 /** One of the {@link WebtoolsCode} values. */
@@ -104,6 +106,8 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
       return { code: WebtoolsCode.Timeout, status: 504 };
     case ErrorCode.Internal: // the server's own failure: the message is masked unless raised on purpose
       return { code: WebtoolsCode.InternalError, status: 500 };
+    case ErrorCode.Custom: // the application's JSON-RPC code, kept in details.jsonrpcCode
+      return { code: WebtoolsCode.CustomError, status: 500 };
     default:
       return assertNever(code);
   }
