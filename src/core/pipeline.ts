@@ -9,7 +9,14 @@
  *
  * @module
  */
-import { type CallContext, callerOf, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
+import {
+  type CallContext,
+  callerOf,
+  type CallMeta,
+  createContext,
+  type SignalSource,
+  withResultMeta,
+} from "./call-context.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
@@ -165,6 +172,7 @@ async function execute(
     ? resultFromValue(value)
     : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
   if (result instanceof Promise) result = await result;
+  result = withResultMeta(result, call.ctx);
   return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
 }
 
@@ -191,7 +199,8 @@ async function askFor(registry: Registry, call: ToolCall, round: InputRound): Pr
 }
 
 function failure(registry: Registry, call: ToolCall, error: unknown): FinalOutcome {
-  return { kind: "failure", result: failureFromError(error, (e) => registry.runtime.onError?.(e, call)) };
+  const result = failureFromError(error, (e) => registry.runtime.onError?.(e, call));
+  return { kind: "failure", result: withResultMeta(result, call.ctx) };
 }
 
 function roundScope(call: ToolCall): RoundScope {

@@ -197,10 +197,6 @@ function compileStandard(schema: StandardSchemaV1, where: string): CompiledSchem
     throw new TypeError(`${where} cannot be expressed as JSON Schema: ${(error as Error).message}`);
   }
   delete jsonSchema.$schema;
-  const fromStandard = (result: StandardResult<unknown>): ValidationResult =>
-    result.issues
-      ? { ok: false, issues: result.issues.map((i) => ({ path: standardPath(i.path), message: i.message })) }
-      : { ok: true, value: result.value };
   return {
     jsonSchema,
     validate: (value) => {
@@ -208,6 +204,43 @@ function compileStandard(schema: StandardSchemaV1, where: string): CompiledSchem
       return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
     },
   };
+}
+
+function fromStandard(result: StandardResult<unknown>): ValidationResult {
+  return result.issues
+    ? { ok: false, issues: result.issues.map((i) => ({ path: standardPath(i.path), message: i.message })) }
+    : { ok: true, value: result.value };
+}
+
+/**
+ * Validates a value against a valibot schema or a Standard Schema, without deriving a JSON Schema (a
+ * handler's own checks: `ctx.validate()`).
+ *
+ * @param schema The schema.
+ * @param value The value.
+ * @returns The outcome; a promise for an async schema.
+ * @throws {TypeError} For something that is neither.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { validateValue } from "./schema.ts";
+ * assert.deepEqual(validateValue(v.object({ n: v.number() }), { n: 1 }), { ok: true, value: { n: 1 } });
+ * ```
+ */
+export function validateValue(
+  schema: v.GenericSchema | v.GenericSchemaAsync | StandardSchemaV1,
+  value: unknown,
+): ValidationResult | Promise<ValidationResult> {
+  if (isValibot(schema)) {
+    return schema.async ? v.safeParseAsync(schema, value).then(fromValibot) : fromValibot(v.safeParse(schema, value));
+  }
+  if (isStandard(schema)) {
+    const result = schema["~standard"].validate(value);
+    return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
+  }
+  throw new TypeError("expected a valibot schema or a Standard Schema");
 }
 
 function standardPath(path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined): string {

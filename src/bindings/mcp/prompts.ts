@@ -11,6 +11,7 @@ import {
   ProtocolError,
   runHandler,
   visibleTo,
+  withResultMeta,
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { contentFor, shapeOf } from "./revision.ts";
@@ -71,17 +72,17 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
     find,
     async (prompt, call) => {
       const value = await prompt.get(await promptArguments(prompt, args ?? {}), call);
-      return { prompt, value };
+      return { prompt, value, call };
     },
   );
   if (rendered.asked) return inputRequiredResult(rendered.outcome);
-  const { prompt, value } = rendered.value;
+  const { prompt, value, call } = rendered.value;
   const result = promptResultFromValue(value, prompt.description);
   const shape = shapeOf(request.envelope.protocolVersion);
   if (shape !== "current") {
     result.messages = result.messages.map((m) => ({ ...m, content: contentFor([m.content], shape)[0] }));
   }
-  return result as unknown as Record<string, unknown>;
+  return withResultMeta(result as unknown as Record<string, unknown>, call);
 };
 
 async function promptArguments(prompt: AnyPrompt, args: unknown): Promise<unknown> {

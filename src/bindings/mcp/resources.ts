@@ -13,6 +13,7 @@ import {
   requireScopes,
   runHandler,
   visibleTo,
+  withResultMeta,
 } from "../../core/mod.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
@@ -107,13 +108,16 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
     async ({ resource, variables }, call) => {
       const hint = resource.cache ?? ctx.settings.readCache;
       channel.cache(hint);
-      return { resource, hint, value: await resource.read(variables, call, uri) };
+      return { resource, hint, value: await resource.read(variables, call, uri), call };
     },
   );
   if (read.asked) return inputRequiredResult(read.outcome);
-  const { resource, hint, value } = read.value;
+  const { resource, hint, value, call } = read.value;
   const contents = contentsFromValue(value, uri, resource.mimeType);
-  return request.envelope.era === "modern" ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope } : { contents };
+  const result: Record<string, unknown> = request.envelope.era === "modern"
+    ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope }
+    : { contents };
+  return withResultMeta(result, call);
 };
 
 /**
