@@ -22,6 +22,7 @@ import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
+import { type Grouped, runHandlerInGroup, runToolInGroup } from "./group.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
@@ -130,14 +131,26 @@ function runTool(
     : runMiddleware(chain, call, (c) => execute(registry, c, request, round));
 }
 
-async function execute(
+function execute(
   registry: Registry,
   call: ToolCall,
   request: CallRequest,
   round: InputRound | undefined,
 ): Promise<CallOutcome> {
   const tool = registry.get(call.name);
-  if (tool === undefined) throw unknownTool(registry, call.name);
+  if (tool === undefined) return Promise.reject(unknownTool(registry, call.name));
+  const group = tool["~group"]; // grouped from another server: its middleware wrap it (server.group())
+  if (group !== undefined) return runToolInGroup(group, call, (c) => executeFound(registry, tool, c, request, round));
+  return executeFound(registry, tool, call, request, round);
+}
+
+async function executeFound(
+  registry: Registry,
+  tool: AnyTool,
+  call: ToolCall,
+  request: CallRequest,
+  round: InputRound | undefined,
+): Promise<CallOutcome> {
   if (tool.scopes !== undefined) requireScopes(tool.scopes, call.ctx.auth, `tool "${tool.name}"`);
   let checked: ValidationResult | Promise<ValidationResult> = tool.input.validate(call.arguments ?? {});
   if (checked instanceof Promise) checked = await checked;
@@ -308,7 +321,7 @@ export type HandlerOutcome<T> =
  *   `permission_denied` for a missing scope, `invalid_params` for a bad state; any error of the
  *   handler otherwise.
  */
-export function runHandler<D extends { readonly scopes?: readonly string[] }, T>(
+export function runHandler<D extends { readonly scopes?: readonly string[] } & Grouped, T>(
   registry: Registry,
   request: HandlerRequest,
   find: () => D,
@@ -326,7 +339,7 @@ export function runHandler<D extends { readonly scopes?: readonly string[] }, T>
   return runMiddleware(chain, seen, handled) as Promise<HandlerOutcome<T>>;
 }
 
-async function handle<D extends { readonly scopes?: readonly string[] }, T>(
+async function handle<D extends { readonly scopes?: readonly string[] } & Grouped, T>(
   registry: Registry,
   request: HandlerRequest,
   ctx: CallContext,
@@ -335,6 +348,12 @@ async function handle<D extends { readonly scopes?: readonly string[] }, T>(
   run: (definition: D, ctx: CallContext) => T | Promise<T>,
 ): Promise<HandlerOutcome<T>> {
   const definition = find();
+  const group = definition["~group"]; // grouped from another server: its request middleware wrap it
+  if (group !== undefined) {
+    const own = run;
+    const seen: Call = { method: request.method, name: request.name, params: request.params, ctx };
+    run = (d, c) => runHandlerInGroup(group, seen, async () => await own(d, c));
+  }
   if (definition.scopes !== undefined) requireScopes(definition.scopes, ctx.auth, scoped(request.scope));
   if (round === undefined) return { asked: false, value: await run(definition, ctx) };
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };

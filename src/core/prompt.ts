@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Grouped } from "./group.ts";
 import type { CallContext } from "./call-context.ts";
 import type { ContentBlock } from "./result.ts";
 import type { Completer } from "./completer.ts";
@@ -78,7 +79,7 @@ export interface PromptTypes<TInput, TArgs> {
 }
 
 /** A finished prompt, ready for `server.prompt()`. */
-export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured {
+export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured, Grouped {
   /** The prompt name. */
   readonly name: TName;
   /** A human-readable title. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Grouped } from "./group.ts";
 import type { CallContext } from "./call-context.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { ContentAnnotations, ResourceContents } from "./result.ts";
@@ -40,7 +41,7 @@ export type ReadValue = string | Uint8Array | ResourceContentsInput | ResourceCo
 export type ReadHandler<TVars> = (variables: TVars, ctx: CallContext, uri: string) => ReadValue | Promise<ReadValue>;
 
 /** A finished resource (static URI) or resource template, ready for `server.resource()`. */
-export interface Resource<TUri extends string = string> extends Featured {
+export interface Resource<TUri extends string = string> extends Featured, Grouped {
   /** The URI, or the template for a template resource. */
   readonly uri: TUri;
   /** The parsed template; `undefined` for a static resource. */

@@ -208,8 +208,18 @@ function argumentsOf(args: CompiledSchema, where: string): PromptArgument[] {
  * ```
  */
 export function definePrompt<TName extends string>(name: TName): PromptBuilder<TName> {
+  assertPromptName(name);
+  return new PromptBuilder<TName>({ name, arguments: [] });
+}
+
+/**
+ * Checks a prompt name: 1–128 characters of `[A-Za-z0-9_./-]`.
+ *
+ * @param name The name.
+ * @throws {TypeError} When the name is invalid.
+ */
+export function assertPromptName(name: string): void {
   if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
     throw new TypeError(`invalid prompt name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . / -`);
   }
-  return new PromptBuilder<TName>({ name, arguments: [] });
 }

@@ -93,7 +93,7 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
   const find = () => {
     const resolved = resolveResource(registry, uri);
     if (resolved === undefined) throw notFound(uri);
-    return { ...resolved, scopes: resolved.resource.scopes };
+    return { ...resolved, scopes: resolved.resource.scopes, "~group": resolved.resource["~group"] };
   };
   const read = await runHandler(
     registry,
