@@ -18,8 +18,8 @@ import type { AuthInfo, Host } from "./host.ts";
 
 export type { AuthInfo } from "./host.ts";
 import { ErrorCode, ProtocolError, ToolError } from "./error.ts";
-import type * as v from "valibot";
-import { type InferSchemaOutput, type StandardSchemaV1, validateValue } from "./schema.ts";
+import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
+import { validateStandard } from "./standard-result.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -450,7 +450,7 @@ export class CallContext<TConfig = unknown> {
    * arguments were: the value as the schema outputs it, or a `ToolError` (the call's failure, which the
    * model sees) naming each failing path.
    *
-   * @param schema A synchronous valibot schema or Standard Schema.
+   * @param schema A synchronous Standard Schema (valibot's schemas are ones).
    * @param value The value.
    * @returns The value, as the schema outputs it.
    * @throws {ToolError} When the value does not match: `Invalid value: path: message; …`, the issues in its data.
@@ -466,8 +466,8 @@ export class CallContext<TConfig = unknown> {
    * assert.throws(() => ctx.validate(v.object({ id: v.number() }), { id: "7" }), /Invalid value: id: /);
    * ```
    */
-  validate<S extends v.GenericSchema | StandardSchemaV1>(schema: S, value: unknown): InferSchemaOutput<S> {
-    const checked = validateValue(schema, value);
+  validate<S extends StandardSchemaV1>(schema: S, value: unknown): InferSchemaOutput<S> {
+    const checked = validateStandard(schema, value);
     if (checked instanceof Promise) {
       checked.catch(() => {});
       throw new TypeError("ctx.validate() takes a synchronous schema; use valibot's parseAsync for an async one");

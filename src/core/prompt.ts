@@ -171,3 +171,17 @@ function toMessage(message: PromptMessageInput): PromptMessage {
   }
   return { role: message.role, content };
 }
+
+const PROMPT_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
+
+/**
+ * Checks a prompt name: 1–128 characters of `[A-Za-z0-9_./-]`.
+ *
+ * @param name The name.
+ * @throws {TypeError} When the name is invalid.
+ */
+export function assertPromptName(name: string): void {
+  if (typeof name !== "string" || !PROMPT_NAME.test(name)) {
+    throw new TypeError(`invalid prompt name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . / -`);
+  }
+}

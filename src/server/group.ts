@@ -8,11 +8,10 @@
  */
 import type { Grouped } from "../core/group.ts";
 import type { Definitions } from "../core/registry.ts";
-import type { AnyPrompt } from "../core/prompt.ts";
+import { type AnyPrompt, assertPromptName } from "../core/prompt.ts";
 import type { AnyResource } from "../core/resource.ts";
 import type { AnyTool } from "../core/tool.ts";
 import { assertToolName } from "../tool/define-tool.ts";
-import { assertPromptName } from "../prompt/define-prompt.ts";
 import { REDEEM_TOOL } from "../tool/redeem-tool.ts";
 
 /** Options of `server.group(prefix, child, options)`. */
