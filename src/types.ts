@@ -87,4 +87,7 @@ export type {
 } from "./core/result.ts";
 export type { McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReporter } from "./core/runtime.ts";
+export type { ErrorReplacement } from "./core/error.ts";
+export type { ClientView } from "./core/call-context.ts";
+export type { GroupOptions } from "./server/group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
