@@ -73,43 +73,40 @@ export function mountGroup(
     Object.freeze({ ...definition, "~group": [child.runtime, ...(definition["~group"] ?? [])] });
   const into = parent.definitions;
 
+  /** Plans one kind of named definition: which mounted ones the child dropped, which to mount (checked). */
+  const planNamed = <T extends { readonly name: string }>(
+    kind: "tool" | "prompt",
+    own: Map<string, T>,
+    mounted: Map<string, Mounted<T>>,
+    assertName: (name: string) => void,
+    held: (name: string) => boolean,
+    removed: string[],
+    added: [T, string][],
+  ): void => {
+    for (const [name, m] of mounted) if (own.get(name) !== m.source) removed.push(name);
+    for (const definition of own.values()) {
+      if (mounted.get(definition.name)?.source === definition) continue;
+      const name = naming(definition.name);
+      const said = `${where}: ${kind} "${definition.name}" would be served as`;
+      try {
+        assertName(name);
+      } catch (error) {
+        throw new TypeError(`${said} ${(error as Error).message}`);
+      }
+      if (held(name) && mounted.get(definition.name)?.name !== name) {
+        throw new TypeError(`${said} "${name}", which this server has already`);
+      }
+      added.push([definition, name]);
+    }
+  };
+
   const plan = (): Plan => {
     const next: Plan = { removed: { tools: [], prompts: [], resources: [] }, tools: [], prompts: [], resources: [] };
     const own = new Map([...child.tools].filter((t) => t.name !== REDEEM_TOOL).map((t) => [t.name, t]));
-    for (const [name, m] of tools) if (own.get(name) !== m.source) next.removed.tools.push(name);
-    for (const tool of own.values()) {
-      if (tools.get(tool.name)?.source === tool) continue;
-      const name = naming(tool.name);
-      try {
-        assertToolName(name);
-      } catch (error) {
-        throw new TypeError(`${where}: tool "${tool.name}" would be served as ${(error as Error).message}`);
-      }
-      const mine = tools.get(tool.name)?.name === name;
-      if (into.get(name) !== undefined && !mine) {
-        throw new TypeError(
-          `${where}: tool "${tool.name}" would be served as "${name}", which this server has already`,
-        );
-      }
-      next.tools.push([tool, name]);
-    }
+    planNamed("tool", own, tools, assertToolName, (n) => into.get(n) !== undefined, next.removed.tools, next.tools);
     const ownPrompts = new Map([...child.prompts].map((p) => [p.name, p]));
-    for (const [name, m] of prompts) if (ownPrompts.get(name) !== m.source) next.removed.prompts.push(name);
-    for (const prompt of ownPrompts.values()) {
-      if (prompts.get(prompt.name)?.source === prompt) continue;
-      const name = naming(prompt.name);
-      try {
-        assertPromptName(name);
-      } catch (error) {
-        throw new TypeError(`${where}: prompt "${prompt.name}" would be served as ${(error as Error).message}`);
-      }
-      if (into.prompt(name) !== undefined && prompts.get(prompt.name)?.name !== name) {
-        throw new TypeError(
-          `${where}: prompt "${prompt.name}" would be served as "${name}", which this server has already`,
-        );
-      }
-      next.prompts.push([prompt, name]);
-    }
+    const heldPrompt = (n: string) => into.prompt(n) !== undefined;
+    planNamed("prompt", ownPrompts, prompts, assertPromptName, heldPrompt, next.removed.prompts, next.prompts);
     const ownResources = new Map([...child.resources].map((r) => [r.uri, r]));
     for (const [uri, m] of resources) if (ownResources.get(uri) !== m.source) next.removed.resources.push(uri);
     const held = new Set([...into.resources].map((r) => r.uri));
