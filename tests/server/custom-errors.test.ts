@@ -11,18 +11,19 @@ import { createServer, defineResource, defineTool, ErrorCode, ProtocolError } fr
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import { legacyRequest, modernRequest, post } from "../helpers/request.ts";
+import { legacyRequest, modernMeta, modernRequest, post } from "../helpers/request.ts";
+import { pipeServer } from "../helpers/stdio.ts";
 import { withDefaults } from "../helpers/fixtures.ts";
 
 class UpstreamDown extends Error {}
 
-const custom = defineTool("custom").handle(() => {
+const custom = defineTool("custom").describe("Raises a custom code").handle(() => {
   throw new ProtocolError(-32001, "Custom error", { data: { reason: "quota" } });
 });
-const upstream = defineTool("upstream").input(v.object({})).handle(() => {
+const upstream = defineTool("upstream").describe("Its upstream is down").input(v.object({})).handle(() => {
   throw new UpstreamDown("db at 10.0.0.7 refused"); // never sent: onError names what to answer
 });
-const plain = defineTool("plain").handle(() => {
+const plain = defineTool("plain").describe("Fails plainly").handle(() => {
   throw new Error("plain failure");
 });
 
@@ -118,6 +119,42 @@ describe("custom JSON-RPC errors on the JSON-RPC wires", () => {
         assert.match(JSON.stringify(error), /-32001/);
         return true;
       });
+    }
+  });
+});
+
+describe("custom JSON-RPC errors over stdio", () => {
+  it("MCP-lite, MCP 2025 and MCP 2026-07-28 on one connection: the code as raised, onError's replacement", async () => {
+    const piped = pipeServer(server());
+    try {
+      piped.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "custom", arguments: {} } });
+      assert.deepEqual((await piped.answer(1)).error, {
+        code: -32001,
+        message: "Custom error",
+        data: { reason: "quota" },
+      });
+      piped.send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      });
+      await piped.answer(2);
+      piped.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "upstream", arguments: {} } });
+      assert.deepEqual((await piped.answer(3)).error, {
+        code: -32050,
+        message: "Upstream unavailable",
+        data: { requestId: 3 },
+      });
+      piped.send({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "custom", arguments: {}, _meta: modernMeta() },
+      });
+      assert.equal(((await piped.answer(4)).error as { code: number }).code, -32001);
+    } finally {
+      await piped.end();
     }
   });
 });

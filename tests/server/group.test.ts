@@ -14,6 +14,7 @@ import { createClient } from "../../src/client/mod.ts";
 import { legacyRequest, modernRequest, post } from "../helpers/request.ts";
 import { withDefaults } from "../helpers/fixtures.ts";
 import { SseReader } from "../bindings/mcp/mcp-helpers.ts";
+import { pipeServer } from "../helpers/stdio.ts";
 
 const clone = defineTool("clone").describe("Clones a repository").input(v.object({ url: v.string() })).handle((
   { url },
@@ -104,6 +105,42 @@ describe("server.group(prefix, child)", () => {
     assert.deepEqual(seen, Array(6).fill("git tools/call git.clone"));
     const client = createClient(server);
     assert.equal(await client.call("git.clone", args), expected);
+  });
+
+  it("lists and calls git.clone over stdio (MCP-lite and MCP 2025 on one connection)", async () => {
+    const seen: string[] = [];
+    const piped = pipeServer(app(seen));
+    try {
+      piped.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+      const listed = (await piped.answer(1)).result as { tools: { name: string }[] };
+      assert.deepEqual(listed.tools.map((t) => t.name), ["ping", "git.clone", "git.commit"]);
+      piped.send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "git.clone", arguments: { url: "r" } },
+      });
+      const lite = (await piped.answer(2)).result as { content: { text: string }[] };
+      assert.equal(lite.content[0].text, "cloned r");
+      piped.send({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      });
+      await piped.answer(3);
+      piped.send({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "git.clone", arguments: { url: "s" } },
+      });
+      const mcp = (await piped.answer(4)).result as { content: { text: string }[] };
+      assert.equal(mcp.content[0].text, "cloned s");
+      assert.deepEqual(seen, ["git tools/call git.clone", "git tools/call git.clone"]);
+    } finally {
+      await piped.end();
+    }
   });
 
   it("runs the child's middleware around its own definitions only", async () => {
