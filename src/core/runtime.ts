@@ -17,7 +17,9 @@ import type { ErrorReplacement } from "./error.ts";
  * for an error it recognises: the request then fails with that error (`code` a JSON-RPC code or an
  * `ErrorCode`) instead of the masked internal error or the tool failure; return nothing for the default.
  */
-export type ErrorReporter = (error: unknown, call?: ToolCall) => ErrorReplacement | void | undefined;
+// Returns `unknown`, not `ErrorReplacement | void`: a reporter written as an expression (`(e) => seen.push(e)`)
+// keeps compiling; only a `{ code, message }` object replaces the answer.
+export type ErrorReporter = (error: unknown, call?: ToolCall) => ErrorReplacement | unknown;
 
 /** The server-wide state a runtime starts with. */
 export interface RuntimeOptions {
