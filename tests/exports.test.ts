@@ -100,6 +100,7 @@ const EXPECTED: Record<string, string[]> = {
     "type InferToolArgs",
     "type InputMethod",
     "type InputRequest",
+    "type JobRetry",
     "type JsonSchema",
     "type Listener",
     "type ListRootsResult",
@@ -184,6 +185,7 @@ const EXPECTED: Record<string, string[]> = {
     "type RegistryChange",
     "type RequestGuard",
     "type ResolvedOptions",
+    "type Restart",
     "type Route",
     "type RouteHandler",
     "type Routes",
@@ -521,6 +523,6 @@ describe("the public surface", () => {
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
-    assert.ok(EXPECTED["."].length <= 55, `the root exports ${EXPECTED["."].length} names`);
+    assert.ok(EXPECTED["."].length <= 56, `the root exports ${EXPECTED["."].length} names`);
   });
 });
