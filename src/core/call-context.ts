@@ -181,7 +181,8 @@ export interface ClientView {
   readonly capabilities: Readonly<Record<string, unknown>> | undefined;
   /**
    * Tells whether the client supports a capability: one it declared (`elicitation`, `sampling`,
-   * `roots`, or an extension's identifier such as `io.modelcontextprotocol/tasks`), or, on a wire where
+   * `roots`, an extension's identifier such as `io.modelcontextprotocol/tasks`, or an experimental one
+   * such as `io.mcplite/resourceRequests`, the request for more resource), or, on a wire where
    * the client declares none (MCP-lite, gRPC, in process), whether this call can ask it for that input.
    *
    * @param capability The capability.
@@ -509,8 +510,11 @@ export class CallContext<TConfig = unknown> {
       supports(capability) {
         if (clientCapabilities === undefined) return inputs.has(capability) && sink.input !== undefined;
         if (isObject(clientCapabilities[capability])) return true;
-        const extensions = clientCapabilities.extensions;
-        return isObject(extensions) && isObject(extensions[capability]);
+        // An extension's identifier, or a non-standard feature (the request for more resource) declared
+        // as experimental (MCP 2025-11-25, Lifecycle: `experimental`).
+        const { extensions, experimental } = clientCapabilities;
+        return (isObject(extensions) && isObject(extensions[capability])) ||
+          (isObject(experimental) && isObject(experimental[capability]));
       },
     };
   }

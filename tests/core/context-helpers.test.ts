@@ -72,6 +72,24 @@ describe("ctx.client.supports()", () => {
     assert.ok(modernMeta()); // the helper's default envelope declares no capability
   });
 
+  it("MCP: the request for more resource, which a client declares among its experimental capabilities", async () => {
+    const asks = defineTool("asks").handle((_, ctx) => ({
+      resources: ctx.client.supports("io.mcplite/resourceRequests"),
+    }));
+    const app = createServer({ name: "ctx", version: "1.0.0" }).tool(asks);
+    const caps = { experimental: { "io.mcplite/resourceRequests": {} } };
+    const declared = await resultOf(
+      await app.fetch(modernRequest("tools/call", {
+        name: "asks",
+        arguments: {},
+        _meta: { "io.modelcontextprotocol/clientCapabilities": caps },
+      })),
+    );
+    assert.equal(declared.structuredContent.resources, true);
+    const bare = await resultOf(await app.fetch(modernRequest("tools/call", { name: "asks", arguments: {} })));
+    assert.equal(bare.structuredContent.resources, false);
+  });
+
   it("MCP 2025: what the session declared in initialize", async () => {
     const app = server();
     const init = await app.fetch(legacyRequest("initialize", {
@@ -145,5 +163,12 @@ describe("ctx.resultMeta()", () => {
     assert.equal(read.contents[0].text, "buy milk");
     const prompt = await resultOf(await server().fetch(legacyRequest("prompts/get", { name: "greet" })));
     assert.deepEqual(prompt._meta, { "example.com/template": "v2" });
+  });
+
+  it("MCP-lite prompts: in the rendered prompt's _meta", async () => {
+    const get = { jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "greet" } };
+    const prompt = await resultOf(await server().fetch(post("/mcp-lite/v1/prompts/get", get)));
+    assert.equal(prompt._meta["example.com/template"], "v2");
+    assert.equal(prompt.messages[0].content.text, "Hello");
   });
 });
