@@ -52,6 +52,7 @@ export type { McpOptions } from "./src/bindings/mcp/options.ts";
 export { mcpLiteBinding } from "./src/bindings/mcplite/handler.ts";
 export type { McpliteOptions } from "./src/bindings/mcplite/handler.ts";
 export { env, serve } from "./src/server/serve.ts";
+export { SUPPORTED_PROTOCOL_VERSIONS } from "./src/server/protocol-versions.ts";
 
 // What handlers and middleware receive and return.
 export type { AuthInfo, CallContext, CallMeta, ContextKey } from "./src/core/call-context.ts";

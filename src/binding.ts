@@ -49,6 +49,8 @@ export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
 export type { Host, MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
 export { NO_HOST, withCaller } from "./server/binding.ts";
 export type { ResolvedOptions } from "./server/binding.ts";
+export type { ServedVersions } from "./server/protocol-versions.ts";
+export type { Grouped } from "./core/group.ts";
 export { attachListener } from "./server/listener.ts";
 export type { ListenerAttachment } from "./server/listener.ts";
 export type { Gate, GateAnswer } from "./server/gate.ts";

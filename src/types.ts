@@ -16,6 +16,7 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/options.ts";
+export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";
@@ -83,4 +84,7 @@ export type {
 } from "./core/result.ts";
 export type { McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReporter } from "./core/runtime.ts";
+export type { ErrorReplacement } from "./core/error.ts";
+export type { ClientView } from "./core/call-context.ts";
+export type { GroupOptions } from "./server/group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";

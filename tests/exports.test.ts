@@ -60,6 +60,7 @@ const EXPECTED: Record<string, string[]> = {
     "type ServerCallOptions",
     "type ServerLogger",
     "type ServerOptions",
+    "SUPPORTED_PROTOCOL_VERSIONS",
     "text",
     "type Tool",
     "type ToolAnnotations",
@@ -76,6 +77,7 @@ const EXPECTED: Record<string, string[]> = {
     "type CallSink",
     "type CancelHandler",
     "type ClientInfo",
+    "type ClientView",
     "type CompiledSchema",
     "type CompletionContext",
     "type CompletionResult",
@@ -86,9 +88,11 @@ const EXPECTED: Record<string, string[]> = {
     "type DeferOptions",
     "type ElicitResult",
     "type EmbeddedResource",
+    "type ErrorReplacement",
     "type ErrorReporter",
     "type ExecutionContextLike",
     "type Fetchable",
+    "type GroupOptions",
     "type HandlerReturn",
     "type ImageContent",
     "type InferSchemaInput",
@@ -96,6 +100,7 @@ const EXPECTED: Record<string, string[]> = {
     "type InferToolArgs",
     "type InputMethod",
     "type InputRequest",
+    "type JobRetry",
     "type JsonSchema",
     "type Listener",
     "type ListRootsResult",
@@ -114,6 +119,7 @@ const EXPECTED: Record<string, string[]> = {
     "type PromptReturn",
     "type PromptRole",
     "type PromptTypes",
+    "type ProtocolVersion",
     "type ReadHandler",
     "type ReadValue",
     "type RedeemArgs",
@@ -163,6 +169,7 @@ const EXPECTED: Record<string, string[]> = {
     "type FinalOutcome",
     "type Gate",
     "type GateAnswer",
+    "type Grouped",
     "type HandlerOutcome",
     "type HandlerRequest",
     "type Host",
@@ -178,6 +185,7 @@ const EXPECTED: Record<string, string[]> = {
     "type RegistryChange",
     "type RequestGuard",
     "type ResolvedOptions",
+    "type Restart",
     "type Route",
     "type RouteHandler",
     "type Routes",
@@ -186,6 +194,7 @@ const EXPECTED: Record<string, string[]> = {
     "runRequest",
     "type Runtime",
     "type RuntimeOptions",
+    "type ServedVersions",
     "type ServerCore",
     "type StartOptions",
     "unknownTool",
@@ -514,6 +523,6 @@ describe("the public surface", () => {
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
-    assert.ok(EXPECTED["."].length <= 55, `the root exports ${EXPECTED["."].length} names`);
+    assert.ok(EXPECTED["."].length <= 56, `the root exports ${EXPECTED["."].length} names`);
   });
 });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError } from "../core/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError, replacementError } from "../core/mod.ts";
 import { McpErrorCode } from "../internal/mcp-wire.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
 import { errorHeaders, JSON_HEADERS } from "../server/responses.ts";
@@ -56,6 +56,9 @@ const SHARED_ROWS: WireErrorRows = {
   // fault being ours (MCP 2026-07-28, Basic: -32000..-32019 are old implementation-defined codes, -32020..-32099
   // the spec's), told apart by `data.reason: "unavailable"`; 503 with `Retry-After` (RFC 9110 §15.6.4) says retry.
   [ErrorCode.Unavailable]: { code: -32603, status: 503 },
+  // The application's own code: `errorToWire` sends the error's `rpcCode` in place of this one, on 200 as the
+  // call's error (JSON-RPC 2.0 §5.1 leaves -32099..-32000 and codes outside -32768..-32000 to the application).
+  [ErrorCode.Custom]: { code: -32000, status: 200 },
 };
 
 /**
@@ -87,12 +90,22 @@ export interface JsonRpcErrorParts extends WireError {
  * @param onError Receives errors that get masked.
  * @returns The code, status, message and data.
  */
-export function errorToWire(error: unknown, table: StatusTable, onError?: (error: unknown) => void): JsonRpcErrorParts {
-  if (error instanceof McpliteError) {
-    return { ...table(error.code), message: error.message, data: error.data };
+export function errorToWire(
+  error: unknown,
+  table: StatusTable,
+  onError?: (error: unknown) => unknown,
+): JsonRpcErrorParts {
+  if (!(error instanceof McpliteError)) {
+    // The reporter may recognise the error and name the one to answer (`onError`'s `{ code, message, data }`).
+    const replaced = replacementError(error, onError?.(error));
+    if (replaced === undefined) return { ...table(ErrorCode.Internal), message: "Internal error", data: undefined };
+    error = replaced;
   }
-  onError?.(error);
-  return { ...table(ErrorCode.Internal), message: "Internal error", data: undefined };
+  const wire = table((error as McpliteError).code);
+  const { message, data } = error as McpliteError;
+  // A JSON-RPC code raised as a number travels as is (the status stays the table's).
+  const rpcCode = error instanceof ProtocolError ? error.rpcCode : undefined;
+  return { code: rpcCode ?? wire.code, status: wire.status, message, data };
 }
 
 /**
@@ -101,14 +114,14 @@ export function errorToWire(error: unknown, table: StatusTable, onError?: (error
  * @param id The request id (`null` when unknown).
  * @param error What was thrown.
  * @param table The wire's status table.
- * @param onError Receives errors that get masked.
+ * @param onError Receives errors that get masked; may return the error to answer instead.
  * @returns The JSON text.
  */
 export function jsonRpcErrorMessage(
   id: JsonRpcId | undefined,
   error: unknown,
   table: StatusTable,
-  onError?: (error: unknown) => void,
+  onError?: (error: unknown) => unknown,
 ): string {
   const wire = errorToWire(error, table, onError);
   return errorMessage(id, wire.code, wire.message, wire.data);
@@ -128,7 +141,7 @@ export function jsonRpcErrorResponse(
   id: JsonRpcId | undefined,
   error: unknown,
   table: StatusTable,
-  onError?: (error: unknown) => void,
+  onError?: (error: unknown) => unknown,
   headers?: Record<string, string>,
 ): Response {
   const wire = errorToWire(error, table, onError);

@@ -15,6 +15,7 @@ import {
   ProtocolError,
   type Registry,
   runHandler,
+  withResultMeta,
 } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -52,7 +53,8 @@ export async function renderPrompt(
     find,
     async (prompt, ctx) => {
       const value = await prompt.get(await promptArguments(prompt, args ?? {}), ctx);
-      return promptResultFromValue(value, prompt.description);
+      // What the handler set with `ctx.resultMeta()` goes in the result's `_meta`, on every wire.
+      return withResultMeta(promptResultFromValue(value, prompt.description), ctx);
     },
   );
   return rendered;

@@ -39,7 +39,7 @@ export async function skillsCommand(ctx: CommandContext): Promise<number> {
   }
   const skill = await client.skills.load(entry); // SKILL.md verified: size, digest, frontmatter
   if (args.out === undefined) {
-    await terminal.out(skill.instructions);
+    await terminal.out(skill.markdown);
     return ExitCode.Ok;
   }
   // Deno, Bun and Node all have it; loaded only to write, and named literally so that JSR can analyse it.
@@ -55,7 +55,7 @@ export async function skillsCommand(ctx: CommandContext): Promise<number> {
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(`${dir}/${segments.at(-1)}`, bytes);
   };
-  await write("SKILL.md", new TextEncoder().encode(skill.instructions));
+  await write("SKILL.md", new TextEncoder().encode(skill.markdown));
   for (const path of skill.files) await write(path, await skill.read(path));
   await terminal.err(`wrote ${skill.files.length + 1} verified files to ${root}/${skill.name}\n`);
   return ExitCode.Ok;

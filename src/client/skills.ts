@@ -37,8 +37,12 @@ export interface LoadedSkill {
   readonly entry: SkillEntry;
   /** Its name (the frontmatter's). */
   readonly name: string;
-  /** The text of `SKILL.md`, verified. */
+  /** The body of `SKILL.md`, verified: the instructions, without the frontmatter block. */
   readonly instructions: string;
+  /** The frontmatter of `SKILL.md`, as data (equal to the entry's, or the load is refused). */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** The whole text of `SKILL.md`, verified, frontmatter included (what to write to disk). */
+  readonly markdown: string;
   /** The paths of its other files, relative to the skill (`references/FORMS.md`). */
   readonly files: readonly string[];
   /**
@@ -161,12 +165,12 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
       if (own === undefined) {
         throw new SkillVerificationError(`${entry.uri}: the entry lists no digest for SKILL.md`, entry.uri);
       }
-      const instructions = decoder.decode(await readFile(own));
+      const markdown = decoder.decode(await readFile(own));
       // Loaded on first use: the YAML parser is most of a client's size, and a client that never loads a
       // skill never needs it (a bundler splits it into a chunk of its own).
-      const { readFrontmatter } = await import("../internal/frontmatter.ts");
-      const frontmatter = readFrontmatter(instructions);
-      if (frontmatter === undefined || canonicalJson(frontmatter) !== canonicalJson(entry.frontmatter)) {
+      const { splitFrontmatter } = await import("../internal/frontmatter.ts");
+      const split = splitFrontmatter(markdown);
+      if (split === undefined || canonicalJson(split.frontmatter) !== canonicalJson(entry.frontmatter)) {
         throw new SkillVerificationError(
           `${entry.uri}: the frontmatter of SKILL.md differs from the listed entry's; the skill is not loaded`,
           entry.uri,
@@ -188,8 +192,10 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
       };
       return {
         entry,
-        name: String(frontmatter.name),
-        instructions,
+        name: String(split.frontmatter.name),
+        instructions: split.body,
+        frontmatter: split.frontmatter,
+        markdown,
         files: [...byPath.keys()],
         read,
         readText: async (path) => decoder.decode(await read(path)),

@@ -19,7 +19,9 @@ import type { ResourceContents } from "./result.ts";
 import type { AuthInfo, Host } from "./host.ts";
 
 export type { AuthInfo } from "./host.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError, ToolError } from "./error.ts";
+import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
+import { validateStandard } from "./standard-result.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 import { isObject } from "../internal/is-object.ts";
 import { logTo, type ServerLogger } from "./logger.ts";
@@ -168,6 +170,49 @@ export function createContext(source: ContextSource, sink?: CallSink, logger?: S
   return new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
 }
 
+/** What a handler knows of the client: who it says it is and what it declared (`ctx.client`). */
+export interface ClientView {
+  /** The client's self-description (MCP `clientInfo`), when sent. */
+  readonly info: ClientInfo | undefined;
+  /**
+   * The capabilities it declared: on MCP 2026-07-28 with this request, on the 2025 revisions in
+   * `initialize` (when this instance holds the session); `undefined` on wires that declare none.
+   */
+  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Tells whether the client supports a capability: one it declared (`elicitation`, `sampling`,
+   * `roots`, an extension's identifier such as `io.modelcontextprotocol/tasks`, or an experimental one
+   * such as `io.mcplite/resourceRequests`, the request for more resource), or, on a wire where
+   * the client declares none (MCP-lite, gRPC, in process), whether this call can ask it for that input.
+   *
+   * @param capability The capability.
+   * @returns Whether it is supported.
+   */
+  supports(capability: "elicitation" | "sampling" | "roots" | (string & Record<never, never>)): boolean;
+}
+
+/**
+ * Tells whether a `_meta` key is one MCP reserves (MCP 2025-06-18, Basic: `_meta`): its prefix has a
+ * `modelcontextprotocol` or `mcp` label (`io.modelcontextprotocol/serverInfo`).
+ */
+function isReservedMetaKey(key: string): boolean {
+  const slash = key.lastIndexOf("/");
+  return slash > 0 &&
+    key.slice(0, slash).split(".").some((label) => label === "modelcontextprotocol" || label === "mcp");
+}
+
+/**
+ * Puts the keys a handler added with `ctx.resultMeta()` into a result's `_meta`.
+ *
+ * @param result The result.
+ * @param ctx The handler's context.
+ * @returns The result (the same object when nothing was added).
+ */
+export function withResultMeta<R extends { _meta?: Record<string, unknown> }>(result: R, ctx: CallContext): R {
+  const extra = ctx["~resultMeta"];
+  return extra === undefined ? result : { ...result, _meta: { ...result._meta, ...extra } };
+}
+
 /** The client capability each input method needs. */
 const CAPABILITY: Readonly<Record<InputMethod, string>> = {
   "elicitation/create": "elicitation",
@@ -218,6 +263,8 @@ export class CallContext<TConfig = unknown> {
   #values: Map<symbol, unknown> | undefined;
   #lastProgress = -Infinity;
   readonly #logger: ServerLogger | undefined;
+  #resultMeta: Record<string, unknown> | undefined;
+  #client: ClientView | undefined;
 
   /**
    * Creates a call context; the call pipeline does this, handlers only receive it.
@@ -449,6 +496,96 @@ export class CallContext<TConfig = unknown> {
       this.#sink = sink;
     };
     return promise;
+  }
+
+  /** What the client said of itself and declared; `ctx.client.supports("elicitation")`. */
+  get client(): ClientView {
+    if (this.#client !== undefined) return this.#client;
+    const { clientInfo, clientCapabilities } = this.meta;
+    const sink = this.#sink;
+    const inputs = new Set(Object.values(CAPABILITY));
+    return this.#client = {
+      info: clientInfo,
+      capabilities: clientCapabilities,
+      supports(capability) {
+        if (clientCapabilities === undefined) return inputs.has(capability) && sink.input !== undefined;
+        if (isObject(clientCapabilities[capability])) return true;
+        // An extension's identifier, or a non-standard feature (the request for more resource) declared
+        // as experimental (MCP 2025-11-25, Lifecycle: `experimental`).
+        const { extensions, experimental } = clientCapabilities;
+        return (isObject(extensions) && isObject(extensions[capability])) ||
+          (isObject(experimental) && isObject(experimental[capability]));
+      },
+    };
+  }
+
+  /**
+   * Validates a value the handler holds (a fetched record, a sampled answer) against a schema, as the
+   * arguments were: the value as the schema outputs it, or a `ToolError` (the call's failure, which the
+   * model sees) naming each failing path.
+   *
+   * @param schema A synchronous Standard Schema (valibot's schemas are ones).
+   * @param value The value.
+   * @returns The value, as the schema outputs it.
+   * @throws {ToolError} When the value does not match: `Invalid value: path: message; …`, the issues in its data.
+   * @throws {TypeError} For an async schema (validate it with valibot's `parseAsync` instead).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createContext } from "./call-context.ts";
+   * const ctx = createContext({ name: "t", signal: AbortSignal.abort(), meta: { wire: "in-process", headers: new Headers() } });
+   * assert.deepEqual(ctx.validate(v.object({ id: v.number() }), { id: 7 }), { id: 7 });
+   * assert.throws(() => ctx.validate(v.object({ id: v.number() }), { id: "7" }), /Invalid value: id: /);
+   * ```
+   */
+  validate<S extends StandardSchemaV1>(schema: S, value: unknown): InferSchemaOutput<S> {
+    const checked = validateStandard(schema, value);
+    if (checked instanceof Promise) {
+      checked.catch(() => {});
+      throw new TypeError("ctx.validate() takes a synchronous schema; use valibot's parseAsync for an async one");
+    }
+    if (!checked.ok) {
+      const detail = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+      throw new ToolError(`Invalid value: ${detail}`, { data: { issues: checked.issues } });
+    }
+    return checked.value as InferSchemaOutput<S>;
+  }
+
+  /**
+   * Adds keys to this call's result `_meta` (per-call metadata such as a cache status), on the wires
+   * whose results carry one (MCP, MCP-lite); a tool's answer or failure, a resource read's or a
+   * prompt's result. The wire's own keys (MCP-lite's `response_type`…, MCP's `serverInfo`) win over
+   * these; keys in MCP's reserved namespaces are refused.
+   *
+   * @param meta The keys to add.
+   * @returns This context.
+   * @throws {TypeError} For a key MCP reserves (a prefix with a `modelcontextprotocol` or `mcp` label).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer, defineTool } from "../../mod.ts";
+   * const cached = defineTool("cached").handle((_, ctx) => {
+   *   ctx.resultMeta({ "example.com/cache": "hit" });
+   *   return "from cache";
+   * });
+   * const outcome = await createServer({ name: "demo", version: "1.0.0" }).tool(cached).call("cached", {});
+   * assert.equal(outcome.kind === "answer" && outcome.result._meta?.["example.com/cache"], "hit");
+   * ```
+   */
+  resultMeta(meta: Readonly<Record<string, unknown>>): this {
+    for (const key of Object.keys(meta)) {
+      if (isReservedMetaKey(key)) throw new TypeError(`ctx.resultMeta(): "${key}" is in a namespace MCP reserves`);
+    }
+    this.#resultMeta = { ...this.#resultMeta, ...meta };
+    return this;
+  }
+
+  /** The keys `resultMeta()` added, for the pipeline and the bindings. */
+  get "~resultMeta"(): Readonly<Record<string, unknown>> | undefined {
+    return this.#resultMeta;
   }
 
   /**

@@ -397,7 +397,7 @@ async function storedOutcome(
 /** A failure of deferred work, as the call pipeline answers one: protocol errors fail, others are `isError`. */
 function storedFailure(error: unknown, onError?: (error: unknown) => void): StoredResult {
   if (error instanceof ProtocolError) {
-    return { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
+    return { status: "failed", error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data } };
   }
   return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) };
 }

@@ -60,6 +60,11 @@ export const ErrorCode = {
   Unavailable: "unavailable",
   /** The server failed; details go to `onError` only. */
   Internal: "internal",
+  /**
+   * A JSON-RPC code of the application's own (`new ProtocolError(-32001, …)`), in the error's `rpcCode`:
+   * sent as is on MCP and MCP-lite; on gRPC and Webtools, mapped with the code kept in the details.
+   */
+  Custom: "custom",
 } as const;
 
 /** One of the {@link ErrorCode} values. */
@@ -95,9 +100,25 @@ export class McpliteError extends Error {
   }
 }
 
+/** The codes JSON-RPC 2.0 names (§5.1), as the SDK's own. */
+const NAMED_RPC_CODES: ReadonlyMap<number, ErrorCode> = new Map([
+  [-32700, ErrorCode.ParseError],
+  [-32600, ErrorCode.InvalidRequest],
+  [-32601, ErrorCode.MethodNotFound],
+  [-32602, ErrorCode.InvalidParams],
+  [-32603, ErrorCode.Internal],
+]);
+
 /**
- * A wire-level failure: a malformed request, an unknown tool or method, a bad header.
- * Bindings turn it into the wire's error (a JSON-RPC error, a gRPC status, an HTTP status).
+ * A wire-level failure: a malformed request, an unknown tool or method, a bad header, or an error code
+ * of the application's own. Bindings turn it into the wire's error (a JSON-RPC error, a gRPC status,
+ * an HTTP status).
+ *
+ * A number gives the JSON-RPC code itself: the five JSON-RPC 2.0 names (§5.1: -32700, -32600 to
+ * -32603) stand for their {@link ErrorCode}s; any other integer outside the range JSON-RPC reserves
+ * (-32768 to -32100; the server-error range -32099 to -32000 is the application's) is a custom code,
+ * `ErrorCode.Custom` with the number in `rpcCode`: sent as is on MCP and MCP-lite, `UNKNOWN` on gRPC
+ * and `CUSTOM_ERROR` (500) on Webtools, the number kept as `jsonrpcCode` in `ErrorInfo` and `details`.
  *
  * @example
  * ```ts
@@ -105,19 +126,94 @@ export class McpliteError extends Error {
  * import { ErrorCode, ProtocolError } from "./error.ts";
  * const error = new ProtocolError(ErrorCode.Unauthenticated, "a bearer token is required");
  * assert.equal(error.code, "unauthenticated"); // 401 on HTTP, UNAUTHENTICATED on gRPC
+ * const custom = new ProtocolError(-32001, "Custom error", { data: { retry: false } });
+ * assert.equal(custom.code, ErrorCode.Custom);
+ * assert.equal(custom.rpcCode, -32001); // on MCP and MCP-lite: { code: -32001, message: "Custom error", data }
  * ```
  */
 export class ProtocolError extends McpliteError {
+  /** The JSON-RPC code it was raised with, when it was raised with a number. */
+  readonly rpcCode: number | undefined;
+
   /**
    * Creates a protocol error.
    *
-   * @param code The error code.
+   * @param code The error code, or a JSON-RPC code (an integer outside -32768 to -32100, or one of the
+   *   five JSON-RPC 2.0 names).
    * @param message The message, sent over the wire as is.
    * @param options The details and the cause.
+   * @throws {RangeError} For a number that is not an integer, or one JSON-RPC reserves without naming it.
    */
-  constructor(code: ErrorCode, message: string, options?: McpliteErrorOptions) {
-    super(code, message, options);
+  constructor(code: ErrorCode | number, message: string, options?: McpliteErrorOptions) {
+    super(typeof code === "number" ? errorCodeOf(code) : code, message, options);
     this.name = "ProtocolError";
+    this.rpcCode = typeof code === "number" ? code : undefined;
+  }
+}
+
+function errorCodeOf(rpcCode: number): ErrorCode {
+  const named = NAMED_RPC_CODES.get(rpcCode);
+  if (named !== undefined) return named;
+  if (!Number.isSafeInteger(rpcCode) || (rpcCode >= -32768 && rpcCode <= -32100)) {
+    throw new RangeError(
+      `ProtocolError: ${rpcCode} is not a custom JSON-RPC code (an integer outside -32768 to -32100, ` +
+        `JSON-RPC 2.0 §5.1); use an ErrorCode for the protocol's own errors`,
+    );
+  }
+  return ErrorCode.Custom;
+}
+
+/**
+ * The details a wire without JSON-RPC codes (gRPC's `ErrorInfo.metadata`, Webtools' `details`) sends
+ * for an error: its data, plus `jsonrpcCode` for a custom JSON-RPC code, which that wire cannot carry.
+ *
+ * @param error The error.
+ * @returns The details.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detailsOf, ProtocolError } from "./error.ts";
+ * assert.deepEqual(detailsOf(new ProtocolError(-32001, "Custom error", { data: { id: 7 } })), { id: 7, jsonrpcCode: -32001 });
+ * ```
+ */
+export function detailsOf(error: McpliteError): unknown {
+  if (!(error instanceof ProtocolError) || error.code !== ErrorCode.Custom) return error.data;
+  const data = error.data;
+  const own = typeof data === "object" && data !== null && !Array.isArray(data)
+    ? data
+    : data === undefined
+    ? {}
+    : { data };
+  return { ...own, jsonrpcCode: error.rpcCode };
+}
+
+/** What `onError` may return to answer an error it recognises instead of the masked internal error. */
+export interface ErrorReplacement {
+  /** The JSON-RPC code (as `new ProtocolError(code, …)` takes it), or an {@link ErrorCode}. */
+  readonly code: number | ErrorCode;
+  /** The message, sent as is. */
+  readonly message: string;
+  /** Details sent with it. */
+  readonly data?: unknown;
+}
+
+/**
+ * Turns what an error reporter returned into the error to answer, when it returned a replacement.
+ *
+ * @param error The error reported.
+ * @param returned What the reporter returned.
+ * @returns The protocol error to answer, or `undefined` for the default (the reporter returned nothing,
+ *   or something that is not a valid replacement).
+ */
+export function replacementError(error: unknown, returned: unknown): ProtocolError | undefined {
+  if (typeof returned !== "object" || returned === null) return undefined;
+  const { code, message, data } = returned as Partial<ErrorReplacement>;
+  if (typeof message !== "string" || (typeof code !== "number" && typeof code !== "string")) return undefined;
+  try {
+    return new ProtocolError(code as ErrorCode | number, message, { data, cause: error });
+  } catch {
+    return undefined; // a reserved number: the default answer stands
   }
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ProtocolError, ToolError } from "./error.ts";
+import { ProtocolError, replacementError, ToolError } from "./error.ts";
 import { failureResult, type ToolResult } from "./result.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -14,9 +14,10 @@ import { isObject } from "../internal/is-object.ts";
  * and is reported. A `ProtocolError` is not a failure of the tool: it is thrown on, for the wire.
  *
  * @param error What was thrown.
- * @param report Receives errors that are not the tool's own failures, for logs.
+ * @param report Receives errors that are not the tool's own failures, for logs; may return the error
+ *   to answer instead (`onError`'s `{ code, message, data }`).
  * @returns The failure result.
- * @throws {ProtocolError} When the handler threw one.
+ * @throws {ProtocolError} When the handler threw one, or the reporter replaced the error.
  *
  * @example
  * ```ts
@@ -27,14 +28,15 @@ import { isObject } from "../internal/is-object.ts";
  * assert.deepEqual(result, { content: [{ type: "text", text: "quota exceeded" }], isError: true, structuredContent: { retryInS: 60 } });
  * ```
  */
-export function failureFromError(error: unknown, report: (error: unknown) => void): ToolResult {
+export function failureFromError(error: unknown, report: (error: unknown) => unknown): ToolResult {
   if (error instanceof ProtocolError) throw error;
   if (error instanceof ToolError) {
     const result = failureResult(error.message);
     if (isObject(error.data)) result.structuredContent = error.data;
     return result;
   }
-  report(error);
+  const replaced = replacementError(error, report(error)); // onError recognised it: answer its error
+  if (replaced !== undefined) throw replaced;
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   return failureResult(message || "internal error");
 }

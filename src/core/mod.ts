@@ -8,8 +8,8 @@
  * @module
  */
 export { CacheSlot } from "./cache-slot.ts";
-export { callerOf, createContext } from "./call-context.ts";
-export type { AuthInfo, CallContext, CallMeta, ClientInfo, SignalSource } from "./call-context.ts";
+export { callerOf, createContext, withResultMeta } from "./call-context.ts";
+export type { AuthInfo, CallContext, CallMeta, ClientInfo, ClientView, SignalSource } from "./call-context.ts";
 export { asksOnlyForResources, LOG_LEVELS } from "./call-sink.ts";
 export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";
 export { completionResult } from "./completer.ts";
@@ -18,7 +18,8 @@ export { configDefaults } from "./config.ts";
 export { resultNotHeld } from "./continuations.ts";
 export type { Restart } from "./continuations.ts";
 export { restartOf } from "./job-restart.ts";
-export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
+export { detailsOf, ErrorCode, McpliteError, ProtocolError, replacementError, ToolError } from "./error.ts";
+export type { ErrorReplacement } from "./error.ts";
 export type { Feature } from "./feature.ts";
 export { type Host, NO_HOST, withCaller } from "./host.ts";
 export { askAll } from "./ask-all.ts";

@@ -9,13 +9,21 @@
  *
  * @module
  */
-import { type CallContext, callerOf, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
+import {
+  type CallContext,
+  callerOf,
+  type CallMeta,
+  createContext,
+  type SignalSource,
+  withResultMeta,
+} from "./call-context.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
+import { type Grouped, runHandlerInGroup, runToolInGroup } from "./group.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
@@ -125,14 +133,26 @@ function runTool(
     : runMiddleware(chain, call, (c) => execute(registry, c, request, round));
 }
 
-async function execute(
+function execute(
   registry: Registry,
   call: ToolCall,
   request: CallRequest,
   round: InputRound | undefined,
 ): Promise<CallOutcome> {
   const tool = registry.get(call.name);
-  if (tool === undefined) throw unknownTool(registry, call.name);
+  if (tool === undefined) return Promise.reject(unknownTool(registry, call.name));
+  const group = tool["~group"]; // grouped from another server: its middleware wrap it (server.group())
+  if (group !== undefined) return runToolInGroup(group, call, (c) => executeFound(registry, tool, c, request, round));
+  return executeFound(registry, tool, call, request, round);
+}
+
+async function executeFound(
+  registry: Registry,
+  tool: AnyTool,
+  call: ToolCall,
+  request: CallRequest,
+  round: InputRound | undefined,
+): Promise<CallOutcome> {
   if (tool.scopes !== undefined) requireScopes(tool.scopes, call.ctx.auth, `tool "${tool.name}"`);
   // `1e400` decodes as Infinity and passes v.number(): refuse what JSON cannot carry back, by its path.
   const nonFinite = nonFinitePath(call.arguments);
@@ -175,6 +195,7 @@ async function execute(
     ? resultFromValue(value)
     : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
   if (result instanceof Promise) result = await result;
+  result = withResultMeta(result, call.ctx);
   return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
 }
 
@@ -201,7 +222,8 @@ async function askFor(registry: Registry, call: ToolCall, round: InputRound): Pr
 }
 
 function failure(registry: Registry, call: ToolCall, error: unknown): FinalOutcome {
-  return { kind: "failure", result: failureFromError(error, (e) => registry.runtime.onError?.(e, call)) };
+  const result = failureFromError(error, (e) => registry.runtime.onError?.(e, call));
+  return { kind: "failure", result: withResultMeta(result, call.ctx) };
 }
 
 function roundScope(call: ToolCall): RoundScope {
@@ -309,7 +331,7 @@ export type HandlerOutcome<T> =
  *   `permission_denied` for a missing scope, `invalid_params` for a bad state; any error of the
  *   handler otherwise.
  */
-export function runHandler<D extends { readonly scopes?: readonly string[] }, T>(
+export function runHandler<D extends { readonly scopes?: readonly string[] } & Grouped, T>(
   registry: Registry,
   request: HandlerRequest,
   find: () => D,
@@ -327,7 +349,7 @@ export function runHandler<D extends { readonly scopes?: readonly string[] }, T>
   return runMiddleware(chain, seen, handled) as Promise<HandlerOutcome<T>>;
 }
 
-async function handle<D extends { readonly scopes?: readonly string[] }, T>(
+async function handle<D extends { readonly scopes?: readonly string[] } & Grouped, T>(
   registry: Registry,
   request: HandlerRequest,
   ctx: CallContext,
@@ -336,6 +358,12 @@ async function handle<D extends { readonly scopes?: readonly string[] }, T>(
   run: (definition: D, ctx: CallContext) => T | Promise<T>,
 ): Promise<HandlerOutcome<T>> {
   const definition = find();
+  const group = definition["~group"]; // grouped from another server: its request middleware wrap it
+  if (group !== undefined) {
+    const own = run;
+    const seen: Call = { method: request.method, name: request.name, params: request.params, ctx };
+    run = (d, c) => runHandlerInGroup(group, seen, async () => await own(d, c));
+  }
   if (definition.scopes !== undefined) requireScopes(definition.scopes, ctx.auth, scoped(request.scope));
   if (round === undefined) return { asked: false, value: await run(definition, ctx) };
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Grouped } from "./group.ts";
 import type { CallContext } from "./call-context.ts";
 import type { ContentBlock } from "./result.ts";
 import type { Completer } from "./completer.ts";
@@ -78,7 +79,7 @@ export interface PromptTypes<TInput, TArgs> {
 }
 
 /** A finished prompt, ready for `server.prompt()`. */
-export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured {
+export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured, Grouped {
   /** The prompt name. */
   readonly name: TName;
   /** A human-readable title. */
@@ -169,4 +170,18 @@ function toMessage(message: PromptMessageInput): PromptMessage {
     throw new TypeError("a prompt message needs a content block or a string");
   }
   return { role: message.role, content };
+}
+
+const PROMPT_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
+
+/**
+ * Checks a prompt name: 1–128 characters of `[A-Za-z0-9_./-]`.
+ *
+ * @param name The name.
+ * @throws {TypeError} When the name is invalid.
+ */
+export function assertPromptName(name: string): void {
+  if (typeof name !== "string" || !PROMPT_NAME.test(name)) {
+    throw new TypeError(`invalid prompt name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . / -`);
+  }
 }

@@ -29,7 +29,8 @@ export type StoredResult =
       readonly answers?: Readonly<Record<string, unknown>>;
     }
     | { readonly status: "completed"; readonly result: ToolResult }
-    | { readonly status: "failed"; readonly error: { code: ErrorCode; message: string; data?: unknown } }
+    // `code`: an ErrorCode, or the JSON-RPC number a ProtocolError was raised with (kept as raised)
+    | { readonly status: "failed"; readonly error: { code: ErrorCode | number; message: string; data?: unknown } }
     | { readonly status: "cancelled" }
   )
   & {

@@ -92,7 +92,7 @@ export interface ResourceLink extends ResourceDescriptor {
 /** Any content block. */
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
-/** A complete tool result, as MCP's `CallToolResult` (without `_meta`, which each wire adds). */
+/** A complete tool result, as MCP's `CallToolResult`. */
 export interface ToolResult {
   /** The content blocks. */
   content: ContentBlock[];
@@ -100,6 +100,8 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
   /** `true` for a business failure. */
   isError?: boolean;
+  /** Per-call metadata (`ctx.resultMeta()`); each wire that carries `_meta` adds its own keys over these. */
+  _meta?: Record<string, unknown>;
 }
 
 const RESULT: unique symbol = Symbol.for("mcplite.result");

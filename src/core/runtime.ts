@@ -11,9 +11,17 @@ import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
 import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
+import type { ErrorReplacement } from "./error.ts";
 
-/** Receives errors that were masked or turned into failures, with the call that raised them, if any. */
-export type ErrorReporter = (error: unknown, call?: ToolCall) => void;
+/**
+ * Receives errors that were masked or turned into failures, with the tool call that raised them, if
+ * any (its `ctx.meta.requestId` is the request's JSON-RPC id). It may return `{ code, message, data }`
+ * for an error it recognises: the request then fails with that error (`code` a JSON-RPC code or an
+ * `ErrorCode`) instead of the masked internal error or the tool failure; return nothing for the default.
+ */
+// Returns `unknown`, not `ErrorReplacement | void`: a reporter written as an expression (`(e) => seen.push(e)`)
+// keeps compiling; only a `{ code, message }` object replaces the answer.
+export type ErrorReporter = (error: unknown, call?: ToolCall) => ErrorReplacement | unknown;
 
 /** The server-wide state a runtime starts with. */
 export interface RuntimeOptions {

@@ -9,6 +9,9 @@
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { isObject } from "../internal/is-object.ts";
+import { fromStandard, type StandardResult, type ValidationIssue, type ValidationResult } from "./standard-result.ts";
+
+export type { StandardResult, ValidationIssue, ValidationResult };
 
 /** A JSON Schema object, as sent on the wire. */
 export type JsonSchema = { [key: string]: unknown };
@@ -32,15 +35,6 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
     };
   };
 }
-
-/** The result of a Standard Schema validation. */
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | {
-    readonly issues: ReadonlyArray<
-      { readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> }
-    >;
-  };
 
 /** Anything the DSL accepts as a schema. */
 export type SchemaInput = v.GenericSchema | v.GenericSchemaAsync | StandardSchemaV1 | JsonSchema;
@@ -71,17 +65,6 @@ export type InferSchemaInput<S> = S extends v.GenericSchema | v.GenericSchemaAsy
 export type InferSchemaOutput<S> = S extends v.GenericSchema | v.GenericSchemaAsync ? v.InferOutput<S>
   : S extends StandardSchemaV1<unknown, infer O> ? O
   : Record<string, unknown>;
-
-/** One validation problem, with the dotted path of the failing property. */
-export interface ValidationIssue {
-  /** The dotted path, e.g. `items.0.id`; empty for the root. */
-  path: string;
-  /** What is wrong. */
-  message: string;
-}
-
-/** The outcome of a validation. */
-export type ValidationResult = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
 /** A schema made ready for use: its JSON Schema and its validator. */
 export interface CompiledSchema {
@@ -197,10 +180,6 @@ function compileStandard(schema: StandardSchemaV1, where: string): CompiledSchem
     throw new TypeError(`${where} cannot be expressed as JSON Schema: ${(error as Error).message}`);
   }
   delete jsonSchema.$schema;
-  const fromStandard = (result: StandardResult<unknown>): ValidationResult =>
-    result.issues
-      ? { ok: false, issues: result.issues.map((i) => ({ path: standardPath(i.path), message: i.message })) }
-      : { ok: true, value: result.value };
   return {
     jsonSchema,
     validate: (value) => {
@@ -208,11 +187,6 @@ function compileStandard(schema: StandardSchemaV1, where: string): CompiledSchem
       return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
     },
   };
-}
-
-function standardPath(path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined): string {
-  if (!path) return "";
-  return path.map((part) => String(typeof part === "object" ? part.key : part)).join(".");
 }
 
 const JSON_TYPES: Record<string, (value: unknown) => boolean> = {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Grouped } from "./group.ts";
 import type { CallContext } from "./call-context.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
@@ -162,7 +163,7 @@ export interface Tool<
   TArgs = unknown,
   TOutput = unknown,
   TState = unknown,
-> extends Featured {
+> extends Featured, Grouped {
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */

@@ -28,12 +28,46 @@ const BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
  * ```
  */
 export function readFrontmatter(text: string): Record<string, unknown> | undefined {
-  const match = BLOCK.exec(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  return splitFrontmatter(text)?.frontmatter;
+}
+
+/** A Markdown file split at the end of its frontmatter block. */
+export interface SplitMarkdown {
+  /** The frontmatter, parsed. */
+  readonly frontmatter: Record<string, unknown>;
+  /** What follows the block, without the blank lines that start it. */
+  readonly body: string;
+}
+
+/**
+ * Splits a `SKILL.md` into its frontmatter (as data) and its body (the instructions).
+ *
+ * @param text The file.
+ * @returns Both parts, or `undefined` when there is no frontmatter or it is not a YAML mapping.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitFrontmatter } from "./frontmatter.ts";
+ * const file = ["---", "name: pdf", "---", "", "# PDF", ""].join(String.fromCharCode(10));
+ * const split = splitFrontmatter(file);
+ * assert.deepEqual(split?.frontmatter, { name: "pdf" });
+ * assert.equal(split?.body.trim(), "# PDF");
+ * ```
+ */
+export function splitFrontmatter(text: string): SplitMarkdown | undefined {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const match = BLOCK.exec(source);
   if (match === null) return undefined;
+  let value: unknown;
   try {
-    const value = parse(match[1]);
-    return isObject(value) ? value as Record<string, unknown> : undefined;
+    value = parse(match[1]);
   } catch {
     return undefined;
   }
+  if (!isObject(value)) return undefined;
+  return {
+    frontmatter: value as Record<string, unknown>,
+    body: source.slice(match[0].length).replace(/^(?:\r?\n)+/, ""),
+  };
 }

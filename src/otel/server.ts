@@ -17,7 +17,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { CallMeta } from "../core/call-context.ts";
-import { McpliteError } from "../core/error.ts";
+import { McpliteError, ProtocolError } from "../core/error.ts";
 import { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "../core/trace-context.ts";
 import type { Call, Middleware } from "../core/middleware.ts";
 import { isObject } from "../internal/is-object.ts";
@@ -173,6 +173,7 @@ function failed(span: Span, metric: Attributes, type: string, message: string): 
 /** The JSON-RPC code the wire answers an error with: a masked error is -32603 (internal). */
 function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
   if (!(error instanceof McpliteError)) return -32603;
+  if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
   if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;
   const modern = meta.protocolVersion !== undefined && meta.protocolVersion >= "2026";
   return (modern ? modernErrorToWire : legacyErrorToWire)(error.code).code;

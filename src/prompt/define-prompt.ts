@@ -16,9 +16,13 @@ import {
   type NotAShape,
   type SchemaInput,
 } from "../core/schema.ts";
-import type { AnyPrompt, Prompt, PromptArgument, PromptHandler } from "../core/prompt.ts";
-
-const NAME_PATTERN = /^[A-Za-z0-9_./-]{1,128}$/;
+import {
+  type AnyPrompt,
+  assertPromptName,
+  type Prompt,
+  type PromptArgument,
+  type PromptHandler,
+} from "../core/prompt.ts";
 
 interface PromptState {
   readonly name: string;
@@ -209,8 +213,6 @@ function argumentsOf(args: CompiledSchema, where: string): PromptArgument[] {
  * ```
  */
 export function definePrompt<TName extends string>(name: TName): PromptBuilder<TName> {
-  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw new TypeError(`invalid prompt name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ . / -`);
-  }
+  assertPromptName(name);
   return new PromptBuilder<TName>({ name, arguments: [] });
 }

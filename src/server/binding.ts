@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { ServedVersions } from "./protocol-versions.ts";
 import type { Host } from "../core/host.ts";
 import type { ProtocolError } from "../core/error.ts";
 import type { Registry } from "../core/registry.ts";
@@ -32,6 +33,8 @@ export interface ResolvedOptions {
   readonly heartbeatMs: number;
   /** The prefix of every route (`basePath`), without a trailing `/`; `""` when there is none. */
   readonly basePath: string;
+  /** The MCP revisions served (`protocolVersions`), by era, newest first. */
+  readonly protocolVersions: ServedVersions;
   /**
    * How the server authenticates callers, as a binding may describe it (the OpenAPI binding's security
    * scheme); `undefined` without `auth`. The verifier is not in it: the server's gate alone calls it.

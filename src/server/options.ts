@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { type ProtocolVersion, resolveProtocolVersions } from "./protocol-versions.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
 import type { ErrorReporter } from "../core/runtime.ts";
@@ -92,6 +93,12 @@ export interface ServerOptions {
    */
   health?: boolean | { path?: string };
   /**
+   * The MCP revisions served (default: every one of `SUPPORTED_PROTOCOL_VERSIONS`). A request of another
+   * revision is refused with -32022 listing these (`data.supported`); `initialize` offers the newest
+   * 2025-era one listed; `server/discover` lists the 2026-07-28 one if it is listed.
+   */
+  protocolVersions?: readonly ProtocolVersion[];
+  /**
    * The secret that signs promise tokens and `requestState` (≥ 32 bytes), or a list for rotation: the
    * first signs, any verifies. Defaults to `MCPLITE_SECRET` (comma-separated for rotation); with
    * neither, a random key of this process (tokens then redeem only on this instance, until it restarts).
@@ -161,6 +168,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     basePath: resolveBasePath(options.basePath),
+    protocolVersions: resolveProtocolVersions(options.protocolVersions),
     auth: options.auth === undefined ? undefined : describedAuth(options.auth),
   };
 }

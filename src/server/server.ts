@@ -28,8 +28,9 @@ import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
 import { relayChanges } from "./relay.ts";
+import { type GroupOptions, mountGroup } from "./group.ts";
 
-export type { ExecutionContextLike };
+export type { ExecutionContextLike, GroupOptions };
 
 /** The tools a server carries, by name; the typed client reads this from `typeof server`. */
 export type ToolMap = { [name: string]: AnyTool };
@@ -169,6 +170,62 @@ export class Server<TTools extends ToolMap = {}> {
       );
     }
     return this as unknown as Server<TTools & { [K in T["name"]]: T }>;
+  }
+
+  /**
+   * Serves another server's tools, prompts, resources and skills from this one, as mcp-lite's
+   * `.group()` does. With a prefix, tools and prompts are namespaced: a tool `clone` of a server grouped
+   * as `git` is listed and called as `git.clone` (the separator is an option; `/`, mcp-lite's, is not a
+   * valid tool-name character here). Resources and skills keep their URIs. The child's middleware
+   * (`use()`, `useTool()`) keeps running around its own definitions only, inside this server's; what is
+   * registered on (or removed from) the child later shows up here, with `list_changed`. Every wire this
+   * server speaks serves them.
+   *
+   * @param prefix The namespace (omit it to keep the child's names).
+   * @param child The server to group.
+   * @param options The separator (default `.`).
+   * @returns This server, typed with the child's tools under their new names.
+   * @throws {TypeError} When a produced name breaks the name rules or is taken here already (nothing is
+   *   registered then), or the child is this server.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createServer, defineTool } from "../../mod.ts";
+   * const git = createServer({ name: "git", version: "1.0.0" })
+   *   .tool(defineTool("clone").input(v.object({ url: v.string() })).handle(({ url }) => `cloned ${url}`));
+   * const app = createServer({ name: "app", version: "1.0.0" }).group("git", git);
+   * assert.deepEqual(app.tools.map((t) => t.name), ["git.clone"]);
+   * const outcome = await app.call("git.clone", { url: "https://example.com/r.git" });
+   * assert.equal(outcome.kind, "answer");
+   * ```
+   */
+  group<P extends string, C extends ToolMap, S extends string = ".">(
+    prefix: P,
+    child: Server<C>,
+    options?: GroupOptions<S>,
+  ): Server<TTools & { [K in keyof C & string as `${P}${S}${K}`]: C[K] }>;
+  /**
+   * Serves another server's tools, prompts, resources and skills from this one under their own names.
+   *
+   * @param child The server to group.
+   * @returns This server, typed with the child's tools.
+   * @throws {TypeError} When one of its names is taken here already (nothing is registered then).
+   */
+  group<C extends ToolMap>(child: Server<C>): Server<TTools & C>;
+  group(prefixOrChild: string | Server<ToolMap>, child?: Server<ToolMap>, options: GroupOptions<string> = {}): unknown {
+    const [prefix, grouped] = typeof prefixOrChild === "string" ? [prefixOrChild, child] : [undefined, prefixOrChild];
+    if (!(grouped instanceof Server)) throw new TypeError("server.group() needs a server created with createServer()");
+    if (grouped === (this as unknown)) throw new TypeError("server.group(): a server cannot group itself");
+    const checks = this.#checks;
+    mountGroup(
+      { definitions: this.#definitions, check: (tool) => checks.forEach((check) => check(tool)) },
+      grouped.#definitions,
+      prefix,
+      options.separator ?? ".",
+    );
+    return this;
   }
 
   /**

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ErrorCode } from "../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../mod.ts";
+import { errorToWire } from "../../src/bindings/jsonrpc-error.ts";
 import { legacyErrorToWire, modernErrorToWire } from "../../src/bindings/mcp/status.ts";
 import { errorCodeToWire } from "../../src/bindings/mcplite/status.ts";
 
@@ -29,6 +30,7 @@ const MODERN: Record<ErrorCode, [number, number]> = {
   deadline_exceeded: [-32603, 200],
   internal: [-32603, 200],
   unavailable: [-32603, 503],
+  custom: [-32000, 200], // the row's code stands in for the error's own `rpcCode`, which errorToWire sends
 };
 
 /** The 2025 revisions: JSON-RPC errors on 200, but for the transport's bad requests. */
@@ -65,6 +67,10 @@ describe("the JSON-RPC wires' status tables", () => {
         const [rpc, status] = expected[code];
         assert.deepEqual({ ...table(code) }, { code: rpc, status }, code);
       }
+    });
+    it(`sends a custom JSON-RPC code as raised on ${wire}, as the call's error on 200`, () => {
+      const wire = errorToWire(new ProtocolError(-32001, "Custom error", { data: { retry: false } }), table);
+      assert.deepEqual({ ...wire }, { code: -32001, status: 200, message: "Custom error", data: { retry: false } });
     });
   }
 });

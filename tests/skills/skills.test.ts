@@ -164,6 +164,13 @@ describe("loading skills in the client", () => {
     assert.deepEqual(reads, []); // listing fetches nothing
     const skill = await client.skills.load(entry);
     assert.equal(skill.name, "release-notes");
+    // The instructions are the body; the frontmatter comes as data, the whole file as markdown.
+    assert.match(skill.instructions, /^# Release notes\n/);
+    assert.doesNotMatch(skill.instructions, /^---|description:/);
+    assert.equal(skill.frontmatter.license, "MIT");
+    assert.deepEqual(skill.frontmatter.metadata, { version: "1.0" });
+    assert.match(skill.markdown, /^---\nname: release-notes\n/);
+    assert.ok(skill.markdown.endsWith(skill.instructions));
     assert.deepEqual(reads, ["skill://release-notes/SKILL.md"]);
     assert.match(await skill.readText("references/STYLE.md"), /One line per change/);
     assert.deepEqual(reads, ["skill://release-notes/SKILL.md", "skill://release-notes/references/STYLE.md"]);

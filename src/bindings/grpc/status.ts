@@ -8,7 +8,7 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorCode, McpliteError, type ValidationIssue } from "../../core/mod.ts";
+import { detailsOf, ErrorCode, McpliteError, replacementError, type ValidationIssue } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
 
@@ -65,8 +65,8 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
       return Code.Unavailable;
     case ErrorCode.Internal: // §5.5: server error
       return Code.Internal;
-    case ErrorCode.Unavailable: // a dependency is down: gRPC's retryable status
-      return Code.Unavailable;
+    case ErrorCode.Custom: // the application's JSON-RPC code, kept in ErrorInfo.metadata.jsonrpcCode
+      return Code.Unknown;
     default:
       return assertNever(code);
   }
@@ -76,21 +76,23 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
  * Converts anything thrown while serving a call into the error the wire carries. A `ConnectError`
  * (a deadline, a cancellation, Connect's own decoding errors) passes through; an SDK error keeps its
  * safe message and gets its data as details; anything else is masked as `internal error`, the
- * original going to `onError` only.
+ * original going to `onError` only (unless it returns the error to answer instead).
  *
  * @param error What was thrown.
- * @param onError Receives errors that get masked.
+ * @param onError Receives errors that get masked; may return `{ code, message, data }` to answer instead.
  * @returns The error to throw to Connect.
  */
-export function errorToConnectError(error: unknown, onError?: (error: unknown) => void): ConnectError {
+export function errorToConnectError(error: unknown, onError?: (error: unknown) => unknown): ConnectError {
   if (error instanceof ConnectError) return error;
-  if (!(error instanceof McpliteError)) {
-    onError?.(error);
-    return new ConnectError("internal error", Code.Internal);
-  }
+  // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
+  const known = error instanceof McpliteError ? error : replacementError(error, onError?.(error));
+  return known === undefined ? new ConnectError("internal error", Code.Internal) : connectErrorOf(known);
+}
+
+function connectErrorOf(error: McpliteError): ConnectError {
   const details: ConstructorParameters<typeof ConnectError>[3] = [{
     desc: ErrorInfoSchema,
-    value: { reason: error.code.toUpperCase(), domain: ERROR_DOMAIN, metadata: metadataFromData(error.data) },
+    value: { reason: error.code.toUpperCase(), domain: ERROR_DOMAIN, metadata: metadataFromData(detailsOf(error)) },
   }];
   const issues = issuesOf(error);
   if (issues !== undefined) {

@@ -5,6 +5,7 @@
  */
 import { type ClientInfo, ErrorCode, LOG_LEVELS, type LogLevel, ProtocolError } from "../../core/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
+import type { ServedVersions } from "../../server/protocol-versions.ts";
 
 import {
   LEGACY_VERSIONS,
@@ -16,6 +17,9 @@ import {
 } from "../../internal/mcp-wire.ts";
 
 export { LEGACY_VERSIONS, META, MODERN_VERSION, MODERN_VERSIONS, PROTOCOL_VERSION_HEADER };
+
+/** Every revision, when the server does not narrow them. */
+const ALL_VERSIONS: ServedVersions = { modern: MODERN_VERSIONS, legacy: LEGACY_VERSIONS };
 
 /** The 2025-era session header (`initialize` issues one; this server keeps no state that needs it). */
 export const SESSION_HEADER = "mcp-session-id";
@@ -76,10 +80,15 @@ export function isModern(rpc: JsonRpcRequest, headerVersion: string | null): boo
  *
  * @param rpc The request.
  * @param headerVersion The `MCP-Protocol-Version` header; `undefined` on a carrier without headers (stdio).
+ * @param served The revisions the server serves (its `protocolVersions`).
  * @returns The envelope.
  * @throws {ProtocolError} `invalid_envelope`, `header_mismatch` or `unsupported_version`.
  */
-export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string | null | undefined): Envelope {
+export function parseModernEnvelope(
+  rpc: JsonRpcRequest,
+  headerVersion: string | null | undefined,
+  served: ServedVersions = ALL_VERSIONS,
+): Envelope {
   const meta = rpc.params._meta as Record<string, unknown> | undefined;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
     throw new ProtocolError(ErrorCode.InvalidEnvelope, "Invalid params: params._meta is required");
@@ -102,11 +111,7 @@ export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string |
         `but _meta says "${version}"`,
     );
   }
-  if (!MODERN_VERSIONS.includes(version)) {
-    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
-      data: { supported: MODERN_VERSIONS, requested: version },
-    });
-  }
+  if (!served.modern.includes(version)) throw unsupportedVersion(version, served);
   const logLevel = meta[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(logLevel)}`);
@@ -131,6 +136,7 @@ export function parseModernEnvelope(rpc: JsonRpcRequest, headerVersion: string |
  * @param rpc The request.
  * @param headerVersion The `MCP-Protocol-Version` header.
  * @param session What `initialize` and `logging/setLevel` recorded, if known.
+ * @param served The revisions the server serves (its `protocolVersions`).
  * @returns The envelope.
  * @throws {ProtocolError} `unsupported_version` for a version header the server does not serve, or
  *   `invalid_params` for an unknown log level.
@@ -139,11 +145,12 @@ export function parseLegacyEnvelope(
   rpc: JsonRpcRequest,
   headerVersion: string | null,
   session: LegacySession | undefined,
+  served: ServedVersions = ALL_VERSIONS,
 ): Envelope {
   const version = headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
-  if (headerVersion !== null && rpc.method !== "initialize" && !LEGACY_VERSIONS.includes(version)) {
+  if (headerVersion !== null && rpc.method !== "initialize" && !served.legacy.includes(version)) {
     throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
-      data: { supported: LEGACY_VERSIONS, requested: version },
+      data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: version },
     });
   }
   const meta = rpc.params._meta;
@@ -161,6 +168,21 @@ export function parseLegacyEnvelope(
     progressToken: record === undefined ? undefined : progressTokenOf(record),
     partials: record?.[PARTIALS_META] === true,
   };
+}
+
+/**
+ * The error for a revision the server does not serve: -32022 with the revisions of the request's era
+ * that it does serve, or, when it serves none of that era, those of the other (a client then falls back).
+ *
+ * @param version The requested revision.
+ * @param served The revisions served.
+ * @returns The error.
+ */
+export function unsupportedVersion(version: string, served: ServedVersions): ProtocolError {
+  const supported = served.modern.length > 0 ? served.modern : served.legacy;
+  return new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
+    data: { supported, requested: version },
+  });
 }
 
 function progressTokenOf(meta: Record<string, unknown>): string | number | undefined {

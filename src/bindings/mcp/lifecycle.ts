@@ -15,7 +15,7 @@ import {
 } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { featureExtensions } from "./feature.ts";
-import { type Era, LEGACY_VERSIONS, MODERN_VERSIONS } from "./envelope.ts";
+import { type Era, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
@@ -118,7 +118,7 @@ export const discover: McpMethod = (ctx, request) => {
     const { instructions } = ctx.core.options;
     const hint = ctx.settings.listCache;
     const result: Record<string, unknown> = {
-      supportedVersions: MODERN_VERSIONS,
+      supportedVersions: ctx.core.options.protocolVersions.modern,
       capabilities: serverCapabilities(ctx.core.registry, "modern", false, ctx.settings.directoryRead),
     };
     if (instructions !== undefined) result.instructions = instructions;
@@ -139,7 +139,10 @@ export const discover: McpMethod = (ctx, request) => {
  */
 export const initialize: McpMethod = (ctx, request, channel) => {
   const { protocolVersion: asked, capabilities, clientInfo } = request.rpc.params;
-  const protocolVersion = typeof asked === "string" && LEGACY_VERSIONS.includes(asked) ? asked : LEGACY_VERSIONS[0];
+  const served = ctx.core.options.protocolVersions;
+  // MCP 2025-11-25, Lifecycle: echo a served version, else offer the newest served one.
+  const protocolVersion = typeof asked === "string" && served.legacy.includes(asked) ? asked : served.legacy[0];
+  if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served);
   const { name, version, title, instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,

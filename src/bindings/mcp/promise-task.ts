@@ -66,7 +66,7 @@ export interface TaskView {
   /** `completed`: the result (an `isError` result included). */
   readonly result?: ToolResult;
   /** `failed`: the protocol error. */
-  readonly error?: { readonly code: ErrorCode; readonly message: string; readonly data?: unknown };
+  readonly error?: { readonly code: ErrorCode | number; readonly message: string; readonly data?: unknown };
 }
 
 /**
@@ -160,7 +160,10 @@ export async function getTask(registry: Registry, taskId: unknown, caller: CallC
     }
   } catch (error) {
     if (!(error instanceof ProtocolError) || error.code === ErrorCode.MissingCapability) throw error;
-    entry = { status: "failed", error: { code: error.code, message: error.message, data: error.data } };
+    entry = {
+      status: "failed",
+      error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data },
+    };
   }
   if (hasEnded(entry) && !await c.results.set(task.key, { ...entry, at: now }, Math.max(1, task.expiresAt - now))) {
     const won = await c.results.get(task.key); // another read (or a cancellation) ended it first

@@ -12,6 +12,7 @@ import {
   ProtocolError,
   requireScopes,
   runHandler,
+  withResultMeta,
 } from "../../core/mod.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
@@ -66,7 +67,7 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
   const find = () => {
     const resolved = resolveResource(registry, uri);
     if (resolved === undefined) throw notFound(uri);
-    return { ...resolved, scopes: resolved.resource.scopes };
+    return { ...resolved, scopes: resolved.resource.scopes, "~group": resolved.resource["~group"] };
   };
   const read = await runHandler(
     registry,
@@ -81,13 +82,16 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
     async ({ resource, variables }, call) => {
       const hint = resource.cache ?? ctx.settings.readCache;
       channel.cache(hint);
-      return { resource, hint, value: await resource.read(variables, call, uri) };
+      return { resource, hint, value: await resource.read(variables, call, uri), call };
     },
   );
   if (read.asked) return inputRequiredResult(read.outcome);
-  const { resource, hint, value } = read.value;
+  const { resource, hint, value, call } = read.value;
   const contents = contentsFromValue(value, uri, resource.mimeType);
-  return request.envelope.era === "modern" ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope } : { contents };
+  const result: Record<string, unknown> = request.envelope.era === "modern"
+    ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope }
+    : { contents };
+  return withResultMeta(result, call);
 };
 
 /**

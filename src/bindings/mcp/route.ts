@@ -103,10 +103,10 @@ export function route(
   let envelope: Envelope;
   if (modern) {
     target.table = modernErrorToWire;
-    envelope = parseModernEnvelope(rpc, header);
+    envelope = parseModernEnvelope(rpc, header, ctx.core.options.protocolVersions);
     if (http !== undefined && rpc.id !== undefined) checkStandardHeaders(rpc, http);
   } else {
-    envelope = parseLegacyEnvelope(rpc, header ?? null, ctx.sessions.get(session));
+    envelope = parseLegacyEnvelope(rpc, header ?? null, ctx.sessions.get(session), ctx.core.options.protocolVersions);
   }
   if (rpc.id === undefined) {
     if (rpc.method === "notifications/cancelled") {

@@ -171,7 +171,7 @@ function detailedTask(task: TaskView): Record<string, unknown> {
   if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };
   if (task.error !== undefined) {
     const error: Record<string, unknown> = {
-      code: modernErrorToWire(task.error.code).code,
+      code: typeof task.error.code === "number" ? task.error.code : modernErrorToWire(task.error.code).code,
       message: task.error.message,
     };
     if (task.error.data !== undefined) error.data = task.error.data;

@@ -153,8 +153,9 @@ export function resultWithMeta(outcome: CallOutcome, started: number, version: s
     case "answer":
     case "failure": {
       meta.response_type = outcome.kind;
-      const { content, structuredContent, isError } = outcome.result;
-      const result: LiteResult = { content, _meta: meta };
+      const { content, structuredContent, isError, _meta: extra } = outcome.result;
+      // A handler's own keys (`ctx.resultMeta()`); MCP-lite's (§3.3) win over them.
+      const result: LiteResult = { content, _meta: extra === undefined ? meta : { ...extra, ...meta } };
       if (structuredContent !== undefined) result.structuredContent = structuredContent;
       if (isError === true) result.isError = true;
       return result;

@@ -10,10 +10,12 @@ import {
   CacheSlot,
   type CallMeta,
   type CallOutcome,
+  detailsOf,
   ErrorCode,
   McpliteError,
   ProtocolError,
   type Registry,
+  replacementError,
   runCall,
   runRequest,
   unknownTool,
@@ -267,17 +269,19 @@ function outcomeResponse(outcome: CallOutcome, version: string): Response {
 
 function errorResponse(
   error: unknown,
-  report: (error: unknown) => void,
+  report: (error: unknown) => unknown,
   headers: Readonly<Record<string, string>> = JSON_HEADERS,
 ): Response {
-  if (!(error instanceof McpliteError)) {
-    report(error);
-    return new Response(INTERNAL_BODY, { status: 500, headers });
-  }
-  const { code, status } = errorCodeToWebtools(error.code);
-  const retryAfter = retryAfterOf(error);
+  // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
+  const known = error instanceof McpliteError ? error : replacementError(error, report(error));
+  if (known === undefined) return new Response(INTERNAL_BODY, { status: 500, headers });
+  const { code, status } = errorCodeToWebtools(known.code);
+  const retryAfter = retryAfterOf(known);
   if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
-  return new Response(errorBody(code, error.message, error.data), { status, headers: errorHeaders(status, headers) });
+  return new Response(errorBody(code, known.message, detailsOf(known)), {
+    status,
+    headers: errorHeaders(status, headers),
+  });
 }
 
 function notAllowed(methods: string): ProtocolError {

@@ -41,6 +41,8 @@ export const WebtoolsCode = {
   Timeout: "TIMEOUT",
   /** A service the server depends on is out of reach for now: send again after `Retry-After`. */
   Unavailable: "UNAVAILABLE",
+  /** An error code of the application's own (`new ProtocolError(-32001, …)`); `details.jsonrpcCode` holds it. */
+  CustomError: "CUSTOM_ERROR",
 } as const;
 
 /** One of the {@link WebtoolsCode} values. */
@@ -108,8 +110,8 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
       return { code: WebtoolsCode.Unavailable, status: 503 };
     case ErrorCode.Internal: // the server's own failure: the message is masked unless raised on purpose
       return { code: WebtoolsCode.InternalError, status: 500 };
-    case ErrorCode.Unavailable: // a dependency is down: retryable, with Retry-After
-      return { code: WebtoolsCode.Unavailable, status: 503 };
+    case ErrorCode.Custom: // the application's JSON-RPC code, kept in details.jsonrpcCode
+      return { code: WebtoolsCode.CustomError, status: 500 };
     default:
       return assertNever(code);
   }

@@ -16,6 +16,8 @@ import { MessageConnection } from "./message-connection.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const STDERR_TAIL = 2048;
+/** How long a failed write waits for the child's exit, so the error names its code and stderr. */
+const EXIT_WAIT_MS = 3000;
 const MAX_LINE = 64 * 1024 * 1024;
 
 /** Options of a {@link StdioConnection}. */
@@ -31,6 +33,10 @@ export class StdioConnection extends MessageConnection {
   readonly #child: ChildProcess;
   #stderr = "";
   #closing = false;
+  /** What ended the connection, for a write that raced the child's exit. */
+  #failure: TransportError | undefined;
+  readonly #failed: Promise<void>;
+  #markFailed!: () => void;
 
   /**
    * Starts reading the child's output.
@@ -41,6 +47,7 @@ export class StdioConnection extends MessageConnection {
   constructor(child: ChildProcess, options: StdioConnectionOptions = {}) {
     super(options.probeTimeoutMs);
     this.#child = child;
+    this.#failed = new Promise((resolve) => this.#markFailed = resolve);
     void this.#readStdout();
     const stderrRead = this.#readStderr(options.inheritStderr === true);
     void child.exited.then(async (exit) => {
@@ -67,8 +74,18 @@ export class StdioConnection extends MessageConnection {
     await settlesWithin(this.#child.exited, graceMs);
   }
 
-  protected write(text: string): Promise<void> {
-    return this.#child.write(encoder.encode(text + "\n"));
+  /**
+   * Writes a line. A write that fails because the child died (EPIPE) races the exit: the caller is told
+   * why the child died (exit code, stderr tail) once the exit is known, waiting for it at most
+   * {@link EXIT_WAIT_MS}.
+   */
+  protected async write(text: string): Promise<void> {
+    try {
+      await this.#child.write(encoder.encode(text + "\n"));
+    } catch (error) {
+      if (this.#failure === undefined) await settlesWithin(this.#failed, EXIT_WAIT_MS);
+      throw this.#failure ?? error;
+    }
   }
 
   async #readStdout(): Promise<void> {
@@ -104,7 +121,9 @@ export class StdioConnection extends MessageConnection {
     if (this.failed) return;
     const tail = this.#stderr.trim();
     const reason = this.#closing ? "the connection was closed" : what;
-    this.fail(new TransportError(tail === "" ? reason : `${reason}; its stderr ends with:\n${tail}`));
+    this.#failure = new TransportError(tail === "" ? reason : `${reason}; its stderr ends with:\n${tail}`);
+    this.#markFailed();
+    this.fail(this.#failure);
     if (!this.#closing) this.#child.kill("SIGTERM");
   }
 }

@@ -15,8 +15,9 @@ describe("errorCodeToGrpc", () => {
     assert.equal(errorCodeToGrpc(ErrorCode.PermissionDenied), Code.PermissionDenied);
   });
 
-  it("maps every error code to a gRPC code other than OK and UNKNOWN", () => {
-    for (const code of Object.values(ErrorCode)) {
+  it("maps every error code to a gRPC code other than OK and UNKNOWN, but a custom JSON-RPC code to UNKNOWN", () => {
+    assert.equal(errorCodeToGrpc(ErrorCode.Custom), Code.Unknown); // no gRPC meaning: the code travels in ErrorInfo
+    for (const code of Object.values(ErrorCode).filter((c) => c !== ErrorCode.Custom)) {
       const grpc = errorCodeToGrpc(code);
       assert.ok(grpc > Code.Unknown && grpc <= Code.Unauthenticated, `${code} → ${grpc}`);
     }

@@ -128,6 +128,24 @@ describe("children that fail", () => {
     await client.close();
   });
 
+  it("a server that dies at once fails every call with its exit code and stderr, never a broken pipe (50 spawns)", async () => {
+    // The write of the first request races the child's exit: the error must wait for the exit, every time.
+    const failures: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const client = createClient(createStdioTransport({ command: "sh", args: ["-c", "echo boom >&2; exit 37"] }));
+      try {
+        await client.listTools();
+        failures.push(`run ${i}: listTools() succeeded`);
+      } catch (error) {
+        const message = (error as Error).message;
+        if (!/exited with code 37/.test(message) || !/boom/.test(message)) failures.push(`run ${i}: ${message}`);
+      } finally {
+        await client.close();
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
   it("a server that writes something that is not JSON-RPC fails the call, saying what it wrote", async () => {
     const client = createClient(
       createStdioTransport(node('process.stdout.write("Listening on port 3000\\n"); setInterval(() => {}, 1000)')),
