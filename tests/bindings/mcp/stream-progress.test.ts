@@ -91,7 +91,16 @@ describe("a streaming tool's own progress, from the official clients", () => {
       const client = await connect();
       try {
         const { progress, text } = await stepThrough(client.call);
-        assert.deepEqual(progress, STEPS);
+        if (name.includes("stdio")) {
+          // The official clients drop a request's progress handler as soon as they read its answer, and
+          // dispatch progress a microtask later, so what they read in the same chunk as the answer is lost
+          // (typescript-sdk issue 2580); the server writes the answer a turn after its notifications, which
+          // a loaded machine can still outrun. What arrives must be the author's own, intact and in order.
+          assert.ok(progress.length > 0, "no progress arrived");
+          const steps = progress as [number, number, string][];
+          for (const entry of steps) assert.deepEqual(entry, STEPS[entry[0] - 1]);
+          assert.deepEqual(steps.map(([step]) => step), steps.map(([step]) => step).sort((a, b) => a - b));
+        } else assert.deepEqual(progress, STEPS);
         assert.equal(text, JOINED);
       } finally {
         await client.close();
