@@ -46,13 +46,20 @@ export { CacheSlot } from "./core/cache-slot.ts";
 export type { Feature, Featured } from "./core/feature.ts";
 export type { Continuations, ContinuationsOptions, Restart, StartOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
-export type { Host, MountedBinding, Route, RouteHandler, Routes, ServerCore } from "./server/binding.ts";
-export { NO_HOST, withCaller } from "./server/binding.ts";
-export type { ResolvedOptions } from "./server/binding.ts";
+export {
+  type Host,
+  type MountedBinding,
+  NO_HOST,
+  type ResolvedOptions,
+  type Route,
+  type RouteHandler,
+  type Routes,
+  type ServerCore,
+  withCaller,
+} from "./server/binding.ts";
 export type { ServedVersions } from "./server/protocol-versions.ts";
 export type { Grouped } from "./core/group.ts";
-export { attachListener } from "./server/listener.ts";
-export type { ListenerAttachment } from "./server/listener.ts";
+export { attachListener, type ListenerAttachment } from "./server/listener.ts";
 export type { Gate, GateAnswer } from "./server/gate.ts";
 export type { Cors } from "./server/cors.ts";
 export type { RequestGuard } from "./server/guard.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  type AuthInfo,
   type CallMeta,
   type CallRequest,
   type CallSink,
@@ -83,21 +84,25 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
     const refuse = (error: ProtocolError) => fail(null, error);
 
-    const listTools: RouteHandler = async function listTools(request, host) {
-      try {
-        if (request.method !== "POST") throw NOT_ALLOWED;
-        const body = await readJson(request, server);
-        const params = isObject(body) ? body : {};
-        const listed = await runRequest(
-          registry,
-          listRequest(request, host, null, params),
-          (ctx) => listBytes(registry, ctx.auth),
-        );
-        return new Response(listed, JSON_INIT);
-      } catch (error) {
-        return fail(null, error);
-      }
-    };
+    /** A POST listing (`{"tools":[…]}`, `{"prompts":[…]}`) for the caller, inside the request middleware. */
+    const listRoute = (method: string, bytes: (auth: AuthInfo | undefined) => Uint8Array<ArrayBuffer>): RouteHandler =>
+      async function list(request, host) {
+        try {
+          if (request.method !== "POST") throw NOT_ALLOWED;
+          const body = await readJson(request, server);
+          const params = isObject(body) ? body : {};
+          const listed = await runRequest(
+            registry,
+            listRequest(method, request, host, null, params),
+            (ctx) => bytes(ctx.auth),
+          );
+          return new Response(listed, JSON_INIT);
+        } catch (error) {
+          return fail(null, error);
+        }
+      };
+
+    const listTools = listRoute("tools/list", (auth) => listBytes(registry, auth));
 
     const callTools: RouteHandler = async function callTools(request, host) {
       let id: JsonRpcId = null;
@@ -109,7 +114,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         if (rpc.method === "tools/list") {
           const listed = await runRequest(
             registry,
-            listRequest(request, host, id, rpc.params),
+            listRequest("tools/list", request, host, id, rpc.params),
             (ctx) => listMessage(registry, id, ctx.auth),
           );
           return new Response(listed, JSON_INIT);
@@ -126,20 +131,10 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
     };
 
     /** `POST {base}/prompts`: the prompts a caller may get, `{"prompts":[…]}` (the README's extension, §8.1). */
-    const listPrompts: RouteHandler = async function listPrompts(request, host) {
-      try {
-        if (request.method !== "POST") throw NOT_ALLOWED;
-        const prompts = litePrompts(registry) ?? noPrompts();
-        const body = await readJson(request, server);
-        const params = isObject(body) ? body : {};
-        const meta = liteCallMeta(request.headers, null, params);
-        const listing = { method: "prompts/list", params, meta, signal: request, host };
-        const listed = await runRequest(registry, listing, (ctx) => prompts.listBytes(registry, ctx.auth));
-        return new Response(listed, JSON_INIT);
-      } catch (error) {
-        return fail(null, error);
-      }
-    };
+    const listPrompts = listRoute(
+      "prompts/list",
+      (auth) => (litePrompts(registry) ?? noPrompts()).listBytes(registry, auth),
+    );
 
     /** `POST {base}/prompts/get`: JSON-RPC `prompts/get`, rendered, or an input round as a tool call's. */
     const getPrompt: RouteHandler = async function getPrompt(request, host) {
@@ -178,15 +173,16 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   };
 }
 
-/** A `tools/list` request (`/listtools`, or the method on `/calltools`), as request middleware sees it. */
+/** A list request (`/listtools` or the method on `/calltools`, `/prompts`), as request middleware sees it. */
 function listRequest(
+  method: string,
   request: Request,
   host: Host,
   id: JsonRpcId,
   params: Readonly<Record<string, unknown>>,
 ): MethodRequest {
   const meta = liteCallMeta(request.headers, id, params);
-  return { method: "tools/list", params, meta, signal: request, host };
+  return { method, params, meta, signal: request, host };
 }
 
 /**
