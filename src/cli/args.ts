@@ -62,6 +62,15 @@ export interface CliArgs {
 
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
 
+/** Flags without a value: each sets its field to `true`. */
+const SWITCHES = { "--json": "json", "--login": "login" } as const;
+/** Options whose value is kept as given (the last one wins). */
+const TEXT_OPTIONS = { "--args": "argsJson", "--out": "out", "--client-id": "clientId", "--tokens": "tokens" } as const;
+/** Options that may repeat: their values are kept in order. */
+const LIST_OPTIONS = { "--arg": "argPairs", "--resource": "resourcePairs" } as const;
+/** Options whose value is a TCP port. */
+const PORT_OPTIONS = { "--redirect-port": "redirectPort", "--port": "port" } as const;
+
 /**
  * Reads the command line.
  *
@@ -105,40 +114,11 @@ export function parseArgs(argv: string[]): CliArgs {
       if (i + 1 >= words.length) throw new UsageError(`${name} needs a value`);
       return words[++i];
     };
+    if (setsField(result, name, value)) continue;
     switch (name) {
       case "-h":
       case "--help":
         help = true;
-        break;
-      case "--json":
-        result.json = true;
-        break;
-      case "--args":
-        result.argsJson = value();
-        break;
-      case "--arg":
-        result.argPairs.push(value());
-        break;
-      case "--out":
-        result.out = value();
-        break;
-      case "--resource":
-        result.resourcePairs.push(value());
-        break;
-      case "--login":
-        result.login = true;
-        break;
-      case "--client-id":
-        result.clientId = value();
-        break;
-      case "--tokens":
-        result.tokens = value();
-        break;
-      case "--redirect-port":
-        result.redirectPort = portOf(name, value());
-        break;
-      case "--port":
-        result.port = portOf(name, value());
         break;
       case "-H":
       case "--header":
@@ -190,6 +170,25 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
   return result;
+}
+
+/**
+ * Reads an option that only sets a field (the four tables above); the others are read one by one.
+ *
+ * @returns `false` when `name` is none of them.
+ */
+function setsField(result: CliArgs, name: string, value: () => string): boolean {
+  if (isKey(SWITCHES, name)) result[SWITCHES[name]] = true;
+  else if (isKey(TEXT_OPTIONS, name)) result[TEXT_OPTIONS[name]] = value();
+  else if (isKey(LIST_OPTIONS, name)) result[LIST_OPTIONS[name]].push(value());
+  else if (isKey(PORT_OPTIONS, name)) result[PORT_OPTIONS[name]] = portOf(name, value());
+  else return false;
+  return true;
+}
+
+/** Whether `key` is one of the table's own keys (not one it inherits, like `toString`). */
+function isKey<T extends object>(table: T, key: string): key is Extract<keyof T, string> {
+  return Object.hasOwn(table, key);
 }
 
 function portOf(option: string, raw: string): number {
