@@ -59,7 +59,7 @@ export type {
   ValidationIssue,
   ValidationResult,
 } from "./core/schema.ts";
-export type { ClientInfo, SignalSource, Wire } from "./core/call-context.ts";
+export type { ClientInfo, ClientView, SignalSource, Wire } from "./core/call-context.ts";
 export type {
   CallSink,
   CreateMessageResult,
@@ -69,8 +69,7 @@ export type {
   ListRootsResult,
   ResourceRequest,
 } from "./core/call-sink.ts";
-export type { ToolPromise } from "./core/tool-promise.ts";
-export type { DeferOptions, PromiseOptions, PromiseStateOf } from "./core/tool-promise.ts";
+export type { DeferOptions, PromiseOptions, PromiseStateOf, ToolPromise } from "./core/tool-promise.ts";
 export type {
   AudioContent,
   ContentAnnotations,
@@ -82,9 +81,7 @@ export type {
   ResourceLink,
   TextContent,
 } from "./core/result.ts";
-export type { McpliteErrorOptions } from "./core/error.ts";
+export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReporter } from "./core/runtime.ts";
-export type { ErrorReplacement } from "./core/error.ts";
-export type { ClientView } from "./core/call-context.ts";
 export type { GroupOptions } from "./server/group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
