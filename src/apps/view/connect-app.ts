@@ -7,90 +7,18 @@
  * @module
  */
 import { UI_PROTOCOL_VERSION } from "../../internal/mcp-apps-wire.ts";
-import type { ContentBlock } from "../../core/result.ts";
 import { view as viewGlobals, type ViewGlobals } from "./browser.ts";
 import { applyHostStyles } from "./host-styles.ts";
 import { openRpc } from "./rpc.ts";
 import type {
+  ConnectAppOptions,
   DisplayMode,
   HostCapabilities,
   HostContext,
-  ViewToolInput,
+  ViewApp,
   ViewToolName,
-  ViewToolOutput,
   ViewToolResult,
 } from "./types.ts";
-
-/** Options of {@link connectApp}. */
-export interface ConnectAppOptions {
-  /** The view's name, as the host shows it. */
-  name: string;
-  /** Its version. */
-  version: string;
-  /** The display modes the view supports (default `["inline"]`). */
-  displayModes?: DisplayMode[];
-  /** Report the view's size to the host whenever it changes (default `true`). */
-  autoResize?: boolean;
-  /** How long to wait for the host's answer to `ui/initialize`, in ms (default 10 000). */
-  timeoutMs?: number;
-  /** The globals to use (tests); default `globalThis`. */
-  globals?: unknown;
-}
-
-/**
- * A connected view. Handlers registered after a notification arrived still get its latest value
- * (the tool's input and result come once, possibly before the view's code subscribes).
- *
- * @typeParam S The server type (`typeof server`), or `unknown` for an untyped view.
- * @typeParam N The tool whose results the view shows.
- */
-export interface ViewApp<S = unknown, N extends ViewToolName<S> = ViewToolName<S>> {
-  /** The host's name and version. */
-  readonly hostInfo: { name: string; version: string };
-  /** What the host can do. */
-  readonly hostCapabilities: HostCapabilities;
-  /** The host context, with every change merged in. */
-  readonly hostContext: HostContext;
-  /** Receives the tool's complete arguments (`ui/notifications/tool-input`). */
-  onToolInput(handler: (args: ViewToolInput<S, N>) => void): () => void;
-  /** Receives arguments while the model is still writing them (best effort; never rely on them). */
-  onToolInputPartial(handler: (args: Partial<ViewToolInput<S, N>>) => void): () => void;
-  /** Receives the tool's result, `structuredContent` typed from its `.output()`. */
-  onToolResult(handler: (result: ViewToolResult<ViewToolOutput<S, N>>) => void): () => void;
-  /** Learns that the tool call was cancelled. */
-  onToolCancelled(handler: (reason: string | undefined) => void): () => void;
-  /** Learns of changes to the host context (already merged into {@link ViewApp.hostContext}). */
-  onHostContextChanged(handler: (change: HostContext) => void): () => void;
-  /** Runs before the host removes the view; the host waits for the returned promise. */
-  onTeardown(handler: () => void | Promise<void>): () => void;
-  /**
-   * Calls one of the server's tools through the host (a tool with `visibility: ["app"]` included).
-   *
-   * @param name The tool.
-   * @param args Its arguments, typed from its input schema.
-   * @returns Its result, typed from its output schema.
-   */
-  callTool<M extends ViewToolName<S>>(
-    name: M,
-    args: ViewToolInput<S, M>,
-  ): Promise<ViewToolResult<ViewToolOutput<S, M>>>;
-  /** Reads one of the server's resources through the host (`resources/read`). */
-  readResource(uri: string): Promise<{ contents: Record<string, unknown>[] }>;
-  /** Adds a user message to the conversation (`ui/message`). */
-  sendMessage(message: string | ContentBlock[]): Promise<void>;
-  /** Asks the host to open a link (`ui/open-link`). */
-  openLink(url: string): Promise<void>;
-  /** Replaces what the view tells the model for its next turns (`ui/update-model-context`). */
-  updateModelContext(context: { content?: ContentBlock[]; structuredContent?: Record<string, unknown> }): Promise<void>;
-  /** Asks for another display mode; resolves with the one the host chose. */
-  requestDisplayMode(mode: DisplayMode): Promise<DisplayMode>;
-  /** Sends a log message to the host (`notifications/message`). */
-  log(level: "debug" | "info" | "notice" | "warning" | "error", data: unknown): void;
-  /** Applies the host's theme, CSS variables and fonts now and on every change. */
-  applyHostStyles(): void;
-  /** Stops listening and observing. */
-  close(): void;
-}
 
 type Listeners = Map<string, Set<(value: unknown) => void>>;
 

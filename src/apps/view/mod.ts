@@ -16,12 +16,13 @@
  * @module
  */
 export { connectApp } from "./connect-app.ts";
-export type { ConnectAppOptions, ViewApp } from "./connect-app.ts";
 export { HostError } from "./rpc.ts";
 export type {
+  ConnectAppOptions,
   DisplayMode,
   HostCapabilities,
   HostContext,
+  ViewApp,
   ViewToolInput,
   ViewToolName,
   ViewToolOutput,
