@@ -17,6 +17,47 @@ describe("the command line", () => {
     assert.equal(args.wire, "mcp");
   });
 
+  it("reads every flag and valued option, repeated ones in order, the last of the others", () => {
+    const args = parseArgs([
+      "skills",
+      "http://x",
+      "--json",
+      "--login",
+      "--client-id=first",
+      "--client-id",
+      "app-1",
+      "--tokens",
+      "t.json",
+      "--args",
+      '{"a":1}',
+      "--arg=b=2",
+      "--arg",
+      "c=3",
+      "--resource",
+      "doc=a.txt",
+      "--resource=img=b.png",
+      "--out",
+      "dir",
+      "get",
+      "pdf",
+    ]);
+    assert.equal(args.json, true);
+    assert.equal(args.login, true);
+    assert.equal(args.clientId, "app-1");
+    assert.equal(args.tokens, "t.json");
+    assert.equal(args.argsJson, '{"a":1}');
+    assert.deepEqual(args.argPairs, ["b=2", "c=3"]);
+    assert.deepEqual(args.resourcePairs, ["doc=a.txt", "img=b.png"]);
+    assert.equal(args.out, "dir");
+    assert.equal(args.skill, "pdf");
+    assert.throws(() => parseArgs(["list", "http://x", "--tokens"]), /--tokens needs a value/);
+  });
+
+  it("takes words that name object members (a tool called constructor) as words, not options", () => {
+    assert.equal(parseArgs(["call", "http://x", "constructor"]).tool, "constructor");
+    assert.equal(parseArgs(["call", "http://x", "toString", "--json"]).tool, "toString");
+  });
+
   it("refuses what it cannot read", () => {
     assert.throws(() => parseArgs(["fetch", "http://x"]), /unknown command "fetch"/);
     assert.throws(() => parseArgs(["list"]), /list needs a target/);
