@@ -3,10 +3,12 @@
  * `@hono/node-server` with `attachWebSocket()`): MCP-lite and the WebSocket binding (2 KiB messages),
  * the connection tools, and `auth` accepting `good.token` as `ada` when asked for.
  */
+import assert from "node:assert/strict";
 import * as v from "valibot";
 import { createServer, defineTool, mcpLiteBinding, ToolError } from "../../mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { connectionTools } from "../helpers/connection-tools.ts";
+import { TestSocket } from "./socket.ts";
 
 /** Makes the server; `aborted` receives the reason of each aborted `slow` call. */
 export function fixture(auth = false) {
@@ -54,3 +56,24 @@ export const call = (
   method: "tools/call",
   params: { name, arguments: args, ...(meta && { _meta: meta }) },
 });
+
+/**
+ * Sends the fixture's server bad frames on one socket (not JSON, not a request, an unknown method, over
+ * 2 KiB) and checks each is answered (-32700, -32600, -32601, -32600) with the socket still serving.
+ */
+export async function assertBadFramesAnswered(url: string): Promise<void> {
+  const socket = await TestSocket.open(url);
+  socket.send("not json");
+  await socket.next((m) => m.error?.code === -32700);
+  socket.send({ jsonrpc: "2.0", id: 7 });
+  assert.equal((await socket.answer(7)).error.code, -32600);
+  socket.send({ jsonrpc: "2.0", id: 8, method: "no/such" });
+  assert.equal((await socket.answer(8)).error.code, -32601);
+  socket.send(call(9, "add", { a: 1, b: "x".repeat(4000) }));
+  const tooLarge = await socket.next((m) => m.id === null && /larger than 2048 bytes/.test(m.error?.message));
+  assert.equal(tooLarge.error.code, -32600);
+  socket.send(call(10, "add", { a: 40, b: 2 }));
+  assert.equal((await socket.answer(10)).result.content[0].text, "42");
+  assert.equal(socket.closed, false);
+  await socket.close();
+}

@@ -5,6 +5,7 @@
  */
 import { serve } from "@hono/node-server";
 import type { Server } from "node:http";
+import process from "node:process";
 import { attachWebSocket } from "../../src/websocket/mod.ts";
 import { fixture } from "./fixture.ts";
 

