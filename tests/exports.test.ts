@@ -405,9 +405,11 @@ const EXPECTED: Record<string, string[]> = {
     "type StdioServer",
   ],
   "./websocket": [
+    "attachWebSocket",
     "bearerProtocol",
     "bunWebSocket",
     "type BunWebSocketOptions",
+    "type NodeUpgradeServer",
     "WEBSOCKET_PROTOCOL",
     "webSocketBinding",
     "type WebSocketOptions",

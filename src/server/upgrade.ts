@@ -1,9 +1,11 @@
 /**
  * Accepting a WebSocket (RFC 6455) on the runtime at hand, behind a server's `fetch`: Deno's
- * `Deno.upgradeWebSocket`, a Worker's `WebSocketPair`, and Bun, whose `Bun.serve` upgrades through
+ * `Deno.upgradeWebSocket`, a Worker's `WebSocketPair`, and the servers that upgrade outside `fetch`
+ * and lend the request their upgrade ({@link lendUpgrade}): Bun, whose `Bun.serve` upgrades through
  * its `server.upgrade()` and delivers the socket's events to its `websocket` handlers rather than to
- * the socket. {@link bunWebSocket} is that wiring: `serve()` uses it on Bun, and a bare `Bun.serve`
- * takes it as `Bun.serve({ port, ...bunWebSocket(server) })`. A route accepts with
+ * the socket ({@link bunWebSocket}: `serve()` uses it on Bun, and a bare `Bun.serve` takes it as
+ * `Bun.serve({ port, ...bunWebSocket(server) })`), and Node's `http.Server`, whose `upgrade` event
+ * `attachWebSocket()` (`src/websocket/node.ts`) answers with the `ws` package. A route accepts with
  * {@link acceptWebSocket}, naming what to do with the socket's events; it knows no runtime.
  *
  * @module
@@ -36,14 +38,43 @@ export interface SocketEvents {
   close(code: number, reason: string): void;
 }
 
-/** Bun's `server.upgrade()`, as {@link bunWebSocket} lends it to the request it is serving. */
-type BunUpgrade = (events: SocketEvents, headers: Record<string, string>) => boolean;
+/**
+ * A server's own upgrade, lent to the request it is serving: Bun's `server.upgrade()`, or Node's
+ * `ws` answering the `upgrade` event. It returns whether the server will take the socket over.
+ */
+export type LentUpgrade = (events: SocketEvents, accept: LentAccept) => boolean;
 
-/** The upgrade of each GET request `bunWebSocket` serves, for a route to take. */
-const BUN_UPGRADES = new WeakMap<Request, BunUpgrade>();
+/** What a lent upgrade is asked to do. */
+export interface LentAccept extends AcceptOptions {
+  /** The headers to add to the 101 answer (the selected subprotocol). */
+  readonly headers: Record<string, string>;
+}
 
-/** The answers that stand for an upgrade Bun took over (it sends the 101 itself). */
-const BUN_UPGRADED = new WeakSet<Response>();
+/** The upgrade lent to each GET request a server serves, for a route to take. */
+const LENT_UPGRADES = new WeakMap<Request, LentUpgrade>();
+
+/** The answers that stand for an upgrade the server took over (it sends the 101 itself). */
+const UPGRADED = new WeakSet<Response>();
+
+/**
+ * Lends a request the upgrade of the server serving it, for {@link acceptWebSocket} to use.
+ *
+ * @param request The request, as the server hands it to `fetch`.
+ * @param upgrade The server's upgrade.
+ */
+export function lendUpgrade(request: Request, upgrade: LentUpgrade): void {
+  LENT_UPGRADES.set(request, upgrade);
+}
+
+/**
+ * Whether `fetch`'s answer stands for an upgrade a lent upgrade took over: the server sends no answer.
+ *
+ * @param response The answer of `fetch`.
+ * @returns True when the socket was taken over.
+ */
+export function tookOver(response: Response): boolean {
+  return UPGRADED.has(response);
+}
 
 /** What `Bun.serve` takes to serve a server with its WebSocket routes: spread it into its options. */
 export interface BunWebSocketOptions {
@@ -86,8 +117,8 @@ export function bunWebSocket(
     fetch(request, server) {
       // Only a GET can upgrade (RFC 6455 §4.1): MCP and MCP-lite POSTs pay nothing.
       if (request.method !== "GET") return app.fetch(request);
-      BUN_UPGRADES.set(request, (data, headers) => server.upgrade(request, { data, headers }));
-      return Promise.resolve(app.fetch(request)).then((response) => BUN_UPGRADED.has(response) ? undefined : response);
+      lendUpgrade(request, (data, { headers }) => server.upgrade(request, { data, headers }));
+      return Promise.resolve(app.fetch(request)).then((response) => tookOver(response) ? undefined : response);
     },
     websocket: {
       open: (socket) =>
@@ -125,13 +156,21 @@ export interface AcceptOptions {
  * @param request The upgrade request (a GET with `Upgrade: websocket`).
  * @param events What to do with the socket's events.
  * @param options The subprotocol selected, and the keep-alive timeout.
- * @returns The answer to give the request (101 on Deno and Workers; on Bun one `bunWebSocket` recognises).
- * @throws {Error} On a runtime, or a Bun server, that cannot upgrade.
+ * @returns The answer to give the request (101 on Deno and Workers; under a lent upgrade, one {@link tookOver} recognises).
+ * @throws {Error} On a runtime, or a Bun or Node server, that cannot upgrade.
  */
 export function acceptWebSocket(request: Request, events: SocketEvents, options: AcceptOptions = {}): Response {
   const headers: Record<string, string> = options.protocol === undefined
     ? {}
     : { "sec-websocket-protocol": options.protocol };
+  // A server's own upgrade first: a Node server under Deno's Node compatibility lends one too.
+  const upgrade = LENT_UPGRADES.get(request);
+  if (upgrade !== undefined) {
+    if (!upgrade(events, { ...options, headers })) throw new Error("the server refused the upgrade");
+    const taken = new Response(null, { status: 204 });
+    UPGRADED.add(taken);
+    return taken;
+  }
   const g = globalThis as { Deno?: DenoUpgrade; WebSocketPair?: WebSocketPairLike; Bun?: unknown };
   if (g.Deno !== undefined) {
     const { socket, response } = g.Deno.upgradeWebSocket(request, {
@@ -149,22 +188,21 @@ export function acceptWebSocket(request: Request, events: SocketEvents, options:
     // workerd's 101 answer carries the client's end (Cloudflare Workers, WebSockets).
     return new Response(null, { status: 101, headers, webSocket: pair[0] } as ResponseInit);
   }
-  const upgrade = BUN_UPGRADES.get(request);
-  if (upgrade === undefined) {
-    throw new Error(
-      g.Bun === undefined
-        ? "WebSockets need Deno, Bun or a Worker: this runtime's fetch adapters cannot upgrade"
-        : "Bun.serve needs the WebSocket handlers: serve(server), or Bun.serve({ ...bunWebSocket(server) })",
-    );
-  }
-  if (!upgrade(events, headers)) throw new Error("Bun refused the upgrade");
-  const taken = new Response(null, { status: 204 });
-  BUN_UPGRADED.add(taken);
-  return taken;
+  throw new Error(
+    g.Bun === undefined
+      ? "this server cannot upgrade: on Node, attachWebSocket(httpServer, server) from @mcplite/sdk/websocket"
+      : "Bun.serve needs the WebSocket handlers: serve(server), or Bun.serve({ ...bunWebSocket(server) })",
+  );
 }
 
-/** Hands a standard `WebSocket`'s events to a route. */
-function listen(socket: WebSocket, events: SocketEvents): void {
+/**
+ * Hands a standard `WebSocket`'s events to a route (Deno's, a Worker's, or the `ws` package's, which
+ * has the same `EventTarget` surface).
+ *
+ * @param socket The accepted socket.
+ * @param events The route's handlers.
+ */
+export function listen(socket: WebSocket, events: SocketEvents): void {
   const accepted: AcceptedSocket = {
     send: (text) => {
       if (socket.readyState === 1 /* OPEN */) socket.send(text);

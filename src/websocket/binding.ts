@@ -37,8 +37,8 @@ const NOT_ALLOWED = new ProtocolError(
 /**
  * Creates the WebSocket binding: `GET {basePath}/ws` upgrades to a socket that carries MCP-lite's
  * `tools/list` and `tools/call` (and MCP's messages) as JSON-RPC text frames, many requests at once.
- * Runs on Deno, on Bun through `serve()` (or `Bun.serve({ ...bunWebSocket(server) })`) and on
- * Workers; Node's fetch adapters cannot upgrade.
+ * Runs on Deno, on Bun through `serve()` (or `Bun.serve({ ...bunWebSocket(server) })`), on
+ * Workers, and on Node through `attachWebSocket(httpServer, server)` (its fetch adapters cannot upgrade).
  *
  * @param options The path, the message limit, the keep-alive, the MCP options.
  * @returns The binding, for `createServer({ bindings })`.

@@ -1,7 +1,8 @@
 /**
  * `@mcplite/sdk/websocket`: MCP-lite over a WebSocket (MCP-lite spec v0.042 §8.2). List
  * `webSocketBinding()` in `createServer({ bindings })`; `serve(server)` upgrades on Deno and Bun, a
- * Worker's `fetch` on workerd. With a bare `Bun.serve`, spread `bunWebSocket(server)` into its options.
+ * Worker's `fetch` on workerd. With a bare `Bun.serve`, spread `bunWebSocket(server)` into its options;
+ * on Node, `attachWebSocket(httpServer, server)` answers the HTTP server's upgrades (with the `ws` package).
  * A browser sends its token as the subprotocol `bearerProtocol(token)` beside `mcp-lite.v1`.
  *
  * @example
@@ -20,4 +21,6 @@ export { webSocketBinding } from "./binding.ts";
 export type { WebSocketOptions } from "./binding.ts";
 export { bunWebSocket } from "../server/upgrade.ts";
 export type { BunWebSocketOptions } from "../server/upgrade.ts";
+export { attachWebSocket } from "./node.ts";
+export type { NodeUpgradeServer } from "./node.ts";
 export { bearerProtocol, WEBSOCKET_PROTOCOL } from "../codec/websocket-bearer.ts";

@@ -6,54 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
-import { createServer, defineTool, mcpLiteBinding, serve, ToolError } from "../../mod.ts";
-import { bearerProtocol, WEBSOCKET_PROTOCOL, webSocketBinding } from "../../src/websocket/mod.ts";
+import { serve } from "../../mod.ts";
+import { bearerProtocol, WEBSOCKET_PROTOCOL } from "../../src/websocket/mod.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { TestSocket } from "./socket.ts";
-import { connectionTools } from "../helpers/connection-tools.ts";
-
-function fixture(auth = false) {
-  const aborted: string[] = [];
-  const tools = connectionTools(aborted);
-  const server = createServer({
-    name: "ws",
-    secret: "a test secret of thirty-two bytes!",
-    version: "1.0.0",
-    bindings: [mcpLiteBinding(), webSocketBinding({ maxMessageBytes: 2048 })],
-    auth: auth
-      ? {
-        resource: "http://127.0.0.1/",
-        authorizationServers: ["https://auth.example"],
-        verify: (token) => (token === "good.token" ? { subject: "ada", scopes: [] } : undefined),
-      }
-      : undefined,
-  })
-    .tool(
-      defineTool("add").describe("The add tool").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) =>
-        a + b
-      ),
-    )
-    .tool(defineTool("whoami").describe("The whoami tool").handle((_args, ctx) => ctx.auth?.subject ?? "nobody"))
-    .tool(tools.count)
-    .tool(tools.slow)
-    .tool(tools.ask)
-    .tool(
-      defineTool("fails").describe("The fails tool").handle(() => {
-        throw new ToolError("the quota is exhausted");
-      }),
-    );
-  return { server, aborted };
-}
-
-const call = (id: unknown, name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) => ({
-  jsonrpc: "2.0",
-  id,
-  method: "tools/call",
-  params: { name, arguments: args, ...(meta && { _meta: meta }) },
-});
+import { assertBadFramesAnswered, call, fixture } from "./fixture.ts";
 
 async function until(condition: () => boolean): Promise<void> {
   for (const start = Date.now(); !condition() && Date.now() - start < 3000;) {
@@ -142,20 +101,7 @@ describe("webSocketBinding on this runtime's serve()", () => {
   });
 
   it("answers bad frames with -32700, -32600, -32601 and a size error, and keeps serving", async () => {
-    const socket = await TestSocket.open(url);
-    socket.send("not json");
-    await socket.next((m) => m.error?.code === -32700);
-    socket.send({ jsonrpc: "2.0", id: 7 });
-    assert.equal((await socket.answer(7)).error.code, -32600);
-    socket.send({ jsonrpc: "2.0", id: 8, method: "no/such" });
-    assert.equal((await socket.answer(8)).error.code, -32601);
-    socket.send(call(9, "add", { a: 1, b: "x".repeat(4000) }));
-    const tooLarge = await socket.next((m) => m.id === null && /larger than 2048 bytes/.test(m.error?.message));
-    assert.equal(tooLarge.error.code, -32600);
-    socket.send(call(10, "add", { a: 40, b: 2 }));
-    assert.equal((await socket.answer(10)).result.content[0].text, "42");
-    assert.equal(socket.closed, false);
-    await socket.close();
+    await assertBadFramesAnswered(url);
   });
 
   it("aborts a socket's running calls when it closes", async () => {

@@ -2,24 +2,28 @@
  * `request-for-more-resource` (MCP-lite spec v0.042 §3.3, as the README's MCP-lite section defines it):
  * `ctx.requestResource()` ends the call with that response type, `input_requests` and a signed
  * `request_state`; the client calls again with the contents in `inputResponses`; the handler runs again
- * and reads them. Over HTTP (raw, and our client on a socket), stdio, and MCP (refused unless declared).
+ * and reads them. Over HTTP (raw, and our client on a socket), stdio, WebSocket (raw frames and our
+ * client over `ws://`), and MCP (refused unless declared).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool, serve } from "../../../mod.ts";
+import { createServer, defineTool, mcpLiteBinding, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { createClient, createMcpliteTransport } from "../../../src/client/mod.ts";
 import { modernRequest, post } from "../../helpers/request.ts";
 import { pipeServer } from "../../helpers/stdio.ts";
+import { webSocketBinding } from "../../../src/websocket/mod.ts";
+import { createWebSocketTransport } from "../../../src/client/transports/websocket.ts";
+import { TestSocket } from "../../websocket/socket.ts";
 
 const CALL = "/mcp-lite/v1/calltools";
 const SECRET = "a-test-secret-that-is-at-least-32-bytes-long";
 const SPEC = "# The spec\nEvery line ends with a full stop.\n";
 
-function specServer() {
+function specServer(options: Pick<Parameters<typeof createServer>[0], "bindings"> = {}) {
   let runs = 0;
-  const server = createServer({ name: "linter", version: "1.0.0", secret: SECRET }).tool(
+  const server = createServer({ name: "linter", version: "1.0.0", secret: SECRET, ...options }).tool(
     defineTool("lint").describe("Lints a text against a style guide")
       .input(v.object({ text: v.string() }))
       .handle(async ({ text }, ctx) => {
@@ -177,6 +181,71 @@ describe("request-for-more-resource over MCP-lite stdio", () => {
       assert.deepEqual(done.structuredContent, { rule: "full stop", ok: true, from: "file:///style.md" });
     } finally {
       await piped.end();
+    }
+  });
+});
+
+describe("request-for-more-resource over MCP-lite WebSocket", () => {
+  let listener: Listener;
+  let url: string;
+  const { server, runs } = specServer({ bindings: [mcpLiteBinding(), webSocketBinding()] });
+  before(async () => {
+    listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    url = listener.url.replace("http:", "ws:") + "/mcp-lite/v1/ws";
+  });
+  after(async () => {
+    await listener.close();
+  });
+
+  it("ends the call with the request; the frame with the contents gets the answer; a forged state is refused", async () => {
+    const socket = await TestSocket.open(url);
+    try {
+      const params = { name: "lint", arguments: { text: "Hello." } };
+      socket.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
+      const first = (await socket.answer(1)).result;
+      assert.equal(first._meta.response_type, "request-for-more-resource");
+      assert.deepEqual(first._meta.input_requests, ASKED);
+
+      const state: string = first._meta.request_state;
+      const resume = (id: number, requestState: string) =>
+        socket.send({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { ...params, inputResponses: { spec: CONTENTS }, requestState },
+        });
+      const before = runs();
+      resume(2, state.slice(0, -2) + "xx");
+      assert.equal((await socket.answer(2)).error.code, -32602);
+      assert.equal(runs(), before, "a forged state never runs the handler");
+
+      resume(3, state);
+      const done = (await socket.answer(3)).result;
+      assert.equal(done._meta.response_type, "answer");
+      assert.deepEqual(done.structuredContent, { rule: "full stop", ok: true, from: "file:///style.md" });
+      assert.equal(socket.closed, false);
+    } finally {
+      await socket.close();
+    }
+  });
+
+  it("answers through onResourceRequest with our client over ws://", async () => {
+    const asked: unknown[] = [];
+    const client = createClient<typeof server>(createWebSocketTransport(url), {
+      onResourceRequest: (request) => {
+        asked.push(request);
+        return CONTENTS;
+      },
+    });
+    try {
+      assert.deepEqual(await client.tools.lint({ text: "No stop" }), {
+        rule: "full stop",
+        ok: false,
+        from: "file:///style.md",
+      });
+      assert.deepEqual(asked, [ASKED.spec.params]);
+    } finally {
+      await client.close();
     }
   });
 });

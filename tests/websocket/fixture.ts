@@ -1,0 +1,79 @@
+/**
+ * The server the WebSocket tests drive, on every runtime (Deno's and Bun's `serve()`, Node's
+ * `@hono/node-server` with `attachWebSocket()`): MCP-lite and the WebSocket binding (2 KiB messages),
+ * the connection tools, and `auth` accepting `good.token` as `ada` when asked for.
+ */
+import assert from "node:assert/strict";
+import * as v from "valibot";
+import { createServer, defineTool, mcpLiteBinding, ToolError } from "../../mod.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
+import { connectionTools } from "../helpers/connection-tools.ts";
+import { TestSocket } from "./socket.ts";
+
+/** Makes the server; `aborted` receives the reason of each aborted `slow` call. */
+export function fixture(auth = false) {
+  const aborted: string[] = [];
+  const tools = connectionTools(aborted);
+  const server = createServer({
+    name: "ws",
+    secret: "a test secret of thirty-two bytes!",
+    version: "1.0.0",
+    bindings: [mcpLiteBinding(), webSocketBinding({ maxMessageBytes: 2048 })],
+    auth: auth
+      ? {
+        resource: "http://127.0.0.1/",
+        authorizationServers: ["https://auth.example"],
+        verify: (token) => (token === "good.token" ? { subject: "ada", scopes: [] } : undefined),
+      }
+      : undefined,
+  })
+    .tool(
+      defineTool("add").describe("The add tool").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) =>
+        a + b
+      ),
+    )
+    .tool(defineTool("whoami").describe("The whoami tool").handle((_args, ctx) => ctx.auth?.subject ?? "nobody"))
+    .tool(tools.count)
+    .tool(tools.slow)
+    .tool(tools.ask)
+    .tool(
+      defineTool("fails").describe("The fails tool").handle(() => {
+        throw new ToolError("the quota is exhausted");
+      }),
+    );
+  return { server, aborted };
+}
+
+/** A `tools/call` request. */
+export const call = (
+  id: unknown,
+  name: string,
+  args: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
+) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args, ...(meta && { _meta: meta }) },
+});
+
+/**
+ * Sends the fixture's server bad frames on one socket (not JSON, not a request, an unknown method, over
+ * 2 KiB) and checks each is answered (-32700, -32600, -32601, -32600) with the socket still serving.
+ */
+export async function assertBadFramesAnswered(url: string): Promise<void> {
+  const socket = await TestSocket.open(url);
+  socket.send("not json");
+  await socket.next((m) => m.error?.code === -32700);
+  socket.send({ jsonrpc: "2.0", id: 7 });
+  assert.equal((await socket.answer(7)).error.code, -32600);
+  socket.send({ jsonrpc: "2.0", id: 8, method: "no/such" });
+  assert.equal((await socket.answer(8)).error.code, -32601);
+  socket.send(call(9, "add", { a: 1, b: "x".repeat(4000) }));
+  const tooLarge = await socket.next((m) => m.id === null && /larger than 2048 bytes/.test(m.error?.message));
+  assert.equal(tooLarge.error.code, -32600);
+  socket.send(call(10, "add", { a: 40, b: 2 }));
+  assert.equal((await socket.answer(10)).result.content[0].text, "42");
+  assert.equal(socket.closed, false);
+  await socket.close();
+}
