@@ -57,15 +57,18 @@ interface WsModule {
 let wsModule: Promise<WsModule> | undefined;
 
 function importWs(): Promise<WsModule> {
-  // A specifier in a variable: bundlers, `deno check` and JSR leave the optional peer alone.
-  const specifier = "ws";
-  wsModule ??= (import(specifier) as Promise<WsModule & { default?: WsModule }>).then(
-    (module) => module.WebSocketServer === undefined && module.default !== undefined ? module.default : module,
-    (error) => {
-      wsModule = undefined;
-      throw new Error(`attachWebSocket needs the ws package on Node: npm install ws (${error})`);
-    },
-  );
+  wsModule ??= Promise.resolve().then(() => {
+    // `require` through the runtime's node:module, reached at run time (no import, static or dynamic): JSR,
+    // bundlers and `deno check` leave the optional peer alone, and Deno, Bun and Workers never load it.
+    const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+      ?.getBuiltinModule?.("node:module") as { createRequire(from: string): (id: string) => unknown } | undefined;
+    if (builtin === undefined) throw new Error("this runtime has no node:module");
+    const module = builtin.createRequire(import.meta.url)("ws") as WsModule & { default?: WsModule };
+    return module.WebSocketServer === undefined && module.default !== undefined ? module.default : module;
+  }).catch((error) => {
+    wsModule = undefined;
+    throw new Error(`attachWebSocket needs the ws package on Node: npm install ws (${error})`);
+  });
   return wsModule;
 }
 
