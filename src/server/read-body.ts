@@ -7,6 +7,7 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
+import { CAN_PEEK, NOT_YET, peekFulfilled } from "../internal/peek.ts";
 
 /** The limits a body is read within. */
 export interface BodyLimits {
@@ -108,10 +109,19 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
   const chunks: Uint8Array[] = [];
   let size = 0;
   const deadline = new ReadDeadline(() => reader.cancel().catch(() => {}));
-  const waiting = limits.bodyTimeoutMs > 0 ? queueFor(limits.bodyTimeoutMs).add(deadline) : undefined;
+  const timed = limits.bodyTimeoutMs > 0;
+  // Where the runtime can tell (Bun), the deadline starts at the first read that has to wait: a body
+  // already held (built in process, or arrived with the headers) is read without one.
+  let waiting = timed && !CAN_PEEK ? queueFor(limits.bodyTimeoutMs).add(deadline) : undefined;
   try {
     while (true) {
-      const { done, value } = await reader.read();
+      const reading = reader.read();
+      let step = peekFulfilled(reading);
+      if (step === NOT_YET) {
+        if (timed && waiting === undefined) waiting = queueFor(limits.bodyTimeoutMs).add(deadline);
+        step = await reading;
+      }
+      const { done, value } = step;
       if (deadline.expired) throw timedOut(limits.bodyTimeoutMs);
       if (done) break;
       size += value.byteLength;
@@ -133,17 +143,20 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
 const PENDING = Symbol("pending");
 const SETTLED = Promise.resolve(PENDING);
 /**
- * How far to keep racing reads against {@link SETTLED}: up while races find the read settled, down
- * when they do not. Bun settles `text()` at once for a body it already holds (built in process, or
- * arrived with the headers), so one race tells that no deadline is needed; Deno and Node never do, so
- * there the race stops after a few misses instead of costing every read.
+ * How far to keep racing reads against {@link SETTLED} where the runtime cannot peek (Bun settles
+ * `text()` at once for a body it already holds, and says so): up while races find the read settled,
+ * down when they do not. Deno and Node never settle it at once, so there the race stops after a few
+ * misses instead of costing every read.
  */
 let racing = 8;
 
 /** Settles with the read, or rejects once `ms` have passed (the read is then abandoned). */
 async function withinTime<T>(reading: Promise<T>, request: Request, ms: number): Promise<T> {
   if (ms <= 0) return await reading;
-  if (racing > 0) {
+  if (CAN_PEEK) {
+    const read = peekFulfilled(reading); // Bun tells at once, without a race
+    if (read !== NOT_YET) return read;
+  } else if (racing > 0) {
     const first = await Promise.race([reading, SETTLED]);
     if (first !== PENDING) {
       if (racing < 8) racing++;
