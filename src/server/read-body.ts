@@ -30,14 +30,22 @@ const deadlines = new Map<number, DelayQueue>();
  *
  * @param request The request.
  * @param limits The size and time limits.
- * @returns The body text.
+ * @returns The body text; at once (no promise) where the runtime already holds it and says so (Bun).
  * @throws {ProtocolError} `payload_too_large`, `request_timeout`, or `parse_error` (not UTF-8).
  */
-export async function readBody(request: Request, limits: BodyLimits): Promise<string> {
+export function readBody(request: Request, limits: BodyLimits): string | Promise<string> {
   const length = declaredLength(request);
-  if (length === undefined) return await readChunks(request, limits); // none, or unreadable
+  if (length === undefined) return readChunks(request, limits); // none, or unreadable
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  const text = await withinTime(request.text(), request, limits.bodyTimeoutMs);
+  const reading = request.text();
+  const held = peekFulfilled(reading);
+  return held !== NOT_YET
+    ? checkedUtf8(held, length)
+    : withinTime(reading, request, limits.bodyTimeoutMs).then((text) => checkedUtf8(text, length));
+}
+
+/** The text of a body of `length` bytes, refused if its bytes were not UTF-8. */
+function checkedUtf8(text: string, length: number): string {
   // The runtime's decoder replaces bytes that are not UTF-8 with U+FFFD. Without one in the text the
   // bytes were valid; with one, they were not if re-encoding changes the length (each replacement of a
   // one- or two-byte fragment grows it). Only a crafted three-byte fragment of a four-byte sequence
@@ -90,7 +98,9 @@ export async function readBodyBytes(
     return body.body === null ? new Uint8Array() : await readAll(body.body.getReader(), limits, check);
   }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  return new Uint8Array(await withinTime(body.arrayBuffer(), body, limits.bodyTimeoutMs));
+  const reading = body.arrayBuffer();
+  const held = peekFulfilled(reading);
+  return new Uint8Array(held !== NOT_YET ? held : await withinTime(reading, body, limits.bodyTimeoutMs));
 }
 
 /** The declared `Content-Length`, or `undefined` when there is none or it is unreadable. */
@@ -150,13 +160,13 @@ const SETTLED = Promise.resolve(PENDING);
  */
 let racing = 8;
 
-/** Settles with the read, or rejects once `ms` have passed (the read is then abandoned). */
+/**
+ * Settles with the read, or rejects once `ms` have passed (the read is then abandoned). Where the
+ * runtime can peek (Bun), the caller looked first: the read is pending.
+ */
 async function withinTime<T>(reading: Promise<T>, request: Request, ms: number): Promise<T> {
   if (ms <= 0) return await reading;
-  if (CAN_PEEK) {
-    const read = peekFulfilled(reading); // Bun tells at once, without a race
-    if (read !== NOT_YET) return read;
-  } else if (racing > 0) {
+  if (!CAN_PEEK && racing > 0) { // where the runtime can peek, the caller did
     const first = await Promise.race([reading, SETTLED]);
     if (first !== PENDING) {
       if (racing < 8) racing++;
