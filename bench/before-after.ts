@@ -8,10 +8,13 @@
  * waits for a core does not count, so before/after ratios stay readable where wall time is noise.
  * With `--promise` (CPU time), the rows are instead a promise → redeem round trip on MCP-lite (sealed
  * tokens, the default) against two floor requests and two plain `tools/call`s of each checkout.
+ * With `--string` (CPU time), the tool is the user-written shape of issue 32's second goal: `add_text`
+ * answers the sum as a string, timed on MCP-lite, MCP 2026-07-28 and MCP-lite without `Content-Length`
+ * (a chunked upload), each against the floor answering that result.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
- *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise]
- *   deno run -A bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise]
+ *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string]
+ *   deno run -A bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string]
  *
  * @module
  */
@@ -20,9 +23,9 @@ import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
 import { cpuTimePerCall, runScenario, runtime } from "./harness.ts";
-import { ADD_PARAMS, legacy, lite, modern } from "./requests.ts";
+import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
-import { floor } from "./servers/floor.ts";
+import { floor, floorText } from "./servers/floor.ts";
 import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
 
 const at = process.argv.indexOf("--before");
@@ -32,15 +35,21 @@ if (at < 0 || process.argv[at + 1] === undefined) {
 }
 const withMiddleware = process.argv.includes("--middleware");
 const promiseRows = process.argv.includes("--promise");
-const inCpuTime = promiseRows || process.argv.includes("--cpu");
+const stringRows = process.argv.includes("--string");
+const inCpuTime = promiseRows || stringRows || process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
 
-/** The same server from either checkout: `add`, the default bindings (MCP-lite and MCP). */
+/** The same server from either checkout: `add` (`add_text` with `--string`), the default bindings (MCP-lite and MCP). */
 function build(sdk: typeof after): Fetch {
-  const add = sdk.defineTool("add")
-    .describe("Adds two numbers")
-    .input(v.object({ a: v.number(), b: v.number() }))
-    .handle(({ a, b }) => ({ sum: a + b }));
+  const add = stringRows
+    ? sdk.defineTool("add_text")
+      .describe("Adds two numbers, answering the sum as text")
+      .input(v.object({ a: v.number(), b: v.number() }))
+      .handle(({ a, b }) => String(a + b))
+    : sdk.defineTool("add")
+      .describe("Adds two numbers")
+      .input(v.object({ a: v.number(), b: v.number() }))
+      .handle(({ a, b }) => ({ sum: a + b }));
   const server = sdk.createServer({ name: "bench", version: "1.0.0" }).tool(add);
   // One pass-through middleware, the shape both versions accept.
   if (withMiddleware) server.use((_call, next) => next() as never);
@@ -53,6 +62,11 @@ const MODERN = modern("tools/call", ADD_PARAMS);
 const LEGACY = legacy("tools/call", ADD_PARAMS);
 const old = build(before);
 const ours = build(after);
+const TEXT_PARAMS = { ...ADD_PARAMS, name: "add_text" };
+const TEXT = '"text":"3"';
+const LITE_TEXT = lite("/calltools", "tools/call", TEXT_PARAMS);
+const MODERN_TEXT = modern("tools/call", TEXT_PARAMS);
+const LITE_TEXT_CHUNKED = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", TEXT_PARAMS), {}, false);
 const oldPromising = promisingServer(before);
 const oursPromising = promisingServer(after);
 const suffix = withMiddleware ? ", one middleware" : "";
@@ -72,7 +86,17 @@ const ROWS: [name: string, fetch: Fetch, request: typeof LITE][] = [
 /** What the CPU-time mode measures: a name, the work, a text its answer contains, the row it is compared with. */
 type CpuRow = [name: string, run: () => Promise<string>, expect: string, base: string];
 const request = (fetch: Fetch, make: typeof LITE) => async () => await (await fetch(make())).text();
-const CPU_ROWS: CpuRow[] = promiseRows
+const STRING_ROWS: CpuRow[] = [
+  ["floor", request(floorText, LITE_TEXT), TEXT, "floor"],
+  ["floor 2026", request(floorText, MODERN_TEXT), TEXT, "floor 2026"],
+  ["before · MCP-lite", request(old, LITE_TEXT), TEXT, "floor"],
+  ["after · MCP-lite", request(ours, LITE_TEXT), TEXT, "floor"],
+  ["before · MCP 2026-07-28", request(old, MODERN_TEXT), TEXT, "floor 2026"],
+  ["after · MCP 2026-07-28", request(ours, MODERN_TEXT), TEXT, "floor 2026"],
+  ["before · no Content-Length", request(old, LITE_TEXT_CHUNKED), TEXT, "before · MCP-lite"],
+  ["after · no Content-Length", request(ours, LITE_TEXT_CHUNKED), TEXT, "after · MCP-lite"],
+];
+const CPU_ROWS: CpuRow[] = stringRows ? STRING_ROWS : promiseRows
   ? [
     ["floor · two requests", () => twoRequests(floor, LITE), SUM, "floor · two requests"],
     ["before · two tools/call", () => twoRequests(old, LITE), SUM, "floor · two requests"],
@@ -105,7 +129,7 @@ async function cpuTimeRows(rows: CpuRow[]): Promise<void> {
     promiseRows ? 500 : 2_000,
   );
   const { name: rt, version } = runtime();
-  const what = promiseRows ? "promise → redeem" : "tools/call";
+  const what = promiseRows ? "promise → redeem" : stringRows ? "tools/call, string result" : "tools/call";
   console.log(`\n${what} before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
   const of = (name: string) => perCall.get(name)!;
   for (const [name, , , base] of rows) {

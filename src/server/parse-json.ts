@@ -15,8 +15,9 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
  * @throws {ProtocolError} `parse_error` for malformed or too deeply nested JSON.
  */
 export function parseJson(text: string, maxDepth: number): unknown {
-  // A text shorter than the limit cannot nest deeper than it: skip the scan for ordinary bodies.
-  if (text.length > maxDepth && !fewOpeners(text, maxDepth) && nestsDeeper(text, maxDepth)) {
+  // JSON that nests deeper than the limit opens and closes more than `maxDepth` brackets, so a text
+  // shorter than twice that cannot (malformed text fails to parse either way): no scan for ordinary bodies.
+  if (text.length > 2 * maxDepth + 1 && !fewOpeners(text, maxDepth) && nestsDeeper(text, maxDepth)) {
     throw new ProtocolError(ErrorCode.ParseError, `Parse error: JSON nested deeper than ${maxDepth} levels`);
   }
   try {

@@ -7,6 +7,7 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
+import { CAN_PEEK, NOT_YET, peekFulfilled } from "../internal/peek.ts";
 
 /** The limits a body is read within. */
 export interface BodyLimits {
@@ -29,14 +30,22 @@ const deadlines = new Map<number, DelayQueue>();
  *
  * @param request The request.
  * @param limits The size and time limits.
- * @returns The body text.
+ * @returns The body text; at once (no promise) where the runtime already holds it and says so (Bun).
  * @throws {ProtocolError} `payload_too_large`, `request_timeout`, or `parse_error` (not UTF-8).
  */
-export async function readBody(request: Request, limits: BodyLimits): Promise<string> {
+export function readBody(request: Request, limits: BodyLimits): string | Promise<string> {
   const length = declaredLength(request);
-  if (length === undefined) return await readChunks(request, limits); // none, or unreadable
+  if (length === undefined) return readChunks(request, limits); // none, or unreadable
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  const text = await withinTime(request.text(), request, limits.bodyTimeoutMs);
+  const reading = request.text();
+  const held = peekFulfilled(reading);
+  return held !== NOT_YET
+    ? checkedUtf8(held, length)
+    : withinTime(reading, request, limits.bodyTimeoutMs).then((text) => checkedUtf8(text, length));
+}
+
+/** The text of a body of `length` bytes, refused if its bytes were not UTF-8. */
+function checkedUtf8(text: string, length: number): string {
   // The runtime's decoder replaces bytes that are not UTF-8 with U+FFFD. Without one in the text the
   // bytes were valid; with one, they were not if re-encoding changes the length (each replacement of a
   // one- or two-byte fragment grows it). Only a crafted three-byte fragment of a four-byte sequence
@@ -89,7 +98,9 @@ export async function readBodyBytes(
     return body.body === null ? new Uint8Array() : await readAll(body.body.getReader(), limits, check);
   }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  return new Uint8Array(await withinTime(body.arrayBuffer(), body, limits.bodyTimeoutMs));
+  const reading = body.arrayBuffer();
+  const held = peekFulfilled(reading);
+  return new Uint8Array(held !== NOT_YET ? held : await withinTime(reading, body, limits.bodyTimeoutMs));
 }
 
 /** The declared `Content-Length`, or `undefined` when there is none or it is unreadable. */
@@ -108,10 +119,19 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
   const chunks: Uint8Array[] = [];
   let size = 0;
   const deadline = new ReadDeadline(() => reader.cancel().catch(() => {}));
-  const waiting = limits.bodyTimeoutMs > 0 ? queueFor(limits.bodyTimeoutMs).add(deadline) : undefined;
+  const timed = limits.bodyTimeoutMs > 0;
+  // Where the runtime can tell (Bun), the deadline starts at the first read that has to wait: a body
+  // already held (built in process, or arrived with the headers) is read without one.
+  let waiting = timed && !CAN_PEEK ? queueFor(limits.bodyTimeoutMs).add(deadline) : undefined;
   try {
     while (true) {
-      const { done, value } = await reader.read();
+      const reading = reader.read();
+      let step = peekFulfilled(reading);
+      if (step === NOT_YET) {
+        if (timed && waiting === undefined) waiting = queueFor(limits.bodyTimeoutMs).add(deadline);
+        step = await reading;
+      }
+      const { done, value } = step;
       if (deadline.expired) throw timedOut(limits.bodyTimeoutMs);
       if (done) break;
       size += value.byteLength;
@@ -133,17 +153,20 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
 const PENDING = Symbol("pending");
 const SETTLED = Promise.resolve(PENDING);
 /**
- * How far to keep racing reads against {@link SETTLED}: up while races find the read settled, down
- * when they do not. Bun settles `text()` at once for a body it already holds (built in process, or
- * arrived with the headers), so one race tells that no deadline is needed; Deno and Node never do, so
- * there the race stops after a few misses instead of costing every read.
+ * How far to keep racing reads against {@link SETTLED} where the runtime cannot peek (Bun settles
+ * `text()` at once for a body it already holds, and says so): up while races find the read settled,
+ * down when they do not. Deno and Node never settle it at once, so there the race stops after a few
+ * misses instead of costing every read.
  */
 let racing = 8;
 
-/** Settles with the read, or rejects once `ms` have passed (the read is then abandoned). */
+/**
+ * Settles with the read, or rejects once `ms` have passed (the read is then abandoned). Where the
+ * runtime can peek (Bun), the caller looked first: the read is pending.
+ */
 async function withinTime<T>(reading: Promise<T>, request: Request, ms: number): Promise<T> {
   if (ms <= 0) return await reading;
-  if (racing > 0) {
+  if (!CAN_PEEK && racing > 0) { // where the runtime can peek, the caller did
     const first = await Promise.race([reading, SETTLED]);
     if (first !== PENDING) {
       if (racing < 8) racing++;

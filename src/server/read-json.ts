@@ -42,7 +42,8 @@ export async function readJson(request: Request, options: ResolvedOptions): Prom
   }
   // Text first: as fast as the runtime's own `json()`, and it lets the encoding and the nesting be
   // checked before parsing (a too-deep body is refused without being built).
-  return parseJson(await readBody(request, options), options.maxJsonDepth);
+  const body = readBody(request, options); // no await where the body is already held (Bun)
+  return parseJson(body instanceof Promise ? await body : body, options.maxJsonDepth);
 }
 
 /**

@@ -133,7 +133,7 @@ export class LiteOverStdio {
         running.end();
         throw error;
       }
-      const started = performance.now();
+      const started = Date.now();
       // A streamed call follows the deferred work it started (MCP-lite spec v0.042 §5.3, pushed updates).
       const ran = runCall(registry, call);
       const followed = sink === undefined ? ran : ran.then((outcome) =>

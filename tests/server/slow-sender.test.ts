@@ -33,9 +33,10 @@ interface SlowAnswer {
 
 /**
  * Sends the head and one body byte every 100 ms (at most 40), and resolves with what came back and
- * when the server closed the socket (or 5 s, whichever comes first).
+ * when the server closed the socket (or 5 s, whichever comes first). `chunked`: the body has no
+ * `Content-Length` (RFC 9112 §7.1), its first chunk arrives with the head, and each byte is a chunk.
  */
-function trickle(path: string): Promise<SlowAnswer> {
+function trickle(path: string, chunked = false): Promise<SlowAnswer> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = connect(listener.port, "127.0.0.1");
@@ -44,7 +45,7 @@ function trickle(path: string): Promise<SlowAnswer> {
     let answeredMs: number | undefined;
     const timer = setInterval(() => {
       if (sent++ >= 40 || socket.destroyed || !socket.writable) return;
-      socket.write(" ");
+      socket.write(chunked ? "1\r\n \r\n" : " ");
     }, 100);
     const done = (error?: Error) => {
       clearInterval(timer);
@@ -57,9 +58,8 @@ function trickle(path: string): Promise<SlowAnswer> {
     };
     const limit = setTimeout(() => done(), 5000);
     socket.on("connect", () => {
-      socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
-      );
+      const framing = chunked ? "Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n" : "Content-Length: 100\r\n\r\n{";
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${framing}`);
     });
     socket.on("data", (data) => {
       answeredMs ??= Date.now() - started;
@@ -73,9 +73,15 @@ function trickle(path: string): Promise<SlowAnswer> {
 }
 
 describe("a slow sender over a socket", () => {
-  for (const path of ["/mcp-lite/v1/calltools", "/mcp"]) {
-    it(`${path}: 408 after bodyTimeoutMs, while others are served`, async () => {
-      const slow = trickle(path);
+  for (
+    const [path, chunked] of [["/mcp-lite/v1/calltools", false], ["/mcp", false], [
+      "/mcp-lite/v1/calltools",
+      true,
+    ]] as const
+  ) {
+    // Chunked: the first chunk is in when the handler starts reading; the deadline still holds for the rest.
+    it(`${path}${chunked ? ", chunked" : ""}: 408 after bodyTimeoutMs, while others are served`, async () => {
+      const slow = trickle(path, chunked);
       const ok = await (await fetch(listener.url + "/mcp-lite/v1/calltools", {
         method: "POST",
         headers: { "content-type": "application/json" },

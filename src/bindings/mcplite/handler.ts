@@ -121,7 +121,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         }
         const meta = liteCallMeta(request.headers, id, rpc.params);
         if (acceptsEventStream(request)) return await streamCall(core, request, host, rpc, id, meta, fail, pushMs);
-        const started = performance.now();
+        const started = Date.now();
         const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
         return Response.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
@@ -148,7 +148,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         if (rpc.method !== "prompts/get") {
           throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
         }
-        const started = performance.now();
+        const started = Date.now();
         const { name, arguments: args } = rpc.params;
         const rendered = await prompts.render(registry, name, args, {
           params: rpc.params,
@@ -274,7 +274,7 @@ async function streamCall(
     log: (level, data, logger) => emit(JSON.stringify({ level, logger, data }), "log"),
   };
   const call = liteCall(rpc, meta, signal, host, sink, (partial) => emit(JSON.stringify({ partial }), "message"));
-  const started = performance.now();
+  const started = Date.now();
   const body = createSseStream(async (writer) => {
     out = writer;
     try {
