@@ -37,11 +37,12 @@ const PROMISE_GOAL = 3;
 const PROMISE_SLACK = 4;
 /**
  * Gzipped bundle sizes in KB: the goal (issue 32) and the ceiling the guard enforces, today's size
- * (39.7 KB for both) and about 5%. Lower a ceiling as its row shrinks.
+ * (44.8 KB for both, with issues 25–33's features in the core: 39.7 KB before them) and about 5%. Lower a
+ * ceiling as its row shrinks.
  */
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
-  [OURS]: { goal: 30, ceiling: 42 },
-  [OURS_LITE]: { goal: 24, ceiling: 42 },
+  [OURS]: { goal: 30, ceiling: 47 },
+  [OURS_LITE]: { goal: 24, ceiling: 47 },
 };
 
 const SUM = '"structuredContent":{"sum":3}';

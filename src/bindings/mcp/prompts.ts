@@ -15,7 +15,7 @@ import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
 
 /** Lists the prompts a caller may get. */
-export const promptsList: McpMethod = scopedList(
+export const promptsList: McpMethod = /* @__PURE__ */ scopedList(
   "prompts",
   "mcp:prompts",
   "prompts",

@@ -24,7 +24,7 @@ import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
 
 /** Lists the static resources a caller may read. */
-export const resourcesList: McpMethod = scopedList(
+export const resourcesList: McpMethod = /* @__PURE__ */ scopedList(
   "resources",
   "mcp:resources",
   "resources",
@@ -32,7 +32,7 @@ export const resourcesList: McpMethod = scopedList(
 );
 
 /** Lists the resource templates a caller may read. */
-export const resourceTemplatesList: McpMethod = scopedList(
+export const resourceTemplatesList: McpMethod = /* @__PURE__ */ scopedList(
   "resources",
   "mcp:templates",
   "resourceTemplates",

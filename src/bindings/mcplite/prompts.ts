@@ -10,9 +10,9 @@ import { renderPrompt } from "../render-prompt.ts";
 import type { LiteFeature } from "./prompt-feature.ts";
 
 /** The `/prompts` bodies, per scope set. */
-const LIST_BYTES = new CacheSlot<Uint8Array<ArrayBuffer>>("mcplite:prompts");
+const LIST_BYTES = /* @__PURE__ */ new CacheSlot<Uint8Array<ArrayBuffer>>("mcplite:prompts");
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The MCP-lite part of the prompts feature: listing and rendering for the HTTP and gRPC bindings. */
 export const PROMPTS_ON_LITE: LiteFeature = {
