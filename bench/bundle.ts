@@ -32,12 +32,12 @@ export interface BundleRow {
 /** The row of a one-tool server with the default bindings. */
 export const OURS = "@mcplite/sdk (MCP-lite + MCP)";
 /** The row of a one-tool server on MCP-lite only. */
-export const OURS_LITE = "@mcplite/sdk, bindings: [mcpLiteBinding()]";
+export const OURS_LITE = "@mcplite/sdk/lite (MCP-lite)";
 
 /** The entries, the packages a user installs for each, and whether to split out lazy imports. */
 const ENTRIES: [name: string, file: string, installs: string[], split?: boolean][] = [
   [OURS, "ours.ts", ["valibot", "@valibot/to-json-schema"]],
-  // `createServer()` names the MCP binding as its default, so listing only MCP-lite does not drop it (yet).
+  // `createServer()` of the main entry names the MCP binding as a default; the lite entry's does not.
   [OURS_LITE, "ours-lite.ts", ["valibot", "@valibot/to-json-schema"]],
   ["mcp-lite 0.10.0", "mcp-lite.ts", ["mcp-lite", "valibot", "@valibot/to-json-schema"]],
   ["tmcp 1.20.0 + transport-http + adapter-valibot", "tmcp.ts", [

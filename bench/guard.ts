@@ -37,12 +37,12 @@ const PROMISE_GOAL = 3;
 const PROMISE_SLACK = 4;
 /**
  * Gzipped bundle sizes in KB: the goal (issue 32) and the ceiling the guard enforces, today's size
- * (44.8 KB for both, with issues 25–33's features in the core: 39.7 KB before them) and about 5%. Lower a
- * ceiling as its row shrinks.
+ * (43.9 KB with the default bindings, 34.6 KB from `@mcplite/sdk/lite`) and about 5%: the MCP binding
+ * creeping back into the lite bundle (+9 KB) fails it. Lower a ceiling as its row shrinks.
  */
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
-  [OURS]: { goal: 30, ceiling: 47 },
-  [OURS_LITE]: { goal: 24, ceiling: 47 },
+  [OURS]: { goal: 30, ceiling: 46 },
+  [OURS_LITE]: { goal: 24, ceiling: 37 },
 };
 
 const SUM = '"structuredContent":{"sum":3}';

@@ -70,6 +70,8 @@ const EXPECTED: Record<string, string[]> = {
     "toolResult",
     "type ToolResult",
   ],
+  // The root's API with its own `createServer` (MCP-lite the one default wire); the rest is `export *`.
+  "./lite": ["createServer"],
   "./types": [
     "type AudioContent",
     "type CallableName",
@@ -514,14 +516,19 @@ describe("the public surface", () => {
     });
   }
 
-  it("exports no name from two entry points", () => {
+  it("exports no name from two entry points (but ./lite, the root's variant)", () => {
     const seen = new Map<string, string>();
-    for (const [entry, names] of Object.entries(EXPECTED)) {
+    for (const [entry, names] of Object.entries(EXPECTED).filter(([entry]) => entry !== "./lite")) {
       for (const name of names.map((n) => n.replace(/^type /, ""))) {
         assert.equal(seen.get(name), undefined, `${name} is exported by ${seen.get(name)} and ${entry}`);
         seen.set(name, entry);
       }
     }
+  });
+
+  it("makes ./lite the root's API re-exported, createServer its own", () => {
+    const text = readFileSync(ROOT + "src/lite/mod.ts", "utf8");
+    assert.match(text, /^export \* from "\.\.\/\.\.\/mod\.ts";$/m);
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {

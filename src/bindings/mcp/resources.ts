@@ -128,10 +128,10 @@ const RESOURCE_METHODS = {
 export const RESOURCES_ON_MCP: McpFeature = {
   mcp: {
     modern: RESOURCE_METHODS,
-    legacy: {
-      ...RESOURCE_METHODS,
+    // Pure (no getters run), so that a server without resources leaves this table out of its bundle.
+    legacy: /* @__PURE__ */ Object.assign({}, RESOURCE_METHODS, {
       "resources/subscribe": resourcesSubscribe,
       "resources/unsubscribe": resourcesSubscribe,
-    },
+    }),
   },
 };
