@@ -46,8 +46,10 @@ const ENTRIES: ColdStartEntry[] = [
   { name: "floor (bun, no server)", entry: "--floor", path: "" },
   { name: "@mcplite/sdk, source (MCP-lite)", entry: "bench/bundle/ours.ts", path: "/mcp-lite/v1/calltools" },
   { name: "@mcplite/sdk, source (MCP 2025)", entry: "bench/bundle/ours.ts", path: "/mcp", protocol: "2025-06-18" },
+  { name: "@mcplite/sdk/lite, source", entry: "bench/bundle/ours-lite.ts", path: "/mcp-lite/v1/calltools" },
   { name: "mcp-lite 0.10.0, source", entry: "bench/bundle/mcp-lite.ts", path: "/mcp", protocol: "2025-06-18" },
   { name: "@mcplite/sdk, bundle (MCP-lite)", entry: join(BUNDLES, "bundle-ours.js"), path: "/mcp-lite/v1/calltools" },
+  { name: "@mcplite/sdk/lite, bundle", entry: join(BUNDLES, "bundle-ours-lite.js"), path: "/mcp-lite/v1/calltools" },
   { name: "mcp-lite 0.10.0, bundle", entry: join(BUNDLES, "bundle-mcp-lite.js"), path: "/mcp", protocol: "2025-06-18" },
 ];
 

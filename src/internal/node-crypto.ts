@@ -54,7 +54,7 @@ export interface NodeCrypto {
 
 /**
  * Returns the runtime's `node:crypto`, or `undefined` where there is none (or no way to reach it
- * without a static import).
+ * without a static import). The first call reaches it; later calls return the same answer.
  *
  * @returns The module, or `undefined`.
  *
@@ -67,6 +67,17 @@ export interface NodeCrypto {
  * ```
  */
 export function nodeCrypto(): NodeCrypto | undefined {
+  if (reached === false) reached = reach();
+  return reached;
+}
+
+/**
+ * The module once reached; `false` until the first call. Reached on first use, never at import:
+ * loading `node:crypto` costs Bun about 10 ms, which a server that signs no token must not pay at start.
+ */
+let reached: NodeCrypto | undefined | false = false;
+
+function reach(): NodeCrypto | undefined {
   const g = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
   try {
     const module = g.process?.getBuiltinModule?.("node:crypto") as Partial<NodeCrypto> | undefined;

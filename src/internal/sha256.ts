@@ -6,8 +6,6 @@
  */
 import { nodeCrypto } from "./node-crypto.ts";
 
-const node = nodeCrypto();
-
 /**
  * Hashes bytes with SHA-256, without waiting for Web Crypto where `node:crypto` can do it now.
  *
@@ -22,6 +20,7 @@ const node = nodeCrypto();
  * ```
  */
 export function sha256(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
+  const node = nodeCrypto(); // on first use, not at import (a cold start that signs nothing)
   if (node !== undefined) return node.createHash("sha256").update(bytes).digest();
   return crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>).then((digest) => new Uint8Array(digest));
 }
