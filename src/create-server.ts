@@ -1,12 +1,13 @@
 /**
  * `createServer()`: a server with the default wires, MCP-lite (`/mcp-lite/v1`) and MCP (`/mcp`),
- * unless the `bindings` option lists others. The `Server` itself knows no wire; this is where the
+ * unless the `bindings` option lists others, and long-running support. The `Server` itself knows no wire; this is where the
  * defaults are chosen.
  *
  * @module
  */
 import { mcpBinding } from "./bindings/mcp/handler.ts";
 import { mcpLiteBinding } from "./bindings/mcplite/handler.ts";
+import { longRunning } from "./long-running.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { Server } from "./server/server.ts";
 
@@ -41,5 +42,9 @@ import { Server } from "./server/server.ts";
  */
 // deno-lint-ignore ban-types
 export function createServer(options: ServerOptions): Server<{}> {
-  return new Server({ ...options, bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()] });
+  return new Server({
+    ...options,
+    bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
+    longRunning: options.longRunning ?? longRunning,
+  });
 }

@@ -70,8 +70,9 @@ const EXPECTED: Record<string, string[]> = {
     "toolResult",
     "type ToolResult",
   ],
-  // The root's API with its own `createServer` (MCP-lite the one default wire); the rest is `export *`.
-  "./lite": ["createServer"],
+  // The root's API with its own `createServer` (MCP-lite the one default wire, long-running support when
+  // given `longRunning`); the rest is `export *`.
+  "./lite": ["createServer", "longRunning"],
   "./types": [
     "type AudioContent",
     "type CallableName",

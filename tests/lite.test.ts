@@ -20,6 +20,18 @@ const add = lite.defineTool("add")
   .input(v.object({ a: v.number(), b: v.number() }))
   .handle(({ a, b }) => ({ sum: a + b }));
 
+const report = lite.defineTool("report")
+  .describe("Builds a report, later")
+  .input(v.object({ id: v.string() }))
+  .handle(({ id }, ctx) => ctx.promise({ state: { id } }))
+  .redeem(({ id }) => `report ${id}`);
+
+const later = lite.defineTool("later")
+  .describe("Works in the background")
+  .input(v.object({}))
+  .longRunning()
+  .handle((_args, ctx) => ctx.defer(() => "done"));
+
 describe("@mcplite/sdk/lite", () => {
   it("serves MCP-lite by default, and no MCP endpoint", async () => {
     const server = lite.createServer({ name: "lite", version: "1.0.0" }).tool(add);
@@ -39,8 +51,58 @@ describe("@mcplite/sdk/lite", () => {
     assert.equal(mcpLite.status, 404);
   });
 
-  it("exports what the main entry exports, the same objects but createServer", () => {
-    assert.deepEqual(Object.keys(lite).sort(), Object.keys(main).sort());
+  it("refuses a long-running tool without the support, naming the fix; nothing is registered", () => {
+    const server = lite.createServer({ name: "lite", version: "1.0.0" });
+    for (const tool of [report, later]) {
+      assert.throws(() => server.tool(tool), (error: unknown) => {
+        assert.ok(error instanceof TypeError);
+        assert.match(error.message, /is long-running/);
+        assert.match(error.message, /createServer\(\{ \.\.\., longRunning \}\)/);
+        return true;
+      });
+    }
+    assert.deepEqual(server.tools.map((t) => t.name), []);
+  });
+
+  it("runs promises, redeem and deferred work over MCP-lite when given longRunning", async () => {
+    const server = lite.createServer({ name: "lite", version: "1.0.0", longRunning: lite.longRunning })
+      .tool(report)
+      .tool(later);
+    assert.deepEqual(server.tools.map((t) => t.name).sort(), ["later", "redeem", "report"]);
+    const promised = await (await server.fetch(post("/mcp-lite/v1/calltools", toolsCall("report", { id: "q3" }))))
+      .json();
+    const token = promised.result._meta.promise_token as string;
+    const redeemed = await (await server.fetch(post("/mcp-lite/v1/calltools", toolsCall("redeem", { promise: token }))))
+      .json();
+    assert.equal(redeemed.result.content[0].text, "report q3");
+    const deferred = await server.call("later", {});
+    assert.equal(deferred.kind, "promise");
+    if (deferred.kind !== "promise") return;
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline;) {
+      const outcome = await server.call("redeem", { promise: deferred.token });
+      if (outcome.kind === "answer") return assert.equal(outcome.result.content[0].type, "text");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.fail("the deferred work did not finish within 5 s");
+  });
+
+  it("answers a promise from a tool that did not declare it with a failure, and keeps serving", async () => {
+    const sneaky = lite.defineTool("sneaky")
+      .describe("Answers a promise without .redeem()")
+      .input(v.object({}))
+      .handle((_args, ctx) => ctx.promise({ state: {} }) as never);
+    const errors: unknown[] = [];
+    const server = lite.createServer({ name: "lite", version: "1.0.0", onError: (e) => void errors.push(e) })
+      .tool(sneaky)
+      .tool(add);
+    const outcome = await server.call("sneaky", {});
+    assert.notEqual(outcome.kind, "promise");
+    assert.ok(errors.some((e) => e instanceof TypeError && /no long-running support/.test(e.message)));
+    assert.equal((await server.call("add", { a: 1, b: 2 })).kind, "answer");
+  });
+
+  it("exports what the main entry exports, the same objects but createServer, and longRunning", () => {
+    assert.deepEqual(Object.keys(lite).sort(), [...Object.keys(main), "longRunning"].sort());
     for (const name of Object.keys(main) as (keyof typeof main)[]) {
       if (name !== "createServer") assert.equal(lite[name], main[name], name);
     }
@@ -78,11 +140,21 @@ describe("@mcplite/sdk/lite", () => {
         }
       };
       const MCP_DISPATCH = "src/bindings/mcp/dispatch.ts";
+      // The deferred-work machinery: the job runner, the promise outcome, the redeem tool, the following of tasks.
+      const LONG_RUNNING = [
+        "src/core/continuations.ts",
+        "src/core/job.ts",
+        "src/core/promise-outcome.ts",
+        "src/core/redeem.ts",
+        "src/bindings/mcp/promise-task.ts",
+      ];
       const fromLite = bundled("../src/lite/mod.ts", "lite");
       assert.ok(fromLite.some((path) => path.endsWith("src/bindings/mcplite/handler.ts")), "MCP-lite is bundled");
       assert.ok(!fromLite.some((path) => path.endsWith(MCP_DISPATCH)), "the MCP binding is left out");
+      for (const file of LONG_RUNNING) assert.ok(!fromLite.some((path) => path.endsWith(file)), `${file} is left out`);
       const fromMain = bundled("../mod.ts", "main");
       assert.ok(fromMain.some((path) => path.endsWith(MCP_DISPATCH)), "the main entry's default bundles MCP");
+      for (const file of LONG_RUNNING) assert.ok(fromMain.some((path) => path.endsWith(file)), `main bundles ${file}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

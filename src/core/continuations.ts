@@ -6,7 +6,8 @@
  */
 import { base64urlEncode } from "../codec/base64url.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
-import { createTokenCodec, type TokenCodec, type TokenCodecOptions } from "../codec/token.ts";
+import type { TokenCodec } from "../codec/token.ts";
+import { createTokens, type Tokens, type TokensOptions } from "./tokens.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
 import { isInputAnswer } from "./call-sink.ts";
@@ -83,16 +84,10 @@ export interface StartOptions {
   readonly waitUntil?: (work: Promise<unknown>) => void;
 }
 
-/** Options of {@link Continuations}: the codec's, plus the defaults and the store. */
-export interface ContinuationsOptions extends TokenCodecOptions {
+/** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
+export interface ContinuationsOptions extends TokensOptions {
   /** Where deferred results wait (default: an in-memory store of this process). */
   results?: ResultStore;
-  /** How long promise tokens (and deferred results) last, in ms (default one hour). */
-  promiseTtlMs?: number;
-  /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
-  inputTtlMs?: number;
-  /** The default `retry_after_ms` of a promise (default 1 000). */
-  retryAfterMs?: number;
   /**
    * With a shared store, how long a running job's lease lasts, in ms (default 5 000): the instance
    * running it renews it every third of that, and a redeem on any instance that finds it lapsed (and
@@ -104,7 +99,7 @@ export interface ContinuationsOptions extends TokenCodecOptions {
 }
 
 /** The server's tokens, defaults and deferred work. */
-export class Continuations {
+export class Continuations implements Tokens {
   /** Signs and checks every token. */
   readonly codec: TokenCodec;
   /** Where deferred results wait. */
@@ -128,10 +123,11 @@ export class Continuations {
    * @throws {TypeError} When a secret is shorter than 32 bytes.
    */
   constructor(options: ContinuationsOptions = {}) {
-    this.codec = createTokenCodec(options);
-    this.promiseTtlMs = options.promiseTtlMs ?? 60 * 60 * 1000;
-    this.inputTtlMs = options.inputTtlMs ?? 10 * 60 * 1000;
-    this.retryAfterMs = options.retryAfterMs ?? 1000;
+    const tokens = createTokens(options);
+    this.codec = tokens.codec;
+    this.promiseTtlMs = tokens.promiseTtlMs;
+    this.inputTtlMs = tokens.inputTtlMs;
+    this.retryAfterMs = tokens.retryAfterMs;
     this.results = options.results === undefined
       ? createMemoryResultStore({ now: options.now })
       : guardStore(options.results, this.retryAfterMs, options.onError);

@@ -21,10 +21,20 @@ export { restartOf } from "./job-restart.ts";
 export { detailsOf, ErrorCode, McpliteError, ProtocolError, replacementError, ToolError } from "./error.ts";
 export type { ErrorReplacement } from "./error.ts";
 export type { Feature } from "./feature.ts";
+export { PUSH_MS } from "./follow-options.ts";
+export type { FollowOptions } from "./follow-options.ts";
 export { type Host, NO_HOST, withCaller } from "./host.ts";
 export { askAll } from "./ask-all.ts";
 export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcome.ts";
-export { runCall, runCancellation, runContinuation, runHandler, runRequest, unknownTool } from "./pipeline.ts";
+export {
+  followPushed,
+  runCall,
+  runCancellation,
+  runContinuation,
+  runHandler,
+  runRequest,
+  unknownTool,
+} from "./pipeline.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./pipeline.ts";
 export { PROMISE_KIND } from "./promise-outcome.ts";
 export type { PromiseState } from "./promise-outcome.ts";

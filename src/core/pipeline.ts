@@ -20,6 +20,7 @@ import {
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
+import type { FollowOptions } from "./follow-options.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { failureFromError } from "./failure.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
@@ -29,7 +30,6 @@ import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome, FinalOutcome, InputRequiredOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
-import { promiseOutcome } from "./promise-outcome.ts";
 import { cancelContinuation, continuePromise } from "./redeem.ts";
 import type { Registry } from "./registry.ts";
 import { type ContentBlock, resultFromValue, type ToolResult, toolResult } from "./result.ts";
@@ -171,7 +171,7 @@ async function executeFound(
     ctx.config = config instanceof Promise ? await config : config;
   }
   if (round !== undefined && round.carried) {
-    const opening = round.open(registry.runtime.continuations, roundScope(call), registry.runtime.onError);
+    const opening = round.open(registry.runtime.tokens, roundScope(call), registry.runtime.onError);
     if (opening !== undefined) await opening;
   }
   let value: unknown;
@@ -207,7 +207,14 @@ async function promised(
   waitUntil: ((work: Promise<unknown>) => void) | undefined,
 ): Promise<CallOutcome> {
   try {
-    return await promiseOutcome(registry, call, tool, value, waitUntil);
+    const support = registry.longRunning;
+    if (support === undefined) {
+      throw new TypeError(
+        `tool "${tool.name}" answered "not done yet", but this server has no long-running support: ` +
+          `createServer({ ..., longRunning }) (import { longRunning } from "@mcplite/sdk/lite")`,
+      );
+    }
+    return await support.promised(registry, call, tool, value, waitUntil);
   } catch (error) {
     return failure(registry, call, error); // the tool's mistake: no .redeem(), a state too large…
   }
@@ -215,7 +222,7 @@ async function promised(
 
 async function askFor(registry: Registry, call: ToolCall, round: InputRound): Promise<CallOutcome> {
   try {
-    return await round.outcome(registry.runtime.continuations, roundScope(call));
+    return await round.outcome(registry.runtime.tokens, roundScope(call));
   } catch (error) {
     return failure(registry, call, error); // a state too large for a token
   }
@@ -367,16 +374,16 @@ async function handle<D extends { readonly scopes?: readonly string[] } & Groupe
   if (definition.scopes !== undefined) requireScopes(definition.scopes, ctx.auth, scoped(request.scope));
   if (round === undefined) return { asked: false, value: await run(definition, ctx) };
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };
-  const opening = round.open(registry.runtime.continuations, who, registry.runtime.onError);
+  const opening = round.open(registry.runtime.tokens, who, registry.runtime.onError);
   if (opening !== undefined) await opening;
   let value: T;
   try {
     value = await run(definition, ctx);
   } catch (error) {
     if (!round.pending) throw error;
-    return { asked: true, outcome: await round.outcome(registry.runtime.continuations, who) };
+    return { asked: true, outcome: await round.outcome(registry.runtime.tokens, who) };
   }
-  if (round.pending) return { asked: true, outcome: await round.outcome(registry.runtime.continuations, who) };
+  if (round.pending) return { asked: true, outcome: await round.outcome(registry.runtime.tokens, who) };
   return { asked: false, value };
 }
 
@@ -526,4 +533,22 @@ export async function runContinuation(
   if (value instanceof ToolPromise) return { kind: "continued", promise: value };
   const result = value as ToolResult; // continuePromise checked it against the owner's output schema
   return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+}
+
+/**
+ * Follows the deferred work a streaming call started, when the server has long-running support (only
+ * then can a call answer with deferred work): the work's result, or the outcome as it was (MCP-lite
+ * spec v0.042 §5.3, pushed updates).
+ *
+ * @param registry The registry.
+ * @param outcome The call's outcome.
+ * @param options The follower's context, the bounded wait, and where the job's progress goes.
+ * @returns The outcome to answer.
+ * @throws {ProtocolError} One the work failed with.
+ */
+export function followPushed(registry: Registry, outcome: CallOutcome, options: FollowOptions): Promise<CallOutcome> {
+  const support = registry.longRunning;
+  return support === undefined || outcome.kind !== "promise"
+    ? Promise.resolve(outcome)
+    : support.follow(registry, outcome, options);
 }

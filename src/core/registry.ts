@@ -10,6 +10,11 @@
  * @module
  */
 import type { CacheSlot } from "./cache-slot.ts";
+import type { Continuations, ContinuationsOptions } from "./continuations.ts";
+import type { FollowOptions } from "./follow-options.ts";
+import type { ToolCall } from "./middleware.ts";
+import type { CallOutcome, PromiseOutcome } from "./outcome.ts";
+import type { ToolPromise } from "./tool-promise.ts";
 import type { Feature, Featured } from "./feature.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { AnyResource } from "./resource.ts";
@@ -29,8 +34,10 @@ const CONFIG: RegistryChange = Object.freeze({ kind: "config" });
 
 /** A server's definitions as a binding reads them: the contract between the server and its bindings. */
 export interface Registry {
-  /** The server's runtime: middleware, error reporter, continuations, settings, configuration schema. */
+  /** The server's runtime: middleware, error reporter, tokens, settings, configuration schema. */
   readonly runtime: Runtime;
+  /** The server's long-running support, if it has one (only then may a tool answer "not done yet"). */
+  readonly longRunning: LongRunning | undefined;
   /**
    * Looks a tool up. This is the only registry work on the hot path.
    *
@@ -98,6 +105,42 @@ export interface Registry {
 export type RedeemToolFactory = (registry: Registry) => AnyTool;
 
 /**
+ * Long-running support: what a server needs to answer "not done yet" (MCP-lite spec v0.042 §3.5,
+ * promises; §3.6, the `redeem` system tool; §5.3, pushed updates). The core and the wires call it only
+ * through this interface, so that a server without it (`createServer` of `@mcplite/sdk/lite`, unless
+ * given `longRunning`) bundles none of the deferred-work machinery: the job runner, its result store and
+ * leases, the `redeem` tool, the following of tasks. `createServer` of `@mcplite/sdk` always has it.
+ */
+export interface LongRunning {
+  /** The deferred-work machinery, with the server's tokens. */
+  readonly continuations: Continuations;
+  /** Builds the `redeem` system tool, listed with the first long-running tool. */
+  readonly redeemTool: RedeemToolFactory;
+  /**
+   * Turns a handler's pending answer into a `promise` outcome (starts deferred work, signs the token).
+   *
+   * @throws {TypeError} When the tool cannot redeem it; a `RangeError` for a state too large for a token.
+   */
+  promised(
+    registry: Registry,
+    call: ToolCall,
+    tool: AnyTool,
+    promise: ToolPromise,
+    waitUntil?: (work: Promise<unknown>) => void,
+  ): Promise<PromiseOutcome>;
+  /**
+   * Follows a streaming call's deferred work for a while (MCP-lite spec v0.042 §5.3): its result as the
+   * call's outcome, or the outcome as it was.
+   *
+   * @throws {ProtocolError} One the work failed with.
+   */
+  follow(registry: Registry, outcome: CallOutcome, options: FollowOptions): Promise<CallOutcome>;
+}
+
+/** Builds a server's long-running support from its token, store and lease options. */
+export type LongRunningSupport = (options: ContinuationsOptions) => LongRunning;
+
+/**
  * A server's definitions: the {@link Registry} a binding reads, plus registration.
  *
  * @example
@@ -124,27 +167,28 @@ export class Definitions implements Registry {
   readonly #caches = new Map<CacheSlot<unknown>, Map<string, unknown>>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
   readonly #features: Set<Feature>;
-  readonly #redeem: RedeemToolFactory | undefined;
   /** The server's runtime. */
   readonly runtime: Runtime;
+  /** The server's long-running support, if it has one. */
+  readonly longRunning: LongRunning | undefined;
 
   /**
    * Creates empty definitions.
    *
    * @param runtime The server's runtime.
-   * @param redeem Builds the `redeem` system tool, added with the first long-running tool
-   *   (MCP-lite spec v0.042 §3.6); without it, none is added.
+   * @param longRunning The long-running support: its `redeem` system tool is added with the first
+   *   long-running tool (MCP-lite spec v0.042 §3.6); without it, none is.
    * @param features The features set to share (a fork shares its parent's).
    */
-  constructor(runtime: Runtime, redeem?: RedeemToolFactory, features: Set<Feature> = new Set()) {
+  constructor(runtime: Runtime, longRunning?: LongRunning, features: Set<Feature> = new Set()) {
     this.runtime = runtime;
-    this.#redeem = redeem;
+    this.longRunning = longRunning;
     this.#features = features;
     runtime.onConfigChange(() => this.#changed(CONFIG));
   }
 
   fork(tools: Iterable<AnyTool>): Registry {
-    const fork = new Definitions(this.runtime, this.#redeem, this.#features);
+    const fork = new Definitions(this.runtime, this.longRunning, this.#features);
     for (const tool of tools) fork.add(tool);
     return fork;
   }
@@ -185,8 +229,8 @@ export class Definitions implements Registry {
     }
     this.#bring(tool);
     this.#tools.set(tool.name, tool);
-    if (tool.longRunning !== undefined && this.#redeem !== undefined) {
-      const redeem = this.#redeem(this);
+    if (tool.longRunning !== undefined && this.longRunning !== undefined) {
+      const redeem = this.longRunning.redeemTool(this);
       if (!this.#tools.has(redeem.name)) this.#tools.set(redeem.name, redeem);
     }
     this.#changed(TOOLS);

@@ -1,12 +1,14 @@
 /**
  * The server-wide runtime every binding reads beside the definitions: the two middleware chains, the
- * error reporter, the continuations (tokens, defaults, deferred work), the server's settings and its
- * configuration schema. One per server; the registries forked from the server's (Webtools' older
+ * error reporter, the tokens, the long-running support (deferred work) if any, the server's settings and
+ * its configuration schema. One per server; the registries forked from the server's (Webtools' older
  * versions) share it.
  *
  * @module
  */
-import { Continuations } from "./continuations.ts";
+import type { Continuations } from "./continuations.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import { createTokens, type Tokens } from "./tokens.ts";
 import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
@@ -29,7 +31,9 @@ export interface RuntimeOptions {
   readonly onError?: ErrorReporter;
   /** Where `ctx.log()` records and the server's own warnings go besides the wire. */
   readonly logger?: ServerLogger;
-  /** The server's tokens, defaults and deferred work (default: a set from `MCPLITE_SECRET`). */
+  /** The server's tokens (default: the continuations', else a set from `MCPLITE_SECRET`). */
+  readonly tokens?: Tokens;
+  /** The deferred-work machinery of the server's long-running support, if it has one. */
   readonly continuations?: Continuations;
   /** The server's own configuration values (`settings`). */
   readonly settings?: Readonly<Record<string, unknown>>;
@@ -58,8 +62,9 @@ export class Runtime {
   readonly onError: ErrorReporter | undefined;
   /** Where `ctx.log()` records and the server's own warnings go besides the wire, if anywhere. */
   readonly logger: ServerLogger | undefined;
-  /** The server's tokens, defaults and deferred work. */
-  readonly continuations: Continuations;
+  /** The server's tokens: every one it issues (promises, `requestState`, task ids) is signed by their codec. */
+  readonly tokens: Tokens;
+  readonly #continuations: Continuations | undefined;
   /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
   readonly settings: Readonly<Record<string, unknown>>;
   #config: CompiledSchema | undefined;
@@ -68,7 +73,7 @@ export class Runtime {
   /**
    * Creates a runtime.
    *
-   * @param options The error reporter, logger, continuations and settings.
+   * @param options The error reporter, logger, tokens, continuations and settings.
    */
   constructor(options: RuntimeOptions = {}) {
     const logger = options.logger;
@@ -78,8 +83,25 @@ export class Runtime {
       if (call !== undefined) withTraceIds(Object.assign(fields, { tool: call.name }), call.ctx.get(TRACE_PARENT));
       logger.error(fields, error instanceof Error ? error.message : String(error));
     });
-    this.continuations = options.continuations ?? new Continuations();
+    this.#continuations = options.continuations;
+    this.tokens = options.tokens ?? options.continuations ?? createTokens();
     this.settings = Object.freeze({ ...options.settings });
+  }
+
+  /**
+   * The deferred-work machinery of the long-running support.
+   *
+   * @throws {ProtocolError} `invalid_params` on a server without long-running support: no promise,
+   *   task or deferred result of it exists to be read.
+   */
+  get continuations(): Continuations {
+    const continuations = this.#continuations;
+    if (continuations === undefined) {
+      throw new ProtocolError(ErrorCode.InvalidParams, "This server runs no long-running tools", {
+        data: { reason: "result_not_found" },
+      });
+    }
+    return continuations;
   }
 
   /** The request middleware chain (around every method), outermost first. */

@@ -1,8 +1,10 @@
 /**
- * `@mcplite/sdk/lite`: the same API as `@mcplite/sdk`, with one difference: `createServer()` serves
- * MCP-lite (`/mcp-lite/v1`) only unless `bindings` lists others. A bundler then leaves the MCP binding
- * out of a server that does not name it (`createServer` of the main entry names `mcpBinding()` as a
- * default, so it is always bundled there). Moving a server over is one line: the import.
+ * `@mcplite/sdk/lite`: the API of `@mcplite/sdk` for a smaller bundle. Its `createServer()` serves
+ * MCP-lite (`/mcp-lite/v1`) only unless `bindings` lists others, and runs long-running tools
+ * (`.redeem()`, `.longRunning()`) only when given the `longRunning` support this entry exports: a
+ * bundler then leaves out the MCP binding and the deferred-work machinery of a server that names
+ * neither (`createServer` of the main entry has both by default, so they are always bundled there).
+ * Moving a server over is the import line, plus `longRunning` in its options if it has such tools.
  *
  * @example
  * ```ts
@@ -26,3 +28,4 @@
  */
 export * from "../../mod.ts";
 export { createServer } from "./create-server.ts";
+export { longRunning } from "../long-running.ts";

@@ -10,6 +10,7 @@ import type { ErrorReporter } from "../core/runtime.ts";
 import type { ServerLogger } from "../core/logger.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
+import type { LongRunningSupport } from "../core/registry.ts";
 import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding.ts";
 
@@ -114,6 +115,13 @@ export interface ServerOptions {
    * once it lapses, instead of "not done yet" until the token expires.
    */
   leaseMs?: number;
+  /**
+   * Long-running support: lets tools answer "not done yet" (`.redeem()`, `.longRunning()`, `ctx.promise()`,
+   * `ctx.defer()`), lists the `redeem` system tool and serves MCP tasks. `createServer` of `@mcplite/sdk`
+   * always has it; that of `@mcplite/sdk/lite` only when given `longRunning` (exported by both), so that a
+   * server without such tools bundles none of it. Registering a long-running tool without it throws.
+   */
+  longRunning?: LongRunningSupport;
   /**
    * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
    * resource-updated notifications raised on any instance reach the listeners held by every instance.

@@ -7,7 +7,6 @@
  */
 import type { Skill, SkillFile } from "../core/skill.ts";
 import type { AuthInfo, CallMeta, SignalSource } from "../core/call-context.ts";
-import { Continuations } from "../core/continuations.ts";
 import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
 import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
@@ -15,12 +14,12 @@ import type { AnyPrompt } from "../core/prompt.ts";
 import type { RedeemArgs } from "../core/redeem.ts";
 import { Definitions } from "../core/registry.ts";
 import { Runtime } from "../core/runtime.ts";
+import { createTokens } from "../core/tokens.ts";
 import { serverWarning } from "../core/logger.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
-import { createRedeemTool } from "../tool/redeem-tool.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding.ts";
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
 import { createGate } from "./gate.ts";
@@ -111,7 +110,7 @@ export class Server<TTools extends ToolMap = {}> {
     const resolved = resolveOptions(options);
     const logger = options.logger;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
-    const continuations = new Continuations({
+    const tokenOptions = {
       secret: options.secret,
       ...options.tokens,
       results: options.resultStore,
@@ -119,11 +118,21 @@ export class Server<TTools extends ToolMap = {}> {
       onError: options.onError,
       secretFallback: () => platformSecret,
       ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
+    };
+    const longRunning = options.longRunning?.(tokenOptions);
+    const tokens = longRunning?.continuations ?? createTokens(tokenOptions);
+    const continuations = longRunning?.continuations;
+    const runtime = new Runtime({
+      onError: options.onError,
+      logger,
+      tokens,
+      continuations,
+      settings: options.settings,
     });
-    const runtime = new Runtime({ onError: options.onError, logger, continuations, settings: options.settings });
     this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
-    const registry = new Definitions(runtime, createRedeemTool);
+    const registry = new Definitions(runtime, longRunning);
+    if (longRunning === undefined) this.#checks.push(refuseLongRunning);
     this.#definitions = registry;
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, runtime.onError);
     this.name = resolved.name;
@@ -455,4 +464,13 @@ function skillFileResource(skill: Skill, file: SkillFile): AnyResource {
     completers: undefined,
     read: async () => file.text ? TEXT.decode(await file.read()) : await file.read(),
   });
+}
+
+/** The check of a server without long-running support: a tool that may answer "not done yet" needs it. */
+function refuseLongRunning(tool: AnyTool): void {
+  if (tool.longRunning === undefined) return;
+  throw new TypeError(
+    `tool "${tool.name}" is long-running (.redeem() or .longRunning()), but this server has no long-running ` +
+      `support: createServer({ ..., longRunning }) (import { longRunning } from "@mcplite/sdk/lite")`,
+  );
 }

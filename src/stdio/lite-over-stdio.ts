@@ -10,8 +10,7 @@
  * @module
  */
 import type { AuthInfo, CallSink, Registry } from "../core/mod.ts";
-import { createContext, runCall, runRequest } from "../core/mod.ts";
-import { PUSH_MS, pushedOutcome } from "../bindings/mcp/follow-promise.ts";
+import { createContext, followPushed, PUSH_MS, runCall, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -137,7 +136,7 @@ export class LiteOverStdio {
       // A streamed call follows the deferred work it started (MCP-lite spec v0.042 §5.3, pushed updates).
       const ran = runCall(registry, call);
       const followed = sink === undefined ? ran : ran.then((outcome) =>
-        pushedOutcome(registry, outcome, {
+        followPushed(registry, outcome, {
           caller: createContext({ name: call.name, signal: running, meta, host: this.#host }),
           holdMs: this.#pushMs,
           watch: sink,

@@ -39,15 +39,17 @@ describe("otelClient(): stdio and the Webtools metadata GET", () => {
     const command = runtimeCommand(CHILD);
     const env = { ...process.env, OTLP_TRACES_URL: receiver.tracesUrl } as Record<string, string>;
     const client = createClient(createStdioTransport({ ...command, env }), { telemetry: otelClient() });
+    let received: Awaited<ReturnType<OtlpReceiver["waitFor"]>>;
     try {
       assert.equal(String(await inAgentStep(() => client.call("add", { a: 3, b: 4 }))), "7");
+      // The child exports once its span ends, after it answered: wait for it before ending the child,
+      // or a quick close (Deno's) ends the child while its export is still on its way.
+      received = await receiver.waitFor((span) => span.kind === SPAN_KIND_SERVER && span.name === "tools/call add");
     } finally {
       await client.close();
     }
     const clientSpan = recorded.spans().find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/call add");
     assert.ok(clientSpan !== undefined, recorded.spans().map((span) => span.name).join(", "));
-    // The child exports once its span ends.
-    const received = await receiver.waitFor((span) => span.kind === SPAN_KIND_SERVER && span.name === "tools/call add");
     assert.ok(received !== undefined, "the child's SERVER span never arrived");
     const serverSpan = received.span;
     assert.equal(serverSpan.traceId, clientSpan.spanContext().traceId);

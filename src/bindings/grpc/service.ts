@@ -21,7 +21,9 @@ import {
   type CallRequest,
   createContext,
   ErrorCode,
+  followPushed,
   ProtocolError,
+  PUSH_MS,
   type Registry,
   runCall,
   runRequest,
@@ -47,7 +49,6 @@ import {
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../mcplite/prompt-feature.ts";
-import { PUSH_MS, pushedOutcome } from "../mcp/follow-promise.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 
@@ -93,7 +94,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
           const watch = { progress: (...update: JobProgress["update"]) => void onPartial(new JobProgress(update)) };
           return untilDeadline(
             runCall(registry, call).then((outcome) =>
-              pushedOutcome(registry, outcome, { caller, holdMs: PUSH_MS, watch })
+              followPushed(registry, outcome, { caller, holdMs: PUSH_MS, watch })
             ),
             context,
           );

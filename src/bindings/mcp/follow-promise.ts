@@ -12,8 +12,8 @@ import {
   askAll,
   type CallContext,
   type CallOutcome,
-  type CallSink,
   failureResult,
+  type FollowOptions,
   isUnavailable,
   type PromiseOutcome,
   ProtocolError,
@@ -21,21 +21,6 @@ import {
   type ToolResult,
 } from "../../core/mod.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./promise-task.ts";
-
-/** How long a streaming MCP-lite call follows deferred work before it answers the promise, by default. */
-export const PUSH_MS = 30_000;
-
-/** How a promise is followed. */
-export interface FollowOptions {
-  /** The context of the request that follows it: its signal, caller and, for questions, its sink. */
-  readonly caller: CallContext;
-  /** How long to follow, in ms; then the promise stands. */
-  readonly holdMs: number;
-  /** Whether a question the work asks can be put to the client now (on the request's own stream). */
-  readonly canAsk?: boolean;
-  /** Receives the work's progress and logs while it runs in this process (a stream pushing updates). */
-  readonly watch?: CallSink;
-}
 
 /**
  * Follows a promise until the work ends or `holdMs` passes. When the request's client goes away, the

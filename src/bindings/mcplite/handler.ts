@@ -11,8 +11,10 @@ import {
   type CallSink,
   createContext,
   ErrorCode,
+  followPushed,
   type MethodRequest,
   ProtocolError,
+  PUSH_MS,
   runCall,
   runRequest,
 } from "../../core/mod.ts";
@@ -37,7 +39,6 @@ import {
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
-import { PUSH_MS, pushedOutcome } from "../mcp/follow-promise.ts";
 import { litePrompts } from "./prompt-feature.ts";
 
 /** Options of {@link mcpLiteBinding}. */
@@ -279,7 +280,7 @@ async function streamCall(
     out = writer;
     try {
       const caller = createContext({ name: call.name, signal, meta, host });
-      const outcome = await pushedOutcome(registry, await runCall(registry, call), {
+      const outcome = await followPushed(registry, await runCall(registry, call), {
         caller,
         holdMs: pushMs,
         watch: sink,
