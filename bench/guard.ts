@@ -37,12 +37,13 @@ const PROMISE_GOAL = 3;
 const PROMISE_SLACK = 4;
 /**
  * Gzipped bundle sizes in KB: the goal (issue 32) and the ceiling the guard enforces, today's size
- * (43.9 KB with the default bindings, 34.6 KB from `@mcplite/sdk/lite`) and about 5%: the MCP binding
- * creeping back into the lite bundle (+9 KB) fails it. Lower a ceiling as its row shrinks.
+ * (43.1 KB with the default bindings, 28.7 KB from `@mcplite/sdk/lite`) and about 5–8%: the MCP binding
+ * (+9 KB) or the long-running machinery (+5 KB) creeping back into the lite bundle fails it. Lower a
+ * ceiling as its row shrinks.
  */
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   [OURS]: { goal: 30, ceiling: 46 },
-  [OURS_LITE]: { goal: 24, ceiling: 37 },
+  [OURS_LITE]: { goal: 24, ceiling: 31 },
 };
 
 const SUM = '"structuredContent":{"sum":3}';

@@ -40,7 +40,9 @@
  */
 export { runCall, runHandler, runRequest, unknownTool } from "./core/pipeline.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./core/pipeline.ts";
-export type { Registry, RegistryChange } from "./core/registry.ts";
+export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";
+export type { FollowOptions } from "./core/follow-options.ts";
+export type { Tokens, TokensOptions } from "./core/tokens.ts";
 export type { Runtime, RuntimeOptions } from "./core/runtime.ts";
 export { CacheSlot } from "./core/cache-slot.ts";
 export type { Feature, Featured } from "./core/feature.ts";

@@ -8,8 +8,8 @@
  * @module
  */
 import { pushedOutcome } from "./bindings/mcp/follow-promise.ts";
-import { Continuations } from "./core/continuations.ts";
-import type { LongRunningSupport } from "./core/registry.ts";
+import { Continuations, type ContinuationsOptions } from "./core/continuations.ts";
+import type { LongRunning } from "./core/registry.ts";
 import { promiseOutcome } from "./core/promise-outcome.ts";
 import { createRedeemTool } from "./tool/redeem-tool.ts";
 
@@ -41,9 +41,11 @@ import { createRedeemTool } from "./tool/redeem-tool.ts";
  * }
  * ```
  */
-export const longRunning: LongRunningSupport = (options) => ({
-  continuations: new Continuations(options),
-  redeemTool: createRedeemTool,
-  promised: promiseOutcome,
-  follow: pushedOutcome,
-});
+export function longRunning(options: ContinuationsOptions): LongRunning {
+  return {
+    continuations: new Continuations(options),
+    redeemTool: createRedeemTool,
+    promised: promiseOutcome,
+    follow: pushedOutcome,
+  };
+}
