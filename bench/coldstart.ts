@@ -60,7 +60,7 @@ function baseOf(name: string): string {
 
 function once(root: string, bun: string, entry: ColdStartEntry): number {
   const started = performance.now();
-  const args = ["bench/coldstart-child.ts", entry.entry.startsWith("--") ? entry.entry : join(root, entry.entry)];
+  const args = ["bench/coldstart-child.ts", entry.entry.startsWith("--") ? entry.entry : resolve(root, entry.entry)];
   if (entry.path !== "") args.push(entry.path);
   if (entry.protocol !== undefined) args.push(entry.protocol);
   const child = spawnSync(bun, args, { cwd: root, encoding: "utf8", timeout: 30_000 });
@@ -77,16 +77,18 @@ function once(root: string, bun: string, entry: ColdStartEntry): number {
  * @param root The project root.
  * @param rounds The rounds.
  * @param runs The spawns per row and round.
+ * @param extra Rows measured besides the usual ones (an earlier build, say).
  * @returns One row per entry.
  */
-export function coldStarts(root: string, rounds = 3, runs = 10): ColdStartRow[] {
+export function coldStarts(root: string, rounds = 3, runs = 10, extra: ColdStartEntry[] = []): ColdStartRow[] {
   const bun = join(root, "node_modules", ".bin", "bun");
   if (!ENTRIES.every((e) => e.entry.startsWith("--") || existsSync(join(root, e.entry)))) bundleSizes(root);
-  const rows: ColdStartRow[] = ENTRIES.map((e) => ({ name: e.name, medians: [], ratios: [] }));
+  const entries = [...ENTRIES, ...extra];
+  const rows: ColdStartRow[] = entries.map((e) => ({ name: e.name, medians: [], ratios: [] }));
   for (let round = 0; round < rounds; round++) {
-    const times: number[][] = ENTRIES.map(() => []);
+    const times: number[][] = entries.map(() => []);
     for (let run = 0; run < runs; run++) {
-      ENTRIES.forEach((entry, i) => {
+      entries.forEach((entry, i) => {
         if (rows[i].error !== undefined) return;
         try {
           times[i].push(once(root, bun, entry));
@@ -96,9 +98,9 @@ export function coldStarts(root: string, rounds = 3, runs = 10): ColdStartRow[] 
       });
     }
     const medians = times.map((t) => (t.length === 0 ? NaN : median(t)));
-    ENTRIES.forEach((entry, i) => {
+    entries.forEach((entry, i) => {
       rows[i].medians.push(medians[i]);
-      rows[i].ratios.push(medians[i] / medians[ENTRIES.findIndex((e) => e.name === baseOf(entry.name))]);
+      rows[i].ratios.push(medians[i] / medians[entries.findIndex((e) => e.name === baseOf(entry.name))]);
     });
   }
   return rows;
@@ -128,5 +130,11 @@ export function coldStartTable(rows: ColdStartRow[]): string {
 if (process.argv[1]?.endsWith("coldstart.ts")) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   const i = process.argv.indexOf("--runs");
-  console.log(coldStartTable(coldStarts(root, 3, i === -1 ? 10 : Number(process.argv[i + 1]))));
+  // `--before <bundle.js>`: an earlier build of the one-tool server (`bench/bundle.ts` run in its checkout,
+  // the file copied aside), measured in the same rounds, so that before and after are read alongside.
+  const b = process.argv.indexOf("--before");
+  const before: ColdStartEntry[] = b === -1
+    ? []
+    : [{ name: "before, bundle (MCP-lite)", entry: resolve(process.argv[b + 1]), path: "/mcp-lite/v1/calltools" }];
+  console.log(coldStartTable(coldStarts(root, 3, i === -1 ? 10 : Number(process.argv[i + 1]), before)));
 }
