@@ -31,6 +31,8 @@ export interface BundleRow {
 
 /** The row of a one-tool server with the default bindings. */
 export const OURS = "@mcplite/sdk (MCP-lite + MCP)";
+/** The row of mcp-lite's one-tool server, the peer cold starts are compared with. */
+export const MCP_LITE = "mcp-lite 0.10.0";
 /** The row of a one-tool server on MCP-lite only. */
 export const OURS_LITE = "@mcplite/sdk/lite (MCP-lite)";
 
@@ -39,7 +41,7 @@ const ENTRIES: [name: string, file: string, installs: string[], split?: boolean]
   [OURS, "ours.ts", ["valibot", "@valibot/to-json-schema"]],
   // `createServer()` of the main entry names the MCP binding as a default; the lite entry's does not.
   [OURS_LITE, "ours-lite.ts", ["valibot", "@valibot/to-json-schema"]],
-  ["mcp-lite 0.10.0", "mcp-lite.ts", ["mcp-lite", "valibot", "@valibot/to-json-schema"]],
+  [MCP_LITE, "mcp-lite.ts", ["mcp-lite", "valibot", "@valibot/to-json-schema"]],
   ["tmcp 1.20.0 + transport-http + adapter-valibot", "tmcp.ts", [
     "tmcp",
     "@tmcp/transport-http",

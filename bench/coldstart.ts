@@ -107,6 +107,33 @@ export function coldStarts(root: string, rounds = 3, runs = 10, extra: ColdStart
 }
 
 /**
+ * The cold start of one built server as a multiple of another's (both answering `tools/call` on the
+ * path given), spawned alternately `runs` times each, medians compared: the guard's row.
+ *
+ * @param root The project root.
+ * @param ours Our bundle and the path its `tools/call` goes to.
+ * @param theirs The peer's bundle, its path and `MCP-Protocol-Version`.
+ * @param runs The spawns of each.
+ * @returns The ratio of the medians.
+ */
+export function coldStartRatio(
+  root: string,
+  ours: { file: string; path: string },
+  theirs: { file: string; path: string; protocol?: string },
+  runs = 10,
+): number {
+  const bun = join(root, "node_modules", ".bin", "bun");
+  const a: ColdStartEntry = { name: "ours", entry: ours.file, path: ours.path };
+  const b: ColdStartEntry = { name: "theirs", entry: theirs.file, path: theirs.path, protocol: theirs.protocol };
+  const times: [number[], number[]] = [[], []];
+  for (let run = 0; run < runs; run++) {
+    times[0].push(once(root, bun, a));
+    times[1].push(once(root, bun, b));
+  }
+  return median(times[0]) / median(times[1]);
+}
+
+/**
  * Formats the rows as a Markdown table.
  *
  * @param rows The rows of {@link coldStarts}.
