@@ -157,20 +157,18 @@ function keystreamDecrypt(
     return undefined; // a node:crypto without AES-ECB: open() serves
   }
   return (iv, ciphertext) => {
-    if (iv.byteLength !== 12) throw new RangeError("a 96-bit IV is expected");
     const length = ciphertext.byteLength;
-    const blocks = (length + 15) >>> 4;
-    const counters = new Uint8Array(blocks << 4);
-    for (let b = 0, at = 0; b < blocks; b++, at += 16) {
+    const counters = new Uint8Array((length + 15) & ~15);
+    for (let at = 0, n = 2; at < counters.byteLength; at += 16, n++) {
+      // J0 = IV ‖ 0^31 ‖ 1 for a 96-bit IV; the plaintext's first block is XORed with E(inc32(J0))
       counters.set(iv, at);
-      const n = b + 2; // J0 = IV ‖ 0^31 ‖ 1; the plaintext's first block is XORed with E(inc32(J0))
-      counters[at + 12] = n >>> 24;
-      counters[at + 13] = n >>> 16 & 255;
-      counters[at + 14] = n >>> 8 & 255;
-      counters[at + 15] = n & 255;
+      counters[at + 12] = n >>> 24; // a byte array keeps the low 8 bits of each
+      counters[at + 13] = n >>> 16;
+      counters[at + 14] = n >>> 8;
+      counters[at + 15] = n;
     }
     const stream = ecb.update(counters);
-    if (stream.byteLength !== counters.byteLength) throw new RangeError("the AES-ECB cipher held back blocks");
+    if (stream.byteLength !== counters.byteLength) throw new RangeError("AES-ECB held back blocks");
     const out = new Uint8Array(length);
     for (let i = 0; i < length; i++) out[i] = ciphertext[i] ^ stream[i];
     return out;
@@ -190,14 +188,10 @@ async function agree(a: KeyPrimitives, b: KeyPrimitives): Promise<boolean> {
   const sealed = await a.seal(iv, aad, text);
   if (!sameBytes(sealed, await b.seal(iv, aad, text))) return false;
   if (!sameBytes(await b.open(iv, aad, sealed), text) || !sameBytes(await a.open(iv, aad, sealed), text)) return false;
+  // `a` is node:crypto's: its keystream must give the plaintext, twice (nothing kept from call to call)
   const ciphertext = sealed.subarray(0, sealed.byteLength - TAG_BYTES);
-  for (const ops of [a, b]) {
-    // twice: a kept cipher must not carry anything from one call to the next
-    if (
-      ops.decrypt !== undefined &&
-      !(sameBytes(ops.decrypt(iv, ciphertext), text) && sameBytes(ops.decrypt(iv, ciphertext), text))
-    ) return false;
-  }
+  const decrypt = a.decrypt;
+  if (decrypt && !(sameBytes(decrypt(iv, ciphertext), text) && sameBytes(decrypt(iv, ciphertext), text))) return false;
   const forged = sealed.slice();
   forged[forged.byteLength - 1] ^= 1;
   return await rejects(() => a.open(iv, aad, forged)); // an implementation that skips the tag check is refused

@@ -77,7 +77,7 @@ describe("MCP-lite promises", () => {
     assert.equal(counters.redeemed, 0);
   });
 
-  it("refuses bad redeem arguments with the schema's own answers (the fast path changes none)", async () => {
+  it("refuses bad redeem arguments with the schema's own answers, by path", async () => {
     const { server } = jobServer();
     const missing = 'promise: Invalid key: Expected "promise" but received undefined';
     const cases: [unknown, string, string][] = [
