@@ -12,8 +12,8 @@
  * rotate it before then. The MAC covers everything before it and is checked in constant time before
  * anything in the payload is read; after it, a sealed payload is decrypted with the GCM keystream alone
  * where the runtime allows (`decrypt` in `key-primitives.ts`): the tag is authenticated bytes already,
- * its GHASH check adds nothing (encrypt-then-MAC). Any instance holding the secret can verify: there is no server-side
- * session. The HMAC and AES-GCM run synchronously through the runtime's `node:crypto` where it has one
+ * its GHASH check adds nothing (encrypt-then-MAC). Any instance holding the secret can verify: there is
+ * no server-side session. The HMAC and AES-GCM run synchronously through the runtime's `node:crypto` where it has one
  * (`key-primitives.ts`), through Web Crypto elsewhere, with the same bytes either way.
  *
  * @module
@@ -237,7 +237,7 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
     if (bytes === undefined || bytes.byteLength < HEADER_BYTES + 2 + MAC_BYTES || bytes[0] > SEALED) {
       throw fail("malformed");
     }
-    const key = keyOf(loaded ?? await load(), bytes);
+    const key = (loaded ?? await load()).find((k) => sameId(k.id, bytes));
     if (key === undefined) throw fail("bad_mac"); // signed with a secret this server does not hold
     const end = bytes.byteLength - MAC_BYTES;
     const checked = key.ops.checkMac(bytes.subarray(end), bytes.subarray(0, end));
@@ -297,12 +297,6 @@ function parsePayload(json: Uint8Array): Payload {
     throw fail("malformed");
   }
   return p as Payload;
-}
-
-/** The key whose id the token names (the bytes after its flags), if this codec holds it. */
-function keyOf(keys: readonly TokenKey[], bytes: Uint8Array): TokenKey | undefined {
-  for (const key of keys) if (sameId(key.id, bytes)) return key;
-  return undefined;
 }
 
 function sameId(id: Uint8Array, bytes: Uint8Array): boolean {
