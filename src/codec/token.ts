@@ -10,8 +10,10 @@
  * `{ v, k: kind, t: tool or method, iat, exp, n: nonce, c?: caller, s: state }`, or that JSON itself with
  * `seal: false`. Random IVs keep a secret within NIST SP 800-38D §8.3's bound for 2^32 sealed tokens:
  * rotate it before then. The MAC covers everything before it and is checked in constant time before
- * anything in the payload is read. Any instance holding the secret can verify: there is no server-side
- * session. The HMAC and AES-GCM run synchronously through the runtime's `node:crypto` where it has one
+ * anything in the payload is read; after it, a sealed payload is decrypted with the GCM keystream alone
+ * where the runtime allows (`decrypt` in `key-primitives.ts`): the tag is authenticated bytes already,
+ * its GHASH check adds nothing (encrypt-then-MAC). Any instance holding the secret can verify: there is
+ * no server-side session. The HMAC and AES-GCM run synchronously through the runtime's `node:crypto` where it has one
  * (`key-primitives.ts`), through Web Crypto elsewhere, with the same bytes either way.
  *
  * @module
@@ -173,6 +175,7 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
   if (!(maxBytes >= 64)) throw new TypeError("maxBytes must be at least 64");
   const now = options.now ?? Date.now;
   let keys: Promise<TokenKey[]> | undefined;
+  let loaded: TokenKey[] | undefined; // the keys once imported: no await per token after the first
 
   const load = (): Promise<TokenKey[]> => {
     if (keys !== undefined) return keys;
@@ -186,11 +189,11 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
         console.warn(message);
       }
     }
-    return keys = importKeys(configured ?? [processRandomSecret()]);
+    return keys = importKeys(configured ?? [processRandomSecret()]).then((k) => loaded = k);
   };
 
   async function sign(input: TokenInput): Promise<string> {
-    const [key] = await load();
+    const [key] = loaded ?? await load();
     const issuedAt = now();
     const payload: Payload = {
       v: 1,
@@ -216,11 +219,13 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
     bytes.set(key.id, 1);
     if (seal) {
       const iv = crypto.getRandomValues(bytes.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES));
-      bytes.set(await key.ops.seal(iv, bytes.subarray(0, HEADER_BYTES), json), HEADER_BYTES + IV_BYTES);
+      const sealed = key.ops.seal(iv, bytes.subarray(0, HEADER_BYTES), json);
+      bytes.set(sealed instanceof Promise ? await sealed : sealed, HEADER_BYTES + IV_BYTES);
     } else {
       bytes.set(json, HEADER_BYTES);
     }
-    bytes.set(await key.ops.mac(bytes.subarray(0, bodyBytes - MAC_BYTES)), bodyBytes - MAC_BYTES);
+    const mac = key.ops.mac(bytes.subarray(0, bodyBytes - MAC_BYTES));
+    bytes.set(mac instanceof Promise ? await mac : mac, bodyBytes - MAC_BYTES);
     return TOKEN_PREFIX + base64urlEncode(bytes);
   }
 
@@ -232,19 +237,25 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
     if (bytes === undefined || bytes.byteLength < HEADER_BYTES + 2 + MAC_BYTES || bytes[0] > SEALED) {
       throw fail("malformed");
     }
-    const key = (await load()).find((k) => sameId(k.id, bytes));
+    const key = (loaded ?? await load()).find((k) => sameId(k.id, bytes));
     if (key === undefined) throw fail("bad_mac"); // signed with a secret this server does not hold
     const end = bytes.byteLength - MAC_BYTES;
-    if (!await key.ops.checkMac(bytes.subarray(end), bytes.subarray(0, end))) throw fail("bad_mac");
-    let json: Uint8Array = bytes.subarray(HEADER_BYTES, end);
+    const checked = key.ops.checkMac(bytes.subarray(end), bytes.subarray(0, end));
+    if (!(checked instanceof Promise ? await checked : checked)) throw fail("bad_mac");
+    let json: Uint8Array;
     if (bytes[0] === SEALED) {
-      if (json.byteLength < IV_BYTES + TAG_BYTES) throw fail("malformed");
+      if (end - HEADER_BYTES < IV_BYTES + TAG_BYTES) throw fail("malformed");
       try {
-        json = await key.ops.open(json.subarray(0, IV_BYTES), bytes.subarray(0, HEADER_BYTES), json.subarray(IV_BYTES));
+        const iv = bytes.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES);
+        // The MAC above covered the IV, the ciphertext and its tag: decrypting needs no second check.
+        const opened = key.ops.decrypt !== undefined
+          ? key.ops.decrypt(iv, bytes.subarray(HEADER_BYTES + IV_BYTES, end - TAG_BYTES))
+          : key.ops.open(iv, bytes.subarray(0, HEADER_BYTES), bytes.subarray(HEADER_BYTES + IV_BYTES, end));
+        json = opened instanceof Promise ? await opened : opened;
       } catch (cause) {
         throw fail("bad_mac", cause);
       }
-    }
+    } else json = bytes.subarray(HEADER_BYTES, end);
     const payload = parsePayload(json);
     if (now() >= payload.exp) throw fail("expired");
     if (payload.k !== expect.kind) throw fail("wrong_kind");

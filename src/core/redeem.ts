@@ -97,13 +97,16 @@ export async function continuePromise(
       data: { reason: "unknown_promise_tool", tool: owner.name },
     });
   }
-  await configure(registry, owner, ctx);
-  const value = await owner.onRedeem(state, ctx);
+  if (owner.config !== undefined || registry.runtime.config !== undefined) await configure(registry, owner, ctx);
+  // Awaited only when asynchronous: each await of a plain value costs a turn of the microtask queue.
+  let value = owner.onRedeem(state, ctx);
+  if (value instanceof Promise) value = await value;
   if (value instanceof ToolPromise) {
     value["~tool"] = owner.name;
     return value;
   }
-  return toolResult(await resultOf(owner, value, (error) => registry.runtime.onError?.(error)));
+  const result = resultOf(owner, value, (error) => registry.runtime.onError?.(error));
+  return toolResult(result instanceof Promise ? await result : result);
 }
 
 /**

@@ -28,6 +28,8 @@ export interface NodeCipher {
   getAuthTag?(): Uint8Array;
   /** The tag a decryption must match. */
   setAuthTag?(tag: Uint8Array): NodeCipher;
+  /** Turns PKCS #7 padding off (a block mode), so that whole blocks in give as many out. */
+  setAutoPadding?(on: boolean): NodeCipher;
 }
 
 /** The part of `node:crypto` the SDK uses. */
@@ -41,6 +43,8 @@ export interface NodeCrypto {
     iv: Uint8Array,
     options: { authTagLength: number },
   ): NodeCipher;
+  /** Starts an AES-256 encryption of whole blocks, one by one (ECB: no IV), kept for many calls. */
+  createCipheriv(algorithm: "aes-256-ecb", key: Uint8Array, iv: null): NodeCipher;
   /** Starts a decryption. */
   createDecipheriv(
     algorithm: "aes-256-gcm",

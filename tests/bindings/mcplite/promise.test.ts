@@ -77,6 +77,28 @@ describe("MCP-lite promises", () => {
     assert.equal(counters.redeemed, 0);
   });
 
+  it("refuses bad redeem arguments with the schema's own answers, by path", async () => {
+    const { server } = jobServer();
+    const missing = 'promise: Invalid key: Expected "promise" but received undefined';
+    const cases: [unknown, string, string][] = [
+      [{}, "promise", missing],
+      [{ cancel: true }, "promise", missing],
+      [{ promise: "" }, "promise", "promise: Invalid length: Expected >=1 but received 0"],
+      [{ promise: 1 }, "promise", "promise: Invalid type: Expected string but received 1"],
+      [{ promise: null }, "promise", "promise: Invalid type: Expected string but received null"],
+      [{ promise: "mcl1.x", cancel: "yes" }, "cancel", 'cancel: Invalid type: Expected boolean but received "yes"'],
+    ];
+    for (const [args, path, detail] of cases) {
+      const { error } = await rpc(server, "redeem", args);
+      assert.equal(error.code, -32602, JSON.stringify(args));
+      assert.equal(error.message, `Invalid arguments for tool redeem: ${detail}`);
+      assert.deepEqual(error.data, { tool: "redeem", issues: [{ path, message: detail.slice(path.length + 2) }] });
+    }
+    for (const args of [{ promise: "mcl1.x", extra: 1 }, { promise: "mcl1.x", cancel: false }]) {
+      assert.equal((await rpc(server, "redeem", args)).error.message, "Invalid or expired promise token");
+    }
+  });
+
   it("delivers deferred work's result, and says a shared store is needed elsewhere", async () => {
     const tools = createJobTools();
     const a = jobServer({}, tools).server;
