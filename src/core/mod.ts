@@ -27,6 +27,7 @@ export { type Host, NO_HOST, withCaller } from "./host.ts";
 export { askAll } from "./ask-all.ts";
 export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcome.ts";
 export {
+  callNow,
   followPushed,
   runCall,
   runCancellation,

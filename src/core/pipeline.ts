@@ -106,6 +106,26 @@ export interface CallRequest {
  * ```
  */
 export function runCall(registry: Registry, request: CallRequest): Promise<CallOutcome> {
+  try {
+    const outcome = callNow(registry, request);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * {@link runCall} for a binding that answers at once when it can: the outcome itself (no promise)
+ * when the call finished synchronously (a synchronous handler, no middleware, nothing awaited), so
+ * that the binding's answer needs no microtask hop either. It throws what `runCall` rejects with, and
+ * may throw it synchronously.
+ *
+ * @param registry The server's registry.
+ * @param request The decoded call.
+ * @returns The outcome, or a promise of it while the call runs.
+ * @throws {ProtocolError} As {@link runCall}.
+ */
+export function callNow(registry: Registry, request: CallRequest): CallOutcome | Promise<CallOutcome> {
   const carried = request.round;
   const round = carried === undefined
     ? undefined
@@ -117,7 +137,8 @@ export function runCall(registry: Registry, request: CallRequest): Promise<CallO
   const params = { name: request.name, arguments: request.arguments };
   const seen: Call = { method: "tools/call", name: request.name, params, ctx };
   // The request layer's `next()` resolves with the outcome; a middleware that answers instead gives one.
-  return runMiddleware(requests, seen, () => runTool(registry, call, request, round)) as Promise<CallOutcome>;
+  const next = () => promised(() => runTool(registry, call, request, round));
+  return runMiddleware(requests, seen, next) as Promise<CallOutcome>;
 }
 
 /** The tool layer: the tool middleware, then the tool. */
@@ -126,11 +147,11 @@ function runTool(
   call: ToolCall,
   request: CallRequest,
   round: InputRound | undefined,
-): Promise<CallOutcome> {
+): CallOutcome | Promise<CallOutcome> {
   const chain = registry.runtime.toolMiddleware;
   return chain.length === 0
     ? execute(registry, call, request, round)
-    : runMiddleware(chain, call, (c) => execute(registry, c, request, round));
+    : runMiddleware(chain, call, (c) => promised(() => execute(registry, c, request, round)));
 }
 
 function execute(
@@ -138,21 +159,38 @@ function execute(
   call: ToolCall,
   request: CallRequest,
   round: InputRound | undefined,
-): Promise<CallOutcome> {
+): CallOutcome | Promise<CallOutcome> {
   const tool = registry.get(call.name);
   if (tool === undefined) return Promise.reject(unknownTool(registry, call.name));
   const group = tool["~group"]; // grouped from another server: its middleware wrap it (server.group())
-  if (group !== undefined) return runToolInGroup(group, call, (c) => executeFound(registry, tool, c, request, round));
+  if (group !== undefined) {
+    return runToolInGroup(group, call, (c) => promised(() => executeFound(registry, tool, c, request, round)));
+  }
   return executeFound(registry, tool, call, request, round);
 }
 
-async function executeFound(
+/** A step that may answer at once or throw, as the promise middleware chains expect. */
+function promised<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    const value = step();
+    return value instanceof Promise ? value : Promise.resolve(value);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * Runs a found tool. Synchronous as long as nothing needs waiting for (the common case: a synchronous
+ * validator and handler, no configuration, no carried input round, not a stream); the first thing
+ * that does sends the rest through {@link executeWaiting}, the same steps in the same order.
+ */
+function executeFound(
   registry: Registry,
   tool: AnyTool,
   call: ToolCall,
   request: CallRequest,
   round: InputRound | undefined,
-): Promise<CallOutcome> {
+): CallOutcome | Promise<CallOutcome> {
   if (tool.scopes !== undefined) requireScopes(tool.scopes, call.ctx.auth, `tool "${tool.name}"`);
   // `1e400` decodes as Infinity and passes v.number(): refuse what JSON cannot carry back, by its path.
   const nonFinite = nonFinitePath(call.arguments);
@@ -162,8 +200,38 @@ async function executeFound(
       message: "must be a finite number (JSON has no Infinity or NaN)",
     }]);
   }
-  let checked: ValidationResult | Promise<ValidationResult> = tool.input.validate(call.arguments ?? {});
-  if (checked instanceof Promise) checked = await checked;
+  const checked = tool.input.validate(call.arguments ?? {});
+  if (
+    checked instanceof Promise || tool.config !== undefined || registry.runtime.config !== undefined ||
+    (round !== undefined && round.carried) || tool.mode === "stream"
+  ) {
+    return executeWaiting(registry, tool, call, request, round, checked);
+  }
+  if (!checked.ok) throw invalidArguments(tool.name, checked.issues);
+  let value: unknown;
+  try {
+    value = (tool.run as ToolHandler<unknown, unknown>)(checked.value, call.ctx);
+  } catch (error) {
+    return handlerFailed(registry, call, tool, round, error);
+  }
+  return value instanceof Promise
+    ? value.then(
+      (settled) => outcomeOf(registry, call, tool, request, round, settled),
+      (error) => handlerFailed(registry, call, tool, round, error),
+    )
+    : outcomeOf(registry, call, tool, request, round, value);
+}
+
+/** {@link executeFound} from its validation on, once something has to be waited for. */
+async function executeWaiting(
+  registry: Registry,
+  tool: AnyTool,
+  call: ToolCall,
+  request: CallRequest,
+  round: InputRound | undefined,
+  validated: ValidationResult | Promise<ValidationResult>,
+): Promise<CallOutcome> {
+  const checked = validated instanceof Promise ? await validated : validated;
   if (!checked.ok) throw invalidArguments(tool.name, checked.issues);
   const ctx = call.ctx;
   if (tool.config !== undefined || registry.runtime.config !== undefined) {
@@ -183,23 +251,50 @@ async function executeFound(
       if (value instanceof Promise) value = await value;
     }
   } catch (error) {
-    // A handler that asked the client (and got the signal that ends the call) answers with the question;
-    // a streaming tool cannot ask (its partials are out already): the signal fails it, naming that.
-    if (round?.pending && tool.mode !== "stream") return await askFor(registry, call, round);
-    return failure(registry, call, error);
+    return await handlerFailed(registry, call, tool, round, error);
   }
-  // The input it still needs (even if the handler caught the signal), a promise token, or its result.
-  if (round?.pending && tool.mode !== "stream") return await askFor(registry, call, round);
-  if (value instanceof ToolPromise) return await promised(registry, call, tool, value, request.host?.waitUntil);
-  let result: ToolResult | Promise<ToolResult> = tool.output === undefined
-    ? resultFromValue(value)
-    : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
-  if (result instanceof Promise) result = await result;
-  result = withResultMeta(result, call.ctx);
-  return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+  return await outcomeOf(registry, call, tool, request, round, value);
 }
 
-async function promised(
+/**
+ * A handler that threw: a handler that asked the client (and got the signal that ends the call)
+ * answers with the question; a streaming tool cannot ask (its partials are out already): the signal
+ * fails it, naming that.
+ */
+function handlerFailed(
+  registry: Registry,
+  call: ToolCall,
+  tool: AnyTool,
+  round: InputRound | undefined,
+  error: unknown,
+): CallOutcome | Promise<CallOutcome> {
+  if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
+  return failure(registry, call, error);
+}
+
+/** What a handler's value becomes: the input it still needs (even if the handler caught the signal), a promise token, or its result. */
+function outcomeOf(
+  registry: Registry,
+  call: ToolCall,
+  tool: AnyTool,
+  request: CallRequest,
+  round: InputRound | undefined,
+  value: unknown,
+): CallOutcome | Promise<CallOutcome> {
+  if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
+  if (value instanceof ToolPromise) return promisedWork(registry, call, tool, value, request.host?.waitUntil);
+  const result: ToolResult | Promise<ToolResult> = tool.output === undefined
+    ? resultFromValue(value)
+    : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
+  return result instanceof Promise ? result.then((r) => finalOutcome(r, call.ctx)) : finalOutcome(result, call.ctx);
+}
+
+function finalOutcome(result: ToolResult, ctx: CallContext): FinalOutcome {
+  const finished = withResultMeta(result, ctx);
+  return finished.isError === true ? { kind: "failure", result: finished } : { kind: "answer", result: finished };
+}
+
+async function promisedWork(
   registry: Registry,
   call: ToolCall,
   tool: AnyTool,

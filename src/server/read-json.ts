@@ -33,6 +33,21 @@ export function isJsonContentType(contentType: string | null): boolean {
  * @throws {ProtocolError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `parse_error`.
  */
 export async function readJson(request: Request, options: ResolvedOptions): Promise<unknown> {
+  const body = readJsonNow(request, options);
+  return body instanceof Promise ? await body : body;
+}
+
+/**
+ * {@link readJson} without a promise where the runtime already holds the body (Bun): the parsed
+ * body itself, or a promise of it while the body is read. JSON never parses to a promise, so
+ * `instanceof Promise` tells the two apart. It may throw synchronously.
+ *
+ * @param request The request.
+ * @param options The limits.
+ * @returns The parsed body, or a promise of it.
+ * @throws {ProtocolError} As {@link readJson}.
+ */
+export function readJsonNow(request: Request, options: ResolvedOptions): unknown {
   const contentType = request.headers.get("content-type");
   if (!isJsonContentType(contentType)) {
     throw new ProtocolError(
@@ -42,8 +57,9 @@ export async function readJson(request: Request, options: ResolvedOptions): Prom
   }
   // Text first: as fast as the runtime's own `json()`, and it lets the encoding and the nesting be
   // checked before parsing (a too-deep body is refused without being built).
-  const body = readBody(request, options); // no await where the body is already held (Bun)
-  return parseJson(body instanceof Promise ? await body : body, options.maxJsonDepth);
+  const body = readBody(request, options); // no promise where the body is already held (Bun)
+  const depth = options.maxJsonDepth;
+  return body instanceof Promise ? body.then((text) => parseJson(text, depth)) : parseJson(body, depth);
 }
 
 /**

@@ -49,6 +49,24 @@ describe("basePath", () => {
     }
   });
 
+  it("routes each request by its own URL when URLs alternate (fetch keeps the last URL's route)", async () => {
+    const paths = [
+      "/api/mcp-lite/v1/calltools",
+      "/api/mcp-lite/v1/calltools",
+      "/nope",
+      "/api/mcp-lite/v1/calltools?x=1",
+    ];
+    const statuses = [];
+    for (const path of [...paths, "/nope", "/api/mcp-lite/v1/calltools"]) {
+      statuses.push((await server.fetch(post(path, toolsCall("add", { a: 1, b: 2 })))).status);
+    }
+    assert.deepEqual(statuses, [200, 200, 404, 200, 404, 200]);
+    const mcp = await server.fetch(
+      new Request("http://localhost/api/mcp", modernRequest("tools/call", { name: "add", arguments: { a: 2, b: 2 } })),
+    );
+    assert.equal((await mcp.json()).result.content[0].text, "4");
+  });
+
   it("keeps the Host check, refusing in each route's own shape", async () => {
     const refused = await server.fetch(
       new Request("http://evil.example/api/mcp-lite/v1/calltools", {

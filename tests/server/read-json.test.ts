@@ -41,6 +41,16 @@ describe("readJson", () => {
     }
   });
 
+  it("drops __proto__ keys written with \\u escapes too", async () => {
+    const body = '{"\\u005f_proto__":{"polluted":1},"a":{"__\\u0070roto__":{"polluted":2}},"t":"\\u00e9"}';
+    for (const [label, request] of requests(body)) {
+      const value = await readJson(request, options) as { a: Record<string, unknown>; t: string };
+      assert.equal(Object.hasOwn(value, "__proto__"), false, label);
+      assert.equal(Object.hasOwn(value.a, "__proto__"), false, label);
+      assert.equal(value.t, "é", label);
+    }
+  });
+
   it("refuses nesting deeper than maxJsonDepth, and accepts exactly maxJsonDepth", async () => {
     const depth = options.maxJsonDepth;
     for (const [label, request] of requests("[".repeat(depth + 1) + "]".repeat(depth + 1))) {

@@ -10,7 +10,7 @@ import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import type { Binding, Host, ServerCore } from "../../server/binding.ts";
 import { normalisePath } from "../../server/options.ts";
-import { acceptsEventStream, readJson } from "../../server/read-json.ts";
+import { acceptsEventStream, readJsonNow } from "../../server/read-json.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { respondBatch } from "./batch.ts";
 import { META } from "./envelope.ts";
@@ -60,9 +60,12 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
       try {
         if (http.method !== "POST") throw NOT_ALLOWED;
-        const body = await readJson(http, core.options);
+        // No await where nothing is pending: a body already held and a synchronous tool answer at once.
+        const read = readJsonNow(http, core.options);
+        const body = read instanceof Promise ? await read : read;
         if (Array.isArray(body)) return await respondBatch(ctx, http, host, body);
-        return await respondHttp(ctx, http, host, body, acceptsEventStream(http));
+        const response = respondHttp(ctx, http, host, body, acceptsEventStream(http));
+        return response instanceof Promise ? await response : response;
       } catch (error) {
         // Before a message could be dispatched: the HTTP method, the body, or a refused batch.
         return jsonRpcErrorResponse(

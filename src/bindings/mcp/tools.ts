@@ -6,12 +6,12 @@
  * @module
  */
 import {
+  callNow,
   type CallOutcome,
   describeTool,
   ErrorCode,
   failureResult,
   ProtocolError,
-  runCall,
   visibleTools,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
@@ -22,8 +22,8 @@ import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { listReply } from "./pagination.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { shapeOf, toolDescriptorFor, toolResultFor } from "./revision.ts";
-import type { McpMethod } from "./request.ts";
-import { callMetaOf, sinkFor } from "./sink.ts";
+import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
+import { callMetaOf, type McpSink, sinkFor } from "./sink.ts";
 import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
 
 /**
@@ -72,7 +72,7 @@ export const toolsList: McpMethod = (ctx, request) => {
  * @throws {ProtocolError} `invalid_params` for a malformed call, `header_mismatch` for a bad
  *   `Mcp-Param-*` header, `missing_capability` for a task-only tool without the extension.
  */
-export const toolsCall: McpMethod = async (ctx, request, channel) => {
+export const toolsCall: McpMethod = (ctx, request, channel) => {
   const { name, arguments: args } = request.rpc.params;
   if (typeof name !== "string") {
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
@@ -89,9 +89,10 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
     throw tasksRequired(`Tool ${name}`);
   }
   const sink = sinkFor(ctx, request, channel);
-  let outcome: CallOutcome;
+  // `callNow`, not `runCall`: a synchronous tool answers at once, and so can the carrier (no promise).
+  let outcome: CallOutcome | Promise<CallOutcome>;
   try {
-    outcome = await runCall(registry, {
+    outcome = callNow(registry, {
       name,
       arguments: input,
       meta: callMetaOf(request),
@@ -102,29 +103,43 @@ export const toolsCall: McpMethod = async (ctx, request, channel) => {
       host: request.host,
     });
   } catch (error) {
-    if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) {
-      return failureResult(error.message) as unknown as Record<string, unknown>;
-    }
-    throw error;
+    return invalidArgumentsResult(error);
   }
+  return outcome instanceof Promise
+    ? outcome.then((settled) => callResult(ctx, request, channel, sink, settled), invalidArgumentsResult)
+    : callResult(ctx, request, channel, sink, outcome);
+};
+
+/** Invalid arguments become an `isError` result naming the paths, so that the model can correct itself. */
+function invalidArgumentsResult(error: unknown): Record<string, unknown> {
+  if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) {
+    return failureResult(error.message) as unknown as Record<string, unknown>;
+  }
+  throw error;
+}
+
+/** The revision's result for a call's outcome. */
+function callResult(
+  ctx: McpContext,
+  request: McpRequest,
+  channel: Channel,
+  sink: McpSink | undefined,
+  outcome: CallOutcome,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   const shape = shapeOf(request.envelope.protocolVersion);
   switch (outcome.kind) {
     case "answer":
     case "failure":
-      return toolResultFor(outcome.result, shape) as unknown as Record<
-        string,
-        unknown
-      >;
+      return toolResultFor(outcome.result, shape) as unknown as Record<string, unknown>;
     case "promise":
       // A client that declared tasks gets one; MCP has no promise result for the others: they wait.
-      if (modern && declaresTasks(request.envelope)) return await createTaskResult(ctx, outcome);
-      return toolResultFor(await holdPromise(ctx, request, channel, sink, outcome), shape) as unknown as Record<
-        string,
-        unknown
-      >;
+      if (request.envelope.era === "modern" && declaresTasks(request.envelope)) return createTaskResult(ctx, outcome);
+      return holdPromise(ctx, request, channel, sink, outcome).then((held) =>
+        toolResultFor(held, shape) as unknown as Record<string, unknown>
+      );
     case "input_required": // only the 2026-07-28 revision carries a round; the 2025 ones ask over the stream
       return inputRequiredResult(outcome);
     default:
       return assertNever(outcome);
   }
-};
+}

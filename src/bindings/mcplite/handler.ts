@@ -7,6 +7,7 @@
 import {
   type AuthInfo,
   type CallMeta,
+  callNow,
   type CallRequest,
   type CallSink,
   createContext,
@@ -22,7 +23,7 @@ import { isObject } from "../../internal/is-object.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
 import { normalisePath } from "../../server/options.ts";
-import { acceptsEventStream, readJson } from "../../server/read-json.ts";
+import { acceptsEventStream, readJson, readJsonNow } from "../../server/read-json.ts";
 import { JSON_INIT, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
 import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
@@ -109,7 +110,9 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       let id: JsonRpcId = null;
       try {
         if (request.method !== "POST") throw NOT_ALLOWED;
-        const body = await readJson(request, server);
+        // No await where nothing is pending: a body already held and a synchronous tool answer at once.
+        const read = readJsonNow(request, server);
+        const body = read instanceof Promise ? await read : read;
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
         if (rpc.method === "tools/list") {
@@ -123,7 +126,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const meta = liteCallMeta(request.headers, id, rpc.params);
         if (acceptsEventStream(request)) return await streamCall(core, request, host, rpc, id, meta, fail, pushMs);
         const started = Date.now();
-        const outcome = await runCall(registry, liteCall(rpc, meta, request, host));
+        const running = callNow(registry, liteCall(rpc, meta, request, host));
+        const outcome = running instanceof Promise ? await running : running;
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
         return Response.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
       } catch (error) {
@@ -143,7 +147,9 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       try {
         if (request.method !== "POST") throw NOT_ALLOWED;
         const prompts = litePrompts(registry) ?? noPrompts();
-        const body = await readJson(request, server);
+        // No await where nothing is pending: a body already held and a synchronous tool answer at once.
+        const read = readJsonNow(request, server);
+        const body = read instanceof Promise ? await read : read;
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
         if (rpc.method !== "prompts/get") {
