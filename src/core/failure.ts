@@ -4,7 +4,10 @@
  *
  * @module
  */
+import { withResultMeta } from "./call-context.ts";
 import { ProtocolError, replacementError, ToolError } from "./error.ts";
+import type { ToolCall } from "./middleware.ts";
+import type { FinalOutcome } from "./outcome.ts";
 import { failureResult, type ToolResult } from "./result.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -39,4 +42,23 @@ export function failureFromError(error: unknown, report: (error: unknown) => unk
   if (replaced !== undefined) throw replaced;
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   return failureResult(message || "internal error");
+}
+
+/**
+ * A call whose tool code threw, as its outcome: {@link failureFromError} reported to the server's
+ * `onError` with the call, and the call's `_meta` on the result.
+ *
+ * @param call The call.
+ * @param error What was thrown.
+ * @param onError The server's error reporter (`registry.runtime.onError`), if any.
+ * @returns The failure outcome.
+ * @throws {ProtocolError} As {@link failureFromError}.
+ */
+export function failedCall(
+  call: ToolCall,
+  error: unknown,
+  onError: ((error: unknown, call?: ToolCall) => unknown) | undefined,
+): FinalOutcome {
+  const result = failureFromError(error, (e) => onError?.(e, call));
+  return { kind: "failure", result: withResultMeta(result, call.ctx) };
 }

@@ -26,16 +26,8 @@ export type { FollowOptions } from "./follow-options.ts";
 export { type Host, NO_HOST, withCaller } from "./host.ts";
 export { askAll } from "./ask-all.ts";
 export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcome.ts";
-export {
-  callNow,
-  followPushed,
-  runCall,
-  runCancellation,
-  runContinuation,
-  runHandler,
-  runRequest,
-  unknownTool,
-} from "./pipeline.ts";
+export { callNow, runCall, runHandler, runRequest, unknownTool } from "./pipeline.ts";
+export { followPushed, runCancellation, runContinuation } from "./promise-runs.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./pipeline.ts";
 export { PROMISE_KIND } from "./promise-outcome.ts";
 export type { PromiseState } from "./promise-outcome.ts";

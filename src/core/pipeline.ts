@@ -17,12 +17,11 @@ import {
   type SignalSource,
   withResultMeta,
 } from "./call-context.ts";
-import type { CallSink, InputRequest } from "./call-sink.ts";
+import type { CallSink } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { configFor } from "./config.ts";
-import type { FollowOptions } from "./follow-options.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
-import { failureFromError } from "./failure.ts";
+import { failedCall } from "./failure.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
 import { type Grouped, runHandlerInGroup, runToolInGroup } from "./group.ts";
 import { requireScopes } from "./scopes.ts";
@@ -30,14 +29,12 @@ import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome, FinalOutcome, InputRequiredOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
-import { cancelContinuation, continuePromise } from "./redeem.ts";
 import type { Registry } from "./registry.ts";
 import { type ContentBlock, resultFromValue, type ToolResult, toolResult } from "./result.ts";
 import type { ValidationIssue, ValidationResult } from "./schema.ts";
 import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
 import { ToolPromise } from "./tool-promise.ts";
-import { TRACE_PARENT } from "./trace-context.ts";
 
 /** A decoded tool call, as a binding hands it to {@link runCall}. */
 export interface CallRequest {
@@ -269,7 +266,7 @@ function handlerFailed(
   error: unknown,
 ): CallOutcome | Promise<CallOutcome> {
   if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
-  return failure(registry, call, error);
+  return failedCall(call, error, registry.runtime.onError);
 }
 
 /** What a handler's value becomes: the input it still needs (even if the handler caught the signal), a promise token, or its result. */
@@ -311,7 +308,7 @@ async function promisedWork(
     }
     return await support.promised(registry, call, tool, value, waitUntil);
   } catch (error) {
-    return failure(registry, call, error); // the tool's mistake: no .redeem(), a state too large…
+    return failedCall(call, error, registry.runtime.onError); // the tool's mistake: no .redeem(), a state too large…
   }
 }
 
@@ -319,13 +316,8 @@ async function askFor(registry: Registry, call: ToolCall, round: InputRound): Pr
   try {
     return await round.outcome(registry.runtime.tokens, roundScope(call));
   } catch (error) {
-    return failure(registry, call, error); // a state too large for a token
+    return failedCall(call, error, registry.runtime.onError); // a state too large for a token
   }
-}
-
-function failure(registry: Registry, call: ToolCall, error: unknown): FinalOutcome {
-  const result = failureFromError(error, (e) => registry.runtime.onError?.(e, call));
-  return { kind: "failure", result: withResultMeta(result, call.ctx) };
 }
 
 function roundScope(call: ToolCall): RoundScope {
@@ -488,53 +480,6 @@ function scoped(scope: string): string {
   return colon < 0 ? scope : `${scope.slice(0, colon)} "${scope.slice(colon + 1)}"`;
 }
 
-/** A continuation run outside a tool call (MCP's `tasks/get`), and what it needs. */
-export interface ContinuationRequest {
-  /** The tool that made the promise. */
-  readonly owner: AnyTool;
-  /** The promise's state. */
-  readonly state: unknown;
-  /** The context of the request that asked (its signal, metadata and caller). */
-  readonly caller: CallContext;
-  /** Answers the client gave to earlier questions, by key. */
-  readonly answers?: Readonly<Record<string, unknown>>;
-}
-
-/** What a continuation gave: a final result, a question for the client, or another promise. */
-export type ContinuationOutcome =
-  | FinalOutcome
-  | { readonly kind: "input_required"; readonly requests: Record<string, InputRequest> }
-  | { readonly kind: "continued"; readonly promise: ToolPromise };
-
-/**
- * Runs a tool's cancellation handler (`.cancel()`), if it has one, on a promise's state, outside a
- * tool call (MCP's `tasks/cancel`), with the owner's context and configuration.
- *
- * @param registry The registry.
- * @param request The owner, the state, and the asking request's context.
- * @returns When the handler is done.
- */
-export async function runCancellation(registry: Registry, request: ContinuationRequest): Promise<void> {
-  await cancelContinuation(registry, request.owner, request.state, ownerContext(registry, request));
-}
-
-/** The context of a continuation or cancellation: the owner's name, the asking request's caller and trace. */
-function ownerContext(registry: Registry, request: ContinuationRequest, sink?: CallSink): CallContext {
-  const { owner, caller } = request;
-  const ctx = createContext(
-    {
-      name: owner.name,
-      signal: caller.signal,
-      meta: caller.meta,
-      host: { auth: caller.auth, env: caller.env, waitUntil: undefined },
-    },
-    sink,
-    registry.runtime.logger,
-  );
-  const traceparent = caller.get(TRACE_PARENT);
-  return traceparent === undefined ? ctx : ctx.set(TRACE_PARENT, traceparent);
-}
-
 /** A request that is neither a tool call nor a handler's (a list, `tasks/get`, `initialize`…). */
 export interface MethodRequest {
   /** The method (e.g. `tasks/get`), as request middleware sees it. */
@@ -596,54 +541,4 @@ export function runRequest<T>(
   }
   const seen: Call = { method: request.method, name: nameOf(params), params, ctx };
   return runMiddleware(chain, seen, async () => await operation(ctx)) as Promise<T>;
-}
-
-/**
- * Runs a tool's continuation (`.redeem()`) on a promise's state, outside a tool call, with the same
- * context, configuration, output check and error mapping as {@link runCall}. A question the
- * continuation asks that `answers` does not answer ends it with `input_required`.
- *
- * @param registry The registry.
- * @param request The owner, the state, the asking request's context and the answers so far.
- * @returns The outcome.
- * @throws {ProtocolError} One the continuation threw (the promise failed), or `missing_capability`
- *   when it asks for input the client did not declare.
- */
-export async function runContinuation(
-  registry: Registry,
-  request: ContinuationRequest,
-): Promise<ContinuationOutcome> {
-  const owner = request.owner;
-  const round = new InputRound(request.answers);
-  const ctx = ownerContext(registry, request, round);
-  const call: ToolCall = { name: owner.name, arguments: request.state, ctx };
-  let value: unknown;
-  try {
-    value = await continuePromise(registry, owner, request.state, ctx);
-  } catch (error) {
-    if (round.pending) return { kind: "input_required", requests: round.questions };
-    return failure(registry, call, error);
-  }
-  if (round.pending) return { kind: "input_required", requests: round.questions };
-  if (value instanceof ToolPromise) return { kind: "continued", promise: value };
-  const result = value as ToolResult; // continuePromise checked it against the owner's output schema
-  return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
-}
-
-/**
- * Follows the deferred work a streaming call started, when the server has long-running support (only
- * then can a call answer with deferred work): the work's result, or the outcome as it was (MCP-lite
- * spec v0.042 §5.3, pushed updates).
- *
- * @param registry The registry.
- * @param outcome The call's outcome.
- * @param options The follower's context, the bounded wait, and where the job's progress goes.
- * @returns The outcome to answer.
- * @throws {ProtocolError} One the work failed with.
- */
-export function followPushed(registry: Registry, outcome: CallOutcome, options: FollowOptions): Promise<CallOutcome> {
-  const support = registry.longRunning;
-  return support === undefined || outcome.kind !== "promise"
-    ? Promise.resolve(outcome)
-    : support.follow(registry, outcome, options);
 }
