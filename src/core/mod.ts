@@ -25,6 +25,7 @@ export { PUSH_MS } from "./follow-options.ts";
 export type { FollowOptions } from "./follow-options.ts";
 export { type Host, NO_HOST, withCaller } from "./host.ts";
 export { askAll } from "./ask-all.ts";
+export { finalOutcome } from "./outcome.ts";
 export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcome.ts";
 export { callNow, runCall, runHandler, runRequest, unknownTool } from "./pipeline.ts";
 export { followPushed, runCancellation, runContinuation } from "./promise-runs.ts";

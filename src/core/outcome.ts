@@ -61,3 +61,21 @@ export type FinalOutcome = AnswerOutcome | FailureOutcome;
 
 /** What a call ends with once any stream is drained: complete, pending, or waiting for input. */
 export type CallOutcome = FinalOutcome | PromiseOutcome | InputRequiredOutcome;
+
+/**
+ * A finished result as its outcome: a failure when it is an `isError` result, else an answer.
+ *
+ * @param result The result.
+ * @returns The outcome.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { finalOutcome } from "./outcome.ts";
+ * assert.equal(finalOutcome({ content: [], isError: true }).kind, "failure");
+ * assert.equal(finalOutcome({ content: [] }).kind, "answer");
+ * ```
+ */
+export function finalOutcome(result: ToolResult): FinalOutcome {
+  return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+}

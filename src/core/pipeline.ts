@@ -27,7 +27,7 @@ import { type Grouped, runHandlerInGroup, runToolInGroup } from "./group.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
-import type { CallOutcome, FinalOutcome, InputRequiredOutcome } from "./outcome.ts";
+import { type CallOutcome, type FinalOutcome, finalOutcome, type InputRequiredOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import { type ContentBlock, resultFromValue, type ToolResult, toolResult } from "./result.ts";
@@ -103,12 +103,7 @@ export interface CallRequest {
  * ```
  */
 export function runCall(registry: Registry, request: CallRequest): Promise<CallOutcome> {
-  try {
-    const outcome = callNow(registry, request);
-    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return promised(() => callNow(registry, request));
 }
 
 /**
@@ -283,12 +278,9 @@ function outcomeOf(
   const result: ToolResult | Promise<ToolResult> = tool.output === undefined
     ? resultFromValue(value)
     : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
-  return result instanceof Promise ? result.then((r) => finalOutcome(r, call.ctx)) : finalOutcome(result, call.ctx);
-}
-
-function finalOutcome(result: ToolResult, ctx: CallContext): FinalOutcome {
-  const finished = withResultMeta(result, ctx);
-  return finished.isError === true ? { kind: "failure", result: finished } : { kind: "answer", result: finished };
+  return result instanceof Promise
+    ? result.then((r) => finalOutcome(withResultMeta(r, call.ctx)))
+    : finalOutcome(withResultMeta(result, call.ctx));
 }
 
 async function promisedWork(

@@ -12,7 +12,7 @@ import { failedCall } from "./failure.ts";
 import type { FollowOptions } from "./follow-options.ts";
 import { InputRound } from "./input-round.ts";
 import type { ToolCall } from "./middleware.ts";
-import type { CallOutcome, FinalOutcome } from "./outcome.ts";
+import { type CallOutcome, type FinalOutcome, finalOutcome } from "./outcome.ts";
 import { cancelContinuation, continuePromise } from "./redeem.ts";
 import type { Registry } from "./registry.ts";
 import type { ToolResult } from "./result.ts";
@@ -96,7 +96,7 @@ export async function runContinuation(
   if (round.pending) return { kind: "input_required", requests: round.questions };
   if (value instanceof ToolPromise) return { kind: "continued", promise: value };
   const result = value as ToolResult; // continuePromise checked it against the owner's output schema
-  return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+  return finalOutcome(result);
 }
 
 /**

@@ -120,8 +120,8 @@ export class Server<TTools extends ToolMap = {}> {
       ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
     };
     const longRunning = options.longRunning?.(tokenOptions);
-    const tokens = longRunning?.continuations ?? createTokens(tokenOptions);
-    const continuations = longRunning?.continuations;
+    const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
+    const tokens = continuations ?? createTokens(tokenOptions);
     const runtime = new Runtime({
       onError: options.onError,
       logger,

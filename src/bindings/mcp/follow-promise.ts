@@ -13,6 +13,7 @@ import {
   type CallContext,
   type CallOutcome,
   failureResult,
+  finalOutcome,
   type FollowOptions,
   isUnavailable,
   type PromiseOutcome,
@@ -99,7 +100,7 @@ export async function pushedOutcome(
   if (outcome.kind !== "promise" || outcome.entry === undefined) return outcome;
   const result = await followPromise(registry, outcome, options);
   if (result === undefined) return outcome;
-  return result.isError === true ? { kind: "failure", result } : { kind: "answer", result };
+  return finalOutcome(result);
 }
 
 /** Asks the task's questions on the call's stream and hands the answers over; a refusal fails the call (as redeem's). */
