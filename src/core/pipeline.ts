@@ -27,7 +27,7 @@ import { type Grouped, runHandlerInGroup, runToolInGroup } from "./group.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
-import { type CallOutcome, type FinalOutcome, finalOutcome, type InputRequiredOutcome } from "./outcome.ts";
+import { type CallOutcome, finalOutcome, type InputRequiredOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import { type ContentBlock, resultFromValue, type ToolResult, toolResult } from "./result.ts";
