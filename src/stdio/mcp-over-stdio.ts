@@ -29,6 +29,7 @@ export class McpOverStdio implements Carrier {
   readonly streaming = true;
   readonly persistent = true;
   readonly headers = undefined;
+  readonly connectionHeaders: Headers | undefined;
   readonly host: Host;
   /**
    * Never aborts: the requests of a connection abort through the in-flight table (cancelled, or
@@ -52,10 +53,12 @@ export class McpOverStdio implements Carrier {
    * @param ctx The MCP binding's state.
    * @param out The connection's output.
    * @param host The caller and platform values of the connection (a WebSocket's upgrade request).
+   * @param headers The headers of the connection (a WebSocket's upgrade request), seen by every request.
    */
-  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST) {
+  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST, headers?: Headers) {
     this.#ctx = ctx;
     this.host = host;
+    this.connectionHeaders = headers;
     this.#out = out;
     this.#pushes = new ConnectionPushes(ctx.core.registry, (message) => out.send(message));
   }

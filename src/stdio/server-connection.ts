@@ -26,6 +26,10 @@ export interface ServerConnectionOptions {
   readonly maxMessageBytes: number;
   /** The caller and platform values the connection's requests run with (default: none). */
   readonly host?: Host;
+  /** The headers every request of the connection sees as `ctx.meta.headers` (a WebSocket's upgrade request). */
+  readonly headers?: Headers;
+  /** The wire, as error messages name it (default `stdio`). */
+  readonly wire?: string;
 }
 
 /**
@@ -39,6 +43,7 @@ export class ServerConnection {
   readonly #lite: LiteOverStdio;
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   readonly #maxMessageBytes: number;
+  readonly #wire: string;
 
   /**
    * Creates a connection.
@@ -51,11 +56,12 @@ export class ServerConnection {
     this.#core = core;
     this.#out = out;
     this.#maxMessageBytes = options.maxMessageBytes;
+    this.#wire = options.wire ?? "stdio";
     const host = options.host ?? NO_HOST;
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
-    this.#mcp = new McpOverStdio(ctx, out, host);
+    this.#mcp = new McpOverStdio(ctx, out, host, options.headers);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host, ctx.settings.holdMs);
+    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host, ctx.settings.holdMs, options.headers);
   }
 
   /**
@@ -88,7 +94,10 @@ export class ServerConnection {
     try {
       message = parseJson(read(), this.#core.options.maxJsonDepth);
       if (Array.isArray(message)) {
-        throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: batches are not supported on stdio");
+        throw new ProtocolError(
+          ErrorCode.InvalidRequest,
+          `Invalid Request: batches are not supported on ${this.#wire}`,
+        );
       }
     } catch (error) {
       this.#out.send(

