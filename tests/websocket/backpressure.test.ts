@@ -3,14 +3,15 @@
  * (`deno run` under `deno test`, `bun` under `bun test`, tests/websocket/memory-server.ts) is sent 300
  * calls answering 1 MiB each by a raw client that then stops reading. The server closes that socket
  * (1008, RFC 6455 §7.4.1) once `maxBufferedBytes` (8 MiB by default) are queued for it, its
- * resident set grows by less than 50 MB, and it keeps serving another client.
+ * resident set grows by less than 50 MB, and it keeps serving another client. The same bound holds for
+ * an SSE stream (MCP-lite's `calltools` streaming 300 partials of 1 MiB to a client that reads nothing).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ROOT } from "../helpers/process.ts";
 import { type ChildServer, childServer } from "../helpers/child-server.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
-import { rawWebSocket } from "./raw-client.ts";
+import { rawWebSocket, stalledPost } from "./raw-client.ts";
 import { call } from "./fixture.ts";
 import { TestSocket } from "./socket.ts";
 
@@ -25,38 +26,78 @@ function memoryServer(): Promise<ChildServer> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The memory server, and another client (a WebSocket) that calls it while a test stalls one. */
+interface Measured {
+  readonly port: number;
+  /**
+   * Calls a tool on the other client.
+   *
+   * @returns Its text answer.
+   */
+  call(name: string, args?: Record<string, unknown>): Promise<string>;
+  /**
+   * Samples the server's resident set for 3 s (the other client is served meanwhile).
+   *
+   * @returns The highest reading above the one at the start, in MB.
+   */
+  growth(): Promise<number>;
+}
+
+/** Runs a test against a fresh memory server, stopped after. */
+async function onMemoryServer(test: (server: Measured) => Promise<void>): Promise<void> {
+  const server = await memoryServer();
+  const probe = await TestSocket.open(`ws://127.0.0.1:${server.port}${PATH}`);
+  let id = 0;
+  const measured: Measured = {
+    port: server.port,
+    call: async (name, args) => {
+      probe.send(call(++id, name, args));
+      return (await probe.answer(id)).result.content[0].text;
+    },
+    growth: async () => {
+      let peak = 0;
+      for (let i = 0; i < 4; i++) {
+        await sleep(750);
+        peak = Math.max(peak, Number(await measured.call("rss")));
+      }
+      return (peak - before) / 1e6;
+    },
+  };
+  const before = Number(await measured.call("rss"));
+  try {
+    await test(measured);
+  } finally {
+    await probe.close();
+    await server.stop();
+  }
+}
+
 describe("webSocketBinding's output bound", () => {
   it("closes a socket that stops reading with 1008, stays under +50 MB, and keeps serving others", async () => {
-    const server = await memoryServer();
-    const probe = await TestSocket.open(`ws://127.0.0.1:${server.port}${PATH}`);
-    let id = 0;
-    const rss = async () => {
-      probe.send(call(++id, "rss"));
-      return Number((await probe.answer(id)).result.content[0].text);
-    };
-    try {
-      const before = await rss();
+    await onMemoryServer(async (server) => {
       const stalled = await rawWebSocket(server.port, PATH);
       for (let i = 0; i < 300; i++) stalled.send(call(i, "big", { kb: 1024 }));
       stalled.pause();
       // The answers pile up (they take well under a second on either runtime); the highest reading counts.
-      let peak = 0;
-      for (let i = 0; i < 4; i++) {
-        await sleep(750);
-        peak = Math.max(peak, await rss()); // the other client is served meanwhile
-      }
-      const grown = (peak - before) / 1e6;
+      const grown = await server.growth();
       assert.ok(grown < 50, `the server grew by ${grown.toFixed(0)} MB for a client that does not read`);
       const { frames, closeCode } = await stalled.drain();
       // The server closed it: with its close frame, or (Deno, with frames still queued) by dropping the connection.
       assert.ok(closeCode === 1008 || stalled.closed, `still open after ${frames} answers (close code ${closeCode})`);
       assert.ok(frames < 300, "every answer was queued");
       stalled.destroy();
-      probe.send(call(++id, "big", { kb: 1 }));
-      assert.equal((await probe.answer(id)).result.content[0].text.length, 1024);
-    } finally {
-      await probe.close();
-      await server.stop();
-    }
+      assert.equal((await server.call("big", { kb: 1 })).length, 1024);
+    });
+  });
+
+  it("drops an SSE stream whose client stops reading, and stays under +50 MB", async () => {
+    await onMemoryServer(async (server) => {
+      const body = JSON.stringify(call(1, "flood", { n: 300, kb: 1024 }));
+      const stalled = stalledPost(server.port, "/mcp-lite/v1/calltools", body, { accept: "text/event-stream" });
+      const grown = await server.growth();
+      stalled.destroy();
+      assert.ok(grown < 50, `the server grew by ${grown.toFixed(0)} MB for an SSE client that does not read`);
+      assert.equal((await server.call("big", { kb: 1 })).length, 1024);
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The server the WebSocket memory tests start in a child process, on the runtime under test (`deno run`
- * or `bun`): MCP-lite over a WebSocket with `big` (answers `{ kb }` KiB of text) and `rss` (the
+ * or `bun`): MCP-lite over HTTP and a WebSocket with `big` (answers `{ kb }` KiB of text), `flood`
+ * (streams `{ n }` partials of `{ kb }` KiB) and `rss` (the
  * process's resident set after a collection, in bytes). Prints `{"port":…}` once listening, and stops
  * when its stdin closes. `maxBufferedBytes=N` as an argument sets the binding's bound.
  */
@@ -22,6 +23,16 @@ const server = createServer({
     defineTool("big").describe("Answers kb KiB").input(v.object({ kb: v.number() })).handle(({ kb }) =>
       "x".repeat(kb * 1024)
     ),
+  )
+  .tool(
+    defineTool("flood").describe("Streams n partials of kb KiB").input(v.object({ n: v.number(), kb: v.number() }))
+      .stream(async function* ({ n, kb }) {
+        for (let i = 0; i < n; i++) {
+          yield "x".repeat(kb * 1024);
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        return "done";
+      }),
   )
   .tool(
     defineTool("rss").describe("The resident set").handle(() => {

@@ -1,7 +1,8 @@
 /**
  * A WebSocket client on a raw TCP socket (`node:net`), for tests that need what a browser's
  * `WebSocket` cannot do: stop reading. It completes the opening handshake (RFC 6455 §4.1), sends
- * masked text frames (§5.2, §5.3), and can pause, leaving the server's frames unread in the network.
+ * masked text frames (§5.2, §5.3), and can pause, leaving the server's frames unread in the network;
+ * and a plain HTTP/1.1 request that reads nothing of its answer (an SSE client that stalls).
  */
 import { connect, type Socket } from "node:net";
 
@@ -161,4 +162,30 @@ function parseFrame(bytes: Uint8Array): { opcode: number; payload: Uint8Array; s
   }
   if (bytes.byteLength < offset + length) return undefined;
   return { opcode: bytes[0] & 0x0f, payload: bytes.subarray(offset, offset + length), size: offset + length };
+}
+
+/**
+ * Sends one HTTP/1.1 POST (RFC 9112) and never reads the answer: its bytes stay in the network, then
+ * in the server.
+ *
+ * @param port The server's port.
+ * @param path The path.
+ * @param body The JSON body.
+ * @param headers More request headers.
+ * @returns A way to drop the connection.
+ */
+export function stalledPost(port: number, path: string, body: string, headers: Record<string, string>): {
+  destroy(): void;
+} {
+  const socket = connect(port, "127.0.0.1");
+  socket.pause();
+  socket.on("error", () => {});
+  const bytes = new TextEncoder().encode(body);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n${extra}` +
+      `content-length: ${bytes.byteLength}\r\n\r\n`,
+  );
+  socket.write(bytes);
+  return { destroy: () => void socket.destroy() };
 }
