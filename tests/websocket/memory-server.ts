@@ -3,12 +3,14 @@
  * or `bun`): MCP-lite over HTTP and a WebSocket with `big` (answers `{ kb }` KiB of text), `flood`
  * (streams `{ n }` partials of `{ kb }` KiB) and `rss` (the
  * process's resident set after a collection, in bytes). Prints `{"port":…}` once listening, and stops
- * when its stdin closes. `maxBufferedBytes=N` as an argument sets the binding's bound.
+ * when its stdin closes. `maxBufferedBytes=N` as an argument sets the binding's bound; `stdio` serves
+ * stdin and stdout instead (`serveStdio()`).
  */
 import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool, mcpLiteBinding, serve } from "../../mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
+import { serveStdio } from "../../src/stdio/mod.ts";
 
 const bound = process.argv.find((arg) => arg.startsWith("maxBufferedBytes="));
 const server = createServer({
@@ -41,7 +43,11 @@ const server = createServer({
       return String(process.memoryUsage().rss);
     }),
   );
-const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
-console.log(JSON.stringify({ port: Number(new URL(listener.url).port) }));
-process.stdin.resume();
-process.stdin.on("end", () => void listener.close().then(() => process.exit(0)));
+if (process.argv.includes("stdio")) {
+  await serveStdio(server).closed;
+} else {
+  const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  console.log(JSON.stringify({ port: Number(new URL(listener.url).port) }));
+  process.stdin.resume();
+  process.stdin.on("end", () => void listener.close().then(() => process.exit(0)));
+}
