@@ -4,12 +4,13 @@
  * (streams `{ n }` partials of `{ kb }` KiB) and `rss` (the
  * process's resident set after a collection, in bytes). Prints `{"port":…}` once listening, and stops
  * when its stdin closes. `maxBufferedBytes=N` as an argument sets the binding's bound; `stdio` serves
- * stdin and stdout instead (`serveStdio()`).
+ * stdin and stdout instead (`serveStdio()`); `node` serves on `@hono/node-server` with `attachWebSocket()` (Node 22).
  */
 import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool, mcpLiteBinding, serve } from "../../mod.ts";
-import { webSocketBinding } from "../../src/websocket/mod.ts";
+import type { Server } from "node:http";
+import { attachWebSocket, webSocketBinding } from "../../src/websocket/mod.ts";
 import { serveStdio } from "../../src/stdio/mod.ts";
 
 const bound = process.argv.find((arg) => arg.startsWith("maxBufferedBytes="));
@@ -45,6 +46,17 @@ const server = createServer({
   );
 if (process.argv.includes("stdio")) {
   await serveStdio(server).closed;
+} else if (process.argv.includes("node")) {
+  const { serve: serveNode } = await import("@hono/node-server");
+  const httpServer = serveNode({ fetch: server.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+    console.log(JSON.stringify({ port: info.port }));
+  }) as Server;
+  attachWebSocket(httpServer, server);
+  process.stdin.resume();
+  process.stdin.on("end", () => {
+    httpServer.closeAllConnections();
+    httpServer.close(() => process.exit(0));
+  });
 } else {
   const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   console.log(JSON.stringify({ port: Number(new URL(listener.url).port) }));
