@@ -9,8 +9,7 @@
 import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool, mcpLiteBinding, serve } from "../../mod.ts";
-import type { Server } from "node:http";
-import { attachWebSocket, webSocketBinding } from "../../src/websocket/mod.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { serveStdio } from "../../src/stdio/mod.ts";
 
 const bound = process.argv.find((arg) => arg.startsWith("maxBufferedBytes="));
@@ -47,16 +46,9 @@ const server = createServer({
 if (process.argv.includes("stdio")) {
   await serveStdio(server).closed;
 } else if (process.argv.includes("node")) {
-  const { serve: serveNode } = await import("@hono/node-server");
-  const httpServer = serveNode({ fetch: server.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
-    console.log(JSON.stringify({ port: info.port }));
-  }) as Server;
-  attachWebSocket(httpServer, server);
-  process.stdin.resume();
-  process.stdin.on("end", () => {
-    httpServer.closeAllConnections();
-    httpServer.close(() => process.exit(0));
-  });
+  // Node's fetch adapter, loaded only there.
+  const { listenOnNode } = await import("./node-listen.ts");
+  listenOnNode(server);
 } else {
   const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
   console.log(JSON.stringify({ port: Number(new URL(listener.url).port) }));
