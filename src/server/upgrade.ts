@@ -227,13 +227,23 @@ export function listen(socket: WebSocket, events: SocketEvents): void {
     },
     close: (code, reason) => socket.close(code, reason),
   };
-  // A Worker's accepted end is open already, and fires no `open`.
-  if (socket.readyState === 1) events.open(accepted);
-  else socket.addEventListener("open", () => events.open(accepted));
-  socket.binaryType = "arraybuffer";
-  socket.addEventListener("message", (event) => {
+  const open = () => events.open(accepted);
+  const message = (event: MessageEvent) => {
     const data = event.data;
     events.message(typeof data === "string" ? data : new Uint8Array(data as ArrayBuffer));
-  });
-  socket.addEventListener("close", (event) => events.close(event.code, event.reason));
+  };
+  const close = (event: CloseEvent) => {
+    // Deno keeps a socket its peer dropped (no closing handshake) reachable after `close`: let go of
+    // the route's handlers, so the connection behind them (its calls, caller, headers) is freed.
+    socket.removeEventListener("open", open);
+    socket.removeEventListener("message", message);
+    socket.removeEventListener("close", close);
+    events.close(event.code, event.reason);
+  };
+  // A Worker's accepted end is open already, and fires no `open`.
+  if (socket.readyState === 1) open();
+  else socket.addEventListener("open", open);
+  socket.binaryType = "arraybuffer";
+  socket.addEventListener("message", message);
+  socket.addEventListener("close", close);
 }
