@@ -12,7 +12,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { ServerAuth } from "../../src/server/auth.ts";
-import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { Code, createClient } from "@connectrpc/connect";
+import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { openapiBinding } from "../../src/openapi/mod.ts";
 import { bearerProtocol, WEBSOCKET_PROTOCOL, webSocketBinding } from "../../src/websocket/mod.ts";
@@ -20,6 +21,8 @@ import type { Listener } from "../../src/server/serve.ts";
 import { BASE, legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { readSse } from "../helpers/sse.ts";
 import { TestSocket } from "../websocket/socket.ts";
+import { inProcessTransport } from "../helpers/connect-in-process.ts";
+import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 
 const RESOURCE = "http://localhost";
 const METADATA = `${RESOURCE}/.well-known/oauth-protected-resource`;
@@ -197,6 +200,26 @@ describe("continuations require the scopes of the tool that issued them", () => 
     });
     await collect(async () => await (await call(ADMIN, { name: "redeem", arguments: { promise } })).text());
   });
+
+  for (const [label, protocol, binary] of [["Connect", "connect", false], ["gRPC-Web", "grpc-web", true]] as const) {
+    it(`gRPC (${label} client): PERMISSION_DENIED with the challenge in the metadata; the scoped token collects`, async () => {
+      const client = createClient(MCPLite, inProcessTransport(server, protocol, binary));
+      const started = await client.callTool({ name: "vault" }, { headers: bearer(ADMIN) });
+      const promise = started.meta?.promiseToken;
+      assert.equal(typeof promise, "string");
+      const redeem = { name: "redeem", arguments: { promise: promise! } };
+      await refusedWithoutRunning(async () => {
+        const refused = await rejection(client.callTool(redeem, { headers: bearer(DOWNSCOPED) }));
+        assert.equal(refused.code, Code.PermissionDenied);
+        assert.match(
+          refused.metadata.get("www-authenticate") ?? "",
+          /^Bearer error="insufficient_scope", scope="t:admin", resource_metadata=/,
+        );
+      });
+      const granted = await client.callTool(redeem, { headers: bearer(ADMIN) });
+      assert.deepEqual(granted.result?.content, [{ type: "text", text: CONTENTS }]);
+    });
+  }
 
   it("OpenAPI: GET on the Location of the 202 refused; the scoped token collects", async () => {
     const started = await server.fetch(post("/api/tools/vault", {}, bearer(ADMIN)));
