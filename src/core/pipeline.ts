@@ -24,7 +24,7 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import { failedCall } from "./failure.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
 import { type Grouped, runHandlerInGroup, runToolInGroup } from "./group.ts";
-import { requireScopes } from "./scopes.ts";
+import { requireScopes, requireToolScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome, type InputRequiredOutcome } from "./outcome.ts";
@@ -183,7 +183,7 @@ function executeFound(
   request: CallRequest,
   round: InputRound | undefined,
 ): CallOutcome | Promise<CallOutcome> {
-  if (tool.scopes !== undefined) requireScopes(tool.scopes, call.ctx.auth, `tool "${tool.name}"`);
+  requireToolScopes(tool, call.ctx.auth);
   // `1e400` decodes as Infinity and passes v.number(): refuse what JSON cannot carry back, by its path.
   const nonFinite = nonFinitePath(call.arguments);
   if (nonFinite !== undefined) {
