@@ -75,7 +75,7 @@ export interface CallMeta {
   readonly requestMeta?: Readonly<Record<string, unknown>>;
   /**
    * How the request reached the server, as OpenTelemetry's `network.transport` names it: `pipe` for
-   * stdio; absent over HTTP and HTTP/2 (TCP) and in process.
+   * stdio; absent over TCP (HTTP, HTTP/2, a WebSocket) and in process.
    */
   readonly transport?: "pipe";
 }

@@ -222,6 +222,19 @@ describe("otel() and otelClient() with the SDK registered", () => {
     assert.equal(span.attributes["jsonrpc.request.id"], "9");
   });
 
+  it("initialize's duration point carries the version it negotiated, not the header's default", async () => {
+    const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    const response = await server.fetch(post("/mcp", { jsonrpc: "2.0", id: 1, method: "initialize", params }, {
+      accept: "application/json, text/event-stream",
+    }));
+    assert.equal((await response.json()).result.protocolVersion, "2025-11-25");
+    const points = await recorded.histogram("mcp.server.operation.duration");
+    const initialize = points.filter((point) => point.attributes["mcp.method.name"] === "initialize");
+    // An earlier test initialized at 2025-06-18 (also without the header): one point per version asked.
+    const versions = initialize.map((point) => point.attributes["mcp.protocol.version"]).sort();
+    assert.deepEqual(versions, ["2025-06-18", "2025-11-25"]);
+  });
+
   it("the duration histograms have points, by method and tool", async () => {
     const server = await recorded.histogram("mcp.server.operation.duration");
     const call = server.find((point) => point.attributes["gen_ai.tool.name"] === "add");

@@ -147,7 +147,9 @@ export function parseLegacyEnvelope(
   session: LegacySession | undefined,
   served: ServedVersions = ALL_VERSIONS,
 ): Envelope {
-  const version = headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
+  // `initialize` runs at the version it negotiates (what its result answers), not the header's default.
+  const negotiated = rpc.method === "initialize" ? negotiateVersion(rpc.params.protocolVersion, served) : undefined;
+  const version = negotiated ?? headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
   if (headerVersion !== null && rpc.method !== "initialize" && !served.legacy.includes(version)) {
     throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
       data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: version },
@@ -168,6 +170,27 @@ export function parseLegacyEnvelope(
     progressToken: record === undefined ? undefined : progressTokenOf(record),
     partials: record?.[PARTIALS_META] === true,
   };
+}
+
+/**
+ * The version `initialize` answers with (MCP 2025-11-25, Lifecycle, "Version Negotiation"): the one the
+ * client asked for when the server serves it, else the newest 2025-era one the server serves.
+ *
+ * @param asked The `protocolVersion` the client sent.
+ * @param served The revisions the server serves.
+ * @returns The version, or `undefined` when the server serves no 2025-era revision.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiateVersion } from "./envelope.ts";
+ * const served = { modern: MODERN_VERSIONS, legacy: LEGACY_VERSIONS };
+ * assert.equal(negotiateVersion("2025-06-18", served), "2025-06-18");
+ * assert.equal(negotiateVersion("1999-01-01", served), LEGACY_VERSIONS[0]);
+ * ```
+ */
+export function negotiateVersion(asked: unknown, served: ServedVersions): string | undefined {
+  return typeof asked === "string" && served.legacy.includes(asked) ? asked : served.legacy[0];
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { featureExtensions } from "./feature.ts";
-import { type Era, unsupportedVersion } from "./envelope.ts";
+import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
@@ -141,7 +141,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const { protocolVersion: asked, capabilities, clientInfo } = request.rpc.params;
   const served = ctx.core.options.protocolVersions;
   // MCP 2025-11-25, Lifecycle: echo a served version, else offer the newest served one.
-  const protocolVersion = typeof asked === "string" && served.legacy.includes(asked) ? asked : served.legacy[0];
+  const protocolVersion = negotiateVersion(asked, served);
   if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served);
   const { name, version, title, instructions } = ctx.core.options;
   const result: Record<string, unknown> = {

@@ -127,7 +127,7 @@ export function route(
     headers,
     sse: carrier.streaming,
     session,
-    piped: http === undefined,
+    piped: carrier.piped === true,
     host: carrier.host,
   };
   return { request, method: throughMiddleware(registry, rpc.method, method) };
