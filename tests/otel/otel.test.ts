@@ -60,6 +60,38 @@ describe("otel() without a registered SDK", () => {
   });
 });
 
+/** A server traced by `otel()` whose logger keeps its warnings. */
+function warnedServer() {
+  const warnings: string[] = [];
+  const logger = { debug() {}, info() {}, warn: (message: unknown) => void warnings.push(String(message)), error() {} };
+  const server = createServer({ name: "warned", version: "1.0.0", logger }).tool(add).use(otel());
+  return { server, warnings };
+}
+
+describe("otel(): the warning when no tracer provider is registered", () => {
+  it("without one, the logger gets exactly one warning, naming the install line", async () => {
+    const { server, warnings } = warnedServer();
+    for (let i = 0; i < 3; i++) assert.equal((await server.call("add", { a: i, b: 1 })).kind, "answer");
+    await server.fetch(modernRequest("tools/list"));
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(warnings[0], /no OpenTelemetry tracer provider is registered/);
+    assert.match(warnings[0], /npm i @opentelemetry\/api @opentelemetry\/sdk-trace/);
+  });
+
+  it("with one registered, no warning", async () => {
+    const recorded = registerSdk();
+    try {
+      const { server, warnings } = warnedServer();
+      assert.equal((await server.call("add", { a: 1, b: 1 })).kind, "answer");
+      await server.fetch(modernRequest("tools/list"));
+      assert.deepEqual(warnings, []);
+      assert.ok(recorded.spans().length > 0);
+    } finally {
+      await recorded.close();
+    }
+  });
+});
+
 describe("otel() and otelClient() with the SDK registered", () => {
   let recorded: Recorded;
   let listener: Listener;
