@@ -84,7 +84,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
     const report = (error: unknown) => registry.runtime.onError?.(error);
     const fail = (id: JsonRpcId, error: unknown) =>
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
-    const refuse = (error: ProtocolError) => fail(null, error);
+    const refuse = (error: ProtocolError, id: JsonRpcId = null) => fail(id, error);
 
     /** A POST listing (`{"tools":[…]}`, `{"prompts":[…]}`) for the caller, inside the request middleware. */
     const listRoute = (method: string, bytes: (auth: AuthInfo | undefined) => Uint8Array<ArrayBuffer>): RouteHandler =>
@@ -173,9 +173,11 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
 
     const routes = new Map<string, Route>();
     routes.set(base + PROMPTS_PATH, { handle: listPrompts, refuse, methods: "POST" });
-    routes.set(base + PROMPT_GET_PATH, { handle: getPrompt, refuse, methods: "POST" });
+    routes.set(base + PROMPT_GET_PATH, { handle: getPrompt, refuse, methods: "POST", jsonRpc: true });
     for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse, methods: "POST" });
-    for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse, methods: "POST" });
+    for (const path of CALL_PATHS) {
+      routes.set(base + path, { handle: callTools, refuse, methods: "POST", jsonRpc: true });
+    }
     return { routes };
   };
 }
