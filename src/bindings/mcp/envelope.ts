@@ -15,6 +15,7 @@ import {
   PARTIALS_META,
   PROTOCOL_VERSION_HEADER,
 } from "../../internal/mcp-wire.ts";
+import { echoed } from "../../internal/echo.ts";
 
 export { LEGACY_VERSIONS, META, MODERN_VERSION, MODERN_VERSIONS, PROTOCOL_VERSION_HEADER };
 
@@ -114,7 +115,10 @@ export function parseModernEnvelope(
   if (!served.modern.includes(version)) throw unsupportedVersion(version, served);
   const logLevel = meta[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(logLevel)}`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
+    );
   }
   const info = meta[META.clientInfo];
   return {
@@ -151,15 +155,18 @@ export function parseLegacyEnvelope(
   const negotiated = rpc.method === "initialize" ? negotiateVersion(rpc.params.protocolVersion, served) : undefined;
   const version = negotiated ?? headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
   if (headerVersion !== null && rpc.method !== "initialize" && !served.legacy.includes(version)) {
-    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
-      data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: version },
+    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${echoed(version)}`, {
+      data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: echoed(version) },
     });
   }
   const meta = rpc.params._meta;
   const record = typeof meta === "object" && meta !== null ? meta as Record<string, unknown> : undefined;
   const logLevel = record?.[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(logLevel)}`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
+    );
   }
   return {
     era: "legacy",
@@ -203,8 +210,8 @@ export function negotiateVersion(asked: unknown, served: ServedVersions): string
  */
 export function unsupportedVersion(version: string, served: ServedVersions): ProtocolError {
   const supported = served.modern.length > 0 ? served.modern : served.legacy;
-  return new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
-    data: { supported, requested: version },
+  return new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${echoed(version)}`, {
+    data: { supported, requested: echoed(version) },
   });
 }
 

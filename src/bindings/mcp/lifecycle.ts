@@ -21,6 +21,7 @@ import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /** The capabilities, per era and carrier. */
 const CAPABILITIES = new CacheSlot<Capabilities>("mcp:capabilities");
@@ -178,9 +179,13 @@ export const ping: McpMethod = () => ({});
 export const setLevel: McpMethod = (ctx, request) => {
   const level = request.rpc.params.level;
   if (!LOG_LEVELS.includes(level as LogLevel)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(level)}`, {
-      data: { levels: LOG_LEVELS },
-    });
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid params: unknown log level ${echoed(JSON.stringify(level))}`,
+      {
+        data: { levels: LOG_LEVELS },
+      },
+    );
   }
   const session = ctx.sessions.get(request.session);
   if (session !== undefined) session.logLevel = level as LogLevel;

@@ -41,6 +41,7 @@ import {
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
 import { litePrompts } from "./prompt-feature.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
@@ -153,7 +154,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
         if (rpc.method !== "prompts/get") {
-          throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+          throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
         }
         const started = Date.now();
         const { name, arguments: args } = rpc.params;
@@ -216,7 +217,9 @@ export function liteCall(
   sink?: CallSink,
   onPartial?: (partial: unknown) => void,
 ): CallRequest {
-  if (rpc.method !== "tools/call") throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+  if (rpc.method !== "tools/call") {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
+  }
   if (rpc.id === undefined) {
     throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
   }
