@@ -35,6 +35,7 @@ import type { ValidationIssue, ValidationResult } from "./schema.ts";
 import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
 import { ToolPromise } from "./tool-promise.ts";
+import { echoed } from "../internal/echo.ts";
 
 /** A decoded tool call, as a binding hands it to {@link runCall}. */
 export interface CallRequest {
@@ -358,9 +359,9 @@ function joinPartials(partials: unknown[]): ContentBlock[] {
 export function unknownTool(registry: Registry, name: string): ProtocolError {
   const available = [...registry.names];
   const suggestion = suggestName(name, available);
-  const data: Record<string, unknown> = { requested_tool: name, available_tools: available };
+  const data: Record<string, unknown> = { requested_tool: echoed(name), available_tools: available };
   if (suggestion !== undefined) data.suggestion = `Did you mean '${suggestion}'?`;
-  return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${name}`, { data });
+  return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${echoed(name)}`, { data });
 }
 
 function invalidArguments(tool: string, issues: ValidationIssue[]): ProtocolError {

@@ -52,6 +52,7 @@ export class LiteOverStdio {
   readonly #report: (error: unknown) => void;
   readonly #host: Host;
   readonly #pushMs: number;
+  readonly #piped: boolean;
 
   /**
    * Creates the carrier of one connection.
@@ -62,6 +63,7 @@ export class LiteOverStdio {
    * @param scope The connection's scope in it (shared with its MCP requests).
    * @param host The caller and platform values of the connection.
    * @param pushMs How long a streamed call follows the deferred work it started (`mcp.holdMs`).
+   * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
    */
   constructor(
     core: ServerCore,
@@ -70,7 +72,9 @@ export class LiteOverStdio {
     scope: Scope,
     host: Host,
     pushMs: number = PUSH_MS,
+    piped = true,
   ) {
+    this.#piped = piped;
     this.#host = host;
     this.#pushMs = pushMs;
     this.#core = core;
@@ -93,7 +97,7 @@ export class LiteOverStdio {
       const registry = this.#core.registry;
       if (rpc.method === "tools/list") {
         if (registry.runtime.middleware.length === 0) return this.#out.send(listLine(registry, id, this.#host.auth));
-        const meta = liteCallMeta(new Headers(), id, rpc.params, true);
+        const meta = liteCallMeta(new Headers(), id, rpc.params, this.#piped);
         const listing = {
           method: rpc.method,
           params: rpc.params,
@@ -111,7 +115,7 @@ export class LiteOverStdio {
       }
       const running = this.#inFlight.start(this.#scope, id);
       // Its own headers per request: a handler may set some on ctx.meta.headers.
-      const meta = liteCallMeta(new Headers(), id, rpc.params, true);
+      const meta = liteCallMeta(new Headers(), id, rpc.params, this.#piped);
       const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
       const notify = stream ? this.#notifier(id) : undefined;
       const sink: CallSink | undefined = notify && {

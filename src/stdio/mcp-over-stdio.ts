@@ -30,6 +30,7 @@ export class McpOverStdio implements Carrier {
   readonly persistent = true;
   readonly headers = undefined;
   readonly host: Host;
+  readonly piped: boolean;
   /**
    * Never aborts: the requests of a connection abort through the in-flight table (cancelled, or
    * closing). One per connection: workerd refuses an AbortController made at module scope.
@@ -52,10 +53,12 @@ export class McpOverStdio implements Carrier {
    * @param ctx The MCP binding's state.
    * @param out The connection's output.
    * @param host The caller and platform values of the connection (a WebSocket's upgrade request).
+   * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
    */
-  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST) {
+  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST, piped = true) {
     this.#ctx = ctx;
     this.host = host;
+    this.piped = piped;
     this.#out = out;
     this.#pushes = new ConnectionPushes(ctx.core.registry, (message) => out.send(message));
   }

@@ -26,6 +26,11 @@ export interface ServerConnectionOptions {
   readonly maxMessageBytes: number;
   /** The caller and platform values the connection's requests run with (default: none). */
   readonly host?: Host;
+  /**
+   * What carries the messages, as OpenTelemetry's `network.transport` names it: `pipe` for stdio,
+   * `tcp` for a WebSocket.
+   */
+  readonly transport: "pipe" | "tcp";
 }
 
 /**
@@ -53,9 +58,10 @@ export class ServerConnection {
     this.#maxMessageBytes = options.maxMessageBytes;
     const host = options.host ?? NO_HOST;
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
-    this.#mcp = new McpOverStdio(ctx, out, host);
+    const piped = options.transport === "pipe";
+    this.#mcp = new McpOverStdio(ctx, out, host, piped);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host, ctx.settings.holdMs);
+    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host, ctx.settings.holdMs, piped);
   }
 
   /**

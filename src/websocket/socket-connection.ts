@@ -22,7 +22,7 @@ export function socketConnection(
   let socket: AcceptedSocket | undefined;
   // A socket queues frames in send order: a message is handed over when sent.
   const out: MessageOut = { send: (message) => socket?.send(message), flush: () => SENT };
-  const connection = new ServerConnection(core, out, { ...options, host });
+  const connection = new ServerConnection(core, out, { ...options, host, transport: "tcp" });
   return {
     open: (accepted) => void (socket = accepted),
     message: (data) => typeof data === "string" ? connection.receiveText(data) : connection.receive(data),

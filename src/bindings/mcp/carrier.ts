@@ -54,6 +54,11 @@ export interface Carrier extends SignalSource {
   readonly headers: Headers | undefined;
   /** What the platform handed `fetch` besides the request (a Worker's `env` and `waitUntil`). */
   readonly host: Host;
+  /**
+   * Whether the messages come through a pipe (stdio) rather than over TCP (HTTP, a WebSocket): what
+   * OpenTelemetry's `network.transport` reports. Absent means TCP.
+   */
+  readonly piped?: boolean;
   /** Aborted when the client goes away; a persistent carrier's requests abort through the in-flight table. */
   readonly signal: AbortSignal;
   /**
