@@ -134,9 +134,9 @@ export class Client<T = UntypedTools> {
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.skills = createSkillsApi({ request: (method, params) => this.request(method, params) });
-    // Retries wrap the transport once, under telemetry: each attempt is traced as the request it is.
-    const retrying = retryingTransport(transport, options.retry);
-    this.#transport = options.telemetry === undefined ? retrying : options.telemetry.instrument(retrying);
+    // Retries wrap the traced transport once: each attempt is traced as the request it is.
+    const traced = options.telemetry === undefined ? transport : options.telemetry.instrument(transport);
+    this.#transport = retryingTransport(traced, options.retry);
     this.#options = options;
     const capabilities: Record<string, unknown> = { ...capabilitiesOf(options), ...options.capabilities };
     if (options.tasks !== false) {
