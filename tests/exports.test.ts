@@ -351,6 +351,8 @@ const EXPECTED: Record<string, string[]> = {
     "type RequestedResource",
     "type RequestOptions",
     "type ResourceAnswer",
+    "type RetryEvent",
+    "type RetryOptions",
     "type Root",
     "RpcError",
     "type SampleAnswer",

@@ -243,8 +243,11 @@ export function unreadable(response: Response, body: unknown): TransportError {
  */
 export async function httpError(response: Response): Promise<TransportError> {
   const text = await response.text().catch(() => "");
+  // `Retry-After` in seconds (RFC 9110 §10.2.3) becomes `data.retryAfterMs`, as servers' JSON errors say it.
+  const seconds = Number(response.headers.get("retry-after") ?? NaN);
   return new TransportError(`HTTP ${response.status} ${response.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`, {
     status: response.status,
+    ...(Number.isFinite(seconds) && seconds >= 0 ? { data: { retryAfterMs: seconds * 1000 } } : {}),
   });
 }
 

@@ -81,8 +81,9 @@ export interface Carrier extends SignalSource {
    * @param exchange The request (or the message that failed).
    * @param message The serialised error response.
    * @param status The HTTP status that carries the error.
+   * @param headers The headers that go with that status (`Retry-After` of a 503), for HTTP.
    */
-  fail(exchange: Exchange, message: string, status: number): void;
+  fail(exchange: Exchange, message: string, status: number, headers?: Record<string, string>): void;
   /**
    * Opens a subscription's own stream (`subscriptions/listen`, HTTP). A persistent carrier has none:
    * the subscription's messages go out through `send` until the request is cancelled. Absent where
