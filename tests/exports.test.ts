@@ -97,6 +97,7 @@ const EXPECTED: Record<string, string[]> = {
     "type Fetchable",
     "type GroupOptions",
     "type HandlerReturn",
+    "type HeadersLike",
     "type ImageContent",
     "type InferSchemaInput",
     "type InferSchemaOutput",
