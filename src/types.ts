@@ -18,6 +18,7 @@ export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from 
 export type { TokenOptions } from "./server/options.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
+export type { HeadersLike } from "./internal/headers-like.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";
 export type {

@@ -13,9 +13,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
+import { BIN, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { ROOT, type Run, run } from "./helpers/process.ts";
 
-const BIN = `${ROOT}node_modules/.bin`;
 const LONG = { timeout: 300_000 };
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 
@@ -90,10 +90,9 @@ function install(): Promise<Installed | string> {
     return Promise.resolve("packed and installed under bun test only (the same checks, once per run)");
   }
   installed ??= (async () => {
-    const packed = await run("npm", ["pack", "--json", "--pack-destination", dir], 240_000, ROOT, withBin());
-    assert.equal(packed.code, 0, packed.stderr);
-    const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")));
-    const tarball = join(dir, report.filename);
+    const packed = await packOnce();
+    if (typeof packed === "string") return packed;
+    const { tarball, files } = packed;
     const app = join(dir, "app");
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
@@ -112,7 +111,7 @@ function install(): Promise<Installed | string> {
       return "needs the npm registry once (valibot, @hono/node-server and the package's dependencies)";
     }
     assert.equal(added.code, 0, added.stderr);
-    return { tarball, files: report.files.map((file: { path: string }) => file.path), app };
+    return { tarball, files, app };
   })();
   return installed;
 }
@@ -122,12 +121,6 @@ async function node22(): Promise<string | undefined> {
   const { stdout } = await run("bash", [`${ROOT}.ci/node22.sh`, "--path"]);
   const path = stdout.trim();
   return existsSync(path) ? path : undefined;
-}
-
-/** The environment with `first` (a directory of programs) ahead of PATH, and the repo's bins after it. */
-function withBin(first?: string): Record<string, string | undefined> {
-  const path = [first, process.env.PATH, BIN].filter(Boolean).join(":");
-  return { ...process.env, PATH: path };
 }
 
 /** Starts `node main.ts` (serving) and answers its URL and a way to stop it. */

@@ -78,14 +78,25 @@ describe("the package manifests", () => {
     );
   });
 
-  it("declare as dependencies every package the published code imports", () => {
+  it("declare as dependencies (or peers) every package the published code imports", () => {
     const imported = new Set<string>();
     for (const file of sourceFiles()) {
       for (const specifier of bareImports(readFileSync(ROOT + file, "utf8"))) imported.add(packageName(specifier));
     }
     imported.delete(deno.name);
-    assert.deepEqual([...imported].filter((name) => !(name in pkg.dependencies)), []);
+    const declared = { ...pkg.dependencies, ...pkg.peerDependencies };
+    assert.deepEqual([...imported].filter((name) => !(name in declared)), []);
     assert.deepEqual(Object.keys(pkg.dependencies).filter((name) => !imported.has(name)), [], "an unused dependency");
+  });
+
+  it("make @opentelemetry/api an optional peer, with the same range on JSR", () => {
+    // One copy of the API for the application's SDK and otel(): a second copy ignores the SDK's registration.
+    const range = pkg.peerDependencies["@opentelemetry/api"];
+    assert.match(range, /^\^1\.\d+\.\d+$/);
+    assert.equal(pkg.dependencies["@opentelemetry/api"], undefined);
+    assert.deepEqual(pkg.peerDependenciesMeta["@opentelemetry/api"], { optional: true });
+    // deno publish writes a bare import as the deno.json import map says, else as devDependencies pin it.
+    assert.equal(deno.imports["@opentelemetry/api"], `npm:@opentelemetry/api@${range}`);
   });
 
   it("run the mcplite bin from the build, checking the Node version package.json states", () => {

@@ -2,7 +2,8 @@
  * `defineApp()`: an MCP App's view (SEP-1865, UI Resource Format): a `ui://` HTML resource served as
  * `text/html;profile=mcp-app`, with the CSP origins, permissions, domain and border preference a host
  * sandboxes it with. Attach it to tools with `defineTool(…).ui(app)`; registering one of them
- * registers the view.
+ * registers the view, which requires the scopes of the tools registered with it unless it has its own
+ * (`.scopes()`).
  *
  * @module
  */
@@ -11,6 +12,7 @@ import type { AnyResource } from "../core/resource.ts";
 import type { Feature } from "../core/feature.ts";
 import type { ToolUiOptions, ToolView } from "../core/tool.ts";
 import { defineResource } from "../resource/define-resource.ts";
+import { checkScopes } from "../core/scopes.ts";
 import { APPS_ON_MCP } from "../bindings/mcp/apps.ts";
 import {
   APP_MIME_TYPE,
@@ -33,6 +35,7 @@ interface AppState {
   readonly description?: string;
   readonly html?: AppHtml;
   readonly ui: AppResourceMeta;
+  readonly scopes?: readonly string[];
 }
 
 const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];
@@ -206,14 +209,45 @@ export class AppDefinition implements ToolView {
     return this.#with({ ui: { ...this.#state.ui, prefersBorder: prefers } });
   }
 
+  /**
+   * Requires OAuth scopes to list and read the view (MCP 2025-11-25, Authorization, Scope Challenge
+   * Handling), in place of those it inherits. Without `.scopes()`, a view requires the scopes of every
+   * tool registered with it (the union): it shows what they return, and the server cannot tell which
+   * tool's result a host renders in it. A view shared by tools of different audiences says here who
+   * may read it; `.scopes()` with no scope makes it readable by every caller. A caller without them
+   * gets 403 with the step-up challenge on `resources/read`, and does not see it in `resources/list`.
+   *
+   * @param scopes The scopes, all required.
+   * @returns A new definition.
+   * @throws {TypeError} For a malformed scope (RFC 6749 §3.3).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defineTool } from "../tool/define-tool.ts";
+   * import { defineApp } from "./define-app.ts";
+   *
+   * // Shown by a public tool and an admin tool: readers may see the board; its admin actions stay scoped.
+   * const board = defineApp("ui://docs/board").scopes("docs:read").html("<!doctype html><p>Board</p>");
+   * const show = defineTool("show_board").scopes("docs:read").ui(board).handle(() => "shown");
+   * const purge = defineTool("purge").scopes("docs:admin").ui(board, { visibility: ["app"] }).handle(() => "purged");
+   * assert.deepEqual(board.resource.scopes, ["docs:read"]);
+   * assert.deepEqual([show.scopes, purge.scopes], [["docs:read"], ["docs:admin"]]);
+   * ```
+   */
+  scopes(...scopes: string[]): AppDefinition {
+    return this.#with({ scopes: checkScopes([...(this.#state.scopes ?? []), ...scopes], `app ${this.#state.uri}`) });
+  }
+
   #build(): AnyResource {
-    const { uri, title, description, html, ui } = this.#state;
+    const { uri, title, description, html, ui, scopes } = this.#state;
     if (html === undefined) throw new TypeError(`app ${uri}: give the view its HTML with .html()`);
     const meta = Object.keys(ui).length === 0 ? undefined : { ui };
     let builder = defineResource(uri).name(uri.slice("ui://".length)).mimeType(APP_MIME_TYPE);
     if (title !== undefined) builder = builder.title(title);
     if (description !== undefined) builder = builder.describe(description);
     if (meta !== undefined) builder = builder.meta(meta);
+    if (scopes !== undefined) builder = builder.scopes(...scopes);
     return builder.read(async (_vars, ctx) => {
       const text = typeof html === "string" ? html : await html(ctx);
       return meta === undefined ? { text } : { text, _meta: meta };

@@ -36,8 +36,9 @@ export interface JwtAuthOptions {
   readonly resource: string;
   /**
    * Where the issuer publishes its keys: fetched (within 3 s), fresh for 10 minutes, refetched (at most
-   * every 30 s) for an unknown `kid`; while the issuer is down the last good keys keep verifying for an
-   * hour more, and without usable keys a request gets 503 with `Retry-After` (never 401).
+   * every 30 s; 503 with `Retry-After` until then) for an unknown `kid`; while the issuer is down the
+   * last good keys keep verifying for an hour more, and without usable keys a request gets 503 with
+   * `Retry-After` (never 401).
    */
   readonly jwksUri?: string;
   /** The keys themselves, instead of `jwksUri` (a static key set). */

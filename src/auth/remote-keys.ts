@@ -5,6 +5,11 @@
  * for a bounded time. When no usable keys are left the refusal is `unavailable` (503 with
  * `Retry-After`, gRPC `UNAVAILABLE`): the issuer's fault, never "your token is invalid".
  *
+ * A token whose `kid` the held set lacks may be signed with a key the issuer rotated in since the last
+ * fetch (RFC 7517 §4.5; OpenID Connect Core §10.1.1): it is refused as `unavailable` until the cooldown
+ * lets a refetch go out, and as invalid only once a key set fetched after the `kid` was first seen still
+ * lacks it. Refetches for unknown keys go out at most once per cooldown, however many kids are made up.
+ *
  * @module
  */
 // jose documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
@@ -63,6 +68,8 @@ export type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput
 export function remoteKeys(url: URL, options: RemoteKeysOptions = REMOTE_KEYS_DEFAULTS): KeyResolver {
   let keys: LocalJWKSet | undefined;
   let fetchedAt = -Infinity;
+  // When the fetch that brought `keys` went out: a kid first seen before it and absent from it is unknown.
+  let keysFrom = -Infinity;
   let attemptedAt = -Infinity;
   let failures = 0;
   let retryAt = -Infinity;
@@ -77,6 +84,7 @@ export function remoteKeys(url: URL, options: RemoteKeysOptions = REMOTE_KEYS_DE
     inflight = fetchKeySet(url, options.timeoutMs).then(
       (set) => {
         keys = set;
+        keysFrom = now;
         fetchedAt = Date.now();
         failures = 0;
         retryAt = -Infinity;
@@ -93,8 +101,10 @@ export function remoteKeys(url: URL, options: RemoteKeysOptions = REMOTE_KEYS_DE
     return inflight;
   };
 
+  const seenAt = firstSeen();
   return async function resolveKey(header, token) {
-    const age = Date.now() - fetchedAt;
+    const arrived = Date.now();
+    const age = arrived - fetchedAt;
     if (age > options.maxAgeMs) {
       // Stale keys keep verifying while a refetch runs (or fails); none usable: wait for the fetch.
       if (age <= options.maxAgeMs + options.staleIfErrorMs) refresh().catch(() => {});
@@ -105,15 +115,38 @@ export function remoteKeys(url: URL, options: RemoteKeysOptions = REMOTE_KEYS_DE
       return await held(header, token);
     } catch (error) {
       if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
-      // An unknown key may be a rotated-in one: wait for the fetch under way, or refetch, at most once
-      // per cooldown; keys replaced meanwhile are tried at once.
+      // An unknown key may be a rotated-in one: wait for the fetch under way, or refetch once the
+      // cooldown allows; until then the answer is "retry then", not "your token is invalid".
+      const seen = seenAt(header.kid ?? "", arrived);
       if (inflight !== undefined) await inflight;
-      else if (keys === held) {
-        if (Date.now() - attemptedAt < options.cooldownMs) throw error;
+      else if (keys === held && seen > keysFrom) {
+        const wait = attemptedAt + options.cooldownMs - Date.now();
+        if (wait > 0) throw notYetPublished(wait);
         await refresh();
       }
-      return await keys!(header, token);
+      try {
+        return await keys!(header, token);
+      } catch (again) {
+        // A key set fetched after the kid was first seen still lacks it: the token is bad.
+        if (!(again instanceof errors.JWKSNoMatchingKey) || seen <= keysFrom) throw again;
+        throw notYetPublished(attemptedAt + options.cooldownMs - Date.now());
+      }
     }
+  };
+}
+
+/** The most unknown kids remembered; past it the oldest is forgotten (and waits one cooldown more). */
+const MAX_UNKNOWN_KIDS = 1024;
+
+/** Remembers when each unknown kid was first seen, bounded; returns the time for a kid. */
+function firstSeen(): (kid: string, now: number) => number {
+  const seen = new Map<string, number>();
+  return (kid, now) => {
+    const at = seen.get(kid);
+    if (at !== undefined) return at;
+    if (seen.size >= MAX_UNKNOWN_KIDS) seen.delete(seen.keys().next().value!);
+    seen.set(kid, now);
+    return now;
   };
 }
 
@@ -132,7 +165,15 @@ async function fetchKeySet(url: URL, timeoutMs: number): Promise<LocalJWKSet> {
 }
 
 function unavailable(retryAfterMs: number, cause?: unknown): ProtocolError {
-  return new ProtocolError(ErrorCode.Unavailable, "Service unavailable: the issuer's keys could not be read", {
+  return refusal("Service unavailable: the issuer's keys could not be read", retryAfterMs, cause);
+}
+
+function notYetPublished(retryAfterMs: number): ProtocolError {
+  return refusal("Service unavailable: the token's key is not in the issuer's key set yet", retryAfterMs);
+}
+
+function refusal(message: string, retryAfterMs: number, cause?: unknown): ProtocolError {
+  return new ProtocolError(ErrorCode.Unavailable, message, {
     data: { retryAfterMs: Math.max(1000, Math.ceil(retryAfterMs)) },
     cause,
   });

@@ -145,10 +145,21 @@ export function jsonRpcErrorResponse(
   headers?: Record<string, string>,
 ): Response {
   const wire = errorToWire(error, table, onError);
-  // A 503 or 429 tells when to come back (RFC 9110 §15.6.4, §10.2.3); on 200 the data says it.
-  const retryAfter = wire.status === 200 ? undefined : retryAfterOf(wire);
-  if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
+  const retry = retryHeaders(wire);
+  if (retry !== undefined) headers = { ...headers, ...retry };
   return wireErrorResponse(errorMessage(id, wire.code, wire.message, wire.data), wire.status, headers);
+}
+
+/**
+ * The `Retry-After` header of an error in its wire form: a 503 or 429 tells when to come back (RFC 9110
+ * §15.6.4, §10.2.3), from the error's `data.retryAfterMs`; on 200 the data says it.
+ *
+ * @param wire The error in its wire form.
+ * @returns `{ "retry-after": seconds }`, or `undefined` when the status or the error names no delay.
+ */
+export function retryHeaders(wire: JsonRpcErrorParts): Record<string, string> | undefined {
+  const retryAfter = wire.status === 200 ? undefined : retryAfterOf(wire);
+  return retryAfter === undefined ? undefined : { "retry-after": retryAfter };
 }
 
 /**

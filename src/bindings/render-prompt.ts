@@ -18,6 +18,7 @@ import {
   withResultMeta,
 } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
+import { echoed } from "../internal/echo.ts";
 
 /** Who asks for the rendering, as the wire decoded it: everything of a handler request but what is the prompt's. */
 export type PromptCaller = Pick<HandlerRequest, "params" | "meta" | "signal" | "sink" | "round" | "host">;
@@ -43,7 +44,7 @@ export async function renderPrompt(
   if (typeof name !== "string") throw invalid("name must be a string");
   const find = () => {
     const prompt = registry.prompt(name);
-    if (prompt === undefined) throw invalid(`unknown prompt ${JSON.stringify(name)}`, { prompt: name });
+    if (prompt === undefined) throw invalid(`unknown prompt ${echoed(JSON.stringify(name))}`, { prompt: echoed(name) });
     if (args !== undefined && !isObject(args)) throw invalid("arguments must be an object of strings");
     return prompt;
   };

@@ -14,6 +14,7 @@ import { createToolStream } from "./tool-stream.ts";
 import { baseHeaders, type FetchLike, type HeadersOption } from "./http.ts";
 import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
 import { type CallResult, callResultOf, toolFailureOf, valueOf } from "./result.ts";
+import { retryingTransport, type RetryOptions } from "./retry.ts";
 import { finishTask } from "./tasks.ts";
 import { ToolCache } from "./tool-cache.ts";
 import type {
@@ -81,6 +82,13 @@ export interface ClientOptions extends InputHandlers {
   /** Receives warnings, e.g. a tool dropped for an invalid `x-mcp-header`. */
   onWarning?: (message: string) => void;
   /**
+   * Retries of requests the server refused as unavailable (503 with `Retry-After`, -32603 with
+   * `data.reason: "unavailable"`, gRPC `UNAVAILABLE`), after the wait it names: reads, `tasks/get`,
+   * MCP-lite redeems, and calls refused before they ran; never a `tools/call` that may have run.
+   * Default: 3 attempts, 10 s of waiting in all; `false` turns retries off.
+   */
+  retry?: RetryOptions | false;
+  /**
    * Traces every request the client sends and carries the trace context to the server: `otelClient()`
    * from `@mcplite/sdk/otel` (OpenTelemetry, per the semantic conventions for MCP).
    */
@@ -126,7 +134,9 @@ export class Client<T = UntypedTools> {
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.skills = createSkillsApi({ request: (method, params) => this.request(method, params) });
-    this.#transport = options.telemetry === undefined ? transport : options.telemetry.instrument(transport);
+    // Retries wrap the traced transport once: each attempt is traced as the request it is.
+    const traced = options.telemetry === undefined ? transport : options.telemetry.instrument(transport);
+    this.#transport = retryingTransport(traced, options.retry);
     this.#options = options;
     const capabilities: Record<string, unknown> = { ...capabilitiesOf(options), ...options.capabilities };
     if (options.tasks !== false) {

@@ -9,6 +9,7 @@ import { ClientError, type RpcErrorBody, rpcErrorOf, TransportError } from "./er
 import { readSse, type SseCursor } from "./sse.ts";
 import type { RequestContext, ToolListing } from "./transport.ts";
 import { isObject } from "../internal/is-object.ts";
+import type { HeadersLike } from "../internal/headers-like.ts";
 
 /** A `fetch` function: the global one, or a server's own (in process), or one that adds auth. */
 export type FetchLike = (request: Request) => Response | Promise<Response>;
@@ -25,7 +26,7 @@ export interface ClientAuth {
 }
 
 /** Headers sent with every request: fixed, or computed per request (e.g. a fresh bearer token). */
-export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+export type HeadersOption = HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
 
 /** How an HTTP transport reaches the server. */
 export interface HttpOptions {
@@ -243,8 +244,11 @@ export function unreadable(response: Response, body: unknown): TransportError {
  */
 export async function httpError(response: Response): Promise<TransportError> {
   const text = await response.text().catch(() => "");
+  // `Retry-After` in seconds (RFC 9110 §10.2.3) becomes `data.retryAfterMs`, as servers' JSON errors say it.
+  const seconds = Number(response.headers.get("retry-after") ?? NaN);
   return new TransportError(`HTTP ${response.status} ${response.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`, {
     status: response.status,
+    ...(Number.isFinite(seconds) && seconds >= 0 ? { data: { retryAfterMs: seconds * 1000 } } : {}),
   });
 }
 

@@ -31,6 +31,7 @@ export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
 export type { ClientOptions, ListOptions } from "./client.ts";
 export type { Backoff } from "./call-loop.ts";
+export type { RetryEvent, RetryOptions } from "./retry.ts";
 export type {
   CallHandle,
   CallOptions,

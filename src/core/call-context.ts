@@ -24,7 +24,7 @@ import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
 import { validateStandard } from "./standard-result.ts";
 import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
 import { isObject } from "../internal/is-object.ts";
-import { logTo, type ServerLogger } from "./logger.ts";
+import { logTo, type ServerLogger, serverWarning } from "./logger.ts";
 import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
 
 /**
@@ -45,6 +45,31 @@ export interface ClientInfo {
   /** Other fields the client sent (title, description, websiteUrl, icons). */
   [key: string]: unknown;
 }
+
+/**
+ * Gives one of the server's own warnings from inside a request (request middleware has the context,
+ * not the server): to the server's `logger`, else once per process to `console.warn`.
+ *
+ * @param ctx The request's context.
+ * @param message The warning.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createContext, warnServer } from "./call-context.ts";
+ * const warnings: unknown[] = [];
+ * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(m), error() {} };
+ * const meta = { wire: "in-process" as const, headers: new Headers() };
+ * warnServer(createContext({ name: "t", signal: AbortSignal.abort(), meta }, undefined, logger), "mcplite: careful");
+ * assert.deepEqual(warnings, ["mcplite: careful"]);
+ * ```
+ */
+export function warnServer(ctx: CallContext, message: string): void {
+  serverWarning(loggerOf(ctx), message);
+}
+
+/** Reads a context's server logger; set by {@link CallContext}'s static block, which sees its private field. */
+let loggerOf: (ctx: CallContext) => ServerLogger | undefined;
 
 /** What is known about the caller of this request. */
 export interface CallMeta {
@@ -75,7 +100,7 @@ export interface CallMeta {
   readonly requestMeta?: Readonly<Record<string, unknown>>;
   /**
    * How the request reached the server, as OpenTelemetry's `network.transport` names it: `pipe` for
-   * stdio; absent over HTTP and HTTP/2 (TCP) and in process.
+   * stdio; absent over TCP (HTTP, HTTP/2, a WebSocket) and in process.
    */
   readonly transport?: "pipe";
 }
@@ -263,6 +288,9 @@ export class CallContext<TConfig = unknown> {
   #values: Map<symbol, unknown> | undefined;
   #lastProgress = -Infinity;
   readonly #logger: ServerLogger | undefined;
+  static {
+    loggerOf = (ctx) => ctx.#logger;
+  }
   #resultMeta: Record<string, unknown> | undefined;
   #client: ClientView | undefined;
 

@@ -31,6 +31,7 @@ export { callNow, runCall, runHandler, runRequest, unknownTool } from "./pipelin
 export { followPushed, runCancellation, runContinuation } from "./promise-runs.ts";
 export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./pipeline.ts";
 export { PROMISE_KIND } from "./promise-outcome.ts";
+export { continuationOwner } from "./redeem.ts";
 export type { PromiseState } from "./promise-outcome.ts";
 export { describePrompt, promptResultFromValue } from "./prompt.ts";
 export type { AnyPrompt, PromptDescriptor, PromptResult } from "./prompt.ts";

@@ -24,7 +24,7 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import { failedCall } from "./failure.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
 import { type Grouped, runHandlerInGroup, runToolInGroup } from "./group.ts";
-import { requireScopes } from "./scopes.ts";
+import { requireScopes, requireToolScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, nameOf, runMiddleware, type ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome, type InputRequiredOutcome } from "./outcome.ts";
@@ -35,6 +35,7 @@ import type { ValidationIssue, ValidationResult } from "./schema.ts";
 import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
 import { ToolPromise } from "./tool-promise.ts";
+import { echoed } from "../internal/echo.ts";
 
 /** A decoded tool call, as a binding hands it to {@link runCall}. */
 export interface CallRequest {
@@ -183,7 +184,7 @@ function executeFound(
   request: CallRequest,
   round: InputRound | undefined,
 ): CallOutcome | Promise<CallOutcome> {
-  if (tool.scopes !== undefined) requireScopes(tool.scopes, call.ctx.auth, `tool "${tool.name}"`);
+  requireToolScopes(tool, call.ctx.auth);
   // `1e400` decodes as Infinity and passes v.number(): refuse what JSON cannot carry back, by its path.
   const nonFinite = nonFinitePath(call.arguments);
   if (nonFinite !== undefined) {
@@ -358,9 +359,9 @@ function joinPartials(partials: unknown[]): ContentBlock[] {
 export function unknownTool(registry: Registry, name: string): ProtocolError {
   const available = [...registry.names];
   const suggestion = suggestName(name, available);
-  const data: Record<string, unknown> = { requested_tool: name, available_tools: available };
+  const data: Record<string, unknown> = { requested_tool: echoed(name), available_tools: available };
   if (suggestion !== undefined) data.suggestion = `Did you mean '${suggestion}'?`;
-  return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${name}`, { data });
+  return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${echoed(name)}`, { data });
 }
 
 function invalidArguments(tool: string, issues: ValidationIssue[]): ProtocolError {

@@ -6,7 +6,7 @@
  */
 import { askAll } from "./ask-all.ts";
 import { resultNotHeld } from "./continuations.ts";
-import { type CallContext, callerOf } from "./call-context.ts";
+import { type AuthInfo, type CallContext, callerOf } from "./call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
@@ -17,6 +17,7 @@ import type { Registry } from "./registry.ts";
 import { fail, toolResult } from "./result.ts";
 import { type DeferredState, ToolPromise } from "./tool-promise.ts";
 import { restartOf } from "./job-restart.ts";
+import { requireToolScopes } from "./scopes.ts";
 import { TokenError } from "../codec/token-error.ts";
 import type { AnyTool } from "./tool.ts";
 
@@ -56,8 +57,8 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
       cause: error,
     });
   }
-  const owner = registry.get(scope);
-  if (owner === undefined || owner.longRunning === undefined) {
+  const owner = continuationOwner(registry, scope, ctx.auth);
+  if (owner === undefined) {
     throw new ProtocolError(
       ErrorCode.InvalidParams,
       `This promise belongs to tool "${scope}", which this server does not serve`,
@@ -72,6 +73,26 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
     return "cancelled";
   }
   return await continuePromise(registry, owner, state.s, ctx);
+}
+
+/**
+ * The tool a verified continuation token (a promise token, an MCP task id) was issued by: the one
+ * place where a continuation finds its owner, on every wire. A caller that lacks the owner's scopes is
+ * refused here, with the refusal its first call would get (403 and the step-up challenge), before
+ * anything of the owner runs or is read: holding the token proves who the caller is, not what it may
+ * still do (MCP 2025-11-25, Authorization, Scope Challenge Handling).
+ *
+ * @param registry The registry.
+ * @param name The tool the token names.
+ * @param auth The caller of this request.
+ * @returns The tool, or `undefined` when this server serves no long-running tool of that name.
+ * @throws {ProtocolError} `permission_denied` (or `unauthenticated`) when the caller lacks its scopes.
+ */
+export function continuationOwner(registry: Registry, name: string, auth: AuthInfo | undefined): AnyTool | undefined {
+  const owner = registry.get(name);
+  if (owner === undefined || owner.longRunning === undefined) return undefined;
+  requireToolScopes(owner, auth);
+  return owner;
 }
 
 /**

@@ -164,6 +164,8 @@ export class Definitions implements Registry {
   readonly #resources = new Map<string, AnyResource>();
   readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
+  /** The resource registered for each view tools brought (MCP Apps), by the view's own resource. */
+  readonly #views = new Map<AnyResource, AnyResource>();
   readonly #caches = new Map<CacheSlot<unknown>, Map<string, unknown>>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
   readonly #features: Set<Feature>;
@@ -215,18 +217,15 @@ export class Definitions implements Registry {
   }
 
   /**
-   * Registers a tool, the resources it brings (its MCP App view), and with the first long-running one
-   * the `redeem` system tool.
+   * Registers a tool, the resources it brings (its MCP App view, which requires the tool's scopes unless
+   * it has its own), and with the first long-running one the `redeem` system tool.
    *
    * @param tool The tool.
    * @throws {TypeError} When a tool of that name exists already, or another resource holds its view's URI.
    */
   add(tool: AnyTool): void {
     if (this.#tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
-    // A view shared by several tools (MCP Apps) is registered once; another resource on its URI is refused.
-    for (const resource of tool.resources ?? []) {
-      if (this.#resources.get(resource.uri) !== resource) this.addResource(resource);
-    }
+    for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
     this.#bring(tool);
     this.#tools.set(tool.name, tool);
     if (tool.longRunning !== undefined && this.longRunning !== undefined) {
@@ -234,6 +233,27 @@ export class Definitions implements Registry {
       if (!this.#tools.has(redeem.name)) this.#tools.set(redeem.name, redeem);
     }
     this.#changed(TOOLS);
+  }
+
+  /**
+   * Registers a resource a tool brings (its MCP App view) once, however many tools bring it; another
+   * resource on its URI is refused. A view without scopes of its own (`defineApp().scopes()`) requires
+   * the scopes of every tool registered with it, the union: it shows what those tools return, and the
+   * server cannot tell which tool's result a host renders in it (MCP 2025-11-25, Authorization, Scope
+   * Challenge Handling). It is listed and readable only with them.
+   */
+  #addView(view: AnyResource, scopes: readonly string[] | undefined): void {
+    const held = this.#resources.get(view.uri);
+    const ours = held !== undefined && (held === view || held === this.#views.get(view)) ? held : undefined;
+    const inherited = view.scopes === undefined ? inheritedScopes(ours?.scopes, scopes) : undefined;
+    const next = inherited === undefined ? view : Object.freeze({ ...view, scopes: inherited });
+    if (ours === undefined) this.addResource(next);
+    else if (next.scopes?.length === ours.scopes?.length) return;
+    else {
+      this.#resources.set(view.uri, next); // in its place: the list keeps its order
+      this.#changed(RESOURCES);
+    }
+    this.#views.set(view, next);
   }
 
   /**
@@ -383,4 +403,13 @@ export class Definitions implements Registry {
     this.#caches.clear();
     for (const listener of this.#listeners) listener(change);
   }
+}
+
+/** The scopes a view requires with one more tool's: the union, or `undefined` while there are none. */
+function inheritedScopes(
+  held: readonly string[] | undefined,
+  added: readonly string[] | undefined,
+): readonly string[] | undefined {
+  if (added === undefined || added.length === 0) return held;
+  return Object.freeze([...new Set([...(held ?? []), ...added])]);
 }

@@ -12,6 +12,7 @@ import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDe
 import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";
 import type { Featured } from "./feature.ts";
+import { echoed } from "../internal/echo.ts";
 
 /** A caching hint (MCP SEP-2549): how long a result stays fresh, and who may share a cached copy. */
 export interface CacheHint {
@@ -141,7 +142,8 @@ export function contentsFromValue(value: ReadValue, uri: string, mimeType: strin
  * @returns The error (`resource_not_found`, with `data.uri`).
  */
 export function notFound(uri: string): ProtocolError {
-  return new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { data: { uri } });
+  const shown = echoed(uri);
+  return new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${shown}`, { data: { uri: shown } });
 }
 
 function withMime(

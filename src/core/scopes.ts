@@ -88,6 +88,21 @@ export function requireScopes(required: readonly string[] | undefined, auth: Aut
 }
 
 /**
+ * Refuses a caller that lacks a tool's scopes, as {@link requireScopes} does: on its call, and on every
+ * continuation of a call of it (a redeem, an MCP task's read, update or cancellation, a polling URL),
+ * so that a token that lost a scope since the call began (down-scoped, re-issued after a revocation)
+ * gets the same step-up challenge instead of the result (MCP 2025-11-25, Authorization, Scope
+ * Challenge Handling).
+ *
+ * @param tool The tool that made the call or issued the promise.
+ * @param auth The caller of this request.
+ * @throws {ProtocolError} When a scope is missing.
+ */
+export function requireToolScopes(tool: AnyTool, auth: AuthInfo | undefined): void {
+  if (tool.scopes !== undefined) requireScopes(tool.scopes, auth, `tool "${tool.name}"`);
+}
+
+/**
  * A key for list caches that differ by what a caller may see: empty when no definition has scopes (one
  * list for all), else the caller's relevant scopes, sorted.
  *

@@ -9,6 +9,7 @@ import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import type { CallContext } from "../core/call-context.ts";
 import type { AnyTool, ToolAnnotations } from "../core/tool.ts";
 import { isObject } from "../internal/is-object.ts";
+import type { HeadersLike } from "../internal/headers-like.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import { buildRequest, resultFromResponse } from "./http-call.ts";
 import { jsonSchemaInput } from "./json-schema-input.ts";
@@ -39,7 +40,7 @@ export interface ToolsFromOpenApiOptions {
    * "Bearer …" }`), or a function that gives them per call. The MCP caller's own token is never forwarded
    * unless this function does so from `ctx.meta.headers`.
    */
-  readonly headers?: HeadersInit | ((ctx: CallContext) => HeadersInit | Promise<HeadersInit>);
+  readonly headers?: HeadersLike | ((ctx: CallContext) => HeadersLike | Promise<HeadersLike>);
   /** The `fetch` to call the API with (default: the global one); a server's own `fetch` works too. */
   readonly fetch?: (request: Request) => Promise<Response>;
   /** Which operations become tools (default: every GET, POST, PUT, PATCH and DELETE). */

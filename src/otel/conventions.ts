@@ -42,10 +42,25 @@ const REGISTERED = Symbol.for("opentelemetry.js.api.1");
  */
 export function telemetryOff(): boolean {
   if ((globalThis as Record<symbol, unknown>)[REGISTERED] === undefined) return true; // one read, the common case
-  const tracers = trace.getTracerProvider();
-  if (!(tracers instanceof ProxyTracerProvider) || tracers.getDelegate() !== NOOP_TRACERS) return false;
-  return metrics.getMeterProvider().getMeter(SCOPE) === NOOP_METER;
+  return !tracingOn() && metrics.getMeterProvider().getMeter(SCOPE) === NOOP_METER;
 }
+
+/**
+ * Whether a tracer provider is registered with the copy of the OpenTelemetry API this package
+ * resolves. `trace.getTracerProvider()` is then the provider, or the API's proxy delegating to it;
+ * unregistered, it is the proxy delegating to the no-op provider. An SDK registered with another copy
+ * of the API that this one does not accept (an older minor reads no global a newer one registered)
+ * leaves this one unregistered too: nothing it records is exported.
+ *
+ * @returns `true` when spans would reach a registered provider.
+ */
+export function tracingOn(): boolean {
+  const tracers = trace.getTracerProvider();
+  return !(tracers instanceof ProxyTracerProvider) || tracers.getDelegate() !== NOOP_TRACERS;
+}
+
+/** The line that installs the OpenTelemetry API beside an SDK (the README's Observability section). */
+export const INSTALL_LINE = "npm i @opentelemetry/api @opentelemetry/sdk-trace";
 
 /** Bucket boundaries the conventions advise for the operation durations, in seconds. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];

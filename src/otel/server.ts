@@ -16,7 +16,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
-import type { CallMeta } from "../core/call-context.ts";
+import { type CallMeta, warnServer } from "../core/call-context.ts";
 import { McpliteError, ProtocolError } from "../core/error.ts";
 import { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "../core/trace-context.ts";
 import type { Call, Middleware } from "../core/middleware.ts";
@@ -27,10 +27,12 @@ import {
   contextFromHeaders,
   contextFromMeta,
   durationRecorder,
+  INSTALL_LINE,
   methodAttributes,
   SCOPE,
   spanName,
   telemetryOff,
+  tracingOn,
 } from "./conventions.ts";
 
 /**
@@ -56,7 +58,8 @@ export interface OtelOptions {
  * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
  * ERROR with `error.type = tool_error`; a protocol error sets `error.type` and `rpc.response.status_code`
  * to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
- * registered OpenTelemetry SDK, nothing is recorded.
+ * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
+ * server's `logger`, else `console.warn`) naming the install line.
  *
  * @param options Whether to record arguments and results.
  * @returns The middleware, for `server.use()`.
@@ -69,9 +72,12 @@ export interface OtelOptions {
  * import { otel } from "./mod.ts";
  *
  * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
- * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).use(otel());
- * // No SDK registered: the call is answered as usual and nothing is recorded.
+ * const warnings: string[] = [];
+ * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(String(m)), error() {} };
+ * const server = createServer({ name: "math", version: "1.0.0", logger }).tool(add).use(otel());
+ * // No SDK registered: the call is answered as usual, nothing is recorded, and the logger is told once.
  * assert.equal((await server.call("add", { a: 1, b: 2 })).kind, "answer");
+ * assert.equal(warnings.filter((w) => w.includes("npm i @opentelemetry/api")).length, 1);
  * ```
  */
 export function otel(options: OtelOptions = {}): Middleware {
@@ -82,9 +88,17 @@ export function otel(options: OtelOptions = {}): Middleware {
     "MCP request duration as observed on the receiver, from the time it was received until the result is sent",
   );
   const { recordArguments = false, recordResults = false } = options;
+  let checked = false;
 
-  // Without a registered SDK the request is only passed on: no span, no clock, no attributes.
-  return (call, next) => telemetryOff() ? next() : traced(call, next);
+  return (call, next) => {
+    if (!checked) {
+      // Checked at the first request, not here: the SDK may be registered after `otel()` is created.
+      checked = true;
+      if (!tracingOn()) warnServer(call.ctx, NO_PROVIDER);
+    }
+    // Without a registered SDK the request is only passed on: no span, no clock, no attributes.
+    return telemetryOff() ? next() : traced(call, next);
+  };
 
   async function traced(call: Call, next: () => Promise<unknown>): Promise<unknown> {
     const started = performance.now();
@@ -124,6 +138,11 @@ export function otel(options: OtelOptions = {}): Middleware {
     }
   }
 }
+
+/** The warning of an `otel()` whose first request finds no tracer provider registered. */
+const NO_PROVIDER = "mcplite: otel() records no spans: no OpenTelemetry tracer provider is registered with the " +
+  "@opentelemetry/api this package resolves. Register the SDK before serving, and install the API beside it so " +
+  `that both share one copy (${INSTALL_LINE}).`;
 
 /**
  * Adds what the request's metadata says: its protocol version and transport, then its id and session.

@@ -64,8 +64,15 @@ export interface Route {
   /**
    * Answers a request the server's gate refused before `handle` saw it (the Host or Origin check, or
    * authentication: then with its `WWW-Authenticate` challenge added), in the shape of the route's wire: a JSON-RPC error on MCP and MCP-lite, an error envelope on Webtools.
+   * `id` is the refused request's JSON-RPC id, read for a route that {@link Route.jsonRpc speaks JSON-RPC}
+   * when authentication refused it (`null` when unreadable).
    */
-  readonly refuse: (error: ProtocolError) => Response;
+  readonly refuse: (error: ProtocolError, id?: string | number | null) => Response;
+  /**
+   * Whether the route's bodies are JSON-RPC requests: a request authentication refused then has its id
+   * read (a small body only, `src/server/refused-id.ts`) and echoed in the error.
+   */
+  readonly jsonRpc?: boolean;
   /** The HTTP methods it answers (`"POST"`, `"GET, HEAD"`), for CORS preflights; the one asked for when absent. */
   readonly methods?: string;
 }

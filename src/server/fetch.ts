@@ -16,6 +16,7 @@ import type { Gate, GateAnswer } from "./gate.ts";
 import { METADATA_PATH } from "./protected-resource.ts";
 import { JSON_HEADERS } from "./responses.ts";
 import { retryAfterOf } from "./retry-after.ts";
+import { refusedRequestId } from "./refused-id.ts";
 
 /** What a Worker (or a framework) passes as `fetch`'s third argument. */
 export interface ExecutionContextLike {
@@ -145,7 +146,9 @@ function protect(route: Route, gate: Gate): Route {
         caller = await gate.authenticate(request);
       } catch (error) {
         const refusal = error as ProtocolError; // the gate refuses with protocol errors only
-        const refused = challenged(route.refuse(refusal), gate.challenge(refusal, path));
+        // JSON-RPC 2.0 §5: the error answers the request's id when it can be read (cheaply: refused-id.ts).
+        const id = route.jsonRpc === true ? await refusedRequestId(request) : null;
+        const refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path));
         // An issuer that is down: 503 says when to retry (RFC 9110 §10.2.3), whatever the route's shape.
         const retryAfter = retryAfterOf(refusal);
         return retryAfter === undefined || refused.headers.has("retry-after")

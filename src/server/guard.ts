@@ -9,6 +9,7 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { hostnameOf } from "../internal/url.ts";
 import { routedByHost } from "./routed-by-host.ts";
+import { echoed } from "../internal/echo.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "::1"];
 
@@ -58,7 +59,7 @@ export function createRequestGuard(
         if (!hosts.has(host)) {
           throw new ProtocolError(
             ErrorCode.Forbidden,
-            `Host "${host}" is not allowed; list it in the server's allowedHosts option`,
+            `Host "${echoed(host)}" is not allowed; list it in the server's allowedHosts option`,
           );
         }
         const slash = url.indexOf("/", url.indexOf("//") + 2);
@@ -74,6 +75,6 @@ export function createRequestGuard(
       const host = hostnameOf(lower);
       if (anyHost || (routed ? host === hostnameOf(url) : hosts.has(host))) return;
     }
-    throw new ProtocolError(ErrorCode.Forbidden, `Origin "${origin}" is not allowed`);
+    throw new ProtocolError(ErrorCode.Forbidden, `Origin "${echoed(origin)}" is not allowed`);
   };
 }

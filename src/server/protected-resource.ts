@@ -67,7 +67,8 @@ export function resourceMetadataUrl(origin: string, pathname: string): string {
  * in its challenge when a token was sent, or `permission_denied` (403, `PERMISSION_DENIED`) with an
  * `insufficient_scope` challenge; the error carries the challenge (`challengeOf()` reads it). No message
  * or challenge holds the token. A verifier that throws `unavailable` (its issuer is down) passes it on:
- * 503 with `Retry-After`, gRPC `UNAVAILABLE`. Carriers call it through the server's gate.
+ * 503 with `Retry-After`, gRPC `UNAVAILABLE`, its data saying `processed: false` (nothing ran). Carriers call
+ * it through the server's gate.
  *
  * @param auth The server's authentication.
  * @param request The request (its headers and URL; its body is not read).
@@ -116,8 +117,9 @@ export async function authenticate(auth: ServerAuth, request: Request): Promise<
   try {
     info = await auth.verify(bearer.token, request);
   } catch (error) {
-    // The verifier could not decide (its issuer is down): a retryable refusal, not an invalid token.
-    if (error instanceof ProtocolError && error.code === ErrorCode.Unavailable) throw error;
+    // The verifier could not decide (its issuer is down): a retryable refusal, not an invalid token;
+    // nothing ran, so the client may send even a tool call again (`processed: false`).
+    if (error instanceof ProtocolError && error.code === ErrorCode.Unavailable) throw notProcessed(error);
     if (error instanceof Error && error.message !== "" && !error.message.includes(bearer.token)) {
       reason = error.message;
     }
@@ -136,4 +138,13 @@ export async function authenticate(auth: ServerAuth, request: Request): Promise<
     });
   }
   return { ...info, token: bearer.token };
+}
+
+/** A refusal of the gate, made before anything ran: says so in its data, for clients that retry. */
+function notProcessed(error: ProtocolError): ProtocolError {
+  const data = typeof error.data === "object" && error.data !== null ? error.data : {};
+  return new ProtocolError(ErrorCode.Unavailable, error.message, {
+    data: { reason: "unavailable", ...data, processed: false },
+    cause: error,
+  });
 }

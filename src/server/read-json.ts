@@ -7,6 +7,7 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { readBody } from "./read-body.ts";
 import { parseJson } from "./parse-json.ts";
 import type { ResolvedOptions } from "./binding.ts";
+import { echoed } from "../internal/echo.ts";
 
 /**
  * Tells whether a `Content-Type` value is JSON (`application/json`, with or without parameters, or
@@ -52,7 +53,7 @@ export function readJsonNow(request: Request, options: ResolvedOptions): unknown
   if (!isJsonContentType(contentType)) {
     throw new ProtocolError(
       ErrorCode.UnsupportedMediaType,
-      `Unsupported Content-Type ${JSON.stringify(contentType ?? "")}: send application/json`,
+      `Unsupported Content-Type ${echoed(JSON.stringify(contentType ?? ""))}: send application/json`,
     );
   }
   // Text first: as fast as the runtime's own `json()`, and it lets the encoding and the nesting be

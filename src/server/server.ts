@@ -20,6 +20,7 @@ import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool, InferToolInput } from "../core/tool.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
+import type { HeadersLike } from "../internal/headers-like.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding.ts";
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
 import { createGate } from "./gate.ts";
@@ -49,7 +50,7 @@ export interface ServerCallOptions {
   /** Receives the partials of a streaming tool. */
   onPartial?: (partial: unknown) => void;
   /** Headers the handler sees as `ctx.meta.headers`. */
-  headers?: HeadersInit;
+  headers?: HeadersLike;
   /** The caller, as `ctx.auth` (promise tokens and `requestState` are bound to its `subject`). */
   auth?: AuthInfo;
   /** The answers to an `input_required` outcome's requests, by key. */

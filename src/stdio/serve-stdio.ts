@@ -100,6 +100,7 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   const connection = new ServerConnection(attachListener(server).core, out, {
     mcp: options.mcp,
     maxMessageBytes: maxLineBytes,
+    transport: "pipe",
   });
   const restoreConsole = ports === undefined ? undefined : consoleToStderr();
   const removeSignals = ports?.onSignal((signal) => void stop(new Error(`the server received ${signal}`)));

@@ -28,8 +28,11 @@ export interface ServerConnectionOptions {
   readonly host?: Host;
   /** The headers every request of the connection sees as `ctx.meta.headers` (a WebSocket's upgrade request). */
   readonly headers?: Headers;
-  /** The wire, as error messages name it (default `stdio`). */
-  readonly wire?: string;
+  /**
+   * What carries the messages, as OpenTelemetry's `network.transport` names it: `pipe` for stdio,
+   * `tcp` for a WebSocket.
+   */
+  readonly transport: "pipe" | "tcp";
 }
 
 /**
@@ -56,12 +59,22 @@ export class ServerConnection {
     this.#core = core;
     this.#out = out;
     this.#maxMessageBytes = options.maxMessageBytes;
-    this.#wire = options.wire ?? "stdio";
+    this.#wire = options.transport === "pipe" ? "stdio" : "a WebSocket";
     const host = options.host ?? NO_HOST;
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
-    this.#mcp = new McpOverStdio(ctx, out, host, options.headers);
+    const piped = options.transport === "pipe";
+    this.#mcp = new McpOverStdio(ctx, out, host, piped, options.headers);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host, ctx.settings.holdMs, options.headers);
+    this.#lite = new LiteOverStdio(
+      core,
+      out,
+      ctx.inFlight,
+      this.#mcp,
+      host,
+      ctx.settings.holdMs,
+      piped,
+      options.headers,
+    );
   }
 
   /**

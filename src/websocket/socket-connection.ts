@@ -51,7 +51,7 @@ export function socketConnection(
     // A socket queues frames in send order: a message is handed over when sent.
     flush: () => SENT,
   };
-  const connection = new ServerConnection(core, out, { ...options, host, headers, wire: "a WebSocket" });
+  const connection = new ServerConnection(core, out, { ...options, host, headers, transport: "tcp" });
   /** Forgets the socket and aborts its running calls (ctx.signal); no answer is written after. */
   const end = (reason: string) => {
     if (socket === undefined) return;

@@ -3,8 +3,9 @@
  * running the tests), against servers this process serves; the page it prints is loaded in Chromium.
  * It renders the forecast example's view (our `connectApp()`) and carries its Refresh call to the
  * app-only tool; and it renders a view written with the official `App` class, carries its
- * `callServerTool()`, refuses its call to a model-only tool (SEP-1865, Visibility), and shows its
- * `ui/message`. Screenshots go to a temp directory.
+ * `callServerTool()`, refuses its call to a model-only tool (SEP-1865, Visibility), shows its
+ * `ui/message`, answers its `listServerResources()` from the server, and tears it down when it asks
+ * (`requestTeardown()`). Screenshots go to a temp directory.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -32,6 +33,7 @@ function officialViewServer() {
       `<button id="double">Double</button><p id="doubled"></p>` +
       `<button id="secret">Secret</button><p id="refused"></p>` +
       `<button id="message">Message</button>` +
+      `<button id="resources">Resources</button><p id="listed"></p><button id="close">Close</button>` +
       `<script type="module">${script}</script></body></html>`,
   );
   return createServer({ name: "calc", version: "1.0.0" })
@@ -139,7 +141,7 @@ describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {
     }
   });
 
-  it("renders a view written with the official App class, carries its calls and refuses model-only tools", async () => {
+  it("renders a view written with the official App class: its calls, model-only refusals, resource list and teardown", async () => {
     const listener = await serve(officialViewServer(), { port: 0, hostname: "127.0.0.1", quiet: true });
     listeners.push(listener);
     const { url, child } = await startPreview([`${listener.url}/mcp`, "add", "--args", '{"a": 2, "b": 3}']);
@@ -157,7 +159,16 @@ describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {
       await view.locator("#refused", { hasText: /^refused: .*not callable from the view/ }).waitFor();
       await view.locator("#message").click();
       await page.locator("#events li", { hasText: "hello from the official view" }).waitFor();
+      // The host advertises serverResources: the view's listServerResources() gets the server's list.
+      await view.locator("#resources").click();
+      await view.locator("#listed", { hasText: /^resources / }).waitFor();
+      assert.equal(await view.locator("#listed").innerText(), "resources ui://calc/view");
       await page.screenshot({ path: join(shots, "preview-official-app.png") });
+      // SEP-1865, Cleanup: the view asks to close; the host sends ui/resource-teardown, then removes it.
+      await view.locator("#close").click();
+      await page.locator("#events li", { hasText: "the view cleaned up" }).waitFor();
+      await page.locator("#events li", { hasText: "view removed" }).waitFor();
+      assert.equal(await page.locator("iframe#view").count(), 0);
     } finally {
       assert.ok(await stopPreview(child), "Ctrl-C ends the preview cleanly");
     }

@@ -1,12 +1,13 @@
 /**
  * `mcplite inspect` against a server that speaks only the 2025 revisions: the official TypeScript
  * SDK's v1 `McpServer` (`@modelcontextprotocol/sdk` 1.32) over Streamable HTTP. Who the server is
- * comes from its `initialize` answer, and each argument's constraints are printed.
+ * comes from its `initialize` answer, and each argument's constraints are printed. Against our server
+ * with no prompts, at its bare origin (tools over MCP-lite), the prompts section says there are none.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { z } from "zod";
-import { serve } from "../../mod.ts";
+import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { runCli } from "./cli-helpers.ts";
@@ -74,6 +75,22 @@ describe("mcplite inspect against a 2025-only server (official SDK v1)", () => {
       assert.match(String(server?.protocolVersion), /^2025-/);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe("mcplite inspect against a server without prompts", () => {
+  it("says there are none, not that the reply was unexpected", async () => {
+    const server = createServer({ name: "plain", version: "1.0.0" })
+      .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"));
+    const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    try {
+      const run = await runCli(["inspect", listener.url]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.doesNotMatch(run.stdout, /Unexpected reply/);
+      assert.match(run.stdout, /^Prompts: none \(Method not found: this server defines no prompts\)$/m);
+    } finally {
+      await listener.close();
     }
   });
 });

@@ -60,6 +60,38 @@ describe("otel() without a registered SDK", () => {
   });
 });
 
+/** A server traced by `otel()` whose logger keeps its warnings. */
+function warnedServer() {
+  const warnings: string[] = [];
+  const logger = { debug() {}, info() {}, warn: (message: unknown) => void warnings.push(String(message)), error() {} };
+  const server = createServer({ name: "warned", version: "1.0.0", logger }).tool(add).use(otel());
+  return { server, warnings };
+}
+
+describe("otel(): the warning when no tracer provider is registered", () => {
+  it("without one, the logger gets exactly one warning, naming the install line", async () => {
+    const { server, warnings } = warnedServer();
+    for (let i = 0; i < 3; i++) assert.equal((await server.call("add", { a: i, b: 1 })).kind, "answer");
+    await server.fetch(modernRequest("tools/list"));
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(warnings[0], /no OpenTelemetry tracer provider is registered/);
+    assert.match(warnings[0], /npm i @opentelemetry\/api @opentelemetry\/sdk-trace/);
+  });
+
+  it("with one registered, no warning", async () => {
+    const recorded = registerSdk();
+    try {
+      const { server, warnings } = warnedServer();
+      assert.equal((await server.call("add", { a: 1, b: 1 })).kind, "answer");
+      await server.fetch(modernRequest("tools/list"));
+      assert.deepEqual(warnings, []);
+      assert.ok(recorded.spans().length > 0);
+    } finally {
+      await recorded.close();
+    }
+  });
+});
+
 describe("otel() and otelClient() with the SDK registered", () => {
   let recorded: Recorded;
   let listener: Listener;
@@ -220,6 +252,19 @@ describe("otel() and otelClient() with the SDK registered", () => {
     assert.equal(span.parentSpanContext?.spanId, PARENT_ID);
     assert.equal(span.attributes["network.transport"], "pipe");
     assert.equal(span.attributes["jsonrpc.request.id"], "9");
+  });
+
+  it("initialize's duration point carries the version it negotiated, not the header's default", async () => {
+    const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    const response = await server.fetch(post("/mcp", { jsonrpc: "2.0", id: 1, method: "initialize", params }, {
+      accept: "application/json, text/event-stream",
+    }));
+    assert.equal((await response.json()).result.protocolVersion, "2025-11-25");
+    const points = await recorded.histogram("mcp.server.operation.duration");
+    const initialize = points.filter((point) => point.attributes["mcp.method.name"] === "initialize");
+    // An earlier test initialized at 2025-06-18 (also without the header): one point per version asked.
+    const versions = initialize.map((point) => point.attributes["mcp.protocol.version"]).sort();
+    assert.deepEqual(versions, ["2025-06-18", "2025-11-25"]);
   });
 
   it("the duration histograms have points, by method and tool", async () => {

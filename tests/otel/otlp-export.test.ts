@@ -3,7 +3,8 @@
  * encoding) sends what `otel()` and `otelClient()` recorded to a receiver this test starts on
  * 127.0.0.1, which decodes the OTLP/JSON export requests: the agent's span, our client's CLIENT span
  * and the server's SERVER span arrive in one trace, with the conventions' attributes and the
- * instrumentation scope `@mcplite/sdk`.
+ * instrumentation scope `@mcplite/sdk`. Every wire reports its `network.transport` (`tcp` over HTTP,
+ * WebSocket and gRPC, `pipe` over stdio), and `initialize` the version it negotiated.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -13,13 +14,33 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
 import * as v from "valibot";
-import { createServer, defineTool, serve } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
+import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
+import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
+import { grpcTransport } from "../../src/client/transports/grpc.ts";
+import { createStdioTransport } from "../../src/client/transports/stdio.ts";
+import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
 import { otel, otelClient } from "../../src/otel/mod.ts";
-import { type OtlpReceiver, SPAN_KIND_CLIENT, SPAN_KIND_SERVER, startOtlpReceiver } from "./otlp-receiver.ts";
+import { runtimeCommand } from "../helpers/stdio.ts";
+import { modernRequest } from "../helpers/request.ts";
+import {
+  type OtlpReceiver,
+  type OtlpSpan,
+  type ReceivedSpan,
+  SPAN_KIND_CLIENT,
+  SPAN_KIND_SERVER,
+  startOtlpReceiver,
+} from "./otlp-receiver.ts";
 import { inAgentStep } from "./telemetry.ts";
+
+const CHILD = fileURLToPath(new URL("../helpers/traced-stdio-server.ts", import.meta.url));
 
 const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
   .handle(({ a, b }) => a + b);
@@ -27,6 +48,7 @@ const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v
 describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
   let receiver: OtlpReceiver;
   let app: Listener;
+  let grpc: GrpcListener;
   let provider: TracerProvider;
 
   before(async () => {
@@ -38,8 +60,14 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     trace.setGlobalTracerProvider(provider);
-    const server = createServer({ name: "exported", version: "1.0.0", heartbeatMs: 0 }).tool(add).use(otel());
+    const server = createServer({
+      name: "exported",
+      version: "1.0.0",
+      heartbeatMs: 0,
+      bindings: [mcpLiteBinding(), mcpBinding(), webtoolsBinding(), grpcBinding(), webSocketBinding()],
+    }).tool(add).use(otel());
     app = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    grpc = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
   });
 
   after(async () => {
@@ -47,6 +75,7 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
     propagation.disable();
     context.disable();
     await provider.shutdown();
+    await grpc.close();
     await app.close();
     await receiver.close();
   });
@@ -81,5 +110,135 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
     assert.equal(attributes["gen_ai.tool.name"], "add");
     assert.equal(attributes["gen_ai.operation.name"], "execute_tool");
     assert.equal(attributes["network.transport"], "tcp");
+  });
+
+  /** The SERVER span named `name` exported after the first `from` spans, waited for at most 15 s. */
+  async function serverSpan(from: number, name: string): Promise<OtlpSpan> {
+    await provider.forceFlush();
+    const deadline = Date.now() + 15_000;
+    const match = ({ span }: ReceivedSpan) => span.kind === SPAN_KIND_SERVER && span.name === name;
+    for (;;) {
+      const found = receiver.received.slice(from).find(match);
+      if (found !== undefined) return found.span;
+      const names = receiver.received.slice(from).map(({ span }) => span.name).join(", ");
+      assert.ok(Date.now() < deadline, `no SERVER span ${name} arrived (got: ${names})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Sends one JSON-RPC message on a new socket and waits for its answer (WHATWG WebSockets). */
+  async function overWebSocket(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const socket = new WebSocket(`${app.url.replace("http", "ws")}/mcp-lite/v1/ws`, "mcp-lite.v1");
+    try {
+      return await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no answer on the WebSocket")), 10_000);
+        socket.onopen = () => socket.send(JSON.stringify(message));
+        socket.onerror = () => reject(new Error("the WebSocket failed"));
+        socket.onmessage = (event) => {
+          const answer = JSON.parse(String(event.data));
+          if (answer.id === message.id) {
+            clearTimeout(timer);
+            resolve(answer);
+          }
+        };
+      });
+    } finally {
+      socket.close();
+    }
+  }
+
+  const initialize = (id: string) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "otlp", version: "1.0.0" } },
+  });
+
+  it("initialize carries the version it negotiated, and every wire its network.transport", async () => {
+    const seen: Record<string, { transport?: string; version?: string }> = {};
+    const record = (wire: string, span: OtlpSpan) => {
+      const attributes = new Map((span.attributes ?? []).map(({ key, value }) => [key, value.stringValue]));
+      seen[wire] = { transport: attributes.get("network.transport"), version: attributes.get("mcp.protocol.version") };
+    };
+
+    // MCP 2025-11-25 over HTTP: initialize has no MCP-Protocol-Version header; its result names the version.
+    let from = receiver.received.length;
+    const initialized = await fetch(`${app.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(initialize("http-init")),
+    });
+    assert.equal((await initialized.json()).result.protocolVersion, "2025-11-25");
+    record("MCP 2025 HTTP", await serverSpan(from, "initialize"));
+
+    from = receiver.received.length;
+    const modern = modernRequest("tools/call", { name: "add", arguments: { a: 1, b: 1 } });
+    const answered = await fetch(`${app.url}/mcp`, { method: "POST", headers: modern.headers, body: modern.body });
+    assert.equal((await answered.json()).result.content[0].text, "2");
+    record("MCP 2026 HTTP", await serverSpan(from, "tools/call add"));
+
+    from = receiver.received.length;
+    const lite = await fetch(`${app.url}/mcp-lite/v1/calltools`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "add", arguments: { a: 1, b: 2 } },
+      }),
+    });
+    assert.equal(lite.status, 200);
+    await lite.body?.cancel();
+    record("MCP-lite HTTP", await serverSpan(from, "tools/call add"));
+
+    from = receiver.received.length;
+    const liteCall = {
+      jsonrpc: "2.0",
+      id: "ws-lite",
+      method: "tools/call",
+      params: { name: "add", arguments: { a: 2, b: 2 } },
+    };
+    assert.ok("result" in await overWebSocket(liteCall));
+    record("MCP-lite WebSocket", await serverSpan(from, "tools/call add"));
+
+    from = receiver.received.length;
+    const overSocket = await overWebSocket(initialize("ws-init"));
+    assert.equal((overSocket.result as Record<string, unknown>).protocolVersion, "2025-11-25");
+    record("MCP WebSocket", await serverSpan(from, "initialize"));
+
+    from = receiver.received.length;
+    const viaGrpc = createClient(grpcTransport(createGrpcTransport({ baseUrl: grpc.url })));
+    assert.equal(String(await viaGrpc.call("add", { a: 3, b: 3 })), "6");
+    await viaGrpc.close();
+    record("gRPC", await serverSpan(from, "tools/call add"));
+
+    from = receiver.received.length;
+    const viaWebtools = createClient(createWebtoolsTransport(`${app.url}/webtools`));
+    assert.deepEqual((await viaWebtools.listTools()).map((tool) => tool.name), ["add"]);
+    await viaWebtools.close();
+    record("Webtools", await serverSpan(from, "tools/list"));
+
+    // stdio: a server in its own process, exporting to the same receiver.
+    from = receiver.received.length;
+    const env = { ...process.env, OTLP_TRACES_URL: receiver.tracesUrl } as Record<string, string>;
+    const viaStdio = createClient(createStdioTransport({ ...runtimeCommand(CHILD), env }));
+    try {
+      assert.equal(String(await viaStdio.call("add", { a: 4, b: 4 })), "8");
+      record("stdio", await serverSpan(from, "tools/call add"));
+    } finally {
+      await viaStdio.close();
+    }
+
+    assert.deepEqual(seen, {
+      "MCP 2025 HTTP": { transport: "tcp", version: "2025-11-25" },
+      "MCP 2026 HTTP": { transport: "tcp", version: "2026-07-28" },
+      "MCP-lite HTTP": { transport: "tcp", version: undefined },
+      "MCP-lite WebSocket": { transport: "tcp", version: undefined },
+      "MCP WebSocket": { transport: "tcp", version: "2025-11-25" },
+      "gRPC": { transport: "tcp", version: undefined },
+      "Webtools": { transport: "tcp", version: undefined },
+      stdio: { transport: "pipe", version: "2026-07-28" }, // our stdio client speaks MCP 2026
+    }, JSON.stringify(seen));
   });
 });

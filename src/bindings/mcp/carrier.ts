@@ -59,6 +59,11 @@ export interface Carrier extends SignalSource {
   readonly connectionHeaders?: Headers;
   /** What the platform handed `fetch` besides the request (a Worker's `env` and `waitUntil`). */
   readonly host: Host;
+  /**
+   * Whether the messages come through a pipe (stdio) rather than over TCP (HTTP, a WebSocket): what
+   * OpenTelemetry's `network.transport` reports. Absent means TCP.
+   */
+  readonly piped?: boolean;
   /** Aborted when the client goes away; a persistent carrier's requests abort through the in-flight table. */
   readonly signal: AbortSignal;
   /**
@@ -81,8 +86,9 @@ export interface Carrier extends SignalSource {
    * @param exchange The request (or the message that failed).
    * @param message The serialised error response.
    * @param status The HTTP status that carries the error.
+   * @param headers The headers that go with that status (`Retry-After` of a 503), for HTTP.
    */
-  fail(exchange: Exchange, message: string, status: number): void;
+  fail(exchange: Exchange, message: string, status: number, headers?: Record<string, string>): void;
   /**
    * Opens a subscription's own stream (`subscriptions/listen`, HTTP). A persistent carrier has none:
    * the subscription's messages go out through `send` until the request is cancelled. Absent where

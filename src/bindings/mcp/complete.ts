@@ -15,6 +15,7 @@ import {
   requireScopes,
 } from "../../core/mod.ts";
 import { findTemplate } from "./resolve-resource.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /** What a completion refers to: a prompt by name, or a resource template by its template. */
 export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
@@ -54,18 +55,18 @@ export async function complete(registry: Registry, request: CompletionRequest): 
   const ref = request.ref;
   if (ref.type === "ref/prompt") {
     const prompt = registry.prompt(ref.name);
-    if (prompt === undefined) throw invalid(`Unknown prompt: ${ref.name}`);
+    if (prompt === undefined) throw invalid(`Unknown prompt: ${echoed(ref.name)}`);
     requireScopes(prompt.scopes, request.auth, `prompt "${prompt.name}"`);
     names = prompt.arguments.map((a) => a.name);
     completers = prompt.completers;
   } else {
     const template = findTemplate(registry, ref.uri);
-    if (template === undefined) throw invalid(`Unknown resource template: ${ref.uri}`);
+    if (template === undefined) throw invalid(`Unknown resource template: ${echoed(ref.uri)}`);
     requireScopes(template.scopes, request.auth, `resource "${template.uri}"`);
     names = template.template!.variables;
     completers = template.completers;
   }
-  if (!names.includes(request.argument)) throw invalid(`Unknown argument: ${request.argument}`);
+  if (!names.includes(request.argument)) throw invalid(`Unknown argument: ${echoed(request.argument)}`);
   const completer = completers?.get(request.argument);
   if (completer === undefined) return EMPTY;
   const values = await completer(request.value, { arguments: request.arguments, signal: request.signal });

@@ -14,7 +14,7 @@ import {
   resultMessage,
   serialisedResultMessage,
 } from "../jsonrpc.ts";
-import { errorToWire, type StatusTable } from "../jsonrpc-error.ts";
+import { errorToWire, retryHeaders, type StatusTable } from "../jsonrpc-error.ts";
 import { CachedBody } from "./caching.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import type { LegacySession } from "./envelope.ts";
@@ -139,7 +139,8 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
   fail(error: unknown): void {
     if (this.#silenced()) return;
     const wire = errorToWire(error, this.table, this.#ctx.report);
-    this.#carrier.fail(this, errorMessage(this.id, wire.code, wire.message, wire.data), wire.status);
+    const message = errorMessage(this.id, wire.code, wire.message, wire.data);
+    this.#carrier.fail(this, message, wire.status, retryHeaders(wire));
   }
 
   /** Hands the carrier the result; a subscription's work lasts until it closes. */

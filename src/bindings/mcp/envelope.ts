@@ -15,6 +15,7 @@ import {
   PARTIALS_META,
   PROTOCOL_VERSION_HEADER,
 } from "../../internal/mcp-wire.ts";
+import { echoed } from "../../internal/echo.ts";
 
 export { LEGACY_VERSIONS, META, MODERN_VERSION, MODERN_VERSIONS, PROTOCOL_VERSION_HEADER };
 
@@ -114,7 +115,10 @@ export function parseModernEnvelope(
   if (!served.modern.includes(version)) throw unsupportedVersion(version, served);
   const logLevel = meta[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(logLevel)}`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
+    );
   }
   const info = meta[META.clientInfo];
   return {
@@ -147,17 +151,22 @@ export function parseLegacyEnvelope(
   session: LegacySession | undefined,
   served: ServedVersions = ALL_VERSIONS,
 ): Envelope {
-  const version = headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
+  // `initialize` runs at the version it negotiates (what its result answers), not the header's default.
+  const negotiated = rpc.method === "initialize" ? negotiateVersion(rpc.params.protocolVersion, served) : undefined;
+  const version = negotiated ?? headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
   if (headerVersion !== null && rpc.method !== "initialize" && !served.legacy.includes(version)) {
-    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
-      data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: version },
+    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${echoed(version)}`, {
+      data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: echoed(version) },
     });
   }
   const meta = rpc.params._meta;
   const record = typeof meta === "object" && meta !== null ? meta as Record<string, unknown> : undefined;
   const logLevel = record?.[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(logLevel)}`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
+    );
   }
   return {
     era: "legacy",
@@ -171,6 +180,27 @@ export function parseLegacyEnvelope(
 }
 
 /**
+ * The version `initialize` answers with (MCP 2025-11-25, Lifecycle, "Version Negotiation"): the one the
+ * client asked for when the server serves it, else the newest 2025-era one the server serves.
+ *
+ * @param asked The `protocolVersion` the client sent.
+ * @param served The revisions the server serves.
+ * @returns The version, or `undefined` when the server serves no 2025-era revision.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiateVersion } from "./envelope.ts";
+ * const served = { modern: MODERN_VERSIONS, legacy: LEGACY_VERSIONS };
+ * assert.equal(negotiateVersion("2025-06-18", served), "2025-06-18");
+ * assert.equal(negotiateVersion("1999-01-01", served), LEGACY_VERSIONS[0]);
+ * ```
+ */
+export function negotiateVersion(asked: unknown, served: ServedVersions): string | undefined {
+  return typeof asked === "string" && served.legacy.includes(asked) ? asked : served.legacy[0];
+}
+
+/**
  * The error for a revision the server does not serve: -32022 with the revisions of the request's era
  * that it does serve, or, when it serves none of that era, those of the other (a client then falls back).
  *
@@ -180,8 +210,8 @@ export function parseLegacyEnvelope(
  */
 export function unsupportedVersion(version: string, served: ServedVersions): ProtocolError {
   const supported = served.modern.length > 0 ? served.modern : served.legacy;
-  return new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${version}`, {
-    data: { supported, requested: version },
+  return new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${echoed(version)}`, {
+    data: { supported, requested: echoed(version) },
   });
 }
 

@@ -12,6 +12,7 @@ import type { Binding, Host, ServerCore } from "../../server/binding.ts";
 import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJsonNow } from "../../server/read-json.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
+import type { JsonRpcId } from "../jsonrpc.ts";
 import { respondBatch } from "./batch.ts";
 import { META } from "./envelope.ts";
 import { InFlight } from "./in-flight.ts";
@@ -77,9 +78,10 @@ export function mcpBinding(options: McpOptions = {}): Binding {
         );
       }
     };
-    const refuse = (error: ProtocolError) => jsonRpcErrorResponse(null, error, legacyErrorToWire, ctx.report);
+    const refuse = (error: ProtocolError, id: JsonRpcId = null) =>
+      jsonRpcErrorResponse(id, error, legacyErrorToWire, ctx.report);
     return {
-      routes: new Map([[path, { handle, refuse, methods: "POST" }]]),
+      routes: new Map([[path, { handle, refuse, methods: "POST", jsonRpc: true }]]),
       // x-mcp-header declarations fail when the tool is registered, not on its first call.
       checkTool: (tool) => void paramHeadersOf(tool),
     };

@@ -15,12 +15,13 @@ import {
 } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { featureExtensions } from "./feature.ts";
-import { type Era, unsupportedVersion } from "./envelope.ts";
+import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /** The capabilities, per era and carrier. */
 const CAPABILITIES = new CacheSlot<Capabilities>("mcp:capabilities");
@@ -141,7 +142,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const { protocolVersion: asked, capabilities, clientInfo } = request.rpc.params;
   const served = ctx.core.options.protocolVersions;
   // MCP 2025-11-25, Lifecycle: echo a served version, else offer the newest served one.
-  const protocolVersion = typeof asked === "string" && served.legacy.includes(asked) ? asked : served.legacy[0];
+  const protocolVersion = negotiateVersion(asked, served);
   if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served);
   const { name, version, title, instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
@@ -178,9 +179,13 @@ export const ping: McpMethod = () => ({});
 export const setLevel: McpMethod = (ctx, request) => {
   const level = request.rpc.params.level;
   if (!LOG_LEVELS.includes(level as LogLevel)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(level)}`, {
-      data: { levels: LOG_LEVELS },
-    });
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid params: unknown log level ${echoed(JSON.stringify(level))}`,
+      {
+        data: { levels: LOG_LEVELS },
+      },
+    );
   }
   const session = ctx.sessions.get(request.session);
   if (session !== undefined) session.logLevel = level as LogLevel;

@@ -21,6 +21,7 @@ import {
   type AnyTool,
   type CallContext,
   callerOf,
+  continuationOwner,
   ErrorCode,
   hasEnded,
   type InputRequest,
@@ -280,9 +281,9 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
   const codec = registry.runtime.continuations.codec;
   try {
     const claims = await codec.verify(taskId, { kind: TASK_KIND, caller: callerOf(caller.auth) });
-    const owner = registry.get(claims.scope);
+    const owner = continuationOwner(registry, claims.scope, caller.auth); // refuses a caller lacking its scopes
     const state = claims.state as TaskState;
-    if (owner?.longRunning !== undefined && typeof state === "object" && state !== null) {
+    if (owner !== undefined && typeof state === "object" && state !== null) {
       if (typeof state.t === "string") caller.set(ISSUED_BY, state.t); // telemetry links the poll to the issuing call
       return {
         taskId: taskId as string,

@@ -134,9 +134,9 @@ class HttpCarrier implements Carrier, Due {
     this.#settle(Response.json(resultEnvelope(exchange.id, result), { headers }));
   }
 
-  fail(_exchange: Exchange, message: string, status: number): void {
+  fail(_exchange: Exchange, message: string, status: number, headers?: Record<string, string>): void {
     if (this.#writer !== undefined) this.#finish(message); // already a stream: the error goes last
-    else this.#settle(wireErrorResponse(message, status));
+    else this.#settle(wireErrorResponse(message, status, headers));
   }
 
   listen(_exchange: Exchange, subscription: Subscription): void {

@@ -49,7 +49,7 @@ export interface McpRequest {
   readonly sse: boolean;
   /** The 2025-era session id, if the request carries one. */
   readonly session: string | null;
-  /** Whether the carrier is a pipe (stdio), with no HTTP headers. */
+  /** Whether the carrier is a pipe (stdio) rather than TCP (HTTP, a WebSocket). */
   readonly piped: boolean;
   /** What the platform handed `fetch` besides the request (a Worker's `env` and `waitUntil`). */
   readonly host: Host;

@@ -26,6 +26,7 @@ import type { McpContext, McpMethod, McpRequest } from "./request.ts";
 import { modernErrorToWire } from "./status.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
 import { toolsCall, toolsList } from "./tools.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /**
  * Methods of the stateless 2026-07-28 revision that every server serves; resources, prompts,
@@ -118,7 +119,9 @@ export function route(
   const registry = ctx.core.registry;
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
     featureMethod(registry, rpc.method, modern);
-  if (method === undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+  if (method === undefined) {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
+  }
   // Each request on a carrier without headers gets its own (a copy of its connection's, as a WebSocket's
   // upgrade request): a handler may set some on ctx.meta.headers.
   const headers = http ?? new Headers(carrier.connectionHeaders);
@@ -128,7 +131,7 @@ export function route(
     headers,
     sse: carrier.streaming,
     session,
-    piped: http === undefined,
+    piped: carrier.piped === true,
     host: carrier.host,
   };
   return { request, method: throughMiddleware(registry, rpc.method, method) };

@@ -12,6 +12,7 @@ import { listReply } from "./pagination.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod, McpRequest } from "./request.ts";
 import type { McpFeature } from "./feature.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /** A skill entry (SEP-2640): its URI, frontmatter, and the complete manifest of its files. */
 function entryOf(skill: Skill): Record<string, unknown> {
@@ -69,7 +70,7 @@ export const skillsGet: McpMethod = (ctx, request) => {
   const uri = uriParam(request);
   const skill = registry.skill(uri);
   if (skill === undefined) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: no skill at ${uri}`, { data: { uri } });
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: no skill at ${echoed(uri)}`, { data: { uri } });
   }
   const hint = ctx.settings.listCache;
   const result: Record<string, unknown> = { skill: entryOf(skill) };
@@ -114,7 +115,7 @@ export const directoryRead: McpMethod = (ctx, request) => {
     }
   }
   if (children.size === 0) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a skill directory`, {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${echoed(uri)} is not a skill directory`, {
       data: { uri },
     });
   }

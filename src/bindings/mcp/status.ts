@@ -2,7 +2,9 @@
  * MCP's tables from error codes to JSON-RPC codes and HTTP statuses, one per era. A JSON-RPC error
  * travels with HTTP 200 unless the transport spec assigns a status (MCP 2025-11-25 and 2026-07-28,
  * Streamable HTTP; Authorization): clients read a 4xx or 5xx as a transport failure and lose the
- * JSON-RPC code, so a handler's error, an internal error and a rate limit stay on 200.
+ * JSON-RPC code, so a handler's error, an internal error and a rate limit stay on 200. A dependency
+ * that is down (`unavailable`) is 503 with `Retry-After` (RFC 9110 §15.6.4), as on every other wire; its
+ * body still carries -32603 with `data.reason: "unavailable"` for clients that read it.
  *
  * @module
  */

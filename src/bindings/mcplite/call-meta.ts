@@ -14,7 +14,7 @@ import type { JsonRpcId } from "../jsonrpc.ts";
  * @param headers The request's headers (fresh ones over stdio: a handler may set some).
  * @param id The JSON-RPC id.
  * @param params The request's params.
- * @param piped Whether the request came over stdio.
+ * @param piped Whether the request came through a pipe (stdio) rather than TCP (HTTP, a WebSocket).
  * @returns The call metadata.
  */
 export function liteCallMeta(

@@ -41,6 +41,7 @@ import {
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
 import { litePrompts } from "./prompt-feature.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
@@ -84,7 +85,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
     const report = (error: unknown) => registry.runtime.onError?.(error);
     const fail = (id: JsonRpcId, error: unknown) =>
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
-    const refuse = (error: ProtocolError) => fail(null, error);
+    const refuse = (error: ProtocolError, id: JsonRpcId = null) => fail(id, error);
 
     /** A POST listing (`{"tools":[…]}`, `{"prompts":[…]}`) for the caller, inside the request middleware. */
     const listRoute = (method: string, bytes: (auth: AuthInfo | undefined) => Uint8Array<ArrayBuffer>): RouteHandler =>
@@ -153,7 +154,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
         if (rpc.method !== "prompts/get") {
-          throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+          throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
         }
         const started = Date.now();
         const { name, arguments: args } = rpc.params;
@@ -173,9 +174,11 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
 
     const routes = new Map<string, Route>();
     routes.set(base + PROMPTS_PATH, { handle: listPrompts, refuse, methods: "POST" });
-    routes.set(base + PROMPT_GET_PATH, { handle: getPrompt, refuse, methods: "POST" });
+    routes.set(base + PROMPT_GET_PATH, { handle: getPrompt, refuse, methods: "POST", jsonRpc: true });
     for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse, methods: "POST" });
-    for (const path of CALL_PATHS) routes.set(base + path, { handle: callTools, refuse, methods: "POST" });
+    for (const path of CALL_PATHS) {
+      routes.set(base + path, { handle: callTools, refuse, methods: "POST", jsonRpc: true });
+    }
     return { routes };
   };
 }
@@ -214,7 +217,9 @@ export function liteCall(
   sink?: CallSink,
   onPartial?: (partial: unknown) => void,
 ): CallRequest {
-  if (rpc.method !== "tools/call") throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${rpc.method}`);
+  if (rpc.method !== "tools/call") {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
+  }
   if (rpc.id === undefined) {
     throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
   }

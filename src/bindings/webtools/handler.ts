@@ -33,6 +33,7 @@ import { retryAfterOf } from "../../server/retry-after.ts";
 import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
 import { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
+import { echoed } from "../../internal/echo.ts";
 
 /** The metadata documents, per version and scope set. */
 const DOCUMENT = new CacheSlot<Promise<MetadataDocument>>("webtools:metadata");
@@ -135,7 +136,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     if (version === undefined || version === latest) return latestEntry;
     const entry = older.get(version);
     if (entry === undefined) {
-      throw new ProtocolError(ErrorCode.UnsupportedVersion, `Webtool version not found: ${version}`, {
+      throw new ProtocolError(ErrorCode.UnsupportedVersion, `Webtool version not found: ${echoed(version)}`, {
         data: { requested_version: version, available_versions: [latest, ...older.keys()] },
       });
     }
@@ -176,7 +177,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     const tool = registry.get(body.action);
     if (tool === undefined) {
       const data = unknownTool(registry, body.action).data;
-      throw new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${body.action}`, { data });
+      throw new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${echoed(body.action)}`, { data });
     }
     const { config } = body;
     if (config !== undefined && !isObject(config)) {

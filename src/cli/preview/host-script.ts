@@ -2,8 +2,10 @@
  * The preview host's half of MCP Apps (SEP-1865), run in the preview page: it answers the view's
  * `ui/initialize` with the host context, sends `ui/notifications/tool-input` and, once the tool
  * answered, `ui/notifications/tool-result` after `ui/notifications/initialized` (Lifecycle), and
- * carries the view's `tools/call` and `resources/read` to the CLI's `/rpc` endpoint; `ui/message`,
- * `ui/open-link`, `ui/update-model-context` and logs are shown beside the view. This function is
+ * carries the view's `tools/call`, `resources/read`, `resources/list` and `resources/templates/list` to
+ * the CLI's `/rpc` endpoint; `ui/message`, `ui/open-link`, `ui/update-model-context` and logs are shown
+ * beside the view. The view is torn down (`ui/resource-teardown`, then removed) from the page's button
+ * or when it asks (`ui/notifications/request-teardown`). This function is
  * serialised into the page (`String(hostMain)`): it must use nothing from outside its body.
  *
  * @module
@@ -87,6 +89,8 @@ export function hostMain(config: HostConfig): void {
     ping: () => ({}),
     "tools/call": (params) => rpc("tools/call", params),
     "resources/read": (params) => rpc("resources/read", params),
+    "resources/list": (params) => rpc("resources/list", params),
+    "resources/templates/list": (params) => rpc("resources/templates/list", params),
     "ui/open-link": (params) => {
       note("open-link", params.url);
       g.open(String(params.url), "_blank", "noopener,noreferrer");
@@ -127,6 +131,10 @@ export function hostMain(config: HostConfig): void {
       else if (message.method === "ui/notifications/size-changed" && typeof message.params?.height === "number") {
         iframe.style.height = `${message.params.height}px`;
       } else if (message.method === "notifications/message") note(`log ${message.params?.level}`, message.params?.data);
+      else if (message.method === "ui/notifications/request-teardown") {
+        note("request-teardown", "the view asked to close");
+        teardown("the view asked to close");
+      }
       return;
     }
     const handler = handlers[message.method];
@@ -139,8 +147,12 @@ export function hostMain(config: HostConfig): void {
       post({ id: message.id, error: { code: error?.code ?? -32603, message: String(error?.message ?? error) } });
     }
   });
-  byId("teardown").onclick = () => {
-    // SEP-1865, Cleanup: ask the view first, and remove it once it answered (or after a second).
+  let tornDown = false;
+  const teardown = (reason: string) => {
+    if (tornDown) return;
+    tornDown = true;
+    // SEP-1865, Cleanup: ask the view first, and remove it once it answered (or after a second). A
+    // view's `ui/notifications/request-teardown` asks the host to do this; the host decides, and does.
     const id = 1e9 + Math.floor(Math.random() * 1e6);
     const remove = () => {
       pending.delete(id);
@@ -148,8 +160,9 @@ export function hostMain(config: HostConfig): void {
       note("teardown", "view removed");
     };
     pending.set(id, remove);
-    post({ id, method: "ui/resource-teardown", params: { reason: "closed in the preview" } });
+    post({ id, method: "ui/resource-teardown", params: { reason } });
     setTimeout(() => pending.has(id) && remove(), 1000);
   };
+  byId("teardown").onclick = () => teardown("closed in the preview");
   iframe.src = "/view";
 }

@@ -1,6 +1,10 @@
 /**
- * The preview page: the view in a sandboxed iframe (scripts only, an opaque origin: it reaches the
+ * The preview page: the view in a sandboxed iframe (scripts and forms, an opaque origin: it reaches the
  * page and the server through `postMessage` alone), the tool's result and what the view sent beside it.
+ * Forms are allowed because without `allow-forms` a `<form>` never even fires `submit` (HTML, "Form
+ * submission algorithm": a sandboxed-forms document returns before it), so a view's form could not be
+ * handled by its own script; it opens no new way out, since the view may navigate itself by script
+ * anyway and has neither `allow-same-origin`, `allow-popups` nor `allow-top-navigation`.
  *
  * @module
  */

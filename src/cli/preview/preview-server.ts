@@ -1,7 +1,8 @@
 /**
  * The preview's HTTP side, on 127.0.0.1: the page, the view (under the CSP its resource asks for,
  * SEP-1865, Content Security Policy Enforcement), and `/rpc`, which carries the page's requests to the
- * MCP server through the CLI's client. The view may call only tools whose visibility includes
+ * MCP server through the CLI's client (`tools/call`, `resources/read`, `resources/list`,
+ * `resources/templates/list`). The view may call only tools whose visibility includes
  * `"app"` (SEP-1865, Visibility); `/rpc` answers only requests that carry the page's secret.
  *
  * @module
@@ -95,6 +96,12 @@ async function forward(session: PreviewSession, method: string, params: Record<s
     }
     case "resources/read":
       return await client.readResource(String(params.uri), { signal });
+    case "resources/list": // what the host advertises as `serverResources` (SEP-1865, Host Capabilities)
+    case "resources/templates/list": {
+      // One page per request, as the view asked: only its cursor goes on.
+      const cursor = typeof params.cursor === "string" ? { cursor: params.cursor } : {};
+      return await client.request(method, cursor, { signal });
+    }
     default:
       throw Object.assign(new Error(`Method not found: ${method}`), { code: -32601 });
   }

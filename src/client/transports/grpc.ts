@@ -10,6 +10,7 @@
 /** @ignore */
 import type { ClientAuth } from "../http.ts";
 import { withTraceHeaders } from "../trace-context.ts";
+import type { HeadersLike } from "../../internal/headers-like.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { createFetchClient } from "@connectrpc/connect/protocol";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
@@ -46,7 +47,7 @@ export interface GrpcTransportOptions {
   /** The `fetch` to use (default: the global one). */
   fetch?: typeof fetch;
   /** Headers sent with every call (e.g. `authorization`). */
-  headers?: HeadersInit;
+  headers?: HeadersLike;
   /** OAuth for protected servers (`oauth({…})`, `clientCredentials({…})`), wrapping `fetch`. */
   auth?: ClientAuth;
 }
@@ -175,7 +176,7 @@ function promptInfo(prompt: Prompt): Record<string, unknown> {
 }
 
 /** The call's metadata: the configured headers, with the trace context when the client's telemetry set one. */
-function metadataOf(headers: HeadersInit | undefined, ctx: RequestContext): HeadersInit | undefined {
+function metadataOf(headers: HeadersLike | undefined, ctx: RequestContext): HeadersLike | undefined {
   return ctx.traceContext === undefined ? headers : withTraceHeaders(new Headers(headers), ctx);
 }
 

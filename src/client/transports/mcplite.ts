@@ -111,13 +111,16 @@ class McpliteTransport implements Transport {
     const response = await this.#http.post(path, headers, body, ctx.signal);
     if (!response.ok) throw await this.#failure(response, method, ctx.signal);
     const parsed = await readJsonBody(response, ctx.signal);
+    const reply = replyFrom(parsed, response);
+    // A JSON-RPC error is an answer on either endpoint (`POST /prompts` of a server without prompts: -32601).
+    if (reply !== undefined && !reply.ok) {
+      throw errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });
+    }
     if (method === "prompts/list") {
       if (!isObject(parsed) || !Array.isArray(parsed.prompts)) throw unreadable(response, parsed);
       return { kind: "complete", result: parsed };
     }
-    const reply = replyFrom(parsed, response);
-    if (reply === undefined) throw unreadable(response, parsed);
-    if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });
+    if (reply === undefined || !reply.ok) throw unreadable(response, parsed);
     return replyFromLite(reply.result);
   }
 

