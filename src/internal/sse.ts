@@ -1,5 +1,8 @@
 /**
- * A Server-Sent Events response body with keep-alives and cancellation.
+ * A Server-Sent Events response body with keep-alives and cancellation. What is written waits in the
+ * stream's queue until the server hands it to the network (WHATWG Streams, `desiredSize`): a client
+ * that stops reading would grow it without end, so past `maxQueuedBytes` the stream is errored (the
+ * connection drops) and the run is cancelled, as a client that went away.
  *
  * @module
  */
@@ -22,9 +25,17 @@ export interface SseStreamOptions {
   heartbeatMs: number;
   /** Writes one keep-alive; defaults to a `:` comment. */
   heartbeat?: (writer: SseWriter) => void;
-  /** Called when the client goes away before the stream ended. */
+  /** Called when the client goes away before the stream ended (or reads too slowly, past `maxQueuedBytes`). */
   onCancel?: () => void;
+  /** The most bytes written but not yet sent before the stream is dropped (default {@link MAX_QUEUED_BYTES}). */
+  maxQueuedBytes?: number;
 }
+
+/** The default bound of what an SSE stream queues for a client that does not read: 8 MiB. */
+export const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
+/** Counts a chunk by its bytes, with no high-water mark: `desiredSize` is minus the bytes queued. */
+const BYTES: QueuingStrategy<Uint8Array> = { highWaterMark: 0, size: (chunk) => chunk.byteLength };
 
 /**
  * Creates an SSE body driven by `run`; the stream closes when `run` settles.
@@ -40,12 +51,19 @@ export function createSseStream(
   let timer: ReturnType<typeof setInterval> | undefined;
   let open = true;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
   const write = (text: string) => {
     if (!open) return;
     try {
       controller.enqueue(encoder.encode(text));
     } catch {
       open = false;
+      return;
+    }
+    if (-(controller.desiredSize ?? 0) > maxQueuedBytes) {
+      stop();
+      controller.error(new Error(`the client fell ${maxQueuedBytes} bytes behind the stream`));
+      options.onCancel?.();
     }
   };
   const writer: SseWriter = {
@@ -86,5 +104,5 @@ export function createSseStream(
       stop();
       options.onCancel?.();
     },
-  });
+  }, BYTES);
 }

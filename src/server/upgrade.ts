@@ -20,6 +20,11 @@ export interface AcceptedSocket {
    */
   send(text: string): void;
   /**
+   * The bytes sent but not yet handed to the network (WHATWG WebSockets, `bufferedAmount`; Bun's
+   * `getBufferedAmount()`): what a peer that stops reading leaves queued in this process.
+   */
+  readonly bufferedAmount: number;
+  /**
    * Closes the socket (RFC 6455 §7.1.2).
    *
    * @param code The status code (§7.4).
@@ -85,9 +90,13 @@ export interface BunWebSocketOptions {
   ): Response | undefined | Promise<Response | undefined>;
   /** The handlers that hand each socket's events to the route that accepted it. */
   readonly websocket: {
-    open(
-      socket: { readonly data: unknown; send(data: string): number; close(code?: number, reason?: string): void },
-    ): void;
+    open(socket: {
+      readonly data: unknown;
+      /** Answers the bytes sent, -1 when queued, 0 when dropped (past Bun's `backpressureLimit`). */
+      send(data: string): number;
+      getBufferedAmount(): number;
+      close(code?: number, reason?: string): void;
+    }): void;
     message(socket: { readonly data: unknown }, message: string | Uint8Array): void;
     close(socket: { readonly data: unknown }, code: number, reason: string): void;
   };
@@ -121,11 +130,17 @@ export function bunWebSocket(
       return Promise.resolve(app.fetch(request)).then((response) => tookOver(response) ? undefined : response);
     },
     websocket: {
-      open: (socket) =>
+      open: (socket) => {
+        // Bun drops a frame past its `backpressureLimit` (send answers 0): count it as queued without bound.
+        let dropped = false;
         (socket.data as SocketEvents).open({
-          send: (text) => void socket.send(text),
+          send: (text) => void (dropped ||= socket.send(text) === 0),
+          get bufferedAmount() {
+            return dropped ? Infinity : socket.getBufferedAmount();
+          },
           close: (code, reason) => socket.close(code, reason),
-        }),
+        });
+      },
       message: (socket, message) => (socket.data as SocketEvents).message(message),
       close: (socket, code, reason) => (socket.data as SocketEvents).close(code, reason),
     },
@@ -207,15 +222,28 @@ export function listen(socket: WebSocket, events: SocketEvents): void {
     send: (text) => {
       if (socket.readyState === 1 /* OPEN */) socket.send(text);
     },
+    get bufferedAmount() {
+      return socket.bufferedAmount;
+    },
     close: (code, reason) => socket.close(code, reason),
   };
-  // A Worker's accepted end is open already, and fires no `open`.
-  if (socket.readyState === 1) events.open(accepted);
-  else socket.addEventListener("open", () => events.open(accepted));
-  socket.binaryType = "arraybuffer";
-  socket.addEventListener("message", (event) => {
+  const open = () => events.open(accepted);
+  const message = (event: MessageEvent) => {
     const data = event.data;
     events.message(typeof data === "string" ? data : new Uint8Array(data as ArrayBuffer));
-  });
-  socket.addEventListener("close", (event) => events.close(event.code, event.reason));
+  };
+  const close = (event: CloseEvent) => {
+    // Deno keeps a socket its peer dropped (no closing handshake) reachable after `close`: let go of
+    // the route's handlers, so the connection behind them (its calls, caller, headers) is freed.
+    socket.removeEventListener("open", open);
+    socket.removeEventListener("message", message);
+    socket.removeEventListener("close", close);
+    events.close(event.code, event.reason);
+  };
+  // A Worker's accepted end is open already, and fires no `open`.
+  if (socket.readyState === 1) open();
+  else socket.addEventListener("open", open);
+  socket.binaryType = "arraybuffer";
+  socket.addEventListener("message", message);
+  socket.addEventListener("close", close);
 }

@@ -2,7 +2,9 @@
  * Writes whole lines to the output, in order. Each message is one `write` of its text and newline
  * (MCP 2025-11-25, Transports: stdio: "Messages ... MUST NOT contain embedded newlines"; JSON text
  * never does), so concurrent answers never interleave. A failed write (the reader closed the pipe)
- * marks the output broken once; later lines are dropped.
+ * marks the output broken once; later lines are dropped. The bytes handed over but not yet written
+ * are counted: a reader that stops reading (the pipe fills) makes {@link LineWriter.room} wait, and
+ * the connection reads no more requests until they drain.
  *
  * @module
  */
@@ -19,16 +21,38 @@ export class LineWriter implements MessageOut {
   readonly #onBroken: (error: unknown) => void;
   #last: Promise<void> = Promise.resolve();
   #broken = false;
+  readonly #maxQueuedBytes: number;
+  /** Bytes handed to `write` whose write has not settled. */
+  #queued = 0;
+  #roomMade: (() => void) | undefined;
 
   /**
    * Creates a writer.
    *
    * @param write Writes bytes to the output.
    * @param onBroken Called once when a write fails.
+   * @param maxQueuedBytes The bytes written but not yet taken by the reader past which {@link room} waits.
    */
-  constructor(write: WriteBytes, onBroken: (error: unknown) => void) {
+  constructor(write: WriteBytes, onBroken: (error: unknown) => void, maxQueuedBytes: number = 8 * 1024 * 1024) {
     this.#write = write;
     this.#onBroken = onBroken;
+    this.#maxQueuedBytes = maxQueuedBytes;
+  }
+
+  /**
+   * Waits until the bytes not yet written are within the bound (at once when they are, or the output broke).
+   *
+   * @returns When there is room.
+   */
+  room(): Promise<void> | undefined {
+    if (this.#queued <= this.#maxQueuedBytes || this.#broken) return undefined;
+    return new Promise((resolve) => {
+      const previous = this.#roomMade;
+      this.#roomMade = () => {
+        previous?.();
+        resolve();
+      };
+    });
   }
 
   /** Whether a write failed (nothing more reaches the reader). */
@@ -46,12 +70,18 @@ export class LineWriter implements MessageOut {
     // The sink queues writes in call order (a WritableStream writer, Node's stream.write): hand each
     // line over at once rather than waiting for the previous one, and keep the last for flush().
     let written: Promise<void> | void;
+    const bytes = encoder.encode(message + "\n");
     try {
-      written = this.#write(encoder.encode(message + "\n"));
+      written = this.#write(bytes);
     } catch (error) {
       return this.#fail(error);
     }
-    if (written !== undefined) this.#last = written.catch((error) => this.#fail(error));
+    if (written === undefined) return;
+    this.#queued += bytes.byteLength;
+    this.#last = written.then(() => this.#taken(bytes.byteLength), (error) => {
+      this.#taken(bytes.byteLength);
+      this.#fail(error);
+    });
   }
 
   /**
@@ -63,9 +93,21 @@ export class LineWriter implements MessageOut {
     return this.#last;
   }
 
+  #taken(bytes: number): void {
+    this.#queued -= bytes;
+    if (this.#queued <= this.#maxQueuedBytes) this.#wake();
+  }
+
+  #wake(): void {
+    const made = this.#roomMade;
+    this.#roomMade = undefined;
+    made?.();
+  }
+
   #fail(error: unknown): void {
     if (this.#broken) return;
     this.#broken = true;
+    this.#wake();
     this.#onBroken(error);
   }
 }

@@ -52,6 +52,7 @@ export class LiteOverStdio {
   readonly #report: (error: unknown) => void;
   readonly #host: Host;
   readonly #pushMs: number;
+  readonly #headers: Headers | undefined;
   readonly #piped: boolean;
 
   /**
@@ -64,6 +65,7 @@ export class LiteOverStdio {
    * @param host The caller and platform values of the connection.
    * @param pushMs How long a streamed call follows the deferred work it started (`mcp.holdMs`).
    * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
+   * @param headers The headers of the connection (a WebSocket's upgrade request), seen by every request.
    */
   constructor(
     core: ServerCore,
@@ -73,8 +75,10 @@ export class LiteOverStdio {
     host: Host,
     pushMs: number = PUSH_MS,
     piped = true,
+    headers?: Headers,
   ) {
     this.#piped = piped;
+    this.#headers = headers;
     this.#host = host;
     this.#pushMs = pushMs;
     this.#core = core;
@@ -97,7 +101,7 @@ export class LiteOverStdio {
       const registry = this.#core.registry;
       if (rpc.method === "tools/list") {
         if (registry.runtime.middleware.length === 0) return this.#out.send(listLine(registry, id, this.#host.auth));
-        const meta = liteCallMeta(new Headers(), id, rpc.params, this.#piped);
+        const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
         const listing = {
           method: rpc.method,
           params: rpc.params,
@@ -114,8 +118,8 @@ export class LiteOverStdio {
         return;
       }
       const running = this.#inFlight.start(this.#scope, id);
-      // Its own headers per request: a handler may set some on ctx.meta.headers.
-      const meta = liteCallMeta(new Headers(), id, rpc.params, this.#piped);
+      // Its own headers per request (a copy of the connection's): a handler may set some on ctx.meta.headers.
+      const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
       const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
       const notify = stream ? this.#notifier(id) : undefined;
       const sink: CallSink | undefined = notify && {

@@ -29,6 +29,7 @@ export class McpOverStdio implements Carrier {
   readonly streaming = true;
   readonly persistent = true;
   readonly headers = undefined;
+  readonly connectionHeaders: Headers | undefined;
   readonly host: Host;
   readonly piped: boolean;
   /**
@@ -54,11 +55,13 @@ export class McpOverStdio implements Carrier {
    * @param out The connection's output.
    * @param host The caller and platform values of the connection (a WebSocket's upgrade request).
    * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
+   * @param headers The headers of the connection (a WebSocket's upgrade request), seen by every request.
    */
-  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST, piped = true) {
+  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST, piped = true, headers?: Headers) {
     this.#ctx = ctx;
     this.host = host;
     this.piped = piped;
+    this.connectionHeaders = headers;
     this.#out = out;
     this.#pushes = new ConnectionPushes(ctx.core.registry, (message) => out.send(message));
   }

@@ -90,6 +90,8 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   const exit = options.exit ?? ports !== undefined;
 
   let stopping: Promise<void> | undefined;
+  let stopped!: () => void;
+  const stoppedSignal = new Promise<void>((resolve) => (stopped = resolve));
   const source = readerOf(input);
   const out = new LineWriter(write, () => void stop(new Error("the output closed")));
   // The gate has nothing to check on stdio: no Host or Origin, no CORS, and no bearer token, since the
@@ -106,6 +108,7 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
 
   function stop(reason: Error): Promise<void> {
     return stopping ??= (async () => {
+      stopped(); // a wait for the output to drain ends too
       source.cancel(); // a pending read ends: the loop below finishes
       await settlesWithin(connection.close(reason), graceMs);
       if (!out.broken) await settlesWithin(out.flush(), 400);
@@ -121,7 +124,13 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
       while (stopping === undefined) {
         const next = await source.read();
         if (next.done || stopping !== undefined) break;
-        for (const line of splitter.push(next.value)) connection.receive(line);
+        for (const line of splitter.push(next.value)) {
+          // A reader that stops reading stdout: read no more requests until what it was sent drains.
+          const room = out.room();
+          if (room !== undefined) await Promise.race([room, stoppedSignal]);
+          if (stopping !== undefined) break;
+          connection.receive(line);
+        }
       }
       const last = splitter.finish();
       if (last !== undefined && stopping === undefined) connection.receive(last);

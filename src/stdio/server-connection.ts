@@ -26,6 +26,8 @@ export interface ServerConnectionOptions {
   readonly maxMessageBytes: number;
   /** The caller and platform values the connection's requests run with (default: none). */
   readonly host?: Host;
+  /** The headers every request of the connection sees as `ctx.meta.headers` (a WebSocket's upgrade request). */
+  readonly headers?: Headers;
   /**
    * What carries the messages, as OpenTelemetry's `network.transport` names it: `pipe` for stdio,
    * `tcp` for a WebSocket.
@@ -44,6 +46,7 @@ export class ServerConnection {
   readonly #lite: LiteOverStdio;
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   readonly #maxMessageBytes: number;
+  readonly #wire: string;
 
   /**
    * Creates a connection.
@@ -56,12 +59,22 @@ export class ServerConnection {
     this.#core = core;
     this.#out = out;
     this.#maxMessageBytes = options.maxMessageBytes;
+    this.#wire = options.transport === "pipe" ? "stdio" : "a WebSocket";
     const host = options.host ?? NO_HOST;
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
     const piped = options.transport === "pipe";
-    this.#mcp = new McpOverStdio(ctx, out, host, piped);
+    this.#mcp = new McpOverStdio(ctx, out, host, piped, options.headers);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(core, out, ctx.inFlight, this.#mcp, host, ctx.settings.holdMs, piped);
+    this.#lite = new LiteOverStdio(
+      core,
+      out,
+      ctx.inFlight,
+      this.#mcp,
+      host,
+      ctx.settings.holdMs,
+      piped,
+      options.headers,
+    );
   }
 
   /**
@@ -94,7 +107,10 @@ export class ServerConnection {
     try {
       message = parseJson(read(), this.#core.options.maxJsonDepth);
       if (Array.isArray(message)) {
-        throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: batches are not supported on stdio");
+        throw new ProtocolError(
+          ErrorCode.InvalidRequest,
+          `Invalid Request: batches are not supported on ${this.#wire}`,
+        );
       }
     } catch (error) {
       this.#out.send(

