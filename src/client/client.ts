@@ -167,7 +167,7 @@ export class Client<T = UntypedTools> {
    * @param options `wait: false`, a signal, timeouts and callbacks.
    * @returns The handle.
    */
-  call<N extends ToolName<T>>(
+  call<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: CallOptions & { wait: false },
@@ -180,7 +180,7 @@ export class Client<T = UntypedTools> {
    * @param options `failure: "value"`, a signal, timeouts and callbacks.
    * @returns The value, or the failure.
    */
-  call<N extends ToolName<T>>(
+  call<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: CallOptions & { failure: "value" },
@@ -196,8 +196,8 @@ export class Client<T = UntypedTools> {
    * @throws {ToolFailedError} When the tool failed.
    * @throws {ClientError} For protocol, transport and timeout errors.
    */
-  call<N extends ToolName<T>>(name: N, args: ToolInput<T, N>, options?: CallOptions): Promise<ToolOutput<T, N>>;
-  async call<N extends ToolName<T>>(name: N, args: ToolInput<T, N>, options: CallOptions = {}): Promise<unknown> {
+  call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options?: CallOptions): Promise<ToolOutput<T, N>>;
+  async call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options: CallOptions = {}): Promise<unknown> {
     const outcome = await this.#run(name, (args ?? {}) as Record<string, unknown>, options);
     if (outcome.kind !== "complete") return outcome;
     if (options.wait === false) return { kind: "complete", tool: name, result: outcome.result };
@@ -213,7 +213,7 @@ export class Client<T = UntypedTools> {
    * @param options A signal, timeouts and callbacks.
    * @returns The result.
    */
-  async callTool<N extends ToolName<T>>(
+  async callTool<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: Omit<CallOptions, "wait" | "failure"> = {},
@@ -230,7 +230,7 @@ export class Client<T = UntypedTools> {
    * @param options A signal, timeouts and callbacks.
    * @returns The stream.
    */
-  stream<N extends ToolName<T>>(
+  stream<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: Omit<CallOptions, "wait" | "failure" | "onPartial"> = {},
