@@ -341,6 +341,7 @@ const EXPECTED: Record<string, string[]> = {
     "type OAuthOptions",
     "pinOf",
     "type Progress",
+    "resultValue",
     "type RetryOptions",
     "RpcError",
     "SkillVerificationError",
@@ -498,6 +499,18 @@ describe("the public surface", () => {
         assert.equal(seen.get(name), undefined, `${name} is exported by ${seen.get(name)} and ${entry}`);
         seen.set(name, entry);
       }
+    }
+  });
+
+  it("keeps ./types to types: importing it loads no code", () => {
+    assert.deepEqual(EXPECTED["./types"].filter((name) => !name.startsWith("type ")), []);
+  });
+
+  it("keeps ./binding to the binding contract (20 names) and ./client to what a client user touches (50)", () => {
+    assert.ok(EXPECTED["./binding"].length <= 20, `./binding exports ${EXPECTED["./binding"].length} names`);
+    assert.ok(EXPECTED["./client"].length <= 50, `./client exports ${EXPECTED["./client"].length} names`);
+    for (const internal of ["Registry", "Runtime", "Continuations", "runHandler", "runRequest", "CacheSlot"]) {
+      assert.ok(!EXPECTED["./binding"].some((name) => name.replace(/^type /, "") === internal), internal);
     }
   });
 

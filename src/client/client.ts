@@ -13,7 +13,7 @@ import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./
 import { createToolStream } from "./tool-stream.ts";
 import { baseHeaders, type FetchLike, type HeadersOption } from "./http.ts";
 import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
-import { type CallResult, callResultOf, toolFailureOf, valueOf } from "./result.ts";
+import { type CallResult, callResultOf, resultValue, toolFailureOf } from "./result.ts";
 import { retryingTransport, type RetryOptions } from "./retry.ts";
 import { finishTask } from "./tasks.ts";
 import { ToolCache } from "./tool-cache.ts";
@@ -499,7 +499,7 @@ export class Client<T = UntypedTools> {
 
   #finish(name: string, result: CallResult, options: { failure?: "throw" | "value" }): unknown {
     const failure: ToolFailedError | undefined = toolFailureOf(name, result);
-    if (failure === undefined) return valueOf(result);
+    if (failure === undefined) return resultValue(result);
     if (options.failure === "value") return failure;
     throw failure;
   }
