@@ -1,0 +1,70 @@
+/**
+ * A fetch `Request` from Node's `http.IncomingMessage`: the body streams in as the handler reads it
+ * (so `bodyTimeoutMs` and `maxBodyBytes` apply as on Deno and Bun), and the request's `signal` aborts
+ * when the client goes away before the answer is written.
+ *
+ * @module
+ */
+import type { NodeRequest } from "./types.ts";
+
+/**
+ * Builds the `Request` a fetch handler gets from a Node request.
+ *
+ * @param incoming The Node request.
+ * @param path The path and query the handler sees.
+ * @param signal Aborts when the client goes away.
+ * @returns The request.
+ */
+export function requestFromNode(incoming: NodeRequest, path: string, signal?: AbortSignal): Request {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  const method = incoming.method ?? "GET";
+  const url = `${incoming.socket.encrypted === true ? "https" : "http"}://${
+    incoming.headers.host ?? "localhost"
+  }${path}`;
+  if (method === "GET" || method === "HEAD") return new Request(url, { method, headers, signal });
+  const parsed = parsedBody(incoming);
+  if (parsed !== undefined) headers.delete("content-length"); // the body as the parser left it
+  const init = { method, headers, signal, body: parsed ?? bodyStream(incoming), duplex: "half" };
+  return new Request(url, init as RequestInit);
+}
+
+/** The body a framework's parser already read (Express's `express.json()`…), or undefined. */
+function parsedBody(incoming: NodeRequest): Uint8Array | string | undefined {
+  if (incoming.readableEnded !== true || incoming.body === undefined) return undefined;
+  const body = incoming.body;
+  if (typeof body === "string" || body instanceof Uint8Array) return body;
+  return JSON.stringify(body);
+}
+
+/** The body as a stream pulled from the Node request: a paused request reads no more than asked (backpressure). */
+function bodyStream(incoming: NodeRequest): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      incoming.on("data", (chunk: Uint8Array) => {
+        if (!open) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+      });
+      incoming.on("end", () => {
+        if (open) controller.close();
+        open = false;
+      });
+      incoming.on("error", (error) => {
+        if (open) controller.error(error);
+        open = false;
+      });
+      incoming.pause();
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      // The handler stopped reading (a body over the limit, a stalled sender): the rest is discarded.
+      open = false;
+      incoming.resume();
+    },
+  }, { highWaterMark: 1 });
+}
