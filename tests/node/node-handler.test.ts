@@ -10,8 +10,8 @@ import { connect } from "node:net";
 import { describe, it } from "node:test";
 import express from "express";
 import { nodeHandler } from "../../src/node/mod.ts";
-import { modernRequest, toolsCall } from "../helpers/request.ts";
-import { eventually, nodeFixture } from "./fixture.ts";
+import { toolsCall } from "../helpers/request.ts";
+import { addOnBoth, assertBackpressure, eventually, nodeFixture, streaming } from "./fixture.ts";
 
 /** Listens on 127.0.0.1 (a free port), runs `body` with the base URL, and closes. */
 async function listening(listener: RequestListener, body: (base: string) => Promise<void>): Promise<void> {
@@ -23,30 +23,6 @@ async function listening(listener: RequestListener, body: (base: string) => Prom
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));
   }
-}
-
-/** Sends an in-process request (tests/helpers/request.ts) to a listener under `base` instead. */
-async function over(base: string, request: Request, signal?: AbortSignal): Promise<Response> {
-  const url = new URL(request.url);
-  return await fetch(base + url.pathname + url.search, {
-    method: request.method,
-    headers: request.headers,
-    body: await request.text(),
-    signal,
-  });
-}
-
-/** Calls `add` on MCP-lite and MCP under `base`; answers both sums' texts. */
-async function addOnBoth(base: string): Promise<[string, string]> {
-  const lite = await fetch(`${base}/mcp-lite/v1/calltools`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
-  });
-  assert.equal(lite.status, 200);
-  const mcp = await over(base, modernRequest("tools/call", { name: "add", arguments: { a: 2, b: 3 } }));
-  assert.equal(mcp.status, 200);
-  return [(await lite.json()).result.content[0].text, (await mcp.json()).result.content[0].text];
 }
 
 describe("nodeHandler()", () => {
@@ -141,6 +117,12 @@ describe("nodeHandler()", () => {
       });
       assert.match(head, /^HTTP\/1\.1 408/);
       assert.ok(Date.now() - started < 3000);
+    });
+  });
+
+  it("stops pulling a streamed answer while the client reads nothing (backpressure)", async () => {
+    await listening(nodeHandler(streaming()) as RequestListener, async (base) => {
+      await assertBackpressure(base);
     });
   });
 });
