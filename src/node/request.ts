@@ -20,9 +20,8 @@ export function requestFromNode(incoming: NodeRequest, path: string, signal?: Ab
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
   const method = incoming.method ?? "GET";
-  const url = `${incoming.socket.encrypted === true ? "https" : "http"}://${
-    incoming.headers.host ?? "localhost"
-  }${path}`;
+  const scheme = (incoming.socket as { encrypted?: boolean }).encrypted === true ? "https" : "http";
+  const url = `${scheme}://${incoming.headers.host ?? "localhost"}${path}`;
   if (method === "GET" || method === "HEAD") return new Request(url, { method, headers, signal });
   const parsed = parsedBody(incoming);
   if (parsed !== undefined) headers.delete("content-length"); // the body as the parser left it

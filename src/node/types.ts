@@ -18,8 +18,8 @@ export interface NodeRequest {
   readonly rawHeaders: readonly string[];
   /** The headers, by lower-case name. */
   readonly headers: { readonly host?: string };
-  /** The connection (`encrypted` on TLS). */
-  readonly socket: { readonly encrypted?: boolean };
+  /** The connection (a `tls.TLSSocket`, whose `encrypted` is true, on HTTPS). */
+  readonly socket: object;
   /** Express's body parsers: the body they read (`express.json()`, `express.text()`, `express.raw()`). */
   readonly body?: unknown;
   /** Whether the body was read to its end already (by a body parser). */

@@ -28,7 +28,7 @@ async function listening(listener: RequestListener, body: (base: string) => Prom
 describe("nodeHandler()", () => {
   it("serves MCP-lite and MCP on node:http", async () => {
     const { server } = nodeFixture();
-    await listening(nodeHandler(server) as RequestListener, async (base) => {
+    await listening(nodeHandler(server), async (base) => {
       assert.deepEqual(await addOnBoth(base), ["3", "5"]);
     });
   });
@@ -56,7 +56,7 @@ describe("nodeHandler()", () => {
 
   it("cancels the call when the client goes away", async () => {
     const { server, seen } = nodeFixture();
-    await listening(nodeHandler(server) as RequestListener, async (base) => {
+    await listening(nodeHandler(server), async (base) => {
       const gone = new AbortController();
       const call = fetch(`${base}/mcp-lite/v1/calltools`, {
         method: "POST",
@@ -73,7 +73,7 @@ describe("nodeHandler()", () => {
 
   it("refuses a chunked body over maxBodyBytes with 413", async () => {
     const { server } = nodeFixture({ maxBodyBytes: 1024 });
-    await listening(nodeHandler(server) as RequestListener, async (base) => {
+    await listening(nodeHandler(server), async (base) => {
       const big = JSON.stringify(toolsCall("add", { a: 1, b: 2, pad: "x".repeat(64 * 1024) }));
       const bytes = new TextEncoder().encode(big);
       const body = new ReadableStream<Uint8Array>({
@@ -94,7 +94,7 @@ describe("nodeHandler()", () => {
 
   it("answers a stalled sender 408 once bodyTimeoutMs passes", async () => {
     const { server } = nodeFixture({ bodyTimeoutMs: 300 });
-    await listening(nodeHandler(server) as RequestListener, async (base) => {
+    await listening(nodeHandler(server), async (base) => {
       const { port } = new URL(base);
       const started = Date.now();
       const head = await new Promise<string>((resolve, reject) => {
@@ -121,7 +121,7 @@ describe("nodeHandler()", () => {
   });
 
   it("stops pulling a streamed answer while the client reads nothing (backpressure)", async () => {
-    await listening(nodeHandler(streaming()) as RequestListener, async (base) => {
+    await listening(nodeHandler(streaming()), async (base) => {
       await assertBackpressure(base);
     });
   });
