@@ -27,6 +27,7 @@ import { ADD_PARAMS, lite } from "./requests.ts";
 import { ours } from "./servers/ours.ts";
 
 const ROWS = ["node:http, same bytes", "node:http adapter", "serve()", "@hono/node-server", "srvx"] as const;
+const ONLY = process.env.ROWS?.split(",");
 type Row = (typeof ROWS)[number];
 const SRVX = `${process.env.SRVX_DIR ?? "/tmp/srvx"}/node_modules/srvx`;
 
@@ -138,7 +139,7 @@ if (process.argv.includes("--serve")) {
 } else {
   const seconds = Number(arg("--seconds", "5"));
   const rounds = Number(arg("--rounds", "3"));
-  const rows = ROWS.filter((row) => row !== "srvx" || existsSync(SRVX));
+  const rows = ROWS.filter((row) => (row !== "srvx" || existsSync(SRVX)) && (ONLY === undefined || ONLY.includes(row)));
   const results = new Map<Row, number[]>(rows.map((row) => [row, []]));
   for (let round = 1; round <= rounds; round++) {
     for (const row of rows) {

@@ -21,18 +21,28 @@ import type { NodeRequest, NodeResponse } from "./types.ts";
  */
 export async function answerNode(
   app: Fetchable,
-  incoming: NodeRequest & { readonly complete?: boolean },
+  incoming: NodeRequest,
   res: NodeResponse,
   path: string,
 ): Promise<void> {
-  const abort = new AbortController();
-  const gone = () => {
-    if (!res.writableFinished) abort.abort(new DOMException("the client went away", "AbortError"));
+  let abort: AbortController | undefined;
+  let gone = false;
+  const reason = () => new DOMException("the client went away", "AbortError");
+  res.once("close", () => {
+    if (res.writableFinished) return;
+    gone = true;
+    abort?.abort(reason());
+  });
+  const signal = () => {
+    abort = new AbortController();
+    if (gone) abort.abort(reason());
+    return abort.signal;
   };
-  res.once("close", gone);
+  // A small body usually comes with the head: the parser hands it over once this turn of the loop ends.
+  if (incoming.method !== "GET" && incoming.method !== "HEAD" && incoming.complete !== true) await null;
   let response: Response;
   try {
-    response = await app.fetch(requestFromNode(incoming, path, abort.signal));
+    response = await app.fetch(requestFromNode(incoming, path, signal));
   } catch {
     response = new Response("Internal Server Error", { status: 500 });
   }

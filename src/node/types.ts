@@ -24,6 +24,12 @@ export interface NodeRequest {
   readonly body?: unknown;
   /** Whether the body was read to its end already (by a body parser). */
   readonly readableEnded?: boolean;
+  /** Whether the whole message (head and body) was received. */
+  readonly complete?: boolean;
+  /** Whether the body is flowing to `data` listeners. */
+  readonly readableFlowing?: boolean | null;
+  /** The body received and not yet read, or null. */
+  read(): Uint8Array | null;
   /** Pauses the body's `data` events. */
   pause(): unknown;
   /** Resumes them. */

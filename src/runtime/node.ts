@@ -23,7 +23,7 @@ interface HttpServer extends NodeUpgradeServer {
 
 interface NodeHttp {
   createServer(
-    listener: (req: NodeRequest & { readonly complete: boolean }, res: NodeResponse) => void,
+    listener: (req: NodeRequest, res: NodeResponse) => void,
   ): HttpServer;
 }
 
