@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
-import { NODE22_MISSING, node22 } from "./helpers/node22.ts";
+import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 import { ROOT, type Run, run } from "./helpers/process.ts";
 
 const BIN = `${ROOT}node_modules/.bin`;
