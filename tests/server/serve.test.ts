@@ -91,4 +91,23 @@ describe("serve()", () => {
     assert.ok(port, stdout);
     assert.equal(stderr, `Listening on http://127.0.0.1:${port}\n`);
   });
+
+  it("closes on Node 22 when its signal aborts: the process then ends by itself", async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    const script = join(mkdtempSync(join(tmpdir(), "mcplite-serve-")), "server.ts");
+    writeFileSync(
+      script,
+      `import { createServer, serve } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +
+        `const stop = new AbortController();\n` +
+        `const listener = await serve(createServer({ name: "s", version: "1.0.0" }), ` +
+        `{ port: 0, hostname: "127.0.0.1", quiet: true, signal: stop.signal });\n` +
+        `const answer = await fetch(listener.url + "/mcp-lite/v1/listtools", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });\n` +
+        `console.log("status=" + answer.status);\n` +
+        `stop.abort();\n`,
+    );
+    const { code, stdout, stderr } = await run(node, [script], 20_000);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "status=200\n");
+  });
 });
