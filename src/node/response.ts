@@ -48,25 +48,33 @@ export async function writeResponse(response: Response, res: NodeResponse, close
   const gone = () => void reader.cancel().catch(() => {});
   res.once("close", gone);
   try {
-    const first = await reader.read();
-    if (first.done) {
-      head(0);
-      return void res.end();
-    }
-    let next = reader.read();
-    // A body that was whole in its first chunk (JSON) ends in one write, with Content-Length.
-    const second = await Promise.race([next, soon()]);
-    if (second !== PENDING && second.done) {
-      head(first.value.byteLength);
-      return void res.end(first.value);
-    }
-    head();
-    if (!res.write(first.value)) await drained(res);
-    for (;;) {
-      const { done, value } = await next;
-      if (done || res.writableFinished) break;
-      if (!res.write(value)) await drained(res);
+    const reading = reader.read();
+    let first = await Promise.race([reading, soon()]);
+    let next: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+    if (first === PENDING) {
+      // A stream with nothing to say yet (an event stream before its first event): the head goes out now.
+      head();
+      res.flushHeaders();
+      first = await reading;
+    } else {
+      if (first.done) {
+        head(0);
+        return void res.end();
+      }
       next = reader.read();
+      // A body that was whole in its first chunk (JSON) ends in one write, with Content-Length.
+      const second = await Promise.race([next, soon()]);
+      if (second !== PENDING && second.done) {
+        head(first.value.byteLength);
+        return void res.end(first.value);
+      }
+      head();
+    }
+    let chunk: ReadableStreamReadResult<Uint8Array> = first;
+    while (!chunk.done) {
+      if (!res.write(chunk.value)) await drained(res);
+      chunk = await (next ?? reader.read());
+      next = undefined;
     }
     res.end();
   } catch {

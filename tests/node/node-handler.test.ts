@@ -125,4 +125,32 @@ describe("nodeHandler()", () => {
       await assertBackpressure(base);
     });
   });
+
+  it("sends the head of an event stream at once, before its first event", async () => {
+    let release = () => {};
+    const app = {
+      fetch: () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              release = () => {
+                controller.enqueue(new TextEncoder().encode("data: late\n\n"));
+                controller.close();
+              };
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    };
+    await listening(nodeHandler(app), async (base) => {
+      const head = await Promise.race([
+        fetch(`${base}/events`),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
+      ]);
+      assert.ok(head !== undefined, "no head within 2 s of an event stream with no event yet");
+      assert.equal(head.headers.get("content-type"), "text/event-stream");
+      release();
+      assert.equal(await head.text(), "data: late\n\n");
+    });
+  });
 });
