@@ -111,9 +111,10 @@ describe("dependency boundaries", () => {
       "src/bindings/mcp/completion.ts",
       "src/bindings/mcp/skills.ts",
       "src/bindings/mcp/apps.ts",
-      "src/apps/define-app.ts",
-      "src/resource/define-resource.ts",
-      "src/prompt/define-prompt.ts",
+      "src/define-app.ts",
+      "src/define-prompt.ts",
+      "src/define-resource.ts",
+      "src/define-skill.ts",
       "src/core/uri-template.ts",
     ];
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
@@ -189,7 +190,7 @@ describe("dependency boundaries", () => {
         );
       }
     }
-    const otel = reachedFrom("src/otel/mod.ts");
+    const otel = reachedFrom("src/otel.ts");
     const external = [...otel].flatMap((file) => importsOf(file).map((i) => i.spec)).filter((s) => !s.startsWith("."));
     assert.deepEqual([...new Set(external)], ["@opentelemetry/api"], "the otel entry depends on the API only");
   });
