@@ -5,9 +5,12 @@
  */
 
 /** What `mcplite --help` prints. */
-export const HELP: string = `mcplite: inspect and call MCP-lite, MCP and Webtools servers
+export const HELP: string = `mcplite: inspect and call MCP-lite, MCP and Webtools servers, or start a new one
 
 Usage:
+  mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
+                                     default .): a tool, a way to start it and its own test;
+                                     the runtime defaults to the one running mcplite
   mcplite inspect <url>              server info, tools with schemas, resources, prompts
   mcplite list <url>                 the tools, one per line
   mcplite call <url> <tool> [--args '{"key": "value"}'] [--arg key=value]…
@@ -51,6 +54,7 @@ Exit codes: 0 success, 1 the tool answered isError, 2 usage, protocol or transpo
 130 cancelled with Ctrl-C.
 
 Examples:
+  mcplite init hello --runtime node
   mcplite list http://localhost:8000
   mcplite call http://localhost:8000 search_books --arg query=data --arg limit=2
   mcplite call http://localhost:8000/mcp add --args '{"a": 1, "b": 2}' --json
