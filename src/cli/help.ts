@@ -8,9 +8,6 @@
 export const HELP: string = `mcplite: inspect and call MCP-lite, MCP and Webtools servers, or start a new one
 
 Usage:
-  mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
-                                     default .): a tool, a way to start it and its own test;
-                                     the runtime defaults to the one running mcplite
   mcplite inspect <url>              server info, tools with schemas, resources, prompts
   mcplite list <url>                 the tools, one per line
   mcplite call <url> <tool> [--args '{"key": "value"}'] [--arg key=value]…
@@ -19,6 +16,9 @@ Usage:
   mcplite skills <url>               the server's Agent Skills (SEP-2640)
   mcplite skills <url> get <name> [--out <dir>]   fetch one, verified; print SKILL.md or write the files
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
+  mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
+                                     default .): a tool, a way to start it and its own test;
+                                     the runtime defaults to the one running mcplite
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
 and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL

@@ -17,9 +17,13 @@ export const SDK_VERSION = "0.1.0";
 /** The valibot a new project depends on: the major version the SDK is built with. */
 const VALIBOT_RANGE = "^1.1.0";
 
+/** Import declarations, one a line, from `[names, specifier]` pairs. */
+function imports(...pairs: [string, string][]): string {
+  return pairs.map(([names, spec]) => `import ${names} from ${JSON.stringify(spec)};`).join("\n");
+}
+
 /** One typed tool, and the imports it needs. */
-const TOOL = `import * as v from "valibot";
-import { createServer, defineTool } from "@mcplite/sdk";
+const TOOL = `${imports(["* as v", "valibot"], ["{ createServer, defineTool }", "@mcplite/sdk"])}
 
 const greet = defineTool("greet")
   .describe("Greets someone by name")
@@ -34,18 +38,15 @@ export const server = createServer({ name: "NAME", version: "0.1.0" }).tool(gree
 `;
 
 /** Listens with the runtime's own server (Deno.serve, Bun.serve, node:http). */
-const MAIN = `import { serve } from "@mcplite/sdk";
-import { server } from "./server.ts";
+const MAIN = `${imports(["{ serve }", "@mcplite/sdk"], ["{ server }", "./server.ts"])}
 
 // MCP-lite at /mcp-lite/v1, MCP at /mcp; PORT and HOSTNAME from the environment (8000, 127.0.0.1).
 await serve(server);
 `;
 
 /** The project's own test: the tool, called over MCP-lite (spec v0.042 §3) on `server.fetch`. */
-const TEST = (importLine: string) =>
-  `import assert from "node:assert/strict";
-import { test } from "node:test";
-${importLine}
+const TEST = (serverImport: [string, string]) =>
+  `${imports(["assert", "node:assert/strict"], ["{ test }", "node:test"], serverImport)}
 
 test("greet answers over MCP-lite", async () => {
   const response = await server.fetch(
@@ -105,7 +106,7 @@ function packageJson(name: string, scripts: Record<string, string>, dev: Record<
  */
 export function projectFiles(runtime: Runtime, name: string): Record<string, string> {
   const server = SERVER.replace("NAME", name);
-  const test = TEST(`import { server } from "./server.ts";`);
+  const test = TEST(["{ server }", "./server.ts"]);
   const common = { "server.ts": server, "main.ts": MAIN, "server.test.ts": test };
   switch (runtime) {
     case "node":
@@ -134,7 +135,7 @@ export function projectFiles(runtime: Runtime, name: string): Record<string, str
     case "workers":
       return {
         "src/index.ts": WORKER.replace("NAME", name),
-        "src/index.test.ts": TEST(`import server from "./index.ts";`),
+        "src/index.test.ts": TEST(["server", "./index.ts"]),
         "package.json": packageJson(
           name,
           { dev: "wrangler dev", deploy: "wrangler deploy", test: "node --test src/index.test.ts" },
