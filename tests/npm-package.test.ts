@@ -217,7 +217,7 @@ describe("the npm package", () => {
   });
 
   it("passes JSR's and npm's publish dry runs", LONG, async (t) => {
-    const jsr = await run(`${BIN}/deno`, ["publish", "--dry-run", "--allow-dirty"], 240_000);
+    const jsr = await run(`${BIN}/deno`, ["publish", "--dry-run", "--allow-dirty", "--config", "jsr.json"], 240_000);
     assert.equal(jsr.code, 0, jsr.stdout + jsr.stderr);
     const ready = await install();
     if (typeof ready === "string") return t.skip(ready);
