@@ -90,6 +90,13 @@ describe("the package manifests", () => {
     assert.equal(/export const SDK_VERSION = "([^"]+)";/.exec(version)?.[1], jsr.version);
   });
 
+  it("describe the version they state in CHANGELOG.md (Keep a Changelog)", () => {
+    const changelog = readFileSync(ROOT + "CHANGELOG.md", "utf8");
+    assert.match(changelog, /^## \[Unreleased\]$/m);
+    const escaped = jsr.version.replaceAll(".", "\\.");
+    assert.match(changelog, new RegExp(`^## \\[${escaped}\\] - (\\d{4}-\\d{2}-\\d{2}|Unreleased)$`, "m"));
+  });
+
   it("map every export to a published source file", () => {
     for (const [subpath, file] of Object.entries<string>(jsr.exports)) {
       assert.ok(existsSync(ROOT + file), `${subpath}: ${file} does not exist`);
