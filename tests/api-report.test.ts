@@ -39,13 +39,18 @@ describe("the API report", () => {
   it("fails on an unreported export, with a diff naming it, until the report is regenerated", async () => {
     appendFileSync(
       join(clone, "src/client/mod.ts"),
-      "\n/** Added by tests/api-report.test.ts. */\nexport function addedForTheTest(count: number): string {\n" +
+      "\n/**\n * Added by tests/api-report.test.ts.\n * @deprecated Use `String()`.\n */\n" +
+        "export function addedForTheTest(count: number): string {\n" +
         "  return String(count);\n}\n",
     );
     const checked = await run(DENO, [...TOOL, "--check"], 60_000, clone);
     assert.equal(checked.code, 1, checked.stdout + checked.stderr);
     assert.match(checked.stderr, /^--- api\/client\.api\.md \(the report\)$/m);
-    assert.match(checked.stderr, /^\+function addedForTheTest\(count: number\): string;$/m);
+    // The deprecation and its replacement show too (docs/stability.md, Deprecation).
+    assert.match(
+      checked.stderr,
+      /^\+\/\*\* @deprecated Use `String\(\)`\. \*\/\n\+function addedForTheTest\(count: number\): string;$/m,
+    );
     assert.match(checked.stderr, /run `npm run api:report`/);
 
     const written = await run(DENO, TOOL, 60_000, clone);
