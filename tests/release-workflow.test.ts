@@ -29,6 +29,9 @@ describe("the release workflow", () => {
     }
     assert.match(steps("jsr"), /deno publish --config jsr\.json$/m);
     assert.match(steps("npm"), /^npm publish --provenance/m);
+    // npm refuses a prerelease without a dist-tag; one under latest would be what `npm i` installs.
+    assert.match(steps("npm"), /\*-\*\) DIST_TAG=next/);
+    assert.match(steps("npm"), /--tag "\$DIST_TAG"$/m);
     assert.match(steps("check"), /GITHUB_REF_NAME#v.*jsr\.json/);
   });
 });
