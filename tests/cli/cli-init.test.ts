@@ -110,7 +110,7 @@ async function greet(url: string): Promise<[unknown, string]> {
 describe("mcplite init", () => {
   it("depends on this version of the SDK", () => {
     assert.equal(SDK_VERSION, json(`${ROOT}package.json`).version);
-    assert.equal(SDK_VERSION, json(`${ROOT}deno.json`).version);
+    assert.equal(SDK_VERSION, json(`${ROOT}jsr.json`).version);
   });
 
   it("refuses a directory that is not empty, and a runtime it does not know", async () => {
