@@ -78,6 +78,7 @@ export default defineConfig({
   base: process.env.DOCS_BASE ?? "/",
   cleanUrls: false,
   lastUpdated: false,
+  head: [["link", { rel: "icon", type: "image/svg+xml", href: `${process.env.DOCS_BASE ?? "/"}favicon.svg` }]],
   // The API reference is written by `deno doc --html` after the VitePress build (docs/scripts/api.mjs); public-api.md
   // links stability.md, which another change brings.
   ignoreDeadLinks: [/^\/api\//, ...(stability ? [] : [/^\.\/stability$/])],
