@@ -1,8 +1,4 @@
-import { existsSync } from "node:fs";
 import { defineConfig } from "vitepress";
-
-/** docs/stability.md, the compatibility policy, is a page once it exists. */
-const stability = existsSync(new URL("../stability.md", import.meta.url));
 
 /** The site's navigation: every page, in reading order (tests/docs-site.test.ts visits each). */
 export const sidebar = [
@@ -62,11 +58,12 @@ export const sidebar = [
     items: [
       { text: "API reference", link: "/api/index.html", target: "_self" },
       { text: "Public API (1.0 surface)", link: "/public-api" },
-      ...(stability ? [{ text: "Stability", link: "/stability" }] : []),
+      { text: "Stability", link: "/stability" },
       { text: "Specification", link: "/specification" },
       { text: "Performance", link: "/performance" },
       { text: "Architecture", link: "/architecture" },
       { text: "Status", link: "/status" },
+      { text: "Changelog", link: "/changelog" },
       { text: "Development", link: "/contributing" },
     ],
   },
@@ -79,10 +76,23 @@ export default defineConfig({
   cleanUrls: false,
   lastUpdated: false,
   head: [["link", { rel: "icon", type: "image/svg+xml", href: `${process.env.DOCS_BASE ?? "/"}favicon.svg` }]],
-  // The API reference is written by `deno doc --html` after the VitePress build (docs/scripts/api.mjs); public-api.md
-  // links stability.md, which another change brings.
-  ignoreDeadLinks: [/^\/api\//, ...(stability ? [] : [/^\.\/stability$/])],
-  markdown: { theme: { light: "github-light", dark: "github-dark" } },
+  // The API reference is written by `deno doc --html` after the VitePress build (docs/scripts/api.mjs).
+  ignoreDeadLinks: [/^\/api\//],
+  markdown: {
+    theme: { light: "github-light", dark: "github-dark" },
+    // Pages that also read well on GitHub link files beside docs/ (../CHANGELOG.md), and the changelog, included from the
+    // repository's root, links docs/*.md: on the site, the pages that show them.
+    config(md) {
+      md.core.ruler.push("repository-links", (state) => {
+        for (const token of state.tokens.flatMap((t) => [t, ...(t.children ?? [])])) {
+          const href = token.type === "link_open" ? token.attrGet("href") : null;
+          if (href === null) continue;
+          const site = href.replace(/^\.\.\/CHANGELOG\.md/, "/changelog.md").replace(/^docs\//, "/");
+          if (site !== href) token.attrSet("href", site);
+        }
+      });
+    },
+  },
   themeConfig: {
     nav: [
       { text: "Getting started", link: "/getting-started/" },
