@@ -1,5 +1,8 @@
 import { defineConfig } from "vitepress";
 
+/** Where the site is served: "/", or "/<repository>/" on GitHub Pages (the release workflow sets DOCS_BASE). */
+const BASE = process.env.DOCS_BASE ?? "/";
+
 /** The site's navigation: every page, in reading order (tests/docs-site.test.ts visits each). */
 export const sidebar = [
   {
@@ -72,22 +75,23 @@ export const sidebar = [
 export default defineConfig({
   title: "@mcplite/sdk",
   description: "Typed, stateless tools for LLM agents: MCP-lite, MCP, gRPC and Webtools from one definition.",
-  base: process.env.DOCS_BASE ?? "/",
+  base: BASE,
   cleanUrls: false,
   lastUpdated: false,
-  head: [["link", { rel: "icon", type: "image/svg+xml", href: `${process.env.DOCS_BASE ?? "/"}favicon.svg` }]],
+  head: [["link", { rel: "icon", type: "image/svg+xml", href: `${BASE}favicon.svg` }]],
   // The API reference is written by `deno doc --html` after the VitePress build (docs/scripts/api.mjs).
-  ignoreDeadLinks: [/^\/api\//],
+  ignoreDeadLinks: [/\/api\//],
   markdown: {
     theme: { light: "github-light", dark: "github-dark" },
     // Pages that also read well on GitHub link files beside docs/ (../CHANGELOG.md), and the changelog, included from the
-    // repository's root, links docs/*.md: on the site, the pages that show them.
+    // repository's root, links docs/*.md: on the site, the pages that show them. Links to the API reference get the base.
     config(md) {
       md.core.ruler.push("repository-links", (state) => {
         for (const token of state.tokens.flatMap((t) => [t, ...(t.children ?? [])])) {
           const href = token.type === "link_open" ? token.attrGet("href") : null;
           if (href === null) continue;
-          const site = href.replace(/^\.\.\/CHANGELOG\.md/, "/changelog.md").replace(/^docs\//, "/");
+          const site = href.replace(/^\.\.\/CHANGELOG\.md/, "/changelog.md").replace(/^docs\//, "/")
+            .replace(/^\/api\//, `${BASE}api/`); // a full page load (target="_self"), which VitePress leaves without the base
           if (site !== href) token.attrSet("href", site);
         }
       });
