@@ -5,6 +5,7 @@
  * @module
  */
 import type { LogLevel } from "./call-sink.ts";
+import { withTraceIds } from "./trace-context.ts";
 
 /**
  * A logger such as `console` or pino: each method takes the record's fields first, then its message
@@ -60,6 +61,40 @@ export function logTo(logger: ServerLogger, level: LogLevel, data: unknown, fiel
   }
 }
 
+/**
+ * Records a handler's `ctx.log()` in the server's logger, with the tool's name and, where telemetry
+ * middleware traces the request, its `trace_id` and `span_id`.
+ *
+ * @param own The server's logger.
+ * @param tool The tool (or method) the call is about.
+ * @param level The severity.
+ * @param data The message or structured data.
+ * @param name The logger name the handler gave, if any.
+ * @param traceparent The request's W3C `traceparent`, if traced.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { logCall } from "./logger.ts";
+ * const lines: unknown[] = [];
+ * const logger = { debug() {}, info: (...a: unknown[]) => void lines.push(a), warn() {}, error() {} };
+ * logCall(logger, "backup", "info", "done", undefined, undefined);
+ * assert.deepEqual(lines, [[{ tool: "backup" }, "done"]]);
+ * ```
+ */
+export function logCall(
+  own: ServerLogger,
+  tool: string,
+  level: LogLevel,
+  data: unknown,
+  name: string | undefined,
+  traceparent: string | undefined,
+): void {
+  const fields: Record<string, unknown> = { tool };
+  if (name !== undefined) fields.logger = name;
+  logTo(own, level, data, withTraceIds(fields, traceparent));
+}
+
 /** The warnings already printed to the console, so that one printed for each server prints once. */
 const warnedThisProcess = new Set<string>();
 
@@ -84,4 +119,27 @@ export function serverWarning(logger: ServerLogger | undefined, message: string)
   if (warnedThisProcess.has(message)) return;
   warnedThisProcess.add(message);
   console.warn(message);
+}
+
+/**
+ * Gives one of the server's own warnings from inside a request (request middleware has the context,
+ * not the server): to the server's `logger`, else once per process to `console.warn`.
+ *
+ * @param ctx The request's context.
+ * @param message The warning.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createContext } from "./call-context.ts";
+ * import { warnServer } from "./logger.ts";
+ * const warnings: unknown[] = [];
+ * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(m), error() {} };
+ * const meta = { wire: "in-process" as const, headers: new Headers() };
+ * warnServer(createContext({ name: "t", signal: AbortSignal.abort(), meta }, undefined, logger), "mcplite: careful");
+ * assert.deepEqual(warnings, ["mcplite: careful"]);
+ * ```
+ */
+export function warnServer(ctx: { readonly "~logger": ServerLogger | undefined }, message: string): void {
+  serverWarning(ctx["~logger"], message);
 }
