@@ -371,7 +371,7 @@ export class CallContext<TConfig = unknown> {
   }
 
   /** What keeps work alive past the response (a Worker's `ctx.waitUntil`), for work the call starts later (a retry). */
-  get "~waitUntil"(): Host["waitUntil"] {
+  get "~waitUntil"(): ((work: Promise<unknown>) => void) | undefined {
     return this.#waitUntil;
   }
 
