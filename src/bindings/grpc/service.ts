@@ -48,7 +48,7 @@ import {
   toolsList,
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
-import { litePrompts } from "../mcplite/prompt-feature.ts";
+import { litePrompts } from "../prompt-feature.ts";
 import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./deadline.ts";

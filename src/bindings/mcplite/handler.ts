@@ -40,7 +40,7 @@ import {
 } from "./envelope.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
-import { litePrompts } from "./prompt-feature.ts";
+import { litePrompts } from "../prompt-feature.ts";
 import { echoed } from "../../internal/echo.ts";
 
 /** Options of {@link mcpLiteBinding}. */
