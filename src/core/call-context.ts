@@ -18,7 +18,7 @@ import type { CallMeta, ContextSource, SignalSource } from "./call-meta.ts";
 import { cannotAsk, type ClientView, clientViewOf, resourceRequestOf } from "./client-view.ts";
 import type { ContextKey } from "./context-key.ts";
 import type { ResourceContents } from "./result.ts";
-import type { AuthInfo, Host } from "./host.ts";
+import { type AuthInfo, keepAliveFor } from "./host.ts";
 import { checkResultMeta } from "./result-meta.ts";
 import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
 import { validateValue } from "./validate-value.ts";
@@ -38,9 +38,11 @@ export {
 export { type ClientView, RESOURCE_REQUESTS } from "./client-view.ts";
 export { type ContextKey, createContextKey } from "./context-key.ts";
 export { withResultMeta } from "./result-meta.ts";
-export { warnServer } from "./logger.ts";
 
 const NO_SINK: CallSink = {};
+
+/** Reads a context's server logger (`warnServer()`); set by {@link CallContext}'s static block, which sees its private field. */
+export let loggerOf: (ctx: CallContext) => ServerLogger | undefined;
 
 /**
  * Creates the context of a decoded request: the one way the pipeline makes a {@link CallContext}.
@@ -60,7 +62,10 @@ const NO_SINK: CallSink = {};
  * ```
  */
 export function createContext(source: ContextSource, sink?: CallSink, logger?: ServerLogger): CallContext {
-  return new CallContext(source.name, source.signal, source.meta, sink, source.host, logger);
+  const host = source.host;
+  const ctx = new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
+  if (host?.waitUntil !== undefined) keepAliveFor(ctx, host.waitUntil);
+  return ctx;
 }
 
 /**
@@ -93,7 +98,9 @@ export class CallContext<TConfig = unknown> {
   #values: Map<symbol, unknown> | undefined;
   #lastProgress = -Infinity;
   readonly #logger: ServerLogger | undefined;
-  readonly #waitUntil: Host["waitUntil"];
+  static {
+    loggerOf = (ctx) => ctx.#logger;
+  }
   #resultMeta: Record<string, unknown> | undefined;
   #client: ClientView | undefined;
 
@@ -104,7 +111,8 @@ export class CallContext<TConfig = unknown> {
    * @param signal The cancellation signal, or what holds it (e.g. the `Request`), read only if asked for.
    * @param meta The caller's metadata.
    * @param sink Where progress, logs and questions for the client go.
-   * @param host What came with the request: `ctx.env`, `ctx.auth` and the platform's `waitUntil`.
+   * @param auth The authenticated caller, if known.
+   * @param env What the platform handed `fetch` besides the request, if anything.
    * @param logger The server's logger, which `ctx.log()` records also go to.
    */
   constructor(
@@ -112,15 +120,15 @@ export class CallContext<TConfig = unknown> {
     signal: AbortSignal | SignalSource,
     meta: CallMeta,
     sink: CallSink = NO_SINK,
-    host?: Host,
+    auth?: AuthInfo,
+    env?: Readonly<Record<string, unknown>>,
     logger?: ServerLogger,
   ) {
     this.tool = tool;
     this.#signal = signal;
     this.meta = meta;
-    this.auth = host?.auth;
-    this.env = host?.env;
-    this.#waitUntil = host?.waitUntil;
+    this.auth = auth;
+    this.env = env;
     this.config = undefined as TConfig;
     this.#sink = sink;
     this.#logger = logger;
@@ -363,16 +371,6 @@ export class CallContext<TConfig = unknown> {
   /** The keys `resultMeta()` added, for the pipeline and the bindings. */
   get "~resultMeta"(): Readonly<Record<string, unknown>> | undefined {
     return this.#resultMeta;
-  }
-
-  /** The server's logger, for the server's own warnings from inside a request (`warnServer()`). */
-  get "~logger"(): ServerLogger | undefined {
-    return this.#logger;
-  }
-
-  /** What keeps work alive past the response (a Worker's `ctx.waitUntil`), for work the call starts later (a retry). */
-  get "~waitUntil"(): ((work: Promise<unknown>) => void) | undefined {
-    return this.#waitUntil;
   }
 
   /**

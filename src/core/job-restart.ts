@@ -13,6 +13,7 @@ import type { CallSink } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
+import { waitUntilOf } from "./host.ts";
 import { failedCall } from "./failure.ts";
 import { runToolInGroup } from "./group.ts";
 import type { ToolCall } from "./middleware.ts";
@@ -47,7 +48,7 @@ export function restartOf(
     attempts: retry.attempts,
     backoffMs: retry.backoffMs ?? 0,
     work: (sink, signal) => rerun(registry, owner, state.a, reader, sink, signal),
-    options: { onError: report, shape: jobResultOf, waitUntil: reader["~waitUntil"] },
+    options: { onError: report, shape: jobResultOf, waitUntil: waitUntilOf(reader) },
   };
 }
 
@@ -65,7 +66,7 @@ function rerun(
   sink: CallSink,
   signal: AbortSignal,
 ): Promise<CallOutcome> {
-  const host = { auth: reader.auth, env: reader.env, waitUntil: reader["~waitUntil"] };
+  const host = { auth: reader.auth, env: reader.env, waitUntil: waitUntilOf(reader) };
   const ctx = createContext({ name: owner.name, signal, meta: reader.meta, host }, sink, registry.runtime.logger);
   const call: ToolCall = { name: owner.name, arguments: args ?? {}, ctx };
   const layers = [registry.runtime, ...(owner["~group"] ?? [])];
