@@ -38,8 +38,13 @@
  *
  * @module
  */
-export { runCall, runHandler, runRequest, unknownTool } from "./core/pipeline.ts";
-export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./core/pipeline.ts";
+export { runCall } from "./core/pipeline.ts";
+export { unknownTool } from "./core/execute-tool.ts";
+export { runHandler } from "./core/run-handler.ts";
+export { runRequest } from "./core/run-request.ts";
+export type { CallRequest } from "./core/pipeline.ts";
+export type { HandlerOutcome, HandlerRequest } from "./core/run-handler.ts";
+export type { MethodRequest } from "./core/run-request.ts";
 export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";
 export type { FollowOptions } from "./core/follow-options.ts";
 export type { Tokens, TokensOptions } from "./core/tokens.ts";
