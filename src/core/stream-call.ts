@@ -28,8 +28,8 @@ export type CallEvent =
   | {
     readonly type: "log";
     readonly level: LogLevel;
-    readonly data: unknown;
     readonly logger: string | undefined;
+    readonly data: unknown;
     /** Whether the deferred work the call started logged it (rather than the call itself). */
     readonly pushed: boolean;
   }
@@ -105,7 +105,7 @@ export async function* streamCall(
   const signal = AbortSignal.any([from instanceof AbortSignal ? from : from.signal, stop.signal]);
   const sinkOf = (pushed: boolean): CallSink => ({
     progress: (progress, total, message) => push({ event: { type: "progress", progress, total, message, pushed } }),
-    log: (level, data, logger) => push({ event: { type: "log", level, data, logger, pushed } }),
+    log: (level, data, logger) => push({ event: { type: "log", level, logger, data, pushed } }),
   });
   const onPartial = (partial: unknown): Promise<void> | undefined =>
     closed ? undefined : new Promise<void>((taken) => {

@@ -8,6 +8,7 @@
  * @module
  */
 import {
+  type CallEvent,
   type CallMeta,
   type CallRequest,
   ErrorCode,
@@ -88,18 +89,14 @@ export async function* liteMessages(
 ): AsyncGenerator<LiteMessage, void, undefined> {
   const started = Date.now();
   for await (const event of streamCall(registry, call, { holdMs })) {
-    switch (event.type) {
-      case "partial":
-        yield { kind: "partial", params: { partial: event.partial } };
-        break;
-      case "progress":
-        yield { kind: "progress", params: { progress: event.progress, total: event.total, message: event.message } };
-        break;
-      case "log":
-        yield { kind: "log", params: { level: event.level, logger: event.logger, data: event.data } };
-        break;
-      case "outcome":
-        yield { kind: "result", result: resultWithMeta(event.outcome, started, version) };
+    if (event.type === "outcome") yield { kind: "result", result: resultWithMeta(event.outcome, started, version) };
+    else {
+      // The event's fields, in the order MCP-lite sends them: `{partial}`, `{progress, total, message}`, `{level, logger, data}`.
+      const { type, pushed: _pushed, ...params } = event as {
+        readonly type: "partial" | "progress" | "log";
+        readonly pushed?: boolean;
+      };
+      yield { kind: type, params };
     }
   }
 }
