@@ -42,7 +42,7 @@ export { runCall } from "./core/pipeline.ts";
 export { unknownTool } from "./core/execute-tool.ts";
 export { runHandler } from "./core/run-handler.ts";
 export { runRequest } from "./core/run-request.ts";
-export type { CallRequest } from "./core/pipeline.ts";
+export type { CallRequest } from "./core/call-request.ts";
 export type { HandlerOutcome, HandlerRequest } from "./core/run-handler.ts";
 export type { MethodRequest } from "./core/run-request.ts";
 export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";

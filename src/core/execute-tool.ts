@@ -17,7 +17,7 @@ import type { InputRound, RoundScope } from "./input-round.ts";
 import type { ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
-import type { CallRequest } from "./pipeline.ts";
+import type { CallRequest } from "./call-request.ts";
 import type { Registry } from "./registry.ts";
 import { resultFromValue, type ToolResult } from "./result.ts";
 import type { ValidationIssue, ValidationResult } from "./schema.ts";

@@ -34,7 +34,7 @@ export { runRequest } from "./run-request.ts";
 export { runCancellation, runContinuation } from "./promise-runs.ts";
 export { streamCall } from "./stream-call.ts";
 export type { CallEvent, StreamCallOptions, StreamedCall } from "./stream-call.ts";
-export type { CallRequest } from "./pipeline.ts";
+export type { CallRequest } from "./call-request.ts";
 export type { HandlerOutcome, HandlerRequest } from "./run-handler.ts";
 export type { MethodRequest } from "./run-request.ts";
 export { PROMISE_KIND } from "./promise-outcome.ts";

@@ -11,7 +11,8 @@
 import { createContext } from "./call-context.ts";
 import type { CallSink, LogLevel } from "./call-sink.ts";
 import type { CallOutcome } from "./outcome.ts";
-import { type CallRequest, runCall } from "./pipeline.ts";
+import type { CallRequest } from "./call-request.ts";
+import { runCall } from "./pipeline.ts";
 import { followPushed } from "./promise-runs.ts";
 import type { Registry } from "./registry.ts";
 

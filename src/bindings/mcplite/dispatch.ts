@@ -8,7 +8,6 @@
  * @module
  */
 import {
-  type CallEvent,
   type CallMeta,
   type CallRequest,
   ErrorCode,
