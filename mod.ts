@@ -33,8 +33,8 @@
 
 // Defining tools, resources and prompts.
 export { defineTool } from "./src/tool/define-tool.ts";
-export { defineResource } from "./src/resource/define-resource.ts";
-export { definePrompt } from "./src/prompt/define-prompt.ts";
+export { defineResource } from "./src/define-resource.ts";
+export { definePrompt } from "./src/define-prompt.ts";
 export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } from "./src/core/tool.ts";
 export type { AnyResource, CacheHint, Resource } from "./src/core/resource.ts";
 export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/prompt.ts";

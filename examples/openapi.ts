@@ -9,7 +9,7 @@
  */
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve, ToolError } from "../mod.ts";
-import { openapiBinding, toolsFromOpenAPI } from "../src/openapi/mod.ts";
+import { openapiBinding, toolsFromOpenAPI } from "../src/bindings/openapi/mod.ts";
 
 const convert = defineTool("convert")
   .describe("Converts a temperature between Celsius and Fahrenheit")

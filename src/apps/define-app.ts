@@ -7,13 +7,15 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import type { AnyResource } from "../core/resource.ts";
-import type { Feature } from "../core/feature.ts";
-import type { ToolUiOptions, ToolView } from "../core/tool.ts";
-import { defineResource } from "../resource/define-resource.ts";
-import { checkScopes } from "../core/scopes.ts";
-import { APPS_ON_MCP } from "../bindings/mcp/apps.ts";
+import {
+  type AnyResource,
+  type CallContext,
+  checkScopes,
+  type Feature,
+  type ToolUiOptions,
+  type ToolView,
+} from "../core/mod.ts";
+import { resourceBuilder } from "../resource/define-resource.ts";
 import {
   APP_MIME_TYPE,
   type AppCsp,
@@ -26,8 +28,13 @@ import {
 /** The view's HTML: a complete HTML5 document, or a function that makes it (on each read). */
 export type AppHtml = string | ((ctx: CallContext) => string | Promise<string>);
 
-/** What serves a view: the extension's capability (its resource brings the `resources/*` methods). */
-const SERVED_BY: readonly Feature[] = [APPS_ON_MCP];
+/** What serves a view: the extension's capability, and the `resources/*` methods for its resource. */
+export interface AppServedBy {
+  /** The features the view brings (the extension's capability). */
+  readonly view: readonly Feature[];
+  /** The features its resource brings (the `resources/*` methods). */
+  readonly resource: readonly Feature[];
+}
 
 interface AppState {
   readonly uri: string;
@@ -36,6 +43,7 @@ interface AppState {
   readonly html?: AppHtml;
   readonly ui: AppResourceMeta;
   readonly scopes?: readonly string[];
+  readonly servedBy: AppServedBy;
 }
 
 const VISIBILITIES: readonly ToolVisibility[] = ["model", "app"];
@@ -75,7 +83,7 @@ export class AppDefinition implements ToolView {
 
   /** What serving the view brings to a server (the extension's capability). */
   get features(): readonly Feature[] {
-    return SERVED_BY;
+    return this.#state.servedBy.view;
   }
 
   /**
@@ -99,7 +107,7 @@ export class AppDefinition implements ToolView {
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { defineApp } from "./define-app.ts";
+   * import { defineApp } from "../define-app.ts";
    * const meta = defineApp("ui://a/b").html("<p>b</p>").toolMeta("refresh", { visibility: ["app"] });
    * assert.deepEqual(meta, { ui: { resourceUri: "ui://a/b", visibility: ["app"] }, "ui/resourceUri": "ui://a/b" });
    * ```
@@ -225,7 +233,7 @@ export class AppDefinition implements ToolView {
    * ```ts
    * import assert from "node:assert/strict";
    * import { defineTool } from "../tool/define-tool.ts";
-   * import { defineApp } from "./define-app.ts";
+   * import { defineApp } from "../define-app.ts";
    *
    * // Shown by a public tool and an admin tool: readers may see the board; its admin actions stay scoped.
    * const board = defineApp("ui://docs/board").scopes("docs:read").html("<!doctype html><p>Board</p>");
@@ -243,7 +251,9 @@ export class AppDefinition implements ToolView {
     const { uri, title, description, html, ui, scopes } = this.#state;
     if (html === undefined) throw new TypeError(`app ${uri}: give the view its HTML with .html()`);
     const meta = Object.keys(ui).length === 0 ? undefined : { ui };
-    let builder = defineResource(uri).name(uri.slice("ui://".length)).mimeType(APP_MIME_TYPE);
+    let builder = resourceBuilder(uri, this.#state.servedBy.resource).name(uri.slice("ui://".length)).mimeType(
+      APP_MIME_TYPE,
+    );
     if (title !== undefined) builder = builder.title(title);
     if (description !== undefined) builder = builder.describe(description);
     if (meta !== undefined) builder = builder.meta(meta);
@@ -256,30 +266,17 @@ export class AppDefinition implements ToolView {
 }
 
 /**
- * Starts an MCP App's view: a `ui://` HTML resource a host renders in a sandboxed iframe beside the
- * results of the tools it is attached to (`defineTool(…).ui(app)`).
+ * Starts an MCP App's view served by `servedBy`: the wire-free builder behind the public `defineApp()`
+ * (`src/define-app.ts`), which names the bindings' features that serve views.
  *
  * @param uri The view's URI: `ui://` and a path, e.g. `ui://weather/forecast`.
+ * @param servedBy The features that serve the view and its resource (`src/core/feature.ts`).
  * @returns The definition; give it `.html()` before attaching it.
  * @throws {TypeError} For a URI that does not start with `ui://` or has nothing after it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { defineApp } from "./define-app.ts";
- *
- * const forecast = defineApp("ui://weather/forecast")
- *   .title("Forecast")
- *   .html("<!doctype html><html><body><div id=days></div></body></html>")
- *   .csp({ connectDomains: ["https://api.weather.example"] })
- *   .prefersBorder();
- * assert.equal(forecast.resource.mimeType, "text/html;profile=mcp-app");
- * assert.deepEqual(forecast.meta.csp, { connectDomains: ["https://api.weather.example"] });
- * ```
  */
-export function defineApp(uri: string): AppDefinition {
+export function appBuilder(uri: string, servedBy: AppServedBy): AppDefinition {
   if (typeof uri !== "string" || !/^ui:\/\/[^\s]+$/.test(uri)) {
     throw new TypeError(`defineApp(${JSON.stringify(uri)}): a view's URI is ui:// and a path (ui://weather/forecast)`);
   }
-  return new AppDefinition({ uri, ui: {} });
+  return new AppDefinition({ uri, ui: {}, servedBy });
 }

@@ -27,7 +27,7 @@ export interface AuthInfo {
 /**
  * What the platform handed `fetch` besides the request: a Worker's `env` and `ExecutionContext`
  * (`export default { fetch: server.fetch }`), or whatever a framework passes on (Hono's `app.fetch`,
- * `(request, env, ctx)` from a route: `server.fetch(c.req.raw, { ...c.env, user: c.get("user") }, c.executionCtx)`);
+ * `(request, env, ctx)` from a route: Hono's `mount(server.fetch, (c) => [{ ...c.env, user: c.get("user") }])`);
  * and the caller the server's gate verified.
  */
 export interface Host {

@@ -8,7 +8,7 @@
  * @module
  */
 export { CacheSlot } from "./cache-slot.ts";
-export { callerOf, createContext, withResultMeta } from "./call-context.ts";
+export { callerOf, createContext, warnServer, withResultMeta } from "./call-context.ts";
 export type { AuthInfo, CallContext, CallMeta, ClientInfo, ClientView, SignalSource } from "./call-context.ts";
 export { asksOnlyForResources, LOG_LEVELS } from "./call-sink.ts";
 export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";
@@ -45,14 +45,15 @@ export type { AnyPrompt, PromptDescriptor, PromptResult } from "./prompt.ts";
 export type { Registry, RegistryChange } from "./registry.ts";
 export { checkCacheHint, contentsFromValue, describeResource, notFound } from "./resource.ts";
 export type { AnyResource, CacheHint } from "./resource.ts";
-export { failureResult } from "./result.ts";
+export { fail, failureResult } from "./result.ts";
 export type { ContentBlock, ToolResult } from "./result.ts";
 export { hasEnded } from "./result-store.ts";
 export { isUnavailable } from "./guarded-store.ts";
 export type { StoredResult } from "./result-store.ts";
-export type { CompiledSchema, JsonSchema, ValidationIssue } from "./schema.ts";
-export { holdsScopes, requireScopes, scopeKey, toolScopes, visibleTo, visibleTools } from "./scopes.ts";
+export type { CompiledSchema, JsonSchema, StandardSchemaV1, ValidationIssue } from "./schema.ts";
+export { checkScopes, holdsScopes, requireScopes, scopeKey, toolScopes, visibleTo, visibleTools } from "./scopes.ts";
 export type { Skill } from "./skill.ts";
 export { describeTool } from "./tool.ts";
-export { ISSUED_BY } from "./trace-context.ts";
-export type { AnyTool, ToolDescriptor } from "./tool.ts";
+export { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "./trace-context.ts";
+export type { AnyTool, ToolAnnotations, ToolDescriptor, ToolUiOptions, ToolView } from "./tool.ts";
+export type { Call, Middleware } from "./middleware.ts";

@@ -1,5 +1,5 @@
 /**
- * `otel()`: request middleware that opens an OpenTelemetry SERVER span around every method on every
+ * The middleware behind `otel()` (`src/otel.ts`): it opens an OpenTelemetry SERVER span around every method on every
  * wire, named and attributed per the semantic conventions for MCP, and records
  * `mcp.server.operation.duration`.
  *
@@ -16,13 +16,16 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
-import { type CallMeta, warnServer } from "../core/call-context.ts";
-import { McpliteError, ProtocolError } from "../core/error.ts";
-import { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "../core/trace-context.ts";
-import type { Call, Middleware } from "../core/middleware.ts";
+import {
+  type Call,
+  type CallMeta,
+  ISSUED_BY,
+  type Middleware,
+  parseTraceparent,
+  TRACE_PARENT,
+  warnServer,
+} from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
-import { legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
-import { errorCodeToWire } from "../bindings/mcplite/status.ts";
 import {
   contextFromHeaders,
   contextFromMeta,
@@ -49,38 +52,17 @@ export interface OtelOptions {
   recordResults?: boolean;
 }
 
+/** The JSON-RPC code the call's wire answers an error with; `src/otel.ts` asks the bindings. */
+export type ErrorNumbering = (error: unknown, meta: CallMeta) => number;
+
 /**
- * Creates request middleware that traces every method on every wire (MCP 2026-07-28 and 2025, MCP-lite
- * over HTTP and stdio, gRPC/Connect, Webtools) as a SERVER span named `{mcp.method.name} {target}`.
- *
- * The span's parent is the trace context in the request's `params._meta` (MCP SEP-414), else the
- * `traceparent` header or gRPC metadata (W3C Trace Context), else the active context; when `_meta` and
- * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
- * ERROR with `error.type = tool_error`; a protocol error sets `error.type` and `rpc.response.status_code`
- * to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
- * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
- * server's `logger`, else `console.warn`) naming the install line.
+ * Creates the middleware `otel()` (`src/otel.ts`) returns, numbering errors with `codeOf`.
  *
  * @param options Whether to record arguments and results.
- * @returns The middleware, for `server.use()`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import * as v from "valibot";
- * import { createServer, defineTool } from "../../mod.ts";
- * import { otel } from "./mod.ts";
- *
- * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
- * const warnings: string[] = [];
- * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(String(m)), error() {} };
- * const server = createServer({ name: "math", version: "1.0.0", logger }).tool(add).use(otel());
- * // No SDK registered: the call is answered as usual, nothing is recorded, and the logger is told once.
- * assert.equal((await server.call("add", { a: 1, b: 2 })).kind, "answer");
- * assert.equal(warnings.filter((w) => w.includes("npm i @opentelemetry/api")).length, 1);
- * ```
+ * @param codeOf The JSON-RPC code the call's wire answers an error with.
+ * @returns The middleware.
  */
-export function otel(options: OtelOptions = {}): Middleware {
+export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middleware {
   const tracer = trace.getTracer(SCOPE);
   const duration = durationRecorder(
     undefined,
@@ -126,7 +108,7 @@ export function otel(options: OtelOptions = {}): Middleware {
       }
       return result;
     } catch (error) {
-      const code = String(jsonRpcCodeOf(error, meta));
+      const code = String(codeOf(error, meta));
       span.setAttribute("rpc.response.status_code", code);
       metric["rpc.response.status_code"] = code;
       failed(span, metric, code, error instanceof Error ? error.message : String(error));
@@ -187,15 +169,6 @@ function failed(span: Span, metric: Attributes, type: string, message: string): 
   span.setAttribute("error.type", type);
   span.setStatus({ code: SpanStatusCode.ERROR, message });
   metric["error.type"] = type;
-}
-
-/** The JSON-RPC code the wire answers an error with: a masked error is -32603 (internal). */
-function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
-  if (!(error instanceof McpliteError)) return -32603;
-  if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
-  if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;
-  const modern = meta.protocolVersion !== undefined && meta.protocolVersion >= "2026";
-  return (modern ? modernErrorToWire : legacyErrorToWire)(error.code).code;
 }
 
 /** A failed tool's first text block, as the span status message. */

@@ -6,8 +6,7 @@
  */
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
-import { PROMPTS_ON_MCP } from "../bindings/mcp/prompts.ts";
-import { PROMPTS_ON_LITE } from "../bindings/mcplite/prompts.ts";
+import type { Feature } from "../core/feature.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -33,10 +32,9 @@ interface PromptState {
   readonly meta?: Record<string, unknown>;
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
+  /** What serves it (`src/core/feature.ts`), as the public `definePrompt()` names it. */
+  readonly servedBy: readonly Feature[];
 }
-
-/** What serves a prompt: the MCP methods and the MCP-lite endpoints for prompts, reached only by servers that define one. */
-const SERVED_BY = [PROMPTS_ON_MCP, PROMPTS_ON_LITE];
 
 /**
  * The fluent builder `definePrompt()` returns. Every method returns a new builder.
@@ -132,7 +130,7 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { definePrompt } from "./define-prompt.ts";
+   * import { definePrompt } from "../../mod.ts";
    * const audit = definePrompt("audit").scopes("admin").get(() => "Review the audit log");
    * assert.deepEqual(audit.scopes, ["admin"]);
    * ```
@@ -165,7 +163,7 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
       meta: s.meta,
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       get: handler as PromptHandler<unknown>,
-      features: SERVED_BY,
+      features: s.servedBy,
     };
     return Object.freeze(prompt) as Prompt<TName, TInput, TArgs>;
   }
@@ -193,26 +191,15 @@ function argumentsOf(args: CompiledSchema, where: string): PromptArgument[] {
 }
 
 /**
- * Starts the definition of a prompt.
+ * Starts the definition of a prompt served by `servedBy`: the wire-free builder behind the public
+ * `definePrompt()` (`src/define-prompt.ts`), which names the bindings' features that serve prompts.
  *
  * @param name The prompt name: 1–128 characters of `[A-Za-z0-9_./-]`.
+ * @param servedBy The features that serve it (`src/core/feature.ts`).
  * @returns A fluent builder.
  * @throws {TypeError} When the name is invalid.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import * as v from "valibot";
- * import { definePrompt } from "./define-prompt.ts";
- *
- * const review = definePrompt("code_review")
- *   .describe("Asks for a review of some code")
- *   .args(v.object({ code: v.pipe(v.string(), v.description("The code to review")) }))
- *   .get(({ code }) => `Please review this code:\n${code}`);
- * assert.deepEqual(review.arguments, [{ name: "code", description: "The code to review", required: true }]);
- * ```
  */
-export function definePrompt<TName extends string>(name: TName): PromptBuilder<TName> {
+export function promptBuilder<TName extends string>(name: TName, servedBy: readonly Feature[]): PromptBuilder<TName> {
   assertPromptName(name);
-  return new PromptBuilder<TName>({ name, arguments: [] });
+  return new PromptBuilder<TName>({ name, arguments: [], servedBy });
 }

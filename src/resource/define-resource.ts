@@ -5,7 +5,7 @@
  * @module
  */
 import type { ContentAnnotations } from "../core/result.ts";
-import { RESOURCES_ON_MCP } from "../bindings/mcp/resources.ts";
+import type { Feature } from "../core/feature.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { type AnyResource, type CacheHint, checkCacheHint, type ReadHandler, type Resource } from "../core/resource.ts";
@@ -31,10 +31,9 @@ interface ResourceState {
   readonly cache?: CacheHint;
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
+  /** What serves it (`src/core/feature.ts`), as the public `defineResource()` names it. */
+  readonly servedBy: readonly Feature[];
 }
-
-/** What serves a resource: the MCP methods for resources, reached only by servers that define one. */
-const SERVED_BY = [RESOURCES_ON_MCP];
 
 /**
  * The fluent builder `defineResource()` returns. Every method returns a new builder.
@@ -170,7 +169,7 @@ export class ResourceBuilder<TUri extends string> {
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { defineResource } from "./define-resource.ts";
+   * import { defineResource } from "../../mod.ts";
    * const audit = defineResource("logs://audit").scopes("logs:read").read(() => "…");
    * assert.deepEqual(audit.scopes, ["logs:read"]);
    * ```
@@ -206,38 +205,25 @@ export class ResourceBuilder<TUri extends string> {
       completers: freezeCompleters(s.completers, s.template?.variables ?? [], `resource ${s.uri}`),
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       read: handler as ReadHandler<Record<string, string>>,
-      features: SERVED_BY,
+      features: s.servedBy,
     };
     return Object.freeze(resource) as Resource<TUri>;
   }
 }
 
 /**
- * Starts the definition of a resource: a static URI (`test://static-text`) or an RFC 6570 level-1
- * template (`test://template/{id}/data`), whose variables the read handler receives typed.
+ * Starts the definition of a resource served by `servedBy`: the wire-free builder behind the public
+ * `defineResource()` (`src/define-resource.ts`), which names the bindings' features that serve resources.
  *
  * @param uri The absolute URI or template.
+ * @param servedBy The features that serve it (`src/core/feature.ts`).
  * @returns A fluent builder.
  * @throws {TypeError} When the URI is not absolute or the template is not level 1.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { defineResource } from "./define-resource.ts";
- *
- * const readme = defineResource("docs://readme").mimeType("text/markdown").read(() => "# Hello");
- * const user = defineResource("users://{id}/profile")
- *   .mimeType("application/json")
- *   .complete("id", (typed) => ["alice", "bob"].filter((id) => id.startsWith(typed)))
- *   .read(({ id }) => JSON.stringify({ id }));
- * assert.equal(user.template?.match("users://alice/profile")?.id, "alice");
- * assert.equal(readme.template, undefined);
- * ```
  */
-export function defineResource<TUri extends string>(uri: TUri): ResourceBuilder<TUri> {
+export function resourceBuilder<TUri extends string>(uri: TUri, servedBy: readonly Feature[]): ResourceBuilder<TUri> {
   if (typeof uri === "string" && isUriTemplate(uri)) {
-    return new ResourceBuilder<TUri>({ uri, template: parseUriTemplate(uri) });
+    return new ResourceBuilder<TUri>({ uri, template: parseUriTemplate(uri), servedBy });
   }
   assertAbsoluteUri(uri, "resource");
-  return new ResourceBuilder<TUri>({ uri, template: undefined });
+  return new ResourceBuilder<TUri>({ uri, template: undefined, servedBy });
 }

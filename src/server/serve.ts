@@ -1,11 +1,11 @@
 /**
- * `serve()`: listens on a port with the runtime's own HTTP server (Deno.serve or Bun.serve), so the
- * same script runs under `deno run` and `bun run`.
+ * `serve()`: listens on a port with the runtime's own HTTP server (`Deno.serve`, `Bun.serve`, or
+ * `node:http` on Node), so the same script runs under `deno run`, `bun run` and `node`. Each runtime's
+ * listener lives in `src/runtime/` and is loaded on that runtime only.
  *
  * @module
  */
 import { env } from "../internal/env.ts";
-import { bunWebSocket, type BunWebSocketOptions } from "./upgrade.ts";
 
 export { env };
 
@@ -15,6 +15,17 @@ export interface Fetchable {
   fetch(request: Request): Response | Promise<Response>;
 }
 
+/** A server bound to a port by a runtime's HTTP server (`src/runtime/{deno,bun,node}.ts`). */
+export interface Bound {
+  /** The port actually bound. */
+  readonly port: number;
+  /** Stops accepting connections, lets the requests in flight finish, and closes the connections. */
+  close(): Promise<void>;
+}
+
+/** A runtime's listener: binds `app` to `hostname:port` (0: a free port); resolves once it listens. */
+export type Listen = (app: Fetchable, port: number, hostname: string) => Promise<Bound>;
+
 /** Options of {@link serve}. */
 export interface ServeOptions {
   /** The port; 0 picks a free one. Defaults to `PORT` from the environment, else 8000. */
@@ -23,6 +34,10 @@ export interface ServeOptions {
   hostname?: string;
   /** Prints nothing; by default one line on stderr says where it listens, as `Deno.serve` does. */
   quiet?: boolean;
+  /** Closes the listener when it aborts (graceful: the requests in flight finish), as `Deno.serve`'s `signal`. */
+  signal?: AbortSignal;
+  /** Called once listening, instead of the line on stderr. */
+  onListen?: (listener: Listener) => void;
 }
 
 /** A running listener. */
@@ -31,32 +46,24 @@ export interface Listener {
   readonly url: string;
   /** The port actually bound. */
   readonly port: number;
-  /** Stops listening and closes open connections. */
+  /**
+   * Stops listening: no new connections, idle keep-alive connections close, the requests in flight
+   * finish (Deno, Node; Bun closes them), then their connections close.
+   */
   close(): Promise<void>;
 }
 
-interface DenoLike {
-  serve(
-    options: { port: number; hostname: string; onListen?: () => void },
-    handler: (request: Request) => Response | Promise<Response>,
-  ): { addr: { port: number }; shutdown(): Promise<void> };
-  env: { get(name: string): string | undefined };
-}
-
-interface BunLike {
-  serve(
-    options: BunWebSocketOptions & { port: number; hostname: string; idleTimeout?: number },
-  ): { port: number; stop(force?: boolean): Promise<void> | void };
-  env: Record<string, string | undefined>;
-}
-
 /**
- * Serves a fetch handler on Deno or Bun.
+ * Serves a fetch handler on Deno, Bun or Node (22 or later), with the same options and behaviour on each:
+ * HTTP/1.1 with keep-alive, request bodies read within the server's limits, SSE answers streamed (and
+ * their calls cancelled when the client goes away), and the WebSocket binding's upgrades (on Node with
+ * the `ws` package, an optional peer: `npm install ws`).
  *
  * @param app The server (or any `{ fetch }`).
- * @param options The port and hostname, and `quiet` to leave out the line `Listening on <url>` on stderr.
+ * @param options The port and hostname; `signal` to stop; `onListen`, or `quiet` to leave out the line
+ *   `Listening on <url>` on stderr.
  * @returns The listener, once it is listening.
- * @throws {Error} On a runtime with no built-in fetch server (Node: use an adapter such as `@hono/node-server`).
+ * @throws {Error} On a runtime with none of these servers (a browser, a Worker: export the server instead).
  *
  * @example
  * ```ts
@@ -68,48 +75,34 @@ interface BunLike {
  * ```
  */
 export async function serve(app: Fetchable, options: ServeOptions = {}): Promise<Listener> {
-  const listener = await listen(app, options);
+  const port = options.port ?? Number(env("PORT") ?? 8000);
+  const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
+  const bound = await (await runtimeListen())(app, port, hostname);
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  let closed: Promise<void> | undefined;
+  const listener: Listener = {
+    url: `http://${host}:${bound.port}`,
+    port: bound.port,
+    close: () => closed ??= bound.close(),
+  };
+  const { signal } = options;
+  if (signal !== undefined) {
+    if (signal.aborted) void listener.close();
+    else signal.addEventListener("abort", () => void listener.close(), { once: true });
+  }
+  if (options.onListen !== undefined) options.onListen(listener);
   // stderr, so that a server whose stdout is piped somewhere keeps it clean.
-  if (options.quiet !== true) console.error(`Listening on ${listener.url}`);
+  else if (options.quiet !== true) console.error(`Listening on ${listener.url}`);
   return listener;
 }
 
-function listen(app: Fetchable, options: ServeOptions): Promise<Listener> {
-  const port = options.port ?? Number(env("PORT") ?? 8000);
-  const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
-  const fetch = (request: Request) => app.fetch(request);
-  const g = globalThis as { Deno?: DenoLike; Bun?: BunLike };
-  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  if (g.Deno) {
-    return new Promise((resolve) => {
-      const server = g.Deno!.serve({
-        port,
-        hostname,
-        onListen: () =>
-          queueMicrotask(() =>
-            resolve({
-              url: `http://${host}:${server.addr.port}`,
-              port: server.addr.port,
-              close: () => server.shutdown(),
-            })
-          ),
-      }, fetch);
-    });
-  }
-  if (g.Bun) {
-    // Bun closes idle connections after 10 s by default; SSE streams send heartbeats, and this
-    // raises the limit so a slow plain JSON call is not cut either. Bun hands a WebSocket's events
-    // to the server's handlers, not to the socket: bunWebSocket() routes them to the route that upgraded.
-    const server = g.Bun.serve({ port, hostname, ...bunWebSocket(app), idleTimeout: 255 });
-    return Promise.resolve({
-      url: `http://${host}:${server.port}`,
-      port: server.port,
-      close: async () => {
-        await server.stop(true);
-      },
-    });
-  }
-  return Promise.reject(
-    new Error("serve() needs Deno or Bun; on Node pass server.fetch to a fetch adapter such as @hono/node-server"),
+/** This runtime's listener, loaded on this runtime only. */
+async function runtimeListen(): Promise<Listen> {
+  const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
+  if (g.Deno !== undefined) return (await import("../runtime/deno.ts")).listen;
+  if (g.Bun !== undefined) return (await import("../runtime/bun.ts")).listen;
+  if (g.process?.versions?.node !== undefined) return (await import("../runtime/node.ts")).listen;
+  throw new Error(
+    "serve() needs Deno, Bun or Node 22+; elsewhere (Workers, a browser) export the server, or hand server.fetch to the host's fetch server",
   );
 }

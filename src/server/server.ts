@@ -86,7 +86,7 @@ export class Server<TTools extends ToolMap = {}> {
    * `Bun.serve({ fetch: server.fetch })`, `export default server` (Workers, Deno, Bun). A Worker's
    * `(request, env, ctx)` reach handlers as `ctx.env`, deferred work is handed to `ctx.waitUntil`, and
    * `env.MCPLITE_SECRET` signs tokens when no `secret` option is given; a framework route can pass its
-   * own second argument (`server.fetch(c.req.raw, { ...c.env, user: c.get("user") }, c.executionCtx)`).
+   * own second argument (Hono: `app.all("/mcp/*", mount(server.fetch, (c) => [{ ...c.env, user: c.get("user") }]))`).
    */
   readonly fetch: (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>;
   /** Phantom type of the registered tools, for the typed client. */

@@ -4,16 +4,13 @@
  *
  * @module
  */
+import type { Feature } from "../core/feature.ts";
 import type { Skill, SkillFile } from "../core/skill.ts";
 import { sha256Hex } from "../internal/sha256.ts";
 import { checkedFrontmatter } from "./frontmatter.ts";
 import { mimeTypeOf } from "./mime.ts";
-import { RESOURCES_ON_MCP } from "../bindings/mcp/resources.ts";
-import { SKILLS_ON_MCP } from "../bindings/mcp/skills.ts";
 
 /** What serves a skill: the MCP methods for skills, and for resources (its files are resources). */
-const SERVED_BY = [SKILLS_ON_MCP, RESOURCES_ON_MCP];
-
 /** The most files, and bytes, a skill may hold (SEP-2640: 512 resources, 16 MiB). */
 export const SKILL_LIMITS: { readonly files: number; readonly bytes: number } = Object.freeze({
   files: 512,
@@ -34,31 +31,23 @@ export interface SkillSource {
 }
 
 /**
- * Defines a skill from files in memory: `SKILL.md` (required, with `name` and `description` in its
- * frontmatter) and any others, by path.
+ * Defines a skill from files in memory, served by `servedBy`: the wire-free builder behind the public
+ * `defineSkill()` (`src/define-skill.ts`).
  *
  * @param files The files: path → text or bytes.
+ * @param servedBy The features that serve it (`src/core/feature.ts`).
  * @returns The skill, with digests and sizes.
  * @throws {TypeError} For a missing or invalid `SKILL.md`, a path that leaves the skill, or one over the limits.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { defineSkill } from "./define-skill.ts";
- * const skill = await defineSkill({
- *   "SKILL.md": "---\nname: greet\ndescription: Greets people politely\n---\nSay hello.\n",
- *   "references/phrases.md": "Hello! Good morning!\n",
- * });
- * assert.equal(skill.uri, "skill://greet/SKILL.md");
- * assert.match(skill.files[1].digest, /^sha256:[0-9a-f]{64}$/);
- * ```
  */
-export async function defineSkill(files: Readonly<Record<string, string | Uint8Array>>): Promise<Skill> {
+export async function defineSkill(
+  files: Readonly<Record<string, string | Uint8Array>>,
+  servedBy: readonly Feature[],
+): Promise<Skill> {
   const sources = Object.entries(files).map(([path, content]): SkillSource => {
     const bytes = typeof content === "string" ? encoder.encode(content) : content;
     return { path, size: bytes.byteLength, read: () => Promise.resolve(bytes) };
   });
-  return await assembleSkill(sources, undefined);
+  return await assembleSkill(sources, undefined, servedBy);
 }
 
 /**
@@ -66,12 +55,14 @@ export async function defineSkill(files: Readonly<Record<string, string | Uint8A
  *
  * @param sources The files.
  * @param directoryName The name of the directory it came from, which must equal the skill's `name`.
+ * @param servedBy The features that serve it (`src/core/feature.ts`).
  * @returns The skill.
  * @throws {TypeError} Naming the skill and what is wrong.
  */
 export async function assembleSkill(
   sources: readonly SkillSource[],
   directoryName: string | undefined,
+  servedBy: readonly Feature[],
 ): Promise<Skill> {
   const where = directoryName ?? "(in memory)";
   const skillMd = sources.find((s) => s.path === "SKILL.md");
@@ -109,7 +100,7 @@ export async function assembleSkill(
     uri: `${base}SKILL.md`,
     frontmatter: Object.freeze(frontmatter),
     files: Object.freeze(out),
-    features: SERVED_BY,
+    features: servedBy,
   });
 }
 

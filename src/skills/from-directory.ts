@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Feature } from "../core/feature.ts";
 import type { Skill } from "../core/skill.ts";
 import { assembleSkill, type SkillSource } from "./define-skill.ts";
 
@@ -36,23 +37,15 @@ function baseName(path: string): string {
 }
 
 /**
- * Reads one skill from its directory: `SKILL.md` and every file beneath it. Symbolic links are not
- * followed (a link could lead out of the skill); each file is read again when served, so large files
- * are not held in memory.
+ * Reads one skill from its directory, served by `servedBy`: the wire-free reader behind the public
+ * `skillFromDirectory()` (`src/define-skill.ts`).
  *
  * @param directory The skill's directory; its name must equal the frontmatter `name`.
+ * @param servedBy The features that serve it (`src/core/feature.ts`).
  * @returns The skill.
  * @throws {TypeError} For a missing or invalid `SKILL.md`, a name mismatch, or a skill over the limits.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { skillFromDirectory } from "./from-directory.ts";
- * const skill = await skillFromDirectory(new URL("../../examples/skills/release-notes", import.meta.url).pathname);
- * assert.equal(skill.uri, "skill://release-notes/SKILL.md");
- * ```
  */
-export async function skillFromDirectory(directory: string): Promise<Skill> {
+export async function skillFromDirectory(directory: string, servedBy: readonly Feature[]): Promise<Skill> {
   const files = await fs();
   const sources: SkillSource[] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
@@ -71,17 +64,19 @@ export async function skillFromDirectory(directory: string): Promise<Skill> {
     }
   };
   await walk(directory, "");
-  return await assembleSkill(sources, baseName(directory));
+  return await assembleSkill(sources, baseName(directory), servedBy);
 }
 
 /**
- * Reads every skill in a directory: each subdirectory holding a `SKILL.md` is one.
+ * Reads every skill in a directory, served by `servedBy`: the wire-free reader behind the public
+ * `skillsFromDirectory()` (`src/define-skill.ts`).
  *
  * @param root The directory of skills.
+ * @param servedBy The features that serve them (`src/core/feature.ts`).
  * @returns The skills, by directory name.
  * @throws {TypeError} When a skill is invalid (naming it).
  */
-export async function skillsFromDirectory(root: string): Promise<Skill[]> {
+export async function skillsFromDirectory(root: string, servedBy: readonly Feature[]): Promise<Skill[]> {
   const files = await fs();
   const skills: Skill[] = [];
   for (const name of (await files.readdir(root)).sort()) {
@@ -89,7 +84,7 @@ export async function skillsFromDirectory(root: string): Promise<Skill[]> {
     const stats = await files.lstat(dir);
     if (!stats.isDirectory()) continue;
     const entries = await files.readdir(dir);
-    if (entries.includes("SKILL.md")) skills.push(await skillFromDirectory(dir));
+    if (entries.includes("SKILL.md")) skills.push(await skillFromDirectory(dir, servedBy));
   }
   return skills;
 }

@@ -15,9 +15,10 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import type { Browser, Frame, Page } from "playwright-core";
 import { createServer, defineTool, serve } from "../../mod.ts";
-import { defineApp } from "../../src/apps/mod.ts";
+import { defineApp } from "../../src/apps.ts";
 import { server as weather } from "../../examples/apps/server.ts";
 import type { Listener } from "../../src/server/serve.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT } from "../helpers/process.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { bundleForBrowser, launch, NO_BROWSER, screenshotDir } from "./browser.ts";
@@ -50,9 +51,11 @@ function officialViewServer() {
     .tool(defineTool("secret").describe("Model only").ui(view, { visibility: ["model"] }).handle(() => "secret"));
 }
 
-/** Starts `mcplite app`; resolves with the page's URL (the first line on stdout), bounded. */
-function startPreview(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const { command, args: runtimeArgs } = runtimeCommand(`${ROOT}src/cli/main.ts`);
+/** Starts `mcplite app` (on this runtime, or with `node`); resolves with the page's URL (the first line on stdout), bounded. */
+function startPreview(args: string[], node?: string): Promise<{ url: string; child: ChildProcess }> {
+  const { command, args: runtimeArgs } = node === undefined
+    ? runtimeCommand(`${ROOT}src/cli/main.ts`)
+    : { command: node, args: [`${ROOT}src/cli/bin.mjs`] }; // Node 22 runs the sources (it strips the types)
   const child = spawn(command, [...runtimeArgs, "app", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, NO_COLOR: "1" },
@@ -136,6 +139,27 @@ describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {
       await view.locator("#refresh").click();
       await view.locator("#status", { hasText: /refreshed \(version \d+\)/ }).waitFor();
       await page.screenshot({ path: join(shots, "preview-forecast.png") });
+    } finally {
+      assert.ok(await stopPreview(child), "Ctrl-C ends the preview cleanly");
+    }
+  });
+
+  it("renders the forecast example's view with mcplite app running on Node 22", async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    const listener = await serve(weather, { port: 0, hostname: "127.0.0.1", quiet: true });
+    listeners.push(listener);
+    const { url, child } = await startPreview(
+      [listener.url, "forecast", "--arg", "city=Lima", "--arg", "days=3"],
+      node,
+    );
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(url, { timeout: 10_000 });
+      const view = await viewFrame(page, "#title");
+      await view.locator("#title", { hasText: /^Lima: 3 days \(version \d+\)$/ }).waitFor();
+      assert.equal(await view.locator("#days tbody tr").count(), 3);
     } finally {
       assert.ok(await stopPreview(child), "Ctrl-C ends the preview cleanly");
     }

@@ -15,7 +15,7 @@ import type { ServerAuth } from "../../src/server/auth.ts";
 import { Code, createClient } from "@connectrpc/connect";
 import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import { openapiBinding } from "../../src/openapi/mod.ts";
+import { openapiBinding } from "../../src/bindings/openapi/mod.ts";
 import { bearerProtocol, WEBSOCKET_PROTOCOL, webSocketBinding } from "../../src/websocket/mod.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { BASE, legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";

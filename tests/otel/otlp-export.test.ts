@@ -27,7 +27,7 @@ import { createClient } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
-import { otel, otelClient } from "../../src/otel/mod.ts";
+import { otel, otelClient } from "../../src/otel.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { modernRequest } from "../helpers/request.ts";
 import {

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { before, describe, it } from "node:test";
 import { createServer, mcpBinding } from "../../mod.ts";
-import { defineSkill, skillFromDirectory, skillsFromDirectory } from "../../src/skills/mod.ts";
+import { defineSkill, skillFromDirectory, skillsFromDirectory } from "../../src/skills.ts";
 import { assembleSkill } from "../../src/skills/define-skill.ts";
+import { SKILLS_SERVED_BY } from "../../src/define-skill.ts";
 import { createClient, SkillVerificationError } from "../../src/client/mod.ts";
 import { modernRequest } from "../helpers/request.ts";
 
@@ -180,10 +181,14 @@ describe("loading skills in the client", () => {
   it("refuses a file whose digest or size differs from the entry, and a SKILL.md whose frontmatter differs", async () => {
     let skillMd = new TextEncoder().encode(SKILL_MD);
     const other = new TextEncoder().encode("original\n");
-    const skill = await assembleSkill([
-      { path: "SKILL.md", size: skillMd.byteLength, read: () => Promise.resolve(skillMd) },
-      { path: "notes.txt", size: other.byteLength, read: () => Promise.resolve(other) },
-    ], undefined);
+    const skill = await assembleSkill(
+      [
+        { path: "SKILL.md", size: skillMd.byteLength, read: () => Promise.resolve(skillMd) },
+        { path: "notes.txt", size: other.byteLength, read: () => Promise.resolve(other) },
+      ],
+      undefined,
+      SKILLS_SERVED_BY,
+    );
     const server = createServer({ name: "s", version: "1" }).skill(skill);
     const client = createClient(server, { wire: "mcp" });
     const [entry] = await client.skills.list();

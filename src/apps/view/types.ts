@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ContentBlock } from "../../core/result.ts";
+import type { ContentBlock } from "../../core/mod.ts";
 import type { ToolInput, ToolName, ToolOutput, ToolsOf } from "../../client/types.ts";
 
 /** How the view is displayed. */

@@ -46,7 +46,7 @@ import {
   toolsList,
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
-import { litePrompts } from "../mcplite/prompt-feature.ts";
+import { litePrompts } from "../prompt-feature.ts";
 import { errorToConnectError } from "./status.ts";
 
 /**

@@ -33,7 +33,7 @@ import {
 import { liteCall, liteMessages, roundOf } from "./dispatch.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
-import { litePrompts } from "./prompt-feature.ts";
+import { litePrompts } from "../prompt-feature.ts";
 import { echoed } from "../../internal/echo.ts";
 
 /** Options of {@link mcpLiteBinding}. */

@@ -7,7 +7,7 @@
  */
 import { type AuthInfo, CacheSlot, describePrompt, visibleTo } from "../../core/mod.ts";
 import { renderPrompt } from "../render-prompt.ts";
-import type { LiteFeature } from "./prompt-feature.ts";
+import type { LiteFeature } from "../prompt-feature.ts";
 
 /** The `/prompts` bodies, per scope set. */
 const LIST_BYTES = /* @__PURE__ */ new CacheSlot<Uint8Array<ArrayBuffer>>("mcplite:prompts");

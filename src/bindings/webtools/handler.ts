@@ -30,9 +30,10 @@ import { normalisePath } from "../../server/options.ts";
 import { readJson } from "../../server/read-json.ts";
 import { errorHeaders, JSON_HEADERS } from "../../server/responses.ts";
 import { retryAfterOf } from "../../server/retry-after.ts";
-import { dataFromResult, errorBody, failureMessage, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
+import { errorBody, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
+import { dataFromResult, failureMessage } from "../result-data.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
-import { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
+import { errorCodeToWebtools, WebtoolsCode } from "../rest-status.ts";
 import { echoed } from "../../internal/echo.ts";
 
 /** The metadata documents, per version and scope set. */

@@ -31,7 +31,8 @@
  */
 export { webtoolsBinding } from "./handler.ts";
 export type { WebtoolsOptions, WebtoolsVersion } from "./handler.ts";
-export { dataFromResult, parseExecuteRequest } from "./envelope.ts";
+export { parseExecuteRequest } from "./envelope.ts";
+export { dataFromResult } from "../result-data.ts";
 export type {
   ErrorEnvelope,
   ExecuteRequest,
@@ -43,5 +44,5 @@ export type {
 export { buildMetadata, metadataHash, UNSTRUCTURED_RESPONSE_SCHEMA } from "./metadata.ts";
 export { canonicalJson } from "../../internal/canonical-json.ts";
 export type { WebtoolAction, WebtoolsInfo, WebtoolsMetadata } from "./metadata.ts";
-export { errorCodeToWebtools, WebtoolsCode } from "./status.ts";
-export type { WebtoolsStatus } from "./status.ts";
+export { errorCodeToWebtools, WebtoolsCode } from "../rest-status.ts";
+export type { WebtoolsStatus } from "../rest-status.ts";

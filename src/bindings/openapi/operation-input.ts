@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { isObject } from "../internal/is-object.ts";
-import type { JsonSchema } from "../core/schema.ts";
+import { isObject } from "../../internal/is-object.ts";
+import type { JsonSchema } from "../../core/mod.ts";
 import type { SchemaConverter } from "./schema-dialect.ts";
 
 /** Where an input goes in the HTTP request. */

@@ -8,12 +8,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, ProtocolError, serve } from "../../mod.ts";
-import type { Listener } from "../../src/types.ts";
-import { openapiBinding } from "../../src/openapi/mod.ts";
-import { add, countdown, crashes, echo, fails } from "../helpers/fixtures.ts";
-import { createJobTools, SECRET } from "../helpers/long-running.ts";
-import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { createServer, defineTool, ErrorCode, ProtocolError, serve } from "../../../mod.ts";
+import type { Listener } from "../../../src/types.ts";
+import { openapiBinding } from "../../../src/bindings/openapi/mod.ts";
+import { add, countdown, crashes, echo, fails } from "../../helpers/fixtures.ts";
+import { createJobTools, SECRET } from "../../helpers/long-running.ts";
+import { bearer, opaqueAuth } from "../../helpers/opaque-auth.ts";
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: "POST",

@@ -1,10 +1,11 @@
 /**
- * Webtools' table from error codes to the spec's error codes and HTTP statuses.
+ * The REST wires' table from error codes to Webtools' error codes and HTTP statuses: Webtools sends
+ * both, OpenAPI's problem details (RFC 9457) the status.
  *
  * @module
  */
-import { ErrorCode } from "../../core/mod.ts";
-import { assertNever } from "../../internal/assert-never.ts";
+import { ErrorCode } from "../core/mod.ts";
+import { assertNever } from "../internal/assert-never.ts";
 
 /**
  * The Webtools error codes: the five the spec defines, then this SDK's own for the cases the spec
@@ -65,8 +66,8 @@ export interface WebtoolsStatus {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode } from "../../core/mod.ts";
- * import { errorCodeToWebtools } from "./status.ts";
+ * import { ErrorCode } from "../core/mod.ts";
+ * import { errorCodeToWebtools } from "./rest-status.ts";
  * assert.deepEqual(errorCodeToWebtools(ErrorCode.RateLimited), { code: "RATE_LIMIT", status: 429 });
  * ```
  */

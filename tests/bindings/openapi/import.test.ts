@@ -10,11 +10,11 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createServer, serve, type Server } from "../../mod.ts";
-import type { ToolMap } from "../../src/server/server.ts";
-import type { Listener } from "../../src/types.ts";
-import { openapiBinding, toolsFromOpenAPI } from "../../src/openapi/mod.ts";
-import { add, echo, fails } from "../helpers/fixtures.ts";
+import { createServer, serve, type Server } from "../../../mod.ts";
+import type { ToolMap } from "../../../src/server/server.ts";
+import type { Listener } from "../../../src/types.ts";
+import { openapiBinding, toolsFromOpenAPI } from "../../../src/bindings/openapi/mod.ts";
+import { add, echo, fails } from "../../helpers/fixtures.ts";
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const require = createRequire(import.meta.url);

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError, type ValidationIssue } from "../core/mod.ts";
-import { errorCodeToWebtools } from "../bindings/webtools/status.ts";
+import { ErrorCode, McpliteError, type ValidationIssue } from "../../core/mod.ts";
+import { errorCodeToWebtools } from "../rest-status.ts";
 
 /** The media type of a problem (RFC 9457 §3). */
 export const PROBLEM_TYPE = "application/problem+json";
@@ -88,7 +88,7 @@ export function problemResponse(body: Problem, headers: Readonly<Record<string, 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode, ProtocolError } from "../core/mod.ts";
+ * import { ErrorCode, ProtocolError } from "../../core/mod.ts";
  * import { problemOf } from "./problem.ts";
  * const limited = new ProtocolError(ErrorCode.RateLimited, "slow down", { data: { retryAfterMs: 1500 } });
  * const { body, headers } = problemOf(limited, () => {});

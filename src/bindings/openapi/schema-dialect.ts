@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { isObject } from "../internal/is-object.ts";
-import type { JsonSchema } from "../core/schema.ts";
+import { isObject } from "../../internal/is-object.ts";
+import type { JsonSchema } from "../../core/mod.ts";
 
 /**
  * Converts schemas of one document, memoising shared subschemas so a large API's schemas are

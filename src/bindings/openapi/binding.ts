@@ -16,17 +16,17 @@ import {
   runCall,
   runRequest,
   visibleTools,
-} from "../core/mod.ts";
-import { assertNever } from "../internal/assert-never.ts";
-import { canonicalHash } from "../internal/canonical-json.ts";
-import { createSseStream } from "../internal/sse.ts";
-import { pathOf } from "../internal/url.ts";
-import type { Binding, Host, Route, RouteHandler, ServerCore } from "../server/binding.ts";
-import { matchesEtag } from "../server/conditional.ts";
-import { normalisePath } from "../server/options.ts";
-import { acceptsEventStream, readJson } from "../server/read-json.ts";
-import { JSON_HEADERS, SSE_HEADERS } from "../server/responses.ts";
-import { dataFromResult, failureMessage } from "../bindings/webtools/envelope.ts";
+} from "../../core/mod.ts";
+import { assertNever } from "../../internal/assert-never.ts";
+import { canonicalHash } from "../../internal/canonical-json.ts";
+import { createSseStream } from "../../internal/sse.ts";
+import { pathOf } from "../../internal/url.ts";
+import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
+import { matchesEtag } from "../../server/conditional.ts";
+import { normalisePath } from "../../server/options.ts";
+import { acceptsEventStream, readJson } from "../../server/read-json.ts";
+import { JSON_HEADERS, SSE_HEADERS } from "../../server/responses.ts";
+import { dataFromResult, failureMessage } from "../result-data.ts";
 import { buildOpenApiDocument, type OpenApiInfo, type OpenApiServer } from "./document.ts";
 import { problem, problemOf, problemResponse } from "./problem.ts";
 
@@ -65,7 +65,7 @@ const TEXT_HEADERS = { "content-type": "text/plain; charset=utf-8" };
  * ```ts
  * import assert from "node:assert/strict";
  * import * as v from "valibot";
- * import { createServer, defineTool } from "../../mod.ts";
+ * import { createServer, defineTool } from "../../../mod.ts";
  * import { openapiBinding } from "./binding.ts";
  *
  * const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))

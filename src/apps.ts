@@ -30,15 +30,16 @@
  *
  * @module
  */
-import type { CallMeta } from "../core/call-context.ts";
-import { APP_MIME_TYPE } from "../internal/mcp-apps-wire.ts";
+import type { CallMeta } from "./core/mod.ts";
+import { APP_MIME_TYPE } from "./internal/mcp-apps-wire.ts";
 
-export { AppDefinition, defineApp } from "./define-app.ts";
-export type { AppHtml } from "./define-app.ts";
-export { appAllow, appCsp } from "./csp.ts";
-export type { ToolUiOptions, ToolView } from "../core/tool.ts";
-export { APP_MIME_TYPE, UI_EXTENSION } from "../internal/mcp-apps-wire.ts";
-export type { AppCsp, AppPermissions, AppResourceMeta, ToolVisibility } from "../internal/mcp-apps-wire.ts";
+export { AppDefinition } from "./apps/define-app.ts";
+export { defineApp } from "./define-app.ts";
+export type { AppHtml } from "./apps/define-app.ts";
+export { appAllow, appCsp } from "./apps/csp.ts";
+export type { ToolUiOptions, ToolView } from "./core/mod.ts";
+export { APP_MIME_TYPE, UI_EXTENSION } from "./internal/mcp-apps-wire.ts";
+export type { AppCsp, AppPermissions, AppResourceMeta, ToolVisibility } from "./internal/mcp-apps-wire.ts";
 
 /**
  * Whether the client renders MCP Apps views (it declared `text/html;profile=mcp-app` under the
@@ -50,7 +51,7 @@ export type { AppCsp, AppPermissions, AppResourceMeta, ToolVisibility } from "..
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { rendersApps } from "./mod.ts";
+ * import { rendersApps } from "./apps.ts";
  * assert.equal(rendersApps({ wire: "mcp", headers: new Headers(), appMimeTypes: ["text/html;profile=mcp-app"] }), true);
  * assert.equal(rendersApps({ wire: "mcp-lite", headers: new Headers() }), false);
  * ```

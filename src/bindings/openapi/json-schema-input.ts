@@ -6,7 +6,7 @@
  * @module
  */
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
-import type { JsonSchema, StandardSchemaV1 } from "../core/schema.ts";
+import type { JsonSchema, StandardSchemaV1 } from "../../core/mod.ts";
 
 // Issues reported for a container only because something inside it failed; the inner issue says why.
 const CONTAINER_KEYWORDS = new Set(["properties", "items", "prefixItems", "allOf", "$ref", "additionalItems"]);

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { AuthInfo, Feature, HandlerOutcome, PromptDescriptor, PromptResult, Registry } from "../../core/mod.ts";
-import type { PromptCaller } from "../render-prompt.ts";
+import type { AuthInfo, Feature, HandlerOutcome, PromptDescriptor, PromptResult, Registry } from "../core/mod.ts";
+import type { PromptCaller } from "./render-prompt.ts";
 
 /** What serves prompts on MCP-lite's wires. */
 export interface LitePrompts {

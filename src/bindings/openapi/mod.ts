@@ -8,7 +8,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import * as v from "valibot";
- * import { createServer, defineTool } from "../../mod.ts";
+ * import { createServer, defineTool } from "../../../mod.ts";
  * import { openapiBinding, toolsFromOpenAPI } from "./mod.ts";
  *
  * const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))

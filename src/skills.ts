@@ -14,8 +14,8 @@
  *
  * @module
  */
-export { defineSkill, SKILL_LIMITS } from "./define-skill.ts";
-export type { SkillSource } from "./define-skill.ts";
-export { skillFromDirectory, skillsFromDirectory } from "./from-directory.ts";
-export { readFrontmatter } from "./frontmatter.ts";
-export type { Skill, SkillFile } from "../core/skill.ts";
+export { SKILL_LIMITS } from "./skills/define-skill.ts";
+export { defineSkill, skillFromDirectory, skillsFromDirectory } from "./define-skill.ts";
+export type { SkillSource } from "./skills/define-skill.ts";
+export { readFrontmatter } from "./skills/frontmatter.ts";
+export type { Skill, SkillFile } from "./core/skill.ts";

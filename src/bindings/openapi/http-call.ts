@@ -6,9 +6,8 @@
  *
  * @module
  */
-import { fail } from "../core/result.ts";
-import type { ToolResult } from "../core/result.ts";
-import { isObject } from "../internal/is-object.ts";
+import { fail, type ToolResult } from "../../core/mod.ts";
+import { isObject } from "../../internal/is-object.ts";
 import { type InputSlot, isJsonMediaType, type OperationInput } from "./operation-input.ts";
 
 /**

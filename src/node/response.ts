@@ -1,0 +1,99 @@
+/**
+ * Writes a fetch `Response` on Node's `http.ServerResponse`: a body in one chunk goes out in one write
+ * with its `Content-Length`; a stream (SSE, a long answer) is written chunk by chunk as it is produced,
+ * waiting for `drain` when the socket's buffer is full (backpressure), and cancelled when the client goes
+ * away, so that the producer (an SSE stream's `cancel`) learns of it.
+ *
+ * @module
+ */
+import type { NodeResponse } from "./types.ts";
+
+const PENDING: unique symbol = Symbol("pending");
+
+/**
+ * Settles a few microtasks from now: a body already whole (a string or bytes) reports its end within
+ * one or two, on Node, Bun and Deno; a stream still producing (SSE) does not, and is not waited for.
+ */
+function soon(): Promise<typeof PENDING> {
+  return Promise.resolve().then(() => {}).then(() => {}).then(() => {}).then(() => PENDING);
+}
+
+/**
+ * Writes `response` on `res`.
+ *
+ * @param response The answer of the fetch handler.
+ * @param res The Node response.
+ * @param close Adds `Connection: close` (the request's body was left unread).
+ * @returns When the answer is written, or the client went away.
+ */
+export async function writeResponse(response: Response, res: NodeResponse, close = false): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  if (close) headers.connection = "close";
+  // Node writes the head when asked (`writeHead`): it is asked once the body's length is known, or not.
+  const head = (length?: number) => {
+    if (length !== undefined) headers["content-length"] = String(length);
+    res.writeHead(response.status, response.statusText || undefined, headers);
+  };
+  const body = response.body;
+  if (body === null) {
+    head();
+    return void res.end();
+  }
+  const reader = body.getReader();
+  const gone = () => void reader.cancel().catch(() => {});
+  res.once("close", gone);
+  try {
+    const reading = reader.read();
+    let first = await Promise.race([reading, soon()]);
+    let next: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+    if (first === PENDING) {
+      // A stream with nothing to say yet (an event stream before its first event): the head goes out now.
+      head();
+      res.flushHeaders();
+      first = await reading;
+    } else {
+      if (first.done) {
+        head(0);
+        return void res.end();
+      }
+      next = reader.read();
+      // A body that was whole in its first chunk (JSON) ends in one write, with Content-Length.
+      const second = await Promise.race([next, soon()]);
+      if (second !== PENDING && second.done) {
+        head(first.value.byteLength);
+        return void res.end(first.value);
+      }
+      head();
+    }
+    let chunk: ReadableStreamReadResult<Uint8Array> = first;
+    while (!chunk.done) {
+      if (!res.write(chunk.value)) await drained(res);
+      chunk = await (next ?? reader.read());
+      next = undefined;
+    }
+    res.end();
+  } catch {
+    if (!res.headersSent) head();
+    res.destroy(); // the producer failed mid-stream: the client sees a cut answer, not a complete one
+  } finally {
+    res.off("close", gone);
+  }
+}
+
+/** Waits for the socket's buffer to empty, or for the client to go away (RFC 9112 leaves flow control to TCP). */
+function drained(res: NodeResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}

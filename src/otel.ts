@@ -1,0 +1,61 @@
+/**
+ * OpenTelemetry for MCP-lite and MCP servers and clients, per the semantic conventions for MCP
+ * (open-telemetry/semantic-conventions-genai, `docs/gen-ai/mcp.md`): `otel()` traces every method a
+ * server answers, on every wire, and `otelClient()` every request a client sends, carrying the trace
+ * context to the server (`params._meta`, headers, gRPC metadata). It depends on `@opentelemetry/api`
+ * only: the application registers the SDK and exporters it wants; without one, nothing is recorded.
+ * The tracing itself (`src/otel/`) knows no wire: this entry gives it the bindings' error numbering.
+ *
+ * @module
+ */
+import { type CallMeta, McpliteError, type Middleware, ProtocolError } from "./core/mod.ts";
+import { legacyErrorToWire, modernErrorToWire } from "./bindings/mcp/status.ts";
+import { errorCodeToWire } from "./bindings/mcplite/status.ts";
+import { type OtelOptions, tracing } from "./otel/server.ts";
+
+export type { OtelOptions } from "./otel/server.ts";
+export { otelClient } from "./otel/client.ts";
+
+/**
+ * Creates request middleware that traces every method on every wire (MCP 2026-07-28 and 2025, MCP-lite
+ * over HTTP and stdio, gRPC/Connect, Webtools) as a SERVER span named `{mcp.method.name} {target}`.
+ *
+ * The span's parent is the trace context in the request's `params._meta` (MCP SEP-414), else the
+ * `traceparent` header or gRPC metadata (W3C Trace Context), else the active context; when `_meta` and
+ * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
+ * ERROR with `error.type = tool_error`; a protocol error sets `error.type` and `rpc.response.status_code`
+ * to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
+ * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
+ * server's `logger`, else `console.warn`) naming the install line.
+ *
+ * @param options Whether to record arguments and results.
+ * @returns The middleware, for `server.use()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../mod.ts";
+ * import { otel } from "./otel.ts";
+ *
+ * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
+ * const warnings: string[] = [];
+ * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(String(m)), error() {} };
+ * const server = createServer({ name: "math", version: "1.0.0", logger }).tool(add).use(otel());
+ * // No SDK registered: the call is answered as usual, nothing is recorded, and the logger is told once.
+ * assert.equal((await server.call("add", { a: 1, b: 2 })).kind, "answer");
+ * assert.equal(warnings.filter((w) => w.includes("npm i @opentelemetry/api")).length, 1);
+ * ```
+ */
+export function otel(options: OtelOptions = {}): Middleware {
+  return tracing(options, jsonRpcCodeOf);
+}
+
+/** The JSON-RPC code the wire answers an error with: a masked error is -32603 (internal). */
+function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
+  if (!(error instanceof McpliteError)) return -32603;
+  if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
+  if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;
+  const modern = meta.protocolVersion !== undefined && meta.protocolVersion >= "2026";
+  return (modern ? modernErrorToWire : legacyErrorToWire)(error.code).code;
+}

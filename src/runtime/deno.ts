@@ -1,0 +1,32 @@
+/**
+ * `serve()` on Deno: `Deno.serve`, which upgrades WebSockets inside `fetch` (`Deno.upgradeWebSocket`).
+ *
+ * @module
+ */
+import type { Bound, Fetchable } from "../server/serve.ts";
+
+interface DenoLike {
+  serve(
+    options: { port: number; hostname: string; onListen?: () => void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): { addr: { port: number }; shutdown(): Promise<void> };
+}
+
+/**
+ * Binds `app` with `Deno.serve`; `close()` is its graceful `shutdown()`.
+ *
+ * @param app The fetch handler.
+ * @param port The port (0: a free one).
+ * @param hostname The interface.
+ * @returns The bound server, once it listens.
+ */
+export function listen(app: Fetchable, port: number, hostname: string): Promise<Bound> {
+  const deno = (globalThis as unknown as { Deno: DenoLike }).Deno;
+  return new Promise((resolve) => {
+    const server = deno.serve({
+      port,
+      hostname,
+      onListen: () => queueMicrotask(() => resolve({ port: server.addr.port, close: () => server.shutdown() })),
+    }, (request) => app.fetch(request));
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * The server the Node adapter's tests serve: `add`; `hold`, which waits until its call is cancelled
+ * (the client went away) and counts the cancellations it saw; `seen`, which answers those counts (for a
+ * server in another process); MCP-lite, MCP and the WebSocket binding. And {@link streaming}, an answer
+ * that counts the chunks it produced, for backpressure.
+ */
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import * as v from "valibot";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import type { ServerOptions } from "../../src/server/options.ts";
+import { modernRequest, toolsCall } from "../helpers/request.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
+
+/** A server with `add` and `hold`, and what `hold` saw. */
+export function nodeFixture(options: Partial<ServerOptions> = {}) {
+  const seen = { held: 0, cancelled: 0 };
+  const add = defineTool("add")
+    .describe("Adds two numbers")
+    .input(v.object({ a: v.number(), b: v.number() }))
+    .handle(({ a, b }) => String(a + b));
+  const hold = defineTool("hold")
+    .describe("Waits until the call is cancelled (at most 10 s)")
+    .handle((_input, ctx) => {
+      seen.held++;
+      return new Promise<string>((resolve) => {
+        const timer = setTimeout(() => resolve("not cancelled"), 10_000);
+        ctx.signal.addEventListener("abort", () => {
+          seen.cancelled++;
+          clearTimeout(timer);
+          resolve("cancelled");
+        }, { once: true });
+      });
+    });
+  const counts = defineTool("seen")
+    .describe("Answers how many hold calls started and were cancelled")
+    .handle(() => JSON.stringify(seen));
+  const server = createServer({
+    name: "node-fixture",
+    version: "1.0.0",
+    bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()],
+    ...options,
+  }).tool(add).tool(hold).tool(counts);
+  return { server, seen };
+}
+
+/** Waits until `check()` holds, polling every 20 ms for at most `ms`. */
+export async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+/** 64 KiB chunks. */
+const CHUNK = new Uint8Array(64 * 1024);
+
+/**
+ * A fetch handler whose answer is an endless stream pulled chunk by chunk (`GET /stream`), and the
+ * number of chunks pulled so far (`GET /pulled`): with backpressure, a client that reads nothing stops
+ * the pulling once the socket's buffers are full.
+ */
+export function streaming(): { fetch(request: Request): Response } {
+  let pulled = 0;
+  return {
+    fetch(request) {
+      if (new URL(request.url).pathname === "/pulled") return new Response(String(pulled));
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled++;
+            controller.enqueue(CHUNK);
+          },
+        }, { highWaterMark: 1 }),
+      );
+    },
+  };
+}
+
+/**
+ * Opens `GET /stream` without reading it for 500 ms, and checks the server pulled a bounded number of
+ * chunks (the socket's buffers, not the 1000s a loop that ignores `write()`'s false would pull).
+ */
+export async function assertBackpressure(base: string): Promise<void> {
+  const { port } = new URL(base);
+  const socket = connect(Number(port), "127.0.0.1");
+  socket.pause(); // read nothing
+  socket.write("GET /stream HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const first = Number(await (await fetch(`${base}/pulled`)).text());
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const second = Number(await (await fetch(`${base}/pulled`)).text());
+  socket.destroy();
+  assert.ok(first > 0, "the answer started");
+  assert.ok(first < 400, `pulled ${first} chunks of 64 KiB for a client that read nothing`);
+  assert.ok(second - first < 5, `went on pulling: ${first}, then ${second}`);
+}
+
+/** Sends an in-process request (tests/helpers/request.ts) to a listener under `base` instead. */
+export async function over(base: string, request: Request, signal?: AbortSignal): Promise<Response> {
+  const url = new URL(request.url);
+  return await fetch(base + url.pathname + url.search, {
+    method: request.method,
+    headers: request.headers,
+    body: await request.text(),
+    signal,
+  });
+}
+
+/** Calls `add` on MCP-lite and MCP under `base`; answers both sums' texts. */
+export async function addOnBoth(base: string): Promise<[string, string]> {
+  const lite = await fetch(`${base}/mcp-lite/v1/calltools`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
+  });
+  assert.equal(lite.status, 200);
+  const mcp = await over(base, modernRequest("tools/call", { name: "add", arguments: { a: 2, b: 3 } }));
+  assert.equal(mcp.status, 200);
+  return [(await lite.json()).result.content[0].text, (await mcp.json()).result.content[0].text];
+}

@@ -1,0 +1,156 @@
+/**
+ * `nodeHandler()` (`@mcplite/sdk/node`) on a real `node:http` server (this runtime's: Bun's and Deno's
+ * Node compatibility here; Node 22 itself in node22.test.ts) and mounted in Express under `/mcp`:
+ * MCP-lite and MCP answer, the mount's base path is honoured, a body Express already parsed is used, a
+ * call is cancelled when its client goes away, and the server's body limits and slow-sender deadline hold.
+ */
+import assert from "node:assert/strict";
+import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from "node:http";
+import { connect } from "node:net";
+import { describe, it } from "node:test";
+import express from "express";
+import { nodeHandler } from "../../src/node/mod.ts";
+import { toolsCall } from "../helpers/request.ts";
+import { addOnBoth, assertBackpressure, eventually, nodeFixture, streaming } from "./fixture.ts";
+
+/** Listens on 127.0.0.1 (a free port), runs `body` with the base URL, and closes. */
+async function listening(listener: RequestListener, body: (base: string) => Promise<void>): Promise<void> {
+  const http: HttpServer = createHttpServer(listener);
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  try {
+    await body(`http://127.0.0.1:${(http.address() as { port: number }).port}`);
+  } finally {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  }
+}
+
+describe("nodeHandler()", () => {
+  it("serves MCP-lite and MCP on node:http", async () => {
+    const { server } = nodeFixture();
+    await listening(nodeHandler(server), async (base) => {
+      assert.deepEqual(await addOnBoth(base), ["3", "5"]);
+    });
+  });
+
+  it("answers MCP-lite and MCP under an Express mount, with the server's routes under it", async () => {
+    const { server } = nodeFixture();
+    const app = express();
+    app.use("/mcp", nodeHandler(server));
+    app.get("/other", (_req: unknown, res: { send(text: string): void }) => void res.send("express"));
+    await listening(app as unknown as RequestListener, async (base) => {
+      assert.deepEqual(await addOnBoth(`${base}/mcp`), ["3", "5"]);
+      assert.equal(await (await fetch(`${base}/other`)).text(), "express");
+    });
+  });
+
+  it("keeps the whole path for a server whose basePath is the mount point, and reads a body Express parsed", async () => {
+    const { server } = nodeFixture({ basePath: "/mcp" });
+    const app = express();
+    app.use(express.json());
+    app.use("/mcp", nodeHandler(server));
+    await listening(app as unknown as RequestListener, async (base) => {
+      assert.deepEqual(await addOnBoth(`${base}/mcp`), ["3", "5"]);
+    });
+  });
+
+  it("cancels the call when the client goes away", async () => {
+    const { server, seen } = nodeFixture();
+    await listening(nodeHandler(server), async (base) => {
+      const gone = new AbortController();
+      const call = fetch(`${base}/mcp-lite/v1/calltools`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(toolsCall("hold")),
+        signal: gone.signal,
+      }).catch(() => "aborted");
+      assert.ok(await eventually(() => seen.held === 1), "the call started");
+      gone.abort();
+      assert.equal(await call, "aborted");
+      assert.ok(await eventually(() => seen.cancelled === 1), "the handler's signal aborted");
+    });
+  });
+
+  it("refuses a chunked body over maxBodyBytes with 413", async () => {
+    const { server } = nodeFixture({ maxBodyBytes: 1024 });
+    await listening(nodeHandler(server), async (base) => {
+      const big = JSON.stringify(toolsCall("add", { a: 1, b: 2, pad: "x".repeat(64 * 1024) }));
+      const bytes = new TextEncoder().encode(big);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 4096) controller.enqueue(bytes.slice(i, i + 4096));
+          controller.close();
+        },
+      });
+      const answer = await fetch(`${base}/mcp-lite/v1/calltools`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      assert.equal(answer.status, 413);
+    });
+  });
+
+  it("answers a stalled sender 408 once bodyTimeoutMs passes", async () => {
+    const { server } = nodeFixture({ bodyTimeoutMs: 300 });
+    await listening(nodeHandler(server), async (base) => {
+      const { port } = new URL(base);
+      const started = Date.now();
+      const head = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1");
+        const limit = setTimeout(() => {
+          socket.destroy();
+          reject(new Error("no answer within 5 s"));
+        }, 5000);
+        socket.on("connect", () =>
+          socket.write(
+            "POST /mcp-lite/v1/calltools HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n" +
+              "content-length: 100\r\n\r\n{",
+          ));
+        socket.on("data", (chunk) => {
+          clearTimeout(limit);
+          socket.destroy();
+          resolve(String(chunk).split("\r\n")[0]);
+        });
+        socket.on("error", reject);
+      });
+      assert.match(head, /^HTTP\/1\.1 408/);
+      assert.ok(Date.now() - started < 3000);
+    });
+  });
+
+  it("stops pulling a streamed answer while the client reads nothing (backpressure)", async () => {
+    await listening(nodeHandler(streaming()), async (base) => {
+      await assertBackpressure(base);
+    });
+  });
+
+  it("sends the head of an event stream at once, before its first event", async () => {
+    let release = () => {};
+    const app = {
+      fetch: () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              release = () => {
+                controller.enqueue(new TextEncoder().encode("data: late\n\n"));
+                controller.close();
+              };
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    };
+    await listening(nodeHandler(app), async (base) => {
+      const head = await Promise.race([
+        fetch(`${base}/events`),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
+      ]);
+      assert.ok(head !== undefined, "no head within 2 s of an event stream with no event yet");
+      assert.equal(head.headers.get("content-type"), "text/event-stream");
+      release();
+      assert.equal(await head.text(), "data: late\n\n");
+    });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The servers tests/node/node22.test.ts drives, run by Node 22 itself from the sources (Node strips the
+ * types): the fixture through `serve()` (WebSocket included, with `ws`), mounted under `/mcp` in Express
+ * (`nodeHandler()`) and in Hono on `@hono/node-server` (the README's recipe), and the streamed answer
+ * through `serve()`. Prints `{"serve":…,"express":…,"hono":…,"streaming":…}` (ports) once listening,
+ * and closes everything when its stdin closes.
+ */
+import { createServer as createHttpServer } from "node:http";
+import process from "node:process";
+import { serve as honoServe } from "@hono/node-server";
+import express from "express";
+import { Hono } from "hono";
+import { mount } from "hono/mount";
+import { serve } from "../../mod.ts";
+import { nodeHandler } from "../../src/node/mod.ts";
+import { nodeFixture, streaming } from "./fixture.ts";
+
+const { server } = nodeFixture({ bodyTimeoutMs: 300, maxBodyBytes: 1024 });
+const at = { port: 0, hostname: "127.0.0.1", quiet: true };
+const served = await serve(server, at);
+const stream = await serve(streaming(), at);
+
+const app = express();
+app.use("/mcp", nodeHandler(server));
+const http = createHttpServer(app);
+await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+
+const hono = new Hono();
+hono.all("/mcp/*", mount(server.fetch));
+const honoPort = await new Promise<number>((resolve) => {
+  const listening = honoServe({ fetch: hono.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
+  process.stdin.on("end", () => listening.close());
+});
+
+console.log(JSON.stringify({
+  serve: served.port,
+  express: (http.address() as { port: number }).port,
+  hono: honoPort,
+  streaming: stream.port,
+}));
+process.stdin.resume();
+process.stdin.on("end", async () => {
+  http.closeAllConnections();
+  http.close();
+  await Promise.all([served.close(), stream.close()]);
+  process.exit(0);
+});

@@ -1,0 +1,168 @@
+/**
+ * `serve()`, `nodeHandler()` and the Hono mount on Node 22 itself: tests/node/node22-server.ts runs on
+ * Node 22 (from the sources), and this runtime drives it over sockets: MCP-lite and MCP through
+ * `serve()`, two requests on one kept-alive connection (HTTP/1.1), an SSE call cancelled when its client
+ * goes away, the body limit and the slow-sender deadline, a WebSocket client, backpressure on a streamed
+ * answer, `nodeHandler()` mounted in Express under `/mcp`, and `mount(server.fetch)` in Hono under `/mcp`.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { connect } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { WEBSOCKET_PROTOCOL } from "../../src/websocket/mod.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ROOT } from "../helpers/process.ts";
+import { toolsCall } from "../helpers/request.ts";
+import { TestSocket } from "../websocket/socket.ts";
+import { addOnBoth, assertBackpressure } from "./fixture.ts";
+
+/** The ports tests/node/node22-server.ts listens on. */
+interface Ports {
+  serve: number;
+  express: number;
+  hono: number;
+  streaming: number;
+}
+
+let child: ChildProcess | undefined;
+let ports: Ports | undefined;
+
+before(async () => {
+  const node = await node22();
+  if (node === undefined) return;
+  child = spawn(node, [`${ROOT}tests/node/node22-server.ts`], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+  ports = await new Promise<Ports>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the Node 22 servers did not start in 20 s")), 20_000);
+    child!.stdout!.once("data", (chunk) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(String(chunk)));
+    });
+    child!.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the Node 22 servers exited with ${code}`));
+    });
+  });
+});
+
+after(async () => {
+  if (child === undefined || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child!.once("exit", resolve));
+  const timer = setTimeout(() => child!.kill("SIGKILL"), 3000);
+  child.stdin!.end(); // the servers close and the process exits
+  await exited;
+  clearTimeout(timer);
+});
+
+/** The base URL of one of the servers. */
+const base = (name: keyof Ports) => `http://127.0.0.1:${ports![name]}`;
+
+/** Writes raw HTTP/1.1 on one connection and collects what comes back until `done(text)` or 5 s. */
+function raw(port: number, request: string, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    const finish = () => {
+      clearTimeout(limit);
+      socket.destroy();
+      resolve(text);
+    };
+    const limit = setTimeout(finish, 5000);
+    socket.on("connect", () => socket.write(request));
+    socket.on("data", (chunk) => {
+      text += String(chunk);
+      if (done(text)) finish();
+    });
+    socket.on("close", finish);
+    socket.on("error", reject);
+  });
+}
+
+/** A raw MCP-lite call, with its Content-Length. */
+function rawCall(body: string, extra = ""): string {
+  return `POST /mcp-lite/v1/calltools HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n${extra}` +
+    `content-length: ${new TextEncoder().encode(body).byteLength}\r\n\r\n${body}`;
+}
+
+/** The counts the `seen` tool answers. */
+async function seen(): Promise<{ held: number; cancelled: number }> {
+  const answer = await fetch(`${base("serve")}/mcp-lite/v1/calltools`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toolsCall("seen")),
+  });
+  return JSON.parse((await answer.json()).result.content[0].text);
+}
+
+/** Asks `check()` every 50 ms until it holds, for at most 5 s. */
+async function until(check: () => Promise<boolean>): Promise<boolean> {
+  const limit = Date.now() + 5000;
+  while (Date.now() < limit) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+describe("on Node 22", () => {
+  it("serve() answers MCP-lite and MCP", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    assert.deepEqual(await addOnBoth(base("serve")), ["3", "5"]);
+  });
+
+  it("serve() keeps an HTTP/1.1 connection alive across requests", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    const call = JSON.stringify(toolsCall("add", { a: 1, b: 2 }));
+    const text = await raw(ports.serve, rawCall(call) + rawCall(call), (text) => text.split('"text":"3"').length === 3);
+    assert.equal(text.split("HTTP/1.1 200 OK").length, 3, text);
+    assert.match(text, /content-length: \d+/i);
+  });
+
+  it("serve() cancels an SSE call when its client goes away", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    const before = await seen();
+    const socket = connect(ports.serve, "127.0.0.1");
+    socket.on("error", () => {});
+    socket.write(rawCall(JSON.stringify(toolsCall("hold")), "accept: text/event-stream\r\n"));
+    assert.ok(await until(async () => (await seen()).held > before.held), "the call started");
+    socket.destroy(); // the client goes away
+    assert.ok(await until(async () => (await seen()).cancelled > before.cancelled), "the call was cancelled");
+  });
+
+  it("serve() refuses a body over maxBodyBytes (413) and a stalled sender (408)", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    const big = JSON.stringify(toolsCall("add", { a: 1, b: 2, pad: "x".repeat(4096) }));
+    const refused = await raw(ports.serve, rawCall(big), (text) => text.includes("\r\n\r\n"));
+    assert.match(refused, /^HTTP\/1\.1 413/);
+    const stalled = rawCall("{}", "").replace("content-length: 2", "content-length: 100").slice(0, -1);
+    const started = Date.now();
+    assert.match(await raw(ports.serve, stalled, (text) => text.includes("\r\n\r\n")), /^HTTP\/1\.1 408/);
+    assert.ok(Date.now() - started < 3000);
+  });
+
+  it("serve() upgrades a WebSocket (the ws package) and answers on it", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    const socket = await TestSocket.open(`ws://127.0.0.1:${ports.serve}/mcp-lite/v1/ws`, [WEBSOCKET_PROTOCOL]);
+    try {
+      socket.send(toolsCall("add", { a: 20, b: 22 }, 7));
+      const answer = await socket.next((message) => message.id === 7);
+      assert.equal(answer.result.content[0].text, "42");
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("serve() stops pulling a streamed answer while the client reads nothing (backpressure)", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    await assertBackpressure(base("streaming"));
+  });
+
+  it("nodeHandler() mounted in Express answers MCP-lite and MCP under /mcp", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    assert.deepEqual(await addOnBoth(`${base("express")}/mcp`), ["3", "5"]);
+  });
+
+  it("the README's Hono mount answers MCP-lite and MCP under /mcp on @hono/node-server", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    assert.deepEqual(await addOnBoth(`${base("hono")}/mcp`), ["3", "5"]);
+  });
+});
