@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
-/** The expected exports, by entry point (as deno.json lists them). */
+/** The expected exports, by entry point (as jsr.json lists them). */
 const EXPECTED: Record<string, string[]> = {
   ".": [
     "type AnyPrompt",
@@ -486,7 +486,7 @@ function exportsOf(file: string): string[] {
   return names.sort((a, b) => a.replace(/^type /, "").localeCompare(b.replace(/^type /, "")));
 }
 
-const entries = Object.entries(JSON.parse(readFileSync(ROOT + "deno.json", "utf8")).exports as Record<string, string>);
+const entries = Object.entries(JSON.parse(readFileSync(ROOT + "jsr.json", "utf8")).exports as Record<string, string>);
 
 describe("the public surface", () => {
   it("lists the same entry points as the snapshot", () => {

@@ -28,6 +28,7 @@ import type {
   Transport,
 } from "./transport.ts";
 import { TASKS_EXTENSION } from "./transports/mcp-wire.ts";
+import { SDK_VERSION } from "../internal/version.ts";
 import type {
   CallHandle,
   CallOptions,
@@ -104,7 +105,7 @@ export interface ListOptions extends RequestOptions {
 /** A call to run: the tool, its arguments and options, whether it streams, and the reply it resumes from. */
 type RunArgs = [name: string, args: Record<string, unknown>, options: CallOptions, stream?: boolean, start?: Reply];
 
-const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: "0.1.0" };
+const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
 
 /**
  * A client for one server, made by `createClient()`. Typed when created as `createClient<typeof server>(…)`;

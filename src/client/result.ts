@@ -158,7 +158,7 @@ export function resultValue(result: CallResult): unknown {
  * The former name of {@link resultValue} (read as `Object.prototype.valueOf`, it did not say whose
  * value).
  *
- * @deprecated Use {@link resultValue}; this alias is removed in the next minor version.
+ * @deprecated Use {@link resultValue}; this alias stays through 1.x and is removed in 2.0.0 (docs/stability.md).
  */
 export const valueOf: (result: CallResult) => unknown = resultValue;
 

@@ -77,7 +77,7 @@ export interface PromiseRetry {
  * The former name of {@link PromiseRetry}: a deferred call's handle is a promise everywhere in the API
  * (MCP-lite 0.042, "promise"), never a "job".
  *
- * @deprecated Use {@link PromiseRetry}; this alias is removed in the next minor version.
+ * @deprecated Use {@link PromiseRetry}; this alias stays through 1.x and is removed in 2.0.0 (docs/stability.md).
  */
 export type JobRetry = PromiseRetry;
 
