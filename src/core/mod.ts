@@ -8,7 +8,8 @@
  * @module
  */
 export { CacheSlot } from "./cache-slot.ts";
-export { callerOf, createContext, warnServer, withResultMeta } from "./call-context.ts";
+export { callerOf, createContext, withResultMeta } from "./call-context.ts";
+export { warnServer } from "./warn-server.ts";
 export type { AuthInfo, CallContext, CallMeta, ClientInfo, ClientView, SignalSource } from "./call-context.ts";
 export { asksOnlyForResources, LOG_LEVELS } from "./call-sink.ts";
 export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";

@@ -48,6 +48,7 @@ import {
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../prompt-feature.ts";
 import { errorToConnectError } from "./status.ts";
+import { abortReason, untilDeadline } from "./deadline.ts";
 
 /**
  * Creates the implementation of the `mcplite.MCPLite` service over a server's core. Build it once per
@@ -333,41 +334,7 @@ class SourceMeta implements CallMeta {
   }
 }
 
-/**
- * Settles with the work, or rejects with the deadline as soon as it passes: a unary call answers
- * DEADLINE_EXCEEDED on time even when the handler ignores its signal. Calls without a deadline (most)
- * pay nothing.
- */
-function untilDeadline<T>(work: Promise<T>, context: HandlerContext | undefined): Promise<T> {
-  if (context === undefined || context.timeoutMs() === undefined) return work;
-  const signal = context.signal;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then((value) => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(value);
-    }, (error: unknown) => {
-      signal.removeEventListener("abort", onAbort);
-      reject(error);
-    });
-  });
-}
-
 /** Throws when the call was cancelled or ran out of time: the wire answers that, not a late result. */
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw abortReason(signal);
-}
-
-/**
- * The deadline error Connect aborted the signal with, or CANCELLED for a client that went away.
- *
- * @param signal The call's signal, aborted.
- * @returns The error the wire carries.
- */
-export function abortReason(signal: AbortSignal): ConnectError {
-  return signal.reason instanceof ConnectError
-    ? signal.reason
-    : new ConnectError("the call was cancelled", Code.Canceled);
 }
