@@ -8,11 +8,15 @@
  * - `node:http adapter`: the same server through the smallest fetch adapter on `node:http` (the body read
  *   whole, a `Request`, `server.fetch`, the answer's bytes in one `res.end`): the 90 % target's base;
  * - `serve()`: this package's `serve(server)` on Node (streams both ways, client-disconnect cancellation);
+ * - `serve(), before`: with `BEFORE=<another checkout>` (an earlier commit), that checkout's `serve()`
+ *   serving the same server, for a before/after ratio measured in the same run;
  * - `@hono/node-server`: `serve({ fetch: server.fetch })` (a devDependency);
  * - `srvx`: `serve({ fetch: server.fetch })`, when installed in `$SRVX_DIR` (default /tmp/srvx:
  *   `npm i --prefix /tmp/srvx srvx`; not a dependency of this package).
  *
  *   node bench/node-serve.ts [--seconds 5] [--rounds 3]   (Node 22: `bash .ci/node22.sh --path`)
+ *   git archive <commit> | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/node_modules
+ *   BEFORE=/tmp/before node bench/node-serve.ts   (adds the `serve(), before` row)
  *
  * @module
  */
@@ -21,12 +25,19 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { serve } from "../mod.ts";
 import { ADD_PARAMS, lite } from "./requests.ts";
 import { ours } from "./servers/ours.ts";
 
-const ROWS = ["node:http, same bytes", "node:http adapter", "serve()", "@hono/node-server", "srvx"] as const;
+const ROWS = [
+  "node:http, same bytes",
+  "node:http adapter",
+  "serve()",
+  "serve(), before",
+  "@hono/node-server",
+  "srvx",
+] as const;
 const ONLY = process.env.ROWS?.split(",");
 type Row = (typeof ROWS)[number];
 const SRVX = `${process.env.SRVX_DIR ?? "/tmp/srvx"}/node_modules/srvx`;
@@ -80,6 +91,10 @@ async function start(row: Row): Promise<number> {
       }));
     case "serve()":
       return (await serve(ours, { port: 0, hostname: "127.0.0.1", quiet: true })).port;
+    case "serve(), before": {
+      const before = await import(pathToFileURL(`${process.env.BEFORE}/mod.ts`).href) as { serve: typeof serve };
+      return (await before.serve(ours, { port: 0, hostname: "127.0.0.1", quiet: true })).port;
+    }
     case "@hono/node-server": {
       const { serve: honoServe } = await import("@hono/node-server");
       return new Promise((resolve) =>
@@ -139,10 +154,14 @@ if (process.argv.includes("--serve")) {
 } else {
   const seconds = Number(arg("--seconds", "5"));
   const rounds = Number(arg("--rounds", "3"));
-  const rows = ROWS.filter((row) => (row !== "srvx" || existsSync(SRVX)) && (ONLY === undefined || ONLY.includes(row)));
+  const rows = ROWS.filter((row) =>
+    (row !== "srvx" || existsSync(SRVX)) && (row !== "serve(), before" || process.env.BEFORE !== undefined) &&
+    (ONLY === undefined || ONLY.includes(row))
+  );
   const results = new Map<Row, number[]>(rows.map((row) => [row, []]));
   for (let round = 1; round <= rounds; round++) {
-    for (const row of rows) {
+    // The order rotates with the round, so no row always follows the same neighbour.
+    for (const row of [...rows.slice((round - 1) % rows.length), ...rows.slice(0, (round - 1) % rows.length)]) {
       const server = await child(row);
       try {
         const { rps, p99, bad } = await load(server.port, seconds);
@@ -160,6 +179,15 @@ if (process.argv.includes("--serve")) {
   console.log("| server | req/s (median) | vs node:http adapter |\n|---|---:|---:|");
   for (const [row, xs] of results) {
     console.log(`| ${row} | ${Math.round(median(xs))} | ${Math.round((median(xs) / base) * 100)}% |`);
+  }
+  // Per-round ratios of serve() (same round, so the machine's load at that moment cancels out).
+  const serveRps = results.get("serve()");
+  for (const other of ["node:http adapter", "serve(), before", "@hono/node-server"] as const) {
+    const theirs = results.get(other);
+    if (serveRps === undefined || theirs === undefined) continue;
+    const ratios = serveRps.map((rps, i) => rps / theirs[i]);
+    const list = ratios.map((r) => r.toFixed(2)).join(", ");
+    console.log(`serve() ÷ ${other}, per round: ${list} (median ${median(ratios).toFixed(2)})`);
   }
   process.exit(0);
 }
