@@ -5,6 +5,15 @@
  * call pipeline, and encodes the outcome. A listener that does not go through `server.fetch` (a
  * socket, a pipe) gets the same core, and the server's gate, from {@link attachListener}.
  *
+ * This is the whole contract, and semver covers it: the routes ({@link Route}, {@link Routes},
+ * {@link RouteHandler}, {@link MountedBinding}), what a binding receives ({@link ServerCore},
+ * {@link ResolvedOptions}, {@link Host}), the call entry point ({@link runCall}, {@link CallRequest}) and
+ * its outcomes ({@link AnswerOutcome}, {@link FailureOutcome}, {@link PromiseOutcome},
+ * {@link InputRequiredOutcome}), the body helpers ({@link readJson}, {@link acceptsEventStream}) and the
+ * listener's attachment ({@link attachListener}, {@link Gate}, {@link withCaller}, {@link NO_HOST}).
+ * `core.registry` is opaque to a binding: it is handed to `runCall` as it is, never read. The server's
+ * registry, runtime, pipeline stages and promise store are not part of it and change freely.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -38,16 +47,9 @@
  *
  * @module
  */
-export { runCall, runHandler, runRequest, unknownTool } from "./core/pipeline.ts";
-export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./core/pipeline.ts";
-export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";
-export type { FollowOptions } from "./core/follow-options.ts";
-export type { Tokens, TokensOptions } from "./core/tokens.ts";
-export type { Runtime, RuntimeOptions } from "./core/runtime.ts";
-export { CacheSlot } from "./core/cache-slot.ts";
-export type { Feature, Featured } from "./core/feature.ts";
-export type { Continuations, ContinuationsOptions, Restart, StartOptions } from "./core/continuations.ts";
-export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
+export { runCall } from "./core/pipeline.ts";
+export type { CallRequest } from "./core/pipeline.ts";
+export type { AnswerOutcome, FailureOutcome, InputRequiredOutcome, PromiseOutcome } from "./core/outcome.ts";
 export {
   type Host,
   type MountedBinding,
@@ -59,17 +61,6 @@ export {
   type ServerCore,
   withCaller,
 } from "./server/binding.ts";
-export type { ServedVersions } from "./server/protocol-versions.ts";
-export type { Grouped } from "./core/group.ts";
 export { attachListener, type ListenerAttachment } from "./server/listener.ts";
-export type { Gate, GateAnswer } from "./server/gate.ts";
-export type { Cors } from "./server/cors.ts";
-export type { RequestGuard } from "./server/guard.ts";
+export type { Gate } from "./server/gate.ts";
 export { acceptsEventStream, readJson } from "./server/read-json.ts";
-export type {
-  AnswerOutcome,
-  FailureOutcome,
-  FinalOutcome,
-  InputRequiredOutcome,
-  PromiseOutcome,
-} from "./core/outcome.ts";

@@ -1,7 +1,9 @@
 /**
- * `@mcplite/sdk/types`: every type the public API names that a tool author rarely writes down: the
- * builders `defineTool()` and friends return, handler and content-block shapes, the caller's metadata
- * and the shapes of answers from the client. Import them to annotate your own code.
+ * `@mcplite/sdk/types`: every type the public API names that its users rarely write down: the
+ * builders `defineTool()` and friends return, handler and content-block shapes, the caller's metadata,
+ * and the client's rarer types (each transport's options, listings, input-round shapes, the skills
+ * API, OAuth's stored records). Types only: importing it loads no code. Import them to annotate your
+ * own code.
  *
  * @example
  * ```ts
@@ -16,7 +18,7 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/options.ts";
-export type { ProtocolVersion } from "./server/protocol-versions.ts";
+export type { ProtocolVersion, ServedVersions } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
@@ -27,6 +29,7 @@ export type {
   InferToolArgs,
   JobRetry,
   LongRunningOptions,
+  PromiseRetry,
   RedeemHandler,
   StreamHandler,
   ToolContext,
@@ -86,3 +89,42 @@ export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReporter } from "./core/runtime.ts";
 export type { GroupOptions } from "./server/group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
+// The client's types a client user rarely writes down; `@mcplite/sdk/client` exports the rest.
+export type { ListOptions } from "./client/client.ts";
+export type { Backoff } from "./client/call-loop.ts";
+export type { RetryEvent } from "./client/retry.ts";
+export type { FailureMode, MapOf, RequestOptions, ToolProxy, ToolsOf, UntypedTools } from "./client/types.ts";
+export type { ClientErrorOptions } from "./client/errors.ts";
+export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./client/input.ts";
+export type {
+  CacheScope,
+  ClientTelemetry,
+  LogEntry,
+  Reply,
+  RequestContext,
+  TaskInfo,
+  TaskStatus,
+  ToolCallRequest,
+  ToolExecution,
+  ToolListing,
+} from "./client/transport.ts";
+export type { FetchLike, HeadersOption, HttpOptions } from "./client/http.ts";
+export type { AuthOptions, ClientCredentialsOptions } from "./client/oauth/oauth.ts";
+export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
+export type { BearerChallenge } from "./client/oauth/challenge.ts";
+export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";
+export type { McpTransportOptions } from "./client/transports/mcp.ts";
+export type { AutoTransportOptions } from "./client/transports/auto.ts";
+export type { FetchTarget, InProcessOptions } from "./client/transports/in-process.ts";
+export type { HeaderParam } from "./client/mcp-headers.ts";
+export type { WebtoolsTransportOptions } from "./client/transports/webtools.ts";
+export type { WebtoolsPin } from "./client/webtools-pin.ts";
+export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi, SkillsBackend } from "./client/skills.ts";
+export type {
+  AiExecuteOptions,
+  AiToolDefinition,
+  AiToolsOptions,
+  ToolCaller,
+  WebtoolsCall,
+} from "./client/webtools-ai.ts";
+export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./client/tool-shapes.ts";

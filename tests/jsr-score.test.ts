@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import { ROOT, run } from "./helpers/process.ts";
 
 const DENO = `${ROOT}node_modules/.bin/deno`;
-const entries: string[] = Object.values(JSON.parse(readFileSync(`${ROOT}deno.json`, "utf8")).exports);
+const entries: string[] = Object.values(JSON.parse(readFileSync(`${ROOT}jsr.json`, "utf8")).exports);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {

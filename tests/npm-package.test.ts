@@ -374,11 +374,14 @@ describe("the npm package", () => {
   });
 
   it("passes JSR's and npm's publish dry runs", LONG, async (t) => {
-    const jsr = await run(`${BIN}/deno`, ["publish", "--dry-run", "--allow-dirty"], 240_000);
+    const jsr = await run(`${BIN}/deno`, ["publish", "--dry-run", "--allow-dirty", "--config", "jsr.json"], 240_000);
     assert.equal(jsr.code, 0, jsr.stdout + jsr.stderr);
     const ready = await install();
     if (typeof ready === "string") return t.skip(ready);
-    const npm = await run("npm", ["publish", "--dry-run", ready.tarball], 120_000, dir);
+    // npm publishes a prerelease (1.0.0-rc.1) only under a dist-tag other than latest, as the release workflow does.
+    const prerelease = json(`${ROOT}package.json`).version.includes("-");
+    const tag = prerelease ? ["--tag", "next"] : [];
+    const npm = await run("npm", ["publish", "--dry-run", ...tag, ready.tarball], 120_000, dir);
     assert.equal(npm.code, 0, npm.stderr);
     assert.match(npm.stderr, /\+ @mcplite\/sdk@|Publishing to .* \(dry-run\)/);
   });

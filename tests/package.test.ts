@@ -1,11 +1,11 @@
 /**
- * The package's manifests say one thing each. deno.json is the source of truth JSR reads (name,
- * version, exports, what is published); package.json is both the development manifest (npm ci, bun
- * install) and the npm package's manifest, whose `exports` are deno.json's, compiled into dist/ by
- * `npm run build` (tsc, tsconfig.npm.json). It repeats name, version and exports, and must agree; there is
- * no jsr.json to drift. The Node version package.json and the README state covers what every dependency
- * declares in its own `engines`, and the `mcplite` bin checks it at start.
- */
+ * The package's manifests say one thing each. jsr.json is the JSR manifest, the source of truth for name,
+ * version, exports and what is published (`deno publish --config jsr.json`: deno publish reads deno.json
+ * when both exist, so deno.json keeps tasks, lint, fmt and unstable only); package.json is both the
+ * development manifest (npm ci, bun install) and the npm package's manifest, whose `exports` are jsr.json's,
+ * compiled into dist/ by `npm run build` (tsc, tsconfig.npm.json). It repeats name, version and exports, and
+ * must agree: one version, one export map. The Node version package.json and the README state covers what
+ * every dependency declares in its own `engines`, and the `mcplite` bin checks it at start. */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
@@ -20,7 +20,7 @@ function lowerBound(range: string): number[] {
   return [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)];
 }
 
-/** package.json `exports` for deno.json's: each subpath's source, compiled by tsc into dist/ (.js and .d.ts). */
+/** package.json `exports` for jsr.json's: each subpath's source, compiled by tsc into dist/ (.js and .d.ts). */
 function npmExports(exports: Record<string, string>): Record<string, { types: string; default: string }> {
   const entries = Object.entries(exports).map(([subpath, source]) => {
     const compiled = "./dist/" + source.replace(/^\.\//, "").replace(/\.ts$/, "");
@@ -29,7 +29,7 @@ function npmExports(exports: Record<string, string>): Record<string, { types: st
   return Object.fromEntries(entries);
 }
 
-/** The published TypeScript sources (deno.json `publish.include`: mod.ts and src/, no tests). */
+/** The published TypeScript sources (jsr.json `publish.include`: mod.ts and src/, no tests). */
 function sourceFiles(): string[] {
   const files = (readdirSync(ROOT + "src", { recursive: true }) as string[])
     .filter((file) => file.endsWith(".ts") && !/\.test(-d)?\.ts$/.test(file))
@@ -56,26 +56,52 @@ function atLeast(a: number[], b: number[]): boolean {
 }
 
 describe("the package manifests", () => {
+  const jsr = json("jsr.json");
   const deno = json("deno.json");
   const pkg = json("package.json");
 
-  it("keep name, version and exports in deno.json, with no third manifest", () => {
-    assert.equal(existsSync(ROOT + "jsr.json"), false, "JSR reads deno.json; a jsr.json would be a second source");
-    assert.equal(deno.name, "@mcplite/sdk");
-    assert.match(deno.version, /^\d+\.\d+\.\d+/);
-    assert.ok(Object.keys(deno.exports).includes("."));
+  it("keep name, version, exports and what is published in jsr.json, none of them in deno.json", () => {
+    assert.equal(jsr.name, "@mcplite/sdk");
+    assert.match(jsr.version, /^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/, "a semver version");
+    assert.ok(Object.keys(jsr.exports).includes("."));
+    assert.deepEqual(jsr.publish.include, ["mod.ts", "src/**/*.ts", "README.md", "LICENSE"]);
+    for (const field of ["name", "version", "exports", "publish", "imports"]) {
+      assert.equal(deno[field], undefined, `deno.json states "${field}": jsr.json is the one manifest`);
+    }
+    assert.match(pkg.scripts["publish:dry"], /^deno publish .*--config jsr\.json/, "deno publish reads deno.json else");
   });
 
-  it("agree on name, version and exports: npm's are deno.json's, compiled into dist/", () => {
+  it("agree on name, version and exports: npm's are jsr.json's, compiled into dist/", () => {
     assert.equal(pkg.private, undefined, "package.json is the npm package's manifest too");
-    assert.equal(pkg.name, deno.name);
-    assert.equal(pkg.version, deno.version);
-    assert.deepEqual(pkg.exports, npmExports(deno.exports), "run the build's mapping: package.json exports drifted");
+    assert.equal(pkg.name, jsr.name);
+    assert.equal(pkg.version, jsr.version);
+    assert.deepEqual(pkg.exports, npmExports(jsr.exports), "run the build's mapping: package.json exports drifted");
     assert.deepEqual(
       pkg.files,
       ["dist/"],
       "the tarball holds the build only (package.json, README and LICENSE come with it)",
     );
+    const lock = json("package-lock.json");
+    assert.equal(lock.version, jsr.version, "package-lock.json: run npm install after a version change");
+  });
+
+  it("send the version they state as the client's and the CLI's clientInfo.version", () => {
+    const version = readFileSync(ROOT + "src/internal/version.ts", "utf8");
+    assert.equal(/export const SDK_VERSION = "([^"]+)";/.exec(version)?.[1], jsr.version);
+  });
+
+  it("describe the version they state in CHANGELOG.md (Keep a Changelog)", () => {
+    const changelog = readFileSync(ROOT + "CHANGELOG.md", "utf8");
+    assert.match(changelog, /^## \[Unreleased\]$/m);
+    const escaped = jsr.version.replaceAll(".", "\\.");
+    assert.match(changelog, new RegExp(`^## \\[${escaped}\\] - (\\d{4}-\\d{2}-\\d{2}|Unreleased)$`, "m"));
+  });
+
+  it("map every export to a published source file", () => {
+    for (const [subpath, file] of Object.entries<string>(jsr.exports)) {
+      assert.ok(existsSync(ROOT + file), `${subpath}: ${file} does not exist`);
+      assert.ok(file === "./mod.ts" || file.startsWith("./src/"), `${subpath}: ${file} is outside publish.include`);
+    }
   });
 
   it("declare as dependencies (or peers) every package the published code imports", () => {
@@ -83,7 +109,7 @@ describe("the package manifests", () => {
     for (const file of sourceFiles()) {
       for (const specifier of bareImports(readFileSync(ROOT + file, "utf8"))) imported.add(packageName(specifier));
     }
-    imported.delete(deno.name);
+    imported.delete(jsr.name);
     const declared = { ...pkg.dependencies, ...pkg.peerDependencies };
     assert.deepEqual([...imported].filter((name) => !(name in declared)), []);
     assert.deepEqual(Object.keys(pkg.dependencies).filter((name) => !imported.has(name)), [], "an unused dependency");
@@ -95,8 +121,9 @@ describe("the package manifests", () => {
     assert.match(range, /^\^1\.\d+\.\d+$/);
     assert.equal(pkg.dependencies["@opentelemetry/api"], undefined);
     assert.deepEqual(pkg.peerDependenciesMeta["@opentelemetry/api"], { optional: true });
-    // deno publish writes a bare import as the deno.json import map says, else as devDependencies pin it.
-    assert.equal(deno.imports["@opentelemetry/api"], `npm:@opentelemetry/api@${range}`);
+    // deno publish writes a bare import as the import map of the config it reads (jsr.json) says, else as
+    // devDependencies pin it.
+    assert.equal(jsr.imports["@opentelemetry/api"], `npm:@opentelemetry/api@${range}`);
   });
 
   it("run the mcplite bin from the build, checking the Node version package.json states", () => {

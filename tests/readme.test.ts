@@ -1,7 +1,7 @@
 /**
  * The README's TypeScript is code a newcomer pastes: every ```ts block type-checks against this checkout,
  * as in a project that added the package. `@mcplite/sdk` and its entry points map to the sources
- * (deno.json `exports`), other packages to this repository's node_modules. Two markers, on the line
+ * (jsr.json `exports`), other packages to this repository's node_modules. Two markers, on the line
  * before a block, say more: `<!-- not-checked: why -->` for a block that is deliberately partial, and
  * `<!-- file: server.ts -->` to name the block's file, so that another block can import it.
  */

@@ -27,8 +27,11 @@ describe("the release workflow", () => {
       assert.equal(workflow.jobs[job].permissions["id-token"], "write", `${job} needs the OIDC token`);
       assert.deepEqual(workflow.jobs[job].needs, "check");
     }
-    assert.match(steps("jsr"), /deno publish$/m);
+    assert.match(steps("jsr"), /deno publish --config jsr\.json$/m);
     assert.match(steps("npm"), /^npm publish --provenance/m);
-    assert.match(steps("check"), /GITHUB_REF_NAME#v.*deno\.json/);
+    // npm refuses a prerelease without a dist-tag; one under latest would be what `npm i` installs.
+    assert.match(steps("npm"), /\*-\*\) DIST_TAG=next/);
+    assert.match(steps("npm"), /--tag "\$DIST_TAG"$/m);
+    assert.match(steps("check"), /GITHUB_REF_NAME#v.*jsr\.json/);
   });
 });

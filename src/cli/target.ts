@@ -13,6 +13,7 @@ import { createWebtoolsTransport } from "../client/transports/webtools.ts";
 import type { ClientAuth } from "../client/http.ts";
 import type { CliArgs, StdioCommand } from "./args.ts";
 import { UsageError } from "./errors.ts";
+import { SDK_VERSION } from "../internal/version.ts";
 
 /** What {@link connect} needs besides the target: the client's handlers and timeouts. */
 export interface ConnectOptions
@@ -33,7 +34,7 @@ export interface ConnectOptions
  */
 export async function connect(args: CliArgs, options: ConnectOptions): Promise<Client> {
   const { onPending, auth, ...handlers } = options;
-  const clientOptions: ClientOptions = { ...handlers, clientInfo: { name: "mcplite-cli", version: "0.1.0" } };
+  const clientOptions: ClientOptions = { ...handlers, clientInfo: { name: "mcplite-cli", version: SDK_VERSION } };
   // `app` reads resources, which only MCP serves: a bare origin is not probed for MCP-lite first.
   const wire = args.command === "app" && args.wire === "auto" ? { ...args, wire: "mcp" as const } : args;
   const transport = args.stdio

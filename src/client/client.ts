@@ -13,7 +13,7 @@ import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./
 import { createToolStream } from "./tool-stream.ts";
 import { baseHeaders, type FetchLike, type HeadersOption } from "./http.ts";
 import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
-import { type CallResult, callResultOf, toolFailureOf, valueOf } from "./result.ts";
+import { type CallResult, callResultOf, resultValue, toolFailureOf } from "./result.ts";
 import { retryingTransport, type RetryOptions } from "./retry.ts";
 import { finishTask } from "./tasks.ts";
 import { ToolCache } from "./tool-cache.ts";
@@ -28,6 +28,7 @@ import type {
   Transport,
 } from "./transport.ts";
 import { TASKS_EXTENSION } from "./transports/mcp-wire.ts";
+import { SDK_VERSION } from "../internal/version.ts";
 import type {
   CallHandle,
   CallOptions,
@@ -104,7 +105,7 @@ export interface ListOptions extends RequestOptions {
 /** A call to run: the tool, its arguments and options, whether it streams, and the reply it resumes from. */
 type RunArgs = [name: string, args: Record<string, unknown>, options: CallOptions, stream?: boolean, start?: Reply];
 
-const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: "0.1.0" };
+const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
 
 /**
  * A client for one server, made by `createClient()`. Typed when created as `createClient<typeof server>(…)`;
@@ -167,7 +168,7 @@ export class Client<T = UntypedTools> {
    * @param options `wait: false`, a signal, timeouts and callbacks.
    * @returns The handle.
    */
-  call<N extends ToolName<T>>(
+  call<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: CallOptions & { wait: false },
@@ -180,7 +181,7 @@ export class Client<T = UntypedTools> {
    * @param options `failure: "value"`, a signal, timeouts and callbacks.
    * @returns The value, or the failure.
    */
-  call<N extends ToolName<T>>(
+  call<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: CallOptions & { failure: "value" },
@@ -196,8 +197,8 @@ export class Client<T = UntypedTools> {
    * @throws {ToolFailedError} When the tool failed.
    * @throws {ClientError} For protocol, transport and timeout errors.
    */
-  call<N extends ToolName<T>>(name: N, args: ToolInput<T, N>, options?: CallOptions): Promise<ToolOutput<T, N>>;
-  async call<N extends ToolName<T>>(name: N, args: ToolInput<T, N>, options: CallOptions = {}): Promise<unknown> {
+  call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options?: CallOptions): Promise<ToolOutput<T, N>>;
+  async call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options: CallOptions = {}): Promise<unknown> {
     const outcome = await this.#run(name, (args ?? {}) as Record<string, unknown>, options);
     if (outcome.kind !== "complete") return outcome;
     if (options.wait === false) return { kind: "complete", tool: name, result: outcome.result };
@@ -213,7 +214,7 @@ export class Client<T = UntypedTools> {
    * @param options A signal, timeouts and callbacks.
    * @returns The result.
    */
-  async callTool<N extends ToolName<T>>(
+  async callTool<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: Omit<CallOptions, "wait" | "failure"> = {},
@@ -230,7 +231,7 @@ export class Client<T = UntypedTools> {
    * @param options A signal, timeouts and callbacks.
    * @returns The stream.
    */
-  stream<N extends ToolName<T>>(
+  stream<N extends keyof T & string>(
     name: N,
     args: ToolInput<T, N>,
     options: Omit<CallOptions, "wait" | "failure" | "onPartial"> = {},
@@ -499,7 +500,7 @@ export class Client<T = UntypedTools> {
 
   #finish(name: string, result: CallResult, options: { failure?: "throw" | "value" }): unknown {
     const failure: ToolFailedError | undefined = toolFailureOf(name, result);
-    if (failure === undefined) return valueOf(result);
+    if (failure === undefined) return resultValue(result);
     if (options.failure === "value") return failure;
     throw failure;
   }

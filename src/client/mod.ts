@@ -25,27 +25,19 @@
  * assert.equal(toAnthropicTools(await client.listTools())[0].name, "search_documents");
  * ```
  *
+ * What this entry exports is what a client user touches: {@link createClient} and {@link Client}, the
+ * transports, the errors, the call's result and option types, authorization ({@link oauth},
+ * {@link clientCredentials}, a {@link TokenStore}), Webtools pins and the tool shapes of model APIs. The
+ * types a client user rarely writes down (each transport's options, listings, input-round shapes, the
+ * skills API, OAuth's stored records) are in `@mcplite/sdk/types`.
+ *
  * @module
  */
 export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
-export type { ClientOptions, ListOptions } from "./client.ts";
-export type { Backoff } from "./call-loop.ts";
-export type { RetryEvent, RetryOptions } from "./retry.ts";
-export type {
-  CallHandle,
-  CallOptions,
-  FailureMode,
-  MapOf,
-  RequestOptions,
-  ToolInput,
-  ToolName,
-  ToolOutput,
-  ToolProxy,
-  ToolsOf,
-  ToolStream,
-  UntypedTools,
-} from "./types.ts";
+export type { ClientOptions } from "./client.ts";
+export type { RetryOptions } from "./retry.ts";
+export type { CallHandle, CallOptions, ToolInput, ToolName, ToolOutput, ToolStream } from "./types.ts";
 export {
   AuthorizationError,
   CancelledError,
@@ -60,61 +52,21 @@ export {
   ToolNotFoundError,
   TransportError,
 } from "./errors.ts";
-export type { ClientErrorOptions } from "./errors.ts";
 export type { CallResult } from "./result.ts";
-export { valueOf } from "./result.ts";
-export type {
-  ElicitAnswer,
-  ElicitRequest,
-  InputContext,
-  InputHandlers,
-  RequestedResource,
-  ResourceAnswer,
-  Root,
-  SampleAnswer,
-} from "./input.ts";
-export { withDefaults } from "./input.ts";
-export { isTransport } from "./transport.ts";
-export type {
-  CacheScope,
-  ClientTelemetry,
-  LogEntry,
-  Progress,
-  Reply,
-  RequestContext,
-  TaskInfo,
-  TaskStatus,
-  ToolCallRequest,
-  ToolExecution,
-  ToolInfo,
-  ToolListing,
-  Transport,
-} from "./transport.ts";
-export type { FetchLike, HeadersOption, HttpOptions } from "./http.ts";
+export { resultValue, valueOf } from "./result.ts";
+export type { ElicitAnswer, ElicitRequest, InputHandlers } from "./input.ts";
+export type { Progress, ToolInfo, Transport } from "./transport.ts";
 export { clientCredentials, oauth } from "./oauth/oauth.ts";
-export type { AuthOptions, ClientAuth, ClientCredentialsOptions, OAuthOptions } from "./oauth/oauth.ts";
+export type { ClientAuth, OAuthOptions } from "./oauth/oauth.ts";
 export { memoryTokenStore } from "./oauth/token-store.ts";
-export type { StoredAuthorization, StoredClient, StoredTokens, TokenStore } from "./oauth/token-store.ts";
-export { parseBearerChallenge } from "./oauth/challenge.ts";
-export type { BearerChallenge } from "./oauth/challenge.ts";
-export { createMcpliteTransport, MCPLITE_BASE_PATH } from "./transports/mcplite.ts";
-export type { McpliteTransportOptions } from "./transports/mcplite.ts";
+export type { TokenStore } from "./oauth/token-store.ts";
+export { createMcpliteTransport } from "./transports/mcplite.ts";
 export { createMcpTransport } from "./transports/mcp.ts";
-export type { McpTransportOptions } from "./transports/mcp.ts";
 export { createAutoTransport } from "./transports/auto.ts";
-export type { AutoTransportOptions } from "./transports/auto.ts";
 export { createInProcessTransport } from "./transports/in-process.ts";
-export type { FetchTarget, InProcessOptions } from "./transports/in-process.ts";
-export { encodeHeaderValue, headerParamsOf } from "./mcp-headers.ts";
-export type { HeaderParam } from "./mcp-headers.ts";
 export { createWebtoolsTransport } from "./transports/webtools.ts";
-export type { WebtoolsTransportOptions } from "./transports/webtools.ts";
 export { checkPin, pinOf, WebtoolsPinError } from "./webtools-pin.ts";
-export type { WebtoolsPin } from "./webtools-pin.ts";
 export { webtoolsToAiTools } from "./webtools-ai.ts";
 export { SkillVerificationError } from "./skills.ts";
-export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi, SkillsBackend } from "./skills.ts";
-export type { AiExecuteOptions, AiToolDefinition, AiToolsOptions, ToolCaller, WebtoolsCall } from "./webtools-ai.ts";
 // The gRPC transport loads protobuf, so it has its own entry point: "@mcplite/sdk/client/grpc".
 export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";
-export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./tool-shapes.ts";

@@ -129,8 +129,9 @@ export function taskFrom(result: Record<string, unknown>): TaskInfo {
 }
 
 /**
- * Gives the value of a complete result: its structured content when it has some; else its text when
- * every block is text (joined by newlines); else its content blocks (`undefined` when empty).
+ * Gives the value of a complete result, as `client.call()` resolves with it: its structured content
+ * when it has some; else its text when every block is text (joined by newlines); else its content
+ * blocks (`undefined` when empty). For results a {@link CallResult} handle or `callTool()` gave.
  *
  * @param result The result.
  * @returns The value.
@@ -138,12 +139,12 @@ export function taskFrom(result: Record<string, unknown>): TaskInfo {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { valueOf } from "./result.ts";
- * assert.deepEqual(valueOf({ content: [], structuredContent: { sum: 3 } }), { sum: 3 });
- * assert.equal(valueOf({ content: [{ type: "text", text: "hi" }] }), "hi");
+ * import { resultValue } from "./result.ts";
+ * assert.deepEqual(resultValue({ content: [], structuredContent: { sum: 3 } }), { sum: 3 });
+ * assert.equal(resultValue({ content: [{ type: "text", text: "hi" }] }), "hi");
  * ```
  */
-export function valueOf(result: CallResult): unknown {
+export function resultValue(result: CallResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
   const content = Array.isArray(result.content) ? result.content : [];
   if (content.length === 0) return undefined;
@@ -152,6 +153,14 @@ export function valueOf(result: CallResult): unknown {
   }
   return content;
 }
+
+/**
+ * The former name of {@link resultValue} (read as `Object.prototype.valueOf`, it did not say whose
+ * value).
+ *
+ * @deprecated Use {@link resultValue}; this alias stays through 1.x and is removed in 2.0.0 (docs/stability.md).
+ */
+export const valueOf: (result: CallResult) => unknown = resultValue;
 
 /**
  * Gives the failure of a failed result, or `undefined` for a success.

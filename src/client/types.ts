@@ -25,7 +25,11 @@ export type MapOf<M> = [M] extends [never] ? UntypedTools
   : M extends ToolMap ? (string extends keyof M ? UntypedTools : M)
   : UntypedTools;
 
-/** The tool names of a tool map. */
+/**
+ * The tool names of a tool map. The client's methods spell their constraint out (`keyof T & string`)
+ * rather than naming this alias, so that a wrong name's type error lists the names themselves
+ * (`'"nope"' is not assignable to parameter of type '"search" | "add"'`).
+ */
 export type ToolName<T> = keyof T & string;
 
 /** What a caller sends to tool `N`. */

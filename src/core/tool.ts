@@ -55,20 +55,31 @@ export interface LongRunningOptions {
   taskSupport?: "optional" | "required";
   /**
    * At-least-once delivery of its `ctx.defer()` work, for a tool whose handler and work are
-   * idempotent: a job whose instance stopped (its lease lapsed) is started again, under the same
+   * idempotent: work whose instance stopped (its lease lapsed) is started again, under the same
    * promise, by the instance that next reads it (a `redeem`, `tasks/get`), as BullMQ's stalled-job
    * check does. Needs a shared `resultStore`. Without it, delivery is at most once.
    */
-  retry?: JobRetry;
+  retry?: PromiseRetry;
 }
 
-/** How a `.longRunning()` tool's deferred work is started again after its instance stopped. */
-export interface JobRetry {
+/**
+ * How a `.longRunning()` tool's deferred work is started again, under the same promise, after its
+ * instance stopped.
+ */
+export interface PromiseRetry {
   /** How many times the work may start in all, the first included (an integer from 1 to 100). */
   readonly attempts: number;
-  /** How long an instance that takes over a stopped job waits before starting it, in ms (default 0). */
+  /** How long an instance that takes over a stopped promise's work waits before starting it, in ms (default 0). */
   readonly backoffMs?: number;
 }
+
+/**
+ * The former name of {@link PromiseRetry}: a deferred call's handle is a promise everywhere in the API
+ * (MCP-lite 0.042, "promise"), never a "job".
+ *
+ * @deprecated Use {@link PromiseRetry}; this alias stays through 1.x and is removed in 2.0.0 (docs/stability.md).
+ */
+export type JobRetry = PromiseRetry;
 
 /**
  * An interactive view a tool's results are shown in (MCP Apps, SEP-1865): its `ui://` resource and the

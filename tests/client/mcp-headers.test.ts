@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { encodeHeaderValue, headerParamsOf } from "../../src/client/mod.ts";
+import { encodeHeaderValue, headerParamsOf } from "../../src/client/mcp-headers.ts";
 
 const decode = (value: string) =>
   new TextDecoder().decode(Uint8Array.from(atob(value.slice(9, -2)), (c) => c.charCodeAt(0)));

@@ -4,13 +4,8 @@
  */
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
-import {
-  type CallHandle,
-  type Client,
-  createClient,
-  type ToolFailedError,
-  type UntypedTools,
-} from "../../src/client/mod.ts";
+import { type CallHandle, type Client, createClient, type ToolFailedError } from "../../src/client/mod.ts";
+import type { UntypedTools } from "../../src/types.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type Expect<T extends true> = T;

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { CallOutcome, Server, ServerCallOptions } from "../../mod.ts";
-import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../src/binding.ts";
+import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../src/core/outcome.ts";
 
 /** Asserts a complete outcome (`answer` or `failure`) and returns it. */
 export function final(outcome: CallOutcome): FinalOutcome {

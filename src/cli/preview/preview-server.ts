@@ -14,6 +14,7 @@ import type { AppResourceMeta } from "../../internal/mcp-apps-wire.ts";
 import { UI_PROTOCOL_VERSION } from "../../internal/mcp-apps-wire.ts";
 import { errorLine } from "../errors.ts";
 import { previewPage } from "./page.ts";
+import { SDK_VERSION } from "../../internal/version.ts";
 
 /** What one preview shows. */
 export interface PreviewSession {
@@ -46,7 +47,7 @@ export function previewHandler(session: PreviewSession): (request: Request) => P
       token,
       tool: session.tool as unknown as Record<string, unknown>,
       args: session.args,
-      hostInfo: { name: "mcplite-preview", version: "0.1.0" },
+      hostInfo: { name: "mcplite-preview", version: SDK_VERSION },
       protocolVersion: UI_PROTOCOL_VERSION,
     },
     appAllow(session.ui?.permissions),

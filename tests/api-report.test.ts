@@ -1,0 +1,72 @@
+/**
+ * The API report (api/, `npm run api:report`) records every entry point's exported names, kinds and
+ * signatures; `npm run api:check`, a CI step, fails with a diff when the code's public API differs from it.
+ * Checked in a scratch clone of this repository (its committed HEAD), so a deliberate change touches
+ * nothing here: untouched, the check passes; with one more export it fails and shows the new line; after
+ * `api:report` regenerates the report it passes again.
+ */
+import assert from "node:assert/strict";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ROOT, run } from "./helpers/process.ts";
+
+const DENO = `${ROOT}node_modules/.bin/deno`;
+const TOOL = ["run", "-A", "tools/api-report.ts"];
+
+describe("the API report", () => {
+  let clone = "";
+
+  before(async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcplite-api-report-"));
+    clone = join(dir, "repo");
+    const cloned = await run("git", ["clone", "--quiet", "--shared", ROOT, clone], 60_000, dir);
+    assert.equal(cloned.code, 0, cloned.stderr);
+    symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
+  });
+
+  after(() => {
+    if (clone) rmSync(join(clone, ".."), { recursive: true, force: true });
+  });
+
+  it("matches the public API of the committed code", async () => {
+    const checked = await run(DENO, [...TOOL, "--check"], 60_000, clone);
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+    assert.match(checked.stdout, /matches the API report/);
+  });
+
+  it("fails on an unreported export, with a diff naming it, until the report is regenerated", async () => {
+    appendFileSync(
+      join(clone, "src/client/mod.ts"),
+      "\n/**\n * Added by tests/api-report.test.ts.\n * @deprecated Use `String()`.\n */\n" +
+        "export function addedForTheTest(count: number): string {\n" +
+        "  return String(count);\n}\n",
+    );
+    const checked = await run(DENO, [...TOOL, "--check"], 60_000, clone);
+    assert.equal(checked.code, 1, checked.stdout + checked.stderr);
+    assert.match(checked.stderr, /^--- api\/client\.api\.md \(the report\)$/m);
+    // The deprecation and its replacement show too (docs/stability.md, Deprecation).
+    assert.match(
+      checked.stderr,
+      /^\+\/\*\* @deprecated Use `String\(\)`\. \*\/\n\+function addedForTheTest\(count: number\): string;$/m,
+    );
+    assert.match(checked.stderr, /run `npm run api:report`/);
+
+    const written = await run(DENO, TOOL, 60_000, clone);
+    assert.equal(written.code, 0, written.stderr);
+    assert.ok(readFileSync(join(clone, "api/client.api.md"), "utf8").includes("function addedForTheTest("));
+    const again = await run(DENO, [...TOOL, "--check"], 60_000, clone);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+  });
+
+  it("fails on a changed signature, showing the line before and after", async () => {
+    const file = join(clone, "src/client/mod.ts");
+    const text = readFileSync(file, "utf8").replace("addedForTheTest(count: number)", "addedForTheTest(count: bigint)");
+    writeFileSync(file, text);
+    const checked = await run(DENO, [...TOOL, "--check"], 60_000, clone);
+    assert.equal(checked.code, 1, checked.stdout + checked.stderr);
+    assert.match(checked.stderr, /^-function addedForTheTest\(count: number\): string;$/m);
+    assert.match(checked.stderr, /^\+function addedForTheTest\(count: bigint\): string;$/m);
+  });
+});

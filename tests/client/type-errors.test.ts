@@ -1,0 +1,47 @@
+/**
+ * The type errors a client user meets most read as plain sentences: a wrong tool name in
+ * `client.call()` lists the tool names, not the generic types that compute them. `// @ts-expect-error`
+ * in `types.test-d.ts` proves such a call does not compile; this test pins what the compiler says, by
+ * type-checking a user's snippet with `deno check` (through `deno eval --check`, from the repository root
+ * so that its import map and node_modules resolve) and reading the message.
+ */
+import assert from "node:assert/strict";
+import process from "node:process";
+import { describe, it } from "node:test";
+import { ROOT, run } from "../helpers/process.ts";
+
+const DENO = `${ROOT}node_modules/.bin/deno`;
+
+/** A user's code with two typos: an unknown tool name, and a number where the tool takes a string. */
+const SNIPPET = `
+import * as v from "valibot";
+import { createServer, defineTool } from "./mod.ts";
+import { createClient } from "./src/client/mod.ts";
+
+const search = defineTool("search").input(v.object({ query: v.string() })).handle(({ query }) => query);
+const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
+const server = createServer({ name: "demo", version: "1.0.0" }).tool(search).tool(add);
+const client = createClient(server);
+export async function typos() {
+  await client.call("nope", {});
+  await client.call("search", { query: 1 });
+}
+`;
+
+describe("client type errors", () => {
+  it(
+    "name the tools a wrong name could have been, and the argument's expected type",
+    { timeout: 180_000 },
+    async () => {
+      // NO_COLOR: deno's diagnostics without colour escapes, read as a user reads them.
+      const { code, stderr: text } = await run(DENO, ["eval", "--check", SNIPPET], 170_000, ROOT, {
+        ...process.env,
+        NO_COLOR: "1",
+      });
+      assert.notEqual(code, 0, "the snippet must not type-check");
+      assert.match(text, /Argument of type '"nope"' is not assignable to parameter of type '"search" \| "add"'\./);
+      assert.match(text, /Type 'number' is not assignable to type 'string'\./);
+      assert.doesNotMatch(text, /ToolName<|NonNullable</, "no generic machinery in the messages");
+    },
+  );
+});
