@@ -4,6 +4,7 @@
 // `nodeHandler()`, calls it with the typed client over each transport (a `serveStdio()` child for stdio),
 // cancels an SSE call by going away, runs `mcplite list` and `mcplite call` against it, and prints one
 // JSON report: each check's result, or `{ "error": message }`. Each check is bounded (10 s).
+// Deno leaves this file alone (deno.json `exclude`): its imports resolve only in that installed project.
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
