@@ -19,15 +19,13 @@ import {
   type AuthInfo,
   type CallMeta,
   type CallRequest,
-  createContext,
   ErrorCode,
-  followPushed,
   ProtocolError,
-  PUSH_MS,
   type Registry,
   runCall,
   runRequest,
   type SignalSource,
+  streamCall,
 } from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
@@ -49,7 +47,6 @@ import {
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../prompt-feature.ts";
-import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
 
 /**
@@ -86,47 +83,32 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
     async *callToolStream(request, context) {
       const started = performance.now();
       try {
-        const host = context.values.get(HOST_KEY);
-        const steps = pullStream((onPartial) => {
-          const call = callOf(request, context.signal, context.requestHeader, host, onPartial);
-          // Deferred work the call started is followed: its progress, then its result (spec §5.3).
-          const caller = createContext({ name: call.name, signal: context.signal, meta: call.meta, host });
-          const watch = { progress: (...update: JobProgress["update"]) => void onPartial(new JobProgress(update)) };
-          return untilDeadline(
-            runCall(registry, call).then((outcome) =>
-              followPushed(registry, outcome, { caller, holdMs: PUSH_MS, watch })
-            ),
-            context,
-          );
-        });
+        const call = callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY));
+        // Partials, then the deferred work's progress (spec §5.3), then the outcome; the call's own progress
+        // and logs have no message on this stream.
+        const events = streamCall(registry, call, { holdMs: options.holdMs });
         try {
           while (true) {
-            const step = await steps.next();
-            if (step.done) {
+            const step = await untilDeadline(events.next(), context);
+            if (step.done) return;
+            const event = step.value;
+            if (event.type === "outcome") {
               throwIfAborted(context.signal);
-              yield responseFromOutcome(step.value, started, version);
-              return;
+              yield responseFromOutcome(event.outcome, started, version);
+            } else if (event.type === "partial") {
+              yield partialResponse(event.partial);
+            } else if (event.type === "progress" && event.pushed) {
+              yield progressResponse(event.progress, event.total, event.message);
             }
-            yield step.value instanceof JobProgress
-              ? progressResponse(...step.value.update)
-              : partialResponse(step.value);
           }
         } finally {
-          await steps.return(undefined as never); // releases the handler when the client went away mid-stream
+          await events.return(); // releases the handler when the client went away mid-stream
         }
       } catch (error) {
         throw errorToConnectError(error, report);
       }
     },
   };
-}
-
-/** A deferred job's progress, carried through the stream's queue beside the tool's partials. */
-class JobProgress {
-  readonly update: [progress: number, total: number | undefined, message: string | undefined];
-  constructor(update: JobProgress["update"]) {
-    this.update = update;
-  }
 }
 
 /**
@@ -319,7 +301,6 @@ function callOf(
   signal: AbortSignal | SignalSource,
   headers: Headers | CallSource,
   host: Host,
-  onPartial?: (partial: unknown) => Promise<void>,
 ): CallRequest {
   const name = request.name;
   if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
@@ -334,7 +315,6 @@ function callOf(
     meta,
     signal,
     round,
-    onPartial,
     host,
   };
 }

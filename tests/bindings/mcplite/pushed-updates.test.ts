@@ -22,9 +22,13 @@ import { pipeServer } from "../../helpers/stdio.ts";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A tool whose deferred job reports two steps of progress, then answers after `ms` in all. */
-function jobServer(options: { pushMs?: number } = {}) {
-  const bindings = options.pushMs === undefined ? undefined : [mcpLiteBinding({ pushMs: options.pushMs })];
-  return createServer({ name: "jobs", version: "1.0.0", secret: "pushed-updates-secret-0123456789abcdef", bindings })
+function jobServer(options: { pushMs?: number; holdMs?: number; serverHoldMs?: number } = {}) {
+  const own = options.pushMs ?? options.holdMs;
+  const bindings = own === undefined
+    ? undefined
+    : [mcpLiteBinding(options.pushMs === undefined ? { holdMs: own } : { pushMs: own })];
+  const secret = "pushed-updates-secret-0123456789abcdef";
+  return createServer({ name: "jobs", version: "1.0.0", secret, bindings, holdMs: options.serverHoldMs })
     .tool(
       defineTool("crunch")
         .describe("Crunches numbers in the background")
@@ -77,6 +81,19 @@ describe("pushed promise updates over MCP-lite SSE", () => {
       params: { name: "crunch", arguments: { ms: 50 } },
     }))).json();
     assert.equal(plain.result._meta.response_type, "promise");
+  });
+
+  it("holds for the server's one holdMs, which mcpLiteBinding({ holdMs }) overrides", async () => {
+    const promised = async (server: ReturnType<typeof jobServer>) =>
+      JSON.parse((await readSse(await server.fetch(sseCall({ ms: 600 })))).find((e) => e.event === "done")!.data)
+        ._meta.response_type;
+    assert.equal(await promised(jobServer({ serverHoldMs: 30 })), "promise");
+    assert.equal(await promised(jobServer({ holdMs: 30, serverHoldMs: 60_000 })), "promise");
+    assert.throws(() => createServer({ name: "x", version: "1", holdMs: -1 }), {
+      name: "TypeError",
+      message: /holdMs/,
+    });
+    assert.throws(() => mcpLiteBinding({ holdMs: Number.NaN }), { name: "TypeError", message: /holdMs/ });
   });
 });
 
