@@ -21,7 +21,11 @@ import { pipeServer } from "../../helpers/stdio.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A tool whose deferred job reports two steps of progress, then answers after `ms` in all. */
+/**
+ * A tool whose deferred job reports two steps of progress, then answers after `ms` in all. A follower that
+ * subscribes late gets the last progress only (Job.watch), so the tests leave 200 ms between the steps: a
+ * loaded machine may take longer than 50 ms to subscribe.
+ */
 function jobServer(options: { pushMs?: number; holdMs?: number; serverHoldMs?: number } = {}) {
   const own = options.pushMs ?? options.holdMs;
   const bindings = own === undefined
@@ -56,7 +60,7 @@ function sseCall(args: Record<string, unknown>): Request {
 
 describe("pushed promise updates over MCP-lite SSE", () => {
   it("pushes the job's progress, then its result in done, instead of a promise", async () => {
-    const events = await readSse(await jobServer().fetch(sseCall({ ms: 100 })));
+    const events = await readSse(await jobServer().fetch(sseCall({ ms: 400 })));
     const kinds = events.map((e) => e.event).filter((e) => e !== "heartbeat");
     assert.deepEqual(kinds, ["progress", "progress", "done"]);
     assert.deepEqual(events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data)), [
@@ -113,7 +117,7 @@ describe("pushed promise updates on sockets", () => {
   it("gRPC CallToolStream (HTTP/2) sends progress messages, then the ANSWER", async () => {
     const client = createConnectClient(MCPLite, createGrpcTransport({ baseUrl: `http://127.0.0.1:${grpc.port}` }));
     const messages = [];
-    for await (const response of client.callToolStream({ name: "crunch", arguments: { ms: 100 } })) {
+    for await (const response of client.callToolStream({ name: "crunch", arguments: { ms: 400 } })) {
       messages.push(response);
     }
     assert.deepEqual(messages.slice(0, 2).map((m) => [m.meta, m.result]), [
@@ -131,7 +135,7 @@ describe("pushed promise updates on sockets", () => {
       const calls: string[] = [];
       const client = createClient<typeof server>(transport);
       const progress: number[] = [];
-      const stream = client.stream("crunch", { ms: 100 }, { onProgress: (p) => progress.push(p.progress) });
+      const stream = client.stream("crunch", { ms: 400 }, { onProgress: (p) => progress.push(p.progress) });
       for await (const _ of stream) calls.push("partial");
       assert.deepEqual(await stream.result, { rows: 42 }, transport.wire);
       assert.deepEqual(progress, [1, 2], transport.wire);
@@ -148,7 +152,7 @@ describe("pushed promise updates over MCP-lite stdio", () => {
         jsonrpc: "2.0",
         id: 7,
         method: "tools/call",
-        params: { name: "crunch", arguments: { ms: 100 }, _meta: { stream: true } },
+        params: { name: "crunch", arguments: { ms: 400 }, _meta: { stream: true } },
       });
       const answer = await piped.answer(7);
       const result = answer.result as Record<string, any>;
