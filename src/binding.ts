@@ -48,7 +48,7 @@
  * @module
  */
 export { runCall } from "./core/pipeline.ts";
-export type { CallRequest } from "./core/pipeline.ts";
+export type { CallRequest } from "./core/call-request.ts";
 export type { AnswerOutcome, FailureOutcome, InputRequiredOutcome, PromiseOutcome } from "./core/outcome.ts";
 export {
   type Host,

@@ -7,12 +7,14 @@
  * MCP-lite and MCP, a WebSocket client talks to a `serve()`d server, `nodeHandler()` mounted in Express and
  * `mount(server.fetch)` in Hono answer under `/mcp`, the consumer type-checks under `nodenext` with
  * `skipLibCheck: false`, `npx mcplite list` prints the tools; the same consumer runs on Bun. Both publish dry
- * runs pass.
+ * runs pass. The Node test stage (tests/node/stage.mjs, one Node 22 process): `serve()` on every HTTP wire,
+ * WebSocket, SSE cancellation, `serveStdio()`, `nodeHandler()` in Express, the typed client on each transport
+ * and the CLI, all from the installed package.
  * Packed and installed once, by the first test that needs it.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -172,6 +174,7 @@ function install(): Promise<Installed | string> {
     writeFileSync(join(app, "main.ts"), MAIN);
     writeFileSync(join(app, "server.ts"), quickStart());
     writeFileSync(join(app, "node-checks.ts"), NODE_CHECKS);
+    copyFileSync(`${ROOT}tests/node/stage.mjs`, join(app, "node-stage.mjs"));
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
     const pkg = json(`${ROOT}package.json`);
     const peers = [
@@ -284,6 +287,36 @@ describe("the npm package", () => {
       websocket: "pong",
       express: [200, true, 200, true],
       hono: [200, true, 200, true],
+    });
+  });
+
+  it("passes the Node test stage on Node 22 from the package: every wire, transport and the CLI", LONG, async (t) => {
+    const [ready, node] = await Promise.all([install(), node22()]);
+    if (typeof ready === "string") return t.skip(ready);
+    if (!node) return t.skip(NODE22_MISSING);
+    const staged = await run(node, ["node-stage.mjs"], 60_000, ready.app);
+    assert.equal(staged.code, 0, staged.stderr);
+    // Each check's answer, or { error } saying why it failed: a failing check shows in the diff by name.
+    const { node: version, ...report } = answer(staged);
+    assert.match(version, /^22\./);
+    const sum = { sum: 5 };
+    assert.deepEqual(report, {
+      "serve: MCP-lite JSON": [200, "application/json", sum],
+      "serve: MCP-lite SSE": [200, "text/event-stream", true],
+      "serve: MCP 2025-11-25": [200, true],
+      "serve: OpenAPI": [200, true, 200, sum],
+      "client: mcp-lite": 5,
+      "client: mcp 2025-11-25": 5,
+      "client: mcp 2026-07-28": 5,
+      "client: webtools": 5,
+      "client: Connect": 5,
+      "client: gRPC-Web": 5,
+      "client: websocket": 5,
+      "client: stdio (serveStdio in a Node child)": 5,
+      "SSE cancelled on client disconnect": [1, true, "AbortError"],
+      "nodeHandler in Express under /mcp": [5, 5],
+      "cli: mcplite list": [0, "add"],
+      "cli: mcplite call": [0, sum],
     });
   });
 

@@ -34,4 +34,21 @@ describe("the release workflow", () => {
     assert.match(steps("npm"), /--tag "\$DIST_TAG"$/m);
     assert.match(steps("check"), /GITHUB_REF_NAME#v.*jsr\.json/);
   });
+
+  it("publishes the documentation site to GitHub Pages", () => {
+    const workflow = parse(readFileSync(ROOT + WORKFLOW, "utf8"));
+    const { docs, pages } = workflow.jobs;
+    assert.equal(docs.needs, "check");
+    const build = docs.steps.find((step: { run?: string }) => step.run === "npm run docs:build");
+    assert.ok(build, "the docs job runs npm run docs:build");
+    assert.match(build.env.DOCS_BASE, /github\.event\.repository\.name/, "the site is built under the Pages path");
+    const upload = docs.steps.find((step: { uses?: string }) =>
+      step.uses?.startsWith("actions/upload-pages-artifact@")
+    );
+    assert.equal(upload?.with.path, "docs/.vitepress/dist");
+    assert.equal(pages.needs, "docs");
+    assert.deepEqual(pages.permissions, { pages: "write", "id-token": "write" });
+    assert.equal(pages.environment.name, "github-pages");
+    assert.ok(pages.steps.some((step: { uses?: string }) => step.uses?.startsWith("actions/deploy-pages@")));
+  });
 });

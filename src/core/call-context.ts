@@ -9,169 +9,40 @@ import type {
   CallSink,
   CreateMessageResult,
   ElicitResult,
-  InputMethod,
   InputRequest,
   ListRootsResult,
   LogLevel,
   ResourceRequest,
 } from "./call-sink.ts";
+import type { CallMeta, ContextSource, SignalSource } from "./call-meta.ts";
+import { cannotAsk, type ClientView, clientViewOf, resourceRequestOf } from "./client-view.ts";
+import type { ContextKey } from "./context-key.ts";
 import type { ResourceContents } from "./result.ts";
-import type { AuthInfo, Host } from "./host.ts";
+import { type AuthInfo, keepAliveFor } from "./host.ts";
+import { checkResultMeta } from "./result-meta.ts";
+import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
+import { validateValue } from "./validate-value.ts";
+import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
+import { logCall, type ServerLogger } from "./logger.ts";
+import { TRACE_PARENT } from "./trace-context.ts";
 
 export type { AuthInfo } from "./host.ts";
-import { ErrorCode, ProtocolError, ToolError } from "./error.ts";
-import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
-import { validateStandard } from "./standard-result.ts";
-import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
-import { isObject } from "../internal/is-object.ts";
-import { logTo, type ServerLogger, serverWarning } from "./logger.ts";
-import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
-
-/**
- * The experimental MCP client capability that says the client answers `resources/request` (MCP-lite's
- * `request-for-more-resource`).
- */
-export const RESOURCE_REQUESTS = "io.mcplite/resourceRequests";
-
-/** The wires a call can arrive on. */
-export type Wire = "mcp-lite" | "mcp" | "webtools" | "openapi" | "grpc" | "in-process";
-
-/** Who the client says it is (MCP `clientInfo`). */
-export interface ClientInfo {
-  /** The client's name. */
-  name: string;
-  /** The client's version. */
-  version: string;
-  /** Other fields the client sent (title, description, websiteUrl, icons). */
-  [key: string]: unknown;
-}
-
-/**
- * Gives one of the server's own warnings from inside a request (request middleware has the context,
- * not the server): to the server's `logger`, else once per process to `console.warn`.
- *
- * @param ctx The request's context.
- * @param message The warning.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createContext, warnServer } from "./call-context.ts";
- * const warnings: unknown[] = [];
- * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(m), error() {} };
- * const meta = { wire: "in-process" as const, headers: new Headers() };
- * warnServer(createContext({ name: "t", signal: AbortSignal.abort(), meta }, undefined, logger), "mcplite: careful");
- * assert.deepEqual(warnings, ["mcplite: careful"]);
- * ```
- */
-export function warnServer(ctx: CallContext, message: string): void {
-  serverWarning(loggerOf(ctx), message);
-}
-
-/** Reads a context's server logger; set by {@link CallContext}'s static block, which sees its private field. */
-let loggerOf: (ctx: CallContext) => ServerLogger | undefined;
-
-/** What is known about the caller of this request. */
-export interface CallMeta {
-  /** The wire the call came in on. */
-  readonly wire: Wire;
-  /** The protocol version of the request, when the wire has one. */
-  readonly protocolVersion?: string;
-  /** The client's self-description, when sent. */
-  readonly clientInfo?: ClientInfo;
-  /** The capabilities the client declared for this request (MCP). */
-  readonly clientCapabilities?: Record<string, unknown>;
-  /**
-   * The content types the client renders as MCP Apps (`text/html;profile=mcp-app`), from its
-   * `extensions["io.modelcontextprotocol/ui"].mimeTypes` (SEP-1865); `undefined` when it declared none,
-   * so a tool with a view can answer a client without one in text alone.
-   */
-  readonly appMimeTypes?: readonly string[];
-  /** The HTTP request headers (empty for in-process calls). */
-  readonly headers: Headers;
-  /** The JSON-RPC id of the request, when there is one. */
-  readonly requestId?: string | number | null;
-  /** The caller's session id, when the wire carries one (Webtools `sessionId`, MCP 2025 `Mcp-Session-Id`). */
-  readonly sessionId?: string;
-  /**
-   * The request's own `_meta` (MCP and MCP-lite `params._meta`), where it sent one: W3C Trace Context
-   * (`traceparent`, `tracestate`) and `baggage` travel there (MCP SEP-414), beside the progress token.
-   */
-  readonly requestMeta?: Readonly<Record<string, unknown>>;
-  /**
-   * How the request reached the server, as OpenTelemetry's `network.transport` names it: `pipe` for
-   * stdio; absent over TCP (HTTP, HTTP/2, a WebSocket) and in process.
-   */
-  readonly transport?: "pipe";
-}
-
-/**
- * The principal that signed state (promise tokens, task ids, `requestState`) is bound to: the subject
- * and, when known, the client acting for it, so a token minted for one is refused for another.
- *
- * @param auth The caller.
- * @returns Its binding key, or `undefined` for an anonymous caller.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { callerOf } from "./call-context.ts";
- * assert.equal(callerOf({ subject: "ada" }), "ada");
- * assert.notEqual(callerOf({ subject: "ada", clientId: "a" }), callerOf({ subject: "ada", clientId: "b" }));
- * assert.equal(callerOf(undefined), undefined);
- * ```
- */
-export function callerOf(auth: AuthInfo | undefined): string | undefined {
-  if (auth === undefined) return undefined;
-  const { subject, clientId } = auth;
-  return clientId === undefined ? subject : JSON.stringify([subject ?? null, clientId]);
-}
-
-/** A typed key for per-call values set by middleware (as Connect's `createContextKey`). */
-export interface ContextKey<T> {
-  /** The unique identity of the key. */
-  readonly id: symbol;
-  /** The value returned when none was set. */
-  readonly defaultValue: T;
-}
-
-/**
- * Creates a typed key for values that middleware hands to handlers.
- *
- * @param defaultValue The value returned when none was set.
- * @param description A name for debugging.
- * @returns The key.
- *
- * @example
- * ```ts
- * import { createContextKey } from "./call-context.ts";
- * const tenantKey = createContextKey("public", "tenant");
- * // in middleware: ctx.set(tenantKey, "acme"); in a handler: ctx.get(tenantKey)
- * ```
- */
-export function createContextKey<T>(defaultValue: T, description?: string): ContextKey<T> {
-  return { id: Symbol(description), defaultValue };
-}
-
-/** Something that holds a cancellation signal, such as a `Request`. */
-export interface SignalSource {
-  /** The signal. */
-  readonly signal: AbortSignal;
-}
+export {
+  callerOf,
+  type CallMeta,
+  type ClientInfo,
+  type ContextSource,
+  type SignalSource,
+  type Wire,
+} from "./call-meta.ts";
+export { type ClientView, RESOURCE_REQUESTS } from "./client-view.ts";
+export { type ContextKey, createContextKey } from "./context-key.ts";
+export { withResultMeta } from "./result-meta.ts";
 
 const NO_SINK: CallSink = {};
 
-/** What a call's context is made of: every decoded request (a call, a handler's, a method's) carries it. */
-export interface ContextSource {
-  /** The name the context carries as `ctx.tool`: the tool or prompt name, the resource URI, the method. */
-  readonly name: string;
-  /** The cancellation signal, or what holds it (e.g. the `Request`), read only if asked for. */
-  readonly signal: AbortSignal | SignalSource;
-  /** What is known about the caller. */
-  readonly meta: CallMeta;
-  /** What came with the request: the platform's values (`ctx.env`) and the authenticated caller (`ctx.auth`). */
-  readonly host?: Host;
-}
+/** Reads a context's server logger (`warnServer()`); set by {@link CallContext}'s static block, which sees its private field. */
+export let loggerOf: (ctx: CallContext) => ServerLogger | undefined;
 
 /**
  * Creates the context of a decoded request: the one way the pipeline makes a {@link CallContext}.
@@ -192,70 +63,9 @@ export interface ContextSource {
  */
 export function createContext(source: ContextSource, sink?: CallSink, logger?: ServerLogger): CallContext {
   const host = source.host;
-  return new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
-}
-
-/** What a handler knows of the client: who it says it is and what it declared (`ctx.client`). */
-export interface ClientView {
-  /** The client's self-description (MCP `clientInfo`), when sent. */
-  readonly info: ClientInfo | undefined;
-  /**
-   * The capabilities it declared: on MCP 2026-07-28 with this request, on the 2025 revisions in
-   * `initialize` (when this instance holds the session); `undefined` on wires that declare none.
-   */
-  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
-  /**
-   * Tells whether the client supports a capability: one it declared (`elicitation`, `sampling`,
-   * `roots`, an extension's identifier such as `io.modelcontextprotocol/tasks`, or an experimental one
-   * such as `io.mcplite/resourceRequests`, the request for more resource), or, on a wire where
-   * the client declares none (MCP-lite, gRPC, in process), whether this call can ask it for that input.
-   *
-   * @param capability The capability.
-   * @returns Whether it is supported.
-   */
-  supports(capability: "elicitation" | "sampling" | "roots" | (string & Record<never, never>)): boolean;
-}
-
-/**
- * Tells whether a `_meta` key is one MCP reserves (MCP 2025-06-18, Basic: `_meta`): its prefix has a
- * `modelcontextprotocol` or `mcp` label (`io.modelcontextprotocol/serverInfo`).
- */
-function isReservedMetaKey(key: string): boolean {
-  const slash = key.lastIndexOf("/");
-  return slash > 0 &&
-    key.slice(0, slash).split(".").some((label) => label === "modelcontextprotocol" || label === "mcp");
-}
-
-/**
- * Puts the keys a handler added with `ctx.resultMeta()` into a result's `_meta`.
- *
- * @param result The result.
- * @param ctx The handler's context.
- * @returns The result (the same object when nothing was added).
- */
-export function withResultMeta<R extends { _meta?: Record<string, unknown> }>(result: R, ctx: CallContext): R {
-  const extra = ctx["~resultMeta"];
-  return extra === undefined ? result : { ...result, _meta: { ...result._meta, ...extra } };
-}
-
-/** The client capability each input method needs. */
-const CAPABILITY: Readonly<Record<InputMethod, string>> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-  "resources/request": RESOURCE_REQUESTS,
-};
-
-/**
- * Whether an MCP client declared the capability an input method needs. MCP has no request for more
- * resource, so a client that answers one declares it among its experimental capabilities (MCP
- * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features").
- */
-function declares(declared: Record<string, unknown>, method: InputMethod): boolean {
-  const capability = CAPABILITY[method];
-  if (method !== "resources/request") return isObject(declared[capability]);
-  const experimental = declared.experimental;
-  return isObject(experimental) && isObject(experimental[capability]);
+  const ctx = new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
+  if (host?.waitUntil !== undefined) keepAliveFor(ctx, host.waitUntil);
+  return ctx;
 }
 
 /**
@@ -327,15 +137,9 @@ export class CallContext<TConfig = unknown> {
   /**
    * Aborted when the caller goes away or cancels.
    *
-   * Where the runtime does not report a disconnect, it is noticed late or not at all. On Deno
-   * (2.9.5; run with `--unstable-no-legacy-abort`, or the signal also aborts after every successful
-   * answer), `Deno.serve` over HTTP/1.1 misses a client that disconnects while a plain JSON answer is
-   * pending when the request body did not arrive with its headers in the server's first read: in
-   * practice a request over about 512 bytes (an MCP-lite body over ~250 bytes from `fetch`, nearly
-   * every MCP 2026-07-28 call). SSE answers notice it on their next write: an MCP call notices it at
-   * its first keep-alive (`heartbeatMs`), an MCP-lite call asked for as `text/event-stream` at once.
-   * HTTP/2 requests to Deno and every request to Bun are not affected (`tests/server/cancellation.test.ts`
-   * shows each case).
+   * Where the runtime does not report a disconnect, it is noticed late or not at all: on Deno over
+   * HTTP/1.1, a client that leaves while a plain JSON answer is pending (README, "Deno and client aborts";
+   * `tests/server/cancellation.test.ts` shows each case).
    */
   get signal(): AbortSignal {
     const signal = this.#signal;
@@ -367,11 +171,7 @@ export class CallContext<TConfig = unknown> {
    */
   log(level: LogLevel, data: unknown, logger?: string): void {
     this.#sink.log?.(level, data, logger);
-    const own = this.#logger;
-    if (own === undefined) return;
-    const fields: Record<string, unknown> = { tool: this.tool };
-    if (logger !== undefined) fields.logger = logger;
-    logTo(own, level, data, withTraceIds(fields, this.get(TRACE_PARENT)));
+    if (this.#logger !== undefined) logCall(this.#logger, this.tool, level, data, logger, this.get(TRACE_PARENT));
   }
 
   /**
@@ -385,21 +185,8 @@ export class CallContext<TConfig = unknown> {
    */
   requestInput(key: string, request: InputRequest): Promise<unknown> {
     const sink = this.#sink;
-    const capability = CAPABILITY[request.method];
-    const declared = this.meta.clientCapabilities;
-    // Where the wire says what the client declared (MCP), never ask for more (-32021).
-    if (sink.input === undefined || (declared !== undefined && !declares(declared, request.method))) {
-      const message = sink.input === undefined
-        ? `This call cannot ask the client for input (${request.method})`
-        : `The client did not declare the ${capability} capability`;
-      const required = request.method === "resources/request"
-        ? { experimental: { [capability]: {} } }
-        : { [capability]: {} };
-      return Promise.reject(
-        new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: required } }),
-      );
-    }
-    return sink.input(key, request);
+    const refused = cannotAsk(sink, this.meta, request.method);
+    return refused === undefined ? sink.input!(key, request) : Promise.reject(refused);
   }
 
   /**
@@ -457,10 +244,7 @@ export class CallContext<TConfig = unknown> {
    * ```
    */
   requestResource(key: string, request: ResourceRequest): Promise<ResourceContents> {
-    const params: Record<string, unknown> = { description: request.description };
-    if (request.uri !== undefined) params.uri = request.uri;
-    if (request.mimeTypes !== undefined) params.mimeTypes = [...request.mimeTypes];
-    return this.requestInput(key, { method: "resources/request", params }) as Promise<ResourceContents>;
+    return this.requestInput(key, resourceRequestOf(request)) as Promise<ResourceContents>;
   }
 
   /**
@@ -528,23 +312,7 @@ export class CallContext<TConfig = unknown> {
 
   /** What the client said of itself and declared; `ctx.client.supports("elicitation")`. */
   get client(): ClientView {
-    if (this.#client !== undefined) return this.#client;
-    const { clientInfo, clientCapabilities } = this.meta;
-    const sink = this.#sink;
-    const inputs = new Set(Object.values(CAPABILITY));
-    return this.#client = {
-      info: clientInfo,
-      capabilities: clientCapabilities,
-      supports(capability) {
-        if (clientCapabilities === undefined) return inputs.has(capability) && sink.input !== undefined;
-        if (isObject(clientCapabilities[capability])) return true;
-        // An extension's identifier, or a non-standard feature (the request for more resource) declared
-        // as experimental (MCP 2025-11-25, Lifecycle: `experimental`).
-        const { extensions, experimental } = clientCapabilities;
-        return (isObject(extensions) && isObject(extensions[capability])) ||
-          (isObject(experimental) && isObject(experimental[capability]));
-      },
-    };
+    return this.#client ??= clientViewOf(this.meta, this.#sink);
   }
 
   /**
@@ -569,16 +337,7 @@ export class CallContext<TConfig = unknown> {
    * ```
    */
   validate<S extends StandardSchemaV1>(schema: S, value: unknown): InferSchemaOutput<S> {
-    const checked = validateStandard(schema, value);
-    if (checked instanceof Promise) {
-      checked.catch(() => {});
-      throw new TypeError("ctx.validate() takes a synchronous schema; use valibot's parseAsync for an async one");
-    }
-    if (!checked.ok) {
-      const detail = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-      throw new ToolError(`Invalid value: ${detail}`, { data: { issues: checked.issues } });
-    }
-    return checked.value as InferSchemaOutput<S>;
+    return validateValue(schema, value);
   }
 
   /**
@@ -604,9 +363,7 @@ export class CallContext<TConfig = unknown> {
    * ```
    */
   resultMeta(meta: Readonly<Record<string, unknown>>): this {
-    for (const key of Object.keys(meta)) {
-      if (isReservedMetaKey(key)) throw new TypeError(`ctx.resultMeta(): "${key}" is in a namespace MCP reserves`);
-    }
+    checkResultMeta(meta);
     this.#resultMeta = { ...this.#resultMeta, ...meta };
     return this;
   }

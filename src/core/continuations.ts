@@ -61,14 +61,15 @@ export interface Restart {
   /** The wait before the work starts again, in ms. */
   readonly backoffMs: number;
   /**
-   * Runs the tool's handler again for its deferred work; its questions go to `sink` (the job).
+   * Runs the tool's handler again and the work it defers (inside the server's middleware); their
+   * questions go to `sink` (the job).
    *
    * @param sink The job, where the handler's context asks.
    * @param signal Aborts with the job.
-   * @returns The work.
+   * @returns What `options.shape` makes the job's result of.
    */
-  readonly work: (sink: CallSink, signal: AbortSignal) => Promise<DeferredWork>;
-  /** The start options of the work (its result's shaping, where errors go). */
+  readonly work: (sink: CallSink, signal: AbortSignal) => Promise<unknown>;
+  /** The start options of the work (its result's shaping, where errors go, the host's `waitUntil`). */
   readonly options: StartOptions;
 }
 
@@ -261,8 +262,7 @@ export class Continuations implements Tokens {
     let sink: CallSink = {};
     const work: DeferredWork = async (signal) => {
       await sleep(restart.backoffMs, signal);
-      const deferred = await restart.work(sink, signal);
-      return await deferred(signal);
+      return await restart.work(sink, signal);
     };
     this.#launch(id, work, ttlMs, { ...restart.options, bind: (job) => sink = job });
   }

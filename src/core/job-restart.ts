@@ -3,6 +3,8 @@
  * finds the job's instance stopped runs the tool's handler again for its work. The call's arguments
  * travel in the promise token (signed, sealed by default), so any instance can do it without state of
  * its own; the caller is the one the token is bound to, the same principal as the request reading it.
+ * The run again is a call of the tool as the first was: inside the request and tool middleware, its
+ * work kept alive by the reading request's host (`waitUntil`, on Workers).
  *
  * @module
  */
@@ -11,20 +13,26 @@ import type { CallSink } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
+import { waitUntilOf } from "./host.ts";
+import { failedCall } from "./failure.ts";
+import { runToolInGroup } from "./group.ts";
+import type { ToolCall } from "./middleware.ts";
+import { type CallOutcome, finalOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
+import type { ToolResult } from "./result.ts";
 import type { AnyTool, ToolHandler } from "./tool.ts";
-import { type DeferredWork, ToolPromise } from "./tool-promise.ts";
+import { ToolPromise } from "./tool-promise.ts";
 
 /**
  * Gives what {@link Continuations.read} needs to start a stopped job of `owner` again, when the tool
  * asks for retries and the token carried the call's arguments.
  *
- * @param registry The registry, for the server's settings and error reporter.
+ * @param registry The registry, for the server's middleware, settings and error reporter.
  * @param owner The tool that deferred the work.
  * @param state The token's state: `a` holds the arguments of a call whose work may be retried.
  * @param reader The context of the request reading the job (`redeem`, `tasks/get`): its metadata,
- *   `ctx.env` and caller (the token's own) become the handler's.
+ *   `ctx.env` and caller (the token's own) become the handler's, its host's `waitUntil` the work's.
  * @returns The restart, or `undefined` when the job is not retried.
  */
 export function restartOf(
@@ -40,34 +48,58 @@ export function restartOf(
     attempts: retry.attempts,
     backoffMs: retry.backoffMs ?? 0,
     work: (sink, signal) => rerun(registry, owner, state.a, reader, sink, signal),
-    options: { onError: report, shape: (value) => resultOf(owner, value, report) },
+    options: { onError: report, shape: jobResultOf, waitUntil: waitUntilOf(reader) },
   };
 }
 
 /**
- * Runs the tool's handler again, as the original call did but with no request or tool middleware (no
- * request came), and takes the work it defers. Its questions go to the job.
+ * Calls the tool again, as the original call did: inside the server's request and tool middleware
+ * (and those of the servers it was grouped from), which see a `tools/call` of the tool with the
+ * arguments it was first called with; the handler's deferred work runs inside them too, so `next()`
+ * resolves with the job's outcome. Its questions go to the job.
  */
-async function rerun(
+function rerun(
   registry: Registry,
   owner: AnyTool,
   args: unknown,
   reader: CallContext,
   sink: CallSink,
   signal: AbortSignal,
-): Promise<DeferredWork> {
-  const host = { auth: reader.auth, env: reader.env, waitUntil: undefined };
-  const ctx = createContext({ name: owner.name, signal, meta: reader.meta, host }, sink);
-  let checked = owner.input.validate(args ?? {});
+): Promise<CallOutcome> {
+  const host = { auth: reader.auth, env: reader.env, waitUntil: waitUntilOf(reader) };
+  const ctx = createContext({ name: owner.name, signal, meta: reader.meta, host }, sink, registry.runtime.logger);
+  const call: ToolCall = { name: owner.name, arguments: args ?? {}, ctx };
+  const layers = [registry.runtime, ...(owner["~group"] ?? [])];
+  return runToolInGroup(layers, call, (c) => runAgain(registry, owner, c, signal));
+}
+
+/** The tool's handler run again, then the work it defers: the job's outcome. */
+async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, signal: AbortSignal): Promise<CallOutcome> {
+  let checked = owner.input.validate(call.arguments ?? {});
   if (checked instanceof Promise) checked = await checked;
   if (!checked.ok) throw new ProtocolError(ErrorCode.InvalidArguments, `Invalid arguments for tool ${owner.name}`);
+  const ctx = call.ctx;
   if (owner.config !== undefined || registry.runtime.config !== undefined) {
     ctx.config = await configFor(registry, owner, undefined); // the server's settings, as for continuations
   }
-  const value = owner.mode === "handle"
-    ? await (owner.run as ToolHandler<unknown, unknown>)(checked.value, ctx)
-    : undefined;
-  const work = value instanceof ToolPromise ? value["~work"] : undefined;
-  if (work === undefined) throw new TypeError(`tool "${owner.name}" did not answer with ctx.defer() when run again`);
-  return work;
+  const report = (error: unknown) => registry.runtime.onError?.(error, call);
+  try {
+    const value = owner.mode === "handle"
+      ? await (owner.run as ToolHandler<unknown, unknown>)(checked.value, ctx)
+      : undefined;
+    const work = value instanceof ToolPromise ? value["~work"] : undefined;
+    if (work === undefined) throw new TypeError(`tool "${owner.name}" did not answer with ctx.defer() when run again`);
+    return finalOutcome(await resultOf(owner, await work(signal), report)); // the owner's output schema
+  } catch (error) {
+    return failedCall(call, error, registry.runtime.onError); // protocol errors fail the job (rethrown)
+  }
+}
+
+/** The job's result from the outcome of its run again (or what a middleware answered instead). */
+function jobResultOf(outcome: unknown): ToolResult {
+  const { kind } = outcome as CallOutcome;
+  if (kind === "answer" || kind === "failure") return (outcome as { result: ToolResult }).result;
+  throw new TypeError(
+    `middleware answered a retried job with a "${kind}" outcome; only an answer or a failure ends it`,
+  );
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { LogLevel } from "./call-sink.ts";
+import { withTraceIds } from "./trace-context.ts";
 
 /**
  * A logger such as `console` or pino: each method takes the record's fields first, then its message
@@ -58,6 +59,40 @@ export function logTo(logger: ServerLogger, level: LogLevel, data: unknown, fiel
     fields.data = data;
     logger[method](fields);
   }
+}
+
+/**
+ * Records a handler's `ctx.log()` in the server's logger, with the tool's name and, where telemetry
+ * middleware traces the request, its `trace_id` and `span_id`.
+ *
+ * @param own The server's logger.
+ * @param tool The tool (or method) the call is about.
+ * @param level The severity.
+ * @param data The message or structured data.
+ * @param name The logger name the handler gave, if any.
+ * @param traceparent The request's W3C `traceparent`, if traced.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { logCall } from "./logger.ts";
+ * const lines: unknown[] = [];
+ * const logger = { debug() {}, info: (...a: unknown[]) => void lines.push(a), warn() {}, error() {} };
+ * logCall(logger, "backup", "info", "done", undefined, undefined);
+ * assert.deepEqual(lines, [[{ tool: "backup" }, "done"]]);
+ * ```
+ */
+export function logCall(
+  own: ServerLogger,
+  tool: string,
+  level: LogLevel,
+  data: unknown,
+  name: string | undefined,
+  traceparent: string | undefined,
+): void {
+  const fields: Record<string, unknown> = { tool };
+  if (name !== undefined) fields.logger = name;
+  logTo(own, level, data, withTraceIds(fields, traceparent));
 }
 
 /** The warnings already printed to the console, so that one printed for each server prints once. */

@@ -8,7 +8,8 @@
  * @module
  */
 export { CacheSlot } from "./cache-slot.ts";
-export { callerOf, createContext, warnServer, withResultMeta } from "./call-context.ts";
+export { callerOf, createContext, withResultMeta } from "./call-context.ts";
+export { warnServer } from "./warn-server.ts";
 export type { AuthInfo, CallContext, CallMeta, ClientInfo, ClientView, SignalSource } from "./call-context.ts";
 export { asksOnlyForResources, LOG_LEVELS } from "./call-sink.ts";
 export type { CallSink, InputRequest, LogLevel } from "./call-sink.ts";
@@ -27,9 +28,16 @@ export { type Host, NO_HOST, withCaller } from "./host.ts";
 export { askAll } from "./ask-all.ts";
 export { finalOutcome } from "./outcome.ts";
 export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcome.ts";
-export { callNow, runCall, runHandler, runRequest, unknownTool } from "./pipeline.ts";
-export { followPushed, runCancellation, runContinuation } from "./promise-runs.ts";
-export type { CallRequest, HandlerOutcome, HandlerRequest, MethodRequest } from "./pipeline.ts";
+export { callNow, runCall } from "./pipeline.ts";
+export { unknownTool } from "./execute-tool.ts";
+export { runHandler } from "./run-handler.ts";
+export { runRequest } from "./run-request.ts";
+export { runCancellation, runContinuation } from "./promise-runs.ts";
+export { streamCall } from "./stream-call.ts";
+export type { CallEvent, StreamCallOptions, StreamedCall } from "./stream-call.ts";
+export type { CallRequest } from "./call-request.ts";
+export type { HandlerOutcome, HandlerRequest } from "./run-handler.ts";
+export type { MethodRequest } from "./run-request.ts";
 export { PROMISE_KIND } from "./promise-outcome.ts";
 export { continuationOwner } from "./redeem.ts";
 export type { PromiseState } from "./promise-outcome.ts";

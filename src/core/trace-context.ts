@@ -7,7 +7,7 @@
  *
  * @module
  */
-/** A `ContextKey` (`call-context.ts`) of a `traceparent`, spelled out so that the two files do not import each other. */
+/** A `ContextKey` (`context-key.ts`) of a `traceparent`, spelled out so that the two files do not import each other. */
 interface TraceparentKey {
   /** The key's identity. */
   readonly id: symbol;

@@ -2,13 +2,33 @@
  * Writes a fetch `Response` on Node's `http.ServerResponse`: a body in one chunk goes out in one write
  * with its `Content-Length`; a stream (SSE, a long answer) is written chunk by chunk as it is produced,
  * waiting for `drain` when the socket's buffer is full (backpressure), and cancelled when the client goes
- * away, so that the producer (an SSE stream's `cancel`) learns of it.
+ * away, so that the producer (an SSE stream's `cancel`) learns of it. A body made from a string or bytes
+ * (`new Response(json)`, most answers) is written as it was given, without reading it through its stream.
  *
  * @module
  */
 import type { NodeResponse } from "./types.ts";
 
 const PENDING: unique symbol = Symbol("pending");
+
+/**
+ * The key of the state Node's `Response` (undici) keeps its body in, when it has one: undici holds the
+ * string or bytes a body was made from (`body.source`) beside its stream. Unknown (another runtime, a
+ * later undici): every body is read through its stream.
+ */
+const STATE = Object.getOwnPropertySymbols(new Response()).find((key) => key.description === "state");
+
+/** The string or bytes `response`'s body was made from, when nobody read it; else undefined. */
+function wholeBody(response: Response): { source: string | Uint8Array; length: number } | undefined {
+  if (STATE === undefined) return undefined;
+  const body = (response as unknown as Record<symbol, { body?: { source?: unknown; length?: unknown } } | undefined>)[
+    STATE
+  ]?.body;
+  const source = body?.source;
+  if (typeof source !== "string" && !(source instanceof Uint8Array)) return undefined;
+  if (typeof body?.length !== "number" || response.bodyUsed || response.body?.locked) return undefined;
+  return { source, length: body.length };
+}
 
 /**
  * Settles a few microtasks from now: a body already whole (a string or bytes) reports its end within
@@ -39,6 +59,11 @@ export async function writeResponse(response: Response, res: NodeResponse, close
     if (length !== undefined) headers["content-length"] = String(length);
     res.writeHead(response.status, response.statusText || undefined, headers);
   };
+  const whole = wholeBody(response);
+  if (whole !== undefined) {
+    head(whole.length);
+    return void res.end(whole.source);
+  }
   const body = response.body;
   if (body === null) {
     head();

@@ -49,7 +49,7 @@ export interface NodeResponse {
   /** Writes a chunk of the body; false when the socket's buffer is full (wait for `drain`). */
   write(chunk: Uint8Array): boolean;
   /** Ends the answer, with a last chunk. */
-  end(chunk?: Uint8Array): unknown;
+  end(chunk?: Uint8Array | string): unknown;
   /** Sends the status line and headers now, before the first chunk of the body (an event stream). */
   flushHeaders(): void;
   /** Closes the connection abruptly. */

@@ -31,6 +31,8 @@ export interface ResolvedOptions {
   readonly bodyTimeoutMs: number;
   /** The keep-alive interval. */
   readonly heartbeatMs: number;
+  /** How long a call is held open while the server follows the work it started (`holdMs`), in ms. */
+  readonly holdMs: number;
   /** The prefix of every route (`basePath`), without a trailing `/`; `""` when there is none. */
   readonly basePath: string;
   /** The MCP revisions served (`protocolVersions`), by era, newest first. */

@@ -24,9 +24,14 @@ function normalizeHost(host: string): string {
 /**
  * Checks a request's host and origin; throws when they are not allowed. Takes the URL the caller read
  * already (runtimes build `Request.url` anew on each access), and `fetch`'s third argument, which tells
- * a Worker's requests apart.
+ * a Worker's requests apart. Of the request it reads only headers (`Origin`; on a Worker, `cf-connecting-ip`):
+ * a `Request` is one, and a listener that has no `Request` (`serveGrpc()`) passes its own.
  */
-export type RequestGuard = (request: Request, url: string, ctx?: unknown) => void;
+export type RequestGuard = (
+  request: { readonly headers: { get(name: string): string | null } },
+  url: string,
+  ctx?: unknown,
+) => void;
 
 /**
  * Creates the guard for the given allow-lists.
@@ -50,7 +55,7 @@ export function createRequestGuard(
   // closes the authority, so no other authority can match it.
   let passed = "";
   const byDefault = allowedHosts === undefined;
-  return function guardRequest(request: Request, url: string, ctx?: unknown): void {
+  return function guardRequest(request, url, ctx) {
     // Listed hosts are checked everywhere; the default steps aside where the platform routes by host.
     const routed = byDefault && ctx !== undefined && routedByHost(request, ctx);
     if (!anyHost && !routed) {

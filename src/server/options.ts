@@ -13,6 +13,7 @@ import type { ResultStore } from "../core/result-store.ts";
 import type { LongRunningSupport } from "../core/registry.ts";
 import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding.ts";
+import { PUSH_MS } from "../core/follow-options.ts";
 
 /** Options of `createServer()`. */
 export interface ServerOptions {
@@ -52,6 +53,14 @@ export interface ServerOptions {
   bodyTimeoutMs?: number;
   /** How often SSE streams send a keep-alive, in milliseconds (default 15 000; 0 disables). */
   heartbeatMs?: number;
+  /**
+   * How long a call that answered "not done yet" is held open while the server follows its work, in
+   * milliseconds (default 30 000; 0: the promise is answered at once): a streamed MCP-lite call (SSE,
+   * stdio, WebSocket, gRPC `CallToolStream`) pushes the work's progress and then its result (MCP-lite
+   * spec v0.042 §5.3, server-pushed updates); an MCP call from a client without tasks waits for the
+   * result. `mcpBinding({ holdMs })` and `mcpLiteBinding({ holdMs })` override it for their wire.
+   */
+  holdMs?: number;
   /**
    * Host names the server answers to (DNS-rebinding protection). Defaults to the loopback names
    * (`localhost`, `127.0.0.1`, `::1`), which is right for a local server, except on a deployed
@@ -175,10 +184,32 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     maxJsonDepth: options.maxJsonDepth ?? 64,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     heartbeatMs: options.heartbeatMs ?? 15_000,
+    holdMs: holdMsOf(options.holdMs ?? PUSH_MS, "holdMs"),
     basePath: resolveBasePath(options.basePath),
     protocolVersions: resolveProtocolVersions(options.protocolVersions),
     auth: options.auth === undefined ? undefined : describedAuth(options.auth),
   };
+}
+
+/**
+ * Checks a hold setting (the server's `holdMs`, or a binding's override of it).
+ *
+ * @param value The setting.
+ * @param name Its name, for the error.
+ * @returns The setting.
+ * @throws {TypeError} When it is negative or not finite.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { holdMsOf } from "./options.ts";
+ * assert.equal(holdMsOf(0, "holdMs"), 0);
+ * assert.throws(() => holdMsOf(-1, "mcp.holdMs"), TypeError);
+ * ```
+ */
+export function holdMsOf(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a non-negative number`);
+  return value;
 }
 
 /** What bindings may read of the server's `auth`: its identity and scopes, never its verifier. */

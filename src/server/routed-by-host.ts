@@ -31,7 +31,10 @@
  * assert.equal(routedByHost(visitor("203.0.113.7"), undefined), false); // Deno.serve, Bun.serve, a Node adapter
  * ```
  */
-export function routedByHost(request: Request, ctx: unknown): boolean {
+export function routedByHost(
+  request: { readonly headers: { get(name: string): string | null } },
+  ctx: unknown,
+): boolean {
   if (typeof (ctx as { passThroughOnException?: unknown } | undefined)?.passThroughOnException !== "function") {
     return false;
   }

@@ -5,59 +5,34 @@
  *
  * @module
  */
-import type { Skill, SkillFile } from "../core/skill.ts";
-import type { AuthInfo, CallMeta, SignalSource } from "../core/call-context.ts";
+import type { Skill } from "../core/skill.ts";
+import type { CallMeta, SignalSource } from "../core/call-context.ts";
 import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
 import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
-import type { RedeemArgs } from "../core/redeem.ts";
 import { Definitions } from "../core/registry.ts";
 import { Runtime } from "../core/runtime.ts";
 import { createTokens } from "../core/tokens.ts";
 import { serverWarning } from "../core/logger.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
-import type { AnyTool, InferToolInput } from "../core/tool.ts";
+import type { AnyTool } from "../core/tool.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
-import type { HeadersLike } from "../internal/headers-like.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding.ts";
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
 import { createGate } from "./gate.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
+import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
+import type { CallableName, CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
+import { skillFileResource } from "./skill-files.ts";
 import { type GroupOptions, mountGroup } from "./group.ts";
 
 export type { ExecutionContextLike, GroupOptions };
-
-/** The tools a server carries, by name; the typed client reads this from `typeof server`. */
-export type ToolMap = { [name: string]: AnyTool };
-
-/** The names `server.call()` takes: the registered tools, and the `redeem` system tool. */
-export type CallableName<TTools> = (keyof TTools & string) | "redeem";
-
-/** The arguments `server.call()` takes, by name: each tool's input, and `redeem`'s. */
-export type CallArguments<TTools extends ToolMap> = { [K in keyof TTools]: InferToolInput<TTools[K]> } & {
-  redeem: RedeemArgs;
-};
-
-/** Options of {@link Server.call}. */
-export interface ServerCallOptions {
-  /** Cancels the call. */
-  signal?: AbortSignal;
-  /** Receives the partials of a streaming tool. */
-  onPartial?: (partial: unknown) => void;
-  /** Headers the handler sees as `ctx.meta.headers`. */
-  headers?: HeadersLike;
-  /** The caller, as `ctx.auth` (promise tokens and `requestState` are bound to its `subject`). */
-  auth?: AuthInfo;
-  /** The answers to an `input_required` outcome's requests, by key. */
-  inputResponses?: Record<string, unknown>;
-  /** The `requestState` of that outcome, echoed as is. */
-  requestState?: string;
-}
+export type { CallableName, CallArguments, ServerCallOptions, ToolMap };
 
 /** A signal source whose signal, built on first use by `CallContext`, never aborts. */
 const NEVER_ABORTED: SignalSource = {
@@ -440,38 +415,4 @@ export class Server<TTools extends ToolMap = {}> {
       onPartial: options.onPartial,
     });
   }
-}
-
-/** Decodes a skill's text files (valid UTF-8, checked when the skill was defined). */
-const TEXT = new TextDecoder();
-
-/**
- * A skill's file as a static resource. Built as a plain object rather than with `defineResource()`, so
- * that a server without resources does not carry the resource builder and its URI templates.
- */
-function skillFileResource(skill: Skill, file: SkillFile): AnyResource {
-  const main = file.path === "SKILL.md";
-  return Object.freeze({
-    uri: file.uri,
-    template: undefined,
-    name: main ? skill.name : `${skill.name}/${file.path}`,
-    title: undefined,
-    description: main ? String(skill.frontmatter.description) : undefined,
-    mimeType: file.mimeType,
-    size: file.size,
-    annotations: undefined,
-    meta: undefined,
-    cache: undefined,
-    completers: undefined,
-    read: async () => file.text ? TEXT.decode(await file.read()) : await file.read(),
-  });
-}
-
-/** The check of a server without long-running support: a tool that may answer "not done yet" needs it. */
-function refuseLongRunning(tool: AnyTool): void {
-  if (tool.longRunning === undefined) return;
-  throw new TypeError(
-    `tool "${tool.name}" is long-running (.redeem() or .longRunning()), but this server has no long-running ` +
-      `support: createServer({ ..., longRunning }) (import { longRunning } from "@mcplite/sdk/lite")`,
-  );
 }

@@ -4,13 +4,13 @@
  * (§4.2), one per line. A request that sets `params._meta.stream` to `true` also receives, before its
  * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
  * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
- * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcp.holdMs`:
+ * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcp.holdMs` (else the server's `holdMs`):
  * the job's progress, then its result, instead of a promise (§5.3, server-pushed updates).
  *
  * @module
  */
-import type { AuthInfo, CallSink, Registry } from "../core/mod.ts";
-import { createContext, followPushed, PUSH_MS, runCall, runRequest } from "../core/mod.ts";
+import type { AuthInfo, Registry } from "../core/mod.ts";
+import { PUSH_MS, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -21,8 +21,8 @@ import {
 } from "../bindings/jsonrpc.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import type { InFlight, Scope } from "../bindings/mcp/in-flight.ts";
-import { listBody, resultWithMeta } from "../bindings/mcplite/envelope.ts";
-import { liteCall } from "../bindings/mcplite/handler.ts";
+import { listBody } from "../bindings/mcplite/envelope.ts";
+import { liteCall, liteMessages } from "../bindings/mcplite/dispatch.ts";
 import { liteCallMeta } from "../bindings/mcplite/call-meta.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
 import type { Host, ServerCore } from "../server/binding.ts";
@@ -51,7 +51,7 @@ export class LiteOverStdio {
   readonly #scope: Scope;
   readonly #report: (error: unknown) => void;
   readonly #host: Host;
-  readonly #pushMs: number;
+  readonly #holdMs: number;
   readonly #headers: Headers | undefined;
   readonly #piped: boolean;
 
@@ -63,7 +63,7 @@ export class LiteOverStdio {
    * @param inFlight The table of running requests.
    * @param scope The connection's scope in it (shared with its MCP requests).
    * @param host The caller and platform values of the connection.
-   * @param pushMs How long a streamed call follows the deferred work it started (`mcp.holdMs`).
+   * @param holdMs How long a streamed call follows the deferred work it started (`mcp.holdMs`, else the server's).
    * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
    * @param headers The headers of the connection (a WebSocket's upgrade request), seen by every request.
    */
@@ -73,14 +73,14 @@ export class LiteOverStdio {
     inFlight: InFlight,
     scope: Scope,
     host: Host,
-    pushMs: number = PUSH_MS,
+    holdMs: number = PUSH_MS,
     piped = true,
     headers?: Headers,
   ) {
     this.#piped = piped;
     this.#headers = headers;
     this.#host = host;
-    this.#pushMs = pushMs;
+    this.#holdMs = holdMs;
     this.#core = core;
     this.#out = out;
     this.#inFlight = inFlight;
@@ -120,59 +120,47 @@ export class LiteOverStdio {
       const running = this.#inFlight.start(this.#scope, id);
       // Its own headers per request (a copy of the connection's): a handler may set some on ctx.meta.headers.
       const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
+      // A streamed call sends its partials, progress and logs, and follows the deferred work it started
+      // (MCP-lite spec v0.042 §5.3, pushed updates); another sends its response only.
       const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
-      const notify = stream ? this.#notifier(id) : undefined;
-      const sink: CallSink | undefined = notify && {
-        progress: (progress, total, message) => notify("notifications/progress", { progress, total, message }),
-        log: (level, data, logger) => notify("notifications/message", { level, logger, data }),
-      };
       let call;
       try {
-        call = liteCall(
-          rpc,
-          meta,
-          running,
-          this.#host,
-          sink,
-          notify && ((partial) => notify("notifications/partial", { partial })),
-        );
+        call = liteCall(rpc, meta, running, this.#host);
       } catch (error) {
         running.end();
         throw error;
       }
-      const started = Date.now();
-      // A streamed call follows the deferred work it started (MCP-lite spec v0.042 §5.3, pushed updates).
-      const ran = runCall(registry, call);
-      const followed = sink === undefined ? ran : ran.then((outcome) =>
-        followPushed(registry, outcome, {
-          caller: createContext({ name: call.name, signal: running, meta, host: this.#host }),
-          holdMs: this.#pushMs,
-          watch: sink,
-        })
-      );
+      const messages = liteMessages(registry, call, stream ? this.#holdMs : 0, this.#core.options.version);
       // MCP 2025-11-25, Cancellation: no answer to a cancelled request.
-      running.settles(
-        followed.then((outcome) => {
-          if (!running.cancelled) {
-            this.#out.send(resultMessage(id, resultWithMeta(outcome, started, this.#core.options.version)));
+      running.settles((async () => {
+        try {
+          for await (const message of messages) {
+            if (running.cancelled) continue;
+            if (message.kind === "result") this.#out.send(resultMessage(id, message.result));
+            else if (stream) {
+              this.#out.send(notificationMessage(NOTIFICATION[message.kind], { requestId: id, ...message.params }));
+            }
           }
-        }, (error) => {
+        } catch (error) {
           if (!running.cancelled) this.#fail(id, error);
-        }),
-      );
+        }
+      })());
     } catch (error) {
       this.#fail(id, error);
     }
-  }
-
-  #notifier(requestId: JsonRpcId): (method: string, params: Record<string, unknown>) => void {
-    return (method, params) => this.#out.send(notificationMessage(method, { requestId, ...params }));
   }
 
   #fail(id: JsonRpcId, error: unknown): void {
     this.#out.send(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
   }
 }
+
+/** The JSON-RPC notification of each message a streamed call sends while it runs. */
+const NOTIFICATION = {
+  partial: "notifications/partial",
+  progress: "notifications/progress",
+  log: "notifications/message",
+} as const;
 
 /** The `tools/list` answer: the same list body the HTTP binding serves (the caller's tools), cached per change. */
 function listLine(registry: Registry, id: JsonRpcId, auth: AuthInfo | undefined): string {

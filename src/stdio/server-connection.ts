@@ -71,7 +71,7 @@ export class ServerConnection {
       ctx.inFlight,
       this.#mcp,
       host,
-      ctx.settings.holdMs,
+      ctx.settings.holdMs ?? core.options.holdMs,
       piped,
       options.headers,
     );

@@ -139,6 +139,56 @@ describe("retry jobs on three instances sharing one Redis", { skip: REDIS_MISSIN
     assert.equal((task?.result?.structuredContent as { n: number }).n, 8);
   });
 
+  it("runs a retried job inside the request and tool middleware, its work kept alive by the host's waitUntil", async () => {
+    // An instance reached through server.fetch with a Worker-like host, which never takes part elsewhere.
+    const client: Redis = createClient({ url: redis!.url, disableOfflineQueue: true });
+    client.on("error", () => {});
+    await client.connect();
+    running.push({ url: "", counters: { handled: 0, started: 0 }, stop: () => Promise.resolve(client.destroy()) });
+    const { server } = retryInstance({ name: "worker" }, { resultStore: redisResultStore(client), leaseMs: LEASE_MS });
+    const requests: unknown[] = [];
+    const tools: unknown[] = [];
+    server
+      .use(async (call, next) => {
+        if (call.name === "ingest") requests.push({ method: call.method, params: call.params, caller: call.ctx.tool });
+        return await next();
+      })
+      .useTool(async (call, next) => {
+        const outcome = await next();
+        if (call.name === "ingest") tools.push({ arguments: call.arguments, kind: outcome.kind });
+        return outcome;
+      });
+    const kept: Promise<unknown>[] = [];
+    const host = { waitUntil: (work: Promise<unknown>) => void kept.push(work), passThroughOnException() {} };
+    const redeem = async (token: string) => {
+      const request = new Request("http://localhost/mcp-lite/v1/calltools", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(toolsCall("redeem", { promise: token })),
+      });
+      return await (await server.fetch(request, {}, host)).json();
+    };
+
+    const doomed = await instance({ name: "doomed", hang: true });
+    const token = tokenOf(await lite(doomed.url, "ingest", { n: 9 }));
+    await doomed.stop();
+    let end: { result: { _meta: { response_type: string }; structuredContent?: unknown } } | undefined;
+    await waitFor(async () => {
+      const body = await redeem(token);
+      if (body.result._meta.response_type !== "promise") end = body;
+      return end !== undefined;
+    }, 4_000);
+    assert.deepEqual(end?.result.structuredContent, { n: 9, by: "worker" }, JSON.stringify(end));
+    assert.deepEqual(requests, [{
+      method: "tools/call",
+      params: { name: "ingest", arguments: { n: 9 } },
+      caller: "ingest",
+    }]);
+    assert.deepEqual(tools, [{ arguments: { n: 9 }, kind: "answer" }], "tool middleware saw the retried run end");
+    assert.equal(kept.length, 1, "the retried run was handed to the host's waitUntil");
+    await kept[0];
+  });
+
   it("fails as before a job without retry, and a retry job once its attempts are spent", async () => {
     const first = await instance({ name: "first", hang: true });
     const second = await instance({ name: "second", hang: true });

@@ -16,6 +16,7 @@ import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
 import { attachListener } from "../../server/listener.ts";
 import type { Server } from "../../server/server.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
+import { guardNodeRequest } from "./node-guard.ts";
 import { createGrpcRoutes } from "./service.ts";
 
 /**
@@ -88,9 +89,9 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   // The static method, not the module's named export: Deno's built-in node types (what a user without
   // @types/node type-checks against) type a dynamic `import("node:events")` without `setMaxListeners`.
   EventEmitter.setMaxListeners(0, shutdown.signal);
-  // The listener calls the server's gate itself: with `auth`, every call is authenticated here, with the
-  // same checks and challenges as on `server.fetch`. No Host/Origin check and no CORS: browsers do not
-  // speak cleartext HTTP/2 (h2c), so neither DNS rebinding nor a cross-origin page can reach it.
+  // The listener calls the server's gate itself: the Host/Origin guard on every request (node-guard.ts)
+  // and, with `auth`, authentication, with the same checks and challenges as on `server.fetch`. No CORS:
+  // browsers do not speak cleartext HTTP/2 (h2c), but the guard refuses a foreign Host or Origin here too.
   const authenticating = gate.auth === undefined ? undefined : gate;
   const interceptors = authenticating === undefined ? [] : [authInterceptor(authenticating)];
   const handle = connectNodeAdapter({
@@ -105,7 +106,9 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     ? undefined
     : createNodeUnary(core, { readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal, gate: authenticating });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
+  const guard = gate.guard;
   const h2 = http2.createServer(function grpcRequest(request, response) {
+    if (!guardNodeRequest(guard, request, response)) return;
     // The challenges point at the metadata (RFC 9728 §3): the gate answers it here too, for a listener
     // that is the resource.
     const metadata = authenticating?.metadata(request.method, request.url);

@@ -19,15 +19,13 @@ import {
   type AuthInfo,
   type CallMeta,
   type CallRequest,
-  createContext,
   ErrorCode,
-  followPushed,
   ProtocolError,
-  PUSH_MS,
   type Registry,
   runCall,
   runRequest,
   type SignalSource,
+  streamCall,
 } from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
@@ -49,8 +47,8 @@ import {
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../prompt-feature.ts";
-import { pullStream } from "./pull-stream.ts";
 import { errorToConnectError } from "./status.ts";
+import { abortReason, untilDeadline } from "./deadline.ts";
 
 /**
  * Creates the implementation of the `mcplite.MCPLite` service over a server's core. Build it once per
@@ -86,47 +84,32 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
     async *callToolStream(request, context) {
       const started = performance.now();
       try {
-        const host = context.values.get(HOST_KEY);
-        const steps = pullStream((onPartial) => {
-          const call = callOf(request, context.signal, context.requestHeader, host, onPartial);
-          // Deferred work the call started is followed: its progress, then its result (spec §5.3).
-          const caller = createContext({ name: call.name, signal: context.signal, meta: call.meta, host });
-          const watch = { progress: (...update: JobProgress["update"]) => void onPartial(new JobProgress(update)) };
-          return untilDeadline(
-            runCall(registry, call).then((outcome) =>
-              followPushed(registry, outcome, { caller, holdMs: PUSH_MS, watch })
-            ),
-            context,
-          );
-        });
+        const call = callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY));
+        // Partials, then the deferred work's progress (spec §5.3), then the outcome; the call's own progress
+        // and logs have no message on this stream.
+        const events = streamCall(registry, call, { holdMs: options.holdMs });
         try {
           while (true) {
-            const step = await steps.next();
-            if (step.done) {
+            const step = await untilDeadline(events.next(), context);
+            if (step.done) return;
+            const event = step.value;
+            if (event.type === "outcome") {
               throwIfAborted(context.signal);
-              yield responseFromOutcome(step.value, started, version);
-              return;
+              yield responseFromOutcome(event.outcome, started, version);
+            } else if (event.type === "partial") {
+              yield partialResponse(event.partial);
+            } else if (event.type === "progress" && event.pushed) {
+              yield progressResponse(event.progress, event.total, event.message);
             }
-            yield step.value instanceof JobProgress
-              ? progressResponse(...step.value.update)
-              : partialResponse(step.value);
           }
         } finally {
-          await steps.return(undefined as never); // releases the handler when the client went away mid-stream
+          await events.return(); // releases the handler when the client went away mid-stream
         }
       } catch (error) {
         throw errorToConnectError(error, report);
       }
     },
   };
-}
-
-/** A deferred job's progress, carried through the stream's queue beside the tool's partials. */
-class JobProgress {
-  readonly update: [progress: number, total: number | undefined, message: string | undefined];
-  constructor(update: JobProgress["update"]) {
-    this.update = update;
-  }
 }
 
 /**
@@ -319,7 +302,6 @@ function callOf(
   signal: AbortSignal | SignalSource,
   headers: Headers | CallSource,
   host: Host,
-  onPartial?: (partial: unknown) => Promise<void>,
 ): CallRequest {
   const name = request.name;
   if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
@@ -334,7 +316,6 @@ function callOf(
     meta,
     signal,
     round,
-    onPartial,
     host,
   };
 }
@@ -353,41 +334,7 @@ class SourceMeta implements CallMeta {
   }
 }
 
-/**
- * Settles with the work, or rejects with the deadline as soon as it passes: a unary call answers
- * DEADLINE_EXCEEDED on time even when the handler ignores its signal. Calls without a deadline (most)
- * pay nothing.
- */
-function untilDeadline<T>(work: Promise<T>, context: HandlerContext | undefined): Promise<T> {
-  if (context === undefined || context.timeoutMs() === undefined) return work;
-  const signal = context.signal;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then((value) => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(value);
-    }, (error: unknown) => {
-      signal.removeEventListener("abort", onAbort);
-      reject(error);
-    });
-  });
-}
-
 /** Throws when the call was cancelled or ran out of time: the wire answers that, not a late result. */
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw abortReason(signal);
-}
-
-/**
- * The deadline error Connect aborted the signal with, or CANCELLED for a client that went away.
- *
- * @param signal The call's signal, aborted.
- * @returns The error the wire carries.
- */
-export function abortReason(signal: AbortSignal): ConnectError {
-  return signal.reason instanceof ConnectError
-    ? signal.reason
-    : new ConnectError("the call was cancelled", Code.Canceled);
 }

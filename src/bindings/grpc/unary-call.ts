@@ -9,7 +9,8 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type BodyCheck, type BodyReader, readBodyBytes } from "../../server/read-body.ts";
-import { abortReason, type CallSource } from "./service.ts";
+import type { CallSource } from "./service.ts";
+import { abortReason, untilAborted } from "./deadline.ts";
 import type { BodySource } from "./unary-body.ts";
 
 /**
@@ -44,7 +45,6 @@ export class UnaryCall implements CallSource, BodySource {
   #controller: AbortController | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #reason: ConnectError | undefined;
-  #waiter: ((reason: ConnectError) => void) | undefined;
   #ended = false;
 
   /**
@@ -108,7 +108,6 @@ export class UnaryCall implements CallSource, BodySource {
     if (this.#reason !== undefined || this.#ended) return;
     this.#reason = reason;
     this.#release(reason);
-    this.#waiter?.(reason);
   }
 
   /**
@@ -120,10 +119,7 @@ export class UnaryCall implements CallSource, BodySource {
     const cancelled = this.#cancelled();
     if (cancelled !== undefined) return Promise.reject(cancelled);
     if (this.#timer === undefined || !(work instanceof Promise)) return work;
-    return new Promise<T>((resolve, reject) => {
-      this.#waiter = reject;
-      work.then(resolve, reject).finally(() => this.#waiter = undefined);
-    });
+    return untilAborted(work, this.signal);
   }
 
   /**

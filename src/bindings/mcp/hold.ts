@@ -19,7 +19,7 @@ import type { Channel, McpContext, McpRequest } from "./request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";
 
 /**
- * Follows a promise until the work ends or the server's `holdMs` passes (`follow-promise.ts`).
+ * Follows a promise until the work ends or the hold passes (`mcp.holdMs`, else the server's `holdMs`) (`follow-promise.ts`).
  *
  * @param ctx The binding.
  * @param request The `tools/call` request.
@@ -44,7 +44,7 @@ export async function holdPromise(
   );
   const result = await followPromise(ctx.core.registry, outcome, {
     caller,
-    holdMs: ctx.settings.holdMs,
+    holdMs: ctx.settings.holdMs ?? ctx.core.options.holdMs,
     canAsk: sink?.input !== undefined,
   });
   return result ?? pendingResult(ctx, name, outcome);

@@ -9,18 +9,17 @@ import type { McpMethod } from "./request.ts";
 import { callMetaOf } from "./sink.ts";
 
 /**
- * Methods whose implementation runs the request middleware itself, through a core runner, because the
+ * Declares a method that runs the request middleware itself, through a core runner, because the
  * middleware's context must be the one its handler receives: `tools/call` (`runCall`), `resources/read`
  * and `prompts/get` (`runHandler`), and `tasks/*` (`runRequest`, whose context the task code reads).
+ * Routing wraps every other method (`throughMiddleware`), so each request meets the middleware once.
+ *
+ * @param method The method, which calls `runCall`, `runHandler` or `runRequest` itself.
+ * @returns The same method, marked.
  */
-const OWN_LAYER: ReadonlySet<string> = new Set([
-  "tools/call",
-  "resources/read",
-  "prompts/get",
-  "tasks/get",
-  "tasks/update",
-  "tasks/cancel",
-]);
+export function ownLayer(method: McpMethod): McpMethod {
+  return Object.assign(method, { ownsRequestLayer: true as const });
+}
 
 /**
  * Wraps a routed method in the request middleware. Without middleware, the method itself (nothing
@@ -33,7 +32,7 @@ const OWN_LAYER: ReadonlySet<string> = new Set([
  * @returns The method, run inside the middleware.
  */
 export function throughMiddleware(registry: Registry, name: string, method: McpMethod): McpMethod {
-  if (registry.runtime.middleware.length === 0 || OWN_LAYER.has(name)) return method;
+  if (registry.runtime.middleware.length === 0 || method.ownsRequestLayer) return method;
   return (ctx, request, channel) => {
     const host = request.host;
     const seen = {

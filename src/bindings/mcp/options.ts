@@ -4,6 +4,7 @@
  * @module
  */
 import { type CacheHint, checkCacheHint } from "../../core/mod.ts";
+import { holdMsOf } from "../../server/options.ts";
 
 /** Options of the MCP binding. */
 export interface McpOptions {
@@ -34,8 +35,8 @@ export interface McpOptions {
    * How long a call of a long-running tool waits for the work to end, in ms, when the client did not
    * declare the tasks extension (every 2025 client): it then answers the tool's real result, which its
    * `outputSchema` admits. Past it, the call answers the promise as text for the model to `redeem`
-   * (an `isError` result for a tool with an output schema). Default 30 000, half the official SDKs'
-   * 60 s request timeout; `0` answers the promise at once.
+   * (an `isError` result for a tool with an output schema). Default: the server's `holdMs` (30 000,
+   * half the official SDKs' 60 s request timeout); `0` answers the promise at once.
    */
   holdMs?: number;
 }
@@ -52,8 +53,8 @@ export interface McpSettings {
   readonly sessionLimit: number;
   /** Whether skill directories can be listed (`resources/directory/read`). */
   readonly directoryRead: boolean;
-  /** How long a call waits for a promise's work, for a client without tasks. */
-  readonly holdMs: number;
+  /** How long a call waits for a promise's work, for a client without tasks; `undefined`: the server's `holdMs`. */
+  readonly holdMs: number | undefined;
 }
 
 /**
@@ -71,8 +72,7 @@ export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
   if (!Number.isSafeInteger(sessionLimit) || sessionLimit < 1) {
     throw new TypeError("mcp.sessionLimit must be a positive integer");
   }
-  const holdMs = o.holdMs ?? 30_000;
-  if (!Number.isFinite(holdMs) || holdMs < 0) throw new TypeError("mcp.holdMs must be a non-negative number");
+  const holdMs = o.holdMs === undefined ? undefined : holdMsOf(o.holdMs, "mcp.holdMs");
   return Object.freeze({
     pageSize,
     listCache: checkCacheHint(o.listCache ?? { ttlMs: 0, scope: "public" }, "mcp.listCache"),

@@ -13,6 +13,7 @@ import type { McpMethod } from "./request.ts";
 import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
+import { ownLayer } from "./middleware.ts";
 
 /** Lists the prompts a caller may get. */
 export const promptsList: McpMethod = /* @__PURE__ */ scopedList(
@@ -34,7 +35,7 @@ export const promptsList: McpMethod = /* @__PURE__ */ scopedList(
  * @returns The result.
  * @throws {ProtocolError} `invalid_params`; `permission_denied` for a missing scope.
  */
-export const promptsGet: McpMethod = async (ctx, request, channel) => {
+export const promptsGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   const registry = ctx.core.registry;
   requireCapability(registry, request.envelope.era, "prompts", "prompts/get");
   const { name, arguments: args } = request.rpc.params;
@@ -46,7 +47,7 @@ export const promptsGet: McpMethod = async (ctx, request, channel) => {
     result.messages = result.messages.map((m) => ({ ...m, content: contentFor([m.content], shape)[0] }));
   }
   return result as unknown as Record<string, unknown>;
-};
+});
 
 const PROMPT_METHODS = {
   "prompts/list": promptsList,

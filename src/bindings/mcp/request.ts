@@ -122,8 +122,11 @@ export type McpResult = Record<string, unknown> | CachedBody | Subscription;
  * Handles one MCP method. It runs to its result, talking to the client through the channel on the way
  * (progress, logs, 2025 server→client requests).
  */
-export type McpMethod = (
-  ctx: McpContext,
-  request: McpRequest,
-  channel: Channel,
-) => McpResult | Promise<McpResult>;
+export interface McpMethod {
+  (ctx: McpContext, request: McpRequest, channel: Channel): McpResult | Promise<McpResult>;
+  /**
+   * Set (by `ownLayer()`) on a method that runs the request middleware itself, through a core runner,
+   * so that routing does not wrap it a second time.
+   */
+  readonly ownsRequestLayer?: true;
+}

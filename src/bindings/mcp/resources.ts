@@ -22,6 +22,7 @@ import type { McpMethod, McpRequest } from "./request.ts";
 import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
 import type { McpFeature } from "./feature.ts";
+import { ownLayer } from "./middleware.ts";
 
 /** Lists the static resources a caller may read. */
 export const resourcesList: McpMethod = /* @__PURE__ */ scopedList(
@@ -60,7 +61,7 @@ function uriOf(request: McpRequest): string {
  * @throws {ProtocolError} `invalid_params` for a missing uri, `resource_not_found` for an unknown one,
  *   `permission_denied` for a missing scope.
  */
-export const resourcesRead: McpMethod = async (ctx, request, channel) => {
+export const resourcesRead: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   const registry = ctx.core.registry;
   requireCapability(registry, request.envelope.era, "resources", "resources/read");
   const uri = uriOf(request);
@@ -92,7 +93,7 @@ export const resourcesRead: McpMethod = async (ctx, request, channel) => {
     ? { contents, ttlMs: hint.ttlMs, cacheScope: hint.scope }
     : { contents };
   return withResultMeta(result, call);
-};
+});
 
 /**
  * `resources/subscribe` (2025 era): accepted for a known resource. This stateless server has no 2025

@@ -33,7 +33,7 @@ import { echoed } from "../../internal/echo.ts";
  * completion and skills come with the definitions that need them (`feature.ts`). Removed ones
  * (`initialize`, `ping`, `tasks/result`, `tasks/list`…) are absent: 404.
  */
-const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
+export const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["server/discover", discover],
   ["tools/list", toolsList],
   ["tools/call", toolsCall],
@@ -44,7 +44,7 @@ const MODERN_METHODS: ReadonlyMap<string, McpMethod> = new Map([
 ]);
 
 /** Methods of the 2025 revisions that every server serves; the rest come as on 2026-07-28. */
-const LEGACY_METHODS: ReadonlyMap<string, McpMethod> = new Map([
+export const LEGACY_METHODS: ReadonlyMap<string, McpMethod> = new Map([
   ["initialize", initialize],
   ["ping", ping],
   ["logging/setLevel", setLevel],

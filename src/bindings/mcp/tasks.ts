@@ -25,6 +25,7 @@ import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
 import { callMetaOf } from "./sink.ts";
 import { modernErrorToWire } from "./status.ts";
+import { ownLayer } from "./middleware.ts";
 
 /** Whether any tool may answer with a promise. */
 const OFFERS_TASKS = new CacheSlot<boolean>("mcp:tasks");
@@ -87,10 +88,10 @@ export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome)
  * @param request The request.
  * @returns The reply.
  */
-export const tasksGet: McpMethod = async (ctx, request, channel) => {
+export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
   return detailedTask(await around(ctx, request, channel, (c) => getTask(ctx.core.registry, taskIdOf(request), c)));
-};
+});
 
 /**
  * `tasks/update`: answers a task's questions; an empty acknowledgement. Unknown keys are ignored; a
@@ -100,12 +101,12 @@ export const tasksGet: McpMethod = async (ctx, request, channel) => {
  * @param request The request.
  * @returns The reply.
  */
-export const tasksUpdate: McpMethod = async (ctx, request, channel) => {
+export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
   const responses = request.rpc.params[INPUT_RESPONSES_PARAM];
   await around(ctx, request, channel, (c) => updateTask(ctx.core.registry, taskIdOf(request), responses, c));
   return {};
-};
+});
 
 /**
  * `tasks/cancel`: cancels a task, cooperatively and idempotently; an empty acknowledgement, also for a
@@ -115,11 +116,11 @@ export const tasksUpdate: McpMethod = async (ctx, request, channel) => {
  * @param request The request.
  * @returns The reply.
  */
-export const tasksCancel: McpMethod = async (ctx, request, channel) => {
+export const tasksCancel: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
   await around(ctx, request, channel, (c) => cancelTask(ctx.core.registry, taskIdOf(request), c));
   return {};
-};
+});
 
 /** Checks what every `tasks/*` request needs: a server that offers tasks (else 404), a client that declared them. */
 function open(ctx: McpContext, request: McpRequest): void {

@@ -25,6 +25,7 @@ import { shapeOf, toolDescriptorFor, toolResultFor } from "./revision.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
 import { callMetaOf, type McpSink, sinkFor } from "./sink.ts";
 import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
+import { ownLayer } from "./middleware.ts";
 
 /**
  * Lists the tools, one page per request; pages are built once per change of the tool table. A 2025
@@ -72,7 +73,7 @@ export const toolsList: McpMethod = (ctx, request) => {
  * @throws {ProtocolError} `invalid_params` for a malformed call, `header_mismatch` for a bad
  *   `Mcp-Param-*` header, `missing_capability` for a task-only tool without the extension.
  */
-export const toolsCall: McpMethod = (ctx, request, channel) => {
+export const toolsCall: McpMethod = /* @__PURE__ */ ownLayer((ctx, request, channel) => {
   const { name, arguments: args } = request.rpc.params;
   if (typeof name !== "string") {
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
@@ -108,7 +109,7 @@ export const toolsCall: McpMethod = (ctx, request, channel) => {
   return outcome instanceof Promise
     ? outcome.then((settled) => callResult(ctx, request, channel, sink, settled), invalidArgumentsResult)
     : callResult(ctx, request, channel, sink, outcome);
-};
+});
 
 /** Invalid arguments become an `isError` result naming the paths, so that the model can correct itself. */
 function invalidArgumentsResult(error: unknown): Record<string, unknown> {

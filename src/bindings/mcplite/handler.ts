@@ -6,38 +6,31 @@
  */
 import {
   type AuthInfo,
-  type CallMeta,
   callNow,
   type CallRequest,
-  type CallSink,
-  createContext,
   ErrorCode,
-  followPushed,
   type MethodRequest,
   ProtocolError,
-  PUSH_MS,
-  runCall,
   runRequest,
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { createSseStream, type SseWriter } from "../../internal/sse.ts";
+import { createSseStream } from "../../internal/sse.ts";
 import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
-import { normalisePath } from "../../server/options.ts";
+import { holdMsOf, normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson, readJsonNow } from "../../server/read-json.ts";
 import { JSON_INIT, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
-import { idOf, type JsonRpcId, type JsonRpcRequest, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
+import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import {
   CALL_PATHS,
-  INPUT_RESPONSES_PARAM,
   LIST_PATHS,
   listBytes,
   listMessage,
   PROMPT_GET_PATH,
   PROMPTS_PATH,
-  REQUEST_STATE_PARAM,
   resultWithMeta,
 } from "./envelope.ts";
+import { liteCall, liteMessages, roundOf } from "./dispatch.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./call-meta.ts";
 import { litePrompts } from "../prompt-feature.ts";
@@ -50,8 +43,10 @@ export interface McpliteOptions {
   /**
    * How long a call streamed as SSE follows the deferred work (`ctx.defer()`) it started, pushing its
    * progress and then its result, before it answers the promise instead (MCP-lite spec v0.042 §5.3,
-   * server-pushed updates), in ms (default 30 000; 0: answer the promise at once).
+   * server-pushed updates), in ms (default: the server's `holdMs`, 30 000; 0: answer the promise at once).
    */
+  readonly holdMs?: number;
+  /** @deprecated Use {@link McpliteOptions.holdMs}: the same setting under its old name. */
   readonly pushMs?: number;
 }
 
@@ -78,10 +73,11 @@ const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not al
  */
 export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   const base = normalisePath(options.basePath ?? "/mcp-lite/v1");
-  const pushMs = options.pushMs ?? PUSH_MS;
-  if (!Number.isFinite(pushMs) || pushMs < 0) throw new TypeError("pushMs must be a non-negative number");
+  const own = options.holdMs ?? options.pushMs;
+  if (own !== undefined) holdMsOf(own, options.holdMs === undefined ? "pushMs" : "holdMs");
   return function mcpLite(core) {
     const { registry, options: server } = core;
+    const holdMs = own ?? server.holdMs;
     const report = (error: unknown) => registry.runtime.onError?.(error);
     const fail = (id: JsonRpcId, error: unknown) =>
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
@@ -124,10 +120,10 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
           );
           return new Response(listed, JSON_INIT);
         }
-        const meta = liteCallMeta(request.headers, id, rpc.params);
-        if (acceptsEventStream(request)) return await streamCall(core, request, host, rpc, id, meta, fail, pushMs);
+        const call = liteCall(rpc, liteCallMeta(request.headers, id, rpc.params), request, host);
+        if (acceptsEventStream(request)) return await streamLite(core, request, call, id, fail, holdMs);
         const started = Date.now();
-        const running = callNow(registry, liteCall(rpc, meta, request, host));
+        const running = callNow(registry, call);
         const outcome = running instanceof Promise ? await running : running;
         // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
         return Response.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
@@ -195,54 +191,6 @@ function listRequest(
   return { method, params, meta, signal: request, host };
 }
 
-/**
- * Decodes a `tools/call` request into the pipeline's call: the tool, its arguments, and the input
- * round's answers and echoed state (an `elicitation` response is answered by calling again with them).
- *
- * @param rpc The JSON-RPC request.
- * @param meta The caller.
- * @param signal The request, whose signal is read only if a handler asks.
- * @param host What the platform handed `fetch` besides the request.
- * @param sink Where progress and logs go (SSE).
- * @param onPartial Where partials go (SSE).
- * @returns The call.
- * @throws {ProtocolError} `method_not_found` for another method, `invalid_request` without an id,
- *   `invalid_params` without a tool name.
- */
-export function liteCall(
-  rpc: JsonRpcRequest,
-  meta: CallMeta,
-  signal: AbortSignal | { readonly signal: AbortSignal },
-  host: Host,
-  sink?: CallSink,
-  onPartial?: (partial: unknown) => void,
-): CallRequest {
-  if (rpc.method !== "tools/call") {
-    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
-  }
-  if (rpc.id === undefined) {
-    throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
-  }
-  const { name, arguments: args } = rpc.params;
-  if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
-  const round = roundOf(rpc.params);
-  return {
-    name,
-    arguments: args,
-    meta,
-    signal,
-    sink,
-    round,
-    onPartial,
-    host,
-  };
-}
-
-/** What a request carried for an input round: the answers, and the echoed state. */
-function roundOf(params: Readonly<Record<string, unknown>>): { inputResponses: unknown; requestState: unknown } {
-  return { inputResponses: params[INPUT_RESPONSES_PARAM], requestState: params[REQUEST_STATE_PARAM] };
-}
-
 /** The answer of a prompts endpoint on a server that defines no prompt: as an unknown method. */
 function noPrompts(): never {
   throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no prompts");
@@ -253,50 +201,37 @@ function noPrompts(): never {
  * `done` event with the complete result and its `_meta`; a protocol error is one `error` event;
  * `heartbeat` events keep the connection alive. Progress and logs travel as `progress` and `log`
  * events (extensions that plain MCP-lite clients ignore). A call that starts deferred work follows it
- * for up to `pushMs`: the job's progress, then its result in `done`, instead of a promise (§5.3). The
+ * for up to `holdMs`: the job's progress, then its result in `done`, instead of a promise (§5.3). The
  * stream opens at the call's first event, first heartbeat or end: a call refused for its caller (401,
  * or 403 for a missing scope) before then is answered with that status and no stream, so the gate can
  * add its `WWW-Authenticate` challenge (MCP 2025-11-25, Authorization, Scope Challenge Handling).
  */
-async function streamCall(
+async function streamLite(
   core: ServerCore,
   request: Request,
-  host: Host,
-  rpc: JsonRpcRequest,
+  call: CallRequest,
   id: JsonRpcId,
-  meta: CallMeta,
   fail: (id: JsonRpcId, error: unknown) => Response,
-  pushMs: number,
+  holdMs: number,
 ): Promise<Response> {
   const { registry, options: server } = core;
   const cancel = new AbortController();
   const signal = AbortSignal.any([request.signal, cancel.signal]);
-  let out: SseWriter | undefined;
   let opened = false;
   let open!: () => void;
   const opening = new Promise<void>((resolve) => (open = resolve));
-  const emit = (data: string, name: string) => {
-    opened = true;
-    open();
-    out?.event(data, name);
-  };
   let refusal: ProtocolError | undefined;
-  const sink: CallSink = {
-    progress: (progress, total, message) => emit(JSON.stringify({ progress, total, message }), "progress"),
-    log: (level, data, logger) => emit(JSON.stringify({ level, logger, data }), "log"),
-  };
-  const call = liteCall(rpc, meta, signal, host, sink, (partial) => emit(JSON.stringify({ partial }), "message"));
-  const started = Date.now();
   const body = createSseStream(async (writer) => {
-    out = writer;
+    const emit = (data: string, name: string) => {
+      opened = true;
+      open();
+      writer.event(data, name);
+    };
     try {
-      const caller = createContext({ name: call.name, signal, meta, host });
-      const outcome = await followPushed(registry, await runCall(registry, call), {
-        caller,
-        holdMs: pushMs,
-        watch: sink,
-      });
-      emit(JSON.stringify(resultWithMeta(outcome, started, server.version)), "done");
+      for await (const message of liteMessages(registry, { ...call, signal }, holdMs, server.version)) {
+        if (message.kind === "result") emit(JSON.stringify(message.result), "done");
+        else emit(JSON.stringify(message.params), SSE_EVENT[message.kind]);
+      }
     } catch (error) {
       if (!opened && isCallerRefusal(error)) {
         refusal = error;
@@ -319,6 +254,9 @@ async function streamCall(
   await body.cancel();
   return fail(id, refusal);
 }
+
+/** The SSE event of each message a call sends while it runs (MCP-lite spec v0.042 §4.3; `progress` and `log`: extensions). */
+const SSE_EVENT = { partial: "message", progress: "progress", log: "log" } as const;
 
 /** A refusal of the caller (no token, a bad one, a missing scope): an HTTP status the client acts on. */
 function isCallerRefusal(error: unknown): error is ProtocolError {

@@ -12,7 +12,8 @@ import type { ClientAuth } from "../http.ts";
 import { withTraceHeaders } from "../trace-context.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
-import { createFetchClient } from "@connectrpc/connect/protocol";
+import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";
+import { concatBytes } from "../../internal/concat-bytes.ts";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
@@ -180,13 +181,29 @@ function metadataOf(headers: HeadersLike | undefined, ctx: RequestContext): Head
   return ctx.traceContext === undefined ? headers : withTraceHeaders(new Headers(headers), ctx);
 }
 
+/**
+ * Connect's universal HTTP client over a fetch function. The request's body (every call's message is
+ * whole: unary and server-streaming) is sent as bytes, not as a stream: Connect's own `createFetchClient`
+ * sends a stream, which Node's `Request` refuses without `duplex: "half"` (Fetch Standard, `RequestInit`).
+ */
+function fetchClient(send: (request: Request) => Promise<Response>): UniversalClientFn {
+  return async (request) => {
+    let body: Uint8Array | undefined;
+    if (request.body !== undefined) {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of request.body) chunks.push(chunk);
+      body = concatBytes(chunks, chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
+    }
+    const init = { method: request.method, headers: request.header, signal: request.signal, body };
+    return universalClientResponseFromFetch(await send(new Request(request.url, init as RequestInit)));
+  };
+}
+
 function fetchTransport(baseUrl: string, options: GrpcTransportOptions): ConnectTransport {
   const fetchFn = options.fetch ?? globalThis.fetch;
   const authed = options.auth?.wrap((request) => fetchFn(request));
   const common = {
-    httpClient: createFetchClient((input: RequestInfo | URL, init?: RequestInit) =>
-      authed === undefined ? fetchFn(input, init) : Promise.resolve(authed(new Request(input, init)))
-    ),
+    httpClient: fetchClient((request) => authed === undefined ? fetchFn(request) : Promise.resolve(authed(request))),
     baseUrl,
     useBinaryFormat: options.binary ?? true,
     interceptors: [],

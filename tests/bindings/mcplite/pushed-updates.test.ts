@@ -21,10 +21,18 @@ import { pipeServer } from "../../helpers/stdio.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A tool whose deferred job reports two steps of progress, then answers after `ms` in all. */
-function jobServer(options: { pushMs?: number } = {}) {
-  const bindings = options.pushMs === undefined ? undefined : [mcpLiteBinding({ pushMs: options.pushMs })];
-  return createServer({ name: "jobs", version: "1.0.0", secret: "pushed-updates-secret-0123456789abcdef", bindings })
+/**
+ * A tool whose deferred job reports two steps of progress, then answers after `ms` in all. A follower that
+ * subscribes late gets the last progress only (Job.watch), so the tests leave 200 ms between the steps: a
+ * loaded machine may take longer than 50 ms to subscribe.
+ */
+function jobServer(options: { pushMs?: number; holdMs?: number; serverHoldMs?: number } = {}) {
+  const own = options.pushMs ?? options.holdMs;
+  const bindings = own === undefined
+    ? undefined
+    : [mcpLiteBinding(options.pushMs === undefined ? { holdMs: own } : { pushMs: own })];
+  const secret = "pushed-updates-secret-0123456789abcdef";
+  return createServer({ name: "jobs", version: "1.0.0", secret, bindings, holdMs: options.serverHoldMs })
     .tool(
       defineTool("crunch")
         .describe("Crunches numbers in the background")
@@ -52,7 +60,7 @@ function sseCall(args: Record<string, unknown>): Request {
 
 describe("pushed promise updates over MCP-lite SSE", () => {
   it("pushes the job's progress, then its result in done, instead of a promise", async () => {
-    const events = await readSse(await jobServer().fetch(sseCall({ ms: 100 })));
+    const events = await readSse(await jobServer().fetch(sseCall({ ms: 400 })));
     const kinds = events.map((e) => e.event).filter((e) => e !== "heartbeat");
     assert.deepEqual(kinds, ["progress", "progress", "done"]);
     assert.deepEqual(events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data)), [
@@ -78,6 +86,19 @@ describe("pushed promise updates over MCP-lite SSE", () => {
     }))).json();
     assert.equal(plain.result._meta.response_type, "promise");
   });
+
+  it("holds for the server's one holdMs, which mcpLiteBinding({ holdMs }) overrides", async () => {
+    const promised = async (server: ReturnType<typeof jobServer>) =>
+      JSON.parse((await readSse(await server.fetch(sseCall({ ms: 600 })))).find((e) => e.event === "done")!.data)
+        ._meta.response_type;
+    assert.equal(await promised(jobServer({ serverHoldMs: 30 })), "promise");
+    assert.equal(await promised(jobServer({ holdMs: 30, serverHoldMs: 60_000 })), "promise");
+    assert.throws(() => createServer({ name: "x", version: "1", holdMs: -1 }), {
+      name: "TypeError",
+      message: /holdMs/,
+    });
+    assert.throws(() => mcpLiteBinding({ holdMs: Number.NaN }), { name: "TypeError", message: /holdMs/ });
+  });
 });
 
 describe("pushed promise updates on sockets", () => {
@@ -96,7 +117,7 @@ describe("pushed promise updates on sockets", () => {
   it("gRPC CallToolStream (HTTP/2) sends progress messages, then the ANSWER", async () => {
     const client = createConnectClient(MCPLite, createGrpcTransport({ baseUrl: `http://127.0.0.1:${grpc.port}` }));
     const messages = [];
-    for await (const response of client.callToolStream({ name: "crunch", arguments: { ms: 100 } })) {
+    for await (const response of client.callToolStream({ name: "crunch", arguments: { ms: 400 } })) {
       messages.push(response);
     }
     assert.deepEqual(messages.slice(0, 2).map((m) => [m.meta, m.result]), [
@@ -114,7 +135,7 @@ describe("pushed promise updates on sockets", () => {
       const calls: string[] = [];
       const client = createClient<typeof server>(transport);
       const progress: number[] = [];
-      const stream = client.stream("crunch", { ms: 100 }, { onProgress: (p) => progress.push(p.progress) });
+      const stream = client.stream("crunch", { ms: 400 }, { onProgress: (p) => progress.push(p.progress) });
       for await (const _ of stream) calls.push("partial");
       assert.deepEqual(await stream.result, { rows: 42 }, transport.wire);
       assert.deepEqual(progress, [1, 2], transport.wire);
@@ -131,7 +152,7 @@ describe("pushed promise updates over MCP-lite stdio", () => {
         jsonrpc: "2.0",
         id: 7,
         method: "tools/call",
-        params: { name: "crunch", arguments: { ms: 100 }, _meta: { stream: true } },
+        params: { name: "crunch", arguments: { ms: 400 }, _meta: { stream: true } },
       });
       const answer = await piped.answer(7);
       const result = answer.result as Record<string, any>;

@@ -1,0 +1,106 @@
+// Writes the Performance page's charts: SVG bar charts drawn from the tables `npm run bench -- --write` (bench/run.ts)
+// puts into bench/RESULTS.md. Run by `npm run docs:build` and `docs:dev`; the SVGs land in docs/public/perf/
+// (gitignored), so a new bench run changes the charts on the next build.
+//
+//   node docs/scripts/charts.mjs [bench/RESULTS.md] [out dir]
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The charts: which `####` table of RESULTS.md, which rows, and the unit of its cells. */
+export const CHARTS = [
+  {
+    file: "call.svg",
+    heading: "#### 1a.",
+    title: "In process: tools/call add(1, 2), × the floor (lower is better)",
+    unit: "×",
+  },
+  { file: "list.svg", heading: "#### 1b.", title: "In process: tools/list, × the floor (lower is better)", unit: "×" },
+  {
+    file: "loopback.svg",
+    heading: "#### 3. Loopback (autocannon)",
+    title: "Over loopback: % of the floor's requests per second (higher is better)",
+    unit: "%",
+  },
+];
+
+/** The rows of the first table under the heading that starts with `heading`: `{ header: string[], rows: string[][] }`. */
+export function table(markdown, heading) {
+  const lines = markdown.split("\n");
+  const at = lines.findIndex((line) => line.startsWith(heading));
+  if (at === -1) throw new Error(`bench/RESULTS.md has no table under "${heading}"`);
+  const start = lines.findIndex((line, i) => i > at && line.startsWith("|"));
+  const cells = (line) => line.split("|").slice(1, -1).map((cell) => cell.trim());
+  const body = [];
+  for (let i = start + 2; i < lines.length && lines[i].startsWith("|"); i++) body.push(cells(lines[i]));
+  return { header: cells(lines[start]), rows: body };
+}
+
+/** The leading figure of a cell (`1.79× (1.50–1.99) · 11.46 µs` → 1.79), or undefined when it has none. */
+export function figure(cell, unit) {
+  const match = new RegExp(`^([0-9.]+)${unit}`).exec(cell);
+  return match ? Number(match[1]) : undefined;
+}
+
+const escape = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const COLOURS = ["#3451b2", "#d97706", "#059669"];
+
+/** One grouped horizontal bar chart: a group per row, a bar per runtime column. */
+export function svg({ title, unit }, { header, rows }) {
+  const runtimes = header.slice(1).map((h) => h.split(":")[0]);
+  const data = rows
+    .filter(([name]) => !name.startsWith("floor"))
+    .map(([name, ...cells]) => ({ name, values: cells.map((cell) => figure(cell, unit)) }))
+    .filter((row) => row.values.some((v) => v !== undefined));
+  const max = Math.max(...data.flatMap((row) => row.values.filter((v) => v !== undefined)), unit === "%" ? 100 : 1);
+  const label = 300, width = 860, bar = 12, gap = 10, plot = width - label - 70;
+  const groupHeight = runtimes.length * bar + gap;
+  const height = 60 + data.length * groupHeight + 10;
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${
+      escape(title)
+    }" font-family="system-ui, sans-serif" font-size="12">`,
+    `<title>${escape(title)}</title>`,
+    `<text x="0" y="16" font-size="14" font-weight="600">${escape(title)}</text>`,
+  ];
+  runtimes.forEach((runtime, i) => {
+    out.push(`<rect x="${label + i * 90}" y="28" width="10" height="10" fill="${COLOURS[i % 3]}"/>`);
+    out.push(`<text x="${label + i * 90 + 14}" y="37">${escape(runtime)}</text>`);
+  });
+  const reference = unit === "%" ? 100 : 1;
+  const refX = label + (reference / max) * plot;
+  data.forEach((row, r) => {
+    const y = 52 + r * groupHeight;
+    out.push(
+      `<text x="${label - 8}" y="${y + (runtimes.length * bar) / 2 + 4}" text-anchor="end">${escape(row.name)}</text>`,
+    );
+    row.values.forEach((value, i) => {
+      if (value === undefined) return;
+      const w = Math.max(1, (value / max) * plot);
+      out.push(
+        `<rect x="${label}" y="${y + i * bar}" width="${w.toFixed(1)}" height="${bar - 2}" fill="${COLOURS[i % 3]}"/>`,
+      );
+      out.push(
+        `<text x="${(label + w + 4).toFixed(1)}" y="${y + i * bar + bar - 3}" font-size="10">${value}${unit}</text>`,
+      );
+    });
+  });
+  out.push(
+    `<line x1="${refX.toFixed(1)}" y1="46" x2="${refX.toFixed(1)}" y2="${
+      height - 6
+    }" stroke="#888" stroke-dasharray="3 3"/>`,
+  );
+  out.push("</svg>");
+  return out.join("\n") + "\n";
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const source = process.argv[2] ?? join(ROOT, "bench", "RESULTS.md");
+  const outDir = process.argv[3] ?? join(ROOT, "docs", "public", "perf");
+  const markdown = readFileSync(source, "utf8");
+  mkdirSync(outDir, { recursive: true });
+  for (const chart of CHARTS) writeFileSync(join(outDir, chart.file), svg(chart, table(markdown, chart.heading)));
+  console.error(`charts: ${CHARTS.length} SVGs from ${source} in ${outDir}`);
+}

@@ -1,0 +1,63 @@
+/**
+ * The gate's Host/Origin guard (DNS-rebinding protection, `src/server/guard.ts`) on `serveGrpc()`, as
+ * on `server.fetch`: a listener that serves plain gRPC also serves Connect and gRPC-Web, which a browser
+ * page can send. The Host is the request's `:authority` (RFC 9113 §8.3.1; grpc-js and buf send the
+ * target's `host:port`), the Origin the header a browser adds; gRPC clients send none and pass.
+ *
+ * @module
+ */
+import { ConnectError } from "@connectrpc/connect";
+import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
+import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+import type { RequestGuard } from "../../server/guard.ts";
+import { errorToConnectError } from "./status.ts";
+
+/** What the guard reads of a `node:http2` request (`Http2ServerRequest`). */
+interface NodeRequest {
+  readonly authority: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** How a refusal is written (`Http2ServerResponse`). */
+interface NodeResponse {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(): unknown;
+  end(body: Uint8Array): unknown;
+}
+
+/**
+ * Checks a request's `:authority` and `Origin` with the server's guard; a refused request is answered
+ * here: PERMISSION_DENIED, in gRPC's trailers-only form for gRPC (gRPC over HTTP/2 protocol, Responses),
+ * as a Connect error with its HTTP status (403) for Connect and gRPC-Web.
+ *
+ * @param guard The server's guard (`gate.guard`).
+ * @param request The request.
+ * @param response Its response, answered when the request is refused.
+ * @returns Whether the request may go on.
+ */
+export function guardNodeRequest(
+  guard: RequestGuard,
+  request: NodeRequest,
+  response: NodeResponse,
+): boolean {
+  const origin = request.headers.origin;
+  const headers = { get: (name: string) => (name === "origin" && typeof origin === "string" ? origin : null) };
+  try {
+    guard({ headers }, `http://${request.authority}${request.url}`);
+    return true;
+  } catch (thrown) {
+    const error = thrown instanceof ConnectError ? thrown : errorToConnectError(thrown);
+    const type = String(request.headers["content-type"] ?? "");
+    if (/^application\/grpc(?!-web)/.test(type)) {
+      const trailers: Record<string, string> = { "content-type": "application/grpc" };
+      setTrailerStatus(new Headers(), error).forEach((value, key) => trailers[key] = value);
+      response.writeHead(200, trailers);
+      response.end();
+    } else {
+      response.writeHead(codeToHttpStatus(error.code), { "content-type": "application/json" });
+      response.end(errorToJsonBytes(error, {}));
+    }
+    return false;
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * What a client does under every public method: it sends requests over its transport under a deadline
+ * (the idle and total timeouts), builds each request's context, and runs calls to their end (promises
+ * redeemed, input rounds answered, tasks polled). `Client` is the public face of it.
+ *
+ * @module
+ */
+import { type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
+import type { ClientOptions } from "./client-options.ts";
+import { Deadline } from "./deadline.ts";
+import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";
+import { baseHeaders } from "./http.ts";
+import { answerInput, capabilitiesOf } from "./input.ts";
+import { type CallResult, callResultOf, resultValue, toolFailureOf } from "./result.ts";
+import { retryingTransport } from "./retry.ts";
+import { finishTask } from "./tasks.ts";
+import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, Transport } from "./transport.ts";
+import { TASKS_EXTENSION } from "./transports/mcp-wire.ts";
+import { SDK_VERSION } from "../internal/version.ts";
+import type { CallHandle, CallOptions, RequestOptions } from "./types.ts";
+
+/** A call to run: the tool, its arguments and options, whether it streams, and the reply it resumes from. */
+export type RunArgs = [
+  name: string,
+  args: Record<string, unknown>,
+  options: CallOptions,
+  stream?: boolean,
+  start?: Reply,
+];
+
+/** The callbacks one request reports to. */
+type Callbacks = {
+  onProgress?: (p: Progress) => void;
+  onPartial?: (p: unknown) => void;
+  onLog?: (l: LogEntry) => void;
+};
+
+const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
+
+/** Runs a client's requests and calls over its transport. */
+export class CallRunner {
+  /** The transport, traced and retrying as the options say. */
+  readonly transport: Transport;
+  readonly #options: ClientOptions;
+  readonly #capabilities: Record<string, unknown>;
+
+  constructor(transport: Transport, options: ClientOptions) {
+    // Retries wrap the traced transport once: each attempt is traced as the request it is.
+    const traced = options.telemetry === undefined ? transport : options.telemetry.instrument(transport);
+    this.transport = retryingTransport(traced, options.retry);
+    this.#options = options;
+    const capabilities: Record<string, unknown> = { ...capabilitiesOf(options), ...options.capabilities };
+    if (options.tasks !== false) {
+      const extensions = capabilities.extensions as Record<string, unknown> | undefined;
+      capabilities.extensions = { ...extensions, [TASKS_EXTENSION]: {} };
+    }
+    this.#capabilities = capabilities;
+  }
+
+  /** Runs a call to its complete result, whatever `wait` says. */
+  async runToEnd(...[name, args, options, stream, start]: RunArgs): Promise<CallResult> {
+    const outcome = await this.run(name, args, { ...options, wait: true }, stream, start);
+    if (outcome.kind !== "complete") throw new RpcError(`The call ended as a ${outcome.kind}`, { data: outcome });
+    return outcome.result;
+  }
+
+  /** Runs a call to a complete result (or, with `wait: false`, to a handle). */
+  async run(
+    ...[name, args, options, stream = false, start]: RunArgs
+  ): Promise<{ kind: "complete"; result: CallResult } | CallHandle<unknown>> {
+    return await this.timed(options, async (deadline) => {
+      const ctx = this.context(deadline, options, undefined, stream);
+      const call: Send = (round) => this.transport.callTool({ name, arguments: args, ...round }, ctx);
+      const redeem = (token: string): Send => (round) =>
+        this.transport.callTool({ name: "redeem", arguments: { promise: token }, ...round }, ctx);
+      const settled = await settle(start ?? call, this.#loopEnv(deadline, options.wait !== false, redeem));
+      if (settled.kind === "complete") return { kind: "complete", result: callResultOf(settled.result) };
+      if (options.wait === false) return handleOf(name, settled);
+      if (settled.kind === "promise") throw new RpcError("A promise could not be redeemed", { data: settled });
+      const result = await finishTask(settled.task, {
+        deadline,
+        handlers: this.#options,
+        pollIntervalMs: this.#options.pollIntervalMs ?? 1000,
+        request: (method, params) => this.#send(method, params, ctx),
+        cancel: (taskId) => this.#cancelTask(taskId),
+      });
+      return { kind: "complete", result: callResultOf(result) };
+    });
+  }
+
+  /** Sends a request, answering its input rounds, to its complete result. */
+  async settleRequest(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): Promise<Record<string, unknown>> {
+    return await this.timed(options, async (deadline) => {
+      const ctx = this.context(deadline, {});
+      const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
+      const settled = await settle(send, this.#loopEnv(deadline, true));
+      if (settled.kind !== "complete") throw new RpcError(`${method} answered ${settled.kind}`, { data: settled });
+      return settled.result;
+    });
+  }
+
+  /** Sends one request and returns its result as it is. */
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): Promise<Record<string, unknown>> {
+    return await this.timed(options, async (deadline) => {
+      const reply = await this.#send(method, params, this.context(deadline, {}));
+      if (reply.kind !== "complete") throw new RpcError(`${method} answered ${reply.kind}`, { data: reply });
+      return reply.result;
+    });
+  }
+
+  /** Sends a list request, page after page (at most 100), and returns every item. */
+  async listAll(method: string, key: string, options: RequestOptions): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await this.request(method, cursor === undefined ? {} : { cursor }, options);
+      const list = result[key];
+      if (!Array.isArray(list)) throw new RpcError(`${method} returned no ${key} array`, { data: result });
+      items.push(...list);
+      cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
+      if (cursor === undefined) break;
+    }
+    return items;
+  }
+
+  /** Runs work under a deadline made from the request's and the client's timeouts; the abort wins. */
+  async timed<R>(options: RequestOptions, work: (deadline: Deadline) => Promise<R>): Promise<R> {
+    const deadline = new Deadline({
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
+      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
+    });
+    try {
+      const result = await work(deadline);
+      // An in-process server may answer a cancelled request instead of failing it: the abort wins.
+      if (deadline.signal.aborted) throw deadline.signal.reason;
+      return result;
+    } catch (error) {
+      throw deadline.signal.aborted ? deadline.signal.reason : error;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** The context of one request: its signal, the client's capabilities and handlers, its callbacks. */
+  context(deadline: Deadline, callbacks: Callbacks, etag?: string, stream = false): RequestContext {
+    const options = this.#options;
+    return {
+      signal: deadline.signal,
+      activity: () => deadline.touch(),
+      capabilities: this.#capabilities,
+      clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+      stream: stream || callbacks.onPartial !== undefined,
+      ...(callbacks.onProgress ? { onProgress: callbacks.onProgress } : {}),
+      ...(callbacks.onPartial ? { onPartial: callbacks.onPartial } : {}),
+      ...(callbacks.onLog ? { onLog: callbacks.onLog } : {}),
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      answer: (request) => deadline.pause(answerInput(request, options, deadline.signal)),
+      ...(etag === undefined ? {} : { etag }),
+    };
+  }
+
+  /** The `authorization` header the requests carry, the key of the tool cache. */
+  async authKey(): Promise<string | undefined> {
+    const headers = this.#options.headers;
+    return headers === undefined ? undefined : (await baseHeaders(headers)).get("authorization") ?? undefined;
+  }
+
+  #send(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
+    const transport = this.transport;
+    if (transport.request === undefined) {
+      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${transport.wire}`);
+    }
+    return transport.request(method, params, ctx);
+  }
+
+  async #cancelTask(taskId: string): Promise<void> {
+    await this.request("tasks/cancel", { taskId }, { timeoutMs: 5000, maxTimeoutMs: 5000 });
+  }
+
+  #loopEnv(deadline: Deadline, wait: boolean, redeem?: (token: string) => Send): LoopEnv {
+    return {
+      deadline,
+      handlers: this.#options,
+      maxRounds: this.#options.maxInputRounds ?? 10,
+      wait,
+      ...(redeem ? { redeem } : {}),
+      backoff: this.#options.redeemBackoff ?? {},
+    };
+  }
+}
+
+/** A call's value: the result's value, or its failure thrown (or, with `failure: "value"`, returned). */
+export function finish(name: string, result: CallResult, options: { failure?: "throw" | "value" }): unknown {
+  const failure: ToolFailedError | undefined = toolFailureOf(name, result);
+  if (failure === undefined) return resultValue(result);
+  if (options.failure === "value") return failure;
+  throw failure;
+}
+
+function handleOf(tool: string, settled: Settled): CallHandle<unknown> {
+  switch (settled.kind) {
+    case "promise": {
+      const { kind: _, ...rest } = settled;
+      return { kind: "promise", tool, ...rest };
+    }
+    case "task": {
+      const { taskId, status, pollIntervalMs, ttlMs } = settled.task;
+      return {
+        kind: "task",
+        tool,
+        taskId,
+        status,
+        ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
+        ...(ttlMs === undefined ? {} : { ttlMs }),
+      };
+    }
+    default:
+      return { kind: "complete", tool, result: callResultOf(settled.result) };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The options of a client (`createClient()`) and of its list requests.
+ *
+ * @module
+ */
+import type { Backoff } from "./call-loop.ts";
+import type { ClientAuth, FetchLike, HeadersOption } from "./http.ts";
+import type { InputHandlers } from "./input.ts";
+import type { RetryOptions } from "./retry.ts";
+import type { ClientInfo, ClientTelemetry } from "./transport.ts";
+import type { RequestOptions } from "./types.ts";
+
+/** Options of {@link createClient}. */
+export interface ClientOptions extends InputHandlers {
+  /**
+   * The wire: `auto` (default: the URL's path decides, a bare origin is probed: MCP-lite, then MCP),
+   * `mcp-lite` (the URL is the base; a bare origin gets `/mcp-lite/v1`), `mcp` (the URL is the endpoint).
+   */
+  transport?: "auto" | "mcp-lite" | "mcp";
+  /** The fetch function (default: the global one), e.g. to add retries or a proxy. */
+  fetch?: FetchLike;
+  /** Headers for every request, e.g. `{ authorization: "Bearer …" }`, or a function giving fresh ones. */
+  headers?: HeadersOption;
+  /**
+   * OAuth for protected servers (MCP Authorization): `oauth({…})` for a user's consent,
+   * `clientCredentials({…})` for machines. Wraps the fetch every HTTP request goes through.
+   */
+  auth?: ClientAuth;
+  /** The MCP revision to speak (default 2026-07-28, falling back to the 2025 handshake). */
+  protocolVersion?: string;
+  /** Who the client is (MCP `clientInfo`). */
+  clientInfo?: ClientInfo;
+  /** More client capabilities to declare, merged over those the handlers imply. */
+  capabilities?: Record<string, unknown>;
+  /**
+   * Handle tasks (default `true`): declare the MCP tasks extension, so servers may answer with tasks,
+   * and on MCP 2025-11-25 call a tool that requires a task as one (Tasks: tool-level negotiation).
+   */
+  tasks?: boolean;
+  /** The MCP log level to ask for; log messages reach `onLog`. */
+  logLevel?: string;
+  /** The idle timeout of every request, in ms (default 60 000; 0 disables it). */
+  timeoutMs?: number;
+  /** The total timeout of every request, in ms (default none). */
+  maxTimeoutMs?: number;
+  /** The task poll interval when the server gives none, in ms (default 1 000). */
+  pollIntervalMs?: number;
+  /** The most input rounds one request may take (default 10). */
+  maxInputRounds?: number;
+  /** The backoff between redeems when the server gives no delay. */
+  redeemBackoff?: Backoff;
+  /** Receives warnings, e.g. a tool dropped for an invalid `x-mcp-header`. */
+  onWarning?: (message: string) => void;
+  /**
+   * Retries of requests the server refused as unavailable (503 with `Retry-After`, -32603 with
+   * `data.reason: "unavailable"`, gRPC `UNAVAILABLE`), after the wait it names: reads, `tasks/get`,
+   * MCP-lite redeems, and calls refused before they ran; never a `tools/call` that may have run.
+   * Default: 3 attempts, 10 s of waiting in all; `false` turns retries off.
+   */
+  retry?: RetryOptions | false;
+  /**
+   * Traces every request the client sends and carries the trace context to the server: `otelClient()`
+   * from `@mcplite/sdk/otel` (OpenTelemetry, per the semantic conventions for MCP).
+   */
+  telemetry?: ClientTelemetry;
+}
+
+/** Options of an MCP list request. */
+export interface ListOptions extends RequestOptions {
+  /** Bypass the cache (tools only). */
+  fresh?: boolean;
+}

@@ -1,0 +1,179 @@
+/**
+ * The built documentation site (`npm run docs:build`, VitePress plus the `deno doc --html` API
+ * reference): no internal link in its HTML is broken (the target file exists, and so does the anchor),
+ * and in Chromium every page of the navigation loads without a console error and the local search finds
+ * "redeem". The site is built again when a file under docs/ is newer than the last build.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { launch, NO_BROWSER } from "./apps/browser.ts";
+import { ROOT, run } from "./helpers/process.ts";
+
+const DOCS = join(ROOT, "docs");
+const DIST = join(DOCS, ".vitepress", "dist");
+
+/** Every file under a folder, relative to it; `skip` leaves folders out. */
+function files(dir: string, skip: (name: string) => boolean = () => false, sub = ""): string[] {
+  return readdirSync(join(dir, sub), { withFileTypes: true }).flatMap((entry) => {
+    const path = sub === "" ? entry.name : `${sub}/${entry.name}`;
+    if (skip(entry.name)) return [];
+    return entry.isDirectory() ? files(dir, skip, path) : [path];
+  });
+}
+
+/** The time of the newest source of the site (pages, config, scripts, bench/RESULTS.md). */
+function newestSource(): number {
+  const sources = files(DOCS, (name) => name === "dist" || name === "cache" || name === "perf").map((f) =>
+    join(DOCS, f)
+  );
+  return Math.max(...[...sources, join(ROOT, "bench", "RESULTS.md")].map((f) => statSync(f).mtimeMs));
+}
+
+/** Builds the site unless the last build is newer than its sources. */
+async function build(): Promise<void> {
+  const index = join(DIST, "api", "index.html");
+  if (existsSync(index) && statSync(join(DIST, "index.html")).mtimeMs > newestSource()) return;
+  const built = await run("npm", ["run", "docs:build"], 240_000);
+  assert.equal(built.code, 0, `npm run docs:build failed:\n${built.stdout}${built.stderr}`);
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+  ".woff2": "font/woff2",
+};
+
+/** Serves the built site on 127.0.0.1, as GitHub Pages does (a folder's index.html, 404 otherwise). */
+function serveSite(): Promise<Server> {
+  const server = createServer((request, response) => {
+    let path = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
+    if (path.endsWith("/")) path += "index.html";
+    const file = join(DIST, path);
+    if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) {
+      response.writeHead(404).end("not found");
+      return;
+    }
+    response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+    response.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** The file a site path names, or undefined. */
+function target(path: string): string | undefined {
+  const file = join(DIST, path.endsWith("/") ? `${path}index.html` : path);
+  return existsSync(file) && statSync(file).isFile() ? file : undefined;
+}
+
+describe("the documentation site", () => {
+  before(build, { timeout: 240_000 });
+
+  it("has every page the issue lists, and the API reference of every entry point", () => {
+    for (
+      const page of [
+        "index.html",
+        "getting-started/deno.html",
+        "getting-started/bun.html",
+        "getting-started/node.html",
+        "getting-started/workers.html",
+        "concepts/envelope.html",
+        "concepts/long-running.html",
+        "guides/mcp.html",
+        "guides/cli.html",
+        "migrating/from-fastmcp.html",
+        "performance.html",
+        "specification.html",
+        "perf/call.svg",
+        "api/index.html",
+        "api/all_symbols.html",
+      ]
+    ) assert.ok(target(`/${page}`), `${page} is built`);
+    assert.match(readFileSync(join(DIST, "perf", "call.svg"), "utf8"), /<svg[^>]*>[\s\S]*<rect/);
+  });
+
+  it("has no broken internal link: every href names a file that exists, and its anchor", () => {
+    const pages = files(DIST, (name) => name === "api" || name === "assets").filter((f) => f.endsWith(".html"));
+    const ids = new Map<string, Set<string>>();
+    const idsOf = (file: string) => {
+      if (!ids.has(file)) {
+        ids.set(file, new Set([...readFileSync(file, "utf8").matchAll(/\sid="([^"]+)"/g)].map((m) => m[1])));
+      }
+      return ids.get(file)!;
+    };
+    const broken: string[] = [];
+    for (const page of pages) {
+      const html = readFileSync(join(DIST, page), "utf8");
+      for (const [, href] of html.matchAll(/\shref="([^"]*)"/g)) {
+        if (/^[a-z]+:|^\/\//i.test(href)) continue; // another site, mailto:
+        const [path, anchor] = href.split("#");
+        const file = path === "" ? join(DIST, page) : target(new URL(path, `http://x/${page}`).pathname);
+        if (file === undefined) broken.push(`${page}: ${href} (no such file)`);
+        else if (anchor && file.endsWith(".html") && !idsOf(file).has(decodeURIComponent(anchor))) {
+          broken.push(`${page}: ${href} (no such anchor)`);
+        }
+      }
+    }
+    assert.ok(pages.length >= 35, `${pages.length} pages`);
+    assert.deepEqual(broken, []);
+  });
+
+  describe("in Chromium", { skip: NO_BROWSER }, () => {
+    let site: Server;
+    let origin: string;
+    before(async () => {
+      site = await serveSite();
+      origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    });
+    after(() => site?.close());
+
+    it("loads every page of the navigation without a console error", { timeout: 120_000 }, async () => {
+      const sidebar = readFileSync(join(DIST, "guides", "mcp.html"), "utf8").split('id="VPSidebarNav"')[1]
+        .split("</nav>")[0];
+      const links = [...new Set([...sidebar.matchAll(/href="(\/[^"#]*)"/g)].map((m) => m[1]))];
+      assert.ok(links.length >= 35, `${links.length} links in the navigation`);
+      const browser = await launch();
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on("console", (message) => {
+          if (message.type() === "error") errors.push(`${page.url()}: ${message.text()}`);
+        });
+        page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+        page.on("response", (response) => {
+          if (response.status() >= 400) errors.push(`${page.url()}: ${response.status()} for ${response.url()}`);
+        });
+        for (const link of ["/", ...links]) {
+          const response = await page.goto(origin + link, { waitUntil: "load", timeout: 15_000 });
+          assert.equal(response?.status(), 200, link);
+          if (!link.startsWith("/api/")) await page.locator(".VPContent").waitFor({ timeout: 10_000 });
+        }
+        assert.deepEqual(errors, []);
+      } finally {
+        await browser.close();
+      }
+    });
+
+    it("finds redeem with the local search", { timeout: 60_000 }, async () => {
+      const browser = await launch();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${origin}/getting-started/`, { waitUntil: "load" });
+        await page.locator(".VPNavBarSearch button").first().click();
+        await page.locator("#localsearch-input").fill("redeem");
+        const results = page.locator(".VPLocalSearchBox .result");
+        await results.first().waitFor({ timeout: 10_000 });
+        const pages = await results.evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+        assert.ok(pages.some((href) => href?.includes("/concepts/long-running")), pages.join(", "));
+      } finally {
+        await browser.close();
+      }
+    });
+  });
+});
