@@ -20,7 +20,8 @@ describe("the README's TypeScript", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("is found, and only a few blocks are left unchecked, each saying why", () => {
-    assert.ok(blocks.length >= 12, `${blocks.length} blocks`);
+    // The landing page: the Quick start's server, the typed client, the TypeScript notes' declaration.
+    assert.ok(blocks.length >= 3, `${blocks.length} blocks`);
     assert.ok(blocks.filter((b) => b.notChecked).length <= 2, "a partial block is the exception");
     const files = blocks.map((b) => b.file);
     assert.deepEqual(files, [...new Set(files)], "two blocks name the same file");

@@ -12,6 +12,7 @@ import { callCommand } from "./call.ts";
 import type { CommandContext } from "./command.ts";
 import { errorJson, errorLine, ExitCode, needsLogin } from "./errors.ts";
 import { HELP } from "./help.ts";
+import { initCommand } from "./init.ts";
 import { inspectCommand } from "./inspect.ts";
 import { listCommand } from "./list.ts";
 import { skillsCommand } from "./skills.ts";
@@ -45,6 +46,8 @@ const CANCEL_GRACE_MS = 3000;
  * @returns The exit code.
  */
 export async function runCli(terminal: Terminal): Promise<number> {
+  // `init` writes a project and talks to no server: its command line is its own.
+  if (terminal.args[0] === "init") return await initCommand(terminal, terminal.args.slice(1));
   let args;
   try {
     args = parseArgs(terminal.args);

@@ -5,7 +5,7 @@
  */
 
 /** What `mcplite --help` prints. */
-export const HELP: string = `mcplite: inspect and call MCP-lite, MCP and Webtools servers
+export const HELP: string = `mcplite: inspect and call MCP-lite, MCP and Webtools servers, or start a new one
 
 Usage:
   mcplite inspect <url>              server info, tools with schemas, resources, prompts
@@ -16,6 +16,9 @@ Usage:
   mcplite skills <url>               the server's Agent Skills (SEP-2640)
   mcplite skills <url> get <name> [--out <dir>]   fetch one, verified; print SKILL.md or write the files
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
+  mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
+                                     default .): a tool, a way to start it and its own test;
+                                     the runtime defaults to the one running mcplite
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
 and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL
@@ -51,6 +54,7 @@ Exit codes: 0 success, 1 the tool answered isError, 2 usage, protocol or transpo
 130 cancelled with Ctrl-C.
 
 Examples:
+  mcplite init hello --runtime node
   mcplite list http://localhost:8000
   mcplite call http://localhost:8000 search_books --arg query=data --arg limit=2
   mcplite call http://localhost:8000/mcp add --args '{"a": 1, "b": 2}' --json

@@ -1,7 +1,7 @@
 /**
  * Child processes for tests: programs run from the repository root, each killed after a time bound.
  */
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 
 /** The output of a child process. */
 export interface Run {
@@ -28,6 +28,31 @@ export function run(
     execFile(file, args, { cwd, env, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/**
+ * The URL a server child prints on stderr as `Listening on <url>` (what `serve()` says), within `timeoutMs`;
+ * rejects, with its stderr, when it exits first.
+ */
+export function listening(child: ChildProcess, timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let err = "";
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not listen in ${timeoutMs} ms: ${err}`)),
+      timeoutMs,
+    );
+    child.stderr!.on("data", (chunk) => {
+      err += chunk;
+      const found = /Listening on (http:\/\/\S+)/.exec(err)?.[1];
+      if (found === undefined) return;
+      clearTimeout(timer);
+      resolve(found);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}: ${err}`));
     });
   });
 }
