@@ -4,15 +4,13 @@
  *
  * @module
  */
+import { SDK_VERSION } from "../internal/version.ts";
 
 /** The runtimes `mcplite init --runtime` knows. */
 export const RUNTIMES = ["deno", "bun", "node", "workers"] as const;
 
 /** One of {@link RUNTIMES}. */
 export type Runtime = typeof RUNTIMES[number];
-
-/** The SDK's version, which a new project depends on (tests/cli/cli-init.test.ts checks it against package.json). */
-export const SDK_VERSION = "1.0.0-rc.1";
 
 /** The valibot a new project depends on: the major version the SDK is built with. */
 const VALIBOT_RANGE = "^1.1.0";

@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { after, describe, it } from "node:test";
 import { Miniflare } from "miniflare";
-import { SDK_VERSION } from "../../src/cli/init-templates.ts";
+import { SDK_VERSION } from "../../src/internal/version.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
 import { listening, ROOT, run } from "../helpers/process.ts";
