@@ -33,7 +33,13 @@ function newestSource(): number {
   return Math.max(...[...sources, join(ROOT, "bench", "RESULTS.md")].map((f) => statSync(f).mtimeMs));
 }
 
-/** Builds the site unless the last build is newer than its sources. */
+/**
+ * Builds the site unless the last build is newer than its sources, once per run: each test awaits it
+ * under its own timeout (Bun's `--timeout` bounds `before` hooks too, whatever their own option says).
+ */
+let building: Promise<void> | undefined;
+const built = (): Promise<void> => building ??= build();
+
 async function build(): Promise<void> {
   const index = join(DIST, "api", "index.html");
   if (existsSync(index) && statSync(join(DIST, "index.html")).mtimeMs > newestSource()) return;
@@ -73,9 +79,10 @@ function target(path: string): string | undefined {
 }
 
 describe("the documentation site", () => {
-  before(build, { timeout: 240_000 });
+  const BUILD = { timeout: 300_000 };
 
-  it("has every page the issue lists, and the API reference of every entry point", () => {
+  it("has every page the issue lists, and the API reference of every entry point", BUILD, async () => {
+    await built();
     for (
       const page of [
         "index.html",
@@ -98,7 +105,8 @@ describe("the documentation site", () => {
     assert.match(readFileSync(join(DIST, "perf", "call.svg"), "utf8"), /<svg[^>]*>[\s\S]*<rect/);
   });
 
-  it("has no broken internal link: every href names a file that exists, and its anchor", () => {
+  it("has no broken internal link: every href names a file that exists, and its anchor", BUILD, async () => {
+    await built();
     const pages = files(DIST, (name) => name === "api" || name === "assets").filter((f) => f.endsWith(".html"));
     const ids = new Map<string, Set<string>>();
     const idsOf = (file: string) => {
@@ -133,7 +141,8 @@ describe("the documentation site", () => {
     });
     after(() => site?.close());
 
-    it("loads every page of the navigation without a console error", { timeout: 120_000 }, async () => {
+    it("loads every page of the navigation without a console error", { timeout: 400_000 }, async () => {
+      await built();
       const sidebar = readFileSync(join(DIST, "guides", "mcp.html"), "utf8").split('id="VPSidebarNav"')[1]
         .split("</nav>")[0];
       const links = [...new Set([...sidebar.matchAll(/href="(\/[^"#]*)"/g)].map((m) => m[1]))];
@@ -160,7 +169,8 @@ describe("the documentation site", () => {
       }
     });
 
-    it("finds redeem with the local search", { timeout: 60_000 }, async () => {
+    it("finds redeem with the local search", { timeout: 360_000 }, async () => {
+      await built();
       const browser = await launch();
       try {
         const page = await browser.newPage();
