@@ -1,7 +1,8 @@
 /**
  * The package's manifests say one thing each. jsr.json is the JSR manifest, the source of truth for name,
  * version, exports and what is published (`deno publish --config jsr.json`: deno publish reads deno.json
- * when both exist, so deno.json keeps tasks, lint, fmt and unstable only); package.json is both the
+ * when both exist, so deno.json keeps tasks, lint, fmt, unstable, and an import map of the package's own
+ * specifiers onto its sources); package.json is both the
  * development manifest (npm ci, bun install) and the npm package's manifest, whose `exports` are jsr.json's,
  * compiled into dist/ by `npm run build` (tsc, tsconfig.npm.json). It repeats name, version and exports, and
  * must agree: one version, one export map. The Node version package.json and the README state covers what
@@ -65,10 +66,19 @@ describe("the package manifests", () => {
     assert.match(jsr.version, /^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$/, "a semver version");
     assert.ok(Object.keys(jsr.exports).includes("."));
     assert.deepEqual(jsr.publish.include, ["mod.ts", "src/**/*.ts", "README.md", "LICENSE"]);
-    for (const field of ["name", "version", "exports", "publish", "imports"]) {
+    for (const field of ["name", "version", "exports", "publish"]) {
       assert.equal(deno[field], undefined, `deno.json states "${field}": jsr.json is the one manifest`);
     }
     assert.match(pkg.scripts["publish:dry"], /^deno publish .*--config jsr\.json/, "deno publish reads deno.json else");
+  });
+
+  it("let Deno resolve the package's own specifiers to its sources: deno.json imports are jsr.json's exports", () => {
+    // Without them, "@mcplite/sdk" in a JSDoc example resolves through package.json to dist/ (once a build
+    // made it), and deno test --doc type-checks the build instead of the sources.
+    const own = Object.fromEntries(
+      Object.entries(jsr.exports as Record<string, string>).map(([path, file]) => [jsr.name + path.slice(1), file]),
+    );
+    assert.deepEqual(deno.imports, own);
   });
 
   it("agree on name, version and exports: npm's are jsr.json's, compiled into dist/", () => {

@@ -49,7 +49,7 @@ import {
  * import * as v from "valibot";
  * import { createServer, defineTool } from "../../mod.ts";
  * import { createClient } from "../client/mod.ts";
- * import { otel, otelClient } from "./mod.ts";
+ * import { otel, otelClient } from "../otel.ts";
  *
  * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
  * const server = createServer({ name: "math", version: "1.0.0" }).tool(add).use(otel());
