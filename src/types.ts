@@ -128,3 +128,19 @@ export type {
   WebtoolsCall,
 } from "./client/webtools-ai.ts";
 export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./client/tool-shapes.ts";
+// Types that public signatures name, so that the API docs can link them (deno doc --lint, private-type-ref):
+// what a definition carries for its wires, the server's long-running support, and the gate's parts. They are
+// types only; their shapes are the server's business, not a contract for callers to build.
+export type { Feature, Featured } from "./core/feature.ts";
+export type { Grouped } from "./core/group.ts";
+export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";
+export type { Continuations, ContinuationsOptions, Restart, StartOptions } from "./core/continuations.ts";
+export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
+export type { Runtime } from "./core/runtime.ts";
+export type { CacheSlot } from "./core/cache-slot.ts";
+export type { FollowOptions } from "./core/follow-options.ts";
+export type { Tokens, TokensOptions } from "./core/tokens.ts";
+export type { FinalOutcome } from "./core/outcome.ts";
+export type { GateAnswer } from "./server/gate.ts";
+export type { RequestGuard } from "./server/guard.ts";
+export type { Cors } from "./server/cors.ts";
