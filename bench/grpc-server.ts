@@ -6,7 +6,8 @@
  * - `ours-connect`: the same with every call through Connect's Node adapter (no direct unary path).
  * - `floor`: a bare `node:http2` handler that reads the gRPC frame, decodes the `ToolRequest`, and
  *   answers a fixed `ToolResponse` frame with `grpc-status: 0`: what the runtime's HTTP/2 and protobuf
- *   cost, with no service around them.
+ *   cost, with no service around them. The frame is the one `ours` answers (its `meta` too, with the
+ *   timestamp of the server's start), so both send the same bytes.
  *
  *   bun bench/grpc-server.ts ours
  *
@@ -37,6 +38,7 @@ if (impl === "ours" || impl === "ours-connect") {
     ToolResponseSchema,
     create(ToolResponseSchema, {
       result: { content: [{ type: "text", text: '{"sum":3}' }], structuredContent: { sum: 3 } },
+      meta: { timestamp: BigInt(Date.now()), serverVersion: "1.0.0" },
     }),
   );
   const frame = new Uint8Array(5 + answer.byteLength);

@@ -9,7 +9,9 @@
  * sizes of a one-tool server (`bench/bundle.ts`), which do not depend on the machine: each fails above
  * its ceiling (today's size and a margin), and prints its goal (issue 32: 30 KB gzip with the default
  * bindings, 24 KB on MCP-lite only); and the cold start of the lite bundle against mcp-lite's (goal 1.2×,
- * fails above 2×). Takes about 25 s.
+ * fails above 2×); and gRPC unary over h2c by h2load, `serveGrpc()` against a bare `node:http2` handler
+ * answering the same bytes, on Bun and Node (goal 80% of the floor, fails below 40%; skipped when h2load is
+ * not installed, and under Deno, whose run would measure the same servers again). Takes about 40 s.
  *
  *   bun bench/guard.ts   ·   deno run -A bench/guard.ts   ·   npm run bench:guard
  *
@@ -23,7 +25,8 @@ import { fileURLToPath } from "node:url";
 import * as sdk from "../mod.ts";
 import { bundleSizes, MCP_LITE, OURS, OURS_LITE } from "./bundle.ts";
 import { coldStartRatio } from "./coldstart.ts";
-import { runScenario } from "./harness.ts";
+import { grpcH2c, H2LOAD, shares } from "./grpc-h2c.ts";
+import { median, runScenario } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import { floor, floorText } from "./servers/floor.ts";
 import { oursShapes as ours } from "./servers/ours.ts";
@@ -55,6 +58,14 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
  * (`node:crypto` at import read 1.9–2.0× with the default bindings).
  */
 const COLD_START = { goal: 1.2, ceiling: 2 };
+
+/**
+ * gRPC unary over h2c (issue 42, goal 5): `serveGrpc()`'s share of the bare `node:http2` floor, the goal
+ * and where the guard fails. A share is the median over the rounds, by calls/s and by CPU per call; the
+ * row fails only when both are below the line (each moves with a busy machine, rarely both at once). A
+ * listener that sends every call through Connect's adapter reads about 16%.
+ */
+const GRPC_H2C = { goal: 0.8, floor: 0.4, rounds: 3, seconds: 1 };
 
 const SUM = '"structuredContent":{"sum":3}';
 const TEXT = '"text":"3"';
@@ -143,5 +154,26 @@ try {
   );
 } finally {
   rmSync(out, { recursive: true, force: true });
+}
+
+if (H2LOAD === undefined) {
+  console.log("skip gRPC over h2c: h2load is not installed (Debian: apt-get install nghttp2-client)");
+} else if ("Deno" in globalThis) {
+  console.log("skip gRPC over h2c: measured by the Bun run of the guard (the servers run on Bun and Node either way)");
+} else {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+  const { goal, floor: line, rounds, seconds } = GRPC_H2C;
+  for (const { runtime, rows } of await grpcH2c({ root, rounds, seconds, runtimes: ["bun", "node"] })) {
+    const share = shares(rows[0], rows[1]);
+    const [byCalls, byCpu] = [median(share.rps), median(share.cpu)];
+    const verdict = byCalls < line && byCpu < line ? "FAIL" : "ok";
+    if (verdict === "FAIL") failed = true;
+    console.log(
+      `${verdict.padEnd(4)} gRPC over h2c (h2load), serveGrpc() on ${runtime}: ${(byCalls * 100).toFixed(0)}% of the ` +
+        `floor's calls/s, ${(byCpu * 100).toFixed(0)}% by CPU per call (goal ≥ ${goal * 100}%, fails below ${
+          line * 100
+        }%)`,
+    );
+  }
 }
 process.exit(failed ? 1 : 0);

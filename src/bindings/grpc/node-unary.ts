@@ -31,6 +31,7 @@ import type { BodyReader } from "../../server/read-body.ts";
 import { NO_HOST, type ServerCore } from "../../server/binding.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
 import { createUnaryMethods, type UnaryMethod } from "./unary.ts";
+import { ENVELOPE_ROOM } from "./tool-response-binary.ts";
 import { readEnvelopedMessage } from "./unary-body.ts";
 import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
 
@@ -86,18 +87,30 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
    * Negotiates compression and the deadline, reads the one request message within the limits, runs the
    * method, and answers its message with `grpc-status: 0`, or the error in the trailers.
    */
+  // What a client that sends no `grpc-encoding` accepts: negotiated once per `grpc-accept-encoding`
+  // spelling (grpc-js sends the same one on every call), for a few spellings at most.
+  const negotiated = new Map<string | undefined, ReturnType<typeof compressionNegotiate>>();
+  const negotiate = (requested: string | undefined, accepted: string | undefined) => {
+    if (requested !== undefined) {
+      return compressionNegotiate(opt.acceptCompression, requested, accepted ?? null, headerAcceptEncoding);
+    }
+    let found = negotiated.get(accepted);
+    if (found === undefined) {
+      found = compressionNegotiate(opt.acceptCompression, null, accepted ?? null, headerAcceptEncoding);
+      if (negotiated.size < 8) negotiated.set(accepted, found);
+    }
+    return found;
+  };
+
+  /**
+   * Negotiates compression and the deadline, reads the one request message within the limits, runs the
+   * method, and answers its message with `grpc-status: 0`, or the error in the trailers.
+   */
   async function answer(method: UnaryMethod, request: Http2ServerRequest, response: Http2ServerResponse) {
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return typeof value === "string" ? value : null;
-    };
-    const compression = compressionNegotiate(
-      opt.acceptCompression,
-      header(ENCODING),
-      header(ACCEPT_ENCODING),
-      headerAcceptEncoding,
-    );
-    const timeout = parseTimeout(header(TIMEOUT), opt.maxTimeoutMs);
+    const metadata = request.headers;
+    const compression = negotiate(text(metadata[ENCODING]), text(metadata[ACCEPT_ENCODING]));
+    const deadline = text(metadata[TIMEOUT]);
+    const timeout = deadline === undefined ? NO_TIMEOUT : parseTimeout(deadline, opt.maxTimeoutMs);
     const call = new UnaryCall(new NodeUnaryRequest(request), timeout.timeoutMs, bodyTimeoutMs, shutdown);
     const headers = headersOf.get(compression.response?.name)!;
     try {
@@ -116,7 +129,7 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
       if (!writable(response)) return;
       response.writeHead(200, headers);
       response.addTrailers(OK_TRAILERS);
-      response.end(encodeEnvelope(flags, bytes)); // one write: the message goes out with the end of the stream
+      response.end(envelope(flags, bytes)); // one write: the message goes out with the end of the stream
     } catch (thrown) {
       if (!writable(response)) return;
       response.writeHead(200, headers);
@@ -148,6 +161,53 @@ const TIMEOUT = "grpc-timeout";
 /** The headers of every answer (without a response encoding), and the trailers of a successful one. */
 const HEADERS: OutgoingHttpHeaders = { "content-type": contentTypeProto };
 const OK_TRAILERS: OutgoingHttpHeaders = { "grpc-status": grpcStatusOk };
+
+/** What `parseTimeout` reads from a call without `grpc-timeout`. */
+const NO_TIMEOUT: ReturnType<typeof parseTimeout> = {};
+
+/** A header's value when it is sent once. */
+function text(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The message framed as a gRPC length-prefixed message (gRPC over HTTP/2 protocol,
+ * Length-Prefixed-Message): written in place into the room `toolResponseBinary` leaves in front of it,
+ * or copied into a new frame.
+ */
+function envelope(flags: number, bytes: Uint8Array): Uint8Array {
+  const { buffer, byteOffset, byteLength } = bytes;
+  if (flags !== 0 || byteOffset !== ENVELOPE_ROOM || buffer.byteLength !== ENVELOPE_ROOM + byteLength) {
+    return encodeEnvelope(flags, bytes);
+  }
+  const frame = new Uint8Array(buffer, 0, ENVELOPE_ROOM + byteLength);
+  frame[0] = 0;
+  new DataView(buffer).setUint32(1, byteLength);
+  return frame;
+}
+
+/**
+ * Connect percent-encodes `grpc-message` with `encodeURIComponent` (valid gRPC), but grpc-js decodes
+ * it with `decodeURI`, which leaves `%3A` and friends: "Tool not found%3A x". Re-encoding with
+ * `encodeURI` reads right in grpc-js and decodes the same everywhere else.
+ *
+ * @param message The `grpc-message` trailer as Connect writes it.
+ * @returns The same message as grpc-js reads it right.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readableGrpcMessage } from "./node-unary.ts";
+ * assert.equal(readableGrpcMessage("Tool not found%3A x"), "Tool%20not%20found:%20x");
+ * ```
+ */
+export function readableGrpcMessage(message: string): string {
+  try {
+    return encodeURI(decodeURIComponent(message));
+  } catch {
+    return message; // not Connect's encoding: leave it as it is
+  }
+}
 
 /** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
 const NO_ERROR = 0;
@@ -256,7 +316,7 @@ function trailersOf(thrown: unknown): OutgoingHttpHeaders {
     : new ConnectError("internal error", Code.Internal, undefined, undefined, thrown);
   const trailers: OutgoingHttpHeaders = {};
   setTrailerStatus(new Headers(), error).forEach((value, key) => {
-    trailers[key] = value;
+    trailers[key] = key === "grpc-message" ? readableGrpcMessage(value) : value;
   });
   return trailers;
 }

@@ -75,12 +75,14 @@ export type GrpcServable = Server<any>;
  * ```
  */
 export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions = {}): Promise<GrpcListener> {
-  const [http2, { EventEmitter }, { connectNodeAdapter }, { createNodeUnary }] = await Promise.all([
-    import("node:http2"),
-    import("node:events"),
-    import("@connectrpc/connect-node"),
-    import("./node-unary.ts"), // loads connect-node too
-  ]);
+  const [http2, { EventEmitter }, { connectNodeAdapter }, { createNodeUnary, readableGrpcMessage }] = await Promise.all(
+    [
+      import("node:http2"),
+      import("node:events"),
+      import("@connectrpc/connect-node"),
+      import("./node-unary.ts"), // loads connect-node too
+    ],
+  );
   const { core, gate } = attachListener(server);
   const routes = createGrpcRoutes(core);
   const maxBodyBytes = core.options.maxBodyBytes;
@@ -118,23 +120,14 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
       else response.end(metadata.body);
       return;
     }
+    if (direct !== undefined && direct(request, response)) return; // writes readable trailers itself
     response.addTrailers = readableTrailers;
-    if (direct === undefined || !direct(request, response)) handle(request, response);
+    handle(request, response);
   });
-  /**
-   * Connect percent-encodes `grpc-message` with `encodeURIComponent` (valid gRPC), but grpc-js decodes
-   * it with `decodeURI`, which leaves `%3A` and friends: "Tool not found%3A x". Re-encoding with
-   * `encodeURI` reads right in grpc-js and decodes the same everywhere else.
-   */
+  /** Connect's adapter's trailers, with a `grpc-message` grpc-js reads right (`readableGrpcMessage`). */
   function readableTrailers(this: import("node:http2").Http2ServerResponse, headers: OutgoingHeaders): void {
     const message = headers["grpc-message"];
-    if (typeof message === "string") {
-      try {
-        headers["grpc-message"] = encodeURI(decodeURIComponent(message));
-      } catch {
-        // not Connect's encoding: leave it as it is
-      }
-    }
+    if (typeof message === "string") headers["grpc-message"] = readableGrpcMessage(message);
     addTrailers.call(this, headers);
   }
   const sessions = new Set<import("node:http2").Http2Session>();

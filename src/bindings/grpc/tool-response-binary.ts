@@ -3,19 +3,29 @@
  * Serialises a `ToolResponse` init to protobuf binary without building the message: the bytes
  * `toBinary(ToolResponseSchema, create(ToolResponseSchema, response))` gives, for a fraction of its
  * cost (reflection over `google.protobuf.Struct` is most of it). Fields go in field-number order,
- * proto3 defaults are left out, map entries in key insertion order, as protobuf-es writes them.
+ * proto3 defaults are left out, map entries in key insertion order, as protobuf-es writes them
+ * (Protocol Buffers Encoding: varints, length-delimited records, little-endian `double`).
+ *
+ * Two passes over the response: the first measures every length-delimited record (kept in order in an
+ * array), the second writes into one buffer of the exact size, which keeps {@link ENVELOPE_ROOM} bytes
+ * free in front for the gRPC length prefix (gRPC over HTTP/2 protocol, Length-Prefixed-Message).
  *
  * @module
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import type { ToolResponseInit } from "./envelope.ts";
+
+/**
+ * The bytes kept free in front of the message, in the same buffer: a gRPC envelope's flags byte and
+ * big-endian length (`byteOffset` of the result), so the direct path frames it without copying.
+ */
+export const ENVELOPE_ROOM = 5;
 
 /**
  * Encodes a `ToolResponse`.
  *
  * @param response A response from `responseFromOutcome`.
- * @returns The message's bytes.
+ * @returns The message's bytes, {@link ENVELOPE_ROOM} bytes into a buffer of its own.
  *
  * @example
  * ```ts
@@ -28,52 +38,227 @@ import type { ToolResponseInit } from "./envelope.ts";
  * ```
  */
 export function toolResponseBinary(response: ToolResponseInit): Uint8Array {
-  const writer = new BinaryWriter();
-  if (response.result !== undefined) struct(writer.tag(1, WireType.LengthDelimited).fork(), response.result).join();
-  const m = response.meta;
-  if (m !== undefined) {
-    writer.tag(2, WireType.LengthDelimited).fork();
-    if (m.responseType) writer.tag(1, WireType.Varint).int32(m.responseType);
-    if (m.promiseToken) writer.tag(2, WireType.LengthDelimited).string(m.promiseToken);
-    if (m.timestamp) writer.tag(3, WireType.Varint).int64(m.timestamp);
-    if (m.processingTimeMs) writer.tag(4, WireType.Varint).int32(m.processingTimeMs);
-    if (m.serverVersion) writer.tag(5, WireType.LengthDelimited).string(m.serverVersion);
-    if (m.requestState) writer.tag(6, WireType.LengthDelimited).string(m.requestState);
-    if (m.inputRequests !== undefined) {
-      struct(writer.tag(7, WireType.LengthDelimited).fork(), m.inputRequests as JsonObject).join();
-    }
-    if (m.retryAfterMs) writer.tag(8, WireType.Varint).int32(m.retryAfterMs);
-    if (m.expiresAt) writer.tag(9, WireType.Varint).int64(m.expiresAt);
-    if (m.estimatedCompletion) writer.tag(10, WireType.Varint).int64(m.estimatedCompletion);
-    writer.join();
+  const sizes: number[] = [];
+  let size = 0;
+  const result = response.result as JsonObject | undefined;
+  if (result !== undefined) {
+    const at = sizes.push(0) - 1;
+    size += record(sizes[at] = sizeStruct(result, sizes));
   }
-  return writer.finish();
+  const m = response.meta;
+  let metaSize = 0;
+  if (m !== undefined) {
+    if (m.responseType) metaSize += 1 + sizeInt(m.responseType);
+    if (m.promiseToken) metaSize += stringRecord(m.promiseToken);
+    if (m.timestamp) metaSize += 1 + sizeInt(m.timestamp);
+    if (m.processingTimeMs) metaSize += 1 + sizeInt(m.processingTimeMs);
+    if (m.serverVersion) metaSize += stringRecord(m.serverVersion);
+    if (m.requestState) metaSize += stringRecord(m.requestState);
+    if (m.inputRequests !== undefined) {
+      const at = sizes.push(0) - 1;
+      metaSize += record(sizes[at] = sizeStruct(m.inputRequests as JsonObject, sizes));
+    }
+    if (m.retryAfterMs) metaSize += 1 + sizeInt(m.retryAfterMs);
+    if (m.expiresAt) metaSize += 1 + sizeInt(m.expiresAt);
+    if (m.estimatedCompletion) metaSize += 1 + sizeInt(m.estimatedCompletion);
+    size += record(metaSize);
+  }
+  const w = new Writer(ENVELOPE_ROOM + size, sizes);
+  if (result !== undefined) w.struct(0x0a, result);
+  if (m !== undefined) {
+    w.byte(0x12).varint(metaSize);
+    if (m.responseType) w.byte(0x08).int(m.responseType);
+    if (m.promiseToken) w.string(0x12, m.promiseToken);
+    if (m.timestamp) w.byte(0x18).int(m.timestamp);
+    if (m.processingTimeMs) w.byte(0x20).int(m.processingTimeMs);
+    if (m.serverVersion) w.string(0x2a, m.serverVersion);
+    if (m.requestState) w.string(0x32, m.requestState);
+    if (m.inputRequests !== undefined) w.struct(0x3a, m.inputRequests as JsonObject);
+    if (m.retryAfterMs) w.byte(0x40).int(m.retryAfterMs);
+    if (m.expiresAt) w.byte(0x48).int(m.expiresAt);
+    if (m.estimatedCompletion) w.byte(0x50).int(m.estimatedCompletion);
+  }
+  return w.bytes.subarray(ENVELOPE_ROOM);
 }
 
-/** `google.protobuf.Struct`: `map<string, Value> fields = 1`. */
-function struct(writer: BinaryWriter, object: JsonObject): BinaryWriter {
+/** The size of a length-delimited record's tag (one byte here), length and body. */
+function record(size: number): number {
+  return 1 + sizeVarint(size) + size;
+}
+
+function stringRecord(text: string): number {
+  return record(utf8Length(text));
+}
+
+/**
+ * The size of a `google.protobuf.Struct` (`map<string, Value> fields = 1`); pushes the size of each
+ * entry and of its `Value`, in the order the writer meets them.
+ */
+function sizeStruct(object: JsonObject, sizes: number[]): number {
+  let size = 0;
   for (const key in object) {
-    writer.tag(1, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).string(key);
-    value(writer.tag(2, WireType.LengthDelimited).fork(), object[key]).join().join();
+    const entryAt = sizes.push(0) - 1;
+    const valueAt = sizes.push(0) - 1;
+    const entry = stringRecord(key) + record(sizes[valueAt] = sizeValue(object[key], sizes));
+    size += record(sizes[entryAt] = entry);
   }
-  return writer;
+  return size;
 }
 
 /** `google.protobuf.Value`: one of null (1), number (2), string (3), bool (4), struct (5), list (6). */
-function value(writer: BinaryWriter, json: JsonValue): BinaryWriter {
-  if (json === null) return writer.tag(1, WireType.Varint).int32(0);
+function sizeValue(json: JsonValue, sizes: number[]): number {
+  if (json === null) return 2;
   switch (typeof json) {
     case "number":
-      return writer.tag(2, WireType.Bit64).double(json);
+      return 9;
     case "string":
-      return writer.tag(3, WireType.LengthDelimited).string(json);
+      return stringRecord(json);
     case "boolean":
-      return writer.tag(4, WireType.Varint).bool(json);
+      return 2;
   }
+  const at = sizes.push(0) - 1;
+  let size = 0;
   if (Array.isArray(json)) {
-    writer.tag(6, WireType.LengthDelimited).fork(); // ListValue: repeated Value values = 1
-    for (const item of json) value(writer.tag(1, WireType.LengthDelimited).fork(), item).join();
-    return writer.join();
+    // ListValue: repeated Value values = 1
+    for (const item of json) {
+      const itemAt = sizes.push(0) - 1;
+      size += record(sizes[itemAt] = sizeValue(item, sizes));
+    }
+  } else size = sizeStruct(json as JsonObject, sizes);
+  return record(sizes[at] = size);
+}
+
+function sizeVarint(value: number): number {
+  let size = 1;
+  while (value >= 0x80) {
+    value = Math.floor(value / 128);
+    size++;
   }
-  return struct(writer.tag(5, WireType.LengthDelimited).fork(), json as JsonObject).join();
+  return size;
+}
+
+/** An `int32` or `int64` field: negative values take ten bytes (two's complement, as protobuf writes them). */
+function sizeInt(value: number | bigint): number {
+  const n = Number(value);
+  if (n < 0) return 10;
+  return Number.isSafeInteger(n) ? sizeVarint(n) : sizeBigVarint(BigInt(value));
+}
+
+function sizeBigVarint(value: bigint): number {
+  let size = 1;
+  for (let v = BigInt.asUintN(64, value); v >= 0x80n; v >>= 7n) size++;
+  return size;
+}
+
+/** UTF-8 length as `TextEncoder` writes it (a lone surrogate becomes U+FFFD, three bytes). */
+function utf8Length(text: string): number {
+  let size = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) size += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        size += 2; // a surrogate pair: four bytes for two code units
+        i++;
+      } else size += 2;
+    } else size += 2;
+  }
+  return size;
+}
+
+const encoder = new TextEncoder();
+
+/** Writes into a buffer of the size measured, taking the record sizes in the order they were measured. */
+class Writer {
+  readonly bytes: Uint8Array;
+  readonly #view: DataView;
+  readonly #sizes: number[];
+  at = ENVELOPE_ROOM;
+  #next = 0;
+
+  constructor(size: number, sizes: number[]) {
+    this.bytes = new Uint8Array(size);
+    this.#view = new DataView(this.bytes.buffer);
+    this.#sizes = sizes;
+  }
+
+  byte(value: number): this {
+    this.bytes[this.at++] = value;
+    return this;
+  }
+
+  varint(value: number): this {
+    const bytes = this.bytes;
+    while (value >= 0x80) {
+      bytes[this.at++] = (value % 128) | 0x80;
+      value = Math.floor(value / 128);
+    }
+    bytes[this.at++] = value;
+    return this;
+  }
+
+  int(value: number | bigint): this {
+    const n = Number(value);
+    if (n >= 0 && Number.isSafeInteger(n)) return this.varint(n);
+    let v = BigInt.asUintN(64, BigInt(value));
+    for (; v >= 0x80n; v >>= 7n) this.bytes[this.at++] = Number(v & 0x7fn) | 0x80;
+    this.bytes[this.at++] = Number(v);
+    return this;
+  }
+
+  string(tag: number, text: string): this {
+    const length = utf8Length(text);
+    this.byte(tag).varint(length);
+    const bytes = this.bytes;
+    if (length === text.length) {
+      for (let i = 0; i < length; i++) bytes[this.at + i] = text.charCodeAt(i);
+    } else encoder.encodeInto(text, bytes.subarray(this.at, this.at + length));
+    this.at += length;
+    return this;
+  }
+
+  /** A `Struct` record under `tag`. */
+  struct(tag: number, object: JsonObject): void {
+    this.byte(tag).varint(this.#sizes[this.#next++]);
+    this.fields(object);
+  }
+
+  /** A `Struct`'s entries. */
+  fields(object: JsonObject): void {
+    for (const key in object) {
+      this.byte(0x0a).varint(this.#sizes[this.#next++]);
+      this.string(0x0a, key);
+      this.byte(0x12).varint(this.#sizes[this.#next++]);
+      this.value(object[key]);
+    }
+  }
+
+  value(json: JsonValue): void {
+    if (json === null) {
+      this.byte(0x08).byte(0);
+      return;
+    }
+    switch (typeof json) {
+      case "number":
+        this.byte(0x11);
+        this.#view.setFloat64(this.at, json, true);
+        this.at += 8;
+        return;
+      case "string":
+        this.string(0x1a, json);
+        return;
+      case "boolean":
+        this.byte(0x20).byte(json ? 1 : 0);
+        return;
+    }
+    if (Array.isArray(json)) {
+      this.byte(0x32).varint(this.#sizes[this.#next++]);
+      for (const item of json) {
+        this.byte(0x0a).varint(this.#sizes[this.#next++]);
+        this.value(item);
+      }
+    } else this.struct(0x2a, json as JsonObject);
+  }
 }

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { ToolResponseSchema } from "../../../src/bindings/grpc/mod.ts";
 import type { ToolResponseInit } from "../../../src/bindings/grpc/envelope.ts";
-import { toolResponseBinary } from "../../../src/bindings/grpc/tool-response-binary.ts";
+import { ENVELOPE_ROOM, toolResponseBinary } from "../../../src/bindings/grpc/tool-response-binary.ts";
 
 const RESPONSES: ToolResponseInit[] = [
   {},
@@ -48,6 +48,28 @@ const RESPONSES: ToolResponseInit[] = [
     meta: { responseType: 3, requestState: "state", inputRequests: { k: { method: "m", params: { x: "é🙂" } } } },
   },
   { result: { partial: "x" } },
+  // Lengths of two and three varint bytes, UTF-8 of every width, lone surrogates (U+FFFD, as TextEncoder).
+  {
+    result: {
+      long: "x".repeat(200),
+      longer: "é".repeat(9000),
+      wide: "a\u00e9\u4e2d\ud83d\ude42",
+      lone: "\ud800x\udc00\ud83d",
+      many: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key${i}`, [i, -i, i / 3]])),
+      special: [Number.NaN, Infinity, -Infinity, -0, Number.MAX_VALUE, Number.MIN_VALUE],
+    },
+  },
+  // Integers beyond 2^53 and negative ones (ten bytes, two's complement).
+  {
+    meta: {
+      responseType: 2,
+      timestamp: 2n ** 62n + 1n,
+      processingTimeMs: -1,
+      retryAfterMs: 2 ** 31 - 1,
+      expiresAt: -5n,
+      estimatedCompletion: 2n ** 53n + 7n,
+    },
+  },
 ];
 
 describe("toolResponseBinary", () => {
@@ -57,6 +79,14 @@ describe("toolResponseBinary", () => {
         toolResponseBinary(response),
         toBinary(ToolResponseSchema, create(ToolResponseSchema, response)),
       );
+    }
+  });
+
+  it("leaves room for the gRPC envelope's prefix in front of the message, in a buffer of its own", () => {
+    for (const response of RESPONSES) {
+      const bytes = toolResponseBinary(response);
+      assert.equal(bytes.byteOffset, ENVELOPE_ROOM);
+      assert.equal(bytes.buffer.byteLength, ENVELOPE_ROOM + bytes.byteLength);
     }
   });
 });
