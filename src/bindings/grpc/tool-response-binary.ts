@@ -170,17 +170,20 @@ function utf8Length(text: string): number {
 
 const encoder = new TextEncoder();
 
+/** A `double` is written through this scratch (little-endian, as the wire wants, where the platform is). */
+const DOUBLE = new Float64Array(1);
+const DOUBLE_BYTES = new Uint8Array(DOUBLE.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Writes into a buffer of the size measured, taking the record sizes in the order they were measured. */
 class Writer {
   readonly bytes: Uint8Array;
-  readonly #view: DataView;
   readonly #sizes: number[];
   at = ENVELOPE_ROOM;
   #next = 0;
 
   constructor(size: number, sizes: number[]) {
     this.bytes = new Uint8Array(size);
-    this.#view = new DataView(this.bytes.buffer);
     this.#sizes = sizes;
   }
 
@@ -206,6 +209,14 @@ class Writer {
     for (; v >= 0x80n; v >>= 7n) this.bytes[this.at++] = Number(v & 0x7fn) | 0x80;
     this.bytes[this.at++] = Number(v);
     return this;
+  }
+
+  double(value: number): void {
+    DOUBLE[0] = value;
+    const bytes = this.bytes;
+    if (LITTLE_ENDIAN) bytes.set(DOUBLE_BYTES, this.at);
+    else for (let i = 0; i < 8; i++) bytes[this.at + i] = DOUBLE_BYTES[7 - i];
+    this.at += 8;
   }
 
   string(tag: number, text: string): this {
@@ -242,9 +253,7 @@ class Writer {
     }
     switch (typeof json) {
       case "number":
-        this.byte(0x11);
-        this.#view.setFloat64(this.at, json, true);
-        this.at += 8;
+        this.byte(0x11).double(json);
         return;
       case "string":
         this.string(0x1a, json);
