@@ -44,6 +44,8 @@ export class UnaryCall implements CallSource, BodySource {
   readonly #shutdown: AbortSignal | undefined;
   #controller: AbortController | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Listens to the client and the shutdown; made with the signal, for the calls that read it. */
+  #onAbort: (() => void) | undefined;
   #reason: ConnectError | undefined;
   #ended = false;
 
@@ -82,20 +84,21 @@ export class UnaryCall implements CallSource, BodySource {
       const reason = this.#cancelled();
       if (reason !== undefined) controller.abort(reason);
       else if (!this.#ended) {
-        this.#shutdown?.addEventListener("abort", this.#onAbort);
+        const onAbort = this.#onAbort = () => this.#abortedFrom();
+        this.#shutdown?.addEventListener("abort", onAbort);
         const client = this.#request.signal;
-        if (client.aborted) this.#onAbort();
-        else client.addEventListener("abort", this.#onAbort);
+        if (client.aborted) onAbort();
+        else client.addEventListener("abort", onAbort);
       }
     }
     return this.#controller.signal;
   }
 
   /** The client went away or the listener stopped: CANCELED, or the shutdown's UNAVAILABLE. */
-  #onAbort = () => {
+  #abortedFrom(): void {
     const shutdown = this.#shutdown;
     this.cancel(abortReason(shutdown?.aborted ? shutdown : this.#request.signal));
-  };
+  }
 
   /** Why the call was cancelled (a deadline, the client, the listener's shutdown), if it was. */
   #cancelled(): ConnectError | undefined {
@@ -150,8 +153,11 @@ export class UnaryCall implements CallSource, BodySource {
     clearTimeout(this.#timer);
     const controller = this.#controller;
     if (controller === undefined) return;
-    this.#shutdown?.removeEventListener("abort", this.#onAbort);
-    this.#request.signal.removeEventListener("abort", this.#onAbort);
+    const onAbort = this.#onAbort;
+    if (onAbort !== undefined) {
+      this.#shutdown?.removeEventListener("abort", onAbort);
+      this.#request.signal.removeEventListener("abort", onAbort);
+    }
     if (!controller.signal.aborted) controller.abort(reason);
   }
 }
