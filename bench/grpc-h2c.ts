@@ -3,8 +3,9 @@
  * (nghttp2's native load generator, `apt-get install nghttp2-client`): `bench/grpc-server.ts` `floor` and
  * `ours` (and any earlier checkout's `ours`) each run once per runtime as their own process, are checked
  * to answer the same bytes, then driven in turn, round after round (the order flips every round), with
- * one connection and 10 streams in flight. Each run reads the calls per second and the server's CPU
- * time per call (`/proc/<pid>/stat`), so a busy machine moves both servers alike. Used by
+ * one connection and 10 streams in flight, after a second of warm-up each. Each run reads the calls per
+ * second and the server's CPU time per call (`/proc/<pid>/task/<tid>/schedstat`): on a busy machine the
+ * calls per second follow the scheduler, the CPU per call much less. Used by
  * `bench/guard.ts`; runs alone too:
  *
  *   bun bench/grpc-h2c.ts [--rounds 5] [--seconds 2] [--runtimes bun,node] [--before /path/to/checkout]
@@ -12,7 +13,7 @@
  * @module
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:http2";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
@@ -133,23 +134,31 @@ function callOnce(port: number, frame: Uint8Array): Promise<{ body: string; stat
   });
 }
 
-/** The process's CPU time (user + system), in clock ticks (`/proc/<pid>/stat`, fields 14 and 15). */
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]);
+/**
+ * The process's CPU time so far, in nanoseconds: the sum over its threads of the time each ran
+ * (`/proc/<pid>/task/<tid>/schedstat`, first field), finer than the clock ticks of `/proc/<pid>/stat`.
+ */
+function cpuNs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return total;
 }
 
-/** Clock ticks per second (`getconf CLK_TCK`; 100 on Linux). */
-const TICKS = 100;
-
-/** Drives a server with h2load for `seconds` after a short warm-up; returns calls/s and CPU µs per call. */
+/**
+ * Drives a server with h2load for `seconds`; returns calls/s and the server's CPU time per call over the
+ * whole run (the connection's setup included: one per run).
+ */
 function drive(port: number, pid: number, body: string, seconds: number): Promise<{ rps: number; cpuUs: number }> {
   return new Promise((done, fail) => {
     const args = [
       "-c1",
       "-m10",
-      "--warm-up-time=300ms",
       `-D${seconds}`,
       "-d",
       body,
@@ -159,26 +168,22 @@ function drive(port: number, pid: number, body: string, seconds: number): Promis
       "te: trailers",
       `http://127.0.0.1:${port}/mcplite.MCPLite/CallTool`,
     ];
+    const from = cpuNs(pid);
     const child = spawn(H2LOAD!, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => out += d);
     child.stderr.on("data", (d) => out += d);
-    // The CPU window: after the warm-up, to the end of the measured time.
-    let from = NaN;
-    let to = NaN;
-    const warm = setTimeout(() => from = cpuTicks(pid), 300);
-    const end = setTimeout(() => to = cpuTicks(pid), 300 + seconds * 1000);
     const kill = setTimeout(() => child.kill("SIGKILL"), (seconds + 20) * 1000);
     child.on("exit", () => {
-      for (const t of [warm, end, kill]) clearTimeout(t);
-      if (Number.isNaN(to)) to = cpuTicks(pid);
+      const to = cpuNs(pid);
+      clearTimeout(kill);
       const m = out.match(/requests: (\d+) total, \d+ started, \d+ done, (\d+) succeeded/);
       if (m === null || Number(m[2]) === 0 || Number(m[2]) < Number(m[1]) * 0.99) {
         fail(new Error(`h2load: ${out.slice(-300)}`));
         return;
       }
       const calls = Number(m[2]);
-      done({ rps: calls / seconds, cpuUs: ((to - from) / TICKS) * 1e6 / calls });
+      done({ rps: calls / seconds, cpuUs: (to - from) / 1e3 / calls });
     });
   });
 }
@@ -220,6 +225,8 @@ export async function grpcH2c(
             );
           }
         }
+        // Warm-up: each server's code optimised before the first measured run.
+        for (const server of servers) await drive(server.port, server.pid, body, 1);
         const rows = servers.map((s): GrpcH2cRow => ({ name: s.name, rps: [], cpuUs: [] }));
         for (let round = 0; round < options.rounds; round++) {
           const order = servers.map((_, i) => i);

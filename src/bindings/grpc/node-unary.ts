@@ -273,14 +273,13 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     return DONE;
   }
 
-  /** Stops keeping the body (the stream stays open for the answer); a pending read ends it. */
+  /** Stops listening (the stream stays open for the answer); a pending read ends the body. */
   cancel(): Promise<void> {
     this.#finish(true);
     return Promise.resolve();
   }
 
   #onData = (chunk: Uint8Array) => {
-    if (this.#end !== undefined) return; // refused or cancelled: the rest is not kept
     this.#chunks.push(chunk);
     this.#wake?.();
   };
@@ -289,13 +288,11 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   // A stream reset (or cut at shutdown) before the body ended.
   #onClose = () => this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
 
-  /**
-   * The body ended. The listeners stay (the request is let go with its call): they do nothing once it
-   * has, which costs less than taking four of them off every call.
-   */
   #finish(end: true | ConnectError): void {
     if (this.#end !== undefined) return;
     this.#end = end;
+    this.#request.off("data", this.#onData).off("end", this.#onEnd).off("error", this.#onError)
+      .off("close", this.#onClose);
     this.#wake?.();
   }
 }
