@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
 const LONG = { timeout: 300_000 };
@@ -23,7 +24,6 @@ const pkg = json(`${ROOT}package.json`);
 /** A tool author's program: defines a tool, calls it in process and prints the sum and the runtime. */
 const MAIN = `import * as v from "valibot";
 import { createServer, defineTool } from "@mcplite/sdk";
-import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 
 const add = defineTool("add")
   .describe("Adds two numbers")

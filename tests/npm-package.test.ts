@@ -20,6 +20,7 @@ import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BIN, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
+import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 import { listening, ROOT, type Run, run } from "./helpers/process.ts";
 
 const LONG = { timeout: 300_000 };
@@ -77,7 +78,6 @@ import { createServer, defineTool, serve } from "@mcplite/sdk";
 import { nodeHandler } from "@mcplite/sdk/node";
 import { webSocketBinding } from "@mcplite/sdk/websocket";
 import { server as tools } from "./tools.ts";
-import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 
 const at = { port: 0, hostname: "127.0.0.1", quiet: true };
 const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 } } };
