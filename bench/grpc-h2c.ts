@@ -43,8 +43,12 @@ export interface GrpcH2cResult {
   rows: GrpcH2cRow[];
 }
 
-/** The `CallTool` add(1, 2) request as one length-prefixed gRPC message. */
-function requestFrame(): Uint8Array {
+/**
+ * The `CallTool` add(1, 2) request as one length-prefixed gRPC message.
+ *
+ * @returns The frame h2load sends.
+ */
+export function requestFrame(): Uint8Array {
   const message = toBinary(ToolRequestSchema, create(ToolRequestSchema, { name: "add", arguments: { a: 1, b: 2 } }));
   const frame = new Uint8Array(5 + message.byteLength);
   new DataView(frame.buffer).setUint32(1, message.byteLength);
@@ -151,25 +155,38 @@ function cpuNs(pid: number): number {
 }
 
 /**
+ * h2load's arguments for `CallTool` calls on one connection, 10 streams in flight.
+ *
+ * @param port The server's port on 127.0.0.1.
+ * @param body The file holding the request frame.
+ * @param seconds How long to measure.
+ * @param warmUp Seconds of warm-up before, if any.
+ * @returns The arguments.
+ */
+export function h2loadArgs(port: number, body: string, seconds: number, warmUp?: number): string[] {
+  const args = [
+    "-c1",
+    "-m10",
+    `-D${seconds}`,
+    "-d",
+    body,
+    "-H",
+    "content-type: application/grpc",
+    "-H",
+    "te: trailers",
+  ];
+  if (warmUp !== undefined) args.push(`--warm-up-time=${warmUp}s`);
+  return [...args, `http://127.0.0.1:${port}/mcplite.MCPLite/CallTool`];
+}
+
+/**
  * Drives a server with h2load for `seconds`; returns calls/s and the server's CPU time per call over the
  * whole run (the connection's setup included: one per run).
  */
 function drive(port: number, pid: number, body: string, seconds: number): Promise<{ rps: number; cpuUs: number }> {
   return new Promise((done, fail) => {
-    const args = [
-      "-c1",
-      "-m10",
-      `-D${seconds}`,
-      "-d",
-      body,
-      "-H",
-      "content-type: application/grpc",
-      "-H",
-      "te: trailers",
-      `http://127.0.0.1:${port}/mcplite.MCPLite/CallTool`,
-    ];
     const from = cpuNs(pid);
-    const child = spawn(H2LOAD!, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(H2LOAD!, h2loadArgs(port, body, seconds), { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => out += d);
     child.stderr.on("data", (d) => out += d);

@@ -16,8 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { create, toBinary } from "@bufbuild/protobuf";
-import { ToolRequestSchema } from "../src/bindings/grpc/mod.ts";
+import { H2LOAD, h2loadArgs, requestFrame } from "./grpc-h2c.ts";
 import { ADD_PARAMS, legacy, lite, modern, type RequestFactory } from "./requests.ts";
 
 /** One loopback run. */
@@ -322,19 +321,13 @@ export const GRPC_IMPLS = ["floor", "ours", "ours-connect"] as const;
 /** The gRPC load generators. */
 export type GrpcTool = "grpc-js" | "h2load";
 
-const H2LOAD = ["/usr/bin/h2load", "/usr/local/bin/h2load"].find((p) => existsSync(p));
-
 /** Whether h2load is installed (Debian: `apt-get install nghttp2-client`). */
 export const HAS_H2LOAD: boolean = H2LOAD !== undefined;
 
 /** The `CallTool` add(1, 2) request as one length-prefixed gRPC message, in a file h2load sends. */
 function grpcBodyFile(): string {
-  const message = toBinary(ToolRequestSchema, create(ToolRequestSchema, { name: "add", arguments: { a: 1, b: 2 } }));
-  const frame = new Uint8Array(5 + message.byteLength);
-  new DataView(frame.buffer).setUint32(1, message.byteLength);
-  frame.set(message, 5);
   const file = join(tmpdir(), `mcplite-bench-grpc-${process.pid}.bin`);
-  writeFileSync(file, frame);
+  writeFileSync(file, requestFrame());
   return file;
 }
 
@@ -346,19 +339,7 @@ function grpcBodyFile(): string {
 async function h2load(root: string, port: number, body: string, seconds: number): Promise<Load> {
   const { out, err } = await run(
     H2LOAD!,
-    [
-      "-c1",
-      "-m10",
-      "--warm-up-time=1s",
-      `-D${seconds}`,
-      "-d",
-      body,
-      "-H",
-      "content-type: application/grpc",
-      "-H",
-      "te: trailers",
-      `http://127.0.0.1:${port}/mcplite.MCPLite/CallTool`,
-    ],
+    h2loadArgs(port, body, seconds, 1),
     (seconds + 30) * 1000,
     root,
   );
