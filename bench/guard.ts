@@ -10,8 +10,9 @@
  * its ceiling (today's size and a margin), and prints its goal (issue 32: 30 KB gzip with the default
  * bindings, 24 KB on MCP-lite only); and the cold start of the lite bundle against mcp-lite's (goal 1.2×,
  * fails above 2×); and gRPC unary over h2c by h2load, `serveGrpc()` against a bare `node:http2` handler
- * answering the same bytes, on Bun and Node (goal 80% of the floor, fails below 40%; skipped when h2load is
- * not installed, and under Deno, whose run would measure the same servers again). Takes about 40 s.
+ * answering the same bytes, on Bun and Node (goal 80% of the floor, fails when its best round reads
+ * below 30%; skipped when h2load is not installed, and under Deno, whose run would measure the same
+ * servers again). Takes about 50 s.
  *
  *   bun bench/guard.ts   ·   deno run -A bench/guard.ts   ·   npm run bench:guard
  *
@@ -61,11 +62,13 @@ const COLD_START = { goal: 1.2, ceiling: 2 };
 
 /**
  * gRPC unary over h2c (issue 42, goal 5): `serveGrpc()`'s share of the bare `node:http2` floor, the goal
- * and where the guard fails. A share is the median over the rounds, by calls/s and by CPU per call; the
- * row fails only when both are below the line (each moves with a busy machine, rarely both at once). A
- * listener that sends every call through Connect's adapter reads about 16%.
+ * and where the guard fails. Each round reads the share by calls/s and by CPU per call; the guard fails
+ * when even the best round is below the line. Busy machines pull single rounds far down (at a load
+ * average of 17 on 2 cores, rounds read 14–67% on Node), never up, while a listener that sends every
+ * call through Connect's adapter reads about 16% in every round; finer changes are for
+ * `bench/grpc-h2c.ts --before` and `bench/grpc-inprocess.ts`.
  */
-const GRPC_H2C = { goal: 0.8, floor: 0.4, rounds: 3, seconds: 1 };
+const GRPC_H2C = { goal: 0.8, floor: 0.3, rounds: 4, seconds: 1 };
 
 const SUM = '"structuredContent":{"sum":3}';
 const TEXT = '"text":"3"';
@@ -165,14 +168,14 @@ if (H2LOAD === undefined) {
   const { goal, floor: line, rounds, seconds } = GRPC_H2C;
   for (const { runtime, rows } of await grpcH2c({ root, rounds, seconds, runtimes: ["bun", "node"] })) {
     const share = shares(rows[0], rows[1]);
-    const [byCalls, byCpu] = [median(share.rps), median(share.cpu)];
-    const verdict = byCalls < line && byCpu < line ? "FAIL" : "ok";
+    const best = Math.max(...share.rps, ...share.cpu);
+    const verdict = best < line ? "FAIL" : "ok";
     if (verdict === "FAIL") failed = true;
+    const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
     console.log(
-      `${verdict.padEnd(4)} gRPC over h2c (h2load), serveGrpc() on ${runtime}: ${(byCalls * 100).toFixed(0)}% of the ` +
-        `floor's calls/s, ${(byCpu * 100).toFixed(0)}% by CPU per call (goal ≥ ${goal * 100}%, fails below ${
-          line * 100
-        }%)`,
+      `${verdict.padEnd(4)} gRPC over h2c (h2load), serveGrpc() on ${runtime}: ${pct(median(share.rps))} of the ` +
+        `floor's calls/s, ${pct(median(share.cpu))} by CPU per call (medians), best round ${pct(best)} ` +
+        `(goal ≥ ${pct(goal)}, fails when the best round is below ${pct(line)})`,
     );
   }
 }
