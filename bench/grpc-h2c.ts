@@ -139,18 +139,25 @@ function callOnce(port: number, frame: Uint8Array): Promise<{ body: string; stat
 }
 
 /**
- * The process's CPU time so far, in nanoseconds: the sum over its threads of the time each ran
- * (`/proc/<pid>/task/<tid>/schedstat`, first field), finer than the clock ticks of `/proc/<pid>/stat`.
+ * The CPU time each thread of a process has run so far, in nanoseconds (`/proc/<pid>/task/<tid>/schedstat`,
+ * first field): finer than the clock ticks of `/proc/<pid>/stat`.
  */
-function cpuNs(pid: number): number {
-  let total = 0;
+function threadsNs(pid: number): Map<string, number> {
+  const times = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      times.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]));
     } catch {
       // the thread ended meanwhile
     }
   }
+  return times;
+}
+
+/** The CPU time run between two readings, in ns: threads born meanwhile count whole, threads that ended do not. */
+function ranNs(from: Map<string, number>, to: Map<string, number>): number {
+  let total = 0;
+  for (const [tid, ns] of to) total += ns - (from.get(tid) ?? 0);
   return total;
 }
 
@@ -185,14 +192,14 @@ export function h2loadArgs(port: number, body: string, seconds: number, warmUp?:
  */
 function drive(port: number, pid: number, body: string, seconds: number): Promise<{ rps: number; cpuUs: number }> {
   return new Promise((done, fail) => {
-    const from = cpuNs(pid);
+    const from = threadsNs(pid);
     const child = spawn(H2LOAD!, h2loadArgs(port, body, seconds), { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => out += d);
     child.stderr.on("data", (d) => out += d);
     const kill = setTimeout(() => child.kill("SIGKILL"), (seconds + 20) * 1000);
     child.on("exit", () => {
-      const to = cpuNs(pid);
+      const to = threadsNs(pid);
       clearTimeout(kill);
       const m = out.match(/requests: (\d+) total, \d+ started, \d+ done, (\d+) succeeded/);
       if (m === null || Number(m[2]) === 0 || Number(m[2]) < Number(m[1]) * 0.99) {
@@ -200,7 +207,7 @@ function drive(port: number, pid: number, body: string, seconds: number): Promis
         return;
       }
       const calls = Number(m[2]);
-      done({ rps: calls / seconds, cpuUs: (to - from) / 1e3 / calls });
+      done({ rps: calls / seconds, cpuUs: ranNs(from, to) / 1e3 / calls });
     });
   });
 }

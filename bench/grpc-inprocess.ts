@@ -119,7 +119,7 @@ async function measure(
   try {
     for (const { name, session } of sessions) {
       times[name] = [];
-      await callMany(session, frame, calls); // warm-up
+      await callMany(session, frame, 10 * calls); // warm-up: the JIT settles over thousands of calls
     }
     for (let b = 0; b < blocks; b++) {
       const order = b % 2 === 0 ? sessions : [...sessions].reverse();
