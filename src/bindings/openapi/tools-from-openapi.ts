@@ -14,6 +14,7 @@ import { buildRequest, resultFromResponse } from "./http-call.ts";
 import { jsonSchemaInput } from "./json-schema-input.ts";
 import { operationInput } from "./operation-input.ts";
 import { SchemaConverter } from "./schema-dialect.ts";
+import type { DeepObjectArrays } from "./serialize.ts";
 import { ToolNames } from "./tool-names.ts";
 
 /** One operation of the document, as `include` and `nameOf` see it. */
@@ -46,11 +47,19 @@ export interface ToolsFromOpenApiOptions {
   readonly include?: (operation: OpenApiOperation) => boolean;
   /**
    * Names a tool (default: its `operationId`, else `{method}_{path}`). Names are then made valid
-   * (1-64 of `A-Z a-z 0-9 _ . -`, other characters become `_`) and unique (`_2`, `_3`, … in document order).
+   * (1-64 of `A-Z a-z 0-9 _ . -`, other characters become `_`; a longer name keeps its first 23 and last
+   * 31 characters around an 8-digit hash of the whole) and unique (`_2`, `_3`, … in document order).
    */
   readonly nameOf?: (operation: OpenApiOperation) => string | undefined;
   /** Loads the document an external `$ref` points at (a URL); without it only local references are resolved. */
   readonly load?: (url: string) => Promise<unknown>;
+  /**
+   * How a `deepObject` query parameter or form body property writes an array, which OpenAPI 3.1.0
+   * §4.8.12.4 leaves undefined (as it does nested objects, always written `a[k][j]=v`): `"indexed"`
+   * (default) `line_items[0][price]=p&expand[0]=x`, the PHP/Rails bracket convention Stripe expects, or
+   * `"brackets"` `expand[]=x&line_items[][price]=p`.
+   */
+  readonly deepObjectArrays?: DeepObjectArrays;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -152,7 +161,8 @@ function toolOf(
     const headers = new Headers(
       typeof options.headers === "function" ? await options.headers(ctx) : options.headers,
     );
-    const { url, init } = buildRequest(options.baseUrl, operation.method, operation.path, input, args, headers);
+    const { method, path } = operation;
+    const { url, init } = buildRequest(options.baseUrl, method, path, input, args, headers, options.deepObjectArrays);
     return await resultFromResponse(await send(new Request(url, { ...init, signal: ctx.signal })));
   });
 }
