@@ -8,8 +8,8 @@
  */
 import { fail, type ToolResult } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { isJsonMediaType, type OperationInput } from "./operation-input.ts";
-import { encodeBody } from "./request-body.ts";
+import type { OperationInput } from "./operation-input.ts";
+import { encodeBody, isJsonMediaType } from "./request-body.ts";
 import { type DeepObjectArrays, percentEncode, scalarText, styledPairs } from "./serialize.ts";
 
 /**

@@ -11,7 +11,7 @@
  */
 import { isObject } from "../../internal/is-object.ts";
 import type { JsonSchema } from "../../core/mod.ts";
-import type { PropertyEncoding } from "./request-body.ts";
+import { isJsonMediaType, type PropertyEncoding } from "./request-body.ts";
 import type { SchemaConverter } from "./schema-dialect.ts";
 
 /** Where an input goes in the HTTP request. */
@@ -181,15 +181,4 @@ function encodingOf(encoding: Record<string, unknown>): Record<string, PropertyE
     };
   }
   return out;
-}
-
-/**
- * Tells whether a media type is JSON (`application/json`, or any `+json` suffix, RFC 6839 §3.1).
- *
- * @param mediaType The media type, perhaps with parameters.
- * @returns `true` for JSON.
- */
-export function isJsonMediaType(mediaType: string): boolean {
-  const type = mediaType.split(";", 1)[0].trim().toLowerCase();
-  return type === "application/json" || type.endsWith("+json");
 }

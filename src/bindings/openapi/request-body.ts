@@ -8,7 +8,6 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
-import { isJsonMediaType } from "./operation-input.ts";
 import { type DeepObjectArrays, scalarText, styledPairs } from "./serialize.ts";
 
 /** An Encoding Object (OpenAPI 3.1.0 §4.8.15.1): how one property of a form or multipart body is sent. */
@@ -144,4 +143,15 @@ function decode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * Tells whether a media type is JSON (`application/json`, or any `+json` suffix, RFC 6839 §3.1).
+ *
+ * @param mediaType The media type, perhaps with parameters.
+ * @returns `true` for JSON.
+ */
+export function isJsonMediaType(mediaType: string): boolean {
+  const type = mediaType.split(";", 1)[0].trim().toLowerCase();
+  return type === "application/json" || type.endsWith("+json");
 }
