@@ -57,15 +57,7 @@ export { resultValue, valueOf } from "./result.ts";
 export type { ElicitAnswer, ElicitRequest, InputHandlers } from "./input.ts";
 export type { Progress, ToolInfo, Transport } from "./transport.ts";
 export { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "./oauth/oauth.ts";
-export type {
-  ClientAuth,
-  DPoPOptions,
-  EnterpriseAuthOptions,
-  EnterpriseIdp,
-  OAuthOptions,
-  WorkloadIdentityOptions,
-  WorkloadToken,
-} from "./oauth/oauth.ts";
+export type { ClientAuth, OAuthOptions } from "./oauth/oauth.ts";
 export { memoryTokenStore } from "./oauth/token-store.ts";
 export type { TokenStore } from "./oauth/token-store.ts";
 export { createMcpliteTransport } from "./transports/mcplite.ts";
