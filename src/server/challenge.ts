@@ -20,17 +20,18 @@ export interface ChallengeParams {
   readonly scope?: readonly string[];
   /**
    * `invalid_token`, `insufficient_scope` or `invalid_request` (RFC 6750 §3.1); `invalid_dpop_proof`
-   * or `use_dpop_nonce` for a DPoP proof (RFC 9449 §7.1, §8).
+   * for a DPoP proof (RFC 9449 §7.1).
    */
-  readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request" | "invalid_dpop_proof" | "use_dpop_nonce";
+  readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request" | "invalid_dpop_proof";
   /** A human-readable reason; never the token. */
   readonly description?: string;
-  /** `DPoP` when the refusal is about a DPoP presentation: it is answered with the `DPoP` scheme (RFC 9449 §7.1). */
-  readonly scheme?: "DPoP";
 }
 
-/** What a refusal says of itself: every parameter of a challenge but the metadata URL, which depends on the endpoint. */
-export type ChallengeDetails = Omit<ChallengeParams, "resourceMetadata">;
+/**
+ * What a refusal says of itself: every parameter of a challenge but the metadata URL, which depends on
+ * the endpoint, and its scheme: `DPoP` when the refusal is about a DPoP presentation (RFC 9449 §7.1).
+ */
+export type ChallengeDetails = Omit<ChallengeParams, "resourceMetadata"> & { readonly scheme?: "DPoP" };
 
 /** Where a refusal keeps the parameters of its challenge (not its `data`, which the wires send). */
 const CHALLENGE: unique symbol = Symbol("mcplite.challenge");
