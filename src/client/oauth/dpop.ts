@@ -42,9 +42,10 @@ export async function dpopKeyPair(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import * as o4w from "oauth4webapi";
- * import { dpopHandle } from "./dpop.ts";
- * const handle = dpopHandle(await o4w.generateKeyPair("ES256"));
+ * import { dpopHandle, dpopKeyPair } from "./dpop.ts";
+ * const keyPair = await dpopKeyPair(true, undefined); // ES256, private key non-extractable
+ * assert.equal(keyPair.privateKey.extractable, false);
+ * const handle = dpopHandle(keyPair);
  * assert.equal((await handle.calculateThumbprint()).length, 43); // the JWK SHA-256 thumbprint (RFC 7638)
  * ```
  */
