@@ -190,6 +190,29 @@ describe("jwtAuth({ dpop: 'allowed' })", () => {
   });
 });
 
+describe("DPoP from a browser page (CORS)", () => {
+  it("a preflight allows the DPoP header (RFC 9449 §4.1) beside Authorization", async () => {
+    const server = createServer({
+      name: "docs",
+      version: "1.0.0",
+      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
+      cors: { origins: ["https://app.example"] },
+    });
+    const preflight = await server.fetch(
+      new Request(URL_, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://app.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, dpop",
+        },
+      }),
+    );
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-headers"), "authorization, content-type, dpop");
+  });
+});
+
 describe("jwtAuth() without dpop", () => {
   it("refuses the DPoP scheme as before, with a Bearer challenge", async () => {
     const plain = createServer({
