@@ -54,6 +54,7 @@ export const CORS_EXPOSED_HEADERS: readonly string[] = Object.freeze([
   "Mcp-Session-Id",
   "Mcp-Protocol-Version",
   "WWW-Authenticate",
+  "DPoP-Nonce",
   "ETag",
   "Retry-After",
   "Allow",
