@@ -70,7 +70,8 @@ export interface Gate {
   /**
    * Authenticates a request from its `Authorization` header (RFC 6750 §2.1; with `auth.dpop`, the `DPoP`
    * scheme and its proof, RFC 9449 §7.1), and checks the scopes every request needs. The caller it
-   * resolves with is the request's own object: hand it to the pipeline as `ctx.auth` (a binding's `host.auth`), then ask {@link Gate.stepUp}.
+   * resolves with is the request's own object: hand it to the pipeline as `ctx.auth` (a binding's
+   * `host.auth`), then ask {@link Gate.stepUp}.
    *
    * @param request The request (its headers and URL; its body is not read).
    * @returns The caller, or `undefined` when the server has no `auth`.
