@@ -17,6 +17,8 @@ export interface DpopPolicyOptions {
   readonly resource: string;
   /** How far `iat` may be from the server's clock, in seconds (default 60). */
   readonly windowSec?: number;
+  /** Whether proofs must carry a nonce the server issued (RFC 9449 §8). */
+  readonly nonce?: boolean;
   /** The clock, in ms since the epoch (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -46,6 +48,7 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
     required: options.mode === "required",
     algorithms,
     windowSec,
+    nonce: options.nonce === true,
     async verifyProof(proof: string, request: DpopRequest): Promise<DpopProof> {
       let payload: Record<string, unknown>;
       try {
@@ -53,7 +56,7 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
       } catch (error) {
         throw new Error(reasonOf(error));
       }
-      const { jti, htm, htu, iat, ath } = payload;
+      const { jti, htm, htu, iat, ath, nonce } = payload;
       if (typeof jti !== "string" || jti === "" || jti.length > MAX_JTI) {
         throw new Error("the DPoP proof has no valid jti");
       }
@@ -68,7 +71,8 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
       if (ath !== base64url.encode(hash)) throw new Error("the DPoP proof's ath does not match the access token");
       // The embedded key verified the signature: its thumbprint names it (RFC 7638 §3).
       const { jwk } = decodeProtectedHeader(proof);
-      return { jkt: await calculateJwkThumbprint(jwk!, "sha256"), jti };
+      const jkt = await calculateJwkThumbprint(jwk!, "sha256");
+      return typeof nonce === "string" ? { jkt, jti, nonce } : { jkt, jti };
     },
   };
 }

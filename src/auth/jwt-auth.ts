@@ -110,6 +110,14 @@ export interface JwtAuthOptions {
   readonly dpop?: "required" | "allowed";
   /** The accepted DPoP proof algorithms (default {@link ASYMMETRIC_ALGORITHMS}); asymmetric only. */
   readonly dpopAlgorithms?: readonly string[];
+  /**
+   * Require server-issued nonces in DPoP proofs (RFC 9449 §8; default `false`): a proof without one, or
+   * with one unknown or older than two minutes, is refused with 401 `DPoP error="use_dpop_nonce"` and a
+   * fresh nonce in the `DPoP-Nonce` header (gRPC: metadata), which the client puts in its next proof.
+   * Nonces live in the server's `resultStore`, so one issued by an instance is taken by every instance
+   * sharing it. It bounds how long a proof made ahead of time stays usable.
+   */
+  readonly dpopNonce?: boolean;
 }
 
 const TYPES = new Set(["at+jwt", "application/at+jwt", "jwt", "application/jwt"]);
@@ -173,7 +181,7 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
     resourceDocumentation: options.resourceDocumentation,
     dpop: options.dpop === undefined
       ? undefined
-      : dpopPolicy({ mode: options.dpop, algorithms: dpopAlgorithms, resource }),
+      : dpopPolicy({ mode: options.dpop, algorithms: dpopAlgorithms, resource, nonce: options.dpopNonce }),
     async verify(token: string): Promise<AuthInfo | undefined> {
       let payload: Record<string, unknown>;
       let typ: string | undefined;

@@ -20,9 +20,9 @@ export interface ChallengeParams {
   readonly scope?: readonly string[];
   /**
    * `invalid_token`, `insufficient_scope` or `invalid_request` (RFC 6750 §3.1); `invalid_dpop_proof`
-   * for a DPoP proof (RFC 9449 §7.1).
+   * or `use_dpop_nonce` for a DPoP proof (RFC 9449 §7.1, §8).
    */
-  readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request" | "invalid_dpop_proof";
+  readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request" | "invalid_dpop_proof" | "use_dpop_nonce";
   /** A human-readable reason; never the token. */
   readonly description?: string;
 }

@@ -2,14 +2,16 @@
  * The gate's side of DPoP (RFC 9449): what a server's `auth` declares (a {@link DpopPolicy}: whether
  * proofs are required, which algorithms, how a proof is verified), and the checks the gate makes with
  * it on every wire: a proof for this request, a token bound to the proof's key (`cnf.jkt`, §6), no
- * bound token presented as a bearer one (§7.2), and no proof used twice (§11.1), remembered in the
- * server's result store so that every instance sharing it refuses the replay.
+ * bound token presented as a bearer one (§7.2), no proof used twice (§11.1), remembered in the
+ * server's result store so that every instance sharing it refuses the replay, and, when the policy
+ * asks for them, nonces the server issued (§8), kept in that store too so that any instance takes them.
  *
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import type { ResultStore } from "../core/result-store.ts";
+import { base64urlEncode } from "../codec/base64url.ts";
 import { refusalWithChallenge } from "./challenge.ts";
 
 /** The request a DPoP proof must be for (RFC 9449 §4.3, steps 8 to 10). */
@@ -28,6 +30,8 @@ export interface DpopProof {
   readonly jkt: string;
   /** The proof's unique identifier, remembered to refuse a replay. */
   readonly jti: string;
+  /** The proof's `nonce` claim, if it has one (RFC 9449 §8). */
+  readonly nonce?: string;
 }
 
 /**
@@ -41,6 +45,11 @@ export interface DpopPolicy {
   /** How long a proof is accepted, in seconds: its `iat` within this of the server's clock; replays are remembered this long, twice. */
   readonly windowSec: number;
   /**
+   * Whether proofs must carry a nonce the server issued (RFC 9449 §8): a proof without one, or with one
+   * unknown or expired, is refused with `use_dpop_nonce` and a fresh nonce in the `DPoP-Nonce` header.
+   */
+  readonly nonce?: boolean;
+  /**
    * Verifies a proof (RFC 9449 §4.3): its type, its signature by the `jwk` of its header, `htm`,
    * `htu`, `iat` and `ath`. Throws an `Error` whose message (never the proof) says what is wrong.
    *
@@ -53,6 +62,86 @@ export interface DpopPolicy {
 
 /** Where replayed proofs are remembered in the result store, apart from results (whose ids are random). */
 const REPLAY_PREFIX = "dpop-jti:";
+/** Where issued nonces are kept in the result store. */
+const NONCE_PREFIX = "dpop-nonce:";
+
+/** Where a `use_dpop_nonce` refusal keeps the nonce to send (the `DPoP-Nonce` header, RFC 9449 §8). */
+const NONCE: unique symbol = Symbol("mcplite.dpopNonce");
+
+/** The server's DPoP nonces (RFC 9449 §8): one current nonce per instance, any issued one taken by all. */
+export interface DpopNonces {
+  /**
+   * Refuses a proof without a nonce this server (or another instance sharing its store) issued and
+   * that has not expired.
+   *
+   * @throws {ProtocolError} `unauthenticated` with a `use_dpop_nonce` challenge, carrying the nonce to
+   *   send ({@link nonceOf}); `unavailable` when the store is down.
+   */
+  check(proof: DpopProof): Promise<void>;
+}
+
+/**
+ * Creates the nonces of a server: an instance issues a random nonce (128 bits), kept in the store for
+ * two windows and replaced after one, so a client's nonce stays good for at least one window.
+ *
+ * @param store The server's result store.
+ * @param windowSec The policy's window.
+ * @returns The nonces.
+ */
+export function createDpopNonces(store: ResultStore, windowSec: number): DpopNonces {
+  let current: { readonly value: string; readonly until: number } | undefined;
+  let issuing: Promise<string> | undefined;
+  const issue = async (): Promise<string> => {
+    const time = Date.now();
+    if (current !== undefined && time < current.until) return current.value;
+    const value = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+    await store.set(NONCE_PREFIX + value, { status: "cancelled", at: time }, 2 * windowSec * 1000);
+    current = { value, until: time + windowSec * 1000 };
+    return value;
+  };
+  const fresh = () => (issuing ??= issue().finally(() => (issuing = undefined)));
+  return {
+    async check(proof) {
+      try {
+        if (proof.nonce !== undefined) {
+          if (proof.nonce === current?.value && Date.now() < current.until) return;
+          if (await store.get(NONCE_PREFIX + proof.nonce) !== undefined) return;
+        }
+        const nonce = await fresh();
+        const reason = proof.nonce === undefined
+          ? "send the server's DPoP nonce in the proof"
+          : "the DPoP proof's nonce is unknown or expired";
+        const error = refusalWithChallenge(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+          error: "use_dpop_nonce",
+          description: reason,
+          scheme: "DPoP",
+        });
+        Object.defineProperty(error, NONCE, { value: nonce });
+        throw error;
+      } catch (error) {
+        if (error instanceof ProtocolError) throw error;
+        throw storeDown(error);
+      }
+    },
+  };
+}
+
+/**
+ * The nonce a refusal asks the client to use (the `DPoP-Nonce` header, RFC 9449 §8.1).
+ *
+ * @param error What a request was refused with.
+ * @returns The nonce, or `undefined` when the refusal is not `use_dpop_nonce`.
+ */
+export function nonceOf(error: unknown): string | undefined {
+  return (error as { [NONCE]?: string } | null)?.[NONCE];
+}
+
+function storeDown(error: unknown): ProtocolError {
+  return new ProtocolError(ErrorCode.Unavailable, "Service unavailable: the DPoP replay cache is unreachable", {
+    data: { reason: "unavailable", retryAfterMs: 1000, processed: false },
+    cause: error,
+  });
+}
 
 /**
  * Verifies the `DPoP` header of a request that presents its token with the `DPoP` scheme (RFC 9449 §4.3
@@ -118,10 +207,7 @@ export async function rememberProof(store: ResultStore, policy: DpopPolicy, proo
       2 * policy.windowSec * 1000,
     );
   } catch (error) {
-    throw new ProtocolError(ErrorCode.Unavailable, "Service unavailable: the DPoP replay cache is unreachable", {
-      data: { reason: "unavailable", retryAfterMs: 1000, processed: false },
-      cause: error,
-    });
+    throw storeDown(error);
   }
   if (!first) throw invalidProof("the DPoP proof was used already");
 }

@@ -14,6 +14,7 @@ import type { AuthInfo } from "../core/call-context.ts";
 import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
 import type { ServerAuth } from "./auth.ts";
 import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
+import { createDpopNonces, nonceOf } from "./dpop.ts";
 import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { type Cors, type CorsOptions, createCors } from "./cors.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
@@ -68,8 +69,9 @@ export interface Gate {
   readonly auth: ServerAuth | undefined;
   /**
    * Authenticates a request from its `Authorization` header (RFC 6750 §2.1; with `auth.dpop`, the `DPoP`
-   * scheme and its proof, RFC 9449 §7.1), and checks the scopes every request needs. The caller it resolves with is the request's own object: hand it to the
-   * pipeline as `ctx.auth` (a binding's `host.auth`), then ask {@link Gate.stepUp}.
+   * scheme and its proof, RFC 9449 §7.1), and checks the scopes every request needs. The caller it
+   * resolves with is the request's own object: hand it to the pipeline as `ctx.auth` (a binding's
+   * `host.auth`), then ask {@link Gate.stepUp}.
    *
    * @param request The request (its headers and URL; its body is not read).
    * @returns The caller, or `undefined` when the server has no `auth`.
@@ -88,6 +90,14 @@ export interface Gate {
    * @returns The challenge, or `undefined` when the error calls for none or the server has no `auth`.
    */
   challenge(error: unknown, path: string): string | undefined;
+  /**
+   * The nonce a refusal asks a DPoP client to use, for the `DPoP-Nonce` response header (RFC 9449 §8.1;
+   * in the error's metadata on gRPC), beside the `use_dpop_nonce` challenge.
+   *
+   * @param error What the request was refused with.
+   * @returns The nonce, or `undefined` for any other refusal.
+   */
+  dpopNonce(error: unknown): string | undefined;
   /**
    * The step-up challenge for a call that was refused for a scope its caller lacks (MCP 2025-11-25,
    * Authorization, Scope Challenge Handling): the challenge of the error the call ended with.
@@ -156,6 +166,7 @@ export function createGate(options: GateOptions): Gate {
       auth,
       authenticate: () => Promise.resolve(undefined),
       challenge: () => undefined,
+      dpopNonce: () => undefined,
       stepUp: () => undefined,
       metadata: () => undefined,
     };
@@ -170,6 +181,7 @@ export function createGate(options: GateOptions): Gate {
   const replays = dpop === undefined
     ? undefined
     : options.resultStore ?? createMemoryResultStore({ maxEntries: 100_000 });
+  const nonces = dpop?.nonce === true ? createDpopNonces(replays!, dpop.windowSec) : undefined;
   const challenge = (error: unknown, path: string): string | undefined => {
     const details = challengeOf(error);
     if (details === undefined) return undefined;
@@ -185,8 +197,9 @@ export function createGate(options: GateOptions): Gate {
     guard,
     cors,
     auth,
-    authenticate: (request) => authenticate(auth, request, replays),
+    authenticate: (request) => authenticate(auth, request, replays, nonces),
     challenge,
+    dpopNonce: nonceOf,
     stepUp: (caller, path) => {
       const refusal = (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
       return refusal === undefined ? undefined : challenge(refusal, path);

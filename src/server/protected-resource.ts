@@ -12,7 +12,7 @@ import { holdsScopes, type ScopedAuthInfo } from "../core/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
 import type { ResultStore } from "../core/result-store.ts";
-import { bearerRefused, checkBinding, type DpopProof, rememberProof, verifiedProof } from "./dpop.ts";
+import { bearerRefused, checkBinding, type DpopNonces, type DpopProof, rememberProof, verifiedProof } from "./dpop.ts";
 
 /** Where the metadata lives (RFC 9728 §3). */
 export const METADATA_PATH = "/.well-known/oauth-protected-resource";
@@ -84,6 +84,7 @@ export function resourceMetadataUrl(origin: string, pathname: string): string {
  * @param auth The server's authentication.
  * @param request The request (its headers, method and URL; its body is not read).
  * @param replays Where DPoP proofs are remembered (the server's result store), with `auth.dpop`.
+ * @param nonces The server's DPoP nonces, when `auth.dpop.nonce` asks for them (RFC 9449 §8).
  * @returns The caller, with its token: a new object for each request.
  * @throws {ProtocolError} (rejects) The refusal, carrying its challenge.
  *
@@ -109,6 +110,7 @@ export async function authenticate(
   auth: ServerAuth,
   request: Request,
   replays?: ResultStore,
+  nonces?: DpopNonces,
 ): Promise<ScopedAuthInfo> {
   const bearer = bearerToken(request);
   const dpop = auth.dpop;
@@ -132,7 +134,10 @@ export async function authenticate(
   let proof: DpopProof | undefined;
   if (dpop !== undefined) {
     if (bearer.scheme !== "DPoP" && dpop.required) throw bearerRefused();
-    if (bearer.scheme === "DPoP") proof = await verifiedProof(dpop, request, bearer.token);
+    if (bearer.scheme === "DPoP") {
+      proof = await verifiedProof(dpop, request, bearer.token);
+      await nonces?.check(proof);
+    }
   }
   let info: AuthInfo | undefined;
   let reason = "the access token is not valid for this resource";

@@ -9,7 +9,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { SignJWT } from "jose";
-import { createServer, defineTool } from "../../mod.ts";
+import { Code } from "@connectrpc/connect";
+import { createMemoryResultStore, createServer, defineTool, mcpLiteBinding, type ResultStore } from "../../mod.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { grpcListener } from "../helpers/grpc-listener.ts";
+import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 import { ASYMMETRIC_ALGORITHMS, jwtAuth } from "../../src/auth/mod.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 import { bearer } from "../helpers/opaque-auth.ts";
@@ -187,6 +191,83 @@ describe("jwtAuth({ dpop: 'allowed' })", () => {
       await call(allowed, {}),
       `Bearer resource_metadata="${METADATA}", DPoP resource_metadata="${METADATA}", algs="${ALGS}"`,
     );
+  });
+});
+
+describe("jwtAuth({ dpop, dpopNonce: true }) (RFC 9449 §8)", () => {
+  const store = createMemoryResultStore();
+  const nonced = (resultStore: ResultStore) =>
+    createServer({
+      name: "docs",
+      version: "1.0.0",
+      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required", dpopNonce: true }),
+      resultStore,
+      bindings: [mcpLiteBinding(), grpcBinding()],
+    }).tool(defineTool("read_doc").describe("Reads a doc").handle(() => "doc for ada"));
+  const [a, b] = [nonced(store), nonced(store)];
+
+  it("refuses a proof without the server's nonce with use_dpop_nonce and a DPoP-Nonce; takes it with the nonce, on any instance sharing the store", async () => {
+    const first = await call(a, dpopHeaders(bound, await key.proof({ htm: "POST", htu: URL_, token: bound })));
+    await assertRefused(first, dpopRefusal("use_dpop_nonce", "send the server's DPoP nonce in the proof"));
+    const nonce = first.headers.get("dpop-nonce");
+    assert.match(nonce ?? "", /^[A-Za-z0-9_-]{22}$/);
+    await assertAccepted(
+      await call(a, dpopHeaders(bound, await key.proof({ htm: "POST", htu: URL_, token: bound, nonce: nonce! }))),
+    );
+    await assertAccepted(
+      await call(b, dpopHeaders(bound, await key.proof({ htm: "POST", htu: URL_, token: bound, nonce: nonce! }))),
+    );
+  });
+
+  it("refuses a made-up nonce, giving the current one", async () => {
+    const made = await key.proof({ htm: "POST", htu: URL_, token: bound, nonce: "made-up" });
+    const refused = await call(a, dpopHeaders(bound, made));
+    assert.notEqual(refused.headers.get("dpop-nonce"), null);
+    await assertRefused(refused, dpopRefusal("use_dpop_nonce", "the DPoP proof's nonce is unknown or expired"));
+  });
+
+  describe("on serveGrpc()", () => {
+    const served = grpcListener(a);
+    it("gRPC: UNAUTHENTICATED with use_dpop_nonce and the nonce in the trailers", async () => {
+      const client = served.client("gRPC");
+      const path = "/mcplite.MCPLite/CallTool";
+      const htu = served.listener().url + path;
+      const refused = await rejection(
+        client.callTool({ name: "read_doc" }, {
+          headers: dpopHeaders(bound, await key.proof({ htm: "POST", htu, token: bound })),
+        }),
+      );
+      assert.equal(refused.code, Code.Unauthenticated);
+      assert.match(refused.metadata.get("www-authenticate")!, /^DPoP error="use_dpop_nonce"/);
+      const nonce = refused.metadata.get("dpop-nonce")!;
+      const taken = await client.callTool({ name: "read_doc" }, {
+        headers: dpopHeaders(bound, await key.proof({ htm: "POST", htu, token: bound, nonce })),
+      });
+      assert.deepEqual(taken.result?.content, [{ type: "text", text: "doc for ada" }]);
+    });
+  });
+});
+
+describe("DPoP from a browser page (CORS)", () => {
+  it("a preflight allows the DPoP header (RFC 9449 §4.1) beside Authorization", async () => {
+    const server = createServer({
+      name: "docs",
+      version: "1.0.0",
+      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
+      cors: { origins: ["https://app.example"] },
+    });
+    const preflight = await server.fetch(
+      new Request(URL_, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://app.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, dpop",
+        },
+      }),
+    );
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-headers"), "authorization, content-type, dpop");
   });
 });
 

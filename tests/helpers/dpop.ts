@@ -60,6 +60,8 @@ export interface ProofClaims {
   readonly ath?: string;
   /** The header's `typ` (default `dpop+jwt`). */
   readonly typ?: string;
+  /** A nonce the server issued (RFC 9449 §8). */
+  readonly nonce?: string;
 }
 
 /** A client's DPoP key. */
@@ -85,7 +87,12 @@ export async function dpopKey(alg = "ES256"): Promise<DpopKey> {
     jwk,
     jkt: await calculateJwkThumbprint(jwk),
     proof: async (claims) =>
-      new SignJWT({ htm: claims.htm, htu: claims.htu, ath: claims.ath ?? await athOf(claims.token) })
+      new SignJWT({
+        htm: claims.htm,
+        htu: claims.htu,
+        ath: claims.ath ?? await athOf(claims.token),
+        ...(claims.nonce === undefined ? {} : { nonce: claims.nonce }),
+      })
         .setProtectedHeader({ alg, typ: claims.typ ?? "dpop+jwt", jwk })
         .setJti(claims.jti ?? crypto.randomUUID())
         .setIssuedAt(claims.iat ?? Math.floor(Date.now() / 1000))

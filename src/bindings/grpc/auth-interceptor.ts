@@ -94,6 +94,8 @@ export function callAuthenticator(
       caller = await gate.authenticate(new Request(url, { method, headers: header }));
     } catch (refusal) {
       const error = challenged(errorToConnectError(refusal), gate.challenge(refusal, path));
+      const nonce = gate.dpopNonce(refusal); // RFC 9449 §8.1, as HTTP's DPoP-Nonce header
+      if (nonce !== undefined) error.metadata.set("dpop-nonce", nonce);
       // UNAVAILABLE (the issuer is down) says when to retry, as HTTP's Retry-After does.
       const retryAfter = retryAfterOf(refusal);
       if (retryAfter !== undefined) error.metadata.set("retry-after", retryAfter);
