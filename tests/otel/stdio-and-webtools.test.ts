@@ -50,6 +50,9 @@ describe("otelClient(): stdio and the Webtools metadata GET", () => {
     }
     const clientSpan = recorded.spans().find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/call add");
     assert.ok(clientSpan !== undefined, recorded.spans().map((span) => span.name).join(", "));
+    // The conventions' `network.transport` for stdio is `pipe`, and there is no server address.
+    assert.equal(clientSpan.attributes["network.transport"], "pipe");
+    assert.equal(clientSpan.attributes["server.address"], undefined);
     assert.ok(received !== undefined, "the child's SERVER span never arrived");
     const serverSpan = received.span;
     assert.equal(serverSpan.traceId, clientSpan.spanContext().traceId);

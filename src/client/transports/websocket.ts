@@ -8,6 +8,7 @@
 import type { Transport } from "../transport.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
+import { peerOf, toPeer } from "../trace-context.ts";
 
 /** Options of {@link createWebSocketTransport}. */
 export interface WebSocketTransportOptions {
@@ -55,14 +56,21 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
     open.then((opened) => opened.closed.then(forget), forget);
     return open;
   };
-  const transport = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
+  const inner = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
     fetch: async (request) => (await connect()).fetch(request),
   });
-  return Object.assign(transport, {
+  // Telemetry names the socket's peer, not the placeholder origin the requests are built on.
+  const peer = peerOf(target);
+  return {
+    wire: inner.wire,
+    tracesRequests: inner.tracesRequests,
+    listTools: (ctx) => inner.listTools(toPeer(ctx, peer)),
+    callTool: (call, ctx) => inner.callTool(call, toPeer(ctx, peer)),
+    request: (method, params, ctx) => inner.request!(method, params, toPeer(ctx, peer)),
     async close(): Promise<void> {
       const open = connection;
       connection = undefined;
       await (await open?.catch(() => undefined))?.close();
     },
-  });
+  };
 }
