@@ -14,6 +14,8 @@ import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { createClient } from "../../src/client/mod.ts";
+import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { otel, otelClient } from "../../src/otel.ts";
 import { inAgentStep, type Recorded, registerSdk } from "./telemetry.ts";
 
@@ -45,7 +47,7 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
       name: "traced",
       version: "1.0.0",
       heartbeatMs: 0,
-      bindings: [mcpLiteBinding(), mcpBinding()],
+      bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()],
     }).tool(add).use(otel());
     listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
     port = Number(new URL(listener.url).port);
@@ -95,13 +97,35 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
         assert.equal(span.attributes["network.transport"], "tcp", name);
         assert.equal(child.attributes["network.transport"], "tcp", name);
       }
-      // The call's span covers its own round trip only: it starts once the requests made for it ended.
+      // The call's span covers its own round trip only: it starts once the requests made for it ended
+      // (within a millisecond: the SDK takes a span's end from its start plus a duration, each rounded).
       const call = clients.find((span) => span.name === "tools/call add")!;
       for (const span of clients.filter((s) => s !== call)) {
-        assert.ok(nanos(span.endTime) <= nanos(call.startTime), `${span.name} ends before tools/call starts`);
+        assert.ok(nanos(span.startTime) < nanos(call.startTime), `${span.name} starts before tools/call`);
+        assert.ok(nanos(span.endTime) <= nanos(call.startTime) + 1_000_000n, `${span.name} ends before tools/call`);
       }
     });
   }
+
+  it("MCP-lite over a WebSocket: the socket's peer, network.transport tcp, one SERVER child", async () => {
+    recorded.reset();
+    const url = `${listener.url.replace("http:", "ws:")}/mcp-lite/v1/ws`;
+    const client = createClient(createWebSocketTransport(url), { telemetry: otelClient() });
+    try {
+      assert.equal(String(await inAgentStep(() => client.call("add", { a: 1, b: 1 }))), "2");
+    } finally {
+      await client.close();
+    }
+    const spans = recorded.spans();
+    const call = spans.find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/call add");
+    assert.ok(call !== undefined, describeSpans(spans));
+    assert.equal(call.attributes["server.address"], "127.0.0.1");
+    assert.equal(call.attributes["server.port"], port);
+    assert.equal(call.attributes["network.transport"], "tcp");
+    assert.equal(typeof call.attributes["jsonrpc.request.id"], "string");
+    const children = spans.filter((s) => s.parentSpanContext?.spanId === call.spanContext().spanId);
+    assert.deepEqual(children.map((s) => `${SpanKind[s.kind]} ${s.name}`), ["SERVER tools/call add"]);
+  });
 
   it("mcp.client.operation.duration: the span's attributes but the id (unbounded cardinality)", async () => {
     const points = await recorded.histogram("mcp.client.operation.duration");
