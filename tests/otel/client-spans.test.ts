@@ -112,6 +112,8 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
     const url = `${listener.url.replace("http:", "ws:")}/mcp-lite/v1/ws`;
     const client = createClient(createWebSocketTransport(url), { telemetry: otelClient() });
     try {
+      // The list first: a request MCP-lite sends without an id, which the socket's JSON-RPC message needs.
+      assert.deepEqual((await client.listTools()).map((tool) => tool.name), ["add"]);
       assert.equal(String(await inAgentStep(() => client.call("add", { a: 1, b: 1 }))), "2");
     } finally {
       await client.close();
@@ -125,6 +127,7 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
     assert.equal(typeof call.attributes["jsonrpc.request.id"], "string");
     const children = spans.filter((s) => s.parentSpanContext?.spanId === call.spanContext().spanId);
     assert.deepEqual(children.map((s) => `${SpanKind[s.kind]} ${s.name}`), ["SERVER tools/call add"]);
+    assert.equal(call.attributes["jsonrpc.request.id"], children[0].attributes["jsonrpc.request.id"]);
   });
 
   it("mcp.client.operation.duration: the span's attributes but the id (unbounded cardinality)", async () => {

@@ -57,6 +57,10 @@ describe("otelClient(): stdio and the Webtools metadata GET", () => {
     const serverSpan = received.span;
     assert.equal(serverSpan.traceId, clientSpan.spanContext().traceId);
     assert.equal(serverSpan.parentSpanId, clientSpan.spanContext().spanId);
+    // Both ends name the request by the id it travelled with.
+    const id = serverSpan.attributes?.find((attribute) => attribute.key === "jsonrpc.request.id")?.value.stringValue;
+    assert.equal(clientSpan.attributes["jsonrpc.request.id"], id);
+    assert.equal(typeof id, "string");
   });
 
   it("Webtools: the metadata GET (tools/list) carries the trace context, CLIENT → SERVER in one trace", async () => {
