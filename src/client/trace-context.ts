@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { OutgoingRequest, RequestContext, RequestPeer } from "./transport.ts";
+import type { OutgoingRequest, RequestContext, RequestPeer, Transport } from "./transport.ts";
 
 /**
  * Sets the trace context fields as headers (or gRPC metadata).
@@ -50,16 +50,45 @@ export function sendTraced<T>(
 
 /**
  * Gives the context whose requests go to `peer` whatever the transport below says: a transport that
- * carries HTTP requests over stdio or a WebSocket names the real peer.
+ * carries HTTP requests over stdio or a WebSocket names the real peer, one that stays in the process
+ * names none.
  *
  * @param ctx The request context.
- * @param peer The peer.
+ * @param peer The peer, or `undefined` for none.
  * @returns The context.
  */
-export function toPeer(ctx: RequestContext, peer: RequestPeer): RequestContext {
+function toPeer(ctx: RequestContext, peer: RequestPeer | undefined): RequestContext {
   const trace = ctx.traceRequest;
   if (trace === undefined) return ctx;
   return { ...ctx, traceRequest: (request, c, exchange) => trace({ ...request, peer }, c, exchange) };
+}
+
+/**
+ * Wraps a transport whose requests are built on a placeholder origin, so that telemetry names the
+ * real peer (or none).
+ *
+ * @param inner The transport.
+ * @param peer The peer, or `undefined` for none.
+ * @returns The transport.
+ */
+export function withPeer(inner: Transport, peer: RequestPeer | undefined): Transport {
+  const request = inner.request, discover = inner.discover, close = inner.close;
+  return {
+    get wire() {
+      return inner.wire;
+    },
+    get tracesRequests() {
+      return inner.tracesRequests;
+    },
+    listTools: (ctx) => inner.listTools(toPeer(ctx, peer)),
+    callTool: (call, ctx) => inner.callTool(call, toPeer(ctx, peer)),
+    ...(request === undefined ? {} : {
+      request: (method: string, params: Record<string, unknown>, ctx: RequestContext) =>
+        request.call(inner, method, params, toPeer(ctx, peer)),
+    }),
+    ...(discover === undefined ? {} : { discover: (ctx: RequestContext) => discover.call(inner, toPeer(ctx, peer)) }),
+    ...(close === undefined ? {} : { close: () => close.call(inner) }),
+  };
 }
 
 /**

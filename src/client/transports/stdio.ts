@@ -13,7 +13,7 @@ import { spawnChild, type SpawnOptions } from "./child-process.ts";
 import { createMcpTransport } from "./mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
-import { toPeer } from "../trace-context.ts";
+import { withPeer } from "../trace-context.ts";
 
 /** Options of {@link createStdioTransport}. */
 export interface StdioTransportOptions extends SpawnOptions {
@@ -29,11 +29,6 @@ export interface StdioTransportOptions extends SpawnOptions {
 
 /** The requests' origin: nothing is fetched, the URL only tells the wire's paths apart. */
 const BASE = "http://stdio.invalid";
-
-/** The context of a request that travels on the child's stdin and stdout: a pipe, no server address. */
-function piped(ctx: RequestContext): RequestContext {
-  return toPeer(ctx, { transport: "pipe" });
-}
 
 /**
  * Creates a transport that launches a server and speaks to it over stdio. The process starts on the
@@ -71,9 +66,11 @@ class StdioTransport implements Transport {
     }
     this.#options = options;
     const fetch = async (request: Request) => (await this.#connect()).fetch(request);
-    this.#inner = options.wire === "mcp-lite"
+    const inner = options.wire === "mcp-lite"
       ? createMcpliteTransport(BASE + MCPLITE_BASE_PATH, { fetch })
       : createMcpTransport(BASE + "/mcp", { fetch, protocolVersion: options.protocolVersion });
+    // The requests travel on the child's stdin and stdout: a pipe, no server address.
+    this.#inner = withPeer(inner, { transport: "pipe" });
   }
 
   get wire(): string {
@@ -85,25 +82,25 @@ class StdioTransport implements Transport {
   }
 
   listTools(ctx: RequestContext): Promise<ToolListing> {
-    return this.#inner.listTools(piped(ctx));
+    return this.#inner.listTools(ctx);
   }
 
   callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
-    return this.#inner.callTool(call, piped(ctx));
+    return this.#inner.callTool(call, ctx);
   }
 
   request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     if (this.#inner.request === undefined) {
       return Promise.reject(new TypeError(`${method} is not available on ${this.#inner.wire}`));
     }
-    return this.#inner.request(method, params, piped(ctx));
+    return this.#inner.request(method, params, ctx);
   }
 
   discover(ctx: RequestContext): Promise<Record<string, unknown>> {
     if (this.#inner.discover === undefined) {
       return Promise.reject(new TypeError(`server/discover is not available on ${this.#inner.wire}`));
     }
-    return this.#inner.discover(piped(ctx));
+    return this.#inner.discover(ctx);
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@
 import type { Transport } from "../transport.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
-import { peerOf, toPeer } from "../trace-context.ts";
+import { peerOf, withPeer } from "../trace-context.ts";
 
 /** Options of {@link createWebSocketTransport}. */
 export interface WebSocketTransportOptions {
@@ -60,17 +60,11 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
     fetch: async (request) => (await connect()).fetch(request),
   });
   // Telemetry names the socket's peer, not the placeholder origin the requests are built on.
-  const peer = peerOf(target);
-  return {
-    wire: inner.wire,
-    tracesRequests: inner.tracesRequests,
-    listTools: (ctx) => inner.listTools(toPeer(ctx, peer)),
-    callTool: (call, ctx) => inner.callTool(call, toPeer(ctx, peer)),
-    request: (method, params, ctx) => inner.request!(method, params, toPeer(ctx, peer)),
+  return Object.assign(withPeer(inner, peerOf(target)), {
     async close(): Promise<void> {
       const open = connection;
       connection = undefined;
       await (await open?.catch(() => undefined))?.close();
     },
-  };
+  });
 }
