@@ -287,6 +287,7 @@ const EXPECTED: Record<string, string[]> = {
     "type WebtoolsVersion",
   ],
   "./openapi": [
+    "type DeepObjectArrays",
     "openapiBinding",
     "type OpenApiInfo",
     "type OpenApiOperation",
