@@ -100,13 +100,16 @@ export type {
   CacheScope,
   ClientTelemetry,
   LogEntry,
+  OutgoingRequest,
   Reply,
   RequestContext,
+  RequestPeer,
   TaskInfo,
   TaskStatus,
   ToolCallRequest,
   ToolExecution,
   ToolListing,
+  TraceRequest,
 } from "./client/transport.ts";
 export type { FetchLike, HeadersOption, HttpOptions } from "./client/http.ts";
 export type {

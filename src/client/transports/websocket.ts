@@ -9,6 +9,7 @@ import type { ClientAuth, FetchLike } from "../http.ts";
 import type { Transport } from "../transport.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
+import { peerOf, withPeer } from "../trace-context.ts";
 
 /** Options of {@link createWebSocketTransport}. */
 export interface WebSocketTransportOptions {
@@ -66,10 +67,11 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
     open.then((opened) => opened.closed.then(forget), forget);
     return open;
   };
-  const transport = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
+  const inner = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
     fetch: async (request) => (await connect()).fetch(request),
   });
-  return Object.assign(transport, {
+  // Telemetry names the socket's peer, not the placeholder origin the requests are built on.
+  return Object.assign(withPeer(inner, peerOf(target)), {
     async close(): Promise<void> {
       const open = connection;
       connection = undefined;
