@@ -112,12 +112,14 @@ export type {
   TraceRequest,
 } from "./client/transport.ts";
 export type { FetchLike, HeadersOption, HttpOptions } from "./client/http.ts";
+export type { RetryOptions } from "./client/retry.ts";
 export type {
   AuthOptions,
   ClientCredentialsOptions,
   DPoPOptions,
   EnterpriseAuthOptions,
   EnterpriseIdp,
+  OAuthOptions,
   WorkloadIdentityOptions,
   WorkloadToken,
 } from "./client/oauth/oauth.ts";
