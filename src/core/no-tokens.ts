@@ -16,8 +16,7 @@ const codec: TokenCodec = {
   sign: () =>
     Promise.reject(
       new TypeError(
-        "this server has no input-round support (ctx.elicit(), ctx.sample(), ctx.roots()): " +
-          'createServer({ ..., inputRounds }) (import { inputRounds } from "@mcplite/sdk/lite")',
+        'ctx.elicit(), sample() and roots() need createServer({ ..., inputRounds }) from "@mcplite/sdk/lite"',
       ),
     ),
   verify: () => Promise.reject(new TokenError("bad_mac")),

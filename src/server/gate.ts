@@ -106,8 +106,8 @@ export function assembleGate(options: Pick<GateOptions, "allowedHosts" | "allowe
   const cors = edge.cors?.cors;
   const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins, cors?.allows);
   const auth = edge.auth;
-  if (auth === undefined) {
-    return {
+  return auth === undefined
+    ? {
       guard,
       cors,
       auth,
@@ -115,15 +115,6 @@ export function assembleGate(options: Pick<GateOptions, "allowedHosts" | "allowe
       challenge: () => undefined,
       stepUp: () => undefined,
       metadata: () => undefined,
-    };
-  }
-  return {
-    guard,
-    cors,
-    auth: auth.auth,
-    authenticate: auth.authenticate,
-    challenge: auth.challenge,
-    stepUp: auth.stepUp,
-    metadata: auth.metadata,
-  };
+    }
+    : { ...auth, guard, cors, auth: auth.auth };
 }

@@ -34,9 +34,6 @@ import type { GroupOptions, GroupSupport } from "./group.ts";
 export type { ExecutionContextLike, GroupOptions };
 export type { CallableName, CallArguments, ServerCallOptions, ToolMap };
 
-/** The start of the error of a `cors` or `auth` option given to `new Server()` without its part of the edge. */
-const NO_EDGE = "new Server(): build the edge's part with createServer(), cors() or oauth(): ";
-
 /** A signal source whose signal, built on first use by `CallContext`, never aborts. */
 const NEVER_ABORTED: SignalSource = {
   get signal(): AbortSignal {
@@ -85,14 +82,11 @@ export class Server<TTools extends ToolMap = {}> {
    *
    * @param options The options, with the bindings to serve (none by default here).
    * @param edge CORS and OAuth, built (`cors()`, `oauth()`): `createServer()` builds them from the
-   *   `cors` and `auth` options.
-   * @throws {TypeError} When the name or version is missing, two bindings claim one path, or `cors` or
-   *   `auth` is given without its part of the edge.
+   *   `cors` and `auth` options, which are not read here.
+   * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
    */
   constructor(options: ServerOptions, edge: Edge = {}) {
     const resolved = resolveOptions(options);
-    if (options.cors !== undefined && edge.cors === undefined) throw new TypeError(NO_EDGE + "cors");
-    if (options.auth !== undefined && edge.auth === undefined) throw new TypeError(NO_EDGE + "auth");
     this.#group = options.group;
     const logger = options.logger;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
@@ -216,7 +210,7 @@ export class Server<TTools extends ToolMap = {}> {
     const mount = this.#group;
     if (mount === undefined) {
       throw new TypeError(
-        'server.group(): this server has no group support: createServer({ ..., group }) (import { group } from "@mcplite/sdk/lite")',
+        'server.group() needs createServer({ ..., group }) (import { group } from "@mcplite/sdk/lite")',
       );
     }
     const checks = this.#checks;
