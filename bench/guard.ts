@@ -39,14 +39,14 @@ const PROMISE_GOAL = 3;
 const PROMISE_SLACK = 4;
 /**
  * Gzipped bundle sizes in KB: the goal (issue 42, goal 3: ≤ 20 KB from `@mcplite/sdk/lite`, ≤ 30 KB with
- * the defaults) and the ceiling the guard enforces, today's size (45.8 KB with the default bindings,
- * 23.9 KB from `@mcplite/sdk/lite`) and a small margin: the MCP binding (+9 KB), the long-running
- * machinery (+5 KB), or a capability the lite entry takes as a value (CORS, OAuth, `group()`, the
- * input rounds' token codec: +1–3 KB each) creeping back into the lite bundle fails it. Lower a
- * ceiling as its row shrinks.
+ * the defaults) and the ceiling the guard enforces, today's size (46.9 KB with the default bindings, of
+ * which DPoP's 1 KB came with its merge; 23.9 KB from `@mcplite/sdk/lite`) and a small margin: the MCP
+ * binding (+9 KB), the long-running machinery (+5 KB), or a capability the lite entry takes as a value
+ * (CORS, OAuth with DPoP, `group()`, the input rounds' token codec: +1–4 KB each) creeping back into the
+ * lite bundle fails it. Lower a ceiling as its row shrinks.
  */
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
-  [OURS]: { goal: 30, ceiling: 46 },
+  [OURS]: { goal: 30, ceiling: 47.5 },
   [OURS_LITE]: { goal: 20, ceiling: 25 },
 };
 

@@ -55,6 +55,6 @@ export function createServer(options: ServerOptions): Server<{}> {
     group: options.group ?? mountGroup,
   }, {
     cors: options.cors === undefined ? undefined : cors(options.cors),
-    auth: options.auth === undefined ? undefined : oauth(options.auth),
+    auth: options.auth === undefined ? undefined : oauth(options.auth, options),
   });
 }

@@ -109,7 +109,15 @@ export type {
   ToolListing,
 } from "./client/transport.ts";
 export type { FetchLike, HeadersOption, HttpOptions } from "./client/http.ts";
-export type { AuthOptions, ClientCredentialsOptions } from "./client/oauth/oauth.ts";
+export type {
+  AuthOptions,
+  ClientCredentialsOptions,
+  DPoPOptions,
+  EnterpriseAuthOptions,
+  EnterpriseIdp,
+  WorkloadIdentityOptions,
+  WorkloadToken,
+} from "./client/oauth/oauth.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
 export type { BearerChallenge } from "./client/oauth/challenge.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";

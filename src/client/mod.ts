@@ -56,7 +56,7 @@ export type { CallResult } from "./result.ts";
 export { resultValue, valueOf } from "./result.ts";
 export type { ElicitAnswer, ElicitRequest, InputHandlers } from "./input.ts";
 export type { Progress, ToolInfo, Transport } from "./transport.ts";
-export { clientCredentials, oauth } from "./oauth/oauth.ts";
+export { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "./oauth/oauth.ts";
 export type { ClientAuth, OAuthOptions } from "./oauth/oauth.ts";
 export { memoryTokenStore } from "./oauth/token-store.ts";
 export type { TokenStore } from "./oauth/token-store.ts";

@@ -7,12 +7,14 @@
  * @module
  */
 import type { ProtocolError } from "../core/error.ts";
+import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
 import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
 import { pathOf } from "../internal/url.ts";
 import type { ServerAuth } from "./auth.ts";
 import { type Host, type Route, withCaller } from "./binding.ts";
-import { bearerChallenge, challengeOf } from "./challenge.ts";
+import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { withHeaders } from "./cors.ts";
+import { createDpopNonces, nonceOf } from "./dpop.ts";
 import type { AuthEdge, GateAnswer } from "./edge.ts";
 import {
   authenticate,
@@ -40,6 +42,9 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  * JWT access tokens).
  *
  * @param auth The resource, its authorization servers, the token verifier and the scopes.
+ * @param options `resultStore`: where used DPoP proofs are remembered (RFC 9449 §11.1) when `auth.dpop`
+ *   is set; pass the server's `resultStore` when its instances share one (default: one in memory, for
+ *   this instance).
  * @returns The OAuth part of the server's edge.
  * @throws {TypeError} When `auth.resource` is not an absolute URL.
  *
@@ -62,22 +67,34 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  * assert.match(refused.headers.get("www-authenticate") ?? "", /resource_metadata=/);
  * ```
  */
-export function oauth(auth: ServerAuth): AuthEdge {
+export function oauth(auth: ServerAuth, options: { readonly resultStore?: ResultStore } = {}): AuthEdge {
   const origin = resourceOrigin(auth);
   const body = JSON.stringify(protectedResourceMetadata(auth));
   const headers = Object.freeze({ "content-type": "application/json", "cache-control": "public, max-age=3600" });
   const document: GateAnswer = Object.freeze({ status: 200, headers, body });
   const head: GateAnswer = Object.freeze({ status: 200, headers, body: null });
+  const dpop = auth.dpop;
+  // Used DPoP proofs, remembered for a few minutes each: many more than results, and far smaller.
+  const replays = dpop === undefined
+    ? undefined
+    : options.resultStore ?? createMemoryResultStore({ maxEntries: 100_000 });
+  const nonces = dpop?.nonce === true ? createDpopNonces(replays!, dpop.windowSec) : undefined;
   const challenge = (error: unknown, path: string): string | undefined => {
     const details = challengeOf(error);
-    return details === undefined
-      ? undefined
-      : bearerChallenge({ ...details, resourceMetadata: resourceMetadataUrl(origin, path) });
+    if (details === undefined) return undefined;
+    const resourceMetadata = resourceMetadataUrl(origin, path);
+    const { scheme, ...params } = details;
+    if (dpop === undefined) return bearerChallenge({ ...params, resourceMetadata });
+    if (scheme === "DPoP" || dpop.required) return dpopChallenge({ ...params, resourceMetadata }, dpop.algorithms);
+    return `${bearerChallenge({ ...params, resourceMetadata })}, ${
+      dpopChallenge({ resourceMetadata }, dpop.algorithms)
+    }`;
   };
   const edge: AuthEdge = {
     auth,
-    authenticate: (request) => authenticate(auth, request),
+    authenticate: (request) => authenticate(auth, request, replays, nonces),
     challenge,
+    dpopNonce: nonceOf,
     stepUp: (caller, path) => {
       const refusal = (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
       return refusal === undefined ? undefined : challenge(refusal, path);
@@ -142,7 +159,9 @@ function protect(route: Route, gate: AuthEdge): Route {
         const refusal = error as ProtocolError; // the gate refuses with protocol errors only
         // JSON-RPC 2.0 §5: the error answers the request's id when it can be read (cheaply: refused-id.ts).
         const id = route.jsonRpc === true ? await refusedRequestId(request) : null;
-        const refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path));
+        let refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path));
+        const nonce = gate.dpopNonce(refusal); // RFC 9449 §8.1: the nonce to use, beside its challenge
+        if (nonce !== undefined) refused = withHeaders(refused, [["dpop-nonce", nonce]]);
         // An issuer that is down: 503 says when to retry (RFC 9110 §10.2.3), whatever the route's shape.
         const retryAfter = retryAfterOf(refusal);
         return retryAfter === undefined || refused.headers.has("retry-after")

@@ -41,5 +41,5 @@ import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
  */
 export function createGate(options: GateOptions): Gate {
   const cors = options.cors === undefined ? undefined : corsEdge(options.cors);
-  return assembleGate(options, { cors, auth: options.auth === undefined ? undefined : oauth(options.auth) });
+  return assembleGate(options, { cors, auth: options.auth === undefined ? undefined : oauth(options.auth, options) });
 }

@@ -57,6 +57,8 @@ export interface AuthEdge {
   authenticate(request: Request): Promise<AuthInfo | undefined>;
   /** The `WWW-Authenticate` value for a refusal at an endpoint (see `Gate.challenge`). */
   challenge(error: unknown, path: string): string | undefined;
+  /** The nonce a refusal asks a DPoP client to use (see `Gate.dpopNonce`). */
+  dpopNonce(error: unknown): string | undefined;
   /** The step-up challenge for a call refused for a scope (see `Gate.stepUp`). */
   stepUp(caller: AuthInfo | undefined, path: string): string | undefined;
   /** Answers a request for the metadata (see `Gate.metadata`). */

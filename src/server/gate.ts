@@ -11,6 +11,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
+import type { ResultStore } from "../core/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { Cors, CorsOptions } from "./cors.ts";
 import type { Edge, GateAnswer } from "./edge.ts";
@@ -26,6 +27,11 @@ export interface GateOptions {
   readonly cors?: CorsOptions;
   /** The server as an OAuth 2.1 resource server. */
   readonly auth?: ServerAuth;
+  /**
+   * Where used DPoP proofs are remembered (RFC 9449 §11.1), when `auth.dpop` is set: the server's result
+   * store, shared by its instances (default: one in memory, for this instance).
+   */
+  readonly resultStore?: ResultStore;
 }
 
 export type { GateAnswer } from "./edge.ts";
@@ -45,9 +51,10 @@ export interface Gate {
   /** The server's authentication, when it has `auth`; without it every request passes, with no caller. */
   readonly auth: ServerAuth | undefined;
   /**
-   * Authenticates a request from its `Authorization` header (RFC 6750 §2.1), and checks the scopes
-   * every request needs. The caller it resolves with is the request's own object: hand it to the
-   * pipeline as `ctx.auth` (a binding's `host.auth`), then ask {@link Gate.stepUp}.
+   * Authenticates a request from its `Authorization` header (RFC 6750 §2.1; with `auth.dpop`, the `DPoP`
+   * scheme and its proof, RFC 9449 §7.1), and checks the scopes every request needs. The caller it
+   * resolves with is the request's own object: hand it to the pipeline as `ctx.auth` (a binding's
+   * `host.auth`), then ask {@link Gate.stepUp}.
    *
    * @param request The request (its headers and URL; its body is not read).
    * @returns The caller, or `undefined` when the server has no `auth`.
@@ -57,13 +64,23 @@ export interface Gate {
   authenticate(request: Request): Promise<AuthInfo | undefined>;
   /**
    * The `WWW-Authenticate` value for a refusal at an endpoint, read from the error itself (RFC 6750 §3,
-   * pointing at the metadata as RFC 9728 §5.1 says).
+   * pointing at the metadata as RFC 9728 §5.1 says). With `auth.dpop`, a `DPoP` challenge (RFC 9449
+   * §7.1): alone when DPoP is required or the refusal is about a DPoP presentation, else after the
+   * `Bearer` one.
    *
    * @param error What the request or call was refused with.
    * @param path The endpoint's path, e.g. `/mcp` (the metadata URL follows it, RFC 9728 §3.1).
    * @returns The challenge, or `undefined` when the error calls for none or the server has no `auth`.
    */
   challenge(error: unknown, path: string): string | undefined;
+  /**
+   * The nonce a refusal asks a DPoP client to use, for the `DPoP-Nonce` response header (RFC 9449 §8.1;
+   * in the error's metadata on gRPC), beside the `use_dpop_nonce` challenge.
+   *
+   * @param error What the request was refused with.
+   * @returns The nonce, or `undefined` for any other refusal.
+   */
+  dpopNonce(error: unknown): string | undefined;
   /**
    * The step-up challenge for a call that was refused for a scope its caller lacks (MCP 2025-11-25,
    * Authorization, Scope Challenge Handling): the challenge of the error the call ended with.
@@ -113,6 +130,7 @@ export function assembleGate(options: Pick<GateOptions, "allowedHosts" | "allowe
       auth,
       authenticate: () => Promise.resolve(undefined),
       challenge: () => undefined,
+      dpopNonce: () => undefined,
       stepUp: () => undefined,
       metadata: () => undefined,
     }
