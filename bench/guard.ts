@@ -38,19 +38,21 @@ const PROMISE_GOAL = 3;
 /** Fail beyond this multiple of that goal: its wall time carries the GC pauses of two requests' allocations. */
 const PROMISE_SLACK = 4;
 /**
- * Gzipped bundle sizes in KB: the goal (issue 32) and the ceiling the guard enforces, today's size
- * (44.1 KB with the default bindings, 28.8 KB from `@mcplite/sdk/lite`) and about 5–8%: the MCP binding
- * (+9 KB) or the long-running machinery (+5 KB) creeping back into the lite bundle fails it. Lower a
- * ceiling as its row shrinks.
+ * Gzipped bundle sizes in KB: the goal (issue 42, goal 3: ≤ 20 KB from `@mcplite/sdk/lite`, ≤ 30 KB with
+ * the defaults) and the ceiling the guard enforces, today's size (46.9 KB with the default bindings, of
+ * which DPoP's 1 KB came with its merge; 23.9 KB from `@mcplite/sdk/lite`) and a small margin: the MCP
+ * binding (+9 KB), the long-running machinery (+5 KB), or a capability the lite entry takes as a value
+ * (CORS, OAuth with DPoP, `group()`, the input rounds' token codec: +1–4 KB each) creeping back into the
+ * lite bundle fails it. Lower a ceiling as its row shrinks.
  */
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
-  [OURS]: { goal: 30, ceiling: 46 },
-  [OURS_LITE]: { goal: 24, ceiling: 31 },
+  [OURS]: { goal: 30, ceiling: 47.5 },
+  [OURS_LITE]: { goal: 20, ceiling: 25 },
 };
 
 /**
  * Cold start of the `@mcplite/sdk/lite` one-tool bundle (`bun` spawned to the first answered call) as a
- * multiple of mcp-lite's: the goal (issue 32), and where the guard fails. Spawn times move with the
+ * multiple of mcp-lite's: the goal (issues 32 and 42, goal 4), and where the guard fails. Spawn times move with the
  * machine's load, so the margin is wide; it still catches a module that loads a builtin at import
  * (`node:crypto` at import read 1.9–2.0× with the default bindings).
  */

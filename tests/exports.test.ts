@@ -70,15 +70,16 @@ const EXPECTED: Record<string, string[]> = {
     "toolResult",
     "type ToolResult",
   ],
-  // The root's API with its own `createServer` (MCP-lite the one default wire, long-running support when
-  // given `longRunning`); the rest is `export *`.
-  "./lite": ["createServer", "longRunning"],
+  // The root's API with its own `createServer` (MCP-lite the one default wire, each optional capability
+  // when given its value: `longRunning`, `inputRounds`, `group`, `cors()`, `oauth()`); the rest is `export *`.
+  "./lite": ["cors", "createServer", "group", "inputRounds", "type LiteServerOptions", "longRunning", "oauth"],
   "./types": [
     "type AiExecuteOptions",
     "type AiToolDefinition",
     "type AiToolsOptions",
     "type AnthropicTool",
     "type AudioContent",
+    "type AuthEdge",
     "type AuthOptions",
     "type AutoTransportOptions",
     "type Backoff",
@@ -102,6 +103,7 @@ const EXPECTED: Record<string, string[]> = {
     "type Continuations",
     "type ContinuationsOptions",
     "type Cors",
+    "type CorsEdge",
     "type CorsOptions",
     "type CreateMessageResult",
     "type DeferOptions",
@@ -125,6 +127,8 @@ const EXPECTED: Record<string, string[]> = {
     "type GateAnswer",
     "type Grouped",
     "type GroupOptions",
+    "type GroupParent",
+    "type GroupSupport",
     "type HandlerReturn",
     "type HeaderParam",
     "type HeadersLike",
@@ -138,6 +142,7 @@ const EXPECTED: Record<string, string[]> = {
     "type InputContext",
     "type InputMethod",
     "type InputRequest",
+    "type InputRoundsSupport",
     "type JobBinder",
     "type JobRetry",
     "type JsonSchema",
@@ -201,6 +206,7 @@ const EXPECTED: Record<string, string[]> = {
     "type SampleAnswer",
     "type ServedVersions",
     "type ServeOptions",
+    "type ServerFetch",
     "type SignalSource",
     "type SkillEntry",
     "type SkillResource",

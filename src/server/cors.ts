@@ -26,7 +26,7 @@ export interface CorsOptions {
  * OAuth bearer token and its DPoP proof (RFC 9449 §4.1), conditional requests, and Connect/gRPC-Web's own (as `@connectrpc/connect`'s
  * `cors.allowedHeaders` lists them).
  */
-export const CORS_REQUEST_HEADERS: readonly string[] = Object.freeze([
+export const CORS_REQUEST_HEADERS: readonly string[] = /* @__PURE__ */ Object.freeze([
   "accept",
   "accept-encoding",
   "authorization",
@@ -50,7 +50,7 @@ export const CORS_REQUEST_HEADERS: readonly string[] = Object.freeze([
 ]);
 
 /** The response headers clients read, exposed to pages. */
-export const CORS_EXPOSED_HEADERS: readonly string[] = Object.freeze([
+export const CORS_EXPOSED_HEADERS: readonly string[] = /* @__PURE__ */ Object.freeze([
   "Mcp-Session-Id",
   "Mcp-Protocol-Version",
   "WWW-Authenticate",
