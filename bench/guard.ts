@@ -38,6 +38,16 @@ const PROMISE_GOAL = 3;
 /** Fail beyond this multiple of that goal: its wall time carries the GC pauses of two requests' allocations. */
 const PROMISE_SLACK = 4;
 /**
+ * The rows whose goal is not {@link GOAL} (issue 42, goal 2), with where each fails: MCP 2026-07-28 with a
+ * string result ≤ 1.8× its floor (fails above 3× that, the slack of every wire); a body without
+ * `Content-Length` ≤ 1.15× the same call with it, a ratio of ours to ours, so a tighter margin: fails above
+ * 2× (the streaming reader on every request read 1.46–1.51× on Bun in round three).
+ */
+const OWN_GOALS: Record<string, { goal: number; limit: number }> = {
+  "MCP 2026-07-28, string result": { goal: 1.8, limit: 1.8 * SLACK },
+  "MCP-lite, no Content-Length": { goal: 1.15, limit: 2 },
+};
+/**
  * Gzipped bundle sizes in KB: the goal (issue 32) and the ceiling the guard enforces, today's size
  * (44.1 KB with the default bindings, 28.8 KB from `@mcplite/sdk/lite`) and about 5–8%: the MCP binding
  * (+9 KB) or the long-running machinery (+5 KB) creeping back into the lite bundle fails it. Lower a
@@ -62,6 +72,7 @@ const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
 const MODERN = modern("tools/call", ADD_PARAMS);
 const LEGACY = legacy("tools/call", ADD_PARAMS);
 const LITE_TEXT = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_text" });
+const MODERN_TEXT = modern("tools/call", { ...ADD_PARAMS, name: "add_text" });
 const LITE_CHECKED = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_checked" });
 const LITE_NO_LENGTH = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", ADD_PARAMS), {}, false);
 const promising = promisingServer(sdk);
@@ -82,8 +93,17 @@ const result = await runScenario("tools/call guard", [
     expect: TEXT,
     floor: "floor string",
   },
+  { name: "floor 2026 string", fetch: floorText, request: MODERN_TEXT, expect: TEXT, floor: "floor 2026 string" },
+  {
+    name: "MCP 2026-07-28, string result",
+    fetch: ours.fetch,
+    request: MODERN_TEXT,
+    expect: TEXT,
+    floor: "floor 2026 string",
+  },
   { name: "MCP-lite, output schema", fetch: ours.fetch, request: LITE_CHECKED, expect: SUM },
-  { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM },
+  // Compared with the same call with Content-Length (the row "MCP-lite"), not with the floor.
+  { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM, floor: "MCP-lite" },
   {
     name: "floor · two requests",
     floor: "floor · two requests",
@@ -109,8 +129,9 @@ for (const [name, r] of Object.entries(result.cases)) {
     failed = true;
     continue;
   }
-  const goal = r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL;
-  const limit = goal * (goal === PROMISE_GOAL ? PROMISE_SLACK : SLACK);
+  const own = OWN_GOALS[name];
+  const goal = own?.goal ?? (r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL);
+  const limit = own?.limit ?? goal * (goal === PROMISE_GOAL ? PROMISE_SLACK : SLACK);
   const ratio = r.avg / result.cases[r.floor].avg;
   const verdict = ratio > limit ? "FAIL" : "ok";
   if (ratio > limit) failed = true;

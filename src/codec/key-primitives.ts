@@ -8,8 +8,6 @@
  * @module
  */
 import { type NodeCipher, type NodeCrypto, nodeCrypto } from "../internal/node-crypto.ts";
-import { ghash } from "./ghash.ts";
-import { constantTimeEqual, hmacSha256 } from "./hmac-sha256.ts";
 
 /** The length of an AES-GCM tag, in bytes. */
 export const TAG_BYTES = 16;
@@ -99,27 +97,32 @@ export async function webPrimitives(macKey: Uint8Array, sealKey: Uint8Array): Pr
  */
 export function nodePrimitives(node: NodeCrypto, macKey: Uint8Array, sealKey: Uint8Array): KeyPrimitives {
   const options = { authTagLength: TAG_BYTES };
-  const keystream = ecbKeystream(node, sealKey);
-  const jsMac = MACS_IN_JS ? hmacSha256(macKey) : undefined;
-  const hmac = jsMac ?? nodeHmac(node, macKey);
-  const equal = jsMac === undefined ? node.timingSafeEqual : constantTimeEqual;
-  const sealGcm = (iv: Uint8Array, aad: Uint8Array, plaintext: Uint8Array) => {
-    const cipher = node.createCipheriv("aes-256-gcm", sealKey, iv, options).setAAD(aad);
-    const body = cipher.update(plaintext);
-    const rest = cipher.final(); // empty for GCM, a stream mode
-    const out = new Uint8Array(body.byteLength + rest.byteLength + TAG_BYTES);
-    out.set(body);
-    out.set(rest, body.byteLength);
-    out.set(cipher.getAuthTag!(), body.byteLength + rest.byteLength);
-    return out;
-  };
+  // HMAC as RFC 2104 §2 defines it, H(K ⊕ opad ‖ H(K ⊕ ipad ‖ data)), over node:crypto's SHA-256 with
+  // the padded keys made once: Deno's createHmac re-imports its key on every call (about twice the cost).
+  const inner = new Uint8Array(64).fill(0x36);
+  const outer = new Uint8Array(64).fill(0x5c);
+  for (let i = 0; i < macKey.byteLength; i++) {
+    inner[i] ^= macKey[i];
+    outer[i] ^= macKey[i];
+  }
+  const hmac = (data: Uint8Array) =>
+    node.createHash("sha256").update(outer).update(node.createHash("sha256").update(inner).update(data).digest())
+      .digest();
+  const decrypt = keystreamDecrypt(node, sealKey);
   return {
-    ...(keystream === undefined
-      ? {}
-      : { decrypt: (iv, ciphertext) => xorInto(ciphertext, keystream(iv, 2, ciphertext.byteLength), 0) }),
+    ...(decrypt === undefined ? {} : { decrypt }),
     mac: hmac,
-    checkMac: (tag, data) => tag.byteLength === 32 && equal(hmac(data), tag),
-    seal: SEAL_BY_KEYSTREAM && keystream !== undefined ? keystreamSeal(keystream, node, sealKey) : sealGcm,
+    checkMac: (tag, data) => tag.byteLength === 32 && node.timingSafeEqual(hmac(data), tag),
+    seal(iv, aad, plaintext) {
+      const cipher = node.createCipheriv("aes-256-gcm", sealKey, iv, options).setAAD(aad);
+      const body = cipher.update(plaintext);
+      const rest = cipher.final(); // empty for GCM, a stream mode
+      const out = new Uint8Array(body.byteLength + rest.byteLength + TAG_BYTES);
+      out.set(body);
+      out.set(rest, body.byteLength);
+      out.set(cipher.getAuthTag!(), body.byteLength + rest.byteLength);
+      return out;
+    },
     open(iv, aad, sealed) {
       if (sealed.byteLength < TAG_BYTES) throw new RangeError("shorter than its tag");
       const end = sealed.byteLength - TAG_BYTES;
@@ -137,41 +140,14 @@ export function nodePrimitives(node: NodeCrypto, macKey: Uint8Array, sealKey: Ui
 }
 
 /**
- * Where the MACs run in JavaScript ({@link hmacSha256}) and the seal over the kept AES-ECB cipher with
- * {@link ghash} instead of a GCM cipher per call: Deno, whose `createHash` crosses into Rust at each
- * step and whose `createCipheriv` builds a stream `Transform` per call (CPU time per 130-byte token on
- * a loaded 2-core machine: HMAC 8–11 µs against 11–13 µs; seal 17–18 µs against 24–27 µs; Web Crypto's
- * AES-GCM about the same as `createCipheriv`, plus the thread pool's wait). On Bun `node:crypto`'s are
- * native and cheaper (HMAC 1.5–2.7 µs against 5.8–7.5 µs in JavaScript; seal 2.4–3.4 µs against 5–6 µs).
+ * GCM decryption without the tag check, over one AES-256-ECB cipher made once per key: each call
+ * encrypts its counter blocks (IV ‖ inc32 from 2, NIST SP 800-38D §7.1 for a 96-bit IV) in one
+ * `update`, whole blocks with padding off, so the cipher never holds a partial block between calls.
  */
-const MACS_IN_JS = typeof (globalThis as { Deno?: unknown }).Deno === "object";
-const SEAL_BY_KEYSTREAM = MACS_IN_JS;
-
-/**
- * HMAC as RFC 2104 §2 defines it, H(K ⊕ opad ‖ H(K ⊕ ipad ‖ data)), over node:crypto's SHA-256 with
- * the padded keys made once: Deno's createHmac re-imports its key on every call (about twice the cost).
- */
-function nodeHmac(node: NodeCrypto, macKey: Uint8Array): (data: Uint8Array) => Uint8Array {
-  const inner = new Uint8Array(64).fill(0x36);
-  const outer = new Uint8Array(64).fill(0x5c);
-  for (let i = 0; i < macKey.byteLength; i++) {
-    inner[i] ^= macKey[i];
-    outer[i] ^= macKey[i];
-  }
-  return (data) =>
-    node.createHash("sha256").update(outer).update(node.createHash("sha256").update(inner).update(data).digest())
-      .digest();
-}
-
-/** `length` bytes of GCM's keystream for a 96-bit IV, from counter block `IV ‖ from` on (NIST SP 800-38D §7.1). */
-type Keystream = (iv: Uint8Array, from: number, length: number) => Uint8Array;
-
-/**
- * GCM's keystream over one AES-256-ECB cipher made once per key: each call encrypts its counter blocks
- * (IV ‖ inc32, NIST SP 800-38D §7.1 for a 96-bit IV) in one `update`, whole blocks with padding off,
- * so the cipher never holds a partial block between calls.
- */
-function ecbKeystream(node: NodeCrypto, sealKey: Uint8Array): Keystream | undefined {
+function keystreamDecrypt(
+  node: NodeCrypto,
+  sealKey: Uint8Array,
+): ((iv: Uint8Array, c: Uint8Array) => Uint8Array) | undefined {
   let ecb: NodeCipher;
   try {
     ecb = node.createCipheriv("aes-256-ecb", sealKey, null);
@@ -180,9 +156,11 @@ function ecbKeystream(node: NodeCrypto, sealKey: Uint8Array): Keystream | undefi
   } catch {
     return undefined; // a node:crypto without AES-ECB: open() serves
   }
-  return (iv, from, length) => {
+  return (iv, ciphertext) => {
+    const length = ciphertext.byteLength;
     const counters = new Uint8Array((length + 15) & ~15);
-    for (let at = 0, n = from; at < counters.byteLength; at += 16, n++) {
+    for (let at = 0, n = 2; at < counters.byteLength; at += 16, n++) {
+      // J0 = IV ‖ 0^31 ‖ 1 for a 96-bit IV; the plaintext's first block is XORed with E(inc32(J0))
       counters.set(iv, at);
       counters[at + 12] = n >>> 24; // a byte array keeps the low 8 bits of each
       counters[at + 13] = n >>> 16;
@@ -191,38 +169,10 @@ function ecbKeystream(node: NodeCrypto, sealKey: Uint8Array): Keystream | undefi
     }
     const stream = ecb.update(counters);
     if (stream.byteLength !== counters.byteLength) throw new RangeError("AES-ECB held back blocks");
-    return stream;
-  };
-}
-
-/**
- * AES-256-GCM encryption (NIST SP 800-38D §7.1) from the keystream and {@link ghash}: `E(K, J0)` masks
- * the tag, the blocks after it the plaintext; the same bytes as a GCM cipher's.
- */
-function keystreamSeal(
-  keystream: Keystream,
-  node: NodeCrypto,
-  sealKey: Uint8Array,
-): (iv: Uint8Array, aad: Uint8Array, plaintext: Uint8Array) => Uint8Array {
-  const zero = node.createCipheriv("aes-256-ecb", sealKey, null);
-  zero.setAutoPadding!(false);
-  const tagOf = ghash(zero.update(new Uint8Array(16))); // H = E(K, 0^128)
-  return (iv, aad, plaintext) => {
-    const length = plaintext.byteLength;
-    const stream = keystream(iv, 1, TAG_BYTES + length); // J0 = IV ‖ 0^31 ‖ 1, then inc32(J0) on
-    const out = new Uint8Array(length + TAG_BYTES);
-    for (let i = 0; i < length; i++) out[i] = plaintext[i] ^ stream[TAG_BYTES + i];
-    const tag = tagOf(aad, out.subarray(0, length));
-    for (let i = 0; i < TAG_BYTES; i++) out[length + i] = tag[i] ^ stream[i];
+    const out = new Uint8Array(length);
+    for (let i = 0; i < length; i++) out[i] = ciphertext[i] ^ stream[i];
     return out;
   };
-}
-
-/** `data` XORed with `stream` from `at`, in a new array. */
-function xorInto(data: Uint8Array, stream: Uint8Array, at: number): Uint8Array {
-  const out = new Uint8Array(data.byteLength);
-  for (let i = 0; i < data.byteLength; i++) out[i] = data[i] ^ stream[at + i];
-  return out;
 }
 
 /** Whether two sets of operations give the same bytes and accept each other's output (checked once per key). */
