@@ -12,6 +12,7 @@ import { extname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { launch, NO_BROWSER } from "./apps/browser.ts";
 import { ROOT, run } from "./helpers/process.ts";
+import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 
 const DOCS = join(ROOT, "docs");
 const DIST = join(DOCS, ".vitepress", "dist");
@@ -78,7 +79,7 @@ function target(path: string): string | undefined {
   return existsSync(file) && statSync(file).isFile() ? file : undefined;
 }
 
-describe("the documentation site", () => {
+describe("the documentation site", { skip: ONCE_PER_RUN }, () => {
   const BUILD = { timeout: 300_000 };
 
   it("has every page the issue lists, and the API reference of every entry point", BUILD, async () => {

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
 const LONG = { timeout: 300_000 };
@@ -119,7 +120,7 @@ async function tsc(app: string, config: string): Promise<string[]> {
 const sum = { outcome: "answer", sum: { sum: 5 } };
 const lastLine = (text: string) => JSON.parse(text.trim().split("\n").at(-1)!);
 
-describe("the package installed from a checkout", () => {
+describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("installs with npm install <tarball> and runs on Node 22", LONG, async (t) => {

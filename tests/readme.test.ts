@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { exampleProject, tsBlocks } from "./helpers/markdown.ts";
 import { ROOT, run } from "./helpers/process.ts";
+import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 
 const blocks = tsBlocks(readFileSync(`${ROOT}README.md`, "utf8"));
 
@@ -27,7 +28,7 @@ describe("the README's TypeScript", () => {
     assert.deepEqual(files, [...new Set(files)], "two blocks name the same file");
   });
 
-  it("type-checks, block by block, against the sources", { timeout: 300_000 }, async () => {
+  it("type-checks, block by block, against the sources", { timeout: 300_000, skip: ONCE_PER_RUN }, async () => {
     // A project that installed what the examples import, from this repository's node_modules.
     exampleProject(dir);
     const checked = blocks.filter((b) => b.notChecked === undefined);

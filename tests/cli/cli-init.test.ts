@@ -18,6 +18,7 @@ import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
 import { listening, ROOT, run } from "../helpers/process.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { runCli } from "./cli-helpers.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcplite-init-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -132,9 +133,7 @@ describe("mcplite init", () => {
   });
 
   // The projects install the packed package (prepack builds dist/ with tsc): once per CI run, under bun test.
-  const heavy = "Deno" in globalThis
-    ? "packed and installed under bun test only (the same checks, once per run)"
-    : false;
+  const heavy = ONCE_PER_RUN;
 
   it(
     "writes a Node project that starts on Node 22, answers its tool and passes npm test",

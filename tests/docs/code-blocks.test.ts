@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { type Block, exampleProject, markdownFiles, tsBlocks } from "../helpers/markdown.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const DOCS = `${ROOT}docs`;
 const pages = markdownFiles(DOCS).map((page) => ({
@@ -50,7 +51,7 @@ describe("the docs site's TypeScript", () => {
     }
   });
 
-  it("type-checks, page by page, against the sources", { timeout: 300_000 }, async () => {
+  it("type-checks, page by page, against the sources", { timeout: 300_000, skip: ONCE_PER_RUN }, async () => {
     exampleProject(dir);
     const files: string[] = [];
     const where: string[] = [];

@@ -15,6 +15,7 @@ import { describe, it } from "node:test";
 import { entryPointImports } from "../helpers/entry-points.ts";
 import { exampleProject, tsBlocks } from "../helpers/markdown.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const DENO = `${ROOT}node_modules/.bin/deno`;
 const BUN = `${ROOT}node_modules/.bin/bun`;
@@ -77,7 +78,7 @@ async function runPage(page: string, serve: string[], client: string[], test: st
   }
 }
 
-describe("the Getting started pages, run as written", () => {
+describe("the Getting started pages, run as written", { skip: ONCE_PER_RUN }, () => {
   it("Deno: serves, answers the typed client, passes its test", { timeout: 180_000 }, async () => {
     await runPage(
       "deno.md",

@@ -1,0 +1,13 @@
+/**
+ * Tests whose subject is outside the runtime that runs them — `npm pack` and installs, tsc, VitePress,
+ * `deno check` of documentation, the Deno and Bun CLIs on generated projects — run once per `npm test`,
+ * under `bun test`. Under `deno test` they would repeat the same checks, and `npm test` runs both
+ * runtimes at once (tools/test.mjs), where two builds would race on dist/ and docs/.vitepress/dist.
+ * `MCPLITE_EVERY_RUNTIME=1` runs them under Deno too.
+ */
+import process from "node:process";
+
+/** A `skip` option: the reason under Deno, false elsewhere (or with MCPLITE_EVERY_RUNTIME=1). */
+export const ONCE_PER_RUN: string | false = "Deno" in globalThis && process.env.MCPLITE_EVERY_RUNTIME !== "1"
+  ? "runs once per npm test, under bun test (the same checks; MCPLITE_EVERY_RUNTIME=1 runs it here too)"
+  : false;

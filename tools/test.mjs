@@ -1,0 +1,72 @@
+// `npm test`'s two runtimes at once: `bun test` and `deno test` run the same test files side by side (on
+// two cores, about half the wall time of one after the other). Bun's output streams as it comes; Deno's
+// is held in a file and printed whole once Bun is done, then streams on, so the two never interleave.
+// Either failing fails the run. MCPLITE_TEST_SERIAL=1 runs them one after the other instead.
+// Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
+import { spawn } from "node:child_process";
+import { createReadStream, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+
+const RUNS = {
+  bun: ["bun", ["test", "--timeout", "30000", "tests/"]],
+  deno: ["deno", ["test", "-A", "--unstable-no-legacy-abort", "--doc", "tests/", "mod.ts", "src/"]],
+};
+
+/** Runs one runtime's suite, its output to `out` (a file descriptor) or inherited; answers its exit and time. */
+function start(name, out) {
+  const [command, args] = RUNS[name];
+  const began = Date.now();
+  const child = spawn(command, args, { stdio: ["ignore", out ?? "inherit", out ?? "inherit"] });
+  return new Promise((resolve) => {
+    child.once("error", (error) => resolve({ name, code: 127, seconds: 0, error }));
+    child.once(
+      "exit",
+      (code, signal) =>
+        resolve({ name, code: code ?? (signal ? 128 : 1), seconds: Math.round((Date.now() - began) / 1000) }),
+    );
+  });
+}
+
+/** Copies `file` to stdout as it grows, until `done` settles and everything written is copied. */
+async function follow(file, done) {
+  let offset = 0;
+  let finished = false;
+  done.then(() => finished = true);
+  for (;;) {
+    const last = finished; // read before the size: a write before the exit is then never missed
+    const size = statSync(file).size;
+    if (size > offset) {
+      await new Promise((resolve, reject) =>
+        createReadStream(file, { start: offset, end: size - 1 }).once("end", resolve).once("error", reject)
+          .pipe(process.stdout, { end: false })
+      );
+      offset = size;
+    } else if (last) return;
+    else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const results = [];
+if (process.env.MCPLITE_TEST_SERIAL === "1") {
+  for (const name of ["bun", "deno"]) results.push(await start(name));
+} else {
+  const dir = mkdtempSync(join(tmpdir(), "mcplite-test-"));
+  const held = join(dir, "deno.log");
+  const deno = start("deno", openSync(held, "w"));
+  results.push(await start("bun"));
+  console.log("\n== deno test (ran alongside bun test; its output so far, then as it comes)\n");
+  await follow(held, deno);
+  results.push(await deno);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+for (const { name, code, seconds, error } of results) {
+  console.log(
+    `${name} test: ${code === 0 ? "passed" : `failed (exit ${code})`} in ${seconds} s${
+      error ? `: ${error.message}` : ""
+    }`,
+  );
+}
+process.exit(results.every((r) => r.code === 0) ? 0 : 1);
