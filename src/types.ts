@@ -100,16 +100,29 @@ export type {
   CacheScope,
   ClientTelemetry,
   LogEntry,
+  OutgoingRequest,
   Reply,
   RequestContext,
+  RequestPeer,
   TaskInfo,
   TaskStatus,
   ToolCallRequest,
   ToolExecution,
   ToolListing,
+  TraceRequest,
 } from "./client/transport.ts";
 export type { FetchLike, HeadersOption, HttpOptions } from "./client/http.ts";
-export type { AuthOptions, ClientCredentialsOptions } from "./client/oauth/oauth.ts";
+export type { RetryOptions } from "./client/retry.ts";
+export type {
+  AuthOptions,
+  ClientCredentialsOptions,
+  DPoPOptions,
+  EnterpriseAuthOptions,
+  EnterpriseIdp,
+  OAuthOptions,
+  WorkloadIdentityOptions,
+  WorkloadToken,
+} from "./client/oauth/oauth.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
 export type { BearerChallenge } from "./client/oauth/challenge.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";

@@ -23,7 +23,7 @@ export interface CorsOptions {
 
 /**
  * The request headers the wires read: MCP (`Mcp-*`, every `Mcp-Param-*`), MCP-lite, Webtools, the
- * OAuth bearer token, conditional requests, and Connect/gRPC-Web's own (as `@connectrpc/connect`'s
+ * OAuth bearer token and its DPoP proof (RFC 9449 §4.1), conditional requests, and Connect/gRPC-Web's own (as `@connectrpc/connect`'s
  * `cors.allowedHeaders` lists them).
  */
 export const CORS_REQUEST_HEADERS: readonly string[] = Object.freeze([
@@ -32,6 +32,7 @@ export const CORS_REQUEST_HEADERS: readonly string[] = Object.freeze([
   "authorization",
   "content-encoding",
   "content-type",
+  "dpop",
   "if-none-match",
   "last-event-id",
   "mcp-method",
@@ -53,6 +54,7 @@ export const CORS_EXPOSED_HEADERS: readonly string[] = Object.freeze([
   "Mcp-Session-Id",
   "Mcp-Protocol-Version",
   "WWW-Authenticate",
+  "DPoP-Nonce",
   "ETag",
   "Retry-After",
   "Allow",

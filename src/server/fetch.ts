@@ -148,7 +148,9 @@ function protect(route: Route, gate: Gate): Route {
         const refusal = error as ProtocolError; // the gate refuses with protocol errors only
         // JSON-RPC 2.0 §5: the error answers the request's id when it can be read (cheaply: refused-id.ts).
         const id = route.jsonRpc === true ? await refusedRequestId(request) : null;
-        const refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path));
+        let refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path));
+        const nonce = gate.dpopNonce(refusal); // RFC 9449 §8.1: the nonce to use, beside its challenge
+        if (nonce !== undefined) refused = withHeaders(refused, [["dpop-nonce", nonce]]);
         // An issuer that is down: 503 says when to retry (RFC 9110 §10.2.3), whatever the route's shape.
         const retryAfter = retryAfterOf(refusal);
         return retryAfter === undefined || refused.headers.has("retry-after")

@@ -13,7 +13,9 @@
 import type { AuthInfo } from "../core/call-context.ts";
 import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
 import type { ServerAuth } from "./auth.ts";
-import { bearerChallenge, challengeOf } from "./challenge.ts";
+import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
+import { createDpopNonces, nonceOf } from "./dpop.ts";
+import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { type Cors, type CorsOptions, createCors } from "./cors.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
 import {
@@ -34,6 +36,11 @@ export interface GateOptions {
   readonly cors?: CorsOptions;
   /** The server as an OAuth 2.1 resource server. */
   readonly auth?: ServerAuth;
+  /**
+   * Where used DPoP proofs are remembered (RFC 9449 §11.1), when `auth.dpop` is set: the server's result
+   * store, shared by its instances (default: one in memory, for this instance).
+   */
+  readonly resultStore?: ResultStore;
 }
 
 /** An answer the gate gives by itself (the metadata document), for a carrier to write on its wire. */
@@ -61,9 +68,10 @@ export interface Gate {
   /** The server's authentication, when it has `auth`; without it every request passes, with no caller. */
   readonly auth: ServerAuth | undefined;
   /**
-   * Authenticates a request from its `Authorization` header (RFC 6750 §2.1), and checks the scopes
-   * every request needs. The caller it resolves with is the request's own object: hand it to the
-   * pipeline as `ctx.auth` (a binding's `host.auth`), then ask {@link Gate.stepUp}.
+   * Authenticates a request from its `Authorization` header (RFC 6750 §2.1; with `auth.dpop`, the `DPoP`
+   * scheme and its proof, RFC 9449 §7.1), and checks the scopes every request needs. The caller it
+   * resolves with is the request's own object: hand it to the pipeline as `ctx.auth` (a binding's
+   * `host.auth`), then ask {@link Gate.stepUp}.
    *
    * @param request The request (its headers and URL; its body is not read).
    * @returns The caller, or `undefined` when the server has no `auth`.
@@ -73,13 +81,23 @@ export interface Gate {
   authenticate(request: Request): Promise<AuthInfo | undefined>;
   /**
    * The `WWW-Authenticate` value for a refusal at an endpoint, read from the error itself (RFC 6750 §3,
-   * pointing at the metadata as RFC 9728 §5.1 says).
+   * pointing at the metadata as RFC 9728 §5.1 says). With `auth.dpop`, a `DPoP` challenge (RFC 9449
+   * §7.1): alone when DPoP is required or the refusal is about a DPoP presentation, else after the
+   * `Bearer` one.
    *
    * @param error What the request or call was refused with.
    * @param path The endpoint's path, e.g. `/mcp` (the metadata URL follows it, RFC 9728 §3.1).
    * @returns The challenge, or `undefined` when the error calls for none or the server has no `auth`.
    */
   challenge(error: unknown, path: string): string | undefined;
+  /**
+   * The nonce a refusal asks a DPoP client to use, for the `DPoP-Nonce` response header (RFC 9449 §8.1;
+   * in the error's metadata on gRPC), beside the `use_dpop_nonce` challenge.
+   *
+   * @param error What the request was refused with.
+   * @returns The nonce, or `undefined` for any other refusal.
+   */
+  dpopNonce(error: unknown): string | undefined;
   /**
    * The step-up challenge for a call that was refused for a scope its caller lacks (MCP 2025-11-25,
    * Authorization, Scope Challenge Handling): the challenge of the error the call ended with.
@@ -148,6 +166,7 @@ export function createGate(options: GateOptions): Gate {
       auth,
       authenticate: () => Promise.resolve(undefined),
       challenge: () => undefined,
+      dpopNonce: () => undefined,
       stepUp: () => undefined,
       metadata: () => undefined,
     };
@@ -157,18 +176,30 @@ export function createGate(options: GateOptions): Gate {
   const headers = Object.freeze({ "content-type": "application/json", "cache-control": "public, max-age=3600" });
   const document: GateAnswer = Object.freeze({ status: 200, headers, body });
   const head: GateAnswer = Object.freeze({ status: 200, headers, body: null });
+  const dpop = auth.dpop;
+  // Used DPoP proofs, remembered for a few minutes each: many more than results, and far smaller.
+  const replays = dpop === undefined
+    ? undefined
+    : options.resultStore ?? createMemoryResultStore({ maxEntries: 100_000 });
+  const nonces = dpop?.nonce === true ? createDpopNonces(replays!, dpop.windowSec) : undefined;
   const challenge = (error: unknown, path: string): string | undefined => {
     const details = challengeOf(error);
-    return details === undefined
-      ? undefined
-      : bearerChallenge({ ...details, resourceMetadata: resourceMetadataUrl(origin, path) });
+    if (details === undefined) return undefined;
+    const resourceMetadata = resourceMetadataUrl(origin, path);
+    const { scheme, ...params } = details;
+    if (dpop === undefined) return bearerChallenge({ ...params, resourceMetadata });
+    if (scheme === "DPoP" || dpop.required) return dpopChallenge({ ...params, resourceMetadata }, dpop.algorithms);
+    return `${bearerChallenge({ ...params, resourceMetadata })}, ${
+      dpopChallenge({ resourceMetadata }, dpop.algorithms)
+    }`;
   };
   return {
     guard,
     cors,
     auth,
-    authenticate: (request) => authenticate(auth, request),
+    authenticate: (request) => authenticate(auth, request, replays, nonces),
     challenge,
+    dpopNonce: nonceOf,
     stepUp: (caller, path) => {
       const refusal = (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
       return refusal === undefined ? undefined : challenge(refusal, path);
