@@ -134,7 +134,11 @@ for (const [name, r] of Object.entries(result.cases)) {
   const ratio = r.avg / result.cases[r.floor].avg;
   const verdict = ratio > limit ? "FAIL" : "ok";
   if (ratio > limit) failed = true;
-  console.log(`${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(2)}×)`);
+  console.log(
+    `${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(
+      2,
+    )}×)`,
+  );
 }
 
 // Bundles go to a folder of this run's own: other checkouts may share node_modules and its cache.
