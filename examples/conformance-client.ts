@@ -14,8 +14,10 @@ import {
   clientCredentials,
   createClient,
   type ElicitRequest,
+  enterpriseAuth,
   oauth,
   type ToolInfo,
+  workloadIdentity,
 } from "../src/client/mod.ts";
 
 type Scenario = (client: Client, context: Record<string, unknown>) => Promise<void>;
@@ -120,8 +122,9 @@ async function authScenario(client: Client): Promise<void> {
 const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 
 /**
- * The auth for a scenario: client credentials for the machine-to-machine extension scenarios, else the
- * authorization-code flow whose "user" follows the suite's auto-approving authorize redirect.
+ * The auth for a scenario: client credentials, workload identity or enterprise-managed authorization
+ * for the machine-to-machine extension scenarios, else the authorization-code flow (with DPoP for the
+ * DPoP scenarios) whose "user" follows the suite's auto-approving authorize redirect.
  */
 async function authFor(name: string, context: Record<string, unknown>): Promise<ClientAuth | undefined> {
   if (!name.startsWith("auth/")) return undefined;
@@ -136,7 +139,22 @@ async function authFor(name: string, context: Record<string, unknown>): Promise<
   if (name === "auth/client-credentials-basic" && clientId !== undefined) {
     return clientCredentials({ clientId, clientSecret });
   }
+  // SEP-1933: the platform's JWT (here handed over by the suite) as the JWT-bearer grant's assertion.
+  if (name === "auth/wif-jwt-bearer" && clientId !== undefined) {
+    return workloadIdentity({ clientId, token: () => String(context.valid_jwt) });
+  }
+  // SEP-990: the user's ID token from the IdP's single sign-on (here handed over by the suite).
+  if (name === "auth/enterprise-managed-authorization" && clientId !== undefined) {
+    return enterpriseAuth({
+      idp: { tokenEndpoint: String(context.idp_token_endpoint), clientId: String(context.idp_client_id) },
+      idToken: String(context.idp_id_token),
+      clientId,
+      clientSecret,
+    });
+  }
   return oauth({
+    // RFC 9449: DPoP-bound tokens where the scenario's servers require them.
+    dpop: name === "auth/dpop" || name === "auth/dpop-nonce",
     clientId,
     clientSecret,
     clientMetadataUrl: CLIENT_METADATA_URL,

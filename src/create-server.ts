@@ -1,6 +1,7 @@
 /**
  * `createServer()`: a server with the default wires, MCP-lite (`/mcp-lite/v1`) and MCP (`/mcp`),
- * unless the `bindings` option lists others, and long-running support. The `Server` itself knows no wire; this is where the
+ * unless the `bindings` option lists others, with every optional capability (long-running tools,
+ * input rounds, `group()`, CORS and OAuth from its `cors` and `auth` options). The `Server` itself knows no wire; this is where the
  * defaults are chosen.
  *
  * @module
@@ -8,6 +9,10 @@
 import { mcpBinding } from "./bindings/mcp/handler.ts";
 import { mcpLiteBinding } from "./bindings/mcplite/handler.ts";
 import { longRunning } from "./long-running.ts";
+import { inputRounds } from "./input-rounds.ts";
+import { oauth } from "./server/auth-edge.ts";
+import { cors } from "./server/cors-edge.ts";
+import { mountGroup } from "./server/group.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { Server } from "./server/server.ts";
 
@@ -46,5 +51,10 @@ export function createServer(options: ServerOptions): Server<{}> {
     ...options,
     bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
     longRunning: options.longRunning ?? longRunning,
+    inputRounds: options.inputRounds ?? inputRounds,
+    group: options.group ?? mountGroup,
+  }, {
+    cors: options.cors === undefined ? undefined : cors(options.cors),
+    auth: options.auth === undefined ? undefined : oauth(options.auth, options),
   });
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import { type CallMeta, McpliteError, type Middleware, ProtocolError } from "./core/mod.ts";
-import { legacyErrorToWire, modernErrorToWire } from "./bindings/mcp/status.ts";
+import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "./bindings/mcp/status.ts";
 import { errorCodeToWire } from "./bindings/mcplite/status.ts";
 import { type OtelOptions, tracing } from "./otel/server.ts";
 
@@ -23,8 +23,8 @@ export { otelClient } from "./otel/client.ts";
  * The span's parent is the trace context in the request's `params._meta` (MCP SEP-414), else the
  * `traceparent` header or gRPC metadata (W3C Trace Context), else the active context; when `_meta` and
  * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
- * ERROR with `error.type = tool_error`; a protocol error sets `error.type` and `rpc.response.status_code`
- * to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
+ * ERROR with `error.type = tool_error`, as do MCP's invalid arguments, which the wire answers with one; a
+ * protocol error sets `error.type` and `rpc.response.status_code` to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
  * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
  * server's `logger`, else `console.warn`) naming the install line.
  *
@@ -51,8 +51,12 @@ export function otel(options: OtelOptions = {}): Middleware {
   return tracing(options, jsonRpcCodeOf);
 }
 
-/** The JSON-RPC code the wire answers an error with: a masked error is -32603 (internal). */
-function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
+/**
+ * What the wire answers an error with: MCP's invalid arguments to `tools/call` are an `isError` result
+ * (`tool_error`, as the client records it); otherwise the JSON-RPC code, a masked error -32603 (internal).
+ */
+function jsonRpcCodeOf(error: unknown, meta: CallMeta, method: string): number | "tool_error" {
+  if (meta.wire === "mcp" && method === "tools/call" && answersAsToolResult(error)) return "tool_error";
   if (!(error instanceof McpliteError)) return -32603;
   if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
   if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;

@@ -87,7 +87,7 @@ export type {
 } from "./core/result.ts";
 export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReporter } from "./core/runtime.ts";
-export type { GroupOptions } from "./server/group.ts";
+export type { GroupOptions, GroupParent, GroupSupport } from "./server/group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 // The client's types a client user rarely writes down; `@mcplite/sdk/client` exports the rest.
 export type { ListOptions } from "./client/client.ts";
@@ -100,16 +100,29 @@ export type {
   CacheScope,
   ClientTelemetry,
   LogEntry,
+  OutgoingRequest,
   Reply,
   RequestContext,
+  RequestPeer,
   TaskInfo,
   TaskStatus,
   ToolCallRequest,
   ToolExecution,
   ToolListing,
+  TraceRequest,
 } from "./client/transport.ts";
 export type { FetchLike, HeadersOption, HttpOptions } from "./client/http.ts";
-export type { AuthOptions, ClientCredentialsOptions } from "./client/oauth/oauth.ts";
+export type { RetryOptions } from "./client/retry.ts";
+export type {
+  AuthOptions,
+  ClientCredentialsOptions,
+  DPoPOptions,
+  EnterpriseAuthOptions,
+  EnterpriseIdp,
+  OAuthOptions,
+  WorkloadIdentityOptions,
+  WorkloadToken,
+} from "./client/oauth/oauth.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
 export type { BearerChallenge } from "./client/oauth/challenge.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";
@@ -144,3 +157,5 @@ export type { FinalOutcome } from "./core/outcome.ts";
 export type { GateAnswer } from "./server/gate.ts";
 export type { RequestGuard } from "./server/guard.ts";
 export type { Cors } from "./server/cors.ts";
+export type { AuthEdge, CorsEdge, ServerFetch } from "./server/edge.ts";
+export type { InputRoundsSupport } from "./server/options.ts";

@@ -101,15 +101,125 @@ describe("@mcplite/sdk/lite", () => {
     assert.equal((await server.call("add", { a: 1, b: 2 })).kind, "answer");
   });
 
-  it("exports what the main entry exports, the same objects but createServer, and longRunning", () => {
-    assert.deepEqual(Object.keys(lite).sort(), [...Object.keys(main), "longRunning"].sort());
+  it("exports what the main entry exports, the same objects but createServer, and the capabilities", () => {
+    const capabilities = ["cors", "group", "inputRounds", "longRunning", "oauth"];
+    assert.deepEqual(Object.keys(lite).sort(), [...Object.keys(main), ...capabilities].sort());
     for (const name of Object.keys(main) as (keyof typeof main)[]) {
       if (name !== "createServer") assert.equal(lite[name], main[name], name);
     }
     assert.notEqual(lite.createServer, main.createServer);
   });
 
-  it("bundles a one-tool server without the MCP binding; the main entry's bundles it", () => {
+  it("groups another server only when given group, naming the fix otherwise", async () => {
+    const child = lite.createServer({ name: "git", version: "1.0.0" }).tool(add);
+    const bare = lite.createServer({ name: "app", version: "1.0.0" });
+    assert.throws(() => bare.group("git", child), (error: unknown) => {
+      assert.ok(error instanceof TypeError);
+      assert.match(error.message, /createServer\(\{ \.\.\., group \}\)/);
+      return true;
+    });
+    assert.deepEqual(bare.tools, []);
+    const app = lite.createServer({ name: "app", version: "1.0.0", group: lite.group }).group("git", child);
+    assert.deepEqual(app.tools.map((t) => t.name), ["git.add"]);
+    assert.equal((await app.call("git.add", { a: 1, b: 2 })).kind, "answer");
+  });
+
+  it("answers CORS given cors(), and refuses the main entry's options naming the fix", async () => {
+    const server = lite.createServer({
+      name: "web",
+      version: "1.0.0",
+      cors: lite.cors({ origins: ["https://app.example"] }),
+    }).tool(add);
+    const preflight = await server.fetch(
+      new Request("http://localhost/mcp-lite/v1/calltools", {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+      }),
+    );
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
+    const call = await server.fetch(
+      new Request("http://localhost/mcp-lite/v1/calltools", {
+        method: "POST",
+        headers: { origin: "https://app.example", "content-type": "application/json" },
+        body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
+      }),
+    );
+    assert.equal(call.status, 200);
+    assert.equal(call.headers.get("access-control-allow-origin"), "https://app.example");
+    const plain = { origins: ["https://app.example"] } as unknown as ReturnType<typeof lite.cors>;
+    assert.throws(
+      () => lite.createServer({ name: "web", version: "1.0.0", cors: plain }),
+      /takes cors\(\{ \.\.\. \}\)/,
+    );
+  });
+
+  it("authenticates given oauth(), with the challenge and the metadata; the options alone are refused", async () => {
+    const auth = {
+      resource: "http://localhost",
+      authorizationServers: ["https://auth.example.com"],
+      verify: (token: string) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
+    };
+    const server = lite.createServer({ name: "docs", version: "1.0.0", auth: lite.oauth(auth) }).tool(add);
+    const call = (headers: Record<string, string>) =>
+      server.fetch(
+        new Request("http://localhost/mcp-lite/v1/calltools", {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
+        }),
+      );
+    const refused = await call({});
+    assert.equal(refused.status, 401);
+    assert.equal(
+      refused.headers.get("www-authenticate"),
+      'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp-lite/v1/calltools"',
+    );
+    await refused.body?.cancel();
+    const allowed = await call({ authorization: "Bearer good" });
+    assert.equal(allowed.status, 200);
+    assert.deepEqual((await allowed.json()).result.structuredContent, { sum: 3 });
+    const metadata = await server.fetch(new Request("http://localhost/.well-known/oauth-protected-resource"));
+    assert.deepEqual((await metadata.json()).authorization_servers, ["https://auth.example.com"]);
+    const plain = auth as unknown as ReturnType<typeof lite.oauth>;
+    assert.throws(
+      () => lite.createServer({ name: "docs", version: "1.0.0", auth: plain }),
+      /takes oauth\(\{ \.\.\. \}\)/,
+    );
+  });
+
+  it("runs input rounds given inputRounds; without it, a handler that asks fails naming the fix", async () => {
+    const requestedSchema = { type: "object", properties: { name: { type: "string" } } };
+    const greet = lite.defineTool("greet")
+      .describe("Greets the user, asking the name")
+      .input(v.object({}))
+      .handle(async (_args, ctx) => {
+        const answer = await ctx.elicit("name", { message: "Your name?", requestedSchema });
+        return `hello ${answer.content?.name}`;
+      });
+    const errors: unknown[] = [];
+    const bare = lite.createServer({ name: "g", version: "1.0.0", onError: (e) => void errors.push(e) }).tool(greet);
+    const failed = await bare.call("greet", {});
+    assert.notEqual(failed.kind, "input_required");
+    assert.ok(
+      errors.some((e) => e instanceof TypeError && /createServer\(\{ \.\.\., inputRounds \}\)/.test(e.message)),
+    );
+    const secret = "s".repeat(32);
+    const server = lite.createServer({ name: "g", version: "1.0.0", secret, inputRounds: lite.inputRounds }).tool(
+      greet,
+    );
+    const asked = await server.call("greet", {});
+    assert.equal(asked.kind, "input_required");
+    if (asked.kind !== "input_required") return;
+    const answered = await server.call("greet", {}, {
+      inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+      requestState: asked.requestState,
+    });
+    assert.equal(answered.kind, "answer");
+    if (answered.kind === "answer") assert.deepEqual(answered.result.content, [{ type: "text", text: "hello Ada" }]);
+  });
+
+  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcplite-lite-"));
     try {
       const bundled = (entry: string, name: string): string[] => {
@@ -148,13 +258,27 @@ describe("@mcplite/sdk/lite", () => {
         "src/core/redeem.ts",
         "src/bindings/mcp/promise-task.ts",
       ];
+      // Each capability the lite entry takes as a value: CORS, OAuth, group(), input rounds' token codec.
+      const CAPABILITIES = [
+        "src/server/cors.ts",
+        "src/server/cors-edge.ts",
+        "src/server/auth-edge.ts",
+        "src/server/protected-resource.ts",
+        "src/server/group.ts",
+        "src/core/tokens.ts",
+        "src/codec/key-primitives.ts",
+      ];
       const fromLite = bundled("../src/lite/mod.ts", "lite");
       assert.ok(fromLite.some((path) => path.endsWith("src/bindings/mcplite/handler.ts")), "MCP-lite is bundled");
       assert.ok(!fromLite.some((path) => path.endsWith(MCP_DISPATCH)), "the MCP binding is left out");
-      for (const file of LONG_RUNNING) assert.ok(!fromLite.some((path) => path.endsWith(file)), `${file} is left out`);
+      for (const file of [...LONG_RUNNING, ...CAPABILITIES]) {
+        assert.ok(!fromLite.some((path) => path.endsWith(file)), `${file} is left out`);
+      }
       const fromMain = bundled("../mod.ts", "main");
       assert.ok(fromMain.some((path) => path.endsWith(MCP_DISPATCH)), "the main entry's default bundles MCP");
-      for (const file of LONG_RUNNING) assert.ok(fromMain.some((path) => path.endsWith(file)), `main bundles ${file}`);
+      for (const file of [...LONG_RUNNING, ...CAPABILITIES]) {
+        assert.ok(fromMain.some((path) => path.endsWith(file)), `main bundles ${file}`);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

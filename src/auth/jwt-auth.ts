@@ -12,6 +12,7 @@ import type { AuthInfo } from "../core/call-context.ts";
 import { ProtocolError } from "../core/error.ts";
 import type { ServerAuth } from "../server/auth.ts";
 import { remoteKeys } from "./remote-keys.ts";
+import { dpopPolicy } from "./dpop-proof.ts";
 
 /** The asymmetric algorithms accepted by default: never `none`, never an HMAC (a public key is no secret). */
 export const ASYMMETRIC_ALGORITHMS: readonly string[] = Object.freeze([
@@ -57,6 +58,66 @@ export interface JwtAuthOptions {
   readonly resourceName?: string;
   /** A documentation URL for the metadata. */
   readonly resourceDocumentation?: string;
+  /**
+   * DPoP-bound access tokens (RFC 9449). `"required"`: every request presents its token with
+   * `Authorization: DPoP <token>` and a `DPoP` proof header, and the token's `cnf.jkt` is the proof
+   * key's thumbprint; `"allowed"`: unbound bearer tokens are taken too (a bound one presented as
+   * `Bearer` never is, §7.2). The proof is checked for this request (`htm`, `htu` without query, `iat`
+   * within 60 s, `ath` of the token) and used once: its `jti` is remembered in the server's
+   * `resultStore`, so instances sharing one (Redis, Deno KV) refuse a proof replayed on another.
+   * Refusals carry `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (or `invalid_token`) with
+   * `algs` (§7.1) on every wire, and the metadata says `dpop_bound_access_tokens_required` and
+   * `dpop_signing_alg_values_supported`. Default: no DPoP (the `DPoP` scheme is refused).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from "jose";
+   * import { createServer, defineTool } from "../../mod.ts";
+   * import { jwtAuth } from "./jwt-auth.ts";
+   *
+   * const issuerKeys = await generateKeyPair("ES256");
+   * const server = createServer({
+   *   name: "docs", version: "1.0.0",
+   *   auth: jwtAuth({
+   *     issuer: "https://auth.example.com", resource: "http://localhost", dpop: "required",
+   *     jwks: { keys: [{ ...(await exportJWK(issuerKeys.publicKey)), alg: "ES256" }] },
+   *   }),
+   * }).tool(defineTool("hello").describe("Says hi").handle(() => "hi"));
+   *
+   * // The client's key, the token bound to it (cnf.jkt), and a proof of this request signed with it.
+   * const client = await generateKeyPair("ES256");
+   * const jwk = await exportJWK(client.publicKey);
+   * const token = await new SignJWT({ cnf: { jkt: await calculateJwkThumbprint(jwk) } })
+   *   .setProtectedHeader({ alg: "ES256", typ: "at+jwt" }).setIssuer("https://auth.example.com")
+   *   .setAudience("http://localhost").setSubject("ada").setExpirationTime("5m").sign(issuerKeys.privateKey);
+   * const ath = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
+   * const proof = await new SignJWT({ htm: "POST", htu: "http://localhost/mcp-lite/v1/calltools", ath })
+   *   .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk }).setJti(crypto.randomUUID()).setIssuedAt()
+   *   .sign(client.privateKey);
+   * const call = () =>
+   *   server.fetch(new Request("http://localhost/mcp-lite/v1/calltools", {
+   *     method: "POST",
+   *     headers: { "content-type": "application/json", authorization: `DPoP ${token}`, dpop: proof },
+   *     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hello" } }),
+   *   }));
+   * assert.equal((await call()).status, 200);
+   * const replayed = await call(); // the same proof again
+   * assert.equal(replayed.status, 401);
+   * assert.match(replayed.headers.get("www-authenticate")!, /^DPoP error="invalid_dpop_proof"/);
+   * ```
+   */
+  readonly dpop?: "required" | "allowed";
+  /** The accepted DPoP proof algorithms (default {@link ASYMMETRIC_ALGORITHMS}); asymmetric only. */
+  readonly dpopAlgorithms?: readonly string[];
+  /**
+   * Require server-issued nonces in DPoP proofs (RFC 9449 §8; default `false`): a proof without one, or
+   * with one unknown or older than two minutes, is refused with 401 `DPoP error="use_dpop_nonce"` and a
+   * fresh nonce in the `DPoP-Nonce` header (gRPC: metadata), which the client puts in its next proof.
+   * Nonces live in the server's `resultStore`, so one issued by an instance is taken by every instance
+   * sharing it. It bounds how long a proof made ahead of time stays usable.
+   */
+  readonly dpopNonce?: boolean;
 }
 
 const TYPES = new Set(["at+jwt", "application/at+jwt", "jwt", "application/jwt"]);
@@ -69,6 +130,8 @@ const TYPES = new Set(["at+jwt", "application/at+jwt", "jwt", "application/jwt"]
  *
  * @param options The issuer, the resource, the keys and the metadata.
  * @returns The server's authentication, for `createServer({ auth })`.
+ * With `dpop`, tokens are DPoP-bound (RFC 9449): see {@link JwtAuthOptions.dpop}.
+ *
  * @throws {TypeError} For missing or contradictory options.
  *
  * @example
@@ -100,8 +163,12 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
     throw new TypeError("jwtAuth: give jwksUri or jwks (one of them)");
   }
   const algorithms = [...(options.algorithms ?? ASYMMETRIC_ALGORITHMS)];
-  const refused = algorithms.filter((alg) => !ASYMMETRIC_ALGORITHMS.includes(alg));
+  const dpopAlgorithms = [...(options.dpopAlgorithms ?? ASYMMETRIC_ALGORITHMS)];
+  const refused = [...algorithms, ...dpopAlgorithms].filter((alg) => !ASYMMETRIC_ALGORITHMS.includes(alg));
   if (refused.length > 0) throw new TypeError(`jwtAuth: not an asymmetric algorithm: ${refused.join(", ")}`);
+  if (options.dpop !== undefined && options.dpop !== "required" && options.dpop !== "allowed") {
+    throw new TypeError(`jwtAuth: dpop is "required" or "allowed", got ${JSON.stringify(options.dpop)}`);
+  }
   const clockTolerance = Math.min(options.clockToleranceSec ?? 60, 60);
   const keys = options.jwks !== undefined ? createLocalJWKSet(options.jwks) : remoteKeys(new URL(options.jwksUri!));
   const audience = resource.endsWith("/") ? [resource, resource.slice(0, -1)] : [resource, resource + "/"];
@@ -112,6 +179,9 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
     requiredScopes: options.requiredScopes,
     resourceName: options.resourceName,
     resourceDocumentation: options.resourceDocumentation,
+    dpop: options.dpop === undefined
+      ? undefined
+      : dpopPolicy({ mode: options.dpop, algorithms: dpopAlgorithms, resource, nonce: options.dpopNonce }),
     async verify(token: string): Promise<AuthInfo | undefined> {
       let payload: Record<string, unknown>;
       let typ: string | undefined;

@@ -48,6 +48,8 @@ export interface CliArgs {
   out?: string;
   /** `--login`: authorize with OAuth when the server asks (401). */
   login: boolean;
+  /** `--dpop`: with `--login`, DPoP-bound tokens (RFC 9449), the key kept in the token file. */
+  dpop: boolean;
   /** `--client-id <id>`: a pre-registered OAuth client (else dynamic registration). */
   clientId?: string;
   /** `--tokens <file>`: where `--login` keeps tokens (default `$MCPLITE_TOKENS` or `~/.config/mcplite/tokens.json`). */
@@ -63,7 +65,7 @@ export interface CliArgs {
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
 
 /** Flags without a value: each sets its field to `true`. */
-const SWITCHES = { "--json": "json", "--login": "login" } as const;
+const SWITCHES = { "--json": "json", "--login": "login", "--dpop": "dpop" } as const;
 /** Options whose value is kept as given (the last one wins). */
 const TEXT_OPTIONS = { "--args": "argsJson", "--out": "out", "--client-id": "clientId", "--tokens": "tokens" } as const;
 /** Options that may repeat: their values are kept in order. */
@@ -101,6 +103,7 @@ export function parseArgs(argv: string[]): CliArgs {
     headers: [],
     wire: "auto",
     login: false,
+    dpop: false,
     resourcePairs: [],
   };
   const positionals: string[] = [];
@@ -146,6 +149,7 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   if (help || positionals.length === 0) return result;
   if (result.redirectPort !== undefined && !result.login) throw new UsageError("--redirect-port goes with --login");
+  if (result.dpop && !result.login) throw new UsageError("--dpop goes with --login");
   const [command, ...rest] = positionals;
   if (!COMMANDS.includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   result.command = command;

@@ -37,6 +37,8 @@ Options:
   -H, --header <h>      an HTTP header for every request, "Name: value" (repeatable)
   --login               authorize with OAuth when the server asks: open the URL printed on stderr;
                         tokens are kept in $MCPLITE_TOKENS or ~/.config/mcplite/tokens.json (0600)
+  --dpop                with --login: DPoP-bound tokens (RFC 9449), useless without this machine's key,
+                        which is kept in the token file
   --client-id <id>      a pre-registered OAuth client id (default: dynamic registration)
   --tokens <file>       where --login keeps tokens
   --redirect-port <n>   the port of --login's redirect listener, http://127.0.0.1:<n>/callback

@@ -57,6 +57,8 @@ export async function startLogin(
     clientName: "mcplite",
     redirectUri: `${listener.url}/callback`,
     storage: fileTokenStore(tokenPath),
+    // The key goes to the token file as a JWK, so it must be extractable (the file is 0600).
+    ...(args.dpop ? { dpop: { extractable: true } } : {}),
     async onAuthorizationUrl(url) {
       const back = new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error("no authorization within 5 minutes")), LOGIN_TIMEOUT_MS);

@@ -33,14 +33,14 @@ export function defaultTokenPath(env: (name: string) => string | undefined): str
 export function fileTokenStore(path: string): TokenStore {
   // Deno, Bun and Node all have it; loaded only with --login, and named literally so that JSR can analyse it.
   const fs: Promise<Fs> = import("node:fs/promises");
-  const read = async (): Promise<Record<string, StoredAuthorization>> => {
+  const read = async (): Promise<Record<string, FileEntry>> => {
     try {
       return JSON.parse(await (await fs).readFile(path, "utf8"));
     } catch {
       return {};
     }
   };
-  const write = async (all: Record<string, StoredAuthorization>) => {
+  const write = async (all: Record<string, FileEntry>) => {
     const files = await fs;
     const dir = path.slice(0, Math.max(path.lastIndexOf("/"), 0));
     if (dir !== "") await files.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -48,9 +48,12 @@ export function fileTokenStore(path: string): TokenStore {
     await files.chmod(path, 0o600); // writeFile's mode applies only when it creates the file
   };
   return {
-    get: async (key) => (await read())[key],
+    get: async (key) => {
+      const entry = (await read())[key];
+      return entry === undefined ? undefined : await fromFile(entry);
+    },
     async set(key, value) {
-      await write({ ...(await read()), [key]: value });
+      await write({ ...(await read()), [key]: await toFile(value) });
     },
     async delete(key) {
       const all = await read();
@@ -58,4 +61,30 @@ export function fileTokenStore(path: string): TokenStore {
       await write(all);
     },
   };
+}
+
+/** What the file holds for a server: the DPoP key pair (RFC 9449) as JWKs, the rest as it is. */
+type FileEntry = Omit<StoredAuthorization, "dpopKey"> & {
+  readonly dpopKey?: { readonly algorithm: EcKeyImportParams | Algorithm; readonly jwks: [JsonWebKey, JsonWebKey] };
+};
+
+async function toFile(value: StoredAuthorization): Promise<FileEntry> {
+  const { dpopKey, ...rest } = value;
+  // A non-extractable key cannot be written: the next run makes a new one (and new tokens).
+  if (dpopKey === undefined || !dpopKey.privateKey.extractable) return rest;
+  const jwks = await Promise.all([
+    crypto.subtle.exportKey("jwk", dpopKey.privateKey),
+    crypto.subtle.exportKey("jwk", dpopKey.publicKey),
+  ]);
+  return { ...rest, dpopKey: { algorithm: dpopKey.privateKey.algorithm, jwks } };
+}
+
+async function fromFile(entry: FileEntry): Promise<StoredAuthorization> {
+  const { dpopKey, ...rest } = entry;
+  if (dpopKey === undefined) return rest;
+  const [privateKey, publicKey] = await Promise.all([
+    crypto.subtle.importKey("jwk", dpopKey.jwks[0], dpopKey.algorithm, true, ["sign"]),
+    crypto.subtle.importKey("jwk", dpopKey.jwks[1], dpopKey.algorithm, true, ["verify"]),
+  ]);
+  return { ...rest, dpopKey: { privateKey, publicKey } };
 }

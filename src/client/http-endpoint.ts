@@ -5,6 +5,8 @@
  * @module
  */
 import { baseHeaders, fetcherOf, type FetchLike, type HeadersOption, type HttpOptions, send } from "./http.ts";
+import { peerOf } from "./trace-context.ts";
+import type { RequestPeer } from "./transport.ts";
 
 /** An endpoint: where a transport's requests go, and how. */
 export class HttpEndpoint {
@@ -13,6 +15,7 @@ export class HttpEndpoint {
   /** The fetch function, wrapped by the options' `auth`. */
   readonly fetch: FetchLike;
   readonly #headers: HeadersOption | undefined;
+  #peer: RequestPeer | undefined;
 
   /**
    * Creates an endpoint.
@@ -26,6 +29,11 @@ export class HttpEndpoint {
     this.url = trim && text.endsWith("/") ? text.slice(0, -1) : text;
     this.fetch = fetcherOf(options);
     this.#headers = options.headers;
+  }
+
+  /** Where the requests go, for telemetry (`server.address`, `server.port`, `network.transport`). */
+  get peer(): RequestPeer {
+    return this.#peer ??= peerOf(this.url);
   }
 
   /**

@@ -36,7 +36,6 @@
 export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
 export type { ClientOptions } from "./client.ts";
-export type { RetryOptions } from "./retry.ts";
 export type { CallHandle, CallOptions, ToolInput, ToolName, ToolOutput, ToolStream } from "./types.ts";
 export {
   AuthorizationError,
@@ -56,8 +55,8 @@ export type { CallResult } from "./result.ts";
 export { resultValue, valueOf } from "./result.ts";
 export type { ElicitAnswer, ElicitRequest, InputHandlers } from "./input.ts";
 export type { Progress, ToolInfo, Transport } from "./transport.ts";
-export { clientCredentials, oauth } from "./oauth/oauth.ts";
-export type { ClientAuth, OAuthOptions } from "./oauth/oauth.ts";
+export { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "./oauth/oauth.ts";
+export type { ClientAuth } from "./oauth/oauth.ts";
 export { memoryTokenStore } from "./oauth/token-store.ts";
 export type { TokenStore } from "./oauth/token-store.ts";
 export { createMcpliteTransport } from "./transports/mcplite.ts";

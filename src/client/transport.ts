@@ -159,7 +159,54 @@ export interface RequestContext {
    * (MCP SEP-414) where the request has params, and as an HTTP header or gRPC metadata.
    */
   readonly traceContext?: Readonly<Record<string, string>>;
+  /**
+   * Set by the client's `telemetry` for a transport that declares {@link Transport.tracesRequests}:
+   * the transport sends each request through it (its own probes, lists and handshakes included), so
+   * that each is a span of its own.
+   */
+  readonly traceRequest?: TraceRequest;
 }
+
+/** Where a request goes, as the OpenTelemetry `server.*` and `network.*` attributes name it. */
+export interface RequestPeer {
+  /** The server's host name or IP address (`server.address`); absent on stdio. */
+  readonly address?: string;
+  /** The server's port (`server.port`). */
+  readonly port?: number;
+  /** `tcp` over HTTP and WebSocket, `pipe` on stdio (`network.transport`). */
+  readonly transport: "tcp" | "pipe";
+}
+
+/** One request a transport is about to send, as its telemetry describes it. */
+export interface OutgoingRequest {
+  /** The method (`tools/list` for MCP-lite's `POST /listtools`). */
+  readonly method: string;
+  /** Its params: the tool's or prompt's `name`, the resource's `uri`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The JSON-RPC id; absent for a request that is not JSON-RPC (MCP-lite's `/listtools`). */
+  readonly id?: string | number;
+  /** The MCP revision the request speaks (MCP only). */
+  readonly protocolVersion?: string;
+  /** The MCP 2025 session it belongs to. */
+  readonly sessionId?: string;
+  /** Where it goes. */
+  readonly peer?: RequestPeer;
+}
+
+/**
+ * Sends one request under the client's telemetry: `exchange` sends it with the context it is given
+ * (which carries the request's trace context) and reads its reply.
+ *
+ * @param request What the request is.
+ * @param ctx The request context.
+ * @param exchange Sends the request and reads its reply.
+ * @returns What `exchange` gave.
+ */
+export type TraceRequest = <T>(
+  request: OutgoingRequest,
+  ctx: RequestContext,
+  exchange: (ctx: RequestContext) => Promise<T>,
+) => Promise<T>;
 
 /**
  * Client telemetry (`createClient(target, { telemetry })`), such as `otelClient()` from
@@ -219,6 +266,12 @@ export interface Transport {
   discover?(ctx: RequestContext): Promise<Record<string, unknown>>;
   /** Releases what the transport holds. */
   close?(): Promise<void>;
+  /**
+   * Whether the transport sends each request through `ctx.traceRequest` (MCP and MCP-lite do): the
+   * client's telemetry then traces each request the wire carries, not each method called on the
+   * transport.
+   */
+  readonly tracesRequests?: boolean;
 }
 
 /**

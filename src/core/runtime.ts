@@ -8,7 +8,8 @@
  */
 import type { Continuations } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
-import { createTokens, type Tokens } from "./tokens.ts";
+import type { Tokens } from "./tokens.ts";
+import { NO_TOKENS } from "./no-tokens.ts";
 import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
@@ -31,7 +32,10 @@ export interface RuntimeOptions {
   readonly onError?: ErrorReporter;
   /** Where `ctx.log()` records and the server's own warnings go besides the wire. */
   readonly logger?: ServerLogger;
-  /** The server's tokens (default: the continuations', else a set from `MCPLITE_SECRET`). */
+  /**
+   * The server's tokens (default: the continuations', else none: nothing is signed, so input rounds
+   * fail naming the fix; `createTokens()` makes a set from `MCPLITE_SECRET`).
+   */
   readonly tokens?: Tokens;
   /** The deferred-work machinery of the server's long-running support, if it has one. */
   readonly continuations?: Continuations;
@@ -84,7 +88,7 @@ export class Runtime {
       logger.error(fields, error instanceof Error ? error.message : String(error));
     });
     this.#continuations = options.continuations;
-    this.tokens = options.tokens ?? options.continuations ?? createTokens();
+    this.tokens = options.tokens ?? options.continuations ?? NO_TOKENS;
     this.settings = Object.freeze({ ...options.settings });
   }
 

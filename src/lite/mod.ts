@@ -1,10 +1,11 @@
 /**
  * `@mcplite/sdk/lite`: the API of `@mcplite/sdk` for a smaller bundle. Its `createServer()` serves
- * MCP-lite (`/mcp-lite/v1`) only unless `bindings` lists others, and runs long-running tools
- * (`.redeem()`, `.longRunning()`) only when given the `longRunning` support this entry exports: a
- * bundler then leaves out the MCP binding and the deferred-work machinery of a server that names
- * neither (`createServer` of the main entry has both by default, so they are always bundled there).
- * Moving a server over is the import line, plus `longRunning` in its options if it has such tools.
+ * MCP-lite (`/mcp-lite/v1`) only unless `bindings` lists others, and takes every optional capability
+ * as a value this entry exports: `longRunning` (`.redeem()`, `.longRunning()`), `inputRounds`
+ * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`), `group` (`server.group()`), `cors: cors({ ... })`
+ * and `auth: oauth({ ... })`. A bundler then leaves out what a server does not name (`createServer` of
+ * the main entry has them all, so they are always bundled there). Moving a server over is the import
+ * line, plus the capabilities it uses in its options.
  *
  * @example
  * ```ts
@@ -29,3 +30,8 @@
 export * from "../../mod.ts";
 export { createServer } from "./create-server.ts";
 export { longRunning } from "../long-running.ts";
+export { inputRounds } from "../input-rounds.ts";
+export { group } from "../group.ts";
+export { cors } from "../server/cors-edge.ts";
+export { oauth } from "../server/auth-edge.ts";
+export type { LiteServerOptions } from "./create-server.ts";

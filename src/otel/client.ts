@@ -15,12 +15,15 @@ import {
 } from "@opentelemetry/api";
 import type {
   ClientTelemetry,
+  OutgoingRequest,
   Reply,
   RequestContext,
   ToolCallRequest,
   ToolListing,
+  TraceRequest,
   Transport,
 } from "../client/transport.ts";
+import { isObject } from "../internal/is-object.ts";
 import {
   type DurationRecorder,
   durationRecorder,
@@ -82,13 +85,11 @@ class TracedTransport implements Transport {
     this.#duration = duration;
     // Only what the wire has: the client tells a missing `request` or `discover` apart.
     if (inner.request !== undefined) {
-      this.request = (method, params, ctx) => {
-        const name = typeof params.name === "string" ? params.name : undefined;
-        return this.#traced(method, name, ctx, (c) => inner.request!(method, params, c), replyFailed);
-      };
+      this.request = (method, params, ctx) =>
+        this.#traced({ method, params }, ctx, (c) => inner.request!(method, params, c));
     }
     if (inner.discover !== undefined) {
-      this.discover = (ctx) => this.#traced("server/discover", undefined, ctx, (c) => inner.discover!(c));
+      this.discover = (ctx) => this.#traced({ method: "server/discover", params: {} }, ctx, (c) => inner.discover!(c));
     }
     if (inner.close !== undefined) this.close = () => inner.close!();
   }
@@ -98,33 +99,54 @@ class TracedTransport implements Transport {
   }
 
   listTools(ctx: RequestContext): Promise<ToolListing> {
-    return this.#traced("tools/list", undefined, ctx, (c) => this.#inner.listTools(c));
+    return this.#traced({ method: "tools/list", params: {} }, ctx, (c) => this.#inner.listTools(c));
   }
 
   callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
-    return this.#traced("tools/call", call.name, ctx, (c) => this.#inner.callTool(call, c), replyFailed);
+    return this.#traced(
+      { method: "tools/call", params: { name: call.name } },
+      ctx,
+      (c) => this.#inner.callTool(call, c),
+    );
   }
 
-  async #traced<T>(
-    method: string,
-    name: string | undefined,
-    ctx: RequestContext,
-    send: (ctx: RequestContext) => Promise<T>,
-    failed?: (value: T) => string | undefined,
-  ): Promise<T> {
+  /**
+   * A transport that sends each request through `ctx.traceRequest` (MCP, MCP-lite) gets the hook, and
+   * each request it sends, its own probes, lists and handshakes included, is a span of its own; any
+   * other transport's method call is one request, and one span.
+   */
+  #traced<T>(request: OutgoingRequest, ctx: RequestContext, send: (ctx: RequestContext) => Promise<T>): Promise<T> {
     if (telemetryOff()) return send(ctx);
+    if (this.#inner.tracesRequests === true) return send({ ...ctx, traceRequest: this.#span });
+    return this.#span(request, ctx, send);
+  }
+
+  /**
+   * Sends one request in a CLIENT span under the caller's active context: the requests a call makes on
+   * its own (the `server/discover` probe, the tool list, `initialize`) are siblings of the call's own
+   * request, not its children, so that each span covers one round trip and has one SERVER child.
+   */
+  readonly #span: TraceRequest = async (request, ctx, exchange) => {
     const started = performance.now();
-    const attributes = methodAttributes(method, name);
+    const { method, params, id, sessionId } = request;
+    const attributes = { ...methodAttributes(method, targetOf(method, params)), ...peerAttributes(request) };
+    const metric: Attributes = { ...attributes };
+    if (id !== undefined) attributes["jsonrpc.request.id"] = String(id);
+    if (sessionId !== undefined) attributes["mcp.session.id"] = sessionId;
     const active = context.active();
-    const span = this.#tracer.startSpan(spanName(method, name), { kind: SpanKind.CLIENT, attributes }, active);
+    const name = spanName(method, targetOf(method, params));
+    const span = this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, active);
     const inSpan = trace.setSpan(active, span);
     const traceContext: Record<string, string> = {};
     propagation.inject(inSpan, traceContext, RECORD_SETTER);
-    const metric: Attributes = { ...attributes };
-    const sent = Object.keys(traceContext).length === 0 ? ctx : { ...ctx, traceContext };
+    const sent: RequestContext = {
+      ...ctx,
+      traceRequest: undefined,
+      ...(Object.keys(traceContext).length === 0 ? {} : { traceContext }),
+    };
     try {
-      const value = await context.with(inSpan, send, undefined, sent);
-      const message = failed?.(value);
+      const value = await context.with(inSpan, exchange, undefined, sent);
+      const message = method === "tools/call" ? toolErrorOf(value) : undefined;
       if (message !== undefined) {
         span.setAttribute("error.type", "tool_error");
         span.setStatus({ code: SpanStatusCode.ERROR, message });
@@ -146,13 +168,33 @@ class TracedTransport implements Transport {
       span.end();
       this.#duration((performance.now() - started) / 1000, metric);
     }
-  }
+  };
 }
 
-/** A complete reply whose result is `isError`: its first text, as the span's status message. */
-function replyFailed(reply: Reply): string | undefined {
-  if (reply.kind !== "complete" || reply.result.isError !== true) return undefined;
-  const content = Array.isArray(reply.result.content) ? reply.result.content : [];
-  const text = content.find((block) => block?.type === "text")?.text;
-  return typeof text === "string" ? text : "tool_error";
+/** What a request names: the tool's or prompt's `name`, the resource's `uri`. */
+function targetOf(method: string, params: Readonly<Record<string, unknown>>): string | undefined {
+  const target = method.startsWith("resources/") ? params.uri : params.name;
+  return typeof target === "string" ? target : undefined;
+}
+
+/** `mcp.protocol.version`, `server.address`, `server.port` and `network.transport`, where known. */
+function peerAttributes({ protocolVersion, peer }: OutgoingRequest): Attributes {
+  const attributes: Attributes = {};
+  if (protocolVersion !== undefined) attributes["mcp.protocol.version"] = protocolVersion;
+  if (peer?.address !== undefined) attributes["server.address"] = peer.address;
+  if (peer?.port !== undefined) attributes["server.port"] = peer.port;
+  if (peer !== undefined) attributes["network.transport"] = peer.transport;
+  return attributes;
+}
+
+/**
+ * A tool result that is `isError` (a transport's complete reply, or the JSON-RPC result it read): its
+ * first text, as the span's status message.
+ */
+function toolErrorOf(value: unknown): string | undefined {
+  const result = isObject(value) && isObject(value.result) ? value.result : undefined;
+  if (result?.isError !== true) return undefined;
+  const content = Array.isArray(result.content) ? result.content : [];
+  const text = content.find((block) => isObject(block) && block.type === "text");
+  return isObject(text) && typeof text.text === "string" ? text.text : "tool_error";
 }

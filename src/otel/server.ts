@@ -52,8 +52,11 @@ export interface OtelOptions {
   recordResults?: boolean;
 }
 
-/** The JSON-RPC code the call's wire answers an error with; `src/otel.ts` asks the bindings. */
-export type ErrorNumbering = (error: unknown, meta: CallMeta) => number;
+/**
+ * What the call's wire answers an error with: a JSON-RPC code, or `tool_error` where the wire answers
+ * with an `isError` tool result instead (MCP's invalid arguments); `src/otel.ts` asks the bindings.
+ */
+export type ErrorNumbering = (error: unknown, meta: CallMeta, method: string) => number | "tool_error";
 
 /**
  * Creates the middleware `otel()` (`src/otel.ts`) returns, numbering errors with `codeOf`.
@@ -108,9 +111,13 @@ export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middlewar
       }
       return result;
     } catch (error) {
-      const code = String(codeOf(error, meta));
-      span.setAttribute("rpc.response.status_code", code);
-      metric["rpc.response.status_code"] = code;
+      const answered = codeOf(error, meta, method);
+      const code = String(answered);
+      // An error the wire answers as an `isError` result carries no JSON-RPC code: recorded as that result is.
+      if (answered !== "tool_error") {
+        span.setAttribute("rpc.response.status_code", code);
+        metric["rpc.response.status_code"] = code;
+      }
       failed(span, metric, code, error instanceof Error ? error.message : String(error));
       throw error;
     } finally {

@@ -6,6 +6,7 @@
  */
 import type { AuthInfo } from "../core/call-context.ts";
 import { bearerFromProtocols } from "../codec/websocket-bearer.ts";
+import type { DpopPolicy } from "./dpop.ts";
 
 /**
  * How the server authenticates callers: its identity as a protected resource (RFC 9728 metadata) and
@@ -39,20 +40,33 @@ export interface ServerAuth {
    * @param request The HTTP request (headers only; do not read its body).
    */
   verify(token: string, request: Request): Promise<AuthInfo | undefined> | AuthInfo | undefined;
+  /**
+   * DPoP (RFC 9449): when set, the server takes `Authorization: DPoP <token>` with a `DPoP` proof, binds
+   * the token to the proof's key (its `cnf.jkt`, RFC 9449 §6, read from the caller's `claims`), refuses
+   * a replayed proof, and challenges with the `DPoP` scheme (§7.1). `jwtAuth({ dpop })` sets it.
+   */
+  readonly dpop?: DpopPolicy;
 }
 
-// RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+// RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="; RFC 9449 §7.1
+// gives the DPoP scheme the same token68 syntax.
+const BEARER = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** What the `Authorization` header held. */
 export type BearerToken =
   | { readonly kind: "none" }
   | { readonly kind: "malformed" }
-  | { readonly kind: "token"; readonly token: string };
+  | {
+    readonly kind: "token";
+    readonly token: string;
+    /** How it was presented: `Bearer` (RFC 6750 §2.1) or `DPoP` (RFC 9449 §7.1). */
+    readonly scheme?: "DPoP";
+  };
 
 /**
- * Reads the bearer token of a request from its `Authorization` header (RFC 6750 §2.1), or, on a
+ * Reads the access token of a request from its `Authorization` header (RFC 6750 §2.1; the `DPoP`
+ * scheme of RFC 9449 §7.1 marks it `scheme: "DPoP"`), or, on a
  * WebSocket upgrade without one, from the subprotocol a browser can set (`bearerProtocol()` in
  * `src/codec/websocket-bearer.ts`). A token in the query string (§2.3) or a form body (§2.2) is never
  * read: URLs end up in logs.
@@ -66,6 +80,7 @@ export type BearerToken =
  * import { bearerToken } from "./auth.ts";
  * const with_ = (authorization: string) => new Request("http://localhost/mcp", { headers: { authorization } });
  * assert.deepEqual(bearerToken(with_("Bearer abc.def")), { kind: "token", token: "abc.def" });
+ * assert.deepEqual(bearerToken(with_("DPoP abc.def")), { kind: "token", token: "abc.def", scheme: "DPoP" });
  * assert.deepEqual(bearerToken(with_("Basic dXNlcg==")), { kind: "malformed" });
  * assert.deepEqual(bearerToken(new Request("http://localhost/mcp?access_token=abc")), { kind: "none" });
  * ```
@@ -74,7 +89,10 @@ export function bearerToken(request: Request): BearerToken {
   const header = request.headers.get("authorization");
   if (header === null) return webSocketBearer(request);
   const match = BEARER.exec(header);
-  return match === null ? { kind: "malformed" } : { kind: "token", token: match[1] };
+  if (match === null) return { kind: "malformed" };
+  return match[1].toLowerCase() === "dpop"
+    ? { kind: "token", token: match[2], scheme: "DPoP" }
+    : { kind: "token", token: match[2] };
 }
 
 /** The token a WebSocket upgrade offered as a subprotocol (RFC 6455 §4.1), when it has no `Authorization`. */

@@ -1,5 +1,6 @@
 /**
- * `WWW-Authenticate: Bearer …` challenges (RFC 6750 §3, RFC 9728 §5.1): what the client needs to find
+ * `WWW-Authenticate: Bearer …` challenges (RFC 6750 §3, RFC 9728 §5.1), and `DPoP …` ones (RFC 9449
+ * §7.1) for a server that takes DPoP-bound tokens: what the client needs to find
  * the authorization server (`resource_metadata`), what the request needs (`scope`), and what was wrong
  * with the token it sent (`error`, `error_description`).
  *
@@ -17,14 +18,20 @@ export interface ChallengeParams {
   readonly resourceMetadata: string;
   /** The scopes the request needs, if known. */
   readonly scope?: readonly string[];
-  /** `invalid_token`, `insufficient_scope` or `invalid_request` (RFC 6750 §3.1). */
-  readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request";
+  /**
+   * `invalid_token`, `insufficient_scope` or `invalid_request` (RFC 6750 §3.1); `invalid_dpop_proof`
+   * or `use_dpop_nonce` for a DPoP proof (RFC 9449 §7.1, §8).
+   */
+  readonly error?: "invalid_token" | "insufficient_scope" | "invalid_request" | "invalid_dpop_proof" | "use_dpop_nonce";
   /** A human-readable reason; never the token. */
   readonly description?: string;
 }
 
-/** What a refusal says of itself: every parameter of a challenge but the metadata URL, which depends on the endpoint. */
-export type ChallengeDetails = Omit<ChallengeParams, "resourceMetadata">;
+/**
+ * What a refusal says of itself: every parameter of a challenge but the metadata URL, which depends on
+ * the endpoint, and its scheme: `DPoP` when the refusal is about a DPoP presentation (RFC 9449 §7.1).
+ */
+export type ChallengeDetails = Omit<ChallengeParams, "resourceMetadata"> & { readonly scheme?: "DPoP" };
 
 /** Where a refusal keeps the parameters of its challenge (not its `data`, which the wires send). */
 const CHALLENGE: unique symbol = Symbol("mcplite.challenge");
@@ -102,6 +109,28 @@ export function bearerChallenge(params: ChallengeParams): string {
   if (params.scope !== undefined && params.scope.length > 0) parts.push(`scope=${quote(params.scope.join(" "))}`);
   parts.push(`resource_metadata=${quote(params.resourceMetadata)}`);
   return `Bearer ${parts.join(", ")}`;
+}
+
+/**
+ * Builds a `DPoP` challenge (RFC 9449 §7.1): the parameters of a `Bearer` one, and `algs`, the proof
+ * algorithms the server accepts. The metadata URL goes in it too (RFC 9728 §5.1 allows it with any scheme).
+ *
+ * @param params Its parameters.
+ * @param algs The accepted JWS algorithms of DPoP proofs.
+ * @returns The header value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { dpopChallenge } from "./challenge.ts";
+ * assert.equal(
+ *   dpopChallenge({ resourceMetadata: "https://api.example/.well-known/oauth-protected-resource", error: "invalid_dpop_proof" }, ["ES256", "EdDSA"]),
+ *   'DPoP error="invalid_dpop_proof", resource_metadata="https://api.example/.well-known/oauth-protected-resource", algs="ES256 EdDSA"',
+ * );
+ * ```
+ */
+export function dpopChallenge(params: ChallengeParams, algs: readonly string[]): string {
+  return `DPoP${bearerChallenge(params).slice("Bearer".length)}, algs=${quote(algs.join(" "))}`;
 }
 
 /** RFC 9110 §5.6.4 quoted-string; RFC 6750 §3 allows only %x20-21 / %x23-5B / %x5D-7E in values. */

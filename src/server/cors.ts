@@ -23,15 +23,16 @@ export interface CorsOptions {
 
 /**
  * The request headers the wires read: MCP (`Mcp-*`, every `Mcp-Param-*`), MCP-lite, Webtools, the
- * OAuth bearer token, conditional requests, and Connect/gRPC-Web's own (as `@connectrpc/connect`'s
+ * OAuth bearer token and its DPoP proof (RFC 9449 §4.1), conditional requests, and Connect/gRPC-Web's own (as `@connectrpc/connect`'s
  * `cors.allowedHeaders` lists them).
  */
-export const CORS_REQUEST_HEADERS: readonly string[] = Object.freeze([
+export const CORS_REQUEST_HEADERS: readonly string[] = /* @__PURE__ */ Object.freeze([
   "accept",
   "accept-encoding",
   "authorization",
   "content-encoding",
   "content-type",
+  "dpop",
   "if-none-match",
   "last-event-id",
   "mcp-method",
@@ -49,10 +50,11 @@ export const CORS_REQUEST_HEADERS: readonly string[] = Object.freeze([
 ]);
 
 /** The response headers clients read, exposed to pages. */
-export const CORS_EXPOSED_HEADERS: readonly string[] = Object.freeze([
+export const CORS_EXPOSED_HEADERS: readonly string[] = /* @__PURE__ */ Object.freeze([
   "Mcp-Session-Id",
   "Mcp-Protocol-Version",
   "WWW-Authenticate",
+  "DPoP-Nonce",
   "ETag",
   "Retry-After",
   "Allow",

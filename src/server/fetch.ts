@@ -10,22 +10,12 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import { pathOf } from "../internal/url.ts";
-import { type Host, NO_HOST, type Route, withCaller } from "./binding.ts";
-import { withHeaders } from "./cors.ts";
-import type { Gate, GateAnswer } from "./gate.ts";
-import { METADATA_PATH } from "./protected-resource.ts";
+import { type Host, NO_HOST, type Route } from "./binding.ts";
+import type { Edge, ExecutionContextLike, ServerFetch } from "./edge.ts";
+import type { Gate } from "./gate.ts";
 import { JSON_HEADERS } from "./responses.ts";
-import { retryAfterOf } from "./retry-after.ts";
-import { refusedRequestId } from "./refused-id.ts";
 
-/** What a Worker (or a framework) passes as `fetch`'s third argument. */
-export interface ExecutionContextLike {
-  /** Keeps work alive past the response. */
-  waitUntil(work: Promise<unknown>): void;
-}
-
-/** A server's `fetch`. */
-export type ServerFetch = (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>;
+export type { ExecutionContextLike, ServerFetch } from "./edge.ts";
 
 const NOT_FOUND_BODY = JSON.stringify({ error: { code: "not_found", message: "Not found: no endpoint at this path" } });
 
@@ -35,17 +25,21 @@ const NOT_FOUND_BODY = JSON.stringify({ error: { code: "not_found", message: "No
  * @param routes The bindings' routes, by full path.
  * @param gate The server's gate.
  * @param onEnv Receives the platform's `env` of each request that has one.
+ * @param edge The optional parts of the edge: CORS and OAuth, as the server was given them.
  * @returns The fetch.
  */
 export function createFetch(
   routes: ReadonlyMap<string, Route>,
   gate: Gate,
   onEnv: (env: Readonly<Record<string, unknown>>) => void,
+  edge: Edge = {},
 ): ServerFetch {
-  const served = gate.auth === undefined ? routes : protectRoutes(routes, gate);
+  // Each optional part is brought by the value that enables it (`cors()`, `oauth()`), so a server
+  // without them bundles none of their code.
+  const served = edge.auth === undefined ? routes : edge.auth.protect(routes);
   const fetch = plainFetch(served, gate, onEnv);
   // Without `cors` the server keeps its plain fetch: no cost on the hot path.
-  return gate.cors === undefined ? fetch : withCors(fetch, served, gate);
+  return edge.cors === undefined ? fetch : edge.cors.serve(fetch, served, gate.guard);
 }
 
 function plainFetch(
@@ -81,102 +75,18 @@ function plainFetch(
   };
 }
 
-/** Answers CORS preflights for served routes, and marks every other answer for the request's origin. */
-function withCors(fetch: ServerFetch, routes: ReadonlyMap<string, Route>, gate: Gate): ServerFetch {
-  const cors = gate.cors!;
-  const guard = gate.guard;
-  return async function fetchWithCors(request: Request, env?: unknown, ctx?: ExecutionContextLike): Promise<Response> {
-    if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
-      const url = request.url;
-      const path = pathOf(url);
-      const route = routeFor(routes, path);
-      if (route === undefined) return notFound();
-      try {
-        guard(request, url, ctx);
-      } catch {
-        return new Response(null, { status: 403, headers: { vary: "Origin" } });
-      }
-      return cors.preflight(request, route.methods);
-    }
-    const response = await fetch(request, env, ctx);
-    // A WebSocket's 101 (RFC 6455 §4.2.2) is no CORS response, and its runtime object must stay itself.
-    return response.status === 101 ? response : cors.decorate(request, response);
-  };
-}
-
-/**
- * Protects every route with the gate's authentication and adds the metadata routes: at the root
- * well-known path, and at the well-known path followed by each endpoint's path (RFC 9728 §3.1).
- */
-function protectRoutes(routes: ReadonlyMap<string, Route>, gate: Gate): Map<string, Route> {
-  const metadata = metadataRoute(gate);
-  const protectedRoutes = new Map<string, Route>([[METADATA_PATH, metadata]]);
-  for (const [path, route] of routes) {
-    protectedRoutes.set(path, protect(route, gate));
-    protectedRoutes.set(METADATA_PATH + path, metadata);
-  }
-  return protectedRoutes;
-}
-
-function metadataRoute(gate: Gate): Route {
-  return {
-    methods: "GET, HEAD",
-    handle: (request) => Promise.resolve(responseOf(gate.metadata(request.method, pathOf(request.url))!)),
-    refuse: (error) =>
-      new Response(JSON.stringify({ error: error.code, error_description: error.message }), {
-        status: 403,
-        headers: JSON_HEADERS,
-      }),
-  };
-}
-
-function responseOf(answer: GateAnswer): Response {
-  return new Response(answer.body, answer);
-}
-
-/** A route whose requests the gate authenticates first; 401/403 with the challenge the refusal carries. */
-function protect(route: Route, gate: Gate): Route {
-  return {
-    ...route,
-    async handle(request: Request, host: Host): Promise<Response> {
-      // The path as the request spells it (a trailing `/` kept): the metadata URL follows it.
-      const path = new URL(request.url).pathname;
-      let caller;
-      try {
-        caller = await gate.authenticate(request);
-      } catch (error) {
-        const refusal = error as ProtocolError; // the gate refuses with protocol errors only
-        // JSON-RPC 2.0 §5: the error answers the request's id when it can be read (cheaply: refused-id.ts).
-        const id = route.jsonRpc === true ? await refusedRequestId(request) : null;
-        const refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path));
-        // An issuer that is down: 503 says when to retry (RFC 9110 §10.2.3), whatever the route's shape.
-        const retryAfter = retryAfterOf(refusal);
-        return retryAfter === undefined || refused.headers.has("retry-after")
-          ? refused
-          : withHeaders(refused, [["retry-after", retryAfter]]);
-      }
-      const response = await route.handle(request, withCaller(host, caller));
-      return challenged(response, gate.stepUp(caller, path));
-    },
-  };
-}
-
-function challenged(response: Response, challenge: string | undefined): Response {
-  return challenge === undefined ? response : withHeaders(response, [["www-authenticate", challenge]]);
-}
-
 function hostOf(env: unknown, ctx: ExecutionContextLike | undefined): Host {
   const waitUntil = typeof ctx?.waitUntil === "function" ? (work: Promise<unknown>) => ctx.waitUntil(work) : undefined;
   return { env: isObject(env) ? env : undefined, waitUntil };
 }
 
 /** The route serving a path: its own, else the first prefix route (`/webtools/*`) that covers it. */
-function routeFor(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {
+export function routeFor(routes: ReadonlyMap<string, Route>, path: string): Route | undefined {
   return routes.get(path) ?? prefixRoute(routes, path);
 }
 
 /** The neutral 404 of a path no binding serves. */
-function notFound(): Response {
+export function notFound(): Response {
   return new Response(NOT_FOUND_BODY, { status: 404, headers: JSON_HEADERS });
 }
 

@@ -11,18 +11,11 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
-import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
+import type { ResultStore } from "../core/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
-import { bearerChallenge, challengeOf } from "./challenge.ts";
-import { type Cors, type CorsOptions, createCors } from "./cors.ts";
+import type { Cors, CorsOptions } from "./cors.ts";
+import type { Edge, GateAnswer } from "./edge.ts";
 import { createRequestGuard, type RequestGuard } from "./guard.ts";
-import {
-  authenticate,
-  METADATA_PATH,
-  protectedResourceMetadata,
-  resourceMetadataUrl,
-  resourceOrigin,
-} from "./protected-resource.ts";
 
 /** The server options the gate is built from (see `ServerOptions` for each). */
 export interface GateOptions {
@@ -34,19 +27,16 @@ export interface GateOptions {
   readonly cors?: CorsOptions;
   /** The server as an OAuth 2.1 resource server. */
   readonly auth?: ServerAuth;
+  /**
+   * Where used DPoP proofs are remembered (RFC 9449 §11.1), when `auth.dpop` is set: the server's result
+   * store, shared by its instances (default: one in memory, for this instance).
+   */
+  readonly resultStore?: ResultStore;
 }
 
-/** An answer the gate gives by itself (the metadata document), for a carrier to write on its wire. */
-export interface GateAnswer {
-  /** The HTTP status. */
-  readonly status: number;
-  /** The response headers. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body; `null` for none (a `HEAD`). */
-  readonly body: string | null;
-}
+export type { GateAnswer } from "./edge.ts";
 
-/** The server's edge, as every carrier calls it. Build it with {@link createGate}. */
+/** The server's edge, as every carrier calls it. Build it with `createGate()` (from the options) or {@link assembleGate}. */
 export interface Gate {
   /**
    * Checks a request's Host and Origin (DNS-rebinding protection). Takes the URL the caller read
@@ -61,9 +51,10 @@ export interface Gate {
   /** The server's authentication, when it has `auth`; without it every request passes, with no caller. */
   readonly auth: ServerAuth | undefined;
   /**
-   * Authenticates a request from its `Authorization` header (RFC 6750 §2.1), and checks the scopes
-   * every request needs. The caller it resolves with is the request's own object: hand it to the
-   * pipeline as `ctx.auth` (a binding's `host.auth`), then ask {@link Gate.stepUp}.
+   * Authenticates a request from its `Authorization` header (RFC 6750 §2.1; with `auth.dpop`, the `DPoP`
+   * scheme and its proof, RFC 9449 §7.1), and checks the scopes every request needs. The caller it
+   * resolves with is the request's own object: hand it to the pipeline as `ctx.auth` (a binding's
+   * `host.auth`), then ask {@link Gate.stepUp}.
    *
    * @param request The request (its headers and URL; its body is not read).
    * @returns The caller, or `undefined` when the server has no `auth`.
@@ -73,13 +64,23 @@ export interface Gate {
   authenticate(request: Request): Promise<AuthInfo | undefined>;
   /**
    * The `WWW-Authenticate` value for a refusal at an endpoint, read from the error itself (RFC 6750 §3,
-   * pointing at the metadata as RFC 9728 §5.1 says).
+   * pointing at the metadata as RFC 9728 §5.1 says). With `auth.dpop`, a `DPoP` challenge (RFC 9449
+   * §7.1): alone when DPoP is required or the refusal is about a DPoP presentation, else after the
+   * `Bearer` one.
    *
    * @param error What the request or call was refused with.
    * @param path The endpoint's path, e.g. `/mcp` (the metadata URL follows it, RFC 9728 §3.1).
    * @returns The challenge, or `undefined` when the error calls for none or the server has no `auth`.
    */
   challenge(error: unknown, path: string): string | undefined;
+  /**
+   * The nonce a refusal asks a DPoP client to use, for the `DPoP-Nonce` response header (RFC 9449 §8.1;
+   * in the error's metadata on gRPC), beside the `use_dpop_nonce` challenge.
+   *
+   * @param error What the request was refused with.
+   * @returns The nonce, or `undefined` for any other refusal.
+   */
+  dpopNonce(error: unknown): string | undefined;
   /**
    * The step-up challenge for a call that was refused for a scope its caller lacks (MCP 2025-11-25,
    * Authorization, Scope Challenge Handling): the challenge of the error the call ended with.
@@ -100,89 +101,38 @@ export interface Gate {
   metadata(method: string, path: string): GateAnswer | undefined;
 }
 
-const NOT_ALLOWED: GateAnswer = Object.freeze({
-  status: 405,
-  headers: Object.freeze({ "content-type": "application/json", allow: "GET, HEAD" }),
-  body: JSON.stringify({ error: "method_not_allowed", error_description: "Method not allowed: use GET" }),
-});
-
 /**
- * Creates a server's gate from its options. `createServer()` does it once; listeners get the server's
- * gate from `attachListener(server)`.
+ * Assembles a server's gate from its Host and Origin allow-lists and the optional parts of its edge,
+ * built already (`cors()`, `oauth()`): what `Server` does, so that it bundles no part it is not given.
  *
- * @param options The Host and Origin allow-lists, `cors` and `auth`.
+ * @param options The Host and Origin allow-lists.
+ * @param edge CORS and OAuth, when the server has them.
  * @returns The gate.
- * @throws {TypeError} For invalid `cors` options, or an `auth.resource` that is not an absolute URL.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { createGate } from "./gate.ts";
+ * import { assembleGate } from "./gate.ts";
  *
- * const gate = createGate({
- *   auth: {
- *     resource: "https://api.example.com",
- *     authorizationServers: ["https://auth.example.com"],
- *     verify: (token) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
- *   },
- * });
- * const request = (headers: Record<string, string>) => new Request("https://api.example.com/mcp", { headers });
- * assert.equal((await gate.authenticate(request({ authorization: "Bearer good" })))?.subject, "ada");
- * const refusal = await gate.authenticate(request({})).catch((error) => error);
- * assert.equal(refusal.code, "unauthenticated"); // 401 on HTTP, UNAUTHENTICATED on gRPC
- * assert.equal(
- *   gate.challenge(refusal, "/mcp"),
- *   'Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp"',
- * );
- * assert.equal(gate.metadata("GET", "/.well-known/oauth-protected-resource/mcp")?.status, 200);
+ * const gate = assembleGate({}, {});
+ * assert.equal(gate.auth, undefined);
+ * assert.equal(await gate.authenticate(new Request("http://localhost/mcp")), undefined);
  * ```
  */
-export function createGate(options: GateOptions): Gate {
-  const cors = options.cors === undefined ? undefined : createCors(options.cors);
+export function assembleGate(options: Pick<GateOptions, "allowedHosts" | "allowedOrigins">, edge: Edge): Gate {
+  const cors = edge.cors?.cors;
   const guard = createRequestGuard(options.allowedHosts, options.allowedOrigins, cors?.allows);
-  const auth = options.auth;
-  if (auth === undefined) {
-    return {
+  const auth = edge.auth;
+  return auth === undefined
+    ? {
       guard,
       cors,
       auth,
       authenticate: () => Promise.resolve(undefined),
       challenge: () => undefined,
+      dpopNonce: () => undefined,
       stepUp: () => undefined,
       metadata: () => undefined,
-    };
-  }
-  const origin = resourceOrigin(auth);
-  const body = JSON.stringify(protectedResourceMetadata(auth));
-  const headers = Object.freeze({ "content-type": "application/json", "cache-control": "public, max-age=3600" });
-  const document: GateAnswer = Object.freeze({ status: 200, headers, body });
-  const head: GateAnswer = Object.freeze({ status: 200, headers, body: null });
-  const challenge = (error: unknown, path: string): string | undefined => {
-    const details = challengeOf(error);
-    return details === undefined
-      ? undefined
-      : bearerChallenge({ ...details, resourceMetadata: resourceMetadataUrl(origin, path) });
-  };
-  return {
-    guard,
-    cors,
-    auth,
-    authenticate: (request) => authenticate(auth, request),
-    challenge,
-    stepUp: (caller, path) => {
-      const refusal = (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
-      return refusal === undefined ? undefined : challenge(refusal, path);
-    },
-    metadata(method, path) {
-      if (!isMetadataPath(path)) return undefined;
-      if (method === "GET") return document;
-      return method === "HEAD" ? head : NOT_ALLOWED;
-    },
-  };
-}
-
-/** Whether a path is the metadata's well-known path, or that path followed by an endpoint's (RFC 9728 §3.1). */
-function isMetadataPath(path: string): boolean {
-  return path.startsWith(METADATA_PATH) &&
-    (path.length === METADATA_PATH.length || path.charCodeAt(METADATA_PATH.length) === 47 /* / */);
+    }
+    : { ...auth, guard, cors, auth: auth.auth };
 }

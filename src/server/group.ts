@@ -7,7 +7,7 @@
  * @module
  */
 import type { Grouped } from "../core/group.ts";
-import type { Definitions } from "../core/registry.ts";
+import type { Definitions, Registry } from "../core/registry.ts";
 import { type AnyPrompt, assertPromptName } from "../core/prompt.ts";
 import type { AnyResource } from "../core/resource.ts";
 import type { AnyTool } from "../core/tool.ts";
@@ -25,8 +25,8 @@ export interface GroupOptions<S extends string = "."> {
 
 /** The parent's side of a grouping. */
 export interface GroupParent {
-  /** The parent's definitions. */
-  readonly definitions: Definitions;
+  /** The parent's definitions (the server's own, which take registrations too). */
+  readonly definitions: Registry;
   /** The parent's bindings' checks of a tool (e.g. MCP's parameter headers). */
   readonly check: (tool: AnyTool) => void;
 }
@@ -46,6 +46,17 @@ interface Plan {
 }
 
 /**
+ * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` has it; that of
+ * `@mcplite/sdk/lite` only when given `group`, so that a server that groups none bundles none of it.
+ */
+export type GroupSupport = (
+  parent: GroupParent,
+  child: Registry,
+  prefix: string | undefined,
+  separator: string,
+) => void;
+
+/**
  * Mounts a child's definitions on a parent and keeps them in step with the child.
  *
  * @param parent The parent's definitions and checks.
@@ -56,7 +67,7 @@ interface Plan {
  */
 export function mountGroup(
   parent: GroupParent,
-  child: Definitions,
+  child: Registry,
   prefix: string | undefined,
   separator: string,
 ): void {
@@ -71,7 +82,7 @@ export function mountGroup(
   const skills = new Set<string>();
   const group = <T extends Grouped>(definition: T): T =>
     Object.freeze({ ...definition, "~group": [child.runtime, ...(definition["~group"] ?? [])] });
-  const into = parent.definitions;
+  const into = parent.definitions as Definitions; // the server passes its own, which register
 
   /** Plans one kind of named definition: which mounted ones the child dropped, which to mount (checked). */
   const planNamed = <T extends { readonly name: string }>(

@@ -34,7 +34,7 @@ export function registerListenerAttachment(server: object, attachment: ListenerA
  * Attaches a listener to a server: returns the server's core and its gate. A listener is a carrier
  * that does not go through `server.fetch` (a socket, a pipe, an HTTP/2 server): it authenticates with
  * `gate.authenticate()` and hands the caller to the pipeline as `host.auth`, answers a refusal with
- * `gate.challenge()` on its wire, and runs calls with the core's registry. Each call returns the same
+ * `gate.challenge()` (and `gate.dpopNonce()`, RFC 9449 §8.1) on its wire, and runs calls with the core's registry. Each call returns the same
  * attachment, made once when the server was.
  *
  * @param server A server from `createServer()`.

@@ -11,9 +11,14 @@ import type { ServerLogger } from "../core/logger.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { LongRunningSupport } from "../core/registry.ts";
+import type { Tokens, TokensOptions } from "../core/tokens.ts";
+import type { GroupSupport } from "./group.ts";
 import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
+
+/** Input-round support: makes the server's tokens from its token options (`inputRounds`). */
+export type InputRoundsSupport = (options: TokensOptions) => Tokens;
 
 /** Options of `createServer()`. */
 export interface ServerOptions {
@@ -131,6 +136,19 @@ export interface ServerOptions {
    * server without such tools bundles none of it. Registering a long-running tool without it throws.
    */
   longRunning?: LongRunningSupport;
+  /**
+   * Input-round support: signs the `requestState` of a call whose handler asks the client
+   * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`; MCP 2026-07-28, multi round-trip requests).
+   * `createServer` of `@mcplite/sdk` always has it; that of `@mcplite/sdk/lite` only when given
+   * `inputRounds` (or `longRunning`, whose tokens sign them too), so that a server that asks nothing
+   * bundles no token codec. Without it, a handler that asks fails naming the fix.
+   */
+  inputRounds?: InputRoundsSupport;
+  /**
+   * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` always has it; that
+   * of `@mcplite/sdk/lite` only when given `group`. Without it, `server.group()` throws naming the fix.
+   */
+  group?: GroupSupport;
   /**
    * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
    * resource-updated notifications raised on any instance reach the listeners held by every instance.

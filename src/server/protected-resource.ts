@@ -11,6 +11,8 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { holdsScopes, type ScopedAuthInfo } from "../core/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
+import type { ResultStore } from "../core/result-store.ts";
+import { bearerRefused, checkBinding, type DpopNonces, type DpopProof, rememberProof, verifiedProof } from "./dpop.ts";
 
 /** Where the metadata lives (RFC 9728 §3). */
 export const METADATA_PATH = "/.well-known/oauth-protected-resource";
@@ -30,6 +32,10 @@ export function protectedResourceMetadata(auth: ServerAuth): Record<string, unkn
   if (auth.scopesSupported !== undefined) document.scopes_supported = [...auth.scopesSupported];
   if (auth.resourceName !== undefined) document.resource_name = auth.resourceName;
   if (auth.resourceDocumentation !== undefined) document.resource_documentation = auth.resourceDocumentation;
+  if (auth.dpop !== undefined) { // RFC 9449 §5.2
+    document.dpop_signing_alg_values_supported = [...auth.dpop.algorithms];
+    document.dpop_bound_access_tokens_required = auth.dpop.required;
+  }
   return document;
 }
 
@@ -70,8 +76,15 @@ export function resourceMetadataUrl(origin: string, pathname: string): string {
  * 503 with `Retry-After`, gRPC `UNAVAILABLE`, its data saying `processed: false` (nothing ran). Carriers call
  * it through the server's gate.
  *
+ * With `auth.dpop` (RFC 9449), a token presented with the `DPoP` scheme needs a proof for this request
+ * by the key it is bound to, used once (`replays` remembers it); a DPoP-bound token presented as a
+ * bearer token is refused (§7.2), and so is every bearer token when DPoP is required. Those refusals
+ * carry `DPoP` challenges (`invalid_dpop_proof`, `invalid_token`).
+ *
  * @param auth The server's authentication.
- * @param request The request (its headers and URL; its body is not read).
+ * @param request The request (its headers, method and URL; its body is not read).
+ * @param replays Where DPoP proofs are remembered (the server's result store), with `auth.dpop`.
+ * @param nonces The server's DPoP nonces, when `auth.dpop.nonce` asks for them (RFC 9449 §8).
  * @returns The caller, with its token: a new object for each request.
  * @throws {ProtocolError} (rejects) The refusal, carrying its challenge.
  *
@@ -93,24 +106,38 @@ export function resourceMetadataUrl(origin: string, pathname: string): string {
  * assert.equal(challengeOf(refusal)?.error, "invalid_token");
  * ```
  */
-export async function authenticate(auth: ServerAuth, request: Request): Promise<ScopedAuthInfo> {
+export async function authenticate(
+  auth: ServerAuth,
+  request: Request,
+  replays?: ResultStore,
+  nonces?: DpopNonces,
+): Promise<ScopedAuthInfo> {
   const bearer = bearerToken(request);
+  const dpop = auth.dpop;
   if (bearer.kind === "none") {
     throw refusalWithChallenge(
       ErrorCode.Unauthenticated,
-      "Unauthorized: send an access token (Authorization: Bearer)",
+      `Unauthorized: send an access token (Authorization: ${dpop?.required ? "DPoP, with a DPoP proof" : "Bearer"})`,
       {
         scope: auth.requiredScopes,
       },
     );
   }
-  if (bearer.kind === "malformed") {
+  if (bearer.kind === "malformed" || (bearer.scheme === "DPoP" && dpop === undefined)) {
     const reason = "the Authorization header is not a Bearer token";
     throw refusalWithChallenge(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
       error: "invalid_token",
       description: reason,
       scope: auth.requiredScopes,
     });
+  }
+  let proof: DpopProof | undefined;
+  if (dpop !== undefined) {
+    if (bearer.scheme !== "DPoP" && dpop.required) throw bearerRefused();
+    if (bearer.scheme === "DPoP") {
+      proof = await verifiedProof(dpop, request, bearer.token);
+      await nonces?.check(proof);
+    }
   }
   let info: AuthInfo | undefined;
   let reason = "the access token is not valid for this resource";
@@ -130,6 +157,10 @@ export async function authenticate(auth: ServerAuth, request: Request): Promise<
       description: reason,
       scope: auth.requiredScopes,
     });
+  }
+  if (dpop !== undefined) {
+    checkBinding(info, proof);
+    if (proof !== undefined && replays !== undefined) await rememberProof(replays, dpop, proof);
   }
   if (!holdsScopes(auth.requiredScopes, info)) {
     throw refusalWithChallenge(ErrorCode.PermissionDenied, "Insufficient scope", {

@@ -13,7 +13,6 @@ import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
 import { Definitions } from "../core/registry.ts";
 import { Runtime } from "../core/runtime.ts";
-import { createTokens } from "../core/tokens.ts";
 import { serverWarning } from "../core/logger.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
@@ -21,15 +20,17 @@ import type { AnyTool } from "../core/tool.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding.ts";
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
-import { createGate } from "./gate.ts";
+import type { Edge } from "./edge.ts";
+import { assembleGate } from "./gate.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
+import { declareBodyLimit } from "./body-bound.ts";
 import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
 import type { CallableName, CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
 import { skillFileResource } from "./skill-files.ts";
-import { type GroupOptions, mountGroup } from "./group.ts";
+import type { GroupOptions, GroupSupport } from "./group.ts";
 
 export type { ExecutionContextLike, GroupOptions };
 export type { CallableName, CallArguments, ServerCallOptions, ToolMap };
@@ -75,15 +76,19 @@ export class Server<TTools extends ToolMap = {}> {
   readonly #definitions: Definitions;
   readonly #checks: ((tool: AnyTool) => void)[] = [];
   readonly #runtime: Runtime;
+  readonly #group: GroupSupport | undefined;
 
   /**
    * Creates a server; use `createServer()` instead.
    *
    * @param options The options, with the bindings to serve (none by default here).
+   * @param edge CORS and OAuth, built (`cors()`, `oauth()`): `createServer()` builds them from the
+   *   `cors` and `auth` options, which are not read here.
    * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
    */
-  constructor(options: ServerOptions) {
+  constructor(options: ServerOptions, edge: Edge = {}) {
     const resolved = resolveOptions(options);
+    this.#group = options.group;
     const logger = options.logger;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
     const tokenOptions = {
@@ -97,7 +102,7 @@ export class Server<TTools extends ToolMap = {}> {
     };
     const longRunning = options.longRunning?.(tokenOptions);
     const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
-    const tokens = continuations ?? createTokens(tokenOptions);
+    const tokens = continuations ?? options.inputRounds?.(tokenOptions);
     const runtime = new Runtime({
       onError: options.onError,
       logger,
@@ -127,13 +132,14 @@ export class Server<TTools extends ToolMap = {}> {
       if (mounted.checkTool !== undefined) this.#checks.push(mounted.checkTool);
     }
     // The edge, built once: `fetch` goes through it, and so does every listener (`attachListener()`).
-    const gate = createGate(options);
+    const gate = assembleGate(options, edge);
     registerListenerAttachment(this, { core, gate });
     const fetch = createFetch(routes, gate, (env) => {
       const secret = env[SECRET_ENV];
       if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
-    });
+    }, edge);
     this.fetch = withHealth(fetch, resolved, options.health);
+    declareBodyLimit(this.fetch, resolved.maxBodyBytes); // for serve() to bound the listener's bodies
   }
 
   /**
@@ -203,8 +209,14 @@ export class Server<TTools extends ToolMap = {}> {
     const [prefix, grouped] = typeof prefixOrChild === "string" ? [prefixOrChild, child] : [undefined, prefixOrChild];
     if (!(grouped instanceof Server)) throw new TypeError("server.group() needs a server created with createServer()");
     if (grouped === (this as unknown)) throw new TypeError("server.group(): a server cannot group itself");
+    const mount = this.#group;
+    if (mount === undefined) {
+      throw new TypeError(
+        'server.group() needs createServer({ ..., group }) (import { group } from "@mcplite/sdk/lite")',
+      );
+    }
     const checks = this.#checks;
-    mountGroup(
+    mount(
       { definitions: this.#definitions, check: (tool) => checks.forEach((check) => check(tool)) },
       grouped.#definitions,
       prefix,

@@ -94,7 +94,8 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   const stoppedSignal = new Promise<void>((resolve) => (stopped = resolve));
   const source = readerOf(input);
   const out = new LineWriter(write, () => void stop(new Error("the output closed")));
-  // The gate has nothing to check on stdio: no Host or Origin, no CORS, and no bearer token, since the
+  // The gate has nothing to check on stdio: no Host or Origin, no CORS, no bearer token and no DPoP proof
+  // (RFC 9449 §4.2: a proof names an HTTP method and URL, which stdio has none of), since the
   // host that launched the process is the caller (MCP 2025-11-25, Authorization: a stdio server takes
   // its credentials from the environment). Requests run with no `ctx.auth`, as middleware leave it.
   const connection = new ServerConnection(attachListener(server).core, out, {

@@ -5,7 +5,7 @@
  * A second run reuses the stored tokens without a login; the token file is mode 0600.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -77,6 +77,38 @@ describe("mcplite --login", () => {
     assert.equal(report.exitCode, 2);
     assert.equal(report.error.status, 401);
     assert.match(report.error.message, /--login/);
+  });
+
+  it("--dpop: DPoP-bound tokens for a server that requires them, the key kept in the token file for the next run", async () => {
+    const bound = await startProtectedServer([mcpLiteBinding(), mcpBinding()], { dpop: "required" });
+    try {
+      const tokens = join(dir, "dpop-tokens.json");
+      const args = (id: string) => [
+        "call",
+        `${bound.listener.url}/mcp`,
+        "read_doc",
+        "--arg",
+        `id=${id}`,
+        "--login",
+        "--dpop",
+        "--tokens",
+        tokens,
+      ];
+      const user = theUser(bound);
+      const first = await runCli(args("1"), { onStderr: user.onStderr });
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(first.stdout.trim(), "doc 1");
+      const stored = JSON.parse(readFileSync(tokens, "utf8"))[bound.listener.url];
+      assert.equal(stored.tokens.tokenType, "dpop");
+      assert.equal(stored.dpopKey.jwks[0].kty, "EC");
+      // A new process: the key from the file signs the proofs for the token from the file.
+      const second = await runCli(args("2"));
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(second.stdout.trim(), "doc 2");
+      assert.doesNotMatch(second.stderr, /open this URL/);
+    } finally {
+      await bound.close();
+    }
   });
 
   it("--redirect-port listens where an authorization server that registered an exact redirect URI sends back", async () => {

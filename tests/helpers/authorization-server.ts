@@ -6,6 +6,7 @@
  * that drives the authorization-code flow through it.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Buffer } from "node:buffer";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 // oidc-provider ships no types (they live in DefinitelyTyped): it is `any` here, used as documented.
@@ -48,6 +49,8 @@ export interface AuthorizationServerOptions {
   readonly accessTokenFormat?: "jwt" | "opaque";
   /** The one redirect URI registered for {@link APP_CLIENT} (default `APP_CLIENT.redirectUri`), matched exactly. */
   readonly appRedirectUri?: string;
+  /** Requires a server-issued nonce in DPoP proofs at the token endpoint (RFC 9449 §8). */
+  readonly dpopNonce?: boolean;
 }
 
 /**
@@ -112,6 +115,13 @@ export async function startAuthorizationServer(
         allowedPolicy: (_ctx: unknown, client: { clientId: string }) => client.clientId === INTROSPECTION_CLIENT.id,
       },
       registration: { enabled: true },
+      // RFC 9449: DPoP-bound tokens for clients that send a proof; a nonce only when asked for.
+      dPoP: {
+        enabled: true,
+        ...(options.dpopNonce
+          ? { nonceSecret: Buffer.from(crypto.getRandomValues(new Uint8Array(32))), requireNonce: () => true }
+          : {}),
+      },
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,

@@ -2,6 +2,7 @@
  * Child processes for tests: programs run from the repository root, each killed after a time bound.
  */
 import { type ChildProcess, execFile } from "node:child_process";
+import { createServer } from "node:net";
 
 /** The output of a child process. */
 export interface Run {
@@ -53,6 +54,18 @@ export function listening(child: ChildProcess, timeoutMs = 30_000): Promise<stri
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`the server exited with ${code}: ${err}`));
+    });
+  });
+}
+
+/** A free TCP port on 127.0.0.1, for a child server that must be told its port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
     });
   });
 }

@@ -31,11 +31,11 @@ export interface ProtectedServer {
  * Starts both.
  *
  * @param bindings The server's wires (default: MCP-lite and MCP).
- * @param options What the authorization server's user consents to.
+ * @param options What the authorization server's user consents to; `dpop` for `jwtAuth({ dpop })`.
  */
 export async function startProtectedServer(
   bindings?: Binding[],
-  options: AuthorizationServerOptions = {},
+  options: AuthorizationServerOptions & { readonly dpop?: "required" | "allowed" } = {},
 ): Promise<ProtectedServer> {
   // The resource is the server's origin, known once it listens: the app is made after.
   const made: { app?: ReturnType<typeof createServer> } = {};
@@ -50,7 +50,13 @@ export async function startProtectedServer(
   made.app = createServer({
     name: "docs",
     version: "1.0.0",
-    auth: jwtAuth({ issuer: as.issuer, resource, jwksUri: as.jwksUri, scopesSupported: ["docs:read", "docs:write"] }),
+    auth: jwtAuth({
+      issuer: as.issuer,
+      resource,
+      jwksUri: as.jwksUri,
+      scopesSupported: ["docs:read", "docs:write"],
+      ...(options.dpop !== undefined ? { dpop: options.dpop } : {}),
+    }),
     bindings,
   })
     .tool(

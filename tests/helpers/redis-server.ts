@@ -3,7 +3,7 @@
  * test. When the program is missing, `REDIS_MISSING` says how to install it (tests skip with it).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./process.ts";
 import { createClient } from "redis";
 
 /** The program (override with `REDIS_SERVER`). */
@@ -35,17 +35,6 @@ export interface RedisServerOptions {
    * (or a `kill -9`) on the same directory keeps every key, as a production Redis with AOF does.
    */
   persistIn?: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

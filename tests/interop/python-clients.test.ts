@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import process from "node:process";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { ROOT, run } from "../helpers/process.ts";
@@ -75,26 +75,30 @@ scenarios.push({
 });
 
 describe("the Python MCP SDK and FastMCP clients", { skip: missing }, () => {
-  let listener: Listener;
-  let seen: Record<string, Seen>;
-
-  before(async () => {
-    listener = await serve(peerServer(), { port: 0, hostname: "127.0.0.1" });
-    const stdio = runtimeCommand(`${ROOT}tests/interop/peer-server.ts`);
-    const targets = scenarios.map(({ transport, ...scenario }) =>
-      transport === "stdio"
-        ? { ...scenario, command: [stdio.command, ...stdio.args] }
-        : { ...scenario, url: `${listener.url}/mcp` }
-    );
-    const ran = await run(PYTHON, [`${ROOT}tests/interop/python/client.py`, JSON.stringify(targets)], 120_000);
-    assert.equal(ran.code, 0, ran.stderr);
-    seen = JSON.parse(ran.stdout);
-  }, { timeout: 150_000 });
+  let listener: Listener | undefined;
+  // Every scenario runs in one Python process, started once and awaited by each test under its own
+  // timeout: Bun's --timeout bounds a before hook too, whatever its own option says.
+  let running: Promise<Record<string, Seen>> | undefined;
+  const clients = () =>
+    running ??= (async () => {
+      listener = await serve(peerServer(), { port: 0, hostname: "127.0.0.1" });
+      const stdio = runtimeCommand(`${ROOT}tests/interop/peer-server.ts`);
+      const targets = scenarios.map(({ transport, ...scenario }) =>
+        transport === "stdio"
+          ? { ...scenario, command: [stdio.command, ...stdio.args] }
+          : { ...scenario, url: `${listener!.url}/mcp` }
+      );
+      const ran = await run(PYTHON, [`${ROOT}tests/interop/python/client.py`, JSON.stringify(targets)], 120_000);
+      assert.equal(ran.code, 0, ran.stderr);
+      return JSON.parse(ran.stdout);
+    })();
   after(async () => await listener?.close());
 
   for (const scenario of scenarios) {
-    it(`${scenario.name}: speaks ${scenario.revision}, calls a tool and sees a failing one as isError`, () => {
-      const got = seen[scenario.name];
+    it(`${scenario.name}: speaks ${scenario.revision}, calls a tool and sees a failing one as isError`, {
+      timeout: 150_000,
+    }, async () => {
+      const got = (await clients())[scenario.name];
       assert.equal(got.error, undefined, `the client failed: ${got.error}`);
       assert.equal(got.protocolVersion, scenario.revision, "the revision the client negotiated");
       assert.equal(got.revision.content[0].text, scenario.revision, "the revision the server read");

@@ -50,10 +50,17 @@ describe("otelClient(): stdio and the Webtools metadata GET", () => {
     }
     const clientSpan = recorded.spans().find((span) => span.kind === SpanKind.CLIENT && span.name === "tools/call add");
     assert.ok(clientSpan !== undefined, recorded.spans().map((span) => span.name).join(", "));
+    // The conventions' `network.transport` for stdio is `pipe`, and there is no server address.
+    assert.equal(clientSpan.attributes["network.transport"], "pipe");
+    assert.equal(clientSpan.attributes["server.address"], undefined);
     assert.ok(received !== undefined, "the child's SERVER span never arrived");
     const serverSpan = received.span;
     assert.equal(serverSpan.traceId, clientSpan.spanContext().traceId);
     assert.equal(serverSpan.parentSpanId, clientSpan.spanContext().spanId);
+    // Both ends name the request by the id it travelled with.
+    const id = serverSpan.attributes?.find((attribute) => attribute.key === "jsonrpc.request.id")?.value.stringValue;
+    assert.equal(clientSpan.attributes["jsonrpc.request.id"], id);
+    assert.equal(typeof id, "string");
   });
 
   it("Webtools: the metadata GET (tools/list) carries the trace context, CLIENT → SERVER in one trace", async () => {

@@ -57,7 +57,7 @@ export class TestSocket {
     this.#socket.send(typeof message === "string" ? message : JSON.stringify(message));
   }
 
-  /** Waits (at most 5 s) for the first message that matches. */
+  /** Waits (at most 15 s: a loaded CI machine is slow) for the first message that matches. */
   next(match: (message: Message) => boolean): Promise<Message> {
     return new Promise((resolve, reject) => {
       const check = () => {
@@ -71,8 +71,8 @@ export class TestSocket {
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
-        reject(new Error("no such message in 5 s"));
-      }, 5000);
+        reject(new Error("no such message in 15 s"));
+      }, 15_000);
       if (!check()) this.#waiters.add(check);
     });
   }

@@ -49,7 +49,7 @@ import { errorToConnectError } from "./status.ts";
 export function authInterceptor(gate: Gate): Interceptor {
   const authenticateCall = callAuthenticator(gate);
   return (next) => async (request) => {
-    const { caller, stepUp } = await authenticateCall(request.url, request.header);
+    const { caller, stepUp } = await authenticateCall(request.url, request.header, request.requestMethod);
     request.contextValues.set(HOST_KEY, withCaller(request.contextValues.get(HOST_KEY), caller));
     let response;
     try {
@@ -71,7 +71,8 @@ export interface AuthenticatedCall {
 }
 
 /**
- * Creates the check that authenticates one call from its URL and metadata through the server's gate:
+ * Creates the check that authenticates one call from its URL, metadata and HTTP method (default `POST`)
+ * through the server's gate:
  * the interceptor's, and the direct unary path's on `serveGrpc()`, so that both refuse with the same
  * trailers.
  *
@@ -79,16 +80,22 @@ export interface AuthenticatedCall {
  * @returns The check, which rejects with `UNAUTHENTICATED` (or `PERMISSION_DENIED`) carrying the
  *   `www-authenticate` challenge of the gate's refusal in the error's metadata.
  */
-export function callAuthenticator(gate: Gate): (url: string, header: Headers) => Promise<AuthenticatedCall> {
-  return async (url, header) => {
+export function callAuthenticator(
+  gate: Gate,
+): (url: string, header: Headers, method?: string) => Promise<AuthenticatedCall> {
+  return async (url, header, method = "POST") => {
     // The metadata URL of a challenge follows the method's path (RFC 9728 §3.1).
     const path = new URL(url).pathname;
     let caller: AuthInfo | undefined;
     try {
       // ServerAuth.verify takes a fetch Request; this one carries the call's metadata and no body.
-      caller = await gate.authenticate(new Request(url, { headers: header }));
+      // Its method is the one a DPoP proof names (RFC 9449 §4.2): POST for every gRPC call (gRPC over
+      // HTTP2, "Requests"), GET or POST on Connect.
+      caller = await gate.authenticate(new Request(url, { method, headers: header }));
     } catch (refusal) {
       const error = challenged(errorToConnectError(refusal), gate.challenge(refusal, path));
+      const nonce = gate.dpopNonce(refusal); // RFC 9449 §8.1, as HTTP's DPoP-Nonce header
+      if (nonce !== undefined) error.metadata.set("dpop-nonce", nonce);
       // UNAVAILABLE (the issuer is down) says when to retry, as HTTP's Retry-After does.
       const retryAfter = retryAfterOf(refusal);
       if (retryAfter !== undefined) error.metadata.set("retry-after", retryAfter);

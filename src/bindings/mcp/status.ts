@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ErrorCode } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { McpErrorCode } from "../../internal/mcp-wire.ts";
 import { type WireError, wireErrorRows } from "../jsonrpc-error.ts";
 
@@ -46,4 +46,16 @@ export function modernErrorToWire(code: ErrorCode): WireError {
  */
 export function legacyErrorToWire(code: ErrorCode): WireError {
   return LEGACY[code];
+}
+
+/**
+ * Whether MCP answers a `tools/call`'s error as an `isError` tool result rather than a JSON-RPC error:
+ * invalid arguments are a tool execution error, so that the model can correct itself (MCP 2025-11-25,
+ * Server Features, Tools: Error Handling; SEP-1303).
+ *
+ * @param error The error the call raised.
+ * @returns `true` when the wire answers it as an `isError` result.
+ */
+export function answersAsToolResult(error: unknown): error is ProtocolError {
+  return error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments;
 }

@@ -22,6 +22,7 @@ import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { listReply } from "./pagination.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { shapeOf, toolDescriptorFor, toolResultFor } from "./revision.ts";
+import { answersAsToolResult } from "./status.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
 import { callMetaOf, type McpSink, sinkFor } from "./sink.ts";
 import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
@@ -113,7 +114,7 @@ export const toolsCall: McpMethod = /* @__PURE__ */ ownLayer((ctx, request, chan
 
 /** Invalid arguments become an `isError` result naming the paths, so that the model can correct itself. */
 function invalidArgumentsResult(error: unknown): Record<string, unknown> {
-  if (error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments) {
+  if (answersAsToolResult(error)) {
     return failureResult(error.message) as unknown as Record<string, unknown>;
   }
   throw error;

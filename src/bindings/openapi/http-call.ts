@@ -1,14 +1,16 @@
 /**
  * An imported operation's call: the HTTP request built from the arguments (path templating, query
- * serialisation per `style` and `explode`, headers, a JSON or form body; OpenAPI 3.1.1 §4.8.12.4), and
- * the response turned into a result (2xx JSON structured, other statuses `isError` with the status and
- * the problem detail, RFC 9457).
+ * serialization per `style`, `explode` and `allowReserved`, headers, a JSON, form or multipart body;
+ * OpenAPI 3.1.0 §4.8.12.4, §4.8.15), and the response turned into a result (2xx JSON structured, other
+ * statuses `isError` with the status and the message the body carries).
  *
  * @module
  */
 import { fail, type ToolResult } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { type InputSlot, isJsonMediaType, type OperationInput } from "./operation-input.ts";
+import type { OperationInput } from "./operation-input.ts";
+import { encodeBody, isJsonMediaType } from "./request-body.ts";
+import { type DeepObjectArrays, percentEncode, scalarText, styledPairs } from "./serialize.ts";
 
 /**
  * Builds the request of a call.
@@ -19,15 +21,16 @@ import { type InputSlot, isJsonMediaType, type OperationInput } from "./operatio
  * @param input Where each argument goes.
  * @param args The (validated) arguments.
  * @param headers The configured headers (credentials), which the operation's header parameters join.
+ * @param arrays How `deepObject` writes arrays, which OpenAPI leaves undefined.
  * @returns The URL and the request init.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { buildRequest } from "./http-call.ts";
- * const input = { schema: {}, mediaType: undefined, slots: [
- *   { key: "id", in: "path", name: "id", style: "simple", explode: false },
- *   { key: "tag", in: "query", name: "tag", style: "form", explode: true },
+ * const input = { schema: {}, mediaType: undefined, encoding: {}, slots: [
+ *   { key: "id", in: "path", name: "id", style: "simple", explode: false, allowReserved: false },
+ *   { key: "tag", in: "query", name: "tag", style: "form", explode: true, allowReserved: false },
  * ] } as const;
  * const { url } = buildRequest("http://api.test/v1", "get", "/pets/{id}", input, { id: "a b", tag: ["x", "y"] }, new Headers());
  * assert.equal(url, "http://api.test/v1/pets/a%20b?tag=x&tag=y");
@@ -40,6 +43,7 @@ export function buildRequest(
   input: OperationInput,
   args: Record<string, unknown>,
   headers: Headers,
+  arrays: DeepObjectArrays = "indexed",
 ): { url: string; init: RequestInit } {
   let resolved = path;
   const query: string[] = [];
@@ -54,7 +58,7 @@ export function buildRequest(
         resolved = resolved.replaceAll(`{${slot.name}}`, simple(value, slot.explode));
         break;
       case "query":
-        query.push(...queryPairs(slot, value));
+        query.push(...styledPairs(slot.name, value, slot, arrays));
         break;
       case "header":
         headers.set(slot.name, simple(value, slot.explode, false));
@@ -72,55 +76,30 @@ export function buildRequest(
   const url = baseUrl.replace(/\/+$/, "") + resolved + (query.length > 0 ? `?${query.join("&")}` : "");
   const init: RequestInit = { method: method.toUpperCase(), headers };
   if (hasBody && input.mediaType !== undefined) {
-    const payload = whole !== undefined ? whole : body;
-    headers.set("content-type", input.mediaType);
-    if (isJsonMediaType(input.mediaType)) init.body = JSON.stringify(payload);
-    else if (input.mediaType === "application/x-www-form-urlencoded" && isObject(payload)) {
-      init.body = new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, scalar(v)])).toString();
-    } else init.body = typeof payload === "string" ? payload : JSON.stringify(payload);
+    const encoded = encodeBody(input.mediaType, whole !== undefined ? whole : body, input.encoding, arrays);
+    headers.set("content-type", encoded.contentType);
+    init.body = encoded.body;
   }
   if (!headers.has("accept")) headers.set("accept", "application/json, application/problem+json;q=0.9, */*;q=0.8");
   return { url, init };
 }
 
-const enc = encodeURIComponent;
-
-function scalar(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
 /** `simple` style (path and header parameters): `a,b,c`; an object `k,v,k,v`, or `k=v,k=v` exploded. */
 function simple(value: unknown, explode: boolean, encode = true): string {
-  const e = encode ? enc : (s: string) => s;
-  if (Array.isArray(value)) return value.map((v) => e(scalar(v))).join(",");
+  const e = encode ? percentEncode : (s: string) => s;
+  if (Array.isArray(value)) return value.map((v) => e(scalarText(v))).join(",");
   if (isObject(value)) {
-    return Object.entries(value).map(([k, v]) => explode ? `${e(k)}=${e(scalar(v))}` : `${e(k)},${e(scalar(v))}`)
-      .join(",");
+    return Object.entries(value).map(([k, v]) =>
+      explode ? `${e(k)}=${e(scalarText(v))}` : `${e(k)},${e(scalarText(v))}`
+    ).join(",");
   }
-  return e(scalar(value));
-}
-
-/** Query pairs per style: `form` (exploded: repeated keys), `spaceDelimited`, `pipeDelimited`, `deepObject`. */
-function queryPairs(slot: InputSlot, value: unknown): string[] {
-  const name = enc(slot.name);
-  if (Array.isArray(value)) {
-    if (slot.explode) return value.map((v) => `${name}=${enc(scalar(v))}`);
-    const separator = slot.style === "spaceDelimited" ? "%20" : slot.style === "pipeDelimited" ? "|" : ",";
-    return [`${name}=${value.map((v) => enc(scalar(v))).join(separator)}`];
-  }
-  if (isObject(value)) {
-    const entries = Object.entries(value);
-    if (slot.style === "deepObject") return entries.map(([k, v]) => `${name}%5B${enc(k)}%5D=${enc(scalar(v))}`);
-    if (slot.explode) return entries.map(([k, v]) => `${enc(k)}=${enc(scalar(v))}`);
-    return [`${name}=${entries.map(([k, v]) => `${enc(k)},${enc(scalar(v))}`).join(",")}`];
-  }
-  return [`${name}=${enc(scalar(value))}`];
+  return e(scalarText(value));
 }
 
 /**
  * Turns a response into what the tool answers: a 2xx JSON body its value (an object becomes the
  * structured result), a text body its text, no body an empty result; any other status a failure that
- * names the status and the detail of the problem (RFC 9457) or the body's text.
+ * names the status and the message the body carries ({@link messageOf}), else the body's text.
  *
  * @param response The API's response.
  * @returns The handler's return value.
@@ -133,9 +112,7 @@ export async function resultFromResponse(response: Response): Promise<ToolResult
     if (json !== undefined) return json;
     return text === "" ? `${response.status} ${response.statusText}`.trim() : text;
   }
-  const detail = isObject(json)
-    ? String(json.detail ?? json.message ?? json.title ?? text)
-    : text.slice(0, 2000) || response.statusText;
+  const detail = messageOf(json) ?? (text.slice(0, 2000) || response.statusText);
   const structured: Record<string, unknown> = { status: response.status };
   if (json !== undefined) structured.body = json;
   return fail(`HTTP ${response.status}: ${detail}`, structured);
@@ -147,4 +124,35 @@ function parseOrText(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === "string" && value.trim() !== "" ? value : undefined;
+
+/**
+ * The human-readable message of an error body, in the shapes APIs commonly use: an RFC 9457 problem's
+ * `detail` (else its `title`), a nested `{"error": {"message"}}` (Stripe; Microsoft Graph's
+ * `{"error": {"code", "message"}}`), a top-level `message` (GitHub), OAuth 2.0's `error_description`
+ * (RFC 6749 §5.2), a string `error`, or the first of an `errors` array's messages.
+ *
+ * @param body The parsed JSON body.
+ * @returns The message, or `undefined` when the body has none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { messageOf } from "./http-call.ts";
+ * assert.equal(messageOf({ error: { type: "invalid_request_error", message: "No such customer" } }), "No such customer");
+ * assert.equal(messageOf({ error: "invalid_token", error_description: "The token expired" }), "The token expired");
+ * assert.equal(messageOf({ type: "about:blank", title: "Not Found", status: 404 }), "Not Found");
+ * ```
+ */
+export function messageOf(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const nested = isObject(body.error) ? body.error : undefined;
+  const first = Array.isArray(body.errors) ? body.errors[0] : undefined;
+  return nonEmpty(body.detail) ?? nonEmpty(nested?.message) ?? nonEmpty(body.message) ??
+    nonEmpty(body.error_description) ??
+    nonEmpty(nested?.detail) ?? nonEmpty(body.title) ?? nonEmpty(body.error) ??
+    (isObject(first) ? nonEmpty(first.message) ?? nonEmpty(first.detail) : nonEmpty(first));
 }

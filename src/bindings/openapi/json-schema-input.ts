@@ -39,17 +39,37 @@ export function jsonSchemaInput(schema: JsonSchema): StandardSchemaV1<Record<str
         const result = validator.validate(value);
         if (result.valid) return { value: value as Record<string, unknown> };
         const leaves = result.errors.filter((e) => !CONTAINER_KEYWORDS.has(e.keyword));
-        return { issues: (leaves.length > 0 ? leaves : result.errors).map(issueOf) };
+        const unknown = new Set(leaves.flatMap(unknownKey));
+        // A property a closed object does not name: one issue, at that property, saying so.
+        const kept = leaves.filter((e) => !(e.keyword === "false" && unknown.has(e.instanceLocation)));
+        return { issues: (kept.length > 0 ? kept : result.errors).map(issueOf) };
       },
       jsonSchema: { input: () => schema, output: () => schema },
     },
   };
 }
 
+/** The instance location of the property an `additionalProperties: false` error is about, e.g. `#/emial`. */
+function unknownKey(unit: OutputUnit): string[] {
+  const key = unit.keyword === "additionalProperties"
+    ? /^Property "(.*)" does not match/.exec(unit.error)?.[1]
+    : undefined;
+  return key === undefined ? [] : [`${unit.instanceLocation}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`];
+}
+
 function issueOf(unit: OutputUnit): { message: string; path: string[] } {
-  const pointer = unit.instanceLocation.replace(/^#/, "");
+  const [location] = unknownKey(unit);
+  if (location !== undefined) {
+    const path = pathOf(location);
+    return { message: `Unknown argument "${path.at(-1)}": not a property this input takes`, path };
+  }
+  return { message: unit.error, path: pathOf(unit.instanceLocation) };
+}
+
+function pathOf(instanceLocation: string): string[] {
+  const pointer = instanceLocation.replace(/^#/, "");
   const path = pointer === ""
     ? []
     : pointer.slice(1).split("/").map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
-  return { message: unit.error, path };
+  return path;
 }

@@ -31,3 +31,4 @@ export type { OpenApiInfo, OpenApiServer } from "./document.ts";
 export type { Problem } from "./problem.ts";
 export { toolsFromOpenAPI } from "./tools-from-openapi.ts";
 export type { OpenApiOperation, ToolsFromOpenApiOptions } from "./tools-from-openapi.ts";
+export type { DeepObjectArrays } from "./serialize.ts";

@@ -3,12 +3,15 @@
  * body merged into the properties of one object (OpenAPI 3.1.1 §4.8.12, §4.8.13). A JSON object body's
  * properties join the top level; any other body is the `body` property. A name used twice keeps its
  * place for the body and becomes `{name}__{in}` for a parameter (e.g. `id__query`). Cookie parameters
- * are left out: the caller's configured headers carry credentials.
+ * are left out: the caller's configured headers carry credentials. The merged object is closed
+ * (`additionalProperties: false`) when every part is: the parameters always are, and a body is when its
+ * schema says `additionalProperties: false` (or `unevaluatedProperties: false`) or it is one `body` property.
  *
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
 import type { JsonSchema } from "../../core/mod.ts";
+import { isJsonMediaType, type PropertyEncoding } from "./request-body.ts";
 import type { SchemaConverter } from "./schema-dialect.ts";
 
 /** Where an input goes in the HTTP request. */
@@ -23,6 +26,8 @@ export interface InputSlot {
   readonly style: string;
   /** The parameter's `explode`, defaulted for its style. */
   readonly explode: boolean;
+  /** The parameter's `allowReserved` (query parameters): RFC 3986 reserved characters sent unencoded. */
+  readonly allowReserved: boolean;
 }
 
 /** An operation's merged input: its schema and where each property goes. */
@@ -33,6 +38,8 @@ export interface OperationInput {
   readonly slots: readonly InputSlot[];
   /** The request body's media type, when it has one. */
   readonly mediaType: string | undefined;
+  /** The body's Encoding Objects by property name (OpenAPI 3.1.0 §4.8.15), for form and multipart bodies. */
+  readonly encoding: Readonly<Record<string, PropertyEncoding>>;
 }
 
 interface Candidate {
@@ -42,6 +49,16 @@ interface Candidate {
 }
 
 const PARAMETER_PLACES = new Set(["path", "query", "header"]);
+// Bodies whose object properties join the input, besides JSON (OpenAPI 3.1.0 §4.8.14.4, §4.8.14.5).
+const STRUCTURED = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
+
+interface BodyInput {
+  readonly candidates: Candidate[];
+  readonly mediaType: string;
+  readonly encoding: Record<string, PropertyEncoding>;
+  /** Whether the body takes no property beyond those it names. */
+  readonly closed: boolean;
+}
 
 /**
  * Merges the parameters (path-level first, overridden by the operation's own) and the request body.
@@ -70,7 +87,13 @@ export function operationInput(
     const schema = { ...converter.convert(parameterSchema(p)) };
     if (typeof p.description === "string" && schema.description === undefined) schema.description = p.description;
     candidates.push({
-      slot: { in: place as InputSlot["in"], name: p.name as string, style, explode },
+      slot: {
+        in: place as InputSlot["in"],
+        name: p.name as string,
+        style,
+        explode,
+        allowReserved: p.allowReserved === true,
+      },
       schema,
       required: place === "path" || p.required === true,
     });
@@ -94,7 +117,9 @@ export function operationInput(
   }
   const schema: JsonSchema = { type: "object", properties };
   if (required.length > 0) schema.required = required;
-  return { schema, slots, mediaType: body?.mediaType };
+  // An unknown argument to a closed input is refused, not silently dropped (JSON Schema 2020-12 §10.3.2.3).
+  if (body === undefined || body.closed) schema.additionalProperties = false;
+  return { schema, slots, mediaType: body?.mediaType, encoding: body?.encoding ?? {} };
 }
 
 function parameterSchema(p: Record<string, unknown>): unknown {
@@ -109,44 +134,51 @@ function parameterSchema(p: Record<string, unknown>): unknown {
 function requestBody(
   body: unknown,
   converter: SchemaConverter,
-): { candidates: Candidate[]; mediaType: string } | undefined {
+): BodyInput | undefined {
   if (!isObject(body) || !isObject(body.content)) return undefined;
   const types = Object.keys(body.content);
-  const mediaType = types.find(isJsonMediaType) ?? types.find((t) => t === "application/x-www-form-urlencoded") ??
-    types[0];
+  const mediaType = types.find(isJsonMediaType) ?? types.find((t) => STRUCTURED.has(t)) ?? types[0];
   if (mediaType === undefined) return undefined;
   const media = body.content[mediaType];
   const schema = converter.convert(isObject(media) ? media.schema : undefined);
   const bodyRequired = body.required === true;
   const description = typeof body.description === "string" ? body.description : undefined;
-  const structured = isJsonMediaType(mediaType) || mediaType === "application/x-www-form-urlencoded";
+  const structured = isJsonMediaType(mediaType) || STRUCTURED.has(mediaType);
+  const encoding = isObject(media) && isObject(media.encoding) ? encodingOf(media.encoding) : {};
   if (structured && isObject(schema.properties) && (schema.type === "object" || schema.type === undefined)) {
     const own = new Set(Array.isArray(schema.required) ? schema.required as string[] : []);
     const candidates = Object.entries(schema.properties).map(([name, property]): Candidate => ({
-      slot: { in: "bodyProperty", name, style: "form", explode: true },
+      slot: { in: "bodyProperty", name, style: "form", explode: true, allowReserved: false },
       schema: property as JsonSchema,
       required: bodyRequired && own.has(name),
     }));
-    return { candidates, mediaType };
+    const closed = schema.additionalProperties === false || schema.unevaluatedProperties === false;
+    return { candidates, mediaType, encoding, closed };
   }
   const whole = description !== undefined && schema.description === undefined ? { ...schema, description } : schema;
   return {
     candidates: [{
-      slot: { in: "body", name: "body", style: "form", explode: true },
+      slot: { in: "body", name: "body", style: "form", explode: true, allowReserved: false },
       schema: whole,
       required: bodyRequired,
     }],
     mediaType,
+    encoding,
+    closed: true,
   };
 }
 
-/**
- * Tells whether a media type is JSON (`application/json`, or any `+json` suffix, RFC 6839 §3.1).
- *
- * @param mediaType The media type, perhaps with parameters.
- * @returns `true` for JSON.
- */
-export function isJsonMediaType(mediaType: string): boolean {
-  const type = mediaType.split(";", 1)[0].trim().toLowerCase();
-  return type === "application/json" || type.endsWith("+json");
+/** The Encoding Objects of a form or multipart body, their members checked. */
+function encodingOf(encoding: Record<string, unknown>): Record<string, PropertyEncoding> {
+  const out: Record<string, PropertyEncoding> = {};
+  for (const [name, e] of Object.entries(encoding)) {
+    if (!isObject(e)) continue;
+    out[name] = {
+      contentType: typeof e.contentType === "string" ? e.contentType : undefined,
+      style: typeof e.style === "string" ? e.style : undefined,
+      explode: typeof e.explode === "boolean" ? e.explode : undefined,
+      allowReserved: typeof e.allowReserved === "boolean" ? e.allowReserved : undefined,
+    };
+  }
+  return out;
 }

@@ -14,6 +14,7 @@ import { buildRequest, resultFromResponse } from "./http-call.ts";
 import { jsonSchemaInput } from "./json-schema-input.ts";
 import { operationInput } from "./operation-input.ts";
 import { SchemaConverter } from "./schema-dialect.ts";
+import type { DeepObjectArrays } from "./serialize.ts";
 import { ToolNames } from "./tool-names.ts";
 
 /** One operation of the document, as `include` and `nameOf` see it. */
@@ -46,11 +47,19 @@ export interface ToolsFromOpenApiOptions {
   readonly include?: (operation: OpenApiOperation) => boolean;
   /**
    * Names a tool (default: its `operationId`, else `{method}_{path}`). Names are then made valid
-   * (1-64 of `A-Z a-z 0-9 _ . -`, other characters become `_`) and unique (`_2`, `_3`, … in document order).
+   * (1-64 of `A-Z a-z 0-9 _ . -`, other characters become `_`; a longer name keeps its first 23 and last
+   * 31 characters around an 8-digit hash of the whole) and unique (`_2`, `_3`, … in document order).
    */
   readonly nameOf?: (operation: OpenApiOperation) => string | undefined;
   /** Loads the document an external `$ref` points at (a URL); without it only local references are resolved. */
   readonly load?: (url: string) => Promise<unknown>;
+  /**
+   * How a `deepObject` query parameter or form body property writes an array, which OpenAPI 3.1.0
+   * §4.8.12.4 leaves undefined (as it does nested objects, always written `a[k][j]=v`): `"indexed"`
+   * (default) `line_items[0][price]=p&expand[0]=x`, the PHP/Rails bracket convention Stripe expects, or
+   * `"brackets"` `expand[]=x&line_items[][price]=p`.
+   */
+  readonly deepObjectArrays?: DeepObjectArrays;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -59,8 +68,12 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
  * Turns an OpenAPI document into tools, one per operation, to register with `server.tool()`. Each tool's
  * input merges the operation's path, query and header parameters and its request body into one object
  * (a parameter whose name is taken becomes `{name}__{in}`); the arguments are validated against that
- * JSON Schema before any request leaves. A call builds the HTTP request, forwards `ctx.signal`, and
- * answers the 2xx JSON body as its (structured) result, or a failure with the status and problem detail.
+ * JSON Schema before any request leaves, and an unknown one is refused when every part of the input is
+ * closed (the parameters, and a body with `additionalProperties: false`). A call builds the HTTP request
+ * (query parameters per `style`, `explode` and `allowReserved`, OpenAPI 3.1.0 §4.8.12.4; form and
+ * multipart bodies per each property's Encoding Object, §4.8.15), forwards `ctx.signal`, and answers the
+ * 2xx JSON body as its (structured) result, or a failure `HTTP {status}: {message}` with the message the
+ * error body carries (RFC 9457 `detail`, `{"error":{"message"}}`, `message`, `error_description`).
  *
  * @param document The OpenAPI 3.0.x or 3.1.x document, parsed (JSON or YAML).
  * @param options Where the API is, the credentials, the `fetch`, and which operations to take and how to name them.
@@ -80,6 +93,30 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
  * const [getPet] = await toolsFromOpenAPI(document, { baseUrl: "http://pets.test", fetch });
  * assert.equal(getPet.name, "getPet");
  * assert.equal(getPet.annotations?.readOnlyHint, true);
+ * ```
+ *
+ * @example A form body with `deepObject` properties (Stripe's convention), and a closed body
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer } from "../../../mod.ts";
+ * import { toolsFromOpenAPI } from "./tools-from-openapi.ts";
+ * const form = {
+ *   schema: { type: "object", additionalProperties: false, properties: { email: { type: "string" }, metadata: { type: "object" } } },
+ *   encoding: { metadata: { style: "deepObject", explode: true } },
+ * };
+ * const document = {
+ *   openapi: "3.1.0",
+ *   info: { title: "Shop", version: "1" },
+ *   paths: { "/customers": { post: { operationId: "createCustomer", requestBody: { content: { "application/x-www-form-urlencoded": form } }, responses: {} } } },
+ * };
+ * const sent: string[] = [];
+ * const fetch = async (request: Request) => (sent.push(await request.text()), Response.json({ id: "cus_1" }));
+ * const [createCustomer] = await toolsFromOpenAPI(document, { baseUrl: "http://shop.test", fetch });
+ * const server = createServer({ name: "shop", version: "1.0.0" }).tool(createCustomer);
+ * await server.call("createCustomer", { email: "ada@example.com", metadata: { order_id: "6735" } });
+ * assert.equal(decodeURIComponent(sent[0]), "email=ada@example.com&metadata[order_id]=6735");
+ * await assert.rejects(server.call("createCustomer", { emial: "ada@example.com" }), /Unknown argument "emial"/);
+ * assert.equal(sent.length, 1);
  * ```
  */
 export async function toolsFromOpenAPI(document: unknown, options: ToolsFromOpenApiOptions): Promise<AnyTool[]> {
@@ -152,7 +189,8 @@ function toolOf(
     const headers = new Headers(
       typeof options.headers === "function" ? await options.headers(ctx) : options.headers,
     );
-    const { url, init } = buildRequest(options.baseUrl, operation.method, operation.path, input, args, headers);
+    const { method, path } = operation;
+    const { url, init } = buildRequest(options.baseUrl, method, path, input, args, headers, options.deepObjectArrays);
     return await resultFromResponse(await send(new Request(url, { ...init, signal: ctx.signal })));
   });
 }

@@ -15,7 +15,7 @@ export interface BearerChallenge {
 }
 
 /**
- * Reads the `Bearer` challenge of a `WWW-Authenticate` header (other schemes are skipped).
+ * Reads the `Bearer` or `DPoP` challenge of a `WWW-Authenticate` header (other schemes are skipped).
  *
  * @param header The header value, or `null`.
  * @returns The challenge's parameters (empty when there is none).
@@ -28,16 +28,21 @@ export interface BearerChallenge {
  *   parseBearerChallenge('Bearer error="insufficient_scope", scope="a b", resource_metadata="https://x/.well-known/oauth-protected-resource"'),
  *   { error: "insufficient_scope", scope: "a b", resourceMetadata: "https://x/.well-known/oauth-protected-resource" },
  * );
+ * assert.deepEqual(parseBearerChallenge('DPoP error="use_dpop_nonce", resource_metadata="https://x/m"'), {
+ *   error: "use_dpop_nonce",
+ *   resourceMetadata: "https://x/m",
+ * });
  * ```
  */
 export function parseBearerChallenge(header: string | null): BearerChallenge {
   if (header === null) return {};
-  const start = header.search(/(^|[\s,])bearer(\s|$)/i);
-  if (start < 0) return {};
+  // RFC 9449 §7.1: a DPoP challenge carries the same parameters.
+  const scheme = /(^|[\s,])(bearer|dpop)(\s|$)/i.exec(header);
+  if (scheme === null) return {};
   const params: Record<string, string> = {};
   // auth-param = token BWS "=" BWS ( token / quoted-string ) (RFC 9110 §11.2); stop at the next scheme.
   const re = /\s*,?\s*([A-Za-z0-9_!#$%&'*+.^`|~-]+)\s*(=\s*("((?:[^"\\]|\\.)*)"|[^\s,]*))?/y;
-  re.lastIndex = header.toLowerCase().indexOf("bearer", start) + 6;
+  re.lastIndex = scheme.index + scheme[1].length + scheme[2].length;
   for (let m = re.exec(header); m !== null && re.lastIndex <= header.length; m = re.exec(header)) {
     if (m[2] === undefined) break; // a bare token: the next scheme begins
     params[m[1].toLowerCase()] = m[4] !== undefined ? m[4].replace(/\\(.)/g, "$1") : m[3];

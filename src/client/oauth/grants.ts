@@ -20,6 +20,8 @@ export interface GrantContext {
   readonly http: DiscoveryHttp;
   /** The stored client identity for this issuer, if any. */
   readonly client: StoredClient | undefined;
+  /** The DPoP handle, when tokens are DPoP-bound (RFC 9449 §5). */
+  readonly dpop?: o4w.DPoPHandle;
 }
 
 /** What a grant produced. */
@@ -63,7 +65,7 @@ export async function authorizationCodeGrant(options: OAuthOptions, ctx: GrantCo
   const oc = toOauthClient(client);
   const tokens = await tokenRequest(() =>
     o4w.authorizationCodeGrantRequest(as, oc, clientAuthFor(client, as), params, options.redirectUri, verifier, {
-      ...requestOptions(ctx.http, new URL(as.token_endpoint ?? as.issuer)),
+      ...tokenOptions(ctx),
       ...(ctx.resource !== undefined ? { additionalParameters: { resource: ctx.resource } } : {}),
     }).then((response) => o4w.processAuthorizationCodeResponse(as, oc, response))
   );
@@ -88,7 +90,7 @@ export async function clientCredentialsGrant(
       oc,
       auth,
       parameters,
-      requestOptions(ctx.http, new URL(as.token_endpoint ?? as.issuer)),
+      tokenOptions(ctx),
     ).then((response) => o4w.processClientCredentialsResponse(as, oc, response))
   );
   return { client, tokens };
@@ -194,11 +196,34 @@ export function toOauthClient(client: StoredClient): o4w.Client {
   return { client_id: client.clientId };
 }
 
+/**
+ * The options of a token request: our fetch, and the DPoP handle that adds the proof (RFC 9449 §5).
+ *
+ * @param ctx The grant's context.
+ * @returns The options.
+ */
+export function tokenOptions(
+  ctx: Pick<GrantContext, "as" | "http" | "dpop">,
+): ReturnType<typeof requestOptions> & { DPoP?: o4w.DPoPHandle } {
+  const options = requestOptions(ctx.http, new URL(ctx.as.token_endpoint ?? ctx.as.issuer));
+  return ctx.dpop === undefined ? options : { ...options, DPoP: ctx.dpop };
+}
+
+/**
+ * Runs a token request; an authorization server's `use_dpop_nonce` error is answered once with the
+ * nonce it sent (RFC 9449 §8), which the DPoP handle has kept. Failures become {@link AuthorizationError}s.
+ *
+ * @param run Sends the request and processes the response.
+ * @returns The token response.
+ */
 export async function tokenRequest(run: () => Promise<o4w.TokenEndpointResponse>): Promise<o4w.TokenEndpointResponse> {
-  try {
-    return await run();
-  } catch (error) {
-    throw new AuthorizationError(`The token request failed: ${messageOf(error)}`, { cause: error });
+  for (let retried = false;; retried = true) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!retried && o4w.isDPoPNonceError(error)) continue;
+      throw new AuthorizationError(`The token request failed: ${messageOf(error)}`, { cause: error });
+    }
   }
 }
 

@@ -15,7 +15,6 @@ import {
   discoverResource,
   type DiscoveryHttp,
   fallbackAuthorizationServer,
-  requestOptions,
 } from "./discovery.ts";
 import {
   memoryTokenStore,
@@ -30,12 +29,31 @@ import {
   clientCredentialsGrant,
   type Grant,
   isLoopback,
+  tokenOptions,
+  tokenRequest,
   toOauthClient,
 } from "./grants.ts";
-import type { AuthOptions, ClientCredentialsOptions, OAuthOptions } from "./options.ts";
+import type {
+  AuthOptions,
+  ClientCredentialsOptions,
+  EnterpriseAuthOptions,
+  OAuthOptions,
+  WorkloadIdentityOptions,
+} from "./options.ts";
+import { enterpriseGrant, workloadGrant } from "./assertion-grants.ts";
+import { dpopHandle, dpopKeyPair, sendWithProof } from "./dpop.ts";
 
 export type { ClientAuth } from "../http.ts";
-export type { AuthOptions, ClientCredentialsOptions, OAuthOptions } from "./options.ts";
+export type {
+  AuthOptions,
+  ClientCredentialsOptions,
+  DPoPOptions,
+  EnterpriseAuthOptions,
+  EnterpriseIdp,
+  OAuthOptions,
+  WorkloadIdentityOptions,
+  WorkloadToken,
+} from "./options.ts";
 
 /**
  * Authorization with the authorization-code grant and PKCE (OAuth 2.1 §4.1), the client identity
@@ -87,6 +105,59 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientAuth
   return sessionAuth(options, (ctx) => clientCredentialsGrant(options, ctx));
 }
 
+/**
+ * Authorization for workloads (workload identity federation, SEP-1933): the JWT the platform issues
+ * (a Kubernetes service account token, a cloud or CI OIDC token) is the assertion of the JWT-bearer
+ * grant (RFC 7523 §2.1), or the `client_assertion` of a client-credentials grant (RFC 7523 §2.2). No
+ * secret to keep; the JWT is read afresh for each grant. A refused JWT fails the request, with no retry.
+ *
+ * @param options The client id and where the JWT comes from (callback, `{ env }`, `{ file }`).
+ * @returns The auth to pass as `createClient(url, { auth })`.
+ *
+ * @example
+ * ```ts
+ * import { createClient, workloadIdentity } from "./../mod.ts";
+ * const client = createClient("https://api.example/mcp", {
+ *   auth: workloadIdentity({
+ *     clientId: "reporting-job",
+ *     token: { file: "/var/run/secrets/tokens/mcp-token" },
+ *   }),
+ * });
+ * void client;
+ * ```
+ */
+export function workloadIdentity(options: WorkloadIdentityOptions): ClientAuth {
+  return sessionAuth(options, (ctx) => workloadGrant(options, ctx));
+}
+
+/**
+ * Enterprise-managed authorization (SEP-990): the user's identity assertion from the enterprise
+ * IdP (an OpenID Connect ID token from single sign-on) is exchanged at the IdP for an ID-JAG
+ * (RFC 8693 token exchange, `requested_token_type=urn:ietf:params:oauth:token-type:id-jag`), which the
+ * MCP server's authorization server takes in the JWT-bearer grant (RFC 7523 §2.1). No consent screen:
+ * the IdP's policy decides.
+ *
+ * @param options The IdP, the ID token, and this client at the MCP server's authorization server.
+ * @returns The auth to pass as `createClient(url, { auth })`.
+ *
+ * @example
+ * ```ts
+ * import { createClient, enterpriseAuth } from "./../mod.ts";
+ * const client = createClient("https://api.example/mcp", {
+ *   auth: enterpriseAuth({
+ *     idp: { tokenEndpoint: "https://idp.example/oauth2/token", clientId: "mcp-desktop" },
+ *     idToken: () => "eyJ…", // the ID token of the user's single sign-on
+ *     clientId: "mcp-desktop-at-api",
+ *     clientSecret: "…",
+ *   }),
+ * });
+ * void client;
+ * ```
+ */
+export function enterpriseAuth(options: EnterpriseAuthOptions): ClientAuth {
+  return sessionAuth(options, (ctx) => enterpriseGrant(options, ctx));
+}
+
 function sessionAuth(options: AuthOptions & { clientId?: string; clientSecret?: string }, grant: Grant): ClientAuth {
   const storage = options.storage ?? memoryTokenStore();
   return {
@@ -116,6 +187,9 @@ class Session {
   #resource: string | undefined;
   #flow: Promise<void> | undefined;
   #scope: string | undefined;
+  /** The DPoP key pair and its handle (RFC 9449), once known. */
+  #dpopKey: CryptoKeyPair | undefined;
+  #dpop: o4w.DPoPHandle | undefined;
 
   constructor(
     key: string,
@@ -140,10 +214,20 @@ class Session {
     let reauthorized = false;
     for (;;) {
       await this.#flow?.catch(() => {});
-      const token = await this.#token();
-      const attempt = request.clone();
-      if (token !== undefined) attempt.headers.set("authorization", `Bearer ${token}`);
-      const response = await this.#fetch(attempt);
+      const tokens = await this.#tokens();
+      const token = tokens?.accessToken;
+      let response: Response;
+      const dpop = tokens?.tokenType === "dpop" ? await this.#dpopHandle() : undefined;
+      if (token !== undefined && dpop !== undefined) {
+        // RFC 9449 §7.1: a bound token goes out as `Authorization: DPoP`, with a proof of this request.
+        const attempt = request.clone();
+        attempt.headers.delete("authorization");
+        response = await sendWithProof(this.#fetch, attempt, token, dpop);
+      } else {
+        const attempt = request.clone();
+        if (token !== undefined) attempt.headers.set("authorization", `Bearer ${token}`);
+        response = await this.#fetch(attempt);
+      }
       if (response.status !== 401 && response.status !== 403) return response;
       const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
       if (response.status === 403) {
@@ -175,17 +259,31 @@ class Session {
     }
   }
 
-  /** The access token, refreshed first when it is about to expire. */
-  async #token(): Promise<string | undefined> {
+  /** The tokens, refreshed first when the access token is about to expire. */
+  async #tokens(): Promise<StoredTokens | undefined> {
     const stored = await this.#stored();
     const tokens = stored?.tokens;
     if (tokens === undefined) return undefined;
     const expiring = tokens.expiresAt !== undefined && tokens.expiresAt - 30_000 < Date.now();
     if (expiring && tokens.refreshToken !== undefined && this.#as !== undefined && stored?.client !== undefined) {
       const refreshed = await this.#refresh(stored, stored.client, tokens.refreshToken).catch(() => undefined);
-      if (refreshed !== undefined) return refreshed.accessToken;
+      if (refreshed !== undefined) return refreshed;
     }
-    return tokens.accessToken;
+    return tokens;
+  }
+
+  /**
+   * The DPoP handle when `dpop` is on: the stored key pair, else a new one (RFC 9449 §5), stored with
+   * the next tokens.
+   */
+  async #dpopHandle(): Promise<o4w.DPoPHandle | undefined> {
+    const option = this.#options.dpop;
+    if (option === undefined || option === false) return undefined;
+    if (this.#dpop !== undefined) return this.#dpop;
+    const key = (await this.#stored())?.dpopKey ?? await dpopKeyPair(option, this.#as);
+    if (this.#dpop !== undefined) return this.#dpop; // another request got there first
+    this.#dpopKey = key;
+    return this.#dpop = dpopHandle(key);
   }
 
   async #stored(): Promise<StoredAuthorization | undefined> {
@@ -234,23 +332,34 @@ class Session {
     ) {
       scope = `${scope} offline_access`; // SEP-2207: ask for a refresh token when the server offers one
     }
-    const result = await this.#grant({ as, resource: this.#resource, scope, http: this.#http, client: stored?.client });
-    await this.#storage.set(this.#key, { issuer: as.issuer, client: result.client, tokens: toStored(result.tokens) });
+    const dpop = await this.#dpopHandle();
+    const result = await this.#grant({
+      as,
+      resource: this.#resource,
+      scope,
+      http: this.#http,
+      client: stored?.client,
+      ...(dpop !== undefined ? { dpop } : {}),
+    });
+    await this.#storage.set(this.#key, {
+      issuer: as.issuer,
+      client: result.client,
+      tokens: toStored(result.tokens),
+      ...(this.#dpopKey !== undefined ? { dpopKey: this.#dpopKey } : {}),
+    });
   }
 
   async #refresh(stored: StoredAuthorization, client: StoredClient, refreshToken: string): Promise<StoredTokens> {
     const as = this.#as!;
-    const response = await o4w.refreshTokenGrantRequest(
-      as,
-      toOauthClient(client),
-      clientAuthFor(client, as),
-      refreshToken,
-      {
-        ...requestOptions(this.#http, new URL(as.token_endpoint ?? as.issuer)),
+    const dpop = await this.#dpopHandle();
+    // RFC 9449 §5: the refreshed token is bound to the same key, so the refresh request carries a proof.
+    const response = await tokenRequest(() =>
+      o4w.refreshTokenGrantRequest(as, toOauthClient(client), clientAuthFor(client, as), refreshToken, {
+        ...tokenOptions({ as, http: this.#http, ...(dpop !== undefined ? { dpop } : {}) }),
         ...(this.#resource !== undefined ? { additionalParameters: { resource: this.#resource } } : {}),
-      },
+      }).then((response) => o4w.processRefreshTokenResponse(as, toOauthClient(client), response))
     );
-    const tokens = toStored(await o4w.processRefreshTokenResponse(as, toOauthClient(client), response), refreshToken);
+    const tokens = toStored(response, refreshToken);
     await this.#storage.set(this.#key, { ...stored, tokens });
     return tokens;
   }
@@ -265,6 +374,7 @@ function toStored(response: o4w.TokenEndpointResponse, previousRefresh?: string)
   const refreshToken = response.refresh_token ?? previousRefresh;
   return {
     accessToken: response.access_token,
+    ...(response.token_type === "dpop" ? { tokenType: "dpop" } : {}),
     ...(refreshToken !== undefined ? { refreshToken } : {}),
     ...(typeof response.expires_in === "number" ? { expiresAt: Date.now() + response.expires_in * 1000 } : {}),
     ...(response.scope !== undefined ? { scope: response.scope } : {}),

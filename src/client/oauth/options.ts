@@ -18,6 +18,26 @@ export interface AuthOptions {
    * OAuth 2.1 §1.5 requires TLS everywhere else.
    */
   allowHttp?: boolean;
+  /**
+   * Sender-constrained tokens (RFC 9449, DPoP): a proof on every token request and every resource
+   * request, tokens presented as `Authorization: DPoP …`, and `DPoP-Nonce` challenges answered. `true`
+   * uses a new ES256 key pair per server (non-extractable private key), kept in `storage` beside the
+   * tokens. Default: off (bearer tokens).
+   */
+  dpop?: boolean | DPoPOptions;
+}
+
+/** The DPoP key of {@link AuthOptions.dpop}. */
+export interface DPoPOptions {
+  /** The signing algorithm of a generated key (default `ES256`; the server's metadata may restrict it). */
+  alg?: "ES256" | "ES384" | "ES512" | "PS256" | "RS256" | "EdDSA";
+  /**
+   * Makes a generated private key extractable, for stores that serialize keys (a JSON file). Default
+   * `false`: the key cannot leave the runtime (Web Crypto, non-extractable).
+   */
+  extractable?: boolean;
+  /** A key pair to use instead of generating one (its public key must be extractable). */
+  keyPair?: CryptoKeyPair;
 }
 
 /** What {@link oauth} needs: the redirect URI, the user-facing callback, and optionally the client's identity. */
@@ -49,4 +69,46 @@ export interface ClientCredentialsOptions extends AuthOptions {
   clientSecret?: string;
   /** A private key for `private_key_jwt` (RFC 7523 §2.2), with its `kid` when the server wants one. */
   privateKey?: CryptoKey | { key: CryptoKey; kid?: string };
+}
+
+/** A JWT the platform issues to the workload: a callback, an environment variable or a file, read on each use. */
+export type WorkloadToken =
+  | (() => string | Promise<string>)
+  | { readonly env: string }
+  | { readonly file: string };
+
+/** What {@link workloadIdentity} needs: the client id and where the platform's JWT comes from. */
+export interface WorkloadIdentityOptions extends AuthOptions {
+  /** The client id at the authorization server. */
+  clientId: string;
+  /** The platform-issued JWT (Kubernetes projected service account token, cloud workload identity, CI OIDC token). */
+  token: WorkloadToken;
+  /**
+   * How the JWT is presented: `"grant"` (default) as the assertion of the JWT-bearer grant (RFC 7523
+   * §2.1), or `"client_assertion"` as the client's authentication of a client-credentials grant
+   * (RFC 7523 §2.2).
+   */
+  use?: "grant" | "client_assertion";
+}
+
+/** The enterprise identity provider of {@link enterpriseAuth}. */
+export interface EnterpriseIdp {
+  /** The IdP's token endpoint, where the token exchange (RFC 8693) happens. */
+  tokenEndpoint: string | URL;
+  /** This client's id at the IdP. */
+  clientId: string;
+  /** This client's secret at the IdP (`client_secret_basic`), for confidential clients. */
+  clientSecret?: string;
+}
+
+/** What {@link enterpriseAuth} needs: the IdP, the user's identity assertion, this client at the MCP server's authorization server. */
+export interface EnterpriseAuthOptions extends AuthOptions {
+  /** The enterprise IdP. */
+  idp: EnterpriseIdp;
+  /** The user's identity assertion from the IdP's single sign-on: an OpenID Connect ID token (read on each use). */
+  idToken: string | (() => string | Promise<string>);
+  /** This client's id at the MCP server's authorization server. */
+  clientId: string;
+  /** This client's secret there (`client_secret_basic` or `client_secret_post`, as it supports). */
+  clientSecret?: string;
 }

@@ -6,8 +6,10 @@
 
 /** Tokens from the authorization server's token endpoint. Never log them. */
 export interface StoredTokens {
-  /** The access token sent as `Authorization: Bearer`. */
+  /** The access token sent as `Authorization: Bearer` (or `DPoP`, see `tokenType`). */
   readonly accessToken: string;
+  /** `"dpop"` for a DPoP-bound token (RFC 9449 §5), else bearer. */
+  readonly tokenType?: string;
   /** The refresh token, when one was issued. */
   readonly refreshToken?: string;
   /** When the access token expires, in ms since the epoch. */
@@ -34,6 +36,8 @@ export interface StoredAuthorization {
   readonly client?: StoredClient;
   /** The current tokens. */
   readonly tokens?: StoredTokens;
+  /** The DPoP key pair the tokens are bound to (RFC 9449), when `dpop` is on. */
+  readonly dpopKey?: CryptoKeyPair;
 }
 
 /** A pluggable store, keyed by the protected server's resource identifier (its URL). */

@@ -80,6 +80,11 @@ export class AutoTransport implements Transport {
     this.#candidates = candidates;
   }
 
+  /** Whether every candidate sends each of its requests through `ctx.traceRequest`. */
+  get tracesRequests(): boolean {
+    return this.#candidates.every((candidate) => candidate.tracesRequests === true);
+  }
+
   /** The chosen wire, or `auto` before the first request. */
   get wire(): string {
     return this.#chosen?.wire ?? "auto";

@@ -9,6 +9,7 @@ import type { Transport } from "../transport.ts";
 import { AutoTransport } from "./auto.ts";
 import { createMcpTransport } from "./mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
+import { withPeer } from "../trace-context.ts";
 
 /** Something that answers requests: a `Server`, or any `{ fetch }`. */
 export interface FetchTarget {
@@ -62,12 +63,13 @@ export function createInProcessTransport(target: FetchTarget, options: InProcess
   const prefix = ORIGIN + (target.basePath ?? "");
   const lite = () => createMcpliteTransport(prefix + (options.basePath ?? MCPLITE_BASE_PATH), http);
   const mcp = () => createMcpTransport(prefix + (options.path ?? "/mcp"), http);
+  // No network: telemetry names no peer (no `server.address`, `server.port`, `network.transport`).
   switch (options.wire ?? "auto") {
     case "mcp-lite":
-      return lite();
+      return withPeer(lite(), undefined);
     case "mcp":
-      return mcp();
+      return withPeer(mcp(), undefined);
     default:
-      return new AutoTransport([lite(), mcp()]);
+      return withPeer(new AutoTransport([lite(), mcp()]), undefined);
   }
 }

@@ -11,7 +11,7 @@ import { ClientError, errorFromRpc, RpcError, TransportError } from "../errors.t
 import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, type StreamMessage } from "../http.ts";
 import type { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
-import { withTraceHeaders, withTraceMeta } from "../trace-context.ts";
+import { sendTraced, withTraceHeaders, withTraceMeta } from "../trace-context.ts";
 import { readSse, type SseCursor } from "../sse.ts";
 import type { InputRequest, RequestContext } from "../transport.ts";
 import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf } from "./mcp-wire.ts";
@@ -218,13 +218,32 @@ export class LegacySession {
     return headers;
   }
 
-  async #exchange(
+  #exchange(
     method: string,
     params: Record<string, unknown>,
     ctx: RequestContext,
     extra?: Headers,
   ): Promise<Exchanged> {
     const id = this.#nextId();
+    const request = {
+      method,
+      params,
+      id,
+      protocolVersion: this.#version ?? this.#requested,
+      sessionId: this.#sessionId,
+      peer: this.#http.peer,
+    };
+    return sendTraced(ctx, request, (sent) => this.#send(id, method, params, sent, extra));
+  }
+
+  /** Sends one request in the session and reads its reply. */
+  async #send(
+    id: number,
+    method: string,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    extra?: Headers,
+  ): Promise<Exchanged> {
     const { progressToken, meta } = streamMetaOf(ctx, id);
     const traced = withTraceMeta(params, ctx);
     const sent = progressToken === undefined

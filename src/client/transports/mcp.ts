@@ -13,7 +13,7 @@ import { cacheHintOf, httpError, type HttpOptions, isJsonResponse, readRpcReply,
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
-import { withTraceHeaders } from "../trace-context.ts";
+import { sendTraced, withTraceHeaders } from "../trace-context.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
@@ -65,6 +65,7 @@ export function createMcpTransport(url: string | URL, options: McpTransportOptio
 
 class McpTransport implements Transport {
   readonly wire = "mcp";
+  readonly tracesRequests = true;
   readonly #http: HttpEndpoint;
   readonly #forced: string | undefined;
   #version: string = MODERN_VERSION;
@@ -229,48 +230,58 @@ class McpTransport implements Transport {
   ): Promise<Exchanged> {
     for (let attempt = 0;; attempt++) {
       const id = this.#nextId++;
-      const { progressToken, meta: streamMeta } = streamMetaOf(ctx, id);
-      const meta: Record<string, unknown> = {
-        ...(params._meta as Record<string, unknown> | undefined),
-        [META.protocolVersion]: this.#version,
-        [META.clientCapabilities]: ctx.capabilities,
-        [META.clientInfo]: ctx.clientInfo,
-        ...streamMeta,
-        ...ctx.traceContext,
-      };
-      if (ctx.logLevel !== undefined) meta[META.logLevel] = ctx.logLevel;
-      const headers = await this.#http.headers({
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": this.#version,
-        [METHOD_HEADER]: method,
-      }, extra);
-      withTraceHeaders(headers, ctx);
-      const nameField = NAME_FIELDS.get(method);
-      const name = nameField === undefined ? undefined : params[nameField];
-      if (typeof name === "string") headers.set(NAME_HEADER, encodeHeaderValue(name));
-      const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } });
-      const response = await this.#http.post("", headers, body, ctx.signal);
-      if (response.status === 304) return { result: {}, response };
-      if (!response.ok && !isJsonResponse(response)) throw await httpError(response);
-      const cursor = { lastEventId: undefined, retryMs: undefined };
-      const onMessage = (message: StreamMessage) => handleStreamMessage(message, ctx, progressToken);
-      const reply = await readRpcReply(response, id, ctx, cursor, onMessage);
-      if (reply === undefined) {
-        throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
+      const request = { method, params, id, protocolVersion: this.#version, peer: this.#http.peer };
+      try {
+        return await sendTraced(ctx, request, (sent) => this.#exchange(id, method, params, sent, extra));
+      } catch (error) {
+        const next = attempt === 0 ? versionToRetry(error) : undefined;
+        if (next === undefined) throw error;
+        this.#version = next;
       }
-      ctx.activity();
-      if (reply.ok) return { result: reply.result, response };
-      const supported = (reply.error.data as { supported?: unknown } | undefined)?.supported;
-      if (reply.error.code === McpErrorCode.UnsupportedVersion && attempt === 0 && Array.isArray(supported)) {
-        const next = MODERN_VERSIONS.find((v) => supported.includes(v));
-        if (next !== undefined) {
-          this.#version = next;
-          continue;
-        }
-      }
-      throw errorFromRpc(reply.error, { method, wire: this.wire, status: reply.status });
     }
+  }
+
+  /** Sends one 2026-07-28 request with the envelope in `_meta` and the headers, and reads its reply. */
+  async #exchange(
+    id: number,
+    method: string,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    extra?: Headers,
+  ): Promise<Exchanged> {
+    const { progressToken, meta: streamMeta } = streamMetaOf(ctx, id);
+    const meta: Record<string, unknown> = {
+      ...(params._meta as Record<string, unknown> | undefined),
+      [META.protocolVersion]: this.#version,
+      [META.clientCapabilities]: ctx.capabilities,
+      [META.clientInfo]: ctx.clientInfo,
+      ...streamMeta,
+      ...ctx.traceContext,
+    };
+    if (ctx.logLevel !== undefined) meta[META.logLevel] = ctx.logLevel;
+    const headers = await this.#http.headers({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": this.#version,
+      [METHOD_HEADER]: method,
+    }, extra);
+    withTraceHeaders(headers, ctx);
+    const nameField = NAME_FIELDS.get(method);
+    const name = nameField === undefined ? undefined : params[nameField];
+    if (typeof name === "string") headers.set(NAME_HEADER, encodeHeaderValue(name));
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } });
+    const response = await this.#http.post("", headers, body, ctx.signal);
+    if (response.status === 304) return { result: {}, response };
+    if (!response.ok && !isJsonResponse(response)) throw await httpError(response);
+    const cursor = { lastEventId: undefined, retryMs: undefined };
+    const onMessage = (message: StreamMessage) => handleStreamMessage(message, ctx, progressToken);
+    const reply = await readRpcReply(response, id, ctx, cursor, onMessage);
+    if (reply === undefined) {
+      throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
+    }
+    ctx.activity();
+    if (reply.ok) return { result: reply.result, response };
+    throw errorFromRpc(reply.error, { method, wire: this.wire, status: reply.status });
   }
 
   /** Drops the tools whose `x-mcp-header` annotations are invalid, remembering each tool's headers. */
@@ -286,4 +297,11 @@ class McpTransport implements Transport {
     this.#params = params;
     return kept;
   }
+}
+
+/** The version a -32022 error's `data.supported` names that this client speaks, if any. */
+function versionToRetry(error: unknown): string | undefined {
+  if (!(error instanceof ClientError) || error.rpcCode !== McpErrorCode.UnsupportedVersion) return undefined;
+  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
 }

@@ -20,7 +20,7 @@ import {
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { replyFromLite } from "../result.ts";
 import { readSse } from "../sse.ts";
-import { withTraceHeaders, withTraceMeta } from "../trace-context.ts";
+import { sendTraced, withTraceHeaders, withTraceMeta } from "../trace-context.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 
 /** The base path MCP-lite servers use by default. */
@@ -48,6 +48,7 @@ export function createMcpliteTransport(baseUrl: string | URL, options: McpliteTr
 
 class McpliteTransport implements Transport {
   readonly wire = "mcp-lite";
+  readonly tracesRequests = true;
   readonly #http: HttpEndpoint;
   #nextId = 1;
 
@@ -55,7 +56,12 @@ class McpliteTransport implements Transport {
     this.#http = http;
   }
 
-  async listTools(ctx: RequestContext): Promise<ToolListing> {
+  listTools(ctx: RequestContext): Promise<ToolListing> {
+    const request = { method: "tools/list", params: {}, peer: this.#http.peer };
+    return sendTraced(ctx, request, (sent) => this.#listTools(sent));
+  }
+
+  async #listTools(ctx: RequestContext): Promise<ToolListing> {
     const fields: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (ctx.etag !== undefined) fields["if-none-match"] = ctx.etag;
     const headers = withTraceHeaders(await this.#http.headers(fields), ctx);
@@ -69,11 +75,16 @@ class McpliteTransport implements Transport {
     return { tools: tools as ToolInfo[], ...hint };
   }
 
-  async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+  callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
     const id = this.#nextId++;
     const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
     if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
     if (call.requestState !== undefined) params.requestState = call.requestState;
+    const request = { method: "tools/call", params, id, peer: this.#http.peer };
+    return sendTraced(ctx, request, (sent) => this.#callTool(id, params, sent));
+  }
+
+  async #callTool(id: number, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const talks = ctx.stream || ctx.onProgress !== undefined || ctx.onLog !== undefined;
     const headers = withTraceHeaders(
       await this.#http.headers({
@@ -96,18 +107,33 @@ class McpliteTransport implements Transport {
    * Sends the prompts methods (the README's MCP-lite extension of §8.1): `prompts/list` as `POST
    * {base}/prompts`, `prompts/get` as JSON-RPC on `POST {base}/prompts/get`. Other methods are not MCP-lite's.
    */
-  async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
+  request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const path = method === "prompts/list" ? "/prompts" : method === "prompts/get" ? "/prompts/get" : undefined;
     if (path === undefined) {
-      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${this.wire}`);
+      return Promise.reject(
+        new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${this.wire}`),
+      );
     }
+    // `prompts/list` is a plain POST; `prompts/get` is JSON-RPC, with an id.
+    const id = method === "prompts/get" ? this.#nextId++ : undefined;
+    const request = { method, params, id, peer: this.#http.peer };
+    return sendTraced(ctx, request, (sent) => this.#request(method, path, id, params, sent));
+  }
+
+  async #request(
+    method: string,
+    path: string,
+    id: number | undefined,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ): Promise<Reply> {
     const headers = withTraceHeaders(
       await this.#http.headers({ "content-type": "application/json", accept: "application/json" }),
       ctx,
     );
-    const body = method === "prompts/list"
+    const body = id === undefined
       ? JSON.stringify(params)
-      : JSON.stringify({ jsonrpc: "2.0", id: this.#nextId++, method, params: withTraceMeta(params, ctx) });
+      : JSON.stringify({ jsonrpc: "2.0", id, method, params: withTraceMeta(params, ctx) });
     const response = await this.#http.post(path, headers, body, ctx.signal);
     if (!response.ok) throw await this.#failure(response, method, ctx.signal);
     const parsed = await readJsonBody(response, ctx.signal);

@@ -16,6 +16,8 @@ import type { FetchLike } from "../http.ts";
 const encoder = new TextEncoder();
 const SSE_HEADERS = { "content-type": "text/event-stream" };
 const JSON_HEADERS = { "content-type": "application/json" };
+/** Where the ids the connection gives (to requests the client gave none) start: above the client's own. */
+const OWN_IDS = 1_000_000_000;
 
 /** A request sent to the child, waiting for its response. */
 interface Pending {
@@ -40,7 +42,9 @@ interface Pending {
 export abstract class MessageConnection {
   readonly #pending = new Map<number, Pending>();
   readonly #probeTimeoutMs: number;
-  #nextId = 1;
+  #nextId = OWN_IDS;
+  /** The last id the client gave that a request went out with. */
+  #lastClientId = 0;
   #standalone: ((message: string) => void) | undefined;
   #endStandalone: (() => void) | undefined;
   #failure: TransportError | undefined;
@@ -88,7 +92,7 @@ export abstract class MessageConnection {
     const streaming = accept.includes("text/event-stream");
     const meta = isObject(params._meta) ? params._meta : undefined;
     const sent = lite && streaming ? { ...params, _meta: { ...meta, stream: true } } : params;
-    const id = this.#nextId++;
+    const id = this.#idFor(body.id);
     const message = { jsonrpc: "2.0", id, method, params: sent };
     const clientId = body.id;
     const shape = (response: Record<string, unknown>) => ({ ...response, id: clientId });
@@ -126,6 +130,19 @@ export abstract class MessageConnection {
         controller.error(error);
       });
     return new Response(body$, { headers: SSE_HEADERS });
+  }
+
+  /**
+   * The id a request goes out with: the client's own, so that both ends name the request alike (the
+   * telemetry's `jsonrpc.request.id`), while it is an integer above every id the client gave before;
+   * else (MCP-lite's list has none) the connection's next, from a range of its own, so that no id is
+   * used twice on the connection (MCP 2025-11-25, Basic: requests).
+   */
+  #idFor(clientId: unknown): number {
+    if (Number.isSafeInteger(clientId) && (clientId as number) > this.#lastClientId && (clientId as number) < OWN_IDS) {
+      return this.#lastClientId = clientId as number;
+    }
+    return this.#nextId++;
   }
 
   /** Sends a request and waits for its response; an abort sends `notifications/cancelled`. */

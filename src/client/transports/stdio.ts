@@ -13,6 +13,7 @@ import { spawnChild, type SpawnOptions } from "./child-process.ts";
 import { createMcpTransport } from "./mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
+import { withPeer } from "../trace-context.ts";
 
 /** Options of {@link createStdioTransport}. */
 export interface StdioTransportOptions extends SpawnOptions {
@@ -65,13 +66,19 @@ class StdioTransport implements Transport {
     }
     this.#options = options;
     const fetch = async (request: Request) => (await this.#connect()).fetch(request);
-    this.#inner = options.wire === "mcp-lite"
+    const inner = options.wire === "mcp-lite"
       ? createMcpliteTransport(BASE + MCPLITE_BASE_PATH, { fetch })
       : createMcpTransport(BASE + "/mcp", { fetch, protocolVersion: options.protocolVersion });
+    // The requests travel on the child's stdin and stdout: a pipe, no server address.
+    this.#inner = withPeer(inner, { transport: "pipe" });
   }
 
   get wire(): string {
     return this.#inner.wire;
+  }
+
+  get tracesRequests(): boolean {
+    return this.#inner.tracesRequests === true;
   }
 
   listTools(ctx: RequestContext): Promise<ToolListing> {

@@ -42,12 +42,28 @@ export class WebSocketConnection extends MessageConnection {
    * @param url The `ws://` or `wss://` URL.
    * @param token The bearer token, if any.
    * @param timeoutMs How long the upgrade may take.
+   * @param headers Headers of the upgrade request (`Authorization`, `DPoP`): Bun, Deno and Node take
+   *   them; the WHATWG WebSockets API of browsers has none.
    * @returns The open connection.
    * @throws {TransportError} When the upgrade is refused or times out.
    */
-  static open(url: string, token: string | undefined, timeoutMs: number): Promise<WebSocketConnection> {
+  static open(
+    url: string,
+    token: string | undefined,
+    timeoutMs: number,
+    headers?: Record<string, string>,
+  ): Promise<WebSocketConnection> {
     const protocols = token === undefined ? [WEBSOCKET_PROTOCOL] : [WEBSOCKET_PROTOCOL, bearerProtocol(token)];
-    const socket = new WebSocket(url, protocols);
+    const socket = headers === undefined
+      ? new WebSocket(url, protocols)
+      // Not in the WebSocket interface of lib.dom: the options form Bun, Deno and Node (undici) accept.
+      : new (WebSocket as unknown as new (
+        url: string,
+        init: { protocols: string[]; headers: Record<string, string> },
+      ) => WebSocket)(
+        url,
+        { protocols, headers },
+      );
     socket.binaryType = "arraybuffer";
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -5,14 +5,24 @@
  *
  * @module
  */
+import type { ClientAuth, FetchLike } from "../http.ts";
 import type { Transport } from "../transport.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
+import { peerOf, withPeer } from "../trace-context.ts";
 
 /** Options of {@link createWebSocketTransport}. */
 export interface WebSocketTransportOptions {
   /** A bearer token, sent as the subprotocol `base64url.bearer.authorization.mcp-lite.<token>` (browsers cannot set headers). */
   readonly token?: string;
+  /**
+   * Authorization for the upgrade: `oauth()`, `clientCredentials()`, `enterpriseAuth()`,
+   * `workloadIdentity()`, with `dpop` too. The upgrade request carries `Authorization` (and the `DPoP`
+   * proof of a `GET` to the socket's `http(s)` URL, RFC 9449 §4.2) as headers, which Bun, Deno and Node
+   * send and browsers cannot. A refused upgrade tells no status, so it counts as a 401: discovery and the
+   * grant run, and the upgrade is tried once more with the new token.
+   */
+  readonly auth?: ClientAuth;
   /** How long opening the socket may take, in ms (default 10 000). */
   readonly connectTimeoutMs?: number;
 }
@@ -48,21 +58,55 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
   let connection: Promise<WebSocketConnection> | undefined;
   const connect = (): Promise<WebSocketConnection> => {
     if (connection !== undefined) return connection;
-    const open = WebSocketConnection.open(target.href, options.token, options.connectTimeoutMs ?? 10_000);
+    const open = options.auth === undefined
+      ? WebSocketConnection.open(target.href, options.token, options.connectTimeoutMs ?? 10_000)
+      : openAuthorized(target, options.auth, options.connectTimeoutMs ?? 10_000);
     connection = open;
     // A socket that closed, or never opened, is forgotten: the next request opens a new one.
     const forget = () => void (connection === open && (connection = undefined));
     open.then((opened) => opened.closed.then(forget), forget);
     return open;
   };
-  const transport = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
+  const inner = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
     fetch: async (request) => (await connect()).fetch(request),
   });
-  return Object.assign(transport, {
+  // Telemetry names the socket's peer, not the placeholder origin the requests are built on.
+  return Object.assign(withPeer(inner, peerOf(target)), {
     async close(): Promise<void> {
       const open = connection;
       connection = undefined;
       await (await open?.catch(() => undefined))?.close();
     },
   });
+}
+
+/**
+ * Opens the socket through a {@link ClientAuth}: the upgrade is a `GET` to the socket's `http(s)` URL
+ * (what the server's request URL is, and the proof's `htu`), sent by opening the socket with the
+ * request's `Authorization` and `DPoP` headers; every other request (discovery, tokens) is a fetch.
+ */
+async function openAuthorized(target: URL, auth: ClientAuth, timeoutMs: number): Promise<WebSocketConnection> {
+  const upgrade = new URL(target);
+  upgrade.protocol = target.protocol === "wss:" ? "https:" : "http:";
+  let opened: WebSocketConnection | undefined;
+  let failure: unknown;
+  const send: FetchLike = async (request) => {
+    if (request.url !== upgrade.href || request.headers.get("upgrade") !== "websocket") return await fetch(request);
+    const headers: Record<string, string> = {};
+    for (const name of ["authorization", "dpop"]) {
+      const value = request.headers.get(name);
+      if (value !== null) headers[name] = value;
+    }
+    try {
+      opened = await WebSocketConnection.open(target.href, undefined, timeoutMs, headers);
+      return new Response(null, { status: 204 });
+    } catch (error) {
+      failure = error;
+      return new Response(null, { status: 401 });
+    }
+  };
+  const response = await auth.wrap(send)(new Request(upgrade, { headers: { upgrade: "websocket" } }));
+  if (opened !== undefined) return opened;
+  await response.body?.cancel().catch(() => {});
+  throw failure ?? new Error(`the WebSocket at ${target.href} did not open (HTTP ${response.status})`);
 }

@@ -91,7 +91,7 @@ describe("serveGrpc", () => {
     assert.equal(r.unary.code, "DEADLINE_EXCEEDED");
     assert.equal(r.stream.code, "DEADLINE_EXCEEDED");
     assert.ok(r.stream.count > 0);
-    await waitFor(() => slowProbe.aborted > slow && tickProbe.aborted > ticks);
+    await waitFor(() => slowProbe.aborted > slow && tickProbe.aborted > ticks, 15_000);
   });
 
   // Deno's node:http2 aborts the whole process now and then under this load (an nghttp2 assertion in

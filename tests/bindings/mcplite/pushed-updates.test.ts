@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * A tool whose deferred job reports two steps of progress, then answers after `ms` in all. A follower that
  * subscribes late gets the last progress only (Job.watch), so the tests leave 200 ms between the steps: a
- * loaded machine may take longer than 50 ms to subscribe.
+ * loaded machine may take longer than 50 ms to subscribe (at load 17, over 200 ms: the first test leaves 600).
  */
 function jobServer(options: { pushMs?: number; holdMs?: number; serverHoldMs?: number } = {}) {
   const own = options.pushMs ?? options.holdMs;
@@ -60,7 +60,7 @@ function sseCall(args: Record<string, unknown>): Request {
 
 describe("pushed promise updates over MCP-lite SSE", () => {
   it("pushes the job's progress, then its result in done, instead of a promise", async () => {
-    const events = await readSse(await jobServer().fetch(sseCall({ ms: 400 })));
+    const events = await readSse(await jobServer().fetch(sseCall({ ms: 1_200 })));
     const kinds = events.map((e) => e.event).filter((e) => e !== "heartbeat");
     assert.deepEqual(kinds, ["progress", "progress", "done"]);
     assert.deepEqual(events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data)), [

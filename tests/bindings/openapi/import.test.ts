@@ -122,56 +122,61 @@ describe("real-world descriptions from npm", () => {
   });
   after(() => upstream.close());
 
-  it("imports every GitHub REST operation (OpenAPI 3.0.3) as a uniquely named valid tool, in bounded time and memory", async () => {
-    const document = readJson("@octokit/openapi", "generated/api.github.com.json");
-    const operations = countOperations(document);
-    assert.ok(operations > 1_000, `GitHub describes ${operations} operations`);
-    const heapBefore = process.memoryUsage().heapUsed;
-    const started = performance.now();
-    const tools = await toolsFromOpenAPI(document, {
-      baseUrl: upstream.url,
-      headers: { authorization: "Bearer configured-token" },
-    });
-    const ms = performance.now() - started;
-    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
-    console.log(`@octokit/openapi: ${tools.length} tools in ${ms.toFixed(0)} ms, heap +${heapMb.toFixed(0)} MB`);
-    assert.equal(tools.length, operations);
-    assert.equal(new Set(tools.map((t) => t.name)).size, tools.length, "unique names");
-    for (const tool of tools) assert.match(tool.name, NAME);
-    assert.ok(ms < 30_000, `imported in ${ms} ms`);
-    assert.ok(heapMb < 1_024, `heap grew ${heapMb} MB`);
-    // Every tool's input schema is serialisable JSON (no cycle left by a recursive schema).
-    for (const tool of tools) JSON.stringify(tool.input.jsonSchema);
+  it(
+    "imports every GitHub REST operation (OpenAPI 3.0.3) as a uniquely named valid tool, in bounded time and memory",
+    { timeout: 180_000 },
+    async () => {
+      const document = readJson("@octokit/openapi", "generated/api.github.com.json");
+      const operations = countOperations(document);
+      assert.ok(operations > 1_000, `GitHub describes ${operations} operations`);
+      const heapBefore = process.memoryUsage().heapUsed;
+      const started = performance.now();
+      const tools = await toolsFromOpenAPI(document, {
+        baseUrl: upstream.url,
+        headers: { authorization: "Bearer configured-token" },
+      });
+      const ms = performance.now() - started;
+      const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+      console.log(`@octokit/openapi: ${tools.length} tools in ${ms.toFixed(0)} ms, heap +${heapMb.toFixed(0)} MB`);
+      assert.equal(tools.length, operations);
+      assert.equal(new Set(tools.map((t) => t.name)).size, tools.length, "unique names");
+      for (const tool of tools) assert.match(tool.name, NAME);
+      // A bound against a runaway import (a few seconds quiet; 40 s was seen at load 17), not a speed goal: bench/ has those.
+      assert.ok(ms < 120_000, `imported in ${ms} ms`);
+      assert.ok(heapMb < 1_024, `heap grew ${heapMb} MB`);
+      // Every tool's input schema is serialisable JSON (no cycle left by a recursive schema).
+      for (const tool of tools) JSON.stringify(tool.input.jsonSchema);
 
-    // Imported tools are known at run time only: the server is typed with any tool name.
-    const server: Server<ToolMap> = createServer({ name: "github", version: "1.0.0" });
-    for (const tool of tools) server.tool(tool);
-    const get = await server.call("repos_get", { owner: "octo", repo: "hello" });
-    assert.equal(get.kind, "answer");
-    assert.deepEqual(get.kind === "answer" && get.result.structuredContent, {
-      id: 1,
-      full_name: "octo/hello",
-      private: false,
-    });
-    assert.equal(seen.at(-1)!.authorization, "Bearer configured-token", "the configured credentials");
-    const created = await server.call("issues_create", { owner: "octo", repo: "hello", title: "Bug", labels: ["a"] });
-    assert.deepEqual(created.kind === "answer" && created.result.structuredContent, { number: 7, title: "Bug" });
-    assert.deepEqual(JSON.parse(seen.at(-1)!.body), { title: "Bug", labels: ["a"] });
-    const missing = await server.call("repos_get", { owner: "octo", repo: "nope" });
-    assert.equal(missing.kind, "failure");
-    assert.deepEqual(missing.kind === "failure" && missing.result.structuredContent?.status, 404);
-    const before = seen.length;
-    await assert.rejects(server.call("issues_create", { owner: "octo", repo: "hello" }), /title/);
-    assert.equal(seen.length, before, "invalid input never leaves");
-    const listed = await server.call("issues_list-for-repo", {
-      owner: "octo",
-      repo: "hello",
-      labels: "bug",
-      per_page: 5,
-    });
-    assert.equal(listed.kind, "failure");
-    assert.equal(seen.at(-1)!.url, "/repos/octo/hello/issues?labels=bug&per_page=5");
-  });
+      // Imported tools are known at run time only: the server is typed with any tool name.
+      const server: Server<ToolMap> = createServer({ name: "github", version: "1.0.0" });
+      for (const tool of tools) server.tool(tool);
+      const get = await server.call("repos_get", { owner: "octo", repo: "hello" });
+      assert.equal(get.kind, "answer");
+      assert.deepEqual(get.kind === "answer" && get.result.structuredContent, {
+        id: 1,
+        full_name: "octo/hello",
+        private: false,
+      });
+      assert.equal(seen.at(-1)!.authorization, "Bearer configured-token", "the configured credentials");
+      const created = await server.call("issues_create", { owner: "octo", repo: "hello", title: "Bug", labels: ["a"] });
+      assert.deepEqual(created.kind === "answer" && created.result.structuredContent, { number: 7, title: "Bug" });
+      assert.deepEqual(JSON.parse(seen.at(-1)!.body), { title: "Bug", labels: ["a"] });
+      const missing = await server.call("repos_get", { owner: "octo", repo: "nope" });
+      assert.equal(missing.kind, "failure");
+      assert.deepEqual(missing.kind === "failure" && missing.result.structuredContent?.status, 404);
+      const before = seen.length;
+      await assert.rejects(server.call("issues_create", { owner: "octo", repo: "hello" }), /title/);
+      assert.equal(seen.length, before, "invalid input never leaves");
+      const listed = await server.call("issues_list-for-repo", {
+        owner: "octo",
+        repo: "hello",
+        labels: "bug",
+        per_page: 5,
+      });
+      assert.equal(listed.kind, "failure");
+      assert.equal(seen.at(-1)!.url, "/repos/octo/hello/issues?labels=bug&per_page=5");
+    },
+  );
 
   it("imports every Directus operation (OpenAPI 3.0.1) as a uniquely named valid tool", async () => {
     const document = readJson("@directus/specs", "dist/openapi.json");

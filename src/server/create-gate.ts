@@ -1,0 +1,45 @@
+/**
+ * `createGate()`: a server's gate from its options, each optional part built from its own (`cors`,
+ * `auth`), as `createServer()` of `@mcplite/sdk` does.
+ *
+ * @module
+ */
+import { oauth } from "./auth-edge.ts";
+import { cors as corsEdge } from "./cors-edge.ts";
+import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
+
+/**
+ * Creates a server's gate from its options. `createServer()` does it once; listeners get the server's
+ * gate from `attachListener(server)`.
+ *
+ * @param options The Host and Origin allow-lists, `cors` and `auth`.
+ * @returns The gate.
+ * @throws {TypeError} For invalid `cors` options, or an `auth.resource` that is not an absolute URL.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createGate } from "./create-gate.ts";
+ *
+ * const gate = createGate({
+ *   auth: {
+ *     resource: "https://api.example.com",
+ *     authorizationServers: ["https://auth.example.com"],
+ *     verify: (token) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
+ *   },
+ * });
+ * const request = (headers: Record<string, string>) => new Request("https://api.example.com/mcp", { headers });
+ * assert.equal((await gate.authenticate(request({ authorization: "Bearer good" })))?.subject, "ada");
+ * const refusal = await gate.authenticate(request({})).catch((error) => error);
+ * assert.equal(refusal.code, "unauthenticated"); // 401 on HTTP, UNAUTHENTICATED on gRPC
+ * assert.equal(
+ *   gate.challenge(refusal, "/mcp"),
+ *   'Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp"',
+ * );
+ * assert.equal(gate.metadata("GET", "/.well-known/oauth-protected-resource/mcp")?.status, 200);
+ * ```
+ */
+export function createGate(options: GateOptions): Gate {
+  const cors = options.cors === undefined ? undefined : corsEdge(options.cors);
+  return assembleGate(options, { cors, auth: options.auth === undefined ? undefined : oauth(options.auth, options) });
+}

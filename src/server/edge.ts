@@ -1,0 +1,81 @@
+/**
+ * The optional parts of a server's edge, each brought by the value that enables it: CORS (`cors()`)
+ * and OAuth (`oauth()`). `createServer` of `@mcplite/sdk` builds them from its `cors` and `auth`
+ * options; a server from `@mcplite/sdk/lite` is given them built, so that one without them bundles
+ * none of their code.
+ *
+ * @module
+ */
+import type { AuthInfo } from "../core/call-context.ts";
+import type { ServerAuth } from "./auth.ts";
+import type { Route } from "./binding.ts";
+import type { Cors } from "./cors.ts";
+import type { RequestGuard } from "./guard.ts";
+
+/** What a Worker (or a framework) passes as `fetch`'s third argument. */
+export interface ExecutionContextLike {
+  /** Keeps work alive past the response. */
+  waitUntil(work: Promise<unknown>): void;
+}
+
+/** A server's `fetch`. */
+export type ServerFetch = (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>;
+
+/** An answer the gate gives by itself (the metadata document), for a carrier to write on its wire. */
+export interface GateAnswer {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The response headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body; `null` for none (a `HEAD`). */
+  readonly body: string | null;
+}
+
+/** Cross-origin access (Fetch Standard §3.2), built by `cors()`: the policy and the `fetch` it wraps. */
+export interface CorsEdge {
+  /** The policy. */
+  readonly cors: Cors;
+  /**
+   * Wraps a server's `fetch`: answers preflights for served routes, marks every other answer.
+   *
+   * @param fetch The server's plain `fetch`.
+   * @param routes The routes it serves, by full path.
+   * @param guard The Host and Origin check, which preflights pass too.
+   * @returns The wrapped `fetch`.
+   */
+  serve(fetch: ServerFetch, routes: ReadonlyMap<string, Route>, guard: RequestGuard): ServerFetch;
+}
+
+/**
+ * The server as an OAuth 2.1 resource server (MCP 2025-11-25, Authorization), built by `oauth()`:
+ * authentication, challenges (RFC 6750 §3) and the Protected Resource Metadata (RFC 9728 §3).
+ */
+export interface AuthEdge {
+  /** The options it was built from. */
+  readonly auth: ServerAuth;
+  /** Authenticates a request (see `Gate.authenticate`). */
+  authenticate(request: Request): Promise<AuthInfo | undefined>;
+  /** The `WWW-Authenticate` value for a refusal at an endpoint (see `Gate.challenge`). */
+  challenge(error: unknown, path: string): string | undefined;
+  /** The nonce a refusal asks a DPoP client to use (see `Gate.dpopNonce`). */
+  dpopNonce(error: unknown): string | undefined;
+  /** The step-up challenge for a call refused for a scope (see `Gate.stepUp`). */
+  stepUp(caller: AuthInfo | undefined, path: string): string | undefined;
+  /** Answers a request for the metadata (see `Gate.metadata`). */
+  metadata(method: string, path: string): GateAnswer | undefined;
+  /**
+   * Protects every route with authentication and adds the metadata routes.
+   *
+   * @param routes The routes, by full path.
+   * @returns The protected routes.
+   */
+  protect(routes: ReadonlyMap<string, Route>): Map<string, Route>;
+}
+
+/** The optional parts of the edge a server was given. */
+export interface Edge {
+  /** CORS, when the server has `cors`. */
+  readonly cors?: CorsEdge;
+  /** OAuth, when the server has `auth`. */
+  readonly auth?: AuthEdge;
+}
