@@ -17,11 +17,10 @@ import { connect, createServer as createHttp2Server } from "node:http2";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { ToolRequestSchema, ToolResponseSchema } from "../src/bindings/grpc/mod.ts";
 import { median } from "./harness.ts";
 import { requestFrame } from "./grpc-h2c.ts";
 import { AddInput } from "./servers/common.ts";
+import { grpcFloorHandler } from "./servers/grpc-floor.ts";
 
 /** What the rows need of a checkout: `createServer`, `defineTool` and `serveGrpc`. */
 interface Checkout {
@@ -37,29 +36,9 @@ async function ours(sdk: Checkout): Promise<{ port: number; close(): Promise<voi
   return await sdk.serveGrpc(sdk.createServer({ name: "bench", version: "1.0.0" }).tool(add), { port: 0 });
 }
 
-/** The floor of `bench/grpc-server.ts`: decodes the request, answers the same bytes. */
+/** The floor of `bench/grpc-server.ts` (`servers/grpc-floor.ts`): decodes the request, answers the same bytes. */
 function floor(): Promise<{ port: number; close(): Promise<void> }> {
-  const answer = toBinary(
-    ToolResponseSchema,
-    create(ToolResponseSchema, {
-      result: { content: [{ type: "text", text: '{"sum":3}' }], structuredContent: { sum: 3 } },
-      meta: { timestamp: BigInt(Date.now()), serverVersion: "1.0.0" },
-    }),
-  );
-  const frame = new Uint8Array(5 + answer.byteLength);
-  new DataView(frame.buffer).setUint32(1, answer.byteLength);
-  frame.set(answer, 5);
-  const server = createHttp2Server((request, response) => {
-    const chunks: Uint8Array[] = [];
-    request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = chunks.length === 1 ? chunks[0] : new Uint8Array(Buffer.concat(chunks));
-      fromBinary(ToolRequestSchema, body.subarray(5));
-      response.writeHead(200, { "content-type": "application/grpc" });
-      response.addTrailers({ "grpc-status": "0" });
-      response.end(frame);
-    });
-  });
+  const server = createHttp2Server(grpcFloorHandler());
   return new Promise((ready) =>
     server.listen(0, "127.0.0.1", () =>
       ready({
