@@ -10,7 +10,8 @@
  * tokens, the default) against two floor requests and two plain `tools/call`s of each checkout.
  * With `--string` (CPU time), the tool is the user-written shape of issue 32's second goal: `add_text`
  * answers the sum as a string, timed on MCP-lite, MCP 2026-07-28 and MCP-lite without `Content-Length`
- * (a chunked upload), each against the floor answering that result.
+ * (a chunked upload), each against the floor answering that result; "bounded · no Content-Length" is that
+ * upload as `serve()` on Bun hands it over, its body bounded by the listener and read whole by the runtime.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string]
@@ -22,6 +23,7 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
+import { markBounded } from "../src/server/body-bound.ts";
 import { cpuTimePerCall, runScenario, runtime } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
@@ -67,6 +69,12 @@ const TEXT = '"text":"3"';
 const LITE_TEXT = lite("/calltools", "tools/call", TEXT_PARAMS);
 const MODERN_TEXT = modern("tools/call", TEXT_PARAMS);
 const LITE_TEXT_CHUNKED = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", TEXT_PARAMS), {}, false);
+/** The same request as `serve()` on Bun hands it over: its body bounded by the listener (`maxRequestBodySize`). */
+const LITE_TEXT_BOUNDED: typeof LITE = () => {
+  const made = LITE_TEXT_CHUNKED();
+  markBounded(made);
+  return made;
+};
 const oldPromising = promisingServer(before);
 const oursPromising = promisingServer(after);
 const suffix = withMiddleware ? ", one middleware" : "";
@@ -95,6 +103,7 @@ const STRING_ROWS: CpuRow[] = [
   ["after · MCP 2026-07-28", request(ours, MODERN_TEXT), TEXT, "floor 2026"],
   ["before · no Content-Length", request(old, LITE_TEXT_CHUNKED), TEXT, "before · MCP-lite"],
   ["after · no Content-Length", request(ours, LITE_TEXT_CHUNKED), TEXT, "after · MCP-lite"],
+  ["bounded · no Content-Length", request(ours, LITE_TEXT_BOUNDED), TEXT, "after · MCP-lite"],
 ];
 const CPU_ROWS: CpuRow[] = stringRows ? STRING_ROWS : promiseRows
   ? [

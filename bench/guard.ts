@@ -38,6 +38,16 @@ const PROMISE_GOAL = 3;
 /** Fail beyond this multiple of that goal: its wall time carries the GC pauses of two requests' allocations. */
 const PROMISE_SLACK = 4;
 /**
+ * The rows whose goal is not {@link GOAL} (issue 42, goal 2), each failing above {@link SLACK} times it: MCP
+ * 2026-07-28 with a string result ≤ 1.8× its floor; a body without `Content-Length` ≤ 1.15× the same call
+ * with it (the row "MCP-lite", not the floor). In process nothing bounds that body, so the streaming
+ * reader serves it (1.3–1.7× in CPU time); `serve()` on Bun hands it over bounded, read at 1.11×.
+ */
+const OWN_GOALS: Record<string, number> = {
+  "MCP 2026-07-28, string result": 1.8,
+  "MCP-lite, no Content-Length": 1.15,
+};
+/**
  * Gzipped bundle sizes in KB: the goal (issue 42, goal 3: ≤ 20 KB from `@mcplite/sdk/lite`, ≤ 30 KB with
  * the defaults) and the ceiling the guard enforces, today's size (46.9 KB with the default bindings, of
  * which DPoP's 1 KB came with its merge; 23.9 KB from `@mcplite/sdk/lite`) and a small margin: the MCP
@@ -64,6 +74,7 @@ const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
 const MODERN = modern("tools/call", ADD_PARAMS);
 const LEGACY = legacy("tools/call", ADD_PARAMS);
 const LITE_TEXT = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_text" });
+const MODERN_TEXT = modern("tools/call", { ...ADD_PARAMS, name: "add_text" });
 const LITE_CHECKED = lite("/calltools", "tools/call", { ...ADD_PARAMS, name: "add_checked" });
 const LITE_NO_LENGTH = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", ADD_PARAMS), {}, false);
 const promising = promisingServer(sdk);
@@ -84,8 +95,17 @@ const result = await runScenario("tools/call guard", [
     expect: TEXT,
     floor: "floor string",
   },
+  { name: "floor 2026 string", fetch: floorText, request: MODERN_TEXT, expect: TEXT, floor: "floor 2026 string" },
+  {
+    name: "MCP 2026-07-28, string result",
+    fetch: ours.fetch,
+    request: MODERN_TEXT,
+    expect: TEXT,
+    floor: "floor 2026 string",
+  },
   { name: "MCP-lite, output schema", fetch: ours.fetch, request: LITE_CHECKED, expect: SUM },
-  { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM },
+  // Compared with the same call with Content-Length (the row "MCP-lite"), not with the floor.
+  { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM, floor: "MCP-lite" },
   {
     name: "floor · two requests",
     floor: "floor · two requests",
@@ -111,12 +131,16 @@ for (const [name, r] of Object.entries(result.cases)) {
     failed = true;
     continue;
   }
-  const goal = r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL;
+  const goal = OWN_GOALS[name] ?? (r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL);
   const limit = goal * (goal === PROMISE_GOAL ? PROMISE_SLACK : SLACK);
   const ratio = r.avg / result.cases[r.floor].avg;
   const verdict = ratio > limit ? "FAIL" : "ok";
   if (ratio > limit) failed = true;
-  console.log(`${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${limit}×)`);
+  console.log(
+    `${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(
+      2,
+    )}×)`,
+  );
 }
 
 // Bundles go to a folder of this run's own: other checkouts may share node_modules and its cache.

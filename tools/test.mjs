@@ -6,8 +6,13 @@
 import { spawn } from "node:child_process";
 import { createReadStream, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+// Deno and Bun come from npm (devDependencies): found in node_modules/.bin, whether npm runs this file or a shell does.
+const BIN = fileURLToPath(new URL("../node_modules/.bin", import.meta.url));
+const env = { ...process.env, PATH: [BIN, process.env.PATH].filter(Boolean).join(delimiter) };
 
 const RUNS = {
   bun: ["bun", ["test", "--timeout", "30000", "tests/"]],
@@ -18,7 +23,7 @@ const RUNS = {
 function start(name, out) {
   const [command, args] = RUNS[name];
   const began = Date.now();
-  const child = spawn(command, args, { stdio: ["ignore", out ?? "inherit", out ?? "inherit"] });
+  const child = spawn(command, args, { env, stdio: ["ignore", out ?? "inherit", out ?? "inherit"] });
   return new Promise((resolve) => {
     child.once("error", (error) => resolve({ name, code: 127, seconds: 0, error }));
     child.once(

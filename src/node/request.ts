@@ -13,6 +13,7 @@
  */
 import { concatBytes } from "../internal/concat-bytes.ts";
 import type { NodeRequest } from "./types.ts";
+import { markBounded } from "../server/body-bound.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -145,7 +146,10 @@ export function requestFromNode(incoming: NodeRequest, path: string, signal: () 
     body = parsed ?? arrived(incoming);
   }
   const held: Held = { method, url, headers, incoming, bytes: body, signal, used: false };
-  return new NodeFetchRequest(held) as unknown as Request;
+  const request = new NodeFetchRequest(held) as unknown as Request;
+  // A body already here is in memory: read whole even without Content-Length, its size checked after.
+  if (body !== null && body !== undefined) markBounded(request);
+  return request;
 }
 
 /** The whole body, when the parser already received all of it (the usual small request) and nobody read it. */

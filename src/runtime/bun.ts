@@ -5,10 +5,16 @@
  */
 import { bunWebSocket, type BunWebSocketOptions } from "../server/upgrade.ts";
 import type { Bound, Fetchable } from "../server/serve.ts";
+import { bodyLimitOf, markBounded } from "../server/body-bound.ts";
 
 interface BunLike {
   serve(
-    options: BunWebSocketOptions & { port: number; hostname: string; idleTimeout?: number },
+    options: BunWebSocketOptions & {
+      port: number;
+      hostname: string;
+      idleTimeout?: number;
+      maxRequestBodySize?: number;
+    },
   ): { port: number; stop(force?: boolean): Promise<void> | void };
 }
 
@@ -25,7 +31,25 @@ export function listen(app: Fetchable, port: number, hostname: string): Promise<
   // Bun closes idle connections after 10 s by default; SSE streams send heartbeats, and this
   // raises the limit so a slow plain JSON call is not cut either. Bun hands a WebSocket's events
   // to the server's handlers, not to the socket: bunWebSocket() routes them to the route that upgraded.
-  const server = bun.serve({ port, hostname, ...bunWebSocket(app), idleTimeout: 255 });
+  // A server that declares its body limit gets it as Bun's own (`maxRequestBodySize`: Bun answers 413
+  // past it, a chunked body included), and its requests are marked so that a body without
+  // Content-Length is read with Bun's arrayBuffer() instead of chunk by chunk (`body-bound.ts`).
+  const limit = bodyLimitOf(app);
+  const options = bunWebSocket(app);
+  const served = options.fetch;
+  if (limit !== undefined) {
+    options.fetch = (request, server) => {
+      markBounded(request);
+      return served(request, server);
+    };
+  }
+  const server = bun.serve({
+    port,
+    hostname,
+    ...options,
+    idleTimeout: 255,
+    ...(limit === undefined ? {} : { maxRequestBodySize: limit }),
+  });
   return Promise.resolve({
     port: server.port,
     close: async () => {

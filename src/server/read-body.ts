@@ -8,6 +8,7 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 import { CAN_PEEK, NOT_YET, peekFulfilled } from "../internal/peek.ts";
+import { isBounded } from "./body-bound.ts";
 
 /** The limits a body is read within. */
 export interface BodyLimits {
@@ -35,7 +36,12 @@ const deadlines = new Map<number, DelayQueue>();
  */
 export function readBody(request: Request, limits: BodyLimits): string | Promise<string> {
   const length = declaredLength(request);
-  if (length === undefined) return readChunks(request, limits); // none, or unreadable
+  if (length === undefined) {
+    // none, or unreadable: the runtime's own read where the listener bounds the body, else chunk by chunk
+    if (!isBounded(request)) return readChunks(request, limits);
+    const bytes = readBoundedBytes(request, limits);
+    return bytes instanceof Promise ? bytes.then(decode) : decode(bytes);
+  }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
   const reading = request.text();
   const held = peekFulfilled(reading);
@@ -95,12 +101,27 @@ export async function readBodyBytes(
   if (!(body instanceof Request)) return await readAll(body, limits, check);
   const length = declaredLength(body);
   if (length === undefined) {
+    if (isBounded(body) && check === undefined) return await readBoundedBytes(body, limits);
     return body.body === null ? new Uint8Array() : await readAll(body.body.getReader(), limits, check);
   }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
   const reading = body.arrayBuffer();
   const held = peekFulfilled(reading);
   return new Uint8Array(held !== NOT_YET ? held : await withinTime(reading, body, limits.bodyTimeoutMs));
+}
+
+/**
+ * A body without `Content-Length` that the listener bounds (`body-bound.ts`), read whole by the runtime:
+ * its size is checked again, in case the listener's bound is looser than this read's.
+ */
+function readBoundedBytes(request: Request, limits: BodyLimits): Uint8Array | Promise<Uint8Array> {
+  const reading = request.arrayBuffer();
+  const held = peekFulfilled(reading);
+  const within = (buffer: ArrayBuffer) => {
+    if (buffer.byteLength > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
+    return new Uint8Array(buffer);
+  };
+  return held !== NOT_YET ? within(held) : withinTime(reading, request, limits.bodyTimeoutMs).then(within);
 }
 
 /** The declared `Content-Length`, or `undefined` when there is none or it is unreadable. */

@@ -25,6 +25,7 @@ import { assembleGate } from "./gate.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./options.ts";
+import { declareBodyLimit } from "./body-bound.ts";
 import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
 import type { CallableName, CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
@@ -138,6 +139,7 @@ export class Server<TTools extends ToolMap = {}> {
       if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
     }, edge);
     this.fetch = withHealth(fetch, resolved, options.health);
+    declareBodyLimit(this.fetch, resolved.maxBodyBytes); // for serve() to bound the listener's bodies
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import type { Registry } from "../core/registry.ts";
-import { redeemPromise } from "../core/redeem.ts";
+import { type RedeemArgs, redeemPromise } from "../core/redeem.ts";
 import { defineTool } from "./define-tool.ts";
 import type { AnyTool } from "../core/tool.ts";
 
@@ -20,7 +20,7 @@ export const REDEEM_TOOL = "redeem";
  * @returns The tool.
  */
 export function createRedeemTool(registry: Registry): AnyTool {
-  return defineTool(REDEEM_TOOL)
+  const tool = defineTool(REDEEM_TOOL)
     .type("system")
     .describe(
       "Redeems a promise token that a long-running tool returned: answers with the final result, or with " +
@@ -31,4 +31,15 @@ export function createRedeemTool(registry: Registry): AnyTool {
       cancel: v.optional(v.pipe(v.boolean(), v.description("Cancel the promised work instead of redeeming it"))),
     }))
     .handle((args, ctx) => redeemPromise(registry, args, ctx));
+  // The fast path of every redeem: arguments of the right shape pass with two type checks; anything
+  // else goes through the schema, for the same issues as before. The handler reads no other key.
+  const schema = tool.input;
+  const validate = (value: unknown) => {
+    const args = value as Partial<RedeemArgs> | null;
+    return typeof args === "object" && args !== null && typeof args.promise === "string" &&
+        args.promise.length > 0 && (args.cancel === undefined || typeof args.cancel === "boolean")
+      ? { ok: true as const, value }
+      : schema.validate(value);
+  };
+  return Object.freeze({ ...tool, input: { jsonSchema: schema.jsonSchema, validate } });
 }

@@ -296,3 +296,43 @@ function writeEnv(name: string, value: string | undefined): void {
   if (g.Deno) value === undefined ? g.Deno.env.delete(name) : g.Deno.env.set(name, value);
   else if (g.process) value === undefined ? delete g.process.env[name] : g.process.env[name] = value;
 }
+
+describe("a token verified by the codec that made it", () => {
+  it("is checked against the tokens it made, without MAC or decryption; one made elsewhere is checked in full", async (t) => {
+    const node = nodeCrypto() as unknown as Record<string, (...args: unknown[]) => unknown> | undefined;
+    const createHash = node?.createHash;
+    if (node === undefined || createHash === undefined || !Object.isExtensible(node)) {
+      return t.skip("no patchable node:crypto on this runtime");
+    }
+    let hashes = 0;
+    try {
+      node.createHash = (...args: unknown[]) => (hashes++, createHash.apply(node, args));
+    } catch {
+      return t.skip("node:crypto's exports are read-only here");
+    }
+    try {
+      const time = clock();
+      const maker = createTokenCodec({ secret: SECRET, now: time.now });
+      const other = createTokenCodec({ secret: SECRET, now: time.now });
+      const token = await maker.sign({ kind: "promise", scope: "analyze", state: { job: "j1" }, ttlMs: 60_000 });
+      hashes = 0;
+      const claims = await maker.verify(token, { kind: "promise", scope: "analyze" });
+      assert.deepEqual(claims.state, { job: "j1" });
+      assert.equal(hashes, 0);
+      assert.notEqual(
+        (await maker.verify(token, { kind: "promise" })).state,
+        claims.state,
+        "a fresh copy of the state each time",
+      );
+      assert.deepEqual((await other.verify(token, { kind: "promise", scope: "analyze" })).state, { job: "j1" });
+      assert.ok(hashes > 0, "another instance checks the MAC");
+      // The checks that do not depend on the bytes still apply.
+      assert.equal(await reason(maker.verify(token, { kind: "input" })), "wrong_kind");
+      assert.equal(await reason(maker.verify(token, { kind: "promise", scope: "other" })), "wrong_tool");
+      time.advance(60_000);
+      assert.equal(await reason(maker.verify(token, { kind: "promise" })), "expired");
+    } finally {
+      node.createHash = createHash;
+    }
+  });
+});
