@@ -53,14 +53,15 @@ const OWN_GOALS: Record<string, number> = {
 };
 /**
  * Gzipped bundle sizes in KB: the goal (issue 42, goal 3: ≤ 20 KB from `@mcplite/sdk/lite`, ≤ 30 KB with
- * the defaults) and the ceiling the guard enforces, today's size (46.9 KB with the default bindings, of
- * which DPoP's 1 KB came with its merge; 23.9 KB from `@mcplite/sdk/lite`) and a small margin: the MCP
- * binding (+9 KB), the long-running machinery (+5 KB), or a capability the lite entry takes as a value
- * (CORS, OAuth with DPoP, `group()`, the input rounds' token codec: +1–4 KB each) creeping back into the
- * lite bundle fails it. Lower a ceiling as its row shrinks.
+ * the defaults) and the ceiling the guard enforces, today's size (46.5 KB with the default bindings, which
+ * no longer carry DPoP's checks: they come with `jwtAuth({ dpop })`'s policy; 24.1 KB from
+ * `@mcplite/sdk/lite`) and a small margin: DPoP (+0.8 KB) in a server without it, the MCP binding (+9 KB),
+ * the long-running machinery (+5 KB), or a capability the lite entry takes as a value (CORS, OAuth,
+ * `group()`, the input rounds' token codec: +1–4 KB each) creeping back into the lite bundle fails it.
+ * Lower a ceiling as its row shrinks.
  */
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
-  [OURS]: { goal: 30, ceiling: 47.5 },
+  [OURS]: { goal: 30, ceiling: 47 },
   [OURS_LITE]: { goal: 20, ceiling: 25 },
 };
 

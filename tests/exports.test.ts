@@ -443,6 +443,7 @@ const EXPECTED: Record<string, string[]> = {
     "ASYMMETRIC_ALGORITHMS",
     "bearerChallenge",
     "type ChallengeParams",
+    "type DpopChecks",
     "type DpopPolicy",
     "type DpopProof",
     "type DpopRequest",

@@ -219,7 +219,7 @@ describe("@mcplite/sdk/lite", () => {
     if (answered.kind === "answer") assert.deepEqual(answered.result.content, [{ type: "text", text: "hello Ada" }]);
   });
 
-  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them", () => {
+  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them, but no DPoP", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcplite-lite-"));
     try {
       const bundled = (entry: string, name: string): string[] => {
@@ -278,6 +278,12 @@ describe("@mcplite/sdk/lite", () => {
       assert.ok(fromMain.some((path) => path.endsWith(MCP_DISPATCH)), "the main entry's default bundles MCP");
       for (const file of [...LONG_RUNNING, ...CAPABILITIES]) {
         assert.ok(fromMain.some((path) => path.endsWith(file)), `main bundles ${file}`);
+      }
+      // DPoP (RFC 9449) comes with the policy `jwtAuth({ dpop })` makes: a server without it bundles none
+      // of its checks, whichever entry it is built from.
+      const DPOP = /\/(auth|server)\/dpop[^/]*\.ts$/;
+      for (const path of [...fromLite, ...fromMain]) {
+        assert.doesNotMatch(path, DPOP, `${path}: bundled by a server without DPoP`);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -3,8 +3,8 @@
 //
 //   node docs/scripts/api.mjs [out dir]
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -18,3 +18,12 @@ const run = spawnSync(bin, ["doc", "--html", `--name=${deno.name}`, `--output=${
   stdio: "inherit",
 });
 if (run.status !== 0) process.exit(run.status ?? 1);
+
+// deno doc's pages name no icon, so a browser asks for /favicon.ico, which the site does not have (a 404 on every API
+// page, and outside the site under a base path): each page links the site's own icon, as the VitePress pages do.
+for (const file of readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith(".html"))) {
+  const path = join(out, file);
+  const icon = relative(dirname(path), join(out, "..", "favicon.svg")).split("\\").join("/");
+  const html = readFileSync(path, "utf8");
+  writeFileSync(path, html.replace("<head>", `<head><link rel="icon" type="image/svg+xml" href="${icon}">`));
+}

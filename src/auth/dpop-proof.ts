@@ -5,7 +5,9 @@
  * @module
  */
 import { base64url, calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, errors, jwtVerify } from "jose";
-import type { DpopPolicy, DpopProof, DpopRequest } from "../server/dpop.ts";
+import type { ResultStore } from "../core/result-store.ts";
+import type { DpopChecks, DpopPolicy, DpopProof, DpopRequest } from "../server/dpop.ts";
+import { dpopChecks } from "../server/dpop-checks.ts";
 
 /** Options of {@link dpopPolicy}. */
 export interface DpopPolicyOptions {
@@ -34,7 +36,8 @@ const utf8 = new TextEncoder();
  * `htm` is the request's method, `htu` its URL without query and fragment (step 9; the request's
  * origin, or the resource's, then its path), `iat` within `windowSec` of now, `jti` a string, and
  * `ath` the base64url SHA-256 of the access token (§4.2). The thumbprint of its key (RFC 7638) is what
- * the token's `cnf.jkt` must equal (§6.1); the gate checks that, and replays.
+ * the token's `cnf.jkt` must equal (§6.1); the gate checks that, and replays, with the checks the
+ * policy brings (`checks()`), so that only a server given a policy bundles them.
  *
  * @param options The mode, the algorithms, the resource, the window and the clock.
  * @returns The policy, for `ServerAuth.dpop`.
@@ -44,7 +47,7 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
   const windowSec = options.windowSec ?? 60;
   const now = options.now ?? Date.now;
   const resourceOrigin = new URL(options.resource).origin;
-  return {
+  const policy: DpopPolicy = {
     required: options.mode === "required",
     algorithms,
     windowSec,
@@ -74,7 +77,9 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
       const jkt = await calculateJwkThumbprint(jwk!, "sha256");
       return typeof nonce === "string" ? { jkt, jti, nonce } : { jkt, jti };
     },
+    checks: (store: ResultStore): DpopChecks => dpopChecks(policy, store),
   };
+  return policy;
 }
 
 /**

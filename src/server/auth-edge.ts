@@ -14,7 +14,6 @@ import type { ServerAuth } from "./auth.ts";
 import { type Host, type Route, withCaller } from "./binding.ts";
 import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { withHeaders } from "./cors.ts";
-import { createDpopNonces, nonceOf } from "./dpop.ts";
 import type { AuthEdge, GateAnswer } from "./edge.ts";
 import {
   authenticate,
@@ -74,11 +73,9 @@ export function oauth(auth: ServerAuth, options: { readonly resultStore?: Result
   const document: GateAnswer = Object.freeze({ status: 200, headers, body });
   const head: GateAnswer = Object.freeze({ status: 200, headers, body: null });
   const dpop = auth.dpop;
-  // Used DPoP proofs, remembered for a few minutes each: many more than results, and far smaller.
-  const replays = dpop === undefined
-    ? undefined
-    : options.resultStore ?? createMemoryResultStore({ maxEntries: 100_000 });
-  const nonces = dpop?.nonce === true ? createDpopNonces(replays!, dpop.windowSec) : undefined;
+  // The policy brings its checks (a server without DPoP bundles none). Used DPoP proofs are remembered
+  // for a few minutes each: many more than results, and far smaller.
+  const checks = dpop?.checks(options.resultStore ?? createMemoryResultStore({ maxEntries: 100_000 }));
   const challenge = (error: unknown, path: string): string | undefined => {
     const details = challengeOf(error);
     if (details === undefined) return undefined;
@@ -92,9 +89,9 @@ export function oauth(auth: ServerAuth, options: { readonly resultStore?: Result
   };
   const edge: AuthEdge = {
     auth,
-    authenticate: (request) => authenticate(auth, request, replays, nonces),
+    authenticate: (request) => authenticate(auth, request, checks),
     challenge,
-    dpopNonce: nonceOf,
+    dpopNonce: (error) => checks?.nonceOf(error),
     stepUp: (caller, path) => {
       const refusal = (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
       return refusal === undefined ? undefined : challenge(refusal, path);

@@ -11,8 +11,7 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { holdsScopes, type ScopedAuthInfo } from "../core/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
-import type { ResultStore } from "../core/result-store.ts";
-import { bearerRefused, checkBinding, type DpopNonces, type DpopProof, rememberProof, verifiedProof } from "./dpop.ts";
+import type { DpopChecks, DpopProof } from "./dpop.ts";
 
 /** Where the metadata lives (RFC 9728 §3). */
 export const METADATA_PATH = "/.well-known/oauth-protected-resource";
@@ -76,15 +75,14 @@ export function resourceMetadataUrl(origin: string, pathname: string): string {
  * 503 with `Retry-After`, gRPC `UNAVAILABLE`, its data saying `processed: false` (nothing ran). Carriers call
  * it through the server's gate.
  *
- * With `auth.dpop` (RFC 9449), a token presented with the `DPoP` scheme needs a proof for this request
- * by the key it is bound to, used once (`replays` remembers it); a DPoP-bound token presented as a
- * bearer token is refused (§7.2), and so is every bearer token when DPoP is required. Those refusals
- * carry `DPoP` challenges (`invalid_dpop_proof`, `invalid_token`).
+ * With `auth.dpop` (RFC 9449), the checks its policy brings (`dpop`) run: a token presented with the
+ * `DPoP` scheme needs a proof for this request by the key it is bound to, used once; a DPoP-bound token
+ * presented as a bearer token is refused (§7.2), and so is every bearer token when DPoP is required.
+ * Those refusals carry `DPoP` challenges (`invalid_dpop_proof`, `invalid_token`).
  *
  * @param auth The server's authentication.
  * @param request The request (its headers, method and URL; its body is not read).
- * @param replays Where DPoP proofs are remembered (the server's result store), with `auth.dpop`.
- * @param nonces The server's DPoP nonces, when `auth.dpop.nonce` asks for them (RFC 9449 §8).
+ * @param dpop The checks of `auth.dpop` for this server (`auth.dpop.checks(store)`), when it has DPoP.
  * @returns The caller, with its token: a new object for each request.
  * @throws {ProtocolError} (rejects) The refusal, carrying its challenge.
  *
@@ -109,15 +107,15 @@ export function resourceMetadataUrl(origin: string, pathname: string): string {
 export async function authenticate(
   auth: ServerAuth,
   request: Request,
-  replays?: ResultStore,
-  nonces?: DpopNonces,
+  dpop?: DpopChecks,
 ): Promise<ScopedAuthInfo> {
   const bearer = bearerToken(request);
-  const dpop = auth.dpop;
   if (bearer.kind === "none") {
     throw refusalWithChallenge(
       ErrorCode.Unauthenticated,
-      `Unauthorized: send an access token (Authorization: ${dpop?.required ? "DPoP, with a DPoP proof" : "Bearer"})`,
+      `Unauthorized: send an access token (Authorization: ${
+        auth.dpop?.required ? "DPoP, with a DPoP proof" : "Bearer"
+      })`,
       {
         scope: auth.requiredScopes,
       },
@@ -131,14 +129,9 @@ export async function authenticate(
       scope: auth.requiredScopes,
     });
   }
-  let proof: DpopProof | undefined;
-  if (dpop !== undefined) {
-    if (bearer.scheme !== "DPoP" && dpop.required) throw bearerRefused();
-    if (bearer.scheme === "DPoP") {
-      proof = await verifiedProof(dpop, request, bearer.token);
-      await nonces?.check(proof);
-    }
-  }
+  const proof: DpopProof | undefined = dpop === undefined
+    ? undefined
+    : await dpop.presented(request, bearer.token, bearer.scheme);
   let info: AuthInfo | undefined;
   let reason = "the access token is not valid for this resource";
   try {
@@ -158,10 +151,7 @@ export async function authenticate(
       scope: auth.requiredScopes,
     });
   }
-  if (dpop !== undefined) {
-    checkBinding(info, proof);
-    if (proof !== undefined && replays !== undefined) await rememberProof(replays, dpop, proof);
-  }
+  if (dpop !== undefined) await dpop.bound(info, proof);
   if (!holdsScopes(auth.requiredScopes, info)) {
     throw refusalWithChallenge(ErrorCode.PermissionDenied, "Insufficient scope", {
       error: "insufficient_scope",

@@ -9,6 +9,9 @@ import * as o4w from "oauth4webapi";
 import type { FetchLike } from "../http.ts";
 import type { DPoPOptions } from "./options.ts";
 
+/** A Web Crypto key pair (the DOM library's `CryptoKeyPair`, which `@types/node` does not declare). */
+export type KeyPair = { publicKey: CryptoKey; privateKey: CryptoKey };
+
 /** The algorithms a generated key may use, the client's preference first. */
 const ALGORITHMS = ["ES256", "EdDSA", "ES384", "ES512", "PS256", "RS256"] as const;
 
@@ -23,14 +26,14 @@ const ALGORITHMS = ["ES256", "EdDSA", "ES384", "ES512", "PS256", "RS256"] as con
 export async function dpopKeyPair(
   options: true | DPoPOptions,
   as: o4w.AuthorizationServer | undefined,
-): Promise<CryptoKeyPair> {
+): Promise<KeyPair> {
   const given = options === true ? {} : options;
   if (given.keyPair !== undefined) return given.keyPair;
   const supported = as?.dpop_signing_alg_values_supported;
   const alg = given.alg ??
     (supported === undefined ? "ES256" : ALGORITHMS.find((a) => supported.includes(a)) ?? "ES256");
   // oauth4webapi's type is node:crypto's when Node's types are loaded; it is the Web Crypto key pair.
-  return await o4w.generateKeyPair(alg, { extractable: given.extractable ?? false }) as unknown as CryptoKeyPair;
+  return await o4w.generateKeyPair(alg, { extractable: given.extractable ?? false }) as unknown as KeyPair;
 }
 
 /**
@@ -49,7 +52,7 @@ export async function dpopKeyPair(
  * assert.equal((await handle.calculateThumbprint()).length, 43); // the JWK SHA-256 thumbprint (RFC 7638)
  * ```
  */
-export function dpopHandle(keyPair: CryptoKeyPair): o4w.DPoPHandle {
+export function dpopHandle(keyPair: KeyPair): o4w.DPoPHandle {
   // The client only lends its clock skew (none here).
   return o4w.DPoP({}, keyPair as unknown as o4w.CryptoKeyPair);
 }

@@ -41,7 +41,7 @@ import type {
   WorkloadIdentityOptions,
 } from "./options.ts";
 import { enterpriseGrant, workloadGrant } from "./assertion-grants.ts";
-import { dpopHandle, dpopKeyPair, sendWithProof } from "./dpop.ts";
+import { dpopHandle, dpopKeyPair, type KeyPair, sendWithProof } from "./dpop.ts";
 
 export type { ClientAuth } from "../http.ts";
 export type {
@@ -188,7 +188,7 @@ class Session {
   #flow: Promise<void> | undefined;
   #scope: string | undefined;
   /** The DPoP key pair and its handle (RFC 9449), once known. */
-  #dpopKey: CryptoKeyPair | undefined;
+  #dpopKey: KeyPair | undefined;
   #dpop: o4w.DPoPHandle | undefined;
 
   constructor(

@@ -36,8 +36,11 @@ export interface DPoPOptions {
    * `false`: the key cannot leave the runtime (Web Crypto, non-extractable).
    */
   extractable?: boolean;
-  /** A key pair to use instead of generating one (its public key must be extractable). */
-  keyPair?: CryptoKeyPair;
+  /**
+   * A key pair to use instead of generating one (its public key must be extractable). Spelled out rather than the DOM
+   * library's `CryptoKeyPair`, which `@types/node` does not declare.
+   */
+  keyPair?: { publicKey: CryptoKey; privateKey: CryptoKey };
 }
 
 /** What {@link oauth} needs: the redirect URI, the user-facing callback, and optionally the client's identity. */

@@ -37,7 +37,7 @@ export interface StoredAuthorization {
   /** The current tokens. */
   readonly tokens?: StoredTokens;
   /** The DPoP key pair the tokens are bound to (RFC 9449), when `dpop` is on. */
-  readonly dpopKey?: CryptoKeyPair;
+  readonly dpopKey?: { publicKey: CryptoKey; privateKey: CryptoKey };
 }
 
 /** A pluggable store, keyed by the protected server's resource identifier (its URL). */
