@@ -79,7 +79,10 @@ export async function clientCredentialsGrant(
 ): Promise<GrantResult> {
   const { as } = ctx;
   const client: StoredClient = { clientId: options.clientId, clientSecret: options.clientSecret };
-  const auth = options.privateKey !== undefined ? o4w.PrivateKeyJwt(options.privateKey) : clientAuthFor(client, as);
+  // Deno checks an npm package's declarations against Node's globals, where CryptoKey is another type than ours
+  // (a project without the DOM library reads the two as unrelated): the same key, passed as oauth4webapi names it.
+  const key = options.privateKey as unknown as Parameters<typeof o4w.PrivateKeyJwt>[0] | undefined;
+  const auth = key !== undefined ? o4w.PrivateKeyJwt(key) : clientAuthFor(client, as);
   const parameters: Record<string, string> = {};
   if (ctx.scope !== undefined && ctx.scope !== "") parameters.scope = ctx.scope;
   if (ctx.resource !== undefined) parameters.resource = ctx.resource;
