@@ -14,7 +14,8 @@ import { modern, send, SseReader } from "./mcp-helpers.ts";
 import { declaring } from "./wires.ts";
 
 /** Deferred work that asks for a confirmation, then answers; and work that runs until cancelled. */
-function holdServer() {
+/** `heartbeatMs`: how soon a held call turns into a stream (a keep-alive), so the tests that need one wait little. */
+function holdServer(heartbeatMs = 50) {
   let aborted!: () => void;
   const cancelled = new Promise<void>((resolve) => aborted = resolve);
   const remove = defineTool("remove_file")
@@ -46,7 +47,7 @@ function holdServer() {
     name: "hold",
     version: "1.0.0",
     secret: SECRET,
-    heartbeatMs: 50,
+    heartbeatMs,
     bindings: [mcpLiteBinding(), mcpBinding()], // the default hold, 30 s: every test ends long before
   }).tool(remove).tool(brew);
   return { server, cancelled };
@@ -85,7 +86,8 @@ describe("a call held for a client without tasks", () => {
   });
 
   it("answers a 2026 request the promise at once when the work asks what only a round could carry", async () => {
-    const { server } = holdServer();
+    // The work asks at once; a keep-alive after 50 ms could beat it on a loaded machine and make the answer a stream.
+    const { server } = holdServer(2_000);
     const started = Date.now();
     const params = { name: "remove_file", arguments: { filename: "b.txt" }, ...declaring({ elicitation: {} }) };
     const { body } = await modern(server, "tools/call", params);
