@@ -35,6 +35,8 @@ export const OURS = "@mcplite/sdk (MCP-lite + MCP)";
 export const MCP_LITE = "mcp-lite 0.10.0";
 /** The row of a one-tool server on MCP-lite only. */
 export const OURS_LITE = "@mcplite/sdk/lite (MCP-lite)";
+/** The row of the typed client making one call (the entry chunk of a `--splitting` build). */
+export const CLIENT_ONE_CALL = "@mcplite/sdk/client, one call (entry chunk)";
 
 /** The entries, the packages a user installs for each, and whether to split out lazy imports. */
 const ENTRIES: [name: string, file: string, installs: string[], split?: boolean][] = [
@@ -53,7 +55,7 @@ const ENTRIES: [name: string, file: string, installs: string[], split?: boolean]
     "valibot",
     "@valibot/to-json-schema",
   ]],
-  ["@mcplite/sdk/client, one call (entry chunk)", "client-one-call.ts", ["eventsource-parser", "yaml"], true],
+  [CLIENT_ONE_CALL, "client-one-call.ts", ["eventsource-parser", "yaml"], true],
 ];
 
 type Lock = {
