@@ -122,7 +122,7 @@ export type {
   OAuthOptions,
   WorkloadIdentityOptions,
   WorkloadToken,
-} from "./client/oauth/oauth.ts";
+} from "./client/oauth/options.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
 export type { BearerChallenge } from "./client/oauth/challenge.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";

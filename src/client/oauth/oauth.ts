@@ -44,16 +44,6 @@ import { enterpriseGrant, workloadGrant } from "./assertion-grants.ts";
 import { dpopHandle, dpopKeyPair, type KeyPair, sendWithProof } from "./dpop.ts";
 
 export type { ClientAuth } from "../http.ts";
-export type {
-  AuthOptions,
-  ClientCredentialsOptions,
-  DPoPOptions,
-  EnterpriseAuthOptions,
-  EnterpriseIdp,
-  OAuthOptions,
-  WorkloadIdentityOptions,
-  WorkloadToken,
-} from "./options.ts";
 
 /**
  * Authorization with the authorization-code grant and PKCE (OAuth 2.1 §4.1), the client identity
