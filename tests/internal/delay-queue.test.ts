@@ -86,7 +86,8 @@ describe("DelayQueue", () => {
       clearTimeout(timer);
       return timer;
     }) as typeof setTimeout;
-    const queue = new DelayQueue(10, false);
+    // A delay of 300 ms leaves a loaded machine room between "the overdue entry fires" and "the new one falls due".
+    const queue = new DelayQueue(300, false);
     const fired: string[] = [];
     globalThis.setTimeout = dropped;
     try {
@@ -94,12 +95,12 @@ describe("DelayQueue", () => {
     } finally {
       globalThis.setTimeout = realSetTimeout;
     }
-    await sleep(40);
+    await sleep(700); // a whole delay past the entry's due time: the queue reads its timer as dropped
     assert.equal(fired.length, 0, "the dropped timer never fired");
     queue.add({ due: () => fired.push("next") });
-    await sleep(5);
+    await waitFor(() => fired.length > 0, 250);
     assert.deepEqual(fired, ["lost"], "the overdue entry fires as soon as the timer is re-armed");
-    await sleep(40);
+    await waitFor(() => fired.length > 1, 5_000);
     assert.deepEqual(fired, ["lost", "next"], "and the new one after its own delay");
     assert.equal(queue.size, 0);
   });
