@@ -10,8 +10,7 @@ import { mcpBinding } from "./bindings/mcp/handler.ts";
 import { mcpLiteBinding } from "./bindings/mcplite/handler.ts";
 import { longRunning } from "./long-running.ts";
 import { inputRounds } from "./input-rounds.ts";
-import { oauth } from "./server/auth-edge.ts";
-import { cors } from "./server/cors-edge.ts";
+import { edgeOf } from "./server/create-gate.ts";
 import { mountGroup } from "./server/group.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { Server } from "./server/server.ts";
@@ -53,8 +52,5 @@ export function createServer(options: ServerOptions): Server<{}> {
     longRunning: options.longRunning ?? longRunning,
     inputRounds: options.inputRounds ?? inputRounds,
     group: options.group ?? mountGroup,
-  }, {
-    cors: options.cors === undefined ? undefined : cors(options.cors),
-    auth: options.auth === undefined ? undefined : oauth(options.auth, options),
-  });
+  }, edgeOf(options));
 }

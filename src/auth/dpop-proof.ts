@@ -4,8 +4,10 @@
  *
  * @module
  */
-import { base64url, calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, errors, jwtVerify } from "jose";
+import { calculateJwkThumbprint, EmbeddedJWK, errors, type JWTHeaderParameters, jwtVerify } from "jose";
 import type { ResultStore } from "../core/result-store.ts";
+import { base64urlEncode } from "../codec/base64url.ts";
+import { sha256 } from "../internal/sha256.ts";
 import type { DpopChecks, DpopPolicy, DpopProof, DpopRequest } from "../server/dpop.ts";
 import { dpopChecks } from "../server/dpop-checks.ts";
 
@@ -54,8 +56,9 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
     nonce: options.nonce === true,
     async verifyProof(proof: string, request: DpopRequest): Promise<DpopProof> {
       let payload: Record<string, unknown>;
+      let header: JWTHeaderParameters;
       try {
-        ({ payload } = await jwtVerify(proof, EmbeddedJWK, { typ: "dpop+jwt", algorithms }));
+        ({ payload, protectedHeader: header } = await jwtVerify(proof, EmbeddedJWK, { typ: "dpop+jwt", algorithms }));
       } catch (error) {
         throw new Error(reasonOf(error));
       }
@@ -70,11 +73,11 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
       if (typeof iat !== "number" || Math.abs(now() / 1000 - iat) > windowSec) {
         throw new Error("the DPoP proof's iat is outside the accepted window");
       }
-      const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8.encode(request.token)));
-      if (ath !== base64url.encode(hash)) throw new Error("the DPoP proof's ath does not match the access token");
+      if (ath !== base64urlEncode(await sha256(utf8.encode(request.token)))) {
+        throw new Error("the DPoP proof's ath does not match the access token");
+      }
       // The embedded key verified the signature: its thumbprint names it (RFC 7638 §3).
-      const { jwk } = decodeProtectedHeader(proof);
-      const jkt = await calculateJwkThumbprint(jwk!, "sha256");
+      const jkt = await calculateJwkThumbprint(header.jwk!, "sha256");
       return typeof nonce === "string" ? { jkt, jti, nonce } : { jkt, jti };
     },
     checks: (store: ResultStore): DpopChecks => dpopChecks(policy, store),

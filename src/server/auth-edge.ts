@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { AuthInfo } from "../core/call-context.ts";
 import type { ProtocolError } from "../core/error.ts";
 import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
 import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
@@ -93,7 +94,7 @@ export function oauth(auth: ServerAuth, options: { readonly resultStore?: Result
     challenge,
     dpopNonce: (error) => checks?.nonceOf(error),
     stepUp: (caller, path) => {
-      const refusal = (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
+      const refusal = refusalOf(caller);
       return refusal === undefined ? undefined : challenge(refusal, path);
     },
     metadata(method, path) {
@@ -104,6 +105,11 @@ export function oauth(auth: ServerAuth, options: { readonly resultStore?: Result
     protect: (routes) => protectRoutes(routes, edge),
   };
   return edge;
+}
+
+/** The refusal of a call of this caller for a scope it lacks (`core/scopes.ts` keeps it on the caller). */
+function refusalOf(caller: AuthInfo | undefined): ProtocolError | undefined {
+  return (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
 }
 
 /** Whether a path is the metadata's well-known path, or that path followed by an endpoint's (RFC 9728 §3.1). */
@@ -147,8 +153,9 @@ function protect(route: Route, gate: AuthEdge): Route {
   return {
     ...route,
     async handle(request: Request, host: Host): Promise<Response> {
-      // The path as the request spells it (a trailing `/` kept): the metadata URL follows it.
-      const path = new URL(request.url).pathname;
+      // The path as the request spells it (a trailing `/` kept): the metadata URL follows it. Parsed
+      // only for a challenge, not on every request.
+      const path = () => new URL(request.url).pathname;
       let caller;
       try {
         caller = await gate.authenticate(request);
@@ -156,7 +163,7 @@ function protect(route: Route, gate: AuthEdge): Route {
         const refusal = error as ProtocolError; // the gate refuses with protocol errors only
         // JSON-RPC 2.0 §5: the error answers the request's id when it can be read (cheaply: refused-id.ts).
         const id = route.jsonRpc === true ? await refusedRequestId(request) : null;
-        let refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path));
+        let refused = challenged(route.refuse(refusal, id), gate.challenge(refusal, path()));
         const nonce = gate.dpopNonce(refusal); // RFC 9449 §8.1: the nonce to use, beside its challenge
         if (nonce !== undefined) refused = withHeaders(refused, [["dpop-nonce", nonce]]);
         // An issuer that is down: 503 says when to retry (RFC 9110 §10.2.3), whatever the route's shape.
@@ -166,7 +173,8 @@ function protect(route: Route, gate: AuthEdge): Route {
           : withHeaders(refused, [["retry-after", retryAfter]]);
       }
       const response = await route.handle(request, withCaller(host, caller));
-      return challenged(response, gate.stepUp(caller, path));
+      // Step-up (MCP 2025-11-25, Authorization, Scope Challenge Handling): only a refused call has one.
+      return refusalOf(caller) === undefined ? response : challenged(response, gate.stepUp(caller, path()));
     },
   };
 }

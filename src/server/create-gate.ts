@@ -6,6 +6,7 @@
  */
 import { oauth } from "./auth-edge.ts";
 import { cors as corsEdge } from "./cors-edge.ts";
+import type { Edge } from "./edge.ts";
 import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
 
 /**
@@ -40,6 +41,21 @@ import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
  * ```
  */
 export function createGate(options: GateOptions): Gate {
-  const cors = options.cors === undefined ? undefined : corsEdge(options.cors);
-  return assembleGate(options, { cors, auth: options.auth === undefined ? undefined : oauth(options.auth, options) });
+  return assembleGate(options, edgeOf(options));
+}
+
+/**
+ * The optional parts of a server's edge, each built from its own option (`cors()` from `cors`,
+ * `oauth()` from `auth`, with the `resultStore` its DPoP proofs are remembered in): what
+ * `createServer()` of `@mcplite/sdk` hands the `Server`.
+ *
+ * @param options `cors`, `auth` and `resultStore`.
+ * @returns The edge.
+ * @throws {TypeError} For invalid `cors` options, or an `auth.resource` that is not an absolute URL.
+ */
+export function edgeOf(options: Pick<GateOptions, "cors" | "auth" | "resultStore">): Edge {
+  return {
+    cors: options.cors === undefined ? undefined : corsEdge(options.cors),
+    auth: options.auth === undefined ? undefined : oauth(options.auth, options),
+  };
 }

@@ -39,7 +39,7 @@ export function readBody(request: Request, limits: BodyLimits): string | Promise
   if (length === undefined) {
     // none, or unreadable: the runtime's own read where the listener bounds the body, else chunk by chunk
     if (!isBounded(request)) return readChunks(request, limits);
-    const bytes = readBoundedBytes(request, limits);
+    const bytes = readWhole(request, limits);
     return bytes instanceof Promise ? bytes.then(decode) : decode(bytes);
   }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
@@ -101,20 +101,19 @@ export async function readBodyBytes(
   if (!(body instanceof Request)) return await readAll(body, limits, check);
   const length = declaredLength(body);
   if (length === undefined) {
-    if (isBounded(body) && check === undefined) return await readBoundedBytes(body, limits);
-    return body.body === null ? new Uint8Array() : await readAll(body.body.getReader(), limits, check);
-  }
-  if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  const reading = body.arrayBuffer();
-  const held = peekFulfilled(reading);
-  return new Uint8Array(held !== NOT_YET ? held : await withinTime(reading, body, limits.bodyTimeoutMs));
+    if (!isBounded(body) || check !== undefined) {
+      return body.body === null ? new Uint8Array() : await readAll(body.body.getReader(), limits, check);
+    }
+  } else if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
+  return await readWhole(body, limits);
 }
 
 /**
- * A body without `Content-Length` that the listener bounds (`body-bound.ts`), read whole by the runtime:
- * its size is checked again, in case the listener's bound is looser than this read's.
+ * A body read whole by the runtime: one whose `Content-Length` is within the limit, or one without it
+ * that the listener bounds (`body-bound.ts`). Its size is checked again, in case the listener's bound
+ * is looser than this read's.
  */
-function readBoundedBytes(request: Request, limits: BodyLimits): Uint8Array | Promise<Uint8Array> {
+function readWhole(request: Request, limits: BodyLimits): Uint8Array | Promise<Uint8Array> {
   const reading = request.arrayBuffer();
   const held = peekFulfilled(reading);
   const within = (buffer: ArrayBuffer) => {
