@@ -39,31 +39,30 @@ export function jsonSchemaInput(schema: JsonSchema): StandardSchemaV1<Record<str
         const result = validator.validate(value);
         if (result.valid) return { value: value as Record<string, unknown> };
         const leaves = result.errors.filter((e) => !CONTAINER_KEYWORDS.has(e.keyword));
-        const unknown = new Set(leaves.flatMap(unknownKey));
-        // A property a closed object does not name: one issue, at that property, saying so.
-        const kept = leaves.filter((e) => !(e.keyword === "false" && unknown.has(e.instanceLocation)));
-        return { issues: (kept.length > 0 ? kept : result.errors).map(issueOf) };
+        // A property a closed object does not name fails the `false` schema `additionalProperties` stands for, at
+        // that property: one issue there, saying so (the object's own additionalProperties error says it again).
+        const closed = new Set(
+          result.errors.filter((e) => e.keyword === "additionalProperties").map((e) => e.instanceLocation),
+        );
+        const unknown = (e: OutputUnit) => e.keyword === "false" && closed.has(parentOf(e.instanceLocation));
+        const kept = leaves.filter((e) => !(e.keyword === "additionalProperties" && closed.has(e.instanceLocation)));
+        const issues = (kept.length > 0 ? kept : result.errors).map((e) => issueOf(e, unknown(e)));
+        return { issues };
       },
       jsonSchema: { input: () => schema, output: () => schema },
     },
   };
 }
 
-/** The instance location of the property an `additionalProperties: false` error is about, e.g. `#/emial`. */
-function unknownKey(unit: OutputUnit): string[] {
-  const key = unit.keyword === "additionalProperties"
-    ? /^Property "(.*)" does not match/.exec(unit.error)?.[1]
-    : undefined;
-  return key === undefined ? [] : [`${unit.instanceLocation}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`];
+/** The instance location of what holds a location: `#/a/b` → `#/a`, `#/a` → `#`. */
+function parentOf(instanceLocation: string): string {
+  return instanceLocation.slice(0, Math.max(1, instanceLocation.lastIndexOf("/")));
 }
 
-function issueOf(unit: OutputUnit): { message: string; path: string[] } {
-  const [location] = unknownKey(unit);
-  if (location !== undefined) {
-    const path = pathOf(location);
-    return { message: `Unknown argument "${path.at(-1)}": not a property this input takes`, path };
-  }
-  return { message: unit.error, path: pathOf(unit.instanceLocation) };
+function issueOf(unit: OutputUnit, unknown: boolean): { message: string; path: string[] } {
+  const path = pathOf(unit.instanceLocation);
+  if (unknown) return { message: `Unknown argument "${path.at(-1)}": not a property this input takes`, path };
+  return { message: unit.error, path };
 }
 
 function pathOf(instanceLocation: string): string[] {
