@@ -69,6 +69,8 @@ class TracedTransport implements Transport {
   readonly #inner: Transport;
   readonly #tracer: Tracer;
   readonly #duration: DurationRecorder;
+  /** The inner transport's `tracesRequests`, read once: a transport declares it for its lifetime. */
+  readonly #tracesRequests: boolean;
   readonly request?: (method: string, params: Record<string, unknown>, ctx: RequestContext) => Promise<Reply>;
   readonly discover?: (ctx: RequestContext) => Promise<Record<string, unknown>>;
   readonly close?: () => Promise<void>;
@@ -77,6 +79,7 @@ class TracedTransport implements Transport {
     this.#inner = inner;
     this.#tracer = tracer;
     this.#duration = duration;
+    this.#tracesRequests = inner.tracesRequests === true;
     // Only what the wire has: the client tells a missing `request` or `discover` apart.
     if (inner.request !== undefined) {
       this.request = (method, params, ctx) =>
@@ -111,7 +114,7 @@ class TracedTransport implements Transport {
    */
   #traced<T>(request: OutgoingRequest, ctx: RequestContext, send: (ctx: RequestContext) => Promise<T>): Promise<T> {
     if (telemetryOff()) return send(ctx);
-    if (this.#inner.tracesRequests === true) return send({ ...ctx, traceRequest: this.#span });
+    if (this.#tracesRequests) return send({ ...ctx, traceRequest: this.#span });
     return this.#span(request, ctx, send);
   }
 
