@@ -314,6 +314,7 @@ describe("the npm package", () => {
       "client: stdio (serveStdio in a Node child)": 5,
       "SSE cancelled on client disconnect": [1, true, "AbortError"],
       "nodeHandler in Express under /mcp": [5, 5],
+      "DPoP: refused without a proof, then the client binds its token and proves each call": [401, true, 5],
       "cli: mcplite list": [0, "add"],
       "cli: mcplite call": [0, sum],
     });

@@ -14,6 +14,7 @@ import { legacyErrorToWire } from "../bindings/mcp/status.ts";
 import { type Host, NO_HOST, type ServerCore } from "../server/binding.ts";
 import { parseJson } from "../server/parse-json.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
+import { utf8Length } from "../internal/utf8-length.ts";
 import type { MessageOut } from "./message-out.ts";
 import { isLiteMessage, LiteOverStdio } from "./lite-over-stdio.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";
@@ -146,15 +147,4 @@ export class ServerConnection {
       throw new ProtocolError(ErrorCode.ParseError, "Parse error: the message is not valid UTF-8");
     }
   }
-}
-
-/** The UTF-8 length of a text, counted without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // U+0080–U+07FF take 2 bytes, the rest of the BMP 3; a surrogate pair's 2 units take 4.
-    if (unit >= 0x80) bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
-  }
-  return bytes;
 }

@@ -124,17 +124,23 @@ describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {
     for (const listener of listeners) await listener.close();
   });
 
+  /** The preview of `forecast` for Lima over 3 days, opened, its view showing the three days. */
+  async function forecastView(url: string): Promise<{ page: Page; view: Frame }> {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(url, { timeout: 10_000 });
+    const view = await viewFrame(page, "#title");
+    await view.locator("#title", { hasText: /^Lima: 3 days \(version \d+\)$/ }).waitFor();
+    assert.equal(await view.locator("#days tbody tr").count(), 3);
+    return { page, view };
+  }
+
   it("renders the forecast example's view and carries its Refresh call", async () => {
     const listener = await serve(weather, { port: 0, hostname: "127.0.0.1", quiet: true });
     listeners.push(listener);
     const { url, child } = await startPreview([listener.url, "forecast", "--arg", "city=Lima", "--arg", "days=3"]);
     try {
-      const page = await browser.newPage();
-      page.setDefaultTimeout(15_000);
-      await page.goto(url, { timeout: 10_000 });
-      const view = await viewFrame(page, "#title");
-      await view.locator("#title", { hasText: /^Lima: 3 days \(version \d+\)$/ }).waitFor();
-      assert.equal(await view.locator("#days tbody tr").count(), 3);
+      const { page, view } = await forecastView(url);
       assert.match(await page.locator("#result").innerText(), /"structuredContent"/);
       await view.locator("#refresh").click();
       await view.locator("#status", { hasText: /refreshed \(version \d+\)/ }).waitFor();
@@ -154,12 +160,7 @@ describe("mcplite app: the local preview host", { skip: NO_BROWSER }, () => {
       node,
     );
     try {
-      const page = await browser.newPage();
-      page.setDefaultTimeout(15_000);
-      await page.goto(url, { timeout: 10_000 });
-      const view = await viewFrame(page, "#title");
-      await view.locator("#title", { hasText: /^Lima: 3 days \(version \d+\)$/ }).waitFor();
-      assert.equal(await view.locator("#days tbody tr").count(), 3);
+      await forecastView(url);
     } finally {
       assert.ok(await stopPreview(child), "Ctrl-C ends the preview cleanly");
     }

@@ -9,6 +9,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { SPAN_KIND_SERVER, startOtlpReceiver } from "../otel/otlp-receiver.ts";
+import { toolsCall } from "../helpers/request.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../examples/otel.ts", import.meta.url));
@@ -46,12 +47,7 @@ describe("examples/otel.ts", () => {
       const call = await fetch(`${url}/mcp-lite/v1/calltools`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "add_note", arguments: { title: "otel", text: "traced" } },
-        }),
+        body: JSON.stringify(toolsCall("add_note", { title: "otel", text: "traced" })),
       });
       assert.equal((await call.json()).result.content[0].text, 'Saved "otel"');
     } finally {

@@ -2,8 +2,9 @@
 // installed the packed tarball, so every import below resolves to the built package (dist). It serves one
 // server with `serve()` on every HTTP wire and the WebSocket binding, mounts it in Express with
 // `nodeHandler()`, calls it with the typed client over each transport (a `serveStdio()` child for stdio),
-// cancels an SSE call by going away, runs `mcplite list` and `mcplite call` against it, and prints one
-// JSON report: each check's result, or `{ "error": message }`. Each check is bounded (10 s).
+// cancels an SSE call by going away, talks DPoP to a server behind `jwtAuth({ dpop })`, runs `mcplite list` and
+// `mcplite call` against it, and prints one JSON report: each check's result, or `{ "error": message }`. Each check
+// is bounded (10 s).
 // Deno leaves this file alone (deno.json `exclude`): its imports resolve only in that installed project.
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -11,9 +12,11 @@ import { createServer as createHttpServer } from "node:http";
 import { join } from "node:path";
 import { createGrpcWebTransport } from "@connectrpc/connect-node";
 import express from "express";
+import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from "jose";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "@mcplite/sdk";
-import { createClient, createWebtoolsTransport } from "@mcplite/sdk/client";
+import { jwtAuth } from "@mcplite/sdk/auth";
+import { clientCredentials, createClient, createWebtoolsTransport } from "@mcplite/sdk/client";
 import { grpcTransport } from "@mcplite/sdk/client/grpc";
 import { createStdioTransport } from "@mcplite/sdk/client/stdio";
 import { createWebSocketTransport } from "@mcplite/sdk/client/websocket";
@@ -74,6 +77,49 @@ app.use("/mcp", nodeHandler(server));
 const http = createHttpServer(app);
 await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
 const mounted = `http://127.0.0.1:${http.address().port}/mcp`;
+
+// DPoP (RFC 9449) from the package: a server behind jwtAuth({ dpop: "required" }), and an authorization server
+// of a few lines (RFC 8414 metadata, its keys, a client-credentials token endpoint that binds each token to the
+// key of the request's proof, RFC 9449 §6); the typed client with clientCredentials({ dpop: true }) talks to both.
+const issuerKey = await generateKeyPair("ES256");
+const issuerJwk = { ...(await exportJWK(issuerKey.publicKey)), kid: "stage", alg: "ES256", use: "sig" };
+const bound = {};
+const boundServer = await serve({ fetch: (request) => bound.app.fetch(request) }, {
+  port: 0,
+  hostname: "127.0.0.1",
+  quiet: true,
+});
+const authorizationServer = createHttpServer(async (request, response) => {
+  const json = (body) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+  if (request.url === "/.well-known/oauth-authorization-server") {
+    return json({
+      issuer,
+      token_endpoint: `${issuer}/token`,
+      jwks_uri: `${issuer}/jwks`,
+      grant_types_supported: ["client_credentials"],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      dpop_signing_alg_values_supported: ["ES256"],
+    });
+  }
+  if (request.url === "/jwks") return json({ keys: [issuerJwk] });
+  if (request.url === "/token" && typeof request.headers.dpop === "string") {
+    for await (const _ of request); // the form body: client_credentials, whoever asks
+    const jkt = await calculateJwkThumbprint(decodeProtectedHeader(request.headers.dpop).jwk);
+    const token = await new SignJWT({ cnf: { jkt }, client_id: "stage-job" })
+      .setProtectedHeader({ alg: "ES256", kid: "stage", typ: "at+jwt" })
+      .setIssuer(issuer).setAudience(boundServer.url).setSubject("stage-job").setIssuedAt().setExpirationTime("5m")
+      .sign(issuerKey.privateKey);
+    return json({ access_token: token, token_type: "DPoP", expires_in: 300 });
+  }
+  response.writeHead(400, { "content-type": "application/json" }).end('{"error":"invalid_request"}');
+});
+await new Promise((resolve) => authorizationServer.listen(0, "127.0.0.1", resolve));
+const issuer = `http://127.0.0.1:${authorizationServer.address().port}`;
+bound.app = createServer({
+  name: "node-stage-dpop",
+  version: "1.0.0",
+  auth: jwtAuth({ issuer, resource: boundServer.url, jwksUri: `${issuer}/jwks`, dpop: "required" }),
+}).tool(add);
 
 const post = (to, body, headers = {}) =>
   fetch(to, {
@@ -160,6 +206,13 @@ const checks = {
     await sum(`${mounted}/mcp-lite/v1`, { transport: "mcp-lite" }),
     await sum(`${mounted}/mcp`, { transport: "mcp", protocolVersion: "2025-11-25" }),
   ],
+  "DPoP: refused without a proof, then the client binds its token and proves each call": async () => {
+    const bare = await post(`${boundServer.url}/mcp-lite/v1/calltools`, rpc);
+    const challenge = bare.headers.get("www-authenticate") ?? "";
+    await bare.body?.cancel();
+    const auth = clientCredentials({ clientId: "stage-job", clientSecret: "stage-secret", dpop: true });
+    return [bare.status, challenge.startsWith("DPoP "), await sum(boundServer.url, { transport: "mcp-lite", auth })];
+  },
   "cli: mcplite list": async () => {
     const listed = await cli(["list", url]);
     return [listed.code, /^add\s+Adds two numbers$/m.test(listed.stdout) ? "add" : listed.stdout + listed.stderr];
@@ -187,5 +240,8 @@ for (const [name, check] of Object.entries(checks)) {
 console.log(JSON.stringify(report));
 http.closeAllConnections();
 http.close();
+authorizationServer.closeAllConnections();
+authorizationServer.close();
+await boundServer.close();
 await served.close();
 process.exit(0);

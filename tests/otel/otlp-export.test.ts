@@ -29,7 +29,7 @@ import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
 import { otel, otelClient } from "../../src/otel.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
-import { modernRequest } from "../helpers/request.ts";
+import { modernRequest, toolsCall } from "../helpers/request.ts";
 import {
   type OtlpReceiver,
   type OtlpSpan,
@@ -181,25 +181,14 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
     const lite = await fetch(`${app.url}/mcp-lite/v1/calltools`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "add", arguments: { a: 1, b: 2 } },
-      }),
+      body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
     });
     assert.equal(lite.status, 200);
     await lite.body?.cancel();
     record("MCP-lite HTTP", await serverSpan(from, "tools/call add"));
 
     from = receiver.received.length;
-    const liteCall = {
-      jsonrpc: "2.0",
-      id: "ws-lite",
-      method: "tools/call",
-      params: { name: "add", arguments: { a: 2, b: 2 } },
-    };
-    assert.ok("result" in await overWebSocket(liteCall));
+    assert.ok("result" in await overWebSocket(toolsCall("add", { a: 2, b: 2 }, "ws-lite")));
     record("MCP-lite WebSocket", await serverSpan(from, "tools/call add"));
 
     from = receiver.received.length;

@@ -83,10 +83,6 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
   const headersOf = new Map<string | undefined, OutgoingHttpHeaders>([[undefined, HEADERS]]);
   for (const { name } of opt.acceptCompression) headersOf.set(name, { ...HEADERS, [ENCODING]: name });
 
-  /**
-   * Negotiates compression and the deadline, reads the one request message within the limits, runs the
-   * method, and answers its message with `grpc-status: 0`, or the error in the trailers.
-   */
   // What a client that sends no `grpc-encoding` accepts: negotiated once per `grpc-accept-encoding`
   // spelling (grpc-js sends the same one on every call), for a few spellings at most.
   const negotiated = new Map<string | undefined, ReturnType<typeof compressionNegotiate>>();

@@ -13,6 +13,7 @@
  * @module
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { utf8Length } from "../../internal/utf8-length.ts";
 import type { ToolResponseInit } from "./envelope.ts";
 
 /**
@@ -147,24 +148,6 @@ function sizeInt(value: number | bigint): number {
 function sizeBigVarint(value: bigint): number {
   let size = 1;
   for (let v = BigInt.asUintN(64, value); v >= 0x80n; v >>= 7n) size++;
-  return size;
-}
-
-/** UTF-8 length as `TextEncoder` writes it (a lone surrogate becomes U+FFFD, three bytes). */
-function utf8Length(text: string): number {
-  let size = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) size += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        size += 2; // a surrogate pair: four bytes for two code units
-        i++;
-      } else size += 2;
-    } else size += 2;
-  }
   return size;
 }
 

@@ -11,7 +11,7 @@
  */
 import { isObject } from "../../internal/is-object.ts";
 import type { JsonSchema } from "../../core/mod.ts";
-import { isJsonMediaType, type PropertyEncoding } from "./request-body.ts";
+import { isJsonMediaType, type PropertyEncoding, propertyEncoding } from "./request-body.ts";
 import type { SchemaConverter } from "./schema-dialect.ts";
 
 /** Where an input goes in the HTTP request. */
@@ -168,17 +168,11 @@ function requestBody(
   };
 }
 
-/** The Encoding Objects of a form or multipart body, their members checked. */
+/** The Encoding Objects of a form or multipart body, resolved. */
 function encodingOf(encoding: Record<string, unknown>): Record<string, PropertyEncoding> {
   const out: Record<string, PropertyEncoding> = {};
   for (const [name, e] of Object.entries(encoding)) {
-    if (!isObject(e)) continue;
-    out[name] = {
-      contentType: typeof e.contentType === "string" ? e.contentType : undefined,
-      style: typeof e.style === "string" ? e.style : undefined,
-      explode: typeof e.explode === "boolean" ? e.explode : undefined,
-      allowReserved: typeof e.allowReserved === "boolean" ? e.allowReserved : undefined,
-    };
+    if (isObject(e)) out[name] = propertyEncoding(e);
   }
   return out;
 }

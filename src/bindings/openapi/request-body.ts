@@ -8,18 +8,20 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
-import { type DeepObjectArrays, scalarText, styledPairs } from "./serialize.ts";
+import { type DeepObjectArrays, scalarText, styledPairs, type Styling } from "./serialize.ts";
 
-/** An Encoding Object (OpenAPI 3.1.0 §4.8.15.1): how one property of a form or multipart body is sent. */
+/**
+ * An Encoding Object (OpenAPI 3.1.0 §4.8.15.1) as a call uses it: how one property of a form or
+ * multipart body is sent, resolved once when the document is imported ({@link propertyEncoding}).
+ */
 export interface PropertyEncoding {
   /** The property's media type (multipart: the part's `Content-Type`). */
   readonly contentType?: string;
-  /** `form`, `spaceDelimited`, `pipeDelimited` or `deepObject`. */
-  readonly style?: string;
-  /** One pair per item or member. */
-  readonly explode?: boolean;
-  /** Reserved characters sent as they are. */
-  readonly allowReserved?: boolean;
+  /**
+   * Its style, explode and allowReserved, defaulted, when the Encoding Object sets any of them (then
+   * `contentType` is ignored, §4.8.15.1).
+   */
+  readonly styling?: Styling;
 }
 
 /** The body to send, and its `Content-Type` (a multipart one names its boundary). */
@@ -45,8 +47,8 @@ const MULTIPART = "multipart/form-data";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { encodeBody } from "./request-body.ts";
- * const encoding = { metadata: { style: "deepObject", explode: true } };
+ * import { encodeBody, propertyEncoding } from "./request-body.ts";
+ * const encoding = { metadata: propertyEncoding({ style: "deepObject", explode: true }) };
  * const { body } = encodeBody("application/x-www-form-urlencoded", { email: "a@b.c", metadata: { k: "v" } }, encoding, "indexed");
  * assert.equal(body, "email=a%40b.c&metadata%5Bk%5D=v");
  * ```
@@ -69,16 +71,41 @@ export function encodeBody(
   return { body: typeof payload === "string" ? payload : JSON.stringify(payload), contentType: mediaType };
 }
 
-/** Whether the Encoding Object sets how the value is styled (then `contentType` is ignored, §4.8.15.1). */
-function styled(encoding: PropertyEncoding | undefined): boolean {
-  return encoding?.style !== undefined || encoding?.explode !== undefined || encoding?.allowReserved !== undefined;
+/**
+ * Resolves an Encoding Object: its members checked, and its styling (when it sets `style`, `explode` or
+ * `allowReserved`) defaulted once, `explode` by its style (OpenAPI 3.1.0 §4.8.15.1).
+ *
+ * @param encoding The Encoding Object, as the document gives it.
+ * @returns What a call uses.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { propertyEncoding } from "./request-body.ts";
+ * assert.deepEqual(propertyEncoding({ contentType: "application/json" }), { contentType: "application/json" });
+ * assert.equal(propertyEncoding({ style: "deepObject" }).styling?.explode, false);
+ * ```
+ */
+export function propertyEncoding(encoding: Record<string, unknown>): PropertyEncoding {
+  const contentType = typeof encoding.contentType === "string" ? encoding.contentType : undefined;
+  const style = typeof encoding.style === "string" ? encoding.style : undefined;
+  const explode = typeof encoding.explode === "boolean" ? encoding.explode : undefined;
+  const allowReserved = typeof encoding.allowReserved === "boolean" ? encoding.allowReserved : undefined;
+  if (style === undefined && explode === undefined && allowReserved === undefined) return { contentType };
+  const styled = style ?? "form";
+  return {
+    contentType,
+    styling: {
+      style: styled,
+      explode: explode ?? styled === "form",
+      allowReserved: allowReserved ?? false,
+      encodeDelimiters: true,
+    },
+  };
 }
 
-function stylingOf(encoding: PropertyEncoding) {
-  const style = encoding.style ?? "form";
-  const allowReserved = encoding.allowReserved ?? false;
-  return { style, explode: encoding.explode ?? style === "form", allowReserved, encodeDelimiters: true };
-}
+/** A form property the document gives no style: `form`, exploded. */
+const FORM_STYLING: Styling = { style: "form", explode: true, allowReserved: false, encodeDelimiters: true };
 
 function formPairs(
   name: string,
@@ -86,16 +113,11 @@ function formPairs(
   encoding: PropertyEncoding | undefined,
   arrays: DeepObjectArrays,
 ): string[] {
-  if (encoding !== undefined && styled(encoding)) return styledPairs(name, value, stylingOf(encoding), arrays);
+  if (encoding?.styling !== undefined) return styledPairs(name, value, encoding.styling, arrays);
   // No style given: the property's content type, by default JSON for an object (§4.8.15.1 `contentType`).
   const json = encoding?.contentType !== undefined ? isJsonMediaType(encoding.contentType) : isObject(value);
   if (json) return [`${encodeURIComponent(name)}=${encodeURIComponent(JSON.stringify(value))}`];
-  return styledPairs(
-    name,
-    value,
-    { style: "form", explode: true, allowReserved: false, encodeDelimiters: true },
-    arrays,
-  );
+  return styledPairs(name, value, FORM_STYLING, arrays);
 }
 
 interface Part {
@@ -113,9 +135,9 @@ function multipart(
   for (const [name, value] of Object.entries(payload)) {
     if (value === undefined) continue;
     const own = encoding[name];
-    if (own !== undefined && styled(own)) {
+    if (own?.styling !== undefined) {
       // A styled property is sent as the form fields its style gives, each a part of its own.
-      for (const pair of styledPairs(name, value, stylingOf(own), arrays)) {
+      for (const pair of styledPairs(name, value, own.styling, arrays)) {
         const at = pair.indexOf("=");
         parts.push({ name: decode(pair.slice(0, at)), text: decode(pair.slice(at + 1)), contentType: undefined });
       }

@@ -6,7 +6,7 @@
  * @module
  */
 import * as oauth from "oauth4webapi";
-import { AuthorizationError } from "../errors.ts";
+import { AuthorizationError, ClientError, TransportError } from "../errors.ts";
 import { type FetchLike, messageOf } from "../http.ts";
 
 /** Protected resource metadata (RFC 9728 §2), the fields the client uses. */
@@ -39,11 +39,32 @@ export function requestOptions(
   url: URL,
 ): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]: boolean } {
   return {
-    [oauth.customFetch]:
-      ((input: string | URL | Request, init?: RequestInit) =>
-        Promise.resolve(http.fetch(new Request(input, init)))) as typeof fetch,
+    // Every request oauth4webapi makes (token, registration, the IdP's token exchange) goes through here: a server
+    // that cannot be reached is an outage, a TransportError the caller may retry, never a refused authorization.
+    [oauth.customFetch]: (async (input: string | URL | Request, init?: RequestInit) => {
+      const request = new Request(input, init);
+      try {
+        return await http.fetch(request);
+      } catch (error) {
+        if (error instanceof ClientError || request.signal.aborted) throw error;
+        throw new TransportError(`Could not reach ${request.url}: ${messageOf(error)}`, { cause: error });
+      }
+    }) as typeof fetch,
     [oauth.allowInsecureRequests]: http.insecure(url),
   };
+}
+
+/**
+ * The error an authorization step fails with: an outage ({@link TransportError}, from {@link requestOptions})
+ * stays one, so the caller can retry; anything else is a refusal, an {@link AuthorizationError}.
+ *
+ * @param what What failed, the message's start.
+ * @param error What was thrown.
+ * @returns The error to throw.
+ */
+export function authorizationFailure(what: string, error: unknown): ClientError {
+  if (error instanceof TransportError) return error;
+  return new AuthorizationError(`${what}: ${messageOf(error)}`, { cause: error });
 }
 
 /**
@@ -143,9 +164,7 @@ export async function discoverAuthorizationServer(
     try {
       return await oauth.processDiscoveryResponse(issuer, response);
     } catch (error) {
-      throw new AuthorizationError(`Authorization server metadata at ${url} was refused: ${messageOf(error)}`, {
-        cause: error,
-      });
+      throw authorizationFailure(`Authorization server metadata at ${url} was refused`, error);
     }
   }
   return undefined;

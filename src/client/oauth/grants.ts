@@ -8,7 +8,7 @@
 import * as o4w from "oauth4webapi";
 import { AuthorizationError } from "../errors.ts";
 import { messageOf } from "../http.ts";
-import { type DiscoveryHttp, requestOptions } from "./discovery.ts";
+import { authorizationFailure, type DiscoveryHttp, requestOptions } from "./discovery.ts";
 import type { StoredClient } from "./token-store.ts";
 import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
 
@@ -171,9 +171,7 @@ async function clientIdentity(options: OAuthOptions, ctx: GrantContext): Promise
       throw new Error(`HTTP ${response.status}: ${JSON.stringify(registered).slice(0, 200)}`);
     }
   } catch (error) {
-    throw new AuthorizationError(`Dynamic client registration at ${as.issuer} failed: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw authorizationFailure(`Dynamic client registration at ${as.issuer} failed`, error);
   }
   return {
     clientId: registered.client_id as string,
@@ -236,7 +234,8 @@ export function tokenOptions(
 
 /**
  * Runs a token request; an authorization server's `use_dpop_nonce` error is answered once with the
- * nonce it sent (RFC 9449 §8), which the DPoP handle has kept. Failures become {@link AuthorizationError}s.
+ * nonce it sent (RFC 9449 §8), which the DPoP handle has kept. A refusal becomes an {@link AuthorizationError}; an
+ * authorization server that cannot be reached, a TransportError.
  *
  * @param run Sends the request and processes the response.
  * @returns The token response.
@@ -247,7 +246,7 @@ export async function tokenRequest(run: () => Promise<o4w.TokenEndpointResponse>
       return await run();
     } catch (error) {
       if (!retried && o4w.isDPoPNonceError(error)) continue;
-      throw new AuthorizationError(`The token request failed: ${messageOf(error)}`, { cause: error });
+      throw authorizationFailure("The token request failed", error);
     }
   }
 }

@@ -5,10 +5,12 @@
  * (SEP-1933: the platform's JWT as the grant's assertion, or as `client_assertion`, RFC 7523 §2.2).
  */
 import assert from "node:assert/strict";
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { createClient, enterpriseAuth, workloadIdentity } from "../../../src/client/mod.ts";
 import type { ClientAuth } from "../../../src/client/http.ts";
-import { ClientError } from "../../../src/client/errors.ts";
+import { AuthorizationError, ClientError, ClientErrorCode } from "../../../src/client/errors.ts";
 import {
   AS_CLIENT,
   type AssertionServers,
@@ -74,6 +76,57 @@ describe("enterpriseAuth()", () => {
       (error: unknown) => error instanceof ClientError && /invalid_grant|token request/.test(error.message),
     );
     assert.deepEqual(servers.requests.slice(from).map((r) => r.endpoint), ["idp"]);
+  });
+  it("an IdP that is down fails the call as a transport error (not a refused login), and works once it is back", async () => {
+    // The IdP's token endpoint as the client sees it: a listener of its own in front of the test IdP, stopped and
+    // started again on the same port.
+    const forward = (): Server =>
+      createHttpServer(async (request, response) => {
+        const body = await new Response(request as unknown as ReadableStream).text();
+        const answer = await fetch(servers.idp.tokenEndpoint, {
+          method: "POST",
+          headers: { "content-type": String(request.headers["content-type"]) },
+          body,
+        });
+        response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "" });
+        response.end(await answer.text());
+      });
+    const listen = (idp: Server, port = 0) =>
+      new Promise<number>((resolve) =>
+        idp.listen(port, "127.0.0.1", () => resolve((idp.address() as AddressInfo).port))
+      );
+    const stop = (idp: Server) =>
+      new Promise<void>((resolve) => {
+        idp.closeAllConnections();
+        idp.close(() => resolve());
+      });
+    let idp = forward();
+    const port = await listen(idp);
+    await stop(idp);
+    const idToken = await servers.idToken("grace");
+    const auth = () =>
+      enterpriseAuth({
+        idp: { tokenEndpoint: `http://127.0.0.1:${port}/token`, clientId: IDP_CLIENT_ID },
+        idToken: () => idToken,
+        clientId: AS_CLIENT.id,
+        clientSecret: AS_CLIENT.secret,
+      });
+    const from = servers.requests.length;
+    await assert.rejects(call(auth()), (error: unknown) => {
+      assert.ok(error instanceof ClientError, String(error));
+      assert.ok(!(error instanceof AuthorizationError), `a refused login, not an outage: ${error}`);
+      assert.equal(error.code, ClientErrorCode.Transport);
+      return true;
+    });
+    assert.equal(servers.requests.length, from, "nothing reached the IdP or the authorization server");
+    idp = forward();
+    await listen(idp, port);
+    try {
+      assert.equal(await call(auth()), "ok");
+      assert.equal(servers.callers.at(-1), "grace");
+    } finally {
+      await stop(idp);
+    }
   });
 });
 
