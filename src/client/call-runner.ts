@@ -11,7 +11,7 @@ import { Deadline } from "./deadline.ts";
 import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { answerInput, capabilitiesOf } from "./input.ts";
-import { type CallResult, callResultOf, resultValue, toolFailureOf } from "./result.ts";
+import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./result.ts";
 import { retryingTransport } from "./retry.ts";
 import { finishTask } from "./tasks.ts";
 import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, Transport } from "./transport.ts";
@@ -97,9 +97,7 @@ export class CallRunner {
     return await this.timed(options, async (deadline) => {
       const ctx = this.context(deadline, {});
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
-      const settled = await settle(send, this.#loopEnv(deadline, true));
-      if (settled.kind !== "complete") throw new RpcError(`${method} answered ${settled.kind}`, { data: settled });
-      return settled.result;
+      return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));
     });
   }
 
@@ -110,9 +108,7 @@ export class CallRunner {
     options: RequestOptions,
   ): Promise<Record<string, unknown>> {
     return await this.timed(options, async (deadline) => {
-      const reply = await this.#send(method, params, this.context(deadline, {}));
-      if (reply.kind !== "complete") throw new RpcError(`${method} answered ${reply.kind}`, { data: reply });
-      return reply.result;
+      return completeResult(method, await this.#send(method, params, this.context(deadline, {})));
     });
   }
 

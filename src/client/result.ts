@@ -186,3 +186,16 @@ export function callResultOf(result: Record<string, unknown>): CallResult {
   if (Array.isArray(result.content)) return result as CallResult;
   return { ...result, content: [] };
 }
+
+/**
+ * The result of a reply that has to be complete; any other reply (a promise, input requests) is an
+ * {@link RpcError} naming the method.
+ *
+ * @param method The method the reply answers.
+ * @param reply The reply.
+ * @returns Its result.
+ */
+export function completeResult(method: string, reply: Reply): Record<string, unknown> {
+  if (reply.kind !== "complete") throw new RpcError(`${method} answered ${reply.kind}`, { data: reply });
+  return reply.result;
+}

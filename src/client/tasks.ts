@@ -8,9 +8,9 @@
  * @module
  */
 import type { Deadline } from "./deadline.ts";
-import { CancelledError, errorFromRpc, RpcError } from "./errors.ts";
+import { CancelledError, errorFromRpc } from "./errors.ts";
 import { answerInputs, type InputHandlers } from "./input.ts";
-import { taskFrom } from "./result.ts";
+import { completeResult, taskFrom } from "./result.ts";
 import type { Reply, TaskInfo } from "./transport.ts";
 
 /** What task polling needs. */
@@ -81,14 +81,10 @@ export async function finishTask(task: TaskInfo, env: TaskEnv): Promise<Record<s
 }
 
 async function get(taskId: string, env: TaskEnv): Promise<TaskInfo> {
-  const reply = await env.request("tasks/get", { taskId });
-  if (reply.kind !== "complete") throw new RpcError(`tasks/get answered ${reply.kind}`, { data: reply });
-  return taskFrom(reply.result);
+  return taskFrom(completeResult("tasks/get", await env.request("tasks/get", { taskId })));
 }
 
 /** MCP 2025-11-25, Tasks: `tasks/result` answers once the task ends, with what the request would have. */
 async function resultOf(taskId: string, env: TaskEnv): Promise<Record<string, unknown>> {
-  const reply = await env.request("tasks/result", { taskId });
-  if (reply.kind !== "complete") throw new RpcError(`tasks/result answered ${reply.kind}`, { data: reply });
-  return reply.result;
+  return completeResult("tasks/result", await env.request("tasks/result", { taskId }));
 }

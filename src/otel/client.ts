@@ -4,15 +4,7 @@
  *
  * @module
  */
-import {
-  type Attributes,
-  context,
-  propagation,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Tracer,
-} from "@opentelemetry/api";
+import { type Attributes, context, propagation, SpanKind, trace, type Tracer } from "@opentelemetry/api";
 import type {
   ClientTelemetry,
   OutgoingRequest,
@@ -27,11 +19,13 @@ import { isObject } from "../internal/is-object.ts";
 import {
   type DurationRecorder,
   durationRecorder,
+  failed,
   methodAttributes,
   RECORD_SETTER,
   SCOPE,
   spanName,
   telemetryOff,
+  toolErrorMessage,
 } from "./conventions.ts";
 
 /**
@@ -75,6 +69,8 @@ class TracedTransport implements Transport {
   readonly #inner: Transport;
   readonly #tracer: Tracer;
   readonly #duration: DurationRecorder;
+  /** The inner transport's `tracesRequests`, read once: a transport declares it for its lifetime. */
+  readonly #tracesRequests: boolean;
   readonly request?: (method: string, params: Record<string, unknown>, ctx: RequestContext) => Promise<Reply>;
   readonly discover?: (ctx: RequestContext) => Promise<Record<string, unknown>>;
   readonly close?: () => Promise<void>;
@@ -83,6 +79,7 @@ class TracedTransport implements Transport {
     this.#inner = inner;
     this.#tracer = tracer;
     this.#duration = duration;
+    this.#tracesRequests = inner.tracesRequests === true;
     // Only what the wire has: the client tells a missing `request` or `discover` apart.
     if (inner.request !== undefined) {
       this.request = (method, params, ctx) =>
@@ -117,7 +114,7 @@ class TracedTransport implements Transport {
    */
   #traced<T>(request: OutgoingRequest, ctx: RequestContext, send: (ctx: RequestContext) => Promise<T>): Promise<T> {
     if (telemetryOff()) return send(ctx);
-    if (this.#inner.tracesRequests === true) return send({ ...ctx, traceRequest: this.#span });
+    if (this.#tracesRequests) return send({ ...ctx, traceRequest: this.#span });
     return this.#span(request, ctx, send);
   }
 
@@ -129,13 +126,13 @@ class TracedTransport implements Transport {
   readonly #span: TraceRequest = async (request, ctx, exchange) => {
     const started = performance.now();
     const { method, params, id, sessionId } = request;
-    const attributes = { ...methodAttributes(method, targetOf(method, params)), ...peerAttributes(request) };
+    const target = targetOf(method, params);
+    const attributes = { ...methodAttributes(method, target), ...peerAttributes(request) };
     const metric: Attributes = { ...attributes };
     if (id !== undefined) attributes["jsonrpc.request.id"] = String(id);
     if (sessionId !== undefined) attributes["mcp.session.id"] = sessionId;
     const active = context.active();
-    const name = spanName(method, targetOf(method, params));
-    const span = this.#tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, active);
+    const span = this.#tracer.startSpan(spanName(method, target), { kind: SpanKind.CLIENT, attributes }, active);
     const inSpan = trace.setSpan(active, span);
     const traceContext: Record<string, string> = {};
     propagation.inject(inSpan, traceContext, RECORD_SETTER);
@@ -147,11 +144,7 @@ class TracedTransport implements Transport {
     try {
       const value = await context.with(inSpan, exchange, undefined, sent);
       const message = method === "tools/call" ? toolErrorOf(value) : undefined;
-      if (message !== undefined) {
-        span.setAttribute("error.type", "tool_error");
-        span.setStatus({ code: SpanStatusCode.ERROR, message });
-        metric["error.type"] = "tool_error";
-      }
+      if (message !== undefined) failed(span, metric, "tool_error", message);
       return value;
     } catch (error) {
       const rpcCode = (error as { rpcCode?: unknown } | null)?.rpcCode;
@@ -160,9 +153,7 @@ class TracedTransport implements Transport {
         span.setAttribute("rpc.response.status_code", type);
         metric["rpc.response.status_code"] = type;
       }
-      span.setAttribute("error.type", type);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      metric["error.type"] = type;
+      failed(span, metric, type, error instanceof Error ? error.message : String(error));
       throw error;
     } finally {
       span.end();
@@ -193,8 +184,5 @@ function peerAttributes({ protocolVersion, peer }: OutgoingRequest): Attributes 
  */
 function toolErrorOf(value: unknown): string | undefined {
   const result = isObject(value) && isObject(value.result) ? value.result : undefined;
-  if (result?.isError !== true) return undefined;
-  const content = Array.isArray(result.content) ? result.content : [];
-  const text = content.find((block) => isObject(block) && block.type === "text");
-  return isObject(text) && typeof text.text === "string" ? text.text : "tool_error";
+  return result?.isError === true ? toolErrorMessage(result) : undefined;
 }

@@ -15,10 +15,13 @@ import {
   propagation,
   ProxyTracerProvider,
   ROOT_CONTEXT,
+  type Span,
+  SpanStatusCode,
   type TextMapGetter,
   type TextMapSetter,
   trace,
 } from "@opentelemetry/api";
+import { isObject } from "../internal/is-object.ts";
 
 /** The instrumentation scope's name, as spans and metrics carry it. */
 export const SCOPE = "@mcplite/sdk";
@@ -175,3 +178,20 @@ export const RECORD_SETTER: TextMapSetter<Record<string, string>> = {
     carrier[key] = value;
   },
 };
+
+/**
+ * Marks a span and its duration metric failed: `error.type` on both, the span's status `ERROR` with
+ * `message` (OpenTelemetry semantic conventions, Recording errors).
+ */
+export function failed(span: Span, metric: Attributes, type: string, message: string): void {
+  span.setAttribute("error.type", type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  metric["error.type"] = type;
+}
+
+/** A failed tool's first text block, as the span status message. */
+export function toolErrorMessage(result: unknown): string {
+  const content = isObject(result) && Array.isArray(result.content) ? result.content : [];
+  const text = content.find((block) => isObject(block) && block.type === "text");
+  return isObject(text) && typeof text.text === "string" ? text.text : "tool_error";
+}

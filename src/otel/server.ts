@@ -13,7 +13,6 @@ import {
   type Link,
   type Span,
   SpanKind,
-  SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
 import {
@@ -30,11 +29,13 @@ import {
   contextFromHeaders,
   contextFromMeta,
   durationRecorder,
+  failed,
   INSTALL_LINE,
   methodAttributes,
   SCOPE,
   spanName,
   telemetryOff,
+  toolErrorMessage,
   tracingOn,
 } from "./conventions.ts";
 
@@ -170,17 +171,4 @@ function parentOf(params: Readonly<Record<string, unknown>>, meta: CallMeta): { 
 function linkIssuer(span: Span, issuer: string | undefined): void {
   const parsed = issuer === undefined ? undefined : parseTraceparent(issuer);
   if (parsed !== undefined) span.addLink({ context: { ...parsed, isRemote: true } });
-}
-
-function failed(span: Span, metric: Attributes, type: string, message: string): void {
-  span.setAttribute("error.type", type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
-  metric["error.type"] = type;
-}
-
-/** A failed tool's first text block, as the span status message. */
-function toolErrorMessage(result: unknown): string {
-  const content = isObject(result) && Array.isArray(result.content) ? result.content : [];
-  const text = content.find((block) => isObject(block) && block.type === "text");
-  return isObject(text) && typeof text.text === "string" ? text.text : "tool_error";
 }

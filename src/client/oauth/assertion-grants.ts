@@ -9,8 +9,16 @@
 import * as o4w from "oauth4webapi";
 import { AuthorizationError } from "../errors.ts";
 import { env } from "../../internal/env.ts";
-import { requestOptions } from "./discovery.ts";
-import { clientAuthFor, type GrantContext, type GrantResult, tokenOptions, tokenRequest } from "./grants.ts";
+import {
+  clientAuthFor,
+  clientCredentialsRequest,
+  type GrantContext,
+  grantParameters,
+  type GrantResult,
+  tokenOptions,
+  tokenRequest,
+  toOauthClient,
+} from "./grants.ts";
 import type { EnterpriseAuthOptions, WorkloadIdentityOptions, WorkloadToken } from "./options.ts";
 import type { StoredClient } from "./token-store.ts";
 
@@ -41,10 +49,8 @@ async function jwtBearerGrant(
   auth: o4w.ClientAuth,
   ctx: GrantContext,
 ): Promise<GrantResult> {
-  const parameters: Record<string, string> = { assertion };
-  if (ctx.scope !== undefined && ctx.scope !== "") parameters.scope = ctx.scope;
-  if (ctx.resource !== undefined) parameters.resource = ctx.resource;
-  const oc = { client_id: client.clientId };
+  const parameters = { ...grantParameters(ctx), assertion };
+  const oc = toOauthClient(client);
   const tokens = await tokenRequest(() =>
     o4w.genericTokenEndpointRequest(ctx.as, oc, auth, JWT_BEARER, parameters, tokenOptions(ctx))
       .then((response) => o4w.processGenericTokenEndpointResponse(ctx.as, oc, response))
@@ -69,15 +75,7 @@ export async function workloadGrant(options: WorkloadIdentityOptions, ctx: Grant
     body.set("client_assertion_type", CLIENT_ASSERTION_TYPE);
     body.set("client_assertion", jwt);
   };
-  const parameters: Record<string, string> = {};
-  if (ctx.scope !== undefined && ctx.scope !== "") parameters.scope = ctx.scope;
-  if (ctx.resource !== undefined) parameters.resource = ctx.resource;
-  const oc = { client_id: client.clientId };
-  const tokens = await tokenRequest(() =>
-    o4w.clientCredentialsGrantRequest(ctx.as, oc, auth, parameters, tokenOptions(ctx))
-      .then((response) => o4w.processClientCredentialsResponse(ctx.as, oc, response))
-  );
-  return { client, tokens };
+  return await clientCredentialsRequest(client, auth, ctx);
 }
 
 /**
@@ -93,21 +91,28 @@ export async function enterpriseGrant(options: EnterpriseAuthOptions, ctx: Grant
   const { idp } = options;
   const endpoint = new URL(idp.tokenEndpoint);
   const idpAs: o4w.AuthorizationServer = { issuer: endpoint.origin, token_endpoint: endpoint.href };
-  const idpClient = { client_id: idp.clientId };
+  const idpClient = toOauthClient({ clientId: idp.clientId });
   const idToken = typeof options.idToken === "function" ? await options.idToken() : options.idToken;
   const parameters: Record<string, string> = {
     requested_token_type: ID_JAG_TYPE,
     audience: ctx.as.issuer,
     subject_token: idToken,
     subject_token_type: ID_TOKEN_TYPE,
+    ...grantParameters(ctx),
   };
-  if (ctx.resource !== undefined) parameters.resource = ctx.resource;
-  if (ctx.scope !== undefined && ctx.scope !== "") parameters.scope = ctx.scope;
   const idpAuth = clientAuthFor({ clientId: idp.clientId, clientSecret: idp.clientSecret }, idpAs);
   const exchanged = await tokenRequest(() =>
-    o4w.genericTokenEndpointRequest(idpAs, idpClient, idpAuth, TOKEN_EXCHANGE, parameters, {
-      ...requestOptions(ctx.http, endpoint),
-    }).then((response) =>
+    o4w.genericTokenEndpointRequest(
+      idpAs,
+      idpClient,
+      idpAuth,
+      TOKEN_EXCHANGE,
+      parameters,
+      tokenOptions({
+        as: idpAs,
+        http: ctx.http,
+      }),
+    ).then((response) =>
       // The ID-JAG is no access token: its token_type is "N_A" (RFC 8693 §2.2.1).
       o4w.processGenericTokenEndpointResponse(idpAs, idpClient, response, {
         recognizedTokenTypes: { n_a: () => {} },

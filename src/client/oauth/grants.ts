@@ -83,20 +83,42 @@ export async function clientCredentialsGrant(
   // (a project without the DOM library reads the two as unrelated): the same key, passed as oauth4webapi names it.
   const key = options.privateKey as unknown as Parameters<typeof o4w.PrivateKeyJwt>[0] | undefined;
   const auth = key !== undefined ? o4w.PrivateKeyJwt(key) : clientAuthFor(client, as);
+  return await clientCredentialsRequest(client, auth, ctx);
+}
+
+/**
+ * The client-credentials grant's token request (OAuth 2.1 §4.2) for `client`, authenticated by `auth`
+ * (a secret, a `private_key_jwt`, a workload's `client_assertion`).
+ *
+ * @param client The client.
+ * @param auth Its authentication at the token endpoint.
+ * @param ctx The grant's context.
+ * @returns The tokens.
+ */
+export async function clientCredentialsRequest(
+  client: StoredClient,
+  auth: o4w.ClientAuth,
+  ctx: GrantContext,
+): Promise<GrantResult> {
+  const oc = toOauthClient(client);
+  const tokens = await tokenRequest(() =>
+    o4w.clientCredentialsGrantRequest(ctx.as, oc, auth, grantParameters(ctx), tokenOptions(ctx))
+      .then((response) => o4w.processClientCredentialsResponse(ctx.as, oc, response))
+  );
+  return { client, tokens };
+}
+
+/**
+ * The token request's `scope` (when not empty) and `resource` (RFC 8707 §2) parameters.
+ *
+ * @param ctx The grant's context.
+ * @returns The parameters.
+ */
+export function grantParameters(ctx: GrantContext): Record<string, string> {
   const parameters: Record<string, string> = {};
   if (ctx.scope !== undefined && ctx.scope !== "") parameters.scope = ctx.scope;
   if (ctx.resource !== undefined) parameters.resource = ctx.resource;
-  const oc = toOauthClient(client);
-  const tokens = await tokenRequest(() =>
-    o4w.clientCredentialsGrantRequest(
-      as,
-      oc,
-      auth,
-      parameters,
-      tokenOptions(ctx),
-    ).then((response) => o4w.processClientCredentialsResponse(as, oc, response))
-  );
-  return { client, tokens };
+  return parameters;
 }
 
 /** Pre-registered, else a Client ID Metadata Document, else the stored registration, else RFC 7591. */

@@ -206,15 +206,14 @@ class Session {
       await this.#flow?.catch(() => {});
       const tokens = await this.#tokens();
       const token = tokens?.accessToken;
-      let response: Response;
       const dpop = tokens?.tokenType === "dpop" ? await this.#dpopHandle() : undefined;
+      const attempt = request.clone();
+      let response: Response;
       if (token !== undefined && dpop !== undefined) {
         // RFC 9449 §7.1: a bound token goes out as `Authorization: DPoP`, with a proof of this request.
-        const attempt = request.clone();
         attempt.headers.delete("authorization");
         response = await sendWithProof(this.#fetch, attempt, token, dpop);
       } else {
-        const attempt = request.clone();
         if (token !== undefined) attempt.headers.set("authorization", `Bearer ${token}`);
         response = await this.#fetch(attempt);
       }
