@@ -20,7 +20,9 @@ import { oursStreaming } from "./servers/ours.ts";
 const params = { name: "stream", arguments: { n: STREAM.chunks } };
 const SSE = "text/event-stream";
 
-const MCP_REQUEST = modern("tools/call", { ...params, _meta: { progressToken: "p" } });
+// A .stream() tool's chunks go out as notifications/partial only to a request that asks for them, as our client does
+// when it streams (`_meta["io.mcplite/partials"]`); without it MCP answers the whole text at once.
+const MCP_REQUEST = modern("tools/call", { ...params, _meta: { progressToken: "p", "io.mcplite/partials": true } });
 const F_MCP = "floor · MCP messages";
 
 await runScenario("SSE stream", [
@@ -30,7 +32,7 @@ await runScenario("SSE stream", [
     request: jsonPost("/mcp", rpc("tools/call", params), { accept: SSE }),
     expect: "data:",
   },
-  { name: F_MCP, fetch: floorMcpSse, request: MCP_REQUEST, expect: "notifications/progress", floor: F_MCP },
+  { name: F_MCP, fetch: floorMcpSse, request: MCP_REQUEST, expect: "notifications/partial", floor: F_MCP },
   {
     name: "ours · MCP-lite SSE",
     fetch: oursStreaming.fetch,
@@ -38,10 +40,10 @@ await runScenario("SSE stream", [
     expect: "event: done",
   },
   {
-    name: "ours · MCP 2026-07-28 SSE (progress)",
+    name: "ours · MCP 2026-07-28 SSE (partials)",
     fetch: oursStreaming.fetch,
     request: MCP_REQUEST,
-    expect: "notifications/progress",
+    expect: "notifications/partial",
     floor: F_MCP,
   },
 ]);

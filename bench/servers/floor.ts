@@ -75,14 +75,14 @@ export const floorSse: Fetch = sseFloor(
   (text) => `event: done\ndata: ${JSON.stringify({ content: [{ type: "text", text }] })}\n\n`,
 );
 
-/** SSE floor for MCP: a `notifications/progress` message per chunk, then the JSON-RPC result. */
+/** SSE floor for MCP: a `notifications/partial` message per chunk (what a streaming client asks for), then the JSON-RPC result. */
 export const floorMcpSse: Fetch = sseFloor(
-  (chunk, i) =>
+  (chunk) =>
     `data: ${
       JSON.stringify({
         jsonrpc: "2.0",
-        method: "notifications/progress",
-        params: { progressToken: "p", progress: i, message: chunk },
+        method: "notifications/partial",
+        params: { progressToken: "p", partial: chunk },
       })
     }\n\n`,
   (text) => `data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } })}\n\n`,
