@@ -78,7 +78,7 @@ export function dpopPolicy(options: DpopPolicyOptions): DpopPolicy {
       }
       // The embedded key verified the signature: its thumbprint names it (RFC 7638 §3).
       const jkt = await calculateJwkThumbprint(header.jwk!, "sha256");
-      return typeof nonce === "string" ? { jkt, jti, nonce } : { jkt, jti };
+      return typeof nonce === "string" ? { jkt, jti, iat, nonce } : { jkt, jti, iat };
     },
     checks: (store: ResultStore): DpopChecks => dpopChecks(policy, store),
   };

@@ -14,6 +14,7 @@ import type { ResultStore } from "../core/result-store.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { refusalWithChallenge } from "./challenge.ts";
 import type { DpopChecks, DpopPolicy, DpopProof } from "./dpop.ts";
+import { mayPredate, memoryStart } from "./dpop-epoch.ts";
 
 /**
  * The gate's checks with a policy, for a server whose used proofs and nonces live in `store`: what a
@@ -24,7 +25,9 @@ import type { DpopChecks, DpopPolicy, DpopProof } from "./dpop.ts";
  * @returns The checks.
  */
 export function dpopChecks(policy: DpopPolicy, store: ResultStore): DpopChecks {
-  const nonces = policy.nonce === true ? createDpopNonces(store, policy.windowSec) : undefined;
+  // Nonces are asked for on every proof with `policy.nonce`, and without it only of a proof that may
+  // predate the store's memory of proofs (dpop-epoch.ts).
+  const nonces = createDpopNonces(store, policy.windowSec);
   return {
     async presented(request, token, scheme) {
       if (scheme !== "DPoP") {
@@ -32,7 +35,8 @@ export function dpopChecks(policy: DpopPolicy, store: ResultStore): DpopChecks {
         return undefined;
       }
       const proof = await verifiedProof(policy, request, token);
-      await nonces?.check(proof);
+      if (policy.nonce === true) await nonces.check(proof, 0);
+      await checkMemory(store, policy, proof, nonces);
       return proof;
     },
     async bound(info, proof) {
@@ -54,13 +58,13 @@ const NONCE: unique symbol = Symbol("mcplite.dpopNonce");
 /** The server's DPoP nonces (RFC 9449 §8): one current nonce per instance, any issued one taken by all. */
 interface DpopNonces {
   /**
-   * Refuses a proof without a nonce this server (or another instance sharing its store) issued and
-   * that has not expired.
+   * Refuses a proof without a nonce this server (or another instance sharing its store) issued at or
+   * after `since` (ms since the epoch) and that has not expired.
    *
    * @throws {ProtocolError} `unauthenticated` with a `use_dpop_nonce` challenge, carrying the nonce to
    *   send ({@link nonceOf}); `unavailable` when the store is down.
    */
-  check(proof: DpopProof): Promise<void>;
+  check(proof: DpopProof, since: number): Promise<void>;
 }
 
 /**
@@ -72,22 +76,25 @@ interface DpopNonces {
  * @returns The nonces.
  */
 function createDpopNonces(store: ResultStore, windowSec: number): DpopNonces {
-  let current: { readonly value: string; readonly until: number } | undefined;
+  let current: { readonly value: string; readonly at: number; readonly until: number } | undefined;
   let issuing: Promise<string> | undefined;
   const issue = async (): Promise<string> => {
     const time = Date.now();
     if (current !== undefined && time < current.until) return current.value;
     const value = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
     await store.set(NONCE_PREFIX + value, { status: "cancelled", at: time }, 2 * windowSec * 1000);
-    current = { value, until: time + windowSec * 1000 };
+    current = { value, at: time, until: time + windowSec * 1000 };
     return value;
   };
   const fresh = () => (issuing ??= issue().finally(() => (issuing = undefined)));
   return {
-    async check(proof) {
+    async check(proof, since) {
+      // This instance's nonce from before the store's memory began is not one to take on trust, nor to give.
+      if (current !== undefined && current.at < since) current = undefined;
       try {
         if (proof.nonce !== undefined) {
           if (proof.nonce === current?.value && Date.now() < current.until) return;
+          // In the store, it was issued since the store's memory began (an emptied store holds none before).
           if (await store.get(NONCE_PREFIX + proof.nonce) !== undefined) return;
         }
         const nonce = await fresh();
@@ -168,6 +175,30 @@ function checkBinding(info: AuthInfo, proof: DpopProof | undefined): void {
   }
   if (jkt === undefined) throw invalidToken("the access token is not DPoP-bound");
   if (jkt !== proof.jkt) throw invalidToken("the access token is bound to another key than the DPoP proof's");
+}
+
+/**
+ * Takes a proof only where the store still remembers what it took: a store that came back empty has
+ * forgotten the proofs it took, so one that may predate its memory (dpop-epoch.ts) is taken only with a
+ * nonce issued since (RFC 9449 §8), which no proof from before can carry. Checked before the proof is
+ * remembered, so a client may present it again once it has learnt the nonce (a refused WebSocket
+ * upgrade is asked again with a fetch, to read the challenge).
+ *
+ * @param store The server's result store.
+ * @param policy The server's DPoP policy (its window).
+ * @param proof The proof.
+ * @param nonces The server's nonces.
+ * @throws {ProtocolError} `unauthenticated` with a `use_dpop_nonce` challenge; `unavailable` (503,
+ *   retryable) when the store is down.
+ */
+async function checkMemory(store: ResultStore, policy: DpopPolicy, proof: DpopProof, nonces: DpopNonces) {
+  let start: number;
+  try {
+    start = await memoryStart(store);
+  } catch (error) {
+    throw storeDown(error);
+  }
+  if (mayPredate(proof.iat, start, policy.windowSec)) await nonces.check(proof, start);
 }
 
 /**

@@ -27,6 +27,11 @@ export interface DpopProof {
   readonly jti: string;
   /** The proof's `nonce` claim, if it has one (RFC 9449 §8). */
   readonly nonce?: string;
+  /**
+   * The proof's `iat`, in seconds since the epoch. Without it, every proof in the first two windows
+   * after the replay store came back empty must carry a nonce; with it, only those issued before.
+   */
+  readonly iat?: number;
 }
 
 /**

@@ -2,7 +2,9 @@
  * DPoP replays across instances (RFC 9449 §11.1): a proof's `jti` is remembered in the server's
  * result store, so two instances sharing one — a real `redis-server`, or one Deno KV database opened
  * by each — refuse on one a proof already used on the other. While the store is unreachable the gate
- * answers 503 with `Retry-After` (nothing ran), never "your proof is invalid".
+ * answers 503 with `Retry-After` (nothing ran), never "your proof is invalid". When the store comes back
+ * empty (Redis killed and restarted without persistence), the proofs it took are not taken again: a
+ * proof that may predate the store's new memory needs a nonce issued since (§8).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,11 +13,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createClient } from "redis";
 import { createServer, defineTool, type ResultStore } from "../../mod.ts";
-import { jwtAuth } from "../../src/auth/mod.ts";
+import { ASYMMETRIC_ALGORITHMS, jwtAuth } from "../../src/auth/mod.ts";
+import { dpopPolicy } from "../../src/auth/dpop-proof.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { denoKvResultStore } from "../../src/deno-kv/mod.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
-import { dpopHeaders, dpopIssuer, dpopKey, ISSUER } from "../helpers/dpop.ts";
+import { dpopHeaders, dpopIssuer, dpopKey, ISSUER, withNonce, youngMemoryNonce } from "../helpers/dpop.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
 
 const issuer = await dpopIssuer();
@@ -23,24 +26,25 @@ const key = await dpopKey();
 const token = await issuer.mint(BASE, key.jkt);
 const PATH = "/mcp-lite/v1/calltools";
 
-/** One instance of the docs server, on a shared store. */
-function instance(resultStore: ResultStore) {
-  return createServer({
-    name: "docs",
-    version: "1.0.0",
-    auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
-    resultStore,
-  }).tool(defineTool("read_doc").describe("Reads a doc").handle(() => "doc"));
+/** One instance of the docs server, on a shared store; proofs are accepted `windowSec` around their `iat`. */
+function instance(resultStore: ResultStore, windowSec?: number) {
+  const auth = jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" });
+  const dpop = dpopPolicy({ mode: "required", algorithms: ASYMMETRIC_ALGORITHMS, resource: BASE, windowSec });
+  return createServer({ name: "docs", version: "1.0.0", auth: { ...auth, dpop }, resultStore })
+    .tool(defineTool("read_doc").describe("Reads a doc").handle(() => "doc"));
 }
 
 type Instance = ReturnType<typeof instance>;
 
 const call = (server: Instance, proof: string) =>
   server.fetch(post(PATH, toolsCall("read_doc"), dpopHeaders(token, proof)));
-const proof = () => key.proof({ htm: "POST", htu: BASE + PATH, token });
+const proof = (nonce?: string) => key.proof({ htm: "POST", htu: BASE + PATH, token, nonce });
 
 /** A proof taken by one instance is refused by the other; a fresh one is taken by both. */
 async function assertSharedReplays(a: Instance, b: Instance): Promise<void> {
+  // The store's replay memory is new: proofs carry a nonce it issued (RFC 9449 §8), taken by both.
+  const nonce = await youngMemoryNonce(a.fetch, key, token, BASE + PATH);
+  const proof = () => withNonce(key, nonce).proof({ htm: "POST", htu: BASE + PATH, token });
   const once = await proof();
   assert.equal((await call(a, once)).status, 200);
   const replayed = await call(b, once);
@@ -52,6 +56,15 @@ async function assertSharedReplays(a: Instance, b: Instance): Promise<void> {
   await replayed.body?.cancel();
   assert.equal((await call(b, await proof())).status, 200);
   assert.equal((await call(a, await proof())).status, 200);
+}
+
+/** Polls `ready` every 100 ms until it holds, failing after `ms`. */
+async function waitFor(ready: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`not ready after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 if (REDIS_MISSING) console.error(`redis: skipped: ${REDIS_MISSING}`);
@@ -79,6 +92,69 @@ describe("DPoP replays across instances", () => {
       assert.equal(down.headers.get("retry-after"), "1");
       assert.equal(down.headers.get("www-authenticate"), null);
       await down.body?.cancel();
+    } finally {
+      for (const client of clients) if (client.isOpen) client.destroy();
+      await redis.stop();
+    }
+  });
+
+  it("three instances on Redis take no proof twice across a kill -9 and an empty restart", {
+    skip: REDIS_MISSING,
+    timeout: 60_000,
+  }, async () => {
+    const WINDOW_SEC = 12;
+    let redis = await startRedis();
+    const port = redis.port;
+    // Clients that reconnect, as in production: the restarted server is found again on its port.
+    const clients = await Promise.all(
+      [0, 1, 2].map(() =>
+        createClient({ url: redis.url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 100 } })
+          .on("error", () => {})
+          .connect()
+      ),
+    );
+    try {
+      const prefix = `dpop:${crypto.randomUUID()}:`;
+      const servers = clients.map((client) => instance(redisResultStore(client, { prefix }), WINDOW_SEC));
+      // A store whose memory is older than a window takes proofs without a nonce, as a long-lived one does.
+      assert.equal((await call(servers[0], await proof())).status, 401); // young: a nonce is asked for
+      await waitFor(async () => {
+        const response = await call(servers[0], await proof());
+        await response.body?.cancel();
+        return response.status === 200;
+      }, (WINDOW_SEC + 5) * 1000);
+      const taken: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        const once = await proof();
+        const response = await call(servers[i % 3], once);
+        assert.equal(response.status, 200, await response.clone().text());
+        await response.body?.cancel();
+        taken.push(once);
+      }
+      await redis.kill();
+      redis = await startRedis({ port }); // empty: no persistence
+      await waitFor(() => Promise.resolve(clients.every((client) => client.isReady)), 10_000);
+      let accepted = 0;
+      const reasons = new Set<string>();
+      for (const server of servers) {
+        for (const once of taken) {
+          const response = await call(server, once);
+          if (response.status === 200) accepted++;
+          else reasons.add(`${response.status} ${response.headers.get("www-authenticate")?.split(",")[0]}`);
+          await response.body?.cancel();
+        }
+      }
+      assert.equal(accepted, 0);
+      // Each is asked for a nonce issued since the store came back (none from before can carry one), or,
+      // on a machine so slow that its window has passed, refused as stale.
+      assert.ok(reasons.has('401 DPoP error="use_dpop_nonce"'), [...reasons].join("; "));
+      for (const reason of reasons) assert.match(reason, /^401 DPoP error="(use_dpop_nonce|invalid_dpop_proof)"$/);
+      // A client that follows the nonce (RFC 9449 §9) is served on every instance at once.
+      const refused = await call(servers[1], await proof());
+      assert.equal(refused.status, 401);
+      const nonce = refused.headers.get("dpop-nonce")!;
+      await refused.body?.cancel();
+      for (const server of servers) assert.equal((await call(server, await proof(nonce))).status, 200);
     } finally {
       for (const client of clients) if (client.isOpen) client.destroy();
       await redis.stop();

@@ -18,13 +18,13 @@ import { WEBSOCKET_PROTOCOL, webSocketBinding } from "../../src/websocket/mod.ts
 import type { Listener } from "../../src/types.ts";
 import { grpcListener } from "../helpers/grpc-listener.ts";
 import { BASE, legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
-import { dpopHeaders, dpopIssuer, dpopKey, ISSUER } from "../helpers/dpop.ts";
+import { dpopHeaders, dpopIssuer, dpopKey, ISSUER, withNonce, youngMemoryNonce } from "../helpers/dpop.ts";
 import { rawWebSocket } from "../websocket/raw-client.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 
 const issuer = await dpopIssuer();
-const key = await dpopKey();
-const token = await issuer.mint(BASE, key.jkt);
+const bareKey = await dpopKey();
+const token = await issuer.mint(BASE, bareKey.jkt);
 const ALGS = ASYMMETRIC_ALGORITHMS.join(" ");
 
 const server = createServer({
@@ -33,6 +33,8 @@ const server = createServer({
   auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
   bindings: [mcpBinding(), mcpLiteBinding(), webtoolsBinding(), openapiBinding(), grpcBinding(), webSocketBinding()],
 }).tool(defineTool("read_doc").describe("Reads a doc").handle((_args, ctx) => `doc for ${ctx.auth?.subject}`));
+// The server's replay memory is new: its first window's proofs carry a nonce it issued (RFC 9449 §8).
+const key = withNonce(bareKey, await youngMemoryNonce(server.fetch, bareKey, token, BASE + "/mcp-lite/v1/calltools"));
 
 const refusal = (path: string) =>
   `DPoP error="invalid_dpop_proof", error_description="send a DPoP proof (the DPoP header)", resource_metadata="${BASE}/.well-known/oauth-protected-resource${path}", algs="${ALGS}"`;

@@ -17,12 +17,12 @@ import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 import { ASYMMETRIC_ALGORITHMS, jwtAuth } from "../../src/auth/mod.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 import { bearer } from "../helpers/opaque-auth.ts";
-import { dpopHeaders, dpopIssuer, dpopKey, ISSUER } from "../helpers/dpop.ts";
+import { dpopHeaders, dpopIssuer, dpopKey, ISSUER, withNonce, youngMemoryNonce } from "../helpers/dpop.ts";
 
 const issuer = await dpopIssuer();
-const key = await dpopKey();
-const stranger = await dpopKey("EdDSA");
-const bound = await issuer.mint(BASE, key.jkt);
+const bareKey = await dpopKey();
+const bareStranger = await dpopKey("EdDSA");
+const bound = await issuer.mint(BASE, bareKey.jkt);
 const unbound = await issuer.mint(BASE);
 
 const PATH = "/mcp-lite/v1/calltools";
@@ -30,16 +30,23 @@ const URL_ = BASE + PATH;
 const ALGS = ASYMMETRIC_ALGORITHMS.join(" ");
 const METADATA = `${BASE}/.well-known/oauth-protected-resource${PATH}`;
 
+/** One store for both servers: its replay memory is new, so its first window's proofs carry its nonce (§8). */
+const shared = createMemoryResultStore();
+
 function docsServer(dpop: "required" | "allowed") {
   return createServer({
     name: "docs",
     version: "1.0.0",
     auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop }),
+    resultStore: shared,
   }).tool(defineTool("read_doc").describe("Reads a doc").handle((_args, ctx) => `doc for ${ctx.auth?.subject}`));
 }
 
 const required = docsServer("required");
 const allowed = docsServer("allowed");
+const nonce = await youngMemoryNonce(required.fetch, bareKey, bound, URL_);
+const key = withNonce(bareKey, nonce);
+const stranger = withNonce(bareStranger, nonce);
 
 const call = (server: typeof required, headers: Record<string, string>, path = PATH) =>
   server.fetch(post(path, toolsCall("read_doc"), headers));
@@ -207,20 +214,20 @@ describe("jwtAuth({ dpop, dpopNonce: true }) (RFC 9449 §8)", () => {
   const [a, b] = [nonced(store), nonced(store)];
 
   it("refuses a proof without the server's nonce with use_dpop_nonce and a DPoP-Nonce; takes it with the nonce, on any instance sharing the store", async () => {
-    const first = await call(a, dpopHeaders(bound, await key.proof({ htm: "POST", htu: URL_, token: bound })));
+    const first = await call(a, dpopHeaders(bound, await bareKey.proof({ htm: "POST", htu: URL_, token: bound })));
     await assertRefused(first, dpopRefusal("use_dpop_nonce", "send the server's DPoP nonce in the proof"));
     const nonce = first.headers.get("dpop-nonce");
     assert.match(nonce ?? "", /^[A-Za-z0-9_-]{22}$/);
     await assertAccepted(
-      await call(a, dpopHeaders(bound, await key.proof({ htm: "POST", htu: URL_, token: bound, nonce: nonce! }))),
+      await call(a, dpopHeaders(bound, await bareKey.proof({ htm: "POST", htu: URL_, token: bound, nonce: nonce! }))),
     );
     await assertAccepted(
-      await call(b, dpopHeaders(bound, await key.proof({ htm: "POST", htu: URL_, token: bound, nonce: nonce! }))),
+      await call(b, dpopHeaders(bound, await bareKey.proof({ htm: "POST", htu: URL_, token: bound, nonce: nonce! }))),
     );
   });
 
   it("refuses a made-up nonce, giving the current one", async () => {
-    const made = await key.proof({ htm: "POST", htu: URL_, token: bound, nonce: "made-up" });
+    const made = await bareKey.proof({ htm: "POST", htu: URL_, token: bound, nonce: "made-up" });
     const refused = await call(a, dpopHeaders(bound, made));
     assert.notEqual(refused.headers.get("dpop-nonce"), null);
     await assertRefused(refused, dpopRefusal("use_dpop_nonce", "the DPoP proof's nonce is unknown or expired"));
@@ -234,14 +241,14 @@ describe("jwtAuth({ dpop, dpopNonce: true }) (RFC 9449 §8)", () => {
       const htu = served.listener().url + path;
       const refused = await rejection(
         client.callTool({ name: "read_doc" }, {
-          headers: dpopHeaders(bound, await key.proof({ htm: "POST", htu, token: bound })),
+          headers: dpopHeaders(bound, await bareKey.proof({ htm: "POST", htu, token: bound })),
         }),
       );
       assert.equal(refused.code, Code.Unauthenticated);
       assert.match(refused.metadata.get("www-authenticate")!, /^DPoP error="use_dpop_nonce"/);
       const nonce = refused.metadata.get("dpop-nonce")!;
       const taken = await client.callTool({ name: "read_doc" }, {
-        headers: dpopHeaders(bound, await key.proof({ htm: "POST", htu, token: bound, nonce })),
+        headers: dpopHeaders(bound, await bareKey.proof({ htm: "POST", htu, token: bound, nonce })),
       });
       assert.deepEqual(taken.result?.content, [{ type: "text", text: "doc for ada" }]);
     });

@@ -104,3 +104,31 @@ export async function dpopKey(alg = "ES256"): Promise<DpopKey> {
 export function dpopHeaders(token: string, proof?: string): Record<string, string> {
   return proof === undefined ? { authorization: `DPoP ${token}` } : { authorization: `DPoP ${token}`, dpop: proof };
 }
+
+/**
+ * The nonce a server asks of proofs while its replay memory is young (RFC 9449 §8; a fresh store, or
+ * one that came back empty): one call with a proof, refused `use_dpop_nonce`, carries it in `DPoP-Nonce`.
+ *
+ * @param send Sends a request to the server (its `fetch`).
+ * @param key The client key.
+ * @param token A token bound to the key.
+ * @param url A protected URL that takes POST.
+ */
+export async function youngMemoryNonce(
+  send: (request: Request) => Promise<Response>,
+  key: DpopKey,
+  token: string,
+  url: string,
+): Promise<string> {
+  const proof = await key.proof({ htm: "POST", htu: url, token });
+  const refused = await send(new Request(url, { method: "POST", headers: dpopHeaders(token, proof), body: "{}" }));
+  await refused.body?.cancel();
+  const nonce = refused.headers.get("dpop-nonce");
+  if (refused.status !== 401 || nonce === null) throw new Error(`expected use_dpop_nonce, got ${refused.status}`);
+  return nonce;
+}
+
+/** The key, its proofs carrying `nonce` unless they name one. */
+export function withNonce(key: DpopKey, nonce: string): DpopKey {
+  return { ...key, proof: (claims) => key.proof({ nonce, ...claims }) };
+}

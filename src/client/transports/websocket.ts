@@ -102,6 +102,11 @@ async function openAuthorized(target: URL, auth: ClientAuth, timeoutMs: number):
       return new Response(null, { status: 204 });
     } catch (error) {
       failure = error;
+      // A refused upgrade shows no headers to a WebSocket API: the same request as a fetch reads the
+      // challenge (`WWW-Authenticate`, `DPoP-Nonce`, RFC 9449 §9), for the auth to answer it.
+      const asked = await fetch(new Request(upgrade, { headers })).catch(() => undefined);
+      if (asked !== undefined && (asked.status === 401 || asked.status === 403)) return asked;
+      await asked?.body?.cancel().catch(() => {});
       return new Response(null, { status: 401 });
     }
   };
