@@ -6,6 +6,7 @@
  * @module
  */
 import type { DescMessage, DescMethodUnary, MessageShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import {
   createMethodSerializationLookup,
   createMethodUrl,
@@ -101,7 +102,12 @@ function unaryMethod<I extends DescMessage, O extends DescMessage>(
   const encode = (message: MessageShape<O>, binary: boolean) => serialization.getO(binary).serialize(message);
   return {
     async invoke(bytes, call, binary, host, authenticate) {
-      const input = serialization.getI(binary).parse(bytes);
+      let input: MessageShape<I>;
+      try {
+        input = serialization.getI(binary).parse(bytes);
+      } catch (error) {
+        throw malformed(error);
+      }
       if (authenticate === undefined) return await call.until(run(input, call, binary, host, encode));
       const { caller, stepUp } = await call.until(authenticate(call.url, call.headers));
       try {
@@ -112,4 +118,14 @@ function unaryMethod<I extends DescMessage, O extends DescMessage>(
       }
     },
   };
+}
+
+/**
+ * A request message that does not decode is the caller's error: `INVALID_ARGUMENT` (gRPC status codes:
+ * "the client specified an invalid argument"), as connect-go answers it, where Connect-ES says
+ * `INTERNAL` for binary messages (JSON ones are `INVALID_ARGUMENT` already).
+ */
+function malformed(error: unknown): unknown {
+  if (!(error instanceof ConnectError) || error.code !== Code.Internal) return error;
+  return new ConnectError(error.rawMessage, Code.InvalidArgument, undefined, undefined, error);
 }

@@ -184,7 +184,6 @@ describe("serveGrpc's direct gRPC unary path", () => {
         new Uint8Array([0, 0, 0]), // a truncated prefix
         frame(message).subarray(0, 9), // a truncated message
         new Uint8Array([...frame(message), ...frame(message)]), // two messages
-        frame(new Uint8Array([0xff, 0xff])), // not a ToolRequest
         frame(message, 1), // compressed, without grpc-encoding
         frame(new Uint8Array(16), 0, limit + 1), // declares more than the limit
       ]
@@ -194,6 +193,10 @@ describe("serveGrpc's direct gRPC unary path", () => {
     }
     const oversize = await same(CALL, GRPC, frame(new Uint8Array(16), 0, limit + 1));
     assert.equal(oversize.trailers["grpc-status"], "8"); // RESOURCE_EXHAUSTED
+    // Not a ToolRequest: the caller's error, INVALID_ARGUMENT, where Connect-ES says INTERNAL.
+    const garbled = await exchange(directUrl(), CALL, GRPC, frame(new Uint8Array([0xff, 0xff])));
+    assert.equal(garbled.trailers["grpc-status"], "3");
+    assert.match(decodeURIComponent(String(garbled.trailers["grpc-message"])), /^parse binary: /);
   });
 
   it("reads gzip requests and answers gzip only as Connect does", async () => {
