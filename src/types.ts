@@ -86,7 +86,7 @@ export type {
   TextContent,
 } from "./core/result.ts";
 export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
-export type { ErrorReporter } from "./core/runtime.ts";
+export type { ErrorReport, ErrorReporter } from "./core/runtime.ts";
 export type { GroupOptions, GroupParent, GroupSupport } from "./server/group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 // The client's types a client user rarely writes down; `@mcplite/sdk/client` exports the rest.

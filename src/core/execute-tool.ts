@@ -94,7 +94,7 @@ async function executeWaiting(
     ctx.config = config instanceof Promise ? await config : config;
   }
   if (round !== undefined && round.carried) {
-    const opening = round.open(registry.runtime.tokens, roundScope(call), registry.runtime.onError);
+    const opening = round.open(registry.runtime.tokens, roundScope(call), registry.runtime.reportRefusedToken);
     if (opening !== undefined) await opening;
   }
   let value: unknown;

@@ -133,7 +133,7 @@ export class InputRound implements CallSink {
    * @returns `undefined` when the request carried no state, else a promise of the check.
    * @throws {ProtocolError} `invalid_params` for a tampered, expired or foreign state, or answers that are not an object.
    */
-  open(signer: RoundSigner, who: RoundScope, onError?: (error: unknown) => void): Promise<void> | undefined {
+  open(signer: RoundSigner, who: RoundScope, onError?: (error: TokenError) => void): Promise<void> | undefined {
     const responses = this.#responses;
     if (responses !== undefined && !isObject(responses)) {
       throw new ProtocolError(
@@ -149,7 +149,7 @@ export class InputRound implements CallSink {
     signer: RoundSigner,
     who: RoundScope,
     responses: Record<string, unknown> | undefined,
-    onError?: (error: unknown) => void,
+    onError?: (error: TokenError) => void,
   ): Promise<void> {
     let state: RoundState;
     try {

@@ -51,7 +51,7 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
     if (state.t !== undefined) ctx.set(ISSUED_BY, state.t); // telemetry links this call to the issuing one
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
-    registry.runtime.onError?.(error);
+    registry.runtime.reportRefusedToken(error);
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid or expired promise token", {
       data: { reason: "invalid_promise" },
       cause: error,

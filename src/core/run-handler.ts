@@ -97,7 +97,7 @@ async function handle<D extends { readonly scopes?: readonly string[] } & Groupe
   if (definition.scopes !== undefined) requireScopes(definition.scopes, ctx.auth, scoped(request.scope));
   if (round === undefined) return { asked: false, value: await run(definition, ctx) };
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };
-  const opening = round.open(registry.runtime.tokens, who, registry.runtime.onError);
+  const opening = round.open(registry.runtime.tokens, who, registry.runtime.reportRefusedToken);
   if (opening !== undefined) await opening;
   let value: T;
   try {

@@ -15,6 +15,8 @@ import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
 import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
 import type { ErrorReplacement } from "./error.ts";
+import type { TokenError } from "../codec/token-error.ts";
+import { boundedReports } from "./bounded-reports.ts";
 
 /**
  * Receives errors that were masked or turned into failures, with the tool call that raised them, if
@@ -24,7 +26,17 @@ import type { ErrorReplacement } from "./error.ts";
  */
 // Returns `unknown`, not `ErrorReplacement | void`: a reporter written as an expression (`(e) => seen.push(e)`)
 // keeps compiling; only a `{ code, message }` object replaces the answer.
-export type ErrorReporter = (error: unknown, call?: ToolCall) => ErrorReplacement | unknown;
+export type ErrorReporter = (error: unknown, call?: ToolCall, report?: ErrorReport) => ErrorReplacement | unknown;
+
+/**
+ * What the server says of a report that a caller can repeat at will (a forged, expired or foreign
+ * promise token, `requestState` or task id): each kind goes out at most once per 5 seconds, and
+ * `repeated` counts those of its kind held back since the last one that went out.
+ */
+export interface ErrorReport {
+  /** How many errors of this kind were held back since the last report of it. */
+  readonly repeated: number;
+}
 
 /** The server-wide state a runtime starts with. */
 export interface RuntimeOptions {
@@ -64,6 +76,7 @@ export class Runtime {
   readonly #toolMiddleware: ToolMiddleware[] = [];
   /** Where masked errors go. */
   readonly onError: ErrorReporter | undefined;
+  readonly #admit = boundedReports();
   /** Where `ctx.log()` records and the server's own warnings go besides the wire, if anywhere. */
   readonly logger: ServerLogger | undefined;
   /** The server's tokens: every one it issues (promises, `requestState`, task ids) is signed by their codec. */
@@ -82,8 +95,9 @@ export class Runtime {
   constructor(options: RuntimeOptions = {}) {
     const logger = options.logger;
     this.logger = logger;
-    this.onError = options.onError ?? (logger === undefined ? undefined : (error, call) => {
+    this.onError = options.onError ?? (logger === undefined ? undefined : (error, call, report) => {
       const fields: Record<string, unknown> = { err: error };
+      if (report !== undefined && report.repeated > 0) fields.repeated = report.repeated;
       if (call !== undefined) withTraceIds(Object.assign(fields, { tool: call.name }), call.ctx.get(TRACE_PARENT));
       logger.error(fields, error instanceof Error ? error.message : String(error));
     });
@@ -91,6 +105,19 @@ export class Runtime {
     this.tokens = options.tokens ?? options.continuations ?? NO_TOKENS;
     this.settings = Object.freeze({ ...options.settings });
   }
+
+  /**
+   * Reports a token a caller sent that does not verify (forged, expired, foreign): at most once per
+   * kind of failure every 5 seconds, with how many were held back ({@link ErrorReport}), since anyone
+   * can send them by the thousand.
+   *
+   * @param error The token's failure.
+   */
+  readonly reportRefusedToken = (error: TokenError): void => {
+    if (this.onError === undefined) return;
+    const repeated = this.#admit(error.reason);
+    if (repeated !== undefined) this.onError(error, undefined, { repeated });
+  };
 
   /**
    * The deferred-work machinery of the long-running support.

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
+import type { ErrorReport } from "../../src/types.ts";
+import { TokenError } from "../../src/codec/token-error.ts";
+import { REPORT_INTERVAL_MS } from "../../src/core/bounded-reports.ts";
 import { createJobTools, jobServer, waitFor } from "../helpers/long-running.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { callAny, final } from "../helpers/outcome.ts";
@@ -80,7 +83,9 @@ describe("promises in process", () => {
     for (const bad of [token.slice(0, -2) + "AA", foreign, "prom_a7b9c2d4e6f8", token + "x"]) {
       await assert.rejects(watched.server.call("redeem", { promise: bad }), isInvalidParams);
     }
-    assert.equal(reports.length, 4); // each refused token reaches onError with its reason
+    // Each kind of refusal reaches onError (a forged and a foreign MAC are one kind: bad_mac).
+    // Each kind of refusal reaches onError once (forged, foreign and lengthened tokens are all bad_mac).
+    assert.deepEqual(reports.map((e) => (e as TokenError).reason), ["bad_mac", "malformed"]);
     now += 60 * 60 * 1000; // the default TTL is one hour
     await assert.rejects(
       server.call("redeem", { promise: token }),
@@ -90,6 +95,28 @@ describe("promises in process", () => {
     );
     assert.equal(counters.redeemed, 0);
   });
+
+  it(
+    "a flood of bad tokens reaches onError as a handful of reports that count the rest",
+    { timeout: 30_000 },
+    async () => {
+      const { server } = jobServer();
+      const forged = tokenOf(await server.call("analyze_dataset", { dataset_id: "d" })).slice(0, -2) + "AA";
+      const reports: [unknown, ErrorReport | undefined][] = [];
+      const watched = jobServer({ onError: (error, _call, report) => void reports.push([error, report]) });
+      for (let i = 0; i < 1_000; i++) {
+        await assert.rejects(watched.server.call("redeem", { promise: forged }), isInvalidParams);
+      }
+      assert.ok(reports.length <= 3, `${reports.length} reports`); // one per 5 s at most: a slow machine may see two
+      assert.deepEqual(reports[0][1], { repeated: 0 });
+      await new Promise((resolve) => setTimeout(resolve, REPORT_INTERVAL_MS + 100));
+      await assert.rejects(watched.server.call("redeem", { promise: forged }), isInvalidParams);
+      const total = reports.reduce((sum, [, report]) => sum + 1 + report!.repeated, 0);
+      assert.equal(total, 1_001); // every refusal is counted once, in the report that went out after it
+      assert.ok(reports.at(-1)![1]!.repeated > 0);
+      assert.ok(reports.every(([error]) => error instanceof TokenError && error.reason === "bad_mac"));
+    },
+  );
 
   it("binds a token to the authenticated caller", async () => {
     const { server } = jobServer();

@@ -296,7 +296,7 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
     }
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
-    registry.runtime.onError?.(error);
+    registry.runtime.reportRefusedToken(error);
   }
   throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: unknown or expired task", {
     data: { reason: "unknown_task" },
