@@ -16,7 +16,10 @@ import { runCall } from "./pipeline.ts";
 import { followPushed } from "./promise-runs.ts";
 import type { Registry } from "./registry.ts";
 
-/** What a streamed call yields: progress, a log message, a partial, then one final outcome. */
+/**
+ * What a streamed call yields: progress, a log message, a partial, then one final outcome; `held` when
+ * the call started deferred work and is followed (no refusal of the caller can come after it).
+ */
 export type CallEvent =
   | {
     readonly type: "progress";
@@ -35,6 +38,7 @@ export type CallEvent =
     readonly pushed: boolean;
   }
   | { readonly type: "partial"; readonly partial: unknown }
+  | { readonly type: "held" }
   | { readonly type: "outcome"; readonly outcome: CallOutcome };
 
 /** A call to stream: a decoded call without a sink or a partials callback (the events replace them). */
@@ -118,6 +122,7 @@ export async function* streamCall(
       if (outcome.kind !== "promise" || options.holdMs <= 0) return outcome;
       // The follower's context: the caller's, on the streamed call's signal (its cancellation stops the wait).
       const caller = createContext({ name: call.name, signal, meta: call.meta, host: call.host });
+      push({ event: { type: "held" } });
       return followPushed(registry, outcome, { caller, holdMs: options.holdMs, watch: sinkOf(true) });
     })
     .then((outcome) => push({ event: { type: "outcome", outcome } }), (error: unknown) => push({ error }));

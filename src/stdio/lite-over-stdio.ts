@@ -137,7 +137,7 @@ export class LiteOverStdio {
           for await (const message of messages) {
             if (running.cancelled) continue;
             if (message.kind === "result") this.#out.send(resultMessage(id, message.result));
-            else if (stream) {
+            else if (stream && message.kind !== "held") {
               this.#out.send(notificationMessage(NOTIFICATION[message.kind], { requestId: id, ...message.params }));
             }
           }

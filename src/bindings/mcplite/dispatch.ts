@@ -27,7 +27,9 @@ import { INPUT_RESPONSES_PARAM, type LiteResult, REQUEST_STATE_PARAM, resultWith
  */
 export type LiteMessage =
   | { readonly kind: "partial" | "progress" | "log"; readonly params: Record<string, unknown> }
-  | { readonly kind: "result"; readonly result: LiteResult };
+  | { readonly kind: "result"; readonly result: LiteResult }
+  // The call is following deferred work: an HTTP stream opens now rather than at the first event.
+  | { readonly kind: "held" };
 
 /**
  * Decodes a `tools/call` request into the pipeline's call: the tool, its arguments, and the input
@@ -89,6 +91,7 @@ export async function* liteMessages(
   const started = Date.now();
   for await (const event of streamCall(registry, call, { holdMs })) {
     if (event.type === "outcome") yield { kind: "result", result: resultWithMeta(event.outcome, started, version) };
+    else if (event.type === "held") yield { kind: "held" };
     else {
       // The event's fields, in the order MCP-lite sends them: `{partial}`, `{progress, total, message}`, `{level, logger, data}`.
       const { type, pushed: _pushed, ...params } = event as {

@@ -202,7 +202,7 @@ function noPrompts(): never {
  * `heartbeat` events keep the connection alive. Progress and logs travel as `progress` and `log`
  * events (extensions that plain MCP-lite clients ignore). A call that starts deferred work follows it
  * for up to `holdMs`: the job's progress, then its result in `done`, instead of a promise (§5.3). The
- * stream opens at the call's first event, first heartbeat or end: a call refused for its caller (401,
+ * stream opens at the call's first event, first heartbeat, the start of that following, or its end: a call refused for its caller (401,
  * or 403 for a missing scope) before then is answered with that status and no stream, so the gate can
  * add its `WWW-Authenticate` challenge (MCP 2025-11-25, Authorization, Scope Challenge Handling).
  */
@@ -230,6 +230,9 @@ async function streamLite(
     try {
       for await (const message of liteMessages(registry, { ...call, signal }, holdMs, server.version)) {
         if (message.kind === "result") emit(JSON.stringify(message.result), "done");
+        // Following deferred work for up to holdMs: the headers go now (a heartbeat flushes them on every
+        // runtime), so a proxy's response-header timeout does not cut the held call.
+        else if (message.kind === "held") emit(heartbeatData(), "heartbeat");
         else emit(JSON.stringify(message.params), SSE_EVENT[message.kind]);
       }
     } catch (error) {
@@ -245,7 +248,7 @@ async function streamLite(
     heartbeat: (writer) => {
       opened = true;
       open();
-      writer.event(`{"timestamp":"${new Date().toISOString()}"}`, "heartbeat");
+      writer.event(heartbeatData(), "heartbeat");
     },
     onCancel: () => cancel.abort(new Error("the client closed the stream")),
   });
@@ -254,6 +257,9 @@ async function streamLite(
   await body.cancel();
   return fail(id, refusal);
 }
+
+/** A `heartbeat` event's data (MCP-lite spec v0.042 §4.3). */
+const heartbeatData = (): string => `{"timestamp":"${new Date().toISOString()}"}`;
 
 /** The SSE event of each message a call sends while it runs (MCP-lite spec v0.042 §4.3; `progress` and `log`: extensions). */
 const SSE_EVENT = { partial: "message", progress: "progress", log: "log" } as const;

@@ -101,6 +101,47 @@ describe("pushed promise updates over MCP-lite SSE", () => {
   });
 });
 
+describe("a held SSE call over a real listener", () => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server = createServer({ name: "jobs", version: "1.0.0", secret: "held-headers-secret-0123456789abcdef" })
+    .tool(
+      defineTool("settle")
+        .describe("Settles an account in the background, reporting nothing until it is done")
+        .longRunning({ retryAfterMs: 20 })
+        .handle((_args, ctx) =>
+          ctx.defer(async () => {
+            await released;
+            return { settled: true };
+          })
+        ),
+    );
+  let http: Listener;
+  before(async () => {
+    http = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  });
+  after(() => http.close());
+
+  it("sends its headers at once, not after the hold or the first heartbeat, so a proxy does not cut it", async () => {
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "settle", arguments: {} } };
+    const responding = fetch(`http://127.0.0.1:${http.port}/mcp-lite/v1/calltools`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify(call),
+    });
+    // The job is held (holdMs 30 s, heartbeats every 15 s): the headers must come well before either.
+    const response = await Promise.race([responding, sleep(5_000).then(() => undefined)]);
+    assert.ok(response !== undefined, "no response headers within 5 s of a held call");
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "text/event-stream");
+    release();
+    const events = await readSse(response);
+    const done = JSON.parse(events.find((e) => e.event === "done")!.data);
+    assert.equal(done._meta.response_type, "answer");
+    assert.deepEqual(done.structuredContent, { settled: true });
+  });
+});
+
 describe("pushed promise updates on sockets", () => {
   const server = jobServer();
   let http: Listener;
