@@ -24,6 +24,9 @@ const SHARED_POLL_MS = 250;
 
 /** The message of a job whose instance stopped renewing its lease. */
 export const STOPPED_MESSAGE = "The instance running this job stopped before it finished";
+/** The failure of a job whose result the shared store lost (it came back empty, or evicted it). */
+export const LOST_MESSAGE = "The result of this job was lost: the result store no longer holds it (it restarted " +
+  "empty or evicted it) and no instance is running the job. Call the tool again";
 
 /**
  * The error for deferred work this instance does not hold (it ran in another instance, or expired):
@@ -199,12 +202,13 @@ export class Continuations implements Tokens {
    * Reads a job's entry as redeem and `tasks/get` answer it. With a shared store, a job still running
    * whose lease has stayed missing for a whole lease (its instance stopped) is started again here when
    * `restart` allows another attempt, else ends here as failed: first writer wins, so a result written
-   * meanwhile stands instead, and every instance answers the same.
+   * meanwhile stands instead, and every instance answers the same. An entry the store lost (it came
+   * back empty) whose job no instance holds for a whole lease ends as lost, likewise.
    *
    * @param id The entry id.
    * @param ttlMs How long a failure written here (or a restarted job's entry) lasts.
    * @param restart How to start the job again (a tool's `retry`); without it, a stopped job fails.
-   * @returns The entry, or `undefined` when the store does not hold it.
+   * @returns The entry, or `undefined` when the store does not hold it and has no lease (one process).
    * @throws {ProtocolError} `unavailable` while the store is out of reach.
    */
   async read(id: string, ttlMs: number, restart?: Restart): Promise<StoredResult | undefined> {
@@ -226,7 +230,13 @@ export class Continuations implements Tokens {
       return working;
     }
     if (now - missingSince < leaseMs) return working;
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      // The store lost the entry and no instance has held the job for a whole lease: its result is gone.
+      // Said once and kept, so that every redeem, on every instance, gives this one answer from now on.
+      const lost: StoredResult = { status: "completed", result: failureResult(LOST_MESSAGE), at: now };
+      if (await this.results.set(id, lost, ttlMs)) return lost;
+      return await this.results.get(id);
+    }
     if (restart !== undefined && attempt < restart.attempts) {
       await this.#takeOver(id, attempt + 1, ttlMs, restart);
       return working;

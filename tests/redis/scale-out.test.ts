@@ -151,4 +151,42 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
     assert.deepEqual(body.result?.structuredContent, { rows: 5 });
     assert.ok(reports.length > 0, "the store errors were reported");
   });
+
+  it("answers a result lost with an empty restart one way, for good: not done yet, then lost (never 'not held')", async () => {
+    const fresh = createJobTools();
+    const own = await instance(fresh);
+    const token = tokenOf(await rpc(own.listener.url, "crunch", {}));
+    fresh.release(6);
+    await waitFor(
+      async () => (await rpc(proxy!.url, "redeem", { promise: token })).result?._meta.response_type === "answer",
+      5_000,
+    );
+    const port = redis!.port;
+    await redis!.kill();
+    redis = await startRedis(port); // empty: the finished job's result is gone
+    await waitFor(() => clients.filter((c) => c.isOpen).every((c) => c.isReady), 10_000);
+    type Answer = {
+      result?: { _meta: { response_type: string }; isError?: boolean; content?: unknown };
+      error?: unknown;
+    };
+    const answers: string[] = [];
+    const polledUntil = Date.now() + 8 * LEASE_MS; // past the lease, and past the lapse marker's own expiry (2 leases)
+    while (Date.now() < polledUntil) {
+      const body: Answer = await rpc(proxy!.url, "redeem", { promise: token });
+      answers.push(
+        body.error !== undefined
+          ? `error ${JSON.stringify(body.error)}`
+          : body.result!._meta.response_type === "promise"
+          ? "not done yet"
+          : `${body.result!.isError ? "failed" : "answer"} ${JSON.stringify(body.result!.content)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const settled = answers.indexOf(answers.find((a) => a !== "not done yet")!);
+    assert.ok(settled > 0, answers.join("\n"));
+    // Not done yet while a lease may still be renewed, then the one answer, the same on every instance, for good.
+    assert.ok(answers.slice(0, settled).every((a) => a === "not done yet"));
+    assert.deepEqual(new Set(answers.slice(settled)), new Set([answers[settled]]), answers.join("\n"));
+    assert.match(answers[settled], /^failed .*result of this job was lost/);
+  });
 });
