@@ -96,6 +96,12 @@ export interface Carrier extends SignalSource {
    */
   listen?(exchange: Exchange, subscription: Subscription): void;
   /**
+   * Turns the answer into a stream soon (a second, with a keep-alive), so that its headers go out: the
+   * request will take long (a held call), and a proxy's response-header timeout must not cut it. Absent
+   * where the answer is no HTTP response of its own (a connection, a batch).
+   */
+  keepAlive?(): void;
+  /**
    * Learns the 2025-era session `initialize` opened (the `Mcp-Session-Id` of the HTTP response; the
    * connection's session on stdio).
    *

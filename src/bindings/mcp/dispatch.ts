@@ -119,6 +119,10 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
     if (this.streaming) this.#carrier.send(notificationMessage(method, params));
   }
 
+  holding(): void {
+    if (this.streaming) this.#carrier.keepAlive?.();
+  }
+
   send(message: string): void {
     if (this.streaming) this.#carrier.send(message);
   }

@@ -25,6 +25,11 @@ import { SessionTable } from "./sessions.ts";
 import { legacyErrorToWire } from "./status.ts";
 
 const POST_ONLY = { allow: "POST" };
+/**
+ * How soon a held call's answer becomes a stream, so its headers go out long before a proxy's
+ * response-header timeout; a hold that ends sooner still answers plain JSON.
+ */
+const HELD_KEEP_ALIVE_MS = 1_000;
 const NOT_ALLOWED = new ProtocolError(
   ErrorCode.MethodNotAllowed,
   "Method not allowed: this endpoint is stateless and answers POST only (no GET stream, no session to DELETE)",
@@ -106,5 +111,8 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     inFlight: new InFlight(),
     report: (error) => core.registry.runtime.onError?.(error),
     keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
+    heldKeepAlive: core.options.heartbeatMs > 0
+      ? new DelayQueue(Math.min(HELD_KEEP_ALIVE_MS, core.options.heartbeatMs))
+      : undefined,
   };
 }

@@ -42,6 +42,7 @@ export async function holdPromise(
     sink,
     ctx.core.registry.runtime.logger,
   );
+  channel.holding(); // the headers go soon: the hold may outlast a proxy's response-header timeout
   const result = await followPromise(ctx.core.registry, outcome, {
     caller,
     holdMs: ctx.settings.holdMs ?? ctx.core.options.holdMs,

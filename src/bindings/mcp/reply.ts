@@ -60,6 +60,8 @@ class HttpCarrier implements Carrier, Due {
   readonly host: Host;
   /** Its wait for the first keep-alive. */
   waiting: Waiting | undefined;
+  /** Its wait for the first keep-alive of a held call. */
+  #held: Waiting | undefined;
   readonly #ctx: McpContext;
   readonly #http: Request;
   /** The response, once known before anyone waits for it. */
@@ -165,9 +167,14 @@ class HttpCarrier implements Carrier, Due {
     this.#upgrade().comment("keep-alive");
   }
 
+  keepAlive(): void {
+    if (this.#writer === undefined && this.#held === undefined) this.#held = this.#ctx.heldKeepAlive?.add(this);
+  }
+
   /** Gives the response (once): to whoever waits for it, or for {@link answer} to return. */
   #settle(response: Response): void {
     this.waiting?.cancel();
+    this.#held?.cancel();
     if (this.#resolve !== undefined) this.#resolve(response);
     else this.#response = response;
   }

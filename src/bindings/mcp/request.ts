@@ -35,6 +35,8 @@ export interface McpContext {
   readonly report: (error: unknown) => void;
   /** Sends the first keep-alive of calls still quiet after the heartbeat, on one timer; none when 0. */
   readonly keepAlive: DelayQueue | undefined;
+  /** Sends the first keep-alive of held calls still quiet after a second (the heartbeat, if sooner). */
+  readonly heldKeepAlive: DelayQueue | undefined;
 }
 
 /** A decoded MCP request. */
@@ -76,6 +78,12 @@ export interface Channel extends SignalSource {
    * @param params Its params.
    */
   notify(method: string, params: Record<string, unknown>): void;
+  /**
+   * Says the request will take long (it holds a call while deferred work runs): where the answer may be
+   * a stream (SSE accepted), it opens within a second, so that its headers go out before a proxy gives
+   * up on them; a hold that ends sooner answers as before.
+   */
+  holding(): void;
   /**
    * Sends a raw JSON-RPC message (a server→client request, on the 2025 revisions).
    *

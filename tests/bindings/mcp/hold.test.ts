@@ -109,6 +109,19 @@ describe("a call held for a client without tasks", () => {
     clearTimeout(timer);
   });
 
+  it("sends the held call's headers at once, not at the first heartbeat, so a proxy does not cut it", async () => {
+    const { server, cancelled } = holdServer(60_000); // no keep-alive would fall due within the test
+    const call = legacyRequest("tools/call", { name: "brew", arguments: {} }, 1, "2025-11-25");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), 5_000));
+    const response = await Promise.race([server.fetch(call), late]);
+    clearTimeout(timer);
+    assert.ok(response !== undefined, "no response within 5 s of a held call");
+    assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/);
+    await new SseReader(response).close(); // and the work is cancelled with it
+    await cancelled;
+  });
+
   it("refuses a negative or non-finite holdMs", () => {
     for (const holdMs of [-1, Number.NaN, Infinity]) {
       assert.throws(() => mcpBinding({ holdMs }), { name: "TypeError", message: /holdMs/ });
