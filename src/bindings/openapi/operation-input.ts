@@ -6,7 +6,7 @@
  * are left out: the caller's configured headers carry credentials. The merged object is closed
  * (`additionalProperties: false`): an argument the operation does not describe is refused, whether its
  * body is closed (`additionalProperties: false`) or open, where the API would ignore it (a model's typo,
- * silently dropped). Two exceptions go to an object body: what its `additionalProperties` schema
+ * silently dropped). Two kinds go into an object body instead: what its `additionalProperties` schema
  * describes, and, with `unknownArguments: "forward"`, anything an open body takes.
  *
  * @module
