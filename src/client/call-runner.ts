@@ -10,6 +10,7 @@ import type { ClientOptions } from "./client-options.ts";
 import { Deadline } from "./deadline.ts";
 import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
+import { ListCursor } from "./list-cursor.ts";
 import { answerInput, capabilitiesOf } from "./input.ts";
 import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./result.ts";
 import { retryingTransport } from "./retry.ts";
@@ -115,15 +116,15 @@ export class CallRunner {
   /** Sends a list request, page after page (at most 100), and returns every item. */
   async listAll(method: string, key: string, options: RequestOptions): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
+    const walk = new ListCursor(method);
     let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
+    do {
       const result = await this.request(method, cursor === undefined ? {} : { cursor }, options);
       const list = result[key];
       if (!Array.isArray(list)) throw new RpcError(`${method} returned no ${key} array`, { data: result });
       items.push(...list);
-      cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
-      if (cursor === undefined) break;
-    }
+      cursor = walk.next(result);
+    } while (cursor !== undefined);
     return items;
   }
 

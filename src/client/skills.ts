@@ -10,6 +10,7 @@ import { canonicalJson } from "../internal/canonical-json.ts";
 import { isObject } from "../internal/is-object.ts";
 import { sha256Hex } from "../internal/sha256.ts";
 import { ClientError, ClientErrorCode } from "./errors.ts";
+import { ListCursor } from "./list-cursor.ts";
 
 /** One file of a skill, as its entry lists it. */
 export interface SkillResource {
@@ -95,7 +96,6 @@ export interface SkillsApi {
   load(skill: SkillEntry | string): Promise<LoadedSkill>;
 }
 
-const MAX_PAGES = 100;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -139,13 +139,13 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
   const api: SkillsApi = {
     async list() {
       const entries: SkillEntry[] = [];
+      const walk = new ListCursor("skills/list");
       let cursor: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page++) {
+      do {
         const result = await backend.request("skills/list", cursor === undefined ? {} : { cursor });
         for (const entry of Array.isArray(result.skills) ? result.skills : []) entries.push(entryOf(entry));
-        cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
-        if (cursor === undefined) break;
-      }
+        cursor = walk.next(result);
+      } while (cursor !== undefined);
       return entries;
     },
     async get(uri) {

@@ -53,6 +53,7 @@ export { isUnavailable } from "./guarded-store.ts";
 export type { StoredResult } from "./result-store.ts";
 export type { CompiledSchema, JsonSchema, StandardSchemaV1, ValidationIssue } from "./schema.ts";
 export { checkScopes, holdsScopes, requireScopes, scopeKey, toolScopes, visibleTo, visibleTools } from "./scopes.ts";
+export { suggestName } from "./suggest.ts";
 export type { Skill } from "./skill.ts";
 export { describeTool } from "./tool.ts";
 export { ISSUED_BY, parseTraceparent, TRACE_PARENT } from "./trace-context.ts";

@@ -1,5 +1,5 @@
 /**
- * "Did you mean …?" for unknown tool names.
+ * "Did you mean …?" for unknown names: tools, and the arguments of an imported OpenAPI operation.
  *
  * @module
  */

@@ -10,7 +10,18 @@ import { holdMsOf } from "../../server/options.ts";
 export interface McpOptions {
   /** The endpoint path (default `/mcp`). */
   path?: string;
-  /** Items per page of `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list` (default 100). */
+  /**
+   * Items per page of `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list` and
+   * `skills/list`. Default: none, every item on one page (each list still serialised once per change and
+   * served with its `ETag`). Many hosts read only the first page and silently lose the rest, so set a
+   * size only for clients known to follow `nextCursor` (MCP 2025-11-25, Pagination).
+   *
+   * @example
+   * ```ts
+   * import { createServer, mcpBinding } from "@mcplite/sdk";
+   * createServer({ name: "big", version: "1.0.0", bindings: [mcpBinding({ pageSize: 500 })] });
+   * ```
+   */
   pageSize?: number;
   /**
    * The caching hint of `server/discover` and the lists (default `{ ttlMs: 0, scope: "public" }`:
@@ -43,7 +54,7 @@ export interface McpOptions {
 
 /** The MCP options with every default applied. */
 export interface McpSettings {
-  /** Items per list page. */
+  /** Items per list page (`Infinity`: one page, the default). */
   readonly pageSize: number;
   /** The hint of discover and the lists. */
   readonly listCache: CacheHint;
@@ -66,8 +77,10 @@ export interface McpSettings {
  */
 export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
   const o = options;
-  const pageSize = o.pageSize ?? 100;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError("mcp.pageSize must be a positive integer");
+  const pageSize = o.pageSize ?? Infinity;
+  if (pageSize !== Infinity && (!Number.isSafeInteger(pageSize) || pageSize < 1)) {
+    throw new TypeError("mcp.pageSize must be a positive integer");
+  }
   const sessionLimit = o.sessionLimit ?? 10_000;
   if (!Number.isSafeInteger(sessionLimit) || sessionLimit < 1) {
     throw new TypeError("mcp.sessionLimit must be a positive integer");

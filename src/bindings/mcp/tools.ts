@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  type AnyTool,
   callNow,
   type CallOutcome,
   describeTool,
@@ -15,6 +16,7 @@ import {
   visibleTools,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
+import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { holdPromise } from "./hold.ts";
@@ -33,27 +35,46 @@ import { ownLayer } from "./middleware.ts";
  * client never sees a tool that needs the 2026 tasks extension (`taskSupport: "required"`): it could
  * not declare the extension, so every call would be refused (-32021).
  *
+ * The `redeem` system tool is listed only to a client that may be told to call it: one without tasks
+ * (the 2025 revisions, and 2026-07-28 without the extension), whose call of a long-running tool is held
+ * (`hold.ts`) and, past the hold, answers a promise for the model to redeem. A request that declared
+ * the tasks extension gets a task for every promise and never a token, so `redeem` would be a tool its
+ * model sees and cannot use; nor is it listed when no tool the client sees can answer with a promise.
+ *
  * @param ctx The binding.
  * @param request The request.
  * @returns The page.
  */
 export const toolsList: McpMethod = (ctx, request) => {
   const modern = request.envelope.era === "modern";
+  const tasks = modern && declaresTasks(request.envelope);
   const shape = shapeOf(request.envelope.protocolVersion);
+  const base = modern ? (tasks ? "mcp:tools:tasks" : "mcp:tools") : `mcp:tools:2025:${shape}`;
   // A caller sees only the tools its scopes allow; such lists are cached per scope set, privately.
-  const visible = visibleTools(ctx.core.registry, request.host.auth, modern ? "mcp:tools" : `mcp:tools:2025:${shape}`);
+  const visible = visibleTools(ctx.core.registry, request.host.auth, base);
   return listReply(
     ctx,
     request,
     visible.key,
     "tools",
-    () =>
-      visible.tools()
-        .filter((tool) => modern || tool.longRunning?.taskSupport !== "required")
-        .map((tool) => toolDescriptorFor(describeTool(tool, false), shape)),
+    () => {
+      const listed = visible.tools().filter((tool) => modern || tool.longRunning?.taskSupport !== "required");
+      // A task-only tool answers such a client -32021, never a promise.
+      const promises = !tasks &&
+        listed.some((tool) =>
+          !isRedeem(tool) && tool.longRunning !== undefined && tool.longRunning.taskSupport !== "required"
+        );
+      return listed.filter((tool) => promises || !isRedeem(tool))
+        .map((tool) => toolDescriptorFor(describeTool(tool, false), shape));
+    },
     visible.private,
   );
 };
+
+/** Whether a tool is the `redeem` system tool (MCP-lite spec v0.042 §3.6). */
+function isRedeem(tool: AnyTool): boolean {
+  return tool.name === REDEEM_TOOL && tool.category === "system";
+}
 
 /**
  * Calls a tool. On 2026-07-28 the `Mcp-Param-*` headers are checked against the arguments first, and

@@ -28,7 +28,7 @@ import { type DeepObjectArrays, percentEncode, scalarText, styledPairs } from ".
  * ```ts
  * import assert from "node:assert/strict";
  * import { buildRequest } from "./http-call.ts";
- * const input = { schema: {}, mediaType: undefined, encoding: {}, slots: [
+ * const input = { schema: {}, mediaType: undefined, encoding: {}, forwardsUnknown: false, slots: [
  *   { key: "id", in: "path", name: "id", style: "simple", explode: false, allowReserved: false },
  *   { key: "tag", in: "query", name: "tag", style: "form", explode: true, allowReserved: false },
  * ] } as const;
@@ -71,6 +71,15 @@ export function buildRequest(
         whole = value;
         hasBody = true;
         break;
+    }
+  }
+  if (input.forwardsUnknown) {
+    // What no slot names (the schema let it through) joins the object body, as given.
+    const named = new Set(input.slots.map((slot) => slot.key));
+    for (const [key, value] of Object.entries(args)) {
+      if (named.has(key) || value === undefined) continue;
+      body[key] = value;
+      hasBody = true;
     }
   }
   const url = baseUrl.replace(/\/+$/, "") + resolved + (query.length > 0 ? `?${query.join("&")}` : "");

@@ -6,7 +6,8 @@
  * @module
  */
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
-import type { JsonSchema, StandardSchemaV1 } from "../../core/mod.ts";
+import { type JsonSchema, type StandardSchemaV1, suggestName } from "../../core/mod.ts";
+import { isObject } from "../../internal/is-object.ts";
 
 // Issues reported for a container only because something inside it failed; the inner issue says why.
 const CONTAINER_KEYWORDS = new Set(["properties", "items", "prefixItems", "allOf", "$ref", "additionalItems"]);
@@ -46,7 +47,7 @@ export function jsonSchemaInput(schema: JsonSchema): StandardSchemaV1<Record<str
         );
         const unknown = (e: OutputUnit) => e.keyword === "false" && closed.has(parentOf(e.instanceLocation));
         const kept = leaves.filter((e) => !(e.keyword === "additionalProperties" && closed.has(e.instanceLocation)));
-        const issues = (kept.length > 0 ? kept : result.errors).map((e) => issueOf(e, unknown(e)));
+        const issues = (kept.length > 0 ? kept : result.errors).map((e) => issueOf(schema, e, unknown(e)));
         return { issues };
       },
       jsonSchema: { input: () => schema, output: () => schema },
@@ -59,10 +60,24 @@ function parentOf(instanceLocation: string): string {
   return instanceLocation.slice(0, Math.max(1, instanceLocation.lastIndexOf("/")));
 }
 
-function issueOf(unit: OutputUnit, unknown: boolean): { message: string; path: string[] } {
+function issueOf(schema: JsonSchema, unit: OutputUnit, unknown: boolean): { message: string; path: string[] } {
   const path = pathOf(unit.instanceLocation);
-  if (unknown) return { message: `Unknown argument "${path.at(-1)}": not a property this input takes`, path };
-  return { message: unit.error, path };
+  if (!unknown) return { message: unit.error, path };
+  const name = path.at(-1)!;
+  const described = propertiesAt(schema, path.slice(0, -1));
+  const closest = described === undefined ? undefined : suggestName(name, Object.keys(described));
+  const hint = closest === undefined ? "" : `; did you mean "${closest}"?`;
+  return { message: `Unknown argument "${name}": not a property this input takes${hint}`, path };
+}
+
+/** The `properties` of the object schema at an instance path, followed through `properties` and `items`. */
+function propertiesAt(schema: unknown, path: readonly string[]): Record<string, unknown> | undefined {
+  let at = schema;
+  for (const step of path) {
+    if (!isObject(at)) return undefined;
+    at = isObject(at.properties) && Object.hasOwn(at.properties, step) ? at.properties[step] : at.items;
+  }
+  return isObject(at) && isObject(at.properties) ? at.properties : undefined;
 }
 
 function pathOf(instanceLocation: string): string[] {

@@ -4,8 +4,10 @@
  * properties join the top level; any other body is the `body` property. A name used twice keeps its
  * place for the body and becomes `{name}__{in}` for a parameter (e.g. `id__query`). Cookie parameters
  * are left out: the caller's configured headers carry credentials. The merged object is closed
- * (`additionalProperties: false`) when every part is: the parameters always are, and a body is when its
- * schema says `additionalProperties: false` (or `unevaluatedProperties: false`) or it is one `body` property.
+ * (`additionalProperties: false`): an argument the operation does not describe is refused, whether its
+ * body is closed (`additionalProperties: false`) or open, where the API would ignore it (a model's typo,
+ * silently dropped). Two kinds go into an object body instead: what its `additionalProperties` schema
+ * describes, and, with `unknownArguments: "forward"`, anything an open body takes.
  *
  * @module
  */
@@ -40,7 +42,12 @@ export interface OperationInput {
   readonly mediaType: string | undefined;
   /** The body's Encoding Objects by property name (OpenAPI 3.1.0 §4.8.15), for form and multipart bodies. */
   readonly encoding: Readonly<Record<string, PropertyEncoding>>;
+  /** Whether an argument no slot names goes into the object body (else the schema has refused it). */
+  readonly forwardsUnknown: boolean;
 }
+
+/** What to do with an argument the operation does not describe, when its object body is open. */
+export type UnknownArguments = "refuse" | "forward";
 
 interface Candidate {
   readonly slot: Omit<InputSlot, "key">;
@@ -56,8 +63,11 @@ interface BodyInput {
   readonly candidates: Candidate[];
   readonly mediaType: string;
   readonly encoding: Record<string, PropertyEncoding>;
-  /** Whether the body takes no property beyond those it names. */
-  readonly closed: boolean;
+  /**
+   * What the body takes beyond the properties it names: nothing (`false`), anything (`true`: no
+   * `additionalProperties`, or `true`, or `{}`), or what a schema describes.
+   */
+  readonly additional: boolean | JsonSchema;
 }
 
 /**
@@ -66,12 +76,14 @@ interface BodyInput {
  * @param pathParameters The Path Item's parameters.
  * @param operation The Operation Object (dereferenced).
  * @param converter Converts schemas to JSON Schema 2020-12.
+ * @param unknownArguments Whether an open body takes the arguments no part describes (default: refused).
  * @returns The merged input.
  */
 export function operationInput(
   pathParameters: unknown,
   operation: Record<string, unknown>,
   converter: SchemaConverter,
+  unknownArguments: UnknownArguments = "refuse",
 ): OperationInput {
   const byKey = new Map<string, Record<string, unknown>>();
   for (const list of [pathParameters, operation.parameters]) {
@@ -117,9 +129,13 @@ export function operationInput(
   }
   const schema: JsonSchema = { type: "object", properties };
   if (required.length > 0) schema.required = required;
-  // An unknown argument to a closed input is refused, not silently dropped (JSON Schema 2020-12 §10.3.2.3).
-  if (body === undefined || body.closed) schema.additionalProperties = false;
-  return { schema, slots, mediaType: body?.mediaType, encoding: body?.encoding ?? {} };
+  // An argument nothing describes is refused, not silently dropped (JSON Schema 2020-12 §10.3.2.3), unless the
+  // body describes its extra properties or the import forwards them to an open one.
+  const additional = body?.additional ?? false;
+  const forwardsUnknown = additional !== false && (additional !== true || unknownArguments === "forward");
+  if (!forwardsUnknown) schema.additionalProperties = false;
+  else if (additional !== true) schema.additionalProperties = additional;
+  return { schema, slots, mediaType: body?.mediaType, encoding: body?.encoding ?? {}, forwardsUnknown };
 }
 
 function parameterSchema(p: Record<string, unknown>): unknown {
@@ -152,8 +168,7 @@ function requestBody(
       schema: property as JsonSchema,
       required: bodyRequired && own.has(name),
     }));
-    const closed = schema.additionalProperties === false || schema.unevaluatedProperties === false;
-    return { candidates, mediaType, encoding, closed };
+    return { candidates, mediaType, encoding, additional: additionalOf(schema) };
   }
   const whole = description !== undefined && schema.description === undefined ? { ...schema, description } : schema;
   return {
@@ -164,8 +179,15 @@ function requestBody(
     }],
     mediaType,
     encoding,
-    closed: true,
+    additional: false,
   };
+}
+
+/** What an object body takes beyond its named properties (JSON Schema 2020-12 §10.3.2.3, §11.3). */
+function additionalOf(schema: JsonSchema): boolean | JsonSchema {
+  if (schema.additionalProperties === false || schema.unevaluatedProperties === false) return false;
+  const extra = schema.additionalProperties;
+  return isObject(extra) && Object.keys(extra).length > 0 ? extra as JsonSchema : true;
 }
 
 /** The Encoding Objects of a form or multipart body, resolved. */

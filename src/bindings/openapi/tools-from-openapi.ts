@@ -60,6 +60,40 @@ export interface ToolsFromOpenApiOptions {
    * `"brackets"` `expand[]=x&line_items[][price]=p`.
    */
   readonly deepObjectArrays?: DeepObjectArrays;
+  /**
+   * What a call does with an argument the operation does not describe (neither a parameter nor a
+   * property of its body). `"refuse"` (default): the call fails as invalid arguments before any request
+   * leaves, naming the argument and the closest described name (`Unknown argument "lables" … did you
+   * mean "labels"?`), on open bodies as on closed ones; a model's typo is otherwise dropped by the API
+   * without a word. `"forward"`: the argument joins the JSON, form or multipart object body when that
+   * body is open (no `additionalProperties: false`), for APIs that take more than their document says;
+   * an operation without such a body still refuses it. A body's own `additionalProperties` schema is
+   * always honoured: what it describes is forwarded, validated against it.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer } from "../../../mod.ts";
+   * import { toolsFromOpenAPI } from "./tools-from-openapi.ts";
+   * const json = { schema: { type: "object", properties: { title: { type: "string" } } } };
+   * const document = {
+   *   openapi: "3.0.3",
+   *   info: { title: "Issues", version: "1" },
+   *   paths: { "/issues": { post: { operationId: "createIssue", requestBody: { content: { "application/json": json } }, responses: {} } } },
+   * };
+   * const sent: string[] = [];
+   * const fetch = async (request: Request) => (sent.push(await request.text()), Response.json({ number: 1 }));
+   * const [refusing] = await toolsFromOpenAPI(document, { baseUrl: "http://issues.test", fetch });
+   * const strict = createServer({ name: "strict", version: "1.0.0" }).tool(refusing);
+   * await assert.rejects(strict.call("createIssue", { title: "Bug", titel: "Bug" }), /did you mean "title"\?/);
+   * assert.equal(sent.length, 0);
+   * const [forwarding] = await toolsFromOpenAPI(document, { baseUrl: "http://issues.test", fetch, unknownArguments: "forward" });
+   * const lenient = createServer({ name: "lenient", version: "1.0.0" }).tool(forwarding);
+   * await lenient.call("createIssue", { title: "Bug", milestone: 2 });
+   * assert.deepEqual(JSON.parse(sent[0]), { title: "Bug", milestone: 2 });
+   * ```
+   */
+  readonly unknownArguments?: "refuse" | "forward";
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -68,8 +102,8 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
  * Turns an OpenAPI document into tools, one per operation, to register with `server.tool()`. Each tool's
  * input merges the operation's path, query and header parameters and its request body into one object
  * (a parameter whose name is taken becomes `{name}__{in}`); the arguments are validated against that
- * JSON Schema before any request leaves, and an unknown one is refused when every part of the input is
- * closed (the parameters, and a body with `additionalProperties: false`). A call builds the HTTP request
+ * JSON Schema before any request leaves, and one the operation does not describe is refused, naming the
+ * closest described name, whether or not its body is closed (see `unknownArguments`). A call builds the HTTP request
  * (query parameters per `style`, `explode` and `allowReserved`, OpenAPI 3.1.0 §4.8.12.4; form and
  * multipart bodies per each property's Encoding Object, §4.8.15), forwards `ctx.signal`, and answers the
  * 2xx JSON body as its (structured) result, or a failure `HTTP {status}: {message}` with the message the
@@ -115,7 +149,7 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
  * const server = createServer({ name: "shop", version: "1.0.0" }).tool(createCustomer);
  * await server.call("createCustomer", { email: "ada@example.com", metadata: { order_id: "6735" } });
  * assert.equal(decodeURIComponent(sent[0]), "email=ada@example.com&metadata[order_id]=6735");
- * await assert.rejects(server.call("createCustomer", { emial: "ada@example.com" }), /Unknown argument "emial"/);
+ * await assert.rejects(server.call("createCustomer", { emial: "ada@example.com" }), /Unknown argument "emial".*did you mean "email"\?/);
  * assert.equal(sent.length, 1);
  * ```
  */
@@ -176,7 +210,7 @@ function toolOf(
   converter: SchemaConverter,
   options: ToolsFromOpenApiOptions,
 ): AnyTool {
-  const input = operationInput(pathParameters, definition, converter);
+  const input = operationInput(pathParameters, definition, converter, options.unknownArguments);
   const description =
     [operation.summary, typeof definition.description === "string" ? definition.description : undefined]
       .filter((part): part is string => part !== undefined && part.trim() !== "")

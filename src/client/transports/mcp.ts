@@ -11,6 +11,7 @@ import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wir
 import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
 import { cacheHintOf, httpError, type HttpOptions, isJsonResponse, readRpcReply, type StreamMessage } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
+import { ListCursor } from "../list-cursor.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders } from "../trace-context.ts";
@@ -38,7 +39,6 @@ export interface McpTransportOptions extends HttpOptions {
 }
 
 /** The most pages of a list this client reads. */
-const MAX_PAGES = 100;
 /** Modern error codes: a server that answers with one of these speaks 2026-07-28. */
 const MODERN_ERRORS = new Set<number>([
   McpErrorCode.HeaderMismatch,
@@ -92,8 +92,9 @@ class McpTransport implements Transport {
     const modern = await this.#eraOf(plain) === "modern";
     const tools: ToolInfo[] = [];
     let ttlMs: number | undefined, cacheScope: ToolListing["cacheScope"], etag: string | undefined;
+    const walk = new ListCursor("tools/list");
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0;; page++) {
       const extra = new Headers();
       if (page === 0 && ctx.etag !== undefined) extra.set("if-none-match", ctx.etag);
       const { result, response } = await this.#send("tools/list", cursor === undefined ? {} : { cursor }, plain, extra);
@@ -107,7 +108,7 @@ class McpTransport implements Transport {
         ? result.cacheScope
         : hint.cacheScope;
       etag = page === 0 ? response.headers.get("etag") ?? undefined : undefined;
-      cursor = typeof result.nextCursor === "string" && result.nextCursor !== "" ? result.nextCursor : undefined;
+      cursor = walk.next(result);
       if (cursor === undefined) break;
     }
     this.#taskRequired = new Set(tools.filter((t) => t?.execution?.taskSupport === "required").map((t) => t.name));

@@ -166,6 +166,11 @@ describe("real-world descriptions from npm", () => {
       assert.deepEqual(missing.kind === "failure" && missing.result.structuredContent?.status, 404);
       const before = seen.length;
       await assert.rejects(server.call("issues_create", { owner: "octo", repo: "hello" }), /title/);
+      // An open body (no additionalProperties: false): a misspelt argument is refused all the same.
+      await assert.rejects(
+        server.call("issues_create", { owner: "octo", repo: "hello", title: "Bug", lables: ["x"] }),
+        /Unknown argument "lables".*did you mean "labels"\?/,
+      );
       assert.equal(seen.length, before, "invalid input never leaves");
       const listed = await server.call("issues_list-for-repo", {
         owner: "octo",
