@@ -76,6 +76,8 @@ class McpTransport implements Transport {
   #params: Map<string, HeaderParam[] | null> | undefined;
   /** The listed tools that run only as tasks (MCP 2025-11-25 `execution.taskSupport: "required"`). */
   #taskRequired: Set<string> | undefined;
+  /** The probe's `server/discover` answer, with the signal of the request it was sent for. */
+  #probed: { result: Record<string, unknown>; signal: AbortSignal } | undefined;
 
   constructor(http: HttpEndpoint, options: McpTransportOptions) {
     this.#http = http;
@@ -171,7 +173,10 @@ class McpTransport implements Transport {
   async discover(ctx: RequestContext): Promise<Record<string, unknown>> {
     const plain = quietContext(ctx);
     if (await this.#eraOf(plain) === "modern") {
-      const { result } = await this.#send("server/discover", {}, plain);
+      // The era probe of this very request asked the same question: its answer serves.
+      const probed = this.#probed?.signal === ctx.signal ? this.#probed.result : undefined;
+      this.#probed = undefined;
+      const result = probed ?? (await this.#send("server/discover", {}, plain)).result;
       // 2026-07-28 names the server in every result's `_meta`: lift it, so both eras read alike.
       const serverInfo = isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
       return result.serverInfo === undefined && serverInfo !== undefined ? { ...result, serverInfo } : result;
@@ -204,7 +209,10 @@ class McpTransport implements Transport {
     if (this.#forced !== undefined) this.#version = this.#forced;
     try {
       const { result } = await this.#modern("server/discover", {}, ctx);
-      if (Array.isArray(result.supportedVersions)) return "modern";
+      if (Array.isArray(result.supportedVersions)) {
+        this.#probed = { result, signal: ctx.signal };
+        return "modern";
+      }
     } catch (error) {
       if (ctx.signal.aborted || !(error instanceof ClientError)) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;
