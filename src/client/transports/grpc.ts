@@ -258,6 +258,8 @@ function isoFromMs(ms: bigint): string | undefined {
 function clientError(error: unknown, ctx: RequestContext, method: string): unknown {
   if (ctx.signal.aborted) return ctx.signal.reason ?? error;
   if (!(error instanceof ConnectError)) return error;
+  // The client's own error from below Connect (the auth layer's AuthorizationError), which Connect wrapped.
+  if (error.cause instanceof ClientError) return error.cause;
   const message = error.rawMessage;
   const [info] = error.findDetails(ErrorInfoSchema);
   const data: Record<string, unknown> = { grpcCode: Code[error.code], ...info?.metadata };

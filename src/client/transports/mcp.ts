@@ -8,7 +8,14 @@
  */
 import { isObject } from "../../internal/is-object.ts";
 import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
-import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
+import {
+  AuthorizationError,
+  ClientError,
+  errorFromRpc,
+  RpcError,
+  ToolNotFoundError,
+  TransportError,
+} from "../errors.ts";
 import { cacheHintOf, httpError, type HttpOptions, isJsonResponse, readRpcReply, type StreamMessage } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
@@ -214,7 +221,8 @@ class McpTransport implements Transport {
         return "modern";
       }
     } catch (error) {
-      if (ctx.signal.aborted || !(error instanceof ClientError)) throw error;
+      // Not an era question: an abort, or authorization failing (no handshake would fare better).
+      if (ctx.signal.aborted || !(error instanceof ClientError) || error instanceof AuthorizationError) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;
       const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
       if (error.rpcCode === McpErrorCode.UnsupportedVersion && legacy !== undefined) return this.#useLegacy(legacy);
