@@ -98,7 +98,7 @@ export interface TransportClientOptions extends CommonClientOptions {
  * to replace and no authorization flow to run.
  */
 export interface InProcessClientOptions extends CommonClientOptions, InProcessOptions {
-  /** The wire, as `wire` names it (`mcp-lite` or `mcp`). */
+  /** The wire, as `wire` names it (`auto`, `mcp-lite` or `mcp`). */
   transport?: "auto" | "mcp-lite" | "mcp";
   /** Not in process: the server's own `fetch` is called. */
   fetch?: never;

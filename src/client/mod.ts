@@ -36,7 +36,6 @@
 export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
 export type { ClientOptions } from "./client.ts";
-export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
 export type { CallHandle, CallOptions, ToolInput, ToolName, ToolOutput, ToolStream } from "./types.ts";
 export {
   AuthorizationError,

@@ -14,7 +14,7 @@ import type { HeadersLike } from "../../internal/headers-like.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";
 import { concatBytes } from "../../internal/concat-bytes.ts";
-import { isNotHttp1 } from "../http1-refused.ts";
+import { isNotHttp1 } from "../not-http1.ts";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
