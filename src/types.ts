@@ -91,6 +91,7 @@ export type { GroupOptions, GroupParent, GroupSupport } from "./server/group.ts"
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 // The client's types a client user rarely writes down; `@mcplite/sdk/client` exports the rest.
 export type { ListOptions } from "./client/client.ts";
+export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client/client-options.ts";
 export type { Backoff } from "./client/call-loop.ts";
 export type { RetryEvent } from "./client/retry.ts";
 export type { FailureMode, MapOf, RequestOptions, ToolProxy, ToolsOf, UntypedTools } from "./client/types.ts";

@@ -15,7 +15,7 @@ import { answerInput, capabilitiesOf } from "./input.ts";
 import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./result.ts";
 import { retryingTransport } from "./retry.ts";
 import { finishTask } from "./tasks.ts";
-import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, Transport } from "./transport.ts";
+import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, ToolListing, Transport } from "./transport.ts";
 import { TASKS_EXTENSION } from "./transports/mcp-wire.ts";
 import { SDK_VERSION } from "../internal/version.ts";
 import type { CallHandle, CallOptions, RequestOptions } from "./types.ts";
@@ -44,8 +44,15 @@ export class CallRunner {
   readonly transport: Transport;
   readonly #options: ClientOptions;
   readonly #capabilities: Record<string, unknown>;
+  readonly #onListing: ((listing: ToolListing) => void) | undefined;
 
-  constructor(transport: Transport, options: ClientOptions) {
+  /**
+   * @param transport The transport.
+   * @param options The client's options.
+   * @param onListing Keeps a tool list the transport read on its own (see `RequestContext.onListing`).
+   */
+  constructor(transport: Transport, options: ClientOptions, onListing?: (listing: ToolListing) => void) {
+    this.#onListing = onListing;
     // Retries wrap the traced transport once: each attempt is traced as the request it is.
     const traced = options.telemetry === undefined ? transport : options.telemetry.instrument(transport);
     this.transport = retryingTransport(traced, options.retry);
@@ -163,6 +170,7 @@ export class CallRunner {
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       answer: (request) => deadline.pause(answerInput(request, options, deadline.signal)),
       ...(etag === undefined ? {} : { etag }),
+      ...(this.#onListing ? { onListing: this.#onListing } : {}),
     };
   }
 

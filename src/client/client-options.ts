@@ -8,26 +8,15 @@ import type { ClientAuth, FetchLike, HeadersOption } from "./http.ts";
 import type { InputHandlers } from "./input.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { ClientInfo, ClientTelemetry } from "./transport.ts";
+import type { InProcessOptions } from "./transports/in-process.ts";
 import type { RequestOptions } from "./types.ts";
 
-/** Options of {@link createClient}. */
-export interface ClientOptions extends InputHandlers {
-  /**
-   * The wire: `auto` (default: the URL's path decides, a bare origin is probed: MCP-lite, then MCP),
-   * `mcp-lite` (the URL is the base; a bare origin gets `/mcp-lite/v1`), `mcp` (the URL is the endpoint).
-   */
-  transport?: "auto" | "mcp-lite" | "mcp";
-  /** The fetch function (default: the global one), e.g. to add retries or a proxy. */
-  fetch?: FetchLike;
-  /** Headers for every request, e.g. `{ authorization: "Bearer …" }`, or a function giving fresh ones. */
-  headers?: HeadersOption;
-  /**
-   * OAuth for protected servers (MCP Authorization): `oauth({…})` for a user's consent,
-   * `clientCredentials({…})` for machines. Wraps the fetch every HTTP request goes through.
-   */
-  auth?: ClientAuth;
-  /** The MCP revision to speak (default 2026-07-28, falling back to the 2025 handshake). */
-  protocolVersion?: string;
+/**
+ * The options of every client, whatever it talks to: handlers, timeouts, retries, telemetry, and who
+ * it is. A client for a URL adds the HTTP options ({@link ClientOptions}); one for a transport takes
+ * these alone ({@link TransportClientOptions}).
+ */
+export interface CommonClientOptions extends InputHandlers {
   /** Who the client is (MCP `clientInfo`). */
   clientInfo?: ClientInfo;
   /** More client capabilities to declare, merged over those the handlers imply. */
@@ -63,6 +52,58 @@ export interface ClientOptions extends InputHandlers {
    * from `@mcplite/sdk/otel` (OpenTelemetry, per the semantic conventions for MCP).
    */
   telemetry?: ClientTelemetry;
+}
+
+/** Options of {@link createClient} for a URL: the common ones, and how its HTTP requests go. */
+export interface ClientOptions extends CommonClientOptions {
+  /**
+   * The wire: `auto` (default: the URL's path decides, a bare origin is probed: MCP-lite, then MCP),
+   * `mcp-lite` (the URL is the base; a bare origin gets `/mcp-lite/v1`), `mcp` (the URL is the endpoint).
+   */
+  transport?: "auto" | "mcp-lite" | "mcp";
+  /** The fetch function (default: the global one), e.g. to add retries or a proxy. */
+  fetch?: FetchLike;
+  /** Headers for every request, e.g. `{ authorization: "Bearer …" }`, or a function giving fresh ones. */
+  headers?: HeadersOption;
+  /**
+   * OAuth for protected servers (MCP Authorization): `oauth({…})` for a user's consent,
+   * `clientCredentials({…})` for machines. Wraps the fetch every HTTP request goes through.
+   */
+  auth?: ClientAuth;
+  /** The MCP revision to speak (default 2026-07-28, falling back to the 2025 handshake). */
+  protocolVersion?: string;
+}
+
+/**
+ * Options of {@link createClient} for a transport (`Transport`): the common ones only. The transport sends
+ * the requests, so how they go (fetch, headers, auth, the MCP revision) is the transport's to know,
+ * given where it is made, e.g. `createMcpTransport(url, { headers })`; these are refused here.
+ */
+export interface TransportClientOptions extends CommonClientOptions {
+  /** Not with a transport, which is the wire. */
+  transport?: never;
+  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { fetch })`. */
+  fetch?: never;
+  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { headers })`. */
+  headers?: never;
+  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { auth })`. */
+  auth?: never;
+  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { protocolVersion })`. */
+  protocolVersion?: never;
+}
+
+/**
+ * Options of {@link createClient} for a server in the same process: the common ones, the wire and
+ * paths, and headers for its middleware to see. Its `fetch` is called directly, so there is no fetch
+ * to replace and no authorization flow to run.
+ */
+export interface InProcessClientOptions extends CommonClientOptions, InProcessOptions {
+  /** The wire, as `wire` names it (`auto`, `mcp-lite` or `mcp`). */
+  transport?: "auto" | "mcp-lite" | "mcp";
+  /** Not in process: the server's own `fetch` is called. */
+  fetch?: never;
+  /** Not in process: send the credentials its auth checks as `headers: { authorization: "Bearer …" }`. */
+  auth?: never;
 }
 
 /** Options of an MCP list request. */

@@ -12,7 +12,7 @@ import { ClientError, ClientErrorCode, type ToolFailedError } from "./errors.ts"
 import type { CallResult } from "./result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
-import type { Reply, ToolInfo, Transport } from "./transport.ts";
+import type { Reply, ToolInfo, ToolListing, Transport } from "./transport.ts";
 import type {
   CallHandle,
   CallOptions,
@@ -38,6 +38,8 @@ export class Client<T = UntypedTools> {
   readonly tools: ToolProxy<T>;
   readonly #runner: CallRunner;
   readonly #cache = new ToolCache();
+  /** The storing of a list the transport read on its own (finding the wire), until it is done. */
+  #handed: Promise<void> | undefined;
 
   /**
    * The server's Agent Skills (SEP-2640): `list()`, `get(uri)`, and `load(entry)`, which verifies
@@ -53,7 +55,7 @@ export class Client<T = UntypedTools> {
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.skills = createSkillsApi({ request: (method, params) => this.request(method, params) });
-    this.#runner = new CallRunner(transport, options);
+    this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing));
     this.tools = new Proxy({}, {
       get: (_, name) =>
         typeof name === "string" && name !== "then"
@@ -166,6 +168,7 @@ export class Client<T = UntypedTools> {
    */
   async listTools(options: ListOptions = {}): Promise<ToolInfo[]> {
     const runner = this.#runner;
+    await this.#handed;
     const authKey = await runner.authKey();
     if (options.fresh !== true) {
       const cached = this.#cache.fresh(authKey, Date.now());
@@ -179,6 +182,13 @@ export class Client<T = UntypedTools> {
       }
       return [...this.#cache.store(listing, authKey, Date.now())];
     });
+  }
+
+  /** Keeps a list the transport read on its own: it answers the next `listTools()` (see {@link ToolCache.hand}). */
+  #keep(listing: ToolListing): void {
+    if (listing.notModified) return;
+    const at = Date.now();
+    this.#handed = this.#runner.authKey().then((authKey) => this.#cache.hand(listing, authKey, at), () => {});
   }
 
   /**

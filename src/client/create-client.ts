@@ -5,6 +5,7 @@
  * @module
  */
 import { Client, type ClientOptions } from "./client.ts";
+import type { InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
 import { isTransport, type Transport } from "./transport.ts";
 import { createAutoTransport } from "./transports/auto.ts";
 import { createInProcessTransport, type FetchTarget, type InProcessOptions } from "./transports/in-process.ts";
@@ -13,12 +14,15 @@ import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./transports/mcplite.
 import type { ToolsOf, UntypedTools } from "./types.ts";
 
 /**
- * Creates a client for a server at a URL, for a {@link Transport}, or for a server object in the same
- * process (its `fetch` is called directly, no socket).
+ * Creates a client for a server at a URL (the wire chosen by `transport`, or discovered), for a
+ * {@link Transport}, or for a server object in the same process (its `fetch` is called directly, no
+ * socket). Each takes the options it uses, and refuses at compile time and at run time those it would
+ * ignore, saying where they go.
  *
  * @param target A URL, a transport, or a `Server`.
- * @param options Handlers, timeouts, headers and the wire.
+ * @param options Handlers, timeouts, and how the HTTP requests go: `fetch`, `headers`, `auth`, the wire.
  * @returns The client, typed by `S` (`createClient<typeof server>(…)`) or by the server passed.
+ * @throws {TypeError} When `options` names `wire`, `basePath` or `path`, which are for a server in process.
  *
  * @example
  * ```ts
@@ -38,20 +42,38 @@ import type { ToolsOf, UntypedTools } from "./types.ts";
  * assert.equal(sum, 3);
  * ```
  */
-export function createClient<S = unknown>(
-  target: string | URL | Transport,
-  options?: ClientOptions,
-): Client<ToolsOf<S>>;
+export function createClient<S = unknown>(target: string | URL, options?: ClientOptions): Client<ToolsOf<S>>;
+/**
+ * Creates a client over a transport (`createMcpTransport(url, { headers })`, `grpcTransport(…)`,
+ * `createStdioTransport(…)`, …), which sends the requests as it was made to: how they go (`fetch`,
+ * `headers`, `auth`, `protocolVersion`) is given to the transport, and refused here.
+ *
+ * @param target The transport.
+ * @param options Handlers, timeouts, retries and telemetry.
+ * @returns The client, typed by `S` (`createClient<typeof server>(transport)`).
+ * @throws {TypeError} When `options` names an option of the transport's.
+ */
+export function createClient<S = unknown>(target: Transport, options?: TransportClientOptions): Client<ToolsOf<S>>;
 /**
  * Creates a client that calls a server object in the same process.
  *
  * @param target The server (or any `{ fetch }`).
- * @param options Handlers, timeouts, and the in-process wire (`mcp-lite` tried first).
+ * @param options Handlers, timeouts, headers, and the in-process wire (`mcp-lite` tried first).
  * @returns The client, typed by the server.
+ * @throws {TypeError} When `options` names `fetch` or `auth`, which in process have nothing to act on.
  */
-export function createClient<S extends FetchTarget>(
-  target: S,
-  options?: ClientOptions & InProcessOptions,
+export function createClient<S extends FetchTarget>(target: S, options?: InProcessClientOptions): Client<ToolsOf<S>>;
+/**
+ * Creates a client for a target known to be a URL or a transport, not which: the options both take.
+ *
+ * @param target A URL or a transport.
+ * @param options Handlers, timeouts, retries and telemetry.
+ * @returns The client, typed by `S`.
+ * @throws {TypeError} When a transport is given with an option of the transport's.
+ */
+export function createClient<S = unknown>(
+  target: string | URL | Transport,
+  options?: TransportClientOptions,
 ): Client<ToolsOf<S>>;
 export function createClient(
   target: string | URL | Transport | FetchTarget,
@@ -60,12 +82,48 @@ export function createClient(
   return new Client(transportFor(target, options), options);
 }
 
+/** The options a transport's own requests take: given with a transport, they would do nothing. */
+const TRANSPORT_OWN = ["transport", "fetch", "headers", "auth", "protocolVersion"] as const;
+/** The options of an in-process client only (see {@link InProcessOptions}). */
+const IN_PROCESS_ONLY = ["wire", "basePath", "path"] as const;
+
+/** Refuses options the target would ignore, saying where each goes. */
+function refuseIgnored(
+  target: "url" | "transport" | "server",
+  options: ClientOptions & InProcessOptions,
+): void {
+  const given = (names: readonly string[]) =>
+    names.filter((name) => (options as Record<string, unknown>)[name] !== undefined);
+  const ignored = target === "transport"
+    ? given(TRANSPORT_OWN)
+    : target === "server"
+    ? given(["fetch", "auth"])
+    : given(IN_PROCESS_ONLY);
+  if (ignored.length === 0) return;
+  const names = ignored.map((name) => `\`${name}\``).join(", ");
+  const where = target === "transport"
+    ? ignored.length === 1 && ignored[0] === "transport"
+      ? "the transport is the wire"
+      : `a transport sends its own requests: give them to it where it is made (createMcpTransport(url, { ${
+        ignored.filter((n) => n !== "transport").join(", ")
+      } }), grpcTransport(url, { … }), …), or pass the URL instead: createClient(url, { … })`
+    : target === "server"
+    ? "in process the server's own fetch is called, with no authorization flow: send what its auth checks as " +
+      'headers: { authorization: "Bearer …" }'
+    : "they are for a server in the same process; for a URL, `transport` chooses the wire and the URL holds the path";
+  throw new TypeError(`createClient(${target}, options): ${names} would be ignored: ${where}`);
+}
+
 function transportFor(
   target: string | URL | Transport | FetchTarget,
   options: ClientOptions & InProcessOptions,
 ): Transport {
-  if (isTransport(target)) return target;
+  if (isTransport(target)) {
+    refuseIgnored("transport", options);
+    return target;
+  }
   if (typeof target === "string" || target instanceof URL) {
+    refuseIgnored("url", options);
     const url = new URL(target);
     const http = {
       fetch: options.fetch,
@@ -88,6 +146,7 @@ function transportFor(
     }
   }
   if (typeof target === "object" && target !== null && typeof (target as FetchTarget).fetch === "function") {
+    refuseIgnored("server", options);
     const wire = options.wire ??
       (options.transport === "mcp" || options.transport === "mcp-lite" ? options.transport : undefined);
     return createInProcessTransport(target as FetchTarget, { ...options, ...(wire ? { wire } : {}) });

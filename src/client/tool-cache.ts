@@ -14,6 +14,8 @@ interface Entry {
   readonly etag: string | undefined;
   readonly scope: CacheScope;
   readonly authKey: string | undefined;
+  /** Read on the side (finding the wire) and not yet given to `listTools()`. */
+  readonly handed: boolean;
 }
 
 /** One client's cached tool list. */
@@ -21,7 +23,8 @@ export class ToolCache {
   #entry: Entry | undefined;
 
   /**
-   * Gives the cached list while it is fresh and may be used in this auth context.
+   * Gives the cached list while it is fresh and may be used in this auth context; a list handed over
+   * (see {@link ToolCache.hand}) is given once whatever its lifetime, as the answer it stands for.
    *
    * @param authKey The current credentials (a `private` list serves only the same ones).
    * @param now The time, in ms.
@@ -29,7 +32,26 @@ export class ToolCache {
    */
   fresh(authKey: string | undefined, now: number): ToolInfo[] | undefined {
     const entry = this.#usable(authKey);
-    return entry !== undefined && now < entry.expiresAt ? entry.tools : undefined;
+    if (entry === undefined) return undefined;
+    if (entry.handed) {
+      this.#entry = { ...entry, handed: false };
+      return entry.tools;
+    }
+    return now < entry.expiresAt ? entry.tools : undefined;
+  }
+
+  /**
+   * Stores a list the transport read on its own while finding the wire: it stands for the first
+   * `listTools()` answer, which would have been that very read had `listTools()` come first; then the
+   * list's lifetime and `ETag` rule as for any other.
+   *
+   * @param listing The list read.
+   * @param authKey The credentials it was read with.
+   * @param now When it was read, in ms.
+   */
+  hand(listing: ToolListing, authKey: string | undefined, now: number): void {
+    this.store(listing, authKey, now);
+    this.#entry = { ...this.#entry!, handed: true };
   }
 
   /**
@@ -54,7 +76,7 @@ export class ToolCache {
     const previous = this.#usable(authKey);
     if (listing.notModified && previous !== undefined) {
       const ttlMs = normalTtl(listing.ttlMs ?? previous.ttlMs);
-      this.#entry = { ...previous, ttlMs, expiresAt: now + ttlMs };
+      this.#entry = { ...previous, ttlMs, expiresAt: now + ttlMs, handed: false };
       return previous.tools;
     }
     const ttlMs = normalTtl(listing.ttlMs);
@@ -65,6 +87,7 @@ export class ToolCache {
       etag: listing.etag,
       scope: listing.cacheScope ?? "private",
       authKey,
+      handed: false,
     };
     return listing.tools;
   }

@@ -154,6 +154,11 @@ export interface RequestContext {
   /** For `tools/list`: the entity tag of the cached copy, sent as `If-None-Match`. */
   readonly etag?: string;
   /**
+   * Receives a tool list the transport read on its own, not as the answer to `listTools` (finding
+   * the wire lists the tools): the client keeps it, so that its next `listTools()` sends none.
+   */
+  readonly onListing?: (listing: ToolListing) => void;
+  /**
    * Trace context to carry to the server (W3C Trace Context `traceparent` and `tracestate`, W3C
    * Baggage `baggage`), set by the client's `telemetry`: transports send each field in `params._meta`
    * (MCP SEP-414) where the request has params, and as an HTTP header or gRPC metadata.

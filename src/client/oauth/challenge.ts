@@ -54,3 +54,31 @@ export function parseBearerChallenge(header: string | null): BearerChallenge {
   if (params.resource_metadata !== undefined) out.resourceMetadata = params.resource_metadata;
   return out;
 }
+
+/**
+ * Names the authentication schemes a `WWW-Authenticate` header challenges with, lower-cased: a
+ * resource that takes bearer and DPoP tokens names both, one that takes DPoP-bound tokens only names
+ * `dpop` alone (RFC 9449 §7.1).
+ *
+ * @param header The header value, or `null`.
+ * @returns The schemes, e.g. `{"bearer", "dpop"}`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { challengeSchemes } from "./challenge.ts";
+ * assert.deepEqual(challengeSchemes('DPoP algs="ES256 PS256", error="invalid_token"'), new Set(["dpop"]));
+ * assert.deepEqual(challengeSchemes('Bearer realm="a, b", DPoP algs="ES256"'), new Set(["bearer", "dpop"]));
+ * ```
+ */
+export function challengeSchemes(header: string | null): Set<string> {
+  const schemes = new Set<string>();
+  if (header === null) return schemes;
+  // RFC 9110 §11.6.1: challenges and their auth-params are comma-separated; a piece that opens with a
+  // token not followed by "=" opens a challenge. Quoted strings may hold commas: drop them first.
+  for (const piece of header.replace(/"(?:[^"\\]|\\.)*"/g, '""').split(",")) {
+    const m = /^\s*([A-Za-z0-9!#$%&'*+.^_`|~-]+)(\s*=)?/.exec(piece);
+    if (m !== null && m[2] === undefined) schemes.add(m[1].toLowerCase());
+  }
+  return schemes;
+}

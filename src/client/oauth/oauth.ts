@@ -9,7 +9,7 @@
 import * as o4w from "oauth4webapi";
 import { AuthorizationError } from "../errors.ts";
 import type { ClientAuth, FetchLike } from "../http.ts";
-import { type BearerChallenge, parseBearerChallenge } from "./challenge.ts";
+import { type BearerChallenge, challengeSchemes, parseBearerChallenge } from "./challenge.ts";
 import {
   discoverAuthorizationServer,
   discoverResource,
@@ -218,7 +218,18 @@ class Session {
         response = await this.#fetch(attempt);
       }
       if (response.status !== 401 && response.status !== 403) return response;
-      const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
+      const header = response.headers.get("www-authenticate");
+      if (!this.#usesDpop() && onlyDpop(header)) {
+        // RFC 9449 §7.1: a resource that takes bearer tokens too would challenge with `Bearer` as well;
+        // a bearer token is bound to be refused, so none is asked for.
+        await response.body?.cancel().catch(() => {});
+        throw new AuthorizationError(
+          `${new URL(request.url).origin} requires DPoP-bound access tokens (WWW-Authenticate: DPoP, RFC 9449): ` +
+            "set dpop: true in the auth options",
+          { status: response.status },
+        );
+      }
+      const challenge = parseBearerChallenge(header);
       if (response.status === 403) {
         // MCP 2025-11-25, Scope Challenge Handling: step up to the scopes the challenge names, a few times.
         if (challenge.error !== "insufficient_scope" || stepUps >= maxStepUps) return response;
@@ -273,6 +284,11 @@ class Session {
     if (this.#dpop !== undefined) return this.#dpop; // another request got there first
     this.#dpopKey = key;
     return this.#dpop = dpopHandle(key);
+  }
+
+  /** Whether this session binds its tokens with DPoP (`dpop` set and not `false`). */
+  #usesDpop(): boolean {
+    return this.#options.dpop !== undefined && this.#options.dpop !== false;
   }
 
   async #stored(): Promise<StoredAuthorization | undefined> {
@@ -352,6 +368,12 @@ class Session {
     await this.#storage.set(this.#key, { ...stored, tokens });
     return tokens;
   }
+}
+
+/** Whether a challenge names the `DPoP` scheme and not `Bearer`: DPoP-bound tokens only. */
+function onlyDpop(header: string | null): boolean {
+  const schemes = challengeSchemes(header);
+  return schemes.has("dpop") && !schemes.has("bearer");
 }
 
 function union(...scopes: (string | undefined)[]): string {

@@ -147,7 +147,12 @@ export class AutoTransport implements Transport {
   }
 
   async #transport(ctx: RequestContext): Promise<Transport> {
-    return this.#chosen ?? (await this.#pick(quietContext(ctx))).transport;
+    if (this.#chosen !== undefined) return this.#chosen;
+    const first = this.#picking === undefined;
+    const { transport, listing } = await this.#pick(quietContext(ctx));
+    // The tools were read to find the wire: the client keeps them rather than ask again.
+    if (first) ctx.onListing?.(listing);
+    return transport;
   }
 
   #pick(ctx: RequestContext): Promise<{ transport: Transport; listing: ToolListing }> {

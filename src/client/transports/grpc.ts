@@ -8,12 +8,13 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
-import type { ClientAuth } from "../http.ts";
+import { type ClientAuth, messageOf } from "../http.ts";
 import { withTraceHeaders } from "../trace-context.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";
 import { concatBytes } from "../../internal/concat-bytes.ts";
+import { isNotHttp1 } from "../not-http1.ts";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
@@ -56,8 +57,10 @@ export interface GrpcTransportOptions {
 /**
  * Creates a client transport for the `mcplite.MCPLite` service.
  *
- * @param target The server's base URL (the service lives at `{url}/mcplite.MCPLite/*`), or a Connect
- *   transport (`createGrpcTransport({ baseUrl })` from `@connectrpc/connect-node` for real gRPC).
+ * @param target The server's base URL (the service lives at `{url}/mcplite.MCPLite/*`), spoken to over
+ *   `fetch` (HTTP/1.1: a server's `fetch` with `grpcBinding()`), or a Connect transport
+ *   (`createGrpcTransport({ baseUrl })` from `@connectrpc/connect-node` for real gRPC, and for
+ *   `serveGrpc()`'s HTTP/2-only listener, whose URL given here fails with a `TransportError` saying so).
  * @param options The protocol, encoding, `fetch` and headers, when `target` is a URL.
  * @returns The transport.
  *
@@ -195,8 +198,33 @@ function fetchClient(send: (request: Request) => Promise<Response>): UniversalCl
       body = concatBytes(chunks, chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
     }
     const init = { method: request.method, headers: request.header, signal: request.signal, body };
-    return universalClientResponseFromFetch(await send(new Request(request.url, init as RequestInit)));
+    let response: Response;
+    try {
+      response = await send(new Request(request.url, init as RequestInit));
+    } catch (error) {
+      if (request.signal?.aborted || error instanceof ClientError) throw error;
+      throw unreachable(request.url, error);
+    }
+    return universalClientResponseFromFetch(response);
   };
+}
+
+/**
+ * The error of a fetch that failed: a server that answered, but not in HTTP/1.1, is most likely
+ * `serveGrpc()`'s HTTP/2 listener (h2c), which `fetch` cannot speak; the message says what does.
+ */
+function unreachable(url: string, error: unknown): TransportError {
+  const origin = new URL(url).origin;
+  if (isNotHttp1(error)) {
+    return new TransportError(
+      `${origin} did not answer in HTTP/1.1, as serveGrpc()'s HTTP/2 listener (h2c) does not. grpcTransport(url) ` +
+        "speaks Connect over fetch, to a server's fetch with grpcBinding(); for the HTTP/2 listener use " +
+        `grpcTransport(createGrpcTransport({ baseUrl: "${origin}" })), createGrpcTransport from @connectrpc/connect-node`,
+      { cause: error },
+    );
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return new TransportError(`Could not reach ${url}: ${messageOf(error)}${cause}`, { cause: error });
 }
 
 function fetchTransport(baseUrl: string, options: GrpcTransportOptions): ConnectTransport {
@@ -258,6 +286,8 @@ function isoFromMs(ms: bigint): string | undefined {
 function clientError(error: unknown, ctx: RequestContext, method: string): unknown {
   if (ctx.signal.aborted) return ctx.signal.reason ?? error;
   if (!(error instanceof ConnectError)) return error;
+  // The client's own error from below Connect (the auth layer's AuthorizationError), which Connect wrapped.
+  if (error.cause instanceof ClientError) return error.cause;
   const message = error.rawMessage;
   const [info] = error.findDetails(ErrorInfoSchema);
   const data: Record<string, unknown> = { grpcCode: Code[error.code], ...info?.metadata };

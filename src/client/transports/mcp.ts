@@ -8,7 +8,14 @@
  */
 import { isObject } from "../../internal/is-object.ts";
 import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
-import { ClientError, errorFromRpc, RpcError, ToolNotFoundError, TransportError } from "../errors.ts";
+import {
+  AuthorizationError,
+  ClientError,
+  errorFromRpc,
+  RpcError,
+  ToolNotFoundError,
+  TransportError,
+} from "../errors.ts";
 import { cacheHintOf, httpError, type HttpOptions, isJsonResponse, readRpcReply, type StreamMessage } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { ListCursor } from "../list-cursor.ts";
@@ -76,6 +83,8 @@ class McpTransport implements Transport {
   #params: Map<string, HeaderParam[] | null> | undefined;
   /** The listed tools that run only as tasks (MCP 2025-11-25 `execution.taskSupport: "required"`). */
   #taskRequired: Set<string> | undefined;
+  /** The probe's `server/discover` answer, with the signal of the request it was sent for. */
+  #probed: { result: Record<string, unknown>; signal: AbortSignal } | undefined;
 
   constructor(http: HttpEndpoint, options: McpTransportOptions) {
     this.#http = http;
@@ -172,7 +181,10 @@ class McpTransport implements Transport {
   async discover(ctx: RequestContext): Promise<Record<string, unknown>> {
     const plain = quietContext(ctx);
     if (await this.#eraOf(plain) === "modern") {
-      const { result } = await this.#send("server/discover", {}, plain);
+      // The era probe of this very request asked the same question: its answer serves.
+      const probed = this.#probed?.signal === ctx.signal ? this.#probed.result : undefined;
+      this.#probed = undefined;
+      const result = probed ?? (await this.#send("server/discover", {}, plain)).result;
       // 2026-07-28 names the server in every result's `_meta`: lift it, so both eras read alike.
       const serverInfo = isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
       return result.serverInfo === undefined && serverInfo !== undefined ? { ...result, serverInfo } : result;
@@ -205,9 +217,13 @@ class McpTransport implements Transport {
     if (this.#forced !== undefined) this.#version = this.#forced;
     try {
       const { result } = await this.#modern("server/discover", {}, ctx);
-      if (Array.isArray(result.supportedVersions)) return "modern";
+      if (Array.isArray(result.supportedVersions)) {
+        this.#probed = { result, signal: ctx.signal };
+        return "modern";
+      }
     } catch (error) {
-      if (ctx.signal.aborted || !(error instanceof ClientError)) throw error;
+      // Not an era question: an abort, or authorization failing (no handshake would fare better).
+      if (ctx.signal.aborted || !(error instanceof ClientError) || error instanceof AuthorizationError) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;
       const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
       if (error.rpcCode === McpErrorCode.UnsupportedVersion && legacy !== undefined) return this.#useLegacy(legacy);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { mcpBinding, mcpLiteBinding } from "../../../mod.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
-import { clientCredentials, createClient, oauth } from "../../../src/client/mod.ts";
+import { AuthorizationError, clientCredentials, createClient, oauth } from "../../../src/client/mod.ts";
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import { createWebSocketTransport } from "../../../src/client/transports/websocket.ts";
 import { webSocketBinding } from "../../../src/websocket/mod.ts";
@@ -83,15 +83,39 @@ describe("DPoP with our server (jwtAuth({ dpop: 'required' }))", () => {
     }
   });
 
-  it("without dpop, the server refuses the client's bearer token", async () => {
-    const client = createClient(server.listener.url, {
-      transport: "mcp-lite",
-      auth: clientCredentials({ clientId: SERVICE_CLIENT.id, clientSecret: SERVICE_CLIENT.secret }),
+  /** A client without `dpop`, whose fetch records each request to the authorization server's token endpoint. */
+  function bearerClient(target: "mcp-lite" | "mcp" | "grpc") {
+    const tokenRequests: string[] = [];
+    const fetcher = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname.endsWith("/token")) tokenRequests.push(request.url);
+      return await fetch(request);
+    };
+    const auth = clientCredentials({ clientId: SERVICE_CLIENT.id, clientSecret: SERVICE_CLIENT.secret });
+    const client = target === "grpc"
+      ? createClient(grpcTransport(server.listener.url, { auth, fetch: fetcher }))
+      : createClient(target === "mcp" ? `${server.listener.url}/mcp` : server.listener.url, {
+        transport: target,
+        fetch: fetcher,
+        auth,
+      });
+    return { client, tokenRequests };
+  }
+
+  for (const target of ["mcp-lite", "mcp", "grpc"] as const) {
+    it(`${target} without dpop: an AuthorizationError that names DPoP, and no bearer token asked for`, async () => {
+      const { client, tokenRequests } = bearerClient(target);
+      try {
+        const error = await client.call("read_doc", { id: "5" }).then(() => undefined, (e: unknown) => e);
+        assert.ok(error instanceof AuthorizationError, `${(error as Error)?.name}: ${(error as Error)?.message}`);
+        assert.match(error.message, /requires DPoP/);
+        assert.match(error.message, /dpop: true/);
+        assert.equal(error.status, 401);
+        // RFC 9449 §7.1: the challenge names DPoP alone, so a bearer token would be refused.
+        assert.deepEqual(tokenRequests, []);
+      } finally {
+        await client.close();
+      }
     });
-    try {
-      await assert.rejects(client.call("read_doc", { id: "5" }));
-    } finally {
-      await client.close();
-    }
-  });
+  }
 });

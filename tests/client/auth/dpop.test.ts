@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decodeJwt } from "jose";
-import { clientCredentials, createClient, memoryTokenStore } from "../../../src/client/mod.ts";
+import { AuthorizationError, clientCredentials, createClient, memoryTokenStore } from "../../../src/client/mod.ts";
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import type { Client } from "../../../src/client/client.ts";
 import type { ClientAuth } from "../../../src/client/http.ts";
@@ -119,19 +119,27 @@ describe("dpop: true", () => {
     },
   );
 
-  it("without dpop, the bearer presentation of the same server is refused", TIMEOUT, async () => {
-    await withServer({}, async (server) => {
-      const client = clientFor(
-        server,
-        "mcp-lite",
-        clientCredentials({ clientId: SERVICE_CLIENT.id, clientSecret: SERVICE_CLIENT.secret }),
-      );
-      try {
-        await assert.rejects(client.call("echo", { text: "x" }));
-      } finally {
-        await client.close();
-      }
-      assert.ok(server.refused.includes("invalid_token"));
-    });
-  });
+  it(
+    "without dpop, a DPoP-only challenge stops the client: AuthorizationError, no bearer token sent",
+    TIMEOUT,
+    async () => {
+      await withServer({}, async (server) => {
+        const client = clientFor(
+          server,
+          "mcp-lite",
+          clientCredentials({ clientId: SERVICE_CLIENT.id, clientSecret: SERVICE_CLIENT.secret }),
+        );
+        try {
+          await assert.rejects(client.call("echo", { text: "x" }), (error: Error) => {
+            assert.ok(error instanceof AuthorizationError, error.name);
+            assert.match(error.message, /requires DPoP-bound access tokens .*set dpop: true/);
+            return true;
+          });
+        } finally {
+          await client.close();
+        }
+        assert.deepEqual(server.refused, [], "no bearer token reached the resource");
+      });
+    },
+  );
 });

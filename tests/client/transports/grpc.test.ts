@@ -135,9 +135,32 @@ describe("grpcTransport", () => {
     assert.deepEqual((second as Reply & { kind: "complete" }).result.content, [{ type: "text", text: "accept" }]);
   });
 
+  it("given serveGrpc()'s HTTP/2 URL, fails at once naming the form that speaks it, which then works", async () => {
+    const listener = await serveGrpc(grpcServer(), { port: 0, closeGraceMs: 200 });
+    try {
+      const error = await failure(grpcTransport(listener.url).listTools(context()));
+      assert.equal(error.code, ClientErrorCode.Transport, error.message);
+      assert.match(error.message, /did not answer in HTTP\/1\.1/);
+      assert.ok(
+        error.message.includes(`grpcTransport(createGrpcTransport({ baseUrl: "${listener.url}" }))`),
+        error.message,
+      );
+      assert.match(error.message, /@connectrpc\/connect-node/);
+      // The form it names lists the same tools.
+      const { tools } = await grpcTransport(createGrpcTransport({ baseUrl: listener.url })).listTools(context());
+      assert.ok(tools.some((t) => t.name === "add"));
+    } finally {
+      await listener.close();
+    }
+  });
+
   it("reports an unreachable server as a transport error", async () => {
     const transport = grpcTransport(createGrpcTransport({ baseUrl: "http://127.0.0.1:1" }));
     const error = await failure(transport.listTools(context()));
     assert.equal(error.code, ClientErrorCode.Transport);
+    // Over fetch, the message names the URL and the runtime's reason (not Node's bare "fetch failed").
+    const overFetch = await failure(grpcTransport("http://127.0.0.1:1").listTools(context()));
+    assert.equal(overFetch.code, ClientErrorCode.Transport);
+    assert.match(overFetch.message, /^Could not reach http:\/\/127\.0\.0\.1:1\/mcplite\.MCPLite\/GetTools: ./);
   });
 });

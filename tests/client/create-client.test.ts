@@ -1,0 +1,90 @@
+/**
+ * `createClient()` refuses, at run time as at compile time (`create-client-options.test-d.ts`), the
+ * options its target would ignore, and says where each goes: with a transport, how its requests go
+ * (`fetch`, `headers`, `auth`, `protocolVersion`, the `transport` wire) is the transport's; in process,
+ * `fetch` and `auth` have nothing to act on; for a URL, the in-process `wire` and paths do not apply.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createClient, createMcpTransport } from "../../src/client/mod.ts";
+import { createInProcessTransport } from "../../src/client/transports/in-process.ts";
+import { fixtureServer } from "../helpers/fixtures.ts";
+
+const server = fixtureServer();
+const transport = () => createMcpTransport("http://localhost/mcp", { fetch: (request) => server.fetch(request) });
+
+/** Options as a caller builds them where the types do not reach (JavaScript, `any`, JSON). */
+function untyped(options: Record<string, unknown>): never {
+  return options as never;
+}
+
+describe("createClient() refuses the options its target would ignore", () => {
+  for (
+    const [name, value] of [
+      ["headers", { authorization: "Bearer t" }],
+      ["fetch", (request: Request) => fetch(request)],
+      ["auth", { wrap: (f: unknown) => f }],
+      ["protocolVersion", "2025-11-25"],
+    ] as const
+  ) {
+    it(`with a transport: ${name} goes to the transport`, () => {
+      assert.throws(() => createClient(transport(), untyped({ [name]: value, timeoutMs: 1_000 })), (error: Error) => {
+        assert.ok(error instanceof TypeError);
+        assert.match(error.message, new RegExp(`^createClient\\(transport, options\\): \`${name}\` would be ignored`));
+        assert.ok(error.message.includes(`createMcpTransport(url, { ${name} })`), error.message);
+        assert.match(error.message, /createClient\(url, \{ … \}\)/);
+        return true;
+      });
+    });
+  }
+
+  it("with a transport: names every ignored option at once, and `transport` as the wire", () => {
+    assert.throws(
+      () => createClient(transport(), untyped({ headers: {}, fetch })),
+      /`fetch`, `headers` would be ignored: .*createMcpTransport\(url, \{ fetch, headers \}\)/,
+    );
+    assert.throws(
+      () => createClient(transport(), untyped({ transport: "mcp" })),
+      /^TypeError: createClient\(transport, options\): `transport` would be ignored: the transport is the wire$/,
+    );
+  });
+
+  it("in process: fetch and auth, with headers named as the way to send credentials", () => {
+    assert.throws(
+      () => createClient(server, untyped({ fetch })),
+      /createClient\(server, options\): `fetch` would be ignored: in process the server's own fetch is called/,
+    );
+    assert.throws(
+      () => createClient(server, untyped({ auth: { wrap: (f: unknown) => f } })),
+      /`auth` would be ignored: .*headers: \{ authorization: "Bearer …" \}/,
+    );
+  });
+
+  it("for a URL: the in-process wire and paths", () => {
+    assert.throws(
+      () => createClient("http://localhost:8000", untyped({ wire: "mcp", path: "/x" })),
+      /createClient\(url, options\): `wire`, `path` would be ignored: .*`transport` chooses the wire/,
+    );
+  });
+
+  it("takes what each target uses: the transport's headers reach the server, the client's options apply", async () => {
+    const seen: (string | null)[] = [];
+    const withHeaders = createMcpTransport("http://localhost/mcp", {
+      headers: { authorization: "Bearer from-the-transport" },
+      fetch: (request) => {
+        seen.push(request.headers.get("authorization"));
+        return server.fetch(request);
+      },
+    });
+    const overTransport = createClient<typeof server>(withHeaders, { timeoutMs: 5_000, retry: false });
+    assert.deepEqual(await overTransport.call("add", { a: 1, b: 2 }), { sum: 3 });
+    assert.ok(seen.length > 0 && seen.every((value) => value === "Bearer from-the-transport"), String(seen));
+
+    const inProcess = createClient(server, { headers: { authorization: "Bearer t" }, wire: "mcp" });
+    assert.deepEqual(await inProcess.call("add", { a: 2, b: 2 }), { sum: 4 });
+    const overInProcessTransport = createClient<typeof server>(createInProcessTransport(server), { timeoutMs: 5_000 });
+    assert.deepEqual(await overInProcessTransport.call("add", { a: 3, b: 2 }), { sum: 5 });
+    const empty = createClient(transport(), untyped({ headers: undefined, fetch: undefined }));
+    assert.deepEqual(await empty.call("add", { a: 0, b: 0 }), { sum: 0 });
+  });
+});
