@@ -319,6 +319,7 @@ const EXPECTED: Record<string, string[]> = {
     "GRPC_SERVICE_PATH",
     "grpcBinding",
     "type GrpcListener",
+    "type GrpcRoutesOptions",
     "type GrpcServable",
     "MCPLite",
     "type ResponseMeta",

@@ -106,7 +106,8 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
       };
       const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
       try {
-        if (!ctx.stream) {
+        // Progress asked for needs the stream as partials do: a unary answer carries neither.
+        if (!ctx.stream && ctx.onProgress === undefined) {
           const response = await client.callTool(request, callOptions);
           ctx.activity();
           return replyFromResponse(response);
@@ -116,7 +117,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
           ctx.activity();
           if (response.meta !== undefined) return replyFromResponse(response);
           const progress = response.result?.progress;
-          if (isProgress(progress)) ctx.onProgress?.(progress); // a followed job's progress (the README's §5.3)
+          if (isProgress(progress)) ctx.onProgress?.(progress); // the handler's or its deferred work's (§5.3)
           else ctx.onPartial?.(response.result?.partial);
         }
         throw new RpcError("the stream ended without a complete response");
