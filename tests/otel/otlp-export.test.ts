@@ -4,7 +4,11 @@
  * 127.0.0.1, which decodes the OTLP/JSON export requests: the agent's span, our client's CLIENT span
  * and the server's SERVER span arrive in one trace, with the conventions' attributes and the
  * instrumentation scope `@mcplite/sdk`. Every wire reports its `network.transport` (`tcp` over HTTP,
- * WebSocket and gRPC, `pipe` over stdio), and `initialize` the version it negotiated.
+ * WebSocket and gRPC, `pipe` over stdio), and `initialize` the version it negotiated. Through our client,
+ * on every wire (MCP and MCP-lite over HTTP, stdio and a WebSocket, gRPC, Connect, Webtools), the tool
+ * list's SERVER span is its CLIENT span's child, both with the request's id where the wire has one, the
+ * CLIENT span names the server (`server.address`, `server.port`, `network.transport`), and an unknown
+ * tool is the same `error.type` (and `rpc.response.status_code`) on both ends, in the wire's words.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -257,6 +261,11 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
         peer: tcp,
         ids: true,
       },
+      "MCP stdio": {
+        transport: () => createStdioTransport({ ...runtimeCommand(CHILD), env }),
+        peer: { "server.address": undefined, "server.port": undefined, "network.transport": "pipe" },
+        ids: true,
+      },
       "MCP-lite stdio": {
         transport: () => createStdioTransport({ ...runtimeCommand(CHILD), env, wire: "mcp-lite" }),
         peer: { "server.address": undefined, "server.port": undefined, "network.transport": "pipe" },
@@ -306,6 +315,7 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
       "MCP HTTP": ["-32602", "-32602", port], // MCP 2026-07-28 names an unknown tool invalid params
       "MCP-lite HTTP": ["-32601", "-32601", port],
       "MCP-lite WebSocket": ["-32601", "-32601", port],
+      "MCP stdio": ["-32602", "-32602", undefined],
       "MCP-lite stdio": ["-32601", "-32601", undefined],
       gRPC: ["NOT_FOUND", "NOT_FOUND", String(grpc.port)],
       "Connect on fetch": ["NOT_FOUND", "NOT_FOUND", port],
