@@ -1,6 +1,7 @@
 /**
  * gRPC Server Reflection (grpc/grpc, doc/server-reflection.md) on `serveGrpc()` and on the fetch
- * binding, asked by `buf curl` (node_modules/.bin/buf) with no `.proto` at hand: it lists the services
+ * binding, asked by `buf curl` (node_modules/.bin/buf) and grpc-js (under Node, the v1alpha revision,
+ * the file decoded by protobufjs) with no `.proto` at hand: `buf curl` lists the services
  * and methods over v1 and v1alpha, calls a method with the schema it learnt, and gets the file that
  * declares a symbol, which decodes as a `FileDescriptorProto`. The fetch binding answers over h2c
  * where the runtime's server speaks it (Deno.serve); over HTTP/1.1 (Bun.serve) a client that sends its
@@ -13,7 +14,7 @@ import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { createServer, defineTool, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
-import { ROOT, run } from "./grpc-fixtures.ts";
+import { grpcJs, ROOT, run } from "./grpc-fixtures.ts";
 
 const BUF = `${ROOT}node_modules/.bin/buf`;
 const SERVICES = ["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection", "mcplite.MCPLite"];
@@ -106,6 +107,19 @@ describe("gRPC server reflection", () => {
     assert.deepEqual(services.MCPLite, ["GetTools", "CallTool", "CallToolStream", "GetPrompts", "GetPrompt"]);
     assert.equal(unknown.code, 0, unknown.stderr);
     assert.equal(JSON.parse(unknown.stdout).errorResponse.errorCode, 5); // gRPC NOT_FOUND
+  });
+
+  it("serveGrpc(): grpc-js asks v1alpha, and decodes the service from the file it gets", async () => {
+    const report = await grpcJs(`127.0.0.1:${grpc.port}`, "reflection");
+    assert.deepEqual(report.services.sort(), SERVICES);
+    assert.deepEqual(report.files, ["mcplite/mcplite.proto", "google/protobuf/struct.proto"]);
+    assert.deepEqual(report.methods, [
+      "GetTools(.mcplite.Empty) .mcplite.ToolsList",
+      "CallTool(.mcplite.ToolRequest) .mcplite.ToolResponse",
+      "CallToolStream(.mcplite.ToolRequest) stream .mcplite.ToolResponse",
+      "GetPrompts(.mcplite.Empty) .mcplite.PromptsList",
+      "GetPrompt(.mcplite.PromptRequest) .mcplite.PromptResponse",
+    ]);
   });
 
   it("the fetch binding: buf curl lists the methods over h2c (Deno.serve speaks it; Bun.serve is HTTP/1.1)", async (t) => {
