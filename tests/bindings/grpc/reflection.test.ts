@@ -15,6 +15,7 @@ import { createServer, defineTool, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import { grpcJs, ROOT, run } from "./grpc-fixtures.ts";
+import { opaqueAuth } from "../../helpers/opaque-auth.ts";
 
 const BUF = `${ROOT}node_modules/.bin/buf`;
 const SERVICES = ["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection", "mcplite.MCPLite"];
@@ -154,6 +155,23 @@ describe("gRPC server reflection", () => {
     assert.equal(empty.message.errorResponse.errorCode, 3); // INVALID_ARGUMENT: the request asks nothing
     assert.equal(end.flags, 2); // Connect's end-of-stream message, without an error
     assert.equal(end.message.error, undefined);
+  });
+
+  it("a server made with auth authenticates reflection like every call", async () => {
+    const guarded = createServer({ name: "guarded", version: "1.0.0", auth: opaqueAuth(`http://127.0.0.1`) }).tool(add);
+    const listener = await serveGrpc(guarded, { port: 0, closeGraceMs: 200 });
+    try {
+      const [anonymous, reader] = await Promise.all([
+        bufCurl("--list-services", listener.url),
+        bufCurl("--list-services", "--reflect-header", "authorization: Bearer reader", listener.url),
+      ]);
+      assert.notEqual(anonymous.code, 0);
+      assert.match(anonymous.stderr, /not authenticated|unauthenticated/i); // buf curl words UNAUTHENTICATED so
+      assert.equal(reader.code, 0, reader.stderr);
+      assert.deepEqual(lines(reader.stdout), SERVICES);
+    } finally {
+      await listener.close();
+    }
   });
 
   it("reflection: false serves only mcplite.MCPLite", async () => {
