@@ -66,10 +66,9 @@ function catalogOf(): Catalog {
       }
     }
   };
-  // ErrorInfo and BadRequest travel in every error's details: a client decodes them with these.
-  for (const file of [file_mcplite_mcplite, file_google_rpc_error_details, v1.file_grpc_reflection_v1_reflection]) {
-    add(file);
-  }
+  add(file_mcplite_mcplite);
+  add(file_google_rpc_error_details); // ErrorInfo and BadRequest travel in error details: clients decode them
+  add(v1.file_grpc_reflection_v1_reflection);
   add(v1alpha.file_grpc_reflection_v1alpha_reflection);
   const services = [MCPLite.typeName, v1.ServerReflection.typeName, v1alpha.ServerReflection.typeName];
   return catalog = { services, byName, bySymbol, messages };
