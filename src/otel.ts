@@ -11,7 +11,9 @@
 import { type CallMeta, McpliteError, type Middleware, ProtocolError } from "./core/mod.ts";
 import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "./bindings/mcp/status.ts";
 import { errorCodeToWire } from "./bindings/mcplite/status.ts";
-import { type OtelOptions, tracing } from "./otel/server.ts";
+import { GrpcStatus, grpcStatusName, grpcStatusOf } from "./bindings/grpc-status.ts";
+import { errorCodeToWebtools } from "./bindings/rest-status.ts";
+import { type OtelOptions, tracing, type WireError } from "./otel/server.ts";
 
 export type { OtelOptions } from "./otel/server.ts";
 export { otelClient } from "./otel/client.ts";
@@ -24,7 +26,10 @@ export { otelClient } from "./otel/client.ts";
  * `traceparent` header or gRPC metadata (W3C Trace Context), else the active context; when `_meta` and
  * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
  * ERROR with `error.type = tool_error`, as do MCP's invalid arguments, which the wire answers with one; a
- * protocol error sets `error.type` and `rpc.response.status_code` to its JSON-RPC code. Each request also records `mcp.server.operation.duration` (seconds). Without a
+ * protocol error sets `error.type` to what the wire answered: on JSON-RPC its code (and
+ * `rpc.response.status_code` too), on gRPC the status's name (`NOT_FOUND`, also
+ * `rpc.response.status_code`), on Webtools its error code (`WEBTOOL_NOT_FOUND`). Each request also
+ * records `mcp.server.operation.duration` (seconds). Without a
  * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
  * server's `logger`, else `console.warn`) naming the install line.
  *
@@ -48,15 +53,39 @@ export { otelClient } from "./otel/client.ts";
  * ```
  */
 export function otel(options: OtelOptions = {}): Middleware {
-  return tracing(options, jsonRpcCodeOf);
+  return tracing(options, wireErrorOf);
 }
 
 /**
- * What the wire answers an error with: MCP's invalid arguments to `tools/call` are an `isError` result
- * (`tool_error`, as the client records it); otherwise the JSON-RPC code, a masked error -32603 (internal).
+ * What the wire answers an error with (`error.type`, and `rpc.response.status_code` where the wire is
+ * RPC). MCP's invalid arguments to `tools/call` are an `isError` result (`tool_error`, as the client
+ * records it); gRPC answers a status (OpenTelemetry semantic conventions for gRPC: its name, `NOT_FOUND`);
+ * Webtools an error code in its envelope (`WEBTOOL_NOT_FOUND`), not an RPC status; the JSON-RPC wires a
+ * code, a masked error -32603 (internal).
  */
-function jsonRpcCodeOf(error: unknown, meta: CallMeta, method: string): number | "tool_error" {
-  if (meta.wire === "mcp" && method === "tools/call" && answersAsToolResult(error)) return "tool_error";
+function wireErrorOf(error: unknown, meta: CallMeta, method: string): WireError {
+  if (meta.wire === "mcp" && method === "tools/call" && answersAsToolResult(error)) return { type: "tool_error" };
+  if (meta.wire === "grpc") {
+    const status = grpcStatusName(grpcStatusOfError(error));
+    return { type: status, status };
+  }
+  if (meta.wire === "webtools") {
+    return { type: error instanceof McpliteError ? errorCodeToWebtools(error.code).code : "INTERNAL_ERROR" };
+  }
+  const code = String(jsonRpcCodeOf(error, meta));
+  return { type: code, status: code };
+}
+
+/** The gRPC status the binding answers with: a `ConnectError`'s own (a deadline), an SDK error's, else INTERNAL. */
+function grpcStatusOfError(error: unknown): number {
+  if (error instanceof McpliteError) return grpcStatusOf(error.code);
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && error.name === "ConnectError" && typeof code === "number"
+    ? code
+    : GrpcStatus.INTERNAL;
+}
+
+function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
   if (!(error instanceof McpliteError)) return -32603;
   if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
   if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;

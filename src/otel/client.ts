@@ -34,7 +34,9 @@ import {
  * `{mcp.method.name} {target}` under the caller's active span, whose trace context (`traceparent`,
  * `tracestate`, `baggage`, through the application's propagator) goes to the server in `params._meta`
  * (MCP SEP-414) and in the HTTP headers or gRPC metadata, so that the server's span is its child. A
- * tool's `isError` result sets `error.type = tool_error`; a JSON-RPC error its code. Each request also
+ * tool's `isError` result sets `error.type = tool_error`; a failure the server answered, what the wire
+ * answered, as the server's span names it (a JSON-RPC code, a gRPC status such as `NOT_FOUND`, a
+ * Webtools code such as `WEBTOOL_NOT_FOUND`). Each request also
  * records `mcp.client.operation.duration` (seconds), through the providers the application registered
  * with the OpenTelemetry API; without one, nothing is recorded.
  *
@@ -147,11 +149,10 @@ class TracedTransport implements Transport {
       if (message !== undefined) failed(span, metric, "tool_error", message);
       return value;
     } catch (error) {
-      const rpcCode = (error as { rpcCode?: unknown } | null)?.rpcCode;
-      const type = typeof rpcCode === "number" ? String(rpcCode) : error instanceof Error ? error.name : "_OTHER";
-      if (typeof rpcCode === "number") {
-        span.setAttribute("rpc.response.status_code", type);
-        metric["rpc.response.status_code"] = type;
+      const { type, status } = answeredWith(error, this.#inner.wire);
+      if (status !== undefined) {
+        span.setAttribute("rpc.response.status_code", status);
+        metric["rpc.response.status_code"] = status;
       }
       failed(span, metric, type, error instanceof Error ? error.message : String(error));
       throw error;
@@ -160,6 +161,23 @@ class TracedTransport implements Transport {
       this.#duration((performance.now() - started) / 1000, metric);
     }
   };
+}
+
+/**
+ * What the wire answered a failed request with, named as the server's span names it (`otel()`): a
+ * JSON-RPC code (also `rpc.response.status_code`), a gRPC status (`NOT_FOUND`, also the status code, per
+ * the OpenTelemetry semantic conventions for gRPC), a Webtools error code (`WEBTOOL_NOT_FOUND`); an
+ * error no server answered (a timeout, a refused connection) by its class name.
+ */
+function answeredWith(error: unknown, wire: string): { type: string; status?: string } {
+  const { rpcCode, data } = (error ?? {}) as { rpcCode?: unknown; data?: unknown };
+  if (typeof rpcCode === "number") return { type: String(rpcCode), status: String(rpcCode) };
+  if (wire === "grpc" && isObject(data) && typeof data.grpcCode === "string") {
+    const status = data.grpcCode.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase(); // Connect's `NotFound`
+    return { type: status, status };
+  }
+  if (wire === "webtools" && isObject(data) && typeof data.code === "string") return { type: data.code };
+  return { type: error instanceof Error ? error.name : "_OTHER" };
 }
 
 /** What a request names: the tool's or prompt's `name`, the resource's `uri`. */

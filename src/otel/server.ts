@@ -53,17 +53,26 @@ export interface OtelOptions {
   recordResults?: boolean;
 }
 
+/** How a call's wire answered an error, as a span records it. */
+export interface WireError {
+  /** `error.type`: the wire's own name for it (`-32601`, `NOT_FOUND`, `WEBTOOL_NOT_FOUND`, `tool_error`). */
+  readonly type: string;
+  /** `rpc.response.status_code`, on an RPC wire that answered with a status (JSON-RPC's code, gRPC's status). */
+  readonly status?: string;
+}
+
 /**
- * What the call's wire answers an error with: a JSON-RPC code, or `tool_error` where the wire answers
- * with an `isError` tool result instead (MCP's invalid arguments); `src/otel.ts` asks the bindings.
+ * What the call's wire answers an error with: a JSON-RPC code, a gRPC status, a Webtools error code, or
+ * `tool_error` where the wire answers with an `isError` tool result instead (MCP's invalid arguments);
+ * `src/otel.ts` asks the bindings.
  */
-export type ErrorNumbering = (error: unknown, meta: CallMeta, method: string) => number | "tool_error";
+export type ErrorNumbering = (error: unknown, meta: CallMeta, method: string) => WireError;
 
 /**
  * Creates the middleware `otel()` (`src/otel.ts`) returns, numbering errors with `codeOf`.
  *
  * @param options Whether to record arguments and results.
- * @param codeOf The JSON-RPC code the call's wire answers an error with.
+ * @param codeOf How the call's wire answers an error.
  * @returns The middleware.
  */
 export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middleware {
@@ -112,14 +121,13 @@ export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middlewar
       }
       return result;
     } catch (error) {
-      const answered = codeOf(error, meta, method);
-      const code = String(answered);
-      // An error the wire answers as an `isError` result carries no JSON-RPC code: recorded as that result is.
-      if (answered !== "tool_error") {
-        span.setAttribute("rpc.response.status_code", code);
-        metric["rpc.response.status_code"] = code;
+      // An error the wire answers as an `isError` result, or in an envelope, carries no RPC status.
+      const { type, status } = codeOf(error, meta, method);
+      if (status !== undefined) {
+        span.setAttribute("rpc.response.status_code", status);
+        metric["rpc.response.status_code"] = status;
       }
-      failed(span, metric, code, error instanceof Error ? error.message : String(error));
+      failed(span, metric, type, error instanceof Error ? error.message : String(error));
       throw error;
     } finally {
       linkIssuer(span, call.ctx.get(ISSUED_BY));

@@ -4,7 +4,11 @@
  * 127.0.0.1, which decodes the OTLP/JSON export requests: the agent's span, our client's CLIENT span
  * and the server's SERVER span arrive in one trace, with the conventions' attributes and the
  * instrumentation scope `@mcplite/sdk`. Every wire reports its `network.transport` (`tcp` over HTTP,
- * WebSocket and gRPC, `pipe` over stdio), and `initialize` the version it negotiated.
+ * WebSocket and gRPC, `pipe` over stdio), and `initialize` the version it negotiated. Through our client,
+ * on every wire (MCP and MCP-lite over HTTP, stdio and a WebSocket, gRPC, Connect, Webtools), the tool
+ * list's SERVER span is its CLIENT span's child, both with the request's id where the wire has one, the
+ * CLIENT span names the server (`server.address`, `server.port`, `network.transport`), and an unknown
+ * tool is the same `error.type` (and `rpc.response.status_code`) on both ends, in the wire's words.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -23,7 +27,8 @@ import type { Listener } from "../../src/types.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
-import { createClient } from "../../src/client/mod.ts";
+import { createClient, createMcpliteTransport, createMcpTransport, type Transport } from "../../src/client/mod.ts";
+import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
@@ -113,17 +118,28 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
   });
 
   /** The SERVER span named `name` exported after the first `from` spans, waited for at most 15 s. */
-  async function serverSpan(from: number, name: string): Promise<OtlpSpan> {
+  function serverSpan(from: number, name: string): Promise<OtlpSpan> {
+    return spanOf(from, SPAN_KIND_SERVER, name);
+  }
+
+  /** The span of `kind` named `name` exported after the first `from` spans, waited for at most 15 s. */
+  async function spanOf(from: number, kind: number, name: string): Promise<OtlpSpan> {
     await provider.forceFlush();
     const deadline = Date.now() + 15_000;
-    const match = ({ span }: ReceivedSpan) => span.kind === SPAN_KIND_SERVER && span.name === name;
+    const match = ({ span }: ReceivedSpan) => span.kind === kind && span.name === name;
     for (;;) {
       const found = receiver.received.slice(from).find(match);
       if (found !== undefined) return found.span;
-      const names = receiver.received.slice(from).map(({ span }) => span.name).join(", ");
-      assert.ok(Date.now() < deadline, `no SERVER span ${name} arrived (got: ${names})`);
+      const names = receiver.received.slice(from).map(({ span }) => `${span.kind} ${span.name}`).join(", ");
+      assert.ok(Date.now() < deadline, `no span ${kind} ${name} arrived (got: ${names})`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /** A span's attributes, as strings. */
+  function attributesOf(span: OtlpSpan): Record<string, string | undefined> {
+    const values = (span.attributes ?? []).map(({ key, value }) => [key, value.stringValue ?? value.intValue]);
+    return Object.fromEntries(values.map(([key, value]) => [key, value === undefined ? undefined : String(value)]));
   }
 
   /** Sends one JSON-RPC message on a new socket and waits for its answer (WHATWG WebSockets). */
@@ -229,5 +245,81 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
       "Webtools": { transport: "tcp", version: undefined },
       stdio: { transport: "pipe", version: "2026-07-28" }, // our stdio client speaks MCP 2026
     }, JSON.stringify(seen));
+  });
+  it("every client wire: CLIENT → SERVER with the wire's request id, the server's address, and one name for an error", async () => {
+    const port = String(new URL(app.url).port);
+    const env = { ...process.env, OTLP_TRACES_URL: receiver.tracesUrl } as Record<string, string>;
+    const tcp = { "server.address": "127.0.0.1", "server.port": port, "network.transport": "tcp" };
+    const wires: Record<
+      string,
+      { transport: () => Transport; peer: Record<string, string | undefined>; ids: boolean }
+    > = {
+      "MCP HTTP": { transport: () => createMcpTransport(`${app.url}/mcp`), peer: tcp, ids: true },
+      "MCP-lite HTTP": { transport: () => createMcpliteTransport(`${app.url}/mcp-lite/v1`), peer: tcp, ids: false },
+      "MCP-lite WebSocket": {
+        transport: () => createWebSocketTransport(`${app.url.replace("http", "ws")}/mcp-lite/v1/ws`),
+        peer: tcp,
+        ids: true,
+      },
+      "MCP stdio": {
+        transport: () => createStdioTransport({ ...runtimeCommand(CHILD), env }),
+        peer: { "server.address": undefined, "server.port": undefined, "network.transport": "pipe" },
+        ids: true,
+      },
+      "MCP-lite stdio": {
+        transport: () => createStdioTransport({ ...runtimeCommand(CHILD), env, wire: "mcp-lite" }),
+        peer: { "server.address": undefined, "server.port": undefined, "network.transport": "pipe" },
+        ids: true,
+      },
+      gRPC: {
+        transport: () => grpcTransport(createGrpcTransport({ baseUrl: grpc.url }), { baseUrl: grpc.url }),
+        peer: { ...tcp, "server.port": String(grpc.port) },
+        ids: false,
+      },
+      "Connect on fetch": { transport: () => grpcTransport(app.url), peer: tcp, ids: false },
+      Webtools: { transport: () => createWebtoolsTransport(`${app.url}/webtools`), peer: tcp, ids: false },
+    };
+    const errors: Record<string, [string | undefined, string | undefined, string | undefined]> = {};
+    for (const [wire, { transport, peer, ids }] of Object.entries(wires)) {
+      const client = createClient(transport(), { telemetry: otelClient() });
+      try {
+        // The list: its SERVER span is the CLIENT span's child, both name the request by the id it travelled with.
+        let from = receiver.received.length;
+        assert.deepEqual((await inAgentStep(() => client.listTools())).map((tool) => tool.name), ["add"], wire);
+        const listed = await spanOf(from, SPAN_KIND_CLIENT, "tools/list");
+        const served = await serverSpan(from, "tools/list");
+        assert.equal(served.traceId, listed.traceId, `${wire}: the list's SERVER span is in another trace`);
+        assert.equal(served.parentSpanId, listed.spanId, wire);
+        const [client$, server$] = [attributesOf(listed), attributesOf(served)];
+        assert.equal(client$["jsonrpc.request.id"], server$["jsonrpc.request.id"], wire);
+        assert.equal(client$["jsonrpc.request.id"] !== undefined, ids, `${wire}: jsonrpc.request.id`);
+        for (const [key, value] of Object.entries(peer)) assert.equal(client$[key], value, `${wire}: ${key}`);
+
+        // An unknown tool: the CLIENT and the SERVER span name the failure alike, in the wire's words.
+        from = receiver.received.length;
+        await assert.rejects(inAgentStep(() => client.call("nope" as never, {})), wire);
+        const failedClient = attributesOf(await spanOf(from, SPAN_KIND_CLIENT, "tools/call nope"));
+        const failedServer = attributesOf(await serverSpan(from, "tools/call nope"));
+        assert.equal(failedClient["error.type"], failedServer["error.type"], wire);
+        assert.equal(failedClient["rpc.response.status_code"], failedServer["rpc.response.status_code"], wire);
+        errors[wire] = [
+          failedServer["error.type"],
+          failedServer["rpc.response.status_code"],
+          failedClient["server.port"],
+        ];
+      } finally {
+        await client.close();
+      }
+    }
+    assert.deepEqual(errors, {
+      "MCP HTTP": ["-32602", "-32602", port], // MCP 2026-07-28 names an unknown tool invalid params
+      "MCP-lite HTTP": ["-32601", "-32601", port],
+      "MCP-lite WebSocket": ["-32601", "-32601", port],
+      "MCP stdio": ["-32602", "-32602", undefined],
+      "MCP-lite stdio": ["-32601", "-32601", undefined],
+      gRPC: ["NOT_FOUND", "NOT_FOUND", String(grpc.port)],
+      "Connect on fetch": ["NOT_FOUND", "NOT_FOUND", port],
+      Webtools: ["WEBTOOL_NOT_FOUND", undefined, port],
+    });
   });
 });

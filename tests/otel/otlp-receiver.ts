@@ -17,7 +17,8 @@ export interface OtlpSpan {
   parentSpanId?: string;
   name: string;
   kind: number;
-  attributes?: { key: string; value: { stringValue?: string } }[];
+  /** OTLP/JSON's `AnyValue`: an int64 may be written as a number or as a decimal string. */
+  attributes?: { key: string; value: { stringValue?: string; intValue?: number | string } }[];
 }
 
 /** A span as received, with where it came from. */

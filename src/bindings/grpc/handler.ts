@@ -19,7 +19,8 @@ import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/mod.ts";
 import type { Binding, Host, RouteHandler } from "../../server/binding.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
-import { createGrpcRoutes, HOST_KEY } from "./service.ts";
+import { createGrpcRoutes, type GrpcRoutesOptions, HOST_KEY } from "./service.ts";
+import { REFLECTION_SERVICE_PATHS } from "./reflection.ts";
 import { errorToConnectError } from "./status.ts";
 
 /** The path prefix of the `mcplite.MCPLite` service, as every gRPC and Connect client calls it. */
@@ -29,8 +30,10 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
 
 /**
  * Creates the binding that serves the `mcplite.MCPLite` service (Connect and gRPC-Web, binary and
- * JSON) on a server's `fetch`. List it in `createServer({ bindings })`; the router is built once.
+ * JSON) on a server's `fetch`, with gRPC Server Reflection (`grpc.reflection.v1` and `v1alpha`)
+ * unless `reflection: false`. List it in `createServer({ bindings })`; the router is built once.
  *
+ * @param options Whether to serve reflection (default `true`).
  * @returns The binding.
  *
  * @example
@@ -56,11 +59,12 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
  * assert.equal(meta.responseType, undefined); // ANSWER, the default, is omitted in JSON
  * ```
  */
-export function grpcBinding(): Binding {
+export function grpcBinding(options: GrpcRoutesOptions = {}): Binding {
+  const reflection = options.reflection ?? true;
   return function grpc(core) {
     // gRPC proper is refused (415): its status travels in trailers, which fetch cannot send.
     const router = createConnectRouter({ grpc: false, readMaxBytes: core.options.maxBodyBytes });
-    createGrpcRoutes(core)(router);
+    createGrpcRoutes(core, { reflection })(router);
     const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
     const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
     const strip = core.options.basePath.length; // Connect's method paths do not carry the server's basePath
@@ -71,7 +75,9 @@ export function grpcBinding(): Binding {
       return direct.get(path)?.(request, host) ?? viaConnect(byPath.get(path), request, host, core.options);
     };
     const refuse = (error: ProtocolError) => connectErrorResponse(errorToConnectError(error), { jsonOptions: {} });
-    return { routes: new Map([[`${GRPC_SERVICE_PATH}*`, { handle, refuse, methods: "POST, GET" }]]) };
+    const route = { handle, refuse, methods: "POST, GET" };
+    const paths = reflection ? [GRPC_SERVICE_PATH, ...REFLECTION_SERVICE_PATHS] : [GRPC_SERVICE_PATH];
+    return { routes: new Map(paths.map((path) => [`${path}*`, route])) };
   };
 }
 
@@ -97,13 +103,29 @@ async function viaConnect(
     method: request.method,
     url: request.url,
     header: request.headers,
-    body: bodyOf(request, limits),
+    // A bidirectional stream (reflection) reads each message as it comes; every other method one message.
+    body: handler.method.methodKind === "bidi_streaming" ? streamedBody(request) : bodyOf(request, limits),
     signal: request.signal,
     contextValues: createContextValues().set(HOST_KEY, host),
   };
   const response = universalServerResponseToFetch(await handler(universal));
   if (!request.bodyUsed && request.body !== null && !request.body.locked) await request.body.cancel();
   return response;
+}
+
+/**
+ * The body of a bidirectional stream, chunk by chunk as it arrives: Connect reads each enveloped message
+ * (within its `readMaxBytes`) and answers it before the next arrives, where the runtime serves HTTP/2
+ * (Deno.serve's h2c, a TLS listener); over HTTP/1.1 the client sends its messages, then reads the answers.
+ */
+async function* streamedBody(request: Request): AsyncIterable<Uint8Array> {
+  if (request.body === null) return;
+  const reader = request.body.getReader();
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) yield chunk.value;
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /**

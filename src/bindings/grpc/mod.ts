@@ -36,6 +36,7 @@
 export { GRPC_SERVICE_PATH, grpcBinding } from "./handler.ts";
 export { serveGrpc } from "./node.ts";
 export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./node.ts";
+export type { GrpcRoutesOptions } from "./service.ts";
 export { createGrpcRoutes, createMcpliteService } from "./service.ts";
 export { ERROR_DOMAIN, errorCodeToGrpc, errorToConnectError } from "./status.ts";
 // The generated service and messages, for Connect clients (`createClient(MCPLite, transport)`).

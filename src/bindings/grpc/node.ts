@@ -17,7 +17,7 @@ import { attachListener } from "../../server/listener.ts";
 import type { Server } from "../../server/server.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
 import { guardNodeRequest } from "./node-guard.ts";
-import { createGrpcRoutes } from "./service.ts";
+import { createGrpcRoutes, type GrpcRoutesOptions } from "./service.ts";
 
 /**
  * @internal Leaves every call to Connect's adapter (no direct unary path): for the tests that require
@@ -25,8 +25,11 @@ import { createGrpcRoutes } from "./service.ts";
  */
 export const NO_DIRECT_PATH: unique symbol = Symbol("mcplite.grpc.noDirectPath");
 
-/** Options of {@link serveGrpc}. */
-export interface ServeGrpcOptions {
+/**
+ * Options of {@link serveGrpc}; `reflection` (default `true`) serves gRPC Server Reflection beside the
+ * service, for `grpcurl` and `buf curl --reflect`.
+ */
+export interface ServeGrpcOptions extends GrpcRoutesOptions {
   /** The interface; defaults to 127.0.0.1. Use `0.0.0.0` or `::` to accept remote clients. */
   hostname?: string;
   /** The port; 0 picks a free one. Defaults to 50051, gRPC's customary port. */
@@ -55,7 +58,8 @@ export type GrpcServable = Server<any>;
 
 /**
  * Serves a server's tools as the `mcplite.MCPLite` service on cleartext HTTP/2 (h2c, prior
- * knowledge): gRPC, gRPC-Web and Connect. HTTP/1.1 clients (browsers, `buf curl --http1.1`) use
+ * knowledge): gRPC, gRPC-Web and Connect, with gRPC Server Reflection (v1 and v1alpha) unless
+ * `reflection: false`. HTTP/1.1 clients (browsers, `buf curl --http1.1`) use
  * `grpcBinding()` in the server's `bindings`, on its `fetch`, instead. A server made with `auth` has
  * every call authenticated from its `authorization` metadata: `UNAUTHENTICATED` (or, for a missing
  * scope, `PERMISSION_DENIED`) with the `www-authenticate` challenge in the trailers otherwise, and the
@@ -71,6 +75,7 @@ export type GrpcServable = Server<any>;
  * import { serveGrpc } from "./node.ts";
  * const grpc = await serveGrpc(createServer({ name: "demo", version: "1.0.0" }), { port: 50051 });
  * // buf curl --protocol grpc --http2-prior-knowledge http://127.0.0.1:50051/mcplite.MCPLite/GetTools
+ * // grpcurl -plaintext 127.0.0.1:50051 list · buf curl --http2-prior-knowledge --list-methods http://127.0.0.1:50051
  * await grpc.close();
  * ```
  */
@@ -84,7 +89,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     ],
   );
   const { core, gate } = attachListener(server);
-  const routes = createGrpcRoutes(core);
+  const routes = createGrpcRoutes(core, { reflection: options.reflection });
   const maxBodyBytes = core.options.maxBodyBytes;
   const shutdown = new AbortController();
   // Every call in flight listens to the shutdown signal (and lets go when it ends): no leak warning.

@@ -49,6 +49,7 @@ import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts
 import { litePrompts } from "../prompt-feature.ts";
 import { errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./deadline.ts";
+import { addReflection } from "./reflection.ts";
 
 /**
  * Creates the implementation of the `mcplite.MCPLite` service over a server's core. Build it once per
@@ -85,8 +86,8 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
       const started = performance.now();
       try {
         const call = callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY));
-        // Partials, then the deferred work's progress (spec §5.3), then the outcome; the call's own progress
-        // and logs have no message on this stream.
+        // Partials and progress as they come (the call's own, then its deferred work's: spec §5.3), then
+        // the outcome; logs have no message on this stream.
         const events = streamCall(registry, call, { holdMs: options.holdMs });
         try {
           while (true) {
@@ -98,7 +99,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
               yield responseFromOutcome(event.outcome, started, version);
             } else if (event.type === "partial") {
               yield partialResponse(event.partial);
-            } else if (event.type === "progress" && event.pushed) {
+            } else if (event.type === "progress") {
               yield progressResponse(event.progress, event.total, event.message);
             }
           }
@@ -249,17 +250,54 @@ class LazySignal implements SignalSource {
   }
 }
 
+/** Options of {@link createGrpcRoutes}, `grpcBinding()` and `serveGrpc()`. */
+export interface GrpcRoutesOptions {
+  /**
+   * Serves gRPC Server Reflection beside `mcplite.MCPLite` (`grpc.reflection.v1.ServerReflection`
+   * and `grpc.reflection.v1alpha.ServerReflection`), so that `grpcurl`, `buf curl --reflect` and
+   * Postman list the service and describe its methods and messages without the `.proto`. It describes
+   * only the service's published schema (the MCP-lite spec's `.proto`), never the tools, which
+   * `GetTools` lists. Default `true`; `false` leaves it out.
+   */
+  reflection?: boolean;
+}
+
 /**
  * Creates the routes function that Connect's adapters take (`connectNodeAdapter({ routes })`,
- * `createConnectRouter()` + `routes(router)`).
+ * `createConnectRouter()` + `routes(router)`): the `mcplite.MCPLite` service, and server reflection
+ * unless `reflection: false`.
  *
  * @param core The server's registry and options.
- * @returns A function that registers the service on a router.
+ * @param options Whether to serve reflection (default `true`).
+ * @returns A function that registers the services on a router.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createConnectRouter } from "@connectrpc/connect";
+ * import { createServer } from "../../../mod.ts";
+ * import { attachListener } from "../../binding.ts";
+ * import { createGrpcRoutes } from "./service.ts";
+ *
+ * const { core } = attachListener(createServer({ name: "demo", version: "1.0.0" }));
+ * const router = createConnectRouter();
+ * createGrpcRoutes(core)(router);
+ * assert.deepEqual([...new Set(router.handlers.map((h) => h.service.typeName))], [
+ *   "mcplite.MCPLite",
+ *   "grpc.reflection.v1.ServerReflection",
+ *   "grpc.reflection.v1alpha.ServerReflection",
+ * ]);
+ * ```
  */
-export function createGrpcRoutes(core: ServerCore): (router: ConnectRouter) => void {
+export function createGrpcRoutes(
+  core: ServerCore,
+  options: GrpcRoutesOptions = {},
+): (router: ConnectRouter) => void {
   const service = createMcpliteService(core);
+  const reflection = options.reflection ?? true;
   return (router) => {
     router.service(MCPLite, service);
+    if (reflection) addReflection(router);
   };
 }
 

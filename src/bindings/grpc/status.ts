@@ -1,7 +1,8 @@
 /**
- * The gRPC binding's table from error codes to gRPC status codes (MCP-lite spec v0.042 §5.5), and the conversion of any
- * error into the `ConnectError` the wire carries: the code, the safe message and structured details
- * (`google.rpc.ErrorInfo`, plus `google.rpc.BadRequest` for invalid arguments). Never a stack.
+ * The gRPC binding's table from error codes to gRPC status codes (MCP-lite spec v0.042 §5.5; the table
+ * itself is in ../grpc-status.ts, free of Connect), and the conversion of any error into the `ConnectError`
+ * the wire carries: the code, the safe message and structured details (`google.rpc.ErrorInfo`, plus
+ * `google.rpc.BadRequest` for invalid arguments). Never a stack.
  *
  * @module
  */
@@ -9,7 +10,7 @@
 /** @ignore */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { detailsOf, ErrorCode, McpliteError, replacementError, type ValidationIssue } from "../../core/mod.ts";
-import { assertNever } from "../../internal/assert-never.ts";
+import { grpcStatusOf } from "../grpc-status.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
 
 /** The `ErrorInfo.domain` of every error this binding sends. */
@@ -31,45 +32,7 @@ export const ERROR_DOMAIN = "mcplite";
  * ```
  */
 export function errorCodeToGrpc(code: ErrorCode): Code {
-  switch (code) {
-    case ErrorCode.ParseError: // a body that does not decode
-    case ErrorCode.InvalidRequest: // a malformed request, e.g. no tool name
-    case ErrorCode.InvalidArguments: // §5.5: invalid parameters
-    case ErrorCode.InvalidEnvelope:
-    case ErrorCode.InvalidParams:
-    case ErrorCode.InvalidConfig:
-    case ErrorCode.HeaderMismatch:
-      return Code.InvalidArgument;
-    case ErrorCode.MethodNotFound: // the RPC (not the tool) does not exist
-    case ErrorCode.MethodNotAllowed:
-    case ErrorCode.UnsupportedMediaType:
-      return Code.Unimplemented;
-    case ErrorCode.UnknownTool: // §5.5: tool not found
-    case ErrorCode.ResourceNotFound:
-      return Code.NotFound;
-    case ErrorCode.PayloadTooLarge: // gRPC's own answer to an oversized message
-    case ErrorCode.RateLimited:
-      return Code.ResourceExhausted;
-    case ErrorCode.Forbidden:
-    case ErrorCode.PermissionDenied: // from authorization middleware
-      return Code.PermissionDenied;
-    case ErrorCode.Unauthenticated: // from authentication middleware
-      return Code.Unauthenticated;
-    case ErrorCode.MissingCapability: // the call needs something this wire cannot do (e.g. ask the client)
-    case ErrorCode.UnsupportedVersion:
-      return Code.FailedPrecondition;
-    case ErrorCode.RequestTimeout: // the request's body did not arrive in time
-    case ErrorCode.DeadlineExceeded: // §5.5: timeout (before a promise)
-      return Code.DeadlineExceeded;
-    case ErrorCode.Unavailable: // gRPC status codes: "most likely a transient condition", safe to retry
-      return Code.Unavailable;
-    case ErrorCode.Internal: // §5.5: server error
-      return Code.Internal;
-    case ErrorCode.Custom: // the application's JSON-RPC code, kept in ErrorInfo.metadata.jsonrpcCode
-      return Code.Unknown;
-    default:
-      return assertNever(code);
-  }
+  return grpcStatusOf(code) as number as Code; // Connect's Code numbers are gRPC's
 }
 
 /**

@@ -18,7 +18,6 @@ import {
   replacementError,
   runCall,
   runRequest,
-  unknownTool,
   visibleTools,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
@@ -175,11 +174,6 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
   async function execute(request: Request, host: Host): Promise<Response> {
     const body = parseExecuteRequest(await readJson(request, core.options));
     const { registry, info } = entryFor(body.version);
-    const tool = registry.get(body.action);
-    if (tool === undefined) {
-      const data = unknownTool(registry, body.action).data;
-      throw new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${echoed(body.action)}`, { data });
-    }
     const { config } = body;
     if (config !== undefined && !isObject(config)) {
       throw new ProtocolError(ErrorCode.InvalidConfig, "Invalid config: config must be a JSON object");
@@ -189,13 +183,25 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       : { wire: "webtools", headers: request.headers, sessionId: body.sessionId };
     // The caller's config, even none: a missing value it must supply is its error (CONFIG_ERROR), not the server's.
     const supplied = (config ?? {}) as Record<string, unknown>;
+    // An unknown action goes through the pipeline too, so that the request middleware (`otel()`, audit
+    // logs) sees it as on every other wire; the pipeline refuses it, in this wire's words.
     const outcome = await runCall(registry, {
-      name: tool.name,
+      name: body.action,
       arguments: body.request,
       meta,
       signal: request,
       config: supplied,
       host,
+    }).catch((error: unknown) => {
+      if (
+        !(error instanceof ProtocolError && error.code === ErrorCode.UnknownTool) ||
+        registry.get(body.action) !== undefined
+      ) {
+        throw error;
+      }
+      throw new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${echoed(body.action)}`, {
+        data: error.data,
+      });
     });
     return outcomeResponse(outcome, info.version);
   }

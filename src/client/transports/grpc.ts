@@ -9,7 +9,7 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { type ClientAuth, messageOf } from "../http.ts";
-import { withTraceHeaders } from "../trace-context.ts";
+import { peerOf, sendTraced, withTraceHeaders } from "../trace-context.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";
@@ -34,6 +34,7 @@ import type {
   Progress,
   Reply,
   RequestContext,
+  RequestPeer,
   ToolCallRequest,
   ToolInfo,
   ToolListing,
@@ -52,6 +53,12 @@ export interface GrpcTransportOptions {
   headers?: HeadersLike;
   /** OAuth for protected servers (`oauth({…})`, `clientCredentials({…})`), wrapping `fetch`. */
   auth?: ClientAuth;
+  /**
+   * Where a Connect transport given as the target sends (the `baseUrl` it was made with), which the
+   * client's telemetry names (`server.address`, `server.port`): a Connect transport does not tell. A
+   * URL target names itself.
+   */
+  baseUrl?: string;
 }
 
 /**
@@ -61,101 +68,118 @@ export interface GrpcTransportOptions {
  *   `fetch` (HTTP/1.1: a server's `fetch` with `grpcBinding()`), or a Connect transport
  *   (`createGrpcTransport({ baseUrl })` from `@connectrpc/connect-node` for real gRPC, and for
  *   `serveGrpc()`'s HTTP/2-only listener, whose URL given here fails with a `TransportError` saying so).
- * @param options The protocol, encoding, `fetch` and headers, when `target` is a URL.
+ * @param options The protocol, encoding, `fetch` and headers, when `target` is a URL; the headers, and the
+ *   `baseUrl` telemetry names, with a Connect transport.
  * @returns The transport.
  *
  * @example
  * ```ts ignore
  * import { createGrpcTransport } from "@connectrpc/connect-node";
  * import { grpcTransport } from "./grpc.ts";
- * const overFetch = grpcTransport("http://localhost:8000");                              // Connect
- * const overH2 = grpcTransport(createGrpcTransport({ baseUrl: "http://127.0.0.1:50051" })); // gRPC
+ * const overFetch = grpcTransport("http://localhost:8000"); // Connect
+ * const baseUrl = "http://127.0.0.1:50051";
+ * const overH2 = grpcTransport(createGrpcTransport({ baseUrl }), { baseUrl }); // gRPC
  * ```
  */
 export function grpcTransport(target: string | ConnectTransport, options: GrpcTransportOptions = {}): Transport {
   const connect = typeof target === "string" ? fetchTransport(target, options) : target;
   const client = createClient(MCPLite, connect);
   const headers = options.headers;
+  const url = typeof target === "string" ? target : options.baseUrl;
+  // gRPC runs over HTTP/2 on TCP; the address is known from a URL only.
+  const peer: RequestPeer = url === undefined ? { transport: "tcp" } : peerOf(url);
+  /** Sends one RPC as one request of the client's telemetry, which names the server it goes to. */
+  const traced = <T>(method: string, params: Record<string, unknown>, ctx: RequestContext, rpc: Rpc<T>) =>
+    sendTraced(ctx, { method, params, peer }, rpc);
 
   return {
     wire: "grpc",
+    tracesRequests: true,
 
-    async listTools(ctx: RequestContext): Promise<ToolListing> {
-      try {
-        const { tools } = await client.getTools({}, { signal: ctx.signal, headers: metadataOf(headers, ctx) });
-        ctx.activity();
-        return {
-          tools: tools.map((t) => {
-            const info: ToolInfo = { name: t.name, inputSchema: t.inputSchema ?? { type: "object" } };
-            if (t.type !== "") info["@type"] = t.type;
-            if (t.title !== "") info.title = t.title;
-            if (t.description !== "") info.description = t.description;
-            if (t.outputSchema !== undefined) info.outputSchema = t.outputSchema;
-            if (t.annotations !== undefined) info.annotations = t.annotations;
-            return info;
-          }),
-        };
-      } catch (error) {
-        throw clientError(error, ctx, "tools/list");
-      }
-    },
-
-    async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
-      const request = {
-        name: call.name,
-        arguments: call.arguments as JsonObject,
-        inputResponses: call.inputResponses as JsonObject | undefined,
-        requestState: call.requestState ?? "",
-      };
-      const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
-      try {
-        if (!ctx.stream) {
-          const response = await client.callTool(request, callOptions);
-          ctx.activity();
-          return replyFromResponse(response);
-        }
-        // A stream: partials carry no meta; the message with meta is the complete reply.
-        for await (const response of client.callToolStream(request, callOptions)) {
-          ctx.activity();
-          if (response.meta !== undefined) return replyFromResponse(response);
-          const progress = response.result?.progress;
-          if (isProgress(progress)) ctx.onProgress?.(progress); // a followed job's progress (the README's §5.3)
-          else ctx.onPartial?.(response.result?.partial);
-        }
-        throw new RpcError("the stream ended without a complete response");
-      } catch (error) {
-        throw clientError(error, ctx, "tools/call");
-      }
-    },
-
-    /** `prompts/list` and `prompts/get`, as `GetPrompts` and `GetPrompt` (the README's extension of §8.1). */
-    async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
-      const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
-      try {
-        if (method === "prompts/list") {
-          const { prompts } = await client.getPrompts({}, callOptions);
-          ctx.activity();
-          return { kind: "complete", result: { prompts: prompts.map(promptInfo) } };
-        }
-        if (method === "prompts/get") {
-          const response = await client.getPrompt({
-            name: String(params.name ?? ""),
-            arguments: (params.arguments ?? {}) as JsonObject,
-            inputResponses: params.inputResponses as JsonObject | undefined,
-            requestState: typeof params.requestState === "string" ? params.requestState : "",
-          }, callOptions);
-          ctx.activity();
-          return response.meta === undefined
-            ? { kind: "complete", result: response.result ?? {} }
-            : replyFromResponse(response);
-        }
-      } catch (error) {
-        throw clientError(error, ctx, method);
-      }
-      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over gRPC`);
-    },
+    listTools: (ctx) => traced("tools/list", {}, ctx, listTools),
+    callTool: (call, ctx) => traced("tools/call", { name: call.name }, ctx, (sent) => callTool(call, sent)),
+    request: (method, params, ctx) => traced(method, params, ctx, (sent) => sendRequest(method, params, sent)),
   };
+
+  async function listTools(ctx: RequestContext): Promise<ToolListing> {
+    try {
+      const { tools } = await client.getTools({}, { signal: ctx.signal, headers: metadataOf(headers, ctx) });
+      ctx.activity();
+      return {
+        tools: tools.map((t) => {
+          const info: ToolInfo = { name: t.name, inputSchema: t.inputSchema ?? { type: "object" } };
+          if (t.type !== "") info["@type"] = t.type;
+          if (t.title !== "") info.title = t.title;
+          if (t.description !== "") info.description = t.description;
+          if (t.outputSchema !== undefined) info.outputSchema = t.outputSchema;
+          if (t.annotations !== undefined) info.annotations = t.annotations;
+          return info;
+        }),
+      };
+    } catch (error) {
+      throw clientError(error, ctx, "tools/list");
+    }
+  }
+
+  async function callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+    const request = {
+      name: call.name,
+      arguments: call.arguments as JsonObject,
+      inputResponses: call.inputResponses as JsonObject | undefined,
+      requestState: call.requestState ?? "",
+    };
+    const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
+    try {
+      // Progress asked for needs the stream as partials do: a unary answer carries neither.
+      if (!ctx.stream && ctx.onProgress === undefined) {
+        const response = await client.callTool(request, callOptions);
+        ctx.activity();
+        return replyFromResponse(response);
+      }
+      // A stream: partials carry no meta; the message with meta is the complete reply.
+      for await (const response of client.callToolStream(request, callOptions)) {
+        ctx.activity();
+        if (response.meta !== undefined) return replyFromResponse(response);
+        const progress = response.result?.progress;
+        if (isProgress(progress)) ctx.onProgress?.(progress); // the handler's or its deferred work's (§5.3)
+        else ctx.onPartial?.(response.result?.partial);
+      }
+      throw new RpcError("the stream ended without a complete response");
+    } catch (error) {
+      throw clientError(error, ctx, "tools/call");
+    }
+  }
+
+  /** `prompts/list` and `prompts/get`, as `GetPrompts` and `GetPrompt` (the README's extension of §8.1). */
+  async function sendRequest(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
+    const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
+    try {
+      if (method === "prompts/list") {
+        const { prompts } = await client.getPrompts({}, callOptions);
+        ctx.activity();
+        return { kind: "complete", result: { prompts: prompts.map(promptInfo) } };
+      }
+      if (method === "prompts/get") {
+        const response = await client.getPrompt({
+          name: String(params.name ?? ""),
+          arguments: (params.arguments ?? {}) as JsonObject,
+          inputResponses: params.inputResponses as JsonObject | undefined,
+          requestState: typeof params.requestState === "string" ? params.requestState : "",
+        }, callOptions);
+        ctx.activity();
+        return response.meta === undefined
+          ? { kind: "complete", result: response.result ?? {} }
+          : replyFromResponse(response);
+      }
+    } catch (error) {
+      throw clientError(error, ctx, method);
+    }
+    throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over gRPC`);
+  }
 }
+
+/** One RPC, sent with the context the client's telemetry gives it. */
+type Rpc<T> = (ctx: RequestContext) => Promise<T>;
 
 /** Whether a stream message's `result.progress` is a progress report. */
 function isProgress(value: unknown): value is Progress {

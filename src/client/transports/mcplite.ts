@@ -8,6 +8,7 @@
 import { ClientError, ClientErrorCode, errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
+  type FetchLike,
   httpError,
   type HttpOptions,
   isEventStream,
@@ -43,29 +44,51 @@ export type McpliteTransportOptions = HttpOptions;
  * ```
  */
 export function createMcpliteTransport(baseUrl: string | URL, options: McpliteTransportOptions = {}): Transport {
-  return new McpliteTransport(new HttpEndpoint(baseUrl, options, true));
+  return new McpliteTransport(new HttpEndpoint(baseUrl, options, true), false);
+}
+
+/**
+ * Creates the MCP-lite transport of a connection whose requests are JSON-RPC messages (stdio, a
+ * WebSocket: MCP-lite spec v0.042 §8.2), whose `fetch` turns each request into one message: the list
+ * goes as `tools/list` with an id and its trace context in `_meta`, as every other request, since a
+ * message has no headers to carry it.
+ *
+ * @param baseUrl The placeholder base URL the connection tells MCP-lite's paths apart by.
+ * @param fetch The connection's `fetch`.
+ * @returns The transport.
+ */
+export function createMcpliteMessageTransport(baseUrl: string, fetch: FetchLike): Transport {
+  return new McpliteTransport(new HttpEndpoint(baseUrl, { fetch }, true), true);
 }
 
 class McpliteTransport implements Transport {
   readonly wire = "mcp-lite";
   readonly tracesRequests = true;
   readonly #http: HttpEndpoint;
+  /** Whether each request travels as a JSON-RPC message (stdio, WebSocket) rather than over HTTP. */
+  readonly #messages: boolean;
   #nextId = 1;
 
-  constructor(http: HttpEndpoint) {
+  constructor(http: HttpEndpoint, messages: boolean) {
     this.#http = http;
+    this.#messages = messages;
   }
 
   listTools(ctx: RequestContext): Promise<ToolListing> {
-    const request = { method: "tools/list", params: {}, peer: this.#http.peer };
-    return sendTraced(ctx, request, (sent) => this.#listTools(sent));
+    // Over HTTP `POST /listtools` is no JSON-RPC request and has no id; as a message it has one.
+    const id = this.#messages ? this.#nextId++ : undefined;
+    const request = { method: "tools/list", params: {}, id, peer: this.#http.peer };
+    return sendTraced(ctx, request, (sent) => this.#listTools(id, sent));
   }
 
-  async #listTools(ctx: RequestContext): Promise<ToolListing> {
+  async #listTools(id: number | undefined, ctx: RequestContext): Promise<ToolListing> {
     const fields: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (ctx.etag !== undefined) fields["if-none-match"] = ctx.etag;
     const headers = withTraceHeaders(await this.#http.headers(fields), ctx);
-    const response = await this.#http.post("/listtools", headers, "{}", ctx.signal);
+    const sent = id === undefined
+      ? "{}"
+      : JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: withTraceMeta({}, ctx) });
+    const response = await this.#http.post("/listtools", headers, sent, ctx.signal);
     const hint = listingHintOf(response);
     if (response.status === 304) return { tools: [], notModified: true, ...hint };
     if (!response.ok) throw await this.#failure(response, "tools/list", ctx.signal);

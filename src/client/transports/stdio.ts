@@ -11,7 +11,7 @@ import type { Reply, ToolListing } from "../transport.ts";
 import { TransportError } from "../errors.ts";
 import { spawnChild, type SpawnOptions } from "./child-process.ts";
 import { createMcpTransport } from "./mcp.ts";
-import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
+import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
 import { withPeer } from "../trace-context.ts";
 
@@ -67,7 +67,7 @@ class StdioTransport implements Transport {
     this.#options = options;
     const fetch = async (request: Request) => (await this.#connect()).fetch(request);
     const inner = options.wire === "mcp-lite"
-      ? createMcpliteTransport(BASE + MCPLITE_BASE_PATH, { fetch })
+      ? createMcpliteMessageTransport(BASE + MCPLITE_BASE_PATH, fetch)
       : createMcpTransport(BASE + "/mcp", { fetch, protocolVersion: options.protocolVersion });
     // The requests travel on the child's stdin and stdout: a pipe, no server address.
     this.#inner = withPeer(inner, { transport: "pipe" });

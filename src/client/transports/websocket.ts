@@ -7,7 +7,7 @@
  */
 import type { ClientAuth, FetchLike } from "../http.ts";
 import type { Transport } from "../transport.ts";
-import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
+import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
 import { peerOf, withPeer } from "../trace-context.ts";
 
@@ -67,9 +67,10 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
     open.then((opened) => opened.closed.then(forget), forget);
     return open;
   };
-  const inner = createMcpliteTransport(BASE + MCPLITE_BASE_PATH, {
-    fetch: async (request) => (await connect()).fetch(request),
-  });
+  const inner = createMcpliteMessageTransport(
+    BASE + MCPLITE_BASE_PATH,
+    async (request) => (await connect()).fetch(request),
+  );
   // Telemetry names the socket's peer, not the placeholder origin the requests are built on.
   return Object.assign(withPeer(inner, peerOf(target)), {
     async close(): Promise<void> {

@@ -13,7 +13,7 @@ import { httpError, type HttpOptions, isJsonResponse, listingHintOf, readJsonBod
 import { HttpEndpoint } from "../http-endpoint.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { checkPin } from "../webtools-pin.ts";
-import { withTraceHeaders } from "../trace-context.ts";
+import { sendTraced, withTraceHeaders } from "../trace-context.ts";
 import { isObject } from "../../internal/is-object.ts";
 
 /** Options of {@link createWebtoolsTransport}. */
@@ -66,6 +66,7 @@ export function createWebtoolsTransport(url: string | URL, options: WebtoolsTran
 
 class WebtoolsTransport implements Transport {
   readonly wire = "webtools";
+  readonly tracesRequests = true;
   readonly #http: HttpEndpoint;
   readonly #options: WebtoolsTransportOptions;
   #checkedAt = -Infinity;
@@ -75,7 +76,12 @@ class WebtoolsTransport implements Transport {
     this.#options = options;
   }
 
-  async listTools(ctx: RequestContext): Promise<ToolListing> {
+  /** The metadata GET, as one request of the client's telemetry, which names the server it goes to. */
+  listTools(ctx: RequestContext): Promise<ToolListing> {
+    return sendTraced(ctx, { method: "tools/list", params: {}, peer: this.#http.peer }, (sent) => this.#list(sent));
+  }
+
+  async #list(ctx: RequestContext): Promise<ToolListing> {
     const response = await this.#getMetadata(ctx.etag, ctx);
     const hint = listingHintOf(response);
     if (response.status === 304) return { tools: [], notModified: true, ...hint };
@@ -89,7 +95,13 @@ class WebtoolsTransport implements Transport {
     return { tools, ...hint };
   }
 
-  async callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+  /** The POST (after the pin check, if one is due), as one request of the client's telemetry. */
+  callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
+    const request = { method: "tools/call", params: { name: call.name }, peer: this.#http.peer };
+    return sendTraced(ctx, request, (sent) => this.#call(call, sent));
+  }
+
+  async #call(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
     await this.#checkPin(ctx);
     const { version, config, sessionId } = this.#options;
     const payload: Record<string, unknown> = { action: call.name, request: call.arguments };

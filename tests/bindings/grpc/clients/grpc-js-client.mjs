@@ -6,6 +6,7 @@ import { credentials, loadPackageDefinition, Metadata, status } from "@grpc/grpc
 import { loadSync } from "@grpc/proto-loader";
 import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
+import descriptor from "protobufjs/ext/descriptor/index.js";
 
 const [address, scenario, channelArg] = process.argv.slice(2);
 const protoPath = fileURLToPath(new URL("../../../../proto/mcplite/mcplite.proto", import.meta.url));
@@ -102,6 +103,37 @@ const stream = (name, args, { deadline = soon(), cancelAfter, on = client } = {}
   });
 
 const scenarios = {
+  // Server reflection as grpc-js reflection clients ask it (v1alpha, the revision they speak): the
+  // services, then the file declaring mcplite.MCPLite, decoded with protobufjs's descriptor extension.
+  async reflection() {
+    const path = fileURLToPath(new URL("../../../../proto/grpc/reflection/v1alpha/reflection.proto", import.meta.url));
+    const { grpc } = loadPackageDefinition(loadSync(path, { keepCase: true, oneofs: true }));
+    const reflection = new grpc.reflection.v1alpha.ServerReflection(address, credentials.createInsecure());
+    const answers = await new Promise((resolve, reject) => {
+      const got = [];
+      const info = reflection.ServerReflectionInfo({ deadline: soon() });
+      info.on("data", (answer) => got.push(answer));
+      info.on("error", reject);
+      info.on("end", () => resolve(got));
+      info.write({ list_services: "" });
+      info.write({ file_containing_symbol: "mcplite.MCPLite" });
+      info.end();
+    });
+    reflection.close();
+    const [listed, files] = answers;
+    const decoded = files.file_descriptor_response.file_descriptor_proto.map((bytes) =>
+      descriptor.FileDescriptorProto.decode(bytes)
+    );
+    const root = protobuf.Root.fromDescriptor({ file: decoded });
+    const service = root.lookupService("mcplite.MCPLite");
+    return {
+      services: listed.list_services_response.service.map((s) => s.name),
+      files: decoded.map((file) => file.name),
+      methods: Object.values(service.methods).map((m) =>
+        `${m.name}(${m.requestType}) ${m.responseStream ? "stream " : ""}${m.responseType}`
+      ),
+    };
+  },
   async prompts() {
     const listed = await unary("GetPrompts", {});
     const got = await unary("GetPrompt", { name: "greet", arguments: toStruct({ name: "Ada" }) });

@@ -1,0 +1,93 @@
+/**
+ * gRPC status codes (gRPC, doc/statuscodes.md) without Connect: the binding's table from error codes to
+ * them (MCP-lite spec v0.042 §5.5), and their names, which `otel()` records (OpenTelemetry semantic
+ * conventions for gRPC: `rpc.response.status_code`) without loading Connect.
+ *
+ * @module
+ */
+import { ErrorCode } from "../core/mod.ts";
+import { assertNever } from "../internal/assert-never.ts";
+
+/** The gRPC status codes by name; Connect's `Code` has the same numbers. */
+export const GrpcStatus = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+
+/** A gRPC status code. */
+export type GrpcStatus = typeof GrpcStatus[keyof typeof GrpcStatus];
+
+const NAMES = Object.fromEntries(Object.entries(GrpcStatus).map(([name, code]) => [code, name]));
+
+/**
+ * A status code's name, as gRPC's documentation writes it (`NOT_FOUND`).
+ *
+ * @param code The status code.
+ * @returns The name; `UNKNOWN` for a number gRPC does not define.
+ */
+export function grpcStatusName(code: number): string {
+  return NAMES[code] ?? "UNKNOWN";
+}
+
+/**
+ * The gRPC status the binding answers an error code with.
+ *
+ * @param code The error code.
+ * @returns The status code.
+ */
+export function grpcStatusOf(code: ErrorCode): GrpcStatus {
+  switch (code) {
+    case ErrorCode.ParseError: // a body that does not decode
+    case ErrorCode.InvalidRequest: // a malformed request, e.g. no tool name
+    case ErrorCode.InvalidArguments: // §5.5: invalid parameters
+    case ErrorCode.InvalidEnvelope:
+    case ErrorCode.InvalidParams:
+    case ErrorCode.InvalidConfig:
+    case ErrorCode.HeaderMismatch:
+      return GrpcStatus.INVALID_ARGUMENT;
+    case ErrorCode.MethodNotFound: // the RPC (not the tool) does not exist
+    case ErrorCode.MethodNotAllowed:
+    case ErrorCode.UnsupportedMediaType:
+      return GrpcStatus.UNIMPLEMENTED;
+    case ErrorCode.UnknownTool: // §5.5: tool not found
+    case ErrorCode.ResourceNotFound:
+      return GrpcStatus.NOT_FOUND;
+    case ErrorCode.PayloadTooLarge: // gRPC's own answer to an oversized message
+    case ErrorCode.RateLimited:
+      return GrpcStatus.RESOURCE_EXHAUSTED;
+    case ErrorCode.Forbidden:
+    case ErrorCode.PermissionDenied: // from authorization middleware
+      return GrpcStatus.PERMISSION_DENIED;
+    case ErrorCode.Unauthenticated: // from authentication middleware
+      return GrpcStatus.UNAUTHENTICATED;
+    case ErrorCode.MissingCapability: // the call needs something this wire cannot do (e.g. ask the client)
+    case ErrorCode.UnsupportedVersion:
+      return GrpcStatus.FAILED_PRECONDITION;
+    case ErrorCode.RequestTimeout: // the request's body did not arrive in time
+    case ErrorCode.DeadlineExceeded: // §5.5: timeout (before a promise)
+      return GrpcStatus.DEADLINE_EXCEEDED;
+    case ErrorCode.Unavailable: // gRPC status codes: "most likely a transient condition", safe to retry
+      return GrpcStatus.UNAVAILABLE;
+    case ErrorCode.Internal: // §5.5: server error
+      return GrpcStatus.INTERNAL;
+    case ErrorCode.Custom: // the application's JSON-RPC code, kept in ErrorInfo.metadata.jsonrpcCode
+      return GrpcStatus.UNKNOWN;
+    default:
+      return assertNever(code);
+  }
+}
