@@ -142,23 +142,27 @@ describe("the documentation site", { skip: ONCE_PER_RUN }, () => {
     assert.match(visibleText(rows.find(([, cell]) => visibleText(cell) === `${jsr.name}/client`)![3]), /typed client/i);
   });
 
-  it("names each symbol's module as a user imports it, never by its file", BUILD, async () => {
-    await built();
-    const symbol = visibleText(
-      readFileSync(join(DIST, "api", "src", "client", "mod.ts", "~", "createClient.html"), "utf8"),
-    );
-    assert.ok(symbol.includes('import { createClient } from "@mcplite/sdk/client";'), "the usage block");
-    assert.ok(symbol.startsWith("createClient - @mcplite/sdk/client - "), "the title");
-    assert.doesNotMatch(symbol, /src\/client\/mod\.ts/);
-    const root = visibleText(readFileSync(join(DIST, "api", "mod.ts", "~", "defineTool.html"), "utf8"));
-    assert.ok(root.includes('import { defineTool } from "@mcplite/sdk";'), "the root's usage block");
-    // The all-symbols page heads each module with its import.
-    const all = readFileSync(join(DIST, "api", "all_symbols.html"), "utf8");
-    const headings = [...all.matchAll(/class="link text-xl font-bold">([^<]+)</g)].map((m) => visibleText(m[1]));
-    const jsr = JSON.parse(readFileSync(join(ROOT, "jsr.json"), "utf8"));
-    const specifiers = Object.keys(jsr.exports).map((key) => key === "." ? jsr.name : `${jsr.name}/${key.slice(2)}`);
-    assert.deepEqual(headings.toSorted(), specifiers.toSorted());
-  });
+  it(
+    "names each symbol's module as a user imports it, never by its file, nor links the build's files",
+    BUILD,
+    async () => {
+      await built();
+      const page = readFileSync(join(DIST, "api", "src", "client", "mod.ts", "~", "createClient.html"), "utf8");
+      assert.doesNotMatch(page, /href="file:/, "no link to the build machine's files");
+      const symbol = visibleText(page);
+      assert.ok(symbol.includes('import { createClient } from "@mcplite/sdk/client";'), "the usage block");
+      assert.ok(symbol.startsWith("createClient - @mcplite/sdk/client - "), "the title");
+      assert.doesNotMatch(symbol, /src\/client\/mod\.ts/);
+      const root = visibleText(readFileSync(join(DIST, "api", "mod.ts", "~", "defineTool.html"), "utf8"));
+      assert.ok(root.includes('import { defineTool } from "@mcplite/sdk";'), "the root's usage block");
+      // The all-symbols page heads each module with its import.
+      const all = readFileSync(join(DIST, "api", "all_symbols.html"), "utf8");
+      const headings = [...all.matchAll(/class="link text-xl font-bold">([^<]+)</g)].map((m) => visibleText(m[1]));
+      const jsr = JSON.parse(readFileSync(join(ROOT, "jsr.json"), "utf8"));
+      const specifiers = Object.keys(jsr.exports).map((key) => key === "." ? jsr.name : `${jsr.name}/${key.slice(2)}`);
+      assert.deepEqual(headings.toSorted(), specifiers.toSorted());
+    },
+  );
 
   it("has no broken internal link: every href names a file that exists, and its anchor", BUILD, async () => {
     await built();

@@ -13,16 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
 import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
 const LONG = { timeout: 300_000 };
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
-
-/** Imports every entry point package.json exports, so that tsc reads each one's declarations. */
-const ENTRY_POINTS = Object.keys(pkg.exports).map((entry, i) =>
-  `export * as entry${i} from "${entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`}";\n`
-).join("");
 
 /** A consumer's own keys in the options that take Web Crypto keys (DPoP, `private_key_jwt`). */
 const KEYS = `import { clientCredentials, createClient, oauth } from "@mcplite/sdk/client";
@@ -37,14 +33,6 @@ createClient("http://127.0.0.1:8000/mcp", {
 clientCredentials({ clientId: "job", privateKey });
 clientCredentials({ clientId: "job", privateKey: { key: pair.privateKey, kid: "k1" } });
 `;
-
-/** The README's one-line declaration for dependencies whose `.d.ts` name DOM-only types. */
-function readmeShim(): string {
-  const readme = readFileSync(`${ROOT}README.md`, "utf8");
-  const line = readme.split("\n").find((text) => /^\s*type HeadersInit = /.test(text));
-  assert.ok(line, "README.md's TypeScript notes declare HeadersInit for dependencies that need the DOM library");
-  return line.trim();
-}
 
 /** Node's own setup with one `@types/node` version as the only type root. */
 function tsconfig(version: number, files: string[]) {
@@ -84,7 +72,7 @@ function project(): Promise<string | { app: string }> {
     );
     if (offline(added)) return "needs the npm registry once (valibot and the package's dependencies)";
     assert.equal(added.code, 0, added.stdout + added.stderr);
-    writeFileSync(join(app, "entry-points.ts"), ENTRY_POINTS);
+    writeFileSync(join(app, "entry-points.ts"), everyEntryPoint());
     writeFileSync(join(app, "keys.ts"), KEYS);
     writeFileSync(join(app, "dom-shim.d.ts"), `${readmeShim()}\n`);
     for (const version of [20, 22, 24]) {
@@ -96,13 +84,10 @@ function project(): Promise<string | { app: string }> {
   return installed;
 }
 
-/** tsc's diagnostics, one per line (`file(line,col): error TSnnnn: …`). */
-async function tsc(app: string, config: object): Promise<string[]> {
+/** tsc's diagnostics for the project under `config`. */
+async function check(app: string, config: object): Promise<string[]> {
   writeFileSync(join(app, "tsconfig.json"), JSON.stringify(config));
-  const checked = await run("node", [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "."], 240_000, app);
-  const errors = checked.stdout.split("\n").filter((line) => /: error TS\d+:/.test(line));
-  assert.ok(checked.code === 0 || errors.length > 0, checked.stdout + checked.stderr);
-  return errors;
+  return await tsc(app, ".");
 }
 
 describe("the package's declarations under Node's types, without the DOM library", { skip: ONCE_PER_RUN }, () => {
@@ -116,12 +101,12 @@ describe("the package's declarations under Node's types, without the DOM library
         readFileSync(join(ready.app, `types-${version}`, "node", "package.json"), "utf8"),
       ).version;
       assert.match(installedVersion, new RegExp(`^${version}\\.`));
-      const errors = await tsc(ready.app, tsconfig(version, ["entry-points.ts", "keys.ts"]));
+      const errors = await check(ready.app, tsconfig(version, ["entry-points.ts", "keys.ts"]));
       const own = errors.filter((line) =>
         line.includes(`node_modules/${pkg.name}/`) || !line.includes("node_modules/")
       );
       assert.deepEqual(own, []);
-      assert.deepEqual(await tsc(ready.app, tsconfig(version, ["entry-points.ts", "keys.ts", "dom-shim.d.ts"])), []);
+      assert.deepEqual(await check(ready.app, tsconfig(version, ["entry-points.ts", "keys.ts", "dom-shim.d.ts"])), []);
     });
   }
 });

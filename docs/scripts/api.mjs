@@ -95,7 +95,11 @@ ${rows.join("\n")}
 for (const file of readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith(".html"))) {
   const path = join(out, file);
   const icon = relative(dirname(path), join(out, "..", "favicon.svg")).split("\\").join("/");
-  let html = withSpecifiers(readFileSync(path, "utf8"));
+  // Its source buttons link the build machine's files (file:///…), which no reader has: they go.
+  let html = withSpecifiers(readFileSync(path, "utf8")).replace(
+    /<a\s+class="sourceButton"\s+href="file:[^"]*">[\s\S]*?<\/a>/g,
+    "",
+  );
   html = html.replace("<head>", `<head><link rel="icon" type="image/svg+xml" href="${icon}">`);
   if (file === "index.html") {
     // deno doc's own landing page holds an empty <main> and five of the root's symbols.
