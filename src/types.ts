@@ -126,6 +126,7 @@ export type {
 } from "./client/oauth/options.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
 export type { BearerChallenge } from "./client/oauth/challenge.ts";
+export type { WebCryptoKey, WebCryptoKeyPair } from "./client/oauth/web-crypto-key.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";
 export type { McpTransportOptions } from "./client/transports/mcp.ts";
 export type { AutoTransportOptions } from "./client/transports/auto.ts";

@@ -73,6 +73,18 @@ function serveSite(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
+/** What a page shows: its text without tags, scripts and styles, entities decoded, spaces collapsed. */
+function visibleText(html: string): string {
+  return html.replace(/<(script|style|svg)\b[\s\S]*?<\/\1>/g, "").replace(/<[^>]+>/g, " ")
+    .replace(/&quot;/g, '"').replace(/&#x2F;/g, "/").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ").trim();
+}
+
+/** The hrefs of an HTML fragment, in order, entities decoded. */
+function hrefs(html: string): string[] {
+  return [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1].replace(/&#x2F;/g, "/").replace(/&amp;/g, "&"));
+}
+
 /** The file a site path names, or undefined. */
 function target(path: string): string | undefined {
   const file = join(DIST, path.endsWith("/") ? `${path}index.html` : path);
@@ -105,6 +117,52 @@ describe("the documentation site", { skip: ONCE_PER_RUN }, () => {
     ) assert.ok(target(`/${page}`), `${page} is built`);
     assert.match(readFileSync(join(DIST, "perf", "call.svg"), "utf8"), /<svg[^>]*>[\s\S]*<rect/);
   });
+
+  it("opens the API reference on every entry point: its import, its purpose, its guide", BUILD, async () => {
+    await built();
+    const page = readFileSync(join(DIST, "api", "index.html"), "utf8");
+    const jsr = JSON.parse(readFileSync(join(ROOT, "jsr.json"), "utf8"));
+    const rows = [...page.matchAll(/<tr><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><\/tr>/g)];
+    assert.equal(rows.length, Object.keys(jsr.exports).length, "one row per entry point of jsr.json");
+    for (const [key, file] of Object.entries<string>(jsr.exports)) {
+      const specifier = key === "." ? jsr.name : `${jsr.name}/${key.slice(2)}`;
+      const row = rows.find(([, cell]) => visibleText(cell) === specifier);
+      assert.ok(row, `${specifier} is listed`);
+      const [, imported, purpose, guide] = row;
+      assert.equal(hrefs(imported)[0], `./${file.slice(2)}/index.html`);
+      assert.ok(visibleText(purpose).length >= 20, `${specifier}: one line of purpose`);
+      const [guidePage] = hrefs(guide);
+      assert.match(guidePage, /^\.\.\/(guides|concepts|getting-started)\/|^\.\.\/public-api\.html$/, specifier);
+      for (const href of [hrefs(imported)[0], guidePage]) {
+        assert.ok(target(new URL(href, "http://x/api/index.html").pathname), `${specifier}: ${href} is built`);
+      }
+    }
+    // The way back to the guides.
+    assert.ok(hrefs(page).includes("../getting-started/index.html"));
+    assert.match(visibleText(rows.find(([, cell]) => visibleText(cell) === `${jsr.name}/client`)![3]), /typed client/i);
+  });
+
+  it(
+    "names each symbol's module as a user imports it, never by its file, nor links the build's files",
+    BUILD,
+    async () => {
+      await built();
+      const page = readFileSync(join(DIST, "api", "src", "client", "mod.ts", "~", "createClient.html"), "utf8");
+      assert.doesNotMatch(page, /href="file:/, "no link to the build machine's files");
+      const symbol = visibleText(page);
+      assert.ok(symbol.includes('import { createClient } from "@mcplite/sdk/client";'), "the usage block");
+      assert.ok(symbol.startsWith("createClient - @mcplite/sdk/client - "), "the title");
+      assert.doesNotMatch(symbol, /src\/client\/mod\.ts/);
+      const root = visibleText(readFileSync(join(DIST, "api", "mod.ts", "~", "defineTool.html"), "utf8"));
+      assert.ok(root.includes('import { defineTool } from "@mcplite/sdk";'), "the root's usage block");
+      // The all-symbols page heads each module with its import.
+      const all = readFileSync(join(DIST, "api", "all_symbols.html"), "utf8");
+      const headings = [...all.matchAll(/class="link text-xl font-bold">([^<]+)</g)].map((m) => visibleText(m[1]));
+      const jsr = JSON.parse(readFileSync(join(ROOT, "jsr.json"), "utf8"));
+      const specifiers = Object.keys(jsr.exports).map((key) => key === "." ? jsr.name : `${jsr.name}/${key.slice(2)}`);
+      assert.deepEqual(headings.toSorted(), specifiers.toSorted());
+    },
+  );
 
   it("has no broken internal link: every href names a file that exists, and its anchor", BUILD, async () => {
     await built();

@@ -251,6 +251,8 @@ const EXPECTED: Record<string, string[]> = {
     "type UriVariables",
     "type ValidationIssue",
     "type ValidationResult",
+    "type WebCryptoKey",
+    "type WebCryptoKeyPair",
     "type WebtoolsCall",
     "type WebtoolsPin",
     "type WebtoolsTransportOptions",

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
 import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
@@ -37,13 +38,6 @@ const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "n
 console.log(JSON.stringify({ outcome: outcome.kind, sum: outcome.kind === "answer" ? outcome.result.structuredContent : null, runtime }));
 `;
 
-/** Imports every entry point package.json exports, so that tsc reads each one's declarations. */
-function everyEntryPoint(): string {
-  return Object.keys(pkg.exports).map((entry, i) =>
-    `export * as entry${i} from "${entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`}";\n`
-  ).join("");
-}
-
 /** Node's own setup: its types, no DOM library, and the declarations of every package checked. */
 const TSCONFIG = {
   compilerOptions: {
@@ -59,14 +53,6 @@ const TSCONFIG = {
   },
   files: ["entry-points.ts", "main.ts"],
 };
-
-/** The README's one-line declaration for dependencies whose `.d.ts` name DOM-only types. */
-function readmeShim(): string {
-  const readme = readFileSync(`${ROOT}README.md`, "utf8");
-  const line = readme.split("\n").find((text) => /^\s*type HeadersInit = /.test(text));
-  assert.ok(line, "README.md's TypeScript notes declare HeadersInit for dependencies that need the DOM library");
-  return line.trim();
-}
 
 const dir = mkdtempSync(join(tmpdir(), "mcplite-checkout-"));
 const projects = new Map<string, Promise<string | { app: string }>>();
@@ -107,14 +93,6 @@ function project(with_: "npm" | "bun"): Promise<string | { app: string }> {
     projects.set(with_, made);
   }
   return made;
-}
-
-/** tsc's diagnostics, one per line (`file(line,col): error TSnnnn: …`). */
-async function tsc(app: string, config: string): Promise<string[]> {
-  const checked = await run("node", [`${ROOT}node_modules/typescript/bin/tsc`, "-p", config], 240_000, app);
-  const errors = checked.stdout.split("\n").filter((line) => /: error TS\d+:/.test(line));
-  assert.ok(checked.code === 0 || errors.length > 0, checked.stdout + checked.stderr);
-  return errors;
 }
 
 const sum = { outcome: "answer", sum: { sum: 5 } };

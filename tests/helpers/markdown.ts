@@ -1,8 +1,10 @@
 /**
  * The TypeScript blocks of a Markdown file (README.md, the pages under docs/), with the markers the
  * README and docs tests read on the line before a block: `<!-- not-checked: why -->` for a block that is
- * deliberately partial, and `<!-- file: server.ts -->` to name the block's file, so that another block
- * can import it. A fence written ```ts ignore is not TypeScript to check either (its info string says so).
+ * deliberately partial, `<!-- file: server.ts -->` to name the block's file, so that another block
+ * can import it, and `<!-- not-run: why -->` for a block that calls a server on this machine but is only
+ * illustrative (type-checked, not run; tests/docs/run-against-server.test.ts runs the others). Markers stack,
+ * one a line. A fence written ```ts ignore is not TypeScript to check either (its info string says so).
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -20,6 +22,8 @@ export interface Block {
   code: string;
   /** Why it is not checked, when it says so. */
   notChecked?: string;
+  /** Why a block that calls a server on this machine is not run against it (tests/docs/run-against-server.test.ts). */
+  notRun?: string;
 }
 
 /**
@@ -40,16 +44,77 @@ export function tsBlocks(markdown: string, source = "README.md"): Block[] {
     assert.ok(end > i, `${source} line ${i + 1}: a code block that never closes`);
     const ignored = /\bignore\b/.test(open[3]);
     if ((open[2] === "ts" || open[2] === "typescript") && !ignored) {
-      const before = lines.slice(0, i).findLast((text) => text.trim() !== "")?.trim() ?? "";
-      const named = /^<!-- file: ([\w.-]+\.ts) -->$/.exec(before)?.[1];
-      const notChecked = /^<!-- not-checked: (.*) -->$/.exec(before)?.[1];
+      const markers = markersBefore(lines, i);
+      const named = markers.map((m) => /^<!-- file: ([\w.-]+\.ts) -->$/.exec(m)?.[1]).find(Boolean);
+      const notChecked = markers.map((m) => /^<!-- not-checked: (.*) -->$/.exec(m)?.[1]).find((m) => m !== undefined);
+      const notRun = markers.map((m) => /^<!-- not-run: (.*) -->$/.exec(m)?.[1]).find((m) => m !== undefined);
       assert.notEqual(notChecked?.trim(), "", `${source} line ${i + 1}: not-checked needs a reason`);
+      assert.notEqual(notRun?.trim(), "", `${source} line ${i + 1}: not-run needs a reason`);
       const code = lines.slice(i + 1, end).map((text) => text.slice(Math.min(open[1].length, indent(text))));
-      blocks.push({ line: i + 1, file: named ?? `${prefix}-line-${i + 1}.ts`, code: code.join("\n"), notChecked });
+      blocks.push({
+        line: i + 1,
+        file: named ?? `${prefix}-line-${i + 1}.ts`,
+        code: code.join("\n"),
+        notChecked,
+        notRun,
+      });
     }
     i = end;
   }
   return blocks;
+}
+
+/** One ```sh block of a Markdown file: commands a reader runs in a terminal. */
+export interface ShellBlock {
+  /** The line of its opening fence (1-based). */
+  line: number;
+  /** Its commands, without the fence's indentation. */
+  code: string;
+  /** The server it runs against, when it says so: a named block (`server.ts`) or a repository file. */
+  runAgainst?: string;
+  /** Why a block that calls a server on this machine is not run against it. */
+  notRun?: string;
+}
+
+/**
+ * Reads the ```sh (or ```bash) blocks of a Markdown text, with their markers: `<!-- run-against: server.ts -->` (a
+ * named block, or a repository file such as `examples/webtools.ts`) and `<!-- not-run: why -->`.
+ *
+ * @param markdown The text.
+ * @param source Its name, for messages.
+ * @returns The blocks, in order.
+ */
+export function shellBlocks(markdown: string, source: string): ShellBlock[] {
+  const lines = markdown.split("\n");
+  const blocks: ShellBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(\S*)(.*)$/.exec(lines[i]);
+    if (open === null) continue;
+    const end = lines.findIndex((text, j) => j > i && /^\s*```\s*$/.test(text));
+    assert.ok(end > i, `${source} line ${i + 1}: a code block that never closes`);
+    if (open[2] === "sh" || open[2] === "bash") {
+      const markers = markersBefore(lines, i);
+      const runAgainst = markers.map((m) => /^<!-- run-against: (\S+) -->$/.exec(m)?.[1]).find(Boolean);
+      const notRun = markers.map((m) => /^<!-- not-run: (.*) -->$/.exec(m)?.[1]).find((m) => m !== undefined);
+      assert.notEqual(notRun?.trim(), "", `${source} line ${i + 1}: not-run needs a reason`);
+      const code = lines.slice(i + 1, end).map((text) => text.slice(Math.min(open[1].length, indent(text))));
+      blocks.push({ line: i + 1, code: code.join("\n"), runAgainst, notRun });
+    }
+    i = end;
+  }
+  return blocks;
+}
+
+/** The `<!-- … -->` lines right above line `i`, blank lines between them skipped. */
+function markersBefore(lines: string[], i: number): string[] {
+  const markers: string[] = [];
+  for (let j = i - 1; j >= 0; j--) {
+    const text = lines[j].trim();
+    if (text === "") continue;
+    if (!/^<!-- .* -->$/.test(text)) break;
+    markers.unshift(text);
+  }
+  return markers;
 }
 
 function indent(text: string): number {

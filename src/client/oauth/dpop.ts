@@ -8,9 +8,7 @@
 import * as o4w from "oauth4webapi";
 import type { FetchLike } from "../http.ts";
 import type { DPoPOptions } from "./options.ts";
-
-/** A Web Crypto key pair (the DOM library's `CryptoKeyPair`, which `@types/node` does not declare). */
-export type KeyPair = { publicKey: CryptoKey; privateKey: CryptoKey };
+import type { WebCryptoKeyPair } from "./web-crypto-key.ts";
 
 /** The algorithms a generated key may use, the client's preference first. */
 const ALGORITHMS = ["ES256", "EdDSA", "ES384", "ES512", "PS256", "RS256"] as const;
@@ -26,14 +24,14 @@ const ALGORITHMS = ["ES256", "EdDSA", "ES384", "ES512", "PS256", "RS256"] as con
 export async function dpopKeyPair(
   options: true | DPoPOptions,
   as: o4w.AuthorizationServer | undefined,
-): Promise<KeyPair> {
+): Promise<WebCryptoKeyPair> {
   const given = options === true ? {} : options;
   if (given.keyPair !== undefined) return given.keyPair;
   const supported = as?.dpop_signing_alg_values_supported;
   const alg = given.alg ??
     (supported === undefined ? "ES256" : ALGORITHMS.find((a) => supported.includes(a)) ?? "ES256");
   // oauth4webapi's type is node:crypto's when Node's types are loaded; it is the Web Crypto key pair.
-  return await o4w.generateKeyPair(alg, { extractable: given.extractable ?? false }) as unknown as KeyPair;
+  return await o4w.generateKeyPair(alg, { extractable: given.extractable ?? false }) as unknown as WebCryptoKeyPair;
 }
 
 /**
@@ -52,7 +50,7 @@ export async function dpopKeyPair(
  * assert.equal((await handle.calculateThumbprint()).length, 43); // the JWK SHA-256 thumbprint (RFC 7638)
  * ```
  */
-export function dpopHandle(keyPair: KeyPair): o4w.DPoPHandle {
+export function dpopHandle(keyPair: WebCryptoKeyPair): o4w.DPoPHandle {
   // The client only lends its clock skew (none here).
   return o4w.DPoP({}, keyPair as unknown as o4w.CryptoKeyPair);
 }

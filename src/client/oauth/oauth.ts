@@ -41,7 +41,8 @@ import type {
   WorkloadIdentityOptions,
 } from "./options.ts";
 import { enterpriseGrant, workloadGrant } from "./assertion-grants.ts";
-import { dpopHandle, dpopKeyPair, type KeyPair, sendWithProof } from "./dpop.ts";
+import { dpopHandle, dpopKeyPair, sendWithProof } from "./dpop.ts";
+import type { WebCryptoKeyPair } from "./web-crypto-key.ts";
 
 export type { ClientAuth } from "../http.ts";
 
@@ -178,7 +179,7 @@ class Session {
   #flow: Promise<void> | undefined;
   #scope: string | undefined;
   /** The DPoP key pair and its handle (RFC 9449), once known. */
-  #dpopKey: KeyPair | undefined;
+  #dpopKey: WebCryptoKeyPair | undefined;
   #dpop: o4w.DPoPHandle | undefined;
 
   constructor(

@@ -4,6 +4,7 @@
  * @module
  */
 import type { TokenStore } from "./token-store.ts";
+import type { WebCryptoKey, WebCryptoKeyPair } from "./web-crypto-key.ts";
 
 /** Options shared by {@link oauth} and {@link clientCredentials}. */
 export interface AuthOptions {
@@ -37,10 +38,10 @@ export interface DPoPOptions {
    */
   extractable?: boolean;
   /**
-   * A key pair to use instead of generating one (its public key must be extractable). Spelled out rather than the DOM
-   * library's `CryptoKeyPair`, which `@types/node` does not declare.
+   * A key pair to use instead of generating one (its public key must be extractable), such as
+   * `crypto.subtle.generateKey()` returns.
    */
-  keyPair?: { publicKey: CryptoKey; privateKey: CryptoKey };
+  keyPair?: WebCryptoKeyPair;
 }
 
 /** What {@link oauth} needs: the redirect URI, the user-facing callback, and optionally the client's identity. */
@@ -71,7 +72,7 @@ export interface ClientCredentialsOptions extends AuthOptions {
   /** The client secret (`client_secret_basic` or `client_secret_post`, as the server supports). */
   clientSecret?: string;
   /** A private key for `private_key_jwt` (RFC 7523 §2.2), with its `kid` when the server wants one. */
-  privateKey?: CryptoKey | { key: CryptoKey; kid?: string };
+  privateKey?: WebCryptoKey | { key: WebCryptoKey; kid?: string };
 }
 
 /** A JWT the platform issues to the workload: a callback, an environment variable or a file, read on each use. */

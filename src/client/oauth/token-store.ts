@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { WebCryptoKeyPair } from "./web-crypto-key.ts";
 
 /** Tokens from the authorization server's token endpoint. Never log them. */
 export interface StoredTokens {
@@ -37,7 +38,7 @@ export interface StoredAuthorization {
   /** The current tokens. */
   readonly tokens?: StoredTokens;
   /** The DPoP key pair the tokens are bound to (RFC 9449), when `dpop` is on. */
-  readonly dpopKey?: { publicKey: CryptoKey; privateKey: CryptoKey };
+  readonly dpopKey?: WebCryptoKeyPair;
 }
 
 /** A pluggable store, keyed by the protected server's resource identifier (its URL). */

@@ -1,0 +1,72 @@
+// What the API reference's landing page says of each entry point jsr.json exports: one line of purpose and the guide
+// that teaches it (a page of this site, without its extension). docs/scripts/api.mjs refuses to build when an entry point
+// is missing here, so a new one cannot go unlisted. The longer account of each is docs/public-api.md.
+
+/** @type {Record<string, { purpose: string, guide: string }>} */
+export const ENTRY_POINTS = {
+  ".": {
+    purpose: "Define tools, resources and prompts; serve them on MCP-lite and MCP.",
+    guide: "getting-started/index",
+  },
+  "./lite": {
+    purpose: "The same API with MCP-lite the one default wire: a smaller bundle, capabilities passed as values.",
+    guide: "concepts/one-definition-many-wires",
+  },
+  "./types": {
+    purpose: "The types the public API names, for annotating your own code (no runtime code).",
+    guide: "public-api",
+  },
+  "./binding": {
+    purpose: "The contract a binding author needs to serve the same tools on a new wire.",
+    guide: "public-api",
+  },
+  "./webtools": {
+    purpose: "The Webtools binding: the tools as a plain, versioned, pinnable HTTP API (opt-in).",
+    guide: "guides/webtools",
+  },
+  "./openapi": {
+    purpose: "An OpenAPI 3.1 document of your tools, and tools made from a document.",
+    guide: "guides/openapi",
+  },
+  "./grpc": {
+    purpose: "gRPC, Connect and gRPC-Web: the fetch binding and `serveGrpc()` over HTTP/2.",
+    guide: "guides/grpc",
+  },
+  "./codec": {
+    purpose: "The signed tokens of promises and cursors, signed and verified without a server.",
+    guide: "concepts/long-running",
+  },
+  "./client": {
+    purpose: "The typed client: calls tools over MCP-lite or MCP, typed by the server's type.",
+    guide: "guides/client",
+  },
+  "./client/grpc": { purpose: "The client's gRPC and Connect transport.", guide: "guides/grpc" },
+  "./client/stdio": {
+    purpose: "The client's stdio transport: launches a local server and speaks to it.",
+    guide: "guides/stdio",
+  },
+  "./client/websocket": { purpose: "The client's MCP-lite over WebSocket transport.", guide: "guides/websocket" },
+  "./stdio": { purpose: "Serves a server over stdin and stdout, for local hosts.", guide: "guides/stdio" },
+  "./websocket": { purpose: "MCP-lite over WebSocket on the server.", guide: "guides/websocket" },
+  "./node": {
+    purpose: "`nodeHandler()` for `node:http`, Express and other Node frameworks; WebSocket on a Node server.",
+    guide: "guides/mounting",
+  },
+  "./auth": {
+    purpose: "JWT bearer and DPoP authentication of the server's callers (RFC 6750, RFC 9449).",
+    guide: "guides/authorization",
+  },
+  "./cli": { purpose: "The `mcplite` command line (exports nothing).", guide: "guides/cli" },
+  "./skills": {
+    purpose: "Agent Skills (SEP-2640): skills from a `SKILL.md` or a folder, published by the server.",
+    guide: "guides/skills",
+  },
+  "./apps": { purpose: "MCP Apps (SEP-1865) on the server: a tool's interactive `ui://` view.", guide: "guides/apps" },
+  "./apps/view": {
+    purpose: "MCP Apps in the browser: the view connects to its host and calls tools back, typed.",
+    guide: "guides/apps",
+  },
+  "./redis": { purpose: "A Redis result store and notifier, for many instances.", guide: "guides/many-instances" },
+  "./deno-kv": { purpose: "A Deno KV result store and notifier, for many instances.", guide: "guides/many-instances" },
+  "./otel": { purpose: "OpenTelemetry traces and metrics of a server and its clients.", guide: "guides/observability" },
+};

@@ -1,0 +1,112 @@
+/**
+ * The package's declarations name no DOM global: a project that installed the tarball (tests/helpers/npm-pack.ts)
+ * type-checks every entry point package.json exports, and passes a Web Crypto key of its own to the client's
+ * DPoP and `private_key_jwt` options, under Node's own type setup — `lib: ["es2023"]` (no `dom`),
+ * `skipLibCheck: false`, nodenext — with `@types/node` 20, 22 and 24 (the devDependencies `types-node-20`,
+ * `types-node-22`, `types-node-24`, each the project's only type root). No error may be in the package's own
+ * declarations; a dependency's (`@connectrpc/connect` names `HeadersInit`) is fixed by the README's one-line
+ * declaration, and with it the project has no error at all.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { offline, packOnce, withBin } from "./helpers/npm-pack.ts";
+import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
+import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
+import { ROOT, run } from "./helpers/process.ts";
+
+const LONG = { timeout: 300_000 };
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
+
+/** A consumer's own keys in the options that take Web Crypto keys (DPoP, `private_key_jwt`). */
+const KEYS = `import { clientCredentials, createClient, oauth } from "@mcplite/sdk/client";
+import type { WebCryptoKey, WebCryptoKeyPair } from "@mcplite/sdk/types";
+
+const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+const keyPair: WebCryptoKeyPair = pair;
+const privateKey: WebCryptoKey = pair.privateKey;
+createClient("http://127.0.0.1:8000/mcp", {
+  auth: oauth({ redirectUri: "http://127.0.0.1:8976/callback", onAuthorizationUrl: () => "code", dpop: { keyPair } }),
+});
+clientCredentials({ clientId: "job", privateKey });
+clientCredentials({ clientId: "job", privateKey: { key: pair.privateKey, kid: "k1" } });
+`;
+
+/** Node's own setup with one `@types/node` version as the only type root. */
+function tsconfig(version: number, files: string[]) {
+  return {
+    compilerOptions: {
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2023",
+      lib: ["es2023"],
+      types: ["node"],
+      typeRoots: [`./types-${version}`],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    },
+    files,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "mcplite-types-node-"));
+let installed: Promise<string | { app: string }> | undefined;
+
+/** A project that installed the tarball and valibot, with a type root per `@types/node` version; a string says why not. */
+function project(): Promise<string | { app: string }> {
+  installed ??= (async () => {
+    const packed = await packOnce();
+    if (typeof packed === "string") return packed;
+    const app = join(dir, "app");
+    mkdirSync(app);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    const added = await run(
+      "npm",
+      ["install", "--prefer-offline", "--no-audit", "--no-fund", packed.tarball, `valibot@${pkg.dependencies.valibot}`],
+      180_000,
+      app,
+      withBin(),
+    );
+    if (offline(added)) return "needs the npm registry once (valibot and the package's dependencies)";
+    assert.equal(added.code, 0, added.stdout + added.stderr);
+    writeFileSync(join(app, "entry-points.ts"), everyEntryPoint());
+    writeFileSync(join(app, "keys.ts"), KEYS);
+    writeFileSync(join(app, "dom-shim.d.ts"), `${readmeShim()}\n`);
+    for (const version of [20, 22, 24]) {
+      mkdirSync(join(app, `types-${version}`));
+      symlinkSync(`${ROOT}node_modules/types-node-${version}`, join(app, `types-${version}`, "node"), "dir");
+    }
+    return { app };
+  })();
+  return installed;
+}
+
+/** tsc's diagnostics for the project under `config`. */
+async function check(app: string, config: object): Promise<string[]> {
+  writeFileSync(join(app, "tsconfig.json"), JSON.stringify(config));
+  return await tsc(app, ".");
+}
+
+describe("the package's declarations under Node's types, without the DOM library", { skip: ONCE_PER_RUN }, () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const version of [20, 22, 24]) {
+    it(`type-check with @types/node ${version}: no error of ours, none with the README's line`, LONG, async (t) => {
+      const ready = await project();
+      if (typeof ready === "string") return t.skip(ready);
+      const installedVersion = JSON.parse(
+        readFileSync(join(ready.app, `types-${version}`, "node", "package.json"), "utf8"),
+      ).version;
+      assert.match(installedVersion, new RegExp(`^${version}\\.`));
+      const errors = await check(ready.app, tsconfig(version, ["entry-points.ts", "keys.ts"]));
+      const own = errors.filter((line) =>
+        line.includes(`node_modules/${pkg.name}/`) || !line.includes("node_modules/")
+      );
+      assert.deepEqual(own, []);
+      assert.deepEqual(await check(ready.app, tsconfig(version, ["entry-points.ts", "keys.ts", "dom-shim.d.ts"])), []);
+    });
+  }
+});
