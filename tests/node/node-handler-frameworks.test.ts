@@ -1,7 +1,8 @@
 /**
  * `nodeHandler()` behind frameworks that read the body themselves: Fastify with its JSON parser on and
  * Koa with `@koa/bodyparser` hand the body over as the third argument and are answered; Fastify with
- * its parsers passed by (the body left in the stream) is answered from the stream; a body read and not
+ * its parsers passed by (the body left in the stream) is answered from the stream, binary bodies (Connect's)
+ * included, as Koa's are where its parser reads none; a body read and not
  * handed over gets a 500 naming the fix at once, where it used to hang; the body's other forms (a
  * string, a Buffer, an ArrayBuffer) are read as given.
  */
@@ -183,6 +184,57 @@ describe("nodeHandler() behind a framework's body parser", () => {
         assert.equal((await answer.json()).result.content[0].text, "3", form);
       });
     }
+  });
+
+  it("streams a binary body through Fastify with its parsers passed by, and through Koa's parser", async () => {
+    // What Connect and gRPC-Web send (application/proto): Fastify's parsers refuse it with 415 before the route.
+    const echo = nodeHandler({
+      fetch: async (request: Request) => new Response(await request.arrayBuffer()),
+    });
+    const bytes = new Uint8Array(256 * 1024).map((_, i) => i % 251);
+    const send = (url: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/proto" },
+        body: bytes,
+        signal: AbortSignal.timeout(HANG),
+      });
+    const parsing = Fastify({ forceCloseConnections: true }); // its 415 leaves the body unread, the connection busy
+    parsing.all("/mcp/*", async (request, reply) => {
+      reply.hijack();
+      await echo(request.raw, reply.raw, request.body);
+    });
+    await fastifying(parsing, async (base) => {
+      const refused = await send(`${base}/mcp/echo`);
+      assert.equal(refused.status, 415);
+      await refused.body?.cancel();
+    });
+    const passing = Fastify();
+    await passing.register((scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser("*", (_request, _payload, done) => done(null));
+      scope.all("/mcp/*", async (request, reply) => {
+        reply.hijack();
+        await echo(request.raw, reply.raw);
+      });
+      return Promise.resolve();
+    });
+    await fastifying(passing, async (base) => {
+      const echoed = await send(`${base}/mcp/echo`);
+      assert.equal(echoed.status, 200);
+      assert.deepEqual(new Uint8Array(await echoed.arrayBuffer()), bytes);
+    });
+    const koa = new Koa();
+    koa.use(bodyParser());
+    koa.use(async (ctx) => {
+      ctx.respond = false;
+      await echo(ctx.req, ctx.res, ctx.request.body);
+    });
+    await koaing(koa, async (base) => {
+      const echoed = await send(`${base}/mcp/echo`);
+      assert.equal(echoed.status, 200);
+      assert.deepEqual(new Uint8Array(await echoed.arrayBuffer()), bytes);
+    });
   });
 
   it("reads the stream, not a handed-over body, when the parser left the stream alone", async () => {
