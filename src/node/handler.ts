@@ -42,7 +42,7 @@ export type NodeHandler = (req: NodeRequest, res: NodeResponse, body?: unknown) 
  * import { nodeHandler } from "@mcplite/sdk/node";
  *
  * const server = createMcpServer({ name: "notes", version: "1.0.0", basePath: "/mcp" })
- *   .tool(defineTool("ping").handle(() => "pong"));
+ *   .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"));
  * const http = createServer(nodeHandler(server)).listen(0, "127.0.0.1");
  * // Express: app.use("/mcp", nodeHandler(server)) serves it under /mcp
  *

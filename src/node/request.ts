@@ -173,7 +173,7 @@ function arrived(incoming: NodeRequest): Uint8Array | undefined {
  */
 function parsedBody(incoming: NodeRequest, given: unknown): Uint8Array | string | undefined {
   if (incoming.readableEnded !== true) return undefined;
-  const body = given ?? incoming.body;
+  const body = given !== undefined ? given : incoming.body; // a JSON body `null` is handed over as null
   if (body === undefined || typeof body === "string" || body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   return JSON.stringify(body);

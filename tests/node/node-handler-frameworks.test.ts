@@ -162,16 +162,18 @@ describe("nodeHandler() behind a framework's body parser", () => {
     });
   });
 
-  it("reads a handed-over body given as a string, a Buffer or an ArrayBuffer", async () => {
+  it("reads a handed-over body given as a string, a Buffer, an ArrayBuffer or the JSON null", async () => {
     const { server } = nodeFixture();
     const mcp = nodeHandler(server);
-    for (const form of ["string", "buffer", "arraybuffer"] as const) {
+    for (const form of ["string", "buffer", "arraybuffer", "null"] as const) {
       await listening((req, res) => {
         const chunks: Uint8Array[] = [];
         req.on("data", (chunk: Uint8Array) => chunks.push(chunk));
         req.on("end", () => {
           const bytes = Buffer.concat(chunks);
-          const body = form === "string"
+          const body = form === "null"
+            ? null
+            : form === "string"
             ? bytes.toString("utf8")
             : form === "buffer"
             ? bytes
@@ -179,9 +181,10 @@ describe("nodeHandler() behind a framework's body parser", () => {
           void mcp(req, res, body);
         });
       }, async (base) => {
-        const answer = await post(base, "lite");
-        assert.equal(answer.status, 200, form);
-        assert.equal((await answer.json()).result.content[0].text, "3", form);
+        const answer = await post(base, "lite", form === "null" ? null : undefined);
+        const text = await answer.text();
+        if (form === "null") assert.match(text, /"code":-32600/); // answered as the JSON it was: not a request
+        else assert.equal(JSON.parse(text).result.content[0].text, "3", form);
       });
     }
   });
