@@ -1,6 +1,6 @@
 /**
  * `@mcplite/sdk/node`: a server in a Node HTTP server that is not `serve()`'s own: `nodeHandler()` for
- * `node:http`, Express and Fastify, and `attachWebSocket()` for the WebSocket binding's upgrades. With no
+ * `node:http`, Express, Fastify and Koa, and `attachWebSocket()` for the WebSocket binding's upgrades. With no
  * framework, `serve(server)` from the main entry does both.
  *
  * @example

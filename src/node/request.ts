@@ -130,9 +130,15 @@ Object.setPrototypeOf(NodeFetchRequest.prototype, Request.prototype); // `instan
  * @param incoming The Node request.
  * @param path The path and query the handler sees.
  * @param signal Makes the signal that aborts when the client goes away, when it is first read.
+ * @param given The body a framework read and handed over (Fastify's `request.body`…), or undefined.
  * @returns The request.
  */
-export function requestFromNode(incoming: NodeRequest, path: string, signal: () => AbortSignal): Request {
+export function requestFromNode(
+  incoming: NodeRequest,
+  path: string,
+  signal: () => AbortSignal,
+  given?: unknown,
+): Request {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
@@ -141,7 +147,7 @@ export function requestFromNode(incoming: NodeRequest, path: string, signal: () 
   const url = `${scheme}://${incoming.headers.host ?? "localhost"}${path}`;
   let body: Uint8Array | string | null | undefined = null;
   if (method !== "GET" && method !== "HEAD") {
-    const parsed = parsedBody(incoming);
+    const parsed = parsedBody(incoming, given);
     if (parsed !== undefined) headers.delete("content-length"); // the body as the parser left it
     body = parsed ?? arrived(incoming);
   }
@@ -160,13 +166,35 @@ function arrived(incoming: NodeRequest): Uint8Array | undefined {
   return chunks.length === 1 ? chunks[0] : concatBytes(chunks, chunks.reduce((size, c) => size + c.byteLength, 0));
 }
 
-/** The body a framework's parser already read (Express's `express.json()`…), or undefined. */
-function parsedBody(incoming: NodeRequest): Uint8Array | string | undefined {
-  if (incoming.readableEnded !== true || incoming.body === undefined) return undefined;
-  const body = incoming.body;
-  if (typeof body === "string" || body instanceof Uint8Array) return body;
+/**
+ * The body a framework's parser already read: handed over (Fastify's `request.body`, Koa's
+ * `ctx.request.body`) or left on the request (Express's `req.body`), as the parser made it; undefined
+ * while the stream still holds the body (the parser passed it by: a content type it does not read).
+ */
+function parsedBody(incoming: NodeRequest, given: unknown): Uint8Array | string | undefined {
+  if (incoming.readableEnded !== true) return undefined;
+  const body = given !== undefined ? given : incoming.body; // a JSON body `null` is handed over as null
+  if (body === undefined || typeof body === "string" || body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
   return JSON.stringify(body);
 }
+
+/**
+ * Whether the body was read from the stream by someone else (a framework's body parser) and nobody
+ * handed it over: the stream has ended, so reading it would wait forever.
+ *
+ * @param incoming The Node request.
+ * @param given The body handed over, or undefined.
+ * @returns True when the request declared a body that is gone.
+ */
+export function bodyConsumed(incoming: NodeRequest, given: unknown): boolean {
+  if (incoming.readableEnded !== true || given !== undefined || incoming.body !== undefined) return false;
+  if (incoming.method === "GET" || incoming.method === "HEAD") return false;
+  // RFC 9112 §6.3: a request has a body when it says so, by Transfer-Encoding or a Content-Length above 0.
+  const { "content-length": length, "transfer-encoding": encoding } = incoming.headers;
+  return encoding !== undefined || (length !== undefined && length !== "0");
+}
+
 /** The body as a stream pulled from the Node request: a paused request reads no more than asked (backpressure). */
 function bodyStream(incoming: NodeRequest): ReadableStream<Uint8Array> {
   let open = true;

@@ -17,7 +17,11 @@ export interface NodeRequest {
   /** The headers, name and value in turn, as they arrived. */
   readonly rawHeaders: readonly string[];
   /** The headers, by lower-case name. */
-  readonly headers: { readonly host?: string };
+  readonly headers: {
+    readonly host?: string;
+    readonly "content-length"?: string;
+    readonly "transfer-encoding"?: string;
+  };
   /** The connection (a `tls.TLSSocket`, whose `encrypted` is true, on HTTPS). */
   readonly socket: object;
   /** Express's body parsers: the body they read (`express.json()`, `express.text()`, `express.raw()`). */

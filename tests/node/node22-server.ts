@@ -1,14 +1,16 @@
 /**
  * The servers tests/node/node22.test.ts drives, run by Node 22 itself from the sources (Node strips the
  * types): the fixture through `serve()` (WebSocket included, with `ws`), mounted under `/mcp` in Express
- * (`nodeHandler()`) and in Hono on `@hono/node-server` (the README's recipe), and the streamed answer
- * through `serve()`. Prints `{"serve":…,"express":…,"hono":…,"streaming":…}` (ports) once listening,
- * and closes everything when its stdin closes.
+ * (`nodeHandler()`), in Fastify with its JSON parser on (the body handed over under `/mcp`, not under
+ * `/forgot`) and in Hono on `@hono/node-server` (the README's recipe), and the streamed answer through
+ * `serve()`. Prints `{"serve":…,"express":…,"fastify":…,"hono":…,"streaming":…}` (ports) once
+ * listening, and closes everything when its stdin closes.
  */
 import { createServer as createHttpServer } from "node:http";
 import process from "node:process";
 import { serve as honoServe } from "@hono/node-server";
 import express from "express";
+import Fastify from "fastify";
 import { Hono } from "hono";
 import { mount } from "hono/mount";
 import { serve } from "../../mod.ts";
@@ -25,6 +27,18 @@ app.use("/mcp", nodeHandler(server));
 const http = createHttpServer(app);
 await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
 
+const mcp = nodeHandler(nodeFixture({ basePath: "/mcp" }).server);
+const fastify = Fastify();
+fastify.all("/mcp/*", async (request, reply) => {
+  reply.hijack();
+  await mcp(request.raw, reply.raw, request.body);
+});
+fastify.all("/forgot/*", async (request, reply) => {
+  reply.hijack();
+  await mcp(request.raw, reply.raw);
+});
+await fastify.listen({ port: 0, host: "127.0.0.1" });
+
 const hono = new Hono();
 hono.all("/mcp/*", mount(server.fetch));
 const honoPort = await new Promise<number>((resolve) => {
@@ -35,6 +49,7 @@ const honoPort = await new Promise<number>((resolve) => {
 console.log(JSON.stringify({
   serve: served.port,
   express: (http.address() as { port: number }).port,
+  fastify: (fastify.server.address() as { port: number }).port,
   hono: honoPort,
   streaming: stream.port,
 }));
@@ -42,6 +57,6 @@ process.stdin.resume();
 process.stdin.on("end", async () => {
   http.closeAllConnections();
   http.close();
-  await Promise.all([served.close(), stream.close()]);
+  await Promise.all([served.close(), stream.close(), fastify.close()]);
   process.exit(0);
 });

@@ -3,7 +3,9 @@
  * Node 22 (from the sources), and this runtime drives it over sockets: MCP-lite and MCP through
  * `serve()`, two requests on one kept-alive connection (HTTP/1.1), an SSE call cancelled when its client
  * goes away, the body limit and the slow-sender deadline, a WebSocket client, backpressure on a streamed
- * answer, `nodeHandler()` mounted in Express under `/mcp`, and `mount(server.fetch)` in Hono under `/mcp`.
+ * answer, `nodeHandler()` mounted in Express under `/mcp` and in Fastify (its JSON parser on: the body
+ * handed over is answered, one not handed over is a 500 naming the fix), and `mount(server.fetch)` in
+ * Hono under `/mcp`.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -20,6 +22,7 @@ import { addOnBoth, assertBackpressure } from "./fixture.ts";
 interface Ports {
   serve: number;
   express: number;
+  fastify: number;
   hono: number;
   streaming: number;
 }
@@ -159,6 +162,23 @@ describe("on Node 22", () => {
   it("nodeHandler() mounted in Express answers MCP-lite and MCP under /mcp", async (t) => {
     if (ports === undefined) return t.skip(NODE22_MISSING);
     assert.deepEqual(await addOnBoth(`${base("express")}/mcp`), ["3", "5"]);
+  });
+
+  it("nodeHandler() in Fastify with its JSON parser on answers when the route hands request.body over", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    assert.deepEqual(await addOnBoth(`${base("fastify")}/mcp`), ["3", "5"]);
+  });
+
+  it("nodeHandler() answers a body Fastify read and nobody handed over with a 500 naming the fix", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    const answer = await fetch(`${base("fastify")}/forgot/mcp-lite/v1/calltools`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
+      signal: AbortSignal.timeout(10_000), // it used to hang
+    });
+    assert.equal(answer.status, 500);
+    assert.match(await answer.text(), /already read .* third argument/s);
   });
 
   it("the README's Hono mount answers MCP-lite and MCP under /mcp on @hono/node-server", async (t) => {

@@ -1,0 +1,200 @@
+/**
+ * docs/guides/mounting.md's framework recipes run as written, from the packed npm package: each named
+ * block is saved in a project outside the repository that installed the tarball and the frameworks,
+ * started on a free port (`PORT`) and called with the official MCP client (`@modelcontextprotocol/sdk`
+ * v1: initialize, tools/list, tools/call). Express 5, Fastify 5 (its JSON parser on, and its parsers
+ * passed by), Koa 3 and Hono on Node 22, Bun and Deno (Hono on Node through `@hono/node-server`, on Bun
+ * and Deno by their own servers); Elysia on Bun; the Next.js route handler built with `next build` and
+ * served by `next start` on Node 22. The Getting started page's Express block is the recipe's. Installed
+ * once, by the first test that needs it.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client";
+import { tsBlocks } from "../helpers/markdown.ts";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { freePort, ROOT, run } from "../helpers/process.ts";
+
+// The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
+// `.js` specifier: load the transport by a computed specifier (typed here by hand), as a user on Node would.
+type V1Transport = Parameters<Client["connect"]>[0];
+const V1 = "@modelcontextprotocol/sdk";
+const { StreamableHTTPClientTransport } = await import(`${V1}/client/streamableHttp.js`) as {
+  StreamableHTTPClientTransport: new (url: URL) => V1Transport;
+};
+
+const LONG = { timeout: 300_000, skip: ONCE_PER_RUN };
+const PAGE = "docs/guides/mounting.md";
+const blocks = new Map(tsBlocks(readFileSync(`${ROOT}${PAGE}`, "utf8"), PAGE).map((block) => [block.file, block]));
+
+/** The frameworks the recipes import, at the versions this repository tests with. */
+const FRAMEWORKS = [
+  "express",
+  "fastify",
+  "koa",
+  "@koa/bodyparser",
+  "hono",
+  "@hono/node-server",
+  "elysia",
+  "next",
+  "react",
+  "react-dom",
+  "typescript",
+];
+
+const dir = mkdtempSync(join(tmpdir(), "mcplite-mounting-"));
+let installed: Promise<{ app: string } | string> | undefined;
+
+/** A project with the package (from its tarball), valibot, the frameworks and each recipe: its folder, or why not. */
+function install(): Promise<{ app: string } | string> {
+  installed ??= (async () => {
+    const packed = await packOnce();
+    if (typeof packed === "string") return packed;
+    const app = join(dir, "app");
+    mkdirSync(join(app, "next-app", "app", "mcp"), { recursive: true });
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "recipes", private: true, type: "module" }));
+    for (const block of blocks.values()) {
+      const file = block.file === "route.ts" ? join("next-app", "app", "mcp", "route.ts") : block.file;
+      writeFileSync(join(app, file), `${block.code}\n`);
+    }
+    const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
+    const version = (name: string) => pkg.devDependencies[name] ?? pkg.dependencies[name];
+    const types = JSON.parse(readFileSync(`${ROOT}node_modules/@types/node/package.json`, "utf8")).version;
+    const wanted = [
+      `valibot@${version("valibot")}`,
+      ...FRAMEWORKS.map((name) => `${name}@${version(name)}`),
+      `@types/node@${types}`,
+    ];
+    const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", packed.tarball, ...wanted];
+    const added = await run("npm", args, 240_000, app, withBin());
+    if (offline(added)) return `needs the npm registry once (${FRAMEWORKS.join(", ")})`;
+    assert.equal(added.code, 0, added.stderr);
+    return { app };
+  })();
+  return installed;
+}
+
+/** A recipe's server, started on a free port (`PORT`, and in `args` where `{port}` is); resolves once it answers. */
+async function start(
+  command: string,
+  template: string[],
+  cwd: string,
+): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const args = template.map((arg) => arg.replace("{port}", String(port)));
+  const env = { ...withBin(), PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" };
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => output += chunk);
+  child.stderr!.on("data", (chunk) => output += chunk);
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      resolve();
+    })
+  );
+  const stop = () => {
+    if (!exited) child.kill();
+    return exit;
+  };
+  const origin = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 90_000;
+  for (;;) {
+    if (exited) throw new Error(`${args.join(" ")} exited before listening:\n${output}`);
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`${args.join(" ")} did not listen in 90 s:\n${output}`);
+    }
+    const answered = await fetch(origin, { signal: AbortSignal.timeout(5000) }).then(() => true, () => false);
+    if (answered) return { origin, child, stop };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** What the official client learns from the MCP endpoint at `url`: the tools' names and `add`'s result. */
+async function officialClient(url: string): Promise<{ tools: string[]; sum: unknown }> {
+  const client = new Client({ name: "mounting-docs", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)), { timeout: 20_000 });
+  try {
+    const { tools } = await client.listTools(undefined, { timeout: 20_000 });
+    const result = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } }, undefined, { timeout: 20_000 });
+    return { tools: tools.map((tool) => tool.name), sum: (result.structuredContent as { sum?: unknown })?.sum };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Starts a recipe, calls it with the official client at `path`, and stops it. */
+async function recipe(command: string, args: string[], cwd: string, path = "/mcp/mcp"): Promise<void> {
+  const server = await start(command, args, cwd);
+  try {
+    assert.deepEqual(await officialClient(`${server.origin}${path}`), { tools: ["add"], sum: 5 }, args.join(" "));
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The recipes for `node:http` (Bun and Deno run them too); Hono's on Node, through `@hono/node-server`. */
+const NODE_RECIPES = ["express.ts", "fastify.ts", "fastify-stream.ts", "koa.ts"];
+const DENO = `${BIN}/deno`;
+const BUN = `${BIN}/bun`;
+
+describe("docs/guides/mounting.md, run from the npm package", () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("names a block for each framework", () => {
+    for (const file of [...NODE_RECIPES, "hono.ts", "hono-app.ts", "elysia.ts", "route.ts", "tools.ts"]) {
+      assert.ok(blocks.has(file), file);
+    }
+  });
+
+  it("is what the Getting started page shows for Express", () => {
+    const page = "docs/getting-started/index.md";
+    const shown = tsBlocks(readFileSync(`${ROOT}${page}`, "utf8"), page).find((block) => block.file === "express.ts");
+    assert.equal(shown?.code, blocks.get("express.ts")!.code);
+  });
+
+  it("serves each Node recipe and Hono on Node 22 to the official client", LONG, async (t) => {
+    const [ready, node] = await Promise.all([install(), node22()]);
+    if (typeof ready === "string") return t.skip(ready);
+    const { app } = ready;
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    for (const file of [...NODE_RECIPES, "hono.ts"]) await recipe(node, [file], app);
+  });
+
+  it("serves each Node recipe, Hono's app and Elysia on Bun to the official client", LONG, async (t) => {
+    const ready = await install();
+    if (typeof ready === "string") return t.skip(ready);
+    const { app } = ready;
+    for (const file of [...NODE_RECIPES, "hono-app.ts", "elysia.ts"]) await recipe(BUN, [file], app);
+  });
+
+  it("serves each Node recipe and Hono's app (deno serve) on Deno to the official client", LONG, async (t) => {
+    const ready = await install();
+    if (typeof ready === "string") return t.skip(ready);
+    const { app } = ready;
+    for (const file of NODE_RECIPES) await recipe(DENO, ["run", "-A", "--unstable-no-legacy-abort", file], app);
+    const serve = ["serve", "-A", "--unstable-no-legacy-abort", "--host", "127.0.0.1", "--port", "{port}"];
+    await recipe(DENO, [...serve, "hono-app.ts"], app);
+  });
+
+  it("builds the Next.js route handler with next build and serves it with next start on Node 22", LONG, async (t) => {
+    const [ready, node] = await Promise.all([install(), node22()]);
+    if (typeof ready === "string") return t.skip(ready);
+    const { app } = ready;
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    const next = join(app, "node_modules", "next", "dist", "bin", "next");
+    const env = { ...withBin(), NEXT_TELEMETRY_DISABLED: "1" };
+    const built = await run(node, [next, "build", "next-app"], 240_000, app, env);
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    assert.match(built.stdout, /\/mcp/);
+    await recipe(node, [next, "start", "next-app", "--hostname", "127.0.0.1"], app, "/mcp");
+  });
+});
