@@ -32,7 +32,7 @@ const { StreamableHTTPClientTransport } = await import(`${V1}/client/streamableH
 const dir = mkdtempSync(join(tmpdir(), "mcplite-init-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const LONG = { timeout: 300_000 };
+const LONG = { timeout: 600_000 };
 const RUNTIMES = ["node", "bun", "deno", "workers"] as const;
 
 function json(path: string) {
@@ -197,10 +197,10 @@ describe("mcplite init", () => {
     return { path, env, node: ready.node, made };
   }
 
-  /** `npm run typecheck` (tsc with the docs' tsconfig): no error in the project's own files. */
-  async function typecheck(path: string, env: Record<string, string | undefined>) {
+  /** `npm run typecheck` (`bun run` on Bun: tsc with the docs' tsconfig): no error in the project's own files. */
+  async function typecheck(path: string, env: Record<string, string | undefined>, runner = "npm") {
     assert.deepEqual(json(join(path, "tsconfig.json")), docsTsconfig());
-    const checked = await run("npm", ["run", "typecheck"], 120_000, path, env);
+    const checked = await run(runner, ["run", "typecheck"], 120_000, path, env);
     const own = (checked.stdout + checked.stderr).split("\n").filter((line) =>
       /^[^\s(]+\.ts\(\d+,\d+\): error/.test(line) && !line.startsWith("node_modules/")
     );
@@ -287,7 +287,7 @@ describe("mcplite init", () => {
   }, async (t) => {
     const made = await project("bun");
     if (typeof made === "string") return t.skip(made);
-    await typecheck(made.path, made.env);
+    await typecheck(made.path, made.env, `${BIN}/bun`);
     await serveAndCall(`${BIN}/bun`, ["run", "start"], made.path, made.env);
     const tested = await run(`${BIN}/bun`, ["test"], 60_000, made.path, made.env);
     assert.equal(tested.code, 0, tested.stdout + tested.stderr);
