@@ -230,7 +230,12 @@ export function projectFiles(runtime: Runtime, name: string, sdk?: string): Reco
  */
 export function nextSteps(runtime: Runtime, dir: string, fromFile = false): string {
   const steps = {
-    node: ["npm install", "npm start          # serves on http://127.0.0.1:8000", "npm test", "npm run typecheck"],
+    node: [
+      "npm install        # Node 22.19 or later: it runs the .ts files as they are",
+      "npm start          # serves on http://127.0.0.1:8000",
+      "npm test",
+      "npm run typecheck",
+    ],
     bun: ["bun install", "bun run start      # serves on http://127.0.0.1:8000", "bun test", "bun run typecheck"],
     deno: [
       ...(fromFile ? ["npm install        # fills node_modules from the file:, which Deno reads"] : []),

@@ -122,6 +122,7 @@ describe("mcplite init", () => {
         const project = join(dir, "declared", `${runtime}-${sdk === "registry" ? "registry" : "tarball"}`);
         const made = await runCli(["init", project, "--runtime", runtime, "--sdk", sdk], { timeoutMs: 30_000 });
         assert.equal(made.code, 0, made.stderr);
+        if (runtime === "node") assert.match(made.stdout, /npm install +# Node 22\.19 or later/);
         const texts = projectTexts(project);
         const declared = declaredPackages(texts);
         // Deno has Node's types built in; from npm's node_modules, it reads them from @types/node.
@@ -273,7 +274,7 @@ describe("mcplite init", () => {
   }, async (t) => {
     const made = await project("node", "npx");
     if (typeof made === "string") return t.skip(made);
-    assert.match(made.made.stdout, /cd .*node-app\n {2}npm install\n {2}npm start/);
+    assert.match(made.made.stdout, /cd .*node-app\n {2}npm install {8}# Node 22\.19 or later.*\n {2}npm start/);
     await typecheck(made.path, made.env);
     await serveAndCall("npm", ["start"], made.path, made.env);
     const tested = await run("npm", ["test"], 60_000, made.path, made.env);
