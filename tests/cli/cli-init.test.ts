@@ -190,9 +190,24 @@ describe("mcplite init", () => {
       json(join(path, "package.json")).dependencies["@mcplite/sdk"],
       `file:${relative(path, ready.tarball)}`,
     );
+    // Isolated installs (Bun's, npm's nested) show a package only the project declares at its top, so that
+    // an undeclared import (valibot, borrowed from the SDK's own copy when hoisted) fails; wrangler's tree,
+    // nested, would be a long install, so the Worker's is npm's default.
     const installed = runtime === "bun"
-      ? await run(`${BIN}/bun`, ["install"], 180_000, path, env)
-      : await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], 240_000, path, env);
+      ? await run(`${BIN}/bun`, ["install", "--linker", "isolated"], 180_000, path, env)
+      : await run(
+        "npm",
+        [
+          "install",
+          "--prefer-offline",
+          "--no-audit",
+          "--no-fund",
+          ...(runtime === "workers" ? [] : ["--install-strategy=nested"]),
+        ],
+        240_000,
+        path,
+        env,
+      );
     if (offline(installed)) return "needs the npm registry (valibot, @types/node, typescript, wrangler)";
     assert.equal(installed.code, 0, installed.stdout + installed.stderr);
     return { path, env, node: ready.node, made };
