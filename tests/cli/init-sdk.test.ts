@@ -84,6 +84,14 @@ describe("init's SDK", () => {
       kind: "tarball",
       path: join(dir, "packs/mcplite-sdk-1.0.0.tgz"),
     });
+    // `bun add ../packs/mcplite-sdk-1.0.0.tgz` writes the path without `file:`.
+    files({
+      "npx/package.json": JSON.stringify({ dependencies: { "@mcplite/sdk": "../packs/mcplite-sdk-1.0.0.tgz" } }),
+    });
+    assert.deepEqual(await sdkSource(undefined, pathToFileURL(cli).href, dir), {
+      kind: "tarball",
+      path: join(dir, "packs/mcplite-sdk-1.0.0.tgz"),
+    });
   });
 
   it("is the registry's when the installing project names a version, or a file that is gone", async () => {
