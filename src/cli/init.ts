@@ -69,7 +69,8 @@ function parseInitArgs(args: string[]): InitArgs {
  *
  * @param terminal The terminal.
  * @param args The arguments after `init`.
- * @returns The exit code: 0, or 2 for a bad command line or a directory that is not empty.
+ * @returns The exit code: 0, or 2 for a bad command line, a directory that is not empty, or an `--sdk` that
+ *   names no tarball or built checkout.
  */
 export async function initCommand(terminal: Terminal, args: string[]): Promise<number> {
   // Deno, Bun and Node all have them; named literally so that JSR can analyse them.
