@@ -19,6 +19,9 @@ Usage:
   mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
                                      default .): a tool, a way to start it and its own test;
                                      the runtime defaults to the one running mcplite
+        [--sdk <tarball|checkout|registry>]   where the project gets @mcplite/sdk: an npm pack
+                                     tarball or a checkout (file:), or the registries; by
+                                     default where this mcplite came from
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
 and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL

@@ -42,26 +42,20 @@ const MAIN = `${imports(["{ serve }", "@mcplite/sdk"], ["{ server }", "./server.
 await serve(server);
 `;
 
-/** The project's own test: the tool, called over MCP-lite (spec v0.042 §3) on `server.fetch`. */
+/** The project's own test: the tool, called with the typed client in process (MCP-lite on `server.fetch`). */
 const TEST = (serverImport: [string, string]) =>
-  `${imports(["assert", "node:assert/strict"], ["{ test }", "node:test"], serverImport)}
+  `${
+    imports(
+      ["assert", "node:assert/strict"],
+      ["{ test }", "node:test"],
+      ["{ createClient }", "@mcplite/sdk/client"],
+      serverImport,
+    )
+  }
 
-test("greet answers over MCP-lite", async () => {
-  const response = await server.fetch(
-    new Request("http://localhost/mcp-lite/v1/calltools", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "greet", arguments: { name: "Ada" } },
-      }),
-    }),
-  );
-  assert.equal(response.status, 200);
-  const { result } = await response.json();
-  assert.deepEqual(result.structuredContent, { greeting: "Hello, Ada!" });
+test("greet answers", async () => {
+  const client = createClient(server); // in process, through server.fetch: no port
+  assert.deepEqual(await client.call("greet", { name: "Ada" }), { greeting: "Hello, Ada!" });
 });
 `;
 
@@ -73,19 +67,83 @@ export default createServer({ name: "NAME", version: "0.1.0" }).tool(greet);
 
 const GITIGNORE = "node_modules/\n.wrangler/\n";
 
+/** Node's versions that run a `.ts` file (type stripping, 22.18) and the SDK (package.json `engines`). */
+const NODE_ENGINES = { node: ">=22.19" };
+
+/**
+ * npm refuses to install on a Node older than `engines` says, naming the version needed, where the
+ * project would otherwise fail at start with Node's ERR_UNKNOWN_FILE_EXTENSION for `.ts`.
+ */
+const NPMRC = "engine-strict=true\n";
+
+/**
+ * The type check docs/getting-started/index.md recommends (tests/cli/cli-init.test.ts keeps them equal):
+ * Node's own types, no DOM library, every declaration checked; `.ts` import paths, which Node's type
+ * stripping runs as written, with nothing emitted.
+ */
+const TSCONFIG = {
+  compilerOptions: {
+    module: "nodenext",
+    target: "es2023",
+    lib: ["es2023"],
+    types: ["node"],
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+  },
+};
+
+/** What a project's tsconfig.json needs installed: tsc, and the types it names. */
+const TYPE_CHECK = { "@types/node": "^22.19.0", typescript: "^5.9.0" };
+
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
 }
 
-function packageJson(name: string, scripts: Record<string, string>, dev: Record<string, string> = {}): string {
+/** The packages every project imports: the SDK (`sdk`, else the registry's version) and valibot. */
+function dependencies(sdk: string | undefined): Record<string, string> {
+  return { "@mcplite/sdk": sdk ?? `^${SDK_VERSION}`, valibot: VALIBOT_RANGE };
+}
+
+function packageJson(
+  name: string,
+  sdk: string | undefined,
+  scripts: Record<string, string>,
+  more: { devDependencies?: Record<string, string>; engines?: Record<string, string> } = {},
+): string {
   return json({
     name,
     private: true,
     type: "module",
-    scripts,
-    dependencies: { "@mcplite/sdk": `^${SDK_VERSION}`, valibot: VALIBOT_RANGE },
-    ...(Object.keys(dev).length > 0 ? { devDependencies: dev } : {}),
+    ...(more.engines ? { engines: more.engines } : {}),
+    ...(Object.keys(scripts).length > 0 ? { scripts } : {}),
+    dependencies: dependencies(sdk),
+    ...(more.devDependencies ? { devDependencies: more.devDependencies } : {}),
   });
+}
+
+/** Deno's configuration: the registries' SDK (JSR) and valibot, or with `sdk`, the package.json beside it. */
+function denoFiles(name: string, sdk: string | undefined): Record<string, string> {
+  const tasks = {
+    start: "deno run --allow-net --allow-env --unstable-no-legacy-abort main.ts",
+    test: "deno test --allow-env",
+  };
+  if (sdk === undefined) {
+    return {
+      "deno.json": json({
+        tasks,
+        imports: { "@mcplite/sdk": `jsr:@mcplite/sdk@^${SDK_VERSION}`, valibot: `npm:valibot@${VALIBOT_RANGE}` },
+      }),
+    };
+  }
+  // A `file:` package is read from node_modules as npm fills it: Deno 2's own install leaves a tarball's
+  // folder empty, and imports one only with nodeModulesDir "manual". Deno's type check of an npm
+  // package's declarations reads @types/node from there too.
+  return {
+    "deno.json": json({ nodeModulesDir: "manual", tasks }),
+    "package.json": packageJson(name, sdk, {}, { devDependencies: { "@types/node": TYPE_CHECK["@types/node"] } }),
+  };
 }
 
 /**
@@ -93,6 +151,8 @@ function packageJson(name: string, scripts: Record<string, string>, dev: Record<
  *
  * @param runtime The runtime it runs on.
  * @param name The project's name (its directory's).
+ * @param sdk The SDK's dependency specifier (`file:../mcplite-sdk-1.0.0.tgz`); by default the registry's
+ *   version of this SDK.
  * @returns Each file's path and text.
  *
  * @example
@@ -102,44 +162,52 @@ function packageJson(name: string, scripts: Record<string, string>, dev: Record<
  * assert.ok("wrangler.jsonc" in projectFiles("workers", "hello"));
  * ```
  */
-export function projectFiles(runtime: Runtime, name: string): Record<string, string> {
+export function projectFiles(runtime: Runtime, name: string, sdk?: string): Record<string, string> {
   const server = SERVER.replace("NAME", name);
   const test = TEST(["{ server }", "./server.ts"]);
   const common = { "server.ts": server, "main.ts": MAIN, "server.test.ts": test };
+  const typed = { "tsconfig.json": json(TSCONFIG) };
   switch (runtime) {
     case "node":
       return {
         ...common,
-        "package.json": packageJson(name, { start: "node main.ts", test: "node --test server.test.ts" }),
+        "package.json": packageJson(
+          name,
+          sdk,
+          { start: "node main.ts", test: "node --test server.test.ts", typecheck: "tsc" },
+          { engines: NODE_ENGINES, devDependencies: TYPE_CHECK },
+        ),
+        ...typed,
+        ".npmrc": NPMRC,
         ".gitignore": GITIGNORE,
       };
     case "bun":
       return {
         ...common,
-        "package.json": packageJson(name, { start: "bun run main.ts", test: "bun test" }),
+        "package.json": packageJson(
+          name,
+          sdk,
+          { start: "bun run main.ts", test: "bun test", typecheck: "tsc" },
+          { devDependencies: TYPE_CHECK },
+        ),
+        ...typed,
         ".gitignore": GITIGNORE,
       };
     case "deno":
-      return {
-        ...common,
-        "deno.json": json({
-          tasks: {
-            start: "deno run --allow-net --allow-env --unstable-no-legacy-abort main.ts",
-            test: "deno test --allow-env",
-          },
-          imports: { "@mcplite/sdk": `jsr:@mcplite/sdk@^${SDK_VERSION}`, valibot: `npm:valibot@${VALIBOT_RANGE}` },
-        }),
-      };
+      return { ...common, ...denoFiles(name, sdk), ...(sdk === undefined ? {} : { ".gitignore": GITIGNORE }) };
     case "workers":
       return {
         "src/index.ts": WORKER.replace("NAME", name),
         "src/index.test.ts": TEST(["server", "./index.ts"]),
         "package.json": packageJson(
           name,
-          { dev: "wrangler dev", deploy: "wrangler deploy", test: "node --test src/index.test.ts" },
-          { wrangler: "^4.0.0" },
+          sdk,
+          { dev: "wrangler dev", deploy: "wrangler deploy", test: "node --test src/index.test.ts", typecheck: "tsc" },
+          { engines: NODE_ENGINES, devDependencies: { ...TYPE_CHECK, wrangler: "^4.0.0" } },
         ),
         "wrangler.jsonc": json({ name, main: "src/index.ts", compatibility_date: "2026-04-01" }),
+        ...typed,
+        ".npmrc": NPMRC,
         ".gitignore": GITIGNORE,
       };
   }
@@ -150,6 +218,7 @@ export function projectFiles(runtime: Runtime, name: string): Record<string, str
  *
  * @param runtime The runtime.
  * @param dir The directory, as the user named it.
+ * @param fromFile Whether the SDK comes from a tarball or a checkout (a Deno project then installs with npm).
  * @returns Lines to print.
  *
  * @example
@@ -159,18 +228,27 @@ export function projectFiles(runtime: Runtime, name: string): Record<string, str
  * assert.match(nextSteps("deno", "hello"), /deno task start/);
  * ```
  */
-export function nextSteps(runtime: Runtime, dir: string): string {
+export function nextSteps(runtime: Runtime, dir: string, fromFile = false): string {
   const steps = {
-    node: ["npm install", "npm start          # serves on http://127.0.0.1:8000", "npm test"],
-    bun: ["bun install", "bun run start      # serves on http://127.0.0.1:8000", "bun test"],
-    deno: ["deno task start    # serves on http://127.0.0.1:8000", "deno task test"],
-    workers: ["npm install", "npm run dev        # wrangler dev", "npm test", "npm run deploy"],
+    node: [
+      "npm install        # Node 22.19 or later: it runs the .ts files as they are",
+      "npm start          # serves on http://127.0.0.1:8000",
+      "npm test",
+      "npm run typecheck",
+    ],
+    bun: ["bun install", "bun run start      # serves on http://127.0.0.1:8000", "bun test", "bun run typecheck"],
+    deno: [
+      ...(fromFile ? ["npm install        # fills node_modules from the file:, which Deno reads"] : []),
+      "deno task start    # serves on http://127.0.0.1:8000",
+      "deno task test",
+    ],
+    workers: ["npm install", "npm run dev        # wrangler dev", "npm test", "npm run typecheck", "npm run deploy"],
   }[runtime];
   const url = runtime === "workers" ? "http://localhost:8787" : "http://127.0.0.1:8000";
   const cli = {
     node: "npx mcplite",
     bun: "bunx mcplite",
-    deno: "deno run -A jsr:@mcplite/sdk/cli",
+    deno: fromFile ? "npx mcplite" : "deno run -A jsr:@mcplite/sdk/cli",
     workers: "npx mcplite",
   };
   return [

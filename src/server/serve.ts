@@ -63,6 +63,8 @@ export interface Listener {
  * @param options The port and hostname; `signal` to stop; `onListen`, or `quiet` to leave out the line
  *   `Listening on <url>` on stderr.
  * @returns The listener, once it is listening.
+ * @throws {Error} When the port is in use: the message names it and how to choose another (`PORT`, or
+ *   the `port` option), the runtime's error is its `cause`, and its `code` is `EADDRINUSE` on every runtime.
  * @throws {Error} On a runtime with none of these servers (a browser, a Worker: export the server instead).
  *
  * @example
@@ -77,7 +79,13 @@ export interface Listener {
 export async function serve(app: Fetchable, options: ServeOptions = {}): Promise<Listener> {
   const port = options.port ?? Number(env("PORT") ?? 8000);
   const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
-  const bound = await (await runtimeListen())(app, port, hostname);
+  const listen = await runtimeListen();
+  let bound: Bound;
+  try {
+    bound = await listen(app, port, hostname);
+  } catch (error) {
+    throw inUse(error, port, hostname, options.port === undefined) ?? error;
+  }
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   let closed: Promise<void> | undefined;
   const listener: Listener = {
@@ -94,6 +102,24 @@ export async function serve(app: Fetchable, options: ServeOptions = {}): Promise
   // stderr, so that a server whose stdout is piped somewhere keeps it clean.
   else if (options.quiet !== true) console.error(`Listening on ${listener.url}`);
   return listener;
+}
+
+/**
+ * The port is taken (Node's and Bun's `EADDRINUSE`, Deno's `AddrInUse`): an error that names it and how to
+ * choose another, the runtime's own as its `cause` and its `code` kept; undefined for any other error.
+ */
+function inUse(error: unknown, port: number, hostname: string, fromEnv: boolean): Error | undefined {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (code !== "EADDRINUSE" && name !== "AddrInUse") return undefined;
+  const how = fromEnv
+    ? `set PORT to another (PORT=${port + 1}), or 0 for a free one`
+    : `pass serve() another port (port: ${port + 1}), or 0 for a free one`;
+  return Object.assign(
+    new Error(`serve(): port ${port} on ${hostname} is already in use (another server listens there); ${how}`, {
+      cause: error,
+    }),
+    { code: "EADDRINUSE" },
+  );
 }
 
 /** This runtime's listener, loaded on this runtime only. */
