@@ -61,8 +61,10 @@ const OWN_GOALS: Record<string, number> = {
  * Lower a ceiling as its row shrinks.
  */
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
-  [OURS]: { goal: 30, ceiling: 47 },
-  [OURS_LITE]: { goal: 20, ceiling: 25 },
+  // +1.4 KB and +1.3 KB: the budgets across requests every server keeps by default (`limits`: the counters,
+  // the admission before a body is read, the client's address from each listener).
+  [OURS]: { goal: 30, ceiling: 48.5 },
+  [OURS_LITE]: { goal: 20, ceiling: 26 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
   [CLIENT_ONE_CALL]: { goal: 16, ceiling: 17.5 },

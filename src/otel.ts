@@ -8,12 +8,14 @@
  *
  * @module
  */
-import { type CallMeta, McpliteError, type Middleware, ProtocolError } from "./core/mod.ts";
+import { budgetsOf, type CallMeta, McpliteError, type Middleware, ProtocolError } from "./core/mod.ts";
 import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "./bindings/mcp/status.ts";
 import { errorCodeToWire } from "./bindings/mcplite/status.ts";
 import { GrpcStatus, grpcStatusName, grpcStatusOf } from "./bindings/grpc-status.ts";
 import { errorCodeToWebtools } from "./bindings/rest-status.ts";
 import { type OtelOptions, tracing, type WireError } from "./otel/server.ts";
+import { observeBudgets } from "./otel/budgets.ts";
+import { attachListener } from "./server/listener.ts";
 
 export type { OtelOptions } from "./otel/server.ts";
 export { otelClient } from "./otel/client.ts";
@@ -54,6 +56,34 @@ export { otelClient } from "./otel/client.ts";
  */
 export function otel(options: OtelOptions = {}): Middleware {
   return tracing(options, wireErrorOf);
+}
+
+/**
+ * Exposes a server's budgets across requests (`createServer({ limits })`) as OpenTelemetry metrics, read
+ * at each collection (nothing is added to a request's path): for each of `body_bytes`, `calls`,
+ * `held_streams` and `jobs`, `mcplite.server.budget.<name>.usage` (in use now) and `.limit`; and
+ * `mcplite.server.budget.refused`, the requests refused past a budget (and calls not held), by budget
+ * (attribute `mcplite.budget`). They go to the meter provider registered with the OpenTelemetry API
+ * when it is called: call it once the SDK is started (the metrics API has no proxy provider).
+ *
+ * @param server A server from `createServer()`.
+ * @returns Stops observing.
+ * @throws {TypeError} When `server` was not made by `createServer()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer } from "../mod.ts";
+ * import { otel, otelBudgets } from "./otel.ts";
+ *
+ * const server = createServer({ name: "busy", version: "1.0.0", limits: { calls: 256 } }).use(otel());
+ * const stop = otelBudgets(server); // after the SDK's start(): usage, limits and refusals, by budget
+ * assert.equal(typeof stop, "function");
+ * stop();
+ * ```
+ */
+export function otelBudgets(server: object): () => void {
+  return observeBudgets(budgetsOf(attachListener(server).core.registry.runtime));
 }
 
 /**

@@ -18,6 +18,7 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/options.ts";
+export type { BudgetName, BudgetRefusal, BudgetValues, CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion, ServedVersions } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";

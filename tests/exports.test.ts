@@ -84,10 +84,14 @@ const EXPECTED: Record<string, string[]> = {
     "type AutoTransportOptions",
     "type Backoff",
     "type BearerChallenge",
+    "type BudgetName",
+    "type BudgetRefusal",
+    "type BudgetValues",
     "type CacheScope",
     "type CacheSlot",
     "type CallableName",
     "type CallArguments",
+    "type CallerShare",
     "type CallSink",
     "type CancelHandler",
     "type ClientCredentialsOptions",
@@ -149,6 +153,7 @@ const EXPECTED: Record<string, string[]> = {
     "type JobBinder",
     "type JobRetry",
     "type JsonSchema",
+    "type Limits",
     "type Listener",
     "type ListOptions",
     "type ListRootsResult",
@@ -513,7 +518,7 @@ const EXPECTED: Record<string, string[]> = {
     "type RedisUnconnectedLike",
   ],
   "./deno-kv": ["type DenoKvAtomicLike", "type DenoKvLike", "denoKvResultStore", "type DenoKvResultStoreOptions"],
-  "./otel": ["otel", "otelClient", "type OtelOptions"],
+  "./otel": ["otel", "otelBudgets", "otelClient", "type OtelOptions"],
 };
 
 /** The names an entry file exports, sorted, with `type ` before type-only ones. */

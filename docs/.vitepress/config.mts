@@ -42,6 +42,7 @@ export const sidebar = [
       { text: "Authorization (server)", link: "/guides/authorization" },
       { text: "Authorization (client)", link: "/guides/client-authorization" },
       { text: "Many instances", link: "/guides/many-instances" },
+      { text: "Limits", link: "/guides/limits" },
       { text: "Observability", link: "/guides/observability" },
       { text: "Cloudflare Workers", link: "/guides/workers" },
       { text: "Mounting in frameworks", link: "/guides/mounting" },

@@ -41,7 +41,7 @@ export interface CommonClientOptions extends InputHandlers {
   /** Receives warnings, e.g. a tool dropped for an invalid `x-mcp-header`. */
   onWarning?: (message: string) => void;
   /**
-   * Retries of requests the server refused as unavailable (503 with `Retry-After`, -32603 with
+   * Retries of requests the server refused as unavailable or too busy (503 or 429 with `Retry-After`, -32603 with
    * `data.reason: "unavailable"`, gRPC `UNAVAILABLE`), after the wait it names: reads, `tasks/get`,
    * MCP-lite redeems, and calls refused before they ran; never a `tools/call` that may have run.
    * Default: 3 attempts, 10 s of waiting in all; `false` turns retries off.

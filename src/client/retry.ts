@@ -1,7 +1,9 @@
 /**
  * Retrying what the server says to retry: a request refused as unavailable (HTTP 503 with
  * `Retry-After`, RFC 9110 §15.6.4 and §10.2.3; JSON-RPC -32603 with `data.reason: "unavailable"`; gRPC
- * `UNAVAILABLE`) is sent again after the server's hint, when it is safe to repeat: a read (lists,
+ * `UNAVAILABLE`), or as too many with a time to retry (HTTP 429 with `Retry-After`, RFC 6585 §4;
+ * JSON-RPC -32029 or gRPC `RESOURCE_EXHAUSTED` with `retryAfterMs`: a server's budgets, `limits`), is
+ * sent again after the server's hint, when it is safe to repeat: a read (lists,
  * resource and prompt reads, `tasks/get`, discovery), an MCP-lite `redeem`, or a call the server says it
  * refused before running it (`data.processed: false`). A `tools/call` that may have run is never sent
  * again. Attempts and the total wait are bounded; the caller's signal cancels the wait. One wrapper
@@ -41,6 +43,9 @@ export const RETRY_DEFAULTS: Readonly<Required<Omit<RetryOptions, "onRetry">>> =
   maxAttempts: 3,
   maxDelayMs: 10_000,
 });
+
+/** MCP-lite's and MCP's JSON-RPC code for a request refused as too many (`rate_limited`). */
+const RATE_LIMITED = -32029;
 
 /** The wait when an unavailable answer names none (a gRPC `UNAVAILABLE` without `retry-after`). */
 const DEFAULT_DELAY_MS = 1_000;
@@ -150,9 +155,12 @@ export function retryDelayOf(error: unknown): number | undefined {
   if (!(error instanceof ClientError)) return undefined;
   const data = isObject(error.data) ? error.data : {};
   const unavailable = error.status === 503 || data.reason === "unavailable" || data.grpcCode === "Unavailable";
-  if (!unavailable) return undefined;
+  // Too many requests (RFC 6585 §4, JSON-RPC -32029, gRPC RESOURCE_EXHAUSTED: a server's budgets, a
+  // rate limit): sent again only when the server says when (a message too large is exhausted for good).
+  const limited = error.status === 429 || error.rpcCode === RATE_LIMITED || data.grpcCode === "ResourceExhausted";
+  if (!unavailable && !limited) return undefined;
   const hinted = msOf(data.retryAfterMs) ?? secondsOf((error.cause as { metadata?: Headers } | undefined)?.metadata);
-  return hinted ?? DEFAULT_DELAY_MS;
+  return unavailable ? hinted ?? DEFAULT_DELAY_MS : hinted;
 }
 
 /** A refusal that says the request was not processed at all (the server's gate refused it). */

@@ -14,7 +14,7 @@ import type {
   LogLevel,
   ResourceRequest,
 } from "./call-sink.ts";
-import type { CallMeta, ContextSource, SignalSource } from "./call-meta.ts";
+import { callerOf, type CallMeta, type ContextSource, type SignalSource } from "./call-meta.ts";
 import { cannotAsk, type ClientView, clientViewOf, resourceRequestOf } from "./client-view.ts";
 import type { ContextKey } from "./context-key.ts";
 import type { ResourceContents } from "./result.ts";
@@ -43,6 +43,8 @@ const NO_SINK: CallSink = {};
 
 /** Reads a context's server logger (`warnServer()`); set by {@link CallContext}'s static block, which sees its private field. */
 export let loggerOf: (ctx: CallContext) => ServerLogger | undefined;
+/** Reads (and, with a key, sets) the caller a context's call counts against in the server's budgets (`budgets.ts`). */
+export let budgetCallerOf: (ctx: CallContext, key?: string) => string;
 
 /**
  * Creates the context of a decoded request: the one way the pipeline makes a {@link CallContext}.
@@ -65,6 +67,7 @@ export function createContext(source: ContextSource, sink?: CallSink, logger?: S
   const host = source.host;
   const ctx = new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
   if (host?.waitUntil !== undefined) keepAliveFor(ctx, host.waitUntil);
+  if (host?.caller !== undefined) budgetCallerOf(ctx, host.caller);
   return ctx;
 }
 
@@ -98,8 +101,10 @@ export class CallContext<TConfig = unknown> {
   #values: Map<symbol, unknown> | undefined;
   #lastProgress = -Infinity;
   readonly #logger: ServerLogger | undefined;
+  #caller: string | undefined;
   static {
     loggerOf = (ctx) => ctx.#logger;
+    budgetCallerOf = (ctx, key) => key === undefined ? ctx.#caller ?? callerOf(ctx.auth) ?? "" : (ctx.#caller = key);
   }
   #resultMeta: Record<string, unknown> | undefined;
   #client: ClientView | undefined;

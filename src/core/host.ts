@@ -37,6 +37,11 @@ export interface Host {
   readonly waitUntil: ((work: Promise<unknown>) => void) | undefined;
   /** The caller the server's authentication verified (`createServer({ auth })`), handed to the pipeline as `ctx.auth`. */
   readonly auth?: AuthInfo;
+  /**
+   * Who the caller is for the server's budgets (`limits.perCaller`): its authenticated subject, else its
+   * address as the listener saw it. Set by the server when it admits the request.
+   */
+  readonly caller?: string;
 }
 
 /** The host of a request that came with nothing besides itself (Deno.serve, Bun.serve, Node adapters, stdio). */
@@ -57,7 +62,7 @@ export const NO_HOST: Host = Object.freeze({ env: undefined, waitUntil: undefine
  * ```
  */
 export function withCaller(host: Host, auth: AuthInfo | undefined): Host {
-  return { env: host.env, waitUntil: host.waitUntil, auth };
+  return { env: host.env, waitUntil: host.waitUntil, auth, caller: host.caller };
 }
 
 /** The `waitUntil` of the request each context was made for, where the platform has one (a Worker). */

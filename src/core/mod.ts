@@ -8,7 +8,9 @@
  * @module
  */
 export { CacheSlot } from "./cache-slot.ts";
-export { callerOf, createContext, withResultMeta } from "./call-context.ts";
+export { budgetCallerOf, callerOf, createContext, withResultMeta } from "./call-context.ts";
+export { budgetsOf } from "./runtime.ts";
+export { ANONYMOUS, BUDGET_NAMES, type BudgetName, type BudgetRefusal, Budgets } from "./budgets.ts";
 export { warnServer } from "./warn-server.ts";
 export type { AuthInfo, CallContext, CallMeta, ClientInfo, ClientView, SignalSource } from "./call-context.ts";
 export { asksOnlyForResources, LOG_LEVELS } from "./call-sink.ts";

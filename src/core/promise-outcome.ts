@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { callerOf } from "./call-context.ts";
+import { budgetCallerOf, callerOf } from "./call-context.ts";
 import type { ToolCall } from "./middleware.ts";
 import type { PromiseOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
+import { budgetsOf } from "./runtime.ts";
 import type { Registry } from "./registry.ts";
-import type { DeferredState, ToolPromise } from "./tool-promise.ts";
+import type { DeferredState, DeferredWork, ToolPromise } from "./tool-promise.ts";
 import type { AnyTool } from "./tool.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
 
@@ -60,7 +61,12 @@ export async function promiseOutcome(
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
   let continued: PromiseState;
   if (work !== undefined) {
-    const d = await c.start(work, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil });
+    const d = await startCounted(
+      registry,
+      call,
+      work,
+      (counted) => c.start(counted, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil }),
+    );
     // A job that may run again needs its call's arguments, on any instance: they travel in the token.
     continued = owner.longRunning?.retry !== undefined && owner === tool ? { d, a: call.arguments ?? {} } : { d };
   } else continued = entry ?? { s: promise.state };
@@ -91,4 +97,38 @@ export async function promiseOutcome(
   };
   if (work !== undefined && "d" in state) outcome.entry = state.d; // started here: a stream may follow it
   return outcome;
+}
+
+/**
+ * Starts deferred work within the server's `jobs` budget (`limits.jobs`, and the caller's share of it):
+ * past it the call fails with `rate_limited` and nothing starts; the slot is given back when the work
+ * settles (or does not start).
+ */
+async function startCounted(
+  registry: Registry,
+  call: ToolCall,
+  work: DeferredWork,
+  start: (work: DeferredWork) => Promise<string>,
+): Promise<string> {
+  const budgets = budgetsOf(registry.runtime);
+  const caller = budgetCallerOf(call.ctx);
+  const refusal = budgets.take("jobs", 1, caller);
+  if (refusal !== undefined) throw refusal;
+  let held = true;
+  const giveBack = () => {
+    if (held) budgets.give("jobs", 1, caller);
+    held = false;
+  };
+  try {
+    return await start(async (signal) => {
+      try {
+        return await work(signal);
+      } finally {
+        giveBack();
+      }
+    });
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
 }

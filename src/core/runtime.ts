@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { Budgets } from "./budgets.ts";
 import type { Continuations } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { Tokens } from "./tokens.ts";
@@ -53,7 +54,12 @@ export interface RuntimeOptions {
   readonly continuations?: Continuations;
   /** The server's own configuration values (`settings`). */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /** The server's budgets across requests (`limits`; default: {@link LIMIT_DEFAULTS}). */
+  readonly budgets?: Budgets;
 }
+
+/** A server's budgets across requests (`limits`), which every carrier takes from; set by {@link Runtime}'s static block. */
+export let budgetsOf: (runtime: Runtime) => Budgets;
 
 /**
  * A server's runtime: what every call needs besides the definition it calls.
@@ -84,6 +90,10 @@ export class Runtime {
   readonly #continuations: Continuations | undefined;
   /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
   readonly settings: Readonly<Record<string, unknown>>;
+  readonly #budgets: Budgets;
+  static {
+    budgetsOf = (runtime) => runtime.#budgets;
+  }
   #config: CompiledSchema | undefined;
   readonly #configListeners = new Set<() => void>();
 
@@ -104,6 +114,7 @@ export class Runtime {
     this.#continuations = options.continuations;
     this.tokens = options.tokens ?? options.continuations ?? NO_TOKENS;
     this.settings = Object.freeze({ ...options.settings });
+    this.#budgets = options.budgets ?? new Budgets();
   }
 
   /**

@@ -14,6 +14,7 @@
 import { concatBytes } from "../internal/concat-bytes.ts";
 import type { NodeRequest } from "./types.ts";
 import { markBounded } from "../server/body-bound.ts";
+import { PEER } from "../server/peer.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -76,6 +77,10 @@ class NodeFetchRequest {
   get signal(): AbortSignal {
     const held = this[HELD];
     return held.madeSignal ??= held.signal();
+  }
+  /** The client's address, for the server's per-caller budgets (`src/server/peer.ts`). */
+  get [PEER](): string | undefined {
+    return (this[HELD].incoming.socket as { remoteAddress?: string }).remoteAddress;
   }
   get body(): ReadableStream<Uint8Array> | null {
     const held = this[HELD];

@@ -6,6 +6,7 @@
 import { bunWebSocket, type BunWebSocketOptions } from "../server/upgrade.ts";
 import type { Bound, Fetchable } from "../server/serve.ts";
 import { bodyLimitOf, markBounded } from "../server/body-bound.ts";
+import { recordPeer } from "../server/peer.ts";
 
 interface BunLike {
   serve(
@@ -37,12 +38,12 @@ export function listen(app: Fetchable, port: number, hostname: string): Promise<
   const limit = bodyLimitOf(app);
   const options = bunWebSocket(app);
   const served = options.fetch;
-  if (limit !== undefined) {
-    options.fetch = (request, server) => {
-      markBounded(request);
-      return served(request, server);
-    };
-  }
+  // Each request's server, which knows its client's address (for the per-caller budgets, `peer.ts`).
+  options.fetch = (request, server) => {
+    if (limit !== undefined) markBounded(request);
+    recordPeer(request, server as never);
+    return served(request, server);
+  };
   const server = bun.serve({
     port,
     hostname,

@@ -4,11 +4,12 @@
  * @module
  */
 import type { Bound, Fetchable } from "../server/serve.ts";
+import { recordPeer } from "../server/peer.ts";
 
 interface DenoLike {
   serve(
     options: { port: number; hostname: string; onListen?: () => void },
-    handler: (request: Request) => Response | Promise<Response>,
+    handler: (request: Request, info: { remoteAddr: { hostname?: string } }) => Response | Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
 
@@ -27,6 +28,10 @@ export function listen(app: Fetchable, port: number, hostname: string): Promise<
       port,
       hostname,
       onListen: () => queueMicrotask(() => resolve({ port: server.addr.port, close: () => server.shutdown() })),
-    }, (request) => app.fetch(request));
+    }, (request, info) => {
+      const address = info.remoteAddr.hostname; // for the per-caller budgets (`peer.ts`)
+      if (address !== undefined) recordPeer(request, address);
+      return app.fetch(request);
+    });
   });
 }

@@ -13,6 +13,8 @@ import { pathOf } from "../internal/url.ts";
 import { type Host, NO_HOST, type Route } from "./binding.ts";
 import type { Edge, ExecutionContextLike, ServerFetch } from "./edge.ts";
 import type { Gate } from "./gate.ts";
+import type { Budgets } from "../core/budgets.ts";
+import { budgetedRoutes } from "./budgets.ts";
 import { JSON_HEADERS } from "./responses.ts";
 
 export type { ExecutionContextLike, ServerFetch } from "./edge.ts";
@@ -26,6 +28,7 @@ const NOT_FOUND_BODY = JSON.stringify({ error: { code: "not_found", message: "No
  * @param gate The server's gate.
  * @param onEnv Receives the platform's `env` of each request that has one.
  * @param edge The optional parts of the edge: CORS and OAuth, as the server was given them.
+ * @param budgets The server's budgets across requests (`limits`) and its `maxBodyBytes`; none: no budgets.
  * @returns The fetch.
  */
 export function createFetch(
@@ -33,10 +36,13 @@ export function createFetch(
   gate: Gate,
   onEnv: (env: Readonly<Record<string, unknown>>) => void,
   edge: Edge = {},
+  budgets?: { readonly budgets: Budgets; readonly maxBodyBytes: number },
 ): ServerFetch {
+  // The budgets admit a request after authentication (a caller is its subject) and before its body is read.
+  const admitted = budgets === undefined ? routes : budgetedRoutes(routes, budgets.budgets, budgets.maxBodyBytes);
   // Each optional part is brought by the value that enables it (`cors()`, `oauth()`), so a server
   // without them bundles none of their code.
-  const served = edge.auth === undefined ? routes : edge.auth.protect(routes);
+  const served = edge.auth === undefined ? admitted : edge.auth.protect(admitted);
   const fetch = plainFetch(served, gate, onEnv);
   // Without `cors` the server keeps its plain fetch: no cost on the hot path.
   return edge.cors === undefined ? fetch : edge.cors.serve(fetch, served, gate.guard);

@@ -16,6 +16,7 @@ import type { GroupSupport } from "./group.ts";
 import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
+import type { Limits } from "../core/budgets.ts";
 
 /** Input-round support: makes the server's tokens from its token options (`inputRounds`). */
 export type InputRoundsSupport = (options: TokensOptions) => Tokens;
@@ -47,6 +48,15 @@ export interface ServerOptions {
    * answers marked readable by the listed origins, which the Origin check then accepts too.
    */
   cors?: CorsOptions;
+  /**
+   * The server's budgets across requests, sized by default for a 2-core machine with 24 GB: the bytes
+   * of request bodies being read at once (16 MiB), the calls running (512), the calls held open while
+   * deferred work is followed (256), the deferred jobs (256), and each caller's share of them (half
+   * of the bytes, a quarter of the others). Past one a request is refused before its body is read: 503 with `Retry-After` for the
+   * instance, 429 with `Retry-After` for the caller (`RESOURCE_EXHAUSTED` on gRPC). See `Limits`, and
+   * the limits guide for every other bound.
+   */
+  limits?: Limits;
   /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** The deepest JSON nesting accepted (default 64); deeper bodies get a parse error. */

@@ -13,6 +13,7 @@ import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
 import { Definitions } from "../core/registry.ts";
 import { Runtime } from "../core/runtime.ts";
+import { Budgets } from "../core/budgets.ts";
 import { serverWarning } from "../core/logger.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
@@ -103,12 +104,14 @@ export class Server<TTools extends ToolMap = {}> {
     const longRunning = options.longRunning?.(tokenOptions);
     const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
     const tokens = continuations ?? options.inputRounds?.(tokenOptions);
+    const budgets = new Budgets(options.limits);
     const runtime = new Runtime({
       onError: options.onError,
       logger,
       tokens,
       continuations,
       settings: options.settings,
+      budgets,
     });
     this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
@@ -134,10 +137,16 @@ export class Server<TTools extends ToolMap = {}> {
     // The edge, built once: `fetch` goes through it, and so does every listener (`attachListener()`).
     const gate = assembleGate(options, edge);
     registerListenerAttachment(this, { core, gate });
-    const fetch = createFetch(routes, gate, (env) => {
-      const secret = env[SECRET_ENV];
-      if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
-    }, edge);
+    const fetch = createFetch(
+      routes,
+      gate,
+      (env) => {
+        const secret = env[SECRET_ENV];
+        if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
+      },
+      edge,
+      { budgets, maxBodyBytes: resolved.maxBodyBytes },
+    );
     this.fetch = withHealth(fetch, resolved, options.health);
     declareBodyLimit(this.fetch, resolved.maxBodyBytes); // for serve() to bound the listener's bodies
   }

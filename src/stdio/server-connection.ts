@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/mod.ts";
+import { budgetsOf, callerOf, ErrorCode, ProtocolError } from "../core/mod.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/options.ts";
@@ -18,6 +18,7 @@ import { utf8Length } from "../internal/utf8-length.ts";
 import type { MessageOut } from "./message-out.ts";
 import { isLiteMessage, LiteOverStdio } from "./lite-over-stdio.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";
+import { CallsInFlight } from "./calls-in-flight.ts";
 
 /** Options of a {@link ServerConnection}. */
 export interface ServerConnectionOptions {
@@ -48,6 +49,7 @@ export class ServerConnection {
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   readonly #maxMessageBytes: number;
   readonly #wire: string;
+  readonly #calls: CallsInFlight;
 
   /**
    * Creates a connection.
@@ -56,12 +58,18 @@ export class ServerConnection {
    * @param out Where messages go.
    * @param options The MCP options, the longest message accepted, and the connection's caller.
    */
-  constructor(core: ServerCore, out: MessageOut, options: ServerConnectionOptions) {
+  constructor(core: ServerCore, sink: MessageOut, options: ServerConnectionOptions) {
     this.#core = core;
+    const host = options.host ?? NO_HOST;
+    // Each request takes a call of the server's budgets (`limits.calls`) until its response is written.
+    const out = this.#calls = new CallsInFlight(
+      sink,
+      budgetsOf(core.registry.runtime),
+      host.caller ?? callerOf(host.auth),
+    );
     this.#out = out;
     this.#maxMessageBytes = options.maxMessageBytes;
     this.#wire = options.transport === "pipe" ? "stdio" : "a WebSocket";
-    const host = options.host ?? NO_HOST;
     const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
     const piped = options.transport === "pipe";
     this.#mcp = new McpOverStdio(ctx, out, host, piped, options.headers);
@@ -119,6 +127,11 @@ export class ServerConnection {
       );
       return;
     }
+    const refusal = this.#calls.admit(message);
+    if (refusal !== undefined) {
+      this.#out.send(jsonRpcErrorMessage((message as { id: string | number }).id, refusal, legacyErrorToWire));
+      return;
+    }
     if (this.#mcp.session === null && isLiteMessage(message)) this.#lite.receive(message);
     else this.#mcp.receive(message);
   }
@@ -130,7 +143,7 @@ export class ServerConnection {
    * @returns When every request settled.
    */
   close(reason: Error): Promise<void> {
-    return this.#mcp.close(reason);
+    return this.#mcp.close(reason).finally(() => this.#calls.end());
   }
 
   #oversize(): ProtocolError {

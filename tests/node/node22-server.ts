@@ -6,7 +6,6 @@
  * `serve()`. Prints `{"serve":…,"express":…,"fastify":…,"hono":…,"streaming":…}` (ports) once
  * listening, and closes everything when its stdin closes.
  */
-import { createServer as createHttpServer } from "node:http";
 import process from "node:process";
 import { serve as honoServe } from "@hono/node-server";
 import express from "express";
@@ -24,8 +23,10 @@ const stream = await serve(streaming(), at);
 
 const app = express();
 app.use("/mcp", nodeHandler(server));
-const http = createHttpServer(app);
-await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+// Express listens itself: its types (@types/express) name @types/node's IncomingMessage, not the runtime's node:http.
+const http = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
+  const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+});
 
 const mcp = nodeHandler(nodeFixture({ basePath: "/mcp" }).server);
 const fastify = Fastify();

@@ -47,17 +47,35 @@ export function guardNodeRequest(
     guard({ headers }, `http://${request.authority}${request.url}`);
     return true;
   } catch (thrown) {
-    const error = thrown instanceof ConnectError ? thrown : errorToConnectError(thrown);
-    const type = String(request.headers["content-type"] ?? "");
-    if (/^application\/grpc(?!-web)/.test(type)) {
-      const trailers: Record<string, string> = { "content-type": "application/grpc" };
-      setTrailerStatus(new Headers(), error).forEach((value, key) => trailers[key] = value);
-      response.writeHead(200, trailers);
-      response.end();
-    } else {
-      response.writeHead(codeToHttpStatus(error.code), { "content-type": "application/json" });
-      response.end(errorToJsonBytes(error, {}));
-    }
+    refuseNodeRequest(request, response, thrown);
     return false;
+  }
+}
+
+/**
+ * Answers a request refused before its body is read: in gRPC's trailers-only form for gRPC (gRPC over
+ * HTTP/2 protocol, Responses), as a Connect error with its HTTP status for Connect and gRPC-Web.
+ *
+ * @param request The request.
+ * @param response Its response.
+ * @param thrown What it was refused with.
+ * @param headers More response headers (`retry-after`).
+ */
+export function refuseNodeRequest(
+  request: NodeRequest,
+  response: NodeResponse,
+  thrown: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const error = thrown instanceof ConnectError ? thrown : errorToConnectError(thrown);
+  const type = String(request.headers["content-type"] ?? "");
+  if (/^application\/grpc(?!-web)/.test(type)) {
+    const trailers: Record<string, string> = { ...headers, "content-type": "application/grpc" };
+    setTrailerStatus(new Headers(), error).forEach((value, key) => trailers[key] = value);
+    response.writeHead(200, trailers);
+    response.end();
+  } else {
+    response.writeHead(codeToHttpStatus(error.code), { ...headers, "content-type": "application/json" });
+    response.end(errorToJsonBytes(error, {}));
   }
 }

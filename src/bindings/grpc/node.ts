@@ -17,6 +17,8 @@ import { attachListener } from "../../server/listener.ts";
 import type { Server } from "../../server/server.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
 import { guardNodeRequest } from "./node-guard.ts";
+import { admitNodeCall } from "./node-budget.ts";
+import { budgetsOf } from "../../core/mod.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions } from "./service.ts";
 
 /**
@@ -91,6 +93,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   const { core, gate } = attachListener(server);
   const routes = createGrpcRoutes(core, { reflection: options.reflection });
   const maxBodyBytes = core.options.maxBodyBytes;
+  const budgets = budgetsOf(core.registry.runtime);
   const shutdown = new AbortController();
   // Every call in flight listens to the shutdown signal (and lets go when it ends): no leak warning.
   // The static method, not the module's named export: Deno's built-in node types (what a user without
@@ -125,6 +128,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
       else response.end(metadata.body);
       return;
     }
+    if (!admitNodeCall(budgets, maxBodyBytes, request, response)) return; // the server's `limits`
     if (direct !== undefined && direct(request, response)) return; // writes readable trailers itself
     response.addTrailers = readableTrailers;
     handle(request, response);

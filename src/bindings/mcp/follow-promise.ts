@@ -10,6 +10,8 @@
  */
 import {
   askAll,
+  budgetCallerOf,
+  budgetsOf,
   type CallContext,
   type CallOutcome,
   failureResult,
@@ -41,6 +43,25 @@ export async function followPromise(
 ): Promise<ToolResult | undefined> {
   const { caller, holdMs } = options;
   if (holdMs <= 0) return undefined;
+  // The server's `heldStreams` budget (and the caller's share): past it the promise is answered at
+  // once, as with `holdMs: 0`, and the client redeems it.
+  const budgets = budgetsOf(registry.runtime);
+  const key = budgetCallerOf(caller);
+  if (budgets.take("heldStreams", 1, key) !== undefined) return undefined;
+  try {
+    return await follow(registry, outcome, options, holdMs);
+  } finally {
+    budgets.give("heldStreams", 1, key);
+  }
+}
+
+async function follow(
+  registry: Registry,
+  outcome: PromiseOutcome,
+  options: FollowOptions,
+  holdMs: number,
+): Promise<ToolResult | undefined> {
+  const { caller } = options;
   const deadline = Date.now() + holdMs;
   const unwatch = outcome.entry === undefined || options.watch === undefined
     ? undefined

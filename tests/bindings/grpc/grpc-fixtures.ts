@@ -53,6 +53,9 @@ export function grpcServer(options: { maxBodyBytes?: number; bodyTimeoutMs?: num
     ...options,
     secret: "grpc-test-secret-0123456789abcdef",
     bindings: withDefaults(grpcBinding()),
+    // The stress scenario is one client's load test: 500 calls at once, past a caller's default share of
+    // `limits.calls` (a quarter of 512; tests/server/budgets*.test.ts test the shares).
+    limits: { perCaller: false },
   }).tool(
     ticks,
   ).tool(loose).tool(analyze).use(

@@ -1,0 +1,56 @@
+/**
+ * The server's budgets on `serveGrpc()`'s HTTP/2 listener (`limits`): each call takes a call (and the
+ * bytes its `content-length` declares, when it declares one) before its body is read, and gives them
+ * back when its stream closes. The caller is the client's address: the listener authenticates a call
+ * later, inside its method. Past a budget the call is refused `RESOURCE_EXHAUSTED` (gRPC status codes)
+ * with `retry-after` and the refusal's `ErrorInfo` (`processed: false`, `retryAfterMs`), 429 on Connect.
+ *
+ * @module
+ */
+import { ANONYMOUS, type Budgets } from "../../core/mod.ts";
+import { refuseNodeRequest } from "./node-guard.ts";
+
+/** What the budgets read of a `node:http2` request (`Http2ServerRequest`). */
+interface BudgetedRequest {
+  readonly authority: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly socket: { readonly remoteAddress?: string } | null;
+}
+
+/** How a refusal is written, and when the call ends (`Http2ServerResponse`). */
+interface BudgetedResponse {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(): unknown;
+  end(body: Uint8Array): unknown;
+  once(event: "close", listener: () => void): unknown;
+}
+
+/**
+ * Admits a call within the server's budgets, or answers its refusal.
+ *
+ * @param budgets The server's budgets.
+ * @param maxBodyBytes The largest body (a declared length past it is refused unread by the method).
+ * @param request The request.
+ * @param response Its response: the budgets are given back when it closes.
+ * @returns Whether the call may go on.
+ */
+export function admitNodeCall(
+  budgets: Budgets,
+  maxBodyBytes: number,
+  request: BudgetedRequest,
+  response: BudgetedResponse,
+): boolean {
+  const caller = request.socket?.remoteAddress ?? ANONYMOUS;
+  const declared = Number(request.headers["content-length"] ?? NaN);
+  const bytes = declared >= 0 && declared <= maxBodyBytes ? declared : 0;
+  const refusal = budgets.admit(caller, bytes);
+  if (refusal !== undefined) {
+    refuseNodeRequest(request, response, refusal, {
+      "retry-after": String(Math.ceil(refusal.data.retryAfterMs / 1000)),
+    });
+    return false;
+  }
+  response.once("close", () => budgets.release(caller, bytes));
+  return true;
+}

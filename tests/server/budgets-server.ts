@@ -1,0 +1,71 @@
+/**
+ * The server the budgets tests start in a child process (`deno run`, `bun`, or Node 22), with `serve()`:
+ * MCP-lite with `hold` (waits `{ ms }`, then answers the length of `{ data }`) and `later` (defers work
+ * that finishes with "finished" once `GET /release` was asked), callers authenticated by their token
+ * (`Bearer ada` is the subject `ada`), and the server's `limits` from the first argument (JSON; `{}` for
+ * the defaults). Beside the server: `GET /rss` answers the highest resident set seen since the last
+ * `GET /rss?reset`, sampled every 20 ms (which collects garbage first); `GET /budgets` what its budgets
+ * hold now (JSON). Prints `{"port":…}` once
+ * listening, and stops when its stdin closes.
+ */
+import process from "node:process";
+import * as v from "valibot";
+import { createServer, defineTool, serve } from "../../mod.ts";
+import { declareBodyLimit } from "../../src/server/body-bound.ts";
+import { attachListener } from "../../src/server/listener.ts";
+import { budgetsOf } from "../../src/core/runtime.ts";
+
+let release!: () => void;
+const released = new Promise<void>((resolve) => release = resolve);
+
+const server = createServer({
+  name: "budgets",
+  version: "1.0.0",
+  secret: "a test secret of thirty-two bytes!",
+  limits: JSON.parse(process.argv[2] ?? "{}"),
+  auth: {
+    resource: "http://127.0.0.1/",
+    authorizationServers: ["https://auth.example"],
+    verify: (token) => ({ subject: token, scopes: [] }),
+  },
+}).tool(
+  defineTool("hold").describe("Waits ms, then answers the length of data")
+    .input(v.object({ data: v.string(), ms: v.number() }))
+    .handle(async ({ data, ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return String(data.length);
+    }),
+).tool(
+  defineTool("later").describe("Finishes in the background once released").longRunning({ retryAfterMs: 5 })
+    .handle((_args, ctx) => ctx.defer(async () => (await released, "finished"))),
+);
+const budgets = budgetsOf(attachListener(server).core.registry.runtime);
+
+const collect = () => {
+  (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true);
+  (globalThis as { gc?: () => void }).gc?.();
+};
+let peak = 0;
+const sample = () => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+};
+setInterval(sample, 20);
+const app = {
+  fetch(request: Request): Response | Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/budgets") return Response.json(budgets.inUse);
+    if (url.pathname === "/release") return new Response(String(release()));
+    if (url.pathname !== "/rss") return server.fetch(request);
+    if (url.searchParams.has("reset")) {
+      collect();
+      peak = 0;
+    }
+    sample();
+    return new Response(String(peak));
+  },
+};
+declareBodyLimit(app.fetch, 4 * 1024 * 1024); // as the server's own (Bun's listener bounds bodies by it)
+const listener = await serve(app, { port: 0, hostname: "127.0.0.1", quiet: true });
+console.log(JSON.stringify({ port: listener.port }));
+process.stdin.resume();
+process.stdin.on("end", () => void listener.close().then(() => process.exit(0)));
