@@ -4,10 +4,11 @@
  * @module
  */
 import type { Bound, Fetchable } from "../server/serve.ts";
+import { closingAfter, onServeError } from "./deno-close.ts";
 
 interface DenoLike {
   serve(
-    options: { port: number; hostname: string; onListen?: () => void },
+    options: { port: number; hostname: string; onListen?: () => void; onError?: (error: unknown) => Response },
     handler: (request: Request) => Response | Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
@@ -27,6 +28,13 @@ export function listen(app: Fetchable, port: number, hostname: string): Promise<
       port,
       hostname,
       onListen: () => queueMicrotask(() => resolve({ port: server.addr.port, close: () => server.shutdown() })),
-    }, (request) => app.fetch(request));
+      onError: onServeError,
+    }, (request) => {
+      // A refusal of an unread body is sent so that Deno does close the connection (`deno-close.ts`).
+      const answer = app.fetch(request);
+      return answer instanceof Promise
+        ? answer.then((response) => closingAfter(request, response))
+        : closingAfter(request, answer);
+    });
   });
 }

@@ -139,7 +139,7 @@ export class Server<TTools extends ToolMap = {}> {
       if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
     }, edge);
     this.fetch = withHealth(fetch, resolved, options.health);
-    declareBodyLimit(this.fetch, resolved.maxBodyBytes); // for serve() to bound the listener's bodies
+    declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
   }
 
   /**
