@@ -1,5 +1,5 @@
 /**
- * `serve()` on Node: a `node:http` server (HTTP/1.1 with keep-alive) answering through {@link answerNode},
+ * `serve()` on Node, and on Deno and Bun with `httpServer: "node:http"`: a `node:http` server (HTTP/1.1 with keep-alive) answering through {@link answerNode},
  * and its upgrades through `attachWebSocket()` (the `ws` package, an optional peer, loaded at the first
  * upgrade). `node:http` is reached at run time through `process.getBuiltinModule`, never imported, so a
  * bundle for Deno, Bun, a browser or a Worker does not pull it in.
