@@ -102,8 +102,8 @@ export interface BunWebSocketOptions {
       send(data: string): number;
       getBufferedAmount(): number;
       close(code?: number, reason?: string): void;
-      /** Drops the connection without the closing handshake. */
-      terminate(): void;
+      /** Drops the connection without the closing handshake (Bun 1.1 and later). */
+      terminate?(): void;
     }): void;
     message(socket: { readonly data: unknown }, message: string | Uint8Array): void;
     close(socket: { readonly data: unknown }, code: number, reason: string): void;
@@ -147,7 +147,7 @@ export function bunWebSocket(
             return dropped ? Infinity : socket.getBufferedAmount();
           },
           close: (code, reason) => socket.close(code, reason),
-          terminate: () => socket.terminate(),
+          terminate: () => socket.terminate?.(),
         });
       },
       message: (socket, message) => (socket.data as SocketEvents).message(message),
