@@ -4,7 +4,7 @@
  * passes (the body with 408 and `Connection: close`, RFC 9110 §15.5.9), while other clients are
  * served; a 100 KB head is refused 431 (RFC 6585 §5); a body refused 413 for its declared length
  * (RFC 9110 §15.5.14) closes the connection it was still arriving on. On this runtime, and on Node 22
- * (a child process, tests/server/deadline-server.ts); and the same, exactly, with `httpServer: "node:http"`
+ * (a child process, tests/server/deadline-server.ts, once per run); and the same, exactly, with `httpServer: "node:http"`
  * on this runtime (Deno's and Bun's `node:http`).
  *
  * Where a runtime's own server decides instead, the test says so: Bun cuts a slow head itself after
@@ -19,6 +19,7 @@ import { serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { type ChildServer, childServer, node22 } from "../helpers/child-server.ts";
 import { fixtureServer } from "../helpers/fixtures.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT } from "../helpers/process.ts";
 import { toolsCall } from "../helpers/request.ts";
 
@@ -191,7 +192,7 @@ describe('serve({ httpServer: "node:http" })\'s deadlines', () => {
   deadlines("on this runtime", () => listener.port, "node");
 });
 
-describe("serve()'s deadlines on Node 22", () => {
+describe("serve()'s deadlines on Node 22", { skip: ONCE_PER_RUN }, () => {
   let child: ChildServer | undefined;
   before(async () => {
     const node = await node22();

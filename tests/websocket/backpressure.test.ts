@@ -17,6 +17,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT } from "../helpers/process.ts";
 import { type ChildServer, childServer, node22, NODE22_MISSING } from "../helpers/child-server.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
@@ -115,56 +116,62 @@ describe("webSocketBinding's output bound", () => {
     );
   });
 
-  it("on Node 22 (serve()), 1000 × 1 MiB to a client that never reads, under load: +100 MB at most, memory given back", async (t) => {
-    const node = await node22();
-    if (node === undefined) return t.skip(NODE22_MISSING);
-    let pid = 0;
-    await onMemoryServer(async (server) => {
-      // The resident set as the kernel counts it, no collection forced (Linux); elsewhere the rss tool's.
-      const resident = async () =>
-        existsSync(`/proc/${pid}/status`)
-          ? Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024
-          : Number(await server.call("rss"));
-      let loading = true;
-      const load = (async () => {
-        while (loading) {
-          const response = await fetch(`http://127.0.0.1:${server.port}/mcp-lite/v1/calltools`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify(call(1, "big", { kb: 16 })),
-          });
-          assert.equal(response.status, 200);
-          await response.arrayBuffer();
+  it(
+    "on Node 22 (serve()), 1000 × 1 MiB to a client that never reads, under load: +100 MB at most, memory given back",
+    {
+      skip: ONCE_PER_RUN,
+    },
+    async (t) => {
+      const node = await node22();
+      if (node === undefined) return t.skip(NODE22_MISSING);
+      let pid = 0;
+      await onMemoryServer(async (server) => {
+        // The resident set as the kernel counts it, no collection forced (Linux); elsewhere the rss tool's.
+        const resident = async () =>
+          existsSync(`/proc/${pid}/status`)
+            ? Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024
+            : Number(await server.call("rss"));
+        let loading = true;
+        const load = (async () => {
+          while (loading) {
+            const response = await fetch(`http://127.0.0.1:${server.port}/mcp-lite/v1/calltools`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(call(1, "big", { kb: 16 })),
+            });
+            assert.equal(response.status, 200);
+            await response.arrayBuffer();
+          }
+        })();
+        try {
+          await sleep(1000); // the load alone, settled
+          const baseline = Number(await server.call("rss"));
+          const stalled = await rawWebSocket(server.port, PATH);
+          for (let i = 0; i < 1000; i++) stalled.send(call(i, "big", { kb: 1024 }));
+          stalled.pause();
+          let peak = 0;
+          for (const start = Date.now(); Date.now() - start < 4000;) {
+            peak = Math.max(peak, await resident());
+            await sleep(50);
+          }
+          const grown = (peak - baseline) / 1e6;
+          assert.ok(grown < 100, `the server grew by ${grown.toFixed(0)} MB for a client that does not read`);
+          // Dropped past maxBufferedBytes, or held (its calls not started) while it does not read: bounded either way.
+          stalled.destroy();
+          await sleep(10_000);
+          const left = (Number(await server.call("rss")) - baseline) / 1e6;
+          assert.ok(left < 30, `${left.toFixed(0)} MB still held 10 s after the client left`);
+        } finally {
+          loading = false;
+          await load;
         }
-      })();
-      try {
-        await sleep(1000); // the load alone, settled
-        const baseline = Number(await server.call("rss"));
-        const stalled = await rawWebSocket(server.port, PATH);
-        for (let i = 0; i < 1000; i++) stalled.send(call(i, "big", { kb: 1024 }));
-        stalled.pause();
-        let peak = 0;
-        for (const start = Date.now(); Date.now() - start < 4000;) {
-          peak = Math.max(peak, await resident());
-          await sleep(50);
-        }
-        const grown = (peak - baseline) / 1e6;
-        assert.ok(grown < 100, `the server grew by ${grown.toFixed(0)} MB for a client that does not read`);
-        // Dropped past maxBufferedBytes, or held (its calls not started) while it does not read: bounded either way.
-        stalled.destroy();
-        await sleep(10_000);
-        const left = (Number(await server.call("rss")) - baseline) / 1e6;
-        assert.ok(left < 30, `${left.toFixed(0)} MB still held 10 s after the client left`);
-      } finally {
-        loading = false;
-        await load;
-      }
-    }, async () => {
-      const child = await childServer(node, ["--expose-gc", `${ROOT}tests/websocket/memory-server.ts`]);
-      pid = child.pid;
-      return child;
-    });
-  });
+      }, async () => {
+        const child = await childServer(node, ["--expose-gc", `${ROOT}tests/websocket/memory-server.ts`]);
+        pid = child.pid;
+        return child;
+      });
+    },
+  );
 
   it("drops an SSE stream whose client stops reading, and stays under +50 MB", async () => {
     await onMemoryServer(async (server) => {
