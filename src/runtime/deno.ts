@@ -5,10 +5,11 @@
  */
 import type { Bound, Fetchable } from "../server/serve.ts";
 import { recordPeer } from "../server/peer.ts";
+import { closingAfter, onServeError } from "./deno-close.ts";
 
 interface DenoLike {
   serve(
-    options: { port: number; hostname: string; onListen?: () => void },
+    options: { port: number; hostname: string; onListen?: () => void; onError?: (error: unknown) => Response },
     handler: (request: Request, info: { remoteAddr: { hostname?: string } }) => Response | Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
@@ -28,10 +29,15 @@ export function listen(app: Fetchable, port: number, hostname: string): Promise<
       port,
       hostname,
       onListen: () => queueMicrotask(() => resolve({ port: server.addr.port, close: () => server.shutdown() })),
+      onError: onServeError,
     }, (request, info) => {
       const address = info.remoteAddr.hostname; // for the per-caller budgets (`peer.ts`)
       if (address !== undefined) recordPeer(request, address);
-      return app.fetch(request);
+      // A refusal of an unread body is sent so that Deno does close the connection (`deno-close.ts`).
+      const answer = app.fetch(request);
+      return answer instanceof Promise
+        ? answer.then((response) => closingAfter(request, response))
+        : closingAfter(request, answer);
     });
   });
 }

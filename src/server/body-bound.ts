@@ -10,14 +10,18 @@
 
 /** The body limit of each server's fetch handler, by the handler. */
 const limits = new WeakMap<object, number>();
+/** The `bodyTimeoutMs` of each server's fetch handler, by the handler (0: none). */
+const timeouts = new WeakMap<object, number>();
 /** The requests whose body the listener bounds at (at most) their server's limit. */
 const bounded = new WeakSet<Request>();
 
 /**
- * Declares the body limit a fetch handler reads within, for `serve()` to give the listener.
+ * Declares the body limit a fetch handler reads within, for `serve()` to give the listener, and how
+ * long a request may take to arrive (the listener's deadline for a request's head, `bodyTimeoutMs`).
  *
  * @param fetch The handler.
  * @param maxBodyBytes Its largest body, in bytes.
+ * @param bodyTimeoutMs The longest a request may take to arrive, in ms (0: no limit).
  *
  * @example
  * ```ts
@@ -28,8 +32,9 @@ const bounded = new WeakSet<Request>();
  * assert.equal(bodyLimitOf(app), 1024);
  * ```
  */
-export function declareBodyLimit(fetch: object, maxBodyBytes: number): void {
+export function declareBodyLimit(fetch: object, maxBodyBytes: number, bodyTimeoutMs = 0): void {
   limits.set(fetch, maxBodyBytes);
+  timeouts.set(fetch, bodyTimeoutMs);
 }
 
 /**
@@ -41,6 +46,18 @@ export function declareBodyLimit(fetch: object, maxBodyBytes: number): void {
 export function bodyLimitOf(app: { fetch: unknown }): number | undefined {
   const fetch = app.fetch;
   return typeof fetch === "function" ? limits.get(fetch) : undefined;
+}
+
+/**
+ * The longest a request may take to arrive, as an app's fetch handler declared it.
+ *
+ * @param app The app (a `Server`, or any `{ fetch }`).
+ * @returns The deadline in ms, or `undefined` (none declared, or 0: no limit).
+ */
+export function bodyTimeoutOf(app: { fetch: unknown }): number | undefined {
+  const fetch = app.fetch;
+  const ms = typeof fetch === "function" ? timeouts.get(fetch) : undefined;
+  return ms === undefined || ms <= 0 ? undefined : ms;
 }
 
 /**

@@ -63,7 +63,9 @@ export interface ServerOptions {
   maxJsonDepth?: number;
   /**
    * The longest a request body may take to arrive, in milliseconds (default 30 000; 0: no limit). A
-   * slower sender (one that trickles bytes to hold a handler) gets 408 and its body is abandoned.
+   * slower sender (one that trickles bytes to hold a handler) gets 408 and its body is abandoned. Under
+   * `serve()` on Node (and with `httpServer: "node:http"` on Deno and Bun) a request's head must arrive
+   * within it too.
    */
   bodyTimeoutMs?: number;
   /** How often SSE streams send a keep-alive, in milliseconds (default 15 000; 0 disables). */

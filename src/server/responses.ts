@@ -45,18 +45,19 @@ export const JSON_INIT: ResponseInit = jsonInit();
 export const JSON_VALUE_INIT: ResponseInit | undefined = IS_BUN ? JSON_INIT : undefined;
 
 /**
- * The headers of an error response, closed after a 408: a sender too slow to finish its body does not
- * keep the connection (RFC 9110 §15.5.9, RFC 9112 §9.6 `Connection: close`).
+ * The headers of an error response, closed after a 408 or a 413: a sender too slow to finish its body,
+ * or one refused for its size, does not keep the connection it may still be sending on (RFC 9110
+ * §15.5.9 and §15.5.14, RFC 9112 §9.6 `Connection: close`).
  *
  * @param status The response's status.
  * @param headers Its headers.
- * @returns The headers, with `Connection: close` after a 408.
+ * @returns The headers, with `Connection: close` after a 408 or a 413.
  */
 export function errorHeaders(
   status: number,
   headers: Readonly<Record<string, string>>,
 ): Readonly<Record<string, string>> {
-  return status === 408 ? { ...headers, connection: "close" } : headers;
+  return status === 408 || status === 413 ? { ...headers, connection: "close" } : headers;
 }
 
 /** Response headers for SSE bodies. */

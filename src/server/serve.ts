@@ -38,6 +38,19 @@ export interface ServeOptions {
   signal?: AbortSignal;
   /** Called once listening, instead of the line on stderr. */
   onListen?: (listener: Listener) => void;
+  /**
+   * Which HTTP server listens. `"native"` (the default) is the runtime's own: `Deno.serve`, `Bun.serve`,
+   * `node:http` on Node. `"node:http"` is `node:http` on every runtime (Deno and Bun implement it), with
+   * the same deadlines everywhere: a request's head must arrive within the server's `bodyTimeoutMs`
+   * (else 408, the connection closed), a head over 16 KiB is refused 431, a slow sender's connection is
+   * closed after its 408, pipelined requests are answered in order. The native servers differ: `Deno.serve`
+   * has no deadline for a head, answers an oversized one 400, and keeps a connection whose body is still
+   * arriving; `Bun.serve` cuts a slow head after its own 10 s. Choose `"node:http"` for a Deno or Bun
+   * server that untrusted clients reach directly (not through a proxy that enforces these); it serves
+   * fewer requests a second than `Deno.serve` (about a third on Deno 2.9, measured on loopback), and
+   * its WebSockets need the `ws` package (`npm install ws`), as on Node.
+   */
+  httpServer?: "native" | "node:http";
 }
 
 /** A running listener. */
@@ -66,6 +79,7 @@ export interface Listener {
  * @throws {Error} When the port is in use: the message names it and how to choose another (`PORT`, or
  *   the `port` option), the runtime's error is its `cause`, and its `code` is `EADDRINUSE` on every runtime.
  * @throws {Error} On a runtime with none of these servers (a browser, a Worker: export the server instead).
+ * @throws {TypeError} For an unknown `httpServer`.
  *
  * @example
  * ```ts
@@ -79,7 +93,12 @@ export interface Listener {
 export async function serve(app: Fetchable, options: ServeOptions = {}): Promise<Listener> {
   const port = options.port ?? Number(env("PORT") ?? 8000);
   const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
-  const listen = await runtimeListen();
+  if (options.httpServer !== undefined && options.httpServer !== "native" && options.httpServer !== "node:http") {
+    throw new TypeError(`httpServer must be "native" or "node:http", not ${JSON.stringify(options.httpServer)}`);
+  }
+  const listen = options.httpServer === "node:http"
+    ? (await import("../runtime/node.ts")).listen
+    : await runtimeListen();
   let bound: Bound;
   try {
     bound = await listen(app, port, hostname);

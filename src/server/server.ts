@@ -148,7 +148,7 @@ export class Server<TTools extends ToolMap = {}> {
       { budgets, maxBodyBytes: resolved.maxBodyBytes },
     );
     this.fetch = withHealth(fetch, resolved, options.health);
-    declareBodyLimit(this.fetch, resolved.maxBodyBytes); // for serve() to bound the listener's bodies
+    declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
   }
 
   /**

@@ -31,6 +31,12 @@ export interface AcceptedSocket {
    * @param reason A short reason.
    */
   close(code?: number, reason?: string): void;
+  /** Drops the connection at once, without the closing handshake (`ws`'s `terminate()`), where the runtime can. */
+  terminate?(): void;
+  /** Stops reading the peer's frames (`ws`'s `pause()`), where the runtime can. */
+  pause?(): void;
+  /** Reads the peer's frames again. */
+  resume?(): void;
 }
 
 /** What a route does with a socket's events. */
@@ -96,6 +102,8 @@ export interface BunWebSocketOptions {
       send(data: string): number;
       getBufferedAmount(): number;
       close(code?: number, reason?: string): void;
+      /** Drops the connection without the closing handshake (Bun 1.1 and later). */
+      terminate?(): void;
     }): void;
     message(socket: { readonly data: unknown }, message: string | Uint8Array): void;
     close(socket: { readonly data: unknown }, code: number, reason: string): void;
@@ -139,6 +147,7 @@ export function bunWebSocket(
             return dropped ? Infinity : socket.getBufferedAmount();
           },
           close: (code, reason) => socket.close(code, reason),
+          terminate: () => socket.terminate?.(),
         });
       },
       message: (socket, message) => (socket.data as SocketEvents).message(message),
@@ -216,9 +225,15 @@ export function acceptWebSocket(request: Request, events: SocketEvents, options:
  *
  * @param socket The accepted socket.
  * @param events The route's handlers.
+ * @param control What the runtime's socket can do beyond the standard (`ws`: terminate, pause, resume).
  */
-export function listen(socket: WebSocket, events: SocketEvents): void {
+export function listen(
+  socket: WebSocket,
+  events: SocketEvents,
+  control: Pick<AcceptedSocket, "terminate" | "pause" | "resume"> = {},
+): void {
   const accepted: AcceptedSocket = {
+    ...control,
     send: (text) => {
       if (socket.readyState === 1 /* OPEN */) socket.send(text);
     },

@@ -38,6 +38,8 @@ export interface NodeUpgradeServer {
 interface WsSocket {
   ping(): void;
   terminate(): void;
+  pause(): void;
+  resume(): void;
   on(event: "pong" | "close", listener: () => void): void;
 }
 
@@ -138,7 +140,12 @@ async function upgrade(
   if (protocol !== undefined) ws.protocols.set(incoming, protocol);
   server.handleUpgrade(incoming, socket, head, (accepted) => {
     // `ws` sockets have the standard `EventTarget` surface `listen` reads (readyState, binaryType, events).
-    listen(accepted as unknown as WebSocket, events);
+    listen(accepted as unknown as WebSocket, events, {
+      // A peer over its limit is dropped at once, and one behind stops being read (`inbound-flow.ts`).
+      terminate: () => accepted.terminate(),
+      pause: () => accepted.pause(),
+      resume: () => accepted.resume(),
+    });
     if (idleTimeoutS !== undefined) keepAlive(accepted, idleTimeoutS);
   });
 }

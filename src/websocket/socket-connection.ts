@@ -4,8 +4,11 @@
  * is the one `serveStdio()` drives (`src/stdio/server-connection.ts`); only the framing differs.
  *
  * Output is bounded: a peer that stops reading leaves the frames sent to it queued in this process
- * (WHATWG WebSockets, `bufferedAmount`). Past `maxBufferedBytes` the socket is closed with 1008
- * (RFC 6455 §7.4.1, policy violation), its running calls abort, and what it queued is released.
+ * (WHATWG WebSockets, `bufferedAmount`). Over half of `maxBufferedBytes` no new message starts and the
+ * socket stops reading frames where the runtime can (`inbound-flow.ts`); past `maxBufferedBytes` (or
+ * as much held back unread) the socket is closed with 1008 (RFC 6455 §7.4.1, policy violation) and
+ * dropped at once where the runtime can (the close frame would wait behind what the peer does not
+ * read), its running calls abort, and what it queued is released.
  *
  * @module
  */
@@ -14,6 +17,7 @@ import type { AcceptedSocket, SocketEvents } from "../server/upgrade.ts";
 import type { McpOptions } from "../bindings/mcp/options.ts";
 import type { MessageOut } from "../stdio/message-out.ts";
 import { ServerConnection } from "../stdio/server-connection.ts";
+import { InboundFlow } from "./inbound-flow.ts";
 
 const SENT: Promise<void> = Promise.resolve();
 
@@ -38,15 +42,20 @@ export function socketConnection(
   options: SocketConnectionOptions,
 ): SocketEvents {
   let socket: AcceptedSocket | undefined;
+  let flow: InboundFlow | undefined;
+  /** Ends a peer over its limit: 1008, then the connection dropped (what was queued for it is freed). */
+  const overflow = () => {
+    const overflowing = socket;
+    if (overflowing === undefined) return;
+    end(`the WebSocket's reader fell ${options.maxBufferedBytes} bytes behind`);
+    overflowing.close(POLICY_VIOLATION, "the client does not read its messages");
+    overflowing.terminate?.();
+  };
   const out: MessageOut = {
     send(message) {
       if (socket === undefined) return;
       socket.send(message);
-      if (socket.bufferedAmount > options.maxBufferedBytes) {
-        const overflowing = socket;
-        end(`the WebSocket's reader fell ${options.maxBufferedBytes} bytes behind`);
-        overflowing.close(POLICY_VIOLATION, "the client does not read its messages");
-      }
+      if (socket.bufferedAmount > options.maxBufferedBytes) overflow();
     },
     // A socket queues frames in send order: a message is handed over when sent.
     flush: () => SENT,
@@ -56,15 +65,20 @@ export function socketConnection(
   const end = (reason: string) => {
     if (socket === undefined) return;
     socket = undefined;
+    flow?.end();
+    flow = undefined;
     void connection.close(new Error(reason));
   };
+  const dispatch = (data: string | Uint8Array) => {
+    if (typeof data === "string") connection.receiveText(data);
+    else connection.receive(data);
+  };
   return {
-    open: (accepted) => void (socket = accepted),
-    message: (data) => {
-      if (socket === undefined) return; // closing: no more calls
-      if (typeof data === "string") connection.receiveText(data);
-      else connection.receive(data);
+    open: (accepted) => {
+      socket = accepted;
+      flow = new InboundFlow(accepted, options.maxBufferedBytes / 2, options.maxBufferedBytes, dispatch, overflow);
     },
+    message: (data) => flow?.push(data), // none once closing: no more calls
     close: (code) => end(`the WebSocket closed (${code})`),
   };
 }

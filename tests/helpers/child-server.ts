@@ -10,6 +10,8 @@ export { node22, NODE22_MISSING } from "./node22.ts";
 export interface ChildServer {
   /** The port it listens on (127.0.0.1). */
   readonly port: number;
+  /** Its process id (to read its resident set from outside, e.g. /proc/{pid}/status on Linux). */
+  readonly pid: number;
   /** Closes its stdin and waits until it exited (killed after 3 s). */
   stop(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function childServer(command: string, args: string[]): Promise<Chil
   });
   return {
     port,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         const timer = setTimeout(() => child.kill(), 3000);

@@ -110,4 +110,10 @@ describe("serve()", () => {
     assert.equal(code, 0, stderr);
     assert.equal(stdout, "status=200\n");
   });
+
+  it("refuses an unknown httpServer before listening", async () => {
+    const server = createServer({ name: "s", version: "1.0.0" });
+    // @ts-expect-error: not one of the servers
+    await assert.rejects(serve(server, { port: 0, quiet: true, httpServer: "hyper" }), TypeError);
+  });
 });

@@ -89,6 +89,7 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
               done({ frames, closeCode });
             };
             socket.on("close", woken);
+            if (socket.destroyed) woken(); // the server dropped it already (a reset): nothing more comes
             socket.resume();
           }),
         answer: async (id) => {

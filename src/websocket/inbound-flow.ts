@@ -1,0 +1,141 @@
+/**
+ * A socket's incoming messages, dispatched no faster than its peer reads the answers. A client that
+ * sends a burst of calls and stops reading would otherwise have every call run at once, each answer
+ * built, serialised and dropped: a thousand calls answering 1 MiB each are a gigabyte of garbage the
+ * process keeps long after the client left. So at most {@link BURST} messages start in one turn of the
+ * event loop (the rest wait for the next turn, when the answers of the first are queued and counted);
+ * while the answers queued for the peer (`bufferedAmount`) are over the high-water mark, no message
+ * starts and the socket stops reading frames where the runtime lets it (`ws`'s `pause()`), so the
+ * peer's own sending backs up in the network instead of in this process (WHATWG Streams' high-water
+ * mark, in spirit). What waits is bounded: past `maxQueuedBytes` the peer is over its limit.
+ *
+ * @module
+ */
+
+/** The socket as the flow reads it. */
+export interface FlowSocket {
+  /** The bytes queued for the peer (WHATWG WebSockets, `bufferedAmount`). */
+  readonly bufferedAmount: number;
+  /** Stops reading frames, where the runtime can. */
+  pause?(): void;
+  /** Reads frames again. */
+  resume?(): void;
+}
+
+/** The most messages that start in one turn of the event loop. */
+const BURST = 16;
+/** How often a congested socket's queue is looked at again, in ms (a WebSocket has no drain event). */
+const POLL_MS = 20;
+
+/** One socket's incoming messages, started as its peer reads. */
+export class InboundFlow {
+  readonly #socket: FlowSocket;
+  readonly #highWater: number;
+  readonly #maxQueuedBytes: number;
+  readonly #dispatch: (data: string | Uint8Array) => void;
+  readonly #overflow: () => void;
+  #queue: (string | Uint8Array)[] = [];
+  #head = 0;
+  #queuedBytes = 0;
+  #started = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #paused = false;
+  #ended = false;
+
+  /**
+   * @param socket The socket.
+   * @param highWater The answers' bytes queued for the peer above which no message starts.
+   * @param maxQueuedBytes The most bytes of messages held back; past it `overflow` is called.
+   * @param dispatch Starts one message.
+   * @param overflow Called once, when the held messages pass `maxQueuedBytes`.
+   */
+  constructor(
+    socket: FlowSocket,
+    highWater: number,
+    maxQueuedBytes: number,
+    dispatch: (data: string | Uint8Array) => void,
+    overflow: () => void,
+  ) {
+    this.#socket = socket;
+    this.#highWater = highWater;
+    this.#maxQueuedBytes = maxQueuedBytes;
+    this.#dispatch = dispatch;
+    this.#overflow = overflow;
+  }
+
+  /**
+   * Takes one message: started now, or held until the peer has read enough.
+   *
+   * @param data The message.
+   */
+  push(data: string | Uint8Array): void {
+    if (this.#ended) return;
+    if (this.#head === this.#queue.length && this.#timer === undefined && this.#free()) {
+      this.#start(data);
+      return;
+    }
+    this.#queue.push(data);
+    this.#queuedBytes += sizeOf(data);
+    if (this.#queuedBytes > this.#maxQueuedBytes) {
+      this.end();
+      this.#overflow();
+      return;
+    }
+    this.#schedule(0);
+  }
+
+  /** Drops what is held and stops: the socket closed. */
+  end(): void {
+    this.#ended = true;
+    this.#queue = [];
+    this.#head = 0;
+    this.#queuedBytes = 0;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Whether a message may start now: this turn's burst not spent, the peer not behind. */
+  #free(): boolean {
+    return this.#started < BURST && this.#socket.bufferedAmount <= this.#highWater;
+  }
+
+  #start(data: string | Uint8Array): void {
+    // The turn's count resets once this turn's synchronous burst (`ws` emits a chunk's frames in one go) is over.
+    if (this.#started++ === 0) queueMicrotask(() => void (this.#started = 0));
+    this.#dispatch(data);
+  }
+
+  #schedule(ms: number): void {
+    this.#timer ??= setTimeout(this.#run, ms);
+  }
+
+  readonly #run = (): void => {
+    this.#timer = undefined;
+    if (this.#ended) return;
+    while (this.#head < this.#queue.length) {
+      if (this.#socket.bufferedAmount > this.#highWater) {
+        if (!this.#paused) {
+          this.#paused = true;
+          this.#socket.pause?.();
+        }
+        return this.#schedule(POLL_MS);
+      }
+      if (this.#started >= BURST) return this.#schedule(0);
+      const data = this.#queue[this.#head++];
+      this.#queuedBytes -= sizeOf(data);
+      this.#start(data);
+      if (this.#ended) return;
+    }
+    this.#queue = [];
+    this.#head = 0;
+    if (this.#paused) {
+      this.#paused = false;
+      this.#socket.resume?.();
+    }
+  };
+}
+
+/** A message's size as held: its UTF-16 units count for a text (no encoding just to measure). */
+function sizeOf(data: string | Uint8Array): number {
+  return typeof data === "string" ? data.length : data.byteLength;
+}

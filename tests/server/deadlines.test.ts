@@ -1,0 +1,211 @@
+/**
+ * The same deadlines on every runtime's `serve()`, over raw sockets: 40 senders that trickle a
+ * request's head, and 40 that trickle its body, one byte a second, are all cut once `bodyTimeoutMs`
+ * passes (the body with 408 and `Connection: close`, RFC 9110 §15.5.9), while other clients are
+ * served; a 100 KB head is refused 431 (RFC 6585 §5); a body refused 413 for its declared length
+ * (RFC 9110 §15.5.14) closes the connection it was still arriving on. On this runtime, and on Node 22
+ * (a child process, tests/server/deadline-server.ts, once per run); and the same, exactly, with `httpServer: "node:http"`
+ * on this runtime (Deno's and Bun's `node:http`).
+ *
+ * Where a runtime's own server decides instead, the test says so: Bun cuts a slow head itself after
+ * about 10 s (uWebSockets' header timeout, not configurable). `Deno.serve` has no deadline for a head
+ * at all (denoland/deno#3515), answers an oversized one 400 before any handler runs, and (2.9.5) keeps
+ * a connection whose body a handler started to read until that body ends, whatever the response says.
+ */
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { serve } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { type ChildServer, childServer, node22 } from "../helpers/child-server.ts";
+import { fixtureServer } from "../helpers/fixtures.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { ROOT } from "../helpers/process.ts";
+import { toolsCall } from "../helpers/request.ts";
+
+const BODY_TIMEOUT_MS = 1500;
+const MAX_BODY_BYTES = 1024 * 1024;
+const SENDERS = 40;
+const IS_BUN = "Bun" in globalThis;
+const IS_DENO = "Deno" in globalThis;
+/** Bun's own deadline for a request's head (uWebSockets), whatever the server's. */
+const BUN_HEAD_MS = 10_000;
+
+/** What one raw connection saw. */
+interface Seen {
+  /** Everything the server sent. */
+  readonly received: string;
+  /** When the server closed the connection, in ms from the start; undefined if it stayed open. */
+  readonly closedMs: number | undefined;
+}
+
+/**
+ * Opens a connection, writes `head`, then one byte of `drip` a second, until the server closes the
+ * connection or `waitMs` pass.
+ */
+function trickle(port: number, head: string, drip: string, waitMs: number): Promise<Seen> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (socket.writable) socket.write(drip[sent++ % drip.length]);
+    }, 1000);
+    const done = (closedMs: number | undefined) => {
+      clearInterval(timer);
+      clearTimeout(limit);
+      socket.destroy();
+      resolve({ received, closedMs });
+    };
+    const limit = setTimeout(() => done(undefined), waitMs);
+    socket.on("connect", () => socket.write(head));
+    socket.on("data", (chunk) => void (received += String(chunk)));
+    socket.on("error", () => {}); // a reset is a close too
+    socket.on("close", () => done(Date.now() - started));
+  });
+}
+
+/** Writes `request` whole and reads until the server closes the connection (or `waitMs`). */
+function exchange(port: number, request: string, waitMs: number): Promise<Seen> {
+  return trickle(port, request, "", waitMs);
+}
+
+/** Calls `add` over fetch: the server serves others while slow senders hold connections. */
+async function served(port: number): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${port}/mcp-lite/v1/calltools`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
+  });
+  assert.deepEqual((await response.json()).result.structuredContent, { sum: 3 });
+}
+
+const SLOW_HEAD = "POST /mcp-lite/v1/calltools HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
+const SLOW_BODY = "POST /mcp-lite/v1/calltools HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+  "Content-Length: 100\r\n\r\n{";
+
+/** The deadline tests against a server at `port()`, served by `runtime`'s own HTTP server. */
+function deadlines(name: string, port: () => number, runtime: "node" | "bun" | "deno"): void {
+  describe(name, () => {
+    it(`cuts ${SENDERS} senders that trickle a request's head`, async (t) => {
+      if (runtime === "deno") return t.skip("Deno.serve has no deadline for a request's head (denoland/deno#3515)");
+      const headMs = runtime === "bun" ? BUN_HEAD_MS : BODY_TIMEOUT_MS;
+      const seen = Promise.all(
+        Array.from({ length: SENDERS }, () => trickle(port(), SLOW_HEAD, "abcdefgh", headMs + 10_000)),
+      );
+      await served(port());
+      for (const { received, closedMs } of await seen) {
+        assert.ok(closedMs !== undefined, "a slow head still holds its connection");
+        assert.ok(closedMs >= headMs - 250, `cut after ${closedMs} ms, before the deadline`);
+        // Node answers 408 (RFC 9110 §15.5.9); Bun closes without an answer.
+        if (runtime === "node") assert.match(received, /^HTTP\/1\.1 408 /);
+      }
+    });
+
+    it(`cuts ${SENDERS} senders that trickle a body with 408 and closes their connections`, async () => {
+      const waitMs = BODY_TIMEOUT_MS + (runtime === "deno" ? 2000 : 10_000);
+      const seen = Promise.all(Array.from({ length: SENDERS }, () => trickle(port(), SLOW_BODY, " ", waitMs)));
+      await served(port());
+      for (const { received, closedMs } of await seen) {
+        assert.match(received, /^HTTP\/1\.1 408 /);
+        assert.match(received, /^connection: close\r$/im);
+        if (runtime === "deno") continue; // Deno.serve keeps it while the body arrives (see above)
+        assert.ok(closedMs !== undefined, "the connection stayed open after the 408");
+        assert.ok(closedMs >= BODY_TIMEOUT_MS - 250, `cut after ${closedMs} ms, before the deadline`);
+      }
+    });
+
+    it("answers 100 pipelined requests, in order (RFC 9112 §9.3.2)", async (t) => {
+      if (runtime === "deno") {
+        // Deno 2.9.5 answers `Connection: close` once a body did not come whole with the head, and drops
+        // what was pipelined behind it (denoland/deno#36657, fixed upstream by denoland/deno#36690).
+        return t.skip("Deno.serve 2.9.5 closes the connection after a body larger than its first read");
+      }
+      let requests = "";
+      for (let id = 0; id < 100; id++) {
+        const body = JSON.stringify(toolsCall("echo", { text: "x".repeat(2000) }, id));
+        requests += "POST /mcp-lite/v1/calltools HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+          `Content-Length: ${body.length}\r\n\r\n${body}`;
+      }
+      const ids = await new Promise<number[]>((resolve) => {
+        const socket = connect(port(), "127.0.0.1");
+        let received = "";
+        const found = () => [...received.matchAll(/"id":(\d+)/g)].map((match) => Number(match[1]));
+        const done = () => {
+          clearTimeout(limit);
+          socket.destroy();
+          resolve(found());
+        };
+        const limit = setTimeout(done, 10_000);
+        socket.on("connect", () => socket.write(requests));
+        socket.on("data", (chunk) => {
+          received += String(chunk);
+          if (found().length === 100) done();
+        });
+        socket.on("error", done);
+        socket.on("close", done);
+      });
+      assert.deepEqual(ids, Array.from({ length: 100 }, (_, id) => id));
+    });
+
+    it("refuses a 100 KB head with 431", async (t) => {
+      if (runtime === "deno") return t.skip("Deno.serve answers a head over 64 KiB 400, before any handler runs");
+      const { received } = await exchange(
+        port(),
+        `GET /health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
+        5000,
+      );
+      assert.match(received, /^HTTP\/1\.1 431 /);
+    });
+
+    it("closes the connection after refusing a declared Content-Length with 413", async () => {
+      const { received, closedMs } = await exchange(
+        port(),
+        "POST /mcp-lite/v1/calltools HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+          "Content-Length: 99999999999\r\n\r\n{",
+        5000,
+      );
+      assert.match(received, /^HTTP\/1\.1 413 /);
+      assert.ok(closedMs !== undefined, "the connection stayed open after the 413");
+    });
+  });
+}
+
+describe("serve()'s deadlines", () => {
+  let listener: Listener;
+  before(async () => {
+    const server = fixtureServer({ bodyTimeoutMs: BODY_TIMEOUT_MS, maxBodyBytes: MAX_BODY_BYTES });
+    listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  });
+  after(async () => await listener.close());
+  deadlines("on this runtime", () => listener.port, IS_BUN ? "bun" : IS_DENO ? "deno" : "node");
+});
+
+describe('serve({ httpServer: "node:http" })\'s deadlines', () => {
+  let listener: Listener;
+  before(async () => {
+    const server = fixtureServer({ bodyTimeoutMs: BODY_TIMEOUT_MS, maxBodyBytes: MAX_BODY_BYTES });
+    listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true, httpServer: "node:http" });
+  });
+  after(async () => await listener.close());
+  deadlines("on this runtime", () => listener.port, "node");
+});
+
+describe("serve()'s deadlines on Node 22", { skip: ONCE_PER_RUN }, () => {
+  let child: ChildServer | undefined;
+  before(async () => {
+    const node = await node22();
+    if (node === undefined) return;
+    child = await childServer(node, [
+      `${ROOT}tests/server/deadline-server.ts`,
+      String(BODY_TIMEOUT_MS),
+      String(MAX_BODY_BYTES),
+    ]);
+  });
+  after(async () => await child?.stop());
+  deadlines("node:http", () => {
+    if (child === undefined) throw new Error("needs Node 22: bash .ci/node22.sh installs it");
+    return child.port;
+  }, "node");
+});
