@@ -27,7 +27,6 @@ export type {
   CancelHandler,
   HandlerReturn,
   InferToolArgs,
-  JobRetry,
   LongRunningOptions,
   PromiseRetry,
   RedeemHandler,
