@@ -66,7 +66,7 @@ describe("the API report", () => {
     assert.equal(count(page), count(readFileSync(join(ROOT, "docs/public-api.md"), "utf8")) + 1);
     const changed = await run("git", ["status", "--porcelain"], 60_000, clone);
     assert.deepEqual(
-      changed.stdout.trim().split("\n").map((line) => line.slice(3)).sort(),
+      changed.stdout.trimEnd().split("\n").map((line) => line.slice(3)).sort(),
       ["api/client.api.md", "docs/public-api.md", "src/client/mod.ts"],
     );
     const tests = ["tests/exports.test.ts", "tests/docs/public-api.test.ts"];
