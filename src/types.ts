@@ -28,7 +28,6 @@ export type {
   CancelHandler,
   HandlerReturn,
   InferToolArgs,
-  JobRetry,
   LongRunningOptions,
   PromiseRetry,
   RedeemHandler,

@@ -3,7 +3,8 @@
  * signatures; `npm run api:check`, a CI step, fails with a diff when the code's public API differs from it.
  * Checked in a scratch clone of this repository (its committed HEAD), so a deliberate change touches
  * nothing here: untouched, the check passes; with one more export it fails and shows the new line; after
- * `api:report` regenerates the report it passes again.
+ * `api:report` regenerates the report (and docs/public-api.md's table of names per entry point) it passes
+ * again, and the tests that read the report back pass with nothing else edited.
  */
 import assert from "node:assert/strict";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -58,6 +59,30 @@ describe("the API report", () => {
     assert.ok(readFileSync(join(clone, "api/client.api.md"), "utf8").includes("function addedForTheTest("));
     const again = await run(DENO, [...TOOL, "--check"], 60_000, clone);
     assert.equal(again.code, 0, again.stdout + again.stderr);
+
+    // The page's count moved with the report; regenerating was all it took for the tests that read it back.
+    const count = (page: string) => Number(page.match(/^\| `@mcplite\/sdk\/client` +\| (\d+) /m)?.[1]);
+    const page = readFileSync(join(clone, "docs/public-api.md"), "utf8");
+    assert.equal(count(page), count(readFileSync(join(ROOT, "docs/public-api.md"), "utf8")) + 1);
+    const changed = await run("git", ["status", "--porcelain"], 60_000, clone);
+    assert.deepEqual(
+      changed.stdout.trimEnd().split("\n").map((line) => line.slice(3)).sort(),
+      ["api/client.api.md", "docs/public-api.md", "src/client/mod.ts"],
+    );
+    const tests = ["tests/exports.test.ts", "tests/docs/public-api.test.ts"];
+    const checked2 = await run(DENO, ["test", "-A", "--unstable-no-legacy-abort", ...tests], 120_000, clone);
+    assert.equal(checked2.code, 0, checked2.stdout + checked2.stderr);
+  });
+
+  it("fails when docs/public-api.md's table of names per entry point is stale", async () => {
+    const file = join(clone, "docs/public-api.md");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.replace(/^(\| `@mcplite\/sdk\/otel` +\| )(\d+)/m, (_, cell, n) => cell + (Number(n) + 1)));
+    const checked = await run(DENO, [...TOOL, "--check"], 60_000, clone);
+    assert.equal(checked.code, 1, checked.stdout + checked.stderr);
+    assert.match(checked.stderr, /^--- docs\/public-api\.md \(the report\)$/m);
+    assert.equal((await run(DENO, TOOL, 60_000, clone)).code, 0);
+    assert.equal(readFileSync(file, "utf8"), text);
   });
 
   it("fails on a changed signature, showing the line before and after", async () => {

@@ -1,6 +1,7 @@
 /**
  * The API report: for every entry point jsr.json exports, each exported name with its kind and signature,
- * rendered from `deno doc --json` (names sorted, no file locations, no prose), in `api/<entry>.api.md`.
+ * rendered from `deno doc --json` (names sorted, no file locations, no prose), in `api/<entry>.api.md`; and
+ * the table of docs/public-api.md that says how many names each entry point exports.
  *
  *   deno run -A tools/api-report.ts           # npm run api:report: (re)writes api/
  *   deno run -A tools/api-report.ts --check   # npm run api:check: exits 1 with a diff when the API differs
@@ -9,18 +10,14 @@
  */
 import { declaration } from "./api-report/render.ts";
 import { unifiedDiff } from "./api-report/diff.ts";
+import { type NamesRow, namesTable, PUBLIC_API_PAGE, withNamesTable } from "./api-report/public-api-page.ts";
+import { REPORT_DIR as DIR, reportFile, specifierOf } from "./api-report/read-report.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const DIR = "api";
 
 // deno doc's JSON is a tree of plain objects whose shape depends on `kind`.
 // deno-lint-ignore no-explicit-any
 type Node = any;
-
-/** `"."` → `api/mod.api.md`, `"./client/grpc"` → `api/client-grpc.api.md`. */
-function reportFile(subpath: string): string {
-  return `${DIR}/${subpath === "." ? "mod" : subpath.slice(2).replaceAll("/", "-")}.api.md`;
-}
 
 function where(location: Node): string {
   return `${location.filename}:${location.line}:${location.col}`;
@@ -69,7 +66,7 @@ function render(subpath: string, name: string, exported: [string, Node[]][]): st
       return note + declaration(symbol, decl);
     }).join("\n");
   });
-  const specifier = subpath === "." ? name : `${name}${subpath.slice(1)}`;
+  const specifier = specifierOf(name, subpath);
   // No source path: moving the file behind an entry point (jsr.json's business) is not an API change.
   return [
     `# API report: ${specifier}`,
@@ -86,7 +83,10 @@ function render(subpath: string, name: string, exported: [string, Node[]][]): st
   ].join("\n");
 }
 
-/** The report, file by file, for the entry points jsr.json exports. */
+/**
+ * The report, file by file, for the entry points jsr.json exports, and docs/public-api.md with its table of
+ * names per entry point made from it.
+ */
 export async function apiReport(): Promise<Map<string, string>> {
   const manifest = JSON.parse(await Deno.readTextFile(`${ROOT}jsr.json`));
   const entries = Object.entries<string>(manifest.exports);
@@ -99,16 +99,21 @@ export async function apiReport(): Promise<Map<string, string>> {
     }
   }
   const files = new Map<string, string>();
+  const rows: NamesRow[] = [];
   for (const [subpath, file] of entries) {
     const node = nodes[new URL(file, `file://${ROOT}`).href];
     if (!node) throw new Error(`api-report: deno doc did not document ${file}`);
-    files.set(reportFile(subpath), render(subpath, manifest.name, exportsOf(node.symbols, byLocation)));
+    const exported = exportsOf(node.symbols, byLocation);
+    files.set(reportFile(subpath), render(subpath, manifest.name, exported));
+    rows.push({ specifier: specifierOf(manifest.name, subpath), count: exported.length, file: reportFile(subpath) });
   }
+  const page = await Deno.readTextFile(`${ROOT}${PUBLIC_API_PAGE}`);
+  files.set(PUBLIC_API_PAGE, withNamesTable(page, namesTable(rows)));
   return files;
 }
 
 async function existing(): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
+  const files = new Map<string, string>([[PUBLIC_API_PAGE, await Deno.readTextFile(`${ROOT}${PUBLIC_API_PAGE}`)]]);
   try {
     for await (const entry of Deno.readDir(`${ROOT}${DIR}`)) {
       if (entry.isFile && entry.name.endsWith(".api.md")) {
@@ -138,17 +143,21 @@ if (import.meta.main) {
       console.error(diffs.join("\n"));
       console.error(
         `The public API differs from the API report in ${DIR}/ (above: - the report, + the code).\n` +
-          "If the change is intended, run `npm run api:report` and commit the updated report with it.",
+          "If the change is intended, run `npm run api:report` and commit the updated report (and page) with it.",
       );
       Deno.exit(1);
     }
-    console.log(`The public API matches the API report (${wanted.size} entry points in ${DIR}/).`);
+    console.log(
+      `The public API matches the API report (${wanted.size - 1} entry points in ${DIR}/, and ${PUBLIC_API_PAGE}).`,
+    );
   } else {
     await Deno.mkdir(`${ROOT}${DIR}`, { recursive: true });
     for (const file of names) {
       if (!wanted.has(file)) await Deno.remove(`${ROOT}${file}`);
       else if (wanted.get(file) !== current.get(file)) await Deno.writeTextFile(`${ROOT}${file}`, wanted.get(file)!);
     }
-    console.log(`Wrote the API report: ${wanted.size} entry points in ${DIR}/.`);
+    console.log(
+      `Wrote the API report: ${wanted.size - 1} entry points in ${DIR}/, and the table in ${PUBLIC_API_PAGE}.`,
+    );
   }
 }

@@ -52,7 +52,7 @@ export {
   TransportError,
 } from "./errors.ts";
 export type { CallResult } from "./result.ts";
-export { resultValue, valueOf } from "./result.ts";
+export { resultValue } from "./result.ts";
 export type { ElicitAnswer, ElicitRequest, InputHandlers } from "./input.ts";
 export type { Progress, ToolInfo, Transport } from "./transport.ts";
 export { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "./oauth/oauth.ts";

@@ -155,14 +155,6 @@ export function resultValue(result: CallResult): unknown {
 }
 
 /**
- * The former name of {@link resultValue} (read as `Object.prototype.valueOf`, it did not say whose
- * value).
- *
- * @deprecated Use {@link resultValue}; this alias stays through 1.x and is removed in 2.0.0 (docs/stability.md).
- */
-export const valueOf: (result: CallResult) => unknown = resultValue;
-
-/**
  * Gives the failure of a failed result, or `undefined` for a success.
  *
  * @param tool The tool name.

@@ -74,14 +74,6 @@ export interface PromiseRetry {
 }
 
 /**
- * The former name of {@link PromiseRetry}: a deferred call's handle is a promise everywhere in the API
- * (MCP-lite 0.042, "promise"), never a "job".
- *
- * @deprecated Use {@link PromiseRetry}; this alias stays through 1.x and is removed in 2.0.0 (docs/stability.md).
- */
-export type JobRetry = PromiseRetry;
-
-/**
  * An interactive view a tool's results are shown in (MCP Apps, SEP-1865): its `ui://` resource and the
  * features that serve it. `defineApp()` (`@mcplite/sdk/apps`) makes one; `.ui()` attaches it to a tool.
  */

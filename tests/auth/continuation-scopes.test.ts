@@ -70,7 +70,7 @@ const server = createServer({
   auth,
   bindings: [
     mcpBinding({ holdMs: 0 }),
-    mcpLiteBinding({ pushMs: 0 }),
+    mcpLiteBinding({ holdMs: 0 }),
     webtoolsBinding(),
     grpcBinding(),
     openapiBinding({ base: "/api" }),

@@ -46,8 +46,6 @@ export interface McpliteOptions {
    * server-pushed updates), in ms (default: the server's `holdMs`, 30 000; 0: answer the promise at once).
    */
   readonly holdMs?: number;
-  /** @deprecated Use {@link McpliteOptions.holdMs}: the same setting under its old name. */
-  readonly pushMs?: number;
 }
 
 const POST_ONLY = { allow: "POST" };
@@ -73,8 +71,8 @@ const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not al
  */
 export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   const base = normalisePath(options.basePath ?? "/mcp-lite/v1");
-  const own = options.holdMs ?? options.pushMs;
-  if (own !== undefined) holdMsOf(own, options.holdMs === undefined ? "pushMs" : "holdMs");
+  const own = options.holdMs;
+  if (own !== undefined) holdMsOf(own, "holdMs");
   return function mcpLite(core) {
     const { registry, options: server } = core;
     const holdMs = own ?? server.holdMs;

@@ -26,11 +26,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * subscribes late gets the last progress only (Job.watch), so the tests leave 200 ms between the steps: a
  * loaded machine may take longer than 50 ms to subscribe (at load 17, over 200 ms: the first test leaves 600).
  */
-function jobServer(options: { pushMs?: number; holdMs?: number; serverHoldMs?: number } = {}) {
-  const own = options.pushMs ?? options.holdMs;
-  const bindings = own === undefined
-    ? undefined
-    : [mcpLiteBinding(options.pushMs === undefined ? { holdMs: own } : { pushMs: own })];
+function jobServer(options: { holdMs?: number; serverHoldMs?: number } = {}) {
+  const bindings = options.holdMs === undefined ? undefined : [mcpLiteBinding({ holdMs: options.holdMs })];
   const secret = "pushed-updates-secret-0123456789abcdef";
   return createServer({ name: "jobs", version: "1.0.0", secret, bindings, holdMs: options.serverHoldMs })
     .tool(
@@ -72,8 +69,8 @@ describe("pushed promise updates over MCP-lite SSE", () => {
     assert.deepEqual(done.structuredContent, { rows: 42 });
   });
 
-  it("answers the promise, as before, when the job outlasts pushMs, and when the call is not streamed", async () => {
-    const server = jobServer({ pushMs: 30 });
+  it("answers the promise, as before, when the job outlasts holdMs, and when the call is not streamed", async () => {
+    const server = jobServer({ holdMs: 30 });
     const events = await readSse(await server.fetch(sseCall({ ms: 600 })));
     const done = JSON.parse(events.find((e) => e.event === "done")!.data);
     assert.equal(done._meta.response_type, "promise");
