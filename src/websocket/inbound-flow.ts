@@ -14,8 +14,8 @@
 
 /** The socket as the flow reads it. */
 export interface FlowSocket {
-  /** The bytes queued for the peer (WHATWG WebSockets, `bufferedAmount`). */
-  readonly bufferedAmount: number;
+  /** The bytes queued for the peer (WHATWG WebSockets, `bufferedAmount`); workerd's sockets have none. */
+  readonly bufferedAmount?: number;
   /** Stops reading frames, where the runtime can. */
   pause?(): void;
   /** Reads frames again. */
@@ -96,7 +96,12 @@ export class InboundFlow {
 
   /** Whether a message may start now: this turn's burst not spent, the peer not behind. */
   #free(): boolean {
-    return this.#started < BURST && this.#socket.bufferedAmount <= this.#highWater;
+    return this.#started < BURST && this.#queued() <= this.#highWater;
+  }
+
+  /** The answers' bytes the peer has not read; 0 where the socket cannot tell (a Worker's). */
+  #queued(): number {
+    return this.#socket.bufferedAmount ?? 0;
   }
 
   #start(data: string | Uint8Array): void {
@@ -113,7 +118,7 @@ export class InboundFlow {
     this.#timer = undefined;
     if (this.#ended) return;
     while (this.#head < this.#queue.length) {
-      if (this.#socket.bufferedAmount > this.#highWater) {
+      if (this.#queued() > this.#highWater) {
         if (!this.#paused) {
           this.#paused = true;
           this.#socket.pause?.();
