@@ -92,17 +92,22 @@ export interface JwtAuthOptions {
    *   .setProtectedHeader({ alg: "ES256", typ: "at+jwt" }).setIssuer("https://auth.example.com")
    *   .setAudience("http://localhost").setSubject("ada").setExpirationTime("5m").sign(issuerKeys.privateKey);
    * const ath = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
-   * const proof = await new SignJWT({ htm: "POST", htu: "http://localhost/mcp-lite/v1/calltools", ath })
-   *   .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk }).setJti(crypto.randomUUID()).setIssuedAt()
-   *   .sign(client.privateKey);
-   * const call = () =>
+   * const proofOf = (nonce?: string) =>
+   *   new SignJWT({ htm: "POST", htu: "http://localhost/mcp-lite/v1/calltools", ath, ...(nonce ? { nonce } : {}) })
+   *     .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk }).setJti(crypto.randomUUID()).setIssuedAt()
+   *     .sign(client.privateKey);
+   * const call = (proof: string) =>
    *   server.fetch(new Request("http://localhost/mcp-lite/v1/calltools", {
    *     method: "POST",
    *     headers: { "content-type": "application/json", authorization: `DPoP ${token}`, dpop: proof },
    *     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hello" } }),
    *   }));
-   * assert.equal((await call()).status, 200);
-   * const replayed = await call(); // the same proof again
+   * // A new server's memory of proofs is new: for its first minute a proof carries a nonce it gave (RFC 9449 §8).
+   * const asked = await call(await proofOf());
+   * assert.equal(asked.status, 401);
+   * const proof = await proofOf(asked.headers.get("dpop-nonce")!);
+   * assert.equal((await call(proof)).status, 200);
+   * const replayed = await call(proof); // the same proof again
    * assert.equal(replayed.status, 401);
    * assert.match(replayed.headers.get("www-authenticate")!, /^DPoP error="invalid_dpop_proof"/);
    * ```

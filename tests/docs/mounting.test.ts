@@ -45,6 +45,7 @@ const FRAMEWORKS = [
   "next",
   "react",
   "react-dom",
+  "@types/react", // next build type-checks a TypeScript app only with it (create-next-app installs it)
   "typescript",
 ];
 
