@@ -67,7 +67,9 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   [OURS_LITE]: { goal: 20, ceiling: 26 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
-  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 17.5 },
+  // Issue 48: +0.7 KB (17.7 KB) for what the client now checks and reads whole: options its target would ignore
+  // refused with the place they go, lists followed to their last cursor, discovery's list handed to listTools().
+  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 18 },
 };
 
 /**
