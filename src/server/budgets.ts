@@ -12,6 +12,7 @@ import { callerOf } from "../core/call-meta.ts";
 import type { Host } from "../core/host.ts";
 import type { Route } from "./binding.ts";
 import { peerOf } from "./peer.ts";
+import { isSseResponse } from "./responses.ts";
 
 /**
  * Puts every route behind the server's budgets. Runs inside authentication (a tokenless request is
@@ -45,7 +46,7 @@ function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number): Route {
       const admittedHost: Host = { env: host.env, waitUntil: host.waitUntil, auth, caller };
       return route.handle(request, admittedHost).then((response) => {
         if (bytes > 0) budgets.give("bodyBytes", bytes, caller);
-        return streamed(response) ? untilEnd(response, () => budgets.give("calls", 1, caller)) : (
+        return isSseResponse(response) ? untilEnd(response, () => budgets.give("calls", 1, caller)) : (
           budgets.give("calls", 1, caller), response
         );
       }, (error: unknown) => {
@@ -77,12 +78,6 @@ function refused(route: Route, refusal: BudgetRefusal): Response {
   const headers = new Headers(shaped.headers);
   headers.set("retry-after", String(Math.ceil(refusal.data.retryAfterMs / 1000)));
   return new Response(shaped.body, { status: refusal.data.scope === "instance" ? 503 : 429, headers });
-}
-
-/** Whether an answer streams (Server-Sent Events): its call runs until the stream ends. */
-function streamed(response: Response): boolean {
-  // The header first: reading `body` makes a stream of a body the runtime holds as text (Bun).
-  return response.headers.get("content-type")?.startsWith("text/event-stream") === true && response.body !== null;
 }
 
 /** The same answer, calling `end` once when its stream ends, fails or is cancelled (the client went away). */

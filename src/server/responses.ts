@@ -66,3 +66,29 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "cache-control": "no-cache",
   "x-accel-buffering": "no",
 });
+
+/** The answers that stream (SSE): a call holds its budget until such an answer ends (`budgets.ts`). */
+const STREAMS = new WeakSet<Response>();
+
+/**
+ * An SSE answer (`text/event-stream`), known as one to the server's budgets without reading its headers
+ * (a `Response`'s headers are made on first read, a cost on every answer).
+ *
+ * @param body The event stream.
+ * @returns The answer.
+ */
+export function sseResponse(body: ReadableStream<Uint8Array>): Response {
+  const response = new Response(body, { headers: SSE_HEADERS });
+  STREAMS.add(response);
+  return response;
+}
+
+/**
+ * Whether an answer streams: made by {@link sseResponse}.
+ *
+ * @param response The answer.
+ * @returns Whether it is an SSE stream.
+ */
+export function isSseResponse(response: Response): boolean {
+  return STREAMS.has(response);
+}

@@ -10,7 +10,7 @@ import type { Due, Waiting } from "../../internal/delay-queue.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import type { Host } from "../../server/binding.ts";
 import { matchesEtag } from "../../server/conditional.ts";
-import { JSON_HEADERS, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
+import { JSON_HEADERS, JSON_VALUE_INIT, sseResponse } from "../../server/responses.ts";
 import { resultEnvelope, serialisedResultMessage } from "../jsonrpc.ts";
 import { wireErrorResponse } from "../jsonrpc-error.ts";
 import { cacheControl, CachedBody } from "./caching.ts";
@@ -155,7 +155,7 @@ class HttpCarrier implements Carrier, Due {
         close();
       },
     });
-    this.#settle(new Response(body, { headers: SSE_HEADERS }));
+    this.#settle(sseResponse(body));
   }
 
   opened(session: string): void {
@@ -199,7 +199,7 @@ class HttpCarrier implements Carrier, Due {
         this.#closed?.abort(streamClosed());
       },
     });
-    this.#settle(new Response(body, { headers: SSE_HEADERS }));
+    this.#settle(sseResponse(body));
     return this.#writer!; // start() ran synchronously inside the ReadableStream constructor
   }
 }

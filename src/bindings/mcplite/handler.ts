@@ -18,7 +18,7 @@ import { createSseStream } from "../../internal/sse.ts";
 import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
 import { holdMsOf, normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson, readJsonNow } from "../../server/read-json.ts";
-import { JSON_INIT, JSON_VALUE_INIT, SSE_HEADERS } from "../../server/responses.ts";
+import { JSON_INIT, JSON_VALUE_INIT, sseResponse } from "../../server/responses.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import {
@@ -251,7 +251,7 @@ async function streamLite(
     onCancel: () => cancel.abort(new Error("the client closed the stream")),
   });
   await opening;
-  if (refusal === undefined) return new Response(body, { headers: SSE_HEADERS });
+  if (refusal === undefined) return sseResponse(body);
   await body.cancel();
   return fail(id, refusal);
 }

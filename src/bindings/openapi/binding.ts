@@ -25,7 +25,7 @@ import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../serve
 import { matchesEtag } from "../../server/conditional.ts";
 import { normalisePath } from "../../server/options.ts";
 import { acceptsEventStream, readJson } from "../../server/read-json.ts";
-import { JSON_HEADERS, SSE_HEADERS } from "../../server/responses.ts";
+import { JSON_HEADERS, sseResponse } from "../../server/responses.ts";
 import { dataFromResult, failureMessage } from "../result-data.ts";
 import { buildOpenApiDocument, type OpenApiInfo, type OpenApiServer } from "./document.ts";
 import { problem, problemOf, problemResponse } from "./problem.ts";
@@ -240,7 +240,7 @@ function streamCall(
       writer.event(JSON.stringify(problemOf(error, (e) => registry.runtime.onError?.(e)).body), "error");
     }
   }, { heartbeatMs: core.options.heartbeatMs, onCancel: () => cancel.abort(new Error("the client went away")) });
-  return new Response(body, { headers: SSE_HEADERS });
+  return sseResponse(body);
 }
 
 function segmentAfter(url: string, prefix: string): string {
