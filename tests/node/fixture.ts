@@ -5,6 +5,7 @@
  * that counts the chunks it produced, for backpressure.
  */
 import assert from "node:assert/strict";
+import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from "node:http";
 import { connect } from "node:net";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
@@ -120,4 +121,16 @@ export async function addOnBoth(base: string): Promise<[string, string]> {
   const mcp = await over(base, modernRequest("tools/call", { name: "add", arguments: { a: 2, b: 3 } }));
   assert.equal(mcp.status, 200);
   return [(await lite.json()).result.content[0].text, (await mcp.json()).result.content[0].text];
+}
+
+/** Listens on 127.0.0.1 (a free port), runs `body` with the base URL, and closes. */
+export async function listening(listener: RequestListener, body: (base: string) => Promise<void>): Promise<void> {
+  const http: HttpServer = createHttpServer(listener);
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  try {
+    await body(`http://127.0.0.1:${(http.address() as { port: number }).port}`);
+  } finally {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  }
 }

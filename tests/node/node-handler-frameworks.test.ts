@@ -7,14 +7,14 @@
  * string, a Buffer, an ArrayBuffer) are read as given.
  */
 import assert from "node:assert/strict";
-import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from "node:http";
+import type { RequestListener } from "node:http";
 import { describe, it } from "node:test";
 import bodyParser from "@koa/bodyparser";
 import Fastify, { type FastifyInstance } from "fastify";
 import Koa from "koa";
 import { nodeHandler } from "../../src/node/mod.ts";
 import { toolsCall } from "../helpers/request.ts";
-import { nodeFixture } from "./fixture.ts";
+import { listening, nodeFixture } from "./fixture.ts";
 
 /** Well above an answer that comes at once, well below a hang: a request that waits this long fails. */
 const HANG = 10_000;
@@ -41,18 +41,6 @@ async function sums(base: string): Promise<[string, string]> {
   const mcp = await post(base, "mcp", toolsCall("add", { a: 2, b: 3 }));
   assert.equal(mcp.status, 200, await mcp.clone().text());
   return [(await lite.json()).result.content[0].text, (await mcp.json()).result.content[0].text];
-}
-
-/** Listens on 127.0.0.1 (a free port), runs `body` with the base URL, and closes. */
-async function listening(listener: RequestListener, body: (base: string) => Promise<void>): Promise<void> {
-  const http: HttpServer = createHttpServer(listener);
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  try {
-    await body(`http://127.0.0.1:${(http.address() as { port: number }).port}`);
-  } finally {
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  }
 }
 
 /** Runs `body` with a Fastify app listening on 127.0.0.1 and its base URL, and closes it. */

@@ -5,25 +5,13 @@
  * call is cancelled when its client goes away, and the server's body limits and slow-sender deadline hold.
  */
 import assert from "node:assert/strict";
-import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from "node:http";
+import type { RequestListener } from "node:http";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
 import express from "express";
 import { nodeHandler } from "../../src/node/mod.ts";
 import { toolsCall } from "../helpers/request.ts";
-import { addOnBoth, assertBackpressure, eventually, nodeFixture, streaming } from "./fixture.ts";
-
-/** Listens on 127.0.0.1 (a free port), runs `body` with the base URL, and closes. */
-async function listening(listener: RequestListener, body: (base: string) => Promise<void>): Promise<void> {
-  const http: HttpServer = createHttpServer(listener);
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  try {
-    await body(`http://127.0.0.1:${(http.address() as { port: number }).port}`);
-  } finally {
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  }
-}
+import { addOnBoth, assertBackpressure, eventually, listening, nodeFixture, streaming } from "./fixture.ts";
 
 describe("nodeHandler()", () => {
   it("serves MCP-lite and MCP on node:http", async () => {
