@@ -7,7 +7,6 @@
  * string, a Buffer, an ArrayBuffer) are read as given.
  */
 import assert from "node:assert/strict";
-import type { RequestListener } from "node:http";
 import { describe, it } from "node:test";
 import bodyParser from "@koa/bodyparser";
 import Fastify, { type FastifyInstance } from "fastify";
