@@ -33,8 +33,8 @@
 
 // Defining tools, resources and prompts.
 export { defineTool } from "./src/tool/define-tool.ts";
-export { defineResource } from "./src/define-resource.ts";
-export { definePrompt } from "./src/define-prompt.ts";
+export { defineResource } from "./src/assembly/served-resources.ts";
+export { definePrompt } from "./src/assembly/served-prompts.ts";
 export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } from "./src/core/tool.ts";
 export type { AnyResource, CacheHint, Resource } from "./src/core/resource.ts";
 export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/prompt.ts";
@@ -42,13 +42,13 @@ export type { Completer } from "./src/core/completer.ts";
 export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.
-export { createServer } from "./src/create-server.ts";
+export { createServer } from "./src/assembly/create-server.ts";
 export type { Server, ServerCallOptions } from "./src/server/server.ts";
-export type { ServerOptions } from "./src/server/options.ts";
+export type { ServerOptions } from "./src/server/server-options.ts";
 export type { ServerLogger } from "./src/core/logger.ts";
-export type { Binding } from "./src/server/binding.ts";
+export type { Binding } from "./src/server/binding-contract.ts";
 export { mcpBinding } from "./src/bindings/mcp/handler.ts";
-export type { McpOptions } from "./src/bindings/mcp/options.ts";
+export type { McpOptions } from "./src/bindings/mcp/mcp-options.ts";
 export { mcpLiteBinding } from "./src/bindings/mcplite/handler.ts";
 export type { McpliteOptions } from "./src/bindings/mcplite/handler.ts";
 export { env, serve } from "./src/server/serve.ts";

@@ -14,7 +14,7 @@ import { createServer as createHttp2Server } from "node:http2";
 import process from "node:process";
 import { createServer, defineTool } from "../mod.ts";
 import { serveGrpc } from "../src/bindings/grpc/mod.ts";
-import { NO_DIRECT_PATH } from "../src/bindings/grpc/node.ts";
+import { NO_DIRECT_PATH } from "../src/bindings/grpc/serve-grpc.ts";
 import { AddInput } from "./servers/common.ts";
 import { grpcFloorHandler } from "./servers/grpc-floor.ts";
 

@@ -27,7 +27,7 @@ import {
   text,
   ToolError,
 } from "../mod.ts";
-import { defineSkill } from "../src/skills.ts";
+import { defineSkill } from "../src/skills/mod.ts";
 
 /** A 1×1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

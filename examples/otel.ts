@@ -20,7 +20,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import * as v from "valibot";
 import { createServer, defineTool, env, serve } from "../mod.ts";
-import { otel } from "../src/otel.ts";
+import { otel } from "../src/otel/mod.ts";
 
 // 1. The SDK, registered with the API before the server handles anything (what `NodeSDK.start()` does).
 const provider = new TracerProvider({

@@ -60,7 +60,7 @@ export {
   type Routes,
   type ServerCore,
   withCaller,
-} from "./server/binding.ts";
+} from "./server/binding-contract.ts";
 export { attachListener, type ListenerAttachment } from "./server/listener.ts";
 export type { Gate } from "./server/gate.ts";
 export { acceptsEventStream, readJson } from "./server/read-json.ts";

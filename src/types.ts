@@ -17,7 +17,7 @@
  */
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
-export type { TokenOptions } from "./server/options.ts";
+export type { TokenOptions } from "./server/server-options.ts";
 export type { BudgetName, BudgetRefusal, BudgetValues, CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion, ServedVersions } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
@@ -87,14 +87,14 @@ export type {
 } from "./core/result.ts";
 export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReport, ErrorReporter } from "./core/runtime.ts";
-export type { GroupOptions, GroupParent, GroupSupport } from "./server/group.ts";
+export type { GroupOptions, GroupParent, GroupSupport } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 // The client's types a client user rarely writes down; `@mcplite/sdk/client` exports the rest.
 export type { ListOptions } from "./client/client.ts";
 export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client/client-options.ts";
 export type { Backoff } from "./client/call-loop.ts";
 export type { RetryEvent } from "./client/retry.ts";
-export type { FailureMode, MapOf, RequestOptions, ToolProxy, ToolsOf, UntypedTools } from "./client/types.ts";
+export type { FailureMode, MapOf, RequestOptions, ToolProxy, ToolsOf, UntypedTools } from "./client/client-types.ts";
 export type { ClientErrorOptions } from "./client/errors.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./client/input.ts";
 export type {
@@ -123,9 +123,9 @@ export type {
   OAuthOptions,
   WorkloadIdentityOptions,
   WorkloadToken,
-} from "./client/oauth/options.ts";
+} from "./client/oauth/oauth-options.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
-export type { BearerChallenge } from "./client/oauth/challenge.ts";
+export type { BearerChallenge } from "./client/oauth/read-challenge.ts";
 export type { WebCryptoKey, WebCryptoKeyPair } from "./client/oauth/web-crypto-key.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";
 export type { McpTransportOptions } from "./client/transports/mcp.ts";
@@ -134,7 +134,7 @@ export type { FetchTarget, InProcessOptions } from "./client/transports/in-proce
 export type { HeaderParam } from "./client/mcp-headers.ts";
 export type { WebtoolsTransportOptions } from "./client/transports/webtools.ts";
 export type { WebtoolsPin } from "./client/webtools-pin.ts";
-export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi, SkillsBackend } from "./client/skills.ts";
+export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi, SkillsBackend } from "./client/client-skills.ts";
 export type {
   AiExecuteOptions,
   AiToolDefinition,
@@ -147,7 +147,7 @@ export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptio
 // what a definition carries for its wires, the server's long-running support, and the gate's parts. They are
 // types only; their shapes are the server's business, not a contract for callers to build.
 export type { Feature, Featured } from "./core/feature.ts";
-export type { Grouped } from "./core/group.ts";
+export type { Grouped } from "./core/grouped-middleware.ts";
 export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";
 export type { Continuations, ContinuationsOptions, Restart, StartOptions } from "./core/continuations.ts";
 export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
@@ -160,4 +160,4 @@ export type { GateAnswer } from "./server/gate.ts";
 export type { RequestGuard } from "./server/guard.ts";
 export type { Cors } from "./server/cors.ts";
 export type { AuthEdge, CorsEdge, ServerFetch } from "./server/edge.ts";
-export type { InputRoundsSupport } from "./server/options.ts";
+export type { InputRoundsSupport } from "./server/server-options.ts";

@@ -35,6 +35,11 @@ function importsOf(file: string): { spec: string; typeOnly: boolean }[] {
 }
 
 const files = sourceFiles("src");
+/** The modules jsr.json exports: entry points, above the rooms they hand names on from. */
+const ENTRY_MODULES = new Set(
+  Object.values(JSON.parse(readFileSync(join(ROOT, "jsr.json"), "utf8")).exports as Record<string, string>)
+    .map((path) => path.replace(/^\.\//, "")),
+);
 const rel = (f: string) => relative(ROOT, join(ROOT, f));
 
 describe("dependency boundaries", () => {
@@ -61,7 +66,7 @@ describe("dependency boundaries", () => {
 
   it("uses node:* only in the HTTP/2 listener", () => {
     // The listener, and its direct unary path, which it loads with it (only types from node:http2).
-    const LISTENER = ["src/bindings/grpc/node.ts", "src/bindings/grpc/node-unary.ts"];
+    const LISTENER = ["src/bindings/grpc/serve-grpc.ts", "src/bindings/grpc/node-unary.ts"];
     for (const file of files) {
       for (const { spec } of importsOf(file)) {
         if (spec.startsWith("node:")) assert.ok(LISTENER.includes(file), `${rel(file)} imports ${spec}`);
@@ -74,8 +79,8 @@ describe("dependency boundaries", () => {
     // browser or a Worker without nodejs_compat needs no polyfill (Web Crypto is the tokens' fallback).
     const ALLOWED: Record<string, string[]> = {
       "src/internal/node-crypto.ts": ["node:crypto"],
-      "src/websocket/node.ts": ["node:module"],
-      "src/runtime/node.ts": ["node:http"],
+      "src/runtime/node/websocket-upgrade.ts": ["node:module"],
+      "src/runtime/node/listen.ts": ["node:http"],
     };
     for (const file of files) {
       const text = readFileSync(join(ROOT, file), "utf8");
@@ -102,7 +107,7 @@ describe("dependency boundaries", () => {
   });
 
   it("reaches resources, prompts, completion, skills and apps only from their definitions, not from createServer()", () => {
-    const reached = reachedFrom("src/create-server.ts", "src/tool/define-tool.ts");
+    const reached = reachedFrom("src/assembly/create-server.ts", "src/tool/define-tool.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the MCP binding");
     const served = [
       "src/bindings/mcp/resources.ts",
@@ -112,17 +117,17 @@ describe("dependency boundaries", () => {
       "src/bindings/mcp/completion.ts",
       "src/bindings/mcp/skills.ts",
       "src/bindings/mcp/apps.ts",
-      "src/define-app.ts",
-      "src/define-prompt.ts",
-      "src/define-resource.ts",
-      "src/define-skill.ts",
+      "src/assembly/served-apps.ts",
+      "src/assembly/served-prompts.ts",
+      "src/assembly/served-resources.ts",
+      "src/assembly/served-skills.ts",
       "src/core/uri-template.ts",
     ];
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
   });
 
   it("keeps OpenAPI out of a server that does not list its binding: createServer() never reaches its binding", () => {
-    const reached = reachedFrom("mod.ts", "src/create-server.ts");
+    const reached = reachedFrom("mod.ts", "src/assembly/create-server.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the default bindings");
     assert.deepEqual([...reached].filter((file) => file.startsWith("src/bindings/openapi/")), []);
     for (const file of reached) {
@@ -136,7 +141,8 @@ describe("dependency boundaries", () => {
   });
 
   it("keeps the definitions free of wires: tools, prompts, resources, skills, apps and telemetry import no binding", () => {
-    for (const file of files.filter((f) => /^src\/(tool|prompt|resource|skills|apps|otel)\//.test(f))) {
+    const definitions = files.filter((f) => /^src\/(tool|prompt|resource|skills|apps|otel)\//.test(f));
+    for (const file of definitions.filter((f) => !ENTRY_MODULES.has(f))) {
       for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));
         assert.ok(!target.startsWith("src/bindings/"), `${rel(file)} imports ${spec}`);
@@ -170,7 +176,7 @@ describe("dependency boundaries", () => {
 
   it("keeps YAML out of the client's static imports: a client that loads no skill never loads the parser", () => {
     const reached = reachedFrom("src/client/mod.ts");
-    assert.ok(reached.has("src/client/skills.ts"), "the walk reaches client.skills");
+    assert.ok(reached.has("src/client/client-skills.ts"), "the walk reaches client.skills");
     assert.ok(!reached.has("src/internal/frontmatter.ts"), "createClient() statically imports the frontmatter parser");
     for (const file of reached) {
       for (const { spec, typeOnly } of importsOf(file)) {
@@ -181,7 +187,7 @@ describe("dependency boundaries", () => {
 
   it("keeps OpenTelemetry out of servers and clients that do not use @mcplite/sdk/otel", () => {
     const reached = reachedFrom("mod.ts", "src/client/mod.ts", "src/stdio/mod.ts", "src/bindings/grpc/mod.ts");
-    assert.ok(reached.has("src/client/trace-context.ts"), "the walk reaches the client's trace context carrier");
+    assert.ok(reached.has("src/client/carry-trace.ts"), "the walk reaches the client's trace context carrier");
     for (const file of reached) {
       assert.ok(!file.startsWith("src/otel/"), `${file} is reached without importing @mcplite/sdk/otel`);
       for (const { spec } of importsOf(file)) {
@@ -191,7 +197,7 @@ describe("dependency boundaries", () => {
         );
       }
     }
-    const otel = reachedFrom("src/otel.ts");
+    const otel = reachedFrom("src/otel/mod.ts");
     const external = [...otel].flatMap((file) => importsOf(file).map((i) => i.spec)).filter((s) => !s.startsWith("."));
     assert.deepEqual([...new Set(external)], ["@opentelemetry/api"], "the otel entry depends on the API only");
   });
@@ -276,7 +282,8 @@ function reachedFrom(...roots: string[]): Set<string> {
 /** The unit a file belongs to: its top folder under src, or `bindings/<wire>` (src/*.ts files are the root). */
 function folderOf(file: string): string {
   const parts = file.split("/");
-  if (parts.length === 2) return "src";
+  // An entry module is the package's face: it stands above every room, so it is a node of its own.
+  if (parts.length === 2 || ENTRY_MODULES.has(file)) return "entry";
   return parts[1] === "bindings" && parts.length > 3 ? `bindings/${parts[2]}` : parts[1];
 }
 

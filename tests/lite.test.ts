@@ -264,7 +264,7 @@ describe("@mcplite/sdk/lite", () => {
         "src/server/cors-edge.ts",
         "src/server/auth-edge.ts",
         "src/server/protected-resource.ts",
-        "src/server/group.ts",
+        "src/server/server-group.ts",
         "src/core/tokens.ts",
         "src/codec/key-primitives.ts",
       ];

@@ -5,7 +5,7 @@
  * @module
  */
 import { createServer, defineTool, type Server } from "../../mod.ts";
-import { otel } from "../../src/otel.ts";
+import { otel } from "../../src/otel/mod.ts";
 import { AddInput, CHUNK, type Fetch } from "./common.ts";
 import * as v from "valibot";
 

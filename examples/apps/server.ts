@@ -12,7 +12,7 @@
  */
 import * as v from "valibot";
 import { createServer, defineTool, serve, text, toolResult } from "../../mod.ts";
-import { defineApp, rendersApps } from "../../src/apps.ts";
+import { defineApp, rendersApps } from "../../src/apps/mod.ts";
 import { serveStdio } from "../../src/stdio/mod.ts";
 import { bundleView } from "./bundle.ts";
 import { forecastPage } from "./page.ts";

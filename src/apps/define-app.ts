@@ -107,7 +107,7 @@ export class AppDefinition implements ToolView {
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { defineApp } from "../define-app.ts";
+   * import { defineApp } from "../assembly/served-apps.ts";
    * const meta = defineApp("ui://a/b").html("<p>b</p>").toolMeta("refresh", { visibility: ["app"] });
    * assert.deepEqual(meta, { ui: { resourceUri: "ui://a/b", visibility: ["app"] }, "ui/resourceUri": "ui://a/b" });
    * ```
@@ -233,7 +233,7 @@ export class AppDefinition implements ToolView {
    * ```ts
    * import assert from "node:assert/strict";
    * import { defineTool } from "../tool/define-tool.ts";
-   * import { defineApp } from "../define-app.ts";
+   * import { defineApp } from "../assembly/served-apps.ts";
    *
    * // Shown by a public tool and an admin tool: readers may see the board; its admin actions stay scoped.
    * const board = defineApp("ui://docs/board").scopes("docs:read").html("<!doctype html><p>Board</p>");
@@ -267,7 +267,7 @@ export class AppDefinition implements ToolView {
 
 /**
  * Starts an MCP App's view served by `servedBy`: the wire-free builder behind the public `defineApp()`
- * (`src/define-app.ts`), which names the bindings' features that serve views.
+ * (`src/assembly/served-apps.ts`), which names the bindings' features that serve views.
  *
  * @param uri The view's URI: `ui://` and a path, e.g. `ui://weather/forecast`.
  * @param servedBy The features that serve the view and its resource (`src/core/feature.ts`).

@@ -8,7 +8,7 @@
  */
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
-import { ExitCode, UsageError } from "./errors.ts";
+import { ExitCode, UsageError } from "./exit-errors.ts";
 import { findTool } from "./find-tool.ts";
 import { serve } from "../server/serve.ts";
 import { APP_MIME_TYPE, type AppResourceMeta, LEGACY_RESOURCE_URI_KEY } from "../internal/mcp-apps-wire.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ToolInfo } from "../client/transport.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "./exit-errors.ts";
 
 type Schema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "./errors.ts";
+import { UsageError } from "./exit-errors.ts";
 
 /** The commands the CLI knows. */
 export const COMMANDS: readonly string[] = ["inspect", "list", "call", "app", "skills", "help"];

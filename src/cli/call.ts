@@ -6,7 +6,7 @@
  */
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
-import { ExitCode, oneLine } from "./errors.ts";
+import { ExitCode, oneLine } from "./exit-errors.ts";
 import { findTool } from "./find-tool.ts";
 import { formatResult } from "./format.ts";
 import { createProgressView } from "./progress.ts";

@@ -5,7 +5,7 @@
  */
 import type { Client } from "../client/client.ts";
 import type { ToolInfo } from "../client/transport.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "./exit-errors.ts";
 
 /**
  * Lists the server's tools and finds one.

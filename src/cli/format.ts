@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { CallResult } from "../client/result.ts";
+import type { CallResult } from "../client/read-result.ts";
 import type { ToolInfo } from "../client/transport.ts";
 import { typeLabel } from "./arg-values.ts";
-import { oneLine } from "./errors.ts";
+import { oneLine } from "./exit-errors.ts";
 
 type Schema = Record<string, unknown>;
 

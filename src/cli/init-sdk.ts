@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { UsageError } from "./errors.ts";
+import { UsageError } from "./exit-errors.ts";
 
 /** The SDK a new project depends on. */
 export type SdkSource =

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ExitCode, UsageError } from "./errors.ts";
+import { ExitCode, UsageError } from "./exit-errors.ts";
 import { type SdkSource, sdkSource, sdkSpecifier } from "./init-sdk.ts";
 import { nextSteps, projectFiles, type Runtime, RUNTIMES } from "./init-templates.ts";
 import type { Terminal } from "./terminal.ts";

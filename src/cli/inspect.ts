@@ -8,7 +8,7 @@
 import type { Client } from "../client/client.ts";
 import type { ToolInfo } from "../client/transport.ts";
 import type { CommandContext } from "./command.ts";
-import { errorLine, ExitCode, oneLine } from "./errors.ts";
+import { errorLine, ExitCode, oneLine } from "./exit-errors.ts";
 import { formatTool } from "./format.ts";
 
 /** A section the wire may not carry: its items, or why there are none. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ExitCode } from "./errors.ts";
+import { ExitCode } from "./exit-errors.ts";
 import { formatToolList } from "./format.ts";
 import type { CommandContext } from "./command.ts";
 

@@ -12,7 +12,7 @@ import type { ClientAuth } from "../client/http.ts";
 import { oauth } from "../client/oauth/oauth.ts";
 import { serve } from "../server/serve.ts";
 import type { CliArgs } from "./args.ts";
-import { errorLine, UsageError } from "./errors.ts";
+import { errorLine, UsageError } from "./exit-errors.ts";
 import { fileTokenStore } from "./token-file.ts";
 
 /** How long the CLI waits for the browser to come back, in ms. */

@@ -7,7 +7,7 @@
  */
 import type { InputContext, RequestedResource, ResourceAnswer } from "../client/input.ts";
 import { base64Encode } from "../codec/base64url.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "./exit-errors.ts";
 
 interface Fs {
   readFile(path: string): Promise<Uint8Array>;

@@ -12,7 +12,7 @@ import { createMcpliteTransport, MCPLITE_BASE_PATH } from "../client/transports/
 import { createWebtoolsTransport } from "../client/transports/webtools.ts";
 import type { ClientAuth } from "../client/http.ts";
 import type { CliArgs, StdioCommand } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "./exit-errors.ts";
 import { SDK_VERSION } from "../internal/version.ts";
 
 /** What {@link connect} needs besides the target: the client's handlers and timeouts. */

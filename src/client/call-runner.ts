@@ -12,13 +12,13 @@ import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
 import { answerInput, capabilitiesOf } from "./input.ts";
-import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./result.ts";
+import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./read-result.ts";
 import { retryingTransport } from "./retry.ts";
-import { finishTask } from "./tasks.ts";
+import { finishTask } from "./finish-task.ts";
 import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, ToolListing, Transport } from "./transport.ts";
-import { TASKS_EXTENSION } from "./transports/mcp-wire.ts";
+import { TASKS_EXTENSION } from "./transports/mcp-client-wire.ts";
 import { SDK_VERSION } from "../internal/version.ts";
-import type { CallHandle, CallOptions, RequestOptions } from "./types.ts";
+import type { CallHandle, CallOptions, RequestOptions } from "./client-types.ts";
 
 /** A call to run: the tool, its arguments and options, whether it streams, and the reply it resumes from. */
 export type RunArgs = [

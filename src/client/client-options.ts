@@ -9,7 +9,7 @@ import type { InputHandlers } from "./input.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { ClientInfo, ClientTelemetry } from "./transport.ts";
 import type { InProcessOptions } from "./transports/in-process.ts";
-import type { RequestOptions } from "./types.ts";
+import type { RequestOptions } from "./client-types.ts";
 
 /**
  * The options of every client, whatever it talks to: handlers, timeouts, retries, telemetry, and who

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { createSkillsApi, type SkillsApi } from "./skills.ts";
+import { createSkillsApi, type SkillsApi } from "./client-skills.ts";
 import { CallRunner, finish } from "./call-runner.ts";
 import type { ClientOptions, ListOptions } from "./client-options.ts";
 import { ClientError, ClientErrorCode, type ToolFailedError } from "./errors.ts";
-import type { CallResult } from "./result.ts";
+import type { CallResult } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
 import type { Reply, ToolInfo, ToolListing, Transport } from "./transport.ts";
@@ -23,7 +23,7 @@ import type {
   ToolProxy,
   ToolStream,
   UntypedTools,
-} from "./types.ts";
+} from "./client-types.ts";
 
 export type { ClientOptions, ListOptions };
 

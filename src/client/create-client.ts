@@ -11,7 +11,7 @@ import { createAutoTransport } from "./transports/auto.ts";
 import { createInProcessTransport, type FetchTarget, type InProcessOptions } from "./transports/in-process.ts";
 import { createMcpTransport } from "./transports/mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./transports/mcplite.ts";
-import type { ToolsOf, UntypedTools } from "./types.ts";
+import type { ToolsOf, UntypedTools } from "./client-types.ts";
 
 /**
  * Creates a client for a server at a URL (the wire chosen by `transport`, or discovered), for a

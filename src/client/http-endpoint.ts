@@ -5,7 +5,7 @@
  * @module
  */
 import { baseHeaders, fetcherOf, type FetchLike, type HeadersOption, type HttpOptions, send } from "./http.ts";
-import { peerOf } from "./trace-context.ts";
+import { peerOf } from "./carry-trace.ts";
 import type { RequestPeer } from "./transport.ts";
 
 /** An endpoint: where a transport's requests go, and how. */

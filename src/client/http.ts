@@ -6,7 +6,7 @@
  */
 import { rethrowAbort } from "./deadline.ts";
 import { ClientError, type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
-import { readSse, type SseCursor } from "./sse.ts";
+import { readSse, type SseCursor } from "./read-sse.ts";
 import type { RequestContext, ToolListing } from "./transport.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { HeadersLike } from "../internal/headers-like.ts";

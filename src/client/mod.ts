@@ -36,7 +36,7 @@
 export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
 export type { ClientOptions } from "./client.ts";
-export type { CallHandle, CallOptions, ToolInput, ToolName, ToolOutput, ToolStream } from "./types.ts";
+export type { CallHandle, CallOptions, ToolInput, ToolName, ToolOutput, ToolStream } from "./client-types.ts";
 export {
   AuthorizationError,
   CancelledError,
@@ -51,8 +51,8 @@ export {
   ToolNotFoundError,
   TransportError,
 } from "./errors.ts";
-export type { CallResult } from "./result.ts";
-export { resultValue } from "./result.ts";
+export type { CallResult } from "./read-result.ts";
+export { resultValue } from "./read-result.ts";
 export type { ElicitAnswer, ElicitRequest, InputHandlers } from "./input.ts";
 export type { Progress, ToolInfo, Transport } from "./transport.ts";
 export { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "./oauth/oauth.ts";
@@ -66,6 +66,6 @@ export { createInProcessTransport } from "./transports/in-process.ts";
 export { createWebtoolsTransport } from "./transports/webtools.ts";
 export { checkPin, pinOf, WebtoolsPinError } from "./webtools-pin.ts";
 export { webtoolsToAiTools } from "./webtools-ai.ts";
-export { SkillVerificationError } from "./skills.ts";
+export { SkillVerificationError } from "./client-skills.ts";
 // The gRPC transport loads protobuf, so it has its own entry point: "@mcplite/sdk/client/grpc".
 export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";

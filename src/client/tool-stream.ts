@@ -5,7 +5,7 @@
  * @module
  */
 import { ClientError, ClientErrorCode } from "./errors.ts";
-import type { ToolStream } from "./types.ts";
+import type { ToolStream } from "./client-types.ts";
 
 /**
  * Starts a call and exposes its partials and final value.

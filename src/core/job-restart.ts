@@ -15,7 +15,7 @@ import type { Restart } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { waitUntilOf } from "./host.ts";
 import { failedCall } from "./failure.ts";
-import { runToolInGroup } from "./group.ts";
+import { runToolInGroup } from "./grouped-middleware.ts";
 import type { ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";

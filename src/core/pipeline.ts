@@ -12,7 +12,7 @@
 import { createContext } from "./call-context.ts";
 import type { CallRequest } from "./call-request.ts";
 import { executeFound, unknownTool } from "./execute-tool.ts";
-import { runToolInGroup } from "./group.ts";
+import { runToolInGroup } from "./grouped-middleware.ts";
 import { InputRound } from "./input-round.ts";
 import { type Call, runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome } from "./outcome.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Grouped } from "./group.ts";
+import type { Grouped } from "./grouped-middleware.ts";
 import type { CallContext } from "./call-context.ts";
 import type { ContentBlock } from "./result.ts";
 import type { Completer } from "./completer.ts";

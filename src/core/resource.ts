@@ -5,7 +5,7 @@
  * @module
  */
 import { base64Encode } from "../codec/base64url.ts";
-import type { Grouped } from "./group.ts";
+import type { Grouped } from "./grouped-middleware.ts";
 import type { CallContext } from "./call-context.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "./result.ts";

@@ -7,7 +7,7 @@
 import { type CallContext, callerOf, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { Host } from "./host.ts";
-import { type Grouped, runHandlerInGroup } from "./group.ts";
+import { type Grouped, runHandlerInGroup } from "./grouped-middleware.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, runMiddleware } from "./middleware.ts";

@@ -173,7 +173,7 @@ export interface Visible<T> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { definePrompt } from "../define-prompt.ts";
+ * import { definePrompt } from "../assembly/served-prompts.ts";
  * import { Definitions } from "./registry.ts";
  * import { Runtime } from "./runtime.ts";
  * import { visibleTo } from "./scopes.ts";

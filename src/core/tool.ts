@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Grouped } from "./group.ts";
+import type { Grouped } from "./grouped-middleware.ts";
 import type { CallContext } from "./call-context.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";

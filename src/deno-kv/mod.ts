@@ -9,4 +9,4 @@ export {
   type DenoKvLike,
   denoKvResultStore,
   type DenoKvResultStoreOptions,
-} from "./result-store.ts";
+} from "./kv-result-store.ts";

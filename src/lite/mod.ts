@@ -28,10 +28,10 @@
  * @module
  */
 export * from "../../mod.ts";
-export { createServer } from "./create-server.ts";
-export { longRunning } from "../long-running.ts";
-export { inputRounds } from "../input-rounds.ts";
-export { group } from "../group.ts";
+export { createServer } from "../assembly/create-lite-server.ts";
+export { longRunning } from "../assembly/long-running-support.ts";
+export { inputRounds } from "../assembly/input-rounds-support.ts";
+export { group } from "../assembly/group-support.ts";
 export { cors } from "../server/cors-edge.ts";
 export { oauth } from "../server/auth-edge.ts";
-export type { LiteServerOptions } from "./create-server.ts";
+export type { LiteServerOptions } from "../assembly/create-lite-server.ts";

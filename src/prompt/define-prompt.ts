@@ -192,7 +192,7 @@ function argumentsOf(args: CompiledSchema, where: string): PromptArgument[] {
 
 /**
  * Starts the definition of a prompt served by `servedBy`: the wire-free builder behind the public
- * `definePrompt()` (`src/define-prompt.ts`), which names the bindings' features that serve prompts.
+ * `definePrompt()` (`src/assembly/served-prompts.ts`), which names the bindings' features that serve prompts.
  *
  * @param name The prompt name: 1–128 characters of `[A-Za-z0-9_./-]`.
  * @param servedBy The features that serve it (`src/core/feature.ts`).

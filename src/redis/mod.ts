@@ -7,11 +7,11 @@
  * @module
  */
 export type { RedisConnectionLike } from "./bounded-command.ts";
-export { type RedisClientLike, redisResultStore, type RedisResultStoreOptions } from "./result-store.ts";
+export { type RedisClientLike, redisResultStore, type RedisResultStoreOptions } from "./redis-result-store.ts";
 export {
   redisNotifier,
   type RedisNotifierOptions,
   type RedisPubSubClientLike,
   type RedisSubscriberLike,
   type RedisUnconnectedLike,
-} from "./notifier.ts";
+} from "./redis-notifier.ts";

@@ -213,7 +213,7 @@ export class ResourceBuilder<TUri extends string> {
 
 /**
  * Starts the definition of a resource served by `servedBy`: the wire-free builder behind the public
- * `defineResource()` (`src/define-resource.ts`), which names the bindings' features that serve resources.
+ * `defineResource()` (`src/assembly/served-resources.ts`), which names the bindings' features that serve resources.
  *
  * @param uri The absolute URI or template.
  * @param servedBy The features that serve it (`src/core/feature.ts`).

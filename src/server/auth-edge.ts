@@ -12,7 +12,7 @@ import { createMemoryResultStore, type ResultStore } from "../core/result-store.
 import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
 import { pathOf } from "../internal/url.ts";
 import type { ServerAuth } from "./auth.ts";
-import { type Host, type Route, withCaller } from "./binding.ts";
+import { type Host, type Route, withCaller } from "./binding-contract.ts";
 import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { withHeaders } from "./cors.ts";
 import type { AuthEdge, GateAnswer } from "./edge.ts";

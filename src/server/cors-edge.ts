@@ -5,7 +5,7 @@
  * @module
  */
 import { pathOf } from "../internal/url.ts";
-import type { Route } from "./binding.ts";
+import type { Route } from "./binding-contract.ts";
 import { type Cors, type CorsOptions, createCors } from "./cors.ts";
 import type { CorsEdge, ExecutionContextLike, ServerFetch } from "./edge.ts";
 import { notFound, routeFor } from "./fetch.ts";

@@ -8,7 +8,7 @@
  */
 import type { AuthInfo } from "../core/call-context.ts";
 import type { ServerAuth } from "./auth.ts";
-import type { Route } from "./binding.ts";
+import type { Route } from "./binding-contract.ts";
 import type { Cors } from "./cors.ts";
 import type { RequestGuard } from "./guard.ts";
 

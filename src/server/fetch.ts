@@ -10,11 +10,11 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import { pathOf } from "../internal/url.ts";
-import { type Host, NO_HOST, type Route } from "./binding.ts";
+import { type Host, NO_HOST, type Route } from "./binding-contract.ts";
 import type { Edge, ExecutionContextLike, ServerFetch } from "./edge.ts";
 import type { Gate } from "./gate.ts";
 import type { Budgets } from "../core/budgets.ts";
-import { budgetedRoutes } from "./budgets.ts";
+import { budgetedRoutes } from "./budget-route.ts";
 import { JSON_HEADERS } from "./responses.ts";
 
 export type { ExecutionContextLike, ServerFetch } from "./edge.ts";

@@ -7,7 +7,7 @@
  */
 import { pathOf } from "../internal/url.ts";
 import type { ServerFetch } from "./fetch.ts";
-import { normalisePath } from "./options.ts";
+import { normalisePath } from "./server-options.ts";
 import { jsonInit } from "./responses.ts";
 
 /** The path served by `health: true`. */

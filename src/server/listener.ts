@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ServerCore } from "./binding.ts";
+import type { ServerCore } from "./binding-contract.ts";
 import type { Gate } from "./gate.ts";
 
 /** What a listener needs of a server. */

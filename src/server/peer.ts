@@ -8,7 +8,7 @@
  * @module
  */
 
-/** The key under which a listener's own request objects give their peer's address (`src/node/request.ts`). */
+/** The key under which a listener's own request objects give their peer's address (`src/runtime/node/incoming-request.ts`). */
 export const PEER: unique symbol = Symbol.for("mcplite.peer") as never;
 
 /** What `Bun.serve` hands `fetch` as its second argument: the server, which knows each request's address. */

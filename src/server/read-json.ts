@@ -6,7 +6,7 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { readBody } from "./read-body.ts";
 import { parseJson } from "./parse-json.ts";
-import type { ResolvedOptions } from "./binding.ts";
+import type { ResolvedOptions } from "./binding-contract.ts";
 import { echoed } from "../internal/echo.ts";
 
 /**

@@ -15,7 +15,7 @@ export interface Fetchable {
   fetch(request: Request): Response | Promise<Response>;
 }
 
-/** A server bound to a port by a runtime's HTTP server (`src/runtime/{deno,bun,node}.ts`). */
+/** A server bound to a port by a runtime's HTTP server (`src/runtime/{deno,bun,node}/listen.ts`). */
 export interface Bound {
   /** The port actually bound. */
   readonly port: number;
@@ -97,7 +97,7 @@ export async function serve(app: Fetchable, options: ServeOptions = {}): Promise
     throw new TypeError(`httpServer must be "native" or "node:http", not ${JSON.stringify(options.httpServer)}`);
   }
   const listen = options.httpServer === "node:http"
-    ? (await import("../runtime/node.ts")).listen
+    ? (await import("../runtime/node/listen.ts")).listen
     : await runtimeListen();
   let bound: Bound;
   try {
@@ -144,9 +144,9 @@ function inUse(error: unknown, port: number, hostname: string, fromEnv: boolean)
 /** This runtime's listener, loaded on this runtime only. */
 async function runtimeListen(): Promise<Listen> {
   const g = globalThis as { Deno?: unknown; Bun?: unknown; process?: { versions?: { node?: string } } };
-  if (g.Deno !== undefined) return (await import("../runtime/deno.ts")).listen;
-  if (g.Bun !== undefined) return (await import("../runtime/bun.ts")).listen;
-  if (g.process?.versions?.node !== undefined) return (await import("../runtime/node.ts")).listen;
+  if (g.Deno !== undefined) return (await import("../runtime/deno/listen.ts")).listen;
+  if (g.Bun !== undefined) return (await import("../runtime/bun/listen.ts")).listen;
+  if (g.process?.versions?.node !== undefined) return (await import("../runtime/node/listen.ts")).listen;
   throw new Error(
     "serve() needs Deno, Bun or Node 22+; elsewhere (Workers, a browser) export the server, or hand server.fetch to the host's fetch server",
   );

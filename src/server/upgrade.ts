@@ -5,7 +5,7 @@
  * its `server.upgrade()` and delivers the socket's events to its `websocket` handlers rather than to
  * the socket ({@link bunWebSocket}: `serve()` uses it on Bun, and a bare `Bun.serve` takes it as
  * `Bun.serve({ port, ...bunWebSocket(server) })`), and Node's `http.Server`, whose `upgrade` event
- * `attachWebSocket()` (`src/websocket/node.ts`) answers with the `ws` package. A route accepts with
+ * `attachWebSocket()` (`src/runtime/node/websocket-upgrade.ts`) answers with the `ws` package. A route accepts with
  * {@link acceptWebSocket}, naming what to do with the socket's events; it knows no runtime.
  *
  * @module

@@ -7,7 +7,7 @@
 import type { Feature } from "../core/feature.ts";
 import type { Skill, SkillFile } from "../core/skill.ts";
 import { sha256Hex } from "../internal/sha256.ts";
-import { checkedFrontmatter } from "./frontmatter.ts";
+import { checkedFrontmatter } from "./skill-frontmatter.ts";
 import { mimeTypeOf } from "./mime.ts";
 
 /** What serves a skill: the MCP methods for skills, and for resources (its files are resources). */
@@ -32,7 +32,7 @@ export interface SkillSource {
 
 /**
  * Defines a skill from files in memory, served by `servedBy`: the wire-free builder behind the public
- * `defineSkill()` (`src/define-skill.ts`).
+ * `defineSkill()` (`src/assembly/served-skills.ts`).
  *
  * @param files The files: path → text or bytes.
  * @param servedBy The features that serve it (`src/core/feature.ts`).

@@ -38,7 +38,7 @@ function baseName(path: string): string {
 
 /**
  * Reads one skill from its directory, served by `servedBy`: the wire-free reader behind the public
- * `skillFromDirectory()` (`src/define-skill.ts`).
+ * `skillFromDirectory()` (`src/assembly/served-skills.ts`).
  *
  * @param directory The skill's directory; its name must equal the frontmatter `name`.
  * @param servedBy The features that serve it (`src/core/feature.ts`).
@@ -69,7 +69,7 @@ export async function skillFromDirectory(directory: string, servedBy: readonly F
 
 /**
  * Reads every skill in a directory, served by `servedBy`: the wire-free reader behind the public
- * `skillsFromDirectory()` (`src/define-skill.ts`).
+ * `skillsFromDirectory()` (`src/assembly/served-skills.ts`).
  *
  * @param root The directory of skills.
  * @param servedBy The features that serve them (`src/core/feature.ts`).

@@ -23,9 +23,9 @@ import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import type { InFlight, Scope } from "../bindings/mcp/in-flight.ts";
 import { listBody } from "../bindings/mcplite/envelope.ts";
 import { liteCall, liteMessages } from "../bindings/mcplite/dispatch.ts";
-import { liteCallMeta } from "../bindings/mcplite/call-meta.ts";
+import { liteCallMeta } from "../bindings/mcplite/lite-caller.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
-import type { Host, ServerCore } from "../server/binding.ts";
+import type { Host, ServerCore } from "../server/binding-contract.ts";
 import type { MessageOut } from "./message-out.ts";
 
 /**

@@ -13,11 +13,11 @@
  *
  * @module
  */
-import { type Host, NO_HOST } from "../server/binding.ts";
+import { type Host, NO_HOST } from "../server/binding-contract.ts";
 import type { Carrier, Exchange, FinishedResult } from "../bindings/mcp/carrier.ts";
 import { dispatch } from "../bindings/mcp/dispatch.ts";
 import { ConnectionPushes } from "../bindings/mcp/pushes.ts";
-import type { McpContext } from "../bindings/mcp/request.ts";
+import type { McpContext } from "../bindings/mcp/mcp-request.ts";
 import type { MessageOut } from "./message-out.ts";
 import { sleep } from "../internal/sleep.ts";
 

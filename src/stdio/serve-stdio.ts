@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { McpOptions } from "../bindings/mcp/options.ts";
+import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
 import { attachListener } from "../server/listener.ts";
 import type { Server } from "../server/server.ts";
 import { ServerConnection } from "./server-connection.ts";

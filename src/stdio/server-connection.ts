@@ -9,9 +9,9 @@
 import { budgetsOf, callerOf, ErrorCode, ProtocolError } from "../core/mod.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
-import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/options.ts";
+import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
 import { legacyErrorToWire } from "../bindings/mcp/status.ts";
-import { type Host, NO_HOST, type ServerCore } from "../server/binding.ts";
+import { type Host, NO_HOST, type ServerCore } from "../server/binding-contract.ts";
 import { parseJson } from "../server/parse-json.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
 import { utf8Length } from "../internal/utf8-length.ts";

@@ -276,7 +276,7 @@ export class ToolBuilder<
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { defineApp } from "../define-app.ts";
+   * import { defineApp } from "../assembly/served-apps.ts";
    * import { defineTool } from "./define-tool.ts";
    *
    * const board = defineApp("ui://scores/board").html("<!doctype html><p>Scores</p>");

@@ -17,10 +17,10 @@
  *
  * @module
  */
-export { webSocketBinding } from "./binding.ts";
-export type { WebSocketOptions } from "./binding.ts";
+export { webSocketBinding } from "./websocket-binding.ts";
+export type { WebSocketOptions } from "./websocket-binding.ts";
 export { bunWebSocket } from "../server/upgrade.ts";
 export type { BunWebSocketOptions } from "../server/upgrade.ts";
-export { attachWebSocket } from "./node.ts";
-export type { NodeUpgradeServer } from "./node.ts";
+export { attachWebSocket } from "../runtime/node/websocket-upgrade.ts";
+export type { NodeUpgradeServer } from "../runtime/node/websocket-upgrade.ts";
 export { bearerProtocol, WEBSOCKET_PROTOCOL } from "../codec/websocket-bearer.ts";

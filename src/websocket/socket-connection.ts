@@ -12,9 +12,9 @@
  *
  * @module
  */
-import type { Host, ServerCore } from "../server/binding.ts";
+import type { Host, ServerCore } from "../server/binding-contract.ts";
 import type { AcceptedSocket, SocketEvents } from "../server/upgrade.ts";
-import type { McpOptions } from "../bindings/mcp/options.ts";
+import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
 import type { MessageOut } from "../stdio/message-out.ts";
 import { ServerConnection } from "../stdio/server-connection.ts";
 import { InboundFlow } from "./inbound-flow.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createServer, defineTool } from "../../mod.ts";
-import { defineApp } from "../../src/apps.ts";
+import { defineApp } from "../../src/apps/mod.ts";
 import { bearer, METADATA, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { legacyRequest, modernRequest } from "../helpers/request.ts";
 

@@ -15,7 +15,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
 import * as v from "valibot";
 import { createServer, defineTool, serve } from "../../mod.ts";
-import { defineApp } from "../../src/apps.ts";
+import { defineApp } from "../../src/apps/mod.ts";
 import { server } from "../../examples/apps/server.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { bundleForBrowser, launch, NO_BROWSER, screenshotDir } from "./browser.ts";

@@ -15,7 +15,7 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import type { Browser, Frame, Page } from "playwright-core";
 import { createServer, defineTool, serve } from "../../mod.ts";
-import { defineApp } from "../../src/apps.ts";
+import { defineApp } from "../../src/apps/mod.ts";
 import { server as weather } from "../../examples/apps/server.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineResource, defineTool } from "../../mod.ts";
-import { defineApp, rendersApps } from "../../src/apps.ts";
+import { defineApp, rendersApps } from "../../src/apps/mod.ts";
 import { forecastView, server as weather } from "../../examples/apps/server.ts";
 import { legacy, modern } from "../bindings/mcp/mcp-helpers.ts";
 import { pipeServer } from "../helpers/stdio.ts";

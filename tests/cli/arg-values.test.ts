@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { argumentsFor, valueFor } from "../../src/cli/arg-values.ts";
-import { UsageError } from "../../src/cli/errors.ts";
+import { UsageError } from "../../src/cli/exit-errors.ts";
 
 const tool = {
   name: "search",

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { createServer, serve } from "../../mod.ts";
-import { skillFromDirectory } from "../../src/skills.ts";
+import { skillFromDirectory } from "../../src/skills/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { runCli } from "./cli-helpers.ts";
 

@@ -11,7 +11,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
-import { otel } from "../../src/otel.ts";
+import { otel } from "../../src/otel/mod.ts";
 import { serveStdio } from "../../src/stdio/mod.ts";
 
 const exporter = new OTLPTraceExporter({ url: process.env.OTLP_TRACES_URL });

@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type RequestListener, type Server as 
 import { connect } from "node:net";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
-import type { ServerOptions } from "../../src/server/options.ts";
+import type { ServerOptions } from "../../src/server/server-options.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 

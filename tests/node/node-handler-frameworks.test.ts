@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import bodyParser from "@koa/bodyparser";
 import Fastify, { type FastifyInstance } from "fastify";
 import Koa from "koa";
-import { nodeHandler } from "../../src/node/mod.ts";
+import { nodeHandler } from "../../src/runtime/node/mod.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { listening, nodeFixture } from "./fixture.ts";
 

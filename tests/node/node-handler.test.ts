@@ -9,7 +9,7 @@ import type { RequestListener } from "node:http";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
 import express from "express";
-import { nodeHandler } from "../../src/node/mod.ts";
+import { nodeHandler } from "../../src/runtime/node/mod.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { addOnBoth, assertBackpressure, eventually, listening, nodeFixture, streaming } from "./fixture.ts";
 

@@ -13,7 +13,7 @@ import Fastify from "fastify";
 import { Hono } from "hono";
 import { mount } from "hono/mount";
 import { serve } from "../../mod.ts";
-import { nodeHandler } from "../../src/node/mod.ts";
+import { nodeHandler } from "../../src/runtime/node/mod.ts";
 import { nodeFixture, streaming } from "./fixture.ts";
 
 const { server } = nodeFixture({ bodyTimeoutMs: 300, maxBodyBytes: 1024 });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
-import { otelBudgets } from "../../src/otel.ts";
+import { otelBudgets } from "../../src/otel/mod.ts";
 import { post, toolsCall } from "../helpers/request.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { type Recorded, registerSdk } from "./telemetry.ts";

@@ -16,7 +16,7 @@ import type { Listener } from "../../src/types.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
-import { otel, otelClient } from "../../src/otel.ts";
+import { otel, otelClient } from "../../src/otel/mod.ts";
 import { inAgentStep, type Recorded, registerSdk } from "./telemetry.ts";
 
 const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { SpanKind } from "@opentelemetry/api";
 import * as v from "valibot";
 import { createServer, defineTool, type ServerLogger } from "../../mod.ts";
-import { otel } from "../../src/otel.ts";
+import { otel } from "../../src/otel/mod.ts";
 import { modernRequest, post } from "../helpers/request.ts";
 import { type Recorded, registerSdk } from "./telemetry.ts";
 

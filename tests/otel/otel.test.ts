@@ -16,7 +16,7 @@ import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/gr
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
-import { otel, otelClient } from "../../src/otel.ts";
+import { otel, otelClient } from "../../src/otel/mod.ts";
 import { pipeServer } from "../helpers/stdio.ts";
 import { modernRequest, post } from "../helpers/request.ts";
 import { inAgentStep, type Recorded, registerSdk } from "./telemetry.ts";

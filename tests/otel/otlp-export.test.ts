@@ -32,7 +32,7 @@ import { createWebSocketTransport } from "../../src/client/transports/websocket.
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
-import { otel, otelClient } from "../../src/otel.ts";
+import { otel, otelClient } from "../../src/otel/mod.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
 import {

@@ -15,7 +15,7 @@ import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
-import { otel, otelClient } from "../../src/otel.ts";
+import { otel, otelClient } from "../../src/otel/mod.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { type OtlpReceiver, SPAN_KIND_SERVER, startOtlpReceiver } from "./otlp-receiver.ts";
 import { inAgentStep, type Recorded, registerSdk } from "./telemetry.ts";

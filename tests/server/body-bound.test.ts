@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createServer, defineTool, serve } from "../../mod.ts";
 import { bodyLimitOf, declareBodyLimit, isBounded, markBounded } from "../../src/server/body-bound.ts";
-import { resolveOptions } from "../../src/server/options.ts";
+import { resolveOptions } from "../../src/server/server-options.ts";
 import { readJson } from "../../src/server/read-json.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../mod.ts";
-import { resolveOptions } from "../../src/server/options.ts";
+import { resolveOptions } from "../../src/server/server-options.ts";
 import { readJson } from "../../src/server/read-json.ts";
 
 const options = resolveOptions({ name: "t", version: "1", maxBodyBytes: 4096 });

@@ -18,7 +18,7 @@ import {
 import { connect } from "node:http2";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import { defineSkill } from "../../src/skills.ts";
+import { defineSkill } from "../../src/skills/mod.ts";
 import { greeting, readme, userProfile } from "../bindings/mcp/mcp-helpers.ts";
 import { pipeServer } from "../helpers/stdio.ts";
 import { legacyRequest, modernRequest, post } from "../helpers/request.ts";

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { before, describe, it } from "node:test";
 import { createServer, mcpBinding } from "../../mod.ts";
-import { defineSkill, skillFromDirectory, skillsFromDirectory } from "../../src/skills.ts";
+import { defineSkill, skillFromDirectory, skillsFromDirectory } from "../../src/skills/mod.ts";
 import { assembleSkill } from "../../src/skills/define-skill.ts";
-import { SKILLS_SERVED_BY } from "../../src/define-skill.ts";
+import { SKILLS_SERVED_BY } from "../../src/assembly/served-skills.ts";
 import { createClient, SkillVerificationError } from "../../src/client/mod.ts";
 import { modernRequest } from "../helpers/request.ts";
 

@@ -18,7 +18,7 @@ import type {
   ViewApp,
   ViewToolName,
   ViewToolResult,
-} from "./types.ts";
+} from "./view-types.ts";
 
 type Listeners = Map<string, Set<(value: unknown) => void>>;
 

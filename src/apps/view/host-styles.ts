@@ -5,7 +5,7 @@
  * @module
  */
 import type { ViewGlobals } from "./browser.ts";
-import type { HostContext } from "./types.ts";
+import type { HostContext } from "./view-types.ts";
 
 const FONTS_ID = "mcplite-host-fonts";
 

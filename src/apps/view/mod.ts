@@ -28,4 +28,4 @@ export type {
   ViewToolOutput,
   ViewToolResult,
   ViewTools,
-} from "./types.ts";
+} from "./view-types.ts";

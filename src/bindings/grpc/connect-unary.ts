@@ -18,7 +18,7 @@ import {
   parseContentType,
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
-import type { Host, ServerCore } from "../../server/binding.ts";
+import type { Host, ServerCore } from "../../server/binding-contract.ts";
 import { JSON_INIT, responseInit } from "../../server/responses.ts";
 import { createUnaryMethods, type HandlerOptions, type UnaryMethod } from "./unary.ts";
 import { readUnenveloped } from "./unary-body.ts";
@@ -46,7 +46,7 @@ export interface ConnectUnaryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createServer } from "../../../mod.ts";
- * import { NO_HOST } from "../../server/binding.ts";
+ * import { NO_HOST } from "../../server/binding-contract.ts";
  * import { attachListener } from "../../binding.ts";
  * import { createConnectUnary } from "./connect-unary.ts";
  *

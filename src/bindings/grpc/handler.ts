@@ -17,7 +17,7 @@ import { type BodyLimits, readBodyBytes } from "../../server/read-body.ts";
 import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/mod.ts";
-import type { Binding, Host, RouteHandler } from "../../server/binding.ts";
+import type { Binding, Host, RouteHandler } from "../../server/binding-contract.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions, HOST_KEY } from "./service.ts";
 import { REFLECTION_SERVICE_PATHS } from "./reflection.ts";

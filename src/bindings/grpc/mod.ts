@@ -34,8 +34,8 @@
  * @module
  */
 export { GRPC_SERVICE_PATH, grpcBinding } from "./handler.ts";
-export { serveGrpc } from "./node.ts";
-export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./node.ts";
+export { serveGrpc } from "./serve-grpc.ts";
+export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./serve-grpc.ts";
 export type { GrpcRoutesOptions } from "./service.ts";
 export { createGrpcRoutes, createMcpliteService } from "./service.ts";
 export { ERROR_DOMAIN, errorCodeToGrpc, errorToConnectError } from "./status.ts";

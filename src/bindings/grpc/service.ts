@@ -28,7 +28,7 @@ import {
   streamCall,
 } from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
-import { type Host, NO_HOST, type ServerCore } from "../../server/binding.ts";
+import { type Host, NO_HOST, type ServerCore } from "../../server/binding-contract.ts";
 
 /**
  * Where Connect's handlers find what the platform handed `server.fetch` besides the request (the
@@ -48,7 +48,7 @@ import {
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../prompt-feature.ts";
 import { errorToConnectError } from "./status.ts";
-import { abortReason, untilDeadline } from "./deadline.ts";
+import { abortReason, untilDeadline } from "./call-deadline.ts";
 import { addReflection } from "./reflection.ts";
 
 /**

@@ -10,7 +10,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type BodyCheck, type BodyReader, readBodyBytes } from "../../server/read-body.ts";
 import type { CallSource } from "./service.ts";
-import { abortReason, untilAborted } from "./deadline.ts";
+import { abortReason, untilAborted } from "./call-deadline.ts";
 import type { BodySource } from "./unary-body.ts";
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { McpFeature } from "./feature.ts";
+import type { McpFeature } from "./feature-methods.ts";
 import { APP_MIME_TYPE, UI_EXTENSION } from "../../internal/mcp-apps-wire.ts";
 
 /** The feature `defineApp()` brings: the extension, with the content types the server's views use. */

@@ -6,14 +6,14 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
-import type { Host } from "../../server/binding.ts";
+import type { Host } from "../../server/binding-contract.ts";
 import { JSON_HEADERS } from "../../server/responses.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { META, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from "./envelope.ts";
-import type { McpContext } from "./request.ts";
+import type { McpContext } from "./mcp-request.ts";
 import { legacyErrorToWire } from "./status.ts";
 
 /** The one revision whose transport allows batches. */

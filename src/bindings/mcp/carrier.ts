@@ -8,10 +8,10 @@
  * @module
  */
 import type { CacheHint, SignalSource } from "../../core/mod.ts";
-import type { Host } from "../../server/binding.ts";
+import type { Host } from "../../server/binding-contract.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
-import type { McpRequest, Subscription } from "./request.ts";
+import type { McpRequest, Subscription } from "./mcp-request.ts";
 
 /** A result ready to go out: an object with what its revision adds, or a body serialised once. */
 export type FinishedResult = Record<string, unknown> | CachedBody;

@@ -7,7 +7,7 @@ import { complete, type CompletionRef } from "./complete.ts";
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { requireCapability } from "./lifecycle.ts";
-import type { McpMethod } from "./request.ts";
+import type { McpMethod } from "./mcp-request.ts";
 
 /**
  * Completes an argument. The result is not cacheable, so it carries no caching hints.

@@ -27,7 +27,7 @@ import {
   type McpRequest,
   type McpResult,
   Subscription,
-} from "./request.ts";
+} from "./mcp-request.ts";
 import { type ErrorTarget, route } from "./route.ts";
 import { legacyErrorToWire } from "./status.ts";
 

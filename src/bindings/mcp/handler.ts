@@ -8,19 +8,19 @@
  */
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
-import type { Binding, Host, ServerCore } from "../../server/binding.ts";
-import { normalisePath } from "../../server/options.ts";
+import type { Binding, Host, ServerCore } from "../../server/binding-contract.ts";
+import { normalisePath } from "../../server/server-options.ts";
 import { acceptsEventStream, readJsonNow } from "../../server/read-json.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import { respondBatch } from "./batch.ts";
 import { META } from "./envelope.ts";
 import { InFlight } from "./in-flight.ts";
-import { type McpOptions, type McpSettings, resolveMcpSettings } from "./options.ts";
+import { type McpOptions, type McpSettings, resolveMcpSettings } from "./mcp-options.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { PendingRequests } from "./pending.ts";
 import { respondHttp } from "./reply.ts";
-import type { McpContext } from "./request.ts";
+import type { McpContext } from "./mcp-request.ts";
 import { SessionTable } from "./sessions.ts";
 import { legacyErrorToWire } from "./status.ts";
 

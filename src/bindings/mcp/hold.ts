@@ -15,7 +15,7 @@
 import { createContext, type PromiseOutcome, type ToolResult } from "../../core/mod.ts";
 import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { followPromise } from "./follow-promise.ts";
-import type { Channel, McpContext, McpRequest } from "./request.ts";
+import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";
 
 /**

@@ -9,7 +9,7 @@
  * @module
  */
 import type { InputRequiredOutcome } from "../../core/mod.ts";
-import type { McpRequest } from "./request.ts";
+import type { McpRequest } from "./mcp-request.ts";
 
 /** The params that answer a round: the answers by key, and the echoed state. */
 export const INPUT_RESPONSES_PARAM = "inputResponses";

@@ -14,10 +14,10 @@ import {
   type Registry,
 } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
-import { featureExtensions } from "./feature.ts";
+import { featureExtensions } from "./feature-methods.ts";
 import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
-import type { McpMethod } from "./request.ts";
+import type { McpMethod } from "./mcp-request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";

@@ -10,7 +10,7 @@ import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { resolveResource } from "./resolve-resource.ts";
 import { META } from "./envelope.ts";
-import { type McpMethod, Subscription } from "./request.ts";
+import { type McpMethod, Subscription } from "./mcp-request.ts";
 
 const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
 

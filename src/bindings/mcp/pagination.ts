@@ -7,7 +7,7 @@
 import { CacheSlot, ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { finishResult } from "./finish-result.ts";
-import type { McpContext, McpRequest } from "./request.ts";
+import type { McpContext, McpRequest } from "./mcp-request.ts";
 
 /** Every list, whole and by page. */
 const PAGED = new CacheSlot<PagedList>("mcp:pages");

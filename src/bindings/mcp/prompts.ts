@@ -9,11 +9,11 @@ import { contentFor, shapeOf } from "./revision.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { scopedList } from "./scoped-list.ts";
-import type { McpMethod } from "./request.ts";
+import type { McpMethod } from "./mcp-request.ts";
 import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
-import type { McpFeature } from "./feature.ts";
-import { ownLayer } from "./middleware.ts";
+import type { McpFeature } from "./feature-methods.ts";
+import { ownLayer } from "./request-middleware.ts";
 
 /** Lists the prompts a caller may get. */
 export const promptsList: McpMethod = /* @__PURE__ */ scopedList(

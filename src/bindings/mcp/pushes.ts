@@ -8,7 +8,7 @@
  */
 import type { Registry, RegistryChange } from "../../core/mod.ts";
 import { notificationMessage } from "../jsonrpc.ts";
-import type { McpRequest } from "./request.ts";
+import type { McpRequest } from "./mcp-request.ts";
 
 /** The list-changed notification of each kind of list. */
 const LIST_CHANGED: Readonly<Record<string, string>> = {

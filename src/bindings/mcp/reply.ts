@@ -8,7 +8,7 @@
  */
 import type { Due, Waiting } from "../../internal/delay-queue.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
-import type { Host } from "../../server/binding.ts";
+import type { Host } from "../../server/binding-contract.ts";
 import { matchesEtag } from "../../server/conditional.ts";
 import { JSON_HEADERS, JSON_VALUE_INIT, sseResponse } from "../../server/responses.ts";
 import { resultEnvelope, serialisedResultMessage } from "../jsonrpc.ts";
@@ -17,7 +17,7 @@ import { cacheControl, CachedBody } from "./caching.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { SESSION_HEADER } from "./envelope.ts";
-import type { McpContext, Subscription } from "./request.ts";
+import type { McpContext, Subscription } from "./mcp-request.ts";
 
 /** Why a call's signal aborts when its client closes the SSE stream. */
 function streamClosed(): Error {

@@ -18,11 +18,11 @@ import { resolveResource } from "./resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { scopedList } from "./scoped-list.ts";
-import type { McpMethod, McpRequest } from "./request.ts";
+import type { McpMethod, McpRequest } from "./mcp-request.ts";
 import { handlerCallerOf } from "./sink.ts";
 import { completionComplete } from "./completion.ts";
-import type { McpFeature } from "./feature.ts";
-import { ownLayer } from "./middleware.ts";
+import type { McpFeature } from "./feature-methods.ts";
+import { ownLayer } from "./request-middleware.ts";
 
 /** Lists the static resources a caller may read. */
 export const resourcesList: McpMethod = /* @__PURE__ */ scopedList(

@@ -16,13 +16,13 @@ import {
   PROTOCOL_VERSION_HEADER,
 } from "./envelope.ts";
 import type { Carrier } from "./carrier.ts";
-import { featureMethod } from "./feature.ts";
+import { featureMethod } from "./feature-methods.ts";
 import { checkStandardHeaders } from "./headers.ts";
 import { cancelScope } from "./in-flight.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./listen.ts";
-import { throughMiddleware } from "./middleware.ts";
-import type { McpContext, McpMethod, McpRequest } from "./request.ts";
+import { throughMiddleware } from "./request-middleware.ts";
+import type { McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { modernErrorToWire } from "./status.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
 import { toolsCall, toolsList } from "./tools.ts";

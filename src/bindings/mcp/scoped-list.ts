@@ -7,7 +7,7 @@
 import { type Registry, visibleTo } from "../../core/mod.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
-import type { McpMethod } from "./request.ts";
+import type { McpMethod } from "./mcp-request.ts";
 
 /** The definitions of a kind, as the registry holds them. */
 type DefinitionOf<K extends "resources" | "prompts"> = Registry[K] extends Iterable<infer T> ? T : never;

@@ -13,7 +13,7 @@ import {
   LOG_LEVELS,
   type LogLevel,
 } from "../../core/mod.ts";
-import type { Channel, McpContext, McpRequest } from "./request.ts";
+import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { roundOf } from "./input-required.ts";
 import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";

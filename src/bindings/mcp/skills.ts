@@ -10,8 +10,8 @@ import { ErrorCode, ProtocolError, type Registry, type Skill } from "../../core/
 import { CachedBody } from "./caching.ts";
 import { listReply } from "./pagination.ts";
 import { finishResult } from "./finish-result.ts";
-import type { McpMethod, McpRequest } from "./request.ts";
-import type { McpFeature } from "./feature.ts";
+import type { McpMethod, McpRequest } from "./mcp-request.ts";
+import type { McpFeature } from "./feature-methods.ts";
 import { echoed } from "../../internal/echo.ts";
 
 /** A skill entry (SEP-2640): its URI, frontmatter, and the complete manifest of its files. */

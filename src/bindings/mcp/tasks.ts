@@ -22,10 +22,10 @@ import {
 import { cancelTask, createTask, getTask, type TaskView, updateTask } from "./promise-task.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
-import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
+import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf } from "./sink.ts";
 import { modernErrorToWire } from "./status.ts";
-import { ownLayer } from "./middleware.ts";
+import { ownLayer } from "./request-middleware.ts";
 
 /** Whether any tool may answer with a promise. */
 const OFFERS_TASKS = new CacheSlot<boolean>("mcp:tasks");

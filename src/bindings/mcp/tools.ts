@@ -25,10 +25,10 @@ import { listReply } from "./pagination.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { shapeOf, toolDescriptorFor, toolResultFor } from "./revision.ts";
 import { answersAsToolResult } from "./status.ts";
-import type { Channel, McpContext, McpMethod, McpRequest } from "./request.ts";
+import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink, sinkFor } from "./sink.ts";
 import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";
-import { ownLayer } from "./middleware.ts";
+import { ownLayer } from "./request-middleware.ts";
 
 /**
  * Lists the tools, one page per request; pages are built once per change of the tool table. A 2025

@@ -15,8 +15,8 @@ import {
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
-import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
-import { holdMsOf, normalisePath } from "../../server/options.ts";
+import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding-contract.ts";
+import { holdMsOf, normalisePath } from "../../server/server-options.ts";
 import { acceptsEventStream, readJson, readJsonNow } from "../../server/read-json.ts";
 import { JSON_INIT, JSON_VALUE_INIT, sseResponse } from "../../server/responses.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
@@ -32,7 +32,7 @@ import {
 } from "./envelope.ts";
 import { liteCall, liteMessages, roundOf } from "./dispatch.ts";
 import { errorCodeToWire } from "./status.ts";
-import { liteCallMeta } from "./call-meta.ts";
+import { liteCallMeta } from "./lite-caller.ts";
 import { litePrompts } from "../prompt-feature.ts";
 import { echoed } from "../../internal/echo.ts";
 

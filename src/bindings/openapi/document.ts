@@ -8,7 +8,7 @@
  * @module
  */
 import type { AnyTool, JsonSchema } from "../../core/mod.ts";
-import type { ResolvedOptions } from "../../server/binding.ts";
+import type { ResolvedOptions } from "../../server/binding-contract.ts";
 import { PROBLEM_TYPE } from "./problem.ts";
 
 /** The `info` object of the document (OpenAPI 3.1.1 §4.8.2); the server's name, version and instructions by default. */
@@ -60,7 +60,7 @@ const problemRef = (name: string) => ({ $ref: `#/components/responses/${name}` }
  * import assert from "node:assert/strict";
  * import * as v from "valibot";
  * import { defineTool } from "../../tool/define-tool.ts";
- * import { resolveOptions } from "../../server/options.ts";
+ * import { resolveOptions } from "../../server/server-options.ts";
  * import { buildOpenApiDocument } from "./document.ts";
  * const add = defineTool("add").input(v.object({ a: v.number() })).handle(({ a }) => `${a}`);
  * const server = resolveOptions({ name: "math", version: "1.0.0" });

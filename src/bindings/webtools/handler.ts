@@ -23,9 +23,9 @@ import {
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { pathOf } from "../../internal/url.ts";
-import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding.ts";
+import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding-contract.ts";
 import { matchesEtag } from "../../server/conditional.ts";
-import { normalisePath } from "../../server/options.ts";
+import { normalisePath } from "../../server/server-options.ts";
 import { readJson } from "../../server/read-json.ts";
 import { errorHeaders, JSON_HEADERS } from "../../server/responses.ts";
 import { retryAfterOf } from "../../server/retry-after.ts";

@@ -12,7 +12,7 @@ import type { ToolInfo } from "../../client/transport.ts";
 import { appAllow, appCsp } from "../../apps/csp.ts";
 import type { AppResourceMeta } from "../../internal/mcp-apps-wire.ts";
 import { UI_PROTOCOL_VERSION } from "../../internal/mcp-apps-wire.ts";
-import { errorLine } from "../errors.ts";
+import { errorLine } from "../exit-errors.ts";
 import { previewPage } from "./page.ts";
 import { SDK_VERSION } from "../../internal/version.ts";
 

@@ -19,7 +19,7 @@ import {
   tokenRequest,
   toOauthClient,
 } from "./grants.ts";
-import type { EnterpriseAuthOptions, WorkloadIdentityOptions, WorkloadToken } from "./options.ts";
+import type { EnterpriseAuthOptions, WorkloadIdentityOptions, WorkloadToken } from "./oauth-options.ts";
 import type { StoredClient } from "./token-store.ts";
 
 /** RFC 7523 §2.1. */

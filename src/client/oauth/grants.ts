@@ -10,7 +10,7 @@ import { AuthorizationError } from "../errors.ts";
 import { messageOf } from "../http.ts";
 import { authorizationFailure, type DiscoveryHttp, requestOptions } from "./discovery.ts";
 import type { StoredClient } from "./token-store.ts";
-import type { ClientCredentialsOptions, OAuthOptions } from "./options.ts";
+import type { ClientCredentialsOptions, OAuthOptions } from "./oauth-options.ts";
 
 /** Everything a grant needs once discovery is done. */
 export interface GrantContext {

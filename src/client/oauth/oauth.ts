@@ -9,7 +9,7 @@
 import * as o4w from "oauth4webapi";
 import { AuthorizationError } from "../errors.ts";
 import type { ClientAuth, FetchLike } from "../http.ts";
-import { type BearerChallenge, challengeSchemes, parseBearerChallenge } from "./challenge.ts";
+import { type BearerChallenge, challengeSchemes, parseBearerChallenge } from "./read-challenge.ts";
 import {
   discoverAuthorizationServer,
   discoverResource,
@@ -39,9 +39,9 @@ import type {
   EnterpriseAuthOptions,
   OAuthOptions,
   WorkloadIdentityOptions,
-} from "./options.ts";
+} from "./oauth-options.ts";
 import { enterpriseGrant, workloadGrant } from "./assertion-grants.ts";
-import { dpopHandle, dpopKeyPair, sendWithProof } from "./dpop.ts";
+import { dpopHandle, dpopKeyPair, sendWithProof } from "./dpop-signer.ts";
 import type { WebCryptoKeyPair } from "./web-crypto-key.ts";
 
 export type { ClientAuth } from "../http.ts";

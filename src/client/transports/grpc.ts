@@ -9,7 +9,7 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { type ClientAuth, messageOf } from "../http.ts";
-import { peerOf, sendTraced, withTraceHeaders } from "../trace-context.ts";
+import { peerOf, sendTraced, withTraceHeaders } from "../carry-trace.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
 import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";

@@ -9,7 +9,7 @@ import type { Transport } from "../transport.ts";
 import { AutoTransport } from "./auto.ts";
 import { createMcpTransport } from "./mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
-import { withPeer } from "../trace-context.ts";
+import { withPeer } from "../carry-trace.ts";
 
 /** Something that answers requests: a `Server`, or any `{ fetch }`. */
 export interface FetchTarget {

@@ -11,10 +11,10 @@ import { ClientError, errorFromRpc, RpcError, TransportError } from "../errors.t
 import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, type StreamMessage } from "../http.ts";
 import type { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
-import { sendTraced, withTraceHeaders, withTraceMeta } from "../trace-context.ts";
-import { readSse, type SseCursor } from "../sse.ts";
+import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
+import { readSse, type SseCursor } from "../read-sse.ts";
 import type { InputRequest, RequestContext } from "../transport.ts";
-import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf } from "./mcp-wire.ts";
+import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf } from "./mcp-client-wire.ts";
 
 /** How many times a stream that ended before its reply is resumed. */
 const MAX_RESUMES = 5;

@@ -21,8 +21,8 @@ import { HttpEndpoint } from "../http-endpoint.ts";
 import { ListCursor } from "../list-cursor.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
-import { sendTraced, withTraceHeaders } from "../trace-context.ts";
-import { replyFromMcp, replyFromTaskAugmented } from "../result.ts";
+import { sendTraced, withTraceHeaders } from "../carry-trace.ts";
+import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
 import {
@@ -34,7 +34,7 @@ import {
   NAME_FIELDS,
   streamMetaOf,
   TASKS_EXTENSION,
-} from "./mcp-wire.ts";
+} from "./mcp-client-wire.ts";
 
 /** Options of {@link createMcpTransport}. */
 export interface McpTransportOptions extends HttpOptions {

@@ -19,9 +19,9 @@ import {
   unreadable,
 } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
-import { replyFromLite } from "../result.ts";
-import { readSse } from "../sse.ts";
-import { sendTraced, withTraceHeaders, withTraceMeta } from "../trace-context.ts";
+import { replyFromLite } from "../read-result.ts";
+import { readSse } from "../read-sse.ts";
+import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 
 /** The base path MCP-lite servers use by default. */

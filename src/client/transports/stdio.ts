@@ -13,7 +13,7 @@ import { spawnChild, type SpawnOptions } from "./child-process.ts";
 import { createMcpTransport } from "./mcp.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
-import { withPeer } from "../trace-context.ts";
+import { withPeer } from "../carry-trace.ts";
 
 /** Options of {@link createStdioTransport}. */
 export interface StdioTransportOptions extends SpawnOptions {

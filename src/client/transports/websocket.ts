@@ -9,7 +9,7 @@ import type { ClientAuth, FetchLike } from "../http.ts";
 import type { Transport } from "../transport.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
-import { peerOf, withPeer } from "../trace-context.ts";
+import { peerOf, withPeer } from "../carry-trace.ts";
 
 /** Options of {@link createWebSocketTransport}. */
 export interface WebSocketTransportOptions {

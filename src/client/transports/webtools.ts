@@ -13,7 +13,7 @@ import { httpError, type HttpOptions, isJsonResponse, listingHintOf, readJsonBod
 import { HttpEndpoint } from "../http-endpoint.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import { checkPin } from "../webtools-pin.ts";
-import { sendTraced, withTraceHeaders } from "../trace-context.ts";
+import { sendTraced, withTraceHeaders } from "../carry-trace.ts";
 import { isObject } from "../../internal/is-object.ts";
 
 /** Options of {@link createWebtoolsTransport}. */

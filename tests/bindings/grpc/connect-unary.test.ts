@@ -12,7 +12,7 @@ import {
   universalServerRequestFromFetch,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
-import { NO_HOST } from "../../../src/server/binding.ts";
+import { NO_HOST } from "../../../src/server/binding-contract.ts";
 import { createConnectUnary } from "../../../src/bindings/grpc/connect-unary.ts";
 import {
   createGrpcRoutes,

@@ -36,7 +36,7 @@ describe("import boundaries of the gRPC binding", () => {
   });
 
   it("loads node:http2 and connect-node only when serveGrpc() runs", () => {
-    const node = readFileSync(`${ROOT}src/bindings/grpc/node.ts`, "utf8");
+    const node = readFileSync(`${ROOT}src/bindings/grpc/serve-grpc.ts`, "utf8");
     assert.match(node, /import\("node:http2"\)/);
     assert.match(node, /import\("@connectrpc\/connect-node"\)/);
     assert.doesNotMatch(node, /^import (?!type)[^;]*from "(node:|@connectrpc\/connect-node)/m);

@@ -19,7 +19,7 @@ import {
   ToolRequestSchema,
   ToolResponseSchema,
 } from "../../../src/bindings/grpc/mod.ts";
-import { NO_DIRECT_PATH } from "../../../src/bindings/grpc/node.ts";
+import { NO_DIRECT_PATH } from "../../../src/bindings/grpc/serve-grpc.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
 import { bearer, opaqueAuth } from "../../helpers/opaque-auth.ts";
 import { coreOf, grpcJs, grpcServer, waitFor } from "./grpc-fixtures.ts";

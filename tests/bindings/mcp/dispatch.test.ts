@@ -8,9 +8,9 @@ import { type Binding, defineTool } from "../../../mod.ts";
 import type { Carrier, Exchange, FinishedResult } from "../../../src/bindings/mcp/carrier.ts";
 import { dispatch } from "../../../src/bindings/mcp/dispatch.ts";
 import { createMcpContext } from "../../../src/bindings/mcp/handler.ts";
-import { resolveMcpSettings } from "../../../src/bindings/mcp/options.ts";
-import type { McpContext } from "../../../src/bindings/mcp/request.ts";
-import { NO_HOST, type ServerCore } from "../../../src/server/binding.ts";
+import { resolveMcpSettings } from "../../../src/bindings/mcp/mcp-options.ts";
+import type { McpContext } from "../../../src/bindings/mcp/mcp-request.ts";
+import { NO_HOST, type ServerCore } from "../../../src/server/binding-contract.ts";
 import { fixtureServer, slowProbe } from "../../helpers/fixtures.ts";
 import { modernMeta } from "../../helpers/request.ts";
 

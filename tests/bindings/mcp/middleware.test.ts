@@ -12,7 +12,7 @@ import { LEGACY_METHODS, MODERN_METHODS } from "../../../src/bindings/mcp/route.
 import { PROMPTS_ON_MCP } from "../../../src/bindings/mcp/prompts.ts";
 import { RESOURCES_ON_MCP } from "../../../src/bindings/mcp/resources.ts";
 import { SKILLS_ON_MCP } from "../../../src/bindings/mcp/skills.ts";
-import { defineSkill } from "../../../src/skills.ts";
+import { defineSkill } from "../../../src/skills/mod.ts";
 import { legacyRequest, modernRequest } from "../../helpers/request.ts";
 import { greeting, readme, userProfile } from "./mcp-helpers.ts";
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, definePrompt, defineResource, defineTool, mcpBinding, serve } from "../../../mod.ts";
-import { skillFromDirectory } from "../../../src/skills.ts";
+import { skillFromDirectory } from "../../../src/skills/mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { createClient } from "../../../src/client/mod.ts";
 import { runCli } from "../../cli/cli-helpers.ts";

@@ -1,0 +1,51 @@
+/**
+ * `longRunning`: the long-running support a server plugs in (MCP-lite spec v0.042 §3.5 promises, §3.6
+ * the `redeem` system tool, §5.3 pushed updates; MCP 2026-07-28 tasks). `createServer` of
+ * `@mcplite/sdk` always passes it; a server from `@mcplite/sdk/lite` has it only when given it, so that
+ * a bundle without long-running tools leaves out the job runner, its store and leases, `redeem` and the
+ * following of tasks.
+ *
+ * @module
+ */
+import { pushedOutcome } from "../bindings/mcp/follow-promise.ts";
+import { Continuations, type ContinuationsOptions } from "../core/continuations.ts";
+import type { LongRunning } from "../core/registry.ts";
+import { promiseOutcome } from "../core/promise-outcome.ts";
+import { createRedeemTool } from "../tool/redeem-tool.ts";
+
+/**
+ * Long-running support, for `createServer({ longRunning })` of `@mcplite/sdk/lite` (that of
+ * `@mcplite/sdk` has it already): tools may then answer "not done yet" with `ctx.promise()` and
+ * `.redeem()`, or `ctx.defer()` after `.longRunning()`, and the server lists the `redeem` tool.
+ *
+ * @param options The server's token, store and lease options (the server passes them).
+ * @returns The support: the deferred-work machinery and what the wires call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool, longRunning } from "../lite/mod.ts";
+ *
+ * const report = defineTool("report")
+ *   .describe("Builds a report, later")
+ *   .input(v.object({ id: v.string() }))
+ *   .handle(({ id }, ctx) => ctx.promise({ state: { id } }))
+ *   .redeem(({ id }) => `report ${id}`);
+ * const server = createServer({ name: "reports", version: "1.0.0", longRunning }).tool(report);
+ * const first = await server.call("report", { id: "q3" });
+ * assert.equal(first.kind, "promise");
+ * if (first.kind === "promise") {
+ *   const redeemed = await server.call("redeem", { promise: first.token });
+ *   assert.equal(redeemed.kind, "answer");
+ * }
+ * ```
+ */
+export function longRunning(options: ContinuationsOptions): LongRunning {
+  return {
+    continuations: new Continuations(options),
+    redeemTool: createRedeemTool,
+    promised: promiseOutcome,
+    follow: pushedOutcome,
+  };
+}

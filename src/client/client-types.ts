@@ -1,0 +1,136 @@
+/**
+ * The client's types: tool names, arguments and results inferred from a server's type (no codegen),
+ * the options of a call, and what a call returns.
+ *
+ * @module
+ */
+import type { ToolMap } from "../server/server.ts";
+import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/tool.ts";
+import type { CallResult } from "./read-result.ts";
+import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
+
+/** The tool map of a client without a server type: any name, any object of arguments, an unknown result. */
+export type UntypedTools = { [name: string]: Tool<string, Record<string, unknown>, unknown, unknown> };
+
+/**
+ * The tools a server type carries (its phantom `"~tools"`), or {@link UntypedTools} for anything else.
+ *
+ * @typeParam S The server type (`typeof server`).
+ */
+export type ToolsOf<S> = unknown extends S ? UntypedTools
+  : MapOf<NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>>;
+
+/** A tool map as inferred, or {@link UntypedTools} when there is none. */
+export type MapOf<M> = [M] extends [never] ? UntypedTools
+  : M extends ToolMap ? (string extends keyof M ? UntypedTools : M)
+  : UntypedTools;
+
+/**
+ * The tool names of a tool map. The client's methods spell their constraint out (`keyof T & string`)
+ * rather than naming this alias, so that a wrong name's type error lists the names themselves
+ * (`'"nope"' is not assignable to parameter of type '"search" | "add"'`).
+ */
+export type ToolName<T> = keyof T & string;
+
+/** What a caller sends to tool `N`. */
+export type ToolInput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolInput<T[N]> : never;
+
+/** What tool `N` gives back: its output schema's type, or `unknown` when it declares none. */
+export type ToolOutput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolOutput<T[N]> : never;
+
+/** How a failed tool (`isError`, MCP-lite `failure`) reaches the caller. */
+export type FailureMode = "throw" | "value";
+
+/** Options of every request. */
+export interface RequestOptions {
+  /** Cancels the request (and, for a task, sends `tasks/cancel`). */
+  signal?: AbortSignal;
+  /**
+   * Fails the request when nothing (a result, progress, a partial) arrives for this long, in ms.
+   * Progress resets it; waiting for a promise or task between polls does not count. Default: the
+   * client's `timeoutMs` (60 000); 0 disables it.
+   */
+  timeoutMs?: number;
+  /** Fails the request after this long in total, however lively, in ms. Default: the client's, or none. */
+  maxTimeoutMs?: number;
+}
+
+/** Options of a tool call. */
+export interface CallOptions extends RequestOptions {
+  /** Receives progress reports (their presence asks the server for them); each resets the idle timeout. */
+  onProgress?: (progress: Progress) => void;
+  /** Receives partial results of a streaming tool. */
+  onPartial?: (partial: unknown) => void;
+  /** Receives the server's log messages for this call. */
+  onLog?: (entry: LogEntry) => void;
+  /**
+   * `false`: return a promise token or task handle at once instead of redeeming or polling it; resume
+   * it later with `client.resume()`.
+   */
+  wait?: boolean;
+  /** `"value"`: return a failed tool's `ToolFailedError` instead of throwing it. Default `"throw"`. */
+  failure?: FailureMode;
+}
+
+/**
+ * A call that has not finished, returned by `{ wait: false }`: the complete result when the server
+ * answered at once, an MCP-lite promise token, or an MCP task. `client.resume(handle)` finishes it.
+ *
+ * @typeParam TOutput The tool's result type.
+ */
+export type CallHandle<TOutput = unknown> =
+  | {
+    /** The server answered at once. */
+    readonly kind: "complete";
+    /** The tool. */
+    readonly tool: string;
+    /** The result. */
+    readonly result: CallResult<TOutput>;
+  }
+  | {
+    /** An MCP-lite promise: redeem it with the `redeem` tool. */
+    readonly kind: "promise";
+    /** The tool. */
+    readonly tool: string;
+    /** The promise token. */
+    readonly token: string;
+    /** When to redeem, in ms. */
+    readonly retryAfterMs?: number;
+    /** When the work should be done, ISO 8601. */
+    readonly estimatedCompletion?: string;
+    /** When the token expires, ISO 8601. */
+    readonly expiresAt?: string;
+  }
+  | {
+    /** An MCP task: poll it with `tasks/get`. */
+    readonly kind: "task";
+    /** The tool. */
+    readonly tool: string;
+    /** The task id. */
+    readonly taskId: string;
+    /** Its status when the handle was made. */
+    readonly status: TaskStatus;
+    /** How often to poll, in ms. */
+    readonly pollIntervalMs?: number;
+    /** How long the task stays readable, in ms (`null`: no limit). */
+    readonly ttlMs?: number | null;
+  };
+
+/**
+ * A streamed call: iterate it for the partials; `result` resolves with the final value.
+ *
+ * @typeParam TOutput The tool's result type.
+ */
+export interface ToolStream<TOutput> extends AsyncIterable<unknown> {
+  /** The final value, once the call is done (rejects as the call does). */
+  readonly result: Promise<TOutput>;
+}
+
+/**
+ * The typed shortcut `client.tools.<name>(args, options)`.
+ *
+ * @typeParam T The tool map.
+ */
+export type ToolProxy<T> = {
+  readonly [N in ToolName<T>]: (args: ToolInput<T, N>, options?: CallOptions) => Promise<ToolOutput<T, N>>;
+};

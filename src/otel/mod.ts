@@ -1,0 +1,124 @@
+/**
+ * OpenTelemetry for MCP-lite and MCP servers and clients, per the semantic conventions for MCP
+ * (open-telemetry/semantic-conventions-genai, `docs/gen-ai/mcp.md`): `otel()` traces every method a
+ * server answers, on every wire, and `otelClient()` every request a client sends, carrying the trace
+ * context to the server (`params._meta`, headers, gRPC metadata). It depends on `@opentelemetry/api`
+ * only: the application registers the SDK and exporters it wants; without one, nothing is recorded.
+ * The tracing itself (`src/otel/`) knows no wire: this entry gives it the bindings' error numbering.
+ *
+ * @module
+ */
+import { budgetsOf, type CallMeta, McpliteError, type Middleware, ProtocolError } from "../core/mod.ts";
+import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
+import { errorCodeToWire } from "../bindings/mcplite/status.ts";
+import { GrpcStatus, grpcStatusName, grpcStatusOf } from "../bindings/grpc-status.ts";
+import { errorCodeToWebtools } from "../bindings/rest-status.ts";
+import { type OtelOptions, tracing, type WireError } from "./server-spans.ts";
+import { observeBudgets } from "./budget-metrics.ts";
+import { attachListener } from "../server/listener.ts";
+
+export type { OtelOptions } from "./server-spans.ts";
+export { otelClient } from "./client-spans.ts";
+
+/**
+ * Creates request middleware that traces every method on every wire (MCP 2026-07-28 and 2025, MCP-lite
+ * over HTTP and stdio, gRPC/Connect, Webtools) as a SERVER span named `{mcp.method.name} {target}`.
+ *
+ * The span's parent is the trace context in the request's `params._meta` (MCP SEP-414), else the
+ * `traceparent` header or gRPC metadata (W3C Trace Context), else the active context; when `_meta` and
+ * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
+ * ERROR with `error.type = tool_error`, as do MCP's invalid arguments, which the wire answers with one; a
+ * protocol error sets `error.type` to what the wire answered: on JSON-RPC its code (and
+ * `rpc.response.status_code` too), on gRPC the status's name (`NOT_FOUND`, also
+ * `rpc.response.status_code`), on Webtools its error code (`WEBTOOL_NOT_FOUND`). Each request also
+ * records `mcp.server.operation.duration` (seconds). Without a
+ * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
+ * server's `logger`, else `console.warn`) naming the install line.
+ *
+ * @param options Whether to record arguments and results.
+ * @returns The middleware, for `server.use()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "../../mod.ts";
+ * import { otel } from "./mod.ts";
+ *
+ * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
+ * const warnings: string[] = [];
+ * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(String(m)), error() {} };
+ * const server = createServer({ name: "math", version: "1.0.0", logger }).tool(add).use(otel());
+ * // No SDK registered: the call is answered as usual, nothing is recorded, and the logger is told once.
+ * assert.equal((await server.call("add", { a: 1, b: 2 })).kind, "answer");
+ * assert.equal(warnings.filter((w) => w.includes("npm i @opentelemetry/api")).length, 1);
+ * ```
+ */
+export function otel(options: OtelOptions = {}): Middleware {
+  return tracing(options, wireErrorOf);
+}
+
+/**
+ * Exposes a server's budgets across requests (`createServer({ limits })`) as OpenTelemetry metrics, read
+ * at each collection (nothing is added to a request's path): for each of `body_bytes`, `calls`,
+ * `held_streams` and `jobs`, `mcplite.server.budget.<name>.usage` (in use now) and `.limit`; and
+ * `mcplite.server.budget.refused`, the requests refused past a budget (and calls not held), by budget
+ * (attribute `mcplite.budget`). They go to the meter provider registered with the OpenTelemetry API
+ * when it is called: call it once the SDK is started (the metrics API has no proxy provider).
+ *
+ * @param server A server from `createServer()`.
+ * @returns Stops observing.
+ * @throws {TypeError} When `server` was not made by `createServer()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createServer } from "../../mod.ts";
+ * import { otel, otelBudgets } from "./mod.ts";
+ *
+ * const server = createServer({ name: "busy", version: "1.0.0", limits: { calls: 256 } }).use(otel());
+ * const stop = otelBudgets(server); // after the SDK's start(): usage, limits and refusals, by budget
+ * assert.equal(typeof stop, "function");
+ * stop();
+ * ```
+ */
+export function otelBudgets(server: object): () => void {
+  return observeBudgets(budgetsOf(attachListener(server).core.registry.runtime));
+}
+
+/**
+ * What the wire answers an error with (`error.type`, and `rpc.response.status_code` where the wire is
+ * RPC). MCP's invalid arguments to `tools/call` are an `isError` result (`tool_error`, as the client
+ * records it); gRPC answers a status (OpenTelemetry semantic conventions for gRPC: its name, `NOT_FOUND`);
+ * Webtools an error code in its envelope (`WEBTOOL_NOT_FOUND`), not an RPC status; the JSON-RPC wires a
+ * code, a masked error -32603 (internal).
+ */
+function wireErrorOf(error: unknown, meta: CallMeta, method: string): WireError {
+  if (meta.wire === "mcp" && method === "tools/call" && answersAsToolResult(error)) return { type: "tool_error" };
+  if (meta.wire === "grpc") {
+    const status = grpcStatusName(grpcStatusOfError(error));
+    return { type: status, status };
+  }
+  if (meta.wire === "webtools") {
+    return { type: error instanceof McpliteError ? errorCodeToWebtools(error.code).code : "INTERNAL_ERROR" };
+  }
+  const code = String(jsonRpcCodeOf(error, meta));
+  return { type: code, status: code };
+}
+
+/** The gRPC status the binding answers with: a `ConnectError`'s own (a deadline), an SDK error's, else INTERNAL. */
+function grpcStatusOfError(error: unknown): number {
+  if (error instanceof McpliteError) return grpcStatusOf(error.code);
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && error.name === "ConnectError" && typeof code === "number"
+    ? code
+    : GrpcStatus.INTERNAL;
+}
+
+function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
+  if (!(error instanceof McpliteError)) return -32603;
+  if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
+  if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;
+  const modern = meta.protocolVersion !== undefined && meta.protocolVersion >= "2026";
+  return (modern ? modernErrorToWire : legacyErrorToWire)(error.code).code;
+}

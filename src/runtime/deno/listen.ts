@@ -1,0 +1,43 @@
+/**
+ * `serve()` on Deno: `Deno.serve`, which upgrades WebSockets inside `fetch` (`Deno.upgradeWebSocket`).
+ *
+ * @module
+ */
+import type { Bound, Fetchable } from "../../server/serve.ts";
+import { recordPeer } from "../../server/peer.ts";
+import { closingAfter, onServeError } from "./close-unread.ts";
+
+interface DenoLike {
+  serve(
+    options: { port: number; hostname: string; onListen?: () => void; onError?: (error: unknown) => Response },
+    handler: (request: Request, info: { remoteAddr: { hostname?: string } }) => Response | Promise<Response>,
+  ): { addr: { port: number }; shutdown(): Promise<void> };
+}
+
+/**
+ * Binds `app` with `Deno.serve`; `close()` is its graceful `shutdown()`.
+ *
+ * @param app The fetch handler.
+ * @param port The port (0: a free one).
+ * @param hostname The interface.
+ * @returns The bound server, once it listens.
+ */
+export function listen(app: Fetchable, port: number, hostname: string): Promise<Bound> {
+  const deno = (globalThis as unknown as { Deno: DenoLike }).Deno;
+  return new Promise((resolve) => {
+    const server = deno.serve({
+      port,
+      hostname,
+      onListen: () => queueMicrotask(() => resolve({ port: server.addr.port, close: () => server.shutdown() })),
+      onError: onServeError,
+    }, (request, info) => {
+      const address = info.remoteAddr.hostname; // for the per-caller budgets (`peer.ts`)
+      if (address !== undefined) recordPeer(request, address);
+      // A refusal of an unread body is sent so that Deno does close the connection (`deno-close.ts`).
+      const answer = app.fetch(request);
+      return answer instanceof Promise
+        ? answer.then((response) => closingAfter(request, response))
+        : closingAfter(request, answer);
+    });
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * `serve()` on Node, and on Deno and Bun with `httpServer: "node:http"`: a `node:http` server (HTTP/1.1 with keep-alive) answering through {@link answerNode},
+ * and its upgrades through `attachWebSocket()` (the `ws` package, an optional peer, loaded at the first
+ * upgrade). `node:http` is reached at run time through `process.getBuiltinModule`, never imported, so a
+ * bundle for Deno, Bun, a browser or a Worker does not pull it in.
+ *
+ * @module
+ */
+import { answerNode } from "./answer.ts";
+import type { NodeRequest, NodeResponse } from "./node-types.ts";
+import { attachWebSocket, type NodeUpgradeServer } from "./websocket-upgrade.ts";
+import type { Bound, Fetchable } from "../../server/serve.ts";
+import { bodyTimeoutOf } from "../../server/body-bound.ts";
+
+/** A `node:http` `Server`, as much of it as `serve()` uses. */
+interface HttpServer extends NodeUpgradeServer {
+  listen(port: number, hostname: string, done: () => void): unknown;
+  once(event: "error", listener: (error: Error) => void): unknown;
+  address(): { port: number } | string | null;
+  close(done: () => void): unknown;
+  closeIdleConnections(): void;
+  keepAliveTimeout: number;
+}
+
+/** The options of `http.createServer` that `serve()` sets. */
+interface HttpServerOptions {
+  headersTimeout?: number;
+  requestTimeout?: number;
+  connectionsCheckingInterval?: number;
+}
+
+interface NodeHttp {
+  createServer(
+    options: HttpServerOptions,
+    listener: (req: NodeRequest, res: NodeResponse) => void,
+  ): HttpServer;
+}
+
+/** Node's own `requestTimeout` default: the whole request within 5 minutes. */
+const NODE_REQUEST_TIMEOUT_MS = 300_000;
+
+/**
+ * The server's deadlines as `node:http`'s: a request's head must arrive within `bodyTimeoutMs` (Node
+ * answers 408 and closes the connection), checked often enough that the cut comes on time (Node looks
+ * at its connections every `connectionsCheckingInterval`, 30 s by default). The body's own deadline
+ * is the SDK's (`read-body.ts`).
+ */
+function nodeDeadlines(app: Fetchable): HttpServerOptions {
+  const ms = bodyTimeoutOf(app);
+  if (ms === undefined) return {};
+  return {
+    headersTimeout: ms,
+    requestTimeout: Math.max(NODE_REQUEST_TIMEOUT_MS, ms),
+    connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(ms / 10))),
+  };
+}
+
+/**
+ * Binds `app` with a `node:http` server.
+ *
+ * @param app The fetch handler.
+ * @param port The port (0: a free one).
+ * @param hostname The interface.
+ * @returns The bound server, once it listens.
+ */
+export async function listen(app: Fetchable, port: number, hostname: string): Promise<Bound> {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const http = process?.getBuiltinModule?.("node:http") as NodeHttp | undefined;
+  if (http === undefined) throw new Error("serve() needs Node 22.3 or later (process.getBuiltinModule)");
+  let closing = false;
+  const server = http.createServer(nodeDeadlines(app), (req, res) => {
+    void answerNode(app, req, res, req.url ?? "/").finally(() => {
+      // Closing: a connection whose last answer went out is idle now, and closes (graceful shutdown).
+      if (closing) server.closeIdleConnections();
+    });
+  });
+  const sockets = new Set<{ destroy(): unknown; once(event: "close", listener: () => void): unknown }>();
+  server.on("upgrade", (_request, socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  attachWebSocket(server, app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, hostname, resolve);
+  });
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address !== null ? address.port : port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        for (const socket of sockets) socket.destroy(); // upgraded sockets are no longer the server's to finish
+      }),
+  };
+}

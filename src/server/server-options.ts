@@ -1,0 +1,305 @@
+/**
+ * The options of `createServer()`, and their resolved form that bindings read.
+ *
+ * @module
+ */
+import { type ProtocolVersion, resolveProtocolVersions } from "./protocol-versions.ts";
+import type { ServerAuth } from "./auth.ts";
+import type { CorsOptions } from "./cors.ts";
+import type { ErrorReporter } from "../core/runtime.ts";
+import type { ServerLogger } from "../core/logger.ts";
+import type { Notifier } from "../core/notifier.ts";
+import type { ResultStore } from "../core/result-store.ts";
+import type { LongRunningSupport } from "../core/registry.ts";
+import type { Tokens, TokensOptions } from "../core/tokens.ts";
+import type { GroupSupport } from "./server-group.ts";
+import type { SecretInput } from "../codec/keys.ts";
+import type { Binding, ResolvedOptions } from "./binding-contract.ts";
+import { PUSH_MS } from "../core/follow-options.ts";
+import type { Limits } from "../core/budgets.ts";
+
+/** Input-round support: makes the server's tokens from its token options (`inputRounds`). */
+export type InputRoundsSupport = (options: TokensOptions) => Tokens;
+
+/** Options of `createServer()`. */
+export interface ServerOptions {
+  /** The server name, sent as `serverInfo.name`. */
+  name: string;
+  /** The server version, sent as `serverInfo.version` and MCP-lite's `server_version`. */
+  version: string;
+  /** A human-readable title. */
+  title?: string;
+  /** Instructions for the model on how to use this server (MCP `instructions`). */
+  instructions?: string;
+  /**
+   * The wires the server speaks, each at its own paths on the one `fetch` (default: MCP-lite at
+   * `/mcp-lite/v1` and MCP at `/mcp`, i.e. `[mcpLiteBinding(), mcpBinding()]`). Add `webtoolsBinding()`
+   * (`@mcplite/sdk/webtools`) or `grpcBinding()` (`@mcplite/sdk/grpc`), or leave one out.
+   */
+  bindings?: readonly Binding[];
+  /**
+   * A prefix for every route of every binding, e.g. `/api`: MCP at `/api/mcp`, MCP-lite at
+   * `/api/mcp-lite/v1/…`, Webtools at `/api/webtools`, Connect at `/api/mcplite.MCPLite/…`. Not applied
+   * to `serveGrpc()` (gRPC over HTTP/2 addresses methods by name only) nor to the root OAuth metadata.
+   */
+  basePath?: string;
+  /**
+   * Lets browser pages on other origins call the server (CORS, opt-in): preflights are answered and
+   * answers marked readable by the listed origins, which the Origin check then accepts too.
+   */
+  cors?: CorsOptions;
+  /**
+   * The server's budgets across requests, sized by default for a 2-core machine with 24 GB: the bytes
+   * of request bodies being read at once (16 MiB), the calls running (512), the calls held open while
+   * deferred work is followed (256), the deferred jobs (256), and each caller's share of them (half
+   * of the bytes, a quarter of the others). Past one a request is refused before its body is read: 503 with `Retry-After` for the
+   * instance, 429 with `Retry-After` for the caller (`RESOURCE_EXHAUSTED` on gRPC). See `Limits`, and
+   * the limits guide for every other bound.
+   */
+  limits?: Limits;
+  /** The largest request body accepted, in bytes (default 4 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** The deepest JSON nesting accepted (default 64); deeper bodies get a parse error. */
+  maxJsonDepth?: number;
+  /**
+   * The longest a request body may take to arrive, in milliseconds (default 30 000; 0: no limit). A
+   * slower sender (one that trickles bytes to hold a handler) gets 408 and its body is abandoned. Under
+   * `serve()` on Node (and with `httpServer: "node:http"` on Deno and Bun) a request's head must arrive
+   * within it too.
+   */
+  bodyTimeoutMs?: number;
+  /** How often SSE streams send a keep-alive, in milliseconds (default 15 000; 0 disables). */
+  heartbeatMs?: number;
+  /**
+   * How long a call that answered "not done yet" is held open while the server follows its work, in
+   * milliseconds (default 30 000; 0: the promise is answered at once): a streamed MCP-lite call (SSE,
+   * stdio, WebSocket, gRPC `CallToolStream`) pushes the work's progress and then its result (MCP-lite
+   * spec v0.042 §5.3, server-pushed updates); an MCP call from a client without tasks waits for the
+   * result. `mcpBinding({ holdMs })` and `mcpLiteBinding({ holdMs })` override it for their wire.
+   */
+  holdMs?: number;
+  /**
+   * Host names the server answers to (DNS-rebinding protection). Defaults to the loopback names
+   * (`localhost`, `127.0.0.1`, `::1`), which is right for a local server, except on a deployed
+   * Cloudflare Worker, where Cloudflare routes only the Worker's own host names to it and any is
+   * answered (`wrangler dev` on this machine keeps the loopback names). A server deployed elsewhere
+   * lists its public host names, or `"*"` to accept any (only behind a proxy that checks `Host`). A
+   * list is checked on every platform, Workers included.
+   */
+  allowedHosts?: string[] | "*";
+  /**
+   * Origins (`scheme://host[:port]`) whose browser requests are accepted. Requests without `Origin`
+   * (servers, CLIs) are always accepted; by default, browser origins on an allowed host are too.
+   */
+  allowedOrigins?: string[] | "*";
+  /**
+   * Makes the server an OAuth 2.1 protected resource (MCP Authorization): every endpoint needs a bearer
+   * token this verifies, the metadata is served at `/.well-known/oauth-protected-resource`, and
+   * `.scopes()` on tools take effect. `jwtAuth()` from `@mcplite/sdk/auth` for JWT access tokens, or an
+   * object with your own `verify`.
+   */
+  auth?: ServerAuth;
+  /**
+   * Receives errors that were turned into failures or masked, for logging (default: the `logger`'s
+   * `error`, when there is a logger).
+   */
+  onError?: ErrorReporter;
+  /**
+   * A logger such as `console` or pino (`{ debug, info, warn, error }`, called with the record's fields
+   * first, then its message): the handlers' `ctx.log()` calls go to it as well as to the client, with
+   * the tool's name and, under `otel()` from `@mcplite/sdk/otel`, the request's `trace_id` and
+   * `span_id`; the server's own warnings (no secret configured, a tool without a description) go to
+   * it instead of to `console.warn`.
+   */
+  logger?: ServerLogger;
+  /**
+   * Answers load balancers' health checks: `true` serves `GET /healthz` (or `{ path }` another path,
+   * taken as is, without `basePath`) with 200 and `{ name, version, uptime }` (uptime in seconds),
+   * before the gate: without authentication and for any `Host`, since load balancers probe by IP
+   * address. Off by default.
+   */
+  health?: boolean | { path?: string };
+  /**
+   * The MCP revisions served (default: every one of `SUPPORTED_PROTOCOL_VERSIONS`). A request of another
+   * revision is refused with -32022 listing these (`data.supported`); `initialize` offers the newest
+   * 2025-era one listed; `server/discover` lists the 2026-07-28 one if it is listed.
+   */
+  protocolVersions?: readonly ProtocolVersion[];
+  /**
+   * The secret that signs promise tokens and `requestState` (≥ 32 bytes), or a list for rotation: the
+   * first signs, any verifies. Defaults to `MCPLITE_SECRET` (comma-separated for rotation); with
+   * neither, a random key of this process (tokens then redeem only on this instance, until it restarts).
+   */
+  secret?: SecretInput;
+  /** How tokens are made: sealing, size bound, lifetimes, clock. */
+  tokens?: TokenOptions;
+  /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
+  resultStore?: ResultStore;
+  /**
+   * With a shared `resultStore`, how long the lease of running deferred work lasts, in ms (default
+   * 5 000): renewed while the work runs, so a redeem on any instance answers that the instance stopped
+   * once it lapses, instead of "not done yet" until the token expires.
+   */
+  leaseMs?: number;
+  /**
+   * Long-running support: lets tools answer "not done yet" (`.redeem()`, `.longRunning()`, `ctx.promise()`,
+   * `ctx.defer()`), lists the `redeem` system tool and serves MCP tasks. `createServer` of `@mcplite/sdk`
+   * always has it; that of `@mcplite/sdk/lite` only when given `longRunning` (exported by both), so that a
+   * server without such tools bundles none of it. Registering a long-running tool without it throws.
+   */
+  longRunning?: LongRunningSupport;
+  /**
+   * Input-round support: signs the `requestState` of a call whose handler asks the client
+   * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`; MCP 2026-07-28, multi round-trip requests).
+   * `createServer` of `@mcplite/sdk` always has it; that of `@mcplite/sdk/lite` only when given
+   * `inputRounds` (or `longRunning`, whose tokens sign them too), so that a server that asks nothing
+   * bundles no token codec. Without it, a handler that asks fails naming the fix.
+   */
+  inputRounds?: InputRoundsSupport;
+  /**
+   * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` always has it; that
+   * of `@mcplite/sdk/lite` only when given `group`. Without it, `server.group()` throws naming the fix.
+   */
+  group?: GroupSupport;
+  /**
+   * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
+   * resource-updated notifications raised on any instance reach the listeners held by every instance.
+   * Without it, they reach this instance's listeners only.
+   */
+  notifier?: Notifier;
+  /**
+   * The server's own configuration values (API keys, endpoints…), read by tools that declare `.config()`:
+   * on MCP and MCP-lite they are the whole configuration; on Webtools they are fixed, win over the
+   * caller's `config`, and are never published.
+   */
+  settings?: Record<string, unknown>;
+}
+
+/** Options of the server's tokens (promise tokens, `requestState`). */
+export interface TokenOptions {
+  /**
+   * Encrypts token payloads with AES-256-GCM so clients cannot read the tool, the state or the job ids
+   * (default `true`, MCP-lite spec v0.042 §3.5: tokens are opaque to clients); `false` only signs them.
+   */
+  seal?: boolean;
+  /** The longest token made or accepted, in characters (default 16 384); a larger state is the tool's error. */
+  maxBytes?: number;
+  /** How long promise tokens and deferred results last, in ms (default one hour). */
+  promiseTtlMs?: number;
+  /** How long an input round's `requestState` lasts, in ms (default ten minutes). */
+  inputTtlMs?: number;
+  /** The default `retry_after_ms` of a promise (default 1 000). */
+  retryAfterMs?: number;
+  /** The clock, in ms since the epoch (default `Date.now`); tests inject one. */
+  now?: () => number;
+}
+
+/**
+ * Applies the defaults.
+ *
+ * @param options The options.
+ * @returns The resolved options.
+ * @throws {TypeError} When the name or version is missing.
+ */
+export function resolveOptions(options: ServerOptions): ResolvedOptions {
+  if (!options || typeof options.name !== "string" || typeof options.version !== "string") {
+    throw new TypeError("createServer() needs { name, version }");
+  }
+  return {
+    name: options.name,
+    version: options.version,
+    title: options.title,
+    instructions: options.instructions,
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxJsonDepth: options.maxJsonDepth ?? 64,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    holdMs: holdMsOf(options.holdMs ?? PUSH_MS, "holdMs"),
+    basePath: resolveBasePath(options.basePath),
+    protocolVersions: resolveProtocolVersions(options.protocolVersions),
+    auth: options.auth === undefined ? undefined : describedAuth(options.auth),
+  };
+}
+
+/**
+ * Checks a hold setting (the server's `holdMs`, or a binding's override of it).
+ *
+ * @param value The setting.
+ * @param name Its name, for the error.
+ * @returns The setting.
+ * @throws {TypeError} When it is negative or not finite.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { holdMsOf } from "./server-options.ts";
+ * assert.equal(holdMsOf(0, "holdMs"), 0);
+ * assert.throws(() => holdMsOf(-1, "mcp.holdMs"), TypeError);
+ * ```
+ */
+export function holdMsOf(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a non-negative number`);
+  return value;
+}
+
+/** What bindings may read of the server's `auth`: its identity and scopes, never its verifier. */
+function describedAuth(auth: ServerAuth): ResolvedOptions["auth"] {
+  const { resource, authorizationServers, scopesSupported, requiredScopes } = auth;
+  return Object.freeze({ resource, authorizationServers, scopesSupported, requiredScopes });
+}
+
+/**
+ * Checks and normalises the `basePath` option: `"api/"` is `/api`; `"/"` or none is no prefix.
+ *
+ * @param basePath The option.
+ * @returns The prefix, `""` for none.
+ * @throws {TypeError} For a path with a query, fragment, wildcard or whitespace.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveBasePath } from "./server-options.ts";
+ * assert.equal(resolveBasePath("api/"), "/api");
+ * assert.equal(resolveBasePath("/"), "");
+ * assert.throws(() => resolveBasePath("/api?x"), TypeError);
+ * ```
+ */
+export function resolveBasePath(basePath: string | undefined): string {
+  if (basePath === undefined) return "";
+  if (typeof basePath !== "string" || /[?#*\s]/.test(basePath)) {
+    throw new TypeError(`basePath must be a plain path (no ?, #, * or whitespace), got ${JSON.stringify(basePath)}`);
+  }
+  const path = normalisePath(basePath);
+  return path === "/" ? "" : path;
+}
+
+/**
+ * Puts a route's path under the server's prefix: a binding's root `/` becomes the prefix itself.
+ *
+ * @param basePath The prefix (`""` for none).
+ * @param path The binding's path.
+ * @returns The path served.
+ */
+export function prefixed(basePath: string, path: string): string {
+  if (basePath === "") return path;
+  return path === "/" ? basePath : basePath + path;
+}
+
+/**
+ * Normalises a configured path: a leading `/`, no trailing one (except for the root).
+ *
+ * @param path The path, e.g. `mcp/` or `/api`.
+ * @returns The path, e.g. `/mcp`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normalisePath } from "./server-options.ts";
+ * assert.equal(normalisePath("webtools/"), "/webtools");
+ * assert.equal(normalisePath("/"), "/");
+ * ```
+ */
+export function normalisePath(path: string): string {
+  const withLead = path.startsWith("/") ? path : `/${path}`;
+  return withLead.length > 1 && withLead.endsWith("/") ? withLead.slice(0, -1) : withLead;
+}
