@@ -174,6 +174,17 @@ describe("dependency boundaries", () => {
     assert.deepEqual([...reached], ["src/core/mod.ts"]);
   });
 
+  it("lets bindings and carriers see the server through its facade (src/server/mod.ts) only", () => {
+    const reached = new Set<string>();
+    for (const file of files.filter((f) => /^src\/(bindings|stdio|websocket)\//.test(f) && !ENTRY_MODULES.has(f))) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        if (target.startsWith("src/server/")) reached.add(target);
+      }
+    }
+    assert.deepEqual([...reached], ["src/server/mod.ts"]);
+  });
+
   it("keeps YAML out of the client's static imports: a client that loads no skill never loads the parser", () => {
     const reached = reachedFrom("src/client/mod.ts");
     assert.ok(reached.has("src/client/client-skills.ts"), "the walk reaches client.skills");

@@ -7,8 +7,7 @@
 import { ErrorCode, McpliteError, ProtocolError, replacementError } from "../core/mod.ts";
 import { McpErrorCode } from "../internal/mcp-wire.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
-import { errorHeaders, JSON_HEADERS } from "../server/responses.ts";
-import { retryAfterOf } from "../server/retry-after.ts";
+import { errorHeaders, JSON_HEADERS, retryAfterOf } from "../server/mod.ts";
 
 /** A JSON-RPC error code with the HTTP status that carries it. */
 export interface WireError {

@@ -25,7 +25,7 @@ import { listBody } from "../bindings/mcplite/envelope.ts";
 import { liteCall, liteMessages } from "../bindings/mcplite/dispatch.ts";
 import { liteCallMeta } from "../bindings/mcplite/lite-caller.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
-import type { Host, ServerCore } from "../server/binding-contract.ts";
+import type { Host, ServerCore } from "../server/mod.ts";
 import type { MessageOut } from "./message-out.ts";
 
 /**

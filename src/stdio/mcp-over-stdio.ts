@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { type Host, NO_HOST } from "../server/binding-contract.ts";
+import { type Host, NO_HOST } from "../server/mod.ts";
 import type { Carrier, Exchange, FinishedResult } from "../bindings/mcp/carrier.ts";
 import { dispatch } from "../bindings/mcp/dispatch.ts";
 import { ConnectionPushes } from "../bindings/mcp/pushes.ts";

@@ -5,8 +5,7 @@
  * @module
  */
 import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
-import { attachListener } from "../server/listener.ts";
-import type { Server } from "../server/server.ts";
+import { attachListener, type Server } from "../server/mod.ts";
 import { ServerConnection } from "./server-connection.ts";
 import { LineSplitter } from "../internal/line-splitter.ts";
 import { settlesWithin } from "../internal/sleep.ts";

@@ -8,9 +8,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../core/mod.ts";
-import type { Binding, Route } from "../server/binding-contract.ts";
-import { normalisePath } from "../server/server-options.ts";
-import { acceptWebSocket } from "../server/upgrade.ts";
+import { acceptWebSocket, type Binding, normalisePath, type Route } from "../server/mod.ts";
 import { errorMessage } from "../bindings/jsonrpc.ts";
 import { jsonRpcErrorResponse, wireErrorResponse } from "../bindings/jsonrpc-error.ts";
 import type { McpOptions } from "../bindings/mcp/mcp-options.ts";

@@ -11,9 +11,7 @@
 /** @ignore */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { AuthInfo } from "../../core/mod.ts";
-import { withCaller } from "../../server/binding-contract.ts";
-import type { Gate } from "../../server/gate.ts";
-import { retryAfterOf } from "../../server/retry-after.ts";
+import { type Gate, retryAfterOf, withCaller } from "../../server/mod.ts";
 import { HOST_KEY } from "./service.ts";
 import { errorToConnectError } from "./status.ts";
 

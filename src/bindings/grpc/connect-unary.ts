@@ -18,8 +18,7 @@ import {
   parseContentType,
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
-import type { Host, ServerCore } from "../../server/binding-contract.ts";
-import { JSON_INIT, responseInit } from "../../server/responses.ts";
+import { type Host, JSON_INIT, responseInit, type ServerCore } from "../../server/mod.ts";
 import { createUnaryMethods, type HandlerOptions, type UnaryMethod } from "./unary.ts";
 import { readUnenveloped } from "./unary-body.ts";
 import { UnaryCall } from "./unary-call.ts";

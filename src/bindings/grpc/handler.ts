@@ -13,11 +13,10 @@ import {
   type UniversalServerRequest,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
-import { type BodyLimits, readBodyBytes } from "../../server/read-body.ts";
+import { type Binding, type BodyLimits, type Host, readBodyBytes, type RouteHandler } from "../../server/mod.ts";
 import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/mod.ts";
-import type { Binding, Host, RouteHandler } from "../../server/binding-contract.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions, HOST_KEY } from "./service.ts";
 import { REFLECTION_SERVICE_PATHS } from "./reflection.ts";

@@ -9,7 +9,7 @@
 import { ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import type { RequestGuard } from "../../server/guard.ts";
+import type { RequestGuard } from "../../server/mod.ts";
 import { errorToConnectError } from "./status.ts";
 
 /** What the guard reads of a `node:http2` request (`Http2ServerRequest`). */

@@ -26,9 +26,7 @@ import {
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
 import type { Http2ServerRequest, Http2ServerResponse, IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http2";
-import type { Gate } from "../../server/gate.ts";
-import type { BodyReader } from "../../server/read-body.ts";
-import { NO_HOST, type ServerCore } from "../../server/binding-contract.ts";
+import { type BodyReader, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
 import { createUnaryMethods, type UnaryMethod } from "./unary.ts";
 import { ENVELOPE_ROOM } from "./tool-response-binary.ts";

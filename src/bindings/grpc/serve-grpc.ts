@@ -13,8 +13,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
-import { attachListener } from "../../server/listener.ts";
-import type { Server } from "../../server/server.ts";
+import { attachListener, type Server } from "../../server/mod.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
 import { guardNodeRequest } from "./node-guard.ts";
 import { admitNodeCall } from "./node-budget.ts";

@@ -28,7 +28,7 @@ import {
   streamCall,
 } from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
-import { type Host, NO_HOST, type ServerCore } from "../../server/binding-contract.ts";
+import { type Host, NO_HOST, type ServerCore } from "../../server/mod.ts";
 
 /**
  * Where Connect's handlers find what the platform handed `server.fetch` besides the request (the

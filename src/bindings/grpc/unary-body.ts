@@ -9,7 +9,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressedFlag, type Compression } from "@connectrpc/connect/protocol";
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
-import type { BodyCheck } from "../../server/read-body.ts";
+import type { BodyCheck } from "../../server/mod.ts";
 import { errorToConnectError } from "./status.ts";
 
 /** What a body is read from: a call on a direct path, or a request Connect's handler serves. */

@@ -8,7 +8,7 @@
  * @module
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type BodyCheck, type BodyReader, readBodyBytes } from "../../server/read-body.ts";
+import { type BodyCheck, type BodyReader, readBodyBytes } from "../../server/mod.ts";
 import type { CallSource } from "./service.ts";
 import { abortReason, untilAborted } from "./call-deadline.ts";
 import type { BodySource } from "./unary-body.ts";

@@ -14,7 +14,7 @@ import {
 } from "@connectrpc/connect/protocol";
 import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
 import { CacheSlot, scopeKey, toolScopes } from "../../core/mod.ts";
-import { type Host, type ServerCore, withCaller } from "../../server/binding-contract.ts";
+import { type Host, type ServerCore, withCaller } from "../../server/mod.ts";
 import type { AuthenticatedCall } from "./auth-interceptor.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
 import { createCallTool, listToolsFor } from "./service.ts";

@@ -6,8 +6,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
-import type { Host } from "../../server/binding-contract.ts";
-import { JSON_HEADERS } from "../../server/responses.ts";
+import { type Host, JSON_HEADERS } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";

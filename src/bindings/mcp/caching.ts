@@ -5,7 +5,7 @@
  * @module
  */
 import type { CacheHint } from "../../core/mod.ts";
-import { jsonInit, responseInit } from "../../server/responses.ts";
+import { jsonInit, responseInit } from "../../server/mod.ts";
 
 /**
  * Maps a caching hint to a `Cache-Control` value: the scope, then `max-age` in seconds, or `no-cache`

@@ -8,7 +8,7 @@
  * @module
  */
 import type { CacheHint, SignalSource } from "../../core/mod.ts";
-import type { Host } from "../../server/binding-contract.ts";
+import type { Host } from "../../server/mod.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
 import type { McpRequest, Subscription } from "./mcp-request.ts";

@@ -5,7 +5,7 @@
  */
 import { type ClientInfo, ErrorCode, LOG_LEVELS, type LogLevel, ProtocolError } from "../../core/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
-import type { ServedVersions } from "../../server/protocol-versions.ts";
+import type { ServedVersions } from "../../server/mod.ts";
 
 import {
   LEGACY_VERSIONS,

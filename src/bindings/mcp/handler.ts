@@ -8,9 +8,14 @@
  */
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
-import type { Binding, Host, ServerCore } from "../../server/binding-contract.ts";
-import { normalisePath } from "../../server/server-options.ts";
-import { acceptsEventStream, readJsonNow } from "../../server/read-json.ts";
+import {
+  acceptsEventStream,
+  type Binding,
+  type Host,
+  normalisePath,
+  readJsonNow,
+  type ServerCore,
+} from "../../server/mod.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import { respondBatch } from "./batch.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { type CacheHint, checkCacheHint } from "../../core/mod.ts";
-import { holdMsOf } from "../../server/server-options.ts";
+import { holdMsOf } from "../../server/mod.ts";
 
 /** Options of the MCP binding. */
 export interface McpOptions {

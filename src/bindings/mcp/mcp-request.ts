@@ -8,7 +8,7 @@
 import type { CacheHint, SignalSource } from "../../core/mod.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { SseWriter } from "../../internal/sse.ts";
-import type { Host, ServerCore } from "../../server/binding-contract.ts";
+import type { Host, ServerCore } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
 import type { Envelope, LegacySession } from "./envelope.ts";

@@ -8,9 +8,7 @@
  */
 import type { Due, Waiting } from "../../internal/delay-queue.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
-import type { Host } from "../../server/binding-contract.ts";
-import { matchesEtag } from "../../server/conditional.ts";
-import { JSON_HEADERS, JSON_VALUE_INIT, sseResponse } from "../../server/responses.ts";
+import { type Host, JSON_HEADERS, JSON_VALUE_INIT, matchesEtag, sseResponse } from "../../server/mod.ts";
 import { resultEnvelope, serialisedResultMessage } from "../jsonrpc.ts";
 import { wireErrorResponse } from "../jsonrpc-error.ts";
 import { cacheControl, CachedBody } from "./caching.ts";

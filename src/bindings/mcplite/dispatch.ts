@@ -17,7 +17,7 @@ import {
   streamCall,
 } from "../../core/mod.ts";
 import { echoed } from "../../internal/echo.ts";
-import type { Host } from "../../server/binding-contract.ts";
+import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import { INPUT_RESPONSES_PARAM, type LiteResult, REQUEST_STATE_PARAM, resultWithMeta } from "./envelope.ts";
 

@@ -15,10 +15,21 @@ import {
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
-import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding-contract.ts";
-import { holdMsOf, normalisePath } from "../../server/server-options.ts";
-import { acceptsEventStream, readJson, readJsonNow } from "../../server/read-json.ts";
-import { JSON_INIT, JSON_VALUE_INIT, sseResponse } from "../../server/responses.ts";
+import {
+  acceptsEventStream,
+  type Binding,
+  holdMsOf,
+  type Host,
+  JSON_INIT,
+  JSON_VALUE_INIT,
+  normalisePath,
+  readJson,
+  readJsonNow,
+  type Route,
+  type RouteHandler,
+  type ServerCore,
+  sseResponse,
+} from "../../server/mod.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import {

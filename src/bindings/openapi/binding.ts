@@ -21,11 +21,19 @@ import { assertNever } from "../../internal/assert-never.ts";
 import { canonicalHash } from "../../internal/canonical-json.ts";
 import { createSseStream } from "../../internal/sse.ts";
 import { pathOf } from "../../internal/url.ts";
-import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding-contract.ts";
-import { matchesEtag } from "../../server/conditional.ts";
-import { normalisePath } from "../../server/server-options.ts";
-import { acceptsEventStream, readJson } from "../../server/read-json.ts";
-import { JSON_HEADERS, sseResponse } from "../../server/responses.ts";
+import {
+  acceptsEventStream,
+  type Binding,
+  type Host,
+  JSON_HEADERS,
+  matchesEtag,
+  normalisePath,
+  readJson,
+  type Route,
+  type RouteHandler,
+  type ServerCore,
+  sseResponse,
+} from "../../server/mod.ts";
 import { dataFromResult, failureMessage } from "../result-data.ts";
 import { buildOpenApiDocument, type OpenApiInfo, type OpenApiServer } from "./document.ts";
 import { problem, problemOf, problemResponse } from "./problem.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { AnyTool, JsonSchema } from "../../core/mod.ts";
-import type { ResolvedOptions } from "../../server/binding-contract.ts";
+import type { ResolvedOptions } from "../../server/mod.ts";
 import { PROBLEM_TYPE } from "./problem.ts";
 
 /** The `info` object of the document (OpenAPI 3.1.1 §4.8.2); the server's name, version and instructions by default. */

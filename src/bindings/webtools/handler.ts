@@ -23,12 +23,19 @@ import {
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { pathOf } from "../../internal/url.ts";
-import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding-contract.ts";
-import { matchesEtag } from "../../server/conditional.ts";
-import { normalisePath } from "../../server/server-options.ts";
-import { readJson } from "../../server/read-json.ts";
-import { errorHeaders, JSON_HEADERS } from "../../server/responses.ts";
-import { retryAfterOf } from "../../server/retry-after.ts";
+import {
+  type Binding,
+  errorHeaders,
+  type Host,
+  JSON_HEADERS,
+  matchesEtag,
+  normalisePath,
+  readJson,
+  retryAfterOf,
+  type Route,
+  type RouteHandler,
+  type ServerCore,
+} from "../../server/mod.ts";
 import { errorBody, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { dataFromResult, failureMessage } from "../result-data.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";

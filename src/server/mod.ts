@@ -1,0 +1,33 @@
+/**
+ * The server as bindings and carriers see it: the one module `src/bindings`, `src/stdio` and
+ * `src/websocket` import from `src/server`. It names the binding contract, the gate's types, body and
+ * JSON reading, response shapes, and the listener's way in; nothing else of the server's internals.
+ * Growing it is a decision (`tests/boundaries.test.ts` holds bindings and carriers to it).
+ *
+ * @module
+ */
+export { NO_HOST, withCaller } from "./binding-contract.ts";
+export type { Binding, Host, ResolvedOptions, Route, RouteHandler, ServerCore } from "./binding-contract.ts";
+export { matchesEtag } from "./conditional.ts";
+export type { Gate } from "./gate.ts";
+export type { RequestGuard } from "./guard.ts";
+export { attachListener } from "./listener.ts";
+export { parseJson } from "./parse-json.ts";
+export type { ServedVersions } from "./protocol-versions.ts";
+export { readBodyBytes } from "./read-body.ts";
+export type { BodyCheck, BodyLimits, BodyReader } from "./read-body.ts";
+export { acceptsEventStream, readJson, readJsonNow } from "./read-json.ts";
+export {
+  errorHeaders,
+  JSON_HEADERS,
+  JSON_INIT,
+  JSON_VALUE_INIT,
+  jsonInit,
+  responseInit,
+  sseResponse,
+} from "./responses.ts";
+export { retryAfterOf } from "./retry-after.ts";
+export type { Server } from "./server.ts";
+export { holdMsOf, normalisePath } from "./server-options.ts";
+export { acceptWebSocket } from "./upgrade.ts";
+export type { AcceptedSocket, SocketEvents } from "./upgrade.ts";
