@@ -129,7 +129,7 @@ describe("dependency boundaries", () => {
   it("keeps OpenAPI out of a server that does not list its binding: createServer() never reaches its binding", () => {
     const reached = reachedFrom("mod.ts", "src/assembly/create-server.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the default bindings");
-    assert.deepEqual([...reached].filter((file) => file.startsWith("src/bindings/openapi/")), []);
+    assert.deepEqual([...reached].filter((file) => /^src\/(bindings|tool)\/openapi\//.test(file)), []);
     for (const file of reached) {
       for (const { spec } of importsOf(file)) {
         assert.ok(
@@ -183,6 +183,26 @@ describe("dependency boundaries", () => {
       }
     }
     assert.deepEqual([...reached], ["src/server/mod.ts"]);
+  });
+
+  it("keeps the DSL to definitions: bindings and the server build no tool, OpenAPI's generator knows no binding", () => {
+    // Bindings read what they need of tools (the redeem tool's name) from the core facade; the entry
+    // module `@mcplite/sdk/openapi` hands on the generator beside the binding.
+    const builders = files.filter((f) => /^src\/(bindings|server)\//.test(f) && !ENTRY_MODULES.has(f));
+    for (const file of builders) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        assert.ok(!target.startsWith("src/tool/"), `${rel(file)} imports ${spec}`);
+      }
+    }
+    const generator = files.filter((f) => f.startsWith("src/tool/openapi/"));
+    assert.ok(generator.includes("src/tool/openapi/tools-from-openapi.ts"), "toolsFromOpenAPI() lives with the DSL");
+    for (const file of generator) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        assert.ok(!/^src\/(bindings|server)\//.test(target), `${rel(file)} imports ${spec}`);
+      }
+    }
   });
 
   it("keeps YAML out of the client's static imports: a client that loads no skill never loads the parser", () => {

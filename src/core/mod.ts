@@ -41,7 +41,7 @@ export type { CallRequest } from "./call-request.ts";
 export type { HandlerOutcome, HandlerRequest } from "./run-handler.ts";
 export type { MethodRequest } from "./run-request.ts";
 export { PROMISE_KIND } from "./promise-outcome.ts";
-export { continuationOwner } from "./redeem.ts";
+export { continuationOwner, REDEEM_TOOL } from "./redeem.ts";
 export type { PromiseState } from "./promise-outcome.ts";
 export { describePrompt, promptResultFromValue } from "./prompt.ts";
 export type { AnyPrompt, PromptDescriptor, PromptResult } from "./prompt.ts";

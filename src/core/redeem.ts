@@ -21,6 +21,9 @@ import { requireToolScopes } from "./scopes.ts";
 import { TokenError } from "../codec/token-error.ts";
 import type { AnyTool } from "./tool.ts";
 
+/** The name of the system tool that redeems promise tokens (MCP-lite spec v0.042 §3.6). */
+export const REDEEM_TOOL = "redeem";
+
 /** The arguments of `redeem`. */
 export interface RedeemArgs {
   /** The promise token. */

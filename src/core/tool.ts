@@ -283,3 +283,17 @@ export function describeTool(tool: AnyTool, mcpLite: boolean): ToolDescriptor {
   if (tool.meta) d._meta = tool.meta;
   return d;
 }
+
+const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * Checks a tool name: 1–64 characters of `[A-Za-z0-9_.-]`.
+ *
+ * @param name The name.
+ * @throws {TypeError} When the name is invalid.
+ */
+export function assertToolName(name: string): void {
+  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
+    throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-64 characters of A-Z a-z 0-9 _ . -`);
+  }
+}

@@ -10,9 +10,8 @@ import type { Grouped } from "../core/grouped-middleware.ts";
 import type { Definitions, Registry } from "../core/registry.ts";
 import { type AnyPrompt, assertPromptName } from "../core/prompt.ts";
 import type { AnyResource } from "../core/resource.ts";
-import type { AnyTool } from "../core/tool.ts";
-import { assertToolName } from "../tool/define-tool.ts";
-import { REDEEM_TOOL } from "../tool/redeem-tool.ts";
+import { type AnyTool, assertToolName } from "../core/tool.ts";
+import { REDEEM_TOOL } from "../core/redeem.ts";
 
 /** Options of `server.group(prefix, child, options)`. */
 export interface GroupOptions<S extends string = "."> {

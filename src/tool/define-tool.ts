@@ -5,6 +5,7 @@
  */
 import type { PromiseStateOf } from "../core/tool-promise.ts";
 import { checkScopes } from "../core/scopes.ts";
+import { assertToolName } from "../core/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
 import type {
   LongRunningOptions,
@@ -26,7 +27,6 @@ import {
 } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
 
-const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 /** The most starts a retried job may have: each is a lapsed lease, several seconds apart. */
 const MAX_ATTEMPTS = 100;
 /** The longest wait before a stopped job starts again, in ms (an hour, the default token lifetime). */
@@ -52,18 +52,6 @@ interface BuilderState {
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
   readonly view?: ToolView;
-}
-
-/**
- * Checks a tool name: 1–64 characters of `[A-Za-z0-9_.-]`.
- *
- * @param name The name.
- * @throws {TypeError} When the name is invalid.
- */
-export function assertToolName(name: string): void {
-  if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-    throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-64 characters of A-Z a-z 0-9 _ . -`);
-  }
 }
 
 /**

@@ -5,12 +5,9 @@
  */
 import * as v from "valibot";
 import type { Registry } from "../core/registry.ts";
-import { type RedeemArgs, redeemPromise } from "../core/redeem.ts";
+import { REDEEM_TOOL, type RedeemArgs, redeemPromise } from "../core/redeem.ts";
 import { defineTool } from "./define-tool.ts";
 import type { AnyTool } from "../core/tool.ts";
-
-/** The name of the system tool that redeems promise tokens. */
-export const REDEEM_TOOL = "redeem";
 
 /**
  * Creates the `redeem` tool of a registry: `@type: "system"`, a required string `promise`, and an

@@ -12,8 +12,7 @@
  *
  * @module
  */
-import { createContext, type PromiseOutcome, type ToolResult } from "../../core/mod.ts";
-import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
+import { createContext, type PromiseOutcome, REDEEM_TOOL, type ToolResult } from "../../core/mod.ts";
 import { followPromise } from "./follow-promise.ts";
 import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";

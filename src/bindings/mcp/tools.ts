@@ -13,10 +13,10 @@ import {
   ErrorCode,
   failureResult,
   ProtocolError,
+  REDEEM_TOOL,
   visibleTools,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
-import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { holdPromise } from "./hold.ts";

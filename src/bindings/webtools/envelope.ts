@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
-import { REDEEM_TOOL } from "../../tool/redeem-tool.ts";
+import { ErrorCode, ProtocolError, REDEEM_TOOL } from "../../core/mod.ts";
 import type { WebtoolsCode } from "../rest-status.ts";
 
 /** The body of `POST {base}/`, as the spec defines it. */

@@ -6,10 +6,11 @@
  * @module
  */
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
-import type { AnyTool, CallContext, ToolAnnotations } from "../../core/mod.ts";
+import type { CallContext } from "../../core/call-context.ts";
+import type { AnyTool, ToolAnnotations } from "../../core/tool.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
-import { defineTool } from "../../tool/define-tool.ts";
+import { defineTool } from "../define-tool.ts";
 import { buildRequest, resultFromResponse } from "./http-call.ts";
 import { jsonSchemaInput } from "./json-schema-input.ts";
 import { operationInput } from "./operation-input.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
-import { type JsonSchema, type StandardSchemaV1, suggestName } from "../../core/mod.ts";
+import type { JsonSchema, StandardSchemaV1 } from "../../core/schema.ts";
+import { suggestName } from "../../core/suggest.ts";
 import { isObject } from "../../internal/is-object.ts";
 
 // Issues reported for a container only because something inside it failed; the inner issue says why.

@@ -12,7 +12,7 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
-import type { JsonSchema } from "../../core/mod.ts";
+import type { JsonSchema } from "../../core/schema.ts";
 import { isJsonMediaType, type PropertyEncoding, propertyEncoding } from "./request-body.ts";
 import type { SchemaConverter } from "./schema-dialect.ts";
 

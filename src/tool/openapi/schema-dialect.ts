@@ -7,7 +7,7 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
-import type { JsonSchema } from "../../core/mod.ts";
+import type { JsonSchema } from "../../core/schema.ts";
 
 /**
  * Converts schemas of one document, memoising shared subschemas so a large API's schemas are
