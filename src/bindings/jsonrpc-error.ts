@@ -7,7 +7,7 @@
 import { ErrorCode, McpliteError, ProtocolError, replacementError } from "../core/mod.ts";
 import { McpErrorCode } from "../internal/mcp-wire.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
-import { errorHeaders, JSON_HEADERS, retryAfterOf } from "../server/mod.ts";
+import { answersRefusal, errorHeaders, JSON_HEADERS, retryAfterOf } from "../server/mod.ts";
 
 /** A JSON-RPC error code with the HTTP status that carries it. */
 export interface WireError {
@@ -146,7 +146,8 @@ export function jsonRpcErrorResponse(
   const wire = errorToWire(error, table, onError);
   const retry = retryHeaders(wire);
   if (retry !== undefined) headers = { ...headers, ...retry };
-  return wireErrorResponse(errorMessage(id, wire.code, wire.message, wire.data), wire.status, headers);
+  const response = wireErrorResponse(errorMessage(id, wire.code, wire.message, wire.data), wire.status, headers);
+  return answersRefusal(response, error); // a refusal for a scope: the edge adds its step-up challenge
 }
 
 /**

@@ -14,19 +14,6 @@ import { CacheSlot } from "./cache-slot.ts";
 /** The scopes any definition of a kind requires. */
 const SCOPES = new CacheSlot<ReadonlySet<string>>("scopes");
 
-/**
- * Where a refusal for a missing scope leaves its error, on the caller's `AuthInfo`: the server's gate
- * reads it back and derives the step-up challenge from it (`WWW-Authenticate: Bearer
- * error="insufficient_scope", scope="…"`, RFC 6750 §3.1), on whatever wire the call came.
- */
-export const REFUSAL: unique symbol = Symbol("mcplite.refusal");
-
-/** An `AuthInfo` the server's authentication made, with room for the refusal a call of it ended with. */
-export interface ScopedAuthInfo extends AuthInfo {
-  /** The error a call was refused with for a scope its caller lacks. */
-  [REFUSAL]?: ProtocolError;
-}
-
 // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
@@ -64,8 +51,10 @@ export function holdsScopes(required: readonly string[] | undefined, auth: AuthI
 
 /**
  * Refuses a caller that lacks a required scope: `unauthenticated` without a caller, else
- * `permission_denied` (403 `insufficient_scope` on HTTP) whose data names the scopes needed, recorded
- * on the caller for the step-up challenge.
+ * `permission_denied` (403 `insufficient_scope` on HTTP) whose data names the scopes needed: the
+ * error itself is what the edge derives the step-up challenge from (`WWW-Authenticate: Bearer
+ * error="insufficient_scope", scope="…"`, RFC 6750 §3.1), on whatever wire the call came. The caller
+ * is left as it is.
  *
  * @param required The definition's scopes.
  * @param auth The caller.
@@ -78,13 +67,11 @@ export function requireScopes(required: readonly string[] | undefined, auth: Aut
   if (auth === undefined) {
     throw new ProtocolError(ErrorCode.Unauthenticated, `Unauthenticated: ${what} needs an authenticated caller`);
   }
-  const refusal = new ProtocolError(
+  throw new ProtocolError(
     ErrorCode.PermissionDenied,
     `Insufficient scope: ${what} needs ${needed.join(" ")}`,
     { data: { requiredScopes: needed } },
   );
-  (auth as ScopedAuthInfo)[REFUSAL] = refusal;
-  throw refusal;
 }
 
 /**

@@ -6,10 +6,9 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
 import type { ProtocolError } from "../core/error.ts";
 import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
-import { REFUSAL, type ScopedAuthInfo } from "../core/scopes.ts";
+import { refusalAnswered } from "./answered-refusal.ts";
 import { pathOf } from "../internal/url.ts";
 import type { ServerAuth } from "./auth.ts";
 import { type Host, type Route, withCaller } from "./binding-contract.ts";
@@ -93,10 +92,6 @@ export function oauth(auth: ServerAuth, options: { readonly resultStore?: Result
     authenticate: (request) => authenticate(auth, request, checks),
     challenge,
     dpopNonce: (error) => checks?.nonceOf(error),
-    stepUp: (caller, path) => {
-      const refusal = refusalOf(caller);
-      return refusal === undefined ? undefined : challenge(refusal, path);
-    },
     metadata(method, path) {
       if (!isMetadataPath(path)) return undefined;
       if (method === "GET") return document;
@@ -105,11 +100,6 @@ export function oauth(auth: ServerAuth, options: { readonly resultStore?: Result
     protect: (routes) => protectRoutes(routes, edge),
   };
   return edge;
-}
-
-/** The refusal of a call of this caller for a scope it lacks (`core/scopes.ts` keeps it on the caller). */
-function refusalOf(caller: AuthInfo | undefined): ProtocolError | undefined {
-  return (caller as ScopedAuthInfo | undefined)?.[REFUSAL];
 }
 
 /** Whether a path is the metadata's well-known path, or that path followed by an endpoint's (RFC 9728 §3.1). */
@@ -173,8 +163,10 @@ function protect(route: Route, gate: AuthEdge): Route {
           : withHeaders(refused, [["retry-after", retryAfter]]);
       }
       const response = await route.handle(request, withCaller(host, caller));
-      // Step-up (MCP 2025-11-25, Authorization, Scope Challenge Handling): only a refused call has one.
-      return refusalOf(caller) === undefined ? response : challenged(response, gate.stepUp(caller, path()));
+      // Step-up (MCP 2025-11-25, Authorization, Scope Challenge Handling): the binding hands back the
+      // refusal its response answers; only a call refused for a scope has one.
+      const refusal = refusalAnswered(response);
+      return refusal === undefined ? response : challenged(response, gate.challenge(refusal, path()));
     },
   };
 }

@@ -59,8 +59,6 @@ export interface AuthEdge {
   challenge(error: unknown, path: string): string | undefined;
   /** The nonce a refusal asks a DPoP client to use (see `Gate.dpopNonce`). */
   dpopNonce(error: unknown): string | undefined;
-  /** The step-up challenge for a call refused for a scope (see `Gate.stepUp`). */
-  stepUp(caller: AuthInfo | undefined, path: string): string | undefined;
   /** Answers a request for the metadata (see `Gate.metadata`). */
   metadata(method: string, path: string): GateAnswer | undefined;
   /**

@@ -54,7 +54,8 @@ export interface Gate {
    * Authenticates a request from its `Authorization` header (RFC 6750 §2.1; with `auth.dpop`, the `DPoP`
    * scheme and its proof, RFC 9449 §7.1), and checks the scopes every request needs. The caller it
    * resolves with is the request's own object: hand it to the pipeline as `ctx.auth` (a binding's
-   * `host.auth`), then ask {@link Gate.stepUp}.
+   * `host.auth`). A call refused for a scope its caller lacks throws `permission_denied`: ask
+   * {@link Gate.challenge} with that error for the step-up challenge.
    *
    * @param request The request (its headers and URL; its body is not read).
    * @returns The caller, or `undefined` when the server has no `auth`.
@@ -66,7 +67,8 @@ export interface Gate {
    * The `WWW-Authenticate` value for a refusal at an endpoint, read from the error itself (RFC 6750 §3,
    * pointing at the metadata as RFC 9728 §5.1 says). With `auth.dpop`, a `DPoP` challenge (RFC 9449
    * §7.1): alone when DPoP is required or the refusal is about a DPoP presentation, else after the
-   * `Bearer` one.
+   * `Bearer` one. For a call refused for a scope its caller lacks (`permission_denied` naming the
+   * `requiredScopes`), the step-up challenge (MCP 2025-11-25, Authorization, Scope Challenge Handling).
    *
    * @param error What the request or call was refused with.
    * @param path The endpoint's path, e.g. `/mcp` (the metadata URL follows it, RFC 9728 §3.1).
@@ -81,15 +83,6 @@ export interface Gate {
    * @returns The nonce, or `undefined` for any other refusal.
    */
   dpopNonce(error: unknown): string | undefined;
-  /**
-   * The step-up challenge for a call that was refused for a scope its caller lacks (MCP 2025-11-25,
-   * Authorization, Scope Challenge Handling): the challenge of the error the call ended with.
-   *
-   * @param caller The caller {@link Gate.authenticate} resolved with, after the call.
-   * @param path The endpoint's path.
-   * @returns The challenge, or `undefined` when no call of the caller was refused for a scope.
-   */
-  stepUp(caller: AuthInfo | undefined, path: string): string | undefined;
   /**
    * Answers a request for the Protected Resource Metadata (RFC 9728 §3): at the well-known path, or at
    * it followed by an endpoint's path (§3.1).
@@ -131,7 +124,6 @@ export function assembleGate(options: Pick<GateOptions, "allowedHosts" | "allowe
       authenticate: () => Promise.resolve(undefined),
       challenge: () => undefined,
       dpopNonce: () => undefined,
-      stepUp: () => undefined,
       metadata: () => undefined,
     }
     : { ...auth, guard, cors, auth: auth.auth };

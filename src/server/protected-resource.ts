@@ -8,7 +8,7 @@
  */
 import type { AuthInfo } from "../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
-import { holdsScopes, type ScopedAuthInfo } from "../core/scopes.ts";
+import { holdsScopes } from "../core/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
 import type { DpopChecks, DpopProof } from "./dpop.ts";
@@ -108,7 +108,7 @@ export async function authenticate(
   auth: ServerAuth,
   request: Request,
   dpop?: DpopChecks,
-): Promise<ScopedAuthInfo> {
+): Promise<AuthInfo> {
   const bearer = bearerToken(request);
   if (bearer.kind === "none") {
     throw refusalWithChallenge(

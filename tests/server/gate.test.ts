@@ -107,17 +107,24 @@ describe("challenges come from the error, not from a status", () => {
     for (const error of none) assert.equal(gate.challenge(error, "/mcp"), undefined, String(error));
   });
 
-  it("steps up only a caller that a call refused for a scope, with that refusal's scopes", async () => {
+  it("steps up from the refusal a call returns, with its scopes; the caller is left as it was", async () => {
     const caller = await gate.authenticate(request(bearer("reader")));
-    assert.equal(gate.stepUp(caller, "/mcp"), undefined);
-    assert.throws(() => requireScopes(["docs:admin"], caller, 'tool "purge"'), ProtocolError);
+    const before = structuredClone(caller);
+    let refusal: unknown;
+    try {
+      requireScopes(["docs:admin"], caller, 'tool "purge"');
+    } catch (error) {
+      refusal = error;
+    }
+    assert.ok(refusal instanceof ProtocolError);
     assert.equal(
-      gate.stepUp(caller, "/mcp"),
+      gate.challenge(refusal, "/mcp"),
       `Bearer error="insufficient_scope", scope="docs:admin", resource_metadata="${METADATA}/mcp"`,
     );
-    const other = await gate.authenticate(request(bearer("reader")));
-    assert.equal(gate.stepUp(other, "/mcp"), undefined, "the refusal stays with its own request's caller");
-    assert.equal(gate.stepUp(undefined, "/mcp"), undefined);
+    // Nothing is written onto the caller: a caller object shared by calls (a socket's, a cached
+    // verifier's) carries no earlier call's refusal into a later answer.
+    assert.deepEqual(Reflect.ownKeys(caller!), Reflect.ownKeys(before!));
+    assert.deepEqual(caller, before);
   });
 });
 

@@ -37,7 +37,7 @@ function toyCarrier(server: object) {
       const block = outcome.kind === "answer" ? outcome.result.content[0] : undefined;
       return { ok: true, text: block?.type === "text" ? block.text : undefined };
     } catch (error) {
-      return { refused: (error as ProtocolError).code, challenge: gate.stepUp(caller, PATH) };
+      return { refused: (error as ProtocolError).code, challenge: gate.challenge(error, PATH) };
     }
   };
 }

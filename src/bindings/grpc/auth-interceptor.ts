@@ -99,7 +99,7 @@ export function callAuthenticator(
       if (retryAfter !== undefined) error.metadata.set("retry-after", retryAfter);
       throw error;
     }
-    return { caller, stepUp: (error) => withStepUp(error, gate.stepUp(caller, path)) };
+    return { caller, stepUp: (error) => withStepUp(error, gate, path) };
   };
 }
 
@@ -110,11 +110,11 @@ function challenged(error: ConnectError, challenge: string | undefined): Connect
 
 /**
  * Adds the step-up challenge (MCP 2025-11-25, Authorization, Scope Challenge Handling), derived from
- * the refusal the call ended with, to the `PERMISSION_DENIED` that refusal became on the wire.
+ * the refusal the call ended with (the error's cause), to the `PERMISSION_DENIED` it became on the wire.
  */
-function withStepUp(error: unknown, challenge: string | undefined): unknown {
-  if (challenge === undefined || !(error instanceof ConnectError) || error.code !== Code.PermissionDenied) return error;
-  return challenged(error, challenge);
+function withStepUp(error: unknown, gate: Gate, path: string): unknown {
+  if (!(error instanceof ConnectError) || error.code !== Code.PermissionDenied) return error;
+  return challenged(error, gate.challenge(error.cause, path));
 }
 
 async function* rethrowing<T>(messages: AsyncIterable<T>, map: (error: unknown) => unknown): AsyncIterable<T> {

@@ -18,7 +18,7 @@ import {
   parseContentType,
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
-import { type Host, JSON_INIT, responseInit, type ServerCore } from "../../server/mod.ts";
+import { answersRefusal, type Host, JSON_INIT, responseInit, type ServerCore } from "../../server/mod.ts";
 import { createUnaryMethods, type HandlerOptions, type UnaryMethod } from "./unary.ts";
 import { readUnenveloped } from "./unary-body.ts";
 import { UnaryCall } from "./unary-call.ts";
@@ -120,5 +120,6 @@ export function connectErrorResponse(thrown: unknown, opt: Pick<HandlerOptions, 
   if (!error.isWireError) mergeNonProtocolHeaders(headers, error.metadata);
   const body = errorToJsonBytes(error, opt.jsonOptions);
   headers.set("content-length", String(body.byteLength));
-  return new Response(body as Uint8Array<ArrayBuffer>, { status: codeToHttpStatus(error.code), headers });
+  const response = new Response(body as Uint8Array<ArrayBuffer>, { status: codeToHttpStatus(error.code), headers });
+  return answersRefusal(response, error.cause); // a refusal for a scope: the edge adds its step-up challenge
 }

@@ -7,13 +7,27 @@
  *
  * @module
  */
-import { createConnectRouter, createContextValues } from "@connectrpc/connect";
+import {
+  ConnectError,
+  type ContextKey,
+  createConnectRouter,
+  createContextKey,
+  createContextValues,
+  type Interceptor,
+} from "@connectrpc/connect";
 import {
   type UniversalHandler,
   type UniversalServerRequest,
   universalServerResponseToFetch,
 } from "@connectrpc/connect/protocol";
-import { type Binding, type BodyLimits, type Host, readBodyBytes, type RouteHandler } from "../../server/mod.ts";
+import {
+  answersRefusal,
+  type Binding,
+  type BodyLimits,
+  type Host,
+  readBodyBytes,
+  type RouteHandler,
+} from "../../server/mod.ts";
 import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/mod.ts";
@@ -24,6 +38,23 @@ import { errorToConnectError } from "./status.ts";
 
 /** The path prefix of the `mcplite.MCPLite` service, as every gRPC and Connect client calls it. */
 export const GRPC_SERVICE_PATH = "/mcplite.MCPLite/";
+
+/** Where Connect's handler leaves the error a request's call ended with (one box a request). */
+const ENDED_KEY: ContextKey<{ error?: unknown } | undefined> = createContextKey<{ error?: unknown } | undefined>(
+  undefined,
+  { description: "mcplite call error" },
+);
+
+/** Keeps the error a call ended with, so that its response hands a refusal back to the edge. */
+const keepError: Interceptor = (next) => async (request) => {
+  try {
+    return await next(request);
+  } catch (error) {
+    const ended = request.contextValues.get(ENDED_KEY);
+    if (ended !== undefined) ended.error = error;
+    throw error;
+  }
+};
 
 const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such method on mcplite.MCPLite" });
 
@@ -62,7 +93,11 @@ export function grpcBinding(options: GrpcRoutesOptions = {}): Binding {
   const reflection = options.reflection ?? true;
   return function grpc(core) {
     // gRPC proper is refused (415): its status travels in trailers, which fetch cannot send.
-    const router = createConnectRouter({ grpc: false, readMaxBytes: core.options.maxBodyBytes });
+    const router = createConnectRouter({
+      grpc: false,
+      readMaxBytes: core.options.maxBodyBytes,
+      interceptors: [keepError],
+    });
     createGrpcRoutes(core, { reflection })(router);
     const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
     const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
@@ -97,6 +132,7 @@ async function viaConnect(
   }
   // The universal request carries Connect's context values, where the service finds the host, and the
   // body as the server's body reader reads it.
+  const ended: { error?: unknown } = {};
   const universal: UniversalServerRequest = {
     httpVersion: "",
     method: request.method,
@@ -105,11 +141,13 @@ async function viaConnect(
     // A bidirectional stream (reflection) reads each message as it comes; every other method one message.
     body: handler.method.methodKind === "bidi_streaming" ? streamedBody(request) : bodyOf(request, limits),
     signal: request.signal,
-    contextValues: createContextValues().set(HOST_KEY, host),
+    contextValues: createContextValues().set(HOST_KEY, host).set(ENDED_KEY, ended),
   };
   const response = universalServerResponseToFetch(await handler(universal));
   if (!request.bodyUsed && request.body !== null && !request.body.locked) await request.body.cancel();
-  return response;
+  // A unary call refused for a scope (gRPC-Web: status 200, the error in the trailer frame) hands its
+  // refusal back with the response, for the edge's step-up challenge.
+  return answersRefusal(response, ended.error instanceof ConnectError ? ended.error.cause : ended.error);
 }
 
 /**

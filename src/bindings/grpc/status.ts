@@ -69,7 +69,8 @@ function connectErrorOf(error: McpliteError): ConnectError {
       },
     });
   }
-  return new ConnectError(error.message, errorCodeToGrpc(error.code), undefined, details);
+  // The error stays its cause: the edge derives a refusal's step-up challenge from it.
+  return new ConnectError(error.message, errorCodeToGrpc(error.code), undefined, details, error);
 }
 
 /** Flattens an error's data into `ErrorInfo.metadata` (string values): lists are comma-joined, objects JSON. */

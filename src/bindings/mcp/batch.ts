@@ -6,7 +6,7 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
-import { type Host, JSON_HEADERS } from "../../server/mod.ts";
+import { answersRefusal, type Host, JSON_HEADERS } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
@@ -42,7 +42,9 @@ export async function respondBatch(ctx: McpContext, http: Request, host: Host, m
   await Promise.all(carriers.map((carrier) => carrier.run(ctx)));
   const parts = carriers.map((carrier) => carrier.answer).filter((a): a is string => a !== undefined);
   if (parts.length === 0) return new Response(null, { status: 202 });
-  return new Response(`[${parts.join(",")}]`, { headers: JSON_HEADERS });
+  const response = new Response(`[${parts.join(",")}]`, { headers: JSON_HEADERS });
+  // An element refused for a scope: the batch's response hands that refusal back, for the step-up challenge.
+  return answersRefusal(response, carriers.find((carrier) => carrier.refusal !== undefined)?.refusal);
 }
 
 /** The carrier of one element of a batch: nothing reaches the client before the answers, in one array. */
@@ -54,6 +56,8 @@ class BatchCarrier implements Carrier {
   readonly host: Host;
   /** The element's answer, once given. */
   answer: string | undefined;
+  /** What the element was refused with, when it failed. */
+  refusal: unknown;
   readonly #http: Request;
   readonly #message: unknown;
 
@@ -89,8 +93,15 @@ class BatchCarrier implements Carrier {
     this.answer = exchange.message(result);
   }
 
-  fail(_exchange: Exchange, message: string): void {
+  fail(
+    _exchange: Exchange,
+    message: string,
+    _status: number,
+    _headers?: Record<string, string>,
+    error?: unknown,
+  ): void {
     if (!this.#isNotification()) this.answer = message; // JSON-RPC 2.0 §6: no answer to a notification
+    this.refusal = error;
   }
 
   opened(_session: string): void {} // initialize is refused in a batch

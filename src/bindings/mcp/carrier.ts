@@ -87,8 +87,10 @@ export interface Carrier extends SignalSource {
    * @param message The serialised error response.
    * @param status The HTTP status that carries the error.
    * @param headers The headers that go with that status (`Retry-After` of a 503), for HTTP.
+   * @param error What was thrown: an HTTP carrier hands a refusal for a scope back with its response,
+   *   for the edge's step-up challenge.
    */
-  fail(exchange: Exchange, message: string, status: number, headers?: Record<string, string>): void;
+  fail(exchange: Exchange, message: string, status: number, headers?: Record<string, string>, error?: unknown): void;
   /**
    * Opens a subscription's own stream (`subscriptions/listen`, HTTP). A persistent carrier has none:
    * the subscription's messages go out through `send` until the request is cancelled. Absent where

@@ -144,7 +144,7 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
     if (this.#silenced()) return;
     const wire = errorToWire(error, this.table, this.#ctx.report);
     const message = errorMessage(this.id, wire.code, wire.message, wire.data);
-    this.#carrier.fail(this, message, wire.status, retryHeaders(wire));
+    this.#carrier.fail(this, message, wire.status, retryHeaders(wire), error);
   }
 
   /** Hands the carrier the result; a subscription's work lasts until it closes. */

@@ -8,7 +8,14 @@
  */
 import type { Due, Waiting } from "../../internal/delay-queue.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
-import { type Host, JSON_HEADERS, JSON_VALUE_INIT, matchesEtag, sseResponse } from "../../server/mod.ts";
+import {
+  answersRefusal,
+  type Host,
+  JSON_HEADERS,
+  JSON_VALUE_INIT,
+  matchesEtag,
+  sseResponse,
+} from "../../server/mod.ts";
 import { resultEnvelope, serialisedResultMessage } from "../jsonrpc.ts";
 import { wireErrorResponse } from "../jsonrpc-error.ts";
 import { cacheControl, CachedBody } from "./caching.ts";
@@ -134,9 +141,9 @@ class HttpCarrier implements Carrier, Due {
     this.#settle(Response.json(resultEnvelope(exchange.id, result), { headers }));
   }
 
-  fail(_exchange: Exchange, message: string, status: number, headers?: Record<string, string>): void {
+  fail(_exchange: Exchange, message: string, status: number, headers?: Record<string, string>, error?: unknown): void {
     if (this.#writer !== undefined) this.#finish(message); // already a stream: the error goes last
-    else this.#settle(wireErrorResponse(message, status, headers));
+    else this.#settle(answersRefusal(wireErrorResponse(message, status, headers), error));
   }
 
   listen(_exchange: Exchange, subscription: Subscription): void {

@@ -23,6 +23,7 @@ import { createSseStream } from "../../internal/sse.ts";
 import { pathOf } from "../../internal/url.ts";
 import {
   acceptsEventStream,
+  answersRefusal,
   type Binding,
   type Host,
   JSON_HEADERS,
@@ -105,7 +106,7 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
   const report = (error: unknown) => registry.runtime.onError?.(error);
   const fail = (error: unknown, extra: Readonly<Record<string, string>> = {}) => {
     const { body, headers } = problemOf(error, report);
-    return problemResponse(body, { ...headers, ...extra });
+    return answersRefusal(problemResponse(body, { ...headers, ...extra }), error);
   };
   const source = { base: served || "/", server, info: options.info, servers: options.servers };
   const memoKey = `openapi:${base}`;

@@ -24,6 +24,7 @@ import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { pathOf } from "../../internal/url.ts";
 import {
+  answersRefusal,
   type Binding,
   errorHeaders,
   type Host,
@@ -293,10 +294,11 @@ function errorResponse(
   const { code, status } = errorCodeToWebtools(known.code);
   const retryAfter = retryAfterOf(known);
   if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
-  return new Response(errorBody(code, known.message, detailsOf(known)), {
+  const response = new Response(errorBody(code, known.message, detailsOf(known)), {
     status,
     headers: errorHeaders(status, headers),
   });
+  return answersRefusal(response, known); // a refusal for a scope: the edge adds its step-up challenge
 }
 
 function notAllowed(methods: string): ProtocolError {
