@@ -96,27 +96,21 @@ export class CallRunner {
     });
   }
 
-  /** Sends a request, answering its input rounds, to its complete result. */
-  async settleRequest(
-    method: string,
-    params: Record<string, unknown>,
-    options: RequestOptions,
-  ): Promise<Record<string, unknown>> {
-    return await this.timed(options, async (deadline) => {
-      const ctx = this.context(deadline, {});
-      const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
-      return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));
-    });
-  }
-
-  /** Sends one request and returns its result as it is. */
+  /**
+   * Sends a request and returns its complete result: as the server answers it, or, with `rounds:
+   * "answer"`, after answering its input rounds (`resources/read`, `prompts/get`).
+   */
   async request(
     method: string,
     params: Record<string, unknown>,
     options: RequestOptions,
+    rounds: "answer" | "none" = "none",
   ): Promise<Record<string, unknown>> {
     return await this.timed(options, async (deadline) => {
-      return completeResult(method, await this.#send(method, params, this.context(deadline, {})));
+      const ctx = this.context(deadline, {});
+      if (rounds === "none") return completeResult(method, await this.#send(method, params, ctx));
+      const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
+      return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));
     });
   }
 

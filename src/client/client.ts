@@ -259,7 +259,7 @@ export class Client<T = UntypedTools> {
    * @returns The result (`contents`).
    */
   readResource(uri: string, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.#runner.settleRequest("resources/read", { uri }, options);
+    return this.#runner.request("resources/read", { uri }, options, "answer");
   }
 
   /**
@@ -285,7 +285,7 @@ export class Client<T = UntypedTools> {
     args: Record<string, string> = {},
     options: RequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    return this.#runner.settleRequest("prompts/get", { name, arguments: args }, options);
+    return this.#runner.request("prompts/get", { name, arguments: args }, options, "answer");
   }
 
   /**

@@ -17,14 +17,8 @@ import type {
   ToolUiOptions,
   ToolView,
 } from "../core/tool.ts";
-import {
-  type CompiledSchema,
-  compileSchema,
-  type InferSchemaInput,
-  type InferSchemaOutput,
-  type NotAShape,
-  type SchemaInput,
-} from "../core/schema.ts";
+import { compileSchema } from "../core/schema.ts";
+import type { CompiledSchema, InferSchemaInput, InferSchemaOutput, NotAShape, SchemaInput } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
 
 /** The most starts a retried job may have: each is a lapsed lease, several seconds apart. */
