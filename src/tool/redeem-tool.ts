@@ -7,6 +7,7 @@ import type { Registry } from "../core/registry.ts";
 import { type RedeemArgs, redeemPromise } from "../core/redeem.ts";
 import { defineTool } from "./define-tool.ts";
 import type { AnyTool } from "../core/tool.ts";
+import type { ValidationIssue, ValidationResult } from "../core/schema.ts";
 
 /** The name of the system tool that redeems promise tokens. */
 export const REDEEM_TOOL = "redeem";
@@ -37,20 +38,29 @@ export function createRedeemTool(registry: Registry): AnyTool {
     })
     .handle((args, ctx) => redeemPromise(registry, args as unknown as RedeemArgs, ctx)); // checked by validate below
   // The fast path of every redeem: arguments of the right shape pass with two type checks; anything
-  // else goes through the schema (types and `required`), and an empty token is refused as its `minLength`
-  // says. The handler reads no other key.
-  const schema = tool.input;
-  const validate = (value: unknown) => {
+  // else gets the issues valibot's schema of these arguments gave, in its words, key by key. The handler
+  // reads no other key.
+  const validate = (value: unknown): ValidationResult => {
     const args = value as Partial<RedeemArgs> | null;
-    if (
-      typeof args === "object" && args !== null && typeof args.promise === "string" &&
-      (args.cancel === undefined || typeof args.cancel === "boolean")
-    ) {
-      return args.promise.length > 0
-        ? { ok: true as const, value }
-        : { ok: false as const, issues: [{ path: "promise", message: "Invalid length: Expected >=1 but received 0" }] };
+    const issues: ValidationIssue[] = [];
+    const expected = (path: string, what: string, got: unknown, kind = "type") =>
+      issues.push({ path, message: `Invalid ${kind}: Expected ${what} but received ${shown(got)}` });
+    if (typeof args !== "object" || args === null) expected("", "Object", args);
+    else {
+      const { promise, cancel } = args;
+      if (!("promise" in args)) expected("promise", '"promise"', undefined, "key");
+      else if (typeof promise !== "string") expected("promise", "string", promise);
+      else if (promise === "") expected("promise", ">=1", 0, "length");
+      if (cancel !== undefined && typeof cancel !== "boolean") expected("cancel", "boolean", cancel);
     }
-    return schema.validate(value);
+    return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
   };
-  return Object.freeze({ ...tool, input: { jsonSchema: schema.jsonSchema, validate } });
+  return Object.freeze({ ...tool, input: { jsonSchema: tool.input.jsonSchema, validate } });
+}
+
+/** A received value as valibot's messages show it: a string quoted, an object by its constructor's name. */
+function shown(value: unknown): string {
+  if (typeof value === "string") return `"${value}"`;
+  if (typeof value !== "object" && typeof value !== "function") return `${value}`;
+  return (value && Object.getPrototypeOf(value)?.constructor?.name) ?? "null";
 }

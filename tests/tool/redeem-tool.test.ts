@@ -49,7 +49,7 @@ describe("the redeem tool's arguments", () => {
       [{ promise: "" }, "promise", /Expected >=1/],
       [{ promise: 1 }, "promise", /Expected string/],
       [{ promise: "mcl1.x", cancel: "yes" }, "cancel", /Expected boolean/],
-      [{}, "promise", /missing/],
+      [{}, "promise", /Invalid key|Expected string/],
     ];
     for (const [args, path, message] of cases) {
       const { error } = await call("redeem", args) as {
@@ -60,6 +60,21 @@ describe("the redeem tool's arguments", () => {
       assert.equal(error.data.issues[0].path, path);
       assert.match(error.data.issues[0].message, message);
     }
+  });
+
+  it("refuses what is not an object, and reports every bad key in valibot's words", () => {
+    const tool = createRedeemTool({} as Registry);
+    const issues = (args: unknown) => {
+      const checked = tool.input.validate(args);
+      assert.ok(!(checked instanceof Promise) && !checked.ok);
+      return checked.issues;
+    };
+    assert.deepEqual(issues(null), [{ path: "", message: "Invalid type: Expected Object but received null" }]);
+    assert.deepEqual(issues("s"), [{ path: "", message: 'Invalid type: Expected Object but received "s"' }]);
+    assert.deepEqual(issues({ promise: undefined, cancel: 1 }), [
+      { path: "promise", message: "Invalid type: Expected string but received undefined" },
+      { path: "cancel", message: "Invalid type: Expected boolean but received 1" },
+    ]);
   });
 
   it("lists the same input schema: a non-empty string promise, an optional boolean cancel", () => {
