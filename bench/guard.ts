@@ -63,7 +63,10 @@ const OWN_GOALS: Record<string, number> = {
 const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // +1.4 KB and +1.3 KB: the budgets across requests every server keeps by default (`limits`: the counters,
   // the admission before a body is read, the client's address from each listener).
-  [OURS]: { goal: 30, ceiling: 48.5 },
+  // Issue 50: accepted at ≤ 47 KB, and must not grow. 48.4 KB at the round's start, 48.3 KB after the redeem
+  // tool's arguments were checked without valibot's string actions; what 47 KB would take is in RESULTS.md
+  // ("The default bundle, issue 50"). The ceiling holds today's size, so nothing creeps back in.
+  [OURS]: { goal: 30, ceiling: 48.3 },
   [OURS_LITE]: { goal: 20, ceiling: 26 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).

@@ -62,6 +62,21 @@ describe("the redeem tool's arguments", () => {
     }
   });
 
+  it("refuses what is not an object, and reports every bad key in valibot's words", () => {
+    const tool = createRedeemTool({} as Registry);
+    const issues = (args: unknown) => {
+      const checked = tool.input.validate(args);
+      assert.ok(!(checked instanceof Promise) && !checked.ok);
+      return checked.issues;
+    };
+    assert.deepEqual(issues(null), [{ path: "", message: "Invalid type: Expected Object but received null" }]);
+    assert.deepEqual(issues("s"), [{ path: "", message: 'Invalid type: Expected Object but received "s"' }]);
+    assert.deepEqual(issues({ promise: undefined, cancel: 1 }), [
+      { path: "promise", message: "Invalid type: Expected string but received undefined" },
+      { path: "cancel", message: "Invalid type: Expected boolean but received 1" },
+    ]);
+  });
+
   it("lists the same input schema: a non-empty string promise, an optional boolean cancel", () => {
     const schema = createRedeemTool({} as Registry).input.jsonSchema as {
       properties: { promise: { type: string; minLength: number }; cancel: { type: string } };
