@@ -5,26 +5,11 @@
  *
  * @module
  */
-import { env } from "../internal/env.ts";
+import { env } from "../runtime/env.ts";
+import type { Bound, Fetchable, Listen } from "../runtime/listen-types.ts";
 
 export { env };
-
-/** Something with a fetch handler: a `Server`, or any `{ fetch }`. */
-export interface Fetchable {
-  /** Answers a request. */
-  fetch(request: Request): Response | Promise<Response>;
-}
-
-/** A server bound to a port by a runtime's HTTP server (`src/runtime/{deno,bun,node}/listen.ts`). */
-export interface Bound {
-  /** The port actually bound. */
-  readonly port: number;
-  /** Stops accepting connections, lets the requests in flight finish, and closes the connections. */
-  close(): Promise<void>;
-}
-
-/** A runtime's listener: binds `app` to `hostname:port` (0: a free port); resolves once it listens. */
-export type Listen = (app: Fetchable, port: number, hostname: string) => Promise<Bound>;
+export type { Fetchable };
 
 /** Options of {@link serve}. */
 export interface ServeOptions {

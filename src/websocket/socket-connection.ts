@@ -13,7 +13,7 @@
  * @module
  */
 import type { Host, ServerCore } from "../server/binding-contract.ts";
-import type { AcceptedSocket, SocketEvents } from "../server/upgrade.ts";
+import type { AcceptedSocket, SocketEvents } from "../runtime/socket-events.ts";
 import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
 import type { MessageOut } from "../stdio/message-out.ts";
 import { ServerConnection } from "../stdio/server-connection.ts";

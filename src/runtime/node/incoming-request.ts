@@ -13,8 +13,8 @@
  */
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import type { NodeRequest } from "./node-types.ts";
-import { markBounded } from "../../server/body-bound.ts";
-import { PEER } from "../../server/peer.ts";
+import { markBounded } from "../body-bound.ts";
+import { PEER } from "../peer.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
