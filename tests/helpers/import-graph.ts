@@ -42,6 +42,14 @@ export function importsIn(text: string): ImportSpec[] {
   return found;
 }
 
+/** The arguments of a module's `import()` calls that are not one string literal (which a bundler cannot follow). */
+export function nonLiteralImports(text: string): string[] {
+  const code = withoutComments(text);
+  return [...code.matchAll(/\bimport\(\s*([^)]*?)\s*\)/g)].map((m) => m[1]).filter((arg) =>
+    !/^["'][^"']+["']$/.test(arg)
+  );
+}
+
 /** Every specifier of a file (a path from the root). */
 export function importsOf(file: string): ImportSpec[] {
   return importsIn(readFileSync(join(ROOT, file), "utf8"));
