@@ -78,7 +78,7 @@ class NodeFetchRequest {
     const held = this[HELD];
     return held.madeSignal ??= held.signal();
   }
-  /** The client's address, for the server's per-caller budgets (`src/server/peer.ts`). */
+  /** The client's address, for the server's per-caller budgets (`src/runtime/peer.ts`). */
   get [PEER](): string | undefined {
     return (this[HELD].incoming.socket as { remoteAddress?: string }).remoteAddress;
   }
