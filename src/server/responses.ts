@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { copiedHeaders, JSON_LABEL_HAS_CHARSET } from "../runtime/response-forms.ts";
+import { copiedHeaders, JSON_LABEL_HAS_CHARSET } from "../runtime/bun/response-forms.ts";
 
 /** Response headers for JSON bodies; `Response` copies them, so one object serves every response. */
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -12,7 +12,7 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 /**
  * Builds, once, a response init to share between responses, its headers in the form the runtime copies
- * fastest (`src/runtime/response-forms.ts`).
+ * fastest (`src/runtime/bun/response-forms.ts`).
  *
  * @param headers The headers.
  * @param status The status; 200 by default.
