@@ -1,13 +1,13 @@
 /**
- * The architecture, checked by reading import specifiers (as Hono's validate-exports does): the core
- * knows no wire, the server knows no binding (it gets them as a list), only the gRPC files load
- * protobuf, only the HTTP/2 listener imports node:* (node:crypto is reached at run time, with a Web Crypto
- * fallback, in one file), the client reaches server code through `import type`
- * only, and neither files nor folders import each other in a cycle (type imports included). Resources,
- * prompts, completion and skills reach the MCP binding only through the features their definitions
- * bring (`src/core/feature.ts`): a server that defines none does not load or bundle their code. Bindings
- * and carriers see the core through one facade, `src/core/mod.ts`. The client reaches the YAML parser
- * only through the dynamic import in `client.skills.load()`.
+ * The architecture, checked by reading import specifiers (as Hono's validate-exports does) through
+ * `tests/helpers/import-graph.ts`, `import()` included: the core knows no wire, the server knows no
+ * binding (it gets them as a list), only the gRPC files load protobuf, `node:*` is imported statically
+ * only by the HTTP/2 listener, the client reaches server code through `import type` only, and neither
+ * files nor folders import each other in a cycle. Resources, prompts, completion and skills reach the MCP
+ * binding only through the features their definitions bring (`src/core/feature.ts`). Bindings and carriers
+ * see the core through one facade, `src/core/mod.ts`. The runtimes' globals are read only under
+ * `src/runtime/`, one folder per runtime; the src root holds entry modules only, and base names are
+ * unique outside parallel folders.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -228,6 +228,30 @@ describe("dependency boundaries", () => {
     assert.deepEqual(found.filter((hit) => !EXEMPT.some((file) => hit.startsWith(`${file}:`))), []);
     assert.ok(found.some((hit) => hit.startsWith("src/server/serve.ts:")), "serve() still chooses the runtime");
     assert.deepEqual(reachedFrom("mod.ts", "src/client/mod.ts").has("src/cli/terminal.ts"), false);
+  });
+
+  it("keeps each runtime to its folder, and their shared contract (src/runtime/*.ts) to itself", () => {
+    const runtimeOf = (file: string) => file.match(/^src\/runtime\/([^/]+)\//)?.[1];
+    assert.deepEqual(
+      files.map(runtimeOf).filter((r) => r !== undefined).filter((r, i, all) => all.indexOf(r) === i).sort(),
+      [
+        "bun",
+        "deno",
+        "node",
+        "workers",
+      ],
+    );
+    for (const file of files.filter((f) => f.startsWith("src/runtime/"))) {
+      for (const { spec } of importsOf(file)) {
+        if (!spec.startsWith(".")) continue;
+        const target = normalize(join(dirname(file), spec));
+        const other = runtimeOf(target);
+        assert.ok(other === undefined || other === runtimeOf(file), `${rel(file)} imports ${spec}`);
+        if (runtimeOf(file) === undefined) {
+          assert.match(target, /^src\/runtime\/[^/]+\.ts$/, `${rel(file)} imports ${spec}`);
+        }
+      }
+    }
   });
 
   it("keeps the src root to entry modules (at most 4 files)", () => {
