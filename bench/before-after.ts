@@ -23,7 +23,7 @@ import process from "node:process";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import * as after from "../mod.ts";
-import { markBounded } from "../src/server/body-bound.ts";
+import { markBounded } from "../src/runtime/body-bound.ts";
 import { cpuTimePerCall, runScenario, runtime } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { importsIn } from "./helpers/import-graph.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const json = (file: string) => JSON.parse(readFileSync(ROOT + file, "utf8"));
@@ -40,8 +41,7 @@ function sourceFiles(): string[] {
 
 /** The bare specifiers of a module's static and dynamic imports and re-exports (comments, so @examples, left out). */
 function bareImports(source: string): string[] {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-  const specifiers = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)"([^"]+)"/gm)].map((m) => m[1]);
+  const specifiers = importsIn(source).map((i) => i.spec);
   return specifiers.filter((specifier) => !specifier.startsWith(".") && !specifier.startsWith("node:"));
 }
 

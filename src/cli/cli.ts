@@ -18,7 +18,7 @@ import { listCommand } from "./list.ts";
 import { skillsCommand } from "./skills-command.ts";
 import { type Login, startLogin } from "./login.ts";
 import { defaultTokenPath } from "./token-file.ts";
-import { env } from "../internal/env.ts";
+import { env } from "../runtime/env.ts";
 import { terminalElicit } from "./elicit.ts";
 import { fileResources, resourcePaths } from "./resource-files.ts";
 import { connect } from "./target.ts";

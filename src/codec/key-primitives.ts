@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type NodeCipher, type NodeCrypto, nodeCrypto } from "../internal/node-crypto.ts";
+import { type NodeCipher, type NodeCrypto, nodeCrypto } from "../runtime/node-crypto.ts";
 
 /** The length of an AES-GCM tag, in bytes. */
 export const TAG_BYTES = 16;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { env } from "../internal/env.ts";
+import { env } from "../runtime/env.ts";
 import { type KeyPrimitives, keyPrimitives } from "./key-primitives.ts";
 
 /** One secret: text (its UTF-8 bytes) or raw bytes, at least {@link MIN_SECRET_BYTES} long. */

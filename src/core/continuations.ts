@@ -16,7 +16,7 @@ import { Job } from "./job.ts";
 import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
-import { unrefTimer } from "../internal/unref-timer.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "./tool-promise.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */

@@ -14,7 +14,7 @@
 import { type CallSink, type InputRequest, isInputAnswer, type LogLevel } from "./call-sink.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import type { ResultStore, StoredResult } from "./result-store.ts";
-import { unrefTimer } from "../internal/unref-timer.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

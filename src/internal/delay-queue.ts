@@ -10,14 +10,8 @@
  *
  * @module
  */
-import { unrefTimer } from "./unref-timer.ts";
-
-/**
- * Whether this runtime ties timers to the request that armed them: workerd names itself
- * `Cloudflare-Workers` in `navigator.userAgent` (Cloudflare Workers docs, "Navigator").
- */
-export const TIMERS_PER_REQUEST: boolean =
-  (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === "Cloudflare-Workers";
+import { unrefTimer } from "../runtime/unref-timer.ts";
+import { TIMERS_PER_REQUEST } from "../runtime/workers/request-timers.ts";
 
 /** What waits in a {@link DelayQueue}: its `due()` runs when the delay is over. */
 export interface Due {

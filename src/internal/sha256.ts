@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { nodeCrypto } from "./node-crypto.ts";
+import { nodeCrypto } from "../runtime/node-crypto.ts";
 
 /**
  * Hashes bytes with SHA-256, without waiting for Web Crypto where `node:crypto` can do it now.

@@ -11,7 +11,7 @@ import { ANONYMOUS, type BudgetRefusal, type Budgets } from "../core/budgets.ts"
 import { callerOf } from "../core/call-meta.ts";
 import type { Host } from "../core/host.ts";
 import type { Route } from "./binding-contract.ts";
-import { peerOf } from "./peer.ts";
+import { peerOf } from "../runtime/peer.ts";
 import { isSseResponse } from "./responses.ts";
 
 /**

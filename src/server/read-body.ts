@@ -7,8 +7,8 @@
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
-import { CAN_PEEK, NOT_YET, peekFulfilled } from "../internal/peek.ts";
-import { isBounded } from "./body-bound.ts";
+import { CAN_PEEK, NOT_YET, peekFulfilled } from "../runtime/bun/peek.ts";
+import { isBounded } from "../runtime/body-bound.ts";
 
 /** The limits a body is read within. */
 export interface BodyLimits {

@@ -3,25 +3,23 @@
  *
  * @module
  */
+import { copiedHeaders, JSON_LABEL_HAS_CHARSET } from "../runtime/bun/response-forms.ts";
 
 /** Response headers for JSON bodies; `Response` copies them, so one object serves every response. */
 export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "application/json",
 });
 
-const IS_BUN = "Bun" in globalThis;
-
 /**
  * Builds, once, a response init to share between responses, its headers in the form the runtime copies
- * fastest: `Response` copies them either way, but Bun copies a `Headers` faster than a record and Deno
- * the other way round (measured with mitata).
+ * fastest (`src/runtime/bun/response-forms.ts`).
  *
  * @param headers The headers.
  * @param status The status; 200 by default.
  * @returns The init.
  */
 export function responseInit(headers: Readonly<Record<string, string>>, status = 200): ResponseInit {
-  return Object.freeze({ status, headers: IS_BUN ? new Headers(headers) : Object.freeze({ ...headers }) });
+  return Object.freeze({ status, headers: copiedHeaders(headers) });
 }
 
 /**
@@ -42,7 +40,7 @@ export const JSON_INIT: ResponseInit = jsonInit();
  * Deno, Node and Workers already label it `application/json`; Bun says `application/json;charset=utf-8`
  * unless told, so it gets the header and the wire reads the same everywhere.
  */
-export const JSON_VALUE_INIT: ResponseInit | undefined = IS_BUN ? JSON_INIT : undefined;
+export const JSON_VALUE_INIT: ResponseInit | undefined = JSON_LABEL_HAS_CHARSET ? JSON_INIT : undefined;
 
 /**
  * The headers of an error response, closed after a 408 or a 413: a sender too slow to finish its body,

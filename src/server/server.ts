@@ -26,7 +26,7 @@ import { assembleGate } from "./gate.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { prefixed, resolveOptions, type ServerOptions } from "./server-options.ts";
-import { declareBodyLimit } from "./body-bound.ts";
+import { declareBodyLimit } from "../runtime/body-bound.ts";
 import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
 import type { CallableName, CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";

@@ -19,8 +19,8 @@
  */
 export { webSocketBinding } from "./websocket-binding.ts";
 export type { WebSocketOptions } from "./websocket-binding.ts";
-export { bunWebSocket } from "../server/upgrade.ts";
-export type { BunWebSocketOptions } from "../server/upgrade.ts";
+export { bunWebSocket } from "../runtime/bun/websocket-upgrade.ts";
+export type { BunWebSocketOptions } from "../runtime/bun/websocket-upgrade.ts";
 export { attachWebSocket } from "../runtime/node/websocket-upgrade.ts";
 export type { NodeUpgradeServer } from "../runtime/node/websocket-upgrade.ts";
 export { bearerProtocol, WEBSOCKET_PROTOCOL } from "../codec/websocket-bearer.ts";

@@ -12,7 +12,8 @@
  *
  * @module
  */
-import type { AcceptedSocket, Host, ServerCore, SocketEvents } from "../server/mod.ts";
+import type { Host, ServerCore } from "../server/mod.ts";
+import type { AcceptedSocket, SocketEvents } from "../runtime/socket-events.ts";
 import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
 import type { MessageOut } from "../stdio/message-out.ts";
 import { ServerConnection } from "../stdio/server-connection.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { keyPrimitives, nodePrimitives, webPrimitives } from "../../src/codec/key-primitives.ts";
-import { nodeCrypto } from "../../src/internal/node-crypto.ts";
+import { nodeCrypto } from "../../src/runtime/node-crypto.ts";
 
 const MAC_KEY = crypto.getRandomValues(new Uint8Array(32));
 const SEAL_KEY = crypto.getRandomValues(new Uint8Array(32));

@@ -10,7 +10,7 @@ import { request as httpRequest } from "node:http";
 import { after, describe, it } from "node:test";
 import { Miniflare } from "miniflare";
 import { createTokenCodec, TokenError } from "../../src/codec/mod.ts";
-import { env } from "../../src/internal/env.ts";
+import { env } from "../../src/runtime/env.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { modernMeta, toolsCall } from "../helpers/request.ts";

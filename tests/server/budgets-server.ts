@@ -11,7 +11,7 @@
 import process from "node:process";
 import * as v from "valibot";
 import { createServer, defineTool, serve } from "../../mod.ts";
-import { declareBodyLimit } from "../../src/server/body-bound.ts";
+import { declareBodyLimit } from "../../src/runtime/body-bound.ts";
 import { attachListener } from "../../src/server/listener.ts";
 import { budgetsOf } from "../../src/core/runtime.ts";
 

@@ -8,7 +8,7 @@
  */
 import * as o4w from "oauth4webapi";
 import { AuthorizationError } from "../errors.ts";
-import { env } from "../../internal/env.ts";
+import { env } from "../../runtime/env.ts";
 import {
   clientAuthFor,
   clientCredentialsRequest,

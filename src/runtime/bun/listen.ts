@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { bunWebSocket, type BunWebSocketOptions } from "../../server/upgrade.ts";
-import type { Bound, Fetchable } from "../../server/serve.ts";
-import { bodyLimitOf, markBounded } from "../../server/body-bound.ts";
-import { recordPeer } from "../../server/peer.ts";
+import { bunWebSocket, type BunWebSocketOptions } from "./websocket-upgrade.ts";
+import type { Bound, Fetchable } from "../listen-types.ts";
+import { bodyLimitOf, markBounded } from "../body-bound.ts";
+import { recordPeer } from "../peer.ts";
 
 interface BunLike {
   serve(

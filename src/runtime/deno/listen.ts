@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Bound, Fetchable } from "../../server/serve.ts";
-import { recordPeer } from "../../server/peer.ts";
+import type { Bound, Fetchable } from "../listen-types.ts";
+import { recordPeer } from "../peer.ts";
 import { closingAfter, onServeError } from "./close-unread.ts";
 
 interface DenoLike {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Fetchable } from "../../server/serve.ts";
+import type { Fetchable } from "../listen-types.ts";
 import { bodyConsumed, requestFromNode } from "./incoming-request.ts";
 import { writeResponse } from "./outgoing-response.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";

@@ -13,8 +13,8 @@
  */
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import type { NodeRequest } from "./node-types.ts";
-import { markBounded } from "../../server/body-bound.ts";
-import { PEER } from "../../server/peer.ts";
+import { markBounded } from "../body-bound.ts";
+import { PEER } from "../peer.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -78,7 +78,7 @@ class NodeFetchRequest {
     const held = this[HELD];
     return held.madeSignal ??= held.signal();
   }
-  /** The client's address, for the server's per-caller budgets (`src/server/peer.ts`). */
+  /** The client's address, for the server's per-caller budgets (`src/runtime/peer.ts`). */
   get [PEER](): string | undefined {
     return (this[HELD].incoming.socket as { remoteAddress?: string }).remoteAddress;
   }

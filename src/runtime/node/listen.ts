@@ -9,8 +9,8 @@
 import { answerNode } from "./answer.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 import { attachWebSocket, type NodeUpgradeServer } from "./websocket-upgrade.ts";
-import type { Bound, Fetchable } from "../../server/serve.ts";
-import { bodyTimeoutOf } from "../../server/body-bound.ts";
+import type { Bound, Fetchable } from "../listen-types.ts";
+import { bodyTimeoutOf } from "../body-bound.ts";
 
 /** A `node:http` `Server`, as much of it as `serve()` uses. */
 interface HttpServer extends NodeUpgradeServer {

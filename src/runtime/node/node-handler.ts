@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Fetchable } from "../../server/serve.ts";
+import type { Fetchable } from "../listen-types.ts";
 import { answerNode } from "./answer.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { lendUpgrade, listen, type SocketEvents, tookOver } from "../../server/upgrade.ts";
+import { lendUpgrade, listen, type SocketEvents, tookOver } from "../socket-events.ts";
 
 /** A Node `http.IncomingMessage`, as much of it as an upgrade reads. */
 interface NodeRequest {

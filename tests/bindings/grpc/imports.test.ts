@@ -4,30 +4,18 @@
  * them may import the gRPC binding itself, not even `mod.ts`, and the binding loads node:* lazily.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { importsOf as importsOfFile, PACKAGE_FILES } from "../../helpers/import-graph.ts";
 import { ROOT } from "./grpc-fixtures.ts";
 
 const GRPC_ONLY = /^(@bufbuild\/|@connectrpc\/)|\/gen\/|\/bindings\/grpc\//;
 const ALLOWED = /^(src\/bindings\/grpc\/|src\/gen\/|src\/client\/transports\/grpc\.ts$)/;
 
-function sources(dir: string): string[] {
-  return readdirSync(ROOT + dir).flatMap((name) => {
-    const path = `${dir}/${name}`;
-    return statSync(ROOT + path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(ROOT + file, "utf8");
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^"'`;]*?from\s*["']([^"']+)["']/g)].map((m) =>
-    m[1]
-  );
-  return specifiers.concat([...text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]));
-}
+const importsOf = (file: string): string[] => importsOfFile(file).map((i) => i.spec);
 
 describe("import boundaries of the gRPC binding", () => {
-  const files = ["mod.ts", ...sources("src")];
+  const files = PACKAGE_FILES;
 
   it("keeps protobuf, Connect and the binding out of every other module", () => {
     const offenders = files.filter((f) => !ALLOWED.test(f))

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createServer, defineTool, serve } from "../../mod.ts";
-import { bodyLimitOf, declareBodyLimit, isBounded, markBounded } from "../../src/server/body-bound.ts";
+import { bodyLimitOf, declareBodyLimit, isBounded, markBounded } from "../../src/runtime/body-bound.ts";
 import { resolveOptions } from "../../src/server/server-options.ts";
 import { readJson } from "../../src/server/read-json.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";

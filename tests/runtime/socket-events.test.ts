@@ -1,5 +1,5 @@
 /**
- * `listen()` (src/server/upgrade.ts), which hands a standard `WebSocket`'s events to a route (Deno's,
+ * `listen()` (src/runtime/socket-events.ts), which hands a standard `WebSocket`'s events to a route (Deno's,
  * a Worker's, the `ws` package's): once the socket closed, it holds none of the route's handlers. Deno
  * keeps a socket whose peer dropped the connection reachable until its idle timeout (30 s by default);
  * listeners left on it kept each closed connection's state (calls, caller, headers) alive with it:
@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { listen, type SocketEvents } from "../../src/server/upgrade.ts";
+import { listen, type SocketEvents } from "../../src/runtime/socket-events.ts";
 
 /** A socket with the standard `EventTarget` surface, counting its listeners. */
 class FakeSocket extends EventTarget {

@@ -1,0 +1,35 @@
+/**
+ * A Worker's WebSocket upgrade (workerd): a `WebSocketPair`, the server's end accepted in place, the
+ * client's end carried by the 101 answer (Cloudflare Workers docs, "WebSockets").
+ *
+ * @module
+ */
+import { type AcceptOptions, listen, type SocketEvents } from "../socket-events.ts";
+
+/** A Worker's `WebSocketPair`: two ends, the server's accepted in place. */
+type WebSocketPairLike = new () => Record<0 | 1, WebSocket & { accept(): void }>;
+
+/**
+ * Accepts a WebSocket with a `WebSocketPair`, where it exists.
+ *
+ * @param _request The upgrade request (workerd reads nothing of it).
+ * @param events What to do with the socket's events.
+ * @param options The subprotocol selected.
+ * @returns The 101 answer, or `undefined` when this is not workerd.
+ */
+export function upgradeOnWorkers(
+  _request: Request,
+  events: SocketEvents,
+  options: AcceptOptions,
+): Response | undefined {
+  const Pair = (globalThis as { WebSocketPair?: WebSocketPairLike }).WebSocketPair;
+  if (Pair === undefined) return undefined;
+  const pair = new Pair();
+  const server = pair[1];
+  server.accept();
+  listen(server, events);
+  const headers: Record<string, string> = options.protocol === undefined
+    ? {}
+    : { "sec-websocket-protocol": options.protocol };
+  return new Response(null, { status: 101, headers, webSocket: pair[0] } as ResponseInit);
+}
