@@ -49,6 +49,7 @@
  */
 export { runCall } from "./core/pipeline.ts";
 export type { CallRequest } from "./core/call-request.ts";
+export type { CallTarget } from "./core/registry.ts";
 export type { AnswerOutcome, FailureOutcome, InputRequiredOutcome, PromiseOutcome } from "./core/outcome.ts";
 export {
   type Host,

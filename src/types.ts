@@ -87,7 +87,7 @@ export type {
 } from "./core/result.ts";
 export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReport, ErrorReporter } from "./core/runtime.ts";
-export type { GroupOptions, GroupParent, GroupSupport } from "./server/server-group.ts";
+export type { GroupOptions } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 // The client's types a client user rarely writes down; `@mcplite/sdk/client` exports the rest.
 export type { ListOptions } from "./client/client.ts";
@@ -143,21 +143,6 @@ export type {
   WebtoolsCall,
 } from "./client/webtools-ai.ts";
 export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./client/tool-shapes.ts";
-// Types that public signatures name, so that the API docs can link them (deno doc --lint, private-type-ref):
-// what a definition carries for its wires, the server's long-running support, and the gate's parts. They are
-// types only; their shapes are the server's business, not a contract for callers to build.
+// What a definition carries for the wires that serve it (tools, resources, prompts and skills bring features).
 export type { Feature, Featured } from "./core/feature.ts";
-export type { Grouped } from "./core/grouped-middleware.ts";
-export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";
-export type { Continuations, ContinuationsOptions, Restart, StartOptions } from "./core/continuations.ts";
-export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
-export type { Runtime } from "./core/runtime.ts";
-export type { CacheSlot } from "./core/cache-slot.ts";
-export type { FollowOptions } from "./core/follow-options.ts";
-export type { Tokens, TokensOptions } from "./core/tokens.ts";
-export type { FinalOutcome } from "./core/outcome.ts";
-export type { GateAnswer } from "./server/gate.ts";
-export type { RequestGuard } from "./server/guard.ts";
-export type { Cors } from "./server/cors.ts";
-export type { AuthEdge, CorsEdge, ServerFetch } from "./server/edge.ts";
-export type { InputRoundsSupport } from "./server/server-options.ts";
+export type { Capability } from "./server/server-capability.ts";

@@ -15,7 +15,7 @@ import type { Restart } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { waitUntilOf } from "./host.ts";
 import { failedCall } from "./failure.ts";
-import { runToolInGroup } from "./grouped-middleware.ts";
+import { groupOf, runToolInGroup } from "./grouped-middleware.ts";
 import type { ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
@@ -69,7 +69,7 @@ function rerun(
   const host = { auth: reader.auth, env: reader.env, waitUntil: waitUntilOf(reader) };
   const ctx = createContext({ name: owner.name, signal, meta: reader.meta, host }, sink, registry.runtime.logger);
   const call: ToolCall = { name: owner.name, arguments: args ?? {}, ctx };
-  const layers = [registry.runtime, ...(owner["~group"] ?? [])];
+  const layers = [registry.runtime, ...(groupOf(owner) ?? [])];
   return runToolInGroup(layers, call, (c) => runAgain(registry, owner, c, signal));
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import type { Binding, Host, ServerCore } from "../../server/binding-contract.ts";
 import { normalisePath } from "../../server/server-options.ts";
@@ -109,7 +109,7 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     sessions: new SessionTable(settings.sessionLimit),
     pending: new PendingRequests(),
     inFlight: new InFlight(),
-    report: (error) => core.registry.runtime.onError?.(error),
+    report: (error) => registryOf(core).runtime.onError?.(error),
     keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
     heldKeepAlive: core.options.heartbeatMs > 0
       ? new DelayQueue(Math.min(HELD_KEEP_ALIVE_MS, core.options.heartbeatMs))
