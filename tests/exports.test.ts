@@ -78,6 +78,15 @@ describe("the public surface, as the API report records it", () => {
     assert.deepEqual(internal, []);
   });
 
+  it("gives users no mutable `~` member: what the package keeps on a value it hands out is readonly", () => {
+    const mutable = report.flatMap((e) =>
+      readFileSync(ROOT + e.file, "utf8").split("\n").filter((line) => /^\s+"~[^"]+"\??:/.test(line)).map((line) =>
+        `${e.file}: ${line.trim()}`
+      )
+    );
+    assert.deepEqual(mutable, []);
+  });
+
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
     assert.ok(entry(".").names.size <= 56, `the root exports ${entry(".").names.size} names`);
   });

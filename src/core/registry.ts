@@ -14,7 +14,7 @@ import type { Continuations, ContinuationsOptions } from "./continuations.ts";
 import type { FollowOptions } from "./follow-options.ts";
 import type { ToolCall } from "./middleware.ts";
 import type { CallOutcome, PromiseOutcome } from "./outcome.ts";
-import type { ToolPromise } from "./tool-promise.ts";
+import type { PendingPromise } from "./tool-promise.ts";
 import type { Feature, Featured } from "./feature.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { AnyResource } from "./resource.ts";
@@ -143,7 +143,7 @@ export interface LongRunning {
     registry: Registry,
     call: ToolCall,
     tool: AnyTool,
-    promise: ToolPromise,
+    promise: PendingPromise,
     waitUntil?: (work: Promise<unknown>) => void,
   ): Promise<PromiseOutcome>;
   /**
