@@ -18,7 +18,7 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
-export type { BudgetName, BudgetRefusal, BudgetValues, CallerShare, Limits } from "./core/budgets.ts";
+export type { BudgetName, CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion, ServedVersions } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
@@ -38,20 +38,18 @@ export type {
   ToolTypes,
 } from "./core/tool.ts";
 export type { ResourceBuilder } from "./resource/define-resource.ts";
-export type { ReadHandler, ReadValue, ResourceContentsInput, ResourceTemplateDescriptor } from "./core/resource.ts";
+export type { ReadHandler, ReadValue, ResourceContentsInput } from "./core/resource.ts";
 export type { UriTemplate, UriVariableNames, UriVariables } from "./core/uri-template.ts";
 export type { PromptBuilder } from "./prompt/define-prompt.ts";
 export type {
   PromptArgument,
-  PromptDescriptor,
   PromptHandler,
   PromptMessageInput,
-  PromptResult,
   PromptReturn,
   PromptRole,
   PromptTypes,
 } from "./core/prompt.ts";
-export type { CompletionContext, CompletionResult } from "./core/completer.ts";
+export type { CompletionContext } from "./core/completer.ts";
 export type {
   CompiledSchema,
   InferSchemaInput,
@@ -125,16 +123,14 @@ export type {
   WorkloadToken,
 } from "./client/oauth/oauth-options.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
-export type { BearerChallenge } from "./client/oauth/read-challenge.ts";
 export type { WebCryptoKey, WebCryptoKeyPair } from "./client/oauth/web-crypto-key.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";
 export type { McpTransportOptions } from "./client/transports/mcp.ts";
 export type { AutoTransportOptions } from "./client/transports/auto.ts";
 export type { FetchTarget, InProcessOptions } from "./client/transports/in-process.ts";
-export type { HeaderParam } from "./client/mcp-headers.ts";
 export type { WebtoolsTransportOptions } from "./client/transports/webtools.ts";
 export type { WebtoolsPin } from "./client/webtools-pin.ts";
-export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi, SkillsBackend } from "./client/client-skills.ts";
+export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi } from "./client/client-skills.ts";
 export type {
   AiExecuteOptions,
   AiToolDefinition,
