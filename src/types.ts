@@ -18,7 +18,7 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
-export type { BudgetName, CallerShare, Limits } from "./core/budgets.ts";
+export type { CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion, ServedVersions } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";

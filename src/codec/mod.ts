@@ -15,7 +15,6 @@
  *
  * @module
  */
-export { base64urlDecode, base64urlEncode } from "./base64url.ts";
 export { MIN_SECRET_BYTES, SECRET_ENV } from "./keys.ts";
 export type { Secret, SecretInput } from "./keys.ts";
 export { createTokenCodec, DEFAULT_MAX_TOKEN_BYTES, TOKEN_PREFIX } from "./token.ts";

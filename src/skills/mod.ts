@@ -17,5 +17,4 @@
 export { SKILL_LIMITS } from "./define-skill.ts";
 export { defineSkill, skillFromDirectory, skillsFromDirectory } from "../assembly/served-skills.ts";
 export type { SkillSource } from "./define-skill.ts";
-export { readFrontmatter } from "./skill-frontmatter.ts";
 export type { Skill, SkillFile } from "../core/skill.ts";
