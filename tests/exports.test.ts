@@ -12,7 +12,6 @@ import { ROOT } from "./helpers/process.ts";
 
 const report = apiReport();
 const entry = (subpath: string): ReportedEntryPoint => report.find((e) => e.subpath === subpath)!;
-const names = (subpath: string): string[] => [...entry(subpath).names.keys()];
 
 /** Kinds that are values only: a name of these kinds exists at run time unless exported as `type`. */
 const VALUE_KINDS = new Set(["function", "const", "let", "var"]);
