@@ -19,7 +19,7 @@ export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
 export type { CallerShare, Limits } from "./core/budgets.ts";
-export type { ProtocolVersion, ServedVersions } from "./server/protocol-versions.ts";
+export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
@@ -61,9 +61,8 @@ export type {
   ValidationIssue,
   ValidationResult,
 } from "./core/schema.ts";
-export type { ClientInfo, ClientView, SignalSource, Wire } from "./core/call-context.ts";
+export type { ClientInfo, ClientView, Wire } from "./core/call-context.ts";
 export type {
-  CallSink,
   CreateMessageResult,
   ElicitResult,
   InputMethod,

@@ -60,8 +60,8 @@ describe("the public surface, as the API report records it", () => {
     assert.ok(entry("./types").names.size > 0);
   });
 
-  it("keeps ./binding to the binding contract (21 names) and ./client to what a client user touches (50)", () => {
-    assert.ok(entry("./binding").names.size <= 21, `./binding exports ${entry("./binding").names.size} names`);
+  it("keeps ./binding to the binding contract (24 names) and ./client to what a client user touches (50)", () => {
+    assert.ok(entry("./binding").names.size <= 24, `./binding exports ${entry("./binding").names.size} names`);
     assert.ok(entry("./client").names.size <= 50, `./client exports ${entry("./client").names.size} names`);
     for (const internal of ["Registry", "Runtime", "Continuations", "runHandler", "runRequest", "CacheSlot"]) {
       assert.ok(!entry("./binding").names.has(internal), `./binding exports ${internal}`);
@@ -88,8 +88,8 @@ describe("the public surface, as the API report records it", () => {
 
   // Issue 51 aims at 100 names for ./types and 400 in all; these ceilings are a ratchet toward them: lower
   // them as the surface shrinks, never raise them without a decision recorded in the CHANGELOG.
-  it("keeps ./types to at most 153 names and the whole surface to at most 450", () => {
-    assert.ok(entry("./types").names.size <= 153, `./types exports ${entry("./types").names.size} names`);
+  it("keeps ./types to at most 150 names and the whole surface to at most 450", () => {
+    assert.ok(entry("./types").names.size <= 150, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
     assert.ok(total <= 450, `the entry points export ${total} names`);
   });
