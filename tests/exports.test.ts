@@ -88,10 +88,10 @@ describe("the public surface, as the API report records it", () => {
 
   // Issue 51 aims at 100 names for ./types and 400 in all; these ceilings are a ratchet toward them: lower
   // them as the surface shrinks, never raise them without a decision recorded in the CHANGELOG.
-  it("keeps ./types to at most 150 names and the whole surface to at most 450", () => {
+  it("keeps ./types to at most 150 names and the whole surface to at most 440", () => {
     assert.ok(entry("./types").names.size <= 150, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 450, `the entry points export ${total} names`);
+    assert.ok(total <= 440, `the entry points export ${total} names`);
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createTokenCodec, TOKEN_PREFIX, TokenError, type TokenFailure } from "../../src/codec/mod.ts";
+import { createTokenCodec, TokenError, type TokenFailure } from "../../src/codec/mod.ts";
+import { TOKEN_PREFIX } from "../../src/codec/token.ts";
 import { base64urlDecode } from "../../src/codec/base64url.ts";
 import { nodeCrypto } from "../../src/internal/node-crypto.ts";
 

@@ -4,7 +4,7 @@ import type { TokenError } from "../../src/codec/token-error.ts";
 import * as v from "valibot";
 import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
 import type { InputRequiredOutcome, PromiseOutcome } from "../../src/binding.ts";
-import { TOKEN_PREFIX } from "../../src/codec/mod.ts";
+import { TOKEN_PREFIX } from "../../src/codec/token.ts";
 import { base64urlDecode } from "../../src/codec/base64url.ts";
 import { createClient, type ElicitAnswer, InputRequiredError } from "../../src/client/mod.ts";
 import { jobServer } from "../helpers/long-running.ts";

@@ -33,7 +33,7 @@
  *
  * @module
  */
-export { GRPC_SERVICE_PATH, grpcBinding } from "./handler.ts";
+export { grpcBinding } from "./handler.ts";
 export { serveGrpc } from "./serve-grpc.ts";
 export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./serve-grpc.ts";
 export type { GrpcRoutesOptions } from "./service.ts";
