@@ -49,6 +49,11 @@
  */
 export { runCall } from "./core/pipeline.ts";
 export type { CallRequest } from "./core/call-request.ts";
+export type { CallTarget } from "./core/registry.ts";
+// What a call request carries from the wire (its signal, its sink) and what the resolved options hold.
+export type { CallSink } from "./core/call-sink.ts";
+export type { SignalSource } from "./core/call-context.ts";
+export type { ServedVersions } from "./server/protocol-versions.ts";
 export type { AnswerOutcome, FailureOutcome, InputRequiredOutcome, PromiseOutcome } from "./core/outcome.ts";
 export {
   type Host,

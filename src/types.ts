@@ -18,8 +18,8 @@
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
-export type { BudgetName, BudgetRefusal, BudgetValues, CallerShare, Limits } from "./core/budgets.ts";
-export type { ProtocolVersion, ServedVersions } from "./server/protocol-versions.ts";
+export type { CallerShare, Limits } from "./core/budgets.ts";
+export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
@@ -38,20 +38,18 @@ export type {
   ToolTypes,
 } from "./core/tool.ts";
 export type { ResourceBuilder } from "./resource/define-resource.ts";
-export type { ReadHandler, ReadValue, ResourceContentsInput, ResourceTemplateDescriptor } from "./core/resource.ts";
+export type { ReadHandler, ReadValue, ResourceContentsInput } from "./core/resource.ts";
 export type { UriTemplate, UriVariableNames, UriVariables } from "./core/uri-template.ts";
 export type { PromptBuilder } from "./prompt/define-prompt.ts";
 export type {
   PromptArgument,
-  PromptDescriptor,
   PromptHandler,
   PromptMessageInput,
-  PromptResult,
   PromptReturn,
   PromptRole,
   PromptTypes,
 } from "./core/prompt.ts";
-export type { CompletionContext, CompletionResult } from "./core/completer.ts";
+export type { CompletionContext } from "./core/completer.ts";
 export type {
   CompiledSchema,
   InferSchemaInput,
@@ -63,9 +61,8 @@ export type {
   ValidationIssue,
   ValidationResult,
 } from "./core/schema.ts";
-export type { ClientInfo, ClientView, SignalSource, Wire } from "./core/call-context.ts";
+export type { ClientInfo, ClientView, Wire } from "./core/call-context.ts";
 export type {
-  CallSink,
   CreateMessageResult,
   ElicitResult,
   InputMethod,
@@ -87,7 +84,7 @@ export type {
 } from "./core/result.ts";
 export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReport, ErrorReporter } from "./core/runtime.ts";
-export type { GroupOptions, GroupParent, GroupSupport } from "./server/server-group.ts";
+export type { GroupOptions } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 // The client's types a client user rarely writes down; `@mcplite/sdk/client` exports the rest.
 export type { ListOptions } from "./client/client.ts";
@@ -125,16 +122,14 @@ export type {
   WorkloadToken,
 } from "./client/oauth/oauth-options.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./client/oauth/token-store.ts";
-export type { BearerChallenge } from "./client/oauth/read-challenge.ts";
 export type { WebCryptoKey, WebCryptoKeyPair } from "./client/oauth/web-crypto-key.ts";
 export type { McpliteTransportOptions } from "./client/transports/mcplite.ts";
 export type { McpTransportOptions } from "./client/transports/mcp.ts";
 export type { AutoTransportOptions } from "./client/transports/auto.ts";
 export type { FetchTarget, InProcessOptions } from "./client/transports/in-process.ts";
-export type { HeaderParam } from "./client/mcp-headers.ts";
 export type { WebtoolsTransportOptions } from "./client/transports/webtools.ts";
 export type { WebtoolsPin } from "./client/webtools-pin.ts";
-export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi, SkillsBackend } from "./client/client-skills.ts";
+export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi } from "./client/client-skills.ts";
 export type {
   AiExecuteOptions,
   AiToolDefinition,
@@ -143,21 +138,6 @@ export type {
   WebtoolsCall,
 } from "./client/webtools-ai.ts";
 export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./client/tool-shapes.ts";
-// Types that public signatures name, so that the API docs can link them (deno doc --lint, private-type-ref):
-// what a definition carries for its wires, the server's long-running support, and the gate's parts. They are
-// types only; their shapes are the server's business, not a contract for callers to build.
+// What a definition carries for the wires that serve it (tools, resources, prompts and skills bring features).
 export type { Feature, Featured } from "./core/feature.ts";
-export type { Grouped } from "./core/grouped-middleware.ts";
-export type { LongRunning, LongRunningSupport, RedeemToolFactory, Registry, RegistryChange } from "./core/registry.ts";
-export type { Continuations, ContinuationsOptions, Restart, StartOptions } from "./core/continuations.ts";
-export type { DeferredWork, JobBinder } from "./core/tool-promise.ts";
-export type { Runtime } from "./core/runtime.ts";
-export type { CacheSlot } from "./core/cache-slot.ts";
-export type { FollowOptions } from "./core/follow-options.ts";
-export type { Tokens, TokensOptions } from "./core/tokens.ts";
-export type { FinalOutcome } from "./core/outcome.ts";
-export type { GateAnswer } from "./server/gate.ts";
-export type { RequestGuard } from "./server/guard.ts";
-export type { Cors } from "./server/cors.ts";
-export type { AuthEdge, CorsEdge, ServerFetch } from "./server/edge.ts";
-export type { InputRoundsSupport } from "./server/server-options.ts";
+export type { Capability } from "./server/server-capability.ts";

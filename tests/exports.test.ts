@@ -12,7 +12,6 @@ import { ROOT } from "./helpers/process.ts";
 
 const report = apiReport();
 const entry = (subpath: string): ReportedEntryPoint => report.find((e) => e.subpath === subpath)!;
-const names = (subpath: string): string[] => [...entry(subpath).names.keys()];
 
 /** Kinds that are values only: a name of these kinds exists at run time unless exported as `type`. */
 const VALUE_KINDS = new Set(["function", "const", "let", "var"]);
@@ -63,21 +62,52 @@ describe("the public surface, as the API report records it", () => {
     assert.ok(entry("./types").names.size > 0);
   });
 
-  it("keeps ./binding to the binding contract (20 names) and ./client to what a client user touches (50)", () => {
-    assert.ok(entry("./binding").names.size <= 20, `./binding exports ${entry("./binding").names.size} names`);
+  it("keeps ./binding to the binding contract (24 names) and ./client to what a client user touches (50)", () => {
+    assert.ok(entry("./binding").names.size <= 24, `./binding exports ${entry("./binding").names.size} names`);
     assert.ok(entry("./client").names.size <= 50, `./client exports ${entry("./client").names.size} names`);
     for (const internal of ["Registry", "Runtime", "Continuations", "runHandler", "runRequest", "CacheSlot"]) {
       assert.ok(!entry("./binding").names.has(internal), `./binding exports ${internal}`);
     }
   });
 
+  it("names none of the server's internals: no public name says continuation, job, registry, slot or runtime", () => {
+    const internal = report.flatMap((e) =>
+      [...e.names.keys()].filter((name) => /continuation|job|registry|slot|runtime/i.test(name)).map((name) =>
+        `${e.specifier}: ${name}`
+      )
+    );
+    assert.deepEqual(internal, []);
+  });
+
+  it("gives users no mutable `~` member: what the package keeps on a value it hands out is readonly", () => {
+    const mutable = report.flatMap((e) =>
+      readFileSync(ROOT + e.file, "utf8").split("\n").filter((line) => /^\s+"~[^"]+"\??:/.test(line)).map((line) =>
+        `${e.file}: ${line.trim()}`
+      )
+    );
+    assert.deepEqual(mutable, []);
+  });
+
+  // Issue 51 aims at 100 names for ./types and 400 in all; these ceilings are a ratchet toward them: lower
+  // them as the surface shrinks, never raise them without a decision recorded in the CHANGELOG.
+  it("keeps ./types to at most 150 names and the whole surface to at most 440", () => {
+    assert.ok(entry("./types").names.size <= 150, `./types exports ${entry("./types").names.size} names`);
+    const total = report.reduce((sum, e) => sum + e.names.size, 0);
+    assert.ok(total <= 440, `the entry points export ${total} names`);
+  });
+
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
     assert.ok(entry(".").names.size <= 56, `the root exports ${entry(".").names.size} names`);
   });
 
-  it("makes ./lite the root's API, with a createServer of its own", () => {
-    const missing = names(".").filter((name) => !entry("./lite").names.has(name));
-    assert.deepEqual(missing, [], "./lite lacks names the root exports");
+  it("makes ./lite the root's values (its types stay in the root), with a createServer of its own", async () => {
+    const values = Object.keys(await import(ROOT + entry(".").source));
+    const missing = values.filter((name) => !entry("./lite").names.has(name));
+    assert.deepEqual(missing, [], "./lite lacks values the root exports");
+    const repeated = [...entry("./lite").names.keys()].filter((name) =>
+      entry(".").names.has(name) && !values.includes(name)
+    );
+    assert.deepEqual(repeated, [], "./lite repeats types the root exports");
     const createServer = (file: string) => readFileSync(ROOT + file, "utf8").match(/^function createServer\(.*$/m)?.[0];
     assert.ok(createServer(entry("./lite").file));
     assert.notEqual(createServer(entry("./lite").file), createServer(entry(".").file));

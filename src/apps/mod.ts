@@ -36,9 +36,7 @@ import { APP_MIME_TYPE } from "../internal/mcp-apps-wire.ts";
 export { AppDefinition } from "./define-app.ts";
 export { defineApp } from "../assembly/served-apps.ts";
 export type { AppHtml } from "./define-app.ts";
-export { appAllow, appCsp } from "./csp.ts";
 export type { ToolUiOptions, ToolView } from "../core/mod.ts";
-export { APP_MIME_TYPE, UI_EXTENSION } from "../internal/mcp-apps-wire.ts";
 export type { AppCsp, AppPermissions, AppResourceMeta, ToolVisibility } from "../internal/mcp-apps-wire.ts";
 
 /**

@@ -7,6 +7,7 @@
  */
 import { mcpLiteBinding } from "../bindings/mcplite/handler.ts";
 import type { AuthEdge, CorsEdge } from "../server/edge.ts";
+import type { Capability } from "../server/server-capability.ts";
 import type { ServerOptions } from "../server/server-options.ts";
 import { Server } from "../server/server.ts";
 
@@ -17,9 +18,9 @@ import { Server } from "../server/server.ts";
  */
 export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth"> {
   /** Cross-origin access for browser pages: `cors({ origins })`. */
-  cors?: CorsEdge;
+  cors?: Capability<"cors">;
   /** The server as an OAuth 2.1 resource server: `oauth({ resource, authorizationServers, verify })`. */
-  auth?: AuthEdge;
+  auth?: Capability<"oauth">;
 }
 
 /**
@@ -50,7 +51,9 @@ export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth"> 
  */
 // deno-lint-ignore ban-types
 export function createServer(options: LiteServerOptions): Server<{}> {
-  const { cors, auth } = options;
+  // What cors() and oauth() built (checked here: a plain object of options is refused, naming the fix).
+  const cors = options.cors as CorsEdge | undefined;
+  const auth = options.auth as AuthEdge | undefined;
   if (cors !== undefined && typeof cors.serve !== "function") throw new TypeError(built("cors", "cors"));
   if (auth !== undefined && typeof auth.protect !== "function") throw new TypeError(built("auth", "oauth"));
   return new Server(

@@ -11,7 +11,7 @@ import { mcpLiteBinding } from "../bindings/mcplite/handler.ts";
 import { longRunning } from "./long-running-support.ts";
 import { inputRounds } from "./input-rounds-support.ts";
 import { edgeOf } from "../server/create-gate.ts";
-import { mountGroup } from "../server/server-group.ts";
+import { group } from "./group-support.ts";
 import type { ServerOptions } from "../server/server-options.ts";
 import { Server } from "../server/server.ts";
 
@@ -51,6 +51,6 @@ export function createServer(options: ServerOptions): Server<{}> {
     bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
     longRunning: options.longRunning ?? longRunning,
     inputRounds: options.inputRounds ?? inputRounds,
-    group: options.group ?? mountGroup,
+    group: options.group ?? group,
   }, edgeOf(options));
 }

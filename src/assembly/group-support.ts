@@ -6,6 +6,7 @@
  * @module
  */
 import { type GroupSupport, mountGroup } from "../server/server-group.ts";
+import { type Capability, capability } from "../server/server-capability.ts";
 
 /**
  * Group support, for `createServer({ group })` of `@mcplite/sdk/lite` (that of `@mcplite/sdk` has it
@@ -23,4 +24,7 @@ import { type GroupSupport, mountGroup } from "../server/server-group.ts";
  * assert.deepEqual(app.tools.map((t) => t.name), ["git.clone"]);
  * ```
  */
-export const group: GroupSupport = mountGroup;
+export const group: Capability<"group"> = /* @__PURE__ */ capability(
+  "group",
+  (...args: Parameters<GroupSupport>) => mountGroup(...args),
+);

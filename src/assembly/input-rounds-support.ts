@@ -8,14 +8,14 @@
  * @module
  */
 import { createTokens, type Tokens, type TokensOptions } from "../core/tokens.ts";
+import { type Capability, capability } from "../server/server-capability.ts";
 
 /**
  * Input-round support, for `createServer({ inputRounds })` of `@mcplite/sdk/lite` (that of
  * `@mcplite/sdk` has it already): handlers may then ask the client with `ctx.elicit()`, `ctx.sample()`
  * and `ctx.roots()`, and the call answers `input_required` with a signed `requestState`.
  *
- * @param options The server's token options (the server passes them).
- * @returns The server's tokens.
+ * Opaque: the server runs it with its token options.
  *
  * @example
  * ```ts
@@ -37,6 +37,7 @@ import { createTokens, type Tokens, type TokensOptions } from "../core/tokens.ts
  * assert.equal(first.kind, "input_required");
  * ```
  */
-export function inputRounds(options: TokensOptions): Tokens {
-  return createTokens(options);
-}
+export const inputRounds: Capability<"inputRounds"> = /* @__PURE__ */ capability(
+  "inputRounds",
+  (options: TokensOptions): Tokens => createTokens(options),
+);

@@ -12,14 +12,14 @@ import { Continuations, type ContinuationsOptions } from "../core/continuations.
 import type { LongRunning } from "../core/registry.ts";
 import { promiseOutcome } from "../core/promise-outcome.ts";
 import { createRedeemTool } from "../tool/redeem-tool.ts";
+import { type Capability, capability } from "../server/server-capability.ts";
 
 /**
  * Long-running support, for `createServer({ longRunning })` of `@mcplite/sdk/lite` (that of
  * `@mcplite/sdk` has it already): tools may then answer "not done yet" with `ctx.promise()` and
  * `.redeem()`, or `ctx.defer()` after `.longRunning()`, and the server lists the `redeem` tool.
  *
- * @param options The server's token, store and lease options (the server passes them).
- * @returns The support: the deferred-work machinery and what the wires call.
+ * Opaque: the server runs it with its token, store and lease options.
  *
  * @example
  * ```ts
@@ -41,7 +41,10 @@ import { createRedeemTool } from "../tool/redeem-tool.ts";
  * }
  * ```
  */
-export function longRunning(options: ContinuationsOptions): LongRunning {
+export const longRunning: Capability<"longRunning"> = /* @__PURE__ */ capability("longRunning", makeLongRunning);
+
+/** The deferred-work machinery and what the wires call, made with the server's options. */
+function makeLongRunning(options: ContinuationsOptions): LongRunning {
   return {
     continuations: new Continuations(options),
     redeemTool: createRedeemTool,

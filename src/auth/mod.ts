@@ -21,10 +21,7 @@
  *
  * @module
  */
-export { ASYMMETRIC_ALGORITHMS, jwtAuth } from "./jwt-auth.ts";
+export { jwtAuth } from "./jwt-auth.ts";
 export type { JwtAuthOptions } from "./jwt-auth.ts";
 export type { ServerAuth } from "../server/auth.ts";
 export type { DpopChecks, DpopPolicy, DpopProof, DpopRequest } from "../server/dpop.ts";
-export { bearerChallenge } from "../server/challenge.ts";
-export type { ChallengeParams } from "../server/challenge.ts";
-export { METADATA_PATH, protectedResourceMetadata } from "../server/protected-resource.ts";

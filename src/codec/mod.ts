@@ -15,10 +15,8 @@
  *
  * @module
  */
-export { base64urlDecode, base64urlEncode } from "./base64url.ts";
-export { MIN_SECRET_BYTES, SECRET_ENV } from "./keys.ts";
 export type { Secret, SecretInput } from "./keys.ts";
-export { createTokenCodec, DEFAULT_MAX_TOKEN_BYTES, TOKEN_PREFIX } from "./token.ts";
+export { createTokenCodec } from "./token.ts";
 export type { TokenClaims, TokenCodec, TokenCodecOptions, TokenExpectation, TokenInput } from "./token.ts";
-export { isTokenError, TokenError } from "./token-error.ts";
+export { TokenError } from "./token-error.ts";
 export type { TokenFailure } from "./token-error.ts";

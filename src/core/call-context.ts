@@ -22,7 +22,7 @@ import { type AuthInfo, keepAliveFor } from "./host.ts";
 import { checkResultMeta } from "./result-meta.ts";
 import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
 import { validateValue } from "./validate-value.ts";
-import { type DeferOptions, type PromiseOptions, ToolPromise } from "./tool-promise.ts";
+import { type DeferOptions, PendingPromise, type PromiseOptions, type ToolPromise } from "./tool-promise.ts";
 import { logCall, type ServerLogger } from "./logger.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
 
@@ -43,6 +43,8 @@ const NO_SINK: CallSink = {};
 
 /** Reads a context's server logger (`warnServer()`); set by {@link CallContext}'s static block, which sees its private field. */
 export let loggerOf: (ctx: CallContext) => ServerLogger | undefined;
+/** Sets a context's configuration (`.config()`), once validated; handlers read it as `ctx.config`. */
+export let setConfig: (ctx: CallContext, config: unknown) => void;
 /** Reads (and, with a key, sets) the caller a context's call counts against in the server's budgets (`budgets.ts`). */
 export let budgetCallerOf: (ctx: CallContext, key?: string) => string;
 
@@ -63,21 +65,21 @@ export let budgetCallerOf: (ctx: CallContext, key?: string) => string;
  * assert.equal(ctx.signal.aborted, true);
  * ```
  */
-export function createContext(source: ContextSource, sink?: CallSink, logger?: ServerLogger): CallContext {
+export function createContext(source: ContextSource, sink?: CallSink, logger?: ServerLogger): ToolCallContext {
   const host = source.host;
-  const ctx = new CallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
+  const ctx = new ToolCallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
   if (host?.waitUntil !== undefined) keepAliveFor(ctx, host.waitUntil);
   if (host?.caller !== undefined) budgetCallerOf(ctx, host.caller);
   return ctx;
 }
 
 /**
- * The context of one call, the handler's second argument. The call pipeline creates one per call;
- * nothing else is allocated for it.
+ * The context of one call, the handler's second argument: who calls, the call's signal, and the handler's ways
+ * to report progress, ask the client, and answer later. The server makes one per call.
  *
  * @typeParam TConfig The tool's configuration, as its `.config()` schema outputs it.
  */
-export class CallContext<TConfig = unknown> {
+export interface CallContext<TConfig = unknown> {
   /** The name of the tool being called. */
   readonly tool: string;
   /** What is known about the caller. */
@@ -95,6 +97,203 @@ export class CallContext<TConfig = unknown> {
    * the model never generates. On MCP and MCP-lite it comes from the server's `settings`; on Webtools
    * from the caller's `config` (the server's `settings` still win). `undefined` when nothing declares one.
    */
+  readonly config: TConfig;
+  /**
+   * Aborted when the caller goes away or cancels.
+   *
+   * Where the runtime does not report a disconnect, it is noticed late or not at all: on Deno over
+   * HTTP/1.1, a client that leaves while a plain JSON answer is pending (README, "Deno and client aborts";
+   * `tests/server/cancellation.test.ts` shows each case).
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Reports progress. Values never go backwards: a lower value than the last one is ignored.
+   *
+   * @param progress The progress so far.
+   * @param total The total, if known.
+   * @param message A human-readable message.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /**
+   * Logs a message to the client, if the wire and the client's log level allow it, and to the server's
+   * `logger` (whatever the level), with the tool's name and, where telemetry middleware traces the
+   * request, its `trace_id` and `span_id`.
+   *
+   * @param level The severity.
+   * @param data The message or structured data.
+   * @param logger The logger name.
+   */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the client for input through the wire's channel; `key` names the question, unique within the
+   * call, so an answer can be matched to it across rounds.
+   *
+   * @param key The question's key.
+   * @param request The client method and its params.
+   * @returns The client's answer.
+   * @throws {ProtocolError} `missing_capability` when the wire cannot ask the client.
+   */
+  requestInput(key: string, request: InputRequest): Promise<unknown>;
+  /**
+   * Asks the user to fill in a form (MCP elicitation, form mode).
+   *
+   * @param key The question's key, unique within the call.
+   * @param form The message and the JSON Schema of the form (flat object of primitives, per MCP).
+   * @returns The user's answer.
+   */
+  elicit(key: string, form: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult>;
+  /**
+   * Asks the client's model for a completion (MCP sampling).
+   *
+   * @param key The question's key, unique within the call.
+   * @param params MCP `sampling/createMessage` params (`messages`, `maxTokens`, …).
+   * @returns The sampled message.
+   */
+  sample(key: string, params: Record<string, unknown>): Promise<CreateMessageResult>;
+  /**
+   * Asks the client for its roots (MCP roots).
+   *
+   * @param key The question's key, unique within the call.
+   * @returns The roots.
+   */
+  roots(key: string): Promise<ListRootsResult>;
+  /**
+   * Asks the client for a resource the handler needs to go on (MCP-lite's `request-for-more-resource`,
+   * MCP-lite spec v0.042 §3.3, as the README's MCP-lite section defines it): on MCP-lite and gRPC the call
+   * ends with that response type, `input_requests` and a signed `request_state`, and the handler runs
+   * again with the contents once the client calls back with them (as an elicitation round). On MCP, only
+   * a client that declared the experimental `io.mcplite/resourceRequests` capability is asked; others
+   * refuse the call with `missing_capability` (-32021).
+   *
+   * @param key The request's key, unique within the call.
+   * @param request What is needed (`description`), and where it might be (`uri`, `mimeTypes`).
+   * @returns The resource's contents: `{ uri, mimeType?, text }` or `{ uri, mimeType?, blob }` (base64).
+   * @throws {ProtocolError} `missing_capability` when the wire or the client cannot answer.
+   *
+   * @example
+   * ```ts ignore
+   * const file = await ctx.requestResource("spec", { description: "The spec to check against", mimeTypes: ["text/markdown"] });
+   * if ("text" in file) return lint(file.text);
+   * ```
+   */
+  requestResource(key: string, request: ResourceRequest): Promise<ResourceContents>;
+  /**
+   * Runs a step with side effects once per call. Where the wire answers questions by calling again
+   * (MCP-lite, MCP 2026), the handler runs again from the top on each round; a step that completed in
+   * an earlier round returns its recorded value instead of running again. The value must be JSON; it
+   * travels in the sealed `requestState` (signed only with `tokens: { seal: false }`).
+   *
+   * @param key The step's key, unique within the call.
+   * @param run The step.
+   * @returns The step's value.
+   *
+   * @example
+   * ```ts ignore
+   * const order = await ctx.step("reserve", () => reserveStock(args.sku)); // runs once
+   * const ok = await ctx.elicit("confirm", { message: `Buy ${args.sku}?`, requestedSchema });
+   * ```
+   */
+  step<T>(key: string, run: () => T | Promise<T>): Promise<T>;
+  /**
+   * Answers "not done yet": the client gets a promise token and redeems it later through the `redeem`
+   * tool, which runs this tool's `.redeem()` handler with `state` on whichever instance receives it.
+   * The state is sealed into the token (signed only with `tokens: { seal: false }`); nothing is kept here.
+   *
+   * @param options The state and timing.
+   * @returns The pending answer, for the handler to return.
+   *
+   * @example
+   * ```ts ignore
+   * .handle(async (args, ctx) => ctx.promise({ state: { job: await startJob(args) }, retryAfterMs: 2000 }))
+   * .redeem(async ({ job }, ctx) => (await jobResult(job)) ?? ctx.promise({ state: { job }, retryAfterMs: 2000 }))
+   * ```
+   */
+  promise<S>(options: PromiseOptions<S>): ToolPromise<S>;
+  /**
+   * Answers "not done yet" while `work` runs on in this process; its result waits in the server's
+   * `ResultStore` and the client redeems the token to get it. The tool must be `.longRunning()`
+   * (declared before `.handle()`, or this does not compile). The signal aborts when the promise is
+   * cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`), not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
+   * client answers: an MCP task turns `input_required` (answered with `tasks/update`), and redeeming
+   * the promise asks the questions on the `redeem` call. Progress and logs of the work reach a streaming call
+   * that follows the job (MCP-lite SSE, gRPC `CallToolStream`, stdio with `_meta.stream`: MCP-lite spec
+   * v0.042 §5.3, server-pushed updates); otherwise they go nowhere.
+   *
+   * @param work The work.
+   * @param options The timing.
+   * @returns The pending answer, for the handler to return.
+   */
+  defer(work: (signal: AbortSignal) => unknown, options?: DeferOptions): ToolPromise<never>;
+  /** What the client said of itself and declared; `ctx.client.supports("elicitation")`. */
+  readonly client: ClientView;
+  /**
+   * Validates a value the handler holds (a fetched record, a sampled answer) against a schema, as the
+   * arguments were: the value as the schema outputs it, or a `ToolError` (the call's failure, which the
+   * model sees) naming each failing path.
+   *
+   * @param schema A synchronous Standard Schema (valibot's schemas are ones).
+   * @param value The value.
+   * @returns The value, as the schema outputs it.
+   * @throws {ToolError} When the value does not match: `Invalid value: path: message; …`, the issues in its data.
+   * @throws {TypeError} For an async schema (validate it with valibot's `parseAsync` instead).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createContext } from "./call-context.ts";
+   * const ctx = createContext({ name: "t", signal: AbortSignal.abort(), meta: { wire: "in-process", headers: new Headers() } });
+   * assert.deepEqual(ctx.validate(v.object({ id: v.number() }), { id: 7 }), { id: 7 });
+   * assert.throws(() => ctx.validate(v.object({ id: v.number() }), { id: "7" }), /Invalid value: id: /);
+   * ```
+   */
+  validate<S extends StandardSchemaV1>(schema: S, value: unknown): InferSchemaOutput<S>;
+  /**
+   * Adds keys to this call's result `_meta` (per-call metadata such as a cache status), on the wires
+   * whose results carry one (MCP, MCP-lite); a tool's answer or failure, a resource read's or a
+   * prompt's result. The wire's own keys (MCP-lite's `response_type`…, MCP's `serverInfo`) win over
+   * these; keys in MCP's reserved namespaces are refused.
+   *
+   * @param meta The keys to add.
+   * @returns This context.
+   * @throws {TypeError} For a key MCP reserves (a prefix with a `modelcontextprotocol` or `mcp` label).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer, defineTool } from "../../mod.ts";
+   * const cached = defineTool("cached").handle((_, ctx) => {
+   *   ctx.resultMeta({ "example.com/cache": "hit" });
+   *   return "from cache";
+   * });
+   * const outcome = await createServer({ name: "demo", version: "1.0.0" }).tool(cached).call("cached", {});
+   * assert.equal(outcome.kind === "answer" && outcome.result._meta?.["example.com/cache"], "hit");
+   * ```
+   */
+  resultMeta(meta: Readonly<Record<string, unknown>>): this;
+  /**
+   * Reads a value set by middleware.
+   *
+   * @param key The key.
+   * @returns The value, or the key's default.
+   */
+  get<T>(key: ContextKey<T>): T;
+  /**
+   * Sets a value for the handler (from middleware).
+   *
+   * @param key The key.
+   * @param value The value.
+   * @returns This context.
+   */
+  set<T>(key: ContextKey<T>, value: T): this;
+}
+
+/** The {@link CallContext} the call pipeline makes, one per call; nothing else is allocated for it. */
+export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> {
+  readonly tool: string;
+  readonly meta: CallMeta;
+  auth: AuthInfo | undefined;
+  readonly env: Readonly<Record<string, unknown>> | undefined;
   config: TConfig;
   #signal: AbortSignal | SignalSource;
   #sink: CallSink;
@@ -103,8 +302,15 @@ export class CallContext<TConfig = unknown> {
   readonly #logger: ServerLogger | undefined;
   #caller: string | undefined;
   static {
-    loggerOf = (ctx) => ctx.#logger;
-    budgetCallerOf = (ctx, key) => key === undefined ? ctx.#caller ?? callerOf(ctx.auth) ?? "" : (ctx.#caller = key);
+    // Every CallContext is one of these: the pipeline makes them all (createContext).
+    loggerOf = (ctx) => (ctx as ToolCallContext).#logger;
+    setConfig = (ctx, config) => {
+      (ctx as ToolCallContext).config = config;
+    };
+    budgetCallerOf = (ctx, key) => {
+      const own = ctx as ToolCallContext;
+      return key === undefined ? own.#caller ?? callerOf(own.auth) ?? "" : (own.#caller = key);
+    };
   }
   #resultMeta: Record<string, unknown> | undefined;
   #client: ClientView | undefined;
@@ -139,68 +345,29 @@ export class CallContext<TConfig = unknown> {
     this.#logger = logger;
   }
 
-  /**
-   * Aborted when the caller goes away or cancels.
-   *
-   * Where the runtime does not report a disconnect, it is noticed late or not at all: on Deno over
-   * HTTP/1.1, a client that leaves while a plain JSON answer is pending (README, "Deno and client aborts";
-   * `tests/server/cancellation.test.ts` shows each case).
-   */
   get signal(): AbortSignal {
     const signal = this.#signal;
     // Runtimes build `Request.signal` on first access: read it only when a handler asks.
     return signal instanceof AbortSignal ? signal : (this.#signal = signal.signal);
   }
 
-  /**
-   * Reports progress. Values never go backwards: a lower value than the last one is ignored.
-   *
-   * @param progress The progress so far.
-   * @param total The total, if known.
-   * @param message A human-readable message.
-   */
   progress(progress: number, total?: number, message?: string): void {
     if (!(progress >= this.#lastProgress)) return;
     this.#lastProgress = progress;
     this.#sink.progress?.(progress, total, message);
   }
 
-  /**
-   * Logs a message to the client, if the wire and the client's log level allow it, and to the server's
-   * `logger` (whatever the level), with the tool's name and, where telemetry middleware traces the
-   * request, its `trace_id` and `span_id`.
-   *
-   * @param level The severity.
-   * @param data The message or structured data.
-   * @param logger The logger name.
-   */
   log(level: LogLevel, data: unknown, logger?: string): void {
     this.#sink.log?.(level, data, logger);
     if (this.#logger !== undefined) logCall(this.#logger, this.tool, level, data, logger, this.get(TRACE_PARENT));
   }
 
-  /**
-   * Asks the client for input through the wire's channel; `key` names the question, unique within the
-   * call, so an answer can be matched to it across rounds.
-   *
-   * @param key The question's key.
-   * @param request The client method and its params.
-   * @returns The client's answer.
-   * @throws {ProtocolError} `missing_capability` when the wire cannot ask the client.
-   */
   requestInput(key: string, request: InputRequest): Promise<unknown> {
     const sink = this.#sink;
     const refused = cannotAsk(sink, this.meta, request.method);
     return refused === undefined ? sink.input!(key, request) : Promise.reject(refused);
   }
 
-  /**
-   * Asks the user to fill in a form (MCP elicitation, form mode).
-   *
-   * @param key The question's key, unique within the call.
-   * @param form The message and the JSON Schema of the form (flat object of primitives, per MCP).
-   * @returns The user's answer.
-   */
   elicit(key: string, form: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult> {
     return this.requestInput(key, {
       method: "elicitation/create",
@@ -208,105 +375,29 @@ export class CallContext<TConfig = unknown> {
     }) as Promise<ElicitResult>;
   }
 
-  /**
-   * Asks the client's model for a completion (MCP sampling).
-   *
-   * @param key The question's key, unique within the call.
-   * @param params MCP `sampling/createMessage` params (`messages`, `maxTokens`, …).
-   * @returns The sampled message.
-   */
   sample(key: string, params: Record<string, unknown>): Promise<CreateMessageResult> {
     return this.requestInput(key, { method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
   }
 
-  /**
-   * Asks the client for its roots (MCP roots).
-   *
-   * @param key The question's key, unique within the call.
-   * @returns The roots.
-   */
   roots(key: string): Promise<ListRootsResult> {
     return this.requestInput(key, { method: "roots/list", params: {} }) as Promise<ListRootsResult>;
   }
 
-  /**
-   * Asks the client for a resource the handler needs to go on (MCP-lite's `request-for-more-resource`,
-   * MCP-lite spec v0.042 §3.3, as the README's MCP-lite section defines it): on MCP-lite and gRPC the call
-   * ends with that response type, `input_requests` and a signed `request_state`, and the handler runs
-   * again with the contents once the client calls back with them (as an elicitation round). On MCP, only
-   * a client that declared the experimental `io.mcplite/resourceRequests` capability is asked; others
-   * refuse the call with `missing_capability` (-32021).
-   *
-   * @param key The request's key, unique within the call.
-   * @param request What is needed (`description`), and where it might be (`uri`, `mimeTypes`).
-   * @returns The resource's contents: `{ uri, mimeType?, text }` or `{ uri, mimeType?, blob }` (base64).
-   * @throws {ProtocolError} `missing_capability` when the wire or the client cannot answer.
-   *
-   * @example
-   * ```ts ignore
-   * const file = await ctx.requestResource("spec", { description: "The spec to check against", mimeTypes: ["text/markdown"] });
-   * if ("text" in file) return lint(file.text);
-   * ```
-   */
   requestResource(key: string, request: ResourceRequest): Promise<ResourceContents> {
     return this.requestInput(key, resourceRequestOf(request)) as Promise<ResourceContents>;
   }
 
-  /**
-   * Runs a step with side effects once per call. Where the wire answers questions by calling again
-   * (MCP-lite, MCP 2026), the handler runs again from the top on each round; a step that completed in
-   * an earlier round returns its recorded value instead of running again. The value must be JSON; it
-   * travels in the sealed `requestState` (signed only with `tokens: { seal: false }`).
-   *
-   * @param key The step's key, unique within the call.
-   * @param run The step.
-   * @returns The step's value.
-   *
-   * @example
-   * ```ts ignore
-   * const order = await ctx.step("reserve", () => reserveStock(args.sku)); // runs once
-   * const ok = await ctx.elicit("confirm", { message: `Buy ${args.sku}?`, requestedSchema });
-   * ```
-   */
   step<T>(key: string, run: () => T | Promise<T>): Promise<T> {
     const sink = this.#sink;
     return (sink.step === undefined ? Promise.resolve().then(run) : sink.step(key, run)) as Promise<T>;
   }
 
-  /**
-   * Answers "not done yet": the client gets a promise token and redeems it later through the `redeem`
-   * tool, which runs this tool's `.redeem()` handler with `state` on whichever instance receives it.
-   * The state is sealed into the token (signed only with `tokens: { seal: false }`); nothing is kept here.
-   *
-   * @param options The state and timing.
-   * @returns The pending answer, for the handler to return.
-   *
-   * @example
-   * ```ts ignore
-   * .handle(async (args, ctx) => ctx.promise({ state: { job: await startJob(args) }, retryAfterMs: 2000 }))
-   * .redeem(async ({ job }, ctx) => (await jobResult(job)) ?? ctx.promise({ state: { job }, retryAfterMs: 2000 }))
-   * ```
-   */
   promise<S>(options: PromiseOptions<S>): ToolPromise<S> {
-    return new ToolPromise(options);
+    return new PendingPromise(options);
   }
 
-  /**
-   * Answers "not done yet" while `work` runs on in this process; its result waits in the server's
-   * `ResultStore` and the client redeems the token to get it. The tool must be `.longRunning()`
-   * (declared before `.handle()`, or this does not compile). The signal aborts when the promise is
-   * cancelled (`redeem` with `cancel: true`, MCP `tasks/cancel`), not when this request ends. Inside the work, `ctx.elicit()` and friends park the job until the
-   * client answers: an MCP task turns `input_required` (answered with `tasks/update`), and redeeming
-   * the promise asks the questions on the `redeem` call. Progress and logs of the work reach a streaming call
-   * that follows the job (MCP-lite SSE, gRPC `CallToolStream`, stdio with `_meta.stream`: MCP-lite spec
-   * v0.042 §5.3, server-pushed updates); otherwise they go nowhere.
-   *
-   * @param work The work.
-   * @param options The timing.
-   * @returns The pending answer, for the handler to return.
-   */
   defer(work: (signal: AbortSignal) => unknown, options: DeferOptions = {}): ToolPromise<never> {
-    const promise = new ToolPromise<never>({ ...options, state: undefined as never }, work);
+    const promise = new PendingPromise<never>({ ...options, state: undefined as never }, work);
     // Once the work runs, the request that started it is over: its questions go to the job (a task's
     // `input_required`, answered by `tasks/update` or `redeem`), its progress and logs to whoever follows it.
     promise["~bind"] = (sink) => {
@@ -315,58 +406,14 @@ export class CallContext<TConfig = unknown> {
     return promise;
   }
 
-  /** What the client said of itself and declared; `ctx.client.supports("elicitation")`. */
   get client(): ClientView {
     return this.#client ??= clientViewOf(this.meta, this.#sink);
   }
 
-  /**
-   * Validates a value the handler holds (a fetched record, a sampled answer) against a schema, as the
-   * arguments were: the value as the schema outputs it, or a `ToolError` (the call's failure, which the
-   * model sees) naming each failing path.
-   *
-   * @param schema A synchronous Standard Schema (valibot's schemas are ones).
-   * @param value The value.
-   * @returns The value, as the schema outputs it.
-   * @throws {ToolError} When the value does not match: `Invalid value: path: message; …`, the issues in its data.
-   * @throws {TypeError} For an async schema (validate it with valibot's `parseAsync` instead).
-   *
-   * @example
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import * as v from "valibot";
-   * import { createContext } from "./call-context.ts";
-   * const ctx = createContext({ name: "t", signal: AbortSignal.abort(), meta: { wire: "in-process", headers: new Headers() } });
-   * assert.deepEqual(ctx.validate(v.object({ id: v.number() }), { id: 7 }), { id: 7 });
-   * assert.throws(() => ctx.validate(v.object({ id: v.number() }), { id: "7" }), /Invalid value: id: /);
-   * ```
-   */
   validate<S extends StandardSchemaV1>(schema: S, value: unknown): InferSchemaOutput<S> {
     return validateValue(schema, value);
   }
 
-  /**
-   * Adds keys to this call's result `_meta` (per-call metadata such as a cache status), on the wires
-   * whose results carry one (MCP, MCP-lite); a tool's answer or failure, a resource read's or a
-   * prompt's result. The wire's own keys (MCP-lite's `response_type`…, MCP's `serverInfo`) win over
-   * these; keys in MCP's reserved namespaces are refused.
-   *
-   * @param meta The keys to add.
-   * @returns This context.
-   * @throws {TypeError} For a key MCP reserves (a prefix with a `modelcontextprotocol` or `mcp` label).
-   *
-   * @example
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import { createServer, defineTool } from "../../mod.ts";
-   * const cached = defineTool("cached").handle((_, ctx) => {
-   *   ctx.resultMeta({ "example.com/cache": "hit" });
-   *   return "from cache";
-   * });
-   * const outcome = await createServer({ name: "demo", version: "1.0.0" }).tool(cached).call("cached", {});
-   * assert.equal(outcome.kind === "answer" && outcome.result._meta?.["example.com/cache"], "hit");
-   * ```
-   */
   resultMeta(meta: Readonly<Record<string, unknown>>): this {
     checkResultMeta(meta);
     this.#resultMeta = { ...this.#resultMeta, ...meta };
@@ -378,24 +425,11 @@ export class CallContext<TConfig = unknown> {
     return this.#resultMeta;
   }
 
-  /**
-   * Reads a value set by middleware.
-   *
-   * @param key The key.
-   * @returns The value, or the key's default.
-   */
   get<T>(key: ContextKey<T>): T {
     const values = this.#values;
     return values !== undefined && values.has(key.id) ? values.get(key.id) as T : key.defaultValue;
   }
 
-  /**
-   * Sets a value for the handler (from middleware).
-   *
-   * @param key The key.
-   * @param value The value.
-   * @returns This context.
-   */
   set<T>(key: ContextKey<T>, value: T): this {
     (this.#values ??= new Map()).set(key.id, value);
     return this;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { callerOf, withResultMeta } from "./call-context.ts";
+import { callerOf, setConfig, withResultMeta } from "./call-context.ts";
 import { configFor } from "./config.ts";
 import { drain } from "./drain.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
@@ -23,7 +23,7 @@ import { resultFromValue, type ToolResult } from "./result.ts";
 import type { ValidationIssue, ValidationResult } from "./schema.ts";
 import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
-import { ToolPromise } from "./tool-promise.ts";
+import { PendingPromise } from "./tool-promise.ts";
 import { echoed } from "../internal/echo.ts";
 
 /**
@@ -91,7 +91,7 @@ async function executeWaiting(
   const ctx = call.ctx;
   if (tool.config !== undefined || registry.runtime.config !== undefined) {
     const config = configFor(registry, tool, request.config);
-    ctx.config = config instanceof Promise ? await config : config;
+    setConfig(ctx, config instanceof Promise ? await config : config);
   }
   if (round !== undefined && round.carried) {
     const opening = round.open(registry.runtime.tokens, roundScope(call), registry.runtime.reportRefusedToken);
@@ -137,7 +137,7 @@ function outcomeOf(
   value: unknown,
 ): CallOutcome | Promise<CallOutcome> {
   if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
-  if (value instanceof ToolPromise) return promisedWork(registry, call, tool, value, request.host?.waitUntil);
+  if (value instanceof PendingPromise) return promisedWork(registry, call, tool, value, request.host?.waitUntil);
   const result: ToolResult | Promise<ToolResult> = tool.output === undefined
     ? resultFromValue(value)
     : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
@@ -150,7 +150,7 @@ async function promisedWork(
   registry: Registry,
   call: ToolCall,
   tool: AnyTool,
-  value: ToolPromise,
+  value: PendingPromise,
   waitUntil: ((work: Promise<unknown>) => void) | undefined,
 ): Promise<CallOutcome> {
   try {

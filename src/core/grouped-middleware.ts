@@ -11,10 +11,41 @@ import { type Call, runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome } from "./outcome.ts";
 import type { Runtime } from "./runtime.ts";
 
-/** What a grouped definition carries: the runtimes of the servers it was grouped from, outermost first. */
-export interface Grouped {
-  /** The runtimes whose middleware wrap this definition (set by `server.group()`). */
-  readonly "~group"?: readonly Runtime[];
+// A grouped definition's runtimes, outermost first, kept beside it rather than on it: a definition is a
+// public type, and the server's runtimes are not part of it.
+const groups = new WeakMap<object, readonly Runtime[]>();
+
+/**
+ * The runtimes whose middleware wrap a definition (set by `server.group()`), outermost first.
+ *
+ * @param definition A tool, resource or prompt definition (or a view of one made with {@link grouped}).
+ * @returns Its runtimes, or `undefined` when it was not grouped.
+ */
+export function groupOf(definition: object): readonly Runtime[] | undefined {
+  return groups.get(definition);
+}
+
+/**
+ * Records the runtimes a definition was grouped through.
+ *
+ * @param definition The definition (a copy the group owns).
+ * @param runtimes Its runtimes, outermost first (`undefined`: not grouped).
+ * @returns The definition.
+ */
+export function grouped<T extends object>(definition: T, runtimes: readonly Runtime[] | undefined): T {
+  if (runtimes !== undefined) groups.set(definition, runtimes);
+  return definition;
+}
+
+/**
+ * Gives a view of a definition (a resolved resource, say) the runtimes the definition was grouped through.
+ *
+ * @param view The view the call runs with.
+ * @param definition The definition it was made from.
+ * @returns The view.
+ */
+export function sameGroupAs<T extends object>(view: T, definition: object): T {
+  return grouped(view, groupOf(definition));
 }
 
 /**

@@ -8,21 +8,21 @@
  *
  * @module
  */
-import { type CallContext, createContext } from "./call-context.ts";
+import { type CallContext, createContext, setConfig } from "./call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { waitUntilOf } from "./host.ts";
 import { failedCall } from "./failure.ts";
-import { runToolInGroup } from "./grouped-middleware.ts";
+import { groupOf, runToolInGroup } from "./grouped-middleware.ts";
 import type { ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import type { ToolResult } from "./result.ts";
 import type { AnyTool, ToolHandler } from "./tool.ts";
-import { ToolPromise } from "./tool-promise.ts";
+import { PendingPromise } from "./tool-promise.ts";
 
 /**
  * Gives what {@link Continuations.read} needs to start a stopped job of `owner` again, when the tool
@@ -69,7 +69,7 @@ function rerun(
   const host = { auth: reader.auth, env: reader.env, waitUntil: waitUntilOf(reader) };
   const ctx = createContext({ name: owner.name, signal, meta: reader.meta, host }, sink, registry.runtime.logger);
   const call: ToolCall = { name: owner.name, arguments: args ?? {}, ctx };
-  const layers = [registry.runtime, ...(owner["~group"] ?? [])];
+  const layers = [registry.runtime, ...(groupOf(owner) ?? [])];
   return runToolInGroup(layers, call, (c) => runAgain(registry, owner, c, signal));
 }
 
@@ -80,14 +80,14 @@ async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, sign
   if (!checked.ok) throw new ProtocolError(ErrorCode.InvalidArguments, `Invalid arguments for tool ${owner.name}`);
   const ctx = call.ctx;
   if (owner.config !== undefined || registry.runtime.config !== undefined) {
-    ctx.config = await configFor(registry, owner, undefined); // the server's settings, as for continuations
+    setConfig(ctx, await configFor(registry, owner, undefined)); // the server's settings, as for continuations
   }
   const report = (error: unknown) => registry.runtime.onError?.(error, call);
   try {
     const value = owner.mode === "handle"
       ? await (owner.run as ToolHandler<unknown, unknown>)(checked.value, ctx)
       : undefined;
-    const work = value instanceof ToolPromise ? value["~work"] : undefined;
+    const work = value instanceof PendingPromise ? value["~work"] : undefined;
     if (work === undefined) throw new TypeError(`tool "${owner.name}" did not answer with ctx.defer() when run again`);
     return finalOutcome(await resultOf(owner, await work(signal), report)); // the owner's output schema
   } catch (error) {

@@ -33,6 +33,7 @@ export type { CallOutcome, InputRequiredOutcome, PromiseOutcome } from "./outcom
 export { callNow, runCall } from "./pipeline.ts";
 export { unknownTool } from "./execute-tool.ts";
 export { runHandler } from "./run-handler.ts";
+export { sameGroupAs } from "./grouped-middleware.ts";
 export { runRequest } from "./run-request.ts";
 export { runCancellation, runContinuation } from "./promise-runs.ts";
 export { streamCall } from "./stream-call.ts";
@@ -45,7 +46,8 @@ export { continuationOwner, REDEEM_TOOL } from "./redeem.ts";
 export type { PromiseState } from "./promise-outcome.ts";
 export { describePrompt, promptResultFromValue } from "./prompt.ts";
 export type { AnyPrompt, PromptDescriptor, PromptResult } from "./prompt.ts";
-export type { Registry, RegistryChange } from "./registry.ts";
+export type { CallTarget, Registry, RegistryChange } from "./registry.ts";
+export { registryOf } from "./registry.ts";
 export { checkCacheHint, contentsFromValue, describeResource, notFound } from "./resource.ts";
 export type { AnyResource, CacheHint } from "./resource.ts";
 export { fail, failureResult } from "./result.ts";

@@ -60,7 +60,7 @@ export interface InputRequiredOutcome {
 export type FinalOutcome = AnswerOutcome | FailureOutcome;
 
 /** What a call ends with once any stream is drained: complete, pending, or waiting for input. */
-export type CallOutcome = FinalOutcome | PromiseOutcome | InputRequiredOutcome;
+export type CallOutcome = AnswerOutcome | FailureOutcome | PromiseOutcome | InputRequiredOutcome;
 
 /**
  * A finished result as its outcome: a failure when it is an `isError` result, else an answer.

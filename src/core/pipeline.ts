@@ -12,11 +12,11 @@
 import { createContext } from "./call-context.ts";
 import type { CallRequest } from "./call-request.ts";
 import { executeFound, unknownTool } from "./execute-tool.ts";
-import { runToolInGroup } from "./grouped-middleware.ts";
+import { groupOf, runToolInGroup } from "./grouped-middleware.ts";
 import { InputRound } from "./input-round.ts";
 import { type Call, runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome } from "./outcome.ts";
-import type { Registry } from "./registry.ts";
+import type { CallTarget, Registry } from "./registry.ts";
 
 /**
  * Runs a call: the context and input round, the middleware, the tool's lookup, its arguments' and
@@ -25,7 +25,7 @@ import type { Registry } from "./registry.ts";
  * needs. A handler's error becomes a failure (its message, never its stack); a `ProtocolError` goes on
  * to the wire.
  *
- * @param registry The server's registry.
+ * @param target The server's tools: `core.registry`, as the binding received it.
  * @param request The decoded call.
  * @returns The outcome.
  * @throws {ProtocolError} `unknown_tool`, `invalid_arguments`, `invalid_config`, `invalid_params` (a
@@ -52,8 +52,8 @@ import type { Registry } from "./registry.ts";
  * assert.deepEqual(outcome, { kind: "answer", result: { content: [{ type: "text", text: "3" }] } });
  * ```
  */
-export function runCall(registry: Registry, request: CallRequest): Promise<CallOutcome> {
-  return promised(() => callNow(registry, request));
+export function runCall(target: CallTarget, request: CallRequest): Promise<CallOutcome> {
+  return promised(() => callNow(target as Registry, request)); // the server builds every target
 }
 
 /**
@@ -104,7 +104,7 @@ function execute(
 ): CallOutcome | Promise<CallOutcome> {
   const tool = registry.get(call.name);
   if (tool === undefined) return Promise.reject(unknownTool(registry, call.name));
-  const group = tool["~group"]; // grouped from another server: its middleware wrap it (server.group())
+  const group = groupOf(tool); // grouped from another server: its middleware wrap it (server.group())
   if (group !== undefined) {
     return runToolInGroup(group, call, (c) => promised(() => executeFound(registry, tool, c, request, round)));
   }

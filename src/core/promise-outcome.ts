@@ -10,7 +10,7 @@ import type { PromiseOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
 import { budgetsOf } from "./runtime.ts";
 import type { Registry } from "./registry.ts";
-import type { DeferredState, DeferredWork, ToolPromise } from "./tool-promise.ts";
+import type { DeferredState, DeferredWork, PendingPromise } from "./tool-promise.ts";
 import type { AnyTool } from "./tool.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
 
@@ -40,7 +40,7 @@ export async function promiseOutcome(
   registry: Registry,
   call: ToolCall,
   tool: AnyTool,
-  promise: ToolPromise,
+  promise: PendingPromise,
   waitUntil?: (work: Promise<unknown>) => void,
 ): Promise<PromiseOutcome> {
   const owner = promise["~tool"] === undefined ? tool : registry.get(promise["~tool"]);

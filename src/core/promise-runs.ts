@@ -17,7 +17,7 @@ import { cancelContinuation, continuePromise } from "./redeem.ts";
 import type { Registry } from "./registry.ts";
 import type { ToolResult } from "./result.ts";
 import type { AnyTool } from "./tool.ts";
-import { ToolPromise } from "./tool-promise.ts";
+import { PendingPromise } from "./tool-promise.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
 
 /** A continuation run outside a tool call (MCP's `tasks/get`), and what it needs. */
@@ -36,7 +36,7 @@ export interface ContinuationRequest {
 export type ContinuationOutcome =
   | FinalOutcome
   | { readonly kind: "input_required"; readonly requests: Record<string, InputRequest> }
-  | { readonly kind: "continued"; readonly promise: ToolPromise };
+  | { readonly kind: "continued"; readonly promise: PendingPromise };
 
 /**
  * Runs a tool's cancellation handler (`.cancel()`), if it has one, on a promise's state, outside a
@@ -94,7 +94,7 @@ export async function runContinuation(
     return failedCall(call, error, registry.runtime.onError);
   }
   if (round.pending) return { kind: "input_required", requests: round.questions };
-  if (value instanceof ToolPromise) return { kind: "continued", promise: value };
+  if (value instanceof PendingPromise) return { kind: "continued", promise: value };
   const result = value as ToolResult; // continuePromise checked it against the owner's output schema
   return finalOutcome(result);
 }

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Grouped } from "./grouped-middleware.ts";
 import type { CallContext } from "./call-context.ts";
 import type { ContentBlock } from "./result.ts";
 import type { Completer } from "./completer.ts";
@@ -79,7 +78,7 @@ export interface PromptTypes<TInput, TArgs> {
 }
 
 /** A finished prompt, ready for `server.prompt()`. */
-export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured, Grouped {
+export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured {
   /** The prompt name. */
   readonly name: TName;
   /** A human-readable title. */

@@ -6,7 +6,7 @@
  */
 import { askAll } from "./ask-all.ts";
 import { resultNotHeld } from "./continuations.ts";
-import { type AuthInfo, type CallContext, callerOf } from "./call-context.ts";
+import { type AuthInfo, type CallContext, callerOf, setConfig } from "./call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
@@ -15,7 +15,7 @@ import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import { ISSUED_BY } from "./trace-context.ts";
 import type { Registry } from "./registry.ts";
 import { fail, toolResult } from "./result.ts";
-import { type DeferredState, ToolPromise } from "./tool-promise.ts";
+import { type DeferredState, PendingPromise } from "./tool-promise.ts";
 import { restartOf } from "./job-restart.ts";
 import { requireToolScopes } from "./scopes.ts";
 import { TokenError } from "../codec/token-error.ts";
@@ -125,7 +125,7 @@ export async function continuePromise(
   // Awaited only when asynchronous: each await of a plain value costs a turn of the microtask queue.
   let value = owner.onRedeem(state, ctx);
   if (value instanceof Promise) value = await value;
-  if (value instanceof ToolPromise) {
+  if (value instanceof PendingPromise) {
     value["~tool"] = owner.name;
     return value;
   }
@@ -156,7 +156,7 @@ export async function cancelContinuation(
 /** The owner's configuration, from the server's settings: a continuation never sees a caller's. */
 async function configure(registry: Registry, owner: AnyTool, ctx: CallContext): Promise<void> {
   if (owner.config === undefined && registry.runtime.config === undefined) return;
-  ctx.config = await configFor(registry, owner, undefined);
+  setConfig(ctx, await configFor(registry, owner, undefined));
 }
 
 async function redeemDeferred(
@@ -173,7 +173,7 @@ async function redeemDeferred(
     return stopped ? "cancelled" : "not cancelled: the work is no longer running";
   }
   const again = () => {
-    const promise = new ToolPromise(
+    const promise = new PendingPromise(
       { state: undefined, retryAfterMs: owner.longRunning?.retryAfterMs },
       undefined,
       state,

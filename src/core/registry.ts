@@ -14,7 +14,7 @@ import type { Continuations, ContinuationsOptions } from "./continuations.ts";
 import type { FollowOptions } from "./follow-options.ts";
 import type { ToolCall } from "./middleware.ts";
 import type { CallOutcome, PromiseOutcome } from "./outcome.ts";
-import type { ToolPromise } from "./tool-promise.ts";
+import type { PendingPromise } from "./tool-promise.ts";
 import type { Feature, Featured } from "./feature.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { AnyResource } from "./resource.ts";
@@ -32,8 +32,26 @@ const PROMPTS: RegistryChange = Object.freeze({ kind: "prompts" });
 const RESOURCES: RegistryChange = Object.freeze({ kind: "resources" });
 const CONFIG: RegistryChange = Object.freeze({ kind: "config" });
 
-/** A server's definitions as a binding reads them: the contract between the server and its bindings. */
-export interface Registry {
+/**
+ * A server's tools as a binding hands them to `runCall()`: `core.registry`, passed as it is. Opaque: what it
+ * holds (definitions, middleware, the promise store) is the server's business and changes without notice.
+ */
+// deno-lint-ignore no-empty-interface
+export interface CallTarget {}
+
+/**
+ * What `core.registry` (a {@link CallTarget}) is inside the package: the server's definitions, as its own
+ * bindings read them. The server builds every core, so its target is always a registry.
+ *
+ * @param core The core a binding received.
+ * @returns The server's definitions.
+ */
+export function registryOf(core: { readonly registry: CallTarget }): Registry {
+  return core.registry as Registry;
+}
+
+/** A server's definitions as the package's own bindings read them (opaque outside: {@link CallTarget}). */
+export interface Registry extends CallTarget {
   /** The server's runtime: middleware, error reporter, tokens, settings, configuration schema. */
   readonly runtime: Runtime;
   /** The server's long-running support, if it has one (only then may a tool answer "not done yet"). */
@@ -125,7 +143,7 @@ export interface LongRunning {
     registry: Registry,
     call: ToolCall,
     tool: AnyTool,
-    promise: ToolPromise,
+    promise: PendingPromise,
     waitUntil?: (work: Promise<unknown>) => void,
   ): Promise<PromiseOutcome>;
   /**

@@ -5,7 +5,6 @@
  * @module
  */
 import { base64Encode } from "../codec/base64url.ts";
-import type { Grouped } from "./grouped-middleware.ts";
 import type { CallContext } from "./call-context.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "./result.ts";
@@ -43,7 +42,7 @@ export type ReadValue = string | Uint8Array | ResourceContentsInput | ResourceCo
 export type ReadHandler<TVars> = (variables: TVars, ctx: CallContext, uri: string) => ReadValue | Promise<ReadValue>;
 
 /** A finished resource (static URI) or resource template, ready for `server.resource()`. */
-export interface Resource<TUri extends string = string> extends Featured, Grouped {
+export interface Resource<TUri extends string = string> extends Featured {
   /** The URI, or the template for a template resource. */
   readonly uri: TUri;
   /** The parsed template; `undefined` for a static resource. */

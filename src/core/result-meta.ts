@@ -5,8 +5,8 @@
  * @module
  */
 
-/** What holds the keys a handler added: a call's context. */
-export interface ResultMetaSource {
+/** What holds the keys a handler added: the call pipeline's context (`ToolCallContext`). */
+interface ResultMetaSource {
   /** The keys `ctx.resultMeta()` added. */
   readonly "~resultMeta": Readonly<Record<string, unknown>> | undefined;
 }
@@ -25,11 +25,11 @@ function isReservedMetaKey(key: string): boolean {
  * Puts the keys a handler added with `ctx.resultMeta()` into a result's `_meta`.
  *
  * @param result The result.
- * @param ctx The handler's context.
+ * @param ctx The handler's context (one the pipeline made).
  * @returns The result (the same object when nothing was added).
  */
-export function withResultMeta<R extends { _meta?: Record<string, unknown> }>(result: R, ctx: ResultMetaSource): R {
-  const extra = ctx["~resultMeta"];
+export function withResultMeta<R extends { _meta?: Record<string, unknown> }>(result: R, ctx: object): R {
+  const extra = (ctx as ResultMetaSource)["~resultMeta"];
   return extra === undefined ? result : { ...result, _meta: { ...result._meta, ...extra } };
 }
 

@@ -7,7 +7,7 @@
 import { type CallContext, callerOf, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { Host } from "./host.ts";
-import { type Grouped, runHandlerInGroup } from "./grouped-middleware.ts";
+import { groupOf, runHandlerInGroup } from "./grouped-middleware.ts";
 import { requireScopes } from "./scopes.ts";
 import { InputRound, type RoundScope } from "./input-round.ts";
 import { type Call, runMiddleware } from "./middleware.ts";
@@ -61,7 +61,7 @@ export type HandlerOutcome<T> =
  *   `permission_denied` for a missing scope, `invalid_params` for a bad state; any error of the
  *   handler otherwise.
  */
-export function runHandler<D extends { readonly scopes?: readonly string[] } & Grouped, T>(
+export function runHandler<D extends { readonly scopes?: readonly string[] }, T>(
   registry: Registry,
   request: HandlerRequest,
   find: () => D,
@@ -79,7 +79,7 @@ export function runHandler<D extends { readonly scopes?: readonly string[] } & G
   return runMiddleware(chain, seen, handled) as Promise<HandlerOutcome<T>>;
 }
 
-async function handle<D extends { readonly scopes?: readonly string[] } & Grouped, T>(
+async function handle<D extends { readonly scopes?: readonly string[] }, T>(
   registry: Registry,
   request: HandlerRequest,
   ctx: CallContext,
@@ -88,7 +88,7 @@ async function handle<D extends { readonly scopes?: readonly string[] } & Groupe
   run: (definition: D, ctx: CallContext) => T | Promise<T>,
 ): Promise<HandlerOutcome<T>> {
   const definition = find();
-  const group = definition["~group"]; // grouped from another server: its request middleware wrap it
+  const group = groupOf(definition); // grouped from another server: its request middleware wrap it
   if (group !== undefined) {
     const own = run;
     const seen: Call = { method: request.method, name: request.name, params: request.params, ctx };

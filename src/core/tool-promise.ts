@@ -41,12 +41,24 @@ export type JobBinder = (sink: CallSink) => void;
 
 /**
  * A pending answer: the handler's way of answering "redeem this later". Create one with
- * `ctx.promise()` or `ctx.defer()`; the core turns it into a signed token.
+ * `ctx.promise()` or `ctx.defer()` and return it; the server turns it into a signed promise token.
  *
- * @typeParam S The continuation state.
+ * @typeParam S The promise's state, handed back to the tool's `.redeem()` handler.
  */
-export class ToolPromise<S = unknown> {
-  /** The continuation state. */
+export interface ToolPromise<S = unknown> {
+  /** The promise's state, handed back to the tool's `.redeem()` handler. */
+  readonly state: S;
+  /** When the client should redeem, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** When the work should be done, ISO 8601. */
+  readonly estimatedCompletion: string | undefined;
+  /** How long the token stays redeemable, in milliseconds. */
+  readonly ttlMs: number | undefined;
+}
+
+/** The {@link ToolPromise} `ctx.promise()` and `ctx.defer()` make, with what the server needs to run it. */
+export class PendingPromise<S = unknown> implements ToolPromise<S> {
+  /** The promise's state. */
   readonly state: S;
   /** When the client should redeem, in milliseconds. */
   readonly retryAfterMs: number | undefined;
@@ -93,8 +105,8 @@ export class ToolPromise<S = unknown> {
  * @param value The value.
  * @returns `true` for a {@link ToolPromise}.
  */
-export function isToolPromise(value: unknown): value is ToolPromise {
-  return value instanceof ToolPromise;
+export function isToolPromise(value: unknown): value is PendingPromise {
+  return value instanceof PendingPromise;
 }
 
 /** The continuation state a handler's return type carries, or `never` when it returns no promise. */

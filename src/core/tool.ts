@@ -3,7 +3,6 @@
  *
  * @module
  */
-import type { Grouped } from "./grouped-middleware.ts";
 import type { CallContext } from "./call-context.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
@@ -166,7 +165,7 @@ export interface Tool<
   TArgs = unknown,
   TOutput = unknown,
   TState = unknown,
-> extends Featured, Grouped {
+> extends Featured {
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */

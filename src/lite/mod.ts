@@ -5,7 +5,9 @@
  * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`), `group` (`server.group()`), `cors: cors({ ... })`
  * and `auth: oauth({ ... })`. A bundler then leaves out what a server does not name (`createServer` of
  * the main entry has them all, so they are always bundled there). Moving a server over is the import
- * line, plus the capabilities it uses in its options.
+ * line, plus the capabilities it uses in its options. Its values are the root's; the types are the root's
+ * too, and stay there (`import type { Tool } from "@mcplite/sdk"`): a type import loads no code, so one
+ * home for each suffices.
  *
  * @example
  * ```ts
@@ -27,7 +29,29 @@
  *
  * @module
  */
-export * from "../../mod.ts";
+export {
+  audio,
+  createContextKey,
+  createMemoryResultStore,
+  definePrompt,
+  defineResource,
+  defineTool,
+  embeddedResource,
+  env,
+  ErrorCode,
+  fail,
+  image,
+  mcpBinding,
+  mcpLiteBinding,
+  McpliteError,
+  ProtocolError,
+  resourceLink,
+  serve,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  text,
+  ToolError,
+  toolResult,
+} from "../../mod.ts";
 export { createServer } from "../assembly/create-lite-server.ts";
 export { longRunning } from "../assembly/long-running-support.ts";
 export { inputRounds } from "../assembly/input-rounds-support.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { budgetsOf, type CallMeta, McpliteError, type Middleware, ProtocolError } from "../core/mod.ts";
+import { budgetsOf, type CallMeta, McpliteError, type Middleware, ProtocolError, registryOf } from "../core/mod.ts";
 import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
 import { GrpcStatus, grpcStatusName, grpcStatusOf } from "../bindings/grpc-status.ts";
@@ -83,7 +83,7 @@ export function otel(options: OtelOptions = {}): Middleware {
  * ```
  */
 export function otelBudgets(server: object): () => void {
-  return observeBudgets(budgetsOf(attachListener(server).core.registry.runtime));
+  return observeBudgets(budgetsOf(registryOf(attachListener(server).core).runtime));
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   resourceOrigin,
 } from "./protected-resource.ts";
 import { refusedRequestId } from "./refused-id.ts";
+import type { Capability } from "./server-capability.ts";
 import { JSON_HEADERS } from "./responses.ts";
 import { retryAfterOf } from "./retry-after.ts";
 
@@ -44,7 +45,7 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  * @param options `resultStore`: where used DPoP proofs are remembered (RFC 9449 §11.1) when `auth.dpop`
  *   is set; pass the server's `resultStore` when its instances share one (default: one in memory, for
  *   this instance).
- * @returns The OAuth part of the server's edge.
+ * @returns The OAuth part of the server's edge (opaque: `createServer({ auth })` takes it as it is).
  * @throws {TypeError} When `auth.resource` is not an absolute URL.
  *
  * @example
@@ -66,7 +67,18 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  * assert.match(refused.headers.get("www-authenticate") ?? "", /resource_metadata=/);
  * ```
  */
-export function oauth(auth: ServerAuth, options: { readonly resultStore?: ResultStore } = {}): AuthEdge {
+export function oauth(auth: ServerAuth, options: { readonly resultStore?: ResultStore } = {}): Capability<"oauth"> {
+  return authEdge(auth, options);
+}
+
+/**
+ * The OAuth part of the server's edge, what `oauth()` builds.
+ *
+ * @param auth The resource, its authorization servers, the token verifier and the scopes.
+ * @param options Where used DPoP proofs are remembered.
+ * @returns The edge's OAuth part.
+ */
+export function authEdge(auth: ServerAuth, options: { readonly resultStore?: ResultStore } = {}): AuthEdge {
   const origin = resourceOrigin(auth);
   const body = JSON.stringify(protectedResourceMetadata(auth));
   const headers = Object.freeze({ "content-type": "application/json", "cache-control": "public, max-age=3600" });
@@ -88,6 +100,7 @@ export function oauth(auth: ServerAuth, options: { readonly resultStore?: Result
     }`;
   };
   const edge: AuthEdge = {
+    capability: "oauth",
     auth,
     authenticate: (request) => authenticate(auth, request, checks),
     challenge,

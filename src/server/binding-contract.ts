@@ -9,7 +9,7 @@
 import type { ServedVersions } from "./protocol-versions.ts";
 import type { Host } from "../core/host.ts";
 import type { ProtocolError } from "../core/error.ts";
-import type { Registry } from "../core/registry.ts";
+import type { CallTarget } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { ServerAuth } from "./auth.ts";
 
@@ -49,7 +49,7 @@ export interface ResolvedOptions {
 /** What every binding reads: the server's registry and its resolved options. */
 export interface ServerCore {
   /** The tools, resources, prompts, middleware and server-wide state. */
-  readonly registry: Registry;
+  readonly registry: CallTarget;
   /** The resolved server options. */
   readonly options: ResolvedOptions;
 }

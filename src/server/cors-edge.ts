@@ -10,13 +10,14 @@ import { type Cors, type CorsOptions, createCors } from "./cors.ts";
 import type { CorsEdge, ExecutionContextLike, ServerFetch } from "./edge.ts";
 import { notFound, routeFor } from "./fetch.ts";
 import type { RequestGuard } from "./guard.ts";
+import type { Capability } from "./server-capability.ts";
 
 /**
  * Cross-origin access, for `createServer({ cors: cors({ origins }) })` of `@mcplite/sdk/lite` (that of
  * `@mcplite/sdk` takes the options themselves: `cors: { origins }`).
  *
  * @param options The origins allowed, credentials, extra headers and the preflight's max age.
- * @returns The CORS part of the server's edge.
+ * @returns The CORS part of the server's edge (opaque: `createServer({ cors })` takes it as it is).
  * @throws {TypeError} For `"*"` with credentials, or an origin that is not `scheme://host[:port]`.
  *
  * @example
@@ -33,9 +34,20 @@ import type { RequestGuard } from "./guard.ts";
  * assert.equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
  * ```
  */
-export function cors(options: CorsOptions): CorsEdge {
+export function cors(options: CorsOptions): Capability<"cors"> {
+  return corsEdge(options);
+}
+
+/**
+ * The CORS part of the server's edge, what `cors()` builds.
+ *
+ * @param options The origins allowed, credentials, extra headers and the preflight's max age.
+ * @returns The edge's CORS part.
+ */
+export function corsEdge(options: CorsOptions): CorsEdge {
   const policy = createCors(options);
   return {
+    capability: "cors",
     cors: policy,
     serve: (fetch, routes, guard) => withCors(fetch, routes, guard, policy),
   };

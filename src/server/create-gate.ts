@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { oauth } from "./auth-edge.ts";
-import { cors as corsEdge } from "./cors-edge.ts";
+import { authEdge } from "./auth-edge.ts";
+import { corsEdge } from "./cors-edge.ts";
 import type { Edge } from "./edge.ts";
 import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
 
@@ -56,6 +56,6 @@ export function createGate(options: GateOptions): Gate {
 export function edgeOf(options: Pick<GateOptions, "cors" | "auth" | "resultStore">): Edge {
   return {
     cors: options.cors === undefined ? undefined : corsEdge(options.cors),
-    auth: options.auth === undefined ? undefined : oauth(options.auth, options),
+    auth: options.auth === undefined ? undefined : authEdge(options.auth, options),
   };
 }

@@ -11,6 +11,7 @@ import type { ServerAuth } from "./auth.ts";
 import type { Route } from "./binding-contract.ts";
 import type { Cors } from "./cors.ts";
 import type { RequestGuard } from "./guard.ts";
+import type { Capability } from "./server-capability.ts";
 
 /** What a Worker (or a framework) passes as `fetch`'s third argument. */
 export interface ExecutionContextLike {
@@ -32,7 +33,7 @@ export interface GateAnswer {
 }
 
 /** Cross-origin access (Fetch Standard §3.2), built by `cors()`: the policy and the `fetch` it wraps. */
-export interface CorsEdge {
+export interface CorsEdge extends Capability<"cors"> {
   /** The policy. */
   readonly cors: Cors;
   /**
@@ -50,7 +51,7 @@ export interface CorsEdge {
  * The server as an OAuth 2.1 resource server (MCP 2025-11-25, Authorization), built by `oauth()`:
  * authentication, challenges (RFC 6750 §3) and the Protected Resource Metadata (RFC 9728 §3).
  */
-export interface AuthEdge {
+export interface AuthEdge extends Capability<"oauth"> {
   /** The options it was built from. */
   readonly auth: ServerAuth;
   /** Authenticates a request (see `Gate.authenticate`). */

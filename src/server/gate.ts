@@ -13,9 +13,9 @@
 import type { AuthInfo } from "../core/call-context.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
-import type { Cors, CorsOptions } from "./cors.ts";
-import type { Edge, GateAnswer } from "./edge.ts";
-import { createRequestGuard, type RequestGuard } from "./guard.ts";
+import type { CorsOptions } from "./cors.ts";
+import type { Edge } from "./edge.ts";
+import { createRequestGuard } from "./guard.ts";
 
 /** The server options the gate is built from (see `ServerOptions` for each). */
 export interface GateOptions {
@@ -45,9 +45,13 @@ export interface Gate {
    *
    * @throws {ProtocolError} `forbidden`, for a Host or Origin that is not allowed.
    */
-  readonly guard: RequestGuard;
-  /** Cross-origin access (Fetch Standard §3.2), when the server has `cors`. */
-  readonly cors: Cors | undefined;
+  readonly guard: (
+    request: { readonly headers: { get(name: string): string | null } },
+    url: string,
+    ctx?: unknown,
+  ) => void;
+  /** Cross-origin access (Fetch Standard §3.2), when the server has `cors`: whether an origin may call. */
+  readonly cors: { allows(origin: string): boolean } | undefined;
   /** The server's authentication, when it has `auth`; without it every request passes, with no caller. */
   readonly auth: ServerAuth | undefined;
   /**
@@ -91,7 +95,12 @@ export interface Gate {
    * @param path The request's path.
    * @returns The answer, or `undefined` when the path is not a metadata path or the server has no `auth`.
    */
-  metadata(method: string, path: string): GateAnswer | undefined;
+  metadata(
+    method: string,
+    path: string,
+  ):
+    | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string | null }
+    | undefined;
 }
 
 /**

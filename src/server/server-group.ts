@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Grouped } from "../core/grouped-middleware.ts";
+import { grouped, groupOf } from "../core/grouped-middleware.ts";
 import type { Definitions, Registry } from "../core/registry.ts";
 import { type AnyPrompt, assertPromptName } from "../core/prompt.ts";
 import type { AnyResource } from "../core/resource.ts";
@@ -79,8 +79,8 @@ export function mountGroup(
   const prompts = new Map<string, Mounted<AnyPrompt>>();
   const resources = new Map<string, Mounted<AnyResource>>();
   const skills = new Set<string>();
-  const group = <T extends Grouped>(definition: T): T =>
-    Object.freeze({ ...definition, "~group": [child.runtime, ...(definition["~group"] ?? [])] });
+  const group = <T extends object>(definition: T): T =>
+    grouped(Object.freeze({ ...definition }), [child.runtime, ...(groupOf(definition) ?? [])]);
   const into = parent.definitions as Definitions; // the server passes its own, which register
 
   /** Plans one kind of named definition: which mounted ones the child dropped, which to mount (checked). */

@@ -10,9 +10,8 @@ import type { ErrorReporter } from "../core/runtime.ts";
 import type { ServerLogger } from "../core/logger.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
-import type { LongRunningSupport } from "../core/registry.ts";
 import type { Tokens, TokensOptions } from "../core/tokens.ts";
-import type { GroupSupport } from "./server-group.ts";
+import type { Capability } from "./server-capability.ts";
 import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
@@ -147,7 +146,7 @@ export interface ServerOptions {
    * always has it; that of `@mcplite/sdk/lite` only when given `longRunning` (exported by both), so that a
    * server without such tools bundles none of it. Registering a long-running tool without it throws.
    */
-  longRunning?: LongRunningSupport;
+  longRunning?: Capability<"longRunning">;
   /**
    * Input-round support: signs the `requestState` of a call whose handler asks the client
    * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`; MCP 2026-07-28, multi round-trip requests).
@@ -155,12 +154,12 @@ export interface ServerOptions {
    * `inputRounds` (or `longRunning`, whose tokens sign them too), so that a server that asks nothing
    * bundles no token codec. Without it, a handler that asks fails naming the fix.
    */
-  inputRounds?: InputRoundsSupport;
+  inputRounds?: Capability<"inputRounds">;
   /**
    * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` always has it; that
    * of `@mcplite/sdk/lite` only when given `group`. Without it, `server.group()` throws naming the fix.
    */
-  group?: GroupSupport;
+  group?: Capability<"group">;
   /**
    * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
    * resource-updated notifications raised on any instance reach the listeners held by every instance.

@@ -11,7 +11,7 @@ import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
 import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
-import { Definitions } from "../core/registry.ts";
+import { Definitions, type LongRunningSupport, registryOf } from "../core/registry.ts";
 import { Runtime } from "../core/runtime.ts";
 import { Budgets } from "../core/budgets.ts";
 import { serverWarning } from "../core/logger.ts";
@@ -25,7 +25,7 @@ import type { Edge } from "./edge.ts";
 import { assembleGate } from "./gate.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
-import { prefixed, resolveOptions, type ServerOptions } from "./server-options.ts";
+import { type InputRoundsSupport, prefixed, resolveOptions, type ServerOptions } from "./server-options.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
 import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
@@ -89,7 +89,7 @@ export class Server<TTools extends ToolMap = {}> {
    */
   constructor(options: ServerOptions, edge: Edge = {}) {
     const resolved = resolveOptions(options);
-    this.#group = options.group;
+    this.#group = options.group as GroupSupport | undefined; // the opaque capability is what group-support.ts built
     const logger = options.logger;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
     const tokenOptions = {
@@ -101,9 +101,10 @@ export class Server<TTools extends ToolMap = {}> {
       secretFallback: () => platformSecret,
       ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
     };
-    const longRunning = options.longRunning?.(tokenOptions);
+    // The opaque capabilities are what long-running-support.ts and input-rounds-support.ts built.
+    const longRunning = (options.longRunning as LongRunningSupport | undefined)?.(tokenOptions);
     const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
-    const tokens = continuations ?? options.inputRounds?.(tokenOptions);
+    const tokens = continuations ?? (options.inputRounds as InputRoundsSupport | undefined)?.(tokenOptions);
     const budgets = new Budgets(options.limits);
     const runtime = new Runtime({
       onError: options.onError,
@@ -336,7 +337,7 @@ export class Server<TTools extends ToolMap = {}> {
     if (compiled.jsonSchema.type !== "object") {
       throw new TypeError(`server config: the schema must describe an object (type "object")`);
     }
-    this.#core.registry.runtime.setConfig(compiled);
+    registryOf(this.#core).runtime.setConfig(compiled);
     return this;
   }
 
@@ -364,7 +365,7 @@ export class Server<TTools extends ToolMap = {}> {
    * ```
    */
   use(middleware: Middleware): this {
-    this.#core.registry.runtime.use(middleware);
+    registryOf(this.#core).runtime.use(middleware);
     return this;
   }
 
@@ -395,13 +396,13 @@ export class Server<TTools extends ToolMap = {}> {
    * ```
    */
   useTool(middleware: ToolMiddleware): this {
-    this.#core.registry.runtime.useTool(middleware);
+    registryOf(this.#core).runtime.useTool(middleware);
     return this;
   }
 
   /** The registered tools, in registration order. */
   get tools(): AnyTool[] {
-    return [...this.#core.registry.tools];
+    return [...registryOf(this.#core).tools];
   }
 
   /**
@@ -425,7 +426,7 @@ export class Server<TTools extends ToolMap = {}> {
     options: ServerCallOptions = {},
   ): Promise<CallOutcome> {
     const meta: CallMeta = { wire: "in-process", headers: new Headers(options.headers) };
-    return runCall(this.#core.registry, {
+    return runCall(registryOf(this.#core), {
       name,
       arguments: args,
       meta,

@@ -14,8 +14,6 @@
  *
  * @module
  */
-export { SKILL_LIMITS } from "./define-skill.ts";
 export { defineSkill, skillFromDirectory, skillsFromDirectory } from "../assembly/served-skills.ts";
 export type { SkillSource } from "./define-skill.ts";
-export { readFrontmatter } from "./skill-frontmatter.ts";
 export type { Skill, SkillFile } from "../core/skill.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 import type { AuthInfo, Registry } from "../core/mod.ts";
-import { PUSH_MS, runRequest } from "../core/mod.ts";
+import { PUSH_MS, registryOf, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -85,7 +85,7 @@ export class LiteOverStdio {
     this.#out = out;
     this.#inFlight = inFlight;
     this.#scope = scope;
-    this.#report = (error) => core.registry.runtime.onError?.(error);
+    this.#report = (error) => registryOf(core).runtime.onError?.(error);
   }
 
   /**
@@ -98,7 +98,7 @@ export class LiteOverStdio {
     try {
       const rpc = parseJsonRpcRequest(message);
       id = rpc.id ?? null;
-      const registry = this.#core.registry;
+      const registry = registryOf(this.#core);
       if (rpc.method === "tools/list") {
         if (registry.runtime.middleware.length === 0) return this.#out.send(listLine(registry, id, this.#host.auth));
         const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);

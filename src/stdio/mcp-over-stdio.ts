@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { registryOf } from "../core/mod.ts";
 import { type Host, NO_HOST } from "../server/mod.ts";
 import type { Carrier, Exchange, FinishedResult } from "../bindings/mcp/carrier.ts";
 import { dispatch } from "../bindings/mcp/dispatch.ts";
@@ -63,7 +64,7 @@ export class McpOverStdio implements Carrier {
     this.piped = piped;
     this.connectionHeaders = headers;
     this.#out = out;
-    this.#pushes = new ConnectionPushes(ctx.core.registry, (message) => out.send(message));
+    this.#pushes = new ConnectionPushes(registryOf(ctx.core), (message) => out.send(message));
   }
 
   /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { budgetsOf, callerOf, ErrorCode, ProtocolError } from "../core/mod.ts";
+import { budgetsOf, callerOf, ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
@@ -63,7 +63,7 @@ export class ServerConnection {
     // Each request takes a call of the server's budgets (`limits.calls`) until its response is written.
     const out = this.#calls = new CallsInFlight(
       sink,
-      budgetsOf(core.registry.runtime),
+      budgetsOf(registryOf(core).runtime),
       host.caller ?? callerOf(host.auth),
     );
     this.#out = out;
@@ -122,7 +122,7 @@ export class ServerConnection {
       }
     } catch (error) {
       this.#out.send(
-        jsonRpcErrorMessage(null, error, legacyErrorToWire, (e) => this.#core.registry.runtime.onError?.(e)),
+        jsonRpcErrorMessage(null, error, legacyErrorToWire, (e) => registryOf(this.#core).runtime.onError?.(e)),
       );
       return;
     }

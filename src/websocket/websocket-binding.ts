@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/mod.ts";
+import { ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
 import { acceptWebSocket, type Binding, normalisePath, type Route } from "../server/mod.ts";
 import { errorMessage } from "../bindings/jsonrpc.ts";
 import { jsonRpcErrorResponse, wireErrorResponse } from "../bindings/jsonrpc-error.ts";
@@ -73,7 +73,7 @@ export function webSocketBinding(options: WebSocketOptions = {}): Binding {
   }
   const idleTimeoutS = options.idleTimeoutS ?? 30;
   return function webSocket(core) {
-    const report = (error: unknown) => core.registry.runtime.onError?.(error);
+    const report = (error: unknown) => registryOf(core).runtime.onError?.(error);
     const route: Route = {
       methods: "GET",
       refuse: (error) => jsonRpcErrorResponse(null, error, errorCodeToWire, report),

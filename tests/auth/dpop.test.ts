@@ -14,7 +14,8 @@ import { createMemoryResultStore, createServer, defineTool, mcpLiteBinding, type
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { grpcListener } from "../helpers/grpc-listener.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
-import { ASYMMETRIC_ALGORITHMS, jwtAuth } from "../../src/auth/mod.ts";
+import { jwtAuth } from "../../src/auth/mod.ts";
+import { ASYMMETRIC_ALGORITHMS } from "../../src/auth/jwt-auth.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 import { bearer } from "../helpers/opaque-auth.ts";
 import { dpopHeaders, dpopIssuer, dpopKey, ISSUER, withNonce, youngMemoryNonce } from "../helpers/dpop.ts";

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { base64urlDecode, createTokenCodec, TOKEN_PREFIX, TokenError, type TokenFailure } from "../../src/codec/mod.ts";
+import { createTokenCodec, TokenError, type TokenFailure } from "../../src/codec/mod.ts";
+import { TOKEN_PREFIX } from "../../src/codec/token.ts";
+import { base64urlDecode } from "../../src/codec/base64url.ts";
 import { nodeCrypto } from "../../src/runtime/node-crypto.ts";
 
 const SECRET = "a secret for the codec tests: 32+ bytes";

@@ -9,6 +9,7 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { attachListener } from "../../src/server/listener.ts";
+import { registryOf as registryOfCore } from "../../src/core/registry.ts";
 import { type CallEvent, streamCall, type StreamedCall } from "../../src/core/stream-call.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -16,7 +17,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function registryOf(...tools: Parameters<ReturnType<typeof createServer>["tool"]>[0][]) {
   const server = createServer({ name: "stream", version: "1.0.0", secret: "stream-call-secret-0123456789abcdef" });
   for (const tool of tools) server.tool(tool);
-  return attachListener(server).core.registry;
+  return registryOfCore(attachListener(server).core);
 }
 
 function call(name: string, args: unknown, signal: AbortSignal = new AbortController().signal): StreamedCall {

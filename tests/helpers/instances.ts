@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CallOutcome, ResultStore } from "../../mod.ts";
 import { attachListener } from "../../src/binding.ts";
+import { registryOf } from "../../src/core/registry.ts";
 import { createJobTools, jobServer, waitFor } from "./long-running.ts";
 import { final } from "./outcome.ts";
 import { retryInstance } from "./retry-jobs.ts";
@@ -78,7 +79,7 @@ export function describeSharedInstances(name: string, store: () => ResultStore, 
       const a = jobServer({ resultStore: store(), leaseMs: 300 }, tools).server;
       const b = jobServer({ resultStore: store(), leaseMs: 300 }, tools).server;
       const token = tokenOf(await a.call("crunch", {}));
-      const running = () => attachListener(a).core.registry.runtime.continuations.running;
+      const running = () => registryOf(attachListener(a).core).runtime.continuations.running;
       assert.equal(running(), 1);
       await b.call("redeem", { promise: token, cancel: true });
       await waitFor(() => running() === 0, 1_000);

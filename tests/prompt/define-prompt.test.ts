@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { definePrompt, text } from "../../mod.ts";
-import { CallContext } from "../../src/core/call-context.ts";
+import { ToolCallContext } from "../../src/core/call-context.ts";
 import { describePrompt, promptResultFromValue } from "../../src/core/prompt.ts";
 
-const ctx = new CallContext("p", new AbortController().signal, { wire: "in-process", headers: new Headers() });
+const ctx = new ToolCallContext("p", new AbortController().signal, { wire: "in-process", headers: new Headers() });
 
 describe("definePrompt", () => {
   it("lists arguments from a valibot object of strings, with descriptions and requiredness", () => {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { defineResource } from "../../mod.ts";
-import { CallContext } from "../../src/core/call-context.ts";
+import { ToolCallContext } from "../../src/core/call-context.ts";
 import { contentsFromValue, describeResource } from "../../src/core/resource.ts";
 
-const ctx = new CallContext("r", new AbortController().signal, { wire: "in-process", headers: new Headers() });
+const ctx = new ToolCallContext("r", new AbortController().signal, { wire: "in-process", headers: new Headers() });
 
 describe("defineResource", () => {
   it("builds a static resource with its metadata; the builder is immutable", () => {

@@ -14,6 +14,7 @@ import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../
 import type { Limits } from "../../src/types.ts";
 import { attachListener } from "../../src/server/listener.ts";
 import { budgetsOf } from "../../src/core/runtime.ts";
+import { registryOf } from "../../src/core/registry.ts";
 import { grpcBinding, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
@@ -46,7 +47,7 @@ function gatedServer(limits: Limits) {
         return "done";
       }),
     );
-  const budgets = budgetsOf(attachListener(server).core.registry.runtime);
+  const budgets = budgetsOf(registryOf(attachListener(server).core).runtime);
   return { server, budgets, release };
 }
 

@@ -14,6 +14,7 @@ import { createServer, defineTool, serve } from "../../mod.ts";
 import { declareBodyLimit } from "../../src/runtime/body-bound.ts";
 import { attachListener } from "../../src/server/listener.ts";
 import { budgetsOf } from "../../src/core/runtime.ts";
+import { registryOf } from "../../src/core/registry.ts";
 
 let release!: () => void;
 const released = new Promise<void>((resolve) => release = resolve);
@@ -39,7 +40,7 @@ const server = createServer({
   defineTool("later").describe("Finishes in the background once released").longRunning({ retryAfterMs: 5 })
     .handle((_args, ctx) => ctx.defer(async () => (await released, "finished"))),
 );
-const budgets = budgetsOf(attachListener(server).core.registry.runtime);
+const budgets = budgetsOf(registryOf(attachListener(server).core).runtime);
 
 const collect = () => {
   (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true);

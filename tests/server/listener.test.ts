@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { createServer, defineTool, type ProtocolError } from "../../mod.ts";
 import { attachListener, NO_HOST, runCall, withCaller } from "../../src/binding.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { registryOf } from "../../src/core/registry.ts";
 
 const whoami = defineTool("whoami").handle((_args, ctx) => ctx.auth?.subject ?? "nobody");
 const purge = defineTool("purge").scopes("docs:admin").handle(() => "purged");
@@ -51,7 +52,7 @@ describe("attachListener", () => {
     assert.equal(first.core.options.name, "demo");
     assert.equal(first.gate.auth, undefined);
     server.tool(whoami);
-    assert.ok(first.core.registry.get("whoami"), "the registry is the server's own, not a copy");
+    assert.ok(registryOf(first.core).get("whoami"), "the registry is the server's own, not a copy");
   });
 
   it("refuses anything createServer() did not make", () => {

@@ -33,12 +33,11 @@
  *
  * @module
  */
-export { GRPC_SERVICE_PATH, grpcBinding } from "./handler.ts";
+export { grpcBinding } from "./handler.ts";
 export { serveGrpc } from "./serve-grpc.ts";
 export type { GrpcListener, GrpcServable, ServeGrpcOptions } from "./serve-grpc.ts";
 export type { GrpcRoutesOptions } from "./service.ts";
 export { createGrpcRoutes, createMcpliteService } from "./service.ts";
-export { ERROR_DOMAIN, errorCodeToGrpc, errorToConnectError } from "./status.ts";
 // The generated service and messages, for Connect clients (`createClient(MCPLite, transport)`).
 export { MCPLite, ResponseType, ToolRequestSchema, ToolResponseSchema, ToolsListSchema } from "./messages.ts";
 export type { ResponseMeta, ToolRequest, ToolResponse, ToolsList } from "./messages.ts";

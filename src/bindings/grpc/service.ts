@@ -22,6 +22,7 @@ import {
   ErrorCode,
   ProtocolError,
   type Registry,
+  registryOf,
   runCall,
   runRequest,
   type SignalSource,
@@ -59,7 +60,8 @@ import { addReflection } from "./reflection.ts";
  * @returns The service implementation, for `router.service(MCPLite, impl)`.
  */
 export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLite> {
-  const { registry, options } = core;
+  const { options } = core;
+  const registry = registryOf(core);
   const version = options.version;
   const report = (error: unknown) => registry.runtime.onError?.(error);
   const callTool = createCallTool(core);
@@ -204,7 +206,8 @@ export interface CallSource {
  * @returns The function that answers one call.
  */
 export function createCallTool(core: ServerCore): CallToolFn {
-  const { registry, options } = core;
+  const { options } = core;
+  const registry = registryOf(core);
   const version = options.version;
   const report = (error: unknown) => registry.runtime.onError?.(error);
   return async function callTool(request, from, host) {

@@ -13,7 +13,7 @@ import {
   type validateUniversalHandlerOptions,
 } from "@connectrpc/connect/protocol";
 import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
-import { CacheSlot, scopeKey, toolScopes } from "../../core/mod.ts";
+import { CacheSlot, registryOf, scopeKey, toolScopes } from "../../core/mod.ts";
 import { type Host, type ServerCore, withCaller } from "../../server/mod.ts";
 import type { AuthenticatedCall } from "./auth-interceptor.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
@@ -58,7 +58,7 @@ export interface UnaryMethod {
  * @returns The methods by path.
  */
 export function createUnaryMethods(core: ServerCore, opt: HandlerOptions): Map<string, UnaryMethod> {
-  const { registry } = core;
+  const registry = registryOf(core);
   const callTool = createCallTool(core);
   const getTools = MCPLite.method.getTools;
   const memoKeys = ["grpc:tools:json", "grpc:tools:proto"];

@@ -4,7 +4,7 @@
  * @module
  */
 import { complete, type CompletionRef } from "./complete.ts";
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { requireCapability } from "./lifecycle.ts";
 import type { McpMethod } from "./mcp-request.ts";
@@ -19,7 +19,7 @@ import type { McpMethod } from "./mcp-request.ts";
  *   argument; `permission_denied` for a prompt or template whose scopes the caller lacks.
  */
 export const completionComplete: McpMethod = async (ctx, request, channel) => {
-  const registry = ctx.core.registry;
+  const registry = registryOf(ctx.core);
   requireCapability(registry, request.envelope.era, "completions", "completion/complete");
   const { ref, argument, context } = request.rpc.params as Record<string, Record<string, unknown> | undefined>;
   let parsed: CompletionRef;

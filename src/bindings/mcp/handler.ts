@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import {
   acceptsEventStream,
@@ -114,7 +114,7 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     sessions: new SessionTable(settings.sessionLimit),
     pending: new PendingRequests(),
     inFlight: new InFlight(),
-    report: (error) => core.registry.runtime.onError?.(error),
+    report: (error) => registryOf(core).runtime.onError?.(error),
     keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
     heldKeepAlive: core.options.heartbeatMs > 0
       ? new DelayQueue(Math.min(HELD_KEEP_ALIVE_MS, core.options.heartbeatMs))

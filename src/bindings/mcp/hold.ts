@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { createContext, type PromiseOutcome, REDEEM_TOOL, type ToolResult } from "../../core/mod.ts";
+import { createContext, type PromiseOutcome, REDEEM_TOOL, registryOf, type ToolResult } from "../../core/mod.ts";
 import { followPromise } from "./follow-promise.ts";
 import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";
@@ -39,10 +39,10 @@ export async function holdPromise(
   const caller = createContext(
     { name, signal: channel, meta: callMetaOf(request), host: request.host },
     sink,
-    ctx.core.registry.runtime.logger,
+    registryOf(ctx.core).runtime.logger,
   );
   channel.holding(); // the headers go soon: the hold may outlast a proxy's response-header timeout
-  const result = await followPromise(ctx.core.registry, outcome, {
+  const result = await followPromise(registryOf(ctx.core), outcome, {
     caller,
     holdMs: ctx.settings.holdMs ?? ctx.core.options.holdMs,
     canAsk: sink?.input !== undefined,
@@ -59,7 +59,7 @@ function pendingResult(ctx: McpContext, name: string, outcome: PromiseOutcome): 
   const { token, retryAfterMs, expiresAt, estimatedCompletion } = outcome;
   const text = `Not done yet. Call the "${REDEEM_TOOL}" tool with {"promise": ${JSON.stringify(token)}} ` +
     `in about ${Math.ceil(retryAfterMs / 1000)} s (the token expires at ${expiresAt}).`;
-  if (ctx.core.registry.get(name)?.output !== undefined) return { content: [{ type: "text", text }], isError: true };
+  if (registryOf(ctx.core).get(name)?.output !== undefined) return { content: [{ type: "text", text }], isError: true };
   const structuredContent: Record<string, unknown> = { promise: token, retryAfterMs, expiresAt };
   if (estimatedCompletion !== undefined) structuredContent.estimatedCompletion = estimatedCompletion;
   return { content: [{ type: "text", text }], structuredContent };

@@ -12,6 +12,7 @@ import {
   type LogLevel,
   ProtocolError,
   type Registry,
+  registryOf,
 } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { featureExtensions } from "./feature-methods.ts";
@@ -115,12 +116,12 @@ export function requireCapability(registry: Registry, era: Era, capability: keyo
  * @returns The discovery result, serialised once.
  */
 export const discover: McpMethod = (ctx, request) => {
-  const cached = ctx.core.registry.cached(DISCOVER, "", () => {
+  const cached = registryOf(ctx.core).cached(DISCOVER, "", () => {
     const { instructions } = ctx.core.options;
     const hint = ctx.settings.listCache;
     const result: Record<string, unknown> = {
       supportedVersions: ctx.core.options.protocolVersions.modern,
-      capabilities: serverCapabilities(ctx.core.registry, "modern", false, ctx.settings.directoryRead),
+      capabilities: serverCapabilities(registryOf(ctx.core), "modern", false, ctx.settings.directoryRead),
     };
     if (instructions !== undefined) result.instructions = instructions;
     result.ttlMs = hint.ttlMs;
@@ -147,7 +148,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const { name, version, title, instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: serverCapabilities(ctx.core.registry, "legacy", channel.persistent, ctx.settings.directoryRead),
+    capabilities: serverCapabilities(registryOf(ctx.core), "legacy", channel.persistent, ctx.settings.directoryRead),
     serverInfo: title === undefined ? { name, version } : { name, version, title },
   };
   if (instructions !== undefined) result.instructions = instructions;

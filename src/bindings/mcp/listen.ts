@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, holdsScopes, ProtocolError, type RegistryChange } from "../../core/mod.ts";
+import { ErrorCode, holdsScopes, ProtocolError, type RegistryChange, registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { resolveResource } from "./resolve-resource.ts";
@@ -50,7 +50,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     for (const uri of subscriptions) {
       if (typeof uri !== "string") continue;
       // A resource the caller may not read is not honoured, as an unknown one is not.
-      const resolved = resolveResource(ctx.core.registry, uri);
+      const resolved = resolveResource(registryOf(ctx.core), uri);
       if (resolved !== undefined && holdsScopes(resolved.resource.scopes, request.host.auth)) uris.add(uri);
     }
     honoured.resourceSubscriptions = [...uris];
@@ -65,7 +65,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   };
   return new Subscription((writer) => {
     writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured }));
-    return ctx.core.registry.onChange((change: RegistryChange) => {
+    return registryOf(ctx.core).onChange((change: RegistryChange) => {
       if (change.kind === "resource-updated") {
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
         return;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CacheSlot, ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { CacheSlot, ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpContext, McpRequest } from "./mcp-request.ts";
@@ -68,7 +68,7 @@ export function listReply(
   items: () => readonly unknown[],
   personal = false,
 ): CachedBody {
-  const list = ctx.core.registry.cached(PAGED, key, () => ({ all: items(), pages: new Map<number, CachedBody>() }));
+  const list = registryOf(ctx.core).cached(PAGED, key, () => ({ all: items(), pages: new Map<number, CachedBody>() }));
   const all = list.all;
   const offset = Math.min(decodeCursor(request.rpc.params.cursor), all.length);
   const era = request.envelope.era;

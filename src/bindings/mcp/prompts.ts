@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { describePrompt } from "../../core/mod.ts";
+import { describePrompt, registryOf } from "../../core/mod.ts";
 import { renderPrompt } from "../render-prompt.ts";
 import { contentFor, shapeOf } from "./revision.ts";
 import { inputRequiredResult } from "./input-required.ts";
@@ -36,7 +36,7 @@ export const promptsList: McpMethod = /* @__PURE__ */ scopedList(
  * @throws {ProtocolError} `invalid_params`; `permission_denied` for a missing scope.
  */
 export const promptsGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
-  const registry = ctx.core.registry;
+  const registry = registryOf(ctx.core);
   requireCapability(registry, request.envelope.era, "prompts", "prompts/get");
   const { name, arguments: args } = request.rpc.params;
   const rendered = await renderPrompt(registry, name, args, handlerCallerOf(ctx, request, channel));

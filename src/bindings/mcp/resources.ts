@@ -10,8 +10,10 @@ import {
   ErrorCode,
   notFound,
   ProtocolError,
+  registryOf,
   requireScopes,
   runHandler,
+  sameGroupAs,
   withResultMeta,
 } from "../../core/mod.ts";
 import { resolveResource } from "./resolve-resource.ts";
@@ -62,13 +64,13 @@ function uriOf(request: McpRequest): string {
  *   `permission_denied` for a missing scope.
  */
 export const resourcesRead: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
-  const registry = ctx.core.registry;
+  const registry = registryOf(ctx.core);
   requireCapability(registry, request.envelope.era, "resources", "resources/read");
   const uri = uriOf(request);
   const find = () => {
     const resolved = resolveResource(registry, uri);
     if (resolved === undefined) throw notFound(uri);
-    return { ...resolved, scopes: resolved.resource.scopes, "~group": resolved.resource["~group"] };
+    return sameGroupAs({ ...resolved, scopes: resolved.resource.scopes }, resolved.resource);
   };
   const read = await runHandler(
     registry,
@@ -107,9 +109,9 @@ export const resourcesRead: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, req
  *   scopes the caller lacks.
  */
 export const resourcesSubscribe: McpMethod = (ctx, request) => {
-  requireCapability(ctx.core.registry, request.envelope.era, "resources", request.rpc.method);
+  requireCapability(registryOf(ctx.core), request.envelope.era, "resources", request.rpc.method);
   const uri = uriOf(request);
-  const resolved = resolveResource(ctx.core.registry, uri);
+  const resolved = resolveResource(registryOf(ctx.core), uri);
   if (resolved === undefined) throw notFound(uri);
   requireScopes(resolved.resource.scopes, request.host.auth, `resource "${uri}"`);
   return {};

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest } from "../jsonrpc.ts";
 import type { StatusTable } from "../jsonrpc-error.ts";
@@ -116,7 +116,7 @@ export function route(
     }
     return undefined; // other client notifications change nothing here
   }
-  const registry = ctx.core.registry;
+  const registry = registryOf(ctx.core);
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
     featureMethod(registry, rpc.method, modern);
   if (method === undefined) {

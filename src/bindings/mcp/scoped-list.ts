@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Registry, visibleTo } from "../../core/mod.ts";
+import { type Registry, registryOf, visibleTo } from "../../core/mod.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod } from "./mcp-request.ts";
@@ -29,8 +29,8 @@ export function scopedList<K extends "resources" | "prompts">(
   describe: (visible: DefinitionOf<K>[]) => unknown[],
 ): McpMethod {
   return (ctx, request) => {
-    requireCapability(ctx.core.registry, request.envelope.era, kind, request.rpc.method);
-    const visible = visibleTo(ctx.core.registry, kind, request.host.auth, key);
+    requireCapability(registryOf(ctx.core), request.envelope.era, kind, request.rpc.method);
+    const visible = visibleTo(registryOf(ctx.core), kind, request.host.auth, key);
     return listReply(ctx, request, visible.key, field, () => describe(visible.items()), visible.private);
   };
 }

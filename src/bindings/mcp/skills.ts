@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, type Registry, type Skill } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError, type Registry, registryOf, type Skill } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { listReply } from "./pagination.ts";
 import { finishResult } from "./finish-result.ts";
@@ -45,7 +45,7 @@ function uriParam(request: McpRequest): string {
  * @returns The page, serialised once.
  */
 export const skillsList: McpMethod = (ctx, request) => {
-  const registry = ctx.core.registry;
+  const registry = registryOf(ctx.core);
   requireSkills(registry, "skills/list");
   return listReply(
     ctx,
@@ -65,7 +65,7 @@ export const skillsList: McpMethod = (ctx, request) => {
  * @throws {ProtocolError} `invalid_params` for a missing or unknown URI.
  */
 export const skillsGet: McpMethod = (ctx, request) => {
-  const registry = ctx.core.registry;
+  const registry = registryOf(ctx.core);
   requireSkills(registry, "skills/get");
   const uri = uriParam(request);
   const skill = registry.skill(uri);
@@ -100,7 +100,7 @@ export const directoryRead: McpMethod = (ctx, request) => {
   const uri = uriParam(request);
   const dir = uri.endsWith("/") ? uri : `${uri}/`;
   const children = new Map<string, Record<string, unknown>>();
-  for (const skill of ctx.core.registry.skills) {
+  for (const skill of registryOf(ctx.core).skills) {
     const base = skill.uri.slice(0, -"SKILL.md".length);
     if (!dir.startsWith(base)) continue;
     for (const file of skill.files) {

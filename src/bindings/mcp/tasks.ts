@@ -17,6 +17,7 @@ import {
   type PromiseOutcome,
   ProtocolError,
   type Registry,
+  registryOf,
   runRequest,
 } from "../../core/mod.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask } from "./promise-task.ts";
@@ -76,7 +77,7 @@ export function tasksRequired(what: string): ProtocolError {
  * @returns The result.
  */
 export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome): Promise<Record<string, unknown>> {
-  const task = await createTask(ctx.core.registry, outcome);
+  const task = await createTask(registryOf(ctx.core), outcome);
   return { resultType: "task", ...taskFields(task) };
 }
 
@@ -90,7 +91,7 @@ export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome)
  */
 export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
-  return detailedTask(await around(ctx, request, channel, (c) => getTask(ctx.core.registry, taskIdOf(request), c)));
+  return detailedTask(await around(ctx, request, channel, (c) => getTask(registryOf(ctx.core), taskIdOf(request), c)));
 });
 
 /**
@@ -104,7 +105,7 @@ export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request,
 export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
   const responses = request.rpc.params[INPUT_RESPONSES_PARAM];
-  await around(ctx, request, channel, (c) => updateTask(ctx.core.registry, taskIdOf(request), responses, c));
+  await around(ctx, request, channel, (c) => updateTask(registryOf(ctx.core), taskIdOf(request), responses, c));
   return {};
 });
 
@@ -118,13 +119,13 @@ export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, reque
  */
 export const tasksCancel: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
-  await around(ctx, request, channel, (c) => cancelTask(ctx.core.registry, taskIdOf(request), c));
+  await around(ctx, request, channel, (c) => cancelTask(registryOf(ctx.core), taskIdOf(request), c));
   return {};
 });
 
 /** Checks what every `tasks/*` request needs: a server that offers tasks (else 404), a client that declared them. */
 function open(ctx: McpContext, request: McpRequest): void {
-  if (!offersTasks(ctx.core.registry)) {
+  if (!offersTasks(registryOf(ctx.core))) {
     throw new ProtocolError(
       ErrorCode.MethodNotFound,
       `Method not found: ${request.rpc.method} (this server has no long-running tools)`,
@@ -151,7 +152,7 @@ function around<T>(
     signal: channel,
     host: request.host,
   };
-  return runRequest(ctx.core.registry, operationRequest, operation);
+  return runRequest(registryOf(ctx.core), operationRequest, operation);
 }
 
 function taskFields(task: TaskView): Record<string, unknown> {

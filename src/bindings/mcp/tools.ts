@@ -14,6 +14,7 @@ import {
   failureResult,
   ProtocolError,
   REDEEM_TOOL,
+  registryOf,
   visibleTools,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
@@ -51,7 +52,7 @@ export const toolsList: McpMethod = (ctx, request) => {
   const shape = shapeOf(request.envelope.protocolVersion);
   const base = modern ? (tasks ? "mcp:tools:tasks" : "mcp:tools") : `mcp:tools:2025:${shape}`;
   // A caller sees only the tools its scopes allow; such lists are cached per scope set, privately.
-  const visible = visibleTools(ctx.core.registry, request.host.auth, base);
+  const visible = visibleTools(registryOf(ctx.core), request.host.auth, base);
   return listReply(
     ctx,
     request,
@@ -104,7 +105,7 @@ export const toolsCall: McpMethod = /* @__PURE__ */ ownLayer((ctx, request, chan
     throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
   }
   const input = args ?? {}; // the conformance suite calls no-argument tools without `arguments`
-  const registry = ctx.core.registry;
+  const registry = registryOf(ctx.core);
   const tool = registry.get(name);
   const modern = request.envelope.era === "modern";
   if (tool !== undefined && modern) checkParamHeaders(paramHeadersOf(tool), input, request.headers);

@@ -11,6 +11,7 @@ import {
   ErrorCode,
   type MethodRequest,
   ProtocolError,
+  registryOf,
   runRequest,
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
@@ -85,7 +86,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   const own = options.holdMs;
   if (own !== undefined) holdMsOf(own, "holdMs");
   return function mcpLite(core) {
-    const { registry, options: server } = core;
+    const { options: server } = core;
+    const registry = registryOf(core);
     const holdMs = own ?? server.holdMs;
     const report = (error: unknown) => registry.runtime.onError?.(error);
     const fail = (id: JsonRpcId, error: unknown) =>
@@ -223,7 +225,8 @@ async function streamLite(
   fail: (id: JsonRpcId, error: unknown) => Response,
   holdMs: number,
 ): Promise<Response> {
-  const { registry, options: server } = core;
+  const { options: server } = core;
+  const registry = registryOf(core);
   const cancel = new AbortController();
   const signal = AbortSignal.any([request.signal, cancel.signal]);
   let opened = false;

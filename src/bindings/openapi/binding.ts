@@ -13,6 +13,7 @@ import {
   ErrorCode,
   ProtocolError,
   type Registry,
+  registryOf,
   runCall,
   runRequest,
   visibleTools,
@@ -100,7 +101,8 @@ export function openapiBinding(options: OpenApiOptions = {}): Binding {
 }
 
 function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOptions): ReadonlyMap<string, Route> {
-  const { registry, options: server } = core;
+  const { options: server } = core;
+  const registry = registryOf(core);
   const prefix = base === "/" ? "" : base;
   const served = server.basePath + prefix; // the path requests arrive on, under the server's basePath
   const report = (error: unknown) => registry.runtime.onError?.(error);

@@ -15,6 +15,7 @@ import {
   McpliteError,
   ProtocolError,
   type Registry,
+  registryOf,
   replacementError,
   runCall,
   runRequest,
@@ -120,7 +121,7 @@ export function webtoolsBinding(options: WebtoolsOptions = {}): Binding {
 }
 
 function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsOptions): ReadonlyMap<string, Route> {
-  const live = core.registry;
+  const live = registryOf(core);
   const latest = core.options.version;
   const info = (version: string, description?: string): WebtoolsInfo => ({
     name: options.name ?? core.options.name,
@@ -153,7 +154,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
 
   // A caller sees only the actions its scopes allow: one document (and ETag) per scope set, private.
   function documentOf(entry: VersionEntry, auth: AuthInfo | undefined): Promise<MetadataDocument> {
-    const { registry } = entry;
+    const registry = registryOf(entry);
     const visible = visibleTools(registry, auth, memoKey);
     return registry.cached(
       DOCUMENT,

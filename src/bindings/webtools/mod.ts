@@ -31,8 +31,6 @@
  */
 export { webtoolsBinding } from "./handler.ts";
 export type { WebtoolsOptions, WebtoolsVersion } from "./handler.ts";
-export { parseExecuteRequest } from "./envelope.ts";
-export { dataFromResult } from "../result-data.ts";
 export type {
   ErrorEnvelope,
   ExecuteRequest,
@@ -41,8 +39,7 @@ export type {
   WebtoolsEnvelope,
   WebtoolsPromise,
 } from "./envelope.ts";
-export { buildMetadata, metadataHash, UNSTRUCTURED_RESPONSE_SCHEMA } from "./metadata.ts";
-export { canonicalJson } from "../../internal/canonical-json.ts";
+export { metadataHash } from "./metadata.ts";
 export type { WebtoolAction, WebtoolsInfo, WebtoolsMetadata } from "./metadata.ts";
-export { errorCodeToWebtools, WebtoolsCode } from "../rest-status.ts";
+export { WebtoolsCode } from "../rest-status.ts";
 export type { WebtoolsStatus } from "../rest-status.ts";

@@ -3,14 +3,10 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { defineTool } from "../../../mod.ts";
 import { compileSchema } from "../../../src/core/schema.ts";
-import {
-  buildMetadata,
-  canonicalJson,
-  dataFromResult,
-  metadataHash,
-  parseExecuteRequest,
-  UNSTRUCTURED_RESPONSE_SCHEMA,
-} from "../../../src/bindings/webtools/mod.ts";
+import { buildMetadata, metadataHash, UNSTRUCTURED_RESPONSE_SCHEMA } from "../../../src/bindings/webtools/metadata.ts";
+import { parseExecuteRequest } from "../../../src/bindings/webtools/envelope.ts";
+import { dataFromResult } from "../../../src/bindings/result-data.ts";
+import { canonicalJson } from "../../../src/internal/canonical-json.ts";
 
 const info = { name: "w", description: "d", version: "1.0.0" };
 

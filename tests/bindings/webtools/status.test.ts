@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../../mod.ts";
-import { errorCodeToWebtools, WebtoolsCode } from "../../../src/bindings/webtools/mod.ts";
+import { WebtoolsCode } from "../../../src/bindings/webtools/mod.ts";
+import { errorCodeToWebtools } from "../../../src/bindings/rest-status.ts";
 
 describe("errorCodeToWebtools", () => {
   it("maps every error code to a Webtools code and an error status", () => {
