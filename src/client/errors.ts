@@ -1,6 +1,7 @@
 /**
- * The client's error family: one base class with a string code, the JSON-RPC code, the HTTP status and
- * the error's data, and one subclass per thing a caller may want to catch.
+ * The client's error family: one base class with the server's `ErrorCode` (or a condition only a client
+ * meets), the JSON-RPC code, the HTTP status and the error's data, and one subclass per thing a caller may
+ * want to catch.
  *
  * @module
  */
@@ -110,7 +111,7 @@ export class RpcError extends ClientError {
    *
    * @param message The server's message.
    * @param options The JSON-RPC code, HTTP status and data.
-   * @param code A more specific code, for subclasses.
+   * @param code The server's code (default `protocol`: a reply the client cannot read).
    */
   constructor(message: string, options?: ClientErrorOptions, code: ClientErrorCode = ClientErrorCode.Protocol) {
     super(code, message, options);
