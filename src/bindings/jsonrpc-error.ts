@@ -97,14 +97,32 @@ export function errorToWire(
   if (!(error instanceof McpliteError)) {
     // The reporter may recognise the error and name the one to answer (`onError`'s `{ code, message, data }`).
     const replaced = replacementError(error, onError?.(error));
-    if (replaced === undefined) return { ...table(ErrorCode.Internal), message: "Internal error", data: undefined };
+    if (replaced === undefined) return { ...table(ErrorCode.Internal), message: "Internal error", data: INTERNAL_DATA };
     error = replaced;
   }
-  const wire = table((error as McpliteError).code);
-  const { message, data } = error as McpliteError;
-  // A JSON-RPC code raised as a number travels as is (the status stays the table's).
+  const { code, message, data } = error as McpliteError;
+  const wire = table(code);
+  // A JSON-RPC code raised as a number travels as is (the status stays the table's), its data as raised.
   const rpcCode = error instanceof ProtocolError ? error.rpcCode : undefined;
-  return { code: rpcCode ?? wire.code, status: wire.status, message, data };
+  return {
+    code: rpcCode ?? wire.code,
+    status: wire.status,
+    message,
+    data: code === ErrorCode.Custom ? data : withCode(code, data),
+  };
+}
+
+const INTERNAL_DATA = Object.freeze({ code: ErrorCode.Internal });
+
+/**
+ * The error's data with its wire-neutral code as `code`, so that a client reads the same code from any
+ * JSON-RPC wire of ours (MCP answers an unknown tool -32602, MCP-lite -32601: both say `unknown_tool`).
+ * Data that is not an object, or has a `code` of its own, travels as it is.
+ */
+function withCode(code: ErrorCode, data: unknown): unknown {
+  if (data === undefined) return { code };
+  if (typeof data !== "object" || data === null || Array.isArray(data) || "code" in data) return data;
+  return { code, ...data };
 }
 
 /**

@@ -1,19 +1,34 @@
 /**
- * The client's error family: one base class with a string code, the JSON-RPC code, the HTTP status and
- * the error's data, and one subclass per thing a caller may want to catch.
+ * The client's error family: one base class with the server's `ErrorCode` (or a condition only a client
+ * meets), the JSON-RPC code, the HTTP status and the error's data, and one subclass per thing a caller may
+ * want to catch.
  *
  * @module
  */
+import { ErrorCode } from "../core/error.ts";
+import { RESULT_ERROR_CODE } from "../internal/mcp-wire.ts";
+import { codeOfHttpStatus, codeOfJsonRpc, sentErrorCode } from "./error-codes.ts";
 
-/** What went wrong, as a stable string (the discriminant of {@link ClientError}). */
+/**
+ * What went wrong, as a stable string (the discriminant of {@link ClientError}): the server's
+ * {@link ErrorCode} for every condition a server names (`unknown_tool`, `invalid_arguments`,
+ * `unauthenticated`, `permission_denied`, …, read from the wire: see {@link RpcError}), then the
+ * conditions only a client meets. `otelClient()` records the same string as `error.type`, and so does
+ * the server's `otel()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ClientErrorCode } from "./errors.ts";
+ * import { ErrorCode } from "../core/error.ts";
+ * assert.equal(ClientErrorCode.UnknownTool, ErrorCode.UnknownTool); // one vocabulary
+ * ```
+ */
 export const ClientErrorCode = {
-  /** The server has no tool of that name (or the client dropped it as invalid). */
-  ToolNotFound: "tool_not_found",
-  /** The server rejected the arguments. */
-  InvalidArguments: "invalid_arguments",
+  ...ErrorCode,
   /** The tool ran and failed (`isError: true`, MCP-lite `response_type: "failure"`). */
-  ToolFailed: "tool_failed",
-  /** The server answered with a JSON-RPC error, or with a reply this client cannot read. */
+  ToolFailed: "tool_error",
+  /** The server answered with a reply this client cannot read. */
   Protocol: "protocol",
   /** The request never got a readable answer: network failure, an HTTP error without JSON-RPC, a cut stream. */
   Transport: "transport",
@@ -25,11 +40,9 @@ export const ClientErrorCode = {
   InputRequired: "input_required",
   /** The transport cannot do this (e.g. resources over MCP-lite). */
   Unsupported: "unsupported",
-  /** The server wants authorization the client could not get (OAuth discovery, consent or token failed). */
-  Unauthorized: "unauthorized",
 } as const;
 
-/** One of the {@link ClientErrorCode} values. */
+/** One of the {@link ClientErrorCode} values: an {@link ErrorCode}, or a condition only a client meets. */
 export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
 
 /** Options shared by the client's error constructors. */
@@ -81,14 +94,16 @@ export class AuthorizationError extends ClientError {
    * @param options The HTTP status and cause.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(ClientErrorCode.Unauthorized, message, options);
+    super(ClientErrorCode.Unauthenticated, message, options);
     this.name = "AuthorizationError";
   }
 }
 
 /**
  * The server answered with a protocol error (a JSON-RPC error, a gRPC status, a Webtools error
- * envelope), or with a reply the client cannot read.
+ * envelope), or with a reply the client cannot read (`protocol`). Its `code` is the server's
+ * {@link ErrorCode}: the one a server of ours sends (JSON-RPC `error.data.code`, gRPC
+ * `google.rpc.ErrorInfo.reason`, Webtools `error.reason`), else the nearest to the wire's own code.
  */
 export class RpcError extends ClientError {
   /**
@@ -96,7 +111,7 @@ export class RpcError extends ClientError {
    *
    * @param message The server's message.
    * @param options The JSON-RPC code, HTTP status and data.
-   * @param code A more specific code, for subclasses.
+   * @param code The server's code (default `protocol`: a reply the client cannot read).
    */
   constructor(message: string, options?: ClientErrorOptions, code: ClientErrorCode = ClientErrorCode.Protocol) {
     super(code, message, options);
@@ -113,7 +128,7 @@ export class ToolNotFoundError extends RpcError {
    * @param options The JSON-RPC code, HTTP status and data.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(message, options, ClientErrorCode.ToolNotFound);
+    super(message, options, ClientErrorCode.UnknownTool);
     this.name = "ToolNotFoundError";
   }
 }
@@ -132,7 +147,11 @@ export class InvalidArgumentsError extends RpcError {
   }
 }
 
-/** The request never got a readable answer. */
+/**
+ * The request never got a readable answer. Its `code` is `transport`, or the condition an HTTP status
+ * names without a body the client can read (401 `unauthenticated`, 403 `permission_denied`, 429
+ * `rate_limited`, 503 `unavailable`, …).
+ */
 export class TransportError extends ClientError {
   /**
    * Creates a transport error.
@@ -141,7 +160,7 @@ export class TransportError extends ClientError {
    * @param options The HTTP status and the cause.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(ClientErrorCode.Transport, message, options);
+    super(codeOfHttpStatus(options?.status) ?? ClientErrorCode.Transport, message, options);
     this.name = "TransportError";
   }
 }
@@ -206,11 +225,18 @@ export class ToolFailedError extends ClientError {
    * @param result The whole result.
    */
   constructor(tool: string, message: string, result: Record<string, unknown>) {
-    super(ClientErrorCode.ToolFailed, message, { data: result.structuredContent });
+    super(failureCodeOf(result), message, { data: result.structuredContent });
     this.name = "ToolFailedError";
     this.tool = tool;
     this.result = result;
   }
+}
+
+/** A failed result's code: the server's, when it answered an error as a result, else `tool_error`. */
+function failureCodeOf(result: Record<string, unknown>): ClientErrorCode {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  return sentErrorCode(typeof meta === "object" && meta !== null ? meta[RESULT_ERROR_CODE] : undefined) ??
+    ClientErrorCode.ToolFailed;
 }
 
 /**
@@ -247,7 +273,9 @@ const TOOL_NOT_FOUND = /\btool\b[^.]*\bnot found\b|\bunknown tool\b|\bno such to
 
 /**
  * Turns a JSON-RPC error into the matching client error: unknown tool, invalid arguments, or a
- * protocol error that keeps the code and data.
+ * protocol error that keeps the code and data. The code is the server's `data.code` when a server of
+ * ours sent it; from another server, the nearest to its JSON-RPC code and HTTP status. MCP 2026-07-28
+ * answers an unknown tool -32602 and MCP-lite -32601 (MCP-lite spec v0.042 A.5): both are `unknown_tool`.
  *
  * @param error The JSON-RPC error.
  * @param context The method, wire and HTTP status.
@@ -258,16 +286,30 @@ export function errorFromRpc(error: RpcErrorBody, context: ErrorContext): Client
   const message = typeof error.message === "string" && error.message !== ""
     ? error.message
     : `JSON-RPC error ${error.code}`;
+  const data = error.data as Record<string, unknown> | undefined;
+  const code = sentErrorCode(typeof data === "object" && data !== null ? data.code : undefined) ??
+    foreignCodeOf(error.code, message, data, context);
+  if (code === ErrorCode.UnknownTool) return new ToolNotFoundError(message, options);
+  if (code === ErrorCode.InvalidArguments) return new InvalidArgumentsError(message, options);
+  return new RpcError(message, options, code);
+}
+
+/** The nearest code to a JSON-RPC error from a server that sends no `data.code`. */
+function foreignCodeOf(
+  rpcCode: number,
+  message: string,
+  data: Record<string, unknown> | undefined,
+  context: ErrorContext,
+): ErrorCode {
   if (context.method === "tools/call") {
-    const data = error.data as Record<string, unknown> | undefined;
     const namesTool = TOOL_NOT_FOUND.test(message) ||
       (typeof data === "object" && data !== null && "requested_tool" in data);
-    if ((error.code === -32601 || error.code === -32602) && namesTool) return new ToolNotFoundError(message, options);
-    if (error.code === -32601 && context.wire === "mcp-lite") return new ToolNotFoundError(message, options);
+    if ((rpcCode === -32601 || rpcCode === -32602) && namesTool) return ErrorCode.UnknownTool;
+    if (rpcCode === -32601 && context.wire === "mcp-lite") return ErrorCode.UnknownTool;
     const isState = typeof data === "object" && data !== null && data.reason === "invalid_request_state";
-    if (error.code === -32602 && !isState) return new InvalidArgumentsError(message, options);
+    if (rpcCode === -32602 && !isState) return ErrorCode.InvalidArguments;
   }
-  return new RpcError(message, options);
+  return codeOfJsonRpc(rpcCode, context.status);
 }
 
 /**

@@ -25,6 +25,13 @@ export const META = {
 } as const;
 
 /**
+ * The `_meta` key of an `isError` result that answers an error of the call (MCP 2025-11-25, Tools: Error
+ * Handling: invalid arguments go to the model as a result): the server's `ErrorCode` (`invalid_arguments`),
+ * which the client's `ToolFailedError.code` carries.
+ */
+export const RESULT_ERROR_CODE = "io.mcplite/errorCode";
+
+/**
  * The JSON-RPC error codes MCP 2026-07-28 adds (Base Protocol, Error codes), by name: what client and
  * server both read and write.
  */

@@ -15,7 +15,9 @@ import type {
   TraceRequest,
   Transport,
 } from "../client/transport.ts";
+import { ClientError } from "../client/errors.ts";
 import { isObject } from "../internal/is-object.ts";
+import { RESULT_ERROR_CODE } from "../internal/mcp-wire.ts";
 import {
   type DurationRecorder,
   durationRecorder,
@@ -34,9 +36,10 @@ import {
  * `{mcp.method.name} {target}` under the caller's active span, whose trace context (`traceparent`,
  * `tracestate`, `baggage`, through the application's propagator) goes to the server in `params._meta`
  * (MCP SEP-414) and in the HTTP headers or gRPC metadata, so that the server's span is its child. A
- * tool's `isError` result sets `error.type = tool_error`; a failure the server answered, what the wire
- * answered, as the server's span names it (a JSON-RPC code, a gRPC status such as `NOT_FOUND`, a
- * Webtools code such as `WEBTOOL_NOT_FOUND`). Each request also
+ * tool's `isError` result sets `error.type = tool_error`; a failure, the client error's `code`, which is
+ * the server's `ErrorCode` (`unknown_tool`, `invalid_arguments`, …) as the server's span names it, with
+ * `rpc.response.status_code` what an RPC wire answered (a JSON-RPC code, a gRPC status such as
+ * `NOT_FOUND`). Each request also
  * records `mcp.client.operation.duration` (seconds), through the providers the application registered
  * with the OpenTelemetry API; without one, nothing is recorded.
  *
@@ -145,8 +148,8 @@ class TracedTransport implements Transport {
     };
     try {
       const value = await context.with(inSpan, exchange, undefined, sent);
-      const message = method === "tools/call" ? toolErrorOf(value) : undefined;
-      if (message !== undefined) failed(span, metric, "tool_error", message);
+      const failure = method === "tools/call" ? toolErrorOf(value) : undefined;
+      if (failure !== undefined) failed(span, metric, failure.type, failure.message);
       return value;
     } catch (error) {
       const { type, status } = answeredWith(error, this.#inner.wire);
@@ -164,20 +167,23 @@ class TracedTransport implements Transport {
 }
 
 /**
- * What the wire answered a failed request with, named as the server's span names it (`otel()`): a
- * JSON-RPC code (also `rpc.response.status_code`), a gRPC status (`NOT_FOUND`, also the status code, per
- * the OpenTelemetry semantic conventions for gRPC), a Webtools error code (`WEBTOOL_NOT_FOUND`); an
- * error no server answered (a timeout, a refused connection) by its class name.
+ * How a failed request is named, as the server's span names it (`otel()`): `error.type` is the client
+ * error's `code` (the server's `ErrorCode`, or the client's own condition: `timeout`, `transport`), else
+ * the error's class name; `rpc.response.status_code` what an RPC wire answered: the JSON-RPC code, the
+ * gRPC status (`NOT_FOUND`, per the OpenTelemetry semantic conventions for gRPC).
  */
 function answeredWith(error: unknown, wire: string): { type: string; status?: string } {
-  const { rpcCode, data } = (error ?? {}) as { rpcCode?: unknown; data?: unknown };
-  if (typeof rpcCode === "number") return { type: String(rpcCode), status: String(rpcCode) };
+  const { code, rpcCode, data } = (error ?? {}) as { code?: unknown; rpcCode?: unknown; data?: unknown };
+  const type = error instanceof ClientError && typeof code === "string"
+    ? code
+    : error instanceof Error
+    ? error.name
+    : "_OTHER";
+  if (typeof rpcCode === "number") return { type, status: String(rpcCode) };
   if (wire === "grpc" && isObject(data) && typeof data.grpcCode === "string") {
-    const status = data.grpcCode.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase(); // Connect's `NotFound`
-    return { type: status, status };
+    return { type, status: data.grpcCode.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase() }; // Connect's `NotFound`
   }
-  if (wire === "webtools" && isObject(data) && typeof data.code === "string") return { type: data.code };
-  return { type: error instanceof Error ? error.name : "_OTHER" };
+  return { type };
 }
 
 /** What a request names: the tool's or prompt's `name`, the resource's `uri`. */
@@ -198,9 +204,12 @@ function peerAttributes({ protocolVersion, peer }: OutgoingRequest): Attributes 
 
 /**
  * A tool result that is `isError` (a transport's complete reply, or the JSON-RPC result it read): its
- * first text, as the span's status message.
+ * code (`tool_error`, or the server's when it answered an error as a result: MCP's invalid arguments)
+ * and its first text, as the span's status message.
  */
-function toolErrorOf(value: unknown): string | undefined {
+function toolErrorOf(value: unknown): { type: string; message: string } | undefined {
   const result = isObject(value) && isObject(value.result) ? value.result : undefined;
-  return result?.isError === true ? toolErrorMessage(result) : undefined;
+  if (result?.isError !== true) return undefined;
+  const code = isObject(result._meta) ? result._meta[RESULT_ERROR_CODE] : undefined;
+  return { type: typeof code === "string" ? code : "tool_error", message: toolErrorMessage(result) };
 }

@@ -8,11 +8,18 @@
  *
  * @module
  */
-import { budgetsOf, type CallMeta, McpliteError, type Middleware, ProtocolError, registryOf } from "../core/mod.ts";
+import {
+  budgetsOf,
+  type CallMeta,
+  ErrorCode,
+  McpliteError,
+  type Middleware,
+  ProtocolError,
+  registryOf,
+} from "../core/mod.ts";
 import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
 import { GrpcStatus, grpcStatusName, grpcStatusOf } from "../bindings/grpc-status.ts";
-import { errorCodeToWebtools } from "../bindings/rest-status.ts";
 import { type OtelOptions, tracing, type WireError } from "./server-spans.ts";
 import { observeBudgets } from "./budget-metrics.ts";
 import { attachListener } from "../server/listener.ts";
@@ -27,10 +34,10 @@ export { otelClient } from "./client-spans.ts";
  * The span's parent is the trace context in the request's `params._meta` (MCP SEP-414), else the
  * `traceparent` header or gRPC metadata (W3C Trace Context), else the active context; when `_meta` and
  * the header both carry one, the header's span is a link. A tool's `isError` result sets the status to
- * ERROR with `error.type = tool_error`, as do MCP's invalid arguments, which the wire answers with one; a
- * protocol error sets `error.type` to what the wire answered: on JSON-RPC its code (and
- * `rpc.response.status_code` too), on gRPC the status's name (`NOT_FOUND`, also
- * `rpc.response.status_code`), on Webtools its error code (`WEBTOOL_NOT_FOUND`). Each request also
+ * ERROR with `error.type = tool_error`; a protocol error sets `error.type` to its wire-neutral
+ * `ErrorCode` (`unknown_tool`, `invalid_arguments`, `unauthenticated`, `permission_denied`, …), the same
+ * on every wire and as `otelClient()` and the client's error name it, and `rpc.response.status_code` to
+ * what an RPC wire answered: on JSON-RPC its code, on gRPC the status's name (`NOT_FOUND`). Each request also
  * records `mcp.server.operation.duration` (seconds). Without a
  * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
  * server's `logger`, else `console.warn`) naming the install line.
@@ -87,23 +94,28 @@ export function otelBudgets(server: object): () => void {
 }
 
 /**
- * What the wire answers an error with (`error.type`, and `rpc.response.status_code` where the wire is
- * RPC). MCP's invalid arguments to `tools/call` are an `isError` result (`tool_error`, as the client
- * records it); gRPC answers a status (OpenTelemetry semantic conventions for gRPC: its name, `NOT_FOUND`);
- * Webtools an error code in its envelope (`WEBTOOL_NOT_FOUND`), not an RPC status; the JSON-RPC wires a
- * code, a masked error -32603 (internal).
+ * How a failure is named (`error.type`): by its wire-neutral `ErrorCode`, the same on every wire and in
+ * the client's error and span (`otelClient()`); a masked error is `internal`. What the wire answered
+ * goes in `rpc.response.status_code` where the wire is RPC: the JSON-RPC code (MCP 2026-07-28 answers an
+ * unknown tool -32602, MCP-lite -32601), the gRPC status's name (OpenTelemetry semantic conventions for
+ * gRPC: `NOT_FOUND`). MCP's invalid arguments to `tools/call` are an `isError` result, with no status;
+ * Webtools answers in its envelope, with none either.
  */
 function wireErrorOf(error: unknown, meta: CallMeta, method: string): WireError {
-  if (meta.wire === "mcp" && method === "tools/call" && answersAsToolResult(error)) return { type: "tool_error" };
-  if (meta.wire === "grpc") {
-    const status = grpcStatusName(grpcStatusOfError(error));
-    return { type: status, status };
-  }
-  if (meta.wire === "webtools") {
-    return { type: error instanceof McpliteError ? errorCodeToWebtools(error.code).code : "INTERNAL_ERROR" };
-  }
-  const code = String(jsonRpcCodeOf(error, meta));
-  return { type: code, status: code };
+  const type = errorCodeOf(error);
+  if (meta.wire === "mcp" && method === "tools/call" && answersAsToolResult(error)) return { type };
+  if (meta.wire === "grpc") return { type, status: grpcStatusName(grpcStatusOfError(error)) };
+  if (meta.wire === "webtools") return { type };
+  return { type, status: String(jsonRpcCodeOf(error, meta)) };
+}
+
+/** An error's code: the SDK's own, a deadline Connect raised (gRPC status 4), else `internal` (masked). */
+function errorCodeOf(error: unknown): ErrorCode {
+  if (error instanceof McpliteError) return error.code;
+  const connect = error instanceof Error && error.name === "ConnectError";
+  return connect && (error as { code?: unknown }).code === GrpcStatus.DEADLINE_EXCEEDED
+    ? ErrorCode.DeadlineExceeded
+    : ErrorCode.Internal;
 }
 
 /** The gRPC status the binding answers with: a `ConnectError`'s own (a deadline), an SDK error's, else INTERNAL. */

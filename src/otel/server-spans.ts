@@ -55,16 +55,15 @@ export interface OtelOptions {
 
 /** How a call's wire answered an error, as a span records it. */
 export interface WireError {
-  /** `error.type`: the wire's own name for it (`-32601`, `NOT_FOUND`, `WEBTOOL_NOT_FOUND`, `tool_error`). */
+  /** `error.type`: the failure's wire-neutral `ErrorCode` (`unknown_tool`), the same on every wire. */
   readonly type: string;
   /** `rpc.response.status_code`, on an RPC wire that answered with a status (JSON-RPC's code, gRPC's status). */
   readonly status?: string;
 }
 
 /**
- * What the call's wire answers an error with: a JSON-RPC code, a gRPC status, a Webtools error code, or
- * `tool_error` where the wire answers with an `isError` tool result instead (MCP's invalid arguments);
- * `src/otel/mod.ts` asks the bindings.
+ * How a failure is named: its `ErrorCode`, and what the call's RPC wire answers it with (a JSON-RPC code,
+ * a gRPC status); `src/otel/mod.ts` asks the bindings.
  */
 export type ErrorNumbering = (error: unknown, meta: CallMeta, method: string) => WireError;
 

@@ -68,7 +68,7 @@ for (const wire of WIRES) {
       // deno-lint-ignore no-explicit-any
       await assert.rejects(client.call("ad" as any, {}), (error: unknown) => {
         assert.ok(error instanceof ToolNotFoundError);
-        assert.equal(error.code, "tool_not_found");
+        assert.equal(error.code, "unknown_tool");
         assert.equal(typeof error.rpcCode, "number");
         assert.match(JSON.stringify(error.data), /Did you mean 'add'/);
         return true;

@@ -63,7 +63,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
   "MCP-lite": async (s, name, args) => {
     const body = await (await s.fetch(post("/mcp-lite/v1/calltools", toolsCall(name, args)))).json();
     if (body.error) {
-      assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
+      assert.deepEqual(body.error, { code: -32603, message: "Internal error", data: { code: "internal" } });
       return { masked: true };
     }
     return { ok: body.result.structuredContent };
@@ -73,7 +73,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
       await s.fetch(modernRequest("tools/call", { name, arguments: args })),
     );
     if (body.error) {
-      assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
+      assert.deepEqual(body.error, { code: -32603, message: "Internal error", data: { code: "internal" } });
       return { masked: true };
     }
     return { ok: body.result.structuredContent };
@@ -83,7 +83,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
       await s.fetch(legacyRequest("tools/call", { name, arguments: args })),
     );
     if (body.error) {
-      assert.deepEqual(body.error, { code: -32603, message: "Internal error" });
+      assert.deepEqual(body.error, { code: -32603, message: "Internal error", data: { code: "internal" } });
       return { masked: true };
     }
     return { ok: body.result.structuredContent };
@@ -93,7 +93,7 @@ const wires: Record<string, (s: ReturnType<typeof server>, name: string, args: u
     const body = await response.json();
     if (body.status === "error") {
       assert.equal(response.status, 500);
-      assert.deepEqual(body.error, { code: "INTERNAL_ERROR", message: "Internal error" });
+      assert.deepEqual(body.error, { code: "INTERNAL_ERROR", message: "Internal error", reason: "internal" });
       return { masked: true };
     }
     return { ok: body.data };

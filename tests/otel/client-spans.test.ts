@@ -4,7 +4,8 @@
  * CLIENT span of its own under the caller's span, with `jsonrpc.request.id`, `mcp.protocol.version` (MCP),
  * `server.address`, `server.port` and `network.transport`, and exactly one SERVER child (the trace context
  * travels in `params._meta`, MCP SEP-414); `mcp.client.operation.duration` carries the same attributes
- * but the id. MCP's invalid arguments are recorded as the `isError` result the wire answers with.
+ * but the id. MCP's invalid arguments, which the wire answers as an `isError` result, are `invalid_arguments`
+ * on both spans, as on MCP-lite.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -170,7 +171,7 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
   });
 
   for (const version of ["2026-07-28", "2025-11-25"]) {
-    it(`MCP ${version}, invalid arguments: both spans record the isError result the wire answers with`, async () => {
+    it(`MCP ${version}, invalid arguments: the wire answers an isError result, both spans invalid_arguments`, async () => {
       recorded.reset();
       const client = createClient(`${listener.url}/mcp`, {
         transport: "mcp",
@@ -186,7 +187,7 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
       const spans = recorded.spans().filter((span) => span.name === "tools/call add");
       assert.deepEqual(spans.map((span) => SpanKind[span.kind]).sort(), ["CLIENT", "SERVER"]);
       for (const span of spans) {
-        assert.equal(span.attributes["error.type"], "tool_error", SpanKind[span.kind]);
+        assert.equal(span.attributes["error.type"], "invalid_arguments", SpanKind[span.kind]);
         assert.equal(span.attributes["rpc.response.status_code"], undefined, SpanKind[span.kind]);
         assert.equal(span.status.code, SpanStatusCode.ERROR);
         assert.match(span.status.message ?? "", /Invalid arguments for tool add/);
@@ -194,7 +195,7 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
     });
   }
 
-  it("MCP-lite, invalid arguments: the wire answers -32602, and both spans say so", async () => {
+  it("MCP-lite, invalid arguments: the wire answers -32602, both spans invalid_arguments", async () => {
     recorded.reset();
     const client = createClient(`${listener.url}/mcp-lite/v1`, { transport: "mcp-lite", telemetry: otelClient() });
     const wrong = { a: 1, b: "two" } as unknown as { a: number; b: number };
@@ -203,7 +204,7 @@ describe("otelClient(): one CLIENT span per request, each the parent of one SERV
     const spans = recorded.spans().filter((span) => span.name === "tools/call add");
     assert.equal(spans.length, 2);
     for (const span of spans) {
-      assert.equal(span.attributes["error.type"], "-32602", SpanKind[span.kind]);
+      assert.equal(span.attributes["error.type"], "invalid_arguments", SpanKind[span.kind]);
       assert.equal(span.attributes["rpc.response.status_code"], "-32602", SpanKind[span.kind]);
     }
   });

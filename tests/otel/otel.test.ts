@@ -205,12 +205,13 @@ describe("otel() and otelClient() with the SDK registered", () => {
     assert.equal(span.attributes["error.type"], "tool_error");
   });
 
-  it("a protocol error sets error.type and rpc.response.status_code to its JSON-RPC code", async () => {
+  it("a protocol error sets error.type to its ErrorCode and rpc.response.status_code to its JSON-RPC code", async () => {
     const { body } = await send(modernRequest("tools/call", { name: "nope", arguments: {} }));
     assert.equal(body.error.code, -32602);
+    assert.equal(body.error.data.code, "unknown_tool");
     const [span] = serverSpans(recorded);
     assert.equal(span.status.code, SpanStatusCode.ERROR);
-    assert.equal(span.attributes["error.type"], "-32602");
+    assert.equal(span.attributes["error.type"], "unknown_tool");
     assert.equal(span.attributes["rpc.response.status_code"], "-32602");
   });
 

@@ -8,7 +8,7 @@
  * on every wire (MCP and MCP-lite over HTTP, stdio and a WebSocket, gRPC, Connect, Webtools), the tool
  * list's SERVER span is its CLIENT span's child, both with the request's id where the wire has one, the
  * CLIENT span names the server (`server.address`, `server.port`, `network.transport`), and an unknown
- * tool is the same `error.type` (and `rpc.response.status_code`) on both ends, in the wire's words.
+ * tool is the same `error.type` (its ErrorCode) and `rpc.response.status_code` (the wire's words) on both ends.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -311,15 +311,16 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
         await client.close();
       }
     }
+    // One name for the failure on every wire (its ErrorCode); the status, the wire's own answer.
     assert.deepEqual(errors, {
-      "MCP HTTP": ["-32602", "-32602", port], // MCP 2026-07-28 names an unknown tool invalid params
-      "MCP-lite HTTP": ["-32601", "-32601", port],
-      "MCP-lite WebSocket": ["-32601", "-32601", port],
-      "MCP stdio": ["-32602", "-32602", undefined],
-      "MCP-lite stdio": ["-32601", "-32601", undefined],
-      gRPC: ["NOT_FOUND", "NOT_FOUND", String(grpc.port)],
-      "Connect on fetch": ["NOT_FOUND", "NOT_FOUND", port],
-      Webtools: ["WEBTOOL_NOT_FOUND", undefined, port],
+      "MCP HTTP": ["unknown_tool", "-32602", port], // MCP 2026-07-28 answers an unknown tool invalid params
+      "MCP-lite HTTP": ["unknown_tool", "-32601", port], // MCP-lite spec v0.042 A.5
+      "MCP-lite WebSocket": ["unknown_tool", "-32601", port],
+      "MCP stdio": ["unknown_tool", "-32602", undefined],
+      "MCP-lite stdio": ["unknown_tool", "-32601", undefined],
+      gRPC: ["unknown_tool", "NOT_FOUND", String(grpc.port)],
+      "Connect on fetch": ["unknown_tool", "NOT_FOUND", port],
+      Webtools: ["unknown_tool", undefined, port],
     });
   });
 });

@@ -95,7 +95,13 @@ describe("jobs", () => {
     assert.equal(refused.headers.get("retry-after"), "2");
     const body = await refused.json();
     assert.equal(body.error.code, -32029);
-    assert.deepEqual(body.error.data, { limit: "jobs", scope: "caller", retryAfterMs: 2_000, processed: false });
+    assert.deepEqual(body.error.data, {
+      code: "rate_limited",
+      limit: "jobs",
+      scope: "caller",
+      retryAfterMs: 2_000,
+      processed: false,
+    });
     assert.equal((await call("grace")).status, 200);
     const full = await call("alan");
     assert.equal((await full.json()).error.data.scope, "instance");

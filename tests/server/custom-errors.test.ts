@@ -165,7 +165,12 @@ describe("custom JSON-RPC errors on the wires without JSON-RPC codes", () => {
     assert.equal(response.status, 500);
     assert.deepEqual(await response.json(), {
       status: "error",
-      error: { code: "CUSTOM_ERROR", message: "Custom error", details: { reason: "quota", jsonrpcCode: -32001 } },
+      error: {
+        code: "CUSTOM_ERROR",
+        message: "Custom error",
+        details: { reason: "quota", jsonrpcCode: -32001 },
+        reason: "custom",
+      },
     });
     const replaced = await server().fetch(post("/webtools/", { action: "upstream", request: {} }));
     assert.deepEqual((await replaced.json()).error.details.jsonrpcCode, -32050);

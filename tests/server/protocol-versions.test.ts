@@ -43,7 +43,11 @@ describe("createServer({ protocolVersions })", () => {
     const server = narrowed(["2025-06-18", "2025-03-26"]);
     const modern = await (await server.fetch(modernRequest("tools/list"))).json();
     assert.equal(modern.error.code, -32022);
-    assert.deepEqual(modern.error.data, { supported: ["2025-06-18", "2025-03-26"], requested: "2026-07-28" });
+    assert.deepEqual(modern.error.data, {
+      code: "unsupported_version",
+      supported: ["2025-06-18", "2025-03-26"],
+      requested: "2026-07-28",
+    });
     const init = await (await server.fetch(legacyRequest("initialize", { protocolVersion: "2025-11-25" }))).json();
     assert.equal(init.result.protocolVersion, "2025-06-18"); // MCP 2025-11-25, Lifecycle: the server offers its own
     const header = await (await server.fetch(legacyRequest("tools/list", {}, 2, "2025-11-25"))).json();

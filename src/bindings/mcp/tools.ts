@@ -18,6 +18,7 @@ import {
   visibleTools,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
+import { RESULT_ERROR_CODE } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { holdPromise } from "./hold.ts";
@@ -137,7 +138,8 @@ export const toolsCall: McpMethod = /* @__PURE__ */ ownLayer((ctx, request, chan
 /** Invalid arguments become an `isError` result naming the paths, so that the model can correct itself. */
 function invalidArgumentsResult(error: unknown): Record<string, unknown> {
   if (answersAsToolResult(error)) {
-    return failureResult(error.message) as unknown as Record<string, unknown>;
+    // The code travels in `_meta`, so that the client's error and both spans name it `invalid_arguments`.
+    return { ...failureResult(error.message), _meta: { [RESULT_ERROR_CODE]: error.code } };
   }
   throw error;
 }

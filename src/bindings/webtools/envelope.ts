@@ -40,6 +40,11 @@ export interface ErrorEnvelope {
     message: string;
     /** Structured details that are safe to show (e.g. `issues: [{ path, message }]`). */
     details?: unknown;
+    /**
+     * The wire-neutral `ErrorCode` (`unknown_tool`, `invalid_arguments`, `unauthenticated`, …), the same on
+     * every wire: what a client's error and both sides' spans name the failure by. Absent on a tool's failure.
+     */
+    reason?: ErrorCode;
   };
 }
 
@@ -133,10 +138,12 @@ export function promiseBody(promise: Omit<WebtoolsPromise, "redeem">, version: s
  * @param code The error code.
  * @param message The message.
  * @param details Safe structured details, if any.
+ * @param reason The error's wire-neutral code, if it has one.
  * @returns The JSON text.
  */
-export function errorBody(code: string, message: string, details?: unknown): string {
+export function errorBody(code: string, message: string, details?: unknown, reason?: ErrorCode): string {
   const error: ErrorEnvelope["error"] = { code, message };
   if (details !== undefined) error.details = details;
+  if (reason !== undefined) error.reason = reason;
   return JSON.stringify({ status: "error", error });
 }

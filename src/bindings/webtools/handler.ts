@@ -80,7 +80,7 @@ interface MetadataDocument {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-const INTERNAL_BODY = errorBody(WebtoolsCode.InternalError, "Internal error");
+const INTERNAL_BODY = errorBody(WebtoolsCode.InternalError, "Internal error", undefined, ErrorCode.Internal);
 const ROOT_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD, POST" };
 const VERSION_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD" };
 
@@ -273,7 +273,12 @@ function outcomeResponse(outcome: CallOutcome, version: string): Response {
       return new Response(promiseBody(outcome, version), { status: 202, headers: JSON_HEADERS });
     case "input_required": // never here: this wire opens no input round, so ctx.elicit() and co. refuse first
       return new Response(
-        errorBody(WebtoolsCode.Unsupported, "This tool needs input from the client, which Webtools cannot ask for"),
+        errorBody(
+          WebtoolsCode.Unsupported,
+          "This tool needs input from the client, which Webtools cannot ask for",
+          undefined,
+          ErrorCode.MissingCapability,
+        ),
         {
           status: 501,
           headers: JSON_HEADERS,
@@ -295,7 +300,7 @@ function errorResponse(
   const { code, status } = errorCodeToWebtools(known.code);
   const retryAfter = retryAfterOf(known);
   if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
-  const response = new Response(errorBody(code, known.message, detailsOf(known)), {
+  const response = new Response(errorBody(code, known.message, detailsOf(known), known.code), {
     status,
     headers: errorHeaders(status, headers),
   });

@@ -15,6 +15,8 @@ import { Code, ConnectError, createClient, type Transport as ConnectTransport } 
 import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import { isNotHttp1 } from "../not-http1.ts";
+import { ErrorCode } from "../../core/error.ts";
+import { codeOfGrpcStatus, sentErrorCode } from "../error-codes.ts";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
@@ -301,10 +303,10 @@ function isoFromMs(ms: bigint): string | undefined {
 }
 
 /**
- * Turns a Connect error into the client's: NOT_FOUND for a tool → `ToolNotFoundError` with the
- * server's `requested_tool`, `available_tools` and `suggestion`; INVALID_ARGUMENT for arguments →
- * `InvalidArgumentsError` with `issues`; DEADLINE_EXCEEDED → `TimeoutError`; a cancelled call → the
- * reason it was cancelled with; a connection that failed → `TransportError`; anything else a
+ * Turns a Connect error into the client's, its code the server's (`ErrorInfo.reason`) or the status's
+ * nearest: an unknown tool → `ToolNotFoundError` with the server's `requested_tool`, `available_tools`
+ * and `suggestion`; invalid arguments → `InvalidArgumentsError` with `issues`;
+ * DEADLINE_EXCEEDED → `TimeoutError`; a cancelled call → the reason it was cancelled with; a connection that failed → `TransportError`; anything else a
  * `RpcError` with the gRPC code in `data.grpcCode`.
  */
 function clientError(error: unknown, ctx: RequestContext, method: string): unknown {
@@ -323,17 +325,22 @@ function clientError(error: unknown, ctx: RequestContext, method: string): unkno
       message: v.description,
     }));
   }
+  // The server's code: `ErrorInfo.reason` from a server of ours (domain "mcplite"), else the status's nearest.
+  const code = (info?.domain === "mcplite" ? sentErrorCode(info.reason) : undefined) ??
+    (method === "tools/call" && error.code === Code.NotFound ? ErrorCode.UnknownTool : undefined) ??
+    (method === "tools/call" && error.code === Code.InvalidArgument ? ErrorCode.InvalidArguments : undefined) ??
+    codeOfGrpcStatus(error.code);
   let mapped: ClientError;
-  if (method === "tools/call" && error.code === Code.NotFound && info?.reason === "UNKNOWN_TOOL") {
+  if (method === "tools/call" && code === ErrorCode.UnknownTool) {
     mapped = new ToolNotFoundError(message, { data, cause: error });
-  } else if (method === "tools/call" && error.code === Code.InvalidArgument && info?.reason === "INVALID_ARGUMENTS") {
+  } else if (method === "tools/call" && code === ErrorCode.InvalidArguments) {
     mapped = new InvalidArgumentsError(message, { data, cause: error });
   } else if (error.code === Code.DeadlineExceeded) {
     mapped = new TimeoutError(message, { data, cause: error });
   } else if (error.code === Code.Unavailable || (error.code === Code.Unknown && info === undefined)) {
     mapped = new TransportError(message, { data, cause: error });
   } else {
-    mapped = new RpcError(message, { data, cause: error });
+    mapped = new RpcError(message, { data, cause: error }, code);
   }
   return mapped;
 }

@@ -9,6 +9,8 @@
 import type { WebtoolsEnvelope } from "../../bindings/webtools/envelope.ts";
 import type { WebtoolsMetadata } from "../../bindings/webtools/metadata.ts";
 import { InvalidArgumentsError, RpcError, ToolNotFoundError } from "../errors.ts";
+import { ErrorCode } from "../../core/error.ts";
+import { codeOfWebtools, sentErrorCode } from "../error-codes.ts";
 import { httpError, type HttpOptions, isJsonResponse, listingHintOf, readJsonBody } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
@@ -134,7 +136,7 @@ class WebtoolsTransport implements Transport {
     if (envelope.status !== "error" || typeof envelope.error !== "object" || envelope.error === null) {
       throw unexpected(response, envelope);
     }
-    const { code, message, details } = envelope.error;
+    const { code, message, details, reason } = envelope.error as typeof envelope.error & { reason?: unknown };
     if (code === "TOOL_ERROR") {
       const result: Record<string, unknown> = { content: [{ type: "text", text: message }], isError: true };
       if (isObject(details)) {
@@ -146,13 +148,14 @@ class WebtoolsTransport implements Transport {
       status: response.status,
       data: { code, ...(typeof details === "object" && details !== null ? details : {}) },
     };
-    if (code === "SCHEMA_ERROR") throw new InvalidArgumentsError(message, options);
-    if (
-      code === "WEBTOOL_NOT_FOUND" && typeof details === "object" && details !== null && "requested_tool" in details
-    ) {
-      throw new ToolNotFoundError(message, options);
-    }
-    throw new RpcError(`${code}: ${message}`, options);
+    // The server's code (`error.reason` from a server of ours), else the Webtools code's nearest.
+    const named = sentErrorCode(reason) ??
+      (code === "WEBTOOL_NOT_FOUND" && !(isObject(details) && "requested_tool" in details)
+        ? ErrorCode.MethodNotFound // a version or path, not an action
+        : codeOfWebtools(code, response.status));
+    if (named === ErrorCode.InvalidArguments) throw new InvalidArgumentsError(message, options);
+    if (named === ErrorCode.UnknownTool) throw new ToolNotFoundError(message, options);
+    throw new RpcError(`${code}: ${message}`, options, named);
   }
 
   /** With a hash: confirms the served metadata still matches, at most once per `pinCheckMs`. */
@@ -185,7 +188,9 @@ class WebtoolsTransport implements Transport {
       const envelope = await readJsonBody(response, signal) as WebtoolsEnvelope;
       const error = envelope?.status === "error" ? envelope.error : undefined;
       if (error === undefined) throw unexpected(response, envelope);
-      throw new RpcError(`${error.code}: ${error.message}`, { status: response.status, data: error });
+      const named = sentErrorCode((error as { reason?: unknown }).reason) ??
+        codeOfWebtools(error.code, response.status);
+      throw new RpcError(`${error.code}: ${error.message}`, { status: response.status, data: error }, named);
     }
     const metadata = await readJsonBody(response, signal) as WebtoolsMetadata;
     if (typeof metadata !== "object" || metadata === null || !Array.isArray(metadata.actions)) {

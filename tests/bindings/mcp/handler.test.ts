@@ -75,7 +75,11 @@ describe("MCP endpoint: 2026-07-28", () => {
     );
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.error.code, -32022);
-    assert.deepEqual(unknown.body.error.data, { supported: ["2026-07-28"], requested: "v999.0.0" });
+    assert.deepEqual(unknown.body.error.data, {
+      code: "unsupported_version",
+      supported: ["2026-07-28"],
+      requested: "v999.0.0",
+    });
   });
 
   it("answers removed and unknown methods with 404/-32601, echoing the id", async () => {

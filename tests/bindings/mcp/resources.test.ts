@@ -39,7 +39,7 @@ describe("resources over MCP", () => {
       const modernAnswer = await modern(server, "resources/read", { uri });
       assert.equal(modernAnswer.status, 200);
       assert.equal(modernAnswer.body.error.code, -32602, uri);
-      assert.deepEqual(modernAnswer.body.error.data, { uri });
+      assert.deepEqual(modernAnswer.body.error.data, { code: "resource_not_found", uri });
       const legacyAnswer = await legacy(server, "resources/read", { uri });
       assert.equal(legacyAnswer.body.error.code, -32002, uri);
     }

@@ -64,7 +64,7 @@ describe("MCP-lite elicitation rounds", () => {
     assert.deepEqual(body.error, {
       code: -32602,
       message: "Invalid or expired requestState",
-      data: { reason: "invalid_request_state" },
+      data: { code: "invalid_params", reason: "invalid_request_state" },
     });
   });
 

@@ -87,7 +87,11 @@ describe("MCP-lite binding", () => {
   it("answers methods other than tools/call with -32601, serves tools/list, and needs an id for calls", async () => {
     const server = fixtureServer();
     const other = await (await server.fetch(post(CALL, { jsonrpc: "2.0", id: 9, method: "resources/list" }))).json();
-    assert.deepEqual(other.error, { code: -32601, message: "Method not found: resources/list" });
+    assert.deepEqual(other.error, {
+      code: -32601,
+      message: "Method not found: resources/list",
+      data: { code: "method_not_found" },
+    });
     const list = await (await server.fetch(post(CALL, { jsonrpc: "2.0", id: 10, method: "tools/list" }))).json();
     assert.equal(list.result.tools.length, 6);
     const noId = await server.fetch(post(CALL, { jsonrpc: "2.0", method: "tools/call", params: { name: "add" } }));

@@ -69,7 +69,7 @@ describe("MCP-lite promises", () => {
       const body = await rpc(server, "redeem", { promise: bad });
       assert.equal(body.error.code, -32602);
       assert.equal(body.error.message, "Invalid or expired promise token");
-      assert.deepEqual(body.error.data, { reason: "invalid_promise" });
+      assert.deepEqual(body.error.data, { code: "invalid_params", reason: "invalid_promise" });
     }
     now += 2 * 60 * 60 * 1000;
     assert.equal((await rpc(server, "redeem", { promise: token })).error.code, -32602);
@@ -92,7 +92,11 @@ describe("MCP-lite promises", () => {
       const { error } = await rpc(server, "redeem", args);
       assert.equal(error.code, -32602, JSON.stringify(args));
       assert.equal(error.message, `Invalid arguments for tool redeem: ${detail}`);
-      assert.deepEqual(error.data, { tool: "redeem", issues: [{ path, message: detail.slice(path.length + 2) }] });
+      assert.deepEqual(error.data, {
+        code: "invalid_arguments",
+        tool: "redeem",
+        issues: [{ path, message: detail.slice(path.length + 2) }],
+      });
     }
     for (const args of [{ promise: "mcl1.x", extra: 1 }, { promise: "mcl1.x", cancel: false }]) {
       assert.equal((await rpc(server, "redeem", args)).error.message, "Invalid or expired promise token");

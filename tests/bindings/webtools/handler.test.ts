@@ -302,7 +302,10 @@ describe("Webtools binding: execution", () => {
       });
     const { status, body } = await execute(app, { action: "add", request: { a: 1, b: 1 } });
     assert.equal(status, 500);
-    assert.deepEqual(body, { status: "error", error: { code: "INTERNAL_ERROR", message: "Internal error" } });
+    assert.deepEqual(body, {
+      status: "error",
+      error: { code: "INTERNAL_ERROR", message: "Internal error", reason: "internal" },
+    });
     assert.equal(seen.length, 1);
     assert.match(String(seen[0]), /hunter2/);
   });

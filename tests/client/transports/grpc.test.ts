@@ -66,7 +66,7 @@ async function exercise(transport: Transport): Promise<void> {
   assert.equal(again.kind, "promise");
 
   const unknown = await failure(transport.callTool({ name: "ad", arguments: {} }, context()));
-  assert.equal(unknown.code, ClientErrorCode.ToolNotFound);
+  assert.equal(unknown.code, ClientErrorCode.UnknownTool);
   assert.equal(unknown.message, "Tool not found: ad");
   assert.deepEqual((unknown.data as { available_tools: string[] }).available_tools.slice(0, 2), ["add", "echo"]);
   assert.equal((unknown.data as { suggestion: string }).suggestion, "Did you mean 'add'?");

@@ -1,0 +1,84 @@
+/**
+ * The client's error code comes from the server: a server of ours sends its `ErrorCode` (JSON-RPC
+ * `error.data.code`); from another server the client takes the nearest to the wire's own code, one table
+ * per wire (JSON-RPC code, HTTP status, gRPC status, Webtools code).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ErrorCode } from "../../mod.ts";
+import {
+  ClientErrorCode,
+  InvalidArgumentsError,
+  RpcError,
+  ToolNotFoundError,
+  TransportError,
+} from "../../src/client/mod.ts";
+import { errorFromRpc } from "../../src/client/errors.ts";
+import { codeOfGrpcStatus, codeOfWebtools } from "../../src/client/error-codes.ts";
+
+describe("the client's error codes", () => {
+  it("are the server's: ClientErrorCode holds every ErrorCode under the same name", () => {
+    for (const [name, code] of Object.entries(ErrorCode)) {
+      assert.equal((ClientErrorCode as Record<string, string>)[name], code, name);
+    }
+  });
+
+  it("reads data.code from a server of ours, whatever the JSON-RPC code", () => {
+    const mcp = errorFromRpc({ code: -32602, message: "Unknown tool: x", data: { code: "unknown_tool" } }, {
+      method: "tools/call",
+      wire: "mcp",
+    });
+    const lite = errorFromRpc({ code: -32601, message: "Tool not found", data: { code: "unknown_tool" } }, {
+      method: "tools/call",
+      wire: "mcp-lite",
+    });
+    assert.ok(mcp instanceof ToolNotFoundError && lite instanceof ToolNotFoundError);
+    assert.equal(mcp.code, ErrorCode.UnknownTool);
+    assert.equal(lite.code, ErrorCode.UnknownTool);
+    const limited = errorFromRpc({ code: -32029, message: "Slow down", data: { code: "rate_limited" } }, {
+      method: "tools/list",
+      wire: "mcp",
+    });
+    assert.ok(limited instanceof RpcError);
+    assert.equal(limited.code, ErrorCode.RateLimited);
+  });
+
+  it("maps a foreign server's JSON-RPC code and HTTP status to the nearest code", () => {
+    const cases: [number, number | undefined, string, string, ErrorCode][] = [
+      [-32601, 200, "tools/call", "mcp-lite", ErrorCode.UnknownTool], // MCP-lite spec v0.042 A.5
+      [-32602, 200, "tools/call", "mcp", ErrorCode.InvalidArguments],
+      [-32601, 200, "tools/list", "mcp", ErrorCode.MethodNotFound],
+      [-32600, 400, "tools/list", "mcp", ErrorCode.InvalidRequest],
+      [-32603, 200, "tools/list", "mcp", ErrorCode.Internal],
+      [-32001, 401, "tools/list", "mcp", ErrorCode.Unauthenticated],
+      [-32000, 403, "tools/list", "mcp", ErrorCode.PermissionDenied],
+      [-32050, 200, "tools/list", "mcp", ErrorCode.Custom], // the server application's own code
+    ];
+    for (const [code, status, method, wire, expected] of cases) {
+      const error = errorFromRpc({ code, message: "no data" }, { method, wire, status });
+      assert.equal(error.code, expected, `${code} on ${status} (${method}, ${wire})`);
+    }
+    const named = errorFromRpc({ code: -32602, message: "Unknown tool: nope" }, { method: "tools/call", wire: "mcp" });
+    assert.ok(named instanceof ToolNotFoundError);
+    const bad = errorFromRpc({ code: -32602, message: "bad" }, { method: "tools/call", wire: "mcp" });
+    assert.ok(bad instanceof InvalidArgumentsError);
+  });
+
+  it("names an HTTP error without a readable body by its status where the status names a condition", () => {
+    assert.equal(new TransportError("HTTP 401", { status: 401 }).code, ErrorCode.Unauthenticated);
+    assert.equal(new TransportError("HTTP 429", { status: 429 }).code, ErrorCode.RateLimited);
+    assert.equal(new TransportError("HTTP 503", { status: 503 }).code, ErrorCode.Unavailable);
+    assert.equal(new TransportError("HTTP 502", { status: 502 }).code, ClientErrorCode.Transport);
+    assert.equal(new TransportError("refused").code, ClientErrorCode.Transport);
+  });
+
+  it("maps gRPC statuses and Webtools codes without the server's code", () => {
+    assert.equal(codeOfGrpcStatus(16), ErrorCode.Unauthenticated); // UNAUTHENTICATED
+    assert.equal(codeOfGrpcStatus(7), ErrorCode.PermissionDenied); // PERMISSION_DENIED
+    assert.equal(codeOfGrpcStatus(12), ErrorCode.MethodNotFound); // UNIMPLEMENTED
+    assert.equal(codeOfGrpcStatus(99), ErrorCode.Internal);
+    assert.equal(codeOfWebtools("WEBTOOL_NOT_FOUND", 404), ErrorCode.UnknownTool);
+    assert.equal(codeOfWebtools("SCHEMA_ERROR", 400), ErrorCode.InvalidArguments);
+    assert.equal(codeOfWebtools("QUOTA", 401), ErrorCode.Unauthenticated);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * One failure, one name (issue 51, "One error vocabulary"): an unknown tool, bad arguments, a refused token
+ * (401) and a scope refusal (403 `insufficient_scope`) carry the same `ErrorCode` in the client's error
+ * (`err.code`), in its CLIENT span and in the server's SERVER span (`error.type`, OpenTelemetry semantic
+ * conventions, Recording errors), on MCP, MCP-lite, gRPC (Connect) and Webtools; what each wire answered
+ * stays in `rpc.response.status_code` (MCP 2026-07-28 answers an unknown tool -32602, MCP-lite -32601).
+ * A refused token is refused at the server's edge before the request is read: only the client records it.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { SpanKind } from "@opentelemetry/api";
+import * as v from "valibot";
+import { createServer, defineTool, ErrorCode, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
+import { type Client, ClientError, createClient } from "../../src/client/mod.ts";
+import { grpcTransport } from "../../src/client/transports/grpc.ts";
+import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
+import { otel, otelClient } from "../../src/otel/mod.ts";
+import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { type Recorded, registerSdk } from "./telemetry.ts";
+
+const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
+  .handle(({ a, b }) => a + b);
+const audit = defineTool("audit").describe("Reads the audit log").scopes("docs:admin").handle(() => "log");
+
+/** How a client of each wire is made, with a token. */
+const WIRES: Record<string, (url: string, token: string) => Client> = {
+  "MCP 2026-07-28": (url, token) =>
+    createClient(`${url}/mcp`, {
+      transport: "mcp",
+      protocolVersion: "2026-07-28",
+      headers: bearer(token),
+      telemetry: otelClient(),
+    }),
+  "MCP 2025-11-25": (url, token) =>
+    createClient(`${url}/mcp`, {
+      transport: "mcp",
+      protocolVersion: "2025-11-25",
+      headers: bearer(token),
+      telemetry: otelClient(),
+    }),
+  "MCP-lite": (url, token) =>
+    createClient(`${url}/mcp-lite/v1`, { transport: "mcp-lite", headers: bearer(token), telemetry: otelClient() }),
+  "gRPC (Connect)": (url, token) =>
+    createClient(grpcTransport(url, { headers: bearer(token) }), { telemetry: otelClient() }),
+  Webtools: (url, token) =>
+    createClient(createWebtoolsTransport(`${url}/webtools`, { headers: bearer(token) }), { telemetry: otelClient() }),
+};
+
+/** Each condition: the token, the call, and the code every side names it by. */
+const CONDITIONS = [
+  { label: "an unknown tool", token: "reader", tool: "nope", args: {}, code: ErrorCode.UnknownTool },
+  { label: "bad arguments", token: "reader", tool: "add", args: { a: 1, b: "two" }, code: ErrorCode.InvalidArguments },
+  {
+    label: "a refused token (401)",
+    token: "forged",
+    tool: "add",
+    args: { a: 1, b: 2 },
+    code: ErrorCode.Unauthenticated,
+  },
+  {
+    label: "a scope refusal (403 insufficient_scope)",
+    token: "reader",
+    tool: "audit",
+    args: {},
+    code: ErrorCode.PermissionDenied,
+  },
+] as const;
+
+describe("one error vocabulary: the client's error and both spans name a failure by its ErrorCode", () => {
+  let recorded: Recorded;
+  let listener: Listener;
+  before(async () => {
+    recorded = registerSdk();
+    const made: { app?: ReturnType<typeof createServer> } = {};
+    listener = await serve({ fetch: (request) => made.app!.fetch(request) }, {
+      port: 0,
+      hostname: "127.0.0.1",
+      quiet: true,
+    });
+    made.app = createServer({
+      name: "vocabulary",
+      version: "1.0.0",
+      heartbeatMs: 0,
+      auth: opaqueAuth(listener.url),
+      bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding(), webtoolsBinding()],
+    }).tool(add).tool(audit).use(otel());
+  });
+  after(async () => {
+    await listener.close();
+    await recorded.close();
+  });
+
+  for (const [wire, connect] of Object.entries(WIRES)) {
+    for (const condition of CONDITIONS) {
+      it(`${wire}: ${condition.label} is ${condition.code} in err.code and in both spans`, async () => {
+        recorded.reset();
+        const client = connect(listener.url, condition.token);
+        let caught: unknown;
+        try {
+          await client.call(condition.tool as never, condition.args as never);
+        } catch (error) {
+          caught = error;
+        } finally {
+          await client.close();
+        }
+        assert.ok(caught instanceof ClientError, `${wire}: ${String(caught)}`);
+        assert.equal(caught.code, condition.code, `${wire}: err.code (${caught.name}: ${caught.message})`);
+        if (condition.code === ErrorCode.Unauthenticated) {
+          // Refused before its body is read, the request names no method: the server records no MCP span
+          // for it (its HTTP instrumentation may); the CLIENT span of the refused request (MCP's first is
+          // `server/discover` or `initialize`) names the failure as err.code does.
+          const failed = recorded.spans().filter((span) => span.attributes["error.type"] !== undefined);
+          assert.ok(failed.some((span) => span.kind === SpanKind.CLIENT), `${wire}: no failed CLIENT span`);
+          for (const span of failed) {
+            assert.equal(span.attributes["error.type"], condition.code, `${wire}: ${span.name} error.type`);
+          }
+          return;
+        }
+        const spans = recorded.spans().filter((span) => span.name === `tools/call ${condition.tool}`);
+        const kinds = spans.map((span) => SpanKind[span.kind]).sort();
+        assert.deepEqual(kinds, ["CLIENT", "SERVER"], `${wire}: the call's spans`);
+        for (const span of spans) {
+          assert.equal(span.attributes["error.type"], condition.code, `${wire}: ${SpanKind[span.kind]} error.type`);
+        }
+      });
+    }
+  }
+});
