@@ -1,11 +1,10 @@
 /**
- * `@mcplite/sdk/lite`: the API of `@mcplite/sdk` for a smaller bundle. Its `createServer()` serves
- * MCP-lite (`/mcp-lite/v1`) only unless `bindings` lists others, and takes every optional capability
- * as a value this entry exports: `longRunning` (`.redeem()`, `.longRunning()`), `inputRounds`
- * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`), `group` (`server.group()`), `cors: cors({ ... })`
- * and `auth: oauth({ ... })`. A bundler then leaves out what a server does not name (`createServer` of
- * the main entry has them all, so they are always bundled there). Moving a server over is the import
- * line, plus the capabilities it uses in its options.
+ * `@mcplite/sdk/lite`: the API of `@mcplite/sdk` for a smaller bundle. Its `createServer()` serves MCP-lite
+ * (`/mcp-lite/v1`) only unless `bindings` lists others, and takes every optional capability as a value this entry
+ * exports: `longRunning` (`.redeem()`, `.longRunning()`), `inputRounds` (`ctx.elicit()`, `ctx.sample()`,
+ * `ctx.roots()`), `group` (`server.group()`), `cors: cors({ ... })` and `auth: oauth({ ... })`. A bundler then
+ * leaves out what a server does not name (the main entry's `createServer` has them all). Moving a server over is the
+ * import line, plus the capabilities it uses in its options.
  *
  * @example
  * ```ts
