@@ -1,18 +1,11 @@
 /**
- * `@mcplite/sdk/binding`: what a binding author needs to put the same tools on another wire. A
- * binding is a function that receives the server's core (its registry and options) once and returns
- * the routes it serves; each route decodes its wire into a call, hands it to {@link runCall}, the one
- * call pipeline, and encodes the outcome. A listener that does not go through `server.fetch` (a
+ * `@mcplite/sdk/binding`: what a binding author needs to put the same tools on another wire. A binding receives the
+ * server's core (registry and options) once and returns its routes; each route decodes its wire into a call, hands
+ * it to {@link runCall}, the one call pipeline, and encodes the outcome. A listener outside `server.fetch` (a
  * socket, a pipe) gets the same core, and the server's gate, from {@link attachListener}.
  *
- * This is the whole contract, and semver covers it: the routes ({@link Route}, {@link Routes},
- * {@link RouteHandler}, {@link MountedBinding}), what a binding receives ({@link ServerCore},
- * {@link ResolvedOptions}, {@link Host}), the call entry point ({@link runCall}, {@link CallRequest}) and
- * its outcomes ({@link AnswerOutcome}, {@link FailureOutcome}, {@link PromiseOutcome},
- * {@link InputRequiredOutcome}), the body helpers ({@link readJson}, {@link acceptsEventStream}) and the
- * listener's attachment ({@link attachListener}, {@link Gate}, {@link withCaller}, {@link NO_HOST}).
- * `core.registry` is opaque to a binding: it is handed to `runCall` as it is, never read. The server's
- * registry, runtime, pipeline stages and promise store are not part of it and change freely.
+ * This is the whole contract, and semver covers every name it exports. `core.registry` is opaque: handed to
+ * `runCall` as it is, never read; the server's registry, runtime, pipeline stages and promise store change freely.
  *
  * @example
  * ```ts

@@ -24,6 +24,7 @@ export const sidebar = [
       { text: "Long-running work", link: "/concepts/long-running" },
       { text: "Errors and statuses", link: "/concepts/errors" },
       { text: "Middleware and groups", link: "/concepts/middleware-and-groups" },
+      { text: "What differs between runtimes", link: "/concepts/runtimes" },
     ],
   },
   {

@@ -1,14 +1,9 @@
 /**
- * The issuer's signing keys, fetched from its `jwks_uri` (RFC 7517 §5; RFC 8414 §2) and kept through
- * its outages: one fetch at a time, each bounded by a timeout; a failed fetch backs off; the last good
- * key set keeps verifying tokens past its age while the issuer is down (stale-if-error, RFC 5861 §4),
- * for a bounded time. When no usable keys are left the refusal is `unavailable` (503 with
- * `Retry-After`, gRPC `UNAVAILABLE`): the issuer's fault, never "your token is invalid".
- *
- * A token whose `kid` the held set lacks may be signed with a key the issuer rotated in since the last
- * fetch (RFC 7517 §4.5; OpenID Connect Core §10.1.1): it is refused as `unavailable` until the cooldown
- * lets a refetch go out, and as invalid only once a key set fetched after the `kid` was first seen still
- * lacks it. Refetches for unknown keys go out at most once per cooldown, however many kids are made up.
+ * The issuer's signing keys, fetched from its `jwks_uri` (RFC 7517 §5; RFC 8414 §2) and kept through its outages:
+ * one bounded fetch at a time, backoff after a failure, the last good set used past its age while the issuer is down
+ * (stale-if-error, RFC 5861 §4). No usable keys is `unavailable` (503, gRPC `UNAVAILABLE`), never "invalid token";
+ * an unknown `kid` (a key rotated in, RFC 7517 §4.5) is `unavailable` until a refetch, at most one per cooldown, and
+ * invalid only once a set fetched after it still lacks it. Why: docs/guides/authorization.md ("Keys and rotation").
  *
  * @module
  */

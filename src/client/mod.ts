@@ -25,11 +25,8 @@
  * assert.equal(toAnthropicTools(await client.listTools())[0].name, "search_documents");
  * ```
  *
- * What this entry exports is what a client user touches: {@link createClient} and {@link Client}, the
- * transports, the errors, the call's result and option types, authorization ({@link oauth},
- * {@link clientCredentials}, a {@link TokenStore}), Webtools pins and the tool shapes of model APIs. The
- * types a client user rarely writes down (each transport's options, listings, input-round shapes, the
- * skills API, OAuth's stored records) are in `@mcplite/sdk/types`.
+ * It exports what a client user touches ({@link createClient}, {@link Client}, transports, errors, {@link oauth});
+ * the types a client user rarely writes down are in `@mcplite/sdk/types`.
  *
  * @module
  */

@@ -1,13 +1,9 @@
 /**
- * Retrying what the server says to retry: a request refused as unavailable (HTTP 503 with
- * `Retry-After`, RFC 9110 §15.6.4 and §10.2.3; JSON-RPC -32603 with `data.reason: "unavailable"`; gRPC
- * `UNAVAILABLE`), or as too many with a time to retry (HTTP 429 with `Retry-After`, RFC 6585 §4;
- * JSON-RPC -32029 or gRPC `RESOURCE_EXHAUSTED` with `retryAfterMs`: a server's budgets, `limits`), is
- * sent again after the server's hint, when it is safe to repeat: a read (lists,
- * resource and prompt reads, `tasks/get`, discovery), an MCP-lite `redeem`, or a call the server says it
- * refused before running it (`data.processed: false`). A `tools/call` that may have run is never sent
- * again. Attempts and the total wait are bounded; the caller's signal cancels the wait. One wrapper
- * around the transport, so every wire and every request the client sends goes through it.
+ * Retrying what the server says to retry: a refusal as unavailable (HTTP 503 with `Retry-After`, RFC 9110 §15.6.4;
+ * JSON-RPC -32603 `unavailable`; gRPC `UNAVAILABLE`) or as too many with a time (RFC 6585 §4; -32029; gRPC
+ * `RESOURCE_EXHAUSTED`) is sent again after the server's hint, bounded, when it is safe to repeat: a read, a `redeem`,
+ * or a call refused before it ran (`data.processed: false`); a `tools/call` that may have run never is. One wrapper
+ * around the transport, so every wire and request goes through it. Why: docs/guides/client.md ("Retries").
  *
  * @module
  */

@@ -1,20 +1,10 @@
 /**
- * The token codec: every opaque string the server hands out (promise tokens, `requestState`, task ids)
- * is made and checked here. A token is `mcl1.` followed by base64url of
- *
- * ```
- * flags (1 byte: 0 signed, 1 sealed) · key id (4) · payload · HMAC-SHA256 (32)
- * ```
- *
- * where the payload is, sealed (the default), a random 12-byte IV and the AES-256-GCM ciphertext of the JSON
- * `{ v, k: kind, t: tool or method, iat, exp, n: nonce, c?: caller, s: state }`, or that JSON itself with
- * `seal: false`. Random IVs keep a secret within NIST SP 800-38D §8.3's bound for 2^32 sealed tokens:
- * rotate it before then. The MAC covers everything before it and is checked in constant time before
- * anything in the payload is read; after it, a sealed payload is decrypted with the GCM keystream alone
- * where the runtime allows (`decrypt` in `key-primitives.ts`): the tag is authenticated bytes already,
- * its GHASH check adds nothing (encrypt-then-MAC). Any instance holding the secret can verify: there is
- * no server-side session. The HMAC and AES-GCM run synchronously through the runtime's `node:crypto` where it has one
- * (`key-primitives.ts`), through Web Crypto elsewhere, with the same bytes either way.
+ * The token codec: every opaque string the server hands out (promise tokens, `requestState`, task ids) is made and
+ * checked here, as `mcl1.` + base64url of flags · key id · payload · HMAC-SHA256. The payload is sealed by default
+ * (AES-256-GCM, a random IV: NIST SP 800-38D §8.3 bounds a secret to 2^32 tokens) and the MAC is checked in constant
+ * time before any of it is read, so any instance holding the secret verifies without a server-side session. Crypto
+ * runs through `node:crypto` where the runtime has it, Web Crypto elsewhere (`key-primitives.ts`), same bytes.
+ * Why: docs/concepts/long-running.md ("Tokens").
  *
  * @module
  */

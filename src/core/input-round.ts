@@ -1,13 +1,9 @@
 /**
- * Input-required rounds (MCP's multi round-trip requests, MCP-lite's `elicitation`), for wires where the
- * server cannot call the client back. A handler asks with `ctx.elicit()`, `ctx.sample()` or
- * `ctx.roots()`: when the answer came with the request, it gets it; otherwise the call ends with an
- * `input_required` outcome listing every outstanding question and a signed `requestState`. The client
- * calls again with the answers and the state; the handler runs again from the top, and `ctx.step()`
- * returns what completed steps returned instead of running them again.
- *
- * The state carries the answers so far, the memoised steps, the keys asked last, and a digest of the
- * arguments; it is sealed (signed only with `seal: false`), bound to the tool, the caller and an expiry.
+ * Input-required rounds (MCP's multi round-trip requests, MCP-lite's `elicitation`), for wires where the server
+ * cannot call the client back: `ctx.elicit()`, `ctx.sample()` or `ctx.roots()` gets its answer if it came with the
+ * request, else the call ends `input_required` with every outstanding question and a sealed `requestState` (the
+ * answers so far, memoised `ctx.step()` results, the keys asked, an arguments digest; bound to tool, caller, expiry).
+ * The client calls again with the answers; the handler runs again from the top. Why: docs/concepts/long-running.md.
  *
  * @module
  */

@@ -1,13 +1,10 @@
 /**
- * One piece of deferred work (`ctx.defer()`) running in this process: its abort controller, the
- * questions it waits on, and the writes of its state to the result store, kept in order.
- *
- * A question asked inside the work parks the job: its entry turns `input_required` with every
- * outstanding question, so an MCP task shows them on `tasks/get`. Answers arrive through
- * {@link Job.deliver} on this instance (`tasks/update`, `redeem`); answers delivered on another
- * instance wait in the entry's `answers`, which this instance polls for while the job is parked (and
- * where it also notices a cancellation made elsewhere). Only answers of the right shape for their
- * question count. A job still parked when its entry expires is aborted: nobody can answer it any more.
+ * One piece of deferred work (`ctx.defer()`) running in this process: its abort controller, the questions it waits
+ * on, and its state's writes to the result store, in order. A question asked inside the work parks the job
+ * (`input_required`, shown on `tasks/get`); answers arrive through {@link Job.deliver} here, or wait in the entry's
+ * `answers` when delivered on another instance, which this one polls while parked (noticing cancellations made
+ * elsewhere too); only answers of the right shape for their question count. A job still parked when its entry
+ * expires is aborted. Why: docs/guides/many-instances.md.
  *
  * @module
  */

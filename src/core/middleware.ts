@@ -1,15 +1,9 @@
 /**
- * Middleware, in two layers (as Hono, mcp-lite and the official MCP SDK v2 have them):
- *
- * - **Request middleware** (`server.use()`) runs around every method on every wire: the lists,
- *   `tools/call`, `resources/read`, `prompts/get`, `completion/complete`, `skills/*`, `tasks/*`,
- *   `subscriptions/listen`, `initialize` and `server/discover`. It is where authentication, rate limits
- *   and telemetry live, so that no method slips past them.
- * - **Tool middleware** (`server.useTool()`) runs around a tool's handler only, inside the request
- *   layer, and may rewrite the call's arguments or answer with an outcome of its own.
- *
- * Each one sees the decoded request and may short-circuit, by returning or throwing a `ProtocolError`,
- * instead of calling `next`.
+ * Middleware, in two layers (as Hono, mcp-lite and the official MCP SDK v2 have them): request middleware
+ * (`server.use()`) runs around every method on every wire, where authentication, rate limits and telemetry live so no
+ * method slips past them; tool middleware (`server.useTool()`) runs around a tool's handler only, inside it, and may
+ * rewrite the arguments or answer itself. Either may short-circuit, by returning or throwing a `ProtocolError`,
+ * instead of calling `next`. Why: docs/concepts/middleware-and-groups.md.
  *
  * @module
  */

@@ -1,13 +1,9 @@
 /**
- * `@mcplite/sdk/lite`: the API of `@mcplite/sdk` for a smaller bundle. Its `createServer()` serves
- * MCP-lite (`/mcp-lite/v1`) only unless `bindings` lists others, and takes every optional capability
- * as a value this entry exports: `longRunning` (`.redeem()`, `.longRunning()`), `inputRounds`
- * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`), `group` (`server.group()`), `cors: cors({ ... })`
- * and `auth: oauth({ ... })`. A bundler then leaves out what a server does not name (`createServer` of
- * the main entry has them all, so they are always bundled there). Moving a server over is the import
- * line, plus the capabilities it uses in its options. Its values are the root's; the types are the root's
- * too, and stay there (`import type { Tool } from "@mcplite/sdk"`): a type import loads no code, so one
- * home for each suffices.
+ * `@mcplite/sdk/lite`: the API of `@mcplite/sdk` for a smaller bundle. Its `createServer()` serves MCP-lite
+ * (`/mcp-lite/v1`) only unless `bindings` lists others, and takes every optional capability as a value this entry
+ * exports: `longRunning`, `inputRounds`, `group`, `cors({ ... })` and `oauth({ ... })`, so a bundler leaves out what a
+ * server does not name. Moving a server over is the import line, plus the capabilities it uses in its options. Its
+ * values are the root's; its types stay in the root (`import type { Tool } from "@mcplite/sdk"`): one home each.
  *
  * @example
  * ```ts

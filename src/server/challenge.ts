@@ -1,12 +1,9 @@
 /**
- * `WWW-Authenticate: Bearer …` challenges (RFC 6750 §3, RFC 9728 §5.1), and `DPoP …` ones (RFC 9449
- * §7.1) for a server that takes DPoP-bound tokens: what the client needs to find
- * the authorization server (`resource_metadata`), what the request needs (`scope`), and what was wrong
- * with the token it sent (`error`, `error_description`).
- *
- * A refusal carries its challenge: {@link challengeOf} reads it from the error itself (its code, its
- * data, or the parameters {@link refusalWithChallenge} put on it), never from an HTTP status, so every
- * carrier (HTTP 401/403, gRPC `UNAUTHENTICATED`/`PERMISSION_DENIED`) sends the same one.
+ * `WWW-Authenticate` challenges, `Bearer` (RFC 6750 §3, RFC 9728 §5.1) and `DPoP` (RFC 9449 §7.1): where the
+ * authorization server is (`resource_metadata`), what the request needs (`scope`), what was wrong with its token.
+ * {@link challengeOf} reads a refusal's challenge from the error itself (its code, data, or what
+ * {@link refusalWithChallenge} put on it), never from an HTTP status, so every carrier (HTTP 401/403, gRPC
+ * `UNAUTHENTICATED`/`PERMISSION_DENIED`) sends the same one.
  *
  * @module
  */

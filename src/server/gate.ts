@@ -1,12 +1,9 @@
 /**
- * The gate: the one edge of a server, in front of every binding and of the call pipeline. It checks a
- * request's Host and Origin (DNS-rebinding protection), authenticates its caller (the server's `auth`:
- * the caller becomes `ctx.auth`, or the request is refused with an error that carries its challenge),
- * answers CORS, and serves the Protected Resource Metadata (RFC 9728 §3). It is built once per server;
- * every carrier calls it and maps its decisions to its own wire: `server.fetch` (HTTP 401/403 with
- * `WWW-Authenticate`, preflights), `serveGrpc()`'s HTTP/2 listener (`UNAUTHENTICATED`/
- * `PERMISSION_DENIED` with the challenge in the metadata), `serveStdio()`, and any listener a binding
- * author attaches with `attachListener()`.
+ * The gate: the one edge of a server, in front of every binding and the call pipeline. It checks Host and Origin
+ * (DNS-rebinding protection), authenticates the caller (`ctx.auth`, or a refusal carrying its challenge), answers
+ * CORS and serves the Protected Resource Metadata (RFC 9728 §3). Built once per server; every carrier calls it and
+ * maps its decisions to its wire: `server.fetch` (401/403 with `WWW-Authenticate`), `serveGrpc()`
+ * (`UNAUTHENTICATED`/`PERMISSION_DENIED`), `serveStdio()`, and listeners attached with `attachListener()`.
  *
  * @module
  */

@@ -1,15 +1,9 @@
 /**
- * MCP over stdio (MCP 2025-11-25, Transports: stdio; MCP 2026-07-28 the same, stateless): the MCP
- * dispatch, carried by one connection instead of HTTP requests. What differs from HTTP is only the
- * carrier: no headers to check, every request may talk before its result (progress, logs, 2025
- * server→client requests on the same connection, answered on stdin), a 2025 session is the
- * connection itself, `notifications/cancelled` names requests of the connection, and list changes and
- * resource updates reach a 2025 client outside requests.
- *
- * An answer that follows notifications waits until they were handed over and one turn of the event
- * loop has passed: the official TypeScript clients dispatch a progress notification a microtask late
- * but drop its request's progress handler as soon as the answer is read, so progress read in the same
- * chunk as the answer is lost (modelcontextprotocol/typescript-sdk#2580). Answers keep their order.
+ * MCP over stdio (MCP 2025-11-25, Transports: stdio; 2026-07-28 the same, stateless): the MCP dispatch carried by one
+ * connection instead of HTTP requests. Only the carrier differs: no headers, a request may talk before its result
+ * (progress, logs, 2025 server→client requests), a 2025 session is the connection. An answer after notifications
+ * waits one event-loop turn past them, as the official TypeScript clients drop progress read in the same chunk as
+ * its answer (modelcontextprotocol/typescript-sdk#2580); answers keep their order. Why: docs/guides/stdio.md.
  *
  * @module
  */

@@ -1,13 +1,10 @@
 /**
- * A socket's incoming messages, dispatched no faster than its peer reads the answers. A client that
- * sends a burst of calls and stops reading would otherwise have every call run at once, each answer
- * built, serialised and dropped: a thousand calls answering 1 MiB each are a gigabyte of garbage the
- * process keeps long after the client left. So at most {@link BURST} messages start in one turn of the
- * event loop (the rest wait for the next turn, when the answers of the first are queued and counted);
- * while the answers queued for the peer (`bufferedAmount`) are over the high-water mark, no message
- * starts and the socket stops reading frames where the runtime lets it (`ws`'s `pause()`), so the
- * peer's own sending backs up in the network instead of in this process (WHATWG Streams' high-water
- * mark, in spirit). What waits is bounded: past `maxQueuedBytes` the peer is over its limit.
+ * A socket's incoming messages, dispatched no faster than its peer reads the answers, so that a burst of calls from
+ * a client that stopped reading is not run and buffered all at once. At most {@link BURST} messages start in one turn
+ * of the event loop; while the answers queued for the peer (`bufferedAmount`) are over the high-water mark, none
+ * starts and the socket stops reading frames where the runtime lets it (`ws`'s `pause()`), so the backlog waits in
+ * the network (WHATWG Streams' high-water mark, in spirit). Past `maxQueuedBytes` the peer is over its limit.
+ * Why: docs/guides/websocket.md.
  *
  * @module
  */

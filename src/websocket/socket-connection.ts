@@ -1,14 +1,9 @@
 /**
- * One WebSocket as a connection of MCP-lite over stdio's messages: each text frame is one JSON-RPC
- * message (a binary frame is read as UTF-8 text), each message out one text frame. The connection
- * is the one `serveStdio()` drives (`src/stdio/server-connection.ts`); only the framing differs.
- *
- * Output is bounded: a peer that stops reading leaves the frames sent to it queued in this process
- * (WHATWG WebSockets, `bufferedAmount`). Over half of `maxBufferedBytes` no new message starts and the
- * socket stops reading frames where the runtime can (`inbound-flow.ts`); past `maxBufferedBytes` (or
- * as much held back unread) the socket is closed with 1008 (RFC 6455 §7.4.1, policy violation) and
- * dropped at once where the runtime can (the close frame would wait behind what the peer does not
- * read), its running calls abort, and what it queued is released.
+ * One WebSocket as a connection of MCP-lite over stdio's messages: one JSON-RPC message per text frame (a binary frame
+ * read as UTF-8), driven like `serveStdio()`'s (`src/stdio/server-connection.ts`); only the framing differs. Output is
+ * bounded (WHATWG WebSockets, `bufferedAmount`): over half of `maxBufferedBytes` no new message starts
+ * (`inbound-flow.ts`); past it the socket is closed with 1008 (RFC 6455 §7.4.1) and dropped where the runtime can, its
+ * calls abort and what it queued is released. Why: docs/guides/websocket.md.
  *
  * @module
  */

@@ -1,13 +1,10 @@
 /**
- * `@mcplite/sdk/grpc`: the MCP-lite gRPC binding (MCP-lite spec v0.042 §5), the `mcplite.MCPLite` service over the same
- * tools as every other wire. Two ways to serve it:
- *
- * - `createServer({ bindings: [grpcBinding()] })`: Connect and gRPC-Web on the server's own `fetch` (Deno.serve,
- *   Bun.serve, Workers), no second port; plain gRPC is refused with 415 (fetch cannot send trailers).
- * - `serveGrpc(server, { port })`: real gRPC, gRPC-Web and Connect over cleartext HTTP/2 (`node:http2`),
- *   on Bun and Node (Deno for development).
- *
- * Only this export loads protobuf and Connect: a server that never imports it never pays for them.
+ * `@mcplite/sdk/grpc`: the MCP-lite gRPC binding (MCP-lite spec v0.042 §5), the `mcplite.MCPLite` service over the
+ * same tools as every other wire, served two ways: `grpcBinding()` puts Connect and gRPC-Web on the server's own
+ * `fetch` (Deno.serve, Bun.serve, Workers; plain gRPC is refused with 415, fetch cannot send trailers), and
+ * `serveGrpc(server, { port })` serves real gRPC, gRPC-Web and Connect over cleartext HTTP/2 (`node:http2`) on Bun
+ * and Node (Deno for development). Only this export loads protobuf and Connect: a server that never imports it never
+ * pays for them.
  *
  * @example
  * ```ts

@@ -1,13 +1,8 @@
 /**
- * `serveGrpc()`: real gRPC (with trailers), gRPC-Web and Connect over cleartext HTTP/2, through
- * `node:http2` and Connect's Node adapter. The only file of the SDK that touches `node:*`, and it
- * loads it on first use, so `@mcplite/sdk/grpc` still imports on runtimes without `node:http2`.
- *
- * Runtimes: Bun and Node serve it in production. Deno serves it for development and tests, but its
- * `node:http2` can abort the whole process (an nghttp2 assertion, `find_stream_on_goaway_func`,
- * denoland/deno#36788) when a client that opened more than ~100 streams on one connection closes it;
- * under Deno, run the gRPC listener as its own process on Bun or Node (`bun run grpc.ts`), or under a
- * supervisor that restarts it.
+ * `serveGrpc()`: real gRPC (with trailers), gRPC-Web and Connect over cleartext HTTP/2, through `node:http2` and
+ * Connect's Node adapter, loaded on first use so that `@mcplite/sdk/grpc` imports on runtimes without it. Bun and
+ * Node serve it in production; Deno's `node:http2` can abort the process (denoland/deno#36788), so under Deno run
+ * the gRPC listener as a process of its own on Bun or Node. Why: docs/guides/grpc.md.
  *
  * @module
  */

@@ -1,14 +1,10 @@
 // HOT PATH: every unary `CallTool` answer on the direct gRPC path.
 /**
- * Serialises a `ToolResponse` init to protobuf binary without building the message: the bytes
- * `toBinary(ToolResponseSchema, create(ToolResponseSchema, response))` gives, for a fraction of its
- * cost (reflection over `google.protobuf.Struct` is most of it). Fields go in field-number order,
- * proto3 defaults are left out, map entries in key insertion order, as protobuf-es writes them
- * (Protocol Buffers Encoding: varints, length-delimited records, little-endian `double`).
- *
- * Two passes over the response: the first measures every length-delimited record (kept in order in an
- * array), the second writes into one buffer of the exact size, which keeps {@link ENVELOPE_ROOM} bytes
- * free in front for the gRPC length prefix (gRPC over HTTP/2 protocol, Length-Prefixed-Message).
+ * Serialises a `ToolResponse` init to protobuf binary without building the message: the bytes `toBinary()` gives
+ * for `create(ToolResponseSchema, response)`, without its reflection over `google.protobuf.Struct` (most of its cost).
+ * Protobuf-es's order (Protocol Buffers Encoding): field numbers ascending, proto3 defaults left out, map entries in
+ * insertion order. One pass measures each length-delimited record, a second writes one buffer of the exact size with
+ * {@link ENVELOPE_ROOM} bytes free in front for the gRPC Length-Prefixed-Message prefix (gRPC over HTTP/2).
  *
  * @module
  */

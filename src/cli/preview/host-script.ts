@@ -1,12 +1,9 @@
 /**
- * The preview host's half of MCP Apps (SEP-1865), run in the preview page: it answers the view's
- * `ui/initialize` with the host context, sends `ui/notifications/tool-input` and, once the tool
- * answered, `ui/notifications/tool-result` after `ui/notifications/initialized` (Lifecycle), and
- * carries the view's `tools/call`, `resources/read`, `resources/list` and `resources/templates/list` to
- * the CLI's `/rpc` endpoint; `ui/message`, `ui/open-link`, `ui/update-model-context` and logs are shown
- * beside the view. The view is torn down (`ui/resource-teardown`, then removed) from the page's button
- * or when it asks (`ui/notifications/request-teardown`). This function is
- * serialised into the page (`String(hostMain)`): it must use nothing from outside its body.
+ * The preview host's half of MCP Apps (SEP-1865, Lifecycle), run in the preview page: it answers the view's
+ * `ui/initialize`, sends the tool's input and result, carries the view's `tools/call` and `resources/*` requests to
+ * the CLI's `/rpc` endpoint, shows `ui/message`, `ui/open-link`, context updates and logs beside the view, and tears
+ * the view down (`ui/resource-teardown`) from the page's button or when it asks. This function is serialised into
+ * the page (`String(hostMain)`): it must use nothing from outside its body.
  *
  * @module
  */

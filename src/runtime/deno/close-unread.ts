@@ -1,12 +1,8 @@
 /**
- * Closing a connection from a `Deno.serve` handler. `Deno.serve` (2.9) keeps a connection open while
- * the request's body is still arriving, whatever `Connection: close` the response says: a body refused
- * 413 for its declared length, or refused unread (401, 403, 415…), would keep its socket for as long
- * as the sender cares to send. A response body that fails is the one thing that makes `Deno.serve`
- * drop a connection, so such a refusal is sent whole, with its `Content-Length`, and its body then
- * fails on purpose: the client reads the complete answer, then the connection closes (RFC 9112 §9.6).
- * This works only while the request's body was never read: once a read has started (a 408 for a slow
- * sender), Deno 2.9.5 keeps the connection until the body ends, and no handler can change that.
+ * Closing a connection from a `Deno.serve` handler. `Deno.serve` (2.9) keeps a connection open while a request's
+ * body is still arriving, whatever `Connection: close` says, so a refusal of an unread body (413, 401, 415…) is sent
+ * whole with its `Content-Length` and its body then fails on purpose: the client reads the whole answer, then the
+ * connection closes (RFC 9112 §9.6). Only while the body was never read. Why: docs/concepts/runtimes.md.
  *
  * @module
  */

@@ -1,13 +1,9 @@
 /**
- * A fetch `Request` from Node's `http.IncomingMessage`, made cheaply: the handler gets an object that is a
- * `Request` (`instanceof Request`, the same properties and methods) whose `method`, `url`, `headers` and
- * `signal` are plain values, and whose body, when all of it had arrived with the head (the usual small
- * request), is read by `text()`, `json()`, `arrayBuffer()` and `bytes()` straight from the bytes. Anything
- * else (`body`, `clone()`, a body still arriving…) makes the runtime's own `Request` once and hands it
- * over: a body still arriving streams in as the handler reads it (so `bodyTimeoutMs` and `maxBodyBytes`
- * apply as on Deno and Bun). Building the runtime's `Request` for every request costs more than answering
- * most calls on Node (bench/RESULTS.md, "serve() on Node"); the process's global `Request` is left alone.
- * The `signal` aborts when the client goes away before the answer is written; it is made when first read.
+ * A fetch `Request` from Node's `http.IncomingMessage`, made cheaply: an object that is a `Request` whose `method`,
+ * `url`, `headers` and `signal` are plain values and whose body, when it arrived with the head, is read straight from
+ * the bytes; anything else (`body`, `clone()`, a body still arriving) makes the runtime's own `Request` once and hands
+ * over. The `signal` aborts when the client goes away before the answer is written. The global `Request` is left
+ * alone. Why: docs/concepts/runtimes.md.
  *
  * @module
  */

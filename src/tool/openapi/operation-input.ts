@@ -1,13 +1,10 @@
 /**
- * One object schema for an operation's inputs: its path, query and header parameters and its request
- * body merged into the properties of one object (OpenAPI 3.1.1 §4.8.12, §4.8.13). A JSON object body's
- * properties join the top level; any other body is the `body` property. A name used twice keeps its
- * place for the body and becomes `{name}__{in}` for a parameter (e.g. `id__query`). Cookie parameters
- * are left out: the caller's configured headers carry credentials. The merged object is closed
- * (`additionalProperties: false`): an argument the operation does not describe is refused, whether its
- * body is closed (`additionalProperties: false`) or open, where the API would ignore it (a model's typo,
- * silently dropped). Two kinds go into an object body instead: what its `additionalProperties` schema
- * describes, and, with `unknownArguments: "forward"`, anything an open body takes.
+ * One object schema for an operation's inputs: its path, query and header parameters and request body merged into
+ * the properties of one object (OpenAPI 3.1.1 §4.8.12, §4.8.13). A JSON object body's properties join the top level,
+ * any other body is `body`; a parameter whose name the body uses becomes `{name}__{in}`; cookies are left out. The
+ * object is closed, so a misspelt argument is refused rather than silently dropped by the API; what the body's
+ * `additionalProperties` describes, or anything with `unknownArguments: "forward"`, goes into the body.
+ * Why: docs/guides/openapi.md.
  *
  * @module
  */
