@@ -1,12 +1,8 @@
 /**
- * Many timeouts of one fixed delay on one timer. A per-request `setTimeout` costs microseconds on some
- * runtimes (and a timer object each); since every entry waits the same delay, deadlines arrive in
- * insertion order and one timer, re-armed for the oldest live entry, serves them all.
- *
- * Where timers belong to the request that armed them (Cloudflare Workers: workerd cancels a request's
- * timers once it has answered, and forbids I/O on behalf of another request), one shared timer would
- * die with the first request and serve nobody after it; there each entry gets its own timer, armed in
- * the request that added it.
+ * Many timeouts of one fixed delay on one timer: every entry waits the same delay, so deadlines arrive in
+ * insertion order and one timer, re-armed for the oldest live entry, serves them all (a `setTimeout` per
+ * request costs microseconds and an object). Where timers belong to the request that armed them
+ * (Cloudflare Workers cancels a request's timers once it has answered), each entry gets its own timer.
  *
  * @module
  */

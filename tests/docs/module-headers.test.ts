@@ -26,8 +26,6 @@ const OVER: ReadonlySet<string> = new Set([
   "src/bindings/mcp/hold.ts",
   "src/bindings/mcp/in-flight.ts",
   "src/bindings/mcp/promise-task.ts",
-  "src/internal/delay-queue.ts",
-  "src/server/upgrade.ts",
   "src/stdio/lite-over-stdio.ts",
 ]);
 
