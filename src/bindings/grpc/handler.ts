@@ -33,7 +33,8 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
  * JSON) on a server's `fetch`, with gRPC Server Reflection (`grpc.reflection.v1` and `v1alpha`)
  * unless `reflection: false`. List it in `createServer({ bindings })`; the router is built once.
  *
- * @param options Whether to serve reflection (default `true`).
+ * @param options Whether to serve reflection (default `true`), and how long `CallToolStream` follows
+ *   deferred work (`holdMs`; default: the server's).
  * @returns The binding.
  *
  * @example

@@ -91,7 +91,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     ],
   );
   const { core, gate } = attachListener(server);
-  const routes = createGrpcRoutes(core, { reflection: options.reflection });
+  const routes = createGrpcRoutes(core, { reflection: options.reflection, holdMs: options.holdMs });
   const maxBodyBytes = core.options.maxBodyBytes;
   const budgets = budgetsOf(core.registry.runtime);
   const shutdown = new AbortController();

@@ -20,6 +20,8 @@ import {
   type CallMeta,
   type CallRequest,
   ErrorCode,
+  holdFor,
+  overrideHold,
   ProtocolError,
   type Registry,
   runCall,
@@ -29,6 +31,7 @@ import {
 } from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
 import { type Host, NO_HOST, type ServerCore } from "../../server/binding-contract.ts";
+import { holdMsOf } from "../../server/server-options.ts";
 
 /**
  * Where Connect's handlers find what the platform handed `server.fetch` besides the request (the
@@ -88,7 +91,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
         const call = callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY));
         // Partials and progress as they come (the call's own, then its deferred work's: spec §5.3), then
         // the outcome; logs have no message on this stream.
-        const events = streamCall(registry, call, { holdMs: options.holdMs });
+        const events = streamCall(registry, call, { holdMs: holdFor(core, "grpc") });
         try {
           while (true) {
             const step = await untilDeadline(events.next(), context);
@@ -260,6 +263,20 @@ export interface GrpcRoutesOptions {
    * `GetTools` lists. Default `true`; `false` leaves it out.
    */
   reflection?: boolean;
+  /**
+   * How long `CallToolStream` follows the deferred work a call started (`ctx.defer()`), pushing its
+   * progress and then its result instead of the promise (MCP-lite spec v0.042 §5.3), in ms. Default:
+   * the server's `holdMs` (30 000); `0` answers the promise at once.
+   *
+   * @example
+   * ```ts
+   * import { createServer } from "../../../mod.ts";
+   * import { grpcBinding } from "./handler.ts";
+   *
+   * createServer({ name: "jobs", version: "1.0.0", holdMs: 60_000, bindings: [grpcBinding({ holdMs: 5_000 })] });
+   * ```
+   */
+  holdMs?: number;
 }
 
 /**
@@ -293,6 +310,7 @@ export function createGrpcRoutes(
   core: ServerCore,
   options: GrpcRoutesOptions = {},
 ): (router: ConnectRouter) => void {
+  if (options.holdMs !== undefined) overrideHold(core.registry, "grpc", holdMsOf(options.holdMs, "holdMs"));
   const service = createMcpliteService(core);
   const reflection = options.reflection ?? true;
   return (router) => {

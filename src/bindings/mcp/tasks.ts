@@ -2,7 +2,7 @@
  * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the 2026-07-28 revision: a
  * long-running tool's promise becomes `resultType: "task"` for a request that declared the extension,
  * and `tasks/get`, `tasks/update` and `tasks/cancel` read, answer and cancel it. The task id is a
- * signed token (see `promise-task.ts` for what each kind of task keeps, and where). `tasks/result` and
+ * signed token (see `core/long-running/promise-task.ts` for what each kind of task keeps, and where). `tasks/result` and
  * `tasks/list` do not exist (-32601). Request middleware runs around each `tasks/*` request, so
  * authentication sees it; a task bound to a caller answers only them.
  *
@@ -13,13 +13,17 @@ import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import {
   CacheSlot,
   type CallContext,
+  cancelTask,
+  createTask,
   ErrorCode,
+  getTask,
   type PromiseOutcome,
   ProtocolError,
   type Registry,
   runRequest,
+  type TaskView,
+  updateTask,
 } from "../../core/mod.ts";
-import { cancelTask, createTask, getTask, type TaskView, updateTask } from "./promise-task.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";

@@ -17,28 +17,20 @@
  *
  * @module
  */
-import {
-  type AnyTool,
-  type CallContext,
-  callerOf,
-  continuationOwner,
-  ErrorCode,
-  hasEnded,
-  type InputRequest,
-  ISSUED_BY,
-  PROMISE_KIND,
-  type PromiseOutcome,
-  type PromiseState,
-  ProtocolError,
-  type Registry,
-  type Restart,
-  restartOf,
-  resultNotHeld,
-  runCancellation,
-  runContinuation,
-  type StoredResult,
-  type ToolResult,
-} from "../../core/mod.ts";
+import { type CallContext, callerOf } from "../call-context.ts";
+import type { InputRequest } from "../call-sink.ts";
+import { type Restart, resultNotHeld } from "../continuations.ts";
+import { ErrorCode, ProtocolError } from "../error.ts";
+import { restartOf } from "../job-restart.ts";
+import type { PromiseOutcome } from "../outcome.ts";
+import { PROMISE_KIND, type PromiseState } from "../promise-outcome.ts";
+import { runCancellation, runContinuation } from "../promise-runs.ts";
+import { continuationOwner } from "../redeem.ts";
+import type { Registry } from "../registry.ts";
+import type { ToolResult } from "../result.ts";
+import { hasEnded, type StoredResult } from "../result-store.ts";
+import type { AnyTool } from "../tool.ts";
+import { ISSUED_BY } from "../trace-context.ts";
 import { TokenError } from "../../codec/token-error.ts";
 import { sleep } from "../../internal/sleep.ts";
 
