@@ -18,6 +18,7 @@ import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts
 import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/mod.ts";
 import type { Binding, Host, RouteHandler } from "../../server/binding-contract.ts";
+import { holdMsOf } from "../../server/server-options.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions, HOST_KEY } from "./service.ts";
 import { REFLECTION_SERVICE_PATHS } from "./reflection.ts";
@@ -61,11 +62,12 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
  * ```
  */
 export function grpcBinding(options: GrpcRoutesOptions = {}): Binding {
+  if (options.holdMs !== undefined) holdMsOf(options.holdMs, "holdMs"); // refused here, not at mount
   const reflection = options.reflection ?? true;
   return function grpc(core) {
     // gRPC proper is refused (415): its status travels in trailers, which fetch cannot send.
     const router = createConnectRouter({ grpc: false, readMaxBytes: core.options.maxBodyBytes });
-    createGrpcRoutes(core, { reflection })(router);
+    createGrpcRoutes(core, { reflection, holdMs: options.holdMs })(router);
     const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
     const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
     const strip = core.options.basePath.length; // Connect's method paths do not carry the server's basePath
