@@ -28,7 +28,7 @@ export { runRequest } from "./run-request.ts";
 export { streamCall } from "./stream-call.ts";
 export { cancelTask, createTask, getTask, type TaskView, updateTask } from "./long-running/promise-task.ts";
 export { followPromise } from "./long-running/follow-promise.ts";
-export { holdFor, type HoldWire, overrideHold } from "./long-running/hold-setting.ts";
+export { holdFor, overrideHold } from "./long-running/hold-setting.ts";
 export { InFlight, RunningRequest, type Scope } from "./long-running/in-flight.ts";
 export type { CallRequest } from "./call-request.ts";
 export type { HandlerOutcome, HandlerRequest } from "./run-handler.ts";

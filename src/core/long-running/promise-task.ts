@@ -24,7 +24,7 @@ import { ErrorCode, ProtocolError } from "../error.ts";
 import { restartOf } from "../job-restart.ts";
 import type { PromiseOutcome } from "../outcome.ts";
 import { PROMISE_KIND, type PromiseState } from "../promise-outcome.ts";
-import { runCancellation, runContinuation } from "../promise-runs.ts";
+import { runCancellation, runContinuation } from "./promise-runs.ts";
 import { continuationOwner } from "../redeem.ts";
 import type { Registry } from "../registry.ts";
 import type { ToolResult } from "../result.ts";
