@@ -26,7 +26,7 @@ export { callNow, runCall } from "./pipeline.ts";
 export { runHandler } from "./run-handler.ts";
 export { runRequest } from "./run-request.ts";
 export { streamCall } from "./stream-call.ts";
-export { cancelTask, createTask, getTask, type TaskView, updateTask } from "./long-running/promise-task.ts";
+export { promiseTasks, type TaskView } from "./long-running/promise-task.ts";
 export { followPromise } from "./long-running/follow-promise.ts";
 export { holdFor, overrideHold } from "./long-running/hold-setting.ts";
 export { InFlight, RunningRequest, type Scope } from "./long-running/in-flight.ts";

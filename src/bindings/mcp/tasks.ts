@@ -13,16 +13,13 @@ import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import {
   CacheSlot,
   type CallContext,
-  cancelTask,
-  createTask,
   ErrorCode,
-  getTask,
   type PromiseOutcome,
+  promiseTasks,
   ProtocolError,
   type Registry,
   runRequest,
   type TaskView,
-  updateTask,
 } from "../../core/mod.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
@@ -80,7 +77,7 @@ export function tasksRequired(what: string): ProtocolError {
  * @returns The result.
  */
 export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome): Promise<Record<string, unknown>> {
-  const task = await createTask(ctx.core.registry, outcome);
+  const task = await promiseTasks.create(ctx.core.registry, outcome);
   return { resultType: "task", ...taskFields(task) };
 }
 
@@ -94,7 +91,9 @@ export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome)
  */
 export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
-  return detailedTask(await around(ctx, request, channel, (c) => getTask(ctx.core.registry, taskIdOf(request), c)));
+  return detailedTask(
+    await around(ctx, request, channel, (c) => promiseTasks.get(ctx.core.registry, taskIdOf(request), c)),
+  );
 });
 
 /**
@@ -108,7 +107,7 @@ export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request,
 export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
   const responses = request.rpc.params[INPUT_RESPONSES_PARAM];
-  await around(ctx, request, channel, (c) => updateTask(ctx.core.registry, taskIdOf(request), responses, c));
+  await around(ctx, request, channel, (c) => promiseTasks.update(ctx.core.registry, taskIdOf(request), responses, c));
   return {};
 });
 
@@ -122,7 +121,7 @@ export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, reque
  */
 export const tasksCancel: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
-  await around(ctx, request, channel, (c) => cancelTask(ctx.core.registry, taskIdOf(request), c));
+  await around(ctx, request, channel, (c) => promiseTasks.cancel(ctx.core.registry, taskIdOf(request), c));
   return {};
 });
 

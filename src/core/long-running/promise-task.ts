@@ -345,3 +345,15 @@ function viewOf(task: OpenTask, entry: StoredResult): TaskView {
       return { ...base, status: "failed", error: entry.error };
   }
 }
+
+/**
+ * The promise-as-task operations a wire encodes (MCP's `tasks/*`), as one handle: create, read,
+ * answer and cancel, each taking the registry first. A plain literal (no call), so that a bundle that
+ * never uses it drops it.
+ */
+export const promiseTasks: {
+  readonly create: typeof createTask;
+  readonly get: typeof getTask;
+  readonly update: typeof updateTask;
+  readonly cancel: typeof cancelTask;
+} = { create: createTask, get: getTask, update: updateTask, cancel: cancelTask };
