@@ -32,6 +32,8 @@ const ENTRY_MODULES = new Set(
     .map((path) => path.replace(/^\.\//, "")),
 );
 const rel = (f: string) => relative(ROOT, join(ROOT, f));
+/** The most names the core facade exports (issue 50 sets 60; it was 110 before the engine moved into the core). */
+const FACADE_NAMES = 94;
 
 describe("dependency boundaries", () => {
   it("finds the source tree", () => assert.ok(files.length > 20));
@@ -152,6 +154,42 @@ describe("dependency boundaries", () => {
         assert.ok(other === undefined || other === bindingOf(file), `${rel(file)} imports ${spec}`);
       }
     }
+  });
+
+  it("runs no MCP binding code outside MCP: the core, the carriers, gRPC and MCP-lite import nothing of src/bindings/mcp", () => {
+    // The long-running engine (promises as tasks, following, holding, cancellation) is the core's
+    // (src/core/long-running/): gRPC CallToolStream and MCP-lite over sockets drive it through
+    // streamCall(), never through MCP's code. Left: the files that carry MCP itself over a socket
+    // (the MCP dispatch on a stdio or WebSocket connection, and its options); this list only shrinks.
+    const CARRYING_MCP = new Set([
+      "src/stdio/mcp-over-stdio.ts",
+      "src/stdio/server-connection.ts",
+      "src/stdio/serve-stdio.ts",
+      "src/websocket/socket-connection.ts",
+      "src/websocket/websocket-binding.ts",
+    ]);
+    const outside = files.filter((f) => /^src\/(core|stdio|websocket|bindings\/grpc|bindings\/mcplite)\//.test(f));
+    assert.ok(outside.some((f) => f.startsWith("src/core/long-running/")), "the engine is in the core");
+    for (const file of outside.filter((f) => !CARRYING_MCP.has(f))) {
+      for (const { spec } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        assert.ok(!target.startsWith("src/bindings/mcp/"), `${rel(file)} imports ${spec}`);
+      }
+    }
+  });
+
+  it("keeps the core facade (src/core/mod.ts) to the names bindings and carriers need", () => {
+    const text = readFileSync(join(ROOT, "src/core/mod.ts"), "utf8");
+    const names = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)].flatMap((m) =>
+      m[1].split(",").map((part) => part.trim().replace(/^type\s+/, "").split(/\s+as\s+/).pop()!).filter(Boolean)
+    );
+    assert.doesNotMatch(text, /^export\s+\*/m, "no wildcard re-export: every name is counted");
+    assert.equal(new Set(names).size, names.length, "no name is exported twice");
+    // Engine-only names stay in the core: the engine that used them is core (src/core/long-running/).
+    for (const engineOnly of ["runContinuation", "runCancellation", "continuationOwner", "restartOf", "PROMISE_KIND"]) {
+      assert.ok(!names.includes(engineOnly), `${engineOnly} is exported`);
+    }
+    assert.ok(names.length <= FACADE_NAMES, `src/core/mod.ts exports ${names.length} names (at most ${FACADE_NAMES})`);
   });
 
   it("lets bindings, carriers, telemetry and apps see the core through its facade (src/core/mod.ts) only", () => {

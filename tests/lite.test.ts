@@ -256,7 +256,8 @@ describe("@mcplite/sdk/lite", () => {
         "src/core/job.ts",
         "src/core/promise-outcome.ts",
         "src/core/redeem.ts",
-        "src/bindings/mcp/promise-task.ts",
+        "src/core/long-running/promise-task.ts",
+        "src/core/long-running/follow-promise.ts",
       ];
       // Each capability the lite entry takes as a value: CORS, OAuth, group(), input rounds' token codec.
       const CAPABILITIES = [

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { pushedOutcome } from "../bindings/mcp/follow-promise.ts";
 import { Continuations, type ContinuationsOptions } from "../core/continuations.ts";
 import type { LongRunning } from "../core/registry.ts";
+import { pushedOutcome } from "../core/long-running/follow-promise.ts";
 import { promiseOutcome } from "../core/promise-outcome.ts";
 import { createRedeemTool } from "../tool/redeem-tool.ts";
 import { type Capability, capability } from "../server/server-capability.ts";

@@ -13,7 +13,7 @@ import type { CallSink, LogLevel } from "./call-sink.ts";
 import type { CallOutcome } from "./outcome.ts";
 import type { CallRequest } from "./call-request.ts";
 import { runCall } from "./pipeline.ts";
-import { followPushed } from "./promise-runs.ts";
+import { followPushed } from "./long-running/promise-runs.ts";
 import type { Registry } from "./registry.ts";
 
 /**

@@ -74,7 +74,8 @@ export interface ServerOptions {
    * milliseconds (default 30 000; 0: the promise is answered at once): a streamed MCP-lite call (SSE,
    * stdio, WebSocket, gRPC `CallToolStream`) pushes the work's progress and then its result (MCP-lite
    * spec v0.042 §5.3, server-pushed updates); an MCP call from a client without tasks waits for the
-   * result. `mcpBinding({ holdMs })` and `mcpLiteBinding({ holdMs })` override it for their wire.
+   * result. `mcpBinding({ holdMs })`, `mcpLiteBinding({ holdMs })` and `grpcBinding({ holdMs })` override it for
+   * their wire, on every carrier of it (HTTP, SSE, stdio, WebSocket).
    */
   holdMs?: number;
   /**

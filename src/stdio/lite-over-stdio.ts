@@ -4,13 +4,13 @@
  * (§4.2), one per line. A request that sets `params._meta.stream` to `true` also receives, before its
  * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
  * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
- * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcp.holdMs` (else the server's `holdMs`):
+ * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcpLiteBinding({ holdMs })` (else the server's `holdMs`):
  * the job's progress, then its result, instead of a promise (§5.3, server-pushed updates).
  *
  * @module
  */
 import type { AuthInfo, Registry } from "../core/mod.ts";
-import { PUSH_MS, registryOf, runRequest } from "../core/mod.ts";
+import { registryOf, runRequest } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   type JsonRpcId,
@@ -20,7 +20,7 @@ import {
   serialisedResultMessage,
 } from "../bindings/jsonrpc.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
-import type { InFlight, Scope } from "../bindings/mcp/in-flight.ts";
+import type { InFlight, Scope } from "../core/mod.ts";
 import { listBody } from "../bindings/mcplite/envelope.ts";
 import { liteCall, liteMessages } from "../bindings/mcplite/dispatch.ts";
 import { liteCallMeta } from "../bindings/mcplite/lite-caller.ts";
@@ -63,7 +63,7 @@ export class LiteOverStdio {
    * @param inFlight The table of running requests.
    * @param scope The connection's scope in it (shared with its MCP requests).
    * @param host The caller and platform values of the connection.
-   * @param holdMs How long a streamed call follows the deferred work it started (`mcp.holdMs`, else the server's).
+   * @param holdMs How long a streamed call follows the deferred work it started (`mcpLiteBinding({ holdMs })`, else the server's).
    * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
    * @param headers The headers of the connection (a WebSocket's upgrade request), seen by every request.
    */
@@ -73,7 +73,7 @@ export class LiteOverStdio {
     inFlight: InFlight,
     scope: Scope,
     host: Host,
-    holdMs: number = PUSH_MS,
+    holdMs: number,
     piped = true,
     headers?: Headers,
   ) {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { budgetsOf, callerOf, ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
+import { budgetsOf, callerOf, ErrorCode, holdFor, ProtocolError, registryOf } from "../core/mod.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
@@ -79,7 +79,7 @@ export class ServerConnection {
       ctx.inFlight,
       this.#mcp,
       host,
-      ctx.settings.holdMs ?? core.options.holdMs,
+      holdFor(core, "mcp-lite"), // mcpLiteBinding({ holdMs }), else the server's
       piped,
       options.headers,
     );

@@ -31,6 +31,7 @@ import {
 import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/mod.ts";
+import { holdMsOf } from "../../server/mod.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions, HOST_KEY } from "./service.ts";
 import { REFLECTION_SERVICE_PATHS } from "./reflection.ts";
@@ -63,7 +64,8 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
  * JSON) on a server's `fetch`, with gRPC Server Reflection (`grpc.reflection.v1` and `v1alpha`)
  * unless `reflection: false`. List it in `createServer({ bindings })`; the router is built once.
  *
- * @param options Whether to serve reflection (default `true`).
+ * @param options Whether to serve reflection (default `true`), and how long `CallToolStream` follows
+ *   deferred work (`holdMs`; default: the server's).
  * @returns The binding.
  *
  * @example
@@ -90,6 +92,7 @@ const NOT_FOUND_BODY = JSON.stringify({ code: "unimplemented", message: "no such
  * ```
  */
 export function grpcBinding(options: GrpcRoutesOptions = {}): Binding {
+  if (options.holdMs !== undefined) holdMsOf(options.holdMs, "holdMs"); // refused here, not at mount
   const reflection = options.reflection ?? true;
   return function grpc(core) {
     // gRPC proper is refused (415): its status travels in trailers, which fetch cannot send.
@@ -98,7 +101,7 @@ export function grpcBinding(options: GrpcRoutesOptions = {}): Binding {
       readMaxBytes: core.options.maxBodyBytes,
       interceptors: [keepError],
     });
-    createGrpcRoutes(core, { reflection })(router);
+    createGrpcRoutes(core, { reflection, holdMs: options.holdMs })(router);
     const byPath = new Map<string, UniversalHandler>(router.handlers.map((h) => [h.requestPath, h]));
     const direct = createConnectUnary(core, { readMaxBytes: core.options.maxBodyBytes });
     const strip = core.options.basePath.length; // Connect's method paths do not carry the server's basePath

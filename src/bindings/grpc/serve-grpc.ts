@@ -85,7 +85,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     ],
   );
   const { core, gate } = attachListener(server);
-  const routes = createGrpcRoutes(core, { reflection: options.reflection });
+  const routes = createGrpcRoutes(core, { reflection: options.reflection, holdMs: options.holdMs });
   const maxBodyBytes = core.options.maxBodyBytes;
   const budgets = budgetsOf(registryOf(core).runtime);
   const shutdown = new AbortController();

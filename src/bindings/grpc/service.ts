@@ -20,6 +20,8 @@ import {
   type CallMeta,
   type CallRequest,
   ErrorCode,
+  holdFor,
+  overrideHold,
   ProtocolError,
   type Registry,
   registryOf,
@@ -29,7 +31,7 @@ import {
   streamCall,
 } from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
-import { type Host, NO_HOST, type ServerCore } from "../../server/mod.ts";
+import { holdMsOf, type Host, NO_HOST, type ServerCore } from "../../server/mod.ts";
 
 /**
  * Where Connect's handlers find what the platform handed `server.fetch` besides the request (the
@@ -90,7 +92,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
         const call = callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY));
         // Partials and progress as they come (the call's own, then its deferred work's: spec §5.3), then
         // the outcome; logs have no message on this stream.
-        const events = streamCall(registry, call, { holdMs: options.holdMs });
+        const events = streamCall(registry, call, { holdMs: holdFor(core, "grpc") });
         try {
           while (true) {
             const step = await untilDeadline(events.next(), context);
@@ -263,6 +265,20 @@ export interface GrpcRoutesOptions {
    * `GetTools` lists. Default `true`; `false` leaves it out.
    */
   reflection?: boolean;
+  /**
+   * How long `CallToolStream` follows the deferred work a call started (`ctx.defer()`), pushing its
+   * progress and then its result instead of the promise (MCP-lite spec v0.042 §5.3), in ms. Default:
+   * the server's `holdMs` (30 000); `0` answers the promise at once.
+   *
+   * @example
+   * ```ts
+   * import { createServer } from "../../../mod.ts";
+   * import { grpcBinding } from "./handler.ts";
+   *
+   * createServer({ name: "jobs", version: "1.0.0", holdMs: 60_000, bindings: [grpcBinding({ holdMs: 5_000 })] });
+   * ```
+   */
+  holdMs?: number;
 }
 
 /**
@@ -296,6 +312,7 @@ export function createGrpcRoutes(
   core: ServerCore,
   options: GrpcRoutesOptions = {},
 ): (router: ConnectRouter) => void {
+  if (options.holdMs !== undefined) overrideHold(registryOf(core), "grpc", holdMsOf(options.holdMs, "holdMs"));
   const service = createMcpliteService(core);
   const reflection = options.reflection ?? true;
   return (router) => {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type CacheHint, ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { type CacheHint, ErrorCode, ProtocolError, type RunningRequest } from "../../core/mod.ts";
 import {
   errorMessage,
   type JsonRpcId,
@@ -19,7 +19,7 @@ import { CachedBody } from "./caching.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import type { LegacySession } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
-import { cancelScope, type RunningRequest } from "./in-flight.ts";
+import { cancelScope } from "./cancel-scope.ts";
 import {
   type Channel,
   type McpContext,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
+import { ErrorCode, InFlight, overrideHold, ProtocolError, registryOf } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import {
   acceptsEventStream,
@@ -20,7 +20,6 @@ import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import { respondBatch } from "./batch.ts";
 import { META } from "./envelope.ts";
-import { InFlight } from "./in-flight.ts";
 import { type McpOptions, type McpSettings, resolveMcpSettings } from "./mcp-options.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { PendingRequests } from "./pending.ts";
@@ -67,6 +66,7 @@ export function mcpBinding(options: McpOptions = {}): Binding {
   const path = normalisePath(options.path ?? "/mcp");
   const settings = resolveMcpSettings(options);
   return function mcp(core) {
+    overrideHold(registryOf(core), "mcp", settings.holdMs); // MCP over stdio and WebSocket reads it too
     const ctx = createMcpContext(core, settings);
     const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
       try {

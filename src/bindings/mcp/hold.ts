@@ -12,13 +12,21 @@
  *
  * @module
  */
-import { createContext, type PromiseOutcome, REDEEM_TOOL, registryOf, type ToolResult } from "../../core/mod.ts";
-import { followPromise } from "./follow-promise.ts";
+import {
+  createContext,
+  followPromise,
+  holdFor,
+  type PromiseOutcome,
+  REDEEM_TOOL,
+  registryOf,
+  type ToolResult,
+} from "../../core/mod.ts";
 import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";
 
 /**
- * Follows a promise until the work ends or the hold passes (`mcp.holdMs`, else the server's `holdMs`) (`follow-promise.ts`).
+ * Follows a promise until the work ends or the hold passes (`mcp.holdMs` of the carrier, else the
+ * one hold setting: `mcpBinding({ holdMs })`, else the server's `holdMs`; `core/long-running/`).
  *
  * @param ctx The binding.
  * @param request The `tools/call` request.
@@ -44,7 +52,7 @@ export async function holdPromise(
   channel.holding(); // the headers go soon: the hold may outlast a proxy's response-header timeout
   const result = await followPromise(registryOf(ctx.core), outcome, {
     caller,
-    holdMs: ctx.settings.holdMs ?? ctx.core.options.holdMs,
+    holdMs: ctx.settings.holdMs ?? holdFor(ctx.core, "mcp"),
     canAsk: sink?.input !== undefined,
   });
   return result ?? pendingResult(ctx, name, outcome);

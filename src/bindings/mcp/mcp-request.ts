@@ -5,14 +5,13 @@
  *
  * @module
  */
-import type { CacheHint, SignalSource } from "../../core/mod.ts";
+import type { CacheHint, InFlight, SignalSource } from "../../core/mod.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { SseWriter } from "../../internal/sse.ts";
 import type { Host, ServerCore } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { CachedBody } from "./caching.ts";
 import type { Envelope, LegacySession } from "./envelope.ts";
-import type { InFlight } from "./in-flight.ts";
 import type { McpSettings } from "./mcp-options.ts";
 import type { PendingRequests } from "./pending.ts";
 import type { SessionTable } from "./sessions.ts";

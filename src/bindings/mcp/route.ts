@@ -18,7 +18,7 @@ import {
 import type { Carrier } from "./carrier.ts";
 import { featureMethod } from "./feature-methods.ts";
 import { checkStandardHeaders } from "./headers.ts";
-import { cancelScope } from "./in-flight.ts";
+import { cancelScope } from "./cancel-scope.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./listen.ts";
 import { throughMiddleware } from "./request-middleware.ts";

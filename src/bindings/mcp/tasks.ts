@@ -2,7 +2,7 @@
  * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on the 2026-07-28 revision: a
  * long-running tool's promise becomes `resultType: "task"` for a request that declared the extension,
  * and `tasks/get`, `tasks/update` and `tasks/cancel` read, answer and cancel it. The task id is a
- * signed token (see `promise-task.ts` for what each kind of task keeps, and where). `tasks/result` and
+ * signed token (see `core/long-running/promise-task.ts` for what each kind of task keeps, and where). `tasks/result` and
  * `tasks/list` do not exist (-32601). Request middleware runs around each `tasks/*` request, so
  * authentication sees it; a task bound to a caller answers only them.
  *
@@ -15,12 +15,13 @@ import {
   type CallContext,
   ErrorCode,
   type PromiseOutcome,
+  promiseTasks,
   ProtocolError,
   type Registry,
   registryOf,
   runRequest,
+  type TaskView,
 } from "../../core/mod.ts";
-import { cancelTask, createTask, getTask, type TaskView, updateTask } from "./promise-task.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
@@ -77,7 +78,7 @@ export function tasksRequired(what: string): ProtocolError {
  * @returns The result.
  */
 export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome): Promise<Record<string, unknown>> {
-  const task = await createTask(registryOf(ctx.core), outcome);
+  const task = await promiseTasks.create(registryOf(ctx.core), outcome);
   return { resultType: "task", ...taskFields(task) };
 }
 
@@ -91,7 +92,9 @@ export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome)
  */
 export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
-  return detailedTask(await around(ctx, request, channel, (c) => getTask(registryOf(ctx.core), taskIdOf(request), c)));
+  return detailedTask(
+    await around(ctx, request, channel, (c) => promiseTasks.get(registryOf(ctx.core), taskIdOf(request), c)),
+  );
 });
 
 /**
@@ -105,7 +108,12 @@ export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request,
 export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
   const responses = request.rpc.params[INPUT_RESPONSES_PARAM];
-  await around(ctx, request, channel, (c) => updateTask(registryOf(ctx.core), taskIdOf(request), responses, c));
+  await around(
+    ctx,
+    request,
+    channel,
+    (c) => promiseTasks.update(registryOf(ctx.core), taskIdOf(request), responses, c),
+  );
   return {};
 });
 
@@ -119,7 +127,7 @@ export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, reque
  */
 export const tasksCancel: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
-  await around(ctx, request, channel, (c) => cancelTask(registryOf(ctx.core), taskIdOf(request), c));
+  await around(ctx, request, channel, (c) => promiseTasks.cancel(registryOf(ctx.core), taskIdOf(request), c));
   return {};
 });
 

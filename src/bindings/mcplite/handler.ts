@@ -9,7 +9,9 @@ import {
   callNow,
   type CallRequest,
   ErrorCode,
+  holdFor,
   type MethodRequest,
+  overrideHold,
   ProtocolError,
   registryOf,
   runRequest,
@@ -83,12 +85,12 @@ const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not al
  */
 export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   const base = normalisePath(options.basePath ?? "/mcp-lite/v1");
-  const own = options.holdMs;
-  if (own !== undefined) holdMsOf(own, "holdMs");
+  const own = options.holdMs === undefined ? undefined : holdMsOf(options.holdMs, "holdMs");
   return function mcpLite(core) {
     const { options: server } = core;
     const registry = registryOf(core);
-    const holdMs = own ?? server.holdMs;
+    overrideHold(registry, "mcp-lite", own); // the socket carriers of MCP-lite read it too
+    const holdMs = holdFor(core, "mcp-lite");
     const report = (error: unknown) => registry.runtime.onError?.(error);
     const fail = (id: JsonRpcId, error: unknown) =>
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);

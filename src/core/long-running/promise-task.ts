@@ -17,28 +17,20 @@
  *
  * @module
  */
-import {
-  type AnyTool,
-  type CallContext,
-  callerOf,
-  continuationOwner,
-  ErrorCode,
-  hasEnded,
-  type InputRequest,
-  ISSUED_BY,
-  PROMISE_KIND,
-  type PromiseOutcome,
-  type PromiseState,
-  ProtocolError,
-  type Registry,
-  type Restart,
-  restartOf,
-  resultNotHeld,
-  runCancellation,
-  runContinuation,
-  type StoredResult,
-  type ToolResult,
-} from "../../core/mod.ts";
+import { type CallContext, callerOf } from "../call-context.ts";
+import type { InputRequest } from "../call-sink.ts";
+import { type Restart, resultNotHeld } from "../continuations.ts";
+import { ErrorCode, ProtocolError } from "../error.ts";
+import { restartOf } from "../job-restart.ts";
+import type { PromiseOutcome } from "../outcome.ts";
+import { PROMISE_KIND, type PromiseState } from "../promise-outcome.ts";
+import { runCancellation, runContinuation } from "./promise-runs.ts";
+import { continuationOwner } from "../redeem.ts";
+import type { Registry } from "../registry.ts";
+import type { ToolResult } from "../result.ts";
+import { hasEnded, type StoredResult } from "../result-store.ts";
+import type { AnyTool } from "../tool.ts";
+import { ISSUED_BY } from "../trace-context.ts";
 import { TokenError } from "../../codec/token-error.ts";
 import { sleep } from "../../internal/sleep.ts";
 
@@ -353,3 +345,15 @@ function viewOf(task: OpenTask, entry: StoredResult): TaskView {
       return { ...base, status: "failed", error: entry.error };
   }
 }
+
+/**
+ * The promise-as-task operations a wire encodes (MCP's `tasks/*`), as one handle: create, read,
+ * answer and cancel, each taking the registry first. A plain literal (no call), so that a bundle that
+ * never uses it drops it.
+ */
+export const promiseTasks: {
+  readonly create: typeof createTask;
+  readonly get: typeof getTask;
+  readonly update: typeof updateTask;
+  readonly cancel: typeof cancelTask;
+} = { create: createTask, get: getTask, update: updateTask, cancel: cancelTask };

@@ -6,19 +6,19 @@
  *
  * @module
  */
-import { type CallContext, createContext } from "./call-context.ts";
-import type { CallSink, InputRequest } from "./call-sink.ts";
-import { failedCall } from "./failure.ts";
-import type { FollowOptions } from "./follow-options.ts";
-import { InputRound } from "./input-round.ts";
-import type { ToolCall } from "./middleware.ts";
-import { type CallOutcome, type FinalOutcome, finalOutcome } from "./outcome.ts";
-import { cancelContinuation, continuePromise } from "./redeem.ts";
-import type { Registry } from "./registry.ts";
-import type { ToolResult } from "./result.ts";
-import type { AnyTool } from "./tool.ts";
-import { PendingPromise } from "./tool-promise.ts";
-import { TRACE_PARENT } from "./trace-context.ts";
+import { type CallContext, createContext } from "../call-context.ts";
+import type { CallSink, InputRequest } from "../call-sink.ts";
+import { failedCall } from "../failure.ts";
+import type { FollowOptions } from "../follow-options.ts";
+import { InputRound } from "../input-round.ts";
+import type { ToolCall } from "../middleware.ts";
+import { type CallOutcome, type FinalOutcome, finalOutcome } from "../outcome.ts";
+import { cancelContinuation, continuePromise } from "../redeem.ts";
+import type { Registry } from "../registry.ts";
+import type { ToolResult } from "../result.ts";
+import type { AnyTool } from "../tool.ts";
+import { PendingPromise } from "../tool-promise.ts";
+import { TRACE_PARENT } from "../trace-context.ts";
 
 /** A continuation run outside a tool call (MCP's `tasks/get`), and what it needs. */
 export interface ContinuationRequest {

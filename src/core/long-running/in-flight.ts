@@ -1,46 +1,25 @@
 /**
- * The requests a client may cancel with `notifications/cancelled` (MCP 2025-11-25, Cancellation), in
+ * The requests a client may cancel (MCP 2025-11-25, Cancellation; MCP-lite over a socket the same), in
  * one table for every carrier, keyed by scope and request id. A request id alone is the client's
- * choice and not unique across clients, so the scope is what the client shares with its requests: a
- * connection (stdio; it also keeps the 2026-07-28 notification there), or over HTTP the
- * `Mcp-Session-Id` that `initialize` issued (2025 revisions; a call without one is not cancellable).
- * The table is in-process: the notification must reach the instance running the call. (On HTTP under
- * 2026-07-28, closing the stream is the cancellation, and that works everywhere.) A connection also
- * aborts and awaits its requests here when it closes.
+ * choice and not unique across clients, so the scope is what the client shares with its requests (a
+ * connection, a 2025 session: the binding says which). The table is in-process: the cancellation must
+ * reach the instance running the call. A connection also aborts and awaits its requests here when it
+ * closes.
  *
  * @module
  */
-import type { SignalSource } from "../../core/mod.ts";
-import type { JsonRpcId } from "../jsonrpc.ts";
-import type { Era } from "./envelope.ts";
+import type { SignalSource } from "../call-meta.ts";
 
-/** What requests are cancellable within: a 2025 session id, or a connection (the object standing for it). */
+/** A request's id, as JSON-RPC 2.0 §4 allows it (a `null` id is never named by a cancellation). */
+export type RequestId = string | number | null;
+
+/** What requests are cancellable within: a session id, or a connection (the object standing for it). */
 export type Scope = string | object;
-
-/** What {@link cancelScope} reads of a carrier (structurally: the carrier module imports this one). */
-export interface PersistentOrNot {
-  /** Whether the carrier is one connection that outlives its requests. */
-  readonly persistent: boolean;
-}
-
-/**
- * Tells what a request is cancellable within: its connection on a persistent carrier; over HTTP, the
- * 2025 session it carries; nothing otherwise.
- *
- * @param carrier The carrier.
- * @param era The request's era.
- * @param session Its 2025 session id.
- * @returns The scope, or `undefined` when no notification can cancel the request.
- */
-export function cancelScope(carrier: PersistentOrNot, era: Era, session: string | null): Scope | undefined {
-  if (carrier.persistent) return carrier;
-  return era === "legacy" && session !== null ? session : undefined;
-}
 
 /** One running request. */
 export class RunningRequest {
   /** Its id. */
-  readonly id: JsonRpcId;
+  readonly id: RequestId;
   /** Whether the client cancelled it. */
   cancelled = false;
   readonly #controller = new AbortController();
@@ -59,7 +38,7 @@ export class RunningRequest {
    * @param remove Ends its tracking.
    */
   constructor(
-    id: JsonRpcId,
+    id: RequestId,
     source: SignalSource | undefined,
     scope: Scope,
     remove: (scope: Scope, running: RunningRequest) => void,
@@ -122,7 +101,7 @@ export class InFlight {
    * @param source What else aborts it (the HTTP request), if anything.
    * @returns Its handle.
    */
-  start(scope: Scope, id: JsonRpcId, source?: SignalSource): RunningRequest {
+  start(scope: Scope, id: RequestId, source?: SignalSource): RunningRequest {
     const running = new RunningRequest(id, source, scope, this.#remove);
     const set = this.#scopes.get(scope);
     if (set === undefined) this.#scopes.set(scope, new Set([running]));

@@ -8,21 +8,15 @@
  *
  * @module
  */
-import {
-  askAll,
-  budgetCallerOf,
-  budgetsOf,
-  type CallContext,
-  type CallOutcome,
-  failureResult,
-  finalOutcome,
-  type FollowOptions,
-  isUnavailable,
-  type PromiseOutcome,
-  ProtocolError,
-  type Registry,
-  type ToolResult,
-} from "../../core/mod.ts";
+import { askAll } from "../ask-all.ts";
+import { budgetCallerOf, type CallContext } from "../call-context.ts";
+import { ProtocolError } from "../error.ts";
+import type { FollowOptions } from "../follow-options.ts";
+import { isUnavailable } from "../guarded-store.ts";
+import { type CallOutcome, finalOutcome, type PromiseOutcome } from "../outcome.ts";
+import type { Registry } from "../registry.ts";
+import { failureResult, type ToolResult } from "../result.ts";
+import { budgetsOf } from "../runtime.ts";
 import { cancelTask, createTask, getTask, type TaskView, updateTask, waitOnTask } from "./promise-task.ts";
 
 /**
