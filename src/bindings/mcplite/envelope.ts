@@ -113,16 +113,14 @@ export function listBytes(registry: Registry, auth?: AuthInfo): Uint8Array<Array
 }
 
 /**
- * Builds the JSON-RPC answer to `tools/list` around the encoded list: only the short head carrying the
- * id is encoded per request.
+ * Builds the JSON-RPC answer to a listing (`tools/list`, `prompts/list`) around its encoded body: only the
+ * short head carrying the id is encoded per request.
  *
- * @param registry The tools.
+ * @param list The encoded body (`{"tools":[…]}`).
  * @param id The request id.
- * @param auth The caller.
- * @returns The bytes of the JSON-RPC response whose result is the list (`{"tools":[…]}`).
+ * @returns The bytes of the JSON-RPC response whose result is the list.
  */
-export function listMessage(registry: Registry, id: string | number | null, auth?: AuthInfo): Uint8Array<ArrayBuffer> {
-  const list = listBytes(registry, auth);
+export function listMessage(list: Uint8Array<ArrayBuffer>, id: string | number | null): Uint8Array<ArrayBuffer> {
   const head = encoder.encode(resultHead(id));
   const out = new Uint8Array(head.byteLength + list.byteLength + 1);
   out.set(head);
