@@ -11,6 +11,8 @@ import * as v from "valibot";
 import { createServer, definePrompt, defineTool, inputRounds, mcpLiteBinding, serve } from "../../../src/lite/mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { WEBSOCKET_PROTOCOL, webSocketBinding } from "../../../src/websocket/mod.ts";
+import { createClient } from "../../../src/client/mod.ts";
+import { createWebSocketTransport } from "../../../src/client/transports/websocket.ts";
 import { pipeServer } from "../../helpers/stdio.ts";
 import { post } from "../../helpers/request.ts";
 import { TestSocket } from "../../websocket/socket.ts";
@@ -139,6 +141,35 @@ describe("MCP-lite's method table: prompts on every carrier, without the MCP bin
     }
   });
 
+  it("over stdio: notifications/cancelled aborts a prompt being rendered, and no answer follows", async () => {
+    const aborted: unknown[] = [];
+    const server = promptServer().prompt(
+      definePrompt("slow").get((_args, ctx) =>
+        new Promise<string>((_resolve, reject) => {
+          ctx.signal.addEventListener("abort", () => {
+            aborted.push(ctx.signal.reason);
+            reject(ctx.signal.reason);
+          });
+        })
+      ),
+    );
+    const piped = pipeServer(server);
+    try {
+      piped.send(request(1, "prompts/get", { name: "slow" }));
+      piped.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+      for (const start = Date.now(); aborted.length === 0 && Date.now() - start < 3000;) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assert.match(String(aborted[0]), /cancelled by the client/);
+      // A later request's answer: the cancelled one had its turn to answer, and did not.
+      piped.send(request(2, "prompts/list"));
+      await piped.answer(2);
+      assert.deepEqual(piped.messages.filter((m) => m.id === 1), []);
+    } finally {
+      await piped.end();
+    }
+  });
+
   it("over stdio: a server that defines no prompt answers as for an unknown method (-32601)", async () => {
     const bare = createServer({ name: "bare", version: "1.0.0" })
       .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"));
@@ -171,6 +202,22 @@ describe("MCP-lite's method table: prompts on every carrier, without the MCP bin
         }, seen);
       } finally {
         await socket.close();
+      }
+    });
+
+    it("serves our client's listPrompts() and getPrompt(), input rounds answered", async () => {
+      const url = listener.url.replace("http:", "ws:") + "/mcp-lite/v1/ws";
+      const client = createClient(createWebSocketTransport(url), {
+        onElicit: () => ({ action: "accept", content: { tone: "briefly" } }),
+      });
+      try {
+        assert.deepEqual((await client.listPrompts()).map((prompt) => prompt.name), ["greet", "review"]);
+        const greet = await client.getPrompt("greet", { name: "Bo" });
+        assert.deepEqual(greet.messages, [{ role: "user", content: { type: "text", text: "Say hello to Bo." } }]);
+        const review = await client.getPrompt("review");
+        assert.deepEqual(review.messages, [{ role: "user", content: { type: "text", text: "Review, briefly." } }]);
+      } finally {
+        await client.close();
       }
     });
   });
