@@ -5,14 +5,7 @@
  *
  * @module
  */
-import {
-  callNow,
-  type CallRequest,
-  ErrorCode,
-  type MethodRequest,
-  ProtocolError,
-  runRequest,
-} from "../../core/mod.ts";
+import { callNow, type CallRequest, ErrorCode, type MethodRequest, ProtocolError, runRequest } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
 import type { Binding, Host, Route, RouteHandler, ServerCore } from "../../server/binding-contract.ts";
