@@ -18,15 +18,7 @@ import { isObject } from "../../internal/is-object.ts";
 import type { Host } from "../../server/binding-contract.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import { type LitePrompts, litePrompts } from "../prompt-feature.ts";
-import {
-  CALL_PATHS,
-  LIST_PATHS,
-  listBody,
-  listBytes,
-  PROMPT_GET_PATH,
-  PROMPTS_PATH,
-  resultWithMeta,
-} from "./envelope.ts";
+import { listBody, listBytes, resultWithMeta } from "./envelope.ts";
 import { roundOf } from "./dispatch.ts";
 
 /** A listing (`tools/list`, `prompts/list`): the caller's list body, answered inside the request middleware. */
@@ -40,8 +32,8 @@ export interface LiteList {
    * @throws {ProtocolError} `method_not_found` where the server serves none (no prompt defined).
    */
   bytes(registry: Registry, auth: AuthInfo | undefined): Uint8Array<ArrayBuffer>;
-  /** The same body as text, for the carriers that send text. */
-  text(registry: Registry, auth: AuthInfo | undefined): string;
+  /** The same body as text, kept for the carriers that send text (else they decode the bytes). */
+  text?(registry: Registry, auth: AuthInfo | undefined): string;
 }
 
 /** `tools/call`: streamed as the core's events (`dispatch.ts`), the result last. */
@@ -85,21 +77,18 @@ function promptsOf(registry: Registry): LitePrompts {
   throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no prompts");
 }
 
-const decoder = /* @__PURE__ */ new TextDecoder();
-
-/** The table: every method MCP-lite serves, by its JSON-RPC name. */
+/** The table: every method MCP-lite serves, by its JSON-RPC name, with its endpoints under the base path. */
 export const LITE_METHODS: Readonly<Record<string, LiteMethod>> = {
-  "tools/list": { kind: "list", paths: LIST_PATHS, bytes: listBytes, text: listBody },
-  "tools/call": { kind: "call", paths: CALL_PATHS },
+  "tools/list": { kind: "list", paths: ["/listtools", "/tools"], bytes: listBytes, text: listBody },
+  "tools/call": { kind: "call", paths: ["/calltools", "/rpc"] },
   "prompts/list": {
     kind: "list",
-    paths: [PROMPTS_PATH],
+    paths: ["/prompts"],
     bytes: (registry, auth) => promptsOf(registry).listBytes(registry, auth),
-    text: (registry, auth) => decoder.decode(promptsOf(registry).listBytes(registry, auth)),
   },
   "prompts/get": {
     kind: "get",
-    paths: [PROMPT_GET_PATH],
+    paths: ["/prompts/get"],
     async answer(registry, rpc, caller, version) {
       const started = Date.now();
       const { name, arguments: args } = rpc.params;

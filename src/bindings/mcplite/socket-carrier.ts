@@ -108,7 +108,8 @@ export class LiteSocketCarrier {
   /** A listing, inside the request middleware (skipped where there is none: the list is sent at once). */
   #list(method: LiteList, rpc: JsonRpcRequest, id: JsonRpcId): void {
     const registry = this.#core.registry;
-    const line = (auth: AuthInfo | undefined) => serialisedResultMessage(id, method.text(registry, auth));
+    const line = (auth: AuthInfo | undefined) =>
+      serialisedResultMessage(id, method.text?.(registry, auth) ?? decoder.decode(method.bytes(registry, auth)));
     if (registry.runtime.middleware.length === 0) return this.#send(line(this.#host.auth));
     const listing = {
       method: rpc.method,
@@ -175,6 +176,8 @@ export class LiteSocketCarrier {
     this.#send(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
   }
 }
+
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 /** The JSON-RPC notification of each message a streamed call sends while it runs. */
 const NOTIFICATION = {
