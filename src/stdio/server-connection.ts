@@ -77,7 +77,7 @@ export class ServerConnection {
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
     this.#lite = new LiteSocketCarrier(
       core,
-      (message) => out.send(message),
+      out,
       (id) => ctx.inFlight.start(this.#mcp, id),
       host,
       ctx.settings.holdMs ?? core.options.holdMs,

@@ -1,16 +1,16 @@
 /**
- * MCP-lite over a socket (MCP-lite spec v0.042 §8.2: stdio "for CLI tools and local integrations", and
- * WebSocket; the README's "MCP-lite over stdio" section specifies it): the JSON-RPC messages of the HTTP
- * binding (§4.2), one per line or frame, every method of MCP-lite's table (`methods.ts`). A call that sets
- * `params._meta.stream` to `true` also receives, before its response, notifications tied to it by
- * `requestId`: `notifications/partial` (the SSE `message` event's `{partial}`, §4.3), `notifications/progress`
- * and `notifications/message` (the `progress` and `log` events). Such a call that starts deferred work
- * (`ctx.defer()`) follows it for up to `mcp.holdMs` (else the server's `holdMs`): the job's progress, then its
- * result, instead of a promise (§5.3, server-pushed updates).
+ * MCP-lite over stdio (MCP-lite spec v0.042 §8.2 names stdio "for CLI tools and local integrations";
+ * the README's "MCP-lite over stdio" section specifies it; WebSocket frames the same): the messages of
+ * `POST /mcp-lite/v1/calltools` (§4.2), every method of MCP-lite's table (`methods.ts`), one per line.
+ * A request that sets `params._meta.stream` to `true` also receives, before its
+ * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
+ * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
+ * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcp.holdMs` (else the server's `holdMs`):
+ * the job's progress, then its result, instead of a promise (§5.3, server-pushed updates).
  *
  * @module
  */
-import type { AuthInfo, CallMeta, SignalSource } from "../../core/mod.ts";
+import type { AuthInfo, Registry, SignalSource } from "../../core/mod.ts";
 import { PUSH_MS, runRequest } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
@@ -22,11 +22,21 @@ import {
   serialisedResultMessage,
 } from "../jsonrpc.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
-import type { Host, ServerCore } from "../../server/binding-contract.ts";
+import { type LiteGet, type LiteList, liteMethod } from "./methods.ts";
 import { liteCall, liteMessages } from "./dispatch.ts";
 import { liteCallMeta } from "./lite-caller.ts";
-import { type LiteGet, type LiteList, liteMethod } from "./methods.ts";
 import { errorCodeToWire } from "./status.ts";
+import type { Host, ServerCore } from "../../server/binding-contract.ts";
+
+/** Where a connection's messages go (a line on stdout, a WebSocket frame): one whole JSON-RPC message a call. */
+export interface LiteOut {
+  /**
+   * Sends one message.
+   *
+   * @param message The serialised JSON-RPC message.
+   */
+  send(message: string): void;
+}
 
 /**
  * A request of the connection, in its table of running requests: a `notifications/cancelled` naming it,
@@ -45,10 +55,10 @@ export interface TrackedRequest extends SignalSource {
   end(): void;
 }
 
-/** One socket's MCP-lite: what `isLiteMessage()` chose, answered by the method table. */
+/** One socket connection's MCP-lite carrier: what `isLiteMessage()` chose, answered by the method table. */
 export class LiteSocketCarrier {
   readonly #core: ServerCore;
-  readonly #send: (message: string) => void;
+  readonly #out: LiteOut;
   readonly #track: (id: JsonRpcId) => TrackedRequest;
   readonly #report: (error: unknown) => void;
   readonly #host: Host;
@@ -60,7 +70,7 @@ export class LiteSocketCarrier {
    * Creates the carrier of one connection.
    *
    * @param core The server's registry and options.
-   * @param send Sends one message on the connection.
+   * @param out The connection's output.
    * @param track Enters a request in the connection's table of running requests (shared with its MCP requests).
    * @param host The caller and platform values of the connection.
    * @param holdMs How long a streamed call follows the deferred work it started (`mcp.holdMs`, else the server's).
@@ -69,7 +79,7 @@ export class LiteSocketCarrier {
    */
   constructor(
     core: ServerCore,
-    send: (message: string) => void,
+    out: LiteOut,
     track: (id: JsonRpcId) => TrackedRequest,
     host: Host,
     holdMs: number = PUSH_MS,
@@ -81,7 +91,7 @@ export class LiteSocketCarrier {
     this.#host = host;
     this.#holdMs = holdMs;
     this.#core = core;
-    this.#send = send;
+    this.#out = out;
     this.#track = track;
     this.#report = (error) => core.registry.runtime.onError?.(error);
   }
@@ -96,88 +106,82 @@ export class LiteSocketCarrier {
     try {
       const rpc = parseJsonRpcRequest(message);
       id = rpc.id ?? null;
+      const registry = this.#core.registry;
       const method = liteMethod(rpc.method);
-      if (method?.kind === "list") return this.#list(method, rpc, id);
+      if (method?.kind === "list") {
+        if (registry.runtime.middleware.length === 0) {
+          return this.#out.send(listLine(method, registry, id, this.#host.auth));
+        }
+        const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
+        const listing = {
+          method: rpc.method,
+          params: rpc.params,
+          meta,
+          signal: new AbortController(),
+          host: this.#host,
+        };
+        runRequest(registry, listing, (ctx) => listLine(method, registry, id, ctx.auth)).then(
+          (line) => this.#out.send(line),
+          (error) => {
+            this.#fail(id, error);
+          },
+        );
+        return;
+      }
       if (method?.kind === "get") return this.#get(method, rpc, id);
-      this.#call(rpc, id);
+      const running = this.#track(id);
+      // Its own headers per request (a copy of the connection's): a handler may set some on ctx.meta.headers.
+      const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
+      // A streamed call sends its partials, progress and logs, and follows the deferred work it started
+      // (MCP-lite spec v0.042 §5.3, pushed updates); another sends its response only.
+      const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
+      let call;
+      try {
+        call = liteCall(rpc, meta, running, this.#host);
+      } catch (error) {
+        running.end();
+        throw error;
+      }
+      const messages = liteMessages(registry, call, stream ? this.#holdMs : 0, this.#core.options.version);
+      // MCP 2025-11-25, Cancellation: no answer to a cancelled request.
+      running.settles((async () => {
+        try {
+          for await (const message of messages) {
+            if (running.cancelled) continue;
+            if (message.kind === "result") this.#out.send(resultMessage(id, message.result));
+            else if (stream && message.kind !== "held") {
+              this.#out.send(notificationMessage(NOTIFICATION[message.kind], { requestId: id, ...message.params }));
+            }
+          }
+        } catch (error) {
+          if (!running.cancelled) this.#fail(id, error);
+        }
+      })());
     } catch (error) {
       this.#fail(id, error);
     }
   }
 
-  /** A listing, inside the request middleware (skipped where there is none: the list is sent at once). */
-  #list(method: LiteList, rpc: JsonRpcRequest, id: JsonRpcId): void {
-    const registry = this.#core.registry;
-    const line = (auth: AuthInfo | undefined) =>
-      serialisedResultMessage(id, method.text?.(registry, auth) ?? decoder.decode(method.bytes(registry, auth)));
-    if (registry.runtime.middleware.length === 0) return this.#send(line(this.#host.auth));
-    const listing = {
-      method: rpc.method,
-      params: rpc.params,
-      meta: this.#meta(id, rpc),
-      signal: new AbortController(),
-      host: this.#host,
-    };
-    runRequest(registry, listing, (ctx) => line(ctx.auth)).then(
-      (answer) => this.#send(answer),
-      (error) => this.#fail(id, error),
-    );
-  }
-
-  /** `prompts/get`: one answer, unless cancelled. */
+  /** `prompts/get`: one answer, none once cancelled. */
   #get(method: LiteGet, rpc: JsonRpcRequest, id: JsonRpcId): void {
     const running = this.#track(id);
-    const caller = { meta: this.#meta(id, rpc), signal: running, host: this.#host };
-    running.settles(
-      method.answer(this.#core.registry, rpc, caller, this.#core.options.version).then(
-        (result) => running.cancelled || this.#send(resultMessage(id, result)),
-        (error) => running.cancelled || this.#fail(id, error),
-      ),
+    const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
+    const answering = method.answer(
+      this.#core.registry,
+      rpc,
+      { meta, signal: running, host: this.#host },
+      this.#core.options.version,
     );
-  }
-
-  /** `tools/call` (or a method MCP-lite does not serve, which `liteCall()` refuses). */
-  #call(rpc: JsonRpcRequest, id: JsonRpcId): void {
-    const running = this.#track(id);
-    const meta = this.#meta(id, rpc);
-    // A streamed call sends its partials, progress and logs, and follows the deferred work it started
-    // (MCP-lite spec v0.042 §5.3, pushed updates); another sends its response only.
-    const stream = isObject(rpc.params._meta) && rpc.params._meta.stream === true;
-    let call;
-    try {
-      call = liteCall(rpc, meta, running, this.#host);
-    } catch (error) {
-      running.end();
-      throw error;
-    }
-    const messages = liteMessages(this.#core.registry, call, stream ? this.#holdMs : 0, this.#core.options.version);
-    // MCP 2025-11-25, Cancellation: no answer to a cancelled request.
-    running.settles((async () => {
-      try {
-        for await (const message of messages) {
-          if (running.cancelled) continue;
-          if (message.kind === "result") this.#send(resultMessage(id, message.result));
-          else if (stream && message.kind !== "held") {
-            this.#send(notificationMessage(NOTIFICATION[message.kind], { requestId: id, ...message.params }));
-          }
-        }
-      } catch (error) {
-        if (!running.cancelled) this.#fail(id, error);
-      }
-    })());
-  }
-
-  /** The request's caller: its own headers (a copy of the connection's), which a handler may add to. */
-  #meta(id: JsonRpcId, rpc: JsonRpcRequest): CallMeta {
-    return liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
+    running.settles(answering.then(
+      (result) => running.cancelled || this.#out.send(resultMessage(id, result)),
+      (error) => running.cancelled || this.#fail(id, error),
+    ));
   }
 
   #fail(id: JsonRpcId, error: unknown): void {
-    this.#send(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
+    this.#out.send(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
   }
 }
-
-const decoder = /* @__PURE__ */ new TextDecoder();
 
 /** The JSON-RPC notification of each message a streamed call sends while it runs. */
 const NOTIFICATION = {
@@ -185,3 +189,10 @@ const NOTIFICATION = {
   progress: "notifications/progress",
   log: "notifications/message",
 } as const;
+
+const decoder = /* @__PURE__ */ new TextDecoder();
+
+/** A listing's answer: the same body the HTTP binding serves (for the caller), cached per change. */
+function listLine(method: LiteList, registry: Registry, id: JsonRpcId, auth: AuthInfo | undefined): string {
+  return serialisedResultMessage(id, method.text?.(registry, auth) ?? decoder.decode(method.bytes(registry, auth)));
+}
