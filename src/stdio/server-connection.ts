@@ -11,11 +11,12 @@ import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
 import { legacyErrorToWire } from "../bindings/mcp/status.ts";
+import { isLiteMessage } from "../bindings/mcplite/methods.ts";
+import { LiteSocketCarrier } from "../bindings/mcplite/socket-carrier.ts";
 import { type Host, NO_HOST, parseJson, type ServerCore } from "../server/mod.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
 import { utf8Length } from "../internal/utf8-length.ts";
 import type { MessageOut } from "./message-out.ts";
-import { isLiteMessage, LiteOverStdio } from "./lite-over-stdio.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
 
@@ -44,7 +45,7 @@ export class ServerConnection {
   readonly #core: ServerCore;
   readonly #out: MessageOut;
   readonly #mcp: McpOverStdio;
-  readonly #lite: LiteOverStdio;
+  readonly #lite: LiteSocketCarrier;
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   readonly #maxMessageBytes: number;
   readonly #wire: string;
@@ -73,11 +74,10 @@ export class ServerConnection {
     const piped = options.transport === "pipe";
     this.#mcp = new McpOverStdio(ctx, out, host, piped, options.headers);
     // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteOverStdio(
+    this.#lite = new LiteSocketCarrier(
       core,
       out,
-      ctx.inFlight,
-      this.#mcp,
+      (id) => ctx.inFlight.start(this.#mcp, id),
       host,
       holdFor(core, "mcp-lite"), // mcpLiteBinding({ holdMs }), else the server's
       piped,

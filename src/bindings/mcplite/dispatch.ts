@@ -1,9 +1,9 @@
 /**
- * MCP-lite's one dispatch (MCP-lite spec v0.042 §4): decodes a `tools/call` request into the pipeline's
- * call and turns the core's streamed events into what MCP-lite sends, whatever carries it. The HTTP
- * carrier (`handler.ts`: SSE events `message`/`progress`/`log`/`done`) and the socket carriers
- * (`src/stdio/lite-over-stdio.ts`: `notifications/partial`, `notifications/progress`,
- * `notifications/message`, then the response, on stdio lines and WebSocket frames) only frame them.
+ * MCP-lite's call (MCP-lite spec v0.042 §4): decodes a `tools/call` request into the pipeline's call and
+ * turns the core's streamed events into what MCP-lite sends, whatever carries it. The HTTP carrier
+ * (`handler.ts`: SSE events `message`/`progress`/`log`/`done`) and the socket carrier (`socket-carrier.ts`:
+ * `notifications/partial`, `notifications/progress`, `notifications/message`, then the response, on stdio
+ * lines and WebSocket frames) only frame them.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * MCP-lite's wire format (MCP-lite spec v0.042 §3–§4, Appendix A): paths, the `_meta` block and the list body.
+ * MCP-lite's wire format (MCP-lite spec v0.042 §3–§4, Appendix A): the `_meta` block and the list body.
  *
  * @module
  */
@@ -22,15 +22,6 @@ import { resultHead } from "../jsonrpc.ts";
 const LIST = new CacheSlot<string>("mcplite:list");
 /** The same, encoded. */
 const LIST_BYTES = new CacheSlot<Uint8Array<ArrayBuffer>>("mcplite:list:bytes");
-
-/** The discovery endpoints, under the base path. */
-export const LIST_PATHS = ["/listtools", "/tools"] as const;
-/** The call endpoints, under the base path. */
-export const CALL_PATHS = ["/calltools", "/rpc"] as const;
-/** The prompt list endpoint, under the base path (the README's MCP-lite section, after §8.1). */
-export const PROMPTS_PATH = "/prompts";
-/** The prompt rendering endpoint (JSON-RPC `prompts/get`), under the base path. */
-export const PROMPT_GET_PATH = "/prompts/get";
 
 /** MCP-lite response types (MCP-lite spec v0.042 §3.3). */
 export type ResponseType = "answer" | "promise" | "elicitation" | "failure" | "request-for-more-resource";
@@ -113,16 +104,14 @@ export function listBytes(registry: Registry, auth?: AuthInfo): Uint8Array<Array
 }
 
 /**
- * Builds the JSON-RPC answer to `tools/list` around the encoded list: only the short head carrying the
- * id is encoded per request.
+ * Builds the JSON-RPC answer to a listing (`tools/list`, `prompts/list`) around its encoded body: only the
+ * short head carrying the id is encoded per request.
  *
- * @param registry The tools.
+ * @param list The encoded body (`{"tools":[…]}`).
  * @param id The request id.
- * @param auth The caller.
- * @returns The bytes of the JSON-RPC response whose result is the list (`{"tools":[…]}`).
+ * @returns The bytes of the JSON-RPC response whose result is the list.
  */
-export function listMessage(registry: Registry, id: string | number | null, auth?: AuthInfo): Uint8Array<ArrayBuffer> {
-  const list = listBytes(registry, auth);
+export function listMessage(list: Uint8Array<ArrayBuffer>, id: string | number | null): Uint8Array<ArrayBuffer> {
   const head = encoder.encode(resultHead(id));
   const out = new Uint8Array(head.byteLength + list.byteLength + 1);
   out.set(head);

@@ -1,11 +1,11 @@
 /**
- * The MCP-lite HTTP binding (MCP-lite spec v0.042 §4): `POST {base}/listtools` and
- * `POST {base}/calltools`, answered as JSON or, when the client accepts it, as SSE.
+ * The MCP-lite HTTP binding (MCP-lite spec v0.042 §4): the HTTP carrier of MCP-lite's method table
+ * (`methods.ts`), each method at its endpoints (`POST {base}/listtools`, `/calltools`, `/prompts`,
+ * `/prompts/get`), answered as JSON or, for a call whose client accepts it, as SSE.
  *
  * @module
  */
 import {
-  type AuthInfo,
   callNow,
   type CallRequest,
   ErrorCode,
@@ -35,20 +35,11 @@ import {
 } from "../../server/mod.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../jsonrpc.ts";
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
-import {
-  CALL_PATHS,
-  LIST_PATHS,
-  listBytes,
-  listMessage,
-  PROMPT_GET_PATH,
-  PROMPTS_PATH,
-  resultWithMeta,
-} from "./envelope.ts";
-import { liteCall, liteMessages, roundOf } from "./dispatch.ts";
+import { listMessage, resultWithMeta } from "./envelope.ts";
+import { liteCall, liteMessages } from "./dispatch.ts";
+import { LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./lite-caller.ts";
-import { litePrompts } from "../prompt-feature.ts";
-import { echoed } from "../../internal/echo.ts";
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
@@ -96,8 +87,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);
     const refuse = (error: ProtocolError, id: JsonRpcId = null) => fail(id, error);
 
-    /** A POST listing (`{"tools":[…]}`, `{"prompts":[…]}`) for the caller, inside the request middleware. */
-    const listRoute = (method: string, bytes: (auth: AuthInfo | undefined) => Uint8Array<ArrayBuffer>): RouteHandler =>
+    /** A listing's own endpoint (`/listtools`, `/prompts`): a plain POST, inside the request middleware. */
+    const listRoute = (name: string, method: LiteList): RouteHandler =>
       async function list(request, host) {
         try {
           if (request.method !== "POST") throw NOT_ALLOWED;
@@ -105,8 +96,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
           const params = isObject(body) ? body : {};
           const listed = await runRequest(
             registry,
-            listRequest(method, request, host, null, params),
-            (ctx) => bytes(ctx.auth),
+            listRequest(name, request, host, null, params),
+            (ctx) => method.bytes(registry, ctx.auth),
           );
           return new Response(listed, JSON_INIT);
         } catch (error) {
@@ -114,9 +105,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         }
       };
 
-    const listTools = listRoute("tools/list", (auth) => listBytes(registry, auth));
-
-    const callTools: RouteHandler = async function callTools(request, host) {
+    /** A JSON-RPC endpoint (`/calltools`, `/prompts/get`): any method of the table, by its name. */
+    const rpcRoute: RouteHandler = async function rpc(request, host) {
       let id: JsonRpcId = null;
       try {
         if (request.method !== "POST") throw NOT_ALLOWED;
@@ -125,15 +115,22 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const body = read instanceof Promise ? await read : read;
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
-        if (rpc.method === "tools/list") {
+        const method = liteMethod(rpc.method);
+        if (method?.kind === "list") {
           const listed = await runRequest(
             registry,
-            listRequest("tools/list", request, host, id, rpc.params),
-            (ctx) => listMessage(registry, id, ctx.auth),
+            listRequest(rpc.method, request, host, id, rpc.params),
+            (ctx) => listMessage(method.bytes(registry, ctx.auth), id),
           );
           return new Response(listed, JSON_INIT);
         }
-        const call = liteCall(rpc, liteCallMeta(request.headers, id, rpc.params), request, host);
+        const meta = liteCallMeta(request.headers, id, rpc.params);
+        if (method?.kind === "get") {
+          const result = await method.answer(registry, rpc, { meta, signal: request, host }, server.version);
+          return Response.json(resultEnvelope(id, result), JSON_VALUE_INIT);
+        }
+        // `tools/call`, or a method MCP-lite does not serve (refused by liteCall).
+        const call = liteCall(rpc, meta, request, host);
         if (acceptsEventStream(request)) return await streamLite(core, request, call, id, fail, holdMs);
         const started = Date.now();
         const running = callNow(registry, call);
@@ -145,54 +142,19 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       }
     };
 
-    /** `POST {base}/prompts`: the prompts a caller may get, `{"prompts":[…]}` (the README's extension, §8.1). */
-    const listPrompts = listRoute(
-      "prompts/list",
-      (auth) => (litePrompts(registry) ?? noPrompts()).listBytes(registry, auth),
-    );
-
-    /** `POST {base}/prompts/get`: JSON-RPC `prompts/get`, rendered, or an input round as a tool call's. */
-    const getPrompt: RouteHandler = async function getPrompt(request, host) {
-      let id: JsonRpcId = null;
-      try {
-        if (request.method !== "POST") throw NOT_ALLOWED;
-        const prompts = litePrompts(registry) ?? noPrompts();
-        // No await where nothing is pending: a body already held and a synchronous tool answer at once.
-        const read = readJsonNow(request, server);
-        const body = read instanceof Promise ? await read : read;
-        id = idOf(body);
-        const rpc = parseJsonRpcRequest(body);
-        if (rpc.method !== "prompts/get") {
-          throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
-        }
-        const started = Date.now();
-        const { name, arguments: args } = rpc.params;
-        const rendered = await prompts.render(registry, name, args, {
-          params: rpc.params,
-          meta: liteCallMeta(request.headers, id, rpc.params),
-          signal: request,
-          round: roundOf(rpc.params),
-          host,
-        });
-        const result = rendered.asked ? resultWithMeta(rendered.outcome, started, server.version) : rendered.value;
-        return Response.json(resultEnvelope(id, result), JSON_VALUE_INIT);
-      } catch (error) {
-        return fail(id, error);
-      }
-    };
-
+    // The routes, from MCP-lite's method table: each method at its own endpoints.
     const routes = new Map<string, Route>();
-    routes.set(base + PROMPTS_PATH, { handle: listPrompts, refuse, methods: "POST" });
-    routes.set(base + PROMPT_GET_PATH, { handle: getPrompt, refuse, methods: "POST", jsonRpc: true });
-    for (const path of LIST_PATHS) routes.set(base + path, { handle: listTools, refuse, methods: "POST" });
-    for (const path of CALL_PATHS) {
-      routes.set(base + path, { handle: callTools, refuse, methods: "POST", jsonRpc: true });
+    for (const [name, method] of Object.entries(LITE_METHODS)) {
+      const route: Route = method.kind === "list"
+        ? { handle: listRoute(name, method), refuse, methods: "POST" }
+        : { handle: rpcRoute, refuse, methods: "POST", jsonRpc: true };
+      for (const path of method.paths) routes.set(base + path, route);
     }
     return { routes };
   };
 }
 
-/** A list request (`/listtools` or the method on `/calltools`, `/prompts`), as request middleware sees it. */
+/** A list request (`/listtools`, `/prompts`, or the method on a JSON-RPC endpoint), as request middleware sees it. */
 function listRequest(
   method: string,
   request: Request,
@@ -202,11 +164,6 @@ function listRequest(
 ): MethodRequest {
   const meta = liteCallMeta(request.headers, id, params);
   return { method, params, meta, signal: request, host };
-}
-
-/** The answer of a prompts endpoint on a server that defines no prompt: as an unknown method. */
-function noPrompts(): never {
-  throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no prompts");
 }
 
 /**

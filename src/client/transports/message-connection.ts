@@ -77,16 +77,22 @@ export abstract class MessageConnection {
   async #handle(request: Request): Promise<Response> {
     if (this.#failure !== undefined) throw this.#failure;
     const path = new URL(request.url).pathname;
-    const lite = /\/(listtools|tools|calltools|rpc)$/.test(path);
+    // MCP-lite's plain POST listings have no method: on a connection they are `tools/list`, `prompts/list`.
+    const listing = /\/(listtools|tools)$/.test(path)
+      ? "tools/list"
+      : path.endsWith("/prompts")
+      ? "prompts/list"
+      : undefined;
+    const lite = listing !== undefined || /\/(calltools|rpc|prompts\/get)$/.test(path);
     if (request.method === "GET" && !lite) return this.#openStandalone(request.signal);
     if (request.method !== "POST") return new Response(null, { status: 405 });
     const body = await request.json() as Record<string, unknown>;
-    const listOnly = /\/(listtools|tools)$/.test(path);
+    const listOnly = listing !== undefined;
     if (!listOnly && (body.id === undefined || body.method === undefined)) {
       await this.#write(body); // a notification, or the answer to a server→client request
       return new Response(null, { status: 202 });
     }
-    const method = listOnly ? "tools/list" : String(body.method);
+    const method = listing ?? String(body.method);
     const params = (isObject(body.params) ? body.params : {}) as Record<string, unknown>;
     const accept = request.headers.get("accept") ?? "";
     const streaming = accept.includes("text/event-stream");

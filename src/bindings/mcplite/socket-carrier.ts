@@ -1,7 +1,8 @@
 /**
  * MCP-lite over stdio (MCP-lite spec v0.042 §8.2 names stdio "for CLI tools and local integrations";
- * the README's "MCP-lite over stdio" section specifies it): the messages of `POST /mcp-lite/v1/calltools`
- * (§4.2), one per line. A request that sets `params._meta.stream` to `true` also receives, before its
+ * the README's "MCP-lite over stdio" section specifies it; WebSocket frames the same): the messages of
+ * `POST /mcp-lite/v1/calltools` (§4.2), every method of MCP-lite's table (`methods.ts`), one per line.
+ * A request that sets `params._meta.stream` to `true` also receives, before its
  * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
  * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
  * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcpLiteBinding({ holdMs })` (else the server's `holdMs`):
@@ -9,46 +10,56 @@
  *
  * @module
  */
-import type { AuthInfo, Registry } from "../core/mod.ts";
-import { registryOf, runRequest } from "../core/mod.ts";
-import { isObject } from "../internal/is-object.ts";
+import type { AuthInfo, Registry, SignalSource } from "../../core/mod.ts";
+import { registryOf, runRequest } from "../../core/mod.ts";
+import { isObject } from "../../internal/is-object.ts";
 import {
   type JsonRpcId,
+  type JsonRpcRequest,
   notificationMessage,
   parseJsonRpcRequest,
   resultMessage,
   serialisedResultMessage,
-} from "../bindings/jsonrpc.ts";
-import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
-import type { InFlight, Scope } from "../core/mod.ts";
-import { listBody } from "../bindings/mcplite/envelope.ts";
-import { liteCall, liteMessages } from "../bindings/mcplite/dispatch.ts";
-import { liteCallMeta } from "../bindings/mcplite/lite-caller.ts";
-import { errorCodeToWire } from "../bindings/mcplite/status.ts";
-import type { Host, ServerCore } from "../server/mod.ts";
-import type { MessageOut } from "./message-out.ts";
+} from "../jsonrpc.ts";
+import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
+import { type LiteGet, type LiteList, liteMethod } from "./methods.ts";
+import { liteCall, liteMessages } from "./dispatch.ts";
+import { liteCallMeta } from "./lite-caller.ts";
+import { errorCodeToWire } from "./status.ts";
+import type { Host, ServerCore } from "../../server/mod.ts";
 
-/**
- * Tells whether a message is MCP-lite rather than MCP: a `tools/list` or `tools/call` request
- * without MCP's per-request envelope, on a connection where no MCP session was opened.
- *
- * @param message The parsed message.
- * @returns Whether MCP-lite answers it.
- */
-export function isLiteMessage(message: unknown): boolean {
-  if (!isObject(message)) return false;
-  const method = message.method;
-  if (method !== "tools/call" && method !== "tools/list") return false;
-  const meta = isObject(message.params) ? message.params._meta : undefined;
-  return !(isObject(meta) && "io.modelcontextprotocol/protocolVersion" in meta);
+/** Where a connection's messages go (a line on stdout, a WebSocket frame): one whole JSON-RPC message a call. */
+export interface LiteOut {
+  /**
+   * Sends one message.
+   *
+   * @param message The serialised JSON-RPC message.
+   */
+  send(message: string): void;
 }
 
-/** One stdio connection's MCP-lite carrier. */
-export class LiteOverStdio {
+/**
+ * A request of the connection, in its table of running requests: a `notifications/cancelled` naming it,
+ * or the connection's end, aborts its signal.
+ */
+export interface TrackedRequest extends SignalSource {
+  /** Whether the client cancelled it (then nothing answers it: MCP 2025-11-25, Cancellation). */
+  readonly cancelled: boolean;
+  /**
+   * Hands over the work that answers it; it leaves the table when that settles.
+   *
+   * @param work The work.
+   */
+  settles(work: Promise<unknown>): void;
+  /** Takes it out of the table (it never started). */
+  end(): void;
+}
+
+/** One socket connection's MCP-lite carrier: what `isLiteMessage()` chose, answered by the method table. */
+export class LiteSocketCarrier {
   readonly #core: ServerCore;
-  readonly #out: MessageOut;
-  readonly #inFlight: InFlight;
-  readonly #scope: Scope;
+  readonly #out: LiteOut;
+  readonly #track: (id: JsonRpcId) => TrackedRequest;
   readonly #report: (error: unknown) => void;
   readonly #host: Host;
   readonly #holdMs: number;
@@ -60,8 +71,7 @@ export class LiteOverStdio {
    *
    * @param core The server's registry and options.
    * @param out The connection's output.
-   * @param inFlight The table of running requests.
-   * @param scope The connection's scope in it (shared with its MCP requests).
+   * @param track Enters a request in the connection's table of running requests (shared with its MCP requests).
    * @param host The caller and platform values of the connection.
    * @param holdMs How long a streamed call follows the deferred work it started (`mcpLiteBinding({ holdMs })`, else the server's).
    * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
@@ -69,9 +79,8 @@ export class LiteOverStdio {
    */
   constructor(
     core: ServerCore,
-    out: MessageOut,
-    inFlight: InFlight,
-    scope: Scope,
+    out: LiteOut,
+    track: (id: JsonRpcId) => TrackedRequest,
     host: Host,
     holdMs: number,
     piped = true,
@@ -83,8 +92,7 @@ export class LiteOverStdio {
     this.#holdMs = holdMs;
     this.#core = core;
     this.#out = out;
-    this.#inFlight = inFlight;
-    this.#scope = scope;
+    this.#track = track;
     this.#report = (error) => registryOf(core).runtime.onError?.(error);
   }
 
@@ -99,8 +107,11 @@ export class LiteOverStdio {
       const rpc = parseJsonRpcRequest(message);
       id = rpc.id ?? null;
       const registry = registryOf(this.#core);
-      if (rpc.method === "tools/list") {
-        if (registry.runtime.middleware.length === 0) return this.#out.send(listLine(registry, id, this.#host.auth));
+      const method = liteMethod(rpc.method);
+      if (method?.kind === "list") {
+        if (registry.runtime.middleware.length === 0) {
+          return this.#out.send(listLine(method, registry, id, this.#host.auth));
+        }
         const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
         const listing = {
           method: rpc.method,
@@ -109,7 +120,7 @@ export class LiteOverStdio {
           signal: new AbortController(),
           host: this.#host,
         };
-        runRequest(registry, listing, (ctx) => listLine(registry, id, ctx.auth)).then(
+        runRequest(registry, listing, (ctx) => listLine(method, registry, id, ctx.auth)).then(
           (line) => this.#out.send(line),
           (error) => {
             this.#fail(id, error);
@@ -117,7 +128,8 @@ export class LiteOverStdio {
         );
         return;
       }
-      const running = this.#inFlight.start(this.#scope, id);
+      if (method?.kind === "get") return this.#get(method, rpc, id);
+      const running = this.#track(id);
       // Its own headers per request (a copy of the connection's): a handler may set some on ctx.meta.headers.
       const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
       // A streamed call sends its partials, progress and logs, and follows the deferred work it started
@@ -150,6 +162,22 @@ export class LiteOverStdio {
     }
   }
 
+  /** `prompts/get`: one answer, none once cancelled. */
+  #get(method: LiteGet, rpc: JsonRpcRequest, id: JsonRpcId): void {
+    const running = this.#track(id);
+    const meta = liteCallMeta(new Headers(this.#headers), id, rpc.params, this.#piped);
+    const answering = method.answer(
+      registryOf(this.#core),
+      rpc,
+      { meta, signal: running, host: this.#host },
+      this.#core.options.version,
+    );
+    running.settles(answering.then(
+      (result) => running.cancelled || this.#out.send(resultMessage(id, result)),
+      (error) => running.cancelled || this.#fail(id, error),
+    ));
+  }
+
   #fail(id: JsonRpcId, error: unknown): void {
     this.#out.send(jsonRpcErrorMessage(id, error, errorCodeToWire, this.#report));
   }
@@ -162,7 +190,9 @@ const NOTIFICATION = {
   log: "notifications/message",
 } as const;
 
-/** The `tools/list` answer: the same list body the HTTP binding serves (the caller's tools), cached per change. */
-function listLine(registry: Registry, id: JsonRpcId, auth: AuthInfo | undefined): string {
-  return serialisedResultMessage(id, listBody(registry, auth));
+const decoder = /* @__PURE__ */ new TextDecoder();
+
+/** A listing's answer: the same body the HTTP binding serves (for the caller), cached per change. */
+function listLine(method: LiteList, registry: Registry, id: JsonRpcId, auth: AuthInfo | undefined): string {
+  return serialisedResultMessage(id, method.text?.(registry, auth) ?? decoder.decode(method.bytes(registry, auth)));
 }

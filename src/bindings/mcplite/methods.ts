@@ -1,0 +1,126 @@
+/**
+ * MCP-lite's one method table (MCP-lite spec v0.042 §4; prompts: §8.1 and the README's extension): every
+ * method MCP-lite serves and how it is answered. The HTTP carrier (`handler.ts`) makes its routes from it
+ * and the socket carrier (`socket-carrier.ts`: stdio lines, WebSocket frames) tells MCP-lite's messages
+ * from MCP's by it. Prompts are served by the feature `definePrompt()` brings (`../prompt-feature.ts`).
+ *
+ * @module
+ */
+import {
+  type AuthInfo,
+  type CallMeta,
+  ErrorCode,
+  ProtocolError,
+  type Registry,
+  type SignalSource,
+} from "../../core/mod.ts";
+import { isObject } from "../../internal/is-object.ts";
+import type { Host } from "../../server/binding-contract.ts";
+import type { JsonRpcRequest } from "../jsonrpc.ts";
+import { type LitePrompts, litePrompts } from "../prompt-feature.ts";
+import { listBody, listBytes, resultWithMeta } from "./envelope.ts";
+import { roundOf } from "./dispatch.ts";
+
+/** A listing (`tools/list`, `prompts/list`): the caller's list body, answered inside the request middleware. */
+export interface LiteList {
+  readonly kind: "list";
+  /** Its own endpoints under the base path: a plain POST whose body is the params. */
+  readonly paths: readonly string[];
+  /**
+   * The body (`{"tools":[…]}`, `{"prompts":[…]}`) for a caller, encoded once per change.
+   *
+   * @throws {ProtocolError} `method_not_found` where the server serves none (no prompt defined).
+   */
+  bytes(registry: Registry, auth: AuthInfo | undefined): Uint8Array<ArrayBuffer>;
+  /** The same body as text, kept for the carriers that send text (else they decode the bytes). */
+  text?(registry: Registry, auth: AuthInfo | undefined): string;
+}
+
+/** `tools/call`: streamed as the core's events (`dispatch.ts`), the result last. */
+export interface LiteToolCall {
+  readonly kind: "call";
+  /** Its own endpoints under the base path: JSON-RPC. */
+  readonly paths: readonly string[];
+}
+
+/** `prompts/get`: one result, or an input round as a tool call's. */
+export interface LiteGet {
+  readonly kind: "get";
+  /** Its own endpoints under the base path: JSON-RPC. */
+  readonly paths: readonly string[];
+  /**
+   * Answers the request: the rendered prompt, or the input round MCP-lite's `_meta` describes.
+   *
+   * @throws {ProtocolError} `invalid_params` (unknown prompt, arguments failing its schema); `method_not_found`
+   *   where no prompt is defined.
+   */
+  answer(registry: Registry, rpc: JsonRpcRequest, caller: LiteCaller, version: string): Promise<unknown>;
+}
+
+/** One MCP-lite method. */
+export type LiteMethod = LiteList | LiteToolCall | LiteGet;
+
+/** Who sends a request, as its carrier decoded it. */
+export interface LiteCaller {
+  /** The caller's metadata. */
+  readonly meta: CallMeta;
+  /** The cancellation signal, or what holds it. */
+  readonly signal: AbortSignal | SignalSource;
+  /** What the platform handed over with the request. */
+  readonly host: Host;
+}
+
+/** The prompts part of a feature, or the answer of a server that defines no prompt: an unknown method. */
+function promptsOf(registry: Registry): LitePrompts {
+  const prompts = litePrompts(registry);
+  if (prompts !== undefined) return prompts;
+  throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no prompts");
+}
+
+/** The table: every method MCP-lite serves, by its JSON-RPC name, with its endpoints under the base path. */
+export const LITE_METHODS: Readonly<Record<string, LiteMethod>> = {
+  "tools/list": { kind: "list", paths: ["/listtools", "/tools"], bytes: listBytes, text: listBody },
+  "tools/call": { kind: "call", paths: ["/calltools", "/rpc"] },
+  "prompts/list": {
+    kind: "list",
+    paths: ["/prompts"],
+    bytes: (registry, auth) => promptsOf(registry).listBytes(registry, auth),
+  },
+  "prompts/get": {
+    kind: "get",
+    paths: ["/prompts/get"],
+    async answer(registry, rpc, caller, version) {
+      const started = Date.now();
+      const { name, arguments: args } = rpc.params;
+      const rendered = await promptsOf(registry).render(registry, name, args, {
+        ...caller,
+        params: rpc.params,
+        round: roundOf(rpc.params),
+      });
+      return rendered.asked ? resultWithMeta(rendered.outcome, started, version) : rendered.value;
+    },
+  },
+};
+
+/**
+ * Finds a method in the table.
+ *
+ * @param method The JSON-RPC method.
+ * @returns Its entry, or `undefined` when MCP-lite does not serve it.
+ */
+export function liteMethod(method: unknown): LiteMethod | undefined {
+  return typeof method === "string" && Object.hasOwn(LITE_METHODS, method) ? LITE_METHODS[method] : undefined;
+}
+
+/**
+ * Tells whether a message on a socket is MCP-lite rather than MCP: a request for a method of the table
+ * without MCP's per-request envelope (MCP 2026-07-28's `_meta` protocol version).
+ *
+ * @param message The parsed message.
+ * @returns Whether MCP-lite answers it.
+ */
+export function isLiteMessage(message: unknown): boolean {
+  if (!isObject(message) || liteMethod(message.method) === undefined) return false;
+  const meta = isObject(message.params) ? message.params._meta : undefined;
+  return !(isObject(meta) && "io.modelcontextprotocol/protocolVersion" in meta);
+}
