@@ -159,18 +159,11 @@ describe("dependency boundaries", () => {
   it("runs no MCP binding code outside MCP: the core, the carriers, gRPC and MCP-lite import nothing of src/bindings/mcp", () => {
     // The long-running engine (promises as tasks, following, holding, cancellation) is the core's
     // (src/core/long-running/): gRPC CallToolStream and MCP-lite over sockets drive it through
-    // streamCall(), never through MCP's code. Left: the files that carry MCP itself over a socket
-    // (the MCP dispatch on a stdio or WebSocket connection, and its options); this list only shrinks.
-    const CARRYING_MCP = new Set([
-      "src/stdio/mcp-over-stdio.ts",
-      "src/stdio/server-connection.ts",
-      "src/stdio/serve-stdio.ts",
-      "src/websocket/socket-connection.ts",
-      "src/websocket/websocket-binding.ts",
-    ]);
+    // streamCall(), never through MCP's code; MCP's socket carrier is MCP's (src/bindings/mcp/socket-carrier.ts),
+    // handed to the stdio and WebSocket connections by src/assembly/socket-carriers.ts.
     const outside = files.filter((f) => /^src\/(core|stdio|websocket|bindings\/grpc|bindings\/mcplite)\//.test(f));
     assert.ok(outside.some((f) => f.startsWith("src/core/long-running/")), "the engine is in the core");
-    for (const file of outside.filter((f) => !CARRYING_MCP.has(f))) {
+    for (const file of outside) {
       for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));
         assert.ok(!target.startsWith("src/bindings/mcp/"), `${rel(file)} imports ${spec}`);

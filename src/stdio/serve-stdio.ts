@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
+import { type McpOptions, socketCarriers } from "../assembly/socket-carriers.ts";
 import { attachListener, type Server } from "../server/mod.ts";
 import { ServerConnection } from "./server-connection.ts";
 import { LineSplitter } from "../internal/line-splitter.ts";
@@ -98,7 +98,7 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   // host that launched the process is the caller (MCP 2025-11-25, Authorization: a stdio server takes
   // its credentials from the environment). Requests run with no `ctx.auth`, as middleware leave it.
   const connection = new ServerConnection(attachListener(server).core, out, {
-    mcp: options.mcp,
+    carriers: socketCarriers(options.mcp),
     maxMessageBytes: maxLineBytes,
     transport: "pipe",
   });

@@ -6,24 +6,57 @@
  *
  * @module
  */
-import { budgetsOf, callerOf, ErrorCode, holdFor, ProtocolError, registryOf } from "../core/mod.ts";
-import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
-import { createMcpContext } from "../bindings/mcp/handler.ts";
-import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
-import { legacyErrorToWire } from "../bindings/mcp/status.ts";
+import { budgetsOf, callerOf, ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
 import { isLiteMessage } from "../bindings/mcplite/methods.ts";
-import { LiteSocketCarrier } from "../bindings/mcplite/socket-carrier.ts";
 import { type Host, NO_HOST, parseJson, type ServerCore } from "../server/mod.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
 import { utf8Length } from "../internal/utf8-length.ts";
 import type { MessageOut } from "./message-out.ts";
-import { McpOverStdio } from "./mcp-over-stdio.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
+
+/** Who is at the other end of a connection, for the carriers its requests run on. */
+export interface ConnectionPeer {
+  /** The caller and platform values of the connection (a WebSocket's upgrade request). */
+  readonly host: Host;
+  /** Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket). */
+  readonly piped: boolean;
+  /** The headers of the connection (a WebSocket's upgrade request), seen by every request. */
+  readonly headers?: Headers;
+}
+
+/**
+ * The two carriers of one connection: MCP-lite takes the messages its method table names
+ * (`isLiteMessage()`) until a 2025 MCP session opens, MCP every other.
+ */
+export interface ConnectionCarriers {
+  /** MCP: its table of running requests is the connection's (MCP-lite's requests are entered in it too). */
+  readonly mcp: {
+    /** The 2025 session `initialize` opened on the connection, if any. */
+    readonly session: string | null;
+    /** Handles one parsed message. */
+    receive(message: unknown): void;
+    /** The error answer (MCP's codes) to a message refused before a carrier took it. */
+    refusal(id: string | number | null, error: unknown): string;
+    /** Aborts every running request of the connection and waits until each answered. */
+    close(reason: Error): Promise<void>;
+  };
+  /** MCP-lite. */
+  readonly lite: {
+    /** Handles one parsed message. */
+    receive(message: unknown): void;
+  };
+}
+
+/**
+ * Builds the carriers of one connection; the entry point that serves the connection assembles them
+ * (`src/assembly/socket-carriers.ts`), so that the connection runs no binding it does not need.
+ */
+export type CarriersOf = (core: ServerCore, out: MessageOut, peer: ConnectionPeer) => ConnectionCarriers;
 
 /** Options of a {@link ServerConnection}. */
 export interface ServerConnectionOptions {
-  /** The MCP options. */
-  readonly mcp?: McpOptions;
+  /** Builds the connection's MCP and MCP-lite carriers. */
+  readonly carriers: CarriersOf;
   /** The longest message accepted, in bytes (for its error message; the framing enforces it). */
   readonly maxMessageBytes: number;
   /** The caller and platform values the connection's requests run with (default: none). */
@@ -44,8 +77,8 @@ export interface ServerConnectionOptions {
 export class ServerConnection {
   readonly #core: ServerCore;
   readonly #out: MessageOut;
-  readonly #mcp: McpOverStdio;
-  readonly #lite: LiteSocketCarrier;
+  readonly #mcp: ConnectionCarriers["mcp"];
+  readonly #lite: ConnectionCarriers["lite"];
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   readonly #maxMessageBytes: number;
   readonly #wire: string;
@@ -56,7 +89,7 @@ export class ServerConnection {
    *
    * @param core The server's registry and options.
    * @param out Where messages go.
-   * @param options The MCP options, the longest message accepted, and the connection's caller.
+   * @param options The carriers, the longest message accepted, and the connection's caller.
    */
   constructor(core: ServerCore, sink: MessageOut, options: ServerConnectionOptions) {
     this.#core = core;
@@ -70,19 +103,13 @@ export class ServerConnection {
     this.#out = out;
     this.#maxMessageBytes = options.maxMessageBytes;
     this.#wire = options.transport === "pipe" ? "stdio" : "a WebSocket";
-    const ctx = createMcpContext(core, resolveMcpSettings(options.mcp ?? {}));
-    const piped = options.transport === "pipe";
-    this.#mcp = new McpOverStdio(ctx, out, host, piped, options.headers);
-    // One table and one scope for both: a notifications/cancelled (routed as MCP) reaches MCP-lite calls too.
-    this.#lite = new LiteSocketCarrier(
-      core,
-      out,
-      (id) => ctx.inFlight.start(this.#mcp, id),
+    const carriers = options.carriers(core, out, {
       host,
-      holdFor(core, "mcp-lite"), // mcpLiteBinding({ holdMs }), else the server's
-      piped,
-      options.headers,
-    );
+      piped: options.transport === "pipe",
+      headers: options.headers,
+    });
+    this.#mcp = carriers.mcp;
+    this.#lite = carriers.lite;
   }
 
   /**
@@ -121,14 +148,12 @@ export class ServerConnection {
         );
       }
     } catch (error) {
-      this.#out.send(
-        jsonRpcErrorMessage(null, error, legacyErrorToWire, (e) => registryOf(this.#core).runtime.onError?.(e)),
-      );
+      this.#out.send(this.#mcp.refusal(null, error));
       return;
     }
     const refusal = this.#calls.admit(message);
     if (refusal !== undefined) {
-      this.#out.send(jsonRpcErrorMessage((message as { id: string | number }).id, refusal, legacyErrorToWire));
+      this.#out.send(this.#mcp.refusal((message as { id: string | number }).id, refusal));
       return;
     }
     if (this.#mcp.session === null && isLiteMessage(message)) this.#lite.receive(message);

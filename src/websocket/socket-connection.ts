@@ -9,9 +9,8 @@
  */
 import type { Host, ServerCore } from "../server/mod.ts";
 import type { AcceptedSocket, SocketEvents } from "../runtime/socket-events.ts";
-import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
 import type { MessageOut } from "../stdio/message-out.ts";
-import { ServerConnection } from "../stdio/server-connection.ts";
+import { type CarriersOf, ServerConnection } from "../stdio/server-connection.ts";
 import { InboundFlow } from "./inbound-flow.ts";
 
 const SENT: Promise<void> = Promise.resolve();
@@ -25,8 +24,8 @@ export interface SocketConnectionOptions {
   readonly maxMessageBytes: number;
   /** The most bytes queued for a peer that does not read; past it the socket is closed with 1008. */
   readonly maxBufferedBytes: number;
-  /** The MCP options. */
-  readonly mcp?: McpOptions;
+  /** Builds the connection's MCP and MCP-lite carriers. */
+  readonly carriers: CarriersOf;
 }
 
 /** The connection of one socket, with the caller and the headers its upgrade was authenticated with. */

@@ -11,7 +11,7 @@ import { ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
 import { acceptWebSocket, type Binding, normalisePath, type Route } from "../server/mod.ts";
 import { errorMessage } from "../bindings/jsonrpc.ts";
 import { jsonRpcErrorResponse, wireErrorResponse } from "../bindings/jsonrpc-error.ts";
-import type { McpOptions } from "../bindings/mcp/mcp-options.ts";
+import { type McpOptions, socketCarriers } from "../assembly/socket-carriers.ts";
 import { errorCodeToWire } from "../bindings/mcplite/status.ts";
 import { WEBSOCKET_PROTOCOL } from "../codec/websocket-bearer.ts";
 import { socketConnection } from "./socket-connection.ts";
@@ -72,6 +72,7 @@ export function webSocketBinding(options: WebSocketOptions = {}): Binding {
     throw new TypeError("maxBufferedBytes must be a positive integer");
   }
   const idleTimeoutS = options.idleTimeoutS ?? 30;
+  const carriers = socketCarriers(options.mcp);
   return function webSocket(core) {
     const report = (error: unknown) => registryOf(core).runtime.onError?.(error);
     const route: Route = {
@@ -93,7 +94,7 @@ export function webSocketBinding(options: WebSocketOptions = {}): Binding {
         const events = socketConnection(core, host, new Headers(request.headers), {
           maxMessageBytes,
           maxBufferedBytes,
-          mcp: options.mcp,
+          carriers,
         });
         try {
           return Promise.resolve(acceptWebSocket(request, events, { protocol, idleTimeoutS }));

@@ -1,26 +1,45 @@
 /**
- * MCP over stdio (MCP 2025-11-25, Transports: stdio; 2026-07-28 the same, stateless): the MCP dispatch carried by one
- * connection instead of HTTP requests. Only the carrier differs: no headers, a request may talk before its result
- * (progress, logs, 2025 server→client requests), a 2025 session is the connection. An answer after notifications
+ * MCP over a socket, stdio or WebSocket (MCP 2025-11-25, Transports: stdio; 2026-07-28 the same, stateless): the
+ * MCP dispatch carried by one connection instead of HTTP requests. Only the carrier differs: no headers, a request
+ * may talk before its result (progress, logs, 2025 server→client requests), a 2025 session is the connection. An answer after notifications
  * waits one event-loop turn past them, as the official TypeScript clients drop progress read in the same chunk as
  * its answer (modelcontextprotocol/typescript-sdk#2580); answers keep their order. Why: docs/guides/stdio.md.
  *
  * @module
  */
-import { registryOf } from "../core/mod.ts";
-import { type Host, NO_HOST } from "../server/mod.ts";
-import type { Carrier, Exchange, FinishedResult } from "../bindings/mcp/carrier.ts";
-import { dispatch } from "../bindings/mcp/dispatch.ts";
-import { ConnectionPushes } from "../bindings/mcp/pushes.ts";
-import type { McpContext } from "../bindings/mcp/mcp-request.ts";
-import type { MessageOut } from "./message-out.ts";
-import { sleep } from "../internal/sleep.ts";
+import { registryOf, type RunningRequest } from "../../core/mod.ts";
+import { type Host, NO_HOST } from "../../server/mod.ts";
+import type { JsonRpcId } from "../jsonrpc.ts";
+import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
+import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
+import { dispatch } from "./dispatch.ts";
+import { ConnectionPushes } from "./pushes.ts";
+import type { McpContext } from "./mcp-request.ts";
+import { legacyErrorToWire } from "./status.ts";
+import { sleep } from "../../internal/sleep.ts";
+
+/** Where a connection's messages go (a line on stdout, a WebSocket frame), in call order. */
+export interface SocketOut {
+  /**
+   * Sends one message.
+   *
+   * @param message The serialised JSON-RPC message.
+   */
+  send(message: string): void;
+  /**
+   * Waits until every message sent so far was handed to the output.
+   *
+   * @returns When they were.
+   */
+  flush(): Promise<void>;
+}
 
 /**
- * The MCP carrier of one stdio connection, and the scope of its requests in the in-flight table (the
- * MCP-lite requests of the connection share it, so one `notifications/cancelled` reaches both).
+ * The MCP carrier of one socket connection, and the scope of its requests in the in-flight table (the
+ * MCP-lite requests of the connection share it through {@link McpSocketCarrier.track}, so one
+ * `notifications/cancelled` reaches both).
  */
-export class McpOverStdio implements Carrier {
+export class McpSocketCarrier implements Carrier {
   readonly streaming = true;
   readonly persistent = true;
   readonly headers = undefined;
@@ -35,7 +54,7 @@ export class McpOverStdio implements Carrier {
   /** The 2025 session `initialize` opened on this connection. */
   session: string | null = null;
   readonly #ctx: McpContext;
-  readonly #out: MessageOut;
+  readonly #out: SocketOut;
   readonly #pushes: ConnectionPushes;
   /** Whether a notification or request went out since the last answer was queued. */
   #talked = false;
@@ -52,7 +71,7 @@ export class McpOverStdio implements Carrier {
    * @param piped Whether the connection is a pipe (stdio) rather than a TCP socket (a WebSocket).
    * @param headers The headers of the connection (a WebSocket's upgrade request), seen by every request.
    */
-  constructor(ctx: McpContext, out: MessageOut, host: Host = NO_HOST, piped = true, headers?: Headers) {
+  constructor(ctx: McpContext, out: SocketOut, host: Host = NO_HOST, piped = true, headers?: Headers) {
     this.#ctx = ctx;
     this.host = host;
     this.piped = piped;
@@ -68,6 +87,29 @@ export class McpOverStdio implements Carrier {
    */
   receive(message: unknown): void {
     dispatch(this.#ctx, message, this);
+  }
+
+  /**
+   * Enters a request of another protocol on the connection (MCP-lite) in this carrier's table of running
+   * requests: MCP's `notifications/cancelled` and the connection's end abort it too.
+   *
+   * @param id The request's id.
+   * @returns Its entry in the table.
+   */
+  track(id: JsonRpcId): RunningRequest {
+    return this.#ctx.inFlight.start(this, id);
+  }
+
+  /**
+   * The error answer to a message refused before any carrier took it (unreadable, a batch, over the
+   * connection's budgets), with MCP's codes.
+   *
+   * @param id The message's id (`null` when it could not be read).
+   * @param error Why it was refused.
+   * @returns The serialised JSON-RPC error response.
+   */
+  refusal(id: JsonRpcId, error: unknown): string {
+    return jsonRpcErrorMessage(id, error, legacyErrorToWire, (e) => registryOf(this.#ctx.core).runtime.onError?.(e));
   }
 
   send(message: string): void {
