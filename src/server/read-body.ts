@@ -62,8 +62,8 @@ function checkedUtf8(text: string, length: number): string {
 
 /** A body read chunk by chunk: a `ReadableStream`'s reader, or a listener's adapter of its own stream. */
 export interface BodyReader {
-  /** The next chunk, or `done` at the end of the body. */
-  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** The next chunk, or `done` at the end of the body (`ReadableStreamReadResult`, spelled out: no DOM types). */
+  read(): Promise<{ done: false; value: Uint8Array } | { done: true; value?: Uint8Array }>;
   /** Stops reading: a pending `read()` settles, and the rest of the body is not received. */
   cancel(): Promise<void>;
 }

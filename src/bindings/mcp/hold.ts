@@ -1,14 +1,9 @@
 /**
- * A promise for an MCP client without the tasks extension (every 2025 client; a 2026-07-28 request
- * that did not declare it). MCP has no pending result for such a client, and a tool's `outputSchema`
- * must hold for every result it gets (MCP 2025-06-18, Tools: "Servers MUST provide structured results
- * that conform to this schema"; the official SDKs reject any other). So the server holds the call:
- * it follows the promise as a task, on the client's behalf, until the work ends, and answers the
- * tool's real result; the call stays connected meanwhile (SSE keep-alives, see `reply.ts`). On the
- * 2025 revisions a question the work asks goes to the client on the call's stream. Past `holdMs`, or
- * when the work waits for input this request cannot give (2026-07-28 without tasks), the call answers
- * the promise as text that tells the model to call `redeem`: for a tool with an output schema as an
- * `isError` result without `structuredContent`, the one pending answer such a schema admits.
+ * A promise for an MCP client without the tasks extension (every 2025 client; 2026-07-28 without it): MCP
+ * has no pending result for it, so the server holds the call, follows the promise as a task and answers
+ * the tool's real result; past `holdMs`, or when the work waits for input this request cannot give, it
+ * answers the promise as text telling the model to call `redeem` (MCP 2025-06-18, Tools).
+ * Why: docs/concepts/long-running.md#holding-a-call-for-a-client-without-tasks
  *
  * @module
  */

@@ -15,7 +15,7 @@ import {
   type SignalSource,
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
-import type { Host } from "../../server/binding-contract.ts";
+import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import { type LitePrompts, litePrompts } from "../prompt-feature.ts";
 import { listBody, listBytes, resultWithMeta } from "./envelope.ts";

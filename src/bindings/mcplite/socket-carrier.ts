@@ -1,12 +1,9 @@
 /**
- * MCP-lite over stdio (MCP-lite spec v0.042 §8.2 names stdio "for CLI tools and local integrations";
- * the README's "MCP-lite over stdio" section specifies it; WebSocket frames the same): the messages of
- * `POST /mcp-lite/v1/calltools` (§4.2), every method of MCP-lite's table (`methods.ts`), one per line.
- * A request that sets `params._meta.stream` to `true` also receives, before its
- * response, notifications tied to it by `requestId`: `notifications/partial` (the SSE `message`
- * event's `{partial}`, §4.3), `notifications/progress` and `notifications/message` (the `progress` and
- * `log` events). Such a call that starts deferred work (`ctx.defer()`) follows it for up to `mcpLiteBinding({ holdMs })` (else the server's `holdMs`):
- * the job's progress, then its result, instead of a promise (§5.3, server-pushed updates).
+ * MCP-lite over stdio and WebSocket (MCP-lite spec v0.042 §8.2): every method of MCP-lite's table
+ * (`methods.ts`), one JSON-RPC message per line or frame. A call with `params._meta.stream` also gets
+ * `notifications/partial`, `/progress` and `/message` tied to it by `requestId` (§4.3), and follows deferred
+ * work for up to `mcpLiteBinding({ holdMs })` (§5.3, server-pushed updates).
+ * Why: docs/concepts/long-running.md#mcp-lite-over-stdio-and-websocket
  *
  * @module
  */

@@ -1,19 +1,9 @@
 /**
- * Promises seen as tasks (MCP's tasks extension): a task id is a signed token, kind `"task"`, that
- * carries what the promise token carries, so any instance holding the secret can read it.
- *
- * - **Deferred work** (`ctx.defer()`): the status is the work's entry in the `ResultStore`: working,
- *   `input_required` with the questions it waits on, completed, failed or cancelled. Another instance
- *   sees it only through a shared store.
- * - **Continuations** (`ctx.promise()` + `.redeem()`): the status is derived, not kept. Each read runs
- *   `.redeem()` on the task's state: a promise back means working, a value means completed (an
- *   `isError` result too), a protocol error means failed, a question means `input_required`. The id
- *   cannot change, so the store keeps, under the id's nonce, what a read cannot derive from it: the
- *   state of the promise `.redeem()` last re-issued (the next read continues from there), answers
- *   given with `tasks/update`, the terminal status once seen (later reads do not run `.redeem()`
- *   again), and a cancellation. An instance whose store lacks them continues from the state the tool
- *   first promised, so a continuation that polls (a job id, a deadline) reads the same everywhere,
- *   and one that counts needs a shared store to count across instances.
+ * Promises seen as tasks (MCP's tasks extension): a task id is a signed token, kind `"task"`, carrying what
+ * the promise token carries, so any instance holding the secret can read it. Deferred work's status is its
+ * `ResultStore` entry; a continuation's is derived by running `.redeem()`, with what a read cannot derive
+ * kept in the store under the id's nonce.
+ * Why: docs/concepts/long-running.md#promises-seen-as-tasks
  *
  * @module
  */
