@@ -48,6 +48,14 @@ export const ENTRY_POINTS = {
   "./client/websocket": { purpose: "The client's MCP-lite over WebSocket transport.", guide: "guides/websocket" },
   "./stdio": { purpose: "Serves a server over stdin and stdout, for local hosts.", guide: "guides/stdio" },
   "./websocket": { purpose: "MCP-lite over WebSocket on the server.", guide: "guides/websocket" },
+  "./deno": {
+    purpose: "`serve()` on `Deno.serve`, chosen by import rather than by runtime detection.",
+    guide: "getting-started/deno",
+  },
+  "./bun": {
+    purpose: "`serve()` on `Bun.serve`, and `bunWebSocket` for WebSocket upgrades on Bun.",
+    guide: "getting-started/bun",
+  },
   "./node": {
     purpose: "`nodeHandler()` for `node:http`, Express and other Node frameworks; WebSocket on a Node server.",
     guide: "guides/mounting",
