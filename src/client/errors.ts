@@ -25,22 +25,31 @@ import { codeOfHttpStatus, codeOfJsonRpc, sentErrorCode } from "./error-codes.ts
  * ```
  */
 // Made by a call marked pure: a spread is not side-effect free to a bundler, and a client that names no
-// code by this object then bundles neither it nor `ErrorCode` (−0.9 KB minified).
-export const ClientErrorCode = /* @__PURE__ */ (() => ({
-  ...ErrorCode,
+// code by this object then bundles neither it nor `ErrorCode` (−0.9 KB minified). The type is written out
+// for the API's documentation, which cannot read a call's result.
+export const ClientErrorCode: typeof ErrorCode & {
   /** The tool ran and failed (`isError: true`, MCP-lite `response_type: "failure"`). */
-  ToolFailed: "tool_error",
+  readonly ToolFailed: "tool_error";
   /** The server answered with a reply this client cannot read. */
-  Protocol: "protocol",
+  readonly Protocol: "protocol";
   /** The request never got a readable answer: network failure, an HTTP error without JSON-RPC, a cut stream. */
-  Transport: "transport",
+  readonly Transport: "transport";
   /** Nothing (no result, no progress) arrived in time, or the total time ran out. */
-  Timeout: "timeout",
+  readonly Timeout: "timeout";
   /** The server cancelled the work (a task that ended `cancelled`). */
-  Cancelled: "cancelled",
+  readonly Cancelled: "cancelled";
   /** The server needs input (elicitation, sampling, roots) that no handler of this client can give. */
-  InputRequired: "input_required",
+  readonly InputRequired: "input_required";
   /** The transport cannot do this (e.g. resources over MCP-lite). */
+  readonly Unsupported: "unsupported";
+} = /* @__PURE__ */ (() => ({
+  ...ErrorCode,
+  ToolFailed: "tool_error",
+  Protocol: "protocol",
+  Transport: "transport",
+  Timeout: "timeout",
+  Cancelled: "cancelled",
+  InputRequired: "input_required",
   Unsupported: "unsupported",
 } as const))();
 
