@@ -8,7 +8,7 @@
 import { type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import type { ClientOptions } from "./client-options.ts";
 import { Deadline } from "./deadline.ts";
-import { ClientError, ClientErrorCode, RpcError, type ToolFailedError } from "./errors.ts";
+import { ClientError, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
 import { answerInput, capabilitiesOf } from "./input.ts";
@@ -177,7 +177,7 @@ export class CallRunner {
   #send(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const transport = this.transport;
     if (transport.request === undefined) {
-      throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${transport.wire}`);
+      throw new ClientError("unsupported", `${method} is not available over ${transport.wire}`);
     }
     return transport.request(method, params, ctx);
   }

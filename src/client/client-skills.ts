@@ -9,7 +9,7 @@
 import { canonicalJson } from "../internal/canonical-json.ts";
 import { isObject } from "../internal/is-object.ts";
 import { sha256Hex } from "../internal/sha256.ts";
-import { ClientError, ClientErrorCode } from "./errors.ts";
+import { ClientError } from "./errors.ts";
 import { ListCursor } from "./list-cursor.ts";
 
 /** One file of a skill, as its entry lists it. */
@@ -72,7 +72,7 @@ export class SkillVerificationError extends ClientError {
    * @param uri The file.
    */
   constructor(message: string, uri: string) {
-    super(ClientErrorCode.Protocol, message, { data: { uri } });
+    super("protocol", message, { data: { uri } });
     this.name = "SkillVerificationError";
   }
 }
@@ -186,7 +186,7 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
       const read = async (path: string) => {
         const resource = byPath.get(path);
         if (resource === undefined) {
-          throw new ClientError(ClientErrorCode.Protocol, `${entry.uri}: no file ${path} in this skill`);
+          throw new ClientError("protocol", `${entry.uri}: no file ${path} in this skill`);
         }
         return await readFile(resource);
       };
@@ -208,7 +208,7 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
 /** Checks an entry's shape. */
 function entryOf(value: unknown): SkillEntry {
   if (!isObject(value) || typeof value.uri !== "string" || !isObject(value.frontmatter)) {
-    throw new ClientError(ClientErrorCode.Protocol, "A skill entry needs a uri and a frontmatter object");
+    throw new ClientError("protocol", "A skill entry needs a uri and a frontmatter object");
   }
   const resources = value.resources === "dynamic"
     ? "dynamic" as const

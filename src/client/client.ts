@@ -8,7 +8,7 @@
 import { createSkillsApi, type SkillsApi } from "./client-skills.ts";
 import { CallRunner, finish } from "./call-runner.ts";
 import type { ClientOptions, ListOptions } from "./client-options.ts";
-import { ClientError, ClientErrorCode, type ToolFailedError } from "./errors.ts";
+import { ClientError, type ToolFailedError } from "./errors.ts";
 import type { CallResult } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
@@ -316,7 +316,7 @@ export class Client<T = UntypedTools> {
       try {
         return await transport.discover!(runner.context(deadline, {}));
       } catch (error) {
-        if (error instanceof ClientError && error.code === ClientErrorCode.Unsupported) return null;
+        if (error instanceof ClientError && error.code === "unsupported") return null;
         throw error;
       }
     });

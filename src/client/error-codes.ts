@@ -5,9 +5,16 @@
  *
  * @module
  */
-import { ErrorCode } from "../core/error.ts";
+import type { ErrorCode } from "../core/error.ts";
 
-const KNOWN: ReadonlySet<string> = new Set(Object.values(ErrorCode));
+// The values as one string, not `Object.values(ErrorCode)`, so that the client bundles no `ErrorCode`
+// object; `satisfies Listed` fails to type-check when the list and the type differ.
+type Words<S extends string> = S extends `${infer W} ${infer R}` ? W | Words<R> : S;
+type Listed<S extends string> = [Exclude<ErrorCode, Words<S>> | Exclude<Words<S>, ErrorCode>] extends [never] ? S
+  : never;
+const LIST =
+  "parse_error invalid_request method_not_found unknown_tool invalid_arguments invalid_envelope invalid_params invalid_config payload_too_large request_timeout unsupported_media_type method_not_allowed forbidden unauthenticated permission_denied header_mismatch missing_capability unsupported_version resource_not_found rate_limited deadline_exceeded unavailable internal custom";
+const KNOWN: ReadonlySet<string> = new Set((LIST satisfies Listed<typeof LIST>).split(" "));
 
 /**
  * Reads an error code a server of ours sent.
@@ -23,15 +30,15 @@ export function sentErrorCode(value: unknown): ErrorCode | undefined {
 
 /** HTTP statuses that name a condition whatever the wire (RFC 9110 §15; RFC 6750 §3.1 for 401 and 403). */
 const BY_HTTP_STATUS: ReadonlyMap<number, ErrorCode> = new Map([
-  [401, ErrorCode.Unauthenticated],
-  [403, ErrorCode.PermissionDenied],
-  [405, ErrorCode.MethodNotAllowed],
-  [408, ErrorCode.RequestTimeout],
-  [413, ErrorCode.PayloadTooLarge],
-  [415, ErrorCode.UnsupportedMediaType],
-  [429, ErrorCode.RateLimited],
-  [503, ErrorCode.Unavailable],
-  [504, ErrorCode.DeadlineExceeded],
+  [401, "unauthenticated"],
+  [403, "permission_denied"],
+  [405, "method_not_allowed"],
+  [408, "request_timeout"],
+  [413, "payload_too_large"],
+  [415, "unsupported_media_type"],
+  [429, "rate_limited"],
+  [503, "unavailable"],
+  [504, "deadline_exceeded"],
 ]);
 
 /**
@@ -46,15 +53,15 @@ export function codeOfHttpStatus(status: number | undefined): ErrorCode | undefi
 
 /** JSON-RPC 2.0 §5.1's named codes, and the ones MCP 2026-07-28 (Basic: error codes) adds. */
 const BY_JSONRPC_CODE: ReadonlyMap<number, ErrorCode> = new Map([
-  [-32700, ErrorCode.ParseError],
-  [-32600, ErrorCode.InvalidRequest],
-  [-32601, ErrorCode.MethodNotFound],
-  [-32602, ErrorCode.InvalidParams],
-  [-32603, ErrorCode.Internal],
-  [-32002, ErrorCode.ResourceNotFound], // MCP 2025-11-25, Resources: error handling
-  [-32020, ErrorCode.HeaderMismatch],
-  [-32021, ErrorCode.MissingCapability],
-  [-32022, ErrorCode.UnsupportedVersion],
+  [-32700, "parse_error"],
+  [-32600, "invalid_request"],
+  [-32601, "method_not_found"],
+  [-32602, "invalid_params"],
+  [-32603, "internal"],
+  [-32002, "resource_not_found"], // MCP 2025-11-25, Resources: error handling
+  [-32020, "header_mismatch"],
+  [-32021, "missing_capability"],
+  [-32022, "unsupported_version"],
 ]);
 
 /**
@@ -67,28 +74,28 @@ const BY_JSONRPC_CODE: ReadonlyMap<number, ErrorCode> = new Map([
  * @returns The error code.
  */
 export function codeOfJsonRpc(code: number, status?: number): ErrorCode {
-  return codeOfHttpStatus(status) ?? BY_JSONRPC_CODE.get(code) ?? ErrorCode.Custom;
+  return codeOfHttpStatus(status) ?? BY_JSONRPC_CODE.get(code) ?? "custom";
 }
 
 /** gRPC status codes (gRPC, doc/statuscodes.md) by number, as Connect's `Code` numbers them. */
 const BY_GRPC_STATUS: readonly (ErrorCode | undefined)[] = [
   undefined, // OK
   undefined, // CANCELLED: the client's own condition
-  ErrorCode.Internal, // UNKNOWN
-  ErrorCode.InvalidParams, // INVALID_ARGUMENT
-  ErrorCode.DeadlineExceeded, // DEADLINE_EXCEEDED
-  ErrorCode.ResourceNotFound, // NOT_FOUND
-  ErrorCode.InvalidRequest, // ALREADY_EXISTS
-  ErrorCode.PermissionDenied, // PERMISSION_DENIED
-  ErrorCode.RateLimited, // RESOURCE_EXHAUSTED
-  ErrorCode.MissingCapability, // FAILED_PRECONDITION
-  ErrorCode.Internal, // ABORTED
-  ErrorCode.InvalidParams, // OUT_OF_RANGE
-  ErrorCode.MethodNotFound, // UNIMPLEMENTED
-  ErrorCode.Internal, // INTERNAL
-  ErrorCode.Unavailable, // UNAVAILABLE
-  ErrorCode.Internal, // DATA_LOSS
-  ErrorCode.Unauthenticated, // UNAUTHENTICATED
+  "internal", // UNKNOWN
+  "invalid_params", // INVALID_ARGUMENT
+  "deadline_exceeded", // DEADLINE_EXCEEDED
+  "resource_not_found", // NOT_FOUND
+  "invalid_request", // ALREADY_EXISTS
+  "permission_denied", // PERMISSION_DENIED
+  "rate_limited", // RESOURCE_EXHAUSTED
+  "missing_capability", // FAILED_PRECONDITION
+  "internal", // ABORTED
+  "invalid_params", // OUT_OF_RANGE
+  "method_not_found", // UNIMPLEMENTED
+  "internal", // INTERNAL
+  "unavailable", // UNAVAILABLE
+  "internal", // DATA_LOSS
+  "unauthenticated", // UNAUTHENTICATED
 ];
 
 /**
@@ -98,26 +105,26 @@ const BY_GRPC_STATUS: readonly (ErrorCode | undefined)[] = [
  * @returns The error code (`internal` for a number gRPC does not define).
  */
 export function codeOfGrpcStatus(status: number): ErrorCode {
-  return BY_GRPC_STATUS[status] ?? ErrorCode.Internal;
+  return BY_GRPC_STATUS[status] ?? "internal";
 }
 
 /** Webtools' error codes (the spec's five, then this SDK's), where they name one condition. */
 const BY_WEBTOOLS_CODE: Readonly<Record<string, ErrorCode>> = {
-  WEBTOOL_NOT_FOUND: ErrorCode.UnknownTool,
-  SCHEMA_ERROR: ErrorCode.InvalidArguments,
-  CONFIG_ERROR: ErrorCode.InvalidConfig,
-  RATE_LIMIT: ErrorCode.RateLimited,
-  INTERNAL_ERROR: ErrorCode.Internal,
-  INVALID_REQUEST: ErrorCode.InvalidRequest,
-  UNAUTHENTICATED: ErrorCode.Unauthenticated,
-  PERMISSION_DENIED: ErrorCode.PermissionDenied,
-  PAYLOAD_TOO_LARGE: ErrorCode.PayloadTooLarge,
-  UNSUPPORTED_MEDIA_TYPE: ErrorCode.UnsupportedMediaType,
-  METHOD_NOT_ALLOWED: ErrorCode.MethodNotAllowed,
-  UNSUPPORTED: ErrorCode.MissingCapability,
-  TIMEOUT: ErrorCode.DeadlineExceeded,
-  UNAVAILABLE: ErrorCode.Unavailable,
-  CUSTOM_ERROR: ErrorCode.Custom,
+  WEBTOOL_NOT_FOUND: "unknown_tool",
+  SCHEMA_ERROR: "invalid_arguments",
+  CONFIG_ERROR: "invalid_config",
+  RATE_LIMIT: "rate_limited",
+  INTERNAL_ERROR: "internal",
+  INVALID_REQUEST: "invalid_request",
+  UNAUTHENTICATED: "unauthenticated",
+  PERMISSION_DENIED: "permission_denied",
+  PAYLOAD_TOO_LARGE: "payload_too_large",
+  UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+  METHOD_NOT_ALLOWED: "method_not_allowed",
+  UNSUPPORTED: "missing_capability",
+  TIMEOUT: "deadline_exceeded",
+  UNAVAILABLE: "unavailable",
+  CUSTOM_ERROR: "custom",
 };
 
 /**
@@ -129,5 +136,5 @@ const BY_WEBTOOLS_CODE: Readonly<Record<string, ErrorCode>> = {
  */
 export function codeOfWebtools(code: unknown, status: number): ErrorCode {
   return (typeof code === "string" ? BY_WEBTOOLS_CODE[code] : undefined) ?? codeOfHttpStatus(status) ??
-    ErrorCode.Internal;
+    "internal";
 }

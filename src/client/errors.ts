@@ -24,23 +24,34 @@ import { codeOfHttpStatus, codeOfJsonRpc, sentErrorCode } from "./error-codes.ts
  * assert.equal(ClientErrorCode.UnknownTool, ErrorCode.UnknownTool); // one vocabulary
  * ```
  */
-export const ClientErrorCode = {
-  ...ErrorCode,
+// Made by a call marked pure: a spread is not side-effect free to a bundler, and a client that names no
+// code by this object then bundles neither it nor `ErrorCode` (−0.9 KB minified). The type is written out
+// for the API's documentation, which cannot read a call's result.
+export const ClientErrorCode: typeof ErrorCode & {
   /** The tool ran and failed (`isError: true`, MCP-lite `response_type: "failure"`). */
-  ToolFailed: "tool_error",
+  readonly ToolFailed: "tool_error";
   /** The server answered with a reply this client cannot read. */
-  Protocol: "protocol",
+  readonly Protocol: "protocol";
   /** The request never got a readable answer: network failure, an HTTP error without JSON-RPC, a cut stream. */
-  Transport: "transport",
+  readonly Transport: "transport";
   /** Nothing (no result, no progress) arrived in time, or the total time ran out. */
-  Timeout: "timeout",
+  readonly Timeout: "timeout";
   /** The server cancelled the work (a task that ended `cancelled`). */
-  Cancelled: "cancelled",
+  readonly Cancelled: "cancelled";
   /** The server needs input (elicitation, sampling, roots) that no handler of this client can give. */
-  InputRequired: "input_required",
+  readonly InputRequired: "input_required";
   /** The transport cannot do this (e.g. resources over MCP-lite). */
+  readonly Unsupported: "unsupported";
+} = /* @__PURE__ */ (() => ({
+  ...ErrorCode,
+  ToolFailed: "tool_error",
+  Protocol: "protocol",
+  Transport: "transport",
+  Timeout: "timeout",
+  Cancelled: "cancelled",
+  InputRequired: "input_required",
   Unsupported: "unsupported",
-} as const;
+} as const))();
 
 /** One of the {@link ClientErrorCode} values: an {@link ErrorCode}, or a condition only a client meets. */
 export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
@@ -94,7 +105,7 @@ export class AuthorizationError extends ClientError {
    * @param options The HTTP status and cause.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(ClientErrorCode.Unauthenticated, message, options);
+    super("unauthenticated", message, options);
     this.name = "AuthorizationError";
   }
 }
@@ -113,7 +124,7 @@ export class RpcError extends ClientError {
    * @param options The JSON-RPC code, HTTP status and data.
    * @param code The server's code (default `protocol`: a reply the client cannot read).
    */
-  constructor(message: string, options?: ClientErrorOptions, code: ClientErrorCode = ClientErrorCode.Protocol) {
+  constructor(message: string, options?: ClientErrorOptions, code: ClientErrorCode = "protocol") {
     super(code, message, options);
     this.name = "RpcError";
   }
@@ -128,7 +139,7 @@ export class ToolNotFoundError extends RpcError {
    * @param options The JSON-RPC code, HTTP status and data.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(message, options, ClientErrorCode.UnknownTool);
+    super(message, options, "unknown_tool");
     this.name = "ToolNotFoundError";
   }
 }
@@ -142,7 +153,7 @@ export class InvalidArgumentsError extends RpcError {
    * @param options The JSON-RPC code, HTTP status and data.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(message, options, ClientErrorCode.InvalidArguments);
+    super(message, options, "invalid_arguments");
     this.name = "InvalidArgumentsError";
   }
 }
@@ -160,7 +171,7 @@ export class TransportError extends ClientError {
    * @param options The HTTP status and the cause.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(codeOfHttpStatus(options?.status) ?? ClientErrorCode.Transport, message, options);
+    super(codeOfHttpStatus(options?.status) ?? "transport", message, options);
     this.name = "TransportError";
   }
 }
@@ -174,7 +185,7 @@ export class TimeoutError extends ClientError {
    * @param options The limit, as data.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(ClientErrorCode.Timeout, message, options);
+    super("timeout", message, options);
     this.name = "TimeoutError";
   }
 }
@@ -188,7 +199,7 @@ export class CancelledError extends ClientError {
    * @param options Details.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(ClientErrorCode.Cancelled, message, options);
+    super("cancelled", message, options);
     this.name = "CancelledError";
   }
 }
@@ -202,7 +213,7 @@ export class InputRequiredError extends ClientError {
    * @param options The input requests, as data.
    */
   constructor(message: string, options?: ClientErrorOptions) {
-    super(ClientErrorCode.InputRequired, message, options);
+    super("input_required", message, options);
     this.name = "InputRequiredError";
   }
 }
@@ -236,7 +247,7 @@ export class ToolFailedError extends ClientError {
 function failureCodeOf(result: Record<string, unknown>): ClientErrorCode {
   const meta = result._meta as Record<string, unknown> | undefined;
   return sentErrorCode(typeof meta === "object" && meta !== null ? meta[RESULT_ERROR_CODE] : undefined) ??
-    ClientErrorCode.ToolFailed;
+    "tool_error";
 }
 
 /**
@@ -289,8 +300,8 @@ export function errorFromRpc(error: RpcErrorBody, context: ErrorContext): Client
   const data = error.data as Record<string, unknown> | undefined;
   const code = sentErrorCode(typeof data === "object" && data !== null ? data.code : undefined) ??
     foreignCodeOf(error.code, message, data, context);
-  if (code === ErrorCode.UnknownTool) return new ToolNotFoundError(message, options);
-  if (code === ErrorCode.InvalidArguments) return new InvalidArgumentsError(message, options);
+  if (code === "unknown_tool") return new ToolNotFoundError(message, options);
+  if (code === "invalid_arguments") return new InvalidArgumentsError(message, options);
   return new RpcError(message, options, code);
 }
 
@@ -304,10 +315,10 @@ function foreignCodeOf(
   if (context.method === "tools/call") {
     const namesTool = TOOL_NOT_FOUND.test(message) ||
       (typeof data === "object" && data !== null && "requested_tool" in data);
-    if ((rpcCode === -32601 || rpcCode === -32602) && namesTool) return ErrorCode.UnknownTool;
-    if (rpcCode === -32601 && context.wire === "mcp-lite") return ErrorCode.UnknownTool;
+    if ((rpcCode === -32601 || rpcCode === -32602) && namesTool) return "unknown_tool";
+    if (rpcCode === -32601 && context.wire === "mcp-lite") return "unknown_tool";
     const isState = typeof data === "object" && data !== null && data.reason === "invalid_request_state";
-    if (rpcCode === -32602 && !isState) return ErrorCode.InvalidArguments;
+    if (rpcCode === -32602 && !isState) return "invalid_arguments";
   }
   return codeOfJsonRpc(rpcCode, context.status);
 }

@@ -8,9 +8,10 @@
  */
 
 const ALPHABET = /^[A-Za-z0-9_-]*$/;
-const DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+// An array, not a string constant, which a bundler copies into each of the eight places that index it.
+const DIGITS: readonly string[] = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"];
 const VALUE = new Uint8Array(128);
-for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS.charCodeAt(i)] = i;
+for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS[i].charCodeAt(0)] = i;
 
 interface NativeBase64 {
   toBase64?(options: { alphabet: "base64url"; omitPadding: boolean }): string;

@@ -100,13 +100,16 @@ export class McpliteError extends Error {
   }
 }
 
-/** The codes JSON-RPC 2.0 names (§5.1), as the SDK's own. */
-const NAMED_RPC_CODES: ReadonlyMap<number, ErrorCode> = new Map([
-  [-32700, ErrorCode.ParseError],
-  [-32600, ErrorCode.InvalidRequest],
-  [-32601, ErrorCode.MethodNotFound],
-  [-32602, ErrorCode.InvalidParams],
-  [-32603, ErrorCode.Internal],
+/**
+ * The codes JSON-RPC 2.0 names (§5.1), as the SDK's own. Written as strings: a bundler keeps a table that
+ * reads `ErrorCode.X`, and with it `ErrorCode`, in a client that imports this module for the type alone.
+ */
+const NAMED_RPC_CODES: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
+  [-32700, "parse_error"],
+  [-32600, "invalid_request"],
+  [-32601, "method_not_found"],
+  [-32602, "invalid_params"],
+  [-32603, "internal"],
 ]);
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { Feature, Registry } from "../../core/mod.ts";
 import type { McpMethod } from "./mcp-request.ts";
+import type { ResolvedResource } from "./resolve-resource.ts";
 
 /** Methods by name, for one era. */
 export type McpMethods = Readonly<Record<string, McpMethod>>;
@@ -19,6 +20,8 @@ export interface McpFeature extends Feature {
     readonly modern: McpMethods;
     readonly legacy: McpMethods;
     readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    /** Finds the resource that answers a URI (the resources feature's), for `subscriptions/listen`. */
+    readonly resolve?: (registry: Registry, uri: string) => ResolvedResource | undefined;
   };
 }
 
@@ -46,6 +49,22 @@ export function featureMethod(registry: Registry, name: string, modern: boolean)
   for (const feature of registry.features) {
     const methods = (feature as Partial<McpFeature>).mcp?.[modern ? "modern" : "legacy"];
     if (methods !== undefined && Object.hasOwn(methods, name)) return methods[name];
+  }
+  return undefined;
+}
+
+/**
+ * Finds the resource that answers a URI through the feature that serves resources, so that a server
+ * without resources does not carry the resolver: without the feature, no resource answers.
+ *
+ * @param registry The registry.
+ * @param uri The URI.
+ * @returns The resource and its template's variables, or `undefined`.
+ */
+export function featureResource(registry: Registry, uri: string): ResolvedResource | undefined {
+  for (const feature of registry.features) {
+    const resolve = (feature as Partial<McpFeature>).mcp?.resolve;
+    if (resolve !== undefined) return resolve(registry, uri);
   }
   return undefined;
 }

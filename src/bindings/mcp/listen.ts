@@ -8,8 +8,8 @@
 import { ErrorCode, holdsScopes, ProtocolError, type RegistryChange, registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
-import { resolveResource } from "./resolve-resource.ts";
 import { META } from "./envelope.ts";
+import { featureResource } from "./feature-methods.ts";
 import { type McpMethod, Subscription } from "./mcp-request.ts";
 
 const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
@@ -50,7 +50,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     for (const uri of subscriptions) {
       if (typeof uri !== "string") continue;
       // A resource the caller may not read is not honoured, as an unknown one is not.
-      const resolved = resolveResource(registryOf(ctx.core), uri);
+      const resolved = featureResource(registryOf(ctx.core), uri);
       if (resolved !== undefined && holdsScopes(resolved.resource.scopes, request.host.auth)) uris.add(uri);
     }
     honoured.resourceSubscriptions = [...uris];

@@ -136,5 +136,6 @@ export const RESOURCES_ON_MCP: McpFeature = {
       "resources/subscribe": resourcesSubscribe,
       "resources/unsubscribe": resourcesSubscribe,
     }),
+    resolve: resolveResource,
   },
 };

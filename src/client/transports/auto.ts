@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ClientError, ClientErrorCode, TransportError } from "../errors.ts";
+import { ClientError, TransportError } from "../errors.ts";
 import type { HttpOptions } from "../http.ts";
 import { quietContext } from "../quiet-context.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "../transport.ts";
@@ -106,7 +106,7 @@ export class AutoTransport implements Transport {
         return await transport.request(method, params, ctx);
       } catch (error) {
         // A wire that carries some methods (MCP-lite: prompts) but not this one: MCP serves it.
-        if (!(error instanceof ClientError && error.code === ClientErrorCode.Unsupported)) throw error;
+        if (!(error instanceof ClientError && error.code === "unsupported")) throw error;
       }
     }
     return await (await this.#requesterFor(method, transport, ctx)).request!(method, params, ctx);
@@ -116,7 +116,7 @@ export class AutoTransport implements Transport {
     const transport = await this.#transport(ctx);
     const describer = transport.discover ? transport : await this.#requesterFor("server/discover", transport, ctx);
     if (describer.discover === undefined) {
-      throw new ClientError(ClientErrorCode.Unsupported, `server/discover is not available over ${describer.wire}`);
+      throw new ClientError("unsupported", `server/discover is not available over ${describer.wire}`);
     }
     return await describer.discover(ctx);
   }
@@ -140,7 +140,7 @@ export class AutoTransport implements Transport {
     const found = await firstAnswering(others, { ...ctx, etag: undefined });
     if ("transport" in found) return found.transport;
     throw new ClientError(
-      ClientErrorCode.Unsupported,
+      "unsupported",
       `${method} is not available over ${chosen.wire}${others.length > 0 ? ", and no MCP endpoint answered" : ""}`,
       { cause: found.last },
     );

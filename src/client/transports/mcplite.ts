@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ClientError, ClientErrorCode, errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
+import { ClientError, errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
   type FetchLike,
@@ -134,7 +134,7 @@ class McpliteTransport implements Transport {
     const path = method === "prompts/list" ? "/prompts" : method === "prompts/get" ? "/prompts/get" : undefined;
     if (path === undefined) {
       return Promise.reject(
-        new ClientError(ClientErrorCode.Unsupported, `${method} is not available over ${this.wire}`),
+        new ClientError("unsupported", `${method} is not available over ${this.wire}`),
       );
     }
     // `prompts/list` is a plain POST; `prompts/get` is JSON-RPC, with an id.
