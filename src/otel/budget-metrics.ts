@@ -8,8 +8,11 @@
  * @module
  */
 import { metrics, type ObservableResult } from "@opentelemetry/api";
-import { BUDGET_NAMES, type BudgetName, type Budgets } from "../core/mod.ts";
+import { Budgets } from "../core/mod.ts";
 import { SCOPE } from "./conventions.ts";
+
+const { NAMES: BUDGET_NAMES } = Budgets;
+type BudgetName = (typeof Budgets.NAMES)[number];
 
 /** Each budget's name in the metrics, and the unit of its values (UCUM, as the conventions use). */
 const METRICS: Readonly<Record<BudgetName, { readonly name: string; readonly unit: string; readonly what: string }>> = {

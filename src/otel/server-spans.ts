@@ -15,15 +15,7 @@ import {
   SpanKind,
   trace,
 } from "@opentelemetry/api";
-import {
-  type Call,
-  type CallMeta,
-  ISSUED_BY,
-  type Middleware,
-  parseTraceparent,
-  TRACE_PARENT,
-  warnServer,
-} from "../core/mod.ts";
+import { type CallMeta, type Middleware, traceContext, warnServer } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   contextFromHeaders,
@@ -38,6 +30,9 @@ import {
   toolErrorMessage,
   tracingOn,
 } from "./conventions.ts";
+
+const { ISSUED_BY, parseTraceparent, TRACE_PARENT } = traceContext;
+type Call = Parameters<Middleware>[0];
 
 /**
  * Options of {@link otel}. Spans and metrics go to the providers the application registered with the

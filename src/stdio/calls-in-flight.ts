@@ -6,8 +6,11 @@
  *
  * @module
  */
-import { ANONYMOUS, type BudgetRefusal, type Budgets } from "../core/mod.ts";
+import { Budgets } from "../core/mod.ts";
 import type { MessageOut } from "./message-out.ts";
+
+const { ANONYMOUS } = Budgets;
+type BudgetRefusal = NonNullable<ReturnType<Budgets["admit"]>>;
 
 /** How every response begins (`src/bindings/jsonrpc.ts` writes the members in this order). */
 const RESPONSE_HEAD = '{"jsonrpc":"2.0","id":';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { budgetsOf, callerOf, ErrorCode, holdFor, ProtocolError, registryOf } from "../core/mod.ts";
+import { budgetsOf, callerOf, ErrorCode, longRunning, ProtocolError, registryOf } from "../core/mod.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
@@ -19,6 +19,8 @@ import { utf8Length } from "../internal/utf8-length.ts";
 import type { MessageOut } from "./message-out.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
+
+const { holdFor } = longRunning;
 
 /** Options of a {@link ServerConnection}. */
 export interface ServerConnectionOptions {
