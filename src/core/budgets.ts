@@ -121,10 +121,6 @@ export const ANONYMOUS = "";
  * ```
  */
 export class Budgets {
-  /** The key of the caller whose requests come with no identity ({@link ANONYMOUS}). */
-  static readonly ANONYMOUS = ANONYMOUS;
-  /** The budgets' names, in the order telemetry reports them ({@link BUDGET_NAMES}). */
-  static readonly NAMES = BUDGET_NAMES;
   /** The instance's budgets. */
   readonly limits: BudgetValues;
   /** One caller's share; `undefined` when callers are not told apart. */

@@ -264,6 +264,3 @@ export function isToolError(error: unknown): error is ToolError {
 export function isProtocolError(error: unknown): error is ProtocolError {
   return error instanceof ProtocolError;
 }
-
-/** What a wire needs to answer an error, as one object (the core facade's `wireErrors`). */
-export const wireErrors = { detailsOf, replacementError } as const;

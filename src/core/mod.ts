@@ -1,18 +1,17 @@
 /**
  * The core as bindings and carriers see it: the one module `src/bindings` and `src/stdio` import from
  * `src/core`. It names the call pipeline (`runCall`, `runRequest`, `runHandler`), the registry contract
- * and its typed caches, the errors and their codes, the outcomes, scopes, and the descriptors each
- * definition gives its lists; nothing else of the core's internals. Growing it is a decision
- * (`tests/boundaries.test.ts` holds bindings to it).
+ * and its typed caches, the errors and their codes, the outcomes and the descriptors each definition
+ * gives its lists; families used together are one namespace each (`budgeting`, `longRunning`, `scoping`,
+ * `traceContext`, `wireErrors`), which bundlers resolve to the members a file uses. Growing it is a
+ * decision (`tests/boundaries.test.ts` holds bindings to it, at most 60 names).
  *
  * @module
  */
-import * as longRunning from "./long-running/engine.ts";
-
 export { CacheSlot } from "./cache-slot.ts";
 export { callerOf, createContext, withResultMeta } from "./call-context.ts";
-export { budgetsOf } from "./runtime.ts";
-export { Budgets } from "./budgets.ts";
+import * as budgeting from "./budgeting.ts";
+export { budgeting };
 export { warnServer } from "./warn-server.ts";
 export type { AuthInfo, CallContext, CallMeta, SignalSource } from "./call-context.ts";
 export { asksOnlyForResources, LOG_LEVELS } from "./call-sink.ts";
@@ -20,7 +19,9 @@ export type { CallSink, InputRequest } from "./call-sink.ts";
 export { completionResult } from "./completer.ts";
 export type { Completer } from "./completer.ts";
 export { configDefaults } from "./config.ts";
-export { ErrorCode, McpliteError, ProtocolError, ToolError, wireErrors } from "./error.ts";
+export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
+import * as wireErrors from "./wire-errors.ts";
+export { wireErrors };
 export type { Feature } from "./feature.ts";
 export { withCaller } from "./host.ts";
 export type { CallOutcome } from "./outcome.ts";
@@ -29,6 +30,7 @@ export { runHandler } from "./run-handler.ts";
 export { sameGroupAs } from "./grouped-middleware.ts";
 export { runRequest } from "./run-request.ts";
 export { streamCall } from "./stream-call.ts";
+import * as longRunning from "./long-running/engine.ts";
 export { longRunning };
 export type { HandlerOutcome } from "./run-handler.ts";
 export { REDEEM_TOOL } from "./redeem.ts";
@@ -40,9 +42,11 @@ export type { AnyResource, CacheHint } from "./resource.ts";
 export { failureResult } from "./result.ts";
 export type { ContentBlock, ToolResult } from "./result.ts";
 export type { CompiledSchema, JsonSchema, ValidationIssue } from "./schema.ts";
-export { scoping } from "./scopes.ts";
+import * as scoping from "./scoping.ts";
+export { scoping };
 export type { Skill } from "./skill.ts";
 export { describeTool } from "./tool.ts";
-export { traceContext } from "./trace-context.ts";
+import * as traceContext from "./trace-context.ts";
+export { traceContext };
 export type { AnyTool, ToolUiOptions, ToolView } from "./tool.ts";
 export type { Middleware } from "./middleware.ts";

@@ -205,17 +205,3 @@ export function visibleTools(
   const visible = visibleTo(registry, "tools", auth, base);
   return { tools: visible.items, key: visible.key, private: visible.private };
 }
-
-/**
- * The scope checks bindings and carriers use, as one object (the core facade's `scoping`); a plain
- * object of the functions above, so a call through it allocates nothing.
- */
-export const scoping = {
-  check: checkScopes,
-  holds: holdsScopes,
-  require: requireScopes,
-  key: scopeKey,
-  ofTools: toolScopes,
-  visibleTo,
-  visibleTools,
-} as const;

@@ -66,6 +66,3 @@ export function withTraceIds(
   }
   return fields;
 }
-
-/** The W3C Trace Context keys and parser telemetry uses, as one object (the core facade's `traceContext`). */
-export const traceContext = { TRACE_PARENT, ISSUED_BY, parseTraceparent } as const;

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { Budgets } from "../core/mod.ts";
+import { budgeting } from "../core/mod.ts";
 import type { MessageOut } from "./message-out.ts";
 
-const { ANONYMOUS } = Budgets;
-type BudgetRefusal = NonNullable<ReturnType<Budgets["admit"]>>;
+type Budgets = budgeting.Budgets;
+type BudgetRefusal = budgeting.BudgetRefusal;
 
 /** How every response begins (`src/bindings/jsonrpc.ts` writes the members in this order). */
 const RESPONSE_HEAD = '{"jsonrpc":"2.0","id":';
@@ -33,7 +33,7 @@ export class CallsInFlight implements MessageOut {
   constructor(out: MessageOut, budgets: Budgets, caller: string | undefined) {
     this.#out = out;
     this.#budgets = budgets;
-    this.#caller = caller ?? ANONYMOUS;
+    this.#caller = caller ?? budgeting.ANONYMOUS;
   }
 
   /**

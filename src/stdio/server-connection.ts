@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { budgetsOf, callerOf, ErrorCode, longRunning, ProtocolError, registryOf } from "../core/mod.ts";
+import { budgeting, callerOf, ErrorCode, longRunning, ProtocolError, registryOf } from "../core/mod.ts";
 import { jsonRpcErrorMessage } from "../bindings/jsonrpc-error.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
@@ -19,8 +19,6 @@ import { utf8Length } from "../internal/utf8-length.ts";
 import type { MessageOut } from "./message-out.ts";
 import { McpOverStdio } from "./mcp-over-stdio.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
-
-const { holdFor } = longRunning;
 
 /** Options of a {@link ServerConnection}. */
 export interface ServerConnectionOptions {
@@ -66,7 +64,7 @@ export class ServerConnection {
     // Each request takes a call of the server's budgets (`limits.calls`) until its response is written.
     const out = this.#calls = new CallsInFlight(
       sink,
-      budgetsOf(registryOf(core).runtime),
+      budgeting.of(registryOf(core).runtime),
       host.caller ?? callerOf(host.auth),
     );
     this.#out = out;
@@ -81,7 +79,7 @@ export class ServerConnection {
       out,
       (id) => ctx.inFlight.start(this.#mcp, id),
       host,
-      holdFor(core, "mcp-lite"), // mcpLiteBinding({ holdMs }), else the server's
+      longRunning.holdFor(core, "mcp-lite"), // mcpLiteBinding({ holdMs }), else the server's
       piped,
       options.headers,
     );
