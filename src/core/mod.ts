@@ -10,6 +10,7 @@
  */
 export { CacheSlot } from "./cache-slot.ts";
 export { callerOf, createContext, withResultMeta } from "./call-context.ts";
+// Each namespace is imported where its module stood, so that bundles keep their module order.
 import * as budgeting from "./budgeting.ts";
 export { budgeting };
 export { warnServer } from "./warn-server.ts";
