@@ -10,8 +10,8 @@
 import {
   type AnyResource,
   type CallContext,
-  checkScopes,
   type Feature,
+  scoping,
   type ToolUiOptions,
   type ToolView,
 } from "../core/mod.ts";
@@ -244,7 +244,7 @@ export class AppDefinition implements ToolView {
    * ```
    */
   scopes(...scopes: string[]): AppDefinition {
-    return this.#with({ scopes: checkScopes([...(this.#state.scopes ?? []), ...scopes], `app ${this.#state.uri}`) });
+    return this.#with({ scopes: scoping.check([...(this.#state.scopes ?? []), ...scopes], `app ${this.#state.uri}`) });
   }
 
   #build(): AnyResource {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { holdFor } from "../core/mod.ts";
+import { longRunning } from "../core/mod.ts";
 import type { Host, ServerCore } from "../server/mod.ts";
 import { createMcpContext } from "../bindings/mcp/handler.ts";
 import { type McpOptions, resolveMcpSettings } from "../bindings/mcp/mcp-options.ts";
@@ -38,7 +38,7 @@ export function socketCarriers(mcp: McpOptions = {}): SocketCarriers {
       out,
       (id) => mcpCarrier.track(id),
       host,
-      holdFor(core, "mcp-lite"), // mcpLiteBinding({ holdMs }), else the server's
+      longRunning.holdFor(core, "mcp-lite"), // mcpLiteBinding({ holdMs }), else the server's
       piped,
       headers,
     );

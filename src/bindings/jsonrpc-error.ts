@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError, ProtocolError, replacementError } from "../core/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError, wireErrors } from "../core/mod.ts";
 import { McpErrorCode } from "../internal/mcp-wire.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
 import { answersRefusal, errorHeaders, JSON_HEADERS, retryAfterOf } from "../server/mod.ts";
@@ -96,7 +96,7 @@ export function errorToWire(
 ): JsonRpcErrorParts {
   if (!(error instanceof McpliteError)) {
     // The reporter may recognise the error and name the one to answer (`onError`'s `{ code, message, data }`).
-    const replaced = replacementError(error, onError?.(error));
+    const replaced = wireErrors.replacementError(error, onError?.(error));
     if (replaced === undefined) return { ...table(ErrorCode.Internal), message: "Internal error", data: INTERNAL_DATA };
     error = replaced;
   }

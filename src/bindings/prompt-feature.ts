@@ -5,8 +5,18 @@
  *
  * @module
  */
-import type { AuthInfo, Feature, HandlerOutcome, PromptDescriptor, PromptResult, Registry } from "../core/mod.ts";
+import type {
+  AuthInfo,
+  describePrompt,
+  Feature,
+  HandlerOutcome,
+  promptResultFromValue,
+  Registry,
+} from "../core/mod.ts";
 import type { PromptCaller } from "./render-prompt.ts";
+
+type PromptDescriptor = ReturnType<typeof describePrompt>;
+type PromptResult = ReturnType<typeof promptResultFromValue>;
 
 /** What serves prompts on MCP-lite's wires. */
 export interface LitePrompts {

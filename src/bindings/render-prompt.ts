@@ -6,11 +6,9 @@
  * @module
  */
 import {
-  type AnyPrompt,
+  type describePrompt,
   ErrorCode,
   type HandlerOutcome,
-  type HandlerRequest,
-  type PromptResult,
   promptResultFromValue,
   ProtocolError,
   type Registry,
@@ -19,6 +17,10 @@ import {
 } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import { echoed } from "../internal/echo.ts";
+
+type AnyPrompt = Parameters<typeof describePrompt>[0];
+type HandlerRequest = Parameters<typeof runHandler>[1];
+type PromptResult = ReturnType<typeof promptResultFromValue>;
 
 /** Who asks for the rendering, as the wire decoded it: everything of a handler request but what is the prompt's. */
 export type PromptCaller = Pick<HandlerRequest, "params" | "meta" | "signal" | "sink" | "round" | "host">;

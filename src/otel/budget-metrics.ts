@@ -8,8 +8,10 @@
  * @module
  */
 import { metrics, type ObservableResult } from "@opentelemetry/api";
-import { BUDGET_NAMES, type BudgetName, type Budgets } from "../core/mod.ts";
+import { budgeting } from "../core/mod.ts";
 import { SCOPE } from "./conventions.ts";
+
+type BudgetName = budgeting.BudgetName;
 
 /** Each budget's name in the metrics, and the unit of its values (UCUM, as the conventions use). */
 const METRICS: Readonly<Record<BudgetName, { readonly name: string; readonly unit: string; readonly what: string }>> = {
@@ -25,10 +27,10 @@ const METRICS: Readonly<Record<BudgetName, { readonly name: string; readonly uni
  * @param budgets The server's budgets.
  * @returns Stops observing.
  */
-export function observeBudgets(budgets: Budgets): () => void {
+export function observeBudgets(budgets: budgeting.Budgets): () => void {
   const meter = metrics.getMeterProvider().getMeter(SCOPE);
   const stops: (() => void)[] = [];
-  for (const budget of BUDGET_NAMES) {
+  for (const budget of budgeting.BUDGET_NAMES) {
     const { name, unit, what } = METRICS[budget];
     const usage = meter.createObservableUpDownCounter(`mcplite.server.budget.${name}.usage`, {
       unit,
@@ -52,7 +54,7 @@ export function observeBudgets(budgets: Budgets): () => void {
     description: "Requests refused (or calls not held) past a budget of the server (limits), by budget",
   });
   const observeRefused = (result: ObservableResult) => {
-    for (const budget of BUDGET_NAMES) {
+    for (const budget of budgeting.BUDGET_NAMES) {
       result.observe(budgets.refused[budget], { "mcplite.budget": METRICS[budget].name });
     }
   };

@@ -9,7 +9,7 @@
  * @module
  */
 import {
-  budgetsOf,
+  budgeting,
   type CallMeta,
   ErrorCode,
   McpliteError,
@@ -90,7 +90,7 @@ export function otel(options: OtelOptions = {}): Middleware {
  * ```
  */
 export function otelBudgets(server: object): () => void {
-  return observeBudgets(budgetsOf(registryOf(attachListener(server).core).runtime));
+  return observeBudgets(budgeting.of(registryOf(attachListener(server).core).runtime));
 }
 
 /**

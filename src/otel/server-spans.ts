@@ -15,15 +15,7 @@ import {
   SpanKind,
   trace,
 } from "@opentelemetry/api";
-import {
-  type Call,
-  type CallMeta,
-  ISSUED_BY,
-  type Middleware,
-  parseTraceparent,
-  TRACE_PARENT,
-  warnServer,
-} from "../core/mod.ts";
+import { type CallMeta, type Middleware, traceContext, warnServer } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
   contextFromHeaders,
@@ -38,6 +30,8 @@ import {
   toolErrorMessage,
   tracingOn,
 } from "./conventions.ts";
+
+type Call = Parameters<Middleware>[0];
 
 /**
  * Options of {@link otel}. Spans and metrics go to the providers the application registered with the
@@ -105,7 +99,10 @@ export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middlewar
     const own = span.spanContext();
     // The handler's `ctx.log()` records carry it, and a promise token keeps it for the redeem's link.
     if (isSpanContextValid(own)) {
-      call.ctx.set(TRACE_PARENT, `00-${own.traceId}-${own.spanId}-${own.traceFlags.toString(16).padStart(2, "0")}`);
+      call.ctx.set(
+        traceContext.TRACE_PARENT,
+        `00-${own.traceId}-${own.spanId}-${own.traceFlags.toString(16).padStart(2, "0")}`,
+      );
     }
     if (recordArguments && method === "tools/call" && span.isRecording()) {
       span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(params.arguments ?? {}));
@@ -129,7 +126,7 @@ export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middlewar
       failed(span, metric, type, error instanceof Error ? error.message : String(error));
       throw error;
     } finally {
-      linkIssuer(span, call.ctx.get(ISSUED_BY));
+      linkIssuer(span, call.ctx.get(traceContext.ISSUED_BY));
       span.end();
       duration((performance.now() - started) / 1000, metric);
     }
@@ -176,6 +173,6 @@ function parentOf(params: Readonly<Record<string, unknown>>, meta: CallMeta): { 
  * in the signed token), known only once the token was read, hence a link added after the start.
  */
 function linkIssuer(span: Span, issuer: string | undefined): void {
-  const parsed = issuer === undefined ? undefined : parseTraceparent(issuer);
+  const parsed = issuer === undefined ? undefined : traceContext.parseTraceparent(issuer);
   if (parsed !== undefined) span.addLink({ context: { ...parsed, isRemote: true } });
 }

@@ -6,8 +6,11 @@
  *
  * @module
  */
-import { ANONYMOUS, type BudgetRefusal, type Budgets } from "../core/mod.ts";
+import { budgeting } from "../core/mod.ts";
 import type { MessageOut } from "./message-out.ts";
+
+type Budgets = budgeting.Budgets;
+type BudgetRefusal = budgeting.BudgetRefusal;
 
 /** How every response begins (`src/bindings/jsonrpc.ts` writes the members in this order). */
 const RESPONSE_HEAD = '{"jsonrpc":"2.0","id":';
@@ -30,7 +33,7 @@ export class CallsInFlight implements MessageOut {
   constructor(out: MessageOut, budgets: Budgets, caller: string | undefined) {
     this.#out = out;
     this.#budgets = budgets;
-    this.#caller = caller ?? ANONYMOUS;
+    this.#caller = caller ?? budgeting.ANONYMOUS;
   }
 
   /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { budgetsOf, callerOf, ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
+import { budgeting, callerOf, ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
 import { isLiteMessage } from "../bindings/mcplite/methods.ts";
 import { type Host, NO_HOST, parseJson, type ServerCore } from "../server/mod.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
@@ -97,7 +97,7 @@ export class ServerConnection {
     // Each request takes a call of the server's budgets (`limits.calls`) until its response is written.
     const out = this.#calls = new CallsInFlight(
       sink,
-      budgetsOf(registryOf(core).runtime),
+      budgeting.of(registryOf(core).runtime),
       host.caller ?? callerOf(host.auth),
     );
     this.#out = out;

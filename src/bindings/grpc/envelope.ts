@@ -12,10 +12,10 @@ import {
   type AuthInfo,
   CacheSlot,
   type CallOutcome,
+  type describePrompt,
   describeTool,
-  type PromptDescriptor,
   type Registry,
-  visibleTools,
+  scoping,
 } from "../../core/mod.ts";
 import {
   type PromptResponseSchema,
@@ -30,6 +30,8 @@ import {
 } from "../../gen/mcplite/mcplite_pb.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
+
+type PromptDescriptor = ReturnType<typeof describePrompt>;
 
 /** The `ToolsList` messages, per scope set. */
 const LIST = new CacheSlot<ToolsList>("grpc:tools");
@@ -47,7 +49,7 @@ type ResponseMetaInit = MessageInitShape<typeof ResponseMetaSchema>;
  * @returns The list message, shared by every call (of the same scope set) until the table changes.
  */
 export function toolsList(registry: Registry, auth?: AuthInfo): ToolsList {
-  const visible = visibleTools(registry, auth, "grpc:tools");
+  const visible = scoping.visibleTools(registry, auth, "grpc:tools");
   return registry.cached(LIST, visible.key, () =>
     create(ToolsListSchema, {
       tools: visible.tools().map((tool) => {

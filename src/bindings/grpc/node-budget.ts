@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ANONYMOUS, type Budgets } from "../../core/mod.ts";
+import { budgeting } from "../../core/mod.ts";
 import { refuseNodeRequest } from "./node-guard.ts";
 
 /** What the budgets read of a `node:http2` request (`Http2ServerRequest`). */
@@ -36,12 +36,12 @@ interface BudgetedResponse {
  * @returns Whether the call may go on.
  */
 export function admitNodeCall(
-  budgets: Budgets,
+  budgets: budgeting.Budgets,
   maxBodyBytes: number,
   request: BudgetedRequest,
   response: BudgetedResponse,
 ): boolean {
-  const caller = request.socket?.remoteAddress ?? ANONYMOUS;
+  const caller = request.socket?.remoteAddress ?? budgeting.ANONYMOUS;
   const declared = Number(request.headers["content-length"] ?? NaN);
   const bytes = declared >= 0 && declared <= maxBodyBytes ? declared : 0;
   const refusal = budgets.admit(caller, bytes);

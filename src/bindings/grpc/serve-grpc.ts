@@ -12,7 +12,7 @@ import { attachListener, type Server } from "../../server/mod.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
 import { guardNodeRequest } from "./node-guard.ts";
 import { admitNodeCall } from "./node-budget.ts";
-import { budgetsOf, registryOf } from "../../core/mod.ts";
+import { budgeting, registryOf } from "../../core/mod.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions } from "./service.ts";
 
 /**
@@ -87,7 +87,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   const { core, gate } = attachListener(server);
   const routes = createGrpcRoutes(core, { reflection: options.reflection, holdMs: options.holdMs });
   const maxBodyBytes = core.options.maxBodyBytes;
-  const budgets = budgetsOf(registryOf(core).runtime);
+  const budgets = budgeting.of(registryOf(core).runtime);
   const shutdown = new AbortController();
   // Every call in flight listens to the shutdown signal (and lets go when it ends): no leak warning.
   // The static method, not the module's named export: Deno's built-in node types (what a user without

@@ -18,10 +18,8 @@ import {
 import {
   type AuthInfo,
   type CallMeta,
-  type CallRequest,
   ErrorCode,
-  holdFor,
-  overrideHold,
+  longRunning,
   ProtocolError,
   type Registry,
   registryOf,
@@ -53,6 +51,8 @@ import { litePrompts } from "../prompt-feature.ts";
 import { errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./call-deadline.ts";
 import { addReflection } from "./reflection.ts";
+
+type CallRequest = Parameters<typeof runCall>[1];
 
 /**
  * Creates the implementation of the `mcplite.MCPLite` service over a server's core. Build it once per
@@ -92,7 +92,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
         const call = callOf(request, context.signal, context.requestHeader, context.values.get(HOST_KEY));
         // Partials and progress as they come (the call's own, then its deferred work's: spec §5.3), then
         // the outcome; logs have no message on this stream.
-        const events = streamCall(registry, call, { holdMs: holdFor(core, "grpc") });
+        const events = streamCall(registry, call, { holdMs: longRunning.holdFor(core, "grpc") });
         try {
           while (true) {
             const step = await untilDeadline(events.next(), context);
@@ -312,7 +312,9 @@ export function createGrpcRoutes(
   core: ServerCore,
   options: GrpcRoutesOptions = {},
 ): (router: ConnectRouter) => void {
-  if (options.holdMs !== undefined) overrideHold(registryOf(core), "grpc", holdMsOf(options.holdMs, "holdMs"));
+  if (options.holdMs !== undefined) {
+    longRunning.overrideHold(registryOf(core), "grpc", holdMsOf(options.holdMs, "holdMs"));
+  }
   const service = createMcpliteService(core);
   const reflection = options.reflection ?? true;
   return (router) => {

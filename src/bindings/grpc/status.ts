@@ -9,7 +9,7 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { detailsOf, ErrorCode, McpliteError, replacementError, type ValidationIssue } from "../../core/mod.ts";
+import { ErrorCode, McpliteError, type ValidationIssue, wireErrors } from "../../core/mod.ts";
 import { grpcStatusOf } from "../grpc-status.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
 
@@ -48,14 +48,18 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
 export function errorToConnectError(error: unknown, onError?: (error: unknown) => unknown): ConnectError {
   if (error instanceof ConnectError) return error;
   // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
-  const known = error instanceof McpliteError ? error : replacementError(error, onError?.(error));
+  const known = error instanceof McpliteError ? error : wireErrors.replacementError(error, onError?.(error));
   return known === undefined ? new ConnectError("internal error", Code.Internal) : connectErrorOf(known);
 }
 
 function connectErrorOf(error: McpliteError): ConnectError {
   const details: ConstructorParameters<typeof ConnectError>[3] = [{
     desc: ErrorInfoSchema,
-    value: { reason: error.code.toUpperCase(), domain: ERROR_DOMAIN, metadata: metadataFromData(detailsOf(error)) },
+    value: {
+      reason: error.code.toUpperCase(),
+      domain: ERROR_DOMAIN,
+      metadata: metadataFromData(wireErrors.detailsOf(error)),
+    },
   }];
   const issues = issuesOf(error);
   if (issues !== undefined) {

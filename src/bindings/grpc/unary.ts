@@ -13,7 +13,7 @@ import {
   type validateUniversalHandlerOptions,
 } from "@connectrpc/connect/protocol";
 import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
-import { CacheSlot, registryOf, scopeKey, toolScopes } from "../../core/mod.ts";
+import { CacheSlot, registryOf, scoping } from "../../core/mod.ts";
 import { type Host, type ServerCore, withCaller } from "../../server/mod.ts";
 import type { AuthenticatedCall } from "./auth-interceptor.ts";
 import { toolResponseJson, toolsList } from "./envelope.ts";
@@ -69,7 +69,7 @@ export function createUnaryMethods(core: ServerCore, opt: HandlerOptions): Map<s
         // The answer only changes with the tool table (and the caller's scope set, when tools have
         // scopes): serialised once per change, format and scope set.
         listToolsFor(registry, call, host, (auth) => {
-          const key = memoKeys[binary ? 1 : 0] + scopeKey(toolScopes(registry), auth);
+          const key = memoKeys[binary ? 1 : 0] + scoping.key(scoping.ofTools(registry), auth);
           return registry.cached(ENCODED_LIST, key, () => encode(toolsList(registry, auth), binary));
         })),
     ],

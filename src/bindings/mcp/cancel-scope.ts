@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Scope } from "../../core/mod.ts";
+import type { longRunning } from "../../core/mod.ts";
 import type { Era } from "./envelope.ts";
 
 /** What {@link cancelScope} reads of a carrier (structurally: the carrier module imports this one). */
@@ -24,7 +24,7 @@ export interface PersistentOrNot {
  * @param session Its 2025 session id.
  * @returns The scope, or `undefined` when no notification can cancel the request.
  */
-export function cancelScope(carrier: PersistentOrNot, era: Era, session: string | null): Scope | undefined {
+export function cancelScope(carrier: PersistentOrNot, era: Era, session: string | null): longRunning.Scope | undefined {
   if (carrier.persistent) return carrier;
   return era === "legacy" && session !== null ? session : undefined;
 }

@@ -7,15 +7,16 @@
 import {
   type AuthInfo,
   type Completer,
-  type CompletionResult,
   completionResult,
   ErrorCode,
   ProtocolError,
   type Registry,
-  requireScopes,
+  scoping,
 } from "../../core/mod.ts";
 import { findTemplate } from "./resolve-resource.ts";
 import { echoed } from "../../internal/echo.ts";
+
+type CompletionResult = ReturnType<typeof completionResult>;
 
 /** What a completion refers to: a prompt by name, or a resource template by its template. */
 export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
@@ -56,13 +57,13 @@ export async function complete(registry: Registry, request: CompletionRequest): 
   if (ref.type === "ref/prompt") {
     const prompt = registry.prompt(ref.name);
     if (prompt === undefined) throw invalid(`Unknown prompt: ${echoed(ref.name)}`);
-    requireScopes(prompt.scopes, request.auth, `prompt "${prompt.name}"`);
+    scoping.require(prompt.scopes, request.auth, `prompt "${prompt.name}"`);
     names = prompt.arguments.map((a) => a.name);
     completers = prompt.completers;
   } else {
     const template = findTemplate(registry, ref.uri);
     if (template === undefined) throw invalid(`Unknown resource template: ${echoed(ref.uri)}`);
-    requireScopes(template.scopes, request.auth, `resource "${template.uri}"`);
+    scoping.require(template.scopes, request.auth, `resource "${template.uri}"`);
     names = template.template!.variables;
     completers = template.completers;
   }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type CacheHint, ErrorCode, ProtocolError, type RunningRequest } from "../../core/mod.ts";
+import { type CacheHint, ErrorCode, type longRunning, ProtocolError } from "../../core/mod.ts";
 import {
   errorMessage,
   type JsonRpcId,
@@ -68,7 +68,7 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
   readonly persistent: boolean;
   readonly #ctx: McpContext;
   readonly #carrier: Carrier;
-  #running: RunningRequest | undefined;
+  #running: longRunning.RunningRequest | undefined;
 
   constructor(ctx: McpContext, carrier: Carrier) {
     this.#ctx = ctx;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type ClientInfo, ErrorCode, LOG_LEVELS, type LogLevel, ProtocolError } from "../../core/mod.ts";
+import { type CallMeta, ErrorCode, LOG_LEVELS, ProtocolError } from "../../core/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { ServedVersions } from "../../server/mod.ts";
 
@@ -16,6 +16,9 @@ import {
   PROTOCOL_VERSION_HEADER,
 } from "../../internal/mcp-wire.ts";
 import { echoed } from "../../internal/echo.ts";
+
+type ClientInfo = NonNullable<CallMeta["clientInfo"]>;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 export { LEGACY_VERSIONS, META, MODERN_VERSION, MODERN_VERSIONS, PROTOCOL_VERSION_HEADER };
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, InFlight, overrideHold, ProtocolError, registryOf } from "../../core/mod.ts";
+import { ErrorCode, longRunning, ProtocolError, registryOf } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import {
   acceptsEventStream,
@@ -66,7 +66,7 @@ export function mcpBinding(options: McpOptions = {}): Binding {
   const path = normalisePath(options.path ?? "/mcp");
   const settings = resolveMcpSettings(options);
   return function mcp(core) {
-    overrideHold(registryOf(core), "mcp", settings.holdMs); // MCP over stdio and WebSocket reads it too
+    longRunning.overrideHold(registryOf(core), "mcp", settings.holdMs); // MCP over stdio and WebSocket reads it too
     const ctx = createMcpContext(core, settings);
     const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
       try {
@@ -113,7 +113,7 @@ export function createMcpContext(core: ServerCore, settings: McpSettings): McpCo
     serverInfo: Object.freeze({ [META.serverInfo]: Object.freeze({ name, version }) }),
     sessions: new SessionTable(settings.sessionLimit),
     pending: new PendingRequests(),
-    inFlight: new InFlight(),
+    inFlight: new longRunning.InFlight(),
     report: (error) => registryOf(core).runtime.onError?.(error),
     keepAlive: core.options.heartbeatMs > 0 ? new DelayQueue(core.options.heartbeatMs) : undefined,
     heldKeepAlive: core.options.heartbeatMs > 0

@@ -8,16 +8,17 @@
  * @module
  */
 import {
+  type CallOutcome,
   createContext,
-  followPromise,
-  holdFor,
-  type PromiseOutcome,
+  longRunning,
   REDEEM_TOOL,
   registryOf,
   type ToolResult,
 } from "../../core/mod.ts";
 import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink } from "./sink.ts";
+
+type PromiseOutcome = Extract<CallOutcome, { kind: "promise" }>;
 
 /**
  * Follows a promise until the work ends or the hold passes (`mcp.holdMs` of the carrier, else the
@@ -45,9 +46,9 @@ export async function holdPromise(
     registryOf(ctx.core).runtime.logger,
   );
   channel.holding(); // the headers go soon: the hold may outlast a proxy's response-header timeout
-  const result = await followPromise(registryOf(ctx.core), outcome, {
+  const result = await longRunning.followPromise(registryOf(ctx.core), outcome, {
     caller,
-    holdMs: ctx.settings.holdMs ?? holdFor(ctx.core, "mcp"),
+    holdMs: ctx.settings.holdMs ?? longRunning.holdFor(ctx.core, "mcp"),
     canAsk: sink?.input !== undefined,
   });
   return result ?? pendingResult(ctx, name, outcome);

@@ -8,8 +8,10 @@
  *
  * @module
  */
-import type { InputRequiredOutcome } from "../../core/mod.ts";
+import type { CallOutcome } from "../../core/mod.ts";
 import type { McpRequest } from "./mcp-request.ts";
+
+type InputRequiredOutcome = Extract<CallOutcome, { kind: "input_required" }>;
 
 /** The params that answer a round: the answers by key, and the echoed state. */
 export const INPUT_RESPONSES_PARAM = "inputResponses";

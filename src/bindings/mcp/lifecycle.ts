@@ -6,10 +6,9 @@
  */
 import {
   CacheSlot,
-  type ClientInfo,
+  type CallMeta,
   ErrorCode,
   LOG_LEVELS,
-  type LogLevel,
   ProtocolError,
   type Registry,
   registryOf,
@@ -23,6 +22,9 @@ import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
 import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { echoed } from "../../internal/echo.ts";
+
+type ClientInfo = NonNullable<CallMeta["clientInfo"]>;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The capabilities, per era and carrier. */
 const CAPABILITIES = new CacheSlot<Capabilities>("mcp:capabilities");

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, holdsScopes, ProtocolError, type RegistryChange, registryOf } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError, type RegistryChange, registryOf, scoping } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";
@@ -51,7 +51,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
       if (typeof uri !== "string") continue;
       // A resource the caller may not read is not honoured, as an unknown one is not.
       const resolved = featureResource(registryOf(ctx.core), uri);
-      if (resolved !== undefined && holdsScopes(resolved.resource.scopes, request.host.auth)) uris.add(uri);
+      if (resolved !== undefined && scoping.holds(resolved.resource.scopes, request.host.auth)) uris.add(uri);
     }
     honoured.resourceSubscriptions = [...uris];
   }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CacheHint, InFlight, SignalSource } from "../../core/mod.ts";
+import type { CacheHint, longRunning, SignalSource } from "../../core/mod.ts";
 import type { DelayQueue } from "../../internal/delay-queue.ts";
 import type { SseWriter } from "../../internal/sse.ts";
 import type { Host, ServerCore } from "../../server/mod.ts";
@@ -29,7 +29,7 @@ export interface McpContext {
   /** Server→client requests awaiting the client's answer (2025 era). */
   readonly pending: PendingRequests;
   /** Requests a client may cancel with `notifications/cancelled` (and a connection aborts when it closes). */
-  readonly inFlight: InFlight;
+  readonly inFlight: longRunning.InFlight;
   /** Receives errors that get masked. */
   readonly report: (error: unknown) => void;
   /** Sends the first keep-alive of calls still quiet after the heartbeat, on one timer; none when 0. */

@@ -11,9 +11,9 @@ import {
   notFound,
   ProtocolError,
   registryOf,
-  requireScopes,
   runHandler,
   sameGroupAs,
+  scoping,
   withResultMeta,
 } from "../../core/mod.ts";
 import { resolveResource } from "./resolve-resource.ts";
@@ -113,7 +113,7 @@ export const resourcesSubscribe: McpMethod = (ctx, request) => {
   const uri = uriOf(request);
   const resolved = resolveResource(registryOf(ctx.core), uri);
   if (resolved === undefined) throw notFound(uri);
-  requireScopes(resolved.resource.scopes, request.host.auth, `resource "${uri}"`);
+  scoping.require(resolved.resource.scopes, request.host.auth, `resource "${uri}"`);
   return {};
 };
 

@@ -7,7 +7,9 @@
  *
  * @module
  */
-import type { ContentBlock, ToolDescriptor, ToolResult } from "../../core/mod.ts";
+import type { ContentBlock, describeTool, ToolResult } from "../../core/mod.ts";
+
+type ToolDescriptor = ReturnType<typeof describeTool>;
 
 /** What a result may carry, by the oldest revision a session speaks. */
 export type Shape = "current" | "2025-03-26" | "2024-11-05";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Registry, registryOf, visibleTo } from "../../core/mod.ts";
+import { type Registry, registryOf, scoping } from "../../core/mod.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { listReply } from "./pagination.ts";
 import type { McpMethod } from "./mcp-request.ts";
@@ -30,7 +30,7 @@ export function scopedList<K extends "resources" | "prompts">(
 ): McpMethod {
   return (ctx, request) => {
     requireCapability(registryOf(ctx.core), request.envelope.era, kind, request.rpc.method);
-    const visible = visibleTo(registryOf(ctx.core), kind, request.host.auth, key);
+    const visible = scoping.visibleTo(registryOf(ctx.core), kind, request.host.auth, key);
     return listReply(ctx, request, visible.key, field, () => describe(visible.items()), visible.private);
   };
 }

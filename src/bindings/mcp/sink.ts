@@ -5,18 +5,14 @@
  * @module
  */
 import { appMimeTypesOf } from "../../internal/mcp-apps-wire.ts";
-import {
-  type CallMeta,
-  type CallSink,
-  type HandlerRequest,
-  type InputRequest,
-  LOG_LEVELS,
-  type LogLevel,
-} from "../../core/mod.ts";
+import { type CallMeta, type CallSink, type InputRequest, LOG_LEVELS, type runHandler } from "../../core/mod.ts";
 import type { Channel, McpContext, McpRequest } from "./mcp-request.ts";
 import { roundOf } from "./input-required.ts";
 import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
+
+type HandlerRequest = Parameters<typeof runHandler>[1];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Describes the caller for the handler's `ctx.meta`.

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { registryOf, type RunningRequest } from "../../core/mod.ts";
+import { longRunning, registryOf } from "../../core/mod.ts";
 import { type Host, NO_HOST } from "../../server/mod.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
@@ -96,7 +96,7 @@ export class McpSocketCarrier implements Carrier {
    * @param id The request's id.
    * @returns Its entry in the table.
    */
-  track(id: JsonRpcId): RunningRequest {
+  track(id: JsonRpcId): longRunning.RunningRequest {
     return this.#ctx.inFlight.start(this, id);
   }
 

@@ -13,14 +13,13 @@ import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import {
   CacheSlot,
   type CallContext,
+  type CallOutcome,
   ErrorCode,
-  type PromiseOutcome,
-  promiseTasks,
+  longRunning,
   ProtocolError,
   type Registry,
   registryOf,
   runRequest,
-  type TaskView,
 } from "../../core/mod.ts";
 import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
@@ -28,6 +27,8 @@ import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.t
 import { callMetaOf } from "./sink.ts";
 import { modernErrorToWire } from "./status.ts";
 import { ownLayer } from "./request-middleware.ts";
+
+type PromiseOutcome = Extract<CallOutcome, { kind: "promise" }>;
 
 /** Whether any tool may answer with a promise. */
 const OFFERS_TASKS = new CacheSlot<boolean>("mcp:tasks");
@@ -78,7 +79,7 @@ export function tasksRequired(what: string): ProtocolError {
  * @returns The result.
  */
 export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome): Promise<Record<string, unknown>> {
-  const task = await promiseTasks.create(registryOf(ctx.core), outcome);
+  const task = await longRunning.promiseTasks.create(registryOf(ctx.core), outcome);
   return { resultType: "task", ...taskFields(task) };
 }
 
@@ -93,7 +94,12 @@ export async function createTaskResult(ctx: McpContext, outcome: PromiseOutcome)
 export const tasksGet: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
   return detailedTask(
-    await around(ctx, request, channel, (c) => promiseTasks.get(registryOf(ctx.core), taskIdOf(request), c)),
+    await around(
+      ctx,
+      request,
+      channel,
+      (c) => longRunning.promiseTasks.get(registryOf(ctx.core), taskIdOf(request), c),
+    ),
   );
 });
 
@@ -112,7 +118,7 @@ export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, reque
     ctx,
     request,
     channel,
-    (c) => promiseTasks.update(registryOf(ctx.core), taskIdOf(request), responses, c),
+    (c) => longRunning.promiseTasks.update(registryOf(ctx.core), taskIdOf(request), responses, c),
   );
   return {};
 });
@@ -127,7 +133,12 @@ export const tasksUpdate: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, reque
  */
 export const tasksCancel: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, request, channel) => {
   open(ctx, request);
-  await around(ctx, request, channel, (c) => promiseTasks.cancel(registryOf(ctx.core), taskIdOf(request), c));
+  await around(
+    ctx,
+    request,
+    channel,
+    (c) => longRunning.promiseTasks.cancel(registryOf(ctx.core), taskIdOf(request), c),
+  );
   return {};
 });
 
@@ -163,7 +174,7 @@ function around<T>(
   return runRequest(registryOf(ctx.core), operationRequest, operation);
 }
 
-function taskFields(task: TaskView): Record<string, unknown> {
+function taskFields(task: longRunning.TaskView): Record<string, unknown> {
   return {
     taskId: task.taskId,
     status: task.status,
@@ -175,7 +186,7 @@ function taskFields(task: TaskView): Record<string, unknown> {
 }
 
 /** The extension's `DetailedTask`: the task, plus what its status carries. */
-function detailedTask(task: TaskView): Record<string, unknown> {
+function detailedTask(task: longRunning.TaskView): Record<string, unknown> {
   const result = taskFields(task);
   if (task.requests !== undefined) result.inputRequests = task.requests;
   if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };

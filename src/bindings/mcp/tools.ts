@@ -15,7 +15,7 @@ import {
   ProtocolError,
   REDEEM_TOOL,
   registryOf,
-  visibleTools,
+  scoping,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { RESULT_ERROR_CODE } from "../../internal/mcp-wire.ts";
@@ -53,7 +53,7 @@ export const toolsList: McpMethod = (ctx, request) => {
   const shape = shapeOf(request.envelope.protocolVersion);
   const base = modern ? (tasks ? "mcp:tools:tasks" : "mcp:tools") : `mcp:tools:2025:${shape}`;
   // A caller sees only the tools its scopes allow; such lists are cached per scope set, privately.
-  const visible = visibleTools(registryOf(ctx.core), request.host.auth, base);
+  const visible = scoping.visibleTools(registryOf(ctx.core), request.host.auth, base);
   return listReply(
     ctx,
     request,

@@ -9,10 +9,10 @@
  */
 import {
   type CallMeta,
-  type CallRequest,
   ErrorCode,
   ProtocolError,
   type Registry,
+  type runCall,
   type SignalSource,
   streamCall,
 } from "../../core/mod.ts";
@@ -20,6 +20,8 @@ import { echoed } from "../../internal/echo.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import { INPUT_RESPONSES_PARAM, type LiteResult, REQUEST_STATE_PARAM, resultWithMeta } from "./envelope.ts";
+
+type CallRequest = Parameters<typeof runCall>[1];
 
 /**
  * What an MCP-lite call sends: while it runs, its partials (`{partial}`), progress

@@ -12,7 +12,7 @@ import {
   describeTool,
   type InputRequest,
   type Registry,
-  visibleTools,
+  scoping,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
@@ -79,7 +79,7 @@ export const REQUEST_STATE_PARAM = "requestState";
  * @returns The JSON text `{"tools":[…]}`.
  */
 export function listBody(registry: Registry, auth?: AuthInfo): string {
-  const visible = visibleTools(registry, auth, "mcplite:list");
+  const visible = scoping.visibleTools(registry, auth, "mcplite:list");
   return registry.cached(
     LIST,
     visible.key,
@@ -99,7 +99,7 @@ const CLOSE_BRACE = 0x7d;
  * @returns The bytes of `{"tools":[…]}`; never modified (a `Response` copies what it is given).
  */
 export function listBytes(registry: Registry, auth?: AuthInfo): Uint8Array<ArrayBuffer> {
-  const key = visibleTools(registry, auth, "mcplite:list:bytes").key;
+  const key = scoping.visibleTools(registry, auth, "mcplite:list:bytes").key;
   return registry.cached(LIST_BYTES, key, () => encoder.encode(listBody(registry, auth)));
 }
 

@@ -7,13 +7,11 @@
  */
 import {
   callNow,
-  type CallRequest,
   ErrorCode,
-  holdFor,
-  type MethodRequest,
-  overrideHold,
+  longRunning,
   ProtocolError,
   registryOf,
+  type runCall,
   runRequest,
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
@@ -40,6 +38,9 @@ import { liteCall, liteMessages } from "./dispatch.ts";
 import { LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
 import { errorCodeToWire } from "./status.ts";
 import { liteCallMeta } from "./lite-caller.ts";
+
+type CallRequest = Parameters<typeof runCall>[1];
+type MethodRequest = Parameters<typeof runRequest>[1];
 
 /** Options of {@link mcpLiteBinding}. */
 export interface McpliteOptions {
@@ -80,8 +81,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
   return function mcpLite(core) {
     const { options: server } = core;
     const registry = registryOf(core);
-    overrideHold(registry, "mcp-lite", own); // the socket carriers of MCP-lite read it too
-    const holdMs = holdFor(core, "mcp-lite");
+    longRunning.overrideHold(registry, "mcp-lite", own); // the socket carriers of MCP-lite read it too
+    const holdMs = longRunning.holdFor(core, "mcp-lite");
     const report = (error: unknown) => registry.runtime.onError?.(error);
     const fail = (id: JsonRpcId, error: unknown) =>
       jsonRpcErrorResponse(id, error, errorCodeToWire, report, error === NOT_ALLOWED ? POST_ONLY : undefined);

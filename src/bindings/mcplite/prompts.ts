@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type AuthInfo, CacheSlot, describePrompt, visibleTo } from "../../core/mod.ts";
+import { type AuthInfo, CacheSlot, describePrompt, scoping } from "../../core/mod.ts";
 import { renderPrompt } from "../render-prompt.ts";
 import type { LiteFeature } from "../prompt-feature.ts";
 
@@ -19,9 +19,9 @@ export const PROMPTS_ON_LITE: LiteFeature = {
   mcplite: {
     prompts: {
       list: (registry, auth?: AuthInfo) =>
-        visibleTo(registry, "prompts", auth, "mcplite:prompts").items().map(describePrompt),
+        scoping.visibleTo(registry, "prompts", auth, "mcplite:prompts").items().map(describePrompt),
       listBytes(registry, auth) {
-        const key = visibleTo(registry, "prompts", auth, "mcplite:prompts").key;
+        const key = scoping.visibleTo(registry, "prompts", auth, "mcplite:prompts").key;
         return registry.cached(
           LIST_BYTES,
           key,

@@ -16,7 +16,7 @@ import {
   registryOf,
   runCall,
   runRequest,
-  visibleTools,
+  scoping,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { canonicalHash } from "../../internal/canonical-json.ts";
@@ -115,7 +115,7 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
 
   // A caller sees only the tools its scopes allow: one document (and ETag) per scope set.
   function documentOf(auth: AuthInfo | undefined): Promise<ServedDocument> {
-    const visible = visibleTools(registry, auth, memoKey);
+    const visible = scoping.visibleTools(registry, auth, memoKey);
     return registry.cached(DOCUMENT, visible.key, async () => {
       const document = buildOpenApiDocument(source, visible.tools());
       const etag = `"${await canonicalHash(document)}"`;

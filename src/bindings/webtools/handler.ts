@@ -10,16 +10,15 @@ import {
   CacheSlot,
   type CallMeta,
   type CallOutcome,
-  detailsOf,
   ErrorCode,
   McpliteError,
   ProtocolError,
   type Registry,
   registryOf,
-  replacementError,
   runCall,
   runRequest,
-  visibleTools,
+  scoping,
+  wireErrors,
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
@@ -155,7 +154,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
   // A caller sees only the actions its scopes allow: one document (and ETag) per scope set, private.
   function documentOf(entry: VersionEntry, auth: AuthInfo | undefined): Promise<MetadataDocument> {
     const registry = registryOf(entry);
-    const visible = visibleTools(registry, auth, memoKey);
+    const visible = scoping.visibleTools(registry, auth, memoKey);
     return registry.cached(
       DOCUMENT,
       visible.key,
@@ -295,12 +294,12 @@ function errorResponse(
   headers: Readonly<Record<string, string>> = JSON_HEADERS,
 ): Response {
   // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
-  const known = error instanceof McpliteError ? error : replacementError(error, report(error));
+  const known = error instanceof McpliteError ? error : wireErrors.replacementError(error, report(error));
   if (known === undefined) return new Response(INTERNAL_BODY, { status: 500, headers });
   const { code, status } = errorCodeToWebtools(known.code);
   const retryAfter = retryAfterOf(known);
   if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
-  const response = new Response(errorBody(code, known.message, detailsOf(known), known.code), {
+  const response = new Response(errorBody(code, known.message, wireErrors.detailsOf(known), known.code), {
     status,
     headers: errorHeaders(status, headers),
   });
