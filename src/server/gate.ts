@@ -12,6 +12,7 @@ import type { ResultStore } from "../core/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
 import type { Edge } from "./edge.ts";
+import type { EdgeObserver } from "./edge-observer.ts";
 import { createRequestGuard } from "./guard.ts";
 
 /** The server options the gate is built from (see `ServerOptions` for each). */
@@ -47,6 +48,12 @@ export interface Gate {
     url: string,
     ctx?: unknown,
   ) => void;
+  /**
+   * Observes the requests the edge refuses before any method runs (request middleware never sees them):
+   * every carrier calls it with each refusal, its request and the status it answered. Set by the
+   * server when a middleware that observes the edge is added (`otel()`); unset, refusals cost nothing more.
+   */
+  refused?: EdgeObserver;
   /** Cross-origin access (Fetch Standard §3.2), when the server has `cors`: whether an origin may call. */
   readonly cors: { allows(origin: string): boolean } | undefined;
   /** The server's authentication, when it has `auth`; without it every request passes, with no caller. */
