@@ -18,11 +18,11 @@ import { contextFromHeaders, SCOPE, telemetryOff } from "./conventions.ts";
  * @returns The observer, for the gate (`OBSERVES_EDGE` on `otel()`'s middleware).
  */
 export function edgeSpans(): EdgeObserver {
-  const tracer = trace.getTracer(SCOPE);
   return (error, request, status) => {
     if (telemetryOff()) return;
     const url = new URL(request.url);
-    const span = tracer.startSpan(request.method, {
+    // The tracer of the provider registered now (a refusal is rare: no need to keep one).
+    const span = trace.getTracer(SCOPE).startSpan(request.method, {
       kind: SpanKind.SERVER,
       attributes: {
         "http.request.method": request.method,

@@ -6,27 +6,13 @@
  *
  * @module
  */
-import type { ProtocolError } from "../core/error.ts";
 import type { Gate } from "./gate.ts";
 
-/** What an edge observer reads of a refused request: its method, URL and headers (its body is not read). */
-export interface RefusedRequest {
-  /** The HTTP method (`POST`). */
-  readonly method: string;
-  /** The URL as requested. */
-  readonly url: string;
-  /** The request headers (a `traceparent` among them). */
-  readonly headers: Headers;
-}
-
 /**
- * Observes a request the edge refused, once its answer is made.
- *
- * @param error What it was refused with (its `code` names the failure: `unauthenticated`, `forbidden`…).
- * @param request The refused request.
- * @param status The HTTP status it was answered with (a gRPC listener answers 200 with the status in its trailers).
+ * Observes a request the edge refused, once its answer is made: what it was refused with (its `code`
+ * names the failure), the request's method, URL and headers, and the HTTP status it was answered with.
  */
-export type EdgeObserver = (error: ProtocolError, request: RefusedRequest, status: number) => void;
+export type EdgeObserver = NonNullable<Gate["refused"]>;
 
 /**
  * A request middleware that observes the edge too carries its observer under this symbol: the server

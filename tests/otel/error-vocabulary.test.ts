@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SpanKind } from "@opentelemetry/api";
+import { Code } from "@connectrpc/connect";
 import * as v from "valibot";
 import { createServer, defineTool, ErrorCode, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
@@ -20,6 +21,8 @@ import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
 import { otel, otelClient } from "../../src/otel/mod.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { grpcListener } from "../helpers/grpc-listener.ts";
+import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 import { type Recorded, registerSdk } from "./telemetry.ts";
 
 const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
@@ -202,4 +205,29 @@ describe("one error vocabulary: a deadline the server reports is deadline_exceed
       await client.close();
     }
   });
+});
+
+describe("one error vocabulary: serveGrpc() refuses a token at its edge with a server span too", () => {
+  let recorded: Recorded;
+  before(() => {
+    recorded = registerSdk();
+  });
+  after(() => recorded.close());
+  const served = grpcListener(
+    createServer({ name: "h2", version: "1.0.0", auth: opaqueAuth("https://api.example.com") }).tool(add).use(otel()),
+  );
+
+  for (const [kind, status] of [["gRPC", 200], ["Connect", 401]] as const) {
+    it(`${kind}: a refused token is an HTTP server span with error.type unauthenticated`, async () => {
+      recorded.reset();
+      const refused = await rejection(served.client(kind).getTools({}, { headers: bearer("forged") }));
+      assert.equal(refused.code, Code.Unauthenticated);
+      const spans = recorded.spans().filter((span) => span.kind === SpanKind.SERVER);
+      assert.equal(spans.length, 1, `${kind}: ${spans.map((span) => span.name)}`);
+      assert.equal(spans[0].name, "POST");
+      assert.equal(spans[0].attributes["error.type"], ErrorCode.Unauthenticated);
+      assert.equal(spans[0].attributes["http.response.status_code"], status);
+      assert.equal(spans[0].attributes["url.path"], "/mcplite.MCPLite/GetTools");
+    });
+  }
 });
