@@ -15,15 +15,16 @@ import type { Gate } from "./gate.ts";
 export type EdgeObserver = NonNullable<Gate["refused"]>;
 
 /**
- * A request middleware that observes the edge too carries its observer under this symbol: the server
- * hands it to its gate when the middleware is added (`server.use()`), as `otel()` does.
+ * A request middleware that observes the edge too carries, under this symbol, what installs its observer
+ * on a gate (with {@link observeEdge}): the server calls it with its gate when the middleware is added
+ * (`server.use()`), as `otel()` asks. A server that is given no such middleware bundles no observer code.
  */
-export const OBSERVES_EDGE: unique symbol = Symbol.for("mcplite.observesEdge");
+export const OBSERVES_EDGE: unique symbol = Symbol.for("mcplite.edge");
 
 /** A request middleware that observes the edge too. */
 export interface EdgeObserving {
-  /** The observer of the requests the edge refuses. */
-  readonly [OBSERVES_EDGE]?: EdgeObserver;
+  /** Installs the middleware's observer on the server's gate. */
+  readonly [OBSERVES_EDGE]?: (gate: Gate) => void;
 }
 
 /**

@@ -23,7 +23,7 @@ import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding-cont
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
 import type { Edge } from "./edge.ts";
 import { assembleGate, type Gate } from "./gate.ts";
-import { type EdgeObserving, observeEdge, OBSERVES_EDGE } from "./edge-observer.ts";
+import { type EdgeObserving, OBSERVES_EDGE } from "./edge-observer.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { type InputRoundsSupport, prefixed, resolveOptions, type ServerOptions } from "./server-options.ts";
@@ -370,8 +370,7 @@ export class Server<TTools extends ToolMap = {}> {
   use(middleware: Middleware): this {
     registryOf(this.#core).runtime.use(middleware);
     // Telemetry (`otel()`) observes the requests the edge refuses too, which no middleware sees.
-    const observer = (middleware as EdgeObserving)[OBSERVES_EDGE];
-    if (observer !== undefined) observeEdge(this.#gate, observer);
+    (middleware as EdgeObserving)[OBSERVES_EDGE]?.(this.#gate);
     return this;
   }
 
