@@ -24,8 +24,7 @@ import { GrpcStatus, grpcStatusName, grpcStatusOf } from "../bindings/grpc-statu
 import { type OtelOptions, tracing, type WireError } from "./server-spans.ts";
 import { observeBudgets } from "./budget-metrics.ts";
 import { attachListener } from "../server/listener.ts";
-import { observeEdge, OBSERVES_EDGE } from "../server/edge-observer.ts";
-import type { Gate } from "../server/gate.ts";
+import { type ObservedEdge, observeEdge, OBSERVES_EDGE } from "../server/edge-observer.ts";
 import { edgeSpans } from "./edge-spans.ts";
 
 export type { OtelOptions } from "./server-spans.ts";
@@ -71,7 +70,7 @@ export { otelClient } from "./client-spans.ts";
 export function otel(options: OtelOptions = {}): Middleware {
   // The requests the edge refuses (a token refused: 401) reach no middleware: the server hands this to its gate.
   return Object.assign(tracing(options, wireErrorOf, overdueOf), {
-    [OBSERVES_EDGE]: (gate: Gate) => observeEdge(gate, edgeSpans()),
+    [OBSERVES_EDGE]: (gate: ObservedEdge) => observeEdge(gate, edgeSpans()),
   });
 }
 

@@ -15,7 +15,7 @@ import { type Host, type Route, withCaller } from "./binding-contract.ts";
 import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { withHeaders } from "./cors.ts";
 import type { AuthEdge, GateAnswer } from "./edge.ts";
-import type { Gate } from "./gate.ts";
+import type { ObservedEdge } from "./edge-observer.ts";
 import {
   authenticate,
   METADATA_PATH,
@@ -129,7 +129,7 @@ function isMetadataPath(path: string): boolean {
 function protectRoutes(
   routes: ReadonlyMap<string, Route>,
   gate: AuthEdge,
-  reported?: Pick<Gate, "refused">,
+  reported?: ObservedEdge,
 ): Map<string, Route> {
   const metadata = metadataRoute(gate);
   const protectedRoutes = new Map<string, Route>([[METADATA_PATH, metadata]]);
@@ -157,7 +157,7 @@ function responseOf(answer: GateAnswer): Response {
 }
 
 /** A route whose requests are authenticated first; 401/403 with the challenge the refusal carries. */
-function protect(route: Route, gate: AuthEdge, reported: Pick<Gate, "refused"> | undefined): Route {
+function protect(route: Route, gate: AuthEdge, reported: ObservedEdge | undefined): Route {
   return {
     ...route,
     async handle(request: Request, host: Host): Promise<Response> {

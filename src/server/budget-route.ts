@@ -11,7 +11,7 @@ import { ANONYMOUS, type BudgetRefusal, type Budgets } from "../core/budgets.ts"
 import { callerOf } from "../core/call-meta.ts";
 import type { Host } from "../core/host.ts";
 import type { Route } from "./binding-contract.ts";
-import type { Gate } from "./gate.ts";
+import type { ObservedEdge } from "./edge-observer.ts";
 import { peerOf } from "../runtime/peer.ts";
 import { isSseResponse } from "./responses.ts";
 
@@ -29,14 +29,14 @@ export function budgetedRoutes(
   routes: ReadonlyMap<string, Route>,
   budgets: Budgets,
   maxBodyBytes: number,
-  gate?: Pick<Gate, "refused">,
+  gate?: ObservedEdge,
 ): Map<string, Route> {
   const admitted = new Map<string, Route>();
   for (const [path, route] of routes) admitted.set(path, budgeted(route, budgets, maxBodyBytes, gate));
   return admitted;
 }
 
-function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number, gate?: Pick<Gate, "refused">): Route {
+function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number, gate?: ObservedEdge): Route {
   const keyOf = budgets.callerKey;
   return {
     ...route,

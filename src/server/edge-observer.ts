@@ -6,13 +6,26 @@
  *
  * @module
  */
-import type { Gate } from "./gate.ts";
+import type { ProtocolError } from "../core/error.ts";
 
 /**
- * Observes a request the edge refused, once its answer is made: what it was refused with (its `code`
- * names the failure), the request's method, URL and headers, and the HTTP status it was answered with.
+ * Observes a request the edge refused, once its answer is made (the type of `Gate.refused`).
+ *
+ * @param error What it was refused with: its `code` names the failure (`unauthenticated`, `forbidden`…).
+ * @param request The refused request's method, URL and headers (its body is not read).
+ * @param status The HTTP status it was answered with.
  */
-export type EdgeObserver = NonNullable<Gate["refused"]>;
+export type EdgeObserver = (
+  error: ProtocolError,
+  request: { readonly method: string; readonly url: string; readonly headers: Headers },
+  status: number,
+) => void;
+
+/** What carriers report refusals to: the server's gate (`Gate.refused`). */
+export interface ObservedEdge {
+  /** The observer, when one is set. */
+  refused?: EdgeObserver;
+}
 
 /**
  * A request middleware that observes the edge too carries, under this symbol, what installs its observer
@@ -24,7 +37,7 @@ export const OBSERVES_EDGE: unique symbol = Symbol.for("mcplite.edge");
 /** A request middleware that observes the edge too. */
 export interface EdgeObserving {
   /** Installs the middleware's observer on the server's gate. */
-  readonly [OBSERVES_EDGE]?: (gate: Gate) => void;
+  readonly [OBSERVES_EDGE]?: (gate: ObservedEdge) => void;
 }
 
 /**
@@ -33,7 +46,7 @@ export interface EdgeObserving {
  * @param gate The server's gate.
  * @param observer The observer.
  */
-export function observeEdge(gate: Gate, observer: EdgeObserver): void {
+export function observeEdge(gate: ObservedEdge, observer: EdgeObserver): void {
   const before = gate.refused;
   gate.refused = before === undefined ? observer : (error, request, status) => {
     before(error, request, status);
