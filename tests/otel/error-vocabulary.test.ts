@@ -230,4 +230,14 @@ describe("one error vocabulary: serveGrpc() refuses a token at its edge with a s
       assert.equal(spans[0].attributes["url.path"], "/mcplite.MCPLite/GetTools");
     });
   }
+
+  it("gRPC: a foreign Origin refused by the listener's guard is a server span with error.type forbidden", async () => {
+    recorded.reset();
+    const refused = await rejection(
+      served.client("gRPC").getTools({}, { headers: { ...bearer("reader"), origin: "https://evil.example" } }),
+    );
+    assert.equal(refused.code, Code.PermissionDenied);
+    const spans = recorded.spans().filter((span) => span.kind === SpanKind.SERVER);
+    assert.deepEqual(spans.map((span) => [span.name, span.attributes["error.type"]]), [["POST", ErrorCode.Forbidden]]);
+  });
 });
