@@ -176,16 +176,21 @@ export class TransportError extends ClientError {
   }
 }
 
-/** Nothing arrived in time. */
+/**
+ * Nothing arrived in time. Its `code` says whose limit ran out: `timeout` for the client's own
+ * (`timeoutMs`), `deadline_exceeded` for a deadline the server reported (gRPC `DEADLINE_EXCEEDED`), the
+ * code the server's span names it by.
+ */
 export class TimeoutError extends ClientError {
   /**
    * Creates a timeout error.
    *
    * @param message Which limit ran out.
    * @param options The limit, as data.
+   * @param code `timeout` (the client's own limit, the default) or `deadline_exceeded` (the server's).
    */
-  constructor(message: string, options?: ClientErrorOptions) {
-    super("timeout", message, options);
+  constructor(message: string, options?: ClientErrorOptions, code: "timeout" | "deadline_exceeded" = "timeout") {
+    super(code, message, options);
     this.name = "TimeoutError";
   }
 }

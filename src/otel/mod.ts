@@ -23,6 +23,8 @@ import { GrpcStatus, grpcStatusName, grpcStatusOf } from "../bindings/grpc-statu
 import { type OtelOptions, tracing, type WireError } from "./server-spans.ts";
 import { observeBudgets } from "./budget-metrics.ts";
 import { attachListener } from "../server/listener.ts";
+import { type ObservedEdge, observeEdge, OBSERVES_EDGE } from "../server/edge-observer.ts";
+import { edgeSpans } from "./edge-spans.ts";
 
 export type { OtelOptions } from "./server-spans.ts";
 export { otelClient } from "./client-spans.ts";
@@ -38,7 +40,10 @@ export { otelClient } from "./client-spans.ts";
  * `ErrorCode` (`unknown_tool`, `invalid_arguments`, `unauthenticated`, `permission_denied`, …), the same
  * on every wire and as `otelClient()` and the client's error name it, and `rpc.response.status_code` to
  * what an RPC wire answered: on JSON-RPC its code, on gRPC the status's name (`NOT_FOUND`). Each request also
- * records `mcp.server.operation.duration` (seconds). Without a
+ * records `mcp.server.operation.duration` (seconds). A request the server's edge refuses before any
+ * method runs (a token refused, a Host or Origin refused, a budget spent) gets an HTTP SERVER span named
+ * by its HTTP method (`POST`: its body was not read, so its MCP method is unknown), with
+ * `http.response.status_code` and `error.type` (`unauthenticated`). Without a
  * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
  * server's `logger`, else `console.warn`) naming the install line.
  *
@@ -62,7 +67,25 @@ export { otelClient } from "./client-spans.ts";
  * ```
  */
 export function otel(options: OtelOptions = {}): Middleware {
-  return tracing(options, wireErrorOf);
+  // The requests the edge refuses (a token refused: 401) reach no middleware: the server hands this to its gate.
+  return Object.assign(tracing(options, wireErrorOf, overdueOf), {
+    [OBSERVES_EDGE]: (gate: ObservedEdge) => observeEdge(gate, edgeSpans()),
+  });
+}
+
+/**
+ * A gRPC call whose deadline (gRPC over HTTP/2, Timeouts: `grpc-timeout`; Connect protocol:
+ * `connect-timeout-ms`) passed while its method ran is answered DEADLINE_EXCEEDED, whatever its handler
+ * returned after: its span names that. Only a call that sent a deadline has its signal read.
+ */
+function overdueOf(call: Parameters<Middleware>[0]): WireError | undefined {
+  const meta = call.ctx.meta;
+  if (meta.wire !== "grpc" || !(meta.headers.has("grpc-timeout") || meta.headers.has("connect-timeout-ms"))) {
+    return undefined;
+  }
+  const signal = call.ctx.signal;
+  if (!signal.aborted || errorCodeOf(signal.reason) !== ErrorCode.DeadlineExceeded) return undefined;
+  return { type: ErrorCode.DeadlineExceeded, status: grpcStatusName(GrpcStatus.DEADLINE_EXCEEDED) };
 }
 
 /**

@@ -66,9 +66,15 @@ export type ErrorNumbering = (error: unknown, meta: CallMeta, method: string) =>
  *
  * @param options Whether to record arguments and results.
  * @param codeOf How the call's wire answers an error.
+ * @param overdue What the call's wire answered when its deadline passed while the method ran (the wire
+ *   answers the deadline, whatever the handler returned after it): `undefined` when it did not.
  * @returns The middleware.
  */
-export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middleware {
+export function tracing(
+  options: OtelOptions,
+  codeOf: ErrorNumbering,
+  overdue: (call: Call) => WireError | undefined = () => undefined,
+): Middleware {
   const tracer = trace.getTracer(SCOPE);
   const duration = durationRecorder(
     undefined,
@@ -109,7 +115,12 @@ export function tracing(options: OtelOptions, codeOf: ErrorNumbering): Middlewar
     }
     try {
       const result = await context.with(trace.setSpan(parent, span), next);
-      if (isObject(result) && result.kind === "failure") {
+      const late = overdue(call);
+      if (late !== undefined) {
+        // The wire answered the deadline, not this result: the span names what the client was told.
+        if (late.status !== undefined) span.setAttribute("rpc.response.status_code", late.status);
+        failed(span, metric, late.type, "deadline exceeded");
+      } else if (isObject(result) && result.kind === "failure") {
         failed(span, metric, "tool_error", toolErrorMessage(result.result));
       }
       if (recordResults && method === "tools/call" && isObject(result) && "result" in result && span.isRecording()) {

@@ -15,6 +15,7 @@ import { type Host, type Route, withCaller } from "./binding-contract.ts";
 import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { withHeaders } from "./cors.ts";
 import type { AuthEdge, GateAnswer } from "./edge.ts";
+import type { ObservedEdge } from "./edge-observer.ts";
 import {
   authenticate,
   METADATA_PATH,
@@ -110,7 +111,7 @@ export function authEdge(auth: ServerAuth, options: { readonly resultStore?: Res
       if (method === "GET") return document;
       return method === "HEAD" ? head : NOT_ALLOWED;
     },
-    protect: (routes) => protectRoutes(routes, edge),
+    protect: (routes, reported) => protectRoutes(routes, edge, reported),
   };
   return edge;
 }
@@ -125,11 +126,15 @@ function isMetadataPath(path: string): boolean {
  * Protects every route with authentication and adds the metadata routes: at the root
  * well-known path, and at the well-known path followed by each endpoint's path (RFC 9728 §3.1).
  */
-function protectRoutes(routes: ReadonlyMap<string, Route>, gate: AuthEdge): Map<string, Route> {
+function protectRoutes(
+  routes: ReadonlyMap<string, Route>,
+  gate: AuthEdge,
+  reported?: ObservedEdge,
+): Map<string, Route> {
   const metadata = metadataRoute(gate);
   const protectedRoutes = new Map<string, Route>([[METADATA_PATH, metadata]]);
   for (const [path, route] of routes) {
-    protectedRoutes.set(path, protect(route, gate));
+    protectedRoutes.set(path, protect(route, gate, reported));
     protectedRoutes.set(METADATA_PATH + path, metadata);
   }
   return protectedRoutes;
@@ -152,7 +157,7 @@ function responseOf(answer: GateAnswer): Response {
 }
 
 /** A route whose requests are authenticated first; 401/403 with the challenge the refusal carries. */
-function protect(route: Route, gate: AuthEdge): Route {
+function protect(route: Route, gate: AuthEdge, reported: ObservedEdge | undefined): Route {
   return {
     ...route,
     async handle(request: Request, host: Host): Promise<Response> {
@@ -171,6 +176,7 @@ function protect(route: Route, gate: AuthEdge): Route {
         if (nonce !== undefined) refused = withHeaders(refused, [["dpop-nonce", nonce]]);
         // An issuer that is down: 503 says when to retry (RFC 9110 §10.2.3), whatever the route's shape.
         const retryAfter = retryAfterOf(refusal);
+        reported?.refused?.(refusal, request, refused.status);
         return retryAfter === undefined || refused.headers.has("retry-after")
           ? refused
           : withHeaders(refused, [["retry-after", retryAfter]]);

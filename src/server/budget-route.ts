@@ -11,6 +11,7 @@ import { ANONYMOUS, type BudgetRefusal, type Budgets } from "../core/budgets.ts"
 import { callerOf } from "../core/call-meta.ts";
 import type { Host } from "../core/host.ts";
 import type { Route } from "./binding-contract.ts";
+import type { ObservedEdge } from "./edge-observer.ts";
 import { peerOf } from "../runtime/peer.ts";
 import { isSseResponse } from "./responses.ts";
 
@@ -21,19 +22,21 @@ import { isSseResponse } from "./responses.ts";
  * @param routes The bindings' routes, by full path.
  * @param budgets The server's budgets.
  * @param maxBodyBytes What a body without `Content-Length` may grow to (`maxBodyBytes`).
+ * @param gate The server's gate, told of each refusal (`gate.refused`).
  * @returns The routes, admitting their requests.
  */
 export function budgetedRoutes(
   routes: ReadonlyMap<string, Route>,
   budgets: Budgets,
   maxBodyBytes: number,
+  gate?: ObservedEdge,
 ): Map<string, Route> {
   const admitted = new Map<string, Route>();
-  for (const [path, route] of routes) admitted.set(path, budgeted(route, budgets, maxBodyBytes));
+  for (const [path, route] of routes) admitted.set(path, budgeted(route, budgets, maxBodyBytes, gate));
   return admitted;
 }
 
-function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number): Route {
+function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number, gate?: ObservedEdge): Route {
   const keyOf = budgets.callerKey;
   return {
     ...route,
@@ -42,7 +45,11 @@ function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number): Route {
       const caller = keyOf?.(request, auth) ?? callerOf(auth) ?? peerOf(request, host.env) ?? ANONYMOUS;
       const bytes = bodyBytesOf(request, maxBodyBytes);
       const refusal = budgets.admit(caller, bytes);
-      if (refusal !== undefined) return Promise.resolve(refused(route, refusal));
+      if (refusal !== undefined) {
+        const response = refused(route, refusal);
+        gate?.refused?.(refusal, request, response.status);
+        return Promise.resolve(response);
+      }
       const admittedHost: Host = { env: host.env, waitUntil: host.waitUntil, auth, caller };
       return route.handle(request, admittedHost).then((response) => {
         if (bytes > 0) budgets.give("bodyBytes", bytes, caller);

@@ -12,6 +12,7 @@ import type { Route } from "./binding-contract.ts";
 import type { Cors } from "./cors.ts";
 import type { RequestGuard } from "./guard.ts";
 import type { Capability } from "./server-capability.ts";
+import type { ObservedEdge } from "./edge-observer.ts";
 
 /** What a Worker (or a framework) passes as `fetch`'s third argument. */
 export interface ExecutionContextLike {
@@ -66,9 +67,10 @@ export interface AuthEdge extends Capability<"oauth"> {
    * Protects every route with authentication and adds the metadata routes.
    *
    * @param routes The routes, by full path.
+   * @param gate The server's gate, told of each refusal (`gate.refused`).
    * @returns The protected routes.
    */
-  protect(routes: ReadonlyMap<string, Route>): Map<string, Route>;
+  protect(routes: ReadonlyMap<string, Route>, gate?: ObservedEdge): Map<string, Route>;
 }
 
 /** The optional parts of the edge a server was given. */

@@ -39,10 +39,10 @@ export function createFetch(
   budgets?: { readonly budgets: Budgets; readonly maxBodyBytes: number },
 ): ServerFetch {
   // The budgets admit a request after authentication (a caller is its subject) and before its body is read.
-  const admitted = budgets === undefined ? routes : budgetedRoutes(routes, budgets.budgets, budgets.maxBodyBytes);
+  const admitted = budgets === undefined ? routes : budgetedRoutes(routes, budgets.budgets, budgets.maxBodyBytes, gate);
   // Each optional part is brought by the value that enables it (`cors()`, `oauth()`), so a server
   // without them bundles none of their code.
-  const served = edge.auth === undefined ? admitted : edge.auth.protect(admitted);
+  const served = edge.auth === undefined ? admitted : edge.auth.protect(admitted, gate);
   const fetch = plainFetch(served, gate, onEnv);
   // Without `cors` the server keeps its plain fetch: no cost on the hot path.
   return edge.cors === undefined ? fetch : edge.cors.serve(fetch, served, gate.guard);
@@ -75,7 +75,9 @@ function plainFetch(
       guard(request, url, ctx);
     } catch (error) {
       const refused = error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.Forbidden, "Forbidden");
-      return Promise.resolve(route.refuse(refused));
+      const response = route.refuse(refused);
+      gate.refused?.(refused, request, response.status);
+      return Promise.resolve(response);
     }
     return route.handle(request, host);
   };

@@ -12,6 +12,7 @@ import type { ResultStore } from "../core/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
 import type { Edge } from "./edge.ts";
+import type { ProtocolError } from "../core/error.ts";
 import { createRequestGuard } from "./guard.ts";
 
 /** The server options the gate is built from (see `ServerOptions` for each). */
@@ -46,6 +47,20 @@ export interface Gate {
     request: { readonly headers: { get(name: string): string | null } },
     url: string,
     ctx?: unknown,
+  ) => void;
+  /**
+   * Observes the requests the edge refuses before any method runs (request middleware never sees them):
+   * every carrier calls it with each refusal, its request and the status it answered. Set by the
+   * server when a middleware that observes the edge is added (`otel()`); unset, refusals cost nothing more.
+   *
+   * @param error What the request was refused with: its `code` names the failure (`unauthenticated`).
+   * @param request The refused request's method, URL and headers (its body is not read).
+   * @param status The HTTP status it was answered with.
+   */
+  refused?: (
+    error: ProtocolError,
+    request: { readonly method: string; readonly url: string; readonly headers: Headers },
+    status: number,
   ) => void;
   /** Cross-origin access (Fetch Standard §3.2), when the server has `cors`: whether an origin may call. */
   readonly cors: { allows(origin: string): boolean } | undefined;

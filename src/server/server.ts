@@ -22,7 +22,8 @@ import { SECRET_ENV } from "../codec/keys.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding-contract.ts";
 import { createFetch, type ExecutionContextLike } from "./fetch.ts";
 import type { Edge } from "./edge.ts";
-import { assembleGate } from "./gate.ts";
+import { assembleGate, type Gate } from "./gate.ts";
+import { type EdgeObserving, OBSERVES_EDGE } from "./edge-observer.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import { type InputRoundsSupport, prefixed, resolveOptions, type ServerOptions } from "./server-options.ts";
@@ -78,6 +79,7 @@ export class Server<TTools extends ToolMap = {}> {
   readonly #checks: ((tool: AnyTool) => void)[] = [];
   readonly #runtime: Runtime;
   readonly #group: GroupSupport | undefined;
+  readonly #gate: Gate;
 
   /**
    * Creates a server; use `createServer()` instead.
@@ -137,6 +139,7 @@ export class Server<TTools extends ToolMap = {}> {
     }
     // The edge, built once: `fetch` goes through it, and so does every listener (`attachListener()`).
     const gate = assembleGate(options, edge);
+    this.#gate = gate;
     registerListenerAttachment(this, { core, gate });
     const fetch = createFetch(
       routes,
@@ -366,6 +369,8 @@ export class Server<TTools extends ToolMap = {}> {
    */
   use(middleware: Middleware): this {
     registryOf(this.#core).runtime.use(middleware);
+    // Telemetry (`otel()`) observes the requests the edge refuses too, which no middleware sees.
+    (middleware as EdgeObserving)[OBSERVES_EDGE]?.(this.#gate);
     return this;
   }
 

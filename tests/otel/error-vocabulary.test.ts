@@ -4,21 +4,25 @@
  * (`err.code`), in its CLIENT span and in the server's SERVER span (`error.type`, OpenTelemetry semantic
  * conventions, Recording errors), on MCP, MCP-lite, gRPC (Connect) and Webtools; what each wire answered
  * stays in `rpc.response.status_code` (MCP 2026-07-28 answers an unknown tool -32602, MCP-lite -32601).
- * A refused token is refused at the server's edge before the request is read: only the client records it.
+ * A refused token is refused at the server's edge before the request is read: the server's span for it is
+ * an HTTP server span (the MCP method is unknown), with the same `error.type`.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SpanKind } from "@opentelemetry/api";
+import { Code } from "@connectrpc/connect";
 import * as v from "valibot";
 import { createServer, defineTool, ErrorCode, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import { type Client, ClientError, createClient } from "../../src/client/mod.ts";
+import { type Client, ClientError, ClientErrorCode, createClient, TimeoutError } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
 import { otel, otelClient } from "../../src/otel/mod.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
+import { grpcListener } from "../helpers/grpc-listener.ts";
+import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 import { type Recorded, registerSdk } from "./telemetry.ts";
 
 const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
@@ -109,11 +113,23 @@ describe("one error vocabulary: the client's error and both spans name a failure
         assert.ok(caught instanceof ClientError, `${wire}: ${String(caught)}`);
         assert.equal(caught.code, condition.code, `${wire}: err.code (${caught.name}: ${caught.message})`);
         if (condition.code === ErrorCode.Unauthenticated) {
-          // Refused before its body is read, the request names no method: the server records no MCP span
-          // for it (its HTTP instrumentation may); the CLIENT span of the refused request (MCP's first is
-          // `server/discover` or `initialize`) names the failure as err.code does.
+          // Refused at the edge before its body is read, the request names no MCP method: the server's
+          // span is an HTTP server span (`POST`, `http.response.status_code` 401), a child of the CLIENT
+          // span of the refused request (MCP's first is `server/discover` or `initialize`); both name the
+          // failure as err.code does.
           const failed = recorded.spans().filter((span) => span.attributes["error.type"] !== undefined);
-          assert.ok(failed.some((span) => span.kind === SpanKind.CLIENT), `${wire}: no failed CLIENT span`);
+          const client = failed.find((span) => span.kind === SpanKind.CLIENT);
+          const server = failed.find((span) => span.kind === SpanKind.SERVER);
+          assert.ok(client !== undefined, `${wire}: no failed CLIENT span`);
+          assert.ok(server !== undefined, `${wire}: no failed SERVER span`);
+          assert.equal(server.name, "POST", `${wire}: the edge's span`);
+          assert.equal(server.attributes["http.request.method"], "POST");
+          assert.equal(server.attributes["http.response.status_code"], 401, `${wire}: the status answered`);
+          assert.equal(
+            server.parentSpanContext?.spanId,
+            client.spanContext().spanId,
+            `${wire}: the edge's span is the client span's child`,
+          );
           for (const span of failed) {
             assert.equal(span.attributes["error.type"], condition.code, `${wire}: ${span.name} error.type`);
           }
@@ -128,4 +144,100 @@ describe("one error vocabulary: the client's error and both spans name a failure
       });
     }
   }
+});
+
+describe("one error vocabulary: a deadline the server reports is deadline_exceeded on both sides", () => {
+  let recorded: Recorded;
+  let listener: Listener;
+  before(async () => {
+    recorded = registerSdk();
+    // Waits until its call's deadline aborts it, and fails with the abort's reason (bounded: 10 s at most).
+    const slow = defineTool("slow").describe("Waits for its deadline").handle((_args, ctx) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => resolve("late"), 10_000);
+        ctx.signal.addEventListener("abort", () => (clearTimeout(timer), reject(ctx.signal.reason)), { once: true });
+      })
+    );
+    const made: { app?: ReturnType<typeof createServer> } = {};
+    listener = await serve({ fetch: (request) => made.app!.fetch(request) }, {
+      port: 0,
+      hostname: "127.0.0.1",
+      quiet: true,
+    });
+    made.app = createServer({ name: "deadlines", version: "1.0.0", bindings: [grpcBinding()] }).tool(slow)
+      .use(otel());
+  });
+  after(async () => {
+    await listener.close();
+    await recorded.close();
+  });
+
+  it("gRPC (Connect): the server's DEADLINE_EXCEEDED is a TimeoutError with code deadline_exceeded", async () => {
+    recorded.reset();
+    // The deadline travels to the server (Connect protocol, `connect-timeout-ms`); the client sets no timer of its own.
+    const client = createClient(grpcTransport(listener.url, { headers: { "connect-timeout-ms": "50" } }), {
+      telemetry: otelClient(),
+    });
+    let caught: unknown;
+    try {
+      await client.call("slow" as never, {} as never);
+    } catch (error) {
+      caught = error;
+    } finally {
+      await client.close();
+    }
+    assert.ok(caught instanceof TimeoutError, String(caught));
+    assert.equal(caught.code, ErrorCode.DeadlineExceeded);
+    const spans = recorded.spans().filter((span) => span.name === "tools/call slow");
+    assert.deepEqual(spans.map((span) => SpanKind[span.kind]).sort(), ["CLIENT", "SERVER"]);
+    for (const span of spans) {
+      assert.equal(span.attributes["error.type"], ErrorCode.DeadlineExceeded, `${SpanKind[span.kind]} error.type`);
+    }
+  });
+
+  it("the client's own timer stays timeout, a condition only the client meets", async () => {
+    const client = createClient(grpcTransport(listener.url), { telemetry: otelClient() });
+    try {
+      const late = await client.call("slow" as never, {} as never, { timeoutMs: 50 }).catch((error) => error);
+      assert.ok(late instanceof TimeoutError, String(late));
+      assert.equal(late.code, ClientErrorCode.Timeout);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("one error vocabulary: serveGrpc() refuses a token at its edge with a server span too", () => {
+  let recorded: Recorded;
+  before(() => {
+    recorded = registerSdk();
+  });
+  after(() => recorded.close());
+  const served = grpcListener(
+    createServer({ name: "h2", version: "1.0.0", auth: opaqueAuth("https://api.example.com") }).tool(add).use(otel()),
+  );
+
+  for (const [kind, status] of [["gRPC", 200], ["Connect", 401]] as const) {
+    it(`${kind}: a refused token is an HTTP server span with error.type unauthenticated`, async () => {
+      recorded.reset();
+      const refused = await rejection(served.client(kind).getTools({}, { headers: bearer("forged") }));
+      assert.equal(refused.code, Code.Unauthenticated);
+      const spans = recorded.spans().filter((span) => span.kind === SpanKind.SERVER);
+      assert.equal(spans.length, 1, `${kind}: ${spans.map((span) => span.name)}`);
+      assert.equal(spans[0].name, "POST");
+      assert.equal(spans[0].attributes["error.type"], ErrorCode.Unauthenticated);
+      assert.equal(spans[0].attributes["http.response.status_code"], status);
+      assert.equal(spans[0].attributes["url.path"], "/mcplite.MCPLite/GetTools");
+    });
+  }
+
+  it("gRPC: a foreign Origin refused by the listener's guard is a server span with error.type forbidden", async () => {
+    recorded.reset();
+    const refused = await rejection(
+      served.client("gRPC").getTools({}, { headers: { ...bearer("reader"), origin: "https://evil.example" } }),
+    );
+    assert.equal(refused.code, Code.PermissionDenied);
+    const spans = recorded.spans().filter((span) => span.kind === SpanKind.SERVER);
+    assert.deepEqual(spans.map((span) => [span.name, span.attributes["error.type"]]), [["POST", ErrorCode.Forbidden]]);
+  });
 });

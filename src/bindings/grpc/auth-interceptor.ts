@@ -10,7 +10,8 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import type { AuthInfo } from "../../core/mod.ts";
+import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
+import type { AuthInfo, ProtocolError } from "../../core/mod.ts";
 import { type Gate, retryAfterOf, withCaller } from "../../server/mod.ts";
 import { HOST_KEY } from "./service.ts";
 import { errorToConnectError } from "./status.ts";
@@ -92,6 +93,13 @@ export function callAuthenticator(
       caller = await gate.authenticate(new Request(url, { method, headers: header }));
     } catch (refusal) {
       const error = challenged(errorToConnectError(refusal), gate.challenge(refusal, path));
+      // The edge's observers (`otel()`): gRPC answers 200 with the status in its trailers (gRPC over
+      // HTTP/2 protocol, Responses), Connect and gRPC-Web with the status's HTTP equivalent.
+      gate.refused?.(
+        refusal as ProtocolError,
+        { method, url, headers: header },
+        /^application\/grpc(?!-web)/.test(header.get("content-type") ?? "") ? 200 : codeToHttpStatus(error.code),
+      );
       const nonce = gate.dpopNonce(refusal); // RFC 9449 §8.1, as HTTP's DPoP-Nonce header
       if (nonce !== undefined) error.metadata.set("dpop-nonce", nonce);
       // UNAVAILABLE (the issuer is down) says when to retry, as HTTP's Retry-After does.

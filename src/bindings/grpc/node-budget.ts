@@ -8,6 +8,7 @@
  * @module
  */
 import { budgeting } from "../../core/mod.ts";
+import type { Gate } from "../../server/mod.ts";
 import { refuseNodeRequest } from "./node-guard.ts";
 
 /** What the budgets read of a `node:http2` request (`Http2ServerRequest`). */
@@ -33,6 +34,7 @@ interface BudgetedResponse {
  * @param maxBodyBytes The largest body (a declared length past it is refused unread by the method).
  * @param request The request.
  * @param response Its response: the budgets are given back when it closes.
+ * @param reported The server's gate, told of a refusal (`gate.refused`).
  * @returns Whether the call may go on.
  */
 export function admitNodeCall(
@@ -40,6 +42,7 @@ export function admitNodeCall(
   maxBodyBytes: number,
   request: BudgetedRequest,
   response: BudgetedResponse,
+  reported?: Pick<Gate, "refused">,
 ): boolean {
   const caller = request.socket?.remoteAddress ?? budgeting.ANONYMOUS;
   const declared = Number(request.headers["content-length"] ?? NaN);
@@ -48,7 +51,7 @@ export function admitNodeCall(
   if (refusal !== undefined) {
     refuseNodeRequest(request, response, refusal, {
       "retry-after": String(Math.ceil(refusal.data.retryAfterMs / 1000)),
-    });
+    }, reported);
     return false;
   }
   response.once("close", () => budgets.release(caller, bytes));

@@ -9,11 +9,13 @@
 import { ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import type { RequestGuard } from "../../server/mod.ts";
+import { ProtocolError } from "../../core/mod.ts";
+import type { Gate, RequestGuard } from "../../server/mod.ts";
 import { errorToConnectError } from "./status.ts";
 
 /** What the guard reads of a `node:http2` request (`Http2ServerRequest`). */
 interface NodeRequest {
+  readonly method?: string;
   readonly authority: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -34,12 +36,14 @@ interface NodeResponse {
  * @param guard The server's guard (`gate.guard`).
  * @param request The request.
  * @param response Its response, answered when the request is refused.
+ * @param reported The server's gate, told of a refusal (`gate.refused`).
  * @returns Whether the request may go on.
  */
 export function guardNodeRequest(
   guard: RequestGuard,
   request: NodeRequest,
   response: NodeResponse,
+  reported?: Pick<Gate, "refused">,
 ): boolean {
   const origin = request.headers.origin;
   const headers = { get: (name: string) => (name === "origin" && typeof origin === "string" ? origin : null) };
@@ -47,7 +51,7 @@ export function guardNodeRequest(
     guard({ headers }, `http://${request.authority}${request.url}`);
     return true;
   } catch (thrown) {
-    refuseNodeRequest(request, response, thrown);
+    refuseNodeRequest(request, response, thrown, {}, reported);
     return false;
   }
 }
@@ -60,16 +64,27 @@ export function guardNodeRequest(
  * @param response Its response.
  * @param thrown What it was refused with.
  * @param headers More response headers (`retry-after`).
+ * @param reported The server's gate, told of the refusal (`gate.refused`).
  */
 export function refuseNodeRequest(
   request: NodeRequest,
   response: NodeResponse,
   thrown: unknown,
   headers: Record<string, string> = {},
+  reported?: Pick<Gate, "refused">,
 ): void {
   const error = thrown instanceof ConnectError ? thrown : errorToConnectError(thrown);
   const type = String(request.headers["content-type"] ?? "");
-  if (/^application\/grpc(?!-web)/.test(type)) {
+  const grpc = /^application\/grpc(?!-web)/.test(type);
+  const observer = reported?.refused;
+  if (observer !== undefined && thrown instanceof ProtocolError) {
+    observer(thrown, {
+      method: request.method ?? "POST",
+      url: `http://${request.authority}${request.url}`,
+      headers: fetchHeaders(request.headers),
+    }, grpc ? 200 : codeToHttpStatus(error.code));
+  }
+  if (grpc) {
     const trailers: Record<string, string> = { ...headers, "content-type": "application/grpc" };
     setTrailerStatus(new Headers(), error).forEach((value, key) => trailers[key] = value);
     response.writeHead(200, trailers);
@@ -78,4 +93,14 @@ export function refuseNodeRequest(
     response.writeHead(codeToHttpStatus(error.code), { ...headers, "content-type": "application/json" });
     response.end(errorToJsonBytes(error, {}));
   }
+}
+
+/** A `node:http2` request's headers as fetch `Headers`, without its pseudo-headers (`:path`, RFC 9113 §8.3). */
+function fetchHeaders(headers: NodeRequest["headers"]): Headers {
+  const fetched = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(":") || value === undefined) continue;
+    fetched.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return fetched;
 }

@@ -112,7 +112,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
   const guard = gate.guard;
   const h2 = http2.createServer(function grpcRequest(request, response) {
-    if (!guardNodeRequest(guard, request, response)) return;
+    if (!guardNodeRequest(guard, request, response, gate)) return;
     // The challenges point at the metadata (RFC 9728 §3): the gate answers it here too, for a listener
     // that is the resource.
     const metadata = authenticating?.metadata(request.method, request.url);
@@ -122,7 +122,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
       else response.end(metadata.body);
       return;
     }
-    if (!admitNodeCall(budgets, maxBodyBytes, request, response)) return; // the server's `limits`
+    if (!admitNodeCall(budgets, maxBodyBytes, request, response, gate)) return; // the server's `limits`
     if (direct !== undefined && direct(request, response)) return; // writes readable trailers itself
     response.addTrailers = readableTrailers;
     handle(request, response);

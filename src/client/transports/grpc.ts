@@ -306,7 +306,7 @@ function isoFromMs(ms: bigint): string | undefined {
  * Turns a Connect error into the client's, its code the server's (`ErrorInfo.reason`) or the status's
  * nearest: an unknown tool → `ToolNotFoundError` with the server's `requested_tool`, `available_tools`
  * and `suggestion`; invalid arguments → `InvalidArgumentsError` with `issues`;
- * DEADLINE_EXCEEDED → `TimeoutError`; a cancelled call → the reason it was cancelled with; a connection that failed → `TransportError`; anything else a
+ * DEADLINE_EXCEEDED → `TimeoutError` (`deadline_exceeded`); a cancelled call → the reason it was cancelled with; a connection that failed → `TransportError`; anything else a
  * `RpcError` with the gRPC code in `data.grpcCode`.
  */
 function clientError(error: unknown, ctx: RequestContext, method: string): unknown {
@@ -336,7 +336,8 @@ function clientError(error: unknown, ctx: RequestContext, method: string): unkno
   } else if (method === "tools/call" && code === ErrorCode.InvalidArguments) {
     mapped = new InvalidArgumentsError(message, { data, cause: error });
   } else if (error.code === Code.DeadlineExceeded) {
-    mapped = new TimeoutError(message, { data, cause: error });
+    // The server's deadline (the client's own timer aborts the signal, answered above): its code, as its span names it.
+    mapped = new TimeoutError(message, { data, cause: error }, ErrorCode.DeadlineExceeded);
   } else if (error.code === Code.Unavailable || (error.code === Code.Unknown && info === undefined)) {
     mapped = new TransportError(message, { data, cause: error });
   } else {
