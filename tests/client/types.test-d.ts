@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { type CallHandle, type Client, createClient, type ToolFailedError } from "../../src/client/mod.ts";
-import type { UntypedTools } from "../../src/types.ts";
+import type { UntypedTools } from "../../src/client/mod.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type Expect<T extends true> = T;
