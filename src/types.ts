@@ -15,7 +15,7 @@
  * @module
  */
 export type { ToolBuilder } from "./tool/define-tool.ts";
-export type { CallableName, CallArguments, ExecutionContextLike, ToolMap } from "./server/server.ts";
+export type { CallArguments, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
 export type { CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
@@ -38,7 +38,7 @@ export type {
 } from "./core/tool.ts";
 export type { ResourceBuilder } from "./resource/define-resource.ts";
 export type { ReadHandler, ReadValue, ResourceContentsInput } from "./core/resource.ts";
-export type { UriTemplate, UriVariableNames, UriVariables } from "./core/uri-template.ts";
+export type { UriTemplate, UriVariables } from "./core/uri-template.ts";
 export type { PromptBuilder } from "./prompt/define-prompt.ts";
 export type {
   PromptArgument,
@@ -54,7 +54,6 @@ export type {
   InferSchemaInput,
   InferSchemaOutput,
   JsonSchema,
-  NotAShape,
   StandardResult,
   StandardSchemaV1,
   ValidationIssue,
@@ -69,7 +68,7 @@ export type {
   ListRootsResult,
   ResourceRequest,
 } from "./core/call-sink.ts";
-export type { DeferOptions, PromiseOptions, PromiseStateOf, ToolPromise } from "./core/tool-promise.ts";
+export type { PromiseOptions, ToolPromise } from "./core/tool-promise.ts";
 export type {
   AudioContent,
   ContentAnnotations,
@@ -82,7 +81,7 @@ export type {
   TextContent,
 } from "./core/result.ts";
 export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
-export type { ErrorReport, ErrorReporter } from "./core/runtime.ts";
+export type { ErrorReporter } from "./core/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 // What a definition carries for the wires that serve it (tools, resources, prompts and skills bring features).

@@ -18,11 +18,11 @@ export type UntypedTools = { [name: string]: Tool<string, Record<string, unknown
  * @typeParam S The server type (`typeof server`).
  */
 export type ToolsOf<S> = unknown extends S ? UntypedTools
-  : MapOf<NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>>;
-
-/** A tool map as inferred, or {@link UntypedTools} when there is none. */
-export type MapOf<M> = [M] extends [never] ? UntypedTools
-  : M extends ToolMap ? (string extends keyof M ? UntypedTools : M)
+  : [NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>] extends [infer M] ? (
+      [M] extends [never] ? UntypedTools
+        : M extends ToolMap ? (string extends keyof M ? UntypedTools : M)
+        : UntypedTools
+    )
   : UntypedTools;
 
 /**
@@ -37,9 +37,6 @@ export type ToolInput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolIn
 
 /** What tool `N` gives back: its output schema's type, or `unknown` when it declares none. */
 export type ToolOutput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolOutput<T[N]> : never;
-
-/** How a failed tool (`isError`, MCP-lite `failure`) reaches the caller. */
-export type FailureMode = "throw" | "value";
 
 /** Options of every request. */
 export interface RequestOptions {
@@ -69,7 +66,7 @@ export interface CallOptions extends RequestOptions {
    */
   wait?: boolean;
   /** `"value"`: return a failed tool's `ToolFailedError` instead of throwing it. Default `"throw"`. */
-  failure?: FailureMode;
+  failure?: "throw" | "value";
 }
 
 /**

@@ -70,19 +70,16 @@ export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-
 // The client's types: options, listings, input rounds, OAuth records and the Transport contract.
 export type { ListOptions } from "./client.ts";
 export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
-export type { Backoff } from "./call-loop.ts";
 export type { RetryEvent } from "./retry.ts";
-export type { FailureMode, MapOf, RequestOptions, ToolProxy, ToolsOf, UntypedTools } from "./client-types.ts";
+export type { RequestOptions, ToolProxy, ToolsOf, UntypedTools } from "./client-types.ts";
 export type { ClientErrorOptions } from "./errors.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./input.ts";
 export type {
-  CacheScope,
   ClientTelemetry,
   LogEntry,
   OutgoingRequest,
   Reply,
   RequestContext,
-  RequestPeer,
   TaskInfo,
   TaskStatus,
   ToolCallRequest,
@@ -90,26 +87,23 @@ export type {
   ToolListing,
   TraceRequest,
 } from "./transport.ts";
-export type { FetchLike, HeadersOption, HttpOptions } from "./http.ts";
+export type { HttpOptions } from "./http.ts";
 export type { RetryOptions } from "./retry.ts";
 export type {
   AuthOptions,
   ClientCredentialsOptions,
   DPoPOptions,
   EnterpriseAuthOptions,
-  EnterpriseIdp,
   OAuthOptions,
   WorkloadIdentityOptions,
   WorkloadToken,
 } from "./oauth/oauth-options.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./oauth/token-store.ts";
 export type { WebCryptoKey, WebCryptoKeyPair } from "./oauth/web-crypto-key.ts";
-export type { McpliteTransportOptions } from "./transports/mcplite.ts";
 export type { McpTransportOptions } from "./transports/mcp.ts";
-export type { AutoTransportOptions } from "./transports/auto.ts";
 export type { FetchTarget, InProcessOptions } from "./transports/in-process.ts";
 export type { WebtoolsTransportOptions } from "./transports/webtools.ts";
 export type { WebtoolsPin } from "./webtools-pin.ts";
 export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi } from "./client-skills.ts";
-export type { AiExecuteOptions, AiToolDefinition, AiToolsOptions, ToolCaller, WebtoolsCall } from "./webtools-ai.ts";
+export type { AiToolDefinition, AiToolsOptions, ToolCaller, WebtoolsCall } from "./webtools-ai.ts";
 export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./tool-shapes.ts";

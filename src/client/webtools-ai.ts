@@ -18,20 +18,14 @@ export interface ToolCaller {
   call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
 }
 
-/** What the AI SDK passes to `execute` besides the arguments (only the signal is used here). */
-export interface AiExecuteOptions {
-  /** Aborts the call. */
-  abortSignal?: AbortSignal;
-}
-
 /** One tool definition, as the AI SDK's `tools` record holds it. */
 export interface AiToolDefinition<TParameters = JsonSchema> {
   /** What the tool does, for the model. */
   description: string;
   /** The arguments' schema: the action's `requestSchema`, wrapped by `options.parameters` if given. */
   parameters: TParameters;
-  /** Runs the action with the model's arguments. */
-  execute: (args: Record<string, unknown>, options?: AiExecuteOptions) => Promise<unknown>;
+  /** Runs the action with the model's arguments; the AI SDK's `abortSignal` aborts the call. */
+  execute: (args: Record<string, unknown>, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
 }
 
 /** Options of {@link webtoolsToAiTools}. */

@@ -95,20 +95,13 @@ export interface WorkloadIdentityOptions extends AuthOptions {
   use?: "grant" | "client_assertion";
 }
 
-/** The enterprise identity provider of {@link enterpriseAuth}. */
-export interface EnterpriseIdp {
-  /** The IdP's token endpoint, where the token exchange (RFC 8693) happens. */
-  tokenEndpoint: string | URL;
-  /** This client's id at the IdP. */
-  clientId: string;
-  /** This client's secret at the IdP (`client_secret_basic`), for confidential clients. */
-  clientSecret?: string;
-}
-
 /** What {@link enterpriseAuth} needs: the IdP, the user's identity assertion, this client at the MCP server's authorization server. */
 export interface EnterpriseAuthOptions extends AuthOptions {
-  /** The enterprise IdP. */
-  idp: EnterpriseIdp;
+  /**
+   * The enterprise IdP: its `tokenEndpoint`, where the token exchange (RFC 8693) happens, this client's `clientId`
+   * there, and its `clientSecret` (`client_secret_basic`) for confidential clients.
+   */
+  idp: { tokenEndpoint: string | URL; clientId: string; clientSecret?: string };
   /** The user's identity assertion from the IdP's single sign-on: an OpenID Connect ID token (read on each use). */
   idToken: string | (() => string | Promise<string>);
   /** This client's id at the MCP server's authorization server. */
