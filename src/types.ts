@@ -37,17 +37,10 @@ export type {
   ToolTypes,
 } from "./core/tool.ts";
 export type { ResourceBuilder } from "./resource/define-resource.ts";
-export type { ReadHandler, ReadValue, ResourceContentsInput } from "./core/resource.ts";
+export type { ReadHandler, ResourceContentsInput } from "./core/resource.ts";
 export type { UriTemplate, UriVariables } from "./core/uri-template.ts";
 export type { PromptBuilder } from "./prompt/define-prompt.ts";
-export type {
-  PromptArgument,
-  PromptHandler,
-  PromptMessageInput,
-  PromptReturn,
-  PromptRole,
-  PromptTypes,
-} from "./core/prompt.ts";
+export type { PromptArgument, PromptHandler, PromptMessageInput, PromptReturn, PromptTypes } from "./core/prompt.ts";
 export type { CompletionContext } from "./core/completer.ts";
 export type {
   CompiledSchema,
@@ -63,7 +56,6 @@ export type { ClientInfo, ClientView, Wire } from "./core/call-context.ts";
 export type {
   CreateMessageResult,
   ElicitResult,
-  InputMethod,
   InputRequest,
   ListRootsResult,
   ResourceRequest,

@@ -9,21 +9,26 @@ import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/too
 import type { CallResult } from "./read-result.ts";
 import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
 
-/** The tool map of a client without a server type: any name, any object of arguments, an unknown result. */
-export type UntypedTools = { [name: string]: Tool<string, Record<string, unknown>, unknown, unknown> };
-
 /**
- * The tools a server type carries (its phantom `"~tools"`), or {@link UntypedTools} for anything else.
+ * The tools a server type carries (its phantom `"~tools"`); for anything else (`ToolsOf<unknown>`), the tool map of a
+ * client without a server type: any name, any object of arguments, an unknown result.
  *
  * @typeParam S The server type (`typeof server`).
  */
-export type ToolsOf<S> = unknown extends S ? UntypedTools
-  : [NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>] extends [infer M] ? (
-      [M] extends [never] ? UntypedTools
-        : M extends ToolMap ? (string extends keyof M ? UntypedTools : M)
-        : UntypedTools
-    )
-  : UntypedTools;
+export type ToolsOf<S> = [{ [name: string]: Tool<string, Record<string, unknown>, unknown, unknown> }] extends
+  [infer Untyped] ? (
+    unknown extends S ? Untyped
+      : [NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>] extends [infer M] ? (
+          [M] extends [never] ? Untyped
+            : M extends ToolMap ? (string extends keyof M ? Untyped : M)
+            : Untyped
+        )
+      : Untyped
+  )
+  : never;
+
+/** The tool map of a client without a server type: any name, any object of arguments, an unknown result. */
+export type UntypedTools = ToolsOf<unknown>;
 
 /**
  * The tool names of a tool map. The client's methods spell their constraint out (`keyof T & string`)

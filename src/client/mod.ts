@@ -71,7 +71,7 @@ export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-
 export type { ListOptions } from "./client.ts";
 export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
 export type { RetryEvent } from "./retry.ts";
-export type { RequestOptions, ToolProxy, ToolsOf, UntypedTools } from "./client-types.ts";
+export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
 export type { ClientErrorOptions } from "./errors.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./input.ts";
 export type {
@@ -96,7 +96,6 @@ export type {
   EnterpriseAuthOptions,
   OAuthOptions,
   WorkloadIdentityOptions,
-  WorkloadToken,
 } from "./oauth/oauth-options.ts";
 export type { StoredAuthorization, StoredClient, StoredTokens } from "./oauth/token-store.ts";
 export type { WebCryptoKey, WebCryptoKeyPair } from "./oauth/web-crypto-key.ts";
@@ -105,5 +104,5 @@ export type { FetchTarget, InProcessOptions } from "./transports/in-process.ts";
 export type { WebtoolsTransportOptions } from "./transports/webtools.ts";
 export type { WebtoolsPin } from "./webtools-pin.ts";
 export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi } from "./client-skills.ts";
-export type { AiToolDefinition, AiToolsOptions, ToolCaller, WebtoolsCall } from "./webtools-ai.ts";
+export type { AiToolDefinition, AiToolsOptions } from "./webtools-ai.ts";
 export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./tool-shapes.ts";

@@ -10,13 +10,7 @@ import type { WebtoolsMetadata } from "../bindings/webtools/metadata.ts";
 import type { JsonSchema } from "../core/schema.ts";
 
 /** Runs one action and resolves with its `data` (rejecting on an error envelope). */
-export type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
-
-/** Anything that calls tools by name, such as a client over `createWebtoolsTransport()`. */
-export interface ToolCaller {
-  /** Calls a tool and resolves with its value. */
-  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
-}
+type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
 /** One tool definition, as the AI SDK's `tools` record holds it. */
 export interface AiToolDefinition<TParameters = JsonSchema> {
@@ -63,7 +57,9 @@ export interface AiToolsOptions<TParameters> {
  */
 export function webtoolsToAiTools<TParameters = JsonSchema>(
   metadata: WebtoolsMetadata,
-  call: WebtoolsCall | ToolCaller,
+  call:
+    | ((action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>)
+    | { call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown> },
   options: AiToolsOptions<TParameters> = {},
 ): Record<string, AiToolDefinition<TParameters>> {
   const run: WebtoolsCall = typeof call === "function"

@@ -75,18 +75,15 @@ export interface ClientCredentialsOptions extends AuthOptions {
   privateKey?: WebCryptoKey | { key: WebCryptoKey; kid?: string };
 }
 
-/** A JWT the platform issues to the workload: a callback, an environment variable or a file, read on each use. */
-export type WorkloadToken =
-  | (() => string | Promise<string>)
-  | { readonly env: string }
-  | { readonly file: string };
-
 /** What {@link workloadIdentity} needs: the client id and where the platform's JWT comes from. */
 export interface WorkloadIdentityOptions extends AuthOptions {
   /** The client id at the authorization server. */
   clientId: string;
-  /** The platform-issued JWT (Kubernetes projected service account token, cloud workload identity, CI OIDC token). */
-  token: WorkloadToken;
+  /**
+   * The platform-issued JWT (Kubernetes projected service account token, cloud workload identity, CI OIDC token): a
+   * callback, an environment variable or a file, read on each use.
+   */
+  token: (() => string | Promise<string>) | { readonly env: string } | { readonly file: string };
   /**
    * How the JWT is presented: `"grant"` (default) as the assertion of the JWT-bearer grant (RFC 7523
    * §2.1), or `"client_assertion"` as the client's authentication of a client-credentials grant
