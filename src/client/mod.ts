@@ -26,8 +26,7 @@
  * ```
  *
  * It exports what a client user touches ({@link createClient}, {@link Client}, transports, errors, {@link oauth})
- * and the client's types: each transport's options, listings, input-round shapes, OAuth's stored records, and the
- * contract a {@link Transport} implements. A type import loads no code.
+ * and the client's types, the {@link Transport} contract among them (a type import loads no code).
  *
  * @module
  */
