@@ -62,9 +62,14 @@ describe("the public surface, as the API report records it", () => {
     assert.ok(entry("./types").names.size > 0);
   });
 
-  it("keeps ./binding to the binding contract (24 names) and ./client to what a client user touches (50)", () => {
+  it("keeps ./binding to the binding contract (24 names) and ./client's values to what a client user calls (40)", () => {
     assert.ok(entry("./binding").names.size <= 24, `./binding exports ${entry("./binding").names.size} names`);
-    assert.ok(entry("./client").names.size <= 50, `./client exports ${entry("./client").names.size} names`);
+    // ./client also has the client's types (moved from ./types, their audience's entry point): a type import
+    // loads no code, so the values are what bounds what a client user meets at run time.
+    const values = [...entry("./client").names].filter(([, kinds]) =>
+      [...kinds].some((kind) => kind !== "interface" && kind !== "type")
+    );
+    assert.ok(values.length <= 40, `./client exports ${values.length} values`);
     for (const internal of ["Registry", "Runtime", "Continuations", "runHandler", "runRequest", "CacheSlot"]) {
       assert.ok(!entry("./binding").names.has(internal), `./binding exports ${internal}`);
     }
@@ -88,12 +93,12 @@ describe("the public surface, as the API report records it", () => {
     assert.deepEqual(mutable, []);
   });
 
-  // Issue 51 aims at 100 names for ./types and 400 in all; these ceilings are a ratchet toward them: lower
-  // them as the surface shrinks, never raise them without a decision recorded in the CHANGELOG.
-  it("keeps ./types to at most 150 names and the whole surface to at most 440", () => {
-    assert.ok(entry("./types").names.size <= 150, `./types exports ${entry("./types").names.size} names`);
+  // Issue 51's bounds: 100 names for ./types and 400 in all. Lower them as the surface shrinks; never raise
+  // them without a decision recorded in the CHANGELOG.
+  it("keeps ./types to at most 100 names and the whole surface to at most 400", () => {
+    assert.ok(entry("./types").names.size <= 100, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 440, `the entry points export ${total} names`);
+    assert.ok(total <= 400, `the entry points export ${total} names`);
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {

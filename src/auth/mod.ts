@@ -24,4 +24,4 @@
 export { jwtAuth } from "./jwt-auth.ts";
 export type { JwtAuthOptions } from "./jwt-auth.ts";
 export type { ServerAuth } from "../server/auth.ts";
-export type { DpopChecks, DpopPolicy, DpopProof, DpopRequest } from "../server/dpop.ts";
+export type { DpopChecks, DpopPolicy, DpopProof } from "../server/dpop.ts";

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Backoff } from "./call-loop.ts";
-import type { ClientAuth, FetchLike, HeadersOption } from "./http.ts";
+import type { ClientAuth } from "./http.ts";
+import type { HeadersLike } from "../internal/headers-like.ts";
 import type { InputHandlers } from "./input.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { ClientInfo, ClientTelemetry } from "./transport.ts";
@@ -36,8 +36,11 @@ export interface CommonClientOptions extends InputHandlers {
   pollIntervalMs?: number;
   /** The most input rounds one request may take (default 10). */
   maxInputRounds?: number;
-  /** The backoff between redeems when the server gives no delay. */
-  redeemBackoff?: Backoff;
+  /**
+   * The backoff between redeems when the server gives no delay: `initialMs`, the first wait (default 250), doubling
+   * up to `maxMs` (default 10 000).
+   */
+  redeemBackoff?: { initialMs?: number; maxMs?: number };
   /** Receives warnings, e.g. a tool dropped for an invalid `x-mcp-header`. */
   onWarning?: (message: string) => void;
   /**
@@ -62,9 +65,9 @@ export interface ClientOptions extends CommonClientOptions {
    */
   transport?: "auto" | "mcp-lite" | "mcp";
   /** The fetch function (default: the global one), e.g. to add retries or a proxy. */
-  fetch?: FetchLike;
+  fetch?: (request: Request) => Response | Promise<Response>;
   /** Headers for every request, e.g. `{ authorization: "Bearer …" }`, or a function giving fresh ones. */
-  headers?: HeadersOption;
+  headers?: HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
   /**
    * OAuth for protected servers (MCP Authorization): `oauth({…})` for a user's consent,
    * `clientCredentials({…})` for machines. Wraps the fetch every HTTP request goes through.

@@ -9,21 +9,26 @@ import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/too
 import type { CallResult } from "./read-result.ts";
 import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
 
-/** The tool map of a client without a server type: any name, any object of arguments, an unknown result. */
-export type UntypedTools = { [name: string]: Tool<string, Record<string, unknown>, unknown, unknown> };
-
 /**
- * The tools a server type carries (its phantom `"~tools"`), or {@link UntypedTools} for anything else.
+ * The tools a server type carries (its phantom `"~tools"`); for anything else (`ToolsOf<unknown>`), the tool map of a
+ * client without a server type: any name, any object of arguments, an unknown result.
  *
  * @typeParam S The server type (`typeof server`).
  */
-export type ToolsOf<S> = unknown extends S ? UntypedTools
-  : MapOf<NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>>;
+export type ToolsOf<S> = [{ [name: string]: Tool<string, Record<string, unknown>, unknown, unknown> }] extends
+  [infer Untyped] ? (
+    unknown extends S ? Untyped
+      : [NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>] extends [infer M] ? (
+          [M] extends [never] ? Untyped
+            : M extends ToolMap ? (string extends keyof M ? Untyped : M)
+            : Untyped
+        )
+      : Untyped
+  )
+  : never;
 
-/** A tool map as inferred, or {@link UntypedTools} when there is none. */
-export type MapOf<M> = [M] extends [never] ? UntypedTools
-  : M extends ToolMap ? (string extends keyof M ? UntypedTools : M)
-  : UntypedTools;
+/** The tool map of a client without a server type: any name, any object of arguments, an unknown result. */
+export type UntypedTools = ToolsOf<unknown>;
 
 /**
  * The tool names of a tool map. The client's methods spell their constraint out (`keyof T & string`)
@@ -37,9 +42,6 @@ export type ToolInput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolIn
 
 /** What tool `N` gives back: its output schema's type, or `unknown` when it declares none. */
 export type ToolOutput<T, N extends keyof T> = T[N] extends AnyTool ? InferToolOutput<T[N]> : never;
-
-/** How a failed tool (`isError`, MCP-lite `failure`) reaches the caller. */
-export type FailureMode = "throw" | "value";
 
 /** Options of every request. */
 export interface RequestOptions {
@@ -69,7 +71,7 @@ export interface CallOptions extends RequestOptions {
    */
   wait?: boolean;
   /** `"value"`: return a failed tool's `ToolFailedError` instead of throwing it. Default `"throw"`. */
-  failure?: FailureMode;
+  failure?: "throw" | "value";
 }
 
 /**

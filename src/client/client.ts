@@ -21,8 +21,8 @@ import type {
   ToolName,
   ToolOutput,
   ToolProxy,
+  ToolsOf,
   ToolStream,
-  UntypedTools,
 } from "./client-types.ts";
 
 export type { ClientOptions, ListOptions };
@@ -33,7 +33,7 @@ export type { ClientOptions, ListOptions };
  *
  * @typeParam T The server's tools.
  */
-export class Client<T = UntypedTools> {
+export class Client<T = ToolsOf<unknown>> {
   /** Typed shortcuts: `client.tools.add({ a: 1, b: 2 })` is `client.call("add", { a: 1, b: 2 })`. */
   readonly tools: ToolProxy<T>;
   readonly #runner: CallRunner;

@@ -22,7 +22,7 @@ export interface ClientAuth {
    * @param fetch The fetch function to send through.
    * @returns The authorizing fetch function.
    */
-  wrap(fetch: FetchLike): FetchLike;
+  wrap(fetch: (request: Request) => Response | Promise<Response>): (request: Request) => Response | Promise<Response>;
 }
 
 /** Headers sent with every request: fixed, or computed per request (e.g. a fresh bearer token). */
@@ -30,10 +30,10 @@ export type HeadersOption = HeadersLike | (() => HeadersLike | Promise<HeadersLi
 
 /** How an HTTP transport reaches the server. */
 export interface HttpOptions {
-  /** The fetch function (default: the global `fetch`). */
-  fetch?: FetchLike;
-  /** Extra headers, e.g. `Authorization`. */
-  headers?: HeadersOption;
+  /** The fetch function (default: the global `fetch`): a server's own (in process), or one that adds auth. */
+  fetch?: (request: Request) => Response | Promise<Response>;
+  /** Extra headers, e.g. `Authorization`: fixed, or computed per request (e.g. a fresh bearer token). */
+  headers?: HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
   /** OAuth for protected servers: `oauth({…})` or `clientCredentials({…})`, wrapping `fetch`. */
   auth?: ClientAuth;
 }

@@ -25,8 +25,8 @@
  * assert.equal(toAnthropicTools(await client.listTools())[0].name, "search_documents");
  * ```
  *
- * It exports what a client user touches ({@link createClient}, {@link Client}, transports, errors, {@link oauth});
- * the types a client user rarely writes down are in `@mcplite/sdk/types`.
+ * It exports what a client user touches ({@link createClient}, {@link Client}, transports, errors, {@link oauth})
+ * and the client's types, the {@link Transport} contract among them (a type import loads no code).
  *
  * @module
  */
@@ -66,3 +66,42 @@ export { webtoolsToAiTools } from "./webtools-ai.ts";
 export { SkillVerificationError } from "./client-skills.ts";
 // The gRPC transport loads protobuf, so it has its own entry point: "@mcplite/sdk/client/grpc".
 export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";
+// The client's types: options, listings, input rounds, OAuth records and the Transport contract.
+export type { ListOptions } from "./client.ts";
+export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
+export type { RetryEvent } from "./retry.ts";
+export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
+export type { ClientErrorOptions } from "./errors.ts";
+export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./input.ts";
+export type {
+  ClientTelemetry,
+  LogEntry,
+  OutgoingRequest,
+  Reply,
+  RequestContext,
+  TaskInfo,
+  TaskStatus,
+  ToolCallRequest,
+  ToolExecution,
+  ToolListing,
+  TraceRequest,
+} from "./transport.ts";
+export type { HttpOptions } from "./http.ts";
+export type { RetryOptions } from "./retry.ts";
+export type {
+  AuthOptions,
+  ClientCredentialsOptions,
+  DPoPOptions,
+  EnterpriseAuthOptions,
+  OAuthOptions,
+  WorkloadIdentityOptions,
+} from "./oauth/oauth-options.ts";
+export type { StoredAuthorization, StoredClient, StoredTokens } from "./oauth/token-store.ts";
+export type { WebCryptoKey, WebCryptoKeyPair } from "./oauth/web-crypto-key.ts";
+export type { McpTransportOptions } from "./transports/mcp.ts";
+export type { FetchTarget, InProcessOptions } from "./transports/in-process.ts";
+export type { WebtoolsTransportOptions } from "./transports/webtools.ts";
+export type { WebtoolsPin } from "./webtools-pin.ts";
+export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi } from "./client-skills.ts";
+export type { AiToolDefinition, AiToolsOptions } from "./webtools-ai.ts";
+export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./tool-shapes.ts";

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import type { CacheScope, ToolInfo, ToolListing } from "./transport.ts";
+import type { ToolInfo, ToolListing } from "./transport.ts";
 
 interface Entry {
   readonly tools: ToolInfo[];
   readonly ttlMs: number;
   readonly expiresAt: number;
   readonly etag: string | undefined;
-  readonly scope: CacheScope;
+  readonly scope: NonNullable<ToolListing["cacheScope"]>;
   readonly authKey: string | undefined;
   /** Read on the side (finding the wire) and not yet given to `listTools()`. */
   readonly handed: boolean;

@@ -43,17 +43,14 @@ export interface LogEntry {
   data: unknown;
 }
 
-/** Whether a cached list may be shared across auth contexts (`public`) or not (`private`). */
-export type CacheScope = "public" | "private";
-
 /** One `tools/list` answer, with its caching hints. */
 export interface ToolListing {
   /** The tools (every page). */
   tools: ToolInfo[];
   /** How long the list stays fresh, in ms (0 or absent: revalidate every time). */
   ttlMs?: number;
-  /** Who may share it. */
-  cacheScope?: CacheScope;
+  /** Who may share it: across auth contexts (`public`) or not (`private`). */
+  cacheScope?: "public" | "private";
   /** The entity tag, for `If-None-Match` revalidation. */
   etag?: string;
   /** The server answered 304: the cached list (whose `etag` was sent) is still current. */
@@ -172,16 +169,6 @@ export interface RequestContext {
   readonly traceRequest?: TraceRequest;
 }
 
-/** Where a request goes, as the OpenTelemetry `server.*` and `network.*` attributes name it. */
-export interface RequestPeer {
-  /** The server's host name or IP address (`server.address`); absent on stdio. */
-  readonly address?: string;
-  /** The server's port (`server.port`). */
-  readonly port?: number;
-  /** `tcp` over HTTP and WebSocket, `pipe` on stdio (`network.transport`). */
-  readonly transport: "tcp" | "pipe";
-}
-
 /** One request a transport is about to send, as its telemetry describes it. */
 export interface OutgoingRequest {
   /** The method (`tools/list` for MCP-lite's `POST /listtools`). */
@@ -194,9 +181,16 @@ export interface OutgoingRequest {
   readonly protocolVersion?: string;
   /** The MCP 2025 session it belongs to. */
   readonly sessionId?: string;
-  /** Where it goes. */
-  readonly peer?: RequestPeer;
+  /**
+   * Where it goes, as the OpenTelemetry `server.*` and `network.*` attributes name it: the server's host name or IP
+   * address (`server.address`, absent on stdio), its port (`server.port`), and `tcp` over HTTP and WebSocket, `pipe`
+   * on stdio (`network.transport`).
+   */
+  readonly peer?: { readonly address?: string; readonly port?: number; readonly transport: "tcp" | "pipe" };
 }
+
+/** Where a request goes: {@link OutgoingRequest.peer}, named for the transports that fill it in. */
+export type RequestPeer = NonNullable<OutgoingRequest["peer"]>;
 
 /**
  * Sends one request under the client's telemetry: `exchange` sends it with the context it is given

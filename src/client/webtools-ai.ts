@@ -10,19 +10,7 @@ import type { WebtoolsMetadata } from "../bindings/webtools/metadata.ts";
 import type { JsonSchema } from "../core/schema.ts";
 
 /** Runs one action and resolves with its `data` (rejecting on an error envelope). */
-export type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
-
-/** Anything that calls tools by name, such as a client over `createWebtoolsTransport()`. */
-export interface ToolCaller {
-  /** Calls a tool and resolves with its value. */
-  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
-}
-
-/** What the AI SDK passes to `execute` besides the arguments (only the signal is used here). */
-export interface AiExecuteOptions {
-  /** Aborts the call. */
-  abortSignal?: AbortSignal;
-}
+type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
 /** One tool definition, as the AI SDK's `tools` record holds it. */
 export interface AiToolDefinition<TParameters = JsonSchema> {
@@ -30,8 +18,8 @@ export interface AiToolDefinition<TParameters = JsonSchema> {
   description: string;
   /** The arguments' schema: the action's `requestSchema`, wrapped by `options.parameters` if given. */
   parameters: TParameters;
-  /** Runs the action with the model's arguments. */
-  execute: (args: Record<string, unknown>, options?: AiExecuteOptions) => Promise<unknown>;
+  /** Runs the action with the model's arguments; the AI SDK's `abortSignal` aborts the call. */
+  execute: (args: Record<string, unknown>, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
 }
 
 /** Options of {@link webtoolsToAiTools}. */
@@ -69,7 +57,9 @@ export interface AiToolsOptions<TParameters> {
  */
 export function webtoolsToAiTools<TParameters = JsonSchema>(
   metadata: WebtoolsMetadata,
-  call: WebtoolsCall | ToolCaller,
+  call:
+    | ((action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>)
+    | { call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown> },
   options: AiToolsOptions<TParameters> = {},
 ): Record<string, AiToolDefinition<TParameters>> {
   const run: WebtoolsCall = typeof call === "function"

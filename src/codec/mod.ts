@@ -15,7 +15,6 @@
  *
  * @module
  */
-export type { Secret, SecretInput } from "./keys.ts";
 export { createTokenCodec } from "./token.ts";
 export type { TokenClaims, TokenCodec, TokenCodecOptions, TokenExpectation, TokenInput } from "./token.ts";
 export { TokenError } from "./token-error.ts";

@@ -11,15 +11,7 @@
 import { sha256 } from "../internal/sha256.ts";
 import { base64urlDecode, base64urlEncode } from "./base64url.ts";
 import { TAG_BYTES } from "./key-primitives.ts";
-import {
-  importKeys,
-  processRandomSecret,
-  resolveSecrets,
-  SECRET_ENV,
-  type SecretInput,
-  secretsFromEnv,
-  type TokenKey,
-} from "./keys.ts";
+import { importKeys, processRandomSecret, resolveSecrets, SECRET_ENV, secretsFromEnv, type TokenKey } from "./keys.ts";
 import { TokenError, type TokenFailure } from "./token-error.ts";
 
 /** The prefix of every token of this format version. */
@@ -50,9 +42,10 @@ let warnedThisProcess = false;
 export interface TokenCodecOptions {
   /**
    * The secret (≥ 32 bytes), or a list for rotation: the first signs, any verifies. Defaults to
-   * `MCPLITE_SECRET` (comma-separated for rotation); with neither, a random key for this process.
+   * `MCPLITE_SECRET` (comma-separated for rotation); with neither, a random key for this process. A secret is text
+   * (its UTF-8 bytes) or raw bytes.
    */
-  secret?: SecretInput;
+  secret?: string | Uint8Array | readonly (string | Uint8Array)[];
   /**
    * Encrypts payloads with AES-256-GCM, so clients cannot read the tool, the state or the job ids
    * (default `true`: MCP-lite spec v0.042 §3.5 makes promise tokens opaque to clients). `false` only

@@ -223,7 +223,7 @@ export interface CallContext<TConfig = unknown> {
    * @param options The timing.
    * @returns The pending answer, for the handler to return.
    */
-  defer(work: (signal: AbortSignal) => unknown, options?: DeferOptions): ToolPromise<never>;
+  defer(work: (signal: AbortSignal) => unknown, options?: Omit<PromiseOptions<unknown>, "state">): ToolPromise<never>;
   /** What the client said of itself and declared; `ctx.client.supports("elicitation")`. */
   readonly client: ClientView;
   /**

@@ -24,13 +24,6 @@ export const LOG_LEVELS: readonly LogLevel[] = [
 /** One of the {@link LOG_LEVELS}: syslog severities, as MCP's logging uses them. */
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 
-/**
- * The client methods a server may ask for input through: MCP's elicitation, sampling and roots, and
- * `resources/request`, MCP-lite's `request-for-more-resource` (MCP-lite spec v0.042 §3.3, as the README's
- * MCP-lite section defines it: an extension, not an MCP method).
- */
-export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list" | "resources/request";
-
 /** The params of a `resources/request`: what the handler needs, and where it might be found. */
 export interface ResourceRequest {
   /** What the resource is and why it is needed, for the user. */
@@ -43,11 +36,18 @@ export interface ResourceRequest {
 
 /** A request for input from the client, as MCP's `inputRequests` entries and server→client requests carry it. */
 export interface InputRequest {
-  /** The client method. */
-  method: InputMethod;
+  /**
+   * The client method: MCP's elicitation, sampling and roots, or `resources/request`, MCP-lite's
+   * `request-for-more-resource` (MCP-lite spec v0.042 §3.3, as the README's MCP-lite section defines it: an
+   * extension, not an MCP method).
+   */
+  method: "elicitation/create" | "sampling/createMessage" | "roots/list" | "resources/request";
   /** Its params (e.g. `{ mode: "form", message, requestedSchema }` for elicitation). */
   params: Record<string, unknown>;
 }
+
+/** The client methods a server may ask for input through: {@link InputRequest.method}. */
+export type InputMethod = InputRequest["method"];
 
 /** MCP's `ElicitResult`. */
 export interface ElicitResult {

@@ -10,21 +10,18 @@ import type { Completer } from "./completer.ts";
 import type { CompiledSchema } from "./schema.ts";
 import type { Featured } from "./feature.ts";
 
-/** Who speaks a prompt message. */
-export type PromptRole = "user" | "assistant";
-
 /** One message of a prompt, as MCP's `PromptMessage`. */
 export interface PromptMessage {
-  /** The speaker. */
-  role: PromptRole;
+  /** The speaker: `"user"` or `"assistant"`. */
+  role: "user" | "assistant";
   /** The content: one content block. */
   content: ContentBlock;
 }
 
 /** A message as a handler may write it: a string content is a text block. */
 export interface PromptMessageInput {
-  /** The speaker. */
-  role: PromptRole;
+  /** The speaker: `"user"` or `"assistant"`. */
+  role: "user" | "assistant";
   /** A content block, or a string for a text block. */
   content: ContentBlock | string;
 }

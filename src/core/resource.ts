@@ -27,19 +27,28 @@ export type ResourceContentsInput =
   | { uri?: string; mimeType?: string; blob: string | Uint8Array; _meta?: Record<string, unknown> };
 
 /**
- * What a read handler may return: a string (text), bytes (a base64 `blob`), one contents entry or
- * several. `undefined`, `null` or an empty array mean "no such resource".
- */
-export type ReadValue = string | Uint8Array | ResourceContentsInput | ResourceContentsInput[] | null | undefined;
-
-/**
- * Reads a resource.
+ * Reads a resource. It returns a string (text), bytes (a base64 `blob`), one contents entry or several;
+ * `undefined`, `null` or an empty array mean "no such resource".
  *
  * @param variables The template's variables, decoded (empty for a static resource).
  * @param ctx The call context (signal, logging, progress, elicitation on the 2025 revisions).
  * @param uri The URI being read.
  */
-export type ReadHandler<TVars> = (variables: TVars, ctx: CallContext, uri: string) => ReadValue | Promise<ReadValue>;
+export type ReadHandler<TVars> = (
+  variables: TVars,
+  ctx: CallContext,
+  uri: string,
+) =>
+  | string
+  | Uint8Array
+  | ResourceContentsInput
+  | ResourceContentsInput[]
+  | null
+  | undefined
+  | Promise<string | Uint8Array | ResourceContentsInput | ResourceContentsInput[] | null | undefined>;
+
+/** What a read handler may return, awaited. */
+export type ReadValue = Awaited<ReturnType<ReadHandler<unknown>>>;
 
 /** A finished resource (static URI) or resource template, ready for `server.resource()`. */
 export interface Resource<TUri extends string = string> extends Featured {

@@ -24,20 +24,17 @@ import { boundedReports } from "./bounded-reports.ts";
  * any (its `ctx.meta.requestId` is the request's JSON-RPC id). It may return `{ code, message, data }`
  * for an error it recognises: the request then fails with that error (`code` a JSON-RPC code or an
  * `ErrorCode`) instead of the masked internal error or the tool failure; return nothing for the default.
+ * `report` comes with a report that a caller can repeat at will (a forged, expired or foreign promise token,
+ * `requestState` or task id): each kind goes out at most once per 5 seconds, and `report.repeated` counts those of
+ * its kind held back since the last one that went out.
  */
 // Returns `unknown`, not `ErrorReplacement | void`: a reporter written as an expression (`(e) => seen.push(e)`)
 // keeps compiling; only a `{ code, message }` object replaces the answer.
-export type ErrorReporter = (error: unknown, call?: ToolCall, report?: ErrorReport) => ErrorReplacement | unknown;
-
-/**
- * What the server says of a report that a caller can repeat at will (a forged, expired or foreign
- * promise token, `requestState` or task id): each kind goes out at most once per 5 seconds, and
- * `repeated` counts those of its kind held back since the last one that went out.
- */
-export interface ErrorReport {
-  /** How many errors of this kind were held back since the last report of it. */
-  readonly repeated: number;
-}
+export type ErrorReporter = (
+  error: unknown,
+  call?: ToolCall,
+  report?: { readonly repeated: number },
+) => ErrorReplacement | unknown;
 
 /** The server-wide state a runtime starts with. */
 export interface RuntimeOptions {
@@ -119,7 +116,7 @@ export class Runtime {
 
   /**
    * Reports a token a caller sent that does not verify (forged, expired, foreign): at most once per
-   * kind of failure every 5 seconds, with how many were held back ({@link ErrorReport}), since anyone
+   * kind of failure every 5 seconds, with how many were held back (`report.repeated`), since anyone
    * can send them by the thousand.
    *
    * @param error The token's failure.

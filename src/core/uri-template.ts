@@ -5,13 +5,13 @@
  * @module
  */
 
-/** The variable names of a template string, as a union (`"id"` for `test://template/{id}/data`). */
-export type UriVariableNames<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
-  ? Name | UriVariableNames<Rest>
-  : never;
-
-/** The variables of a template string, as an object of strings (`{ id: string }`). */
-export type UriVariables<T extends string> = { [K in UriVariableNames<T>]: string };
+/**
+ * The variables of a template string, as an object of strings (`{ id: string }` for `test://template/{id}/data`);
+ * `keyof` gives their names.
+ */
+export type UriVariables<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
+  ? { [K in Name | keyof UriVariables<Rest>]: string }
+  : { [K in never]: string };
 
 /** A parsed level-1 URI template. */
 export interface UriTemplate {

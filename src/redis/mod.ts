@@ -6,12 +6,5 @@
  *
  * @module
  */
-export type { RedisConnectionLike } from "./bounded-command.ts";
 export { type RedisClientLike, redisResultStore, type RedisResultStoreOptions } from "./redis-result-store.ts";
-export {
-  redisNotifier,
-  type RedisNotifierOptions,
-  type RedisPubSubClientLike,
-  type RedisSubscriberLike,
-  type RedisUnconnectedLike,
-} from "./redis-notifier.ts";
+export { redisNotifier, type RedisNotifierOptions, type RedisPubSubClientLike } from "./redis-notifier.ts";

@@ -6,34 +6,31 @@
  */
 import type { Notifier } from "../core/notifier.ts";
 
-/** The connection a subscriber needs: Redis gives a subscribed connection to pub/sub alone. */
-export interface RedisSubscriberLike {
-  /** `SUBSCRIBE channel`, calling `listener` with each message. */
-  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  /** `UNSUBSCRIBE channel` for this listener. */
-  unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  /** Closes the connection at once. */
-  destroy(): void;
-}
-
-/** A node-redis client not yet connected: it needs an `error` listener before it connects. */
-export interface RedisUnconnectedLike {
-  /**
-   * Listens to the client's events. node-redis emits `error` on every failed (re)connection, and an
-   * emitter with no `error` listener throws, which exits the process (Node's `EventEmitter`).
-   */
-  on(event: "error" | "ready", listener: (error?: unknown) => void): unknown;
-  /** Opens the connection. */
-  connect(): Promise<RedisSubscriberLike>;
-}
-
 /** What the notifier needs of a node-redis client: `PUBLISH`, and a second connection to subscribe on. */
 export interface RedisPubSubClientLike {
   /** `PUBLISH channel message`. */
   publish(channel: string, message: string): Promise<unknown>;
-  /** A new client with the same options, not yet connected. */
-  duplicate(): RedisUnconnectedLike;
+  /**
+   * A new client with the same options, not yet connected: it needs an `error` listener before it connects
+   * (node-redis emits `error` on every failed (re)connection, and an emitter with no `error` listener throws, which
+   * exits the process: Node's `EventEmitter`). Connected, it is the subscriber Redis gives to pub/sub alone:
+   * `SUBSCRIBE channel` calling `listener` with each message, `UNSUBSCRIBE` for that listener, `destroy()` at once.
+   */
+  duplicate(): {
+    on(event: "error" | "ready", listener: (error?: unknown) => void): unknown;
+    connect(): Promise<{
+      subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+      unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+      destroy(): void;
+    }>;
+  };
 }
+
+/** A node-redis client not yet connected: {@link RedisPubSubClientLike.duplicate}'s. */
+type RedisUnconnectedLike = ReturnType<RedisPubSubClientLike["duplicate"]>;
+
+/** The connection a subscriber needs: Redis gives a subscribed connection to pub/sub alone. */
+type RedisSubscriberLike = Awaited<ReturnType<RedisUnconnectedLike["connect"]>>;
 
 /** Options of {@link redisNotifier}. */
 export interface RedisNotifierOptions {

@@ -4,14 +4,20 @@
  *
  * @module
  */
-import { boundedCommands, type RedisConnectionLike } from "./bounded-command.ts";
+import { boundedCommands } from "./bounded-command.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
 
 /**
  * What the store needs of a Redis client: the shape of a connected client of npm `redis` (node-redis
  * 5), which users bring (`createClient({ url }).connect()`). Replies are strings (the default).
  */
-export interface RedisClientLike extends RedisConnectionLike {
+export interface RedisClientLike {
+  /** Whether the connection is up (node-redis: `false` while it reconnects); the store's guard reads it. */
+  readonly isReady?: boolean;
+  /** Closes the connection at once, when a command outlives `timeoutMs`. */
+  destroy?(): void;
+  /** Opens it again. */
+  connect?(): Promise<unknown>;
   /** `GET key`. */
   get(key: string): Promise<unknown>;
   /** `DEL key`. */

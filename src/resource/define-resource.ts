@@ -14,7 +14,6 @@ import {
   isUriTemplate,
   parseUriTemplate,
   type UriTemplate,
-  type UriVariableNames,
   type UriVariables,
 } from "../core/uri-template.ts";
 
@@ -152,7 +151,7 @@ export class ResourceBuilder<TUri extends string> {
    * @param completer Suggests values for what the user typed.
    * @returns A new builder.
    */
-  complete(variable: UriVariableNames<TUri>, completer: Completer): ResourceBuilder<TUri> {
+  complete(variable: keyof UriVariables<TUri> & string, completer: Completer): ResourceBuilder<TUri> {
     return this.#with({ completers: { ...this.#state.completers, [variable]: completer } });
   }
 

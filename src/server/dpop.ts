@@ -9,16 +9,6 @@
 import type { AuthInfo } from "../core/call-context.ts";
 import type { ResultStore } from "../core/result-store.ts";
 
-/** The request a DPoP proof must be for (RFC 9449 §4.3, steps 8 to 10). */
-export interface DpopRequest {
-  /** The HTTP method (`htm`); `POST` for every gRPC call. */
-  readonly method: string;
-  /** The request's URL (`htu` is compared without its query and fragment). */
-  readonly url: string;
-  /** The access token presented with it (`ath` is its SHA-256, base64url). */
-  readonly token: string;
-}
-
 /** A verified DPoP proof. */
 export interface DpopProof {
   /** The JWK SHA-256 thumbprint (RFC 7638) of the proof's key, which the token's `cnf.jkt` must equal. */
@@ -54,10 +44,15 @@ export interface DpopPolicy {
    * `htu`, `iat` and `ath`. Throws an `Error` whose message (never the proof) says what is wrong.
    *
    * @param proof The `DPoP` header's value.
-   * @param request The request it must be for.
+   * @param request The request it must be for (RFC 9449 §4.3, steps 8 to 10): its HTTP `method` (`htm`; `POST` for
+   *   every gRPC call), its `url` (`htu` is compared without its query and fragment), and the access `token` presented
+   *   with it (`ath` is its SHA-256, base64url).
    * @returns The proof's key thumbprint and `jti`.
    */
-  verifyProof(proof: string, request: DpopRequest): Promise<DpopProof>;
+  verifyProof(
+    proof: string,
+    request: { readonly method: string; readonly url: string; readonly token: string },
+  ): Promise<DpopProof>;
   /**
    * The checks the gate makes with this policy on every wire, for a server whose used proofs and issued
    * nonces live in `store` (its result store, shared by its instances). `jwtAuth({ dpop })`'s policy
@@ -105,3 +100,6 @@ export interface DpopChecks {
    */
   nonceOf(error: unknown): string | undefined;
 }
+
+/** The request a DPoP proof must be for: {@link DpopPolicy.verifyProof}'s second parameter. */
+export type DpopRequest = Parameters<DpopPolicy["verifyProof"]>[1];

@@ -12,7 +12,6 @@ import type { Notifier } from "../core/notifier.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { Tokens, TokensOptions } from "../core/tokens.ts";
 import type { Capability } from "./server-capability.ts";
-import type { SecretInput } from "../codec/keys.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
 import type { Limits } from "../core/budgets.ts";
@@ -129,8 +128,9 @@ export interface ServerOptions {
    * The secret that signs promise tokens and `requestState` (≥ 32 bytes), or a list for rotation: the
    * first signs, any verifies. Defaults to `MCPLITE_SECRET` (comma-separated for rotation); with
    * neither, a random key of this process (tokens then redeem only on this instance, until it restarts).
+   * A secret is text (its UTF-8 bytes) or raw bytes.
    */
-  secret?: SecretInput;
+  secret?: string | Uint8Array | readonly (string | Uint8Array)[];
   /** How tokens are made: sealing, size bound, lifetimes, clock. */
   tokens?: TokenOptions;
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */

@@ -12,9 +12,6 @@ import type { HeadersLike } from "../internal/headers-like.ts";
 /** The tools a server carries, by name; the typed client reads this from `typeof server`. */
 export type ToolMap = { [name: string]: AnyTool };
 
-/** The names `server.call()` takes: the registered tools, and the `redeem` system tool. */
-export type CallableName<TTools> = (keyof TTools & string) | "redeem";
-
 /** The arguments `server.call()` takes, by name: each tool's input, and `redeem`'s. */
 export type CallArguments<TTools extends ToolMap> = { [K in keyof TTools]: InferToolInput<TTools[K]> } & {
   redeem: RedeemArgs;

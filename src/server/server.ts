@@ -20,7 +20,7 @@ import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.
 import type { AnyTool } from "../core/tool.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding-contract.ts";
-import { createFetch, type ExecutionContextLike } from "./fetch.ts";
+import { createFetch } from "./fetch.ts";
 import type { Edge } from "./edge.ts";
 import { assembleGate, type Gate } from "./gate.ts";
 import { type EdgeObserving, OBSERVES_EDGE } from "./edge-observer.ts";
@@ -30,12 +30,12 @@ import { type InputRoundsSupport, prefixed, resolveOptions, type ServerOptions }
 import { declareBodyLimit } from "../runtime/body-bound.ts";
 import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
-import type { CallableName, CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
+import type { CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
 import { skillFileResource } from "./skill-files.ts";
 import type { GroupOptions, GroupSupport } from "./server-group.ts";
 
-export type { ExecutionContextLike, GroupOptions };
-export type { CallableName, CallArguments, ServerCallOptions, ToolMap };
+export type { GroupOptions };
+export type { CallArguments, ServerCallOptions, ToolMap };
 
 /** A signal source whose signal, built on first use by `CallContext`, never aborts. */
 const NEVER_ABORTED: SignalSource = {
@@ -65,8 +65,13 @@ export class Server<TTools extends ToolMap = {}> {
    * `(request, env, ctx)` reach handlers as `ctx.env`, deferred work is handed to `ctx.waitUntil`, and
    * `env.MCPLITE_SECRET` signs tokens when no `secret` option is given; a framework route can pass its
    * own second argument (Hono: `app.all("/mcp/*", mount(server.fetch, (c) => [{ ...c.env, user: c.get("user") }]))`).
+   * `ctx` is anything with a Worker's `waitUntil` (Cloudflare Workers, Vercel, Netlify).
    */
-  readonly fetch: (request: Request, env?: unknown, ctx?: ExecutionContextLike) => Promise<Response>;
+  readonly fetch: (
+    request: Request,
+    env?: unknown,
+    ctx?: { waitUntil(work: Promise<unknown>): void },
+  ) => Promise<Response>;
   /** Phantom type of the registered tools, for the typed client. */
   declare readonly "~tools"?: TTools;
   /**
@@ -425,7 +430,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {ProtocolError} For an unknown tool, invalid arguments, an invalid `requestState`, or a
    *   result that does not match the tool's output schema (masked as `internal`).
    */
-  call<N extends CallableName<TTools>>(
+  call<N extends (keyof TTools & string) | "redeem">(
     name: N,
     args: CallArguments<TTools>[N],
     options: ServerCallOptions = {},

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PromiseStateOf } from "../core/tool-promise.ts";
+import type { ToolPromise } from "../core/tool-promise.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { assertToolName } from "../core/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
@@ -234,13 +234,19 @@ export class ToolBuilder<
    */
   handle<R extends ReturnType<ToolHandler<TArgs, TOutput, TConfig>>>(
     handler: (args: TArgs, ctx: ToolContext<TConfig, TLongRunning>) => R,
-  ): Tool<TName, TInput, TArgs, TOutput, PromiseStateOf<R>> {
+  ): Tool<
+    TName,
+    TInput,
+    TArgs,
+    TOutput,
+    Awaited<R> extends infer V ? V extends ToolPromise<infer S> ? S : never : never
+  > {
     return this.#finish("handle", handler as unknown as ToolHandler<unknown, unknown>) as Tool<
       TName,
       TInput,
       TArgs,
       TOutput,
-      PromiseStateOf<R>
+      Awaited<R> extends infer V ? V extends ToolPromise<infer S> ? S : never : never
     >;
   }
 

@@ -22,5 +22,4 @@ export type { WebSocketOptions } from "./websocket-binding.ts";
 export { bunWebSocket } from "../runtime/bun/websocket-upgrade.ts";
 export type { BunWebSocketOptions } from "../runtime/bun/websocket-upgrade.ts";
 export { attachWebSocket } from "../runtime/node/websocket-upgrade.ts";
-export type { NodeUpgradeServer } from "../runtime/node/websocket-upgrade.ts";
 export { bearerProtocol, WEBSOCKET_PROTOCOL } from "../codec/websocket-bearer.ts";

@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { type Client, type ClientOptions, createClient, createMcpTransport } from "../../src/client/mod.ts";
-import type { TransportClientOptions } from "../../src/types.ts";
+import type { TransportClientOptions } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;

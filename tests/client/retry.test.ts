@@ -22,8 +22,8 @@ import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../
 import { jwtAuth } from "../../src/auth/mod.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { ClientError, createClient } from "../../src/client/mod.ts";
-import type { RetryOptions } from "../../src/types.ts";
-import type { RetryEvent } from "../../src/types.ts";
+import type { RetryOptions } from "../../src/client/mod.ts";
+import type { RetryEvent } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import type { Listener } from "../../src/types.ts";

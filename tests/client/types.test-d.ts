@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { type CallHandle, type Client, createClient, type ToolFailedError } from "../../src/client/mod.ts";
-import type { UntypedTools } from "../../src/types.ts";
+import type { ToolsOf } from "../../src/client/mod.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type Expect<T extends true> = T;
@@ -64,7 +64,7 @@ void byUrl.call("search_documents", { query: "x" });
 
 // Without a type parameter: any name, object arguments, unknown results.
 const untyped = createClient("http://localhost:8000");
-type _Untyped = Expect<Equal<typeof untyped, Client<UntypedTools>>>;
+type _Untyped = Expect<Equal<typeof untyped, Client<ToolsOf<unknown>>>>;
 async function loose(): Promise<void> {
   const value = await untyped.call("anything", { any: "thing" });
   type _Unknown = Expect<Equal<typeof value, unknown>>;

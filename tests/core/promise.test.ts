@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
-import type { ErrorReport } from "../../src/types.ts";
+import type { ErrorReporter } from "../../src/types.ts";
 import { TokenError } from "../../src/codec/token-error.ts";
 import { REPORT_INTERVAL_MS } from "../../src/core/bounded-reports.ts";
 import { createJobTools, jobServer, waitFor } from "../helpers/long-running.ts";
@@ -102,7 +102,7 @@ describe("promises in process", () => {
     async () => {
       const { server } = jobServer();
       const forged = tokenOf(await server.call("analyze_dataset", { dataset_id: "d" })).slice(0, -2) + "AA";
-      const reports: [unknown, ErrorReport | undefined][] = [];
+      const reports: [unknown, Parameters<ErrorReporter>[2]][] = [];
       const watched = jobServer({ onError: (error, _call, report) => void reports.push([error, report]) });
       for (let i = 0; i < 1_000; i++) {
         await assert.rejects(watched.server.call("redeem", { promise: forged }), isInvalidParams);

@@ -18,7 +18,7 @@ import { registryOf } from "../../src/core/registry.ts";
 import { grpcBinding, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
-import type { RetryEvent } from "../../src/types.ts";
+import type { RetryEvent } from "../../src/client/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 import { post, toolsCall } from "../helpers/request.ts";

@@ -27,5 +27,4 @@ export type {
   ViewToolName,
   ViewToolOutput,
   ViewToolResult,
-  ViewTools,
 } from "./view-types.ts";

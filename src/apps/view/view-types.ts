@@ -74,9 +74,6 @@ export interface ViewToolResult<TOutput = unknown> {
   _meta?: Record<string, unknown>;
 }
 
-/** The tools of a server type, or any tool for `unknown`. */
-export type ViewTools<S> = ToolsOf<S>;
-
 /** The names of a server type's tools. */
 export type ViewToolName<S> = ToolName<ToolsOf<S>>;
 

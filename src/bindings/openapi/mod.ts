@@ -31,4 +31,3 @@ export type { OpenApiInfo, OpenApiServer } from "./document.ts";
 export type { Problem } from "./problem.ts";
 export { toolsFromOpenAPI } from "../../tool/openapi/tools-from-openapi.ts";
 export type { OpenApiOperation, ToolsFromOpenApiOptions } from "../../tool/openapi/tools-from-openapi.ts";
-export type { DeepObjectArrays } from "../../tool/openapi/serialize.ts";

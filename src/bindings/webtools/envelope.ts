@@ -20,58 +20,39 @@ export interface ExecuteRequest {
   request?: unknown;
 }
 
-/** A successful answer. */
-export interface OkEnvelope<T = unknown> {
-  /** Always `"ok"`. */
-  status: "ok";
-  /** The action's result. */
-  data: T;
-}
+/**
+ * Any answer of `POST {base}/`: `{ status: "ok", data }`, the action's result; `{ status: "ok", promise }`, a tool that
+ * answered with a promise (redeem it by POSTing `promise.redeem`: `{ version, action: "redeem", request: { promise:
+ * token } }` after `retryAfterMs`, before `expiresAt`, ISO 8601); or `{ status: "error", error }`, whose `code` is a
+ * spec code (`WEBTOOL_NOT_FOUND`, `SCHEMA_ERROR`, …) or one of this SDK's own, `message` human-readable (for schema and
+ * config errors it names the failing paths), `details` structured and safe to show (e.g. `issues: [{ path, message
+ * }]`), and `reason` the wire-neutral `ErrorCode` (`unknown_tool`, `invalid_arguments`, `unauthenticated`, …), the same
+ * on every wire: what a client's error and both sides' spans name the failure by (absent on a tool's failure).
+ *
+ * @typeParam T The action's result.
+ */
+export type WebtoolsEnvelope<T = unknown> =
+  | { status: "ok"; data: T }
+  | {
+    status: "ok";
+    promise: {
+      token: string;
+      retryAfterMs: number;
+      expiresAt: string;
+      estimatedCompletion?: string;
+      redeem: { version: string; action: "redeem"; request: { promise: string } };
+    };
+  }
+  | {
+    status: "error";
+    error: { code: WebtoolsCode | string; message: string; details?: unknown; reason?: ErrorCode };
+  };
 
 /** An error answer. */
-export interface ErrorEnvelope {
-  /** Always `"error"`. */
-  status: "error";
-  /** What went wrong. */
-  error: {
-    /** A spec code (`WEBTOOL_NOT_FOUND`, `SCHEMA_ERROR`, …) or one of this SDK's own. */
-    code: WebtoolsCode | string;
-    /** A human-readable message; for schema and config errors it names the failing paths. */
-    message: string;
-    /** Structured details that are safe to show (e.g. `issues: [{ path, message }]`). */
-    details?: unknown;
-    /**
-     * The wire-neutral `ErrorCode` (`unknown_tool`, `invalid_arguments`, `unauthenticated`, …), the same on
-     * every wire: what a client's error and both sides' spans name the failure by. Absent on a tool's failure.
-     */
-    reason?: ErrorCode;
-  };
-}
+type ErrorEnvelope = Extract<WebtoolsEnvelope, { status: "error" }>;
 
-/** A pending answer's token and timing; redeem it with {@link WebtoolsPromise.redeem} as the POST body. */
-export interface WebtoolsPromise {
-  /** The signed promise token. */
-  token: string;
-  /** When to redeem, in milliseconds. */
-  retryAfterMs: number;
-  /** When the token expires, ISO 8601. */
-  expiresAt: string;
-  /** When the work should be done, ISO 8601, if the tool said. */
-  estimatedCompletion?: string;
-  /** The body that redeems it: `{ version, action: "redeem", request: { promise: token } }`. */
-  redeem: { version: string; action: "redeem"; request: { promise: string } };
-}
-
-/** A successful answer that is not done yet: the tool answered with a promise. */
-export interface PromiseEnvelope {
-  /** Always `"ok"`: the call was accepted. */
-  status: "ok";
-  /** The promise to redeem. */
-  promise: WebtoolsPromise;
-}
-
-/** Any answer of `POST {base}/`. */
-export type WebtoolsEnvelope<T = unknown> = OkEnvelope<T> | PromiseEnvelope | ErrorEnvelope;
+/** A pending answer's token and timing, and the body that redeems it. */
+type WebtoolsPromise = Extract<WebtoolsEnvelope, { promise: unknown }>["promise"];
 
 /**
  * Parses the body of `POST {base}/`.

@@ -31,15 +31,7 @@
  */
 export { webtoolsBinding } from "./handler.ts";
 export type { WebtoolsOptions, WebtoolsVersion } from "./handler.ts";
-export type {
-  ErrorEnvelope,
-  ExecuteRequest,
-  OkEnvelope,
-  PromiseEnvelope,
-  WebtoolsEnvelope,
-  WebtoolsPromise,
-} from "./envelope.ts";
+export type { ExecuteRequest, WebtoolsEnvelope } from "./envelope.ts";
 export { metadataHash } from "./metadata.ts";
 export type { WebtoolAction, WebtoolsInfo, WebtoolsMetadata } from "./metadata.ts";
 export { WebtoolsCode } from "../rest-status.ts";
-export type { WebtoolsStatus } from "../rest-status.ts";

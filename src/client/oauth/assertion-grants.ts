@@ -19,7 +19,7 @@ import {
   tokenRequest,
   toOauthClient,
 } from "./grants.ts";
-import type { EnterpriseAuthOptions, WorkloadIdentityOptions, WorkloadToken } from "./oauth-options.ts";
+import type { EnterpriseAuthOptions, WorkloadIdentityOptions } from "./oauth-options.ts";
 import type { StoredClient } from "./token-store.ts";
 
 /** RFC 7523 §2.1. */
@@ -134,7 +134,7 @@ export async function enterpriseGrant(options: EnterpriseAuthOptions, ctx: Grant
  * @param source The callback, environment variable or file.
  * @returns The JWT, trimmed.
  */
-async function readWorkloadToken(source: WorkloadToken): Promise<string> {
+async function readWorkloadToken(source: WorkloadIdentityOptions["token"]): Promise<string> {
   let jwt: string | undefined;
   if (typeof source === "function") {
     jwt = await source();

@@ -75,18 +75,15 @@ export interface ClientCredentialsOptions extends AuthOptions {
   privateKey?: WebCryptoKey | { key: WebCryptoKey; kid?: string };
 }
 
-/** A JWT the platform issues to the workload: a callback, an environment variable or a file, read on each use. */
-export type WorkloadToken =
-  | (() => string | Promise<string>)
-  | { readonly env: string }
-  | { readonly file: string };
-
 /** What {@link workloadIdentity} needs: the client id and where the platform's JWT comes from. */
 export interface WorkloadIdentityOptions extends AuthOptions {
   /** The client id at the authorization server. */
   clientId: string;
-  /** The platform-issued JWT (Kubernetes projected service account token, cloud workload identity, CI OIDC token). */
-  token: WorkloadToken;
+  /**
+   * The platform-issued JWT (Kubernetes projected service account token, cloud workload identity, CI OIDC token): a
+   * callback, an environment variable or a file, read on each use.
+   */
+  token: (() => string | Promise<string>) | { readonly env: string } | { readonly file: string };
   /**
    * How the JWT is presented: `"grant"` (default) as the assertion of the JWT-bearer grant (RFC 7523
    * §2.1), or `"client_assertion"` as the client's authentication of a client-credentials grant
@@ -95,20 +92,13 @@ export interface WorkloadIdentityOptions extends AuthOptions {
   use?: "grant" | "client_assertion";
 }
 
-/** The enterprise identity provider of {@link enterpriseAuth}. */
-export interface EnterpriseIdp {
-  /** The IdP's token endpoint, where the token exchange (RFC 8693) happens. */
-  tokenEndpoint: string | URL;
-  /** This client's id at the IdP. */
-  clientId: string;
-  /** This client's secret at the IdP (`client_secret_basic`), for confidential clients. */
-  clientSecret?: string;
-}
-
 /** What {@link enterpriseAuth} needs: the IdP, the user's identity assertion, this client at the MCP server's authorization server. */
 export interface EnterpriseAuthOptions extends AuthOptions {
-  /** The enterprise IdP. */
-  idp: EnterpriseIdp;
+  /**
+   * The enterprise IdP: its `tokenEndpoint`, where the token exchange (RFC 8693) happens, this client's `clientId`
+   * there, and its `clientSecret` (`client_secret_basic`) for confidential clients.
+   */
+  idp: { tokenEndpoint: string | URL; clientId: string; clientSecret?: string };
   /** The user's identity assertion from the IdP's single sign-on: an OpenID Connect ID token (read on each use). */
   idToken: string | (() => string | Promise<string>);
   /** This client's id at the MCP server's authorization server. */

@@ -9,17 +9,10 @@
  * @module
  */
 import { ClientError, TransportError } from "../errors.ts";
-import type { HttpOptions } from "../http.ts";
 import { quietContext } from "../quiet-context.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "../transport.ts";
-import { createMcpTransport } from "./mcp.ts";
+import { createMcpTransport, type McpTransportOptions } from "./mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
-
-/** Options of {@link createAutoTransport}. */
-export interface AutoTransportOptions extends HttpOptions {
-  /** The MCP revision to speak, when the server turns out to speak MCP. */
-  protocolVersion?: string;
-}
 
 /**
  * Creates a transport that discovers the server's wire on first use.
@@ -28,7 +21,7 @@ export interface AutoTransportOptions extends HttpOptions {
  * @param options The fetch function, extra headers and the MCP revision.
  * @returns The transport.
  */
-export function createAutoTransport(url: string | URL, options: AutoTransportOptions = {}): Transport {
+export function createAutoTransport(url: string | URL, options: McpTransportOptions = {}): Transport {
   return new AutoTransport(candidatesFor(new URL(url), options));
 }
 
@@ -39,7 +32,7 @@ export function createAutoTransport(url: string | URL, options: AutoTransportOpt
  * @param options The transport options.
  * @returns The candidates.
  */
-export function candidatesFor(url: URL, options: AutoTransportOptions): Transport[] {
+export function candidatesFor(url: URL, options: McpTransportOptions): Transport[] {
   const path = url.pathname.replace(/\/+$/, "");
   const href = url.href.replace(/\/+$/, "");
   const origin = `${url.origin}${url.search}`;

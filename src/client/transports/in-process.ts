@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { FetchLike, HeadersOption } from "../http.ts";
+import type { FetchLike } from "../http.ts";
+import type { HeadersLike } from "../../internal/headers-like.ts";
 import type { Transport } from "../transport.ts";
 import { AutoTransport } from "./auto.ts";
 import { createMcpTransport } from "./mcp.ts";
@@ -30,7 +31,7 @@ export interface InProcessOptions {
   /** The MCP revision to speak. */
   protocolVersion?: string;
   /** Extra headers, e.g. `Authorization` for middleware to see. */
-  headers?: HeadersOption;
+  headers?: HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
 }
 
 /** The origin in-process requests carry: loopback, so a server's Host check passes. */

@@ -27,9 +27,6 @@ import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Tra
 /** The base path MCP-lite servers use by default. */
 export const MCPLITE_BASE_PATH = "/mcp-lite/v1";
 
-/** Options of {@link createMcpliteTransport}. */
-export type McpliteTransportOptions = HttpOptions;
-
 /**
  * Creates an MCP-lite transport.
  *
@@ -43,7 +40,7 @@ export type McpliteTransportOptions = HttpOptions;
  * const client = createClient(createMcpliteTransport("http://localhost:8000/mcp-lite/v1"));
  * ```
  */
-export function createMcpliteTransport(baseUrl: string | URL, options: McpliteTransportOptions = {}): Transport {
+export function createMcpliteTransport(baseUrl: string | URL, options: HttpOptions = {}): Transport {
   return new McpliteTransport(new HttpEndpoint(baseUrl, options, true), false);
 }
 

@@ -98,7 +98,10 @@ function importWs(): Promise<WsModule> {
  * ```
  */
 export function attachWebSocket(
-  httpServer: NodeUpgradeServer,
+  httpServer: {
+    on(event: "upgrade", listener: (request: any, socket: any, head: any) => void): unknown;
+    off(event: "upgrade", listener: (request: any, socket: any, head: any) => void): unknown;
+  },
   app: { fetch(request: Request): Response | Promise<Response> },
 ): () => void {
   // One `ws` server per Node server; it selects the subprotocol each route chose (RFC 6455 §4.2.2).

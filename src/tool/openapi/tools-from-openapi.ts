@@ -15,7 +15,6 @@ import { buildRequest, resultFromResponse } from "./http-call.ts";
 import { jsonSchemaInput } from "./json-schema-input.ts";
 import { operationInput } from "./operation-input.ts";
 import { SchemaConverter } from "./schema-dialect.ts";
-import type { DeepObjectArrays } from "./serialize.ts";
 import { ToolNames } from "./tool-names.ts";
 
 /** One operation of the document, as `include` and `nameOf` see it. */
@@ -60,7 +59,7 @@ export interface ToolsFromOpenApiOptions {
    * (default) `line_items[0][price]=p&expand[0]=x`, the PHP/Rails bracket convention Stripe expects, or
    * `"brackets"` `expand[]=x&line_items[][price]=p`.
    */
-  readonly deepObjectArrays?: DeepObjectArrays;
+  readonly deepObjectArrays?: "indexed" | "brackets";
   /**
    * What a call does with an argument the operation does not describe (neither a parameter nor a
    * property of its body). `"refuse"` (default): the call fails as invalid arguments before any request
