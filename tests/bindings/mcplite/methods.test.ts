@@ -77,7 +77,7 @@ async function assertPrompts(exchange: Exchange, seen: string[]): Promise<void> 
 
   const unknown = (await exchange(request(3, "prompts/get", { name: "nope" }))).error as Message;
   assert.equal(unknown.code, -32602);
-  assert.deepEqual(unknown.data, { prompt: "nope" });
+  assert.deepEqual(unknown.data, { code: "invalid_params", prompt: "nope" }); // the ErrorCode in data, as on every JSON-RPC wire
 
   const missing = (await exchange(request(4, "prompts/get", { name: "greet", arguments: {} }))).error as Message;
   assert.equal(missing.code, -32602);
@@ -123,7 +123,11 @@ describe("MCP-lite's method table: prompts on every carrier, without the MCP bin
     const tools = await (await server.fetch(post("/mcp-lite/v1/prompts/get", request(7, "tools/list")))).json();
     assert.deepEqual(tools.result.tools.map((tool: { name: string }) => tool.name), ["ping"]);
     const other = await (await server.fetch(post("/mcp-lite/v1/prompts/get", request(8, "resources/list")))).json();
-    assert.deepEqual(other.error, { code: -32601, message: "Method not found: resources/list" });
+    assert.deepEqual(other.error, {
+      code: -32601,
+      message: "Method not found: resources/list",
+      data: { code: "method_not_found" },
+    });
   });
 
   it("over stdio: one message a line", async () => {
