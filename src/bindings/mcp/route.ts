@@ -20,7 +20,7 @@ import { featureMethod } from "./feature-methods.ts";
 import { checkStandardHeaders } from "./headers.ts";
 import { cancelScope } from "./cancel-scope.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
-import { subscriptionsListen } from "./listen.ts";
+import { subscriptionsListen } from "./subscriptions-listen.ts";
 import { throughMiddleware } from "./request-middleware.ts";
 import type { McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { modernErrorToWire } from "./status.ts";

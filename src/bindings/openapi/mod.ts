@@ -25,8 +25,8 @@
  *
  * @module
  */
-export { openapiBinding } from "./binding.ts";
-export type { OpenApiOptions } from "./binding.ts";
+export { openapiBinding } from "./openapi-binding.ts";
+export type { OpenApiOptions } from "./openapi-binding.ts";
 export type { OpenApiInfo, OpenApiServer } from "./document.ts";
 export type { Problem } from "./problem.ts";
 export { toolsFromOpenAPI } from "../../tool/openapi/tools-from-openapi.ts";

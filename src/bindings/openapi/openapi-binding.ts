@@ -76,7 +76,7 @@ const TEXT_HEADERS = { "content-type": "text/plain; charset=utf-8" };
  * import assert from "node:assert/strict";
  * import * as v from "valibot";
  * import { createServer, defineTool } from "../../../mod.ts";
- * import { openapiBinding } from "./binding.ts";
+ * import { openapiBinding } from "./openapi-binding.ts";
  *
  * const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
  *   .output(v.object({ sum: v.number() })).handle(({ a, b }) => ({ sum: a + b }));
