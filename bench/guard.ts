@@ -68,8 +68,9 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // ("The default bundle, issue 50"). The ceiling holds today's size, so nothing creeps back in. 48.5 KB after
   // round two's merges (the error vocabulary's `data.code` on every JSON-RPC error, MCP-lite's method table),
   // 48.4 KB once subscriptions/listen resolves URIs through the resources feature: not 47 yet, see RESULTS.md
-  // ("The bundle rows after round two").
-  [OURS]: { goal: 30, ceiling: 48.5 },
+  // ("The bundle rows after round two"). 48.53 KB (49,698 B) with the span of a request refused at the edge
+  // (issue 51: a refused token is `unauthenticated` in the server's span too): the hook every server carries.
+  [OURS]: { goal: 30, ceiling: 48.6 },
   [OURS_LITE]: { goal: 20, ceiling: 26 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
