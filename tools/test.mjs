@@ -1,10 +1,11 @@
 // `npm test`'s two runtimes at once: `bun test` and `deno test` run the same test files side by side (on
 // two cores, about half the wall time of one after the other). Bun's output streams as it comes; Deno's
 // is held in a file and printed whole once Bun is done, then streams on, so the two never interleave.
-// Either failing fails the run. MCPLITE_TEST_SERIAL=1 runs them one after the other instead.
+// Either failing fails the run. MCPLITE_TEST_SERIAL=1 runs them one after the other instead. The type check
+// (`npm run test:types`) opens Deno's lane, beside Bun's tests: a type error stops both at once.
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
 import { spawn } from "node:child_process";
-import { createReadStream, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
+import { createReadStream, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import process from "node:process";
@@ -15,23 +16,41 @@ const BIN = fileURLToPath(new URL("../node_modules/.bin", import.meta.url));
 const env = { ...process.env, PATH: [BIN, process.env.PATH].filter(Boolean).join(delimiter) };
 
 const RUNS = {
+  types: ["npm", ["run", "--silent", "test:types"]],
   bun: ["bun", ["test", "--timeout", "30000", "tests/"]],
   deno: ["deno", ["test", "-A", "--unstable-no-legacy-abort", "--doc", "tests/", "mod.ts", "src/"]],
 };
+/** The children running now, so that a failed type check can stop them. */
+const running = new Set();
 
-/** Runs one runtime's suite, its output to `out` (a file descriptor) or inherited; answers its exit and time. */
+/** Runs one step, its output to `out` (a file descriptor) or inherited; answers its exit and time. */
 function start(name, out) {
   const [command, args] = RUNS[name];
   const began = Date.now();
   const child = spawn(command, args, { env, stdio: ["ignore", out ?? "inherit", out ?? "inherit"] });
+  running.add(child);
   return new Promise((resolve) => {
     child.once("error", (error) => resolve({ name, code: 127, seconds: 0, error }));
-    child.once(
-      "exit",
-      (code, signal) =>
-        resolve({ name, code: code ?? (signal ? 128 : 1), seconds: Math.round((Date.now() - began) / 1000) }),
-    );
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      resolve({ name, code: code ?? (signal ? 128 : 1), seconds: Math.round((Date.now() - began) / 1000) });
+    });
   });
+}
+
+/**
+ * Deno's lane: the type check, then Deno's tests. A failed check stops Bun's tests too (fails fast). When
+ * MCPLITE_DENO_DONE names a file, the lane's exit code is written there as it ends, so that CI can start its
+ * next stage on the core Deno frees while Bun finishes (.ci/run).
+ */
+async function denoLane(out) {
+  const types = await start("types", out);
+  const results = [types];
+  if (types.code !== 0) { for (const child of running) child.kill("SIGTERM"); }
+  else results.push(await start("deno", out));
+  const failed = results.find((r) => r.code !== 0);
+  if (process.env.MCPLITE_DENO_DONE) writeFileSync(process.env.MCPLITE_DENO_DONE, String(failed?.code ?? 0));
+  return results;
 }
 
 /** Copies `file` to stdout as it grows, until `done` settles and everything written is copied. */
@@ -55,15 +74,15 @@ async function follow(file, done) {
 
 const results = [];
 if (process.env.MCPLITE_TEST_SERIAL === "1") {
-  for (const name of ["bun", "deno"]) results.push(await start(name));
+  for (const name of ["types", "bun", "deno"]) results.push(await start(name));
 } else {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-test-"));
   const held = join(dir, "deno.log");
-  const deno = start("deno", openSync(held, "w"));
+  const deno = denoLane(openSync(held, "w"));
   results.push(await start("bun"));
-  console.log("\n== deno test (ran alongside bun test; its output so far, then as it comes)\n");
+  console.log("\n== type check and deno test (ran alongside bun test; their output so far, then as it comes)\n");
   await follow(held, deno);
-  results.push(await deno);
+  results.push(...(await deno));
   rmSync(dir, { recursive: true, force: true });
 }
 
