@@ -22,6 +22,7 @@ import {
   type DurationRecorder,
   durationRecorder,
   failed,
+  failedBy,
   methodAttributes,
   RECORD_SETTER,
   SCOPE,
@@ -152,12 +153,7 @@ class TracedTransport implements Transport {
       if (failure !== undefined) failed(span, metric, failure.type, failure.message);
       return value;
     } catch (error) {
-      const { type, status } = answeredWith(error, this.#inner.wire);
-      if (status !== undefined) {
-        span.setAttribute("rpc.response.status_code", status);
-        metric["rpc.response.status_code"] = status;
-      }
-      failed(span, metric, type, error instanceof Error ? error.message : String(error));
+      failedBy(span, metric, answeredWith(error, this.#inner.wire), error);
       throw error;
     } finally {
       span.end();

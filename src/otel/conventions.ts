@@ -189,6 +189,23 @@ export function failed(span: Span, metric: Attributes, type: string, message: st
   metric["error.type"] = type;
 }
 
+/**
+ * Marks a span and its metric attributes failed by a thrown error: its `ErrorCode` as `error.type`, and the RPC
+ * status the wire answered it with, where it has one (an `isError` result or an envelope carries none).
+ */
+export function failedBy(
+  span: Span,
+  metric: Attributes,
+  answer: { type: string; status?: number | string },
+  error: unknown,
+): void {
+  if (answer.status !== undefined) {
+    span.setAttribute("rpc.response.status_code", answer.status);
+    metric["rpc.response.status_code"] = answer.status;
+  }
+  failed(span, metric, answer.type, error instanceof Error ? error.message : String(error));
+}
+
 /** A failed tool's first text block, as the span status message. */
 export function toolErrorMessage(result: unknown): string {
   const content = isObject(result) && Array.isArray(result.content) ? result.content : [];

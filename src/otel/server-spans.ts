@@ -22,6 +22,7 @@ import {
   contextFromMeta,
   durationRecorder,
   failed,
+  failedBy,
   INSTALL_LINE,
   methodAttributes,
   SCOPE,
@@ -128,13 +129,7 @@ export function tracing(
       }
       return result;
     } catch (error) {
-      // An error the wire answers as an `isError` result, or in an envelope, carries no RPC status.
-      const { type, status } = codeOf(error, meta, method);
-      if (status !== undefined) {
-        span.setAttribute("rpc.response.status_code", status);
-        metric["rpc.response.status_code"] = status;
-      }
-      failed(span, metric, type, error instanceof Error ? error.message : String(error));
+      failedBy(span, metric, codeOf(error, meta, method), error);
       throw error;
     } finally {
       linkIssuer(span, call.ctx.get(traceContext.ISSUED_BY));
