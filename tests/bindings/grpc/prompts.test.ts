@@ -4,22 +4,19 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
-import { createServer, definePrompt, serve } from "../../../mod.ts";
+import { createServer, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import { createClient } from "../../../src/client/mod.ts";
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import { withDefaults } from "../../helpers/fixtures.ts";
 import { grpcJs } from "./grpc-fixtures.ts";
+import { greetPrompt } from "../../helpers/greet-prompt.ts";
 
 function promptServer() {
   return createServer({ name: "prompts", version: "1.0.0", bindings: withDefaults(grpcBinding()) })
     .prompt(
-      definePrompt("greet")
-        .describe("Greets someone")
-        .args(v.object({ name: v.pipe(v.string(), v.description("Who to greet")) }))
-        .get(({ name }) => `Say hello to ${name}.`),
+      greetPrompt(),
     );
 }
 

@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
 import { createServer, definePrompt, defineTool, inputRounds, mcpLiteBinding, serve } from "../../../src/lite/mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { WEBSOCKET_PROTOCOL, webSocketBinding } from "../../../src/websocket/mod.ts";
@@ -16,6 +15,7 @@ import { createWebSocketTransport } from "../../../src/client/transports/websock
 import { pipeServer } from "../../helpers/stdio.ts";
 import { post } from "../../helpers/request.ts";
 import { TestSocket } from "../../websocket/socket.ts";
+import { greetPrompt } from "../../helpers/greet-prompt.ts";
 
 type Message = Record<string, unknown>;
 /** Sends one JSON-RPC request on a carrier and returns its answer. */
@@ -36,10 +36,7 @@ function promptServer(seen: string[] = []) {
     })
     .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"))
     .prompt(
-      definePrompt("greet")
-        .describe("Greets someone")
-        .args(v.object({ name: v.pipe(v.string(), v.description("Who to greet")) }))
-        .get(({ name }) => `Say hello to ${name}.`),
+      greetPrompt(),
     )
     .prompt(
       definePrompt("review").describe("Reviews in a tone the user picks").get(async (_args, ctx) => {

@@ -6,21 +6,18 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import * as v from "valibot";
 import { createServer, definePrompt, defineTool, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { createClient, createMcpliteTransport } from "../../../src/client/mod.ts";
 import { post } from "../../helpers/request.ts";
+import { greetPrompt } from "../../helpers/greet-prompt.ts";
 
 /** A server with two prompts: one with an argument, one that asks the user first. */
 function promptServer() {
   return createServer({ name: "prompts", version: "1.0.0", secret: "prompt-test-secret-0123456789abcdef" })
     .tool(defineTool("ping").describe("Answers pong").handle(() => "pong"))
     .prompt(
-      definePrompt("greet")
-        .describe("Greets someone")
-        .args(v.object({ name: v.pipe(v.string(), v.description("Who to greet")) }))
-        .get(({ name }) => `Say hello to ${name}.`),
+      greetPrompt(),
     )
     .prompt(
       definePrompt("review").describe("Reviews with a tone the user picks").get(async (_args, ctx) => {
