@@ -37,6 +37,7 @@ export const sidebar = [
       { text: "gRPC and Connect", link: "/guides/grpc" },
       { text: "Webtools", link: "/guides/webtools" },
       { text: "OpenAPI", link: "/guides/openapi" },
+      { text: "Composing servers", link: "/guides/composing" },
       { text: "MCP Apps", link: "/guides/apps" },
       { text: "Agent Skills", link: "/guides/skills" },
       { text: "The typed client", link: "/guides/client" },

@@ -316,6 +316,31 @@ describe("transformTool() definitions", () => {
     assert.deepEqual(outcome.result.structuredContent, { difference: 9 });
   });
 
+  it("keeps a long-running tool's promises: redeemed under the new name, through the original's .redeem()", async () => {
+    const analyze = defineTool("analyze").describe("Answers later")
+      .input(v.object({ id: v.string(), owner: v.string() }))
+      .handle(({ id, owner }, ctx) => ctx.promise({ state: { id, owner } }))
+      .redeem(({ id, owner }) => ({ id, owner, rows: 42 }));
+    const later = transformTool(analyze, {
+      name: "analyze_later",
+      args: { id: { name: "dataset" }, owner: { hide: true, value: (ctx) => ctx.meta.headers.get("x-owner") ?? "?" } },
+    });
+    const server = createServer({ name: "t", version: "1", secret: "a test secret of at least thirty-two bytes" })
+      .tool(later);
+    const call = async (name: string, args: unknown) =>
+      await (await server.fetch(post("/mcp-lite/v1/calltools", {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name, arguments: args },
+      }, { "x-owner": "ada" }))).json();
+    const first = await call("analyze_later", { dataset: "d1" });
+    const token = first.result?._meta?.promise_token;
+    assert.equal(typeof token, "string", JSON.stringify(first));
+    const redeemed = await call("redeem", { promise: token });
+    assert.deepEqual(redeemed.result.structuredContent, { id: "d1", owner: "ada", rows: 42 });
+  });
+
   it("passes a failure of the original on, unmapped", async () => {
     const flaky = defineTool("flaky").describe("Fails").output(v.object({ n: v.number() })).handle(() => {
       throw new Error("upstream is down");
