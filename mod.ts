@@ -34,7 +34,6 @@
 // Defining tools, resources and prompts.
 export { defineTool } from "./src/tool/define-tool.ts";
 export { transformTool } from "./src/tool/transform-tool.ts";
-export type { ArgTransform, ToolTransform } from "./src/tool/transform-tool.ts";
 export { defineResource } from "./src/assembly/served-resources.ts";
 export { definePrompt } from "./src/assembly/served-prompts.ts";
 export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } from "./src/core/tool.ts";

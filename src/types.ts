@@ -15,15 +15,7 @@
  * @module
  */
 export type { ToolBuilder } from "./tool/define-tool.ts";
-export type {
-  ArgsCheck,
-  ArgTransforms,
-  HiddenArg,
-  OutputTransform,
-  ShownArg,
-  TransformedInput,
-  TransformedTool,
-} from "./tool/transform-tool.ts";
+export type { ArgTransform, ToolTransform, TransformedInput } from "./tool/transform-tool.ts";
 export type { CallArguments, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
 export type { CallerShare, Limits } from "./core/budgets.ts";

@@ -95,14 +95,16 @@ describe("the public surface, as the API report records it", () => {
 
   // Issue 51's bounds: 100 names for ./types and 400 in all. Lower them as the surface shrinks; never raise
   // them without a decision recorded in the CHANGELOG.
-  it("keeps ./types to at most 100 names and the whole surface to at most 400", () => {
+  // 405 since transformTool() (issue 52: the function in the root and ./lite, three types in ./types; 404 names).
+  it("keeps ./types to at most 100 names and the whole surface to at most 405", () => {
     assert.ok(entry("./types").names.size <= 100, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 400, `the entry points export ${total} names`);
+    assert.ok(total <= 405, `the entry points export ${total} names`);
   });
 
+  // 57 since transformTool() (issue 52): a tool author's function, its types in ./types.
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
-    assert.ok(entry(".").names.size <= 56, `the root exports ${entry(".").names.size} names`);
+    assert.ok(entry(".").names.size <= 57, `the root exports ${entry(".").names.size} names`);
   });
 
   it("makes ./lite the root's values (its types stay in the root), with a createServer of its own", async () => {

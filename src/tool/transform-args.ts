@@ -9,40 +9,40 @@ import type { JsonSchema, ValidationIssue } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
 
 /**
- * How `transformTool()` changes one argument: shown under another name, description or default, or
- * hidden from callers and given a fixed value or one computed per call.
+ * How `transformTool()` changes one argument: shown under another name, description or default
+ * (`{ name, description, default, examples }`), or hidden from callers (`{ hide: true, value }`): left
+ * out of the advertised schema, refused when sent, and given `value` on every call (omitted when there
+ * is none, which only an optional argument allows).
  *
  * @typeParam T The argument's type, as the original tool takes it.
  */
-export type ArgTransform<T = unknown> = ShownArg<T> | HiddenArg<T>;
+export type ArgTransform<T = unknown> =
+  | {
+    /** Not hidden. */
+    readonly hide?: false;
+    /** The name callers use instead (1-64 characters; unique among the tool's arguments). */
+    readonly name?: string;
+    /** The description the JSON Schema shows for it. */
+    readonly description?: string;
+    /** The value it takes when the caller omits it: the argument becomes optional, its schema shows `default`. */
+    readonly default?: T;
+    /** Example values the JSON Schema shows (`examples`, JSON Schema 2020-12 §9.5). */
+    readonly examples?: readonly T[];
+  }
+  | {
+    /** Hidden. */
+    readonly hide: true;
+    /**
+     * Its value: a fixed one, or a function of the call's context (`ctx.auth?.subject`, a header of
+     * `ctx.meta.headers`, `ctx.config`), run before the original tool validates its arguments.
+     */
+    readonly value?: T | ((ctx: CallContext) => T | Promise<T>);
+  };
 
-/** An argument callers still see, perhaps renamed, described anew, or defaulted. */
-export interface ShownArg<T = unknown> {
-  /** Not hidden. */
-  readonly hide?: false;
-  /** The name callers use instead (1-64 characters; unique among the tool's arguments). */
-  readonly name?: string;
-  /** The description the JSON Schema shows for it. */
-  readonly description?: string;
-  /** The value it takes when the caller omits it: the argument becomes optional, its schema shows `default`. */
-  readonly default?: T;
-  /** Example values the JSON Schema shows (`examples`, JSON Schema 2020-12 §9.5). */
-  readonly examples?: readonly T[];
-}
-
-/**
- * An argument callers never see: left out of the advertised schema, refused when sent, and given
- * `value` on every call (omitted when there is none, which only an optional argument allows).
- */
-export interface HiddenArg<T = unknown> {
-  /** Hidden. */
-  readonly hide: true;
-  /**
-   * Its value: a fixed one, or a function of the call's context (`ctx.auth?.subject`, a header of
-   * `ctx.meta.headers`, `ctx.config`), run before the original tool validates its arguments.
-   */
-  readonly value?: T | ((ctx: CallContext) => T | Promise<T>);
-}
+/** An argument callers still see. */
+type ShownArg = Exclude<ArgTransform, { readonly hide: true }>;
+/** An argument callers never see. */
+type HiddenArg = Extract<ArgTransform, { readonly hide: true }>;
 
 /** What the transformed tool needs to turn a caller's arguments into the original tool's. */
 export interface ArgPlan {

@@ -30,30 +30,7 @@ import type {
 import { finishTool, type ToolFields } from "./finish-tool.ts";
 import { type ArgPlan, type ArgTransform, originalArgs, planArgs, shownArgs, shownIssue } from "./transform-args.ts";
 
-export type { ArgTransform, HiddenArg, ShownArg } from "./transform-args.ts";
-
-/** The argument transforms of a tool whose callers send `TInput`, by original argument name. */
-export type ArgTransforms<TInput> = { readonly [K in keyof TInput]?: ArgTransform<TInput[K]> };
-
-/**
- * An extra check of the caller's arguments (under their new names, defaults filled in), run before the
- * original tool's validation: a Standard Schema (a valibot schema) that must accept them, or a
- * function that returns what is wrong (a message, or issues), nothing when they are fine.
- */
-export type ArgsCheck<TInput> =
-  | StandardSchemaV1
-  | ((args: TInput) => string | readonly ValidationIssue[] | undefined | void);
-
-/** How a transformed tool's result is made from the original's. */
-export interface OutputTransform<TOutput, R> {
-  /**
-   * Maps the original's output value (its `structuredContent`, or what its handler returned when that
-   * is not an object) to the new tool's; a failure of the original is passed on unmapped.
-   */
-  readonly map: (value: TOutput, ctx: CallContext) => R | Promise<R>;
-  /** The new output schema (listed as `outputSchema`, enforced like any tool's); without it none is listed. */
-  readonly schema?: SchemaInput;
-}
+export type { ArgTransform } from "./transform-args.ts";
 
 /**
  * Options of {@link transformTool}.
@@ -82,12 +59,27 @@ export interface ToolTransform<T extends AnyTool, N extends string, A, R> {
   /** The argument transforms, by original argument name. */
   readonly args?:
     & A
-    & ArgTransforms<InferToolInput<T>>
+    & { readonly [K in keyof InferToolInput<T>]?: ArgTransform<InferToolInput<T>[K]> }
     & { readonly [K in Exclude<keyof A, keyof InferToolInput<T>>]: never };
-  /** An extra check of the arguments, failing as invalid arguments. */
-  readonly validate?: ArgsCheck<TransformedInput<InferToolInput<T>, A>>;
+  /**
+   * An extra check of the caller's arguments (under their new names, defaults filled in), run before
+   * the original tool's validation, failing as invalid arguments: a Standard Schema (a valibot schema)
+   * that must accept them (it checks, never changes them), or a function that returns what is wrong (a
+   * message, or issues), nothing when they are fine.
+   */
+  readonly validate?:
+    | StandardSchemaV1
+    | ((args: TransformedInput<InferToolInput<T>, A>) => string | readonly ValidationIssue[] | undefined | void);
   /** Maps the result (not for streaming or long-running tools). */
-  readonly output?: OutputTransform<InferToolOutput<T>, R>;
+  readonly output?: {
+    /**
+     * Maps the original's output value (its `structuredContent`, or what its handler returned when that
+     * is not an object) to the new tool's; a failure of the original is passed on unmapped.
+     */
+    readonly map: (value: InferToolOutput<T>, ctx: CallContext) => R | Promise<R>;
+    /** The new output schema (listed as `outputSchema`, enforced like any tool's); without it none is listed. */
+    readonly schema?: SchemaInput;
+  };
 }
 
 /**
@@ -117,22 +109,6 @@ export type TransformedInput<I, A> =
         : never
     ]?: I[K];
   } extends infer S ? { [K in keyof S]: S[K] } : never;
-
-/**
- * The tool {@link transformTool} makes: named `N`, taking {@link TransformedInput}, giving `R`.
- *
- * @typeParam T The original tool.
- * @typeParam N The new name.
- * @typeParam A The argument transforms.
- * @typeParam R The new output.
- */
-export type TransformedTool<T extends AnyTool, N extends string, A, R> = Tool<
-  N,
-  TransformedInput<InferToolInput<T>, A>,
-  TransformedInput<InferToolInput<T>, A>,
-  R,
-  T extends Tool<string, unknown, unknown, unknown, infer S> ? S : never
->;
 
 /**
  * Makes a new tool from any tool: one of `defineTool()`, one `toolsFromOpenAPI()` imported, a proxied
@@ -185,9 +161,21 @@ export type TransformedTool<T extends AnyTool, N extends string, A, R> = Tool<
 export function transformTool<
   T extends AnyTool,
   const N extends string = T["name"],
-  const A extends ArgTransforms<InferToolInput<T>> = Record<never, never>,
+  const A extends { readonly [K in keyof InferToolInput<T>]?: ArgTransform<InferToolInput<T>[K]> } = Record<
+    never,
+    never
+  >,
   R = InferToolOutput<T>,
->(tool: T, options: ToolTransform<T, N, A, R>): TransformedTool<T, N, A, R> {
+>(
+  tool: T,
+  options: ToolTransform<T, N, A, R>,
+): Tool<
+  N,
+  TransformedInput<InferToolInput<T>, A>,
+  TransformedInput<InferToolInput<T>, A>,
+  R,
+  T extends Tool<string, unknown, unknown, unknown, infer S> ? S : never
+> {
   const name: string = options.name ?? tool.name;
   assertToolName(name);
   const where = `transformTool("${tool.name}")`;
@@ -220,13 +208,19 @@ export function transformTool<
     ...(scopes === undefined ? {} : { scopes }),
     run: tool.mode === "stream" ? streamed(tool, plan, name) : handled(tool, plan, name, map),
   };
-  return finishTool(transformed) as unknown as TransformedTool<T, N, A, R>;
+  return finishTool(transformed) as unknown as Tool<
+    N,
+    TransformedInput<InferToolInput<T>, A>,
+    TransformedInput<InferToolInput<T>, A>,
+    R,
+    T extends Tool<string, unknown, unknown, unknown, infer S> ? S : never
+  >;
 }
 
 /** Checks what the caller sent: no hidden or renamed-away argument, then the extra check. */
 function inputValidator(
   plan: ArgPlan,
-  check: ArgsCheck<never> | undefined,
+  check: StandardSchemaV1 | ((args: never) => unknown) | undefined,
   where: string,
 ): (value: unknown) => ValidationResult | Promise<ValidationResult> {
   if (check !== undefined && typeof check !== "function" && !("~standard" in check)) {
