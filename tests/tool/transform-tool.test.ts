@@ -243,6 +243,14 @@ describe("transformTool() on a tool imported from OpenAPI", () => {
       params: { name: "my_issues", arguments: { state: "closed", owner: "someone-else" } },
     }, bearer("reader")))).json();
     assert.match(JSON.stringify(refused), /owner: Unknown argument/);
+    const mistyped = await (await server.fetch(post("/mcp-lite/v1/calltools", {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "my_issues", arguments: { state: 5 } },
+    }, bearer("reader")))).json();
+    const paths = (mistyped.error?.data?.issues as { path: string }[] | undefined)?.map((issue) => issue.path);
+    assert.ok(paths?.length && paths.every((path) => path === "state"), JSON.stringify(mistyped)); // renamed from st
     assert.equal(seen.length, 1, "a refused call never reaches the API");
   });
 });
@@ -339,6 +347,30 @@ describe("transformTool() definitions", () => {
     assert.equal(typeof token, "string", JSON.stringify(first));
     const redeemed = await call("redeem", { promise: token });
     assert.deepEqual(redeemed.result.structuredContent, { id: "d1", owner: "ada", rows: 42 });
+  });
+
+  it("runs a check function over the new names, defaults filled in: a message or issues refuse the call", async () => {
+    const seen: unknown[] = [];
+    const ranged = transformTool(search, {
+      name: "ranged",
+      args: { q: { name: "query" }, limit: { default: 2 }, tenant: { hide: true, value: "t" } },
+      validate: (args) => {
+        seen.push(args);
+        if (args.query === "all") return "query: too broad";
+        return (args.limit ?? 0) > 10 ? [{ path: "limit", message: "at most 10" }] : undefined;
+      },
+    });
+    const server = createServer({ name: "r", version: "1.0.0" }).tool(ranged);
+    const outcome = await server.call("ranged", { query: "mcp" });
+    assert.ok(outcome.kind === "answer");
+    assert.deepEqual(outcome.result.structuredContent, { hits: ["t:mcp:1", "t:mcp:2"] });
+    assert.deepEqual(seen, [{ query: "mcp", limit: 2 }]);
+    await assert.rejects(server.call("ranged", { query: "all" }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, ErrorCode.InvalidArguments);
+      assert.match(error.message, /query: too broad/);
+      return true;
+    });
+    await assert.rejects(server.call("ranged", { query: "mcp", limit: 11 }), /limit: at most 10/);
   });
 
   it("passes a failure of the original on, unmapped", async () => {
