@@ -136,3 +136,32 @@ export interface ToolStream<TOutput> extends AsyncIterable<unknown> {
 export type ToolProxy<T> = {
   readonly [N in ToolName<T>]: (args: ToolInput<T, N>, options?: CallOptions) => Promise<ToolOutput<T, N>>;
 };
+
+/**
+ * A server's tools described by their types alone, for `createClient<T>()` when the server's code is
+ * not at hand (a server in another codebase or language): each tool's `input` (what a call sends) and
+ * `output` (its `structuredContent`; `unknown` when it declares no output schema). `mcplite types <url>`
+ * writes it from the server's `tools/list`.
+ *
+ * @typeParam D The tools by name: `{ [name]: { input: {…}; output: {…} } }`.
+ *
+ * @example
+ * ```ts
+ * import { createClient, type RemoteTools } from "./mod.ts";
+ *
+ * type Weather = RemoteTools<{
+ *   get_forecast: { input: { city: string; days?: number }; output: { summary: string } };
+ * }>;
+ * const client = createClient<Weather>("http://localhost:8000/mcp");
+ * async function forecast(): Promise<string> {
+ *   const { summary } = await client.call("get_forecast", { city: "Oslo" });
+ *   return summary;
+ * }
+ * void forecast;
+ * ```
+ */
+export type RemoteTools<D extends { [name: string]: { input: object; output?: unknown } }> = {
+  readonly "~tools"?: {
+    [N in keyof D & string]: Tool<N, D[N]["input"], D[N]["input"], D[N] extends { output: infer O } ? O : unknown>;
+  };
+};

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { type CallHandle, type Client, createClient, type ToolFailedError } from "../../src/client/mod.ts";
-import type { ToolsOf } from "../../src/client/mod.ts";
+import type { RemoteTools, ToolsOf } from "../../src/client/mod.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type Expect<T extends true> = T;
@@ -70,3 +70,29 @@ async function loose(): Promise<void> {
   type _Unknown = Expect<Equal<typeof value, unknown>>;
 }
 void loose;
+
+// A server known by its tools' types alone (`mcplite types` writes this): typed as a server's type is.
+type Remote = RemoteTools<{
+  search_documents: { input: { query: string; limit?: number }; output: { hits: { id: string; title: string }[] } };
+  ping: { input: Record<string, never>; output: unknown };
+}>;
+const remote = createClient<Remote>("http://localhost:8000");
+async function described(): Promise<void> {
+  const found = await remote.call("search_documents", { query: "mcp" });
+  type _Found = Expect<Equal<typeof found, { hits: { id: string; title: string }[] }>>;
+  const result = await remote.callTool("search_documents", { query: "mcp", limit: 2 });
+  type _Structured = Expect<
+    Equal<typeof result.structuredContent, { hits: { id: string; title: string }[] } | undefined>
+  >;
+  const pong = await remote.tools.ping({});
+  type _Pong = Expect<Equal<typeof pong, unknown>>;
+  // @ts-expect-error: no tool of that name
+  await remote.call("search", { query: "mcp" });
+  // @ts-expect-error: no such argument
+  await remote.call("search_documents", { query: "mcp", sort: "asc" });
+  // @ts-expect-error: query must be a string
+  await remote.call("search_documents", { query: 1 });
+  // @ts-expect-error: the output has no such field
+  void found.total;
+}
+void described;
