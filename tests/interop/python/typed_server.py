@@ -1,7 +1,7 @@
 """A FastMCP (Python) server whose tools' schemas are what pydantic emits: nested and recursive models
 (`$defs` and `$ref`), `Optional` (`anyOf` with null), `Literal` enums, lists, tuples (`prefixItems`),
 dicts (`additionalProperties`), defaults and descriptions, and output schemas from return annotations.
-`mcplite types` reads it over stdio: `typed_server.py` serves it there.
+`typed_server.py PORT` serves it over Streamable HTTP on 127.0.0.1:PORT at /mcp, for `mcplite types`.
 """
 
 from typing import Annotated, Literal, Optional
@@ -62,4 +62,6 @@ def ping() -> str:
 
 
 if __name__ == "__main__":
-    mcp.run(show_banner=False)
+    import sys
+
+    mcp.run(transport="http", host="127.0.0.1", port=int(sys.argv[1]), show_banner=False)
