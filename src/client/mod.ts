@@ -70,7 +70,7 @@ export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-
 export type { ListOptions } from "./client.ts";
 export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
 export type { RetryEvent } from "./retry.ts";
-export type { RemoteTools, RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
+export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
 export type { ClientErrorOptions } from "./errors.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./input.ts";
 export type {

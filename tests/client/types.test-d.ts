@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { type CallHandle, type Client, createClient, type ToolFailedError } from "../../src/client/mod.ts";
-import type { RemoteTools, ToolsOf } from "../../src/client/mod.ts";
+import type { ToolsOf } from "../../src/client/mod.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type Expect<T extends true> = T;
@@ -71,11 +71,13 @@ async function loose(): Promise<void> {
 }
 void loose;
 
-// A server known by its tools' types alone (`mcplite types` writes this): typed as a server's type is.
-type Remote = RemoteTools<{
-  search_documents: { input: { query: string; limit?: number }; output: { hits: { id: string; title: string }[] } };
-  ping: { input: Record<string, never>; output: unknown };
-}>;
+// A server known by a description of its tools' types (`mcplite types` writes one): typed as a server's type is.
+interface Remote {
+  tools: {
+    search_documents: { input: { query: string; limit?: number }; output: { hits: { id: string; title: string }[] } };
+    ping: { input: Record<string, never>; output: unknown };
+  };
+}
 const remote = createClient<Remote>("http://localhost:8000");
 async function described(): Promise<void> {
   const found = await remote.call("search_documents", { query: "mcp" });
@@ -96,3 +98,9 @@ async function described(): Promise<void> {
   void found.total;
 }
 void described;
+
+// A server's own type is read by its "~tools", not by its `tools` getter (an array).
+type _ServerTools = Expect<Equal<ToolsOf<typeof server>, NonNullable<(typeof server)["~tools"]>>>;
+// A description without names, or that is not one, types nothing.
+type _Unnamed = Expect<Equal<ToolsOf<{ tools: Record<string, { input: { a: string } }> }>, ToolsOf<unknown>>>;
+type _NotTools = Expect<Equal<ToolsOf<{ tools: string[] }>, ToolsOf<unknown>>>;

@@ -8,7 +8,7 @@
 import { REMOTE_TYPE, type TypesModule } from "./types-module.ts";
 
 const DECLARED = /^export (?:interface|type) ([A-Za-z_$][\w$]*)/m;
-const ENTRY = /^ {2}(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*)): \{/gm;
+const ENTRY = /^ {4}(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_$][\w$]*)): \{/gm;
 
 /**
  * Lists how a module differs from the one the server's tools give now.
@@ -57,7 +57,7 @@ function declarations(text: string): Map<string, string> {
   return found;
 }
 
-/** The tools of the `Remote` type's body, each with its entry's text. */
+/** The tools of the `Remote` type's `tools`, each with its entry's text. */
 function entries(remote: string): Map<string, string> {
   const found = new Map<string, string>();
   for (const match of remote.matchAll(ENTRY)) {

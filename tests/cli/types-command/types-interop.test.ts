@@ -98,7 +98,7 @@ describe("mcplite types against the official TypeScript SDK v1 server", () => {
     await assertFormatted(file);
     const text = readFileSync(file, "utf8");
     assert.match(text, /export interface BookFlightOutput \{/);
-    assert.match(text, /^ {2}echo: \{ input: EchoInput; output: unknown \};$/m, "no output schema: unknown");
+    assert.match(text, /^ {4}echo: \{ input: EchoInput; output: unknown \};$/m, "no output schema: unknown");
     await assertConsumerChecks(
       dir,
       `import { createClient } from "@mcplite/sdk/client";
@@ -270,7 +270,7 @@ describe("mcplite types against a stdio server (-- <command>)", () => {
     const peer = runtimeCommand(`${ROOT}tests/interop/peer-server.ts`);
     await types(["--out", file, "--", peer.command, ...peer.args]);
     const text = readFileSync(file, "utf8");
-    assert.match(text, /^ {2}revision: \{ input: RevisionInput; output: unknown \};$/m);
+    assert.match(text, /^ {4}revision: \{ input: RevisionInput; output: unknown \};$/m);
     assert.match(text, /^export interface AddInput \{$/m);
   });
 });

@@ -105,11 +105,12 @@ describe("mcplite types: the module", () => {
       "export interface WalkTreeInput {\n  node: Node;\n}",
       "export interface SearchDocumentsOutput {\n  hits: {\n    id: string;\n    score?: number;\n  }[];\n  total?: number;\n}",
       "Searches the documents; *\\/ cannot end this comment",
-      "  search_documents: {\n    input: SearchDocumentsInput;\n    output: SearchDocumentsOutput;\n  };",
-      '  "walk-tree": { input: WalkTreeInput; output: unknown };',
-      'import type { RemoteTools } from "@mcplite/sdk/client";',
+      "export interface Remote {\n  tools: {\n    ping: { input: PingInput; output: unknown };\n",
+      "    search_documents: {\n      input: SearchDocumentsInput;\n      output: SearchDocumentsOutput;\n    };",
+      '    "walk-tree": { input: WalkTreeInput; output: unknown };\n  };\n}\n',
     ];
     for (const line of lines) assert.ok(text.includes(line), `the module has:\n${line}\n\n${text}`);
+    assert.doesNotMatch(text, /^import /m, "the module imports nothing: any project can use it");
     // Sorted by name: the order a server lists its tools in does not change the file.
     assert.equal(typesModule([ping, search, tree]).text, text);
   });
