@@ -77,9 +77,41 @@ const tree: ToolInfo = {
   },
 };
 const ping: ToolInfo = { name: "ping", inputSchema: { type: "object", properties: {} } };
+/** What the others leave out: draft-07 tuples, `$ref: "#"`, patternProperties, a missing `$ref`, a name taken. */
+const edge: ToolInfo = {
+  name: "edge.cases",
+  inputSchema: {
+    type: "object",
+    properties: {
+      point: { type: "array", items: [{ type: "number" }, { type: "string" }], additionalItems: { type: "boolean" } },
+      pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], minItems: 1, maxItems: 2 },
+      self: { $ref: "#" },
+      headers: { type: "object", patternProperties: { "^x-": { type: "string" } }, additionalProperties: false },
+      id: { type: ["integer", "string"] },
+      modes: { type: "array", items: { enum: ["read", "write", "admin", "owner", "maintainer", "triage", "none"] } },
+      patch: {
+        type: "object",
+        properties: { title: { type: "string" }, body: { type: "string" } },
+        anyOf: [{ required: ["title"] }, { required: ["body"] }],
+      },
+      never: false,
+      missing: { $ref: "#/$defs/Nope" },
+      EdgeCasesInput: { $ref: "#/$defs/EdgeCasesInput" },
+      veryLongPropertyNameThatKeepsGoingOnAndOn: {
+        type: "object",
+        additionalProperties: { type: "array", items: { type: "string" } },
+      },
+      old: { type: "string", deprecated: true, description: "Use id" },
+      owner: { type: "object", nullable: true, properties: { login: { type: "string" } }, required: ["login"] },
+      nothing: { const: null },
+    },
+    required: ["point"],
+    $defs: { EdgeCasesInput: { type: "string", title: "A definition named as a tool's input" } },
+  },
+};
 
 describe("mcplite types: the module", () => {
-  const { text } = typesModule([tree, search, ping]);
+  const { text } = typesModule([tree, search, ping, edge]);
 
   it("says each construct as the TypeScript type it means", () => {
     const lines = [
@@ -105,14 +137,29 @@ describe("mcplite types: the module", () => {
       "export interface WalkTreeInput {\n  node: Node;\n}",
       "export interface SearchDocumentsOutput {\n  hits: {\n    id: string;\n    score?: number;\n  }[];\n  total?: number;\n}",
       "Searches the documents; *\\/ cannot end this comment",
-      "export interface Remote {\n  tools: {\n    ping: { input: PingInput; output: unknown };\n",
+      'export interface Remote {\n  tools: {\n    "edge.cases": { input: EdgeCasesInput; output: unknown };\n',
+      "  point: [number, string, ...boolean[]];",
+      "  pair?: [string, number?];",
+      "  self?: EdgeCasesInput;",
+      "  headers?: Record<string, string>;",
+      "  id?: number | string;",
+      '  modes?: Array<\n    | "read"\n    | "write"',
+      '    | "none"\n  >;',
+      "  patch?: {\n    title?: string;\n    body?: string;\n  };",
+      "  never?: never;",
+      "  missing?: unknown;",
+      "  EdgeCasesInput?: EdgeCasesInput2;",
+      "export type EdgeCasesInput2 = string;",
+      "  /**\n   * Use id\n   * @deprecated\n   */\n  old?: string;",
+      "  owner?:\n    | {\n      login: string;\n    }\n    | null;",
+      "  nothing?: null;",
       "    search_documents: {\n      input: SearchDocumentsInput;\n      output: SearchDocumentsOutput;\n    };",
       '    "walk-tree": { input: WalkTreeInput; output: unknown };\n  };\n}\n',
     ];
     for (const line of lines) assert.ok(text.includes(line), `the module has:\n${line}\n\n${text}`);
     assert.doesNotMatch(text, /^import /m, "the module imports nothing: any project can use it");
     // Sorted by name: the order a server lists its tools in does not change the file.
-    assert.equal(typesModule([ping, search, tree]).text, text);
+    assert.equal(typesModule([ping, edge, search, tree]).text, text);
   });
 
   it("is deno fmt-clean, and types a client's calls: wrong arguments and result keys do not compile", {
