@@ -15,14 +15,6 @@ import { docLines, schemaType } from "./schema-to-type.ts";
 /** The name of the type the module exports for `createClient<Remote>()`. */
 export const REMOTE_TYPE = "Remote";
 
-/** One declaration of the module, and the tools whose types use it. */
-export interface Declaration {
-  /** The type's name. */
-  name: string;
-  /** Its text, JSDoc included. */
-  text: string;
-}
-
 /** The module: its text, and which declarations each tool's types are made of (for `--check`). */
 export interface TypesModule {
   /** The module's text. */
