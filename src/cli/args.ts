@@ -7,7 +7,7 @@
 import { UsageError } from "./exit-errors.ts";
 
 /** The commands the CLI knows. */
-export const COMMANDS: readonly string[] = ["inspect", "list", "call", "app", "skills", "help"];
+export const COMMANDS: readonly string[] = ["inspect", "list", "call", "app", "skills", "types", "help"];
 
 /** The wires a URL target may be forced to. */
 export type Wire = "auto" | "mcp-lite" | "mcp" | "webtools";
@@ -44,8 +44,10 @@ export interface CliArgs {
   timeoutMs?: number;
   /** `skills … get <name>`: the skill to fetch. */
   skill?: string;
-  /** `--out <dir>`: where `skills … get` writes the skill's files. */
+  /** `--out <dir>`: where `skills … get` writes the skill's files; `--out <file>`: where `types` writes. */
   out?: string;
+  /** `--check`: `types` compares the `--out` file with the server's tools instead of writing it. */
+  check: boolean;
   /** `--login`: authorize with OAuth when the server asks (401). */
   login: boolean;
   /** `--dpop`: with `--login`, DPoP-bound tokens (RFC 9449), the key kept in the token file. */
@@ -65,7 +67,7 @@ export interface CliArgs {
 const WIRES: readonly Wire[] = ["auto", "mcp-lite", "mcp", "webtools"];
 
 /** Flags without a value: each sets its field to `true`. */
-const SWITCHES = { "--json": "json", "--login": "login", "--dpop": "dpop" } as const;
+const SWITCHES = { "--json": "json", "--login": "login", "--dpop": "dpop", "--check": "check" } as const;
 /** Options whose value is kept as given (the last one wins). */
 const TEXT_OPTIONS = { "--args": "argsJson", "--out": "out", "--client-id": "clientId", "--tokens": "tokens" } as const;
 /** Options that may repeat: their values are kept in order. */
@@ -104,6 +106,7 @@ export function parseArgs(argv: string[]): CliArgs {
     wire: "auto",
     login: false,
     dpop: false,
+    check: false,
     resourcePairs: [],
   };
   const positionals: string[] = [];
@@ -163,6 +166,7 @@ export function parseArgs(argv: string[]): CliArgs {
     if (result.url === undefined) throw new UsageError(`${command} needs a target: a URL, or -- <command> <args…>`);
   }
   if (result.port !== undefined && command !== "app") throw new UsageError("--port goes with app");
+  if (result.check && command !== "types") throw new UsageError("--check goes with types");
   if (command === "call" || command === "app") {
     result.tool = rest.shift();
     if (result.tool === undefined) throw new UsageError(`${command} needs a tool name`);

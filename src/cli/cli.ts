@@ -16,6 +16,7 @@ import { initCommand } from "./init.ts";
 import { inspectCommand } from "./inspect.ts";
 import { listCommand } from "./list.ts";
 import { skillsCommand } from "./skills-command.ts";
+import { typesCommand } from "./types-command/types-command.ts";
 import { type Login, startLogin } from "./login.ts";
 import { defaultTokenPath } from "./token-file.ts";
 import { env } from "../runtime/env.ts";
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   call: callCommand,
   app: appCommand,
   skills: skillsCommand,
+  types: typesCommand,
 };
 
 /** `app` renders views, so it tells servers so (SEP-1865), over MCP, the wire that serves them. */

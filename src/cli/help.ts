@@ -15,6 +15,9 @@ Usage:
                                      on 127.0.0.1 calls the tool and renders its ui:// view (Ctrl-C stops)
   mcplite skills <url>               the server's Agent Skills (SEP-2640)
   mcplite skills <url> get <name> [--out <dir>]   fetch one, verified; print SKILL.md or write the files
+  mcplite types <url> [--out <file>] [--check]   a TypeScript module of the tools' input and output
+                                     types, for createClient<Remote>(url); --check: exit 1 naming
+                                     the tools that changed when the file no longer matches
   mcplite <command> [<tool>] [options] -- <server command> <args…>   (a stdio server)
   mcplite init [dir] [--runtime deno|bun|node|workers]   a new project in dir (missing or empty;
                                      default .): a tool, a way to start it and its own test;
@@ -36,7 +39,9 @@ Options:
                         sent as text when it is UTF-8, else as a base64 blob (repeatable)
   --json                machine-readable output: stdout carries only the JSON result, or the error
                         as {"error": {"code", "message", …}, "exitCode": n}
-  --out <dir>           skills get: write the skill's files below this directory (created if missing)
+  --out <dir>           skills get: write the skill's files below this directory (created if missing);
+                        types: the file to write (default: stdout)
+  --check               types: compare --out with the server's tools instead of writing it
   -H, --header <h>      an HTTP header for every request, "Name: value" (repeatable)
   --login               authorize with OAuth when the server asks: open the URL printed on stderr;
                         tokens are kept in $MCPLITE_TOKENS or ~/.config/mcplite/tokens.json (0600)

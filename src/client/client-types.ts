@@ -10,18 +10,49 @@ import type { CallResult } from "./read-result.ts";
 import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
 
 /**
- * The tools a server type carries (its phantom `"~tools"`); for anything else (`ToolsOf<unknown>`), the tool map of a
- * client without a server type: any name, any object of arguments, an unknown result.
+ * The tools of a client's type parameter: a server type's (its phantom `"~tools"`), or a plain description
+ * of the tools, `{ tools: { [name]: { input: {…}; output: {…} } } }`, for a server whose code is not at hand
+ * (what `mcplite types <url>` writes; `output` is the `structuredContent`, `unknown` for a tool without an
+ * output schema). For anything else (`ToolsOf<unknown>`), the tool map of a client without a server type:
+ * any name, any object of arguments, an unknown result.
  *
- * @typeParam S The server type (`typeof server`).
+ * @typeParam S The server type (`typeof server`), or a description of its tools.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from "./mod.ts";
+ *
+ * interface Weather {
+ *   tools: { get_forecast: { input: { city: string; days?: number }; output: { summary: string } } };
+ * }
+ * const client = createClient<Weather>("http://localhost:8000/mcp");
+ * async function forecast(): Promise<string> {
+ *   const { summary } = await client.call("get_forecast", { city: "Oslo" });
+ *   return summary;
+ * }
+ * void forecast;
+ * ```
  */
 export type ToolsOf<S> = [{ [name: string]: Tool<string, Record<string, unknown>, unknown, unknown> }] extends
   [infer Untyped] ? (
     unknown extends S ? Untyped
-      : [NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>] extends [infer M] ? (
-          [M] extends [never] ? Untyped
-            : M extends ToolMap ? (string extends keyof M ? Untyped : M)
+      : "~tools" extends keyof S ? (
+          [NonNullable<S extends { readonly "~tools"?: infer M } ? M : never>] extends [infer M] ? (
+              [M] extends [never] ? Untyped
+                : M extends ToolMap ? (string extends keyof M ? Untyped : M)
+                : Untyped
+            )
             : Untyped
+        )
+      : S extends { readonly tools: infer D extends { [name: string]: { input: object; output?: unknown } } } ? (
+          string extends keyof D ? Untyped : {
+            [N in keyof D & string]: Tool<
+              N,
+              D[N]["input"],
+              D[N]["input"],
+              D[N] extends { output: infer O } ? O : unknown
+            >;
+          }
         )
       : Untyped
   )

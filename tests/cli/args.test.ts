@@ -85,4 +85,16 @@ describe("the command line", () => {
     assert.throws(() => parseArgs(["call", "http://x", "add", "--port", "8123"]), /--port goes with app/);
     assert.throws(() => parseArgs(["app", "http://x", "forecast", "--port=0"]), /--port takes a port/);
   });
+
+  it("reads types with --out and --check, and --check for types only", () => {
+    const args = parseArgs(["types", "http://x/mcp", "--out", "remote.ts", "--check"]);
+    assert.deepEqual([args.command, args.url, args.out, args.check], ["types", "http://x/mcp", "remote.ts", true]);
+    assert.deepEqual(parseArgs(["types", "--out", "r.ts", "--", "python", "server.py"]).stdio, {
+      command: "python",
+      args: ["server.py"],
+    });
+    assert.equal(parseArgs(["types", "http://x"]).check, false);
+    assert.throws(() => parseArgs(["list", "http://x", "--check"]), /--check goes with types/);
+    assert.throws(() => parseArgs(["types", "http://x", "extra"]), /unexpected argument "extra"/);
+  });
 });

@@ -70,3 +70,37 @@ async function loose(): Promise<void> {
   type _Unknown = Expect<Equal<typeof value, unknown>>;
 }
 void loose;
+
+// A server known by a description of its tools' types (`mcplite types` writes one): typed as a server's type is.
+interface Remote {
+  tools: {
+    search_documents: { input: { query: string; limit?: number }; output: { hits: { id: string; title: string }[] } };
+    ping: { input: Record<string, never>; output: unknown };
+  };
+}
+const remote = createClient<Remote>("http://localhost:8000");
+async function described(): Promise<void> {
+  const found = await remote.call("search_documents", { query: "mcp" });
+  type _Found = Expect<Equal<typeof found, { hits: { id: string; title: string }[] }>>;
+  const result = await remote.callTool("search_documents", { query: "mcp", limit: 2 });
+  type _Structured = Expect<
+    Equal<typeof result.structuredContent, { hits: { id: string; title: string }[] } | undefined>
+  >;
+  const pong = await remote.tools.ping({});
+  type _Pong = Expect<Equal<typeof pong, unknown>>;
+  // @ts-expect-error: no tool of that name
+  await remote.call("search", { query: "mcp" });
+  // @ts-expect-error: no such argument
+  await remote.call("search_documents", { query: "mcp", sort: "asc" });
+  // @ts-expect-error: query must be a string
+  await remote.call("search_documents", { query: 1 });
+  // @ts-expect-error: the output has no such field
+  void found.total;
+}
+void described;
+
+// A server's own type is read by its "~tools", not by its `tools` getter (an array).
+type _ServerTools = Expect<Equal<ToolsOf<typeof server>, NonNullable<(typeof server)["~tools"]>>>;
+// A description without names, or that is not one, types nothing.
+type _Unnamed = Expect<Equal<ToolsOf<{ tools: Record<string, { input: { a: string } }> }>, ToolsOf<unknown>>>;
+type _NotTools = Expect<Equal<ToolsOf<{ tools: string[] }>, ToolsOf<unknown>>>;

@@ -1,0 +1,37 @@
+/**
+ * Checking a module `mcplite types` wrote as its user would: `deno fmt --check` leaves it as it is, and a
+ * consumer using it with `createClient<Remote>()` passes `deno check`, so each `// @ts-expect-error` line
+ * in the consumer must be an error (a type that accepted the wrong key would leave one unused, and fail).
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { ROOT, run } from "./process.ts";
+
+const DENO = `${ROOT}node_modules/.bin/deno`;
+
+/** A fresh directory for a generated module and its consumer. */
+export function typesDir(): string {
+  return mkdtempSync(join(tmpdir(), "mcplite-types-"));
+}
+
+/** Asserts that `deno fmt` (its defaults, as in a project without a config) would change nothing in `file`. */
+export async function assertFormatted(file: string): Promise<void> {
+  const checked = await run(DENO, ["fmt", "--check", "--no-config", file], 60_000);
+  assert.equal(checked.code, 0, `deno fmt would change ${file}:\n${checked.stderr}${checked.stdout}`);
+}
+
+/**
+ * Writes `consumer.ts` into `dir` and type-checks it with `deno check`, `@mcplite/sdk/client` resolving to
+ * this checkout's sources (the repository's import map), and asserts that it passes.
+ */
+export async function assertConsumerChecks(dir: string, consumer: string): Promise<void> {
+  writeFileSync(join(dir, "consumer.ts"), consumer);
+  const checked = await run(DENO, ["check", "--config", `${ROOT}deno.json`, "consumer.ts"], 170_000, dir, {
+    ...process.env,
+    NO_COLOR: "1",
+  });
+  assert.equal(checked.code, 0, `deno check consumer.ts:\n${checked.stderr}`);
+}
