@@ -1,0 +1,168 @@
+/**
+ * The `mcplite dev` child's life: started on the runtime running the CLI, restarted (the old one
+ * ended first, so two versions never run side by side), its output passed through, and its state
+ * (starting, ready at a loopback URL, or failed with the file and line) told to whoever waits.
+ *
+ * @module
+ */
+import { type ChildProcess, spawnChild } from "../../client/transports/child-process.ts";
+import { parseDevMessage } from "./dev-messages.ts";
+import { type LoadFailure, locateFailure } from "./dev-load-error.ts";
+
+/** What the dev server is doing. */
+export type DevState =
+  | { readonly phase: "starting"; readonly generation: number }
+  | {
+    readonly phase: "ready";
+    readonly generation: number;
+    /** The child's own URL (loopback, a new port each time). */
+    readonly url: string;
+    /** The server's `basePath`. */
+    readonly basePath: string;
+    /** How long the start took, in ms, from the change (or the command) that caused it. */
+    readonly startMs: number;
+  }
+  | { readonly phase: "failed"; readonly generation: number; readonly failure: LoadFailure };
+
+/** How the supervisor starts a child and where its output goes. */
+export interface SupervisorOptions {
+  /** The program and arguments that run the child entry; the module's URL is appended. */
+  readonly command: { readonly command: string; readonly args: readonly string[] };
+  /** The server module's `file:` URL. */
+  readonly moduleUrl: string;
+  /** The module's local files, to locate a failure in them. */
+  readonly graph: () => ReadonlySet<string>;
+  /** Where the child's output goes. */
+  readonly output: (stream: "out" | "err", text: string) => void;
+  /** Hears of every state. */
+  readonly onState: (state: DevState) => void;
+}
+
+/** How long a child may take to end on SIGTERM before it is killed, in ms. */
+const TERM_GRACE_MS = 2000;
+/** How much of a child's stderr is kept, to explain an exit before it served. */
+const STDERR_KEPT = 4000;
+
+/** Starts, restarts and stops the child. */
+export class DevSupervisor {
+  #state: DevState = { phase: "starting", generation: 0 };
+  #child: ChildProcess | undefined;
+  #waiters: (() => void)[] = [];
+  readonly #options: SupervisorOptions;
+
+  /** @param options How to start the child and where its output goes. */
+  constructor(options: SupervisorOptions) {
+    this.#options = options;
+  }
+
+  /** The current state. */
+  get state(): DevState {
+    return this.#state;
+  }
+
+  /**
+   * Ends the running child (if any) and starts a new one.
+   *
+   * @param since When the change that asks for it was seen (`performance.now()`), for the start time.
+   */
+  async restart(since: number = performance.now()): Promise<void> {
+    await this.stop();
+    const generation = this.#state.generation + 1;
+    this.#set({ phase: "starting", generation });
+    const { command, args } = this.#options.command;
+    let child: ChildProcess;
+    try {
+      child = await spawnChild({ command, args: [...args, this.#options.moduleUrl] });
+    } catch (error) {
+      return this.#set({ phase: "failed", generation, failure: { message: `cannot start ${command}: ${error}` } });
+    }
+    this.#child = child;
+    let stderr = "";
+    void (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stderr) {
+        const text = decoder.decode(chunk, { stream: true });
+        stderr = (stderr + text).slice(-STDERR_KEPT);
+        this.#options.output("err", text);
+      }
+    })().catch(() => {});
+    const lines = this.#readStdout(child, generation, since);
+    void child.exited.then(async (exit) => {
+      await lines;
+      if (this.#child !== child) return; // ended by restart() or stop()
+      this.#child = undefined;
+      const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+      const message = this.#state.phase === "ready"
+        ? `the server exited (${how})`
+        : `the module exited before it served (${how})`;
+      if (this.#state.phase !== "failed") {
+        this.#set({
+          phase: "failed",
+          generation,
+          failure: locateFailure({ message, stack: stderr }, this.#options.graph()),
+        });
+      }
+    });
+  }
+
+  async #readStdout(child: ChildProcess, generation: number, since: number): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of child.stdout) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let end;
+      while ((end = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        const message = parseDevMessage(line);
+        if (message === undefined) this.#options.output("out", `${line}\n`);
+        else if (this.#child !== child) continue;
+        else if (message.type === "ready") {
+          const startMs = Math.round(performance.now() - since);
+          this.#set({ phase: "ready", generation, url: message.url, basePath: message.basePath, startMs });
+        } else {
+          this.#set({ phase: "failed", generation, failure: locateFailure(message, this.#options.graph()) });
+        }
+      }
+    }
+    if (buffered) this.#options.output("out", buffered);
+  }
+
+  /**
+   * Waits until the child serves or failed.
+   *
+   * @param signal Stops waiting.
+   * @returns The state then.
+   */
+  async settled(signal?: AbortSignal): Promise<DevState> {
+    while (this.#state.phase === "starting" && !signal?.aborted) {
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        signal?.addEventListener("abort", () => resolve(), { once: true });
+      });
+    }
+    return this.#state;
+  }
+
+  /** Ends the child: SIGTERM, then SIGKILL after a grace period. */
+  async stop(): Promise<void> {
+    const child = this.#child;
+    this.#child = undefined;
+    if (child === undefined) return;
+    await child.closeStdin().catch(() => {});
+    child.kill("SIGTERM");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => (child.kill("SIGKILL"), resolve()), TERM_GRACE_MS);
+    });
+    await Promise.race([child.exited, killed]);
+    clearTimeout(timer);
+    await child.exited;
+  }
+
+  #set(state: DevState): void {
+    this.#state = state;
+    this.#options.onState(state);
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+}
