@@ -1,7 +1,8 @@
 /**
- * The child `mcplite dev` runs on each restart: imports the server module, serves what it exports on a
- * free loopback port, and tells the parent on stdout (one `@mcplite-dev` line) where it listens or why
- * the module failed to load. It ends when the parent closes its stdin.
+ * The child `mcplite dev` runs: started ahead of need with the SDK loaded (so that a restart costs
+ * only the user's modules), it reads the server module's URL on stdin, imports it, serves what it
+ * exports on a free loopback port, and tells the parent on stdout (one `@mcplite-dev` line) where it
+ * listens or why the module failed to load. It ends when the parent closes its stdin.
  *
  * @module
  */
@@ -17,7 +18,7 @@ const g = globalThis as {
   };
   process?: {
     argv: string[];
-    stdin: { on(event: string, listener: () => void): void; resume(): void };
+    stdin: { on(event: string, listener: (chunk?: unknown) => void): void; resume(): void };
     stdout: { write(text: string, callback: () => void): boolean };
     exit(code: number): never;
   };
@@ -33,19 +34,35 @@ function exit(code: number): never {
   return g.Deno ? g.Deno.exit(code) : g.process!.exit(code);
 }
 
-/** The parent closes our stdin when it goes away (even when killed): no orphan keeps serving. */
-async function exitWithParent(): Promise<void> {
-  if (g.Deno) {
-    for await (const _ of g.Deno.stdin.readable) { /* nothing is sent; EOF ends the loop */ }
-    exit(0);
-  }
-  g.process!.stdin.on("end", () => exit(0));
-  g.process!.stdin.on("close", () => exit(0));
-  g.process!.stdin.resume();
+/**
+ * The first line on stdin (the module's URL); then, at end of input, the exit: the parent closes our
+ * stdin when it goes away (even when killed), so no orphan keeps serving.
+ */
+function readModuleUrl(): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    const take = (chunk: string) => {
+      text += chunk;
+      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")).trim());
+    };
+    if (g.Deno) {
+      void (async () => {
+        for await (const chunk of g.Deno!.stdin.readable.pipeThrough(new TextDecoderStream())) take(chunk);
+        exit(0);
+      })();
+      return;
+    }
+    g.process!.stdin.on("data", (chunk) => take(String(chunk)));
+    g.process!.stdin.on("end", () => exit(0));
+    g.process!.stdin.on("close", () => exit(0));
+    g.process!.stdin.resume();
+  });
 }
 
-const moduleUrl = (g.Deno ? g.Deno.args : g.process!.argv.slice(2))[0];
-void exitWithParent();
+// The SDK's entry, the module the user's server imports too: loaded while waiting. Its failure is
+// not ours to report (the user's import reports it, if it matters).
+await import("../../../mod.ts").catch(() => {});
+const moduleUrl = await readModuleUrl();
 let exports: Record<string, unknown>;
 try {
   exports = await import(moduleUrl);

@@ -16,6 +16,13 @@ import { devHandler } from "./dev-proxy.ts";
 import { type DevState, DevSupervisor } from "./dev-supervisor.ts";
 import { watchGraph } from "./dev-watch.ts";
 
+/**
+ * The SDK's own files (a checkout's, when a module imports it by path): a library, like a package,
+ * not watched; the child waiting for the next restart has them loaded already.
+ */
+const SDK_ROOT = decodeURIComponent(new URL("../../../", import.meta.url).pathname);
+const isSdk = (file: string) => file.startsWith(`${SDK_ROOT}src/`) || /^mod\.[jt]s$/.test(file.slice(SDK_ROOT.length));
+
 const USAGE = "usage: mcplite dev <server module> [--port <port>]";
 
 const g = globalThis as {
@@ -95,7 +102,7 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
   }
   origin = listener.url;
   let restarting = Promise.resolve();
-  const watch = await watchGraph(file, (changed) => {
+  const watch = await watchGraph(file, isSdk, (changed) => {
     const since = performance.now();
     say(`${changed.map((f) => relativeTo(f, cwd)).join(", ")} changed; restarting`);
     restarting = restarting.then(() => supervisor.restart(since)).catch(() => {});
@@ -107,7 +114,7 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
   });
   watch.close();
   await restarting;
-  await supervisor.stop();
+  await supervisor.close();
   await api.close();
   await listener.close();
   return ExitCode.Ok;

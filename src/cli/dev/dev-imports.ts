@@ -36,9 +36,10 @@ function candidates(path: string): string[] {
  * Reads a module and every local module it reaches.
  *
  * @param entry The module's absolute path.
+ * @param skip Files not to follow (a library's).
  * @returns Each file and its text.
  */
-export async function importGraph(entry: string): Promise<Snapshot> {
+export async function importGraph(entry: string, skip: (file: string) => boolean = () => false): Promise<Snapshot> {
   const { readFile } = await import("node:fs/promises");
   const read = (path: string) => readFile(path, "utf8").catch(() => undefined);
   const snapshot: Snapshot = new Map();
@@ -52,7 +53,7 @@ export async function importGraph(entry: string): Promise<Snapshot> {
     for (const spec of specifiersIn(text)) {
       if (!/^(\.{1,2}\/|\/|file:)/.test(spec)) continue; // a package, or a remote module
       const path = decodeURIComponent(new URL(spec, `file://${file}`).pathname);
-      if (path.includes("/node_modules/")) continue;
+      if (path.includes("/node_modules/") || skip(path)) continue;
       const all = candidates(path);
       let found: string | undefined;
       for (const candidate of all) {

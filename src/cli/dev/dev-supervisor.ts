@@ -26,7 +26,7 @@ export type DevState =
 
 /** How the supervisor starts a child and where its output goes. */
 export interface SupervisorOptions {
-  /** The program and arguments that run the child entry; the module's URL is appended. */
+  /** The program and arguments that run the child entry (it reads the module's URL on stdin). */
   readonly command: { readonly command: string; readonly args: readonly string[] };
   /** The server module's `file:` URL. */
   readonly moduleUrl: string;
@@ -43,10 +43,24 @@ const TERM_GRACE_MS = 2000;
 /** How much of a child's stderr is kept, to explain an exit before it served. */
 const STDERR_KEPT = 4000;
 
-/** Starts, restarts and stops the child. */
+/** A child and what it said on stderr lately. */
+interface Started {
+  readonly child: ChildProcess;
+  /** The end of its stderr, to explain an exit before it served. */
+  stderr: string;
+  ended: boolean;
+}
+
+/**
+ * Starts, restarts and stops the child. The next child is started as soon as the current one serves
+ * or failed: it loads the runtime and the SDK, then waits for the module's URL, so that a restart
+ * costs the user's modules alone (Node takes a second to load the SDK from its TypeScript sources).
+ */
 export class DevSupervisor {
   #state: DevState = { phase: "starting", generation: 0 };
   #child: ChildProcess | undefined;
+  #spare: Promise<Started | undefined> | undefined;
+  #closed = false;
   #waiters: (() => void)[] = [];
   readonly #options: SupervisorOptions;
 
@@ -60,8 +74,30 @@ export class DevSupervisor {
     return this.#state;
   }
 
+  async #spawn(): Promise<Started | undefined> {
+    const { command, args } = this.#options.command;
+    let child: ChildProcess;
+    try {
+      child = await spawnChild({ command, args });
+    } catch (error) {
+      this.#options.output("err", `mcplite dev: cannot start ${command}: ${error}\n`);
+      return undefined;
+    }
+    const started: Started = { child, stderr: "", ended: false };
+    void child.exited.then(() => void (started.ended = true));
+    void (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stderr) {
+        const text = decoder.decode(chunk, { stream: true });
+        started.stderr = (started.stderr + text).slice(-STDERR_KEPT);
+        this.#options.output("err", text);
+      }
+    })().catch(() => {});
+    return started;
+  }
+
   /**
-   * Ends the running child (if any) and starts a new one.
+   * Ends the running child (if any) and starts the module in the next one.
    *
    * @param since When the change that asks for it was seen (`performance.now()`), for the start time.
    */
@@ -69,23 +105,16 @@ export class DevSupervisor {
     await this.stop();
     const generation = this.#state.generation + 1;
     this.#set({ phase: "starting", generation });
-    const { command, args } = this.#options.command;
-    let child: ChildProcess;
-    try {
-      child = await spawnChild({ command, args: [...args, this.#options.moduleUrl] });
-    } catch (error) {
-      return this.#set({ phase: "failed", generation, failure: { message: `cannot start ${command}: ${error}` } });
+    const waiting = this.#spare;
+    this.#spare = undefined;
+    let started = await waiting;
+    if (started?.ended) started = undefined;
+    started ??= await this.#spawn();
+    if (started === undefined) {
+      return this.#set({ phase: "failed", generation, failure: { message: "the runtime could not be started" } });
     }
+    const child = started.child;
     this.#child = child;
-    let stderr = "";
-    void (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of child.stderr) {
-        const text = decoder.decode(chunk, { stream: true });
-        stderr = (stderr + text).slice(-STDERR_KEPT);
-        this.#options.output("err", text);
-      }
-    })().catch(() => {});
     const lines = this.#readStdout(child, generation, since);
     void child.exited.then(async (exit) => {
       await lines;
@@ -96,13 +125,11 @@ export class DevSupervisor {
         ? `the server exited (${how})`
         : `the module exited before it served (${how})`;
       if (this.#state.phase !== "failed") {
-        this.#set({
-          phase: "failed",
-          generation,
-          failure: locateFailure({ message, stack: stderr }, this.#options.graph()),
-        });
+        const failure = locateFailure({ message, stack: started.stderr }, this.#options.graph());
+        this.#set({ phase: "failed", generation, failure });
       }
     });
+    await child.write(new TextEncoder().encode(`${this.#options.moduleUrl}\n`)).catch(() => {});
   }
 
   async #readStdout(child: ChildProcess, generation: number, since: number): Promise<void> {
@@ -144,6 +171,15 @@ export class DevSupervisor {
     return this.#state;
   }
 
+  /** Ends the child and the one waiting; nothing starts after. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const spare = await this.#spare;
+    this.#spare = undefined;
+    spare?.child.kill("SIGKILL");
+    await this.stop();
+  }
+
   /** Ends the child: SIGTERM, then SIGKILL after a grace period. */
   async stop(): Promise<void> {
     const child = this.#child;
@@ -162,6 +198,8 @@ export class DevSupervisor {
 
   #set(state: DevState): void {
     this.#state = state;
+    // The next child starts once this one no longer needs the machine to itself.
+    if (state.phase !== "starting" && this.#spare === undefined && !this.#closed) this.#spare = this.#spawn();
     this.#options.onState(state);
     for (const wake of this.#waiters.splice(0)) wake();
   }

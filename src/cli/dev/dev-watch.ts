@@ -30,17 +30,19 @@ export interface GraphWatch {
  * import is watched from then on.
  *
  * @param entry The module's absolute path.
+ * @param skip Files not to follow (a library's).
  * @param onChange Called with the changed files (and the new snapshot) after each change.
  * @returns The watch.
  */
 export async function watchGraph(
   entry: string,
+  skip: (file: string) => boolean,
   onChange: (changed: string[], snapshot: Snapshot) => void,
 ): Promise<GraphWatch> {
   const { watch } = await import("node:fs") as unknown as {
     watch(dir: string, listener: (event: string, name: string | null) => void): FsWatcher;
   };
-  let snapshot = await importGraph(entry);
+  let snapshot = await importGraph(entry, skip);
   const watchers = new Map<string, FsWatcher>();
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -62,7 +64,7 @@ export async function watchGraph(
     }
   };
   const check = async () => {
-    const next = await importGraph(entry);
+    const next = await importGraph(entry, skip);
     const changed = changedFiles(snapshot, next);
     if (changed.length === 0 || closed) return;
     snapshot = next;
