@@ -200,6 +200,7 @@ const events = new EventSource("/_dev/events");
 events.addEventListener("state", (message) => {
   const state = JSON.parse(message.data);
   showState(state);
-  if (state.phase !== "starting" && state.generation !== generation) { generation = state.generation; load(); }
+  // A failed start keeps the last lists and the picked form: the fix usually brings them back as they were.
+  if (state.phase === "ready" && state.generation !== generation) { generation = state.generation; load(); }
 });
 `;
