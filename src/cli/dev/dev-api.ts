@@ -27,8 +27,10 @@ const KEEPALIVE_MS = 15_000;
 export interface DevApiSource {
   /** The child's state. */
   readonly state: () => DevState;
-  /** The endpoints of the running child (empty while none runs). */
+  /** The endpoints of the running child (the last known while none runs). */
   readonly endpoints: () => readonly DevEndpoint[];
+  /** Whether the next restart finds a child with the SDK loaded. */
+  readonly warm: () => boolean;
 }
 
 /** The page's side: its handler, and what the dev server tells it. */
@@ -70,6 +72,7 @@ export function devApi(source: DevApiSource): DevApi {
       ...(state.phase === "failed" ? { failure: state.failure } : {}),
       ...(state.phase === "ready" ? { startMs: state.startMs } : {}),
       endpoints: source.endpoints(),
+      warm: source.warm(),
     };
   };
   const broadcast = () => {
@@ -159,8 +162,9 @@ export function devApi(source: DevApiSource): DevApi {
         });
       }
       if (request.method === "GET" && path === "/events") return events();
-      if (request.headers.get("x-dev-token") !== token) return new Response("forbidden", { status: 403 });
+      // What the server lists, as its own endpoints list it to anyone; only calls need the page's secret.
       if (request.method === "GET" && path === "/state") return await state();
+      if (request.headers.get("x-dev-token") !== token) return new Response("forbidden", { status: 403 });
       if (request.method === "POST" && path === "/call") return await call(request);
       return new Response("not found", { status: 404 });
     },

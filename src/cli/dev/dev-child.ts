@@ -62,6 +62,7 @@ function readModuleUrl(): Promise<string> {
 // The SDK's entry, the module the user's server imports too: loaded while waiting. Its failure is
 // not ours to report (the user's import reports it, if it matters).
 await import("../../../mod.ts").catch(() => {});
+await send({ type: "waiting" });
 const moduleUrl = await readModuleUrl();
 let exports: Record<string, unknown>;
 try {

@@ -70,7 +70,7 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
   let origin = "";
   let endpoints: readonly DevEndpoint[] = [];
   let printed = "";
-  const api = devApi({ state: () => supervisor.state, endpoints: () => endpoints });
+  const api = devApi({ state: () => supervisor.state, endpoints: () => endpoints, warm: () => supervisor.warm });
   let reported = Promise.resolve();
   const report = async (state: DevState) => {
     if (state.phase === "ready") {
@@ -92,6 +92,7 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
     moduleUrl: new URL(`file://${file}`).href,
     graph: () => new Set(watch?.snapshot.keys() ?? [file]),
     output: (stream, text) => void (stream === "out" ? terminal.out(text) : terminal.err(text)),
+    onWarm: () => api.changed(),
     onState: (state) => void (reported = reported.then(() => report(state)).catch(() => {})),
   });
   let listener;
@@ -101,6 +102,7 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
     return await usage(terminal, errorLine(error));
   }
   origin = listener.url;
+  say(`dev page at ${origin}${DEV_PAGE_PATH}; starting ${positionals[0]}`);
   let restarting = Promise.resolve();
   const watch = await watchGraph(file, isSdk, (changed) => {
     const since = performance.now();

@@ -11,6 +11,7 @@ export const DEV_MESSAGE_PREFIX = "@mcplite-dev ";
 
 /** A message from the child. */
 export type DevMessage =
+  | { readonly type: "waiting" }
   | { readonly type: "ready"; readonly url: string; readonly basePath: string }
   | {
     readonly type: "failed";

@@ -6,7 +6,7 @@
  * @module
  */
 import { type ChildProcess, spawnChild } from "../../client/transports/child-process.ts";
-import { parseDevMessage } from "./dev-messages.ts";
+import { type DevMessage, parseDevMessage } from "./dev-messages.ts";
 import { type LoadFailure, locateFailure } from "./dev-load-error.ts";
 
 /** What the dev server is doing. */
@@ -36,6 +36,8 @@ export interface SupervisorOptions {
   readonly output: (stream: "out" | "err", text: string) => void;
   /** Hears of every state. */
   readonly onState: (state: DevState) => void;
+  /** Hears that the next child loaded the SDK and waits. */
+  readonly onWarm?: () => void;
 }
 
 /** How long a child may take to end on SIGTERM before it is killed, in ms. */
@@ -49,6 +51,12 @@ interface Started {
   /** The end of its stderr, to explain an exit before it served. */
   stderr: string;
   ended: boolean;
+  /** It loaded the SDK and waits for the module. */
+  warm: boolean;
+  /** Hears its messages once it was given the module. */
+  onMessage?: (message: DevMessage) => void;
+  /** Settles when its stdout ended. */
+  stdoutEnded?: Promise<void>;
 }
 
 /**
@@ -60,6 +68,7 @@ export class DevSupervisor {
   #state: DevState = { phase: "starting", generation: 0 };
   #child: ChildProcess | undefined;
   #spare: Promise<Started | undefined> | undefined;
+  #spareStarted: Started | undefined;
   #closed = false;
   #waiters: (() => void)[] = [];
   readonly #options: SupervisorOptions;
@@ -74,6 +83,11 @@ export class DevSupervisor {
     return this.#state;
   }
 
+  /** Whether the next restart finds a child with the SDK loaded, waiting. */
+  get warm(): boolean {
+    return this.#spareStarted?.warm === true && !this.#spareStarted.ended;
+  }
+
   async #spawn(): Promise<Started | undefined> {
     const { command, args } = this.#options.command;
     let child: ChildProcess;
@@ -83,8 +97,9 @@ export class DevSupervisor {
       this.#options.output("err", `mcplite dev: cannot start ${command}: ${error}\n`);
       return undefined;
     }
-    const started: Started = { child, stderr: "", ended: false };
+    const started: Started = { child, stderr: "", ended: false, warm: false };
     void child.exited.then(() => void (started.ended = true));
+    started.stdoutEnded = this.#readStdout(started);
     void (async () => {
       const decoder = new TextDecoder();
       for await (const chunk of child.stderr) {
@@ -107,6 +122,7 @@ export class DevSupervisor {
     this.#set({ phase: "starting", generation });
     const waiting = this.#spare;
     this.#spare = undefined;
+    this.#spareStarted = undefined;
     let started = await waiting;
     if (started?.ended) started = undefined;
     started ??= await this.#spawn();
@@ -115,9 +131,17 @@ export class DevSupervisor {
     }
     const child = started.child;
     this.#child = child;
-    const lines = this.#readStdout(child, generation, since);
+    started.onMessage = (message) => {
+      if (this.#child !== child) return;
+      if (message.type === "ready") {
+        const startMs = Math.round(performance.now() - since);
+        this.#set({ phase: "ready", generation, url: message.url, basePath: message.basePath, startMs });
+      } else if (message.type === "failed") {
+        this.#set({ phase: "failed", generation, failure: locateFailure(message, this.#options.graph()) });
+      }
+    };
     void child.exited.then(async (exit) => {
-      await lines;
+      await started.stdoutEnded;
       if (this.#child !== child) return; // ended by restart() or stop()
       this.#child = undefined;
       const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
@@ -132,10 +156,10 @@ export class DevSupervisor {
     await child.write(new TextEncoder().encode(`${this.#options.moduleUrl}\n`)).catch(() => {});
   }
 
-  async #readStdout(child: ChildProcess, generation: number, since: number): Promise<void> {
+  async #readStdout(started: Started): Promise<void> {
     const decoder = new TextDecoder();
     let buffered = "";
-    for await (const chunk of child.stdout) {
+    for await (const chunk of started.child.stdout) {
       buffered += decoder.decode(chunk, { stream: true });
       let end;
       while ((end = buffered.indexOf("\n")) >= 0) {
@@ -143,13 +167,8 @@ export class DevSupervisor {
         buffered = buffered.slice(end + 1);
         const message = parseDevMessage(line);
         if (message === undefined) this.#options.output("out", `${line}\n`);
-        else if (this.#child !== child) continue;
-        else if (message.type === "ready") {
-          const startMs = Math.round(performance.now() - since);
-          this.#set({ phase: "ready", generation, url: message.url, basePath: message.basePath, startMs });
-        } else {
-          this.#set({ phase: "failed", generation, failure: locateFailure(message, this.#options.graph()) });
-        }
+        else if (message.type === "waiting") (started.warm = true, this.#options.onWarm?.());
+        else started.onMessage?.(message);
       }
     }
     if (buffered) this.#options.output("out", buffered);
@@ -199,7 +218,9 @@ export class DevSupervisor {
   #set(state: DevState): void {
     this.#state = state;
     // The next child starts once this one no longer needs the machine to itself.
-    if (state.phase !== "starting" && this.#spare === undefined && !this.#closed) this.#spare = this.#spawn();
+    if (state.phase !== "starting" && this.#spare === undefined && !this.#closed) {
+      this.#spare = this.#spawn().then((started) => (this.#spareStarted = started));
+    }
     this.#options.onState(state);
     for (const wake of this.#waiters.splice(0)) wake();
   }

@@ -33,16 +33,27 @@ export const server = createServer({ name: "dev-test", version: "1.0.0" }).tool(
 const BOUND_MS = 2000;
 const quiet = () => loadavg()[0] / cpus().length < 1;
 
+/** Waits until the next child has loaded the runtime and the SDK (the dev page's state says so). */
+async function settled(origin: string): Promise<void> {
+  const state = () => fetch(`${origin}/_dev/state`).then((r) => r.json() as Promise<{ warm?: boolean }>);
+  await until(state, (answer) => !(answer instanceof Error) && answer.warm === true);
+}
+
 async function devLoop(runtime: string, node?: string): Promise<void> {
   const dev = await startDev({ "server.ts": SERVER, "greeting.ts": greeting("Hello") }, node);
   try {
+    await dev.waitFor(/ready in \d+ ms/);
+    assert.match(dev.stderr(), /Dev page\s+http:\/\/127\.0\.0\.1:\d+\/_dev\n/);
     assert.match(dev.stderr(), /MCP-lite\s+http:\/\/127\.0\.0\.1:\d+\/mcp-lite\/v1\n/);
     assert.match(dev.stderr(), /MCP\s+http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
     const client = createClient(`${dev.origin}/mcp-lite/v1`, { timeoutMs: 10_000 });
     const call = () => client.call("greet", { name: "Ada" }) as Promise<unknown>;
     assert.equal(await call(), "Hello, Ada!");
 
-    // An edit of a file the module imports: the same port answers with the new behaviour.
+    // An edit of a file the module imports: the same port answers with the new behaviour. Timed as a
+    // user meets it, once the dev server settled: the next child has loaded the runtime and the SDK
+    // (Node takes a second or more to load the SDK from its TypeScript sources on a loaded machine).
+    await settled(dev.origin);
     let mark = dev.stderr().length;
     dev.write("greeting.ts", greeting("Howdy"));
     const edited = await until(call, (answer) => answer === "Howdy, Ada!");
@@ -58,6 +69,7 @@ async function devLoop(runtime: string, node?: string): Promise<void> {
     assert.match((await refused.json()).error.message, /failed to load: .*greeting\.ts:2/);
 
     // The fix: served again, on the same port.
+    await settled(dev.origin);
     dev.write("greeting.ts", greeting("Hi"));
     const fixed = await until(call, (answer) => answer === "Hi, Ada!");
     const load = loadavg()[0].toFixed(2);
@@ -65,7 +77,7 @@ async function devLoop(runtime: string, node?: string): Promise<void> {
       `dev (${runtime}): edit to new behaviour ${edited.ms} ms (the CLI's restart: ${ready} ms), ` +
         `fix of a syntax error to new behaviour ${fixed.ms} ms; load average ${load} on ${cpus().length} cores`,
     );
-    if (quiet()) assert.ok(edited.ms < BOUND_MS, `a restart took ${edited.ms} ms on a quiet machine`);
+    if (quiet()) assert.ok(Math.max(edited.ms, fixed.ms) < BOUND_MS, `a restart took over 2 s on a quiet machine`);
     await client.close();
   } finally {
     await dev.stop();
@@ -75,6 +87,24 @@ async function devLoop(runtime: string, node?: string): Promise<void> {
 describe("mcplite dev", () => {
   it("restarts on an edit of an imported file, keeps the port, and survives a syntax error", async () => {
     await devLoop("Deno" in globalThis ? "deno" : "bun");
+  });
+
+  it("says what to export when the module exports no server, then serves it once it does", async () => {
+    const dev = await startDev({
+      "server.ts": SERVER.replace("export const server", "const server"),
+      "greeting.ts": greeting("Hello"),
+    });
+    try {
+      await dev.waitFor(/exports no server: export it as `export const server = createServer\(…\)`[^\n]*\n.*waiting/);
+      const mark = dev.stderr().length;
+      dev.write("server.ts", SERVER);
+      await dev.waitFor(/ready in \d+ ms/, mark);
+      const client = createClient(`${dev.origin}/mcp-lite/v1`, { timeoutMs: 10_000 });
+      assert.equal(await client.call("greet", { name: "Ada" }), "Hello, Ada!");
+      await client.close();
+    } finally {
+      await dev.stop();
+    }
   });
 
   it("does the same on Node 22", { skip: ONCE_PER_RUN }, async (t) => {

@@ -81,7 +81,7 @@ export async function startDev(files: Record<string, string>, node?: string): Pr
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const origin = (await waitFor(/Dev page\s+(http:\/\/\S+)\/_dev/))[1];
+    const origin = (await waitFor(/dev page at (http:\/\/\S+)\/_dev/))[1];
     return {
       dir,
       origin,
