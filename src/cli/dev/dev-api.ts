@@ -94,7 +94,13 @@ export function devApi(source: DevApiSource): DevApi {
         self = controller;
         streams.add(controller);
         controller.enqueue(encoder.encode(`retry: 500\nevent: state\ndata: ${JSON.stringify(summary())}\n\n`));
-        timer = setInterval(() => controller.enqueue(encoder.encode(": keep-alive\n\n")), KEEPALIVE_MS);
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(encoder.encode(": keep-alive\n\n"));
+          } catch { // closed by close(): the page went away with the dev server
+            clearInterval(timer);
+          }
+        }, KEEPALIVE_MS);
       },
       cancel() {
         clearInterval(timer);

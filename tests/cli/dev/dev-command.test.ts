@@ -13,6 +13,8 @@ import assert from "node:assert/strict";
 import { cpus, loadavg } from "node:os";
 import { describe, it } from "node:test";
 import { createClient } from "../../../src/client/mod.ts";
+import { serve } from "../../../src/server/serve.ts";
+import { runCli } from "../cli-helpers.ts";
 import { node22, NODE22_MISSING } from "../../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../../helpers/once-per-run.ts";
 import { SDK, startDev, until } from "./dev-session.ts";
@@ -104,6 +106,26 @@ describe("mcplite dev", () => {
       await client.close();
     } finally {
       await dev.stop();
+    }
+  });
+
+  it("refuses a command line it cannot serve, before it starts anything", async () => {
+    const help = await runCli(["--help"]);
+    assert.match(help.stdout, /mcplite dev <server module> \[--port <n>\]/);
+    const none = await runCli(["dev"]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /^mcplite: dev needs one server module\nusage: mcplite dev/);
+    const missing = await runCli(["dev", "no-such-server.ts"]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no file no-such-server\.ts/);
+    // A port in use is named, as serve() names it, and nothing is left running.
+    const taken = await serve({ fetch: () => new Response("busy") }, { port: 0, quiet: true });
+    try {
+      const inUse = await runCli(["dev", "examples/quickstart.ts", "--port", String(taken.port)]);
+      assert.equal(inUse.code, 2);
+      assert.match(inUse.stderr, new RegExp(`${taken.port}`));
+    } finally {
+      await taken.close();
     }
   });
 
