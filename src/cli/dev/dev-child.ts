@@ -47,7 +47,8 @@ function readModuleUrl(): Promise<string> {
     };
     if (g.Deno) {
       void (async () => {
-        for await (const chunk of g.Deno!.stdin.readable.pipeThrough(new TextDecoderStream())) take(chunk);
+        const decoder = new TextDecoder();
+        for await (const chunk of g.Deno!.stdin.readable) take(decoder.decode(chunk, { stream: true }));
         exit(0);
       })();
       return;
