@@ -32,7 +32,7 @@ const PROBES: readonly { name: string; path: string; method: "GET" | "POST"; bod
 export async function probeEndpoints(childUrl: string, basePath: string): Promise<DevEndpoint[]> {
   const probed = await Promise.all(PROBES.map(async ({ name, path, method, body }) => {
     // MCP-lite and Connect answer under their path; the probe names a method that every server has.
-    const probe = path === "/mcp-lite/v1" ? `${path}/listtools` : path.endsWith("/") ? `${path}ListTools` : path;
+    const probe = path === "/mcp-lite/v1" ? `${path}/listtools` : path.endsWith("/") ? `${path}GetTools` : path;
     try {
       const response = await fetch(`${childUrl}${basePath}${probe}`, {
         method,

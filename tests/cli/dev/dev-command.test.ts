@@ -15,6 +15,7 @@ import { describe, it } from "node:test";
 import { createClient } from "../../../src/client/mod.ts";
 import { serve } from "../../../src/server/serve.ts";
 import { runCli } from "../cli-helpers.ts";
+import { ROOT } from "../../helpers/process.ts";
 import { node22, NODE22_MISSING } from "../../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../../helpers/once-per-run.ts";
 import { SDK, startDev, until } from "./dev-session.ts";
@@ -104,6 +105,38 @@ describe("mcplite dev", () => {
       const client = createClient(`${dev.origin}/mcp-lite/v1`, { timeoutMs: 10_000 });
       assert.equal(await client.call("greet", { name: "Ada" }), "Hello, Ada!");
       await client.close();
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  it("prints every wire the module serves, under its basePath", async () => {
+    const at = (path: string) => JSON.stringify(`${ROOT}src/bindings/${path}/mod.ts`);
+    const dev = await startDev({
+      "server.ts": `import { createServer, mcpBinding, mcpLiteBinding } from ${SDK};
+import { grpcBinding } from ${at("grpc")};
+import { openapiBinding } from ${at("openapi")};
+import { webtoolsBinding } from ${at("webtools")};
+export default createServer({
+  name: "wires", version: "1.0.0", basePath: "/v2",
+  bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding(), webtoolsBinding(), openapiBinding()],
+});
+`,
+    });
+    try {
+      await dev.waitFor(/ready in \d+ ms/);
+      const printed = [...dev.stderr().matchAll(/^ {2}(\S.*?)\s{2,}(http\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
+      assert.deepEqual(printed, [
+        `MCP ${dev.origin}/v2/mcp`,
+        `MCP-lite ${dev.origin}/v2/mcp-lite/v1`,
+        `gRPC (Connect) ${dev.origin}/v2/mcplite.MCPLite/`,
+        `Webtools ${dev.origin}/v2/webtools`,
+        `OpenAPI ${dev.origin}/v2/api/openapi.json`,
+        `Dev page ${dev.origin}/_dev`,
+      ]);
+      const openapi = await fetch(`${dev.origin}/v2/api/openapi.json`);
+      assert.equal(openapi.status, 200);
+      assert.equal((await openapi.json()).openapi.slice(0, 3), "3.1");
     } finally {
       await dev.stop();
     }
