@@ -110,6 +110,32 @@ describe("mcplite dev", () => {
     }
   });
 
+  it("reports a crash after the server served, and serves again after the next edit", async () => {
+    const crashing = SERVER.replace(
+      ".tool(greet);",
+      `.tool(greet).tool(defineTool("crash").describe("Crashes the process").input(v.object({}))
+  .handle(() => { setTimeout(() => { throw new Error("crashed on purpose"); }); return "ok"; }));`,
+    );
+    const dev = await startDev({ "server.ts": crashing, "greeting.ts": greeting("Hello") });
+    try {
+      await dev.waitFor(/ready in \d+ ms/);
+      const mark = dev.stderr().length;
+      const client = createClient(`${dev.origin}/mcp-lite/v1`, { timeoutMs: 10_000 });
+      await client.call("crash" as never, {} as never).catch(() => {});
+      // Named where the runtime says the error was thrown, when it says it.
+      await dev.waitFor(/the server exited \((code|signal) [^)]+\)\n[\s\S]*mcplite dev: waiting for a change/, mark);
+      assert.equal((await fetch(`${dev.origin}/mcp-lite/v1/listtools`, { method: "POST", body: "{}" })).status, 503);
+      dev.write("server.ts", SERVER);
+      assert.equal(
+        (await until(() => client.call("greet", { name: "Ada" }), (a) => a === "Hello, Ada!")).answer,
+        "Hello, Ada!",
+      );
+      await client.close();
+    } finally {
+      await dev.stop();
+    }
+  });
+
   it("prints every wire the module serves, under its basePath", async () => {
     const at = (path: string) => JSON.stringify(`${ROOT}src/bindings/${path}/mod.ts`);
     const dev = await startDev({
