@@ -6,8 +6,10 @@
  *
  * @module
  */
+import type { Fetchable } from "../../runtime/listen-types.ts";
+import { bodyLimitOf, bodyTimeoutOf, declareBodyLimit } from "../../runtime/body-bound.ts";
 import { serve } from "../../server/serve.ts";
-import { DEV_MESSAGE_PREFIX, type DevMessage, serverOf } from "./dev-messages.ts";
+import { DEV_HOST_HEADER, DEV_MESSAGE_PREFIX, type DevMessage, serverOf } from "./dev-messages.ts";
 
 const g = globalThis as {
   Deno?: {
@@ -86,7 +88,37 @@ if (typeof found === "string") {
   await send({ type: "failed", message: found });
   exit(3);
 }
-const listener = await serve(found, { port: 0, hostname: "127.0.0.1", quiet: true });
+const listener = await serve(addressedTo(found), { port: 0, hostname: "127.0.0.1", quiet: true });
 const declared = (found as { basePath?: unknown }).basePath; // a Server's; any other Fetchable has none
 const basePath = typeof declared === "string" ? declared : "";
 await send({ type: "ready", url: listener.url, basePath });
+
+/**
+ * The app, handed requests as the client addressed them (the dev server's host, which the dev server
+ * sends as `x-mcplite-dev-host`, not this child's port), so that the URLs a server builds from its
+ * request (OAuth's protected resource, RFC 9728 §3; OpenAPI's `servers`; links to promises) name the
+ * port the client uses. The server's body limits go with it.
+ */
+function addressedTo(app: Fetchable): Fetchable {
+  const fetch = (request: Request) => {
+    const host = request.headers.get(DEV_HOST_HEADER);
+    if (host === null) return app.fetch(request);
+    const url = new URL(request.url);
+    const hasBody = request.method !== "GET" && request.method !== "HEAD";
+    const headers = new Headers(request.headers);
+    headers.delete(DEV_HOST_HEADER);
+    headers.set("host", host);
+    return app.fetch(
+      new Request(`${url.protocol}//${host}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        body: hasBody ? request.body : undefined,
+        signal: request.signal,
+        ...(hasBody ? { duplex: "half" } : {}),
+      } as RequestInit),
+    );
+  };
+  const limit = bodyLimitOf(app);
+  if (limit !== undefined) declareBodyLimit(fetch, limit, bodyTimeoutOf(app));
+  return { fetch };
+}

@@ -9,6 +9,9 @@ import type { Fetchable } from "../../runtime/listen-types.ts";
 /** The start of the child's message lines; every other line is the module's own output. */
 export const DEV_MESSAGE_PREFIX = "@mcplite-dev ";
 
+/** The header that carries the host a request was addressed to, from the dev server to its child. */
+export const DEV_HOST_HEADER = "x-mcplite-dev-host";
+
 /** A message from the child. */
 export type DevMessage =
   | { readonly type: "waiting" }

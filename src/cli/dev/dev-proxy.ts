@@ -7,6 +7,7 @@
  * @module
  */
 import { DEV_PAGE_PATH, type DevApi } from "./dev-api.ts";
+import { DEV_HOST_HEADER } from "./dev-messages.ts";
 import type { DevSupervisor } from "./dev-supervisor.ts";
 
 /** How long a request waits for a restarting child, in ms. */
@@ -42,6 +43,7 @@ export function devHandler(supervisor: DevSupervisor, api: DevApi): (request: Re
     }
     const headers = new Headers(request.headers);
     for (const name of HOP) headers.delete(name);
+    headers.set(DEV_HOST_HEADER, url.host); // fetch sends the child's own host; the child restores this one
     const hasBody = request.method !== "GET" && request.method !== "HEAD";
     let upstream: Response;
     try {

@@ -168,6 +168,22 @@ export default createServer({
     }
   });
 
+  it("hands the module's server requests as the client addressed them (its port, not the child's)", async () => {
+    // What a server builds from its request URL (a DPoP proof's htu, RFC 9449 §4.3; OAuth's
+    // resource_metadata) must name the port the client uses. Any { fetch } serves.
+    const dev = await startDev({
+      "server.ts":
+        `export default { fetch: (r: Request) => Response.json({ url: r.url, host: r.headers.get("host") }) };\n`,
+    });
+    try {
+      await dev.waitFor(/ready in \d+ ms/);
+      const seen = await (await fetch(`${dev.origin}/where?x=1`, { method: "POST", body: "{}" })).json();
+      assert.deepEqual(seen, { url: `${dev.origin}/where?x=1`, host: new URL(dev.origin).host });
+    } finally {
+      await dev.stop();
+    }
+  });
+
   it("refuses a command line it cannot serve, before it starts anything", async () => {
     const help = await runCli(["--help"]);
     assert.match(help.stdout, /mcplite dev <server module> \[--port <n>\]/);
