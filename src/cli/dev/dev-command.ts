@@ -27,7 +27,7 @@ const USAGE = "usage: mcplite dev <server module> [--port <port>]";
 
 const g = globalThis as {
   Deno?: { cwd(): string; execPath(): string };
-  process?: { cwd(): string; execPath: string; versions: { bun?: string } };
+  process?: { cwd(): string; execPath: string };
 };
 
 /** The command that runs the child entry on this runtime (Deno needs its permissions named). */
@@ -104,10 +104,13 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
   origin = listener.url;
   say(`dev page at ${origin}${DEV_PAGE_PATH}; starting ${positionals[0]}`);
   let restarting = Promise.resolve();
+  let queued = false; // changes made while a restart runs make one more restart, not one each
   const watch = await watchGraph(file, isSdk, (changed) => {
     const since = performance.now();
     say(`${changed.map((f) => relativeTo(f, cwd)).join(", ")} changed; restarting`);
-    restarting = restarting.then(() => supervisor.restart(since)).catch(() => {});
+    if (queued) return;
+    queued = true;
+    restarting = restarting.then(() => (queued = false, supervisor.restart(since))).catch(() => {});
   });
   restarting = supervisor.restart();
 

@@ -92,7 +92,11 @@ function fieldFor(schema, root, path, required) {
     const choices = type === "boolean" ? [true, false] : schema.enum;
     const select = el("select", { id: "f-" + name, name }, [
       required && initial !== undefined ? null : el("option", { value: "", text: "" }),
-      ...choices.map((choice, i) => el("option", { value: String(i), text: JSON.stringify(choice), selected: choice === initial })),
+      ...choices.map((choice, i) => el("option", {
+        value: String(i),
+        text: typeof choice === "string" ? choice : JSON.stringify(choice),
+        selected: choice === initial,
+      })),
     ]);
     return { element: select, value: () => select.value === "" ? undefined : choices[Number(select.value)] };
   }

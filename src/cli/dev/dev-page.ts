@@ -28,6 +28,7 @@ nav ul { list-style: none; margin: 0; padding: 0; }
 #detail { padding: .5rem 1.5rem; }
 .field { display: grid; gap: .15rem; margin: .5rem 0; }
 .field small { opacity: .7; }
+.field input[type=checkbox] { justify-self: start; }
 fieldset { border: 1px solid #8886; border-radius: .3rem; }
 .item { display: flex; gap: .4rem; align-items: start; margin: .2rem 0; }
 input[type=text], input[type=number], select, textarea { font: inherit; padding: .25rem; max-width: 36rem; }

@@ -92,7 +92,7 @@ describe("the mcplite dev page", { skip: NO_BROWSER }, () => {
 
   it("builds enums, booleans, arrays and nested objects from the schema", async () => {
     await pick("tool", "configure");
-    await page.selectOption('[name="mode"]', { label: '"safe"' });
+    await page.selectOption('[name="mode"]', { label: "safe" });
     await page.check('[name="verbose"]');
     await page.click('[name="tags.add"]');
     await page.click('[name="tags.add"]');
@@ -102,13 +102,14 @@ describe("the mcplite dev page", { skip: NO_BROWSER }, () => {
     await page.click("#call");
     const shown = JSON.parse(await resultText() ?? "");
     assert.deepEqual(shown, { echoed: { mode: "safe", verbose: true, tags: ["red", "blue"], limits: { depth: 4 } } });
+    await page.screenshot({ path: join(shots, "dev-page-form-fields.png"), fullPage: true });
     // The raw JSON editor starts from the form's values and is what is sent once open.
     await page.click("#raw-toggle");
     assert.deepEqual(JSON.parse(await page.inputValue("#raw")), shown.echoed);
     await page.fill("#raw", JSON.stringify({ ...shown.echoed, mode: "fast" }));
     await page.click("#call");
     await page.waitForSelector('#result:has-text("\\"fast\\"")', { timeout: 20_000 });
-    await page.screenshot({ path: join(shots, "dev-page-form.png"), fullPage: true });
+    await page.screenshot({ path: join(shots, "dev-page-form-json.png"), fullPage: true });
   });
 
   it("shows a stream's progress and partials, a tool's error, a prompt and a resource", async () => {
