@@ -16,12 +16,14 @@ const g = globalThis as {
     args: string[];
     stdin: { readable: ReadableStream<Uint8Array> };
     stdout: { write(bytes: Uint8Array): Promise<number> };
+    addSignalListener(signal: "SIGINT", handler: () => void): void;
     exit(code: number): never;
   };
   process?: {
     argv: string[];
     stdin: { on(event: string, listener: (chunk?: unknown) => void): void; resume(): void };
     stdout: { write(text: string, callback: () => void): boolean };
+    on(event: "SIGINT", handler: () => void): void;
     exit(code: number): never;
   };
 };
@@ -64,6 +66,10 @@ function readModuleUrl(): Promise<string> {
 
 // The SDK's entry, the module the user's server imports too: loaded while waiting. Its failure is
 // not ours to report (the user's import reports it, if it matters).
+// Ctrl-C in a terminal reaches the whole process group: the dev server ends us (stdin's end, SIGTERM)
+// once it has stopped listening, rather than have us die first and be reported as a crash.
+if (g.Deno) g.Deno.addSignalListener("SIGINT", () => {});
+else g.process!.on("SIGINT", () => {});
 await import("../../../mod.ts").catch(() => {});
 await send({ type: "waiting" });
 const moduleUrl = await readModuleUrl();

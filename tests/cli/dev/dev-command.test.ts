@@ -82,6 +82,10 @@ async function devLoop(runtime: string, node?: string): Promise<void> {
     );
     if (quiet()) assert.ok(Math.max(edited.ms, fixed.ms) < BOUND_MS, `a restart took over 2 s on a quiet machine`);
     await client.close();
+    // Ctrl-C (to the whole process group, as a terminal sends it): exit 0, no child left, no crash told.
+    const mark2 = dev.stderr().length;
+    assert.deepEqual(await dev.stop(), { code: 0, orphans: false });
+    assert.doesNotMatch(dev.stderr().slice(mark2), /exited/);
   } finally {
     await dev.stop();
   }

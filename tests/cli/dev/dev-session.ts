@@ -24,8 +24,13 @@ export interface DevSession {
   waitFor(pattern: RegExp, from?: number, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Writes a file of the project. */
   write(file: string, text: string): void;
-  /** Stops it (SIGINT, as Ctrl-C) and removes the folder. */
-  stop(): Promise<void>;
+  /**
+   * Stops it with Ctrl-C as a terminal sends it (SIGINT to its whole process group), waits until the
+   * group is empty (bounded), and removes the folder.
+   *
+   * @returns Its exit code, and whether a process of its group outlived it.
+   */
+  stop(): Promise<{ code: number | null; orphans: boolean }>;
 }
 
 /** The SDK, imported by absolute path from a project outside the repository. */
@@ -48,6 +53,7 @@ export async function startDev(files: Record<string, string>, node?: string): Pr
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, PORT: "0", NO_COLOR: "1" },
+    detached: true, // a process group of its own, as a terminal's job
   });
   let err = "";
   let exited = false;
@@ -69,16 +75,31 @@ export async function startDev(files: Record<string, string>, node?: string): Pr
       };
       look();
     });
+  let code: number | null = null;
+  child.once("exit", (exitCode) => void (code = exitCode));
+  const group = (signal: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-child.pid!, signal);
+      return true;
+    } catch {
+      return false; // the group is empty
+    }
+  };
   const stop = async () => {
     if (!exited) {
-      child.kill("SIGINT");
+      if (!group("SIGINT")) child.kill("SIGINT");
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => (child.kill("SIGKILL"), resolve()), 10_000);
         child.once("exit", () => (clearTimeout(timer), resolve()));
         if (exited) (clearTimeout(timer), resolve());
       });
     }
+    const deadline = Date.now() + 5000;
+    while (group(0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const orphans = group(0);
+    if (orphans) group("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
+    return { code, orphans };
   };
   try {
     const origin = (await waitFor(/dev page at (http:\/\/\S+)\/_dev/))[1];
