@@ -32,11 +32,13 @@ describe("the package as JSR reads it", () => {
   });
 
   it("names every dynamically imported module literally", () => {
+    // `mcplite dev` loads the user's server module, whose URL only the command line names.
+    const COMPUTED: Record<string, string[]> = { "src/cli/dev/dev-child.ts": ["moduleUrl"] };
     for (const file of ["mod.ts", ...sourceFiles("src")]) {
       const text = readFileSync(join(ROOT, file), "utf8");
       assert.deepEqual(
         nonLiteralImports(text),
-        [],
+        COMPUTED[file] ?? [],
         `${file} imports a computed specifier: deno publish cannot analyse it`,
       );
     }

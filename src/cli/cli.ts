@@ -50,6 +50,10 @@ const CANCEL_GRACE_MS = 3000;
 export async function runCli(terminal: Terminal): Promise<number> {
   // `init` writes a project and talks to no server: its command line is its own.
   if (terminal.args[0] === "init") return await initCommand(terminal, terminal.args.slice(1));
+  // `dev` serves a module of the user's, loaded only when asked for.
+  if (terminal.args[0] === "dev") {
+    return await (await import("./dev/dev-command.ts")).devCommand(terminal, terminal.args.slice(1));
+  }
   let args;
   try {
     args = parseArgs(terminal.args);

@@ -25,6 +25,9 @@ Usage:
         [--sdk <tarball|checkout|registry>]   where the project gets @mcplite/sdk: an npm pack
                                      tarball or a checkout (file:), or the registries; by
                                      default where this mcplite came from
+  mcplite dev <server module> [--port <n>]   serve the module's server (default PORT or 8000),
+                                     restart it on each edit of it or a file it imports, and
+                                     call its tools from the dev page at /_dev (Ctrl-C stops)
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
 and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL

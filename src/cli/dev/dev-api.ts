@@ -1,0 +1,190 @@
+/**
+ * The dev page's side on the dev server, under `/_dev`: the page, the server's state and what it
+ * serves (`/_dev/state`), a server-sent event on each restart (`/_dev/events`, WHATWG HTML §9.2), and
+ * calls (`/_dev/call`) answered as NDJSON lines: progress, partials and logs as they come, then the
+ * result or the error. Calls go through the SDK's client to the running child; only loopback hosts
+ * are answered, and only calls that carry the page's secret.
+ *
+ * @module
+ */
+import type { Client } from "../../client/client.ts";
+import { parseArgs } from "../args.ts";
+import { errorLine } from "../exit-errors.ts";
+import { inspect } from "../inspect.ts";
+import { connect } from "../target.ts";
+import type { DevEndpoint } from "./dev-endpoints.ts";
+import { devPage } from "./dev-page.ts";
+import type { DevState } from "./dev-supervisor.ts";
+
+/** The dev page's path. */
+export const DEV_PAGE_PATH = "/_dev";
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** A comment line that keeps the event stream open through idle proxies (WHATWG HTML §9.2.6). */
+const KEEPALIVE_MS = 15_000;
+
+/** What the page's side reads from the dev server. */
+export interface DevApiSource {
+  /** The child's state. */
+  readonly state: () => DevState;
+  /** The endpoints of the running child (the last known while none runs). */
+  readonly endpoints: () => readonly DevEndpoint[];
+  /** Whether the next restart finds a child with the SDK loaded. */
+  readonly warm: () => boolean;
+}
+
+/** The page's side: its handler, and what the dev server tells it. */
+export interface DevApi {
+  /** Answers a request under `/_dev`. */
+  handle(request: Request, url: URL): Promise<Response>;
+  /** Tells the open pages the state changed (and drops the client of the child that ended). */
+  changed(): void;
+  /** Closes the client and the event streams. */
+  close(): Promise<void>;
+}
+
+/**
+ * Makes the page's side.
+ *
+ * @param source The dev server's state.
+ * @returns The handler and its notifier.
+ */
+export function devApi(source: DevApiSource): DevApi {
+  const token = crypto.randomUUID();
+  const page = devPage(token);
+  const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const encoder = new TextEncoder();
+  let client: { generation: number; client: Client } | undefined;
+
+  const clientFor = async (state: DevState & { phase: "ready" }): Promise<Client> => {
+    if (client?.generation !== state.generation) {
+      void client?.client.close().catch(() => {});
+      const target = parseArgs(["inspect", `${state.url}${state.basePath}`]);
+      client = { generation: state.generation, client: await connect(target, { onWarning: () => {} }) };
+    }
+    return client.client;
+  };
+  const summary = () => {
+    const state = source.state();
+    return {
+      phase: state.phase,
+      generation: state.generation,
+      ...(state.phase === "failed" ? { failure: state.failure } : {}),
+      ...(state.phase === "ready" ? { startMs: state.startMs } : {}),
+      endpoints: source.endpoints(),
+      warm: source.warm(),
+    };
+  };
+  const broadcast = () => {
+    const bytes = encoder.encode(`event: state\ndata: ${JSON.stringify(summary())}\n\n`);
+    for (const stream of streams) {
+      try {
+        stream.enqueue(bytes);
+      } catch {
+        streams.delete(stream);
+      }
+    }
+  };
+
+  const events = () => {
+    let self: ReadableStreamDefaultController<Uint8Array>;
+    let timer: ReturnType<typeof setInterval>;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        self = controller;
+        streams.add(controller);
+        controller.enqueue(encoder.encode(`retry: 500\nevent: state\ndata: ${JSON.stringify(summary())}\n\n`));
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(encoder.encode(": keep-alive\n\n"));
+          } catch { // closed by close(): the page went away with the dev server
+            clearInterval(timer);
+          }
+        }, KEEPALIVE_MS);
+      },
+      cancel() {
+        clearInterval(timer);
+        streams.delete(self);
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store" } });
+  };
+
+  const state = async () => {
+    const current = source.state();
+    if (current.phase !== "ready") return Response.json({ ...summary(), tools: [], prompts: [], resources: [] });
+    try {
+      const report = await inspect(await clientFor(current), AbortSignal.timeout(10_000));
+      return Response.json({ ...summary(), ...report });
+    } catch (error) {
+      return Response.json({ ...summary(), error: errorLine(error), tools: [], prompts: [], resources: [] });
+    }
+  };
+
+  const call = async (request: Request) => {
+    const current = source.state();
+    if (current.phase !== "ready") return Response.json({ error: "the server is not running" }, { status: 503 });
+    const body = await request.json() as { kind?: string; name?: string; uri?: string; arguments?: unknown };
+    const target = await clientFor(current);
+    const lines = new TransformStream<string, Uint8Array>({
+      transform: (line, controller) => controller.enqueue(encoder.encode(JSON.stringify(line) + "\n")),
+    });
+    const writer = lines.writable.getWriter();
+    const send = (event: Record<string, unknown>) => void writer.write(event as unknown as string).catch(() => {});
+    const signal = request.signal;
+    void (async () => {
+      try {
+        const args = (body.arguments ?? {}) as Record<string, unknown>;
+        const result = body.kind === "prompt"
+          ? await target.getPrompt(String(body.name), args as Record<string, string>, { signal })
+          : body.kind === "resource"
+          ? await target.readResource(String(body.uri), { signal })
+          : await target.callTool(String(body.name), args, {
+            signal,
+            onProgress: (progress) => send({ type: "progress", ...progress }),
+            onPartial: (partial) => send({ type: "partial", partial }),
+            onLog: (entry) => send({ type: "log", ...entry }),
+          });
+        send({ type: "result", result });
+      } catch (error) {
+        send({ type: "error", message: errorLine(error) });
+      } finally {
+        await writer.close().catch(() => {});
+      }
+    })();
+    return new Response(lines.readable, {
+      headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
+    });
+  };
+
+  return {
+    async handle(request, url) {
+      // DNS rebinding: the page and its calls answer only requests addressed to the loopback interface.
+      if (!LOOPBACK.has(url.hostname)) return new Response("not found", { status: 404 });
+      const path = url.pathname.slice(DEV_PAGE_PATH.length);
+      if (request.method === "GET" && (path === "" || path === "/")) {
+        return new Response(page, {
+          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+        });
+      }
+      if (request.method === "GET" && path === "/events") return events();
+      // What the server lists, as its own endpoints list it to anyone; only calls need the page's secret.
+      if (request.method === "GET" && path === "/state") return await state();
+      if (request.headers.get("x-dev-token") !== token) return new Response("forbidden", { status: 403 });
+      if (request.method === "POST" && path === "/call") return await call(request);
+      return new Response("not found", { status: 404 });
+    },
+    changed() {
+      broadcast();
+    },
+    async close() {
+      for (const stream of streams) {
+        try {
+          stream.close();
+        } catch { /* already closed */ }
+      }
+      streams.clear();
+      await client?.client.close().catch(() => {});
+    },
+  };
+}

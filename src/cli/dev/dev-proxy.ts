@@ -1,0 +1,67 @@
+/**
+ * The dev server's front: `/_dev` is the page's, every other request goes to the running child on its
+ * loopback port, streamed both ways (SSE answers and request bodies alike). The dev server keeps the
+ * port the user named while children come and go: a request that arrives during a restart waits for
+ * the new child, and one that arrives while the module fails to load is answered 503 with the reason.
+ *
+ * @module
+ */
+import { DEV_PAGE_PATH, type DevApi } from "./dev-api.ts";
+import { DEV_HOST_HEADER } from "./dev-messages.ts";
+import type { DevSupervisor } from "./dev-supervisor.ts";
+
+/** How long a request waits for a restarting child, in ms. */
+const RESTART_WAIT_MS = 30_000;
+/** Hop-by-hop headers (RFC 9110 §7.6.1), and those `fetch` sets itself. */
+const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
+
+/**
+ * Makes the dev server's fetch handler.
+ *
+ * @param supervisor The child's supervisor.
+ * @param api The page's side.
+ * @returns The handler.
+ */
+export function devHandler(supervisor: DevSupervisor, api: DevApi): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === DEV_PAGE_PATH || url.pathname.startsWith(`${DEV_PAGE_PATH}/`)) {
+      return await api.handle(request, url);
+    }
+    const state = await supervisor.settled(AbortSignal.any([request.signal, AbortSignal.timeout(RESTART_WAIT_MS)]));
+    if (state.phase !== "ready") {
+      const reason = state.phase === "failed"
+        ? `the server module failed to load: ${
+          state.failure.location ? `${state.failure.location}: ` : ""
+        }${state.failure.message}`
+        : "the server is still restarting";
+      // JSON-RPC 2.0 §5.1's internal error, which MCP clients show; other clients read the status.
+      return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32603, message: `mcplite dev: ${reason}` } }, {
+        status: 503,
+        headers: { "retry-after": "1" },
+      });
+    }
+    const headers = new Headers(request.headers);
+    for (const name of HOP) headers.delete(name);
+    headers.set(DEV_HOST_HEADER, url.host); // fetch sends the child's own host; the child restores this one
+    const hasBody = request.method !== "GET" && request.method !== "HEAD";
+    let upstream: Response;
+    try {
+      upstream = await fetch(`${state.url}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        body: hasBody ? request.body : undefined,
+        redirect: "manual",
+        signal: request.signal,
+        ...(hasBody ? { duplex: "half" } : {}),
+      } as RequestInit);
+    } catch (error) {
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      return new Response(`mcplite dev: the server did not answer (${error})`, { status: 502 });
+    }
+    const answer = new Headers(upstream.headers);
+    // fetch decoded the body already: its encoding and length no longer describe it.
+    if (answer.has("content-encoding")) (answer.delete("content-encoding"), answer.delete("content-length"));
+    return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: answer });
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * `mcplite dev` as a user starts it, for the dev tests: a project folder in the OS's temp directory
+ * (its `node_modules` a link to the repository's, so Bun and Node find valibot; Deno reads the
+ * repository's deno.json, the working directory), the CLI started on a runtime, its stderr kept, and
+ * bounded waits for what it prints and for a call's answer.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { ROOT } from "../../helpers/process.ts";
+import { runtimeCommand } from "../../helpers/stdio.ts";
+
+/** A running `mcplite dev`. */
+export interface DevSession {
+  /** The project folder. */
+  readonly dir: string;
+  /** The dev server's origin, e.g. `http://127.0.0.1:41234`. */
+  readonly origin: string;
+  /** All it printed on stderr so far. */
+  stderr(): string;
+  /** Waits until stderr (after `from` characters) matches, bounded; returns the match. */
+  waitFor(pattern: RegExp, from?: number, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Writes a file of the project. */
+  write(file: string, text: string): void;
+  /**
+   * Stops it with Ctrl-C as a terminal sends it (SIGINT to its whole process group), waits until the
+   * group is empty (bounded), and removes the folder.
+   *
+   * @returns Its exit code, and whether a process of its group outlived it.
+   */
+  stop(): Promise<{ code: number | null; orphans: boolean }>;
+}
+
+/** The SDK, imported by absolute path from a project outside the repository. */
+export const SDK = JSON.stringify(`${ROOT}mod.ts`);
+
+/**
+ * Writes the project's files and starts `mcplite dev` on it.
+ *
+ * @param files The project's files (the first is the module served).
+ * @param node Node's binary: run the CLI on Node (else on the runtime running the test).
+ */
+export async function startDev(files: Record<string, string>, node?: string): Promise<DevSession> {
+  const dir = mkdtempSync(join(tmpdir(), "mcplite-dev-"));
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  const { command, args } = node === undefined
+    ? runtimeCommand(`${ROOT}src/cli/main.ts`)
+    : { command: node, args: [`${ROOT}src/cli/bin.mjs`] };
+  const child: ChildProcess = spawn(command, [...args, "dev", join(dir, Object.keys(files)[0])], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PORT: "0", NO_COLOR: "1" },
+    detached: true, // a process group of its own, as a terminal's job
+  });
+  let err = "";
+  let exited = false;
+  child.stderr!.on("data", (chunk) => void (err += chunk));
+  child.stdout!.resume();
+  child.once("exit", () => void (exited = true));
+  const waitFor = (pattern: RegExp, from = 0, timeoutMs = 30_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const deadline = Date.now() + timeoutMs;
+      const look = () => {
+        const found = pattern.exec(err.slice(from));
+        if (found) return resolve(found);
+        if (exited || Date.now() > deadline) {
+          return reject(
+            new Error(`no ${pattern} on stderr within ${timeoutMs} ms${exited ? " (it exited)" : ""}:\n${err}`),
+          );
+        }
+        setTimeout(look, 20);
+      };
+      look();
+    });
+  let code: number | null = null;
+  child.once("exit", (exitCode) => void (code = exitCode));
+  const group = (signal: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-child.pid!, signal);
+      return true;
+    } catch {
+      return false; // the group is empty
+    }
+  };
+  const stop = async () => {
+    if (!exited) {
+      if (!group("SIGINT")) child.kill("SIGINT");
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => (child.kill("SIGKILL"), resolve()), 10_000);
+        child.once("exit", () => (clearTimeout(timer), resolve()));
+        if (exited) (clearTimeout(timer), resolve());
+      });
+    }
+    const deadline = Date.now() + 5000;
+    while (group(0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const orphans = group(0);
+    if (orphans) group("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    return { code, orphans };
+  };
+  try {
+    const origin = (await waitFor(/dev page at (http:\/\/\S+)\/_dev/))[1];
+    return {
+      dir,
+      origin,
+      stderr: () => err,
+      waitFor,
+      write: (file, text) => writeFileSync(join(dir, file), text),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Calls until `check` holds for the answer (or the error), bounded: a restart is waited for, not slept.
+ *
+ * @returns What the last call gave, and how long it took to hold, in ms.
+ */
+export async function until<T>(
+  call: () => Promise<T>,
+  check: (answer: T | Error) => boolean,
+  timeoutMs = 30_000,
+): Promise<{ answer: T | Error; ms: number }> {
+  const start = performance.now();
+  let answer: T | Error = new Error("never called");
+  while (performance.now() - start < timeoutMs) {
+    answer = await call().catch((error: Error) => error);
+    if (check(answer)) return { answer, ms: Math.round(performance.now() - start) };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(
+    `no expected answer within ${timeoutMs} ms; the last: ${
+      answer instanceof Error ? answer.message : JSON.stringify(answer)
+    }`,
+  );
+}
