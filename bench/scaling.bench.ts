@@ -10,7 +10,6 @@
  */
 import { spawnSync } from "node:child_process";
 import process from "node:process";
-import { measure } from "mitata";
 import { median, runtime } from "./harness.ts";
 import { ADD_PARAMS, legacy, modern, type RequestFactory } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
