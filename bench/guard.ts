@@ -27,10 +27,10 @@ import * as sdk from "../mod.ts";
 import { bundleSizes, CLIENT_ONE_CALL, MCP_LITE, OURS, OURS_LITE } from "./bundle.ts";
 import { coldStartRatio } from "./coldstart.ts";
 import { grpcH2c, H2LOAD, shares } from "./grpc-h2c.ts";
-import { median, runScenario } from "./harness.ts";
+import { cpuTimePerCall, median, runScenario } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import { floor, floorText } from "./servers/floor.ts";
-import { oursShapes as ours } from "./servers/ours.ts";
+import { oursShapes as ours, oursWithTools } from "./servers/ours.ts";
 import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
 
 /** The goal, as a multiple of the floor (in-process `tools/call` ≤ 1.5× the floor on every HTTP wire). */
@@ -51,6 +51,13 @@ const OWN_GOALS: Record<string, number> = {
   "MCP 2026-07-28, string result": 1.8,
   "MCP-lite, no Content-Length": 1.15,
 };
+
+/**
+ * `tools/call` on the last of 10,000 tools against the last of 10 (issue 54): the lookup, the list's cache and
+ * the per-call work must not grow with the tool count. Measured in CPU time (interleaved blocks, median), and
+ * failing above the goal itself: a cost that grows with the tools reads 2× and more at 10,000.
+ */
+const SCALING = { goal: 1.2, tools: 10_000 };
 /**
  * Gzipped bundle sizes in KB: the goal (issue 42, goal 3: ≤ 20 KB from `@mcplite/sdk/lite`, ≤ 30 KB with
  * the defaults) and the ceiling the guard enforces, today's size (46.5 KB with the default bindings, which
@@ -171,6 +178,26 @@ for (const [name, r] of Object.entries(result.cases)) {
     `${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(
       2,
     )}×)`,
+  );
+}
+
+{
+  const ten = modern("tools/call", { ...ADD_PARAMS, name: "tool_9" });
+  const many = modern("tools/call", { ...ADD_PARAMS, name: `tool_${SCALING.tools - 1}` });
+  const cpu = await cpuTimePerCall(
+    [
+      ["10 tools", oursWithTools(10), ten],
+      [`${SCALING.tools} tools`, oursWithTools(SCALING.tools), many],
+    ],
+    SUM,
+    500,
+  );
+  const ratio = cpu.get(`${SCALING.tools} tools`)! / cpu.get("10 tools")!;
+  const verdict = ratio > SCALING.goal ? "FAIL" : "ok";
+  if (verdict === "FAIL") failed = true;
+  console.log(
+    `${verdict.padEnd(4)} MCP 2026-07-28 tools/call with ${SCALING.tools.toLocaleString("en")} tools: ` +
+      `${ratio.toFixed(2)}× with 10 (CPU per call; goal and limit ≤ ${SCALING.goal}×)`,
   );
 }
 

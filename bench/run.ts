@@ -4,9 +4,11 @@
  * `--write`, puts them into `bench/RESULTS.md` (between the `results` markers, keeping the prose).
  *
  *   bun bench/run.ts [--rounds 3] [--runtimes bun,deno,node] [--scenarios call,list,sse,codec,stdio]
- *                    [--loopback-seconds 5] [--no-loopback] [--no-grpc] [--no-bundle] [--no-coldstart] [--cpu-ms 1000] [--write]
+ *                    [--loopback-seconds 5] [--no-loopback] [--no-grpc] [--no-scaling] [--no-bundle] [--no-coldstart]
+ *                    [--cpu-ms 1000] [--write]
  *
- * The loopback runs serve on Bun and Deno (HTTP) and on Bun and Node (gRPC over h2c).
+ * The loopback runs serve on Bun and Deno (HTTP) and on Bun and Node (gRPC over h2c). The scaling scenario
+ * (`bench/scaling.bench.ts`, 10 to 10,000 tools) runs once per runtime: it spawns a process per server and size.
  *
  * Node 20 cannot run TypeScript and no loader is installed, so the driver bundles each scenario with
  * `bun build --target=node --packages=external` into `node_modules/.cache/mcplite-bench/` and runs the
@@ -23,6 +25,7 @@ import { median, type ScenarioResult } from "./harness.ts";
 import { type BundleRow, bundleSizes, packageCounts } from "./bundle.ts";
 import { coldStarts, coldStartTable } from "./coldstart.ts";
 import { GRPC_IMPLS, type GrpcResult, type LoopbackResult, runGrpcLoopback, runLoopback } from "./loopback.ts";
+import { type ScaleRow, scalingTable } from "./scaling-table.ts";
 
 const GRPC_ROW_NAMES: Record<(typeof GRPC_IMPLS)[number], string> = {
   floor: "floor (bare node:http2 + protobuf-es)",
@@ -267,6 +270,24 @@ function grpcTable(results: GrpcResult[]): string {
   return md;
 }
 
+/** Runs the scaling scenario once on each runtime; the rows by runtime. */
+async function runScaling(): Promise<Map<string, ScaleRow[]>> {
+  const byRuntime = new Map<string, ScaleRow[]>();
+  for (const runtime of RUNTIMES) {
+    const [cmd, args] = commandFor(runtime, "scaling");
+    const { code, out, err } = await exec(cmd, [...args, "--json"], 1_800_000);
+    const line = out.split("\n").find((l) => l.startsWith("BENCH_SCALING "));
+    if (err.trim()) console.error(err.trim());
+    if (code !== 0 || line === undefined) {
+      console.error(`! ${runtime} scaling failed (exit ${code})`);
+      continue;
+    }
+    byRuntime.set(runtime, (JSON.parse(line.slice("BENCH_SCALING ".length)) as { rows: ScaleRow[] }).rows);
+    console.error(`  ${runtime.padEnd(4)} scaling done`);
+  }
+  return byRuntime;
+}
+
 function bundleTable(rows: BundleRow[]): string {
   if (rows.length === 0) return "";
   let md =
@@ -304,6 +325,7 @@ const grpcRuntimes = RUNTIMES.filter((r) => r === "bun" || r === "node");
 const grpc = process.argv.includes("--no-loopback") || process.argv.includes("--no-grpc") || grpcRuntimes.length === 0
   ? []
   : await runGrpcLoopback({ rounds: ROUNDS, seconds: LOOPBACK_SECONDS, root: ROOT, runtimes: grpcRuntimes });
+const scaling = process.argv.includes("--no-scaling") ? new Map<string, ScaleRow[]>() : await runScaling();
 const bundles = process.argv.includes("--no-bundle") ? [] : bundleSizes(ROOT);
 const coldstart = process.argv.includes("--no-coldstart") ? [] : coldStarts(ROOT, ROUNDS);
 const counts = packageCounts(ROOT);
@@ -315,7 +337,8 @@ const tables =
   `Machine: ${machine(versions)}.\n` +
   `Each cell: the median over ${ROUNDS} rounds (each round a fresh process per runtime) of the ratio to the floor measured in the same process, with the smallest and largest round in brackets, then the median time per request.\n` +
   scenarioTables(collected, (s) => s !== "stdio") + loopbackTable(loopback) + grpcTable(grpc) +
-  scenarioTables(collected, (s) => s === "stdio") + bundleTable(bundles) + coldStartTable(coldstart) +
+  scenarioTables(collected, (s) => s === "stdio") + (scaling.size ? scalingTable(scaling) : "") +
+  bundleTable(bundles) + coldStartTable(coldstart) +
   `\nInstalled packages: ${counts}\n`;
 console.log(tables);
 
@@ -327,4 +350,7 @@ if (process.argv.includes("--write")) {
   if (a === -1 || b === -1) throw new Error("bench/RESULTS.md lacks the results markers");
   writeFileSync(file, text.slice(0, a + start.length) + "\n" + tables + "\n" + text.slice(b));
   console.error("wrote bench/RESULTS.md");
+  // The README's chart is committed (docs/headline.svg); the others are drawn when the docs are built.
+  const charts = spawnSync("node", ["docs/scripts/charts.mjs", file, join(CACHE, "perf"), "--headline"], { cwd: ROOT });
+  if (charts.status !== 0) console.error(`! charts: ${charts.stderr}`);
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createServer, defineTool, type Server } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, type Server } from "../../mod.ts";
 import { otel } from "../../src/otel/mod.ts";
 import { AddInput, CHUNK, type Fetch } from "./common.ts";
 import * as v from "valibot";
@@ -61,4 +61,27 @@ export const oursShapes: Server<{}> = createServer({ name: "bench", version: "1.
  */
 export function create(): Fetch {
   return createServer({ name: "bench", version: "1.0.0" }).tool(add).fetch;
+}
+
+/**
+ * A server with `n` tools (`add` as `tool_0`…`tool_{n-1}`), for the scaling scenario and its guard row.
+ *
+ * @param n The tool count.
+ * @param pageSize MCP's page size (default: whole lists).
+ * @returns Its fetch handler.
+ */
+export function oursWithTools(n: number, pageSize?: number): Fetch {
+  const server = createServer({
+    name: "bench",
+    version: "1.0.0",
+    bindings: pageSize === undefined ? undefined : [mcpLiteBinding(), mcpBinding({ pageSize })],
+  });
+  for (let i = 0; i < n; i++) {
+    server.tool(
+      defineTool(`tool_${i}`).describe(`Adds two numbers (variant ${i})`).input(AddInput).handle(({ a, b }) => ({
+        sum: a + b,
+      })),
+    );
+  }
+  return server.fetch;
 }

@@ -9,7 +9,11 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** The charts: which `####` table of RESULTS.md, which rows, and the unit of its cells. */
+/**
+ * The charts: which `####` table of RESULTS.md, the unit of its cells, and where a table is not "a row name, then a
+ * column per runtime": `keys` (leading columns that name a row), `columns` (the header cells to draw, default all
+ * after the keys) and `reference` (the dashed line: the floor, 1× or 100%; `null` for none).
+ */
 export const CHARTS = [
   {
     file: "call.svg",
@@ -24,7 +28,39 @@ export const CHARTS = [
     title: "Over loopback: % of the floor's requests per second (higher is better)",
     unit: "%",
   },
+  {
+    file: "grpc.svg",
+    heading: "#### 4. gRPC over h2c",
+    title: "gRPC over h2c: % of a bare node:http2 handler's calls per second (higher is better)",
+    unit: "%",
+    keys: 2,
+  },
+  {
+    file: "scaling.svg",
+    heading: "#### 6b. Scaling",
+    title: "tools/call on the last tool, × the same server with 10 tools (lower is flatter)",
+    unit: "×",
+  },
+  {
+    file: "bundles.svg",
+    heading: "#### Bundles",
+    title: "One-tool server and one-call client bundles, KB gzip (lower is better)",
+    unit: " KB",
+    columns: ["gzip"],
+    reference: null,
+  },
+  {
+    file: "coldstart.svg",
+    heading: "#### Cold start",
+    title: "Cold start: ms from spawning bun to the first answered tools/call (lower is better)",
+    unit: "",
+    columns: ["median ms"],
+    reference: null,
+  },
 ];
+
+/** The chart the README shows, committed beside it (the others are drawn at build time). */
+export const HEADLINE = { chart: "loopback.svg", file: join(ROOT, "docs", "headline.svg") };
 
 /** The rows of the first table under the heading that starts with `heading`: `{ header: string[], rows: string[][] }`. */
 export function table(markdown, heading) {
@@ -40,7 +76,7 @@ export function table(markdown, heading) {
 
 /** The leading figure of a cell (`1.79× (1.50–1.99) · 11.46 µs` → 1.79), or undefined when it has none. */
 export function figure(cell, unit) {
-  const match = new RegExp(`^([0-9.]+)${unit}`).exec(cell);
+  const match = new RegExp(`^([0-9.]+)${unit}(?![0-9.–])`).exec(cell);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -48,13 +84,17 @@ const escape = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").repla
 const COLOURS = ["#3451b2", "#d97706", "#059669"];
 
 /** One grouped horizontal bar chart: a group per row, a bar per runtime column. */
-export function svg({ title, unit }, { header, rows }) {
-  const runtimes = header.slice(1).map((h) => h.split(":")[0]);
+export function svg({ title, unit, keys = 1, columns, reference = unit === "%" ? 100 : 1 }, { header, rows }) {
+  const picked = header.map((h, i) => i).filter((i) => i >= keys && (!columns || columns.includes(header[i])));
+  const runtimes = picked.map((i) => header[i].split(":")[0]);
   const data = rows
     .filter(([name]) => !name.startsWith("floor"))
-    .map(([name, ...cells]) => ({ name, values: cells.map((cell) => figure(cell, unit)) }))
+    .map((cells) => ({
+      name: cells.slice(0, keys).join(" · "),
+      values: picked.map((i) => figure(cells[i] ?? "", unit)),
+    }))
     .filter((row) => row.values.some((v) => v !== undefined));
-  const max = Math.max(...data.flatMap((row) => row.values.filter((v) => v !== undefined)), unit === "%" ? 100 : 1);
+  const max = Math.max(...data.flatMap((row) => row.values.filter((v) => v !== undefined)), reference ?? 0);
   const label = 300, width = 860, bar = 12, gap = 10, plot = width - label - 70;
   const groupHeight = runtimes.length * bar + gap;
   const height = 60 + data.length * groupHeight + 10;
@@ -69,8 +109,7 @@ export function svg({ title, unit }, { header, rows }) {
     out.push(`<rect x="${label + i * 90}" y="28" width="10" height="10" fill="${COLOURS[i % 3]}"/>`);
     out.push(`<text x="${label + i * 90 + 14}" y="37">${escape(runtime)}</text>`);
   });
-  const reference = unit === "%" ? 100 : 1;
-  const refX = label + (reference / max) * plot;
+  const refX = label + ((reference ?? 0) / max) * plot;
   data.forEach((row, r) => {
     const y = 52 + r * groupHeight;
     out.push(
@@ -87,11 +126,13 @@ export function svg({ title, unit }, { header, rows }) {
       );
     });
   });
-  out.push(
-    `<line x1="${refX.toFixed(1)}" y1="46" x2="${refX.toFixed(1)}" y2="${
-      height - 6
-    }" stroke="#888" stroke-dasharray="3 3"/>`,
-  );
+  if (reference !== null) {
+    out.push(
+      `<line x1="${refX.toFixed(1)}" y1="46" x2="${refX.toFixed(1)}" y2="${
+        height - 6
+      }" stroke="#888" stroke-dasharray="3 3"/>`,
+    );
+  }
   out.push("</svg>");
   return out.join("\n") + "\n";
 }
@@ -101,6 +142,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const outDir = process.argv[3] ?? join(ROOT, "docs", "public", "perf");
   const markdown = readFileSync(source, "utf8");
   mkdirSync(outDir, { recursive: true });
-  for (const chart of CHARTS) writeFileSync(join(outDir, chart.file), svg(chart, table(markdown, chart.heading)));
+  for (const chart of CHARTS) {
+    const drawn = svg(chart, table(markdown, chart.heading));
+    writeFileSync(join(outDir, chart.file), drawn);
+    if (chart.file === HEADLINE.chart && process.argv.includes("--headline")) writeFileSync(HEADLINE.file, drawn);
+  }
   console.error(`charts: ${CHARTS.length} SVGs from ${source} in ${outDir}`);
 }
