@@ -8,6 +8,7 @@ import type { CallSink, InputMethod, InputRequest, ResourceRequest } from "./cal
 import type { CallMeta, ClientInfo } from "./call-meta.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { isObject } from "../internal/is-object.ts";
+import { supportsElicitationMode } from "./elicitation.ts";
 
 /**
  * The experimental MCP client capability that says the client answers `resources/request` (MCP-lite's
@@ -49,11 +50,31 @@ const CAPABILITY: Readonly<Record<InputMethod, string>> = {
  * resource, so a client that answers one declares it among its experimental capabilities (MCP
  * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features").
  */
-function declares(declared: Record<string, unknown>, method: InputMethod): boolean {
-  const capability = CAPABILITY[method];
-  if (method !== "resources/request") return isObject(declared[capability]);
-  const experimental = declared.experimental;
-  return isObject(experimental) && isObject(experimental[capability]);
+function declares(declared: Record<string, unknown>, request: InputRequest): boolean {
+  const capability = CAPABILITY[request.method];
+  switch (request.method) {
+    case "resources/request": {
+      const experimental = declared.experimental;
+      return isObject(experimental) && isObject(experimental[capability]);
+    }
+    case "elicitation/create": // each mode is declared (MCP 2025-11-25, Elicitation: Capabilities)
+      return supportsElicitationMode(declared.elicitation, request.params.mode === "url" ? "url" : "form");
+    case "sampling/createMessage": { // tools only to a client that declared `sampling.tools` (SEP-1577)
+      const sampling = declared.sampling;
+      return isObject(sampling) && (request.params.tools === undefined || isObject(sampling.tools));
+    }
+    default:
+      return isObject(declared[capability]);
+  }
+}
+
+/** The capability a refused request needs, as `requiredCapabilities` names it. */
+function required(request: InputRequest): Record<string, unknown> {
+  const { method, params } = request;
+  if (method === "resources/request") return { experimental: { [RESOURCE_REQUESTS]: {} } };
+  if (method === "elicitation/create" && params.mode === "url") return { elicitation: { url: {} } };
+  if (method === "sampling/createMessage" && params.tools !== undefined) return { sampling: { tools: {} } };
+  return { [CAPABILITY[method]]: {} };
 }
 
 /**
@@ -70,18 +91,27 @@ function declares(declared: Record<string, unknown>, method: InputMethod): boole
  * import assert from "node:assert/strict";
  * import { cannotAsk } from "./client-view.ts";
  * const meta = { wire: "mcp" as const, headers: new Headers(), clientCapabilities: {} };
- * assert.match(cannotAsk({ input: async () => ({}) }, meta, "roots/list")?.message ?? "", /did not declare the roots/);
+ * const roots = { method: "roots/list" as const, params: {} };
+ * assert.match(cannotAsk({ input: async () => ({}) }, meta, roots)?.message ?? "", /did not declare the roots/);
  * ```
  */
-export function cannotAsk(sink: CallSink, meta: CallMeta, method: InputMethod): ProtocolError | undefined {
-  const capability = CAPABILITY[method];
+export function cannotAsk(sink: CallSink, meta: CallMeta, request: InputRequest): ProtocolError | undefined {
+  const method = request.method;
   const declared = meta.clientCapabilities;
-  if (sink.input !== undefined && (declared === undefined || declares(declared, method))) return undefined;
+  if (sink.input !== undefined && (declared === undefined || declares(declared, request))) return undefined;
+  const needs = required(request);
   const message = sink.input === undefined
     ? `This call cannot ask the client for input (${method})`
-    : `The client did not declare the ${capability} capability`;
-  const required = method === "resources/request" ? { experimental: { [capability]: {} } } : { [capability]: {} };
-  return new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: required } });
+    : `The client did not declare the ${capabilityName(needs)} capability`;
+  return new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: needs } });
+}
+
+/** `roots`, `elicitation.url`, `sampling.tools`: the capability a message names. */
+function capabilityName(needs: Record<string, unknown>): string {
+  const [top] = Object.keys(needs);
+  const inner = needs[top] as Record<string, unknown>;
+  const [sub] = Object.keys(inner);
+  return top === "experimental" || sub === undefined ? (sub ?? top) : `${top}.${sub}`;
 }
 
 /** The input capabilities, which a client on a wire that declares none supports when the call can ask. */

@@ -25,6 +25,7 @@ import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
 import { PendingPromise } from "./tool-promise.ts";
 import { echoed } from "../internal/echo.ts";
+import { urlElicitationRequired, UrlElicitationRequiredError } from "./elicitation.ts";
 
 /**
  * Runs a found tool. Synchronous as long as nothing needs waiting for (the common case: a synchronous
@@ -123,6 +124,9 @@ function handlerFailed(
   round: InputRound | undefined,
   error: unknown,
 ): CallOutcome | Promise<CallOutcome> {
+  if (error instanceof UrlElicitationRequiredError) {
+    error = urlElicitationRequired(error, call.ctx.meta, tool.mode === "stream" ? undefined : round) ?? error;
+  }
   if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
   return failedCall(call, error, registry.runtime.onError);
 }

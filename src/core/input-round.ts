@@ -199,6 +199,17 @@ export class InputRound implements CallSink {
   }
 
   /**
+   * Records a URL elicitation the handler requires (its `UrlElicitationRequiredError`) as a question
+   * of this round, unless the request answered it.
+   *
+   * @param key The question's key, the elicitation's id.
+   * @param params The `elicitation/create` params.
+   */
+  ask(key: string, params: Record<string, unknown>): void {
+    (this.#asked ??= new Map()).set(key, { method: "elicitation/create", params });
+  }
+
+  /**
    * Runs a step once per call: on later rounds it returns the recorded value without running it.
    *
    * @param key The step's key, unique within the call.
