@@ -8,7 +8,6 @@ import type { CallSink, InputMethod, InputRequest, ResourceRequest } from "./cal
 import type { CallMeta, ClientInfo } from "./call-meta.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { isObject } from "../internal/is-object.ts";
-import { supportsElicitationMode } from "./elicitation.ts";
 
 /**
  * The experimental MCP client capability that says the client answers `resources/request` (MCP-lite's
@@ -51,30 +50,31 @@ const CAPABILITY: Readonly<Record<InputMethod, string>> = {
  * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features").
  */
 function declares(declared: Record<string, unknown>, request: InputRequest): boolean {
-  const capability = CAPABILITY[request.method];
-  switch (request.method) {
-    case "resources/request": {
-      const experimental = declared.experimental;
-      return isObject(experimental) && isObject(experimental[capability]);
-    }
-    case "elicitation/create": // each mode is declared (MCP 2025-11-25, Elicitation: Capabilities)
-      return supportsElicitationMode(declared.elicitation, request.params.mode === "url" ? "url" : "form");
-    case "sampling/createMessage": { // tools only to a client that declared `sampling.tools` (SEP-1577)
-      const sampling = declared.sampling;
-      return isObject(sampling) && (request.params.tools === undefined || isObject(sampling.tools));
-    }
-    default:
-      return isObject(declared[capability]);
+  const { method, params } = request;
+  const capability = CAPABILITY[method];
+  const experimental = declared.experimental;
+  const at = method === "resources/request"
+    ? isObject(experimental) ? experimental[capability] : undefined
+    : declared[capability];
+  if (!isObject(at)) return false;
+  // Each elicitation mode is declared, `{}` meaning form only (MCP 2025-11-25, Elicitation: Capabilities).
+  if (method === "elicitation/create") {
+    return params.mode === "url" ? isObject(at.url) : isObject(at.form) || at.url === undefined;
   }
+  // Tools go only to a client that declared `sampling.tools` (SEP-1577).
+  return method !== "sampling/createMessage" || !params.tools || isObject(at.tools);
 }
 
-/** The capability a refused request needs, as `requiredCapabilities` names it. */
-function required(request: InputRequest): Record<string, unknown> {
+/** The capability a refused request needs, as `requiredCapabilities` names it, and its name. */
+function required(request: InputRequest): [Record<string, unknown>, string] {
   const { method, params } = request;
-  if (method === "resources/request") return { experimental: { [RESOURCE_REQUESTS]: {} } };
-  if (method === "elicitation/create" && params.mode === "url") return { elicitation: { url: {} } };
-  if (method === "sampling/createMessage" && params.tools !== undefined) return { sampling: { tools: {} } };
-  return { [CAPABILITY[method]]: {} };
+  const capability = CAPABILITY[method];
+  if (method === "resources/request") return [{ experimental: { [capability]: {} } }, capability];
+  if (method === "elicitation/create" && params.mode === "url") {
+    return [{ elicitation: { url: {} } }, "elicitation.url"];
+  }
+  if (method === "sampling/createMessage" && params.tools) return [{ sampling: { tools: {} } }, "sampling.tools"];
+  return [{ [capability]: {} }, capability];
 }
 
 /**
@@ -99,19 +99,11 @@ export function cannotAsk(sink: CallSink, meta: CallMeta, request: InputRequest)
   const method = request.method;
   const declared = meta.clientCapabilities;
   if (sink.input !== undefined && (declared === undefined || declares(declared, request))) return undefined;
-  const needs = required(request);
+  const [needs, name] = required(request);
   const message = sink.input === undefined
     ? `This call cannot ask the client for input (${method})`
-    : `The client did not declare the ${capabilityName(needs)} capability`;
+    : `The client did not declare the ${name} capability`;
   return new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: needs } });
-}
-
-/** `roots`, `elicitation.url`, `sampling.tools`: the capability a message names. */
-function capabilityName(needs: Record<string, unknown>): string {
-  const [top] = Object.keys(needs);
-  const inner = needs[top] as Record<string, unknown>;
-  const [sub] = Object.keys(inner);
-  return top === "experimental" || sub === undefined ? (sub ?? top) : `${top}.${sub}`;
 }
 
 /** The input capabilities, which a client on a wire that declares none supports when the call can ask. */

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ProtocolError } from "./error.ts";
 import type { CallMeta } from "./call-meta.ts";
-import { isObject } from "../internal/is-object.ts";
+import { cannotAsk } from "./client-view.ts";
 
 /** A form-mode elicitation: the client renders the form and returns what the user submitted. */
 export interface FormElicitation {
@@ -72,15 +72,11 @@ const LOOPBACK: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"
  */
 export function checkElicitationUrl(url: string | URL): string {
   const parsed = URL.parse(String(url));
-  if (parsed === null) throw new TypeError(`An elicitation URL must be absolute: ${String(url)}`);
-  const secure = parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK.has(parsed.hostname));
-  if (!secure) {
-    throw new TypeError(`An elicitation URL must be https: (or http: on localhost), not ${parsed.protocol}`);
+  const secure = parsed?.protocol === "https:" || (parsed?.protocol === "http:" && LOOPBACK.has(parsed.hostname));
+  if (!secure || parsed!.username !== "" || parsed!.password !== "") {
+    throw new TypeError(`An elicitation URL is https: (or http: on localhost), without credentials: ${String(url)}`);
   }
-  if (parsed.username !== "" || parsed.password !== "") {
-    throw new TypeError("An elicitation URL must not carry credentials");
-  }
-  return parsed.href;
+  return parsed!.href;
 }
 
 /**
@@ -90,17 +86,21 @@ export function checkElicitationUrl(url: string | URL): string {
  * @param elicitationId Its id.
  * @returns `{ mode: "url", message, url, elicitationId }`.
  * @throws {TypeError} For an invalid URL, an empty message or id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { urlElicitationParams } from "./elicitation.ts";
+ * const page = { mode: "url" as const, url: "https://pay.example.com/", message: "Pay" };
+ * assert.equal(urlElicitationParams(page, "o-1").elicitationId, "o-1");
+ * assert.throws(() => urlElicitationParams({ ...page, message: "" }, "o-1"), TypeError);
+ * ```
  */
 export function urlElicitationParams(
   page: UrlElicitation,
   elicitationId: string,
 ): { mode: "url"; message: string; url: string; elicitationId: string } {
-  if (typeof page.message !== "string" || page.message === "") {
-    throw new TypeError("A URL elicitation needs a message");
-  }
-  if (typeof elicitationId !== "string" || elicitationId === "") {
-    throw new TypeError("A URL elicitation needs a non-empty elicitationId");
-  }
+  if (!page.message || !elicitationId) throw new TypeError("A URL elicitation needs a message and an id");
   return { mode: "url", message: page.message, url: checkElicitationUrl(page.url), elicitationId };
 }
 
@@ -143,53 +143,26 @@ export class UrlElicitationRequiredError extends ProtocolError {
     this.name = "UrlElicitationRequiredError";
     this.elicitations = checked;
   }
-}
 
-/**
- * Whether an MCP client's `elicitation` capability covers a mode: `{}` means form only, as before
- * 2025-11-25; otherwise each mode it supports is a key (MCP 2025-11-25, Elicitation: Capabilities).
- *
- * @param elicitation The client's declared `elicitation` capability.
- * @param mode The mode.
- * @returns Whether the client supports it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { supportsElicitationMode } from "./elicitation.ts";
- * assert.equal(supportsElicitationMode({}, "form"), true);
- * assert.equal(supportsElicitationMode({}, "url"), false);
- * assert.equal(supportsElicitationMode({ url: {} }, "form"), false);
- * ```
- */
-export function supportsElicitationMode(elicitation: unknown, mode: "form" | "url"): boolean {
-  if (!isObject(elicitation)) return false;
-  if (mode === "url") return isObject(elicitation.url);
-  return isObject(elicitation.form) || (elicitation.form === undefined && elicitation.url === undefined);
-}
-
-/**
- * What a handler's {@link UrlElicitationRequiredError} becomes: the call's questions where the wire
- * answers by calling again (MCP 2026-07-28 retired `-32042`; MCP-lite, gRPC), `missing_capability` for
- * a client that did not declare URL mode, else the error itself (`-32042` on the 2025 revisions).
- *
- * @param error The handler's error.
- * @param meta What the client declared.
- * @param round The call's input round, if the wire has one.
- * @returns The error to fail the call with, or `undefined` when the round took the questions.
- */
-export function urlElicitationRequired(
-  error: UrlElicitationRequiredError,
-  meta: CallMeta,
-  round: { ask(key: string, params: Record<string, unknown>): void } | undefined,
-): ProtocolError | undefined {
-  const declared = meta.clientCapabilities;
-  if (declared !== undefined && !supportsElicitationMode(declared.elicitation, "url")) {
-    return new ProtocolError(ErrorCode.MissingCapability, "The client did not declare the elicitation.url capability", {
-      data: { requiredCapabilities: { elicitation: { url: {} } } },
-    });
+  /**
+   * What the call pipeline makes of this error (it reads the hook, so that servers that never throw it
+   * do not carry this code): `missing_capability` for a client that did not declare URL mode; the
+   * call's questions where the wire answers by calling again (MCP 2026-07-28 retired `-32042`; MCP-lite,
+   * gRPC); else the error itself (`-32042` on the 2025 revisions).
+   *
+   * @param meta What the client declared.
+   * @param round The call's input round, if the wire has one.
+   * @returns The error to fail the call with, or `undefined` when the round took the questions.
+   */
+  "~ask"(
+    meta: CallMeta,
+    round: { ask(key: string, params: Record<string, unknown>): void } | undefined,
+  ): ProtocolError | undefined {
+    const url = { method: "elicitation/create" as const, params: { mode: "url" } };
+    const refused = cannotAsk({ input: () => Promise.resolve() }, meta, url);
+    if (refused !== undefined) return refused;
+    if (round === undefined) return this;
+    for (const params of this.elicitations) round.ask(params.elicitationId, { ...params });
+    return undefined;
   }
-  if (round === undefined) return error;
-  for (const params of error.elicitations) round.ask(params.elicitationId, { ...params });
-  return undefined;
 }

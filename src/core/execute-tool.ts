@@ -13,7 +13,7 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import { failedCall } from "./failure.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
 import { requireToolScopes } from "./scopes.ts";
-import type { InputRound, RoundScope } from "./input-round.ts";
+import { type InputRound, requiredInput, type RoundScope } from "./input-round.ts";
 import type { ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
@@ -25,7 +25,6 @@ import { suggestName } from "./suggest.ts";
 import type { AnyTool, StreamHandler, ToolHandler } from "./tool.ts";
 import { PendingPromise } from "./tool-promise.ts";
 import { echoed } from "../internal/echo.ts";
-import { urlElicitationRequired, UrlElicitationRequiredError } from "./elicitation.ts";
 
 /**
  * Runs a found tool. Synchronous as long as nothing needs waiting for (the common case: a synchronous
@@ -124,9 +123,7 @@ function handlerFailed(
   round: InputRound | undefined,
   error: unknown,
 ): CallOutcome | Promise<CallOutcome> {
-  if (error instanceof UrlElicitationRequiredError) {
-    error = urlElicitationRequired(error, call.ctx.meta, tool.mode === "stream" ? undefined : round) ?? error;
-  }
+  error = requiredInput(error, call.ctx.meta, tool.mode === "stream" ? undefined : round) ?? error;
   if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
   return failedCall(call, error, registry.runtime.onError);
 }

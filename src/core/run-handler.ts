@@ -9,8 +9,7 @@ import type { CallSink } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { groupOf, runHandlerInGroup } from "./grouped-middleware.ts";
 import { requireScopes } from "./scopes.ts";
-import { InputRound, type RoundScope } from "./input-round.ts";
-import { urlElicitationRequired, UrlElicitationRequiredError } from "./elicitation.ts";
+import { InputRound, requiredInput, type RoundScope } from "./input-round.ts";
 import { type Call, runMiddleware } from "./middleware.ts";
 import type { InputRequiredOutcome } from "./outcome.ts";
 import type { Registry } from "./registry.ts";
@@ -100,7 +99,7 @@ async function handle<D extends { readonly scopes?: readonly string[] }, T>(
     try {
       return { asked: false, value: await run(definition, ctx) };
     } catch (thrown) {
-      throw thrown instanceof UrlElicitationRequiredError ? urlElicitationRequired(thrown, ctx.meta, round) : thrown;
+      throw requiredInput(thrown, ctx.meta, round);
     }
   }
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };
@@ -110,9 +109,7 @@ async function handle<D extends { readonly scopes?: readonly string[] }, T>(
   try {
     value = await run(definition, ctx);
   } catch (thrown) {
-    const error = thrown instanceof UrlElicitationRequiredError
-      ? urlElicitationRequired(thrown, ctx.meta, round) ?? thrown
-      : thrown;
+    const error = requiredInput(thrown, ctx.meta, round) ?? thrown;
     if (!round.pending) throw error;
     return { asked: true, outcome: await round.outcome(registry.runtime.tokens, who) };
   }

@@ -38,20 +38,5 @@ export function roundOf(request: McpRequest): { inputResponses: unknown; request
  * @returns The result (`resultType`, `inputRequests`, `requestState`).
  */
 export function inputRequiredResult(outcome: InputRequiredOutcome): Record<string, unknown> {
-  return {
-    resultType: "input_required",
-    inputRequests: modernRequests(outcome.requests),
-    requestState: outcome.requestState,
-  };
-}
-
-/** 2026-07-28 removed URL mode's `elicitationId` (the round's key names the question instead). */
-function modernRequests(requests: InputRequiredOutcome["requests"]): InputRequiredOutcome["requests"] {
-  if (!Object.values(requests).some((request) => request.params.elicitationId !== undefined)) return requests;
-  const modern: InputRequiredOutcome["requests"] = {};
-  for (const [key, request] of Object.entries(requests)) {
-    const { elicitationId: _, ...params } = request.params;
-    modern[key] = request.method === "elicitation/create" ? { method: request.method, params } : request;
-  }
-  return modern;
+  return { resultType: "input_required", inputRequests: outcome.requests, requestState: outcome.requestState };
 }
