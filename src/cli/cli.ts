@@ -79,7 +79,7 @@ export async function runCli(terminal: Terminal): Promise<number> {
     }
     client = await connect(args, {
       auth: login?.auth,
-      onElicit: terminalElicit(terminal, {
+      ...terminalElicit(terminal, {
         before: async () => await ctx.view?.pause(),
         after: () => ctx.view?.resume(),
       }),
