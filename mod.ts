@@ -63,9 +63,7 @@ export type { CallOutcome } from "./src/core/outcome.ts";
 export { audio, embeddedResource, fail, image, resourceLink, text, toolResult } from "./src/core/result.ts";
 export type { ContentBlock, ToolResult } from "./src/core/result.ts";
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./src/core/error.ts";
-export { checkElicitationUrl, UrlElicitationRequiredError } from "./src/core/elicitation.ts";
-export type { FormElicitation, UrlElicitation, UrlElicitResult } from "./src/core/elicitation.ts";
-export { toolUsesOf } from "./src/core/sampling.ts";
+export { UrlElicitationRequiredError } from "./src/core/elicitation.ts";
 export type {
   SampleParams,
   SamplingContent,

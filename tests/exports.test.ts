@@ -102,7 +102,8 @@ describe("the public surface, as the API report records it", () => {
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
-    assert.ok(entry(".").names.size <= 56, `the root exports ${entry(".").names.size} names`);
+    // 57 with UrlElicitationRequiredError (issue 53), what a handler throws to send the user to a page.
+    assert.ok(entry(".").names.size <= 57, `the root exports ${entry(".").names.size} names`);
   });
 
   it("makes ./lite the root's values (its types stay in the root), with a createServer of its own", async () => {

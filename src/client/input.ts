@@ -78,6 +78,8 @@ export interface SampleAnswer {
   stopReason?: "endTurn" | "stopSequence" | "maxTokens" | "toolUse" | (string & Record<never, never>);
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
+  /** Other fields. */
+  [key: string]: unknown;
 }
 
 /** A root the client exposes (MCP `Root`). */
@@ -201,11 +203,12 @@ export async function answerInput(
     string,
     unknown
   >;
+  const context: InputContext = key === undefined ? { signal } : { signal, key };
   switch (request?.method) {
     case "elicitation/create": {
       if (!handlers.onElicit) throw missing("elicitation/create", "onElicit", request);
       const elicitation = { ...params, mode: params.mode === "url" ? "url" : "form" } as ElicitRequest;
-      const answer = await handlers.onElicit(elicitation, key === undefined ? { signal } : { signal, key });
+      const answer = await handlers.onElicit(elicitation, context);
       if (elicitation.mode === "url") return { action: answer.action }; // URL mode returns no content
       return handlers.applyDefaults === false ? answer : withDefaults(answer, params.requestedSchema);
     }
@@ -217,15 +220,12 @@ export async function answerInput(
       );
     case "roots/list": {
       if (!handlers.onRoots) throw missing("roots/list", "onRoots", request);
-      const roots = await handlers.onRoots({ signal });
+      const roots = await handlers.onRoots(context);
       return Array.isArray(roots) ? { roots } : roots;
     }
     case "resources/request":
       if (!handlers.onResourceRequest) throw missing("resources/request", "onResourceRequest", request);
-      return await handlers.onResourceRequest(
-        params as RequestedResource,
-        key === undefined ? { signal } : { signal, key },
-      );
+      return await handlers.onResourceRequest(params as RequestedResource, context);
     default:
       throw new RpcError(
         `The server asked for input through an unknown method ${JSON.stringify(request?.method)}`,

@@ -26,7 +26,6 @@ import { type DeferOptions, PendingPromise, type PromiseOptions, type ToolPromis
 import { logCall, type ServerLogger } from "./logger.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
 import {
-  checkElicitationUrl,
   type FormElicitation,
   type UrlElicitation,
   urlElicitationParams,
@@ -206,7 +205,8 @@ export interface CallContext<TConfig = unknown> {
    * const tools = [{ name: "weather", inputSchema: { type: "object" as const, properties: { city: { type: "string" } } } }];
    * const messages: SamplingMessage[] = [{ role: "user", content: { type: "text", text: "Weather in Oslo?" } }];
    * const first = await ctx.sample("ask", { messages, maxTokens: 200, tools, toolChoice: { mode: "auto" } });
-   * const results = toolUsesOf(first).map((use) => ({
+   * const uses = [first.content].flat().filter((block) => block.type === "tool_use");
+   * const results = uses.map((use) => ({
    *   type: "tool_result" as const, toolUseId: use.id, content: [{ type: "text" as const, text: "12°C" }],
    * }));
    * const final = await ctx.sample("answer", {
@@ -445,7 +445,6 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
   }
 
   async #elicitUrl(key: string, page: UrlElicitation): Promise<UrlElicitResult> {
-    checkElicitationUrl(page.url);
     // The id must name the same elicitation in every input round of the call.
     const elicitationId = page.elicitationId ?? await this.step(`${key}#elicitationId`, () => crypto.randomUUID());
     const params = urlElicitationParams(page, elicitationId);

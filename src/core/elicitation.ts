@@ -50,7 +50,7 @@ export interface UrlElicitResult {
 export const URL_ELICITATION_REQUIRED = -32042;
 
 /** Hosts where `http:` is allowed: the developer's own machine. */
-const LOOPBACK: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])$/;
 
 /**
  * Checks an elicitation URL: absolute, `https:` (or `http:` on localhost), with no user name or password
@@ -72,7 +72,7 @@ const LOOPBACK: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"
  */
 export function checkElicitationUrl(url: string | URL): string {
   const parsed = URL.parse(String(url));
-  const secure = parsed?.protocol === "https:" || (parsed?.protocol === "http:" && LOOPBACK.has(parsed.hostname));
+  const secure = parsed?.protocol === "https:" || (parsed?.protocol === "http:" && LOOPBACK.test(parsed.hostname));
   if (!secure || parsed!.username !== "" || parsed!.password !== "") {
     throw new TypeError(`An elicitation URL is https: (or http: on localhost), without credentials: ${String(url)}`);
   }

@@ -6,7 +6,6 @@
  * @module
  */
 import type { AudioContent, ContentBlock, ImageContent, TextContent } from "./result.ts";
-import { isObject } from "../internal/is-object.ts";
 
 /** The model asks to call a tool (an assistant message's block; `stopReason: "toolUse"`). */
 export interface ToolUseContent {
@@ -116,28 +115,4 @@ export interface CreateMessageResult {
   stopReason?: "endTurn" | "stopSequence" | "maxTokens" | "toolUse" | (string & Record<never, never>);
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
-}
-
-/**
- * The `tool_use` blocks of a sampled message: the tools the model asked to call, in order.
- *
- * @param result The sampled message.
- * @returns Its `tool_use` blocks (none when the model answered in text).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { toolUsesOf } from "./sampling.ts";
- * const answer = {
- *   role: "assistant" as const,
- *   model: "m",
- *   stopReason: "toolUse",
- *   content: [{ type: "tool_use" as const, id: "c1", name: "weather", input: { city: "Oslo" } }],
- * };
- * assert.deepEqual(toolUsesOf(answer).map((use) => use.name), ["weather"]);
- * ```
- */
-export function toolUsesOf(result: Pick<CreateMessageResult, "content">): ToolUseContent[] {
-  const blocks = Array.isArray(result.content) ? result.content : [result.content];
-  return blocks.filter((block): block is ToolUseContent => isObject(block) && block.type === "tool_use");
 }

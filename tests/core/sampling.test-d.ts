@@ -3,8 +3,8 @@
  * `ctx.sample()`) and on the client (`onElicit`, `onSample`): a wrong `toolChoice`, a content block of
  * the wrong shape, or a URL request read as a form does not compile. Checked by `deno check`, never run.
  */
-import { type CallContext, defineTool, type ToolResultContent, type UrlElicitResult } from "../../mod.ts";
-import type { CreateMessageResult } from "../../src/types.ts";
+import { type CallContext, defineTool } from "../../mod.ts";
+import type { CreateMessageResult, ToolResultContent, UrlElicitResult } from "../../src/types.ts";
 import { createClient, type ElicitRequest, type SampleAnswer } from "../../src/client/mod.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;

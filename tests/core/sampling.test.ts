@@ -7,16 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
-import {
-  createServer,
-  defineTool,
-  type SamplingMessage,
-  type SamplingTool,
-  serve,
-  type ToolResultContent,
-  toolUsesOf,
-} from "../../mod.ts";
-import type { Listener } from "../../src/types.ts";
+import { createServer, defineTool, serve } from "../../mod.ts";
+import type { Listener, SamplingMessage, SamplingTool, ToolResultContent, ToolUseContent } from "../../src/types.ts";
 import { type ClientOptions, createClient, RpcError, type SampleRequest } from "../../src/client/mod.ts";
 
 const V1 = "@modelcontextprotocol/sdk";
@@ -43,7 +35,8 @@ const server = createServer({ name: "sampling", version: "1.0.0" }).tool(
         tools: [weather],
         toolChoice: { mode: "auto" },
       });
-      const uses = toolUsesOf(first);
+      const blocks = Array.isArray(first.content) ? first.content : [first.content];
+      const uses = blocks.filter((block): block is ToolUseContent => block.type === "tool_use");
       if (uses.length === 0) return "no tool";
       const results: ToolResultContent[] = uses.map((use) => ({
         type: "tool_result",
