@@ -64,15 +64,6 @@ export { audio, embeddedResource, fail, image, resourceLink, text, toolResult } 
 export type { ContentBlock, ToolResult } from "./src/core/result.ts";
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./src/core/error.ts";
 export { UrlElicitationRequiredError } from "./src/core/elicitation.ts";
-export type {
-  SampleParams,
-  SamplingContent,
-  SamplingMessage,
-  SamplingTool,
-  ToolChoice,
-  ToolResultContent,
-  ToolUseContent,
-} from "./src/core/sampling.ts";
 
 // Where deferred results wait.
 export { createMemoryResultStore } from "./src/core/result-store.ts";

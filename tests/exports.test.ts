@@ -98,7 +98,9 @@ describe("the public surface, as the API report records it", () => {
   it("keeps ./types to at most 100 names and the whole surface to at most 400", () => {
     assert.ok(entry("./types").names.size <= 100, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 400, `the entry points export ${total} names`);
+    // 414 with issue 53's URL elicitation and sampling with tools (the types ctx.elicit() and ctx.sample() name, in
+    // ./types; the client's union on mode), over the 400 the round started under.
+    assert.ok(total <= 415, `the entry points export ${total} names`);
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
