@@ -5,13 +5,20 @@
  * URL mode, the answer carries no content, and without `elicitationModes: ["form", "url"]` the server refuses.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import { createServer, defineTool, UrlElicitationRequiredError } from "../../mod.ts";
+import { after, before, describe, it } from "node:test";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve, UrlElicitationRequiredError } from "../../mod.ts";
 import { type ClientOptions, createClient, type ElicitRequest, RpcError } from "../../src/client/mod.ts";
+import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
+import type { Listener } from "../../src/types.ts";
 
 const done = new Set<string>();
 
-const server = createServer({ name: "url", version: "1.0.0" })
+const server = createServer({
+  name: "url",
+  version: "1.0.0",
+  bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()],
+})
   .tool(
     defineTool("pay").describe("Pays an order").handle(async (_args, ctx) => {
       const answer = await ctx.elicit("pay", {
@@ -111,3 +118,25 @@ for (const [name, wire] of Object.entries(WIRES)) {
     });
   });
 }
+
+describe("our client, URL elicitation over WebSocket (MCP-lite's socket carrier)", () => {
+  let listener: Listener;
+  before(async () => listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
+  after(async () => await listener.close());
+
+  it("hands onElicit the URL request and calls again with the answer", async () => {
+    const asked: ElicitRequest[] = [];
+    const url = `${listener.url.replace("http:", "ws:")}/mcp-lite/v1/ws`;
+    const client = createClient(createWebSocketTransport(url), {
+      elicitationModes: ["form", "url"],
+      onElicit: (request) => (asked.push(request), { action: "decline" }),
+    });
+    try {
+      assert.equal(await client.call("pay", {}), "decline order-42");
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].mode === "url" && asked[0].url, "https://pay.example.com/checkout?order=42");
+    } finally {
+      await client.close();
+    }
+  });
+});
