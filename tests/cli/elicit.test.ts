@@ -6,20 +6,28 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { createServer, defineTool, mcpBinding, serve, UrlElicitationRequiredError } from "../../mod.ts";
+import { runCli } from "../../src/cli/cli.ts";
 import { terminalElicit } from "../../src/cli/elicit.ts";
 import type { Terminal } from "../../src/cli/terminal.ts";
 
 /** A terminal whose stdin lines the test feeds, one `type()` at a time. */
-function fakeTerminal(): Terminal & { written: string; type(line: string | null): void } {
+function fakeTerminal(
+  args: string[] = [],
+): Terminal & { written: string; printed: string; type(line: string | null): void } {
   const queued: (string | null)[] = [];
   const readers: ((line: string | null) => void)[] = [];
   const terminal = {
-    args: [],
+    args,
     stdinIsTty: true,
     stderrIsTty: false,
     written: "",
     columns: () => 80,
-    out: () => Promise.resolve(),
+    printed: "",
+    out: (text: string) => {
+      terminal.printed += text;
+      return Promise.resolve();
+    },
     err: (text: string) => {
       terminal.written += text;
       return Promise.resolve();
@@ -101,5 +109,41 @@ describe("the CLI's URL elicitation", () => {
     terminal.type("Ada"); // read by the line the page stopped waiting for, handed to the form
     terminal.type("y");
     assert.deepEqual(await form, { action: "accept", content: { name: "Ada" } });
+  });
+});
+
+describe("mcplite call, a call refused until the user visits a page (-32042, MCP 2025-11-25)", () => {
+  it("shows the page, waits for Enter, and calls again", async () => {
+    let linked = false;
+    const server = createServer({
+      name: "linked",
+      version: "1.0.0",
+      protocolVersions: ["2025-11-25"],
+      bindings: [mcpBinding()],
+    })
+      .tool(
+        defineTool("calendar").describe("Reads the calendar").handle(() => {
+          if (!linked) {
+            throw new UrlElicitationRequiredError([
+              { message: "Link your calendar", url: "https://link.example.com/?s=cal", elicitationId: "cal" },
+            ]);
+          }
+          return "3 meetings";
+        }),
+      );
+    const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
+    try {
+      const terminal = fakeTerminal(["call", `${listener.url}/mcp`, "calendar"]);
+      const code = runCli(terminal);
+      await shown(terminal, "Press Enter");
+      assert.match(terminal.written, /Link your calendar/);
+      assert.match(terminal.written, /https:\/\/link\.example\.com\/\?s=cal/);
+      linked = true; // the user went through the page
+      terminal.type("");
+      assert.equal(await code, 0);
+      assert.equal(terminal.printed.trim(), "3 meetings");
+    } finally {
+      await listener.close();
+    }
   });
 });
