@@ -10,6 +10,8 @@ import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve, UrlElicita
 import { type ClientOptions, createClient, type ElicitRequest, RpcError } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import type { Listener } from "../../src/types.ts";
 
 const done = new Set<string>();
@@ -17,7 +19,7 @@ const done = new Set<string>();
 const server = createServer({
   name: "url",
   version: "1.0.0",
-  bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()],
+  bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding(), grpcBinding()],
 })
   .tool(
     defineTool("pay").describe("Pays an order").handle(async (_args, ctx) => {
@@ -135,6 +137,34 @@ describe("our client, URL elicitation over WebSocket (MCP-lite's socket carrier)
       assert.equal(await client.call("pay", {}), "decline order-42");
       assert.equal(asked.length, 1);
       assert.equal(asked[0].mode === "url" && asked[0].url, "https://pay.example.com/checkout?order=42");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("our client, URL elicitation over gRPC (Connect)", () => {
+  it("reads the ELICITATION response's URL request and calls again with the answer", async () => {
+    const asked: ElicitRequest[] = [];
+    done.delete("link");
+    const transport = grpcTransport("http://localhost", {
+      fetch: (input, init) => server.fetch(new Request(input, init)),
+    });
+    const client = createClient(transport, {
+      elicitationModes: ["url"],
+      onElicit: (request) => {
+        asked.push(request);
+        if (request.mode === "url" && request.url.startsWith("https://link.")) done.add("link");
+        return { action: "accept" };
+      },
+    });
+    try {
+      assert.equal(await client.call("pay", {}), "accept order-42");
+      assert.equal(await client.call("connect", {}), "linked"); // the thrown error, as an ELICITATION round
+      assert.deepEqual(asked.map((request) => request.mode === "url" && request.url), [
+        "https://pay.example.com/checkout?order=42",
+        "https://link.example.com/?s=link",
+      ]);
     } finally {
       await client.close();
     }
