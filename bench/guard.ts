@@ -77,15 +77,19 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // 48.4 KB once subscriptions/listen resolves URIs through the resources feature: not 47 yet, see RESULTS.md
   // ("The bundle rows after round two"). 48.53 KB (49,698 B) with the span of a request refused at the edge
   // (issue 51: a refused token is `unauthenticated` in the server's span too): the hook every server carries.
-  [OURS]: { goal: 30, ceiling: 48.6 },
-  [OURS_LITE]: { goal: 20, ceiling: 26 },
+  // Issue 53: +0.6 KB (49.1 KB; lite +0.5 KB, 26.3 KB) for URL-mode elicitation in every call context (the URL's
+  // check, the id kept across rounds, `completeElicitation`) and the capability each mode and sampling's tools need;
+  // `UrlElicitationRequiredError` stays out of a server that never throws it (the pipeline reads its `~ask` hook).
+  [OURS]: { goal: 30, ceiling: 49.2 },
+  [OURS_LITE]: { goal: 20, ceiling: 26.4 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
   // Issue 48: +0.7 KB (17.7 KB) for what the client now checks and reads whole: options its target would ignore
   // refused with the place they go, lists followed to their last cursor, discovery's list handed to listTools().
   // Issue 50: 18.6 KB after the server's ErrorCode vocabulary came to the client (its fallback tables), 18.1 KB
   // once a one-call client bundles neither the `ErrorCode` object nor the gRPC and Webtools tables.
-  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 18.2 },
+  // Issue 53: 18.3 KB with URL-mode elicitation (the mode a request is answered in, its completion notification).
+  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 18.4 },
 };
 
 /**

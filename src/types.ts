@@ -61,6 +61,16 @@ export type {
   ListRootsResult,
   ResourceRequest,
 } from "./core/call-sink.ts";
+export type { FormElicitation, UrlElicitation, UrlElicitResult } from "./core/elicitation.ts";
+export type {
+  SampleParams,
+  SamplingContent,
+  SamplingMessage,
+  SamplingTool,
+  ToolChoice,
+  ToolResultContent,
+  ToolUseContent,
+} from "./core/sampling.ts";
 export type { PromiseOptions, ToolPromise } from "./core/tool-promise.ts";
 export type {
   AudioContent,

@@ -1,6 +1,7 @@
 /**
  * `mcplite call <target> <tool>`: checks the arguments against the tool's input schema, calls it with
- * a progress view on stderr, and prints the result on stdout.
+ * a progress view on stderr, and prints the result on stdout. A call refused until the user visits
+ * pages (`-32042`, MCP 2025-11-25) shows them, then calls again once the user is done.
  *
  * @module
  */
@@ -10,6 +11,12 @@ import { ExitCode, oneLine } from "./exit-errors.ts";
 import { findTool } from "./find-tool.ts";
 import { formatResult } from "./format.ts";
 import { createProgressView } from "./progress.ts";
+import { RpcError } from "../client/errors.ts";
+import type { UrlElicitRequest } from "../client/input.ts";
+import { isObject } from "../internal/is-object.ts";
+
+/** How many times a call refused with `-32042` is tried again after the user visited the pages. */
+const MAX_VISITS = 3;
 
 /**
  * Runs `call`.
@@ -26,12 +33,23 @@ export async function callCommand(ctx: CommandContext): Promise<number> {
   const view = ctx.view = createProgressView(terminal, name);
   let result;
   try {
-    result = await client.callTool(name, input, {
-      signal,
-      onProgress: (p) => view.progress(p),
-      onPartial: (p) => view.partial(p),
-      onLog: (entry) => view.log(entry),
-    });
+    for (let visits = 0;; visits++) {
+      try {
+        result = await client.callTool(name, input, {
+          signal,
+          onProgress: (p) => view.progress(p),
+          onPartial: (p) => view.partial(p),
+          onLog: (entry) => view.log(entry),
+        });
+        break;
+      } catch (error) {
+        const pages = visits < MAX_VISITS ? pagesRequiredBy(error) : undefined;
+        if (pages === undefined || ctx.elicit === undefined) throw error;
+        for (const page of pages) {
+          if ((await ctx.elicit(page)).action !== "accept") throw error;
+        }
+      }
+    }
   } finally {
     await view.stop();
     ctx.view = undefined;
@@ -41,4 +59,24 @@ export async function callCommand(ctx: CommandContext): Promise<number> {
   else if (failed) await terminal.err(`mcplite: ${name} failed: ${oneLine(formatResult(result)) || "(no message)"}\n`);
   else await terminal.out(formatResult(result));
   return failed ? ExitCode.ToolFailed : ExitCode.Ok;
+}
+
+/**
+ * The pages a `URLElicitationRequiredError` names (MCP 2025-11-25, Elicitation: `-32042`,
+ * `data.elicitations`), as URL-mode requests.
+ *
+ * @param error What the call failed with.
+ * @returns The pages, or `undefined` for any other error.
+ */
+function pagesRequiredBy(error: unknown): UrlElicitRequest[] | undefined {
+  if (!(error instanceof RpcError) || error.rpcCode !== -32042 || !isObject(error.data)) return undefined;
+  const { elicitations } = error.data;
+  if (!Array.isArray(elicitations)) return undefined;
+  const pages = elicitations.filter((page) => isObject(page) && typeof page.url === "string");
+  return pages.length === 0 ? undefined : pages.map((page) => ({
+    mode: "url",
+    message: typeof page.message === "string" ? page.message : "The server needs you to open a page",
+    url: page.url as string,
+    ...(typeof page.elicitationId === "string" ? { elicitationId: page.elicitationId } : {}),
+  }));
 }

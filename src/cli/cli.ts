@@ -78,6 +78,11 @@ export async function runCli(terminal: Terminal): Promise<number> {
     graceTimer = setTimeout(() => terminal.exit(ExitCode.Interrupted), CANCEL_GRACE_MS);
   });
   const ctx: Partial<CommandContext> = { args, terminal, signal: controller.signal };
+  const elicitation = terminalElicit(terminal, {
+    before: async () => await ctx.view?.pause(),
+    after: () => ctx.view?.resume(),
+  });
+  ctx.elicit = async (request) => await elicitation.onElicit(request, { signal: controller.signal });
   let login: Login | undefined;
   try {
     if (args.login && args.url !== undefined) {
@@ -85,10 +90,7 @@ export async function runCli(terminal: Terminal): Promise<number> {
     }
     client = await connect(args, {
       auth: login?.auth,
-      onElicit: terminalElicit(terminal, {
-        before: async () => await ctx.view?.pause(),
-        after: () => ctx.view?.resume(),
-      }),
+      ...elicitation,
       // Always: a tool that asks for a resource the user did not name is told to pass --resource.
       onResourceRequest: fileResources(resourcePaths(args.resourcePairs)),
       ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Client } from "../client/client.ts";
+import type { ElicitAnswer, ElicitRequest } from "../client/input.ts";
 import type { CliArgs } from "./args.ts";
 import type { ProgressView } from "./progress.ts";
 import type { Terminal } from "./terminal.ts";
@@ -20,4 +21,6 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Shows the running call's progress; `call` sets it, questions pause it. */
   view?: ProgressView;
+  /** Asks the user on the terminal (the client's `onElicit`), e.g. the pages a `-32042` error names. */
+  elicit?: (request: ElicitRequest) => Promise<ElicitAnswer>;
 }

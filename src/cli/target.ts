@@ -16,8 +16,17 @@ import { UsageError } from "./exit-errors.ts";
 import { SDK_VERSION } from "../internal/version.ts";
 
 /** What {@link connect} needs besides the target: the client's handlers and timeouts. */
-export interface ConnectOptions
-  extends Pick<ClientOptions, "onElicit" | "onResourceRequest" | "timeoutMs" | "onWarning" | "capabilities"> {
+export interface ConnectOptions extends
+  Pick<
+    ClientOptions,
+    | "onElicit"
+    | "elicitationModes"
+    | "onElicitationComplete"
+    | "onResourceRequest"
+    | "timeoutMs"
+    | "onWarning"
+    | "capabilities"
+  > {
   /** Hears of each call that goes on in the background: an MCP-lite or Webtools promise, an MCP task. */
   onPending?: (note: string) => void;
   /** OAuth for `--login` (an HTTP target). */

@@ -163,6 +163,7 @@ export class CallRunner {
       ...(callbacks.onLog ? { onLog: callbacks.onLog } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       answer: (request) => deadline.pause(answerInput(request, options, deadline.signal)),
+      ...(options.onElicitationComplete ? { onElicitationComplete: options.onElicitationComplete } : {}),
       ...(etag === undefined ? {} : { etag }),
       ...(this.#onListing ? { onListing: this.#onListing } : {}),
     };

@@ -7,6 +7,7 @@
  */
 import { InputRequiredError, RpcError } from "./errors.ts";
 import type { InputRequest } from "./transport.ts";
+import type { SampleParams, SamplingContent } from "../core/sampling.ts";
 
 /** The experimental MCP capability a client declares to be asked for resources (the README's extension). */
 const RESOURCE_REQUESTS = "io.mcplite/resourceRequests";
@@ -19,30 +20,64 @@ export interface ElicitAnswer {
   content?: Record<string, unknown>;
 }
 
-/** An elicitation request's params: a form (`requestedSchema`) or, in URL mode, a page to open. */
-export interface ElicitRequest {
-  /** `form` (default) or `url`. */
-  mode?: "form" | "url";
+/** A form-mode elicitation: render the form, return what the user submitted as `content`. */
+export interface FormElicitRequest {
+  /** `form` (also when a server before MCP 2025-11-25 sent no mode). */
+  mode: "form";
   /** What to tell the user. */
   message: string;
   /** The form: a flat object schema of primitives. */
-  requestedSchema?: Record<string, unknown>;
-  /** URL mode: the page to open. */
-  url?: string;
+  requestedSchema: Record<string, unknown>;
   /** Other fields the server sent. */
   [key: string]: unknown;
 }
 
-/** A sampled message (MCP `CreateMessageResult`). */
+/**
+ * A URL-mode elicitation (MCP 2025-11-25): show the full URL (and its domain) with the message, and open
+ * it in the user's browser only with their consent; never fetch it yourself nor open it in a view the
+ * client can read. Answer `accept` once the user agreed to open it (no `content`): what happens there
+ * stays between the user and that page. Asked only of a client with `elicitationModes` including `"url"`.
+ */
+export interface UrlElicitRequest {
+  /** `url`. */
+  mode: "url";
+  /** Why the user should open the page. */
+  message: string;
+  /** The page to open (`https:`, or `http:` on localhost). */
+  url: string;
+  /**
+   * The id the server's `notifications/elicitation/complete` names ({@link InputHandlers.onElicitationComplete});
+   * absent on MCP 2026-07-28, which has no such notification.
+   */
+  elicitationId?: string;
+  /** Other fields the server sent. */
+  [key: string]: unknown;
+}
+
+/** An elicitation request's params: a form, or a page to open (a union on `mode`). */
+export type ElicitRequest = FormElicitRequest | UrlElicitRequest;
+
+/**
+ * A sampling request's params (MCP `CreateMessageRequestParams`): the conversation, and with SEP-1577
+ * the `tools` the model may call and the `toolChoice`. Tools are sent only to a client with `samplingTools: true`.
+ */
+export type SampleRequest = SampleParams;
+
+/**
+ * A sampled message (MCP `CreateMessageResult`): text, or `tool_use` blocks with `stopReason: "toolUse"`
+ * when the model calls one of the request's tools.
+ */
 export interface SampleAnswer {
   /** Normally `assistant`. */
   role: "user" | "assistant";
-  /** The content (e.g. `{ type: "text", text }`). */
-  content: Record<string, unknown> | Record<string, unknown>[];
+  /** The content (e.g. `{ type: "text", text }`, or `{ type: "tool_use", id, name, input }`). */
+  content: SamplingContent | SamplingContent[];
   /** The model that answered. */
   model: string;
-  /** Why sampling stopped. */
-  stopReason?: string;
+  /** Why sampling stopped: `toolUse` when the content calls tools. */
+  stopReason?: "endTurn" | "stopSequence" | "maxTokens" | "toolUse" | (string & Record<never, never>);
+  /** Free-form metadata. */
+  _meta?: Record<string, unknown>;
   /** Other fields. */
   [key: string]: unknown;
 }
@@ -85,10 +120,39 @@ export interface InputContext {
 
 /** The user's input handlers; each one declared is also declared to the server as a capability. */
 export interface InputHandlers {
-  /** Answers an elicitation: ask the user. */
+  /**
+   * Answers an elicitation: ask the user to fill in a form, or (when `elicitationModes` has `"url"`) to
+   * open a page; narrow on `request.mode`.
+   *
+   * @example
+   * ```ts ignore
+   * onElicit: async (request) => {
+   *   if (request.mode === "url") return { action: (await askToOpen(request.url, request.message)) ? "accept" : "decline" };
+   *   return { action: "accept", content: await renderForm(request.requestedSchema) };
+   * },
+   * elicitationModes: ["form", "url"],
+   * ```
+   */
   onElicit?: (request: ElicitRequest, context: InputContext) => ElicitAnswer | Promise<ElicitAnswer>;
-  /** Answers a sampling request: ask a model. */
-  onSample?: (request: Record<string, unknown>, context: InputContext) => SampleAnswer | Promise<SampleAnswer>;
+  /**
+   * The elicitation modes `onElicit` handles, declared to the server (MCP 2025-11-25, Elicitation:
+   * Capabilities); default `["form"]`. With `"url"` the server may send the user to a page.
+   */
+  elicitationModes?: readonly ("form" | "url")[];
+  /**
+   * Receives the server's word that the user completed a URL-mode elicitation (MCP 2025-11-25,
+   * `notifications/elicitation/complete`, on the call's stream): close the prompt, or retry a call that
+   * failed with `UrlElicitationRequiredError`.
+   */
+  onElicitationComplete?: (elicitationId: string) => void;
+  /**
+   * Answers a sampling request: ask a model. With `samplingTools`, the request may carry `tools` and
+   * `toolChoice`, and the answer may be `tool_use` blocks; the server then sends their `tool_result`s in
+   * its next request.
+   */
+  onSample?: (request: SampleRequest, context: InputContext) => SampleAnswer | Promise<SampleAnswer>;
+  /** Declares `sampling: { tools: {} }`: `onSample` gives the model the request's tools (SEP-1577); default `false`. */
+  samplingTools?: boolean;
   /** Lists the client's roots. */
   onRoots?: (context: InputContext) => Root[] | { roots: Root[] } | Promise<Root[] | { roots: Root[] }>;
   /** Hands the server a resource it asked for (`request-for-more-resource`): read a file, fetch a document. */
@@ -106,11 +170,17 @@ export interface InputHandlers {
  */
 export function capabilitiesOf(handlers: InputHandlers): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {};
-  if (handlers.onElicit) capabilities.elicitation = {};
-  if (handlers.onSample) capabilities.sampling = {};
+  if (handlers.onElicit) capabilities.elicitation = elicitationCapability(handlers.elicitationModes);
+  if (handlers.onSample) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
   if (handlers.onRoots) capabilities.roots = {};
   if (handlers.onResourceRequest) capabilities.experimental = { [RESOURCE_REQUESTS]: {} };
   return capabilities;
+}
+
+/** `{}` is form only, as before MCP 2025-11-25; otherwise one key per mode. */
+function elicitationCapability(modes: readonly ("form" | "url")[] = ["form"]): Record<string, unknown> {
+  if (!modes.includes("url")) return {};
+  return Object.fromEntries(modes.map((mode) => [mode, {}]));
 }
 
 /**
@@ -133,26 +203,29 @@ export async function answerInput(
     string,
     unknown
   >;
+  const context: InputContext = key === undefined ? { signal } : { signal, key };
   switch (request?.method) {
     case "elicitation/create": {
       if (!handlers.onElicit) throw missing("elicitation/create", "onElicit", request);
-      const answer = await handlers.onElicit(params as ElicitRequest, { signal });
+      const elicitation = { ...params, mode: params.mode === "url" ? "url" : "form" } as ElicitRequest;
+      const answer = await handlers.onElicit(elicitation, context);
+      if (elicitation.mode === "url") return { action: answer.action }; // URL mode returns no content
       return handlers.applyDefaults === false ? answer : withDefaults(answer, params.requestedSchema);
     }
     case "sampling/createMessage":
       if (!handlers.onSample) throw missing("sampling/createMessage", "onSample", request);
-      return await handlers.onSample(params, { signal });
+      return await handlers.onSample(
+        params as unknown as SampleRequest,
+        key === undefined ? { signal } : { signal, key },
+      );
     case "roots/list": {
       if (!handlers.onRoots) throw missing("roots/list", "onRoots", request);
-      const roots = await handlers.onRoots({ signal });
+      const roots = await handlers.onRoots(context);
       return Array.isArray(roots) ? { roots } : roots;
     }
     case "resources/request":
       if (!handlers.onResourceRequest) throw missing("resources/request", "onResourceRequest", request);
-      return await handlers.onResourceRequest(
-        params as RequestedResource,
-        key === undefined ? { signal } : { signal, key },
-      );
+      return await handlers.onResourceRequest(params as RequestedResource, context);
     default:
       throw new RpcError(
         `The server asked for input through an unknown method ${JSON.stringify(request?.method)}`,

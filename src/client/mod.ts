@@ -50,7 +50,7 @@ export {
 } from "./errors.ts";
 export type { CallResult } from "./read-result.ts";
 export { resultValue } from "./read-result.ts";
-export type { ElicitAnswer, ElicitRequest, InputHandlers } from "./input.ts";
+export type { ElicitAnswer, ElicitRequest, FormElicitRequest, InputHandlers, UrlElicitRequest } from "./input.ts";
 export type { Progress, ToolInfo, Transport } from "./transport.ts";
 export { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "./oauth/oauth.ts";
 export type { ClientAuth } from "./oauth/oauth.ts";
@@ -72,7 +72,7 @@ export type { CommonClientOptions, InProcessClientOptions, TransportClientOption
 export type { RetryEvent } from "./retry.ts";
 export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
 export type { ClientErrorOptions } from "./errors.ts";
-export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer } from "./input.ts";
+export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer, SampleRequest } from "./input.ts";
 export type {
   ClientTelemetry,
   LogEntry,

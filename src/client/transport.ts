@@ -148,6 +148,8 @@ export interface RequestContext {
    * SSE stream), through the user's handlers.
    */
   readonly answer: (request: InputRequest) => Promise<unknown>;
+  /** Receives `notifications/elicitation/complete` (MCP 2025-11-25, URL-mode elicitation), by its `elicitationId`. */
+  readonly onElicitationComplete?: (elicitationId: string) => void;
   /** For `tools/list`: the entity tag of the cached copy, sent as `If-None-Match`. */
   readonly etag?: string;
   /**

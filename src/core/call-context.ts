@@ -25,6 +25,13 @@ import { validateValue } from "./validate-value.ts";
 import { type DeferOptions, PendingPromise, type PromiseOptions, type ToolPromise } from "./tool-promise.ts";
 import { logCall, type ServerLogger } from "./logger.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
+import {
+  type FormElicitation,
+  type UrlElicitation,
+  urlElicitationParams,
+  type UrlElicitResult,
+} from "./elicitation.ts";
+import type { SampleParams } from "./sampling.ts";
 
 export type { AuthInfo } from "./host.ts";
 export {
@@ -135,21 +142,80 @@ export interface CallContext<TConfig = unknown> {
    */
   requestInput(key: string, request: InputRequest): Promise<unknown>;
   /**
-   * Asks the user to fill in a form (MCP elicitation, form mode).
+   * Asks the user to fill in a form (MCP elicitation, form mode). Never ask for passwords, API keys or
+   * payment details in a form: they would pass through the client; send the user to a page (URL mode).
    *
    * @param key The question's key, unique within the call.
    * @param form The message and the JSON Schema of the form (flat object of primitives, per MCP).
    * @returns The user's answer.
+   * @throws {ProtocolError} `missing_capability` when the wire or the client cannot be asked.
    */
-  elicit(key: string, form: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult>;
+  elicit(key: string, form: FormElicitation): Promise<ElicitResult>;
   /**
-   * Asks the client's model for a completion (MCP sampling).
+   * Sends the user to a page (MCP 2025-11-25, elicitation in URL mode): a sign-in at a third party, a
+   * payment, anything whose secrets must not pass through the client. Resolves when the user accepts to
+   * open the page (or declines): finishing there happens out of band, where the server must check that
+   * the user who completes the flow is the one who started it (bind it to `ctx.auth`, not to the URL's
+   * possession). Once done, tell the client with {@link CallContext.completeElicitation}. The URL is
+   * `https:` (`http:` only on localhost) and carries no credentials or personal data.
    *
    * @param key The question's key, unique within the call.
-   * @param params MCP `sampling/createMessage` params (`messages`, `maxTokens`, …).
-   * @returns The sampled message.
+   * @param page `{ mode: "url", url, message, elicitationId? }`.
+   * @returns What the user did, and the elicitation's id.
+   * @throws {TypeError} For a URL that is not `https:` (or `http:` on localhost), or carries credentials.
+   * @throws {ProtocolError} `missing_capability` when the client did not declare `elicitation.url`.
+   *
+   * @example
+   * ```ts ignore
+   * const flow = await startSignIn(ctx.auth); // your own record: who started it, and its id
+   * const answer = await ctx.elicit("signin", {
+   *   mode: "url",
+   *   url: `https://auth.example.com/authorize?state=${flow.id}`,
+   *   message: "Sign in to Example to let me read your calendar",
+   *   elicitationId: flow.id,
+   * });
+   * if (answer.action !== "accept") return "Not signed in";
+   * await flow.done; // your callback route checks the user who finished is ctx.auth's
+   * ctx.completeElicitation(answer.elicitationId);
+   * ```
    */
-  sample(key: string, params: Record<string, unknown>): Promise<CreateMessageResult>;
+  elicit(key: string, page: UrlElicitation): Promise<UrlElicitResult>;
+  /**
+   * Tells the client that the user completed a URL-mode elicitation (MCP 2025-11-25,
+   * `notifications/elicitation/complete`), on the call's stream, so that it can retry or close its
+   * prompt. Where the wire has no such notification (MCP 2026-07-28, MCP-lite, gRPC) this does nothing.
+   *
+   * @param elicitationId The id that `ctx.elicit()` in URL mode returned.
+   */
+  completeElicitation(elicitationId: string): void;
+  /**
+   * Asks the client's model for a completion (MCP sampling). With `tools`, the model may answer with
+   * `tool_use` blocks (`stopReason: "toolUse"`): run them, then sample again with the conversation, the
+   * model's message and a user message of `tool_result` blocks (SEP-1577). Tools are offered only to a
+   * client that declared `sampling: { tools: {} }`.
+   *
+   * @param key The question's key, unique within the call.
+   * @param params MCP `sampling/createMessage` params (`messages`, `maxTokens`, `tools`, `toolChoice`, …).
+   * @returns The sampled message.
+   * @throws {ProtocolError} `missing_capability` when the client did not declare `sampling` (or
+   *   `sampling.tools`, for a request with tools).
+   *
+   * @example
+   * ```ts ignore
+   * const tools = [{ name: "weather", inputSchema: { type: "object" as const, properties: { city: { type: "string" } } } }];
+   * const messages: SamplingMessage[] = [{ role: "user", content: { type: "text", text: "Weather in Oslo?" } }];
+   * const first = await ctx.sample("ask", { messages, maxTokens: 200, tools, toolChoice: { mode: "auto" } });
+   * const uses = [first.content].flat().filter((block) => block.type === "tool_use");
+   * const results = uses.map((use) => ({
+   *   type: "tool_result" as const, toolUseId: use.id, content: [{ type: "text" as const, text: "12°C" }],
+   * }));
+   * const final = await ctx.sample("answer", {
+   *   messages: [...messages, { role: "assistant", content: first.content }, { role: "user", content: results }],
+   *   maxTokens: 200, tools,
+   * });
+   * ```
+   */
+  sample(key: string, params: SampleParams): Promise<CreateMessageResult>;
   /**
    * Asks the client for its roots (MCP roots).
    *
@@ -364,19 +430,37 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
 
   requestInput(key: string, request: InputRequest): Promise<unknown> {
     const sink = this.#sink;
-    const refused = cannotAsk(sink, this.meta, request.method);
+    const refused = cannotAsk(sink, this.meta, request);
     return refused === undefined ? sink.input!(key, request) : Promise.reject(refused);
   }
 
-  elicit(key: string, form: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult> {
+  elicit(key: string, form: FormElicitation): Promise<ElicitResult>;
+  elicit(key: string, page: UrlElicitation): Promise<UrlElicitResult>;
+  elicit(key: string, request: FormElicitation | UrlElicitation): Promise<ElicitResult | UrlElicitResult> {
+    if (request.mode === "url") return this.#elicitUrl(key, request);
     return this.requestInput(key, {
       method: "elicitation/create",
-      params: { mode: "form", message: form.message, requestedSchema: form.requestedSchema },
+      params: { mode: "form", message: request.message, requestedSchema: request.requestedSchema },
     }) as Promise<ElicitResult>;
   }
 
-  sample(key: string, params: Record<string, unknown>): Promise<CreateMessageResult> {
-    return this.requestInput(key, { method: "sampling/createMessage", params }) as Promise<CreateMessageResult>;
+  async #elicitUrl(key: string, page: UrlElicitation): Promise<UrlElicitResult> {
+    // The id must name the same elicitation in every input round of the call.
+    const elicitationId = page.elicitationId ?? await this.step(`${key}#elicitationId`, () => crypto.randomUUID());
+    const params = urlElicitationParams(page, elicitationId);
+    const answer = await this.requestInput(key, { method: "elicitation/create", params }) as ElicitResult;
+    return { action: answer.action, elicitationId };
+  }
+
+  completeElicitation(elicitationId: string): void {
+    this.#sink.completeElicitation?.(elicitationId);
+  }
+
+  sample(key: string, params: SampleParams): Promise<CreateMessageResult> {
+    return this.requestInput(key, {
+      method: "sampling/createMessage",
+      params: params as unknown as Record<string, unknown>,
+    }) as Promise<CreateMessageResult>;
   }
 
   roots(key: string): Promise<ListRootsResult> {

@@ -9,6 +9,8 @@
  */
 import { isObject } from "../internal/is-object.ts";
 
+export type { CreateMessageResult } from "./sampling.ts";
+
 /** Syslog severities, as MCP's logging uses them, least severe first. */
 export const LOG_LEVELS: readonly LogLevel[] = [
   "debug",
@@ -57,18 +59,6 @@ export interface ElicitResult {
   content?: Record<string, unknown>;
 }
 
-/** MCP's `CreateMessageResult` (a sampled model message). */
-export interface CreateMessageResult {
-  /** The role, normally `assistant`. */
-  role: "user" | "assistant";
-  /** The content. */
-  content: Record<string, unknown> | Record<string, unknown>[];
-  /** The model that answered. */
-  model: string;
-  /** Why sampling stopped. */
-  stopReason?: string;
-}
-
 /** MCP's `ListRootsResult`. */
 export interface ListRootsResult {
   /** The client's roots. */
@@ -93,6 +83,12 @@ export interface CallSink {
    * return the recorded value on later rounds instead of running it again. Absent: the step just runs.
    */
   step?(key: string, run: () => unknown): Promise<unknown>;
+  /**
+   * Tells the client that the user completed a URL-mode elicitation (MCP 2025-11-25,
+   * `notifications/elicitation/complete`). Absent where the wire has no such notification (MCP
+   * 2026-07-28, MCP-lite): the client learns of it when it calls again.
+   */
+  completeElicitation?(elicitationId: string): void;
 }
 
 /**

@@ -49,11 +49,32 @@ const CAPABILITY: Readonly<Record<InputMethod, string>> = {
  * resource, so a client that answers one declares it among its experimental capabilities (MCP
  * 2025-11-25, Lifecycle: `experimental`, "non-standard experimental features").
  */
-function declares(declared: Record<string, unknown>, method: InputMethod): boolean {
+function declares(declared: Record<string, unknown>, request: InputRequest): boolean {
+  const { method, params } = request;
   const capability = CAPABILITY[method];
-  if (method !== "resources/request") return isObject(declared[capability]);
   const experimental = declared.experimental;
-  return isObject(experimental) && isObject(experimental[capability]);
+  const at = method === "resources/request"
+    ? isObject(experimental) ? experimental[capability] : undefined
+    : declared[capability];
+  if (!isObject(at)) return false;
+  // Each elicitation mode is declared, `{}` meaning form only (MCP 2025-11-25, Elicitation: Capabilities).
+  if (method === "elicitation/create") {
+    return params.mode === "url" ? isObject(at.url) : isObject(at.form) || at.url === undefined;
+  }
+  // Tools go only to a client that declared `sampling.tools` (SEP-1577).
+  return method !== "sampling/createMessage" || !params.tools || isObject(at.tools);
+}
+
+/** The capability a refused request needs, as `requiredCapabilities` names it, and its name. */
+function required(request: InputRequest): [Record<string, unknown>, string] {
+  const { method, params } = request;
+  const capability = CAPABILITY[method];
+  if (method === "resources/request") return [{ experimental: { [capability]: {} } }, capability];
+  if (method === "elicitation/create" && params.mode === "url") {
+    return [{ elicitation: { url: {} } }, "elicitation.url"];
+  }
+  if (method === "sampling/createMessage" && params.tools) return [{ sampling: { tools: {} } }, "sampling.tools"];
+  return [{ [capability]: {} }, capability];
 }
 
 /**
@@ -70,18 +91,19 @@ function declares(declared: Record<string, unknown>, method: InputMethod): boole
  * import assert from "node:assert/strict";
  * import { cannotAsk } from "./client-view.ts";
  * const meta = { wire: "mcp" as const, headers: new Headers(), clientCapabilities: {} };
- * assert.match(cannotAsk({ input: async () => ({}) }, meta, "roots/list")?.message ?? "", /did not declare the roots/);
+ * const roots = { method: "roots/list" as const, params: {} };
+ * assert.match(cannotAsk({ input: async () => ({}) }, meta, roots)?.message ?? "", /did not declare the roots/);
  * ```
  */
-export function cannotAsk(sink: CallSink, meta: CallMeta, method: InputMethod): ProtocolError | undefined {
-  const capability = CAPABILITY[method];
+export function cannotAsk(sink: CallSink, meta: CallMeta, request: InputRequest): ProtocolError | undefined {
+  const method = request.method;
   const declared = meta.clientCapabilities;
-  if (sink.input !== undefined && (declared === undefined || declares(declared, method))) return undefined;
+  if (sink.input !== undefined && (declared === undefined || declares(declared, request))) return undefined;
+  const [needs, name] = required(request);
   const message = sink.input === undefined
     ? `This call cannot ask the client for input (${method})`
-    : `The client did not declare the ${capability} capability`;
-  const required = method === "resources/request" ? { experimental: { [capability]: {} } } : { [capability]: {} };
-  return new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: required } });
+    : `The client did not declare the ${name} capability`;
+  return new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: needs } });
 }
 
 /** The input capabilities, which a client on a wire that declares none supports when the call can ask. */

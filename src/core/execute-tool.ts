@@ -13,7 +13,7 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import { failedCall } from "./failure.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
 import { requireToolScopes } from "./scopes.ts";
-import type { InputRound, RoundScope } from "./input-round.ts";
+import { type InputRound, requiredInput, type RoundScope } from "./input-round.ts";
 import type { ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";
@@ -123,6 +123,7 @@ function handlerFailed(
   round: InputRound | undefined,
   error: unknown,
 ): CallOutcome | Promise<CallOutcome> {
+  error = requiredInput(error, call.ctx.meta, tool.mode === "stream" ? undefined : round) ?? error;
   if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
   return failedCall(call, error, registry.runtime.onError);
 }

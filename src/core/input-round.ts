@@ -14,6 +14,7 @@ import type { InputRequiredOutcome } from "./outcome.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { TokenError } from "../codec/token-error.ts";
 import { isObject } from "../internal/is-object.ts";
+import type { CallMeta } from "./call-meta.ts";
 
 /** The signed state of a round. */
 interface RoundState {
@@ -199,6 +200,17 @@ export class InputRound implements CallSink {
   }
 
   /**
+   * Records a URL elicitation the handler requires (its `UrlElicitationRequiredError`) as a question
+   * of this round, unless the request answered it.
+   *
+   * @param key The question's key, the elicitation's id.
+   * @param params The `elicitation/create` params.
+   */
+  ask(key: string, params: Record<string, unknown>): void {
+    (this.#asked ??= new Map()).set(key, { method: "elicitation/create", params });
+  }
+
+  /**
    * Runs a step once per call: on later rounds it returns the recorded value without running it.
    *
    * @param key The step's key, unique within the call.
@@ -264,4 +276,21 @@ async function digestOf(args: unknown): Promise<string> {
   );
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
   return base64urlEncode(new Uint8Array(digest, 0, 16));
+}
+
+/**
+ * What a handler's error becomes where it may ask for input: an error with an `~ask` hook
+ * (`UrlElicitationRequiredError`, MCP 2025-11-25's `-32042`) turns into questions of the call's input
+ * round, or the error the call fails with (`missing_capability` for a client that did not declare
+ * the mode); the hook keeps that code out of servers that never throw it. Any other error is as is.
+ *
+ * @param error What the handler threw.
+ * @param meta What the client declared.
+ * @param round The call's input round, if the wire has one.
+ * @returns The error to fail the call with, or `undefined` when the round took the questions.
+ */
+export function requiredInput(error: unknown, meta: CallMeta, round: InputRound | undefined): unknown {
+  type Ask = (meta: CallMeta, round: InputRound | undefined) => unknown;
+  const ask = (error as { "~ask"?: Ask } | null)?.["~ask"];
+  return typeof ask === "function" ? ask.call(error, meta, round) : error;
 }

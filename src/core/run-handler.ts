@@ -9,7 +9,7 @@ import type { CallSink } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { groupOf, runHandlerInGroup } from "./grouped-middleware.ts";
 import { requireScopes } from "./scopes.ts";
-import { InputRound, type RoundScope } from "./input-round.ts";
+import { InputRound, requiredInput, type RoundScope } from "./input-round.ts";
 import { type Call, runMiddleware } from "./middleware.ts";
 import type { InputRequiredOutcome } from "./outcome.ts";
 import type { Registry } from "./registry.ts";
@@ -95,14 +95,21 @@ async function handle<D extends { readonly scopes?: readonly string[] }, T>(
     run = (d, c) => runHandlerInGroup(group, seen, async () => await own(d, c));
   }
   if (definition.scopes !== undefined) requireScopes(definition.scopes, ctx.auth, scoped(request.scope));
-  if (round === undefined) return { asked: false, value: await run(definition, ctx) };
+  if (round === undefined) {
+    try {
+      return { asked: false, value: await run(definition, ctx) };
+    } catch (thrown) {
+      throw requiredInput(thrown, ctx.meta, round);
+    }
+  }
   const who: RoundScope = { scope: request.scope, args: request.arguments ?? {}, caller: callerOf(ctx.auth) };
   const opening = round.open(registry.runtime.tokens, who, registry.runtime.reportRefusedToken);
   if (opening !== undefined) await opening;
   let value: T;
   try {
     value = await run(definition, ctx);
-  } catch (error) {
+  } catch (thrown) {
+    const error = requiredInput(thrown, ctx.meta, round) ?? thrown;
     if (!round.pending) throw error;
     return { asked: true, outcome: await round.outcome(registry.runtime.tokens, who) };
   }

@@ -48,6 +48,7 @@ export {
   ToolError,
   toolResult,
   transformTool,
+  UrlElicitationRequiredError,
 } from "../../mod.ts";
 export { createServer } from "../assembly/create-lite-server.ts";
 export { longRunning } from "../assembly/long-running-support.ts";

@@ -93,6 +93,11 @@ export function sinkFor(ctx: McpContext, request: McpRequest, channel: Channel):
   if (era === "legacy") {
     sink.input = (_key, input) =>
       ctx.pending.ask(channel, request.session, input.method, paramsFor(input, protocolVersion));
+    // MCP 2025-11-25, Elicitation: URL mode's completion, on the stream of the call that asked.
+    if (protocolVersion >= "2025-11-25") {
+      sink.completeElicitation = (elicitationId) =>
+        channel.notify("notifications/elicitation/complete", { elicitationId });
+    }
   }
   return sink;
 }

@@ -82,6 +82,8 @@ export async function handleStreamMessage(
     if (progressToken === undefined || params.progressToken !== progressToken) return;
     ctx.activity();
     if (ctx.stream) ctx.onPartial?.(params.partial);
+  } else if (method === "notifications/elicitation/complete") {
+    if (typeof params.elicitationId === "string") ctx.onElicitationComplete?.(params.elicitationId);
   } else if (method === "notifications/message") {
     ctx.activity();
     ctx.onLog?.({

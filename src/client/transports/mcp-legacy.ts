@@ -205,7 +205,9 @@ export class LegacySession {
         }).catch(() => {});}
       return;
     }
-    for (const [ctx, token] of contexts) await handleStreamMessage(message, ctx, token);
+    // A completion is the client's, not a call's: told once.
+    const once = message.method === "notifications/elicitation/complete" ? contexts.slice(0, 1) : contexts;
+    for (const [ctx, token] of once) await handleStreamMessage(message, ctx, token);
   }
 
   async #requestHeaders(sessionId: string | undefined): Promise<Headers> {

@@ -268,7 +268,8 @@ export abstract class MessageConnection {
       pending?.event?.(text);
       return;
     }
-    if (method === "notifications/message") {
+    // Logs, and URL elicitation's completion (MCP 2025-11-25), go to the call they most likely belong to.
+    if (method === "notifications/message" || method === "notifications/elicitation/complete") {
       const pending = this.#newest((p) => !p.lite && p.event !== undefined);
       if (pending !== undefined) return pending.event!(text);
     }
