@@ -1,0 +1,46 @@
+/**
+ * The words of a text as tool search compares them: identifiers split at camelCase, snake_case,
+ * kebab-case, dots and path segments (`sendMail` → `send mail`, `/me/drive/root` → `me drive root`),
+ * lower-cased, common English words dropped, and stemmed (`english-stem.ts`).
+ *
+ * @module
+ */
+import { stem } from "./english-stem.ts";
+
+/** Words too common to tell tools apart. */
+const STOP_WORDS = new Set(
+  ("a an and are as at be by can do does for from get has have how i in into is it its of on or our " +
+    "please that the their them then there these this to use using via want was we what when which " +
+    "will with would you your").split(" "),
+);
+
+/** Words a user says for the caller itself, which REST APIs name `me` (`/me/…`). */
+const SELF = new Set(["my", "mine", "myself", "me"]);
+
+/**
+ * The search terms of a text, in order, repeated as often as they occur.
+ *
+ * @param text A tool's name, description or argument, or a query.
+ * @returns The terms.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { searchTokens } from "./search-tokens.ts";
+ * assert.deepEqual(searchTokens("me.messages.sendMail"), ["me", "messag", "send", "mail"]);
+ * assert.deepEqual(searchTokens("List the files in my OneDrive"), ["list", "fil", "me", "one", "drive"]);
+ * ```
+ */
+export function searchTokens(text: string): string[] {
+  const words = text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2") // camelCase
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2") // HTTPServer → HTTP Server
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  const terms: string[] = [];
+  for (const word of words) {
+    if (word === "" || STOP_WORDS.has(word)) continue;
+    terms.push(SELF.has(word) ? "me" : stem(word));
+  }
+  return terms;
+}

@@ -1,0 +1,113 @@
+/**
+ * The searchable catalog of a server's tools: a BM25F index over their names, descriptions and
+ * arguments (`bm25f-index.ts`), built on the first search and again after the tools change, with an
+ * embedder's vectors mixed in when one is given (`hybrid-score.ts`).
+ *
+ * @module
+ */
+import type { AuthInfo } from "../core/call-context.ts";
+import type { Registry } from "../core/registry.ts";
+import { holdsScopes } from "../core/scopes.ts";
+import type { AnyTool } from "../core/tool.ts";
+import { best, Bm25fIndex } from "./bm25f-index.ts";
+import { cosine, type Embedder, hybridScores } from "./hybrid-score.ts";
+import { queryTerms } from "./query-terms.ts";
+import { type FieldTerms, toolFields, toolText } from "./tool-fields.ts";
+
+/** How a {@link ToolCatalog} ranks. */
+export interface CatalogSettings {
+  /** The weights of a tool's name, description and arguments. */
+  readonly weights: readonly [number, number, number];
+  /** Words users say and what APIs say for them. */
+  readonly synonyms: Readonly<Record<string, readonly string[]>>;
+  /** The embedder, if any. */
+  readonly embed?: Embedder;
+  /** The embedder's share of the score, in [0, 1]. */
+  readonly semanticWeight: number;
+  /** Which tools are never found (the search and call tools). */
+  readonly excluded: ReadonlySet<string>;
+}
+
+/** The index of the tools as they were when it was built. */
+interface Built {
+  readonly tools: AnyTool[];
+  readonly index: Bm25fIndex;
+}
+
+/** A server's tools, searchable. */
+export class ToolCatalog {
+  readonly #registry: Registry;
+  readonly #settings: CatalogSettings;
+  readonly #fields = new WeakMap<AnyTool, FieldTerms>();
+  readonly #vectors = new WeakMap<AnyTool, Promise<ArrayLike<number>>>();
+  #built: Built | undefined;
+
+  /**
+   * Makes the catalog of a registry's tools; the index is built on first use.
+   *
+   * @param registry The server's definitions.
+   * @param settings How to rank.
+   */
+  constructor(registry: Registry, settings: CatalogSettings) {
+    this.#registry = registry;
+    this.#settings = settings;
+    registry.onChange((change) => {
+      if (change.kind === "tools") this.#built = undefined; // a tool's terms are kept: only new ones are read
+    });
+  }
+
+  /** The index, built now if the tools changed since. */
+  #index(): Built {
+    if (this.#built !== undefined) return this.#built;
+    const tools = [...this.#registry.tools].filter((tool) => !this.#settings.excluded.has(tool.name));
+    const fields = this.#fields;
+    const docs = tools.map((tool) => {
+      let terms = fields.get(tool);
+      if (terms === undefined) fields.set(tool, terms = toolFields(tool));
+      return terms;
+    });
+    const index = new Bm25fIndex(docs, { weights: this.#settings.weights, b: [0.5, 0.75, 0.75] });
+    return this.#built = { tools, index };
+  }
+
+  /** Builds the index now (it is otherwise built by the first search); returns how many tools it holds. */
+  warm(): number {
+    return this.#index().tools.length;
+  }
+
+  /**
+   * The tools that best match a query, among those the caller holds the scopes of.
+   *
+   * @param query What the caller looks for, in its words.
+   * @param k How many tools at most.
+   * @param auth The caller.
+   * @returns The tools, best first.
+   */
+  async search(query: string, k: number, auth: AuthInfo | undefined): Promise<AnyTool[]> {
+    const { tools, index } = this.#index();
+    let scores = index.scores(queryTerms(query, this.#settings.synonyms));
+    const embed = this.#settings.embed;
+    if (embed !== undefined && this.#settings.semanticWeight > 0) {
+      const [wanted, vectors] = await Promise.all([
+        embed(query),
+        Promise.all(tools.map((t) => this.#vector(t, embed))),
+      ]);
+      const semantic = new Map<number, number>();
+      vectors.forEach((vector, doc) => semantic.set(doc, cosine(wanted, vector)));
+      scores = hybridScores(scores, semantic, this.#settings.semanticWeight);
+    }
+    for (const doc of scores.keys()) if (!holdsScopes(tools[doc].scopes, auth)) scores.delete(doc);
+    return best(scores, k).map(({ doc }) => tools[doc]);
+  }
+
+  /** A tool's vector, asked of the embedder once per tool. */
+  #vector(tool: AnyTool, embed: Embedder): Promise<ArrayLike<number>> {
+    let vector = this.#vectors.get(tool);
+    if (vector === undefined) {
+      vector = embed(toolText(tool));
+      vector.catch(() => this.#vectors.delete(tool)); // asked again next time
+      this.#vectors.set(tool, vector);
+    }
+    return vector;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `toolSearch()`: the `createServer({ toolSearch })` option for large tool sets. The lists show the
+ * pinned tools, a search tool and a call-by-name tool; every tool stays callable. Why call-by-name
+ * and not deferred tools revealed with `list_changed`: docs/guides/composing.md, "Tool search".
+ *
+ * @module
+ */
+import { REDEEM_TOOL } from "../core/redeem.ts";
+import type { Definitions } from "../core/registry.ts";
+import { type Capability, capability } from "../server/server-capability.ts";
+import { callToolTool } from "./call-tool-tool.ts";
+import type { Embedder } from "./hybrid-score.ts";
+import { DEFAULT_SYNONYMS } from "./query-terms.ts";
+import { searchToolsTool } from "./search-tools-tool.ts";
+import { ToolCatalog } from "./tool-catalog.ts";
+
+export type { Embedder };
+
+/** Options of {@link toolSearch}. */
+export interface ToolSearchOptions {
+  /** The tools listed beside the search and call tools (by name); a pinned name not registered is skipped. */
+  readonly pinned?: readonly string[];
+  /** How many tools a search answers when the model does not say (default 5, at most 50). */
+  readonly limit?: number;
+  /** The search tool's name (default `search_tools`). */
+  readonly searchTool?: string;
+  /** The call-by-name tool's name (default `call_tool`). */
+  readonly callTool?: string;
+  /**
+   * The weights of a tool's name, its description (with its title) and its arguments (names and
+   * descriptions) in the ranking (BM25F; default `{ name: 3, description: 1.5, arguments: 0.3 }`).
+   */
+  readonly weights?: { readonly name?: number; readonly description?: number; readonly arguments?: number };
+  /**
+   * Words users say mapped to the words the tools use (`{ ticket: ["issue"] }`), added to the defaults
+   * (CRUD verbs: add → create, remove → delete, …; email → mail, …); a query's own words weigh twice its synonyms.
+   */
+  readonly synonyms?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * An embedding model, for semantic search: called once per tool (its name, description and
+   * arguments, on the first search after the tools change) and once per query. Its cosine
+   * similarities are mixed with the lexical scores.
+   */
+  readonly embed?: Embedder;
+  /** The embedder's share of the score, in [0, 1] (default 0.5; without `embed`, unused). */
+  readonly semanticWeight?: number;
+}
+
+/**
+ * Tool search for servers with many tools (hundreds, thousands: an OpenAPI import), as
+ * `createServer({ toolSearch: toolSearch({ pinned }) })`. Every list (`tools/list`, MCP-lite's,
+ * gRPC `GetTools`, Webtools' and OpenAPI's documents) shows only the `pinned` tools, the system tools
+ * (`redeem`), a search tool (`search_tools`: the best matches for what the model wants to do, with
+ * their input schemas, ranked by BM25F over names, descriptions and arguments, optionally mixed with
+ * an embedder's similarities) and a call-by-name tool (`call_tool`: calls a found tool through the
+ * same pipeline as a direct call). Every tool stays callable by its own name. Only the tools the
+ * caller holds the scopes of are found.
+ *
+ * @param options The pinned tools, the result count, the names, the ranking's weights and synonyms,
+ *   an embedder.
+ * @returns The capability, for `createServer({ toolSearch })`.
+ * @throws {TypeError} When `limit` or `semanticWeight` is out of range, or a name is invalid.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool, toolSearch } from "../../mod.ts";
+ *
+ * const server = createServer({ name: "mail", version: "1.0.0", toolSearch: toolSearch({ pinned: ["whoami"] }) })
+ *   .tool(defineTool("whoami").describe("Tells who you are").handle(() => "ada"))
+ *   .tool(defineTool("sendMail").describe("Sends an email").input(v.object({ to: v.string() })).handle(({ to }) => `sent to ${to}`))
+ *   .tool(defineTool("listEvents").describe("Lists calendar events").handle(() => []));
+ *
+ * const found = await server.call("search_tools", { query: "send an email" });
+ * assert.equal(found.kind === "answer" && (found.result.structuredContent as any).tools[0].name, "sendMail");
+ * const sent = await server.call("call_tool", { name: "sendMail", arguments: { to: "bob@example.com" } });
+ * assert.deepEqual(sent.kind === "answer" && sent.result.content, [{ type: "text", text: "sent to bob@example.com" }]);
+ * ```
+ */
+export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSearch"> {
+  const limit = options.limit ?? 5;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new TypeError("toolSearch(): limit is 1 to 50");
+  const semanticWeight = options.semanticWeight ?? 0.5;
+  if (!(semanticWeight >= 0 && semanticWeight <= 1)) throw new TypeError("toolSearch(): semanticWeight is 0 to 1");
+  const searchName = options.searchTool ?? "search_tools";
+  const callName = options.callTool ?? "call_tool";
+  const weights = options.weights ?? {};
+  const listed = new Set([...(options.pinned ?? []), searchName, callName]);
+  return capability("toolSearch", (registry: Definitions) => {
+    const catalog = new ToolCatalog(registry, {
+      weights: [weights.name ?? 3, weights.description ?? 1.5, weights.arguments ?? 0.3],
+      synonyms: { ...DEFAULT_SYNONYMS, ...options.synonyms },
+      embed: options.embed,
+      semanticWeight,
+      excluded: new Set([searchName, callName]),
+    });
+    registry.add(searchToolsTool(catalog, { name: searchName, limit, callTool: callName }));
+    registry.add(callToolTool(registry, catalog, { name: callName, searchTool: searchName }));
+    registry.list((tool) => listed.has(tool.name) || tool.name === REDEEM_TOOL);
+  });
+}
