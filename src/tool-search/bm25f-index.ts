@@ -91,9 +91,10 @@ export class Bm25fIndex {
    * Scores every document that holds a query term.
    *
    * @param query The query's terms (a repeated term counts once more each time), or each term's weight.
+   * @param coverage Filled, when given, with the weight of the query's terms each document holds.
    * @returns The score of each document that matched, by document index.
    */
-  scores(query: readonly string[] | ReadonlyMap<string, number>): Map<number, number> {
+  scores(query: readonly string[] | ReadonlyMap<string, number>, coverage?: Map<number, number>): Map<number, number> {
     const scores = new Map<number, number>();
     const n = this.#lengths.length;
     let weights = query as ReadonlyMap<string, number>;
@@ -115,6 +116,7 @@ export class Bm25fIndex {
         }
         const score = times * idf * pseudo * (this.#k1 + 1) / (this.#k1 + pseudo);
         scores.set(doc, (scores.get(doc) ?? 0) + score);
+        coverage?.set(doc, (coverage.get(doc) ?? 0) + times);
       }
     }
     return scores;

@@ -12,12 +12,18 @@ import type { AnyTool } from "../core/tool.ts";
 import { best, Bm25fIndex } from "./bm25f-index.ts";
 import { cosine, type Embedder, hybridScores } from "./hybrid-score.ts";
 import { queryTerms } from "./query-terms.ts";
-import { type FieldTerms, toolFields, toolText } from "./tool-fields.ts";
+import { type FieldTerms, nameDepth, toolFields, toolText } from "./tool-fields.ts";
 
 /** How a {@link ToolCatalog} ranks. */
 export interface CatalogSettings {
-  /** The weights of a tool's name, description and arguments. */
-  readonly weights: readonly [number, number, number];
+  /** The weights of a tool's action (its name's last segment), name path, summary, description and arguments. */
+  readonly weights: readonly [number, number, number, number, number];
+  /** The exponent of the share of the query's terms a tool holds, its score's factor (0: ignored). */
+  readonly coverage: number;
+  /** How much a tool whose action's verb the query says gains (score × (1 + this × the term's weight)). */
+  readonly verbBonus: number;
+  /** How much each segment of a name's path lowers a score (score / (1 + depth × this)). */
+  readonly depthPenalty: number;
   /** Words users say and what APIs say for them. */
   readonly synonyms: Readonly<Record<string, readonly string[]>>;
   /** The embedder, if any. */
@@ -32,7 +38,14 @@ export interface CatalogSettings {
 interface Built {
   readonly tools: AnyTool[];
   readonly index: Bm25fIndex;
+  /** Each tool's prior: shallower names first among equal matches. */
+  readonly priors: readonly number[];
+  /** Each tool's verb: the first term of its action (`list` of `ListEvents`, `send` of `sendMail`). */
+  readonly verbs: readonly (string | undefined)[];
 }
+
+/** Each field's length normalisation: names are short and alike, descriptions vary. */
+const B = [0.3, 0.5, 0.5, 0.75, 0.75];
 
 /** A server's tools, searchable. */
 export class ToolCatalog {
@@ -66,8 +79,9 @@ export class ToolCatalog {
       if (terms === undefined) fields.set(tool, terms = toolFields(tool));
       return terms;
     });
-    const index = new Bm25fIndex(docs, { weights: this.#settings.weights, b: [0.5, 0.75, 0.75] });
-    return this.#built = { tools, index };
+    const index = new Bm25fIndex(docs, { weights: this.#settings.weights, b: B });
+    const priors = tools.map((tool) => 1 / (1 + this.#settings.depthPenalty * nameDepth(tool)));
+    return this.#built = { tools, index, priors, verbs: docs.map((fields) => fields[0][0]) };
   }
 
   /** Builds the index now (it is otherwise built by the first search); returns how many tools it holds. */
@@ -84,8 +98,21 @@ export class ToolCatalog {
    * @returns The tools, best first.
    */
   async search(query: string, k: number, auth: AuthInfo | undefined): Promise<AnyTool[]> {
-    const { tools, index } = this.#index();
-    let scores = index.scores(queryTerms(query, this.#settings.synonyms));
+    const { tools, index, priors, verbs } = this.#index();
+    const terms = queryTerms(query, this.#settings.synonyms);
+    const coverage = new Map<number, number>();
+    let scores = index.scores(terms, coverage);
+    const bonus = this.#settings.verbBonus;
+    let asked = 0;
+    for (const weight of terms.values()) asked += weight;
+    for (const [doc, score] of scores) {
+      const verb = verbs[doc];
+      // The verb a user says is what they want done: among tools about the same thing, the one that does it.
+      const does = verb !== undefined && terms.has(verb) ? 1 + bonus * terms.get(verb)! : 1;
+      // A tool that holds more of what was asked beats one that holds one rare word of it many times.
+      const covered = (coverage.get(doc) ?? 0) / asked;
+      scores.set(doc, score * priors[doc] * does * covered ** this.#settings.coverage);
+    }
     const embed = this.#settings.embed;
     if (embed !== undefined && this.#settings.semanticWeight > 0) {
       const [wanted, vectors] = await Promise.all([

@@ -10,20 +10,45 @@ import { isObject } from "../internal/is-object.ts";
 import { searchTokens } from "./search-tokens.ts";
 
 /** The fields a tool is searched by, in the order of {@link toolFields}' terms. */
-export const FIELDS = ["name", "description", "arguments"] as const;
+export const FIELDS = ["action", "path", "summary", "description", "arguments"] as const;
 
 /** A tool's terms, one list per field of {@link FIELDS}. */
 export type FieldTerms = readonly (readonly string[])[];
 
 /**
- * A tool's search terms per field.
+ * A tool's search terms per field. Its name is two fields: the action, its last segment
+ * (`sendMail` of `me.sendMail`), which says what it does, and the path before it (`me`), which says
+ * on what; a name without segments is all action.
  *
  * @param tool The tool.
- * @returns Its terms: name, description (and title), arguments (names and descriptions).
+ * The description is two as well: its summary (the title, and the description's first paragraph or
+ * sentence, as OpenAPI's `summary` becomes) and the rest.
+ *
+ * @returns Its terms: action, path, summary, the rest of the description, arguments (names and descriptions).
  */
 export function toolFields(tool: AnyTool): FieldTerms {
-  const description = [tool.title, tool.description].filter((text) => text !== undefined).join(" ");
-  return [searchTokens(tool.name), searchTokens(description), searchTokens(argumentText(tool))];
+  const description = tool.description ?? "";
+  const end = description.search(/\n\s*\n|(?<=[.!?])\s/); // the summary: up to a blank line or the first sentence's end
+  const summary = [tool.title, end < 0 ? description : description.slice(0, end)].filter((t) => t !== undefined);
+  const cut = Math.max(tool.name.lastIndexOf("."), tool.name.lastIndexOf("/"));
+  return [
+    searchTokens(tool.name.slice(cut + 1)),
+    searchTokens(tool.name.slice(0, Math.max(cut, 0))),
+    searchTokens(summary.join(" ")),
+    searchTokens(end < 0 ? "" : description.slice(end)),
+    searchTokens(argumentText(tool)),
+  ];
+}
+
+/**
+ * How deep a tool's name is: its segments before the action (`me.messages.message.reply`: 3). The
+ * ranking prefers the shallower of two equal matches: the general operation over one nested in it.
+ *
+ * @param tool The tool.
+ * @returns The number of segments before the last.
+ */
+export function nameDepth(tool: AnyTool): number {
+  return tool.name.split(/[./]/).length - 1;
 }
 
 /**

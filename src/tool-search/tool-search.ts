@@ -27,10 +27,28 @@ export interface ToolSearchOptions {
   /** The call-by-name tool's name (default `call_tool`). */
   readonly callTool?: string;
   /**
-   * The weights of a tool's name, its description (with its title) and its arguments (names and
-   * descriptions) in the ranking (BM25F; default `{ name: 3, description: 1.5, arguments: 0.3 }`).
+   * The weights, in the ranking (BM25F), of a tool name's action (its last segment: `sendMail` of
+   * `me.sendMail`), the path before it (`me`), its description (with its title) and its arguments
+   * (names and descriptions); default `{ action: 3, path: 1, description: 1.5, arguments: 0.3 }`.
    */
-  readonly weights?: { readonly name?: number; readonly description?: number; readonly arguments?: number };
+  readonly weights?: {
+    readonly action?: number;
+    readonly path?: number;
+    readonly summary?: number;
+    readonly description?: number;
+    readonly arguments?: number;
+  };
+  /**
+   * How much each segment of a tool name's path (`me.messages.message.reply`: 3) lowers its score,
+   * so that the general operation comes before the ones nested in it (default 0.1: score / (1 + 0.1 × depth)).
+   */
+  readonly depthPenalty?: number;
+  /**
+   * How much a tool gains when the query says its verb, the first word of its action (`list` of
+   * `ListEvents`, `send` of `sendMail`), or a synonym of it: the user's verb says what is to be done
+   * (default 0.5: score × 1.5; a synonym's half weight, × 1.25).
+   */
+  readonly verbBonus?: number;
   /**
    * Words users say mapped to the words the tools use (`{ ticket: ["issue"] }`), added to the defaults
    * (CRUD verbs: add → create, remove → delete, …; email → mail, …); a query's own words weigh twice its synonyms.
@@ -89,7 +107,16 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
   const listed = new Set([...(options.pinned ?? []), searchName, callName]);
   return capability("toolSearch", (registry: Definitions) => {
     const catalog = new ToolCatalog(registry, {
-      weights: [weights.name ?? 3, weights.description ?? 1.5, weights.arguments ?? 0.3],
+      weights: [
+        weights.action ?? 3,
+        weights.path ?? 1,
+        weights.summary ?? 2,
+        weights.description ?? 1,
+        weights.arguments ?? 0.3,
+      ],
+      depthPenalty: options.depthPenalty ?? 0.1,
+      verbBonus: options.verbBonus ?? 0.5,
+      coverage: 1,
       synonyms: { ...DEFAULT_SYNONYMS, ...options.synonyms },
       embed: options.embed,
       semanticWeight,
