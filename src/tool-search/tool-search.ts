@@ -90,9 +90,11 @@ export interface ToolSearchOptions {
  *   .tool(defineTool("sendMail").describe("Sends an email").input(v.object({ to: v.string() })).handle(({ to }) => `sent to ${to}`))
  *   .tool(defineTool("listEvents").describe("Lists calendar events").handle(() => []));
  *
- * const found = await server.call("search_tools", { query: "send an email" });
+ * // The search and call tools are not among the server's typed tools: call them by any name.
+ * const call = server.call.bind(server) as (name: string, args: object) => ReturnType<typeof server.call>;
+ * const found = await call("search_tools", { query: "send an email" });
  * assert.equal(found.kind === "answer" && (found.result.structuredContent as any).tools[0].name, "sendMail");
- * const sent = await server.call("call_tool", { name: "sendMail", arguments: { to: "bob@example.com" } });
+ * const sent = await call("call_tool", { name: "sendMail", arguments: { to: "bob@example.com" } });
  * assert.deepEqual(sent.kind === "answer" && sent.result.content, [{ type: "text", text: "sent to bob@example.com" }]);
  * ```
  */

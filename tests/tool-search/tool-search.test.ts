@@ -1,7 +1,15 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, ProtocolError, toolSearch } from "../../mod.ts";
+import {
+  type AnyTool,
+  createServer,
+  defineTool,
+  ErrorCode,
+  ProtocolError,
+  type Server,
+  toolSearch,
+} from "../../mod.ts";
 
 const sendMail = defineTool("me.sendMail")
   .describe("Send mail\n\nSends the message in the request body.")
@@ -16,9 +24,10 @@ const audit = defineTool("auditLogs.ListSignIns").describe("List sign-ins").scop
   .handle(() => "[]");
 const whoami = defineTool("whoami").describe("Tells who you are").handle((_args, ctx) => ctx.auth?.subject ?? "nobody");
 
-function server(options: Parameters<typeof toolSearch>[0] = { pinned: ["whoami"] }) {
+/** The server, typed for calls by any name: `search_tools` and `call_tool` are not in its tool types. */
+function server(options: Parameters<typeof toolSearch>[0] = { pinned: ["whoami"] }): Server<Record<string, AnyTool>> {
   return createServer({ name: "graph", version: "1.0.0", toolSearch: toolSearch(options) })
-    .tool(whoami).tool(sendMail).tool(listEvents).tool(createChannel).tool(audit);
+    .tool(whoami).tool(sendMail).tool(listEvents).tool(createChannel).tool(audit) as Server<Record<string, AnyTool>>;
 }
 
 async function rpc(app: ReturnType<typeof server>, path: string, body: unknown, headers: HeadersInit = {}) {
