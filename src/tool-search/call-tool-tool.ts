@@ -16,7 +16,7 @@ import { echoed } from "../internal/echo.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
-/** What the call tool takes. */
+/** What the call tool takes (built when the tool is, as the search tool's input). */
 const CALL_INPUT = v.object({
   name: v.pipe(v.string(), v.description("The tool's name, as the search answered it")),
   arguments: v.optional(
@@ -51,7 +51,7 @@ export function callToolTool(
       `Calls a tool that ${settings.searchTool} found, by its name, with its arguments. Answers what the ` +
         `tool answers.`,
     )
-    .input(CALL_INPUT)
+    .input(callInput())
     .annotations({ openWorldHint: true })
     .handle(async ({ name, arguments: args }, ctx) => {
       if (name === settings.name || registry.get(name) === undefined) {

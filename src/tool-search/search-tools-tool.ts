@@ -10,7 +10,7 @@ import { describeTool, type Tool } from "../core/tool.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
-/** What the search tool takes. */
+/** What the search tool takes (built when the tool is: a bundle without tool search leaves valibot's pieces out). */
 const SEARCH_INPUT = v.object({
   query: v.pipe(
     v.string(),
@@ -46,7 +46,7 @@ export function searchToolsTool(catalog: ToolCatalog, settings: SearchToolSettin
         `matches with their names, descriptions and input schemas; call one with ${settings.callTool} ` +
         `(or by its name, where your client lets you).`,
     )
-    .input(SEARCH_INPUT)
+    .input(searchInput())
     .annotations({ readOnlyHint: true, openWorldHint: false })
     .handle(async ({ query, limit }, ctx) => {
       const found = await catalog.search(query, limit ?? settings.limit, ctx.auth);
