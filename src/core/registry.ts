@@ -199,7 +199,8 @@ export class Definitions implements Registry {
   readonly runtime: Runtime;
   /** The server's long-running support, if it has one. */
   readonly longRunning: LongRunning | undefined;
-  #listing: ToolListing | undefined;
+  /** Which tools the lists show; set before the first list (tool search sets it as the server is built). */
+  listing: ToolListing | undefined;
 
   /**
    * Creates empty definitions.
@@ -241,20 +242,6 @@ export class Definitions implements Registry {
 
   get names(): IterableIterator<string> {
     return this.#tools.keys();
-  }
-
-  get listing(): ToolListing | undefined {
-    return this.#listing;
-  }
-
-  /**
-   * Sets which tools the lists show (the others stay callable by name), and tells the listeners.
-   *
-   * @param listing The filter; `undefined` shows every tool again.
-   */
-  list(listing: ToolListing | undefined): void {
-    this.#listing = listing;
-    this.#changed(TOOLS);
   }
 
   /**

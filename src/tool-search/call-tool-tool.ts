@@ -17,12 +17,13 @@ import { defineTool } from "../tool/define-tool.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** What the call tool takes (built when the tool is, as the search tool's input). */
-const CALL_INPUT = v.object({
-  name: v.pipe(v.string(), v.description("The tool's name, as the search answered it")),
-  arguments: v.optional(
-    v.pipe(v.record(v.string(), v.unknown()), v.description("The tool's arguments, as its input schema describes")),
-  ),
-});
+const callInput = () =>
+  v.object({
+    name: v.pipe(v.string(), v.description("The tool's name, as the search answered it")),
+    arguments: v.optional(
+      v.pipe(v.record(v.string(), v.unknown()), v.description("The tool's arguments, as its input schema describes")),
+    ),
+  });
 
 /** The names the call tool knows: its own and the search tool's, which it does not call. */
 export interface CallToolSettings {

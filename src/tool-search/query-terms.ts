@@ -10,7 +10,7 @@ import { searchTokens } from "./search-tokens.ts";
  * Words users say for the words APIs use: the CRUD verbs of REST APIs and a few nouns. Keys and
  * values are plain lower-case words; they are tokenized as queries are.
  */
-export const DEFAULT_SYNONYMS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+export const DEFAULT_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   add: ["create"],
   make: ["create"],
   new: ["create"],
@@ -40,7 +40,7 @@ export const DEFAULT_SYNONYMS: Readonly<Record<string, readonly string[]>> = Obj
   colleague: ["people", "user"],
   coworker: ["people", "user"],
   boss: ["manager"],
-});
+};
 
 /**
  * A query's terms and their weights: each of its own terms 1 (more when repeated), each synonym of a

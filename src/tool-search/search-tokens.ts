@@ -8,14 +8,62 @@
 import { stem } from "./english-stem.ts";
 
 /** Words too common to tell tools apart. */
-const STOP_WORDS = new Set(
-  ("a an and are as at be by can do does for from get has have how i in into is it its of on or our " +
-    "please that the their them then there these this to use using via want was we what when which " +
-    "will with would you your").split(" "),
-);
+const STOP_WORDS = /* @__PURE__ */ new Set([
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "by",
+  "can",
+  "do",
+  "does",
+  "for",
+  "from",
+  "get",
+  "has",
+  "have",
+  "how",
+  "i",
+  "in",
+  "into",
+  "is",
+  "it",
+  "its",
+  "of",
+  "on",
+  "or",
+  "our",
+  "please",
+  "that",
+  "the",
+  "their",
+  "them",
+  "then",
+  "there",
+  "these",
+  "this",
+  "to",
+  "use",
+  "using",
+  "via",
+  "want",
+  "was",
+  "we",
+  "what",
+  "when",
+  "which",
+  "will",
+  "with",
+  "would",
+  "you",
+  "your",
+]);
 
 /** Words a user says for the caller itself, which REST APIs name `me` (`/me/…`). */
-const SELF = new Set(["my", "mine", "myself", "me"]);
+const SELF = /* @__PURE__ */ new Set(["my", "mine", "myself", "me"]);
 
 /**
  * The search terms of a text, in order, repeated as often as they occur.

@@ -11,15 +11,16 @@ import { defineTool } from "../tool/define-tool.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** What the search tool takes (built when the tool is: a bundle without tool search leaves valibot's pieces out). */
-const SEARCH_INPUT = v.object({
-  query: v.pipe(
-    v.string(),
-    v.minLength(1),
-    v.maxLength(1000),
-    v.description('What you want to do, in a few words (e.g. "send an email", "list files in a folder")'),
-  ),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50), v.description("How many tools"))),
-});
+const searchInput = () =>
+  v.object({
+    query: v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(1000),
+      v.description('What you want to do, in a few words (e.g. "send an email", "list files in a folder")'),
+    ),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50), v.description("How many tools"))),
+  });
 
 /** How the search tool is named and how many tools it answers by default. */
 export interface SearchToolSettings {

@@ -126,6 +126,6 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
     });
     registry.add(searchToolsTool(catalog, { name: searchName, limit, callTool: callName }));
     registry.add(callToolTool(registry, catalog, { name: callName, searchTool: searchName }));
-    registry.list((tool) => listed.has(tool.name) || tool.name === REDEEM_TOOL);
+    registry.listing = (tool) => listed.has(tool.name) || tool.name === REDEEM_TOOL;
   });
 }
