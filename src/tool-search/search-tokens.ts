@@ -1,6 +1,7 @@
 /**
  * The words of a text as tool search compares them: identifiers split at camelCase, snake_case,
- * kebab-case, dots and path segments (`sendMail` → `send mail`, `/me/drive/root` → `me drive root`),
+ * kebab-case, dots and path segments (`sendMail` → `send mail`, `/me/drive/root` → `me drive root`;
+ * a short hyphenated word also whole: `to-do` → `to do todo`),
  * lower-cased, common English words dropped, and stemmed (`english-stem.ts`).
  *
  * @module
@@ -8,58 +9,12 @@
 import { stem } from "./english-stem.ts";
 
 /** Words too common to tell tools apart. */
+// deno-fmt-ignore
 const STOP_WORDS = /* @__PURE__ */ new Set([
-  "a",
-  "an",
-  "and",
-  "are",
-  "as",
-  "at",
-  "be",
-  "by",
-  "can",
-  "do",
-  "does",
-  "for",
-  "from",
-  "get",
-  "has",
-  "have",
-  "how",
-  "i",
-  "in",
-  "into",
-  "is",
-  "it",
-  "its",
-  "of",
-  "on",
-  "or",
-  "our",
-  "please",
-  "that",
-  "the",
-  "their",
-  "them",
-  "then",
-  "there",
-  "these",
-  "this",
-  "to",
-  "use",
-  "using",
-  "via",
-  "want",
-  "was",
-  "we",
-  "what",
-  "when",
-  "which",
-  "will",
-  "with",
-  "would",
-  "you",
-  "your",
+  "a", "all", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from",
+  "has", "have", "how", "i", "in", "into", "is", "it", "its", "of", "on", "or", "our", "please", "that",
+  "the", "their", "them", "then", "there", "these", "this", "to", "use", "using", "via", "want", "was",
+  "we", "what", "when", "which", "will", "with", "would", "you", "your",
 ]);
 
 /** Words a user says for the caller itself, which REST APIs name `me` (`/me/…`). */
@@ -81,6 +36,7 @@ const SELF = /* @__PURE__ */ new Set(["my", "mine", "myself", "me"]);
  */
 export function searchTokens(text: string): string[] {
   const words = text
+    .replace(/\b([A-Za-z]{1,4})-([A-Za-z]{1,4})\b/g, "$1-$2 $1$2") // to-do, e-mail, sign-in: also as one word
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2") // camelCase
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2") // HTTPServer → HTTP Server
     .toLowerCase()

@@ -20,8 +20,8 @@ export interface CatalogSettings {
   readonly weights: readonly [number, number, number, number, number];
   /** The exponent of the share of the query's terms a tool holds, its score's factor (0: ignored). */
   readonly coverage: number;
-  /** How much a tool whose action's verb the query says gains (score × (1 + this × the term's weight)). */
-  readonly verbBonus: number;
+  /** How much a tool whose action the query names gains (score × (1 + this × the share of its terms named)). */
+  readonly actionBonus: number;
   /** How much each segment of a name's path lowers a score (score / (1 + depth × this)). */
   readonly depthPenalty: number;
   /** Words users say and what APIs say for them. */
@@ -40,8 +40,8 @@ interface Built {
   readonly index: Bm25fIndex;
   /** Each tool's prior: shallower names first among equal matches. */
   readonly priors: readonly number[];
-  /** Each tool's verb: the first term of its action (`list` of `ListEvents`, `send` of `sendMail`). */
-  readonly verbs: readonly (string | undefined)[];
+  /** Each tool's action terms, once each (`list`, `event` of `ListEvents`). */
+  readonly actions: readonly (readonly string[])[];
 }
 
 /** Each field's length normalisation: names are short and alike, descriptions vary. */
@@ -81,7 +81,8 @@ export class ToolCatalog {
     });
     const index = new Bm25fIndex(docs, { weights: this.#settings.weights, b: B });
     const priors = tools.map((tool) => 1 / (1 + this.#settings.depthPenalty * nameDepth(tool)));
-    return this.#built = { tools, index, priors, verbs: docs.map((fields) => fields[0][0]) };
+    const actions = docs.map((fields) => [...new Set(fields[0])]);
+    return this.#built = { tools, index, priors, actions };
   }
 
   /** Builds the index now (it is otherwise built by the first search); returns how many tools it holds. */
@@ -98,17 +99,20 @@ export class ToolCatalog {
    * @returns The tools, best first.
    */
   async search(query: string, k: number, auth: AuthInfo | undefined): Promise<AnyTool[]> {
-    const { tools, index, priors, verbs } = this.#index();
+    const { tools, index, priors, actions } = this.#index();
     const terms = queryTerms(query, this.#settings.synonyms);
     const coverage = new Map<number, number>();
     let scores = index.scores(terms, coverage);
-    const bonus = this.#settings.verbBonus;
+    const bonus = this.#settings.actionBonus;
     let asked = 0;
     for (const weight of terms.values()) asked += weight;
     for (const [doc, score] of scores) {
-      const verb = verbs[doc];
-      // The verb a user says is what they want done: among tools about the same thing, the one that does it.
-      const does = verb !== undefined && terms.has(verb) ? 1 + bonus * terms.get(verb)! : 1;
+      // The action a user names (its verb, `list` of `ListEvents`, and what it acts on, `event`) is what they
+      // want done: among tools about the same thing, the one that does it.
+      const action = actions[doc];
+      let named = 0;
+      for (const term of action) named += Math.min(terms.get(term) ?? 0, 1);
+      const does = action.length === 0 ? 1 : 1 + bonus * named / action.length;
       // A tool that holds more of what was asked beats one that holds one rare word of it many times.
       const covered = (coverage.get(doc) ?? 0) / asked;
       scores.set(doc, score * priors[doc] * does * covered ** this.#settings.coverage);

@@ -7,6 +7,7 @@
  */
 import type { AnyTool } from "../core/tool.ts";
 import { isObject } from "../internal/is-object.ts";
+import { stem } from "./english-stem.ts";
 import { searchTokens } from "./search-tokens.ts";
 
 /** The fields a tool is searched by, in the order of {@link toolFields}' terms. */
@@ -41,14 +42,17 @@ export function toolFields(tool: AnyTool): FieldTerms {
 }
 
 /**
- * How deep a tool's name is: its segments before the action (`me.messages.message.reply`: 3). The
+ * How deep a tool's name is: its segments before the action, an item after its collection not counted
+ * (`me.messages.message.reply`: 2). The
  * ranking prefers the shallower of two equal matches: the general operation over one nested in it.
  *
  * @param tool The tool.
  * @returns The number of segments before the last.
  */
 export function nameDepth(tool: AnyTool): number {
-  return tool.name.split(/[./]/).length - 1;
+  const segments = tool.name.split(/[./]/).slice(0, -1);
+  // `groups.group.ListGroup`: an item of the collection before it is the same level (a REST path's `/groups/{id}`).
+  return segments.filter((segment, i) => i === 0 || stem(segments[i - 1]) !== stem(segment)).length;
 }
 
 /**

@@ -44,14 +44,15 @@ export interface ToolSearchOptions {
    */
   readonly depthPenalty?: number;
   /**
-   * How much a tool gains when the query says its verb, the first word of its action (`list` of
-   * `ListEvents`, `send` of `sendMail`), or a synonym of it: the user's verb says what is to be done
-   * (default 0.5: score × 1.5; a synonym's half weight, × 1.25).
+   * How much a tool gains when the query names its action, the last segment of its name (`ListEvents`:
+   * `list` and `event`; synonyms count): the user's verb and object say what is to be done, among the
+   * tools about the same thing (default 4: score × (1 + 4 × the share of the action's words named)).
    */
-  readonly verbBonus?: number;
+  readonly actionBonus?: number;
   /**
    * Words users say mapped to the words the tools use (`{ ticket: ["issue"] }`), added to the defaults
-   * (CRUD verbs: add → create, remove → delete, …; email → mail, …); a query's own words weigh twice its synonyms.
+   * (CRUD verbs: add → create, remove → delete, …; email → mail, …; a phrase such as `"set up"` stands for its
+   * synonyms alone); a synonym weighs as the word itself.
    */
   readonly synonyms?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -117,7 +118,7 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
         weights.arguments ?? 0.3,
       ],
       depthPenalty: options.depthPenalty ?? 0.1,
-      verbBonus: options.verbBonus ?? 0.5,
+      actionBonus: options.actionBonus ?? 4,
       coverage: 1,
       synonyms: { ...DEFAULT_SYNONYMS, ...options.synonyms },
       embed: options.embed,

@@ -33,7 +33,10 @@ export const GRAPH_SEARCH_TASKS: readonly SearchTask[] = [
   { task: "who is my manager?", expected: ["me.GetManager"] },
   { task: "what's on my calendar this week", expected: [/^me\.(calendar\.)?(ListEvents|ListCalendarView)$/] },
   { task: "add an event to my calendar", expected: [/^me\.(calendars?\.|calendarGroups\.calendars\.)?CreateEvents$/] },
-  { task: "find a time when everyone is free to meet", expected: ["me.findMeetingTimes", "me.calendar.getSchedule"] },
+  {
+    task: "find a time when everyone is free to meet",
+    expected: ["me.findMeetingTimes", "users.user.findMeetingTimes", "me.calendar.getSchedule"],
+  },
   { task: "reply to an email I received", expected: [/^me\..*messages\.message\.(create)?[rR]eply$/] },
   {
     task: "forward an email to a colleague",
