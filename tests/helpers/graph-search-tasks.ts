@@ -83,3 +83,31 @@ export const GRAPH_SEARCH_TASKS: readonly SearchTask[] = [
   { task: "create a new team", expected: ["teams.team.CreateTeam"] },
   { task: "set up an online Teams meeting", expected: ["me.CreateOnlineMeetings"] },
 ];
+
+/**
+ * Tasks written after the ranking was tuned on GRAPH_SEARCH_TASKS, and not tuned on: how the search
+ * does on what it has not seen (bench/tool-search.ts prints both figures).
+ */
+export const GRAPH_HELD_OUT_TASKS: readonly SearchTask[] = [
+  { task: "delete an email", expected: [/^me\.(mailFolders\.)?DeleteMessages$/] },
+  { task: "list the members of a group", expected: ["groups.ListMembers"] },
+  { task: "add a user to a group", expected: ["groups.CreateRefMembers"] },
+  { task: "rename a file in OneDrive", expected: ["drives.UpdateItems"] },
+  { task: "share a file with a colleague", expected: [/driveItem\.(invite|createLink)$/] },
+  { task: "list the channels of a team", expected: ["teams.ListChannels"] },
+  { task: "accept a meeting invitation", expected: [/^me\..*event\.accept$/] },
+  { task: "create a new OneNote page", expected: [/^me\.onenote\.(sections\.)?CreatePages$/] },
+  {
+    task: "reset a user's password",
+    expected: [/authenticationMethod\.resetPassword$|henticationMethod\.resetPassword$/],
+  },
+  { task: "get details about my organization", expected: [/^organization\.organization\.(List|Get)Organization$/] },
+  { task: "who is in this chat", expected: ["chats.ListMembers"] },
+  { task: "delete a user account", expected: ["users.user.DeleteUser"] },
+  { task: "update my mobile phone number", expected: ["me.user.UpdateUser"] },
+  { task: "show the sign-in logs", expected: ["auditLogs.ListSignIns"] },
+  { task: "create a folder in OneDrive", expected: ["drives.items.CreateChildren"] },
+  { task: "list the people in my address book", expected: ["me.ListContacts"] },
+  { task: "remove someone from a team", expected: ["teams.DeleteMembers"] },
+  { task: "see the replies to a channel message", expected: ["teams.channels.messages.ListReplies"] },
+];

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server, toolSearch } from "../../mod.ts";
 import { toolsFromOpenAPI } from "../../src/tool/openapi/tools-from-openapi.ts";
-import { doesTask, GRAPH_SEARCH_TASKS } from "./graph-search-tasks.ts";
+import { doesTask, GRAPH_SEARCH_TASKS, type SearchTask } from "./graph-search-tasks.ts";
 import { directoryDocument } from "./openapi-directory.ts";
 
 /** The pinned tools of the evaluation: what an assistant on Graph needs every turn. */
@@ -39,10 +39,10 @@ export interface Evaluation {
 }
 
 /** Runs every task through `search_tools` (limit 5). */
-export async function evaluate(server: Server): Promise<Evaluation> {
+export async function evaluate(server: Server, tasks: readonly SearchTask[] = GRAPH_SEARCH_TASKS): Promise<Evaluation> {
   let top1 = 0, top5 = 0;
   const misses: string[] = [], latencies: number[] = [];
-  for (const task of GRAPH_SEARCH_TASKS) {
+  for (const task of tasks) {
     const started = performance.now();
     const outcome = await server.call("search_tools" as never, { query: task.task, limit: 5 } as never);
     latencies.push(performance.now() - started);
@@ -53,7 +53,7 @@ export async function evaluate(server: Server): Promise<Evaluation> {
     if (rank >= 0) top5++;
     else misses.push(`${task.task} => ${names.join(", ")}`);
   }
-  return { tasks: GRAPH_SEARCH_TASKS.length, top1, top5, misses, latencies };
+  return { tasks: tasks.length, top1, top5, misses, latencies };
 }
 
 /** The bytes of `tools/list` as MCP (2025-11-25) serves it: what a host puts in the model's context. */
