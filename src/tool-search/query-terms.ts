@@ -66,7 +66,7 @@ export const DEFAULT_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * A query's terms and their weights: each of its own terms 1 (more when repeated), each synonym of a
- * word half a weight unless the query has it already.
+ * word or phrase `synonymWeight` unless the query has it already; a phrase's own words are dropped.
  *
  * @param query The query.
  * @param synonyms Words and what APIs say for them.
