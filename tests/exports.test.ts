@@ -93,16 +93,18 @@ describe("the public surface, as the API report records it", () => {
     assert.deepEqual(mutable, []);
   });
 
-  // Issue 51's bounds: 100 names for ./types and 400 in all. Lower them as the surface shrinks; never raise
-  // them without a decision recorded in the CHANGELOG.
-  it("keeps ./types to at most 100 names and the whole surface to at most 400", () => {
+  // Issue 51's bounds: 100 names for ./types and 400 in all; 403 since issue 52's tool search (`toolSearch` in the
+  // root and ./lite, `ToolSearchOptions`; CHANGELOG). Lower them as the surface shrinks; never raise them without a
+  // decision recorded in the CHANGELOG.
+  it("keeps ./types to at most 100 names and the whole surface to at most 403", () => {
     assert.ok(entry("./types").names.size <= 100, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 400, `the entry points export ${total} names`);
+    assert.ok(total <= 403, `the entry points export ${total} names`);
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {
-    assert.ok(entry(".").names.size <= 56, `the root exports ${entry(".").names.size} names`);
+    // 58 since issue 52: `toolSearch` and its options, beside `createServer`'s other options.
+    assert.ok(entry(".").names.size <= 58, `the root exports ${entry(".").names.size} names`);
   });
 
   it("makes ./lite the root's values (its types stay in the root), with a createServer of its own", async () => {

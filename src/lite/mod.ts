@@ -47,6 +47,7 @@ export {
   text,
   ToolError,
   toolResult,
+  toolSearch,
 } from "../../mod.ts";
 export { createServer } from "../assembly/create-lite-server.ts";
 export { longRunning } from "../assembly/long-running-support.ts";

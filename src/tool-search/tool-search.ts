@@ -9,12 +9,9 @@ import { REDEEM_TOOL } from "../core/redeem.ts";
 import type { Definitions } from "../core/registry.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 import { callToolTool } from "./call-tool-tool.ts";
-import type { Embedder } from "./hybrid-score.ts";
 import { DEFAULT_SYNONYMS } from "./query-terms.ts";
 import { searchToolsTool } from "./search-tools-tool.ts";
 import { ToolCatalog } from "./tool-catalog.ts";
-
-export type { Embedder };
 
 /** Options of {@link toolSearch}. */
 export interface ToolSearchOptions {
@@ -60,7 +57,7 @@ export interface ToolSearchOptions {
    * arguments, on the first search after the tools change) and once per query. Its cosine
    * similarities are mixed with the lexical scores.
    */
-  readonly embed?: Embedder;
+  readonly embed?: (text: string) => Promise<ArrayLike<number>>;
   /** The embedder's share of the score, in [0, 1] (default 0.5; without `embed`, unused). */
   readonly semanticWeight?: number;
 }
