@@ -21,6 +21,8 @@ console.log(`tools: ${graph.tools} (import ${(imported / 1000).toFixed(1)} s)`);
 console.log(`tools/list with search on: ${bytes} bytes`);
 console.log(`top-1: ${percent(result.top1)}, top-5: ${percent(result.top5)}`);
 console.log(`index build (first search): ${build.toFixed(0)} ms; search after it: median ${median.toFixed(1)} ms`);
+const answers = [...result.answers].sort((a, b) => a - b);
+console.log(`search answer (5 tools with schemas): median ${answers[answers.length >> 1]} B, max ${answers.at(-1)} B`);
 for (const miss of result.misses) console.log(`  missed: ${miss}`);
 const held = await evaluate(graph.server, GRAPH_HELD_OUT_TASKS);
 const heldPercent = (n: number) => `${((100 * n) / held.tasks).toFixed(0)} % (${n}/${held.tasks})`;

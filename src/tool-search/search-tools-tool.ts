@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { describeTool, type Tool } from "../core/tool.ts";
 import { defineTool } from "../tool/define-tool.ts";
+import { schemaDigest } from "./schema-digest.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** What the search tool takes (built when the tool is: a bundle without tool search leaves valibot's pieces out). */
@@ -30,6 +31,8 @@ export interface SearchToolSettings {
   readonly limit: number;
   /** The name of the call-by-name tool, named in its description. */
   readonly callTool: string;
+  /** The most characters of JSON a found tool's input schema takes before it is cut down. */
+  readonly maxSchemaBytes: number;
 }
 
 /**
@@ -51,6 +54,11 @@ export function searchToolsTool(catalog: ToolCatalog, settings: SearchToolSettin
     .annotations({ readOnlyHint: true, openWorldHint: false })
     .handle(async ({ query, limit }, ctx) => {
       const found = await catalog.search(query, limit ?? settings.limit, ctx.auth);
-      return { tools: found.map((tool) => describeTool(tool, false)) };
+      return {
+        tools: found.map((tool) => {
+          const described = describeTool(tool, false);
+          return { ...described, inputSchema: schemaDigest(described.inputSchema, settings.maxSchemaBytes) };
+        }),
+      };
     });
 }

@@ -19,6 +19,13 @@ export interface ToolSearchOptions {
   readonly pinned?: readonly string[];
   /** How many tools a search answers when the model does not say (default 5, at most 50). */
   readonly limit?: number;
+  /**
+   * The most characters of JSON a found tool's input schema takes in the search's answer (default
+   * 8192): a larger one is cut to the depth that fits (types, descriptions, short enums, required
+   * names; marked `"x-digest": true`), as Microsoft Graph's body schemas of hundreds of kilobytes
+   * need. `call_tool` still validates against the whole schema.
+   */
+  readonly maxSchemaBytes?: number;
   /** The search tool's name (default `search_tools`). */
   readonly searchTool?: string;
   /** The call-by-name tool's name (default `call_tool`). */
@@ -122,7 +129,14 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
       semanticWeight,
       excluded: new Set([searchName, callName]),
     });
-    registry.add(searchToolsTool(catalog, { name: searchName, limit, callTool: callName }));
+    registry.add(
+      searchToolsTool(catalog, {
+        name: searchName,
+        limit,
+        callTool: callName,
+        maxSchemaBytes: options.maxSchemaBytes ?? 8192,
+      }),
+    );
     registry.add(callToolTool(registry, catalog, { name: callName, searchTool: searchName }));
     registry.listing = (tool) => listed.has(tool.name) || tool.name === REDEEM_TOOL;
   });

@@ -36,24 +36,27 @@ export interface Evaluation {
   readonly misses: string[];
   /** Each search's milliseconds, in task order (the first builds the index). */
   readonly latencies: number[];
+  /** Each search's answer, in characters of JSON (the found tools with their input schemas). */
+  readonly answers: number[];
 }
 
 /** Runs every task through `search_tools` (limit 5). */
 export async function evaluate(server: Server, tasks: readonly SearchTask[] = GRAPH_SEARCH_TASKS): Promise<Evaluation> {
   let top1 = 0, top5 = 0;
-  const misses: string[] = [], latencies: number[] = [];
+  const misses: string[] = [], latencies: number[] = [], answers: number[] = [];
   for (const task of tasks) {
     const started = performance.now();
     const outcome = await server.call("search_tools" as never, { query: task.task, limit: 5 } as never);
     latencies.push(performance.now() - started);
     if (outcome.kind !== "answer") throw new Error(`search_tools answered ${outcome.kind}`);
+    answers.push(JSON.stringify(outcome.result.structuredContent).length);
     const names = (outcome.result.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
     const rank = names.findIndex((name) => doesTask(task, name));
     if (rank === 0) top1++;
     if (rank >= 0) top5++;
     else misses.push(`${task.task} => ${names.join(", ")}`);
   }
-  return { tasks: tasks.length, top1, top5, misses, latencies };
+  return { tasks: tasks.length, top1, top5, misses, latencies, answers };
 }
 
 /** The bytes of `tools/list` as MCP (2025-11-25) serves it: what a host puts in the model's context. */

@@ -143,6 +143,24 @@ describe("toolSearch()", () => {
     assert.equal(hybrid[0].name, "me.sendMail");
   });
 
+  it("cuts a large input schema down in the search's answer; call_tool still validates against the whole", async () => {
+    const kinds = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`kind${i}`, v.literal(`kind-${i}`)]));
+    const update = defineTool("me.UpdateProfile").describe("Update my profile")
+      .input(v.object({ profile: v.object({ kind: v.picklist(Object.keys(kinds)), name: v.string() }) }))
+      .handle(({ profile }) => profile.name);
+    const app = createServer({ name: "p", version: "1.0.0", toolSearch: toolSearch({ maxSchemaBytes: 1000 }) })
+      .tool(update) as Server<Record<string, AnyTool>>;
+    const [tool] = await found(app, "update my profile");
+    const schema = tool.inputSchema as Record<string, any>;
+    assert.equal(schema["x-digest"], true);
+    assert.ok(JSON.stringify(schema).length <= 1000);
+    assert.equal(schema.properties.profile.properties.name.type, "string");
+    await assert.rejects(
+      app.call("call_tool", { name: "me.UpdateProfile", arguments: { profile: { kind: "nope", name: "Ada" } } }),
+      (error) => error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments,
+    );
+  });
+
   it("refuses a limit or a semantic weight out of range", () => {
     assert.throws(() => toolSearch({ limit: 0 }), TypeError);
     assert.throws(() => toolSearch({ semanticWeight: 2 }), TypeError);
