@@ -33,6 +33,8 @@ export interface SearchToolSettings {
   readonly callTool: string;
   /** The most characters of JSON a found tool's input schema takes before it is cut down. */
   readonly maxSchemaBytes: number;
+  /** Told the tools each search found (to reveal them in the lists), if anything is. */
+  readonly onFound?: (names: readonly string[]) => void;
 }
 
 /**
@@ -54,6 +56,7 @@ export function searchToolsTool(catalog: ToolCatalog, settings: SearchToolSettin
     .annotations({ readOnlyHint: true, openWorldHint: false })
     .handle(async ({ query, limit }, ctx) => {
       const found = await catalog.search(query, limit ?? settings.limit, ctx.auth);
+      settings.onFound?.(found.map((tool) => tool.name));
       return {
         tools: found.map((tool) => {
           const described = describeTool(tool, false);

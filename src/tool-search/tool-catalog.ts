@@ -54,6 +54,7 @@ export class ToolCatalog {
   readonly #fields = new WeakMap<AnyTool, FieldTerms>();
   readonly #vectors = new WeakMap<AnyTool, Promise<ArrayLike<number>>>();
   #built: Built | undefined;
+  #stale = false;
 
   /**
    * Makes the catalog of a registry's tools; the index is built on first use.
@@ -65,14 +66,20 @@ export class ToolCatalog {
     this.#registry = registry;
     this.#settings = settings;
     registry.onChange((change) => {
-      if (change.kind === "tools") this.#built = undefined; // a tool's terms are kept: only new ones are read
+      if (change.kind === "tools") this.#stale = true; // a tool's terms are kept: only new ones are read
     });
   }
 
   /** The index, built now if the tools changed since. */
   #index(): Built {
-    if (this.#built !== undefined) return this.#built;
+    const built = this.#built;
+    if (built !== undefined && !this.#stale) return built;
+    this.#stale = false;
     const tools = [...this.#registry.tools].filter((tool) => !this.#settings.excluded.has(tool.name));
+    // A change of the lists alone (tools revealed) leaves the tools as they were: the index stands.
+    if (built !== undefined && tools.length === built.tools.length && tools.every((t, i) => t === built.tools[i])) {
+      return built;
+    }
     const fields = this.#fields;
     const docs = tools.map((tool) => {
       let terms = fields.get(tool);

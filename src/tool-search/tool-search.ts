@@ -26,6 +26,14 @@ export interface ToolSearchOptions {
    * need. `call_tool` still validates against the whole schema.
    */
   readonly maxSchemaBytes?: number;
+  /**
+   * Also reveal what is found, for hosts that refetch the list when told (MCP 2025-11-25, Tools, List
+   * Changed Notification): the tools each search answers join the lists (the `max` most recently found,
+   * default 20) and MCP clients hear `notifications/tools/list_changed`, so the host can offer them to
+   * the model as tools of their own. The revealed set is the server instance's, shared by every caller:
+   * for a server of one user (stdio, a local process). Default: off (the call tool needs nothing of the host).
+   */
+  readonly reveal?: boolean | { readonly max?: number };
   /** The search tool's name (default `search_tools`). */
   readonly searchTool?: string;
   /** The call-by-name tool's name (default `call_tool`). */
@@ -129,15 +137,27 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
       semanticWeight,
       excluded: new Set([searchName, callName]),
     });
-    registry.add(
-      searchToolsTool(catalog, {
-        name: searchName,
-        limit,
-        callTool: callName,
-        maxSchemaBytes: options.maxSchemaBytes ?? 8192,
-      }),
-    );
+    const revealed = new Set<string>();
+    const max = options.reveal === undefined || options.reveal === false
+      ? 0
+      : (options.reveal === true ? undefined : options.reveal.max) ?? 20;
+    const onFound = max === 0 ? undefined : (names: readonly string[]) => {
+      const before = [...revealed].join("\n");
+      for (const name of [...names].reverse()) {
+        revealed.delete(name); // the most recently found last
+        revealed.add(name);
+      }
+      for (const name of revealed) if (revealed.size > max) revealed.delete(name);
+      if ([...revealed].join("\n") !== before) registry.announce({ kind: "tools" }); // list_changed
+    };
+    registry.add(searchToolsTool(catalog, {
+      name: searchName,
+      limit,
+      callTool: callName,
+      maxSchemaBytes: options.maxSchemaBytes ?? 8192,
+      onFound,
+    }));
     registry.add(callToolTool(registry, catalog, { name: callName, searchTool: searchName }));
-    registry.listing = (tool) => listed.has(tool.name) || tool.name === REDEEM_TOOL;
+    registry.listing = (tool) => listed.has(tool.name) || revealed.has(tool.name) || tool.name === REDEEM_TOOL;
   });
 }

@@ -161,6 +161,35 @@ describe("toolSearch()", () => {
     );
   });
 
+  it("with reveal, lists what the searches found (the most recent) and tells MCP clients the list changed", async () => {
+    const published: string[] = [];
+    const notifier = {
+      publish: (message: string) => Promise.resolve(void published.push(message)),
+      subscribe: () => Promise.resolve(() => Promise.resolve()),
+    };
+    const app = createServer({
+      name: "graph",
+      version: "1.0.0",
+      notifier,
+      toolSearch: toolSearch({ reveal: { max: 1 }, limit: 1 }),
+    }).tool(sendMail).tool(listEvents) as Server<Record<string, AnyTool>>;
+    const listed = async () =>
+      (await rpc(app, "/mcp-lite/v1/calltools", { jsonrpc: "2.0", id: 1, method: "tools/list" })).result.tools
+        .map((t: { name: string }) => t.name);
+    const changes = () => published.filter((m) => JSON.parse(m).change.kind === "tools").length;
+    assert.deepEqual(await listed(), ["search_tools", "call_tool"]);
+    const registered = changes();
+    await found(app, "send an email");
+    assert.deepEqual(await listed(), ["search_tools", "call_tool", "me.sendMail"]);
+    const before = changes();
+    assert.equal(before, registered + 1, "list_changed was raised");
+    await found(app, "send an email");
+    assert.equal(changes(), before, "found again: nothing changed");
+    await found(app, "what is on my calendar");
+    assert.deepEqual(await listed(), ["search_tools", "call_tool", "me.ListEvents"], "max 1: the latest");
+    assert.equal(changes(), before + 1);
+  });
+
   it("refuses a limit or a semantic weight out of range", () => {
     assert.throws(() => toolSearch({ limit: 0 }), TypeError);
     assert.throws(() => toolSearch({ semanticWeight: 2 }), TypeError);
