@@ -46,6 +46,8 @@ export type { SchemaInput } from "./src/core/schema.ts";
 export { createServer } from "./src/assembly/create-server.ts";
 export type { Server, ServerCallOptions } from "./src/server/server.ts";
 export type { ServerOptions } from "./src/server/server-options.ts";
+export { toolSearch } from "./src/tool-search/tool-search.ts";
+export type { ToolSearchOptions } from "./src/tool-search/tool-search.ts";
 export type { ServerLogger } from "./src/core/logger.ts";
 export type { Binding } from "./src/server/binding-contract.ts";
 export { mcpBinding } from "./src/bindings/mcp/handler.ts";

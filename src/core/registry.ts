@@ -67,6 +67,11 @@ export interface Registry extends CallTarget {
   readonly tools: IterableIterator<AnyTool>;
   /** The registered tool names, in registration order. */
   readonly names: IterableIterator<string>;
+  /**
+   * Which registered tools the lists show (`tools/list`, gRPC `GetTools`, …); `undefined`: all of them.
+   * A tool left out stays callable by name (tool search lists a few and finds the rest).
+   */
+  readonly listing: ToolListing | undefined;
   /** The registered resources and templates, in registration order. */
   readonly resources: IterableIterator<AnyResource>;
   /** The registered skills (SEP-2640), in registration order. */
@@ -118,6 +123,9 @@ export interface Registry extends CallTarget {
    */
   fork(tools: Iterable<AnyTool>): Registry;
 }
+
+/** Whether a registered tool is shown in the lists (see {@link Registry.listing}). */
+export type ToolListing = (tool: AnyTool) => boolean;
 
 /** Builds the system tool that redeems the promises of a registry's long-running tools. */
 export type RedeemToolFactory = (registry: Registry) => AnyTool;
@@ -191,6 +199,8 @@ export class Definitions implements Registry {
   readonly runtime: Runtime;
   /** The server's long-running support, if it has one. */
   readonly longRunning: LongRunning | undefined;
+  /** Which tools the lists show; set before the first list (tool search sets it as the server is built). */
+  listing: ToolListing | undefined;
 
   /**
    * Creates empty definitions.

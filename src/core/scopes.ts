@@ -190,7 +190,7 @@ export function visibleTo<K extends ScopedKind>(
 }
 
 /**
- * The tools a caller may see, and the key its list is cached under beside `base`.
+ * The tools a caller may see (of those the registry lists: {@link Registry.listing}), and the key its list is cached under beside `base`.
  *
  * @param registry The registry.
  * @param auth The caller.
@@ -203,5 +203,7 @@ export function visibleTools(
   base: string,
 ): { tools: () => AnyTool[]; key: string; private: boolean } {
   const visible = visibleTo(registry, "tools", auth, base);
-  return { tools: visible.items, key: visible.key, private: visible.private };
+  const listing = registry.listing;
+  const tools = listing === undefined ? visible.items : () => visible.items().filter(listing);
+  return { tools, key: visible.key, private: visible.private };
 }

@@ -47,6 +47,7 @@ export {
   text,
   ToolError,
   toolResult,
+  toolSearch,
   transformTool,
   UrlElicitationRequiredError,
 } from "../../mod.ts";

@@ -15,6 +15,10 @@ import type { Capability } from "./server-capability.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
 import type { Limits } from "../core/budgets.ts";
+import type { Definitions } from "../core/registry.ts";
+
+/** Tool search support: installs the search on the server's definitions (`toolSearch`). */
+export type ToolSearchSupport = (registry: Definitions) => void;
 
 /** Input-round support: makes the server's tokens from its token options (`inputRounds`). */
 export type InputRoundsSupport = (options: TokensOptions) => Tokens;
@@ -161,6 +165,12 @@ export interface ServerOptions {
    * of `@mcplite/sdk/lite` only when given `group`. Without it, `server.group()` throws naming the fix.
    */
   group?: Capability<"group">;
+  /**
+   * Tool search, for large tool sets (`toolSearch()` from `@mcplite/sdk`): the lists show only the
+   * pinned tools, a search tool and a call-by-name tool; every tool stays callable. Without it, the
+   * lists show every tool.
+   */
+  toolSearch?: Capability<"toolSearch">;
   /**
    * A channel shared by every instance (`redisNotifier()` from `@mcplite/sdk/redis`): list_changed and
    * resource-updated notifications raised on any instance reach the listeners held by every instance.

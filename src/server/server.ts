@@ -26,7 +26,13 @@ import { assembleGate, type Gate } from "./gate.ts";
 import { type EdgeObserving, OBSERVES_EDGE } from "./edge-observer.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
-import { type InputRoundsSupport, prefixed, resolveOptions, type ServerOptions } from "./server-options.ts";
+import {
+  type InputRoundsSupport,
+  prefixed,
+  resolveOptions,
+  type ServerOptions,
+  type ToolSearchSupport,
+} from "./server-options.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
 import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
@@ -125,6 +131,7 @@ export class Server<TTools extends ToolMap = {}> {
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new Definitions(runtime, longRunning);
     if (longRunning === undefined) this.#checks.push(refuseLongRunning);
+    (options.toolSearch as ToolSearchSupport | undefined)?.(registry); // what src/tool-search/ built
     this.#definitions = registry;
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, runtime.onError);
     this.name = resolved.name;

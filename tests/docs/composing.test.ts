@@ -1,6 +1,6 @@
 /**
- * docs/guides/composing.md's "Tool transforms" section runs as written: each of its TypeScript blocks is
- * saved in a project that maps `@mcplite/sdk` to this checkout (tests/helpers/markdown.ts) and must exit 0
+ * docs/guides/composing.md's "Tool transforms" and "Tool search" sections run as written: each of their TypeScript
+ * blocks is saved in a project that maps `@mcplite/sdk` to this checkout (tests/helpers/markdown.ts) and must exit 0
  * (its own assertions pass) on Deno and on Bun.
  */
 import assert from "node:assert/strict";
@@ -23,29 +23,33 @@ function section(markdown: string, heading: string): string {
     markdown.slice(start, next === -1 ? undefined : next);
 }
 
-describe(`${PAGE}, "Tool transforms"`, () => {
-  const blocks = tsBlocks(section(readFileSync(`${ROOT}${PAGE}`, "utf8"), "Tool transforms"), PAGE);
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-composing-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  exampleProject(dir);
-  const paths = Object.fromEntries(
-    Object.entries(entryPointImports()).map(([name, url]) => [name, [new URL(url).pathname]]),
-  );
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, paths } }));
-  for (const block of blocks) writeFileSync(join(dir, block.file), `${block.code}\n`);
+for (const [heading, call] of [["Tool transforms", /transformTool\(/], ["Tool search", /toolSearch\(/]] as const) {
+  describe(`${PAGE}, "${heading}"`, () => {
+    const blocks = tsBlocks(section(readFileSync(`${ROOT}${PAGE}`, "utf8"), heading), PAGE);
+    const dir = mkdtempSync(join(tmpdir(), "mcplite-composing-"));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    exampleProject(dir);
+    const paths = Object.fromEntries(
+      Object.entries(entryPointImports()).map(([name, url]) => [name, [new URL(url).pathname]]),
+    );
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, paths } }));
+    for (const block of blocks) writeFileSync(join(dir, block.file), `${block.code}\n`);
 
-  it("has a runnable example", () => {
-    assert.ok(blocks.length >= 1);
-    assert.match(blocks[0].code, /transformTool\(/);
-  });
-
-  for (const runtime of ["deno", "bun"] as const) {
-    it(`runs on ${runtime}`, { timeout: 120_000 }, async () => {
-      for (const block of blocks) {
-        const args = runtime === "deno" ? ["run", "-A", "--unstable-no-legacy-abort", block.file] : ["run", block.file];
-        const ran = await run(`${ROOT}node_modules/.bin/${runtime}`, args, 90_000, dir);
-        assert.equal(ran.code, 0, `${block.file} (line ${block.line}): ${ran.stderr}${ran.stdout}`);
-      }
+    it("has a runnable example", () => {
+      assert.ok(blocks.length >= 1);
+      assert.match(blocks[0].code, call);
     });
-  }
-});
+
+    for (const runtime of ["deno", "bun"] as const) {
+      it(`runs on ${runtime}`, { timeout: 120_000 }, async () => {
+        for (const block of blocks) {
+          const args = runtime === "deno"
+            ? ["run", "-A", "--unstable-no-legacy-abort", block.file]
+            : ["run", block.file];
+          const ran = await run(`${ROOT}node_modules/.bin/${runtime}`, args, 90_000, dir);
+          assert.equal(ran.code, 0, `${block.file} (line ${block.line}): ${ran.stderr}${ran.stdout}`);
+        }
+      });
+    }
+  });
+}

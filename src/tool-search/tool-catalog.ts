@@ -1,0 +1,151 @@
+/**
+ * The searchable catalog of a server's tools: a BM25F index over their names, descriptions and
+ * arguments (`bm25f-index.ts`), built on the first search and again after the tools change, with an
+ * embedder's vectors mixed in when one is given (`hybrid-score.ts`).
+ *
+ * @module
+ */
+import type { AuthInfo } from "../core/call-context.ts";
+import type { Registry } from "../core/registry.ts";
+import { holdsScopes } from "../core/scopes.ts";
+import type { AnyTool } from "../core/tool.ts";
+import { best, Bm25fIndex } from "./bm25f-index.ts";
+import { cosine, type Embedder, hybridScores } from "./hybrid-score.ts";
+import { queryTerms } from "./query-terms.ts";
+import { type FieldTerms, nameDepth, toolFields, toolText } from "./tool-fields.ts";
+
+/** How a {@link ToolCatalog} ranks. */
+export interface CatalogSettings {
+  /** The weights of a tool's action (its name's last segment), name path, summary, description and arguments. */
+  readonly weights: readonly [number, number, number, number, number];
+  /** The exponent of the share of the query's terms a tool holds, its score's factor (0: ignored). */
+  readonly coverage: number;
+  /** How much a tool whose action the query names gains (score × (1 + this × the share of its terms named)). */
+  readonly actionBonus: number;
+  /** How much each segment of a name's path lowers a score (score / (1 + depth × this)). */
+  readonly depthPenalty: number;
+  /** Words users say and what APIs say for them. */
+  readonly synonyms: Readonly<Record<string, readonly string[]>>;
+  /** The embedder, if any. */
+  readonly embed?: Embedder;
+  /** The embedder's share of the score, in [0, 1]. */
+  readonly semanticWeight: number;
+  /** Which tools are never found (the search and call tools). */
+  readonly excluded: ReadonlySet<string>;
+}
+
+/** The index of the tools as they were when it was built. */
+interface Built {
+  readonly tools: AnyTool[];
+  readonly index: Bm25fIndex;
+  /** Each tool's prior: shallower names first among equal matches. */
+  readonly priors: readonly number[];
+  /** Each tool's action terms, once each (`list`, `event` of `ListEvents`). */
+  readonly actions: readonly (readonly string[])[];
+}
+
+/** Each field's length normalisation: names are short and alike, descriptions vary. */
+const B = [0.3, 0.5, 0.5, 0.75, 0.75];
+
+/** A server's tools, searchable. */
+export class ToolCatalog {
+  readonly #registry: Registry;
+  readonly #settings: CatalogSettings;
+  readonly #fields = new WeakMap<AnyTool, FieldTerms>();
+  readonly #vectors = new WeakMap<AnyTool, Promise<ArrayLike<number>>>();
+  #built: Built | undefined;
+  #stale = false;
+
+  /**
+   * Makes the catalog of a registry's tools; the index is built on first use.
+   *
+   * @param registry The server's definitions.
+   * @param settings How to rank.
+   */
+  constructor(registry: Registry, settings: CatalogSettings) {
+    this.#registry = registry;
+    this.#settings = settings;
+    registry.onChange((change) => {
+      if (change.kind === "tools") this.#stale = true; // a tool's terms are kept: only new ones are read
+    });
+  }
+
+  /** The index, built now if the tools changed since. */
+  #index(): Built {
+    const built = this.#built;
+    if (built !== undefined && !this.#stale) return built;
+    this.#stale = false;
+    const tools = [...this.#registry.tools].filter((tool) => !this.#settings.excluded.has(tool.name));
+    // A change of the lists alone (tools revealed) leaves the tools as they were: the index stands.
+    if (built !== undefined && tools.length === built.tools.length && tools.every((t, i) => t === built.tools[i])) {
+      return built;
+    }
+    const fields = this.#fields;
+    const docs = tools.map((tool) => {
+      let terms = fields.get(tool);
+      if (terms === undefined) fields.set(tool, terms = toolFields(tool));
+      return terms;
+    });
+    const index = new Bm25fIndex(docs, { weights: this.#settings.weights, b: B });
+    const priors = tools.map((tool) => 1 / (1 + this.#settings.depthPenalty * nameDepth(tool)));
+    const actions = docs.map((fields) => [...new Set(fields[0])]);
+    return this.#built = { tools, index, priors, actions };
+  }
+
+  /** Builds the index now (it is otherwise built by the first search); returns how many tools it holds. */
+  warm(): number {
+    return this.#index().tools.length;
+  }
+
+  /**
+   * The tools that best match a query, among those the caller holds the scopes of.
+   *
+   * @param query What the caller looks for, in its words.
+   * @param k How many tools at most.
+   * @param auth The caller.
+   * @returns The tools, best first.
+   */
+  async search(query: string, k: number, auth: AuthInfo | undefined): Promise<AnyTool[]> {
+    const { tools, index, priors, actions } = this.#index();
+    const terms = queryTerms(query, this.#settings.synonyms);
+    const coverage = new Map<number, number>();
+    let scores = index.scores(terms, coverage);
+    const bonus = this.#settings.actionBonus;
+    let asked = 0;
+    for (const weight of terms.values()) asked += weight;
+    for (const [doc, score] of scores) {
+      // The action a user names (its verb, `list` of `ListEvents`, and what it acts on, `event`) is what they
+      // want done: among tools about the same thing, the one that does it.
+      const action = actions[doc];
+      let named = 0;
+      for (const term of action) named += Math.min(terms.get(term) ?? 0, 1);
+      const does = action.length === 0 ? 1 : 1 + bonus * named / action.length;
+      // A tool that holds more of what was asked beats one that holds one rare word of it many times.
+      const covered = (coverage.get(doc) ?? 0) / asked;
+      scores.set(doc, score * priors[doc] * does * covered ** this.#settings.coverage);
+    }
+    const embed = this.#settings.embed;
+    if (embed !== undefined && this.#settings.semanticWeight > 0) {
+      const [wanted, vectors] = await Promise.all([
+        embed(query),
+        Promise.all(tools.map((t) => this.#vector(t, embed))),
+      ]);
+      const semantic = new Map<number, number>();
+      vectors.forEach((vector, doc) => semantic.set(doc, cosine(wanted, vector)));
+      scores = hybridScores(scores, semantic, this.#settings.semanticWeight);
+    }
+    for (const doc of scores.keys()) if (!holdsScopes(tools[doc].scopes, auth)) scores.delete(doc);
+    return best(scores, k).map(({ doc }) => tools[doc]);
+  }
+
+  /** A tool's vector, asked of the embedder once per tool. */
+  #vector(tool: AnyTool, embed: Embedder): Promise<ArrayLike<number>> {
+    let vector = this.#vectors.get(tool);
+    if (vector === undefined) {
+      vector = embed(toolText(tool));
+      vector.catch(() => this.#vectors.delete(tool)); // asked again next time
+      this.#vectors.set(tool, vector);
+    }
+    return vector;
+  }
+}
