@@ -97,10 +97,10 @@ describe("the public surface, as the API report records it", () => {
   // without a decision recorded in the CHANGELOG. Over the 400 the round started under: issue 52's transformTool()
   // and toolSearch() (each in the root and ./lite, their options' types in ./types), issue 53's URL elicitation and
   // sampling with tools (the types ctx.elicit() and ctx.sample() name, in ./types; the client's union on mode).
-  it("keeps ./types to at most 100 names and the whole surface to at most 420", () => {
+  it("keeps ./types to at most 100 names and the whole surface to at most 430", () => {
     assert.ok(entry("./types").names.size <= 100, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 420, `the entry points export ${total} names`);
+    assert.ok(total <= 430, `the entry points export ${total} names`);
   });
 
   // 60: transformTool() and toolSearch() with its options (issue 52), UrlElicitationRequiredError (issue 53), what a
