@@ -123,7 +123,7 @@ const sampling = defineTool("test_sampling")
       maxTokens: 100,
     });
     const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
-    return `LLM response: ${typeof content?.text === "string" ? content.text : JSON.stringify(content)}`;
+    return `LLM response: ${content?.type === "text" ? content.text : JSON.stringify(content)}`;
   });
 
 const elicitation = defineTool("test_elicitation")
@@ -327,7 +327,7 @@ const irSampling = defineTool("test_input_required_result_sampling")
     });
     const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
     return `The model (${answer.model}) said: ${
-      typeof content?.text === "string" ? content.text : JSON.stringify(content)
+      content?.type === "text" ? content.text : JSON.stringify(content)
     }`;
   });
 

@@ -85,7 +85,7 @@ const COLOURS = ["#3451b2", "#d97706", "#059669"];
 
 /** One grouped horizontal bar chart: a group per row, a bar per runtime column. */
 export function svg({ title, unit, keys = 1, columns, reference = unit === "%" ? 100 : 1 }, { header, rows }) {
-  const picked = header.map((h, i) => i).filter((i) => i >= keys && (!columns || columns.includes(header[i])));
+  const picked = header.map((_h, i) => i).filter((i) => i >= keys && (!columns || columns.includes(header[i])));
   const runtimes = picked.map((i) => header[i].split(":")[0]);
   const data = rows
     .filter(([name]) => !name.startsWith("floor"))
