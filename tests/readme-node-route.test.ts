@@ -13,7 +13,7 @@ import { after, describe, it } from "node:test";
 import { tsBlocks } from "./helpers/markdown.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 import { offline, packOnce, withBin } from "./helpers/npm-pack.ts";
-import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
+import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
 const readme = readFileSync(`${ROOT}README.md`, "utf8");
@@ -39,8 +39,8 @@ describe("the README's Node route", () => {
     { timeout: 300_000, skip: ONCE_PER_RUN },
     async (t) => {
       const [packed, node] = await Promise.all([packOnce(), node22()]);
-      if (typeof packed === "string") return t.skip(packed);
-      if (node === undefined) return t.skip(NODE22_MISSING);
+      if (typeof packed === "string") return skipOutsideCi(t, packed);
+      if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
       const env = { ...withBin(dirname(node)), npm_config_audit: "false", npm_config_fund: "false" };
       for (const command of nodeInstall()) {
         const line: string = command.replace("@mcplite/sdk", packed.tarball).replace(
@@ -48,7 +48,7 @@ describe("the README's Node route", () => {
           "npm i --prefer-offline ",
         );
         const done = await run("sh", ["-c", line], 180_000, dir, env);
-        if (offline(done)) return t.skip("needs the npm registry (valibot, the package's dependencies)");
+        if (offline(done)) return skipOutsideCi(t, "needs the npm registry (valibot, the package's dependencies)");
         assert.equal(done.code, 0, `${line}\n${done.stderr}`);
       }
       const server = tsBlocks(readme).find((block) => block.file === "server.ts");

@@ -20,7 +20,7 @@ import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { runCli } from "./cli-helpers.ts";
-import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: loaded by a computed specifier (typed here by hand), as a user on Node would.
@@ -285,7 +285,7 @@ describe("mcplite init", () => {
     skip: heavy,
   }, async (t) => {
     const made = await project("node", "npx");
-    if (typeof made === "string") return t.skip(made);
+    if (typeof made === "string") return skipOutsideCi(t, made);
     assert.match(made.made.stdout, /cd .*node-app\n {2}npm install {8}# Node 22\.19 or later.*\n {2}npm start/);
     await typecheck(made.path, made.env);
     await serveAndCall("npm", ["start"], made.path, made.env);
@@ -299,7 +299,7 @@ describe("mcplite init", () => {
     skip: heavy,
   }, async (t) => {
     const made = await project("bun");
-    if (typeof made === "string") return t.skip(made);
+    if (typeof made === "string") return skipOutsideCi(t, made);
     await typecheck(made.path, made.env, `${BIN}/bun`);
     await serveAndCall(`${BIN}/bun`, ["run", "start"], made.path, made.env);
     const tested = await run(`${BIN}/bun`, ["test"], 60_000, made.path, made.env);
@@ -312,7 +312,7 @@ describe("mcplite init", () => {
     skip: heavy,
   }, async (t) => {
     const made = await project("deno");
-    if (typeof made === "string") return t.skip(made);
+    if (typeof made === "string") return skipOutsideCi(t, made);
     assert.match(made.made.stdout, /npm install {8}# fills node_modules/);
     const env = { ...made.env, NO_COLOR: "1" };
     const checked = await run(`${BIN}/deno`, ["check", "main.ts", "server.test.ts"], 120_000, made.path, env);
@@ -328,7 +328,7 @@ describe("mcplite init", () => {
     skip: heavy,
   }, async (t) => {
     const made = await project("workers");
-    if (typeof made === "string") return t.skip(made);
+    if (typeof made === "string") return skipOutsideCi(t, made);
     assert.equal(json(join(made.path, "wrangler.jsonc")).main, "src/index.ts");
     await typecheck(made.path, made.env);
     // The project's `dev` script, on a free port, with no account and no telemetry.
@@ -354,7 +354,7 @@ describe("mcplite init", () => {
       return t.skip("needs a Node older than 22.18 on the PATH");
     }
     const ready = await installTools();
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const app = join(dir, "old-node-app");
     const made = await run(ready.bin, ["init", app, "--runtime", "node"], 60_000, dir, withBin(dirname(ready.node)));
     assert.equal(made.code, 0, made.stderr);

@@ -2,7 +2,7 @@
  * Type tests for `createClient()`'s options: each target takes the options it uses. With a transport,
  * the options of the transport's own requests (`fetch`, `headers`, `auth`, `protocolVersion`, the
  * `transport` wire) do not compile, nor `fetch` and `auth` in process; the tools stay typed from `S`.
- * Checked by `deno check`, never run; `create-client-options.test.ts` asserts the run-time refusals.
+ * Checked by `deno check`, never run; `create-client.test.ts` asserts the run-time refusals.
  */
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";

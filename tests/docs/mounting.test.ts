@@ -18,7 +18,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { tsBlocks } from "../helpers/markdown.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
-import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
 import { freePort, ROOT, run } from "../helpers/process.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
@@ -164,22 +164,22 @@ describe("docs/guides/mounting.md, run from the npm package", () => {
 
   it("serves each Node recipe and Hono on Node 22 to the official client", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const { app } = ready;
-    if (node === undefined) return t.skip(NODE22_MISSING);
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
     for (const file of [...NODE_RECIPES, "hono.ts"]) await recipe(node, [file], app);
   });
 
   it("serves each Node recipe, Hono's app and Elysia on Bun to the official client", LONG, async (t) => {
     const ready = await install();
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const { app } = ready;
     for (const file of [...NODE_RECIPES, "hono-app.ts", "elysia.ts"]) await recipe(BUN, [file], app);
   });
 
   it("serves each Node recipe and Hono's app (deno serve) on Deno to the official client", LONG, async (t) => {
     const ready = await install();
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const { app } = ready;
     for (const file of NODE_RECIPES) await recipe(DENO, ["run", "-A", "--unstable-no-legacy-abort", file], app);
     const serve = ["serve", "-A", "--unstable-no-legacy-abort", "--host", "127.0.0.1", "--port", "{port}"];
@@ -188,9 +188,9 @@ describe("docs/guides/mounting.md, run from the npm package", () => {
 
   it("builds the Next.js route handler with next build and serves it with next start on Node 22", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const { app } = ready;
-    if (node === undefined) return t.skip(NODE22_MISSING);
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
     const next = join(app, "node_modules", "next", "dist", "bin", "next");
     const env = { ...withBin(), NEXT_TELEMETRY_DISABLED: "1" };
     const built = await run(node, [next, "build", "next-app"], 240_000, app, env);

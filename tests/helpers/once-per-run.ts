@@ -11,3 +11,20 @@ import process from "node:process";
 export const ONCE_PER_RUN: string | false = "Deno" in globalThis && process.env.MCPLITE_EVERY_RUNTIME !== "1"
   ? "runs once per npm test, under bun test (the same checks; MCPLITE_EVERY_RUNTIME=1 runs it here too)"
   : false;
+
+/** Whether this is a CI run (`CI` set, as CI services and `.ci/run` set it). */
+export const IN_CI: boolean = !["", "0", "false"].includes(process.env.CI ?? "");
+
+/**
+ * Skips a test whose prerequisite is missing here (the npm registry, Node 22, npm itself), saying why;
+ * in CI it fails instead, so that what CI is to prove (the packed tarball run by each runtime) never
+ * passes there by being skipped.
+ *
+ * @param t The test's context.
+ * @param reason What is missing.
+ * @throws {Error} In CI.
+ */
+export function skipOutsideCi(t: { skip(message?: string): void }, reason: string): void {
+  if (IN_CI) throw new Error(`in CI this test may not skip: ${reason}`);
+  t.skip(reason);
+}

@@ -1,0 +1,47 @@
+/**
+ * The reliability battery's in-process scenarios on Node 22 itself (`node --test`, from the sources):
+ * three instances on one redis-server take no DPoP proof twice across its `kill -9` and an empty restart,
+ * and a flood of 1,000 bad promise tokens reaches `onError` as a handful of reports counting the rest.
+ * Bun and Deno run the same files directly; the other scenarios start Node 22 servers of their own.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
+import { ROOT, run } from "../helpers/process.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
+
+/** Runs test files on Node 22's test runner (TAP), the tests whose names match `pattern` only. */
+async function onNode22(node: string, files: string[], pattern: string): Promise<string> {
+  const done = await run(node, ["--test", "--test-reporter=tap", `--test-name-pattern=${pattern}`, ...files], 240_000);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.match(done.stdout, /^# fail 0$/m);
+  return done.stdout; // a test passed is "ok N - name" alone on its line; skipped, it ends "# SKIP"
+}
+
+describe("the battery's in-process scenarios on Node 22", { skip: ONCE_PER_RUN }, () => {
+  it("takes no DPoP proof twice across a redis-server kill -9 and an empty restart, three instances", {
+    timeout: 300_000,
+  }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+    if (REDIS_MISSING) return skipOutsideCi(t, REDIS_MISSING);
+    const tap = await onNode22(node, [`${ROOT}tests/auth/dpop-replay.test.ts`], "kill -9 and an empty restart");
+    assert.match(
+      tap,
+      /^\s*ok \d+ - three instances on Redis take no proof twice across a kill -9 and an empty restart$/m,
+    );
+  });
+
+  it("reports a flood of 1,000 bad tokens to onError as a handful of reports that count the rest", {
+    timeout: 300_000,
+  }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+    const tap = await onNode22(node, [`${ROOT}tests/core/promise.test.ts`], "a flood of bad tokens");
+    assert.match(
+      tap,
+      /^\s*ok \d+ - a flood of bad tokens reaches onError as a handful of reports that count the rest$/m,
+    );
+  });
+});
