@@ -326,9 +326,7 @@ const irSampling = defineTool("test_input_required_result_sampling")
       maxTokens: 100,
     });
     const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
-    return `The model (${answer.model}) said: ${
-      content?.type === "text" ? content.text : JSON.stringify(content)
-    }`;
+    return `The model (${answer.model}) said: ${content?.type === "text" ? content.text : JSON.stringify(content)}`;
   });
 
 const irRoots = defineTool("test_input_required_result_list_roots")
