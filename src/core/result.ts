@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Icon } from "./icon.ts";
 
 /** Annotations a content block may carry (audience, priority, last modification). */
 export interface ContentAnnotations {
@@ -81,6 +82,8 @@ export interface ResourceDescriptor extends ContentBlockBase {
   mimeType?: string;
   /** The size in bytes, if known. */
   size?: number;
+  /** Icons (MCP 2025-11-25, `Icon`). */
+  icons?: readonly Icon[];
 }
 
 /** A link to a resource the client may read later (MCP's `ResourceLink` extends `Resource`). */

@@ -9,6 +9,7 @@ import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
 import type { Feature, Featured } from "./feature.ts";
 import type { AnyResource } from "./resource.ts";
+import type { Icon } from "./icon.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -184,6 +185,8 @@ export interface Tool<
   readonly config?: CompiledSchema;
   /** Free-form metadata sent as the tool's `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
+  /** The icons a client may show for it (`.icons()`), checked. */
+  readonly icons?: readonly Icon[];
   /** The OAuth scopes a caller must hold to see and call the tool (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
@@ -247,6 +250,8 @@ export interface ToolDescriptor {
   outputSchema?: JsonSchema;
   /** MCP annotations. */
   annotations?: ToolAnnotations;
+  /** Icons (MCP 2025-11-25, `Icon`). */
+  icons?: readonly Icon[];
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }
@@ -279,6 +284,7 @@ export function describeTool(tool: AnyTool, mcpLite: boolean): ToolDescriptor {
   d.inputSchema = tool.input.jsonSchema;
   if (tool.output) d.outputSchema = tool.output.jsonSchema;
   if (tool.annotations) d.annotations = tool.annotations;
+  if (tool.icons) d.icons = tool.icons;
   if (tool.meta) d._meta = tool.meta;
   return d;
 }

@@ -15,6 +15,8 @@ import type { Capability } from "./server-capability.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
 import type { Limits } from "../core/budgets.ts";
+import { checkIcons, type Icon } from "../core/icon.ts";
+import type { ServerCardOptions } from "./server-card-options.ts";
 
 /** Input-round support: makes the server's tokens from its token options (`inputRounds`). */
 export type InputRoundsSupport = (options: TokensOptions) => Tokens;
@@ -27,6 +29,27 @@ export interface ServerOptions {
   version: string;
   /** A human-readable title. */
   title?: string;
+  /**
+   * What the server does, in a sentence: sent in its info on MCP 2026-07-28 (`server/discover`), and the
+   * `description` of its server card and of `mcplite server-json`.
+   */
+  description?: string;
+  /**
+   * The icons a client may show for the server (MCP 2025-11-25, `Icon`; SEP-973): in `serverInfo` on
+   * every MCP revision, the server card and the OpenAPI document's `info.x-logo`. Checked here: `https:`
+   * URLs or image `data:` URIs (`http:` only on localhost).
+   */
+  icons?: readonly Icon[];
+  /** The server's home page, sent as `serverInfo.websiteUrl` and in the server card. */
+  websiteUrl?: string;
+  /**
+   * The server card (SEP-2127, draft), served by `createServer()` of `@mcplite/sdk` at
+   * `/.well-known/mcp/server-card.json` and beside each MCP endpoint (`/mcp/server-card`), with a strong
+   * `ETag`, CORS for any origin and an hour of caching: what the server is, where its MCP endpoints are
+   * and how to authenticate there, for a client to read before it connects. `false` serves none; an
+   * object sets the card's reverse-DNS `name`, the public `origin` behind a proxy, and more.
+   */
+  serverCard?: false | ServerCardOptions;
   /** Instructions for the model on how to use this server (MCP `instructions`). */
   instructions?: string;
   /**
@@ -209,6 +232,9 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     name: options.name,
     version: options.version,
     title: options.title,
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.icons === undefined ? {} : { icons: checkIcons(options.icons, "createServer()") }),
+    ...(options.websiteUrl === undefined ? {} : { websiteUrl: checkWebsite(options.websiteUrl) }),
     instructions: options.instructions,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     maxJsonDepth: options.maxJsonDepth ?? 64,
@@ -240,6 +266,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
 export function holdMsOf(value: number, name: string): number {
   if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a non-negative number`);
   return value;
+}
+
+/** Checks `websiteUrl`: an absolute http(s) URL (MCP 2025-11-25, `Implementation.websiteUrl`). */
+function checkWebsite(url: string): string {
+  if (typeof url !== "string" || !/^https?:\/\/[^\s]+$/.test(url)) {
+    throw new TypeError(`createServer(): websiteUrl must be an absolute http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  return url;
 }
 
 /** What bindings may read of the server's `auth`: its identity and scopes, never its verifier. */
