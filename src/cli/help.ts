@@ -22,6 +22,10 @@ Usage:
         [--sdk <tarball|checkout|registry>]   where the project gets @mcplite/sdk: an npm pack
                                      tarball or a checkout (file:), or the registries; by
                                      default where this mcplite came from
+  mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…
+        [--dir <project>] [--out <file>] [--no-packages] [--check]
+                                     the MCP Registry's server.json from the module's server and
+                                     package.json/jsr.json; --check exits 1 when the file has drifted
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
 and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL
