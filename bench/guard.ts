@@ -70,8 +70,13 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // 48.4 KB once subscriptions/listen resolves URIs through the resources feature: not 47 yet, see RESULTS.md
   // ("The bundle rows after round two"). 48.53 KB (49,698 B) with the span of a request refused at the edge
   // (issue 51: a refused token is `unauthenticated` in the server's span too): the hook every server carries.
-  [OURS]: { goal: 30, ceiling: 48.6 },
-  [OURS_LITE]: { goal: 20, ceiling: 26 },
+  // Issue 53: +1.5 KB (48.5 → 50.0 KB) for what every createServer() server now carries: the server card
+  // (SEP-2127, opt-out: +0.9 KB) and icons checked at definition (+0.4 KB), with serverInfo's description,
+  // icons and website. For the coordinator to weigh against issue 50's "must not grow": the card could be
+  // opt-in instead (then -0.9 KB), which issue 53 did not ask for.
+  [OURS]: { goal: 30, ceiling: 50.1 },
+  // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry).
+  [OURS_LITE]: { goal: 20, ceiling: 26.5 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
   // Issue 48: +0.7 KB (17.7 KB) for what the client now checks and reads whole: options its target would ignore

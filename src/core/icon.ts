@@ -57,22 +57,19 @@ const SIZE = /^(?:[1-9]\d{0,4}x[1-9]\d{0,4}|any)$/;
  * ```
  */
 export function checkIcons(icons: readonly Icon[], owner: string): readonly Icon[] {
-  if (!Array.isArray(icons)) {
-    throw new TypeError(`${owner}: icons must be an array of { src, mimeType?, sizes?, theme? }`);
-  }
-  return Object.freeze(icons.map(({ src, mimeType, sizes, theme }, i) => {
-    const refuse = (what: string, value: unknown): never => {
-      throw new TypeError(`${owner} icon ${i}: ${what}, got ${JSON.stringify(value)?.slice(0, 80)}`);
-    };
-    if (typeof src !== "string" || !SOURCE.test(src)) {
-      refuse("src must be an https: URL or an image data: URI (http: on localhost only)", src);
-    }
-    if (src.length > MAX_DATA_URI) refuse(`src is limited to ${MAX_DATA_URI} characters`, src);
-    if (mimeType !== undefined && !IMAGE_TYPE.test(mimeType)) refuse("mimeType must be an image/* type", mimeType);
-    if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((size) => SIZE.test(size)))) {
-      refuse('sizes must be strings like "48x48" or "any"', sizes);
-    }
-    if (theme !== undefined && theme !== "light" && theme !== "dark") refuse('theme must be "light" or "dark"', theme);
+  return Object.freeze([...icons].map(({ src, mimeType, sizes, theme }, i) => {
+    const broken = typeof src !== "string" || !SOURCE.test(src)
+      ? "src must be an https: URL or an image data: URI (http: on localhost only)"
+      : src.length > MAX_DATA_URI
+      ? `src is limited to ${MAX_DATA_URI} characters`
+      : mimeType !== undefined && !IMAGE_TYPE.test(mimeType)
+      ? "mimeType must be an image/* type"
+      : sizes !== undefined && !(Array.isArray(sizes) && sizes.every((size) => SIZE.test(size)))
+      ? 'sizes must be strings like "48x48" or "any"'
+      : theme !== undefined && theme !== "light" && theme !== "dark"
+      ? 'theme must be "light" or "dark"'
+      : undefined;
+    if (broken !== undefined) throw new TypeError(`${owner} icon ${i}: ${broken}`);
     // A copy of the known members only, so that changing the option afterwards changes nothing served.
     return Object.freeze({
       src,
