@@ -20,8 +20,6 @@ export type { TokenOptions } from "./server/server-options.ts";
 export type { CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
-export type { Icon } from "./core/icon.ts";
-export type { ServerCardOptions, ServerCardRepository } from "./server/server-card-options.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";

@@ -5,30 +5,10 @@
  *
  * @module
  */
+import type { Tool } from "./tool.ts";
 
-/**
- * An icon a client may show for the server, a tool, a prompt, a resource or a template (MCP 2025-11-25,
- * `Icon`). Served as given in the lists, the server's info, the server card and the OpenAPI document.
- *
- * @example
- * ```ts
- * import type { Icon } from "./icon.ts";
- * const icon: Icon = { src: "https://example.com/logo.svg", mimeType: "image/svg+xml", sizes: ["any"] };
- * ```
- */
-export interface Icon {
-  /**
-   * Where the image is: an `https:` URL, or a `data:` URI of an image (at most 64 KiB). `http:` is
-   * accepted only for a loopback host (`localhost`, `127.0.0.1`, `[::1]`), for local development.
-   */
-  readonly src: string;
-  /** Its MIME type, an `image/*` one, when the URL does not tell it (e.g. `"image/png"`). */
-  readonly mimeType?: string;
-  /** The sizes it can be shown at: `"48x48"`, …, or `"any"` for a scalable image (SVG). */
-  readonly sizes?: readonly string[];
-  /** The background it is drawn for: `"light"` or `"dark"`; any when absent. */
-  readonly theme?: "light" | "dark";
-}
+/** One icon, as `Tool.icons` (the public place of MCP's `Icon`) declares it. */
+export type Icon = NonNullable<Tool["icons"]>[number];
 
 /** The longest `data:` URI accepted, in characters: it is sent with every list that names its owner. */
 export const MAX_DATA_URI = 65_536;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Icon } from "./icon.ts";
+import type { Tool } from "./tool.ts";
 
 /** Annotations a content block may carry (audience, priority, last modification). */
 export interface ContentAnnotations {
@@ -83,7 +83,7 @@ export interface ResourceDescriptor extends ContentBlockBase {
   /** The size in bytes, if known. */
   size?: number;
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: readonly Icon[];
+  icons?: Tool["icons"];
 }
 
 /** A link to a resource the client may read later (MCP's `ResourceLink` extends `Resource`). */

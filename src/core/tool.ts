@@ -9,7 +9,6 @@ import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
 import type { Feature, Featured } from "./feature.ts";
 import type { AnyResource } from "./resource.ts";
-import type { Icon } from "./icon.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -185,8 +184,23 @@ export interface Tool<
   readonly config?: CompiledSchema;
   /** Free-form metadata sent as the tool's `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
-  /** The icons a client may show for it (`.icons()`), checked. */
-  readonly icons?: readonly Icon[];
+  /**
+   * The icons a client may show for it (`.icons()`), checked: MCP's `Icon` (MCP 2025-11-25; SEP-973), the
+   * shape the server, prompts, resources and templates take too (`Tool["icons"]`).
+   */
+  readonly icons?: readonly {
+    /**
+     * Where the image is: an `https:` URL, or a `data:` URI of an image (at most 64 KiB); `http:` only for
+     * a loopback host (`localhost`, `127.0.0.1`, `[::1]`), for local development.
+     */
+    readonly src: string;
+    /** Its MIME type, an `image/*` one (e.g. `"image/png"`). */
+    readonly mimeType?: string;
+    /** The sizes it can be shown at: `"48x48"`, …, or `"any"` for a scalable image (SVG). */
+    readonly sizes?: readonly string[];
+    /** The background it is drawn for: `"light"` or `"dark"`; any when absent. */
+    readonly theme?: "light" | "dark";
+  }[];
   /** The OAuth scopes a caller must hold to see and call the tool (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
@@ -251,7 +265,7 @@ export interface ToolDescriptor {
   /** MCP annotations. */
   annotations?: ToolAnnotations;
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: readonly Icon[];
+  icons?: Tool["icons"];
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }

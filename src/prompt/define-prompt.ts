@@ -5,6 +5,7 @@
  * @module
  */
 import { checkIcons, type Icon } from "../core/icon.ts";
+import type { Tool } from "../core/tool.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
 import type { Feature } from "../core/feature.ts";
@@ -126,7 +127,7 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
    *   .get(() => "Review this code");
    * ```
    */
-  icons(icons: readonly Icon[]): PromptBuilder<TName, TInput, TArgs> {
+  icons(icons: NonNullable<Tool["icons"]>): PromptBuilder<TName, TInput, TArgs> {
     return this.#with({ icons: checkIcons(icons, `prompt "${this.#state.name}"`) });
   }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { checkIcons, type Icon } from "../core/icon.ts";
+import type { Tool } from "../core/tool.ts";
 import type { ContentAnnotations } from "../core/result.ts";
 import type { Feature } from "../core/feature.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
@@ -140,7 +141,7 @@ export class ResourceBuilder<TUri extends string> {
    *   .read(() => "# Readme");
    * ```
    */
-  icons(icons: readonly Icon[]): ResourceBuilder<TUri> {
+  icons(icons: NonNullable<Tool["icons"]>): ResourceBuilder<TUri> {
     return this.#with({ icons: checkIcons(icons, `resource ${this.#state.uri}`) });
   }
 

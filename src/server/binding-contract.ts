@@ -12,7 +12,6 @@ import type { ProtocolError } from "../core/error.ts";
 import type { CallTarget } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { ServerAuth } from "./auth.ts";
-import type { Icon } from "../core/icon.ts";
 
 /** The server options with every default applied, as bindings read them. */
 export interface ResolvedOptions {
@@ -25,7 +24,7 @@ export interface ResolvedOptions {
   /** What the server does (`description`), if given. */
   readonly description?: string;
   /** The server's icons (`icons`), checked, if given. */
-  readonly icons?: readonly Icon[];
+  readonly icons?: AnyTool["icons"];
   /** The server's home page (`websiteUrl`), if given. */
   readonly websiteUrl?: string;
   /** The instructions. */

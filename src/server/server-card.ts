@@ -11,7 +11,10 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import type { ResolvedOptions, Route } from "./binding-contract.ts";
 import { matchesEtag } from "./conditional.ts";
 import type { ServerFetch } from "./fetch.ts";
-import type { ServerCardOptions } from "./server-card-options.ts";
+import type { ServerOptions } from "./server-options.ts";
+
+/** The `serverCard` option, when it is an object. */
+type ServerCardOptions = Exclude<ServerOptions["serverCard"], false | undefined>;
 
 /** The well-known path of the card (SEP-2127's first revisions; xmcp serves it there). */
 export const SERVER_CARD_PATH = "/.well-known/mcp/server-card.json";

@@ -15,8 +15,8 @@ import type { Capability } from "./server-capability.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
 import type { Limits } from "../core/budgets.ts";
-import { checkIcons, type Icon } from "../core/icon.ts";
-import type { ServerCardOptions } from "./server-card-options.ts";
+import { checkIcons } from "../core/icon.ts";
+import type { Tool } from "../core/tool.ts";
 
 /** Input-round support: makes the server's tokens from its token options (`inputRounds`). */
 export type InputRoundsSupport = (options: TokensOptions) => Tokens;
@@ -39,7 +39,7 @@ export interface ServerOptions {
    * every MCP revision, the server card and the OpenAPI document's `info.x-logo`. Checked here: `https:`
    * URLs or image `data:` URIs (`http:` only on localhost).
    */
-  icons?: readonly Icon[];
+  icons?: Tool["icons"];
   /** The server's home page, sent as `serverInfo.websiteUrl` and in the server card. */
   websiteUrl?: string;
   /**
@@ -47,9 +47,42 @@ export interface ServerOptions {
    * `/.well-known/mcp/server-card.json` and beside each MCP endpoint (`/mcp/server-card`), with a strong
    * `ETag`, CORS for any origin and an hour of caching: what the server is, where its MCP endpoints are
    * and how to authenticate there, for a client to read before it connects. `false` serves none; an
-   * object sets the card's reverse-DNS `name`, the public `origin` behind a proxy, and more.
+   * object completes what the other options already tell (`name`, `version`, `title`, `description`,
+   * `icons`, `websiteUrl`, the MCP endpoints, `auth`).
+   *
+   * @example
+   * ```ts
+   * import { createServer } from "../../mod.ts";
+   * const server = createServer({
+   *   name: "weather",
+   *   version: "1.2.0",
+   *   description: "Forecasts and alerts",
+   *   serverCard: { name: "com.example/weather", origin: "https://weather.example.com" },
+   * });
+   * ```
    */
-  serverCard?: false | ServerCardOptions;
+  serverCard?: false | {
+    /**
+     * The card's name, in reverse-DNS form with one slash (`com.example/weather`), as the MCP Registry
+     * names servers. Default: the server's `name` when it has that form, else the server's name under
+     * the reversed labels of the host the card is read at.
+     */
+    readonly name?: string;
+    /**
+     * The public origin the card's endpoint URLs start with (`https://api.example.com`), for a server
+     * behind a proxy. Default: the origin of `auth.resource` with `auth`, else each request's own.
+     */
+    readonly origin?: string;
+    /** Where the server's source lives (SEP-2127 `Repository`): its URL, host (`"github"`), folder, id. */
+    readonly repository?: {
+      readonly url: string;
+      readonly source: string;
+      readonly subfolder?: string;
+      readonly id?: string;
+    };
+    /** Extension metadata, under reverse-DNS keys (the card's `_meta`). */
+    readonly _meta?: Readonly<Record<string, unknown>>;
+  };
   /** Instructions for the model on how to use this server (MCP `instructions`). */
   instructions?: string;
   /**
