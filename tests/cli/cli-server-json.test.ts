@@ -13,8 +13,10 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { ROOT } from "../helpers/process.ts";
-import { runCli } from "./cli-helpers.ts";
+import { buildNodeBundle, runCli, runProgram } from "./cli-helpers.ts";
 
 const REGISTRY_SCHEMA = JSON.parse(readFileSync(new URL("./fixtures/server.schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv({ strict: false });
@@ -158,4 +160,27 @@ describe("mcplite server-json", () => {
     assert.equal(none.code, 2);
     assert.match(none.stderr, /exports no server: export default createServer/);
   });
+
+  it(
+    "runs on Node 22 from the CLI's Node bundle, importing the TypeScript module",
+    { skip: ONCE_PER_RUN },
+    async (t) => {
+      const node = await node22();
+      if (node === undefined) return t.skip(NODE22_MISSING);
+      const dir = project();
+      writeFileSync(
+        join(dir, "package.json"),
+        readFileSync(join(dir, "package.json"), "utf8").replace("{", '{"type":"module",'),
+      );
+      const bin = await buildNodeBundle();
+      const wrote = await runProgram(node, [bin, ...serverJsonArgs(dir)], { timeoutMs: 30_000 });
+      assert.equal(wrote.code, 0, wrote.stderr);
+      const document = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
+      assert.ok(validServerJson(document), JSON.stringify(validServerJson.errors));
+      writePackage(dir, "2.0.0");
+      const drifted = await runProgram(node, [bin, ...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
+      assert.equal(drifted.code, 1, drifted.stderr);
+      assert.match(drifted.stderr, /~ version: "1\.2\.0" → "2\.0\.0"/);
+    },
+  );
 });
