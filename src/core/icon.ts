@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { Tool } from "./tool.ts";
+import type { ResourceDescriptor } from "./result.ts";
 
-/** One icon, as `Tool.icons` (the public place of MCP's `Icon`) declares it. */
-export type Icon = NonNullable<Tool["icons"]>[number];
+/** One icon, as `ResourceDescriptor.icons` (the public place of MCP's `Icon`) declares it. */
+export type Icon = NonNullable<ResourceDescriptor["icons"]>[number];
 
 /** The longest `data:` URI accepted, in characters: it is sent with every list that names its owner. */
 export const MAX_DATA_URI = 65_536;

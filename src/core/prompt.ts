@@ -4,9 +4,8 @@
  *
  * @module
  */
-import type { Tool } from "./tool.ts";
 import type { CallContext } from "./call-context.ts";
-import type { ContentBlock } from "./result.ts";
+import type { ContentBlock, ResourceDescriptor } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { CompiledSchema } from "./schema.ts";
 import type { Featured } from "./feature.ts";
@@ -92,7 +91,7 @@ export interface Prompt<TName extends string = string, TInput = unknown, TArgs =
   /** Free-form metadata listed as `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
   /** The icons a client may show for it (`.icons()`), checked. */
-  readonly icons?: Tool["icons"];
+  readonly icons?: ResourceDescriptor["icons"];
   /** The OAuth scopes a caller must hold to see, get and complete it (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** The handler. */
@@ -116,7 +115,7 @@ export interface PromptDescriptor {
   /** The arguments. */
   arguments?: PromptArgument[];
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: Tool["icons"];
+  icons?: ResourceDescriptor["icons"];
   /** The metadata. */
   _meta?: Record<string, unknown>;
 }

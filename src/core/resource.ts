@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Tool } from "./tool.ts";
 import { base64Encode } from "../codec/base64url.ts";
 import type { CallContext } from "./call-context.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
@@ -72,7 +71,7 @@ export interface Resource<TUri extends string = string> extends Featured {
   /** Free-form metadata listed as `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
   /** The icons a client may show for it (`.icons()`), checked. */
-  readonly icons?: Tool["icons"];
+  readonly icons?: ResourceDescriptor["icons"];
   /** How long a read stays fresh; `undefined` uses the server's default. */
   readonly cache: CacheHint | undefined;
   /** Completers for template variables. */
@@ -99,7 +98,7 @@ export interface ResourceTemplateDescriptor extends ContentBlockBase {
   /** The MIME type. */
   mimeType?: string;
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: Tool["icons"];
+  icons?: ResourceDescriptor["icons"];
 }
 
 /**

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CallContext } from "./call-context.ts";
-import type { ContentBlock, ToolResult } from "./result.ts";
+import type { ContentBlock, ResourceDescriptor, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
 import type { Feature, Featured } from "./feature.ts";
@@ -185,22 +185,10 @@ export interface Tool<
   /** Free-form metadata sent as the tool's `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
   /**
-   * The icons a client may show for it (`.icons()`), checked: MCP's `Icon` (MCP 2025-11-25; SEP-973), the
-   * shape the server, prompts, resources and templates take too (`Tool["icons"]`).
+   * The icons a client may show for it (`.icons()`), checked: MCP's `Icon`s (MCP 2025-11-25; SEP-973),
+   * `{ src, mimeType?, sizes?, theme? }`, the shape the server, prompts, resources and templates take too.
    */
-  readonly icons?: readonly {
-    /**
-     * Where the image is: an `https:` URL, or a `data:` URI of an image (at most 64 KiB); `http:` only for
-     * a loopback host (`localhost`, `127.0.0.1`, `[::1]`), for local development.
-     */
-    readonly src: string;
-    /** Its MIME type, an `image/*` one (e.g. `"image/png"`). */
-    readonly mimeType?: string;
-    /** The sizes it can be shown at: `"48x48"`, …, or `"any"` for a scalable image (SVG). */
-    readonly sizes?: readonly string[];
-    /** The background it is drawn for: `"light"` or `"dark"`; any when absent. */
-    readonly theme?: "light" | "dark";
-  }[];
+  readonly icons?: ResourceDescriptor["icons"];
   /** The OAuth scopes a caller must hold to see and call the tool (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
@@ -265,7 +253,7 @@ export interface ToolDescriptor {
   /** MCP annotations. */
   annotations?: ToolAnnotations;
   /** Icons (MCP 2025-11-25, `Icon`). */
-  icons?: Tool["icons"];
+  icons?: ResourceDescriptor["icons"];
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }
