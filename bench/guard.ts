@@ -80,8 +80,15 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // Issue 53: +0.6 KB (49.1 KB; lite +0.5 KB, 26.3 KB) for URL-mode elicitation in every call context (the URL's
   // check, the id kept across rounds, `completeElicitation`) and the capability each mode and sampling's tools need;
   // `UrlElicitationRequiredError` stays out of a server that never throws it (the pipeline reads its `~ask` hook).
-  [OURS]: { goal: 30, ceiling: 49.2 },
-  [OURS_LITE]: { goal: 20, ceiling: 26.4 },
+  // Issue 53: +1.5 KB (48.5 → 50.0 KB) for what every createServer() server now carries: the server card
+  // (SEP-2127, opt-out: +0.9 KB) and icons checked at definition (+0.4 KB), with serverInfo's description,
+  // icons and website. For the coordinator to weigh against issue 50's "must not grow": the card could be
+  // opt-in instead (then -0.9 KB), which issue 53 did not ask for. Both together, with tool search's listing hook
+  // (issue 52, +28 B): see the ceiling below, today's size after the merges and a small margin.
+  [OURS]: { goal: 30, ceiling: 50.7 },
+  // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
+  // elicitation above, the ceiling below.
+  [OURS_LITE]: { goal: 20, ceiling: 26.9 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
   // Issue 48: +0.7 KB (17.7 KB) for what the client now checks and reads whole: options its target would ignore

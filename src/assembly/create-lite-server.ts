@@ -16,7 +16,7 @@ import { Server } from "../server/server.ts";
  * take the values `cors()` and `oauth()` build (the main entry's take their options), and the
  * capabilities `longRunning`, `inputRounds` and `group` are there only when given.
  */
-export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth"> {
+export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth" | "serverCard"> {
   /** Cross-origin access for browser pages: `cors({ origins })`. */
   cors?: Capability<"cors">;
   /** The server as an OAuth 2.1 resource server: `oauth({ resource, authorizationServers, verify })`. */

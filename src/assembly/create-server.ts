@@ -1,8 +1,8 @@
 /**
  * `createServer()`: a server with the default wires, MCP-lite (`/mcp-lite/v1`) and MCP (`/mcp`),
  * unless the `bindings` option lists others, with every optional capability (long-running tools,
- * input rounds, `group()`, CORS and OAuth from its `cors` and `auth` options). The `Server` itself knows no wire; this is where the
- * defaults are chosen.
+ * input rounds, `group()`, CORS and OAuth from its `cors` and `auth` options, the server card). The
+ * `Server` itself knows no wire; this is where the defaults are chosen.
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { edgeOf } from "../server/create-gate.ts";
 import { group } from "./group-support.ts";
 import type { ServerOptions } from "../server/server-options.ts";
 import { Server } from "../server/server.ts";
+import { withServerCard } from "../server/server-card.ts";
 
 /**
  * Creates a server. Register tools with `.tool()`, middleware with `.use()`, then serve `server.fetch`
@@ -52,5 +53,10 @@ export function createServer(options: ServerOptions): Server<{}> {
     longRunning: options.longRunning ?? longRunning,
     inputRounds: options.inputRounds ?? inputRounds,
     group: options.group ?? group,
-  }, edgeOf(options));
+  }, {
+    ...edgeOf(options),
+    card: options.serverCard === false
+      ? undefined
+      : (fetch, server, routes) => withServerCard(fetch, server, options.serverCard || {}, routes),
+  });
 }

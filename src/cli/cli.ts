@@ -13,6 +13,7 @@ import type { CommandContext } from "./command.ts";
 import { errorJson, errorLine, ExitCode, needsLogin } from "./exit-errors.ts";
 import { HELP } from "./help.ts";
 import { initCommand } from "./init.ts";
+import { serverJsonCommand } from "./server-json.ts";
 import { inspectCommand } from "./inspect.ts";
 import { listCommand } from "./list.ts";
 import { skillsCommand } from "./skills-command.ts";
@@ -54,6 +55,7 @@ export async function runCli(terminal: Terminal): Promise<number> {
   if (terminal.args[0] === "dev") {
     return await (await import("./dev/dev-command.ts")).devCommand(terminal, terminal.args.slice(1));
   }
+  if (terminal.args[0] === "server-json") return await serverJsonCommand(terminal, terminal.args.slice(1));
   let args;
   try {
     args = parseArgs(terminal.args);

@@ -28,6 +28,10 @@ Usage:
   mcplite dev <server module> [--port <n>]   serve the module's server (default PORT or 8000),
                                      restart it on each edit of it or a file it imports, and
                                      call its tools from the dev page at /_dev (Ctrl-C stops)
+  mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…
+        [--dir <project>] [--out <file>] [--no-packages] [--check]
+                                     the MCP Registry's server.json from the module's server and
+                                     package.json/jsr.json; --check exits 1 when the file has drifted
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
 and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CallContext } from "./call-context.ts";
-import type { ContentBlock } from "./result.ts";
+import type { ContentBlock, ResourceDescriptor } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { CompiledSchema } from "./schema.ts";
 import type { Featured } from "./feature.ts";
@@ -90,6 +90,8 @@ export interface Prompt<TName extends string = string, TInput = unknown, TArgs =
   readonly completers: ReadonlyMap<string, Completer> | undefined;
   /** Free-form metadata listed as `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
+  /** The icons a client may show for it (`.icons()`), checked. */
+  readonly icons?: ResourceDescriptor["icons"];
   /** The OAuth scopes a caller must hold to see, get and complete it (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** The handler. */
@@ -112,6 +114,8 @@ export interface PromptDescriptor {
   description?: string;
   /** The arguments. */
   arguments?: PromptArgument[];
+  /** Icons (MCP 2025-11-25, `Icon`). */
+  icons?: ResourceDescriptor["icons"];
   /** The metadata. */
   _meta?: Record<string, unknown>;
 }
@@ -127,6 +131,7 @@ export function describePrompt(prompt: AnyPrompt): PromptDescriptor {
   if (prompt.title !== undefined) d.title = prompt.title;
   if (prompt.description !== undefined) d.description = prompt.description;
   if (prompt.arguments.length > 0) d.arguments = prompt.arguments.map((a) => ({ ...a }));
+  if (prompt.icons !== undefined) d.icons = prompt.icons;
   if (prompt.meta !== undefined) d._meta = prompt.meta;
   return d;
 }

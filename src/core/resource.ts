@@ -70,6 +70,8 @@ export interface Resource<TUri extends string = string> extends Featured {
   readonly annotations: ContentAnnotations | undefined;
   /** Free-form metadata listed as `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
+  /** The icons a client may show for it (`.icons()`), checked. */
+  readonly icons?: ResourceDescriptor["icons"];
   /** How long a read stays fresh; `undefined` uses the server's default. */
   readonly cache: CacheHint | undefined;
   /** Completers for template variables. */
@@ -95,6 +97,8 @@ export interface ResourceTemplateDescriptor extends ContentBlockBase {
   description?: string;
   /** The MIME type. */
   mimeType?: string;
+  /** Icons (MCP 2025-11-25, `Icon`). */
+  icons?: ResourceDescriptor["icons"];
 }
 
 /**
@@ -112,6 +116,7 @@ export function describeResource(resource: AnyResource): ResourceDescriptor | Re
   if (resource.mimeType !== undefined) d.mimeType = resource.mimeType;
   if (resource.size !== undefined && resource.template === undefined) d.size = resource.size;
   if (resource.annotations !== undefined) d.annotations = resource.annotations;
+  if (resource.icons !== undefined) d.icons = resource.icons;
   if (resource.meta !== undefined) d._meta = resource.meta;
   return d as unknown as ResourceDescriptor | ResourceTemplateDescriptor;
 }

@@ -81,6 +81,23 @@ export interface ResourceDescriptor extends ContentBlockBase {
   mimeType?: string;
   /** The size in bytes, if known. */
   size?: number;
+  /**
+   * Icons a client may show for it (MCP 2025-11-25, `Icon`; SEP-973): the shape the server, tools,
+   * prompts and templates take too.
+   */
+  icons?: readonly {
+    /**
+     * Where the image is: an `https:` URL, or a `data:` URI of an image (at most 64 KiB); `http:` only for
+     * a loopback host (`localhost`, `127.0.0.1`, `[::1]`), for local development.
+     */
+    readonly src: string;
+    /** Its MIME type, an `image/*` one (e.g. `"image/png"`). */
+    readonly mimeType?: string;
+    /** The sizes it can be shown at: `"48x48"`, …, or `"any"` for a scalable image (SVG). */
+    readonly sizes?: readonly string[];
+    /** The background it is drawn for: `"light"` or `"dark"`; any when absent. */
+    readonly theme?: "light" | "dark";
+  }[];
 }
 
 /** A link to a resource the client may read later (MCP's `ResourceLink` extends `Resource`). */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CallContext } from "./call-context.ts";
-import type { ContentBlock, ToolResult } from "./result.ts";
+import type { ContentBlock, ResourceDescriptor, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
 import type { Feature, Featured } from "./feature.ts";
@@ -184,6 +184,11 @@ export interface Tool<
   readonly config?: CompiledSchema;
   /** Free-form metadata sent as the tool's `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
+  /**
+   * The icons a client may show for it (`.icons()`), checked: MCP's `Icon`s (MCP 2025-11-25; SEP-973),
+   * `{ src, mimeType?, sizes?, theme? }`, the shape the server, prompts, resources and templates take too.
+   */
+  readonly icons?: ResourceDescriptor["icons"];
   /** The OAuth scopes a caller must hold to see and call the tool (`.scopes()`), if any. */
   readonly scopes?: readonly string[];
   /** `"handle"` for a plain handler, `"stream"` for a streaming one. */
@@ -247,6 +252,8 @@ export interface ToolDescriptor {
   outputSchema?: JsonSchema;
   /** MCP annotations. */
   annotations?: ToolAnnotations;
+  /** Icons (MCP 2025-11-25, `Icon`). */
+  icons?: ResourceDescriptor["icons"];
   /** Free-form metadata. */
   _meta?: Record<string, unknown>;
 }
@@ -279,6 +286,7 @@ export function describeTool(tool: AnyTool, mcpLite: boolean): ToolDescriptor {
   d.inputSchema = tool.input.jsonSchema;
   if (tool.output) d.outputSchema = tool.output.jsonSchema;
   if (tool.annotations) d.annotations = tool.annotations;
+  if (tool.icons) d.icons = tool.icons;
   if (tool.meta) d._meta = tool.meta;
   return d;
 }

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { checkIcons, type Icon } from "../core/icon.ts";
+import type { Tool } from "../core/tool.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
 import type { Feature } from "../core/feature.ts";
@@ -30,6 +32,7 @@ interface PromptState {
   readonly args?: CompiledSchema;
   readonly arguments: readonly PromptArgument[];
   readonly meta?: Record<string, unknown>;
+  readonly icons?: readonly Icon[];
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
   /** What serves it (`src/core/feature.ts`), as the public `definePrompt()` names it. */
@@ -109,6 +112,26 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
   }
 
   /**
+   * Sets the icons a client may show for the prompt (MCP 2025-11-25, `Icon`), listed as its `icons`.
+   *
+   * @param icons The icons: `https:` URLs or image `data:` URIs (`http:` only on localhost).
+   * @returns A new builder.
+   * @throws {TypeError} For a refused `src` (`javascript:`, `file:`, `http:` off loopback, a `data:` URI
+   *   that is not an image or is over 64 KiB), a MIME type that is not `image/*`, a bad size or theme.
+   *
+   * @example
+   * ```ts
+   * import { definePrompt } from "../assembly/served-prompts.ts";
+   * const review = definePrompt("review")
+   *   .icons([{ src: "https://example.com/review.png", mimeType: "image/png", sizes: ["48x48"] }])
+   *   .get(() => "Review this code");
+   * ```
+   */
+  icons(icons: NonNullable<Tool["icons"]>): PromptBuilder<TName, TInput, TArgs> {
+    return this.#with({ icons: checkIcons(icons, `prompt "${this.#state.name}"`) });
+  }
+
+  /**
    * Sets free-form metadata, listed as `_meta`.
    *
    * @param meta The metadata.
@@ -161,6 +184,7 @@ export class PromptBuilder<TName extends string, TInput = Record<string, never>,
       args: s.args,
       completers: freezeCompleters(s.completers, names, `prompt "${s.name}"`),
       meta: s.meta,
+      ...(s.icons === undefined ? {} : { icons: s.icons }),
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       get: handler as PromptHandler<unknown>,
       features: s.servedBy,

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { checkIcons, type Icon } from "../core/icon.ts";
+import type { Tool } from "../core/tool.ts";
 import type { ContentAnnotations } from "../core/result.ts";
 import type { Feature } from "../core/feature.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
@@ -27,6 +29,7 @@ interface ResourceState {
   readonly size?: number;
   readonly annotations?: ContentAnnotations;
   readonly meta?: Record<string, unknown>;
+  readonly icons?: readonly Icon[];
   readonly cache?: CacheHint;
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
@@ -123,6 +126,26 @@ export class ResourceBuilder<TUri extends string> {
   }
 
   /**
+   * Sets the icons a client may show for the resource (or template) (MCP 2025-11-25, `Icon`), listed as its `icons`.
+   *
+   * @param icons The icons: `https:` URLs or image `data:` URIs (`http:` only on localhost).
+   * @returns A new builder.
+   * @throws {TypeError} For a refused `src` (`javascript:`, `file:`, `http:` off loopback, a `data:` URI
+   *   that is not an image or is over 64 KiB), a MIME type that is not `image/*`, a bad size or theme.
+   *
+   * @example
+   * ```ts
+   * import { defineResource } from "../assembly/served-resources.ts";
+   * const readme = defineResource("docs://readme")
+   *   .icons([{ src: "https://example.com/doc.png", mimeType: "image/png", theme: "light" }])
+   *   .read(() => "# Readme");
+   * ```
+   */
+  icons(icons: NonNullable<Tool["icons"]>): ResourceBuilder<TUri> {
+    return this.#with({ icons: checkIcons(icons, `resource ${this.#state.uri}`) });
+  }
+
+  /**
    * Sets free-form metadata, listed as `_meta`.
    *
    * @param meta The metadata.
@@ -200,6 +223,7 @@ export class ResourceBuilder<TUri extends string> {
       size: s.size,
       annotations: s.annotations,
       meta: s.meta,
+      ...(s.icons === undefined ? {} : { icons: s.icons }),
       cache: s.cache,
       completers: freezeCompleters(s.completers, s.template?.variables ?? [], `resource ${s.uri}`),
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),

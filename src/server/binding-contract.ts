@@ -21,6 +21,12 @@ export interface ResolvedOptions {
   readonly version: string;
   /** The title. */
   readonly title: string | undefined;
+  /** What the server does (`description`), if given. */
+  readonly description?: string;
+  /** The server's icons (`icons`), checked, if given. */
+  readonly icons?: AnyTool["icons"];
+  /** The server's home page (`websiteUrl`), if given. */
+  readonly websiteUrl?: string;
   /** The instructions. */
   readonly instructions: string | undefined;
   /** The body limit. */
@@ -77,6 +83,11 @@ export interface Route {
   readonly jsonRpc?: boolean;
   /** The HTTP methods it answers (`"POST"`, `"GET, HEAD"`), for CORS preflights; the one asked for when absent. */
   readonly methods?: string;
+  /**
+   * The MCP transport the route is an endpoint of (`"streamable-http"`, MCP's own): the server card
+   * (SEP-2127) lists it among the server's `remotes` and serves itself beside it.
+   */
+  readonly remote?: "streamable-http";
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { AuthInfo } from "../core/call-context.ts";
 import type { ServerAuth } from "./auth.ts";
-import type { Route } from "./binding-contract.ts";
+import type { ResolvedOptions, Route } from "./binding-contract.ts";
 import type { Cors } from "./cors.ts";
 import type { RequestGuard } from "./guard.ts";
 import type { Capability } from "./server-capability.ts";
@@ -79,4 +79,9 @@ export interface Edge {
   readonly cors?: CorsEdge;
   /** OAuth, when the server has `auth`. */
   readonly auth?: AuthEdge;
+  /**
+   * The server card (`src/server/server-card.ts`), which `createServer()` of `@mcplite/sdk` brings unless
+   * `serverCard: false`: wraps the server's `fetch`, given its resolved options and its routes.
+   */
+  readonly card?: (fetch: ServerFetch, server: ResolvedOptions, routes: ReadonlyMap<string, Route>) => ServerFetch;
 }

@@ -16,6 +16,8 @@ import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
 import type { Limits } from "../core/budgets.ts";
 import type { Definitions } from "../core/registry.ts";
+import { checkIcons } from "../core/icon.ts";
+import type { Tool } from "../core/tool.ts";
 
 /** Tool search support: installs the search on the server's definitions (`toolSearch`). */
 export type ToolSearchSupport = (registry: Definitions) => void;
@@ -31,6 +33,60 @@ export interface ServerOptions {
   version: string;
   /** A human-readable title. */
   title?: string;
+  /**
+   * What the server does, in a sentence: sent in its info on MCP 2026-07-28 (`server/discover`), and the
+   * `description` of its server card and of `mcplite server-json`.
+   */
+  description?: string;
+  /**
+   * The icons a client may show for the server (MCP 2025-11-25, `Icon`; SEP-973): in `serverInfo` on
+   * every MCP revision, the server card and the OpenAPI document's `info.x-logo`. Checked here: `https:`
+   * URLs or image `data:` URIs (`http:` only on localhost).
+   */
+  icons?: Tool["icons"];
+  /** The server's home page, sent as `serverInfo.websiteUrl` and in the server card. */
+  websiteUrl?: string;
+  /**
+   * The server card (SEP-2127, draft), served by `createServer()` of `@mcplite/sdk` at
+   * `/.well-known/mcp/server-card.json` and beside each MCP endpoint (`/mcp/server-card`), with a strong
+   * `ETag`, CORS for any origin and an hour of caching: what the server is, where its MCP endpoints are
+   * and how to authenticate there, for a client to read before it connects. `false` serves none; an
+   * object completes what the other options already tell (`name`, `version`, `title`, `description`,
+   * `icons`, `websiteUrl`, the MCP endpoints, `auth`).
+   *
+   * @example
+   * ```ts
+   * import { createServer } from "../../mod.ts";
+   * const server = createServer({
+   *   name: "weather",
+   *   version: "1.2.0",
+   *   description: "Forecasts and alerts",
+   *   serverCard: { name: "com.example/weather", origin: "https://weather.example.com" },
+   * });
+   * ```
+   */
+  serverCard?: false | {
+    /**
+     * The card's name, in reverse-DNS form with one slash (`com.example/weather`), as the MCP Registry
+     * names servers. Default: the server's `name` when it has that form, else the server's name under
+     * the reversed labels of the host the card is read at.
+     */
+    readonly name?: string;
+    /**
+     * The public origin the card's endpoint URLs start with (`https://api.example.com`), for a server
+     * behind a proxy. Default: the origin of `auth.resource` with `auth`, else each request's own.
+     */
+    readonly origin?: string;
+    /** Where the server's source lives (SEP-2127 `Repository`): its URL, host (`"github"`), folder, id. */
+    readonly repository?: {
+      readonly url: string;
+      readonly source: string;
+      readonly subfolder?: string;
+      readonly id?: string;
+    };
+    /** Extension metadata, under reverse-DNS keys (the card's `_meta`). */
+    readonly _meta?: Readonly<Record<string, unknown>>;
+  };
   /** Instructions for the model on how to use this server (MCP `instructions`). */
   instructions?: string;
   /**
@@ -219,6 +275,9 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     name: options.name,
     version: options.version,
     title: options.title,
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.icons === undefined ? {} : { icons: checkIcons(options.icons, "createServer()") }),
+    ...(options.websiteUrl === undefined ? {} : { websiteUrl: checkWebsite(options.websiteUrl) }),
     instructions: options.instructions,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     maxJsonDepth: options.maxJsonDepth ?? 64,
@@ -250,6 +309,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
 export function holdMsOf(value: number, name: string): number {
   if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a non-negative number`);
   return value;
+}
+
+/** Checks `websiteUrl`: an absolute http(s) URL (MCP 2025-11-25, `Implementation.websiteUrl`). */
+function checkWebsite(url: string): string {
+  if (typeof url !== "string" || !/^https?:\/\/[^\s]+$/.test(url)) {
+    throw new TypeError(`createServer(): websiteUrl must be an absolute http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  return url;
 }
 
 /** What bindings may read of the server's `auth`: its identity and scopes, never its verifier. */

@@ -163,7 +163,8 @@ export class Server<TTools extends ToolMap = {}> {
       edge,
       { budgets, maxBodyBytes: resolved.maxBodyBytes },
     );
-    this.fetch = withHealth(fetch, resolved, options.health);
+    const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes);
+    this.fetch = withHealth(carded, resolved, options.health);
     declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
   }
 

@@ -20,6 +20,7 @@ import type {
 import { compileSchema } from "../core/schema.ts";
 import type { CompiledSchema, InferSchemaInput, InferSchemaOutput, NotAShape, SchemaInput } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
+import { checkIcons, type Icon } from "../core/icon.ts";
 
 /** The most starts a retried job may have: each is a lapsed lease, several seconds apart. */
 const MAX_ATTEMPTS = 100;
@@ -42,6 +43,7 @@ interface BuilderState {
   readonly output?: CompiledSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: Record<string, unknown>;
+  readonly icons?: readonly Icon[];
   readonly scopes?: readonly string[];
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
@@ -170,6 +172,28 @@ export class ToolBuilder<
    */
   meta(meta: Record<string, unknown>): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
     return this.#with({ meta: { ...this.#state.meta, ...meta } });
+  }
+
+  /**
+   * Sets the icons a client may show for the tool (MCP 2025-11-25, `Icon`), listed as its `icons` on
+   * MCP and MCP-lite, and as its operation's `x-icons` in the OpenAPI document.
+   *
+   * @param icons The icons: `https:` URLs or image `data:` URIs (`http:` only on localhost).
+   * @returns A new builder.
+   * @throws {TypeError} For a refused `src` (`javascript:`, `file:`, `http:` off loopback, a `data:` URI
+   *   that is not an image or is over 64 KiB), a MIME type that is not `image/*`, a size that is neither
+   *   `WxH` nor `"any"`, or an unknown theme.
+   *
+   * @example
+   * ```ts
+   * import { defineTool } from "./define-tool.ts";
+   * const search = defineTool("search")
+   *   .icons([{ src: "https://example.com/search.svg", mimeType: "image/svg+xml", sizes: ["any"] }])
+   *   .handle(() => "found");
+   * ```
+   */
+  icons(icons: NonNullable<Tool["icons"]>): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, TLongRunning> {
+    return this.#with({ icons: checkIcons(icons, `tool "${this.#state.name}"`) });
   }
 
   /**
@@ -344,6 +368,7 @@ export class ToolBuilder<
       output: s.output,
       annotations: s.annotations,
       meta: s.meta,
+      ...(s.icons === undefined ? {} : { icons: s.icons }),
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.config === undefined ? {} : { config: s.config }),
       ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),

@@ -91,7 +91,7 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     const refuse = (error: ProtocolError, id: JsonRpcId = null) =>
       jsonRpcErrorResponse(id, error, legacyErrorToWire, ctx.report);
     return {
-      routes: new Map([[path, { handle, refuse, methods: "POST", jsonRpc: true }]]),
+      routes: new Map([[path, { handle, refuse, methods: "POST", jsonRpc: true, remote: "streamable-http" }]]),
       // x-mcp-header declarations fail when the tool is registered, not on its first call.
       checkTool: (tool) => void paramHeadersOf(tool),
     };

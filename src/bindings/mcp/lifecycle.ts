@@ -19,7 +19,8 @@ import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./mcp-request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
-import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
+import { META, SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
+import type { ResolvedOptions } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { echoed } from "../../internal/echo.ts";
 
@@ -128,7 +129,9 @@ export const discover: McpMethod = (ctx, request) => {
     if (instructions !== undefined) result.instructions = instructions;
     result.ttlMs = hint.ttlMs;
     result.cacheScope = hint.scope;
-    return new CachedBody(JSON.stringify(finishResult(result, request.envelope, ctx.serverInfo)), hint);
+    // Every result names the server by name and version; discovery gives the whole `Implementation`.
+    const serverInfo = { [META.serverInfo]: implementation(ctx.core.options) };
+    return new CachedBody(JSON.stringify(finishResult(result, request.envelope, serverInfo)), hint);
   });
   return cached;
 };
@@ -147,11 +150,11 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   // MCP 2025-11-25, Lifecycle: echo a served version, else offer the newest served one.
   const protocolVersion = negotiateVersion(asked, served);
   if (protocolVersion === undefined) throw unsupportedVersion(String(asked), served);
-  const { name, version, title, instructions } = ctx.core.options;
+  const { instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
     capabilities: serverCapabilities(registryOf(ctx.core), "legacy", channel.persistent, ctx.settings.directoryRead),
-    serverInfo: title === undefined ? { name, version } : { name, version, title },
+    serverInfo: implementation(ctx.core.options),
   };
   if (instructions !== undefined) result.instructions = instructions;
   channel.openSession({
@@ -162,6 +165,23 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   });
   return result;
 };
+
+/**
+ * The server as MCP's `Implementation` (MCP 2025-11-25 and 2026-07-28): name, version, and the title,
+ * description, icons and website it was given.
+ *
+ * @param options The server's resolved options.
+ * @returns The `serverInfo`.
+ */
+function implementation(options: ResolvedOptions): Record<string, unknown> {
+  const { name, version, title, description, icons, websiteUrl } = options;
+  const info: Record<string, unknown> = { name, version };
+  if (title !== undefined) info.title = title;
+  if (description !== undefined) info.description = description;
+  if (icons !== undefined) info.icons = icons;
+  if (websiteUrl !== undefined) info.websiteUrl = websiteUrl;
+  return info;
+}
 
 /**
  * `ping` (2025 era): an empty result.

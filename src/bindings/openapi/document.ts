@@ -85,6 +85,7 @@ export function buildOpenApiDocument(source: DocumentSource, tools: Iterable<Any
     title: server.title ?? server.name,
     version: server.version,
     ...(server.instructions === undefined ? {} : { description: server.instructions }),
+    ...(server.icons === undefined ? {} : logoOf(server.icons)),
     ...source.info,
   };
   const document: Record<string, unknown> = { openapi: "3.1.1", info };
@@ -116,7 +117,17 @@ function operationOf(tool: AnyTool, authenticated: boolean): Record<string, unkn
   // OpenAPI 3.1.1 §4.8.30: for a non-OAuth scheme the array may list role names; here, the scopes.
   if (authenticated && tool.scopes !== undefined) operation.security = [{ [BEARER]: [...tool.scopes] }];
   if (tool.annotations !== undefined) operation["x-mcp-annotations"] = tool.annotations;
+  if (tool.icons !== undefined) operation["x-icons"] = tool.icons; // MCP's `Icon`s, as listed on MCP
   return operation;
+}
+
+/**
+ * The server's icons in the Info Object: every one as `x-icons` (MCP's `Icon`), and the first one drawn
+ * for a light background (or for any) as `x-logo`, the extension Redoc and its kin show.
+ */
+function logoOf(icons: readonly { src: string; theme?: string }[]): Record<string, unknown> {
+  const logo = icons.find((icon) => icon.theme !== "dark") ?? icons[0];
+  return logo === undefined ? {} : { "x-logo": { url: logo.src }, "x-icons": icons };
 }
 
 function successResponse(tool: AnyTool): Record<string, unknown> {

@@ -1,0 +1,183 @@
+/**
+ * `mcplite server-json <server module> [--name <reverse-DNS>] [--remote <url>]… [--dir <project>]
+ * [--out <file>] [--no-packages] [--check]`: writes the MCP Registry's `server.json` from the module's
+ * server and the project's `package.json`/`jsr.json`, or with `--check` fails when the file has drifted.
+ *
+ * @module
+ */
+import { ExitCode, UsageError } from "./exit-errors.ts";
+import { driftOf, formatServerJson, serverJson } from "./server-json-document.ts";
+import type { Terminal } from "./terminal.ts";
+import { isObject } from "../internal/is-object.ts";
+
+interface Fs {
+  readFile(path: string, encoding: "utf8"): Promise<string>;
+  writeFile(path: string, data: string): Promise<void>;
+}
+
+/** What `server-json`'s command line says. */
+interface ServerJsonArgs {
+  module: string;
+  name?: string;
+  remotes: string[];
+  dir: string;
+  out?: string;
+  check: boolean;
+  noPackages: boolean;
+}
+
+/** Something a server module exports: a server's `fetch`, and its name and version. */
+interface Served {
+  fetch(request: Request): Promise<Response>;
+  readonly name: string;
+  readonly version: string;
+}
+
+const USAGE = "mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]… " +
+  "[--dir <project>] [--out <file>] [--no-packages] [--check]";
+const CARD_PATH = "/.well-known/mcp/server-card.json";
+
+/**
+ * Runs `server-json`.
+ *
+ * @param terminal The terminal.
+ * @param args The arguments after `server-json`.
+ * @returns 0 when written or in step; 1 when `--check` finds the file drifted or missing; 2 for a bad
+ *   command line, a module without a server, or a project without a name or version.
+ */
+export async function serverJsonCommand(terminal: Terminal, args: string[]): Promise<number> {
+  const fs: Fs = await import("node:fs/promises");
+  const { cwd } = await import("node:process");
+  let parsed: ServerJsonArgs;
+  let made: ReturnType<typeof serverJson>;
+  try {
+    parsed = parseServerJsonArgs(args);
+    const base = new URL(`file://${cwd()}/`);
+    const dir = new URL(`${parsed.dir.replace(/\/*$/, "")}/`, base);
+    const server = await loadServer(new URL(parsed.module, base));
+    const card = await cardAt(server, "http://localhost");
+    // A card's name that changes with the host it is read at was made up from the host: not a name to publish.
+    if (card.name !== (await cardAt(server, "http://mcplite.invalid")).name) delete card.name;
+    const remoteCards = await Promise.all(parsed.remotes.map((remote) => remoteCard(server, remote)));
+    made = serverJson({
+      card,
+      remoteCards,
+      packageJson: await readJson(fs, new URL("package.json", dir)),
+      jsrJson: await readJson(fs, new URL("jsr.json", dir)),
+      name: parsed.name,
+      noPackages: parsed.noPackages,
+    });
+    parsed.out = new URL(parsed.out ?? "server.json", dir).pathname;
+  } catch (error) {
+    await terminal.err(`mcplite: ${(error as Error).message}\n`);
+    return ExitCode.Error;
+  }
+  for (const note of made.notes) await terminal.err(`mcplite: note: ${note}\n`);
+  const text = formatServerJson(made.document);
+  if (!parsed.check) {
+    await fs.writeFile(parsed.out, text);
+    await terminal.out(`Wrote ${parsed.out} (${made.document.name} ${made.document.version})\n`);
+    return ExitCode.Ok;
+  }
+  const onDisk = await fs.readFile(parsed.out, "utf8").catch(() => undefined);
+  if (onDisk === undefined) {
+    await terminal.err(`mcplite: ${parsed.out} is missing; run mcplite server-json without --check to write it\n`);
+    return ExitCode.ToolFailed;
+  }
+  let before: unknown;
+  try {
+    before = JSON.parse(onDisk);
+  } catch {
+    before = onDisk;
+  }
+  const drift = driftOf(before, made.document);
+  if (drift.length === 0) {
+    await terminal.out(`${parsed.out} is in step (${made.document.name} ${made.document.version})\n`);
+    return ExitCode.Ok;
+  }
+  await terminal.err(
+    `mcplite: ${parsed.out} has drifted from the server and its package:\n${drift.map((l) => `  ${l}\n`).join("")}` +
+      `Run mcplite server-json without --check to write it again.\n`,
+  );
+  return ExitCode.ToolFailed;
+}
+
+/** Reads the command line. */
+function parseServerJsonArgs(args: string[]): ServerJsonArgs {
+  const parsed: ServerJsonArgs = { module: "", remotes: [], dir: ".", check: false, noPackages: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
+    const value = () => {
+      const given = inline ?? args[++i];
+      if (given === undefined || given === "") throw new UsageError(`${flag} needs a value (${USAGE})`);
+      return given;
+    };
+    if (flag === "--name") parsed.name = value();
+    else if (flag === "--remote") parsed.remotes.push(checkedRemote(value()));
+    else if (flag === "--dir") parsed.dir = value();
+    else if (flag === "--out") parsed.out = value();
+    else if (flag === "--check") parsed.check = true;
+    else if (flag === "--no-packages") parsed.noPackages = true;
+    else if (arg.startsWith("-")) throw new UsageError(`server-json: unknown option ${arg} (${USAGE})`);
+    else if (parsed.module === "") parsed.module = arg;
+    else throw new UsageError(`server-json: one server module only, not ${JSON.stringify(arg)}`);
+  }
+  if (parsed.module === "") throw new UsageError(`server-json needs the server's module (${USAGE})`);
+  return parsed;
+}
+
+function checkedRemote(url: string): string {
+  if (!/^https?:\/\/[^\s/]+/.test(url)) {
+    throw new UsageError(`--remote takes an http(s) URL, not ${JSON.stringify(url)}`);
+  }
+  return url;
+}
+
+/** Imports the module and finds its server: the default export, or an export named `server`. */
+async function loadServer(url: URL): Promise<Served> {
+  const module = await import(url.href) as Record<string, unknown>;
+  for (const candidate of [module.default, module.server]) {
+    if (isObject(candidate) && typeof candidate.fetch === "function" && typeof candidate.name === "string") {
+      return candidate as unknown as Served;
+    }
+  }
+  throw new Error(
+    `${url.pathname} exports no server: export default createServer(...) (or export const server), without serving it`,
+  );
+}
+
+/**
+ * The card the server serves at an origin (SEP-2127); for a server that serves none (`serverCard: false`,
+ * the lite entry), its name and version.
+ */
+async function cardAt(server: Served, origin: string): Promise<Record<string, unknown>> {
+  const response = await server.fetch(new Request(origin + CARD_PATH));
+  if (response.ok) return await response.json();
+  await response.body?.cancel();
+  return { name: server.name, version: server.version };
+}
+
+/**
+ * The card read at a remote's origin, whose `remotes` then carry the public URLs; a URL with a path is
+ * the endpoint itself, listed as it is (with the card's auth headers).
+ */
+async function remoteCard(server: Served, remote: string): Promise<Record<string, unknown>> {
+  const url = new URL(remote);
+  const card = await cardAt(server, url.origin);
+  const listed = Array.isArray(card.remotes) ? card.remotes as Record<string, unknown>[] : [];
+  if (url.pathname !== "/" || listed.length === 0) {
+    const endpoint = remote.replace(/\/$/, "");
+    return { remotes: [{ ...listed[0], type: "streamable-http", url: endpoint }] };
+  }
+  return card;
+}
+
+async function readJson(fs: Fs, url: URL): Promise<Record<string, unknown> | undefined> {
+  const text = await fs.readFile(url.pathname, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const value = JSON.parse(text);
+  return isObject(value) ? value : undefined;
+}

@@ -1,0 +1,186 @@
+/**
+ * `mcplite server-json`: the MCP Registry's `server.json`, made from a server module and its project's
+ * `package.json` and `jsr.json`, valid against the registry's published JSON Schema, and `--check` that
+ * fails once the package's version moves on without it. The schema is pinned in
+ * `fixtures/server.schema.json`: github.com/modelcontextprotocol/registry,
+ * docs/reference/server-json/server.schema.json at commit 7c0bbf25bcdf794c4622afbf1b72b99d0281ca6b (its
+ * `$id` names 2025-09-29; the newest copy of the file the index held, retrieved 2026-11-24).
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { ROOT } from "../helpers/process.ts";
+import { buildNodeBundle, runCli, runProgram } from "./cli-helpers.ts";
+
+const REGISTRY_SCHEMA = JSON.parse(readFileSync(new URL("./fixtures/server.schema.json", import.meta.url), "utf8"));
+const ajv = new Ajv({ strict: false });
+(addFormats as unknown as (ajv: Ajv) => void)(ajv);
+const validServerJson = ajv.compile(REGISTRY_SCHEMA);
+
+const ICON = { src: "https://weather.example.com/icon.png", mimeType: "image/png", sizes: ["48x48"] };
+
+/** A project: a protected server module, its package.json and jsr.json. */
+function project(version = "1.2.0"): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcplite-server-json-"));
+  writeFileSync(
+    join(dir, "server.ts"),
+    `import { createServer, defineTool } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +
+      `export default createServer({\n` +
+      `  name: "weather", version: ${
+        JSON.stringify(version)
+      }, title: "Weather", description: "Forecasts and alerts",\n` +
+      `  icons: [${JSON.stringify(ICON)}, { src: "data:image/png;base64,iVBORw0KGgo=" }],\n` +
+      `  auth: { resource: "https://weather.example.com/mcp", authorizationServers: ["https://auth.example.com"], ` +
+      `verify: () => undefined },\n` +
+      `}).tool(defineTool("forecast").describe("Tomorrow's weather").handle(() => "sunny"));\n`,
+  );
+  writePackage(dir, version);
+  writeFileSync(join(dir, "jsr.json"), JSON.stringify({ name: "@example/weather", version, exports: "./server.ts" }));
+  return dir;
+}
+
+function writePackage(dir: string, version: string): void {
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({
+      name: "@example/weather-mcp",
+      version,
+      mcpName: "io.github.example/weather",
+      repository: { type: "git", url: "git+https://github.com/example/weather-mcp.git" },
+    }),
+  );
+}
+
+const serverJsonArgs = (dir: string) => [
+  "server-json",
+  join(dir, "server.ts"),
+  "--dir",
+  dir,
+  "--remote",
+  "https://weather.example.com",
+];
+
+describe("mcplite server-json", () => {
+  it("writes a server.json the registry's schema accepts, with the npm and JSR packages, the remote and its auth", async () => {
+    const dir = project();
+    const { code, stdout, stderr } = await runCli(serverJsonArgs(dir), { timeoutMs: 30_000 });
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /Wrote .*server\.json \(io\.github\.example\/weather 1\.2\.0\)/);
+    assert.match(stderr, /icon "data:image\/png;base64,iVBORw0KGgo=" left out/);
+    const document = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
+    assert.ok(validServerJson(document), JSON.stringify(validServerJson.errors));
+    assert.deepEqual(document, {
+      $schema: "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+      name: "io.github.example/weather",
+      description: "Forecasts and alerts",
+      version: "1.2.0",
+      title: "Weather",
+      repository: { url: "https://github.com/example/weather-mcp", source: "github" },
+      icons: [ICON],
+      packages: [
+        { registryType: "npm", identifier: "@example/weather-mcp", version: "1.2.0", transport: { type: "stdio" } },
+        {
+          registryType: "npm",
+          registryBaseUrl: "https://npm.jsr.io",
+          identifier: "@jsr/example__weather",
+          version: "1.2.0",
+          transport: { type: "stdio" },
+        },
+      ],
+      remotes: [{
+        type: "streamable-http",
+        url: "https://weather.example.com/mcp",
+        headers: [{
+          name: "Authorization",
+          description: "An OAuth 2.1 bearer token; its authorization servers are listed at " +
+            "https://weather.example.com/.well-known/oauth-protected-resource/mcp",
+          isRequired: true,
+          isSecret: true,
+        }],
+      }],
+    });
+  });
+
+  it("--check passes while in step, and fails naming the drift once package.json's version is bumped", async () => {
+    const dir = project();
+    assert.equal((await runCli(serverJsonArgs(dir), { timeoutMs: 30_000 })).code, 0);
+    const inStep = await runCli([...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
+    assert.equal(inStep.code, 0, inStep.stderr);
+    assert.match(inStep.stdout, /server\.json is in step/);
+    writePackage(dir, "1.3.0");
+    const drifted = await runCli([...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
+    assert.equal(drifted.code, 1, drifted.stderr);
+    assert.match(drifted.stderr, /server\.json has drifted/);
+    assert.match(drifted.stderr, /~ version: "1\.2\.0" → "1\.3\.0"/);
+    assert.match(drifted.stderr, /~ packages\[0\]\.version: "1\.2\.0" → "1\.3\.0"/);
+    assert.match(drifted.stderr, /the server reports version "1\.2\.0", the package "1\.3\.0"/);
+    assert.equal(JSON.parse(readFileSync(join(dir, "server.json"), "utf8")).version, "1.2.0", "--check writes nothing");
+  });
+
+  it("--check fails when the file is missing; a project without a reverse-DNS name is refused", async () => {
+    const dir = project();
+    const missing = await runCli([...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /server\.json is missing/);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "weather-mcp", version: "1.2.0" }));
+    writeFileSync(
+      join(dir, "server.ts"),
+      `import { createServer } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +
+        `export default createServer({ name: "weather", version: "1.2.0" });\n`,
+    );
+    const nameless = await runCli(serverJsonArgs(dir), { timeoutMs: 30_000 });
+    assert.equal(nameless.code, 2);
+    assert.match(nameless.stderr, /needs the server's name in reverse-DNS form/);
+  });
+
+  it("takes the name the server's card was given, and refuses a module that exports no server", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "weather-mcp", version: "1.2.0" }));
+    writeFileSync(
+      join(dir, "server.ts"),
+      `import { createServer } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +
+        `export const server = createServer({ name: "weather", version: "1.2.0", serverCard: { name: "com.example/weather" } });\n`,
+    );
+    const named = await runCli(["server-json", join(dir, "server.ts"), "--dir", dir, "--no-packages"], {
+      timeoutMs: 30_000,
+    });
+    assert.equal(named.code, 0, named.stderr);
+    const document = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
+    assert.equal(document.name, "com.example/weather");
+    assert.equal(document.packages, undefined, "--no-packages");
+    assert.ok(validServerJson(document), JSON.stringify(validServerJson.errors));
+    writeFileSync(join(dir, "server.ts"), "export const answer = 42;\n");
+    const none = await runCli(["server-json", join(dir, "server.ts"), "--dir", dir], { timeoutMs: 30_000 });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /exports no server: export default createServer/);
+  });
+
+  it(
+    "runs on Node 22 from the CLI's Node bundle, importing the TypeScript module",
+    { skip: ONCE_PER_RUN },
+    async (t) => {
+      const node = await node22();
+      if (node === undefined) return t.skip(NODE22_MISSING);
+      const dir = project();
+      writeFileSync(
+        join(dir, "package.json"),
+        readFileSync(join(dir, "package.json"), "utf8").replace("{", '{"type":"module",'),
+      );
+      const bin = await buildNodeBundle();
+      const wrote = await runProgram(node, [bin, ...serverJsonArgs(dir)], { timeoutMs: 30_000 });
+      assert.equal(wrote.code, 0, wrote.stderr);
+      const document = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
+      assert.ok(validServerJson(document), JSON.stringify(validServerJson.errors));
+      writePackage(dir, "2.0.0");
+      const drifted = await runProgram(node, [bin, ...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
+      assert.equal(drifted.code, 1, drifted.stderr);
+      assert.match(drifted.stderr, /~ version: "1\.2\.0" → "2\.0\.0"/);
+    },
+  );
+});
