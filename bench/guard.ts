@@ -88,7 +88,7 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   [OURS]: { goal: 30, ceiling: 50.7 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
-  [OURS_LITE]: { goal: 20, ceiling: 26.9 },
+  [OURS_LITE]: { goal: 20, ceiling: 27 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
   // Issue 48: +0.7 KB (17.7 KB) for what the client now checks and reads whole: options its target would ignore
