@@ -4,7 +4,7 @@
  * `2025` (answers `server/discover` with -32601), `2026` (locks the connection at 2026-07-28 on
  * `server/discover`, refusing a later `initialize` with -32022, as the Python SDK does), `silent`
  * (a 2025 server that never answers `server/discover`) or `mute` (answers nothing). Its `seen` tool
- * returns the methods it received, in order.
+ * returns the requests (and cancellations) it received, in order.
  */
 import process from "node:process";
 
@@ -18,6 +18,7 @@ const send = (message: unknown): void => {
 
 function answer(message: { id?: unknown; method?: string; params?: { protocolVersion?: string } }): void {
   const { id, method } = message;
+  if (method === "notifications/cancelled") seen.push(method);
   if (method === undefined || id === undefined) return; // notifications
   seen.push(method);
   if (era === "mute") return;

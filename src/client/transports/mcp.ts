@@ -226,8 +226,10 @@ class McpTransport implements Transport {
   async #probe(ctx: RequestContext): Promise<"modern" | "legacy"> {
     if (this.#forced !== undefined && isLegacyVersion(this.#forced)) return this.#useLegacy(this.#forced);
     if (this.#forced !== undefined) this.#version = this.#forced;
-    const judged = this.#judge(ctx);
-    if (this.#fallbackMs === undefined) return this.#adopt(await judged);
+    if (this.#fallbackMs === undefined) return this.#adopt(await this.#judge(ctx, ctx.signal));
+    // A probe the handshake overtook is cancelled (MCP 2025-11-25, Cancellation): nothing awaits it.
+    const overtaken = new AbortController();
+    const judged = this.#judge({ ...ctx, signal: AbortSignal.any([ctx.signal, overtaken.signal]) }, ctx.signal);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), this.#fallbackMs));
     try {
@@ -236,7 +238,7 @@ class McpTransport implements Transport {
     } finally {
       clearTimeout(timer);
     }
-    return this.#race(judged, ctx);
+    return this.#race(judged, ctx, overtaken);
   }
 
   /**
@@ -245,7 +247,11 @@ class McpTransport implements Transport {
    * (the server locked 2026-07-28; its -32022 to `initialize` is moot), a successful `initialize`, or a
    * late discover error followed by `initialize`'s own outcome.
    */
-  #race(judged: Promise<"modern" | string>, ctx: RequestContext): Promise<"modern" | "legacy"> {
+  #race(
+    judged: Promise<"modern" | string>,
+    ctx: RequestContext,
+    overtaken: AbortController,
+  ): Promise<"modern" | "legacy"> {
     const session = new LegacySession(this.#http, LEGACY_VERSIONS[0], () => this.#nextId++);
     return new Promise((resolve, reject) => {
       let decided = false;
@@ -254,7 +260,10 @@ class McpTransport implements Transport {
       const decide = (era: "modern" | "legacy") => {
         if (decided) return;
         decided = true;
-        if (era === "legacy") this.#legacy = session;
+        if (era === "legacy") {
+          this.#legacy = session;
+          overtaken.abort();
+        }
         resolve(era);
       };
       judged.then((verdict) => {
@@ -269,12 +278,15 @@ class McpTransport implements Transport {
     });
   }
 
-  /** Asks `server/discover`: `modern`, or the 2025 revision to open a session with. */
-  async #judge(ctx: RequestContext): Promise<"modern" | string> {
+  /**
+   * Asks `server/discover`: `modern`, or the 2025 revision to open a session with. `signal` is the
+   * caller's, by which {@link McpTransport.discover} knows the answer was asked for its request.
+   */
+  async #judge(ctx: RequestContext, signal: AbortSignal): Promise<"modern" | string> {
     try {
       const { result } = await this.#modern("server/discover", {}, ctx);
       if (Array.isArray(result.supportedVersions)) {
-        this.#probed = { result, signal: ctx.signal };
+        this.#probed = { result, signal };
         return "modern";
       }
     } catch (error) {
