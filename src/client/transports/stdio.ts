@@ -11,6 +11,7 @@ import type { Reply, ToolListing } from "../transport.ts";
 import { TimeoutError, TransportError } from "../errors.ts";
 import { spawnChild, type SpawnOptions } from "./child-process.ts";
 import { createPipedMcpTransport } from "./mcp.ts";
+import { isLegacyVersion } from "./mcp-legacy.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
 import { withPeer } from "../carry-trace.ts";
@@ -131,7 +132,11 @@ class StdioTransport implements Transport {
       if (reason instanceof TimeoutError && this.#live !== undefined && !this.#live.heard) {
         const ms = (reason.data as { limitMs?: unknown } | undefined)?.limitMs;
         const command = [this.#options.command, ...this.#options.args ?? []].join(" ");
-        const asked = this.wire === "mcp" ? ": neither server/discover nor initialize was answered" : "";
+        const asked = this.wire !== "mcp"
+          ? ""
+          : isLegacyVersion(this.#options.protocolVersion ?? "")
+          ? ": initialize went unanswered"
+          : ": neither server/discover nor initialize was answered";
         reason.message = `Timed out: ${command} answered nothing in ${ms} ms${asked}; is it a stdio server?`;
       }
       throw error;

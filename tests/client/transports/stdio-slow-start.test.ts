@@ -17,9 +17,9 @@ import { runtimeCommand } from "../../helpers/stdio.ts";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** Past the probe's 5 s wait, with room for a loaded machine. */
 const SLOW_MS = 6500;
-const slow = (era: string, delayMs = SLOW_MS) => {
+const slow = (era: string, delayMs = SLOW_MS, protocolVersion?: string) => {
   const { command, args } = runtimeCommand(`${ROOT}tests/helpers/slow-stdio-server.ts`);
-  return createStdioTransport({ command, args: [...args, String(delayMs), era], closeGraceMs: 500 });
+  return createStdioTransport({ command, args: [...args, String(delayMs), era], closeGraceMs: 500, protocolVersion });
 };
 
 describe("stdio servers that start slowly", () => {
@@ -81,6 +81,12 @@ describe("stdio servers that start slowly", () => {
       });
     } finally {
       await client.close();
+    }
+    const legacy = createClient(slow("mute", 0, "2025-11-25"), { timeoutMs: 3000 });
+    try {
+      await assert.rejects(legacy.listTools(), /mute answered nothing in 3000 ms: initialize went unanswered/);
+    } finally {
+      await legacy.close();
     }
   });
 });
