@@ -1,6 +1,6 @@
 /**
  * `mcplite … -- <command>`: the CLI launches a stdio server (examples/stdio.ts, on the runtime running
- * the tests) and lists, inspects and calls it; a failing tool exits 1.
+ * the tests) and lists, inspects and calls it; a failing tool exits 1; a server that starts slowly is waited for.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -46,5 +46,14 @@ describe("mcplite with a stdio server", () => {
     );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^# Research Report: octopus$/m);
+  });
+
+  it("calls a tool of a server that reads stdin only after the probe's 5 s wait (2026-07-28, late discover)", {
+    timeout: 60_000,
+  }, async () => {
+    const slow = runtimeCommand(fileURLToPath(new URL("../helpers/slow-stdio-server.ts", import.meta.url)));
+    const run = await runCli(["call", "seen", "--", slow.command, ...slow.args, "6500", "2026"], { timeoutMs: 45_000 });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^server\/discover initialize tools\/list tools\/call$/m);
   });
 });

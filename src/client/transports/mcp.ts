@@ -70,6 +70,14 @@ export function createMcpTransport(url: string | URL, options: McpTransportOptio
   return new McpTransport(new HttpEndpoint(url, options), options);
 }
 
+/**
+ * The MCP transport over a pipe (stdio), where a request has no response of its own: a 2025 server may
+ * never answer `server/discover`, so after `fallbackMs` without an answer `initialize` goes out too.
+ */
+export function createPipedMcpTransport(url: string, options: McpTransportOptions, fallbackMs: number): Transport {
+  return new McpTransport(new HttpEndpoint(url, options), options, fallbackMs);
+}
+
 class McpTransport implements Transport {
   readonly wire = "mcp";
   readonly tracesRequests = true;
@@ -85,9 +93,12 @@ class McpTransport implements Transport {
   #taskRequired: Set<string> | undefined;
   /** The probe's `server/discover` answer, with the signal of the request it was sent for. */
   #probed: { result: Record<string, unknown>; signal: AbortSignal } | undefined;
+  /** Over a pipe: how long the probe waits alone before `initialize` goes out too. */
+  readonly #fallbackMs: number | undefined;
 
-  constructor(http: HttpEndpoint, options: McpTransportOptions) {
+  constructor(http: HttpEndpoint, options: McpTransportOptions, fallbackMs?: number) {
     this.#http = http;
+    this.#fallbackMs = fallbackMs;
     this.#forced = options.protocolVersion;
     if (this.#forced !== undefined && !isLegacyVersion(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)) {
       throw new TypeError(
@@ -215,10 +226,67 @@ class McpTransport implements Transport {
   async #probe(ctx: RequestContext): Promise<"modern" | "legacy"> {
     if (this.#forced !== undefined && isLegacyVersion(this.#forced)) return this.#useLegacy(this.#forced);
     if (this.#forced !== undefined) this.#version = this.#forced;
+    if (this.#fallbackMs === undefined) return this.#adopt(await this.#judge(ctx, ctx.signal));
+    // A probe the handshake overtook is cancelled (MCP 2025-11-25, Cancellation): nothing awaits it.
+    const overtaken = new AbortController();
+    const judged = this.#judge({ ...ctx, signal: AbortSignal.any([ctx.signal, overtaken.signal]) }, ctx.signal);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), this.#fallbackMs));
+    try {
+      const early = await Promise.race([judged, late]);
+      if (early !== undefined) return this.#adopt(early);
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.#race(judged, ctx, overtaken);
+  }
+
+  /**
+   * The probe went unanswered over a pipe: a 2025 server that ignores unknown requests, or one still
+   * starting. `initialize` goes out too, and the first answer that decides wins: a late discover result
+   * (the server locked 2026-07-28; its -32022 to `initialize` is moot), a successful `initialize`, or a
+   * late discover error followed by `initialize`'s own outcome.
+   */
+  #race(
+    judged: Promise<"modern" | string>,
+    ctx: RequestContext,
+    overtaken: AbortController,
+  ): Promise<"modern" | "legacy"> {
+    const session = new LegacySession(this.#http, LEGACY_VERSIONS[0], () => this.#nextId++);
+    return new Promise((resolve, reject) => {
+      let decided = false;
+      let discoverSaidLegacy = false;
+      let openFailed: { error: unknown } | undefined;
+      const decide = (era: "modern" | "legacy") => {
+        if (decided) return;
+        decided = true;
+        if (era === "legacy") {
+          this.#legacy = session;
+          overtaken.abort();
+        }
+        resolve(era);
+      };
+      judged.then((verdict) => {
+        if (verdict === "modern") return decide("modern");
+        discoverSaidLegacy = true;
+        if (openFailed !== undefined) reject(openFailed.error);
+      }, reject);
+      session.open(ctx).then(() => decide("legacy"), (error) => {
+        openFailed = { error };
+        if (discoverSaidLegacy) reject(error);
+      });
+    });
+  }
+
+  /**
+   * Asks `server/discover`: `modern`, or the 2025 revision to open a session with. `signal` is the
+   * caller's, by which {@link McpTransport.discover} knows the answer was asked for its request.
+   */
+  async #judge(ctx: RequestContext, signal: AbortSignal): Promise<"modern" | string> {
     try {
       const { result } = await this.#modern("server/discover", {}, ctx);
       if (Array.isArray(result.supportedVersions)) {
-        this.#probed = { result, signal: ctx.signal };
+        this.#probed = { result, signal };
         return "modern";
       }
     } catch (error) {
@@ -226,11 +294,15 @@ class McpTransport implements Transport {
       if (ctx.signal.aborted || !(error instanceof ClientError) || error instanceof AuthorizationError) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;
       const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
-      if (error.rpcCode === McpErrorCode.UnsupportedVersion && legacy !== undefined) return this.#useLegacy(legacy);
+      if (error.rpcCode === McpErrorCode.UnsupportedVersion && legacy !== undefined) return legacy;
       if (error.rpcCode !== undefined && MODERN_ERRORS.has(error.rpcCode)) throw error;
       if (error instanceof TransportError && error.status === undefined) throw error; // unreachable: not an era question
     }
-    return this.#useLegacy(LEGACY_VERSIONS[0]);
+    return LEGACY_VERSIONS[0];
+  }
+
+  #adopt(verdict: "modern" | string): "modern" | "legacy" {
+    return verdict === "modern" ? "modern" : this.#useLegacy(verdict);
   }
 
   #useLegacy(version: string): "legacy" {

@@ -41,22 +41,13 @@ interface Pending {
  */
 export abstract class MessageConnection {
   readonly #pending = new Map<number, Pending>();
-  readonly #probeTimeoutMs: number;
   #nextId = OWN_IDS;
   /** The last id the client gave that a request went out with. */
   #lastClientId = 0;
   #standalone: ((message: string) => void) | undefined;
   #endStandalone: (() => void) | undefined;
   #failure: TransportError | undefined;
-
-  /**
-   * Creates the connection.
-   *
-   * @param probeTimeoutMs How long `server/discover` may go unanswered before the server counts as a 2025 one.
-   */
-  constructor(probeTimeoutMs = 5000) {
-    this.#probeTimeoutMs = probeTimeoutMs;
-  }
+  #heard = false;
 
   /**
    * Writes one serialised message.
@@ -159,9 +150,7 @@ export abstract class MessageConnection {
     route: { lite: boolean; clientId: unknown; progressToken: unknown; event?: (data: string, name?: string) => void },
   ): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       const done = () => {
-        clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         this.#pending.delete(id);
       };
@@ -188,16 +177,6 @@ export abstract class MessageConnection {
           reject(error);
         },
       });
-      // MCP 2026-07-28, client probe over stdio: a server that never answers `server/discover` is a 2025 one.
-      if (message.method === "server/discover") {
-        timer = setTimeout(() => {
-          this.#pending.get(id)?.settle({
-            jsonrpc: "2.0",
-            id,
-            error: { code: -32601, message: "server/discover went unanswered" },
-          });
-        }, this.#probeTimeoutMs);
-      }
       this.#write(message).catch((error) =>
         this.#pending.get(id)?.fail(this.#failure ?? transportError(`cannot write to the server: ${error}`))
       );
@@ -230,6 +209,7 @@ export abstract class MessageConnection {
    * @param message The parsed message.
    */
   protected receive(message: Record<string, unknown>): void {
+    this.#heard = true;
     const { id, method } = message;
     if (method === undefined) { // a response
       if (typeof id === "number") this.#pending.get(id)?.settle(message);
@@ -285,6 +265,11 @@ export abstract class MessageConnection {
   #write(message: Record<string, unknown>): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return this.write(JSON.stringify(message));
+  }
+
+  /** Whether any message arrived from the server yet. */
+  get heard(): boolean {
+    return this.#heard;
   }
 
   /** Whether the connection failed (every request fails). */

@@ -24,8 +24,6 @@ const MAX_LINE = 64 * 1024 * 1024;
 export interface StdioConnectionOptions {
   /** Forward the child's stderr to this process's stderr (default: keep only its tail, for errors). */
   readonly inheritStderr?: boolean;
-  /** How long `server/discover` may go unanswered before the server counts as a 2025 one (default 5 s). */
-  readonly probeTimeoutMs?: number;
 }
 
 /** The connection to one child. */
@@ -42,10 +40,10 @@ export class StdioConnection extends MessageConnection {
    * Starts reading the child's output.
    *
    * @param child The child.
-   * @param options Stderr forwarding and the probe timeout.
+   * @param options Stderr forwarding.
    */
   constructor(child: ChildProcess, options: StdioConnectionOptions = {}) {
-    super(options.probeTimeoutMs);
+    super();
     this.#child = child;
     this.#failed = new Promise((resolve) => this.#markFailed = resolve);
     void this.#readStdout();

@@ -8,9 +8,10 @@
  */
 import type { RequestContext, ToolCallRequest, Transport } from "../transport.ts";
 import type { Reply, ToolListing } from "../transport.ts";
-import { TransportError } from "../errors.ts";
+import { TimeoutError, TransportError } from "../errors.ts";
 import { spawnChild, type SpawnOptions } from "./child-process.ts";
-import { createMcpTransport } from "./mcp.ts";
+import { createPipedMcpTransport } from "./mcp.ts";
+import { isLegacyVersion } from "./mcp-legacy.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
 import { withPeer } from "../carry-trace.ts";
@@ -29,6 +30,11 @@ export interface StdioTransportOptions extends SpawnOptions {
 
 /** The requests' origin: nothing is fetched, the URL only tells the wire's paths apart. */
 const BASE = "http://stdio.invalid";
+/**
+ * How long `server/discover` waits alone before `initialize` goes out too (MCP 2026-07-28 probe, a 2025
+ * server that ignores it); the probe's late answer still counts, so a slow start is no verdict.
+ */
+const PROBE_FALLBACK_MS = 5000;
 
 /**
  * Creates a transport that launches a server and speaks to it over stdio. The process starts on the
@@ -59,6 +65,7 @@ class StdioTransport implements Transport {
   readonly #options: StdioTransportOptions;
   readonly #inner: Transport;
   #connection: Promise<StdioConnection> | undefined;
+  #live: StdioConnection | undefined;
 
   constructor(options: StdioTransportOptions) {
     if (typeof options?.command !== "string" || options.command === "") {
@@ -68,7 +75,7 @@ class StdioTransport implements Transport {
     const fetch = async (request: Request) => (await this.#connect()).fetch(request);
     const inner = options.wire === "mcp-lite"
       ? createMcpliteMessageTransport(BASE + MCPLITE_BASE_PATH, fetch)
-      : createMcpTransport(BASE + "/mcp", { fetch, protocolVersion: options.protocolVersion });
+      : createPipedMcpTransport(BASE + "/mcp", { fetch, protocolVersion: options.protocolVersion }, PROBE_FALLBACK_MS);
     // The requests travel on the child's stdin and stdout: a pipe, no server address.
     this.#inner = withPeer(inner, { transport: "pipe" });
   }
@@ -82,25 +89,25 @@ class StdioTransport implements Transport {
   }
 
   listTools(ctx: RequestContext): Promise<ToolListing> {
-    return this.#inner.listTools(ctx);
+    return this.#named(this.#inner.listTools(ctx), ctx);
   }
 
   callTool(call: ToolCallRequest, ctx: RequestContext): Promise<Reply> {
-    return this.#inner.callTool(call, ctx);
+    return this.#named(this.#inner.callTool(call, ctx), ctx);
   }
 
   request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     if (this.#inner.request === undefined) {
       return Promise.reject(new TypeError(`${method} is not available on ${this.#inner.wire}`));
     }
-    return this.#inner.request(method, params, ctx);
+    return this.#named(this.#inner.request(method, params, ctx), ctx);
   }
 
   discover(ctx: RequestContext): Promise<Record<string, unknown>> {
     if (this.#inner.discover === undefined) {
       return Promise.reject(new TypeError(`server/discover is not available on ${this.#inner.wire}`));
     }
-    return this.#inner.discover(ctx);
+    return this.#named(this.#inner.discover(ctx), ctx);
   }
 
   async close(): Promise<void> {
@@ -110,11 +117,35 @@ class StdioTransport implements Transport {
     const connection = await connecting.catch(() => undefined);
     await connection?.close(this.#options.closeGraceMs);
     this.#connection = undefined;
+    this.#live = undefined;
+  }
+
+  /**
+   * A timeout before the server said anything at all names the command and what went unanswered. The
+   * client's deadline reason is what the caller receives (the abort wins), so the words go onto it.
+   */
+  async #named<T>(pending: Promise<T>, ctx: RequestContext): Promise<T> {
+    try {
+      return await pending;
+    } catch (error) {
+      const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : error;
+      if (reason instanceof TimeoutError && this.#live !== undefined && !this.#live.heard) {
+        const ms = (reason.data as { limitMs?: unknown } | undefined)?.limitMs;
+        const command = [this.#options.command, ...this.#options.args ?? []].join(" ");
+        const asked = this.wire !== "mcp"
+          ? ""
+          : isLegacyVersion(this.#options.protocolVersion ?? "")
+          ? ": initialize went unanswered"
+          : ": neither server/discover nor initialize was answered";
+        reason.message = `Timed out: ${command} answered nothing in ${ms} ms${asked}; is it a stdio server?`;
+      }
+      throw error;
+    }
   }
 
   #connect(): Promise<StdioConnection> {
     this.#connection ??= spawnChild(this.#options).then(
-      (child) => new StdioConnection(child, { inheritStderr: this.#options.stderr === "inherit" }),
+      (child) => this.#live = new StdioConnection(child, { inheritStderr: this.#options.stderr === "inherit" }),
       (error: unknown) => {
         this.#connection = undefined;
         throw new TransportError(

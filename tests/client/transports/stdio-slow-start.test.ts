@@ -1,0 +1,119 @@
+/**
+ * Servers that start slowly over stdio (`uv run`, `npx`, a Python import): `server/discover` goes
+ * unanswered past the probe's wait, the client sends `initialize` too, and whichever answer decides
+ * the era wins: a late -32601 means 2025, a late discover result means 2026-07-28 (the result is used).
+ * A server that answers nothing fails with an error naming its command and the time waited.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
+import { createClient } from "../../../src/client/mod.ts";
+import { createStdioTransport } from "../../../src/client/transports/stdio.ts";
+import { runtimeCommand } from "../../helpers/stdio.ts";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+/** Past the probe's 5 s wait, with room for a loaded machine. */
+const SLOW_MS = 6500;
+const slow = (era: string, delayMs = SLOW_MS, protocolVersion?: string) => {
+  const { command, args } = runtimeCommand(`${ROOT}tests/helpers/slow-stdio-server.ts`);
+  return createStdioTransport({ command, args: [...args, String(delayMs), era], closeGraceMs: 500, protocolVersion });
+};
+
+describe("stdio servers that start slowly", () => {
+  it("a slow 2025 server: its late -32601 to server/discover selects the 2025 handshake", {
+    timeout: 60_000,
+  }, async () => {
+    const client = createClient(slow("2025"));
+    try {
+      const seen = String(await client.call("seen", {})).split(" ");
+      assert.deepEqual(seen, ["server/discover", "initialize", "tools/call"]);
+      assert.equal(((await client.discover())?.serverInfo as { name: string }).name, "slow-2025");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a slow 2026-07-28 server: its late discover result is used, though initialize went out meanwhile", {
+    timeout: 60_000,
+  }, async () => {
+    const client = createClient(slow("2026"));
+    try {
+      const server = await client.discover();
+      assert.equal((server?.serverInfo as { name: string }).name, "slow-2026");
+      assert.deepEqual(server?.supportedVersions, ["2026-07-28"]);
+      // The server refused the pipelined initialize (-32022); the client never asked again.
+      const seen = String(await client.call("seen", {})).split(" ");
+      assert.deepEqual(seen, ["server/discover", "initialize", "tools/list", "tools/call"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a 2025 server that never answers server/discover gets the 2025 handshake after the probe's wait", {
+    timeout: 60_000,
+  }, async () => {
+    const client = createClient(slow("silent", 0));
+    try {
+      // The probe the handshake overtook is cancelled: nothing waits for it any more.
+      assert.deepEqual(String(await client.call("seen", {})).split(" "), [
+        "server/discover",
+        "initialize",
+        "notifications/cancelled",
+        "tools/call",
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a server that answers nothing fails with its command and the time waited", { timeout: 60_000 }, async () => {
+    const transport = slow("mute", 0);
+    const client = createClient(transport, { timeoutMs: 8000 });
+    try {
+      await assert.rejects(client.listTools(), (error: Error) => {
+        assert.equal(error.name, "TimeoutError");
+        assert.match(error.message, /slow-stdio-server\.ts 0 mute answered nothing in 8000 ms/);
+        assert.match(error.message, /neither server\/discover nor initialize/);
+        return true;
+      });
+    } finally {
+      await client.close();
+    }
+    const legacy = createClient(slow("mute", 0, "2025-11-25"), { timeoutMs: 3000 });
+    try {
+      await assert.rejects(legacy.listTools(), /mute answered nothing in 3000 ms: initialize went unanswered/);
+    } finally {
+      await legacy.close();
+    }
+  });
+});
+
+const PYTHON = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin/python`;
+const NO_FASTMCP: string | false = !existsSync(PYTHON)
+  ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10`
+  : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
+  ? `${PYTHON} lacks fastmcp: .venv-py/bin/pip install fastmcp==4.0.10`
+  : false;
+if (NO_FASTMCP) console.error(`slow FastMCP over stdio: skipped: ${NO_FASTMCP}`);
+
+describe("a slow FastMCP (Python) server over stdio", { skip: NO_FASTMCP }, () => {
+  it("createClient(stdio) calls its tool though it reads stdin only after the probe's wait", {
+    timeout: 120_000,
+  }, async () => {
+    const transport = createStdioTransport({
+      command: PYTHON,
+      args: [`${ROOT}tests/interop/python/slow_stdio_server.py`, String(SLOW_MS / 1000)],
+      closeGraceMs: 1000,
+    });
+    const client = createClient(transport, { timeoutMs: 90_000 });
+    try {
+      assert.deepEqual(await client.call("add", { a: 2, b: 3 }), { result: 5 });
+      assert.equal(((await client.discover())?.serverInfo as { name: string }).name, "slow-python");
+    } finally {
+      await client.close();
+    }
+  });
+});
