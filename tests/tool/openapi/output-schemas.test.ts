@@ -245,7 +245,7 @@ describe(
       const tools = await toolsFromOpenAPI(github, { baseUrl: "http://127.0.0.1:9" });
       assert.equal(tools.length, 845);
       const typed = tools.filter((t) => t.output !== undefined);
-      // 637 operations answer JSON; 21 may also answer a 204 or a 202 without a body, and two another media type
+      // 637 operations answer JSON; 21 also document a success without a JSON body (a 204, a 202), two another media type
       // (`repos/get-content`'s `application/vnd.github.object`, `code-scanning/get-analysis`'s SARIF): 614.
       assert.equal(typed.length, 614);
       for (const tool of typed) assert.equal(tool.output!.jsonSchema.type, "object", tool.name);
