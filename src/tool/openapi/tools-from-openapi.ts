@@ -150,7 +150,8 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
  * closest described name, whether or not its body is closed (see `unknownArguments`). A call builds the HTTP request
  * (query parameters per `style`, `explode` and `allowReserved`, OpenAPI 3.1.0 §4.8.12.4; form and
  * multipart bodies per each property's Encoding Object, §4.8.15), forwards `ctx.signal`, and answers the
- * 2xx JSON body as its (structured) result, or a failure `HTTP {status}: {message}` with the message the
+ * 2xx JSON body as its structured result, conforming to the `outputSchema` each tool lists from its success
+ * response (see `outputSchemas`), or a failure `HTTP {status}: {message}` with the message the
  * error body carries (RFC 9457 `detail`, `{"error":{"message"}}`, `message`, `error_description`).
  *
  * @param document The OpenAPI 3.0.x or 3.1.x document, parsed (JSON or YAML).
