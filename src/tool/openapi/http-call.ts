@@ -122,9 +122,11 @@ export async function resultFromResponse(
 ): Promise<ToolResult | unknown> {
   const type = response.headers.get("content-type") ?? "";
   const text = await response.text();
+  if (response.ok && output !== undefined) {
+    return structuredResult(response.status, isJsonMediaType(type) ? text : "", output);
+  }
   const json = isJsonMediaType(type) && text !== "" ? parseOrText(text) : undefined;
   if (response.ok) {
-    if (output !== undefined) return structuredResult(response.status, isJsonMediaType(type) ? text : "", output);
     if (json !== undefined) return json;
     return text === "" ? `${response.status} ${response.statusText}`.trim() : text;
   }

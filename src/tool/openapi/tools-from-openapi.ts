@@ -98,11 +98,11 @@ export interface ToolsFromOpenApiOptions {
   readonly unknownArguments?: "refuse" | "forward";
   /**
    * Whether each tool lists the `outputSchema` of its operation's success response (`200`, else `201`, the other
-   * `2xx`, `2XX`, else a `default` that is the only success response; OpenAPI 3.1.1 §4.8.16) and answers its JSON
+   * `2xx`, `2XX`, else `default` when no success code is declared; OpenAPI 3.1.1 §4.8.16) and answers its JSON
    * body as `structuredContent`. A body that is not an object (an array, a string) is wrapped, `{ "result": body }`,
    * as MCP 2025-11-25 (Tools, Output Schema) wants an object schema, and the text content is that object's JSON too.
-   * An operation without a JSON success response, or with a success response that has no JSON body (a `204` beside
-   * a `201`), lists none and answers as without this option.
+   * An operation without a JSON success response, or with a success response whose body may be other than JSON (a
+   * `204` beside a `201`, `text/plain` beside `application/json`), lists none and answers as without this option.
    *
    * - `"enforce"` (default): each 2xx body is checked against the schema, as MCP requires ("Servers MUST provide
    *   structured results that conform to this schema"); one that does not match is a tool error (`isError`) naming
