@@ -159,3 +159,19 @@ export function exampleProject(dir: string): void {
   );
   symlinkSync(`${ROOT}node_modules`, join(dir, "node_modules"), "dir");
 }
+
+/**
+ * The section of a page under a `## ` heading, up to the next one; the lines before it blank, so that its blocks keep
+ * their line numbers.
+ *
+ * @param markdown The page.
+ * @param heading The heading's text.
+ * @param source The page's name, for the message when it has no such section.
+ */
+export function markdownSection(markdown: string, heading: string, source: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `${source} has a "## ${heading}" section`);
+  const next = markdown.indexOf("\n## ", start + 1);
+  return "\n".repeat(markdown.slice(0, start).split("\n").length - 1) +
+    markdown.slice(start, next === -1 ? undefined : next);
+}

@@ -220,7 +220,10 @@ describe("transformTool() on a tool imported from OpenAPI", () => {
         st: { name: "state", default: "open", description: "open or closed" },
         "X-Api-Key": { hide: true, value: "k-123" },
       },
-      output: { map: (value) => ({ numbers: (value as { number: number }[]).map((issue) => issue.number) }) },
+      // The import answers a JSON array wrapped, { result: [...] } (its output schema's shape).
+      output: {
+        map: (value) => ({ numbers: (value as { result: { number: number }[] }).result.map((i) => i.number) }),
+      },
     });
     const server = createServer({ name: "gateway", version: "1.0.0", auth: opaqueAuth() }).tool(issues);
     const listed = await (await server.fetch(post("/mcp-lite/v1/listtools", {}, bearer("reader")))).json();

@@ -7,7 +7,7 @@
 
 /** A TypeScript type. */
 export type TypeNode =
-  | { kind: "keyword"; name: "string" | "number" | "boolean" | "null" | "unknown" | "never" }
+  | { kind: "keyword"; name: "string" | "number" | "boolean" | "null" | "undefined" | "unknown" | "never" }
   | { kind: "literal"; value: string | number | boolean }
   | { kind: "ref"; name: string }
   | { kind: "array"; items: TypeNode }

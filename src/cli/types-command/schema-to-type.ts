@@ -102,8 +102,10 @@ function objectType(schema: Schema, sub: (s: unknown) => TypeNode): TypeNode {
     // No property at all (`{}` would admit any value but null).
     return properties.length > 0 ? { kind: "object", properties } : { kind: "object", properties, index: NEVER };
   }
-  // An index signature must admit every property's type too.
-  const index = union([...extra, ...properties.map((property) => property.type)]);
+  // An index signature must admit every property's type too, and `undefined` for an optional one (TS2411 under
+  // strictNullChecks: GitHub's `permissions: { checks?: string; [key: string]: string }`).
+  const optional: TypeNode[] = properties.some((p) => p.optional) ? [{ kind: "keyword", name: "undefined" }] : [];
+  const index = union([...extra, ...properties.map((property) => property.type), ...optional]);
   return { kind: "object", properties, index: index.kind === "keyword" && index.name === "never" ? UNKNOWN : index };
 }
 

@@ -9,6 +9,7 @@
 import { fail, type ToolResult } from "../../core/result.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { OperationInput } from "./operation-input.ts";
+import { WRAPPED_KEY } from "./operation-output.ts";
 import { encodeBody, isJsonMediaType } from "./request-body.ts";
 import { type DeepObjectArrays, percentEncode, scalarText, styledPairs } from "./serialize.ts";
 
@@ -108,14 +109,22 @@ function simple(value: unknown, explode: boolean, encode = true): string {
 /**
  * Turns a response into what the tool answers: a 2xx JSON body its value (an object becomes the
  * structured result), a text body its text, no body an empty result; any other status a failure that
- * names the status and the message the body carries ({@link messageOf}), else the body's text.
+ * names the status and the message the body carries ({@link messageOf}), else the body's text. With an
+ * `output`, a 2xx answers the structured result of the tool's output schema, or a tool error (`structuredResult`).
  *
  * @param response The API's response.
+ * @param output How a tool that lists an output schema answers a 2xx response.
  * @returns The handler's return value.
  */
-export async function resultFromResponse(response: Response): Promise<ToolResult | unknown> {
+export async function resultFromResponse(
+  response: Response,
+  output?: ResponseOutput,
+): Promise<ToolResult | unknown> {
   const type = response.headers.get("content-type") ?? "";
   const text = await response.text();
+  if (response.ok && output !== undefined) {
+    return structuredResult(response.status, isJsonMediaType(type) ? text : "", output);
+  }
   const json = isJsonMediaType(type) && text !== "" ? parseOrText(text) : undefined;
   if (response.ok) {
     if (json !== undefined) return json;
@@ -125,6 +134,45 @@ export async function resultFromResponse(response: Response): Promise<ToolResult
   const structured: Record<string, unknown> = { status: response.status };
   if (json !== undefined) structured.body = json;
   return fail(`HTTP ${response.status}: ${detail}`, structured);
+}
+
+/** What a tool that lists an output schema answers a 2xx response with (see operation-output.ts). */
+export interface ResponseOutput {
+  /** Whether the body answers as `{ result: body }`. */
+  readonly wrapped: boolean;
+  /** The status of the documented response, for messages. */
+  readonly status: string;
+  /** Checks the structured result against the output schema (`outputSchemas: "enforce"`); none: not checked. */
+  readonly check?: (value: unknown) => { path: string; message: string } | undefined;
+}
+
+/**
+ * The structured result of a 2xx response, or a tool error saying why there is none that conforms: MCP 2025-11-25,
+ * Tools, Output Schema: "Servers MUST provide structured results that conform to this schema". An error result
+ * (`isError`) is exempt, and says what the API answered instead of what its document promised.
+ */
+function structuredResult(status: number, jsonText: string, output: ResponseOutput): ToolResult | unknown {
+  const documented = `the ${output.status} response the operation documents`;
+  let body: unknown;
+  try {
+    body = jsonText === "" ? undefined : JSON.parse(jsonText);
+  } catch {
+    body = undefined;
+  }
+  if (body === undefined) {
+    return fail(`HTTP ${status}: the response has no JSON body, unlike ${documented}`, { status });
+  }
+  if (!output.wrapped && !isObject(body)) {
+    return fail(`HTTP ${status}: the response body is not a JSON object, unlike ${documented}`, { status, body });
+  }
+  const value = output.wrapped ? { [WRAPPED_KEY]: body } : body;
+  const mismatch = output.check?.(value);
+  if (mismatch === undefined) return value;
+  const at = mismatch.path === "" ? "" : ` at ${mismatch.path}`;
+  return fail(`HTTP ${status}: the response does not match ${documented}${at}: ${mismatch.message}`, {
+    status,
+    body,
+  });
 }
 
 function parseOrText(text: string): unknown {

@@ -7,6 +7,7 @@
  */
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
 import type { CallContext } from "../../core/call-context.ts";
+import type { JsonSchema, StandardSchemaV1 } from "../../core/schema.ts";
 import type { AnyTool, ToolAnnotations } from "../../core/tool.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
@@ -14,6 +15,7 @@ import { defineTool } from "../define-tool.ts";
 import { buildRequest, resultFromResponse } from "./http-call.ts";
 import { jsonSchemaInput } from "./json-schema-input.ts";
 import { operationInput } from "./operation-input.ts";
+import { operationOutput, outputCheck } from "./operation-output.ts";
 import { SchemaConverter } from "./schema-dialect.ts";
 import { ToolNames } from "./tool-names.ts";
 
@@ -94,6 +96,48 @@ export interface ToolsFromOpenApiOptions {
    * ```
    */
   readonly unknownArguments?: "refuse" | "forward";
+  /**
+   * Whether each tool lists the `outputSchema` of its operation's success response (`200`, else `201`, the other
+   * `2xx`, `2XX`, else `default` when no success code is declared; OpenAPI 3.1.1 §4.8.16) and answers its JSON
+   * body as `structuredContent`. A body that is not an object (an array, a string) is wrapped, `{ "result": body }`,
+   * as MCP 2025-11-25 (Tools, Output Schema) wants an object schema, and the text content is that object's JSON too.
+   * An operation without a JSON success response, or with a success response whose body may be other than JSON (a
+   * `204` beside a `201`, `text/plain` beside `application/json`), lists none and answers as without this option.
+   *
+   * - `"enforce"` (default): each 2xx body is checked against the schema, as MCP requires ("Servers MUST provide
+   *   structured results that conform to this schema"); one that does not match is a tool error (`isError`) naming
+   *   the first mismatch, `HTTP 200: the response does not match the 200 response the operation documents at
+   *   /owner/login: …`, with `structuredContent: { status, body }`, so the caller still sees what the API said.
+   * - `"list"`: listed and answered, not checked, for an API trusted to keep to its document: a body that drifted
+   *   reaches the client unchecked (a client that checks, as the official SDKs do, then refuses it itself).
+   * - `false`: no output schemas; a 2xx JSON object is the structured result, any other JSON value its text.
+   *
+   * A 2xx body that is not JSON, or not the object the schema describes, is a tool error in both listing modes.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer } from "../../../mod.ts";
+   * import { toolsFromOpenAPI } from "./tools-from-openapi.ts";
+   * const labels = { type: "array", items: { type: "object", properties: { name: { type: "string" } } } };
+   * const document = {
+   *   openapi: "3.1.0",
+   *   info: { title: "Issues", version: "1" },
+   *   paths: { "/labels": { get: { operationId: "listLabels", responses: { "200": { description: "The labels", content: { "application/json": { schema: labels } } } } } } },
+   * };
+   * let answer: unknown = [{ name: "bug" }];
+   * const fetch = () => Promise.resolve(Response.json(answer));
+   * const [listLabels] = await toolsFromOpenAPI(document, { baseUrl: "http://issues.test", fetch });
+   * assert.deepEqual(listLabels.output?.jsonSchema, { type: "object", properties: { result: labels }, required: ["result"] });
+   * const server = createServer({ name: "issues", version: "1.0.0" }).tool(listLabels);
+   * const listed = await server.call("listLabels", {});
+   * assert.deepEqual(listed.kind === "answer" && listed.result.structuredContent, { result: [{ name: "bug" }] });
+   * answer = [{ name: 7 }];
+   * const drifted = await server.call("listLabels", {});
+   * assert.match(drifted.kind === "failure" ? JSON.stringify(drifted.result.content) : "", /at \/result\/0\/name/);
+   * ```
+   */
+  readonly outputSchemas?: "enforce" | "list" | false;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -106,7 +150,8 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
  * closest described name, whether or not its body is closed (see `unknownArguments`). A call builds the HTTP request
  * (query parameters per `style`, `explode` and `allowReserved`, OpenAPI 3.1.0 §4.8.12.4; form and
  * multipart bodies per each property's Encoding Object, §4.8.15), forwards `ctx.signal`, and answers the
- * 2xx JSON body as its (structured) result, or a failure `HTTP {status}: {message}` with the message the
+ * 2xx JSON body as its structured result, conforming to the `outputSchema` each tool lists from its success
+ * response (see `outputSchemas`), or a failure `HTTP {status}: {message}` with the message the
  * error body carries (RFC 9457 `detail`, `{"error":{"message"}}`, `message`, `error_description`).
  *
  * @param document The OpenAPI 3.0.x or 3.1.x document, parsed (JSON or YAML).
@@ -216,17 +261,38 @@ function toolOf(
       .filter((part): part is string => part !== undefined && part.trim() !== "")
       .join("\n\n") || `${operation.method.toUpperCase()} ${operation.path}`;
   const send = options.fetch ?? ((request: Request) => fetch(request));
+  const mode = options.outputSchemas ?? "enforce";
+  const output = mode === false ? undefined : operationOutput(definition.responses, converter);
   let builder = defineTool(name).describe(description).input(jsonSchemaInput(input.schema))
     .annotations(annotationsOf(operation));
   if (operation.summary !== undefined) builder = builder.title(operation.summary);
+  const answering = output === undefined ? undefined : {
+    wrapped: output.wrapped,
+    status: output.status,
+    check: mode === "enforce" ? outputCheck(output.schema) : undefined,
+  };
+  // The handler has checked (or, with "list", deliberately not) what it answers: the schema is listed as is.
+  if (output !== undefined) builder = builder.output(listedSchema(output.schema)) as unknown as typeof builder;
   return builder.handle(async (args, ctx) => {
     const headers = new Headers(
       typeof options.headers === "function" ? await options.headers(ctx) : options.headers,
     );
     const { method, path } = operation;
     const { url, init } = buildRequest(options.baseUrl, method, path, input, args, headers, options.deepObjectArrays);
-    return await resultFromResponse(await send(new Request(url, { ...init, signal: ctx.signal })));
+    return await resultFromResponse(await send(new Request(url, { ...init, signal: ctx.signal })), answering);
   });
+}
+
+/** An output schema listed as given, its values passed as they are (the handler answers only conforming ones). */
+function listedSchema(schema: JsonSchema): StandardSchemaV1<Record<string, unknown>> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcplite-openapi",
+      validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
 }
 
 /** MCP tool annotations from the method's semantics (RFC 9110 §9.2): safe, idempotent or destructive. */

@@ -134,6 +134,8 @@ describe("real-world descriptions from npm", () => {
       const tools = await toolsFromOpenAPI(document, {
         baseUrl: upstream.url,
         headers: { authorization: "Bearer configured-token" },
+        // The recording upstream answers abbreviated bodies, not GitHub's documented ones: listed, not checked.
+        outputSchemas: "list",
       });
       const ms = performance.now() - started;
       const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;

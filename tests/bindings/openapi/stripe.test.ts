@@ -21,9 +21,11 @@ const stripe = await directoryDocument("stripe.com.json");
 const prism = await prismCommand();
 const credentials = { authorization: "Bearer sk_test_mcplite" };
 
-async function stripeServer(baseUrl: string): Promise<Server<ToolMap>> {
+async function stripeServer(baseUrl: string, outputSchemas?: "list"): Promise<Server<ToolMap>> {
   const server: Server<ToolMap> = createServer({ name: "stripe", version: "1.0.0" });
-  for (const tool of await toolsFromOpenAPI(stripe, { baseUrl, headers: credentials })) server.tool(tool);
+  for (const tool of await toolsFromOpenAPI(stripe, { baseUrl, headers: credentials, outputSchemas })) {
+    server.tool(tool);
+  }
   return server;
 }
 
@@ -109,7 +111,8 @@ describe(
     }, async () => {
       const mock = await startPrism(prism!, customersOnly(stripe!));
       try {
-        const server = await stripeServer(mock.url);
+        // Prism answers `{}`, as customersOnly() documents, not Stripe's own response: listed, not checked.
+        const server = await stripeServer(mock.url, "list");
         const created = await server.call("PostCustomers", customer);
         assert.equal(created.kind, "answer", JSON.stringify(created.kind !== "answer" && created));
         const listed = await server.call("GetCustomers", { created: { gt: 1700000000 }, limit: 3 });

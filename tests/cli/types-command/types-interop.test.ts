@@ -236,27 +236,39 @@ describe("mcplite types against the GitHub REST API imported with toolsFromOpenA
   });
   after(async () => await listener?.close());
 
-  it("writes every operation's arguments as types that refuse a misspelt one", { timeout: 300_000 }, async () => {
+  it("writes every operation's arguments and results as types that refuse a misspelt argument or key", {
+    timeout: 300_000,
+  }, async () => {
     const dir = typesDir();
     const file = join(dir, "github.ts");
     assert.match(await types([listener.url, "--out", file]), /wrote the types of 845 tools to /);
     await assertFormatted(file);
+    // The import lists each JSON operation's output schema (tests/tool/openapi/output-schemas.test.ts).
+    const text = readFileSync(file, "utf8");
+    assert.ok(text.includes("\n    repos_get: { input: ReposGetInput; output: ReposGetOutput };\n"), "repos_get's output");
+    assert.ok(text.includes("\n    users_follow: { input: UsersFollowInput; output: unknown };\n"), "a 204: no output");
     await assertConsumerChecks(
       dir,
       `import { createClient } from "@mcplite/sdk/client";
 import type { Remote } from "./github.ts";
 
 const client = createClient<Remote>("http://localhost:8000");
-export async function issues(): Promise<void> {
-  await client.call("repos_get", { owner: "octo", repo: "hello" });
+export async function issues(): Promise<string> {
+  const repo = await client.call("repos_get", { owner: "octo", repo: "hello" });
+  const fullName: string = repo.full_name;
+  const login: string = repo.owner.login;
   await client.call("issues_create", { owner: "octo", repo: "hello", title: "Bug", labels: ["a", { name: "b" }] });
   const listed = await client.call("issues_list-for-repo", { owner: "octo", repo: "hello", state: "open" });
   // @ts-expect-error: a misspelt argument
   await client.call("issues_create", { owner: "octo", repo: "hello", title: "Bug", lables: ["a"] });
   // @ts-expect-error: state is open, closed or all
   await client.call("issues_list-for-repo", { owner: "octo", repo: "hello", state: "shut" });
-  // @ts-expect-error: the import declares no output schema, so the result is unknown: no key to read
+  const title: string | undefined = listed.result[0]?.title;
+  // @ts-expect-error: the result has no such key
+  void repo.fullname;
+  // @ts-expect-error: a list is wrapped, { result: [...] }: no length on the result itself
   void listed.length;
+  return fullName + login + title;
 }
 `,
     );

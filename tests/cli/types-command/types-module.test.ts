@@ -27,6 +27,11 @@ const search: ToolInfo = {
       legacy: { type: "string", nullable: true },
       filter: { $ref: "#/$defs/Filter" },
       meta: { type: "object", additionalProperties: { type: "string" } },
+      permissions: {
+        type: "object",
+        properties: { checks: { type: "string" } },
+        additionalProperties: { type: "string" },
+      },
       extra: { type: "object", properties: { a: { type: "string" } }, additionalProperties: true },
       anything: {},
       kind: { const: "doc" },
@@ -126,6 +131,8 @@ describe("mcplite types: the module", () => {
       "  legacy?: string | null;",
       "  filter?: Filter;",
       "  meta?: Record<string, string>;",
+      // An optional property under an index signature: the index admits undefined (TS2411 otherwise).
+      "  permissions?: {\n    checks?: string;\n    [key: string]: string | undefined;\n  };",
       "  extra?: {\n    a?: string;\n    [key: string]: unknown;\n  };",
       "  anything?: unknown;",
       '  kind?: "doc";',
