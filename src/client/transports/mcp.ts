@@ -189,7 +189,12 @@ class McpTransport implements Transport {
       const serverInfo = isObject(result._meta) ? result._meta[META.serverInfo] : undefined;
       return result.serverInfo === undefined && serverInfo !== undefined ? { ...result, serverInfo } : result;
     }
-    await this.#legacy!.open(plain);
+    try {
+      await this.#legacy!.open(plain);
+    } catch (error) {
+      if (!this.#modernAfterAll(error)) throw error;
+      return await this.discover(ctx);
+    }
     return { ...this.#legacy!.initializeResult };
   }
 
@@ -197,10 +202,36 @@ class McpTransport implements Transport {
     await this.#legacy?.close();
   }
 
-  #send(method: string, params: Record<string, unknown>, ctx: RequestContext, extra?: Headers): Promise<Exchanged> {
-    return this.#legacy !== undefined
-      ? this.#legacy.request(method, params, ctx, extra)
-      : this.#modern(method, params, ctx, extra);
+  async #send(
+    method: string,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    extra?: Headers,
+  ): Promise<Exchanged> {
+    if (this.#legacy === undefined) return await this.#modern(method, params, ctx, extra);
+    try {
+      return await this.#legacy.request(method, params, ctx, extra);
+    } catch (error) {
+      if (!this.#modernAfterAll(error)) throw error;
+      return await this.#modern(method, params, ctx, extra);
+    }
+  }
+
+  /**
+   * A server counted as a 2025 one (its `server/discover` answer came too late: a stdio server still
+   * starting) that refuses `initialize` naming 2026-07-28 (-32022 with `supported`) speaks it after all:
+   * the era becomes modern, and `true` says to send again.
+   */
+  #modernAfterAll(error: unknown): boolean {
+    if (this.#legacy?.initializeResult !== undefined || this.#forced !== undefined) return false;
+    if (!(error instanceof ClientError) || error.rpcCode !== McpErrorCode.UnsupportedVersion) return false;
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    const modern = Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
+    if (modern === undefined) return false;
+    this.#legacy = undefined;
+    this.#version = modern;
+    this.#era = Promise.resolve("modern");
+    return true;
   }
 
   /** Finds the server's era once: a `server/discover` probe, or `initialize` for a forced 2025 revision. */

@@ -1,0 +1,11 @@
+/**
+ * How a proxy's second hop goes, as its definitions share it.
+ *
+ * @module
+ */
+
+/** What the proxied tools, prompts and resources share. */
+export interface HopOptions {
+  /** The wait (ms) a caller is told, as `Retry-After`, when the remote is out of reach. */
+  readonly retryAfterMs: number;
+}

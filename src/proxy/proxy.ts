@@ -1,0 +1,92 @@
+/**
+ * `proxy()`: a server whose tools, prompts, resources, templates and completions are a remote server's,
+ * reached through the typed client; grouped into ours (`server.group("gh", await proxy(url))`), they are
+ * served on every wire ours speaks.
+ *
+ * @module
+ */
+import { createServer } from "../assembly/create-server.ts";
+import type { Server } from "../server/server.ts";
+import type { ToolsOf } from "../client/client-types.ts";
+import { isObject } from "../internal/is-object.ts";
+import { Mirror } from "./mirror.ts";
+import { connectRemote } from "./remote.ts";
+import type { StdioTransportOptions } from "../client/transports/stdio.ts";
+import type { Client, ClientOptions } from "../client/client.ts";
+import { remoteError } from "./remote-error.ts";
+
+/** Options of {@link proxy}. */
+export interface ProxyOptions extends ClientOptions {
+  /** The proxy server's name (default: the name the remote gives, else `proxy`). */
+  readonly name?: string;
+  /** The proxy server's version (default: the version the remote gives, else `0.0.0`). */
+  readonly version?: string;
+  /** The wait a caller is told (`Retry-After`) when the remote is out of reach, in ms (default 1 000). */
+  readonly retryAfterMs?: number;
+  /** Closes the connection to the remote when aborted (a stdio server's process ends, an MCP 2025 session too). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Proxies a remote server: connects to it (a URL, found as `createClient()` finds its wire: MCP
+ * 2026-07-28, MCP 2025, MCP-lite; a stdio command; or a client), reads its lists, and gives a server
+ * whose tools, prompts, resources, templates and completions forward to it, the remote's JSON Schemas
+ * verbatim. Group it into yours to serve the remote on every wire yours speaks (a stdio server becomes a
+ * gRPC and REST service). A call carries its signal (a cancellation reaches the remote), progress and log
+ * messages across; the remote's error codes are kept; a remote out of reach answers `unavailable` (503
+ * with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC), never a tool error, and the next call tries again.
+ *
+ * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
+ * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
+ * @param options The server's name and version, `retryAfterMs`, and the client's options to the remote.
+ * @returns The server, once the remote's lists are read.
+ * @throws {McpliteError} `unavailable` when the remote cannot be reached at first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "@mcplite/sdk";
+ * import { createClient } from "@mcplite/sdk/client";
+ * import { proxy } from "@mcplite/sdk/proxy";
+ *
+ * const remote = createServer({ name: "math", version: "1.0.0" })
+ *   .tool(defineTool("add").describe("Adds").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b));
+ * const gateway = createServer({ name: "gateway", version: "1.0.0" })
+ *   .group("math", await proxy<typeof remote>(createClient(remote)));
+ * assert.equal(await createClient(gateway).call("math.add", { a: 1, b: 2 }), "3");
+ * ```
+ */
+export async function proxy<S = unknown>(
+  // deno-lint-ignore no-explicit-any
+  target: string | URL | StdioTransportOptions | Client<any>,
+  options: ProxyOptions = {},
+): Promise<Server<ToolsOf<S>>> {
+  const { name, version, retryAfterMs = 1_000, signal, ...clientOptions } = options;
+  signal?.throwIfAborted();
+  const remote = connectRemote(target, clientOptions);
+  signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
+  const hop = { retryAfterMs };
+  let described: Record<string, unknown> | null;
+  try {
+    described = await remote.client.discover();
+  } catch (error) {
+    remote.failed(error);
+    throw remoteError(error, retryAfterMs);
+  }
+  const info = isObject(described?.serverInfo) ? described.serverInfo : {};
+  const server = createServer({
+    name: name ?? (typeof info.name === "string" ? info.name : "proxy"),
+    version: version ?? (typeof info.version === "string" ? info.version : "0.0.0"),
+  });
+  const capabilities = isObject(described?.capabilities) ? described.capabilities : undefined;
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  const mirror = new Mirror(server, remote, hop, capabilities, warn);
+  try {
+    await mirror.syncAll();
+  } catch (error) {
+    remote.failed(error);
+    throw remoteError(error, retryAfterMs);
+  }
+  return server as unknown as Server<ToolsOf<S>>;
+}
