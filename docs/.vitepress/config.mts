@@ -39,6 +39,7 @@ export const sidebar = [
       { text: "OpenAPI", link: "/guides/openapi" },
       { text: "MCP Apps", link: "/guides/apps" },
       { text: "Agent Skills", link: "/guides/skills" },
+      { text: "Composing servers", link: "/guides/composing" },
       { text: "The typed client", link: "/guides/client" },
       { text: "Authorization (server)", link: "/guides/authorization" },
       { text: "Authorization (client)", link: "/guides/client-authorization" },

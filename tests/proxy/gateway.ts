@@ -54,8 +54,14 @@ export async function callWebtools(base: string, action: string, request: unknow
 }
 
 /** Calls a tool with @grpc/grpc-js under Node: the result, or the status code. */
-export async function callGrpcJs(address: string, tool: string, args: unknown): Promise<Record<string, any>> {
-  const out = await run("node", ["tests/proxy/clients/grpc-js-call.mjs", address, tool, JSON.stringify(args)]);
+export async function callGrpcJs(
+  address: string,
+  tool: string,
+  args: unknown,
+  token?: string,
+): Promise<Record<string, any>> {
+  const script = ["tests/proxy/clients/grpc-js-call.mjs", address, tool, JSON.stringify(args)];
+  const out = await run("node", token === undefined ? script : [...script, token]);
   if (out.code !== 0) throw new Error(out.stderr);
   return JSON.parse(out.stdout);
 }

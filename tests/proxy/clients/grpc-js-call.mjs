@@ -1,11 +1,13 @@
 // A gRPC client on @grpc/grpc-js, run under Node by the proxy's tests:
-//   node grpc-js-call.mjs <host:port> <tool> <arguments as JSON>
+//   node grpc-js-call.mjs <host:port> <tool> <arguments as JSON> [bearer token]
 // It calls CallTool once (10 s deadline) and prints one JSON line: the result, or the status code.
 import { credentials, loadPackageDefinition, Metadata, status } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { fileURLToPath } from "node:url";
 
-const [address, tool, json] = process.argv.slice(2);
+const [address, tool, json, token] = process.argv.slice(2);
+const metadata = new Metadata();
+if (token) metadata.set("authorization", `Bearer ${token}`);
 const protoPath = fileURLToPath(new URL("../../../proto/mcplite/mcplite.proto", import.meta.url));
 const definition = loadSync(protoPath, { keepCase: false, longs: String, enums: String, defaults: true, oneofs: true });
 const { mcplite } = loadPackageDefinition(definition);
@@ -36,7 +38,7 @@ const fromStruct = (s) => Object.fromEntries(Object.entries(s?.fields ?? {}).map
 
 client.CallTool(
   { name: tool, arguments: toStruct(JSON.parse(json)) },
-  new Metadata(),
+  metadata,
   { deadline: new Date(Date.now() + 10_000) },
   (error, reply) => {
     console.log(
