@@ -34,6 +34,7 @@ type Callbacks = {
   onProgress?: (p: Progress) => void;
   onPartial?: (p: unknown) => void;
   onLog?: (l: LogEntry) => void;
+  traceContext?: Readonly<Record<string, string>>;
 };
 
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
@@ -107,7 +108,7 @@ export class CallRunner {
     rounds: "answer" | "none" = "none",
   ): Promise<Record<string, unknown>> {
     return await this.timed(options, async (deadline) => {
-      const ctx = this.context(deadline, {});
+      const ctx = this.context(deadline, options.traceContext ? { traceContext: options.traceContext } : {});
       if (rounds === "none") return completeResult(method, await this.#send(method, params, ctx));
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
       return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));
@@ -162,6 +163,7 @@ export class CallRunner {
       ...(callbacks.onPartial ? { onPartial: callbacks.onPartial } : {}),
       ...(callbacks.onLog ? { onLog: callbacks.onLog } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      ...(callbacks.traceContext ? { traceContext: callbacks.traceContext } : {}),
       answer: (request) => deadline.pause(answerInput(request, options, deadline.signal)),
       ...(etag === undefined ? {} : { etag }),
       ...(this.#onListing ? { onListing: this.#onListing } : {}),

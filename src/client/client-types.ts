@@ -55,6 +55,12 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Fails the request after this long in total, however lively, in ms. Default: the client's, or none. */
   maxTimeoutMs?: number;
+  /**
+   * The W3C Trace Context fields (`traceparent`, `tracestate`) the request continues, sent as headers and in
+   * `_meta` (W3C Trace Context §3; MCP SEP-414) when the client has no `telemetry` of its own (which sends its
+   * span's): a gateway passes its caller's on, so that both hops are one trace.
+   */
+  traceContext?: Readonly<Record<string, string>>;
 }
 
 /** Options of a tool call. */

@@ -4,8 +4,10 @@
  *
  * @module
  */
+import type { CallContext } from "../core/call-context.ts";
 import type { AnyPrompt, PromptResult } from "../core/prompt.ts";
 import { definePrompt } from "../assembly/served-prompts.ts";
+import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
@@ -54,9 +56,11 @@ export function proxiedPrompt(
       builder = builder.complete(a.name, remoteCompleter(remote, { type: "ref/prompt", name }, a.name, hop));
     }
   }
-  return builder.get(async (given: Record<string, string>, ctx: { signal: AbortSignal }) => {
+  return builder.get(async (given: Record<string, string>, ctx: CallContext) => {
     try {
-      const got = await remote.client.getPrompt(name, given ?? {}, { signal: ctx.signal });
+      const trace = callerTrace(ctx);
+      const options = { signal: ctx.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
+      const got = await remote.client.getPrompt(name, given ?? {}, options);
       const messages = (Array.isArray(got.messages) ? got.messages : []) as PromptResult["messages"];
       return typeof got.description === "string" ? { description: got.description, messages } : { messages };
     } catch (error) {

@@ -7,6 +7,7 @@
 import type { AnyResource, ResourceContentsInput } from "../core/resource.ts";
 import { parseUriTemplate } from "../core/uri-template.ts";
 import { defineResource } from "../assembly/served-resources.ts";
+import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
@@ -49,7 +50,9 @@ export function proxiedResource(
   }
   return builder.read(async (_variables, ctx, read) => {
     try {
-      const result = await remote.client.readResource(read, { signal: ctx.signal });
+      const trace = callerTrace(ctx);
+      const options = { signal: ctx.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
+      const result = await remote.client.readResource(read, options);
       return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
     } catch (error) {
       remote.failed(error);

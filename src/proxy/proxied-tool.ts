@@ -10,6 +10,7 @@ import { toolResult } from "../core/result.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
+import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
@@ -33,8 +34,10 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions): An
   const output = info.outputSchema === undefined ? builder : builder.output(info.outputSchema);
   return output.handle(async (args, ctx) => {
     try {
+      const trace = callerTrace(ctx);
       const result = await remote.client.callTool(info.name, args, {
         signal: ctx.signal,
+        ...(trace === undefined ? {} : { traceContext: trace }),
         onProgress: (p) => ctx.progress(p.progress, p.total, p.message),
         onLog: (entry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
       });

@@ -29,6 +29,8 @@ export interface Peer {
   readonly aborts: () => number;
   /** The `traceparent` headers of the requests it received. */
   readonly traceparents: string[];
+  /** The `Authorization` headers of the requests it received. */
+  readonly authorizations: string[];
   /** Stops it. */
   close(): Promise<void>;
 }
@@ -86,10 +88,12 @@ function v1Server(counter: { n: number }): Any {
 export async function sdkV1Peer(): Promise<Peer> {
   const counter = { n: 0 };
   const traceparents: string[] = [];
+  const authorizations: string[] = [];
   const sessions = new Map<string, Any>();
   const http = createHttpServer(async (req, res) => {
     const tp = req.headers.traceparent;
     if (typeof tp === "string") traceparents.push(tp);
+    if (typeof req.headers.authorization === "string") authorizations.push(req.headers.authorization);
     const body = req.method === "POST" ? JSON.parse(await readBody(req)) : undefined;
     const id = req.headers["mcp-session-id"];
     let transport = typeof id === "string" ? sessions.get(id) : undefined;
@@ -113,6 +117,7 @@ export async function sdkV1Peer(): Promise<Peer> {
     url: `http://127.0.0.1:${port}/mcp`,
     aborts: () => counter.n,
     traceparents,
+    authorizations,
     close: async () => {
       for (const t of sessions.values()) await t.close().catch(() => {});
       http.closeAllConnections();
@@ -135,6 +140,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function sdkV2Peer(port = 0): Promise<Peer> {
   const counter = { n: 0 };
   const traceparents: string[] = [];
+  const authorizations: string[] = [];
   const schema = (s: v.GenericSchema): Any => toStandardJsonSchema(s as Any);
   const mcp = createMcpHandler(() => {
     const server: Any = new V2Server({ name: "sdk-v2", version: "2.4.0" });
@@ -153,15 +159,24 @@ export async function sdkV2Peer(port = 0): Promise<Peer> {
     fetch: (request: Request) => {
       const tp = request.headers.get("traceparent");
       if (tp !== null) traceparents.push(tp);
+      const authorization = request.headers.get("authorization");
+      if (authorization !== null) authorizations.push(authorization);
       return mcp.fetch(request);
     },
   }, { port, hostname: "127.0.0.1", quiet: true });
-  return { url: `${listener.url}/mcp`, aborts: () => counter.n, traceparents, close: () => listener.close() };
+  return {
+    url: `${listener.url}/mcp`,
+    aborts: () => counter.n,
+    traceparents,
+    authorizations,
+    close: () => listener.close(),
+  };
 }
 
 /** fiberplane's mcp-lite (the package `mcp-lite`), Streamable HTTP, served on 127.0.0.1. */
 export async function mcpLitePeer(port = 0): Promise<Peer> {
   const traceparents: string[] = [];
+  const authorizations: string[] = [];
   const server = new LiteServer({
     name: "mcp-lite",
     version: "1.0.0",
@@ -176,8 +191,10 @@ export async function mcpLitePeer(port = 0): Promise<Peer> {
     fetch: (request: Request) => {
       const tp = request.headers.get("traceparent");
       if (tp !== null) traceparents.push(tp);
+      const authorization = request.headers.get("authorization");
+      if (authorization !== null) authorizations.push(authorization);
       return handle(request);
     },
   }, { port, hostname: "127.0.0.1", quiet: true });
-  return { url: `${listener.url}/mcp`, aborts: () => 0, traceparents, close: () => listener.close() };
+  return { url: `${listener.url}/mcp`, aborts: () => 0, traceparents, authorizations, close: () => listener.close() };
 }

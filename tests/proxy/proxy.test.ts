@@ -134,6 +134,20 @@ describe("proxy() of the official SDK v2 server (MCP 2026-07-28)", () => {
     assert.deepEqual(await webtools.json(), { status: "ok", data: { sum: 6 } });
   });
 
+  it("continues the caller's trace on the second hop, and never forwards the caller's Authorization", async () => {
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const client = createClient(gateway.url, {
+      transport: "mcp-lite",
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, authorization: "Bearer the-callers-token" },
+    });
+    const seen = peer.traceparents.length;
+    assert.deepEqual(await client.call("v2.add", { a: 1, b: 1 }), { sum: 2 });
+    const sent = peer.traceparents.slice(seen);
+    assert.ok(sent.length > 0, "the remote received no traceparent");
+    assert.ok(sent.every((tp) => tp.split("-")[1] === traceId), sent.join());
+    assert.deepEqual(peer.authorizations, []);
+  });
+
   it("passes a remote tool failure through as a failure, not an error of ours", async () => {
     const client = createClient(gateway.url, { transport: "mcp-lite" });
     await assert.rejects(
