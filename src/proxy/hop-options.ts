@@ -8,4 +8,6 @@
 export interface HopOptions {
   /** The wait (ms) a caller is told, as `Retry-After`, when the remote is out of reach. */
   readonly retryAfterMs: number;
+  /** Says the remote's lists changed behind the mirror's back (it answered a mounted tool as unknown). */
+  readonly stale: () => void;
 }

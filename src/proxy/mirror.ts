@@ -53,9 +53,13 @@ export class Mirror {
     this.#warn = warn;
   }
 
-  /** Reads the remote's tools again (`fresh`: past the client's cache), and follows them. */
-  async syncTools(): Promise<void> {
-    const tools: ToolInfo[] = await this.#remote.client.listTools({ fresh: true });
+  /**
+   * Reads the remote's tools again, and follows them.
+   *
+   * @param fresh Past the client's cache; else as the remote's `ttlMs` and `ETag` allow (a 304 costs no list).
+   */
+  async syncTools(fresh = true): Promise<void> {
+    const tools: ToolInfo[] = await this.#remote.client.listTools({ fresh });
     const server = this.#server;
     this.#follow(this.#tools, tools.map((t) => [t.name, t]), {
       remove: (name) => server.removeTool(name),
@@ -90,9 +94,13 @@ export class Mirror {
     });
   }
 
-  /** Reads every list. */
-  async syncAll(): Promise<void> {
-    await this.syncTools();
+  /**
+   * Reads every list.
+   *
+   * @param fresh Reads the tools past the client's cache.
+   */
+  async syncAll(fresh = true): Promise<void> {
+    await this.syncTools(fresh);
     await this.syncPrompts();
     await this.syncResources();
   }

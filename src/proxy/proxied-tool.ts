@@ -6,6 +6,7 @@
  * @module
  */
 import type { LogLevel } from "../core/call-sink.ts";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { toolResult } from "../core/result.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { ToolInfo } from "../client/transport.ts";
@@ -50,7 +51,9 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions): An
       });
     } catch (error) {
       remote.failed(error);
-      throw remoteError(error, hop.retryAfterMs);
+      const answered = remoteError(error, hop.retryAfterMs);
+      if (answered instanceof ProtocolError && answered.code === ErrorCode.UnknownTool) hop.stale();
+      throw answered;
     }
   });
 }

@@ -9,6 +9,7 @@ import { createServer } from "../assembly/create-server.ts";
 import type { Server } from "../server/server.ts";
 import type { ToolsOf } from "../client/client-types.ts";
 import { isObject } from "../internal/is-object.ts";
+import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
 import type { StdioTransportOptions } from "../client/transports/stdio.ts";
@@ -23,6 +24,12 @@ export interface ProxyOptions extends ClientOptions {
   readonly version?: string;
   /** The wait a caller is told (`Retry-After`) when the remote is out of reach, in ms (default 1 000). */
   readonly retryAfterMs?: number;
+  /**
+   * How often the remote's lists are read again, in ms (default 30 000; 0: never): the tools revalidated with
+   * their `ETag` (an unchanged list costs a 304), a change served at once, with `list_changed`. A call the
+   * remote answers as an unknown tool reads them again at once.
+   */
+  readonly refreshMs?: number;
   /** Closes the connection to the remote when aborted (a stdio server's process ends, an MCP 2025 session too). */
   readonly signal?: AbortSignal;
 }
@@ -62,11 +69,12 @@ export async function proxy<S = unknown>(
   target: string | URL | StdioTransportOptions | Client<any>,
   options: ProxyOptions = {},
 ): Promise<Server<ToolsOf<S>>> {
-  const { name, version, retryAfterMs = 1_000, signal, ...clientOptions } = options;
+  const { name, version, retryAfterMs = 1_000, refreshMs = 30_000, signal, ...clientOptions } = options;
   signal?.throwIfAborted();
   const remote = connectRemote(target, clientOptions);
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
-  const hop = { retryAfterMs };
+  const following: { follower?: Follower } = {}; // made once the lists are read
+  const hop = { retryAfterMs, stale: () => following.follower?.now() };
   let described: Record<string, unknown> | null;
   try {
     described = await remote.client.discover();
@@ -88,5 +96,6 @@ export async function proxy<S = unknown>(
     remote.failed(error);
     throw remoteError(error, retryAfterMs);
   }
+  following.follower = followLists(mirror, refreshMs, signal);
   return server as unknown as Server<ToolsOf<S>>;
 }

@@ -136,8 +136,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** The official SDK v2 (2.4), stateless 2026-07-28 through `createMcpHandler`, served on 127.0.0.1. */
-export async function sdkV2Peer(port = 0): Promise<Peer> {
+/**
+ * The official SDK v2 (2.4), stateless 2026-07-28 through `createMcpHandler`, served on 127.0.0.1; its
+ * `subtract` tool is served while `extra.on` is set.
+ */
+export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean } }> {
+  const extra = { on: false };
   const counter = { n: 0 };
   const traceparents: string[] = [];
   const authorizations: string[] = [];
@@ -153,6 +157,12 @@ export async function sdkV2Peer(port = 0): Promise<Peer> {
       content: [{ type: "text", text: "it broke" }],
       isError: true,
     }));
+    if (extra.on) {
+      server.registerTool("subtract", {
+        description: "Subtracts",
+        inputSchema: schema(v.object({ a: v.number(), b: v.number() })),
+      }, ({ a, b }: Any) => ({ content: [{ type: "text", text: String(a - b) }] }));
+    }
     return server;
   });
   const listener = await serve({
@@ -169,6 +179,7 @@ export async function sdkV2Peer(port = 0): Promise<Peer> {
     aborts: () => counter.n,
     traceparents,
     authorizations,
+    extra,
     close: () => listener.close(),
   };
 }

@@ -11,6 +11,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { createClient, ToolFailedError, ToolNotFoundError } from "../../src/client/mod.ts";
 import { type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
+import { modernRequest } from "../helpers/request.ts";
 import { mcpLitePeer, type Peer, sdkV1Peer, sdkV2Peer } from "./peers.ts";
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -92,7 +93,7 @@ describe("proxy() of the official SDK v1 server (Streamable HTTP, MCP 2025)", ()
 });
 
 describe("proxy() of the official SDK v2 server (MCP 2026-07-28)", () => {
-  let peer: Peer;
+  let peer: Peer & { extra: { on: boolean } };
   let gateway: { url: string; close(): Promise<void> };
   let grpc: GrpcListener;
   before(async () => {
@@ -154,6 +155,45 @@ describe("proxy() of the official SDK v2 server (MCP 2026-07-28)", () => {
       client.call("v2.fail", {}),
       (e: unknown) => e instanceof ToolFailedError && e.message === "it broke",
     );
+  });
+});
+
+describe("proxy(): the remote's lists followed", () => {
+  it("serves a tool the remote added, and drops one it removed, with a new ETag", async () => {
+    const peer = await sdkV2Peer();
+    const stop = new AbortController();
+    const gateway = gatewayServer().group("v2", await proxy(peer.url, { refreshMs: 50, signal: stop.signal }));
+    const etag = async () => (await gateway.fetch(modernRequest("tools/list"))).headers.get("etag");
+    try {
+      const before = await etag();
+      assert.ok(before);
+      peer.extra.on = true;
+      await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "v2.subtract"));
+      assert.notEqual(await etag(), before);
+      assert.equal(await createClient(gateway, { wire: "mcp-lite" }).call("v2.subtract", { a: 5, b: 2 }), "3");
+      peer.extra.on = false;
+      await waitFor("the tool to go", () => !gateway.tools.some((t) => t.name === "v2.subtract"));
+      assert.equal(await etag(), before);
+    } finally {
+      stop.abort();
+      await peer.close();
+    }
+  });
+
+  it("reads the tools again at once when the remote answers a mounted one as unknown", async () => {
+    const peer = await sdkV2Peer();
+    peer.extra.on = true;
+    const stop = new AbortController();
+    const gateway = gatewayServer().group("v2", await proxy(peer.url, { refreshMs: 0, signal: stop.signal }));
+    try {
+      peer.extra.on = false;
+      const client = createClient(gateway, { wire: "mcp-lite" });
+      await assert.rejects(client.call("v2.subtract", { a: 5, b: 2 }), ToolNotFoundError);
+      await waitFor("the tool to go", () => !gateway.tools.some((t) => t.name === "v2.subtract"));
+    } finally {
+      stop.abort();
+      await peer.close();
+    }
   });
 });
 
