@@ -7,6 +7,9 @@
  */
 import type { Server } from "../server/server.ts";
 import type { ToolInfo } from "../client/transport.ts";
+import { REDEEM_TOOL } from "../core/redeem.ts";
+import { isObject } from "../internal/is-object.ts";
+import { TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 import type { HopOptions } from "./hop-options.ts";
 import { proxiedPrompt } from "./proxied-prompt.ts";
 import { proxiedResource } from "./proxied-resource.ts";
@@ -61,9 +64,11 @@ export class Mirror {
   async syncTools(fresh = true): Promise<void> {
     const tools: ToolInfo[] = await this.#remote.client.listTools({ fresh });
     const server = this.#server;
-    this.#follow(this.#tools, tools.map((t) => [t.name, t]), {
+    // The remote's `redeem` is its own machinery (MCP-lite spec v0.042 §3.6): its promises become ours.
+    const served = tools.filter((t) => t.name !== REDEEM_TOOL);
+    this.#follow(this.#tools, served.map((t) => [t.name, t]), {
       remove: (name) => server.removeTool(name),
-      add: (info) => server.tool(proxiedTool(info, this.#remote, this.#hop)),
+      add: (info) => server.tool(proxiedTool(info, this.#remote, this.#hop, this.#longRunning(info))),
     });
   }
 
@@ -103,6 +108,19 @@ export class Mirror {
     await this.syncTools(fresh);
     await this.syncPrompts();
     await this.syncResources();
+  }
+
+  /**
+   * Whether the remote may answer a tool with a promise or a task: any tool of an MCP-lite remote (MCP-lite
+   * spec v0.042 §3.6) or of one declaring the tasks extension (MCP 2026-07-28), or one listed with
+   * `execution.taskSupport` (MCP 2025-11-25, Tasks).
+   */
+  #longRunning(info: ToolInfo): boolean {
+    const support = info.execution?.taskSupport;
+    if (support === "optional" || support === "required") return true;
+    if (this.#remote.client.wire === "mcp-lite") return true;
+    const extensions = this.#capabilities?.extensions;
+    return isObject(extensions) && extensions[TASKS_EXTENSION] !== undefined;
   }
 
   /** Whether the remote serves a feature (a remote that declared nothing is asked). */

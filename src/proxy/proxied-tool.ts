@@ -7,14 +7,14 @@
  */
 import type { LogLevel } from "../core/call-sink.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
-import { toolResult } from "../core/result.ts";
 import type { AnyTool } from "../core/tool.ts";
-import type { ToolInfo } from "../client/transport.ts";
+import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
+import { answerOf, cancelRemote, type RemoteHandle, resultOf, stepRemote } from "./remote-handle.ts";
 
 /**
  * Defines the tool that forwards calls of one remote tool.
@@ -22,10 +22,11 @@ import { remoteError } from "./remote-error.ts";
  * @param info The tool as the remote lists it.
  * @param remote The remote.
  * @param hop How the second hop goes.
+ * @param longRunning Whether the remote may answer it with a promise or a task, which becomes ours.
  * @returns The tool.
  * @throws {TypeError} When the remote's name or schema is not one a tool of ours can have.
  */
-export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions): AnyTool {
+export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, longRunning: boolean): AnyTool {
   let builder = defineTool(info.name).input(info.inputSchema);
   if (info.description !== undefined) builder = builder.describe(info.description);
   if (info.title !== undefined) builder = builder.title(info.title);
@@ -33,27 +34,31 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions): An
   if (info.annotations !== undefined) builder = builder.annotations(info.annotations);
   if (info._meta !== undefined) builder = builder.meta(info._meta);
   const output = info.outputSchema === undefined ? builder : builder.output(info.outputSchema);
-  return output.handle(async (args, ctx) => {
+  const failed = (error: unknown): never => {
+    remote.failed(error);
+    const answered = remoteError(error, hop.retryAfterMs);
+    if (answered instanceof ProtocolError && answered.code === ErrorCode.UnknownTool) hop.stale();
+    throw answered;
+  };
+  const tool = output.handle(async (args, ctx) => {
     try {
       const trace = callerTrace(ctx);
-      const result = await remote.client.callTool(info.name, args, {
+      const options = {
         signal: ctx.signal,
         ...(trace === undefined ? {} : { traceContext: trace }),
-        onProgress: (p) => ctx.progress(p.progress, p.total, p.message),
-        onLog: (entry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
-      });
-      return toolResult({
-        content: result.content ?? [],
-        ...(result.structuredContent === undefined
-          ? {}
-          : { structuredContent: result.structuredContent as Record<string, unknown> }),
-        ...(result.isError === true ? { isError: true } : {}),
-      });
+        onProgress: (p: Progress) => ctx.progress(p.progress, p.total, p.message),
+        onLog: (entry: LogEntry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
+      };
+      // A tool the remote may answer with a promise or a task: its handle becomes ours; any other is
+      // followed to its end here (a handle it answers anyway is redeemed or polled by the client).
+      if (longRunning) return answerOf(await remote.client.call(info.name, args, { ...options, wait: false }), ctx);
+      return resultOf(await remote.client.callTool(info.name, args, options));
     } catch (error) {
-      remote.failed(error);
-      const answered = remoteError(error, hop.retryAfterMs);
-      if (answered instanceof ProtocolError && answered.code === ErrorCode.UnknownTool) hop.stale();
-      throw answered;
+      return failed(error);
     }
   });
+  if (!longRunning) return tool;
+  return tool
+    .redeem((state, ctx) => stepRemote(remote, state as RemoteHandle, ctx).catch(failed))
+    .cancel((state) => cancelRemote(remote, state as RemoteHandle).catch(() => {}));
 }
