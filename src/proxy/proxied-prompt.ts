@@ -60,7 +60,7 @@ export function proxiedPrompt(
     try {
       const trace = callerTrace(ctx);
       const options = { signal: ctx.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const got = await remote.client.getPrompt(name, given ?? {}, options);
+      const got = await (await hop.clientFor(ctx)).getPrompt(name, given ?? {}, options);
       const messages = (Array.isArray(got.messages) ? got.messages : []) as PromptResult["messages"];
       return typeof got.description === "string" ? { description: got.description, messages } : { messages };
     } catch (error) {

@@ -52,7 +52,7 @@ export function proxiedResource(
     try {
       const trace = callerTrace(ctx);
       const options = { signal: ctx.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const result = await remote.client.readResource(read, options);
+      const result = await (await hop.clientFor(ctx)).readResource(read, options);
       return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
     } catch (error) {
       remote.failed(error);

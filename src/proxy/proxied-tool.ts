@@ -51,14 +51,15 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
       };
       // A tool the remote may answer with a promise or a task: its handle becomes ours; any other is
       // followed to its end here (a handle it answers anyway is redeemed or polled by the client).
-      if (longRunning) return answerOf(await remote.client.call(info.name, args, { ...options, wait: false }), ctx);
-      return resultOf(await remote.client.callTool(info.name, args, options));
+      const client = await hop.clientFor(ctx);
+      if (longRunning) return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx);
+      return resultOf(await client.callTool(info.name, args, options));
     } catch (error) {
       return failed(error);
     }
   });
   if (!longRunning) return tool;
   return tool
-    .redeem((state, ctx) => stepRemote(remote, state as RemoteHandle, ctx).catch(failed))
+    .redeem(async (state, ctx) => await stepRemote(await hop.clientFor(ctx), state as RemoteHandle, ctx).catch(failed))
     .cancel((state) => cancelRemote(remote, state as RemoteHandle).catch(() => {}));
 }

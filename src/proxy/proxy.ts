@@ -9,6 +9,9 @@ import { createServer } from "../assembly/create-server.ts";
 import type { Server } from "../server/server.ts";
 import type { ToolsOf } from "../client/client-types.ts";
 import { isObject } from "../internal/is-object.ts";
+import type { CallContext } from "../core/call-context.ts";
+import type { AuthInfo } from "../core/host.ts";
+import { callerToken } from "./caller-credentials.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
@@ -30,6 +33,19 @@ export interface ProxyOptions extends ClientOptions {
    * remote answers as an unknown tool reads them again at once.
    */
   readonly refreshMs?: number;
+  /**
+   * Sends the caller's own bearer token to the remote instead of the proxy's credentials, only when the token's
+   * audience (`aud`, RFC 8707 resource indicators) names `audience`, the remote; any other caller's token is never
+   * sent. Off by default: MCP 2025-11-25 (Authorization) forbids passing a token through to a service it was not
+   * issued for. A URL target only.
+   */
+  readonly forwardCallerToken?: { readonly audience: string };
+  /**
+   * Exchanges the caller's bearer token for one issued for the remote (RFC 8693 token exchange, done by the hook:
+   * `subject_token` the caller's), sent instead of the proxy's credentials; `undefined` sends the proxy's own. A
+   * URL target only.
+   */
+  readonly exchangeToken?: (callerToken: string, caller: AuthInfo) => string | undefined | Promise<string | undefined>;
   /** Closes the connection to the remote when aborted (a stdio server's process ends, an MCP 2025 session too). */
   readonly signal?: AbortSignal;
 }
@@ -69,12 +85,33 @@ export async function proxy<S = unknown>(
   target: string | URL | StdioTransportOptions | Client<any>,
   options: ProxyOptions = {},
 ): Promise<Server<ToolsOf<S>>> {
-  const { name, version, retryAfterMs = 1_000, refreshMs = 30_000, signal, ...clientOptions } = options;
+  const {
+    name,
+    version,
+    retryAfterMs = 1_000,
+    refreshMs = 30_000,
+    signal,
+    forwardCallerToken,
+    exchangeToken,
+    ...clientOptions
+  } = options;
   signal?.throwIfAborted();
   const remote = connectRemote(target, clientOptions);
+  const policy = { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken };
+  const forCaller = remote.forCaller?.bind(remote);
+  if ((policy.forwardAudience !== undefined || policy.exchange !== undefined) && forCaller === undefined) {
+    throw new TypeError(
+      "proxy(): forwardCallerToken and exchangeToken need a URL target (the token goes in its headers)",
+    );
+  }
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
   const following: { follower?: Follower } = {}; // made once the lists are read
-  const hop = { retryAfterMs, stale: () => following.follower?.now() };
+  const clientFor = async (ctx: CallContext) => {
+    if (forCaller === undefined) return remote.client;
+    const token = await callerToken(ctx, policy);
+    return token === undefined ? remote.client : forCaller(token);
+  };
+  const hop = { retryAfterMs, stale: () => following.follower?.now(), clientFor };
   let described: Record<string, unknown> | null;
   try {
     described = await remote.client.discover();

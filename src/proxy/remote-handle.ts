@@ -10,6 +10,7 @@ import type { CallContext } from "../core/call-context.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { type ToolResult, toolResult } from "../core/result.ts";
 import type { ToolPromise } from "../core/tool-promise.ts";
+import type { Client } from "../client/client.ts";
 import type { CallHandle } from "../client/client-types.ts";
 import type { CallResult } from "../client/read-result.ts";
 import { errorFromRpc } from "../client/errors.ts";
@@ -46,18 +47,17 @@ export function answerOf(handle: CallHandle<unknown>, ctx: CallContext): ToolRes
 /**
  * Takes one step of a remote long-running call.
  *
- * @param remote The remote.
+ * @param client The client to the remote (with the credentials the call goes with).
  * @param state Our promise's state.
  * @param ctx The redeem's context.
  * @returns The result, or our promise again.
  * @throws {ProtocolError} When the remote task failed or was cancelled.
  */
 export async function stepRemote(
-  remote: Remote,
+  client: Client,
   state: RemoteHandle,
   ctx: CallContext,
 ): Promise<ToolResult | ToolPromise<RemoteHandle>> {
-  const client = remote.client;
   if ("p" in state) {
     return answerOf(await client.call("redeem", { promise: state.p }, { wait: false, signal: ctx.signal }), ctx);
   }
