@@ -48,7 +48,7 @@ function waitForAbort(signal: AbortSignal, counter: { n: number }): Promise<neve
 }
 
 function v1Server(counter: { n: number }): Any {
-  const server: Any = new V1Server({ name: "sdk-v1", version: "1.32.2" });
+  const server: Any = new V1Server({ name: "sdk-v1", version: "1.32.2" }, { capabilities: { logging: {} } });
   server.registerTool("add", {
     description: "Adds two numbers",
     inputSchema: { a: z.number(), b: z.number() },
@@ -60,6 +60,13 @@ function v1Server(counter: { n: number }): Any {
       params: { progressToken: extra._meta?.progressToken ?? 0, progress: 1, total: 2 },
     }).catch(() => {});
     return await waitForAbort(extra.signal, counter);
+  });
+  server.registerTool("chatty", { description: "Logs, then answers" }, async (extra: Any) => {
+    await extra.sendNotification({
+      method: "notifications/message",
+      params: { level: "warning", logger: "chatty", data: "disk almost full" },
+    });
+    return { content: [{ type: "text", text: "done" }] };
   });
   server.registerPrompt(
     "greet",

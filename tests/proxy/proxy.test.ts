@@ -85,6 +85,13 @@ describe("proxy() of the official SDK v1 server (Streamable HTTP, MCP 2025)", ()
     await waitFor("the remote's handler to see the abort", () => peer.aborts() === 1);
   });
 
+  it("carries the remote's log messages to the caller", async () => {
+    const client = createClient(gateway.url, { transport: "mcp-lite" });
+    const logs: unknown[] = [];
+    assert.equal(await client.call("v1.chatty", {}, { onLog: (entry) => logs.push(entry) }), "done");
+    assert.deepEqual(logs, [{ level: "warning", logger: "chatty", data: "disk almost full" }]);
+  });
+
   it("keeps the remote's error codes", async () => {
     const client = createClient(`${gateway.url}/mcp`, { transport: "mcp" });
     await assert.rejects(client.call("v1.add", { a: "x", b: 1 }), (e: unknown) => e instanceof Error);
