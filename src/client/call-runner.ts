@@ -11,7 +11,7 @@ import { Deadline } from "./deadline.ts";
 import { ClientError, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
-import { answerInput, capabilitiesOf } from "./input.ts";
+import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
 import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./read-result.ts";
 import { retryingTransport } from "./retry.ts";
 import { finishTask } from "./finish-task.ts";
@@ -35,7 +35,19 @@ type Callbacks = {
   onPartial?: (p: unknown) => void;
   onLog?: (l: LogEntry) => void;
   traceContext?: Readonly<Record<string, string>>;
+  onElicit?: InputHandlers["onElicit"];
+  onSample?: InputHandlers["onSample"];
 };
+
+/** The client's input handlers, with a call's own in place of them where it has some. */
+function handlersOf(client: InputHandlers, call: Callbacks): InputHandlers {
+  if (call.onElicit === undefined && call.onSample === undefined) return client;
+  return {
+    ...client,
+    ...(call.onElicit === undefined ? {} : { onElicit: call.onElicit }),
+    ...(call.onSample === undefined ? {} : { onSample: call.onSample }),
+  };
+}
 
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
 
@@ -82,13 +94,14 @@ export class CallRunner {
       const call: Send = (round) => this.transport.callTool({ name, arguments: args, ...round }, ctx);
       const redeem = (token: string): Send => (round) =>
         this.transport.callTool({ name: "redeem", arguments: { promise: token }, ...round }, ctx);
-      const settled = await settle(start ?? call, this.#loopEnv(deadline, options.wait !== false, redeem));
+      const handlers = handlersOf(this.#options, options);
+      const settled = await settle(start ?? call, this.#loopEnv(deadline, options.wait !== false, redeem, handlers));
       if (settled.kind === "complete") return { kind: "complete", result: callResultOf(settled.result) };
       if (options.wait === false) return handleOf(name, settled);
       if (settled.kind === "promise") throw new RpcError("A promise could not be redeemed", { data: settled });
       const result = await finishTask(settled.task, {
         deadline,
-        handlers: this.#options,
+        handlers,
         pollIntervalMs: this.#options.pollIntervalMs ?? 1000,
         request: (method, params) => this.#send(method, params, ctx),
         cancel: (taskId) => this.#cancelTask(taskId),
@@ -164,7 +177,7 @@ export class CallRunner {
       ...(callbacks.onLog ? { onLog: callbacks.onLog } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       ...(callbacks.traceContext ? { traceContext: callbacks.traceContext } : {}),
-      answer: (request) => deadline.pause(answerInput(request, options, deadline.signal)),
+      answer: (request) => deadline.pause(answerInput(request, handlersOf(options, callbacks), deadline.signal)),
       ...(etag === undefined ? {} : { etag }),
       ...(this.#onListing ? { onListing: this.#onListing } : {}),
     };
@@ -188,10 +201,15 @@ export class CallRunner {
     await this.request("tasks/cancel", { taskId }, { timeoutMs: 5000, maxTimeoutMs: 5000 });
   }
 
-  #loopEnv(deadline: Deadline, wait: boolean, redeem?: (token: string) => Send): LoopEnv {
+  #loopEnv(
+    deadline: Deadline,
+    wait: boolean,
+    redeem?: (token: string) => Send,
+    handlers: InputHandlers = this.#options,
+  ): LoopEnv {
     return {
       deadline,
-      handlers: this.#options,
+      handlers,
       maxRounds: this.#options.maxInputRounds ?? 10,
       wait,
       ...(redeem ? { redeem } : {}),

@@ -8,6 +8,7 @@ import type { ToolMap } from "../server/server.ts";
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/tool.ts";
 import type { CallResult } from "./read-result.ts";
 import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
+import type { InputHandlers } from "./input.ts";
 
 /**
  * The tools a server type carries (its phantom `"~tools"`); for anything else (`ToolsOf<unknown>`), the tool map of a
@@ -71,6 +72,13 @@ export interface CallOptions extends RequestOptions {
   onPartial?: (partial: unknown) => void;
   /** Receives the server's log messages for this call. */
   onLog?: (entry: LogEntry) => void;
+  /**
+   * Answers the elicitations of this call in place of the client's `onElicit` (which declares the capability):
+   * e.g. a gateway asking its own caller.
+   */
+  onElicit?: InputHandlers["onElicit"];
+  /** Answers the sampling requests of this call in place of the client's `onSample` (which declares the capability). */
+  onSample?: InputHandlers["onSample"];
   /**
    * `false`: return a promise token or task handle at once instead of redeeming or polling it; resume
    * it later with `client.resume()`.

@@ -10,6 +10,7 @@ import { ErrorCode, ProtocolError } from "../core/error.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
+import { askCaller } from "./ask-caller.ts";
 import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
@@ -48,6 +49,7 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
         ...(trace === undefined ? {} : { traceContext: trace }),
         onProgress: (p: Progress) => ctx.progress(p.progress, p.total, p.message),
         onLog: (entry: LogEntry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
+        ...askCaller(ctx),
       };
       // A tool the remote may answer with a promise or a task: its handle becomes ours; any other is
       // followed to its end here (a handle it answers anyway is redeemed or polled by the client).

@@ -11,6 +11,7 @@ import type { ToolsOf } from "../client/client-types.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { CallContext } from "../core/call-context.ts";
 import type { AuthInfo } from "../core/host.ts";
+import { DECLINING } from "./ask-caller.ts";
 import { callerToken } from "./caller-credentials.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
@@ -96,7 +97,8 @@ export async function proxy<S = unknown>(
     ...clientOptions
   } = options;
   signal?.throwIfAborted();
-  const remote = connectRemote(target, clientOptions);
+  // The client declares elicitation and sampling: a proxied call's caller answers them (./ask-caller.ts).
+  const remote = connectRemote(target, { ...DECLINING, ...clientOptions });
   const policy = { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken };
   const forCaller = remote.forCaller?.bind(remote);
   if ((policy.forwardAudience !== undefined || policy.exchange !== undefined) && forCaller === undefined) {

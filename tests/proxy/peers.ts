@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import * as v from "valibot";
 import { toJsonSchema, toStandardJsonSchema } from "@valibot/to-json-schema";
-import { createMcpHandler, McpServer as V2Server } from "@modelcontextprotocol/server";
+import { acceptedContent, createMcpHandler, inputRequired, McpServer as V2Server } from "@modelcontextprotocol/server";
 import { McpServer as LiteServer, StreamableHttpTransport } from "mcp-lite";
 import { serve } from "../../src/server/serve.ts";
 
@@ -164,6 +164,24 @@ export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean
       content: [{ type: "text", text: "it broke" }],
       isError: true,
     }));
+    server.registerTool(
+      "deploy",
+      { description: "Asks first", inputSchema: schema(v.object({ env: v.string() })) },
+      ({ env }: Any, ctx: Any) => {
+        if (acceptedContent(ctx.mcpReq.inputResponses, "confirm")?.ok !== true) {
+          return inputRequired({
+            inputRequests: {
+              confirm: inputRequired.elicit({
+                message: `Deploy to ${env}?`,
+                requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+              }),
+            },
+            requestState: JSON.stringify({ env }),
+          });
+        }
+        return { content: [{ type: "text", text: `deployed to ${env}` }] };
+      },
+    );
     if (extra.on) {
       server.registerTool("subtract", {
         description: "Subtracts",

@@ -156,6 +156,26 @@ describe("proxy() of the official SDK v2 server (MCP 2026-07-28)", () => {
     assert.deepEqual(peer.authorizations, []);
   });
 
+  for (const wire of ["mcp", "mcp-lite"] as const) {
+    it(`asks the remote's elicitation of the caller (${wire}), and answers the remote with its answer`, async () => {
+      const messages: string[] = [];
+      const client = createClient(gateway.url + (wire === "mcp" ? "/mcp" : ""), {
+        transport: wire,
+        onElicit: (request) => {
+          messages.push(request.message);
+          return { action: "accept", content: { ok: true } };
+        },
+      });
+      assert.equal(await client.call("v2.deploy", { env: "prod" }), "deployed to prod");
+      assert.deepEqual(messages, ["Deploy to prod?"]);
+    });
+  }
+
+  it("answers the remote's elicitation as declined for a caller that cannot answer", async () => {
+    const client = createClient(gateway.url, { transport: "mcp-lite" });
+    await assert.rejects(client.call("v2.deploy", { env: "prod" }));
+  });
+
   it("passes a remote tool failure through as a failure, not an error of ours", async () => {
     const client = createClient(gateway.url, { transport: "mcp-lite" });
     await assert.rejects(
