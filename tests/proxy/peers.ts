@@ -27,6 +27,8 @@ export interface Peer {
   readonly url: string;
   /** The aborts its `wait` tool saw. */
   readonly aborts: () => number;
+  /** The calls of its `wait` tool that started waiting. */
+  readonly waits: () => number;
   /** The `traceparent` headers of the requests it received. */
   readonly traceparents: string[];
   /** The `Authorization` headers of the requests it received. */
@@ -35,8 +37,15 @@ export interface Peer {
   close(): Promise<void>;
 }
 
-/** Waits for the signal, counting the abort. */
-function waitForAbort(signal: AbortSignal, counter: { n: number }): Promise<never> {
+/** What a peer's `wait` tool saw: the calls that started waiting, and the aborts. */
+interface Counter {
+  n: number;
+  started: number;
+}
+
+/** Waits for the signal, counting the wait and the abort. */
+function waitForAbort(signal: AbortSignal, counter: Counter): Promise<never> {
+  counter.started++;
   return new Promise((_, reject) => {
     const stop = () => {
       counter.n++;
@@ -47,7 +56,7 @@ function waitForAbort(signal: AbortSignal, counter: { n: number }): Promise<neve
   });
 }
 
-function v1Server(counter: { n: number }): Any {
+function v1Server(counter: Counter): Any {
   const server: Any = new V1Server({ name: "sdk-v1", version: "1.32.2" }, { capabilities: { logging: {} } });
   server.registerTool("add", {
     description: "Adds two numbers",
@@ -93,7 +102,7 @@ function v1Server(counter: { n: number }): Any {
 
 /** The official SDK v1 (1.32) over Streamable HTTP with sessions (MCP 2025-11-25, Transports). */
 export async function sdkV1Peer(): Promise<Peer> {
-  const counter = { n: 0 };
+  const counter: Counter = { n: 0, started: 0 };
   const traceparents: string[] = [];
   const authorizations: string[] = [];
   const sessions = new Map<string, Any>();
@@ -123,6 +132,7 @@ export async function sdkV1Peer(): Promise<Peer> {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     aborts: () => counter.n,
+    waits: () => counter.started,
     traceparents,
     authorizations,
     close: async () => {
@@ -149,7 +159,7 @@ function readBody(req: IncomingMessage): Promise<string> {
  */
 export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean } }> {
   const extra = { on: false };
-  const counter = { n: 0 };
+  const counter: Counter = { n: 0, started: 0 };
   const traceparents: string[] = [];
   const authorizations: string[] = [];
   const schema = (s: v.GenericSchema): Any => toStandardJsonSchema(s as Any);
@@ -160,6 +170,11 @@ export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean
       inputSchema: schema(v.object({ a: v.number(), b: v.number() })),
       outputSchema: schema(v.object({ sum: v.number() })),
     }, ({ a, b }: Any) => ({ content: [{ type: "text", text: String(a + b) }], structuredContent: { sum: a + b } }));
+    server.registerTool(
+      "wait",
+      { description: "Waits until cancelled" },
+      (ctx: Any) => waitForAbort(ctx.mcpReq.signal, counter),
+    );
     server.registerTool("fail", { description: "Fails" }, () => ({
       content: [{ type: "text", text: "it broke" }],
       isError: true,
@@ -202,6 +217,7 @@ export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean
   return {
     url: `${listener.url}/mcp`,
     aborts: () => counter.n,
+    waits: () => counter.started,
     traceparents,
     authorizations,
     extra,
@@ -232,5 +248,12 @@ export async function mcpLitePeer(port = 0): Promise<Peer> {
       return handle(request);
     },
   }, { port, hostname: "127.0.0.1", quiet: true });
-  return { url: `${listener.url}/mcp`, aborts: () => 0, traceparents, authorizations, close: () => listener.close() };
+  return {
+    url: `${listener.url}/mcp`,
+    aborts: () => 0,
+    waits: () => 0,
+    traceparents,
+    authorizations,
+    close: () => listener.close(),
+  };
 }

@@ -176,6 +176,17 @@ describe("proxy() of the official SDK v2 server (MCP 2026-07-28)", () => {
     await assert.rejects(client.call("v2.deploy", { env: "prod" }));
   });
 
+  it("passes a cancellation by the caller on to the remote", async () => {
+    const client = createClient(gateway.url, { transport: "mcp-lite" });
+    const controller = new AbortController();
+    const aborts = peer.aborts(), waits = peer.waits();
+    const call = client.call("v2.wait", {}, { signal: controller.signal });
+    await waitFor("the call to reach the remote", () => peer.waits() === waits + 1);
+    controller.abort();
+    await assert.rejects(call);
+    await waitFor("the remote's handler to see the abort", () => peer.aborts() === aborts + 1);
+  });
+
   it("passes a remote tool failure through as a failure, not an error of ours", async () => {
     const client = createClient(gateway.url, { transport: "mcp-lite" });
     await assert.rejects(
