@@ -41,12 +41,8 @@ type Callbacks = {
 
 /** The client's input handlers, with a call's own in place of them where it has some. */
 function handlersOf(client: InputHandlers, call: Callbacks): InputHandlers {
-  if (call.onElicit === undefined && call.onSample === undefined) return client;
-  return {
-    ...client,
-    ...(call.onElicit === undefined ? {} : { onElicit: call.onElicit }),
-    ...(call.onSample === undefined ? {} : { onSample: call.onSample }),
-  };
+  const { onElicit = client.onElicit, onSample = client.onSample } = call;
+  return { ...client, onElicit, onSample };
 }
 
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
