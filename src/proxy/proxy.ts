@@ -6,18 +6,18 @@
  * @module
  */
 import { createServer } from "../assembly/create-server.ts";
-import type { Server } from "../server/server.ts";
-import type { ToolsOf } from "../client/client-types.ts";
-import { isObject } from "../internal/is-object.ts";
 import type { CallContext } from "../core/call-context.ts";
 import type { AuthInfo } from "../core/host.ts";
+import type { Server } from "../server/server.ts";
+import type { Client, ClientOptions } from "../client/client.ts";
+import type { ToolsOf } from "../client/client-types.ts";
+import type { StdioTransportOptions } from "../client/transports/stdio.ts";
+import { isObject } from "../internal/is-object.ts";
 import { DECLINING } from "./ask-caller.ts";
 import { callerToken } from "./caller-credentials.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
-import type { StdioTransportOptions } from "../client/transports/stdio.ts";
-import type { Client, ClientOptions } from "../client/client.ts";
 import { remoteError } from "./remote-error.ts";
 
 /** Options of {@link proxy}. */
@@ -56,8 +56,10 @@ export interface ProxyOptions extends ClientOptions {
  * 2026-07-28, MCP 2025, MCP-lite; a stdio command; or a client), reads its lists, and gives a server
  * whose tools, prompts, resources, templates and completions forward to it, the remote's JSON Schemas
  * verbatim. Group it into yours to serve the remote on every wire yours speaks (a stdio server becomes a
- * gRPC and REST service). A call carries its signal (a cancellation reaches the remote), progress and log
- * messages across; the remote's error codes are kept; a remote out of reach answers `unavailable` (503
+ * gRPC and REST service). A call carries its signal (a cancellation reaches the remote), progress, log
+ * messages and trace context across, and asks the remote's elicitations of its caller; a remote promise or
+ * task becomes a promise of ours; the caller's token is never sent unless `forwardCallerToken` or
+ * `exchangeToken` says so; the remote's error codes are kept; a remote out of reach answers `unavailable` (503
  * with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC), never a tool error, and the next call tries again.
  *
  * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
