@@ -49,7 +49,6 @@ export const sidebar = [
       { text: "Observability", link: "/guides/observability" },
       { text: "Cloudflare Workers", link: "/guides/workers" },
       { text: "Mounting in frameworks", link: "/guides/mounting" },
-      { text: "Composing servers", link: "/guides/composing" },
       { text: "The command line", link: "/guides/cli" },
     ],
   },

@@ -28,6 +28,11 @@ export const ENTRY_POINTS = {
     purpose: "An OpenAPI 3.1 document of your tools, and tools made from a document.",
     guide: "guides/openapi",
   },
+  "./proxy": {
+    purpose:
+      "A remote MCP or MCP-lite server (a URL, a stdio command, a client) served as one of yours, on every wire.",
+    guide: "guides/composing",
+  },
   "./grpc": {
     purpose: "gRPC, Connect and gRPC-Web: the fetch binding and `serveGrpc()` over HTTP/2.",
     guide: "guides/grpc",

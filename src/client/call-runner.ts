@@ -11,7 +11,7 @@ import { Deadline } from "./deadline.ts";
 import { ClientError, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
-import { answerInput, capabilitiesOf } from "./input.ts";
+import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
 import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./read-result.ts";
 import { retryingTransport } from "./retry.ts";
 import { finishTask } from "./finish-task.ts";
@@ -34,7 +34,16 @@ type Callbacks = {
   onProgress?: (p: Progress) => void;
   onPartial?: (p: unknown) => void;
   onLog?: (l: LogEntry) => void;
+  traceContext?: Readonly<Record<string, string>>;
+  onElicit?: InputHandlers["onElicit"];
+  onSample?: InputHandlers["onSample"];
 };
+
+/** The client's input handlers, with a call's own in place of them where it has some. */
+function handlersOf(client: InputHandlers, call: Callbacks): InputHandlers {
+  const { onElicit = client.onElicit, onSample = client.onSample } = call;
+  return { ...client, onElicit, onSample };
+}
 
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
 
@@ -81,13 +90,14 @@ export class CallRunner {
       const call: Send = (round) => this.transport.callTool({ name, arguments: args, ...round }, ctx);
       const redeem = (token: string): Send => (round) =>
         this.transport.callTool({ name: "redeem", arguments: { promise: token }, ...round }, ctx);
-      const settled = await settle(start ?? call, this.#loopEnv(deadline, options.wait !== false, redeem));
+      const handlers = handlersOf(this.#options, options);
+      const settled = await settle(start ?? call, this.#loopEnv(deadline, options.wait !== false, redeem, handlers));
       if (settled.kind === "complete") return { kind: "complete", result: callResultOf(settled.result) };
       if (options.wait === false) return handleOf(name, settled);
       if (settled.kind === "promise") throw new RpcError("A promise could not be redeemed", { data: settled });
       const result = await finishTask(settled.task, {
         deadline,
-        handlers: this.#options,
+        handlers,
         pollIntervalMs: this.#options.pollIntervalMs ?? 1000,
         request: (method, params) => this.#send(method, params, ctx),
         cancel: (taskId) => this.#cancelTask(taskId),
@@ -107,7 +117,7 @@ export class CallRunner {
     rounds: "answer" | "none" = "none",
   ): Promise<Record<string, unknown>> {
     return await this.timed(options, async (deadline) => {
-      const ctx = this.context(deadline, {});
+      const ctx = this.context(deadline, options.traceContext ? { traceContext: options.traceContext } : {});
       if (rounds === "none") return completeResult(method, await this.#send(method, params, ctx));
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
       return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));
@@ -162,7 +172,8 @@ export class CallRunner {
       ...(callbacks.onPartial ? { onPartial: callbacks.onPartial } : {}),
       ...(callbacks.onLog ? { onLog: callbacks.onLog } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
-      answer: (request) => deadline.pause(answerInput(request, options, deadline.signal)),
+      ...(callbacks.traceContext ? { traceContext: callbacks.traceContext } : {}),
+      answer: (request) => deadline.pause(answerInput(request, handlersOf(options, callbacks), deadline.signal)),
       ...(options.onElicitationComplete ? { onElicitationComplete: options.onElicitationComplete } : {}),
       ...(etag === undefined ? {} : { etag }),
       ...(this.#onListing ? { onListing: this.#onListing } : {}),
@@ -187,10 +198,15 @@ export class CallRunner {
     await this.request("tasks/cancel", { taskId }, { timeoutMs: 5000, maxTimeoutMs: 5000 });
   }
 
-  #loopEnv(deadline: Deadline, wait: boolean, redeem?: (token: string) => Send): LoopEnv {
+  #loopEnv(
+    deadline: Deadline,
+    wait: boolean,
+    redeem?: (token: string) => Send,
+    handlers: InputHandlers = this.#options,
+  ): LoopEnv {
     return {
       deadline,
-      handlers: this.#options,
+      handlers,
       maxRounds: this.#options.maxInputRounds ?? 10,
       wait,
       ...(redeem ? { redeem } : {}),

@@ -8,6 +8,7 @@ import type { ToolMap } from "../server/server.ts";
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/tool.ts";
 import type { CallResult } from "./read-result.ts";
 import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
+import type { InputHandlers } from "./input.ts";
 
 /**
  * The tools of a client's type parameter: a server type's (its phantom `"~tools"`), or a plain description
@@ -86,6 +87,12 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Fails the request after this long in total, however lively, in ms. Default: the client's, or none. */
   maxTimeoutMs?: number;
+  /**
+   * The W3C Trace Context fields (`traceparent`, `tracestate`) the request continues, sent as headers and in
+   * `_meta` (W3C Trace Context §3; MCP SEP-414) when the client has no `telemetry` of its own (which sends its
+   * span's): a gateway passes its caller's on, so that both hops are one trace.
+   */
+  traceContext?: Readonly<Record<string, string>>;
 }
 
 /** Options of a tool call. */
@@ -96,6 +103,13 @@ export interface CallOptions extends RequestOptions {
   onPartial?: (partial: unknown) => void;
   /** Receives the server's log messages for this call. */
   onLog?: (entry: LogEntry) => void;
+  /**
+   * Answers the elicitations of this call in place of the client's `onElicit` (which declares the capability):
+   * e.g. a gateway asking its own caller.
+   */
+  onElicit?: InputHandlers["onElicit"];
+  /** Answers the sampling requests of this call in place of the client's `onSample` (which declares the capability). */
+  onSample?: InputHandlers["onSample"];
   /**
    * `false`: return a promise token or task handle at once instead of redeeming or polling it; resume
    * it later with `client.resume()`.

@@ -1,55 +1,105 @@
 /**
- * docs/guides/composing.md's "Tool transforms" and "Tool search" sections run as written: each of their TypeScript
- * blocks is saved in a project that maps `@mcplite/sdk` to this checkout (tests/helpers/markdown.ts) and must exit 0
- * (its own assertions pass) on Deno and on Bun.
+ * docs/guides/composing.md's group, proxy and gateway sections run as written (transforms and search:
+ * tests/docs/composing-sections.test.ts), on Deno, in a project outside the repository that maps
+ * `@mcplite/sdk` to this checkout: the group and proxy blocks run to their assertions; the gateway's
+ * remotes (`tickets-server.ts` on a free port, `files-server.ts` started over stdio by the gateway) are
+ * served behind `jwtAuth` on MCP, MCP-lite and gRPC with a real authorization server's keys, and the
+ * page's client block calls both through it with a token; without one, each wire refuses.
  */
 import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { entryPointImports } from "../helpers/entry-points.ts";
 import { exampleProject, tsBlocks } from "../helpers/markdown.ts";
-import { ROOT, run } from "../helpers/process.ts";
+import { freePort, listening, ROOT, run } from "../helpers/process.ts";
+import { clientCredentialsToken, startAuthorizationServer } from "../helpers/authorization-server.ts";
+import { callGrpcJs, waitFor } from "../proxy/gateway.ts";
 
 const PAGE = "docs/guides/composing.md";
+const DENO = `${ROOT}node_modules/.bin/deno`;
+const RESOURCE = "https://gateway.example.com";
 
-/** The section of a page under a `## ` heading, up to the next one; the lines before it blank, so lines keep their numbers. */
-function section(markdown: string, heading: string): string {
-  const start = markdown.indexOf(`\n## ${heading}\n`);
-  assert.ok(start >= 0, `${PAGE} has a "## ${heading}" section`);
-  const next = markdown.indexOf("\n## ", start + 1);
-  return "\n".repeat(markdown.slice(0, start).split("\n").length - 1) +
-    markdown.slice(start, next === -1 ? undefined : next);
-}
+describe(PAGE, () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcplite-composing-"));
+  const children: ChildProcess[] = [];
+  after(async () => {
+    for (const child of children) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill();
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+  exampleProject(dir);
+  const blocks = tsBlocks(readFileSync(`${ROOT}${PAGE}`, "utf8"), PAGE);
+  for (const block of blocks) writeFileSync(join(dir, block.file), block.code);
+  // The gateway starts `deno` for its stdio remote: the one this repository installed.
+  const env = { ...process.env, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
+  const deno = (file: string, extra: Record<string, string> = {}) =>
+    run(DENO, ["run", "-A", "--quiet", file], 60_000, dir, { ...env, ...extra });
+  const start = (file: string, extra: Record<string, string>) => {
+    const child = spawn(DENO, ["run", "-A", "--quiet", file], { cwd: dir, env: { ...env, ...extra } });
+    child.stdout!.resume();
+    children.push(child);
+    return child;
+  };
 
-for (const [heading, call] of [["Tool transforms", /transformTool\(/], ["Tool search", /toolSearch\(/]] as const) {
-  describe(`${PAGE}, "${heading}"`, () => {
-    const blocks = tsBlocks(section(readFileSync(`${ROOT}${PAGE}`, "utf8"), heading), PAGE);
-    const dir = mkdtempSync(join(tmpdir(), "mcplite-composing-"));
-    after(() => rmSync(dir, { recursive: true, force: true }));
-    exampleProject(dir);
-    const paths = Object.fromEntries(
-      Object.entries(entryPointImports()).map(([name, url]) => [name, [new URL(url).pathname]]),
-    );
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, paths } }));
-    for (const block of blocks) writeFileSync(join(dir, block.file), `${block.code}\n`);
-
-    it("has a runnable example", () => {
-      assert.ok(blocks.length >= 1);
-      assert.match(blocks[0].code, call);
-    });
-
-    for (const runtime of ["deno", "bun"] as const) {
-      it(`runs on ${runtime}`, { timeout: 120_000 }, async () => {
-        for (const block of blocks) {
-          const args = runtime === "deno"
-            ? ["run", "-A", "--unstable-no-legacy-abort", block.file]
-            : ["run", block.file];
-          const ran = await run(`${ROOT}node_modules/.bin/${runtime}`, args, 90_000, dir);
-          assert.equal(ran.code, 0, `${block.file} (line ${block.line}): ${ran.stderr}${ran.stdout}`);
-        }
-      });
+  it("names the blocks the gateway needs", () => {
+    const files = blocks.map((b) => b.file);
+    for (
+      const name of ["group.ts", "proxy.ts", "tickets-server.ts", "files-server.ts", "gateway.ts", "call-gateway.ts"]
+    ) {
+      assert.ok(files.includes(name), `${PAGE} has no block named ${name}`);
     }
   });
-}
+
+  it("runs the group and proxy blocks to their assertions", async () => {
+    for (const file of ["group.ts", "proxy.ts"]) {
+      const out = await deno(file);
+      assert.equal(out.code, 0, `${file}: ${out.stderr}`);
+    }
+  });
+
+  it("serves two remotes, one over stdio, behind jwtAuth on MCP, MCP-lite and gRPC", { timeout: 120_000 }, async () => {
+    const issuer = await startAuthorizationServer(RESOURCE);
+    try {
+      const tickets = await listening(start("tickets-server.ts", { PORT: String(await freePort()) }), 60_000);
+      const grpcPort = await freePort();
+      const gateway = await listening(
+        start("gateway.ts", {
+          TICKETS_URL: `${tickets}/mcp`,
+          ISSUER: issuer.issuer,
+          JWKS_URI: issuer.jwksUri,
+          PORT: String(await freePort()),
+          GRPC_PORT: String(grpcPort),
+        }),
+        60_000,
+      );
+      const token = await clientCredentialsToken(issuer, "docs:read", RESOURCE);
+
+      const called = await deno("call-gateway.ts", { GATEWAY_URL: gateway, TOKEN: token });
+      assert.equal(called.code, 0, called.stderr);
+      assert.match(called.stdout, /id: 42/);
+      assert.match(called.stdout, /the contents of README\.md/);
+
+      const anonymous = await fetch(`${gateway}/mcp-lite/v1/calltools`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "files.read_file" } }),
+      });
+      assert.equal(anonymous.status, 401);
+      await anonymous.body?.cancel();
+
+      const address = `127.0.0.1:${grpcPort}`;
+      await waitFor("the gRPC listener", async () => (await callGrpcJs(address, "x", {})).code !== "UNAVAILABLE");
+      const rpc = await callGrpcJs(address, "tickets.open_ticket", { title: "on fire" }, token);
+      assert.deepEqual(rpc.result.structuredContent, { id: 42, title: "on fire" });
+      assert.equal((await callGrpcJs(address, "tickets.open_ticket", { title: "x" })).code, "UNAUTHENTICATED");
+    } finally {
+      await issuer.close();
+    }
+  });
+});

@@ -257,6 +257,10 @@ export class LegacySession {
     // Registered before sending: a server may send its requests on the standalone stream before it
     // answers this POST at all.
     this.#inflight.set(ctx, progressToken);
+    // MCP 2025-11-25, Cancellation: a disconnection is not a cancellation, so the server is told.
+    const cancel = () =>
+      void this.#post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } }).catch(() => {});
+    ctx.signal.addEventListener("abort", cancel, { once: true });
     try {
       const response = await this.#http.post("", headers, body, ctx.signal);
       if (response.status === 304) return { result: {}, response };
@@ -266,6 +270,7 @@ export class LegacySession {
         handleStreamMessage(message, ctx, progressToken, (rid, m, p) => this.#answer(rid, m, p, ctx));
       return await this.#read(method, response, id, ctx, cursor, onMessage);
     } finally {
+      ctx.signal.removeEventListener("abort", cancel);
       this.#inflight.delete(ctx);
     }
   }

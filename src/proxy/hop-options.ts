@@ -1,0 +1,18 @@
+/**
+ * How a proxy's second hop goes, as its definitions share it.
+ *
+ * @module
+ */
+
+import type { CallContext } from "../core/call-context.ts";
+import type { Client } from "../client/client.ts";
+
+/** What the proxied tools, prompts and resources share. */
+export interface HopOptions {
+  /** The wait (ms) a caller is told, as `Retry-After`, when the remote is out of reach. */
+  readonly retryAfterMs: number;
+  /** Says the remote's lists changed behind the mirror's back (it answered a mounted tool as unknown). */
+  readonly stale: () => void;
+  /** The client a call goes through: the proxy's own credentials, or the caller's where the policy allows. */
+  readonly clientFor: (ctx: CallContext) => Promise<Client>;
+}

@@ -1,0 +1,67 @@
+/**
+ * A remote tool as a tool of ours: listed with the remote's own JSON Schemas, verbatim (as the OpenAPI
+ * import defines tools from JSON Schema), and called through the client, with the caller's signal,
+ * progress and log messages carried across the second hop.
+ *
+ * @module
+ */
+import type { LogLevel } from "../core/call-sink.ts";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import type { AnyTool } from "../core/tool.ts";
+import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
+import { defineTool } from "../tool/define-tool.ts";
+import { askCaller } from "./ask-caller.ts";
+import { callerTrace } from "./caller-trace.ts";
+import type { HopOptions } from "./hop-options.ts";
+import type { Remote } from "./remote.ts";
+import { remoteError } from "./remote-error.ts";
+import { answerOf, cancelRemote, type RemoteHandle, resultOf, stepRemote } from "./remote-handle.ts";
+
+/**
+ * Defines the tool that forwards calls of one remote tool.
+ *
+ * @param info The tool as the remote lists it.
+ * @param remote The remote.
+ * @param hop How the second hop goes.
+ * @param longRunning Whether the remote may answer it with a promise or a task, which becomes ours.
+ * @returns The tool.
+ * @throws {TypeError} When the remote's name or schema is not one a tool of ours can have.
+ */
+export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, longRunning: boolean): AnyTool {
+  let builder = defineTool(info.name).input(info.inputSchema);
+  if (info.description !== undefined) builder = builder.describe(info.description);
+  if (info.title !== undefined) builder = builder.title(info.title);
+  if (info["@type"] !== undefined) builder = builder.type(info["@type"]);
+  if (info.annotations !== undefined) builder = builder.annotations(info.annotations);
+  if (info._meta !== undefined) builder = builder.meta(info._meta);
+  const output = info.outputSchema === undefined ? builder : builder.output(info.outputSchema);
+  const failed = (error: unknown): never => {
+    remote.failed(error);
+    const answered = remoteError(error, hop.retryAfterMs);
+    if (answered instanceof ProtocolError && answered.code === ErrorCode.UnknownTool) hop.stale();
+    throw answered;
+  };
+  const tool = output.handle(async (args, ctx) => {
+    try {
+      const trace = callerTrace(ctx);
+      const options = {
+        signal: ctx.signal,
+        ...(trace === undefined ? {} : { traceContext: trace }),
+        onProgress: (p: Progress) => ctx.progress(p.progress, p.total, p.message),
+        onLog: (entry: LogEntry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
+        ...askCaller(ctx),
+      };
+      // A tool the remote may answer with a promise or a task: its handle becomes ours; any other is
+      // followed to its end here (a handle it answers anyway is redeemed or polled by the client).
+      const client = await hop.clientFor(ctx);
+      if (longRunning) return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx);
+      return resultOf(await client.callTool(info.name, args, options));
+    } catch (error) {
+      return failed(error);
+    }
+  });
+  if (!longRunning) return tool;
+  return tool
+    .redeem(async (state, ctx) => await stepRemote(await hop.clientFor(ctx), state as RemoteHandle, ctx).catch(failed))
+    .cancel((state) => cancelRemote(remote, state as RemoteHandle).catch(() => {}));
+}

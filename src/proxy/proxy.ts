@@ -1,0 +1,142 @@
+/**
+ * `proxy()`: a server whose tools, prompts, resources, templates and completions are a remote server's,
+ * reached through the typed client; grouped into ours (`server.group("gh", await proxy(url))`), they are
+ * served on every wire ours speaks.
+ *
+ * @module
+ */
+import { createServer } from "../assembly/create-server.ts";
+import type { CallContext } from "../core/call-context.ts";
+import type { AuthInfo } from "../core/host.ts";
+import type { Server } from "../server/server.ts";
+import type { Client, ClientOptions } from "../client/client.ts";
+import type { ToolsOf } from "../client/client-types.ts";
+import type { StdioTransportOptions } from "../client/transports/stdio.ts";
+import { isObject } from "../internal/is-object.ts";
+import { DECLINING } from "./ask-caller.ts";
+import { callerToken } from "./caller-credentials.ts";
+import { type Follower, followLists } from "./follow-lists.ts";
+import { Mirror } from "./mirror.ts";
+import { connectRemote } from "./remote.ts";
+import { remoteError } from "./remote-error.ts";
+
+/** Options of {@link proxy}. */
+export interface ProxyOptions extends ClientOptions {
+  /** The proxy server's name (default: the name the remote gives, else `proxy`). */
+  readonly name?: string;
+  /** The proxy server's version (default: the version the remote gives, else `0.0.0`). */
+  readonly version?: string;
+  /** The wait a caller is told (`Retry-After`) when the remote is out of reach, in ms (default 1 000). */
+  readonly retryAfterMs?: number;
+  /**
+   * How often the remote's lists are read again, in ms (default 30 000; 0: never): the tools revalidated with
+   * their `ETag` (an unchanged list costs a 304), a change served at once, with `list_changed`. A call the
+   * remote answers as an unknown tool reads them again at once.
+   */
+  readonly refreshMs?: number;
+  /**
+   * Sends the caller's own bearer token to the remote instead of the proxy's credentials, only when the token's
+   * audience (`aud`, RFC 8707 resource indicators) names `audience`, the remote; any other caller's token is never
+   * sent. Off by default: MCP 2025-11-25 (Authorization) forbids passing a token through to a service it was not
+   * issued for. A URL target only.
+   */
+  readonly forwardCallerToken?: { readonly audience: string };
+  /**
+   * Exchanges the caller's bearer token for one issued for the remote (RFC 8693 token exchange, done by the hook:
+   * `subject_token` the caller's), sent instead of the proxy's credentials; `undefined` sends the proxy's own. A
+   * URL target only.
+   */
+  readonly exchangeToken?: (callerToken: string, caller: AuthInfo) => string | undefined | Promise<string | undefined>;
+  /** Closes the connection to the remote when aborted (a stdio server's process ends, an MCP 2025 session too). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Proxies a remote server: connects to it (a URL, found as `createClient()` finds its wire: MCP
+ * 2026-07-28, MCP 2025, MCP-lite; a stdio command; or a client), reads its lists, and gives a server
+ * whose tools, prompts, resources, templates and completions forward to it, the remote's JSON Schemas
+ * verbatim. Group it into yours to serve the remote on every wire yours speaks (a stdio server becomes a
+ * gRPC and REST service). A call carries its signal (a cancellation reaches the remote), progress, log
+ * messages and trace context across, and asks the remote's elicitations of its caller; a remote promise or
+ * task becomes a promise of ours; the caller's token is never sent unless `forwardCallerToken` or
+ * `exchangeToken` says so; the remote's error codes are kept; a remote out of reach answers `unavailable` (503
+ * with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC), never a tool error, and the next call tries again.
+ *
+ * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
+ * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
+ * @param options The server's name and version, `retryAfterMs`, and the client's options to the remote.
+ * @returns The server, once the remote's lists are read.
+ * @throws {McpliteError} `unavailable` when the remote cannot be reached at first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createServer, defineTool } from "@mcplite/sdk";
+ * import { createClient } from "@mcplite/sdk/client";
+ * import { proxy } from "@mcplite/sdk/proxy";
+ *
+ * const remote = createServer({ name: "math", version: "1.0.0" })
+ *   .tool(defineTool("add").describe("Adds").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b));
+ * const gateway = createServer({ name: "gateway", version: "1.0.0" })
+ *   .group("math", await proxy<typeof remote>(createClient(remote)));
+ * assert.equal(await createClient(gateway).call("math.add", { a: 1, b: 2 }), "3");
+ * ```
+ */
+export async function proxy<S = unknown>(
+  // deno-lint-ignore no-explicit-any
+  target: string | URL | StdioTransportOptions | Client<any>,
+  options: ProxyOptions = {},
+): Promise<Server<ToolsOf<S>>> {
+  const {
+    name,
+    version,
+    retryAfterMs = 1_000,
+    refreshMs = 30_000,
+    signal,
+    forwardCallerToken,
+    exchangeToken,
+    ...clientOptions
+  } = options;
+  signal?.throwIfAborted();
+  // The client declares elicitation and sampling: a proxied call's caller answers them (./ask-caller.ts).
+  const remote = connectRemote(target, { ...DECLINING, ...clientOptions });
+  const policy = { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken };
+  const forCaller = remote.forCaller?.bind(remote);
+  if ((policy.forwardAudience !== undefined || policy.exchange !== undefined) && forCaller === undefined) {
+    throw new TypeError(
+      "proxy(): forwardCallerToken and exchangeToken need a URL target (the token goes in its headers)",
+    );
+  }
+  signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
+  const following: { follower?: Follower } = {}; // made once the lists are read
+  const clientFor = async (ctx: CallContext) => {
+    if (forCaller === undefined) return remote.client;
+    const token = await callerToken(ctx, policy);
+    return token === undefined ? remote.client : forCaller(token);
+  };
+  const hop = { retryAfterMs, stale: () => following.follower?.now(), clientFor };
+  let described: Record<string, unknown> | null;
+  try {
+    described = await remote.client.discover();
+  } catch (error) {
+    remote.failed(error);
+    throw remoteError(error, retryAfterMs);
+  }
+  const info = isObject(described?.serverInfo) ? described.serverInfo : {};
+  const server = createServer({
+    name: name ?? (typeof info.name === "string" ? info.name : "proxy"),
+    version: version ?? (typeof info.version === "string" ? info.version : "0.0.0"),
+  });
+  const capabilities = isObject(described?.capabilities) ? described.capabilities : undefined;
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  const mirror = new Mirror(server, remote, hop, capabilities, warn);
+  try {
+    await mirror.syncAll();
+  } catch (error) {
+    remote.failed(error);
+    throw remoteError(error, retryAfterMs);
+  }
+  following.follower = followLists(mirror, refreshMs, signal);
+  return server as unknown as Server<ToolsOf<S>>;
+}

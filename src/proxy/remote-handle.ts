@@ -1,0 +1,100 @@
+/**
+ * A remote long-running call as one of ours: the remote's MCP-lite promise token or MCP task id is the
+ * state of our own promise (signed into our token, MCP-lite spec v0.042 §3.6), so `redeem` and `tasks/get`
+ * on our side each take one step at the remote: a `redeem` of its token, or its `tasks/get` (MCP
+ * 2026-07-28, tasks extension; `tasks/result` on MCP 2025-11-25, Tasks).
+ *
+ * @module
+ */
+import type { CallContext } from "../core/call-context.ts";
+import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { type ToolResult, toolResult } from "../core/result.ts";
+import type { ToolPromise } from "../core/tool-promise.ts";
+import type { Client } from "../client/client.ts";
+import type { CallHandle } from "../client/client-types.ts";
+import type { CallResult } from "../client/read-result.ts";
+import { errorFromRpc } from "../client/errors.ts";
+import { isObject } from "../internal/is-object.ts";
+import type { Remote } from "./remote.ts";
+
+/** Our promise's state: the remote's token (`p`) or task id (`t`). */
+export type RemoteHandle = { readonly p: string } | { readonly t: string };
+
+/** The wait before the next step when the remote names none, in ms. */
+const DEFAULT_RETRY_MS = 1_000;
+
+/**
+ * Answers with a remote call's outcome: its result when it is complete, else our promise of it.
+ *
+ * @param handle What the remote answered (`client.call(…, { wait: false })`).
+ * @param ctx The call's context.
+ * @returns The result, or our promise.
+ */
+export function answerOf(handle: CallHandle<unknown>, ctx: CallContext): ToolResult | ToolPromise<RemoteHandle> {
+  if (handle.kind === "complete") return resultOf(handle.result);
+  if (handle.kind === "promise") {
+    return ctx.promise<RemoteHandle>({
+      state: { p: handle.token },
+      retryAfterMs: handle.retryAfterMs ?? DEFAULT_RETRY_MS,
+    });
+  }
+  return ctx.promise<RemoteHandle>({
+    state: { t: handle.taskId },
+    retryAfterMs: handle.pollIntervalMs ?? DEFAULT_RETRY_MS,
+  });
+}
+
+/**
+ * Takes one step of a remote long-running call.
+ *
+ * @param client The client to the remote (with the credentials the call goes with).
+ * @param state Our promise's state.
+ * @param ctx The redeem's context.
+ * @returns The result, or our promise again.
+ * @throws {ProtocolError} When the remote task failed or was cancelled.
+ */
+export async function stepRemote(
+  client: Client,
+  state: RemoteHandle,
+  ctx: CallContext,
+): Promise<ToolResult | ToolPromise<RemoteHandle>> {
+  if ("p" in state) {
+    return answerOf(await client.call("redeem", { promise: state.p }, { wait: false, signal: ctx.signal }), ctx);
+  }
+  const task = await client.request("tasks/get", { taskId: state.t }, { signal: ctx.signal });
+  const status = task.status;
+  if (status === "completed") {
+    const result = isObject(task.result)
+      ? task.result
+      : await client.request("tasks/result", { taskId: state.t }, { signal: ctx.signal });
+    return resultOf(result as CallResult);
+  }
+  if (status === "failed") {
+    if (isObject(task.error)) throw errorFromRpc(task.error as never, { method: "tasks/get", wire: "mcp" });
+    return resultOf(await client.request("tasks/result", { taskId: state.t }, { signal: ctx.signal }) as CallResult);
+  }
+  if (status === "cancelled") throw new ProtocolError(ErrorCode.Internal, `The remote task ${state.t} was cancelled`);
+  const retryAfterMs = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : DEFAULT_RETRY_MS;
+  return ctx.promise<RemoteHandle>({ state, retryAfterMs });
+}
+
+/**
+ * Cancels a remote task (`tasks/cancel`); an MCP-lite promise has no cancellation on the wire.
+ *
+ * @param remote The remote.
+ * @param state Our promise's state.
+ */
+export async function cancelRemote(remote: Remote, state: RemoteHandle): Promise<void> {
+  if ("t" in state) await remote.client.request("tasks/cancel", { taskId: state.t }, { timeoutMs: 5_000 });
+}
+
+/** The remote's result as ours: content, structured content and `isError`, as the remote sent them. */
+export function resultOf(result: CallResult): ToolResult {
+  return toolResult({
+    content: result.content ?? [],
+    ...(result.structuredContent === undefined
+      ? {}
+      : { structuredContent: result.structuredContent as Record<string, unknown> }),
+    ...(result.isError === true ? { isError: true } : {}),
+  });
+}

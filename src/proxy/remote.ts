@@ -1,0 +1,107 @@
+/**
+ * The remote end of a proxy: the typed client that makes the second hop, made from a URL (the wire found
+ * as `createClient()` finds it), a stdio command, or a client given; a stdio server that exited is started
+ * again on the next request, so a proxy recovers when its remote does.
+ *
+ * @module
+ */
+import { Client, type ClientOptions } from "../client/client.ts";
+import type { TransportClientOptions } from "../client/client-options.ts";
+import { createClient } from "../client/create-client.ts";
+import { ClientError } from "../client/errors.ts";
+import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
+
+/** What `proxy()` proxies: a URL, a stdio command (`{ command, args }`), or a client from `createClient()`. */
+// deno-lint-ignore no-explicit-any
+export type ProxyTarget = string | URL | StdioTransportOptions | Client<any>;
+
+/** The client to the remote, and a way to start over after the remote went away. */
+export interface Remote {
+  /** The client in use, with the proxy's own credentials. */
+  readonly client: Client;
+  /**
+   * A client that sends a caller's bearer token instead (a URL target only; a few kept, the oldest closed).
+   *
+   * @param token The token.
+   */
+  forCaller?(token: string): Client;
+  /** After a failure of the remote: drops a stdio child that exited, so the next request starts another. */
+  failed(error: unknown): void;
+  /** Closes the client (ends a stdio child, an MCP 2025 session). */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to the remote (lazily: nothing is sent until the first request).
+ *
+ * @param target The URL, the stdio command or the client.
+ * @param options The client's options (for a URL or a command).
+ * @returns The remote.
+ * @throws {TypeError} When the target is none of these.
+ */
+export function connectRemote(target: ProxyTarget, options: ClientOptions = {}): Remote {
+  if (target instanceof Client) {
+    const client = target as Client;
+    return { client, failed: () => {}, close: () => client.close() };
+  }
+  if (typeof target === "string" || target instanceof URL) {
+    const client = createClient(target, options);
+    const callers = new Map<string, Client>();
+    return {
+      client,
+      failed: () => {},
+      forCaller(token) {
+        let found = callers.get(token);
+        if (found !== undefined) return found;
+        if (callers.size >= MAX_CALLER_CLIENTS) {
+          const [oldest, gone] = callers.entries().next().value!;
+          callers.delete(oldest);
+          void gone.close().catch(() => {});
+        }
+        found = createClient(target, { ...options, auth: undefined, headers: bearer(options.headers, token) });
+        callers.set(token, found);
+        return found;
+      },
+      close: async () => {
+        for (const caller of callers.values()) await caller.close().catch(() => {});
+        await client.close();
+      },
+    };
+  }
+  if (typeof target === "object" && target !== null && typeof target.command === "string") {
+    return stdioRemote(target, options);
+  }
+  throw new TypeError("proxy(target): the target must be a URL, a stdio command ({ command, args }) or a client");
+}
+
+/** How many callers' clients a proxy keeps (each its own MCP 2025 session, its own tool cache). */
+const MAX_CALLER_CLIENTS = 32;
+
+/** The client's headers with the caller's bearer token (RFC 6750 §2.1) in place of any `authorization`. */
+function bearer(headers: ClientOptions["headers"], token: string): () => Promise<Headers> {
+  return async () => {
+    const merged = new Headers(typeof headers === "function" ? await headers() : headers);
+    merged.set("authorization", `Bearer ${token}`);
+    return merged;
+  };
+}
+
+/** A remote over stdio: a new child (and client) after the last one failed at the transport. */
+function stdioRemote(command: StdioTransportOptions, options: ClientOptions): Remote {
+  const { transport: _wire, fetch: _fetch, headers: _headers, auth: _auth, protocolVersion, ...rest } = options;
+  const own: TransportClientOptions = rest;
+  const start = () => createClient(createStdioTransport({ protocolVersion, ...command }), own);
+  let client = start();
+  return {
+    get client() {
+      return client;
+    },
+    failed(error) {
+      if (!(error instanceof ClientError) || error.code !== "transport") return;
+      const gone = client;
+      client = start();
+      void gone.close().catch(() => {});
+    },
+    close: () => client.close(),
+  };
+}
