@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { serverOf } from "./dev/dev-messages.ts";
 import { ExitCode, UsageError } from "./exit-errors.ts";
 import { driftOf, formatServerJson, serverJson } from "./server-json-document.ts";
 import type { Terminal } from "./terminal.ts";
@@ -136,17 +137,14 @@ function checkedRemote(url: string): string {
   return url;
 }
 
-/** Imports the module and finds its server: the default export, or an export named `server`. */
+/** Imports the module and finds its server as `mcplite dev` does (`serverOf`: `server`, else the default export). */
 async function loadServer(url: URL): Promise<Served> {
-  const module = await import(url.href) as Record<string, unknown>;
-  for (const candidate of [module.default, module.server]) {
-    if (isObject(candidate) && typeof candidate.fetch === "function" && typeof candidate.name === "string") {
-      return candidate as unknown as Served;
-    }
+  const found = serverOf(await import(url.href) as Record<string, unknown>);
+  if (typeof found === "string") throw new Error(`${url.pathname}: ${found}`);
+  if (typeof (found as { name?: unknown }).name !== "string") {
+    throw new Error(`${url.pathname}: its server has no name: serve a createServer() server`);
   }
-  throw new Error(
-    `${url.pathname} exports no server: export default createServer(...) (or export const server), without serving it`,
-  );
+  return found as unknown as Served;
 }
 
 /**

@@ -25,7 +25,10 @@ export function askCaller(ctx: CallContext): Pick<InputHandlers, "onElicit" | "o
         params: { ...request },
       }) as never,
     onSample: async (request) =>
-      await ctx.requestInput(`remote-input-${++asked}`, { method: "sampling/createMessage", params: request }) as never,
+      await ctx.requestInput(`remote-input-${++asked}`, {
+        method: "sampling/createMessage",
+        params: { ...request },
+      }) as never,
   };
 }
 

@@ -158,7 +158,7 @@ describe("mcplite server-json", () => {
     writeFileSync(join(dir, "server.ts"), "export const answer = 42;\n");
     const none = await runCli(["server-json", join(dir, "server.ts"), "--dir", dir], { timeoutMs: 30_000 });
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /exports no server: export default createServer/);
+    assert.match(none.stderr, /exports no server: export it as `export const server = createServer/);
   });
 
   it(

@@ -245,7 +245,10 @@ describe("mcplite types against the GitHub REST API imported with toolsFromOpenA
     await assertFormatted(file);
     // The import lists each JSON operation's output schema (tests/tool/openapi/output-schemas.test.ts).
     const text = readFileSync(file, "utf8");
-    assert.ok(text.includes("\n    repos_get: { input: ReposGetInput; output: ReposGetOutput };\n"), "repos_get's output");
+    assert.ok(
+      text.includes("\n    repos_get: { input: ReposGetInput; output: ReposGetOutput };\n"),
+      "repos_get's output",
+    );
     assert.ok(text.includes("\n    users_follow: { input: UsersFollowInput; output: unknown };\n"), "a 204: no output");
     await assertConsumerChecks(
       dir,
