@@ -12,7 +12,6 @@
  * The Getting started pages are run by tests/docs/getting-started.test.ts and the `mcplite init` tests.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +26,7 @@ import {
   shellBlocks,
   tsBlocks,
 } from "../helpers/markdown.ts";
-import { ROOT, run } from "../helpers/process.ts";
+import { ROOT, run, type StartedServer, startServer } from "../helpers/process.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 
 const DENO = `${ROOT}node_modules/.bin/deno`;
@@ -172,38 +171,8 @@ const args = (runtime: "deno" | "bun", file: string) =>
   runtime === "deno" ? ["run", "-A", "--unstable-no-legacy-abort", file] : ["run", file];
 
 /** Starts a server on a free port; resolves when it says where it listens (`serve()`'s line, or an example's own). */
-function start(runtime: "deno" | "bun", file: string, cwd: string): Promise<{ origin: string; stop(): Promise<void> }> {
-  const child = spawn(runtime === "deno" ? DENO : BUN, args(runtime, file), {
-    cwd,
-    env: { ...process.env, PORT: "0", HOSTNAME: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill();
-    await exited;
-  };
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`${file} did not listen in 60 s: ${output}`));
-    }, 60_000);
-    const read = (chunk: Buffer) => {
-      output += String(chunk);
-      const url = /listening on (http:\/\/[\w.:]+)/i.exec(output)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      resolve({ origin: new URL(url).origin, stop });
-    };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${file} exited with ${code}: ${output}`));
-    });
-  });
+function start(runtime: "deno" | "bun", file: string, cwd: string): Promise<StartedServer> {
+  return startServer(runtime === "deno" ? DENO : BUN, args(runtime, file), cwd);
 }
 
 /** Serves the claim's server on a free port, runs the block against it; resolves with the block's run. */

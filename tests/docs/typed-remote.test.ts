@@ -4,7 +4,6 @@
  * the example served on a free port, on the runtime running the test (Deno and Bun).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,7 @@ import process from "node:process";
 import { after, before, describe, it } from "node:test";
 import { entryPointImports } from "../helpers/entry-points.ts";
 import { exampleProject, tsBlocks } from "../helpers/markdown.ts";
-import { ROOT, run } from "../helpers/process.ts";
+import { ROOT, run, type StartedServer, startServer } from "../helpers/process.ts";
 import { runCli } from "../cli/cli-helpers.ts";
 
 const PAGE = "docs/guides/client.md";
@@ -22,38 +21,9 @@ const client = blocks.find((block) => block.code.includes(`from "./remote.ts"`))
 const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
 
 /** Serves examples/quickstart.ts on a free port; resolves with its origin and a way to stop it. */
-function startQuickstart(): Promise<{ origin: string; stop(): Promise<void> }> {
+function startQuickstart(): Promise<StartedServer> {
   const file = `${ROOT}examples/quickstart.ts`;
-  const child = spawn(process.execPath, deno ? ["run", "-A", "--unstable-no-legacy-abort", file] : [file], {
-    env: { ...process.env, PORT: "0", HOSTNAME: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill();
-    await exited;
-  };
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`quickstart did not listen in 60 s: ${output}`));
-    }, 60_000);
-    const read = (chunk: Buffer) => {
-      output += String(chunk);
-      const url = /listening on (http:\/\/[\w.:]+)/i.exec(output)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      resolve({ origin: new URL(url).origin, stop });
-    };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`quickstart exited with ${code}: ${output}`));
-    });
-  });
+  return startServer(process.execPath, deno ? ["run", "-A", "--unstable-no-legacy-abort", file] : [file]);
 }
 
 describe("the client guide's typed client for a server in another codebase", () => {

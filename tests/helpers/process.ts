@@ -1,8 +1,9 @@
 /**
  * Child processes for tests: programs run from the repository root, each killed after a time bound.
  */
-import { type ChildProcess, execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import process from "node:process";
 
 /** The output of a child process. */
 export interface Run {
@@ -66,6 +67,54 @@ export function freePort(): Promise<number> {
     probe.listen(0, "127.0.0.1", () => {
       const { port } = probe.address() as { port: number };
       probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A server a test started in a child process: its origin, and how to stop it. */
+export interface StartedServer {
+  /** Where it listens, e.g. `http://127.0.0.1:41234`. */
+  readonly origin: string;
+  /** Kills it and waits until it exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server program on a free port (`PORT=0`, `HOSTNAME=127.0.0.1`) and resolves once it says where it
+ * listens (`Listening on <url>`, on stdout or stderr, as `serve()` and the examples print); rejects after 60 s, or
+ * with its output when it exits first.
+ */
+export function startServer(command: string, args: string[], cwd: string = ROOT): Promise<StartedServer> {
+  const name = args.at(-1) ?? command;
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, PORT: "0", HOSTNAME: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill();
+    await exited;
+  };
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${name} did not listen in 60 s: ${output}`));
+    }, 60_000);
+    const read = (chunk: Uint8Array) => {
+      output += String(chunk);
+      const url = /listening on (http:\/\/[\w.:]+)/i.exec(output)?.[1];
+      if (url === undefined) return;
+      clearTimeout(timer);
+      resolve({ origin: new URL(url).origin, stop });
+    };
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", read);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}: ${output}`));
     });
   });
 }
