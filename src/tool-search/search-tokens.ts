@@ -31,7 +31,7 @@ const SELF = /* @__PURE__ */ new Set(["my", "mine", "myself", "me"]);
  * import assert from "node:assert/strict";
  * import { searchTokens } from "./search-tokens.ts";
  * assert.deepEqual(searchTokens("me.messages.sendMail"), ["me", "messag", "send", "mail"]);
- * assert.deepEqual(searchTokens("List the files in my OneDrive"), ["list", "fil", "me", "one", "drive"]);
+ * assert.deepEqual(searchTokens("List the files in my OneDrive"), ["list", "fil", "me", "one", "driv"]);
  * ```
  */
 export function searchTokens(text: string): string[] {
