@@ -178,7 +178,7 @@ describe("proxy() of the official SDK v2 server (MCP 2026-07-28)", () => {
 
   // MCP 2026-07-28 cancels a stateless request by closing it (Cancellation). The remote here has a peer of its own,
   // served on Deno by `node:http`: Deno.serve (2.9.5) misses a client's disconnect while the handler is pending once
-  // the request carried a body of more than about 350 bytes (every 2026 call, with its `_meta` envelope), so the
+  // the request (head and body) was larger than about 512 bytes (a 2026 call, with its `_meta` envelope), so the
   // remote would never see the close our proxy sends; denoland/deno#21653, docs/guides/composing.md. Bun and Node
   // serve it natively. The 2025 case above sends notifications/cancelled, a message of its own: it needs no close.
   it("passes a cancellation by the caller on to the remote", async () => {
