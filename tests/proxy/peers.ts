@@ -155,9 +155,9 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 /**
  * The official SDK v2 (2.4), stateless 2026-07-28 through `createMcpHandler`, served on 127.0.0.1; its
- * `subtract` tool is served while `extra.on` is set.
+ * `subtract` tool is served while `extra.on` is set; `httpServer` as `serve()` takes it.
  */
-export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean } }> {
+export async function sdkV2Peer(port = 0, httpServer?: "node:http"): Promise<Peer & { extra: { on: boolean } }> {
   const extra = { on: false };
   const counter: Counter = { n: 0, started: 0 };
   const traceparents: string[] = [];
@@ -213,7 +213,7 @@ export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean
       if (authorization !== null) authorizations.push(authorization);
       return mcp.fetch(request);
     },
-  }, { port, hostname: "127.0.0.1", quiet: true });
+  }, { port, hostname: "127.0.0.1", quiet: true, httpServer });
   return {
     url: `${listener.url}/mcp`,
     aborts: () => counter.n,

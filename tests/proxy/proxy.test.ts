@@ -176,19 +176,26 @@ describe("proxy() of the official SDK v2 server (MCP 2026-07-28)", () => {
     await assert.rejects(client.call("v2.deploy", { env: "prod" }));
   });
 
-  // MCP 2026-07-28 cancels a stateless request by closing it. Under Deno the remote's handler never sees the
-  // abort of our fetch (Deno's fetch or Deno.serve; not yet narrowed down), so this runs on Bun; the 2025 case
-  // above, which sends notifications/cancelled, runs on both.
-  const DENO_FETCH = "Deno" in globalThis ? "under Deno an aborted fetch does not reach the remote's handler" : false;
-  it("passes a cancellation by the caller on to the remote", { skip: DENO_FETCH }, async () => {
-    const client = createClient(gateway.url, { transport: "mcp-lite" });
-    const controller = new AbortController();
-    const aborts = peer.aborts(), waits = peer.waits();
-    const call = client.call("v2.wait", {}, { signal: controller.signal });
-    await waitFor("the call to reach the remote", () => peer.waits() === waits + 1);
-    controller.abort();
-    await assert.rejects(call);
-    await waitFor("the remote's handler to see the abort", () => peer.aborts() === aborts + 1);
+  // MCP 2026-07-28 cancels a stateless request by closing it (Cancellation). The remote here has a peer of its own,
+  // served on Deno by `node:http`: Deno.serve (2.9.5) misses a client's disconnect while the handler is pending once
+  // the request (head and body) was larger than about 512 bytes (a 2026 call, with its `_meta` envelope), so the
+  // remote would never see the close our proxy sends; denoland/deno#21653, docs/guides/composing.md. Bun and Node
+  // serve it natively. The 2025 case above sends notifications/cancelled, a message of its own: it needs no close.
+  it("passes a cancellation by the caller on to the remote", async () => {
+    const remote = await sdkV2Peer(0, "Deno" in globalThis ? "node:http" : undefined);
+    const front = await served(gatewayServer().group("v2", await proxy(remote.url)));
+    try {
+      const client = createClient(front.url, { transport: "mcp-lite" });
+      const controller = new AbortController();
+      const call = client.call("v2.wait", {}, { signal: controller.signal });
+      await waitFor("the call to reach the remote", () => remote.waits() === 1);
+      controller.abort();
+      await assert.rejects(call);
+      await waitFor("the remote's handler to see the abort", () => remote.aborts() === 1);
+    } finally {
+      await front.close();
+      await remote.close();
+    }
   });
 
   it("passes a remote tool failure through as a failure, not an error of ours", async () => {

@@ -1,11 +1,15 @@
 /**
  * `serve(server, { httpServer: "node:http" })` on the runtime under test (Deno's and Bun's `node:http`,
  * Node's own): the server's wires work through it as through the native server — a JSON call, a
- * streamed (SSE) call, and the WebSocket binding, whose upgrade `node:http` hands to the `ws` package.
+ * streamed (SSE) call, the WebSocket binding, whose upgrade `node:http` hands to the `ws` package, and an MCP
+ * 2026 cancellation by a close, which `Deno.serve` misses (docs/concepts/runtimes.md).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { serve } from "../../mod.ts";
+import * as v from "valibot";
+import { createServer, defineTool, serve } from "../../mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { fixtureServer } from "../helpers/fixtures.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { readSse } from "../helpers/sse.ts";
@@ -42,6 +46,38 @@ describe('serve({ httpServer: "node:http" })', () => {
       socket.send(call(1, "add", { a: 2, b: 3 }));
       assert.equal((await socket.answer(1)).result.content[0].text, "5");
       await socket.close();
+    } finally {
+      await listener.close();
+    }
+  });
+
+  // MCP 2026-07-28, Cancellation: the client closes its request. Deno.serve (2.9.5) misses that close before the
+  // response's head once the request is over ~512 bytes, as a 2026 call is; node:http sees it on every runtime.
+  // No keep-alive (`heartbeatMs: 0`): the answer never turns into a stream, whose close Deno.serve would see.
+  it("aborts the handler's signal when an MCP 2026 client cancels by closing its request", async () => {
+    const seen = { started: 0, aborted: 0 };
+    const quiet = defineTool("quiet").describe("Waits, saying nothing, until cancelled").input(v.object({}))
+      .handle((_input, ctx) =>
+        new Promise<string>((_, reject) => {
+          seen.started++;
+          ctx.signal.addEventListener("abort", () => {
+            seen.aborted++;
+            reject(ctx.signal.reason);
+          }, { once: true });
+        })
+      );
+    const listener = await serve(
+      createServer({ name: "quiet", version: "1.0.0", heartbeatMs: 0 }).tool(quiet),
+      OPTIONS,
+    );
+    try {
+      const client = createClient(`${listener.url}/mcp`, { transport: "mcp" });
+      const controller = new AbortController();
+      const call = client.call("quiet", {}, { signal: controller.signal });
+      await waitFor(() => seen.started === 1, 20_000);
+      controller.abort();
+      await assert.rejects(call);
+      await waitFor(() => seen.aborted === 1, 20_000);
     } finally {
       await listener.close();
     }
