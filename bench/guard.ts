@@ -96,7 +96,10 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // Issue 50: 18.6 KB after the server's ErrorCode vocabulary came to the client (its fallback tables), 18.1 KB
   // once a one-call client bundles neither the `ErrorCode` object nor the gRPC and Webtools tables.
   // Issue 53: 18.3 KB with URL-mode elicitation (the mode a request is answered in, its completion notification).
-  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 18.4 },
+  // Issue 52: 18.6 KB (19,023 B) with what proxy() needs of every call (its own onElicit/onSample and trace context),
+  // MCP 2025's notifications/cancelled on abort, and the stdio probe that waits for a slow server (in the MCP
+  // transport every client loads). Issue 54 asks for 16 KB: the per-call spans, retries and DPoP hooks to split out.
+  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 18.7 },
 };
 
 /**
