@@ -137,6 +137,6 @@ export async function proxy<S = unknown>(
     remote.failed(error);
     throw remoteError(error, retryAfterMs);
   }
-  following.follower = followLists(mirror, refreshMs, signal);
+  following.follower = followLists(mirror, remote, refreshMs, signal);
   return server as unknown as Server<ToolsOf<S>>;
 }

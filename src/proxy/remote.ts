@@ -10,6 +10,7 @@ import type { TransportClientOptions } from "../client/client-options.ts";
 import { createClient } from "../client/create-client.ts";
 import { ClientError } from "../client/errors.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
+import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
 
 /** What `proxy()` proxies: a URL, a stdio command (`{ command, args }`), or a client from `createClient()`. */
 // deno-lint-ignore no-explicit-any
@@ -25,6 +26,13 @@ export interface Remote {
    * @param token The token.
    */
   forCaller?(token: string): Client;
+  /**
+   * Hears what the remote notifies outside any request (its `list_changed`), where the wire carries it
+   * (a stdio target); absent elsewhere.
+   *
+   * @param listener The listener, kept for every child started later.
+   */
+  listen?(listener: NoticeListener): void;
   /** After a failure of the remote: drops a stdio child that exited, so the next request starts another. */
   failed(error: unknown): void;
   /** Closes the client (ends a stdio child, an MCP 2025 session). */
@@ -90,12 +98,20 @@ function bearer(headers: ClientOptions["headers"], token: string): () => Promise
 function stdioRemote(command: StdioTransportOptions, options: ClientOptions): Remote {
   const { transport: _wire, fetch: _fetch, headers: _headers, auth: _auth, protocolVersion, ...rest } = options;
   const own: TransportClientOptions = rest;
-  const start = () => createClient(createStdioTransport({ protocolVersion, ...command }), own);
+  const listeners = new Set<NoticeListener>();
+  const start = () => {
+    const transport = createStdioTransport({ protocolVersion, ...command });
+    noticesOf(transport)?.[SERVER_NOTICES]((method, params) => {
+      for (const listener of listeners) listener(method, params);
+    });
+    return createClient(transport, own);
+  };
   let client = start();
   return {
     get client() {
       return client;
     },
+    listen: (listener) => void listeners.add(listener),
     failed(error) {
       if (!(error instanceof ClientError) || error.code !== "transport") return;
       const gone = client;

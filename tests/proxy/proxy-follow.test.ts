@@ -1,0 +1,56 @@
+/**
+ * `proxy()` follows a remote that tells of its changes: a stdio server (the official SDK v1) that
+ * registers a tool, a prompt and a resource sends `list_changed`, and the proxy reads that list again at
+ * once (no `refreshMs` wait); our server serves the new lists, with a new ETag, and tells its own clients.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createClient } from "../../src/client/mod.ts";
+import { proxy } from "../../src/proxy/mod.ts";
+import { modernRequest } from "../helpers/request.ts";
+import { pipeServer, runtimeCommand } from "../helpers/stdio.ts";
+import { gatewayServer, waitFor } from "./gateway.ts";
+
+/** Long enough that only a notification can explain a list read again within a test. */
+const NEVER_MS = 3_600_000;
+
+describe("proxy() of a stdio server that sends list_changed", () => {
+  it("serves the remote's new tool, prompt and resource at once, and tells its own clients", async () => {
+    const stop = new AbortController();
+    const command = runtimeCommand(new URL("./growing-stdio-server.ts", import.meta.url).pathname);
+    const gateway = gatewayServer().group("g", await proxy(command, { refreshMs: NEVER_MS, signal: stop.signal }));
+    // A client of the gateway's own, on a connection that carries its pushes (MCP 2025 over stdio).
+    const watcher = pipeServer(gateway);
+    try {
+      watcher.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "watcher", version: "1" } },
+      });
+      await watcher.answer(1);
+      watcher.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const etag = async () => (await gateway.fetch(modernRequest("tools/list"))).headers.get("etag");
+      const before = await etag();
+      assert.ok(before);
+      assert.deepEqual(gateway.tools.map((t) => t.name), ["g.grow"]);
+
+      const caller = createClient(gateway, { wire: "mcp-lite" });
+      assert.equal(await caller.call("g.grow", {}), "grown");
+      await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "g.late"));
+      assert.notEqual(await etag(), before);
+      assert.equal(await caller.call("g.late", {}), "late answer");
+      await watcher.next((m) => m.method === "notifications/tools/list_changed", 20_000);
+
+      const reader = createClient(gateway); // MCP: prompts and resources
+      const prompts = async () => (await reader.listPrompts()).map((p) => p.name).sort();
+      await waitFor("the new prompt", async () => (await prompts()).includes("g.late"));
+      const resources = async () => (await reader.listResources()).map((r) => r.uri).sort();
+      await waitFor("the new resource", async () => (await resources()).includes("memo://late"));
+      assert.deepEqual(await resources(), ["memo://first", "memo://late"]);
+    } finally {
+      await watcher.end();
+      stop.abort();
+    }
+  });
+});
