@@ -1,6 +1,6 @@
 /**
  * The remote's lists followed over time: read again at once when the remote notifies a change
- * (`notifications/tools/list_changed`, prompts', resources'; MCP 2025-11-25) where its wire carries it,
+ * (`notifications/tools/list_changed`, prompts', resources'; MCP 2025-11-25) on stdio or a 2025 session,
  * every `refreshMs` (the tools revalidated with their `ETag`, so an unchanged list costs a 304), and when
  * it answers a mounted tool as unknown; a change reaches the grouping server's lists, ETags and listeners.
  *

@@ -11,6 +11,7 @@ import { createClient } from "../client/create-client.ts";
 import { ClientError } from "../client/errors.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
+import { noticeFetch } from "./notice-fetch.ts";
 
 /** What `proxy()` proxies: a URL, a stdio command (`{ command, args }`), or a client from `createClient()`. */
 // deno-lint-ignore no-explicit-any
@@ -28,7 +29,7 @@ export interface Remote {
   forCaller?(token: string): Client;
   /**
    * Hears what the remote notifies outside any request (its `list_changed`), where the wire carries it
-   * (a stdio target); absent elsewhere.
+   * (a stdio target, an MCP 2025 session's standalone stream); absent for a client given.
    *
    * @param listener The listener, kept for every child started later.
    */
@@ -53,10 +54,15 @@ export function connectRemote(target: ProxyTarget, options: ClientOptions = {}):
     return { client, failed: () => {}, close: () => client.close() };
   }
   if (typeof target === "string" || target instanceof URL) {
-    const client = createClient(target, options);
+    const listeners = new Set<NoticeListener>();
+    const fetch = noticeFetch(options.fetch, (method, params) => {
+      for (const listener of listeners) listener(method, params);
+    });
+    const client = createClient(target, { ...options, fetch });
     const callers = new Map<string, Client>();
     return {
       client,
+      listen: (listener) => void listeners.add(listener),
       failed: () => {},
       forCaller(token) {
         let found = callers.get(token);

@@ -10,6 +10,7 @@ import { proxy } from "../../src/proxy/mod.ts";
 import { modernRequest } from "../helpers/request.ts";
 import { pipeServer, runtimeCommand } from "../helpers/stdio.ts";
 import { gatewayServer, waitFor } from "./gateway.ts";
+import { sdkV1Peer } from "./peers.ts";
 
 /** Long enough that only a notification can explain a list read again within a test. */
 const NEVER_MS = 3_600_000;
@@ -51,6 +52,28 @@ describe("proxy() of a stdio server that sends list_changed", () => {
     } finally {
       await watcher.end();
       stop.abort();
+    }
+  });
+});
+
+describe("proxy() of an MCP 2025 Streamable HTTP server that sends list_changed on its GET stream", () => {
+  it("serves the remote's new tool at once, with a new ETag", async () => {
+    const peer = await sdkV1Peer();
+    const stop = new AbortController();
+    const remote = await proxy(peer.url, { transport: "mcp", refreshMs: NEVER_MS, signal: stop.signal });
+    const gateway = gatewayServer().group("v1", remote);
+    try {
+      const etag = async () => (await gateway.fetch(modernRequest("tools/list"))).headers.get("etag");
+      const before = await etag();
+      assert.ok(!gateway.tools.some((t) => t.name === "v1.late"));
+      const caller = createClient(gateway, { wire: "mcp-lite" });
+      assert.equal(await caller.call("v1.grow", {}), "grown");
+      await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "v1.late"));
+      assert.notEqual(await etag(), before);
+      assert.equal(await caller.call("v1.late", {}), "late answer");
+    } finally {
+      stop.abort();
+      await peer.close();
     }
   });
 });
