@@ -1,14 +1,15 @@
 /**
- * The remote's lists followed over time: read again at once when the remote notifies a change
- * (`notifications/tools/list_changed`, prompts', resources'; MCP 2025-11-25) on stdio or a 2025 session,
- * every `refreshMs` (the tools revalidated with their `ETag`, so an unchanged list costs a 304), and when
- * it answers a mounted tool as unknown; a change reaches the grouping server's lists, ETags and listeners.
+ * The remote's lists followed: read again at once when the remote notifies a change (`list_changed` on
+ * stdio, a 2025 session's stream, a 2026-07-28 `subscriptions/listen` stream), every `refreshMs` (the
+ * tools revalidated with their `ETag`: an unchanged list costs a 304), and when it answers a mounted tool
+ * as unknown; a change reaches the grouping server's lists, ETags and listeners.
  *
  * @module
  */
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Remote } from "./remote.ts";
+import { listenRemote } from "./listen-remote.ts";
 
 /** Follows the remote's lists. */
 export interface Follower {
@@ -23,6 +24,8 @@ export interface Follower {
  * @param remote The remote, whose `list_changed` notifications (if its wire carries them) are heard.
  * @param refreshMs How often to read the lists again, in ms (0: never).
  * @param signal Stops following.
+ * @param described Whether the remote speaks MCP 2026-07-28 (it is asked with `subscriptions/listen`), and its
+ *   capabilities (which lists it says change).
  * @returns The follower.
  */
 export function followLists(
@@ -30,6 +33,7 @@ export function followLists(
   remote: Remote,
   refreshMs: number,
   signal: AbortSignal | undefined,
+  { modern, capabilities }: { modern: boolean; capabilities: Record<string, unknown> | undefined },
 ): Follower {
   let running: Promise<void> | undefined;
   // A remote out of reach keeps the lists it had: its calls answer `unavailable` meanwhile.
@@ -45,6 +49,11 @@ export function followLists(
   remote.listen?.((method) => {
     if (!signal?.aborted) changed[method]?.();
   });
+  if (modern) {
+    listenRemote(remote, capabilities, signal, () => {
+      for (const read of Object.values(changed)) read();
+    });
+  }
   if (refreshMs > 0) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = () => {

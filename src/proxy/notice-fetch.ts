@@ -1,7 +1,7 @@
 /**
  * A remote's notifications heard over HTTP without the client's help: the proxy's `fetch` reads a copy
  * of each `GET` event stream (the MCP 2025 standalone stream, MCP 2025-11-25, Transports: Streamable
- * HTTP: listening for messages from the server), where a 2025 server sends its `list_changed`.
+ * HTTP) and of each `subscriptions/listen` stream (MCP 2026-07-28), where a server sends `list_changed`.
  *
  * @module
  */
@@ -9,9 +9,11 @@ import { type FetchLike, isEventStream } from "../client/http.ts";
 import { readSse, type SseCursor } from "../client/read-sse.ts";
 import type { NoticeListener } from "../client/transports/server-notices.ts";
 import { isObject } from "../internal/is-object.ts";
+import { METHOD_HEADER } from "../internal/mcp-wire.ts";
 
 /**
- * Wraps a `fetch` so that the notifications on the event streams it opens with `GET` are heard too.
+ * Wraps a `fetch` so that the notifications on the event streams it opens with `GET`, or with a
+ * `subscriptions/listen` request, are heard too.
  *
  * @param base The fetch to wrap (default: the global one).
  * @param heard Receives each notification.
@@ -21,7 +23,8 @@ export function noticeFetch(base: FetchLike | undefined, heard: NoticeListener):
   const send: FetchLike = base ?? ((request) => fetch(request));
   return async (request) => {
     const response = await send(request);
-    if (request.method !== "GET" || !response.ok || !isEventStream(response) || response.body === null) {
+    const listens = request.method === "GET" || request.headers.get(METHOD_HEADER) === LISTEN;
+    if (!listens || !response.ok || !isEventStream(response) || response.body === null) {
       return response;
     }
     const [mine, theirs] = response.body.tee();
@@ -30,6 +33,9 @@ export function noticeFetch(base: FetchLike | undefined, heard: NoticeListener):
     return new Response(theirs, { status, statusText, headers });
   };
 }
+
+/** The MCP 2026-07-28 method whose stream carries a server's notifications. */
+export const LISTEN = "subscriptions/listen";
 
 async function hear(body: ReadableStream<Uint8Array>, signal: AbortSignal, heard: NoticeListener): Promise<void> {
   const cursor: SseCursor = { lastEventId: undefined, retryMs: undefined };

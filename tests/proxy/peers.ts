@@ -219,7 +219,9 @@ export async function sdkV2Peer(port = 0): Promise<Peer & { extra: { on: boolean
       const tp = request.headers.get("traceparent");
       if (tp !== null) traceparents.push(tp);
       const authorization = request.headers.get("authorization");
-      if (authorization !== null) authorizations.push(authorization);
+      // The proxy's own `subscriptions/listen` stream (its credentials, opened in the background) is not a call's.
+      const listen = request.headers.get("mcp-method") === "subscriptions/listen";
+      if (authorization !== null && !listen) authorizations.push(authorization);
       return mcp.fetch(request);
     },
   }, { port, hostname: "127.0.0.1", quiet: true });
