@@ -1,7 +1,8 @@
 /**
- * `proxy()` follows a remote that tells of its changes: a stdio server (the official SDK v1) that
- * registers a tool, a prompt and a resource sends `list_changed`, and the proxy reads that list again at
- * once (no `refreshMs` wait); our server serves the new lists, with a new ETag, and tells its own clients.
+ * `proxy()` follows a remote that tells of its changes, with `refreshMs` too long to explain a new list:
+ * a stdio server (the official SDK v1) that sends `list_changed` for its tools, prompts and resources; an
+ * MCP 2025 Streamable HTTP server (SDK v1, sessions) on its GET stream; MCP 2026-07-28 servers of ours
+ * over HTTP and stdio through `subscriptions/listen`. Our server serves the new lists, with a new ETag.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -111,6 +112,29 @@ describe("proxy() of an MCP 2026-07-28 server, through subscriptions/listen", ()
     } finally {
       stop.abort();
       await listener.close();
+    }
+  });
+});
+
+describe("proxy() of our own stdio server (MCP 2026-07-28), through subscriptions/listen on the pipe", () => {
+  it("serves the remote's new tool at once", async () => {
+    const stop = new AbortController();
+    const command = runtimeCommand(new URL("./growing-own-stdio-server.ts", import.meta.url).pathname);
+    const gateway = gatewayServer().group("o", await proxy(command, { refreshMs: NEVER_MS, signal: stop.signal }));
+    try {
+      const caller = createClient(gateway, { wire: "mcp-lite" });
+      assert.deepEqual(gateway.tools.map((t) => t.name), ["o.grow"]);
+      // The listen stream opens in the background: a change made before it is open goes unheard, so the
+      // remote grows until one is heard (refreshMs never runs, so only a list_changed explains a new tool).
+      const late = () => gateway.tools.find((t) => t.name.startsWith("o.late"))?.name;
+      await waitFor("a late tool", async () => {
+        await caller.call("o.grow", {});
+        return late() !== undefined;
+      });
+      const name = late() as `o.${string}`;
+      assert.equal(await caller.call(name, {}), `${name.slice(2)} answer`);
+    } finally {
+      stop.abort();
     }
   });
 });
