@@ -49,7 +49,7 @@ export function followLists(
   remote.listen?.((method) => {
     if (!signal?.aborted) changed[method]?.();
   });
-  if (modern) {
+  if (modern && remote.listen !== undefined) { // a client given: its stream would go unheard
     listenRemote(remote, capabilities, signal, () => {
       for (const read of Object.values(changed)) read();
     });
