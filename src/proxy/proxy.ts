@@ -31,7 +31,8 @@ export interface ProxyOptions extends ClientOptions {
   /**
    * How often the remote's lists are read again, in ms (default 30 000; 0: never): the tools revalidated with
    * their `ETag` (an unchanged list costs a 304), a change served at once, with `list_changed`. A call the
-   * remote answers as an unknown tool reads them again at once.
+   * remote answers as an unknown tool reads them again at once, and so does the remote's own `list_changed`
+   * (heard on stdio, an MCP 2025 session's stream, or an MCP 2026-07-28 `subscriptions/listen` stream).
    */
   readonly refreshMs?: number;
   /**
@@ -137,6 +138,7 @@ export async function proxy<S = unknown>(
     remote.failed(error);
     throw remoteError(error, retryAfterMs);
   }
-  following.follower = followLists(mirror, refreshMs, signal);
+  const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
+  following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
   return server as unknown as Server<ToolsOf<S>>;
 }

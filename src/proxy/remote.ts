@@ -10,6 +10,8 @@ import type { TransportClientOptions } from "../client/client-options.ts";
 import { createClient } from "../client/create-client.ts";
 import { ClientError } from "../client/errors.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
+import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
+import { noticeFetch } from "./notice-fetch.ts";
 
 /** What `proxy()` proxies: a URL, a stdio command (`{ command, args }`), or a client from `createClient()`. */
 // deno-lint-ignore no-explicit-any
@@ -25,6 +27,13 @@ export interface Remote {
    * @param token The token.
    */
   forCaller?(token: string): Client;
+  /**
+   * Hears what the remote notifies outside any request (its `list_changed`), where the wire carries it
+   * (a stdio target, an MCP 2025 session's standalone stream); absent for a client given.
+   *
+   * @param listener The listener, kept for every child started later.
+   */
+  listen?(listener: NoticeListener): void;
   /** After a failure of the remote: drops a stdio child that exited, so the next request starts another. */
   failed(error: unknown): void;
   /** Closes the client (ends a stdio child, an MCP 2025 session). */
@@ -45,10 +54,15 @@ export function connectRemote(target: ProxyTarget, options: ClientOptions = {}):
     return { client, failed: () => {}, close: () => client.close() };
   }
   if (typeof target === "string" || target instanceof URL) {
-    const client = createClient(target, options);
+    const listeners = new Set<NoticeListener>();
+    const fetch = noticeFetch(options.fetch, (method, params) => {
+      for (const listener of listeners) listener(method, params);
+    });
+    const client = createClient(target, { ...options, fetch });
     const callers = new Map<string, Client>();
     return {
       client,
+      listen: (listener) => void listeners.add(listener),
       failed: () => {},
       forCaller(token) {
         let found = callers.get(token);
@@ -90,12 +104,20 @@ function bearer(headers: ClientOptions["headers"], token: string): () => Promise
 function stdioRemote(command: StdioTransportOptions, options: ClientOptions): Remote {
   const { transport: _wire, fetch: _fetch, headers: _headers, auth: _auth, protocolVersion, ...rest } = options;
   const own: TransportClientOptions = rest;
-  const start = () => createClient(createStdioTransport({ protocolVersion, ...command }), own);
+  const listeners = new Set<NoticeListener>();
+  const start = () => {
+    const transport = createStdioTransport({ protocolVersion, ...command });
+    noticesOf(transport)?.[SERVER_NOTICES]((method, params) => {
+      for (const listener of listeners) listener(method, params);
+    });
+    return createClient(transport, own);
+  };
   let client = start();
   return {
     get client() {
       return client;
     },
+    listen: (listener) => void listeners.add(listener),
     failed(error) {
       if (!(error instanceof ClientError) || error.code !== "transport") return;
       const gone = client;

@@ -2,7 +2,7 @@
  * Remote servers nobody here wrote, for the proxy's tests: the official SDK v1 (Streamable HTTP, with
  * sessions), the SDK v2 (2026-07-28, `createMcpHandler`) and fiberplane's mcp-lite, each served on
  * 127.0.0.1; each has `add` (with an output schema) and `wait` (which waits for its abort signal and
- * counts the aborts it saw, read back with `aborts`).
+ * counts the aborts it saw, read back with `aborts`); v1's `grow` adds a tool `late` to its session.
  */
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -76,6 +76,15 @@ function v1Server(counter: Counter): Any {
       params: { level: "warning", logger: "chatty", data: "disk almost full" },
     });
     return { content: [{ type: "text", text: "done" }] };
+  });
+  // Registers `late` (once): the SDK tells the session's standalone stream `notifications/tools/list_changed`.
+  server.registerTool("grow", { description: "Adds the tool late" }, () => {
+    if (server._registeredTools.late === undefined) {
+      server.registerTool("late", { description: "Registered later" }, () => ({
+        content: [{ type: "text", text: "late answer" }],
+      }));
+    }
+    return { content: [{ type: "text", text: "grown" }] };
   });
   server.registerPrompt(
     "greet",
@@ -210,7 +219,9 @@ export async function sdkV2Peer(port = 0, httpServer?: "node:http"): Promise<Pee
       const tp = request.headers.get("traceparent");
       if (tp !== null) traceparents.push(tp);
       const authorization = request.headers.get("authorization");
-      if (authorization !== null) authorizations.push(authorization);
+      // The proxy's own `subscriptions/listen` stream (its credentials, opened in the background) is not a call's.
+      const listen = request.headers.get("mcp-method") === "subscriptions/listen";
+      if (authorization !== null && !listen) authorizations.push(authorization);
       return mcp.fetch(request);
     },
   }, { port, hostname: "127.0.0.1", quiet: true, httpServer });

@@ -48,6 +48,8 @@ export abstract class MessageConnection {
   #endStandalone: (() => void) | undefined;
   #failure: TransportError | undefined;
   #heard = false;
+  /** Receives what the server notifies outside any request (list changes, resource updates). */
+  onNotice: ((message: Record<string, unknown>) => void) | undefined;
 
   /**
    * Writes one serialised message.
@@ -254,6 +256,7 @@ export abstract class MessageConnection {
       if (pending !== undefined) return pending.event!(text);
     }
     this.#standalone?.(text); // list changes, resource updates: what the 2025 GET stream carries
+    this.onNotice?.(message);
   }
 
   #newest(match: (pending: Pending) => boolean): Pending | undefined {

@@ -15,6 +15,8 @@ import { isLegacyVersion } from "./mcp-legacy.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
 import { withPeer } from "../carry-trace.ts";
+import { isObject } from "../../internal/is-object.ts";
+import { type NoticeListener, SERVER_NOTICES } from "./server-notices.ts";
 
 /** Options of {@link createStdioTransport}. */
 export interface StdioTransportOptions extends SpawnOptions {
@@ -66,6 +68,7 @@ class StdioTransport implements Transport {
   readonly #inner: Transport;
   #connection: Promise<StdioConnection> | undefined;
   #live: StdioConnection | undefined;
+  readonly #listeners = new Set<NoticeListener>();
 
   constructor(options: StdioTransportOptions) {
     if (typeof options?.command !== "string" || options.command === "") {
@@ -110,6 +113,17 @@ class StdioTransport implements Transport {
     return this.#named(this.#inner.discover(ctx), ctx);
   }
 
+  /** Hears what the server notifies outside any request, on this child and any started after it. */
+  [SERVER_NOTICES](listener: NoticeListener): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  #notice(message: Record<string, unknown>): void {
+    const params = isObject(message.params) ? message.params as Record<string, unknown> : {};
+    for (const listener of this.#listeners) listener(String(message.method), params);
+  }
+
   async close(): Promise<void> {
     const connecting = this.#connection;
     if (connecting === undefined) return;
@@ -145,7 +159,11 @@ class StdioTransport implements Transport {
 
   #connect(): Promise<StdioConnection> {
     this.#connection ??= spawnChild(this.#options).then(
-      (child) => this.#live = new StdioConnection(child, { inheritStderr: this.#options.stderr === "inherit" }),
+      (child) => {
+        const live = new StdioConnection(child, { inheritStderr: this.#options.stderr === "inherit" });
+        live.onNotice = (message) => this.#notice(message);
+        return this.#live = live;
+      },
       (error: unknown) => {
         this.#connection = undefined;
         throw new TransportError(
