@@ -7,10 +7,12 @@
  * one a line. A fence written ```ts ignore is not TypeScript to check either (its info string says so).
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, describe, it } from "node:test";
 import { entryPointImports } from "./entry-points.ts";
-import { ROOT } from "./process.ts";
+import { ROOT, run } from "./process.ts";
 
 /** One ```ts block of a Markdown file. */
 export interface Block {
@@ -174,4 +176,40 @@ export function markdownSection(markdown: string, heading: string, source: strin
   const next = markdown.indexOf("\n## ", start + 1);
   return "\n".repeat(markdown.slice(0, start).split("\n").length - 1) +
     markdown.slice(start, next === -1 ? undefined : next);
+}
+
+/**
+ * Runs a page's section as written: each TypeScript block under `## {heading}` is saved in a project that maps
+ * `@mcplite/sdk` to this checkout ({@link exampleProject}) and must exit 0 (its own assertions pass) on Deno (with
+ * `--check` when `typeCheck`) and on Bun. Declares the tests itself: call it at the top level of a test file.
+ */
+export function describeSectionRuns(page: string, heading: string, shows: RegExp, typeCheck = false): void {
+  describe(`${page}, "${heading}"`, () => {
+    const blocks = tsBlocks(markdownSection(readFileSync(`${ROOT}${page}`, "utf8"), heading, page), page);
+    const dir = mkdtempSync(join(tmpdir(), "mcplite-section-"));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    exampleProject(dir);
+    const paths = Object.fromEntries(
+      Object.entries(entryPointImports()).map(([name, url]) => [name, [new URL(url).pathname]]),
+    );
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, paths } }));
+    for (const block of blocks) writeFileSync(join(dir, block.file), `${block.code}\n`);
+
+    it("has a runnable example", () => {
+      assert.ok(blocks.length >= 1);
+      assert.match(blocks[0].code, shows);
+    });
+
+    for (const runtime of ["deno", "bun"] as const) {
+      it(`runs on ${runtime}`, { timeout: 120_000 }, async () => {
+        for (const block of blocks) {
+          const args = runtime === "deno"
+            ? ["run", ...(typeCheck ? ["--check"] : []), "-A", "--unstable-no-legacy-abort", block.file]
+            : ["run", block.file];
+          const ran = await run(`${ROOT}node_modules/.bin/${runtime}`, args, 90_000, dir);
+          assert.equal(ran.code, 0, `${block.file} (line ${block.line}): ${ran.stderr}${ran.stdout}`);
+        }
+      });
+    }
+  });
 }
