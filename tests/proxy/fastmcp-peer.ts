@@ -3,21 +3,15 @@
  * runs it over stdio, and a child process serving it over HTTP on a port the test names, which the test
  * can kill and start again. Without `.venv-py`, `missing` says why the tests skip.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { fastmcpMissing, PYTHON } from "../helpers/fastmcp.ts";
 import { ROOT } from "../helpers/process.ts";
 import { waitFor } from "./gateway.ts";
 
-const PYTHON = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin/python`;
 const SCRIPT = `${ROOT}tests/proxy/python/peer.py`;
 
 /** Why the FastMCP tests skip, or `false` when FastMCP is installed. */
-export const missing: string | false = !existsSync(PYTHON)
-  ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10 (or run .ci/run)`
-  : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
-  ? `${PYTHON} lacks fastmcp`
-  : false;
-if (missing) console.error(`proxy FastMCP tests: skipped: ${missing}`);
+export const missing: string | false = fastmcpMissing("proxy FastMCP tests");
 
 /** The stdio command of the FastMCP peer. */
 export const fastmcpStdio = { command: PYTHON, args: [SCRIPT, "stdio"], stderr: "pipe" as const };

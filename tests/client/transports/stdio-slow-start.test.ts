@@ -5,9 +5,7 @@
  * A server that answers nothing fails with an error naming its command and the time waited.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { spawnSync } from "node:child_process";
-import process from "node:process";
+import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { createClient } from "../../../src/client/mod.ts";
@@ -91,13 +89,7 @@ describe("stdio servers that start slowly", () => {
   });
 });
 
-const PYTHON = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin/python`;
-const NO_FASTMCP: string | false = !existsSync(PYTHON)
-  ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10`
-  : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
-  ? `${PYTHON} lacks fastmcp: .venv-py/bin/pip install fastmcp==4.0.10`
-  : false;
-if (NO_FASTMCP) console.error(`slow FastMCP over stdio: skipped: ${NO_FASTMCP}`);
+const NO_FASTMCP = fastmcpMissing("slow FastMCP over stdio");
 
 describe("a slow FastMCP (Python) server over stdio", { skip: NO_FASTMCP }, () => {
   it("createClient(stdio) calls its tool though it reads stdin only after the probe's wait", {

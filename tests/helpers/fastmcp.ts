@@ -1,0 +1,29 @@
+/**
+ * The Python that runs FastMCP in the tests (`.venv-py`, or `INTEROP_PYTHON`), and why a FastMCP test skips when
+ * it is missing: `.ci/run` installs it; a local run without it skips, saying how to install it.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import process from "node:process";
+import { ROOT } from "./process.ts";
+
+/** The Python interpreter with FastMCP 4.0.10 installed. */
+export const PYTHON: string = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin/python`;
+
+/** Why FastMCP cannot run here, or `false` when it can. */
+const MISSING: string | false = !existsSync(PYTHON)
+  ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10 (or run .ci/run)`
+  : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
+  ? `${PYTHON} lacks fastmcp: .venv-py/bin/pip install fastmcp==4.0.10`
+  : false;
+
+/**
+ * A `skip` option for the FastMCP tests named `what`: the reason (also printed) when FastMCP is missing, else false.
+ *
+ * @param what The tests, as the skip message names them.
+ * @returns The reason, or false.
+ */
+export function fastmcpMissing(what: string): string | false {
+  if (MISSING) console.error(`${what}: skipped: ${MISSING}`);
+  return MISSING;
+}
