@@ -27,8 +27,8 @@ export interface TokenKey {
   readonly ops: KeyPrimitives;
 }
 
-const encoder = new TextEncoder();
-const SALT = encoder.encode("mcplite token v1");
+const encoder = /* @__PURE__ */ new TextEncoder();
+const SALT = /* @__PURE__ */ encoder.encode("mcplite token v1");
 let processSecret: Uint8Array | undefined;
 
 /**

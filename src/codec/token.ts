@@ -26,8 +26,8 @@ const MAC_BYTES = 32;
 const IV_BYTES = 12;
 const NONCE_BYTES = 16;
 const SEALED = 1;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 /**
  * How many of its own latest tokens a codec remembers (those whose payload is at most {@link MINTED_BYTES}):
  * a token redeemed on the instance that made it, the usual case, is checked by string equality with

@@ -78,7 +78,7 @@ export const PARAM_HEADER_PREFIX = "mcp-param-";
 export const X_MCP_HEADER = "x-mcp-header";
 
 /** Which params field `Mcp-Name` mirrors, per method. */
-export const NAME_SOURCES: ReadonlyMap<string, string> = new Map([
+export const NAME_SOURCES: ReadonlyMap<string, string> = /* @__PURE__ */ new Map([
   ["tools/call", "name"],
   ["prompts/get", "name"],
   ["resources/read", "uri"],
@@ -91,8 +91,8 @@ const SENTINEL_PREFIX = "=?base64?";
 const SENTINEL_SUFFIX = "?=";
 const PLAIN = /^[\x20-\x7E]*$/;
 const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-const encoder = new TextEncoder();
+const strictUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * Encodes a header value: plain visible ASCII goes as is; anything else (non-ASCII, control
@@ -171,9 +171,9 @@ export type HeaderParamsResult =
 
 /** RFC 9110 `token`: no spaces, delimiters, controls or non-ASCII. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
+const HEADER_TYPES = /* @__PURE__ */ new Set(["string", "integer", "boolean"]);
 /** Keywords whose values are data, not schemas: never searched for annotations. */
-const DATA_KEYWORDS = new Set(["const", "default", "enum", "examples"]);
+const DATA_KEYWORDS = /* @__PURE__ */ new Set(["const", "default", "enum", "examples"]);
 
 /**
  * Finds a schema's `x-mcp-header` declarations and checks them. A declaration is valid only on a

@@ -31,7 +31,7 @@ export interface ChallengeParams {
 export type ChallengeDetails = Omit<ChallengeParams, "resourceMetadata"> & { readonly scheme?: "DPoP" };
 
 /** Where a refusal keeps the parameters of its challenge (not its `data`, which the wires send). */
-const CHALLENGE: unique symbol = Symbol("mcplite.challenge");
+const CHALLENGE: unique symbol = /* @__PURE__ */ Symbol("mcplite.challenge");
 
 /**
  * Creates an authentication refusal that carries its challenge's parameters.

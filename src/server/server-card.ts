@@ -29,7 +29,7 @@ export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 const MAX_DESCRIPTION = 100;
 const NAME_FORM = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 // SEP-2127 draft, CORS Requirements and Caching: public, read-only metadata.
-const SHARED_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+const SHARED_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, HEAD, OPTIONS",
   "access-control-allow-headers": "Content-Type, If-None-Match",

@@ -37,7 +37,11 @@ export interface CompletionRequest {
   readonly auth?: AuthInfo;
 }
 
-const EMPTY: CompletionResult = Object.freeze({ values: [], total: 0, hasMore: false }) as CompletionResult;
+const EMPTY: CompletionResult = /* @__PURE__ */ Object.freeze({
+  values: [],
+  total: 0,
+  hasMore: false,
+}) as CompletionResult;
 
 /**
  * Completes an argument. An argument without a completer gets no suggestions. A prompt or template

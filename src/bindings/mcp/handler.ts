@@ -34,7 +34,7 @@ const POST_ONLY = { allow: "POST" };
  * response-header timeout; a hold that ends sooner still answers plain JSON.
  */
 const HELD_KEEP_ALIVE_MS = 1_000;
-const NOT_ALLOWED = new ProtocolError(
+const NOT_ALLOWED = /* @__PURE__ */ new ProtocolError(
   ErrorCode.MethodNotAllowed,
   "Method not allowed: this endpoint is stateless and answers POST only (no GET stream, no session to DELETE)",
 );

@@ -28,9 +28,9 @@ type ClientInfo = NonNullable<CallMeta["clientInfo"]>;
 type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The capabilities, per era and carrier. */
-const CAPABILITIES = new CacheSlot<Capabilities>("mcp:capabilities");
+const CAPABILITIES = /* @__PURE__ */ new CacheSlot<Capabilities>("mcp:capabilities");
 /** The `server/discover` result, serialised. */
-const DISCOVER = new CacheSlot<CachedBody>("mcp:discover");
+const DISCOVER = /* @__PURE__ */ new CacheSlot<CachedBody>("mcp:discover");
 
 /** What the server can do, as the handlers registered make it. */
 export interface Capabilities {

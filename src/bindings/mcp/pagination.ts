@@ -10,7 +10,7 @@ import { finishResult } from "./finish-result.ts";
 import type { McpContext, McpRequest } from "./mcp-request.ts";
 
 /** Every list, whole and by page. */
-const PAGED = new CacheSlot<PagedList>("mcp:pages");
+const PAGED = /* @__PURE__ */ new CacheSlot<PagedList>("mcp:pages");
 
 /** A list, whole, and its pages as served. */
 interface PagedList {

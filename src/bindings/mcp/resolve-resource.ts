@@ -7,7 +7,7 @@
 import { type AnyResource, CacheSlot, type Registry } from "../../core/mod.ts";
 
 /** The static resources by URI, and the templates. */
-const INDEX = new CacheSlot<ResourceIndex>("mcp:resource-index");
+const INDEX = /* @__PURE__ */ new CacheSlot<ResourceIndex>("mcp:resource-index");
 
 /** A resource matched to a URI, with the template's variables. */
 export interface ResolvedResource {
@@ -22,7 +22,7 @@ interface ResourceIndex {
   readonly templates: readonly AnyResource[];
 }
 
-const NO_VARIABLES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_VARIABLES: Record<string, string> = /* @__PURE__ */ Object.freeze({}) as Record<string, string>;
 
 /**
  * Resolves a URI to the resource that answers it.

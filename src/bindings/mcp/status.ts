@@ -13,14 +13,14 @@ import { McpErrorCode } from "../../internal/mcp-wire.ts";
 import { type WireError, wireErrorRows } from "../jsonrpc-error.ts";
 
 /** MCP 2026-07-28, Basic: error codes, and Streamable HTTP. */
-const MODERN = wireErrorRows({
+const MODERN = /* @__PURE__ */ wireErrorRows({
   [ErrorCode.MethodNotFound]: { code: -32601, status: 404 }, // unknown and removed methods: 404 when stateless
   [ErrorCode.InvalidEnvelope]: { code: -32602, status: 400 }, // missing _meta, protocolVersion or clientCapabilities
   // ResourceNotFound: -32602 on 200 (the shared row); -32002 is retired in 2026-07-28
 });
 
 /** The 2025 revisions (MCP 2025-11-25, Basic and Streamable HTTP). */
-const LEGACY = wireErrorRows({
+const LEGACY = /* @__PURE__ */ wireErrorRows({
   [ErrorCode.ResourceNotFound]: { code: -32002, status: 200 }, // the 2025 revisions' "resource not found"
   [ErrorCode.MissingCapability]: { code: McpErrorCode.MissingCapability, status: 200 }, // no transport status in 2025
 });

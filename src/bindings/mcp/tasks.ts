@@ -31,7 +31,7 @@ import { ownLayer } from "./request-middleware.ts";
 type PromiseOutcome = Extract<CallOutcome, { kind: "promise" }>;
 
 /** Whether any tool may answer with a promise. */
-const OFFERS_TASKS = new CacheSlot<boolean>("mcp:tasks");
+const OFFERS_TASKS = /* @__PURE__ */ new CacheSlot<boolean>("mcp:tasks");
 
 /** The extension's identifier, in `capabilities.extensions` on both sides. */
 export { TASKS_EXTENSION };

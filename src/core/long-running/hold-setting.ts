@@ -13,7 +13,7 @@ import { type CallTarget, type Registry, registryOf } from "../registry.ts";
 export type HoldWire = "mcp-lite" | "mcp" | "grpc";
 
 /** The overrides of each server, by its registry (set once, when a binding is mounted). */
-const overrides = new WeakMap<Registry, Map<HoldWire, number>>();
+const overrides = /* @__PURE__ */ new WeakMap<Registry, Map<HoldWire, number>>();
 
 /**
  * Records a binding's override of the server's hold for its wire (when the binding is mounted).
