@@ -59,8 +59,8 @@ const OWN_GOALS: Record<string, number> = {
  */
 const SCALING = { goal: 1.2, tools: 10_000 };
 /**
- * Gzipped bundle sizes in KB: the goal (issue 42, goal 3: ≤ 20 KB from `@mcplite/sdk/lite`, ≤ 30 KB with
- * the defaults) and the ceiling the guard enforces, today's size (46.5 KB with the default bindings, which
+ * Gzipped bundle sizes in KB: the goal (issues 42 and 54: ≤ 20 KB from `@mcplite/sdk/lite`; issue 50: ≤ 47 KB
+ * with the defaults) and the ceiling the guard enforces, today's size (46.5 KB with the default bindings, which
  * no longer carry DPoP's checks: they come with `jwtAuth({ dpop })`'s policy; 24.1 KB from
  * `@mcplite/sdk/lite`) and a small margin: DPoP (+0.8 KB) in a server without it, the MCP binding (+9 KB),
  * the long-running machinery (+5 KB), or a capability the lite entry takes as a value (CORS, OAuth,
@@ -85,10 +85,16 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // icons and website. For the coordinator to weigh against issue 50's "must not grow": the card could be
   // opt-in instead (then -0.9 KB), which issue 53 did not ask for. Both together, with tool search's listing hook
   // (issue 52, +28 B): see the ceiling below, today's size after the merges and a small margin.
-  [OURS]: { goal: 30, ceiling: 50.7 },
+  // Issue 54: the goal is issue 50's 47 KB. 50.55 KB (51,762 B) once the MCP binding's and the token codec's
+  // top-level tables are /* @__PURE__ */; what 47 KB takes is in RESULTS.md ("Fifth round (issue 54): the lite
+  // and default bundles"). The ceiling keeps its margin of about 0.15 KB.
+  [OURS]: { goal: 47, ceiling: 50.7 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
-  [OURS_LITE]: { goal: 20, ceiling: 27 },
+  // Issue 54: 26.89 → 26.66 KB (27,539 → 27,299 B): the MCP binding's cache slots, status tables and refusal, the
+  // token codec's encoders and the server card's headers, which a lite one-tool server imported for nothing, are
+  // /* @__PURE__ */ and drop out. 20 KB is not reached: see RESULTS.md, "Fifth round (issue 54)".
+  [OURS_LITE]: { goal: 20, ceiling: 26.8 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
   // Issue 48: +0.7 KB (17.7 KB) for what the client now checks and reads whole: options its target would ignore
