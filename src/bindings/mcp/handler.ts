@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, longRunning, ProtocolError, registryOf } from "../../core/mod.ts";
+import { longRunning, ProtocolError, registryOf } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import {
   acceptsEventStream,
@@ -34,8 +34,10 @@ const POST_ONLY = { allow: "POST" };
  * response-header timeout; a hold that ends sooner still answers plain JSON.
  */
 const HELD_KEEP_ALIVE_MS = 1_000;
+// The code as its literal (ErrorCode.MethodNotAllowed): a bundler keeps a call whose arguments read a property, so
+// a server that imports this module but not the binding (the lite entry re-exports it) would bundle the error.
 const NOT_ALLOWED = /* @__PURE__ */ new ProtocolError(
-  ErrorCode.MethodNotAllowed,
+  "method_not_allowed",
   "Method not allowed: this endpoint is stateless and answers POST only (no GET stream, no session to DELETE)",
 );
 

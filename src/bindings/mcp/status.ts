@@ -9,20 +9,24 @@
  * @module
  */
 import { ErrorCode, ProtocolError } from "../../core/mod.ts";
-import { McpErrorCode } from "../../internal/mcp-wire.ts";
+import type { McpErrorCode } from "../../internal/mcp-wire.ts";
 import { type WireError, wireErrorRows } from "../jsonrpc-error.ts";
+
+// The rows are keyed by ErrorCode's literals (checked against it by `wireErrorRows`' type): a bundler keeps a call
+// whose arguments read a property, so a server that imports this module but not the binding would bundle both.
 
 /** MCP 2026-07-28, Basic: error codes, and Streamable HTTP. */
 const MODERN = /* @__PURE__ */ wireErrorRows({
-  [ErrorCode.MethodNotFound]: { code: -32601, status: 404 }, // unknown and removed methods: 404 when stateless
-  [ErrorCode.InvalidEnvelope]: { code: -32602, status: 400 }, // missing _meta, protocolVersion or clientCapabilities
+  method_not_found: { code: -32601, status: 404 }, // unknown and removed methods: 404 when stateless
+  invalid_envelope: { code: -32602, status: 400 }, // missing _meta, protocolVersion or clientCapabilities
   // ResourceNotFound: -32602 on 200 (the shared row); -32002 is retired in 2026-07-28
 });
 
 /** The 2025 revisions (MCP 2025-11-25, Basic and Streamable HTTP). */
 const LEGACY = /* @__PURE__ */ wireErrorRows({
-  [ErrorCode.ResourceNotFound]: { code: -32002, status: 200 }, // the 2025 revisions' "resource not found"
-  [ErrorCode.MissingCapability]: { code: McpErrorCode.MissingCapability, status: 200 }, // no transport status in 2025
+  resource_not_found: { code: -32002, status: 200 }, // the 2025 revisions' "resource not found"
+  // McpErrorCode.MissingCapability; no transport status in 2025
+  missing_capability: { code: -32021 satisfies typeof McpErrorCode.MissingCapability, status: 200 },
 });
 
 /**
