@@ -76,6 +76,27 @@ describe("createTokenCodec", () => {
     );
   });
 
+  it("never gives two tokens the same nonce or IV, across many signs in flight at once", async () => {
+    // A bound token awaits the caller's hash after drawing its randomness: 300 in flight outlast
+    // several draws from the CSPRNG, and each must keep the bytes it drew (NIST SP 800-38D §8.2).
+    const codec = createTokenCodec({ secret: SECRET });
+    const tokens = await Promise.all(
+      Array.from(
+        { length: 300 },
+        () => codec.sign({ kind: "promise", scope: "t", state: 1, ttlMs: 1000, caller: "u" }),
+      ),
+    );
+    const nonces = new Set<string>();
+    const ivs = new Set<string>();
+    for (const token of tokens) {
+      nonces.add((await codec.verify(token, { kind: "promise", caller: "u" })).nonce);
+      const bytes = base64urlDecode(token.slice(TOKEN_PREFIX.length))!;
+      ivs.add(bytes.subarray(5, 17).join(","));
+    }
+    assert.equal(nonces.size, 300);
+    assert.equal(ivs.size, 300);
+  });
+
   it("seals by default so the client cannot read the state; seal: false opts out", async () => {
     const sealed = createTokenCodec({ secret: SECRET });
     const plain = createTokenCodec({ secret: SECRET, seal: false });
