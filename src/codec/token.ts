@@ -236,7 +236,7 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
     if (seal) {
       const iv = freshRandom(IV_BYTES);
       bytes.set(iv, HEADER_BYTES);
-      const sealed = key.ops.seal(iv, sealedHeader(key), json);
+      const sealed = key.ops.seal(iv, bytes.subarray(0, HEADER_BYTES), json);
       bytes.set(sealed instanceof Promise ? await sealed : sealed, HEADER_BYTES + IV_BYTES);
     } else {
       bytes.set(json, HEADER_BYTES);
@@ -323,20 +323,6 @@ function freshRandom(n: number): Uint8Array {
     randomAt = 0;
   }
   return randomPool.slice(randomAt, randomAt += n);
-}
-
-const sealedHeaders = new WeakMap<TokenKey, Uint8Array>();
-
-/** The header of a sealed token of `key` (flags · key id), its AES-GCM additional data: made once per key. */
-function sealedHeader(key: TokenKey): Uint8Array {
-  let header = sealedHeaders.get(key);
-  if (header === undefined) {
-    header = new Uint8Array(HEADER_BYTES);
-    header[0] = SEALED;
-    header.set(key.id, 1);
-    sealedHeaders.set(key, header);
-  }
-  return header;
 }
 
 function fail(reason: TokenFailure, cause?: unknown): TokenError {
