@@ -187,7 +187,7 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
   const now = options.now ?? Date.now;
   let keys: Promise<TokenKey[]> | undefined;
   let loaded: TokenKey[] | undefined; // the keys once imported: no await per token after the first
-  /** This codec's latest tokens and their payload JSON, oldest first (see {@link MINTED_KEPT}). */
+  /** This codec's latest tokens and their payload JSON, by their last characters (see {@link MINTED_KEPT}). */
   const minted = new Map<string, Minted>();
   const mintedOrder: (string | undefined)[] = new Array(MINTED_KEPT); // the keys, a ring: the oldest is overwritten
   let mintedAt = 0;
