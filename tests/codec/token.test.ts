@@ -76,6 +76,27 @@ describe("createTokenCodec", () => {
     );
   });
 
+  it("never gives two tokens the same nonce or IV, across many signs in flight at once", async () => {
+    // A bound token awaits the caller's hash after drawing its randomness: 300 in flight outlast
+    // several draws from the CSPRNG, and each must keep the bytes it drew (NIST SP 800-38D §8.2).
+    const codec = createTokenCodec({ secret: SECRET });
+    const tokens = await Promise.all(
+      Array.from(
+        { length: 300 },
+        () => codec.sign({ kind: "promise", scope: "t", state: 1, ttlMs: 1000, caller: "u" }),
+      ),
+    );
+    const nonces = new Set<string>();
+    const ivs = new Set<string>();
+    for (const token of tokens) {
+      nonces.add((await codec.verify(token, { kind: "promise", caller: "u" })).nonce);
+      const bytes = base64urlDecode(token.slice(TOKEN_PREFIX.length))!;
+      ivs.add(bytes.subarray(5, 17).join(","));
+    }
+    assert.equal(nonces.size, 300);
+    assert.equal(ivs.size, 300);
+  });
+
   it("seals by default so the client cannot read the state; seal: false opts out", async () => {
     const sealed = createTokenCodec({ secret: SECRET });
     const plain = createTokenCodec({ secret: SECRET, seal: false });
@@ -336,5 +357,18 @@ describe("a token verified by the codec that made it", () => {
     } finally {
       node.createHash = createHash;
     }
+  });
+
+  it("finds a token it made only when the whole token matches, and still verifies one it has forgotten", async () => {
+    const maker = createTokenCodec({ secret: SECRET });
+    const input = { kind: "promise", scope: "analyze", state: { job: "j1" }, ttlMs: 60_000 };
+    const token = await maker.sign(input);
+    // The same last characters (the MAC's end) after a changed byte elsewhere: not the token it made.
+    const at = TOKEN_PREFIX.length + 10;
+    const forged = token.slice(0, at) + (token[at] === "A" ? "B" : "A") + token.slice(at + 1);
+    assert.equal(await reason(maker.verify(forged, { kind: "promise" })), "bad_mac");
+    assert.deepEqual((await maker.verify(token, { kind: "promise" })).state, { job: "j1" });
+    for (let i = 0; i < 300; i++) await maker.sign(input); // past the 256 it remembers
+    assert.deepEqual((await maker.verify(token, { kind: "promise" })).state, { job: "j1" });
   });
 });
