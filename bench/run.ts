@@ -229,7 +229,7 @@ function loopbackTable(results: LoopbackResult[]): string {
         const digits = tool === "wrk" ? 2 : 0;
         const lat = `${median(ok.map((r) => r.p50)).toFixed(digits)} / ${median(ok.map((r) => r.p99)).toFixed(digits)}`;
         const rss = median(ok.map((r) => r.rssMb)).toFixed(0);
-        // Server CPU per request (from /proc), which other work on the machine moves far less than req/s.
+        // Server CPU per request (from /proc): other work on the machine moves it less than req/s.
         const cpu = median(ok.map((r) => r.cpuUs)).toFixed(1);
         const isFloor = impl.startsWith("floor");
         return `${isFloor ? "100%" : spread(pct, 0, "%")} · ${rps} · ${lat} · ${rss} · ${cpu}${
