@@ -58,6 +58,13 @@ const ROWS: [row: string, server: string, request: RequestFactory, floor: string
   ["floor · MCP-lite request", "floor", lite("/calltools", "tools/call", ADD_PARAMS), "floor · MCP-lite request"],
   ["floor · MCP 2026-07-28 request", "floor", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
   ["floor · MCP 2025 request", "floor", legacy("tools/call", ADD_PARAMS), "floor · MCP 2025 request"],
+  // The floor reading the URL and the headers the specs make us check: the part of the gap that is the checks.
+  [
+    "floor + checked headers · MCP 2026-07-28 request",
+    "floor-reads",
+    modern("tools/call", ADD_PARAMS),
+    "floor · MCP 2026-07-28 request",
+  ],
   ["ours · MCP-lite", "ours", lite("/calltools", "tools/call", ADD_PARAMS), "floor · MCP-lite request"],
   ["ours · MCP 2026-07-28", "ours", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
   ["ours · MCP 2025", "ours", legacy("tools/call", ADD_PARAMS), "floor · MCP 2025 request"],
@@ -242,7 +249,7 @@ function rssMb(pid: number): number {
  * Runs every loopback row, round by round (rows interleaved within a round).
  *
  * @param options The rounds, the seconds per run, the project root, the runtimes and, to run fewer
- *   rows while working, the servers (`floor`, `ours`, `mcp-lite`, `tmcp`, `sdk`).
+ *   rows while working, the servers (`floor`, `floor-reads`, `ours`, `mcp-lite`, `tmcp`, `sdk`).
  * @returns One result per run.
  */
 export async function runLoopback(

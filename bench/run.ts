@@ -231,7 +231,7 @@ function loopbackTable(results: LoopbackResult[]): string {
         const rss = median(ok.map((r) => r.rssMb)).toFixed(0);
         // Server CPU per request (from /proc): other work on the machine moves it less than req/s.
         const cpu = median(ok.map((r) => r.cpuUs)).toFixed(1);
-        const isFloor = impl.startsWith("floor");
+        const isFloor = ok[0].floor === impl; // a floor row is its own reference
         return `${isFloor ? "100%" : spread(pct, 0, "%")} · ${rps} · ${lat} · ${rss} · ${cpu}${
           isFloor || cpuPct.length === 0 ? "" : ` (${spread(cpuPct, 0, "%")})`
         }`;
