@@ -10,7 +10,7 @@
 import process from "node:process";
 import type { Fetch } from "./servers/common.ts";
 
-const IMPLS = ["floor", "ours", "mcp-lite", "tmcp", "sdk"];
+const IMPLS = ["floor", "floor-reads", "ours", "mcp-lite", "tmcp", "sdk"];
 
 const impl = process.argv[2] ?? "";
 if (!IMPLS.includes(impl)) throw new Error(`usage: loopback-server.ts <${IMPLS.join("|")}>`);

@@ -39,6 +39,11 @@ export interface LoopbackResult {
   p99: number;
   /** Server RSS after the run, MB. */
   rssMb: number;
+  /**
+   * Server CPU time (user + system, every thread, from /proc) per request answered during the run, µs:
+   * unlike req/s, it does not move when other processes share the cores.
+   */
+  cpuUs: number;
   /** What went wrong, if the run did not count. */
   error?: string;
 }
@@ -53,6 +58,13 @@ const ROWS: [row: string, server: string, request: RequestFactory, floor: string
   ["floor · MCP-lite request", "floor", lite("/calltools", "tools/call", ADD_PARAMS), "floor · MCP-lite request"],
   ["floor · MCP 2026-07-28 request", "floor", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
   ["floor · MCP 2025 request", "floor", legacy("tools/call", ADD_PARAMS), "floor · MCP 2025 request"],
+  // The floor reading the URL and the headers the specs make us check: the part of the gap that is the checks.
+  [
+    "floor + checked headers · MCP 2026-07-28 request",
+    "floor-reads",
+    modern("tools/call", ADD_PARAMS),
+    "floor · MCP 2026-07-28 request",
+  ],
   ["ours · MCP-lite", "ours", lite("/calltools", "tools/call", ADD_PARAMS), "floor · MCP-lite request"],
   ["ours · MCP 2026-07-28", "ours", modern("tools/call", ADD_PARAMS), "floor · MCP 2026-07-28 request"],
   ["ours · MCP 2025", "ours", legacy("tools/call", ADD_PARAMS), "floor · MCP 2025 request"],
@@ -98,6 +110,8 @@ function startServer(
 
 /** What a load generator measured. */
 interface Load {
+  /** Server CPU per request, µs. */
+  cpuUs: number;
   rps: number;
   p50: number;
   p99: number;
@@ -133,9 +147,14 @@ async function partsOf(request: Request): Promise<{ path: string; headers: [stri
   return { path: new URL(request.url).pathname, headers, body: await request.text() };
 }
 
-async function autocannon(root: string, port: number, request: Request, seconds: number): Promise<Load> {
+async function autocannon(
+  root: string,
+  server: { pid: number; port: number },
+  request: Request,
+  seconds: number,
+): Promise<Load> {
   const { path, headers, body } = await partsOf(request);
-  const args = [
+  const args = (seconds: number) => [
     join(root, "node_modules", "autocannon", "autocannon.js"),
     "-c",
     "10",
@@ -146,29 +165,31 @@ async function autocannon(root: string, port: number, request: Request, seconds:
     "-b",
     body,
     ...headers.flatMap(([k, v]) => ["-H", `${k}=${v}`]),
-    "--warmup",
-    "[",
-    "-c",
-    "10",
-    "-d",
-    "1",
-    "]",
     "-j",
     "-n",
-    `http://127.0.0.1:${port}${path}`,
+    `http://127.0.0.1:${server.port}${path}`,
   ];
-  const { code, out, err } = await run("node", args, (seconds + 30) * 1000, root);
-  // With a warm-up, autocannon prints the warm-up's report first: the run's is the last line.
-  const line = out.trim().split("\n").pop() ?? "";
+  // The warm-up is a run of its own, so that the server's CPU is read around the measured run only.
+  await run("node", args(1), 60_000, root);
+  const cpu = cpuSeconds(server.pid);
+  const { code, out, err } = await run("node", args(seconds), (seconds + 30) * 1000, root);
+  const cpuUsed = cpuSeconds(server.pid) - cpu;
   let report: Record<string, any>;
   try {
-    report = JSON.parse(line);
+    report = JSON.parse(out.trim().split("\n").pop() ?? "");
   } catch {
     throw new Error(`autocannon exited ${code}: ${err.slice(-300)}`);
   }
   const total = report.requests?.total ?? 0;
   const bad = (report.non2xx ?? 0) + (report.errors ?? 0) + (report.timeouts ?? 0);
-  return { rps: (total - bad) / seconds, p50: report.latency?.p50 ?? NaN, p99: report.latency?.p99 ?? NaN, bad, total };
+  return {
+    rps: (total - bad) / seconds,
+    p50: report.latency?.p50 ?? NaN,
+    p99: report.latency?.p99 ?? NaN,
+    bad,
+    total,
+    cpuUs: (cpuUsed / total) * 1e6,
+  };
 }
 
 const WRK = ["/usr/bin/wrk", "/usr/local/bin/wrk"].find((p) => existsSync(p));
@@ -176,7 +197,13 @@ const WRK = ["/usr/bin/wrk", "/usr/local/bin/wrk"].find((p) => existsSync(p));
 /** Whether wrk is installed (Debian: `apt-get install wrk`). */
 export const HAS_WRK: boolean = WRK !== undefined;
 
-async function wrk(root: string, port: number, request: Request, seconds: number): Promise<Load> {
+async function wrk(
+  root: string,
+  server: { pid: number; port: number },
+  request: Request,
+  seconds: number,
+): Promise<Load> {
+  const port = server.port;
   const { path, headers, body } = await partsOf(request);
   const script = join(tmpdir(), `mcplite-bench-${process.pid}.lua`);
   writeFileSync(
@@ -186,12 +213,14 @@ async function wrk(root: string, port: number, request: Request, seconds: number
   );
   const url = `http://127.0.0.1:${port}${path}`;
   await run(WRK!, ["-t1", "-c10", "-d1s", "-s", script, url], 30_000, root); // warm-up
+  const cpu = cpuSeconds(server.pid);
   const { out, err } = await run(
     WRK!,
     ["-t1", "-c10", `-d${seconds}s`, "--latency", "-s", script, url],
     (seconds + 30) * 1000,
     root,
   );
+  const cpuUsed = cpuSeconds(server.pid) - cpu;
   const ms = (label: string) => {
     const m = out.match(new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, "m"));
     return m === null ? NaN : Number(m[1]) * (m[2] === "us" ? 1e-3 : m[2] === "s" ? 1e3 : 1);
@@ -200,7 +229,15 @@ async function wrk(root: string, port: number, request: Request, seconds: number
   const bad = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0) +
     [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
   if (total === 0) throw new Error(`wrk: ${err.slice(-300) || out.slice(-300)}`);
-  return { rps: (total - bad) / seconds, p50: ms("50"), p99: ms("99"), bad, total };
+  return { rps: (total - bad) / seconds, p50: ms("50"), p99: ms("99"), bad, total, cpuUs: (cpuUsed / total) * 1e6 };
+}
+
+/** A process's CPU time so far, user + system of every thread, s (proc(5): fields 14 and 15 of `stat`). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields counted from 3 (the state) after the command name; clock ticks, 100 per second on Linux.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function rssMb(pid: number): number {
@@ -212,7 +249,7 @@ function rssMb(pid: number): number {
  * Runs every loopback row, round by round (rows interleaved within a round).
  *
  * @param options The rounds, the seconds per run, the project root, the runtimes and, to run fewer
- *   rows while working, the servers (`floor`, `ours`, `mcp-lite`, `tmcp`, `sdk`).
+ *   rows while working, the servers (`floor`, `floor-reads`, `ours`, `mcp-lite`, `tmcp`, `sdk`).
  * @returns One result per run.
  */
 export async function runLoopback(
@@ -231,7 +268,7 @@ export async function runLoopback(
           for (const tool of tools) {
             const load = await (tool === "wrk" ? wrk : autocannon)(
               options.root,
-              started.port,
+              started,
               request(),
               options.seconds,
             );
@@ -245,6 +282,7 @@ export async function runLoopback(
               p50: load.p50,
               p99: load.p99,
               rssMb: rssMb(started.pid),
+              cpuUs: load.cpuUs,
               error: load.total === 0 || load.bad > load.total / 100
                 ? `errors: ${load.bad} of ${load.total}`
                 : undefined,
@@ -262,6 +300,7 @@ export async function runLoopback(
               p50: NaN,
               p99: NaN,
               rssMb: NaN,
+              cpuUs: NaN,
               error: String(error).slice(0, 200),
             });
           }
@@ -270,7 +309,9 @@ export async function runLoopback(
         }
         for (const r of results.filter((r) => r.round === round && r.runtime === runtime && r.impl === impl)) {
           const line = r.error ??
-            `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rssMb.toFixed(0)} MB`;
+            `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rssMb.toFixed(0)} MB, ${
+              r.cpuUs.toFixed(1)
+            } µs CPU/req`;
           console.error(`  loopback ${runtime} ${r.tool} ${impl}: ${line}`);
         }
       }
@@ -349,7 +390,7 @@ async function h2load(root: string, port: number, body: string, seconds: number)
   const total = Number(done[1]);
   const mean = out.match(/time for request:\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)/);
   const meanMs = mean === null ? NaN : Number(mean[1]) * (mean[2] === "us" ? 1e-3 : mean[2] === "s" ? 1e3 : 1);
-  return { rps: succeeded / seconds, p50: meanMs, p99: NaN, bad: total - succeeded, total };
+  return { rps: succeeded / seconds, p50: meanMs, p99: NaN, bad: total - succeeded, total, cpuUs: NaN };
 }
 
 /**

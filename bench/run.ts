@@ -207,7 +207,10 @@ function loopbackTable(results: LoopbackResult[]): string {
     md += `\n#### 3. Loopback (${tool}): \`tools/call\` over 127.0.0.1, load from another process, 10 connections, ` +
       `${LOOPBACK_SECONDS} s per run after 1 s of warm-up\n\n`;
     md += `| server | ${
-      runtimes.map((r) => `${r}: % of floor req/s (min–max) · req/s · p50 / p99 ms · RSS MB`).join(" | ")
+      runtimes.map((r) =>
+        `${r}: % of floor req/s (min–max) · req/s · p50 / p99 ms · RSS MB · server CPU µs/req (floor's ÷ its, %)`
+      )
+        .join(" | ")
     } |\n`;
     md += `|---|${runtimes.map(() => "---").join("|")}|\n`;
     for (const impl of impls) {
@@ -215,15 +218,23 @@ function loopbackTable(results: LoopbackResult[]): string {
         const runs = mine.filter((r) => r.runtime === runtime && r.impl === impl);
         const ok = runs.filter((r) => r.error === undefined);
         if (ok.length === 0) return runs[0]?.error ?? "–";
-        const pct = ok.map((r) => {
-          const floor = mine.find((f) => f.runtime === runtime && f.impl === r.floor && f.round === r.round);
-          return floor && floor.error === undefined ? (r.rps / floor.rps) * 100 : NaN;
-        }).filter((x) => !Number.isNaN(x));
+        const ofFloor = (measure: (r: LoopbackResult) => number) =>
+          ok.map((r) => {
+            const floor = mine.find((f) => f.runtime === runtime && f.impl === r.floor && f.round === r.round);
+            return floor && floor.error === undefined ? measure(r) / measure(floor) * 100 : NaN;
+          }).filter((x) => !Number.isNaN(x));
+        const pct = ofFloor((r) => r.rps);
+        const cpuPct = ofFloor((r) => 1 / r.cpuUs);
         const rps = median(ok.map((r) => r.rps)).toFixed(0);
         const digits = tool === "wrk" ? 2 : 0;
         const lat = `${median(ok.map((r) => r.p50)).toFixed(digits)} / ${median(ok.map((r) => r.p99)).toFixed(digits)}`;
         const rss = median(ok.map((r) => r.rssMb)).toFixed(0);
-        return `${impl.startsWith("floor") ? "100%" : spread(pct, 0, "%")} · ${rps} · ${lat} · ${rss}`;
+        // Server CPU per request (from /proc): other work on the machine moves it less than req/s.
+        const cpu = median(ok.map((r) => r.cpuUs)).toFixed(1);
+        const isFloor = ok[0].floor === impl; // a floor row is its own reference
+        return `${isFloor ? "100%" : spread(pct, 0, "%")} · ${rps} · ${lat} · ${rss} · ${cpu}${
+          isFloor || cpuPct.length === 0 ? "" : ` (${spread(cpuPct, 0, "%")})`
+        }`;
       });
       md += `| ${impl} | ${cells.join(" | ")} |\n`;
     }
