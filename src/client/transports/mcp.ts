@@ -24,7 +24,7 @@ import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders } from "../carry-trace.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
-import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
+import type { Exchanged, LegacySession } from "./mcp-legacy.ts";
 import {
   handleStreamMessage,
   LEGACY_VERSIONS,
@@ -100,7 +100,9 @@ class McpTransport implements Transport {
     this.#http = http;
     this.#fallbackMs = fallbackMs;
     this.#forced = options.protocolVersion;
-    if (this.#forced !== undefined && !isLegacyVersion(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)) {
+    if (
+      this.#forced !== undefined && !LEGACY_VERSIONS.includes(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)
+    ) {
       throw new TypeError(
         `Unknown MCP protocol version ${this.#forced}; use one of ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS]}`,
       );
@@ -224,9 +226,11 @@ class McpTransport implements Transport {
   }
 
   async #probe(ctx: RequestContext): Promise<"modern" | "legacy"> {
-    if (this.#forced !== undefined && isLegacyVersion(this.#forced)) return this.#useLegacy(this.#forced);
+    if (this.#forced !== undefined && LEGACY_VERSIONS.includes(this.#forced)) {
+      return await this.#useLegacy(this.#forced);
+    }
     if (this.#forced !== undefined) this.#version = this.#forced;
-    if (this.#fallbackMs === undefined) return this.#adopt(await this.#judge(ctx, ctx.signal));
+    if (this.#fallbackMs === undefined) return await this.#adopt(await this.#judge(ctx, ctx.signal));
     // A probe the handshake overtook is cancelled (MCP 2025-11-25, Cancellation): nothing awaits it.
     const overtaken = new AbortController();
     const judged = this.#judge({ ...ctx, signal: AbortSignal.any([ctx.signal, overtaken.signal]) }, ctx.signal);
@@ -234,11 +238,11 @@ class McpTransport implements Transport {
     const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), this.#fallbackMs));
     try {
       const early = await Promise.race([judged, late]);
-      if (early !== undefined) return this.#adopt(early);
+      if (early !== undefined) return await this.#adopt(early);
     } finally {
       clearTimeout(timer);
     }
-    return this.#race(judged, ctx, overtaken);
+    return await this.#race(judged, ctx, overtaken);
   }
 
   /**
@@ -247,13 +251,13 @@ class McpTransport implements Transport {
    * (the server locked 2026-07-28; its -32022 to `initialize` is moot), a successful `initialize`, or a
    * late discover error followed by `initialize`'s own outcome.
    */
-  #race(
+  async #race(
     judged: Promise<"modern" | string>,
     ctx: RequestContext,
     overtaken: AbortController,
   ): Promise<"modern" | "legacy"> {
-    const session = new LegacySession(this.#http, LEGACY_VERSIONS[0], () => this.#nextId++);
-    return new Promise((resolve, reject) => {
+    const session = await this.#session(LEGACY_VERSIONS[0]);
+    return await new Promise((resolve, reject) => {
       let decided = false;
       let discoverSaidLegacy = false;
       let openFailed: { error: unknown } | undefined;
@@ -301,13 +305,19 @@ class McpTransport implements Transport {
     return LEGACY_VERSIONS[0];
   }
 
-  #adopt(verdict: "modern" | string): "modern" | "legacy" {
-    return verdict === "modern" ? "modern" : this.#useLegacy(verdict);
+  async #adopt(verdict: "modern" | string): Promise<"modern" | "legacy"> {
+    return verdict === "modern" ? "modern" : await this.#useLegacy(verdict);
   }
 
-  #useLegacy(version: string): "legacy" {
-    this.#legacy = new LegacySession(this.#http, version, () => this.#nextId++);
+  async #useLegacy(version: string): Promise<"legacy"> {
+    this.#legacy = await this.#session(version);
     return "legacy";
+  }
+
+  /** A 2025 session; its module loads only for a server that needs one. */
+  async #session(version: string): Promise<LegacySession> {
+    const { LegacySession } = await import("../loaded-on-demand.ts");
+    return new LegacySession(this.#http, version, () => this.#nextId++);
   }
 
   /** Sends a 2026-07-28 request; a -32022 naming a version this client speaks is retried with it. */
