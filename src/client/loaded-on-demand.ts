@@ -8,4 +8,4 @@
 export { createSkillsApi } from "./client-skills.ts";
 export { finishTask } from "./finish-task.ts";
 export { isRedeem, refusedBeforeRunning, retryDelayOf, SAFE_METHODS } from "./retry-policy.ts";
-export { LegacySession } from "./transports/mcp-legacy.ts";
+export { LegacySession, raceHandshake } from "./transports/mcp-legacy.ts";

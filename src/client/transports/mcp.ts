@@ -22,7 +22,7 @@ import { ListCursor } from "../list-cursor.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders } from "../carry-trace.ts";
-import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
+import { replyFromMcp } from "../read-result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
 import type { Exchanged, LegacySession } from "./mcp-legacy.ts";
 import {
@@ -33,7 +33,6 @@ import {
   MODERN_VERSIONS,
   NAME_FIELDS,
   streamMetaOf,
-  TASKS_EXTENSION,
 } from "./mcp-client-wire.ts";
 
 /** Options of {@link createMcpTransport}. */
@@ -143,10 +142,10 @@ class McpTransport implements Transport {
     if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
     if (call.requestState !== undefined) params.requestState = call.requestState;
     if (await this.#eraOf(ctx) === "legacy") {
-      const augmented = await this.#augments(call.name, ctx);
-      if (augmented) params.task = {}; // no ttl: the server keeps it as long as it sees fit
-      const { result } = await this.#send("tools/call", params, ctx);
-      return augmented ? replyFromTaskAugmented(result) : replyFromMcp(result);
+      return await this.#legacy!.callTool(params, ctx, async () => {
+        if (this.#taskRequired === undefined) await this.listTools({ ...ctx, etag: undefined });
+        return this.#taskRequired;
+      });
     }
     for (let attempt = 0;; attempt++) {
       if (this.#params === undefined) await this.listTools({ ...ctx, etag: undefined });
@@ -168,22 +167,6 @@ class McpTransport implements Transport {
         this.#params = undefined;
       }
     }
-  }
-
-  /**
-   * Whether a 2025 call goes as a task (MCP 2025-11-25, Tasks: tool-level negotiation): the client
-   * handles tasks, the server declares `tasks.requests.tools.call`, and the tool requires it. An
-   * `optional` tool is called plainly, which answers sooner.
-   */
-  async #augments(name: string, ctx: RequestContext): Promise<boolean> {
-    if (!isObject(ctx.capabilities.extensions) || ctx.capabilities.extensions[TASKS_EXTENSION] === undefined) {
-      return false;
-    }
-    const server = this.#legacy?.initializeResult?.capabilities;
-    const requests = isObject(server) && isObject(server.tasks) ? server.tasks.requests : undefined;
-    if (!isObject(requests) || !isObject(requests.tools) || !isObject(requests.tools.call)) return false;
-    if (this.#taskRequired === undefined) await this.listTools({ ...ctx, etag: undefined });
-    return this.#taskRequired?.has(name) === true;
   }
 
   async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
@@ -245,41 +228,20 @@ class McpTransport implements Transport {
     return await this.#race(judged, ctx, overtaken);
   }
 
-  /**
-   * The probe went unanswered over a pipe: a 2025 server that ignores unknown requests, or one still
-   * starting. `initialize` goes out too, and the first answer that decides wins: a late discover result
-   * (the server locked 2026-07-28; its -32022 to `initialize` is moot), a successful `initialize`, or a
-   * late discover error followed by `initialize`'s own outcome.
-   */
+  /** The probe went unanswered over a pipe: `initialize` goes out too (see `raceHandshake`). */
   async #race(
     judged: Promise<"modern" | string>,
     ctx: RequestContext,
     overtaken: AbortController,
   ): Promise<"modern" | "legacy"> {
+    const { raceHandshake } = await import("../loaded-on-demand.ts");
     const session = await this.#session(LEGACY_VERSIONS[0]);
-    return await new Promise((resolve, reject) => {
-      let decided = false;
-      let discoverSaidLegacy = false;
-      let openFailed: { error: unknown } | undefined;
-      const decide = (era: "modern" | "legacy") => {
-        if (decided) return;
-        decided = true;
-        if (era === "legacy") {
-          this.#legacy = session;
-          overtaken.abort();
-        }
-        resolve(era);
-      };
-      judged.then((verdict) => {
-        if (verdict === "modern") return decide("modern");
-        discoverSaidLegacy = true;
-        if (openFailed !== undefined) reject(openFailed.error);
-      }, reject);
-      session.open(ctx).then(() => decide("legacy"), (error) => {
-        openFailed = { error };
-        if (discoverSaidLegacy) reject(error);
-      });
-    });
+    const era = await raceHandshake(judged, session, ctx);
+    if (era === "legacy") {
+      this.#legacy = session;
+      overtaken.abort();
+    }
+    return era;
   }
 
   /**
