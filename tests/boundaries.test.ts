@@ -246,10 +246,12 @@ describe("dependency boundaries", () => {
   });
 
   it("keeps what a one-call client never reaches out of the client's static imports (issue 54)", () => {
-    // Each loads with its first use: skills, the 2025 session, a task's polling, the SSE parser.
+    // Each loads with its first use: skills, the 2025 session, a task's polling, answering input, the SSE parser.
     const statically = reachedFrom("src/client/mod.ts");
     const lazy = reached(["src/client/mod.ts"], { dynamic: true });
-    for (const file of ["client-skills.ts", "transports/mcp-legacy.ts", "finish-task.ts", "retry-policy.ts"]) {
+    for (
+      const file of ["client-skills.ts", "transports/mcp-legacy.ts", "finish-task.ts", "input.ts", "retry-policy.ts"]
+    ) {
       assert.ok(lazy.has(`src/client/${file}`), `the walk with import() reaches ${file}`);
       assert.ok(!statically.has(`src/client/${file}`), `createClient() statically imports ${file}`);
     }

@@ -11,7 +11,8 @@ import { Deadline } from "./deadline.ts";
 import { ClientError, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
-import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
+import { capabilitiesOf } from "./client-capabilities.ts";
+import type { InputHandlers } from "./input.ts";
 import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./read-result.ts";
 import { retryingTransport } from "./retry.ts";
 import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, ToolListing, Transport } from "./transport.ts";
@@ -174,7 +175,12 @@ export class CallRunner {
       ...(callbacks.onLog ? { onLog: callbacks.onLog } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       ...(callbacks.traceContext ? { traceContext: callbacks.traceContext } : {}),
-      answer: (request) => deadline.pause(answerInput(request, handlersOf(options, callbacks), deadline.signal)),
+      answer: (request) =>
+        deadline.pause(
+          import("./loaded-on-demand.ts").then((m) =>
+            m.answerInput(request, handlersOf(options, callbacks), deadline.signal)
+          ),
+        ),
       ...(options.onElicitationComplete ? { onElicitationComplete: options.onElicitationComplete } : {}),
       ...(etag === undefined ? {} : { etag }),
       ...(this.#onListing ? { onListing: this.#onListing } : {}),
