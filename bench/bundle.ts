@@ -2,8 +2,8 @@
  * Bundle size of a one-tool HTTP server (`bench/bundle/*.ts`, each as its library's docs write it),
  * built with `bun build --minify` and gzipped (level 9); and how many packages installing each library
  * brings in, counted from `package-lock.json` (dependencies and required peers, transitively). The
- * one-call client is built with `--splitting` too, and its entry chunk measured: what loads lazily
- * (the YAML parser behind `client.skills.load()`) goes to chunks of its own and loads only when used.
+ * one-call client is built with `--splitting`: what loads at start is measured (its entry chunk and the
+ * chunks that imports statically, each gzipped); what loads lazily (YAML, SSE, the 2025 session) is not.
  * Used by `bench/run.ts`; runs alone too: `bun bench/bundle.ts`.
  *
  * @module
@@ -127,9 +127,26 @@ export function bundleSizes(root: string, options: { only?: string[]; out?: stri
     );
     const packages = closure(lock, installs);
     if (built.status !== 0) return { name, minified: 0, gzip: 0, packages, error: built.stderr.slice(0, 200) };
-    const code = readFileSync(split ? join(dir, file.replace(".ts", ".js")) : target);
-    return { name, minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, packages };
+    const chunks = split ? loadedAtStart(dir, file.replace(".ts", ".js")) : [readFileSync(target)];
+    const minified = chunks.reduce((sum, code) => sum + code.byteLength, 0);
+    const gzip = chunks.reduce((sum, code) => sum + gzipSync(code, { level: 9 }).byteLength, 0);
+    return { name, minified, gzip, packages };
   });
+}
+
+/**
+ * The chunks a split build's entry loads before it runs: the entry and, transitively, the chunks it
+ * imports statically (bun moves modules shared with a lazy chunk into one of those); not `import()`.
+ */
+function loadedAtStart(dir: string, entry: string): Buffer[] {
+  const seen = new Set<string>([entry]);
+  const chunks: Buffer[] = [];
+  for (const name of seen) {
+    const code = readFileSync(join(dir, name));
+    chunks.push(code);
+    for (const [, chunk] of code.toString("utf8").matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)) seen.add(chunk);
+  }
+  return chunks;
 }
 
 /**

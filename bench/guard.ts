@@ -104,7 +104,10 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // Issue 52: 18.6 KB (19,023 B) with what proxy() needs of every call (its own onElicit/onSample and trace context),
   // MCP 2025's notifications/cancelled on abort, and the stdio probe that waits for a slow server (in the MCP
   // transport every client loads). Issue 54 asks for 16 KB: the per-call spans, retries and DPoP hooks to split out.
-  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 18.7 },
+  // Issue 54: 15.4 KB (15,769 B; 19,120 B before, counted the same way: the entry chunk and the chunks it imports
+  // statically), with the SSE parser, skills, the 2025 session, task polling, answering input and the retry policy
+  // loaded on first use (src/client/loaded-on-demand.ts).
+  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 15.6 },
 };
 
 /**

@@ -228,12 +228,39 @@ describe("dependency boundaries", () => {
   });
 
   it("keeps YAML out of the client's static imports: a client that loads no skill never loads the parser", () => {
-    const reached = reachedFrom("src/client/mod.ts");
-    assert.ok(reached.has("src/client/client-skills.ts"), "the walk reaches client.skills");
-    assert.ok(!reached.has("src/internal/frontmatter.ts"), "createClient() statically imports the frontmatter parser");
-    for (const file of reached) {
+    const statically = reachedFrom("src/client/mod.ts");
+    assert.ok(statically.has("src/client/client.ts"), "the walk reaches the client");
+    assert.ok(
+      reached(["src/client/mod.ts"], { dynamic: true }).has("src/client/client-skills.ts"),
+      "the walk with import() reaches client.skills",
+    );
+    assert.ok(
+      !statically.has("src/internal/frontmatter.ts"),
+      "createClient() statically imports the frontmatter parser",
+    );
+    for (const file of statically) {
       for (const { spec, typeOnly } of importsOf(file)) {
         assert.ok(typeOnly || spec !== "yaml", `${rel(file)} imports yaml, which every client would then load`);
+      }
+    }
+  });
+
+  it("keeps what a one-call client never reaches out of the client's static imports (issue 54)", () => {
+    // Each loads with its first use: skills, the 2025 session, a task's polling, answering input, the SSE parser.
+    const statically = reachedFrom("src/client/mod.ts");
+    const lazy = reached(["src/client/mod.ts"], { dynamic: true });
+    for (
+      const file of ["client-skills.ts", "transports/mcp-legacy.ts", "finish-task.ts", "input.ts", "retry-policy.ts"]
+    ) {
+      assert.ok(lazy.has(`src/client/${file}`), `the walk with import() reaches ${file}`);
+      assert.ok(!statically.has(`src/client/${file}`), `createClient() statically imports ${file}`);
+    }
+    for (const file of statically) {
+      for (const { spec, typeOnly, dynamic } of importsOf(file)) {
+        assert.ok(
+          typeOnly || dynamic || spec !== "eventsource-parser",
+          `${rel(file)} imports the SSE parser statically`,
+        );
       }
     }
   });

@@ -8,7 +8,7 @@
  */
 import type { Deadline } from "./deadline.ts";
 import { RpcError } from "./errors.ts";
-import { answerInputs, type InputHandlers } from "./input.ts";
+import type { InputHandlers } from "./input.ts";
 import type { Reply } from "./transport.ts";
 
 /** The additions a retry carries after an input round. */
@@ -85,9 +85,12 @@ export async function settle(start: Send | Reply, env: LoopEnv): Promise<Settled
           throw new RpcError(`The server asked for input more than ${env.maxRounds} times`, { data: reply });
         }
         if (send === undefined) throw new RpcError("An input round cannot be resumed from a handle");
-        const asked = Object.keys(reply.inputRequests).length > 0;
-        const answers = asked
-          ? await env.deadline.pause(answerInputs(reply.inputRequests, env.handlers, env.deadline.signal))
+        const requests = reply.inputRequests;
+        const answers = Object.keys(requests).length > 0
+          ? await env.deadline.pause(
+            // Answering loads with the first request for input (see loaded-on-demand.ts).
+            import("./loaded-on-demand.ts").then((m) => m.answerInputs(requests, env.handlers, env.deadline.signal)),
+          )
           : undefined;
         round = {};
         if (answers !== undefined) round.inputResponses = answers;

@@ -11,10 +11,10 @@ import { Deadline } from "./deadline.ts";
 import { ClientError, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
-import { answerInput, capabilitiesOf, type InputHandlers } from "./input.ts";
+import { capabilitiesOf } from "./client-capabilities.ts";
+import type { InputHandlers } from "./input.ts";
 import { type CallResult, callResultOf, completeResult, resultValue, toolFailureOf } from "./read-result.ts";
 import { retryingTransport } from "./retry.ts";
-import { finishTask } from "./finish-task.ts";
 import type { ClientInfo, LogEntry, Progress, Reply, RequestContext, ToolListing, Transport } from "./transport.ts";
 import { TASKS_EXTENSION } from "./transports/mcp-client-wire.ts";
 import { SDK_VERSION } from "../internal/version.ts";
@@ -95,6 +95,8 @@ export class CallRunner {
       if (settled.kind === "complete") return { kind: "complete", result: callResultOf(settled.result) };
       if (options.wait === false) return handleOf(name, settled);
       if (settled.kind === "promise") throw new RpcError("A promise could not be redeemed", { data: settled });
+      // A task's polling loads with the first call that became one.
+      const { finishTask } = await import("./loaded-on-demand.ts");
       const result = await finishTask(settled.task, {
         deadline,
         handlers,
@@ -173,7 +175,12 @@ export class CallRunner {
       ...(callbacks.onLog ? { onLog: callbacks.onLog } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       ...(callbacks.traceContext ? { traceContext: callbacks.traceContext } : {}),
-      answer: (request) => deadline.pause(answerInput(request, handlersOf(options, callbacks), deadline.signal)),
+      answer: (request) =>
+        deadline.pause(
+          import("./loaded-on-demand.ts").then((m) =>
+            m.answerInput(request, handlersOf(options, callbacks), deadline.signal)
+          ),
+        ),
       ...(options.onElicitationComplete ? { onElicitationComplete: options.onElicitationComplete } : {}),
       ...(etag === undefined ? {} : { etag }),
       ...(this.#onListing ? { onListing: this.#onListing } : {}),

@@ -11,6 +11,7 @@ import { isObject } from "../internal/is-object.ts";
 import { sha256Hex } from "../internal/sha256.ts";
 import { ClientError } from "./errors.ts";
 import { ListCursor } from "./list-cursor.ts";
+import { SkillVerificationError } from "./skill-verification-error.ts";
 
 /** One file of a skill, as its entry lists it. */
 export interface SkillResource {
@@ -61,20 +62,6 @@ export interface LoadedSkill {
    * @returns Its text (UTF-8).
    */
   readText(path: string): Promise<string>;
-}
-
-/** A skill file that does not match its entry: its content must not be used. */
-export class SkillVerificationError extends ClientError {
-  /**
-   * Creates the error.
-   *
-   * @param message What did not match.
-   * @param uri The file.
-   */
-  constructor(message: string, uri: string) {
-    super("protocol", message, { data: { uri } });
-    this.name = "SkillVerificationError";
-  }
 }
 
 /** What the skills API needs of the client: sending a request, reading a resource. */

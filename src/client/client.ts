@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createSkillsApi, type SkillsApi } from "./client-skills.ts";
+import type { SkillsApi, SkillsBackend } from "./client-skills.ts";
 import { CallRunner, finish } from "./call-runner.ts";
 import type { ClientOptions, ListOptions } from "./client-options.ts";
 import { ClientError, type ToolFailedError } from "./errors.ts";
@@ -54,7 +54,7 @@ export class Client<T = ToolsOf<unknown>> {
    * @param options The options.
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
-    this.skills = createSkillsApi({ request: (method, params) => this.request(method, params) });
+    this.skills = lazySkills({ request: (method, params) => this.request(method, params) });
     this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing));
     this.tools = new Proxy({}, {
       get: (_, name) =>
@@ -345,4 +345,15 @@ export class Client<T = ToolsOf<unknown>> {
   async close(): Promise<void> {
     await this.#runner.transport.close?.();
   }
+}
+
+/** `client.skills`, whose module (SEP-2640's verification) loads with the first use. */
+function lazySkills(backend: SkillsBackend): SkillsApi {
+  let api: Promise<SkillsApi> | undefined;
+  const load = () => api ??= import("./loaded-on-demand.ts").then((m) => m.createSkillsApi(backend));
+  return {
+    list: async () => await (await load()).list(),
+    get: async (uri) => await (await load()).get(uri),
+    load: async (skill) => await (await load()).load(skill),
+  };
 }

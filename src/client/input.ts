@@ -1,16 +1,14 @@
 /**
  * Answering the server's requests for input (elicitation, sampling, roots) through the user's
  * handlers, whether they come as MCP 2026 `inputRequests`, MCP-lite `elicitation` results or MCP 2025
- * server→client requests.
+ * server→client requests. Loaded with the first request for input (`loaded-on-demand.ts`); what the
+ * handlers declare is `client-capabilities.ts`.
  *
  * @module
  */
 import { InputRequiredError, RpcError } from "./errors.ts";
 import type { InputRequest } from "./transport.ts";
 import type { SampleParams, SamplingContent } from "../core/sampling.ts";
-
-/** The experimental MCP capability a client declares to be asked for resources (the README's extension). */
-const RESOURCE_REQUESTS = "io.mcplite/resourceRequests";
 
 /** What the user answered to an elicitation (MCP `ElicitResult`). */
 export interface ElicitAnswer {
@@ -159,28 +157,6 @@ export interface InputHandlers {
   onResourceRequest?: (request: RequestedResource, context: InputContext) => ResourceAnswer | Promise<ResourceAnswer>;
   /** Fills an accepted form's missing fields from the schema's defaults (SEP-1034); default `true`. */
   applyDefaults?: boolean;
-}
-
-/**
- * Builds the capabilities that the handlers imply.
- *
- * @param handlers The handlers.
- * @returns The MCP client capabilities (`elicitation`, `sampling`, `roots`, and for resource requests
- *   the experimental `io.mcplite/resourceRequests`).
- */
-export function capabilitiesOf(handlers: InputHandlers): Record<string, unknown> {
-  const capabilities: Record<string, unknown> = {};
-  if (handlers.onElicit) capabilities.elicitation = elicitationCapability(handlers.elicitationModes);
-  if (handlers.onSample) capabilities.sampling = handlers.samplingTools ? { tools: {} } : {};
-  if (handlers.onRoots) capabilities.roots = {};
-  if (handlers.onResourceRequest) capabilities.experimental = { [RESOURCE_REQUESTS]: {} };
-  return capabilities;
-}
-
-/** `{}` is form only, as before MCP 2025-11-25; otherwise one key per mode. */
-function elicitationCapability(modes: readonly ("form" | "url")[] = ["form"]): Record<string, unknown> {
-  if (!modes.includes("url")) return {};
-  return Object.fromEntries(modes.map((mode) => [mode, {}]));
 }
 
 /**

@@ -63,7 +63,7 @@ export { createInProcessTransport } from "./transports/in-process.ts";
 export { createWebtoolsTransport } from "./transports/webtools.ts";
 export { checkPin, pinOf, WebtoolsPinError } from "./webtools-pin.ts";
 export { webtoolsToAiTools } from "./webtools-ai.ts";
-export { SkillVerificationError } from "./client-skills.ts";
+export { SkillVerificationError } from "./skill-verification-error.ts";
 // The gRPC transport loads protobuf, so it has its own entry point: "@mcplite/sdk/client/grpc".
 export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";
 // The client's types: options, listings, input rounds, OAuth records and the Transport contract.

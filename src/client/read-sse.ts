@@ -1,10 +1,11 @@
 /**
  * Reads a Server-Sent Events body with `eventsource-parser`, keeping the last event id and the
- * server's `retry` delay for a resumption.
+ * server's `retry` delay for a resumption. The parser loads with the first stream: a client whose
+ * calls are answered in JSON never pays for it.
  *
  * @module
  */
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { EventSourceMessage } from "eventsource-parser";
 
 /** What a stream told the client about resuming it. */
 export interface SseCursor {
@@ -30,6 +31,7 @@ export async function* readSse(
   signal?: AbortSignal,
 ): AsyncGenerator<EventSourceMessage, void, undefined> {
   const queue: EventSourceMessage[] = [];
+  const { createParser } = await import("eventsource-parser");
   const parser = createParser({
     onEvent: (event) => queue.push(event),
     onId: (id) => {

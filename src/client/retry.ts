@@ -7,10 +7,12 @@
  *
  * @module
  */
-import { isObject } from "../internal/is-object.ts";
 import { sleep } from "../internal/sleep.ts";
-import { ClientError } from "./errors.ts";
+import type { ClientError } from "./errors.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "./transport.ts";
+
+/** What the retry policy module gives (retry-policy.ts, loaded on demand). */
+type Policy = typeof import("./loaded-on-demand.ts");
 
 /** How the client retries requests the server refused as unavailable (`createClient(target, { retry })`). */
 export interface RetryOptions {
@@ -39,24 +41,6 @@ export const RETRY_DEFAULTS: Readonly<Required<Omit<RetryOptions, "onRetry">>> =
   maxAttempts: 3,
   maxDelayMs: 10_000,
 });
-
-/** MCP-lite's and MCP's JSON-RPC code for a request refused as too many (`rate_limited`). */
-const RATE_LIMITED = -32029;
-
-/** The wait when an unavailable answer names none (a gRPC `UNAVAILABLE` without `retry-after`). */
-const DEFAULT_DELAY_MS = 1_000;
-
-/** Requests that change nothing on the server: sending one twice is sending it once. */
-const SAFE_METHODS: ReadonlySet<string> = new Set([
-  "tools/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "prompts/list",
-  "prompts/get",
-  "tasks/get",
-  "server/discover",
-]);
 
 /**
  * Wraps a transport so that requests safe to repeat are retried when the server answers that it is
@@ -98,7 +82,7 @@ export function retryingTransport(transport: Transport, options: RetryOptions | 
   async function attempt<T>(
     method: string,
     ctx: RequestContext,
-    safe: () => boolean,
+    safe: (policy: Policy) => boolean,
     send: () => Promise<T>,
   ): Promise<T> {
     let waited = 0;
@@ -106,10 +90,13 @@ export function retryingTransport(transport: Transport, options: RetryOptions | 
       try {
         return await send();
       } catch (error) {
-        const delayMs = retryDelayOf(error);
+        if (attempts >= maxAttempts || ctx.signal.aborted) throw error;
+        // The policy loads with the first refusal: a client whose requests succeed never loads it.
+        const policy = await import("./loaded-on-demand.ts");
+        const delayMs = policy.retryDelayOf(error);
         if (
-          delayMs === undefined || attempts >= maxAttempts || waited + delayMs > maxDelayMs ||
-          !(safe() || refusedBeforeRunning(error)) || ctx.signal.aborted
+          delayMs === undefined || waited + delayMs > maxDelayMs ||
+          !(safe(policy) || policy.refusedBeforeRunning(error)) || ctx.signal.aborted
         ) throw error;
         onRetry?.({ method, attempt: attempts + 1, delayMs, error: error as ClientError });
         await sleep(delayMs, ctx.signal);
@@ -124,12 +111,12 @@ export function retryingTransport(transport: Transport, options: RetryOptions | 
     },
     listTools: (ctx) => attempt<ToolListing>("tools/list", ctx, always, () => transport.listTools(ctx)),
     callTool: (call: ToolCallRequest, ctx) =>
-      attempt<Reply>("tools/call", ctx, () => isRedeem(call, transport.wire), () => transport.callTool(call, ctx)),
+      attempt<Reply>("tools/call", ctx, (p) => p.isRedeem(call, transport.wire), () => transport.callTool(call, ctx)),
   };
   if (transport.request !== undefined) {
     const request = transport.request.bind(transport);
     wrapped.request = (method, params, ctx) =>
-      attempt(method, ctx, () => SAFE_METHODS.has(method), () => request(method, params, ctx));
+      attempt(method, ctx, (p) => p.SAFE_METHODS.has(method), () => request(method, params, ctx));
   }
   if (transport.discover !== undefined) {
     const discover = transport.discover.bind(transport);
@@ -139,49 +126,4 @@ export function retryingTransport(transport: Transport, options: RetryOptions | 
   return wrapped;
 }
 
-/**
- * The wait an answer asks for before the request is sent again: its `data.retryAfterMs` (JSON-RPC
- * error data, gRPC `ErrorInfo` metadata) or `Retry-After`, for a refusal that says the server is
- * unavailable; `undefined` for anything else (a business failure, a bad request, a network error).
- *
- * @param error What the request was refused with.
- * @returns The wait in ms, or `undefined` when the refusal is not one to retry.
- */
-export function retryDelayOf(error: unknown): number | undefined {
-  if (!(error instanceof ClientError)) return undefined;
-  const data = isObject(error.data) ? error.data : {};
-  const unavailable = error.status === 503 || data.reason === "unavailable" || data.grpcCode === "Unavailable";
-  // Too many requests (RFC 6585 §4, JSON-RPC -32029, gRPC RESOURCE_EXHAUSTED: a server's budgets, a
-  // rate limit): sent again only when the server says when (a message too large is exhausted for good).
-  const limited = error.status === 429 || error.rpcCode === RATE_LIMITED || data.grpcCode === "ResourceExhausted";
-  if (!unavailable && !limited) return undefined;
-  const hinted = msOf(data.retryAfterMs) ?? secondsOf((error.cause as { metadata?: Headers } | undefined)?.metadata);
-  return unavailable ? hinted ?? DEFAULT_DELAY_MS : hinted;
-}
-
-/** A refusal that says the request was not processed at all (the server's gate refused it). */
-function refusedBeforeRunning(error: unknown): boolean {
-  const data = error instanceof ClientError && isObject(error.data) ? error.data : {};
-  return data.processed === false || data.processed === "false";
-}
-
 const always = () => true;
-
-/**
- * MCP-lite's reserved `redeem` tool (MCP-lite spec v0.042 §3.6, on its HTTP and gRPC bindings): reading
- * a promise, as often as needed. On MCP a tool of that name is the server's own.
- */
-function isRedeem(call: ToolCallRequest, wire: string): boolean {
-  return call.name === "redeem" && typeof call.arguments.promise === "string" && wire !== "mcp";
-}
-
-function msOf(value: unknown): number | undefined {
-  const ms = typeof value === "string" && value !== "" ? Number(value) : value;
-  return typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
-}
-
-/** gRPC `retry-after` metadata (whole seconds, as HTTP's `Retry-After`). */
-function secondsOf(metadata: Headers | undefined): number | undefined {
-  const seconds = msOf(metadata?.get?.("retry-after") ?? undefined);
-  return seconds === undefined ? undefined : seconds * 1000;
-}

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isObject } from "../../internal/is-object.ts";
 import { sleep } from "../../internal/sleep.ts";
 import { ClientError, errorFromRpc, RpcError, TransportError } from "../errors.ts";
 import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, type StreamMessage } from "../http.ts";
@@ -13,8 +14,9 @@ import type { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
 import { readSse, type SseCursor } from "../read-sse.ts";
-import type { InputRequest, RequestContext } from "../transport.ts";
-import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf } from "./mcp-client-wire.ts";
+import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
+import type { InputRequest, Reply, RequestContext } from "../transport.ts";
+import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf, TASKS_EXTENSION } from "./mcp-client-wire.ts";
 
 /** How many times a stream that ended before its reply is resumed. */
 const MAX_RESUMES = 5;
@@ -55,6 +57,41 @@ export class LegacySession {
     this.#http = http;
     this.#requested = requested;
     this.#nextId = nextId;
+  }
+
+  /**
+   * Calls a tool, as a task when it must be one (MCP 2025-11-25, Tasks: tool-level negotiation): the
+   * client handles tasks, the server declares `tasks.requests.tools.call`, and the tool requires it. An
+   * `optional` tool is called plainly, which answers sooner.
+   *
+   * @param params The `tools/call` params.
+   * @param ctx The request context.
+   * @param taskRequired The listed tools that run only as tasks (listing them first if need be).
+   * @returns The reply.
+   */
+  async callTool(
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+    taskRequired: () => Promise<ReadonlySet<string> | undefined>,
+  ): Promise<Reply> {
+    const augmented = await this.#augments(params.name as string, ctx, taskRequired);
+    // No ttl: the server keeps the task as long as it sees fit.
+    const { result } = await this.request("tools/call", augmented ? { ...params, task: {} } : params, ctx);
+    return augmented ? replyFromTaskAugmented(result) : replyFromMcp(result);
+  }
+
+  async #augments(
+    name: string,
+    ctx: RequestContext,
+    taskRequired: () => Promise<ReadonlySet<string> | undefined>,
+  ): Promise<boolean> {
+    if (!isObject(ctx.capabilities.extensions) || ctx.capabilities.extensions[TASKS_EXTENSION] === undefined) {
+      return false;
+    }
+    const server = this.initializeResult?.capabilities;
+    const requests = isObject(server) && isObject(server.tasks) ? server.tasks.requests : undefined;
+    if (!isObject(requests) || !isObject(requests.tools) || !isObject(requests.tools.call)) return false;
+    return (await taskRequired())?.has(name) === true;
   }
 
   /**
@@ -326,6 +363,37 @@ export class LegacySession {
     await response.body?.cancel().catch(() => {});
     return response;
   }
+}
+
+/**
+ * Races a `server/discover` probe a server over a pipe left unanswered (a 2025 server that ignores
+ * unknown requests, or one still starting) with `initialize`: the first answer that decides wins: a
+ * late discover result (the server locked 2026-07-28; its -32022 to `initialize` is moot), a
+ * successful `initialize`, or a late discover error followed by `initialize`'s own outcome.
+ *
+ * @param judged The probe's verdict: `modern`, or a 2025 revision.
+ * @param session The session to open.
+ * @param ctx The request context.
+ * @returns The era that won.
+ */
+export function raceHandshake(
+  judged: Promise<"modern" | string>,
+  session: LegacySession,
+  ctx: RequestContext,
+): Promise<"modern" | "legacy"> {
+  return new Promise((resolve, reject) => {
+    let discoverSaidLegacy = false;
+    let openFailed: { error: unknown } | undefined;
+    judged.then((verdict) => {
+      if (verdict === "modern") return resolve("modern");
+      discoverSaidLegacy = true;
+      if (openFailed !== undefined) reject(openFailed.error);
+    }, reject);
+    session.open(ctx).then(() => resolve("legacy"), (error) => {
+      openFailed = { error };
+      if (discoverSaidLegacy) reject(error);
+    });
+  });
 }
 
 /**

@@ -22,9 +22,9 @@ import { ListCursor } from "../list-cursor.ts";
 import { encodeHeaderValue, type HeaderParam, headerParamsOf, setParamHeaders } from "../mcp-headers.ts";
 import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders } from "../carry-trace.ts";
-import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
+import { replyFromMcp } from "../read-result.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
-import { type Exchanged, isLegacyVersion, LegacySession } from "./mcp-legacy.ts";
+import type { Exchanged, LegacySession } from "./mcp-legacy.ts";
 import {
   handleStreamMessage,
   LEGACY_VERSIONS,
@@ -33,7 +33,6 @@ import {
   MODERN_VERSIONS,
   NAME_FIELDS,
   streamMetaOf,
-  TASKS_EXTENSION,
 } from "./mcp-client-wire.ts";
 
 /** Options of {@link createMcpTransport}. */
@@ -100,7 +99,9 @@ class McpTransport implements Transport {
     this.#http = http;
     this.#fallbackMs = fallbackMs;
     this.#forced = options.protocolVersion;
-    if (this.#forced !== undefined && !isLegacyVersion(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)) {
+    if (
+      this.#forced !== undefined && !LEGACY_VERSIONS.includes(this.#forced) && !MODERN_VERSIONS.includes(this.#forced)
+    ) {
       throw new TypeError(
         `Unknown MCP protocol version ${this.#forced}; use one of ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS]}`,
       );
@@ -141,10 +142,10 @@ class McpTransport implements Transport {
     if (call.inputResponses !== undefined) params.inputResponses = call.inputResponses;
     if (call.requestState !== undefined) params.requestState = call.requestState;
     if (await this.#eraOf(ctx) === "legacy") {
-      const augmented = await this.#augments(call.name, ctx);
-      if (augmented) params.task = {}; // no ttl: the server keeps it as long as it sees fit
-      const { result } = await this.#send("tools/call", params, ctx);
-      return augmented ? replyFromTaskAugmented(result) : replyFromMcp(result);
+      return await this.#legacy!.callTool(params, ctx, async () => {
+        if (this.#taskRequired === undefined) await this.listTools({ ...ctx, etag: undefined });
+        return this.#taskRequired;
+      });
     }
     for (let attempt = 0;; attempt++) {
       if (this.#params === undefined) await this.listTools({ ...ctx, etag: undefined });
@@ -166,22 +167,6 @@ class McpTransport implements Transport {
         this.#params = undefined;
       }
     }
-  }
-
-  /**
-   * Whether a 2025 call goes as a task (MCP 2025-11-25, Tasks: tool-level negotiation): the client
-   * handles tasks, the server declares `tasks.requests.tools.call`, and the tool requires it. An
-   * `optional` tool is called plainly, which answers sooner.
-   */
-  async #augments(name: string, ctx: RequestContext): Promise<boolean> {
-    if (!isObject(ctx.capabilities.extensions) || ctx.capabilities.extensions[TASKS_EXTENSION] === undefined) {
-      return false;
-    }
-    const server = this.#legacy?.initializeResult?.capabilities;
-    const requests = isObject(server) && isObject(server.tasks) ? server.tasks.requests : undefined;
-    if (!isObject(requests) || !isObject(requests.tools) || !isObject(requests.tools.call)) return false;
-    if (this.#taskRequired === undefined) await this.listTools({ ...ctx, etag: undefined });
-    return this.#taskRequired?.has(name) === true;
   }
 
   async request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
@@ -224,9 +209,11 @@ class McpTransport implements Transport {
   }
 
   async #probe(ctx: RequestContext): Promise<"modern" | "legacy"> {
-    if (this.#forced !== undefined && isLegacyVersion(this.#forced)) return this.#useLegacy(this.#forced);
+    if (this.#forced !== undefined && LEGACY_VERSIONS.includes(this.#forced)) {
+      return await this.#useLegacy(this.#forced);
+    }
     if (this.#forced !== undefined) this.#version = this.#forced;
-    if (this.#fallbackMs === undefined) return this.#adopt(await this.#judge(ctx, ctx.signal));
+    if (this.#fallbackMs === undefined) return await this.#adopt(await this.#judge(ctx, ctx.signal));
     // A probe the handshake overtook is cancelled (MCP 2025-11-25, Cancellation): nothing awaits it.
     const overtaken = new AbortController();
     const judged = this.#judge({ ...ctx, signal: AbortSignal.any([ctx.signal, overtaken.signal]) }, ctx.signal);
@@ -234,48 +221,27 @@ class McpTransport implements Transport {
     const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), this.#fallbackMs));
     try {
       const early = await Promise.race([judged, late]);
-      if (early !== undefined) return this.#adopt(early);
+      if (early !== undefined) return await this.#adopt(early);
     } finally {
       clearTimeout(timer);
     }
-    return this.#race(judged, ctx, overtaken);
+    return await this.#race(judged, ctx, overtaken);
   }
 
-  /**
-   * The probe went unanswered over a pipe: a 2025 server that ignores unknown requests, or one still
-   * starting. `initialize` goes out too, and the first answer that decides wins: a late discover result
-   * (the server locked 2026-07-28; its -32022 to `initialize` is moot), a successful `initialize`, or a
-   * late discover error followed by `initialize`'s own outcome.
-   */
-  #race(
+  /** The probe went unanswered over a pipe: `initialize` goes out too (see `raceHandshake`). */
+  async #race(
     judged: Promise<"modern" | string>,
     ctx: RequestContext,
     overtaken: AbortController,
   ): Promise<"modern" | "legacy"> {
-    const session = new LegacySession(this.#http, LEGACY_VERSIONS[0], () => this.#nextId++);
-    return new Promise((resolve, reject) => {
-      let decided = false;
-      let discoverSaidLegacy = false;
-      let openFailed: { error: unknown } | undefined;
-      const decide = (era: "modern" | "legacy") => {
-        if (decided) return;
-        decided = true;
-        if (era === "legacy") {
-          this.#legacy = session;
-          overtaken.abort();
-        }
-        resolve(era);
-      };
-      judged.then((verdict) => {
-        if (verdict === "modern") return decide("modern");
-        discoverSaidLegacy = true;
-        if (openFailed !== undefined) reject(openFailed.error);
-      }, reject);
-      session.open(ctx).then(() => decide("legacy"), (error) => {
-        openFailed = { error };
-        if (discoverSaidLegacy) reject(error);
-      });
-    });
+    const { raceHandshake } = await import("../loaded-on-demand.ts");
+    const session = await this.#session(LEGACY_VERSIONS[0]);
+    const era = await raceHandshake(judged, session, ctx);
+    if (era === "legacy") {
+      this.#legacy = session;
+      overtaken.abort();
+    }
+    return era;
   }
 
   /**
@@ -301,13 +267,19 @@ class McpTransport implements Transport {
     return LEGACY_VERSIONS[0];
   }
 
-  #adopt(verdict: "modern" | string): "modern" | "legacy" {
-    return verdict === "modern" ? "modern" : this.#useLegacy(verdict);
+  async #adopt(verdict: "modern" | string): Promise<"modern" | "legacy"> {
+    return verdict === "modern" ? "modern" : await this.#useLegacy(verdict);
   }
 
-  #useLegacy(version: string): "legacy" {
-    this.#legacy = new LegacySession(this.#http, version, () => this.#nextId++);
+  async #useLegacy(version: string): Promise<"legacy"> {
+    this.#legacy = await this.#session(version);
     return "legacy";
+  }
+
+  /** A 2025 session; its module loads only for a server that needs one. */
+  async #session(version: string): Promise<LegacySession> {
+    const { LegacySession } = await import("../loaded-on-demand.ts");
+    return new LegacySession(this.#http, version, () => this.#nextId++);
   }
 
   /** Sends a 2026-07-28 request; a -32022 naming a version this client speaks is retried with it. */
