@@ -12,10 +12,12 @@
  * answers the sum as a string, timed on MCP-lite, MCP 2026-07-28 and MCP-lite without `Content-Length`
  * (a chunked upload), each against the floor answering that result; "bounded · no Content-Length" is that
  * upload as `serve()` on Bun hands it over, its body bounded by the listener and read whole by the runtime.
+ * With `--shapes` (CPU time), the rows are the request-shape matrix (`SHAPES` in `bench/requests.ts`),
+ * each shape against the floor fed its bytes; `--only <text>` keeps the shapes whose name contains it.
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
- *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string]
- *   deno run -A bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string]
+ *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string | --shapes]
+ *   deno run -A bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string | --shapes]
  *
  * @module
  */
@@ -25,9 +27,9 @@ import * as v from "valibot";
 import * as after from "../mod.ts";
 import { markBounded } from "../src/runtime/body-bound.ts";
 import { cpuTimePerCall, runScenario, runtime } from "./harness.ts";
-import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
+import { ADD_PARAMS, jsonPost, legacy, lite, modern, NAMED_HOST, rpc, SHAPES } from "./requests.ts";
 import type { Fetch } from "./servers/common.ts";
-import { floor, floorText } from "./servers/floor.ts";
+import { floor, floorLiteDone, floorText } from "./servers/floor.ts";
 import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
 
 const at = process.argv.indexOf("--before");
@@ -38,7 +40,9 @@ if (at < 0 || process.argv[at + 1] === undefined) {
 const withMiddleware = process.argv.includes("--middleware");
 const promiseRows = process.argv.includes("--promise");
 const stringRows = process.argv.includes("--string");
-const inCpuTime = promiseRows || stringRows || process.argv.includes("--cpu");
+const shapeRows = process.argv.includes("--shapes");
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
+const inCpuTime = promiseRows || stringRows || shapeRows || process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
 
 /** The same server from either checkout: `add` (`add_text` with `--string`), the default bindings (MCP-lite and MCP). */
@@ -54,6 +58,24 @@ function build(sdk: typeof after): Fetch {
       .handle(({ a, b }) => ({ sum: a + b }));
   const server = sdk.createServer({ name: "bench", version: "1.0.0" }).tool(add);
   // One pass-through middleware, the shape both versions accept.
+  if (withMiddleware) server.use((_call, next) => next() as never);
+  return server.fetch;
+}
+
+/** The request-shape matrix's server from either checkout: the three result shapes, one deployed host name too. */
+function buildShapes(sdk: typeof after): Fetch {
+  const input = v.object({ a: v.number(), b: v.number() });
+  const server = sdk.createServer({
+    name: "bench",
+    version: "1.0.0",
+    allowedHosts: ["localhost", "127.0.0.1", "::1", NAMED_HOST],
+  })
+    .tool(sdk.defineTool("add").describe("Adds two numbers").input(input).handle(({ a, b }) => ({ sum: a + b })))
+    .tool(sdk.defineTool("add_text").describe("Adds, as text").input(input).handle(({ a, b }) => String(a + b)))
+    .tool(
+      sdk.defineTool("add_checked").describe("Adds, checked").input(input).output(v.object({ sum: v.number() }))
+        .handle(({ a, b }) => ({ sum: a + b })),
+    );
   if (withMiddleware) server.use((_call, next) => next() as never);
   return server.fetch;
 }
@@ -105,7 +127,24 @@ const STRING_ROWS: CpuRow[] = [
   ["after · no Content-Length", request(ours, LITE_TEXT_CHUNKED), TEXT, "after · MCP-lite"],
   ["bounded · no Content-Length", request(ours, LITE_TEXT_BOUNDED), TEXT, "after · MCP-lite"],
 ];
-const CPU_ROWS: CpuRow[] = stringRows ? STRING_ROWS : promiseRows
+const SHAPE_ROWS: CpuRow[] = shapeRows
+  ? (() => {
+    const [oldShapes, oursShapes] = [buildShapes(before), buildShapes(after)];
+    return SHAPES.filter(({ name }) => name.includes(only)).flatMap(
+      ({ name, result, request: make, stream }): CpuRow[] => {
+        const expect = result === "string" ? TEXT : SUM;
+        const floorOf = stream ? floorLiteDone : result === "string" ? floorText : floor;
+        const base = `floor · ${name}`;
+        return [
+          [base, request(floorOf, make), expect, base],
+          [`before · ${name}`, request(oldShapes, make), expect, base],
+          [`after · ${name}`, request(oursShapes, make), expect, base],
+        ];
+      },
+    );
+  })()
+  : [];
+const CPU_ROWS: CpuRow[] = shapeRows ? SHAPE_ROWS : stringRows ? STRING_ROWS : promiseRows
   ? [
     ["floor · two requests", () => twoRequests(floor, LITE), SUM, "floor · two requests"],
     ["before · two tools/call", () => twoRequests(old, LITE), SUM, "floor · two requests"],
@@ -135,17 +174,23 @@ async function cpuTimeRows(rows: CpuRow[]): Promise<void> {
   const perCall = await cpuTimePerCall(
     rows.map(([name, run, expect]) => [name, run, expect]),
     "",
-    promiseRows ? 500 : 2_000,
+    promiseRows || shapeRows ? 500 : 2_000,
   );
   const { name: rt, version } = runtime();
-  const what = promiseRows ? "promise → redeem" : stringRows ? "tools/call, string result" : "tools/call";
+  const what = promiseRows
+    ? "promise → redeem"
+    : stringRows
+    ? "tools/call, string result"
+    : shapeRows
+    ? "tools/call, request shapes"
+    : "tools/call";
   console.log(`\n${what} before → after${suffix}, CPU µs per call (median of 40 blocks) — ${rt} ${version}`);
   const of = (name: string) => perCall.get(name)!;
   for (const [name, , , base] of rows) {
-    const ratio = name === base ? "" : ` ${(of(name) / of(base)).toFixed(2)}× ${base}`;
+    const ratio = name === base ? "" : ` ${(of(name) / of(base)).toFixed(2)}× ${shapeRows ? "floor" : base}`;
     const pair = name.startsWith("after")
       ? ` · ${(of(name) / of(name.replace("after", "before"))).toFixed(3)}× before`
       : "";
-    console.log(`  ${name.padEnd(26)} ${of(name).toFixed(2).padStart(7)} µs${ratio}${pair}`);
+    console.log(`  ${name.padEnd(shapeRows ? 90 : 26)} ${of(name).toFixed(2).padStart(7)} µs${ratio}${pair}`);
   }
 }

@@ -6,15 +6,16 @@
  * chunk to enforce its limit. The `add` tool's other shapes (a string result, against a floor answering
  * that result; a declared output schema, validated on every call) have rows of their own, and so has
  * the MCP-lite call through `otel()` with no OpenTelemetry SDK registered (`bench/otel.bench.ts` times it
- * in CPU time, with an SDK too).
+ * in CPU time, with an SDK too). Last, the request-shape matrix (`SHAPES` in `bench/requests.ts`): each
+ * shape real clients send, on MCP 2026-07-28 and MCP-lite, against a floor fed the same bytes.
  *
  * Run: `bun bench/call.bench.ts` · `deno run -A bench/call.bench.ts` · `npm run bench` (all runtimes).
  *
  * @module
  */
 import { runScenario } from "./harness.ts";
-import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
-import { floor, floorText } from "./servers/floor.ts";
+import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc, SHAPES } from "./requests.ts";
+import { floor, floorLiteDone, floorText } from "./servers/floor.ts";
 import { mcpLite } from "./servers/mcp-lite.ts";
 import { ours, oursShapes, oursTraced } from "./servers/ours.ts";
 import { oursGrpc } from "./servers/ours-grpc.ts";
@@ -69,4 +70,13 @@ await runScenario("tools/call", [
   { name: "tmcp · MCP 2026-07-28", fetch: tmcp, request: MODERN, expect: SUM, floor: F_MODERN },
   { name: "SDK v2 · MCP 2026-07-28", fetch: sdk, request: MODERN, expect: SUM, floor: F_MODERN },
   { name: "SDK v2 · MCP 2025", fetch: sdk, request: LEGACY, expect: SUM, floor: F_LEGACY },
+  ...SHAPES.flatMap(({ name, result, request, stream }) => {
+    const expect = result === "string" ? TEXT : SUM;
+    const base = `floor · ${name}`;
+    const floorOf = stream ? floorLiteDone : result === "string" ? floorText : floor;
+    return [
+      { name: base, fetch: floorOf, request, expect, floor: base },
+      { name: `ours · ${name}`, fetch: oursShapes.fetch, request, expect, floor: base },
+    ];
+  }),
 ]);

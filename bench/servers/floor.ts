@@ -89,6 +89,22 @@ export const floorMcpSse: Fetch = sseFloor(
 );
 
 /**
+ * SSE floor for an MCP-lite call whose client accepts SSE (MCP-lite spec v0.042 §4.3): a bare
+ * `ReadableStream` writing the one `done` event of add(1, 2)'s result, as a stream must be built.
+ */
+export const floorLiteDone: Fetch = async (request) => {
+  await request.json();
+  const frame = new TextEncoder().encode(`event: done\ndata: ${JSON.stringify(ADD_RESULT)}\n\n`);
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(frame);
+      controller.close();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+};
+
+/**
  * Creates the floor for the loopback runs.
  *
  * @returns The handler.

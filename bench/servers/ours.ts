@@ -7,6 +7,7 @@
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, type Server } from "../../mod.ts";
 import { otel } from "../../src/otel/mod.ts";
 import { AddInput, CHUNK, type Fetch } from "./common.ts";
+import { NAMED_HOST } from "../requests.ts";
 import * as v from "valibot";
 
 const add = defineTool("add")
@@ -49,10 +50,16 @@ export const oursTraced: Server<{}> = createServer({ name: "bench", version: "1.
 // deno-lint-ignore ban-types
 export const oursStreaming: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add).tool(stream);
 
-/** The `add` tool's other shapes (a string result, a declared output schema), for `tools/call` rows. */
+/**
+ * The `add` tool's other shapes (a string result, a declared output schema), for `tools/call` rows. Its
+ * hosts are the loopback names (the default) and one deployed name, for the request-shape matrix.
+ */
 // deno-lint-ignore ban-types
-export const oursShapes: Server<{}> = createServer({ name: "bench", version: "1.0.0" }).tool(add).tool(addText)
-  .tool(addChecked);
+export const oursShapes: Server<{}> = createServer({
+  name: "bench",
+  version: "1.0.0",
+  allowedHosts: ["localhost", "127.0.0.1", "::1", NAMED_HOST],
+}).tool(add).tool(addText).tool(addChecked);
 
 /**
  * Creates the server for the loopback runs.

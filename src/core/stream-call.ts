@@ -14,6 +14,7 @@ import type { CallOutcome } from "./outcome.ts";
 import type { CallRequest } from "./call-request.ts";
 import { runCall } from "./pipeline.ts";
 import { followPushed } from "./long-running/promise-runs.ts";
+import { followAbort } from "../internal/follow-abort.ts";
 import type { Registry } from "./registry.ts";
 
 /**
@@ -105,9 +106,11 @@ export async function* streamCall(
     wake?.();
     wake = undefined;
   };
+  // The call's signal: the caller's, and aborted too when the reader goes away.
   const stop = new AbortController();
   const from = call.signal;
-  const signal = AbortSignal.any([from instanceof AbortSignal ? from : from.signal, stop.signal]);
+  const unfollow = followAbort(stop, from instanceof AbortSignal ? from : from.signal);
+  const signal = stop.signal;
   const sinkOf = (pushed: boolean): CallSink => ({
     progress: (progress, total, message) => push({ event: { type: "progress", progress, total, message, pushed } }),
     log: (level, data, logger) => push({ event: { type: "log", level, logger, data, pushed } }),
@@ -147,5 +150,6 @@ export async function* streamCall(
     closed = true;
     for (const taken of waiting) taken();
     if (!ended) stop.abort(new Error("the stream's reader went away"));
+    unfollow();
   }
 }

@@ -134,9 +134,17 @@ export function withServerCard(
     );
   }
   let last: readonly [origin: string, card: Promise<CardBody>] | undefined; // the origin is nearly always one
+  // The last URL that named no card: a server's requests nearly always name the same few URLs, and
+  // comparing the string spares splitting out its path on every call (the card paths never change).
+  let plain = "";
   return function fetchWithCard(request, env, ctx) {
-    if (!paths.has(pathOf(request.url))) return fetch(request, env, ctx);
-    const origin = fixed ?? new URL(request.url).origin;
+    const url = request.url;
+    if (url === plain) return fetch(request, env, ctx);
+    if (!paths.has(pathOf(url))) {
+      plain = url;
+      return fetch(request, env, ctx);
+    }
+    const origin = fixed ?? new URL(url).origin;
     if (last?.[0] !== origin) last = [origin, serialise(buildServerCard(server, card, remotes, origin))];
     return answer(request, last[1]);
   };

@@ -16,6 +16,7 @@ import {
 } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
+import { followAbort } from "../../internal/follow-abort.ts";
 import {
   acceptsEventStream,
   type Binding,
@@ -187,8 +188,10 @@ async function streamLite(
 ): Promise<Response> {
   const { options: server } = core;
   const registry = registryOf(core);
+  // The call stops when the request aborts or the client closes the stream.
   const cancel = new AbortController();
-  const signal = AbortSignal.any([request.signal, cancel.signal]);
+  const unfollow = followAbort(cancel, request.signal);
+  const signal = cancel.signal;
   let opened = false;
   let open!: () => void;
   const opening = new Promise<void>((resolve) => (open = resolve));
@@ -214,6 +217,8 @@ async function streamLite(
       }
       const wire = errorToWire(error, errorCodeToWire, (e) => registry.runtime.onError?.(e));
       emit(JSON.stringify({ id, code: wire.code, message: wire.message, data: wire.data }), "error");
+    } finally {
+      unfollow();
     }
   }, {
     heartbeatMs: server.heartbeatMs,
