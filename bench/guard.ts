@@ -87,8 +87,10 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // opt-in instead (then -0.9 KB), which issue 53 did not ask for. Both together, with tool search's listing hook
   // (issue 52, +28 B): see the ceiling below, today's size after the merges and a small margin.
   // Issue 54: the goal is issue 50's 47 KB; 50.57 KB (51,780 B) after this round, and what 47 KB takes is in
-  // RESULTS.md ("Fifth round (issue 54): the lite and default bundles, and cold start"). Margin about 0.13 KB.
-  [OURS]: { goal: 47, ceiling: 50.7 },
+  // RESULTS.md ("Fifth round (issue 54): the lite and default bundles, and cold start"). With the round's hot-path
+  // cuts merged, 50.77 KB (51,992 B): the token codec's pooled nonces and tail-keyed cache (+127 B), one abort
+  // listener for AbortSignal.any and the server card's last-URL memo (+83 B). Ceiling: that and a small margin.
+  [OURS]: { goal: 47, ceiling: 50.9 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
   // Issue 54: 26.89 → 26.56 KB (27,539 → 27,199 B): the MCP binding's modules, the token codec's encoders and the
