@@ -227,7 +227,7 @@ export function readableGrpcMessage(message: string): string {
 /** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
 const NO_ERROR = 0;
 
-const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
+const ENDED: Promise<ReadableStreamReadResult<Uint8Array>> = Promise.resolve({ done: true, value: undefined });
 
 /** Errors of a stream after its answer (a late reset): the stream's own listeners are done with it. */
 function ignore(): void {}
@@ -286,12 +286,13 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     return this.#controller.signal;
   }
 
-  async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    while (this.#chunks.length === 0 && this.#end === undefined) await new Promise<void>((wake) => this.#wake = wake);
+  /** The next chunk: settled at once when it has arrived (one promise per read, none per wait). */
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
     const chunk = this.#chunks.shift();
-    if (chunk !== undefined) return { done: false, value: chunk };
-    if (this.#end !== true) throw this.#end;
-    return DONE;
+    if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
+    const end = this.#end;
+    if (end !== undefined) return end === true ? ENDED : Promise.reject(end);
+    return new Promise<void>((wake) => this.#wake = wake).then(() => this.read());
   }
 
   /** Stops listening (the stream stays open for the answer); a pending read ends the body. */
@@ -302,8 +303,15 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
 
   #onData = (chunk: Uint8Array) => {
     this.#chunks.push(chunk);
-    this.#wake?.();
+    this.#woken();
   };
+
+  #woken(): void {
+    const wake = this.#wake;
+    if (wake === undefined) return;
+    this.#wake = undefined;
+    wake();
+  }
   #onEnd = () => this.#finish(true);
   #onError = (error: unknown) => this.#finish(ConnectError.from(error, Code.Internal));
   // A stream reset (or cut at shutdown) before the body ended.
@@ -316,7 +324,7 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     // keeps an error listener: an unheard stream error would end the process.
     this.#stream.off("data", this.#onData).off("end", this.#onEnd).off("error", this.#onError)
       .off("close", this.#onClose).on("error", ignore);
-    this.#wake?.();
+    this.#woken();
   }
 }
 
