@@ -163,7 +163,7 @@ function respond(
 ): void {
   if (stream.destroyed || stream.closed) return;
   stream.respond(headers, { waitForTrailers: true });
-  stream.once("wantTrailers", () => stream.sendTrailers(trailers));
+  stream.on("wantTrailers", () => stream.sendTrailers(trailers)); // emitted once
   if (frame === undefined) stream.end();
   else stream.end(frame);
 }
@@ -228,9 +228,6 @@ export function readableGrpcMessage(message: string): string {
 const NO_ERROR = 0;
 
 const ENDED: Promise<ReadableStreamReadResult<Uint8Array>> = Promise.resolve({ done: true, value: undefined });
-
-/** Errors of a stream after its answer (a late reset): the stream's own listeners are done with it. */
-function ignore(): void {}
 
 /**
  * A `node:http2` stream as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
@@ -302,6 +299,7 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   }
 
   #onData = (chunk: Uint8Array) => {
+    if (this.#end !== undefined) return; // the body was cancelled: dropped
     this.#chunks.push(chunk);
     this.#woken();
   };
@@ -313,17 +311,20 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     wake();
   }
   #onEnd = () => this.#finish(true);
-  #onError = (error: unknown) => this.#finish(ConnectError.from(error, Code.Internal));
+  #onError = (error: unknown) => {
+    if (this.#end === undefined) this.#finish(ConnectError.from(error, Code.Internal));
+  };
   // A stream reset (or cut at shutdown) before the body ended.
-  #onClose = () => this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
+  #onClose = () => {
+    if (this.#end === undefined) this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
+  };
 
   #finish(end: true | ConnectError): void {
     if (this.#end !== undefined) return;
     this.#end = end;
-    // The stream keeps flowing (what still arrives is dropped, as the compatibility layer drains it) and
-    // keeps an error listener: an unheard stream error would end the process.
-    this.#stream.off("data", this.#onData).off("end", this.#onEnd).off("error", this.#onError)
-      .off("close", this.#onClose).on("error", ignore);
+    // The listeners stay (taking each off costs as much as putting it on): the stream keeps flowing,
+    // what still arrives is dropped (as the compatibility layer drains it), and an error after the body
+    // is heard (an unheard stream error would end the process).
     this.#woken();
   }
 }
