@@ -196,8 +196,12 @@ function envelope(flags: number, bytes: Uint8Array): Uint8Array {
     return encodeEnvelope(flags, bytes);
   }
   const frame = new Uint8Array(buffer, 0, ENVELOPE_ROOM + byteLength);
+  // flags 0, then the length, big-endian (no DataView made per call)
   frame[0] = 0;
-  new DataView(buffer).setUint32(1, byteLength);
+  frame[1] = byteLength >>> 24;
+  frame[2] = (byteLength >>> 16) & 0xff;
+  frame[3] = (byteLength >>> 8) & 0xff;
+  frame[4] = byteLength & 0xff;
   return frame;
 }
 
