@@ -193,6 +193,8 @@ describe("calls", () => {
       const refused: any = await createClient(transport(), { retry: false }).call("slow", {}).catch((error) => error);
       assert.equal(refused.data.grpcCode, "ResourceExhausted");
       assert.equal(refused.cause.metadata.get("retry-after"), "1");
+      // Refused once: the direct path decides, the listener that answers does not take the budget again.
+      assert.equal(budgets.refused.calls, 1);
       const retries: RetryEvent[] = [];
       const patient = createClient(transport(), {
         retry: { maxAttempts: 5, onRetry: (retry) => (retries.push(retry), retries.length === 1 && release()) },
@@ -201,6 +203,7 @@ describe("calls", () => {
       assert.ok(retries.length >= 1 && retries[0].delayMs === 50, JSON.stringify(retries.map((r) => r.delayMs)));
       assert.equal(await running, "done");
       await Promise.all([first.close(), patient.close()]);
+      await waitFor(() => budgets.inUse.calls === 0); // every call gave its budget back when its stream closed
     } finally {
       release();
       await listener.close();

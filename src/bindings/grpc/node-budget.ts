@@ -35,6 +35,7 @@ interface BudgetedResponse {
  * @param request The request.
  * @param response Its response: the budgets are given back when it closes.
  * @param reported The server's gate, told of a refusal (`gate.refused`).
+ * @param refused The refusal already decided for this call (by {@link admitNodeStream}), if any.
  * @returns Whether the call may go on.
  */
 export function admitNodeCall(
@@ -43,11 +44,11 @@ export function admitNodeCall(
   request: BudgetedRequest,
   response: BudgetedResponse,
   reported?: Pick<Gate, "refused">,
+  refused?: budgeting.BudgetRefusal,
 ): boolean {
   const caller = request.socket?.remoteAddress ?? budgeting.ANONYMOUS;
-  const declared = Number(request.headers["content-length"] ?? NaN);
-  const bytes = declared >= 0 && declared <= maxBodyBytes ? declared : 0;
-  const refusal = budgets.admit(caller, bytes);
+  const bytes = declaredBytes(request.headers, maxBodyBytes);
+  const refusal = refused ?? budgets.admit(caller, bytes);
   if (refusal !== undefined) {
     refuseNodeRequest(request, response, refusal, {
       "retry-after": String(Math.ceil(refusal.data.retryAfterMs / 1000)),
@@ -56,4 +57,39 @@ export function admitNodeCall(
   }
   response.once("close", () => budgets.release(caller, bytes));
   return true;
+}
+
+/** What the budgets read of a core `node:http2` stream (`ServerHttp2Stream`). */
+interface BudgetedStream {
+  readonly session?: { readonly socket?: { readonly remoteAddress?: string } } | null;
+  once(event: "close", listener: () => void): unknown;
+}
+
+/**
+ * Admits a call on the core stream API within the server's budgets, as {@link admitNodeCall} does,
+ * or returns the refusal for {@link admitNodeCall} to answer (nothing taken).
+ *
+ * @param budgets The server's budgets.
+ * @param maxBodyBytes The largest body.
+ * @param stream The call's stream: the budgets are given back when it closes.
+ * @param headers Its request headers.
+ * @returns `undefined` when admitted; the refusal otherwise.
+ */
+export function admitNodeStream(
+  budgets: budgeting.Budgets,
+  maxBodyBytes: number,
+  stream: BudgetedStream,
+  headers: BudgetedRequest["headers"],
+): budgeting.BudgetRefusal | undefined {
+  const caller = stream.session?.socket?.remoteAddress ?? budgeting.ANONYMOUS;
+  const bytes = declaredBytes(headers, maxBodyBytes);
+  const refusal = budgets.admit(caller, bytes);
+  if (refusal === undefined) stream.once("close", () => budgets.release(caller, bytes));
+  return refusal;
+}
+
+/** The body bytes a call takes: its declared `content-length` when within `maxBodyBytes`, else none. */
+function declaredBytes(headers: BudgetedRequest["headers"], maxBodyBytes: number): number {
+  const declared = Number(headers["content-length"] ?? NaN);
+  return declared >= 0 && declared <= maxBodyBytes ? declared : 0;
 }

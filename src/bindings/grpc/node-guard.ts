@@ -57,6 +57,31 @@ export function guardNodeRequest(
 }
 
 /**
+ * Whether {@link guardNodeRequest} lets a request through, answering nothing: for the core stream API,
+ * whose refused calls go to the listener that answers them.
+ *
+ * @param guard The server's guard (`gate.guard`).
+ * @param authority The request's `:authority` (or `Host`).
+ * @param path Its `:path`.
+ * @param origin Its `Origin` header.
+ * @returns Whether the request may go on.
+ */
+export function guardsNodeRequest(
+  guard: RequestGuard,
+  authority: string | undefined,
+  path: string,
+  origin: string | string[] | undefined,
+): boolean {
+  const headers = { get: (name: string) => (name === "origin" && typeof origin === "string" ? origin : null) };
+  try {
+    guard({ headers }, `http://${authority}${path}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Answers a request refused before its body is read: in gRPC's trailers-only form for gRPC (gRPC over
  * HTTP/2 protocol, Responses), as a Connect error with its HTTP status for Connect and gRPC-Web.
  *

@@ -25,7 +25,7 @@ import {
   parseTimeout,
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
-import type { Http2ServerRequest, Http2ServerResponse, IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http2";
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { type BodyReader, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
 import { createUnaryMethods, type UnaryMethod } from "./unary.ts";
@@ -33,8 +33,11 @@ import { ENVELOPE_ROOM } from "./tool-response-binary.ts";
 import { readEnvelopedMessage } from "./unary-body.ts";
 import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
 
-/** Answers a request and returns `true`, or returns `false` when Connect's adapter must answer it. */
-export type NodeUnary = (request: Http2ServerRequest, response: Http2ServerResponse) => boolean;
+/**
+ * Answers a stream (its request headers as the server's `stream` event gives them) and returns `true`,
+ * or returns `false` when Connect's adapter must answer it.
+ */
+export type NodeUnary = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
 
 /** The options Connect's adapter is built with; the direct path must match them. */
 export interface NodeUnaryOptions {
@@ -44,6 +47,11 @@ export interface NodeUnaryOptions {
   shutdownSignal: AbortSignal;
   /** The server's gate, when it authenticates (as the adapter's interceptor does). */
   gate?: Gate;
+  /**
+   * Admits a call the direct path would serve (the listener's Host/Origin guard and budgets), or
+   * returns `false` to leave it to the adapter's listener, which refuses it.
+   */
+  admit?: (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
 }
 
 /**
@@ -100,12 +108,11 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
    * Negotiates compression and the deadline, reads the one request message within the limits, runs the
    * method, and answers its message with `grpc-status: 0`, or the error in the trailers.
    */
-  async function answer(method: UnaryMethod, request: Http2ServerRequest, response: Http2ServerResponse) {
-    const metadata = request.headers;
+  async function answer(method: UnaryMethod, stream: ServerHttp2Stream, metadata: IncomingHttpHeaders) {
     const compression = negotiate(text(metadata[ENCODING]), text(metadata[ACCEPT_ENCODING]));
     const deadline = text(metadata[TIMEOUT]);
     const timeout = deadline === undefined ? NO_TIMEOUT : parseTimeout(deadline, opt.maxTimeoutMs);
-    const call = new UnaryCall(new NodeUnaryRequest(request), timeout.timeoutMs, bodyTimeoutMs, shutdown);
+    const call = new UnaryCall(new NodeUnaryRequest(stream, metadata), timeout.timeoutMs, bodyTimeoutMs, shutdown);
     const headers = headersOf.get(compression.response?.name)!;
     try {
       // Refused before the body is read, as Connect refuses them.
@@ -120,31 +127,45 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
         flags = compressedFlag;
       }
       call.throwIfAborted();
-      if (!writable(response)) return;
-      response.writeHead(200, headers);
-      response.addTrailers(OK_TRAILERS);
-      response.end(envelope(flags, bytes)); // one write: the message goes out with the end of the stream
+      respond(stream, headers, OK_TRAILERS, envelope(flags, bytes));
     } catch (thrown) {
-      if (!writable(response)) return;
-      response.writeHead(200, headers);
-      response.addTrailers(trailersOf(thrown));
-      response.end();
+      respond(stream, headers, trailersOf(thrown));
     } finally {
       call.end();
     }
   }
 
-  return function direct(request, response) {
-    if (request.method !== "POST") return false;
-    const method = methods.get(request.url);
+  const admit = options.admit;
+  return function direct(stream, headers) {
+    if (headers[":method"] !== "POST") return false;
+    const method = methods.get(headers[":path"]!);
     if (method === undefined) return false;
-    const type = request.headers["content-type"];
+    const type = headers["content-type"];
     if (type !== "application/grpc" && type !== contentTypeProto && parseContentType(type ?? null)?.binary !== true) {
       return false; // gRPC with JSON, gRPC-Web, Connect, or no gRPC at all
     }
-    void answer(method, request, response);
+    if (admit !== undefined && !admit(stream, headers)) return false;
+    void answer(method, stream, headers);
     return true;
   };
+}
+
+/**
+ * Answers on the core stream as the compatibility layer's `writeHead`, `addTrailers` and `end` do (one
+ * `respond` waiting for trailers, the message written with the end of the stream, then the trailers),
+ * unless the client reset the stream or the listener closed it.
+ */
+function respond(
+  stream: ServerHttp2Stream,
+  headers: OutgoingHttpHeaders,
+  trailers: OutgoingHttpHeaders,
+  frame?: Uint8Array,
+): void {
+  if (stream.destroyed || stream.closed) return;
+  stream.respond(headers, { waitForTrailers: true });
+  stream.on("wantTrailers", () => stream.sendTrailers(trailers)); // emitted once
+  if (frame === undefined) stream.end();
+  else stream.end(frame);
 }
 
 // Connect spells its header names capitalised; `node:http2` hands them to us in lower case.
@@ -153,7 +174,7 @@ const ACCEPT_ENCODING = "grpc-accept-encoding";
 const TIMEOUT = "grpc-timeout";
 
 /** The headers of every answer (without a response encoding), and the trailers of a successful one. */
-const HEADERS: OutgoingHttpHeaders = { "content-type": contentTypeProto };
+const HEADERS: OutgoingHttpHeaders = { ":status": 200, "content-type": contentTypeProto };
 const OK_TRAILERS: OutgoingHttpHeaders = { "grpc-status": grpcStatusOk };
 
 /** What `parseTimeout` reads from a call without `grpc-timeout`. */
@@ -175,8 +196,12 @@ function envelope(flags: number, bytes: Uint8Array): Uint8Array {
     return encodeEnvelope(flags, bytes);
   }
   const frame = new Uint8Array(buffer, 0, ENVELOPE_ROOM + byteLength);
+  // flags 0, then the length, big-endian (no DataView made per call)
   frame[0] = 0;
-  new DataView(buffer).setUint32(1, byteLength);
+  frame[1] = byteLength >>> 24;
+  frame[2] = (byteLength >>> 16) & 0xff;
+  frame[3] = (byteLength >>> 8) & 0xff;
+  frame[4] = byteLength & 0xff;
   return frame;
 }
 
@@ -206,15 +231,16 @@ export function readableGrpcMessage(message: string): string {
 /** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
 const NO_ERROR = 0;
 
-const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
+const ENDED: Promise<ReadableStreamReadResult<Uint8Array>> = Promise.resolve({ done: true, value: undefined });
 
 /**
- * A `node:http2` request as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
+ * A `node:http2` stream as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
  * only when read (as Connect's Node adapter copies them, pseudo-headers left out), its signal made only
  * when read, and its body read chunk by chunk from the stream's events.
  */
 class NodeUnaryRequest implements UnaryRequest, BodyReader {
-  readonly #request: Http2ServerRequest;
+  readonly #stream: ServerHttp2Stream;
+  readonly #metadata: IncomingHttpHeaders;
   #headers: Headers | undefined;
   #controller: AbortController | undefined;
   readonly #chunks: Uint8Array[] = [];
@@ -222,18 +248,20 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   #end: true | ConnectError | undefined;
   #wake: (() => void) | undefined;
 
-  constructor(request: Http2ServerRequest) {
-    this.#request = request;
-    request.on("data", this.#onData).on("end", this.#onEnd).on("error", this.#onError).on("close", this.#onClose);
+  constructor(stream: ServerHttp2Stream, metadata: IncomingHttpHeaders) {
+    this.#stream = stream;
+    this.#metadata = metadata;
+    stream.on("data", this.#onData).on("end", this.#onEnd).on("error", this.#onError).on("close", this.#onClose);
   }
 
-  /** The URL Connect's Node adapter gives its interceptors. */
+  /** The URL Connect's Node adapter gives its interceptors (the authority as `node:http2`'s request reads it). */
   get url(): string {
-    return new URL(this.#request.url, `http://${this.#request.authority}`).toString();
+    const metadata = this.#metadata;
+    return new URL(metadata[":path"]!, `http://${metadata[":authority"] ?? metadata.host}`).toString();
   }
 
   get headers(): Headers {
-    return this.#headers ??= webHeaders(this.#request.headers);
+    return this.#headers ??= webHeaders(this.#metadata);
   }
 
   get body(): BodyReader {
@@ -244,7 +272,7 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = this.#controller = new AbortController();
-      const stream = this.#request.stream;
+      const stream = this.#stream;
       const onClose = () => {
         const code = stream.rstCode;
         if (code !== undefined && code !== NO_ERROR) {
@@ -254,17 +282,18 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
         }
       };
       if (stream.closed) onClose();
-      else this.#request.once("close", onClose);
+      else stream.once("close", onClose);
     }
     return this.#controller.signal;
   }
 
-  async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    while (this.#chunks.length === 0 && this.#end === undefined) await new Promise<void>((wake) => this.#wake = wake);
+  /** The next chunk: settled at once when it has arrived (one promise per read, none per wait). */
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
     const chunk = this.#chunks.shift();
-    if (chunk !== undefined) return { done: false, value: chunk };
-    if (this.#end !== true) throw this.#end;
-    return DONE;
+    if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
+    const end = this.#end;
+    if (end !== undefined) return end === true ? ENDED : Promise.reject(end);
+    return new Promise<void>((wake) => this.#wake = wake).then(() => this.read());
   }
 
   /** Stops listening (the stream stays open for the answer); a pending read ends the body. */
@@ -274,20 +303,33 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   }
 
   #onData = (chunk: Uint8Array) => {
+    if (this.#end !== undefined) return; // the body was cancelled: dropped
     this.#chunks.push(chunk);
-    this.#wake?.();
+    this.#woken();
   };
+
+  #woken(): void {
+    const wake = this.#wake;
+    if (wake === undefined) return;
+    this.#wake = undefined;
+    wake();
+  }
   #onEnd = () => this.#finish(true);
-  #onError = (error: unknown) => this.#finish(ConnectError.from(error, Code.Internal));
+  #onError = (error: unknown) => {
+    if (this.#end === undefined) this.#finish(ConnectError.from(error, Code.Internal));
+  };
   // A stream reset (or cut at shutdown) before the body ended.
-  #onClose = () => this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
+  #onClose = () => {
+    if (this.#end === undefined) this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
+  };
 
   #finish(end: true | ConnectError): void {
     if (this.#end !== undefined) return;
     this.#end = end;
-    this.#request.off("data", this.#onData).off("end", this.#onEnd).off("error", this.#onError)
-      .off("close", this.#onClose);
-    this.#wake?.();
+    // The listeners stay (taking each off costs as much as putting it on): the stream keeps flowing,
+    // what still arrives is dropped (as the compatibility layer drains it), and an error after the body
+    // is heard (an unheard stream error would end the process).
+    this.#woken();
   }
 }
 
@@ -313,10 +355,4 @@ function trailersOf(thrown: unknown): OutgoingHttpHeaders {
     trailers[key] = key === "grpc-message" ? readableGrpcMessage(value) : value;
   });
   return trailers;
-}
-
-/** Whether the stream can still take an answer (not reset by the client, not closed by the listener). */
-function writable(response: Http2ServerResponse): boolean {
-  const stream = response.stream;
-  return stream !== undefined && !stream.destroyed && !stream.closed;
 }

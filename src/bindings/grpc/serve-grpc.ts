@@ -10,8 +10,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { OutgoingHttpHeaders as OutgoingHeaders } from "node:http";
 import { attachListener, type Server } from "../../server/mod.ts";
 import { authInterceptor } from "./auth-interceptor.ts";
-import { guardNodeRequest } from "./node-guard.ts";
-import { admitNodeCall } from "./node-budget.ts";
+import { guardNodeRequest, guardsNodeRequest } from "./node-guard.ts";
+import { admitNodeCall, admitNodeStream } from "./node-budget.ts";
 import { budgeting, registryOf } from "../../core/mod.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions } from "./service.ts";
 
@@ -104,11 +104,6 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     shutdownSignal: shutdown.signal,
     interceptors,
   });
-  // Plain gRPC unary calls take the direct path (authenticated by the interceptor's own check); the
-  // rest stays with Connect's adapter.
-  const direct = options[NO_DIRECT_PATH] === true
-    ? undefined
-    : createNodeUnary(core, { readMaxBytes: maxBodyBytes, shutdownSignal: shutdown.signal, gate: authenticating });
   const addTrailers = http2.Http2ServerResponse.prototype.addTrailers;
   const guard = gate.guard;
   const h2 = http2.createServer(function grpcRequest(request, response) {
@@ -122,8 +117,7 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
       else response.end(metadata.body);
       return;
     }
-    if (!admitNodeCall(budgets, maxBodyBytes, request, response, gate)) return; // the server's `limits`
-    if (direct !== undefined && direct(request, response)) return; // writes readable trailers itself
+    if (!admitNodeCall(budgets, maxBodyBytes, request, response, gate, refusedStreams.get(request.stream))) return;
     response.addTrailers = readableTrailers;
     handle(request, response);
   });
@@ -132,6 +126,33 @@ export async function serveGrpc(server: GrpcServable, options: ServeGrpcOptions 
     const message = headers["grpc-message"];
     if (typeof message === "string") headers["grpc-message"] = readableGrpcMessage(message);
     addTrailers.call(this, headers);
+  }
+  // Plain gRPC unary calls take the direct path on the core stream API (authenticated by the
+  // interceptor's own check), before the compatibility layer's `stream` listener, which gets the rest
+  // for Connect's adapter, and the calls the guard or the budgets refuse, to refuse them as above.
+  const refusedStreams = new WeakMap<import("node:http2").ServerHttp2Stream, budgeting.BudgetRefusal>();
+  const [compat, ...others] = h2.listeners("stream");
+  if (options[NO_DIRECT_PATH] !== true && compat !== undefined && others.length === 0) {
+    const direct = createNodeUnary(core, {
+      readMaxBytes: maxBodyBytes,
+      shutdownSignal: shutdown.signal,
+      gate: authenticating,
+      admit(stream, headers) {
+        const authority = headers[":authority"] ?? headers.host;
+        const path = headers[":path"]!;
+        if (!guardsNodeRequest(guard, authority, path, headers.origin)) return false;
+        const refusal = admitNodeStream(budgets, maxBodyBytes, stream, headers);
+        if (refusal === undefined) return true;
+        refusedStreams.set(stream, refusal);
+        return false;
+      },
+    });
+    h2.off("stream", compat as () => void);
+    h2.on("stream", function grpcStream(stream, headers, ...rest) {
+      if (!direct(stream as import("node:http2").ServerHttp2Stream, headers)) {
+        Reflect.apply(compat, h2, [stream, headers, ...rest]);
+      }
+    });
   }
   const sessions = new Set<import("node:http2").Http2Session>();
   h2.on("session", (session) => {

@@ -32,13 +32,22 @@ const PREFIX = 5;
  * @returns The body's bytes.
  */
 export async function readEnvelopes(source: BodySource, readMaxBytes: number): Promise<Uint8Array> {
-  let checked = 0; // bytes whose envelope prefixes were checked
-  const check: BodyCheck = (chunks, size) => checked = checkPrefixes(chunks, size, checked, readMaxBytes);
   try {
-    return await source.read(2 * (PREFIX + readMaxBytes), check);
+    return await source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
   } catch (error) {
-    throw isTooLarge(error) ? extraMessage() : errorToConnectError(error);
+    throw refusedEnvelopes(error);
   }
+}
+
+/** Checks each envelope's prefix as it arrives ({@link checkPrefixes}). */
+function envelopeCheck(readMaxBytes: number): BodyCheck {
+  let checked = 0; // bytes whose envelope prefixes were checked
+  return (chunks, size) => checked = checkPrefixes(chunks, size, checked, readMaxBytes);
+}
+
+/** What a read of envelopes that failed answers: a body past two envelopes has a second message. */
+function refusedEnvelopes(error: unknown): unknown {
+  return isTooLarge(error) ? extraMessage() : errorToConnectError(error);
 }
 
 /**
@@ -55,7 +64,12 @@ export async function readEnvelopedMessage(
   readMaxBytes: number,
   compression: Compression | null,
 ): Promise<Uint8Array> {
-  const body = await readEnvelopes(source, readMaxBytes);
+  let body: Uint8Array; // readEnvelopes, inline: one promise fewer on every call
+  try {
+    body = await source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
+  } catch (error) {
+    throw refusedEnvelopes(error);
+  }
   if (body.byteLength === 0) {
     throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   }
