@@ -61,7 +61,7 @@ export const CHARTS = [
 ];
 
 /** The chart the README shows, committed beside it (the others are drawn at build time). */
-export const HEADLINE = { chart: "loopback.svg", file: join(ROOT, "docs", "headline.svg") };
+export const HEADLINE = { chart: "scaling.svg", file: join(ROOT, "docs", "headline.svg") };
 
 /**
  * The rows of the first table under the heading that starts with `heading` (or, given several, with the first of
