@@ -55,10 +55,13 @@ const OWN_GOALS: Record<string, number> = {
 
 /**
  * `tools/call` on the last of 10,000 tools against the last of 10 (issue 54): the lookup, the list's cache and
- * the per-call work must not grow with the tool count. Measured in CPU time (interleaved blocks, median), and
- * failing above the goal itself: a cost that grows with the tools reads 2× and more at 10,000.
+ * the per-call work must not grow with the tool count. Measured in CPU time (interleaved blocks, median). The
+ * goal is 1.2×; the run fails above 1.5×. A CI run read 1.20× on Deno where quiet runs read 0.92–1.02×, so a
+ * limit at the goal itself failed on noise. What the limit must catch reads far above it: a linear search of
+ * 10,000 tools costs 77 µs (Bun) to 122 µs (Deno) per call on top of a ~20 µs call (4–7×), and rebuilding the
+ * list per call more.
  */
-const SCALING = { goal: 1.2, tools: 10_000 };
+const SCALING = { goal: 1.2, limit: 1.5, tools: 10_000 };
 /**
  * Gzipped bundle sizes in KB: the goal (issues 42 and 54: ≤ 20 KB from `@mcplite/sdk/lite`; issue 50: ≤ 47 KB
  * with the defaults) and the ceiling the guard enforces, today's size (46.5 KB with the default bindings, which
@@ -218,11 +221,11 @@ for (const [name, r] of Object.entries(result.cases)) {
     500,
   );
   const ratio = cpu.get(`${SCALING.tools} tools`)! / cpu.get("10 tools")!;
-  const verdict = ratio > SCALING.goal ? "FAIL" : "ok";
+  const verdict = ratio > SCALING.limit ? "FAIL" : "ok";
   if (verdict === "FAIL") failed = true;
   console.log(
     `${verdict.padEnd(4)} MCP 2026-07-28 tools/call with ${SCALING.tools.toLocaleString("en")} tools: ` +
-      `${ratio.toFixed(2)}× with 10 (CPU per call; goal and limit ≤ ${SCALING.goal}×)`,
+      `${ratio.toFixed(2)}× with 10 (CPU per call; goal ≤ ${SCALING.goal}×, fails above ${SCALING.limit}×)`,
   );
 }
 
