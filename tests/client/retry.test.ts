@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, before, describe, it } from "node:test";
-import * as node from "@connectrpc/connect-node";
+import { closeClientSessions, grpcOverH2 } from "../helpers/h2-sessions.ts";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { createClient as createRedisClient } from "redis";
 import * as v from "valibot";
@@ -226,6 +226,7 @@ describe("the client refused before its call ran (the issuer's keys unavailable)
         assert.equal(fetches, 2);
         await client.close();
       } finally {
+        closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
         await listener.close();
       }
     });
@@ -237,7 +238,7 @@ describe("the client refused before its call ran (the issuer's keys unavailable)
       const listener: GrpcListener = await serveGrpc(docsServer(), { port: 0, closeGraceMs: 200 });
       try {
         const retries: RetryEvent[] = [];
-        const transport = grpcTransport(node.createGrpcTransport({ baseUrl: listener.url }), {
+        const transport = grpcTransport(grpcOverH2(listener.url), {
           headers: { authorization: `Bearer ${token}` },
         });
         const client = createClient(transport, { retry: { onRetry: recover(retries) } });
@@ -248,6 +249,7 @@ describe("the client refused before its call ran (the issuer's keys unavailable)
         assert.equal((retries[0].error.data as Record<string, unknown>).grpcCode, "Unavailable");
         await client.close();
       } finally {
+        closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
         await listener.close();
       }
     });

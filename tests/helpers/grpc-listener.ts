@@ -4,7 +4,7 @@
  */
 import { after, before } from "node:test";
 import { type Client, createClient } from "@connectrpc/connect";
-import * as node from "@connectrpc/connect-node";
+import { closeClientSessions, connectOverH2, grpcOverH2 } from "./h2-sessions.ts";
 import { type GrpcListener, MCPLite, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 
 /**
@@ -22,6 +22,7 @@ export function grpcListener(server: Parameters<typeof serveGrpc>[0]): {
     listener = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
   });
   after(async () => {
+    closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
     await listener.close();
   });
   return {
@@ -29,9 +30,7 @@ export function grpcListener(server: Parameters<typeof serveGrpc>[0]): {
     client: (kind) =>
       createClient(
         MCPLite,
-        kind === "gRPC"
-          ? node.createGrpcTransport({ baseUrl: listener.url })
-          : node.createConnectTransport({ baseUrl: listener.url, httpVersion: "2" }),
+        kind === "gRPC" ? grpcOverH2(listener.url) : connectOverH2(listener.url),
       ),
   };
 }

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { closeClientSessions, grpcOverH2 } from "../helpers/h2-sessions.ts";
 import * as v from "valibot";
 import { createServer, defineTool, fail, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
@@ -104,6 +104,7 @@ describe("otel() and otelClient() with the SDK registered", () => {
     grpc = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
   });
   after(async () => {
+    closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
     await grpc.close();
     await listener.close();
     await recorded.close();
@@ -229,7 +230,7 @@ describe("otel() and otelClient() with the SDK registered", () => {
 
   it("our client over gRPC (HTTP/2): the metadata carries the trace context", async () => {
     recorded.reset();
-    const client = createClient(grpcTransport(createGrpcTransport({ baseUrl: grpc.url })), { telemetry: otelClient() });
+    const client = createClient(grpcTransport(grpcOverH2(grpc.url)), { telemetry: otelClient() });
     const answer = await inAgentStep(() => client.call("add", { a: 4, b: 4 }));
     assert.equal(String(answer), "8");
     assertOneTrace(recorded, "agent step");

@@ -18,7 +18,7 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { closeClientSessions, grpcOverH2 } from "../helpers/h2-sessions.ts";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import * as v from "valibot";
@@ -80,6 +80,7 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
     propagation.disable();
     context.disable();
     await provider.shutdown();
+    closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
     await grpc.close();
     await app.close();
     await receiver.close();
@@ -213,7 +214,7 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
     record("MCP WebSocket", await serverSpan(from, "initialize"));
 
     from = receiver.received.length;
-    const viaGrpc = createClient(grpcTransport(createGrpcTransport({ baseUrl: grpc.url })));
+    const viaGrpc = createClient(grpcTransport(grpcOverH2(grpc.url)));
     assert.equal(String(await viaGrpc.call("add", { a: 3, b: 3 })), "6");
     await viaGrpc.close();
     record("gRPC", await serverSpan(from, "tools/call add"));
@@ -272,7 +273,7 @@ describe("OTLP/HTTP export of otel() and otelClient() spans", () => {
         ids: true,
       },
       gRPC: {
-        transport: () => grpcTransport(createGrpcTransport({ baseUrl: grpc.url }), { baseUrl: grpc.url }),
+        transport: () => grpcTransport(grpcOverH2(grpc.url), { baseUrl: grpc.url }),
         peer: { ...tcp, "server.port": String(grpc.port) },
         ids: false,
       },

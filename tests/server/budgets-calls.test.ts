@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import * as node from "@connectrpc/connect-node";
+import { closeClientSessions, grpcOverH2 } from "../helpers/h2-sessions.ts";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Limits } from "../../src/types.ts";
@@ -186,7 +186,7 @@ describe("calls", () => {
     const { server, budgets, release } = gatedServer({ calls: 1, perCaller: false, retryAfterMs: 50 });
     const listener = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
     try {
-      const transport = () => grpcTransport(node.createGrpcTransport({ baseUrl: listener.url }));
+      const transport = () => grpcTransport(grpcOverH2(listener.url));
       const first = createClient(transport(), { retry: false });
       const running = first.call("slow", {});
       await waitFor(() => budgets.inUse.calls === 1);
@@ -206,6 +206,7 @@ describe("calls", () => {
       await waitFor(() => budgets.inUse.calls === 0); // every call gave its budget back when its stream closed
     } finally {
       release();
+      closeClientSessions();
       await listener.close();
     }
   });

@@ -14,6 +14,7 @@ import * as node from "@connectrpc/connect-node";
 import { type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
 import { grpcJs, grpcServer, rejection, ROOT, run, tickProbe, waitFor } from "./grpc-fixtures.ts";
+import { closeClientSessions, connectOverH2, grpcOverH2, grpcWebOverH2 } from "../../helpers/h2-sessions.ts";
 
 describe("serveGrpc", () => {
   let listener: GrpcListener;
@@ -23,6 +24,7 @@ describe("serveGrpc", () => {
     address = `127.0.0.1:${listener.port}`;
   });
   after(async () => {
+    closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
     await listener.close();
   });
 
@@ -111,10 +113,10 @@ describe("serveGrpc", () => {
     it(`serves connect-node's ${kind} transport over HTTP/2`, async () => {
       const baseUrl = `http://${address}`;
       const transport = kind === "gRPC"
-        ? node.createGrpcTransport({ baseUrl })
+        ? grpcOverH2(baseUrl)
         : kind === "Connect"
-        ? node.createConnectTransport({ baseUrl, httpVersion: "2" })
-        : node.createGrpcWebTransport({ baseUrl, httpVersion: "2" });
+        ? connectOverH2(baseUrl)
+        : grpcWebOverH2(baseUrl);
       const client = createClient(MCPLite, transport);
       const { result } = await client.callTool({ name: "add", arguments: { a: 1, b: 2 } });
       assert.deepEqual(result?.structuredContent, { sum: 3 });

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createClient as createConnectClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { closeClientSessions, grpcOverH2 } from "../../helpers/h2-sessions.ts";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../../mod.ts";
 import { grpcBinding, type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
@@ -37,10 +37,10 @@ describe("CallToolStream: a handler's own ctx.progress()", () => {
   before(async () => {
     grpc = await serveGrpc(server, { port: 0, closeGraceMs: 200 });
   });
-  after(() => grpc.close());
+  after(() => (closeClientSessions(), grpc.close())); // the clients leave before the GOAWAY (h2-sessions.ts)
 
   it("arrives as progress messages before the answer, over gRPC on serveGrpc()", async () => {
-    const connect = createConnectClient(MCPLite, createGrpcTransport({ baseUrl: grpc.url }));
+    const connect = createConnectClient(MCPLite, grpcOverH2(grpc.url));
     const messages = [];
     for await (const message of connect.callToolStream({ name: "steps", arguments: { n: 3 } })) messages.push(message);
     assert.deepEqual(messages.slice(0, 3).map((m) => m.result?.progress), EXPECTED);
@@ -51,7 +51,7 @@ describe("CallToolStream: a handler's own ctx.progress()", () => {
 
   it("reaches our client's onProgress, over gRPC and over Connect on server.fetch", async () => {
     const transports = {
-      grpc: grpcTransport(createGrpcTransport({ baseUrl: grpc.url })),
+      grpc: grpcTransport(grpcOverH2(grpc.url)),
       connect: grpcTransport("http://localhost", { fetch: (input, init) => server.fetch(new Request(input, init)) }),
     };
     for (const [wire, transport] of Object.entries(transports)) {

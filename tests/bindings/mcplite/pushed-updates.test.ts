@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createClient as createConnectClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { closeClientSessions, grpcOverH2 } from "../../helpers/h2-sessions.ts";
 import { createServer, defineTool, mcpLiteBinding, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
@@ -148,12 +148,13 @@ describe("pushed promise updates on sockets", () => {
     grpc = await serveGrpc(server, { port: 0, closeGraceMs: 500 });
   });
   after(async () => {
+    closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
     await grpc.close();
     await http.close();
   });
 
   it("gRPC CallToolStream (HTTP/2) sends progress messages, then the ANSWER", async () => {
-    const client = createConnectClient(MCPLite, createGrpcTransport({ baseUrl: `http://127.0.0.1:${grpc.port}` }));
+    const client = createConnectClient(MCPLite, grpcOverH2(`http://127.0.0.1:${grpc.port}`));
     const messages = [];
     for await (const response of client.callToolStream({ name: "crunch", arguments: { ms: 400 } })) {
       messages.push(response);
@@ -168,7 +169,7 @@ describe("pushed promise updates on sockets", () => {
   });
 
   it("our client's stream() gets the progress and the result without redeeming, over MCP-lite and gRPC", async () => {
-    const h2 = createGrpcTransport({ baseUrl: `http://127.0.0.1:${grpc.port}` });
+    const h2 = grpcOverH2(`http://127.0.0.1:${grpc.port}`);
     for (const transport of [createMcpliteTransport(`${http.url}/mcp-lite/v1`), grpcTransport(h2)]) {
       const calls: string[] = [];
       const client = createClient<typeof server>(transport);

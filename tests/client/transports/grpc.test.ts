@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { closeClientSessions, grpcOverH2 } from "../../helpers/h2-sessions.ts";
 import { createServer, defineTool } from "../../../mod.ts";
 import { grpcBinding, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import { type ClientError, ClientErrorCode } from "../../../src/client/errors.ts";
@@ -99,8 +100,9 @@ describe("grpcTransport", () => {
   it("does the same over real gRPC (HTTP/2) against serveGrpc", async () => {
     const listener = await serveGrpc(grpcServer(), { port: 0, closeGraceMs: 200 });
     try {
-      await exercise(grpcTransport(createGrpcTransport({ baseUrl: listener.url })));
+      await exercise(grpcTransport(grpcOverH2(listener.url)));
     } finally {
+      closeClientSessions(); // before the listener's GOAWAY (tests/helpers/h2-sessions.ts)
       await listener.close();
     }
   });
@@ -146,10 +148,11 @@ describe("grpcTransport", () => {
         error.message,
       );
       assert.match(error.message, /@connectrpc\/connect-node/);
-      // The form it names lists the same tools.
-      const { tools } = await grpcTransport(createGrpcTransport({ baseUrl: listener.url })).listTools(context());
+      // The form it names lists the same tools (createGrpcTransport, its session closed before the listener).
+      const { tools } = await grpcTransport(grpcOverH2(listener.url)).listTools(context());
       assert.ok(tools.some((t) => t.name === "add"));
     } finally {
+      closeClientSessions();
       await listener.close();
     }
   });
