@@ -58,6 +58,10 @@ function callHold(port: number, token: string, data: number, ms: number): Promis
       resolve({ status: Number(lines[0].split(" ")[1]), retryAfter });
     });
     socket.on("error", () => {}); // the server may stop reading a refused body: the answer already came
+    socket.on("close", () => {
+      clearTimeout(timer); // a connection closed before any answer is a failure of its own, said at once
+      reject(new Error(`the server closed the connection without an answer (${head.length} bytes came)`));
+    });
     socket.write(
       `POST /mcp-lite/v1/calltools HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${token}\r\n` +
         `content-type: application/json\r\ncontent-length: ${body.byteLength}\r\n\r\n`,
