@@ -36,10 +36,9 @@ const env = {
   PATH: [BIN, process.env.PATH].filter(Boolean).join(delimiter),
   MCPLITE_PACK_DIR: PACK_DIR,
 };
-// `--no-isolate`: each worker keeps one module registry across its files, as one `bun test` process does.
-const BUN_WORKERS = SERIAL
-  ? []
-  : [`--parallel=${availableParallelism()}`, "--no-isolate", "--timings=tests/timings.json"];
+// Each file in a fresh module registry (`--parallel` isolates them): `--no-isolate` is faster, but a file then
+// sees another's leftovers (a CI run failed an OpenTelemetry span order and a Chromium view with it).
+const BUN_WORKERS = SERIAL ? [] : [`--parallel=${availableParallelism()}`, "--timings=tests/timings.json"];
 
 const RUNS = {
   types: ["npm", ["run", "--silent", "test:types"]],
