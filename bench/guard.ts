@@ -15,7 +15,7 @@
  * servers again); the bundles and the cold start, too, are measured by the Bun run only (bun builds and starts
  * them under either runtime). Takes about 50 s.
  *
- *   bun bench/guard.ts   ·   deno run -A bench/guard.ts   ·   npm run bench:guard
+ *   bun bench/guard.ts   ·   deno run -A bench/guard.ts   ·   npm run bench:guard (both, tools/guard.mjs)
  *
  * @module
  */
@@ -134,6 +134,14 @@ const COLD_START = { goal: 1.2, ceiling: 2 };
  */
 const GRPC_H2C = { goal: 0.8, floor: 0.3, rounds: 4, seconds: 1 };
 
+/**
+ * `--no-grpc` leaves out the gRPC over h2c rows, `--grpc-only` runs only them: `npm run bench:guard`
+ * (tools/guard.mjs) runs the Bun and Deno guards at once, one per core, and then gRPC alone, since h2load and
+ * the servers it loads need both cores.
+ */
+const NO_GRPC = process.argv.includes("--no-grpc");
+const GRPC_ONLY = process.argv.includes("--grpc-only");
+
 const SUM = '"structuredContent":{"sum":3}';
 const TEXT = '"text":"3"';
 const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
@@ -146,127 +154,132 @@ const LITE_NO_LENGTH = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", ADD_
 const promising = promisingServer(sdk);
 
 // Each wire is compared with the floor fed the same request bytes.
-const result = await runScenario("tools/call guard", [
-  { name: "floor", fetch: floor, request: LITE, expect: SUM },
-  { name: "floor 2026", fetch: floor, request: MODERN, expect: SUM, floor: "floor 2026" },
-  { name: "floor 2025", fetch: floor, request: LEGACY, expect: SUM, floor: "floor 2025" },
-  { name: "MCP-lite", fetch: ours.fetch, request: LITE, expect: SUM },
-  { name: "MCP 2026-07-28", fetch: ours.fetch, request: MODERN, expect: SUM, floor: "floor 2026" },
-  { name: "MCP 2025", fetch: ours.fetch, request: LEGACY, expect: SUM, floor: "floor 2025" },
-  { name: "floor string", fetch: floorText, request: LITE_TEXT, expect: TEXT, floor: "floor string" },
-  {
-    name: "MCP-lite, string result",
-    fetch: ours.fetch,
-    request: LITE_TEXT,
-    expect: TEXT,
-    floor: "floor string",
-  },
-  { name: "floor 2026 string", fetch: floorText, request: MODERN_TEXT, expect: TEXT, floor: "floor 2026 string" },
-  {
-    name: "MCP 2026-07-28, string result",
-    fetch: ours.fetch,
-    request: MODERN_TEXT,
-    expect: TEXT,
-    floor: "floor 2026 string",
-  },
-  { name: "MCP-lite, output schema", fetch: ours.fetch, request: LITE_CHECKED, expect: SUM },
-  // Compared with the same call with Content-Length (the row "MCP-lite"), not with the floor.
-  { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM, floor: "MCP-lite" },
-  {
-    name: "floor · two requests",
-    floor: "floor · two requests",
-    expect: SUM,
-    fn: () => twoRequests(floor, LITE),
-  },
-  {
-    name: "MCP-lite promise → redeem (sealed)",
-    floor: "floor · two requests",
-    expect: REDEEMED,
-    fn: () => promiseRound(promising),
-  },
-  // 700 ms of CPU per case (was 1,200): the limits sit at 3× each goal, so a shorter sample still tells a gross
-  // regression from noise, and the guard's two runs take about a minute less at the end of CI.
-], { cpuMs: 700 });
-
 let failed = false;
-for (const [name, r] of Object.entries(result.cases)) {
-  if (name.startsWith("floor")) {
-    if (r.skipped !== undefined) throw new Error(`the floor failed: ${r.skipped}`);
-    continue;
-  }
-  if (r.skipped !== undefined) {
-    console.error(`FAIL ${name}: ${r.skipped}`);
-    failed = true;
-    continue;
-  }
-  const goal = OWN_GOALS[name] ?? (r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL);
-  const limit = goal * (goal === PROMISE_GOAL ? PROMISE_SLACK : SLACK);
-  const ratio = r.avg / result.cases[r.floor].avg;
-  const verdict = ratio > limit ? "FAIL" : "ok";
-  if (ratio > limit) failed = true;
-  console.log(
-    `${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(
-      2,
-    )}×)`,
-  );
-}
 
-{
-  const ten = modern("tools/call", { ...ADD_PARAMS, name: "tool_9" });
-  const many = modern("tools/call", { ...ADD_PARAMS, name: `tool_${SCALING.tools - 1}` });
-  const cpu = await cpuTimePerCall(
-    [
-      ["10 tools", oursWithTools(10), ten],
-      [`${SCALING.tools} tools`, oursWithTools(SCALING.tools), many],
-    ],
-    SUM,
-    500,
-  );
-  const ratio = cpu.get(`${SCALING.tools} tools`)! / cpu.get("10 tools")!;
-  const verdict = ratio > SCALING.limit ? "FAIL" : "ok";
-  if (verdict === "FAIL") failed = true;
-  console.log(
-    `${verdict.padEnd(4)} MCP 2026-07-28 tools/call with ${SCALING.tools.toLocaleString("en")} tools: ` +
-      `${ratio.toFixed(2)}× with 10 (CPU per call; goal ≤ ${SCALING.goal}×, fails above ${SCALING.limit}×)`,
-  );
-}
+if (!GRPC_ONLY) {
+  const result = await runScenario("tools/call guard", [
+    { name: "floor", fetch: floor, request: LITE, expect: SUM },
+    { name: "floor 2026", fetch: floor, request: MODERN, expect: SUM, floor: "floor 2026" },
+    { name: "floor 2025", fetch: floor, request: LEGACY, expect: SUM, floor: "floor 2025" },
+    { name: "MCP-lite", fetch: ours.fetch, request: LITE, expect: SUM },
+    { name: "MCP 2026-07-28", fetch: ours.fetch, request: MODERN, expect: SUM, floor: "floor 2026" },
+    { name: "MCP 2025", fetch: ours.fetch, request: LEGACY, expect: SUM, floor: "floor 2025" },
+    { name: "floor string", fetch: floorText, request: LITE_TEXT, expect: TEXT, floor: "floor string" },
+    {
+      name: "MCP-lite, string result",
+      fetch: ours.fetch,
+      request: LITE_TEXT,
+      expect: TEXT,
+      floor: "floor string",
+    },
+    { name: "floor 2026 string", fetch: floorText, request: MODERN_TEXT, expect: TEXT, floor: "floor 2026 string" },
+    {
+      name: "MCP 2026-07-28, string result",
+      fetch: ours.fetch,
+      request: MODERN_TEXT,
+      expect: TEXT,
+      floor: "floor 2026 string",
+    },
+    { name: "MCP-lite, output schema", fetch: ours.fetch, request: LITE_CHECKED, expect: SUM },
+    // Compared with the same call with Content-Length (the row "MCP-lite"), not with the floor.
+    { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM, floor: "MCP-lite" },
+    {
+      name: "floor · two requests",
+      floor: "floor · two requests",
+      expect: SUM,
+      fn: () => twoRequests(floor, LITE),
+    },
+    {
+      name: "MCP-lite promise → redeem (sealed)",
+      floor: "floor · two requests",
+      expect: REDEEMED,
+      fn: () => promiseRound(promising),
+    },
+    // 700 ms of CPU per case (was 1,200): the limits sit at 3× each goal, so a shorter sample still tells a gross
+    // regression from noise, and the guard's two runs take about a minute less at the end of CI.
+  ], { cpuMs: 700 });
 
-// Bundles go to a folder of this run's own: other checkouts may share node_modules and its cache. Bun builds the
-// bundles and runs the cold starts under either runtime, so the Deno run of the guard would repeat the same rows.
-const out = "Deno" in globalThis ? undefined : mkdtempSync(join(tmpdir(), "mcplite-guard-"));
-if (out === undefined) {
-  console.log(
-    "skip bundles and cold start: measured by the Bun run of the guard (bun builds and starts them either way)",
-  );
-} else {
-  try {
-    const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-    for (const row of bundleSizes(root, { only: [...Object.keys(BUNDLES), MCP_LITE], out })) {
-      if (row.name === MCP_LITE) continue; // built for the cold start below
-      const { goal, ceiling } = BUNDLES[row.name];
-      const kb = row.gzip / 1024;
-      const verdict = row.error !== undefined || kb > ceiling ? "FAIL" : "ok";
-      if (verdict === "FAIL") failed = true;
-      const size = row.error ?? `${kb.toFixed(1)} KB gzip`;
-      console.log(`${verdict.padEnd(4)} bundle, ${row.name}: ${size} (goal ≤ ${goal} KB, fails above ${ceiling} KB)`);
+  for (const [name, r] of Object.entries(result.cases)) {
+    if (name.startsWith("floor")) {
+      if (r.skipped !== undefined) throw new Error(`the floor failed: ${r.skipped}`);
+      continue;
     }
-    const ratio = coldStartRatio(
-      root,
-      { file: join(out, "bundle-ours-lite.js"), path: "/mcp-lite/v1/calltools" },
-      { file: join(out, "bundle-mcp-lite.js"), path: "/mcp", protocol: "2025-06-18" },
+    if (r.skipped !== undefined) {
+      console.error(`FAIL ${name}: ${r.skipped}`);
+      failed = true;
+      continue;
+    }
+    const goal = OWN_GOALS[name] ?? (r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL);
+    const limit = goal * (goal === PROMISE_GOAL ? PROMISE_SLACK : SLACK);
+    const ratio = r.avg / result.cases[r.floor].avg;
+    const verdict = ratio > limit ? "FAIL" : "ok";
+    if (ratio > limit) failed = true;
+    console.log(
+      `${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(
+        2,
+      )}×)`,
     );
-    const verdict = ratio > COLD_START.ceiling ? "FAIL" : "ok";
+  }
+
+  {
+    const ten = modern("tools/call", { ...ADD_PARAMS, name: "tool_9" });
+    const many = modern("tools/call", { ...ADD_PARAMS, name: `tool_${SCALING.tools - 1}` });
+    const cpu = await cpuTimePerCall(
+      [
+        ["10 tools", oursWithTools(10), ten],
+        [`${SCALING.tools} tools`, oursWithTools(SCALING.tools), many],
+      ],
+      SUM,
+      500,
+    );
+    const ratio = cpu.get(`${SCALING.tools} tools`)! / cpu.get("10 tools")!;
+    const verdict = ratio > SCALING.limit ? "FAIL" : "ok";
     if (verdict === "FAIL") failed = true;
     console.log(
-      `${verdict.padEnd(4)} cold start, ${OURS_LITE} bundle: ${ratio.toFixed(2)}× mcp-lite's ` +
-        `(goal ≤ ${COLD_START.goal}×, fails above ${COLD_START.ceiling}×)`,
+      `${verdict.padEnd(4)} MCP 2026-07-28 tools/call with ${SCALING.tools.toLocaleString("en")} tools: ` +
+        `${ratio.toFixed(2)}× with 10 (CPU per call; goal ≤ ${SCALING.goal}×, fails above ${SCALING.limit}×)`,
     );
-  } finally {
-    rmSync(out, { recursive: true, force: true });
+  }
+
+  // Bundles go to a folder of this run's own: other checkouts may share node_modules and its cache. Bun builds the
+  // bundles and runs the cold starts under either runtime, so the Deno run of the guard would repeat the same rows.
+  const out = "Deno" in globalThis ? undefined : mkdtempSync(join(tmpdir(), "mcplite-guard-"));
+  if (out === undefined) {
+    console.log(
+      "skip bundles and cold start: measured by the Bun run of the guard (bun builds and starts them either way)",
+    );
+  } else {
+    try {
+      const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+      for (const row of bundleSizes(root, { only: [...Object.keys(BUNDLES), MCP_LITE], out })) {
+        if (row.name === MCP_LITE) continue; // built for the cold start below
+        const { goal, ceiling } = BUNDLES[row.name];
+        const kb = row.gzip / 1024;
+        const verdict = row.error !== undefined || kb > ceiling ? "FAIL" : "ok";
+        if (verdict === "FAIL") failed = true;
+        const size = row.error ?? `${kb.toFixed(1)} KB gzip`;
+        console.log(`${verdict.padEnd(4)} bundle, ${row.name}: ${size} (goal ≤ ${goal} KB, fails above ${ceiling} KB)`);
+      }
+      const ratio = coldStartRatio(
+        root,
+        { file: join(out, "bundle-ours-lite.js"), path: "/mcp-lite/v1/calltools" },
+        { file: join(out, "bundle-mcp-lite.js"), path: "/mcp", protocol: "2025-06-18" },
+      );
+      const verdict = ratio > COLD_START.ceiling ? "FAIL" : "ok";
+      if (verdict === "FAIL") failed = true;
+      console.log(
+        `${verdict.padEnd(4)} cold start, ${OURS_LITE} bundle: ${ratio.toFixed(2)}× mcp-lite's ` +
+          `(goal ≤ ${COLD_START.goal}×, fails above ${COLD_START.ceiling}×)`,
+      );
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   }
 }
 
-if (H2LOAD === undefined) {
+if (NO_GRPC) {
+  console.log("skip gRPC over h2c: measured apart (--grpc-only), with both cores to itself");
+} else if (H2LOAD === undefined) {
   console.log("skip gRPC over h2c: h2load is not installed (Debian: apt-get install nghttp2-client)");
 } else if ("Deno" in globalThis) {
   console.log("skip gRPC over h2c: measured by the Bun run of the guard (the servers run on Bun and Node either way)");
