@@ -112,7 +112,7 @@ function deadlines(name: string, port: () => number, runtime: "node" | "bun" | "
       await served(port());
       for (const { received, closedMs } of await seen) {
         assert.ok(closedMs !== undefined, "a slow head still holds its connection");
-        const earliest = runtime === "bun" ? headMs - BUN_TICK_MS : headMs - 250;
+        const earliest: number = runtime === "bun" ? headMs - BUN_TICK_MS : headMs - 250;
         assert.ok(closedMs >= earliest, `cut after ${closedMs} ms, before the deadline`);
         // Node answers 408 (RFC 9110 §15.5.9); Bun closes without an answer.
         if (runtime === "node") assert.match(received, /^HTTP\/1\.1 408 /);
