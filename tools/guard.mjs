@@ -5,12 +5,10 @@
 // less at the end of CI than the two runs one after the other.
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
 import { spawn } from "node:child_process";
-import { delimiter } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
+import { repoEnv } from "./repo-bin.mjs";
 
-const BIN = fileURLToPath(new URL("../node_modules/.bin", import.meta.url));
-const env = { ...process.env, PATH: [BIN, process.env.PATH].filter(Boolean).join(delimiter) };
+const env = repoEnv();
 
 /** Runs a command; answers its exit code and, when `hold` is set, its output instead of printing it. */
 function run(command, args, hold = false) {

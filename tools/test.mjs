@@ -23,19 +23,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
+import { repoEnv } from "./repo-bin.mjs";
 
-// Deno and Bun come from npm (devDependencies): found in node_modules/.bin, whether npm runs this file or a shell does.
-const BIN = fileURLToPath(new URL("../node_modules/.bin", import.meta.url));
 const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
 const PACK_DIR = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
-const env = {
-  ...process.env,
-  PATH: [BIN, process.env.PATH].filter(Boolean).join(delimiter),
-  MCPLITE_PACK_DIR: PACK_DIR,
-};
+const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR });
 // Each file in a fresh module registry (`--parallel` isolates them): `--no-isolate` is faster, but a file then
 // sees another's leftovers (a CI run failed an OpenTelemetry span order and a Chromium view with it).
 const BUN_WORKERS = SERIAL ? [] : [`--parallel=${availableParallelism()}`, "--timings=tests/timings.json"];
@@ -101,8 +95,8 @@ function start(name, out, run = RUNS[name]) {
 }
 
 /**
- * When MCPLITE_LANE_DONE names a file, the first lane to end writes its name there, so that CI can start its
- * next stage on the core that lane frees while the other finishes (.ci/run).
+ * When MCPLITE_LANE_DONE names a file, each lane appends its name there as it ends (the first name is the first
+ * lane done), so that CI can start its next stage on the core that lane frees while the other finishes (.ci/run).
  */
 function laneDone(name) {
   if (process.env.MCPLITE_LANE_DONE) writeFileSync(process.env.MCPLITE_LANE_DONE, name, { flag: "a" });
