@@ -7,6 +7,7 @@
 import type { CallContext } from "../core/call-context.ts";
 import type { JsonSchema, ValidationIssue } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
+import { setOwn } from "../internal/proto-keys.ts";
 
 /**
  * How `transformTool()` changes one argument: shown under another name, description or default
@@ -169,9 +170,10 @@ export function shownArgs(
     if (why !== undefined) issues.push({ path: key, message: `Unknown argument: ${why}` });
   }
   if (issues.length > 0) return { ok: false, issues };
-  const args: Record<string, unknown> = { ...value };
+  const args: Record<string, unknown> = { ...value }; // spread defines own properties, `__proto__` too
   for (const [key, fallback] of plan.defaults) {
-    if (args[key] === undefined) args[key] = structuredClone(fallback);
+    // Own keys only: `constructor` and friends are inherited by every object.
+    if (!Object.hasOwn(args, key) || args[key] === undefined) setOwn(args, key, structuredClone(fallback));
   }
   return { ok: true, value: args };
 }
@@ -190,13 +192,15 @@ export function originalArgs(
   args: Record<string, unknown>,
   ctx: CallContext,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
+  // Every key is set as an own property: a caller's `__proto__` key assigned would become the copy's
+  // prototype, through which the original's validation would read a hidden argument the caller set.
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) out[plan.toOriginal.get(key) ?? key] = value;
+  for (const [key, value] of Object.entries(args)) setOwn(out, plan.toOriginal.get(key) ?? key, value);
   const waiting: Promise<void>[] = [];
   for (const [key, arg] of plan.hidden) {
     const value = typeof arg.value === "function" ? (arg.value as (ctx: CallContext) => unknown)(ctx) : arg.value;
-    if (value instanceof Promise) waiting.push(value.then((settled) => void (out[key] = settled)));
-    else if (value !== undefined) out[key] = structuredClone(value);
+    if (value instanceof Promise) waiting.push(value.then((settled) => setOwn(out, key, settled)));
+    else if (value !== undefined) setOwn(out, key, structuredClone(value));
   }
   return waiting.length === 0 ? out : Promise.all(waiting).then(() => out);
 }

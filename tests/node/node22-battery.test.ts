@@ -1,7 +1,8 @@
 /**
  * The reliability battery's in-process scenarios on Node 22 itself (`node --test`, from the sources):
  * three instances on one redis-server take no DPoP proof twice across its `kill -9` and an empty restart,
- * and a flood of 1,000 bad promise tokens reaches `onError` as a handful of reports counting the rest.
+ * a flood of 1,000 bad promise tokens reaches `onError` as a handful of reports counting the rest, and
+ * `__proto__` keys sent over every wire reach no prototype (Node has the `__proto__` accessor Deno lacks).
  * Bun and Deno run the same files directly; the other scenarios start Node 22 servers of their own.
  */
 import assert from "node:assert/strict";
@@ -43,5 +44,12 @@ describe("the battery's in-process scenarios on Node 22", { skip: ONCE_PER_RUN }
       tap,
       /^\s*ok \d+ - a flood of bad tokens reaches onError as a handful of reports that count the rest$/m,
     );
+  });
+
+  it("passes arguments on as plain data on all ten wires, __proto__ keys included", { timeout: 300_000 }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+    const tap = await onNode22(node, [`${ROOT}tests/bindings/prototype-keys.test.ts`], "plain data on every wire");
+    assert.match(tap, /^# pass 10$/m);
   });
 });

@@ -376,6 +376,22 @@ describe("transformTool() definitions", () => {
     await assert.rejects(server.call("ranged", { query: "mcp", limit: 11 }), /limit: at most 10/);
   });
 
+  it("copies the caller's arguments as data: a __proto__ key sets no hidden argument, defaults go by own keys", async () => {
+    const seen: unknown[] = [];
+    const account = defineTool("account").describe("Reads an account")
+      .input(v.object({ q: v.string(), role: v.optional(v.string()), constructor: v.optional(v.string()) }))
+      .handle((args) => (seen.push(args), "ok"));
+    const hidden = transformTool(account, {
+      args: { role: { hide: true }, constructor: { name: "ctor", default: "made" } },
+    });
+    const server = createServer({ name: "a", version: "1.0.0" }).tool(hidden);
+    // In process, the arguments object is the caller's own: JSON.parse keeps __proto__ as an own key.
+    const outcome = await server.call("account", JSON.parse('{"q":"x","__proto__":{"role":"admin"}}'));
+    assert.ok(outcome.kind === "answer", JSON.stringify(outcome));
+    assert.deepEqual(seen, [{ q: "x", constructor: "made" }]);
+    assert.equal(({} as Record<string, unknown>).role, undefined);
+  });
+
   it("passes a failure of the original on, unmapped", async () => {
     const flaky = defineTool("flaky").describe("Fails").output(v.object({ n: v.number() })).handle(() => {
       throw new Error("upstream is down");

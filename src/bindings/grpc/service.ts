@@ -48,6 +48,8 @@ import {
 } from "./envelope.ts";
 import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../prompt-feature.ts";
+import { withoutProto } from "../../internal/proto-keys.ts";
+import type { JsonObject } from "@bufbuild/protobuf";
 import { errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./call-deadline.ts";
 import { addReflection } from "./reflection.ts";
@@ -151,13 +153,13 @@ async function getPrompt(
   const started = performance.now();
   try {
     const prompts = litePrompts(registry) ?? noPrompts();
-    const args = request.arguments ?? {};
+    const args = structOf(request.arguments) ?? {};
     const rendered = await prompts.render(registry, request.name, args, {
       params: { name: request.name, arguments: args },
       meta: { wire: "grpc", headers: context.requestHeader },
       signal: context.signal,
       round: {
-        inputResponses: request.inputResponses,
+        inputResponses: structOf(request.inputResponses),
         requestState: request.requestState === "" ? undefined : request.requestState,
       },
       host: context.values.get(HOST_KEY),
@@ -367,17 +369,26 @@ function callOf(
   if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
   const meta: CallMeta = headers instanceof Headers ? { wire: "grpc", headers } : new SourceMeta(headers);
   const round = {
-    inputResponses: request.inputResponses,
+    inputResponses: structOf(request.inputResponses),
     requestState: request.requestState === "" ? undefined : request.requestState,
   };
   return {
     name,
-    arguments: request.arguments ?? {},
+    arguments: structOf(request.arguments) ?? {},
     meta,
     signal,
     round,
     host,
   };
+}
+
+/**
+ * A request's `google.protobuf.Struct` as the pipeline takes it: plain data. protobuf-es keeps a
+ * `__proto__` key of the Struct's map as an own property, which the JSON wires never pass on
+ * (`parseJson`); dropped here alike, for every gRPC wire (Connect, gRPC-Web, gRPC).
+ */
+function structOf<T extends JsonObject>(struct: T | undefined): T | undefined {
+  return struct === undefined ? undefined : withoutProto(struct) as T;
 }
 
 /** A direct path's call metadata: the headers are read from the call (and copied) only when asked for. */
