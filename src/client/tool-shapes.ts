@@ -6,6 +6,7 @@
  */
 import type { JsonSchema } from "../core/schema.ts";
 import type { ToolInfo } from "./transport.ts";
+import { visibleTo } from "../internal/mcp-apps-wire.ts";
 
 /** An OpenAI Chat Completions function tool. */
 export interface OpenAIChatTool {
@@ -130,8 +131,10 @@ export function toAnthropicTools(tools: readonly ToolInfo[], options: ToolShapeO
   });
 }
 
+/** The tools a model is given: never one only an app's view may call (SEP-1865, Visibility), nor a system tool unless asked. */
 function visible(tools: readonly ToolInfo[], options: ToolShapeOptions): readonly ToolInfo[] {
-  return options.skipSystem === false ? tools : tools.filter((tool) => tool["@type"] !== "system");
+  const skipSystem = options.skipSystem !== false;
+  return tools.filter((tool) => visibleTo(tool._meta, "model") && !(skipSystem && tool["@type"] === "system"));
 }
 
 /** Both APIs want an object schema at the root. */

@@ -21,6 +21,29 @@ export const UI_PROTOCOL_VERSION = "2026-01-26";
 /** Who may call a tool: the model, the app's view, or both (SEP-1865, Visibility). */
 export type ToolVisibility = "model" | "app";
 
+/**
+ * Tells whether a tool is for `who`, from the `_meta` it is listed with: its `ui.visibility` names it,
+ * or it has none (SEP-1865, Visibility: `["model", "app"]` by default). The one predicate of every path
+ * that lists or calls tools for the model (tool search) or for a view (the preview host).
+ *
+ * @param meta The tool's `_meta` (a listed tool's, or a definition's `meta`).
+ * @param who The model or the app's view.
+ * @returns Whether it may see and call the tool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { visibleTo } from "./mcp-apps-wire.ts";
+ * assert.equal(visibleTo({ ui: { resourceUri: "ui://a/b", visibility: ["app"] } }, "model"), false);
+ * assert.equal(visibleTo(undefined, "model"), true);
+ * ```
+ */
+export function visibleTo(meta: unknown, who: ToolVisibility): boolean {
+  const ui = typeof meta === "object" && meta !== null ? (meta as { ui?: unknown }).ui : undefined;
+  const visibility = typeof ui === "object" && ui !== null ? (ui as { visibility?: unknown }).visibility : undefined;
+  return !Array.isArray(visibility) || visibility.includes(who);
+}
+
 /** The origins a view may reach, each mapped to CSP directives by the host (SEP-1865, UI Resource Format). */
 export interface AppCsp {
   /** Origins for `fetch`, XHR and WebSocket (`connect-src`). */

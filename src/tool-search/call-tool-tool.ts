@@ -13,6 +13,7 @@ import type { Registry } from "../core/registry.ts";
 import { toolResult } from "../core/result.ts";
 import type { Tool } from "../core/tool.ts";
 import { echoed } from "../internal/echo.ts";
+import { visibleTo } from "../internal/mcp-apps-wire.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
@@ -55,9 +56,10 @@ export function callToolTool(
     .input(callInput())
     .annotations({ openWorldHint: true })
     .handle(async ({ name, arguments: args }, ctx) => {
-      if (name === settings.name || registry.get(name) === undefined) {
-        throw await unknown(name, catalog, ctx);
-      }
+      // The model calls: a tool only a view may call (SEP-1865, Visibility) is unknown to it, as the
+      // search never finds it.
+      const tool = name === settings.name ? undefined : registry.get(name);
+      if (tool === undefined || !visibleTo(tool.meta, "model")) throw await unknown(name, catalog, ctx);
       const outcome = await runCall(registry, {
         name,
         arguments: args ?? {},

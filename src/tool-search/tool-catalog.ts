@@ -9,6 +9,7 @@ import type { AuthInfo } from "../core/call-context.ts";
 import type { Registry } from "../core/registry.ts";
 import { holdsScopes } from "../core/scopes.ts";
 import type { AnyTool } from "../core/tool.ts";
+import { visibleTo } from "../internal/mcp-apps-wire.ts";
 import { best, Bm25fIndex } from "./bm25f-index.ts";
 import { cosine, type Embedder, hybridScores } from "./hybrid-score.ts";
 import { queryTerms } from "./query-terms.ts";
@@ -75,7 +76,10 @@ export class ToolCatalog {
     const built = this.#built;
     if (built !== undefined && !this.#stale) return built;
     this.#stale = false;
-    const tools = [...this.#registry.tools].filter((tool) => !this.#settings.excluded.has(tool.name));
+    // The model searches: a tool only a view may call (SEP-1865, Visibility) is never found.
+    const tools = [...this.#registry.tools].filter((tool) =>
+      !this.#settings.excluded.has(tool.name) && visibleTo(tool.meta, "model")
+    );
     // A change of the lists alone (tools revealed) leaves the tools as they were: the index stands.
     if (built !== undefined && tools.length === built.tools.length && tools.every((t, i) => t === built.tools[i])) {
       return built;
@@ -98,7 +102,8 @@ export class ToolCatalog {
   }
 
   /**
-   * The tools that best match a query, among those the caller holds the scopes of.
+   * The tools that best match a query, among those the caller holds the scopes of and the model may
+   * see (not a view's alone).
    *
    * @param query What the caller looks for, in its words.
    * @param k How many tools at most.

@@ -58,6 +58,20 @@ describe("tool shapes", () => {
     ]);
   });
 
+  it("gives the model no tool only an app's view may call (SEP-1865, Visibility), even with system tools kept", () => {
+    const ui = (visibility: string[]) => ({ ui: { resourceUri: "ui://board/view", visibility } });
+    const listed: ToolInfo[] = [
+      ...tools,
+      { name: "refresh", inputSchema: { type: "object" }, _meta: ui(["app"]) },
+      { name: "show", inputSchema: { type: "object" }, _meta: ui(["model", "app"]) },
+    ];
+    const names = ["add", "bare", "show"];
+    assert.deepEqual(toOpenAITools(listed).map((t) => t.function.name), names);
+    assert.deepEqual(toOpenAIResponsesTools(listed).map((t) => t.name), names);
+    assert.deepEqual(toAnthropicTools(listed).map((t) => t.name), names);
+    assert.deepEqual(toAnthropicTools(listed, { skipSystem: false }).map((t) => t.name), ["redeem", ...names]);
+  });
+
   it("works on what a server lists", async () => {
     const listed = await createClient(fixtureServer()).listTools();
     assert.deepEqual(toAnthropicTools(listed).map((t) => t.name), listed.map((t) => t.name));

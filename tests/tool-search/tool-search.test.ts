@@ -10,6 +10,7 @@ import {
   type Server,
   toolSearch,
 } from "../../mod.ts";
+import { defineApp } from "../../src/apps/mod.ts";
 
 const sendMail = defineTool("me.sendMail")
   .describe("Send mail\n\nSends the message in the request body.")
@@ -117,6 +118,25 @@ describe("toolSearch()", () => {
       server().call("call_tool", { name: "call_tool", arguments: { name: "whoami" } }),
       (error) => error instanceof ProtocolError && error.code === ErrorCode.UnknownTool,
     );
+  });
+
+  it("neither finds nor calls through call_tool a tool only an app's view may call (SEP-1865, Visibility)", async () => {
+    const view = defineApp("ui://mail/outbox").html("<p>outbox</p>");
+    const purge = defineTool("me.PurgeOutbox").describe("Purge the outbox\n\nDeletes every mail of the outbox.")
+      .ui(view, { visibility: ["app"] }).handle(() => "purged");
+    const show = defineTool("me.ShowOutbox").describe("Show the outbox").ui(view).handle(() => "[]");
+    const app = server().tool(purge).tool(show);
+    const names = (await found(app, "purge the outbox mail")).map((t) => t.name);
+    assert.ok(!names.includes("me.PurgeOutbox"), names.join());
+    assert.equal((await found(app, "show the outbox"))[0].name, "me.ShowOutbox");
+    await assert.rejects(
+      app.call("call_tool", { name: "me.PurgeOutbox" }),
+      (error) =>
+        error instanceof ProtocolError && error.code === ErrorCode.UnknownTool &&
+        !(error.data as { suggestions: string[] }).suggestions.includes("me.PurgeOutbox"),
+    );
+    // The view calls it by its own name, through its host.
+    assert.equal((await app.call("me.PurgeOutbox", {})).kind, "answer");
   });
 
   it("keeps every tool callable by its own name", async () => {

@@ -11,7 +11,7 @@ import type { Client } from "../../client/client.ts";
 import type { ToolInfo } from "../../client/transport.ts";
 import { appAllow, appCsp } from "../../apps/csp.ts";
 import type { AppResourceMeta } from "../../internal/mcp-apps-wire.ts";
-import { UI_PROTOCOL_VERSION } from "../../internal/mcp-apps-wire.ts";
+import { UI_PROTOCOL_VERSION, visibleTo } from "../../internal/mcp-apps-wire.ts";
 import { errorLine } from "../exit-errors.ts";
 import { previewPage } from "./page.ts";
 import { SDK_VERSION } from "../../internal/version.ts";
@@ -88,9 +88,8 @@ async function forward(session: PreviewSession, method: string, params: Record<s
     case "tools/call": {
       const name = String(params.name);
       const tool = (await client.listTools({ signal })).find((t) => t.name === name);
-      const visibility = (tool?._meta?.ui as { visibility?: string[] } | undefined)?.visibility ?? ["model", "app"];
       // SEP-1865, Visibility: the host MUST reject a view's call to a tool not visible to apps.
-      if (tool === undefined || !visibility.includes("app")) {
+      if (tool === undefined || !visibleTo(tool._meta, "app")) {
         throw Object.assign(new Error(`tool ${JSON.stringify(name)} is not callable from the view`), { code: -32602 });
       }
       return await client.callTool(name, (params.arguments ?? {}) as Record<string, unknown>, { signal });
