@@ -12,7 +12,7 @@ const PROTO = "__proto__";
  * has none (the usual case: nothing is copied), else a copy of the objects and arrays on the way to one.
  * A decoder that keeps such a key as an own property (protobuf-es does for a `google.protobuf.Struct`'s
  * map) hands on an object whose next copy by assignment (`out[key] = value`, `Object.assign`) sets that
- * copy's prototype instead (ECMA-262 §10.4.7 and Annex B.2.2.1, `Object.prototype.__proto__`), so that
+ * copy's prototype instead (ECMA-262 Annex B.2.2.1, `Object.prototype.__proto__`), so that
  * it then reads keys the caller never sent as its own.
  *
  * @param value A decoded value (JSON data: objects, arrays, scalars).
