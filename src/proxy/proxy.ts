@@ -116,17 +116,19 @@ export async function proxy<S = unknown>(
     const token = await callerToken(ctx, policy);
     return token === undefined ? remote.client : forCaller(token);
   };
-  const hop = { retryAfterMs, stale: () => following.follower?.now(), clientFor };
+  // The remote's name in a caller's error: ours once known, never its URL (its query may hold a key).
+  const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), clientFor };
   let described: Record<string, unknown> | null;
   try {
     described = await remote.client.discover();
   } catch (error) {
     remote.failed(error);
-    throw remoteError(error, retryAfterMs);
+    throw remoteError(error, retryAfterMs, hop.name);
   }
   const info = isObject(described?.serverInfo) ? described.serverInfo : {};
+  hop.name = name ?? (typeof info.name === "string" ? info.name : "proxy");
   const server = createServer({
-    name: name ?? (typeof info.name === "string" ? info.name : "proxy"),
+    name: hop.name,
     version: version ?? (typeof info.version === "string" ? info.version : "0.0.0"),
   });
   const capabilities = isObject(described?.capabilities) ? described.capabilities : undefined;
@@ -136,7 +138,7 @@ export async function proxy<S = unknown>(
     await mirror.syncAll();
   } catch (error) {
     remote.failed(error);
-    throw remoteError(error, retryAfterMs);
+    throw remoteError(error, retryAfterMs, hop.name);
   }
   const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
