@@ -63,7 +63,8 @@ export function observeBudgets(budgets: budgeting.Budgets): () => void {
   stops.push(() => refused.removeCallback(observeRefused));
   const aborted = meter.createObservableCounter("mcplite.server.calls.aborted", {
     unit: "{call}",
-    description: "Calls their callers gave up on (cancelled, disconnected, past their deadline); not reported to onError",
+    description:
+      "Calls their callers gave up on (cancelled, disconnected, past their deadline); not reported to onError",
   });
   const observeAborted = (result: ObservableResult) => result.observe(budgets.aborted);
   aborted.addCallback(observeAborted);

@@ -47,7 +47,10 @@ function gatewayOf(reported: unknown[]): Server {
 async function callEveryWire(gateway: Server, tool: string): Promise<Map<string, Response>> {
   const answers = new Map<string, Response>();
   answers.set("mcp-lite", await gateway.fetch(post("/mcp-lite/v1/calltools", toolsCall(tool, { text: "hi" }), CALLER)));
-  answers.set("mcp", await gateway.fetch(modernRequest("tools/call", { name: tool, arguments: { text: "hi" } }, 1, CALLER)));
+  answers.set(
+    "mcp",
+    await gateway.fetch(modernRequest("tools/call", { name: tool, arguments: { text: "hi" } }, 1, CALLER)),
+  );
   answers.set(
     "webtools",
     await gateway.fetch(post("/webtools/", { action: tool, request: { text: "hi" } }, CALLER)),

@@ -17,9 +17,8 @@ import { runtimeCommand } from "../helpers/stdio.ts";
 
 describe("RestartBackoff", () => {
   it("waits nothing after one failure, then doubles the wait up to the cap, with jitter", () => {
-    let now = 0;
     let random = 0;
-    const backoff = new RestartBackoff({ baseMs: 100, capMs: 1_000, now: () => now, random: () => random });
+    const backoff = new RestartBackoff({ baseMs: 100, capMs: 1_000, now: () => 0, random: () => random });
     const waits: number[] = [];
     for (let i = 0; i < 8; i++) {
       backoff.started();
