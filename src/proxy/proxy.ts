@@ -60,8 +60,10 @@ export interface ProxyOptions extends ClientOptions {
  * gRPC and REST service). A call carries its signal (a cancellation reaches the remote), progress, log
  * messages and trace context across, and asks the remote's elicitations of its caller; a remote promise or
  * task becomes a promise of ours; the caller's token is never sent unless `forwardCallerToken` or
- * `exchangeToken` says so; the remote's error codes are kept; a remote out of reach answers `unavailable` (503
- * with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC), never a tool error, and the next call tries again.
+ * `exchangeToken` says so; the remote's error codes are kept; a remote out of reach (or refusing the proxy's
+ * credentials) answers `unavailable` (503 with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC) naming the remote, a
+ * reason and `retryAfterMs`, never a tool error, and the next call tries again (a stdio server that keeps exiting,
+ * after a backoff); what else went wrong (the remote's URL, an error's body, a child's stderr) goes to `onError` only.
  *
  * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
  * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
