@@ -94,6 +94,7 @@ export function errorToWire(
   table: StatusTable,
   onError?: (error: unknown) => unknown,
 ): JsonRpcErrorParts {
+  wireErrors.reportDetail(error, onError); // the detail an error keeps for logs (a proxy's remote failure)
   if (!(error instanceof McpliteError)) {
     // The reporter may recognise the error and name the one to answer (`onError`'s `{ code, message, data }`).
     const replaced = wireErrors.replacementError(error, onError?.(error));

@@ -131,6 +131,7 @@ export class Budgets {
   readonly callerKey: Limits["callerKey"];
   readonly #used = nothingHeld();
   readonly #refused = nothingHeld();
+  #aborted = 0;
   readonly #callers = new Map<string, Held>();
 
   /**
@@ -238,6 +239,16 @@ export class Budgets {
   /** How many requests each budget refused since the server started (read by the OpenTelemetry counters). */
   get refused(): BudgetValues {
     return this.#refused;
+  }
+
+  /** How many calls their callers gave up on (cancelled, disconnected) since the server started (an OpenTelemetry counter). */
+  get aborted(): number {
+    return this.#aborted;
+  }
+
+  /** Counts a call its caller gave up on: counted, not reported to `onError` (a caller can abort at will). */
+  callAborted(): void {
+    this.#aborted++;
   }
 
   #refuse(name: BudgetName, scope: "instance" | "caller"): BudgetRefusal {

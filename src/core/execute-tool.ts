@@ -125,7 +125,7 @@ function handlerFailed(
 ): CallOutcome | Promise<CallOutcome> {
   error = requiredInput(error, call.ctx.meta, tool.mode === "stream" ? undefined : round) ?? error;
   if (round?.pending && tool.mode !== "stream") return askFor(registry, call, round);
-  return failedCall(call, error, registry.runtime.onError);
+  return failedCall(call, error, registry.runtime);
 }
 
 /** What a handler's value becomes: the input it still needs (even if the handler caught the signal), a promise token, or its result. */
@@ -164,7 +164,7 @@ async function promisedWork(
     }
     return await support.promised(registry, call, tool, value, waitUntil);
   } catch (error) {
-    return failedCall(call, error, registry.runtime.onError); // the tool's mistake: no .redeem(), a state too large…
+    return failedCall(call, error, registry.runtime); // the tool's mistake: no .redeem(), a state too large…
   }
 }
 
@@ -172,7 +172,7 @@ async function askFor(registry: Registry, call: ToolCall, round: InputRound): Pr
   try {
     return await round.outcome(registry.runtime.tokens, roundScope(call));
   } catch (error) {
-    return failedCall(call, error, registry.runtime.onError); // a state too large for a token
+    return failedCall(call, error, registry.runtime); // a state too large for a token
   }
 }
 

@@ -6,7 +6,9 @@
  */
 import { withResultMeta } from "./call-context.ts";
 import { ProtocolError, replacementError, ToolError } from "./error.ts";
+import { reportDetail } from "./error-detail.ts";
 import type { ToolCall } from "./middleware.ts";
+import { budgetsOf, type Runtime } from "./runtime.ts";
 import type { FinalOutcome } from "./outcome.ts";
 import { failureResult, type ToolResult } from "./result.ts";
 import { isObject } from "../internal/is-object.ts";
@@ -14,7 +16,8 @@ import { isObject } from "../internal/is-object.ts";
 /**
  * Turns what a handler threw into its business failure (`isError: true`): a `ToolError` keeps its
  * message and its data (as `structuredContent`); any other error keeps its message, never its stack,
- * and is reported. A `ProtocolError` is not a failure of the tool: it is thrown on, for the wire.
+ * and is reported. A `ProtocolError` is not a failure of the tool: it is thrown on, for the wire (the
+ * detail it keeps for logs, if any, reported).
  *
  * @param error What was thrown.
  * @param report Receives errors that are not the tool's own failures, for logs; may return the error
@@ -32,7 +35,10 @@ import { isObject } from "../internal/is-object.ts";
  * ```
  */
 export function failureFromError(error: unknown, report: (error: unknown) => unknown): ToolResult {
-  if (error instanceof ProtocolError) throw error;
+  if (error instanceof ProtocolError) {
+    reportDetail(error, report);
+    throw error;
+  }
   if (error instanceof ToolError) {
     const result = failureResult(error.message);
     if (isObject(error.data)) result.structuredContent = error.data;
@@ -46,19 +52,23 @@ export function failureFromError(error: unknown, report: (error: unknown) => unk
 
 /**
  * A call whose tool code threw, as its outcome: {@link failureFromError} reported to the server's
- * `onError` with the call, and the call's `_meta` on the result.
+ * `onError` with the call, and the call's `_meta` on the result. A call its caller gave up on (its signal
+ * aborted: cancelled, disconnected, past its deadline) is counted in the server's metrics instead of
+ * reported: a caller can abort at will, and each abort is not the server's failure.
  *
  * @param call The call.
  * @param error What was thrown.
- * @param onError The server's error reporter (`registry.runtime.onError`), if any.
+ * @param runtime The server's runtime (`registry.runtime`): its error reporter and its counters.
  * @returns The failure outcome.
  * @throws {ProtocolError} As {@link failureFromError}.
  */
 export function failedCall(
   call: ToolCall,
   error: unknown,
-  onError: ((error: unknown, call?: ToolCall) => unknown) | undefined,
+  runtime: Runtime,
 ): FinalOutcome {
-  const result = failureFromError(error, (e) => onError?.(e, call));
+  const aborted = call.ctx.signal.aborted;
+  if (aborted) budgetsOf(runtime).callAborted();
+  const result = failureFromError(error, aborted ? () => undefined : (e) => runtime.onError?.(e, call));
   return { kind: "failure", result: withResultMeta(result, call.ctx) };
 }

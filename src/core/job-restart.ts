@@ -91,7 +91,7 @@ async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, sign
     if (work === undefined) throw new TypeError(`tool "${owner.name}" did not answer with ctx.defer() when run again`);
     return finalOutcome(await resultOf(owner, await work(signal), report)); // the owner's output schema
   } catch (error) {
-    return failedCall(call, error, registry.runtime.onError); // protocol errors fail the job (rethrown)
+    return failedCall(call, error, registry.runtime); // protocol errors fail the job (rethrown)
   }
 }
 

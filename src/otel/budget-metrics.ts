@@ -2,8 +2,9 @@
  * The server's budgets across requests (`limits`) as OpenTelemetry metrics, read when the metrics are
  * collected (observable instruments): nothing is added to a request's path. For each budget, what is in
  * use and its limit (`mcplite.server.budget.{body_bytes,calls,held_streams,jobs}.usage` and `.limit`),
- * and one counter of the requests refused, by budget (`mcplite.server.budget.refused`, attribute
- * `mcplite.budget`).
+ * one counter of the requests refused, by budget (`mcplite.server.budget.refused`, attribute
+ * `mcplite.budget`), and one of the calls their callers gave up on (`mcplite.server.calls.aborted`), which
+ * `onError` does not hear of.
  *
  * @module
  */
@@ -60,6 +61,14 @@ export function observeBudgets(budgets: budgeting.Budgets): () => void {
   };
   refused.addCallback(observeRefused);
   stops.push(() => refused.removeCallback(observeRefused));
+  const aborted = meter.createObservableCounter("mcplite.server.calls.aborted", {
+    unit: "{call}",
+    description:
+      "Calls their callers gave up on (cancelled, disconnected, past their deadline); not reported to onError",
+  });
+  const observeAborted = (result: ObservableResult) => result.observe(budgets.aborted);
+  aborted.addCallback(observeAborted);
+  stops.push(() => aborted.removeCallback(observeAborted));
   return () => {
     for (const stop of stops) stop();
   };

@@ -93,7 +93,8 @@ function overdueOf(call: Parameters<Middleware>[0]): WireError | undefined {
  * at each collection (nothing is added to a request's path): for each of `body_bytes`, `calls`,
  * `held_streams` and `jobs`, `mcplite.server.budget.<name>.usage` (in use now) and `.limit`; and
  * `mcplite.server.budget.refused`, the requests refused past a budget (and calls not held), by budget
- * (attribute `mcplite.budget`). They go to the meter provider registered with the OpenTelemetry API
+ * (attribute `mcplite.budget`); and `mcplite.server.calls.aborted`, the calls their callers gave up on
+ * (cancelled, disconnected), counted there instead of reported to `onError`. They go to the meter provider registered with the OpenTelemetry API
  * when it is called: call it once the SDK is started (the metrics API has no proxy provider).
  *
  * @param server A server from `createServer()`.

@@ -9,6 +9,8 @@ import type { Client } from "../client/client.ts";
 
 /** What the proxied tools, prompts and resources share. */
 export interface HopOptions {
+  /** The remote's name as a caller may see it in an error: the proxy server's name (never its URL). */
+  readonly name: string;
   /** The wait (ms) a caller is told, as `Retry-After`, when the remote is out of reach. */
   readonly retryAfterMs: number;
   /** Says the remote's lists changed behind the mirror's back (it answered a mounted tool as unknown). */

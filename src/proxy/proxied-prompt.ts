@@ -65,7 +65,7 @@ export function proxiedPrompt(
       return typeof got.description === "string" ? { description: got.description, messages } : { messages };
     } catch (error) {
       remote.failed(error);
-      throw remoteError(error, hop.retryAfterMs);
+      throw remoteError(error, hop.retryAfterMs, hop.name);
     }
   });
 }

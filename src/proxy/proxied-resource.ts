@@ -56,7 +56,7 @@ export function proxiedResource(
       return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
     } catch (error) {
       remote.failed(error);
-      throw remoteError(error, hop.retryAfterMs);
+      throw remoteError(error, hop.retryAfterMs, hop.name);
     }
   });
 }

@@ -37,7 +37,7 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
   const output = info.outputSchema === undefined ? builder : builder.output(info.outputSchema);
   const failed = (error: unknown): never => {
     remote.failed(error);
-    const answered = remoteError(error, hop.retryAfterMs);
+    const answered = remoteError(error, hop.retryAfterMs, hop.name);
     if (answered instanceof ProtocolError && answered.code === ErrorCode.UnknownTool) hop.stale();
     throw answered;
   };
@@ -62,6 +62,12 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
   });
   if (!longRunning) return tool;
   return tool
-    .redeem(async (state, ctx) => await stepRemote(await hop.clientFor(ctx), state as RemoteHandle, ctx).catch(failed))
+    .redeem(async (state, ctx) => {
+      try {
+        return await stepRemote(await hop.clientFor(ctx), state as RemoteHandle, ctx);
+      } catch (error) {
+        return failed(error); // the client too: a stdio remote waiting to be started again refuses it
+      }
+    })
     .cancel((state) => cancelRemote(remote, state as RemoteHandle).catch(() => {}));
 }

@@ -60,8 +60,10 @@ export interface ProxyOptions extends ClientOptions {
  * gRPC and REST service). A call carries its signal (a cancellation reaches the remote), progress, log
  * messages and trace context across, and asks the remote's elicitations of its caller; a remote promise or
  * task becomes a promise of ours; the caller's token is never sent unless `forwardCallerToken` or
- * `exchangeToken` says so; the remote's error codes are kept; a remote out of reach answers `unavailable` (503
- * with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC), never a tool error, and the next call tries again.
+ * `exchangeToken` says so; the remote's error codes are kept; a remote out of reach (or refusing the proxy's
+ * credentials) answers `unavailable` (503 with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC) naming the remote, a
+ * reason and `retryAfterMs`, never a tool error, and the next call tries again (a stdio server that keeps exiting,
+ * after a backoff); what else went wrong (the remote's URL, an error's body, a child's stderr) goes to `onError` only.
  *
  * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
  * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
@@ -116,17 +118,19 @@ export async function proxy<S = unknown>(
     const token = await callerToken(ctx, policy);
     return token === undefined ? remote.client : forCaller(token);
   };
-  const hop = { retryAfterMs, stale: () => following.follower?.now(), clientFor };
+  // The remote's name in a caller's error: ours once known, never its URL (its query may hold a key).
+  const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), clientFor };
   let described: Record<string, unknown> | null;
   try {
     described = await remote.client.discover();
   } catch (error) {
     remote.failed(error);
-    throw remoteError(error, retryAfterMs);
+    throw remoteError(error, retryAfterMs, hop.name);
   }
   const info = isObject(described?.serverInfo) ? described.serverInfo : {};
+  hop.name = name ?? (typeof info.name === "string" ? info.name : "proxy");
   const server = createServer({
-    name: name ?? (typeof info.name === "string" ? info.name : "proxy"),
+    name: hop.name,
     version: version ?? (typeof info.version === "string" ? info.version : "0.0.0"),
   });
   const capabilities = isObject(described?.capabilities) ? described.capabilities : undefined;
@@ -136,7 +140,7 @@ export async function proxy<S = unknown>(
     await mirror.syncAll();
   } catch (error) {
     remote.failed(error);
-    throw remoteError(error, retryAfterMs);
+    throw remoteError(error, retryAfterMs, hop.name);
   }
   const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });

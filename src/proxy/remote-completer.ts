@@ -30,7 +30,7 @@ export function remoteCompleter(remote: Remote, ref: CompletionRef, argument: st
       result = await remote.client.request("completion/complete", params, { signal: context.signal });
     } catch (error) {
       remote.failed(error);
-      throw remoteError(error, hop.retryAfterMs);
+      throw remoteError(error, hop.retryAfterMs, hop.name);
     }
     const values = isObject(result.completion) ? result.completion.values : undefined;
     return Array.isArray(values) ? values.filter((v): v is string => typeof v === "string") : [];

@@ -3,36 +3,86 @@
  * `unknown_tool`, bad arguments stay `invalid_arguments`), and a remote out of reach `unavailable` with
  * `retryAfterMs` (503 with `Retry-After` on HTTP, RFC 9110 §15.6.4; `UNAVAILABLE` on gRPC), never a tool error.
  *
+ * A caller learns what it may know: the remote's name, a reason, and when to retry. What the client's error
+ * says besides (the remote's URL with its query, the body of an HTTP error, a stdio child's stderr) is the
+ * proxy's own business, and may quote its credentials: it goes to the server's `onError` only.
+ *
  * @module
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
-import { ClientError } from "../client/errors.ts";
+import { withDetail } from "../core/error-detail.ts";
+import { ClientError, RpcError } from "../client/errors.ts";
 import { sentErrorCode } from "../client/error-codes.ts";
+import { RestartPending } from "./restart-backoff.ts";
 
-/** The codes that say the remote could not be reached or answered nothing readable. */
-const UNREACHABLE: ReadonlySet<string> = new Set(["transport", "protocol", "unavailable"]);
+/** Why a remote is unavailable to a caller, as `data.reason` says it. */
+export type RemoteReason = "unreachable" | "bad_reply" | "unavailable" | "credentials_refused" | "restarting";
+
+/** The words each reason is told with. */
+const TOLD: Readonly<Record<RemoteReason, string>> = {
+  unreachable: "it could not be reached",
+  bad_reply: "it answered with something other than a reply",
+  unavailable: "it says it is unavailable",
+  credentials_refused: "it refused the gateway's credentials",
+  restarting: "it exited and is started again after a wait",
+};
+
+/** The codes by which the remote refuses the credentials the proxy sent (401 and 403, RFC 9110 §15.5.2, §15.5.4). */
+const REFUSALS: ReadonlySet<string> = new Set(["unauthenticated", "permission_denied", "forbidden"]);
 
 /**
  * Turns the client's error into the error this server answers with.
  *
  * @param error What the client threw.
  * @param retryAfterMs The wait a caller is told when the remote is out of reach.
- * @returns The error to throw: a `ProtocolError`, or `error` itself when it is not the client's.
+ * @param remote The remote's name, as a caller may see it.
+ * @returns The error to throw: a `ProtocolError` (the client's error kept for `onError`), or `error` itself
+ *   when it is not the client's.
  */
-export function remoteError(error: unknown, retryAfterMs: number): unknown {
+export function remoteError(error: unknown, retryAfterMs: number, remote = "remote"): unknown {
   if (!(error instanceof ClientError)) return error;
-  if (UNREACHABLE.has(error.code)) {
-    return new ProtocolError(ErrorCode.Unavailable, `The remote server is unavailable: ${error.message}`, {
-      data: { retryAfterMs },
-      cause: error,
-    });
+  const reason = reasonOf(error);
+  if (reason !== undefined) {
+    const wait = error instanceof RestartPending ? Math.max(retryAfterMs, error.retryAfterMs) : retryAfterMs;
+    return withDetail(
+      new ProtocolError(ErrorCode.Unavailable, `The remote server "${remote}" is unavailable: ${TOLD[reason]}`, {
+        data: { retryAfterMs: wait, remote, reason },
+      }),
+      error,
+    );
   }
-  if (error.code === "timeout") {
-    return new ProtocolError(ErrorCode.DeadlineExceeded, error.message, { cause: error });
+  if (error.code === "timeout" || error.code === "deadline_exceeded") {
+    return withDetail(
+      new ProtocolError(ErrorCode.DeadlineExceeded, `The remote server "${remote}" did not answer in time`),
+      error,
+    );
   }
   const code = sentErrorCode(error.code) ?? ErrorCode.Internal;
+  if (code === ErrorCode.Internal) { // the remote's failure is its own: its message and data are for logs
+    return withDetail(new ProtocolError(code, `The remote server "${remote}" failed`), error);
+  }
+  if (!(error instanceof RpcError)) { // an HTTP status without a reply: its message quotes the body
+    const wait = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+    return withDetail(
+      new ProtocolError(code, `The remote server "${remote}" refused the call (${code})`, {
+        ...(typeof wait === "number" ? { data: { retryAfterMs: wait } } : {}),
+      }),
+      error,
+    );
+  }
+  // A condition the remote names in its reply to the call (an unknown tool, bad arguments…): the caller's.
   return new ProtocolError(code, error.message, {
     ...(error.data === undefined ? {} : { data: error.data }),
     cause: error,
   });
+}
+
+/** Why the remote is out of reach, when it is (else the error is the remote's answer to the call). */
+function reasonOf(error: ClientError): RemoteReason | undefined {
+  if (error instanceof RestartPending) return "restarting";
+  if (REFUSALS.has(error.code)) return "credentials_refused"; // never the gateway's own 401 (RFC 6750 §3.1)
+  if (error.code === "transport") return error.status === undefined ? "unreachable" : "bad_reply";
+  if (error.code === "protocol") return "bad_reply";
+  if (error.code === "unavailable") return "unavailable";
+  return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * The remote end of a proxy: the typed client that makes the second hop, made from a URL (the wire found
  * as `createClient()` finds it), a stdio command, or a client given; a stdio server that exited is started
- * again on the next request, so a proxy recovers when its remote does.
+ * again on a later request, after a backoff (`./restart-backoff.ts`), so a proxy recovers when its remote
+ * does without spawning one child per call while it crashes.
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { ClientError } from "../client/errors.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
 import { noticeFetch } from "./notice-fetch.ts";
+import { RestartBackoff, RestartPending, type RestartPolicy } from "./restart-backoff.ts";
 
 /** What `proxy()` proxies: a URL, a stdio command (`{ command, args }`), or a client from `createClient()`. */
 // deno-lint-ignore no-explicit-any
@@ -19,7 +21,11 @@ export type ProxyTarget = string | URL | StdioTransportOptions | Client<any>;
 
 /** The client to the remote, and a way to start over after the remote went away. */
 export interface Remote {
-  /** The client in use, with the proxy's own credentials. */
+  /**
+   * The client in use, with the proxy's own credentials.
+   *
+   * @throws {RestartPending} While a stdio remote that failed waits to be started again.
+   */
   readonly client: Client;
   /**
    * A client that sends a caller's bearer token instead (a URL target only; a few kept, the oldest closed).
@@ -45,10 +51,11 @@ export interface Remote {
  *
  * @param target The URL, the stdio command or the client.
  * @param options The client's options (for a URL or a command).
+ * @param restart How a stdio remote is started again (its clock, in tests).
  * @returns The remote.
  * @throws {TypeError} When the target is none of these.
  */
-export function connectRemote(target: ProxyTarget, options: ClientOptions = {}): Remote {
+export function connectRemote(target: ProxyTarget, options: ClientOptions = {}, restart?: RestartPolicy): Remote {
   if (target instanceof Client) {
     const client = target as Client;
     return { client, failed: () => {}, close: () => client.close() };
@@ -83,7 +90,7 @@ export function connectRemote(target: ProxyTarget, options: ClientOptions = {}):
     };
   }
   if (typeof target === "object" && target !== null && typeof target.command === "string") {
-    return stdioRemote(target, options);
+    return stdioRemote(target, options, new RestartBackoff(restart));
   }
   throw new TypeError("proxy(target): the target must be a URL, a stdio command ({ command, args }) or a client");
 }
@@ -100,8 +107,11 @@ function bearer(headers: ClientOptions["headers"], token: string): () => Promise
   };
 }
 
-/** A remote over stdio: a new child (and client) after the last one failed at the transport. */
-function stdioRemote(command: StdioTransportOptions, options: ClientOptions): Remote {
+/**
+ * A remote over stdio: a new child (and client) after the last one failed at the transport, once the
+ * backoff allows; until then a call is refused with the rest of the wait.
+ */
+function stdioRemote(command: StdioTransportOptions, options: ClientOptions, backoff: RestartBackoff): Remote {
   const { transport: _wire, fetch: _fetch, headers: _headers, auth: _auth, protocolVersion, ...rest } = options;
   const own: TransportClientOptions = rest;
   const listeners = new Set<NoticeListener>();
@@ -110,20 +120,32 @@ function stdioRemote(command: StdioTransportOptions, options: ClientOptions): Re
     noticesOf(transport)?.[SERVER_NOTICES]((method, params) => {
       for (const listener of listeners) listener(method, params);
     });
+    backoff.started();
     return createClient(transport, own);
   };
-  let client = start();
+  let client: Client | undefined = start();
+  let last = client;
+  let closed = false;
   return {
     get client() {
-      return client;
+      if (client !== undefined) return client;
+      if (closed) return last; // closed: its calls fail as a closed client's, and no child is started
+
+      const wait = backoff.wait();
+      if (wait > 0) throw new RestartPending(wait);
+      return client = last = start();
     },
     listen: (listener) => void listeners.add(listener),
     failed(error) {
-      if (!(error instanceof ClientError) || error.code !== "transport") return;
-      const gone = client;
-      client = start();
-      void gone.close().catch(() => {});
+      // Once per child: the calls in flight when it exited each fail, and count as one failure.
+      if (!(error instanceof ClientError) || error.code !== "transport" || client === undefined) return;
+      client = undefined;
+      backoff.failed();
+      void last.close().catch(() => {});
     },
-    close: () => client.close(),
+    close: () => {
+      closed = true;
+      return last.close();
+    },
   };
 }

@@ -47,6 +47,7 @@ export function errorCodeToGrpc(code: ErrorCode): Code {
  */
 export function errorToConnectError(error: unknown, onError?: (error: unknown) => unknown): ConnectError {
   if (error instanceof ConnectError) return error;
+  wireErrors.reportDetail(error, onError); // the detail an error keeps for logs (a proxy's remote failure)
   // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
   const known = error instanceof McpliteError ? error : wireErrors.replacementError(error, onError?.(error));
   return known === undefined ? new ConnectError("internal error", Code.Internal) : connectErrorOf(known);

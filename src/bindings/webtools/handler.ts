@@ -293,6 +293,7 @@ function errorResponse(
   report: (error: unknown) => unknown,
   headers: Readonly<Record<string, string>> = JSON_HEADERS,
 ): Response {
+  wireErrors.reportDetail(error, report); // the detail an error keeps for logs (a proxy's remote failure)
   // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
   const known = error instanceof McpliteError ? error : wireErrors.replacementError(error, report(error));
   if (known === undefined) return new Response(INTERNAL_BODY, { status: 500, headers });

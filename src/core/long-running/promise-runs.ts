@@ -91,7 +91,7 @@ export async function runContinuation(
     value = await continuePromise(registry, owner, request.state, ctx);
   } catch (error) {
     if (round.pending) return { kind: "input_required", requests: round.questions };
-    return failedCall(call, error, registry.runtime.onError);
+    return failedCall(call, error, registry.runtime);
   }
   if (round.pending) return { kind: "input_required", requests: round.questions };
   if (value instanceof PendingPromise) return { kind: "continued", promise: value };
