@@ -26,6 +26,13 @@ export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schema
 /** The card's media type (SEP-2127, Hosted Server Card Location). */
 export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 
+/**
+ * Marks the `ctx` of an in-process read that may name any host (`mcplite server-json`, reading the card at
+ * the public origin it is told): no request off a socket carries it. `Symbol.for`, so that a CLI reads the
+ * card of a server built by another copy of the SDK.
+ */
+export const CARD_AT_ANY_HOST: unique symbol = Symbol.for("mcplite.card-at-any-host") as never;
+
 /** The server card's schema bounds `description` and `title` to 100 characters. */
 const MAX_DESCRIPTION = 100;
 const NAME_FORM = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
@@ -160,7 +167,10 @@ export function withServerCard(
       plain = url;
       return fetch(request, env, ctx);
     }
-    if (fixed === undefined && guard !== undefined) {
+    if (
+      fixed === undefined && guard !== undefined &&
+      (ctx as { [CARD_AT_ANY_HOST]?: unknown })?.[CARD_AT_ANY_HOST] !== true
+    ) {
       try { // the Host alone: any Origin may read the card (CORS above)
         guard({ headers: { get: (name) => name === "origin" ? null : request.headers.get(name) } }, url, ctx);
       } catch (error) {
