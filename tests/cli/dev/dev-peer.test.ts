@@ -1,0 +1,111 @@
+/**
+ * `mcplite dev` keeps to this machine: it listens on 127.0.0.1 whatever `HOSTNAME` says (Docker and
+ * Kubernetes set it; `serve()` reads it), and its page (`/_dev`, which holds the secret that runs tools)
+ * answers loopback peers only, by the address the socket reports, not by the `Host` a peer sends;
+ * `--host` opens both to the network. The peer check at the handler, then over real sockets (Deno's
+ * `info.remoteAddr`, Bun's `server.requestIP()`, Node's `socket.remoteAddress`) on the runtime running
+ * the test, on `node:http` there, and on Node 22.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { devApi, type DevApiSource } from "../../../src/cli/dev/dev-api.ts";
+import { devHandler } from "../../../src/cli/dev/dev-proxy.ts";
+import type { DevSupervisor } from "../../../src/cli/dev/dev-supervisor.ts";
+import { node22, NODE22_MISSING } from "../../helpers/node22.ts";
+import { ROOT, run } from "../../helpers/process.ts";
+import { otherAddress, probePage, statusOf } from "./dev-peer-probe.ts";
+import { startDev } from "./dev-session.ts";
+
+const SERVER = `export default { fetch: () => new Response("served") };\n`;
+const NO_OTHER_ADDRESS = "this machine has no IPv4 address besides loopback";
+
+/** The page's handler, asked for a path by a peer (as `Deno.serve` tells it: `info.remoteAddr`). */
+async function askPage(path: string, host: string, peer: string | undefined, open = false): Promise<number> {
+  const source: DevApiSource = {
+    state: () => ({ phase: "starting", generation: 0 }),
+    endpoints: () => [],
+    warm: () => false,
+    open,
+  };
+  const api = devApi(source);
+  try {
+    const env = peer === undefined ? undefined : { remoteAddr: { hostname: peer } };
+    const response = await devHandler({} as DevSupervisor, api)(new Request(`http://${host}${path}`), env);
+    await response.body?.cancel();
+    return response.status;
+  } finally {
+    await api.close();
+  }
+}
+
+describe("mcplite dev keeps to this machine", () => {
+  it("answers the page to loopback peers only, whatever Host they send, unless --host opened it", async () => {
+    for (const peer of ["127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"]) {
+      assert.equal(await askPage("/_dev", "127.0.0.1:8000", peer), 200, peer);
+    }
+    // A peer off this machine that names a loopback host (the page holds the secret that runs tools).
+    for (const path of ["/_dev", "/_dev/state", "/_dev/events", "/_dev/call"]) {
+      assert.equal(await askPage(path, "127.0.0.1:8000", "192.0.2.7"), 404, path);
+      assert.equal(await askPage(path, "localhost:8000", "::ffff:192.0.2.7"), 404, path);
+    }
+    assert.equal(await askPage("/_dev", "127.0.0.1:8000", undefined), 404, "no listener said: refused");
+    assert.equal(await askPage("/_dev", "rebound.example:8000", "127.0.0.1"), 404, "DNS rebinding");
+    // --host 0.0.0.0: any peer, at a loopback name or an address, still no other name.
+    assert.equal(await askPage("/_dev", "192.0.2.2:8000", "192.0.2.7", true), 200);
+    assert.equal(await askPage("/_dev", "localhost:8000", "172.17.0.1", true), 200);
+    assert.equal(await askPage("/_dev", "rebound.example:8000", "192.0.2.7", true), 404);
+  });
+
+  it("reads the peer from the socket on this runtime, natively and on node:http", async (t) => {
+    const other = otherAddress();
+    if (other === undefined) return t.skip(NO_OTHER_ADDRESS);
+    for (const httpServer of ["native", "node:http"] as const) {
+      assert.deepEqual(await probePage(other, httpServer), { loopback: 200, other: 404 }, httpServer);
+    }
+  });
+
+  it("reads the peer from the socket on Node 22", async (t) => {
+    const other = otherAddress();
+    if (other === undefined) return t.skip(NO_OTHER_ADDRESS);
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    const script = join(mkdtempSync(join(tmpdir(), "mcplite-dev-peer-")), "probe.ts");
+    writeFileSync(
+      script,
+      `import { probePage } from ${JSON.stringify(`${ROOT}tests/cli/dev/dev-peer-probe.ts`)};\n` +
+        `console.log(JSON.stringify(await probePage(${JSON.stringify(other)})));\n`,
+    );
+    const { code, stdout, stderr } = await run(node, [script], 30_000);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(JSON.parse(stdout), { loopback: 200, other: 404 });
+  });
+
+  it("listens on 127.0.0.1 with HOSTNAME=0.0.0.0, and on the address --host names, opened", async (t) => {
+    const dev = await startDev({ "server.ts": SERVER }, undefined, { env: { HOSTNAME: "0.0.0.0" } });
+    try {
+      const { hostname, port } = new URL(dev.origin);
+      assert.equal(hostname, "127.0.0.1");
+      assert.equal(await statusOf("127.0.0.1", Number(port), "/_dev", dev.origin.slice(7)), 200);
+      const other = otherAddress();
+      if (other !== undefined) {
+        await assert.rejects(statusOf(other, Number(port), "/_dev", dev.origin.slice(7)), /ECONNREFUSED|refused/i);
+      }
+    } finally {
+      await dev.stop();
+    }
+    const other = otherAddress();
+    if (other === undefined) return t.skip(NO_OTHER_ADDRESS);
+    const opened = await startDev({ "server.ts": SERVER }, undefined, { args: ["--host", other] });
+    try {
+      const { hostname, host, port } = new URL(opened.origin);
+      assert.equal(hostname, other);
+      await opened.waitFor(/whoever reaches it can open the dev page and call the server's tools/);
+      assert.equal(await statusOf(other, Number(port), "/_dev", host), 200);
+    } finally {
+      await opened.stop();
+    }
+  });
+});
