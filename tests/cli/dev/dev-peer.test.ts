@@ -16,6 +16,7 @@ import { devHandler } from "../../../src/cli/dev/dev-proxy.ts";
 import type { DevSupervisor } from "../../../src/cli/dev/dev-supervisor.ts";
 import { node22, NODE22_MISSING } from "../../helpers/node22.ts";
 import { ROOT, run } from "../../helpers/process.ts";
+import { runCli } from "../cli-helpers.ts";
 import { otherAddress, probePage, statusOf } from "./dev-peer-probe.ts";
 import { startDev } from "./dev-session.ts";
 
@@ -96,6 +97,9 @@ describe("mcplite dev keeps to this machine", () => {
     } finally {
       await dev.stop();
     }
+    const bad = await runCli(["dev", "examples/quickstart.ts", "--host", "a b"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--host takes an address, not "a b"/);
     const other = otherAddress();
     if (other === undefined) return t.skip(NO_OTHER_ADDRESS);
     const opened = await startDev({ "server.ts": SERVER }, undefined, { args: ["--host", other] });
