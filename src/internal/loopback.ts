@@ -18,7 +18,7 @@
  * import { isLoopbackAddress } from "./loopback.ts";
  * assert.equal(isLoopbackAddress("127.0.0.1"), true);
  * assert.equal(isLoopbackAddress("::ffff:127.0.0.2"), true);
- * assert.equal(isLoopbackAddress("192.0.2.2"), false);
+ * assert.equal(isLoopbackAddress("198.51.100.2"), false);
  * ```
  */
 export function isLoopbackAddress(address: string): boolean {

@@ -214,8 +214,8 @@ export function devApi(source: DevApiSource): DevApi {
  * import assert from "node:assert/strict";
  * import { mayUsePage } from "./dev-api.ts";
  * assert.equal(mayUsePage("127.0.0.1", "127.0.0.1", false), true);
- * assert.equal(mayUsePage("127.0.0.1", "192.0.2.7", false), false); // a peer sending Host: 127.0.0.1
- * assert.equal(mayUsePage("192.0.2.2", "192.0.2.7", true), true); // mcplite dev --host 0.0.0.0
+ * assert.equal(mayUsePage("127.0.0.1", "203.0.113.7", false), false); // a peer sending Host: 127.0.0.1
+ * assert.equal(mayUsePage("198.51.100.2", "203.0.113.7", true), true); // mcplite dev --host 0.0.0.0
  * assert.equal(mayUsePage("rebound.example", "127.0.0.1", true), false);
  * ```
  */
