@@ -57,6 +57,6 @@ export function createServer(options: ServerOptions): Server<{}> {
     ...edgeOf(options),
     card: options.serverCard === false
       ? undefined
-      : (fetch, server, routes) => withServerCard(fetch, server, options.serverCard || {}, routes),
+      : (fetch, server, routes, guard) => withServerCard(fetch, server, options.serverCard || {}, routes, guard),
   });
 }

@@ -25,7 +25,8 @@ Usage:
         [--sdk <tarball|checkout|registry>]   where the project gets @mcplite/sdk: an npm pack
                                      tarball or a checkout (file:), or the registries; by
                                      default where this mcplite came from
-  mcplite dev <server module> [--port <n>]   serve the module's server (default PORT or 8000),
+  mcplite dev <server module> [--port <n>] [--host <address>]   serve the module's server
+                                     (default PORT or 8000, on 127.0.0.1 unless --host says),
                                      restart it on each edit of it or a file it imports, and
                                      call its tools from the dev page at /_dev (Ctrl-C stops)
   mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…

@@ -10,6 +10,7 @@ import { ExitCode, UsageError } from "./exit-errors.ts";
 import { driftOf, formatServerJson, serverJson } from "./server-json-document.ts";
 import type { Terminal } from "./terminal.ts";
 import { isObject } from "../internal/is-object.ts";
+import { CARD_AT_ANY_HOST } from "../server/server-card.ts";
 
 interface Fs {
   readFile(path: string, encoding: "utf8"): Promise<string>;
@@ -29,7 +30,7 @@ interface ServerJsonArgs {
 
 /** Something a server module exports: a server's `fetch`, and its name and version. */
 interface Served {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, env?: unknown, ctx?: unknown): Promise<Response>;
   readonly name: string;
   readonly version: string;
 }
@@ -37,6 +38,8 @@ interface Served {
 const USAGE = "mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]… " +
   "[--dir <project>] [--out <file>] [--no-packages] [--check]";
 const CARD_PATH = "/.well-known/mcp/server-card.json";
+/** The `ctx` of the card's reads: any host (`CARD_AT_ANY_HOST`), and the `waitUntil` a `ctx` has. */
+const ANY_HOST = { [CARD_AT_ANY_HOST]: true, waitUntil() {} };
 
 /**
  * Runs `server-json`.
@@ -152,7 +155,8 @@ async function loadServer(url: URL): Promise<Served> {
  * the lite entry), its name and version.
  */
 async function cardAt(server: Served, origin: string): Promise<Record<string, unknown>> {
-  const response = await server.fetch(new Request(origin + CARD_PATH));
+  // Read in process at an origin the server may not list in `allowedHosts` (it is told the public one).
+  const response = await server.fetch(new Request(origin + CARD_PATH), undefined, ANY_HOST);
   if (response.ok) return await response.json();
   await response.body?.cancel();
   return { name: server.name, version: server.version };

@@ -81,7 +81,12 @@ export interface Edge {
   readonly auth?: AuthEdge;
   /**
    * The server card (`src/server/server-card.ts`), which `createServer()` of `@mcplite/sdk` brings unless
-   * `serverCard: false`: wraps the server's `fetch`, given its resolved options and its routes.
+   * `serverCard: false`: wraps the server's `fetch`, given its resolved options, its routes and its Host check.
    */
-  readonly card?: (fetch: ServerFetch, server: ResolvedOptions, routes: ReadonlyMap<string, Route>) => ServerFetch;
+  readonly card?: (
+    fetch: ServerFetch,
+    server: ResolvedOptions,
+    routes: ReadonlyMap<string, Route>,
+    guard: RequestGuard,
+  ) => ServerFetch;
 }

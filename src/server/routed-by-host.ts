@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isLoopbackAddress } from "../internal/loopback.ts";
 
 /**
  * Tells whether Cloudflare's edge delivered a request to a Worker. Cloudflare routes to a Worker only
@@ -40,10 +41,4 @@ export function routedByHost(
   }
   const client = request.headers.get("cf-connecting-ip");
   return client === null || !isLoopbackAddress(client);
-}
-
-/** 127.0.0.0/8 and `::1` (RFC 1122 §3.2.1.3, RFC 4291 §2.5.3), also as IPv4-mapped IPv6 (RFC 4291 §2.5.5.2). */
-function isLoopbackAddress(address: string): boolean {
-  const ip = address.trim().toLowerCase();
-  return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");
 }

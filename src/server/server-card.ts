@@ -11,6 +11,7 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import type { ResolvedOptions, Route } from "./binding-contract.ts";
 import { matchesEtag } from "./conditional.ts";
 import type { ServerFetch } from "./fetch.ts";
+import type { RequestGuard } from "./guard.ts";
 import type { ServerOptions } from "./server-options.ts";
 
 /** The `serverCard` option, when it is an object. */
@@ -25,10 +26,17 @@ export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schema
 /** The card's media type (SEP-2127, Hosted Server Card Location). */
 export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 
+/**
+ * Marks the `ctx` of an in-process read that may name any host (`mcplite server-json`, reading the card at
+ * the public origin it is told): no request off a socket carries it. `Symbol.for`, so that a CLI reads the
+ * card of a server built by another copy of the SDK.
+ */
+export const CARD_AT_ANY_HOST: unique symbol = Symbol.for("mcplite.card-at-any-host") as never;
+
 /** The server card's schema bounds `description` and `title` to 100 characters. */
 const MAX_DESCRIPTION = 100;
 const NAME_FORM = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
-// SEP-2127 draft, CORS Requirements and Caching: public, read-only metadata.
+// SEP-2127 draft, CORS Requirements and Caching: public, read-only metadata, when its origin is pinned.
 const SHARED_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, HEAD, OPTIONS",
@@ -36,6 +44,16 @@ const SHARED_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.
   "access-control-expose-headers": "ETag",
   "cache-control": "public, max-age=3600",
   allow: "GET, HEAD, OPTIONS",
+});
+/**
+ * A card whose URLs come from the request's `Host`: a shared cache must not store it (RFC 9111 §5.2.2.7
+ * `private`), lest one client's `Host` reach the others, and `Vary: Host` (RFC 9111 §4.1) keeps any cache
+ * that stores it from answering another host's request with it; the client's own cache keeps it an hour.
+ */
+const HOST_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
+  ...SHARED_HEADERS,
+  "cache-control": "private, max-age=3600",
+  vary: "Host",
 });
 
 /** A card, serialised, with its strong entity tag. */
@@ -103,13 +121,17 @@ export function buildServerCard(
 }
 
 /**
- * Serves the card in front of a server's `fetch`, before its gate: any `Host`, any `Origin`, no token
- * (SEP-2127: public metadata); every other path goes on to `fetch`.
+ * Serves the card in front of a server's `fetch`, before its gate: any `Origin`, no token (SEP-2127:
+ * public metadata); every other path goes on to `fetch`. A card with a pinned origin (`serverCard.origin`,
+ * `auth.resource`) answers any `Host`; one that takes its origin from the request answers only the hosts
+ * the server's guard allows (`allowedHosts`: the card would name endpoints the server refuses, e.g. a
+ * `Host: evil.example` in front of a cache), and is not for shared caches.
  *
  * @param fetch The server's fetch.
  * @param server The resolved options.
  * @param card The `serverCard` option (`{}` for the defaults).
  * @param routes The routes its bindings serve, by full path: those with a `remote` are listed.
+ * @param guard The server's Host and Origin check; of it the card uses the Host part, unless pinned.
  * @returns The fetch with the card.
  */
 export function withServerCard(
@@ -117,6 +139,7 @@ export function withServerCard(
   server: ResolvedOptions,
   card: ServerCardOptions,
   routes: ReadonlyMap<string, Route>,
+  guard?: RequestGuard,
 ): ServerFetch {
   const remotes: Remote[] = [];
   const paths = new Set([SERVER_CARD_PATH]);
@@ -144,23 +167,37 @@ export function withServerCard(
       plain = url;
       return fetch(request, env, ctx);
     }
+    if (
+      fixed === undefined && guard !== undefined &&
+      (ctx as { [CARD_AT_ANY_HOST]?: unknown })?.[CARD_AT_ANY_HOST] !== true
+    ) {
+      try { // the Host alone: any Origin may read the card (CORS above)
+        guard({ headers: { get: (name) => name === "origin" ? null : request.headers.get(name) } }, url, ctx);
+      } catch (error) {
+        return Promise.resolve(new Response((error as Error).message, { status: 403, headers: HOST_HEADERS }));
+      }
+    }
     const origin = fixed ?? new URL(url).origin;
     if (last?.[0] !== origin) last = [origin, serialise(buildServerCard(server, card, remotes, origin))];
-    return answer(request, last[1]);
+    return answer(request, last[1], fixed === undefined ? HOST_HEADERS : SHARED_HEADERS);
   };
 }
 
-async function answer(request: Request, card: Promise<CardBody>): Promise<Response> {
+async function answer(
+  request: Request,
+  card: Promise<CardBody>,
+  shared: Readonly<Record<string, string>>,
+): Promise<Response> {
   const method = request.method;
   if (method !== "GET" && method !== "HEAD") { // a preflight, or a method the card does not answer
-    return new Response(null, { status: method === "OPTIONS" ? 204 : 405, headers: SHARED_HEADERS });
+    return new Response(null, { status: method === "OPTIONS" ? 204 : 405, headers: shared });
   }
   const [body, etag] = await card;
-  // RFC 9110 §13.1.2: a client holding the current card gets 304, without the body.
+  // RFC 9110 §13.1.2: a client holding the current card gets 304, without the body (and with its Vary, §15.4.5).
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
-    return new Response(null, { status: 304, headers: { ...SHARED_HEADERS, etag } });
+    return new Response(null, { status: 304, headers: { ...shared, etag } });
   }
-  const headers = { ...SHARED_HEADERS, etag, "content-type": SERVER_CARD_TYPE };
+  const headers = { ...shared, etag, "content-type": SERVER_CARD_TYPE };
   return new Response(method === "HEAD" ? null : body, { status: 200, headers });
 }
 

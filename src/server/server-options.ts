@@ -74,7 +74,10 @@ export interface ServerOptions {
     readonly name?: string;
     /**
      * The public origin the card's endpoint URLs start with (`https://api.example.com`), for a server
-     * behind a proxy. Default: the origin of `auth.resource` with `auth`, else each request's own.
+     * behind a proxy. Default: the origin of `auth.resource` with `auth`, else each request's own: then
+     * the card answers only at a host `allowedHosts` lets in, with `Cache-Control: private` and
+     * `Vary: Host` (RFC 9111 §5.2.2.7, §4.1), so that no shared cache hands one client's `Host` to another.
+     * Pinned, it is `public` for an hour.
      */
     readonly origin?: string;
     /** Where the server's source lives (SEP-2127 `Repository`): its URL, host (`"github"`), folder, id. */

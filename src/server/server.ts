@@ -163,7 +163,7 @@ export class Server<TTools extends ToolMap = {}> {
       edge,
       { budgets, maxBodyBytes: resolved.maxBodyBytes },
     );
-    const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes);
+    const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes, gate.guard);
     this.fetch = withHealth(carded, resolved, options.health);
     declareBodyLimit(this.fetch, resolved.maxBodyBytes, resolved.bodyTimeoutMs); // for serve()'s listener
   }

@@ -13,7 +13,11 @@ import type { Bound, Fetchable, Listen } from "../runtime/listen-types.ts";
 export interface ServeOptions {
   /** The port; 0 picks a free one. Defaults to `PORT` from the environment, else 8000. */
   port?: number;
-  /** The interface; defaults to `HOSTNAME` from the environment, else 127.0.0.1. */
+  /**
+   * The interface; defaults to `HOSTNAME` from the environment, else 127.0.0.1. Docker and Kubernetes set
+   * `HOSTNAME` to the container's name, which resolves to its network address: a server there listens on
+   * it, for the container's published ports. Pass `hostname` to choose (`"127.0.0.1"` for this machine only).
+   */
   hostname?: string;
   /** Prints nothing; by default one line on stderr says where it listens, as `Deno.serve` does. */
   quiet?: boolean;

@@ -161,6 +161,23 @@ describe("mcplite server-json", () => {
     assert.match(none.stderr, /exports no server: export it as `export const server = createServer/);
   });
 
+  it("reads an unpinned card at the public origin it is told, though the card answers only allowed hosts", async () => {
+    // The card of a server without a pinned origin refuses a Host outside allowedHosts (a forged one); the
+    // command reads it in process, at localhost and at the --remote's origin, whatever allowedHosts says.
+    const dir = project();
+    writeFileSync(
+      join(dir, "server.ts"),
+      `import { createServer } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +
+        `export const server = createServer({ name: "weather", version: "1.2.0", description: "Forecasts and alerts", ` +
+        `allowedHosts: ["api.example.com"] });\n`,
+    );
+    const made = await runCli([...serverJsonArgs(dir), "--no-packages"], { timeoutMs: 30_000 });
+    assert.equal(made.code, 0, made.stderr);
+    const document = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
+    assert.equal(document.description, "Forecasts and alerts");
+    assert.deepEqual(document.remotes, [{ type: "streamable-http", url: "https://weather.example.com/mcp" }]);
+  });
+
   it(
     "runs on Node 22 from the CLI's Node bundle, importing the TypeScript module",
     { skip: ONCE_PER_RUN },

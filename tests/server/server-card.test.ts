@@ -45,7 +45,8 @@ describe("the server card", () => {
       const response = await server.fetch(new Request(`http://localhost${path}`));
       assert.equal(response.status, 200, path);
       assert.equal(response.headers.get("content-type"), "application/mcp-server-card+json");
-      assert.equal(response.headers.get("cache-control"), "public, max-age=3600");
+      assert.equal(response.headers.get("cache-control"), "private, max-age=3600"); // from Host: see below
+      assert.equal(response.headers.get("vary"), "Host");
       const card = await response.json();
       assert.ok(validCard(card), JSON.stringify(validCard.errors));
       assert.deepEqual(card, {
@@ -66,7 +67,8 @@ describe("the server card", () => {
   });
 
   it("names the server in reverse-DNS form from its host when its name is not, and still validates", async () => {
-    const response = await weather().fetch(new Request("https://weather.example.com/.well-known/mcp/server-card.json"));
+    const server = weather({ allowedHosts: ["weather.example.com"] });
+    const response = await server.fetch(new Request("https://weather.example.com/.well-known/mcp/server-card.json"));
     const card = await response.json();
     assert.equal(card.name, "com.example.weather/weather");
     assert.equal(card.remotes[0].url, "https://weather.example.com/mcp");
@@ -155,6 +157,52 @@ describe("the server card", () => {
     assert.deepEqual(card.repository, { url: "https://github.com/example/weather", source: "github" });
     assert.deepEqual(card._meta, { "com.example/tier": "free" });
     assert.ok(validCard(card), JSON.stringify(validCard.errors));
+  });
+
+  it("unpinned, names only the hosts allowedHosts lets in, and keeps out of shared caches (Vary: Host, private)", async () => {
+    const card = (server: ReturnType<typeof weather>, host: string, headers: Record<string, string> = {}) =>
+      server.fetch(new Request(`http://${host}/.well-known/mcp/server-card.json`, { headers }));
+    // The default guard (loopback names): a forged Host gets no card naming it, whatever the Origin.
+    for (const headers of [{}, { origin: "https://evil.example" }] as Record<string, string>[]) {
+      const refused = await card(weather(), "evil.example", headers);
+      assert.equal(refused.status, 403);
+      assert.doesNotMatch(await refused.text(), /http:\/\/evil\.example\/mcp/);
+      assert.equal(refused.headers.get("vary"), "Host");
+    }
+    // Every host allowed: the card follows Host, but only the client's own cache may keep it (RFC 9111 §5.2.2.7, §4.1).
+    const open = weather({ allowedHosts: "*" });
+    const reflected = await card(open, "evil.example");
+    assert.equal(reflected.status, 200);
+    assert.equal((await reflected.json()).remotes[0].url, "http://evil.example/mcp");
+    assert.equal(reflected.headers.get("cache-control"), "private, max-age=3600");
+    assert.equal(reflected.headers.get("vary"), "Host");
+    const again = await card(open, "evil.example", { "if-none-match": reflected.headers.get("etag")! });
+    assert.equal(again.status, 304);
+    assert.equal(again.headers.get("vary"), "Host", "a 304 carries the Vary its 200 would (RFC 9110 §15.4.5)");
+    const preflight = await open.fetch(
+      new Request("http://evil.example/mcp/server-card", {
+        method: "OPTIONS",
+        headers: { origin: "https://a.example" },
+      }),
+    );
+    assert.equal(preflight.headers.get("vary"), "Host");
+  });
+
+  it("pinned, names its own origin at any Host and is public for an hour, without Vary", async () => {
+    for (
+      const server of [
+        weather({ serverCard: { origin: "https://weather.example.com" } }),
+        weather({ serverCard: { origin: "https://weather.example.com" }, allowedHosts: "*" }),
+      ]
+    ) {
+      const response = await server.fetch(new Request("http://evil.example/.well-known/mcp/server-card.json"));
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get("cache-control"), "public, max-age=3600");
+      assert.equal(response.headers.get("vary"), null);
+      const body = await response.text();
+      assert.doesNotMatch(body, /evil/);
+      assert.equal(JSON.parse(body).remotes[0].url, "https://weather.example.com/mcp");
+    }
   });
 
   it("is not served with serverCard: false, and a malformed name or origin fails at creation", async () => {

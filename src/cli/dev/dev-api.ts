@@ -2,8 +2,9 @@
  * The dev page's side on the dev server, under `/_dev`: the page, the server's state and what it
  * serves (`/_dev/state`), a server-sent event on each restart (`/_dev/events`, WHATWG HTML §9.2), and
  * calls (`/_dev/call`) answered as NDJSON lines: progress, partials and logs as they come, then the
- * result or the error. Calls go through the SDK's client to the running child; only loopback hosts
- * are answered, and only calls that carry the page's secret.
+ * result or the error. Calls go through the SDK's client to the running child; only requests from a
+ * loopback peer to a loopback host are answered (`--host` can open them to the network), and only calls
+ * that carry the page's secret.
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { parseArgs } from "../args.ts";
 import { errorLine } from "../exit-errors.ts";
 import { inspect } from "../inspect.ts";
 import { connect } from "../target.ts";
+import { isLoopbackAddress } from "../../internal/loopback.ts";
 import type { DevEndpoint } from "./dev-endpoints.ts";
 import { devPage } from "./dev-page.ts";
 import type { DevState } from "./dev-supervisor.ts";
@@ -31,12 +33,20 @@ export interface DevApiSource {
   readonly endpoints: () => readonly DevEndpoint[];
   /** Whether the next restart finds a child with the SDK loaded. */
   readonly warm: () => boolean;
+  /** Peers off this machine may use the page: `--host` named an interface other than loopback. */
+  readonly open?: boolean;
 }
 
 /** The page's side: its handler, and what the dev server tells it. */
 export interface DevApi {
-  /** Answers a request under `/_dev`. */
-  handle(request: Request, url: URL): Promise<Response>;
+  /**
+   * Answers a request under `/_dev`.
+   *
+   * @param request The request.
+   * @param url Its URL.
+   * @param peer The address it came from, as the listener saw it (`peerOf`); undefined when none said.
+   */
+  handle(request: Request, url: URL, peer: string | undefined): Promise<Response>;
   /** Tells the open pages the state changed (and drops the client of the child that ended). */
   changed(): void;
   /** Closes the client and the event streams. */
@@ -158,9 +168,8 @@ export function devApi(source: DevApiSource): DevApi {
   };
 
   return {
-    async handle(request, url) {
-      // DNS rebinding: the page and its calls answer only requests addressed to the loopback interface.
-      if (!LOOPBACK.has(url.hostname)) return new Response("not found", { status: 404 });
+    async handle(request, url, peer) {
+      if (!mayUsePage(url.hostname, peer, source.open === true)) return new Response("not found", { status: 404 });
       const path = url.pathname.slice(DEV_PAGE_PATH.length);
       if (request.method === "GET" && (path === "" || path === "/")) {
         return new Response(page, {
@@ -187,4 +196,30 @@ export function devApi(source: DevApiSource): DevApi {
       await client?.client.close().catch(() => {});
     },
   };
+}
+
+/**
+ * Whether a request may use the page (which holds the secret that runs tools). Its peer: a loopback
+ * address, as the socket reports it (a `Host` header is the sender's to choose), unless the dev server
+ * is open to the network. Its host, against DNS rebinding: a loopback name, or, when open, an IP
+ * literal (rebinding needs a host name that the attacker's DNS answers; an address is looked up nowhere).
+ *
+ * @param hostname The request URL's host name (`Host`).
+ * @param peer The peer's address; undefined when the listener did not say.
+ * @param open Peers off this machine are allowed.
+ * @returns `true` when it may.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mayUsePage } from "./dev-api.ts";
+ * assert.equal(mayUsePage("127.0.0.1", "127.0.0.1", false), true);
+ * assert.equal(mayUsePage("127.0.0.1", "203.0.113.7", false), false); // a peer sending Host: 127.0.0.1
+ * assert.equal(mayUsePage("198.51.100.2", "203.0.113.7", true), true); // mcplite dev --host 0.0.0.0
+ * assert.equal(mayUsePage("rebound.example", "127.0.0.1", true), false);
+ * ```
+ */
+export function mayUsePage(hostname: string, peer: string | undefined, open: boolean): boolean {
+  if (!open && (peer === undefined || !isLoopbackAddress(peer))) return false;
+  return LOOPBACK.has(hostname) || open && (/^\d+\.\d+\.\d+\.\d+$/.test(hostname) || hostname.startsWith("["));
 }

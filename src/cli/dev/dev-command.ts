@@ -1,5 +1,6 @@
 /**
- * `mcplite dev <server module> [--port N]`: serves the module's server on the port, restarts it on
+ * `mcplite dev <server module> [--port N] [--host ADDRESS]`: serves the module's server on the port
+ * (on 127.0.0.1 unless `--host` names another interface; never `$HOSTNAME`), restarts it on
  * each change to the module or a local file it imports, prints the endpoints, and serves a dev page
  * (`/_dev`) to call what it serves. The dev server owns the port and forwards to a child on the
  * runtime running the CLI, so a restart never frees the port and never drops an open page.
@@ -7,6 +8,7 @@
  * @module
  */
 import { serve } from "../../server/serve.ts";
+import { isLoopbackAddress } from "../../internal/loopback.ts";
 import { errorLine, ExitCode } from "../exit-errors.ts";
 import type { Terminal } from "../terminal.ts";
 import { DEV_PAGE_PATH, devApi } from "./dev-api.ts";
@@ -23,7 +25,12 @@ import { watchGraph } from "./dev-watch.ts";
 const SDK_ROOT = decodeURIComponent(new URL("../../../", import.meta.url).pathname);
 const isSdk = (file: string) => file.startsWith(`${SDK_ROOT}src/`) || /^mod\.[jt]s$/.test(file.slice(SDK_ROOT.length));
 
-const USAGE = "usage: mcplite dev <server module> [--port <port>]";
+const USAGE = "usage: mcplite dev <server module> [--port <port>] [--host <address>]";
+/**
+ * Where the dev server listens unless `--host` says: loopback, whatever `HOSTNAME` says (Docker and
+ * Kubernetes set it to the container's name, which resolves to an address the network reaches).
+ */
+const DEV_HOST = "127.0.0.1";
 
 const g = globalThis as {
   Deno?: { cwd(): string; execPath(): string };
@@ -47,15 +54,24 @@ function childCommand(): { command: string; args: string[] } {
  */
 export async function devCommand(terminal: Terminal, argv: string[]): Promise<number> {
   let port: number | undefined;
+  let hostname = DEV_HOST;
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const [name, inline] = argv[i].startsWith("--port=") ? ["--port", argv[i].slice(7)] : [argv[i], undefined];
+    const equals = argv[i].indexOf("=");
+    const [name, inline] = /^--(port|host)=/.test(argv[i])
+      ? [argv[i].slice(0, equals), argv[i].slice(equals + 1)]
+      : [argv[i], undefined];
     if (name === "--help" || name === "-h") return (await terminal.out(`${USAGE}\n`), ExitCode.Ok);
     if (name === "--port") {
       const raw = inline ?? argv[++i] ?? "";
       port = Number(raw);
       if (!/^\d+$/.test(raw) || port > 65535) {
         return await usage(terminal, `--port takes a port, not ${JSON.stringify(raw)}`);
+      }
+    } else if (name === "--host") {
+      hostname = (inline ?? argv[++i] ?? "").replace(/^\[(.*)\]$/, "$1");
+      if (!/^[\w.:-]+$/.test(hostname)) {
+        return await usage(terminal, `--host takes an address, not ${JSON.stringify(hostname)}`);
       }
     } else if (name.startsWith("-")) return await usage(terminal, `unknown option ${name}`);
     else positionals.push(name);
@@ -70,7 +86,9 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
   let origin = "";
   let endpoints: readonly DevEndpoint[] = [];
   let printed = "";
-  const api = devApi({ state: () => supervisor.state, endpoints: () => endpoints, warm: () => supervisor.warm });
+  // Another interface than loopback: peers off this machine may use the dev page and run its tools.
+  const open = hostname !== "localhost" && !isLoopbackAddress(hostname);
+  const api = devApi({ state: () => supervisor.state, endpoints: () => endpoints, warm: () => supervisor.warm, open });
   let reported = Promise.resolve();
   const report = async (state: DevState) => {
     if (state.phase === "ready") {
@@ -97,12 +115,13 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
   });
   let listener;
   try {
-    listener = await serve({ fetch: devHandler(supervisor, api) }, { port, quiet: true });
+    listener = await serve({ fetch: devHandler(supervisor, api) }, { port, hostname, quiet: true });
   } catch (error) {
     return await usage(terminal, errorLine(error));
   }
   origin = listener.url;
   say(`dev page at ${origin}${DEV_PAGE_PATH}; starting ${positionals[0]}`);
+  if (open) say(`listening on ${hostname}: whoever reaches it can open the dev page and call the server's tools`);
   let restarting = Promise.resolve();
   let queued = false; // changes made while a restart runs make one more restart, not one each
   const watch = await watchGraph(file, isSdk, (changed) => {

@@ -9,6 +9,7 @@
 import { DEV_PAGE_PATH, type DevApi } from "./dev-api.ts";
 import { DEV_HOST_HEADER } from "./dev-messages.ts";
 import type { DevSupervisor } from "./dev-supervisor.ts";
+import { peerOf } from "../../runtime/peer.ts";
 
 /** How long a request waits for a restarting child, in ms. */
 const RESTART_WAIT_MS = 30_000;
@@ -20,13 +21,17 @@ const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host",
  *
  * @param supervisor The child's supervisor.
  * @param api The page's side.
- * @returns The handler.
+ * @returns The handler: `serve()`'s listeners tell it each request's peer (`src/runtime/peer.ts`), and so
+ *   does what the runtime hands `fetch` besides the request (Deno's `info.remoteAddr`, Bun's server).
  */
-export function devHandler(supervisor: DevSupervisor, api: DevApi): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function devHandler(
+  supervisor: DevSupervisor,
+  api: DevApi,
+): (request: Request, env?: unknown) => Promise<Response> {
+  return async (request, env) => {
     const url = new URL(request.url);
     if (url.pathname === DEV_PAGE_PATH || url.pathname.startsWith(`${DEV_PAGE_PATH}/`)) {
-      return await api.handle(request, url);
+      return await api.handle(request, url, peerOf(request, env));
     }
     const state = await supervisor.settled(AbortSignal.any([request.signal, AbortSignal.timeout(RESTART_WAIT_MS)]));
     if (state.phase !== "ready") {

@@ -41,18 +41,23 @@ export const SDK = JSON.stringify(`${ROOT}mod.ts`);
  *
  * @param files The project's files (the first is the module served).
  * @param node Node's binary: run the CLI on Node (else on the runtime running the test).
+ * @param extra Options after the module, and variables added to the environment.
  */
-export async function startDev(files: Record<string, string>, node?: string): Promise<DevSession> {
+export async function startDev(
+  files: Record<string, string>,
+  node?: string,
+  extra: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<DevSession> {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-dev-"));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   const { command, args } = node === undefined
     ? runtimeCommand(`${ROOT}src/cli/main.ts`)
     : { command: node, args: [`${ROOT}src/cli/bin.mjs`] };
-  const child: ChildProcess = spawn(command, [...args, "dev", join(dir, Object.keys(files)[0])], {
+  const child: ChildProcess = spawn(command, [...args, "dev", join(dir, Object.keys(files)[0]), ...extra.args ?? []], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: "0", NO_COLOR: "1" },
+    env: { ...process.env, PORT: "0", NO_COLOR: "1", ...extra.env },
     detached: true, // a process group of its own, as a terminal's job
   });
   let err = "";
