@@ -49,8 +49,9 @@ export class SchemaConverter {
    * const node = { type: "object", properties: { id: { type: "integer" }, parent: { $ref: "#/components/schemas/node" } } };
    * const converter = new SchemaConverter("3.1.0", { components: { schemas: { node } } });
    * const converted = converter.inline({ $ref: "#/components/schemas/node" });
-   * assert.equal(converted.properties?.id.type, "integer");
-   * assert.match(converted.properties?.parent.description, /^Recursive/);
+   * const properties = converted.properties as Record<string, { type?: string; description?: string }>;
+   * assert.equal(properties.id.type, "integer");
+   * assert.match(properties.parent.description ?? "", /^Recursive/);
    * ```
    */
   inline(schema: unknown): JsonSchema {
