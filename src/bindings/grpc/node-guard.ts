@@ -116,7 +116,9 @@ export function refuseNodeRequest(
   if (grpc) {
     const trailers: Record<string, string> = { ...headers, "content-type": "application/grpc" };
     setTrailerStatus(new Headers(), error).forEach((value, key) => trailers[key] = value);
-    if (trailers["grpc-message"] !== undefined) trailers["grpc-message"] = readableGrpcMessage(trailers["grpc-message"]);
+    if (trailers["grpc-message"] !== undefined) {
+      trailers["grpc-message"] = readableGrpcMessage(trailers["grpc-message"]);
+    }
     // Trailers-only is one HEADERS frame that ends the stream (gRPC over HTTP/2 protocol, Responses). The
     // compatibility layer's writeHead() and end() send the headers first and end the stream in a frame of
     // its own; the request's unread body then gets RST_STREAM(NO_ERROR) (RFC 9113 §8.1), and grpc-js, which
