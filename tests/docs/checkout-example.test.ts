@@ -5,8 +5,9 @@
  * records one payment, and the flow the result names is the one the user was sent to.
  */
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import process from "node:process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { serve } from "../../mod.ts";
@@ -18,12 +19,14 @@ import { ROOT } from "../helpers/process.ts";
 
 const PAGE = "docs/guides/mcp.md";
 const block = tsBlocks(readFileSync(`${ROOT}${PAGE}`, "utf8"), PAGE).find((b) => b.file === "checkout-server.ts");
-// Beside the tests, so that its bare imports (valibot) resolve as the repository's do; not a test file.
-const file = `${ROOT}tests/docs/.checkout-server-${process.pid}.ts`;
-const imports = entryPointImports();
+// In a directory of its own (not under tests/, which the type check reads as it is written), its imports as
+// absolute URLs: the SDK's entry points mapped to this checkout's sources, valibot as this test resolves it.
+const dir = mkdtempSync(join(tmpdir(), "mcplite-checkout-"));
+const file = join(dir, "checkout-server.ts");
+const imports: Record<string, string> = { ...entryPointImports(), valibot: import.meta.resolve("valibot") };
 writeFileSync(
   file,
-  block!.code.replace(/from "(@mcplite\/sdk[\w/-]*)"/g, (whole, name: string) => {
+  block!.code.replace(/from "([@\w][\w/@.-]*)"/g, (whole, name: string) => {
     return imports[name] === undefined ? whole : `from "${imports[name]}"`;
   }),
 );
@@ -38,7 +41,7 @@ let listener: Listener;
 before(async () => listener = await serve(shop.server, { port: 0, hostname: "127.0.0.1", quiet: true }));
 after(async () => {
   await listener.close();
-  rmSync(file, { force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The flow a result names: `Pay in your browser (flow …)`. */
