@@ -23,7 +23,11 @@ export type BudgetValues = Readonly<Record<BudgetName, number>>;
 export interface CallerShare {
   /** The bytes of request bodies one caller may have being read at once (default: half of the instance's). */
   bodyBytes?: number;
-  /** The calls one caller may have running at once (default: a quarter of the instance's). */
+  /**
+   * The calls one caller may have running at once (default: three quarters of the instance's, so that one
+   * client multiplexing calls on one connection, as gRPC and HTTP/2 clients do, is not refused while a
+   * quarter stays for the others).
+   */
   calls?: number;
   /** The calls one caller may have held open at once (default: a quarter of the instance's). */
   heldStreams?: number;
@@ -75,7 +79,8 @@ export interface Limits {
    */
   jobs?: number;
   /**
-   * One caller's share of each budget (default: half of `bodyBytes`, a quarter of the others), or `false` for none (one caller may
+   * One caller's share of each budget (default: half of `bodyBytes`, three quarters of `calls`, a quarter of the
+   * others), or `false` for none (one caller may
    * take the instance's whole budget). A caller is the authenticated subject (and client), else the
    * client's address as the listener saw it (`serve()`, `nodeHandler()`, `Deno.serve` and `Bun.serve`
    * handing `server.fetch` their own second argument), else one anonymous caller.
@@ -92,6 +97,9 @@ export interface Limits {
 
 /** The defaults, sized for a 2-core machine with 24 GB: see docs/guides/limits.md. */
 export const LIMIT_DEFAULTS: BudgetValues = { bodyBytes: 16 * 1024 * 1024, calls: 512, heldStreams: 256, jobs: 256 };
+
+/** One caller's default share of each budget, as a fraction of the instance's. */
+const SHARE_OF: BudgetValues = { bodyBytes: 1 / 2, calls: 3 / 4, heldStreams: 1 / 4, jobs: 1 / 4 };
 
 /** What one caller (or the instance) holds now. */
 type Held = Record<BudgetName, number>;
@@ -147,8 +155,9 @@ export class Budgets {
     for (const name of BUDGET_NAMES) {
       const limit = own[name] = positive(limits[name] ?? LIMIT_DEFAULTS[name], name);
       // Half of the body budget (two bodies of the default largest size: a chunked one, which counts as
-      // the largest, does not hold up its caller's next request), a quarter of the others.
-      const part = Math.max(1, Math.floor(limit / (name === "bodyBytes" ? 2 : 4)));
+      // the largest, does not hold up its caller's next request); three quarters of the calls (one backend
+      // client's multiplexed calls, a quarter kept for the others); a quarter of the held streams and jobs.
+      const part = Math.max(1, Math.floor(limit * SHARE_OF[name]));
       if (perCaller !== false) share[name] = Math.min(limit, positive(perCaller?.[name] ?? part, `perCaller.${name}`));
     }
     this.limits = own;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ProtocolError } from "./error.ts";
+import { ProtocolError, ToolError } from "./error.ts";
 import type { CallMeta } from "./call-meta.ts";
 import { cannotAsk } from "./client-view.ts";
 
@@ -29,11 +29,16 @@ export interface UrlElicitation {
   mode: "url";
   /** Why the user should open the page, shown with it. */
   message: string;
-  /** The page to open. */
-  url: string | URL;
+  /**
+   * The page to open, or a function that makes it from the elicitation's id: on MCP 2026-07-28 and
+   * MCP-lite a handler runs again from the top once the client answers, and the id (not a value the
+   * handler minted before asking) is the same in every round of the call.
+   */
+  url: string | URL | ((elicitationId: string) => string | URL);
   /**
    * The id that names this elicitation in `notifications/elicitation/complete` (MCP 2025-11-25); unique
-   * per elicitation. Absent: a random UUID, kept across the call's input rounds.
+   * per elicitation. Absent: a random UUID, minted once and kept across the call's input rounds (in the
+   * round's signed state, as MCP 2026-07-28 asks of a server that correlates an out-of-band flow).
    */
   elicitationId?: string;
 }
@@ -101,7 +106,8 @@ export function urlElicitationParams(
   elicitationId: string,
 ): { mode: "url"; message: string; url: string; elicitationId: string } {
   if (!page.message || !elicitationId) throw new TypeError("A URL elicitation needs a message and an id");
-  return { mode: "url", message: page.message, url: checkElicitationUrl(page.url), elicitationId };
+  const url = typeof page.url === "function" ? page.url(elicitationId) : page.url;
+  return { mode: "url", message: page.message, url: checkElicitationUrl(url), elicitationId };
 }
 
 /**
@@ -152,17 +158,26 @@ export class UrlElicitationRequiredError extends ProtocolError {
    *
    * @param meta What the client declared.
    * @param round The call's input round, if the wire has one.
-   * @returns The error to fail the call with, or `undefined` when the round took the questions.
+   * @returns The error to fail the call with (a tool failure when the request already answered every
+   *   page), or `undefined` when the round took the questions.
    */
   "~ask"(
     meta: CallMeta,
-    round: { ask(key: string, params: Record<string, unknown>): void } | undefined,
-  ): ProtocolError | undefined {
+    round: { ask(key: string, params: Record<string, unknown>): boolean } | undefined,
+  ): ProtocolError | ToolError | undefined {
     const url = { method: "elicitation/create" as const, params: { mode: "url" } };
     const refused = cannotAsk({ input: () => Promise.resolve() }, meta, url);
     if (refused !== undefined) return refused;
     if (round === undefined) return this;
-    for (const params of this.elicitations) round.ask(params.elicitationId, { ...params });
-    return undefined;
+    let asked = false;
+    for (const params of this.elicitations) asked = round.ask(params.elicitationId, { ...params }) || asked;
+    if (asked) return undefined;
+    // Every page was answered in an earlier round and the handler still cannot go on: the user has not
+    // finished there yet. Asking again would loop (a client retries each round); the call fails as a tool
+    // failure the caller may retry later, as -32042 asks on the 2025 revisions.
+    const pages = this.elicitations.map((page) => `${page.message} (${page.url})`).join("; ");
+    return new ToolError(`${this.message}: ${pages}. Call again once it is done.`, {
+      data: { elicitations: this.elicitations },
+    });
   }
 }

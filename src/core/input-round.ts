@@ -205,9 +205,12 @@ export class InputRound implements CallSink {
    *
    * @param key The question's key, the elicitation's id.
    * @param params The `elicitation/create` params.
+   * @returns Whether it was asked: `false` when an earlier round of the call answered it.
    */
-  ask(key: string, params: Record<string, unknown>): void {
+  ask(key: string, params: Record<string, unknown>): boolean {
+    if (this.#answers !== undefined && Object.hasOwn(this.#answers, key)) return false;
     (this.#asked ??= new Map()).set(key, { method: "elicitation/create", params });
+    return true;
   }
 
   /**

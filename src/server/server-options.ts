@@ -113,7 +113,7 @@ export interface ServerOptions {
    * The server's budgets across requests, sized by default for a 2-core machine with 24 GB: the bytes
    * of request bodies being read at once (16 MiB), the calls running (512), the calls held open while
    * deferred work is followed (256), the deferred jobs (256), and each caller's share of them (half
-   * of the bytes, a quarter of the others). Past one a request is refused before its body is read: 503 with `Retry-After` for the
+   * of the bytes, three quarters of the calls, a quarter of the others). Past one a request is refused before its body is read: 503 with `Retry-After` for the
    * instance, 429 with `Retry-After` for the caller (`RESOURCE_EXHAUSTED` on gRPC). See `Limits`, and
    * the limits guide for every other bound.
    */

@@ -9,10 +9,10 @@ import { createServer } from "../../mod.ts";
 import { ANONYMOUS, Budgets, LIMIT_DEFAULTS } from "../../src/core/budgets.ts";
 
 describe("Budgets", () => {
-  it("defaults to 16 MiB, 512, 256 and 256, each caller half of the bytes and a quarter of the rest", () => {
+  it("defaults to 16 MiB, 512, 256 and 256, each caller half of the bytes, three quarters of the calls, a quarter of the rest", () => {
     const budgets = new Budgets();
     assert.deepEqual(budgets.limits, LIMIT_DEFAULTS);
-    assert.deepEqual(budgets.share, { bodyBytes: 8 * 1024 * 1024, calls: 128, heldStreams: 64, jobs: 64 });
+    assert.deepEqual(budgets.share, { bodyBytes: 8 * 1024 * 1024, calls: 384, heldStreams: 64, jobs: 64 });
     assert.equal(new Budgets({ perCaller: false }).share, undefined);
     assert.equal(new Budgets({ calls: Infinity }).share?.calls, Infinity);
   });

@@ -11,6 +11,7 @@ import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { ProtocolError } from "../../core/mod.ts";
 import type { Gate, RequestGuard } from "../../server/mod.ts";
+import { readableGrpcMessage } from "./node-unary.ts";
 import { errorToConnectError } from "./status.ts";
 
 /** What the guard reads of a `node:http2` request (`Http2ServerRequest`). */
@@ -21,11 +22,14 @@ interface NodeRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-/** How a refusal is written (`Http2ServerResponse`). */
+/** How a refusal is written (`Http2ServerResponse`, and the stream under it). */
 interface NodeResponse {
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(): unknown;
   end(body: Uint8Array): unknown;
+  readonly stream?: {
+    respond(headers: Record<string, string | number>, options: { endStream: boolean }): unknown;
+  };
 }
 
 /**
@@ -112,8 +116,18 @@ export function refuseNodeRequest(
   if (grpc) {
     const trailers: Record<string, string> = { ...headers, "content-type": "application/grpc" };
     setTrailerStatus(new Headers(), error).forEach((value, key) => trailers[key] = value);
-    response.writeHead(200, trailers);
-    response.end();
+    if (trailers["grpc-message"] !== undefined) {
+      trailers["grpc-message"] = readableGrpcMessage(trailers["grpc-message"]);
+    }
+    // Trailers-only is one HEADERS frame that ends the stream (gRPC over HTTP/2 protocol, Responses). The
+    // compatibility layer's writeHead() and end() send the headers first and end the stream in a frame of
+    // its own; the request's unread body then gets RST_STREAM(NO_ERROR) (RFC 9113 §8.1), and grpc-js, which
+    // reads a status in the headers only when they end the stream, fails the call "without gRPC status".
+    if (response.stream !== undefined) response.stream.respond({ ":status": 200, ...trailers }, { endStream: true });
+    else {
+      response.writeHead(200, trailers);
+      response.end();
+    }
   } else {
     response.writeHead(codeToHttpStatus(error.code), { ...headers, "content-type": "application/json" });
     response.end(errorToJsonBytes(error, {}));

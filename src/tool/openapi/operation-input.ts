@@ -93,7 +93,7 @@ export function operationInput(
     if (!PARAMETER_PLACES.has(place)) continue;
     const style = typeof p.style === "string" ? p.style : place === "query" ? "form" : "simple";
     const explode = typeof p.explode === "boolean" ? p.explode : style === "form";
-    const schema = { ...converter.convert(parameterSchema(p)) };
+    const schema = { ...converter.inline(parameterSchema(p)) };
     if (typeof p.description === "string" && schema.description === undefined) schema.description = p.description;
     candidates.push({
       slot: {
@@ -153,7 +153,7 @@ function requestBody(
   const mediaType = types.find(isJsonMediaType) ?? types.find((t) => STRUCTURED.has(t)) ?? types[0];
   if (mediaType === undefined) return undefined;
   const media = body.content[mediaType];
-  const schema = converter.convert(isObject(media) ? media.schema : undefined);
+  const schema = converter.inline(isObject(media) ? media.schema : undefined);
   const bodyRequired = body.required === true;
   const description = typeof body.description === "string" ? body.description : undefined;
   const structured = isJsonMediaType(mediaType) || STRUCTURED.has(mediaType);

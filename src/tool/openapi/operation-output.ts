@@ -46,7 +46,7 @@ export function operationOutput(responses: unknown, converter: SchemaConverter):
     chosen ??= { status, schema: media.schema };
   }
   if (chosen === undefined) return undefined;
-  const converted = converter.convert(chosen.schema ?? {});
+  const converted = converter.inline(chosen.schema ?? {});
   if (converted.type === "object") return { schema: converted, wrapped: false, status: chosen.status };
   if (objectOnly(converted)) return { schema: { type: "object", ...converted }, wrapped: false, status: chosen.status };
   const schema: JsonSchema = { type: "object", properties: { [WRAPPED_KEY]: converted }, required: [WRAPPED_KEY] };

@@ -1,8 +1,14 @@
 /**
  * OpenAPI schemas as plain JSON Schema 2020-12: OpenAPI 3.0's dialect converted (`nullable`, boolean
  * `exclusiveMinimum`/`exclusiveMaximum`, `example`; OpenAPI 3.0.3 §4.7.24), and references that are
- * still `$ref` after dereferencing (a recursive schema) made permissive, so a tool's schema never
- * points outside itself.
+ * still `$ref` after dereferencing made permissive where the schema recurses, so a tool's schema never
+ * points outside itself. The resolver leaves every reference to a schema on a cycle as `$ref`, the one
+ * a body or response names at its root included: that one is inlined ({@link SchemaConverter.inline}),
+ * so a recursive schema keeps its own properties (typed arguments, an unwrapped typed result).
+ *
+ * A local `$ref` into the tool's own `$defs` would keep the recursion exact, but a large API's cycles
+ * reach most of its schemas: Stripe's document gives 302 MB of schemas that way (1.2 MB for one tool),
+ * against 2 MB with its 452 tools made permissive where they recurse.
  *
  * @module
  */
@@ -15,15 +21,55 @@ import type { JsonSchema } from "../../core/schema.ts";
  */
 export class SchemaConverter {
   readonly #legacy: boolean;
+  readonly #document: unknown;
   readonly #done = new WeakMap<object, JsonSchema>();
 
   /**
    * Creates a converter.
    *
    * @param openapi The document's `openapi` version: `3.0.x` schemas are converted.
+   * @param document The dereferenced document, which the references it left (on cycles) point into.
    */
-  constructor(openapi: string) {
+  constructor(openapi: string, document?: unknown) {
     this.#legacy = openapi.startsWith("3.0");
+    this.#document = document;
+  }
+
+  /**
+   * Converts the schema of a whole parameter, body or response: one that is itself a reference to a
+   * recursive schema is that schema, inlined once, permissive only where it recurses below.
+   *
+   * @param schema A (dereferenced) OpenAPI schema.
+   * @returns The JSON Schema 2020-12 equivalent.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { SchemaConverter } from "./schema-dialect.ts";
+   * const node = { type: "object", properties: { id: { type: "integer" }, parent: { $ref: "#/components/schemas/node" } } };
+   * const converter = new SchemaConverter("3.1.0", { components: { schemas: { node } } });
+   * const converted = converter.inline({ $ref: "#/components/schemas/node" });
+   * const properties = converted.properties as Record<string, { type?: string; description?: string }>;
+   * assert.equal(properties.id.type, "integer");
+   * assert.match(properties.parent.description ?? "", /^Recursive/);
+   * ```
+   */
+  inline(schema: unknown): JsonSchema {
+    return this.convert(
+      isObject(schema) && typeof schema.$ref === "string" ? this.#target(schema.$ref) ?? schema : schema,
+    );
+  }
+
+  /** The schema a local JSON Pointer (`#/components/schemas/node`, RFC 6901) names in the document. */
+  #target(ref: string): Record<string, unknown> | undefined {
+    if (!ref.startsWith("#/")) return undefined;
+    let at: unknown = this.#document;
+    for (const token of ref.slice(2).split("/")) {
+      const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+      if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
+      at = at[key];
+    }
+    return isObject(at) && typeof at.$ref !== "string" ? at : undefined;
   }
 
   /**

@@ -203,7 +203,7 @@ export async function toolsFromOpenAPI(document: unknown, options: ToolsFromOpen
     throw new TypeError("toolsFromOpenAPI: expected an OpenAPI 3.0 or 3.1 document (its `openapi` field)");
   }
   const resolved = await dereference(document, options.load);
-  const converter = new SchemaConverter(document.openapi);
+  const converter = new SchemaConverter(document.openapi, resolved);
   const names = new ToolNames();
   const tools: AnyTool[] = [];
   for (const [path, item] of Object.entries(isObject(resolved.paths) ? resolved.paths : {})) {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import * as v from "valibot";
 import { ConnectError } from "@connectrpc/connect";
 import { defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
+import type { Limits } from "../../../src/core/budgets.ts";
 import { attachListener, type ServerCore } from "../../../src/binding.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
 import { fixtureServer, sleep, withDefaults } from "../../helpers/fixtures.ts";
@@ -48,14 +49,14 @@ export const analyze = defineTool("analyze_dataset")
   );
 
 /** The fixture server (with the gRPC binding on its fetch), the tools above, and middleware failing on `x-test-auth: none|deny`. */
-export function grpcServer(options: { maxBodyBytes?: number; bodyTimeoutMs?: number } = {}) {
+export function grpcServer(options: { maxBodyBytes?: number; bodyTimeoutMs?: number; limits?: Limits } = {}) {
   return fixtureServer({
+    // The stress scenario is one client's load test: 500 calls at once, past a caller's default share of
+    // `limits.calls` (tests/server/budgets*.test.ts and budgets.test.ts here test the shares).
+    limits: { perCaller: false },
     ...options,
     secret: "grpc-test-secret-0123456789abcdef",
     bindings: withDefaults(grpcBinding()),
-    // The stress scenario is one client's load test: 500 calls at once, past a caller's default share of
-    // `limits.calls` (a quarter of 512; tests/server/budgets*.test.ts test the shares).
-    limits: { perCaller: false },
   }).tool(
     ticks,
   ).tool(loose).tool(analyze).use(

@@ -58,6 +58,18 @@ const server = createServer({ name: "url-elicitation", version: "1.0.0" })
       }
       return "3 meetings today";
     }),
+  )
+  .tool(
+    defineTool("contacts").describe("Reads the contacts").handle(() => {
+      // The user never finishes this flow.
+      throw new UrlElicitationRequiredError([
+        {
+          message: "Connect your contacts",
+          url: "https://auth.example.com/connect?state=never",
+          elicitationId: "never",
+        },
+      ]);
+    }),
   );
 
 let listener: Listener;
@@ -213,6 +225,22 @@ describe("URL elicitation from the official v2 client", () => {
       }]);
       assert.match(text, /^signed in, flow [0-9a-f-]{36}$/);
       assert.deepEqual(seen.completed, [], "2026-07-28 has no completion notification");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("pinned to 2026-07-28: a page answered and still required is asked once, then a tool failure", async () => {
+    const seen: Seen = { requests: [], completed: [] };
+    const client = await v2Client("v2-never", seen, true);
+    try {
+      const result = await client.callTool({ name: "contacts", arguments: {} }) as { isError?: boolean };
+      assert.equal(seen.requests.length, 1, "asked once: an answered page is not asked again, round after round");
+      assert.equal(result.isError, true);
+      assert.match(
+        textOf(result),
+        /Connect your contacts \(https:\/\/auth\.example\.com\/connect\?state=never\)\. Call again once it is done\.$/,
+      );
     } finally {
       await client.close();
     }

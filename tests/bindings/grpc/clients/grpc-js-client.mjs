@@ -194,6 +194,39 @@ const scenarios = {
       ms: Date.now() - started,
     };
   },
+  // One backend client multiplexing many unary calls on one connection, as gRPC clients do: `channelArg`
+  // calls of `slow` at once (300 by default), each answer's code counted; a refusal's details and
+  // trailers (its retry information) kept from the first one.
+  async concurrent() {
+    const count = Number(channelArg ?? 300);
+    const results = await Promise.all(
+      Array.from({ length: count }, () =>
+        new Promise((resolve) => {
+          const metadata = new Metadata();
+          const trailers = {};
+          const c = client.CallTool({ name: "slow", arguments: toStruct({ ms: 400 }) }, metadata, {
+            deadline: soon(20_000),
+          }, (error, reply) =>
+            resolve(
+              error
+                ? { ...failed(error), trailers: error.metadata?.getMap() }
+                : { code: "OK", text: fromStruct(reply.result).content?.[0]?.text },
+            ));
+          c.on("status", (s) => Object.assign(trailers, s.metadata.getMap()));
+        })),
+    );
+    const codes = {};
+    for (const r of results) codes[r.code] = (codes[r.code] ?? 0) + 1;
+    const refused = results.find((r) => r.code !== "OK");
+    return {
+      codes,
+      refused: refused &&
+        {
+          ...refused,
+          trailers: Object.fromEntries(Object.entries(refused.trailers ?? {}).filter(([k]) => !k.endsWith("-bin"))),
+        },
+    };
+  },
   async stress() {
     const started = Date.now();
     const sums = await Promise.all(
