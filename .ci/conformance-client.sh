@@ -12,10 +12,12 @@
 # scenarios the client does not implement: they would run and be reported, but not fail the job.
 #
 # Prints each scenario's result and check counts; fails on any failed check, any warning, or a
-# scenario that does not finish. Every scenario is bounded in time.
+# scenario that does not finish. Every scenario is bounded in time. With CONFORMANCE_RESULTS set, each
+# scenario's outcome is appended there as a JSON line (.ci/conformance-record.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
+source .ci/conformance-record.sh
 
 SUITE=(bun node_modules/@modelcontextprotocol/conformance/dist/index.js)
 CLIENT="bun $PWD/examples/conformance-client.ts"
@@ -60,12 +62,15 @@ for REV in "${REVISIONS[@]}" "$EXTRA_REV"; do
       TOTAL_CHECKS=$((TOTAL_CHECKS + ALL))
       if [[ $STATUS -ne 0 || $BAD -ne 0 || $WARN -ne 0 || $ALL -eq 0 ]] && [[ -n $EXPECTED_FAIL && "$SCENARIO" =~ $EXPECTED_FAIL ]]; then
         EXPECTED=$((EXPECTED + 1))
+        record client "$REV" "$SCENARIO" "$KIND" xfail "$OK" "$BAD" "$WARN"
         printf '   xfail %-40s %-9s %s (not implemented)\n' "$SCENARIO" "$KIND" "${COUNTS:-no result}"
       elif [[ $STATUS -ne 0 || $BAD -ne 0 || $WARN -ne 0 || $ALL -eq 0 ]]; then
         FAILED=$((FAILED + 1))
+        record client "$REV" "$SCENARIO" "$KIND" fail "$OK" "$BAD" "$WARN"
         printf '   FAIL  %-40s %-9s %s (exit %s)\n' "$SCENARIO" "$KIND" "${COUNTS:-no result}" "$STATUS"
         grep -E 'FAILURE|WARNING|Error|failed' "$OUT" | head -n 20 | sed 's/^/         /'
       else
+        record client "$REV" "$SCENARIO" "$KIND" pass "$OK" "$BAD" "$WARN"
         printf '   ok    %-40s %-9s %s/%s checks\n' "$SCENARIO" "$KIND" "$OK" "$ALL"
       fi
     done
@@ -89,9 +94,11 @@ for SCENARIO in sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-26
   EXT_CHECKS=$((EXT_CHECKS + ALL))
   if [[ $STATUS -ne 0 || $BAD -ne 0 || $WARN -ne 0 || $ALL -eq 0 || $OK -ne $ALL ]] || grep -q SKIPPED "$OUT"; then
     EXT_FAILED=$((EXT_FAILED + 1)); FAILED=$((FAILED + 1))
+    record client 2026-07-28 "$SCENARIO" extension fail "$OK" "$BAD" "$WARN"
     printf '   FAIL  %-40s %s (exit %s)\n' "$SCENARIO" "${COUNTS:-no result}" "$STATUS"
     grep -E 'FAILURE|WARNING|SKIPPED|Error|failed' "$OUT" | head -n 20 | sed 's/^/         /'
   else
+    record client 2026-07-28 "$SCENARIO" extension pass "$OK" "$BAD" "$WARN"
     printf '   ok    %-40s %s/%s checks\n' "$SCENARIO" "$OK" "$ALL"
   fi
 done

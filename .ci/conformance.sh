@@ -11,10 +11,12 @@
 # skip can never pass for a pass.
 #
 # Fails on any unexpected failure or warning; prints the scenario and check counts. Every step is
-# bounded in time, and the server is stopped on exit.
+# bounded in time, and the server is stopped on exit. With CONFORMANCE_RESULTS set, each scenario's outcome is
+# appended there as a JSON line (.ci/conformance-record.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
+source .ci/conformance-record.sh
 
 SUITE=(bun node_modules/@modelcontextprotocol/conformance/dist/index.js)
 BASELINE=.ci/conformance-expected-failures.yaml
@@ -75,6 +77,8 @@ for REV in "${REVISIONS[@]}"; do
     SKIPS=$(grep -c 'SKIPPED' "$LOG" || true)
     NOTE=""
     [[ "$SKIPS" -gt 0 ]] && NOTE=", $SKIPS skipped by the suite"
+    KIND=$(grep -qx -- "$S" <<<"$SCORED" && echo scored || echo unscored)
+    record server "$REV" "$S" "$KIND" "${RESULT[$S]}" "$P" "$F" "$W"
     printf '   %-4s %-48s %s\n' "${RESULT[$S]}" "$S" "checks: $P passed, $F failed, $W warnings$NOTE"
     if [[ "${RESULT[$S]}" == fail ]]; then
       sed -e 's/^/        /' "$LOG" | grep -E 'FAILURE|WARNING|Unexpected|✗|rror' | head -n 20 || true
@@ -118,6 +122,7 @@ for S in sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-di
     sed -e 's/^/        /' "$LOG" | grep -E 'FAILURE|WARNING|SKIPPED|rror' | head -n 20 || true
   fi
   EXT_CHECKS=$((EXT_CHECKS + P))
+  record server 2026-07-28 "$S" extension "$RESULT_TEXT" "$P" "$F" "$W"
   printf '   %-4s %-48s %s\n' "$RESULT_TEXT" "$S" "checks: $P/$T passed, $F failed, $W warnings"
 done
 SUMMARY+=("Skills extension (SEP-2640): $EXT_PASSED/$EXT_RUN passed; checks: $EXT_CHECKS passed")

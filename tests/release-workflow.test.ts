@@ -1,7 +1,9 @@
 /**
  * The release workflow cannot run here (no GitHub runner, no registry credentials), so CI checks what it
  * can: the file is a valid GitHub Actions workflow (action-validator, against the workflow's JSON
- * schema), and it publishes a version tag to both registries, each with provenance from the OIDC token.
+ * schema), and it publishes a version tag to both registries, each with provenance from the OIDC token,
+ * and the site with the release's own conformance figures. The repository has a security policy that names
+ * the release line package.json states and a private way to report.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -46,9 +48,27 @@ describe("the release workflow", () => {
       step.uses?.startsWith("actions/upload-pages-artifact@")
     );
     assert.equal(upload?.with.path, "docs/.vitepress/dist");
+    // The conformance page's figures come from this release's own run, before the site is built.
+    const runs = docs.steps.map((step: { run?: string }) => step.run ?? "");
+    const conformance = runs.findIndex((run: string) => /node docs\/scripts\/conformance\.mjs/.test(run));
+    assert.ok(conformance >= 0 && conformance < runs.indexOf("npm run docs:build"), "conformance, then the build");
+    assert.match(runs[conformance], /^CONFORMANCE_RESULTS=(\S+) bash \.ci\/conformance\.sh$/m);
+    assert.match(runs[conformance], /^CONFORMANCE_RESULTS=(\S+) bash \.ci\/conformance-client\.sh$/m);
+    assert.match(runs[conformance], /--out docs\/public\/conformance\.json$/m);
     assert.equal(pages.needs, "docs");
     assert.deepEqual(pages.permissions, { pages: "write", "id-token": "write" });
     assert.equal(pages.environment.name, "github-pages");
     assert.ok(pages.steps.some((step: { uses?: string }) => step.uses?.startsWith("actions/deploy-pages@")));
+  });
+});
+
+describe("the security policy", () => {
+  it("names the release line package.json states, and a private way to report", () => {
+    const policy = readFileSync(`${ROOT}SECURITY.md`, "utf8");
+    const { version } = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
+    const major = version.split(".")[0];
+    assert.match(policy, new RegExp(`^\\| ${major}\\.x [^|]*\\| yes`, "m"), `SECURITY.md supports ${major}.x`);
+    assert.match(policy, /private vulnerability reporting/);
+    assert.match(policy, /Do not open a public issue/);
   });
 });

@@ -70,6 +70,7 @@ export const sidebar = [
       { text: "Performance", link: "/performance" },
       { text: "Architecture", link: "/architecture" },
       { text: "Status", link: "/status" },
+      { text: "Conformance", link: "/conformance" },
       { text: "Changelog", link: "/changelog" },
       { text: "Development", link: "/contributing" },
     ],
