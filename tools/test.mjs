@@ -222,11 +222,11 @@ function start(name, out, run = RUNS[name]) {
 }
 
 /**
- * When MCPLITE_LANE_DONE names a file, each lane appends its name there as it ends (the first name is the first
- * lane done), so that CI can start its next stage on the core that lane frees while the other finishes (.ci/run).
+ * When MCPLITE_LANE_DONE names a file, each lane appends its name there, a line, as it ends (the first line is the
+ * first lane done), so that CI can start its next stage on the core that lane frees while the others finish.
  */
 function laneDone(name) {
-  if (process.env.MCPLITE_LANE_DONE) writeFileSync(process.env.MCPLITE_LANE_DONE, name, { flag: "a" });
+  if (process.env.MCPLITE_LANE_DONE) writeFileSync(process.env.MCPLITE_LANE_DONE, `${name}\n`, { flag: "a" });
 }
 
 /**
