@@ -1,4 +1,4 @@
-// `npm test`: the test files under tests/ in three lanes started at once, each a process group of its own.
+// `npm test`: the test files under tests/ in three lanes, started at once.
 //
 // - Bun's lane: `bun test` over every file but the packaging lane's, in one worker process per core
 //   (`--parallel`), the slowest first (tests/timings.json). Its output streams as it comes.
@@ -14,9 +14,12 @@
 // they run under Bun only, in Bun's or the packaging lane; every other file runs under both runtimes. Files that
 // mix the two keep a test-level marker instead (ONCE_PER_RUN, tests/helpers/once-per-run.ts: skipped under Deno).
 // A listed file that no longer exists, or a test file no lane runs, stops the run before it starts.
-// MCPLITE_EVERY_RUNTIME=1 runs every file under Deno too (and lifts ONCE_PER_RUN). The lanes are balanced by the
-// timing files: PACKAGING holds about as much Bun time as each of Bun's workers, and Deno's two processes split
-// what Deno runs; `node tools/test.mjs --list` prints each lane's files and its expected time from them.
+// MCPLITE_EVERY_RUNTIME=1 runs every file under Deno too (and lifts ONCE_PER_RUN). How the lanes are chosen: the
+// packaging lane takes the checks that build or install something, which are also the longest files (422 s of
+// Bun's 799 s in tests/timings.json), so that its two workers take about as long as Bun's lane's two; Deno's lane
+// is the longest (its type check, then about 505 s of tests and examples in two processes) and takes no runtime-
+// independent file, since each of those is faster under Bun; the first lane to end frees a core for the
+// conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and its expected time.
 // `node tools/test.mjs tests/a.test.ts …` runs the lanes on the files named only (each where it belongs; no `--doc`).
 //
 // Bun's lane streams; the packaging lane's output and each Deno process's are held in files and printed whole
