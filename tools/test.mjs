@@ -52,7 +52,7 @@ import { repoEnv } from "./repo-bin.mjs";
  * The packaging and site checks: their own lane, under Bun. Each runs the packed package or a built site on a
  * runtime of its own choosing (Node 22, Bun, Deno as children), so the lane's runtime is only their harness.
  */
-export const PACKAGING = [
+const PACKAGING = [
   "tests/npm-types-node.test.ts", // tsc on the packed package's declarations
   "tests/cli/cli-init.test.ts", // projects `mcplite init` writes, installed and run (its light checks run on Deno too)
   "tests/npm-package.test.ts", // the tarball on Node 22 and Bun; JSR's and npm's publish dry runs
@@ -71,9 +71,9 @@ export const PACKAGING = [
  * Runtime-independent files: run once per `npm test`, under Bun, not under Deno. What each checks is done by a
  * child process or is a file's content (a `deno check` of a snippet, tsc, a page's blocks run by `deno` and `bun`
  * as children, the API report's tool in a scratch clone), so a second runtime running the same harness would
- * repeat the same check. Bun's run of each is the shorter (tests/timings.json against timings-deno.json).
+ * repeat the same check. Under Bun, since Deno's lane is the longest, and most of them take less time there.
  */
-export const ONCE = [
+const ONCE = [
   ...PACKAGING.filter((file) => file !== "tests/cli/cli-init.test.ts"),
   "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
   "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
