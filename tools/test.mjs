@@ -6,8 +6,10 @@
 //   (PACKAGING below: `npm pack` and installs, tsc, Next.js and VitePress builds, Node 22), under `bun test` in
 //   two workers of their own. These wait mostly on their children (npm, tsc, next, vitepress), and they share one
 //   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepack` builds would race on dist/).
-// - Deno's lane: `deno check --doc` (npm run test:types), then `deno test --no-check` in two processes split by
-//   time (tests/timings-deno.json, denoHalves), the documentation's examples (`--doc`) in one of them.
+// - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in two processes split by
+//   time (tests/timings-deno.json, denoHalves), the documentation's examples (`--doc`) in one of them. The check
+//   runs beside the tests rather than before them, so that it does not lengthen the longest lane; if it fails,
+//   it stops every lane, and the run fails on it whatever ran meanwhile.
 //
 // Which files run where is declared here, once: ONCE lists the files whose subject does not depend on the runtime
 // that runs them (a child's `deno check`, tsc, npm, a page's blocks run as children, files read and compared):
@@ -17,16 +19,16 @@
 // MCPLITE_EVERY_RUNTIME=1 runs every file under Deno too (and lifts ONCE_PER_RUN). How the lanes are chosen: the
 // packaging lane takes the checks that build or install something, which are also the longest files (422 s of
 // Bun's 799 s in tests/timings.json), so that its two workers take about as long as Bun's lane's two; Deno's lane
-// is the longest (its type check, then about 505 s of tests and examples in two processes) and takes no runtime-
-// independent file, since each of those is faster under Bun; the first lane to end frees a core for the
+// is the longest (about 505 s of tests and examples in two processes, and its type check) and takes no runtime-
+// independent file (most of those are faster under Bun anyway); the first lane to end frees a core for the
 // conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and its expected time.
 // `node tools/test.mjs tests/a.test.ts …` runs the lanes on the files named only (each where it belongs; no `--doc`).
 //
-// Bun's lane streams; the packaging lane's output and each Deno process's are held in files and printed whole
-// once Bun is done, then stream on, so none interleave. Each lane's failure fails the run, and a type error stops
-// every lane at once. When MCPLITE_LANE_DONE names a file, each lane appends its name there as it ends (.ci/run
-// starts the conformance suites on the core the first frees). MCPLITE_TEST_SERIAL=1 runs the type check, then
-// Bun (both of its lanes' files) and Deno, one process each, one after the other.
+// Bun's lane streams; the packaging lane's output, the type check's and each Deno process's are held in files
+// and printed whole once Bun is done, then stream on, so none interleave. Each lane's failure fails the run, and
+// a type error stops every lane at once. When MCPLITE_LANE_DONE names a file, each lane appends its name there
+// as it ends (.ci/run starts the conformance suites on the core the first frees). MCPLITE_TEST_SERIAL=1 runs the
+// type check, then Bun (both of its lanes' files) and Deno, one process each, one after the other.
 //
 // To refresh Bun's timings: `bun test --parallel --timings=tests/timings.json --update-timings tests/`; Deno's
 // (tests/timings-deno.json) are each file's tests' durations as a run prints them.
@@ -149,8 +151,8 @@ function denoHalves() {
   return halves;
 }
 
-// `--no-check`: the lane's type check (`npm run test:types`, `deno check --doc`) has just checked every test
-// file and documentation example, and stops every lane on an error; each process would check its half again
+// `--no-check`: the lane's type check (`npm run test:types`, `deno check --doc`) checks every test file and
+// documentation example beside them, and stops every lane on an error; each process would check its half again
 // (about 26 s of CPU each on a CI machine, the clone's new path missing Deno's cache).
 const DENO_TEST = ["test", "-A", "--unstable-no-legacy-abort", "--no-check"];
 /** `deno test`'s arguments for some of Deno's files, `--doc` among them for the documentation's examples. */
@@ -191,7 +193,7 @@ if (LIST) {
   denoHalves().forEach((half, i) => {
     const tests = half.files.filter((file) => file !== "--doc");
     show(
-      `== deno ${i + 1}/2 (${tests.length} files${half.files.includes("--doc") ? " and --doc" : ""}, after the type ` +
+      `== deno ${i + 1}/2 (${tests.length} files${half.files.includes("--doc") ? " and --doc" : ""}, beside the type ` +
         `check: ${s(sum(tests, denoMs) + (half.files.includes("--doc") ? DOC_MS : 0))})`,
       tests,
     );
@@ -234,20 +236,20 @@ function laneDone(name) {
 }
 
 /**
- * Deno's lane: the type check, then Deno's tests in two processes (`outs`, one file descriptor each). A failed
- * check stops the other lanes too (fails fast).
+ * Deno's lane: the type check beside Deno's tests in two processes (`outs`: the check's file descriptor, then one
+ * per process). A failed check stops every lane (fails fast): what runs unchecked meanwhile is never reported.
  */
 async function denoLane(outs) {
-  const types = await start("types", outs[0]);
-  const results = [types];
-  if (types.code !== 0) { for (const child of running) child.kill("SIGTERM"); }
-  else {
-    // Without files, `deno test` would run every file it finds.
-    const halves = denoHalves().filter((half) => half.files.length);
-    results.push(
-      ...await Promise.all(halves.map((half, i) => start(`deno ${i + 1}/2`, outs[i], ["deno", denoArgs(half.files)]))),
-    );
-  }
+  const types = start("types", outs[0]).then((result) => {
+    if (result.code !== 0) { for (const child of running) child.kill("SIGTERM"); }
+    return result;
+  });
+  // Without files, `deno test` would run every file it finds.
+  const halves = denoHalves().filter((half) => half.files.length);
+  const results = await Promise.all([
+    types,
+    ...halves.map((half, i) => start(`deno ${i + 1}/2`, outs[i + 1], ["deno", denoArgs(half.files)])),
+  ]);
   laneDone("deno");
   return results;
 }
@@ -288,14 +290,15 @@ if (SERIAL) {
   if (deno.length) results.push(await start("deno", undefined, ["deno", denoArgs(deno)]));
 } else {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-test-"));
-  const held = ["packaging.log", "deno-1.log", "deno-2.log"].map((name) => join(dir, name));
+  const held = ["packaging.log", "types.log", "deno-1.log", "deno-2.log"].map((name) => join(dir, name));
   const [packagingOut, ...denoOuts] = held.map((file) => openSync(file, "w"));
   const packaging = lane("packaging", packagingOut);
   const deno = denoLane(denoOuts);
   results.push(...await lane("bun"));
   const sections = [
     [packaging, "the packaging lane (bun test, ran alongside bun test; its output so far, then as it comes)"],
-    [deno, "type check and deno test's first half (ran alongside bun test)"],
+    [deno, "the type check (deno check --doc, ran alongside the others)"],
+    [deno, "deno test's first half (ran alongside bun test)"],
     [deno, "deno test's second half (ran alongside the first)"],
   ];
   for (const [i, [done, title]] of sections.entries()) {
