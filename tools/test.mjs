@@ -1,19 +1,42 @@
-// `npm test`'s two runtimes at once: `bun test` and `deno test` run the same test files side by side. Bun
-// runs its files in one worker process per core (`--parallel`), the slowest first (tests/timings.json, from
-// a measured run). Deno's lane type-checks, then runs its files in two processes, split by time (denoHalves).
-// Many tests wait on child processes (npm, tsc, a Python client, a slow stdio server), so these processes
-// keep both cores of a CI machine busy (a whole run took 1,000–1,100 s with one process per runtime). Bun's
-// output streams as it comes; each Deno process's is held in a file and printed whole once Bun is done, then
-// streams on, so none interleave. Any failing fails the run. MCPLITE_TEST_SERIAL=1 runs the type check, Bun
-// and Deno one after the other, one process each. A type error stops every lane at once. The tests that
-// install the packed npm package share one `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts):
-// two `prepack` builds at once would race on dist/. To refresh Bun's timings: `bun test --parallel
-// --timings=tests/timings.json --update-timings tests/`; Deno's (tests/timings-deno.json) are each file's
-// tests' durations as a run prints them.
+// `npm test`: the test files under tests/ in three lanes, started at once.
+//
+// - Bun's lane: `bun test` over every file but the packaging lane's, in one worker process per core
+//   (`--parallel`), the slowest first (tests/timings.json). Its output streams as it comes.
+// - The packaging lane: the checks whose subject is the npm package, the docs site or a project built from them
+//   (PACKAGING below: `npm pack` and installs, tsc, Next.js and VitePress builds, Node 22), under `bun test` in
+//   two workers of their own. These wait mostly on their children (npm, tsc, next, vitepress), and they share one
+//   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepack` builds would race on dist/).
+// - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in two processes split by
+//   time (tests/timings-deno.json, denoHalves), the documentation's examples (`--doc`) in one of them. The check
+//   runs beside the tests rather than before them, so that it does not lengthen the longest lane; if it fails,
+//   it stops every lane, and the run fails on it whatever ran meanwhile.
+//
+// Which files run where is declared here, once: ONCE lists the files whose subject does not depend on the runtime
+// that runs them (a child's `deno check`, tsc, npm, a page's blocks run as children, files read and compared):
+// they run under Bun only, in Bun's or the packaging lane; every other file runs under both runtimes. Files that
+// mix the two keep a test-level marker instead (ONCE_PER_RUN, tests/helpers/once-per-run.ts: skipped under Deno).
+// A listed file that no longer exists, or a test file no lane runs, stops the run before it starts.
+// MCPLITE_EVERY_RUNTIME=1 runs every file under Deno too (and lifts ONCE_PER_RUN). How the lanes are chosen: the
+// packaging lane takes the checks that build or install something, which are also the longest files (422 s of
+// Bun's 799 s in tests/timings.json), so that its two workers take about as long as Bun's lane's two; Deno's lane
+// is the longest (about 505 s of tests and examples in two processes, and its type check) and takes no runtime-
+// independent file (most of those are faster under Bun anyway); the first lane to end frees a core for the
+// conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and its expected time.
+// `node tools/test.mjs tests/a.test.ts …` runs the lanes on the files named only (each where it belongs; no `--doc`).
+//
+// Bun's lane streams; the packaging lane's output, the type check's and each Deno process's are held in files
+// and printed whole once Bun is done, then stream on, so none interleave. Each lane's failure fails the run, and
+// a type error stops every lane at once. When MCPLITE_LANE_DONE names a file, each lane appends its name there
+// as it ends (.ci/run starts the conformance suites on the core the first frees). MCPLITE_TEST_SERIAL=1 runs the
+// type check, then Bun (both of its lanes' files) and Deno, one process each, one after the other.
+//
+// To refresh Bun's timings: `bun test --parallel --timings=tests/timings.json --update-timings tests/`; Deno's
+// (tests/timings-deno.json) are each file's tests' durations as a run prints them.
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
 import { spawn } from "node:child_process";
 import {
   createReadStream,
+  existsSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -27,42 +50,97 @@ import { join } from "node:path";
 import process from "node:process";
 import { repoEnv } from "./repo-bin.mjs";
 
-const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
-const PACK_DIR = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
-const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR });
-// Each file in a fresh module registry (`--parallel` isolates them): `--no-isolate` is faster, but a file then
-// sees another's leftovers (a CI run failed an OpenTelemetry span order and a Chromium view with it).
-const BUN_WORKERS = SERIAL ? [] : [`--parallel=${availableParallelism()}`, "--timings=tests/timings.json"];
+/**
+ * The packaging and site checks: their own lane, under Bun. Each runs the packed package or a built site on a
+ * runtime of its own choosing (Node 22, Bun, Deno as children), so the lane's runtime is only their harness.
+ */
+const PACKAGING = [
+  "tests/npm-types-node.test.ts", // tsc on the packed package's declarations
+  "tests/cli/cli-init.test.ts", // projects `mcplite init` writes, installed and run (its light checks run on Deno too)
+  "tests/npm-package.test.ts", // the tarball on Node 22 and Bun; JSR's and npm's publish dry runs
+  "tests/docs/mounting.test.ts", // the mounting guide from the package, and its Next.js build
+  "tests/docs-site.test.ts", // the VitePress build
+  "tests/npm-checkout.test.ts", // the package installed from a git checkout
+  "tests/node/node22-battery.test.ts", // the battery's scenarios on Node 22
+  "tests/docs/code-blocks.test.ts", // the docs' TypeScript, type-checked by a child
+  "tests/docs/getting-started.test.ts", // the Getting started pages, run as written by children
+  "tests/docs/run-against-server.test.ts", // the docs' blocks that call a server, run as children
+  "tests/readme.test.ts", // the README's TypeScript, type-checked by a child
+  "tests/readme-node-route.test.ts", // the README's Node route, on Node 22
+];
 
-const RUNS = {
-  types: ["npm", ["run", "--silent", "test:types"]],
-  bun: ["bun", ["test", "--timeout", "30000", ...BUN_WORKERS, "tests/"]],
-  deno: ["deno", ["test", "-A", "--unstable-no-legacy-abort", "--doc", "tests/", "mod.ts", "src/"]],
-};
-// `--no-check`: the lane's type check (`npm run test:types`, `deno check --doc`) has just checked every test
-// file and documentation example, and stops every lane on an error; each process would check its half again
-// (about 26 s of CPU each on a CI machine, the clone's new path missing Deno's cache).
-const DENO_TEST = ["test", "-A", "--unstable-no-legacy-abort", "--no-check"];
+/**
+ * Runtime-independent files: run once per `npm test`, under Bun, not under Deno. What each checks is done by a
+ * child process or is a file's content (a `deno check` of a snippet, tsc, a page's blocks run by `deno` and `bun`
+ * as children, the API report's tool in a scratch clone), so a second runtime running the same harness would
+ * repeat the same check. Under Bun, since Deno's lane is the longest, and most of them take less time there.
+ */
+const ONCE = [
+  ...PACKAGING.filter((file) => file !== "tests/cli/cli-init.test.ts"),
+  "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
+  "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
+  "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run --check` and `bun run`
+  "tests/docs/composing-sections.test.ts", // the composing guide's blocks, run by `deno` and `bun`
+  "tests/docs/composing.test.ts", // the composing guide's gateway and its remotes, run by `deno` as children
+  "tests/bindings/grpc/without-types-node.test.ts", // `deno check` of a consumer without @types/node
+  "tests/jsr-score.test.ts", // `deno doc --json` and the sources' dynamic imports
+  "tests/release-workflow.test.ts", // the release workflow file, validated by a child
+];
+
+const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
+const EVERY_RUNTIME = process.env.MCPLITE_EVERY_RUNTIME === "1";
+const LIST = process.argv.includes("--list");
+/** Test files named on the command line: each lane runs those of its files only, without `--doc`. */
+const ONLY = process.argv.slice(2).filter((arg) => !arg.startsWith("--")).map((arg) => arg.replace(/^\.\//, ""));
 
 /** Every test file under `dir`, relative to the repository (as the timings files name them). */
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
     return entry.isDirectory() ? testFiles(path) : entry.name.endsWith(".test.ts") ? [path] : [];
-  });
+  }).sort();
 }
 
+/** Per-file durations in ms from a timings file; a file not in it counts a second. */
+function timings(file) {
+  const files = JSON.parse(readFileSync(file, "utf8")).files;
+  return (path) => files[path] ?? 1000;
+}
+const bunMs = timings("tests/timings.json");
+const denoMs = timings("tests/timings-deno.json");
+/** The documentation's examples (`--doc` over mod.ts and src/, about 240 modules of half a second to load each). */
+const DOC_MS = 130_000;
+
+const ALL = testFiles("tests").filter((file) => ONLY.length === 0 || ONLY.includes(file));
+for (const file of ONLY) if (!ALL.includes(file)) throw new Error(`no test file ${file}`);
+const DOC = ONLY.length === 0 ? ["--doc"] : [];
+for (const file of new Set([...PACKAGING, ...ONCE])) {
+  if (!existsSync(file)) throw new Error(`tools/test.mjs lists ${file}, which is not there: update PACKAGING or ONCE`);
+}
+/** The files each runtime runs, by lane. */
+const LANES = {
+  bun: ALL.filter((file) => !PACKAGING.includes(file)),
+  packaging: ALL.filter((file) => PACKAGING.includes(file)),
+  deno: EVERY_RUNTIME ? ALL : ALL.filter((file) => !ONCE.includes(file)),
+};
+for (const file of ALL) {
+  if (!LANES.bun.includes(file) && !LANES.packaging.includes(file) && !LANES.deno.includes(file)) {
+    throw new Error(`tools/test.mjs runs ${file} in no lane`);
+  }
+}
+
+/** Slowest first, as `--timings` orders them, for the lists a process is given. */
+const slowestFirst = (ms) => (a, b) => ms(b) - ms(a) || (a < b ? -1 : 1);
+
 /**
- * Deno's tests in two processes at once, split by the time each file took (tests/timings-deno.json, from a
- * measured run; a file not in it counts a second): the files, longest first, each to the half with less so
- * far; the documentation's examples (`--doc` over mod.ts and src/, about 240 modules of half a second to load
- * each) count as one file of 130 s. Two processes, not `deno test --parallel`'s threads: a test that sets
- * an environment variable (MCPLITE_SECRET) then sets it in its own process only.
+ * Deno's files in two processes at once, split by the time each file took (tests/timings-deno.json, from a
+ * measured run; a file not in it counts a second): the files, longest first, each to the half with less so far;
+ * the documentation's examples count as one file of 130 s. Two processes, not `deno test --parallel`'s threads:
+ * a test that sets an environment variable (MCPLITE_SECRET) then sets it in its own process only.
  */
 function denoHalves() {
-  const times = JSON.parse(readFileSync("tests/timings-deno.json", "utf8")).files;
-  const files = testFiles("tests").map((file) => [file, (times[file] ?? 1000) + 500]);
-  files.push(["--doc", 130_000]);
+  const files = LANES.deno.map((file) => [file, denoMs(file) + 500]);
+  if (DOC.length) files.push(["--doc", DOC_MS]);
   files.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const halves = [{ files: [], ms: 0 }, { files: [], ms: 0 }];
   for (const [file, ms] of files) {
@@ -70,12 +148,67 @@ function denoHalves() {
     half.files.push(file);
     half.ms += ms;
   }
-  return halves.map(({ files }) =>
-    files.includes("--doc")
-      ? [...DENO_TEST, "--doc", ...files.filter((f) => f !== "--doc").sort(), "mod.ts", "src/"]
-      : [...DENO_TEST, ...files.sort()]
-  );
+  return halves;
 }
+
+// `--no-check`: the lane's type check (`npm run test:types`, `deno check --doc`) checks every test file and
+// documentation example beside them, and stops every lane on an error; each process would check its half again
+// (about 26 s of CPU each on a CI machine, the clone's new path missing Deno's cache).
+const DENO_TEST = ["test", "-A", "--unstable-no-legacy-abort", "--no-check"];
+/** `deno test`'s arguments for some of Deno's files, `--doc` among them for the documentation's examples. */
+function denoArgs(files) {
+  const tests = files.filter((file) => file !== "--doc").sort();
+  return files.includes("--doc") ? [...DENO_TEST, "--doc", ...tests, "mod.ts", "src/"] : [...DENO_TEST, ...tests];
+}
+/**
+ * `bun test`'s arguments for `files` in `workers` processes. A path starting with `./` names that file (a bare one
+ * is a filter that would match others containing it).
+ */
+function bunArgs(files, workers) {
+  const parallel = workers > 1 ? [`--parallel=${workers}`, "--timings=tests/timings.json"] : [];
+  return ["test", "--timeout", "30000", ...parallel, ...[...files].sort(slowestFirst(bunMs)).map((f) => `./${f}`)];
+}
+
+const CORES = availableParallelism();
+const RUNS = {
+  types: ["npm", ["run", "--silent", "test:types"]],
+  bun: ["bun", bunArgs(LANES.bun, CORES)],
+  packaging: ["bun", bunArgs(LANES.packaging, 2)],
+};
+
+if (LIST) {
+  const sum = (files, ms) => files.reduce((total, file) => total + ms(file), 0);
+  const s = (ms) => `${Math.round(ms / 1000)} s`;
+  const show = (title, files) => console.log(`${title}\n${files.map((file) => `  ${file}`).join("\n")}\n`);
+  show(
+    `== bun (${LANES.bun.length} files, ${CORES} workers: ${s(sum(LANES.bun, bunMs))} of test time, ` +
+      `about ${s(sum(LANES.bun, bunMs) / CORES)} each)`,
+    LANES.bun,
+  );
+  show(
+    `== packaging, under bun (${LANES.packaging.length} files, 2 workers: ${s(sum(LANES.packaging, bunMs))}, ` +
+      `about ${s(sum(LANES.packaging, bunMs) / 2)} each)`,
+    LANES.packaging,
+  );
+  denoHalves().forEach((half, i) => {
+    const tests = half.files.filter((file) => file !== "--doc");
+    show(
+      `== deno ${i + 1}/2 (${tests.length} files${half.files.includes("--doc") ? " and --doc" : ""}, beside the type ` +
+        `check: ${s(sum(tests, denoMs) + (half.files.includes("--doc") ? DOC_MS : 0))})`,
+      tests,
+    );
+  });
+  const once = ALL.filter((file) => !LANES.deno.includes(file));
+  console.log(
+    `${ALL.length} test files: bun runs ${LANES.bun.length + LANES.packaging.length}, deno ${LANES.deno.length} ` +
+      `(${once.length} run under Bun only: ${s(sum(once, denoMs))} of Deno's test time not repeated)`,
+  );
+  process.exit(0);
+}
+
+const PACK_DIR = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
+const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR });
+
 /** The children running now, so that a failed type check can stop them. */
 const running = new Set();
 
@@ -95,27 +228,38 @@ function start(name, out, run = RUNS[name]) {
 }
 
 /**
- * When MCPLITE_LANE_DONE names a file, each lane appends its name there as it ends (the first name is the first
- * lane done), so that CI can start its next stage on the core that lane frees while the other finishes (.ci/run).
+ * When MCPLITE_LANE_DONE names a file, each lane appends its name there, a line, as it ends (the first line is the
+ * first lane done), so that CI can start its next stage on the core that lane frees while the others finish.
  */
 function laneDone(name) {
-  if (process.env.MCPLITE_LANE_DONE) writeFileSync(process.env.MCPLITE_LANE_DONE, name, { flag: "a" });
+  if (process.env.MCPLITE_LANE_DONE) writeFileSync(process.env.MCPLITE_LANE_DONE, `${name}\n`, { flag: "a" });
 }
 
 /**
- * Deno's lane: the type check, then Deno's tests in two processes (`outs`, one file descriptor each). A failed
- * check stops Bun's tests too (fails fast).
+ * Deno's lane: the type check beside Deno's tests in two processes (`outs`: the check's file descriptor, then one
+ * per process). A failed check stops every lane (fails fast): what runs unchecked meanwhile is never reported.
  */
 async function denoLane(outs) {
-  const types = await start("types", outs[0]);
-  const results = [types];
-  if (types.code !== 0) { for (const child of running) child.kill("SIGTERM"); }
-  else {
-    const halves = denoHalves();
-    results.push(...await Promise.all(halves.map((args, i) => start(`deno ${i + 1}/2`, outs[i], ["deno", args]))));
-  }
+  const types = start("types", outs[0]).then((result) => {
+    if (result.code !== 0) { for (const child of running) child.kill("SIGTERM"); }
+    return result;
+  });
+  // Without files, `deno test` would run every file it finds.
+  const halves = denoHalves().filter((half) => half.files.length);
+  const results = await Promise.all([
+    types,
+    ...halves.map((half, i) => start(`deno ${i + 1}/2`, outs[i + 1], ["deno", denoArgs(half.files)])),
+  ]);
   laneDone("deno");
   return results;
+}
+
+/** A lane whose output goes to `out`, appending its name to MCPLITE_LANE_DONE as it ends. */
+async function lane(name, out) {
+  // Without files, `bun test` would run every file it finds.
+  const result = LANES[name].length ? await start(name, out) : { name, code: 0, seconds: 0 };
+  laneDone(name);
+  return [result];
 }
 
 /** Copies `file` to stdout as it grows, until `done` settles and everything written is copied. */
@@ -139,21 +283,29 @@ async function follow(file, done) {
 
 const results = [];
 if (SERIAL) {
-  for (const name of ["types", "bun", "deno"]) results.push(await start(name));
+  results.push(await start("types"));
+  const bun = [...LANES.bun, ...LANES.packaging];
+  const deno = [...LANES.deno, ...DOC];
+  if (bun.length) results.push(await start("bun", undefined, ["bun", bunArgs(bun, 1)]));
+  if (deno.length) results.push(await start("deno", undefined, ["deno", denoArgs(deno)]));
 } else {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-test-"));
-  const held = [join(dir, "deno-1.log"), join(dir, "deno-2.log")];
-  const outs = held.map((file) => openSync(file, "w"));
-  const deno = denoLane(outs);
-  results.push(await start("bun"));
-  laneDone("bun");
-  console.log(
-    "\n== type check and deno test's first half (ran alongside bun test; their output so far, then as it comes)\n",
-  );
-  await follow(held[0], deno);
-  console.log("\n== deno test's second half (ran alongside the first)\n");
-  await follow(held[1], deno);
-  results.push(...(await deno));
+  const held = ["packaging.log", "types.log", "deno-1.log", "deno-2.log"].map((name) => join(dir, name));
+  const [packagingOut, ...denoOuts] = held.map((file) => openSync(file, "w"));
+  const packaging = lane("packaging", packagingOut);
+  const deno = denoLane(denoOuts);
+  results.push(...await lane("bun"));
+  const sections = [
+    [packaging, "the packaging lane (bun test, ran alongside bun test; its output so far, then as it comes)"],
+    [deno, "the type check (deno check --doc, ran alongside the others)"],
+    [deno, "deno test's first half (ran alongside bun test)"],
+    [deno, "deno test's second half (ran alongside the first)"],
+  ];
+  for (const [i, [done, title]] of sections.entries()) {
+    console.log(`\n== ${title}\n`);
+    await follow(held[i], done);
+  }
+  results.push(...await packaging, ...await deno);
   rmSync(dir, { recursive: true, force: true });
 }
 rmSync(PACK_DIR, { recursive: true, force: true });

@@ -9,15 +9,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { type Browser, chromium } from "playwright-core";
+import { missingOutsideCi } from "../helpers/once-per-run.ts";
 import { ROOT } from "../helpers/process.ts";
 
 /** The Chromium binary. */
 export const CHROMIUM: string = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Why the browser tests are skipped, or `false`. */
-export const NO_BROWSER: string | false = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`;
+export const NO_BROWSER: string | false = missingOutsideCi(
+  existsSync(CHROMIUM)
+    ? false
+    : `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`,
+);
 
 /** Launches headless Chromium with the flags the CORS test uses. */
 export function launch(): Promise<Browser> {

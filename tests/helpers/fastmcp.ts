@@ -5,17 +5,20 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import process from "node:process";
+import { missingOutsideCi } from "./once-per-run.ts";
 import { ROOT } from "./process.ts";
 
 /** The Python interpreter with FastMCP 4.0.10 installed. */
 export const PYTHON: string = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin/python`;
 
 /** Why FastMCP cannot run here, or `false` when it can. */
-const MISSING: string | false = !existsSync(PYTHON)
-  ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10 (or run .ci/run)`
-  : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
-  ? `${PYTHON} lacks fastmcp: .venv-py/bin/pip install fastmcp==4.0.10`
-  : false;
+const MISSING: string | false = missingOutsideCi(
+  !existsSync(PYTHON)
+    ? `no Python at ${PYTHON}: python3 -m venv .venv-py && .venv-py/bin/pip install fastmcp==4.0.10 (or run .ci/run)`
+    : spawnSync(PYTHON, ["-c", "import fastmcp"]).status !== 0
+    ? `${PYTHON} lacks fastmcp: .venv-py/bin/pip install fastmcp==4.0.10`
+    : false,
+);
 
 /**
  * A `skip` option for the FastMCP tests named `what`: the reason (also printed) when FastMCP is missing, else false.

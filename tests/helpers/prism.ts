@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort, ROOT, run } from "./process.ts";
 
 /** Why a Prism test skips. */
@@ -16,7 +17,7 @@ export const PRISM_MISSING =
 /** `[node, prism]`, or undefined when `bash .ci/prism.sh` has not installed them. */
 export async function prismCommand(): Promise<readonly [string, string] | undefined> {
   const [node, prism] = (await run("bash", [`${ROOT}.ci/prism.sh`, "--path"])).stdout.trim().split(" ");
-  return existsSync(node) && existsSync(prism) ? [node, prism] : undefined;
+  return existsSync(node) && existsSync(prism) ? [node, prism] : missingOutsideCi(PRISM_MISSING) && undefined;
 }
 
 /** A running Prism mock. */

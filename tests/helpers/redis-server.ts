@@ -3,6 +3,7 @@
  * test. When the program is missing, `REDIS_MISSING` says how to install it (tests skip with it).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
 import { createClient } from "redis";
 
@@ -10,9 +11,11 @@ import { createClient } from "redis";
 const PROGRAM = process.env.REDIS_SERVER ?? "redis-server";
 
 /** Why Redis tests skip, or `false` when `redis-server` runs here. */
-export const REDIS_MISSING: string | false = spawnSync(PROGRAM, ["--version"]).status === 0
-  ? false
-  : `no ${PROGRAM} on PATH: install Debian's package (apt-get install redis-server) or set REDIS_SERVER`;
+export const REDIS_MISSING: string | false = missingOutsideCi(
+  spawnSync(PROGRAM, ["--version"]).status === 0
+    ? false
+    : `no ${PROGRAM} on PATH: install Debian's package (apt-get install redis-server) or set REDIS_SERVER`,
+);
 
 /** A running server. */
 export interface RedisServer {

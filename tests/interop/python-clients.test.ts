@@ -17,6 +17,7 @@ import process from "node:process";
 import { after, describe, it } from "node:test";
 import { serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
+import { missingOutsideCi } from "../helpers/once-per-run.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { peerServer } from "./peer-server.ts";
@@ -25,11 +26,13 @@ const PYTHON = process.env.INTEROP_PYTHON ?? `${ROOT}.venv-py/bin/python`;
 const INSTALL = "python3 -m venv .venv-py && .venv-py/bin/pip install mcp==2.3.0 fastmcp==4.0.10 (or run .ci/run)";
 
 /** Why the suite skips, or `false` when both Python clients are installed. */
-const missing: string | false = !existsSync(PYTHON)
-  ? `no Python at ${PYTHON}: ${INSTALL}, or set INTEROP_PYTHON`
-  : spawnSync(PYTHON, ["-c", "import importlib.metadata as m; m.version('mcp'); m.version('fastmcp')"]).status !== 0
-  ? `${PYTHON} lacks mcp or fastmcp: ${INSTALL}`
-  : false;
+const missing: string | false = missingOutsideCi(
+  !existsSync(PYTHON)
+    ? `no Python at ${PYTHON}: ${INSTALL}, or set INTEROP_PYTHON`
+    : spawnSync(PYTHON, ["-c", "import importlib.metadata as m; m.version('mcp'); m.version('fastmcp')"]).status !== 0
+    ? `${PYTHON} lacks mcp or fastmcp: ${INSTALL}`
+    : false,
+);
 if (missing) console.error(`python-clients: skipped: ${missing}`);
 
 /** One connection of one Python client. */

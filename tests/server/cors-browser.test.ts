@@ -15,11 +15,14 @@ import { chromium } from "playwright-core";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import type { Listener } from "../../src/types.ts";
+import { missingOutsideCi } from "../helpers/once-per-run.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const missing = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`;
+const missing = missingOutsideCi(
+  existsSync(CHROMIUM)
+    ? false
+    : `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`,
+);
 if (missing) console.error(`cors-browser: skipped: ${missing}`);
 
 /** Serves one empty page, so that the browser has an origin to call from. */
