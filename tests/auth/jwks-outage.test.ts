@@ -50,8 +50,25 @@ const jwks = createHttpServer((req, res) => {
   }
 });
 
+// The server's key fetches, counted from the client's side: an answer given while its fetch is still
+// pending did not wait on it. Only `jwtAuth` calls the global fetch here (requests go to `server.fetch`).
+let pendingFetches = 0;
+const realFetch = globalThis.fetch;
+const countingFetch = (...args: Parameters<typeof fetch>): ReturnType<typeof fetch> => {
+  pendingFetches++;
+  const response = realFetch(...args);
+  const settled = () => void pendingFetches--;
+  response.then(settled, settled); // first in line: counted before jwtAuth sees the outcome
+  return response;
+};
+
+/** The hung endpoint's fetch is cut by this 3 s timeout, the runtime's own timer: a bound with room for load. */
+const TIMEOUT_BOUND_MS = 3_000 + 7_000;
+
 before(() => new Promise<void>((resolve) => jwks.listen(0, "127.0.0.1", resolve)));
+before(() => void (globalThis.fetch = Object.assign(countingFetch, realFetch)));
 after(async () => {
+  globalThis.fetch = realFetch;
   jwks.closeAllConnections();
   await new Promise((resolve) => jwks.close(resolve));
 });
@@ -122,14 +139,15 @@ describe("a JWKS outage", () => {
     const answers = await many(20, () => call(server, token));
     for (const answer of answers) {
       assertUnavailable(answer);
-      assert.ok(answer.ms < 4_500, `waited ${Math.round(answer.ms)} ms, more than the 3 s timeout`);
+      // The endpoint never answers: only the fetch timeout ends the wait.
+      assert.ok(answer.ms < TIMEOUT_BOUND_MS, `waited ${Math.round(answer.ms)} ms on a hung endpoint`);
     }
     assert.equal(fetches, 1, "one fetch for 20 concurrent requests");
     assert.equal(mostActive, 1);
-    // Backing off: the next request is refused at once, without a fetch.
+    // Backing off: the next request is refused at once, without a fetch (none went out, none is pending).
     const again = await call(server, token);
     assertUnavailable(again);
-    assert.ok(again.ms < 500, `waited ${Math.round(again.ms)} ms during the backoff`);
+    assert.equal(pendingFetches, 0, "no fetch during the backoff");
     assert.equal(fetches, 1);
     // The issuer is back: after the backoff one fetch serves everyone.
     mode = "ok";
@@ -148,10 +166,9 @@ describe("a JWKS outage", () => {
       advanceClock(11 * 60_000); // past the 10 minutes' freshness, within the hour of stale-if-error
       for (let i = 0; i < 3; i++) {
         const answers = await many(10, () => call(server, token));
-        for (const answer of answers) {
-          assert.equal(answer.status, 200, answer.body);
-          assert.ok(answer.ms < 1_000, `waited ${Math.round(answer.ms)} ms on a broken JWKS`);
-        }
+        for (const answer of answers) assert.equal(answer.status, 200, answer.body);
+        // At once: the first answers came while the refetch they started still hung (cut at 3 s).
+        if (failure === "hang" && i === 0) assert.equal(pendingFetches, 1, "answered before the refetch ended");
       }
       // One fetch, then a backoff (a runtime's fetch may retry a reset connection once by itself).
       assert.ok(fetches <= (failure === "reset" ? 2 : 1), `${fetches} fetches`);

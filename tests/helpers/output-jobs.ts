@@ -8,13 +8,16 @@ import { defineTool } from "../../mod.ts";
 /** The output schema of every fixture here. */
 export const Rows = v.object({ rows: v.number() });
 
-/** `crunch` (deferred work answering `{ rows: n }`, polled every second) and `watch` (a continuation). */
+/**
+ * `crunch` (deferred work answering `{ rows: n }`; its promise says to poll again in 30 s, so an answer
+ * well before proves the wait ended with the work) and `watch` (a continuation).
+ */
 export function outputJobTools() {
   const crunch = defineTool("crunch")
     .describe("Crunches numbers in the background")
     .input(v.object({ n: v.optional(v.number(), 42) }))
     .output(Rows)
-    .longRunning({ retryAfterMs: 1_000 })
+    .longRunning({ retryAfterMs: 30_000 })
     .handle(({ n }, ctx) =>
       ctx.defer(async () => {
         await new Promise((resolve) => setTimeout(resolve, 150));

@@ -56,6 +56,20 @@ async function rpc(url: string, name: string, args: unknown) {
   return await response.json();
 }
 
+/**
+ * Redeems through the proxy's handler; a retryable refusal (a store command past its bound on a loaded
+ * machine: "retry later", with when) is sent again after its wait, as a client does, at most 10 times.
+ */
+async function redeemThrough(token: string) {
+  for (let attempt = 1;; attempt++) {
+    const body = await (await route(post(CALL, toolsCall("redeem", { promise: token })))).json();
+    if (body.result !== undefined || attempt === 10) return body;
+    const wait = body.error?.data?.retryAfterMs;
+    assert.equal(typeof wait, "number", `an honest refusal says when to retry: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
+  }
+}
+
 const tokenOf = (body: { result: { _meta: { response_type: string; promise_token: string } } }) => {
   assert.equal(body.result._meta.response_type, "promise");
   return body.result._meta.promise_token;
@@ -98,14 +112,9 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
     );
     // Into the proxy's handler directly: a client of its socket would share fetch's connection pool
     // with the proxy's own requests (Bun's holds 256), and wait on itself.
-    const answers = await Promise.all(
-      Array.from(
-        { length: 1_000 },
-        async () => await (await route(post(CALL, toolsCall("redeem", { promise: token })))).json(),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 1_000 }, () => redeemThrough(token)));
     for (const body of answers) {
-      assert.equal(body.result._meta.response_type, "answer");
+      assert.equal(body.result?._meta.response_type, "answer", JSON.stringify(body));
       assert.deepEqual(body.result.structuredContent, { rows: 11 });
     }
   });
@@ -117,12 +126,14 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
     doomed.client.destroy(); // the instance is gone: nobody renews the lease
     const stoppedAt = Date.now();
     let body: { result: { _meta: { response_type: string }; content?: unknown; isError?: boolean } };
+    // Redis's own expiry ends the lease: real timers. It fails within seconds instead of pending for the
+    // token's hour, and never before the lease has stayed missing a whole lease (a store restart is not a
+    // stop; the order in ms, on a moved clock: tests/core/lease-clock.test.ts).
     await waitFor(
       async () => (body = await rpc(proxy!.url, "redeem", { promise: token })).result._meta.response_type !== "promise",
-      3_000,
+      10_000,
     );
-    // The lease lapses, then must stay missing a whole lease more (a store restart is not a stop).
-    assert.ok(Date.now() - stoppedAt < 2 * LEASE_MS + 500, `failed after ${Date.now() - stoppedAt} ms`);
+    assert.ok(Date.now() - stoppedAt >= LEASE_MS, `failed ${Date.now() - stoppedAt} ms after the stop`);
     assert.equal(body!.result.isError, true);
     assert.match(JSON.stringify(body!.result.content), /instance running this job stopped/);
   });
@@ -170,8 +181,11 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
       error?: unknown;
     };
     const answers: string[] = [];
-    const polledUntil = Date.now() + 8 * LEASE_MS; // past the lease, and past the lapse marker's own expiry (2 leases)
-    while (Date.now() < polledUntil) {
+    // Until it settles (within seconds on a loaded machine), then 3 leases more: past the lapse marker's
+    // own expiry (2 leases from its writing, a lease or more before the answer).
+    const deadline = Date.now() + 10_000;
+    let settledAt = Infinity;
+    while (Date.now() < Math.min(deadline, settledAt + 3 * LEASE_MS)) {
       const body: Answer = await rpc(proxy!.url, "redeem", { promise: token });
       answers.push(
         body.error !== undefined
@@ -180,6 +194,7 @@ describe("three instances behind a round-robin proxy, on one Redis", { skip: RED
           ? "not done yet"
           : `${body.result!.isError ? "failed" : "answer"} ${JSON.stringify(body.result!.content)}`,
       );
+      if (settledAt === Infinity && answers.at(-1) !== "not done yet") settledAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const settled = answers.indexOf(answers.find((a) => a !== "not done yet")!);

@@ -381,7 +381,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
     const { taskId, ttlMs } = await create(server, "remove_file", { filename: "late.txt" });
     assert.ok(ttlMs <= 150);
     await until(server, taskId, "input_required");
-    await waitFor(() => world.aborted === 1, 3_000);
+    await waitFor(() => world.aborted === 1, 10_000);
     assert.equal((await tasks(server, "tasks/get", { taskId })).body.error.code, -32602); // expired
   });
 

@@ -2,7 +2,7 @@
  * `toolsFromOpenAPI()`: a server's own document imported into a second server answers the same through
  * MCP (the official v2 client) and MCP-lite; GitHub's REST description (`@octokit/openapi`, OpenAPI
  * 3.0.3) and Directus's (`@directus/specs`, 3.0.1) import every operation as a uniquely named, valid
- * tool in bounded time and memory, and their calls reach a local HTTP server the test starts, with
+ * tool in bounded memory, and their calls reach a local HTTP server the test starts, with
  * input validated before any request leaves.
  */
 import assert from "node:assert/strict";
@@ -123,7 +123,7 @@ describe("real-world descriptions from npm", () => {
   after(() => upstream.close());
 
   it(
-    "imports every GitHub REST operation (OpenAPI 3.0.3) as a uniquely named valid tool, in bounded time and memory",
+    "imports every GitHub REST operation (OpenAPI 3.0.3) as a uniquely named valid tool, in bounded memory",
     { timeout: 180_000 },
     async () => {
       const document = readJson("@octokit/openapi", "generated/api.github.com.json");
@@ -143,8 +143,7 @@ describe("real-world descriptions from npm", () => {
       assert.equal(tools.length, operations);
       assert.equal(new Set(tools.map((t) => t.name)).size, tools.length, "unique names");
       for (const tool of tools) assert.match(tool.name, NAME);
-      // A bound against a runaway import (a few seconds quiet; 40 s was seen at load 17), not a speed goal: bench/ has those.
-      assert.ok(ms < 120_000, `imported in ${ms} ms`);
+      // Its speed is not asserted (the time measures the machine); the test's timeout stops a runaway import.
       assert.ok(heapMb < 1_024, `heap grew ${heapMb} MB`);
       // Every tool's input schema is serialisable JSON (no cycle left by a recursive schema).
       for (const tool of tools) JSON.stringify(tool.input.jsonSchema);
