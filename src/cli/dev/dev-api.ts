@@ -1,14 +1,15 @@
 /**
  * The dev page's side on the dev server, under `/_dev`: the page, the server's state and what it
  * serves (`/_dev/state`), a server-sent event on each restart (`/_dev/events`, WHATWG HTML §9.2), and
- * calls (`/_dev/call`) answered as NDJSON lines: progress, partials and logs as they come, then the
- * result or the error. Calls go through the SDK's client to the running child; only requests from a
+ * calls (`/_dev/call`) answered as NDJSON lines: progress, partials and logs as they come, the
+ * questions the tool asks (answered by the page at `/_dev/answer`), then the result or the error. Calls go through the SDK's client to the running child; only requests from a
  * loopback peer to a loopback host are answered (`--host` can open them to the network), and only calls
  * that carry the page's secret.
  *
  * @module
  */
 import type { Client } from "../../client/client.ts";
+import type { ElicitAnswer } from "../../client/input.ts";
 import { parseArgs } from "../args.ts";
 import { errorLine } from "../exit-errors.ts";
 import { inspect } from "../inspect.ts";
@@ -70,7 +71,16 @@ export function devApi(source: DevApiSource): DevApi {
     if (client?.generation !== state.generation) {
       void client?.client.close().catch(() => {});
       const target = parseArgs(["inspect", `${state.url}${state.basePath}`]);
-      client = { generation: state.generation, client: await connect(target, { onWarning: () => {} }) };
+      // Forms and pages both: each call's own `onElicit` asks the page that made it (`call()`); this one
+      // answers any other (there is none: the page's calls are the only ones this client makes).
+      client = {
+        generation: state.generation,
+        client: await connect(target, {
+          onWarning: () => {},
+          elicitationModes: ["form", "url"],
+          onElicit: () => ({ action: "decline" }),
+        }),
+      };
     }
     return client.client;
   };
@@ -131,6 +141,19 @@ export function devApi(source: DevApiSource): DevApi {
     }
   };
 
+  /** The questions calls asked the page and wait on (`/_dev/answer`), by id. */
+  const questions = new Map<string, (answer: ElicitAnswer) => void>();
+  const answer = async (request: Request) => {
+    const body = await request.json().catch(() => undefined) as { id?: unknown; answer?: ElicitAnswer } | undefined;
+    const settle = typeof body?.id === "string" ? questions.get(body.id) : undefined;
+    const action = body?.answer?.action;
+    if (settle === undefined || !["accept", "decline", "cancel"].includes(String(action))) {
+      return Response.json({ error: "no such question, or no action" }, { status: 400 });
+    }
+    settle(body!.answer!);
+    return new Response(null, { status: 204 });
+  };
+
   const call = async (request: Request) => {
     const current = source.state();
     if (current.phase !== "ready") return Response.json({ error: "the server is not running" }, { status: 503 });
@@ -151,6 +174,21 @@ export function devApi(source: DevApiSource): DevApi {
           ? await target.readResource(String(body.uri), { signal })
           : await target.callTool(String(body.name), args, {
             signal,
+            // A question the tool asks (MCP elicitation, form or URL mode) goes to the page that called it,
+            // which shows it and posts the answer to /_dev/answer; the page going away cancels it.
+            onElicit: (question) =>
+              new Promise<ElicitAnswer>((resolve) => {
+                const id = crypto.randomUUID();
+                const done = (answer: ElicitAnswer) => {
+                  questions.delete(id);
+                  signal.removeEventListener("abort", cancel);
+                  resolve(answer);
+                };
+                const cancel = () => done({ action: "cancel" });
+                questions.set(id, done);
+                signal.addEventListener("abort", cancel, { once: true });
+                send({ type: "elicit", id, request: question });
+              }),
             onProgress: (progress) => send({ type: "progress", ...progress }),
             onPartial: (partial) => send({ type: "partial", partial }),
             onLog: (entry) => send({ type: "log", ...entry }),
@@ -181,6 +219,7 @@ export function devApi(source: DevApiSource): DevApi {
       if (request.method === "GET" && path === "/state") return await state();
       if (request.headers.get("x-dev-token") !== token) return new Response("forbidden", { status: 403 });
       if (request.method === "POST" && path === "/call") return await call(request);
+      if (request.method === "POST" && path === "/answer") return await answer(request);
       return new Response("not found", { status: 404 });
     },
     changed() {

@@ -1,8 +1,10 @@
 /**
  * The dev page's own script: lists what the server serves, opens a form for the one picked, calls it
  * and shows progress, partials, logs, the result or the error as they arrive; follows restarts through
- * the server-sent events of `/_dev/events`, keeping the picked item and its form when its schema did
- * not change.
+ * the server-sent events of `/_dev/events`, keeping the picked item and what was typed in its form
+ * (the form itself when its schema did not change; the fields the new schema still has when it did);
+ * answers the questions a call asks (elicitation: a form built from the requested schema, or a page to
+ * open) while it runs.
  *
  * @module
  */
@@ -33,7 +35,12 @@ async function load() {
   if (picked) {
     const again = find(picked.kind, picked.key);
     if (!again) { picked = undefined; $("detail").replaceChildren(el("p", { class: "hint", text: "It is gone after the restart." })); }
-    else if (JSON.stringify(again) !== JSON.stringify(picked.item)) pick(picked.kind, again);
+    else if (JSON.stringify(schemaOf(picked.kind, again)) === JSON.stringify(schemaOf(picked.kind, picked.item))) {
+      // The same form: what was typed stays; only what describes it changes.
+      picked.item = again;
+      const description = document.querySelector("#detail .description");
+      if (description) description.textContent = again.description || "";
+    } else pick(picked.kind, again, typed());
   }
 }
 
@@ -100,10 +107,25 @@ function schemaOf(kind, item) {
   return { type: "object", properties: {} };
 }
 
-function pick(kind, item) {
+/** What the open form holds, to carry into the form a changed schema builds; nothing when it cannot be read. */
+function typed() {
+  try { return form && form.value() || {}; } catch { return {}; }
+}
+
+/** The schema, its top-level fields defaulting to what was typed where the new schema still has them. */
+function prefilled(schema, values) {
+  if (!values || !schema.properties) return schema;
+  const properties = { ...schema.properties };
+  for (const [key, value] of Object.entries(values)) {
+    if (properties[key] && typeof properties[key] === "object") properties[key] = { ...properties[key], default: value };
+  }
+  return { ...schema, properties };
+}
+
+function pick(kind, item, values) {
   picked = { kind, key: keyOf(kind, item), item };
   renderLists();
-  form = formFor(schemaOf(kind, item));
+  form = formFor(prefilled(schemaOf(kind, item), values));
   const raw = el("textarea", { id: "raw", class: "json", rows: "8", hidden: true });
   const toggle = el("button", { type: "button", id: "raw-toggle", text: "Edit as JSON" });
   toggle.onclick = () => {
@@ -117,7 +139,7 @@ function pick(kind, item) {
   formElement.onsubmit = (event) => { event.preventDefault(); run(kind, item, raw); };
   $("detail").replaceChildren(
     el("h2", { text: keyOf(kind, item) }),
-    item.description ? el("p", { class: "description", text: item.description }) : null,
+    el("p", { class: "description", text: item.description || "" }),
     formElement,
     el("div", { id: "output" }, [
       el("progress", { id: "progress", hidden: true }),
@@ -193,7 +215,51 @@ function event(e) {
     if (r.isError) show("error", "The tool answered with an error (isError).");
   } else if (e.type === "error") {
     show("error", e.message);
+  } else if (e.type === "elicit") {
+    ask(e.id, e.request);
   }
+}
+
+/**
+ * Shows a question the running call asks (MCP elicitation) and posts the answer: a form built from the
+ * requested schema, or, in URL mode, the whole URL to open in a new tab (MCP 2025-11-25, Elicitation:
+ * URL mode: shown in full, opened only by the user).
+ */
+function ask(id, request) {
+  const fields = request.mode === "url" ? undefined : formFor(request.requestedSchema || { type: "object", properties: {} });
+  const box = el("form", { id: "question", class: "question" });
+  const answer = async (action) => {
+    let content;
+    if (action === "accept" && fields) {
+      try { content = fields.value() || {}; } catch (error) { return show("error", String(error.message || error)); }
+    }
+    box.remove();
+    await fetch("/_dev/answer", {
+      method: "POST",
+      headers: { "x-dev-token": TOKEN, "content-type": "application/json" },
+      body: JSON.stringify({ id, answer: content === undefined ? { action } : { action, content } }),
+    });
+  };
+  const button = (action, text) => {
+    const b = el("button", { type: action === "accept" ? "submit" : "button", id: "question-" + action, text });
+    if (action !== "accept") b.onclick = () => answer(action);
+    return b;
+  };
+  const url = request.mode === "url"
+    ? el("p", {}, [el("a", { id: "question-url", href: request.url, target: "_blank", rel: "noopener noreferrer", text: request.url })])
+    : null;
+  box.replaceChildren(
+    el("p", { class: "message", text: request.message || "The tool asks:" }),
+    url,
+    fields ? fields.element : null,
+    el("div", { class: "actions" }, [button("accept", request.mode === "url" ? "Open it" : "Send"), button("decline", "Decline"), button("cancel", "Cancel")]),
+  );
+  box.onsubmit = (event) => {
+    event.preventDefault();
+    if (request.mode === "url") window.open(request.url, "_blank", "noopener,noreferrer");
+    answer("accept");
+  };
+  $("output").prepend(box);
 }
 
 const events = new EventSource("/_dev/events");

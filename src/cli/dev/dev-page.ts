@@ -36,6 +36,8 @@ textarea.json { font-family: ui-monospace, monospace; width: 100%; max-width: 40
 .actions { display: flex; gap: .5rem; margin: .8rem 0; }
 pre { background: #8881; padding: .5rem; border-radius: .3rem; white-space: pre-wrap; max-width: 60rem; }
 .error { color: #cf222e; }
+.question { border: 1px solid #d4a72c; border-radius: 6px; padding: .5rem .8rem; margin: .5rem 0; }
+.question a { word-break: break-all; }
 .hint { opacity: .7; }
 `;
 

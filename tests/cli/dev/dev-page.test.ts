@@ -1,8 +1,9 @@
 /**
  * The `mcplite dev` page in headless Chromium: it lists the tools, prompts and resources, builds each
  * tool's form from its JSON Schema (numbers, enums, booleans, arrays, nested objects), calls the tool
- * and shows the result, a stream's progress and partials, and a tool's error; after an edit it lists
- * the new tool without a reload, and a syntax error shows with its file and line. Screenshots go where
+ * and shows the result, a stream's progress and partials, and a tool's error; it answers the questions a
+ * call asks (a form, a page to open); after an edit it lists the new tool without a reload, keeps what was
+ * typed, and a syntax error shows with its file and line. Screenshots go where
  * the MCP Apps screenshots go (tests/apps/browser.ts).
  */
 import assert from "node:assert/strict";
@@ -40,12 +41,27 @@ const count = defineTool("count").describe("Counts to three, streaming")
   });
 const refuse = defineTool("refuse").describe("Always fails").input(v.object({}))
   .handle(() => { throw new ToolError("the library is closed"); });
+const confirm = defineTool("confirm").describe("Asks before it acts")
+  .input(v.object({}))
+  .handle(async (_input, ctx) => {
+    const answer = await ctx.elicit("sure", {
+      message: "Go ahead?",
+      requestedSchema: { type: "object", properties: { sure: { type: "boolean" }, note: { type: "string" } }, required: ["sure"] },
+    });
+    return JSON.stringify(answer);
+  });
+const pay = defineTool("pay").describe("Sends the user to pay")
+  .input(v.object({}))
+  .handle(async (_input, ctx) => {
+    const answer = await ctx.elicit("pay", { mode: "url", url: "https://pay.example.com/checkout?order=7", message: "Pay for order 7" });
+    return answer.action;
+  });
 const hello = definePrompt("hello").describe("Says hello")
   .args(v.object({ name: v.string() })).get(({ name }) => "Say hello to " + name + ".");
 const readme = defineResource("docs://readme").mimeType("text/markdown").read(() => "# Read me");
 
 export const server = createServer({ name: "page-test", version: "1.0.0" })
-  .tool(add).tool(configure).tool(count).tool(refuse).prompt(hello).resource(readme)${extra};
+  .tool(add).tool(configure).tool(count).tool(refuse).tool(confirm).tool(pay).prompt(hello).resource(readme)${extra};
 `;
 
 describe("the mcplite dev page", { skip: NO_BROWSER }, () => {
@@ -78,7 +94,7 @@ describe("the mcplite dev page", { skip: NO_BROWSER }, () => {
   it("lists what the server serves and calls a tool from its form", async () => {
     await page.waitForSelector('button.pick[data-key="add"]', { timeout: 20_000 });
     assert.match(await page.textContent("#status") ?? "", /ready/);
-    assert.equal(await page.textContent("#tools-count"), "4");
+    assert.equal(await page.textContent("#tools-count"), "6");
     assert.equal(await page.textContent("#prompts-count"), "1");
     assert.equal(await page.textContent("#resources-count"), "1");
     assert.match(await page.textContent("#endpoints") ?? "", /MCP-lite .*\/mcp-lite\/v1/);
@@ -131,6 +147,30 @@ describe("the mcplite dev page", { skip: NO_BROWSER }, () => {
     assert.match(await resultText() ?? "", /# Read me/);
   });
 
+  it("answers the questions a call asks: a form, and a page to open (shown whole, never opened by itself)", async () => {
+    await pick("tool", "confirm");
+    await page.click("#call");
+    await page.waitForSelector("#question", { timeout: 20_000 });
+    assert.equal(await page.textContent("#question .message"), "Go ahead?");
+    await page.check('#question [name="sure"]');
+    await page.fill('#question [name="note"]', "carefully");
+    await page.screenshot({ path: join(shots, "dev-page-question.png"), fullPage: true });
+    await page.click("#question-accept");
+    assert.deepEqual(JSON.parse(await resultText() ?? ""), {
+      action: "accept",
+      content: { sure: true, note: "carefully" },
+    });
+    assert.equal(await page.$("#question"), null, "the question is gone once answered");
+
+    await pick("tool", "pay");
+    await page.click("#call");
+    await page.waitForSelector("#question-url", { timeout: 20_000 });
+    assert.equal(await page.textContent("#question-url"), "https://pay.example.com/checkout?order=7");
+    assert.equal(await page.getAttribute("#question-url", "rel"), "noopener noreferrer");
+    await page.click("#question-decline");
+    assert.equal(await resultText(), "decline");
+  });
+
   it("follows a restart without a reload, and shows a load failure with its file and line", async () => {
     await page.evaluate(() => Object.assign(globalThis, { notReloaded: true }));
     const shout = `.tool(defineTool("shout").describe("Shouts").input(v.object({ word: v.string() }))
@@ -148,5 +188,28 @@ describe("the mcplite dev page", { skip: NO_BROWSER }, () => {
     dev.write("server.ts", server(shout));
     await page.waitForSelector("#status.ready", { timeout: 20_000 });
     assert.equal(await page.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded), true);
+  });
+
+  it("keeps what was typed when the tool's description changes, and the fields a changed schema still has", async () => {
+    const shout = `.tool(defineTool("shout").describe("Shouts").input(v.object({ word: v.string() }))
+  .handle(({ word }) => word.toUpperCase() + "!"))`;
+    await pick("tool", "add");
+    await page.fill('[name="a"]', "2");
+    await page.fill('[name="b"]', "3");
+    dev.write("server.ts", server(shout).replace('"Adds two numbers"', '"Adds two numbers, exactly"'));
+    await page.waitForFunction(
+      `document.querySelector("#detail .description")?.textContent === "Adds two numbers, exactly"`,
+      undefined,
+      { timeout: 20_000 },
+    );
+    assert.equal(await page.inputValue('[name="a"]'), "2");
+    assert.equal(await page.inputValue('[name="b"]'), "3");
+    dev.write(
+      "server.ts",
+      server(shout).replace("v.object({ a: v.number(), b: v.number() })", "v.object({ a: v.number(), c: v.number() })"),
+    );
+    await page.waitForSelector('[name="c"]', { timeout: 20_000 });
+    assert.equal(await page.inputValue('[name="a"]'), "2", "a field the new schema still has keeps its value");
+    assert.equal(await page.$('[name="b"]'), null);
   });
 });
