@@ -9,6 +9,7 @@ import { Client, type ClientOptions } from "../client/client.ts";
 import type { TransportClientOptions } from "../client/client-options.ts";
 import { createClient } from "../client/create-client.ts";
 import { ClientError } from "../client/errors.ts";
+import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
 import { noticeFetch } from "./notice-fetch.ts";
@@ -102,11 +103,19 @@ function bearer(headers: ClientOptions["headers"], token: string): () => Promise
 
 /** A remote over stdio: a new child (and client) after the last one failed at the transport. */
 function stdioRemote(command: StdioTransportOptions, options: ClientOptions): Remote {
-  const { transport: _wire, fetch: _fetch, headers: _headers, auth: _auth, protocolVersion, ...rest } = options;
+  const {
+    transport: _wire,
+    fetch: _fetch,
+    headers: _headers,
+    auth: _auth,
+    protocolVersion,
+    maxResponseBytes,
+    ...rest
+  } = options;
   const own: TransportClientOptions = rest;
   const listeners = new Set<NoticeListener>();
   const start = () => {
-    const transport = createStdioTransport({ protocolVersion, ...command });
+    const transport = createStdioTransport({ protocolVersion, maxResponseBytes, ...command });
     noticesOf(transport)?.[SERVER_NOTICES]((method, params) => {
       for (const listener of listeners) listener(method, params);
     });
@@ -119,7 +128,8 @@ function stdioRemote(command: StdioTransportOptions, options: ClientOptions): Re
     },
     listen: (listener) => void listeners.add(listener),
     failed(error) {
-      if (!(error instanceof ClientError) || error.code !== "transport") return;
+      // A line past `maxResponseBytes` ended the child too (a pipe cannot skip the rest of it).
+      if (!(error instanceof ClientError) || (error.code !== "transport" && !isResponseTooLarge(error))) return;
       const gone = client;
       client = start();
       void gone.close().catch(() => {});

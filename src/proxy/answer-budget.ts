@@ -1,0 +1,60 @@
+/**
+ * What a proxy holds of its remote's answers, counted against the server's budgets: the bytes of an
+ * answer being read (a JSON body, the SSE event in progress) take from `limits.bodyBytes`, and the
+ * caller's share of it, as a request body does, and are given back once read. Past the budget the read
+ * stops and the call is refused as a request would be (`rate_limited`, 503 or 429 with `Retry-After`), so
+ * that many large answers at once are refused rather than buffered. An answer past the client's
+ * `maxResponseBytes` becomes a tool error naming the bound.
+ *
+ * @module
+ */
+import { budgetCallerOf, budgetsOfCall, type CallContext } from "../core/call-context.ts";
+import type { BudgetRefusal } from "../core/budgets.ts";
+import { ToolError } from "../core/error.ts";
+import { countResponses, isResponseTooLarge } from "../client/response-bound.ts";
+
+/** One call's count of its remote's answer bytes. */
+export interface AnswerBudget {
+  /** The signal to send the call with: the caller's, with the count attached. */
+  readonly signal: AbortSignal;
+  /**
+   * The error to answer in place of the client's, when the count or the bound stopped the read.
+   *
+   * @param error What the client threw.
+   * @returns The refusal, the tool error naming the bound, or `undefined` for any other error.
+   */
+  answerFor(error: unknown): BudgetRefusal | ToolError | undefined;
+}
+
+/**
+ * Counts a call's remote answers against the budgets of the server running it.
+ *
+ * @param ctx The call's context.
+ * @returns The signal to call the remote with, and the errors the count answers.
+ */
+export function answerBudget(ctx: CallContext): AnswerBudget {
+  // A signal of this call's own: the count is found by it, and the caller's may be shared.
+  const signal = AbortSignal.any([ctx.signal]);
+  const budgets = budgetsOfCall(ctx);
+  let refusal: BudgetRefusal | undefined;
+  if (budgets !== undefined) {
+    const caller = budgetCallerOf(ctx);
+    countResponses(signal, {
+      take(bytes) {
+        const refused = budgets.take("bodyBytes", bytes, caller);
+        if (refused !== undefined) throw refusal = refused;
+      },
+      give: (bytes) => budgets.give("bodyBytes", bytes, caller),
+    });
+  }
+  return {
+    signal,
+    answerFor(error) {
+      if (refusal !== undefined) return refusal;
+      if (!isResponseTooLarge(error)) return undefined;
+      return new ToolError(`The remote's answer was refused: ${error.message}`, {
+        data: { maxResponseBytes: error.data.maxResponseBytes },
+      });
+    },
+  };
+}
