@@ -74,12 +74,13 @@ export function responseBound(value: number | undefined): number {
  *
  * @param limit The bound, in bytes.
  * @param what What passed it (`the response body`, `an SSE event`, …).
+ * @param rest What became of the rest (a WebSocket message arrives whole: nothing is left unread).
  * @returns The error, with `data: { maxResponseBytes }`.
  */
-export function responseTooLarge(limit: number, what: string): ClientError {
+export function responseTooLarge(limit: number, what: string, rest = ": the rest was not read"): ClientError {
   return new ClientError(
     "payload_too_large",
-    `${what} exceeds the client's limit of ${limit} bytes (maxResponseBytes): the rest was not read`,
+    `${what} exceeds the client's limit of ${limit} bytes (maxResponseBytes)${rest}`,
     { data: { maxResponseBytes: limit } },
   );
 }

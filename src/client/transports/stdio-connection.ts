@@ -104,6 +104,8 @@ export class StdioConnection extends MessageConnection {
           }
           if (isObject(message)) this.receive(message);
         }
+        // A line past the bound fails now, not at a newline that may never come.
+        if (splitter.overflowing) return this.#fail(responseTooLarge(this.#maxLine, "A line the server wrote"));
       }
     } catch { /* the pipe broke: the exit says why */ }
   }
