@@ -4,13 +4,14 @@
  * caller's share of it, as a request body does, and are given back once read. Past the budget the read
  * stops and the call is refused as a request would be (`rate_limited`, 503 or 429 with `Retry-After`), so
  * that many large answers at once are refused rather than buffered. An answer past the client's
- * `maxResponseBytes` becomes a tool error naming the bound.
+ * `maxResponseBytes` becomes a tool error naming the bound; a prompt's or resource's, an `internal` error naming it
+ * (the remote's fault, as a 502 is: neither the caller's request too large, 413, nor worth a retry, 503).
  *
  * @module
  */
 import { budgetCallerOf, budgetsOfCall, type CallContext } from "../core/call-context.ts";
 import type { BudgetRefusal } from "../core/budgets.ts";
-import { ToolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../core/error.ts";
 import { countResponses, isResponseTooLarge } from "../client/response-bound.ts";
 
 /** One call's count of its remote's answer bytes. */
@@ -21,9 +22,10 @@ export interface AnswerBudget {
    * The error to answer in place of the client's, when the count or the bound stopped the read.
    *
    * @param error What the client threw.
-   * @returns The refusal, the tool error naming the bound, or `undefined` for any other error.
+   * @param tool Whether a tool's call (a tool error) or a prompt's or resource's (a protocol error).
+   * @returns The refusal, the error naming the bound, or `undefined` for any other error.
    */
-  answerFor(error: unknown): BudgetRefusal | ToolError | undefined;
+  answerFor(error: unknown, tool?: boolean): BudgetRefusal | ToolError | ProtocolError | undefined;
 }
 
 /**
@@ -49,12 +51,12 @@ export function answerBudget(ctx: CallContext): AnswerBudget {
   }
   return {
     signal,
-    answerFor(error) {
+    answerFor(error, tool = true) {
       if (refusal !== undefined) return refusal;
       if (!isResponseTooLarge(error)) return undefined;
-      return new ToolError(`The remote's answer was refused: ${error.message}`, {
-        data: { maxResponseBytes: error.data.maxResponseBytes },
-      });
+      const message = `The remote's answer was refused: ${error.message}`;
+      const data = { maxResponseBytes: error.data.maxResponseBytes };
+      return tool ? new ToolError(message, { data }) : new ProtocolError(ErrorCode.Internal, message, { data });
     },
   };
 }

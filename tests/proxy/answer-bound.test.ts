@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool, mcpBinding } from "../../mod.ts";
+import { createServer, defineResource, defineTool, mcpBinding } from "../../mod.ts";
 import { serve } from "../../src/server/serve.ts";
 import { ClientError, createClient } from "../../src/client/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
@@ -74,6 +74,7 @@ const remote = createServer({ name: "hostile", version: "1.0.0" });
 for (const name of ["flood_sse", "flood_json", "small_events", "hold_json"]) {
   remote.tool(defineTool(name).describe("answered by the test").input(v.object({})).handle(() => "never"));
 }
+remote.resource(defineResource("docs://big").read(() => "r".repeat(2 * MiB)));
 remote.tool(defineTool("echo").describe("echoes").input(v.object({ text: v.string() })).handle(({ text }) => text));
 
 /** Holds each `hold_json` answer after its first 800 KB until the test releases it. */
@@ -203,6 +204,11 @@ describe("maxResponseBytes: the client reads at most the bound of one answer", (
           const echoed = await caller.callTool("h.echo", { text: "still here" });
           assert.deepEqual(echoed.content, [{ type: "text", text: "still here" }], tool);
         }
+        // A resource past the bound: `internal` naming it (the remote's fault: neither 413 nor a 503 to retry).
+        const error = await caller.readResource("docs://big").then(() => undefined, (e: unknown) => e);
+        assert.ok(error instanceof ClientError, String(error));
+        assert.equal(error.code, "internal");
+        assert.match(error.message, /exceeds the client's limit of 1048576 bytes \(maxResponseBytes\)/);
         await waitUntil(() => produced.sseCancelled && produced.jsonCancelled);
         assert.ok(produced.sse < FLOOD_SSE / 4, `the remote produced ${produced.sse} bytes of SSE`);
         assert.ok(produced.json < FLOOD_JSON / 4, `the remote produced ${produced.json} bytes of JSON`);
