@@ -51,6 +51,12 @@ describe("maxResponseBytes on the client's other readers", () => {
     assert.equal(cancelled, true);
   });
 
+  it("counts an encoded body as it arrives, whatever its declared length (fetch decodes it)", async () => {
+    const body = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(64 * 1024)) });
+    const response = new Response(body, { headers: { "content-length": "100", "content-encoding": "gzip" } });
+    assertTooLarge(await readBoundedText(response, BOUND).catch((e) => e), /The response body exceeds/);
+  });
+
   it("bounds a gRPC message with Connect's readMaxBytes", async () => {
     const fetch = (input: RequestInfo | URL, init?: RequestInit) => server.fetch(new Request(input, init));
     const bounded = createClient(grpcTransport("http://localhost", { fetch, maxResponseBytes: BOUND }));
