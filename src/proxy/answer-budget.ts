@@ -1,11 +1,9 @@
 /**
- * What a proxy holds of its remote's answers, counted against the server's budgets: the bytes of an
- * answer being read (a JSON body, the SSE event in progress) take from `limits.bodyBytes`, and the
- * caller's share of it, as a request body does, and are given back once read. Past the budget the read
- * stops and the call is refused as a request would be (`rate_limited`, 503 or 429 with `Retry-After`), so
- * that many large answers at once are refused rather than buffered. An answer past the client's
- * `maxResponseBytes` becomes a tool error naming the bound; a prompt's or resource's, an `internal` error naming it
- * (the remote's fault, as a 502 is: neither the caller's request too large, 413, nor worth a retry, 503).
+ * What a proxy holds of its remote's answers, counted against the server's budgets: the bytes of an answer
+ * being read (a JSON body, the SSE event in progress) take from `limits.bodyBytes` (and the caller's share) as
+ * a request body does, until read. Past the budget the call is refused as a request would be (`rate_limited`,
+ * 503 or 429 with `Retry-After`): many large answers are refused, not buffered. An answer past `maxResponseBytes`
+ * is a tool error naming the bound; a prompt's or resource's an `internal` one (the remote's fault, as a 502).
  *
  * @module
  */
