@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { inheritTally } from "./response-bound.ts";
 import { type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import type { ClientOptions } from "./client-options.ts";
 import { Deadline } from "./deadline.ts";
@@ -148,6 +149,7 @@ export class CallRunner {
       timeoutMs: options.timeoutMs ?? this.#options.timeoutMs ?? 60_000,
       maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
     });
+    inheritTally(options.signal, deadline.signal); // the caller's count of the answers' bytes, if any
     try {
       const result = await work(deadline);
       // An in-process server may answer a cancelled request instead of failing it: the abort wins.

@@ -75,6 +75,21 @@ export interface ClientOptions extends CommonClientOptions {
   auth?: ClientAuth;
   /** The MCP revision to speak (default 2026-07-28, falling back to the 2025 handshake). */
   protocolVersion?: string;
+  /**
+   * The most bytes the client reads of one answer (default 16 MiB = 16 777 216): a JSON body, one SSE event (its
+   * data lines, or one line that never ends). Each body is read with a running count; past the bound the body is
+   * cancelled, nothing more is read, and the request fails with a `ClientError` whose code is `payload_too_large`
+   * and whose `data.maxResponseBytes` is the bound. A transport made by hand takes it where it is made
+   * (`createMcpTransport(url, { maxResponseBytes })`, `grpcTransport(url, …)`, `createStdioTransport({ … })`).
+   *
+   * @example
+   * ```ts ignore
+   * import { createClient } from "@mcplite/sdk/client";
+   * // A server whose tool lists run large: 32 MiB per answer.
+   * const client = createClient("https://tools.example.com/mcp", { maxResponseBytes: 32 * 1024 * 1024 });
+   * ```
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -93,6 +108,8 @@ export interface TransportClientOptions extends CommonClientOptions {
   auth?: never;
   /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { protocolVersion })`. */
   protocolVersion?: never;
+  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { maxResponseBytes })`. */
+  maxResponseBytes?: never;
 }
 
 /**

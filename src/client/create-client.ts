@@ -83,7 +83,7 @@ export function createClient(
 }
 
 /** The options a transport's own requests take: given with a transport, they would do nothing. */
-const TRANSPORT_OWN = ["transport", "fetch", "headers", "auth", "protocolVersion"] as const;
+const TRANSPORT_OWN = ["transport", "fetch", "headers", "auth", "protocolVersion", "maxResponseBytes"] as const;
 /** The options of an in-process client only (see {@link InProcessOptions}). */
 const IN_PROCESS_ONLY = ["wire", "basePath", "path"] as const;
 
@@ -130,6 +130,7 @@ function transportFor(
       headers: options.headers,
       auth: options.auth,
       protocolVersion: options.protocolVersion,
+      maxResponseBytes: options.maxResponseBytes,
     };
     switch (options.transport ?? "auto") {
       case "mcp":

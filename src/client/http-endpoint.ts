@@ -6,6 +6,7 @@
  */
 import { baseHeaders, fetcherOf, type FetchLike, type HeadersOption, type HttpOptions, send } from "./http.ts";
 import { peerOf } from "./carry-trace.ts";
+import { responseBound } from "./response-bound.ts";
 import type { RequestPeer } from "./transport.ts";
 
 /** An endpoint: where a transport's requests go, and how. */
@@ -14,6 +15,8 @@ export class HttpEndpoint {
   readonly url: string;
   /** The fetch function, wrapped by the options' `auth`. */
   readonly fetch: FetchLike;
+  /** The most bytes one answer may hold (`maxResponseBytes`): a JSON body, one SSE event. */
+  readonly maxResponseBytes: number;
   readonly #headers: HeadersOption | undefined;
   #peer: RequestPeer | undefined;
 
@@ -21,13 +24,15 @@ export class HttpEndpoint {
    * Creates an endpoint.
    *
    * @param url The URL; a base URL (`trim`) loses its trailing slash, so paths append to it.
-   * @param options The fetch function, extra headers and auth.
+   * @param options The fetch function, extra headers, auth and `maxResponseBytes`.
+   * @throws {TypeError} When `maxResponseBytes` is not a positive number.
    * @param trim Whether `url` is a base that paths are appended to.
    */
   constructor(url: string | URL, options: HttpOptions, trim = false) {
     const text = String(url);
     this.url = trim && text.endsWith("/") ? text.slice(0, -1) : text;
     this.fetch = fetcherOf(options);
+    this.maxResponseBytes = responseBound(options.maxResponseBytes);
     this.#headers = options.headers;
   }
 

@@ -7,6 +7,7 @@
 import { rethrowAbort } from "./deadline.ts";
 import { ClientError, type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
 import { readSse, type SseCursor } from "./read-sse.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, isResponseTooLarge, readBodyStart, readBoundedText } from "./response-bound.ts";
 import type { RequestContext, ToolListing } from "./transport.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { HeadersLike } from "../internal/headers-like.ts";
@@ -36,6 +37,11 @@ export interface HttpOptions {
   headers?: HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
   /** OAuth for protected servers: `oauth({…})` or `clientCredentials({…})`, wrapping `fetch`. */
   auth?: ClientAuth;
+  /**
+   * The most bytes one answer may hold (default 16 MiB): a JSON body, one SSE event. Past it the read is
+   * cancelled and the request fails with `payload_too_large`.
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -96,17 +102,24 @@ export async function send(fetcher: FetchLike, request: Request, signal: AbortSi
 }
 
 /**
- * Reads a response body as JSON; anything else is a {@link TransportError} naming the status.
+ * Reads a response body as JSON, within `limit` bytes; anything else is a {@link TransportError} naming the status.
  *
  * @param response The response.
  * @param signal The call's signal.
+ * @param limit The most bytes the body may hold (`maxResponseBytes`).
  * @returns The parsed body.
+ * @throws {ClientError} `payload_too_large` past `limit`; a {@link TransportError} for a broken or non-JSON body.
  */
-export async function readJsonBody(response: Response, signal: AbortSignal): Promise<unknown> {
+export async function readJsonBody(
+  response: Response,
+  signal: AbortSignal,
+  limit: number = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<unknown> {
   let text: string;
   try {
-    text = await response.text();
+    text = await readBoundedText(response, limit, signal);
   } catch (error) {
+    if (isResponseTooLarge(error)) rethrowAbort(signal, error);
     rethrowAbort(signal, new TransportError(`The response body broke off: ${messageOf(error)}`, { cause: error }));
   }
   try {
@@ -139,6 +152,7 @@ export function isEventStream(response: Response): boolean {
  * @param ctx The request context.
  * @param cursor Filled with the stream's last event id and retry delay.
  * @param onMessage Receives every other message on the stream.
+ * @param limit The most bytes the JSON body, or one event, may hold (`maxResponseBytes`).
  * @returns The reply, or `undefined` when the stream ended first.
  */
 export async function readRpcReply(
@@ -147,16 +161,17 @@ export async function readRpcReply(
   ctx: RequestContext,
   cursor: SseCursor,
   onMessage: (message: StreamMessage) => void | Promise<void>,
+  limit: number = DEFAULT_MAX_RESPONSE_BYTES,
 ): Promise<RpcReply | undefined> {
   if (!isEventStream(response)) {
-    const body = await readJsonBody(response, ctx.signal);
+    const body = await readJsonBody(response, ctx.signal, limit);
     const reply = replyFrom(body, response);
     if (reply === undefined) throw unreadable(response, body);
     return reply;
   }
   if (response.body === null) return undefined;
   try {
-    for await (const event of readSse(response.body, cursor, ctx.signal)) {
+    for await (const event of readSse(response.body, cursor, ctx.signal, limit)) {
       let message: unknown;
       try {
         message = JSON.parse(event.data);
@@ -172,7 +187,7 @@ export async function readRpcReply(
   } catch (error) {
     rethrowAbort(
       ctx.signal,
-      error instanceof TransportError ? error : new TransportError(
+      error instanceof TransportError || isResponseTooLarge(error) ? error : new TransportError(
         `The event stream broke off: ${messageOf(error)}`,
         { cause: error },
       ),
@@ -240,10 +255,10 @@ export function unreadable(response: Response, body: unknown): TransportError {
  * Builds the error for a non-2xx response without a JSON-RPC body.
  *
  * @param response The response.
- * @returns The error (the body is read, up to 200 characters, for the message).
+ * @returns The error (the start of the body is read, up to 200 characters, for the message).
  */
 export async function httpError(response: Response): Promise<TransportError> {
-  const text = await response.text().catch(() => "");
+  const text = await readBodyStart(response, 1024).catch(() => "");
   // `Retry-After` in seconds (RFC 9110 §10.2.3) becomes `data.retryAfterMs`, as servers' JSON errors say it.
   const seconds = Number(response.headers.get("retry-after") ?? NaN);
   return new TransportError(`HTTP ${response.status} ${response.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`, {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Budgets } from "./budgets.ts";
 import type {
   CallSink,
   CreateMessageResult,
@@ -54,6 +55,8 @@ export let loggerOf: (ctx: CallContext) => ServerLogger | undefined;
 export let setConfig: (ctx: CallContext, config: unknown) => void;
 /** Reads (and, with a key, sets) the caller a context's call counts against in the server's budgets (`budgets.ts`). */
 export let budgetCallerOf: (ctx: CallContext, key?: string) => string;
+/** Reads (and, with budgets, sets) the budgets of the server running a context's call (a proxy counts its remote's answers). */
+export let budgetsOfCall: (ctx: CallContext, budgets?: Budgets) => Budgets | undefined;
 
 /**
  * Creates the context of a decoded request: the one way the pipeline makes a {@link CallContext}.
@@ -61,6 +64,7 @@ export let budgetCallerOf: (ctx: CallContext, key?: string) => string;
  * @param source The request: its name, signal, caller and platform values.
  * @param sink Where progress, logs and questions for the client go (an input round, or the wire's sink).
  * @param logger The server's logger, which `ctx.log()` records also go to.
+ * @param budgets The server's budgets, which what the call holds may count against.
  * @returns The context.
  *
  * @example
@@ -72,11 +76,17 @@ export let budgetCallerOf: (ctx: CallContext, key?: string) => string;
  * assert.equal(ctx.signal.aborted, true);
  * ```
  */
-export function createContext(source: ContextSource, sink?: CallSink, logger?: ServerLogger): ToolCallContext {
+export function createContext(
+  source: ContextSource,
+  sink?: CallSink,
+  logger?: ServerLogger,
+  budgets?: Budgets,
+): ToolCallContext {
   const host = source.host;
   const ctx = new ToolCallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
   if (host?.waitUntil !== undefined) keepAliveFor(ctx, host.waitUntil);
   if (host?.caller !== undefined) budgetCallerOf(ctx, host.caller);
+  if (budgets !== undefined) budgetsOfCall(ctx, budgets);
   return ctx;
 }
 
@@ -367,6 +377,7 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
   #lastProgress = -Infinity;
   readonly #logger: ServerLogger | undefined;
   #caller: string | undefined;
+  #budgets: Budgets | undefined;
   static {
     // Every CallContext is one of these: the pipeline makes them all (createContext).
     loggerOf = (ctx) => (ctx as ToolCallContext).#logger;
@@ -376,6 +387,10 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
     budgetCallerOf = (ctx, key) => {
       const own = ctx as ToolCallContext;
       return key === undefined ? own.#caller ?? callerOf(own.auth) ?? "" : (own.#caller = key);
+    };
+    budgetsOfCall = (ctx, budgets) => {
+      const own = ctx as ToolCallContext;
+      return budgets === undefined ? own.#budgets : (own.#budgets = budgets);
     };
   }
   #resultMeta: Record<string, unknown> | undefined;

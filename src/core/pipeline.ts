@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { budgetsOf } from "./runtime.ts";
 import { createContext } from "./call-context.ts";
 import type { CallRequest } from "./call-request.ts";
 import { executeFound, unknownTool } from "./execute-tool.ts";
@@ -72,7 +73,7 @@ export function callNow(registry: Registry, request: CallRequest): CallOutcome |
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = createContext(request, round ?? request.sink, registry.runtime.logger);
+  const ctx = createContext(request, round ?? request.sink, registry.runtime.logger, budgetsOf(registry.runtime));
   const call: ToolCall = { name: request.name, arguments: request.arguments, ctx };
   const requests = registry.runtime.middleware;
   if (requests.length === 0) return runTool(registry, call, request, round);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { budgetsOf } from "./runtime.ts";
 import { type CallContext, callerOf, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { Host } from "./host.ts";
@@ -71,7 +72,7 @@ export function runHandler<D extends { readonly scopes?: readonly string[] }, T>
   const round = carried === undefined
     ? undefined
     : new InputRound(carried.inputResponses, carried.requestState, request.sink);
-  const ctx = createContext(request, round ?? request.sink, registry.runtime.logger);
+  const ctx = createContext(request, round ?? request.sink, registry.runtime.logger, budgetsOf(registry.runtime));
   const chain = registry.runtime.middleware;
   const handled = () => handle(registry, request, ctx, round, find, run);
   if (chain.length === 0) return handled();

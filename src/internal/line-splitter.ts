@@ -62,6 +62,11 @@ export class LineSplitter {
     return this.#end();
   }
 
+  /** Whether the unfinished line already passed the limit (it is being dropped up to its newline). */
+  get overflowing(): boolean {
+    return this.#discarding;
+  }
+
   #take(bytes: Uint8Array): void {
     if (this.#discarding || bytes.length === 0) return;
     if (this.#length + bytes.length > this.#max + 1) { // +1: a `\r` before the newline is not content

@@ -12,6 +12,8 @@ import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
 import { remoteError } from "./remote-error.ts";
+import { answerBudget } from "./answer-budget.ts";
+import { isResponseTooLarge } from "../client/response-bound.ts";
 
 /** A prompt argument as `prompts/list` gives it. */
 interface ListedArgument {
@@ -57,15 +59,18 @@ export function proxiedPrompt(
     }
   }
   return builder.get(async (given: Record<string, string>, ctx: CallContext) => {
+    const budget = answerBudget(ctx);
     try {
       const trace = callerTrace(ctx);
-      const options = { signal: ctx.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
+      const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
       const got = await (await hop.clientFor(ctx)).getPrompt(name, given ?? {}, options);
       const messages = (Array.isArray(got.messages) ? got.messages : []) as PromptResult["messages"];
       return typeof got.description === "string" ? { description: got.description, messages } : { messages };
     } catch (error) {
+      const answered = budget.answerFor(error, false);
+      if (answered !== undefined && !isResponseTooLarge(error)) throw answered; // the budget's refusal
       remote.failed(error);
-      throw remoteError(error, hop.retryAfterMs, hop.name);
+      throw answered ?? remoteError(error, hop.retryAfterMs, hop.name);
     }
   });
 }

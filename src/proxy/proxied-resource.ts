@@ -12,6 +12,8 @@ import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
 import { remoteError } from "./remote-error.ts";
+import { answerBudget } from "./answer-budget.ts";
+import { isResponseTooLarge } from "../client/response-bound.ts";
 
 /**
  * Defines the resource (or template) that forwards reads of a remote one.
@@ -49,14 +51,17 @@ export function proxiedResource(
     }
   }
   return builder.read(async (_variables, ctx, read) => {
+    const budget = answerBudget(ctx);
     try {
       const trace = callerTrace(ctx);
-      const options = { signal: ctx.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
+      const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
       const result = await (await hop.clientFor(ctx)).readResource(read, options);
       return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
     } catch (error) {
+      const answered = budget.answerFor(error, false);
+      if (answered !== undefined && !isResponseTooLarge(error)) throw answered; // the budget's refusal
       remote.failed(error);
-      throw remoteError(error, hop.retryAfterMs, hop.name);
+      throw answered ?? remoteError(error, hop.retryAfterMs, hop.name);
     }
   });
 }

@@ -6,10 +6,11 @@
  * @module
  */
 import type { LogLevel } from "../core/call-sink.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../core/error.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
+import { type AnswerBudget, answerBudget } from "./answer-budget.ts";
 import { askCaller } from "./ask-caller.ts";
 import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
@@ -35,17 +36,22 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
   if (info.annotations !== undefined) builder = builder.annotations(info.annotations);
   if (info._meta !== undefined) builder = builder.meta(info._meta);
   const output = info.outputSchema === undefined ? builder : builder.output(info.outputSchema);
-  const failed = (error: unknown): never => {
+  const failed = (error: unknown, budget?: AnswerBudget): never => {
+    const answered = budget?.answerFor(error);
+    // Refused for the budgets: the remote is well. A line past the bound ended a stdio child: start another.
+    if (answered !== undefined && !(answered instanceof ToolError)) throw answered;
     remote.failed(error);
-    const answered = remoteError(error, hop.retryAfterMs, hop.name);
-    if (answered instanceof ProtocolError && answered.code === ErrorCode.UnknownTool) hop.stale();
-    throw answered;
+    if (answered !== undefined) throw answered;
+    const mapped = remoteError(error, hop.retryAfterMs, hop.name);
+    if (mapped instanceof ProtocolError && mapped.code === ErrorCode.UnknownTool) hop.stale();
+    throw mapped;
   };
   const tool = output.handle(async (args, ctx) => {
+    const budget = answerBudget(ctx);
     try {
       const trace = callerTrace(ctx);
       const options = {
-        signal: ctx.signal,
+        signal: budget.signal,
         ...(trace === undefined ? {} : { traceContext: trace }),
         onProgress: (p: Progress) => ctx.progress(p.progress, p.total, p.message),
         onLog: (entry: LogEntry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
@@ -57,16 +63,17 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
       if (longRunning) return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx);
       return resultOf(await client.callTool(info.name, args, options));
     } catch (error) {
-      return failed(error);
+      return failed(error, budget);
     }
   });
   if (!longRunning) return tool;
   return tool
     .redeem(async (state, ctx) => {
+      const budget = answerBudget(ctx);
       try {
-        return await stepRemote(await hop.clientFor(ctx), state as RemoteHandle, ctx);
+        return await stepRemote(await hop.clientFor(ctx), state as RemoteHandle, ctx, budget.signal);
       } catch (error) {
-        return failed(error); // the client too: a stdio remote waiting to be started again refuses it
+        return failed(error, budget); // the client too: a stdio remote waiting to be started again refuses it
       }
     })
     .cancel((state) => cancelRemote(remote, state as RemoteHandle).catch(() => {}));

@@ -50,6 +50,7 @@ export function answerOf(handle: CallHandle<unknown>, ctx: CallContext): ToolRes
  * @param client The client to the remote (with the credentials the call goes with).
  * @param state Our promise's state.
  * @param ctx The redeem's context.
+ * @param signal The signal to send with (default the context's; one counting the answers).
  * @returns The result, or our promise again.
  * @throws {ProtocolError} When the remote task failed or was cancelled.
  */
@@ -57,21 +58,22 @@ export async function stepRemote(
   client: Client,
   state: RemoteHandle,
   ctx: CallContext,
+  signal: AbortSignal = ctx.signal,
 ): Promise<ToolResult | ToolPromise<RemoteHandle>> {
   if ("p" in state) {
-    return answerOf(await client.call("redeem", { promise: state.p }, { wait: false, signal: ctx.signal }), ctx);
+    return answerOf(await client.call("redeem", { promise: state.p }, { wait: false, signal }), ctx);
   }
-  const task = await client.request("tasks/get", { taskId: state.t }, { signal: ctx.signal });
+  const task = await client.request("tasks/get", { taskId: state.t }, { signal });
   const status = task.status;
   if (status === "completed") {
     const result = isObject(task.result)
       ? task.result
-      : await client.request("tasks/result", { taskId: state.t }, { signal: ctx.signal });
+      : await client.request("tasks/result", { taskId: state.t }, { signal });
     return resultOf(result as CallResult);
   }
   if (status === "failed") {
     if (isObject(task.error)) throw errorFromRpc(task.error as never, { method: "tasks/get", wire: "mcp" });
-    return resultOf(await client.request("tasks/result", { taskId: state.t }, { signal: ctx.signal }) as CallResult);
+    return resultOf(await client.request("tasks/result", { taskId: state.t }, { signal }) as CallResult);
   }
   if (status === "cancelled") throw new ProtocolError(ErrorCode.Internal, `The remote task ${state.t} was cancelled`);
   const retryAfterMs = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : DEFAULT_RETRY_MS;

@@ -10,6 +10,7 @@ import { Client, type ClientOptions } from "../client/client.ts";
 import type { TransportClientOptions } from "../client/client-options.ts";
 import { createClient } from "../client/create-client.ts";
 import { ClientError } from "../client/errors.ts";
+import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
 import { noticeFetch } from "./notice-fetch.ts";
@@ -112,11 +113,19 @@ function bearer(headers: ClientOptions["headers"], token: string): () => Promise
  * backoff allows; until then a call is refused with the rest of the wait.
  */
 function stdioRemote(command: StdioTransportOptions, options: ClientOptions, backoff: RestartBackoff): Remote {
-  const { transport: _wire, fetch: _fetch, headers: _headers, auth: _auth, protocolVersion, ...rest } = options;
+  const {
+    transport: _wire,
+    fetch: _fetch,
+    headers: _headers,
+    auth: _auth,
+    protocolVersion,
+    maxResponseBytes,
+    ...rest
+  } = options;
   const own: TransportClientOptions = rest;
   const listeners = new Set<NoticeListener>();
   const start = () => {
-    const transport = createStdioTransport({ protocolVersion, ...command });
+    const transport = createStdioTransport({ protocolVersion, maxResponseBytes, ...command });
     noticesOf(transport)?.[SERVER_NOTICES]((method, params) => {
       for (const listener of listeners) listener(method, params);
     });
@@ -137,8 +146,10 @@ function stdioRemote(command: StdioTransportOptions, options: ClientOptions, bac
     },
     listen: (listener) => void listeners.add(listener),
     failed(error) {
-      // Once per child: the calls in flight when it exited each fail, and count as one failure.
-      if (!(error instanceof ClientError) || error.code !== "transport" || client === undefined) return;
+      // Once per child: the calls in flight when it exited each fail, and count as one failure. A line past
+      // `maxResponseBytes` ended the child too (a pipe cannot skip the rest of it).
+      if (!(error instanceof ClientError) || client === undefined) return;
+      if (error.code !== "transport" && !isResponseTooLarge(error)) return;
       client = undefined;
       backoff.failed();
       void last.close().catch(() => {});

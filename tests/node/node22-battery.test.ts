@@ -52,4 +52,20 @@ describe("the battery's in-process scenarios on Node 22", { skip: ONCE_PER_RUN }
     const tap = await onNode22(node, [`${ROOT}tests/bindings/prototype-keys.test.ts`], "plain data on every wire");
     assert.match(tap, /^# pass 10$/m);
   });
+
+  it("bounds what a proxy reads of a hostile remote's answers (node:http on both ends)", {
+    timeout: 300_000,
+  }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+    const tap = await onNode22(node, [`${ROOT}tests/proxy/answer-bound.test.ts`], "maxResponseBytes");
+    for (
+      const name of [
+        "fails an SSE event whose data line never ends, naming the bound, and cancels the stream",
+        "fails a 50 MB JSON body sent chunked after about the bound, and cancels it",
+        "answers its caller with a tool error naming the bound, and serves the next call",
+        "counts what a proxy holds of its remote's answers against the server's bodyBytes budget",
+      ]
+    ) assert.match(tap, new RegExp(`^\\s*ok \\d+ - ${name.replace(/[()]/g, "\\$&")}$`, "m"));
+  });
 });

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../response-bound.ts";
 import * as oauth from "oauth4webapi";
 import { AuthorizationError, ClientError, TransportError } from "../errors.ts";
 import { type FetchLike, messageOf } from "../http.ts";
@@ -199,7 +200,7 @@ async function getJson(url: URL, http: DiscoveryHttp): Promise<unknown> {
     return undefined;
   }
   try {
-    return await response.json();
+    return JSON.parse(await readBoundedText(response, DEFAULT_MAX_RESPONSE_BYTES)); // metadata: never a large body
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../response-bound.ts";
 import * as o4w from "oauth4webapi";
 import { AuthorizationError } from "../errors.ts";
 import { messageOf } from "../http.ts";
@@ -166,7 +167,7 @@ async function clientIdentity(options: OAuthOptions, ctx: GrantContext): Promise
     );
     // Read by hand: oauth4webapi insists on `client_secret_expires_at`, which RFC 7591 §3.2.1 requires
     // but many servers omit.
-    registered = await response.json() as Record<string, unknown>;
+    registered = JSON.parse(await readBoundedText(response, DEFAULT_MAX_RESPONSE_BYTES)) as Record<string, unknown>;
     if (!response.ok || typeof registered.client_id !== "string") {
       throw new Error(`HTTP ${response.status}: ${JSON.stringify(registered).slice(0, 200)}`);
     }

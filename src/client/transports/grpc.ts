@@ -9,6 +9,7 @@
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
 import { type ClientAuth, messageOf } from "../http.ts";
+import { responseBound, responseTooLarge } from "../response-bound.ts";
 import { peerOf, sendTraced, withTraceHeaders } from "../carry-trace.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
 import { Code, ConnectError, createClient, type Transport as ConnectTransport } from "@connectrpc/connect";
@@ -55,6 +56,11 @@ export interface GrpcTransportOptions {
   headers?: HeadersLike;
   /** OAuth for protected servers (`oauth({…})`, `clientCredentials({…})`), wrapping `fetch`. */
   auth?: ClientAuth;
+  /**
+   * The most bytes one answer's message may hold (default 16 MiB), Connect's `readMaxBytes`: past it the call
+   * fails (`RESOURCE_EXHAUSTED`). A URL target only: a Connect transport given has its own `readMaxBytes`.
+   */
+  maxResponseBytes?: number;
   /**
    * Where a Connect transport given as the target sends (the `baseUrl` it was made with), which the
    * client's telemetry names (`server.address`, `server.port`): a Connect transport does not tell. A
@@ -264,7 +270,8 @@ function fetchTransport(baseUrl: string, options: GrpcTransportOptions): Connect
     acceptCompression: [],
     sendCompression: null,
     compressMinBytes: 1024,
-    readMaxBytes: 0xffffffff,
+    // Connect refuses a message whose length prefix (or body) passes it, before reading it.
+    readMaxBytes: Math.min(responseBound(options.maxResponseBytes), 0xffffffff),
     writeMaxBytes: 0xffffffff,
   };
   return options.protocol === "grpc-web" ? createGrpcWebProtocol(common) : createConnectProtocol(common);
@@ -316,6 +323,11 @@ function clientError(error: unknown, ctx: RequestContext, method: string): unkno
   if (error.cause instanceof ClientError) return error.cause;
   const message = error.rawMessage;
   const [info] = error.findDetails(ErrorInfoSchema);
+  // Connect's own refusal of an answer past `readMaxBytes` (the client's `maxResponseBytes`), not the server's.
+  const bound = error.code === Code.ResourceExhausted && info === undefined
+    ? /larger than configured readMaxBytes (\d+)/.exec(message)
+    : null;
+  if (bound !== null) return responseTooLarge(Number(bound[1]), "A gRPC message of the answer");
   const data: Record<string, unknown> = { grpcCode: Code[error.code], ...info?.metadata };
   if (typeof data.available_tools === "string") data.available_tools = data.available_tools.split(",");
   const [bad] = error.findDetails(BadRequestSchema);

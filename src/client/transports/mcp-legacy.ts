@@ -190,7 +190,7 @@ export class LegacySession {
     void (async () => {
       for (let reconnects = 0; response !== undefined && reconnects <= MAX_RESUMES; reconnects++) {
         try {
-          for await (const event of readSse(response.body!, cursor, controller.signal)) {
+          for await (const event of readSse(response.body!, cursor, controller.signal, this.#http.maxResponseBytes)) {
             let message: unknown;
             try {
               message = JSON.parse(event.data);
@@ -322,7 +322,7 @@ export class LegacySession {
     onMessage: (message: StreamMessage) => Promise<void>,
   ): Promise<Exchanged> {
     let response = first;
-    let reply = await readRpcReply(response, id, ctx, cursor, onMessage);
+    let reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
     for (let resumes = 0; reply === undefined; resumes++) {
       if (!isEventStream(response) || cursor.lastEventId === undefined || resumes >= MAX_RESUMES) {
         throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
@@ -334,7 +334,7 @@ export class LegacySession {
       resume.set("last-event-id", cursor.lastEventId);
       response = await this.#http.get("", resume, ctx.signal);
       if (!response.ok) throw await httpError(response);
-      reply = await readRpcReply(response, id, ctx, cursor, onMessage);
+      reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
     }
     ctx.activity();
     if (!reply.ok) throw errorFromRpc(reply.error, { method, wire: "mcp", status: reply.status });

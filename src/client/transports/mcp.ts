@@ -336,7 +336,7 @@ class McpTransport implements Transport {
     if (!response.ok && !isJsonResponse(response)) throw await httpError(response);
     const cursor = { lastEventId: undefined, retryMs: undefined };
     const onMessage = (message: StreamMessage) => handleStreamMessage(message, ctx, progressToken);
-    const reply = await readRpcReply(response, id, ctx, cursor, onMessage);
+    const reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
     if (reply === undefined) {
       throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
     }

@@ -89,7 +89,7 @@ class McpliteTransport implements Transport {
     const hint = listingHintOf(response);
     if (response.status === 304) return { tools: [], notModified: true, ...hint };
     if (!response.ok) throw await this.#failure(response, "tools/list", ctx.signal);
-    const body = await readJsonBody(response, ctx.signal);
+    const body = await readJsonBody(response, ctx.signal, this.#http.maxResponseBytes);
     const tools = Array.isArray(body) ? body : (body as { tools?: unknown } | null)?.tools;
     if (!Array.isArray(tools)) throw unreadable(response, body);
     return { tools: tools as ToolInfo[], ...hint };
@@ -116,7 +116,7 @@ class McpliteTransport implements Transport {
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: withTraceMeta(params, ctx) });
     const response = await this.#http.post("/calltools", headers, body, ctx.signal);
     if (isEventStream(response) && response.ok) return await this.#readStream(response, ctx);
-    const parsed = await readJsonBody(response, ctx.signal);
+    const parsed = await readJsonBody(response, ctx.signal, this.#http.maxResponseBytes);
     const reply = replyFrom(parsed, response);
     if (reply === undefined) throw unreadable(response, parsed);
     if (!reply.ok) throw errorFromRpc(reply.error, { method: "tools/call", wire: this.wire, status: response.status });
@@ -156,7 +156,7 @@ class McpliteTransport implements Transport {
       : JSON.stringify({ jsonrpc: "2.0", id, method, params: withTraceMeta(params, ctx) });
     const response = await this.#http.post(path, headers, body, ctx.signal);
     if (!response.ok) throw await this.#failure(response, method, ctx.signal);
-    const parsed = await readJsonBody(response, ctx.signal);
+    const parsed = await readJsonBody(response, ctx.signal, this.#http.maxResponseBytes);
     const reply = replyFrom(parsed, response);
     // A JSON-RPC error is an answer on either endpoint (`POST /prompts` of a server without prompts: -32601).
     if (reply !== undefined && !reply.ok) {
@@ -174,7 +174,7 @@ class McpliteTransport implements Transport {
   async #readStream(response: Response, ctx: RequestContext): Promise<Reply> {
     const partials: unknown[] = [];
     const cursor = { lastEventId: undefined, retryMs: undefined };
-    for await (const event of readSse(response.body!, cursor, ctx.signal)) {
+    for await (const event of readSse(response.body!, cursor, ctx.signal, this.#http.maxResponseBytes)) {
       const type = event.event ?? "message";
       if (type === "heartbeat") continue;
       const data = parseData(event.data, type);
@@ -212,7 +212,10 @@ class McpliteTransport implements Transport {
 
   async #failure(response: Response, method: string, signal: AbortSignal): Promise<Error> {
     if (!isJsonResponse(response)) return await httpError(response);
-    const reply = replyFrom(await readJsonBody(response, signal).catch(() => undefined), response);
+    const reply = replyFrom(
+      await readJsonBody(response, signal, this.#http.maxResponseBytes).catch(() => undefined),
+      response,
+    );
     if (reply !== undefined && !reply.ok) {
       return errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });
     }

@@ -9,7 +9,8 @@
 import { LineSplitter, OVERSIZE } from "../../internal/line-splitter.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { settlesWithin } from "../../internal/sleep.ts";
-import { TransportError } from "../errors.ts";
+import { ClientError, TransportError } from "../errors.ts";
+import { responseBound, responseTooLarge } from "../response-bound.ts";
 import type { ChildProcess } from "./child-process.ts";
 import { MessageConnection } from "./message-connection.ts";
 
@@ -18,12 +19,13 @@ const decoder = new TextDecoder();
 const STDERR_TAIL = 2048;
 /** How long a failed write waits for the child's exit, so the error names its code and stderr. */
 const EXIT_WAIT_MS = 3000;
-const MAX_LINE = 64 * 1024 * 1024;
 
 /** Options of a {@link StdioConnection}. */
 export interface StdioConnectionOptions {
   /** Forward the child's stderr to this process's stderr (default: keep only its tail, for errors). */
   readonly inheritStderr?: boolean;
+  /** The most bytes one line may hold (`maxResponseBytes`, default 16 MiB). */
+  readonly maxLineBytes?: number;
 }
 
 /** The connection to one child. */
@@ -32,9 +34,10 @@ export class StdioConnection extends MessageConnection {
   #stderr = "";
   #closing = false;
   /** What ended the connection, for a write that raced the child's exit. */
-  #failure: TransportError | undefined;
+  #failure: ClientError | undefined;
   readonly #failed: Promise<void>;
   #markFailed!: () => void;
+  readonly #maxLine: number;
 
   /**
    * Starts reading the child's output.
@@ -44,6 +47,7 @@ export class StdioConnection extends MessageConnection {
    */
   constructor(child: ChildProcess, options: StdioConnectionOptions = {}) {
     super();
+    this.#maxLine = responseBound(options.maxLineBytes);
     this.#child = child;
     this.#failed = new Promise((resolve) => this.#markFailed = resolve);
     void this.#readStdout();
@@ -87,11 +91,11 @@ export class StdioConnection extends MessageConnection {
   }
 
   async #readStdout(): Promise<void> {
-    const splitter = new LineSplitter(MAX_LINE);
+    const splitter = new LineSplitter(this.#maxLine);
     try {
       for await (const chunk of this.#child.stdout) {
         for (const line of splitter.push(chunk)) {
-          if (line === OVERSIZE) return this.#fail("the server wrote a line over 64 MiB");
+          if (line === OVERSIZE) return this.#fail(responseTooLarge(this.#maxLine, "A line the server wrote"));
           let message: unknown;
           try {
             message = JSON.parse(decoder.decode(line));
@@ -100,6 +104,8 @@ export class StdioConnection extends MessageConnection {
           }
           if (isObject(message)) this.receive(message);
         }
+        // A line past the bound fails now, not at a newline that may never come.
+        if (splitter.overflowing) return this.#fail(responseTooLarge(this.#maxLine, "A line the server wrote"));
       }
     } catch { /* the pipe broke: the exit says why */ }
   }
@@ -115,11 +121,13 @@ export class StdioConnection extends MessageConnection {
   }
 
   /** Fails every pending request, and every later one, with what happened and the stderr tail. */
-  #fail(what: string): void {
+  #fail(what: string | ClientError): void {
     if (this.failed) return;
     const tail = this.#stderr.trim();
     const reason = this.#closing ? "the connection was closed" : what;
-    this.#failure = new TransportError(tail === "" ? reason : `${reason}; its stderr ends with:\n${tail}`);
+    this.#failure = typeof reason !== "string"
+      ? reason // the line's bound: the server's own words are not what went wrong
+      : new TransportError(tail === "" ? reason : `${reason}; its stderr ends with:\n${tail}`);
     this.#markFailed();
     this.fail(this.#failure);
     if (!this.#closing) this.#child.kill("SIGTERM");

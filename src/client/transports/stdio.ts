@@ -28,6 +28,11 @@ export interface StdioTransportOptions extends SpawnOptions {
   readonly stderr?: "inherit" | "pipe";
   /** How long `close()` waits at each step (stdin closed, SIGTERM, SIGKILL), in ms (default 2000). */
   readonly closeGraceMs?: number;
+  /**
+   * The most bytes one line the server writes may hold (default 16 MiB): past it the connection fails
+   * (`payload_too_large`) and the server process is ended.
+   */
+  readonly maxResponseBytes?: number;
 }
 
 /** The requests' origin: nothing is fetched, the URL only tells the wire's paths apart. */
@@ -160,7 +165,10 @@ class StdioTransport implements Transport {
   #connect(): Promise<StdioConnection> {
     this.#connection ??= spawnChild(this.#options).then(
       (child) => {
-        const live = new StdioConnection(child, { inheritStderr: this.#options.stderr === "inherit" });
+        const live = new StdioConnection(child, {
+          inheritStderr: this.#options.stderr === "inherit",
+          maxLineBytes: this.#options.maxResponseBytes,
+        });
         live.onNotice = (message) => this.#notice(message);
         return this.#live = live;
       },

@@ -8,6 +8,7 @@
 import { bearerProtocol, WEBSOCKET_PROTOCOL } from "../../codec/websocket-bearer.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { TransportError } from "../errors.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, responseTooLarge } from "../response-bound.ts";
 import { MessageConnection } from "./message-connection.ts";
 
 /** The connection of one socket. */
@@ -15,10 +16,16 @@ export class WebSocketConnection extends MessageConnection {
   readonly #socket: WebSocket;
   readonly #closed: Promise<void>;
 
-  private constructor(socket: WebSocket) {
+  private constructor(socket: WebSocket, maxMessageBytes: number) {
     super();
     this.#socket = socket;
     socket.addEventListener("message", (event) => {
+      if (sizeOver(event.data, maxMessageBytes)) {
+        this.fail(responseTooLarge(maxMessageBytes, "A WebSocket message", ": the socket is closed"));
+        // RFC 6455 §7.4.1 names 1009 (Message Too Big), but the WebSocket API lets a client send only 1000
+        // or 3000–4999 (WHATWG WebSockets, close(): InvalidAccessError otherwise).
+        return socket.close(1000, "a message passed maxResponseBytes");
+      }
       let message: unknown;
       try {
         message = JSON.parse(typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data));
@@ -44,6 +51,7 @@ export class WebSocketConnection extends MessageConnection {
    * @param timeoutMs How long the upgrade may take.
    * @param headers Headers of the upgrade request (`Authorization`, `DPoP`): Bun, Deno and Node take
    *   them; the WHATWG WebSockets API of browsers has none.
+   * @param maxMessageBytes The most bytes one message may hold (`maxResponseBytes`).
    * @returns The open connection.
    * @throws {TransportError} When the upgrade is refused or times out.
    */
@@ -52,6 +60,7 @@ export class WebSocketConnection extends MessageConnection {
     token: string | undefined,
     timeoutMs: number,
     headers?: Record<string, string>,
+    maxMessageBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
   ): Promise<WebSocketConnection> {
     const protocols = token === undefined ? [WEBSOCKET_PROTOCOL] : [WEBSOCKET_PROTOCOL, bearerProtocol(token)];
     const socket = headers === undefined
@@ -72,7 +81,7 @@ export class WebSocketConnection extends MessageConnection {
       }, timeoutMs);
       socket.addEventListener("open", () => {
         clearTimeout(timer);
-        resolve(new WebSocketConnection(socket));
+        resolve(new WebSocketConnection(socket, maxMessageBytes));
       }, { once: true });
       // The browser API tells no status: a refused upgrade (401, 403, 404) is only an error.
       socket.addEventListener("error", () => {
@@ -102,4 +111,13 @@ export class WebSocketConnection extends MessageConnection {
     this.#socket.close(1000);
     return Promise.race([this.#closed, new Promise<void>((resolve) => setTimeout(resolve, 2000))]);
   }
+}
+
+const encoder = new TextEncoder();
+
+/** Whether a message holds more than `limit` bytes: a text frame's UTF-8 takes 1 to 3 bytes a UTF-16 unit. */
+function sizeOver(data: unknown, limit: number): boolean {
+  if (typeof data !== "string") return data instanceof ArrayBuffer && data.byteLength > limit;
+  if (data.length > limit) return true;
+  return data.length * 3 > limit && encoder.encode(data).byteLength > limit;
 }

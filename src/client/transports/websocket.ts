@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { responseBound } from "../response-bound.ts";
 import type { ClientAuth, FetchLike } from "../http.ts";
 import type { Transport } from "../transport.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
@@ -25,6 +26,12 @@ export interface WebSocketTransportOptions {
   readonly auth?: ClientAuth;
   /** How long opening the socket may take, in ms (default 10 000). */
   readonly connectTimeoutMs?: number;
+  /**
+   * The most bytes one message from the server may hold (default 16 MiB): past it the socket is closed
+   * and its calls fail with `payload_too_large`. The runtime receives a message whole before the client
+   * sees it, so this bounds what the client keeps and parses, not what the socket reads.
+   */
+  readonly maxResponseBytes?: number;
 }
 
 /** The requests' origin: nothing is fetched, the URL only tells MCP-lite's paths apart. */
@@ -55,12 +62,14 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
   if (target.protocol !== "ws:" && target.protocol !== "wss:") {
     throw new TypeError(`createWebSocketTransport needs a ws: or wss: URL, not ${target.protocol}`);
   }
+  const maxMessageBytes = responseBound(options.maxResponseBytes);
   let connection: Promise<WebSocketConnection> | undefined;
   const connect = (): Promise<WebSocketConnection> => {
     if (connection !== undefined) return connection;
+    const timeoutMs = options.connectTimeoutMs ?? 10_000;
     const open = options.auth === undefined
-      ? WebSocketConnection.open(target.href, options.token, options.connectTimeoutMs ?? 10_000)
-      : openAuthorized(target, options.auth, options.connectTimeoutMs ?? 10_000);
+      ? WebSocketConnection.open(target.href, options.token, timeoutMs, undefined, maxMessageBytes)
+      : openAuthorized(target, options.auth, timeoutMs, maxMessageBytes);
     connection = open;
     // A socket that closed, or never opened, is forgotten: the next request opens a new one.
     const forget = () => void (connection === open && (connection = undefined));
@@ -86,7 +95,12 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
  * (what the server's request URL is, and the proof's `htu`), sent by opening the socket with the
  * request's `Authorization` and `DPoP` headers; every other request (discovery, tokens) is a fetch.
  */
-async function openAuthorized(target: URL, auth: ClientAuth, timeoutMs: number): Promise<WebSocketConnection> {
+async function openAuthorized(
+  target: URL,
+  auth: ClientAuth,
+  timeoutMs: number,
+  maxMessageBytes: number,
+): Promise<WebSocketConnection> {
   const upgrade = new URL(target);
   upgrade.protocol = target.protocol === "wss:" ? "https:" : "http:";
   let opened: WebSocketConnection | undefined;
@@ -99,7 +113,7 @@ async function openAuthorized(target: URL, auth: ClientAuth, timeoutMs: number):
       if (value !== null) headers[name] = value;
     }
     try {
-      opened = await WebSocketConnection.open(target.href, undefined, timeoutMs, headers);
+      opened = await WebSocketConnection.open(target.href, undefined, timeoutMs, headers, maxMessageBytes);
       return new Response(null, { status: 204 });
     } catch (error) {
       failure = error;

@@ -116,7 +116,7 @@ class WebtoolsTransport implements Transport {
     );
     const response = await this.#http.post("/", headers, JSON.stringify(payload), ctx.signal);
     if (!isJsonResponse(response)) throw await httpError(response);
-    const envelope = await readJsonBody(response, ctx.signal) as WebtoolsEnvelope;
+    const envelope = await readJsonBody(response, ctx.signal, this.#http.maxResponseBytes) as WebtoolsEnvelope;
     if (typeof envelope !== "object" || envelope === null) throw unexpected(response, envelope);
     if (envelope.status === "ok" && "promise" in envelope) {
       const p = envelope.promise;
@@ -185,14 +185,14 @@ class WebtoolsTransport implements Transport {
   async #metadataOf(response: Response, signal: AbortSignal): Promise<WebtoolsMetadata> {
     if (!response.ok) {
       if (!isJsonResponse(response)) throw await httpError(response);
-      const envelope = await readJsonBody(response, signal) as WebtoolsEnvelope;
+      const envelope = await readJsonBody(response, signal, this.#http.maxResponseBytes) as WebtoolsEnvelope;
       const error = envelope?.status === "error" ? envelope.error : undefined;
       if (error === undefined) throw unexpected(response, envelope);
       const named = sentErrorCode((error as { reason?: unknown }).reason) ??
         codeOfWebtools(error.code, response.status);
       throw new RpcError(`${error.code}: ${error.message}`, { status: response.status, data: error }, named);
     }
-    const metadata = await readJsonBody(response, signal) as WebtoolsMetadata;
+    const metadata = await readJsonBody(response, signal, this.#http.maxResponseBytes) as WebtoolsMetadata;
     if (typeof metadata !== "object" || metadata === null || !Array.isArray(metadata.actions)) {
       throw unexpected(response, metadata);
     }
