@@ -20,6 +20,8 @@ import {
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { canonicalHash } from "../../internal/canonical-json.ts";
+import { echoed } from "../../internal/echo.ts";
+import { visibleTo } from "../../internal/mcp-apps-wire.ts";
 import { createSseStream } from "../../internal/sse.ts";
 import { pathOf } from "../../internal/url.ts";
 import {
@@ -117,7 +119,7 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
   function documentOf(auth: AuthInfo | undefined): Promise<ServedDocument> {
     const visible = scoping.visibleTools(registry, auth, memoKey);
     return registry.cached(DOCUMENT, visible.key, async () => {
-      const document = buildOpenApiDocument(source, visible.tools());
+      const document = buildOpenApiDocument(source, visible.tools().filter((tool) => visibleTo(tool.meta, "model")));
       const etag = `"${await canonicalHash(document)}"`;
       const headers = Object.freeze({ ...(visible.private ? PRIVATE_DOCUMENT : PUBLIC_DOCUMENT), etag });
       return { body: JSON.stringify(document), headers, etag };
@@ -150,8 +152,14 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
 
   const callTool = answering("POST", async (request, host) => {
     const name = segmentAfter(request.url, `${served}/tools/`);
+    const tool = registry.get(name);
+    // An app-only tool is for an MCP App's view (SEP-1865, Visibility), which this API has none of: to its
+    // clients it does not exist, listed or called (as in the document above).
+    if (tool !== undefined && !visibleTo(tool.meta, "model")) {
+      throw new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${echoed(name)}`);
+    }
     const args = await argumentsOf(request, core);
-    if (registry.get(name)?.mode === "stream" && acceptsEventStream(request)) {
+    if (tool?.mode === "stream" && acceptsEventStream(request)) {
       return streamCall(registry, core, request, host, name, args);
     }
     const outcome = await runCall(registry, { name, arguments: args, meta: metaOf(request), signal: request, host });

@@ -22,6 +22,7 @@ import {
 } from "../../core/mod.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
+import { visibleTo } from "../../internal/mcp-apps-wire.ts";
 import { pathOf } from "../../internal/url.ts";
 import {
   answersRefusal,
@@ -160,7 +161,12 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       visible.key,
       () =>
         toDocument(
-          buildMetadata(entry.info, visible.tools(), registry.runtime.config, registry.runtime.settings),
+          buildMetadata(
+            entry.info,
+            visible.tools().filter(forModel),
+            registry.runtime.config,
+            registry.runtime.settings,
+          ),
           visible.private,
         ),
     );
@@ -193,6 +199,10 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     const supplied = (config ?? {}) as Record<string, unknown>;
     // An unknown action goes through the pipeline too, so that the request middleware (`otel()`, audit
     // logs) sees it as on every other wire; the pipeline refuses it, in this wire's words.
+    // An app-only tool is for an MCP App's view (SEP-1865, Visibility), and this wire has no view: to the
+    // agent it does not exist, called or listed.
+    const tool = registry.get(body.action);
+    if (tool !== undefined && !forModel(tool)) throw actionNotFound(body.action);
     const outcome = await runCall(registry, {
       name: body.action,
       arguments: body.request,
@@ -207,9 +217,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       ) {
         throw error;
       }
-      throw new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${echoed(body.action)}`, {
-        data: error.data,
-      });
+      throw actionNotFound(body.action, error.data);
     });
     return outcomeResponse(outcome, info.version);
   }
@@ -305,6 +313,15 @@ function errorResponse(
     headers: errorHeaders(status, headers),
   });
   return answersRefusal(response, known); // a refusal for a scope: the edge adds its step-up challenge
+}
+
+/** For the agent: a tool it may see and call, not one only an MCP App's view may (SEP-1865, Visibility). */
+function forModel(tool: AnyTool): boolean {
+  return visibleTo(tool.meta, "model");
+}
+
+function actionNotFound(action: string, data?: unknown): ProtocolError {
+  return new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${echoed(action)}`, { data });
 }
 
 function notAllowed(methods: string): ProtocolError {
