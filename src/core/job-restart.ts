@@ -14,7 +14,7 @@ import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import { waitUntilOf } from "./host.ts";
-import { failedCall } from "./failure.ts";
+import { failedCall } from "./failed-call.ts";
 import { groupOf, runToolInGroup } from "./grouped-middleware.ts";
 import type { ToolCall } from "./middleware.ts";
 import { type CallOutcome, finalOutcome } from "./outcome.ts";

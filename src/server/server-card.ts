@@ -31,7 +31,7 @@ export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
  * the public origin it is told): no request off a socket carries it. `Symbol.for`, so that a CLI reads the
  * card of a server built by another copy of the SDK.
  */
-export const CARD_AT_ANY_HOST: unique symbol = Symbol.for("mcplite.card-at-any-host") as never;
+export const CARD_AT_ANY_HOST: unique symbol = /* @__PURE__ */ Symbol.for("mcplite.card-at-any-host") as never;
 
 /** The server card's schema bounds `description` and `title` to 100 characters. */
 const MAX_DESCRIPTION = 100;
@@ -50,11 +50,11 @@ const SHARED_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.
  * `private`), lest one client's `Host` reach the others, and `Vary: Host` (RFC 9111 §4.1) keeps any cache
  * that stores it from answering another host's request with it; the client's own cache keeps it an hour.
  */
-const HOST_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
-  ...SHARED_HEADERS,
-  "cache-control": "private, max-age=3600",
-  vary: "Host",
-});
+const HOST_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze(
+  // A call, not a spread in a literal: bundlers keep a top-level spread (it may run getters), which would bring this
+  // module into servers that never serve a card.
+  /* @__PURE__ */ Object.assign({}, SHARED_HEADERS, { "cache-control": "private, max-age=3600", vary: "Host" }),
+);
 
 /** A card, serialised, with its strong entity tag. */
 type CardBody = readonly [body: string, etag: string];

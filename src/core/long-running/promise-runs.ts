@@ -8,7 +8,7 @@
  */
 import { type CallContext, createContext } from "../call-context.ts";
 import type { CallSink, InputRequest } from "../call-sink.ts";
-import { failedCall } from "../failure.ts";
+import { failedCall } from "../failed-call.ts";
 import type { FollowOptions } from "../follow-options.ts";
 import { InputRound } from "../input-round.ts";
 import type { ToolCall } from "../middleware.ts";

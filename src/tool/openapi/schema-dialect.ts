@@ -1,14 +1,9 @@
 /**
- * OpenAPI schemas as plain JSON Schema 2020-12: OpenAPI 3.0's dialect converted (`nullable`, boolean
- * `exclusiveMinimum`/`exclusiveMaximum`, `example`; OpenAPI 3.0.3 §4.7.24), and references that are
- * still `$ref` after dereferencing made permissive where the schema recurses, so a tool's schema never
- * points outside itself. The resolver leaves every reference to a schema on a cycle as `$ref`, the one
- * a body or response names at its root included: that one is inlined ({@link SchemaConverter.inline}),
- * so a recursive schema keeps its own properties (typed arguments, an unwrapped typed result).
- *
- * A local `$ref` into the tool's own `$defs` would keep the recursion exact, but a large API's cycles
- * reach most of its schemas: Stripe's document gives 302 MB of schemas that way (1.2 MB for one tool),
- * against 2 MB with its 452 tools made permissive where they recurse.
+ * OpenAPI schemas as plain JSON Schema 2020-12: OpenAPI 3.0's dialect converted (OpenAPI 3.0.3 §4.7.24),
+ * and a `$ref` left after dereferencing made permissive where the schema recurses, so a tool's schema
+ * never points outside itself; one a body or response names at its root is inlined instead
+ * ({@link SchemaConverter.inline}), keeping its properties. Why not `$defs`: Stripe's cycles reach most of
+ * its schemas, 302 MB of them that way against 2 MB made permissive where they recurse.
  *
  * @module
  */
