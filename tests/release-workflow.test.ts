@@ -2,7 +2,8 @@
  * The release workflow cannot run here (no GitHub runner, no registry credentials), so CI checks what it
  * can: the file is a valid GitHub Actions workflow (action-validator, against the workflow's JSON
  * schema), and it publishes a version tag to both registries, each with provenance from the OIDC token,
- * and the site with the release's own conformance figures. The repository has a security policy that names
+ * and the site with the release's own conformance figures, and to the MCP Registry only a server the repository
+ * declares (none: it is an SDK). The repository has a security policy that names
  * the release line package.json states and a private way to report.
  */
 import assert from "node:assert/strict";
@@ -36,6 +37,34 @@ describe("the release workflow", () => {
     assert.match(steps("npm"), /\*-\*\) DIST_TAG=next/);
     assert.match(steps("npm"), /--tag "\$DIST_TAG"$/m);
     assert.match(steps("check"), /GITHUB_REF_NAME#v.*jsr\.json/);
+  });
+
+  // The MCP Registry lists servers (a server.json; for an npm package, its `mcpName`). This repository publishes an SDK,
+  // a library and a client CLI, and declares no server, so its release publishes none. Should it declare one, the
+  // registry comes after npm and JSR (it checks that the packages it names exist and name the server) and `mcplite
+  // server-json --check` before `mcp-publisher publish` (a drifted server.json fails the job instead of listing stale).
+  it("publishes to the MCP Registry only a server the repository declares, after npm and JSR", () => {
+    const workflow = parse(readFileSync(ROOT + WORKFLOW, "utf8"));
+    const { mcpName } = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
+    const declared = mcpName !== undefined || existsSync(`${ROOT}server.json`);
+    type Job = { needs?: string | string[]; permissions?: Record<string, string>; steps: { run?: string }[] };
+    const runs = (job: Job) => job.steps.map((step) => step.run ?? "").join("\n");
+    const publishing = Object.entries<Job>(workflow.jobs).filter(([, job]) =>
+      /\bmcp-publisher publish\b/.test(runs(job))
+    );
+    if (!declared) {
+      assert.deepEqual(publishing.map(([name]) => name), [], "no server.json nor mcpName: nothing to publish there");
+      return;
+    }
+    assert.equal(publishing.length, 1, "one job publishes to the MCP Registry");
+    const [[, job]] = publishing;
+    assert.deepEqual([job.needs].flat().sort(), ["jsr", "npm"], "the registry after npm and JSR");
+    assert.equal(job.permissions?.["id-token"], "write", "mcp-publisher login github-oidc needs the OIDC token");
+    const at = (pattern: RegExp) => runs(job).search(pattern);
+    const check = at(/server-json\b.*--check/);
+    const login = at(/mcp-publisher login github-oidc/);
+    const publish = at(/mcp-publisher publish/);
+    assert.ok(check >= 0 && check < login && login < publish, "server-json --check, then login, then publish");
   });
 
   it("publishes the documentation site to GitHub Pages", () => {
