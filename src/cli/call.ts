@@ -1,6 +1,7 @@
 /**
  * `mcplite call <target> <tool>`: checks the arguments against the tool's input schema, calls it with
- * a progress view on stderr, and prints the result on stdout. A call refused until the user visits
+ * a progress view on stderr, and prints the result on stdout. A tool the listing does not show (tool
+ * search lists its search and call tools only) is called all the same: the server says if it is unknown. A call refused until the user visits
  * pages (`-32042`, MCP 2025-11-25) shows them, then calls again once the user is done.
  *
  * @module
@@ -8,7 +9,7 @@
 import { argumentsFor } from "./arg-values.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, oneLine } from "./exit-errors.ts";
-import { findTool } from "./find-tool.ts";
+import { listedOrNamed, unknownToolOr } from "./find-tool.ts";
 import { formatResult } from "./format.ts";
 import { createProgressView } from "./progress.ts";
 import { RpcError } from "../client/errors.ts";
@@ -23,12 +24,13 @@ const MAX_VISITS = 3;
  *
  * @param ctx The client, the command line, the terminal and the interrupt signal.
  * @returns 0, or 1 when the tool answered `isError`.
- * @throws {UsageError} For an unknown tool or arguments its schema cannot read.
+ * @throws {UsageError} For a tool the server answers unknown (naming the tools it lists), or arguments
+ *   its schema cannot read.
  */
 export async function callCommand(ctx: CommandContext): Promise<number> {
   const { client, args, terminal, signal } = ctx;
   const name = args.tool!;
-  const { tool } = await findTool(client, name, signal);
+  const { tool, tools } = await listedOrNamed(client, name, signal);
   const input = argumentsFor(tool, args.argsJson, args.argPairs);
   const view = ctx.view = createProgressView(terminal, name);
   let result;
@@ -44,7 +46,7 @@ export async function callCommand(ctx: CommandContext): Promise<number> {
         break;
       } catch (error) {
         const pages = visits < MAX_VISITS ? pagesRequiredBy(error) : undefined;
-        if (pages === undefined || ctx.elicit === undefined) throw error;
+        if (pages === undefined || ctx.elicit === undefined) throw unknownToolOr(error, name, tools);
         for (const page of pages) {
           if ((await ctx.elicit(page)).action !== "accept") throw error;
         }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Client } from "../client/client.ts";
+import { ToolNotFoundError } from "../client/errors.ts";
 import type { ToolInfo } from "../client/transport.ts";
 import { UsageError } from "./exit-errors.ts";
 
@@ -23,11 +24,45 @@ export async function findTool(
 ): Promise<{ tool: ToolInfo; tools: ToolInfo[] }> {
   const tools = await client.listTools({ signal });
   const tool = tools.find((t) => t.name === name);
-  if (tool === undefined) {
-    const names = tools.map((t) => t.name);
-    throw new UsageError(
-      `unknown tool ${JSON.stringify(name)}` + (names.length ? ` (the server has ${names.join(", ")})` : ""),
-    );
-  }
+  if (tool === undefined) throw unknownTool(name, tools);
   return { tool, tools };
+}
+
+/**
+ * The tool as listed, or, for a name the listing does not show, a tool of that name with no schema: a
+ * server may call tools it does not list (tool search lists its search and call tools only), so the call
+ * is sent and the server says whether the tool exists.
+ *
+ * @param client The client.
+ * @param name The tool's name.
+ * @param signal Aborted on Ctrl-C.
+ * @returns The tool (`inputSchema` empty when not listed), and every tool listed.
+ */
+export async function listedOrNamed(
+  client: Client,
+  name: string,
+  signal: AbortSignal,
+): Promise<{ tool: ToolInfo; tools: ToolInfo[] }> {
+  const tools = await client.listTools({ signal });
+  return { tool: tools.find((t) => t.name === name) ?? { name, inputSchema: {} }, tools };
+}
+
+/**
+ * The usage error for a tool the server does not know: for a `ToolNotFoundError` (the server's
+ * `unknown_tool` answer), the tools it lists; any other error as it is.
+ *
+ * @param error What the call failed with.
+ * @param name The tool's name.
+ * @param tools The tools the server lists.
+ * @returns The error to throw.
+ */
+export function unknownToolOr(error: unknown, name: string, tools: ToolInfo[]): unknown {
+  return error instanceof ToolNotFoundError ? unknownTool(name, tools) : error;
+}
+
+function unknownTool(name: string, tools: ToolInfo[]): UsageError {
+  const names = tools.map((t) => t.name);
+  return new UsageError(
+    `unknown tool ${JSON.stringify(name)}` + (names.length ? ` (the server has ${names.join(", ")})` : ""),
+  );
 }

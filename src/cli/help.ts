@@ -30,9 +30,12 @@ Usage:
                                      restart it on each edit of it or a file it imports, and
                                      call its tools from the dev page at /_dev (Ctrl-C stops)
   mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…
-        [--dir <project>] [--out <file>] [--no-packages] [--check]
+        [--dir <project>] [--out <file>] [--no-packages] [--check | --workflow]
                                      the MCP Registry's server.json from the module's server and
-                                     package.json/jsr.json; --check exits 1 when the file has drifted
+                                     package.json/jsr.json/deno.json; --check exits 1 when the file has
+                                     drifted or the npm package's mcpName (as published too) is not the
+                                     server's name; --workflow also writes a GitHub Actions workflow that
+                                     publishes it with mcp-publisher (GitHub OIDC)
 
 The target is a URL: a bare origin is probed for MCP-lite (/mcp-lite/v1), MCP (/mcp, then /)
 and Webtools (/webtools); a URL with one of those paths is used as it is. A ws:// or wss:// URL

@@ -30,10 +30,25 @@ const greet = defineTool("greet")
   .handle(({ name }) => ({ greeting: \`Hello, \${name}!\` }));
 `;
 
-/** The server, which main.ts serves and the test calls. */
+/**
+ * The version is read from the manifest (`MANIFEST`: package.json, or deno.json), the one place it is
+ * written: `mcplite server-json` and the registries read it there too.
+ */
 const SERVER = `${TOOL}
-export const server = createServer({ name: "NAME", version: "0.1.0" }).tool(greet);
+export const server = createServer({ name: "NAME", version: manifest.version }).tool(greet);
 `;
+
+/** The manifest's import, which every runtime (Node 22, Bun, Deno, wrangler's bundler) reads as JSON. */
+const manifestImport = (path: string) => `import manifest from ${JSON.stringify(path)} with { type: "json" };\n`;
+
+/** The first version of a new project, in its manifest only. */
+const VERSION = "0.1.0";
+
+/**
+ * The MCP Registry name `init` writes as `mcpName`, to be made the user's own before publishing: the
+ * registry grants `io.github.<user>/…` to that GitHub user only.
+ */
+const mcpName = (name: string) => `io.github.your-github-user/${name}`;
 
 /** Listens with the runtime's own server (Deno.serve, Bun.serve, node:http). */
 const MAIN = `${imports(["{ serve }", "@mcplite/sdk"], ["{ server }", "./server.ts"])}
@@ -62,7 +77,7 @@ test("greet answers", async () => {
 /** The worker: the server is a module worker (`fetch(request, env, ctx)`). */
 const WORKER = `${TOOL}
 // MCP-lite at /mcp-lite/v1, MCP at /mcp.
-export default createServer({ name: "NAME", version: "0.1.0" }).tool(greet);
+export default createServer({ name: "NAME", version: manifest.version }).tool(greet);
 `;
 
 const GITIGNORE = "node_modules/\n.wrangler/\n";
@@ -114,6 +129,9 @@ function packageJson(
 ): string {
   return json({
     name,
+    version: VERSION,
+    // The MCP Registry verifies an npm package by this name (its npm validator reads "mcpName").
+    mcpName: mcpName(name),
     private: true,
     type: "module",
     ...(more.engines ? { engines: more.engines } : {}),
@@ -127,11 +145,17 @@ function packageJson(
 function denoFiles(name: string, sdk: string | undefined): Record<string, string> {
   const tasks = {
     start: "deno run --allow-net --allow-env --unstable-no-legacy-abort main.ts",
+    // The CLI from the registry the SDK came from: JSR, or npm's node_modules (the file: package).
+    dev: `deno run -A ${
+      sdk === undefined ? `jsr:@mcplite/sdk@^${SDK_VERSION}/cli` : "npm:@mcplite/sdk/cli"
+    } dev server.ts`,
     test: "deno test --allow-env",
   };
+  const manifest = { version: VERSION, mcpName: mcpName(name) };
   if (sdk === undefined) {
     return {
       "deno.json": json({
+        ...manifest,
         tasks,
         imports: { "@mcplite/sdk": `jsr:@mcplite/sdk@^${SDK_VERSION}`, valibot: `npm:valibot@${VALIBOT_RANGE}` },
       }),
@@ -141,7 +165,7 @@ function denoFiles(name: string, sdk: string | undefined): Record<string, string
   // folder empty, and imports one only with nodeModulesDir "manual". Deno's type check of an npm
   // package's declarations reads @types/node from there too.
   return {
-    "deno.json": json({ nodeModulesDir: "manual", tasks }),
+    "deno.json": json({ ...manifest, nodeModulesDir: "manual", tasks }),
     "package.json": packageJson(name, sdk, {}, { devDependencies: { "@types/node": TYPE_CHECK["@types/node"] } }),
   };
 }
@@ -163,7 +187,11 @@ function denoFiles(name: string, sdk: string | undefined): Record<string, string
  * ```
  */
 export function projectFiles(runtime: Runtime, name: string, sdk?: string): Record<string, string> {
-  const server = SERVER.replace("NAME", name);
+  const manifest = runtime === "deno" ? "./deno.json" : "./package.json";
+  const server = SERVER.replace("NAME", name).replace(
+    /^(import \{ createServer[^\n]*\n)/m,
+    `$1${manifestImport(manifest)}`,
+  );
   const test = TEST(["{ server }", "./server.ts"]);
   const common = { "server.ts": server, "main.ts": MAIN, "server.test.ts": test };
   const typed = { "tsconfig.json": json(TSCONFIG) };
@@ -174,7 +202,7 @@ export function projectFiles(runtime: Runtime, name: string, sdk?: string): Reco
         "package.json": packageJson(
           name,
           sdk,
-          { start: "node main.ts", test: "node --test server.test.ts", typecheck: "tsc" },
+          { start: "node main.ts", dev: "mcplite dev server.ts", test: "node --test server.test.ts", typecheck: "tsc" },
           { engines: NODE_ENGINES, devDependencies: TYPE_CHECK },
         ),
         ...typed,
@@ -187,7 +215,8 @@ export function projectFiles(runtime: Runtime, name: string, sdk?: string): Reco
         "package.json": packageJson(
           name,
           sdk,
-          { start: "bun run main.ts", test: "bun test", typecheck: "tsc" },
+          // bunx --bun: the bin's shebang names Node, which Bun would otherwise run it with.
+          { start: "bun run main.ts", dev: "bunx --bun mcplite dev server.ts", test: "bun test", typecheck: "tsc" },
           { devDependencies: TYPE_CHECK },
         ),
         ...typed,
@@ -197,7 +226,10 @@ export function projectFiles(runtime: Runtime, name: string, sdk?: string): Reco
       return { ...common, ...denoFiles(name, sdk), ...(sdk === undefined ? {} : { ".gitignore": GITIGNORE }) };
     case "workers":
       return {
-        "src/index.ts": WORKER.replace("NAME", name),
+        "src/index.ts": WORKER.replace("NAME", name).replace(
+          /^(import \{ createServer[^\n]*\n)/m,
+          `$1${manifestImport("../package.json")}`,
+        ),
         "src/index.test.ts": TEST(["server", "./index.ts"]),
         "package.json": packageJson(
           name,
@@ -233,13 +265,21 @@ export function nextSteps(runtime: Runtime, dir: string, fromFile = false): stri
     node: [
       "npm install        # Node 22.19 or later: it runs the .ts files as they are",
       "npm start          # serves on http://127.0.0.1:8000",
+      "npm run dev        # mcplite dev: restarts on each edit; call the tools at /_dev",
       "npm test",
       "npm run typecheck",
     ],
-    bun: ["bun install", "bun run start      # serves on http://127.0.0.1:8000", "bun test", "bun run typecheck"],
+    bun: [
+      "bun install",
+      "bun run start      # serves on http://127.0.0.1:8000",
+      "bun run dev        # mcplite dev: restarts on each edit; call the tools at /_dev",
+      "bun test",
+      "bun run typecheck",
+    ],
     deno: [
       ...(fromFile ? ["npm install        # fills node_modules from the file:, which Deno reads"] : []),
       "deno task start    # serves on http://127.0.0.1:8000",
+      "deno task dev      # mcplite dev: restarts on each edit; call the tools at /_dev",
       "deno task test",
     ],
     workers: ["npm install", "npm run dev        # wrangler dev", "npm test", "npm run typecheck", "npm run deploy"],
@@ -247,8 +287,9 @@ export function nextSteps(runtime: Runtime, dir: string, fromFile = false): stri
   const url = runtime === "workers" ? "http://localhost:8787" : "http://127.0.0.1:8000";
   const cli = {
     node: "npx mcplite",
-    bun: "bunx mcplite",
-    deno: fromFile ? "npx mcplite" : "deno run -A jsr:@mcplite/sdk/cli",
+    // The bin's shebang names Node (22.19+): --bun runs it on Bun.
+    bun: "bunx --bun mcplite",
+    deno: fromFile ? "deno run -A npm:@mcplite/sdk/cli" : "deno run -A jsr:@mcplite/sdk/cli",
     workers: "npx mcplite",
   };
   return [
@@ -256,6 +297,11 @@ export function nextSteps(runtime: Runtime, dir: string, fromFile = false): stri
     `  cd ${dir}`,
     ...steps.map((line) => `  ${line}`),
     `Then call the tool: ${cli[runtime]} call ${url} greet --arg name=Ada`,
+    `Before publishing to the MCP Registry, make "mcpName" (${
+      runtime === "deno" ? "deno.json" : "package.json"
+    }) yours, then: ${cli[runtime]} server-json ${
+      runtime === "workers" ? "src/index.ts --remote <your URL>" : "server.ts"
+    }`,
     "",
   ].join("\n");
 }

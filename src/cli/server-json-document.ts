@@ -26,7 +26,7 @@ export interface ServerJsonSource {
   readonly remoteCards: readonly Record<string, unknown>[];
   /** `package.json`, if the project has one. */
   readonly packageJson?: Record<string, unknown>;
-  /** `jsr.json` (or `deno.json` with a name), if the project has one. */
+  /** `jsr.json` (else `deno.json`), if the project has one. */
   readonly jsrJson?: Record<string, unknown>;
   /** `--name`, if given. */
   readonly name?: string;
@@ -40,13 +40,19 @@ export interface ServerJsonResult {
   readonly document: Record<string, unknown>;
   /** Notes for stderr (icons the registry does not take, a server version behind the package's). */
   readonly notes: string[];
+  /**
+   * Why the registry would refuse the npm package: its `package.json` without the server's name as
+   * `mcpName`. `--check` fails on these; a write says them.
+   */
+  readonly mcpNameIssues: string[];
 }
 
 /**
- * Makes `server.json`: the name from `--name`, `package.json`'s `mcpName` or the card's; the version
- * from `package.json` (else `jsr.json`); the description, title, website and icons from the card; an
- * npm package (`package.json`) and a JSR one (`jsr.json`, through JSR's npm registry) run over stdio;
- * the remotes as the cards read at their origins list them, auth headers included.
+ * Makes `server.json`: the name from `--name`, `mcpName` (`package.json`, else `jsr.json`/`deno.json`)
+ * or the card's; the version from `package.json` (else `jsr.json`/`deno.json`); the description, title,
+ * website and icons from the card; the npm package (`package.json`, unless `private`) run over stdio;
+ * the remotes as the cards read at their origins list them, auth headers included. A JSR package is not
+ * listed (the registry takes npm packages from npm's registry only), saying so.
  *
  * @param source The card, the remote cards, the manifests and the options.
  * @returns The document and the notes.
@@ -70,7 +76,7 @@ export interface ServerJsonResult {
 export function serverJson(source: ServerJsonSource): ServerJsonResult {
   const { card, packageJson: pkg, jsrJson: jsr } = source;
   const notes: string[] = [];
-  const name = source.name ?? text(pkg?.mcpName) ?? text(card.name);
+  const name = source.name ?? text(pkg?.mcpName) ?? text(jsr?.mcpName) ?? text(card.name);
   if (name === undefined || !NAME_FORM.test(name)) {
     throw new Error(
       `server-json needs the server's name in reverse-DNS form (io.github.you/weather): --name, "mcpName" in ` +
@@ -105,19 +111,37 @@ export function serverJson(source: ServerJsonSource): ServerJsonResult {
   if (icons.length > 0) document.icons = icons;
   const packages: Record<string, unknown>[] = [];
   const npmName = text(pkg?.name);
-  if (!source.noPackages && npmName !== undefined && pkg?.private !== true) {
+  const mcpNameIssues: string[] = [];
+  if (!source.noPackages && npmName !== undefined && pkg?.private === true) {
+    notes.push(
+      `package.json says "private": true, so no npm package is listed; remove "private" once ${npmName} ` +
+        `is published to npm, or pass --no-packages for a remote-only server`,
+    );
+  } else if (!source.noPackages && npmName !== undefined) {
     packages.push({ registryType: "npm", identifier: npmName, version, transport: { type: "stdio" } });
+    // The registry reads the published package.json's `mcpName` and refuses a package whose is not the name.
+    const mcpName = text(pkg?.mcpName);
+    if (mcpName !== name) {
+      mcpNameIssues.push(
+        mcpName === undefined
+          ? `package.json has no "mcpName": the registry accepts ${npmName} only with "mcpName": ${
+            JSON.stringify(name)
+          }`
+          : `package.json's "mcpName" is ${JSON.stringify(mcpName)}, not the server's name ${
+            JSON.stringify(name)
+          }: the registry refuses ${npmName}`,
+      );
+    }
   }
   const jsrName = text(jsr?.name);
-  if (!source.noPackages && jsrName !== undefined && /^@[a-z0-9-]+\/[a-z0-9-]+$/.test(jsrName)) {
-    // The registry knows npm, not JSR: JSR serves every package on npm as `@jsr/<scope>__<name>`.
-    packages.push({
-      registryType: "npm",
-      registryBaseUrl: "https://npm.jsr.io",
-      identifier: `@jsr/${jsrName.slice(1).replace("/", "__")}`,
-      version: text(jsr?.version) ?? version,
-      transport: { type: "stdio" },
-    });
+  if (!source.noPackages && jsrName !== undefined) {
+    // The registry's npm validator fetches <registryBaseUrl>/<name>/<version> and accepts only npm's own
+    // registry as the base: JSR's npm mirror (npm.jsr.io, `@jsr/scope__name`) is refused.
+    notes.push(
+      `${jsrName} (JSR) is not listed: the MCP Registry takes npm packages from registry.npmjs.org only, ` +
+        `not JSR's npm mirror; publish the package to npm as well (package.json with "mcpName"), or list the ` +
+        `server by --remote`,
+    );
   }
   if (packages.length > 0) document.packages = packages;
   const remotes = source.remoteCards.flatMap((remoteCard) =>
@@ -129,7 +153,7 @@ export function serverJson(source: ServerJsonSource): ServerJsonResult {
       return out;
     });
   if (remotes.length > 0) document.remotes = remotes;
-  return { document, notes };
+  return { document, notes, mcpNameIssues };
 }
 
 /**

@@ -1,16 +1,19 @@
 /**
  * `mcplite server-json`: the MCP Registry's `server.json`, made from a server module and its project's
  * `package.json` and `jsr.json`, valid against the registry's published JSON Schema, and `--check` that
- * fails once the package's version moves on without it. The schema is pinned in
- * `fixtures/server.schema.json`: github.com/modelcontextprotocol/registry,
- * docs/reference/server-json/server.schema.json at commit 7c0bbf25bcdf794c4622afbf1b72b99d0281ca6b (its
- * `$id` names 2025-09-29; the newest copy of the file the index held, retrieved 2026-11-24).
+ * fails once the package's version moves on without it, or once the npm package's `mcpName` (in
+ * package.json, or as published on a fake npm registry on 127.0.0.1) is not the server's name. The schema
+ * is pinned in `fixtures/server.schema.json`: github.com/modelcontextprotocol/registry,
+ * internal/validators/schemas/2025-12-11.json at commit e361b5ff5a925b36a38eda0544bca8230a84558b, the
+ * schema the registry itself validates with; the output's `$schema` is its `$id`.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, it } from "node:test";
+import { join, relative } from "node:path";
+import process from "node:process";
+import { after, before, describe, it } from "node:test";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
@@ -66,17 +69,37 @@ const serverJsonArgs = (dir: string) => [
   "https://weather.example.com",
 ];
 
+/** What the fake npm registry publishes: `/<name>/<version>` → that version's package.json. */
+const published = new Map<string, Record<string, unknown>>();
+let registry: Server;
+
+before(async () => {
+  registry = createHttpServer((request, response) => {
+    const manifest = published.get(decodeURIComponent(request.url ?? ""));
+    response.writeHead(manifest ? 200 : 404, { "content-type": "application/json" });
+    response.end(JSON.stringify(manifest ?? { error: "Not found" }));
+  });
+  await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+  // npm's own variable, read by the CLI (and inherited by its child processes): never the real registry here.
+  process.env.npm_config_registry = `http://127.0.0.1:${(registry.address() as { port: number }).port}`;
+});
+after(() => new Promise<void>((resolve) => registry.close(() => resolve())));
+
 describe("mcplite server-json", () => {
-  it("writes a server.json the registry's schema accepts, with the npm and JSR packages, the remote and its auth", async () => {
+  it("writes a server.json the registry's schema accepts, with the npm package (not JSR's npm mirror), the remote and its auth", async () => {
     const dir = project();
     const { code, stdout, stderr } = await runCli(serverJsonArgs(dir), { timeoutMs: 30_000 });
     assert.equal(code, 0, stderr);
     assert.match(stdout, /Wrote .*server\.json \(io\.github\.example\/weather 1\.2\.0\)/);
     assert.match(stderr, /icon "data:image\/png;base64,iVBORw0KGgo=" left out/);
+    assert.match(
+      stderr,
+      /@example\/weather \(JSR\) is not listed: the MCP Registry takes npm packages from registry\.npmjs\.org only/,
+    );
     const document = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
     assert.ok(validServerJson(document), JSON.stringify(validServerJson.errors));
     assert.deepEqual(document, {
-      $schema: "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+      $schema: REGISTRY_SCHEMA.$id,
       name: "io.github.example/weather",
       description: "Forecasts and alerts",
       version: "1.2.0",
@@ -85,13 +108,6 @@ describe("mcplite server-json", () => {
       icons: [ICON],
       packages: [
         { registryType: "npm", identifier: "@example/weather-mcp", version: "1.2.0", transport: { type: "stdio" } },
-        {
-          registryType: "npm",
-          registryBaseUrl: "https://npm.jsr.io",
-          identifier: "@jsr/example__weather",
-          version: "1.2.0",
-          transport: { type: "stdio" },
-        },
       ],
       remotes: [{
         type: "streamable-http",
@@ -113,6 +129,7 @@ describe("mcplite server-json", () => {
     const inStep = await runCli([...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
     assert.equal(inStep.code, 0, inStep.stderr);
     assert.match(inStep.stdout, /server\.json is in step/);
+    assert.match(inStep.stderr, /@example\/weather-mcp@1\.2\.0 is not on http:\/\/127\.0\.0\.1:\d+ yet/);
     writePackage(dir, "1.3.0");
     const drifted = await runCli([...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
     assert.equal(drifted.code, 1, drifted.stderr);
@@ -176,6 +193,64 @@ describe("mcplite server-json", () => {
     const document = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
     assert.equal(document.description, "Forecasts and alerts");
     assert.deepEqual(document.remotes, [{ type: "streamable-http", url: "https://weather.example.com/mcp" }]);
+  });
+
+  it("--check fails when package.json's mcpName, or the published package's, is not the server's name", async () => {
+    const dir = project();
+    assert.equal((await runCli(serverJsonArgs(dir), { timeoutMs: 30_000 })).code, 0);
+    published.set("/@example/weather-mcp/1.2.0", { name: "@example/weather-mcp", version: "1.2.0" });
+    const unnamed = await runCli([...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
+    assert.equal(unnamed.code, 1, unnamed.stderr);
+    assert.match(
+      unnamed.stderr,
+      /@example\/weather-mcp@1\.2\.0 as published on .* has no "mcpName", not the server's name "io\.github\.example\/weather": the registry refuses it/,
+    );
+    published.set("/@example/weather-mcp/1.2.0", {
+      name: "@example/weather-mcp",
+      mcpName: "io.github.example/weather",
+    });
+    const good = await runCli([...serverJsonArgs(dir), "--check"], { timeoutMs: 30_000 });
+    assert.equal(good.code, 0, good.stderr);
+    const renamed = await runCli([...serverJsonArgs(dir), "--name", "io.github.example/forecast", "--check"], {
+      timeoutMs: 30_000,
+    });
+    assert.equal(renamed.code, 1, renamed.stderr);
+    assert.match(
+      renamed.stderr,
+      /package\.json's "mcpName" is "io\.github\.example\/weather", not the server's name "io\.github\.example\/forecast"/,
+    );
+  });
+
+  it("says why a private package is not listed; resolves --out from the working directory", async () => {
+    const dir = project();
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ ...pkg, private: true }));
+    const out = relative(process.cwd(), join(dir, "custom.json"));
+    const made = await runCli([...serverJsonArgs(dir), "--out", out], { timeoutMs: 30_000 });
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(made.stderr, /package\.json says "private": true, so no npm package is listed/);
+    const document = JSON.parse(readFileSync(join(dir, "custom.json"), "utf8"));
+    assert.equal(document.packages, undefined);
+    assert.ok(validServerJson(document), JSON.stringify(validServerJson.errors));
+  });
+
+  it("--workflow writes a GitHub Actions workflow: publish, server-json --check, mcp-publisher with OIDC", async () => {
+    const dir = project();
+    const made = await runCli([...serverJsonArgs(dir), "--workflow"], { timeoutMs: 30_000 });
+    assert.equal(made.code, 0, made.stderr);
+    const yaml = readFileSync(join(dir, ".github/workflows/publish-mcp.yml"), "utf8");
+    const order = [
+      "id-token: write",
+      "run: npm install",
+      "run: npm publish --provenance --access public",
+      "run: npx jsr publish",
+      "run: npx mcplite server-json server.ts --remote https://weather.example.com --check",
+      "mcp-publisher_$(uname -s",
+      "run: ./mcp-publisher login github-oidc",
+      "run: ./mcp-publisher publish",
+    ].map((line) => yaml.indexOf(line));
+    assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), yaml);
+    assert.ok(existsSync(join(dir, "server.json")));
   });
 
   it(
