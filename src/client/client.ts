@@ -238,7 +238,7 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Lists the server's resources (MCP).
+   * Lists the server's resources (MCP; on MCP-lite, a WebSocket and gRPC, the SDK's MCP-lite extension E4).
    *
    * @param options A signal and timeouts.
    * @returns The resources, every page.
@@ -248,7 +248,7 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Lists the server's resource templates (MCP).
+   * Lists the server's resource templates (MCP; MCP-lite, a WebSocket and gRPC by extension E4).
    *
    * @param options A signal and timeouts.
    * @returns The templates, every page.
@@ -258,7 +258,7 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Reads a resource (MCP), answering input rounds like a tool call.
+   * Reads a resource (MCP; MCP-lite, a WebSocket and gRPC by extension E4), answering input rounds like a tool call.
    *
    * @param uri The URI.
    * @param options A signal and timeouts.
