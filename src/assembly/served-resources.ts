@@ -1,16 +1,17 @@
 /**
  * `defineResource()`, served: the wire-free resource builder (`src/resource/`) given the features of
- * the bindings that serve resources (MCP's `resources/*` methods). The definition declares what it is;
+ * the bindings that serve resources (MCP's `resources/*` methods, MCP-lite's `/resources` endpoints). The definition declares what it is;
  * this file, as `createServer()` does for bindings, wires it to what serves it, so a server that defines
  * no resource does not load or bundle that code (`src/core/feature.ts`).
  *
  * @module
  */
 import { RESOURCES_ON_MCP } from "../bindings/mcp/resources.ts";
+import { RESOURCES_ON_LITE } from "../bindings/mcplite/resources.ts";
 import { type ResourceBuilder, resourceBuilder } from "../resource/define-resource.ts";
 
-/** What serves a resource: the MCP methods for resources. */
-export const RESOURCES_SERVED_BY = [RESOURCES_ON_MCP];
+/** What serves a resource: the MCP methods and the MCP-lite endpoints for resources. */
+export const RESOURCES_SERVED_BY = [RESOURCES_ON_MCP, RESOURCES_ON_LITE];
 
 /**
  * Starts the definition of a resource: a static URI (`test://static-text`) or an RFC 6570 level-1

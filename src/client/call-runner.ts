@@ -9,7 +9,7 @@ import { inheritTally } from "./response-bound.ts";
 import { type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import type { ClientOptions } from "./client-options.ts";
 import { Deadline } from "./deadline.ts";
-import { ClientError, RpcError, type ToolFailedError } from "./errors.ts";
+import { ClientError, InvalidArgumentsError, RpcError, type ToolFailedError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
 import { capabilitiesOf } from "./client-capabilities.ts";
@@ -228,8 +228,27 @@ export class CallRunner {
 export function finish(name: string, result: CallResult, options: { failure?: "throw" | "value" }): unknown {
   const failure: ToolFailedError | undefined = toolFailureOf(name, result);
   if (failure === undefined) return resultValue(result);
+  refuseInvalidArguments(failure);
   if (options.failure === "value") return failure;
   throw failure;
+}
+
+/**
+ * Throws a result that answers bad arguments as the error every other wire answers them with. MCP sends them
+ * to the model as an `isError` result (MCP 2025-11-25, Tools: error handling), which a server of ours marks
+ * with the code (`_meta["io.mcplite/errorCode"]`); MCP-lite (-32602), gRPC (`INVALID_ARGUMENT`) and Webtools
+ * (`SCHEMA_ERROR`) answer an error. So `call()` throws `InvalidArgumentsError` on every wire, `failure:
+ * "value"` or not (it returns failures of the tool, not of the call), the result kept as its `cause`.
+ *
+ * @param failure The failed result, as a {@link ToolFailedError}.
+ * @throws {InvalidArgumentsError} When the server named the failure `invalid_arguments`.
+ */
+export function refuseInvalidArguments(failure: ToolFailedError | undefined): void {
+  if (failure?.code !== "invalid_arguments") return;
+  throw new InvalidArgumentsError(failure.message, {
+    data: { code: failure.code, tool: failure.tool },
+    cause: failure,
+  });
 }
 
 function handleOf(tool: string, settled: Settled): CallHandle<unknown> {

@@ -6,10 +6,10 @@
  * @module
  */
 import type { SkillsApi, SkillsBackend } from "./client-skills.ts";
-import { CallRunner, finish } from "./call-runner.ts";
+import { CallRunner, finish, refuseInvalidArguments } from "./call-runner.ts";
 import type { ClientOptions, ListOptions } from "./client-options.ts";
 import { ClientError, type ToolFailedError } from "./errors.ts";
-import type { CallResult } from "./read-result.ts";
+import { type CallResult, toolFailureOf } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
 import type { Reply, ToolInfo, ToolListing, Transport } from "./transport.ts";
@@ -85,7 +85,8 @@ export class Client<T = ToolsOf<unknown>> {
     options: CallOptions & { wait: false },
   ): Promise<CallHandle<ToolOutput<T, N>>>;
   /**
-   * Calls a tool; a failed tool resolves as its {@link ToolFailedError} instead of throwing.
+   * Calls a tool; a failed tool resolves as its {@link ToolFailedError} instead of throwing (refused
+   * arguments still throw `InvalidArgumentsError`: the call failed, not the tool).
    *
    * @param name The tool name.
    * @param args The arguments.
@@ -106,13 +107,18 @@ export class Client<T = ToolsOf<unknown>> {
    * @param options A signal, timeouts, and progress, partial and log callbacks.
    * @returns The value.
    * @throws {ToolFailedError} When the tool failed.
+   * @throws {InvalidArgumentsError} When the server refused the arguments, on every wire (MCP's `isError`
+   *   result of a server of ours included).
    * @throws {ClientError} For protocol, transport and timeout errors.
    */
   call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options?: CallOptions): Promise<ToolOutput<T, N>>;
   async call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options: CallOptions = {}): Promise<unknown> {
     const outcome = await this.#runner.run(name, (args ?? {}) as Record<string, unknown>, options);
     if (outcome.kind !== "complete") return outcome;
-    if (options.wait === false) return { kind: "complete", tool: name, result: outcome.result };
+    if (options.wait === false) {
+      refuseInvalidArguments(toolFailureOf(name, outcome.result)); // as the wires that answer an error do
+      return { kind: "complete", tool: name, result: outcome.result };
+    }
     return finish(name, outcome.result, options);
   }
 
@@ -232,7 +238,7 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Lists the server's resources (MCP).
+   * Lists the server's resources (MCP; on MCP-lite, a WebSocket and gRPC, the SDK's MCP-lite extension E4).
    *
    * @param options A signal and timeouts.
    * @returns The resources, every page.
@@ -242,7 +248,7 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Lists the server's resource templates (MCP).
+   * Lists the server's resource templates (MCP; MCP-lite, a WebSocket and gRPC by extension E4).
    *
    * @param options A signal and timeouts.
    * @returns The templates, every page.
@@ -252,7 +258,7 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Reads a resource (MCP), answering input rounds like a tool call.
+   * Reads a resource (MCP; MCP-lite, a WebSocket and gRPC by extension E4), answering input rounds like a tool call.
    *
    * @param uri The URI.
    * @param options A signal and timeouts.

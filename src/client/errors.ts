@@ -40,7 +40,7 @@ export const ClientErrorCode: typeof ErrorCode & {
   readonly Cancelled: "cancelled";
   /** The server needs input (elicitation, sampling, roots) that no handler of this client can give. */
   readonly InputRequired: "input_required";
-  /** The transport cannot do this (e.g. resources over MCP-lite). */
+  /** The transport cannot do this (e.g. tasks over MCP-lite). */
   readonly Unsupported: "unsupported";
 } = /* @__PURE__ */ (() => ({
   ...ErrorCode,

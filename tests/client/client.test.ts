@@ -134,7 +134,7 @@ describe("client typing and plumbing", () => {
     assert.deepEqual(value, { sum: 2 });
   });
 
-  it("reports invalid arguments as InvalidArgumentsError on MCP-lite, and as a failure on MCP", async () => {
+  it("reports invalid arguments as InvalidArgumentsError on MCP-lite and on MCP", async () => {
     const lite = createClient(server(), { wire: "mcp-lite" });
     // deno-lint-ignore no-explicit-any
     await assert.rejects(lite.call("add", { a: "x" } as any), (error: unknown) => {
@@ -144,7 +144,10 @@ describe("client typing and plumbing", () => {
     });
     const mcp = createClient(server(), { wire: "mcp" });
     // deno-lint-ignore no-explicit-any
-    await assert.rejects(mcp.call("add", { a: "x" } as any), ToolFailedError);
+    await assert.rejects(mcp.call("add", { a: "x" } as any), InvalidArgumentsError);
+    // callTool() gives the model MCP's whole isError result, as the server sent it.
+    // deno-lint-ignore no-explicit-any
+    assert.equal((await mcp.callTool("add", { a: "x" } as any)).isError, true);
   });
 
   it("revalidates the MCP tools list with its ETag (304) and serves a fresh list from memory", async () => {

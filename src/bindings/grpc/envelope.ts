@@ -21,6 +21,7 @@ import {
   type PromptResponseSchema,
   type PromptsList,
   PromptsListSchema,
+  type ResourceResponseSchema,
   type ResponseMetaSchema,
   ResponseType,
   ResponseTypeSchema,
@@ -69,6 +70,9 @@ export function toolsList(registry: Registry, auth?: AuthInfo): ToolsList {
 
 /** The init shape of a `PromptResponse`. */
 export type PromptResponseInit = MessageInitShape<typeof PromptResponseSchema>;
+
+/** The init shape of a `ResourceResponse` (this SDK's MCP-lite extension E4). */
+export type ResourceResponseInit = MessageInitShape<typeof ResourceResponseSchema>;
 
 /**
  * Builds the `GetPrompts` answer from the prompts' descriptors (those MCP-lite's `/prompts` lists).

@@ -41,13 +41,15 @@ import {
   progressResponse,
   type PromptResponseInit,
   promptsList,
+  type ResourceResponseInit,
   responseFromOutcome,
   toJsonObject,
   type ToolResponseInit,
   toolsList,
 } from "./envelope.ts";
-import type { PromptRequest, PromptsList } from "../../gen/mcplite/mcplite_pb.ts";
+import type { PromptRequest, PromptsList, ResourceRequest } from "../../gen/mcplite/mcplite_pb.ts";
 import { litePrompts } from "../prompt-feature.ts";
+import { liteResources } from "../resource-feature.ts";
 import { withoutProto } from "../../internal/proto-keys.ts";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorToConnectError } from "./status.ts";
@@ -86,6 +88,18 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 
     getPrompt(request, context) {
       return getPrompt(registry, version, request, context);
+    },
+
+    async getResources(_request, context) {
+      return { resources: await listResources(registry, context, false) };
+    },
+
+    async getResourceTemplates(_request, context) {
+      return { resourceTemplates: await listResources(registry, context, true) };
+    },
+
+    readResource(request, context) {
+      return readResource(registry, version, request, context);
     },
 
     async *callToolStream(request, context) {
@@ -169,6 +183,66 @@ async function getPrompt(
   } catch (error) {
     throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
   }
+}
+
+/**
+ * Answers `GetResources` or `GetResourceTemplates` (this SDK's MCP-lite extension E4) inside the request middleware,
+ * as `resources/list` or `resources/templates/list`: what the caller may read, each MCP's descriptor as a
+ * `Struct`. UNIMPLEMENTED on a server that defines no resource.
+ */
+async function listResources(registry: Registry, context: HandlerContext, templates: boolean): Promise<JsonObject[]> {
+  const resources = liteResources(registry) ?? noResources();
+  const listing = {
+    method: templates ? "resources/templates/list" : "resources/list",
+    params: {},
+    meta: { wire: "grpc", headers: context.requestHeader } as const,
+    signal: context.signal,
+    host: context.values.get(HOST_KEY),
+  };
+  try {
+    return await runRequest(
+      registry,
+      listing,
+      (ctx) => resources.list(registry, ctx.auth, templates).map((d) => toJsonObject(d)),
+    );
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/**
+ * Answers `ReadResource`: MCP's `ReadResourceResult` as `result`, or an input round (`meta` as
+ * `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
+ */
+async function readResource(
+  registry: Registry,
+  version: string,
+  request: ResourceRequest,
+  context: HandlerContext,
+): Promise<ResourceResponseInit> {
+  const started = performance.now();
+  try {
+    const resources = liteResources(registry) ?? noResources();
+    const read = await resources.read(registry, request.uri, {
+      params: { uri: request.uri },
+      meta: { wire: "grpc", headers: context.requestHeader },
+      signal: context.signal,
+      round: {
+        inputResponses: structOf(request.inputResponses),
+        requestState: request.requestState === "" ? undefined : request.requestState,
+      },
+      host: context.values.get(HOST_KEY),
+    });
+    if (read.asked) return { result: {}, meta: responseFromOutcome(read.outcome, started, version).meta };
+    return { result: toJsonObject(read.value) };
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/** The refusal of a resources method on a server that defines no resource. */
+function noResources(): never {
+  throw new ConnectError("this server defines no resources", Code.Unimplemented);
 }
 
 /** The refusal of a prompts method on a server that defines no prompt. */

@@ -13,7 +13,7 @@ import {
   type Registry,
   scoping,
 } from "../../core/mod.ts";
-import { findTemplate } from "./resolve-resource.ts";
+import { findTemplate } from "../resolve-resource.ts";
 import { echoed } from "../../internal/echo.ts";
 
 type CompletionResult = ReturnType<typeof completionResult>;

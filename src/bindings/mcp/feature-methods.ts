@@ -8,7 +8,7 @@
  */
 import type { Feature, Registry } from "../../core/mod.ts";
 import type { McpMethod } from "./mcp-request.ts";
-import type { ResolvedResource } from "./resolve-resource.ts";
+import type { ResolvedResource } from "../resolve-resource.ts";
 
 /** Methods by name, for one era. */
 export type McpMethods = Readonly<Record<string, McpMethod>>;

@@ -16,7 +16,7 @@ import {
   scoping,
   withResultMeta,
 } from "../../core/mod.ts";
-import { resolveResource } from "./resolve-resource.ts";
+import { resolveResource } from "../resolve-resource.ts";
 import { inputRequiredResult } from "./input-required.ts";
 import { requireCapability } from "./lifecycle.ts";
 import { scopedList } from "./scoped-list.ts";

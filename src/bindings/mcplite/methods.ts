@@ -1,8 +1,10 @@
 /**
- * MCP-lite's one method table (MCP-lite spec v0.042 §4; prompts: §8.1 and the README's extension): every
+ * MCP-lite's one method table (MCP-lite spec v0.042 §4; prompts: §8.1 and the README's extension E1; resources:
+ * this SDK's MCP-lite extension E4): every
  * method MCP-lite serves and how it is answered. The HTTP carrier (`handler.ts`) makes its routes from it
  * and the socket carrier (`socket-carrier.ts`: stdio lines, WebSocket frames) tells MCP-lite's messages
- * from MCP's by it. Prompts are served by the feature `definePrompt()` brings (`../prompt-feature.ts`).
+ * from MCP's by it. Prompts are served by the feature `definePrompt()` brings (`../prompt-feature.ts`), resources
+ * by the one `defineResource()` brings (`../resource-feature.ts`).
  *
  * @module
  */
@@ -18,10 +20,11 @@ import { isObject } from "../../internal/is-object.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import { type LitePrompts, litePrompts } from "../prompt-feature.ts";
+import { type LiteResources, liteResources } from "../resource-feature.ts";
 import { listBody, listBytes, resultWithMeta } from "./envelope.ts";
 import { roundOf } from "./dispatch.ts";
 
-/** A listing (`tools/list`, `prompts/list`): the caller's list body, answered inside the request middleware. */
+/** A listing (`tools/list`, `prompts/list`, `resources/list`…): the caller's list body, answered inside the request middleware. */
 export interface LiteList {
   readonly kind: "list";
   /** Its own endpoints under the base path: a plain POST whose body is the params. */
@@ -43,7 +46,7 @@ export interface LiteToolCall {
   readonly paths: readonly string[];
 }
 
-/** `prompts/get`: one result, or an input round as a tool call's. */
+/** `prompts/get`, `resources/read`: one result, or an input round as a tool call's. */
 export interface LiteGet {
   readonly kind: "get";
   /** Its own endpoints under the base path: JSON-RPC. */
@@ -100,7 +103,37 @@ export const LITE_METHODS: Readonly<Record<string, LiteMethod>> = {
       return rendered.asked ? resultWithMeta(rendered.outcome, started, version) : rendered.value;
     },
   },
+  "resources/list": {
+    kind: "list",
+    paths: ["/resources"],
+    bytes: (registry, auth) => resourcesOf(registry).listBytes(registry, auth, false),
+  },
+  "resources/templates/list": {
+    kind: "list",
+    paths: ["/resources/templates"],
+    bytes: (registry, auth) => resourcesOf(registry).listBytes(registry, auth, true),
+  },
+  "resources/read": {
+    kind: "get",
+    paths: ["/resources/read"],
+    async answer(registry, rpc, caller, version) {
+      const started = Date.now();
+      const read = await resourcesOf(registry).read(registry, rpc.params.uri, {
+        ...caller,
+        params: rpc.params,
+        round: roundOf(rpc.params),
+      });
+      return read.asked ? resultWithMeta(read.outcome, started, version) : read.value;
+    },
+  },
 };
+
+/** The resources part of a feature, or the answer of a server that defines no resource: an unknown method. */
+function resourcesOf(registry: Registry): LiteResources {
+  const resources = liteResources(registry);
+  if (resources !== undefined) return resources;
+  throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no resources");
+}
 
 /**
  * Finds a method in the table.

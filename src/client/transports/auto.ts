@@ -2,9 +2,9 @@
  * Transport discovery: given a URL, find the wire the server speaks. A URL that names an endpoint
  * (`…/mcp-lite/v1`, `…/mcp`) is used as it is; a bare origin is tried as MCP-lite at
  * `/mcp-lite/v1`, then MCP at `/mcp`, then MCP at the origin itself. The first that lists its tools
- * wins, once per client. A method the winner does not carry (MCP-lite has tools only: resources,
- * prompts, skills and tasks are MCP's) goes to the first later candidate that does and answers, found
- * once as well.
+ * wins, once per client. A method the winner does not carry (MCP-lite has tools, and by the README's
+ * extensions prompts and resources: skills, tasks and `server/discover` are MCP's) goes to the first later
+ * candidate that does and answers, found once as well.
  *
  * @module
  */
@@ -98,8 +98,11 @@ export class AutoTransport implements Transport {
       try {
         return await transport.request(method, params, ctx);
       } catch (error) {
-        // A wire that carries some methods (MCP-lite: prompts) but not this one: MCP serves it.
-        if (!(error instanceof ClientError && error.code === "unsupported")) throw error;
+        // A wire that carries some methods (MCP-lite: prompts, resources) but not this one, or a server whose
+        // MCP-lite has no endpoint for it (404, 405: before the README's extensions): MCP serves it.
+        const missing = error instanceof ClientError &&
+          (error.code === "unsupported" || error.status === 404 || error.status === 405);
+        if (!missing) throw error;
       }
     }
     return await (await this.#requesterFor(method, transport, ctx)).request!(method, params, ctx);

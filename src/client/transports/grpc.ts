@@ -158,10 +158,35 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
     }
   }
 
-  /** `prompts/list` and `prompts/get`, as `GetPrompts` and `GetPrompt` (the README's extension of §8.1). */
+  /**
+   * `prompts/list` and `prompts/get` as `GetPrompts` and `GetPrompt` (the README's extension E1, of §8.1);
+   * `resources/list`, `resources/templates/list` and `resources/read` as `GetResources`,
+   * `GetResourceTemplates` and `ReadResource` (E4).
+   */
   async function sendRequest(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
     try {
+      if (method === "resources/list") {
+        const { resources } = await client.getResources({}, callOptions);
+        ctx.activity();
+        return { kind: "complete", result: { resources } };
+      }
+      if (method === "resources/templates/list") {
+        const { resourceTemplates } = await client.getResourceTemplates({}, callOptions);
+        ctx.activity();
+        return { kind: "complete", result: { resourceTemplates } };
+      }
+      if (method === "resources/read") {
+        const response = await client.readResource({
+          uri: String(params.uri ?? ""),
+          inputResponses: params.inputResponses as JsonObject | undefined,
+          requestState: typeof params.requestState === "string" ? params.requestState : "",
+        }, callOptions);
+        ctx.activity();
+        return response.meta === undefined
+          ? { kind: "complete", result: response.result ?? {} }
+          : replyFromResponse(response);
+      }
       if (method === "prompts/list") {
         const { prompts } = await client.getPrompts({}, callOptions);
         ctx.activity();

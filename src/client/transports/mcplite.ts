@@ -1,7 +1,8 @@
 /**
  * The MCP-lite HTTP transport (MCP-lite spec v0.042 §4): `POST {base}/listtools` and `POST {base}/calltools`, JSON or
  * SSE (`message` partials, `done`, `error`, `heartbeat`, plus the `progress` and `log` extensions), and the
- * README's prompts endpoints (`/prompts`, `/prompts/get`).
+ * prompts and resources endpoints of this SDK's extensions (E1: `/prompts`, `/prompts/get`; E4: `/resources`,
+ * `/resources/templates`, `/resources/read`).
  *
  * @module
  */
@@ -124,25 +125,26 @@ class McpliteTransport implements Transport {
   }
 
   /**
-   * Sends the prompts methods (the README's MCP-lite extension of §8.1): `prompts/list` as `POST
-   * {base}/prompts`, `prompts/get` as JSON-RPC on `POST {base}/prompts/get`. Other methods are not MCP-lite's.
+   * Sends the methods of this SDK's MCP-lite extensions (E1 prompts, E4 resources) at their endpoints
+   * ({@link EXTENDED}): a listing as a plain POST of its params, a read as JSON-RPC. Other methods are
+   * not MCP-lite's.
    */
   request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
-    const path = method === "prompts/list" ? "/prompts" : method === "prompts/get" ? "/prompts/get" : undefined;
-    if (path === undefined) {
+    const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : undefined;
+    if (endpoint === undefined) {
       return Promise.reject(
         new ClientError("unsupported", `${method} is not available over ${this.wire}`),
       );
     }
-    // `prompts/list` is a plain POST; `prompts/get` is JSON-RPC, with an id.
-    const id = method === "prompts/get" ? this.#nextId++ : undefined;
+    // A listing is a plain POST; a read is JSON-RPC, with an id.
+    const id = endpoint.list === undefined ? this.#nextId++ : undefined;
     const request = { method, params, id, peer: this.#http.peer };
-    return sendTraced(ctx, request, (sent) => this.#request(method, path, id, params, sent));
+    return sendTraced(ctx, request, (sent) => this.#request(method, endpoint, id, params, sent));
   }
 
   async #request(
     method: string,
-    path: string,
+    { path, list }: Endpoint,
     id: number | undefined,
     params: Record<string, unknown>,
     ctx: RequestContext,
@@ -162,8 +164,8 @@ class McpliteTransport implements Transport {
     if (reply !== undefined && !reply.ok) {
       throw errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });
     }
-    if (method === "prompts/list") {
-      if (!isObject(parsed) || !Array.isArray(parsed.prompts)) throw unreadable(response, parsed);
+    if (list !== undefined) {
+      if (!isObject(parsed) || !Array.isArray(parsed[list])) throw unreadable(response, parsed);
       return { kind: "complete", result: parsed };
     }
     if (reply === undefined || !reply.ok) throw unreadable(response, parsed);
@@ -222,6 +224,21 @@ class McpliteTransport implements Transport {
     return new TransportError(`HTTP ${response.status} from ${response.url || method}`, { status: response.status });
   }
 }
+
+/** An endpoint of an extension: its path under the base, and for a listing the field that holds the list. */
+interface Endpoint {
+  readonly path: string;
+  readonly list?: string;
+}
+
+/** The methods of this SDK's MCP-lite extensions E1 (prompts, §8.1) and E4 (resources), at their endpoints. */
+const EXTENDED: Readonly<Record<string, Endpoint>> = {
+  "prompts/list": { path: "/prompts", list: "prompts" },
+  "prompts/get": { path: "/prompts/get" },
+  "resources/list": { path: "/resources", list: "resources" },
+  "resources/templates/list": { path: "/resources/templates", list: "resourceTemplates" },
+  "resources/read": { path: "/resources/read" },
+};
 
 function parseData(data: string, type: string): unknown {
   try {

@@ -19,6 +19,14 @@ const JSON_HEADERS = { "content-type": "application/json" };
 /** Where the ids the connection gives (to requests the client gave none) start: above the client's own. */
 const OWN_IDS = 1_000_000_000;
 
+/** MCP-lite's listing endpoints (§4.2; this SDK's extensions E1 and E4), by the method each is on a connection. */
+const LISTINGS: readonly (readonly [RegExp, string])[] = [
+  [/\/(listtools|tools)$/, "tools/list"],
+  [/\/prompts$/, "prompts/list"],
+  [/\/resources$/, "resources/list"],
+  [/\/resources\/templates$/, "resources/templates/list"],
+];
+
 /** A request sent to the child, waiting for its response. */
 interface Pending {
   /** The id the client gave it. */
@@ -70,13 +78,9 @@ export abstract class MessageConnection {
   async #handle(request: Request): Promise<Response> {
     if (this.#failure !== undefined) throw this.#failure;
     const path = new URL(request.url).pathname;
-    // MCP-lite's plain POST listings have no method: on a connection they are `tools/list`, `prompts/list`.
-    const listing = /\/(listtools|tools)$/.test(path)
-      ? "tools/list"
-      : path.endsWith("/prompts")
-      ? "prompts/list"
-      : undefined;
-    const lite = listing !== undefined || /\/(calltools|rpc|prompts\/get)$/.test(path);
+    // MCP-lite's plain POST listings have no method: on a connection they are `tools/list`, `prompts/list`…
+    const listing = LISTINGS.find(([end]) => end.test(path))?.[1];
+    const lite = listing !== undefined || /\/(calltools|rpc|prompts\/get|resources\/read)$/.test(path);
     if (request.method === "GET" && !lite) return this.#openStandalone(request.signal);
     if (request.method !== "POST") return new Response(null, { status: 405 });
     const body = await request.json() as Record<string, unknown>;

@@ -15,7 +15,7 @@ import type { JsonObject, Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file mcplite/mcplite.proto.
  */
 export const file_mcplite_mcplite: GenFile = /*@__PURE__*/
-  fileDesc("ChVtY3BsaXRlL21jcGxpdGUucHJvdG8SB21jcGxpdGUiBwoFRW1wdHki0wEKBFRvb2wSDAoEbmFtZRgBIAEoCRIMCgR0eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi0KDGlucHV0X3NjaGVtYRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFdGl0bGUYBSABKAkSLgoNb3V0cHV0X3NjaGVtYRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLYW5ub3RhdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IikKCVRvb2xzTGlzdBIcCgV0b29scxgBIAMoCzINLm1jcGxpdGUuVG9vbCKQAQoLVG9vbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJcCgxUb29sUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjCgRtZXRhGAIgASgLMhUubWNwbGl0ZS5SZXNwb25zZU1ldGEirAIKDFJlc3BvbnNlTWV0YRIsCg1yZXNwb25zZV90eXBlGAEgASgOMhUubWNwbGl0ZS5SZXNwb25zZVR5cGUSFQoNcHJvbWlzZV90b2tlbhgCIAEoCRIRCgl0aW1lc3RhbXAYAyABKAMSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFEhYKDnNlcnZlcl92ZXJzaW9uGAUgASgJEhUKDXJlcXVlc3Rfc3RhdGUYBiABKAkSLwoOaW5wdXRfcmVxdWVzdHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDnJldHJ5X2FmdGVyX21zGAggASgFEhIKCmV4cGlyZXNfYXQYCSABKAMSHAoUZXN0aW1hdGVkX2NvbXBsZXRpb24YCiABKAMiVAoOUHJvbXB0QXJndW1lbnQSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghyZXF1aXJlZBgEIAEoCCKNAQoGUHJvbXB0EgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKgoJYXJndW1lbnRzGAQgAygLMhcubWNwbGl0ZS5Qcm9tcHRBcmd1bWVudBIlCgRtZXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIvCgtQcm9tcHRzTGlzdBIgCgdwcm9tcHRzGAEgAygLMg8ubWNwbGl0ZS5Qcm9tcHQikgEKDVByb21wdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJeCg5Qcm9tcHRSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSpkCgxSZXNwb25zZVR5cGUSCgoGQU5TV0VSEAASCwoHUFJPTUlTRRABEg8KC0VMSUNJVEFUSU9OEAISCwoHRkFJTFVSRRADEh0KGVJFUVVFU1RfRk9SX01PUkVfUkVTT1VSQ0UQBDKvAgoHTUNQTGl0ZRIzCghHZXRUb29scxIOLm1jcGxpdGUuRW1wdHkaEi5tY3BsaXRlLlRvb2xzTGlzdCIDkAIBEjcKCENhbGxUb29sEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlEj8KDkNhbGxUb29sU3RyZWFtEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlMAESNwoKR2V0UHJvbXB0cxIOLm1jcGxpdGUuRW1wdHkaFC5tY3BsaXRlLlByb21wdHNMaXN0IgOQAgESPAoJR2V0UHJvbXB0EhYubWNwbGl0ZS5Qcm9tcHRSZXF1ZXN0GhcubWNwbGl0ZS5Qcm9tcHRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChVtY3BsaXRlL21jcGxpdGUucHJvdG8SB21jcGxpdGUiBwoFRW1wdHki0wEKBFRvb2wSDAoEbmFtZRgBIAEoCRIMCgR0eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi0KDGlucHV0X3NjaGVtYRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFdGl0bGUYBSABKAkSLgoNb3V0cHV0X3NjaGVtYRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLYW5ub3RhdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IikKCVRvb2xzTGlzdBIcCgV0b29scxgBIAMoCzINLm1jcGxpdGUuVG9vbCKQAQoLVG9vbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJcCgxUb29sUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjCgRtZXRhGAIgASgLMhUubWNwbGl0ZS5SZXNwb25zZU1ldGEirAIKDFJlc3BvbnNlTWV0YRIsCg1yZXNwb25zZV90eXBlGAEgASgOMhUubWNwbGl0ZS5SZXNwb25zZVR5cGUSFQoNcHJvbWlzZV90b2tlbhgCIAEoCRIRCgl0aW1lc3RhbXAYAyABKAMSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFEhYKDnNlcnZlcl92ZXJzaW9uGAUgASgJEhUKDXJlcXVlc3Rfc3RhdGUYBiABKAkSLwoOaW5wdXRfcmVxdWVzdHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDnJldHJ5X2FmdGVyX21zGAggASgFEhIKCmV4cGlyZXNfYXQYCSABKAMSHAoUZXN0aW1hdGVkX2NvbXBsZXRpb24YCiABKAMiVAoOUHJvbXB0QXJndW1lbnQSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghyZXF1aXJlZBgEIAEoCCKNAQoGUHJvbXB0EgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKgoJYXJndW1lbnRzGAQgAygLMhcubWNwbGl0ZS5Qcm9tcHRBcmd1bWVudBIlCgRtZXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIvCgtQcm9tcHRzTGlzdBIgCgdwcm9tcHRzGAEgAygLMg8ubWNwbGl0ZS5Qcm9tcHQikgEKDVByb21wdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJeCg5Qcm9tcHRSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSI7Cg1SZXNvdXJjZXNMaXN0EioKCXJlc291cmNlcxgBIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiTAoVUmVzb3VyY2VUZW1wbGF0ZXNMaXN0EjMKEnJlc291cmNlX3RlbXBsYXRlcxgBIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiZwoPUmVzb3VyY2VSZXF1ZXN0EgsKA3VyaRgBIAEoCRIVCg1yZXF1ZXN0X3N0YXRlGAIgASgJEjAKD2lucHV0X3Jlc3BvbnNlcxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiYAoQUmVzb3VyY2VSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSpkCgxSZXNwb25zZVR5cGUSCgoGQU5TV0VSEAASCwoHUFJPTUlTRRABEg8KC0VMSUNJVEFUSU9OEAISCwoHRkFJTFVSRRADEh0KGVJFUVVFU1RfRk9SX01PUkVfUkVTT1VSQ0UQBDL+AwoHTUNQTGl0ZRIzCghHZXRUb29scxIOLm1jcGxpdGUuRW1wdHkaEi5tY3BsaXRlLlRvb2xzTGlzdCIDkAIBEjcKCENhbGxUb29sEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlEj8KDkNhbGxUb29sU3RyZWFtEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlMAESNwoKR2V0UHJvbXB0cxIOLm1jcGxpdGUuRW1wdHkaFC5tY3BsaXRlLlByb21wdHNMaXN0IgOQAgESPAoJR2V0UHJvbXB0EhYubWNwbGl0ZS5Qcm9tcHRSZXF1ZXN0GhcubWNwbGl0ZS5Qcm9tcHRSZXNwb25zZRI7CgxHZXRSZXNvdXJjZXMSDi5tY3BsaXRlLkVtcHR5GhYubWNwbGl0ZS5SZXNvdXJjZXNMaXN0IgOQAgESSwoUR2V0UmVzb3VyY2VUZW1wbGF0ZXMSDi5tY3BsaXRlLkVtcHR5Gh4ubWNwbGl0ZS5SZXNvdXJjZVRlbXBsYXRlc0xpc3QiA5ACARJDCgxSZWFkUmVzb3VyY2USGC5tY3BsaXRlLlJlc291cmNlUmVxdWVzdBoZLm1jcGxpdGUuUmVzb3VyY2VSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * No arguments.
@@ -453,6 +453,114 @@ export const PromptResponseSchema: GenMessage<PromptResponse> = /*@__PURE__*/
   messageDesc(file_mcplite_mcplite, 10);
 
 /**
+ * Addition (E4): the static resources a server serves. Each is MCP's Resource ({uri, name, title?,
+ * description?, mimeType?, size?, annotations?, icons?, _meta?}) as a Struct: its optional fields are
+ * MCP's to extend.
+ *
+ * @generated from message mcplite.ResourcesList
+ */
+export type ResourcesList = Message<"mcplite.ResourcesList"> & {
+  /**
+   * The resources, in registration order.
+   *
+   * @generated from field: repeated google.protobuf.Struct resources = 1;
+   */
+  resources: JsonObject[];
+};
+
+/**
+ * Describes the message mcplite.ResourcesList.
+ * Use `create(ResourcesListSchema)` to create a new message.
+ */
+export const ResourcesListSchema: GenMessage<ResourcesList> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 11);
+
+/**
+ * Addition (E4): the resource templates a server serves, each MCP's ResourceTemplate ({uriTemplate,
+ * name, …}) as a Struct.
+ *
+ * @generated from message mcplite.ResourceTemplatesList
+ */
+export type ResourceTemplatesList = Message<"mcplite.ResourceTemplatesList"> & {
+  /**
+   * The templates, in registration order.
+   *
+   * @generated from field: repeated google.protobuf.Struct resource_templates = 1;
+   */
+  resourceTemplates: JsonObject[];
+};
+
+/**
+ * Describes the message mcplite.ResourceTemplatesList.
+ * Use `create(ResourceTemplatesListSchema)` to create a new message.
+ */
+export const ResourceTemplatesListSchema: GenMessage<ResourceTemplatesList> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 12);
+
+/**
+ * Addition (E4): a request to read a resource.
+ *
+ * @generated from message mcplite.ResourceRequest
+ */
+export type ResourceRequest = Message<"mcplite.ResourceRequest"> & {
+  /**
+   * The URI to read.
+   *
+   * @generated from field: string uri = 1;
+   */
+  uri: string;
+
+  /**
+   * The signed state of an ELICITATION response, sent back unchanged with the answers.
+   *
+   * @generated from field: string request_state = 2;
+   */
+  requestState: string;
+
+  /**
+   * The answers to an ELICITATION response's input requests, by key.
+   *
+   * @generated from field: google.protobuf.Struct input_responses = 3;
+   */
+  inputResponses?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message mcplite.ResourceRequest.
+ * Use `create(ResourceRequestSchema)` to create a new message.
+ */
+export const ResourceRequestSchema: GenMessage<ResourceRequest> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 13);
+
+/**
+ * Addition (E4): a resource's contents, or an input round.
+ *
+ * @generated from message mcplite.ResourceResponse
+ */
+export type ResourceResponse = Message<"mcplite.ResourceResponse"> & {
+  /**
+   * MCP's ReadResourceResult ({contents}); empty for an input round.
+   *
+   * @generated from field: google.protobuf.Struct result = 1;
+   */
+  result?: JsonObject | undefined;
+
+  /**
+   * Set for an input round (ELICITATION, REQUEST_FOR_MORE_RESOURCE); absent on contents.
+   *
+   * @generated from field: mcplite.ResponseMeta meta = 2;
+   */
+  meta?: ResponseMeta | undefined;
+};
+
+/**
+ * Describes the message mcplite.ResourceResponse.
+ * Use `create(ResourceResponseSchema)` to create a new message.
+ */
+export const ResourceResponseSchema: GenMessage<ResourceResponse> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 14);
+
+/**
  * The response types of MCP-lite §3.3. The spec fixes these names and numbers, so the enum keeps them
  * instead of buf's RESPONSE_TYPE_ prefix and _UNSPECIFIED zero value (see buf.yaml): ANSWER is the default.
  *
@@ -567,6 +675,36 @@ export const MCPLite: GenService<{
     methodKind: "unary";
     input: typeof PromptRequestSchema;
     output: typeof PromptResponseSchema;
+  },
+  /**
+   * Addition (this SDK's MCP-lite extension E4, resources): lists the static resources a caller may read.
+   *
+   * @generated from rpc mcplite.MCPLite.GetResources
+   */
+  getResources: {
+    methodKind: "unary";
+    input: typeof EmptySchema;
+    output: typeof ResourcesListSchema;
+  },
+  /**
+   * Addition (E4): lists the resource templates a caller may read.
+   *
+   * @generated from rpc mcplite.MCPLite.GetResourceTemplates
+   */
+  getResourceTemplates: {
+    methodKind: "unary";
+    input: typeof EmptySchema;
+    output: typeof ResourceTemplatesListSchema;
+  },
+  /**
+   * Addition (E4): reads one resource; a read handler that asks the client answers as GetPrompt does.
+   *
+   * @generated from rpc mcplite.MCPLite.ReadResource
+   */
+  readResource: {
+    methodKind: "unary";
+    input: typeof ResourceRequestSchema;
+    output: typeof ResourceResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_mcplite_mcplite, 0);

@@ -26,7 +26,10 @@ const METHODS = [
   "mcplite.MCPLite/CallToolStream",
   "mcplite.MCPLite/GetPrompt",
   "mcplite.MCPLite/GetPrompts",
+  "mcplite.MCPLite/GetResourceTemplates",
+  "mcplite.MCPLite/GetResources",
   "mcplite.MCPLite/GetTools",
+  "mcplite.MCPLite/ReadResource",
 ];
 
 const add = defineTool("add").describe("Adds two numbers").handle((args: { a?: number; b?: number }) =>
@@ -105,7 +108,16 @@ describe("gRPC server reflection", () => {
     assert.equal(symbol.code, 0, symbol.stderr);
     const { names, services } = decodeFiles(symbol.stdout);
     assert.deepEqual(names, ["mcplite/mcplite.proto", "google/protobuf/struct.proto"]);
-    assert.deepEqual(services.MCPLite, ["GetTools", "CallTool", "CallToolStream", "GetPrompts", "GetPrompt"]);
+    assert.deepEqual(services.MCPLite, [
+      "GetTools",
+      "CallTool",
+      "CallToolStream",
+      "GetPrompts",
+      "GetPrompt",
+      "GetResources",
+      "GetResourceTemplates",
+      "ReadResource",
+    ]);
     assert.equal(unknown.code, 0, unknown.stderr);
     assert.equal(JSON.parse(unknown.stdout).errorResponse.errorCode, 5); // gRPC NOT_FOUND
   });
@@ -120,6 +132,9 @@ describe("gRPC server reflection", () => {
       "CallToolStream(.mcplite.ToolRequest) stream .mcplite.ToolResponse",
       "GetPrompts(.mcplite.Empty) .mcplite.PromptsList",
       "GetPrompt(.mcplite.PromptRequest) .mcplite.PromptResponse",
+      "GetResources(.mcplite.Empty) .mcplite.ResourcesList",
+      "GetResourceTemplates(.mcplite.Empty) .mcplite.ResourceTemplatesList",
+      "ReadResource(.mcplite.ResourceRequest) .mcplite.ResourceResponse",
     ]);
   });
 

@@ -86,10 +86,11 @@ describe("MCP-lite binding", () => {
 
   it("answers methods other than tools/call with -32601, serves tools/list, and needs an id for calls", async () => {
     const server = fixtureServer();
-    const other = await (await server.fetch(post(CALL, { jsonrpc: "2.0", id: 9, method: "resources/list" }))).json();
+    const other = await (await server.fetch(post(CALL, { jsonrpc: "2.0", id: 9, method: "completion/complete" })))
+      .json();
     assert.deepEqual(other.error, {
       code: -32601,
-      message: "Method not found: resources/list",
+      message: "Method not found: completion/complete",
       data: { code: "method_not_found" },
     });
     const list = await (await server.fetch(post(CALL, { jsonrpc: "2.0", id: 10, method: "tools/list" }))).json();

@@ -119,10 +119,11 @@ describe("MCP-lite's method table: prompts on every carrier, without the MCP bin
     await assertPrompts(async (message) => (await server.fetch(post("/mcp-lite/v1/calltools", message))).json(), seen);
     const tools = await (await server.fetch(post("/mcp-lite/v1/prompts/get", request(7, "tools/list")))).json();
     assert.deepEqual(tools.result.tools.map((tool: { name: string }) => tool.name), ["ping"]);
-    const other = await (await server.fetch(post("/mcp-lite/v1/prompts/get", request(8, "resources/list")))).json();
+    const other = await (await server.fetch(post("/mcp-lite/v1/prompts/get", request(8, "completion/complete"))))
+      .json();
     assert.deepEqual(other.error, {
       code: -32601,
-      message: "Method not found: resources/list",
+      message: "Method not found: completion/complete",
       data: { code: "method_not_found" },
     });
   });

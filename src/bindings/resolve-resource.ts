@@ -1,13 +1,14 @@
 /**
  * Finds the resource that answers a URI: an exact static URI first, then the templates in
- * registration order. The index is built once per change of the registry.
+ * registration order. The index is built once per change of the registry. Shared by the wires that read
+ * resources: MCP's `resources/read` and MCP-lite's (this SDK's MCP-lite extension E4).
  *
  * @module
  */
-import { type AnyResource, CacheSlot, type Registry } from "../../core/mod.ts";
+import { type AnyResource, CacheSlot, type Registry } from "../core/mod.ts";
 
 /** The static resources by URI, and the templates. */
-const INDEX = /* @__PURE__ */ new CacheSlot<ResourceIndex>("mcp:resource-index");
+const INDEX = /* @__PURE__ */ new CacheSlot<ResourceIndex>("resource-index");
 
 /** A resource matched to a URI, with the template's variables. */
 export interface ResolvedResource {
