@@ -9,7 +9,7 @@
 import type { Fetchable } from "../../runtime/listen-types.ts";
 import { bodyLimitOf, bodyTimeoutOf, declareBodyLimit } from "../../runtime/body-bound.ts";
 import { serve } from "../../server/serve.ts";
-import { LENT_UPGRADES, lendUpgrade, tookOver } from "../../runtime/socket-events.ts";
+import { lendUpgrade, LENT_UPGRADES, tookOver } from "../../runtime/socket-events.ts";
 import { upgradeOnDeno } from "../../runtime/deno/websocket-upgrade.ts";
 import { listDigests } from "./dev-lists.ts";
 import { DEV_HOST_HEADER, DEV_MESSAGE_PREFIX, type DevMessage, serverOf } from "./dev-messages.ts";

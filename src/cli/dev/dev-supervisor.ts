@@ -209,7 +209,9 @@ export class DevSupervisor {
    * @returns The state then: ready, unless closed or stopped.
    */
   async nextReady(generation: number, signal?: AbortSignal): Promise<DevState> {
-    while (!(this.#state.phase === "ready" && this.#state.generation > generation) && !this.#closed && !signal?.aborted) {
+    while (
+      !(this.#state.phase === "ready" && this.#state.generation > generation) && !this.#closed && !signal?.aborted
+    ) {
       await new Promise<void>((resolve) => {
         this.#waiters.push(resolve);
         signal?.addEventListener("abort", () => resolve(), { once: true });

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { acceptWebSocket, type AcceptedSocket } from "../../server/upgrade.ts";
+import { type AcceptedSocket, acceptWebSocket } from "../../server/upgrade.ts";
 
 /** How long the child may take to accept an upgrade, in ms. */
 const OPEN_WAIT_MS = 10_000;
