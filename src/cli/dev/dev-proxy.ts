@@ -25,14 +25,14 @@ const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host",
  *
  * @param supervisor The child's supervisor.
  * @param api The page's side.
- * @param sockets The WebSockets relayed to the child.
+ * @param sockets The WebSockets relayed to the child (closed together at a restart).
  * @returns The handler: `serve()`'s listeners tell it each request's peer (`src/runtime/peer.ts`), and so
  *   does what the runtime hands `fetch` besides the request (Deno's `info.remoteAddr`, Bun's server).
  */
 export function devHandler(
   supervisor: DevSupervisor,
   api: DevApi,
-  sockets: DevSockets,
+  sockets: DevSockets = new DevSockets(),
 ): (request: Request, env?: unknown) => Promise<Response> {
   return async (request, env) => {
     const url = new URL(request.url);
