@@ -27,7 +27,8 @@ export const server = createServer({
   name: "live", version: "1.0.0", bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()],
 }).tool(defineTool("ping").describe("Answers pong").handle(() => "pong"))
   // The upgrade's headers are every call's on the socket: the dev server passes them on.
-  .tool(defineTool("key").describe("Says the API key").handle((_a, ctx) => ctx.meta.headers.get("x-api-key") ?? "none"))${extra};
+  .tool(defineTool("key").describe("Says the API key and host")
+    .handle((_a, ctx) => \`\${ctx.meta.headers.get("x-api-key")}@\${ctx.meta.headers.get("host")}\`))${extra};
 `;
 const WITH_ECHO = `\n  .tool(defineTool("echo").describe("Echoes").handle(() => "echoed"))`;
 
@@ -84,7 +85,11 @@ async function webSocketAcrossRestart(node?: string): Promise<void> {
     const socket = await openSocket(url, { "x-api-key": "k" });
     assert.equal(socket.protocol, "mcp-lite.v1", "the child's subprotocol, through the dev server");
     assert.equal(await socket.call("ping"), "pong");
-    assert.equal(await socket.call("key"), "k");
+    assert.equal(
+      await socket.call("key"),
+      `k@${new URL(dev.origin).host}`,
+      "the key, and the host the client addressed",
+    );
 
     const mark = dev.stderr().length;
     dev.write("server.ts", server(WITH_ECHO));
