@@ -18,6 +18,8 @@ export type ReadyState = Extract<DevState, { phase: "ready" }>;
 
 /** How long a stream that ended waits to learn whether its child is restarting, in ms. */
 const RESTART_GRACE_MS = 1000;
+/** How often a stream waiting for the next child gets a comment, in ms. */
+const KEEP_ALIVE_MS = 15_000;
 /** The filter flag of each list (MCP 2026-07-28, `subscriptions/listen`). */
 const FLAGS: Record<ListKind, string> = {
   tools: "toolsListChanged",
@@ -102,8 +104,11 @@ export function followListen(
             send(event);
           });
           if (stopped.aborted || !(await restarting(supervisor, serving.generation))) break;
-          const after = await supervisor.nextReady(serving.generation, stopped);
-          if (after.phase !== "ready" || stopped.aborted) break;
+          // A comment now and then while no child serves (a load failure waits for the next edit): the
+          // connection stays busy, and the runtimes' idle timeouts leave it open.
+          const beat = setInterval(() => send(": mcplite dev: restarting\n\n"), KEEP_ALIVE_MS);
+          const after = await supervisor.nextReady(serving.generation, stopped).finally(() => clearInterval(beat));
+          if (after.phase !== "ready" || after.generation <= serving.generation || stopped.aborted) break;
           next = after;
           current = await reopen(next, stopped).catch(() => undefined);
           if (!current?.ok || !current.headers.get("content-type")?.startsWith("text/event-stream")) break;

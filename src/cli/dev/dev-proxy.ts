@@ -17,6 +17,8 @@ import { DevSockets } from "./dev-websocket.ts";
 
 /** How long a request waits for a restarting child, in ms. */
 const RESTART_WAIT_MS = 30_000;
+/** The largest listen request kept to send again, in bytes (a filter of a few URIs is far smaller). */
+const LISTEN_BODY_BYTES = 64 * 1024;
 /** Hop-by-hop headers (RFC 9110 §7.6.1), and those `fetch` sets itself. */
 const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
 
@@ -62,7 +64,8 @@ export function devHandler(
     }
     // A listen stream (MCP 2026-07-28; `Mcp-Method`, SEP-2243, names it) is followed across restarts:
     // its body is kept, to send it to the next child.
-    const listenBody = request.method === "POST" && request.headers.get("mcp-method") === "subscriptions/listen"
+    const listenBody = request.method === "POST" && request.headers.get("mcp-method") === "subscriptions/listen" &&
+        Number(request.headers.get("content-length") ?? Infinity) <= LISTEN_BODY_BYTES
       ? await request.text()
       : undefined;
     const hasBody = request.method !== "GET" && request.method !== "HEAD";
