@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { type AcceptedSocket, acceptWebSocket } from "../../server/upgrade.ts";
+import { type AcceptedSocket, acceptWebSocket, type SocketEvents } from "../../server/upgrade.ts";
 
 /** How long the child may take to accept an upgrade, in ms. */
 const OPEN_WAIT_MS = 10_000;
@@ -64,36 +64,43 @@ export class DevSockets {
       return undefined;
     }
     let client: AcceptedSocket | undefined;
-    let ended = false;
+    let ended: { code: number; reason: string } | undefined;
     const end = (code: number, reason: string) => {
       if (ended) return;
-      ended = true;
+      ended = { code, reason };
       this.#open.delete(end);
       client?.close(code, reason);
       if (upstream.readyState <= 1) upstream.close(1000);
     };
     const text = (data: string | ArrayBuffer) => typeof data === "string" ? data : new TextDecoder().decode(data);
     upstream.removeEventListener("message", early);
-    upstream.addEventListener("message", (event) => void client?.send(text(event.data)));
+    // What the child sends before the client's side opens waits for it.
+    upstream.addEventListener("message", (event) => client ? client.send(text(event.data)) : queued.push(event.data));
     // 1005, 1006 and 1015 are never sent in a close frame (RFC 6455 §7.4.1): the child went away.
     upstream.addEventListener("close", ({ code, reason }) => end(sendable(code) ? code : 1011, reason));
     this.#open.add(end);
-    return acceptWebSocket(request, {
+    const events: SocketEvents = {
       open: (socket) => {
         client = socket;
-        if (ended) return socket.close(SERVICE_RESTART, "service restart");
+        if (ended) return socket.close(ended.code, ended.reason);
         for (const data of queued.splice(0)) socket.send(text(data));
       },
       message: (data) => {
         if (upstream.readyState === 1) upstream.send(data);
       },
-      close: (code) => {
-        ended = true;
+      close: (code, reason) => {
+        ended = { code, reason };
         this.#open.delete(end);
         // A client's WebSocket closes with 1000 or an application's code (WHATWG WebSockets, close()).
         if (upstream.readyState <= 1) upstream.close(code >= 3000 && code <= 4999 ? code : 1000);
       },
-    }, upstream.protocol === "" ? {} : { protocol: upstream.protocol });
+    };
+    try {
+      return acceptWebSocket(request, events, upstream.protocol === "" ? {} : { protocol: upstream.protocol });
+    } catch (error) {
+      end(1011, "");
+      throw error;
+    }
   }
 
   /**
