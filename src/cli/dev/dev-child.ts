@@ -9,6 +9,9 @@
 import type { Fetchable } from "../../runtime/listen-types.ts";
 import { bodyLimitOf, bodyTimeoutOf, declareBodyLimit } from "../../runtime/body-bound.ts";
 import { serve } from "../../server/serve.ts";
+import { lendUpgrade, LENT_UPGRADES, tookOver } from "../../runtime/socket-events.ts";
+import { upgradeOnDeno } from "../../runtime/deno/websocket-upgrade.ts";
+import { listDigests } from "./dev-lists.ts";
 import { DEV_HOST_HEADER, DEV_MESSAGE_PREFIX, type DevMessage, serverOf } from "./dev-messages.ts";
 
 const g = globalThis as {
@@ -97,7 +100,7 @@ if (typeof found === "string") {
 const listener = await serve(addressedTo(found), { port: 0, hostname: "127.0.0.1", quiet: true });
 const declared = (found as { basePath?: unknown }).basePath; // a Server's; any other Fetchable has none
 const basePath = typeof declared === "string" ? declared : "";
-await send({ type: "ready", url: listener.url, basePath });
+await send({ type: "ready", url: listener.url, basePath, lists: await listDigests(found) });
 
 /**
  * The app, handed requests as the client addressed them (the dev server's host, which the dev server
@@ -114,17 +117,38 @@ function addressedTo(app: Fetchable): Fetchable {
     const headers = new Headers(request.headers);
     headers.delete(DEV_HOST_HEADER);
     headers.set("host", host);
-    return app.fetch(
-      new Request(`${url.protocol}//${host}${url.pathname}${url.search}`, {
-        method: request.method,
-        headers,
-        body: hasBody ? request.body : undefined,
-        signal: request.signal,
-        ...(hasBody ? { duplex: "half" } : {}),
-      } as RequestInit),
-    );
+    const addressed = new Request(`${url.protocol}//${host}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers,
+      body: hasBody ? request.body : undefined,
+      signal: request.signal,
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as RequestInit);
+    return headers.get("upgrade")?.toLowerCase() === "websocket"
+      ? upgradeAs(app, request, addressed)
+      : app.fetch(addressed);
   };
   const limit = bodyLimitOf(app);
   if (limit !== undefined) declareBodyLimit(fetch, limit, bodyTimeoutOf(app));
   return { fetch };
+}
+
+/**
+ * A WebSocket upgrade (RFC 6455 §4.1) handed to the app as `addressed`: the runtime upgrades the request
+ * it received, so that request's upgrade is lent to the one the app sees (Bun's and Node's lent one as
+ * is; Deno's `upgradeWebSocket` of the received request, whose 101 answer is returned for the app's).
+ */
+async function upgradeAs(app: Fetchable, received: Request, addressed: Request): Promise<Response> {
+  const lent = LENT_UPGRADES.get(received);
+  if (lent !== undefined) {
+    lendUpgrade(addressed, lent);
+    return await app.fetch(addressed);
+  }
+  let upgraded: Response | undefined;
+  lendUpgrade(addressed, (events, accept) => {
+    upgraded = upgradeOnDeno(received, events, accept);
+    return upgraded !== undefined;
+  });
+  const answer = await app.fetch(addressed);
+  return tookOver(answer) && upgraded !== undefined ? upgraded : answer;
 }

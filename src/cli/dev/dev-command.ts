@@ -3,7 +3,9 @@
  * (on 127.0.0.1 unless `--host` names another interface; never `$HOSTNAME`), restarts it on
  * each change to the module or a local file it imports, prints the endpoints, and serves a dev page
  * (`/_dev`) to call what it serves. The dev server owns the port and forwards to a child on the
- * runtime running the CLI, so a restart never frees the port and never drops an open page.
+ * runtime running the CLI, so a restart never frees the port and never drops an open page. WebSockets
+ * are relayed to the child (closed with 1012 at a restart), and `subscriptions/listen` streams stay open
+ * across restarts, told which lists changed.
  *
  * @module
  */
@@ -17,6 +19,7 @@ import { relativeTo } from "./dev-load-error.ts";
 import { devHandler } from "./dev-proxy.ts";
 import { type DevState, DevSupervisor } from "./dev-supervisor.ts";
 import { watchGraph } from "./dev-watch.ts";
+import { DevSockets, SERVICE_RESTART } from "./dev-websocket.ts";
 
 /**
  * The SDK's own files (a checkout's, when a module imports it by path): a library, like a package,
@@ -113,9 +116,10 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
     onWarm: () => api.changed(),
     onState: (state) => void (reported = reported.then(() => report(state)).catch(() => {})),
   });
+  const sockets = new DevSockets();
   let listener;
   try {
-    listener = await serve({ fetch: devHandler(supervisor, api) }, { port, hostname, quiet: true });
+    listener = await serve({ fetch: devHandler(supervisor, api, sockets) }, { port, hostname, quiet: true });
   } catch (error) {
     return await usage(terminal, errorLine(error));
   }
@@ -129,7 +133,12 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
     say(`${changed.map((f) => relativeTo(f, cwd)).join(", ")} changed; restarting`);
     if (queued) return;
     queued = true;
-    restarting = restarting.then(() => (queued = false, supervisor.restart(since))).catch(() => {});
+    restarting = restarting.then(() => {
+      queued = false;
+      // Clients reconnect on 1012 (IANA WebSocket close codes: Service Restart), to the next child.
+      sockets.closeAll(SERVICE_RESTART, "service restart");
+      return supervisor.restart(since);
+    }).catch(() => {});
   });
   restarting = supervisor.restart();
 
@@ -138,6 +147,7 @@ export async function devCommand(terminal: Terminal, argv: string[]): Promise<nu
   });
   watch.close();
   await restarting;
+  sockets.closeAll(1001, "going away"); // RFC 6455 §7.4.1: the server is going down
   await supervisor.close();
   await api.close();
   await listener.close();

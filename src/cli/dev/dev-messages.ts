@@ -5,6 +5,7 @@
  * @module
  */
 import type { Fetchable } from "../../runtime/listen-types.ts";
+import type { ListDigests } from "./dev-lists.ts";
 
 /** The start of the child's message lines; every other line is the module's own output. */
 export const DEV_MESSAGE_PREFIX = "@mcplite-dev ";
@@ -15,7 +16,13 @@ export const DEV_HOST_HEADER = "x-mcplite-dev-host";
 /** A message from the child. */
 export type DevMessage =
   | { readonly type: "waiting" }
-  | { readonly type: "ready"; readonly url: string; readonly basePath: string }
+  | {
+    readonly type: "ready";
+    readonly url: string;
+    readonly basePath: string;
+    /** What it lists, to tell a change across a restart (absent for an app that is not a server). */
+    readonly lists?: ListDigests;
+  }
   | {
     readonly type: "failed";
     readonly message: string;

@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawnChild } from "../../client/transports/child-process.ts";
 import { type DevMessage, parseDevMessage } from "./dev-messages.ts";
+import type { ListDigests } from "./dev-lists.ts";
 import { type LoadFailure, locateFailure } from "./dev-load-error.ts";
 
 /** What the dev server is doing. */
@@ -21,6 +22,8 @@ export type DevState =
     readonly basePath: string;
     /** How long the start took, in ms, from the change (or the command) that caused it. */
     readonly startMs: number;
+    /** What it lists (absent for an app that is not a server). */
+    readonly lists?: ListDigests;
   }
   | { readonly phase: "failed"; readonly generation: number; readonly failure: LoadFailure };
 
@@ -70,6 +73,7 @@ export class DevSupervisor {
   #spare: Promise<Started | undefined> | undefined;
   #spareStarted: Started | undefined;
   #closed = false;
+  #stopping = false;
   #waiters: (() => void)[] = [];
   readonly #options: SupervisorOptions;
 
@@ -81,6 +85,11 @@ export class DevSupervisor {
   /** The current state. */
   get state(): DevState {
     return this.#state;
+  }
+
+  /** Whether the child is being ended (a restart, or the dev server stopping). */
+  get stopping(): boolean {
+    return this.#stopping;
   }
 
   /** Whether the next restart finds a child with the SDK loaded, waiting. */
@@ -135,7 +144,8 @@ export class DevSupervisor {
       if (this.#child !== child) return;
       if (message.type === "ready") {
         const startMs = Math.round(performance.now() - since);
-        this.#set({ phase: "ready", generation, url: message.url, basePath: message.basePath, startMs });
+        const { url, basePath, lists } = message;
+        this.#set({ phase: "ready", generation, url, basePath, startMs, lists });
       } else if (message.type === "failed") {
         this.#set({ phase: "failed", generation, failure: locateFailure(message, this.#options.graph()) });
       }
@@ -190,9 +200,30 @@ export class DevSupervisor {
     return this.#state;
   }
 
+  /**
+   * Waits until a child later than `generation` serves (a failed start is waited past: the next edit
+   * starts another), or until the supervisor closes.
+   *
+   * @param generation The generation that was served.
+   * @param signal Stops waiting.
+   * @returns The state then: ready, unless closed or stopped.
+   */
+  async nextReady(generation: number, signal?: AbortSignal): Promise<DevState> {
+    while (
+      !(this.#state.phase === "ready" && this.#state.generation > generation) && !this.#closed && !signal?.aborted
+    ) {
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        signal?.addEventListener("abort", () => resolve(), { once: true });
+      });
+    }
+    return this.#state;
+  }
+
   /** Ends the child and the one waiting; nothing starts after. */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const wake of this.#waiters.splice(0)) wake();
     const spare = await this.#spare;
     this.#spare = undefined;
     spare?.child.kill("SIGKILL");
@@ -204,6 +235,7 @@ export class DevSupervisor {
     const child = this.#child;
     this.#child = undefined;
     if (child === undefined) return;
+    this.#stopping = true;
     await child.closeStdin().catch(() => {});
     child.kill("SIGTERM");
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -217,6 +249,7 @@ export class DevSupervisor {
 
   #set(state: DevState): void {
     this.#state = state;
+    this.#stopping = false;
     // The next child starts once this one no longer needs the machine to itself.
     if (state.phase !== "starting" && this.#spare === undefined && !this.#closed) {
       this.#spare = this.#spawn().then((started) => (this.#spareStarted = started));
