@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { describeTool, type Tool } from "../core/tool.ts";
 import { defineTool } from "../tool/define-tool.ts";
-import { schemaDigest } from "./schema-digest.ts";
+import { schemaDigest } from "../internal/schema-digest.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** What the search tool takes (built when the tool is: a bundle without tool search leaves valibot's pieces out). */

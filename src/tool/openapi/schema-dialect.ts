@@ -8,6 +8,7 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
+import { schemaDigest } from "../../internal/schema-digest.ts";
 import type { JsonSchema } from "../../core/schema.ts";
 
 /**
@@ -17,6 +18,7 @@ import type { JsonSchema } from "../../core/schema.ts";
 export class SchemaConverter {
   readonly #legacy: boolean;
   readonly #document: unknown;
+  readonly #maxBytes: number;
   readonly #done = new WeakMap<object, JsonSchema>();
 
   /**
@@ -24,15 +26,20 @@ export class SchemaConverter {
    *
    * @param openapi The document's `openapi` version: `3.0.x` schemas are converted.
    * @param document The dereferenced document, which the references it left (on cycles) point into.
+   * @param maxBytes The most characters of JSON a whole parameter's, body's or response's schema takes
+   *   ({@link SchemaConverter.inline}); a larger one is cut to the depth that fits.
    */
-  constructor(openapi: string, document?: unknown) {
+  constructor(openapi: string, document?: unknown, maxBytes = Infinity) {
     this.#legacy = openapi.startsWith("3.0");
     this.#document = document;
+    this.#maxBytes = maxBytes;
   }
 
   /**
    * Converts the schema of a whole parameter, body or response: one that is itself a reference to a
-   * recursive schema is that schema, inlined once, permissive only where it recurses below.
+   * recursive schema is that schema, inlined once, permissive only where it recurses below. One whose JSON
+   * would pass the converter's `maxBytes` is cut to the deepest depth that fits (`x-digest: true`), wider
+   * than the whole, never narrower: a dereferenced schema repeats what it shares in each place.
    *
    * @param schema A (dereferenced) OpenAPI schema.
    * @returns The JSON Schema 2020-12 equivalent.
@@ -50,9 +57,10 @@ export class SchemaConverter {
    * ```
    */
   inline(schema: unknown): JsonSchema {
-    return this.convert(
+    const converted = this.convert(
       isObject(schema) && typeof schema.$ref === "string" ? this.#target(schema.$ref) ?? schema : schema,
     );
+    return schemaDigest(converted, this.#maxBytes);
   }
 
   /** The schema a local JSON Pointer (`#/components/schemas/node`, RFC 6901) names in the document. */
