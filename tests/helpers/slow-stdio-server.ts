@@ -4,11 +4,14 @@
  * `2025` (answers `server/discover` with -32601), `2026` (locks the connection at 2026-07-28 on
  * `server/discover`, refusing a later `initialize` with -32022, as the Python SDK does), `silent`
  * (a 2025 server that never answers `server/discover`) or `mute` (answers nothing). Its `seen` tool
- * returns the requests (and cancellations) it received, in order.
+ * returns the requests (and cancellations) it received, in order. `<delayMs>` may be `initialize`: then
+ * it answers nothing until `initialize` came, i.e. until the client's probe wait passed however short
+ * it is (a start slower than the probe's wait, by order rather than by the clock).
  */
 import process from "node:process";
 
-const [delayMs, era] = [Number(process.argv[2]), process.argv[3]];
+const [delayMs, era] = [process.argv[2], process.argv[3]];
+const untilInitialize = delayMs === "initialize";
 const seen: string[] = [];
 let modern = false;
 const tool = { name: "seen", description: "The methods received", inputSchema: { type: "object" } };
@@ -46,14 +49,25 @@ function answer(message: { id?: unknown; method?: string; params?: { protocolVer
   send({ id, error: { code: -32601, message: "Method not found" } });
 }
 
+/** The messages read while the start lasts (`initialize` mode), answered in order once it ends. */
+let held: Parameters<typeof answer>[0][] | undefined = untilInitialize ? [] : undefined;
+
 setTimeout(() => {
   let buffered = "";
   process.stdin.on("data", (chunk) => {
     buffered += String(chunk);
     let at: number;
     while ((at = buffered.indexOf("\n")) !== -1) {
-      answer(JSON.parse(buffered.slice(0, at)));
+      const message = JSON.parse(buffered.slice(0, at));
       buffered = buffered.slice(at + 1);
+      if (held === undefined) {
+        answer(message);
+        continue;
+      }
+      held.push(message);
+      if (message.method !== "initialize") continue;
+      for (const each of held) answer(each);
+      held = undefined;
     }
   });
-}, delayMs);
+}, untilInitialize ? 0 : Number(delayMs));

@@ -94,17 +94,16 @@ describe("bad input", () => {
         assert.equal(body.id, "abc");
       });
 
-      it("answers deeply nested JSON (100k levels) with a clear parse error, fast", async () => {
+      // The depth check answers before anything walks 100k levels; its message shows it ran (no stopwatch).
+      it("answers deeply nested JSON (100k levels) with a clear parse error", async () => {
         const deep = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":' + "[".repeat(100_000) +
           "]".repeat(100_000) + "}";
-        const started = performance.now();
         const response = await fixtureServer().fetch(post(path, deep)); // default 4 MiB limit
         assert.equal(response.status, 400);
         const body = await response.json();
         assert.equal(body.error.code, -32700);
         assert.match(body.error.message, /nested deeper than 64/);
         await stillServes();
-        assert.ok(performance.now() - started < 2000);
       });
 
       it("answers nesting just inside the limit normally", async () => {
@@ -233,13 +232,17 @@ describe("slow senders", () => {
       it(`${path}, ${withLength ? "with" : "without"} Content-Length: 408 once bodyTimeoutMs passes`, async () => {
         const started = Date.now();
         // The deadline's timer does not keep a process alive (a listener does); with no listener here,
-        // Deno would end the test's event loop while the answer is pending, so hold it open.
-        const hold = setTimeout(() => {}, 5_000);
-        const response = await patient.fetch(stalled(path, withLength)).finally(() => clearTimeout(hold));
+        // Deno would end the test's event loop while the answer is pending, so hold it open. The body
+        // never ends, so only the body timeout can answer: seconds of room for a loaded machine.
+        let hold: ReturnType<typeof setTimeout> | undefined;
+        const response = await Promise.race([
+          patient.fetch(stalled(path, withLength)),
+          new Promise<never>((_, reject) => hold = setTimeout(() => reject(new Error("no answer")), 10_000)),
+        ]).finally(() => clearTimeout(hold));
         const elapsed = Date.now() - started;
         assert.equal(response.status, 408);
         assert.equal((await response.json()).error.code, -32600);
-        assert.ok(elapsed >= 100 && elapsed < 3000, `answered after ${elapsed} ms`);
+        assert.ok(elapsed >= 100, `answered after ${elapsed} ms, before the body timeout`);
         const ok = await (await patient.fetch(post(LITE, toolsCall("add", { a: 2, b: 2 })))).json();
         assert.deepEqual(ok.result.structuredContent, { sum: 4 });
       });

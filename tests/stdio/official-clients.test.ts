@@ -76,11 +76,9 @@ function session(name: string, connect: () => Promise<AnyClient>): void {
 
     it("cancels a call, and the server goes on", async () => {
       const cancel = new AbortController();
-      const started = Date.now();
       const running = client.call({ name: "wait", arguments: { ms: 30_000 } }, { signal: cancel.signal });
       setTimeout(() => cancel.abort(new Error("enough")), 100);
-      await assert.rejects(running);
-      assert.ok(Date.now() - started < 5000);
+      await assert.rejects(running, /enough/); // the abort's reason: the 30 s call was not waited for
       const after = await client.call({ name: "read_note", arguments: { title: "one" } }) as {
         content: { text: string }[];
       };

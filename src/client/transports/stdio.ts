@@ -33,14 +33,18 @@ export interface StdioTransportOptions extends SpawnOptions {
    * (`payload_too_large`) and the server process is ended.
    */
   readonly maxResponseBytes?: number;
+  /**
+   * How long `server/discover` waits alone before `initialize` goes out too, in ms (default 5000): the
+   * MCP 2026-07-28 probe, which a 2025 server may never answer. Its late answer still counts, so a
+   * server that starts slowly is no verdict; a host that knows its server is a 2025 one sets
+   * `protocolVersion` instead.
+   */
+  readonly probeWaitMs?: number;
 }
 
 /** The requests' origin: nothing is fetched, the URL only tells the wire's paths apart. */
 const BASE = "http://stdio.invalid";
-/**
- * How long `server/discover` waits alone before `initialize` goes out too (MCP 2026-07-28 probe, a 2025
- * server that ignores it); the probe's late answer still counts, so a slow start is no verdict.
- */
+/** The default of {@link StdioTransportOptions.probeWaitMs}. */
 const PROBE_FALLBACK_MS = 5000;
 
 /**
@@ -79,11 +83,13 @@ class StdioTransport implements Transport {
     if (typeof options?.command !== "string" || options.command === "") {
       throw new TypeError("createStdioTransport needs a command");
     }
+    const probeWaitMs = options.probeWaitMs ?? PROBE_FALLBACK_MS;
+    if (!Number.isFinite(probeWaitMs) || probeWaitMs < 0) throw new TypeError("probeWaitMs must be 0 ms or more");
     this.#options = options;
     const fetch = async (request: Request) => (await this.#connect()).fetch(request);
     const inner = options.wire === "mcp-lite"
       ? createMcpliteMessageTransport(BASE + MCPLITE_BASE_PATH, fetch)
-      : createPipedMcpTransport(BASE + "/mcp", { fetch, protocolVersion: options.protocolVersion }, PROBE_FALLBACK_MS);
+      : createPipedMcpTransport(BASE + "/mcp", { fetch, protocolVersion: options.protocolVersion }, probeWaitMs);
     // The requests travel on the child's stdin and stdout: a pipe, no server address.
     this.#inner = withPeer(inner, { transport: "pipe" });
   }
