@@ -32,6 +32,14 @@ const held = await evaluate(graph.server, GRAPH_HELD_OUT_TASKS);
 const heldPercent = (n: number) => `${((100 * n) / held.tasks).toFixed(0)} % (${n}/${held.tasks})`;
 console.log(`held-out tasks (not tuned on): top-1: ${heldPercent(held.top1)}, top-5: ${heldPercent(held.top5)}`);
 for (const miss of held.misses) console.log(`  missed: ${miss}`);
+// The same tasks without Graph's own synonyms (GRAPH_SYNONYMS, which the server passes): the defaults alone.
+const plain = await graphServer({});
+const bare = await evaluate(plain!.server);
+const bareHeld = await evaluate(plain!.server, GRAPH_HELD_OUT_TASKS);
+console.log(
+  `defaults alone: top-1: ${percent(bare.top1)}, top-5: ${percent(bare.top5)}; ` +
+    `held-out: top-1: ${heldPercent(bareHeld.top1)}, top-5: ${heldPercent(bareHeld.top5)}`,
+);
 
 /** Another API's tasks, on its own server. */
 async function other(label: string, file: string, baseUrl: string, tasks: readonly SearchTask[]): Promise<void> {
