@@ -13,10 +13,15 @@ import { searchTokens } from "./search-tokens.ts";
 /** How much a destructive tool's score is kept when the query asks for no removal. */
 export const DESTRUCTIVE_FACTOR = 0.25;
 
-/** The verbs of removal, as search terms (stemmed): in a tool's action, and in a query (with its synonyms). */
-const REMOVAL = /* @__PURE__ */ new Set(
-  searchTokens("delete remove destroy revoke erase purge discard trash drop cancel unsubscribe uninstall"),
-);
+/** The verbs of removal, as written. */
+const REMOVAL_VERBS = "delete remove destroy revoke erase purge discard trash drop cancel unsubscribe uninstall";
+
+let removal: ReadonlySet<string> | undefined;
+
+/** The verbs of removal as search terms (stemmed), made on first use (no module-level call: tree-shaken when unused). */
+function removalTerms(): ReadonlySet<string> {
+  return removal ??= new Set(searchTokens(REMOVAL_VERBS));
+}
 
 /**
  * Whether a tool removes something: its annotation says so, or its action (its name's last segment) has a
@@ -29,7 +34,8 @@ const REMOVAL = /* @__PURE__ */ new Set(
 export function isDestructive(tool: AnyTool, action: readonly string[]): boolean {
   const hints = tool.annotations;
   if (hints?.destructiveHint === true && hints.readOnlyHint !== true) return true;
-  return action.some((term) => REMOVAL.has(term));
+  const terms = removalTerms();
+  return action.some((term) => terms.has(term));
 }
 
 /**
@@ -40,6 +46,7 @@ export function isDestructive(tool: AnyTool, action: readonly string[]): boolean
  * @returns True when destructive tools keep their scores.
  */
 export function asksRemoval(terms: ReadonlyMap<string, number>): boolean {
-  for (const term of terms.keys()) if (REMOVAL.has(term)) return true;
+  const removals = removalTerms();
+  for (const term of terms.keys()) if (removals.has(term)) return true;
   return false;
 }
