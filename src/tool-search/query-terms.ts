@@ -1,67 +1,65 @@
 /**
  * A query as weighted terms: its own words, and the words an API more likely uses for them (a user
- * says "email" and "remove", Microsoft Graph says "mail" and "delete").
+ * says "store" and "remove", an API says "create" and "delete").
  *
  * @module
  */
 import { searchTokens } from "./search-tokens.ts";
 
 /**
- * Words users say for the words APIs use: the CRUD verbs of REST APIs and a few nouns. Keys and
- * values are plain lower-case words; they are tokenized as queries are.
+ * Words users say for the words APIs use: the verbs of REST APIs' operations (create, get, list,
+ * update, delete: the CRUD of HTTP's POST, GET, PUT/PATCH and DELETE, RFC 9110 §9.3) as English says
+ * them, and a few nouns every API spells its own way. No one API's vocabulary: what a user calls a
+ * file in one API (`item` in Microsoft Graph) is the author's `synonyms`. Keys and values are plain
+ * lower-case words; they are tokenized as queries are.
  */
 export const DEFAULT_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-  // The verbs of REST APIs (create, get, list, update, delete) and of their actions.
+  // Making something: POST to a collection.
   add: ["create"],
   make: ["create"],
   new: ["create"],
+  leave: ["create"],
+  write: ["create"],
+  compose: ["create"],
   post: ["create", "send"],
   setup: ["create"],
   "set up": ["create"],
-  "look up": ["get", "search"],
-  "sign in": ["signin"],
-  "log in": ["signin"],
+  // Keeping a value, new or not: the PUT of an upsert as often as a POST.
+  store: ["create", "update"],
+  save: ["create", "update"],
   set: ["update", "create"],
-  remove: ["delete"],
-  erase: ["delete"],
+  put: ["create", "update"],
+  // Changing it.
   edit: ["update"],
   change: ["update"],
   modify: ["update"],
+  alter: ["update"],
   rename: ["update"],
+  // Reading it, one or many.
   show: ["get", "list"],
   read: ["get", "list"],
-  fetch: ["get"],
+  see: ["get", "list"],
   view: ["get"],
+  fetch: ["get"],
+  retrieve: ["get"],
+  display: ["get", "list"],
+  "look up": ["get", "search"],
   find: ["list", "search"],
   search: ["list"],
+  browse: ["list"],
+  // Ending it.
+  remove: ["delete"],
+  erase: ["delete"],
+  drop: ["delete"],
+  destroy: ["delete"],
+  discard: ["delete"],
+  trash: ["delete"],
+  // Letting someone.
   give: ["assign", "grant"],
-  notify: ["create", "subscription"],
-  notified: ["create", "subscription"],
-  webhook: ["create", "subscription"],
-  // What users call things, and what APIs do.
+  // What users call things, and what APIs do, in any API.
   email: ["mail", "message"],
-  mails: ["message"],
-  mail: ["message"],
-  inbox: ["message", "mail"],
-  file: ["item", "children"],
-  folder: ["item", "children"],
-  meeting: ["event", "online"],
-  appointment: ["event"],
-  calendar: ["event"],
-  schedule: ["event", "calendar"],
   picture: ["photo"],
   app: ["application"],
-  "app registration": ["application"],
-  "app registrations": ["application"],
-  everyone: ["user"],
-  employee: ["user"],
-  account: ["user"],
-  colleague: ["people", "user"],
-  "work with": ["people"],
-  coworker: ["people", "user"],
-  available: ["presence"],
-  availability: ["presence"],
-  boss: ["manager"],
 };
 
 /**

@@ -11,6 +11,7 @@ import { holdsScopes } from "../core/scopes.ts";
 import type { AnyTool } from "../core/tool.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
 import { best, Bm25fIndex } from "./bm25f-index.ts";
+import { asksRemoval, DESTRUCTIVE_FACTOR, isDestructive } from "./destructive-rank.ts";
 import { cosine, type Embedder, hybridScores } from "./hybrid-score.ts";
 import { queryTerms } from "./query-terms.ts";
 import { type FieldTerms, nameDepth, toolFields, toolText } from "./tool-fields.ts";
@@ -43,6 +44,8 @@ interface Built {
   readonly priors: readonly number[];
   /** Each tool's action terms, once each (`list`, `event` of `ListEvents`). */
   readonly actions: readonly (readonly string[])[];
+  /** Which tools remove something (`destructive-rank.ts`). */
+  readonly destructive: readonly boolean[];
 }
 
 /** Each field's length normalisation: names are short and alike, descriptions vary. */
@@ -93,7 +96,8 @@ export class ToolCatalog {
     const index = new Bm25fIndex(docs, { weights: this.#settings.weights, b: B });
     const priors = tools.map((tool) => 1 / (1 + this.#settings.depthPenalty * nameDepth(tool)));
     const actions = docs.map((fields) => [...new Set(fields[0])]);
-    return this.#built = { tools, index, priors, actions };
+    const destructive = tools.map((tool, doc) => isDestructive(tool, actions[doc]));
+    return this.#built = { tools, index, priors, actions, destructive };
   }
 
   /** Builds the index now (it is otherwise built by the first search); returns how many tools it holds. */
@@ -111,7 +115,7 @@ export class ToolCatalog {
    * @returns The tools, best first.
    */
   async search(query: string, k: number, auth: AuthInfo | undefined): Promise<AnyTool[]> {
-    const { tools, index, priors, actions } = this.#index();
+    const { tools, index, priors, actions, destructive } = this.#index();
     const terms = queryTerms(query, this.#settings.synonyms);
     const coverage = new Map<number, number>();
     let scores = index.scores(terms, coverage);
@@ -138,6 +142,10 @@ export class ToolCatalog {
       const semantic = new Map<number, number>();
       vectors.forEach((vector, doc) => semantic.set(doc, cosine(wanted, vector)));
       scores = hybridScores(scores, semantic, this.#settings.semanticWeight);
+    }
+    // A query that asks for no removal wants the tool that makes or reads, before the one that deletes the same thing.
+    if (!asksRemoval(terms)) {
+      for (const [doc, score] of scores) if (destructive[doc]) scores.set(doc, score * DESTRUCTIVE_FACTOR);
     }
     for (const doc of scores.keys()) if (!holdsScopes(tools[doc].scopes, auth)) scores.delete(doc);
     return best(scores, k).map(({ doc }) => tools[doc]);

