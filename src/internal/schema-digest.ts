@@ -9,7 +9,7 @@
 import { isObject } from "./is-object.ts";
 
 /** The keys kept as they are. */
-const KEPT = ["type", "description", "format", "required", "default", "const", "nullable"];
+const KEPT = ["type", "title", "description", "format", "required", "default", "const", "nullable"];
 /** The keys whose values are schemas, kept one level shallower. */
 const NESTED = ["items", "additionalProperties"];
 /** Longer enums and lists of alternatives are left out (any value), never shortened (fewer values). */

@@ -66,14 +66,16 @@ export function toolText(tool: AnyTool): string {
   return parts.filter((part) => part !== undefined && part !== "").join("\n");
 }
 
-/** The top-level argument names and their descriptions, as one text. */
+/** The top-level argument names, titles and descriptions, as one text. */
 function argumentText(tool: AnyTool): string {
   const properties = (tool.input.jsonSchema as { properties?: unknown }).properties;
   if (!isObject(properties)) return "";
   const parts: string[] = [];
   for (const [name, schema] of Object.entries(properties)) {
     parts.push(name);
-    if (isObject(schema) && typeof schema.description === "string") parts.push(schema.description);
+    if (!isObject(schema)) continue;
+    // A body's schema names what it is (OpenAPI's `title`, e.g. Graph's `group`) where its description may not.
+    for (const key of ["title", "description"]) if (typeof schema[key] === "string") parts.push(schema[key]);
   }
   return parts.join(" ");
 }

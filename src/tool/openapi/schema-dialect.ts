@@ -57,9 +57,14 @@ export class SchemaConverter {
    * ```
    */
   inline(schema: unknown): JsonSchema {
-    const converted = this.convert(
-      isObject(schema) && typeof schema.$ref === "string" ? this.#target(schema.$ref) ?? schema : schema,
-    );
+    const ref = isObject(schema) && typeof schema.$ref === "string" ? schema.$ref : undefined;
+    const target = ref === undefined ? undefined : this.#target(ref);
+    let converted = this.convert(target ?? schema);
+    // What the schema is, by its component's name (`microsoft.graph.group`), where it has no title: the reference
+    // named it, and a model (or tool search) reading the inlined schema would not know it otherwise.
+    if (target !== undefined && converted.title === undefined) {
+      converted = { title: ref!.slice(ref!.lastIndexOf("/") + 1), ...converted };
+    }
     return schemaDigest(converted, this.#maxBytes);
   }
 
