@@ -49,7 +49,7 @@ export class FastMcpHttp {
       } catch {
         return false;
       }
-    }, 30_000);
+    }, 120_000);
   }
 
   /** Kills it (SIGKILL) and waits until it exited. */

@@ -4,7 +4,7 @@
  * gateway recovers when it is started again.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import { type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
@@ -16,15 +16,16 @@ import { callGrpcJs, gatewayServer } from "./gateway.ts";
 /** A server serving an untyped remote: any tool name. */
 type Gateway = Awaited<ReturnType<typeof proxy>>;
 
+// Python starts FastMCP in seconds on a quiet machine and in tens of them on a busy one (its first run compiles its
+// modules): each test starts its peer under its own timeout, as Bun's --timeout bounds a before hook whatever it says.
+const STARTS = { timeout: 150_000 };
+
 describe("proxy() of FastMCP over stdio", { skip: missing }, () => {
-  let gateway: Gateway;
   const stop = new AbortController();
-  before(async () => {
-    gateway = gatewayServer().group("py", await proxy(fastmcpStdio, { signal: stop.signal }));
-  });
   after(() => stop.abort());
 
-  it("serves its tools, prompts and resources on MCP and MCP-lite", async () => {
+  it("serves its tools, prompts and resources on MCP and MCP-lite", STARTS, async () => {
+    const gateway: Gateway = gatewayServer().group("py", await proxy(fastmcpStdio, { signal: stop.signal }));
     assert.deepEqual(await createClient(gateway, { wire: "mcp-lite" }).call("py.multiply", { a: 6, b: 7 }), {
       result: 42,
     }); // FastMCP wraps a number
@@ -41,21 +42,18 @@ describe("proxy() of FastMCP over stdio", { skip: missing }, () => {
 });
 
 describe("proxy() of FastMCP over HTTP, killed and started again", { skip: missing }, () => {
-  let peer: FastMcpHttp;
-  let gateway: Gateway;
-  let grpc: GrpcListener;
-  before(async () => {
-    peer = new FastMcpHttp(await freePort());
-    await peer.start();
-    gateway = gatewayServer().group("py", await proxy(peer.url));
-    grpc = await serveGrpc(gateway, { port: 0, closeGraceMs: 200 });
-  });
+  let peer: FastMcpHttp | undefined;
+  let grpc: GrpcListener | undefined;
   after(async () => {
-    await grpc.close();
-    await peer.kill();
+    await grpc?.close();
+    await peer?.kill();
   });
 
-  it("answers 503 with Retry-After while it is down, and recovers when it returns", async () => {
+  it("answers 503 with Retry-After while it is down, and recovers when it returns", STARTS, async () => {
+    peer = new FastMcpHttp(await freePort());
+    await peer.start();
+    const gateway: Gateway = gatewayServer().group("py", await proxy(peer.url));
+    grpc = await serveGrpc(gateway, { port: 0, closeGraceMs: 200 });
     const call = createClient(gateway, { wire: "mcp-lite" });
     assert.deepEqual(await call.call("py.multiply", { a: 3, b: 3 }), { result: 9 }); // FastMCP wraps a number
     await peer.kill();

@@ -47,7 +47,7 @@ describe("@mcplite/sdk/grpc without @types/node", () => {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-consumer-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("type-checks in a Deno project that has no node_modules", async (t) => {
+  it("type-checks in a Deno project that has no node_modules", { timeout: 120_000 }, async (t) => {
     writeFileSync(join(dir, "deno.json"), JSON.stringify({ imports: importMap(), nodeModulesDir: "none" }));
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
     const { code, stdout, stderr } = await run(DENO, ["check", "consumer.ts"], 90_000, dir);
