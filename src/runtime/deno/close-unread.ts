@@ -60,12 +60,20 @@ export function closingAfter(
   });
 }
 
+/** The buffer a discarded body is read into, chunk after chunk (a byte stream's BYOB read: no garbage per chunk). */
+const DISCARD_BYTES = 64 * 1024;
+
 /** Reads a body to its end and drops it, for at most {@link LINGER_MS}. */
 async function discard(body: ReadableStream<Uint8Array>): Promise<void> {
-  const reader = body.getReader();
+  const reader = body.getReader({ mode: "byob" });
   const timer = unrefTimer(setTimeout(() => void reader.cancel().catch(() => {}), LINGER_MS));
+  let into = new Uint8Array(DISCARD_BYTES);
   try {
-    while (!(await reader.read()).done);
+    for (;;) {
+      const { done, value } = await reader.read(into);
+      if (done || value === undefined) break;
+      into = new Uint8Array(value.buffer); // the same memory, handed back
+    }
   } catch {
     // the client went away: nothing left to wait for
   } finally {
