@@ -3,9 +3,10 @@
  * MCP-lite with `hold` (waits `{ ms }`, then answers the length of `{ data }`) and `later` (defers work
  * that finishes with "finished" once `GET /release` was asked), callers authenticated by their token
  * (`Bearer ada` is the subject `ada`), and the server's `limits` from the first argument (JSON; `{}` for
- * the defaults). Beside the server: `GET /rss` answers the highest resident set seen since the last
- * `GET /rss?reset`, sampled every 20 ms (which collects garbage first); `GET /budgets` what its budgets
- * hold now (JSON). Prints `{"port":…}` once
+ * the defaults). Beside the server: `GET /budgets` what its budgets hold now (JSON); `GET /seen` the most
+ * each budget held and how many refusals (503, 429) left their body unread or read it, since the last
+ * `GET /seen?reset`; `GET /rss` the highest resident set seen since the last `GET /rss?reset`, sampled
+ * every 20 ms (which collects garbage first), for bench/budgets-rss.ts. Prints `{"port":…}` once
  * listening, and stops when its stdin closes.
  */
 import process from "node:process";
@@ -42,6 +43,23 @@ const server = createServer({
 );
 const budgets = budgetsOf(registryOf(attachListener(server).core).runtime);
 
+/** The most each budget held, and the refusals by whether their body was read. */
+let seen = { peak: { ...budgets.inUse }, refusedUnread: 0, refusedRead: 0 };
+const take = budgets.take.bind(budgets);
+budgets.take = (name, amount, caller) => {
+  const refusal = take(name, amount, caller);
+  seen.peak[name] = Math.max(seen.peak[name], budgets.inUse[name]);
+  return refusal;
+};
+/** Counts a refusal of the budgets by whether the request's body was read before it. */
+const counted = (request: Request, response: Response) => {
+  if (response.status === 503 || response.status === 429) {
+    if (request.bodyUsed) seen.refusedRead++;
+    else seen.refusedUnread++;
+  }
+  return response;
+};
+
 const collect = () => {
   (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true);
   (globalThis as { gc?: () => void }).gc?.();
@@ -55,8 +73,17 @@ const app = {
   fetch(request: Request): Response | Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/budgets") return Response.json(budgets.inUse);
+    if (url.pathname === "/seen") {
+      if (url.searchParams.has("reset")) seen = { peak: { ...budgets.inUse }, refusedUnread: 0, refusedRead: 0 };
+      return Response.json(seen);
+    }
     if (url.pathname === "/release") return new Response(String(release()));
-    if (url.pathname !== "/rss") return server.fetch(request);
+    if (url.pathname !== "/rss") {
+      const answer = server.fetch(request);
+      return answer instanceof Promise
+        ? answer.then((response) => counted(request, response))
+        : counted(request, answer);
+    }
     if (url.searchParams.has("reset")) {
       collect();
       peak = 0;

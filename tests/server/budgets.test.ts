@@ -1,93 +1,111 @@
 /**
  * The server's budgets across requests (`limits`), on a server in a child process (`serve()` on the
- * runtime under test, and on Node 22): 60 concurrent calls of 4 MiB bodies, from 60 callers, keep the
- * server's resident set within +150 MB and every refused request carries `Retry-After`; one greedy
- * caller is refused 429 past its share while another caller is still served; calls held open and deferred
- * jobs are bounded for the instance and for one caller.
+ * runtime under test, and on Node 22): 60 concurrent calls of 4 MiB bodies, from 60 callers, are each
+ * answered, 200 or 503 with `Retry-After`, the bytes held never pass the body budget and no refused body is
+ * read (the memory this saves is measured by bench/budgets-rss.ts); a refusal sent while the body is still to
+ * come reaches the client, which may send its body whole after it: the server reads and discards it, and
+ * closes without a reset (RFC 9112 §9.6); one greedy caller is refused 429 past its share while another
+ * caller is still served; calls held open and deferred jobs are bounded for the instance and for one caller.
  */
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
-import { ROOT } from "../helpers/process.ts";
-import { type ChildServer, childServer, node22, NODE22_MISSING } from "../helpers/child-server.ts";
-import { runtimeCommand } from "../helpers/stdio.ts";
+import { type ChildServer, node22, NODE22_MISSING } from "../helpers/child-server.ts";
+import { type Answer, budgetsServer, callHold } from "../helpers/budgets-calls.ts";
 
 const MiB = 1024 * 1024;
+/** The default body budget (`limits.bodyBytes`). */
+const BODY_BUDGET = 16 * MiB;
 
-/** Starts the budgets server with these limits, on this runtime (or Node 22), with `gc()` exposed. */
-async function budgetsServer(limits: object, node?: string): Promise<ChildServer> {
-  const file = `${ROOT}tests/server/budgets-server.ts`;
-  if (node !== undefined) return await childServer(node, ["--expose-gc", file, JSON.stringify(limits)]);
-  const { command, args } = runtimeCommand(file);
-  if (args[0] === "run") args.splice(1, 0, "--v8-flags=--expose-gc");
-  return await childServer(command, [...args, JSON.stringify(limits)]);
+/** What the server saw since the last reset: the most each budget held, and its refusals by whether it read their body. */
+interface Seen {
+  readonly peak: Record<string, number>;
+  readonly refusedUnread: number;
+  readonly refusedRead: number;
 }
 
-/** What a raw request was answered. */
-interface Answer {
-  readonly status: number;
-  readonly retryAfter: string | undefined;
+async function seen(port: number, reset = false): Promise<Seen> {
+  return await (await fetch(`http://127.0.0.1:${port}/seen${reset ? "?reset" : ""}`)).json();
 }
 
 /**
- * POSTs an MCP-lite call of `hold` on a raw socket, its body sent whole; resolves with the answer's head
- * as soon as it comes (a refusal comes before the body is read), then drops the connection. Rejects after 30 s.
+ * 60 callers each send a 4 MiB call at once: each is answered, 200 or 503 with `Retry-After`; the bytes held
+ * never pass the body budget, no refused body was read, and all is given back once they are answered.
  */
-function callHold(port: number, token: string, data: number, ms: number): Promise<Answer> {
-  const body = new TextEncoder().encode(JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: "hold", arguments: { data: "x".repeat(data), ms } },
-  }));
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error("no answer in 30 s"));
-    }, 30_000);
-    let head = "";
-    socket.on("data", (chunk: Uint8Array) => {
-      head += new TextDecoder().decode(chunk);
-      const end = head.indexOf("\r\n\r\n");
-      if (end < 0) return;
-      clearTimeout(timer);
-      socket.destroy();
-      const lines = head.slice(0, end).split("\r\n");
-      const retryAfter = lines.find((line) => /^retry-after:/i.test(line))?.split(":")[1].trim();
-      resolve({ status: Number(lines[0].split(" ")[1]), retryAfter });
-    });
-    socket.on("error", () => {}); // the server may stop reading a refused body: the answer already came
-    socket.on("close", () => {
-      clearTimeout(timer); // a connection closed before any answer is a failure of its own, said at once
-      reject(new Error(`the server closed the connection without an answer (${head.length} bytes came)`));
-    });
-    socket.write(
-      `POST /mcp-lite/v1/calltools HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${token}\r\n` +
-        `content-type: application/json\r\ncontent-length: ${body.byteLength}\r\n\r\n`,
-    );
-    socket.write(body);
-  });
-}
-
-async function rss(port: number, reset = false): Promise<number> {
-  return Number(await (await fetch(`http://127.0.0.1:${port}/rss${reset ? "?reset" : ""}`)).text());
-}
-
-/** 60 callers each send a 4 MiB call at once: the server's peak RSS grows < 150 MB; every refusal says when to retry. */
 async function assertBodiesBounded(server: ChildServer): Promise<void> {
-  const before = await rss(server.port, true);
+  await seen(server.port, true);
   const answers = await Promise.all(
     Array.from({ length: 60 }, (_, i) => callHold(server.port, `caller-${i}`, 4 * MiB - 200, 300)),
   );
-  const grown = (await rss(server.port) - before) / 1e6;
   const statuses = answers.map((answer) => answer.status);
   assert.ok(statuses.includes(200), `none was served: ${statuses}`);
   for (const answer of answers) {
     assert.ok(answer.status === 200 || answer.status === 503, `answered ${answer.status}`);
     if (answer.status !== 200) assert.equal(answer.retryAfter, "1", "a refusal without Retry-After");
   }
-  assert.ok(grown < 150, `the server grew by ${grown.toFixed(0)} MB for 60 bodies of 4 MiB`);
+  const { peak, refusedUnread, refusedRead } = await seen(server.port);
+  assert.ok(peak.bodyBytes <= BODY_BUDGET, `the bodies held ${peak.bodyBytes} bytes at once`);
+  assert.equal(refusedRead, 0, "a refused body was read");
+  assert.equal(refusedUnread, statuses.filter((status) => status === 503).length);
+  await until(server.port, { bodyBytes: 0, calls: 0 });
+}
+
+/** How a refusal sent before the body went: its head, and how the connection ended once the body was sent after it. */
+interface RefusedThenSent extends Answer {
+  /** The error the connection ended with (`ECONNRESET`, `EPIPE`: a reset), or undefined for a clean close. */
+  readonly error: string | undefined;
+}
+
+/**
+ * Sends the head of a call of `size` bytes as `token`, waits for its answer, then sends the body whole and
+ * ends; resolves once the connection closed, with the answer and how it ended. Rejects after 20 s.
+ */
+function refusedThenSent(port: number, token: string, size: number): Promise<RefusedThenSent> {
+  return new Promise((resolve, reject) => {
+    // Half-open: the server may close its side after the answer and still read the body.
+    const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error("the connection was still open after 20 s"));
+    }, 20_000);
+    let head = "";
+    let answer: Answer | undefined;
+    let error: string | undefined;
+    socket.on("data", (chunk: Uint8Array) => {
+      if (answer !== undefined) return;
+      head += new TextDecoder().decode(chunk);
+      const end = head.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const lines = head.slice(0, end).split("\r\n");
+      const retryAfter = lines.find((line) => /^retry-after:/i.test(line))?.split(":")[1].trim();
+      answer = { status: Number(lines[0].split(" ")[1]), retryAfter };
+      socket.write(new Uint8Array(size).fill(0x20), () => socket.end()); // the body, after its refusal
+    });
+    socket.on("error", (failure: Error & { code?: string }) => error = failure.code ?? failure.message);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      if (answer === undefined) reject(new Error(`the server closed the connection without an answer (${error})`));
+      else resolve({ ...answer, error });
+    });
+    socket.write(
+      `POST /mcp-lite/v1/calltools HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${token}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${size}\r\n\r\n`,
+    );
+  });
+}
+
+/**
+ * With the one call the instance admits held open, a call is refused 503 before its body was sent; the
+ * client then sends the body (1 MiB) whole, and the connection closes without a reset (RFC 9112 §9.6).
+ */
+async function assertRefusalReaches(server: ChildServer): Promise<void> {
+  const { port } = server;
+  const held = callLater(port, "ada", true);
+  await until(port, { heldStreams: 1, calls: 1 });
+  const refused = await refusedThenSent(port, "grace", MiB);
+  assert.deepEqual(refused, { status: 503, retryAfter: "1", error: undefined });
+  await fetch(`http://127.0.0.1:${port}/release`).then((response) => response.text());
+  assert.equal(await ending(await held), "held: finished");
 }
 
 /** One caller sends 4 calls at once past its share of 2: two are refused 429; another caller is served meanwhile. */
@@ -163,6 +181,7 @@ async function assertHeldAndJobs(server: ChildServer): Promise<void> {
   await until(port, { heldStreams: 0, jobs: 0, calls: 0 });
 }
 
+const ONE_CALL = { calls: 1 };
 const HELD_AND_JOBS = { heldStreams: 2, jobs: 4, perCaller: { heldStreams: 1, jobs: 2 } };
 
 async function onServer(limits: object, test: (server: ChildServer) => Promise<void>, node?: string) {
@@ -175,8 +194,12 @@ async function onServer(limits: object, test: (server: ChildServer) => Promise<v
 }
 
 describe("the server's budgets, on a server in a child process", () => {
-  it("keeps 60 concurrent 4 MiB bodies within +150 MB, and every refusal carries Retry-After", async () => {
+  it("answers 60 concurrent 4 MiB calls 200 or 503 with Retry-After, within the body budget, refused bodies unread", async () => {
     await onServer({}, assertBodiesBounded);
+  });
+
+  it("gets a refusal to the client, which sends its body after it, and closes without a reset", async () => {
+    await onServer(ONE_CALL, assertRefusalReaches);
   });
 
   it("refuses one greedy caller 429 past its share while another caller is served", async () => {
@@ -187,10 +210,11 @@ describe("the server's budgets, on a server in a child process", () => {
     await onServer(HELD_AND_JOBS, assertHeldAndJobs);
   });
 
-  it("does all three on Node 22 (serve() on node:http)", async (t) => {
+  it("does all four on Node 22 (serve() on node:http)", async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     await onServer({}, assertBodiesBounded, node);
+    await onServer(ONE_CALL, assertRefusalReaches, node);
     await onServer({ calls: 8, perCaller: { calls: 2 } }, assertCallerShare, node);
     await onServer(HELD_AND_JOBS, assertHeldAndJobs, node);
   });

@@ -1,11 +1,18 @@
 /**
  * Closing a connection from a `Deno.serve` handler. `Deno.serve` (2.9) keeps a connection open while a request's
- * body is still arriving, whatever `Connection: close` says, so a refusal of an unread body (413, 401, 415…) is sent
- * whole with its `Content-Length` and its body then fails on purpose: the client reads the whole answer, then the
- * connection closes (RFC 9112 §9.6). Only while the body was never read. Why: docs/concepts/runtimes.md.
+ * body is still arriving, whatever `Connection: close` says, so a refusal of an unread body (503, 429, 413, 401…) is
+ * sent whole with its `Content-Length` and its body then fails on purpose: the connection closes (RFC 9112 §9.6).
+ *
+ * Closed at once, the client's bytes still coming meet a reset, which can erase the answer before the client reads
+ * it (RFC 9112 §9.6). So a body of a declared length within the server's body limit is first read and discarded,
+ * for at most {@link LINGER_MS}, and the connection closes after it (the lingering close of `../linger.ts`). Deno
+ * keeps a connection whose body was read from until that body ends (2.9.5), so a body without a length, or one
+ * past the limit, is not read from: its connection closes at once. Why: docs/concepts/runtimes.md.
  *
  * @module
  */
+import { LINGER_MS } from "../linger.ts";
+import { unrefTimer } from "../unref-timer.ts";
 
 /** The failure that ends a refusal's body: the connection closes, nothing is reported. */
 class ConnectionClosed extends Error {
@@ -20,26 +27,58 @@ const CLOSED = new ConnectionClosed("closed after a refusal marked Connection: c
  *
  * @param request The request.
  * @param response The handler's response.
+ * @param maxLingerBytes The largest declared body read and discarded before the connection closes (the server's body limit).
  * @returns The same response, or one with the same head and body that closes the connection after it.
  */
-export function closingAfter(request: Request, response: Response): Response | Promise<Response> {
+export function closingAfter(
+  request: Request,
+  response: Response,
+  maxLingerBytes: number,
+): Response | Promise<Response> {
   if (response.status < 400 || request.body === null || request.bodyUsed) return response;
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  const linger = declared >= 0 && declared <= maxLingerBytes;
   return response.arrayBuffer().then((buffer) => {
     const bytes = new Uint8Array(buffer);
     const headers = new Headers(response.headers);
     headers.set("content-length", String(bytes.byteLength));
     headers.set("connection", "close");
-    let sent = false;
-    // The bytes, then (once they are taken) the failure: Deno writes the whole body, then drops the connection.
+    let sent = bytes.byteLength === 0;
+    // The bytes, then (once they are taken, and the body discarded) the failure: Deno writes the whole body,
+    // then drops the connection.
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent || bytes.byteLength === 0) return controller.error(CLOSED);
-        sent = true;
-        controller.enqueue(bytes);
+      async pull(controller) {
+        if (!sent) {
+          sent = true;
+          return controller.enqueue(bytes);
+        }
+        if (linger) await discard(request.body!);
+        controller.error(CLOSED);
       },
     });
     return new Response(body, { status: response.status, statusText: response.statusText, headers });
   });
+}
+
+/** The buffer a discarded body is read into, chunk after chunk (a byte stream's BYOB read: no garbage per chunk). */
+const DISCARD_BYTES = 64 * 1024;
+
+/** Reads a body to its end and drops it, for at most {@link LINGER_MS}. */
+async function discard(body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader({ mode: "byob" });
+  const timer = unrefTimer(setTimeout(() => void reader.cancel().catch(() => {}), LINGER_MS));
+  let into = new Uint8Array(DISCARD_BYTES);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read(into);
+      if (done || value === undefined) break;
+      into = new Uint8Array(value.buffer); // the same memory, handed back
+    }
+  } catch {
+    // the client went away: nothing left to wait for
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

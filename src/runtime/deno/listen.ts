@@ -6,6 +6,7 @@
 import type { Bound, Fetchable } from "../listen-types.ts";
 import { recordPeer } from "../peer.ts";
 import { closingAfter, onServeError } from "./close-unread.ts";
+import { bodyLimitOf } from "../body-bound.ts";
 
 interface DenoLike {
   serve(
@@ -13,6 +14,9 @@ interface DenoLike {
     handler: (request: Request, info: { remoteAddr: { hostname?: string } }) => Response | Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
+
+/** The body a handler that declared no limit is taken to read (a server's default `maxBodyBytes`). */
+const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
 /**
  * Binds `app` with `Deno.serve`; `close()` is its graceful `shutdown()`.
@@ -24,6 +28,7 @@ interface DenoLike {
  */
 export function listen(app: Fetchable, port: number, hostname: string): Promise<Bound> {
   const deno = (globalThis as unknown as { Deno: DenoLike }).Deno;
+  const limit = bodyLimitOf(app) ?? DEFAULT_BODY_LIMIT;
   return new Promise((resolve) => {
     const server = deno.serve({
       port,
@@ -33,11 +38,11 @@ export function listen(app: Fetchable, port: number, hostname: string): Promise<
     }, (request, info) => {
       const address = info.remoteAddr.hostname; // for the per-caller budgets (`peer.ts`)
       if (address !== undefined) recordPeer(request, address);
-      // A refusal of an unread body is sent so that Deno does close the connection (`deno-close.ts`).
+      // A refusal of an unread body is sent so that Deno does close the connection (`close-unread.ts`).
       const answer = app.fetch(request);
       return answer instanceof Promise
-        ? answer.then((response) => closingAfter(request, response))
-        : closingAfter(request, answer);
+        ? answer.then((response) => closingAfter(request, response, limit))
+        : closingAfter(request, answer, limit);
     });
   });
 }

@@ -7,6 +7,7 @@
  */
 import type { Fetchable } from "../listen-types.ts";
 import { bodyConsumed, requestFromNode } from "./incoming-request.ts";
+import { lingerOnClose } from "./linger-close.ts";
 import { writeResponse } from "./outgoing-response.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 
@@ -49,8 +50,11 @@ export async function answerNode(
   } catch {
     response = new Response("Internal Server Error", { status: 500 });
   }
-  // A body the handler left unread (over the limit, a stalled sender) is not waited for: the connection closes.
-  await writeResponse(response, res, incoming.complete === false);
+  // A body the handler left unread (over the limit, a stalled sender, refused) is not waited for: the
+  // connection closes, lingering so that the answer reaches the client (RFC 9112 §9.6).
+  const unread = incoming.complete === false;
+  if (unread) lingerOnClose(incoming);
+  await writeResponse(response, res, unread);
 }
 
 /** The answer to a request whose body a framework read and did not hand over: what to do, not a hang. */
