@@ -1,13 +1,9 @@
 /**
- * How long a server lingers on a connection it closes while the request's body is still arriving (a refusal
- * sent before the body was read: 503 and 429 from the budgets, 401, 413, 408), on every runtime's listener.
- *
- * RFC 9112 §9.6: a server that closes at once while the client still sends makes its TCP stack answer the
- * bytes that follow with a reset, and "the reset packet might erase the client's unacknowledged input
- * buffers before they can be read", the answer among them. So the server half-closes (its answer, then
- * FIN), keeps reading and discarding what the client sends, and closes fully once the client has closed
- * too, or once this long has passed: by then a client that was reading has read the answer (the
- * "lingering close" of Apache httpd and nginx, whose `lingering_time` bounds it the same way).
+ * How long a server lingers on a connection it closes while the request's body still arrives (a refusal sent
+ * before the body was read: 503, 429, 401, 413, 408), on every runtime's listener. Closed at once, the client's
+ * next bytes meet a reset, and "the reset packet might erase the client's unacknowledged input buffers before
+ * they can be read" (RFC 9112 §9.6), the answer among them: so the server half-closes, reads and discards what
+ * comes, and closes once the client has, or after this long (the "lingering close" of Apache httpd and nginx).
  *
  * @module
  */

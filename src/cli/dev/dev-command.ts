@@ -1,11 +1,9 @@
 /**
- * `mcplite dev <server module> [--port N] [--host ADDRESS]`: serves the module's server on the port
- * (on 127.0.0.1 unless `--host` names another interface; never `$HOSTNAME`), restarts it on
- * each change to the module or a local file it imports, prints the endpoints, and serves a dev page
- * (`/_dev`) to call what it serves. The dev server owns the port and forwards to a child on the
- * runtime running the CLI, so a restart never frees the port and never drops an open page. WebSockets
- * are relayed to the child (closed with 1012 at a restart), and `subscriptions/listen` streams stay open
- * across restarts, told which lists changed.
+ * `mcplite dev <server module> [--port N] [--host ADDRESS]`: serves the module's server on the port (127.0.0.1
+ * unless `--host` names another interface; never `$HOSTNAME`), restarts it on each change to the module or a local
+ * file it imports, prints the endpoints, and serves a dev page (`/_dev`). The dev server owns the port and forwards
+ * to a child, so a restart never frees the port nor drops an open page; WebSockets are relayed (closed with 1012 at
+ * a restart), and `subscriptions/listen` streams stay open across restarts, told which lists changed.
  *
  * @module
  */

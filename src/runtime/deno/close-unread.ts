@@ -1,13 +1,10 @@
 /**
- * Closing a connection from a `Deno.serve` handler. `Deno.serve` (2.9) keeps a connection open while a request's
- * body is still arriving, whatever `Connection: close` says, so a refusal of an unread body (503, 429, 413, 401…) is
- * sent whole with its `Content-Length` and its body then fails on purpose: the connection closes (RFC 9112 §9.6).
- *
- * Closed at once, the client's bytes still coming meet a reset, which can erase the answer before the client reads
- * it (RFC 9112 §9.6). So a body of a declared length within the server's body limit is first read and discarded,
- * for at most {@link LINGER_MS}, and the connection closes after it (the lingering close of `../linger.ts`). Deno
- * keeps a connection whose body was read from until that body ends (2.9.5), so a body without a length, or one
- * past the limit, is not read from: its connection closes at once. Why: docs/concepts/runtimes.md.
+ * Closing a connection from a `Deno.serve` handler, which (2.9) keeps one open while a body is still arriving: a
+ * refusal of an unread body (503, 429, 413, 401…) is sent whole, and its body then fails on purpose. Closed at once,
+ * the client's bytes still coming meet a reset that can erase the answer (RFC 9112 §9.6), so a body of a declared
+ * length within the body limit is first read and discarded for at most {@link LINGER_MS} (`../linger.ts`); one
+ * without a length or past the limit closes at once (Deno keeps a connection whose body was read from until it
+ * ends). Why: docs/concepts/runtimes.md.
  *
  * @module
  */
