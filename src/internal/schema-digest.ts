@@ -1,6 +1,6 @@
 /**
- * A large schema, cut down: the same shape to a given depth, with what a model needs to write arguments
- * or read a result (types, descriptions, short enums, required names), without what only a validator
+ * A large schema, cut down: the same shape level by level as far as it fits, with what a model needs to
+ * write arguments or read a result (types, descriptions, short enums, required names), without what only a validator
  * needs. Every cut only widens what the schema accepts, so it still validates what the whole one did.
  * Why: Microsoft Graph's schemas run to megabytes each (`GET /me` answers a 7 MB schema inlined).
  *
@@ -16,10 +16,11 @@ const NESTED = ["items", "additionalProperties"];
 const MAX_LISTED = 20;
 
 /**
- * The schema whole when its JSON fits in `maxBytes`, else cut to the deepest depth that fits (at least
- * its top-level properties' types and descriptions), marked with `x-digest: true`. A cut accepts at
- * least what the schema did: deeper levels, long enums and long lists of alternatives go (any value), a
- * `oneOf` becomes an `anyOf` (two alternatives cut alike would both match), `allOf` members stay.
+ * The schema whole when its JSON fits in `maxBytes`, else its digest, marked `x-digest: true`: the schema
+ * level by level (breadth first, in the order it lists its properties), each subschema with the keys a
+ * reader needs, until the next one would pass `maxBytes`; at least the top level. A digest accepts at least
+ * what the schema did: what is left out accepts any value, long enums and long or partly left-out lists of
+ * alternatives go whole, a `oneOf` becomes an `anyOf` (two alternatives cut alike would both match).
  *
  * @param schema A JSON Schema object.
  * @param maxBytes The most characters of JSON it may take.
@@ -35,13 +36,60 @@ const MAX_LISTED = 20;
  */
 export function schemaDigest<S extends Record<string, unknown>>(schema: S, maxBytes: number): S {
   if (maxBytes === Infinity || fits(schema, maxBytes)) return schema;
-  let digest = { ...cut(schema, 1), "x-digest": true };
-  for (let depth = 2; depth <= 8; depth++) {
-    const deeper = { ...cut(schema, depth), "x-digest": true };
-    if (!fits(deeper, maxBytes)) break;
-    digest = deeper;
+  const root = shallow(schema);
+  let used = size(root, Infinity) + '"x-digest":true,'.length;
+  const queue: [source: Record<string, unknown>, digest: Record<string, unknown>][] = [[schema, root]];
+  /** Adds a subschema's digest if it fits, and queues it to go deeper. */
+  const take = (source: unknown, key: string): Record<string, unknown> | undefined => {
+    if (!isObject(source)) return undefined;
+    const digest = shallow(source);
+    const cost = size(digest, Infinity) + key.length + 4;
+    if (used + cost > maxBytes) return undefined;
+    used += cost;
+    queue.push([source, digest]);
+    return digest;
+  };
+  for (let next = 0; next < queue.length; next++) {
+    const [source, digest] = queue[next];
+    if (isObject(source.properties)) {
+      const properties: Record<string, unknown> = {};
+      for (const [name, property] of Object.entries(source.properties)) {
+        const taken = take(property, name);
+        if (taken === undefined) break; // the rest of this level (and below) is left out
+        properties[name] = taken;
+      }
+      if (Object.keys(properties).length > 0) digest.properties = properties;
+    }
+    for (const key of NESTED) {
+      const taken = take(source[key], key);
+      if (taken !== undefined) digest[key] = taken;
+    }
+    if (Array.isArray(source.allOf)) {
+      const members = source.allOf.map((member) => take(member, "")).filter((member) => member !== undefined);
+      if (members.length > 0) digest.allOf = members; // fewer members of an allOf: fewer constraints
+    }
+    for (const key of ["anyOf", "oneOf"]) {
+      const options = source[key];
+      if (!Array.isArray(options) || options.length > MAX_LISTED || digest.anyOf !== undefined) continue;
+      if (!options.every(isObject)) continue;
+      // All of them or none: fewer alternatives would accept less.
+      const digests = options.map(shallow);
+      const cost = digests.reduce((sum, option) => sum + size(option, Infinity) + 1, 0);
+      if (used + cost > maxBytes) continue;
+      used += cost;
+      options.forEach((option, i) => queue.push([option, digests[i]]));
+      digest.anyOf = digests;
+    }
   }
-  return digest as unknown as S;
+  return { ...root, "x-digest": true } as unknown as S;
+}
+
+/** A subschema's own keys a reader needs, without the subschemas below it. */
+function shallow(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of KEPT) if (schema[key] !== undefined) out[key] = schema[key];
+  if (Array.isArray(schema.enum) && schema.enum.length <= MAX_LISTED) out.enum = schema.enum;
+  return out;
 }
 
 /** Whether a value's JSON takes at most `budget` characters, counted until the budget runs out. */
@@ -65,27 +113,4 @@ function size(value: unknown, budget: number): number {
     if (total > budget) return total;
   }
   return total;
-}
-
-/** A schema to `depth` levels of properties, items and alternatives. */
-function cut(schema: Record<string, unknown>, depth: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of KEPT) if (schema[key] !== undefined) out[key] = schema[key];
-  if (Array.isArray(schema.enum) && schema.enum.length <= MAX_LISTED) out.enum = schema.enum;
-  if (depth <= 0) return out;
-  if (isObject(schema.properties)) {
-    const properties: Record<string, unknown> = {};
-    for (const [name, property] of Object.entries(schema.properties)) {
-      properties[name] = isObject(property) ? cut(property, depth - 1) : property;
-    }
-    out.properties = properties;
-  }
-  for (const key of NESTED) if (isObject(schema[key])) out[key] = cut(schema[key], depth - 1);
-  const nest = (options: unknown[]) => options.map((o) => (isObject(o) ? cut(o, depth - 1) : o));
-  if (Array.isArray(schema.allOf)) out.allOf = nest(schema.allOf);
-  for (const key of ["anyOf", "oneOf"]) {
-    const options = schema[key];
-    if (Array.isArray(options) && options.length <= MAX_LISTED) out.anyOf = nest(options);
-  }
-  return out;
 }

@@ -8,7 +8,7 @@ import { type McpOptions, socketCarriers } from "../assembly/socket-carriers.ts"
 import { attachListener, type Server } from "../server/mod.ts";
 import { ServerConnection } from "./server-connection.ts";
 import { LineSplitter } from "../internal/line-splitter.ts";
-import { settlesWithin } from "../internal/sleep.ts";
+import { settlesWithin, sleep } from "../internal/sleep.ts";
 import { LineWriter, type WriteBytes } from "./line-writer.ts";
 import { consoleToStderr, type ProcessPorts, processPorts } from "./process-io.ts";
 
@@ -124,7 +124,15 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
       while (stopping === undefined) {
         const next = await source.read();
         if (next.done || stopping !== undefined) break;
+        let started = 0;
         for (const line of splitter.push(next.value)) {
+          // A chunk of many requests starts them a burst at a time, each burst's answers written (and counted
+          // below) before the next starts, as the WebSocket binding's inbound flow does.
+          if (started++ === BURST) {
+            started = 1;
+            await Promise.race([sleep(0), stoppedSignal]); // a turn of the event loop: timers and I/O run
+            if (stopping !== undefined) break;
+          }
           // A reader that stops reading stdout: read no more requests until what it was sent drains.
           const room = out.room();
           if (room !== undefined) await Promise.race([room, stoppedSignal]);
@@ -139,6 +147,9 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   })();
   return { closed, close: () => stop(new Error("the server closed")).then(() => closed) };
 }
+
+/** The most requests of one chunk that start before the event loop turns (its answers are written). */
+const BURST = 16;
 
 /** Reads chunks, and can end a pending read (a reader's `cancel`, an async iterator's `return`). */
 interface Source {

@@ -58,9 +58,7 @@ function trickle(port: number, head: string, drip: string, waitMs: number, until
     let received = "";
     let answeredMs: number | undefined;
     let sent = 0;
-    const timer = setInterval(() => {
-      if (socket.writable) socket.write(drip[sent++ % drip.length]);
-    }, 1000);
+    let timer: ReturnType<typeof setInterval> | undefined;
     const done = (closedMs: number | undefined) => {
       clearInterval(timer);
       clearTimeout(limit);
@@ -68,7 +66,13 @@ function trickle(port: number, head: string, drip: string, waitMs: number, until
       resolve({ received, closedMs, answeredMs });
     };
     const limit = setTimeout(() => done(undefined), waitMs);
-    socket.on("connect", () => socket.write(head));
+    socket.on("connect", () => {
+      socket.write(head);
+      // The drip begins after the head (begun before the connection, a byte could go ahead of it).
+      timer = setInterval(() => {
+        if (socket.writable) socket.write(drip[sent++ % drip.length]);
+      }, 1000);
+    });
     socket.on("data", (chunk) => {
       answeredMs ??= Date.now() - started;
       received += String(chunk);

@@ -5,7 +5,7 @@
  * nothing of its stdout. The server stops reading requests while 8 MiB wait to be written: it starts 8
  * calls, not 64, however long the host waits; once the host reads again it reads the rest and answers
  * every call, in order. What is counted is calls started, which a loaded machine does not change (the
- * resident set it does).
+ * resident set it does). 64 requests written at once start a burst of 16 at most, then the same.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -26,50 +26,93 @@ const QUEUED = 8;
 const MOST_STARTED = QUEUED + 2;
 /** How long a call past the queue may take to start before the server counts as having stopped reading. */
 const STILL_MS = 1000;
+/** The most requests of one chunk serveStdio starts before its answers are written (a burst). */
+const BURST = 16;
 /** How long any one step may take on a loaded machine. */
 const STEP_MS = 20_000;
 
+/** The memory server over stdio, the calls it started, and the ids of the answers its host read. */
+function stdioServer() {
+  const { command, args } = runtimeCommand(`${ROOT}tests/websocket/memory-server.ts`);
+  const child = spawn(command, [...args, "stdio"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const seen = { started: 0, read: 0, ids: [] as number[] };
+  child.stderr!.on("data", (chunk: Uint8Array) => void (seen.started += String(chunk).split("big").length - 1));
+  let head = ""; // the start of the line being read: only its id matters (1 MiB of "x" follows)
+  child.stdout!.on("data", (chunk: Uint8Array) => {
+    seen.read += chunk.byteLength;
+    const parts = String(chunk).split("\n");
+    parts.forEach((part, i) => {
+      head += part.slice(0, Math.max(0, 64 - head.length));
+      if (i === parts.length - 1) return; // the line goes on in the next chunk
+      seen.ids.push(Number(/"id":(\d+)/.exec(head)?.[1]));
+      head = "";
+    });
+  });
+  const send = (id: number) => child.stdin!.write(JSON.stringify(call(id, "big", { kb: 1024 })) + "\n");
+  return { child, seen, send };
+}
+
+/** Waits until `count()` stays the same for {@link STILL_MS} (bounded by {@link STEP_MS}). */
+async function settled(count: () => number): Promise<number> {
+  const end = Date.now() + STEP_MS;
+  let last = count();
+  while (Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, STILL_MS));
+    if (count() === last) return last;
+    last = count();
+  }
+  return last;
+}
+
 describe("serveStdio's output bound", () => {
   it("reads no more requests while the host does not read stdout, then answers every call once it does", async () => {
-    const { command, args } = runtimeCommand(`${ROOT}tests/websocket/memory-server.ts`);
-    const child = spawn(command, [...args, "stdio"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
-    let started = 0;
-    child.stderr!.on("data", (chunk: Uint8Array) => void (started += String(chunk).split("big").length - 1));
-    let read = 0;
-    const ids: number[] = [];
-    let head = ""; // the start of the line being read: only its id matters (1 MiB of "x" follows)
-    child.stdout!.on("data", (chunk: Uint8Array) => {
-      read += chunk.byteLength;
-      const parts = String(chunk).split("\n");
-      parts.forEach((part, i) => {
-        head += part.slice(0, Math.max(0, 64 - head.length));
-        if (i === parts.length - 1) return; // the line goes on in the next chunk
-        ids.push(Number(/"id":(\d+)/.exec(head)?.[1]));
-        head = "";
-      });
-    });
+    const { child, seen, send } = stdioServer();
     try {
       // One answer of 1 MiB read whole first: the server is up and has served one.
-      child.stdin!.write(JSON.stringify(call(0, "big", { kb: 1024 })) + "\n");
-      await waitFor(() => read > MIB, STEP_MS);
+      send(0);
+      await waitFor(() => seen.read > MIB, STEP_MS);
       child.stdout!.pause(); // the host stops reading: the pipe fills
       // One call at a time, each once the one before started (so that each request is a read of its
       // own): the server starts calls while less than 8 MiB wait to be written, then reads no more.
       let sent = 0;
       while (sent < CALLS) {
-        child.stdin!.write(JSON.stringify(call(++sent, "big", { kb: 1024 })) + "\n");
+        send(++sent);
         const target = sent + 1;
         // The first 8 must start (only the queue can stop them): a loaded machine gets all the time it needs.
         const ms = sent <= QUEUED ? STEP_MS : STILL_MS;
-        if (!await waitFor(() => started >= target, ms).then(() => true, () => false)) break;
+        if (!await waitFor(() => seen.started >= target, ms).then(() => true, () => false)) break;
       }
-      assert.ok(started - 1 >= QUEUED, `stopped reading after ${started - 1} calls, before 8 MiB were queued`);
-      assert.ok(started - 1 <= MOST_STARTED, `${started - 1} of ${CALLS} calls started for a host that does not read`);
-      for (let i = sent + 1; i <= CALLS; i++) child.stdin!.write(JSON.stringify(call(i, "big", { kb: 1024 })) + "\n");
+      const started = seen.started - 1;
+      assert.ok(started >= QUEUED, `stopped reading after ${started} calls, before 8 MiB were queued`);
+      assert.ok(started <= MOST_STARTED, `${started} of ${CALLS} calls started for a host that does not read`);
+      for (let i = sent + 1; i <= CALLS; i++) send(i);
       child.stdout!.resume(); // the host reads again: the server reads the rest of the requests
-      await waitFor(() => ids.length === CALLS + 1, STEP_MS);
-      assert.deepEqual(ids, Array.from({ length: CALLS + 1 }, (_, id) => id), "every call answered, in order");
-      assert.equal(started, CALLS + 1);
+      await waitFor(() => seen.ids.length === CALLS + 1, STEP_MS);
+      assert.deepEqual(seen.ids, Array.from({ length: CALLS + 1 }, (_, id) => id), "every call answered, in order");
+      assert.equal(seen.started, CALLS + 1);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("starts a burst of requests written at once a few at a time, so the bound holds for it too", async () => {
+    const { child, seen, send } = stdioServer();
+    try {
+      send(0);
+      await waitFor(() => seen.read > MIB, STEP_MS);
+      child.stdout!.pause();
+      child.stdin!.cork(); // all 64 requests in one write: one chunk for the server to read
+      for (let id = 1; id <= CALLS; id++) send(id);
+      child.stdin!.uncork();
+      const started = await settled(() => seen.started) - 1;
+      assert.ok(started >= QUEUED, `${started} calls started`);
+      assert.ok(
+        started <= BURST + 2,
+        `${started} of ${CALLS} calls written at once started for a host that does not read`,
+      );
+      child.stdout!.resume();
+      await waitFor(() => seen.ids.length === CALLS + 1, STEP_MS);
+      assert.deepEqual(seen.ids, Array.from({ length: CALLS + 1 }, (_, id) => id), "every call answered, in order");
     } finally {
       child.kill();
     }

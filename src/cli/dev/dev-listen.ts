@@ -145,7 +145,8 @@ async function pipeEvents(
   signal: AbortSignal,
   onEvent: (event: string) => void,
 ): Promise<void> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   const cancel = () => void reader.cancel().catch(() => {});
   signal.addEventListener("abort", cancel, { once: true });
   let buffered = "";
@@ -153,7 +154,7 @@ async function pipeEvents(
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
-      buffered += value.replaceAll("\r\n", "\n");
+      buffered += decoder.decode(value, { stream: true }).replaceAll("\r\n", "\n");
       let end;
       while ((end = buffered.indexOf("\n\n")) >= 0) {
         onEvent(buffered.slice(0, end + 2));

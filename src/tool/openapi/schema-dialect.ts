@@ -38,7 +38,7 @@ export class SchemaConverter {
   /**
    * Converts the schema of a whole parameter, body or response: one that is itself a reference to a
    * recursive schema is that schema, inlined once, permissive only where it recurses below. One whose JSON
-   * would pass the converter's `maxBytes` is cut to the deepest depth that fits (`x-digest: true`), wider
+   * would pass the converter's `maxBytes` is cut, level by level, to what fits (`x-digest: true`), wider
    * than the whole, never narrower: a dereferenced schema repeats what it shares in each place.
    *
    * @param schema A (dereferenced) OpenAPI schema.

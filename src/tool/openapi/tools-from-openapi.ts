@@ -139,8 +139,8 @@ export interface ToolsFromOpenApiOptions {
    */
   readonly outputSchemas?: "enforce" | "list" | false;
   /**
-   * The most characters of JSON one parameter's, body's or response's schema takes (default 16,384). A schema
-   * over it is cut to the deepest level that fits, at least its top-level properties' types and descriptions, and
+   * The most characters of JSON one parameter's, body's or response's schema takes (default 12,288). A schema
+   * over it is cut level by level, breadth first, to what fits, at least its top-level properties' types and descriptions, and
    * marked `x-digest: true`; what is cut accepts any value, so a cut schema still accepts every body the whole one
    * did. A large API's schemas repeat what they share in every place they are used: Microsoft Graph's `GET /me`
    * answers a 7 MB schema whole, which every `tools/list` would carry. `Infinity` keeps every schema whole.
@@ -211,7 +211,7 @@ export async function toolsFromOpenAPI(document: unknown, options: ToolsFromOpen
     throw new TypeError("toolsFromOpenAPI: expected an OpenAPI 3.0 or 3.1 document (its `openapi` field)");
   }
   const resolved = await dereference(document, options.load);
-  const converter = new SchemaConverter(document.openapi, resolved, options.maxSchemaBytes ?? 16_384);
+  const converter = new SchemaConverter(document.openapi, resolved, options.maxSchemaBytes ?? 12_288);
   const names = new ToolNames();
   const tools: AnyTool[] = [];
   for (const [path, item] of Object.entries(isObject(resolved.paths) ? resolved.paths : {})) {
