@@ -97,13 +97,21 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // RESULTS.md ("Fifth round (issue 54): the lite and default bundles, and cold start"). With the round's hot-path
   // cuts merged, 50.77 KB (51,992 B): the token codec's pooled nonces and tail-keyed cache (+127 B), one abort
   // listener for AbortSignal.any and the server card's last-URL memo (+83 B). Ceiling: that and a small margin.
-  [OURS]: { goal: 47, ceiling: 50.9 },
+  // Issues 60 and 61 (security round 2, second week): 51.17 KB (52,403 B), +0.4 KB for what every server now
+  // carries: the card's Host check and its private, `Vary: Host` headers (+128 B), aborted calls counted apart from
+  // onError (+88 B), MCP-lite's resources methods (+85 B), the answer bounds and the lingering close of a refused
+  // body (+56 B), the gRPC refusals in trailers (+41 B). None is optional in a default server; the ceiling is that
+  // and a small margin, the goal stays.
+  [OURS]: { goal: 47, ceiling: 51.3 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
   // Issue 54: 26.89 → 26.56 KB (27,539 → 27,199 B): the MCP binding's modules, the token codec's encoders and the
   // server card's headers, which a lite one-tool server imported for nothing, now have side-effect-free top levels
   // and drop out. 20 KB is not reached: see RESULTS.md, "Fifth round (issue 54)".
-  [OURS_LITE]: { goal: 20, ceiling: 26.7 },
+  // Issues 60 and 61: 26.96 KB (27,603 B), +0.3 KB: MCP-lite's resources methods in its method table (+66 B),
+  // aborted calls counted (+97 B), the answer bounds (+50 B); the server card stays out (its headers' spread made
+  // pure). Ceiling: that and a small margin.
+  [OURS_LITE]: { goal: 20, ceiling: 27.1 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).
   // Issue 48: +0.7 KB (17.7 KB) for what the client now checks and reads whole: options its target would ignore
@@ -117,7 +125,12 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // Issue 54: 15.4 KB (15,769 B; 19,120 B before, counted the same way: the entry chunk and the chunks it imports
   // statically), with the SSE parser, skills, the 2025 session, task polling, answering input and the retry policy
   // loaded on first use (src/client/loaded-on-demand.ts).
-  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 15.6 },
+  // Issue 60: 16.34 KB (16,734 B), over the 16 KB goal again: +0.9 KB for the byte bound on every answer the client
+  // reads (maxResponseBytes: a JSON body read within it, an error body's first KB, the proxy's tally), +0.17 KB for
+  // invalid arguments as one error class on every wire and resources over MCP-lite (issue 61); the SSE reader now
+  // loads with the first stream (-0.1 KB). Back to 16 KB: the bounded reader and the MCP transport's probe to load
+  // on first use. Ceiling: today's size and a small margin.
+  [CLIENT_ONE_CALL]: { goal: 16, ceiling: 16.4 },
 };
 
 /**

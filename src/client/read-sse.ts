@@ -1,12 +1,12 @@
 /**
- * Reads a Server-Sent Events body with `eventsource-parser`, keeping the last event id and the
- * server's `retry` delay for a resumption. The parser loads with the first stream: a client whose
- * calls are answered in JSON never pays for it.
+ * Reads a Server-Sent Events body, keeping the last event id and the server's `retry` delay for a
+ * resumption. The reader (`sse-events.ts`, with `eventsource-parser`) loads with the first stream: a
+ * client whose calls are answered in JSON never pays for it.
  *
  * @module
  */
 import type { EventSourceMessage } from "eventsource-parser";
-import { DEFAULT_MAX_RESPONSE_BYTES, responseTooLarge, tallyOf } from "./response-bound.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./response-bound.ts";
 
 /** What a stream told the client about resuming it. */
 export interface SseCursor {
@@ -37,98 +37,6 @@ export async function* readSse(
   signal?: AbortSignal,
   limit: number = DEFAULT_MAX_RESPONSE_BYTES,
 ): AsyncGenerator<EventSourceMessage, void, undefined> {
-  const queue: EventSourceMessage[] = [];
-  const { createParser } = await import("eventsource-parser");
-  const parser = createParser({
-    onEvent: (event) => queue.push(event),
-    onId: (id) => {
-      cursor.lastEventId = id;
-    },
-    onRetry: (ms) => {
-      cursor.retryMs = ms;
-    },
-  });
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener("abort", onAbort, { once: true });
-  const event = new EventSize(limit);
-  const tally = tallyOf(signal);
-  let held = 0;
-  let done = false;
-  try {
-    while (true) {
-      if (signal?.aborted) throw signal.reason;
-      const chunk = await reader.read();
-      if (!chunk.done) {
-        event.scan(chunk.value);
-        // Hold what the event being read holds (not yet handed on), counted in the tally.
-        if (tally !== undefined && event.bytes !== held) {
-          if (event.bytes > held) tally.take(event.bytes - held);
-          else tally.give(held - event.bytes);
-          held = event.bytes;
-        }
-      }
-      // An event cut off by the end of the stream is dropped, as the SSE spec says.
-      parser.feed(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
-      while (queue.length > 0) {
-        const event = queue.shift()!;
-        if (event.data !== "") yield event;
-      }
-      if (chunk.done) break;
-    }
-    if (signal?.aborted) throw signal.reason;
-    done = true;
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    if (!done) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-    if (held > 0) tally?.give(held);
-  }
-}
-
-const LF = 0x0a;
-const CR = 0x0d;
-
-/**
- * Counts the bytes of the SSE event being read: its lines' bytes since the blank line that ended the
- * last one (HTML Living Standard §9.2.6: a line ends at CRLF, LF or CR; an empty line dispatches).
- */
-class EventSize {
-  /** The bytes of the event so far, line ends not counted. */
-  bytes = 0;
-  #line = 0;
-  #afterCr = false;
-  readonly #limit: number;
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  /** Counts a chunk; throws as soon as one event passes the limit. */
-  scan(chunk: Uint8Array): void {
-    let bytes = this.bytes, line = this.#line, afterCr = this.#afterCr;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i];
-      if (byte === LF && afterCr) { // the LF of a CRLF: the line already ended
-        afterCr = false;
-        continue;
-      }
-      afterCr = byte === CR;
-      if (byte === LF || byte === CR) {
-        if (line === 0) {
-          if (bytes > this.#limit) throw responseTooLarge(this.#limit, "An SSE event");
-          bytes = 0;
-        }
-        line = 0;
-      } else {
-        line++;
-        bytes++;
-      }
-    }
-    this.bytes = bytes;
-    this.#line = line;
-    this.#afterCr = afterCr;
-    if (bytes > this.#limit) throw responseTooLarge(this.#limit, "An SSE event");
-  }
+  const { sseEvents } = await import("./sse-events.ts");
+  yield* sseEvents(body, cursor, signal, limit);
 }

@@ -12,6 +12,7 @@ import {
   type AuthInfo,
   type CallMeta,
   ErrorCode,
+  type HandlerOutcome,
   ProtocolError,
   type Registry,
   type SignalSource,
@@ -19,8 +20,9 @@ import {
 import { isObject } from "../../internal/is-object.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
-import { type LitePrompts, litePrompts } from "../prompt-feature.ts";
-import { type LiteResources, liteResources } from "../resource-feature.ts";
+import { litePrompts } from "../prompt-feature.ts";
+import type { PromptCaller } from "../render-prompt.ts";
+import { liteResources } from "../resource-feature.ts";
 import { listBody, listBytes, resultWithMeta } from "./envelope.ts";
 import { roundOf } from "./dispatch.ts";
 
@@ -73,67 +75,52 @@ export interface LiteCaller {
   readonly host: Host;
 }
 
-/** The prompts part of a feature, or the answer of a server that defines no prompt: an unknown method. */
-function promptsOf(registry: Registry): LitePrompts {
-  const prompts = litePrompts(registry);
-  if (prompts !== undefined) return prompts;
-  throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no prompts");
+/** A feature's part, or the answer of a server that defines none of `what`: an unknown method. */
+function partOf<T>(part: T | undefined, what: string): T {
+  if (part !== undefined) return part;
+  throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: this server defines no ${what}`);
+}
+
+const promptsOf = (registry: Registry) => partOf(litePrompts(registry), "prompts");
+const resourcesOf = (registry: Registry) => partOf(liteResources(registry), "resources");
+
+/** A `get` method at `path`: one result, or an input round as a tool call's. */
+function getMethod(
+  path: string,
+  run: (registry: Registry, params: JsonRpcRequest["params"], caller: PromptCaller) => Promise<HandlerOutcome<unknown>>,
+): LiteGet {
+  return {
+    kind: "get",
+    paths: [path],
+    async answer(registry, rpc, caller, version) {
+      const started = Date.now();
+      const got = await run(registry, rpc.params, { ...caller, params: rpc.params, round: roundOf(rpc.params) });
+      return got.asked ? resultWithMeta(got.outcome, started, version) : got.value;
+    },
+  };
 }
 
 /** The table: every method MCP-lite serves, by its JSON-RPC name, with its endpoints under the base path. */
 export const LITE_METHODS: Readonly<Record<string, LiteMethod>> = {
   "tools/list": { kind: "list", paths: ["/listtools", "/tools"], bytes: listBytes, text: listBody },
   "tools/call": { kind: "call", paths: ["/calltools", "/rpc"] },
-  "prompts/list": {
-    kind: "list",
-    paths: ["/prompts"],
-    bytes: (registry, auth) => promptsOf(registry).listBytes(registry, auth),
-  },
-  "prompts/get": {
-    kind: "get",
-    paths: ["/prompts/get"],
-    async answer(registry, rpc, caller, version) {
-      const started = Date.now();
-      const { name, arguments: args } = rpc.params;
-      const rendered = await promptsOf(registry).render(registry, name, args, {
-        ...caller,
-        params: rpc.params,
-        round: roundOf(rpc.params),
-      });
-      return rendered.asked ? resultWithMeta(rendered.outcome, started, version) : rendered.value;
-    },
-  },
+  "prompts/list": { kind: "list", paths: ["/prompts"], bytes: (r, auth) => promptsOf(r).listBytes(r, auth) },
+  "prompts/get": getMethod(
+    "/prompts/get",
+    (r, params, caller) => promptsOf(r).render(r, params.name, params.arguments, caller),
+  ),
   "resources/list": {
     kind: "list",
     paths: ["/resources"],
-    bytes: (registry, auth) => resourcesOf(registry).listBytes(registry, auth, false),
+    bytes: (r, auth) => resourcesOf(r).listBytes(r, auth, false),
   },
   "resources/templates/list": {
     kind: "list",
     paths: ["/resources/templates"],
-    bytes: (registry, auth) => resourcesOf(registry).listBytes(registry, auth, true),
+    bytes: (r, auth) => resourcesOf(r).listBytes(r, auth, true),
   },
-  "resources/read": {
-    kind: "get",
-    paths: ["/resources/read"],
-    async answer(registry, rpc, caller, version) {
-      const started = Date.now();
-      const read = await resourcesOf(registry).read(registry, rpc.params.uri, {
-        ...caller,
-        params: rpc.params,
-        round: roundOf(rpc.params),
-      });
-      return read.asked ? resultWithMeta(read.outcome, started, version) : read.value;
-    },
-  },
+  "resources/read": getMethod("/resources/read", (r, params, caller) => resourcesOf(r).read(r, params.uri, caller)),
 };
-
-/** The resources part of a feature, or the answer of a server that defines no resource: an unknown method. */
-function resourcesOf(registry: Registry): LiteResources {
-  const resources = liteResources(registry);
-  if (resources !== undefined) return resources;
-  throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: this server defines no resources");
-}
 
 /**
  * Finds a method in the table.
