@@ -7,14 +7,9 @@
  */
 import type { EventSourceMessage } from "eventsource-parser";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./response-bound.ts";
+import type { SseCursor } from "./sse-events.ts";
 
-/** What a stream told the client about resuming it. */
-export interface SseCursor {
-  /** The id of the last event that had one (sent back as `Last-Event-ID`). */
-  lastEventId: string | undefined;
-  /** The server's `retry` field, in ms. */
-  retryMs: number | undefined;
-}
+export type { SseCursor };
 
 /**
  * Yields the events of an SSE body until it ends. Comments are skipped by the parser; events with

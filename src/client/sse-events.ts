@@ -5,8 +5,15 @@
  * @module
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { SseCursor } from "./read-sse.ts";
 import { responseTooLarge, tallyOf } from "./response-bound.ts";
+
+/** What a stream told the client about resuming it. */
+export interface SseCursor {
+  /** The id of the last event that had one (sent back as `Last-Event-ID`). */
+  lastEventId: string | undefined;
+  /** The server's `retry` field, in ms. */
+  retryMs: number | undefined;
+}
 
 /**
  * Yields the events of an SSE body until it ends: {@link readSse}'s work, loaded on demand.
