@@ -25,10 +25,12 @@
 // `node tools/test.mjs tests/a.test.ts …` runs the lanes on the files named only (each where it belongs; no `--doc`).
 //
 // Bun's lane streams; the packaging lane's output, the type check's and each Deno process's are held in files
-// and printed whole once Bun is done, then stream on, so none interleave. Each lane's failure fails the run, and
-// a type error stops every lane at once. When MCPLITE_LANE_DONE names a file, each lane appends its name there
-// as it ends (.ci/run starts the conformance suites on the core the first frees). MCPLITE_TEST_SERIAL=1 runs the
-// type check, then Bun (both of its lanes' files) and Deno, one process each, one after the other.
+// and printed whole once Bun is done, then stream on, so none interleave. Last comes a digest of each failed
+// lane's failures (tools/failure-digest.mjs), so that the end of the log says what failed. Each lane's failure
+// fails the run, and a type error stops every lane at once. When MCPLITE_LANE_DONE names a file, each lane
+// appends its name there as it ends (.ci/run starts the conformance suites on the core the first frees).
+// MCPLITE_TEST_SERIAL=1 runs the type check, then Bun (both of its lanes' files) and Deno, one process each, one
+// after the other.
 //
 // To refresh Bun's timings: `bun test --parallel --timings=tests/timings.json --update-timings tests/`; Deno's
 // (tests/timings-deno.json) are each file's tests' durations as a run prints them.
@@ -48,6 +50,7 @@ import {
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { failureDigest } from "./failure-digest.mjs";
 import { repoEnv } from "./repo-bin.mjs";
 
 /**
@@ -290,11 +293,13 @@ if (SERIAL) {
   if (deno.length) results.push(await start("deno", undefined, ["deno", denoArgs(deno)]));
 } else {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-test-"));
-  const held = ["packaging.log", "types.log", "deno-1.log", "deno-2.log"].map((name) => join(dir, name));
-  const [packagingOut, ...denoOuts] = held.map((file) => openSync(file, "w"));
+  const held = ["bun.log", "packaging.log", "types.log", "deno-1.log", "deno-2.log"].map((name) => join(dir, name));
+  const [bunOut, packagingOut, ...denoOuts] = held.map((file) => openSync(file, "w"));
   const packaging = lane("packaging", packagingOut);
   const deno = denoLane(denoOuts);
-  results.push(...await lane("bun"));
+  const bun = lane("bun", bunOut);
+  await follow(held[0], bun); // Bun's lane streams as it comes
+  results.push(...await bun);
   const sections = [
     [packaging, "the packaging lane (bun test, ran alongside bun test; its output so far, then as it comes)"],
     [deno, "the type check (deno check --doc, ran alongside the others)"],
@@ -303,9 +308,16 @@ if (SERIAL) {
   ];
   for (const [i, [done, title]] of sections.entries()) {
     console.log(`\n== ${title}\n`);
-    await follow(held[i], done);
+    await follow(held[i + 1], done);
   }
   results.push(...await packaging, ...await deno);
+  // Last, what failed, lane by lane: the lane's output may have scrolled out of a CI log's view long before.
+  const logs = { bun: held[0], packaging: held[1], types: held[2], "deno 1/2": held[3], "deno 2/2": held[4] };
+  for (const { name, code } of results) {
+    if (code === 0 || logs[name] === undefined) continue;
+    console.log(`\n== what failed in the ${name} lane (from its output above)\n`);
+    console.log(failureDigest(readFileSync(logs[name], "utf8")).join("\n"));
+  }
   rmSync(dir, { recursive: true, force: true });
 }
 rmSync(PACK_DIR, { recursive: true, force: true });

@@ -110,7 +110,7 @@ const TSCONFIG = {
 };
 
 /** What a project's tsconfig.json needs installed: tsc, and the types it names. */
-const TYPE_CHECK = { "@types/node": "^22.19.0", typescript: "^5.9.0" };
+const TYPE_CHECK = { "@types/node": "^22.19.0", typescript: "^7.0.2" };
 
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";

@@ -86,7 +86,8 @@ export class DevSockets {
         for (const data of queued.splice(0)) socket.send(text(data));
       },
       message: (data) => {
-        if (upstream.readyState === 1) upstream.send(data);
+        // The socket layer's bytes own their ArrayBuffer (never a SharedArrayBuffer), as WebSocket.send() asks.
+        if (upstream.readyState === 1) upstream.send(data as string | Uint8Array<ArrayBuffer>);
       },
       close: (code, reason) => {
         ended = { code, reason };
