@@ -67,10 +67,9 @@ const PACKAGING = [
   "tests/docs-site.test.ts", // the VitePress build
   "tests/npm-checkout.test.ts", // the package installed from a git checkout
   "tests/node/node22-battery.test.ts", // the battery's scenarios on Node 22
-  "tests/docs/code-blocks.test.ts", // the docs' TypeScript, type-checked by a child
+  "tests/docs/code-blocks.test.ts", // the docs' and the README's TypeScript, type-checked by a child
   "tests/docs/getting-started.test.ts", // the Getting started pages, run as written by children
   "tests/docs/run-against-server.test.ts", // the docs' blocks that call a server, run as children
-  "tests/readme.test.ts", // the README's TypeScript, type-checked by a child
   "tests/readme-node-route.test.ts", // the README's Node route, on Node 22
 ];
 
@@ -83,6 +82,7 @@ const PACKAGING = [
 const ONCE = [
   ...PACKAGING.filter((file) => file !== "tests/cli/cli-init.test.ts"),
   "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
+  "tests/readme.test.ts", // the README's blocks and markers, read
   "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
   "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run --check` and `bun run`
   "tests/docs/composing-sections.test.ts", // the composing guide's blocks, run by `deno` and `bun`

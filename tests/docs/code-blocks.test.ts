@@ -1,9 +1,10 @@
 /**
- * The documentation site's TypeScript (every ```ts block of docs/**\/*.md) type-checks against this
- * checkout, as the README's does (tests/readme.test.ts, the same markers). Each page is a folder of its
- * own, so that two pages may both name a block `server.ts`; a page that imports a file it does not
- * define (`./server.ts`, "the Quick start's server") gets the one another page names, the Getting
- * started page's first.
+ * The documentation site's TypeScript (every ```ts block of docs/**\/*.md) and the README's type-check against
+ * this checkout, in one `deno check` (one program: the sources are checked once, not once per page; the
+ * README's own markers are tests/readme.test.ts's). Each page is a folder of its own, so that two pages may
+ * both name a block `server.ts`; a page that imports a file it does not define (`./server.ts`, "the Quick
+ * start's server") gets the one another page names, the Getting started page's first (the README's blocks
+ * import only their own).
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -51,11 +52,15 @@ describe("the docs site's TypeScript", () => {
     }
   });
 
-  it("type-checks, page by page, against the sources", { timeout: 300_000, skip: ONCE_PER_RUN }, async () => {
+  it("type-checks, page by page and the README, against the sources", {
+    timeout: 300_000,
+    skip: ONCE_PER_RUN,
+  }, async () => {
     exampleProject(dir);
     const files: string[] = [];
     const where: string[] = [];
-    for (const { page, blocks } of pages) {
+    const readme = { page: "README.md", blocks: tsBlocks(readFileSync(`${ROOT}README.md`, "utf8")) };
+    for (const { page, blocks } of [...pages, readme]) {
       const checked = blocks.filter((b) => b.notChecked === undefined);
       if (checked.length === 0) continue;
       const folder = page.replace(/\.md$/, "").replace(/\//g, "-");
@@ -64,7 +69,7 @@ describe("the docs site's TypeScript", () => {
       const wanted = [...checked];
       for (let i = 0; i < wanted.length; i++) {
         for (const name of localImports(wanted[i].code)) {
-          const other = shared.get(name);
+          const other = page === readme.page ? undefined : shared.get(name);
           if (own.has(name) || other === undefined) continue;
           own.add(name);
           wanted.push(other);
@@ -72,9 +77,10 @@ describe("the docs site's TypeScript", () => {
       }
       for (const block of wanted) {
         // `export {}` keeps each block a module of its own, as a file with no import would not be.
-        writeFileSync(join(dir, folder, block.file), `// docs/${page} line ${block.line}\n${block.code}\nexport {};\n`);
+        const source = page === readme.page ? page : `docs/${page}`;
+        writeFileSync(join(dir, folder, block.file), `// ${source} line ${block.line}\n${block.code}\nexport {};\n`);
         files.push(`${folder}/${block.file}`);
-        where.push(`${folder}/${block.file}: docs/${page} line ${block.line}`);
+        where.push(`${folder}/${block.file}: ${source} line ${block.line}`);
       }
     }
     const deno = `${ROOT}node_modules/.bin/deno`;

@@ -180,10 +180,11 @@ export function markdownSection(markdown: string, heading: string, source: strin
 
 /**
  * Runs a page's section as written: each TypeScript block under `## {heading}` is saved in a project that maps
- * `@mcplite/sdk` to this checkout ({@link exampleProject}) and must exit 0 (its own assertions pass) on Deno (with
- * `--check` when `typeCheck`) and on Bun. Declares the tests itself: call it at the top level of a test file.
+ * `@mcplite/sdk` to this checkout ({@link exampleProject}) and must exit 0 (its own assertions pass) on Deno and on
+ * Bun. Every docs block is type-checked once, with the others (tests/docs/code-blocks.test.ts), so these only run.
+ * Declares the tests itself: call it at the top level of a test file.
  */
-export function describeSectionRuns(page: string, heading: string, shows: RegExp, typeCheck = false): void {
+export function describeSectionRuns(page: string, heading: string, shows: RegExp): void {
   describe(`${page}, "${heading}"`, () => {
     const blocks = tsBlocks(markdownSection(readFileSync(`${ROOT}${page}`, "utf8"), heading, page), page);
     const dir = mkdtempSync(join(tmpdir(), "mcplite-section-"));
@@ -204,7 +205,7 @@ export function describeSectionRuns(page: string, heading: string, shows: RegExp
       it(`runs on ${runtime}`, { timeout: 120_000 }, async () => {
         for (const block of blocks) {
           const args = runtime === "deno"
-            ? ["run", ...(typeCheck ? ["--check"] : []), "-A", "--unstable-no-legacy-abort", block.file]
+            ? ["run", "-A", "--unstable-no-legacy-abort", block.file]
             : ["run", block.file];
           const ran = await run(`${ROOT}node_modules/.bin/${runtime}`, args, 90_000, dir);
           assert.equal(ran.code, 0, `${block.file} (line ${block.line}): ${ran.stderr}${ran.stdout}`);
