@@ -21,15 +21,16 @@
 // packaging lane takes the checks that build or install something, which are also the longest files (422 s of
 // Bun's 799 s in tests/timings.json), so that its two workers take about as long as Bun's lane's two; Deno's lane
 // is the longest (about 505 s of tests and examples in two processes, and its type check) and takes no runtime-
-// independent file (most of those are faster under Bun anyway); the first lane to end frees a core for the
-// conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and its expected time.
+// independent file (most of those are faster under Bun anyway); the type check, the first to end, frees a core
+// for the conformance suites (.ci/run). `node tools/test.mjs --list` prints each lane's files and its expected time.
 // `node tools/test.mjs tests/a.test.ts …` runs the lanes on the files named only (each where it belongs; no `--doc`).
 //
 // Bun's lane streams; the packaging lane's output, the type check's and each Deno process's are held in files
 // and printed whole once Bun is done, then stream on, so none interleave. Last comes a digest of each failed
 // lane's failures (tools/failure-digest.mjs), so that the end of the log says what failed. Each lane's failure
 // fails the run, and a type error stops every lane at once. When MCPLITE_LANE_DONE names a file, each lane
-// appends its name there as it ends (.ci/run starts the conformance suites on the core the first frees).
+// appends its name there as it ends, the type check too (.ci/run starts the conformance suites on the core the
+// first frees).
 // MCPLITE_TEST_SERIAL=1 runs the type check, then Bun (both of its lanes' files) and Deno, one process each, one
 // after the other.
 //
@@ -275,6 +276,7 @@ function laneDone(name) {
 async function denoLane(outs, dir) {
   const types = start("types", outs[0]).then((result) => {
     if (result.code !== 0) { for (const child of running) child.kill("SIGTERM"); }
+    laneDone("types"); // the first to end, minutes before the others: CI starts its next stage beside them then
     return result;
   });
   // Without files, `deno test` would run every file it finds.

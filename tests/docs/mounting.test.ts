@@ -33,7 +33,11 @@ const LONG = { timeout: 300_000, skip: ONCE_PER_RUN };
 const PAGE = "docs/guides/mounting.md";
 const blocks = new Map(tsBlocks(readFileSync(`${ROOT}${PAGE}`, "utf8"), PAGE).map((block) => [block.file, block]));
 
-/** The frameworks the recipes import, at the versions this repository tests with. */
+/**
+ * The frameworks the recipes import: at the version this repository's own tests use (its devDependencies), or, for
+ * those only the recipes' project installs (Next.js and React, Elysia), at the version pinned here: the repository
+ * itself never loads them, so `npm ci` does not install them too.
+ */
 const FRAMEWORKS = [
   "express",
   "fastify",
@@ -48,6 +52,13 @@ const FRAMEWORKS = [
   "@types/react", // next build type-checks a TypeScript app only with it (create-next-app installs it)
   "typescript",
 ];
+const RECIPES_ONLY: Record<string, string> = {
+  elysia: "1.4.30",
+  next: "16.4.6",
+  react: "19.3.1",
+  "react-dom": "19.3.1",
+  "@types/react": "19.3.0",
+};
 
 const dir = mkdtempSync(join(tmpdir(), "mcplite-mounting-"));
 let installed: Promise<{ app: string } | string> | undefined;
@@ -65,7 +76,7 @@ function install(): Promise<{ app: string } | string> {
       writeFileSync(join(app, file), `${block.code}\n`);
     }
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
-    const version = (name: string) => pkg.devDependencies[name] ?? pkg.dependencies[name];
+    const version = (name: string) => RECIPES_ONLY[name] ?? pkg.devDependencies[name] ?? pkg.dependencies[name];
     const types = JSON.parse(readFileSync(`${ROOT}node_modules/@types/node/package.json`, "utf8")).version;
     const wanted = [
       `valibot@${version("valibot")}`,
