@@ -7,8 +7,7 @@
 //   two workers of their own. These wait mostly on their children (npm, tsc, next, vitepress), and they share one
 //   `npm pack` per run (MCPLITE_PACK_DIR, tests/helpers/npm-pack.ts: two `prepack` builds would race on dist/).
 // - Deno's lane: `deno check --doc` (npm run test:types) beside `deno test --no-check` in two processes split by
-//   time (tests/timings-deno.json, denoHalves), each running its files from one module that imports them (one
-//   isolate, not one per file: denoHalfArgs), the documentation's examples (`--doc`) in one of them. The check
+//   time (tests/timings-deno.json, denoHalves), the documentation's examples (`--doc`) in one of them. The check
 //   runs beside the tests rather than before them, so that it does not lengthen the longest lane; if it fails,
 //   it stops every lane, and the run fails on it whatever ran meanwhile.
 //
@@ -50,8 +49,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import process from "node:process";
 import { failureDigest } from "./failure-digest.mjs";
 import { repoEnv } from "./repo-bin.mjs";
@@ -85,20 +83,13 @@ const ONCE = [
   "tests/api-report.test.ts", // `deno run tools/api-report.ts` in a scratch clone
   "tests/readme.test.ts", // the README's blocks and markers, read
   "tests/client/type-errors.test.ts", // `deno eval --check`'s messages for a user's snippet
-  "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run --check` and `bun run`
+  "tests/docs/openapi-guide.test.ts", // the OpenAPI guide's blocks, run by `deno run` and `bun run`
   "tests/docs/composing-sections.test.ts", // the composing guide's blocks, run by `deno` and `bun`
   "tests/docs/composing.test.ts", // the composing guide's gateway and its remotes, run by `deno` as children
   "tests/bindings/grpc/without-types-node.test.ts", // `deno check` of a consumer without @types/node
   "tests/jsr-score.test.ts", // `deno doc --json` and the sources' dynamic imports
   "tests/release-workflow.test.ts", // the release workflow file, validated by a child
 ];
-
-/**
- * Files that Deno runs in an isolate of their own: their top-level code makes what expires within minutes (an access
- * token of 5 minutes, a DPoP nonce of one window), and loaded with the rest of their half it would be minutes old
- * by the time their tests run. A new file that does so makes it in a hook instead, or is listed here.
- */
-const OWN_ISOLATE = ["tests/auth/dpop.test.ts", "tests/auth/dpop-replay.test.ts", "tests/auth/dpop-wires.test.ts"];
 
 const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
 const EVERY_RUNTIME = process.env.MCPLITE_EVERY_RUNTIME === "1";
@@ -127,9 +118,9 @@ const DOC_MS = 130_000;
 const ALL = testFiles("tests").filter((file) => ONLY.length === 0 || ONLY.includes(file));
 for (const file of ONLY) if (!ALL.includes(file)) throw new Error(`no test file ${file}`);
 const DOC = ONLY.length === 0 ? ["--doc"] : [];
-for (const file of new Set([...PACKAGING, ...ONCE, ...OWN_ISOLATE])) {
+for (const file of new Set([...PACKAGING, ...ONCE])) {
   if (!existsSync(file)) {
-    throw new Error(`tools/test.mjs lists ${file}, which is not there: update PACKAGING, ONCE or OWN_ISOLATE`);
+    throw new Error(`tools/test.mjs lists ${file}, which is not there: update PACKAGING or ONCE`);
   }
 }
 /** The files each runtime runs, by lane. */
@@ -174,23 +165,6 @@ const DENO_TEST = ["test", "-A", "--unstable-no-legacy-abort", "--no-check"];
 function denoArgs(files) {
   const tests = files.filter((file) => file !== "--doc").sort();
   return files.includes("--doc") ? [...DENO_TEST, "--doc", ...tests, "mod.ts", "src/"] : [...DENO_TEST, ...tests];
-}
-
-/**
- * `deno test`'s arguments for a half run from one module (`entry`, written here) that imports its test files.
- * `deno test` runs each module it is given in an isolate of its own, which loads the SDK's module graph again:
- * about a quarter of a second of CPU per file, a minute over Deno's 260 files on a 2-core machine. Imported by
- * one module, the files run in one isolate, in the same order, each test under its own name (a failure's
- * stack names its file); the documentation's examples stay a module each, as `--doc` makes them.
- */
-function denoHalfArgs(files, entry) {
-  const tests = files.filter((file) => file !== "--doc").sort();
-  const shared = tests.filter((file) => !OWN_ISOLATE.includes(file));
-  const own = tests.filter((file) => OWN_ISOLATE.includes(file));
-  writeFileSync(entry, shared.map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)};\n`).join(""));
-  return files.includes("--doc")
-    ? [...DENO_TEST, "--doc", entry, ...own, "mod.ts", "src/"]
-    : [...DENO_TEST, entry, ...own];
 }
 
 /**
@@ -270,10 +244,9 @@ function laneDone(name) {
 
 /**
  * Deno's lane: the type check beside Deno's tests in two processes (`outs`: the check's file descriptor, then one
- * per process; `dir`: where each process's entry module is written). A failed check stops every lane (fails
- * fast): what runs unchecked meanwhile is never reported.
+ * per process). A failed check stops every lane (fails fast): what runs unchecked meanwhile is never reported.
  */
-async function denoLane(outs, dir) {
+async function denoLane(outs) {
   const types = start("types", outs[0]).then((result) => {
     if (result.code !== 0) { for (const child of running) child.kill("SIGTERM"); }
     laneDone("types"); // the first to end, minutes before the others: CI starts its next stage beside them then
@@ -283,9 +256,7 @@ async function denoLane(outs, dir) {
   const halves = denoHalves().filter((half) => half.files.length);
   const results = await Promise.all([
     types,
-    ...halves.map((half, i) =>
-      start(`deno ${i + 1}/2`, outs[i + 1], ["deno", denoHalfArgs(half.files, join(dir, `deno-${i + 1}.test.ts`))])
-    ),
+    ...halves.map((half, i) => start(`deno ${i + 1}/2`, outs[i + 1], ["deno", denoArgs(half.files)])),
   ]);
   laneDone("deno");
   return results;
@@ -330,7 +301,7 @@ if (SERIAL) {
   const held = ["bun.log", "packaging.log", "types.log", "deno-1.log", "deno-2.log"].map((name) => join(dir, name));
   const [bunOut, packagingOut, ...denoOuts] = held.map((file) => openSync(file, "w"));
   const packaging = lane("packaging", packagingOut);
-  const deno = denoLane(denoOuts, dir);
+  const deno = denoLane(denoOuts);
   const bun = lane("bun", bunOut);
   await follow(held[0], bun); // Bun's lane streams as it comes
   results.push(...await bun);

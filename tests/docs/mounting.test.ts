@@ -34,9 +34,9 @@ const PAGE = "docs/guides/mounting.md";
 const blocks = new Map(tsBlocks(readFileSync(`${ROOT}${PAGE}`, "utf8"), PAGE).map((block) => [block.file, block]));
 
 /**
- * The frameworks the recipes import: at the version this repository's own tests use (its devDependencies), or, for
- * those only the recipes' project installs (Next.js and React, Elysia), at the version pinned here: the repository
- * itself never loads them, so `npm ci` does not install them too.
+ * The frameworks the recipes import: at the version this repository's own checks use (its devDependencies: the
+ * docs' blocks type-check against them), or, for those only the recipes' project installs (Next.js and React), at
+ * the version pinned here: the repository itself never loads them, so `npm ci` does not install them too.
  */
 const FRAMEWORKS = [
   "express",
@@ -53,7 +53,6 @@ const FRAMEWORKS = [
   "typescript",
 ];
 const RECIPES_ONLY: Record<string, string> = {
-  elysia: "1.4.30",
   next: "16.4.6",
   react: "19.3.1",
   "react-dom": "19.3.1",

