@@ -66,26 +66,35 @@ describe("streamCall", () => {
   });
 
   it("follows the deferred work a call started: its pushed progress, then its result as the outcome", async () => {
+    // The work goes on only once the stream has delivered its last progress: pushed progress is the latest state
+    // (two reports between two reads come as the later one), so the order is what is asserted, not the timing.
+    let delivered = () => {};
+    const next = () => new Promise<void>((resolve) => delivered = resolve);
     const registry = registryOf(
       defineTool("crunch").describe("crunch").longRunning({ retryAfterMs: 10 }).handle((_args, ctx) =>
         ctx.defer(async () => {
-          await sleep(60);
+          const first = next();
           ctx.progress(1, 2, "loading");
-          await sleep(60);
+          await first;
+          const second = next();
           ctx.progress(2, 2, "adding up");
-          await sleep(60);
+          await second;
           return { rows: 42 };
         })
       ),
     );
-    const events = await collect(streamCall(registry, call("crunch", {}), { holdMs: 5_000 }));
+    const events: CallEvent[] = [];
+    for await (const event of streamCall(registry, call("crunch", {}), { holdMs: 20_000 })) {
+      events.push(event);
+      if (event.type === "progress") delivered();
+    }
     // `held` first: the following has begun, so no refusal of the caller can come (an HTTP stream opens).
     assert.deepEqual(events.map((e) => e.type), ["held", "progress", "progress", "outcome"]);
     assert.ok(events.slice(1, 3).every((e) => e.type === "progress" && e.pushed));
     const last = events.at(-1)!;
     assert.ok(last.type === "outcome" && last.outcome.kind === "answer");
     assert.deepEqual(last.outcome.result.structuredContent, { rows: 42 });
-    // Without a hold, the promise is the outcome.
+    // Without a hold, the promise is the outcome (its work, never released, is left behind unread).
     const held = await collect(streamCall(registry, call("crunch", {}), { holdMs: 0 }));
     assert.equal(held.length, 1);
     assert.ok(held[0].type === "outcome" && held[0].outcome.kind === "promise");
