@@ -9,10 +9,10 @@
  * declarations need from the DOM.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { scratchDir } from "./helpers/scratch-dir.ts";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
@@ -54,7 +54,7 @@ const TSCONFIG = {
   files: ["entry-points.ts", "main.ts"],
 };
 
-const dir = mkdtempSync(join(tmpdir(), "mcplite-checkout-"));
+const dir = scratchDir("mcplite-checkout-");
 const projects = new Map<string, Promise<string | { app: string }>>();
 
 /** A project that added the tarball and valibot with `npm install` or `bun add`; a string says why not. */
@@ -99,8 +99,6 @@ const sum = { outcome: "answer", sum: { sum: 5 } };
 const lastLine = (text: string) => JSON.parse(text.trim().split("\n").at(-1)!);
 
 describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
   it("installs with npm install <tarball> and runs on Node 22", LONG, async (t) => {
     const ready = await project("npm");
     if (typeof ready === "string") return skipOutsideCi(t, ready);

@@ -15,10 +15,10 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { scratchDir } from "./helpers/scratch-dir.ts";
 import { BIN, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
@@ -162,7 +162,7 @@ interface Installed {
   app: string;
 }
 
-const dir = mkdtempSync(join(tmpdir(), "mcplite-npm-"));
+const dir = scratchDir("mcplite-npm-");
 let installed: Promise<Installed | string> | undefined;
 
 /** Packs the repository (prepack builds) and installs the tarball in a new project; a string says why not. */
@@ -224,8 +224,6 @@ async function serving(node: string, app: string): Promise<{ url: string; stop()
 const answer = (r: Run) => JSON.parse(r.stdout.trim().split("\n").at(-1)!);
 
 describe("the npm package", () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
   it("packs the build, with no tests, benches or TypeScript sources", LONG, async (t) => {
     const ready = await install();
     if (typeof ready === "string") return skipOutsideCi(t, ready);

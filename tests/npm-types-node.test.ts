@@ -10,10 +10,10 @@
  * either (a name the line does not declare fails with it as without it).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { scratchDir } from "./helpers/scratch-dir.ts";
 import { offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
@@ -54,7 +54,7 @@ function tsconfig(version: number, files: string[]) {
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "mcplite-types-node-"));
+const dir = scratchDir("mcplite-types-node-");
 let installed: Promise<string | { app: string }> | undefined;
 
 /** A project that installed the tarball and valibot, with a type root per `@types/node` version; a string says why not. */
@@ -93,8 +93,6 @@ async function check(app: string, config: object): Promise<string[]> {
 }
 
 describe("the package's declarations under Node's types, without the DOM library", { skip: ONCE_PER_RUN }, () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
   it("names HeadersInit, the one name the README's line declares, in none of the declarations tsc reads of ours", {
     ...LONG,
   }, async (t) => {

@@ -6,19 +6,18 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { tsBlocks } from "./helpers/markdown.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 import { offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
+import { scratchDir } from "./helpers/scratch-dir.ts";
 
 const readme = readFileSync(`${ROOT}README.md`, "utf8");
-const dir = mkdtempSync(join(tmpdir(), "mcplite-readme-node-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir("mcplite-readme-node-");
 
 /** The Install section's npm commands, for Node: each line of its sh block that starts with `npm`. */
 function nodeInstall(): string[] {

@@ -8,11 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import { SDK_VERSION } from "../../src/internal/version.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
@@ -21,6 +21,7 @@ import { ROOT, run } from "../helpers/process.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { runCli } from "./cli-helpers.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: loaded by a computed specifier (typed here by hand), as a user on Node would.
@@ -29,8 +30,7 @@ const { StreamableHTTPClientTransport } = await import(`${V1}/client/streamableH
   StreamableHTTPClientTransport: new (url: URL) => Parameters<Client["connect"]>[0];
 };
 
-const dir = mkdtempSync(join(tmpdir(), "mcplite-init-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir("mcplite-init-");
 
 const LONG = { timeout: 600_000 };
 const RUNTIMES = ["node", "bun", "deno", "workers"] as const;

@@ -7,14 +7,14 @@
  * this checkout's sources.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ROOT } from "../helpers/process.ts";
 import { runCli } from "./cli-helpers.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
-const dir = mkdtempSync(join(ROOT, "tests", "cli", ".init-ready-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir(".init-ready-", join(ROOT, "tests", "cli"));
 
 function json(path: string) {
   return JSON.parse(readFileSync(path, "utf8"));

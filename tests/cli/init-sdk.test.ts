@@ -5,15 +5,14 @@
  * `node_modules/.bin/mcplite` in a project that installed one: that tarball), a checkout (itself), or JSR.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { sdkSource, sdkSpecifier } from "../../src/cli/init-sdk.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "mcplite-init-sdk-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir("mcplite-init-sdk-");
 
 /** Writes files (path → text) under `dir`; answers the first one's absolute path. */
 function files(entries: Record<string, string>): string {

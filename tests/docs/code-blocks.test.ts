@@ -7,13 +7,13 @@
  * import only their own).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { type Block, exampleProject, markdownFiles, tsBlocks } from "../helpers/markdown.ts";
 import { ROOT, run } from "../helpers/process.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 const DOCS = `${ROOT}docs`;
 const pages = markdownFiles(DOCS).map((page) => ({
@@ -36,8 +36,7 @@ function localImports(code: string): string[] {
 }
 
 describe("the docs site's TypeScript", () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-docs-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir("mcplite-docs-");
 
   it("is found on the pages that teach code, and few blocks are left unchecked", () => {
     const all = pages.flatMap((p) => p.blocks);

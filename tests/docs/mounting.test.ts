@@ -10,16 +10,16 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import { tsBlocks } from "../helpers/markdown.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { BIN, offline, packOnce, withBin } from "../helpers/npm-pack.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
 import { freePort, ROOT, run } from "../helpers/process.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: load the transport by a computed specifier (typed here by hand), as a user on Node would.
@@ -59,7 +59,7 @@ const RECIPES_ONLY: Record<string, string> = {
   "@types/react": "19.3.0",
 };
 
-const dir = mkdtempSync(join(tmpdir(), "mcplite-mounting-"));
+const dir = scratchDir("mcplite-mounting-");
 let installed: Promise<{ app: string } | string> | undefined;
 
 /** A project with the package (from its tarball), valibot, the frameworks and each recipe: its folder, or why not. */
@@ -158,8 +158,6 @@ const DENO = `${BIN}/deno`;
 const BUN = `${BIN}/bun`;
 
 describe("docs/guides/mounting.md, run from the npm package", () => {
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
   it("names a block for each framework", () => {
     for (const file of [...NODE_RECIPES, "hono.ts", "hono-app.ts", "elysia.ts", "route.ts", "tools.ts"]) {
       assert.ok(blocks.has(file), file);

@@ -7,12 +7,12 @@
  * one a line. A fence written ```ts ignore is not TypeScript to check either (its info string says so).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { entryPointImports } from "./entry-points.ts";
 import { ROOT, run } from "./process.ts";
+import { scratchDir } from "./scratch-dir.ts";
 
 /** One ```ts block of a Markdown file. */
 export interface Block {
@@ -187,8 +187,7 @@ export function markdownSection(markdown: string, heading: string, source: strin
 export function describeSectionRuns(page: string, heading: string, shows: RegExp): void {
   describe(`${page}, "${heading}"`, () => {
     const blocks = tsBlocks(markdownSection(readFileSync(`${ROOT}${page}`, "utf8"), heading, page), page);
-    const dir = mkdtempSync(join(tmpdir(), "mcplite-section-"));
-    after(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = scratchDir("mcplite-section-");
     exampleProject(dir);
     const paths = Object.fromEntries(
       Object.entries(entryPointImports()).map(([name, url]) => [name, [new URL(url).pathname]]),

@@ -22,11 +22,38 @@ export const stepping = defineTool("stepping")
     }
   });
 
+let acknowledged = Promise.withResolvers<void>();
+
+/**
+ * `stepping`, waiting after its first step (for at most 10 s) until the caller calls `ack`: over stdio the
+ * official clients drop progress they read in the same chunk as the answer (typescript-sdk issue 2580), and
+ * a caller that acknowledges the first step has shown it arrived, however loaded the machine.
+ */
+export const steppingAcked = defineTool("stepping_acked")
+  .describe("As stepping, waiting after the first step until ack is called")
+  .stream(async function* (_args, ctx) {
+    acknowledged = Promise.withResolvers<void>();
+    for (const [i, total, message] of STEPS) {
+      ctx.progress(i, total, message);
+      if (i === 1) {
+        const bound = setTimeout(acknowledged.resolve, 10_000);
+        await acknowledged.promise.finally(() => clearTimeout(bound));
+      }
+      yield PARTS[i - 1];
+    }
+  });
+
+/** Lets a waiting `stepping_acked` go on. */
+export const ack = defineTool("ack").describe("Lets stepping_acked go on").handle(() => {
+  acknowledged.resolve();
+  return "ok";
+});
+
 /**
  * The server holding the tool.
  *
  * @returns A new server.
  */
 export function steppingServer(): Server {
-  return createServer({ name: "stepping", version: "1.0.0" }).tool(stepping);
+  return createServer({ name: "stepping", version: "1.0.0" }).tool(stepping).tool(steppingAcked).tool(ack);
 }

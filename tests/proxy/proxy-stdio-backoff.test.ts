@@ -5,15 +5,15 @@
  * the count over.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ErrorCode, ProtocolError } from "../../src/core/error.ts";
 import { connectRemote } from "../../src/proxy/remote.ts";
 import { remoteError } from "../../src/proxy/remote-error.ts";
 import { RestartBackoff, RestartPending } from "../../src/proxy/restart-backoff.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 describe("RestartBackoff", () => {
   it("waits nothing after one failure, then doubles the wait up to the cap, with jitter", () => {
@@ -49,8 +49,7 @@ describe("RestartBackoff", () => {
 });
 
 describe("proxy()'s stdio remote that crashes at start", () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-backoff-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir("mcplite-backoff-");
 
   it("is started again on the backoff's schedule, callers told when to retry, and recovers", async () => {
     const log = join(dir, "starts.log");

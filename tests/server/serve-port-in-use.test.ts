@@ -4,18 +4,17 @@
  * not the runtime's bare `EADDRINUSE` / `AddrInUse`; on this runtime (Bun or Deno) and on Node 22.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { createServer, serve } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 const app = createServer({ name: "busy", version: "1.0.0" });
-const dir = mkdtempSync(join(tmpdir(), "mcplite-port-in-use-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir("mcplite-port-in-use-");
 
 /** A script that serves on PORT (from the environment) and prints the error it gets. */
 const script = join(dir, "main.ts");

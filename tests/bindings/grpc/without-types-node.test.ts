@@ -7,10 +7,10 @@
  * into its cache once (from the npm registry); later runs are offline.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { scratchDir } from "../../helpers/scratch-dir.ts";
 import { skipOutsideCi } from "../../helpers/once-per-run.ts";
 import { entryPointImports } from "../../helpers/entry-points.ts";
 import { ROOT, run } from "./grpc-fixtures.ts";
@@ -44,8 +44,7 @@ function importMap(): Record<string, string> {
 }
 
 describe("@mcplite/sdk/grpc without @types/node", () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-consumer-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir("mcplite-consumer-");
 
   it("type-checks in a Deno project that has no node_modules", { timeout: 120_000 }, async (t) => {
     writeFileSync(join(dir, "deno.json"), JSON.stringify({ imports: importMap(), nodeModulesDir: "none" }));

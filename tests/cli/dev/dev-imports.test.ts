@@ -5,15 +5,14 @@
  * file that does not exist yet kept, since creating it is a change.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { changedFiles, importGraph } from "../../../src/cli/dev/dev-imports.ts";
+import { scratchDir } from "../../helpers/scratch-dir.ts";
 
 describe("the dev loop's import graph", () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcplite-dev-graph-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = scratchDir("mcplite-dev-graph-");
   const write = (file: string, text: string) => {
     mkdirSync(join(dir, file, ".."), { recursive: true });
     writeFileSync(join(dir, file), text);
