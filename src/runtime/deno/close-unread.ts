@@ -60,16 +60,26 @@ export function closingAfter(
 /** The buffer a discarded body is read into, chunk after chunk (a byte stream's BYOB read: no garbage per chunk). */
 const DISCARD_BYTES = 64 * 1024;
 
-/** Reads a body to its end and drops it, for at most {@link LINGER_MS}. */
+/**
+ * Reads a body to its end and drops it, for at most {@link LINGER_MS}. `Deno.serve` hands a byte stream, read into
+ * one buffer; a body the request was rebuilt with (a middleware's `new Request(request, { body })`) may be a plain
+ * stream, which refuses a BYOB reader (WHATWG Streams §4.6.4), and is read chunk by chunk instead.
+ */
 async function discard(body: ReadableStream<Uint8Array>): Promise<void> {
-  const reader = body.getReader({ mode: "byob" });
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch {
+    // not a byte stream
+  }
+  const reader = byob ?? body.getReader();
   const timer = unrefTimer(setTimeout(() => void reader.cancel().catch(() => {}), LINGER_MS));
   let into = new Uint8Array(DISCARD_BYTES);
   try {
     for (;;) {
-      const { done, value } = await reader.read(into);
+      const { done, value } = byob ? await byob.read(into) : await (reader as ReadableStreamDefaultReader).read();
       if (done || value === undefined) break;
-      into = new Uint8Array(value.buffer); // the same memory, handed back
+      if (byob) into = new Uint8Array(value.buffer); // the same memory, handed back
     }
   } catch {
     // the client went away: nothing left to wait for
