@@ -186,8 +186,12 @@ const scenarios = {
   },
   async deadline() {
     const started = Date.now();
-    const unaryResult = await call("slow", { ms: 5000 }, { deadline: soon(200) });
-    const streamResult = await stream("ticks", { count: 1000, delayMs: 20 }, { deadline: soon(300) });
+    // Deadlines of 2 s, so that a loaded server has started both handlers before they pass; the tools would
+    // run for 20 s.
+    const [unaryResult, streamResult] = await Promise.all([
+      call("slow", { ms: 20_000 }, { deadline: soon(2000) }),
+      stream("ticks", { count: 1000, delayMs: 20 }, { deadline: soon(2000) }),
+    ]);
     return {
       unary: unaryResult,
       stream: { code: streamResult.code, count: streamResult.messages.length },
