@@ -89,7 +89,7 @@ for (const wire of WIRES) {
       const seen: number[] = [];
       const started = Date.now();
       // 12 steps of 100 ms outlive the 1 s idle timeout; a gap of 100 ms leaves 900 ms for a loaded machine
-      // to run the tool's timer late (a gap of 40 ms to a timeout of 150 ms did not always).
+      // to run the tool's timer late (a gap of 40 ms to a timeout of 150 ms left 110 ms).
       const value = await client.call("ticking", { steps: 12, everyMs: 100 }, {
         timeoutMs: 1_000,
         onProgress: (p) => seen.push(p.progress),

@@ -90,7 +90,7 @@ export function describeResultStore(
     it("expires entries after their TTL, after which the id can be written again", async () => {
       const { store } = await get();
       const key = await id();
-      // A TTL the test's own read cannot outlast on a loaded machine (50 ms did not always, against Redis),
+      // A TTL the test's own read cannot outlast on a loaded machine (50 ms left little room, against Redis),
       // then a bounded wait for the expiry.
       await store.set(key, { status: "cancelled" }, 2_000);
       assert.ok(await store.get(key));

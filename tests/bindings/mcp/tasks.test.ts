@@ -378,7 +378,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
   it("aborts deferred work still waiting for an answer when its task expires", async () => {
     const world = createWorld();
     // Long enough for the test to see the task ask before it expires, however loaded the machine (150 ms
-    // was not always), short enough to wait for.
+    // left little room), short enough to wait for.
     const server = taskServer(world, { tokens: { promiseTtlMs: 2_000 } });
     const { taskId, ttlMs } = await create(server, "remove_file", { filename: "late.txt" });
     assert.ok(ttlMs <= 2_000);
