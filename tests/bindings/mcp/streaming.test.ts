@@ -125,7 +125,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     const first = await stream.next();
     assert.equal(first.method, "notifications/progress");
     await stream.close();
-    for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await delay(10);
+    for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await delay(10);
     assert.equal(slowProbe.aborted, before + 1);
   });
 
@@ -136,7 +136,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     const response = await server.fetch(modernRequest("tools/call", { name: "slow", arguments: { ms: 10_000 } }));
     assert.equal(response.headers.get("content-type"), "text/event-stream");
     await response.body!.cancel();
-    for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await delay(10);
+    for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await delay(10);
     assert.equal(slowProbe.aborted, before + 1);
   });
 
@@ -160,7 +160,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     assert.equal((await stream.next()).method, "notifications/progress");
     await stream.close();
     closed();
-    for (let i = 0; i < 100 && seen === undefined; i++) await delay(10);
+    for (const end = Date.now() + 10_000; seen === undefined && Date.now() < end;) await delay(10);
     assert.equal(seen, true);
   });
 
