@@ -45,8 +45,8 @@ export function nodeFixture(options: Partial<ServerOptions> = {}) {
   return { server, seen };
 }
 
-/** Waits until `check()` holds, polling every 20 ms for at most `ms`. */
-export async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
+/** Waits until `check()` holds, polling every 20 ms for at most `ms` (15 s: a bound for a loaded machine). */
+export async function eventually(check: () => boolean, ms = 15_000): Promise<boolean> {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) return false;

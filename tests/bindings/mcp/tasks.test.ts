@@ -174,7 +174,7 @@ async function get(server: { fetch(r: Request): Promise<Response> }, taskId: str
 
 async function until(server: { fetch(r: Request): Promise<Response> }, taskId: string, status: string) {
   let last: { status: string } | undefined;
-  await waitFor(async () => (last = await get(server, taskId)).status === status, 5_000).catch(() => {
+  await waitFor(async () => (last = await get(server, taskId)).status === status, 15_000).catch(() => {
     throw new Error(`task never reached ${status}; last ${JSON.stringify(last)}`);
   });
   return last as Record<string, unknown> & { status: string };
