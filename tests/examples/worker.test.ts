@@ -146,7 +146,7 @@ describe("examples/worker.ts on workerd", { skip }, () => {
     // The quick call arms the keep-alive timer inside its own request; workerd cancels it when that
     // request answers, so the slow call must get a timer of its own.
     assert.deepEqual((await (await mcp("quick", { n: 3 })).json()).result.structuredContent, { n: 3 });
-    const response = await mcp("slow", { n: 4, ms: 1_300 });
+    const response = await mcp("slow", { n: 4, ms: 3_000 }); // three keep-alive intervals: room for late timers
     assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/, "a keep-alive turned it into SSE");
     const text = await response.text();
     const keepAlive = text.indexOf(": keep-alive");
