@@ -130,7 +130,7 @@ describe("examples/worker.ts on workerd", { skip }, () => {
       method: "tools/call",
       params: { name, arguments: args },
     });
-    socket.send(call(1, "slow", { n: 1, ms: 300 }));
+    socket.send(call(1, "slow", { n: 1, ms: 2_000 })); // outlasts the two after it, however loaded the machine
     socket.send(call(2, "region", {}));
     socket.send("not json");
     assert.deepEqual((await socket.answer(2)).result.structuredContent, { region: "eu-west" });
