@@ -7,11 +7,11 @@
  * again, and the tests that read the report back pass with nothing else edited.
  */
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ROOT, run } from "./helpers/process.ts";
+import { scratchDir } from "./helpers/scratch-dir.ts";
 
 const DENO = `${ROOT}node_modules/.bin/deno`;
 const TOOL = ["run", "-A", "tools/api-report.ts"];
@@ -20,27 +20,28 @@ const TOOL = ["run", "-A", "tools/api-report.ts"];
 const SLOW = { timeout: 150_000 };
 
 describe("the API report", () => {
-  let clone = "";
-
-  before(async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mcplite-api-report-"));
-    clone = join(dir, "repo");
-    const cloned = await run("git", ["clone", "--quiet", "--shared", ROOT, clone], 60_000, dir);
-    assert.equal(cloned.code, 0, cloned.stderr);
-    symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
-  });
-
-  after(() => {
-    if (clone) rmSync(join(clone, ".."), { recursive: true, force: true });
-  });
+  // The scratch clone is made by the first test that needs it, within that test's timeout, not in a
+  // before() hook: Bun bounds hooks by the run's 30 s, which a clone on a loaded machine can pass.
+  const dir = scratchDir("mcplite-api-report-");
+  let cloned: Promise<string> | undefined;
+  const repo = () =>
+    cloned ??= (async () => {
+      const clone = join(dir, "repo");
+      const done = await run("git", ["clone", "--quiet", "--shared", ROOT, clone], 60_000, dir);
+      assert.equal(done.code, 0, done.stderr);
+      symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
+      return clone;
+    })();
 
   it("matches the public API of the committed code", SLOW, async () => {
+    const clone = await repo();
     const checked = await run(DENO, [...TOOL, "--check"], 60_000, clone);
     assert.equal(checked.code, 0, checked.stdout + checked.stderr);
     assert.match(checked.stdout, /matches the API report/);
   });
 
   it("fails on an unreported export, with a diff naming it, until the report is regenerated", SLOW, async () => {
+    const clone = await repo();
     appendFileSync(
       join(clone, "src/client/mod.ts"),
       "\n/**\n * Added by tests/api-report.test.ts.\n * @deprecated Use `String()`.\n */\n" +
@@ -78,6 +79,7 @@ describe("the API report", () => {
   });
 
   it("fails when docs/public-api.md's table of names per entry point is stale", SLOW, async () => {
+    const clone = await repo();
     const file = join(clone, "docs/public-api.md");
     const text = readFileSync(file, "utf8");
     writeFileSync(file, text.replace(/^(\| `@mcplite\/sdk\/otel` +\| )(\d+)/m, (_, cell, n) => cell + (Number(n) + 1)));
@@ -89,6 +91,7 @@ describe("the API report", () => {
   });
 
   it("fails on a changed signature, showing the line before and after", SLOW, async () => {
+    const clone = await repo();
     const file = join(clone, "src/client/mod.ts");
     const text = readFileSync(file, "utf8").replace("addedForTheTest(count: number)", "addedForTheTest(count: bigint)");
     writeFileSync(file, text);

@@ -13,6 +13,7 @@ import {
   RpcError,
   ToolNotFoundError,
 } from "../../src/client/mod.ts";
+import { waitFor } from "../helpers/long-running.ts";
 
 type Json = Record<string, unknown>;
 interface Call {
@@ -140,11 +141,12 @@ describe("MCP tasks", () => {
     const controller = new AbortController();
     const client = createClient("http://localhost/mcp", { fetch });
     const call = client.call("slow_compute", { seconds: 60 }, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("not any more")), 40);
+    // Aborted once the client polls its task (so it has one to cancel), not 40 ms in, which a loaded machine
+    // can reach before the task was created; then the tasks/cancel is waited for, 10 s at most.
+    await waitFor(() => calls.some((c) => c.method === "tasks/get"), 10_000);
+    controller.abort(new Error("not any more"));
     await assert.rejects(call, /not any more/);
-    for (let i = 0; i < 100 && !calls.some((c) => c.method === "tasks/cancel"); i++) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await waitFor(() => calls.some((c) => c.method === "tasks/cancel"), 10_000);
     const cancel = calls.find((c) => c.method === "tasks/cancel")!;
     assert.equal(cancel.params.taskId, "t-5");
     assert.equal(cancel.headers.get("mcp-name"), "t-5");

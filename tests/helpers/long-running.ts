@@ -104,8 +104,11 @@ export function jobServer(options: Partial<ServerOptions> = {}, tools = createJo
   return { server, ...tools };
 }
 
-/** Waits until `check()` holds, polling every few ms, failing after `timeoutMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+/**
+ * Waits until `check()` holds, polling every few ms, failing after `timeoutMs` (15 s by default: a bound for
+ * a loaded machine, not a measure).
+ */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("waitFor: timed out");

@@ -3,10 +3,14 @@
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 
-/** Reads every event of an SSE body until it ends, failing after `timeoutMs`. */
-export async function readSse(response: Response, timeoutMs = 10_000): Promise<EventSourceMessage[]> {
+/** Reads every event of an SSE body until it ends, failing after `timeoutMs`; `onEvent` sees each as it comes. */
+export async function readSse(
+  response: Response,
+  timeoutMs = 10_000,
+  onEvent?: (event: EventSourceMessage) => void,
+): Promise<EventSourceMessage[]> {
   const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event) });
+  const parser = createParser({ onEvent: (event) => (events.push(event), onEvent?.(event)) });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const timer = setTimeout(() => reader.cancel(new Error("SSE read timed out")), timeoutMs);
   try {

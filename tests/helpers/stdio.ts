@@ -18,9 +18,9 @@ export interface PipedServer {
   write(chunk: string | Uint8Array): void;
   /** Sends one message as a line. */
   send(message: unknown): void;
-  /** Waits (2 s at most) for a written message that matches, and returns it. */
+  /** Waits (10 s at most: a bound for a loaded machine, not a measure) for a written message that matches. */
   next(match: (message: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-  /** Waits (2 s at most) for the answer to a request id. */
+  /** Waits (10 s at most) for the answer to a request id. */
   answer(id: unknown): Promise<Record<string, unknown>>;
   /** Closes the input (EOF) and waits until the server stopped. */
   end(): Promise<void>;
@@ -59,7 +59,7 @@ export function pipeServer(server: StdioServable, options: Omit<StdioOptions, "i
     messages,
     write: (chunk) => input.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk),
     send: (message) => piped.write(JSON.stringify(message) + "\n"),
-    next(match, timeoutMs = 2000) {
+    next(match, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = messages.find(match);

@@ -6,17 +6,18 @@ import { waitFor } from "../helpers/long-running.ts";
 
 for (const [mode, perEntry] of [["one shared timer", false], ["a timer per entry (Workers)", true]] as const) {
   describe(`DelayQueue, ${mode}`, () => {
+    // Each entry notes when it ran, and the test waits (bounded) until they all did: on a loaded machine a sleep
+    // of the test can end after the queue's timer, so times and order are asserted, not what a sleep saw.
     it("runs each entry after the delay, in the order they were added", async () => {
       const queue = new DelayQueue(20, perEntry);
-      const fired: number[] = [];
-      const started = performance.now();
-      for (let i = 0; i < 5; i++) queue.add({ due: () => fired.push(i) });
+      const fired: [number, number][] = [];
+      const added = performance.now();
+      for (let i = 0; i < 5; i++) queue.add({ due: () => fired.push([i, performance.now()]) });
       assert.equal(queue.size, 5);
-      await sleep(10);
-      assert.deepEqual(fired, [], "nothing fires before the delay");
-      await sleep(60);
-      assert.deepEqual(fired, [0, 1, 2, 3, 4]);
-      assert.ok(performance.now() - started >= 20);
+      await waitFor(() => fired.length === 5, 5_000);
+      assert.deepEqual(fired.map(([i]) => i), [0, 1, 2, 3, 4]);
+      // Nothing before the delay (a timer of its own may fire within its 1 ms granularity of it).
+      for (const [i, at] of fired) assert.ok(at - added >= 19, `entry ${i} ran ${at - added} ms after it was added`);
       assert.equal(queue.size, 0);
     });
 
@@ -28,22 +29,25 @@ for (const [mode, perEntry] of [["one shared timer", false], ["a timer per entry
       a.cancel();
       a.cancel();
       assert.equal(queue.size, 1);
-      await sleep(50);
-      assert.deepEqual(fired, ["b"]);
+      await waitFor(() => fired.length > 0, 5_000);
+      assert.deepEqual(fired, ["b"]); // "a", due first, would have run before "b"
       b.cancel();
       assert.equal(queue.size, 0);
     });
 
     it("keeps later entries waiting their own delay when earlier ones are cancelled or fire", async () => {
       const queue = new DelayQueue(40, perEntry);
-      const fired: string[] = [];
-      queue.add({ due: () => fired.push("first") });
+      const fired: [string, number][] = [];
+      const firstAdded = performance.now();
+      queue.add({ due: () => fired.push(["first", performance.now()]) });
       await sleep(25);
-      queue.add({ due: () => fired.push("second") });
-      await sleep(30); // the first is due (55 ms), the second (added at 25 ms) is not
-      assert.deepEqual(fired, ["first"]);
-      await sleep(60);
-      assert.deepEqual(fired, ["first", "second"]);
+      const secondAdded = performance.now();
+      queue.add({ due: () => fired.push(["second", performance.now()]) });
+      await waitFor(() => fired.length === 2, 5_000);
+      assert.deepEqual(fired.map(([name]) => name), ["first", "second"]);
+      assert.ok(fired[0][1] - firstAdded >= 39, `the first ran ${fired[0][1] - firstAdded} ms after it was added`);
+      // Not with the first (the second was added 25 ms or more after it): its own 40 ms from its own add.
+      assert.ok(fired[1][1] - secondAdded >= 39, `the second ran ${fired[1][1] - secondAdded} ms after it was added`);
     });
 
     it("lets a callback add and cancel entries", async () => {
@@ -86,23 +90,43 @@ describe("DelayQueue", () => {
       clearTimeout(timer);
       return timer;
     }) as typeof setTimeout;
-    // A delay of 300 ms leaves a loaded machine room between "the overdue entry fires" and "the new one falls due".
-    const queue = new DelayQueue(300, false);
-    const fired: string[] = [];
-    globalThis.setTimeout = dropped;
+    const armed: number[] = [];
+    const noted = ((handler: () => void, ms?: number) => {
+      armed.push(ms ?? 0);
+      return realSetTimeout(handler, ms);
+    }) as typeof setTimeout;
+    // The queue's clock (performance.now) moves only when the test moves it, so a loaded machine running the
+    // timers late cannot make the new entry due early and fire it with the overdue one.
+    const realNow = performance.now;
+    let now = realNow.call(performance);
+    performance.now = () => now;
     try {
-      queue.add({ due: () => fired.push("lost") });
+      const queue = new DelayQueue(300, false);
+      const fired: string[] = [];
+      globalThis.setTimeout = dropped;
+      try {
+        queue.add({ due: () => fired.push("lost") });
+      } finally {
+        globalThis.setTimeout = realSetTimeout;
+      }
+      now += 700; // a whole delay past the entry's due time: the queue reads its timer as dropped
+      assert.equal(fired.length, 0, "the dropped timer never fired");
+      globalThis.setTimeout = noted;
+      try {
+        queue.add({ due: () => fired.push("next") });
+      } finally {
+        globalThis.setTimeout = realSetTimeout;
+      }
+      // At once, not with the new one 300 ms later.
+      assert.deepEqual(armed, [0], "the timer is re-armed to fire at once");
+      await waitFor(() => fired.length > 0, 5_000);
+      assert.deepEqual(fired, ["lost"], "the overdue entry fires as soon as the timer is re-armed");
+      now += 300;
+      await waitFor(() => fired.length > 1, 5_000);
+      assert.deepEqual(fired, ["lost", "next"], "and the new one after its own delay");
+      assert.equal(queue.size, 0);
     } finally {
-      globalThis.setTimeout = realSetTimeout;
+      performance.now = realNow;
     }
-    await sleep(700); // a whole delay past the entry's due time: the queue reads its timer as dropped
-    assert.equal(fired.length, 0, "the dropped timer never fired");
-    queue.add({ due: () => fired.push("next") });
-    // At once, not with the new one 300 ms later: the two firing in one tick would read ["lost", "next"].
-    await waitFor(() => fired.length > 0, 5_000);
-    assert.deepEqual(fired, ["lost"], "the overdue entry fires as soon as the timer is re-armed");
-    await waitFor(() => fired.length > 1, 5_000);
-    assert.deepEqual(fired, ["lost", "next"], "and the new one after its own delay");
-    assert.equal(queue.size, 0);
   });
 });

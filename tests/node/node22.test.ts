@@ -96,9 +96,9 @@ async function seen(): Promise<{ held: number; cancelled: number }> {
   return JSON.parse((await answer.json()).result.content[0].text);
 }
 
-/** Asks `check()` every 50 ms until it holds, for at most 5 s. */
+/** Asks `check()` every 50 ms until it holds, for at most 15 s (a bound for a loaded machine). */
 async function until(check: () => Promise<boolean>): Promise<boolean> {
-  const limit = Date.now() + 5000;
+  const limit = Date.now() + 15_000;
   while (Date.now() < limit) {
     if (await check()) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));

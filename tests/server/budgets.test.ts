@@ -110,7 +110,9 @@ async function assertRefusalReaches(server: ChildServer): Promise<void> {
 
 /** One caller sends 4 calls at once past its share of 2: two are refused 429; another caller is served meanwhile. */
 async function assertCallerShare(server: ChildServer): Promise<void> {
-  const greedy = Array.from({ length: 4 }, () => callHold(server.port, "greedy", 10, 1_000));
+  // Each admitted call holds 3 s: the first two still run when the last two arrive, however slowly a loaded
+  // machine sends them (1 s left less room).
+  const greedy = Array.from({ length: 4 }, () => callHold(server.port, "greedy", 10, 3_000));
   await new Promise((resolve) => setTimeout(resolve, 200)); // the greedy calls are in
   const other = await callHold(server.port, "modest", 10, 0);
   const answers = await Promise.all(greedy);

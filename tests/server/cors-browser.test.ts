@@ -161,8 +161,9 @@ describe("CORS in a real browser", { skip: missing }, () => {
     try {
       const run = async (origin: string) => {
         const page = await browser.newPage();
-        page.setDefaultTimeout(10_000);
-        await page.goto(origin, { timeout: 5_000 });
+        // Bounds for a loaded machine (a local page, yet 5 s to load it left little room), not measures.
+        page.setDefaultTimeout(20_000);
+        await page.goto(origin, { timeout: 20_000 });
         return await page.evaluate(SCRIPT, `${api.url}/api`);
       };
       assert.deepEqual(await run(allowed.origin), {

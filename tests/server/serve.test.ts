@@ -71,7 +71,7 @@ describe("serve()", () => {
     assert.equal((await fetch(`${listener.url}/healthz`)).status < 500, true);
     stop.abort();
     let refused = false;
-    for (const until = Date.now() + 3000; !refused && Date.now() < until;) {
+    for (const until = Date.now() + 10_000; !refused && Date.now() < until;) {
       refused = await fetch(`${listener.url}/healthz`, { headers: { connection: "close" } }).then(
         async (answer) => (await answer.body?.cancel(), false),
         () => true,

@@ -25,7 +25,7 @@ interface Child {
   stderr: string;
   /** Settles with the exit code (or signal) once the process ended, within `ms`. */
   exited(ms: number): Promise<number | string>;
-  /** Waits (5 s at most) for a stdout line holding the answer to `id`. */
+  /** Waits (20 s at most: the first answer waits for the child to start, on a loaded machine) for the answer to `id`. */
   answer(id: number): Promise<Record<string, unknown>>;
   send(message: unknown): void;
 }
@@ -56,7 +56,7 @@ function start(): Child {
     answer: (id) =>
       new Promise((resolve, reject) => {
         const find = () => stdout.map((line) => JSON.parse(line)).find((m) => m.id === id && !("method" in m));
-        const timer = setTimeout(() => reject(new Error(`no answer to ${id}; stderr: ${result.stderr}`)), 5000);
+        const timer = setTimeout(() => reject(new Error(`no answer to ${id}; stderr: ${result.stderr}`)), 20_000);
         const check = () => {
           const found = find();
           if (found === undefined) return;
@@ -86,6 +86,16 @@ const call = (id: number, name: string, args: Record<string, unknown>) => ({
   params: { name, arguments: args },
 });
 
+/**
+ * Waits until the call sent last is in flight: a ping sent after it is answered once the server read the
+ * call and started it (it reads its input in order, and starts a call before it does any I/O again), where a
+ * sleep of 100 ms could end, on a loaded machine, before the child even read the call.
+ */
+async function inFlight(child: Child, pingId: number): Promise<void> {
+  child.send({ jsonrpc: "2.0", id: pingId, method: "ping" });
+  await child.answer(pingId);
+}
+
 describe("a stdio server process", () => {
   it("writes only protocol to stdout (console.log goes to stderr), and exits 0 when stdin closes", async () => {
     const child = start();
@@ -93,7 +103,7 @@ describe("a stdio server process", () => {
     const added = await child.answer(1);
     assert.match(JSON.stringify(added.result), /Stored \\"todo\\"/);
     child.send(call(2, "wait", { ms: 30_000 })); // still running when stdin closes: aborted, answered
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inFlight(child, 3);
     child.process.stdin.end();
     // Long before the call's 30 s: it was aborted, not waited for (its answer, below, says so).
     assert.equal(await child.exited(EXIT_MS), 0);
@@ -108,7 +118,7 @@ describe("a stdio server process", () => {
     child.send(call(1, "add_note", { title: "x", text: "y" }));
     await child.answer(1);
     child.send(call(2, "wait", { ms: 30_000 }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inFlight(child, 3);
     process.kill(child.process.pid!, "SIGTERM"); // (Deno's ChildProcess.kill also closes the child's stdin)
     assert.equal(await child.exited(EXIT_MS), 0);
     const aborted = child.stdout.map((line) => JSON.parse(line)).find((m) => m.id === 2);

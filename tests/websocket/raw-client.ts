@@ -93,12 +93,12 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
             socket.resume();
           }),
         answer: async (id) => {
-          for (const start = Date.now(); Date.now() - start < 5000;) {
+          for (const start = Date.now(); Date.now() - start < 15_000;) {
             const found = messages.find((message) => message.id === id && message.method === undefined);
             if (found !== undefined) return found;
             await new Promise((resolve) => setTimeout(resolve, 10));
           }
-          throw new Error(`no answer to ${id} in 5 s`);
+          throw new Error(`no answer to ${id} in 15 s`);
         },
         get closed() {
           return closed;

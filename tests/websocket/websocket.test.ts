@@ -14,8 +14,9 @@ import { createWebSocketTransport } from "../../src/client/transports/websocket.
 import { TestSocket } from "./socket.ts";
 import { assertBadFramesAnswered, assertUpgradeHeadersSeen, call, fixture } from "./fixture.ts";
 
+/** Waits until `condition()` holds, 10 s at most (a bound for a loaded machine; the assertion after it says what failed). */
 async function until(condition: () => boolean): Promise<void> {
-  for (const start = Date.now(); !condition() && Date.now() - start < 3000;) {
+  for (const start = Date.now(); !condition() && Date.now() - start < 10_000;) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -108,8 +109,11 @@ describe("webSocketBinding on this runtime's serve()", () => {
   it("aborts a socket's running calls when it closes", async () => {
     const before = open.aborted.length;
     const socket = await TestSocket.open(url);
-    socket.send(call(1, "slow", { ms: 5000 }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.send(call(1, "slow", { ms: 30_000 }));
+    // In flight once a ping sent after it is answered (the server starts a socket's requests in order), not
+    // after a 50 ms sleep that a loaded machine can spend before the server read the call.
+    socket.send({ jsonrpc: "2.0", id: 2, method: "ping" });
+    await socket.answer(2);
     await socket.close();
     await until(() => open.aborted.length > before);
     assert.match(open.aborted.at(-1)!, /WebSocket closed/);
@@ -129,8 +133,11 @@ describe("webSocketBinding on this runtime's serve()", () => {
       assert.deepEqual(partials, ["part 1 ", "part 2 ", "part 3 "]);
       const before = open.aborted.length;
       const controller = new AbortController();
-      const slow = client.call("slow", { ms: 5000 }, { signal: controller.signal });
-      setTimeout(() => controller.abort(new Error("the user stopped")), 50);
+      const slow = client.call("slow", { ms: 30_000 }, { signal: controller.signal });
+      // Stopped once it runs (a call sent after it on the socket was answered), not 50 ms in, which a loaded
+      // machine could reach before the call was sent.
+      assert.equal(await client.call("add", { a: 2, b: 2 }), "4");
+      controller.abort(new Error("the user stopped"));
       await assert.rejects(slow);
       await until(() => open.aborted.length > before);
       assert.match(open.aborted.at(-1)!, /cancelled by the client/);

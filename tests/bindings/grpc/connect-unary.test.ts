@@ -239,15 +239,19 @@ describe("the direct Connect unary path", () => {
   });
 
   it("answers CANCELED as Connect does when the client goes away, and ctx.signal aborts", async () => {
-    const aborted = slowProbe.aborted;
-    const call = (answer: (request: Request) => Promise<Response> | undefined) => {
-      const abort = new AbortController();
-      setTimeout(() => abort.abort(), 20);
-      return answer(request(CALL, { ...json({ name: "slow", arguments: { ms: 5000 } }), signal: abort.signal }))!;
-    };
-    const [direct, connect] = await Promise.all([call(p.direct).then(seen), call(p.connect).then(seen)]);
+    const { aborted, started } = slowProbe;
+    // Both clients go away once both calls run, not 20 ms in (which a loaded machine can reach before the
+    // handler started, and then no signal of the tool's would have been there to abort).
+    const abort = new AbortController();
+    const call = (answer: (request: Request) => Promise<Response> | undefined) =>
+      answer(request(CALL, { ...json({ name: "slow", arguments: { ms: 30_000 } }), signal: abort.signal }))!;
+    const both = Promise.all([call(p.direct).then(seen), call(p.connect).then(seen)]);
+    await waitFor(() => slowProbe.started === started + 2, 10_000);
+    abort.abort();
+    const [direct, connect] = await both;
     assert.deepEqual(direct, connect);
     assert.equal((direct.body as { code: string }).code, "canceled");
+    await waitFor(() => slowProbe.aborted >= aborted + 2, 10_000);
     assert.equal(slowProbe.aborted, aborted + 2);
   });
 

@@ -84,8 +84,8 @@ export async function rejection(promise: Promise<unknown>): Promise<ConnectError
   assert.fail("expected the call to fail");
 }
 
-/** Waits, bounded, until `check` holds. */
-export async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
+/** Waits until `check` holds, bounded (10 s: room for a loaded machine, not a measure). */
+export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) assert.fail("timed out waiting");

@@ -108,7 +108,9 @@ describe("dispatch over a carrier in memory", () => {
     const aborted = slowProbe.aborted, started = slowProbe.started;
     const work = dispatch(ctx, rpc(7, "tools/call", { name: "slow", arguments: { ms: 10_000 } }), carrier);
     assert.ok(work instanceof Promise);
-    for (let i = 0; i < 200 && slowProbe.started === started; i++) await new Promise((r) => setTimeout(r, 5));
+    for (const end = Date.now() + 10_000; slowProbe.started === started && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
     dispatch(ctx, rpc(undefined, "notifications/cancelled", { requestId: 7, reason: "stop" }), carrier);
     await work;
     assert.equal(slowProbe.aborted, aborted + 1);

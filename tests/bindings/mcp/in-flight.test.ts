@@ -32,7 +32,7 @@ function fixture() {
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  for (const end = Date.now() + 10_000; !condition() && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
   assert.ok(condition(), "timed out");
 }
 

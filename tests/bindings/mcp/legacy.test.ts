@@ -179,7 +179,9 @@ describe("2025 revisions: notifications/cancelled", () => {
         "mcp-session-id": session,
       }),
     );
-    for (let i = 0; i < 200 && slowProbe.started === started; i++) await new Promise((r) => setTimeout(r, 10));
+    for (const end = Date.now() + 10_000; slowProbe.started === started && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const other = await open(server);
     const ignored = await server.fetch(
       post("/mcp", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 42 } }, {

@@ -92,8 +92,20 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
   });
 
   it("switches to SSE with a keep-alive when a quiet call outlives the heartbeat", async () => {
-    const server = mcpServer({ heartbeatMs: 30 });
-    const response = await server.fetch(modernRequest("tools/call", { name: "slow", arguments: { ms: 120 } }));
+    // The call stays quiet until the answer has become a stream: a 120 ms call against a 30 ms heartbeat could
+    // end first on a loaded machine, which armed the heartbeat late.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => release = resolve);
+    const quiet = defineTool("quiet").describe("Quiet until released").input(v.object({})).handle(
+      async () => (await released, "finished"),
+    );
+    const server = createServer({ name: "quiet", version: "1.0.0", heartbeatMs: 30 }).tool(quiet);
+    // Bounded (and the event loop kept alive: the heartbeat's timer does not): without a stream in 10 s, the
+    // call answers as JSON, which fails below.
+    const bound = setTimeout(release, 10_000);
+    const response = await server.fetch(modernRequest("tools/call", { name: "quiet", arguments: {} }));
+    clearTimeout(bound);
+    release();
     assert.equal(response.headers.get("content-type"), "text/event-stream");
     const text = await response.text();
     assert.match(text, /^: keep-alive/m);
@@ -113,7 +125,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     const first = await stream.next();
     assert.equal(first.method, "notifications/progress");
     await stream.close();
-    for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await delay(10);
+    for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await delay(10);
     assert.equal(slowProbe.aborted, before + 1);
   });
 
@@ -124,7 +136,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     const response = await server.fetch(modernRequest("tools/call", { name: "slow", arguments: { ms: 10_000 } }));
     assert.equal(response.headers.get("content-type"), "text/event-stream");
     await response.body!.cancel();
-    for (let i = 0; i < 100 && slowProbe.aborted === before; i++) await delay(10);
+    for (const end = Date.now() + 10_000; slowProbe.aborted === before && Date.now() < end;) await delay(10);
     assert.equal(slowProbe.aborted, before + 1);
   });
 
@@ -148,7 +160,7 @@ describe("2026-07-28: progress, logging and cancellation on the call's stream", 
     assert.equal((await stream.next()).method, "notifications/progress");
     await stream.close();
     closed();
-    for (let i = 0; i < 100 && seen === undefined; i++) await delay(10);
+    for (const end = Date.now() + 10_000; seen === undefined && Date.now() < end;) await delay(10);
     assert.equal(seen, true);
   });
 

@@ -22,9 +22,39 @@ import { pipeServer } from "../../helpers/stdio.ts";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A tool whose deferred job reports two steps of progress, then answers after `ms` in all. A follower that
- * subscribes late gets the last progress only (Job.watch), so the tests leave 200 ms between the steps: a
- * loaded machine may take longer than 50 ms to subscribe (at load 17, over 200 ms: the first test leaves 600).
+ * Lets a gated job go on past its progress `step` once the caller has received it (`saw(step)`): a follower
+ * gets the job's latest progress (Job.watch), so two reports close together on a loaded machine come as the
+ * later one, and the tests assert what a caller relies on, every step in order, not how fast it subscribes.
+ * A step never seen lets the job go on after 10 s, and the test fails on what it received.
+ */
+let gate: { saw(step: number): void; passed(step: number): Promise<void> } = {
+  saw: () => {},
+  passed: () => Promise.resolve(),
+};
+function steps(): typeof gate {
+  const opened = new Map<number, () => void>();
+  const waits = new Map<number, Promise<void>>();
+  for (const step of [1, 2]) {
+    waits.set(
+      step,
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 10_000);
+        opened.set(step, () => (clearTimeout(timer), resolve()));
+      }),
+    );
+  }
+  return { saw: (step: number) => opened.get(step)?.(), passed: (step: number) => waits.get(step)! };
+}
+/** A new gate for the next gated call; returns its `saw`. */
+function gated(): (step: number) => void {
+  gate = steps();
+  return gate.saw;
+}
+
+/**
+ * A tool whose deferred job reports two steps of progress, then answers: `{ ms }` after `ms` in all (for the
+ * tests of the hold, which need a job to outlast it), `{ gated: true }` each step once the caller saw the one
+ * before (see {@link gated}).
  */
 function jobServer(options: { holdMs?: number; serverHoldMs?: number } = {}) {
   const bindings = options.holdMs === undefined ? undefined : [mcpLiteBinding({ holdMs: options.holdMs })];
@@ -33,14 +63,15 @@ function jobServer(options: { holdMs?: number; serverHoldMs?: number } = {}) {
     .tool(
       defineTool("crunch")
         .describe("Crunches numbers in the background")
-        .input(v.object({ ms: v.number() }))
+        .input(v.object({ ms: v.optional(v.number(), 0), gated: v.optional(v.boolean(), false) }))
         .longRunning({ retryAfterMs: 20 })
-        .handle(({ ms }, ctx) =>
+        .handle(({ ms, gated }, ctx) =>
           ctx.defer(async () => {
+            const { passed } = gate;
             ctx.progress(1, 2, "loading");
-            await sleep(ms / 2);
+            await (gated ? passed(1) : sleep(ms / 2));
             ctx.progress(2, 2, "adding up");
-            await sleep(ms / 2);
+            await (gated ? passed(2) : sleep(ms / 2));
             return { rows: 42 };
           })
         ),
@@ -57,7 +88,12 @@ function sseCall(args: Record<string, unknown>): Request {
 
 describe("pushed promise updates over MCP-lite SSE", () => {
   it("pushes the job's progress, then its result in done, instead of a promise", async () => {
-    const events = await readSse(await jobServer().fetch(sseCall({ ms: 1_200 })));
+    const saw = gated();
+    const events = await readSse(
+      await jobServer().fetch(sseCall({ gated: true })),
+      undefined,
+      (event) => event.event === "progress" && saw(JSON.parse(event.data).progress),
+    );
     const kinds = events.map((e) => e.event).filter((e) => e !== "heartbeat");
     assert.deepEqual(kinds, ["progress", "progress", "done"]);
     assert.deepEqual(events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data)), [
@@ -156,8 +192,11 @@ describe("pushed promise updates on sockets", () => {
   it("gRPC CallToolStream (HTTP/2) sends progress messages, then the ANSWER", async () => {
     const client = createConnectClient(MCPLite, grpcOverH2(`http://127.0.0.1:${grpc.port}`));
     const messages = [];
-    for await (const response of client.callToolStream({ name: "crunch", arguments: { ms: 400 } })) {
+    const saw = gated();
+    for await (const response of client.callToolStream({ name: "crunch", arguments: { gated: true } })) {
       messages.push(response);
+      const step = (response.result as { progress?: { progress?: number } } | undefined)?.progress?.progress;
+      if (step !== undefined) saw(step);
     }
     assert.deepEqual(messages.slice(0, 2).map((m) => [m.meta, m.result]), [
       [undefined, { progress: { progress: 1, total: 2, message: "loading" } }],
@@ -174,7 +213,10 @@ describe("pushed promise updates on sockets", () => {
       const calls: string[] = [];
       const client = createClient<typeof server>(transport);
       const progress: number[] = [];
-      const stream = client.stream("crunch", { ms: 400 }, { onProgress: (p) => progress.push(p.progress) });
+      const saw = gated();
+      const stream = client.stream("crunch", { gated: true }, {
+        onProgress: (p) => (progress.push(p.progress), saw(p.progress)),
+      });
       for await (const _ of stream) calls.push("partial");
       assert.deepEqual(await stream.result, { rows: 42 }, transport.wire);
       assert.deepEqual(progress, [1, 2], transport.wire);
@@ -186,13 +228,20 @@ describe("pushed promise updates on sockets", () => {
 describe("pushed promise updates over MCP-lite stdio", () => {
   it("a call with _meta.stream gets notifications/progress, then the answer", async () => {
     const piped = pipeServer(jobServer());
+    const saw = gated();
     try {
       piped.send({
         jsonrpc: "2.0",
         id: 7,
         method: "tools/call",
-        params: { name: "crunch", arguments: { ms: 400 }, _meta: { stream: true } },
+        params: { name: "crunch", arguments: { gated: true }, _meta: { stream: true } },
       });
+      for (const step of [1, 2]) {
+        await piped.next((m) =>
+          m.method === "notifications/progress" && (m.params as { progress: number }).progress === step
+        );
+        saw(step);
+      }
       const answer = await piped.answer(7);
       const result = answer.result as Record<string, any>;
       assert.equal(result._meta.response_type, "answer");
