@@ -70,7 +70,7 @@ describe("closing the connection after a refusal on Deno.serve", () => {
     assert.equal(closingAfter(request, refusal, 1024), refusal);
   });
 
-  it("answers another failure 500", async () => {
+  it("answers another failure 500", () => {
     const original = console.error;
     const printed: unknown[] = [];
     console.error = (...args: unknown[]) => printed.push(args);
