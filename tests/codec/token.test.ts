@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { tamper } from "../helpers/tamper.ts";
 import { createTokenCodec, TokenError, type TokenFailure } from "../../src/codec/mod.ts";
 import { TOKEN_PREFIX } from "../../src/codec/token.ts";
 import { base64urlDecode } from "../../src/codec/base64url.ts";
@@ -238,7 +239,7 @@ describe("createTokenCodec", () => {
     try {
       const token = await codec.sign(input);
       assert.deepEqual((await codec.verify(token, { kind: "promise", caller: "alice" })).state, { n: 1 });
-      assert.equal(await reason(codec.verify(token.slice(0, -2) + "AA", { kind: "promise" })), "bad_mac");
+      assert.equal(await reason(codec.verify(tamper(token), { kind: "promise" })), "bad_mac");
     } finally {
       for (const [name, fn] of saved) subtle[name] = fn;
     }

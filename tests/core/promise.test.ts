@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { tamper } from "../helpers/tamper.ts";
 import * as v from "valibot";
 import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
 import type { ErrorReporter } from "../../src/types.ts";
@@ -81,7 +82,7 @@ describe("promises in process", () => {
     );
     const reports: unknown[] = [];
     const watched = jobServer({ onError: (e) => reports.push(e), tokens: { now: () => now } });
-    for (const bad of [token.slice(0, -2) + "AA", foreign, "prom_a7b9c2d4e6f8", token + "x"]) {
+    for (const bad of [tamper(token), foreign, "prom_a7b9c2d4e6f8", token + "x"]) {
       await assert.rejects(watched.server.call("redeem", { promise: bad }), isInvalidParams);
     }
     // Each kind of refusal reaches onError (a forged and a foreign MAC are one kind: bad_mac).
@@ -102,7 +103,7 @@ describe("promises in process", () => {
     { timeout: 30_000 },
     async () => {
       const { server } = jobServer();
-      const forged = tokenOf(await server.call("analyze_dataset", { dataset_id: "d" })).slice(0, -2) + "AA";
+      const forged = tamper(tokenOf(await server.call("analyze_dataset", { dataset_id: "d" })));
       const reports: [unknown, Parameters<ErrorReporter>[2]][] = [];
       const watched = jobServer({ onError: (error, _call, report) => void reports.push([error, report]) });
       // The reports' clock stands still during the flood (which takes seconds on a loaded machine, over

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { tamper } from "../../helpers/tamper.ts";
 import * as v from "valibot";
 import {
   createMemoryResultStore,
@@ -416,7 +417,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
     const unheld = taskServer(world, NO_HOLD);
     const promise = (await modern(unheld, "tools/call", { name: "watch", arguments: { job: "j5" } })).body.result;
     const token = JSON.parse(/\{"promise": ("[^"]+")\}/.exec(promise.content[0].text)![1]);
-    const forged = taskId.slice(0, -4) + (taskId.endsWith("AAAA") ? "BBBB" : "AAAA");
+    const forged = tamper(taskId);
     for (const bad of ["tasks-conformance-nonexistent-12345", forged, token]) {
       for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
         const { status, body } = await tasks(server, method, { taskId: bad, inputResponses: {} });

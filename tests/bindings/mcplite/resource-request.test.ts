@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { tamper } from "../../helpers/tamper.ts";
 import * as v from "valibot";
 import { createServer, defineTool, mcpLiteBinding, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
@@ -79,7 +80,7 @@ describe("request-for-more-resource over MCP-lite HTTP", () => {
     const params = { name: "lint", arguments: { text: "Hello." } };
     const first = await (await server.fetch(call(params))).json();
     const state: string = first.result._meta.request_state;
-    const forged = state.slice(0, -4) + (state.endsWith("AAAA") ? "BBBB" : "AAAA");
+    const forged = tamper(state);
     const body =
       await (await server.fetch(call({ ...params, inputResponses: { spec: CONTENTS }, requestState: forged })))
         .json();
@@ -165,7 +166,7 @@ describe("request-for-more-resource over MCP-lite stdio", () => {
         jsonrpc: "2.0",
         id: 2,
         method: "tools/call",
-        params: { ...params, inputResponses: { spec: CONTENTS }, requestState: state.slice(0, -2) + "xx" },
+        params: { ...params, inputResponses: { spec: CONTENTS }, requestState: tamper(state) },
       });
       const forged = (await piped.answer(2)).error as { code: number };
       assert.equal(forged.code, -32602);
@@ -215,7 +216,7 @@ describe("request-for-more-resource over MCP-lite WebSocket", () => {
           params: { ...params, inputResponses: { spec: CONTENTS }, requestState },
         });
       const before = runs();
-      resume(2, state.slice(0, -2) + "xx");
+      resume(2, tamper(state));
       assert.equal((await socket.answer(2)).error.code, -32602);
       assert.equal(runs(), before, "a forged state never runs the handler");
 
