@@ -4,7 +4,6 @@ import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../../m
 import { fixtureServer } from "../../helpers/fixtures.ts";
 import { post, toolsCall } from "../../helpers/request.ts";
 import { readSse } from "../../helpers/sse.ts";
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 const CALL = "/mcp-lite/v1/calltools";
 
@@ -165,20 +164,10 @@ describe("MCP-lite SSE", () => {
     });
     const server = createServer({ name: "t", version: "1", heartbeatMs: 20 }).tool(waits);
     const response = await server.fetch(post(CALL, toolsCall("waits", {}), sse));
-    const events: EventSourceMessage[] = [];
-    const parser = createParser({
-      onEvent: (event) => {
-        events.push(event);
-        if (events.filter((e) => e.event === "heartbeat").length === 3) release();
-      },
+    let heartbeats = 0;
+    const events = await readSse(response, 10_000, (event) => {
+      if (event.event === "heartbeat" && ++heartbeats === 3) release();
     });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    const timer = setTimeout(() => reader.cancel(new Error("no third heartbeat in 10 s")), 10_000);
-    try {
-      for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value);
-    } finally {
-      clearTimeout(timer);
-    }
     const names = events.map((e) => e.event);
     assert.deepEqual(names.filter((n) => n !== "heartbeat"), ["message", "message", "done"], names.join(","));
     assert.ok(names.indexOf("heartbeat") < names.lastIndexOf("message"), names.join(","));
