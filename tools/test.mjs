@@ -41,6 +41,7 @@ import { spawn } from "node:child_process";
 import {
   createReadStream,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -53,6 +54,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import process from "node:process";
+import { docExamples } from "./doc-examples.mjs";
 import { failureDigest } from "./failure-digest.mjs";
 import { repoEnv } from "./repo-bin.mjs";
 
@@ -91,6 +93,7 @@ const ONCE = [
   "tests/bindings/grpc/without-types-node.test.ts", // `deno check` of a consumer without @types/node
   "tests/jsr-score.test.ts", // `deno doc --json` and the sources' dynamic imports
   "tests/release-workflow.test.ts", // the release workflow file, validated by a child
+  "tests/tools/doc-examples.test.ts", // tools/doc-examples.mjs, beside `deno test --doc` run as a child
 ];
 
 const SERIAL = process.env.MCPLITE_TEST_SERIAL === "1";
@@ -114,8 +117,10 @@ function timings(file) {
 }
 const bunMs = timings("tests/timings.json");
 const denoMs = timings("tests/timings-deno.json");
-/** The documentation's examples (`--doc` over mod.ts and src/, about 240 modules of half a second to load each). */
-const DOC_MS = 130_000;
+/** The files whose JSDoc examples run (as `deno test --doc mod.ts src/` would run them). */
+const DOC_PATHS = ["mod.ts", "src"];
+/** The documentation's examples' time (about 250, in the shared module: tools/doc-examples.mjs). */
+const DOC_MS = 15_000;
 
 const ALL = testFiles("tests").filter((file) => ONLY.length === 0 || ONLY.includes(file));
 for (const file of ONLY) if (!ALL.includes(file)) throw new Error(`no test file ${file}`);
@@ -143,7 +148,7 @@ const slowestFirst = (ms) => (a, b) => ms(b) - ms(a) || (a < b ? -1 : 1);
 /**
  * Deno's files in two processes at once, split by the time each file took (tests/timings-deno.json, from a
  * measured run; a file not in it counts a second): the files, longest first, each to the half with less so far;
- * the documentation's examples count as one file of 130 s. Two processes, not `deno test --parallel`'s threads:
+ * the documentation's examples count as one file of DOC_MS. Two processes, not `deno test --parallel`'s threads:
  * a test that sets an environment variable (MCPLITE_SECRET) then sets it in its own process only.
  */
 function denoHalves() {
@@ -174,11 +179,25 @@ function isolated(file) {
   return /^(before|after|beforeEach|afterEach)\(/m.test(source) || /^(const|let) [^=]+= scratchDir\(/m.test(source);
 }
 
-/** Writes the module that imports `files` (one isolate for them all) and answers its path. */
-function sharedModule(files, name) {
+/**
+ * Writes the module that imports `files` (one isolate for them all), and each documentation example's module with
+ * them when `doc` is set, and answers its path.
+ */
+function sharedModule(files, name, doc) {
+  const modules = [];
+  // The examples first: they run with Deno.test's sanitizers, which the node:test files (run without them) would
+  // otherwise trip with what their servers and timers leave running.
+  if (doc) {
+    mkdirSync(join(SHARED_DIR, name));
+    for (const [i, example] of docExamples(DOC_PATHS).entries()) {
+      const path = join(SHARED_DIR, name, `example-${i + 1}.ts`);
+      writeFileSync(path, example.source);
+      modules.push(pathToFileURL(path).href);
+    }
+  }
+  modules.push(...files.map((file) => pathToFileURL(join(process.cwd(), file)).href));
   const path = join(SHARED_DIR, `${name}.test.ts`);
-  const url = (file) => pathToFileURL(join(process.cwd(), file)).href;
-  writeFileSync(path, files.map((file) => `import ${JSON.stringify(url(file))};\n`).join(""));
+  writeFileSync(path, modules.map((module) => `import ${JSON.stringify(module)};\n`).join(""));
   return path;
 }
 
@@ -186,15 +205,19 @@ function sharedModule(files, name) {
 // documentation example beside them, and stops every lane on an error; each process would check its half again
 // (about 26 s of CPU each on a CI machine, the clone's new path missing Deno's cache).
 const DENO_TEST = ["test", "-A", "--unstable-no-legacy-abort", "--no-check"];
-/** `deno test`'s arguments for some of Deno's files, `--doc` among them for the documentation's examples. */
+/**
+ * `deno test`'s arguments for some of Deno's files, `--doc` among them for the documentation's examples (those of
+ * DOC_PATHS, run from the shared module: tools/doc-examples.mjs).
+ */
 function denoArgs(files, name = "deno") {
   const tests = files.filter((file) => file !== "--doc").sort();
+  const doc = files.includes("--doc");
   const shared = tests.filter((file) => !isolated(file));
-  const modules = [
-    ...(shared.length > 1 ? [sharedModule(shared, name)] : shared),
-    ...tests.filter((f) => !shared.includes(f)),
+  return [
+    ...DENO_TEST,
+    ...(shared.length > 1 || doc ? [sharedModule(shared, name, doc)] : shared),
+    ...tests.filter((file) => !shared.includes(file)),
   ];
-  return files.includes("--doc") ? [...DENO_TEST, "--doc", ...modules, "mod.ts", "src/"] : [...DENO_TEST, ...modules];
 }
 
 /**
@@ -244,7 +267,9 @@ if (LIST) {
 }
 
 const PACK_DIR = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
-const SHARED_DIR = mkdtempSync(join(tmpdir(), "mcplite-deno-shared-"));
+// In the repository, not the system's temporary directory: the examples' bare specifiers (valibot) resolve through
+// its package.json and node_modules, as the documented files' do (gitignored).
+const SHARED_DIR = mkdtempSync(join(process.cwd(), ".deno-shared-"));
 const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR });
 
 /** The children running now, so that a failed type check can stop them. */
