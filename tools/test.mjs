@@ -102,9 +102,12 @@ const LIST = process.argv.includes("--list");
 /** Test files named on the command line: each lane runs those of its files only, without `--doc`. */
 const ONLY = process.argv.slice(2).filter((arg) => !arg.startsWith("--")).map((arg) => arg.replace(/^\.\//, ""));
 
-/** Every test file under `dir`, relative to the repository (as the timings files name them). */
+/**
+ * Every test file under `dir`, relative to the repository (as the timings files name them). Not in hidden folders:
+ * a test's scratch projects (tests/cli/.init-ready-*, with tests of their own) are one, as deno.json excludes them.
+ */
 function testFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+  return readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.name.startsWith(".")).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
     return entry.isDirectory() ? testFiles(path) : entry.name.endsWith(".test.ts") ? [path] : [];
   }).sort();
