@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { createClient } from "redis";
 import { createServer, defineTool, type ResultStore } from "../../mod.ts";
 import { jwtAuth } from "../../src/auth/mod.ts";
@@ -24,7 +24,8 @@ import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
 
 const issuer = await dpopIssuer();
 const key = await dpopKey();
-const token = await issuer.mint(BASE, key.jkt);
+/** Minted before the tests (good for 5 minutes), not as the file loads: a runner may load it minutes earlier. */
+let token = "";
 const PATH = "/mcp-lite/v1/calltools";
 
 /** One instance of the docs server, on a shared store; proofs are accepted `windowSec` around their `iat`. */
@@ -71,6 +72,9 @@ async function waitFor(ready: () => Promise<boolean>, ms: number): Promise<void>
 if (REDIS_MISSING) console.error(`redis: skipped: ${REDIS_MISSING}`);
 
 describe("DPoP replays across instances", () => {
+  before(async () => {
+    token = await issuer.mint(BASE, key.jkt);
+  });
   it("two instances sharing Redis refuse a proof used on the other; Redis down is 503", {
     skip: REDIS_MISSING,
     timeout: 30_000,

@@ -19,13 +19,22 @@ import { WEBSOCKET_PROTOCOL, webSocketBinding } from "../../src/websocket/mod.ts
 import type { Listener } from "../../src/types.ts";
 import { grpcListener } from "../helpers/grpc-listener.ts";
 import { BASE, legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
-import { dpopHeaders, dpopIssuer, dpopKey, ISSUER, withNonce, youngMemoryNonce } from "../helpers/dpop.ts";
+import {
+  dpopHeaders,
+  dpopIssuer,
+  type DpopKey,
+  dpopKey,
+  ISSUER,
+  withNonce,
+  youngMemoryNonce,
+} from "../helpers/dpop.ts";
 import { rawWebSocket } from "../websocket/raw-client.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 
 const issuer = await dpopIssuer();
 const bareKey = await dpopKey();
-const token = await issuer.mint(BASE, bareKey.jkt);
+/** Minted before the tests (good for 5 minutes), not as the file loads: a runner may load it minutes earlier. */
+let token = "";
 const ALGS = ASYMMETRIC_ALGORITHMS.join(" ");
 
 const server = createServer({
@@ -34,8 +43,7 @@ const server = createServer({
   auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
   bindings: [mcpBinding(), mcpLiteBinding(), webtoolsBinding(), openapiBinding(), grpcBinding(), webSocketBinding()],
 }).tool(defineTool("read_doc").describe("Reads a doc").handle((_args, ctx) => `doc for ${ctx.auth?.subject}`));
-// The server's replay memory is new: its first window's proofs carry a nonce it issued (RFC 9449 §8).
-const key = withNonce(bareKey, await youngMemoryNonce(server.fetch, bareKey, token, BASE + "/mcp-lite/v1/calltools"));
+let key: DpopKey = bareKey;
 
 const refusal = (path: string) =>
   `DPoP error="invalid_dpop_proof", error_description="send a DPoP proof (the DPoP header)", resource_metadata="${BASE}/.well-known/oauth-protected-resource${path}", algs="${ALGS}"`;
@@ -51,6 +59,11 @@ function grpcWebCall(headers: Record<string, string>): Request {
 }
 
 describe("DPoP on every wire", () => {
+  before(async () => {
+    token = await issuer.mint(BASE, bareKey.jkt);
+    // The server's replay memory is new: its first window's proofs carry a nonce it issued (RFC 9449 §8).
+    key = withNonce(bareKey, await youngMemoryNonce(server.fetch, bareKey, token, BASE + "/mcp-lite/v1/calltools"));
+  });
   const fetchWires: [string, string, (headers: Record<string, string>) => Request][] = [
     ["MCP 2026-07-28 over HTTP", "/mcp", (h) => modernRequest("tools/call", { name: "read_doc" }, 1, h)],
     ["MCP 2025-11-25 over HTTP", "/mcp", (h) => legacyRequest("tools/call", { name: "read_doc" }, 1, "2025-11-25", h)],

@@ -7,7 +7,7 @@
  * bearer token is refused (§7.2); the metadata advertises DPoP (§5.2). Proofs are written with jose.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { SignJWT } from "jose";
 import { Code } from "@connectrpc/connect";
 import { createMemoryResultStore, createServer, defineTool, mcpLiteBinding, type ResultStore } from "../../mod.ts";
@@ -18,13 +18,23 @@ import { jwtAuth } from "../../src/auth/mod.ts";
 import { ASYMMETRIC_ALGORITHMS } from "../../src/auth/jwt-auth.ts";
 import { BASE, post, toolsCall } from "../helpers/request.ts";
 import { bearer } from "../helpers/opaque-auth.ts";
-import { dpopHeaders, dpopIssuer, dpopKey, ISSUER, withNonce, youngMemoryNonce } from "../helpers/dpop.ts";
+import {
+  dpopHeaders,
+  dpopIssuer,
+  type DpopKey,
+  dpopKey,
+  ISSUER,
+  withNonce,
+  youngMemoryNonce,
+} from "../helpers/dpop.ts";
 
 const issuer = await dpopIssuer();
 const bareKey = await dpopKey();
 const bareStranger = await dpopKey("EdDSA");
-const bound = await issuer.mint(BASE, bareKey.jkt);
-const unbound = await issuer.mint(BASE);
+// Tokens (good for 5 minutes) and the nonce of the store's first window are made before the tests (the top-level
+// `before` below), not as the file loads: a runner may load it minutes before it runs it.
+let bound = "";
+let unbound = "";
 
 const PATH = "/mcp-lite/v1/calltools";
 const URL_ = BASE + PATH;
@@ -45,9 +55,15 @@ function docsServer(dpop: "required" | "allowed") {
 
 const required = docsServer("required");
 const allowed = docsServer("allowed");
-const nonce = await youngMemoryNonce(required.fetch, bareKey, bound, URL_);
-const key = withNonce(bareKey, nonce);
-const stranger = withNonce(bareStranger, nonce);
+let key: DpopKey = bareKey;
+let stranger: DpopKey = bareStranger;
+before(async () => {
+  bound = await issuer.mint(BASE, bareKey.jkt);
+  unbound = await issuer.mint(BASE);
+  const nonce = await youngMemoryNonce(required.fetch, bareKey, bound, URL_);
+  key = withNonce(bareKey, nonce);
+  stranger = withNonce(bareStranger, nonce);
+});
 
 const call = (server: typeof required, headers: Record<string, string>, path = PATH) =>
   server.fetch(post(path, toolsCall("read_doc"), headers));

@@ -138,23 +138,24 @@ describe("challenges on every wire", () => {
 });
 
 describe("tokens that must be refused (401 invalid_token, and the server keeps serving)", () => {
-  const now = Math.floor(Date.now() / 1000);
+  // The clock read when each token is minted, in the test: a runner may load the file minutes before running it.
+  const now = () => Math.floor(Date.now() / 1000);
   const hmacWithPublicKey = async () => {
     // Algorithm confusion: an HS256 signature keyed with the public key's bytes.
     const secret = new TextEncoder().encode(JSON.stringify(jwk));
-    return await new SignJWT({ iss: ISSUER, aud: RESOURCE, sub: "eve", scope: "docs:write", exp: now + 300 })
+    return await new SignJWT({ iss: ISSUER, aud: RESOURCE, sub: "eve", scope: "docs:write", exp: now() + 300 })
       .setProtectedHeader({ alg: "HS256", kid: "k1" }).sign(secret);
   };
   const algNone = () => {
     const part = (value: unknown) => base64url.encode(JSON.stringify(value));
     return `${part({ alg: "none", typ: "at+jwt" })}.${
-      part({ iss: ISSUER, aud: RESOURCE, sub: "eve", exp: now + 300 })
+      part({ iss: ISSUER, aud: RESOURCE, sub: "eve", exp: now() + 300 })
     }.`;
   };
   const cases: [string, () => Promise<string> | string, RegExp][] = [
-    ["expired", () => mint({ exp: now - 120 }), /expired/],
-    ["expired within the 60 s skew is accepted", () => mint({ exp: now - 30 }), /^ok$/],
-    ["not yet valid", () => mint({ nbf: now + 600 }), /not valid yet/],
+    ["expired", () => mint({ exp: now() - 120 }), /expired/],
+    ["expired within the 60 s skew is accepted", () => mint({ exp: now() - 30 }), /^ok$/],
+    ["not yet valid", () => mint({ nbf: now() + 600 }), /not valid yet/],
     ["for another resource", () => mint({ aud: "https://other.example.com" }), /not issued for this resource/],
     ["from another issuer", () => mint({ iss: "https://evil.example.com" }), /unexpected issuer/],
     ["with a bad signature", () => mint({}, {}, other.privateKey), /signature is invalid/],
