@@ -145,6 +145,14 @@ for (const file of ALL) {
   }
 }
 
+/** The hidden folders under `dir` (a test's scratch projects inside the checkout, as tests/cli/.init-ready-*). */
+function hiddenFolders(dir) {
+  return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.name.startsWith(".") ? [path] : hiddenFolders(path);
+  });
+}
+
 /** Slowest first, as `--timings` orders them, for the lists a process is given. */
 const slowestFirst = (ms) => (a, b) => ms(b) - ms(a) || (a < b ? -1 : 1);
 
@@ -270,10 +278,15 @@ if (LIST) {
 }
 
 const PACK_DIR = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
+// The tests' scratch directories (tests/helpers/scratch-dir.ts): removed here at the end, since `bun test
+// --parallel` kills the removal each test starts in the background with its worker (installed projects, 1.5 GB a run).
+const SCRATCH_DIR = mkdtempSync(join(tmpdir(), "mcplite-scratch-"));
+/** Those a test makes inside the checkout (hidden, under tests/) are removed too: the ones not there before the run. */
+const HIDDEN_BEFORE = new Set(hiddenFolders("tests"));
 // In the repository, not the system's temporary directory: the examples' bare specifiers (valibot) resolve through
 // its package.json and node_modules, as the documented files' do (gitignored).
 const SHARED_DIR = mkdtempSync(join(process.cwd(), ".deno-shared-"));
-const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR });
+const env = repoEnv({ MCPLITE_PACK_DIR: PACK_DIR, MCPLITE_SCRATCH_DIR: SCRATCH_DIR });
 
 /** The children running now, so that a failed type check can stop them. */
 const running = new Set();
@@ -386,6 +399,9 @@ if (SERIAL) {
 }
 rmSync(PACK_DIR, { recursive: true, force: true });
 rmSync(SHARED_DIR, { recursive: true, force: true });
+// In the background (Node leaves it running): deleting installed projects takes seconds the run need not wait for.
+const made = hiddenFolders("tests").filter((path) => !HIDDEN_BEFORE.has(path));
+spawn("rm", ["-rf", SCRATCH_DIR, ...made], { detached: true, stdio: "ignore" }).unref();
 
 for (const { name, code, seconds, error } of results) {
   console.log(
