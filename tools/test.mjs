@@ -277,10 +277,12 @@ if (LIST) {
   process.exit(0);
 }
 
-const PACK_DIR = mkdtempSync(join(tmpdir(), "mcplite-pack-"));
 // The tests' scratch directories (tests/helpers/scratch-dir.ts): removed here at the end, since `bun test
 // --parallel` kills the removal each test starts in the background with its worker (installed projects, 1.5 GB a run).
 const SCRATCH_DIR = mkdtempSync(join(tmpdir(), "mcplite-scratch-"));
+// The packed tarball beside them: a project in a scratch directory names it `../mcplite-pack-…/…tgz`, as `npx` takes a
+// tarball (npm 11 runs `../../x.tgz` as a command).
+const PACK_DIR = mkdtempSync(join(SCRATCH_DIR, "mcplite-pack-"));
 /** Those a test makes inside the checkout (hidden, under tests/) are removed too: the ones not there before the run. */
 const HIDDEN_BEFORE = new Set(hiddenFolders("tests"));
 // In the repository, not the system's temporary directory: the examples' bare specifiers (valibot) resolve through
