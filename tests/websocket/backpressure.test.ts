@@ -102,7 +102,7 @@ async function assertStalledSocketBounded(server: Measured): Promise<void> {
   stalled.pause();
   const made = await server.settled();
   assert.ok(made <= MOST_MADE, `${made} answers of 1 MiB made for a client that does not read`);
-  const { frames, closeCode } = await stalled.drain();
+  const { frames, closeCode } = await stalled.drain(300);
   // The server closed it (its close frame, or the connection dropped), or held its calls until it read
   // again: then every answer comes, none lost.
   if (closeCode === undefined && !stalled.closed) assert.equal(frames, 300, "answers lost on a held socket");
@@ -112,11 +112,14 @@ async function assertStalledSocketBounded(server: Measured): Promise<void> {
 }
 
 describe("webSocketBinding's output bound", () => {
-  it("closes a socket that stops reading with 1008, makes a bounded number of answers, and serves others", async () => {
+  // Up to two minutes: a server that holds the socket's calls sends 300 MiB once it reads again.
+  it("closes a socket that stops reading with 1008, makes a bounded number of answers, and serves others", {
+    timeout: 120_000,
+  }, async () => {
     await onMemoryServer(assertStalledSocketBounded);
   });
 
-  it("does the same on Node 22 (attachWebSocket, ws)", async (t) => {
+  it("does the same on Node 22 (attachWebSocket, ws)", { timeout: 120_000 }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     await onMemoryServer(

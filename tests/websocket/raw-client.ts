@@ -13,11 +13,14 @@ export interface RawSocket {
   /** Stops reading: the server's frames pile up in the kernel's buffers, then in the server. */
   pause(): void;
   /**
-   * Reads again, until the server's close frame (RFC 6455 §5.5.1) or 10 s.
+   * Reads again, until the server's close frame (RFC 6455 §5.5.1), the connection's end, or `expected` text frames
+   * in all; at most 60 s (a loaded machine moves hundreds of MiB over loopback slowly, so what bounds the wait is
+   * what the server does, not a clock).
    *
+   * @param expected The text frames that end the wait when they have all come (a server that held every call).
    * @returns How many text frames came before, and the close frame's status code (undefined: none).
    */
-  drain(): Promise<{ frames: number; closeCode?: number }>;
+  drain(expected: number): Promise<{ frames: number; closeCode?: number }>;
   /**
    * Waits (at most 5 s) for the response to the request `id` among the text frames under 64 KiB.
    *
@@ -61,6 +64,7 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
       let frames = 0;
       let closeCode: number | undefined;
       let woken: (() => void) | undefined;
+      let all: (() => void) | undefined;
       const messages: Record<string, any>[] = [];
       socket.on("data", (chunk: Uint8Array) => {
         const joined = new Uint8Array(pending.byteLength + chunk.byteLength);
@@ -77,16 +81,20 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
           pending = pending.subarray(next.size);
         }
         if (closeCode !== undefined) woken?.();
+        else all?.();
       });
       resolve({
         send: (message) => void socket.write(frame(JSON.stringify(message))),
         pause: () => void socket.pause(),
-        drain: () =>
+        drain: (expected) =>
           new Promise((done) => {
-            const timer = setTimeout(() => done({ frames, closeCode }), 10_000);
+            const timer = setTimeout(() => done({ frames, closeCode }), 60_000);
             woken = () => {
               clearTimeout(timer);
               done({ frames, closeCode });
+            };
+            all = () => {
+              if (frames >= expected) woken?.();
             };
             socket.on("close", woken);
             if (socket.destroyed) woken(); // the server dropped it already (a reset): nothing more comes
