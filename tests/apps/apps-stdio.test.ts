@@ -15,12 +15,16 @@ const MIME = "text/html;profile=mcp-app";
 
 describe("MCP Apps over stdio, from the official client", () => {
   let client: Client;
+  /** What the server wrote to stderr (its log), shown with a failed assertion: an "Internal error" says no more. */
+  let log = "";
   before(async () => {
     const { command, args } = runtimeCommand(new URL("../../examples/apps/server.ts", import.meta.url).pathname);
     client = new Client({ name: "apps-host", version: "1.0.0" }, {
       capabilities: { extensions: { [UI]: { mimeTypes: [MIME] } } },
     } as never);
-    await client.connect(new StdioClientTransport({ command, args: [...args, "--stdio"], stderr: "pipe" }));
+    const transport = new StdioClientTransport({ command, args: [...args, "--stdio"], stderr: "pipe" });
+    transport.stderr?.on("data", (chunk: Uint8Array) => void (log += String(chunk)));
+    await client.connect(transport);
   });
   after(async () => await client?.close());
 
@@ -35,7 +39,10 @@ describe("MCP Apps over stdio, from the official client", () => {
   });
 
   it("serves the view with its CSP, and the tool knows the client renders it", async () => {
-    const read = await client.readResource({ uri: "ui://weather/forecast" });
+    // The view's page is bundled on its first read (`deno bundle` or Bun.build): a failed bundle is the server's log.
+    const read = await client.readResource({ uri: "ui://weather/forecast" }).catch((error: Error) => {
+      throw new Error(`${error.message}; the server's stderr:\n${log}`);
+    });
     const [view] = read.contents as unknown as { mimeType: string; text: string; _meta: { ui: { csp: unknown } } }[];
     assert.equal(view.mimeType, MIME);
     assert.deepEqual(view._meta.ui.csp, { connectDomains: ["https://api.open-meteo.com"] });
