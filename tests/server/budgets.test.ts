@@ -196,7 +196,9 @@ async function onServer(limits: object, test: (server: ChildServer) => Promise<v
 }
 
 describe("the server's budgets, on a server in a child process", () => {
-  it("answers 60 concurrent 4 MiB calls 200 or 503 with Retry-After, within the body budget, refused bodies unread", async () => {
+  it("answers 60 concurrent 4 MiB calls 200 or 503 with Retry-After, within the body budget, refused bodies unread", {
+    timeout: 180_000,
+  }, async () => {
     await onServer({}, assertBodiesBounded);
   });
 
@@ -220,7 +222,7 @@ describe("the server's budgets, on a server in a child process", () => {
     ["bounds calls held open and deferred jobs", HELD_AND_JOBS, assertHeldAndJobs],
   ];
   for (const [name, limits, test] of onNode22) {
-    it(`${name}, on Node 22 (serve() on node:http)`, { timeout: 90_000 }, async (t) => {
+    it(`${name}, on Node 22 (serve() on node:http)`, { timeout: 180_000 }, async (t) => {
       const node = await node22();
       if (node === undefined) return t.skip(NODE22_MISSING);
       await onServer(limits, test, node);
