@@ -64,7 +64,7 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
       let frames = 0;
       let closeCode: number | undefined;
       let woken: (() => void) | undefined;
-      let all: (() => void) | undefined;
+      let expected = Infinity; // the text frames drain() waits for
       const messages: Record<string, any>[] = [];
       socket.on("data", (chunk: Uint8Array) => {
         const joined = new Uint8Array(pending.byteLength + chunk.byteLength);
@@ -80,24 +80,22 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
           }
           pending = pending.subarray(next.size);
         }
-        if (closeCode !== undefined) woken?.();
-        else all?.();
+        if (closeCode !== undefined || frames >= expected) woken?.();
       });
       resolve({
         send: (message) => void socket.write(frame(JSON.stringify(message))),
         pause: () => void socket.pause(),
-        drain: (expected) =>
+        drain: (all) =>
           new Promise((done) => {
+            expected = all;
             const timer = setTimeout(() => done({ frames, closeCode }), 60_000);
             woken = () => {
               clearTimeout(timer);
               done({ frames, closeCode });
             };
-            all = () => {
-              if (frames >= expected) woken?.();
-            };
             socket.on("close", woken);
-            if (socket.destroyed) woken(); // the server dropped it already (a reset): nothing more comes
+            // The server dropped it already (a reset): nothing more comes; or every frame came already.
+            if (socket.destroyed || frames >= expected) woken();
             socket.resume();
           }),
         answer: async (id) => {
