@@ -86,7 +86,11 @@ async function devLoop(runtime: string, node?: string): Promise<void> {
 }
 
 describe("mcplite dev", () => {
-  it("restarts on an edit of an imported file, keeps the port, and survives a syntax error", async () => {
+  // Each loop starts the server three times and waits for each (30 s bounds apiece); the test's own bound
+  // sits above their sum, not at bun's default 30 s that one slow start on a loaded machine exhausts.
+  it("restarts on an edit of an imported file, keeps the port, and survives a syntax error", {
+    timeout: 180_000,
+  }, async () => {
     await devLoop("Deno" in globalThis ? "deno" : "bun");
   });
 
@@ -202,7 +206,7 @@ export default createServer({
     }
   });
 
-  it("does the same on Node 22", { skip: ONCE_PER_RUN }, async (t) => {
+  it("does the same on Node 22", { skip: ONCE_PER_RUN, timeout: 180_000 }, async (t) => {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     await devLoop("node 22", node);
