@@ -234,10 +234,14 @@ function denoArgs(files, name = "deno") {
 /**
  * `bun test`'s arguments for `files` in `workers` processes. A path starting with `./` names that file (a bare one
  * is a filter that would match others containing it).
+ *
+ * A test's default bound is 120 s: it guards against a hang, and each wait inside a test has its own bound. At 30 s
+ * it measured the machine: tests that start Node 22, Chromium or a child server several times took 15–22 s on a
+ * quiet 2-core run, more with a core busy, and CI failed one at 30.0 s (Deno's `deno test` has no default bound).
  */
 function bunArgs(files, workers) {
   const parallel = workers > 1 ? [`--parallel=${workers}`, "--timings=tests/timings.json"] : [];
-  return ["test", "--timeout", "30000", ...parallel, ...[...files].sort(slowestFirst(bunMs)).map((f) => `./${f}`)];
+  return ["test", "--timeout", "120000", ...parallel, ...[...files].sort(slowestFirst(bunMs)).map((f) => `./${f}`)];
 }
 
 const CORES = availableParallelism();
