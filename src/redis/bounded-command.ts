@@ -7,14 +7,34 @@
  * @module
  */
 
-/** What the guard needs of a node-redis client, all optional (a client of another shape is used as is). */
+/**
+ * What the guard reads of a client, all optional (a client of another shape is used as is): node-redis 5
+ * says it is up with `isReady` and reopens with `destroy()` then `connect()`; ioredis says it with
+ * `status` (`"ready"`) and reopens with `disconnect(true)`, saying `ready` again once it has.
+ */
 export interface RedisConnectionLike {
-  /** Whether the connection is up (node-redis: `false` while it reconnects). */
+  /** node-redis: whether the connection is up (`false` while it reconnects). */
   readonly isReady?: boolean;
-  /** Closes the connection at once. */
+  /** ioredis: the connection's state, `"ready"` when up. */
+  readonly status?: string;
+  /** node-redis: closes the connection at once. */
   destroy?(): void;
-  /** Opens it again. */
+  /** node-redis: opens it again. */
   connect?(): Promise<unknown>;
+  /** ioredis: closes the connection, and with `true` opens it again. */
+  disconnect?(reconnect?: boolean): void;
+  /** ioredis: an event, once (`ready`: up again). */
+  once?(event: "ready", listener: () => void): unknown;
+}
+
+/** Whether the client is ioredis (or a fork of it, such as iovalkey): it has a `status` of its own. */
+export function isIoRedis(client: object): boolean {
+  return typeof (client as RedisConnectionLike).status === "string";
+}
+
+/** Whether the client says it is up: `undefined` when it says nothing. */
+function readiness(client: RedisConnectionLike): boolean | undefined {
+  return isIoRedis(client) ? client.status === "ready" : client.isReady;
 }
 
 /**
@@ -30,18 +50,24 @@ export function boundedCommands(
 ): <T>(command: () => Promise<T>) => Promise<T> {
   let reopening: Promise<unknown> | undefined;
   const reopen = () => {
-    if (reopening !== undefined || client.destroy === undefined || client.connect === undefined) return;
-    client.destroy();
-    reopening = client.connect().catch(() => {}).finally(() => reopening = undefined);
+    if (reopening !== undefined) return;
+    if (isIoRedis(client) && client.disconnect !== undefined && client.once !== undefined) {
+      const once = client.once.bind(client);
+      reopening = new Promise<void>((resolve) => once("ready", resolve)).finally(() => reopening = undefined);
+      client.disconnect(true);
+    } else if (client.destroy !== undefined && client.connect !== undefined) {
+      client.destroy();
+      reopening = client.connect().catch(() => {}).finally(() => reopening = undefined);
+    }
   };
   return async (command) => {
-    if (client.isReady === false || reopening !== undefined) {
+    if (readiness(client) === false || reopening !== undefined) {
       throw new Error("Redis is not connected (the client is reconnecting)");
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        if (client.isReady === true) reopen();
+        if (readiness(client) === true) reopen();
         reject(new Error(`Redis did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
     });

@@ -4,26 +4,38 @@
  *
  * @module
  */
-import { boundedCommands } from "./bounded-command.ts";
+import { boundedCommands, isIoRedis } from "./bounded-command.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
 
 /**
- * What the store needs of a Redis client: the shape of a connected client of npm `redis` (node-redis
- * 5), which users bring (`createClient({ url }).connect()`). Replies are strings (the default).
+ * What the store needs of a Redis client: a connected client of npm `redis` (node-redis 5,
+ * `createClient({ url }).connect()`) or of npm `ioredis` (`new Redis(url)`, BullMQ's client; its forks, such
+ * as iovalkey, too). Replies are strings (both clients' default).
  */
 export interface RedisClientLike {
-  /** Whether the connection is up (node-redis: `false` while it reconnects); the store's guard reads it. */
+  /** node-redis: whether the connection is up (`false` while it reconnects); the store's guard reads it. */
   readonly isReady?: boolean;
-  /** Closes the connection at once, when a command outlives `timeoutMs`. */
+  /** ioredis: the connection's state (`"ready"` when up); the store's guard reads it. */
+  readonly status?: string;
+  /** node-redis: closes the connection at once, when a command outlives `timeoutMs`. */
   destroy?(): void;
-  /** Opens it again. */
+  /** node-redis: opens it again. */
   connect?(): Promise<unknown>;
+  /** ioredis: closes the connection and opens it again (`true`), when a command outlives `timeoutMs`. */
+  disconnect?(reconnect?: boolean): void;
+  /** ioredis: `ready` once, when it is up again. */
+  once?(event: "ready", listener: () => void): unknown;
   /** `GET key`. */
   get(key: string): Promise<unknown>;
   /** `DEL key`. */
   del(key: string): Promise<unknown>;
-  /** `EVAL script numkeys key… arg…`. */
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /**
+   * `EVAL script numkeys key… arg…`: node-redis takes the keys and arguments as options, ioredis after the
+   * number of keys.
+   */
+  eval:
+    | ((script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>)
+    | ((script: string, numkeys: number, ...keysAndArguments: string[]) => Promise<unknown>);
 }
 
 /** Options of {@link redisResultStore}. */
@@ -60,13 +72,16 @@ const utf8 = new TextEncoder();
  * token (`PX`); an entry that has ended is never replaced (a Lua script checks and writes in one
  * step), so a job's result and a concurrent cancellation on another instance never both win.
  *
- * While the client is not ready (Redis down, node-redis reconnecting with backoff), every operation
+ * While the client is not ready (Redis down, the client reconnecting with backoff), every operation
  * fails at once instead of waiting in node-redis's offline queue, and one with no answer within
  * `timeoutMs` fails too: the server answers "send again later" on every wire, and retries a finished
- * job's result until it is stored. Give the client an `error`
- * listener: node-redis emits one per failed reconnection, and without a listener the process exits.
+ * job's result until it is stored. Give the client an `error` listener: node-redis emits one per failed
+ * reconnection, and without a listener the process exits (ioredis logs each instead).
  *
- * @param client A connected node-redis client.
+ * Valkey speaks the same protocol: bring either client, connected to it. Upstash: connect either client to
+ * the database's `rediss://` endpoint (TCP); its REST client (`@upstash/redis`) is not a client this store takes.
+ *
+ * @param client A connected node-redis or ioredis client.
  * @param options The key prefix and the bound on one entry.
  * @returns The store.
  *
@@ -78,6 +93,15 @@ const utf8 = new TextEncoder();
  * const redis = await createClient({ url: "redis://127.0.0.1:6379" })
  *   .on("error", () => {}) // outages reach the server's onError through the store, once each
  *   .connect();
+ * const server = createServer({ name: "app", version: "1.0.0", resultStore: redisResultStore(redis) });
+ * ```
+ *
+ * @example With ioredis (the client BullMQ uses)
+ * ```ts ignore
+ * import { Redis } from "ioredis";
+ * import { createServer } from "@mcplite/sdk";
+ * import { redisResultStore } from "@mcplite/sdk/redis";
+ * const redis = new Redis("redis://127.0.0.1:6379");
  * const server = createServer({ name: "app", version: "1.0.0", resultStore: redisResultStore(redis) });
  * ```
  */
@@ -98,11 +122,28 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
       if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
       const value = (hasEnded(entry) ? ENDED : RUNNING) + json;
       const ms = String(Math.max(1, Math.ceil(ttlMs)));
-      return Number(await run(() => client.eval(SET_UNLESS_ENDED, { keys: [prefix + id], arguments: [value, ms] }))) ===
-        1;
+      return Number(await run(() => evalScript(client, SET_UNLESS_ENDED, [prefix + id], [value, ms]))) === 1;
     },
     async delete(id) {
       await run(() => client.del(prefix + id));
     },
   };
+}
+
+/** `EVAL` in the call shape of the client at hand. */
+function evalScript(client: RedisClientLike, script: string, keys: string[], args: string[]): Promise<unknown> {
+  if (isIoRedis(client)) {
+    return (client.eval as (script: string, numkeys: number, ...rest: string[]) => Promise<unknown>).call(
+      client,
+      script,
+      keys.length,
+      ...keys,
+      ...args,
+    );
+  }
+  return (client.eval as (script: string, options: { keys: string[]; arguments: string[] }) => Promise<unknown>).call(
+    client,
+    script,
+    { keys, arguments: args },
+  );
 }

@@ -27,6 +27,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Kills it at once (SIGKILL, as `kill -9`), waiting for the process to exit. */
   kill(): Promise<void>;
+  /** Freezes it (SIGSTOP): its connections stay open, and nothing is answered until {@link resume}. */
+  pause(): void;
+  /** Lets a frozen server go on (SIGCONT): it answers what it was sent meanwhile. */
+  resume(): void;
 }
 
 /** Options of {@link startRedis}. */
@@ -58,6 +62,9 @@ export async function startRedis(portOrOptions?: number | RedisServerOptions): P
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `redis://127.0.0.1:${port}`;
   const stop = async () => {
+    try {
+      process.kill(child.pid!, "SIGCONT"); // a frozen server would not see the SIGTERM
+    } catch { /* it has exited */ }
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 2_000);
     await exited;
@@ -75,7 +82,15 @@ export async function startRedis(portOrOptions?: number | RedisServerOptions): P
       await probe.connect();
       await probe.ping();
       if (probe.isOpen) probe.destroy();
-      return { url, port, stop, kill };
+      return {
+        url,
+        port,
+        stop,
+        kill,
+        // process.kill, not child.kill: Deno's ChildProcess sends no signal after its first (it counts as killed).
+        pause: () => process.kill(child.pid!, "SIGSTOP"),
+        resume: () => process.kill(child.pid!, "SIGCONT"),
+      };
     } catch {
       if (probe.isOpen) probe.destroy();
       if (Date.now() > deadline || child.exitCode !== null) {

@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { createClient } from "redis";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
@@ -21,6 +20,7 @@ import { redisNotifier, redisResultStore } from "../../src/redis/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 import { modernRequest, toolsCall } from "../helpers/request.ts";
+import { REDIS_CLIENTS, type RedisClientKind, type TestRedisClient } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 
 if (REDIS_MISSING) console.error(`redis faults: skipped: ${REDIS_MISSING}`);
@@ -35,13 +35,12 @@ const LEASE_MS = 3_000;
 const JOBS = 45;
 /** How long Redis stays down. */
 const OUTAGE_MS = 1_500;
-type Redis = ReturnType<typeof createClient>;
 type Lite = { result?: { _meta: { response_type: string; promise_token?: string }; structuredContent?: unknown } };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Three instances on one Redis, each on its own connection (with a subscriber), served on free ports. */
-async function threeInstances(redis: RedisServer) {
+async function threeInstances(redis: RedisServer, kind: RedisClientKind) {
   const runs = new Map<number, number>();
   const work = defineTool("work")
     .describe("Sleeps, then answers its number")
@@ -54,14 +53,14 @@ async function threeInstances(redis: RedisServer) {
         return { n };
       })
     );
-  const clients: Redis[] = [];
+  const clients: TestRedisClient[] = [];
   const listeners: Listener[] = [];
   const notifiers: { close(): void }[] = [];
   const reports: unknown[][] = [];
   for (let i = 0; i < 3; i++) {
-    const client = createClient({ url: redis.url });
-    client.on("error", () => {}); // the application's own listener; the subscriber connection is ours
-    clients.push(await client.connect());
+    const connected = await kind.connect(redis.url); // with the application's own error listener
+    clients.push(connected);
+    const client = connected.client;
     const notifier = redisNotifier(client);
     notifiers.push(notifier);
     const report: unknown[] = [];
@@ -78,11 +77,11 @@ async function threeInstances(redis: RedisServer) {
     }).tool(work);
     listeners.push(await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
   }
-  await waitFor(async () => (await clients[0].pubSubNumSub("mcplite:notifications"))["mcplite:notifications"] === 3);
+  await waitFor(async () => (await clients[0].subscribers("mcplite:notifications")) === 3);
   const close = async () => {
     for (const listener of listeners) await listener.close();
     for (const notifier of notifiers) notifier.close();
-    for (const client of clients) if (client.isOpen) client.destroy();
+    for (const client of clients) client.close();
   };
   return { runs, clients, listeners, reports, close };
 }
@@ -141,10 +140,10 @@ async function assertRetryableOnEveryWire(url: string): Promise<void> {
  * Starts {@link JOBS} jobs over the three instances, breaks Redis with `breakIt` after 400 ms, restarts
  * it after {@link OUTAGE_MS}, and redeems every token round robin until each answers.
  */
-async function survive(breakIt: (redis: RedisServer) => Promise<void>): Promise<void> {
+async function survive(kind: RedisClientKind, breakIt: (redis: RedisServer) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-redis-"));
   let redis = await startRedis({ persistIn: dir });
-  const cluster = await threeInstances(redis);
+  const cluster = await threeInstances(redis, kind);
   try {
     const urls = cluster.listeners.map((l) => l.url);
     // Spread from 100 ms to 2.7 s: some end before the outage, most during it, some after.
@@ -210,11 +209,13 @@ async function survive(breakIt: (redis: RedisServer) => Promise<void>): Promise<
 }
 
 describe("three instances on one Redis that fails under load", { skip: REDIS_MISSING }, () => {
-  it("survives a stop (SIGTERM) and restart: nothing lost, every redeem retryable meanwhile", async () => {
-    await survive((redis) => redis.stop());
-  });
+  for (const kind of REDIS_CLIENTS) {
+    it(`survives a stop (SIGTERM) and restart: nothing lost, every redeem retryable meanwhile (${kind.name})`, async () => {
+      await survive(kind, (redis) => redis.stop());
+    });
 
-  it("survives a kill -9 and restart: nothing lost, every redeem retryable meanwhile", async () => {
-    await survive((redis) => redis.kill());
-  });
+    it(`survives a kill -9 and restart: nothing lost, every redeem retryable meanwhile (${kind.name})`, async () => {
+      await survive(kind, (redis) => redis.kill());
+    });
+  }
 });
