@@ -81,5 +81,9 @@ export const ENTRY_POINTS = {
   },
   "./redis": { purpose: "A Redis result store and notifier, for many instances.", guide: "guides/many-instances" },
   "./deno-kv": { purpose: "A Deno KV result store and notifier, for many instances.", guide: "guides/many-instances" },
+  "./durable-object": {
+    purpose: "A Cloudflare Durable Object result store, for a Worker's many isolates.",
+    guide: "guides/workers",
+  },
   "./otel": { purpose: "OpenTelemetry traces and metrics of a server and its clients.", guide: "guides/observability" },
 };

@@ -1,0 +1,86 @@
+/**
+ * A `ResultStore` on Cloudflare Durable Objects: one object per entry (`ResultObject`), reached through
+ * its namespace from any Worker isolate.
+ *
+ * @module
+ */
+import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
+import { MAX_ENTRY_BYTES, OBJECT_URL, type ObjectAnswer, type ObjectRequest } from "./object-protocol.ts";
+
+const utf8 = new TextEncoder();
+
+/**
+ * Creates a result store on Durable Objects: each entry is one `ResultObject`, named by the store's `prefix`
+ * and the entry's id (`idFromName`), so entries spread over Cloudflare's machines and any isolate of the Worker
+ * reaches them. An entry that has ended is never replaced: the object reads and writes in one request, and
+ * Cloudflare delivers an object's requests one at a time. Entries expire with their token (an alarm deletes
+ * them; a read past the expiry finds nothing). An entry's JSON is at most `maxBytes`; it is stored in chunks, so
+ * it may be larger than a storage value.
+ *
+ * An object that cannot be reached (overloaded, restarting, a network fault between Cloudflare's machines) makes
+ * the operation fail: the server answers "send again later" on every wire.
+ *
+ * @param namespace The Worker's Durable Object namespace binding whose class is `ResultObject`
+ *   (`env.MCPLITE_RESULTS`; at module scope, `import { env } from "cloudflare:workers"`).
+ * @param options `prefix` of every object's name (default `"mcplite:result:"`), so one namespace serves several
+ *   servers; `maxBytes`, the most bytes of one entry's JSON (default 1 MiB, at most 4 000 000), a larger one
+ *   refused with a `RangeError`.
+ * @returns The store, for `createServer({ resultStore })`.
+ *
+ * @example
+ * ```ts ignore
+ * import { env } from "cloudflare:workers";
+ * import { createServer } from "@mcplite/sdk";
+ * import { durableObjectResultStore } from "@mcplite/sdk/durable-object";
+ * export { ResultObject } from "@mcplite/sdk/durable-object"; // bound as MCPLITE_RESULTS in wrangler.jsonc
+ *
+ * const server = createServer({
+ *   name: "app",
+ *   version: "1.0.0",
+ *   resultStore: durableObjectResultStore(env.MCPLITE_RESULTS),
+ * });
+ * export default server;
+ * ```
+ */
+export function durableObjectResultStore<Id>(
+  namespace: {
+    idFromName(name: string): Id;
+    get(id: Id): { fetch(input: string, init?: RequestInit): Promise<Response> };
+  },
+  options: { readonly prefix?: string; readonly maxBytes?: number } = {},
+): ResultStore {
+  const prefix = options.prefix ?? "mcplite:result:";
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  if (!(maxBytes > 0 && maxBytes <= MAX_ENTRY_BYTES)) {
+    throw new RangeError(`maxBytes must be above 0 and at most ${MAX_ENTRY_BYTES}, not ${maxBytes}`);
+  }
+  const ask = async (id: string, request: ObjectRequest): Promise<ObjectAnswer> => {
+    const object = namespace.get(namespace.idFromName(prefix + id));
+    const response = await object.fetch(OBJECT_URL, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(request),
+    });
+    if (response.status === 413) throw new RangeError((await response.json()).error);
+    if (!response.ok) {
+      throw new Error(`the result store's Durable Object answered ${response.status}: ${await response.text()}`);
+    }
+    return await response.json() as ObjectAnswer;
+  };
+  return {
+    async get(id) {
+      const { json } = await ask(id, { op: "get" });
+      return typeof json === "string" ? JSON.parse(json) as StoredResult : undefined;
+    },
+    async set(id, entry, ttlMs) {
+      const json = JSON.stringify(entry);
+      const size = utf8.encode(json).length;
+      if (size > maxBytes) throw new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`);
+      const { written } = await ask(id, { op: "set", json, ended: hasEnded(entry), ttlMs: Math.max(1, ttlMs) });
+      return written === true;
+    },
+    async delete(id) {
+      await ask(id, { op: "delete" });
+    },
+  };
+}

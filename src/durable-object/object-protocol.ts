@@ -1,0 +1,68 @@
+/**
+ * What the result store says to its Durable Object, and how an entry lies in the object's storage: one object
+ * per entry, its JSON split into chunks a Durable Object's storage takes (a value is at most 128 KiB on the
+ * key-value backend; a chunk of 32 768 UTF-16 code units is at most 64 KiB), written in one `put()` (at most 128
+ * keys), so that an entry is written whole or not at all.
+ *
+ * @module
+ */
+/** The URL the store's requests go to: a Durable Object stub's `fetch()` needs one; the object reads the path only. */
+export const OBJECT_URL = "https://mcplite-durable-object/result";
+
+/** The UTF-16 code units of one chunk: at most 64 KiB, under the key-value backend's 128 KiB per value. */
+export const CHUNK_UNITS = 32_768;
+
+/** The most chunks of one entry: one `put()` writes at most 128 keys, the entry's metadata among them. */
+export const MAX_CHUNKS = 127;
+
+/** The most bytes of one entry's JSON a store takes (4 000 000: {@link MAX_CHUNKS} chunks always hold it). */
+export const MAX_ENTRY_BYTES = 4_000_000;
+
+/** One request of the store to the object. */
+export type ObjectRequest =
+  | { readonly op: "get" }
+  | { readonly op: "set"; readonly json: string; readonly ended: boolean; readonly ttlMs: number }
+  | { readonly op: "delete" };
+
+/** The object's answer: the entry's JSON (`get`, `null`: none), or whether it was written (`set`). */
+export interface ObjectAnswer {
+  readonly json?: string | null;
+  readonly written?: boolean;
+}
+
+/** The storage key of an entry's metadata. */
+export const META_KEY = "meta";
+
+/** The entry's metadata, beside its chunks (`chunk:0`, `chunk:1`, ...). */
+export interface EntryMeta {
+  /** Whether the entry has ended (completed, failed or cancelled): it is never replaced. */
+  readonly ended: boolean;
+  /** When it expires, ms since the epoch. */
+  readonly expiresAt: number;
+  /** How many chunks its JSON fills. */
+  readonly chunks: number;
+}
+
+/**
+ * The storage key of chunk `n`.
+ *
+ * @param n The chunk's index.
+ * @returns Its key.
+ */
+export function chunkKey(n: number): string {
+  return `chunk:${n}`;
+}
+
+/**
+ * Whether a request is one the object takes (it is reachable through its binding only, but may be routed to).
+ *
+ * @param body The request's JSON.
+ * @returns Whether it is an {@link ObjectRequest}.
+ */
+export function isObjectRequest(body: unknown): body is ObjectRequest {
+  if (typeof body !== "object" || body === null) return false;
+  const { op, json, ended, ttlMs } = body as Record<string, unknown>;
+  if (op === "get" || op === "delete") return true;
+  return op === "set" && typeof json === "string" && typeof ended === "boolean" && typeof ttlMs === "number" &&
+    Number.isFinite(ttlMs) && ttlMs > 0;
+}

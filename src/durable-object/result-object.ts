@@ -1,0 +1,120 @@
+/**
+ * The Durable Object that holds one result-store entry: Cloudflare runs one instance of it per id, anywhere, and
+ * delivers its requests one at a time while its storage is read (input gates), so "first writer wins" is a read
+ * and a write in one request. It expires its entry with an alarm.
+ *
+ * @module
+ */
+import {
+  CHUNK_UNITS,
+  chunkKey,
+  type EntryMeta,
+  isObjectRequest,
+  MAX_CHUNKS,
+  META_KEY,
+  type ObjectAnswer,
+  type ObjectRequest,
+} from "./object-protocol.ts";
+
+/** What the object uses of its `DurableObjectStorage` (the key-value API, on either storage backend). */
+interface StorageLike {
+  get(key: string): Promise<unknown>;
+  get(keys: string[]): Promise<Map<string, unknown>>;
+  put(entries: Record<string, unknown>): Promise<void>;
+  delete(keys: string[]): Promise<number>;
+  deleteAll(): Promise<void>;
+  setAlarm(scheduledTime: number): Promise<void>;
+  deleteAlarm(): Promise<void>;
+}
+
+/**
+ * The Durable Object class of `durableObjectResultStore()`: export it from the Worker's main module and bind it
+ * (wrangler: a `durable_objects` binding with this class name and a migration that creates it,
+ * `new_sqlite_classes`). Each entry of the store is one instance; entries expire with an alarm.
+ *
+ * @example
+ * ```ts ignore
+ * // The Worker's main module (wrangler.jsonc: "durable_objects": { "bindings": [{ "name": "MCPLITE_RESULTS",
+ * // "class_name": "ResultObject" }] }, "migrations": [{ "tag": "v1", "new_sqlite_classes": ["ResultObject"] }])
+ * export { ResultObject } from "@mcplite/sdk/durable-object";
+ * ```
+ */
+export class ResultObject {
+  readonly #storage: StorageLike;
+
+  /**
+   * Made by workerd, once per entry id, with the object's state.
+   *
+   * @param state The object's `DurableObjectState`: its storage is what the object uses.
+   */
+  constructor(state: { readonly storage: unknown }) {
+    this.#storage = state.storage as StorageLike;
+  }
+
+  /**
+   * Answers one request of the store: read, write unless ended, or delete the entry.
+   *
+   * @param request A `POST` with the store's JSON request.
+   * @returns The JSON answer; 400 to a request the store never sends, 413 to an entry over the object's bound.
+   */
+  async fetch(request: Request): Promise<Response> {
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      body = undefined;
+    }
+    if (request.method !== "POST" || !isObjectRequest(body)) {
+      return Response.json({ error: "not a request of the result store" }, { status: 400 });
+    }
+    try {
+      return Response.json(await this.#answer(body));
+    } catch (error) {
+      if (error instanceof RangeError) return Response.json({ error: error.message }, { status: 413 });
+      throw error;
+    }
+  }
+
+  /** Deletes the entry once it has expired (an entry written again since then moves the alarm on). */
+  async alarm(): Promise<void> {
+    const meta = await this.#meta();
+    if (meta === undefined) return;
+    if (Date.now() < meta.expiresAt) return await this.#storage.setAlarm(meta.expiresAt);
+    await this.#storage.deleteAll();
+  }
+
+  async #answer(request: ObjectRequest): Promise<ObjectAnswer> {
+    if (request.op === "get") {
+      const meta = await this.#meta();
+      if (meta === undefined || Date.now() >= meta.expiresAt) return { json: null }; // the alarm may come late
+      const keys = Array.from({ length: meta.chunks }, (_, n) => chunkKey(n));
+      const chunks = await this.#storage.get(keys);
+      return { json: keys.map((key) => chunks.get(key) as string).join("") };
+    }
+    if (request.op === "delete") {
+      await this.#storage.deleteAll();
+      await this.#storage.deleteAlarm();
+      return {};
+    }
+    const kept = await this.#meta();
+    if (kept !== undefined && kept.ended && Date.now() < kept.expiresAt) return { written: false };
+    const chunks = Math.max(1, Math.ceil(request.json.length / CHUNK_UNITS));
+    if (chunks > MAX_CHUNKS) throw new RangeError(`an entry of ${request.json.length} characters is too large`);
+    const expiresAt = Date.now() + Math.ceil(request.ttlMs);
+    const meta: EntryMeta = { ended: request.ended, expiresAt, chunks };
+    const entries: Record<string, unknown> = { [META_KEY]: meta };
+    for (let n = 0; n < chunks; n++) entries[chunkKey(n)] = request.json.slice(n * CHUNK_UNITS, (n + 1) * CHUNK_UNITS);
+    // The metadata and every chunk in one put(): the entry is written whole or not at all; a shorter entry's
+    // leftover chunks go in the same batch (no await between: the storage coalesces them into one write).
+    const stale = Array.from({ length: Math.max(0, (kept?.chunks ?? 0) - chunks) }, (_, i) => chunkKey(chunks + i));
+    const written = this.#storage.put(entries);
+    const removed = stale.length > 0 ? this.#storage.delete(stale) : undefined;
+    const alarm = this.#storage.setAlarm(expiresAt);
+    await Promise.all([written, removed, alarm]);
+    return { written: true };
+  }
+
+  async #meta(): Promise<EntryMeta | undefined> {
+    return (await this.#storage.get(META_KEY)) as EntryMeta | undefined;
+  }
+}
