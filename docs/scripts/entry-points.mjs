@@ -85,5 +85,9 @@ export const ENTRY_POINTS = {
     purpose: "A Cloudflare Durable Object result store, for a Worker's many isolates.",
     guide: "guides/workers",
   },
+  "./testing": {
+    purpose: "Conformance cases for a result store of your own, under any test runner.",
+    guide: "guides/many-instances",
+  },
   "./otel": { purpose: "OpenTelemetry traces and metrics of a server and its clients.", guide: "guides/observability" },
 };

@@ -4,10 +4,7 @@ import { createMemoryResultStore } from "../../src/core/result-store.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";
 
-describeResultStore(
-  "memory",
-  () => Promise.resolve({ store: createMemoryResultStore({ maxBytes: 1 << 20 }), prefix: "m", maxBytes: 1 << 20 }),
-);
+describeResultStore("memory", () => createMemoryResultStore({ maxBytes: 1 << 20 }), { maxBytes: 1 << 20 });
 
 const done = (text: string) => ({
   status: "completed" as const,

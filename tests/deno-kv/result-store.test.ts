@@ -31,8 +31,8 @@ after(() => {
 
 describeResultStore(
   "deno kv",
-  () => Promise.resolve({ store: denoKvResultStore(kv!), prefix: crypto.randomUUID(), maxBytes: 60_000 }),
-  { skip: MISSING },
+  () => denoKvResultStore(kv!),
+  { maxBytes: 60_000, skip: MISSING },
 );
 
 describeSharedInstances("deno kv", () => shared!, MISSING);

@@ -33,8 +33,8 @@ const store = workerStore(() => worker!.base);
 
 describeResultStore(
   "Durable Objects (workerd)",
-  () => Promise.resolve({ store, prefix: crypto.randomUUID(), maxBytes: 1 << 20 }),
-  { skip },
+  () => store,
+  { maxBytes: 1 << 20, skip },
 );
 
 describeSharedInstances("Durable Objects (workerd)", () => store, skip);
