@@ -356,14 +356,12 @@ export class Continuations implements Tokens {
       // The lease stays renewed while the final write retries through a store outage, so no instance
       // takes the job for stopped; it then lapses on its own, never before the result is readable.
       if (!await job.settle(entry) && !hasEnded(await this.results.get(job.id) ?? entry)) {
-        throw new Error("the store refused the result"); // too large, or the store failed: fail the job
+        throw job.refusal ?? new Error("the store refused the result"); // too large, or the store failed
       }
     } catch (error) {
-      if (!isUnavailable(error)) onError?.(error); // an outage was reported once already
-      await this.results.set(job.id, {
-        status: "failed",
-        error: { code: ErrorCode.Internal, message: "The result could not be stored" },
-      }, ttlMs).catch((e) => isUnavailable(e) || onError?.(e));
+      if (!isUnavailable(error) && error !== job.refusal) onError?.(error); // an outage, a refusal: reported once
+      await this.results.set(job.id, { status: "failed", error: unstored(error) }, ttlMs)
+        .catch((e) => isUnavailable(e) || onError?.(e));
     } finally {
       clearInterval(heartbeat);
     }
@@ -406,4 +404,18 @@ function storedFailure(error: unknown, onError?: (error: unknown) => void): Stor
     return { status: "failed", error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data } };
   }
   return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) };
+}
+
+/**
+ * The failure of a job whose result the store did not take: one over the store's bound on an entry says so, with
+ * the way out (the store's bound, or a link to the data), and `data.reason: "result_too_large"`.
+ */
+function unstored(error: unknown): { code: ErrorCode; message: string; data?: unknown } {
+  if (!(error instanceof RangeError)) return { code: ErrorCode.Internal, message: "The result could not be stored" };
+  return {
+    code: ErrorCode.Internal,
+    message: `The result could not be stored: ${error.message}. Raise the result store's maxBytes, or answer with ` +
+      "a link to the data (a resource_link) instead of the data",
+    data: { reason: "result_too_large" },
+  };
 }

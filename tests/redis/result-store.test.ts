@@ -1,8 +1,10 @@
-import { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import type { ResultStore } from "../../mod.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";
+import { assertTooLarge, exportThrough } from "../helpers/large-results.ts";
 import { REDIS_CLIENTS, type TestRedisClient } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 
@@ -36,3 +38,15 @@ for (const { name } of REDIS_CLIENTS) {
     REDIS_MISSING,
   );
 }
+
+describe("a deferred result larger than the Redis store's bound", { skip: REDIS_MISSING }, () => {
+  for (const { name } of REDIS_CLIENTS) {
+    it(`fails past the default 1 MiB saying how to get past it, and passes a raised bound (${name})`, async () => {
+      const client = clients.get(name)!.client;
+      const prefix = `large:${crypto.randomUUID()}:`;
+      assertTooLarge(await exportThrough(redisResultStore(client, { prefix }), 2 << 20), 1 << 20);
+      const raised = await exportThrough(redisResultStore(client, { prefix, maxBytes: 8 << 20 }), 5 << 20);
+      assert.deepEqual(raised, { type: "text", text: "x".repeat(5 << 20) });
+    });
+  }
+});

@@ -1,0 +1,51 @@
+/**
+ * A deferred job whose result is as large as asked, and the failure a result over the store's bound gets: for the
+ * large-result tests of each store (memory, Redis).
+ */
+import assert from "node:assert/strict";
+import * as v from "valibot";
+import { createServer, defineTool, ProtocolError, type ResultStore } from "../../mod.ts";
+import { tokenOf } from "./instances.ts";
+import { SECRET, waitFor } from "./long-running.ts";
+
+/** A tool whose deferred work answers `chars` characters of text. */
+export const exportTool = defineTool("export")
+  .describe("Exports a document of the given length")
+  .input(v.object({ chars: v.pipe(v.number(), v.integer()) }))
+  .longRunning({ retryAfterMs: 10 })
+  .handle(({ chars }, ctx) => ctx.defer(() => Promise.resolve("x".repeat(chars))));
+
+/**
+ * Calls `export` on a server over `store`, redeeming until the job ends; what the redeem threw, or its value.
+ */
+export async function exportThrough(store: ResultStore, chars: number): Promise<unknown> {
+  const server = createServer({ name: "exports", version: "1.0.0", secret: SECRET, resultStore: store })
+    .tool(exportTool);
+  const token = tokenOf(await server.call("export", { chars }));
+  let ended: unknown;
+  await waitFor(async () => {
+    try {
+      const outcome = await server.call("redeem", { promise: token });
+      if (outcome.kind === "promise") return false;
+      ended = outcome.kind === "answer" ? outcome.result.content[0] : outcome;
+    } catch (error) {
+      ended = error;
+    }
+    return true;
+  }, 30_000);
+  return ended;
+}
+
+/** Asserts the failure of a result over the store's bound of `limit` bytes. */
+export function assertTooLarge(ended: unknown, limit: number): void {
+  assert.ok(ended instanceof ProtocolError, String(ended));
+  assert.match(
+    ended.message,
+    new RegExp(`^The result could not be stored: .*exceeds the store's limit of ${limit}\\b`),
+  );
+  assert.match(
+    ended.message,
+    /Raise the result store's maxBytes, or answer with a link to the data \(a resource_link\)/,
+  );
+  assert.deepEqual(ended.data, { reason: "result_too_large" });
+}
