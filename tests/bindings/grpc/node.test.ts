@@ -132,9 +132,11 @@ describe("GrpcListener.close", () => {
   it("stops listening and cancels the calls in flight", async () => {
     const listener = await serveGrpc(grpcServer(), { port: 0, closeGraceMs: 200 });
     const client = createClient(MCPLite, node.createGrpcTransport({ baseUrl: listener.url }));
-    const aborted = slowProbe.aborted;
+    // Counts from before the call: bun test runs other files in this process first, whose slow calls count too
+    // (waiting for `started > 0` passed at once, and a close before the call reached the handler aborted nothing).
+    const { aborted, started } = slowProbe;
     const pending = rejection(client.callTool({ name: "slow", arguments: { ms: 10_000 } }));
-    await waitFor(() => slowProbe.started > 0);
+    await waitFor(() => slowProbe.started > started);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await listener.close();
     await waitFor(() => slowProbe.aborted > aborted);
