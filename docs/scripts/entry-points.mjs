@@ -81,6 +81,10 @@ export const ENTRY_POINTS = {
   },
   "./redis": { purpose: "A Redis result store and notifier, for many instances.", guide: "guides/many-instances" },
   "./deno-kv": { purpose: "A Deno KV result store and notifier, for many instances.", guide: "guides/many-instances" },
+  "./postgres": {
+    purpose: "A PostgreSQL result store and a LISTEN/NOTIFY notifier, for many instances.",
+    guide: "guides/many-instances",
+  },
   "./durable-object": {
     purpose: "A Cloudflare Durable Object result store, for a Worker's many isolates.",
     guide: "guides/workers",

@@ -1,208 +1,42 @@
 /**
- * Redis failing under load: three instances share one real redis-server (with an append-only file, as
- * in production) while jobs run, and Redis is stopped (SIGTERM) or killed (`kill -9`) mid-load, then
- * restarted. No instance dies (each keeps a `redisNotifier()` subscriber connection), every job that
- * finished while Redis was down delivers its result once Redis is back, every redeem during the outage
- * is "not done yet" (a promise for the same job), a call that needs the store is a retryable error on every wire
- * (MCP-lite 503, MCP -32603 with `retryAfterMs`, gRPC `unavailable`, Webtools 503), and `onError` hears of
- * each outage a few times, not once per request.
+ * Redis failing under load: three instances share one real redis-server (with an append-only file, as in
+ * production) while jobs run, and Redis is stopped (SIGTERM) or killed (`kill -9`) mid-load, then restarted, with
+ * each client the store takes; what holds meanwhile is `survive()`'s (tests/helpers/store-faults.ts).
  */
-import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import * as v from "valibot";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
-import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
-import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { redisNotifier, redisResultStore } from "../../src/redis/mod.ts";
-import type { Listener } from "../../src/types.ts";
-import { SECRET, waitFor } from "../helpers/long-running.ts";
-import { modernRequest, toolsCall } from "../helpers/request.ts";
 import { REDIS_CLIENTS, type RedisClientKind, type TestRedisClient } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { survive } from "../helpers/store-faults.ts";
 
 if (REDIS_MISSING) console.error(`redis faults: skipped: ${REDIS_MISSING}`);
 
-/**
- * The jobs' lease: a job counts as stopped once its lease has been missing for a whole lease. After the restart
- * an instance renews its leases once node-redis has reconnected (its backoff waits up to 500 ms between tries)
- * and its next beat comes (a third of a lease): the lease outlasts both with room for a loaded machine, so that
- * no instance, alive, is taken for stopped. No instance stops here, so the length costs the test no time.
- */
-const LEASE_MS = 3_000;
-const JOBS = 45;
-/** How long Redis stays down. */
-const OUTAGE_MS = 1_500;
-type Lite = { result?: { _meta: { response_type: string; promise_token?: string }; structuredContent?: unknown } };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Three instances on one Redis, each on its own connection (with a subscriber), served on free ports. */
-async function threeInstances(redis: RedisServer, kind: RedisClientKind) {
-  const runs = new Map<number, number>();
-  const work = defineTool("work")
-    .describe("Sleeps, then answers its number")
-    .input(v.object({ n: v.number(), ms: v.number() }))
-    .longRunning({ retryAfterMs: 50 })
-    .handle(({ n, ms }, ctx) =>
-      ctx.defer(async () => {
-        runs.set(n, (runs.get(n) ?? 0) + 1);
-        await sleep(ms);
-        return { n };
-      })
-    );
-  const clients: TestRedisClient[] = [];
-  const listeners: Listener[] = [];
-  const notifiers: { close(): void }[] = [];
-  const reports: unknown[][] = [];
-  for (let i = 0; i < 3; i++) {
-    const connected = await kind.connect(redis.url); // with the application's own error listener
-    clients.push(connected);
-    const client = connected.client;
-    const notifier = redisNotifier(client);
-    notifiers.push(notifier);
-    const report: unknown[] = [];
-    reports.push(report);
-    const server = createServer({
-      name: "faults",
-      version: "0.0.1",
-      secret: SECRET,
-      resultStore: redisResultStore(client),
-      notifier,
-      leaseMs: LEASE_MS,
-      onError: (error) => report.push(error),
-      bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding(), webtoolsBinding()],
-    }).tool(work);
-    listeners.push(await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
-  }
-  await waitFor(async () => (await clients[0].subscribers("mcplite:notifications")) === 3);
-  const close = async () => {
-    for (const listener of listeners) await listener.close();
-    for (const notifier of notifiers) notifier.close();
-    for (const client of clients) client.close();
-  };
-  return { runs, clients, listeners, reports, close };
-}
-
-async function lite(url: string, name: string, args: unknown): Promise<Lite & { error?: unknown }> {
-  const response = await fetch(url + "/mcp-lite/v1/calltools", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(toolsCall(name, args)),
-    signal: AbortSignal.timeout(5_000), // a request held through the outage would fail the test, not hang it
-  });
-  return await response.json();
-}
-
-/** A call that needs the store (it starts deferred work) on each wire, while Redis is down. */
-async function assertRetryableOnEveryWire(url: string): Promise<void> {
-  const args = { n: -1, ms: 1 };
-  const json = { "content-type": "application/json" };
-  const liteResponse = await fetch(url + "/mcp-lite/v1/calltools", {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify(toolsCall("work", args)),
-  });
-  assert.equal(liteResponse.status, 503, "MCP-lite: 503");
-  assert.ok(Number(liteResponse.headers.get("retry-after")) >= 1, "MCP-lite: Retry-After");
-  const liteBody = await liteResponse.json();
-  assert.equal(liteBody.error.code, -32603);
-  assert.equal(liteBody.error.data.reason, "unavailable");
-  assert.equal(typeof liteBody.error.data.retryAfterMs, "number");
-  assert.doesNotMatch(JSON.stringify(liteBody), /offline|closed|ECONNREFUSED|Socket/i, "never the store's message");
-
-  const mcp = await fetch(new Request(url + "/mcp", modernRequest("tools/call", { name: "work", arguments: args })));
-  const mcpBody = await mcp.json();
-  assert.equal(mcpBody.error?.code, -32603, JSON.stringify(mcpBody));
-  assert.equal(mcpBody.error.data.reason, "unavailable");
-  assert.equal(typeof mcpBody.error.data.retryAfterMs, "number");
-
-  const grpc = await fetch(url + "/mcplite.MCPLite/CallTool", {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify({ name: "work", arguments: args }),
-  });
-  assert.equal((await grpc.json()).code, "unavailable", "gRPC (Connect): unavailable");
-
-  const webtools = await fetch(url + "/webtools/", {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify({ action: "work", request: args }),
-  });
-  assert.equal(webtools.status, 503, "Webtools: 503");
-  assert.ok(Number(webtools.headers.get("retry-after")) >= 1, "Webtools: Retry-After");
-  assert.equal((await webtools.json()).error.code, "UNAVAILABLE");
-}
-
-/**
- * Starts {@link JOBS} jobs over the three instances, breaks Redis with `breakIt` after 400 ms, restarts
- * it after {@link OUTAGE_MS}, and redeems every token round robin until each answers.
- */
-async function survive(kind: RedisClientKind, breakIt: (redis: RedisServer) => Promise<void>): Promise<void> {
+/** Starts Redis with an append-only file, and breaks it with `breakIt` in the middle of `survive()`. */
+async function onRedis(kind: RedisClientKind, breakIt: (redis: RedisServer) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-redis-"));
   let redis = await startRedis({ persistIn: dir });
-  const cluster = await threeInstances(redis, kind);
+  const clients: TestRedisClient[] = [];
   try {
-    const urls = cluster.listeners.map((l) => l.url);
-    // Spread from 100 ms to 2.7 s: some end before the outage, most during it, some after.
-    const tokens = await Promise.all(Array.from({ length: JOBS }, async (_, n) => {
-      const body = await lite(urls[n % 3], "work", { n, ms: 100 + (n * 613) % 2_600 });
-      assert.equal(body.result?._meta.response_type, "promise", JSON.stringify(body));
-      return body.result!._meta.promise_token!;
-    }));
-    const answers = new Map<number, unknown>();
-    let redeems = 0;
-    let down = false;
-    let polling = true;
-    const poll = (async () => {
-      const deadline = Date.now() + 20_000;
-      for (let round = 0; answers.size < JOBS && Date.now() < deadline && polling; round++) {
-        await Promise.all(tokens.map(async (token, n) => {
-          if (answers.has(n)) return;
-          const body = await lite(urls[(n + round) % 3], "redeem", { promise: token });
-          redeems++;
-          const kind = body.result?._meta.response_type;
-          // Retryable ("not done yet") or the real result: never a failure or an error.
-          assert.ok(
-            kind === "promise" || kind === "answer",
-            `job ${n}${down ? " (Redis down)" : ""}: ${JSON.stringify(body)}`,
-          );
-          if (kind === "answer") answers.set(n, body.result!.structuredContent);
-        }));
-        await sleep(100);
-      }
-    })();
-    try {
-      await sleep(400);
-      const port = redis.port;
-      await breakIt(redis);
-      down = true;
-      await sleep(200);
-      await assertRetryableOnEveryWire(urls[1]);
-      await sleep(OUTAGE_MS - 200);
-      redis = await startRedis({ port, persistIn: dir });
-      down = false;
-      await poll;
-    } finally {
-      polling = false;
-      await poll.catch(() => {});
-    }
-    assert.equal(answers.size, JOBS, `${answers.size} of ${JOBS} results delivered`);
-    for (let n = 0; n < JOBS; n++) {
-      assert.deepEqual(answers.get(n), { n });
-      assert.equal(cluster.runs.get(n), 1, `job ${n} ran once`);
-    }
-    for (const url of urls) {
-      assert.equal((await lite(url, "work", { n: 99, ms: 1 })).result?._meta.response_type, "promise");
-    }
-    const reported = cluster.reports.reduce((sum, r) => sum + r.length, 0);
-    assert.ok(reported > 0, "the outage was reported");
-    assert.ok(reported <= 3 * 4, `reported ${reported} times for ${redeems} redeems: once per outage and connection`);
-    for (const report of cluster.reports.flat()) assert.ok(report instanceof Error);
+    await survive({
+      async instance() {
+        const connected = await kind.connect(redis.url); // with the application's own error listener
+        clients.push(connected);
+        return {
+          resultStore: redisResultStore(connected.client),
+          notifier: redisNotifier(connected.client),
+          close: connected.close,
+        };
+      },
+      listening: async () => (await clients[0].subscribers("mcplite:notifications")) === 3,
+      break: () => breakIt(redis),
+      async restore() {
+        redis = await startRedis({ port: redis.port, persistIn: dir });
+      },
+    });
   } finally {
-    await cluster.close();
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -211,11 +45,11 @@ async function survive(kind: RedisClientKind, breakIt: (redis: RedisServer) => P
 describe("three instances on one Redis that fails under load", { skip: REDIS_MISSING }, () => {
   for (const kind of REDIS_CLIENTS) {
     it(`survives a stop (SIGTERM) and restart: nothing lost, every redeem retryable meanwhile (${kind.name})`, async () => {
-      await survive(kind, (redis) => redis.stop());
+      await onRedis(kind, (redis) => redis.stop());
     });
 
     it(`survives a kill -9 and restart: nothing lost, every redeem retryable meanwhile (${kind.name})`, async () => {
-      await survive(kind, (redis) => redis.kill());
+      await onRedis(kind, (redis) => redis.kill());
     });
   }
 });

@@ -1,0 +1,195 @@
+/**
+ * A real PostgreSQL for tests: a cluster made by `initdb` in a temporary folder, started by the test on a free
+ * 127.0.0.1 port (trust authentication, no fsync: nothing here outlives the test), stopped or killed by it, and
+ * started again on the same folder. PostgreSQL refuses to run as root: as root, the server runs as the `postgres`
+ * user through `runuser`, as CI runs it. When the programs are missing, `POSTGRES_MISSING` says how to install them.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { missingOutsideCi } from "./once-per-run.ts";
+import { freePort } from "./process.ts";
+
+/** The folder of `initdb` and `postgres`: `POSTGRES_BIN`, else Debian's newest, else the PATH's. */
+function binFolder(): string | undefined {
+  if (process.env.POSTGRES_BIN) return process.env.POSTGRES_BIN;
+  const debian = "/usr/lib/postgresql";
+  if (existsSync(debian)) {
+    const newest = readdirSync(debian).sort((a, b) => Number(b) - Number(a))[0];
+    if (newest !== undefined && existsSync(join(debian, newest, "bin", "initdb"))) return join(debian, newest, "bin");
+  }
+  return undefined;
+}
+
+const BIN = binFolder();
+const program = (name: string) => BIN === undefined ? name : join(BIN, name);
+const AS_ROOT = process.getuid?.() === 0;
+
+/** Why Postgres tests skip, or `false` when `initdb` and `postgres` run here. */
+export const POSTGRES_MISSING: string | false = missingOutsideCi(
+  spawnSync(program("postgres"), ["--version"]).status === 0 && spawnSync(program("initdb"), ["--version"]).status === 0
+    ? (AS_ROOT && spawnSync("id", ["postgres"]).status !== 0 ? "no postgres user to run PostgreSQL as" : false)
+    : "no initdb and postgres: install Debian's package (apt-get install postgresql) or set POSTGRES_BIN",
+);
+
+/** A running server. */
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
+  readonly url: string;
+  /** The port. */
+  readonly port: number;
+  /** Stops it (a fast shutdown, SIGINT), waiting for the server to exit. */
+  stop(): Promise<void>;
+  /** Kills it and its backends at once (SIGKILL to the process group, as `kill -9` of the service), waiting. */
+  kill(): Promise<void>;
+  /** Freezes it and its backends (SIGSTOP to the group): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  resume(): void;
+  /** Starts it again on the same cluster and port (after a stop or a kill). */
+  restart(): Promise<void>;
+  /** Stops it and removes its cluster. */
+  remove(): Promise<void>;
+}
+
+/**
+ * `pid` and every process under it: PostgreSQL's backends each run in a session of their own (setsid), so a
+ * process group does not reach them; a service manager's kill (a cgroup) does, and so does this.
+ */
+function processTree(pid: number): number[] {
+  const table = spawnSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).stdout.trim().split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [child, parent] of table) if (parent === tree[i]) tree.push(child);
+  }
+  return tree;
+}
+
+/** Sends `name` to every process of the tree under `pid` (those that exited meanwhile are passed over). */
+function signalTree(pid: number, name: NodeJS.Signals): void {
+  for (const each of processTree(pid)) {
+    try {
+      process.kill(each, name);
+    } catch { /* it has exited */ }
+  }
+}
+
+/** Whether a process is still there (a zombie counts: PostgreSQL's lock file check would count it too). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a program as the `postgres` user when this process is root. */
+function asPostgres(command: string, args: string[]): [string, string[]] {
+  return AS_ROOT ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+}
+
+/** Makes a cluster in a new folder (the `postgres` user's, as root): trust authentication, user `postgres`. */
+function initCluster(): string {
+  const base = mkdtempSync(join(tmpdir(), "mcplite-pg-"));
+  chmodSync(base, 0o755);
+  const data = join(base, "data");
+  if (AS_ROOT) {
+    const [uid, gid] = ["-u", "-g"].map((flag) => Number(spawnSync("id", [flag, "postgres"]).stdout.toString()));
+    chownSync(base, uid, gid);
+  }
+  const [command, args] = asPostgres(program("initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
+  const made = spawnSync(command, args, { encoding: "utf8" });
+  if (made.status !== 0) throw new Error(`initdb failed: ${made.stderr}`);
+  return data;
+}
+
+/**
+ * Makes a cluster and starts PostgreSQL on it (on `port`, default a free one); waits (at most 30 s) until it
+ * answers a query.
+ */
+export async function startPostgres(port?: number): Promise<PostgresServer> {
+  const data = initCluster();
+  const chosen = port ?? await freePort();
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  const url = `postgres://postgres@127.0.0.1:${chosen}/postgres`;
+  const launch = async () => {
+    const [command, args] = asPostgres(program("postgres"), [
+      "-D",
+      data,
+      "-p",
+      String(chosen),
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      `unix_socket_directories=${join(data, "..")}`,
+      "-c",
+      "fsync=off",
+    ]);
+    // A process group of its own, so that a kill reaches the backends too (as a service manager's would).
+    const started = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"], detached: true });
+    let stderr = "";
+    started.stderr?.on("data", (chunk) => stderr += chunk);
+    child = started;
+    exited = new Promise<void>((resolve) => started.once("exit", () => resolve()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+      probe.on("error", () => {});
+      try {
+        await probe.connect();
+        await probe.query("SELECT 1");
+        await probe.end();
+        return;
+      } catch {
+        await probe.end().catch(() => {});
+        if (Date.now() > deadline || started.exitCode !== null) {
+          throw new Error(`postgres did not start on port ${chosen}: ${stderr}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  /** SIGINT (a fast shutdown) to the postmaster, which stops its backends; SIGKILL to every process. */
+  const signal = async (name: "SIGINT" | "SIGKILL") => {
+    if (!running()) return;
+    const tree = processTree(child!.pid!);
+    if (name === "SIGKILL") signalTree(child!.pid!, name);
+    else process.kill(-child!.pid!, name); // the group: runuser and the postmaster
+    await exited;
+    // Every process gone (backends included), so that a start on the same cluster finds no live postmaster.
+    const deadline = Date.now() + 10_000;
+    while (tree.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const stop = async () => {
+    if (running()) signalTree(child!.pid!, "SIGCONT"); // a frozen server would not see the SIGINT
+    const timer = setTimeout(() => signal("SIGKILL"), 10_000);
+    await signal("SIGINT");
+    clearTimeout(timer);
+  };
+  try {
+    await launch();
+  } catch (error) {
+    await signal("SIGKILL");
+    rmSync(join(data, ".."), { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url,
+    port: chosen,
+    stop,
+    kill: () => signal("SIGKILL"),
+    pause: () => signalTree(child!.pid!, "SIGSTOP"),
+    resume: () => signalTree(child!.pid!, "SIGCONT"),
+    restart: launch,
+    async remove() {
+      await stop();
+      rmSync(join(data, ".."), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * A shared store failing under load, whatever the backend: three instances share it while jobs run, the backend is
+ * stopped or killed mid-load, then started again. No instance dies, every job that finished while the backend was
+ * down delivers its result once it is back, every redeem during the outage is "not done yet" (a promise for the same
+ * job), a call that needs the store is a retryable error on every wire (MCP-lite 503, MCP -32603 with
+ * `retryAfterMs`, gRPC `unavailable`, Webtools 503), and `onError` hears of each outage a few times, not once per
+ * request. Redis (both clients) and PostgreSQL run it.
+ */
+import assert from "node:assert/strict";
+import * as v from "valibot";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, type ResultStore, serve } from "../../mod.ts";
+import type { Notifier } from "../../src/core/notifier.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { SECRET, waitFor } from "./long-running.ts";
+import { modernRequest, toolsCall } from "./request.ts";
+
+/**
+ * The jobs' lease: a job counts as stopped once its lease has been missing for a whole lease. After the restart
+ * an instance renews its leases once its client has reconnected (backoffs wait up to 2 s between tries) and its
+ * next beat comes (a third of a lease): the lease outlasts both with room for a loaded machine, so that no
+ * instance, alive, is taken for stopped. No instance stops here, so the length costs the test no time.
+ */
+const LEASE_MS = 3_000;
+const JOBS = 45;
+/** How long the backend stays down. */
+const OUTAGE_MS = 1_500;
+type Lite = { result?: { _meta: { response_type: string; promise_token?: string }; structuredContent?: unknown } };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The backend under test: what one instance uses of it, and how the test breaks and restores it. */
+export interface FailingBackend {
+  /** A new instance's store and notifier, on a connection of its own; `close` closes what it opened. */
+  instance(): Promise<{ resultStore: ResultStore; notifier: Notifier & { close(): void }; close(): void }>;
+  /** Whether the three instances' notifiers listen (the backend's own count). */
+  listening(): Promise<boolean>;
+  /** Stops or kills it. */
+  break(): Promise<void>;
+  /** Starts it again, on the same data and port. */
+  restore(): Promise<void>;
+}
+
+/** Three instances on one backend, each on its own connection (with a notifier), served on free ports. */
+async function threeInstances(backend: FailingBackend) {
+  const runs = new Map<number, number>();
+  const work = defineTool("work")
+    .describe("Sleeps, then answers its number")
+    .input(v.object({ n: v.number(), ms: v.number() }))
+    .longRunning({ retryAfterMs: 50 })
+    .handle(({ n, ms }, ctx) =>
+      ctx.defer(async () => {
+        runs.set(n, (runs.get(n) ?? 0) + 1);
+        await sleep(ms);
+        return { n };
+      })
+    );
+  const opened: { close(): void }[] = [];
+  const listeners: Listener[] = [];
+  const reports: unknown[][] = [];
+  for (let i = 0; i < 3; i++) {
+    const { resultStore, notifier, close } = await backend.instance();
+    opened.push({ close: () => (notifier.close(), close()) });
+    const report: unknown[] = [];
+    reports.push(report);
+    const server = createServer({
+      name: "faults",
+      version: "0.0.1",
+      secret: SECRET,
+      resultStore,
+      notifier,
+      leaseMs: LEASE_MS,
+      onError: (error) => report.push(error),
+      bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding(), webtoolsBinding()],
+    }).tool(work);
+    listeners.push(await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
+  }
+  await waitFor(() => backend.listening());
+  const close = async () => {
+    for (const listener of listeners) await listener.close();
+    for (const each of opened) each.close();
+  };
+  return { runs, listeners, reports, close };
+}
+
+async function lite(url: string, name: string, args: unknown): Promise<Lite & { error?: unknown }> {
+  const response = await fetch(url + "/mcp-lite/v1/calltools", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toolsCall(name, args)),
+    signal: AbortSignal.timeout(5_000), // a request held through the outage would fail the test, not hang it
+  });
+  return await response.json();
+}
+
+/** A call that needs the store (it starts deferred work) on each wire, while the backend is down. */
+async function assertRetryableOnEveryWire(url: string): Promise<void> {
+  const args = { n: -1, ms: 1 };
+  const json = { "content-type": "application/json" };
+  const liteResponse = await fetch(url + "/mcp-lite/v1/calltools", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify(toolsCall("work", args)),
+  });
+  assert.equal(liteResponse.status, 503, "MCP-lite: 503");
+  assert.ok(Number(liteResponse.headers.get("retry-after")) >= 1, "MCP-lite: Retry-After");
+  const liteBody = await liteResponse.json();
+  assert.equal(liteBody.error.code, -32603);
+  assert.equal(liteBody.error.data.reason, "unavailable");
+  assert.equal(typeof liteBody.error.data.retryAfterMs, "number");
+  assert.doesNotMatch(JSON.stringify(liteBody), /offline|closed|ECONNREFUSED|Socket/i, "never the store's message");
+
+  const mcp = await fetch(new Request(url + "/mcp", modernRequest("tools/call", { name: "work", arguments: args })));
+  const mcpBody = await mcp.json();
+  assert.equal(mcpBody.error?.code, -32603, JSON.stringify(mcpBody));
+  assert.equal(mcpBody.error.data.reason, "unavailable");
+  assert.equal(typeof mcpBody.error.data.retryAfterMs, "number");
+
+  const grpc = await fetch(url + "/mcplite.MCPLite/CallTool", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ name: "work", arguments: args }),
+  });
+  assert.equal((await grpc.json()).code, "unavailable", "gRPC (Connect): unavailable");
+
+  const webtools = await fetch(url + "/webtools/", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ action: "work", request: args }),
+  });
+  assert.equal(webtools.status, 503, "Webtools: 503");
+  assert.ok(Number(webtools.headers.get("retry-after")) >= 1, "Webtools: Retry-After");
+  assert.equal((await webtools.json()).error.code, "UNAVAILABLE");
+}
+
+/**
+ * Starts {@link JOBS} jobs over three instances on `backend`, breaks it after 400 ms, restores it after
+ * {@link OUTAGE_MS}, and redeems every token round robin until each answers.
+ *
+ * @param backend The backend, started.
+ */
+export async function survive(backend: FailingBackend): Promise<void> {
+  const cluster = await threeInstances(backend);
+  try {
+    const urls = cluster.listeners.map((l) => l.url);
+    // Spread from 100 ms to 2.7 s: some end before the outage, most during it, some after.
+    const tokens = await Promise.all(Array.from({ length: JOBS }, async (_, n) => {
+      const body = await lite(urls[n % 3], "work", { n, ms: 100 + (n * 613) % 2_600 });
+      assert.equal(body.result?._meta.response_type, "promise", JSON.stringify(body));
+      return body.result!._meta.promise_token!;
+    }));
+    const answers = new Map<number, unknown>();
+    let redeems = 0;
+    let down = false;
+    let polling = true;
+    const poll = (async () => {
+      const deadline = Date.now() + 20_000;
+      for (let round = 0; answers.size < JOBS && Date.now() < deadline && polling; round++) {
+        await Promise.all(tokens.map(async (token, n) => {
+          if (answers.has(n)) return;
+          const body = await lite(urls[(n + round) % 3], "redeem", { promise: token });
+          redeems++;
+          const kind = body.result?._meta.response_type;
+          // Retryable ("not done yet") or the real result: never a failure or an error.
+          assert.ok(
+            kind === "promise" || kind === "answer",
+            `job ${n}${down ? " (the backend down)" : ""}: ${JSON.stringify(body)}`,
+          );
+          if (kind === "answer") answers.set(n, body.result!.structuredContent);
+        }));
+        await sleep(100);
+      }
+    })();
+    try {
+      await sleep(400);
+      await backend.break();
+      down = true;
+      await sleep(200);
+      await assertRetryableOnEveryWire(urls[1]);
+      await sleep(OUTAGE_MS - 200);
+      await backend.restore();
+      down = false;
+      await poll;
+    } finally {
+      polling = false;
+      await poll.catch(() => {});
+    }
+    assert.equal(answers.size, JOBS, `${answers.size} of ${JOBS} results delivered`);
+    for (let n = 0; n < JOBS; n++) {
+      assert.deepEqual(answers.get(n), { n });
+      assert.equal(cluster.runs.get(n), 1, `job ${n} ran once`);
+    }
+    for (const url of urls) {
+      assert.equal((await lite(url, "work", { n: 99, ms: 1 })).result?._meta.response_type, "promise");
+    }
+    const reported = cluster.reports.reduce((sum, r) => sum + r.length, 0);
+    assert.ok(reported > 0, "the outage was reported");
+    assert.ok(reported <= 3 * 4, `reported ${reported} times for ${redeems} redeems: once per outage and connection`);
+    for (const report of cluster.reports.flat()) assert.ok(report instanceof Error);
+  } finally {
+    await cluster.close();
+  }
+}

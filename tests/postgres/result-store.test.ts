@@ -1,0 +1,75 @@
+/**
+ * `postgresResultStore()` on a real PostgreSQL (started by the test): the store conformance cases, three server
+ * instances sharing it, a result larger than its bound and one under a raised bound, and a frozen server (SIGSTOP)
+ * that makes each operation fail within `timeoutMs`, then serves again.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import pg from "pg";
+import type { ResultStore } from "../../mod.ts";
+import { postgresResultStore } from "../../src/postgres/mod.ts";
+import { describeSharedInstances } from "../helpers/instances.ts";
+import { assertTooLarge, exportThrough } from "../helpers/large-results.ts";
+import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
+import { describeResultStore } from "../helpers/result-store-conformance.ts";
+
+if (POSTGRES_MISSING) console.error(`postgres: skipped: ${POSTGRES_MISSING}`);
+
+let server: PostgresServer | undefined;
+let pool: pg.Pool | undefined;
+let shared: ResultStore | undefined;
+
+before(async () => {
+  if (POSTGRES_MISSING) return;
+  server = await startPostgres();
+  pool = new pg.Pool({ connectionString: server.url, max: 20 });
+  pool.on("error", () => {}); // an idle connection broken by a restart: the store reports what matters
+});
+
+after(async () => {
+  await pool?.end();
+  await server?.remove();
+});
+
+describeResultStore("postgres", () => postgresResultStore(pool!, { table: "conformance" }), {
+  maxBytes: 1 << 20,
+  skip: POSTGRES_MISSING,
+});
+
+describeSharedInstances(
+  "postgres",
+  () => shared ??= postgresResultStore(pool!, { table: "instances" }),
+  POSTGRES_MISSING,
+);
+
+describe("postgresResultStore", { skip: POSTGRES_MISSING }, () => {
+  it("fails a result past the default 1 MiB saying how to get past it, and passes a raised bound", async () => {
+    assertTooLarge(await exportThrough(postgresResultStore(pool!, { table: "large" }), 2 << 20), 1 << 20);
+    const raised = await exportThrough(postgresResultStore(pool!, { table: "large", maxBytes: 8 << 20 }), 5 << 20);
+    assert.deepEqual(raised, { type: "text", text: "x".repeat(5 << 20) });
+  });
+
+  it("refuses a table name that is not a plain SQL name, before any statement", () => {
+    assert.throws(() => postgresResultStore(pool!, { table: "results; DROP TABLE x" }), TypeError);
+    assert.throws(() => postgresResultStore(pool!, { table: 'a"b' }), TypeError);
+  });
+
+  it("fails each operation within timeoutMs while PostgreSQL is frozen, and serves again once it answers", async () => {
+    const store = postgresResultStore(pool!, { table: "frozen", timeoutMs: 300 });
+    const entry = { status: "completed" as const, result: { content: [{ type: "text" as const, text: "kept" }] } };
+    assert.equal(await store.set("a", entry, 60_000), true);
+    server!.pause();
+    try {
+      await assert.rejects(store.get("a"), /PostgreSQL did not answer within 300 ms/);
+    } finally {
+      server!.resume();
+    }
+    let read: unknown;
+    const deadline = Date.now() + 20_000;
+    while ((read = await store.get("a").catch(() => undefined)) === undefined) {
+      assert.ok(Date.now() < deadline, "PostgreSQL answered again within 20 s of SIGCONT");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(read, entry);
+  });
+});
