@@ -23,7 +23,8 @@ const utf8 = new TextEncoder();
  * database's clock); rows past their expiry are deleted by a write at most once a minute.
  *
  * A database out of reach makes the operation fail (the server answers "send again later" on every wire), and one
- * with no answer within `timeoutMs` fails too. Give the pool an `error` listener: node-postgres emits one when an
+ * with no answer within `timeoutMs` fails too (the wait for a connection of the pool counts: size the pool for the
+ * jobs an instance starts at once). Give the pool an `error` listener: node-postgres emits one when an
  * idle connection breaks (PostgreSQL restarting), and without a listener the process exits.
  *
  * @param pool A node-postgres `Pool` (npm `pg`), or anything with its `query(text, values)`.

@@ -18,7 +18,9 @@ async function onPostgres(breakIt: (server: PostgresServer) => Promise<void>): P
   try {
     await survive({
       instance() {
-        const pool = new pg.Pool({ connectionString: server.url, connectionTimeoutMillis: 1_000 });
+        // Room for the 15 jobs an instance starts at once (two statements each): a burst of new connections on a
+        // loaded machine is what the pool's default 10 (and a connection timeout) turned into refused calls.
+        const pool = new pg.Pool({ connectionString: server.url, max: 30 });
         pool.on("error", () => {}); // the application's own listener: idle connections break with the server
         pools.push(pool);
         return Promise.resolve({
