@@ -25,7 +25,9 @@ export function isUnavailable(error: unknown): error is ProtocolError {
 /**
  * Wraps a store: any error but a `RangeError` (an entry over the store's bound, refused whatever the
  * weather) becomes `ProtocolError(Unavailable)` with `data.retryAfterMs`. The first failure after a
- * success goes to `onError`; the next ones of the same outage do not.
+ * success goes to `onError`; the next ones of the same outage do not. A store that flaps as it comes back (each
+ * of a pool's connections broken by the outage fails once, between successes on new ones) is one outage: a
+ * failure within `retryAfterMs` of the last report is not told again.
  *
  * @param store The store.
  * @param retryAfterMs When to come back, for `data.retryAfterMs`.
@@ -34,6 +36,7 @@ export function isUnavailable(error: unknown): error is ProtocolError {
  */
 export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (error: unknown) => void): ResultStore {
   let healthy = true;
+  let reportedAt = Number.NEGATIVE_INFINITY;
   const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
     try {
       const value = await operation();
@@ -41,7 +44,11 @@ export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (
       return value;
     } catch (error) {
       if (error instanceof RangeError || isUnavailable(error)) throw error;
-      if (healthy) onError?.(error);
+      const now = Date.now();
+      if (healthy && now - reportedAt >= retryAfterMs) {
+        onError?.(error);
+        reportedAt = now;
+      }
       healthy = false;
       throw new ProtocolError(ErrorCode.Unavailable, UNAVAILABLE_MESSAGE, {
         data: { reason: "unavailable", retryAfterMs },

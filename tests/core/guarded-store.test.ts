@@ -1,0 +1,52 @@
+/**
+ * The result store as the server uses it (`guardStore`): any failure but an entry over the bound is "send again
+ * later", and `onError` hears of an outage once, also when the store flaps on its way back.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createMemoryResultStore, ErrorCode, ProtocolError, type ResultStore } from "../../mod.ts";
+import { guardStore } from "../../src/core/guarded-store.ts";
+
+/** A memory store whose next operations fail or succeed as `script` says (true: fail), then succeed. */
+function scripted(script: boolean[]): ResultStore {
+  const memory = createMemoryResultStore();
+  const step = <T>(run: () => Promise<T>) =>
+    script.shift() ? Promise.reject(new Error("connection terminated unexpectedly")) : run();
+  return {
+    get: (id) => step(() => memory.get(id)),
+    set: (id, entry, ttlMs) => step(() => memory.set(id, entry, ttlMs)),
+    delete: (id) => step(() => memory.delete(id)),
+  };
+}
+
+describe("guardStore", () => {
+  it("answers every failure as unavailable with retryAfterMs, and reports a flapping outage once", async () => {
+    const reports: unknown[] = [];
+    // An outage, then a pool's stale connections failing one by one between successes on fresh ones.
+    const store = guardStore(scripted([true, true, false, true, false, true, false]), 60_000, (e) => reports.push(e));
+    for (let i = 0; i < 7; i++) {
+      await store.get("a").catch((error) => {
+        assert.ok(error instanceof ProtocolError && error.code === ErrorCode.Unavailable);
+        assert.deepEqual(error.data, { reason: "unavailable", retryAfterMs: 60_000 });
+      });
+    }
+    assert.equal(reports.length, 1);
+  });
+
+  it("reports a new outage once retryAfterMs has passed since the last report", async () => {
+    const reports: unknown[] = [];
+    const store = guardStore(scripted([true, false, true]), 1, (e) => reports.push(e));
+    await store.get("a").catch(() => {});
+    await store.get("a");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.get("a").catch(() => {});
+    assert.equal(reports.length, 2);
+  });
+
+  it("passes a RangeError (an entry over the bound) through as it is, unreported", async () => {
+    const reports: unknown[] = [];
+    const store = guardStore(createMemoryResultStore({ maxBytes: 10 }), 1_000, (e) => reports.push(e));
+    await assert.rejects(store.set("a", { status: "working", at: 123456789 }, 1_000), RangeError);
+    assert.equal(reports.length, 0);
+  });
+});
