@@ -1,9 +1,12 @@
-import { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { denoKvResultStore } from "../../src/deno-kv/mod.ts";
 import type { ResultStore } from "../../mod.ts";
+import type { StoredResult } from "../../src/core/result-store.ts";
+import { acrossChunkBoundary, assertTooLarge, exportThrough } from "../helpers/large-results.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";
 
@@ -32,7 +35,57 @@ after(() => {
 describeResultStore(
   "deno kv",
   () => denoKvResultStore(kv!),
-  { maxBytes: 60_000, skip: MISSING },
+  { maxBytes: 393_216, skip: MISSING },
 );
 
 describeSharedInstances("deno kv", () => shared!, MISSING);
+
+/** Every key under `prefix`. */
+async function keysUnder(prefix: string[]): Promise<unknown[][]> {
+  const keys: unknown[][] = [];
+  for await (const { key } of kv!.list({ prefix })) keys.push([...key]);
+  return keys;
+}
+
+const completed = (text: string): StoredResult => ({
+  status: "completed",
+  result: { content: [{ type: "text", text }] },
+});
+
+describe("denoKvResultStore with entries larger than a KV value", { skip: MISSING }, () => {
+  it("writes them in chunks and reads them whole, a character split between two chunks included", async () => {
+    const prefix = ["large", crypto.randomUUID()];
+    const store = denoKvResultStore(kv!, { prefix });
+    const large = acrossChunkBoundary(30_000, 60_000);
+    assert.equal(await store.set("a", { status: "working" }, 60_000), true);
+    assert.equal(await store.set("a", large, 60_000), true);
+    assert.deepEqual(await store.get("a"), large);
+    assert.ok((await keysUnder(prefix)).length > 2, "the entry's metadata and its chunks");
+    // Ended: a second writer loses, chunked or not.
+    assert.equal(await store.set("a", completed("y".repeat(100_000)), 60_000), false);
+    assert.equal(await store.set("a", { status: "cancelled" }, 60_000), false);
+    assert.deepEqual(await store.get("a"), large);
+    await store.delete("a");
+    assert.equal(await store.get("a"), undefined);
+    assert.deepEqual(await keysUnder(prefix), [], "no chunk is left behind");
+  });
+
+  it("replaces a running chunked entry with a small one, leaving none of its chunks", async () => {
+    const prefix = ["large", crypto.randomUUID()];
+    const store = denoKvResultStore(kv!, { prefix });
+    assert.equal(await store.set("b", { status: "working", answers: { big: "z".repeat(200_000) } }, 60_000), true);
+    assert.equal(await store.set("b", completed("small"), 60_000), true);
+    assert.deepEqual(await store.get("b"), completed("small"));
+    assert.deepEqual(await keysUnder(prefix), [[...prefix, "b"]]);
+  });
+
+  it("delivers a deferred result of 300 KB through a server, and refuses a bound KV cannot write at once", async () => {
+    const raised = await exportThrough(denoKvResultStore(kv!, { prefix: ["export", crypto.randomUUID()] }), 300_000);
+    assert.deepEqual(raised, { type: "text", text: "x".repeat(300_000) });
+    assertTooLarge(
+      await exportThrough(denoKvResultStore(kv!, { prefix: ["export", crypto.randomUUID()] }), 400_000),
+      393_216,
+    );
+    assert.throws(() => denoKvResultStore(kv!, { maxBytes: 1 << 20 }), RangeError);
+  });
+});

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { createServer, defineTool, ProtocolError, type ResultStore } from "../../mod.ts";
+import type { StoredResult } from "../../src/core/result-store.ts";
 import { tokenOf } from "./instances.ts";
 import { SECRET, waitFor } from "./long-running.ts";
 
@@ -48,4 +49,26 @@ export function assertTooLarge(ended: unknown, limit: number): void {
     /Raise the result store's maxBytes, or answer with a link to the data \(a resource_link\)/,
   );
   assert.deepEqual(ended.data, { reason: "result_too_large" });
+}
+
+/** A completed entry of `text`. */
+const completed = (text: string): StoredResult => ({
+  status: "completed",
+  result: { content: [{ type: "text", text }] },
+});
+
+/**
+ * A completed entry of `count` 😀 (two UTF-16 code units each), placed so that one lies across the chunk boundary
+ * at `units` code units of the entry's JSON: a store that splits JSON into chunks must join the pair again.
+ *
+ * @param units Where a chunk ends, in UTF-16 code units of the JSON.
+ * @param count How many 😀.
+ * @returns The entry.
+ */
+export function acrossChunkBoundary(units: number, count: number): StoredResult {
+  const start = JSON.stringify(completed("")).indexOf('""') + 1; // where the text begins
+  const entry = completed("x".repeat((units - start + 1) % 2) + "😀".repeat(count));
+  const high = JSON.stringify(entry).charCodeAt(units - 1);
+  assert.ok(high >= 0xd800 && high <= 0xdbff, "a surrogate pair across the boundary");
+  return entry;
 }
