@@ -17,17 +17,20 @@ async function onPostgres(breakIt: (server: PostgresServer) => Promise<void>): P
   const pools: pg.Pool[] = [];
   try {
     await survive({
-      instance() {
-        // Room for the 15 jobs an instance starts at once (two statements each): a burst of new connections on a
-        // loaded machine is what the pool's default 10 (and a connection timeout) turned into refused calls.
-        const pool = new pg.Pool({ connectionString: server.url, max: 30 });
+      async instance() {
+        // Room for the 15 jobs an instance starts at once (two statements each), opened before they come, as a
+        // pool in service has them: 45 connections made at once on a loaded machine (a process forked for each)
+        // outlasted the store's 2 s bound, and a pool of the default 10 queued the starts past it too.
+        const pool = new pg.Pool({ connectionString: server.url, max: 20 });
         pool.on("error", () => {}); // the application's own listener: idle connections break with the server
         pools.push(pool);
-        return Promise.resolve({
+        const warm = await Promise.all(Array.from({ length: 16 }, () => pool.connect()));
+        for (const connection of warm) connection.release();
+        return {
           resultStore: postgresResultStore(pool),
           notifier: postgresNotifier(pool),
           close: () => void pool.end().catch(() => {}),
-        });
+        };
       },
       async listening() {
         const { rows } = await pools[0].query(
