@@ -11,7 +11,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import type { Limits } from "../../../src/core/budgets.ts";
 import { grpcJs, grpcServer } from "./grpc-fixtures.ts";
-import { closeClientSessions, grpcOverH2 } from "../../helpers/h2-sessions.ts";
+import { closeClientSessions, DENO_H2_ABORTS, grpcOverH2 } from "../../helpers/h2-sessions.ts";
 
 const listeners: GrpcListener[] = [];
 after(async () => {
@@ -33,7 +33,7 @@ describe("serveGrpc's budgets", () => {
     // as node.test.ts's stress says: it runs on Bun, where serveGrpc() is meant for production.
     {
       timeout: 60_000,
-      skip: "Deno" in globalThis ? "Deno's node:http2 aborts under this load (denoland/deno#36788); run on Bun" : false,
+      skip: DENO_H2_ABORTS,
     },
     async () => {
       const listener = await listen({});

@@ -14,7 +14,13 @@ import * as node from "@connectrpc/connect-node";
 import { type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
 import { slowProbe } from "../../helpers/fixtures.ts";
 import { grpcJs, grpcServer, rejection, ROOT, run, tickProbe, waitFor } from "./grpc-fixtures.ts";
-import { closeClientSessions, connectOverH2, grpcOverH2, grpcWebOverH2 } from "../../helpers/h2-sessions.ts";
+import {
+  closeClientSessions,
+  connectOverH2,
+  DENO_H2_ABORTS,
+  grpcOverH2,
+  grpcWebOverH2,
+} from "../../helpers/h2-sessions.ts";
 
 describe("serveGrpc", () => {
   let listener: GrpcListener;
@@ -100,7 +106,7 @@ describe("serveGrpc", () => {
   // find_stream_on_goaway_func, denoland/deno#36788; about 1 run in 4 here, even spread over 25
   // connections), so the stress runs on Bun, where serveGrpc() is meant for production (see node.ts).
   it("answers 500 concurrent unary calls and 50 concurrent streams correctly, and a 1 MiB argument", {
-    skip: "Deno" in globalThis ? "Deno's node:http2 aborts under this load (denoland/deno#36788); run on Bun" : false,
+    skip: DENO_H2_ABORTS,
   }, async () => {
     const channels = 1;
     const r = await grpcJs(address, "stress", channels);
