@@ -80,7 +80,7 @@ export const ENTRY_POINTS = {
     guide: "guides/apps",
   },
   "./redis": { purpose: "A Redis result store and notifier, for many instances.", guide: "guides/many-instances" },
-  "./deno-kv": { purpose: "A Deno KV result store and notifier, for many instances.", guide: "guides/many-instances" },
+  "./deno-kv": { purpose: "A Deno KV result store, for many instances.", guide: "guides/many-instances" },
   "./postgres": {
     purpose: "A PostgreSQL result store and a LISTEN/NOTIFY notifier, for many instances.",
     guide: "guides/many-instances",
