@@ -64,12 +64,16 @@ export function postgresResultStore(
   };
   let created: Promise<unknown> | undefined;
   const query = async (text: string, values: unknown[]) => {
+    // Instances that start at once make the table one after the other: the two statements run as one transaction
+    // (one simple query), which holds an advisory lock named after the table until it ends. Without it,
+    // concurrent CREATE TABLE IF NOT EXISTS fail all but one in PostgreSQL's catalog.
     created ??= bounded(pool.query(
-      `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, entry text NOT NULL, ended boolean NOT NULL, ` +
+      `SELECT pg_advisory_xact_lock(hashtext('mcplite:${table}')); ` +
+        `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, entry text NOT NULL, ended boolean NOT NULL, ` +
         `expires_at timestamptz NOT NULL)`,
     )).catch((error) => {
-      // Instances making the table at once: PostgreSQL's catalog may refuse all but one (unique_violation).
-      if ((error as { code?: string }).code === "23505") return;
+      // Made meanwhile by a process that did not take the lock (unique_violation, duplicate_table): there it is.
+      if (["23505", "42P07"].includes((error as { code?: string }).code ?? "")) return;
       created = undefined; // tried again by the next operation
       throw error;
     });
