@@ -102,6 +102,8 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // onError (+88 B), MCP-lite's resources methods (+85 B), the answer bounds and the lingering close of a refused
   // body (+56 B), the gRPC refusals in trailers (+41 B). None is optional in a default server; the ceiling is that
   // and a small margin, the goal stays.
+  // Issue 62: 51.26 KB (52,487 B), +84 B: a result over the store's bound named in the job's failure, and a store
+  // flapping on its way back told to onError once. Under the ceiling, which stays.
   [OURS]: { goal: 47, ceiling: 51.3 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.

@@ -407,15 +407,13 @@ function storedFailure(error: unknown, onError?: (error: unknown) => void): Stor
 }
 
 /**
- * The failure of a job whose result the store did not take: one over the store's bound on an entry says so, with
- * the way out (the store's bound, or a link to the data), and `data.reason: "result_too_large"`.
+ * The failure of a job whose result the store did not take: one over the store's bound on an entry says so (the
+ * store's message: the size and the bound) with `data.reason: "result_too_large"`; the ways out are the guide's
+ * (docs/guides/many-instances.md, "Large results"), not the message's, which every server's bundle carries.
  */
 function unstored(error: unknown): { code: ErrorCode; message: string; data?: unknown } {
-  if (!(error instanceof RangeError)) return { code: ErrorCode.Internal, message: "The result could not be stored" };
-  return {
-    code: ErrorCode.Internal,
-    message: `The result could not be stored: ${error.message}. Raise the result store's maxBytes, or answer with ` +
-      "a link to the data (a resource_link) instead of the data",
-    data: { reason: "result_too_large" },
-  };
+  const message = "The result could not be stored";
+  return error instanceof RangeError
+    ? { code: ErrorCode.Internal, message: `${message}: ${error.message}`, data: { reason: "result_too_large" } }
+    : { code: ErrorCode.Internal, message };
 }

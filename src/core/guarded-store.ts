@@ -36,7 +36,7 @@ export function isUnavailable(error: unknown): error is ProtocolError {
  */
 export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (error: unknown) => void): ResultStore {
   let healthy = true;
-  let reportedAt = Number.NEGATIVE_INFINITY;
+  let reportedAt = -Infinity;
   const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
     try {
       const value = await operation();

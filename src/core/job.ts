@@ -56,7 +56,8 @@ export class Job implements CallSink {
   readonly #expiresAt: number;
   readonly #watchers = new Set<CallSink>();
   #lastProgress: [number, number | undefined, string | undefined] | undefined;
-  #refusal: RangeError | undefined;
+  /** Why the store refused the final entry: over its bound on one entry (a `RangeError`), if it did. */
+  refusal: RangeError | undefined;
 
   /**
    * Creates the job of an entry already recorded as working.
@@ -107,11 +108,6 @@ export class Job implements CallSink {
    */
   log(level: LogLevel, data: unknown, logger: string | undefined): void {
     for (const watcher of this.#watchers) watcher.log?.(level, data, logger);
-  }
-
-  /** Why the store refused the final entry: over its bound on one entry (a `RangeError`), if it did. */
-  get refusal(): RangeError | undefined {
-    return this.#refusal;
   }
 
   /** The questions the work waits on, by key. */
@@ -217,7 +213,7 @@ export class Job implements CallSink {
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {
-        if (final && error instanceof RangeError) this.#refusal = error;
+        if (final && error instanceof RangeError) this.refusal = error;
         if (!isUnavailable(error)) onError?.(error); // an outage reaches onError once, from the store
         return false;
       }

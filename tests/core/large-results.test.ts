@@ -36,7 +36,10 @@ describe("a deferred result over the result store's bound", () => {
     let body: { error?: { code: number; message: string; data?: unknown }; result?: unknown } = {};
     await waitFor(async () => (body = await post("redeem", { promise: token })).error !== undefined, 30_000);
     assert.equal(body.error!.code, -32603);
-    assert.match(body.error!.message, /exceeds the store's limit of 20000\. Raise the result store's maxBytes/);
+    assert.match(
+      body.error!.message,
+      /^The result could not be stored: a result of \d+ bytes exceeds the store's limit of 20000$/,
+    );
     assert.equal((body.error!.data as { reason?: string }).reason, "result_too_large");
   });
 });
