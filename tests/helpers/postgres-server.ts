@@ -11,6 +11,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
+import type { ServerProcess } from "./server-process.ts";
 
 /** The folder of `initdb` and `postgres`: `POSTGRES_BIN`, else Debian's newest, else the PATH's. */
 function binFolder(): string | undefined {
@@ -34,20 +35,11 @@ export const POSTGRES_MISSING: string | false = missingOutsideCi(
     : "no initdb and postgres: install Debian's package (apt-get install postgresql) or set POSTGRES_BIN",
 );
 
-/** A running server. */
-export interface PostgresServer {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
-  readonly url: string;
-  /** The port. */
-  readonly port: number;
-  /** Stops it (a fast shutdown, SIGINT), waiting for the server to exit. */
-  stop(): Promise<void>;
-  /** Kills it and its backends at once (SIGKILL to the process group, as `kill -9` of the service), waiting. */
-  kill(): Promise<void>;
-  /** Freezes it and its backends (SIGSTOP to the group): connections stay open, nothing is answered. */
-  pause(): void;
-  /** Lets a frozen server go on (SIGCONT). */
-  resume(): void;
+/**
+ * A running PostgreSQL (`postgres://postgres@127.0.0.1:<port>/postgres`): `stop()` is a fast shutdown (SIGINT);
+ * `kill()`, `pause()` and `resume()` signal the postmaster and every backend under it.
+ */
+export interface PostgresServer extends ServerProcess {
   /** Starts it again on the same cluster and port (after a stop or a kill). */
   restart(): Promise<void>;
   /** Stops it and removes its cluster. */

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { missingOutsideCi } from "./once-per-run.ts";
 import { freePort } from "./process.ts";
+import type { ServerProcess } from "./server-process.ts";
 import { createClient } from "redis";
 
 /** The program (override with `REDIS_SERVER`). */
@@ -17,21 +18,8 @@ export const REDIS_MISSING: string | false = missingOutsideCi(
     : `no ${PROGRAM} on PATH: install Debian's package (apt-get install redis-server) or set REDIS_SERVER`,
 );
 
-/** A running server. */
-export interface RedisServer {
-  /** `redis://127.0.0.1:<port>`. */
-  readonly url: string;
-  /** The port. */
-  readonly port: number;
-  /** Stops it (SIGTERM, then SIGKILL after 2 s), waiting for the process to exit. */
-  stop(): Promise<void>;
-  /** Kills it at once (SIGKILL, as `kill -9`), waiting for the process to exit. */
-  kill(): Promise<void>;
-  /** Freezes it (SIGSTOP): its connections stay open, and nothing is answered until {@link resume}. */
-  pause(): void;
-  /** Lets a frozen server go on (SIGCONT): it answers what it was sent meanwhile. */
-  resume(): void;
-}
+/** A running redis-server (`redis://127.0.0.1:<port>`); `stop()` sends SIGTERM, then SIGKILL after 2 s. */
+export type RedisServer = ServerProcess;
 
 /** Options of {@link startRedis}. */
 export interface RedisServerOptions {
