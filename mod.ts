@@ -44,7 +44,7 @@ export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.
 export { createServer } from "./src/assembly/create-server.ts";
-export type { Server, ServerCallOptions } from "./src/server/server.ts";
+export type { Server } from "./src/server/server.ts";
 export type { ServerOptions } from "./src/server/server-options.ts";
 export { toolSearch } from "./src/tool-search/tool-search.ts";
 export type { ToolSearchOptions } from "./src/tool-search/tool-search.ts";
@@ -68,7 +68,8 @@ export type { ContentBlock, ToolResult } from "./src/core/result.ts";
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./src/core/error.ts";
 export { UrlElicitationRequiredError } from "./src/core/elicitation.ts";
 
-// Where deferred results wait.
+// Where deferred results wait, and the queue and workers that run deferred work.
 export { createMemoryResultStore } from "./src/core/result-store.ts";
 export type { ResultStore } from "./src/core/result-store.ts";
+export { runWorker } from "./src/worker/run-worker.ts";
 export type { Notifier } from "./src/core/notifier.ts";

@@ -104,7 +104,12 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // and a small margin, the goal stays.
   // Issue 62: 51.26 KB (52,487 B), +84 B: a result over the store's bound named in the job's failure, and a store
   // flapping on its way back told to onError once. Under the ceiling, which stays.
-  [OURS]: { goal: 47, ceiling: 51.3 },
+  // Issue 62, the queue seam (`createServer({ queue })`): 51.61 KB (52,853 B), +366 B for what every default server
+  // carries with its long-running support: a deferred job signed and added to the queue instead of run here (+224 B),
+  // its entry taken by id with a stop that gives it back (+142 B). The worker's side (`runWorker`) is not in it.
+  // For the coordinator to weigh: the seam could be an opt-in capability the queue brings (as `toolSearch`), -0.36 KB,
+  // at the cost of a wrapper for a queue of one's own. The ceiling is that and a small margin; the goal stays.
+  [OURS]: { goal: 47, ceiling: 51.7 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
   // Issue 54: 26.89 → 26.56 KB (27,539 → 27,199 B): the MCP binding's modules, the token codec's encoders and the

@@ -16,7 +16,7 @@
  */
 export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { ArgTransform, ToolTransform, TransformedInput } from "./tool/transform-tool.ts";
-export type { CallArguments, ToolMap } from "./server/server.ts";
+export type { CallArguments, ServerCallOptions, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
 export type { CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
@@ -87,6 +87,7 @@ export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
 export type { ErrorReporter } from "./core/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
+export type { WorkQueue } from "./core/work-queue.ts";
 // What a definition carries for the wires that serve it (tools, resources, prompts and skills bring features).
 export type { Feature, Featured } from "./core/feature.ts";
 export type { Capability } from "./server/server-capability.ts";

@@ -85,6 +85,10 @@ export const ENTRY_POINTS = {
     purpose: "A PostgreSQL result store and a LISTEN/NOTIFY notifier, for many instances.",
     guide: "guides/many-instances",
   },
+  "./bullmq": {
+    purpose: "A BullMQ job queue (Redis, Valkey or PostgreSQL), for workers that run long-running jobs.",
+    guide: "guides/many-instances",
+  },
   "./durable-object": {
     purpose: "A Cloudflare Durable Object result store, for a Worker's many isolates.",
     guide: "guides/workers",

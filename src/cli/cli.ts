@@ -55,6 +55,10 @@ export async function runCli(terminal: Terminal): Promise<number> {
   if (terminal.args[0] === "dev") {
     return await (await import("./dev/dev-command.ts")).devCommand(terminal, terminal.args.slice(1));
   }
+  // `worker` runs a module's queued jobs, loaded only when asked for.
+  if (terminal.args[0] === "worker") {
+    return await (await import("./worker-command.ts")).workerCommand(terminal, terminal.args.slice(1));
+  }
   if (terminal.args[0] === "server-json") return await serverJsonCommand(terminal, terminal.args.slice(1));
   let args;
   try {

@@ -29,6 +29,10 @@ Usage:
                                      (default PORT or 8000, on 127.0.0.1 unless --host says),
                                      restart it on each edit of it or a file it imports, and
                                      call its tools from the dev page at /_dev (Ctrl-C stops)
+  mcplite worker <server module> [--concurrency <n>] [--drain-ms <ms>]   run the queued jobs of the
+                                     module's server (createServer({ queue })) with no listener;
+                                     SIGTERM or SIGINT drains: running jobs get --drain-ms (default
+                                     30000) to finish, then go back to the queue
   mcplite server-json <server module> [--name <io.github.you/server>] [--remote <url>]…
         [--dir <project>] [--out <file>] [--no-packages] [--check | --workflow]
                                      the MCP Registry's server.json from the module's server and

@@ -18,6 +18,7 @@ import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult 
 import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "./tool-promise.ts";
+import type { WorkQueue } from "./work-queue.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
@@ -86,6 +87,10 @@ export interface StartOptions {
   readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
   /** Keeps the work alive past the response (a Worker's `ctx.waitUntil`). */
   readonly waitUntil?: (work: Promise<unknown>) => void;
+  /** The entry of a job taken from the queue (recorded by the instance that queued it); default a new one. */
+  readonly id?: string;
+  /** Aborts the work without ending the job: its worker shuts down, and the queue delivers it again. */
+  readonly stop?: AbortSignal;
 }
 
 /** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
@@ -100,6 +105,8 @@ export interface ContinuationsOptions extends TokensOptions {
   leaseMs?: number;
   /** Receives the store's errors, once per outage (the wires answer "retry later" meanwhile). */
   onError?: (error: unknown) => void;
+  /** Where deferred work goes to be run by workers (`runWorker()`); needs a shared `results` store. */
+  queue?: WorkQueue;
 }
 
 /** The server's tokens, defaults and deferred work. */
@@ -114,6 +121,8 @@ export class Continuations implements Tokens {
   readonly inputTtlMs: number;
   /** The default `retry_after_ms`. */
   readonly retryAfterMs: number;
+  /** Where deferred work goes, when workers run it; the queue then owns its delivery, not the lease. */
+  readonly queue: WorkQueue | undefined;
   readonly #running = new Map<string, Job>();
   /** The runs of this process's jobs, until each has written its final entry. */
   readonly #runs = new Map<string, Promise<void>>();
@@ -139,6 +148,10 @@ export class Continuations implements Tokens {
     this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
     this.#leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
     if (this.#leaseMs !== undefined && !(this.#leaseMs > 0)) throw new RangeError("leaseMs must be positive");
+    this.queue = options.queue;
+    if (this.queue !== undefined && options.results === undefined) {
+      throw new TypeError("a queue needs a result store its workers share (resultStore)");
+    }
   }
 
   /** How many deferred jobs are running in this process. */
@@ -157,8 +170,9 @@ export class Continuations implements Tokens {
    * @returns The entry id.
    */
   async start(work: DeferredWork, ttlMs: number, options: StartOptions = {}): Promise<string> {
-    const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
-    await this.results.set(id, { status: "working", at: this.codec.now() }, ttlMs);
+    const id = options.id ?? base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+    // A job taken from a queue runs only while its entry has not ended: first writer wins.
+    if (!await this.results.set(id, { status: "working", at: this.codec.now() }, ttlMs)) return id;
     if (this.#leaseMs !== undefined) await this.results.set(leaseKey(id), { status: "working" }, this.#leaseMs);
     this.#launch(id, work, ttlMs, options);
     return id;
@@ -166,11 +180,16 @@ export class Continuations implements Tokens {
 
   /** Runs a job whose entry (and lease) is written, in the background. */
   #launch(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): void {
-    const { onError, bind, shape = resultFromValue, waitUntil } = options;
+    const { onError, bind, shape = resultFromValue, waitUntil, stop } = options;
     const job = new Job(id, { store: this.results, ttlMs, now: this.codec.now, pollMs: this.#pollMs, onError });
     this.#running.set(id, job);
     bind?.(job);
-    const running = this.#run(job, work, ttlMs, shape, onError).finally(() => this.#runs.delete(id));
+    const abort = () => job.controller.abort(stop!.reason);
+    stop?.addEventListener("abort", abort, { once: true });
+    const running = this.#run(job, work, ttlMs, shape, onError).finally(() => {
+      this.#runs.delete(id);
+      stop?.removeEventListener("abort", abort);
+    });
     this.#runs.set(id, running);
     waitUntil?.(running); // on Workers, the work outlives the response only if the platform is told
   }
@@ -214,7 +233,8 @@ export class Continuations implements Tokens {
   async read(id: string, ttlMs: number, restart?: Restart): Promise<StoredResult | undefined> {
     const entry = await this.results.get(id);
     const leaseMs = this.#leaseMs;
-    if (leaseMs === undefined || (entry !== undefined && hasEnded(entry))) return entry;
+    // With a queue, the queue delivers the job of a worker that stopped to another: no lease to watch.
+    if (leaseMs === undefined || this.queue !== undefined || (entry !== undefined && hasEnded(entry))) return entry;
     // A shared store that restarted empty lost the entry of a job still running (its heartbeat writes
     // it again) or finished (its final write is being retried): while the lease says so, not done yet.
     const working: StoredResult = entry ?? { status: "working" };

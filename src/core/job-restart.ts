@@ -53,12 +53,12 @@ export function restartOf(
 }
 
 /**
- * Calls the tool again, as the original call did: inside the server's request and tool middleware
+ * Calls the tool again, as the original call did (a retry here, or a queued job on a worker): inside the server's request and tool middleware
  * (and those of the servers it was grouped from), which see a `tools/call` of the tool with the
  * arguments it was first called with; the handler's deferred work runs inside them too, so `next()`
  * resolves with the job's outcome. Its questions go to the job.
  */
-function rerun(
+export function rerun(
   registry: Registry,
   owner: AnyTool,
   args: unknown,
@@ -96,7 +96,7 @@ async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, sign
 }
 
 /** The job's result from the outcome of its run again (or what a middleware answered instead). */
-function jobResultOf(outcome: unknown): ToolResult {
+export function jobResultOf(outcome: unknown): ToolResult {
   const { kind } = outcome as CallOutcome;
   if (kind === "answer" || kind === "failure") return (outcome as { result: ToolResult }).result;
   throw new TypeError(

@@ -13,6 +13,7 @@ import type { Registry } from "./registry.ts";
 import type { DeferredState, DeferredWork, PendingPromise } from "./tool-promise.ts";
 import type { AnyTool } from "./tool.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
+import { enqueueJob } from "./queued-job.ts";
 
 /** The token kind of promise tokens. */
 export const PROMISE_KIND = "promise";
@@ -60,7 +61,10 @@ export async function promiseOutcome(
   const report = (error: unknown) => registry.runtime.onError?.(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
   let continued: PromiseState;
-  if (work !== undefined) {
+  if (work !== undefined && c.queue !== undefined && owner === tool) {
+    // Queued: a worker runs the handler again with the arguments, and its work (job-restart.ts).
+    continued = { d: await enqueueJob(c, { owner, args: call.arguments, ctx: call.ctx }, ttlMs) };
+  } else if (work !== undefined) {
     const d = await startCounted(
       registry,
       call,

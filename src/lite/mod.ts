@@ -42,6 +42,7 @@ export {
   McpliteError,
   ProtocolError,
   resourceLink,
+  runWorker,
   serve,
   SUPPORTED_PROTOCOL_VERSIONS,
   text,

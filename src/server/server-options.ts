@@ -9,6 +9,7 @@ import type { CorsOptions } from "./cors.ts";
 import type { ErrorReporter } from "../core/runtime.ts";
 import type { ServerLogger } from "../core/logger.ts";
 import type { Notifier } from "../core/notifier.ts";
+import type { WorkQueue } from "../core/work-queue.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { Tokens, TokensOptions } from "../core/tokens.ts";
 import type { Capability } from "./server-capability.ts";
@@ -198,6 +199,13 @@ export interface ServerOptions {
   tokens?: TokenOptions;
   /** Where `ctx.defer()` results wait (default: in memory, this process only); share one across instances. */
   resultStore?: ResultStore;
+  /**
+   * Where the deferred work of `.longRunning()` tools goes (`bullmqQueue()` from `@mcplite/sdk/bullmq`):
+   * the call is answered with its promise or task at once, and a worker (`runWorker()`, `mcplite worker`)
+   * runs the tool's handler again with the call's arguments, caller and metadata, and its work. Needs a
+   * `resultStore` that the workers share. Without it, deferred work runs in the process that took the call.
+   */
+  queue?: WorkQueue;
   /**
    * With a shared `resultStore`, how long the lease of running deferred work lasts, in ms (default
    * 5 000): renewed while the work runs, so a redeem on any instance answers that the instance stopped

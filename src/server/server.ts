@@ -109,6 +109,7 @@ export class Server<TTools extends ToolMap = {}> {
       secret: options.secret,
       ...options.tokens,
       results: options.resultStore,
+      queue: options.queue,
       leaseMs: options.leaseMs,
       onError: options.onError,
       secretFallback: () => platformSecret,

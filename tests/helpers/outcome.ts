@@ -3,7 +3,8 @@
  * send what the types forbid (unknown tools, wrong arguments), as a wire would.
  */
 import assert from "node:assert/strict";
-import type { CallOutcome, Server, ServerCallOptions } from "../../mod.ts";
+import type { CallOutcome, Server } from "../../mod.ts";
+import type { ServerCallOptions } from "../../src/types.ts";
 import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../src/core/outcome.ts";
 
 /** Asserts a complete outcome (`answer` or `failure`) and returns it. */

@@ -1,7 +1,7 @@
 /**
  * `@mcplite/sdk/bun`: `serve()` with Bun's own HTTP server, `Bun.serve`, named by the import rather than
- * chosen at run time (the default entry's `serve()` works on Bun too), and `bunWebSocket()`, the
- * `Bun.serve` options that carry `webSocketBinding()`'s upgrades for a `Bun.serve` of your own.
+ * chosen at run time (the default entry's `serve()` works on Bun too). For a `Bun.serve` of your own,
+ * `bunWebSocket()` of `@mcplite/sdk/websocket` gives the options that carry `webSocketBinding()`'s upgrades.
  *
  * @example
  * ```ts ignore
@@ -17,8 +17,6 @@
 import type { Fetchable } from "../listen-types.ts";
 import { type Listener, type ServeOptions, startListener } from "../../server/start-listener.ts";
 import { listen } from "./listen.ts";
-
-export { bunWebSocket, type BunWebSocketOptions } from "./websocket-upgrade.ts";
 
 /**
  * Serves a fetch handler with `Bun.serve`, WebSocket routes included: the default entry's `serve()`,

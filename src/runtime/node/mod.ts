@@ -1,13 +1,14 @@
 /**
  * `@mcplite/sdk/node`: a server in a Node HTTP server that is not `serve()`'s own: `nodeHandler()` for
- * `node:http`, Express, Fastify and Koa, and `attachWebSocket()` for the WebSocket binding's upgrades. With no
- * framework, `serve(server)` from the main entry does both.
+ * `node:http`, Express, Fastify and Koa (and `attachWebSocket()` of `@mcplite/sdk/websocket` for the WebSocket
+ * binding's upgrades). With no framework, `serve(server)` from the main entry does both.
  *
  * @example
  * ```ts
  * import { createServer } from "node:http";
  * import { createServer as createMcpServer } from "@mcplite/sdk";
- * import { attachWebSocket, nodeHandler } from "@mcplite/sdk/node";
+ * import { nodeHandler } from "@mcplite/sdk/node";
+ * import { attachWebSocket } from "@mcplite/sdk/websocket";
  *
  * const server = createMcpServer({ name: "notes", version: "1.0.0" });
  * const http = createServer(nodeHandler(server));
@@ -19,4 +20,3 @@
  */
 export { type NodeHandler, nodeHandler } from "./node-handler.ts";
 export type { NodeRequest, NodeResponse } from "./node-types.ts";
-export { attachWebSocket } from "./websocket-upgrade.ts";

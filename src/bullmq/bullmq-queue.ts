@@ -1,0 +1,133 @@
+/**
+ * A {@link WorkQueue} on BullMQ. A job is added with the entry id as BullMQ's `jobId` (BullMQ drops a
+ * second add of one id); a worker holds a lock on each job it runs and renews it, and BullMQ's
+ * stalled-job check moves a job whose lock lapsed (its worker died) back to the queue, however often:
+ * the server counts the starts itself and ends the job when its tool's `retry` allows no more. A job
+ * given back by a worker that shuts down goes back to the queue at once (`moveToWait`, not an attempt).
+ *
+ * @module
+ */
+import {
+  type BackendFactory,
+  type ConnectionOptions,
+  type IQueueBackend,
+  type Job,
+  Queue,
+  WaitingError,
+  withBackend,
+  Worker,
+} from "bullmq";
+import type { WorkQueue } from "../core/work-queue.ts";
+
+/** BullMQ's attempts for a job whose run failed (the result store was out of reach), and their first wait. */
+const OUTAGE_ATTEMPTS = 20;
+const OUTAGE_BACKOFF_MS = 1_000;
+/** How long BullMQ keeps a job that failed every attempt, for inspection, in seconds. */
+const KEEP_FAILED_S = 24 * 60 * 60;
+
+/**
+ * A job queue on BullMQ, for `createServer({ queue })` and `runWorker()`: web instances add jobs,
+ * workers take them. Every instance and worker of one server uses the same queue `name` on the same
+ * Redis (or Valkey, or PostgreSQL database).
+ *
+ * A worker that dies holds its jobs until its lock lapses: within `lockMs` to `2 × lockMs` (BullMQ's
+ * stalled-job check runs every `lockMs`), another worker starts the job again (a tool with `retry`) or
+ * ends it with "The instance running this job stopped before it finished" (a tool without).
+ *
+ * @param options `connection`: what BullMQ's `connection` option takes (ioredis options such as
+ *   `{ host, port }`, or an ioredis client; with `createPostgresBackend`, a connection string or a `pg`
+ *   pool); `name`: the queue's name (default
+ *   `"mcplite"`); `prefix`: the Redis key prefix (default BullMQ's, `"bull"`); `lockMs`: the lock on a
+ *   running job and the stalled-job check's period (default 30 000); `backend`: BullMQ's backend factory
+ *   (`createPostgresBackend` for PostgreSQL; default Redis); `onError`: BullMQ's connection errors
+ *   (default: written to the console).
+ * @returns The queue; `close()` closes its connections (a worker's consumer is closed by `runWorker()`).
+ *
+ * @example Web instances and workers on one Redis
+ * ```ts ignore
+ * import { createServer, runWorker } from "@mcplite/sdk";
+ * import { bullmqQueue } from "@mcplite/sdk/bullmq";
+ * import { redisResultStore } from "@mcplite/sdk/redis";
+ * import { Redis } from "ioredis";
+ *
+ * const server = createServer({
+ *   name: "reports",
+ *   version: "1.0.0",
+ *   resultStore: redisResultStore(new Redis(process.env.REDIS_URL!)),
+ *   queue: bullmqQueue({ connection: { url: process.env.REDIS_URL } }),
+ * }); // .tool(…) every tool
+ * if (process.env.ROLE === "worker") runWorker(server, { concurrency: 16 });
+ * else Deno.serve(server.fetch);
+ * ```
+ */
+export function bullmqQueue(options: {
+  readonly connection: object | string;
+  readonly name?: string;
+  readonly prefix?: string;
+  readonly lockMs?: number;
+  readonly backend?: (...args: never[]) => object;
+  readonly onError?: (error: unknown) => void;
+}): WorkQueue & { close(): Promise<void> } {
+  const name = options.name ?? "mcplite";
+  const lockMs = options.lockMs ?? 30_000;
+  if (!(lockMs > 0)) throw new RangeError("lockMs must be positive");
+  const report = options.onError ?? ((error: unknown) => console.error("bullmqQueue:", error));
+  // BullMQ's classes, or the same bound to another backend (their constructors take the same arguments).
+  const classes =
+    (options.backend === undefined
+      ? { Queue, Worker }
+      : withBackend(options.backend as BackendFactory<IQueueBackend, unknown>)) as {
+        Queue: typeof Queue;
+        Worker: typeof Worker;
+      };
+  const common = {
+    connection: options.connection as ConnectionOptions,
+    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+  };
+  let producer: Queue | undefined;
+  const workers = new Set<Worker>();
+  const queueOf = () => {
+    if (producer === undefined) {
+      producer = new classes.Queue(name, common);
+      producer.on("error", report);
+    }
+    return producer;
+  };
+  return {
+    async add(id, data) {
+      await queueOf().add("job", { data }, {
+        jobId: id,
+        attempts: OUTAGE_ATTEMPTS,
+        backoff: { type: "exponential", delay: OUTAGE_BACKOFF_MS },
+        removeOnComplete: true,
+        removeOnFail: { age: KEEP_FAILED_S },
+      });
+    },
+    take(run, { concurrency }) {
+      const worker = new classes.Worker(name, async (job: Job, token?: string) => {
+        if (await run((job.data as { data: string }).data) === "again") {
+          await job.moveToWait(token); // the worker shuts down: another takes it now
+          throw new WaitingError();
+        }
+      }, {
+        ...common,
+        concurrency,
+        lockDuration: lockMs,
+        stalledInterval: lockMs,
+        maxStalledCount: Number.MAX_SAFE_INTEGER, // the server counts starts (its tool's retry)
+      });
+      worker.on("error", report);
+      workers.add(worker);
+      return {
+        close: async () => {
+          await worker.close();
+          workers.delete(worker);
+        },
+      };
+    },
+    async close() {
+      await Promise.all([...workers].map((worker) => worker.close()));
+      await producer?.close();
+    },
+  };
+}

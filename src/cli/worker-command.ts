@@ -1,0 +1,78 @@
+/**
+ * `mcplite worker <module>`: runs the queued jobs of the server a module exports (`runWorker()`), with
+ * no listener, until SIGTERM or SIGINT, which drain it: running jobs get `--drain-ms` to finish, then
+ * go back to the queue. The module is the one the web instances serve, so the worker has the same tools,
+ * middleware, secret, result store and queue.
+ *
+ * @module
+ */
+import { serverOf } from "./dev/dev-messages.ts";
+import { ExitCode } from "./exit-errors.ts";
+import type { Terminal } from "./terminal.ts";
+import { runWorker } from "../worker/run-worker.ts";
+
+const USAGE = "usage: mcplite worker <server module> [--concurrency <n>] [--drain-ms <ms>]";
+
+const g = globalThis as unknown as {
+  Deno?: { cwd(): string; addSignalListener(signal: string, handler: () => void): void };
+  process?: { cwd(): string; on(signal: string, handler: () => void): void };
+};
+
+/**
+ * Runs `mcplite worker`.
+ *
+ * @param terminal The terminal.
+ * @param argv The words after `worker`.
+ * @returns The exit code: 0 once drained after a signal, 2 for a usage error, 3 when the module has no
+ *   server with a queue.
+ */
+export async function workerCommand(terminal: Terminal, argv: string[]): Promise<number> {
+  const options: { concurrency?: number; drainMs?: number } = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].startsWith("--") && argv[i].includes("=")
+      ? [argv[i].slice(0, argv[i].indexOf("=")), argv[i].slice(argv[i].indexOf("=") + 1)]
+      : [argv[i], undefined];
+    if (name === "--help" || name === "-h") return (await terminal.out(`${USAGE}\n`), ExitCode.Ok);
+    if (name === "--concurrency" || name === "--drain-ms") {
+      const raw = inline ?? argv[++i] ?? "";
+      if (!/^\d+$/.test(raw) || (name === "--concurrency" && Number(raw) === 0)) {
+        return await usage(
+          terminal,
+          `${name} takes a ${name === "--concurrency" ? "positive " : ""}number, not ${JSON.stringify(raw)}`,
+        );
+      }
+      if (name === "--concurrency") options.concurrency = Number(raw);
+      else options.drainMs = Number(raw);
+    } else if (name.startsWith("-")) return await usage(terminal, `unknown option ${name}`);
+    else positionals.push(name);
+  }
+  if (positionals.length !== 1) return await usage(terminal, "worker needs one server module");
+  const cwd = g.Deno ? g.Deno.cwd() : g.process!.cwd();
+  const url = new URL(positionals[0], `file://${cwd}/`).href;
+  const say = (line: string) => terminal.err(`mcplite worker: ${line}\n`);
+  const found = serverOf(await import(url));
+  if (typeof found === "string") return (await say(found), 3);
+  let worker;
+  try {
+    worker = runWorker(found, options);
+  } catch (error) {
+    return (await say((error as Error).message), 3);
+  }
+  await say(`taking jobs (${options.concurrency ?? 8} at once)`);
+  const signal = await new Promise<string>((resolve) => {
+    for (const name of ["SIGTERM", "SIGINT"]) {
+      if (g.Deno) g.Deno.addSignalListener(name, () => resolve(name));
+      else g.process!.on(name, () => resolve(name));
+    }
+  });
+  await say(`${signal}: draining ${worker.running} running job(s)`);
+  await worker.close();
+  await say("drained");
+  return ExitCode.Ok;
+}
+
+async function usage(terminal: Terminal, problem: string): Promise<number> {
+  await terminal.err(`mcplite worker: ${problem}\n${USAGE}\n`);
+  return ExitCode.Error;
+}

@@ -1,0 +1,167 @@
+/**
+ * A `.longRunning()` tool's deferred work as a queued job (`createServer({ queue })`): the accepting
+ * instance records the job's entry and adds to the queue a signed, sealed job (the tool, the call's
+ * arguments, the caller and the request's metadata), so a tampered queue can neither forge work nor
+ * read it; a worker that takes it runs the tool's handler again with them, as a retry does
+ * (`job-restart.ts`), inside the server's middleware, and its work's result lands in the shared store,
+ * first writer wins. The queue delivers a job again when its worker dies; the deliveries are counted
+ * here, in the store, so that a job starts no more often than its tool's `retry` allows (once, without
+ * it), whatever the queue's own settings.
+ *
+ * @module
+ */
+import { base64urlEncode } from "../codec/base64url.ts";
+import { type CallContext, createContext } from "./call-context.ts";
+import type { CallSink } from "./call-sink.ts";
+import type { CallMeta } from "./call-meta.ts";
+import { type Continuations, STOPPED_MESSAGE } from "./continuations.ts";
+import { ErrorCode, ProtocolError } from "./error.ts";
+import type { AuthInfo } from "./host.ts";
+import { jobResultOf, rerun } from "./job-restart.ts";
+import type { Registry } from "./registry.ts";
+import { failureResult } from "./result.ts";
+import { hasEnded } from "./result-store.ts";
+import { sleep } from "../internal/sleep.ts";
+import type { AnyTool } from "./tool.ts";
+import { TRACE_PARENT } from "./trace-context.ts";
+
+/** The token kind of a queued job: never accepted as a promise, task or input token. */
+const JOB_KIND = "job";
+
+/** The message of a job the queue could not take. */
+const QUEUE_UNAVAILABLE = "The job queue is unavailable; send the request again later";
+
+/** Request headers a job does not carry: credentials stay with the request (the caller travels as `auth`). */
+const UNCARRIED_HEADERS = /^(authorization|cookie|proxy-authorization|dpop)$/;
+
+/** What a queued job carries, signed and sealed with the server's token secret. */
+interface JobState {
+  /** The result-store entry. */
+  readonly d: string;
+  /** The call's arguments. */
+  readonly a: unknown;
+  /** The caller, without its raw credential. */
+  readonly u?: AuthInfo;
+  /** The request's metadata, its headers as pairs. */
+  readonly m: Omit<CallMeta, "headers"> & { readonly headers: [string, string][] };
+  /** The issuing call's `traceparent`, for the worker's span. */
+  readonly t?: string;
+}
+
+/** The call a queued job comes from. */
+export interface QueuedCall {
+  /** The tool, which runs the job. */
+  readonly owner: AnyTool;
+  /** Its arguments. */
+  readonly args: unknown;
+  /** The call's context: its caller, metadata and trace. */
+  readonly ctx: CallContext;
+}
+
+/**
+ * Records a queued job's entry as working and adds the job to the server's queue.
+ *
+ * @param c The server's continuations, with a queue.
+ * @param call The tool, the arguments and the call's context.
+ * @param ttlMs How long the entry (and the job) lasts.
+ * @returns The entry id.
+ * @throws {ProtocolError} `unavailable` when the store or the queue is out of reach (nothing runs).
+ */
+export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number): Promise<string> {
+  const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+  await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
+  const { auth, meta } = call.ctx;
+  // Never the raw credential (MCP 2025-11-25, Authorization: no token passthrough): the caller travels as `u`.
+  const { token: _token, ...u } = auth ?? {};
+  const headers = [...meta.headers].filter(([name]) => !UNCARRIED_HEADERS.test(name));
+  const state: JobState = {
+    d: id,
+    a: call.args ?? {},
+    u: auth && u,
+    m: { ...meta, headers },
+    t: call.ctx.get(TRACE_PARENT),
+  };
+  try {
+    await c.queue!.add(id, await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs }));
+  } catch (cause) {
+    await c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
+    throw new ProtocolError(ErrorCode.Unavailable, QUEUE_UNAVAILABLE, {
+      data: { reason: "unavailable", retryAfterMs: c.retryAfterMs },
+      cause,
+    });
+  }
+  return id;
+}
+
+/**
+ * Runs a job a worker took from the queue: checks it, counts the delivery in the store, and runs the
+ * tool's handler and its deferred work here until the result is stored.
+ *
+ * @param registry The worker's registry (the same server module as the instance that queued it).
+ * @param data The job, as queued.
+ * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
+ * @returns `"done"` when the job ended (or was not this worker's to run), `"again"` when `stop` ended
+ *   it first.
+ * @throws {ProtocolError} `unavailable` when the store is out of reach: the queue delivers it later.
+ */
+export async function runQueuedJob(registry: Registry, data: string, stop: AbortSignal): Promise<"done" | "again"> {
+  const c = registry.runtime.continuations!;
+  let scope: string, state: JobState, expiresAt: number;
+  try {
+    const claims = await c.codec.verify(data, { kind: JOB_KIND });
+    ({ scope, expiresAt } = claims);
+    state = claims.state as JobState;
+  } catch (error) {
+    registry.runtime.onError?.(error); // forged, expired, or signed with a secret this worker lacks
+    return "done";
+  }
+  const ttlMs = Math.max(1, expiresAt - c.codec.now());
+  const entry = await c.results.get(state.d);
+  if (entry === undefined || hasEnded(entry)) return "done"; // finished, cancelled, or expired meanwhile
+  const owner = registry.get(scope);
+  if (owner?.longRunning === undefined) {
+    const message = `This worker has no long-running tool "${scope}": it runs another version of the server`;
+    await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
+    return "done";
+  }
+  const retry = owner.longRunning.retry;
+  const attempts = retry?.attempts ?? 1;
+  const attempt = await claimStart(c, state.d, attempts + 1, ttlMs);
+  if (attempt === undefined || attempt > attempts) {
+    // Every start it may have had was taken by a worker that stopped before it finished.
+    const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
+    await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
+    return "done";
+  }
+  const meta: CallMeta = { ...state.m, headers: new Headers(state.m.headers) };
+  const host = { auth: state.u, env: undefined, waitUntil: undefined };
+  let reader = createContext({ name: owner.name, signal: stop, meta, host }, undefined, registry.runtime.logger);
+  if (state.t !== undefined) reader = reader.set(TRACE_PARENT, state.t);
+  const report = (error: unknown) => registry.runtime.onError?.(error);
+  const backoffMs = attempt > 1 ? retry?.backoffMs ?? 0 : 0;
+  let sink: CallSink = {};
+  await c.start(
+    async (signal) => {
+      await sleep(backoffMs, signal);
+      return await rerun(registry, owner, state.a, reader, sink, signal);
+    },
+    ttlMs,
+    { onError: report, shape: jobResultOf, bind: (job) => sink = job, id: state.d, stop },
+  );
+  await c.settled(state.d);
+  // Stopped before it ended: the queue delivers it again (the next start is claimed then).
+  return stop.aborted && !hasEnded(await c.results.get(state.d) ?? { status: "working" }) ? "again" : "done";
+}
+
+/**
+ * Claims the next start of a queued job, first writer wins in the store: the queue may deliver a job
+ * again however often, the store says which start this delivery is.
+ *
+ * @returns The start claimed, from 1; `undefined` when all `most` were claimed before.
+ */
+async function claimStart(c: Continuations, id: string, most: number, ttlMs: number): Promise<number | undefined> {
+  for (let start = 1; start <= most; start++) {
+    if (await c.results.set(`start:${id}:${start}`, { status: "cancelled", at: c.codec.now() }, ttlMs)) return start;
+  }
+  return undefined;
+}
