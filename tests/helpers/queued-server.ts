@@ -9,7 +9,8 @@
 import process from "node:process";
 import { Redis } from "ioredis";
 import * as v from "valibot";
-import { createServer, defineTool } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
@@ -49,6 +50,7 @@ export function queuedServer(options: QueuedServerOptions) {
     secret: QUEUED_SECRET,
     resultStore: redisResultStore(redis),
     queue,
+    bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
   })
     .tool(
       defineTool("slow").describe("Waits, then answers (three starts)").input(args).longRunning({

@@ -1,0 +1,151 @@
+/**
+ * Results computed by a worker process reach every kind of client of the web instance: the official
+ * MCP v2 client on 2026-07-28 with the tasks extension (`tools/call` answered with a task, `tasks/get`
+ * until it completes), our client over MCP-lite (its promise redeemed), and a gRPC-Web `CallToolStream`
+ * (the deferred job followed to its result on the stream, MCP-lite spec v0.042 §5.3). The web instance
+ * runs no job: a `mcplite worker` process on the same redis-server does.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { createClient as createConnectClient } from "@connectrpc/connect";
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import { serve } from "../../mod.ts";
+import { MCPLite } from "../../src/bindings/grpc/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import type { Listener } from "../../src/types.ts";
+import { inProcessTransport } from "../helpers/connect-in-process.ts";
+import { modernMeta, modernRequest } from "../helpers/request.ts";
+import { ROOT } from "../helpers/process.ts";
+import { queuedServer } from "../helpers/queued-server.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { runtimeCommand } from "../helpers/stdio.ts";
+
+if (REDIS_MISSING) console.error(`bullmq clients: skipped: ${REDIS_MISSING}`);
+
+const QUEUE = `clients-${crypto.randomUUID()}`;
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+/** A 2026-07-28 request that declares the tasks extension, on the web instance's MCP endpoint. */
+// deno-lint-ignore no-explicit-any
+async function mcp(method: string, params: Record<string, unknown>): Promise<any> {
+  const request = modernRequest(method, {
+    ...params,
+    _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS }),
+  });
+  const response = await fetch(`${listener!.url}/mcp`, {
+    method: "POST",
+    headers: request.headers,
+    body: await request.text(),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return await response.json();
+}
+
+let redis: RedisServer | undefined;
+let web: ReturnType<typeof queuedServer> | undefined;
+let listener: Listener | undefined;
+let worker: ChildProcess | undefined;
+let workerPid = 0;
+
+before(async () => {
+  if (REDIS_MISSING) return;
+  redis = await startRedis();
+  web = queuedServer({ redisUrl: redis.url, queue: QUEUE, lockMs: 5_000 });
+  listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  const { command, args } = runtimeCommand("src/cli/main.ts");
+  worker = spawn(command, [...args, "worker", "tests/helpers/queued-server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, REDIS_URL: redis.url, QUEUE, LOCK_MS: "5000" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  workerPid = worker.pid!;
+  let log = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the worker did not start in 60 s:\n${log}`)), 60_000);
+    worker!.stderr!.on("data", (chunk) => {
+      log += String(chunk);
+      if (log.includes("taking jobs")) resolve(clearTimeout(timer));
+    });
+    worker!.once("exit", (code) => reject(new Error(`the worker exited with ${code}:\n${log}`)));
+  });
+});
+
+after(async () => {
+  if (worker !== undefined && worker.exitCode === null) {
+    const exited = new Promise((resolve) => worker!.once("exit", resolve));
+    worker.kill("SIGKILL");
+    await exited;
+  }
+  await listener?.close();
+  await web?.close();
+  await redis?.stop();
+});
+
+describe("clients collect results a worker process computed", { skip: REDIS_MISSING }, () => {
+  it("the official v2 client on 2026-07-28: its call held until the worker's result", async () => {
+    // Without the tasks extension: the official v2 client (2.4.0) has no task runtime (it refuses a
+    // `resultType: "task"` answer), so the server holds its call while the worker runs the job.
+    const client = new ClientV2({ name: "v2", version: "2.4.0" }, {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+    });
+    await client.connect(new TransportV2(new URL(`${listener!.url}/mcp`)));
+    try {
+      const result = await client.callTool({ name: "fragile", arguments: { n: 1, ms: 300 } });
+      assert.deepEqual(result.structuredContent, { n: 1, pid: workerPid });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("MCP 2026-07-28 tasks: tools/call answers a task, tasks/get returns the worker's result", async () => {
+    const created = await mcp("tools/call", { name: "fragile", arguments: { n: 4, ms: 300 } });
+    assert.equal(created.result?.resultType, "task", JSON.stringify(created));
+    const taskId = created.result.taskId;
+    let task = { status: "working" } as { status: string; result?: { structuredContent?: unknown } };
+    const deadline = Date.now() + 30_000;
+    while (task.status === "working" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      task = (await mcp("tasks/get", { taskId })).result;
+    }
+    assert.equal(task.status, "completed", JSON.stringify(task));
+    assert.deepEqual(task.result?.structuredContent, { n: 4, pid: workerPid });
+  });
+
+  it("our client over MCP-lite: the promise redeemed until the worker's result", async () => {
+    const client = createClient(`${listener!.url}/mcp-lite/v1`);
+    try {
+      const answer = await client.callTool("fragile", { n: 2, ms: 300 });
+      assert.deepEqual(answer.structuredContent, { n: 2, pid: workerPid });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a question the job asks on the worker reaches our client, and its answer reaches the worker", async () => {
+    const client = createClient(`${listener!.url}/mcp-lite/v1`, {
+      onElicit: (request) => {
+        assert.equal(request.message, "Which colour?");
+        return { action: "accept", content: { colour: "teal" } };
+      },
+    });
+    try {
+      const answer = await client.callTool("asks", {});
+      assert.deepEqual(answer.structuredContent, { answer: "teal", pid: workerPid });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a gRPC-Web CallToolStream: the stream follows the queued job to the worker's result", async () => {
+    const url = listener!.url;
+    const overHttp = { fetch: (request: Request) => fetch(new Request(url + new URL(request.url).pathname, request)) };
+    const connect = createConnectClient(MCPLite, inProcessTransport(overHttp, "grpc-web", true));
+    const messages = [];
+    for await (const message of connect.callToolStream({ name: "fragile", arguments: { n: 3, ms: 300 } })) {
+      messages.push(message);
+    }
+    const last = messages.at(-1)!;
+    assert.deepEqual(last.result?.content, [{ type: "text", text: JSON.stringify({ n: 3, pid: workerPid }) }]);
+  });
+});
