@@ -35,8 +35,8 @@ const KEEP_FAILED_S = 24 * 60 * 60;
  * ends it with "The instance running this job stopped before it finished" (a tool without).
  *
  * @param options `connection`: what BullMQ's `connection` option takes (ioredis options such as
- *   `{ host, port }`, or an ioredis client; with `createPostgresBackend`, a connection string or a `pg`
- *   pool); `name`: the queue's name (default
+ *   `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate:
+ *   true }` (BullMQ makes its schema on first use), a connection string or a `pg` pool); `name`: the queue's name (default
  *   `"mcplite"`); `prefix`: the Redis key prefix (default BullMQ's, `"bull"`); `lockMs`: the lock on a
  *   running job and the stalled-job check's period (default 30 000); `backend`: BullMQ's backend factory
  *   (`createPostgresBackend` for PostgreSQL; default Redis); `onError`: BullMQ's connection errors
@@ -114,7 +114,7 @@ export function bullmqQueue(options: {
         concurrency,
         lockDuration: lockMs,
         stalledInterval: lockMs,
-        maxStalledCount: Number.MAX_SAFE_INTEGER, // the server counts starts (its tool's retry)
+        maxStalledCount: 1_000_000, // the server counts starts (its tool's retry); a 32-bit integer for the Postgres backend
       });
       worker.on("error", report);
       workers.add(worker);

@@ -51,7 +51,7 @@ let workerPid = 0;
 before(async () => {
   if (REDIS_MISSING) return;
   redis = await startRedis();
-  web = queuedServer({ redisUrl: redis.url, queue: QUEUE, lockMs: 5_000 });
+  web = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000 });
   listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
   const { command, args } = runtimeCommand("src/cli/main.ts");
   worker = spawn(command, [...args, "worker", "tests/helpers/queued-server.ts"], {

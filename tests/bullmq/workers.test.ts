@@ -1,5 +1,6 @@
 /**
- * Workers on BullMQ and a real redis-server: the test process is the web instance (`createServer({ queue })`
+ * Workers on BullMQ, on a real redis-server and on a real PostgreSQL (BullMQ's Postgres backend, the results in
+ * `postgresResultStore`), each started by the test: the test process is the web instance (`createServer({ queue })`
  * answers every call of a `.longRunning()` tool with its promise at once); `mcplite worker` processes
  * (the runtime running the tests) take the jobs. A worker `kill -9`'d mid-run: BullMQ's stalled-job check
  * hands its jobs to the other worker, with no client asking; a job without `retry` ends as stopped; a
@@ -8,32 +9,33 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
-import { Queue } from "bullmq";
+import { createPostgresBackend, Queue, withBackend } from "bullmq";
 import type { CallOutcome } from "../../mod.ts";
 import { STOPPED_MESSAGE } from "../../src/core/continuations.ts";
 import { queuedServer } from "../helpers/queued-server.ts";
 import { ROOT } from "../helpers/process.ts";
-import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
+import type { ServerProcess } from "../helpers/server-process.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 
-if (REDIS_MISSING) console.error(`bullmq workers: skipped: ${REDIS_MISSING}`);
+/** The backends: BullMQ and the result store on each, and the variable a worker reads its URL from. */
+const BACKENDS = [
+  { name: "redis-server", missing: REDIS_MISSING, start: startRedis, variable: "REDIS_URL" },
+  { name: "PostgreSQL", missing: POSTGRES_MISSING, start: startPostgres, variable: "DATABASE_URL" },
+] as const;
+for (const { name, missing } of BACKENDS) if (missing) console.error(`bullmq workers on ${name}: skipped: ${missing}`);
 
 /** BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. */
 const LOCK_MS = 1_500;
 /** How long a worker may take to start (a runtime loading the SDK, on a loaded machine). */
 const START_MS = 60_000;
 
-let redis: RedisServer | undefined;
 const workers = new Set<Worker>();
-
-before(async () => {
-  if (!REDIS_MISSING) redis = await startRedis();
-});
 
 after(async () => {
   for (const worker of workers) worker.kill("SIGKILL");
   await Promise.all([...workers].map((worker) => worker.exited));
-  await redis?.stop();
 });
 
 interface Worker {
@@ -45,12 +47,19 @@ interface Worker {
   kill(signal: NodeJS.Signals): void;
 }
 
+/** Where the workers of a test find their queue and store. */
+interface Backend {
+  readonly url: string;
+  /** The environment variable `tests/helpers/queued-server.ts` reads the URL from. */
+  readonly variable: string;
+}
+
 /** Starts `mcplite worker` on the queue; resolves once it takes jobs. */
-async function startWorker(queue: string, ...options: string[]): Promise<Worker> {
+async function startWorker(backend: Backend, queue: string, ...options: string[]): Promise<Worker> {
   const { command, args } = runtimeCommand("src/cli/main.ts");
   const child: ChildProcess = spawn(command, [...args, "worker", "tests/helpers/queued-server.ts", ...options], {
     cwd: ROOT,
-    env: { ...process.env, REDIS_URL: redis!.url, QUEUE: queue, LOCK_MS: String(LOCK_MS) },
+    env: { ...process.env, [backend.variable]: backend.url, QUEUE: queue, LOCK_MS: String(LOCK_MS) },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
@@ -101,7 +110,9 @@ function answerOf(outcome: CallOutcome): { n?: number; pid?: number; error?: str
 /** Waits until BullMQ holds no job of the queue (waiting, active or delayed), at most `timeoutMs`. */
 async function drained(url: string, name: string, timeoutMs: number): Promise<void> {
   const { hostname, port } = new URL(url);
-  const queue = new Queue(name, { connection: { host: hostname, port: Number(port) } });
+  const queue = url.startsWith("redis:")
+    ? new Queue(name, { connection: { host: hostname, port: Number(port) } })
+    : new (withBackend(createPostgresBackend).Queue)(name, { connection: { connectionString: url } });
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -130,77 +141,87 @@ async function redeemed(
   }
 }
 
-describe("runWorker on BullMQ (redis-server): jobs outlive the process that runs them", { skip: REDIS_MISSING }, () => {
-  it("kill -9 one of two workers mid-run: each of 20 calls gets its own result, with no client asking meanwhile", async () => {
-    const name = `kill-${crypto.randomUUID()}`;
-    const web = queuedServer({ redisUrl: redis!.url, queue: name, lockMs: LOCK_MS });
-    try {
-      const [a, b] = await Promise.all([
-        startWorker(name, "--concurrency", "10"),
-        startWorker(name, "--concurrency", "10"),
-      ]);
-      const tokens = [];
-      for (let n = 0; n < 20; n++) tokens.push(tokenOf(await web.server.call("slow", { n, ms: 3_000 })));
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      a.kill("SIGKILL"); // mid-run: each job takes 3 s
-      await a.exited;
-      // Nobody redeems: BullMQ's stalled-job check gives the dead worker's jobs to the live one.
-      await drained(redis!.url, name, 60_000);
-      const answers = [];
-      for (const token of tokens) answers.push(answerOf(await web.server.call("redeem", { promise: token })));
-      assert.deepEqual(answers.map((answer) => answer.n), [...Array(20).keys()], JSON.stringify(answers));
-      assert.ok(answers.every((answer) => answer.pid === b.pid), "the killed worker finished nothing");
-    } finally {
-      await web.close();
-    }
-  });
+for (const { name: on, missing, start, variable } of BACKENDS) {
+  describe(`runWorker on BullMQ (${on}): jobs outlive the process that runs them`, { skip: missing }, () => {
+    let server: ServerProcess | undefined;
+    let backend: Backend;
+    before(async () => {
+      server = await start();
+      backend = { url: server.url, variable };
+    });
+    after(() => server?.stop());
 
-  it("a job without retry whose worker dies ends as stopped, once the queue hands it to another worker", async () => {
-    const name = `stopped-${crypto.randomUUID()}`;
-    const web = queuedServer({ redisUrl: redis!.url, queue: name, lockMs: LOCK_MS });
-    try {
-      const a = await startWorker(name);
-      const token = tokenOf(await web.server.call("fragile", { n: 1, ms: 3_000 }));
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      a.kill("SIGKILL");
-      await a.exited;
-      await startWorker(name);
-      const answer = answerOf(await redeemed(web.server, token, 30_000));
-      assert.equal(answer.error, STOPPED_MESSAGE);
-    } finally {
-      await web.close();
-    }
-  });
+    it("kill -9 one of two workers mid-run: each of 20 calls gets its own result, with no client asking meanwhile", async () => {
+      const name = `kill-${crypto.randomUUID()}`;
+      const web = queuedServer({ url: backend.url, queue: name, lockMs: LOCK_MS });
+      try {
+        const [a, b] = await Promise.all([
+          startWorker(backend, name, "--concurrency", "10"),
+          startWorker(backend, name, "--concurrency", "10"),
+        ]);
+        const tokens = [];
+        for (let n = 0; n < 20; n++) tokens.push(tokenOf(await web.server.call("slow", { n, ms: 3_000 })));
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        a.kill("SIGKILL"); // mid-run: each job takes 3 s
+        await a.exited;
+        // Nobody redeems: BullMQ's stalled-job check gives the dead worker's jobs to the live one.
+        await drained(backend.url, name, 60_000);
+        const answers = [];
+        for (const token of tokens) answers.push(answerOf(await web.server.call("redeem", { promise: token })));
+        assert.deepEqual(answers.map((answer) => answer.n), [...Array(20).keys()], JSON.stringify(answers));
+        assert.ok(answers.every((answer) => answer.pid === b.pid), "the killed worker finished nothing");
+      } finally {
+        await web.close();
+      }
+    });
 
-  it("SIGTERM drains: a running job finishes on the worker, which then exits 0", async () => {
-    const name = `drain-${crypto.randomUUID()}`;
-    const web = queuedServer({ redisUrl: redis!.url, queue: name, lockMs: LOCK_MS });
-    try {
-      const a = await startWorker(name, "--drain-ms", "20000");
-      const token = tokenOf(await web.server.call("fragile", { n: 7, ms: 1_500 }));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      a.kill("SIGTERM");
-      await assertDrained(a);
-      assert.match(a.log(), /draining 1 running job/);
-      assert.deepEqual(answerOf(await web.server.call("redeem", { promise: token })), { n: 7, pid: a.pid });
-    } finally {
-      await web.close();
-    }
-  });
+    it("a job without retry whose worker dies ends as stopped, once the queue hands it to another worker", async () => {
+      const name = `stopped-${crypto.randomUUID()}`;
+      const web = queuedServer({ url: backend.url, queue: name, lockMs: LOCK_MS });
+      try {
+        const a = await startWorker(backend, name);
+        const token = tokenOf(await web.server.call("fragile", { n: 1, ms: 3_000 }));
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        a.kill("SIGKILL");
+        await a.exited;
+        await startWorker(backend, name);
+        const answer = answerOf(await redeemed(web.server, token, 30_000));
+        assert.equal(answer.error, STOPPED_MESSAGE);
+      } finally {
+        await web.close();
+      }
+    });
 
-  it("SIGTERM past --drain-ms gives the job back to the queue, and another worker runs it again", async () => {
-    const name = `handback-${crypto.randomUUID()}`;
-    const web = queuedServer({ redisUrl: redis!.url, queue: name, lockMs: LOCK_MS });
-    try {
-      const a = await startWorker(name, "--drain-ms", "100");
-      const token = tokenOf(await web.server.call("slow", { n: 3, ms: 2_000 }));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      a.kill("SIGTERM");
-      await assertDrained(a);
-      const b = await startWorker(name);
-      assert.deepEqual(answerOf(await redeemed(web.server, token, 30_000)), { n: 3, pid: b.pid });
-    } finally {
-      await web.close();
-    }
+    it("SIGTERM drains: a running job finishes on the worker, which then exits 0", async () => {
+      const name = `drain-${crypto.randomUUID()}`;
+      const web = queuedServer({ url: backend.url, queue: name, lockMs: LOCK_MS });
+      try {
+        const a = await startWorker(backend, name, "--drain-ms", "20000");
+        const token = tokenOf(await web.server.call("fragile", { n: 7, ms: 1_500 }));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        a.kill("SIGTERM");
+        await assertDrained(a);
+        assert.match(a.log(), /draining 1 running job/);
+        assert.deepEqual(answerOf(await web.server.call("redeem", { promise: token })), { n: 7, pid: a.pid });
+      } finally {
+        await web.close();
+      }
+    });
+
+    it("SIGTERM past --drain-ms gives the job back to the queue, and another worker runs it again", async () => {
+      const name = `handback-${crypto.randomUUID()}`;
+      const web = queuedServer({ url: backend.url, queue: name, lockMs: LOCK_MS });
+      try {
+        const a = await startWorker(backend, name, "--drain-ms", "100");
+        const token = tokenOf(await web.server.call("slow", { n: 3, ms: 2_000 }));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        a.kill("SIGTERM");
+        await assertDrained(a);
+        const b = await startWorker(backend, name);
+        assert.deepEqual(answerOf(await redeemed(web.server, token, 30_000)), { n: 3, pid: b.pid });
+      } finally {
+        await web.close();
+      }
+    });
   });
-});
+}

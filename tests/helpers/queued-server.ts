@@ -1,17 +1,22 @@
 /**
- * A server with a BullMQ queue and a Redis result store, for the worker tests: the module web instances
- * and workers (`mcplite worker tests/helpers/queued-server.ts`) load alike. Exports `server` made from
- * the environment (`REDIS_URL`, `QUEUE`, `LOCK_MS`) and `queuedServer()` to make one in a test.
+ * A server with a BullMQ queue and a shared result store, for the worker tests: on Redis (the queue on
+ * BullMQ's Redis backend, `redisResultStore` on ioredis) or on PostgreSQL (BullMQ's `createPostgresBackend`,
+ * `postgresResultStore` on node-postgres). The module web instances and workers (`mcplite worker
+ * tests/helpers/queued-server.ts`) load alike. Exports `server` made from the environment (`REDIS_URL` or
+ * `DATABASE_URL`, `QUEUE`, `LOCK_MS`) and `queuedServer()` to make one in a test.
  *
  * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` and answer
  * `{ n, pid }` (the worker's process id); `asks` asks the client a question from the worker.
  */
 import process from "node:process";
+import { createPostgresBackend } from "bullmq";
 import { Redis } from "ioredis";
+import pg from "pg";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { postgresResultStore } from "../../src/postgres/mod.ts";
 import { redisResultStore } from "../../src/redis/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
 
@@ -25,8 +30,8 @@ const work = ({ n, ms }: { n: number; ms: number }) => async (signal: AbortSigna
 
 /** Options of {@link queuedServer}. */
 export interface QueuedServerOptions {
-  /** The Redis URL (`redis://127.0.0.1:port`). */
-  readonly redisUrl: string;
+  /** The store and queue: a Redis URL (`redis://127.0.0.1:port`) or a PostgreSQL one (`postgres://…`). */
+  readonly url: string;
   /** The queue's name: one per test. */
   readonly queue: string;
   /** BullMQ's lock on a running job, and its stalled-job check's period, in ms. */
@@ -35,20 +40,12 @@ export interface QueuedServerOptions {
 
 /** A server with the queue and store, and `close()` for their connections. */
 export function queuedServer(options: QueuedServerOptions) {
-  const url = new URL(options.redisUrl);
-  const redis = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 });
-  redis.on("error", () => {});
-  const queue = bullmqQueue({
-    connection: { host: url.hostname, port: Number(url.port) },
-    name: options.queue,
-    lockMs: options.lockMs,
-    onError: () => {}, // a worker killed or stopped in a test drops its connections
-  });
+  const { resultStore, queue, close } = options.url.startsWith("redis:") ? onRedis(options) : onPostgres(options);
   const server = createServer({
     name: "queued",
     version: "1.0.0",
     secret: QUEUED_SECRET,
-    resultStore: redisResultStore(redis),
+    resultStore,
     queue,
     bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
   })
@@ -76,16 +73,50 @@ export function queuedServer(options: QueuedServerOptions) {
   return {
     server,
     queue,
-    close: async () => {
-      await queue.close();
-      redis.disconnect();
-    },
+    close,
   };
 }
 
+/** BullMQ on Redis, the results in the same Redis. */
+function onRedis(options: QueuedServerOptions) {
+  const url = new URL(options.url);
+  const redis = new Redis(options.url, { maxRetriesPerRequest: 1 });
+  redis.on("error", () => {});
+  const queue = bullmqQueue({
+    connection: { host: url.hostname, port: Number(url.port) },
+    name: options.queue,
+    lockMs: options.lockMs,
+    onError: () => {}, // a worker killed or stopped in a test drops its connections
+  });
+  const close = async () => {
+    await queue.close();
+    redis.disconnect();
+  };
+  return { resultStore: redisResultStore(redis), queue, close };
+}
+
+/** BullMQ on PostgreSQL (its Postgres backend), the results in the same database. */
+function onPostgres(options: QueuedServerOptions) {
+  const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+  pool.on("error", () => {});
+  const queue = bullmqQueue({
+    backend: createPostgresBackend,
+    connection: { connectionString: options.url, migrate: true }, // BullMQ makes its schema on first use
+    name: options.queue,
+    lockMs: options.lockMs,
+    onError: () => {},
+  });
+  const close = async () => {
+    await queue.close();
+    await pool.end();
+  };
+  return { resultStore: postgresResultStore(pool), queue, close };
+}
+
 /** The server of the environment's settings, for `mcplite worker`. */
-export const server = process.env.REDIS_URL === undefined ? undefined : queuedServer({
-  redisUrl: process.env.REDIS_URL,
+const url = process.env.REDIS_URL ?? process.env.DATABASE_URL;
+export const server = url === undefined ? undefined : queuedServer({
+  url,
   queue: process.env.QUEUE ?? "mcplite",
   lockMs: Number(process.env.LOCK_MS ?? 30_000),
 }).server;
