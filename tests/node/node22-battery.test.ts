@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "../helpers/once-per-run.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING } from "../helpers/redis-server.ts";
 
 /** Runs test files on Node 22's test runner (TAP), the tests whose names match `pattern` only. */
@@ -68,4 +69,25 @@ describe("the battery's in-process scenarios on Node 22", { skip: ONCE_PER_RUN }
       ]
     ) assert.match(tap, new RegExp(`^\\s*ok \\d+ - ${name.replace(/[()]/g, "\\$&")}$`, "m"));
   });
+});
+
+describe("workers on Node 22 (issue 62)", { skip: ONCE_PER_RUN }, () => {
+  it(
+    "kill -9 one of two mcplite worker processes (Node 22) mid-run, on Redis and on PostgreSQL: every call its result",
+    {
+      timeout: 300_000,
+    },
+    async (t) => {
+      const node = await node22();
+      if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+      if (REDIS_MISSING) return skipOutsideCi(t, REDIS_MISSING);
+      if (POSTGRES_MISSING) return skipOutsideCi(t, POSTGRES_MISSING);
+      // The web instance is Node 22's test process; the workers it starts run on its runtime (tests/helpers/stdio.ts).
+      const tap = await onNode22(node, [`${ROOT}tests/bullmq/workers.test.ts`], "kill -9 one of two workers");
+      const passed = tap.match(
+        /^\s*ok \d+ - kill -9 one of two workers mid-run: each of 20 calls gets its own result/gm,
+      );
+      assert.equal(passed?.length, 2, tap); // on redis-server, then on PostgreSQL
+    },
+  );
 });
