@@ -49,9 +49,18 @@ export async function workerCommand(terminal: Terminal, argv: string[]): Promise
   }
   if (positionals.length !== 1) return await usage(terminal, "worker needs one server module");
   const cwd = g.Deno ? g.Deno.cwd() : g.process!.cwd();
-  const url = new URL(positionals[0], `file://${cwd}/`).href;
+  const url = new URL(positionals[0], `file://${cwd}/`);
+  const { stat } = await import("node:fs/promises");
+  const file = decodeURIComponent(url.pathname);
+  if (!(await stat(file).catch(() => undefined))?.isFile()) return await usage(terminal, `no file ${positionals[0]}`);
   const say = (line: string) => terminal.err(`mcplite worker: ${line}\n`);
-  const found = serverOf(await import(url));
+  let exports: Record<string, unknown>;
+  try {
+    exports = await import(url.href);
+  } catch (error) {
+    return (await say(`${positionals[0]} did not load: ${(error as Error)?.message ?? error}`), 3);
+  }
+  const found = serverOf(exports);
   if (typeof found === "string") return (await say(found), 3);
   let worker;
   try {
@@ -73,6 +82,6 @@ export async function workerCommand(terminal: Terminal, argv: string[]): Promise
 }
 
 async function usage(terminal: Terminal, problem: string): Promise<number> {
-  await terminal.err(`mcplite worker: ${problem}\n${USAGE}\n`);
+  await terminal.err(`mcplite: ${problem}\n${USAGE}\n`);
   return ExitCode.Error;
 }

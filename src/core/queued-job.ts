@@ -1,16 +1,14 @@
 /**
- * A `.longRunning()` tool's deferred work as a queued job (`createServer({ queue })`): the accepting
- * instance records the job's entry and adds to the queue a signed, sealed job (the tool, the call's
- * arguments, the caller and the request's metadata), so a tampered queue can neither forge work nor
- * read it; a worker that takes it runs the tool's handler again with them, as a retry does
- * (`job-restart.ts`), inside the server's middleware, and its work's result lands in the shared store,
- * first writer wins. The queue delivers a job again when its worker dies; the deliveries are counted
- * here, in the store, so that a job starts no more often than its tool's `retry` allows (once, without
- * it), whatever the queue's own settings.
+ * A `.longRunning()` tool's deferred work as a queued job (`createServer({ queue })`): the accepting instance
+ * records the entry and queues the call signed and sealed (a tampered queue can neither forge nor read it); a
+ * worker runs the handler again with it, as a retry does (`job-restart.ts`), and stores the result first-writer-
+ * wins. The starts are counted in the store, so a job starts no more often than its tool's `retry` allows.
+ * Why: docs/guides/many-instances.md, "Workers: a queue".
  *
  * @module
  */
 import { base64urlEncode } from "../codec/base64url.ts";
+import { isTokenError } from "../codec/token-error.ts";
 import { type CallContext, createContext } from "./call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { CallMeta } from "./call-meta.ts";
@@ -81,10 +79,18 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     m: { ...meta, headers },
     t: call.ctx.get(TRACE_PARENT),
   };
+  const cancel = () => c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
+  let data: string;
   try {
-    await c.queue!.add(id, await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs }));
+    data = await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs });
+  } catch (error) {
+    await cancel(); // over `tokens.maxBytes`: no queue can carry it, and sending it again will not help
+    throw error;
+  }
+  try {
+    await c.queue!.add(id, data);
   } catch (cause) {
-    await c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
+    await cancel();
     throw new ProtocolError(ErrorCode.Unavailable, QUEUE_UNAVAILABLE, {
       data: { reason: "unavailable", retryAfterMs: c.retryAfterMs },
       cause,
@@ -100,9 +106,10 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
- * @returns `"done"` when the job ended (or was not this worker's to run), `"again"` when `stop` ended
- *   it first.
- * @throws {ProtocolError} `unavailable` when the store is out of reach: the queue delivers it later.
+ * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
+ *   `stop` ended it first.
+ * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job this
+ *   worker cannot verify (another secret): the queue delivers it again later.
  */
 export async function runQueuedJob(registry: Registry, data: string, stop: AbortSignal): Promise<"done" | "again"> {
   const c = registry.runtime.continuations!;
@@ -112,8 +119,11 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
     ({ scope, expiresAt } = claims);
     state = claims.state as JobState;
   } catch (error) {
-    registry.runtime.onError?.(error); // forged, expired, or signed with a secret this worker lacks
-    return "done";
+    // Expired: its entry and token expired with it. Otherwise forged, or signed with a secret this worker
+    // lacks (a rollout that changed it): the queue delivers it again later, maybe to a worker that has it.
+    if (isTokenError(error) && error.reason === "expired") return "done";
+    registry.runtime.onError?.(error);
+    throw error;
   }
   const ttlMs = Math.max(1, expiresAt - c.codec.now());
   const entry = await c.results.get(state.d);
@@ -149,8 +159,16 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
     { onError: report, shape: jobResultOf, bind: (job) => sink = job, id: state.d, stop },
   );
   await c.settled(state.d);
-  // Stopped before it ended: the queue delivers it again (the next start is claimed then).
-  return stop.aborted && !hasEnded(await c.results.get(state.d) ?? { status: "working" }) ? "again" : "done";
+  if (!stop.aborted || hasEnded(await c.results.get(state.d) ?? { status: "working" })) return "done";
+  // Stopped through its signal as the worker shut down, not cut off: the start is given back with the job,
+  // which the next worker starts as this one (a job without retry included).
+  await c.results.delete(startKey(state.d, attempt));
+  return "again";
+}
+
+/** The store key of the claim on a queued job's start. */
+function startKey(id: string, start: number): string {
+  return `start:${id}:${start}`;
 }
 
 /**
@@ -161,7 +179,7 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
  */
 async function claimStart(c: Continuations, id: string, most: number, ttlMs: number): Promise<number | undefined> {
   for (let start = 1; start <= most; start++) {
-    if (await c.results.set(`start:${id}:${start}`, { status: "cancelled", at: c.codec.now() }, ttlMs)) return start;
+    if (await c.results.set(startKey(id, start), { status: "cancelled", at: c.codec.now() }, ttlMs)) return start;
   }
   return undefined;
 }

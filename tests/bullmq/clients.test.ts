@@ -6,7 +6,6 @@
  * runs no job: a `mcplite worker` process on the same redis-server does.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { createClient as createConnectClient } from "@connectrpc/connect";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
@@ -16,10 +15,9 @@ import { createClient } from "../../src/client/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
 import { modernMeta, modernRequest } from "../helpers/request.ts";
-import { ROOT } from "../helpers/process.ts";
+import { killQueueProcesses, startWorker } from "../helpers/queue-processes.ts";
 import { queuedServer } from "../helpers/queued-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
-import { runtimeCommand } from "../helpers/stdio.ts";
 
 if (REDIS_MISSING) console.error(`bullmq clients: skipped: ${REDIS_MISSING}`);
 
@@ -45,7 +43,6 @@ async function mcp(method: string, params: Record<string, unknown>): Promise<any
 let redis: RedisServer | undefined;
 let web: ReturnType<typeof queuedServer> | undefined;
 let listener: Listener | undefined;
-let worker: ChildProcess | undefined;
 let workerPid = 0;
 
 before(async () => {
@@ -53,30 +50,11 @@ before(async () => {
   redis = await startRedis();
   web = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000 });
   listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
-  const { command, args } = runtimeCommand("src/cli/main.ts");
-  worker = spawn(command, [...args, "worker", "tests/helpers/queued-server.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, REDIS_URL: redis.url, QUEUE, LOCK_MS: "5000" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  workerPid = worker.pid!;
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the worker did not start in 60 s:\n${log}`)), 60_000);
-    worker!.stderr!.on("data", (chunk) => {
-      log += String(chunk);
-      if (log.includes("taking jobs")) resolve(clearTimeout(timer));
-    });
-    worker!.once("exit", (code) => reject(new Error(`the worker exited with ${code}:\n${log}`)));
-  });
+  workerPid = (await startWorker({ url: redis.url, variable: "REDIS_URL", queue: QUEUE, lockMs: 5_000 })).pid;
 });
 
 after(async () => {
-  if (worker !== undefined && worker.exitCode === null) {
-    const exited = new Promise((resolve) => worker!.once("exit", resolve));
-    worker.kill("SIGKILL");
-    await exited;
-  }
+  await killQueueProcesses();
   await listener?.close();
   await web?.close();
   await redis?.stop();

@@ -113,10 +113,13 @@ function onPostgres(options: QueuedServerOptions) {
   return { resultStore: postgresResultStore(pool), queue, close };
 }
 
-/** The server of the environment's settings, for `mcplite worker`. */
+/** The server of the environment's settings, for `mcplite worker` and `tests/helpers/queued-web.ts`. */
 const url = process.env.REDIS_URL ?? process.env.DATABASE_URL;
-export const server = url === undefined ? undefined : queuedServer({
+const fromEnvironment = url === undefined ? undefined : queuedServer({
   url,
   queue: process.env.QUEUE ?? "mcplite",
   lockMs: Number(process.env.LOCK_MS ?? 30_000),
-}).server;
+});
+export const server = fromEnvironment?.server;
+/** Closes the connections of `server`. */
+export const close = fromEnvironment?.close;

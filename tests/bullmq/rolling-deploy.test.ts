@@ -1,0 +1,135 @@
+/**
+ * A rolling deploy under load, on BullMQ and a real redis-server: two web instances and two workers, each a
+ * process of its own; while 200 calls of a long-running tool arrive at a steady pace (a client that, like a
+ * load balancer, sends each call to a live instance and another one when an instance refuses the connection),
+ * every instance and every worker is replaced in turn: a new one started, the old one sent SIGTERM (a web
+ * instance finishes the requests in flight, a worker drains its running jobs). No call is lost, and every call
+ * has one result, the same on every instance.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import {
+  assertStopped,
+  killQueueProcesses,
+  type QueueBackend,
+  type QueueProcess,
+  startWeb,
+  startWorker,
+} from "../helpers/queue-processes.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { toolsCall } from "../helpers/request.ts";
+
+if (REDIS_MISSING) console.error(`bullmq rolling deploy: skipped: ${REDIS_MISSING}`);
+
+const CALLS = 200;
+/** The calls' pace: 200 calls over at least 8 s, while the four replacements happen. */
+const PACE_MS = 40;
+/** Each job's length: longer than the pace, so that every worker stops with jobs running. */
+const JOB_MS = 1_500;
+
+let redis: RedisServer | undefined;
+before(async () => {
+  if (!REDIS_MISSING) redis = await startRedis();
+});
+after(async () => {
+  await killQueueProcesses();
+  await redis?.stop();
+});
+
+/** A JSON-RPC answer of MCP-lite's `tools/call`. */
+interface Answer {
+  result?: {
+    content: { text: string }[];
+    isError?: boolean;
+    _meta?: { response_type?: string; promise_token?: string };
+  };
+  error?: { message: string };
+}
+
+/** Sends one MCP-lite call to a live web instance, the next one when a connection is refused; bounded. */
+async function send(webs: () => QueueProcess[], name: string, args: unknown): Promise<Answer> {
+  const deadline = Date.now() + 30_000;
+  for (let i = 0;; i++) {
+    const live = webs();
+    const web = live[i % live.length];
+    try {
+      const response = await fetch(`${web.url}/mcp-lite/v1/calltools`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(toolsCall(name, args)),
+        signal: AbortSignal.timeout(10_000),
+      });
+      return await response.json();
+    } catch (error) {
+      // The instance stopped listening (SIGTERM): another one takes the call, as a load balancer does.
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+describe("a rolling deploy of web instances and workers (BullMQ, redis-server)", { skip: REDIS_MISSING }, () => {
+  it("replaces every instance and worker under 200 long-running calls: none lost, each one result", async () => {
+    const backend: QueueBackend = {
+      url: redis!.url,
+      variable: "REDIS_URL",
+      queue: `rolling-${crypto.randomUUID()}`,
+      lockMs: 2_000,
+    };
+    const drain = ["--drain-ms", "20000"];
+    const webs = await Promise.all([startWeb(backend), startWeb(backend)]);
+    const workers = await Promise.all([startWorker(backend, ...drain), startWorker(backend, ...drain)]);
+    const live = () => webs;
+
+    // The steady stream of calls, each answered with its promise token at once: 200, and on until the deploy ends.
+    const tokens: string[] = [];
+    let deployed = false;
+    const stream = (async () => {
+      for (let n = 0; n < CALLS || !deployed; n++) {
+        const answer = await send(live, "slow", { n, ms: JOB_MS });
+        assert.equal(answer.result?._meta?.response_type, "promise", JSON.stringify(answer));
+        tokens[n] = answer.result!._meta!.promise_token!;
+        await new Promise((resolve) => setTimeout(resolve, PACE_MS));
+      }
+    })();
+
+    // The deploy: each process replaced in turn while the calls arrive.
+    const stopped: QueueProcess[] = [];
+    for (
+      const [list, index, next] of [
+        [webs, 0, () => startWeb(backend)],
+        [workers, 0, () => startWorker(backend, ...drain)],
+        [webs, 1, () => startWeb(backend)],
+        [workers, 1, () => startWorker(backend, ...drain)],
+      ] as const
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const old = list[index];
+      (list as QueueProcess[])[index] = await next(); // the new one serves before the old one stops
+      old.kill("SIGTERM");
+      stopped.push(old);
+      await assertStopped(old);
+    }
+    deployed = true;
+    await stream;
+    assert.ok(tokens.length >= CALLS && tokens.every(Boolean), `${tokens.length} calls, each a token`);
+
+    // Every call's result, redeemed on one instance, then the other: the same, its own.
+    const deadline = Date.now() + 60_000;
+    for (let n = 0; n < tokens.length; n++) {
+      let answer: Answer;
+      for (;;) {
+        answer = await send(live, "redeem", { promise: tokens[n] });
+        if (answer.result?._meta?.response_type !== "promise") break;
+        assert.ok(Date.now() < deadline, `call ${n} had no result in 60 s`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(answer.result?.isError, undefined, `call ${n}: ${JSON.stringify(answer)}`);
+      const result = JSON.parse(answer.result!.content[0].text);
+      assert.equal(result.n, n);
+      const again = await send(() => [webs[(n + 1) % 2]], "redeem", { promise: tokens[n] });
+      assert.deepEqual(JSON.parse(again.result!.content[0].text), result, `call ${n}, on the other instance`);
+    }
+    assert.equal(stopped.length, 4);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * Queued deferred work in one process, with a queue in memory that behaves as the contract of `WorkQueue` asks
+ * (delivered again when a run rejects or gives the job back): what the job carries to the worker and what it
+ * does not, refusals that are honest (a job too large for a token is not "send again later"; a queue out of
+ * reach is), a job a worker cannot verify delivered again until a worker with the secret runs it, a job
+ * cancelled before a worker took it never run, and the settings a queue needs.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, ErrorCode, ProtocolError, runWorker } from "../../mod.ts";
+import type { CallOutcome } from "../../mod.ts";
+import type { WorkQueue } from "../../src/types.ts";
+
+const SECRET = "queued jobs in process: thirty-two bytes or more";
+const OTHER_SECRET = "another deployment's secret, also 32+ bytes";
+
+/** A queue in memory: a job given back is delivered again at once, a rejected one 50 ms later (up to 20 times). */
+function memoryQueue(options: { refuseAdd?: boolean } = {}) {
+  const jobs: string[] = [];
+  const rejections: unknown[] = [];
+  let wake = () => {};
+  const queue: WorkQueue = {
+    add: (_id, data) => {
+      if (options.refuseAdd) return Promise.reject(new Error("the queue's connection is closed"));
+      jobs.push(data);
+      wake();
+      return Promise.resolve();
+    },
+    take(run) {
+      let open = true;
+      const loop = (async () => {
+        while (open) {
+          const data = jobs.shift();
+          if (data === undefined) {
+            await new Promise<void>((resolve) => wake = resolve);
+            continue;
+          }
+          try {
+            if (await run(data) === "again") jobs.push(data);
+          } catch (error) {
+            rejections.push(error); // delivered again later, as BullMQ's backoff does
+            if (rejections.length < 20) {
+              setTimeout(() => {
+                jobs.push(data);
+                wake();
+              }, 50);
+            }
+          }
+        }
+      })();
+      return {
+        close: () => {
+          open = false;
+          wake();
+          return loop;
+        },
+      };
+    },
+  };
+  return { queue, jobs, rejections };
+}
+
+interface Seen {
+  headers?: Record<string, string>;
+  auth?: unknown;
+  runs: number;
+}
+
+function queuedServer(queue: WorkQueue, seen: Seen, secret: string | string[] = SECRET) {
+  const store = createMemoryResultStore();
+  const server = createServer({ name: "queued", version: "1.0.0", secret, resultStore: store, queue })
+    .tool(
+      defineTool("report").describe("A report, later").input(v.object({ id: v.string() })).longRunning()
+        .handle(({ id }, ctx) => {
+          seen.headers = Object.fromEntries(ctx.meta.headers);
+          seen.auth = ctx.auth;
+          return ctx.defer(() => {
+            seen.runs++;
+            return `report ${id}`;
+          });
+        }),
+    );
+  return { server, store };
+}
+
+async function redeemed(
+  server: { call(name: string, args: unknown, options?: { auth?: { subject: string } }): Promise<CallOutcome> },
+  token: string,
+  auth?: { subject: string },
+) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const outcome = await server.call("redeem", { promise: token }, { auth });
+    if (outcome.kind !== "promise") return outcome;
+    assert.ok(Date.now() < deadline, "the job did not end in 10 s");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function tokenOf(outcome: CallOutcome): string {
+  assert.equal(outcome.kind, "promise", JSON.stringify(outcome));
+  return (outcome as Extract<CallOutcome, { kind: "promise" }>).token;
+}
+
+describe("createServer({ queue }) and runWorker() in one process", () => {
+  it("runs the job on the worker with the caller and headers, never the raw credential nor credential headers", async () => {
+    const { queue } = memoryQueue();
+    const seen: Seen = { runs: 0 };
+    const { server } = queuedServer(queue, seen);
+    const token = tokenOf(
+      await server.call("report", { id: "q3" }, {
+        auth: { subject: "ada", scopes: ["reports"], token: "the-bearer-token" },
+        headers: { authorization: "Bearer the-bearer-token", cookie: "s=1", "x-request-id": "r-7" },
+      }),
+    );
+    assert.equal(seen.runs, 0, "nothing ran in the process that took the call");
+    const worker = runWorker(server, { concurrency: 2 });
+    try {
+      const outcome = await redeemed(server, token, { subject: "ada" });
+      assert.equal(outcome.kind, "answer");
+      assert.deepEqual(outcome.kind === "answer" && outcome.result.content, [{ type: "text", text: "report q3" }]);
+      assert.equal(seen.runs, 1);
+      // What the handler saw on the worker (its second run): the caller without its token, no credential headers.
+      assert.deepEqual(seen.auth, { subject: "ada", scopes: ["reports"] });
+      assert.equal(seen.headers?.["x-request-id"], "r-7");
+      assert.equal(seen.headers?.authorization, undefined);
+      assert.equal(seen.headers?.cookie, undefined);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("fails a call whose job is too large for a token as such, not as 'send again later'", async () => {
+    const { queue, jobs } = memoryQueue();
+    const { server } = queuedServer(queue, { runs: 0 });
+    const outcome = await server.call("report", { id: "x".repeat(40_000) });
+    assert.notEqual(outcome.kind, "promise");
+    assert.equal(jobs.length, 0, "nothing was queued");
+    assert.doesNotMatch(JSON.stringify(outcome), /send the request again later/);
+  });
+
+  it("answers 'send again later' (unavailable, retryAfterMs) when the queue cannot take the job", async () => {
+    const { queue } = memoryQueue({ refuseAdd: true });
+    const { server } = queuedServer(queue, { runs: 0 });
+    await assert.rejects(server.call("report", { id: "q3" }), (error: unknown) => {
+      assert.ok(error instanceof ProtocolError);
+      assert.equal(error.code, ErrorCode.Unavailable);
+      assert.match(error.message, /The job queue is unavailable; send the request again later/);
+      assert.equal(typeof (error.data as { retryAfterMs?: unknown }).retryAfterMs, "number");
+      return true;
+    });
+  });
+
+  it("delivers a job a worker cannot verify again, until a worker with the secret runs it", async () => {
+    const { queue, rejections } = memoryQueue();
+    const seen: Seen = { runs: 0 };
+    const web = queuedServer(queue, seen);
+    const token = tokenOf(await web.server.call("report", { id: "r1" }));
+    // A worker deployed with another secret: it cannot check the job, and gives it back.
+    const stranger = queuedServer(queue, { runs: 0 }, OTHER_SECRET);
+    const wrong = runWorker(stranger.server);
+    const deadline = Date.now() + 5_000;
+    while (rejections.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await wrong.close();
+    assert.ok(rejections.length > 0, "the job was refused, not dropped");
+    assert.equal(seen.runs, 0);
+    const right = runWorker(web.server);
+    try {
+      assert.equal((await redeemed(web.server, token)).kind, "answer");
+      assert.equal(seen.runs, 1);
+    } finally {
+      await right.close();
+    }
+  });
+
+  it("never runs a job cancelled before a worker took it", async () => {
+    const { queue } = memoryQueue();
+    const seen: Seen = { runs: 0 };
+    const { server } = queuedServer(queue, seen);
+    const token = tokenOf(await server.call("report", { id: "c1" }));
+    await server.call("redeem", { promise: token, cancel: true });
+    const worker = runWorker(server);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(seen.runs, 0);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("needs a result store its workers share, and runWorker() a server with a queue", () => {
+    assert.throws(
+      () => createServer({ name: "q", version: "1.0.0", queue: memoryQueue().queue }),
+      /a queue needs a result store its workers share/,
+    );
+    assert.throws(() => runWorker(createServer({ name: "q", version: "1.0.0" })), /needs a server made with a queue/);
+    assert.throws(
+      () => runWorker(queuedServer(memoryQueue().queue, { runs: 0 }).server, { concurrency: 0 }),
+      RangeError,
+    );
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * examples/queue/README.md, run as it is written: a real redis-server, the README's two web instances and two
+ * `mcplite worker` processes (the command lines of the runtime running the tests, read from the README: Deno's
+ * under `deno test`, Bun's under `bun test`), the README's settings (`MCPLITE_SECRET`; `REDIS_URL` and the ports
+ * are this test's), then its call block in bash: the call on web instance 1 is answered with a promise, the redeem
+ * on web instance 2 gets the report, built by one of the workers' processes. Then SIGTERM to both workers while one
+ * runs a second report: it finishes there, both drain and exit.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { after, before, describe, it } from "node:test";
+import { Queue } from "bullmq";
+import { shellBlocks } from "../helpers/markdown.ts";
+import { freePort, listening, ROOT, run } from "../helpers/process.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+
+if (REDIS_MISSING) console.error(`examples/queue: skipped: ${REDIS_MISSING}`);
+
+const README = "examples/queue/README.md";
+const blocks = shellBlocks(readFileSync(`${ROOT}${README}`, "utf8"), README);
+const commands = blocks.flatMap((block) => block.code.split("\n").map((line) => line.trim()));
+/** The runtime the README's command lines start with, for this test's runtime. */
+const RUNTIME = "Deno" in globalThis ? "deno" : "bun";
+/** How long a process may take to start (a runtime loading the SDK and BullMQ, on a loaded machine). */
+const START_MS = 60_000;
+
+/** The README's command lines of one role on this runtime, each as its environment and its arguments. */
+function commandsOf(pattern: RegExp): { env: Record<string, string>; argv: string[] }[] {
+  return commands.filter((line) => pattern.test(line)).map((line) => {
+    const words = line.split(/\s+/);
+    const env: Record<string, string> = {};
+    while (/^[A-Z_]+=/.test(words[0])) {
+      const [name, ...value] = words.shift()!.split("=");
+      env[name] = value.join("=");
+    }
+    return { env, argv: words };
+  }).filter(({ argv }) => argv[0] === RUNTIME);
+}
+
+/** The settings of step 2: its `export NAME=value` lines without a shell expansion (PATH is this test's). */
+const settings: Record<string, string> = {};
+for (const line of commands) {
+  const setting = /^export ([A-Z_]+)=([^$\s]+)$/.exec(line);
+  if (setting !== null) settings[setting[1]] = setting[2];
+}
+const webCommands = commandsOf(/examples\/queue\/server\.ts$/).filter(({ argv }) => !argv.includes("worker"));
+const workerCommands = commandsOf(/ worker examples\/queue\/server\.ts$/);
+/** Step 5: the call on web instance 1 and the redeem on web instance 2. */
+const callBlock = blocks.find((block) => block.code.includes("curl"));
+
+/** A child process of the deployment. */
+interface Child {
+  readonly pid: number;
+  /** The exit code, once it exited (`null` after a signal). */
+  readonly exited: Promise<number | null>;
+  /** What it wrote on stderr so far. */
+  readonly log: () => string;
+  readonly child: ChildProcess;
+}
+
+const children = new Set<Child>();
+let redis: RedisServer | undefined;
+
+before(async () => {
+  if (!REDIS_MISSING) redis = await startRedis();
+});
+
+after(async () => {
+  for (const { child } of children) child.kill("SIGKILL");
+  await Promise.all([...children].map((c) => c.exited));
+  await redis?.stop();
+});
+
+/** Starts a README command line (its first word is this runtime) with the README's settings and `env` over them. */
+function start(argv: string[], env: Record<string, string>): Child {
+  const child = spawn(process.execPath, argv.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...settings, REDIS_URL: redis!.url, HOSTNAME: "127.0.0.1", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let log = "";
+  child.stderr!.on("data", (chunk) => log += String(chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const started: Child = { pid: child.pid!, exited, log: () => log, child };
+  children.add(started);
+  exited.then(() => children.delete(started));
+  return started;
+}
+
+/** Resolves once a child's stderr matches, within `timeoutMs`; rejects, with what it wrote, when it exits first. */
+async function said(started: Child, pattern: RegExp, timeoutMs = START_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: number | null | undefined;
+  started.exited.then((code) => exited = code);
+  while (!pattern.test(started.log())) {
+    if (exited !== undefined) assert.fail(`it exited with ${exited} before saying ${pattern}:\n${started.log()}`);
+    if (Date.now() > deadline) assert.fail(`it did not say ${pattern} within ${timeoutMs} ms:\n${started.log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** An MCP-lite result: its `_meta` and structured content. */
+interface LiteResult {
+  readonly _meta: { readonly response_type: string; readonly promise_token?: string };
+  readonly structuredContent?: { readonly builtBy: { readonly pid: number } };
+}
+
+/** Calls a tool over MCP-lite. */
+async function callTool(origin: string, name: string, args: unknown): Promise<LiteResult> {
+  const response = await fetch(`${origin}/mcp-lite/v1/calltools`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  return (await response.json()).result;
+}
+
+/** Waits until a worker runs the queue's job (BullMQ counts it active), at most `timeoutMs`. */
+async function taken(timeoutMs: number): Promise<void> {
+  const { hostname, port } = new URL(redis!.url);
+  const queue = new Queue("reports", { connection: { host: hostname, port: Number(port) } });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while ((await queue.getJobCounts("active")).active === 0) {
+      if (Date.now() > deadline) assert.fail(`no worker took the job within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await queue.close();
+  }
+}
+
+describe("examples/queue/README.md: two web instances and two workers on one Redis", { skip: REDIS_MISSING }, () => {
+  it("names a command line for each process on this runtime, and the call", () => {
+    assert.equal(webCommands.length, 2, `two web instances on ${RUNTIME}`);
+    assert.deepEqual(webCommands.map(({ env }) => env.PORT), ["8001", "8002"]);
+    assert.equal(workerCommands.length, 2, `two workers on ${RUNTIME}`);
+    assert.ok((settings.MCPLITE_SECRET ?? "").length >= 32, "the README sets a secret of 32 bytes or more");
+    assert.ok(callBlock?.code.includes("127.0.0.1:8001") && callBlock.code.includes("127.0.0.1:8002"));
+  });
+
+  it("a call on instance 1 is redeemed on instance 2, built by a worker; SIGTERM drains both", {
+    timeout: 180_000,
+  }, async () => {
+    const ports = [await freePort(), await freePort()];
+    const webs = webCommands.map(({ argv, env }, i) => start(argv, { ...env, PORT: String(ports[i]) }));
+    const origins = await Promise.all(webs.map(({ child }) => listening(child, START_MS)));
+    const workers = workerCommands.map(({ argv, env }) => start(argv, env));
+    await Promise.all(workers.map((worker) => said(worker, /taking jobs/)));
+
+    // Step 5 in bash, as a reader runs it: ports 8001 and 8002 are this test's web instances.
+    const script = callBlock!.code.replaceAll("127.0.0.1:8001", new URL(origins[0]).host)
+      .replaceAll("127.0.0.1:8002", new URL(origins[1]).host);
+    const env = { ...process.env, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
+    const ran = await run("bash", ["-e", "-o", "pipefail", "-c", script], 90_000, ROOT, env);
+    assert.equal(ran.code, 0, `${ran.stdout}${ran.stderr}`);
+    assert.match(ran.stderr, /waiting: promise/, "the call answered before the report was built");
+    const report = JSON.parse(ran.stdout);
+    assert.deepEqual({ region: report.region, quarter: report.quarter }, { region: "emea", quarter: "2026-Q3" });
+    assert.ok(workers.some((w) => w.pid === report.builtBy.pid), `built by a worker: ${JSON.stringify(report)}`);
+    assert.ok(webs.every((w) => w.pid !== report.builtBy.pid));
+
+    // SIGTERM while a worker runs a second report: it finishes there, then both workers exit.
+    const second = await callTool(origins[0], "build_report", { region: "apac", quarter: "2026-Q4" });
+    assert.equal(second._meta.response_type, "promise", JSON.stringify(second));
+    await taken(30_000);
+    for (const worker of workers) worker.child.kill("SIGTERM");
+    const codes = await Promise.all(workers.map((worker) => worker.exited));
+    for (const [i, worker] of workers.entries()) {
+      assert.match(worker.log(), /drained\n$/, worker.log());
+      // Deno's node:child_process reports a child it sent a signal to as ended by it (code null), even when it exited 0.
+      if (!("Deno" in globalThis)) assert.equal(codes[i], 0, worker.log());
+    }
+    const drained = workers.map((w) => Number(/draining (\d+) running job/.exec(w.log())?.[1]));
+    assert.deepEqual(drained.toSorted(), [0, 1], workers.map((w) => w.log()).join("\n"));
+    const redeemed = await callTool(origins[1], "redeem", { promise: second._meta.promise_token });
+    assert.equal(redeemed._meta.response_type, "answer", JSON.stringify(redeemed));
+    assert.equal(redeemed.structuredContent?.builtBy.pid, workers[drained.indexOf(1)].pid);
+  });
+});

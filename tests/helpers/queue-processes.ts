@@ -1,0 +1,105 @@
+/**
+ * The processes of a queued deployment, for the worker tests: `mcplite worker` processes and web instances
+ * (`tests/helpers/queued-web.ts`), both of `tests/helpers/queued-server.ts`, on the runtime running the
+ * tests, each with its store and queue from the environment. Every process started here is killed by
+ * `killQueueProcesses()`, which each test file calls in `after()`.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { ROOT } from "./process.ts";
+import { runtimeCommand } from "./stdio.ts";
+
+/** How long a process may take to start (a runtime loading the SDK, on a loaded machine). */
+const START_MS = 60_000;
+
+/** Where a deployment's processes find their store and queue. */
+export interface QueueBackend {
+  /** A Redis or PostgreSQL URL. */
+  readonly url: string;
+  /** The variable `tests/helpers/queued-server.ts` reads it from: `REDIS_URL` or `DATABASE_URL`. */
+  readonly variable: "REDIS_URL" | "DATABASE_URL";
+  /** The queue's name: one per test. */
+  readonly queue: string;
+  /** BullMQ's lock on a running job, in ms. */
+  readonly lockMs: number;
+}
+
+/** A running process of the deployment. */
+export interface QueueProcess {
+  readonly pid: number;
+  /** A web instance's URL (`http://127.0.0.1:port`); empty for a worker. */
+  readonly url: string;
+  /** The exit code, once it exited (`null` after a signal). */
+  readonly exited: Promise<number | null>;
+  /** What it wrote on stderr. */
+  readonly log: () => string;
+  kill(signal: NodeJS.Signals): void;
+}
+
+const started = new Set<QueueProcess>();
+
+/** Starts `mcplite worker` (with `options`, e.g. `--drain-ms`); resolves once it takes jobs. */
+export function startWorker(backend: QueueBackend, ...options: string[]): Promise<QueueProcess> {
+  const { command, args } = runtimeCommand("src/cli/main.ts");
+  return start(backend, command, [...args, "worker", "tests/helpers/queued-server.ts", ...options]);
+}
+
+/** Starts a web instance; resolves once it listens. */
+export function startWeb(backend: QueueBackend): Promise<QueueProcess> {
+  const { command, args } = runtimeCommand("tests/helpers/queued-web.ts");
+  return start(backend, command, args);
+}
+
+async function start(backend: QueueBackend, command: string, args: string[]): Promise<QueueProcess> {
+  const child: ChildProcess = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, [backend.variable]: backend.url, QUEUE: backend.queue, LOCK_MS: String(backend.lockMs) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  let url = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${args.join(" ")} did not start in ${START_MS} ms:\n${log}`)),
+      START_MS,
+    );
+    const ready = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    child.stderr!.on("data", (chunk) => {
+      log += String(chunk);
+      if (log.includes("taking jobs")) ready();
+    });
+    child.stdout!.once("data", (chunk) => {
+      url = `http://127.0.0.1:${JSON.parse(String(chunk)).port}`;
+      ready();
+    });
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(" ")} exited with ${code}:\n${log}`));
+    });
+  });
+  const made: QueueProcess = { pid: child.pid!, url, exited, log: () => log, kill: (signal) => child.kill(signal) };
+  started.add(made);
+  exited.then(() => started.delete(made));
+  return made;
+}
+
+/** Kills every process still running (`kill -9`) and waits for each to exit. */
+export async function killQueueProcesses(): Promise<void> {
+  for (const process of started) process.kill("SIGKILL");
+  await Promise.all([...started].map((process) => process.exited));
+}
+
+/**
+ * Waits for a process sent SIGTERM to exit, and asserts it exited 0 (a worker: having drained). Deno's
+ * `node:child_process` reports a child that was sent a signal as ended by it (code `null`) even when it
+ * exited 0 itself.
+ */
+export async function assertStopped(process: QueueProcess): Promise<void> {
+  const code = await process.exited;
+  if (process.url === "") assert.match(process.log(), /drained\n$/, process.log());
+  if (!("Deno" in globalThis)) assert.equal(code, 0, process.log());
+}
