@@ -27,7 +27,6 @@ export type { RedeemArgs } from "./core/redeem.ts";
 export type {
   CancelHandler,
   HandlerReturn,
-  InferToolArgs,
   LongRunningOptions,
   PromiseRetry,
   RedeemHandler,

@@ -32,10 +32,11 @@ describe("the package as JSR reads it", () => {
   });
 
   it("names every dynamically imported module literally", () => {
-    // `mcplite dev` and `mcplite server-json` load the user's server module, whose URL only the command line names.
+    // `mcplite dev`, `mcplite server-json` and `mcplite worker` load the user's server module, whose URL only the command line names.
     const COMPUTED: Record<string, string[]> = {
       "src/cli/dev/dev-child.ts": ["moduleUrl"],
       "src/cli/server-json.ts": ["url.href"],
+      "src/cli/worker-command.ts": ["url.href"],
     };
     for (const file of ["mod.ts", ...sourceFiles("src")]) {
       const text = readFileSync(join(ROOT, file), "utf8");

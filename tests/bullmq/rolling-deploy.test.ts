@@ -43,7 +43,7 @@ interface Answer {
     isError?: boolean;
     _meta?: { response_type?: string; promise_token?: string };
   };
-  error?: { message: string };
+  error?: { message: string; data?: { reason?: string; retryAfterMs?: number } };
 }
 
 /** Sends one MCP-lite call to a live web instance, the next one when a connection is refused; bounded. */
@@ -59,7 +59,11 @@ async function send(webs: () => QueueProcess[], name: string, args: unknown): Pr
         body: JSON.stringify(toolsCall(name, args)),
         signal: AbortSignal.timeout(10_000),
       });
-      return await response.json();
+      const answer: Answer = await response.json();
+      const refusal = answer.error?.data;
+      if (refusal?.reason !== "unavailable" || Date.now() > deadline) return answer;
+      // The store was out of reach for a moment (a loaded machine): sent again after retryAfterMs, as clients do.
+      await new Promise((resolve) => setTimeout(resolve, refusal.retryAfterMs ?? 1_000));
     } catch (error) {
       // The instance stopped listening (SIGTERM): another one takes the call, as a load balancer does.
       if (Date.now() > deadline) throw error;

@@ -40,7 +40,9 @@ export interface QueuedServerOptions {
 
 /** A server with the queue and store, and `close()` for their connections. */
 export function queuedServer(options: QueuedServerOptions) {
-  const { resultStore, queue, close } = options.url.startsWith("redis:") ? onRedis(options) : onPostgres(options);
+  const { resultStore, queue, close, ready } = options.url.startsWith("redis:")
+    ? onRedis(options)
+    : onPostgres(options);
   const server = createServer({
     name: "queued",
     version: "1.0.0",
@@ -74,6 +76,8 @@ export function queuedServer(options: QueuedServerOptions) {
     server,
     queue,
     close,
+    /** Resolves once the store answers: a web instance listens only then, as a readiness probe would wait. */
+    ready,
   };
 }
 
@@ -92,7 +96,8 @@ function onRedis(options: QueuedServerOptions) {
     await queue.close();
     redis.disconnect();
   };
-  return { resultStore: redisResultStore(redis), queue, close };
+  const ready = async () => void await redis.ping();
+  return { resultStore: redisResultStore(redis), queue, close, ready };
 }
 
 /** BullMQ on PostgreSQL (its Postgres backend), the results in the same database. */
@@ -110,7 +115,8 @@ function onPostgres(options: QueuedServerOptions) {
     await queue.close();
     await pool.end();
   };
-  return { resultStore: postgresResultStore(pool), queue, close };
+  const ready = async () => void await pool.query("SELECT 1");
+  return { resultStore: postgresResultStore(pool), queue, close, ready };
 }
 
 /** The server of the environment's settings, for `mcplite worker` and `tests/helpers/queued-web.ts`. */
@@ -123,3 +129,5 @@ const fromEnvironment = url === undefined ? undefined : queuedServer({
 export const server = fromEnvironment?.server;
 /** Closes the connections of `server`. */
 export const close = fromEnvironment?.close;
+/** Resolves once the store of `server` answers. */
+export const ready = fromEnvironment?.ready;
