@@ -11,7 +11,13 @@ import { after, before, describe, it } from "node:test";
 import { createPostgresBackend, Queue, withBackend } from "bullmq";
 import type { CallOutcome } from "../../mod.ts";
 import { STOPPED_MESSAGE } from "../../src/core/continuations.ts";
-import { assertStopped, killQueueProcesses, type QueueBackend, startWorker } from "../helpers/queue-processes.ts";
+import {
+  assertStopped,
+  killQueueProcesses,
+  type QueueBackend,
+  started,
+  startWorker,
+} from "../helpers/queue-processes.ts";
 import { queuedServer } from "../helpers/queued-server.ts";
 import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
@@ -70,10 +76,6 @@ async function countsUntil(
 const drained = (url: string, name: string, timeoutMs: number) =>
   countsUntil(url, name, (counts) => Object.values(counts).every((n) => n === 0), timeoutMs);
 
-/** Waits until workers run `n` jobs of the queue: a signal sent then finds them mid-run, however loaded the machine. */
-const running = (url: string, name: string, n: number) =>
-  countsUntil(url, name, (counts) => counts.active >= n, 60_000);
-
 /** Redeems until the job ends, at most `timeoutMs`. */
 async function redeemed(
   server: { call(name: string, args: unknown): Promise<CallOutcome> },
@@ -111,7 +113,7 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
         ]);
         const tokens = [];
         for (let n = 0; n < 20; n++) tokens.push(tokenOf(await web.server.call("slow", { n, ms: 3_000 })));
-        await running(url, name, 20);
+        await started([a, b], 20);
         a.kill("SIGKILL"); // mid-run: each job takes 3 s
         await a.exited;
         // Nobody redeems: BullMQ's stalled-job check gives the dead worker's jobs to the live one.
@@ -133,7 +135,7 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
       try {
         const a = await startWorker(backendFor(name));
         const token = tokenOf(await web.server.call("fragile", { n: 1, ms: 3_000 }));
-        await running(url, name, 1);
+        await started([a], 1);
         a.kill("SIGKILL");
         await a.exited;
         await startWorker(backendFor(name));
@@ -150,7 +152,7 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
       try {
         const a = await startWorker(backendFor(name), "--drain-ms", "20000");
         const token = tokenOf(await web.server.call("fragile", { n: 7, ms: 1_500 }));
-        await running(url, name, 1);
+        await started([a], 1);
         a.kill("SIGTERM");
         await assertStopped(a);
         assert.match(a.log(), /draining 1 running job/);
@@ -166,7 +168,7 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
       try {
         const a = await startWorker(backendFor(name), "--drain-ms", "100");
         const token = tokenOf(await web.server.call("fragile", { n: 3, ms: 2_000 }));
-        await running(url, name, 1);
+        await started([a], 1);
         a.kill("SIGTERM");
         await assertStopped(a);
         const b = await startWorker(backendFor(name));

@@ -36,7 +36,7 @@ export interface QueueProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-const started = new Set<QueueProcess>();
+const processes = new Set<QueueProcess>();
 
 /** Starts `mcplite worker` (with `options`, e.g. `--drain-ms`); resolves once it takes jobs. */
 export function startWorker(backend: QueueBackend, ...options: string[]): Promise<QueueProcess> {
@@ -82,15 +82,15 @@ async function start(backend: QueueBackend, command: string, args: string[]): Pr
     });
   });
   const made: QueueProcess = { pid: child.pid!, url, exited, log: () => log, kill: (signal) => child.kill(signal) };
-  started.add(made);
-  exited.then(() => started.delete(made));
+  processes.add(made);
+  exited.then(() => processes.delete(made));
   return made;
 }
 
 /** Kills every process still running (`kill -9`) and waits for each to exit. */
 export async function killQueueProcesses(): Promise<void> {
-  for (const process of started) process.kill("SIGKILL");
-  await Promise.all([...started].map((process) => process.exited));
+  for (const process of processes) process.kill("SIGKILL");
+  await Promise.all([...processes].map((process) => process.exited));
 }
 
 /**
@@ -102,4 +102,18 @@ export async function assertStopped(process: QueueProcess): Promise<void> {
   const code = await process.exited;
   if (process.url === "") assert.match(process.log(), /drained\n$/, process.log());
   if (!("Deno" in globalThis)) assert.equal(code, 0, process.log());
+}
+
+/**
+ * Waits until the workers' logs say `jobs` jobs started (`job N started`, tests/helpers/queued-server.ts): a signal
+ * sent then finds them running their work, however loaded the machine. At most 60 s.
+ */
+export async function started(workers: readonly QueueProcess[], jobs: number): Promise<void> {
+  const count = () =>
+    workers.reduce((sum, worker) => sum + (worker.log().match(/^job \d+ started$/gm)?.length ?? 0), 0);
+  const deadline = Date.now() + 60_000;
+  while (count() < jobs) {
+    assert.ok(Date.now() < deadline, `${count()} of ${jobs} jobs started in 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -24,6 +24,7 @@ export const QUEUED_SECRET = "queued jobs' secret: thirty-two bytes or more";
 
 const args = v.object({ n: v.number(), ms: v.number() });
 const work = ({ n, ms }: { n: number; ms: number }) => async (signal: AbortSignal) => {
+  process.stderr.write(`job ${n} started\n`); // on the worker: the tests wait for it before they signal it
   await sleep(ms, signal);
   return { n, pid: process.pid };
 };
