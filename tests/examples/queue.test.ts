@@ -174,10 +174,14 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
       // Deno's node:child_process reports a child it sent a signal to as ended by it (code null), even when it exited 0.
       if (!("Deno" in globalThis)) assert.equal(codes[i], 0, worker.log());
     }
+    // The worker that had taken it says it drains one job; on a loaded machine the signal may come while BullMQ
+    // hands the job to the worker's handler, which then counts none, and the job still finishes there.
     const drained = workers.map((w) => Number(/draining (\d+) running job/.exec(w.log())?.[1]));
-    assert.deepEqual(drained.toSorted(), [0, 1], workers.map((w) => w.log()).join("\n"));
+    assert.ok(drained.every((n) => n <= 1) && drained.reduce((a, b) => a + b) <= 1, workers.map((w) => w.log()).join());
     const redeemed = await callTool(origins[1], "redeem", { promise: second._meta.promise_token });
     assert.equal(redeemed._meta.response_type, "answer", JSON.stringify(redeemed));
-    assert.equal(redeemed.structuredContent?.builtBy.pid, workers[drained.indexOf(1)].pid);
+    const builder = workers.findIndex((w) => w.pid === redeemed.structuredContent?.builtBy.pid);
+    assert.ok(builder >= 0, `built by a worker: ${JSON.stringify(redeemed)}`);
+    if (drained.includes(1)) assert.equal(drained[builder], 1, "the worker that drained it built it");
   });
 });
