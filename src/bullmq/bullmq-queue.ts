@@ -36,7 +36,8 @@ const KEEP_FAILED_S = 24 * 60 * 60;
  *
  * @param options `connection`: what BullMQ's `connection` option takes (ioredis options such as
  *   `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate:
- *   true }` (BullMQ makes its schema on first use), a connection string or a `pg` pool); `name`: the queue's name (default
+ *   true }`, which makes BullMQ's schema on first use (a bare connection string or a `pg` pool needs
+ *   BullMQ's migrations run beforehand); `name`: the queue's name (default
  *   `"mcplite"`); `prefix`: the Redis key prefix (default BullMQ's, `"bull"`); `lockMs`: the lock on a
  *   running job and the stalled-job check's period (default 30 000); `backend`: BullMQ's backend factory
  *   (`createPostgresBackend` for PostgreSQL; default Redis); `onError`: BullMQ's connection errors

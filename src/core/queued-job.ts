@@ -152,7 +152,7 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
   let sink: CallSink = {};
   await c.start(
     async (signal) => {
-      await sleep(backoffMs, signal);
+      if (backoffMs > 0) await sleep(backoffMs, signal); // a timer's turn costs a first start 1–2 ms
       return await rerun(registry, owner, state.a, reader, sink, signal);
     },
     ttlMs,
