@@ -18,12 +18,13 @@
  *
  * @module
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { exec } from "./exec.ts";
 import { median } from "./harness.ts";
 import type { QueueRunResult } from "./queue-run.ts";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../tests/helpers/postgres-server.ts";
@@ -43,31 +44,6 @@ const BACKENDS = flag("backends", "redis,postgres").split(",");
 const PASSED = ["jobs", "latency", "rounds", "workers", "inflight", "poll-ms"].flatMap((name) =>
   process.argv.includes(`--${name}`) ? [`--${name}`, flag(name, "")] : []
 );
-
-/** Runs a command to its end, within `timeoutMs`; its stderr goes on to ours as it comes. */
-function exec(
-  cmd: string,
-  args: string[],
-  timeoutMs: number,
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "", err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => {
-      err += d;
-      process.stderr.write(d);
-    });
-    const timer = setTimeout(() => {
-      err += `\n(killed after ${timeoutMs} ms)`;
-      child.kill("SIGKILL");
-    }, timeoutMs);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      done({ code, out, err });
-    });
-  });
-}
 
 /** The command that runs the run file under a runtime (Node: its bundle, with the worker's beside it). */
 function commandFor(runtime: string): [string, string[]] {
@@ -150,6 +126,7 @@ try {
       cmd,
       [...args, "--json", "--backends", backends, ...urls, ...PASSED],
       1_800_000,
+      { echo: true },
     );
     for (const line of out.split("\n").filter((l) => l.startsWith("BENCH_QUEUE "))) {
       const result = JSON.parse(line.slice("BENCH_QUEUE ".length)) as QueueRunResult & { error?: string };

@@ -16,11 +16,12 @@
  *
  * @module
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { exec } from "./exec.ts";
 import { median, type ScenarioResult } from "./harness.ts";
 import { type BundleRow, bundleSizes, packageCounts } from "./bundle.ts";
 import { coldStarts, coldStartTable } from "./coldstart.ts";
@@ -49,28 +50,6 @@ const LOOPBACK_SECONDS = Number(flag("loopback-seconds", "5"));
 const SCENARIOS = flag("scenarios", "call,list,sse,codec,stdio").split(",").filter((s) =>
   existsSync(join(ROOT, "bench", `${s}.bench.ts`))
 );
-
-/** Runs a command to its end, within `timeoutMs`; resolves with its output. */
-export function exec(
-  cmd: string,
-  args: string[],
-  timeoutMs: number,
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "", err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    const timer = setTimeout(() => {
-      err += `\n(killed after ${timeoutMs} ms)`;
-      child.kill("SIGKILL");
-    }, timeoutMs);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      done({ code, out, err });
-    });
-  });
-}
 
 /** The command that runs a scenario file under a runtime. */
 function commandFor(runtime: string, scenario: string): [string, string[]] {
