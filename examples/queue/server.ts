@@ -65,7 +65,7 @@ export const buildReport = defineTool("build_report")
       for (const [i, step] of STEPS.entries()) {
         await new Promise((resolve) => setTimeout(resolve, STEP_MS));
         signal.throwIfAborted(); // cancelled, or the worker shuts down past its drain time
-        ctx.progress(i + 1, STEPS.length, step); // reaches streams of this process only (see the README)
+        ctx.progress(i + 1, STEPS.length, step); // carried by BullMQ to the streams that follow it, on any instance
       }
       const seed = `${region}/${quarter}`;
       return {

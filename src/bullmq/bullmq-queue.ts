@@ -1,9 +1,9 @@
 /**
- * A {@link WorkQueue} on BullMQ. A job is added with the entry id as BullMQ's `jobId` (BullMQ drops a
- * second add of one id); a worker holds a lock on each job it runs and renews it, and BullMQ's
- * stalled-job check moves a job whose lock lapsed (its worker died) back to the queue, however often:
- * the server counts the starts itself and ends the job when its tool's `retry` allows no more. A job
- * given back by a worker that shuts down goes back to the queue at once (`moveToWait`, not an attempt).
+ * A {@link WorkQueue} on BullMQ: a job is added with the entry id as its `jobId`; a worker holds a lock on
+ * each job it runs, and BullMQ's stalled-job check moves a job whose lock lapsed (its worker died) back to
+ * the queue, however often (the server counts the starts, and ends a job its tool's `retry` allows no more).
+ * A job given back at shutdown goes back at once (`moveToWait`). Progress travels as BullMQ's job progress,
+ * to the instances that follow it through BullMQ's queue events.
  *
  * @module
  */
@@ -13,6 +13,7 @@ import {
   type IQueueBackend,
   type Job,
   Queue,
+  QueueEvents,
   WaitingError,
   withBackend,
   Worker,
@@ -76,10 +77,11 @@ export function bullmqQueue(options: {
   // BullMQ's classes, or the same bound to another backend (their constructors take the same arguments).
   const classes =
     (options.backend === undefined
-      ? { Queue, Worker }
+      ? { Queue, Worker, QueueEvents }
       : withBackend(options.backend as BackendFactory<IQueueBackend, unknown>)) as {
         Queue: typeof Queue;
         Worker: typeof Worker;
+        QueueEvents: typeof QueueEvents;
       };
   const common = {
     connection: options.connection as ConnectionOptions,
@@ -87,6 +89,11 @@ export function bullmqQueue(options: {
   };
   let producer: Queue | undefined;
   const workers = new Set<Worker>();
+  /** The jobs this process's workers run, by id: where `progress` reports. */
+  const running = new Map<string, Job>();
+  /** BullMQ's events of the queue, opened by the first `watch`, and who follows which job. */
+  let events: QueueEvents | undefined;
+  const watchers = new Map<string, Set<(update: Progress) => void>>();
   const queueOf = () => {
     if (producer === undefined) {
       producer = new classes.Queue(name, common);
@@ -106,9 +113,14 @@ export function bullmqQueue(options: {
     },
     take(run, { concurrency }) {
       const worker = new classes.Worker(name, async (job: Job, token?: string) => {
-        if (await run((job.data as { data: string }).data) === "again") {
-          await job.moveToWait(token); // the worker shuts down: another takes it now
-          throw new WaitingError();
+        running.set(job.id!, job);
+        try {
+          if (await run((job.data as { data: string }).data) === "again") {
+            await job.moveToWait(token); // the worker shuts down: another takes it now
+            throw new WaitingError();
+          }
+        } finally {
+          running.delete(job.id!);
         }
       }, {
         ...common,
@@ -126,9 +138,38 @@ export function bullmqQueue(options: {
         },
       };
     },
+    progress(id, update) {
+      running.get(id)?.updateProgress(update).catch(report); // BullMQ's progress event, on every instance
+    },
+    watch(id, listener) {
+      if (events === undefined) {
+        events = new classes.QueueEvents(name, common);
+        events.on("error", report);
+        events.on("progress", ({ jobId, data }) => {
+          if (isProgress(data)) { for (const follow of watchers.get(jobId) ?? []) follow(data); }
+        });
+      }
+      const followers = watchers.get(id) ?? new Set();
+      watchers.set(id, followers.add(listener));
+      return () => {
+        followers.delete(listener);
+        if (followers.size === 0) watchers.delete(id);
+      };
+    },
     async close() {
       await Promise.all([...workers].map((worker) => worker.close()));
-      await producer?.close();
+      await Promise.all([producer?.close(), events?.close()]);
     },
   };
+}
+
+/** A job's progress, as `WorkQueue.progress` carries it. */
+type Progress = { progress: number; total?: number; message?: string };
+
+/** Whether BullMQ's progress data is one that `progress` sent (any process may update a job's progress). */
+function isProgress(data: unknown): data is Progress {
+  const update = data as Progress | null;
+  return typeof update === "object" && update !== null && typeof update.progress === "number" &&
+    (update.total === undefined || typeof update.total === "number") &&
+    (update.message === undefined || typeof update.message === "string");
 }

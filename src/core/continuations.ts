@@ -195,15 +195,18 @@ export class Continuations implements Tokens {
   }
 
   /**
-   * Follows a job running in this process: its progress and logs go to `sink` until the returned
-   * function is called (a stream that pushes the job's updates, MCP-lite spec v0.042 §5.3).
+   * Follows a job running in this process, or on a worker when the queue carries progress: its progress
+   * (and here its logs) go to `sink` until the returned function is called (a stream that pushes the
+   * job's updates, MCP-lite spec v0.042 §5.3).
    *
    * @param id The entry id.
    * @param sink Where the progress and logs go.
-   * @returns Stops following; `undefined` when no such job runs here.
+   * @returns Stops following; `undefined` when no such job runs here and the queue cannot follow it.
    */
   watch(id: string, sink: CallSink): (() => void) | undefined {
-    return this.#running.get(id)?.watch(sink);
+    // A job on a worker: the queue carries its progress, when it can.
+    return this.#running.get(id)?.watch(sink) ??
+      this.queue?.watch?.(id, ({ progress, total, message }) => sink.progress?.(progress, total, message));
   }
 
   /**

@@ -11,6 +11,7 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import { isTokenError } from "../codec/token-error.ts";
 import { type CallContext, createContext } from "./call-context.ts";
 import type { CallSink } from "./call-sink.ts";
+import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "./call-meta.ts";
 import { type Continuations, STOPPED_MESSAGE } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
@@ -156,7 +157,7 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
       return await rerun(registry, owner, state.a, reader, sink, signal);
     },
     ttlMs,
-    { onError: report, shape: jobResultOf, bind: (job) => sink = job, id: state.d, stop },
+    { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, c.queue!, state.d), id: state.d, stop },
   );
   await c.settled(state.d);
   if (!stop.aborted || hasEnded(await c.results.get(state.d) ?? { status: "working" })) return "done";
@@ -169,6 +170,24 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
 /** The store key of the claim on a queued job's start. */
 function startKey(id: string, start: number): string {
   return `start:${id}:${start}`;
+}
+
+/** The job's sink, its progress also handed to the queue (for `watch` on every instance), when the queue carries it. */
+function sharing(job: CallSink, queue: WorkQueue, id: string): CallSink {
+  if (queue.progress === undefined) return job;
+  return {
+    progress: (progress, total, message) => {
+      job.progress?.(progress, total, message);
+      queue.progress!(id, {
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    },
+    log: job.log?.bind(job),
+    input: job.input?.bind(job),
+    step: job.step?.bind(job),
+  };
 }
 
 /**

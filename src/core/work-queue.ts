@@ -97,4 +97,21 @@ export interface WorkQueue {
     run: (data: string) => Promise<"done" | "again">,
     options: { readonly concurrency: number },
   ): { close(): Promise<void> };
+  /**
+   * Optional: carries a running job's progress (`ctx.progress()`) from its worker to `watch` on every
+   * instance. Without it, progress reaches only streams in the worker's process.
+   *
+   * @param id The job's id.
+   * @param update The progress so far, the total if known, and a message.
+   */
+  progress?(id: string, update: { progress: number; total?: number; message?: string }): void;
+  /**
+   * Optional: follows the progress of a job running on a worker, for a stream that pushes it
+   * (MCP-lite spec v0.042 §5.3; gRPC `CallToolStream`, SSE, a held MCP call with a progress token).
+   *
+   * @param id The job's id.
+   * @param listener Called with each update `progress` carried.
+   * @returns Stops following.
+   */
+  watch?(id: string, listener: (update: { progress: number; total?: number; message?: string }) => void): () => void;
 }

@@ -126,4 +126,20 @@ describe("clients collect results a worker process computed", { skip: REDIS_MISS
     const last = messages.at(-1)!;
     assert.deepEqual(last.result?.content, [{ type: "text", text: JSON.stringify({ n: 3, pid: workerPid }) }]);
   });
+
+  it("a gRPC-Web CallToolStream gets the progress the job reports on the worker, then its result", async () => {
+    const url = listener!.url;
+    const overHttp = { fetch: (request: Request) => fetch(new Request(url + new URL(request.url).pathname, request)) };
+    const connect = createConnectClient(MCPLite, inProcessTransport(overHttp, "grpc-web", true));
+    const messages = [];
+    for await (const message of connect.callToolStream({ name: "steps", arguments: { n: 6 } })) messages.push(message);
+    const progress = messages.slice(0, -1).map((m) => m.result?.progress as { progress: number } | undefined);
+    // BullMQ's events reach the web instance once its event connection is up: the first steps may come before.
+    assert.ok(progress.length >= 3, JSON.stringify(progress));
+    assert.deepEqual(progress.at(-1), { progress: 6, total: 6, message: "step 6" });
+    for (const [i, each] of progress.entries()) if (i > 0) assert.ok(each!.progress > progress[i - 1]!.progress);
+    assert.deepEqual(messages.at(-1)!.result?.content, [
+      { type: "text", text: JSON.stringify({ steps: 6, pid: workerPid }) },
+    ]);
+  });
 });

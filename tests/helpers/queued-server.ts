@@ -6,7 +6,8 @@
  * `DATABASE_URL`, `QUEUE`, `LOCK_MS`) and `queuedServer()` to make one in a test.
  *
  * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` and answer
- * `{ n, pid }` (the worker's process id); `asks` asks the client a question from the worker.
+ * `{ n, pid }` (the worker's process id); `asks` asks the client a question from the worker; `steps`
+ * reports each of `n` steps (200 ms apart) as progress.
  */
 import process from "node:process";
 import { createPostgresBackend } from "bullmq";
@@ -61,6 +62,18 @@ export function queuedServer(options: QueuedServerOptions) {
       defineTool("fragile").describe("Waits, then answers (one start)").input(args).longRunning().handle((a, ctx) =>
         ctx.defer(work(a))
       ),
+    )
+    .tool(
+      defineTool("steps").describe("Reports each of n steps, from the worker").input(v.object({ n: v.number() }))
+        .longRunning().handle(({ n }, ctx) =>
+          ctx.defer(async (signal) => {
+            for (let step = 1; step <= n; step++) {
+              await sleep(200, signal);
+              ctx.progress(step, n, `step ${step}`);
+            }
+            return { steps: n, pid: process.pid };
+          })
+        ),
     )
     .tool(
       defineTool("asks").describe("Asks the client, from the worker").longRunning().handle((_, ctx) =>
