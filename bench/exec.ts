@@ -1,13 +1,24 @@
 /**
- * Running a bench's child process to its end, within a bound, from the repository's root: how `bench/run.ts` and
- * `bench/queue.ts` start each runtime's run.
+ * What the bench drivers (`bench/run.ts`, `bench/queue.ts`) share: the repository's paths, their flags, and a
+ * child process run to its end within a bound, as each runtime's run is started.
  */
 import { spawn } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The repository's root, where the drivers run their children. */
+export const ROOT: string = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The installed programs (bun, deno). */
+export const BIN: string = join(ROOT, "node_modules", ".bin");
+/** Where the drivers keep their builds. */
+export const CACHE: string = join(ROOT, "node_modules", ".cache", "mcplite-bench");
+
+/** A `--name value` of the command line, or `fallback`. */
+export function flag(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : process.argv[i + 1];
+}
 
 /**
  * Runs a command to its end, within `timeoutMs` (then killed); resolves with its output.

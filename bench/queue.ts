@@ -20,24 +20,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { exec } from "./exec.ts";
+import { BIN, CACHE, exec, flag, ROOT } from "./exec.ts";
 import { median } from "./harness.ts";
 import type { QueueRunResult } from "./queue-run.ts";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../tests/helpers/postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../tests/helpers/redis-server.ts";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(ROOT, "node_modules", ".bin");
-const CACHE = join(ROOT, "node_modules", ".cache", "mcplite-bench");
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
 
 const RUNTIMES = flag("runtimes", "bun,deno,node").split(",");
 const BACKENDS = flag("backends", "redis,postgres").split(",");

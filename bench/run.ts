@@ -18,10 +18,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
-import { exec } from "./exec.ts";
+import { BIN, CACHE, exec, flag, ROOT } from "./exec.ts";
 import { median, type ScenarioResult } from "./harness.ts";
 import { type BundleRow, bundleSizes, packageCounts } from "./bundle.ts";
 import { coldStarts, coldStartTable } from "./coldstart.ts";
@@ -33,15 +32,6 @@ const GRPC_ROW_NAMES: Record<(typeof GRPC_IMPLS)[number], string> = {
   ours: "ours · serveGrpc()",
   "ours-connect": "ours · serveGrpc(), every call through Connect's Node adapter",
 };
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(ROOT, "node_modules", ".bin");
-const CACHE = join(ROOT, "node_modules", ".cache", "mcplite-bench");
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : process.argv[i + 1];
-}
 
 const ROUNDS = Number(flag("rounds", "3"));
 const RUNTIMES = flag("runtimes", "bun,deno,node").split(",");
