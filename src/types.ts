@@ -87,6 +87,4 @@ export type { ErrorReporter } from "./core/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
 export type { WorkQueue } from "./core/work-queue.ts";
-// What a definition carries for the wires that serve it (tools, resources, prompts and skills bring features).
-export type { Feature, Featured } from "./core/feature.ts";
 export type { Capability } from "./server/server-capability.ts";

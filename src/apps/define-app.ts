@@ -82,7 +82,7 @@ export class AppDefinition implements ToolView {
   }
 
   /** What serving the view brings to a server (the extension's capability). */
-  get features(): readonly Feature[] {
+  get features(): readonly Readonly<Record<string, unknown>>[] {
     return this.#state.servedBy.view;
   }
 

@@ -8,7 +8,6 @@ import type { CallContext } from "./call-context.ts";
 import type { ContentBlock, ResourceDescriptor } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { CompiledSchema } from "./schema.ts";
-import type { Featured } from "./feature.ts";
 
 /** One message of a prompt, as MCP's `PromptMessage`. */
 export interface PromptMessage {
@@ -75,7 +74,9 @@ export interface PromptTypes<TInput, TArgs> {
 }
 
 /** A finished prompt, ready for `server.prompt()`. */
-export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> extends Featured {
+export interface Prompt<TName extends string = string, TInput = unknown, TArgs = unknown> {
+  /** What the definition brings to the wires that serve it (e.g. the MCP methods that serve resources), read by each binding; opaque to you. */
+  readonly features?: readonly Readonly<Record<string, unknown>>[];
   /** The prompt name. */
   readonly name: TName;
   /** A human-readable title. */

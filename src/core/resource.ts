@@ -10,7 +10,6 @@ import { ErrorCode, ProtocolError } from "./error.ts";
 import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";
-import type { Featured } from "./feature.ts";
 import { echoed } from "../internal/echo.ts";
 
 /** A caching hint (MCP SEP-2549): how long a result stays fresh, and who may share a cached copy. */
@@ -51,7 +50,9 @@ export type ReadHandler<TVars> = (
 export type ReadValue = Awaited<ReturnType<ReadHandler<unknown>>>;
 
 /** A finished resource (static URI) or resource template, ready for `server.resource()`. */
-export interface Resource<TUri extends string = string> extends Featured {
+export interface Resource<TUri extends string = string> {
+  /** What the definition brings to the wires that serve it (e.g. the MCP methods that serve resources), read by each binding; opaque to you. */
+  readonly features?: readonly Readonly<Record<string, unknown>>[];
   /** The URI, or the template for a template resource. */
   readonly uri: TUri;
   /** The parsed template; `undefined` for a static resource. */

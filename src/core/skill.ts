@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Featured } from "./feature.ts";
 
 /** One file of a skill. */
 export interface SkillFile {
@@ -26,7 +25,9 @@ export interface SkillFile {
 }
 
 /** A skill. */
-export interface Skill extends Featured {
+export interface Skill {
+  /** What the definition brings to the wires that serve it (e.g. the MCP methods that serve resources), read by each binding; opaque to you. */
+  readonly features?: readonly Readonly<Record<string, unknown>>[];
   /** Its name (the frontmatter's `name`, and the final segment of its URI path). */
   readonly name: string;
   /** Its URI: `skill://<name>/SKILL.md`. */

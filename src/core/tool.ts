@@ -7,7 +7,6 @@ import type { CallContext } from "./call-context.ts";
 import type { ContentBlock, ResourceDescriptor, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
-import type { Feature, Featured } from "./feature.ts";
 import type { AnyResource } from "./resource.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
@@ -82,7 +81,7 @@ export interface ToolView {
   /** The resource that serves its HTML, registered with the tool. */
   readonly resource: AnyResource;
   /** What serving it brings (the extension's capability). */
-  readonly features: readonly Feature[];
+  readonly features: readonly Readonly<Record<string, unknown>>[];
   /**
    * The `_meta` a tool shown in the view is listed with: `ui: { resourceUri, visibility }` and the flat
    * `ui/resourceUri` older hosts read (SEP-1865, Resource Discovery).
@@ -165,7 +164,9 @@ export interface Tool<
   TArgs = unknown,
   TOutput = unknown,
   TState = unknown,
-> extends Featured {
+> {
+  /** What the definition brings to the wires that serve it (e.g. the MCP methods that serve resources), read by each binding; opaque to you. */
+  readonly features?: readonly Readonly<Record<string, unknown>>[];
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */
