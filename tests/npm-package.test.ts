@@ -7,7 +7,8 @@
  * MCP-lite and MCP, a WebSocket client talks to a `serve()`d server, `nodeHandler()` mounted in Express and
  * `mount(server.fetch)` in Hono answer under `/mcp`, the consumer type-checks under `nodenext` with
  * `skipLibCheck: false` on TypeScript 5.9 (the repository's own 7 checks the declarations elsewhere),
- * `npx mcplite list` prints the tools; the same consumer runs on Bun. Both publish dry runs pass. The Node
+ * `npx mcplite list` prints the tools, a queued deployment (`@mcplite/sdk/bullmq` on a real redis-server, the results
+ * in `@mcplite/sdk/redis`) has its jobs run by `mcplite worker`, which drains on SIGTERM; the same consumer runs on Bun. Both publish dry runs pass. The Node
  * test stage (tests/node/stage.mjs, one Node 22 process): `serve()` on every HTTP wire, WebSocket, SSE
  * cancellation, `serveStdio()`, `nodeHandler()` in Express, the typed client on each transport and the CLI,
  * all from the installed package.
@@ -23,6 +24,7 @@ import { BIN, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { listening, ROOT, type Run, run } from "./helpers/process.ts";
+import { REDIS_MISSING, startRedis } from "./helpers/redis-server.ts";
 
 const LONG = { timeout: 300_000 };
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
@@ -38,6 +40,73 @@ const add = defineTool("add")
   .handle(({ a, b }) => ({ sum: a + b }));
 
 export const server = createServer({ name: "npm-consumer", version: "1.0.0" }).tool(add);
+`;
+
+/**
+ * A queued deployment from the package: the server's deferred work goes on BullMQ (`@mcplite/sdk/bullmq`), its results
+ * in Redis (`@mcplite/sdk/redis` over ioredis); `mcplite worker queue-app.ts` runs the jobs.
+ */
+const QUEUE_APP = `import process from "node:process";
+import { Redis } from "ioredis";
+import * as v from "valibot";
+import { createServer, defineTool } from "@mcplite/sdk";
+import { bullmqQueue } from "@mcplite/sdk/bullmq";
+import { redisResultStore } from "@mcplite/sdk/redis";
+
+const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redis = new Redis(url);
+const slow = defineTool("slow")
+  .describe("Waits, then answers with the process that ran it")
+  .input(v.object({ ms: v.number() }))
+  .longRunning()
+  .handle(({ ms }, ctx) =>
+    ctx.defer(async () => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { pid: process.pid, node: process.versions.node };
+    })
+  );
+
+export const server = createServer({
+  name: "npm-queued",
+  version: "1.0.0",
+  secret: "the npm consumer's queue secret, 32 bytes or more",
+  resultStore: redisResultStore(redis),
+  queue: bullmqQueue({ connection: url, name: "npm-consumer" }),
+}).tool(slow);
+`;
+
+/**
+ * On Node 22: serves the queued app, starts \`mcplite worker\` from the package's bin, calls \`slow\` three times with
+ * the typed client and prints who computed each result; then SIGTERMs the worker and prints how it ended.
+ */
+const QUEUE_CHECK = `import { spawn } from "node:child_process";
+import { serve } from "@hono/node-server";
+import { createClient } from "@mcplite/sdk/client";
+import { server } from "./queue-app.ts";
+
+const worker = spawn(process.execPath, ["node_modules/@mcplite/sdk/dist/src/cli/bin.mjs", "worker", "queue-app.ts"], {
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let said = "";
+worker.stdout.on("data", (chunk) => (said += chunk));
+worker.stderr.on("data", (chunk) => (said += chunk));
+const exited = new Promise((resolve) => worker.once("exit", (code, signal) => resolve(code ?? signal)));
+const deadline = Date.now() + 30_000;
+while (!/taking jobs/.test(said) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+const listener = serve({ fetch: server.fetch, port: 0, hostname: "127.0.0.1" }, async ({ port }) => {
+  const client = createClient(\`http://127.0.0.1:\${port}/mcp-lite/v1\`);
+  const results = await Promise.all([1, 2, 3].map(() => client.callTool("slow", { ms: 300 }).then((r) => r.structuredContent)));
+  await client.close();
+  worker.kill("SIGTERM");
+  const code = await exited;
+  listener.close();
+  console.log(JSON.stringify({
+    byWorker: results.every((r) => r.pid === worker.pid),
+    node: results.map((r) => r.node.split(".")[0]),
+    worker: [code, /taking jobs/.test(said), /drained/.test(said)],
+  }));
+  process.exit(0);
+});
 `;
 
 /** Serves it through @hono/node-server and prints its URL; with --call, calls it with the typed client and exits. */
@@ -181,13 +250,15 @@ function install(): Promise<Installed | string> {
     writeFileSync(join(app, "main.ts"), MAIN);
     writeFileSync(join(app, "server.ts"), quickStart());
     writeFileSync(join(app, "node-checks.ts"), NODE_CHECKS);
+    writeFileSync(join(app, "queue-app.ts"), QUEUE_APP);
+    writeFileSync(join(app, "queue-check.ts"), QUEUE_CHECK);
     copyFileSync(`${ROOT}tests/node/stage.mjs`, join(app, "node-stage.mjs"));
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG));
     const pkg = json(`${ROOT}package.json`);
     const peers = [
       `valibot@${pkg.dependencies.valibot}`,
       `@hono/node-server@${pkg.devDependencies["@hono/node-server"]}`,
-      ...["ws", "express", "hono"].map((name) => `${name}@${pkg.devDependencies[name]}`),
+      ...["ws", "express", "hono", "bullmq", "ioredis"].map((name) => `${name}@${pkg.devDependencies[name]}`),
       `@types/node@${json(`${ROOT}node_modules/@types/node/package.json`).version}`,
       `typescript@${TYPESCRIPT_5}`,
     ];
@@ -295,6 +366,29 @@ describe("the npm package", () => {
       hono: [200, true, 200, true],
     });
   });
+
+  it(
+    "runs queued jobs on Node 22 from the package: bullmqQueue, redisResultStore and mcplite worker",
+    LONG,
+    async (t) => {
+      const [ready, node] = await Promise.all([install(), node22()]);
+      if (typeof ready === "string") return skipOutsideCi(t, ready);
+      if (!node) return skipOutsideCi(t, NODE22_MISSING);
+      if (REDIS_MISSING) return skipOutsideCi(t, REDIS_MISSING);
+      const redis = await startRedis();
+      try {
+        const checked = await run(node, ["queue-check.ts"], 90_000, ready.app, {
+          ...process.env,
+          REDIS_URL: redis.url,
+        });
+        assert.equal(checked.code, 0, checked.stderr + checked.stdout);
+        // Every result computed by the worker process (not the web one), on Node 22; the worker drained on SIGTERM.
+        assert.deepEqual(answer(checked), { byWorker: true, node: ["22", "22", "22"], worker: [0, true, true] });
+      } finally {
+        await redis.stop();
+      }
+    },
+  );
 
   it("passes the Node test stage on Node 22 from the package: every wire, transport and the CLI", LONG, async (t) => {
     const [ready, node] = await Promise.all([install(), node22()]);

@@ -35,8 +35,8 @@ const KEEP_FAILED_S = 24 * 60 * 60;
  * stalled-job check runs every `lockMs`), another worker starts the job again (a tool with `retry`) or
  * ends it with "The instance running this job stopped before it finished" (a tool without).
  *
- * @param options `connection`: what BullMQ's `connection` option takes (ioredis options such as
- *   `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate:
+ * @param options `connection`: a Redis URL (`redis://…`, `rediss://…`), or what BullMQ's `connection`
+ *   option takes (ioredis options such as `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate:
  *   true }`, which makes BullMQ's schema on first use (a bare connection string or a `pg` pool needs
  *   BullMQ's migrations run beforehand); `name`: the queue's name (default
  *   `"mcplite"`); `prefix`: the Redis key prefix (default BullMQ's, `"bull"`); `lockMs`: the lock on a
@@ -83,8 +83,12 @@ export function bullmqQueue(options: {
         Worker: typeof Worker;
         QueueEvents: typeof QueueEvents;
       };
+  // BullMQ reads a Redis URL only as `{ url }`: a bare string would be taken as options, and connect to 127.0.0.1:6379.
+  const connection = typeof options.connection === "string" && options.backend === undefined
+    ? { url: options.connection }
+    : options.connection;
   const common = {
-    connection: options.connection as ConnectionOptions,
+    connection: connection as ConnectionOptions,
     ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
   };
   let producer: Queue | undefined;

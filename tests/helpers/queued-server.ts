@@ -97,11 +97,10 @@ export function queuedServer(options: QueuedServerOptions) {
 
 /** BullMQ on Redis, the results in the same Redis. */
 function onRedis(options: QueuedServerOptions) {
-  const url = new URL(options.url);
   const redis = new Redis(options.url, { maxRetriesPerRequest: 1 });
   redis.on("error", () => {});
   const queue = bullmqQueue({
-    connection: { host: url.hostname, port: Number(url.port) },
+    connection: options.url, // a Redis URL, as most deployments give it
     name: options.queue,
     lockMs: options.lockMs,
     onError: () => {}, // a worker killed or stopped in a test drops its connections
