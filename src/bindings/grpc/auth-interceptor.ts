@@ -13,7 +13,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
 import type { AuthInfo, ProtocolError } from "../../core/mod.ts";
 import { type Gate, retryAfterOf, withCaller } from "../../server/mod.ts";
-import { HOST_KEY } from "./service.ts";
+import { HOST_KEY } from "./host-key.ts";
 import { errorToConnectError } from "./status.ts";
 
 /**

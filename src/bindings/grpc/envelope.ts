@@ -7,6 +7,7 @@
  */
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
+import { withoutProto } from "../../internal/proto-keys.ts";
 import {
   asksOnlyForResources,
   type AuthInfo,
@@ -265,4 +266,16 @@ function isPlainJson(value: unknown, depth: number): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * A request's `google.protobuf.Struct` as the pipeline takes it: plain data. protobuf-es keeps a
+ * `__proto__` key of the Struct's map as an own property, which the JSON wires never pass on
+ * (`parseJson`); dropped here alike, for every gRPC wire (Connect, gRPC-Web, gRPC).
+ *
+ * @param struct The request's Struct, if it has one.
+ * @returns The same data without `__proto__` keys.
+ */
+export function structOf<T extends JsonObject>(struct: T | undefined): T | undefined {
+  return struct === undefined ? undefined : withoutProto(struct) as T;
 }

@@ -33,7 +33,8 @@ import { pathOf } from "../../internal/url.ts";
 import type { ProtocolError } from "../../core/mod.ts";
 import { holdMsOf } from "../../server/mod.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
-import { createGrpcRoutes, type GrpcRoutesOptions, HOST_KEY } from "./service.ts";
+import { createGrpcRoutes, type GrpcRoutesOptions } from "./service.ts";
+import { HOST_KEY } from "./host-key.ts";
 import { REFLECTION_SERVICE_PATHS } from "./reflection.ts";
 import { errorToConnectError } from "./status.ts";
 

@@ -6,15 +6,7 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
-import {
-  Code,
-  ConnectError,
-  type ConnectRouter,
-  type ContextKey,
-  createContextKey,
-  type HandlerContext,
-  type ServiceImpl,
-} from "@connectrpc/connect";
+import { type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import {
   type AuthInfo,
   type CallMeta,
@@ -30,28 +22,16 @@ import {
 } from "../../core/mod.ts";
 import { MCPLite, type ToolRequest } from "./messages.ts";
 import { holdMsOf, type Host, NO_HOST, type ServerCore } from "../../server/mod.ts";
-
-/**
- * Where Connect's handlers find what the platform handed `server.fetch` besides the request (the
- * gRPC binding on `fetch` sets it; `serveGrpc()` has none).
- */
-export const HOST_KEY: ContextKey<Host> = createContextKey<Host>(NO_HOST, { description: "mcplite host" });
 import {
   partialResponse,
   progressResponse,
-  type PromptResponseInit,
-  promptsList,
-  type ResourceResponseInit,
   responseFromOutcome,
-  toJsonObject,
+  structOf,
   type ToolResponseInit,
   toolsList,
 } from "./envelope.ts";
-import type { PromptRequest, PromptsList, ResourceRequest } from "../../gen/mcplite/mcplite_pb.ts";
-import { litePrompts } from "../prompt-feature.ts";
-import { liteResources } from "../resource-feature.ts";
-import { withoutProto } from "../../internal/proto-keys.ts";
-import type { JsonObject } from "@bufbuild/protobuf";
+import { HOST_KEY } from "./host-key.ts";
+import { getPrompt, getPrompts, listResources, readResource } from "./prompt-resource-methods.ts";
 import { errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./call-deadline.ts";
 import { addReflection } from "./reflection.ts";
@@ -131,123 +111,6 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
       }
     },
   };
-}
-
-/**
- * Answers `GetPrompts` (the README's extension of MCP-lite spec v0.042 §8.1) inside the request middleware,
- * as `prompts/list`: the prompts the caller may get. UNIMPLEMENTED on a server that defines none.
- */
-async function getPrompts(registry: Registry, context: HandlerContext): Promise<PromptsList> {
-  const prompts = litePrompts(registry) ?? noPrompts();
-  const host = context.values.get(HOST_KEY);
-  const listing = {
-    method: "prompts/list",
-    params: {},
-    meta: { wire: "grpc", headers: context.requestHeader } as const,
-    signal: context.signal,
-    host,
-  };
-  try {
-    return await runRequest(registry, listing, (ctx) => promptsList(prompts.list(registry, ctx.auth)));
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
-}
-
-/**
- * Answers `GetPrompt`: the rendered prompt (MCP's `GetPromptResult` as `result`), or an input round
- * (`meta` as `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
- */
-async function getPrompt(
-  registry: Registry,
-  version: string,
-  request: PromptRequest,
-  context: HandlerContext,
-): Promise<PromptResponseInit> {
-  const started = performance.now();
-  try {
-    const prompts = litePrompts(registry) ?? noPrompts();
-    const args = structOf(request.arguments) ?? {};
-    const rendered = await prompts.render(registry, request.name, args, {
-      params: { name: request.name, arguments: args },
-      meta: { wire: "grpc", headers: context.requestHeader },
-      signal: context.signal,
-      round: {
-        inputResponses: structOf(request.inputResponses),
-        requestState: request.requestState === "" ? undefined : request.requestState,
-      },
-      host: context.values.get(HOST_KEY),
-    });
-    if (rendered.asked) return { result: {}, meta: responseFromOutcome(rendered.outcome, started, version).meta };
-    return { result: toJsonObject(rendered.value) };
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
-}
-
-/**
- * Answers `GetResources` or `GetResourceTemplates` (this SDK's MCP-lite extension E4) inside the request middleware,
- * as `resources/list` or `resources/templates/list`: what the caller may read, each MCP's descriptor as a
- * `Struct`. UNIMPLEMENTED on a server that defines no resource.
- */
-async function listResources(registry: Registry, context: HandlerContext, templates: boolean): Promise<JsonObject[]> {
-  const resources = liteResources(registry) ?? noResources();
-  const listing = {
-    method: templates ? "resources/templates/list" : "resources/list",
-    params: {},
-    meta: { wire: "grpc", headers: context.requestHeader } as const,
-    signal: context.signal,
-    host: context.values.get(HOST_KEY),
-  };
-  try {
-    return await runRequest(
-      registry,
-      listing,
-      (ctx) => resources.list(registry, ctx.auth, templates).map((d) => toJsonObject(d)),
-    );
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
-}
-
-/**
- * Answers `ReadResource`: MCP's `ReadResourceResult` as `result`, or an input round (`meta` as
- * `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
- */
-async function readResource(
-  registry: Registry,
-  version: string,
-  request: ResourceRequest,
-  context: HandlerContext,
-): Promise<ResourceResponseInit> {
-  const started = performance.now();
-  try {
-    const resources = liteResources(registry) ?? noResources();
-    const read = await resources.read(registry, request.uri, {
-      params: { uri: request.uri },
-      meta: { wire: "grpc", headers: context.requestHeader },
-      signal: context.signal,
-      round: {
-        inputResponses: structOf(request.inputResponses),
-        requestState: request.requestState === "" ? undefined : request.requestState,
-      },
-      host: context.values.get(HOST_KEY),
-    });
-    if (read.asked) return { result: {}, meta: responseFromOutcome(read.outcome, started, version).meta };
-    return { result: toJsonObject(read.value) };
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
-}
-
-/** The refusal of a resources method on a server that defines no resource. */
-function noResources(): never {
-  throw new ConnectError("this server defines no resources", Code.Unimplemented);
-}
-
-/** The refusal of a prompts method on a server that defines no prompt. */
-function noPrompts(): never {
-  throw new ConnectError("this server defines no prompts", Code.Unimplemented);
 }
 
 /**
@@ -454,15 +317,6 @@ function callOf(
     round,
     host,
   };
-}
-
-/**
- * A request's `google.protobuf.Struct` as the pipeline takes it: plain data. protobuf-es keeps a
- * `__proto__` key of the Struct's map as an own property, which the JSON wires never pass on
- * (`parseJson`); dropped here alike, for every gRPC wire (Connect, gRPC-Web, gRPC).
- */
-function structOf<T extends JsonObject>(struct: T | undefined): T | undefined {
-  return struct === undefined ? undefined : withoutProto(struct) as T;
 }
 
 /** A direct path's call metadata: the headers are read from the call (and copied) only when asked for. */

@@ -1,0 +1,144 @@
+/**
+ * The prompt and resource methods of the `mcplite.MCPLite` service (the README's extension of MCP-lite spec v0.042 §8.1,
+ * and this SDK's extension E4): each runs inside the request middleware, as its MCP method does, and is UNIMPLEMENTED
+ * on a server that defines none.
+ *
+ * @module
+ */
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { type Registry, runRequest } from "../../core/mod.ts";
+import type { PromptRequest, PromptsList, ResourceRequest } from "../../gen/mcplite/mcplite_pb.ts";
+import { litePrompts } from "../prompt-feature.ts";
+import { liteResources } from "../resource-feature.ts";
+import {
+  type PromptResponseInit,
+  promptsList,
+  type ResourceResponseInit,
+  responseFromOutcome,
+  structOf,
+  toJsonObject,
+} from "./envelope.ts";
+import { HOST_KEY } from "./host-key.ts";
+import { errorToConnectError } from "./status.ts";
+
+/**
+ * Answers `GetPrompts` (the README's extension of MCP-lite spec v0.042 §8.1) inside the request middleware,
+ * as `prompts/list`: the prompts the caller may get. UNIMPLEMENTED on a server that defines none.
+ */
+export async function getPrompts(registry: Registry, context: HandlerContext): Promise<PromptsList> {
+  const prompts = litePrompts(registry) ?? noPrompts();
+  const host = context.values.get(HOST_KEY);
+  const listing = {
+    method: "prompts/list",
+    params: {},
+    meta: { wire: "grpc", headers: context.requestHeader } as const,
+    signal: context.signal,
+    host,
+  };
+  try {
+    return await runRequest(registry, listing, (ctx) => promptsList(prompts.list(registry, ctx.auth)));
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/**
+ * Answers `GetPrompt`: the rendered prompt (MCP's `GetPromptResult` as `result`), or an input round
+ * (`meta` as `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
+ */
+export async function getPrompt(
+  registry: Registry,
+  version: string,
+  request: PromptRequest,
+  context: HandlerContext,
+): Promise<PromptResponseInit> {
+  const started = performance.now();
+  try {
+    const prompts = litePrompts(registry) ?? noPrompts();
+    const args = structOf(request.arguments) ?? {};
+    const rendered = await prompts.render(registry, request.name, args, {
+      params: { name: request.name, arguments: args },
+      meta: { wire: "grpc", headers: context.requestHeader },
+      signal: context.signal,
+      round: {
+        inputResponses: structOf(request.inputResponses),
+        requestState: request.requestState === "" ? undefined : request.requestState,
+      },
+      host: context.values.get(HOST_KEY),
+    });
+    if (rendered.asked) return { result: {}, meta: responseFromOutcome(rendered.outcome, started, version).meta };
+    return { result: toJsonObject(rendered.value) };
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/**
+ * Answers `GetResources` or `GetResourceTemplates` (this SDK's MCP-lite extension E4) inside the request middleware,
+ * as `resources/list` or `resources/templates/list`: what the caller may read, each MCP's descriptor as a
+ * `Struct`. UNIMPLEMENTED on a server that defines no resource.
+ */
+export async function listResources(
+  registry: Registry,
+  context: HandlerContext,
+  templates: boolean,
+): Promise<JsonObject[]> {
+  const resources = liteResources(registry) ?? noResources();
+  const listing = {
+    method: templates ? "resources/templates/list" : "resources/list",
+    params: {},
+    meta: { wire: "grpc", headers: context.requestHeader } as const,
+    signal: context.signal,
+    host: context.values.get(HOST_KEY),
+  };
+  try {
+    return await runRequest(
+      registry,
+      listing,
+      (ctx) => resources.list(registry, ctx.auth, templates).map((d) => toJsonObject(d)),
+    );
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/**
+ * Answers `ReadResource`: MCP's `ReadResourceResult` as `result`, or an input round (`meta` as
+ * `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
+ */
+export async function readResource(
+  registry: Registry,
+  version: string,
+  request: ResourceRequest,
+  context: HandlerContext,
+): Promise<ResourceResponseInit> {
+  const started = performance.now();
+  try {
+    const resources = liteResources(registry) ?? noResources();
+    const read = await resources.read(registry, request.uri, {
+      params: { uri: request.uri },
+      meta: { wire: "grpc", headers: context.requestHeader },
+      signal: context.signal,
+      round: {
+        inputResponses: structOf(request.inputResponses),
+        requestState: request.requestState === "" ? undefined : request.requestState,
+      },
+      host: context.values.get(HOST_KEY),
+    });
+    if (read.asked) return { result: {}, meta: responseFromOutcome(read.outcome, started, version).meta };
+    return { result: toJsonObject(read.value) };
+  } catch (error) {
+    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
+  }
+}
+
+/** The refusal of a resources method on a server that defines no resource. */
+function noResources(): never {
+  throw new ConnectError("this server defines no resources", Code.Unimplemented);
+}
+
+/** The refusal of a prompts method on a server that defines no prompt. */
+function noPrompts(): never {
+  throw new ConnectError("this server defines no prompts", Code.Unimplemented);
+}
