@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { callerOf, setConfig, withResultMeta } from "./call-context.ts";
+import { callerOf, withResultMeta } from "./call-context.ts";
+import { setConfig } from "./tool-call-context.ts";
 import { configFor } from "./config.ts";
 import { drain } from "./drain.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { type CallContext, createContext, setConfig } from "./call-context.ts";
+import { type CallContext } from "./call-context.ts";
+import { createContext, setConfig } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";

@@ -9,7 +9,8 @@
  * @module
  */
 export { CacheSlot } from "./cache-slot.ts";
-export { callerOf, createContext, withResultMeta } from "./call-context.ts";
+export { callerOf, withResultMeta } from "./call-context.ts";
+export { createContext } from "./tool-call-context.ts";
 // Each namespace is imported where its module stood, so that bundles keep their module order.
 import * as budgeting from "./budgeting.ts";
 export { budgeting };

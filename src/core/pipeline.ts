@@ -10,7 +10,7 @@
  * @module
  */
 import { budgetsOf } from "./runtime.ts";
-import { createContext } from "./call-context.ts";
+import { createContext } from "./tool-call-context.ts";
 import type { CallRequest } from "./call-request.ts";
 import { executeFound, unknownTool } from "./execute-tool.ts";
 import { groupOf, runToolInGroup } from "./grouped-middleware.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { budgetCallerOf, callerOf } from "./call-context.ts";
+import { callerOf } from "./call-context.ts";
+import { budgetCallerOf } from "./tool-call-context.ts";
 import type { ToolCall } from "./middleware.ts";
 import type { PromiseOutcome } from "./outcome.ts";
 import { resultOf } from "./output.ts";

@@ -9,7 +9,8 @@
  */
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isTokenError } from "../codec/token-error.ts";
-import { type CallContext, createContext } from "./call-context.ts";
+import { type CallContext } from "./call-context.ts";
+import { createContext } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "./call-meta.ts";

@@ -6,7 +6,8 @@
  */
 import { askAll } from "./ask-all.ts";
 import { resultNotHeld } from "./continuations.ts";
-import { type AuthInfo, type CallContext, callerOf, setConfig } from "./call-context.ts";
+import { type AuthInfo, type CallContext, callerOf } from "./call-context.ts";
+import { setConfig } from "./tool-call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 import { budgetsOf } from "./runtime.ts";
-import { type CallContext, callerOf, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
+import { type CallContext, callerOf, type CallMeta, type SignalSource } from "./call-context.ts";
+import { createContext } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { Host } from "./host.ts";
 import { groupOf, runHandlerInGroup } from "./grouped-middleware.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type CallContext, type CallMeta, createContext, type SignalSource } from "./call-context.ts";
+import { type CallContext, type CallMeta, type SignalSource } from "./call-context.ts";
+import { createContext } from "./tool-call-context.ts";
 import type { Host } from "./host.ts";
 import { type Call, nameOf, runMiddleware } from "./middleware.ts";
 import type { Registry } from "./registry.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createContext } from "./call-context.ts";
+import { createContext } from "./tool-call-context.ts";
 import type { CallSink, LogLevel } from "./call-sink.ts";
 import type { CallOutcome } from "./outcome.ts";
 import type { CallRequest } from "./call-request.ts";

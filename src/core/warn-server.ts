@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { type CallContext, loggerOf } from "./call-context.ts";
+import { type CallContext } from "./call-context.ts";
+import { loggerOf } from "./tool-call-context.ts";
 import { serverWarning } from "./logger.ts";
 
 /**
@@ -16,7 +17,7 @@ import { serverWarning } from "./logger.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { createContext } from "./call-context.ts";
+ * import { createContext } from "./tool-call-context.ts";
  * import { warnServer } from "./warn-server.ts";
  * const warnings: unknown[] = [];
  * const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(m), error() {} };

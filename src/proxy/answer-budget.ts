@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { budgetCallerOf, budgetsOfCall, type CallContext } from "../core/call-context.ts";
+import { type CallContext } from "../core/call-context.ts";
+import { budgetCallerOf, budgetsOfCall } from "../core/tool-call-context.ts";
 import type { BudgetRefusal } from "../core/budgets.ts";
 import { ErrorCode, ProtocolError, ToolError } from "../core/error.ts";
 import { countResponses, isResponseTooLarge } from "../client/response-bound.ts";

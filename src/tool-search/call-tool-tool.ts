@@ -6,7 +6,8 @@
  * @module
  */
 import * as v from "valibot";
-import { budgetCallerOf, type CallContext } from "../core/call-context.ts";
+import { type CallContext } from "../core/call-context.ts";
+import { budgetCallerOf } from "../core/tool-call-context.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { Registry } from "../core/registry.ts";

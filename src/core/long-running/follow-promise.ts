@@ -9,7 +9,8 @@
  * @module
  */
 import { askAll } from "../ask-all.ts";
-import { budgetCallerOf, type CallContext } from "../call-context.ts";
+import { type CallContext } from "../call-context.ts";
+import { budgetCallerOf } from "../tool-call-context.ts";
 import { ProtocolError } from "../error.ts";
 import type { FollowOptions } from "../follow-options.ts";
 import { isUnavailable } from "../guarded-store.ts";

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { type CallContext, createContext } from "../call-context.ts";
+import { type CallContext } from "../call-context.ts";
+import { createContext } from "../tool-call-context.ts";
 import type { CallSink, InputRequest } from "../call-sink.ts";
 import { failedCall } from "../failed-call.ts";
 import type { FollowOptions } from "../follow-options.ts";
