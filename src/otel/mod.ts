@@ -25,6 +25,8 @@ import { observeBudgets } from "./budget-metrics.ts";
 import { attachListener } from "../server/listener.ts";
 import { type ObservedEdge, observeEdge, OBSERVES_EDGE } from "../server/edge-observer.ts";
 import { edgeSpans } from "./edge-spans.ts";
+import { OBSERVES_JOBS } from "../worker/job-observer.ts";
+import { workerTelemetry } from "./worker-telemetry.ts";
 
 export type { OtelOptions } from "./server-spans.ts";
 export { otelClient } from "./client-spans.ts";
@@ -68,8 +70,10 @@ export { otelClient } from "./client-spans.ts";
  */
 export function otel(options: OtelOptions = {}): Middleware {
   // The requests the edge refuses (a token refused: 401) reach no middleware: the server hands this to its gate.
+  // And a worker (`runWorker()`) finds its job spans and metrics here.
   return Object.assign(tracing(options, wireErrorOf, overdueOf), {
     [OBSERVES_EDGE]: (gate: ObservedEdge) => observeEdge(gate, edgeSpans()),
+    [OBSERVES_JOBS]: workerTelemetry,
   });
 }
 

@@ -10,6 +10,7 @@ import { attachListener } from "../server/listener.ts";
 import type { WorkQueue } from "../core/work-queue.ts";
 import { runQueuedJob } from "../core/queued-job.ts";
 import { registryOf } from "../core/registry.ts";
+import { jobObserverOf } from "./job-observer.ts";
 
 /** How long a worker waits for its running jobs to finish when it shuts down, by default, in ms. */
 const DEFAULT_DRAIN_MS = 30_000;
@@ -51,12 +52,22 @@ export function runWorker(
   }
   if (!(drainMs >= 0)) throw new RangeError("drainMs must not be negative");
   const stop = new AbortController();
+  // Telemetry: `otel()` among the server's middleware observes its workers (job-observer.ts).
+  const observer = jobObserverOf(registry.runtime.middleware);
   let running = 0;
+  let givenBack = 0;
   const consumer = queue.take(async (data: string) => {
-    if (stop.signal.aborted) return "again";
+    const watch = observer?.took();
+    if (stop.signal.aborted) {
+      givenBack++;
+      watch?.end("again");
+      return "again";
+    }
     running++;
     try {
-      return await runQueuedJob(registry, data, stop.signal);
+      const done = await runQueuedJob(registry, data, stop.signal, watch);
+      if (done === "again") givenBack++;
+      return done;
     } finally {
       running--;
     }
@@ -68,12 +79,15 @@ export function runWorker(
     },
     close() {
       closing ??= (async () => {
+        const drained = observer?.draining(running);
+        givenBack = 0;
         // Stop taking jobs at once; let the running ones finish within drainMs, then give them back.
         const deadline = setTimeout(() => stop.abort(new Error("the worker shut down")), drainMs);
         try {
           await consumer.close();
         } finally {
           clearTimeout(deadline);
+          drained?.(givenBack);
         }
       })();
       return closing;
