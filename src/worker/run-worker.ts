@@ -18,7 +18,9 @@ const DEFAULT_DRAIN_MS = 30_000;
 /**
  * Runs a server's queued jobs in this process, with no listener: the server from `createServer()`
  * with a `queue` and a shared `resultStore`, as its web instances have it. `mcplite worker <module>`
- * does this from the command line, and closes on SIGTERM and SIGINT.
+ * does this from the command line, and closes on SIGTERM and SIGINT. With `otel()` among the server's
+ * middleware, each job is a span in the trace of the call that queued it, and the worker records its
+ * metrics (`@mcplite/sdk/otel`; start the OpenTelemetry SDK first).
  *
  * @param server The server whose tools run the jobs.
  * @param options The queue (default: the server's `queue`), how many jobs run at once (default 8),
