@@ -20,16 +20,19 @@ import type { AuthInfo } from "./host.ts";
 import { jobResultOf, rerun } from "./job-restart.ts";
 import type { Registry } from "./registry.ts";
 import { failureResult } from "./result.ts";
-import { hasEnded } from "./result-store.ts";
+import { hasEnded, type StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
 import type { AnyTool } from "./tool.ts";
-import { TRACE_PARENT } from "./trace-context.ts";
+import { QUEUED_JOB, TRACE_PARENT } from "./trace-context.ts";
 
 /** The token kind of a queued job: never accepted as a promise, task or input token. */
 const JOB_KIND = "job";
 
 /** The message of a job the queue could not take. */
 const QUEUE_UNAVAILABLE = "The job queue is unavailable; send the request again later";
+
+/** What failed a job whose run ended with its entry still working (the store lost it, or refused its result). */
+const UNENDED = "The job's run ended but its entry did not: the result store lost it or refused its result";
 
 /** Request headers a job does not carry: credentials stay with the request (the caller travels as `auth`). */
 const UNCARRIED_HEADERS = /^(authorization|cookie|proxy-authorization|dpop)$/;
@@ -98,7 +101,45 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
       cause,
     });
   }
+  call.ctx.set(QUEUED_JOB, id); // telemetry records the enqueue on the call's span
   return id;
+}
+
+/** How a job a worker took ended there, as telemetry names it (`@mcplite/sdk/otel`). */
+export type JobOutcome =
+  /** Its result is stored, not an error. */
+  | "completed"
+  /** Its result is a tool error, or the job failed; or (thrown) it could not be run now: delivered again later. */
+  | "failed"
+  /** Every start its tool's `retry` allows was taken by workers that stopped first: it ends as stopped. */
+  | "stopped"
+  /** Its caller cancelled it while it ran. */
+  | "cancelled"
+  /** Nothing to run: it ended, was cancelled or expired before this delivery. */
+  | "skipped"
+  /** The worker shut down first: given back to the queue, which delivers it again now. */
+  | "again";
+
+/** What telemetry hears of one job a worker runs (`src/worker/job-observer.ts`): plain values, no OpenTelemetry. */
+export interface JobWatch {
+  /**
+   * The job was read.
+   *
+   * @param job Its id, its tool, when it was queued (ms since the epoch) and the `traceparent` of the
+   *   call that queued it.
+   * @returns The `traceparent` of the job's span, which the span of the handler's run is made a child of.
+   */
+  read(job: { readonly id: string; readonly tool: string; readonly queuedAt: number; readonly traceparent?: string }):
+    | string
+    | undefined;
+  /**
+   * The job ended on this worker.
+   *
+   * @param outcome How.
+   * @param attempt Which start of the job this was, from 1, when one was claimed.
+   * @param error What failed it, when it failed otherwise than with a tool error.
+   */
+  end(outcome: JobOutcome, attempt?: number, error?: unknown): void;
 }
 
 /**
@@ -108,33 +149,58 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
+ * @param watch What telemetry hears of the job, when there is telemetry.
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
  *   `stop` ended it first.
  * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job this
  *   worker cannot verify (another secret): the queue delivers it again later.
  */
-export async function runQueuedJob(registry: Registry, data: string, stop: AbortSignal): Promise<"done" | "again"> {
+export async function runQueuedJob(
+  registry: Registry,
+  data: string,
+  stop: AbortSignal,
+  watch?: JobWatch,
+): Promise<"done" | "again"> {
+  let ended: { outcome: JobOutcome; attempt?: number; error?: unknown };
+  try {
+    ended = await runJob(registry, data, stop, watch);
+  } catch (error) {
+    watch?.end("failed", undefined, error);
+    throw error;
+  }
+  watch?.end(ended.outcome, ended.attempt, ended.error);
+  return ended.outcome === "again" ? "again" : "done";
+}
+
+/** {@link runQueuedJob}, saying how the job ended. */
+async function runJob(
+  registry: Registry,
+  data: string,
+  stop: AbortSignal,
+  watch: JobWatch | undefined,
+): Promise<{ outcome: JobOutcome; attempt?: number; error?: unknown }> {
   const c = registry.runtime.continuations!;
-  let scope: string, state: JobState, expiresAt: number;
+  let scope: string, state: JobState, expiresAt: number, issuedAt: number;
   try {
     const claims = await c.codec.verify(data, { kind: JOB_KIND });
-    ({ scope, expiresAt } = claims);
+    ({ scope, expiresAt, issuedAt } = claims);
     state = claims.state as JobState;
   } catch (error) {
     // Expired: its entry and token expired with it. Otherwise forged, or signed with a secret this worker
     // lacks (a rollout that changed it): the queue delivers it again later, maybe to a worker that has it.
-    if (isTokenError(error) && error.reason === "expired") return "done";
+    if (isTokenError(error) && error.reason === "expired") return { outcome: "skipped" };
     registry.runtime.onError?.(error);
     throw error;
   }
+  const own = watch?.read({ id: state.d, tool: scope, queuedAt: issuedAt, traceparent: state.t });
   const ttlMs = Math.max(1, expiresAt - c.codec.now());
   const entry = await c.results.get(state.d);
-  if (entry === undefined || hasEnded(entry)) return "done"; // finished, cancelled, or expired meanwhile
+  if (entry === undefined || hasEnded(entry)) return { outcome: "skipped" }; // finished, cancelled, or expired meanwhile
   const owner = registry.get(scope);
   if (owner?.longRunning === undefined) {
     const message = `This worker has no long-running tool "${scope}": it runs another version of the server`;
     await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
-    return "done";
+    return { outcome: "failed", error: new ProtocolError(ErrorCode.UnknownTool, message) };
   }
   const retry = owner.longRunning.retry;
   const attempts = retry?.attempts ?? 1;
@@ -143,9 +209,11 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
     // Every start it may have had was taken by a worker that stopped before it finished.
     const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
     await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
-    return "done";
+    return { outcome: "stopped", attempt };
   }
-  const meta: CallMeta = { ...state.m, headers: new Headers(state.m.headers) };
+  // The handler's request span (`otel()`) is a child of the job's: the trace context it reads is the job span's.
+  const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
+  const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
   const host = { auth: state.u, env: undefined, waitUntil: undefined };
   let reader = createContext({ name: owner.name, signal: stop, meta, host }, undefined, registry.runtime.logger);
   if (state.t !== undefined) reader = reader.set(TRACE_PARENT, state.t);
@@ -161,11 +229,21 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
     { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, c.queue!, state.d), id: state.d, stop },
   );
   await c.settled(state.d);
-  if (!stop.aborted || hasEnded(await c.results.get(state.d) ?? { status: "working" })) return "done";
+  if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt }; // nobody asks how
+  const ended = await c.results.get(state.d);
+  if (ended !== undefined && hasEnded(ended)) return { attempt, ...endedAs(ended) };
+  if (!stop.aborted) return { outcome: "failed", attempt, error: new ProtocolError(ErrorCode.Unavailable, UNENDED) };
   // Stopped through its signal as the worker shut down, not cut off: the start is given back with the job,
   // which the next worker starts as this one (a job without retry included).
   await c.results.delete(startKey(state.d, attempt));
-  return "again";
+  return { outcome: "again", attempt };
+}
+
+/** How a job whose entry ended ended: its result, a failure the store recorded, or a cancellation. */
+function endedAs(entry: StoredResult): { outcome: JobOutcome; error?: unknown } {
+  if (entry.status === "cancelled") return { outcome: "cancelled" };
+  if (entry.status === "failed") return { outcome: "failed", error: entry.error };
+  return { outcome: entry.status === "completed" && entry.result.isError === true ? "failed" : "completed" };
 }
 
 /** The store key of the claim on a queued job's start. */

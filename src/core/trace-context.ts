@@ -2,24 +2,31 @@
  * The trace context a request runs in, as telemetry middleware (`otel()` from `@mcplite/sdk/otel`)
  * hands it to the core: the W3C `traceparent` of the request's span (W3C Trace Context §3.2), which
  * `ctx.log()` records carry and promise tokens keep, and the `traceparent` of the call that issued the
- * promise a redeem or task poll continues, which the middleware links to. The core never depends on
- * OpenTelemetry: both are plain strings.
+ * promise a redeem or task poll continues, which the middleware links to; and the id of a job the request
+ * queued, which the middleware records. The core never depends on
+ * OpenTelemetry: all three are plain strings.
  *
  * @module
  */
-/** A `ContextKey` (`context-key.ts`) of a `traceparent`, spelled out so that the two files do not import each other. */
-interface TraceparentKey {
+/** A `ContextKey` (`context-key.ts`) of a string, spelled out so that the two files do not import each other. */
+interface StringKey {
   /** The key's identity. */
   readonly id: symbol;
-  /** No `traceparent` until middleware sets one. */
+  /** None until set. */
   readonly defaultValue: string | undefined;
 }
 
 /** The `traceparent` of the request's own span, set by telemetry middleware (absent without one). */
-export const TRACE_PARENT: TraceparentKey = { id: Symbol("traceparent"), defaultValue: undefined };
+export const TRACE_PARENT: StringKey = { id: Symbol("traceparent"), defaultValue: undefined };
 
 /** The `traceparent` of the call that issued the promise (or task) this request continues. */
-export const ISSUED_BY: TraceparentKey = { id: Symbol("issued by"), defaultValue: undefined };
+export const ISSUED_BY: StringKey = { id: Symbol("issued by"), defaultValue: undefined };
+
+/**
+ * The id of the job a call added to the server's queue (`queued-job.ts`), for telemetry to record the
+ * enqueue on the call's span; the worker's span carries the same id.
+ */
+export const QUEUED_JOB: StringKey = { id: Symbol(), defaultValue: undefined };
 
 /** The version-00 `traceparent` shape (W3C Trace Context §3.2.2). */
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

@@ -10,12 +10,14 @@ import {
   type Context,
   createNoopMeter,
   type Histogram,
+  isSpanContextValid,
   type MeterProvider,
   metrics,
   propagation,
   ProxyTracerProvider,
   ROOT_CONTEXT,
   type Span,
+  type SpanContext,
   SpanStatusCode,
   type TextMapGetter,
   type TextMapSetter,
@@ -66,7 +68,7 @@ export function tracingOn(): boolean {
 export const INSTALL_LINE = "npm i @opentelemetry/api @opentelemetry/sdk-trace";
 
 /** Bucket boundaries the conventions advise for the operation durations, in seconds. */
-const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+export const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** Records an operation's duration, in seconds, with its attributes. */
 export type DurationRecorder = (seconds: number, attributes: Attributes) => void;
@@ -133,6 +135,17 @@ export function methodAttributes(method: string, name: string | undefined): Attr
   } else if (method === "prompts/get") attributes["gen_ai.prompt.name"] = name;
   else if (method.startsWith("resources/")) attributes["mcp.resource.uri"] = name;
   return attributes;
+}
+
+/**
+ * A span's W3C `traceparent` (W3C Trace Context §3.2), as the core carries it (`traceContext`).
+ *
+ * @param own The span's context.
+ * @returns The header value, or `undefined` for an invalid context (no SDK).
+ */
+export function traceparentOf(own: SpanContext): string | undefined {
+  if (!isSpanContextValid(own)) return undefined;
+  return `00-${own.traceId}-${own.spanId}-${own.traceFlags.toString(16).padStart(2, "0")}`;
 }
 
 /** Reads trace context fields from a `_meta` object (MCP SEP-414: unprefixed `traceparent`, `tracestate`, `baggage`). */

@@ -25,6 +25,8 @@ import { observeBudgets } from "./budget-metrics.ts";
 import { attachListener } from "../server/listener.ts";
 import { type ObservedEdge, observeEdge, OBSERVES_EDGE } from "../server/edge-observer.ts";
 import { edgeSpans } from "./edge-spans.ts";
+import { OBSERVES_JOBS } from "../worker/job-observer.ts";
+import { workerTelemetry } from "./worker-telemetry.ts";
 
 export type { OtelOptions } from "./server-spans.ts";
 export { otelClient } from "./client-spans.ts";
@@ -43,7 +45,10 @@ export { otelClient } from "./client-spans.ts";
  * records `mcp.server.operation.duration` (seconds). A request the server's edge refuses before any
  * method runs (a token refused, a Host or Origin refused, a budget spent) gets an HTTP SERVER span named
  * by its HTTP method (`POST`: its body was not read, so its MCP method is unknown), with
- * `http.response.status_code` and `error.type` (`unauthenticated`). Without a
+ * `http.response.status_code` and `error.type` (`unauthenticated`). On a server with a queue, a call's span
+ * records the job it queued (event `mcplite.job.queued`), and `runWorker()` finds here a CONSUMER span
+ * (`process {tool}`, in the call's trace) for each job it runs and its metrics (semantic conventions for
+ * messaging: `messaging.process.duration`, `messaging.client.consumed.messages` by outcome). Without a
  * registered OpenTelemetry SDK, nothing is recorded, and the first request gives one warning (to the
  * server's `logger`, else `console.warn`) naming the install line.
  *
@@ -68,8 +73,10 @@ export { otelClient } from "./client-spans.ts";
  */
 export function otel(options: OtelOptions = {}): Middleware {
   // The requests the edge refuses (a token refused: 401) reach no middleware: the server hands this to its gate.
+  // And a worker (`runWorker()`) finds its job spans and metrics here.
   return Object.assign(tracing(options, wireErrorOf, overdueOf), {
     [OBSERVES_EDGE]: (gate: ObservedEdge) => observeEdge(gate, edgeSpans()),
+    [OBSERVES_JOBS]: workerTelemetry,
   });
 }
 

@@ -5,16 +5,7 @@
  *
  * @module
  */
-import {
-  type Attributes,
-  type Context,
-  context,
-  isSpanContextValid,
-  type Link,
-  type Span,
-  SpanKind,
-  trace,
-} from "@opentelemetry/api";
+import { type Attributes, type Context, context, type Link, type Span, SpanKind, trace } from "@opentelemetry/api";
 import { type CallMeta, type Middleware, traceContext, warnServer } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import {
@@ -29,8 +20,10 @@ import {
   spanName,
   telemetryOff,
   toolErrorMessage,
+  traceparentOf,
   tracingOn,
 } from "./conventions.ts";
+import { recordQueued } from "./worker-telemetry.ts";
 
 type Call = Parameters<Middleware>[0];
 
@@ -103,14 +96,9 @@ export function tracing(
     const metric: Attributes = describeRequest(meta, attributes);
     const { parent, links } = parentOf(params, meta);
     const span = tracer.startSpan(spanName(method, name), { kind: SpanKind.SERVER, attributes, links }, parent);
-    const own = span.spanContext();
-    // The handler's `ctx.log()` records carry it, and a promise token keeps it for the redeem's link.
-    if (isSpanContextValid(own)) {
-      call.ctx.set(
-        traceContext.TRACE_PARENT,
-        `00-${own.traceId}-${own.spanId}-${own.traceFlags.toString(16).padStart(2, "0")}`,
-      );
-    }
+    const own = traceparentOf(span.spanContext());
+    // The handler's `ctx.log()` records carry it, and a promise token (or a queued job) keeps it for the link.
+    if (own !== undefined) call.ctx.set(traceContext.TRACE_PARENT, own);
     if (recordArguments && method === "tools/call" && span.isRecording()) {
       span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(params.arguments ?? {}));
     }
@@ -127,6 +115,7 @@ export function tracing(
       if (recordResults && method === "tools/call" && isObject(result) && "result" in result && span.isRecording()) {
         span.setAttribute("gen_ai.tool.call.result", JSON.stringify(result.result));
       }
+      recordQueued(span, call.ctx.get(traceContext.QUEUED_JOB));
       return result;
     } catch (error) {
       failedBy(span, metric, codeOf(error, meta, method), error);

@@ -10,6 +10,7 @@ import { attachListener } from "../server/listener.ts";
 import type { WorkQueue } from "../core/work-queue.ts";
 import { runQueuedJob } from "../core/queued-job.ts";
 import { registryOf } from "../core/registry.ts";
+import { jobObserverOf } from "./job-observer.ts";
 
 /** How long a worker waits for its running jobs to finish when it shuts down, by default, in ms. */
 const DEFAULT_DRAIN_MS = 30_000;
@@ -17,7 +18,9 @@ const DEFAULT_DRAIN_MS = 30_000;
 /**
  * Runs a server's queued jobs in this process, with no listener: the server from `createServer()`
  * with a `queue` and a shared `resultStore`, as its web instances have it. `mcplite worker <module>`
- * does this from the command line, and closes on SIGTERM and SIGINT.
+ * does this from the command line, and closes on SIGTERM and SIGINT. With `otel()` among the server's
+ * middleware, each job is a span in the trace of the call that queued it, and the worker records its
+ * metrics (`@mcplite/sdk/otel`; start the OpenTelemetry SDK first).
  *
  * @param server The server whose tools run the jobs.
  * @param options The queue (default: the server's `queue`), how many jobs run at once (default 8),
@@ -51,12 +54,22 @@ export function runWorker(
   }
   if (!(drainMs >= 0)) throw new RangeError("drainMs must not be negative");
   const stop = new AbortController();
+  // Telemetry: `otel()` among the server's middleware observes its workers (job-observer.ts).
+  const observer = jobObserverOf(registry.runtime.middleware);
   let running = 0;
+  let givenBack = 0;
   const consumer = queue.take(async (data: string) => {
-    if (stop.signal.aborted) return "again";
+    const watch = observer?.took();
+    if (stop.signal.aborted) {
+      givenBack++;
+      watch?.end("again");
+      return "again";
+    }
     running++;
     try {
-      return await runQueuedJob(registry, data, stop.signal);
+      const done = await runQueuedJob(registry, data, stop.signal, watch);
+      if (done === "again") givenBack++;
+      return done;
     } finally {
       running--;
     }
@@ -68,12 +81,15 @@ export function runWorker(
     },
     close() {
       closing ??= (async () => {
+        const drained = observer?.draining(running);
+        givenBack = 0;
         // Stop taking jobs at once; let the running ones finish within drainMs, then give them back.
         const deadline = setTimeout(() => stop.abort(new Error("the worker shut down")), drainMs);
         try {
           await consumer.close();
         } finally {
           clearTimeout(deadline);
+          drained?.(givenBack);
         }
       })();
       return closing;
