@@ -11,55 +11,11 @@ import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, ErrorCode, ProtocolError, runWorker } from "../../mod.ts";
 import type { CallOutcome } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
+import { describeWorkQueue } from "../helpers/work-queue-conformance.ts";
 
 const SECRET = "queued jobs in process: thirty-two bytes or more";
 const OTHER_SECRET = "another deployment's secret, also 32+ bytes";
-
-/** A queue in memory: a job given back is delivered again at once, a rejected one 50 ms later (up to 20 times). */
-function memoryQueue(options: { refuseAdd?: boolean } = {}) {
-  const jobs: string[] = [];
-  const rejections: unknown[] = [];
-  let wake = () => {};
-  const queue: WorkQueue = {
-    add: (_id, data) => {
-      if (options.refuseAdd) return Promise.reject(new Error("the queue's connection is closed"));
-      jobs.push(data);
-      wake();
-      return Promise.resolve();
-    },
-    take(run) {
-      let open = true;
-      const loop = (async () => {
-        while (open) {
-          const data = jobs.shift();
-          if (data === undefined) {
-            await new Promise<void>((resolve) => wake = resolve);
-            continue;
-          }
-          try {
-            if (await run(data) === "again") jobs.push(data);
-          } catch (error) {
-            rejections.push(error); // delivered again later, as BullMQ's backoff does
-            if (rejections.length < 20) {
-              setTimeout(() => {
-                jobs.push(data);
-                wake();
-              }, 50);
-            }
-          }
-        }
-      })();
-      return {
-        close: () => {
-          open = false;
-          wake();
-          return loop;
-        },
-      };
-    },
-  };
-  return { queue, jobs, rejections };
-}
 
 interface Seen {
   headers?: Record<string, string>;
@@ -201,3 +157,7 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     );
   });
 });
+
+/** The queue of these tests, one per name: every handle of a name is that queue, as in one process. */
+const memoryQueues = new Map<string, WorkQueue>();
+describeWorkQueue("memory", (name) => memoryQueues.get(name) ?? memoryQueues.set(name, memoryQueue().queue).get(name)!);
