@@ -106,13 +106,19 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
  *
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
+ * @param queue The queue handle the job was taken from: its progress goes there (the handle running it).
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
  *   `stop` ended it first.
  * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job this
  *   worker cannot verify (another secret): the queue delivers it again later.
  */
-export async function runQueuedJob(registry: Registry, data: string, stop: AbortSignal): Promise<"done" | "again"> {
+export async function runQueuedJob(
+  registry: Registry,
+  data: string,
+  queue: WorkQueue,
+  stop: AbortSignal,
+): Promise<"done" | "again"> {
   const c = registry.runtime.continuations!;
   let scope: string, state: JobState, expiresAt: number;
   try {
@@ -157,7 +163,7 @@ export async function runQueuedJob(registry: Registry, data: string, stop: Abort
       return await rerun(registry, owner, state.a, reader, sink, signal);
     },
     ttlMs,
-    { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, c.queue!, state.d), id: state.d, stop },
+    { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, queue, state.d), id: state.d, stop },
   );
   await c.settled(state.d);
   if (!stop.aborted || hasEnded(await c.results.get(state.d) ?? { status: "working" })) return "done";

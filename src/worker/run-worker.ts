@@ -56,7 +56,7 @@ export function runWorker(
     if (stop.signal.aborted) return "again";
     running++;
     try {
-      return await runQueuedJob(registry, data, stop.signal);
+      return await runQueuedJob(registry, data, queue, stop.signal);
     } finally {
       running--;
     }

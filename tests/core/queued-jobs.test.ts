@@ -145,6 +145,42 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     }
   });
 
+  it("sends a job's progress on the queue handle its worker took it from (runWorker's own queue)", async () => {
+    const { queue: shared } = memoryQueue();
+    const sent: { on: string; id: string }[] = [];
+    // Two handles on one queue, as two processes open: progress sent on each is told apart.
+    const handle = (on: string): WorkQueue => ({
+      ...shared,
+      progress: (id) => void sent.push({ on, id }),
+      watch: () => () => {},
+    });
+    const store = createMemoryResultStore();
+    const server = createServer({
+      name: "queued",
+      version: "1.0.0",
+      secret: SECRET,
+      resultStore: store,
+      queue: handle("web"),
+    })
+      .tool(
+        defineTool("steps").describe("Two steps").longRunning().handle((_, ctx) =>
+          ctx.defer(() => {
+            ctx.progress(1, 2);
+            ctx.progress(2, 2);
+            return "stepped";
+          })
+        ),
+      );
+    const token = tokenOf(await server.call("steps", {}));
+    const worker = runWorker(server, { queue: handle("worker") });
+    try {
+      assert.equal((await redeemed(server, token)).kind, "answer");
+      assert.deepEqual(sent.map(({ on }) => on), ["worker", "worker"]);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("needs a result store its workers share, and runWorker() a server with a queue", () => {
     assert.throws(
       () => createServer({ name: "q", version: "1.0.0", queue: memoryQueue().queue }),
