@@ -45,6 +45,7 @@ export const sidebar = [
       { text: "Authorization (server)", link: "/guides/authorization" },
       { text: "Authorization (client)", link: "/guides/client-authorization" },
       { text: "Many instances", link: "/guides/many-instances" },
+      { text: "A store or queue of your own", link: "/guides/own-store-or-queue" },
       { text: "Limits", link: "/guides/limits" },
       { text: "Observability", link: "/guides/observability" },
       { text: "Cloudflare Workers", link: "/guides/workers" },

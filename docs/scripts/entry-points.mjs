@@ -94,8 +94,8 @@ export const ENTRY_POINTS = {
     guide: "guides/workers",
   },
   "./testing": {
-    purpose: "Conformance cases for a result store of your own, under any test runner.",
-    guide: "guides/many-instances",
+    purpose: "Conformance cases for a result store or a job queue of your own, under any test runner.",
+    guide: "guides/own-store-or-queue",
   },
   "./otel": { purpose: "OpenTelemetry traces and metrics of a server and its clients.", guide: "guides/observability" },
 };

@@ -148,6 +148,7 @@ export interface JobWatch {
  *
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
+ * @param queue The queue handle the job was taken from: its progress goes there (the handle running it).
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
  * @param watch What telemetry hears of the job, when there is telemetry.
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
@@ -158,12 +159,13 @@ export interface JobWatch {
 export async function runQueuedJob(
   registry: Registry,
   data: string,
+  queue: WorkQueue,
   stop: AbortSignal,
   watch?: JobWatch,
 ): Promise<"done" | "again"> {
   let ended: { outcome: JobOutcome; attempt?: number; error?: unknown };
   try {
-    ended = await runJob(registry, data, stop, watch);
+    ended = await runJob(registry, data, queue, stop, watch);
   } catch (error) {
     watch?.end("failed", undefined, error);
     throw error;
@@ -176,6 +178,7 @@ export async function runQueuedJob(
 async function runJob(
   registry: Registry,
   data: string,
+  queue: WorkQueue,
   stop: AbortSignal,
   watch: JobWatch | undefined,
 ): Promise<{ outcome: JobOutcome; attempt?: number; error?: unknown }> {
@@ -226,7 +229,7 @@ async function runJob(
       return await rerun(registry, owner, state.a, reader, sink, signal);
     },
     ttlMs,
-    { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, c.queue!, state.d), id: state.d, stop },
+    { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, queue, state.d), id: state.d, stop },
   );
   await c.settled(state.d);
   if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt }; // nobody asks how

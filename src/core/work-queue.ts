@@ -13,12 +13,29 @@
  * signed and sealed (its tool, arguments, caller and request metadata): the queue stores it and hands
  * it back, and never needs to read it.
  *
- * A queue of your own: `add` must not resolve before the job is kept; `take` hands each job to one
- * worker at a time, and delivers it again when that worker stops without saying it is done (a crash,
- * a lost lock), however often. The server counts the deliveries itself, in the result store, and ends a
- * job that started more often than its tool's `retry` allows.
+ * A queue of your own keeps this contract (`workQueueCases()` from `@mcplite/sdk/testing` checks it):
  *
- * @example A queue of one process (what `bullmqQueue()` does across processes)
+ * - **Handles.** Each process (web instance, worker) opens its own handle on the queue; a job added on
+ *   one is taken on any other. `add` must not resolve before the job is kept: a taker started later, in
+ *   any process, gets it, however long it waited for one.
+ * - **Delivery.** Each job is handed to one `run` at a time, across every taker of every handle, with
+ *   its data unchanged; a taker runs at most its `concurrency` at once. A job is delivered again when
+ *   its run resolves `"again"` (at once), rejects (later, after a backoff of the queue's choosing; it may
+ *   give up after many tries, as BullMQ does after 20), or never settles because its process died or
+ *   stalled (once the queue notices, as BullMQ's lapsed lock does, however often: the server counts the
+ *   starts itself, in the result store, and ends a job that started more often than its tool's `retry`
+ *   allows). A job whose run resolved `"done"` is never delivered again. A stalled process may still be
+ *   running a job the queue gave to another: the server allows for that (the first result stored wins).
+ * - **Order and ids.** No order is promised. The server adds each id once (16 random bytes,
+ *   base64url), so a queue need not deduplicate.
+ * - **Closing.** A taker's `close()` stops its deliveries at once and resolves after its runs in
+ *   progress have (`runWorker()` ends them within `drainMs`, giving their jobs back with `"again"`).
+ * - **Progress** (optional, `progress` and `watch` together): an update sent on the handle that runs
+ *   the job reaches the watchers of that job, and only of that job, on every handle; updates sent before
+ *   a watch started may be lost.
+ *
+ * @example A queue of one process and one taker (what `bullmqQueue()` does across processes; the example of
+ * `workQueueCases()` has one for many takers)
  * ```ts
  * import assert from "node:assert/strict";
  * import * as v from "valibot";
@@ -80,18 +97,23 @@ export interface WorkQueue {
    * Adds a job.
    *
    * @param id The job's id (its result-store entry): unique, so a queue that keys jobs by id may.
-   * @param data The job: signed, sealed text, handed back to `take`'s `run` as is.
-   * @returns When the queue keeps the job; rejects when it cannot (the call then fails as retryable).
+   * @param data The job: signed, sealed text (printable ASCII, at most the server's `tokens.maxBytes`,
+   *   16 384 by default), handed back to `take`'s `run` as is.
+   * @returns When the queue keeps the job; rejects when it cannot (the call then fails as retryable,
+   *   and the job is not run).
    */
   add(id: string, data: string): Promise<void>;
   /**
-   * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed.
+   * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed. Any number
+   * of takers, on any number of handles, share the jobs.
    *
-   * @param run Runs one job: resolves `"done"` when the job ended (the queue drops it), `"again"` when
-   *   the worker stopped it to shut down (the queue delivers it again, now); rejects when the job should
-   *   be delivered again later (the result store was out of reach).
-   * @param options How many jobs run at once.
-   * @returns The consumer: `close()` stops taking jobs and resolves once every `run` in progress has.
+   * @param run Runs one job: resolves `"done"` when the job ended (the queue drops it for good),
+   *   `"again"` when the worker stopped it to shut down (the queue delivers it again at once, to another
+   *   taker if this one is closing); rejects when the job should be delivered again later (the result
+   *   store was out of reach, or the job's signature could not be checked here).
+   * @param options How many jobs this taker runs at once: a positive integer.
+   * @returns The consumer: `close()` stops this taker's deliveries at once (jobs added meanwhile wait for
+   *   another taker) and resolves once every `run` it started has settled and the queue has acted on it.
    */
   take(
     run: (data: string) => Promise<"done" | "again">,
@@ -99,7 +121,9 @@ export interface WorkQueue {
   ): { close(): Promise<void> };
   /**
    * Optional: carries a running job's progress (`ctx.progress()`) from its worker to `watch` on every
-   * instance. Without it, progress reaches only streams in the worker's process.
+   * instance. Without it, progress reaches only streams in the worker's process. Called on the handle
+   * whose `take` delivered the job, while its `run` is in progress; fire and forget (it reports its own
+   * failures, and an update lost is not an error).
    *
    * @param id The job's id.
    * @param update The progress so far, the total if known, and a message.
@@ -110,7 +134,8 @@ export interface WorkQueue {
    * (MCP-lite spec v0.042 §5.3; gRPC `CallToolStream`, SSE, a held MCP call with a progress token).
    *
    * @param id The job's id.
-   * @param listener Called with each update `progress` carried.
+   * @param listener Called with each update `progress` carried for this job (as sent, with `total`
+   *   and `message` only when they were given), on whichever handle it was sent.
    * @returns Stops following.
    */
   watch?(id: string, listener: (update: { progress: number; total?: number; message?: string }) => void): () => void;

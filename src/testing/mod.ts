@@ -1,7 +1,9 @@
 /**
- * Conformance cases for what plugs into a server: `resultStoreCases()` checks a `ResultStore` of your own against
- * the contract every store of the SDK passes, under whatever test runner you use.
+ * Conformance cases for what plugs into a server, under whatever test runner you use: `resultStoreCases()`
+ * checks a `ResultStore` of your own against the contract every store of the SDK passes, `workQueueCases()` a
+ * `WorkQueue` against the one `bullmqQueue()` passes.
  *
  * @module
  */
 export { resultStoreCases } from "./result-store-cases.ts";
+export { workQueueCases } from "./work-queue-cases.ts";

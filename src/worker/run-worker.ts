@@ -67,7 +67,7 @@ export function runWorker(
     }
     running++;
     try {
-      const done = await runQueuedJob(registry, data, stop.signal, watch);
+      const done = await runQueuedJob(registry, data, queue, stop.signal, watch);
       if (done === "again") givenBack++;
       return done;
     } finally {

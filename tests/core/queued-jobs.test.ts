@@ -12,6 +12,7 @@ import { createMemoryResultStore, createServer, defineTool, ErrorCode, ProtocolE
 import type { CallOutcome } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
+import { describeWorkQueue } from "../helpers/work-queue-conformance.ts";
 
 const SECRET = "queued jobs in process: thirty-two bytes or more";
 const OTHER_SECRET = "another deployment's secret, also 32+ bytes";
@@ -144,6 +145,42 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     }
   });
 
+  it("sends a job's progress on the queue handle its worker took it from (runWorker's own queue)", async () => {
+    const { queue: shared } = memoryQueue();
+    const sent: { on: string; id: string }[] = [];
+    // Two handles on one queue, as two processes open: progress sent on each is told apart.
+    const handle = (on: string): WorkQueue => ({
+      ...shared,
+      progress: (id) => void sent.push({ on, id }),
+      watch: () => () => {},
+    });
+    const store = createMemoryResultStore();
+    const server = createServer({
+      name: "queued",
+      version: "1.0.0",
+      secret: SECRET,
+      resultStore: store,
+      queue: handle("web"),
+    })
+      .tool(
+        defineTool("steps").describe("Two steps").longRunning().handle((_, ctx) =>
+          ctx.defer(() => {
+            ctx.progress(1, 2);
+            ctx.progress(2, 2);
+            return "stepped";
+          })
+        ),
+      );
+    const token = tokenOf(await server.call("steps", {}));
+    const worker = runWorker(server, { queue: handle("worker") });
+    try {
+      assert.equal((await redeemed(server, token)).kind, "answer");
+      assert.deepEqual(sent.map(({ on }) => on), ["worker", "worker"]);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("needs a result store its workers share, and runWorker() a server with a queue", () => {
     assert.throws(
       () => createServer({ name: "q", version: "1.0.0", queue: memoryQueue().queue }),
@@ -156,3 +193,7 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     );
   });
 });
+
+/** The queue of these tests, one per name: every handle of a name is that queue, as in one process. */
+const memoryQueues = new Map<string, WorkQueue>();
+describeWorkQueue("memory", (name) => memoryQueues.get(name) ?? memoryQueues.set(name, memoryQueue().queue).get(name)!);

@@ -1,49 +1,60 @@
 /**
- * A job queue in memory that behaves as the contract of `WorkQueue` asks: a job given back (`"again"`) is
- * delivered again at once, one whose run rejects 50 ms later (up to 20 times, as a queue's backoff does).
- * For the tests of queued jobs run by `runWorker()` in one process.
+ * A `WorkQueue` in memory, for the tests of queued jobs in one process: it behaves as the contract asks (and
+ * passes `workQueueCases()`): `concurrency` runs at once per taker, any number of takers, a job given back
+ * (`"again"`) delivered again at once, a rejected one 50 ms later (up to 20 rejections in all), and `close()`
+ * resolving once its taker's runs have.
  */
 import type { WorkQueue } from "../../src/types.ts";
 
-/** A queue in memory: a job given back is delivered again at once, a rejected one 50 ms later (up to 20 times). */
-export function memoryQueue(options: { refuseAdd?: boolean } = {}) {
+/** The queue, the jobs waiting in it, and what runs rejected with. */
+export interface MemoryQueue {
+  readonly queue: WorkQueue;
+  readonly jobs: string[];
+  readonly rejections: unknown[];
+}
+
+/** A queue in memory; `refuseAdd`: every `add` rejects, as a queue out of reach does. */
+export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue {
   const jobs: string[] = [];
   const rejections: unknown[] = [];
-  let wake = () => {};
+  const idle = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of idle) wake();
+    idle.clear();
+  };
+  const push = (data: string) => {
+    jobs.push(data);
+    wakeAll();
+  };
   const queue: WorkQueue = {
     add: (_id, data) => {
       if (options.refuseAdd) return Promise.reject(new Error("the queue's connection is closed"));
-      jobs.push(data);
-      wake();
+      push(data);
       return Promise.resolve();
     },
-    take(run) {
+    take(run, { concurrency }) {
       let open = true;
-      const loop = (async () => {
+      const loop = async () => {
         while (open) {
           const data = jobs.shift();
           if (data === undefined) {
-            await new Promise<void>((resolve) => wake = resolve);
+            await new Promise<void>((resolve) => idle.add(resolve));
             continue;
           }
           try {
-            if (await run(data) === "again") jobs.push(data);
+            if (await run(data) === "again") push(data);
           } catch (error) {
             rejections.push(error); // delivered again later, as BullMQ's backoff does
-            if (rejections.length < 20) {
-              setTimeout(() => {
-                jobs.push(data);
-                wake();
-              }, 50);
-            }
+            if (rejections.length < 20) setTimeout(() => push(data), 50);
           }
         }
-      })();
+      };
+      const loops = Array.from({ length: concurrency }, loop);
       return {
-        close: () => {
+        close: async () => {
           open = false;
-          wake();
-          return loop;
+          wakeAll();
+          await Promise.all(loops);
         },
       };
     },

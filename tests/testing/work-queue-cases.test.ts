@@ -1,0 +1,75 @@
+/**
+ * `workQueueCases()` (`@mcplite/sdk/testing`) fails the queues that break the contract, each on the case that
+ * names what it broke (here the cases are called directly, as a runner would); the queue of
+ * `tests/helpers/memory-queue.ts` passes them (tests/core/queued-jobs.test.ts).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { WorkQueue } from "../../src/types.ts";
+import { workQueueCases } from "../../src/testing/mod.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
+
+type Update = { progress: number; total?: number; message?: string };
+
+/** Runs the case named `name` against `broken(a memory queue)`, one per name; what it threw, or `undefined`. */
+async function failureOf(broken: (queue: WorkQueue) => WorkQueue, name: RegExp): Promise<unknown> {
+  const queues = new Map<string, WorkQueue>();
+  const open = (name: string) => queues.get(name) ?? queues.set(name, broken(memoryQueue().queue)).get(name)!;
+  const found = workQueueCases(open).find((c) => name.test(c.name));
+  assert.ok(found, `a case matching ${name}`);
+  try {
+    await found.run();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+describe("workQueueCases", () => {
+  it("fails a queue that garbles a long job's data, showing what it delivered", async () => {
+    const error = await failureOf(
+      (queue) => ({ ...queue, add: (id, data) => queue.add(id, data.slice(0, 8_192)) }),
+      /keeps a job added while no taker runs/,
+    );
+    assert.match(String(error), /delivered with data it was not added with: ".*x… \(8192 characters\)"/);
+  });
+
+  it("fails a queue that delivers a finished job again", async () => {
+    const error = await failureOf(
+      (queue) => ({ ...queue, add: async (id, data) => (await queue.add(id, data), await queue.add(id, data)) }),
+      /never again after its run resolved done/,
+    );
+    assert.match(String(error), /job conformance-[\w-]+ was delivered 2 times, not 1/);
+  });
+
+  it("fails a queue that runs more than concurrency jobs at once", async () => {
+    const error = await failureOf(
+      (queue) => ({ ...queue, take: (run) => queue.take(run, { concurrency: 100 }) }),
+      /at most `concurrency`/,
+    );
+    assert.match(String(error), /6 runs at once on a taker of concurrency 2/);
+  });
+
+  it("fails a queue whose close() resolves before its taker's runs have", async () => {
+    const error = await failureOf((queue) => ({
+      ...queue,
+      take(run, options) {
+        const taker = queue.take(run, options);
+        return { close: () => (void taker.close(), Promise.resolve()) };
+      },
+    }), /close\(\) stops/);
+    assert.match(String(error), /close\(\) resolved while its taker's run was still in progress/);
+  });
+
+  it("fails a queue with progress but no watch, and one whose watcher gets another job's progress", async () => {
+    const half = await failureOf((queue) => ({ ...queue, progress: () => {} }), /progress/);
+    assert.match(String(half), /one of progress and watch without the other/);
+    const watchers = new Set<(update: Update) => void>();
+    const leaky = await failureOf((queue) => ({
+      ...queue,
+      progress: (_id, update) => watchers.forEach((watcher) => watcher(update)), // to every watcher, of any job
+      watch: (_id, watcher) => (watchers.add(watcher), () => watchers.delete(watcher)),
+    }), /progress/);
+    assert.match(String(leaky), /an update of (one|the other) job/);
+  });
+});
