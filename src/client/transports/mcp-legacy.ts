@@ -74,6 +74,7 @@ export class LegacySession {
     ctx: RequestContext,
     taskRequired: () => Promise<ReadonlySet<string> | undefined>,
   ): Promise<Reply> {
+    await this.open(ctx); // the server's capabilities decide, so a first call opens the session first
     const augmented = await this.#augments(params.name as string, ctx, taskRequired);
     // No ttl: the server keeps the task as long as it sees fit.
     const { result } = await this.request("tools/call", augmented ? { ...params, task: {} } : params, ctx);
