@@ -96,8 +96,8 @@ export class LegacySession {
   }
 
   /**
-   * Sends a request in the session, opening it first if needed; a session the server forgot (404) is
-   * opened again once.
+   * Sends a request in the session, opening it first if needed; a session the server forgot (see
+   * {@link isSessionGone}) is opened again once.
    *
    * @param method The method.
    * @param params The params.
@@ -115,7 +115,7 @@ export class LegacySession {
     try {
       return await this.#exchange(method, params, ctx, extra);
     } catch (error) {
-      if (!(error instanceof ClientError) || error.status !== 404 || this.#sessionId === undefined) throw error;
+      if (!isSessionGone(error) || this.#sessionId === undefined) throw error;
       this.#opening = undefined;
       this.#sessionId = undefined;
       await this.open(ctx);
@@ -364,6 +364,21 @@ export class LegacySession {
     await response.body?.cancel().catch(() => {});
     return response;
   }
+}
+
+/**
+ * Whether a request's error says the server no longer knows the session: 404, as MCP 2025-11-25 (Transports,
+ * Session Management) has it, or the 400 that servers built after the official SDK's examples answer instead
+ * (server-everything: "No valid session ID provided", after a restart). Not a 400 for a message that is itself
+ * malformed (JSON-RPC -32700, -32600), which a new session would not mend.
+ *
+ * @param error What the request threw.
+ * @returns `true` when opening the session again may succeed.
+ */
+function isSessionGone(error: unknown): boolean {
+  if (!(error instanceof ClientError)) return false;
+  if (error.status === 404) return true;
+  return error.status === 400 && error.rpcCode !== -32700 && error.rpcCode !== -32600;
 }
 
 /**
