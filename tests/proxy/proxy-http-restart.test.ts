@@ -12,7 +12,7 @@ import { proxy } from "../../src/proxy/mod.ts";
 import { freePort } from "../helpers/process.ts";
 import { modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { everythingHttp } from "./everything-peer.ts";
-import { gatewayServer, waitFor } from "./gateway.ts";
+import { gatewayServer } from "./gateway.ts";
 import type { RemoteProcess } from "./remote-process.ts";
 
 /** A server serving an untyped remote: any tool name. */
