@@ -76,5 +76,13 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
         return failed(error, budget); // the client too: a stdio remote waiting to be started again refuses it
       }
     })
-    .cancel((state) => cancelRemote(remote, state as RemoteHandle).catch(() => {}));
+    // With the credentials the task was started with: the remote knows a task by its caller (its token, its
+    // session). Cooperative (MCP 2025-11-25, Tasks): a task that ended meanwhile refuses it, which is no failure.
+    .cancel(async (state, ctx) => {
+      try {
+        await cancelRemote(await hop.clientFor(ctx), state as RemoteHandle);
+      } catch {
+        // nothing to undo here
+      }
+    });
 }

@@ -15,7 +15,6 @@ import type { CallHandle } from "../client/client-types.ts";
 import type { CallResult } from "../client/read-result.ts";
 import { errorFromRpc } from "../client/errors.ts";
 import { isObject } from "../internal/is-object.ts";
-import type { Remote } from "./remote.ts";
 
 /** Our promise's state: the remote's token (`p`) or task id (`t`). */
 export type RemoteHandle = { readonly p: string } | { readonly t: string };
@@ -83,11 +82,11 @@ export async function stepRemote(
 /**
  * Cancels a remote task (`tasks/cancel`); an MCP-lite promise has no cancellation on the wire.
  *
- * @param remote The remote.
+ * @param client The client to the remote (with the credentials the task was started with).
  * @param state Our promise's state.
  */
-export async function cancelRemote(remote: Remote, state: RemoteHandle): Promise<void> {
-  if ("t" in state) await remote.client.request("tasks/cancel", { taskId: state.t }, { timeoutMs: 5_000 });
+export async function cancelRemote(client: Client, state: RemoteHandle): Promise<void> {
+  if ("t" in state) await client.request("tasks/cancel", { taskId: state.t }, { timeoutMs: 5_000 });
 }
 
 /** The remote's result as ours: content, structured content and `isError`, as the remote sent them. */

@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { type CallContext } from "../core/call-context.ts";
 import { budgetCallerOf } from "../core/tool-call-context.ts";
 import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { waitUntilOf } from "../core/host.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { Registry } from "../core/registry.ts";
 import { toolResult } from "../core/result.ts";
@@ -66,7 +67,8 @@ export function callToolTool(
         arguments: args ?? {},
         meta: ctx.meta,
         signal: ctx.signal,
-        host: { env: ctx.env, waitUntil: undefined, auth: ctx.auth, caller: budgetCallerOf(ctx) },
+        // The request's `waitUntil` (a Worker's): deferred work the found tool starts outlives the answer.
+        host: { env: ctx.env, waitUntil: waitUntilOf(ctx), auth: ctx.auth, caller: budgetCallerOf(ctx) },
         sink: {
           progress: (progress, total, message) => ctx.progress(progress, total, message),
           log: (level, data, logger) => ctx.log(level, data, logger),

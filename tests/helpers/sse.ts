@@ -28,7 +28,8 @@ export async function readSse(
 /** Reads the JSON-RPC response of a request answered as JSON or as SSE (the last message with an id). */
 export async function readJsonRpc(response: Response): Promise<Record<string, any>> {
   if (!response.headers.get("content-type")?.startsWith("text/event-stream")) return await response.json();
-  const messages = (await readSse(response)).map((e) => JSON.parse(e.data));
+  // An event without data primes a resumable stream (SEP-1699): no message.
+  const messages = (await readSse(response)).filter((e) => e.data !== "").map((e) => JSON.parse(e.data));
   const reply = messages.filter((m) => m.id !== undefined && ("result" in m || "error" in m)).at(-1);
   if (!reply) throw new Error(`no JSON-RPC response in the stream: ${JSON.stringify(messages)}`);
   return reply;

@@ -107,6 +107,47 @@ describe("toolSearch()", () => {
     assert.deepEqual(who.kind === "answer" && who.result.content, [{ type: "text", text: "ada" }]);
   });
 
+  it("hands the work a tool called through call_tool defers to the platform's waitUntil (a Worker's)", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => release = resolve);
+    const crunch = defineTool("me.CrunchReport").describe("Crunch the report").longRunning({ retryAfterMs: 1 })
+      .handle((_args, ctx) =>
+        ctx.defer(async () => {
+          await gate;
+          return { done: true };
+        })
+      );
+    const app = createServer({
+      name: "graph",
+      version: "1.0.0",
+      secret: "a tool search test secret of at least 32 bytes",
+      toolSearch: toolSearch(),
+    }).tool(crunch);
+    const kept: Promise<unknown>[] = [];
+    const platform = { waitUntil: (work: Promise<unknown>) => void kept.push(work) };
+    const called = await app.fetch(
+      new Request("http://localhost/mcp-lite/v1/calltools", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "call_tool", arguments: { name: "me.CrunchReport" } },
+        }),
+      }),
+      {},
+      platform,
+    );
+    const token = (await called.json()).result.structuredContent.promise;
+    assert.equal(typeof token, "string");
+    assert.equal(kept.length, 1, "the deferred work went to waitUntil");
+    release();
+    await kept[0];
+    const redeemed = await app.call("redeem", { promise: token });
+    assert.deepEqual(redeemed.kind === "answer" && redeemed.result.structuredContent, { done: true });
+  });
+
   it("answers unknown_tool for a name it does not know, suggesting what the search finds", async () => {
     await assert.rejects(
       server().call("call_tool", { name: "me.sendMial" }),

@@ -10,13 +10,14 @@ import { isObject } from "../../internal/is-object.ts";
 import { sleep } from "../../internal/sleep.ts";
 import { ClientError, errorFromRpc, RpcError, TransportError } from "../errors.ts";
 import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, type StreamMessage } from "../http.ts";
-import type { HttpEndpoint } from "../http-endpoint.ts";
+import { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
 import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
 import { readSse, type SseCursor } from "../read-sse.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { InputRequest, Reply, RequestContext } from "../transport.ts";
 import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf, TASKS_EXTENSION } from "./mcp-client-wire.ts";
+import { SseConnection } from "./sse-connection.ts";
 
 /** How many times a stream that ended before its reply is resumed. */
 const MAX_RESUMES = 5;
@@ -31,9 +32,24 @@ export interface Exchanged {
   readonly response: Response;
 }
 
-/** One 2025-era session with one server. */
+/** The requests' URL over an HTTP+SSE connection: a placeholder, nothing is fetched there. */
+const OVER_SSE = "http://sse.invalid/mcp";
+/** How long an HTTP+SSE stream may take to name its endpoint. */
+const ENDPOINT_WAIT_MS = 10_000;
+
+/**
+ * One 2025-era session with one server: over Streamable HTTP, or over MCP 2024-11-05's HTTP+SSE transport for
+ * a server whose URL refuses the `initialize` POST with a 4xx and answers a GET with its event stream (MCP
+ * 2025-03-26, Transports, Backwards Compatibility). A stream that ended is opened again, with a new session, on
+ * the next request.
+ */
 export class LegacySession {
-  readonly #http: HttpEndpoint;
+  /** The server's URL, as given. */
+  readonly #given: HttpEndpoint;
+  /** Where requests go: the URL given, or the HTTP+SSE connection's `fetch`. */
+  #http: HttpEndpoint;
+  /** The HTTP+SSE connection, for a server on that transport. */
+  #sse: SseConnection | undefined;
   readonly #requested: string;
   readonly #nextId: () => number;
   #opening: Promise<void> | undefined;
@@ -54,7 +70,7 @@ export class LegacySession {
    * @param nextId Hands out JSON-RPC ids.
    */
   constructor(http: HttpEndpoint, requested: string, nextId: () => number) {
-    this.#http = http;
+    this.#given = this.#http = http;
     this.#requested = requested;
     this.#nextId = nextId;
   }
@@ -74,6 +90,7 @@ export class LegacySession {
     ctx: RequestContext,
     taskRequired: () => Promise<ReadonlySet<string> | undefined>,
   ): Promise<Reply> {
+    await this.open(ctx); // the server's capabilities decide, so a first call opens the session first
     const augmented = await this.#augments(params.name as string, ctx, taskRequired);
     // No ttl: the server keeps the task as long as it sees fit.
     const { result } = await this.request("tools/call", augmented ? { ...params, task: {} } : params, ctx);
@@ -95,8 +112,8 @@ export class LegacySession {
   }
 
   /**
-   * Sends a request in the session, opening it first if needed; a session the server forgot (404) is
-   * opened again once.
+   * Sends a request in the session, opening it first if needed; a session the server forgot (see
+   * {@link isSessionGone}) is opened again once.
    *
    * @param method The method.
    * @param params The params.
@@ -114,7 +131,7 @@ export class LegacySession {
     try {
       return await this.#exchange(method, params, ctx, extra);
     } catch (error) {
-      if (!(error instanceof ClientError) || error.status !== 404 || this.#sessionId === undefined) throw error;
+      if (!isSessionGone(error) || this.#sessionId === undefined) throw error;
       this.#opening = undefined;
       this.#sessionId = undefined;
       await this.open(ctx);
@@ -129,6 +146,7 @@ export class LegacySession {
     const sessionId = this.#sessionId;
     this.#opening = undefined;
     this.#sessionId = undefined;
+    this.#sse?.close(); // ends an HTTP+SSE session: it has no DELETE
     if (sessionId === undefined) return;
     const headers = await this.#requestHeaders(sessionId);
     const signal = AbortSignal.timeout(5000);
@@ -144,6 +162,12 @@ export class LegacySession {
    * @returns When the session is open and {@link LegacySession.initializeResult} is known.
    */
   open(ctx: RequestContext): Promise<void> {
+    if (this.#sse?.ended) { // the server's HTTP+SSE stream ended (it restarted): find it again at the URL given
+      this.#sse = undefined;
+      this.#http = this.#given;
+      this.#opening = undefined;
+      this.#version = undefined;
+    }
     this.#opening ??= this.#initialize(ctx).catch((error) => {
       this.#opening = undefined;
       throw error;
@@ -154,7 +178,14 @@ export class LegacySession {
   async #initialize(ctx: RequestContext): Promise<void> {
     const { extensions: _, ...capabilities } = ctx.capabilities;
     const params = { protocolVersion: this.#requested, capabilities, clientInfo: ctx.clientInfo };
-    const { result, response } = await this.#exchange("initialize", params, quietContext(ctx));
+    let exchanged: Exchanged;
+    try {
+      exchanged = await this.#exchange("initialize", params, quietContext(ctx));
+    } catch (error) {
+      if (!(await this.#overSse(error))) throw error;
+      exchanged = await this.#exchange("initialize", params, quietContext(ctx));
+    }
+    const { result, response } = exchanged;
     const version = result.protocolVersion;
     if (typeof version !== "string" || version === "") {
       throw new RpcError("The initialize result has no protocolVersion", { data: result });
@@ -173,6 +204,24 @@ export class LegacySession {
     // keeps the process alive until close().
     const answers = ["elicitation", "sampling", "roots"].some((key) => key in capabilities);
     if (answers) await this.#listen();
+  }
+
+  /**
+   * After `initialize` was refused with a 4xx at the URL given: whether the URL is the event stream of MCP
+   * 2024-11-05's HTTP+SSE transport, which requests then go over. Never for a refusal of the credentials.
+   */
+  async #overSse(error: unknown): Promise<boolean> {
+    const status = error instanceof ClientError ? error.status : undefined;
+    if (this.#http !== this.#given || status === undefined || status < 400 || status >= 500) return false;
+    if (status === 401 || status === 403) return false;
+    try {
+      this.#sse = await SseConnection.open(this.#given, ENDPOINT_WAIT_MS);
+    } catch {
+      return false; // not that transport either: the refusal stands
+    }
+    const fetch = this.#sse.fetch;
+    this.#http = new HttpEndpoint(OVER_SSE, { fetch, maxResponseBytes: this.#given.maxResponseBytes });
+    return true;
   }
 
   /**
@@ -270,7 +319,7 @@ export class LegacySession {
       id,
       protocolVersion: this.#version ?? this.#requested,
       sessionId: this.#sessionId,
-      peer: this.#http.peer,
+      peer: this.#given.peer,
     };
     return sendTraced(ctx, request, (sent) => this.#send(id, method, params, sent, extra));
   }
@@ -363,6 +412,21 @@ export class LegacySession {
     await response.body?.cancel().catch(() => {});
     return response;
   }
+}
+
+/**
+ * Whether a request's error says the server no longer knows the session: 404, as MCP 2025-11-25 (Transports,
+ * Session Management) has it, or the 400 that servers built after the official SDK's examples answer instead
+ * (server-everything: "No valid session ID provided", after a restart). Not a 400 for a message that is itself
+ * malformed (JSON-RPC -32700, -32600), which a new session would not mend.
+ *
+ * @param error What the request threw.
+ * @returns `true` when opening the session again may succeed.
+ */
+function isSessionGone(error: unknown): boolean {
+  if (!(error instanceof ClientError)) return false;
+  if (error.status === 404) return true;
+  return error.status === 400 && error.rpcCode !== -32700 && error.rpcCode !== -32600;
 }
 
 /**

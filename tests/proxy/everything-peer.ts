@@ -1,0 +1,24 @@
+/**
+ * `@modelcontextprotocol/server-everything` (the MCP reference server, on the official SDK 1.x) as a remote
+ * for the proxy's tests, over HTTP in a child process on a port the test names: Streamable HTTP at `/mcp` (a
+ * session per client, whose tasks are its own; a session it does not know is answered 400, not 404), or the
+ * 2024-11-05 HTTP+SSE transport at `/sse`.
+ */
+import { ROOT } from "../helpers/process.ts";
+import { RemoteProcess } from "./remote-process.ts";
+
+const SCRIPT = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+
+/**
+ * server-everything over HTTP in a child process (Node; it listens on every interface of the port).
+ *
+ * @param port The port, the same after a restart.
+ * @param transport `streamableHttp` (default, at `/mcp`) or `sse` (at `/sse`).
+ * @returns The process, not started yet.
+ */
+export function everythingHttp(port: number, transport: "streamableHttp" | "sse" = "streamableHttp"): RemoteProcess {
+  const path = transport === "sse" ? "/sse" : "/mcp";
+  return new RemoteProcess(`http://127.0.0.1:${port}${path}`, "node", [SCRIPT, transport], {
+    env: { PORT: String(port) },
+  });
+}
