@@ -16,6 +16,7 @@ import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
+import { servableIcons } from "./remote-icons.ts";
 import { answerOf, cancelRemote, type RemoteHandle, resultOf, stepRemote } from "./remote-handle.ts";
 
 /**
@@ -35,7 +36,14 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
   if (info["@type"] !== undefined) builder = builder.type(info["@type"]);
   if (info.annotations !== undefined) builder = builder.annotations(info.annotations);
   if (info._meta !== undefined) builder = builder.meta(info._meta);
+  const icons = servableIcons(info.icons);
+  if (icons !== undefined) builder = builder.icons(icons);
   const output = info.outputSchema === undefined ? builder : builder.output(info.outputSchema);
+  // A tool the remote runs only as a task (MCP 2025-11-25, Tasks: `execution.taskSupport: "required"`) is one of
+  // ours too: a caller that cannot take a task is refused (-32021) or, on the 2025 revisions, not shown it.
+  const runs = longRunning && info.execution?.taskSupport === "required"
+    ? output.longRunning({ taskSupport: "required" })
+    : output;
   const failed = (error: unknown, budget?: AnswerBudget): never => {
     const answered = budget?.answerFor(error);
     // Refused for the budgets: the remote is well. A line past the bound ended a stdio child: start another.
@@ -46,7 +54,7 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
     if (mapped instanceof ProtocolError && mapped.code === ErrorCode.UnknownTool) hop.stale();
     throw mapped;
   };
-  const tool = output.handle(async (args, ctx) => {
+  const tool = runs.handle(async (args, ctx) => {
     const budget = answerBudget(ctx);
     try {
       const trace = callerTrace(ctx);
@@ -55,13 +63,17 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
         ...(trace === undefined ? {} : { traceContext: trace }),
         onProgress: (p: Progress) => ctx.progress(p.progress, p.total, p.message),
         onLog: (entry: LogEntry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
+        // The caller's own level, asked of the remote per call (an MCP 2026-07-28 remote sends none unasked).
+        ...(ctx.meta.logLevel === undefined ? {} : { logLevel: ctx.meta.logLevel }),
         ...askCaller(ctx),
       };
       // A tool the remote may answer with a promise or a task: its handle becomes ours; any other is
       // followed to its end here (a handle it answers anyway is redeemed or polled by the client).
       const client = await hop.clientFor(ctx);
-      if (longRunning) return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx);
-      return resultOf(await client.callTool(info.name, args, options));
+      if (longRunning) {
+        return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx, client.wire);
+      }
+      return resultOf(await client.callTool(info.name, args, options), client.wire);
     } catch (error) {
       return failed(error, budget);
     }
