@@ -35,6 +35,7 @@ type Callbacks = {
   onProgress?: (p: Progress) => void;
   onPartial?: (p: unknown) => void;
   onLog?: (l: LogEntry) => void;
+  logLevel?: string;
   traceContext?: Readonly<Record<string, string>>;
   onElicit?: InputHandlers["onElicit"];
   onSample?: InputHandlers["onSample"];
@@ -165,12 +166,13 @@ export class CallRunner {
   /** The context of one request: its signal, the client's capabilities and handlers, its callbacks. */
   context(deadline: Deadline, callbacks: Callbacks, etag?: string, stream = false): RequestContext {
     const options = this.#options;
+    const logLevel = callbacks.logLevel ?? options.logLevel;
     return {
       signal: deadline.signal,
       activity: () => deadline.touch(),
       capabilities: this.#capabilities,
       clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+      ...(logLevel === undefined ? {} : { logLevel }),
       stream: stream || callbacks.onPartial !== undefined,
       ...(callbacks.onProgress ? { onProgress: callbacks.onProgress } : {}),
       ...(callbacks.onPartial ? { onPartial: callbacks.onPartial } : {}),

@@ -104,6 +104,11 @@ export interface CallOptions extends RequestOptions {
   /** Receives the server's log messages for this call. */
   onLog?: (entry: LogEntry) => void;
   /**
+   * The MCP log level to ask for on this call, in place of the client's `logLevel` (MCP 2026-07-28: the request's
+   * `_meta`): e.g. a gateway asking for its own caller's.
+   */
+  logLevel?: string;
+  /**
    * Answers the elicitations of this call in place of the client's `onElicit` (which declares the capability):
    * e.g. a gateway asking its own caller.
    */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AuthInfo, Host } from "./host.ts";
+import type { LogLevel } from "./call-sink.ts";
 
 /** The wires a call can arrive on. */
 export type Wire = "mcp-lite" | "mcp" | "webtools" | "openapi" | "grpc" | "in-process";
@@ -29,6 +30,12 @@ export interface CallMeta {
   readonly clientInfo?: ClientInfo;
   /** The capabilities the client declared for this request (MCP). */
   readonly clientCapabilities?: Record<string, unknown>;
+  /**
+   * The least severe log level the caller takes (MCP: a request's `_meta` `io.modelcontextprotocol/logLevel`, else,
+   * on the 2025 revisions, its session's `logging/setLevel`, else `debug`); absent where the caller asked for no
+   * log messages (an MCP 2026-07-28 request without one) or the wire has no level.
+   */
+  readonly logLevel?: LogLevel;
   /**
    * The content types the client renders as MCP Apps (`text/html;profile=mcp-app`), from its
    * `extensions["io.modelcontextprotocol/ui"].mimeTypes` (SEP-1865); `undefined` when it declared none,

@@ -14,8 +14,11 @@ interface ResultMetaSource {
 /**
  * Tells whether a `_meta` key is one MCP reserves (MCP 2025-06-18, Basic: `_meta`): its prefix has a
  * `modelcontextprotocol` or `mcp` label (`io.modelcontextprotocol/serverInfo`).
+ *
+ * @param key The key.
+ * @returns `true` for a reserved key.
  */
-function isReservedMetaKey(key: string): boolean {
+export function isReservedMetaKey(key: string): boolean {
   const slash = key.lastIndexOf("/");
   return slash > 0 &&
     key.slice(0, slash).split(".").some((label) => label === "modelcontextprotocol" || label === "mcp");

@@ -12,6 +12,8 @@ import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
 import { remoteError } from "./remote-error.ts";
+import { servableIcons } from "./remote-icons.ts";
+import { remoteResultMeta } from "./remote-meta.ts";
 import { answerBudget } from "./answer-budget.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 
@@ -53,6 +55,8 @@ export function proxiedPrompt(
   if (typeof listed.title === "string") builder = builder.title(listed.title);
   if (typeof listed.description === "string") builder = builder.describe(listed.description);
   if (typeof listed._meta === "object" && listed._meta !== null) builder = builder.meta(listed._meta);
+  const icons = servableIcons(listed.icons);
+  if (icons !== undefined) builder = builder.icons(icons);
   if (completes) {
     for (const a of args) {
       builder = builder.complete(a.name, remoteCompleter(remote, { type: "ref/prompt", name }, a.name, hop));
@@ -63,7 +67,10 @@ export function proxiedPrompt(
     try {
       const trace = callerTrace(ctx);
       const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const got = await (await hop.clientFor(ctx)).getPrompt(name, given ?? {}, options);
+      const client = await hop.clientFor(ctx);
+      const got = await client.getPrompt(name, given ?? {}, options);
+      const meta = remoteResultMeta(got._meta, client.wire);
+      if (meta !== undefined) ctx.resultMeta(meta);
       const messages = (Array.isArray(got.messages) ? got.messages : []) as PromptResult["messages"];
       return typeof got.description === "string" ? { description: got.description, messages } : { messages };
     } catch (error) {

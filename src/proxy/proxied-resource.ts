@@ -12,6 +12,8 @@ import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";
 import { remoteError } from "./remote-error.ts";
+import { servableIcons } from "./remote-icons.ts";
+import { remoteResultMeta } from "./remote-meta.ts";
 import { answerBudget } from "./answer-budget.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 
@@ -42,6 +44,8 @@ export function proxiedResource(
   if (typeof listed._meta === "object" && listed._meta !== null) {
     builder = builder.meta(listed._meta as Record<string, unknown>);
   }
+  const icons = servableIcons(listed.icons);
+  if (icons !== undefined) builder = builder.icons(icons);
   if (template !== undefined && completes) {
     for (const variable of parseUriTemplate(template).variables) {
       builder = builder.complete(
@@ -55,7 +59,10 @@ export function proxiedResource(
     try {
       const trace = callerTrace(ctx);
       const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const result = await (await hop.clientFor(ctx)).readResource(read, options);
+      const client = await hop.clientFor(ctx);
+      const result = await client.readResource(read, options);
+      const meta = remoteResultMeta(result._meta, client.wire);
+      if (meta !== undefined) ctx.resultMeta(meta);
       return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
     } catch (error) {
       const answered = budget.answerFor(error, false);

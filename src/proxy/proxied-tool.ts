@@ -16,6 +16,7 @@ import { callerTrace } from "./caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
+import { servableIcons } from "./remote-icons.ts";
 import { answerOf, cancelRemote, type RemoteHandle, resultOf, stepRemote } from "./remote-handle.ts";
 
 /**
@@ -35,6 +36,8 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
   if (info["@type"] !== undefined) builder = builder.type(info["@type"]);
   if (info.annotations !== undefined) builder = builder.annotations(info.annotations);
   if (info._meta !== undefined) builder = builder.meta(info._meta);
+  const icons = servableIcons(info.icons);
+  if (icons !== undefined) builder = builder.icons(icons);
   const output = info.outputSchema === undefined ? builder : builder.output(info.outputSchema);
   const failed = (error: unknown, budget?: AnswerBudget): never => {
     const answered = budget?.answerFor(error);
@@ -55,13 +58,17 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
         ...(trace === undefined ? {} : { traceContext: trace }),
         onProgress: (p: Progress) => ctx.progress(p.progress, p.total, p.message),
         onLog: (entry: LogEntry) => ctx.log(entry.level as LogLevel, entry.data, entry.logger),
+        // The caller's own level, asked of the remote per call (an MCP 2026-07-28 remote sends none unasked).
+        ...(ctx.meta.logLevel === undefined ? {} : { logLevel: ctx.meta.logLevel }),
         ...askCaller(ctx),
       };
       // A tool the remote may answer with a promise or a task: its handle becomes ours; any other is
       // followed to its end here (a handle it answers anyway is redeemed or polled by the client).
       const client = await hop.clientFor(ctx);
-      if (longRunning) return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx);
-      return resultOf(await client.callTool(info.name, args, options));
+      if (longRunning) {
+        return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx, client.wire);
+      }
+      return resultOf(await client.callTool(info.name, args, options), client.wire);
     } catch (error) {
       return failed(error, budget);
     }

@@ -11,6 +11,7 @@
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 import { withDetail } from "../core/error-detail.ts";
+import { URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from "../core/elicitation.ts";
 import { ClientError, RpcError } from "../client/errors.ts";
 import { sentErrorCode } from "../client/error-codes.ts";
 import { RestartPending } from "./restart-backoff.ts";
@@ -71,10 +72,26 @@ export function remoteError(error: unknown, retryAfterMs: number, remote = "remo
     );
   }
   // A condition the remote names in its reply to the call (an unknown tool, bad arguments…): the caller's.
+  if (error.rpcCode === URL_ELICITATION_REQUIRED) return urlElicitationRequired(error, remote);
   return new ProtocolError(code, error.message, {
     ...(error.data === undefined ? {} : { data: error.data }),
     cause: error,
   });
+}
+
+/**
+ * The remote's `-32042` (MCP 2025-11-25, Elicitation: `URLElicitationRequiredError`) as ours, so the caller is
+ * sent to the same pages on its own wire: `-32042` with `data.elicitations` on the 2025 revisions, an input round on
+ * 2026-07-28, an `elicitation` response on MCP-lite. Pages our own tools could not send (a URL that is not `https:`,
+ * one with credentials) are not passed on: the remote failed.
+ */
+function urlElicitationRequired(error: RpcError, remote: string): ProtocolError {
+  const pages = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+  try {
+    return new UrlElicitationRequiredError(pages as never, error.message);
+  } catch {
+    return withDetail(new ProtocolError(ErrorCode.Internal, `The remote server "${remote}" failed`), error);
+  }
 }
 
 /** Why the remote is out of reach, when it is (else the error is the remote's answer to the call). */

@@ -15,6 +15,7 @@ import type { CallHandle } from "../client/client-types.ts";
 import type { CallResult } from "../client/read-result.ts";
 import { errorFromRpc } from "../client/errors.ts";
 import { isObject } from "../internal/is-object.ts";
+import { remoteResultMeta } from "./remote-meta.ts";
 
 /** Our promise's state: the remote's token (`p`) or task id (`t`). */
 export type RemoteHandle = { readonly p: string } | { readonly t: string };
@@ -27,10 +28,15 @@ const DEFAULT_RETRY_MS = 1_000;
  *
  * @param handle What the remote answered (`client.call(…, { wait: false })`).
  * @param ctx The call's context.
+ * @param wire The wire the remote speaks.
  * @returns The result, or our promise.
  */
-export function answerOf(handle: CallHandle<unknown>, ctx: CallContext): ToolResult | ToolPromise<RemoteHandle> {
-  if (handle.kind === "complete") return resultOf(handle.result);
+export function answerOf(
+  handle: CallHandle<unknown>,
+  ctx: CallContext,
+  wire: string,
+): ToolResult | ToolPromise<RemoteHandle> {
+  if (handle.kind === "complete") return resultOf(handle.result, wire);
   if (handle.kind === "promise") {
     return ctx.promise<RemoteHandle>({
       state: { p: handle.token },
@@ -60,7 +66,7 @@ export async function stepRemote(
   signal: AbortSignal = ctx.signal,
 ): Promise<ToolResult | ToolPromise<RemoteHandle>> {
   if ("p" in state) {
-    return answerOf(await client.call("redeem", { promise: state.p }, { wait: false, signal }), ctx);
+    return answerOf(await client.call("redeem", { promise: state.p }, { wait: false, signal }), ctx, client.wire);
   }
   const task = await client.request("tasks/get", { taskId: state.t }, { signal });
   const status = task.status;
@@ -68,11 +74,11 @@ export async function stepRemote(
     const result = isObject(task.result)
       ? task.result
       : await client.request("tasks/result", { taskId: state.t }, { signal });
-    return resultOf(result as CallResult);
+    return resultOf(result as CallResult, client.wire);
   }
   if (status === "failed") {
     if (isObject(task.error)) throw errorFromRpc(task.error as never, { method: "tasks/get", wire: "mcp" });
-    return resultOf(await client.request("tasks/result", { taskId: state.t }, { signal }) as CallResult);
+    return resultOf(await client.request("tasks/result", { taskId: state.t }, { signal }) as CallResult, client.wire);
   }
   if (status === "cancelled") throw new ProtocolError(ErrorCode.Internal, `The remote task ${state.t} was cancelled`);
   const retryAfterMs = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : DEFAULT_RETRY_MS;
@@ -89,13 +95,22 @@ export async function cancelRemote(client: Client, state: RemoteHandle): Promise
   if ("t" in state) await client.request("tasks/cancel", { taskId: state.t }, { timeoutMs: 5_000 });
 }
 
-/** The remote's result as ours: content, structured content and `isError`, as the remote sent them. */
-export function resultOf(result: CallResult): ToolResult {
+/**
+ * The remote's result as ours: content, structured content, `isError` and the result's own `_meta`, as
+ * the remote sent them.
+ *
+ * @param result The remote's result.
+ * @param wire The wire the remote speaks.
+ * @returns Our result.
+ */
+export function resultOf(result: CallResult, wire: string): ToolResult {
+  const meta = remoteResultMeta(result._meta, wire);
   return toolResult({
     content: result.content ?? [],
     ...(result.structuredContent === undefined
       ? {}
       : { structuredContent: result.structuredContent as Record<string, unknown> }),
     ...(result.isError === true ? { isError: true } : {}),
+    ...(meta === undefined ? {} : { _meta: meta }),
   });
 }

@@ -1,13 +1,16 @@
 /**
  * `@modelcontextprotocol/server-everything` (the MCP reference server, on the official SDK 1.x) as a remote
- * for the proxy's tests, over HTTP in a child process on a port the test names: Streamable HTTP at `/mcp` (a
- * session per client, whose tasks are its own; a session it does not know is answered 400, not 404), or the
- * 2024-11-05 HTTP+SSE transport at `/sse`.
+ * for the proxy's tests: the command that runs it over stdio, or a child process serving it over HTTP on a port
+ * the test names: Streamable HTTP at `/mcp` (a session per client, whose tasks are its own; a session it does
+ * not know is answered 400, not 404), or the 2024-11-05 HTTP+SSE transport at `/sse`.
  */
 import { ROOT } from "../helpers/process.ts";
 import { RemoteProcess } from "./remote-process.ts";
 
 const SCRIPT = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+
+/** The stdio command of server-everything (its stderr kept from the test's output). */
+export const everythingStdio = { command: "node", args: [SCRIPT, "stdio"], stderr: "pipe" as const };
 
 /**
  * server-everything over HTTP in a child process (Node; it listens on every interface of the port).

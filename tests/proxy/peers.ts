@@ -2,14 +2,21 @@
  * Remote servers nobody here wrote, for the proxy's tests: the official SDK v1 (Streamable HTTP, with
  * sessions), the SDK v2 (2026-07-28, `createMcpHandler`) and fiberplane's mcp-lite, each served on
  * 127.0.0.1; each has `add` (with an output schema) and `wait` (which waits for its abort signal and
- * counts the aborts it saw, read back with `aborts`); v1's `grow` adds a tool `late` to its session.
+ * counts the aborts it saw, read back with `aborts`); v1's `grow` adds a tool `late` to its session; v2's `chatty`
+ * logs at four levels, and its `pictured`, `card`, `logo` and `page:///{name}` have icons and results with `_meta`.
  */
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import * as v from "valibot";
 import { toJsonSchema, toStandardJsonSchema } from "@valibot/to-json-schema";
-import { acceptedContent, createMcpHandler, inputRequired, McpServer as V2Server } from "@modelcontextprotocol/server";
+import {
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  McpServer as V2Server,
+  ResourceTemplate as V2Template,
+} from "@modelcontextprotocol/server";
 import { McpServer as LiteServer, StreamableHttpTransport } from "mcp-lite";
 import { serve } from "../../src/server/serve.ts";
 
@@ -20,6 +27,11 @@ type Any = any;
 const V1 = "@modelcontextprotocol/sdk";
 const { McpServer: V1Server, ResourceTemplate } = await import(`${V1}/server/mcp.js`) as Any;
 const { StreamableHTTPServerTransport } = await import(`${V1}/server/streamableHttp.js`) as Any;
+
+/** The icon the v2 peer's tool, prompt, resource and template list (MCP 2025-11-25, `Icon`). */
+export const ICON = { src: "https://example.com/icon.png", mimeType: "image/png", sizes: ["48x48"] };
+/** An icon no client should be handed: an image over plain HTTP from a host that is not this machine. */
+const UNSAFE_ICON = { src: "http://example.com/icon.png", mimeType: "image/png" };
 
 /** A peer on 127.0.0.1. */
 export interface Peer {
@@ -173,7 +185,7 @@ export async function sdkV2Peer(port = 0, httpServer?: "node:http"): Promise<Pee
   const authorizations: string[] = [];
   const schema = (s: v.GenericSchema): Any => toStandardJsonSchema(s as Any);
   const mcp = createMcpHandler(() => {
-    const server: Any = new V2Server({ name: "sdk-v2", version: "2.4.0" });
+    const server: Any = new V2Server({ name: "sdk-v2", version: "2.4.0" }, { capabilities: { logging: {} } });
     server.registerTool("add", {
       description: "Adds two numbers",
       inputSchema: schema(v.object({ a: v.number(), b: v.number() })),
@@ -205,6 +217,36 @@ export async function sdkV2Peer(port = 0, httpServer?: "node:http"): Promise<Pee
         }
         return { content: [{ type: "text", text: `deployed to ${env}` }] };
       },
+    );
+    // Logs at four levels, each sent only as far as the request's own `_meta` log level allows (MCP 2026-07-28).
+    server.registerTool("chatty", { description: "Logs at four levels, then answers" }, async (ctx: Any) => {
+      for (const level of ["debug", "info", "warning", "error"]) await ctx.mcpReq.log(level, `${level} line`, "chatty");
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    // Icons (one a client should not be handed: `http:` off loopback) and a result's own `_meta`.
+    server.registerTool("pictured", { description: "Has icons", icons: [ICON, UNSAFE_ICON] }, () => ({
+      content: [{ type: "text", text: "a picture" }],
+      _meta: { "example.com/cost": 3 },
+    }));
+    server.registerPrompt(
+      "card",
+      { description: "A card", icons: [ICON] },
+      () => ({
+        messages: [{ role: "user", content: { type: "text", text: "a card" } }],
+        _meta: { "example.com/deck": 1 },
+      }),
+    );
+    server.registerResource(
+      "logo",
+      "docs://logo",
+      { mimeType: "text/plain", icons: [ICON] },
+      (uri: URL) => ({ contents: [{ uri: uri.href, text: "logo" }], _meta: { "example.com/etag": "v1" } }),
+    );
+    server.registerResource(
+      "page",
+      new V2Template("page:///{name}", { list: undefined }),
+      { description: "A page", icons: [ICON] },
+      (uri: URL) => ({ contents: [{ uri: uri.href, text: "page" }] }),
     );
     if (extra.on) {
       server.registerTool("subtract", {

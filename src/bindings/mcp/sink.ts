@@ -32,6 +32,7 @@ export function callMetaOf(request: McpRequest): CallMeta {
     requestId: rpc.id,
   };
   const sent = rpc.params._meta;
+  if (envelope.logLevel !== undefined) meta.logLevel = envelope.logLevel;
   if (isObject(sent)) meta.requestMeta = sent;
   if (session !== null) meta.sessionId = session;
   if (request.piped) meta.transport = "pipe";
