@@ -64,37 +64,3 @@ export const NO_HOST: Host = Object.freeze({ env: undefined, waitUntil: undefine
 export function withCaller(host: Host, auth: AuthInfo | undefined): Host {
   return { env: host.env, waitUntil: host.waitUntil, auth, caller: host.caller };
 }
-
-/** The `waitUntil` of the request each context was made for, where the platform has one (a Worker). */
-const KEPT_ALIVE = new WeakMap<object, (work: Promise<unknown>) => void>();
-
-/**
- * Records the platform's `waitUntil` of the request a call's context was made for (`createContext()`),
- * for work the call starts later than its own (a retried job, started by the request that reads it).
- *
- * @param ctx The context.
- * @param waitUntil The request's `waitUntil`.
- */
-export function keepAliveFor(ctx: object, waitUntil: (work: Promise<unknown>) => void): void {
-  KEPT_ALIVE.set(ctx, waitUntil);
-}
-
-/**
- * The platform's `waitUntil` of the request a call's context was made for.
- *
- * @param ctx The context.
- * @returns It, or `undefined` where the process stays up anyway.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { keepAliveFor, waitUntilOf } from "./host.ts";
- * const ctx = {};
- * const waitUntil = (_work: Promise<unknown>) => {};
- * keepAliveFor(ctx, waitUntil);
- * assert.equal(waitUntilOf(ctx), waitUntil);
- * ```
- */
-export function waitUntilOf(ctx: object): ((work: Promise<unknown>) => void) | undefined {
-  return KEPT_ALIVE.get(ctx);
-}

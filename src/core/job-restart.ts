@@ -9,12 +9,11 @@
  * @module
  */
 import { type CallContext } from "./call-context.ts";
-import { createContext, setConfig } from "./tool-call-context.ts";
+import { createContext, setConfig, waitUntilOf } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
-import { waitUntilOf } from "./host.ts";
 import { failedCall } from "./failed-call.ts";
 import { groupOf, runToolInGroup } from "./grouped-middleware.ts";
 import type { ToolCall } from "./middleware.ts";

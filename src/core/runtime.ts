@@ -87,6 +87,11 @@ export class Runtime {
   readonly #continuations: Continuations | undefined;
   /** The server's own settings: the configuration values on MCP and MCP-lite, fixed on Webtools. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * The hold a binding sets for its wire's calls (`mcpLiteBinding({ holdMs })`, …), by wire, over the server's
+   * `holdMs`: written when the binding is mounted, read by every carrier of that wire (`hold-setting.ts`).
+   */
+  readonly holds: Map<string, number> = new Map();
   readonly #budgets: Budgets;
   static {
     budgetsOf = (runtime) => runtime.#budgets;

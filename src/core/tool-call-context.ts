@@ -18,7 +18,7 @@ import { callerOf, type CallMeta, type ContextSource, type SignalSource } from "
 import { cannotAsk, type ClientView, clientViewOf, resourceRequestOf } from "./client-view.ts";
 import type { ContextKey } from "./context-key.ts";
 import type { ResourceContents } from "./result.ts";
-import { type AuthInfo, keepAliveFor } from "./host.ts";
+import type { AuthInfo } from "./host.ts";
 import { checkResultMeta } from "./result-meta.ts";
 import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
 import { validateValue } from "./validate-value.ts";
@@ -45,6 +45,15 @@ export let setConfig: (ctx: CallContext, config: unknown) => void;
 export let budgetCallerOf: (ctx: CallContext, key?: string) => string;
 /** Reads (and, with budgets, sets) the budgets of the server running a context's call (a proxy counts its remote's answers). */
 export let budgetsOfCall: (ctx: CallContext, budgets?: Budgets) => Budgets | undefined;
+/**
+ * Reads (and, given one, sets) the platform's `waitUntil` of the request a context was made for (a Worker's): for
+ * work the call starts later than its own answer (a retried job started by the request that reads it, a call
+ * through `call_tool`). `undefined` where the process stays up anyway.
+ */
+export let waitUntilOf: (
+  ctx: CallContext,
+  waitUntil?: (work: Promise<unknown>) => void,
+) => ((work: Promise<unknown>) => void) | undefined;
 
 /**
  * Creates the context of a decoded request: the one way the pipeline makes a {@link CallContext}.
@@ -72,7 +81,7 @@ export function createContext(
 ): ToolCallContext {
   const host = source.host;
   const ctx = new ToolCallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
-  if (host?.waitUntil !== undefined) keepAliveFor(ctx, host.waitUntil);
+  if (host?.waitUntil !== undefined) waitUntilOf(ctx, host.waitUntil);
   if (host?.caller !== undefined) budgetCallerOf(ctx, host.caller);
   if (budgets !== undefined) budgetsOfCall(ctx, budgets);
   return ctx;
@@ -92,6 +101,7 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
   readonly #logger: ServerLogger | undefined;
   #caller: string | undefined;
   #budgets: Budgets | undefined;
+  #waitUntil: ((work: Promise<unknown>) => void) | undefined;
   static {
     // Every CallContext is one of these: the pipeline makes them all (createContext).
     loggerOf = (ctx) => (ctx as ToolCallContext).#logger;
@@ -105,6 +115,10 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
     budgetsOfCall = (ctx, budgets) => {
       const own = ctx as ToolCallContext;
       return budgets === undefined ? own.#budgets : (own.#budgets = budgets);
+    };
+    waitUntilOf = (ctx, waitUntil) => {
+      const own = ctx as ToolCallContext;
+      return waitUntil === undefined ? own.#waitUntil : (own.#waitUntil = waitUntil);
     };
   }
   #resultMeta: Record<string, unknown> | undefined;

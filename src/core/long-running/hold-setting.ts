@@ -3,7 +3,8 @@
  * it (MCP-lite spec v0.042 §5.3, server-pushed updates; MCP's hold for a client without tasks).
  * `createServer({ holdMs })` sets it for the server; a binding may override it for its wire
  * (`mcpLiteBinding({ holdMs })`, `mcpBinding({ holdMs })`, `grpcBinding({ holdMs })`), and every
- * carrier of that wire (HTTP, SSE, stdio, WebSocket) reads it here, the one way.
+ * carrier of that wire (HTTP, SSE, stdio, WebSocket) reads it here, the one way. The overrides are the server's
+ * own value (its runtime's `holds`), not a table beside it.
  *
  * @module
  */
@@ -11,9 +12,6 @@ import { type CallTarget, type Registry, registryOf } from "../registry.ts";
 
 /** The wires whose bindings may override the server's hold. */
 export type HoldWire = "mcp-lite" | "mcp" | "grpc";
-
-/** The overrides of each server, by its registry (set once, when a binding is mounted). */
-const overrides = /* @__PURE__ */ new WeakMap<Registry, Map<HoldWire, number>>();
 
 /**
  * Records a binding's override of the server's hold for its wire (when the binding is mounted).
@@ -23,10 +21,7 @@ const overrides = /* @__PURE__ */ new WeakMap<Registry, Map<HoldWire, number>>()
  * @param holdMs The override, in ms (checked by the binding); `undefined`: none.
  */
 export function overrideHold(registry: Registry, wire: HoldWire, holdMs: number | undefined): void {
-  if (holdMs === undefined) return;
-  let own = overrides.get(registry);
-  if (own === undefined) overrides.set(registry, own = new Map());
-  own.set(wire, holdMs);
+  if (holdMs !== undefined) registry.runtime.holds.set(wire, holdMs);
 }
 
 /**
@@ -54,5 +49,5 @@ export function holdFor(
   core: { readonly registry: CallTarget; readonly options: { readonly holdMs: number } },
   wire: HoldWire,
 ): number {
-  return overrides.get(registryOf(core))?.get(wire) ?? core.options.holdMs;
+  return registryOf(core).runtime.holds.get(wire) ?? core.options.holdMs;
 }
