@@ -6,6 +6,7 @@
  */
 import type { Notifier } from "../core/notifier.ts";
 import { capability } from "../server/server-capability.ts";
+import type { PairedWebSocket } from "../runtime/workers/websocket-pair.ts";
 import { NOTIFIER_URL } from "./object-protocol.ts";
 import { requestRelay } from "./request-relay.ts";
 
@@ -57,9 +58,9 @@ export function durableObjectNotifier<Id>(
   const channel = options.channel ?? "mcplite:notifications";
   // A stub per request: a stub made while handling one request is that request's I/O object.
   const object = () => namespace.get(namespace.idFromName(channel));
-  const connect = async (): Promise<WebSocket & { accept(): void }> => {
+  const connect = async (): Promise<PairedWebSocket> => {
     const response = await object().fetch(NOTIFIER_URL, { headers: { upgrade: "websocket" } });
-    const socket = (response as Response & { webSocket?: WebSocket & { accept(): void } }).webSocket;
+    const socket = (response as Response & { webSocket?: PairedWebSocket | null }).webSocket;
     if (socket == null) {
       throw new Error(`the notifier's Durable Object answered ${response.status}, not a WebSocket`);
     }

@@ -17,6 +17,7 @@ import {
   type ObjectAnswer,
   type ObjectRequest,
 } from "./object-protocol.ts";
+import { webSocketPair } from "../runtime/workers/websocket-pair.ts";
 
 /** What the object uses of its `DurableObjectStorage` (the key-value API, on either storage backend). */
 interface StorageLike {
@@ -37,9 +38,6 @@ interface SocketsLike {
   acceptWebSocket(socket: WebSocket): void;
   getWebSockets(): WebSocket[];
 }
-
-/** Workers' `WebSocketPair`: the two ends of a WebSocket, one returned to the caller, one kept. */
-type WebSocketPairLike = new () => { 0: WebSocket; 1: WebSocket };
 
 const NOTIFIER_PATH = new URL(NOTIFIER_URL).pathname;
 
@@ -123,8 +121,9 @@ export class ResultObject {
   /** The notifier's requests: a WebSocket upgrade subscribes, a `POST` publishes its body, a `GET` counts. */
   async #notifier(request: Request): Promise<Response> {
     if (request.headers.get("upgrade")?.toLowerCase() === "websocket") {
-      const pair = new (globalThis as unknown as { WebSocketPair: WebSocketPairLike }).WebSocketPair();
-      this.#sockets.acceptWebSocket(pair[1]);
+      const pair = webSocketPair();
+      if (pair === undefined) return Response.json({ error: "WebSockets need workerd" }, { status: 501 });
+      this.#sockets.acceptWebSocket(pair[1]); // hibernatable: not accept(), which would hold the object in memory
       return new Response(null, { status: 101, webSocket: pair[0] } as ResponseInit);
     }
     const sockets = this.#sockets.getWebSockets();
