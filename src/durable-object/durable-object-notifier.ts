@@ -10,12 +10,6 @@ import type { PairedWebSocket } from "../runtime/workers/websocket-pair.ts";
 import { NOTIFIER_URL } from "./object-protocol.ts";
 import { requestRelay } from "./request-relay.ts";
 
-/** The Durable Object namespace, as the notifier uses it (a stub's `fetch` answers a WebSocket upgrade). */
-type NamespaceLike<Id> = {
-  idFromName(name: string): Id;
-  get(id: Id): { fetch(input: string, init?: RequestInit): Promise<Response> };
-};
-
 /** The first wait before a lost subscription opens again, and the longest (it doubles in between). */
 const RETRY_MS = { first: 500, most: 30_000 };
 
@@ -52,7 +46,10 @@ const RETRY_MS = { first: 500, most: 30_000 };
  * ```
  */
 export function durableObjectNotifier<Id>(
-  namespace: NamespaceLike<Id>,
+  namespace: {
+    idFromName(name: string): Id;
+    get(id: Id): { fetch(input: string, init?: RequestInit): Promise<Response> };
+  },
   options: { readonly channel?: string } = {},
 ): Notifier {
   const channel = options.channel ?? "mcplite:notifications";
