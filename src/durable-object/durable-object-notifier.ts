@@ -95,9 +95,10 @@ export function durableObjectNotifier<Id>(
         });
       };
       await open();
-      return async () => {
+      return () => {
         stopped = true;
         socket?.close(1000);
+        return Promise.resolve();
       };
     },
   };
