@@ -23,4 +23,10 @@ export interface Notifier {
    * @returns When subscribed: the function that unsubscribes.
    */
   subscribe(listener: (message: string) => void, onError?: (error: unknown) => void): Promise<() => Promise<void>>;
+  /**
+   * How the server relays through this notifier, when not with one subscription for the instance: a notifier
+   * whose subscriptions serve only the request that made them (`durableObjectNotifier()`, for Cloudflare Workers'
+   * isolates) brings its own. Opaque: built by this package; a notifier of your own leaves it out.
+   */
+  readonly relay?: { readonly capability: "relay" };
 }

@@ -115,6 +115,15 @@ export interface Registry extends CallTarget {
    */
   onChange(listener: (change: RegistryChange) => void): () => void;
   /**
+   * Subscribes a client's stream (`subscriptions/listen`, a connection's pushes) to the changes it may hear:
+   * this registry's, or what a notifier that subscribes each stream itself feeds it ({@link ChangeFeed}).
+   *
+   * @param listener Called with each change.
+   * @param ready Called once the stream hears every change, before the first.
+   * @returns A function that unsubscribes.
+   */
+  listen: ChangeFeed;
+  /**
    * A registry of its own tools that shares this one's runtime and features (Webtools serves the older
    * versions of a tool set this way). A long-running tool among them brings its own `redeem` tool.
    *
@@ -123,6 +132,12 @@ export interface Registry extends CallTarget {
    */
   fork(tools: Iterable<AnyTool>): Registry;
 }
+
+/**
+ * Where a client's stream hears changes from: by default the registry's own (`onChange`); a notifier whose
+ * subscriptions serve only the request that made them (Cloudflare Workers) subscribes each stream instead.
+ */
+export type ChangeFeed = (listener: (change: RegistryChange) => void, ready?: () => void) => () => void;
 
 /** Whether a registered tool is shown in the lists (see {@link Registry.listing}). */
 export type ToolListing = (tool: AnyTool) => boolean;
@@ -389,6 +404,12 @@ export class Definitions implements Registry {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
+
+  /** Where streams hear changes from; a relay may set another feed as the server is built. */
+  listen: ChangeFeed = (listener, ready) => {
+    ready?.();
+    return this.onChange(listener);
+  };
 
   /**
    * Tells this registry's listeners of a change raised elsewhere (another instance, through a

@@ -1,13 +1,19 @@
 /**
- * What the result store says to its Durable Object, and how an entry lies in the object's storage: one object
- * per entry, its JSON split into chunks a Durable Object's storage takes (a value is at most 128 KiB on the
- * key-value backend; a chunk of 32 768 UTF-16 code units is at most 64 KiB), written in one `put()` (at most 128
- * keys), so that an entry is written whole or not at all.
+ * What the result store and the notifier say to their Durable Object, and how an entry lies in the object's
+ * storage: one object per entry, its JSON split into chunks a Durable Object's storage takes (a value is at most
+ * 128 KiB on the key-value backend; a chunk of 32 768 UTF-16 code units is at most 64 KiB), written in one `put()`
+ * (at most 128 keys), so that an entry is written whole or not at all.
  *
  * @module
  */
 /** The URL the store's requests go to: a Durable Object stub's `fetch()` needs one; the object reads the path only. */
 export const OBJECT_URL = "https://mcplite-durable-object/result";
+
+/**
+ * The URL of the notifier's requests to its object: a WebSocket upgrade subscribes, a `POST` of a message publishes
+ * it, a `GET` counts the subscribed sockets.
+ */
+export const NOTIFIER_URL = "https://mcplite-durable-object/notifier";
 
 /** The UTF-16 code units of one chunk: at most 64 KiB, under the key-value backend's 128 KiB per value. */
 export const CHUNK_UNITS = 32_768;

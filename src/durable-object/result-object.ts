@@ -1,7 +1,8 @@
 /**
  * The Durable Object that holds one result-store entry: Cloudflare runs one instance of it per id, anywhere, and
  * delivers its requests one at a time while its storage is read (input gates), so "first writer wins" is a read
- * and a write in one request. It expires its entry with an alarm.
+ * and a write in one request. It expires its entry with an alarm. The notifier's object is one more instance: it
+ * holds the listening streams' WebSockets and sends each published message to all of them.
  *
  * @module
  */
@@ -12,9 +13,11 @@ import {
   isObjectRequest,
   MAX_CHUNKS,
   META_KEY,
+  NOTIFIER_URL,
   type ObjectAnswer,
   type ObjectRequest,
 } from "./object-protocol.ts";
+import { webSocketPair } from "../runtime/workers/websocket-pair.ts";
 
 /** What the object uses of its `DurableObjectStorage` (the key-value API, on either storage backend). */
 interface StorageLike {
@@ -28,9 +31,22 @@ interface StorageLike {
 }
 
 /**
+ * What the object uses of its `DurableObjectState` for the notifier: the WebSocket Hibernation API, which keeps
+ * accepted sockets open while the object is evicted from memory, and lists those still open.
+ */
+interface SocketsLike {
+  acceptWebSocket(socket: WebSocket): void;
+  getWebSockets(): WebSocket[];
+}
+
+const NOTIFIER_PATH = new URL(NOTIFIER_URL).pathname;
+
+/**
  * The Durable Object class of `durableObjectResultStore()`: export it from the Worker's main module and bind it
  * (wrangler: a `durable_objects` binding with this class name and a migration that creates it,
- * `new_sqlite_classes`). Each entry of the store is one instance; entries expire with an alarm.
+ * `new_sqlite_classes`). Each entry of the store is one instance; entries expire with an alarm. It serves
+ * `durableObjectNotifier()` too: one instance per channel holds every listening stream's WebSocket (hibernatable:
+ * the object may leave memory while they stay open) and sends each published message to all of them.
  *
  * @example
  * ```ts ignore
@@ -41,23 +57,27 @@ interface StorageLike {
  */
 export class ResultObject {
   readonly #storage: StorageLike;
+  readonly #sockets: SocketsLike;
 
   /**
    * Made by workerd, once per entry id, with the object's state.
    *
-   * @param state The object's `DurableObjectState`: its storage is what the object uses.
+   * @param state The object's `DurableObjectState`: its storage, and its WebSockets for the notifier.
    */
   constructor(state: { readonly storage: unknown }) {
     this.#storage = state.storage as StorageLike;
+    this.#sockets = state as unknown as SocketsLike;
   }
 
   /**
-   * Answers one request of the store: read, write unless ended, or delete the entry.
+   * Answers one request of the store (read, write unless ended, or delete the entry) or of the notifier
+   * (subscribe with a WebSocket, publish, count the subscribed sockets).
    *
-   * @param request A `POST` with the store's JSON request.
+   * @param request A `POST` with the store's JSON request, or a notifier's request.
    * @returns The JSON answer; 400 to a request the store never sends, 413 to an entry over the object's bound.
    */
   async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname === NOTIFIER_PATH) return await this.#notifier(request);
     let body: unknown;
     try {
       body = await request.json();
@@ -73,6 +93,51 @@ export class ResultObject {
       if (error instanceof RangeError) return Response.json({ error: error.message }, { status: 413 });
       throw error;
     }
+  }
+
+  /**
+   * A subscribed socket closed (its stream ended, or its isolate went away): it is answered, and
+   * `getWebSockets()` no longer lists it (RFC 6455, section 5.5.1: the close is echoed).
+   *
+   * @param socket The socket.
+   */
+  webSocketClose(socket: WebSocket): void {
+    try {
+      socket.close(1000);
+    } catch {
+      // closed already: nothing to answer
+    }
+  }
+
+  /**
+   * A subscribed socket failed: it is closed, as a closed one is.
+   *
+   * @param socket The socket.
+   */
+  webSocketError(socket: WebSocket): void {
+    this.webSocketClose(socket);
+  }
+
+  /** The notifier's requests: a WebSocket upgrade subscribes, a `POST` publishes its body, a `GET` counts. */
+  async #notifier(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+      const pair = webSocketPair();
+      if (pair === undefined) return Response.json({ error: "WebSockets need workerd" }, { status: 501 });
+      this.#sockets.acceptWebSocket(pair[1]); // hibernatable: not accept(), which would hold the object in memory
+      return new Response(null, { status: 101, webSocket: pair[0] } as ResponseInit);
+    }
+    const sockets = this.#sockets.getWebSockets();
+    if (request.method === "POST") {
+      const message = await request.text();
+      for (const socket of sockets) {
+        try {
+          socket.send(message);
+        } catch {
+          // closing as it is sent to: its close handler drops it
+        }
+      }
+    }
+    return Response.json({ listeners: sockets.length });
   }
 
   /** Deletes the entry once it has expired (an entry written again since then moves the alarm on). */

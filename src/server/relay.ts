@@ -9,6 +9,7 @@ import type { Notifier } from "../core/notifier.ts";
 import type { Definitions, RegistryChange } from "../core/registry.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isObject } from "../internal/is-object.ts";
+import type { Capability } from "./server-capability.ts";
 
 const LISTS = new Set(["tools", "prompts", "resources"]);
 
@@ -18,7 +19,17 @@ interface Relayed {
   readonly change: RegistryChange;
 }
 
-function changeOf(message: string, self: string): RegistryChange | undefined {
+/** A relay of its own, which a notifier brings (see `Notifier.relay`). */
+export type Relay = (registry: Definitions, notifier: Notifier, onError?: (error: unknown) => void) => void;
+
+/**
+ * Reads a published change; `undefined` for a message that is not one, or one published by `self`.
+ *
+ * @param message The message.
+ * @param self This instance's id: its own messages are skipped.
+ * @returns The change.
+ */
+export function changeOf(message: string, self: string): RegistryChange | undefined {
   let relayed: unknown;
   try {
     relayed = JSON.parse(message);
@@ -46,7 +57,9 @@ export function relayChanges(
   registry: Definitions,
   notifier: Notifier,
   onError?: (error: unknown) => void,
-): Promise<void> {
+): Promise<void> | void {
+  const own = notifier.relay as (Capability<"relay"> & Relay) | undefined;
+  if (own !== undefined) return own(registry, notifier, onError);
   const self = base64urlEncode(crypto.getRandomValues(new Uint8Array(12)));
   let replaying = false;
   registry.onChange((change) => {

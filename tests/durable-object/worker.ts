@@ -1,11 +1,22 @@
 /**
  * The Worker the Durable Object tests run on workerd: it exports `ResultObject` (bound as `MCPLITE_RESULTS`),
- * serves a server whose result store is `durableObjectResultStore(env.MCPLITE_RESULTS)`, and, at `/store`, runs
- * that store's operations for the test (so that the conformance suite drives the store as it runs in a Worker).
+ * serves a server whose result store is `durableObjectResultStore(env.MCPLITE_RESULTS)` and whose notifier is
+ * `durableObjectNotifier(env.MCPLITE_RESULTS)`; at `/store` it runs that store's operations for the test (so that
+ * the conformance suite drives the store as it runs in a Worker), and at `/listeners` it answers how many
+ * WebSockets the notifier's object holds (its own count).
  */
 import * as v from "valibot";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, type ResultStore } from "../../mod.ts";
-import { durableObjectResultStore } from "../../src/durable-object/mod.ts";
+import {
+  createServer,
+  defineResource,
+  defineTool,
+  mcpBinding,
+  mcpLiteBinding,
+  type ResultStore,
+  type Server,
+} from "../../mod.ts";
+import { durableObjectNotifier, durableObjectResultStore } from "../../src/durable-object/mod.ts";
+import { NOTIFIER_URL } from "../../src/durable-object/object-protocol.ts";
 
 export { ResultObject } from "../../src/durable-object/mod.ts";
 
@@ -27,20 +38,46 @@ const crunch = defineTool("crunch")
     })
   );
 
-let made: { store: ResultStore; server: ReturnType<typeof createServer> } | undefined;
+/** A resource whose updates listeners subscribe to. */
+const readme = defineResource("docs://readme").name("readme").read(() => "# Read me");
+
+/** Tells the listeners of every isolate that the read-me changed. */
+const touch = (server: () => Server) =>
+  defineTool("touch").describe("Updates the read-me").handle(() => {
+    server().resourceUpdated("docs://readme");
+    return "touched";
+  });
+
+/** Registers one more tool on this isolate: its listeners, and every other isolate's, hear tools/list_changed. */
+const grow = (server: () => Server) =>
+  defineTool("grow").describe("Adds a tool").handle(() => {
+    server().tool(defineTool(`grown-${crypto.randomUUID()}`).describe("Grown").handle(() => "x"));
+    return "grown";
+  });
+
+let made: { store: ResultStore; server: Server } | undefined;
 
 /** The store and server of this isolate, made with the first request's env. */
 function isolate(env: Env) {
   if (made !== undefined) return made;
   const store = durableObjectResultStore(env.MCPLITE_RESULTS);
-  const server = createServer({
+  const server: Server = createServer({
     name: "durable-object-test",
     version: "1.0.0",
     secret: env.MCPLITE_SECRET,
     resultStore: store,
+    notifier: durableObjectNotifier(env.MCPLITE_RESULTS),
+    // workerd learns that a stream's client left at the stream's next write: a keep-alive each second.
+    heartbeatMs: 1_000,
     bindings: [mcpLiteBinding(), mcpBinding()],
-  }).tool(crunch);
+  }).tool(crunch).resource(readme).tool(touch(() => server)).tool(grow(() => server));
   return made = { store, server };
+}
+
+/** How many WebSockets the notifier's object holds. */
+function listeners(env: Env): Promise<Response> {
+  const namespace = env.MCPLITE_RESULTS;
+  return namespace.get(namespace.idFromName("mcplite:notifications")).fetch(NOTIFIER_URL);
 }
 
 /** One store operation, as the test sends it; errors come back by name. */
@@ -60,7 +97,9 @@ async function storeOperation(store: ResultStore, request: Request): Promise<Res
 export default {
   fetch(request: Request, env: Env, ctx: Context): Promise<Response> {
     const { store, server } = isolate(env);
-    if (new URL(request.url).pathname === "/store") return storeOperation(store, request);
+    const path = new URL(request.url).pathname;
+    if (path === "/store") return storeOperation(store, request);
+    if (path === "/listeners") return listeners(env);
     return server.fetch(request, env, ctx);
   },
 };

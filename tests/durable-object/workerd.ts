@@ -1,7 +1,8 @@
 /**
  * tests/durable-object/worker.ts on real workerd (through Miniflare), bundled as a Worker is deployed, with its
  * Durable Object namespace bound and, when asked, persisted in a folder, so that a test can stop workerd and
- * start it again on the same storage.
+ * start it again on the same storage. The same script runs a second time as another Worker, whose isolates share
+ * no memory with the first's, bound to the first one's Durable Objects (as isolates of one deployed Worker are).
  */
 import { Miniflare } from "miniflare";
 import { env } from "../../src/runtime/env.ts";
@@ -15,6 +16,13 @@ export const SECRET = "the Durable Object Worker's own secret (32+ bytes)";
 export interface DurableObjectWorker {
   /** Its origin. */
   readonly base: string;
+  /**
+   * Sends a request to the second Worker (the same server, on isolates of its own, the same Durable Objects).
+   *
+   * @param path Its path.
+   * @param init The request.
+   */
+  other(path: string, init?: RequestInit): Promise<Response>;
   /** Stops workerd (its persisted storage stays). */
   stop(): Promise<void>;
 }
@@ -40,16 +48,32 @@ export async function startWorker(persist?: string): Promise<DurableObjectWorker
     if (bundled.code !== 0) throw new Error(`bun could not bundle the Worker: ${bundled.stderr}`);
     return bundled.stdout;
   });
+  const worker = { modules: true, script: await bundle, compatibilityDate: "2026-04-01" } as const;
   const mf = new Miniflare({
-    modules: true,
-    script: await bundle,
-    compatibilityDate: "2026-04-01",
-    bindings: { MCPLITE_SECRET: SECRET },
-    durableObjects: { MCPLITE_RESULTS: { className: "ResultObject", useSQLite: true } },
+    workers: [
+      {
+        ...worker,
+        name: "first",
+        bindings: { MCPLITE_SECRET: SECRET },
+        durableObjects: { MCPLITE_RESULTS: { className: "ResultObject", useSQLite: true } },
+      },
+      {
+        ...worker,
+        name: "second",
+        bindings: { MCPLITE_SECRET: SECRET },
+        durableObjects: { MCPLITE_RESULTS: { className: "ResultObject", scriptName: "first", useSQLite: true } },
+      },
+    ],
     ...(persist === undefined ? {} : { durableObjectsPersist: persist }),
   });
   const url = await mf.ready;
-  return { base: url.origin, stop: () => mf.dispose() };
+  // Miniflare's Fetcher, typed with its own (undici) Request and Response.
+  const second = await mf.getWorker("second") as unknown as { fetch(url: URL, init?: RequestInit): Promise<Response> };
+  return {
+    base: url.origin,
+    other: (path, init) => second.fetch(new URL(path, url), init),
+    stop: () => mf.dispose(),
+  };
 }
 
 /**

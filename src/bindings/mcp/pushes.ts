@@ -38,7 +38,7 @@ export class ConnectionPushes {
 
   /** Starts telling the client of changes (its session opened); once. */
   start(): void {
-    this.#stop ??= this.#registry.onChange((change: RegistryChange) => {
+    this.#stop ??= this.#registry.listen((change: RegistryChange) => {
       if (change.kind !== "resource-updated") {
         const message = LIST_CHANGED[change.kind];
         if (message !== undefined) this.#send(message);

@@ -63,15 +63,15 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,
     resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
   };
-  return new Subscription((writer) => {
-    writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured }));
-    return registryOf(ctx.core).onChange((change: RegistryChange) => {
+  // Acknowledged once the stream hears every change (a notifier may subscribe it first).
+  return new Subscription((writer) =>
+    registryOf(ctx.core).listen((change: RegistryChange) => {
       if (change.kind === "resource-updated") {
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
         return;
       }
       const text = listChanged[change.kind];
       if (text !== undefined) writer.event(text);
-    });
-  });
+    }, () => writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured })))
+  );
 };

@@ -5,9 +5,7 @@
  * @module
  */
 import { type AcceptOptions, listen, type SocketEvents } from "../socket-events.ts";
-
-/** A Worker's `WebSocketPair`: two ends, the server's accepted in place. */
-type WebSocketPairLike = new () => Record<0 | 1, WebSocket & { accept(): void }>;
+import { webSocketPair } from "./websocket-pair.ts";
 
 /**
  * Accepts a WebSocket with a `WebSocketPair`, where it exists.
@@ -22,9 +20,8 @@ export function upgradeOnWorkers(
   events: SocketEvents,
   options: AcceptOptions,
 ): Response | undefined {
-  const Pair = (globalThis as { WebSocketPair?: WebSocketPairLike }).WebSocketPair;
-  if (Pair === undefined) return undefined;
-  const pair = new Pair();
+  const pair = webSocketPair();
+  if (pair === undefined) return undefined;
   const server = pair[1];
   server.accept();
   listen(server, events);
