@@ -406,10 +406,10 @@ export class Definitions implements Registry {
   }
 
   /** Where streams hear changes from; a relay may set another feed as the server is built. */
-  listen: ChangeFeed = (listener, ready) => {
+  listen(listener: (change: RegistryChange) => void, ready?: () => void): () => void {
     ready?.();
     return this.onChange(listener);
-  };
+  }
 
   /**
    * Tells this registry's listeners of a change raised elsewhere (another instance, through a

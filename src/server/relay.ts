@@ -51,13 +51,13 @@ export function changeOf(message: string, self: string): RegistryChange | undefi
  * @param registry The server's registry.
  * @param notifier The shared channel.
  * @param onError Receives publish and subscribe errors.
- * @returns When subscribed.
+ * @returns When subscribed (or failed to, which `onError` heard).
  */
 export function relayChanges(
   registry: Definitions,
   notifier: Notifier,
   onError?: (error: unknown) => void,
-): Promise<void> | void {
+): Promise<unknown> | void {
   const own = notifier.relay as (Capability<"relay"> & Relay) | undefined;
   if (own !== undefined) return own(registry, notifier, onError);
   const self = base64urlEncode(crypto.getRandomValues(new Uint8Array(12)));
@@ -76,5 +76,5 @@ export function relayChanges(
     } finally {
       replaying = false;
     }
-  }, onError).then(() => {}, (error) => onError?.(error));
+  }, onError).catch((error) => onError?.(error));
 }
