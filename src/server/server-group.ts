@@ -75,6 +75,12 @@ export function mountGroup(
     throw new TypeError(`${where}: the prefix must be a non-empty string`);
   }
   const naming = (name: string) => prefix === undefined ? name : `${prefix}${separator}${name}`;
+  const unprefixed = (name: string) =>
+    prefix === undefined
+      ? name
+      : name.startsWith(`${prefix}${separator}`)
+      ? name.slice(prefix.length + separator.length)
+      : undefined;
   const tools = new Map<string, Mounted<AnyTool>>();
   const prompts = new Map<string, Mounted<AnyPrompt>>();
   const resources = new Map<string, Mounted<AnyResource>>();
@@ -169,6 +175,17 @@ export function mountGroup(
   };
 
   apply(plan());
+  // What the child lists, the parent lists (tool search shows a few and finds the rest), under whatever the parent
+  // lists of its own: a tool mounted from the child is listed when the child lists its source, and the parent agrees.
+  const outer = into.listing;
+  const inner = child.listing; // set as the child was built (createServer({ toolSearch }))
+  if (inner !== undefined) {
+    into.listing = (tool) => {
+      const mounted = tools.get(unprefixed(tool.name) ?? "");
+      if (mounted?.name === tool.name && !inner(mounted.source)) return false;
+      return outer === undefined || outer(tool);
+    };
+  }
   // Later registrations on the child reach the parent (and its list_changed listeners).
   child.onChange((change) => {
     if (change.kind === "config") return;

@@ -16,6 +16,7 @@ import type { Tool } from "../core/tool.ts";
 import { echoed } from "../internal/echo.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
 import { defineTool } from "../tool/define-tool.ts";
+import { servedPrefix } from "./served-namespace.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** What the call tool takes (built when the tool is, as the search tool's input). */
@@ -56,11 +57,14 @@ export function callToolTool(
     )
     .input(callInput())
     .annotations({ openWorldHint: true })
-    .handle(async ({ name, arguments: args }, ctx) => {
+    .handle(async ({ name: asked, arguments: args }, ctx) => {
+      // A found name is the caller's server's (`crm.sendMail` through `server.group("crm", …)`): ours without it.
+      const prefix = servedPrefix(ctx.tool, settings.name);
+      const name = prefix !== "" && asked.startsWith(prefix) ? asked.slice(prefix.length) : asked;
       // The model calls: a tool only a view may call (SEP-1865, Visibility) is unknown to it, as the
       // search never finds it.
       const tool = name === settings.name ? undefined : registry.get(name);
-      if (tool === undefined || !visibleTo(tool.meta, "model")) throw await unknown(name, catalog, ctx);
+      if (tool === undefined || !visibleTo(tool.meta, "model")) throw await unknown(asked, name, prefix, catalog, ctx);
       const outcome = await runCall(registry, {
         name,
         arguments: args ?? {},
@@ -81,7 +85,7 @@ export function callToolTool(
           return toolResult({
             content: [{
               type: "text",
-              text: `"${name}" is still running: redeem ${outcome.token} with the redeem tool`,
+              text: `"${asked}" is still running: redeem ${outcome.token} with the redeem tool`,
             }],
             structuredContent: { promise: outcome.token },
           });
@@ -89,16 +93,25 @@ export function callToolTool(
           // MCP-lite spec v0.042 §3.3: the question is tied to the tool that asked; only a direct call can answer it.
           throw new ProtocolError(
             ErrorCode.InvalidParams,
-            `"${name}" needs input from the client: call it directly (tools/call "${name}")`,
+            `"${asked}" needs input from the client: call it directly (tools/call "${asked}")`,
           );
       }
     });
 }
 
-/** The error of an unknown name (or the call tool's own): `unknown_tool`, suggesting what the search finds for it. */
-async function unknown(name: string, catalog: ToolCatalog, ctx: CallContext): Promise<ProtocolError> {
-  const found = await catalog.search(name, 5, ctx.auth);
+/**
+ * The error of an unknown name (or the call tool's own): `unknown_tool`, suggesting what the search finds for it
+ * (`ours`: without the prefix it is served under), named as the caller's server serves them (`prefix`).
+ */
+async function unknown(
+  name: string,
+  ours: string,
+  prefix: string,
+  catalog: ToolCatalog,
+  ctx: CallContext,
+): Promise<ProtocolError> {
+  const found = await catalog.search(ours, 5, ctx.auth);
   return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${echoed(name)}`, {
-    data: { requested_tool: echoed(name), suggestions: found.map((tool) => tool.name) },
+    data: { requested_tool: echoed(name), suggestions: found.map((tool) => prefix + tool.name) },
   });
 }

@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { describeTool, type Tool } from "../core/tool.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import { schemaDigest } from "../internal/schema-digest.ts";
+import { servedPrefix } from "./served-namespace.ts";
 import type { ToolCatalog } from "./tool-catalog.ts";
 
 /** What the search tool takes (built when the tool is: a bundle without tool search leaves valibot's pieces out). */
@@ -57,10 +58,15 @@ export function searchToolsTool(catalog: ToolCatalog, settings: SearchToolSettin
     .handle(async ({ query, limit }, ctx) => {
       const found = await catalog.search(query, limit ?? settings.limit, ctx.auth);
       settings.onFound?.(found.map((tool) => tool.name));
+      const prefix = servedPrefix(ctx.tool, settings.name); // the names as the caller's server serves them
       return {
         tools: found.map((tool) => {
           const described = describeTool(tool, false);
-          return { ...described, inputSchema: schemaDigest(described.inputSchema, settings.maxSchemaBytes) };
+          return {
+            ...described,
+            name: prefix + described.name,
+            inputSchema: schemaDigest(described.inputSchema, settings.maxSchemaBytes),
+          };
         }),
       };
     });

@@ -7,7 +7,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, definePrompt, defineResource, defineTool } from "../../mod.ts";
+import {
+  createServer,
+  definePrompt,
+  defineResource,
+  defineTool,
+  ErrorCode,
+  ProtocolError,
+  toolSearch,
+} from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
@@ -211,5 +219,64 @@ describe("server.group(child)", () => {
     assert.deepEqual(server.tools.map((t) => t.name), ["ping", "clone", "commit"]);
     const outcome = await server.call("commit", { message: "init" });
     assert.equal(outcome.kind, "answer");
+  });
+});
+
+describe("server.group(prefix, child) of a child with tool search", () => {
+  // The child lists `whoami`, its search and call tools; 200 more are found by search (an OpenAPI import, say).
+  function crm() {
+    const server = createServer({ name: "crm", version: "1.0.0", toolSearch: toolSearch({ pinned: ["whoami"] }) })
+      .tool(defineTool("whoami").describe("Tells who you are").handle(() => "ada"))
+      .tool(
+        defineTool("sendMail").describe("Sends an email").input(v.object({ to: v.string() })).handle(({ to }) =>
+          `sent to ${to}`
+        ),
+      );
+    for (let i = 0; i < 200; i++) {
+      server.tool(defineTool(`report${i}`).describe(`Builds quarterly report number ${i}`).handle(() => i));
+    }
+    return server;
+  }
+  const parent = () => createServer({ name: "app", version: "1.0.0" }).tool(ping).group("crm", crm());
+
+  it("lists what the child lists, under the prefix, on MCP and MCP-lite", async () => {
+    const server = parent();
+    const listed = await json(await server.fetch(modernRequest("tools/list")));
+    assert.deepEqual(
+      listed.result.tools.map((t: { name: string }) => t.name).sort(),
+      ["crm.call_tool", "crm.search_tools", "crm.whoami", "ping"],
+    );
+    const lite = await json(
+      await server.fetch(post("/mcp-lite/v1/listtools", { jsonrpc: "2.0", id: 1, method: "tools/list" })),
+    );
+    assert.deepEqual(
+      lite.tools.map((t: { name: string }) => t.name).sort(),
+      listed.result.tools.map((t: { name: string }) => t.name).sort(),
+    );
+  });
+
+  it("answers what search finds by the parent's names, each callable as found, directly and through call_tool", async () => {
+    const server = parent();
+    // Untyped: the search and call tools are not among the server's typed tools.
+    const client = createClient({ fetch: (request: Request) => server.fetch(request) }, { transport: "mcp" });
+    try {
+      const found = await client.callTool("crm.search_tools", { query: "send an email" });
+      const names = (found.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
+      assert.equal(names[0], "crm.sendMail");
+      assert.ok(names.every((name) => name.startsWith("crm.")), names.join());
+      const direct = await client.callTool(names[0], { to: "bob@example.com" });
+      assert.deepEqual(direct.content, [{ type: "text", text: "sent to bob@example.com" }]);
+      const through = await client.callTool("crm.call_tool", { name: names[0], arguments: { to: "eve@example.com" } });
+      assert.deepEqual(through.content, [{ type: "text", text: "sent to eve@example.com" }]);
+      const call = parent().call.bind(parent()) as (name: string, args: object) => Promise<unknown>;
+      await assert.rejects(
+        call("crm.call_tool", { name: "crm.send_mail", arguments: {} }),
+        (error) =>
+          error instanceof ProtocolError && error.code === ErrorCode.UnknownTool &&
+          (error.data as { suggestions: string[] }).suggestions[0] === "crm.sendMail",
+      );
+    } finally {
+      await client.close();
+    }
   });
 });
