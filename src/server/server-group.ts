@@ -75,12 +75,6 @@ export function mountGroup(
     throw new TypeError(`${where}: the prefix must be a non-empty string`);
   }
   const naming = (name: string) => prefix === undefined ? name : `${prefix}${separator}${name}`;
-  const unprefixed = (name: string) =>
-    prefix === undefined
-      ? name
-      : name.startsWith(`${prefix}${separator}`)
-      ? name.slice(prefix.length + separator.length)
-      : undefined;
   const tools = new Map<string, Mounted<AnyTool>>();
   const prompts = new Map<string, Mounted<AnyPrompt>>();
   const resources = new Map<string, Mounted<AnyResource>>();
@@ -179,11 +173,11 @@ export function mountGroup(
   // lists of its own: a tool mounted from the child is listed when the child lists its source, and the parent agrees.
   const outer = into.listing;
   const inner = child.listing; // set as the child was built (createServer({ toolSearch }))
-  if (inner !== undefined) {
+  const lead = naming("");
+  if (inner) {
     into.listing = (tool) => {
-      const mounted = tools.get(unprefixed(tool.name) ?? "");
-      if (mounted?.name === tool.name && !inner(mounted.source)) return false;
-      return outer === undefined || outer(tool);
+      const source = tool.name.startsWith(lead) && child.get(tool.name.slice(lead.length));
+      return (!source || inner(source)) && (!outer || outer(tool));
     };
   }
   // Later registrations on the child reach the parent (and its list_changed listeners).
