@@ -2,10 +2,11 @@
  * The queue's backend broken under queued jobs: one web instance and two `mcplite worker` processes on a real
  * redis-server (with an append-only file fsynced on every write, as a production queue runs) or a real PostgreSQL
  * (BullMQ's Postgres backend, the results in `postgresResultStore`), the backend killed (`kill -9`) or stopped (Redis
- * SIGTERM, PostgreSQL's fast shutdown) while jobs run, then started again on the same port and data. Meanwhile a
- * new call and a redeem are answered "send again later", and no process dies; afterwards every accepted call gets
- * its own result through our client (the ones that finished before the outage and while it lasted included),
- * BullMQ holds no job, failed or not, and the same workers take new jobs.
+ * SIGTERM, PostgreSQL's fast shutdown) while jobs run and others wait, then started again on the same port and data.
+ * Meanwhile a new call is answered "send again later", a redeem "not done yet", and no process dies; afterwards every
+ * accepted call gets its own result through our client (those done before the outage, finished while it lasted,
+ * running across it, without `retry` too, and waiting in the queue), BullMQ holds no job, failed or not, and the same
+ * workers take new jobs.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -30,16 +31,22 @@ import { toolsCall } from "../helpers/request.ts";
 
 /**
  * BullMQ's lock on a running job: shorter than the outage (which lasts until the three-second jobs finish), so the
- * workers' locks lapse while the backend is down, and once it is back BullMQ's stalled-job check may hand a running
- * job to the other worker (a start the `slow` tool's three allow) while its first worker stores the result it held.
+ * workers' locks lapse while the backend is down, and once it is back BullMQ's stalled-job check hands running jobs
+ * to the other worker, which must not take a live worker's job for stopped (its lease in the store says it runs).
  */
 const LOCK_MS = 1_500;
-/** The calls: two done before the outage, six that finish while it lasts, two that run across the restart. */
+/**
+ * The calls, over two workers running four jobs at most each: two done before the outage, six that finish while it
+ * lasts, two of a tool without `retry` that run across the restart (a live worker's job, never "stopped"), and two
+ * waiting in the queue when the backend goes (kept by its persistence).
+ */
 const CALLS = [
-  ...[0, 1].map((n) => ({ n, ms: 100 })),
-  ...[2, 3, 4, 5, 6, 7].map((n) => ({ n, ms: 3_000 })),
-  ...[8, 9].map((n) => ({ n, ms: 6_000 })),
+  ...[0, 1].map((n) => ({ tool: "slow", n, ms: 100 })),
+  ...[2, 3, 4, 5, 6, 7].map((n) => ({ tool: "slow", n, ms: 3_000 })),
+  ...[8, 9].map((n) => ({ tool: "fragile", n, ms: 6_000 })),
+  ...[10, 11].map((n) => ({ tool: "slow", n, ms: 1_000 })),
 ];
+const RUNNING = 10;
 
 /** A backend the test runs, breaks and restarts. */
 interface Backend {
@@ -147,7 +154,7 @@ for (const { name: on, missing, start } of BACKENDS) {
           queue: `outage-${crypto.randomUUID()}`,
           lockMs: LOCK_MS,
         };
-        const concurrency = ["--concurrency", "6"];
+        const concurrency = ["--concurrency", "4"];
         const [web, a, b] = await Promise.all([
           startWeb(deployment),
           startWorker(deployment, ...concurrency),
@@ -162,14 +169,20 @@ for (const { name: on, missing, start } of BACKENDS) {
         };
         try {
           const handles: CallHandle[] = [];
-          for (const args of CALLS) {
-            const handle = await client.call("slow", args, { wait: false }) as CallHandle;
+          for (const { tool, ...args } of CALLS) {
+            const handle = await client.call(tool, args, { wait: false }) as CallHandle;
             assert.equal(handle.kind, "promise", JSON.stringify(handle));
             handles.push(handle);
           }
-          // Calls 0 and 1 end (their results stored), every other one runs on a worker: then the backend goes.
+          // Calls 0 and 1 end (their results stored), 2 to 9 run on the workers, 10 and 11 wait: then the backend goes.
           await Promise.all([0, 1].map((n) => ownResult(handles[n], n)));
-          await started([a, b], CALLS.length);
+          await started([a, b], RUNNING);
+          await countsUntil(
+            backend.url,
+            deployment.queue,
+            (counts) => counts.waiting === CALLS.length - RUNNING,
+            30_000,
+          );
           await backend.break(how);
 
           const down = await lite(web.url, "slow", { n: 99, ms: 1 });
@@ -192,7 +205,7 @@ for (const { name: on, missing, start } of BACKENDS) {
             60_000,
           );
 
-          // The same workers take new jobs: eight calls over two workers running six at most each.
+          // The same workers take new jobs: eight calls over two workers running four at most each.
           const more = [];
           for (let n = 100; n < 108; n++) {
             more.push(await client.call("slow", { n, ms: 1_500 }, { wait: false }) as CallHandle);
