@@ -32,8 +32,9 @@ const KEEP_FAILED_S = 24 * 60 * 60;
  * Redis (or Valkey, or PostgreSQL database).
  *
  * A worker that dies holds its jobs until its lock lapses: within `lockMs` to `2 × lockMs` (BullMQ's
- * stalled-job check runs every `lockMs`), another worker starts the job again (a tool with `retry`) or
- * ends it with "The instance running this job stopped before it finished" (a tool without).
+ * stalled-job check runs every `lockMs`), another worker takes the job and, once the job's lease in the
+ * result store has lapsed too, starts it again (a tool with `retry`) or ends it with "The instance running
+ * this job stopped before it finished" (a tool without).
  *
  * @param options `connection`: a Redis URL (`redis://…`, `rediss://…`), or what BullMQ's `connection`
  *   option takes (ioredis options such as `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate:

@@ -270,6 +270,35 @@ export class Continuations implements Tokens {
     return await this.results.get(id);
   }
 
+  /**
+   * Waits while another process holds a queued job: renews its lease, or has not had a whole lease to renew it
+   * since this wait began (a queue's backend that comes back after an outage longer than the queue's lock hands on
+   * the jobs of live workers, whose renewals failed meanwhile as theirs did).
+   *
+   * @param id The entry id.
+   * @param stop Ends the wait (the worker shuts down).
+   * @returns `"ended"` once its entry ended (or expired), `"lapsed"` once its lease has been missing for a whole
+   *   lease (its process stopped), `"stopped"` when `stop` aborted first.
+   * @throws {ProtocolError} `unavailable` while the store is out of reach.
+   */
+  async whileHeld(id: string, stop: AbortSignal): Promise<"ended" | "lapsed" | "stopped"> {
+    const leaseMs = this.#leaseMs;
+    let missingSince: number | undefined;
+    for (;;) {
+      const entry = await this.results.get(id);
+      if (entry === undefined || hasEnded(entry)) return "ended";
+      if (leaseMs === undefined) return "lapsed";
+      const now = this.codec.now();
+      if (await this.results.get(leaseKey(id)) !== undefined) missingSince = undefined;
+      else if (now - (missingSince ??= now) >= leaseMs) return "lapsed";
+      try {
+        await sleep(leaseMs / 3, stop); // its holder renews the lease every third of one
+      } catch {
+        return "stopped";
+      }
+    }
+  }
+
   /** The attempt a job is on: the last one claimed (the first needs no claim). */
   async #attempt(id: string, attempts: number): Promise<number> {
     for (let next = 2; next <= attempts; next++) {

@@ -143,8 +143,9 @@ export interface JobWatch {
 }
 
 /**
- * Runs a job a worker took from the queue: checks it, counts the delivery in the store, and runs the
- * tool's handler and its deferred work here until the result is stored.
+ * Runs a job a worker took from the queue: checks it, waits while another worker still holds it (its lease
+ * renewed), counts the start in the store, and runs the tool's handler and its deferred work here until the
+ * result is stored.
  *
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
@@ -207,6 +208,14 @@ async function runJob(
   }
   const retry = owner.longRunning.retry;
   const attempts = retry?.attempts ?? 1;
+  if (await c.results.get(startKey(state.d, 1)) !== undefined) {
+    // Delivered again after a start: its worker stopped, or (its lock lapsed in an outage of the queue's backend)
+    // still runs it. The job counts as stopped only once that worker's lease has lapsed; until then this
+    // delivery waits, holding the queue's lock (the job goes on if this worker dies too), and ends with the job.
+    const held = await c.whileHeld(state.d, stop);
+    if (held === "ended") return "done";
+    if (held === "stopped") return "again";
+  }
   const attempt = await claimStart(c, state.d, attempts + 1, ttlMs);
   if (attempt === undefined || attempt > attempts) {
     // Every start it may have had was taken by a worker that stopped before it finished.

@@ -8,7 +8,6 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createPostgresBackend, Queue, withBackend } from "bullmq";
 import type { CallOutcome } from "../../mod.ts";
 import { STOPPED_MESSAGE } from "../../src/core/continuations.ts";
 import {
@@ -19,6 +18,7 @@ import {
   startWorker,
 } from "../helpers/queue-processes.ts";
 import { queuedServer } from "../helpers/queued-server.ts";
+import { drained } from "../helpers/bullmq-counts.ts";
 import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
 import type { ServerProcess } from "../helpers/server-process.ts";
@@ -47,34 +47,6 @@ function answerOf(outcome: CallOutcome): { n?: number; pid?: number; error?: str
   if (result.isError) return { error: (result.content[0] as { text: string }).text };
   return JSON.parse((result.content[0] as { text: string }).text);
 }
-
-/** BullMQ's counts of the queue's jobs, read until `done` holds them, at most `timeoutMs`. */
-async function countsUntil(
-  url: string,
-  name: string,
-  done: (counts: Record<string, number>) => boolean,
-  timeoutMs: number,
-): Promise<void> {
-  const { hostname, port } = new URL(url);
-  const queue = url.startsWith("redis:")
-    ? new Queue(name, { connection: { host: hostname, port: Number(port) } })
-    : new (withBackend(createPostgresBackend).Queue)(name, { connection: { connectionString: url } });
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const counts = await queue.getJobCounts("waiting", "active", "delayed", "prioritized");
-      if (done(counts)) return;
-      if (Date.now() > deadline) assert.fail(`after ${timeoutMs} ms, BullMQ counts ${JSON.stringify(counts)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } finally {
-    await queue.close();
-  }
-}
-
-/** Waits until BullMQ holds no job of the queue (waiting, active or delayed). */
-const drained = (url: string, name: string, timeoutMs: number) =>
-  countsUntil(url, name, (counts) => Object.values(counts).every((n) => n === 0), timeoutMs);
 
 /** Redeems until the job ends, at most `timeoutMs`. */
 async function redeemed(

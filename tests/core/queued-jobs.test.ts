@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, ErrorCode, ProtocolError, runWorker } from "../../mod.ts";
-import type { CallOutcome } from "../../mod.ts";
+import type { CallOutcome, ResultStore } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 import { describeWorkQueue } from "../helpers/work-queue-conformance.ts";
@@ -21,18 +21,30 @@ interface Seen {
   headers?: Record<string, string>;
   auth?: unknown;
   runs: number;
+  /** What the work waits for before it answers. */
+  gate?: Promise<void>;
+  /** How often a worker read a job's lease (a worker given a job another one holds). */
+  leaseReads?: number;
 }
 
 function queuedServer(queue: WorkQueue, seen: Seen, secret: string | string[] = SECRET) {
-  const store = createMemoryResultStore();
+  const memory = createMemoryResultStore();
+  const store: ResultStore = {
+    ...memory,
+    get(id) {
+      if (id.startsWith("lease:")) seen.leaseReads = (seen.leaseReads ?? 0) + 1;
+      return memory.get(id);
+    },
+  };
   const server = createServer({ name: "queued", version: "1.0.0", secret, resultStore: store, queue })
     .tool(
       defineTool("report").describe("A report, later").input(v.object({ id: v.string() })).longRunning()
         .handle(({ id }, ctx) => {
           seen.headers = Object.fromEntries(ctx.meta.headers);
           seen.auth = ctx.auth;
-          return ctx.defer(() => {
+          return ctx.defer(async () => {
             seen.runs++;
+            await seen.gate;
             return `report ${id}`;
           });
         }),
@@ -127,6 +139,39 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
       assert.equal(seen.runs, 1);
     } finally {
       await right.close();
+    }
+  });
+
+  it("a job delivered again while its worker runs it waits for that worker's result: never 'stopped', never run twice", async () => {
+    // As BullMQ's stalled-job check does once its backend is back from an outage longer than its lock: the job
+    // of a worker that is alive (it renews its lease in the store) goes to another worker too.
+    const { queue, jobs } = memoryQueue();
+    let open = () => {};
+    const seen: Seen = { runs: 0, gate: new Promise<void>((resolve) => open = resolve) };
+    const { server } = queuedServer(queue, seen);
+    const token = tokenOf(await server.call("report", { id: "twice" }));
+    const job = jobs[0];
+    const first = runWorker(server);
+    let second: ReturnType<typeof runWorker> | undefined;
+    try {
+      const until = async (done: () => boolean) => {
+        const deadline = Date.now() + 5_000;
+        while (!done()) {
+          assert.ok(Date.now() < deadline, `runs ${seen.runs}, lease reads ${seen.leaseReads}`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      };
+      await until(() => seen.runs === 1);
+      jobs.push(job); // delivered again while the first worker runs it
+      second = runWorker(server);
+      await until(() => (seen.leaseReads ?? 0) > 0); // the second delivery reads the first worker's lease
+      assert.equal((await server.call("redeem", { promise: token })).kind, "promise", "not done yet, not stopped");
+      open();
+      const outcome = await redeemed(server, token);
+      assert.deepEqual(outcome.kind === "answer" && outcome.result.content, [{ type: "text", text: "report twice" }]);
+      assert.equal(seen.runs, 1);
+    } finally {
+      await Promise.all([first.close(), second?.close()]);
     }
   });
 

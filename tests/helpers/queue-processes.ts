@@ -108,12 +108,16 @@ export async function assertStopped(process: QueueProcess): Promise<void> {
  * Waits until the workers' logs say `jobs` jobs started (`job N started`, tests/helpers/queued-server.ts): a signal
  * sent then finds them running their work, however loaded the machine. At most 60 s.
  */
-export async function started(workers: readonly QueueProcess[], jobs: number): Promise<void> {
-  const count = () =>
-    workers.reduce((sum, worker) => sum + (worker.log().match(/^job \d+ started$/gm)?.length ?? 0), 0);
+export function started(workers: readonly QueueProcess[], jobs: number): Promise<void> {
+  return logged(workers, /^job \d+ started$/gm, jobs);
+}
+
+/** Waits until the processes' logs hold `count` lines matching `line` (a global, multiline pattern). At most 60 s. */
+export async function logged(processes: readonly QueueProcess[], line: RegExp, count: number): Promise<void> {
+  const seen = () => processes.reduce((sum, each) => sum + (each.log().match(line)?.length ?? 0), 0);
   const deadline = Date.now() + 60_000;
-  while (count() < jobs) {
-    assert.ok(Date.now() < deadline, `${count()} of ${jobs} jobs started in 60 s`);
+  while (seen() < count) {
+    assert.ok(Date.now() < deadline, `${seen()} of ${count} lines ${line} in 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

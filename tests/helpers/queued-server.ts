@@ -5,9 +5,9 @@
  * tests/helpers/queued-server.ts`) load alike. Exports `server` made from the environment (`REDIS_URL` or
  * `DATABASE_URL`, `QUEUE`, `LOCK_MS`) and `queuedServer()` to make one in a test.
  *
- * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` and answer
- * `{ n, pid }` (the worker's process id); `asks` asks the client a question from the worker; `steps`
- * reports each of `n` steps (200 ms apart) as progress.
+ * Tools: `slow` (`retry`: three starts) and `fragile` (no `retry`) wait `ms` and answer `{ n, pid }` (the
+ * worker's process id), writing `job N started` and `job N finished` on stderr; `asks` asks the client a question
+ * from the worker; `steps` reports each of `n` steps (200 ms apart) as progress.
  */
 import process from "node:process";
 import { createPostgresBackend } from "bullmq";
@@ -27,6 +27,7 @@ const args = v.object({ n: v.number(), ms: v.number() });
 const work = ({ n, ms }: { n: number; ms: number }) => async (signal: AbortSignal) => {
   process.stderr.write(`job ${n} started\n`); // on the worker: the tests wait for it before they signal it
   await sleep(ms, signal);
+  process.stderr.write(`job ${n} finished\n`); // its result is being stored (held while the store is down)
   return { n, pid: process.pid };
 };
 

@@ -90,4 +90,18 @@ describe("workers on Node 22 (issue 62)", { skip: ONCE_PER_RUN }, () => {
       assert.equal(passed?.length, 2, tap); // on redis-server, then on PostgreSQL
     },
   );
+
+  it("the queue's backend killed under jobs on Node 22 workers, on Redis and on PostgreSQL: every call its result", {
+    timeout: 300_000,
+  }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+    if (REDIS_MISSING) return skipOutsideCi(t, REDIS_MISSING);
+    if (POSTGRES_MISSING) return skipOutsideCi(t, POSTGRES_MISSING);
+    const tap = await onNode22(node, [`${ROOT}tests/bullmq/backend-faults.test.ts`], "killed \\(kill -9\\) mid-run");
+    const passed = tap.match(
+      /^\s*ok \d+ - killed \(kill -9\) mid-run, then restarted: every call gets its own result/gm,
+    );
+    assert.equal(passed?.length, 2, tap); // on redis-server, then on PostgreSQL
+  });
 });
