@@ -213,8 +213,8 @@ async function runJob(
     // still runs it. The job counts as stopped only once that worker's lease has lapsed; until then this
     // delivery waits, holding the queue's lock (the job goes on if this worker dies too), and ends with the job.
     const held = await c.whileHeld(state.d, stop);
-    if (held === "ended") return "done";
-    if (held === "stopped") return "again";
+    if (held === "ended") return { outcome: "skipped" }; // the worker that runs it finished it
+    if (held === "stopped") return { outcome: "again" };
   }
   const attempt = await claimStart(c, state.d, attempts + 1, ttlMs);
   if (attempt === undefined || attempt > attempts) {
