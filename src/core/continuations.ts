@@ -41,7 +41,7 @@ export function resultNotHeld(message: string): ProtocolError {
 }
 
 /** The store key of a job's lease: present while an instance runs the job. */
-function leaseKey(id: string): string {
+export function leaseKey(id: string): string {
   return `lease:${id}`;
 }
 
@@ -270,33 +270,9 @@ export class Continuations implements Tokens {
     return await this.results.get(id);
   }
 
-  /**
-   * Waits while another process holds a queued job: renews its lease, or has not had a whole lease to renew it
-   * since this wait began (a queue's backend that comes back after an outage longer than the queue's lock hands on
-   * the jobs of live workers, whose renewals failed meanwhile as theirs did).
-   *
-   * @param id The entry id.
-   * @param stop Ends the wait (the worker shuts down).
-   * @returns `"ended"` once its entry ended (or expired), `"lapsed"` once its lease has been missing for a whole
-   *   lease (its process stopped), `"stopped"` when `stop` aborted first.
-   * @throws {ProtocolError} `unavailable` while the store is out of reach.
-   */
-  async whileHeld(id: string, stop: AbortSignal): Promise<"ended" | "lapsed" | "stopped"> {
-    const leaseMs = this.#leaseMs;
-    let missingSince: number | undefined;
-    for (;;) {
-      const entry = await this.results.get(id);
-      if (entry === undefined || hasEnded(entry)) return "ended";
-      if (leaseMs === undefined) return "lapsed";
-      const now = this.codec.now();
-      if (await this.results.get(leaseKey(id)) !== undefined) missingSince = undefined;
-      else if (now - (missingSince ??= now) >= leaseMs) return "lapsed";
-      try {
-        await sleep(leaseMs / 3, stop); // its holder renews the lease every third of one
-      } catch {
-        return "stopped";
-      }
-    }
+  /** How long a job's lease lasts unless its holder renews it (every third of it), with a shared store. */
+  get leaseMs(): number | undefined {
+    return this.#leaseMs;
   }
 
   /** The attempt a job is on: the last one claimed (the first needs no claim). */

@@ -14,7 +14,7 @@ import { createContext } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "./call-meta.ts";
-import { type Continuations, STOPPED_MESSAGE } from "./continuations.ts";
+import { type Continuations, leaseKey, STOPPED_MESSAGE } from "./continuations.ts";
 import { ErrorCode, ProtocolError } from "./error.ts";
 import type { AuthInfo } from "./host.ts";
 import { jobResultOf, rerun } from "./job-restart.ts";
@@ -212,7 +212,7 @@ async function runJob(
     // Delivered again after a start: its worker stopped, or (its lock lapsed in an outage of the queue's backend)
     // still runs it. The job counts as stopped only once that worker's lease has lapsed; until then this
     // delivery waits, holding the queue's lock (the job goes on if this worker dies too), and ends with the job.
-    const held = await c.whileHeld(state.d, stop);
+    const held = await whileHeld(c, state.d, stop);
     if (held === "ended") return { outcome: "skipped" }; // the worker that runs it finished it
     if (held === "stopped") return { outcome: "again" };
   }
@@ -292,4 +292,34 @@ async function claimStart(c: Continuations, id: string, most: number, ttlMs: num
     if (await c.results.set(startKey(id, start), { status: "cancelled", at: c.codec.now() }, ttlMs)) return start;
   }
   return undefined;
+}
+
+/**
+ * Waits while another process holds a queued job: renews its lease, or has not had a whole lease to renew it
+ * since this wait began (a queue's backend that comes back after an outage longer than the queue's lock hands on
+ * the jobs of live workers, whose renewals failed meanwhile as theirs did).
+ *
+ * @param c The worker's continuations.
+ * @param id The entry id.
+ * @param stop Ends the wait (the worker shuts down).
+ * @returns `"ended"` once its entry ended (or expired), `"lapsed"` once its lease has been missing for a whole
+ *   lease (its process stopped), `"stopped"` when `stop` aborted first.
+ * @throws {ProtocolError} `unavailable` while the store is out of reach.
+ */
+async function whileHeld(c: Continuations, id: string, stop: AbortSignal): Promise<"ended" | "lapsed" | "stopped"> {
+  const leaseMs = c.leaseMs;
+  let missingSince: number | undefined;
+  for (;;) {
+    const entry = await c.results.get(id);
+    if (entry === undefined || hasEnded(entry)) return "ended";
+    if (leaseMs === undefined) return "lapsed";
+    const now = c.codec.now();
+    if (await c.results.get(leaseKey(id)) !== undefined) missingSince = undefined;
+    else if (now - (missingSince ??= now) >= leaseMs) return "lapsed";
+    try {
+      await sleep(leaseMs / 3, stop); // its holder renews the lease every third of one
+    } catch {
+      return "stopped";
+    }
+  }
 }
