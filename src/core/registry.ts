@@ -139,8 +139,13 @@ export interface Registry extends CallTarget {
  */
 export type ChangeFeed = (listener: (change: RegistryChange) => void, ready?: () => void) => () => void;
 
-/** Whether a registered tool is shown in the lists (see {@link Registry.listing}). */
-export type ToolListing = (tool: AnyTool) => boolean;
+/**
+ * Whether a registered tool is shown in the lists (see {@link Registry.listing}); `under` makes the listing of a server
+ * that mounts this one's tools under `lead` (`server.group()`) over its own (`outer`): a transform that stacks.
+ */
+export type ToolListing = ((tool: AnyTool) => boolean) & {
+  readonly under?: (lead: string, own: Registry, outer: ToolListing | undefined) => ToolListing;
+};
 
 /** Builds the system tool that redeems the promises of a registry's long-running tools. */
 export type RedeemToolFactory = (registry: Registry) => AnyTool;

@@ -169,17 +169,8 @@ export function mountGroup(
   };
 
   apply(plan());
-  // What the child lists, the parent lists (tool search shows a few and finds the rest), under whatever the parent
-  // lists of its own: a tool mounted from the child is listed when the child lists its source, and the parent agrees.
-  const outer = into.listing;
-  const inner = child.listing; // set as the child was built (createServer({ toolSearch }))
-  const lead = naming("");
-  if (inner) {
-    into.listing = (tool) => {
-      const source = tool.name.startsWith(lead) && child.get(tool.name.slice(lead.length));
-      return (!source || inner(source)) && (!outer || outer(tool));
-    };
-  }
+  // What the child lists, the parent lists, under what it lists of its own (tool search's listing stacks).
+  into.listing = child.listing?.under?.(naming(""), child, into.listing) ?? into.listing;
   // Later registrations on the child reach the parent (and its list_changed listeners).
   child.onChange((change) => {
     if (change.kind === "config") return;

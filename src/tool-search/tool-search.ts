@@ -6,7 +6,8 @@
  * @module
  */
 import { REDEEM_TOOL } from "../core/redeem.ts";
-import type { Definitions } from "../core/registry.ts";
+import type { Definitions, Registry, ToolListing } from "../core/registry.ts";
+import type { AnyTool } from "../core/tool.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 import { callToolTool } from "./call-tool-tool.ts";
 import { DEFAULT_SYNONYMS } from "./query-terms.ts";
@@ -161,6 +162,21 @@ export function toolSearch(options: ToolSearchOptions = {}): Capability<"toolSea
       onFound,
     }));
     registry.add(callToolTool(registry, catalog, { name: callName, searchTool: searchName }));
-    registry.listing = (tool) => listed.has(tool.name) || revealed.has(tool.name) || tool.name === REDEEM_TOOL;
+    registry.listing = Object.assign(
+      (tool: AnyTool) => listed.has(tool.name) || revealed.has(tool.name) || tool.name === REDEEM_TOOL,
+      { under: mountedListing },
+    );
   });
+}
+
+/**
+ * The listing of a server that mounts a tool-search server's tools under `lead` (`server.group("crm", child)`): a
+ * tool served under the prefix is listed when the child lists it, and the parent's own listing agrees.
+ */
+function mountedListing(this: ToolListing, lead: string, own: Registry, outer: ToolListing | undefined): ToolListing {
+  const listing = (tool: AnyTool) => {
+    const source = tool.name.startsWith(lead) ? own.get(tool.name.slice(lead.length)) : undefined;
+    return (source === undefined || this(source)) && (outer === undefined || outer(tool));
+  };
+  return Object.assign(listing, { under: mountedListing }); // grouped again, it stacks again
 }

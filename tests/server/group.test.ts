@@ -255,6 +255,26 @@ describe("server.group(prefix, child) of a child with tool search", () => {
     );
   });
 
+  it("stacks again when the parent is grouped in turn, searching and calling under both prefixes", async () => {
+    const top = createServer({ name: "top", version: "1.0.0" }).group("app", parent());
+    const listed = await json(await top.fetch(modernRequest("tools/list")));
+    assert.deepEqual(
+      listed.result.tools.map((t: { name: string }) => t.name).sort(),
+      ["app.crm.call_tool", "app.crm.search_tools", "app.crm.whoami", "app.ping"],
+    );
+    const call = top.call.bind(top) as (name: string, args: object) => ReturnType<typeof top.call>;
+    const found = await call("app.crm.search_tools", { query: "send an email" });
+    const [best] = (found.kind === "answer" ? found.result.structuredContent as { tools: { name: string }[] } : {
+      tools: [],
+    }).tools;
+    assert.equal(best.name, "app.crm.sendMail");
+    const sent = await call(best.name, { to: "bob@example.com" });
+    assert.deepEqual(sent.kind === "answer" && sent.result.content, [{
+      type: "text",
+      text: "sent to bob@example.com",
+    }]);
+  });
+
   it("answers what search finds by the parent's names, each callable as found, directly and through call_tool", async () => {
     const server = parent();
     // Untyped: the search and call tools are not among the server's typed tools.
