@@ -45,13 +45,19 @@ async function gatewayOf(remote: string | typeof everythingStdio): Promise<Front
   };
 }
 
-/** The text of a result. */
-function textOf(result: CallResult | { content?: unknown }): string {
+/** The text of a result (ours, or the official client's). */
+function textOf(result: CallResult | Record<string, unknown>): string {
   return ((result.content ?? []) as { text?: string }[]).map((c) => c.text ?? "").join("\n");
 }
 
 /** Calls a tool with the official v1 client over MCP 2025 (Streamable HTTP), made by `setUp`. */
-async function callV1(url: string, tool: string, args: object, setUp: (client: Any) => void, capabilities: object) {
+async function callV1(
+  url: string,
+  tool: string,
+  args: Record<string, unknown>,
+  setUp: (client: Any) => void,
+  capabilities: object,
+): Promise<Record<string, unknown>> {
   const client = new ClientV1({ name: "v1", version: "1.32.2" }, { capabilities });
   setUp(client);
   await client.connect(new HttpV1(new URL(`${url}/mcp`)));
