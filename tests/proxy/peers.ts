@@ -222,7 +222,10 @@ export async function sdkV2Peer(port = 0, httpServer?: "node:http"): Promise<Pee
     );
     // What the request declared (MCP 2026-07-28 capabilities go with each request), and the roots it is asked for.
     server.registerTool("declared", { description: "Answers the request's client capabilities" }, (ctx: Any) => ({
-      content: [{ type: "text", text: JSON.stringify(ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? null) }],
+      content: [{
+        type: "text",
+        text: JSON.stringify(ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? null),
+      }],
     }));
     server.registerTool("roots", { description: "Asks for the client's roots" }, (ctx: Any) => {
       const answered = inputResponse(ctx.mcpReq.inputResponses, "roots");

@@ -219,7 +219,10 @@ describe("proxy() passes on per call what its caller declared to an MCP 2026-07-
   });
 
   it("an MCP 2025 caller's, from its session (the official v1 client); roots without listChanged", async () => {
-    const result = await callV1(front.url, "all.declared", {}, () => {}, { sampling: {}, roots: { listChanged: true } });
+    const result = await callV1(front.url, "all.declared", {}, () => {}, {
+      sampling: {},
+      roots: { listChanged: true },
+    });
     const seen = declared(textOf(result));
     assert.deepEqual(seen.sampling, {});
     assert.deepEqual(seen.roots, {}); // its notifications do not reach the remote
