@@ -39,12 +39,23 @@ type Callbacks = {
   traceContext?: Readonly<Record<string, string>>;
   onElicit?: InputHandlers["onElicit"];
   onSample?: InputHandlers["onSample"];
+  onRoots?: InputHandlers["onRoots"];
+  capabilities?: Record<string, unknown>;
 };
 
 /** The client's input handlers, with a call's own in place of them where it has some. */
 function handlersOf(client: InputHandlers, call: Callbacks): InputHandlers {
-  const { onElicit = client.onElicit, onSample = client.onSample } = call;
-  return { ...client, onElicit, onSample };
+  const { onElicit = client.onElicit, onSample = client.onSample, onRoots = client.onRoots } = call;
+  return { ...client, onElicit, onSample, onRoots };
+}
+
+/** The capabilities a call's own input handlers answer for: the ones it may declare in place of the client's. */
+const CALL_INPUTS = ["elicitation", "sampling", "roots"];
+
+/** The client's capabilities with a call's own input capabilities in place of its. */
+function callCapabilities(client: Record<string, unknown>, call: Record<string, unknown>): Record<string, unknown> {
+  const kept = Object.entries(client).filter(([key]) => !CALL_INPUTS.includes(key));
+  return { ...Object.fromEntries(kept), ...call };
 }
 
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
@@ -171,6 +182,9 @@ export class CallRunner {
       signal: deadline.signal,
       activity: () => deadline.touch(),
       capabilities: this.#capabilities,
+      ...(callbacks.capabilities === undefined
+        ? {}
+        : { callCapabilities: callCapabilities(this.#capabilities, callbacks.capabilities) }),
       clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
       ...(logLevel === undefined ? {} : { logLevel }),
       stream: stream || callbacks.onPartial !== undefined,

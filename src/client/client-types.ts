@@ -115,6 +115,15 @@ export interface CallOptions extends RequestOptions {
   onElicit?: InputHandlers["onElicit"];
   /** Answers the sampling requests of this call in place of the client's `onSample` (which declares the capability). */
   onSample?: InputHandlers["onSample"];
+  /** Answers the roots requests of this call in place of the client's `onRoots` (which declares the capability). */
+  onRoots?: InputHandlers["onRoots"];
+  /**
+   * The input capabilities this call declares (`elicitation`, `sampling`, `roots`), in place of the client's, where
+   * each request declares its own (MCP 2026-07-28: `_meta["io.modelcontextprotocol/clientCapabilities"]`); the
+   * client's other capabilities (extensions) stay. An MCP 2025 session keeps what it declared at `initialize`. E.g. a
+   * gateway declaring what its own caller can answer.
+   */
+  capabilities?: Record<string, unknown>;
   /**
    * `false`: return a promise token or task handle at once instead of redeeming or polling it; resume
    * it later with `client.resume()`.

@@ -134,7 +134,9 @@ export interface InputHandlers {
   onElicit?: (request: ElicitRequest, context: InputContext) => ElicitAnswer | Promise<ElicitAnswer>;
   /**
    * The elicitation modes `onElicit` handles, declared to the server (MCP 2025-11-25, Elicitation:
-   * Capabilities); default `["form"]`. With `"url"` the server may send the user to a page.
+   * Capabilities); default `["form"]`. With `"url"` the server may send the user to a page. Not needed by
+   * `proxy()`, which declares both (it asks each of its caller); given to it, it narrows what an MCP 2025
+   * session declares.
    */
   elicitationModes?: readonly ("form" | "url")[];
   /**

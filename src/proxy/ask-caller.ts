@@ -1,22 +1,32 @@
 /**
- * What the remote asks while a proxied call runs (elicitation, sampling: MCP 2025-11-25, Client
+ * What the remote asks while a proxied call runs (elicitation, sampling, roots: MCP 2025-11-25, Client
  * Features) is asked of our caller, where its wire lets it: on the call's stream of an MCP 2025 session,
  * or as an input round (MCP 2026-07-28 multi round-trip requests, MCP-lite `elicitation`), after which the
  * call runs again and the remote, asking again, gets the caller's answer. Keys count the questions of one
  * run, so a remote that asks in the same order finds its answers.
  *
+ * The proxy declares to the remote all it relays (both elicitation modes, sampling with tools, roots); an MCP
+ * 2026-07-28 remote hears per call what the caller itself declared of it (capabilities go with each request), an
+ * MCP 2025 one, whose capabilities are its session's, is answered the caller's refusal (`answerError`).
+ *
  * @module
  */
 import type { CallContext } from "../core/call-context.ts";
 import type { InputHandlers } from "../client/input.ts";
+import { isObject } from "../internal/is-object.ts";
+
+/** A call's own input handlers and the capabilities they answer for (`CallOptions`). */
+type CallerInput = Pick<InputHandlers, "onElicit" | "onSample" | "onRoots"> & {
+  readonly capabilities: Record<string, unknown>;
+};
 
 /**
- * The input handlers of one call that ask its caller.
+ * The input handlers of one call that ask its caller, and what the caller can answer of what the proxy relays.
  *
  * @param ctx The call's context.
- * @returns `onElicit` and `onSample` for the client's call.
+ * @returns `onElicit`, `onSample`, `onRoots` and `capabilities` for the client's call.
  */
-export function askCaller(ctx: CallContext): Pick<InputHandlers, "onElicit" | "onSample"> {
+export function askCaller(ctx: CallContext): CallerInput {
   let asked = 0;
   return {
     onElicit: async (request) =>
@@ -29,13 +39,55 @@ export function askCaller(ctx: CallContext): Pick<InputHandlers, "onElicit" | "o
         method: "sampling/createMessage",
         params: { ...request },
       }) as never,
+    onRoots: async () =>
+      await ctx.requestInput(`remote-input-${++asked}`, { method: "roots/list", params: {} }) as never,
+    capabilities: callerCapabilities(ctx),
   };
 }
 
-/** What the proxy's client answers outside a call, declaring the capabilities a call's caller may answer. */
-export const DECLINING: Pick<InputHandlers, "onElicit" | "onSample"> = {
+/**
+ * What the caller declared of what the proxy relays: its elicitation and sampling as declared (each request is
+ * passed on verbatim), its roots without `listChanged` (its notifications do not reach the remote). A caller on
+ * a wire that declares none (MCP-lite, gRPC, in process) is taken at what its call can be asked.
+ */
+function callerCapabilities(ctx: CallContext): Record<string, unknown> {
+  const client = ctx.client, declared = client.capabilities;
+  const relayed: Record<string, unknown> = {};
+  if (declared === undefined) {
+    for (const [capability, relay] of Object.entries(RELAYED)) {
+      if (client.supports(capability)) relayed[capability] = relay;
+    }
+    return relayed;
+  }
+  if (isObject(declared.elicitation)) relayed.elicitation = declared.elicitation;
+  if (isObject(declared.sampling)) relayed.sampling = declared.sampling;
+  if (isObject(declared.roots)) relayed.roots = {};
+  return relayed;
+}
+
+/** What the proxy relays to a call's caller, as client capabilities. */
+const RELAYED: Readonly<Record<string, Record<string, unknown>>> = {
+  elicitation: { form: {}, url: {} },
+  sampling: { tools: {} },
+  roots: {},
+};
+
+/**
+ * What the proxy's client answers outside a call, declaring the capabilities a call's caller may answer: both
+ * elicitation modes, sampling with tools, and roots. Outside a call there is no caller to ask: an elicitation is
+ * declined, sampling and roots refused (a remote that keeps the roots it was answered would keep none).
+ */
+export const DECLINING: Pick<
+  InputHandlers,
+  "onElicit" | "onSample" | "onRoots" | "elicitationModes" | "samplingTools"
+> = {
   onElicit: () => ({ action: "decline" }),
+  elicitationModes: ["form", "url"],
   onSample: () => {
     throw new Error("sampling is answered by the caller of a proxied call only");
+  },
+  samplingTools: true,
+  onRoots: () => {
+    throw new Error("roots are answered by the caller of a proxied call only");
   },
 };

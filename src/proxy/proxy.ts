@@ -102,7 +102,8 @@ export async function proxy<S = unknown>(
     ...clientOptions
   } = options;
   signal?.throwIfAborted();
-  // The client declares elicitation and sampling: a proxied call's caller answers them (./ask-caller.ts).
+  // The client declares all a proxied call's caller may answer (./ask-caller.ts): both elicitation modes,
+  // sampling with tools, roots; each call then passes on what its caller declared, where requests carry it.
   const remote = connectRemote(target, { ...DECLINING, ...clientOptions });
   const policy = { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken };
   const forCaller = remote.forCaller?.bind(remote);

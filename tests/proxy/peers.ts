@@ -3,7 +3,8 @@
  * sessions), the SDK v2 (2026-07-28, `createMcpHandler`) and fiberplane's mcp-lite, each served on
  * 127.0.0.1; each has `add` (with an output schema) and `wait` (which waits for its abort signal and
  * counts the aborts it saw, read back with `aborts`); v1's `grow` adds a tool `late` to its session; v2's `chatty`
- * logs at four levels, and its `pictured`, `card`, `logo` and `page:///{name}` have icons and results with `_meta`.
+ * logs at four levels, and its `pictured`, `card`, `logo` and `page:///{name}` have icons and results with `_meta`;
+ * v2's `declared` answers the client capabilities its request carried, and `roots` the roots it asked for.
  */
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -14,6 +15,7 @@ import {
   acceptedContent,
   createMcpHandler,
   inputRequired,
+  inputResponse,
   McpServer as V2Server,
   ResourceTemplate as V2Template,
 } from "@modelcontextprotocol/server";
@@ -218,6 +220,20 @@ export async function sdkV2Peer(port = 0, httpServer?: "node:http"): Promise<Pee
         return { content: [{ type: "text", text: `deployed to ${env}` }] };
       },
     );
+    // What the request declared (MCP 2026-07-28 capabilities go with each request), and the roots it is asked for.
+    server.registerTool("declared", { description: "Answers the request's client capabilities" }, (ctx: Any) => ({
+      content: [{
+        type: "text",
+        text: JSON.stringify(ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] ?? null),
+      }],
+    }));
+    server.registerTool("roots", { description: "Asks for the client's roots" }, (ctx: Any) => {
+      const answered = inputResponse(ctx.mcpReq.inputResponses, "roots");
+      if (answered.kind !== "roots") {
+        return inputRequired({ inputRequests: { roots: inputRequired.listRoots() }, requestState: "roots" });
+      }
+      return { content: [{ type: "text", text: answered.roots.map((r: Any) => r.uri).join(" ") }] };
+    });
     // Logs at four levels, each sent only as far as the request's own `_meta` log level allows (MCP 2026-07-28).
     server.registerTool("chatty", { description: "Logs at four levels, then answers" }, async (ctx: Any) => {
       for (const level of ["debug", "info", "warning", "error"]) await ctx.mcpReq.log(level, `${level} line`, "chatty");

@@ -106,7 +106,7 @@ describe("proxy() asks a 2026-07-28 remote for its logs at the caller's level, w
   });
 });
 
-// server-everything over stdio and over Streamable HTTP, declared URL elicitation (else it hides the tool).
+// server-everything over stdio and over Streamable HTTP (the proxy declares URL elicitation, else it hides the tool).
 for (const carrier of ["stdio", "http"] as const) {
   describe(`proxy() of server-everything over ${carrier} (MCP 2025-11-25)`, () => {
     const closed = new AbortController(); // ends the stdio child
@@ -119,8 +119,7 @@ for (const carrier of ["stdio", "http"] as const) {
         http = everythingHttp(await freePort());
         await http.start();
       }
-      const options = { elicitationModes: ["form", "url"] as const, signal: closed.signal };
-      gateway = gatewayServer().group("all", await proxy(http?.url ?? everythingStdio, options));
+      gateway = gatewayServer().group("all", await proxy(http?.url ?? everythingStdio, { signal: closed.signal }));
       front = await served(gateway);
     });
     after(async () => {

@@ -314,7 +314,7 @@ class McpTransport implements Transport {
     const meta: Record<string, unknown> = {
       ...(params._meta as Record<string, unknown> | undefined),
       [META.protocolVersion]: this.#version,
-      [META.clientCapabilities]: ctx.capabilities,
+      [META.clientCapabilities]: ctx.callCapabilities ?? ctx.capabilities,
       [META.clientInfo]: ctx.clientInfo,
       ...streamMeta,
       ...ctx.traceContext,
