@@ -49,15 +49,6 @@ function handlersOf(client: InputHandlers, call: Callbacks): InputHandlers {
   return { ...client, onElicit, onSample, onRoots };
 }
 
-/** The capabilities a call's own input handlers answer for: the ones it may declare in place of the client's. */
-const CALL_INPUTS = ["elicitation", "sampling", "roots"];
-
-/** The client's capabilities with a call's own input capabilities in place of its. */
-function callCapabilities(client: Record<string, unknown>, call: Record<string, unknown>): Record<string, unknown> {
-  const kept = Object.entries(client).filter(([key]) => !CALL_INPUTS.includes(key));
-  return { ...Object.fromEntries(kept), ...call };
-}
-
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "@mcplite/sdk", version: SDK_VERSION };
 
 /** Runs a client's requests and calls over its transport. */
@@ -182,9 +173,7 @@ export class CallRunner {
       signal: deadline.signal,
       activity: () => deadline.touch(),
       capabilities: this.#capabilities,
-      ...(callbacks.capabilities === undefined
-        ? {}
-        : { callCapabilities: callCapabilities(this.#capabilities, callbacks.capabilities) }),
+      ...(callbacks.capabilities === undefined ? {} : { callCapabilities: callbacks.capabilities }),
       clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
       ...(logLevel === undefined ? {} : { logLevel }),
       stream: stream || callbacks.onPartial !== undefined,

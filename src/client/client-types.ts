@@ -118,10 +118,10 @@ export interface CallOptions extends RequestOptions {
   /** Answers the roots requests of this call in place of the client's `onRoots` (which declares the capability). */
   onRoots?: InputHandlers["onRoots"];
   /**
-   * The input capabilities this call declares (`elicitation`, `sampling`, `roots`), in place of the client's, where
-   * each request declares its own (MCP 2026-07-28: `_meta["io.modelcontextprotocol/clientCapabilities"]`); the
-   * client's other capabilities (extensions) stay. An MCP 2025 session keeps what it declared at `initialize`. E.g. a
-   * gateway declaring what its own caller can answer.
+   * Capabilities this call declares over the client's, where each request declares its own (MCP 2026-07-28:
+   * `_meta["io.modelcontextprotocol/clientCapabilities"]`): each key given replaces the client's, one given as
+   * `undefined` is not declared (`{ sampling: undefined }`: this call cannot be asked to sample); the others stay. An
+   * MCP 2025 session keeps what it declared at `initialize`. E.g. a gateway declaring what its own caller can answer.
    */
   capabilities?: Record<string, unknown>;
   /**

@@ -130,8 +130,9 @@ export interface RequestContext {
   /** The capabilities this client declares (MCP, per request on 2026-07-28). */
   readonly capabilities: Record<string, unknown>;
   /**
-   * What this request declares in place of `capabilities` where each request declares its own (MCP 2026-07-28): a
-   * call's own input capabilities (`CallOptions.capabilities`). A 2025 session keeps what it declared at `initialize`.
+   * What this request declares over `capabilities` where each request declares its own (MCP 2026-07-28): a call's
+   * own (`CallOptions.capabilities`; a key given as `undefined` is not declared). A 2025 session keeps what it
+   * declared at `initialize`.
    */
   readonly callCapabilities?: Record<string, unknown>;
   /** Who the client is. */

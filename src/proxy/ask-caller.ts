@@ -52,7 +52,8 @@ export function askCaller(ctx: CallContext): CallerInput {
  */
 function callerCapabilities(ctx: CallContext): Record<string, unknown> {
   const client = ctx.client, declared = client.capabilities;
-  const relayed: Record<string, unknown> = {};
+  // Each input capability in place of the proxy's own: one the caller lacks is not declared (undefined).
+  const relayed: Record<string, unknown> = { elicitation: undefined, sampling: undefined, roots: undefined };
   if (declared === undefined) {
     for (const [capability, relay] of Object.entries(RELAYED)) {
       if (client.supports(capability)) relayed[capability] = relay;

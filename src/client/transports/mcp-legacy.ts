@@ -16,7 +16,8 @@ import { sendTraced, withTraceHeaders, withTraceMeta } from "../carry-trace.ts";
 import { readSse, type SseCursor } from "../read-sse.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { InputRequest, Reply, RequestContext } from "../transport.ts";
-import { answerError, handleStreamMessage, LEGACY_VERSIONS, streamMetaOf, TASKS_EXTENSION } from "./mcp-client-wire.ts";
+import { answerError } from "./answer-error.ts";
+import { handleStreamMessage, LEGACY_VERSIONS, streamMetaOf, TASKS_EXTENSION } from "./mcp-client-wire.ts";
 import { SseConnection } from "./sse-connection.ts";
 
 /** How many times a stream that ended before its reply is resumed. */

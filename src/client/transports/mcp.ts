@@ -314,7 +314,9 @@ class McpTransport implements Transport {
     const meta: Record<string, unknown> = {
       ...(params._meta as Record<string, unknown> | undefined),
       [META.protocolVersion]: this.#version,
-      [META.clientCapabilities]: ctx.callCapabilities ?? ctx.capabilities,
+      [META.clientCapabilities]: ctx.callCapabilities
+        ? { ...ctx.capabilities, ...ctx.callCapabilities }
+        : ctx.capabilities,
       [META.clientInfo]: ctx.clientInfo,
       ...streamMeta,
       ...ctx.traceContext,
