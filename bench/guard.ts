@@ -113,6 +113,11 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // Then, merged: the Durable Object notifier's per-stream feed (registry.listen, +34 B), proxy()'s caller log level
   // on the MCP binding (+8 B); paid back by the call's waitUntil as a context field (no WeakMap, -8 B) and a smaller
   // relay: 52,939 B, under the ceiling, which stays.
+  // Then issue 62's backend-fault fix (+7 B once its wait moved to the worker's side), issue 63's group() of a
+  // tool-search server (+25 B once tool search's listing became a transform group() asks in one line) and a grouped
+  // definition's runtimes as a value on it (+5 B); paid by the wires' error rows written as [code, status] pairs
+  // (-20 B) and the lite entry's refusal of long-running tools, which a default server (always long-running) no longer
+  // bundles (-57 B): 52,900 B.
   // For the coordinator to weigh: the seam could be an opt-in capability the queue brings (as `toolSearch`), -0.4 KB,
   // at the cost of a wrapper for a queue of one's own. The ceiling is that and a small margin; the goal stays.
   [OURS]: { goal: 47, ceiling: 51.7 },

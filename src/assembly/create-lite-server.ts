@@ -9,6 +9,7 @@ import { mcpLiteBinding } from "../bindings/mcplite/handler.ts";
 import type { AuthEdge, CorsEdge } from "../server/edge.ts";
 import type { Capability } from "../server/server-capability.ts";
 import type { ServerOptions } from "../server/server-options.ts";
+import { refuseLongRunning } from "../server/refuse-long-running.ts";
 import { Server } from "../server/server.ts";
 
 /**
@@ -58,7 +59,7 @@ export function createServer(options: LiteServerOptions): Server<{}> {
   if (auth !== undefined && typeof auth.protect !== "function") throw new TypeError(built("auth", "oauth"));
   return new Server(
     { ...options, cors: undefined, auth: auth?.auth, bindings: options.bindings ?? [mcpLiteBinding()] },
-    { cors, auth },
+    { cors, auth, check: options.longRunning === undefined ? refuseLongRunning : undefined },
   );
 }
 

@@ -23,41 +23,44 @@ export type StatusTable = (code: ErrorCode) => WireError;
 /** A JSON-RPC code and HTTP status for every error code. */
 export type WireErrorRows = Readonly<Record<ErrorCode, WireError>>;
 
+/** The rows as written: `[JSON-RPC code, HTTP status]` for each error code (made {@link WireError}s once, at load). */
+export type WireRows = Readonly<Record<ErrorCode, readonly [code: number, status: number]>>;
+
 /**
  * The rows the JSON-RPC wires (MCP-lite, MCP in both eras) share: errors of the HTTP envelope carry a
  * 4xx status, errors of the call itself travel with 200, as JSON-RPC intends (JSON-RPC 2.0 §5.1 for the
  * codes). Each wire's `status.ts` overrides the rows its spec assigns otherwise.
  */
-const SHARED_ROWS: WireErrorRows = {
-  [ErrorCode.ParseError]: { code: -32700, status: 400 },
-  [ErrorCode.InvalidRequest]: { code: -32600, status: 400 },
-  [ErrorCode.MethodNotFound]: { code: -32601, status: 200 },
-  [ErrorCode.UnknownTool]: { code: -32602, status: 200 }, // MCP: invalid params, not an unknown method
-  [ErrorCode.InvalidArguments]: { code: -32602, status: 200 }, // the failing paths go in data
-  [ErrorCode.InvalidParams]: { code: -32602, status: 200 },
-  [ErrorCode.InvalidConfig]: { code: -32602, status: 200 },
-  [ErrorCode.InvalidEnvelope]: { code: -32602, status: 200 },
-  [ErrorCode.ResourceNotFound]: { code: -32602, status: 200 },
-  [ErrorCode.RequestTimeout]: { code: -32600, status: 408 }, // RFC 9110 §15.5.9: the body did not arrive in time
-  [ErrorCode.PayloadTooLarge]: { code: -32600, status: 413 },
-  [ErrorCode.UnsupportedMediaType]: { code: -32600, status: 415 },
-  [ErrorCode.MethodNotAllowed]: { code: -32600, status: 405 },
-  [ErrorCode.Forbidden]: { code: -32000, status: 403 },
-  [ErrorCode.Unauthenticated]: { code: -32001, status: 401 }, // implementation-defined server error range
-  [ErrorCode.PermissionDenied]: { code: -32003, status: 403 },
-  [ErrorCode.RateLimited]: { code: -32029, status: 200 }, // raised by middleware; the client keeps the code
-  [ErrorCode.HeaderMismatch]: { code: McpErrorCode.HeaderMismatch, status: 400 },
-  [ErrorCode.MissingCapability]: { code: McpErrorCode.MissingCapability, status: 400 },
-  [ErrorCode.UnsupportedVersion]: { code: McpErrorCode.UnsupportedVersion, status: 400 },
-  [ErrorCode.DeadlineExceeded]: { code: -32603, status: 200 },
-  [ErrorCode.Internal]: { code: -32603, status: 200 }, // the MCP reference servers answer 200; clients surface -32603
+const SHARED_ROWS: WireRows = {
+  [ErrorCode.ParseError]: [-32700, 400],
+  [ErrorCode.InvalidRequest]: [-32600, 400],
+  [ErrorCode.MethodNotFound]: [-32601, 200],
+  [ErrorCode.UnknownTool]: [-32602, 200], // MCP: invalid params, not an unknown method
+  [ErrorCode.InvalidArguments]: [-32602, 200], // the failing paths go in data
+  [ErrorCode.InvalidParams]: [-32602, 200],
+  [ErrorCode.InvalidConfig]: [-32602, 200],
+  [ErrorCode.InvalidEnvelope]: [-32602, 200],
+  [ErrorCode.ResourceNotFound]: [-32602, 200],
+  [ErrorCode.RequestTimeout]: [-32600, 408], // RFC 9110 §15.5.9: the body did not arrive in time
+  [ErrorCode.PayloadTooLarge]: [-32600, 413],
+  [ErrorCode.UnsupportedMediaType]: [-32600, 415],
+  [ErrorCode.MethodNotAllowed]: [-32600, 405],
+  [ErrorCode.Forbidden]: [-32000, 403],
+  [ErrorCode.Unauthenticated]: [-32001, 401], // implementation-defined server error range
+  [ErrorCode.PermissionDenied]: [-32003, 403],
+  [ErrorCode.RateLimited]: [-32029, 200], // raised by middleware; the client keeps the code
+  [ErrorCode.HeaderMismatch]: [McpErrorCode.HeaderMismatch, 400],
+  [ErrorCode.MissingCapability]: [McpErrorCode.MissingCapability, 400],
+  [ErrorCode.UnsupportedVersion]: [McpErrorCode.UnsupportedVersion, 400],
+  [ErrorCode.DeadlineExceeded]: [-32603, 200],
+  [ErrorCode.Internal]: [-32603, 200], // the MCP reference servers answer 200; clients surface -32603
   // A dependency of ours is down (an issuer's keys, the shared store): JSON-RPC 2.0 §5.1 "Internal error", the
   // fault being ours (MCP 2026-07-28, Basic: -32000..-32019 are old implementation-defined codes, -32020..-32099
   // the spec's), told apart by `data.reason: "unavailable"`; 503 with `Retry-After` (RFC 9110 §15.6.4) says retry.
-  [ErrorCode.Unavailable]: { code: -32603, status: 503 },
+  [ErrorCode.Unavailable]: [-32603, 503],
   // The application's own code: `errorToWire` sends the error's `rpcCode` in place of this one, on 200 as the
   // call's error (JSON-RPC 2.0 §5.1 leaves -32099..-32000 and codes outside -32768..-32000 to the application).
-  [ErrorCode.Custom]: { code: -32000, status: 200 },
+  [ErrorCode.Custom]: [-32000, 200],
 };
 
 /**
@@ -67,9 +70,11 @@ const SHARED_ROWS: WireErrorRows = {
  * @param overrides The rows where the wire's spec differs from the shared ones.
  * @returns Every error code's JSON-RPC code and HTTP status.
  */
-export function wireErrorRows(overrides: Partial<WireErrorRows>): WireErrorRows {
-  const rows: Record<string, WireError> = { ...SHARED_ROWS, ...overrides };
-  for (const code in rows) Object.freeze(rows[code]);
+export function wireErrorRows(overrides: Partial<WireRows>): WireErrorRows {
+  const rows: Record<string, WireError> = {};
+  for (const [name, [code, status]] of Object.entries({ ...SHARED_ROWS, ...overrides })) {
+    rows[name] = Object.freeze({ code, status });
+  }
   return Object.freeze(rows) as WireErrorRows;
 }
 

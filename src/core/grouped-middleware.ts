@@ -11,9 +11,11 @@ import { type Call, runMiddleware, type ToolCall } from "./middleware.ts";
 import type { CallOutcome } from "./outcome.ts";
 import type { Runtime } from "./runtime.ts";
 
-// A grouped definition's runtimes, outermost first, kept beside it rather than on it: a definition is a
-// public type, and the server's runtimes are not part of it.
-const groups = new WeakMap<object, readonly Runtime[]>();
+/**
+ * Where a grouped definition carries its runtimes, outermost first: a symbol-keyed property of the copy the group
+ * owns, a value on it rather than a table beside it (the public types do not name it; a spread copies it).
+ */
+const GROUP = Symbol("mcplite.group");
 
 /**
  * The runtimes whose middleware wrap a definition (set by `server.group()`), outermost first.
@@ -22,19 +24,18 @@ const groups = new WeakMap<object, readonly Runtime[]>();
  * @returns Its runtimes, or `undefined` when it was not grouped.
  */
 export function groupOf(definition: object): readonly Runtime[] | undefined {
-  return groups.get(definition);
+  return (definition as { [GROUP]?: readonly Runtime[] })[GROUP];
 }
 
 /**
- * Records the runtimes a definition was grouped through.
+ * A definition grouped through `runtimes`: a frozen copy that carries them.
  *
- * @param definition The definition (a copy the group owns).
+ * @param definition The definition.
  * @param runtimes Its runtimes, outermost first (`undefined`: not grouped).
- * @returns The definition.
+ * @returns The copy.
  */
 export function grouped<T extends object>(definition: T, runtimes: readonly Runtime[] | undefined): T {
-  if (runtimes !== undefined) groups.set(definition, runtimes);
-  return definition;
+  return Object.freeze({ ...definition, [GROUP]: runtimes });
 }
 
 /**
@@ -42,10 +43,11 @@ export function grouped<T extends object>(definition: T, runtimes: readonly Runt
  *
  * @param view The view the call runs with.
  * @param definition The definition it was made from.
- * @returns The view.
+ * @returns The view, or a frozen copy of it that carries them.
  */
 export function sameGroupAs<T extends object>(view: T, definition: object): T {
-  return grouped(view, groupOf(definition));
+  const group = groupOf(definition);
+  return group === undefined ? view : grouped(view, group);
 }
 
 /**

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { AnyTool } from "../core/tool.ts";
 import type { AuthInfo } from "../core/call-context.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { ResolvedOptions, Route } from "./binding-contract.ts";
@@ -89,4 +90,9 @@ export interface Edge {
     routes: ReadonlyMap<string, Route>,
     guard: RequestGuard,
   ) => ServerFetch;
+  /**
+   * What the entry point checks each tool for besides the bindings' checks: `createServer()` of
+   * `@mcplite/sdk/lite` refuses a long-running tool when it was not given `longRunning`.
+   */
+  readonly check?: (tool: AnyTool) => void;
 }

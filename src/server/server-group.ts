@@ -80,7 +80,7 @@ export function mountGroup(
   const resources = new Map<string, Mounted<AnyResource>>();
   const skills = new Set<string>();
   const group = <T extends object>(definition: T): T =>
-    grouped(Object.freeze({ ...definition }), [child.runtime, ...(groupOf(definition) ?? [])]);
+    grouped(definition, [child.runtime, ...(groupOf(definition) ?? [])]);
   const into = parent.definitions as Definitions; // the server passes its own, which register
 
   /** Plans one kind of named definition: which mounted ones the child dropped, which to mount (checked). */

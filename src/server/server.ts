@@ -34,7 +34,6 @@ import {
   type ToolSearchSupport,
 } from "./server-options.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
-import { refuseLongRunning } from "./refuse-long-running.ts";
 import { relayChanges } from "./relay.ts";
 import type { CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
 import { skillFileResource } from "./skill-files.ts";
@@ -131,7 +130,7 @@ export class Server<TTools extends ToolMap = {}> {
     this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new Definitions(runtime, longRunning);
-    if (longRunning === undefined) this.#checks.push(refuseLongRunning);
+    if (edge.check !== undefined) this.#checks.push(edge.check); // the lite entry's refusal of long-running tools
     (options.toolSearch as ToolSearchSupport | undefined)?.(registry); // what src/tool-search/ built
     this.#definitions = registry;
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, runtime.onError);

@@ -17,16 +17,16 @@ import { type WireError, wireErrorRows } from "../jsonrpc-error.ts";
 
 /** MCP 2026-07-28, Basic: error codes, and Streamable HTTP. */
 const MODERN = /* @__PURE__ */ wireErrorRows({
-  method_not_found: { code: -32601, status: 404 }, // unknown and removed methods: 404 when stateless
-  invalid_envelope: { code: -32602, status: 400 }, // missing _meta, protocolVersion or clientCapabilities
+  method_not_found: [-32601, 404], // unknown and removed methods: 404 when stateless
+  invalid_envelope: [-32602, 400], // missing _meta, protocolVersion or clientCapabilities
   // ResourceNotFound: -32602 on 200 (the shared row); -32002 is retired in 2026-07-28
 });
 
 /** The 2025 revisions (MCP 2025-11-25, Basic and Streamable HTTP). */
 const LEGACY = /* @__PURE__ */ wireErrorRows({
-  resource_not_found: { code: -32002, status: 200 }, // the 2025 revisions' "resource not found"
+  resource_not_found: [-32002, 200], // the 2025 revisions' "resource not found"
   // McpErrorCode.MissingCapability; no transport status in 2025
-  missing_capability: { code: -32021 satisfies typeof McpErrorCode.MissingCapability, status: 200 },
+  missing_capability: [-32021 satisfies typeof McpErrorCode.MissingCapability, 200],
 });
 
 /**

@@ -8,11 +8,11 @@ import { type WireError, wireErrorRows } from "../jsonrpc-error.ts";
 
 /** The shared JSON-RPC rows, but where MCP-lite gives the call's own failures an HTTP status too. */
 const ROWS = wireErrorRows({
-  [ErrorCode.UnknownTool]: { code: -32601, status: 200 }, // MCP-lite spec v0.042 A.5: "Tool not found" is -32601
-  [ErrorCode.Forbidden]: { code: -32600, status: 403 },
-  [ErrorCode.RateLimited]: { code: -32029, status: 429 },
-  [ErrorCode.DeadlineExceeded]: { code: -32603, status: 504 },
-  [ErrorCode.Internal]: { code: -32603, status: 500 },
+  [ErrorCode.UnknownTool]: [-32601, 200], // MCP-lite spec v0.042 A.5: "Tool not found" is -32601
+  [ErrorCode.Forbidden]: [-32600, 403],
+  [ErrorCode.RateLimited]: [-32029, 429],
+  [ErrorCode.DeadlineExceeded]: [-32603, 504],
+  [ErrorCode.Internal]: [-32603, 500],
 });
 
 /**
