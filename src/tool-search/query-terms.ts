@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { searchTokens } from "./search-tokens.ts";
+import { searchTokens, splitIdentifiers } from "./search-tokens.ts";
 
 /**
  * Words users say for the words APIs use: the verbs of REST APIs' operations (create, get, list,
@@ -76,7 +76,7 @@ export function queryTerms(
   synonyms: Readonly<Record<string, readonly string[]>>,
   synonymWeight = 1,
 ): Map<string, number> {
-  let text = query.toLowerCase();
+  let text = splitIdentifiers(query).toLowerCase(); // `sendEmail` as `send email`: lower-cased, it would be one word
   const added: string[] = [];
   for (const key of Object.keys(synonyms)) {
     // A phrase ("set up") stands for its synonyms alone: its words mean something else apart.

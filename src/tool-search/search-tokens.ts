@@ -59,7 +59,25 @@ export function searchTokens(text: string): string[] {
  * ```
  */
 export function textWords(text: string): string[] {
-  return splitCapitals(splitCamel(joinHyphenated(text))).toLowerCase().split(/[^a-z0-9]+/);
+  return splitIdentifiers(joinHyphenated(text)).toLowerCase().split(/[^a-z0-9]+/);
+}
+
+/**
+ * Identifiers in a text apart, before it is lower-cased: camelCase and acronyms (`HTTPServer.sendMail` →
+ * `HTTP Server.send Mail`), so that a query that names a tool as code does (`sendEmail`) finds its words.
+ *
+ * @param text The text.
+ * @returns The text with a space where an identifier's words meet.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitIdentifiers } from "./search-tokens.ts";
+ * assert.equal(splitIdentifiers("send an HTTPRequest via sendMail"), "send an HTTP Request via send Mail");
+ * ```
+ */
+export function splitIdentifiers(text: string): string {
+  return splitCapitals(splitCamel(text));
 }
 
 // The three steps below read the text once each, in linear time whatever it holds: a tool's description

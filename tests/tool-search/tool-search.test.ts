@@ -155,6 +155,13 @@ describe("toolSearch()", () => {
         error instanceof ProtocolError && error.code === ErrorCode.UnknownTool &&
         (error.data as { suggestions: string[] }).suggestions[0] === "me.sendMail",
     );
+    // Named as code names it (camelCase), a query's words are found all the same.
+    await assert.rejects(
+      server().call("call_tool", { name: "sendEmail" }),
+      (error) =>
+        error instanceof ProtocolError && error.code === ErrorCode.UnknownTool &&
+        (error.data as { suggestions: string[] }).suggestions[0] === "me.sendMail",
+    );
     await assert.rejects(
       server().call("call_tool", { name: "call_tool", arguments: { name: "whoami" } }),
       (error) => error instanceof ProtocolError && error.code === ErrorCode.UnknownTool,
