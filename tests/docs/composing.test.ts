@@ -3,8 +3,9 @@
  * tests/docs/composing-sections.test.ts), on Deno, in a project outside the repository that maps
  * `@mcplite/sdk` to this checkout: the group and proxy blocks run to their assertions; the gateway's
  * remotes (`tickets-server.ts` on a free port, `files-server.ts` started over stdio by the gateway) are
- * served behind `jwtAuth` on MCP, MCP-lite and gRPC with a real authorization server's keys, and the
- * page's client block calls both through it with a token; without one, each wire refuses.
+ * served behind `jwtAuth` on MCP, MCP-lite and gRPC with no authorization server (the gateway's own key), and
+ * the page's client block calls both through it with the token the gateway prints; without one, each wire
+ * refuses.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -14,12 +15,10 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { exampleProject, tsBlocks } from "../helpers/markdown.ts";
 import { freePort, listening, ROOT, run } from "../helpers/process.ts";
-import { clientCredentialsToken, startAuthorizationServer } from "../helpers/authorization-server.ts";
 import { callGrpcJs, waitFor } from "../proxy/gateway.ts";
 
 const PAGE = "docs/guides/composing.md";
 const DENO = `${ROOT}node_modules/.bin/deno`;
-const RESOURCE = "https://gateway.example.com";
 
 describe(PAGE, () => {
   const dir = mkdtempSync(join(tmpdir(), "mcplite-composing-"));
@@ -40,11 +39,13 @@ describe(PAGE, () => {
   const env = { ...process.env, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` };
   const deno = (file: string, extra: Record<string, string> = {}) =>
     run(DENO, ["run", "-A", "--quiet", file], 60_000, dir, { ...env, ...extra });
+  /** Starts a block; what it prints on stdout is `printed.text`. */
   const start = (file: string, extra: Record<string, string>) => {
     const child = spawn(DENO, ["run", "-A", "--quiet", file], { cwd: dir, env: { ...env, ...extra } });
-    child.stdout!.resume();
+    const printed = { text: "" };
+    child.stdout!.on("data", (chunk) => printed.text += chunk);
     children.push(child);
-    return child;
+    return { child, printed };
   };
 
   it("names the blocks the gateway needs", () => {
@@ -63,43 +64,37 @@ describe(PAGE, () => {
     }
   });
 
-  it("serves two remotes, one over stdio, behind jwtAuth on MCP, MCP-lite and gRPC", { timeout: 120_000 }, async () => {
-    const issuer = await startAuthorizationServer(RESOURCE);
-    try {
-      const tickets = await listening(start("tickets-server.ts", { PORT: String(await freePort()) }), 60_000);
-      const grpcPort = await freePort();
-      const gateway = await listening(
-        start("gateway.ts", {
-          TICKETS_URL: `${tickets}/mcp`,
-          ISSUER: issuer.issuer,
-          JWKS_URI: issuer.jwksUri,
-          PORT: String(await freePort()),
-          GRPC_PORT: String(grpcPort),
-        }),
-        60_000,
-      );
-      const token = await clientCredentialsToken(issuer, "docs:read", RESOURCE);
+  it("serves two remotes, one over stdio, behind jwtAuth on MCP, MCP-lite and gRPC, with no issuer", {
+    timeout: 120_000,
+  }, async () => {
+    const tickets = await listening(start("tickets-server.ts", { PORT: String(await freePort()) }).child, 60_000);
+    const grpcPort = await freePort();
+    const started = start("gateway.ts", {
+      TICKETS_URL: `${tickets}/mcp`,
+      PORT: String(await freePort()),
+      GRPC_PORT: String(grpcPort),
+    });
+    const gateway = await listening(started.child, 60_000);
+    await waitFor("the gateway's token", () => /^TOKEN=\S+$/m.test(started.printed.text), 60_000);
+    const token = /^TOKEN=(\S+)$/m.exec(started.printed.text)![1];
 
-      const called = await deno("call-gateway.ts", { GATEWAY_URL: gateway, TOKEN: token });
-      assert.equal(called.code, 0, called.stderr);
-      assert.match(called.stdout, /id: 42/);
-      assert.match(called.stdout, /the contents of README\.md/);
+    const called = await deno("call-gateway.ts", { GATEWAY_URL: gateway, TOKEN: token });
+    assert.equal(called.code, 0, called.stderr);
+    assert.match(called.stdout, /id: 42/);
+    assert.match(called.stdout, /the contents of README\.md/);
 
-      const anonymous = await fetch(`${gateway}/mcp-lite/v1/calltools`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "files.read_file" } }),
-      });
-      assert.equal(anonymous.status, 401);
-      await anonymous.body?.cancel();
+    const anonymous = await fetch(`${gateway}/mcp-lite/v1/calltools`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "files.read_file" } }),
+    });
+    assert.equal(anonymous.status, 401);
+    await anonymous.body?.cancel();
 
-      const address = `127.0.0.1:${grpcPort}`;
-      await waitFor("the gRPC listener", async () => (await callGrpcJs(address, "x", {})).code !== "UNAVAILABLE");
-      const rpc = await callGrpcJs(address, "tickets.open_ticket", { title: "on fire" }, token);
-      assert.deepEqual(rpc.result.structuredContent, { id: 42, title: "on fire" });
-      assert.equal((await callGrpcJs(address, "tickets.open_ticket", { title: "x" })).code, "UNAUTHENTICATED");
-    } finally {
-      await issuer.close();
-    }
+    const address = `127.0.0.1:${grpcPort}`;
+    await waitFor("the gRPC listener", async () => (await callGrpcJs(address, "x", {})).code !== "UNAVAILABLE");
+    const rpc = await callGrpcJs(address, "tickets.open_ticket", { title: "on fire" }, token);
+    assert.deepEqual(rpc.result.structuredContent, { id: 42, title: "on fire" });
+    assert.equal((await callGrpcJs(address, "tickets.open_ticket", { title: "x" })).code, "UNAUTHENTICATED");
   });
 });

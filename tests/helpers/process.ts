@@ -75,20 +75,29 @@ export function freePort(): Promise<number> {
 export interface StartedServer {
   /** Where it listens, e.g. `http://127.0.0.1:41234`. */
   readonly origin: string;
+  /** Its process id. */
+  readonly pid: number;
+  /** What it has printed so far, on stdout and stderr. */
+  readonly output: string;
   /** Kills it and waits until it exited. */
   stop(): Promise<void>;
 }
 
 /**
- * Starts a server program on a free port (`PORT=0`, `HOSTNAME=127.0.0.1`) and resolves once it says where it
- * listens (`Listening on <url>`, on stdout or stderr, as `serve()` and the examples print); rejects after 60 s, or
- * with its output when it exits first.
+ * Starts a server program on a free port (`PORT=0`, `HOSTNAME=127.0.0.1`, unless `env` says otherwise) and resolves
+ * once it says where it listens (`Listening on <url>`, on stdout or stderr, as `serve()` and the examples print);
+ * rejects after 60 s, or with its output when it exits first.
  */
-export function startServer(command: string, args: string[], cwd: string = ROOT): Promise<StartedServer> {
+export function startServer(
+  command: string,
+  args: string[],
+  cwd: string = ROOT,
+  env: Record<string, string> = {},
+): Promise<StartedServer> {
   const name = args.at(-1) ?? command;
   const child = spawn(command, args, {
     cwd,
-    env: { ...process.env, PORT: "0", HOSTNAME: "127.0.0.1" },
+    env: { ...process.env, PORT: "0", HOSTNAME: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stop = async () => {
@@ -108,7 +117,14 @@ export function startServer(command: string, args: string[], cwd: string = ROOT)
       const url = /listening on (http:\/\/[\w.:]+)/i.exec(output)?.[1];
       if (url === undefined) return;
       clearTimeout(timer);
-      resolve({ origin: new URL(url).origin, stop });
+      resolve({
+        origin: new URL(url).origin,
+        pid: child.pid!,
+        get output() {
+          return output;
+        },
+        stop,
+      });
     };
     child.stdout!.on("data", read);
     child.stderr!.on("data", read);

@@ -1,0 +1,83 @@
+/**
+ * A gateway: two remote servers behind one, each under a prefix of its own, on MCP (2026-07-28 and 2025) and
+ * MCP-lite, every request checked for a token. One remote is server-everything (the MCP reference server, npm
+ * `@modelcontextprotocol/server-everything`, a devDependency of this repository), started over stdio; the other is
+ * a tickets server of ours, which this example serves over HTTP on a port of its own, as any remote URL would be.
+ *
+ *   node examples/gateway.ts                                    (Node 22.18 or later)
+ *   deno run -A --unstable-no-legacy-abort examples/gateway.ts
+ *   bun run examples/gateway.ts
+ *
+ * Tokens are JWTs checked by `jwtAuth`, against a key made at start instead of an issuer's: the example signs a
+ * token with it and prints it, with a call to paste. With an authorization server, give `jwtAuth` its `issuer` and
+ * `jwksUri` instead of `jwks`, and drop the key. Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1).
+ */
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { fileURLToPath } from "node:url";
+import * as v from "valibot";
+import { createServer, defineTool, env, serve } from "../mod.ts";
+import { jwtAuth } from "../src/auth/mod.ts";
+import { proxy } from "../src/proxy/mod.ts";
+
+const hostname = env("HOSTNAME") ?? "127.0.0.1";
+const port = Number(env("PORT") ?? 8000);
+/** The gateway's canonical URI (RFC 8707): the tokens it takes are issued for it. */
+const resource = `http://${hostname}:${port}`;
+
+// The HTTP remote: a server of ours on a port the system picks.
+const tickets = createServer({ name: "tickets", version: "1.0.0" })
+  .tool(
+    defineTool("open_ticket")
+      .describe("Opens a support ticket")
+      .input(v.object({ title: v.string() }))
+      .output(v.object({ id: v.number(), title: v.string() }))
+      .handle(({ title }) => ({ id: 42, title })),
+  );
+const ticketsListener = await serve(tickets, { port: 0, hostname: "127.0.0.1", quiet: true });
+
+// The stdio remote: started on the first request, started again if it exits. Outside this repository,
+// `{ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything", "stdio"] }` runs the same server.
+const everything = {
+  command: "node",
+  args: [
+    fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)),
+    "stdio",
+  ],
+};
+
+// The key tokens are signed with; an authorization server holds it in a deployment.
+const { publicKey, privateKey } = await generateKeyPair("ES256");
+const issuer = `${resource}/demo-issuer`;
+
+const gateway = createServer({
+  name: "gateway",
+  version: "1.0.0",
+  auth: jwtAuth({ issuer, resource, jwks: { keys: [{ ...(await exportJWK(publicKey)), alg: "ES256" }] } }),
+})
+  .group("tickets", await proxy(`${ticketsListener.url}/mcp`)) // speaks MCP 2026-07-28 to it
+  .group("everything", await proxy(everything)); // a 2025 server: the proxy opens an MCP 2025-11-25 session
+
+const listener = await serve(gateway, { port, hostname, quiet: true }); // the lines below say more
+const token = await new SignJWT({})
+  .setProtectedHeader({ alg: "ES256", typ: "at+jwt" })
+  .setIssuer(issuer)
+  .setAudience(resource)
+  .setSubject("you")
+  .setIssuedAt()
+  .setExpirationTime("12h")
+  .sign(privateKey);
+const call = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "everything.echo", arguments: { message: "hello through the gateway" } },
+});
+const count = (prefix: string) => gateway.tools.filter((tool) => tool.name.startsWith(prefix)).length;
+console.log(`gateway listening on ${listener.url}
+  MCP       POST ${listener.url}/mcp        MCP-lite  POST ${listener.url}/mcp-lite/v1/calltools
+  tools     tickets.* (${count("tickets.")}), everything.* (${count("everything.")})
+A token for it (valid 12 h, signed with a key made at start):
+  TOKEN=${token}
+Paste the line above, then this call of the stdio remote's echo (tickets.open_ticket takes {"title": "…"}):
+  curl -s ${listener.url}/mcp-lite/v1/calltools -H "authorization: Bearer $TOKEN" \\
+    -H 'content-type: application/json' -d '${call}'`);
