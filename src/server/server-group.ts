@@ -20,6 +20,12 @@ export interface GroupOptions<S extends string = "."> {
    * are 1–64 characters of `A-Z a-z 0-9 _ . -` (so not `/`, which mcp-lite uses).
    */
   readonly separator?: S;
+  /**
+   * A child's resource on a URI this server serves already (URIs name resources, so they are served as they are):
+   * `"fail"` (default) refuses the grouping, naming it; `"skip"` keeps the one served, as when two proxies of one
+   * server are grouped side by side and each brings the same resources.
+   */
+  readonly onResourceClash?: "fail" | "skip";
 }
 
 /** The parent's side of a grouping. */
@@ -52,7 +58,7 @@ export type GroupSupport = (
   parent: GroupParent,
   child: Registry,
   prefix: string | undefined,
-  separator: string,
+  options: GroupOptions<string>,
 ) => void;
 
 /**
@@ -61,15 +67,16 @@ export type GroupSupport = (
  * @param parent The parent's definitions and checks.
  * @param child The child's definitions.
  * @param prefix The namespace, or `undefined` to keep the child's names.
- * @param separator What joins the prefix and a name.
+ * @param options What joins the prefix and a name (default `.`), and what a resource on a URI served already does.
  * @throws {TypeError} When a produced name breaks the name rules, or the parent holds it already.
  */
 export function mountGroup(
   parent: GroupParent,
   child: Registry,
   prefix: string | undefined,
-  separator: string,
+  options: GroupOptions<string>,
 ): void {
+  const separator = options.separator ?? ".";
   const where = prefix === undefined ? "server.group()" : `server.group(${JSON.stringify(prefix)})`;
   if (prefix !== undefined && (typeof prefix !== "string" || prefix === "")) {
     throw new TypeError(`${where}: the prefix must be a non-empty string`);
@@ -124,6 +131,7 @@ export function mountGroup(
       if (resources.get(resource.uri)?.source === resource) continue;
       // URIs name resources already: they are served as they are, so two servers cannot share one.
       if (held.has(resource.uri) && !resources.has(resource.uri)) {
+        if (options.onResourceClash === "skip") continue; // the one served stays
         throw new TypeError(`${where}: resource ${resource.uri} is served by this server already`);
       }
       next.resources.push(resource);

@@ -200,7 +200,7 @@ export class Server<TTools extends ToolMap = {}> {
    *
    * @param prefix The namespace (omit it to keep the child's names).
    * @param child The server to group.
-   * @param options The separator (default `.`).
+   * @param options The separator (default `.`), and what a resource on a URI served already does (`onResourceClash`).
    * @returns This server, typed with the child's tools under their new names.
    * @throws {TypeError} When a produced name breaks the name rules or is taken here already (nothing is
    *   registered then), or the child is this server.
@@ -246,7 +246,7 @@ export class Server<TTools extends ToolMap = {}> {
       { definitions: this.#definitions, check: (tool) => checks.forEach((check) => check(tool)) },
       grouped.#definitions,
       prefix,
-      options.separator ?? ".",
+      options,
     );
     return this;
   }
