@@ -173,7 +173,10 @@ export function mountGroup(
   child.onChange((change) => {
     if (change.kind === "config") return;
     if (change.kind === "resource-updated") {
-      if (resources.has(change.uri)) into.resourceUpdated(change.uri);
+      // A URI of the child's: a static resource's, or one a template of the child's answers.
+      const { uri } = change;
+      const answered = resources.has(uri) || [...resources.values()].some((m) => m.source.template?.match(uri));
+      if (answered) into.resourceUpdated(uri);
       return;
     }
     apply(plan());

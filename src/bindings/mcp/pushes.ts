@@ -1,13 +1,16 @@
 /**
  * What a 2025 client on a connection (stdio, a WebSocket) hears outside its requests, once
  * `initialize` opened its session: list changes (MCP 2025-11-25, Tools, Prompts, Resources: List
- * Changed Notification) and updates of the resources it subscribed to (Resources: Subscriptions).
- * Over HTTP this stateless server has no 2025 GET stream to carry them, so they are not advertised there.
+ * Changed Notification) and updates of the resources it subscribed to (Resources: Subscriptions), whose
+ * resources are watched meanwhile (a proxied one subscribes at its remote). Over HTTP this stateless server has no 2025 GET stream to carry them, so they are not
+ * advertised there.
  *
  * @module
  */
 import type { Registry, RegistryChange } from "../../core/mod.ts";
+import { watchResource } from "../../core/resource-watch.ts";
 import { notificationMessage } from "../jsonrpc.ts";
+import { featureResource } from "./feature-methods.ts";
 import type { McpRequest } from "./mcp-request.ts";
 
 /** The list-changed notification of each kind of list. */
@@ -21,8 +24,8 @@ const LIST_CHANGED: Readonly<Record<string, string>> = {
 export class ConnectionPushes {
   readonly #registry: Registry;
   readonly #send: (message: string) => void;
-  /** Resources the client subscribed to (`resources/subscribe`). */
-  readonly #subscribed = new Set<string>();
+  /** Resources the client subscribed to (`resources/subscribe`), each with how to stop watching it. */
+  readonly #subscribed = new Map<string, () => void>();
   #stop: (() => void) | undefined;
 
   /**
@@ -39,11 +42,13 @@ export class ConnectionPushes {
   /** Starts telling the client of changes (its session opened); once. */
   start(): void {
     this.#stop ??= this.#registry.onChange((change: RegistryChange) => {
-      if (change.kind !== "resource-updated") {
+      if (change.kind === "resource-updated") {
+        if (this.#subscribed.has(change.uri)) {
+          this.#send(notificationMessage("notifications/resources/updated", { uri: change.uri }));
+        }
+      } else {
         const message = LIST_CHANGED[change.kind];
         if (message !== undefined) this.#send(message);
-      } else if (this.#subscribed.has(change.uri)) {
-        this.#send(notificationMessage("notifications/resources/updated", { uri: change.uri }));
       }
     });
   }
@@ -56,13 +61,23 @@ export class ConnectionPushes {
    */
   follow(request: McpRequest): void {
     const { method, params } = request.rpc;
-    if (method === "resources/subscribe") this.#subscribed.add(params.uri as string);
-    else if (method === "resources/unsubscribe") this.#subscribed.delete(params.uri as string);
+    if (method !== "resources/subscribe" && method !== "resources/unsubscribe") return;
+    const uri = params.uri as string;
+    const watched = this.#subscribed.get(uri);
+    if (method === "resources/unsubscribe") {
+      watched?.();
+      this.#subscribed.delete(uri);
+    } else if (watched === undefined) {
+      const resolved = featureResource(this.#registry, uri); // answered, so known
+      this.#subscribed.set(uri, resolved === undefined ? () => {} : watchResource(resolved.resource, uri));
+    }
   }
 
-  /** Stops telling the client (the connection is closing). */
+  /** Stops telling the client (the connection is closing), and stops watching what it subscribed to. */
   stop(): void {
     this.#stop?.();
     this.#stop = undefined;
+    for (const unwatch of this.#subscribed.values()) unwatch();
+    this.#subscribed.clear();
   }
 }

@@ -1,11 +1,20 @@
 /**
  * `subscriptions/listen` (2026-07-28): a stream that stays open and carries the notifications the
- * client asked for: list changes of tools, prompts and resources, and updates of chosen resources.
+ * client asked for: list changes of tools, prompts and resources, and updates of chosen resources (each
+ * watched while the stream is open: a proxied one is subscribed to at its remote).
  * The acknowledgement comes first; every message carries the subscription id (the request's id).
  *
  * @module
  */
-import { ErrorCode, ProtocolError, type RegistryChange, registryOf, scoping } from "../../core/mod.ts";
+import {
+  type AnyResource,
+  ErrorCode,
+  ProtocolError,
+  type RegistryChange,
+  registryOf,
+  scoping,
+} from "../../core/mod.ts";
+import { watchResource } from "../../core/resource-watch.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";
@@ -38,7 +47,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   const filter = wanted as Record<string, unknown>;
   const honoured: Record<string, unknown> = {};
   for (const flag of FLAGS) if (filter[flag] === true) honoured[flag] = true;
-  const uris = new Set<string>();
+  const uris = new Map<string, AnyResource>(); // each honoured URI, with the resource that answers it
   const subscriptions = filter.resourceSubscriptions;
   if (subscriptions !== undefined) {
     if (!Array.isArray(subscriptions)) {
@@ -51,9 +60,11 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
       if (typeof uri !== "string") continue;
       // A resource the caller may not read is not honoured, as an unknown one is not.
       const resolved = featureResource(registryOf(ctx.core), uri);
-      if (resolved !== undefined && scoping.holds(resolved.resource.scopes, request.host.auth)) uris.add(uri);
+      if (resolved !== undefined && scoping.holds(resolved.resource.scopes, request.host.auth)) {
+        uris.set(uri, resolved.resource);
+      }
     }
-    honoured.resourceSubscriptions = [...uris];
+    honoured.resourceSubscriptions = [...uris.keys()];
   }
   const meta = { [META.subscriptionId]: request.rpc.id };
   const message = (method: string, params: Record<string, unknown> = {}) =>
@@ -65,7 +76,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   };
   return new Subscription((writer) => {
     writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured }));
-    return registryOf(ctx.core).onChange((change: RegistryChange) => {
+    const stop = registryOf(ctx.core).onChange((change: RegistryChange) => {
       if (change.kind === "resource-updated") {
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
         return;
@@ -73,5 +84,11 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
       const text = listChanged[change.kind];
       if (text !== undefined) writer.event(text);
     });
+    // Watched while the stream is open: a proxied resource is subscribed to at its remote meanwhile.
+    const unwatch = [...uris].map(([uri, resource]) => watchResource(resource, uri));
+    return () => {
+      stop();
+      for (const done of unwatch) done();
+    };
   });
 };

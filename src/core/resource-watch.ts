@@ -1,0 +1,42 @@
+/**
+ * Watching a resource while a client listens: a resource whose contents live elsewhere (a proxied one) may carry
+ * a `watch` hook, which the wires that keep resource subscriptions (MCP's `resources/subscribe` on a 2025
+ * session, a `subscriptions/listen` stream's `resourceSubscriptions` on 2026-07-28) call once per subscription,
+ * and whose returned function they call when that subscription ends. Internal: not part of {@link Resource}'s
+ * public shape; a definition carries it through grouping as any other property.
+ *
+ * @module
+ */
+import type { AnyResource, Resource } from "./resource.ts";
+
+/**
+ * Starts watching a URI the resource answers (its own, or one its template matches).
+ *
+ * @param uri The URI a client subscribed to.
+ * @returns Stops watching, once that subscription ended.
+ */
+export type ResourceWatch = (uri: string) => () => void;
+
+/** A resource that may be watched. */
+export type WatchedResource<TUri extends string = string> = Resource<TUri> & { readonly watch?: ResourceWatch };
+
+/**
+ * Starts watching a URI for one subscription, when its resource can be watched.
+ *
+ * @param resource The resource that answers the URI.
+ * @param uri The URI subscribed to.
+ * @returns Stops watching (a no-op for a resource without a watch).
+ */
+export function watchResource(resource: AnyResource, uri: string): () => void {
+  const watch = (resource as WatchedResource).watch;
+  if (watch === undefined) return NO_WATCH;
+  let stopped = false;
+  const stop = watch(uri);
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    stop();
+  };
+}
+
+const NO_WATCH = (): void => {};
