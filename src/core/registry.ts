@@ -10,6 +10,7 @@
  * @module
  */
 import type { CacheSlot } from "./cache-slot.ts";
+import type { LogLevel } from "./call-sink.ts";
 import type { Continuations, ContinuationsOptions } from "./continuations.ts";
 import type { FollowOptions } from "./follow-options.ts";
 import type { ToolCall } from "./middleware.ts";
@@ -22,10 +23,14 @@ import type { Runtime } from "./runtime.ts";
 import type { Skill } from "./skill.ts";
 import type { AnyTool } from "./tool.ts";
 
-/** What changed: one of the lists, the configuration, or the contents of one resource. */
+/**
+ * What changed: one of the lists, the configuration, or the contents of one resource; or a log message the
+ * server sends outside any request (a proxied remote's), for the sessions that asked for logs.
+ */
 export type RegistryChange =
   | { readonly kind: "tools" | "prompts" | "resources" | "config" }
-  | { readonly kind: "resource-updated"; readonly uri: string };
+  | { readonly kind: "resource-updated"; readonly uri: string }
+  | { readonly kind: "log"; readonly level: LogLevel; readonly logger?: string; readonly data: unknown };
 
 const TOOLS: RegistryChange = Object.freeze({ kind: "tools" });
 const PROMPTS: RegistryChange = Object.freeze({ kind: "prompts" });
@@ -346,6 +351,18 @@ export class Definitions implements Registry {
     for (const listener of this.#listeners) listener(change);
   }
 
+  /**
+   * Tells the sessions that asked for logs (an MCP 2025 session after `logging/setLevel`) of a log message
+   * sent outside any request (MCP 2025-11-25, Logging). MCP 2026-07-28 has no place for one: its logs are
+   * request-scoped, never on a `subscriptions/listen` stream (Logging, Per-request log level).
+   *
+   * @param log The message: its level, the logger's name, and its data.
+   */
+  sessionLog(log: { readonly level: LogLevel; readonly logger?: string; readonly data: unknown }): void {
+    const change: RegistryChange = { kind: "log", ...log };
+    for (const listener of this.#listeners) listener(change);
+  }
+
   prompt(name: string): AnyPrompt | undefined {
     return this.#prompts.get(name);
   }
@@ -398,6 +415,7 @@ export class Definitions implements Registry {
    */
   announce(change: RegistryChange): void {
     if (change.kind === "resource-updated") this.resourceUpdated(change.uri);
+    else if (change.kind === "log") this.sessionLog(change);
     else this.#changed(change);
   }
 

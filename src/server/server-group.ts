@@ -179,6 +179,7 @@ export function mountGroup(
       if (answered) into.resourceUpdated(uri);
       return;
     }
+    if (change.kind === "log") return into.sessionLog(change); // the child's sessions are the parent's
     apply(plan());
   });
 }

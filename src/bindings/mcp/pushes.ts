@@ -1,13 +1,16 @@
 /**
  * What a 2025 client on a connection (stdio, a WebSocket) hears outside its requests, once
  * `initialize` opened its session: list changes (MCP 2025-11-25, Tools, Prompts, Resources: List
- * Changed Notification) and updates of the resources it subscribed to (Resources: Subscriptions), whose
- * resources are watched meanwhile (a proxied one subscribes at its remote). Over HTTP this stateless server has no 2025 GET stream to carry them, so they are not
+ * Changed Notification), updates of the resources it subscribed to (Resources: Subscriptions), whose
+ * resources are watched meanwhile (a proxied one subscribes at its remote), and, once it chose a level
+ * with `logging/setLevel`, the log messages the server sends outside any request (Logging), from that
+ * level up. Over HTTP this stateless server has no 2025 GET stream to carry them, so they are not
  * advertised there.
  *
  * @module
  */
-import type { Registry, RegistryChange } from "../../core/mod.ts";
+import { LOG_LEVELS, type Registry, type RegistryChange } from "../../core/mod.ts";
+import type { LogLevel } from "../../core/call-sink.ts";
 import { watchResource } from "../../core/resource-watch.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { featureResource } from "./feature-methods.ts";
@@ -26,6 +29,8 @@ export class ConnectionPushes {
   readonly #send: (message: string) => void;
   /** Resources the client subscribed to (`resources/subscribe`), each with how to stop watching it. */
   readonly #subscribed = new Map<string, () => void>();
+  /** The level the client chose with `logging/setLevel`; none chosen, no logs outside requests. */
+  #logLevel: LogLevel | undefined;
   #stop: (() => void) | undefined;
 
   /**
@@ -46,6 +51,11 @@ export class ConnectionPushes {
         if (this.#subscribed.has(change.uri)) {
           this.#send(notificationMessage("notifications/resources/updated", { uri: change.uri }));
         }
+      } else if (change.kind === "log") {
+        const level = this.#logLevel;
+        if (level === undefined || LOG_LEVELS.indexOf(change.level) < LOG_LEVELS.indexOf(level)) return;
+        const { logger, data } = change;
+        this.#send(notificationMessage("notifications/message", { level, ...(logger && { logger }), data }));
       } else {
         const message = LIST_CHANGED[change.kind];
         if (message !== undefined) this.#send(message);
@@ -55,12 +65,13 @@ export class ConnectionPushes {
 
   /**
    * Follows a request that was answered: `resources/subscribe` and `resources/unsubscribe` change
-   * which updates the client hears.
+   * which updates the client hears, `logging/setLevel` which logs.
    *
    * @param request The request.
    */
   follow(request: McpRequest): void {
     const { method, params } = request.rpc;
+    if (method === "logging/setLevel") this.#logLevel = params.level as LogLevel;
     if (method !== "resources/subscribe" && method !== "resources/unsubscribe") return;
     const uri = params.uri as string;
     const watched = this.#subscribed.get(uri);

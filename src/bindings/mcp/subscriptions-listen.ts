@@ -81,7 +81,8 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
         return;
       }
-      const text = listChanged[change.kind];
+      // A log outside any request is never sent here (MCP 2026-07-28, Logging: Per-request log level).
+      const text = change.kind === "log" ? undefined : listChanged[change.kind];
       if (text !== undefined) writer.event(text);
     });
     // Watched while the stream is open: a proxied resource is subscribed to at its remote meanwhile.
