@@ -25,18 +25,10 @@ export type WatchedResource<TUri extends string = string> = Resource<TUri> & { r
  *
  * @param resource The resource that answers the URI.
  * @param uri The URI subscribed to.
- * @returns Stops watching (a no-op for a resource without a watch).
+ * @returns Stops watching, once (a no-op for a resource without a watch).
  */
 export function watchResource(resource: AnyResource, uri: string): () => void {
-  const watch = (resource as WatchedResource).watch;
-  if (watch === undefined) return NO_WATCH;
-  let stopped = false;
-  const stop = watch(uri);
-  return () => {
-    if (stopped) return;
-    stopped = true;
-    stop();
-  };
+  return (resource as WatchedResource).watch?.(uri) ?? NO_WATCH;
 }
 
 const NO_WATCH = (): void => {};

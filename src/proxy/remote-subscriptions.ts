@@ -43,7 +43,10 @@ export function remoteSubscriptions(
     if (entry === undefined) watched.set(uri, entry = { listeners: 0, stop: subscribe(uri) });
     entry.listeners++;
     const held = entry;
+    let left = false;
     return () => {
+      if (left) return;
+      left = true;
       if (--held.listeners > 0) return;
       watched.delete(uri);
       held.stop();

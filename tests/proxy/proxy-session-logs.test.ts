@@ -78,6 +78,11 @@ describe("proxy() of server-everything: its logs outside requests", () => {
         const { level } = paramsOf(log);
         assert.ok(LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf("error"), level);
       }
+      // Each at the level the remote sent it (its text names the level: "Warning-level message").
+      for (const log of [...everyLevel.messages, ...errorsUp.messages].filter(isLog)) {
+        const { level, data } = paramsOf(log);
+        assert.ok(String(data).toLowerCase().startsWith(level), `${level}: ${data}`);
+      }
     } finally {
       await client.call("everything.toggle-simulated-logging", {}); // and stop
       await Promise.all([everyLevel.end(), errorsUp.end(), unasked.end(), listen.close()]);

@@ -9,12 +9,13 @@
  *
  * @module
  */
-import { LOG_LEVELS, type Registry, type RegistryChange } from "../../core/mod.ts";
-import type { LogLevel } from "../../core/call-sink.ts";
-import { watchResource } from "../../core/resource-watch.ts";
+import { LOG_LEVELS, type Registry, type RegistryChange, watchResource } from "../../core/mod.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { featureResource } from "./feature-methods.ts";
 import type { McpRequest } from "./mcp-request.ts";
+
+/** A log level (MCP 2025-11-25, Logging). */
+type Level = (typeof LOG_LEVELS)[number];
 
 /** The list-changed notification of each kind of list. */
 const LIST_CHANGED: Readonly<Record<string, string>> = {
@@ -30,7 +31,7 @@ export class ConnectionPushes {
   /** Resources the client subscribed to (`resources/subscribe`), each with how to stop watching it. */
   readonly #subscribed = new Map<string, () => void>();
   /** The level the client chose with `logging/setLevel`; none chosen, no logs outside requests. */
-  #logLevel: LogLevel | undefined;
+  #logLevel: Level | undefined;
   #stop: (() => void) | undefined;
 
   /**
@@ -52,10 +53,10 @@ export class ConnectionPushes {
           this.#send(notificationMessage("notifications/resources/updated", { uri: change.uri }));
         }
       } else if (change.kind === "log") {
-        const level = this.#logLevel;
-        if (level === undefined || LOG_LEVELS.indexOf(change.level) < LOG_LEVELS.indexOf(level)) return;
-        const { logger, data } = change;
-        this.#send(notificationMessage("notifications/message", { level, ...(logger && { logger }), data }));
+        const { level, logger, data } = change; // an absent logger is left out of the JSON
+        const chosen = this.#logLevel;
+        if (chosen === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(chosen)) return;
+        this.#send(notificationMessage("notifications/message", { level, logger, data }));
       } else {
         const message = LIST_CHANGED[change.kind];
         if (message !== undefined) this.#send(message);
@@ -71,7 +72,7 @@ export class ConnectionPushes {
    */
   follow(request: McpRequest): void {
     const { method, params } = request.rpc;
-    if (method === "logging/setLevel") this.#logLevel = params.level as LogLevel;
+    if (method === "logging/setLevel") this.#logLevel = params.level as Level;
     if (method !== "resources/subscribe" && method !== "resources/unsubscribe") return;
     const uri = params.uri as string;
     const watched = this.#subscribed.get(uri);

@@ -13,8 +13,8 @@ import {
   type RegistryChange,
   registryOf,
   scoping,
+  watchResource,
 } from "../../core/mod.ts";
-import { watchResource } from "../../core/resource-watch.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";
