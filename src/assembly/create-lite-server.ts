@@ -58,7 +58,13 @@ export function createServer(options: LiteServerOptions): Server<{}> {
   if (cors !== undefined && typeof cors.serve !== "function") throw new TypeError(built("cors", "cors"));
   if (auth !== undefined && typeof auth.protect !== "function") throw new TypeError(built("auth", "oauth"));
   return new Server(
-    { ...options, cors: undefined, auth: auth?.auth, bindings: options.bindings ?? [mcpLiteBinding()] },
+    {
+      ...options,
+      cors: undefined,
+      auth: auth?.auth,
+      bindings: options.bindings ?? [mcpLiteBinding()],
+      group: options.group ?? (noGroup as unknown as Capability<"group">),
+    },
     { cors, auth, check: options.longRunning === undefined ? refuseLongRunning : undefined },
   );
 }
@@ -67,4 +73,9 @@ export function createServer(options: LiteServerOptions): Server<{}> {
 function built(option: string, build: string): string {
   return `createServer({ ${option} }) of @mcplite/sdk/lite takes ${build}({ ... }), not its options ` +
     `(import { ${build} } from "@mcplite/sdk/lite")`;
+}
+
+/** `server.group()` of a lite server created without `group`: refused, naming the import. */
+function noGroup(): never {
+  throw new TypeError('server.group() needs createServer({ ..., group }) (import { group } from "@mcplite/sdk/lite")');
 }

@@ -263,7 +263,7 @@ export interface CallContext<TConfig = unknown> {
    * ```ts
    * import assert from "node:assert/strict";
    * import * as v from "valibot";
-   * import { createContext } from "./call-context.ts";
+   * import { createContext } from "./tool-call-context.ts";
    * const ctx = createContext({ name: "t", signal: AbortSignal.abort(), meta: { wire: "in-process", headers: new Headers() } });
    * assert.deepEqual(ctx.validate(v.object({ id: v.number() }), { id: 7 }), { id: 7 });
    * assert.throws(() => ctx.validate(v.object({ id: v.number() }), { id: "7" }), /Invalid value: id: /);

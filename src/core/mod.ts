@@ -41,6 +41,7 @@ export type { Registry, RegistryChange } from "./registry.ts";
 export { registryOf } from "./registry.ts";
 export { checkCacheHint, contentsFromValue, describeResource, notFound } from "./resource.ts";
 export type { AnyResource, CacheHint } from "./resource.ts";
+export type { WatchedResource } from "./resource-watch.ts";
 export { failureResult } from "./result.ts";
 export type { ContentBlock, ToolResult } from "./result.ts";
 export type { CompiledSchema, JsonSchema, ValidationIssue } from "./schema.ts";

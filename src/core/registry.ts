@@ -10,6 +10,7 @@
  * @module
  */
 import type { CacheSlot } from "./cache-slot.ts";
+import type { LogLevel } from "./call-sink.ts";
 import type { Continuations, ContinuationsOptions } from "./continuations.ts";
 import type { FollowOptions } from "./follow-options.ts";
 import type { ToolCall } from "./middleware.ts";
@@ -22,10 +23,14 @@ import type { Runtime } from "./runtime.ts";
 import type { Skill } from "./skill.ts";
 import type { AnyTool } from "./tool.ts";
 
-/** What changed: one of the lists, the configuration, or the contents of one resource. */
+/**
+ * What changed: one of the lists, the configuration, or the contents of one resource; or a log message the
+ * server sends outside any request (a proxied remote's), for the sessions that asked for logs.
+ */
 export type RegistryChange =
   | { readonly kind: "tools" | "prompts" | "resources" | "config" }
-  | { readonly kind: "resource-updated"; readonly uri: string };
+  | { readonly kind: "resource-updated"; readonly uri: string }
+  | { readonly kind: "log"; readonly level: LogLevel; readonly logger?: string; readonly data: unknown };
 
 const TOOLS: RegistryChange = Object.freeze({ kind: "tools" });
 const PROMPTS: RegistryChange = Object.freeze({ kind: "prompts" });
@@ -362,8 +367,7 @@ export class Definitions implements Registry {
    * @param uri The URI whose contents changed.
    */
   resourceUpdated(uri: string): void {
-    const change: RegistryChange = { kind: "resource-updated", uri };
-    for (const listener of this.#listeners) listener(change);
+    this.announce({ kind: "resource-updated", uri });
   }
 
   prompt(name: string): AnyPrompt | undefined {
@@ -417,14 +421,16 @@ export class Definitions implements Registry {
   }
 
   /**
-   * Tells this registry's listeners of a change raised elsewhere (another instance, through a
-   * notifier), as if raised here.
+   * Tells this registry's listeners of a change raised elsewhere (another instance, through a notifier; a
+   * remote, through a proxy), as if raised here. A resource's update and a log sent outside any request (which
+   * an MCP 2025 session after `logging/setLevel` hears, MCP 2025-11-25 Logging; MCP 2026-07-28 has no place for
+   * one) change no definition: they leave the caches as they are.
    *
    * @param change What changed.
    */
   announce(change: RegistryChange): void {
-    if (change.kind === "resource-updated") this.resourceUpdated(change.uri);
-    else this.#changed(change);
+    if (change.kind !== "resource-updated" && change.kind !== "log") return this.#changed(change);
+    for (const listener of this.#listeners) listener(change);
   }
 
   /** Puts a definition in its table; a second one under the same key is refused, naming the first (`what`). */

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isObject } from "../internal/is-object.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { Mirror } from "./mirror.ts";
 import type { Remote } from "./remote.ts";
@@ -50,7 +51,13 @@ export function followLists(
     if (!signal?.aborted) changed[method]?.();
   });
   if (modern && remote.listen !== undefined) { // a client given: its stream would go unheard
-    listenRemote(remote, capabilities, signal, () => {
+    const changes = (kind: string) => isObject(capabilities?.[kind]) && capabilities[kind].listChanged === true;
+    const notifications = {
+      ...(changes("tools") && { toolsListChanged: true }),
+      ...(changes("prompts") && { promptsListChanged: true }),
+      ...(changes("resources") && { resourcesListChanged: true }),
+    };
+    listenRemote(remote, notifications, signal, () => {
       for (const read of Object.values(changed)) read();
     });
   }

@@ -6,6 +6,7 @@
 
 import type { CallContext } from "../core/call-context.ts";
 import type { Client } from "../client/client.ts";
+import type { ResourceWatch } from "../core/resource-watch.ts";
 
 /** What the proxied tools, prompts and resources share. */
 export interface HopOptions {
@@ -17,4 +18,6 @@ export interface HopOptions {
   readonly stale: () => void;
   /** The client a call goes through: the proxy's own credentials, or the caller's where the policy allows. */
   readonly clientFor: (ctx: CallContext) => Promise<Client>;
+  /** Subscribes at the remote to a resource's URI while a caller listens; absent when the remote cannot be. */
+  readonly watch?: ResourceWatch;
 }

@@ -1,11 +1,11 @@
 /**
- * An MCP 2026-07-28 remote's list changes asked for with `subscriptions/listen` (MCP 2026-07-28,
- * Subscriptions): one listen request kept open for the lists the remote says change (`listChanged`); its
- * notifications reach the proxy through the stream's copy (./notice-fetch.ts) or the stdio connection's.
+ * What the proxy asks an MCP 2026-07-28 remote to tell with `subscriptions/listen` (MCP 2026-07-28,
+ * Subscriptions): a listen request kept open, for the lists the remote says change (`listChanged`), or for
+ * the updates of a resource a caller subscribed to; its notifications reach the proxy through the stream's
+ * copy (./notice-fetch.ts) or the stdio connection's.
  *
  * @module
  */
-import { isObject } from "../internal/is-object.ts";
 import { sleep } from "../internal/sleep.ts";
 import { LISTEN } from "./notice-fetch.ts";
 import type { Remote } from "./remote.ts";
@@ -19,22 +19,16 @@ const MAX_BACKOFF_MS = 30_000;
  * and given up when the remote does not know the method.
  *
  * @param remote The remote.
- * @param capabilities The remote's capabilities (`server/discover`).
+ * @param notifications What to be told (`toolsListChanged`, `resourceSubscriptions`…); nothing: no listen.
  * @param signal Stops listening; without one, the proxy does not listen (nothing would close the stream).
  * @param reopened Runs after each stream but the first.
  */
 export function listenRemote(
   remote: Remote,
-  capabilities: Record<string, unknown> | undefined,
+  notifications: Record<string, unknown>,
   signal: AbortSignal | undefined,
   reopened: () => void,
 ): void {
-  const changes = (kind: string) => isObject(capabilities?.[kind]) && capabilities[kind].listChanged === true;
-  const notifications = {
-    ...(changes("tools") && { toolsListChanged: true }),
-    ...(changes("prompts") && { promptsListChanged: true }),
-    ...(changes("resources") && { resourcesListChanged: true }),
-  };
   if (signal === undefined || Object.keys(notifications).length === 0) return;
   void (async () => {
     for (let failures = 0, first = true; !signal.aborted; first = false) {

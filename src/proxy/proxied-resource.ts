@@ -1,10 +1,12 @@
 /**
  * A remote resource or resource template as one of ours: listed with the remote's name, title,
- * description and MIME type, read from the remote (MCP 2025-11-25, Resources), its contents verbatim.
+ * description and MIME type, read from the remote (MCP 2025-11-25, Resources), its contents verbatim; a
+ * caller's subscription to it is made at the remote (./remote-subscriptions.ts).
  *
  * @module
  */
 import type { AnyResource, ResourceContentsInput } from "../core/resource.ts";
+import type { WatchedResource } from "../core/resource-watch.ts";
 import { parseUriTemplate } from "../core/uri-template.ts";
 import { defineResource } from "../assembly/served-resources.ts";
 import { callerTrace } from "./caller-trace.ts";
@@ -54,7 +56,7 @@ export function proxiedResource(
       );
     }
   }
-  return builder.read(async (_variables, ctx, read) => {
+  const resource = builder.read(async (_variables, ctx, read) => {
     const budget = answerBudget(ctx);
     try {
       const trace = callerTrace(ctx);
@@ -71,4 +73,5 @@ export function proxiedResource(
       throw answered ?? remoteError(error, hop.retryAfterMs, hop.name);
     }
   });
+  return hop.watch === undefined ? resource : { ...resource, watch: hop.watch } as WatchedResource;
 }

@@ -8,6 +8,8 @@
 import { createServer } from "../assembly/create-server.ts";
 import type { CallContext } from "../core/call-context.ts";
 import type { AuthInfo } from "../core/host.ts";
+import { type Definitions, registryOf } from "../core/registry.ts";
+import { attachListener } from "../server/listener.ts";
 import type { Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";
 import type { ToolsOf } from "../client/client-types.ts";
@@ -19,6 +21,8 @@ import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
+import { relayRemoteNotices } from "./remote-notices.ts";
+import { remoteSubscriptions } from "./remote-subscriptions.ts";
 
 /** Options of {@link proxy}. */
 export interface ProxyOptions extends ClientOptions {
@@ -135,15 +139,17 @@ export async function proxy<S = unknown>(
     version: version ?? (typeof info.version === "string" ? info.version : "0.0.0"),
   });
   const capabilities = isObject(described?.capabilities) ? described.capabilities : undefined;
+  const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
-  const mirror = new Mirror(server, remote, hop, capabilities, warn);
+  const watch = remoteSubscriptions(remote, { modern, capabilities }, signal);
+  const mirror = new Mirror(server, remote, { ...hop, watch }, capabilities, warn);
   try {
     await mirror.syncAll();
   } catch (error) {
     remote.failed(error);
     throw remoteError(error, retryAfterMs, hop.name);
   }
-  const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
+  relayRemoteNotices(remote, registryOf(attachListener(server).core) as Definitions, signal);
   return server as unknown as Server<ToolsOf<S>>;
 }

@@ -63,7 +63,8 @@ export function relayChanges(
   const self = base64urlEncode(crypto.getRandomValues(new Uint8Array(12)));
   let replaying = false;
   registry.onChange((change) => {
-    if (replaying || change.kind === "config") return; // the configuration schema is each instance's own
+    // The configuration schema is each instance's own, and so is a log outside requests (its proxy's remote's).
+    if (replaying || change.kind === "config" || change.kind === "log") return;
     const relayed: Relayed = { from: self, change };
     notifier.publish(JSON.stringify(relayed)).catch((error) => onError?.(error));
   });

@@ -182,10 +182,9 @@ export function mountGroup(
   // Later registrations on the child reach the parent (and its list_changed listeners).
   child.onChange((change) => {
     if (change.kind === "config") return;
-    if (change.kind === "resource-updated") {
-      if (resources.has(change.uri)) into.resourceUpdated(change.uri);
-      return;
-    }
+    // A resource's update (a static one's, or a URI a template answers) and a log outside requests: the parent's
+    // listeners hear them as the child's would (each stream keeps only the URIs its caller subscribed to).
+    if (change.kind === "resource-updated" || change.kind === "log") return into.announce(change);
     apply(plan());
   });
 }

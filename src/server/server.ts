@@ -88,7 +88,7 @@ export class Server<TTools extends ToolMap = {}> {
   readonly #definitions: Definitions;
   readonly #checks: ((tool: AnyTool) => void)[] = [];
   readonly #runtime: Runtime;
-  readonly #group: GroupSupport | undefined;
+  readonly #group: GroupSupport;
   readonly #gate: Gate;
 
   /**
@@ -101,7 +101,7 @@ export class Server<TTools extends ToolMap = {}> {
    */
   constructor(options: ServerOptions, edge: Edge = {}) {
     const resolved = resolveOptions(options);
-    this.#group = options.group as GroupSupport | undefined; // the opaque capability is what group-support.ts built
+    this.#group = options.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
     const logger = options.logger;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
     const tokenOptions = {
@@ -235,14 +235,8 @@ export class Server<TTools extends ToolMap = {}> {
     const [prefix, grouped] = typeof prefixOrChild === "string" ? [prefixOrChild, child] : [undefined, prefixOrChild];
     if (!(grouped instanceof Server)) throw new TypeError("server.group() needs a server created with createServer()");
     if (grouped === (this as unknown)) throw new TypeError("server.group(): a server cannot group itself");
-    const mount = this.#group;
-    if (mount === undefined) {
-      throw new TypeError(
-        'server.group() needs createServer({ ..., group }) (import { group } from "@mcplite/sdk/lite")',
-      );
-    }
     const checks = this.#checks;
-    mount(
+    this.#group( // both entry points give one (@mcplite/sdk/lite's refuses, naming the import, when not given it)
       { definitions: this.#definitions, check: (tool) => checks.forEach((check) => check(tool)) },
       grouped.#definitions,
       prefix,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { definePrompt, text } from "../../mod.ts";
-import { ToolCallContext } from "../../src/core/call-context.ts";
+import { ToolCallContext } from "../../src/core/tool-call-context.ts";
 import { describePrompt, promptResultFromValue } from "../../src/core/prompt.ts";
 
 const ctx = new ToolCallContext("p", new AbortController().signal, { wire: "in-process", headers: new Headers() });

@@ -1,14 +1,21 @@
 /**
  * What a 2025 client on a connection (stdio, a WebSocket) hears outside its requests, once
  * `initialize` opened its session: list changes (MCP 2025-11-25, Tools, Prompts, Resources: List
- * Changed Notification) and updates of the resources it subscribed to (Resources: Subscriptions).
- * Over HTTP this stateless server has no 2025 GET stream to carry them, so they are not advertised there.
+ * Changed Notification), updates of the resources it subscribed to (Resources: Subscriptions), whose
+ * resources are watched meanwhile (a proxied one subscribes at its remote), and, once it chose a level
+ * with `logging/setLevel`, the log messages the server sends outside any request (Logging), from that
+ * level up. Over HTTP this stateless server has no 2025 GET stream to carry them, so they are not
+ * advertised there.
  *
  * @module
  */
-import type { Registry, RegistryChange } from "../../core/mod.ts";
+import { LOG_LEVELS, type Registry, type RegistryChange, type WatchedResource } from "../../core/mod.ts";
 import { notificationMessage } from "../jsonrpc.ts";
+import { featureResource } from "./feature-methods.ts";
 import type { McpRequest } from "./mcp-request.ts";
+
+/** A log level (MCP 2025-11-25, Logging). */
+type Level = (typeof LOG_LEVELS)[number];
 
 /** The list-changed notification of each kind of list. */
 const LIST_CHANGED: Readonly<Record<string, string>> = {
@@ -21,8 +28,10 @@ const LIST_CHANGED: Readonly<Record<string, string>> = {
 export class ConnectionPushes {
   readonly #registry: Registry;
   readonly #send: (message: string) => void;
-  /** Resources the client subscribed to (`resources/subscribe`). */
-  readonly #subscribed = new Set<string>();
+  /** Resources the client subscribed to (`resources/subscribe`), each with how to stop watching it, if watched. */
+  readonly #subscribed = new Map<string, (() => void) | undefined>();
+  /** The level the client chose with `logging/setLevel`; none chosen, no logs outside requests. */
+  #logLevel: Level | undefined;
   #stop: (() => void) | undefined;
 
   /**
@@ -39,30 +48,47 @@ export class ConnectionPushes {
   /** Starts telling the client of changes (its session opened); once. */
   start(): void {
     this.#stop ??= this.#registry.listen((change: RegistryChange) => {
-      if (change.kind !== "resource-updated") {
+      if (change.kind === "resource-updated") {
+        if (this.#subscribed.has(change.uri)) {
+          this.#send(notificationMessage("notifications/resources/updated", { uri: change.uri }));
+        }
+      } else if (change.kind === "log") {
+        const { level, logger, data } = change; // an absent logger is left out of the JSON
+        const chosen = this.#logLevel;
+        if (chosen === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(chosen)) return;
+        this.#send(notificationMessage("notifications/message", { level, logger, data }));
+      } else {
         const message = LIST_CHANGED[change.kind];
         if (message !== undefined) this.#send(message);
-      } else if (this.#subscribed.has(change.uri)) {
-        this.#send(notificationMessage("notifications/resources/updated", { uri: change.uri }));
       }
     });
   }
 
   /**
    * Follows a request that was answered: `resources/subscribe` and `resources/unsubscribe` change
-   * which updates the client hears.
+   * which updates the client hears, `logging/setLevel` which logs.
    *
    * @param request The request.
    */
   follow(request: McpRequest): void {
     const { method, params } = request.rpc;
-    if (method === "resources/subscribe") this.#subscribed.add(params.uri as string);
-    else if (method === "resources/unsubscribe") this.#subscribed.delete(params.uri as string);
+    if (method === "logging/setLevel") this.#logLevel = params.level as Level;
+    if (method !== "resources/subscribe" && method !== "resources/unsubscribe") return;
+    const uri = params.uri as string;
+    if (method === "resources/unsubscribe") {
+      this.#subscribed.get(uri)?.();
+      this.#subscribed.delete(uri);
+    } else if (!this.#subscribed.has(uri)) {
+      const resolved = featureResource(this.#registry, uri); // answered, so known
+      this.#subscribed.set(uri, (resolved?.resource as WatchedResource | undefined)?.watch?.(uri));
+    }
   }
 
-  /** Stops telling the client (the connection is closing). */
+  /** Stops telling the client (the connection is closing), and stops watching what it subscribed to. */
   stop(): void {
     this.#stop?.();
     this.#stop = undefined;
+    for (const unwatch of this.#subscribed.values()) unwatch?.();
+    this.#subscribed.clear();
   }
 }

@@ -1,11 +1,19 @@
 /**
  * `subscriptions/listen` (2026-07-28): a stream that stays open and carries the notifications the
- * client asked for: list changes of tools, prompts and resources, and updates of chosen resources.
+ * client asked for: list changes of tools, prompts and resources, and updates of chosen resources (each
+ * watched while the stream is open: a proxied one is subscribed to at its remote).
  * The acknowledgement comes first; every message carries the subscription id (the request's id).
  *
  * @module
  */
-import { ErrorCode, ProtocolError, type RegistryChange, registryOf, scoping } from "../../core/mod.ts";
+import {
+  ErrorCode,
+  ProtocolError,
+  type RegistryChange,
+  registryOf,
+  scoping,
+  type WatchedResource,
+} from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";
@@ -38,7 +46,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   const filter = wanted as Record<string, unknown>;
   const honoured: Record<string, unknown> = {};
   for (const flag of FLAGS) if (filter[flag] === true) honoured[flag] = true;
-  const uris = new Set<string>();
+  const uris = new Map<string, WatchedResource>(); // each honoured URI, with the resource that answers it
   const subscriptions = filter.resourceSubscriptions;
   if (subscriptions !== undefined) {
     if (!Array.isArray(subscriptions)) {
@@ -51,9 +59,11 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
       if (typeof uri !== "string") continue;
       // A resource the caller may not read is not honoured, as an unknown one is not.
       const resolved = featureResource(registryOf(ctx.core), uri);
-      if (resolved !== undefined && scoping.holds(resolved.resource.scopes, request.host.auth)) uris.add(uri);
+      if (resolved !== undefined && scoping.holds(resolved.resource.scopes, request.host.auth)) {
+        uris.set(uri, resolved.resource);
+      }
     }
-    honoured.resourceSubscriptions = [...uris];
+    honoured.resourceSubscriptions = [...uris.keys()];
   }
   const meta = { [META.subscriptionId]: request.rpc.id };
   const message = (method: string, params: Record<string, unknown> = {}) =>
@@ -63,15 +73,22 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,
     resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
   };
-  // Acknowledged once the stream hears every change (a notifier may subscribe it first).
-  return new Subscription((writer) =>
-    registryOf(ctx.core).listen((change: RegistryChange) => {
+  return new Subscription((writer) => {
+    // Acknowledged once the stream hears every change (a notifier may subscribe it first).
+    const stop = registryOf(ctx.core).listen((change: RegistryChange) => {
       if (change.kind === "resource-updated") {
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
         return;
       }
+      // A log outside any request has no entry: never sent here (MCP 2026-07-28, Logging: Per-request log level).
       const text = listChanged[change.kind];
       if (text !== undefined) writer.event(text);
-    }, () => writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured })))
-  );
+    }, () => writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured })));
+    // Watched while the stream is open: a proxied resource is subscribed to at its remote meanwhile.
+    const unwatch = [...uris].map(([uri, resource]) => resource.watch?.(uri));
+    return () => {
+      stop();
+      for (const done of unwatch) done?.();
+    };
+  });
 };

@@ -1,0 +1,37 @@
+/**
+ * What a remote notifies outside any request besides its list changes, relayed to the proxy's listeners: the
+ * updates of its resources (`notifications/resources/updated`, to the callers that subscribed, on every wire
+ * that carries them) and its log messages (`notifications/message`, MCP 2025-11-25, Logging: an MCP 2025
+ * remote sends them on its standalone stream, or between requests on stdio), to the MCP 2025 sessions that
+ * chose a level with `logging/setLevel`, from that level up. MCP 2026-07-28 has nowhere to send such a log:
+ * its logs are a request's (Logging, Per-request log level).
+ *
+ * @module
+ */
+import { LOG_LEVELS, type LogLevel } from "../core/call-sink.ts";
+import type { Definitions } from "../core/registry.ts";
+import type { Remote } from "./remote.ts";
+
+/**
+ * Relays the remote's resource updates and logs to the proxy server's listeners.
+ *
+ * @param remote The remote (a client given is not heard).
+ * @param definitions The proxy server's definitions (its grouping server hears what they tell).
+ * @param signal Stops relaying.
+ */
+export function relayRemoteNotices(remote: Remote, definitions: Definitions, signal: AbortSignal | undefined): void {
+  remote.listen?.((method, params) => {
+    if (signal?.aborted) return;
+    if (method === "notifications/resources/updated" && typeof params.uri === "string") {
+      definitions.resourceUpdated(params.uri);
+    } else if (method === "notifications/message" && LOG_LEVELS.includes(params.level as LogLevel)) {
+      const logger = typeof params.logger === "string" ? params.logger : undefined;
+      definitions.announce({
+        kind: "log",
+        level: params.level as LogLevel,
+        ...(logger && { logger }),
+        data: params.data,
+      });
+    }
+  });
+}
