@@ -88,6 +88,13 @@ export interface SignalSource {
   readonly signal: AbortSignal;
 }
 
+/** A signal source whose signal, built on first use by the call's context, never aborts (a call with no caller's). */
+export const NEVER_ABORTED: SignalSource = {
+  get signal(): AbortSignal {
+    return new AbortController().signal;
+  },
+};
+
 /** What a call's context is made of: every decoded request (a call, a handler's, a method's) carries it. */
 export interface ContextSource {
   /** The name the context carries as `ctx.tool`: the tool or prompt name, the resource URI, the method. */

@@ -6,7 +6,8 @@
  * @module
  */
 import type { Skill } from "../core/skill.ts";
-import type { CallMeta, SignalSource } from "../core/call-context.ts";
+import type { CallMeta } from "../core/call-context.ts";
+import { NEVER_ABORTED } from "../core/call-meta.ts";
 import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
 import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
@@ -41,13 +42,6 @@ import type { GroupOptions, GroupSupport } from "./server-group.ts";
 
 export type { GroupOptions };
 export type { CallArguments, ServerCallOptions, ToolMap };
-
-/** A signal source whose signal, built on first use by `CallContext`, never aborts. */
-const NEVER_ABORTED: SignalSource = {
-  get signal(): AbortSignal {
-    return new AbortController().signal;
-  },
-};
 
 /**
  * A server: the registry of tools, resources and prompts, the middleware, and the `fetch` that serves
