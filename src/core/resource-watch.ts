@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { AnyResource, Resource } from "./resource.ts";
+import type { Resource } from "./resource.ts";
 
 /**
  * Starts watching a URI the resource answers (its own, or one its template matches).

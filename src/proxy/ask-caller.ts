@@ -1,13 +1,8 @@
 /**
- * What the remote asks while a proxied call runs (elicitation, sampling, roots: MCP 2025-11-25, Client
- * Features) is asked of our caller, where its wire lets it: on the call's stream of an MCP 2025 session,
- * or as an input round (MCP 2026-07-28 multi round-trip requests, MCP-lite `elicitation`), after which the
- * call runs again and the remote, asking again, gets the caller's answer. Keys count the questions of one
- * run, so a remote that asks in the same order finds its answers.
- *
- * The proxy declares to the remote all it relays (both elicitation modes, sampling with tools, roots); an MCP
- * 2026-07-28 remote hears per call what the caller itself declared of it (capabilities go with each request), an
- * MCP 2025 one, whose capabilities are its session's, is answered the caller's refusal (`answerError`).
+ * What the remote asks while a proxied call runs (elicitation, sampling, roots: MCP 2025-11-25, Client Features)
+ * is asked of our caller, on an MCP 2025 session's stream or as an input round (MCP 2026-07-28, MCP-lite), after
+ * which the call runs again and the remote, asking in the same order, finds the answers. The proxy declares all
+ * it relays; a 2026-07-28 remote hears per call what the caller declared, a 2025 one gets the caller's refusal.
  *
  * @module
  */

@@ -1,11 +1,8 @@
 /**
- * What a 2025 client on a connection (stdio, a WebSocket) hears outside its requests, once
- * `initialize` opened its session: list changes (MCP 2025-11-25, Tools, Prompts, Resources: List
- * Changed Notification), updates of the resources it subscribed to (Resources: Subscriptions), whose
- * resources are watched meanwhile (a proxied one subscribes at its remote), and, once it chose a level
- * with `logging/setLevel`, the log messages the server sends outside any request (Logging), from that
- * level up. Over HTTP this stateless server has no 2025 GET stream to carry them, so they are not
- * advertised there.
+ * What a 2025 client on a connection (stdio, a WebSocket) hears outside its requests once `initialize` opened its
+ * session (MCP 2025-11-25): list changes, updates of the resources it subscribed to (watched meanwhile: a proxied
+ * one subscribes at its remote), and, after `logging/setLevel`, the logs the server sends outside any request
+ * from that level up. Over HTTP this stateless server has no 2025 GET stream, so none is advertised there.
  *
  * @module
  */
