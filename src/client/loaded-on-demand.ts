@@ -9,4 +9,5 @@ export { createSkillsApi } from "./client-skills.ts";
 export { finishTask } from "./finish-task.ts";
 export { answerInput, answerInputs } from "./input.ts";
 export { isRedeem, refusedBeforeRunning, retryDelayOf, SAFE_METHODS } from "./retry-policy.ts";
-export { LegacySession, raceHandshake } from "./transports/mcp-legacy.ts";
+export { LegacySession } from "./transports/mcp-legacy.ts";
+export { raceHandshake } from "./transports/legacy-handshake.ts";

@@ -17,7 +17,7 @@ import { readSse, type SseCursor } from "../read-sse.ts";
 import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { InputRequest, Reply, RequestContext } from "../transport.ts";
 import { answerError } from "./answer-error.ts";
-import { handleStreamMessage, LEGACY_VERSIONS, streamMetaOf, TASKS_EXTENSION } from "./mcp-client-wire.ts";
+import { handleStreamMessage, streamMetaOf, TASKS_EXTENSION } from "./mcp-client-wire.ts";
 import { SseConnection } from "./sse-connection.ts";
 
 /** How many times a stream that ended before its reply is resumed. */
@@ -428,45 +428,4 @@ function isSessionGone(error: unknown): boolean {
   if (!(error instanceof ClientError)) return false;
   if (error.status === 404) return true;
   return error.status === 400 && error.rpcCode !== -32700 && error.rpcCode !== -32600;
-}
-
-/**
- * Races a `server/discover` probe a server over a pipe left unanswered (a 2025 server that ignores
- * unknown requests, or one still starting) with `initialize`: the first answer that decides wins: a
- * late discover result (the server locked 2026-07-28; its -32022 to `initialize` is moot), a
- * successful `initialize`, or a late discover error followed by `initialize`'s own outcome.
- *
- * @param judged The probe's verdict: `modern`, or a 2025 revision.
- * @param session The session to open.
- * @param ctx The request context.
- * @returns The era that won.
- */
-export function raceHandshake(
-  judged: Promise<"modern" | string>,
-  session: LegacySession,
-  ctx: RequestContext,
-): Promise<"modern" | "legacy"> {
-  return new Promise((resolve, reject) => {
-    let discoverSaidLegacy = false;
-    let openFailed: { error: unknown } | undefined;
-    judged.then((verdict) => {
-      if (verdict === "modern") return resolve("modern");
-      discoverSaidLegacy = true;
-      if (openFailed !== undefined) reject(openFailed.error);
-    }, reject);
-    session.open(ctx).then(() => resolve("legacy"), (error) => {
-      openFailed = { error };
-      if (discoverSaidLegacy) reject(error);
-    });
-  });
-}
-
-/**
- * Tells whether a revision is one of the 2025-era ones this client speaks.
- *
- * @param version The revision.
- * @returns `true` for a legacy revision.
- */
-export function isLegacyVersion(version: string): boolean {
-  return LEGACY_VERSIONS.includes(version);
 }

@@ -11,7 +11,7 @@ import type { Reply, ToolListing } from "../transport.ts";
 import { TimeoutError, TransportError } from "../errors.ts";
 import { spawnChild, type SpawnOptions } from "./child-process.ts";
 import { createPipedMcpTransport } from "./mcp.ts";
-import { isLegacyVersion } from "./mcp-legacy.ts";
+import { isLegacyVersion } from "./legacy-handshake.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { StdioConnection } from "./stdio-connection.ts";
 import { withPeer } from "../carry-trace.ts";
