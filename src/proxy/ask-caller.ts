@@ -23,6 +23,7 @@ type CallerInput = Pick<InputHandlers, "onElicit" | "onSample" | "onRoots"> & {
  */
 export function askCaller(ctx: CallContext): CallerInput {
   let asked = 0;
+  const capabilities = callerCapabilities(ctx);
   return {
     onElicit: async (request) =>
       await ctx.requestInput(`remote-input-${++asked}`, {
@@ -34,24 +35,28 @@ export function askCaller(ctx: CallContext): CallerInput {
         method: "sampling/createMessage",
         params: { ...request },
       }) as never,
-    onRoots: async () =>
-      await ctx.requestInput(`remote-input-${++asked}`, { method: "roots/list", params: {} }) as never,
-    capabilities: callerCapabilities(ctx),
+    // Roots only of a caller that declared them: a remote asks for them on its own account (server-everything at
+    // every session's start), and a caller that never said it has roots must not see its call fail for that.
+    onRoots: capabilities.roots === undefined
+      ? undefined
+      : async () => await ctx.requestInput(`remote-input-${++asked}`, { method: "roots/list", params: {} }) as never,
+    capabilities,
   };
 }
 
 /**
  * What the caller declared of what the proxy relays: its elicitation and sampling as declared (each request is
  * passed on verbatim), its roots without `listChanged` (its notifications do not reach the remote). A caller on
- * a wire that declares none (MCP-lite, gRPC, in process) is taken at what its call can be asked.
+ * a wire that declares none (MCP-lite, gRPC, in process) is taken at what its call can be asked, roots aside.
  */
 function callerCapabilities(ctx: CallContext): Record<string, unknown> {
   const client = ctx.client, declared = client.capabilities;
   // Each input capability in place of the proxy's own: one the caller lacks is not declared (undefined).
   const relayed: Record<string, unknown> = { elicitation: undefined, sampling: undefined, roots: undefined };
   if (declared === undefined) {
+    // A wire that declares nothing (MCP-lite, gRPC, in process): what a tool's call may ask, not roots.
     for (const [capability, relay] of Object.entries(RELAYED)) {
-      if (client.supports(capability)) relayed[capability] = relay;
+      if (capability !== "roots" && client.supports(capability)) relayed[capability] = relay;
     }
     return relayed;
   }

@@ -124,7 +124,9 @@ for (const carrier of ["stdio", "http"] as const) {
         },
       });
       const result = await client.callTool("all.trigger-url-elicitation", { url: "https://example.com/ours" });
-      assert.deepEqual(asked, ["https://example.com/ours"]);
+      // The page the remote asked for. Each input round runs the call again at the remote, which may ask anew
+      // (seen twice once in CI under load; noted in the guide's table): every question is that page.
+      assert.ok(asked.length >= 1 && asked.every((url) => url === "https://example.com/ours"), asked.join());
       assert.match(textOf(result), /User completed the URL elicitation flow/);
     });
 
@@ -229,12 +231,14 @@ describe("proxy() passes on per call what its caller declared to an MCP 2026-07-
     assert.equal(seen.elicitation, undefined);
   });
 
-  it("all the gateway relays for a caller on a wire that declares none (MCP-lite), which is asked each", async () => {
+  it("what a tool's call may ask of a caller on a wire that declares none (MCP-lite), roots aside", async () => {
     const client = createClient(front.url, { transport: "mcp-lite" });
     const seen = declared(String(await client.call("all.declared", {})));
     assert.deepEqual(seen.elicitation, { form: {}, url: {} });
     assert.deepEqual(seen.sampling, { tools: {} });
-    assert.deepEqual(seen.roots, {});
+    // A remote asks for roots on its own account (server-everything at each session's start): a caller that never
+    // said it has roots is not asked, so its call does not fail for want of an onRoots handler.
+    assert.equal(seen.roots, undefined);
   });
 
   it("asks the caller for the roots the remote asks for: our client (2026) and the official v1 client (2025)", async () => {
