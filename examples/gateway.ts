@@ -13,6 +13,7 @@
  * `jwksUri` instead of `jwks`, and drop the key. Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1).
  */
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 import * as v from "valibot";
 import { createServer, defineTool, env, serve } from "../mod.ts";
@@ -45,6 +46,9 @@ const everything = {
   ],
 };
 
+// Stops the proxies (the stdio remote exits with them) when the gateway stops: SIGTERM (a container's stop), Ctrl-C.
+const stopped = new AbortController();
+
 // The key tokens are signed with; an authorization server holds it in a deployment.
 const { publicKey, privateKey } = await generateKeyPair("ES256");
 const issuer = `${resource}/demo-issuer`;
@@ -54,8 +58,8 @@ const gateway = createServer({
   version: "1.0.0",
   auth: jwtAuth({ issuer, resource, jwks: { keys: [{ ...(await exportJWK(publicKey)), alg: "ES256" }] } }),
 })
-  .group("tickets", await proxy(`${ticketsListener.url}/mcp`)) // speaks MCP 2026-07-28 to it
-  .group("everything", await proxy(everything)); // a 2025 server: the proxy opens an MCP 2025-11-25 session
+  .group("tickets", await proxy(`${ticketsListener.url}/mcp`, { signal: stopped.signal })) // MCP 2026-07-28 to it
+  .group("everything", await proxy(everything, { signal: stopped.signal })); // a 2025 server: an MCP 2025 session
 
 const listener = await serve(gateway, { port, hostname, quiet: true }); // the lines below say more
 const token = await new SignJWT({})
@@ -81,3 +85,11 @@ A token for it (valid 12 h, signed with a key made at start):
 Paste the line above, then this call of the stdio remote's echo (tickets.open_ticket takes {"title": "…"}):
   curl -s ${listener.url}/mcp-lite/v1/calltools -H "authorization: Bearer $TOKEN" \\
     -H 'content-type: application/json' -d '${call}'`);
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, async () => {
+    stopped.abort(); // each proxy closes its remote: the stdio one gets its stdin closed, then SIGTERM
+    await Promise.all([listener.close(), ticketsListener.close()]);
+    process.exit(0);
+  });
+}
