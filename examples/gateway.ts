@@ -44,6 +44,7 @@ const everything = {
     fileURLToPath(new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)),
     "stdio",
   ],
+  closeGraceMs: 200, // on close: stdin closed, SIGTERM 0.2 s later (it keeps running on stdin's end alone)
 };
 
 // Stops the proxies (the stdio remote exits with them) when the gateway stops: SIGTERM (a container's stop), Ctrl-C.
@@ -87,9 +88,8 @@ Paste the line above, then this call of the stdio remote's echo (tickets.open_ti
     -H 'content-type: application/json' -d '${call}'`);
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
-    stopped.abort(); // each proxy closes its remote: the stdio one gets its stdin closed, then SIGTERM
-    await Promise.all([listener.close(), ticketsListener.close()]);
-    process.exit(0);
+  process.once(signal, () => {
+    stopped.abort(); // each proxy closes its remote: the stdio one's stdin, then SIGTERM
+    setTimeout(() => process.exit(0), 1_000); // time for it to go; open connections do not hold the process
   });
 }

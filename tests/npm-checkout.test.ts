@@ -1,11 +1,11 @@
 /**
- * Installing the package from a checkout, as the README's "From a checkout" says, while it is not on a
+ * Installing the package from a checkout, as Getting started's "From a checkout" says (the README points there), while it is not on a
  * registry: `npm pack` makes the tarball (tests/helpers/npm-pack.ts), `npm install <tarball>` adds it to a
  * project outside the repository, which runs on Node 22 and on Deno (which reads that project's
  * package.json and node_modules), and `bun add <tarball>` adds it for Bun. The npm project also
  * type-checks every entry point package.json exports under Node's own type setup, without the DOM
  * library (`lib: ["es2023"]`, `types: ["node"]`, `skipLibCheck: false`): no error may be in the package's
- * own declarations, and the README's TypeScript notes' one-line declaration fixes what a dependency's
+ * own declarations, and the TypeScript notes' one-line declaration fixes what a dependency's
  * declarations need from the DOM.
  */
 import assert from "node:assert/strict";
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { scratchDir } from "./helpers/scratch-dir.ts";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
-import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
+import { everyEntryPoint, tsc, typescriptNotesShim } from "./helpers/consumer-types.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
@@ -141,8 +141,8 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
         line.includes(`node_modules/${pkg.name}/`) || !line.includes("node_modules/")
       );
       assert.deepEqual(own, []);
-      // What remains is a dependency's declarations naming DOM types, which the README's one line declares.
-      writeFileSync(join(ready.app, "dom-shim.d.ts"), `${readmeShim()}\n`);
+      // What remains is a dependency's declarations naming DOM types, which the TypeScript notes' one line declares.
+      writeFileSync(join(ready.app, "dom-shim.d.ts"), `${typescriptNotesShim()}\n`);
       const shimmed = { ...TSCONFIG, files: [...TSCONFIG.files, "dom-shim.d.ts"] };
       writeFileSync(join(ready.app, "tsconfig.shim.json"), JSON.stringify(shimmed));
       assert.deepEqual(await tsc(ready.app, "tsconfig.shim.json"), []);

@@ -4,7 +4,7 @@
  * DPoP and `private_key_jwt` options, under Node's own type setup — `lib: ["es2023"]` (no `dom`),
  * `skipLibCheck: false`, nodenext — with `@types/node` 20, 22 and 24 (the devDependencies `types-node-20`,
  * `types-node-22`, `types-node-24`, each the project's only type root). No error may be in the package's own
- * declarations; a dependency's (`@connectrpc/connect` names `HeadersInit`) is fixed by the README's one-line
+ * declarations; a dependency's (`@connectrpc/connect` names `HeadersInit`) is fixed by the TypeScript notes' one-line
  * declaration, and with it the project has no error at all. One tsc run per version: with that line, which
  * declares `HeadersInit` alone, and no declaration of ours naming `HeadersInit`, no error without it is ours
  * either (a name the line does not declare fails with it as without it).
@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { scratchDir } from "./helpers/scratch-dir.ts";
 import { offline, packOnce, withBin } from "./helpers/npm-pack.ts";
-import { everyEntryPoint, readmeShim, tsc } from "./helpers/consumer-types.ts";
+import { everyEntryPoint, tsc, typescriptNotesShim } from "./helpers/consumer-types.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 
@@ -76,7 +76,7 @@ function project(): Promise<string | { app: string }> {
     assert.equal(added.code, 0, added.stdout + added.stderr);
     writeFileSync(join(app, "entry-points.ts"), everyEntryPoint());
     writeFileSync(join(app, "keys.ts"), KEYS);
-    writeFileSync(join(app, "dom-shim.d.ts"), `${readmeShim()}\n`);
+    writeFileSync(join(app, "dom-shim.d.ts"), `${typescriptNotesShim()}\n`);
     for (const version of [20, 22, 24]) {
       mkdirSync(join(app, `types-${version}`));
       symlinkSync(`${ROOT}node_modules/types-node-${version}`, join(app, `types-${version}`, "node"), "dir");
@@ -93,30 +93,39 @@ async function check(app: string, config: object): Promise<string[]> {
 }
 
 describe("the package's declarations under Node's types, without the DOM library", { skip: ONCE_PER_RUN }, () => {
-  it("names HeadersInit, the one name the README's line declares, in none of the declarations tsc reads of ours", {
-    ...LONG,
-  }, async (t) => {
-    const ready = await project();
-    if (typeof ready === "string") return skipOutsideCi(t, ready);
-    assert.match(
-      readmeShim(),
-      /^type HeadersInit = [^;]*;$/,
-      "the README's line declares HeadersInit and nothing else",
-    );
-    writeFileSync(join(ready.app, "tsconfig.json"), JSON.stringify(tsconfig(24, ["entry-points.ts", "keys.ts"])));
-    // The files the consumer's program holds (resolved, not checked): the package's declarations it reaches.
-    const listed = await run("node", [`${ROOT}node_modules/typescript/bin/tsc`, "--listFilesOnly"], 120_000, ready.app);
-    assert.equal(listed.code, 0, listed.stdout + listed.stderr);
-    const ours = listed.stdout.split("\n").filter((file) => file.includes(`/node_modules/${pkg.name}/`));
-    assert.ok(ours.some((file) => file.endsWith("/mod.d.ts")), listed.stdout);
-    const naming = ours.filter((file) =>
-      /\bHeadersInit\b/.test(readFileSync(file.trim(), "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, ""))
-    );
-    assert.deepEqual(naming, []);
-  });
+  it(
+    "names HeadersInit, the one name the TypeScript notes' line declares, in none of the declarations tsc reads of ours",
+    {
+      ...LONG,
+    },
+    async (t) => {
+      const ready = await project();
+      if (typeof ready === "string") return skipOutsideCi(t, ready);
+      assert.match(
+        typescriptNotesShim(),
+        /^type HeadersInit = [^;]*;$/,
+        "the TypeScript notes' line declares HeadersInit and nothing else",
+      );
+      writeFileSync(join(ready.app, "tsconfig.json"), JSON.stringify(tsconfig(24, ["entry-points.ts", "keys.ts"])));
+      // The files the consumer's program holds (resolved, not checked): the package's declarations it reaches.
+      const listed = await run(
+        "node",
+        [`${ROOT}node_modules/typescript/bin/tsc`, "--listFilesOnly"],
+        120_000,
+        ready.app,
+      );
+      assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+      const ours = listed.stdout.split("\n").filter((file) => file.includes(`/node_modules/${pkg.name}/`));
+      assert.ok(ours.some((file) => file.endsWith("/mod.d.ts")), listed.stdout);
+      const naming = ours.filter((file) =>
+        /\bHeadersInit\b/.test(readFileSync(file.trim(), "utf8").replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, ""))
+      );
+      assert.deepEqual(naming, []);
+    },
+  );
 
   for (const version of [20, 22, 24]) {
-    it(`type-check with @types/node ${version} and the README's line: no error at all`, LONG, async (t) => {
+    it(`type-check with @types/node ${version} and the TypeScript notes' line: no error at all`, LONG, async (t) => {
       const ready = await project();
       if (typeof ready === "string") return skipOutsideCi(t, ready);
       const installedVersion = JSON.parse(

@@ -117,10 +117,13 @@ export function bullmqQueue(options: {
       });
     },
     take(run, { concurrency }) {
+      let closing = false;
       const worker = new classes.Worker(name, async (job: Job, token?: string) => {
         running.set(job.id!, job);
         try {
-          if (await run((job.data as { data: string }).data) === "again") {
+          // A fetch in flight as close() was called may still take a job (BullMQ's blocking wait ends with it):
+          // handed straight back, it goes to a taker that is not closing.
+          if (closing || await run((job.data as { data: string }).data) === "again") {
             await job.moveToWait(token); // the worker shuts down: another takes it now
             throw new WaitingError();
           }
@@ -138,6 +141,7 @@ export function bullmqQueue(options: {
       workers.add(worker);
       return {
         close: async () => {
+          closing = true;
           await worker.close();
           workers.delete(worker);
         },

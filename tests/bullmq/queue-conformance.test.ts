@@ -27,16 +27,9 @@ after(async () => {
   await Promise.all([redis?.stop(), postgres?.remove()]);
 });
 
-/**
- * BullMQ's lock on a running job, short as a deployment that wants jobs moved on fast sets it: a job that a
- * closing worker's last blocking fetch took as it closed is held until its lock lapses (seen once in CI, on
- * PostgreSQL, under load), and goes to the other taker within one to two locks, inside the cases' 20 s bound.
- */
-const LOCK_MS = 3_000;
-
 describeWorkQueue("bullmqQueue on redis-server", (name) => {
   const { hostname, port } = new URL(redis!.url);
-  return bullmqQueue({ connection: { host: hostname, port: Number(port) }, name, lockMs: LOCK_MS });
+  return bullmqQueue({ connection: { host: hostname, port: Number(port) }, name });
 }, REDIS_MISSING);
 
 describeWorkQueue("bullmqQueue on PostgreSQL", (name) =>
@@ -44,5 +37,4 @@ describeWorkQueue("bullmqQueue on PostgreSQL", (name) =>
     backend: createPostgresBackend,
     connection: { connectionString: postgres!.url, migrate: true }, // BullMQ makes its schema on first use
     name,
-    lockMs: LOCK_MS,
   }), POSTGRES_MISSING);

@@ -5,6 +5,7 @@
  * of server-everything behind (its stdin closes with the gateway).
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import process from "node:process";
 import { describe, it } from "node:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
@@ -32,13 +33,20 @@ async function everythingStartedBy(parent: number): Promise<number[]> {
     .map(([pid]) => Number(pid));
 }
 
-/** Whether a process runs. */
+/**
+ * Whether a process runs. One that exited after its parent did is a zombie until the machine's init reaps it, and a
+ * container's init may never (`/proc/<pid>/stat` says `Z`): that one has exited.
+ */
 function runs(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)?.[0] !== "Z";
+  } catch {
+    return true; // no /proc (macOS): signal 0 reached it
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * A consumer's type check of the npm package: a module importing every entry point package.json exports, the
- * README's one-line declaration for dependencies whose `.d.ts` name DOM-only types, and tsc's diagnostics.
+ * TypeScript notes' one-line declaration (Getting started, where the README points) for dependencies whose `.d.ts`
+ * name DOM-only types, and tsc's diagnostics.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -14,11 +15,14 @@ export function everyEntryPoint(): string {
   ).join("");
 }
 
-/** The README's TypeScript notes' declaration of `HeadersInit` (`@connectrpc/connect`'s declarations name it). */
-export function readmeShim(): string {
-  const readme = readFileSync(`${ROOT}README.md`, "utf8");
-  const line = readme.split("\n").find((text) => /^\s*type HeadersInit = /.test(text));
-  assert.ok(line, "README.md's TypeScript notes declare HeadersInit for dependencies that need the DOM library");
+/**
+ * The TypeScript notes' declaration of `HeadersInit` (`@connectrpc/connect`'s declarations name it), in Getting
+ * started (docs/getting-started/index.md), where the README's notes point.
+ */
+export function typescriptNotesShim(): string {
+  const notes = readFileSync(`${ROOT}docs/getting-started/index.md`, "utf8");
+  const line = notes.split("\n").find((text) => /^\s*type HeadersInit = /.test(text));
+  assert.ok(line, "Getting started's TypeScript notes declare HeadersInit for dependencies that need the DOM library");
   return line.trim();
 }
 
