@@ -28,16 +28,12 @@ import { errorToConnectError } from "./status.ts";
  */
 export async function getPrompts(registry: Registry, context: HandlerContext): Promise<PromptsList> {
   const prompts = litePrompts(registry) ?? noPrompts();
-  const host = context.values.get(HOST_KEY);
-  const listing = {
-    method: "prompts/list",
-    params: {},
-    meta: { wire: "grpc", headers: context.requestHeader } as const,
-    signal: context.signal,
-    host,
-  };
   try {
-    return await runRequest(registry, listing, (ctx) => promptsList(prompts.list(registry, ctx.auth)));
+    return await runRequest(
+      registry,
+      listingOf("prompts/list", context),
+      (ctx) => promptsList(prompts.list(registry, ctx.auth)),
+    );
   } catch (error) {
     throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
   }
@@ -57,16 +53,12 @@ export async function getPrompt(
   try {
     const prompts = litePrompts(registry) ?? noPrompts();
     const args = structOf(request.arguments) ?? {};
-    const rendered = await prompts.render(registry, request.name, args, {
-      params: { name: request.name, arguments: args },
-      meta: { wire: "grpc", headers: context.requestHeader },
-      signal: context.signal,
-      round: {
-        inputResponses: structOf(request.inputResponses),
-        requestState: request.requestState === "" ? undefined : request.requestState,
-      },
-      host: context.values.get(HOST_KEY),
-    });
+    const rendered = await prompts.render(
+      registry,
+      request.name,
+      args,
+      roundOf({ name: request.name, arguments: args }, request, context),
+    );
     if (rendered.asked) return { result: {}, meta: responseFromOutcome(rendered.outcome, started, version).meta };
     return { result: toJsonObject(rendered.value) };
   } catch (error) {
@@ -85,17 +77,10 @@ export async function listResources(
   templates: boolean,
 ): Promise<JsonObject[]> {
   const resources = liteResources(registry) ?? noResources();
-  const listing = {
-    method: templates ? "resources/templates/list" : "resources/list",
-    params: {},
-    meta: { wire: "grpc", headers: context.requestHeader } as const,
-    signal: context.signal,
-    host: context.values.get(HOST_KEY),
-  };
   try {
     return await runRequest(
       registry,
-      listing,
+      listingOf(templates ? "resources/templates/list" : "resources/list", context),
       (ctx) => resources.list(registry, ctx.auth, templates).map((d) => toJsonObject(d)),
     );
   } catch (error) {
@@ -116,21 +101,36 @@ export async function readResource(
   const started = performance.now();
   try {
     const resources = liteResources(registry) ?? noResources();
-    const read = await resources.read(registry, request.uri, {
-      params: { uri: request.uri },
-      meta: { wire: "grpc", headers: context.requestHeader },
-      signal: context.signal,
-      round: {
-        inputResponses: structOf(request.inputResponses),
-        requestState: request.requestState === "" ? undefined : request.requestState,
-      },
-      host: context.values.get(HOST_KEY),
-    });
+    const read = await resources.read(registry, request.uri, roundOf({ uri: request.uri }, request, context));
     if (read.asked) return { result: {}, meta: responseFromOutcome(read.outcome, started, version).meta };
     return { result: toJsonObject(read.value) };
   } catch (error) {
     throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
   }
+}
+
+/** A listing method's request, as the request middleware sees it. */
+function listingOf(method: string, context: HandlerContext) {
+  const meta = { wire: "grpc", headers: context.requestHeader } as const;
+  return { method, params: {}, meta, signal: context.signal, host: context.values.get(HOST_KEY) };
+}
+
+/** A prompt's or resource's request with its input round (`request_state`, `input_responses`, as on `ToolRequest`). */
+function roundOf(
+  params: Record<string, unknown>,
+  request: PromptRequest | ResourceRequest,
+  context: HandlerContext,
+) {
+  return {
+    params,
+    meta: { wire: "grpc", headers: context.requestHeader } as const,
+    signal: context.signal,
+    round: {
+      inputResponses: structOf(request.inputResponses),
+      requestState: request.requestState === "" ? undefined : request.requestState,
+    },
+    host: context.values.get(HOST_KEY),
+  };
 }
 
 /** The refusal of a resources method on a server that defines no resource. */
