@@ -14,6 +14,7 @@
  * upload as `serve()` on Bun hands it over, its body bounded by the listener and read whole by the runtime.
  * With `--shapes` (CPU time), the rows are the request-shape matrix (`SHAPES` in `bench/requests.ts`),
  * each shape against the floor fed its bytes; `--only <text>` keeps the shapes whose name contains it.
+ * With `--grouped`, `add` is a grouped child's tool, called as `math.add` (`server.group()`'s lookup on the call path).
  *
  *   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   bun bench/before-after.ts --before /tmp/before [--middleware] [--cpu | --promise | --string | --shapes]
@@ -41,6 +42,7 @@ const withMiddleware = process.argv.includes("--middleware");
 const promiseRows = process.argv.includes("--promise");
 const stringRows = process.argv.includes("--string");
 const shapeRows = process.argv.includes("--shapes");
+const grouped = process.argv.includes("--grouped");
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
 const inCpuTime = promiseRows || stringRows || shapeRows || process.argv.includes("--cpu");
 const before = await import(pathToFileURL(`${process.argv[at + 1]}/mod.ts`).href) as typeof after;
@@ -56,7 +58,8 @@ function build(sdk: typeof after): Fetch {
       .describe("Adds two numbers")
       .input(v.object({ a: v.number(), b: v.number() }))
       .handle(({ a, b }) => ({ sum: a + b }));
-  const server = sdk.createServer({ name: "bench", version: "1.0.0" }).tool(add);
+  const named = (name: string) => sdk.createServer({ name, version: "1.0.0" });
+  const server = grouped ? named("bench").group("math", named("math").tool(add)) : named("bench").tool(add);
   // One pass-through middleware, the shape both versions accept.
   if (withMiddleware) server.use((_call, next) => next() as never);
   return server.fetch;
@@ -81,9 +84,10 @@ function buildShapes(sdk: typeof after): Fetch {
 }
 
 const SUM = '"structuredContent":{"sum":3}';
-const LITE = lite("/calltools", "tools/call", ADD_PARAMS);
-const MODERN = modern("tools/call", ADD_PARAMS);
-const LEGACY = legacy("tools/call", ADD_PARAMS);
+const CALLED = grouped ? { ...ADD_PARAMS, name: "math.add" } : ADD_PARAMS;
+const LITE = lite("/calltools", "tools/call", CALLED);
+const MODERN = modern("tools/call", CALLED);
+const LEGACY = legacy("tools/call", CALLED);
 const old = build(before);
 const ours = build(after);
 const TEXT_PARAMS = { ...ADD_PARAMS, name: "add_text" };

@@ -4,8 +4,8 @@
  * it to {@link runCall}, the one call pipeline, and encodes the outcome. A listener outside `server.fetch` (a
  * socket, a pipe) gets the same core, and the server's gate, from {@link attachListener}.
  *
- * This is the whole contract, and semver covers every name it exports. `core.registry` is opaque: handed to
- * `runCall` as it is, never read; the server's registry, runtime, pipeline stages and promise store change freely.
+ * This is the whole contract, and semver covers every name it exports. `core.registry` is handed to `runCall` as it
+ * is, and read only for its tools and changes; the server's runtime, pipeline stages and promise store change freely.
  *
  * @example
  * ```ts

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ComposedDefinitions } from "../core/composed-definitions.ts";
 import { type GroupSupport, mountGroup } from "../server/server-group.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 
@@ -26,5 +27,7 @@ import { type Capability, capability } from "../server/server-capability.ts";
  */
 export const group: Capability<"group"> = /* @__PURE__ */ capability(
   "group",
-  (...args: Parameters<GroupSupport>) => mountGroup(...args),
+  /* @__PURE__ */ Object.assign((...args: Parameters<GroupSupport>) => mountGroup(...args), {
+    registry: ComposedDefinitions,
+  }),
 );

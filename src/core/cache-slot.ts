@@ -24,7 +24,7 @@
  * const NAMES = new CacheSlot<string>("example:names");
  * const registry = new Definitions(new Runtime());
  * let built = 0;
- * const names = () => registry.cached(NAMES, "all", () => (built++, [...registry.names].join(",")));
+ * const names = () => registry.cached(NAMES, "all", () => (built++, [...registry.tools].map((tool) => tool.name).join(",")));
  * assert.equal(names(), "");
  * assert.equal(names(), "");
  * assert.equal(built, 1); // built once, until the definitions change

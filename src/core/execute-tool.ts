@@ -189,7 +189,7 @@ function roundScope(call: ToolCall): RoundScope {
  * @returns The error (`unknown_tool`).
  */
 export function unknownTool(registry: Registry, name: string): ProtocolError {
-  const available = [...registry.names];
+  const available = [...registry.tools].map((tool) => tool.name);
   const suggestion = suggestName(name, available);
   const data: Record<string, unknown> = { requested_tool: echoed(name), available_tools: available };
   if (suggestion !== undefined) data.suggestion = `Did you mean '${suggestion}'?`;

@@ -1,8 +1,8 @@
 /**
  * How the package's bindings see a server's definitions: the {@link Registry} interface (tools, resources, skills and
  * prompts by name, the features they brought, a change bus, typed caches), what changes announce, and the
- * long-running support the core calls through. The server holds the one implementation, `Definitions`
- * (`registry.ts`); outside the package a server's registry is an opaque {@link CallTarget}.
+ * long-running support the core calls through. The server holds the implementation, `Definitions`
+ * (`registry.ts`); outside the package a server's registry is a {@link CallTarget}, read-only.
  *
  * @module
  */
@@ -30,11 +30,25 @@ export type RegistryChange =
   | { readonly kind: "log"; readonly level: LogLevel; readonly logger?: string; readonly data: unknown };
 
 /**
- * A server's tools as a binding hands them to `runCall()`: `core.registry`, passed as it is. Opaque: what it
- * holds (definitions, middleware, the promise store) is the server's business and changes without notice.
+ * A server's tools as a binding sees them: `core.registry`, which it hands to `runCall()` as it is, and a read-only
+ * view an out-of-tree wire lists tools from. What else it holds (middleware, the promise store, the providers it
+ * mounts) is the server's business and changes without notice.
  */
-// deno-lint-ignore no-empty-interface
-export interface CallTarget {}
+export interface CallTarget {
+  /**
+   * Every tool the server serves, in order: its own, then each mounted provider's (`server.group()`, a proxy's
+   * remote), under the names they are called by. Read it on each list: tools come and go at run time. A tool with
+   * `scopes` is for callers that hold them; tools tool search finds are here too (callable by name, listed by it).
+   */
+  readonly tools: Iterable<AnyTool>;
+  /**
+   * Subscribes to changes of what the server serves (for a wire's own `list_changed`).
+   *
+   * @param listener Called after each change, with what changed (`kind`: `"tools"`, `"prompts"`, `"resources"`…).
+   * @returns A function that unsubscribes.
+   */
+  onChange(listener: (change: { readonly kind: string }) => void): () => void;
+}
 
 /**
  * What `core.registry` (a {@link CallTarget}) is inside the package: the server's definitions, as its own
@@ -62,8 +76,6 @@ export interface Registry extends CallTarget {
   get(name: string): AnyTool | undefined;
   /** The registered tools, in registration order. */
   readonly tools: IterableIterator<AnyTool>;
-  /** The registered tool names, in registration order. */
-  readonly names: IterableIterator<string>;
   /**
    * Which registered tools the lists show (`tools/list`, gRPC `GetTools`, …); `undefined`: all of them.
    * A tool left out stays callable by name (tool search lists a few and finds the rest).

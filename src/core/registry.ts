@@ -1,11 +1,10 @@
 /**
- * The definitions every binding reads: tools, resources, skills and prompts by name, the features
- * they brought, a change bus, and typed caches of what is derived from them (list bodies, ETags),
- * built once per change. Beside them, each registry holds the server's {@link Runtime} (middleware,
- * settings, continuations). One `Map` lookup per call is the only registry work on the hot path.
+ * The definitions every binding reads: tools, resources, skills and prompts by name, the features they brought,
+ * a change bus, typed caches of what is derived from them (list bodies, ETags) built once per change, and the
+ * server's {@link Runtime}. One `Map` lookup per call is the only registry work on the hot path.
  *
- * A binding sees a server's definitions through the {@link Registry} interface; the server itself
- * holds the {@link Definitions} class, which also registers and removes.
+ * Bindings read the {@link Registry} interface; the server holds {@link Definitions}, which also registers and
+ * removes (`ComposedDefinitions`, when it can group, serves mounted providers after them).
  *
  * @module
  */
@@ -109,10 +108,6 @@ export class Definitions implements Registry {
     return this.#tools.values();
   }
 
-  get names(): IterableIterator<string> {
-    return this.#tools.keys();
-  }
-
   /**
    * Registers a tool, the resources it brings (its MCP App view, which requires the tool's scopes unless
    * it has its own), and with the first long-running one the `redeem` system tool.
@@ -121,7 +116,7 @@ export class Definitions implements Registry {
    * @throws {TypeError} When a tool of that name exists already, or another resource holds its view's URI.
    */
   add(tool: AnyTool): void {
-    if (this.#tools.has(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
+    if (this.get(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
     for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
     this.#bring(tool);
     this.#tools.set(tool.name, tool);

@@ -1,17 +1,16 @@
 /**
  * `server.group()`: another server's tools, prompts, resources and skills served by this one, tools and
- * prompts under a namespace (`git.clone`), kept in step with the child as it changes (mcp-lite's
- * `.group()`). Every produced name is checked against the name rules, and against what the parent
- * holds, before anything is registered: a grouping either happens whole or fails naming the clash.
+ * prompts under a namespace (`git.clone`), read through the child as it changes (mcp-lite's `.group()`):
+ * the child is mounted as a provider under a namespace transform. Every produced name is checked against the
+ * name rules, and against what the parent serves, before it is mounted: a grouping happens whole or fails.
  *
  * @module
  */
-import { grouped, groupOf } from "../core/grouped-middleware.ts";
-import type { Definitions, Registry } from "../core/registry.ts";
-import { type AnyPrompt, assertPromptName } from "../core/prompt.ts";
-import type { AnyResource } from "../core/resource.ts";
-import { type AnyTool, assertToolName } from "../core/tool.ts";
-import { REDEEM_TOOL } from "../core/redeem.ts";
+import type { ComposedDefinitions } from "../core/composed-definitions.ts";
+import type { Definitions, LongRunning, Registry } from "../core/registry.ts";
+import type { Runtime } from "../core/runtime.ts";
+import type { AnyTool } from "../core/tool.ts";
+import { namespacedChild } from "./namespaced-child.ts";
 
 /** Options of `server.group(prefix, child, options)`. */
 export interface GroupOptions<S extends string = "."> {
@@ -36,30 +35,15 @@ export interface GroupParent {
   readonly check: (tool: AnyTool) => void;
 }
 
-/** One definition mounted from the child: its name in the parent, and the child's object it came from. */
-interface Mounted<T> {
-  readonly name: string;
-  readonly source: T;
-}
-
-/** What one sync changes: removals first, then additions (all checked before any is made). */
-interface Plan {
-  readonly removed: { tools: string[]; prompts: string[]; resources: string[] };
-  readonly tools: [AnyTool, string][];
-  readonly prompts: [AnyPrompt, string][];
-  readonly resources: AnyResource[];
-}
-
 /**
  * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` has it; that of
  * `@mcplite/sdk/lite` only when given `group`, so that a server that groups none bundles none of it.
  */
-export type GroupSupport = (
-  parent: GroupParent,
-  child: Registry,
-  prefix: string | undefined,
-  options: GroupOptions<string>,
-) => void;
+export interface GroupSupport {
+  (parent: GroupParent, child: Registry, prefix: string | undefined, options: GroupOptions<string>): void;
+  /** The definitions a server that can group holds: its own, then the providers mounted after them. */
+  readonly registry?: new (runtime: Runtime, longRunning?: LongRunning) => Definitions;
+}
 
 /**
  * Mounts a child's definitions on a parent and keeps them in step with the child.
@@ -82,109 +66,21 @@ export function mountGroup(
     throw new TypeError(`${where}: the prefix must be a non-empty string`);
   }
   const naming = (name: string) => prefix === undefined ? name : `${prefix}${separator}${name}`;
-  const tools = new Map<string, Mounted<AnyTool>>();
-  const prompts = new Map<string, Mounted<AnyPrompt>>();
-  const resources = new Map<string, Mounted<AnyResource>>();
-  const skills = new Set<string>();
-  const group = <T extends object>(definition: T): T =>
-    grouped(definition, [child.runtime, ...(groupOf(definition) ?? [])]);
-  const into = parent.definitions as Definitions; // the server passes its own, which register
-
-  /** Plans one kind of named definition: which mounted ones the child dropped, which to mount (checked). */
-  const planNamed = <T extends { readonly name: string }>(
-    kind: "tool" | "prompt",
-    own: Map<string, T>,
-    mounted: Map<string, Mounted<T>>,
-    assertName: (name: string) => void,
-    held: (name: string) => boolean,
-    removed: string[],
-    added: [T, string][],
-  ): void => {
-    for (const [name, m] of mounted) if (own.get(name) !== m.source) removed.push(name);
-    for (const definition of own.values()) {
-      if (mounted.get(definition.name)?.source === definition) continue;
-      const name = naming(definition.name);
-      const said = `${where}: ${kind} "${definition.name}" would be served as`;
-      try {
-        assertName(name);
-      } catch (error) {
-        throw new TypeError(`${said} ${(error as Error).message}`);
-      }
-      if (held(name) && mounted.get(definition.name)?.name !== name) {
-        throw new TypeError(`${said} "${name}", which this server has already`);
-      }
-      added.push([definition, name]);
+  const into = parent.definitions as ComposedDefinitions; // a server that can group holds one
+  const view = namespacedChild(child, naming, where, parent.check);
+  // A grouping happens whole or fails naming the clash; later, the first provider to serve a name serves it.
+  const taken = (kind: string, name: string) =>
+    new TypeError(`${where}: ${kind} "${name}" would be served as "${naming(name)}", which this server has already`);
+  const own = (name: string) => name.slice(naming("").length);
+  for (const { name } of view.tools) if (into.get(name)) throw taken("tool", own(name));
+  for (const { name } of view.prompts) if (into.prompt(name)) throw taken("prompt", own(name));
+  if (options.onResourceClash !== "skip") { // URIs name resources already: they are served as they are
+    const held = new Set([...into.resources].map((resource) => resource.uri));
+    for (const { uri } of view.resources) {
+      if (held.has(uri)) throw new TypeError(`${where}: resource ${uri} is served by this server already`);
     }
-  };
-
-  const plan = (): Plan => {
-    const next: Plan = { removed: { tools: [], prompts: [], resources: [] }, tools: [], prompts: [], resources: [] };
-    const own = new Map([...child.tools].filter((t) => t.name !== REDEEM_TOOL).map((t) => [t.name, t]));
-    planNamed("tool", own, tools, assertToolName, (n) => into.get(n) !== undefined, next.removed.tools, next.tools);
-    const ownPrompts = new Map([...child.prompts].map((p) => [p.name, p]));
-    const heldPrompt = (n: string) => into.prompt(n) !== undefined;
-    planNamed("prompt", ownPrompts, prompts, assertPromptName, heldPrompt, next.removed.prompts, next.prompts);
-    const ownResources = new Map([...child.resources].map((r) => [r.uri, r]));
-    for (const [uri, m] of resources) if (ownResources.get(uri) !== m.source) next.removed.resources.push(uri);
-    const held = new Set([...into.resources].map((r) => r.uri));
-    for (const resource of ownResources.values()) {
-      if (resources.get(resource.uri)?.source === resource) continue;
-      // URIs name resources already: they are served as they are, so two servers cannot share one.
-      if (held.has(resource.uri) && !resources.has(resource.uri)) {
-        if (options.onResourceClash === "skip") continue; // the one served stays
-        throw new TypeError(`${where}: resource ${resource.uri} is served by this server already`);
-      }
-      next.resources.push(resource);
-    }
-    return next;
-  };
-
-  const apply = (next: Plan): void => {
-    for (const name of next.removed.tools) {
-      into.remove(tools.get(name)!.name);
-      tools.delete(name);
-    }
-    for (const name of next.removed.prompts) {
-      into.removePrompt(prompts.get(name)!.name);
-      prompts.delete(name);
-    }
-    for (const uri of next.removed.resources) {
-      into.removeResource(uri);
-      resources.delete(uri);
-    }
-    for (const [tool, name] of next.tools) {
-      const mounted = group({ ...tool, name });
-      parent.check(mounted);
-      into.remove(name); // a definition the child replaced
-      into.add(mounted);
-      tools.set(tool.name, { name, source: tool });
-    }
-    for (const [prompt, name] of next.prompts) {
-      into.removePrompt(name);
-      into.addPrompt(group({ ...prompt, name }));
-      prompts.set(prompt.name, { name, source: prompt });
-    }
-    for (const resource of next.resources) {
-      into.removeResource(resource.uri);
-      into.addResource(group(resource));
-      resources.set(resource.uri, { name: resource.uri, source: resource });
-    }
-    for (const skill of child.skills) {
-      if (skills.has(skill.uri)) continue;
-      if (into.skill(skill.uri) === undefined) into.addSkill(skill);
-      skills.add(skill.uri);
-    }
-  };
-
-  apply(plan());
+  }
+  into.mount(view);
   // What the child lists, the parent lists, under what it lists of its own (tool search's listing stacks).
   into.listing = child.listing?.under?.(naming(""), child, into.listing) ?? into.listing;
-  // Later registrations on the child reach the parent (and its list_changed listeners).
-  child.onChange((change) => {
-    if (change.kind === "config") return;
-    // A resource's update (a static one's, or a URI a template answers) and a log outside requests: the parent's
-    // listeners hear them as the child's would (each stream keeps only the URIs its caller subscribed to).
-    if (change.kind === "resource-updated" || change.kind === "log") return into.announce(change);
-    apply(plan());
-  });
 }

@@ -123,7 +123,7 @@ export class Server<TTools extends ToolMap = {}> {
     });
     this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
-    const registry = new Definitions(runtime, longRunning);
+    const registry = new (this.#group.registry ?? Definitions)(runtime, longRunning); // one that can mount, to group
     if (edge.check !== undefined) this.#checks.push(edge.check); // the lite entry's refusal of long-running tools
     (options.toolSearch as ToolSearchSupport | undefined)?.(registry); // what src/tool-search/ built
     this.#definitions = registry;

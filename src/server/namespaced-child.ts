@@ -1,0 +1,94 @@
+/**
+ * The namespace transform `server.group()` mounts: a provider over the child's definitions that serves its tools and
+ * prompts as `prefix.name`, its resources and skills under their own URIs, each carrying the child's runtime (its
+ * middleware runs around them). Nothing is copied into the parent: the renamed views are derived from the child's
+ * items once per change of the child, and every produced name is checked as it is derived.
+ *
+ * @module
+ */
+import { grouped, groupOf } from "../core/grouped-middleware.ts";
+import type { Provider } from "../core/provider.ts";
+import { type AnyPrompt, assertPromptName } from "../core/prompt.ts";
+import { REDEEM_TOOL } from "../core/redeem.ts";
+import type { Registry } from "../core/registry.ts";
+import type { AnyResource } from "../core/resource.ts";
+import { type AnyTool, assertToolName } from "../core/tool.ts";
+
+/**
+ * Serves a child's definitions renamed by `naming`, under the child's runtime.
+ *
+ * @param child The child's definitions.
+ * @param naming The served name of a child's name (`git.clone` of `clone`).
+ * @param where How errors name the grouping (`server.group("git")`).
+ * @param check The parent's bindings' checks of a tool (MCP's parameter headers, say).
+ * @returns The view.
+ * @throws {TypeError} When a produced name breaks the name rules, or a check refuses a tool.
+ */
+export function namespacedChild(
+  child: Registry,
+  naming: (name: string) => string,
+  where: string,
+  check: (tool: AnyTool) => void,
+): Provider {
+  // By the child's object, the view served of it: made once, so that what is derived from it (a list body, a
+  // search index) stays while the child holds it.
+  let tools = new Map<AnyTool, AnyTool>(), prompts = new Map<AnyPrompt, AnyPrompt>();
+  let resources = new Map<AnyResource, AnyResource>();
+  const byName = { tools: new Map<string, AnyTool>(), prompts: new Map<string, AnyPrompt>() };
+  const runtimes = <T extends object>(definition: T): T =>
+    grouped(definition, [child.runtime, ...(groupOf(definition) ?? [])]);
+  const renamed = <T extends { readonly name: string }>(kind: string, assertName: (name: string) => void) =>
+  (
+    definition: T,
+  ): T => {
+    const name = naming(definition.name);
+    try {
+      assertName(name);
+    } catch (error) {
+      throw new TypeError(`${where}: ${kind} "${definition.name}" would be served as ${(error as Error).message}`);
+    }
+    return runtimes({ ...definition, name });
+  };
+  const tool = renamed<AnyTool>("tool", assertToolName), prompt = renamed<AnyPrompt>("prompt", assertPromptName);
+  const sync = () => {
+    const served = [...child.tools].filter((t) => t.name !== REDEEM_TOOL);
+    tools = derive(tools, served, (t) => (t = tool(t), check(t), t));
+    prompts = derive(prompts, child.prompts, prompt);
+    resources = derive(resources, child.resources, runtimes);
+    byName.tools = new Map([...tools.values()].map((t) => [t.name, t]));
+    byName.prompts = new Map([...prompts.values()].map((p) => [p.name, p]));
+  };
+  sync();
+  // Subscribed first, so the views are in step before any listener of the view hears the change.
+  child.onChange((change) => {
+    if (change.kind === "tools" || change.kind === "prompts" || change.kind === "resources") sync();
+  });
+  return {
+    get: (name) => byName.tools.get(name),
+    get tools() {
+      return byName.tools.values();
+    },
+    prompt: (name) => byName.prompts.get(name),
+    get prompts() {
+      return byName.prompts.values();
+    },
+    get resources() {
+      return resources.values();
+    },
+    skill: (uri) => child.skill(uri),
+    get skills() {
+      return child.skills;
+    },
+    get features() {
+      return child.features;
+    },
+    onChange: (listener) => child.onChange(listener),
+  };
+}
+
+/** The views of the child's items: the one made before for an item it still holds, a new one for each new item. */
+function derive<T>(before: Map<T, T>, items: Iterable<T>, view: (item: T) => T): Map<T, T> {
+  const after = new Map<T, T>();
+  for (const item of items) after.set(item, before.get(item) ?? view(item));
+  return after;
+}
