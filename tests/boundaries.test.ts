@@ -367,6 +367,35 @@ describe("dependency boundaries", () => {
     }
   });
 
+  it("carries per-server and per-call values on their objects: no module-level WeakMap, WeakSet or mutable table outside the memos named here", () => {
+    // Values, not side tables: what belongs to one server, request, answer, signal or error is a symbol-keyed
+    // property of it (src/core/grouped-middleware.ts). A constant table passes without a name here: a `const`
+    // typed ReadonlySet/ReadonlyMap (the compiler refuses writes), or a module's own `const` made from an
+    // array literal that its file never writes (`.add`, `.set`, `.delete`, `.clear`).
+    const ALLOWED: Record<string, string> = {
+      "src/core/config.ts:DEFAULTS": "memo: each compiled schema's defaults, derived from the schema",
+      "src/bindings/mcp/param-headers.ts:DECLARED": "memo: each tool's header parameters, derived from its schema",
+      "src/bindings/grpc/reflection.ts:serialized": "memo: each descriptor file's bytes, derived from the file",
+      "src/server/read-body.ts:deadlines": "the process's timer queues, one per duration, shared by every server",
+      "src/core/logger.ts:warnedThisProcess": "a warning given once per process, on purpose",
+      "src/runtime/node/incoming-request.ts:own": "constant: Request members the Node request defines, read at load",
+    };
+    const TABLE =
+      /^(export\s+)?(const|let|var)\s+([\w$]+)\s*(?::((?:[^=;]|=>)+?))?=\s*(?:\/\*\s*@__PURE__\s*\*\/\s*)?new\s+(?:WeakMap|WeakSet|Map|Set)\b(.*)$/gm;
+    const tables: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      for (const [, exported, kind, name, type, rest] of text.matchAll(TABLE)) {
+        const readonly = kind === "const" && /^\s*Readonly(Set|Map)</.test(type ?? "");
+        const literal = kind === "const" && !exported && /^(<.*>)?\(\s*\[/.test(rest) &&
+          !new RegExp(`\\b${name.replace(/\$/g, "\\$")}\\.(add|set|delete|clear)\\(`).test(text);
+        if (!readonly && !literal) tables.push(`${file}:${name}`);
+      }
+    }
+    assert.deepEqual(tables.filter((table) => !(table in ALLOWED)), [], "carry the value on its object (a symbol key)");
+    assert.deepEqual(Object.keys(ALLOWED).filter((entry) => !tables.includes(entry)), [], "stale allow-list entries");
+  });
+
   it("has no import cycle between files, import() and type imports counted", () => {
     assert.deepEqual(cycles(fileGraph()), []);
   });

@@ -23,8 +23,11 @@ export interface ResponseTally {
   give(bytes: number): void;
 }
 
-/** The tally of the reads made under a signal (a call's, and the signals of the requests made for it). */
-const tallies = new WeakMap<AbortSignal, ResponseTally>();
+/**
+ * Where a signal carries the tally of the reads made under it (a call's, and the signals of the requests
+ * made for it): a value on the signal, not a table beside it.
+ */
+const TALLY = /* @__PURE__ */ Symbol();
 
 /**
  * Counts the answers read under `signal` (and signals derived from it with {@link inheritTally}) in `tally`.
@@ -33,7 +36,7 @@ const tallies = new WeakMap<AbortSignal, ResponseTally>();
  * @param tally The tally.
  */
 export function countResponses(signal: AbortSignal, tally: ResponseTally): void {
-  tallies.set(signal, tally);
+  (signal as { [TALLY]?: ResponseTally })[TALLY] = tally;
 }
 
 /**
@@ -43,8 +46,8 @@ export function countResponses(signal: AbortSignal, tally: ResponseTally): void 
  * @param to The derived signal.
  */
 export function inheritTally(from: AbortSignal | undefined, to: AbortSignal): void {
-  const tally = from === undefined ? undefined : tallies.get(from);
-  if (tally !== undefined) tallies.set(to, tally);
+  const tally = tallyOf(from);
+  if (tally !== undefined) countResponses(to, tally);
 }
 
 /**
@@ -54,7 +57,7 @@ export function inheritTally(from: AbortSignal | undefined, to: AbortSignal): vo
  * @returns The tally.
  */
 export function tallyOf(signal: AbortSignal | undefined): ResponseTally | undefined {
-  return signal === undefined ? undefined : tallies.get(signal);
+  return signal === undefined ? undefined : (signal as { [TALLY]?: ResponseTally })[TALLY];
 }
 
 /**

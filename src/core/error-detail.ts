@@ -7,7 +7,11 @@
  */
 import { McpliteError } from "./error.ts";
 
-const details = new WeakMap<McpliteError, unknown>();
+/**
+ * Where an error carries its detail until reported: a symbol-keyed property (JSON leaves it behind), a value on
+ * the error rather than a table beside it.
+ */
+const DETAIL = /* @__PURE__ */ Symbol();
 
 /**
  * Keeps an error's detail for the server's error reporter.
@@ -29,7 +33,7 @@ const details = new WeakMap<McpliteError, unknown>();
  * ```
  */
 export function withDetail<E extends McpliteError>(error: E, detail: unknown): E {
-  details.set(error, detail);
+  (error as { [DETAIL]?: unknown })[DETAIL] = detail;
   return error;
 }
 
@@ -41,8 +45,8 @@ export function withDetail<E extends McpliteError>(error: E, detail: unknown): E
  */
 export function reportDetail(error: unknown, report: ((detail: unknown) => unknown) | undefined): void {
   if (!(error instanceof McpliteError)) return;
-  const detail = details.get(error);
+  const detail = (error as { [DETAIL]?: unknown })[DETAIL];
   if (detail === undefined) return;
-  details.delete(error);
+  (error as { [DETAIL]?: unknown })[DETAIL] = undefined;
   report?.(detail);
 }

@@ -67,6 +67,8 @@ export class Definitions implements Registry {
   readonly runtime: Runtime;
   /** The server's long-running support, if it has one. */
   readonly longRunning: LongRunning | undefined;
+  /** The server's bindings' checks of a tool (MCP's parameter headers, say), run on each tool it serves. */
+  readonly checks: ((tool: AnyTool) => void)[] = [];
   /** Which tools the lists show; set before the first list (tool search sets it as the server is built). */
   listing: ToolListing | undefined;
 

@@ -1,12 +1,19 @@
 /**
- * The remote's lists mirrored on a server of ours: each tool, prompt, resource and template the remote
- * lists becomes a definition that forwards to it; a later sync adds what the remote added, replaces what
- * it changed and removes what it dropped, so a grouping server (and its `list_changed` listeners) follows.
+ * The remote as a provider: each tool, prompt, resource and template the remote lists becomes a definition that
+ * forwards to it, kept as the provider's cache; a later sync keeps what is unchanged (the same object), makes anew
+ * what the remote changed or added, drops what it dropped, and raises the change, so the proxy's server (and a
+ * server grouping it, and their `list_changed` listeners) follows. Nothing is registered on a server.
  *
  * @module
  */
-import type { Server } from "../server/server.ts";
 import type { ToolInfo } from "../client/transport.ts";
+import type { Feature } from "../core/feature.ts";
+import type { AnyPrompt } from "../core/prompt.ts";
+import type { Provider } from "../core/provider.ts";
+import type { RegistryChange } from "../core/registry.ts";
+import type { AnyResource } from "../core/resource.ts";
+import type { Skill } from "../core/skill.ts";
+import type { AnyTool } from "../core/tool.ts";
 import { REDEEM_TOOL } from "../core/redeem.ts";
 import { isObject } from "../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../internal/mcp-wire.ts";
@@ -19,41 +26,77 @@ import type { Remote } from "./remote.ts";
 /** What the remote said it serves (`capabilities`), when it said (MCP); `undefined`: ask for everything. */
 export type RemoteCapabilities = Record<string, unknown> | undefined;
 
-/** One kind of definition mirrored: by key, the listing it was made from (as JSON). */
-type Held = Map<string, string>;
+/** One kind of definition mirrored: by key (a name, a URI or template), the listing it was made from (as JSON) and the definition. */
+type Held<T> = Map<string, { readonly json: string; readonly definition: T }>;
 
-/** Keeps a server in step with the remote's lists. */
-export class Mirror {
-  readonly #server: Server;
+/** A remote's lists, served as a {@link Provider}. */
+export class Mirror implements Provider {
   readonly #remote: Remote;
   readonly #hop: HopOptions;
   readonly #capabilities: RemoteCapabilities;
   readonly #warn: (message: string) => void;
-  readonly #tools: Held = new Map();
-  readonly #prompts: Held = new Map();
-  readonly #resources: Held = new Map();
+  readonly #check: (tool: AnyTool) => void;
+  #tools: Held<AnyTool> = new Map();
+  #prompts: Held<AnyPrompt> = new Map();
+  #resources: Held<AnyResource> = new Map();
+  readonly #listeners = new Set<(change: RegistryChange) => void>();
+  readonly features: Set<Feature> = new Set();
 
   /**
-   * Creates the mirror of a remote on a server.
+   * Creates the mirror of a remote.
    *
-   * @param server The server the definitions go on.
    * @param remote The remote.
    * @param hop How the second hop goes.
    * @param capabilities What the remote serves.
    * @param warn Hears of a remote definition that cannot be served here.
+   * @param check The serving server's checks of a tool (its bindings'): a tool they refuse is not served.
    */
   constructor(
-    server: Server,
     remote: Remote,
     hop: HopOptions,
     capabilities: RemoteCapabilities,
     warn: (message: string) => void,
+    check: (tool: AnyTool) => void,
   ) {
-    this.#server = server;
     this.#remote = remote;
     this.#hop = hop;
     this.#capabilities = capabilities;
     this.#warn = warn;
+    this.#check = check;
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.#tools.get(name)?.definition;
+  }
+
+  get tools(): IterableIterator<AnyTool> {
+    return definitions(this.#tools);
+  }
+
+  prompt(name: string): AnyPrompt | undefined {
+    return this.#prompts.get(name)?.definition;
+  }
+
+  get prompts(): IterableIterator<AnyPrompt> {
+    return definitions(this.#prompts);
+  }
+
+  get resources(): IterableIterator<AnyResource> {
+    return definitions(this.#resources);
+  }
+
+  /** A remote serves no skills through a proxy (their files are its resources). */
+  skill(): Skill | undefined {
+    return undefined;
+  }
+
+  get skills(): IterableIterator<Skill> {
+    return [].values();
+  }
+
+  onChange(listener: (change: RegistryChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**
@@ -63,13 +106,16 @@ export class Mirror {
    */
   async syncTools(fresh = true): Promise<void> {
     const tools: ToolInfo[] = await this.#remote.client.listTools({ fresh });
-    const server = this.#server;
     // The remote's `redeem` is its own machinery (MCP-lite spec v0.042 §3.6): its promises become ours.
     const served = tools.filter((t) => t.name !== REDEEM_TOOL);
-    this.#follow(this.#tools, served.map((t) => [t.name, t]), {
-      remove: (name) => server.removeTool(name),
-      add: (info) => server.tool(proxiedTool(info, this.#remote, this.#hop, this.#longRunning(info))),
+    const next = this.#follow(this.#tools, served.map((t) => [t.name, t]), (info) => {
+      const tool = proxiedTool(info, this.#remote, this.#hop, this.#longRunning(info));
+      this.#check(tool);
+      return tool;
     });
+    if (next === undefined) return;
+    this.#tools = next;
+    this.#raise("tools");
   }
 
   /** Reads the remote's prompts again, and follows them (none asked of a remote that declared none). */
@@ -77,11 +123,13 @@ export class Mirror {
     if (!this.#serves("prompts")) return;
     const prompts = await this.#optional(() => this.#remote.client.listPrompts());
     if (prompts === undefined) return;
-    const server = this.#server, completes = this.#serves("completions");
-    this.#follow(this.#prompts, prompts.map((p) => [String(p.name), p]), {
-      remove: (name) => server.removePrompt(name),
-      add: (listed) => server.prompt(proxiedPrompt(listed, this.#remote, this.#hop, completes)),
+    const completes = this.#serves("completions");
+    const next = this.#follow(this.#prompts, prompts.map((p) => [String(p.name), p]), (listed) => {
+      return proxiedPrompt(listed, this.#remote, this.#hop, completes);
     });
+    if (next === undefined) return;
+    this.#prompts = next;
+    this.#raise("prompts");
   }
 
   /** Reads the remote's resources and templates again, and follows them. */
@@ -92,11 +140,12 @@ export class Mirror {
     const templates = await this.#optional(() => client.listResourceTemplates());
     if (resources === undefined && templates === undefined) return;
     const listed = [...resources ?? [], ...templates ?? []];
-    const server = this.#server, completes = this.#serves("completions");
-    this.#follow(this.#resources, listed.map((r) => [String(r.uriTemplate ?? r.uri), r]), {
-      remove: (uri) => server.removeResource(uri),
-      add: (r) => server.resource(proxiedResource(r, this.#remote, this.#hop, completes)),
-    });
+    const completes = this.#serves("completions");
+    const keyed = listed.map((r): [string, typeof r] => [String(r.uriTemplate ?? r.uri), r]);
+    const next = this.#follow(this.#resources, keyed, (r) => proxiedResource(r, this.#remote, this.#hop, completes));
+    if (next === undefined) return;
+    this.#resources = next;
+    this.#raise("resources");
   }
 
   /**
@@ -138,26 +187,45 @@ export class Mirror {
     }
   }
 
-  /** Removes what the remote dropped or changed, then adds what it added or changed. */
-  #follow<T>(
-    held: Held,
-    listed: [string, T][],
-    on: { remove(key: string): void; add(listing: T): void },
-  ): void {
-    const next = new Map(listed.map(([key, listing]) => [key, JSON.stringify(listing)]));
-    for (const [key, json] of held) {
-      if (next.get(key) === json) continue;
-      on.remove(key);
-      held.delete(key);
-    }
+  /**
+   * The definitions of a list as the remote now lists it, in its order: the one made before for a listing unchanged,
+   * a new one for a listing new or changed (one that cannot be served here is left out, with a warning).
+   *
+   * @returns The list, or `undefined` when nothing differs.
+   */
+  #follow<L, T extends { readonly features?: readonly Feature[] }>(
+    held: Held<T>,
+    listed: [string, L][],
+    make: (listing: L) => T,
+  ): Held<T> | undefined {
+    const next: Held<T> = new Map();
     for (const [key, listing] of listed) {
-      if (held.has(key)) continue;
+      const json = JSON.stringify(listing);
+      const kept = held.get(key);
+      if (kept?.json === json) {
+        next.set(key, kept);
+        continue;
+      }
       try {
-        on.add(listing);
-        held.set(key, next.get(key)!);
+        const definition = make(listing);
+        for (const feature of definition.features ?? []) this.features.add(feature);
+        next.set(key, { json, definition });
       } catch (error) {
         this.#warn(`proxy: ${key} of the remote cannot be served here: ${(error as Error).message}`);
       }
     }
+    const before = [...held.values()], after = [...next.values()];
+    return before.length === after.length && before.every((entry, i) => entry === after[i]) ? undefined : next;
   }
+
+  /** Tells the listeners a list changed (once the held list is set: they read it). */
+  #raise(kind: "tools" | "prompts" | "resources"): void {
+    const change: RegistryChange = { kind };
+    for (const listener of this.#listeners) listener(change);
+  }
+}
+
+/** The definitions of a held list, in order. */
+function definitions<T>(held: Held<T>): IterableIterator<T> {
+  return [...held.values()].map((entry) => entry.definition).values();
 }

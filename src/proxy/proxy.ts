@@ -8,7 +8,9 @@
 import { createServer } from "../assembly/create-server.ts";
 import type { CallContext } from "../core/call-context.ts";
 import type { AuthInfo } from "../core/host.ts";
-import { type Definitions, registryOf } from "../core/registry.ts";
+import type { ComposedDefinitions } from "../core/composed-definitions.ts";
+import { registryOf } from "../core/registry.ts";
+import type { AnyTool } from "../core/tool.ts";
 import { attachListener } from "../server/listener.ts";
 import type { Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";
@@ -142,14 +144,18 @@ export async function proxy<S = unknown>(
   const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
   const watch = remoteSubscriptions(remote, { modern, capabilities }, signal);
-  const mirror = new Mirror(server, remote, { ...hop, watch }, capabilities, warn);
+  // The remote is a provider of the proxy's server: its mirror is the provider's cache, checked as the server's own.
+  const registry = registryOf(attachListener(server).core) as ComposedDefinitions;
+  const check = (tool: AnyTool) => registry.checks.forEach((check) => check(tool));
+  const mirror = new Mirror(remote, { ...hop, watch }, capabilities, warn, check);
   try {
     await mirror.syncAll();
   } catch (error) {
     remote.failed(error);
     throw remoteError(error, retryAfterMs, hop.name);
   }
+  registry.mount(mirror);
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
-  relayRemoteNotices(remote, registryOf(attachListener(server).core) as Definitions, signal);
+  relayRemoteNotices(remote, registry, signal);
   return server as unknown as Server<ToolsOf<S>>;
 }

@@ -8,12 +8,18 @@
  * @module
  */
 
-/** The body limit of each server's fetch handler, by the handler. */
-const limits = new WeakMap<object, number>();
-/** The `bodyTimeoutMs` of each server's fetch handler, by the handler (0: none). */
-const timeouts = new WeakMap<object, number>();
-/** The requests whose body the listener bounds at (at most) their server's limit. */
-const bounded = new WeakSet<Request>();
+/** What a fetch handler declared: its body limit and its `bodyTimeoutMs` (0: none). */
+interface BodyBound {
+  /** The largest body, in bytes. */
+  readonly maxBodyBytes: number;
+  /** The longest a request may take to arrive, in ms (0: no limit). */
+  readonly bodyTimeoutMs: number;
+}
+
+/** Where a fetch handler carries its {@link BodyBound}: a symbol-keyed property, a value on it, not a table beside it. */
+const BOUND = /* @__PURE__ */ Symbol();
+/** The mark of a request whose body the listener bounds at (at most) its server's limit, on the request. */
+const BOUNDED = /* @__PURE__ */ Symbol();
 
 /**
  * Declares the body limit a fetch handler reads within, for `serve()` to give the listener, and how
@@ -33,8 +39,7 @@ const bounded = new WeakSet<Request>();
  * ```
  */
 export function declareBodyLimit(fetch: object, maxBodyBytes: number, bodyTimeoutMs = 0): void {
-  limits.set(fetch, maxBodyBytes);
-  timeouts.set(fetch, bodyTimeoutMs);
+  (fetch as { [BOUND]?: BodyBound })[BOUND] = { maxBodyBytes, bodyTimeoutMs };
 }
 
 /**
@@ -44,8 +49,7 @@ export function declareBodyLimit(fetch: object, maxBodyBytes: number, bodyTimeou
  * @returns The limit in bytes, or `undefined`.
  */
 export function bodyLimitOf(app: { fetch: unknown }): number | undefined {
-  const fetch = app.fetch;
-  return typeof fetch === "function" ? limits.get(fetch) : undefined;
+  return boundOf(app)?.maxBodyBytes;
 }
 
 /**
@@ -55,8 +59,7 @@ export function bodyLimitOf(app: { fetch: unknown }): number | undefined {
  * @returns The deadline in ms, or `undefined` (none declared, or 0: no limit).
  */
 export function bodyTimeoutOf(app: { fetch: unknown }): number | undefined {
-  const fetch = app.fetch;
-  const ms = typeof fetch === "function" ? timeouts.get(fetch) : undefined;
+  const ms = boundOf(app)?.bodyTimeoutMs;
   return ms === undefined || ms <= 0 ? undefined : ms;
 }
 
@@ -66,7 +69,7 @@ export function bodyTimeoutOf(app: { fetch: unknown }): number | undefined {
  * @param request The request, as the listener hands it over.
  */
 export function markBounded(request: Request): void {
-  bounded.add(request);
+  (request as { [BOUNDED]?: true })[BOUNDED] = true;
 }
 
 /**
@@ -76,5 +79,11 @@ export function markBounded(request: Request): void {
  * @returns `true` when it does.
  */
 export function isBounded(request: Request): boolean {
-  return bounded.has(request);
+  return BOUNDED in request;
+}
+
+/** What an app's fetch handler declared, if it is a function that did. */
+function boundOf(app: { fetch: unknown }): BodyBound | undefined {
+  const fetch = app.fetch;
+  return typeof fetch === "function" ? (fetch as { [BOUND]?: BodyBound })[BOUND] : undefined;
 }

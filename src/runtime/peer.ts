@@ -16,8 +16,11 @@ interface AddressBook {
   requestIP(request: Request): { address: string } | null;
 }
 
-/** The address of each request a listener recorded, or the listener that can tell it (Bun). */
-const peers = new WeakMap<Request, string | AddressBook>();
+/**
+ * Where a request carries the peer a listener recorded for it (its address, or the listener that can tell
+ * it: Bun's), a value on the request rather than a table beside it; {@link PEER} stays the listeners' own.
+ */
+const RECORDED = /* @__PURE__ */ Symbol();
 
 /**
  * Records a request's peer: its address, or the `Bun.serve` server that can tell it when asked.
@@ -26,7 +29,7 @@ const peers = new WeakMap<Request, string | AddressBook>();
  * @param peer The address, or the Bun server.
  */
 export function recordPeer(request: Request, peer: string | AddressBook): void {
-  peers.set(request, peer);
+  (request as { [RECORDED]?: string | AddressBook })[RECORDED] = peer;
 }
 
 /**
@@ -50,7 +53,7 @@ export function recordPeer(request: Request, peer: string | AddressBook): void {
 export function peerOf(request: Request, env: unknown): string | undefined {
   const own = (request as { [PEER]?: string })[PEER];
   if (typeof own === "string") return own;
-  const peer = peers.get(request) ?? (env as AddressBook | undefined);
+  const peer = (request as { [RECORDED]?: string | AddressBook })[RECORDED] ?? (env as AddressBook | undefined);
   if (typeof peer === "string") return peer;
   if (typeof peer?.requestIP === "function") return peer.requestIP(request)?.address;
   const remote = (env as { remoteAddr?: { hostname?: unknown } } | undefined)?.remoteAddr?.hostname;

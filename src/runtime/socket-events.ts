@@ -58,11 +58,11 @@ export interface LentAccept extends AcceptOptions {
   readonly headers: Record<string, string>;
 }
 
-/** The upgrade lent to each GET request a server serves, for a route to take. */
-export const LENT_UPGRADES = new WeakMap<Request, LentUpgrade>();
+/** Where a GET request carries the upgrade the server serving it lent it: a value on the request, not a table beside it. */
+const LENT = /* @__PURE__ */ Symbol();
 
-/** The answers that stand for an upgrade the server took over (it sends the 101 itself). */
-export const UPGRADED = new WeakSet<Response>();
+/** The mark of an answer that stands for an upgrade the server took over (it sends the 101 itself), on the answer. */
+const TAKEN_OVER = /* @__PURE__ */ Symbol();
 
 /**
  * Lends a request the upgrade of the server serving it, for {@link acceptWebSocket} to use.
@@ -71,7 +71,26 @@ export const UPGRADED = new WeakSet<Response>();
  * @param upgrade The server's upgrade.
  */
 export function lendUpgrade(request: Request, upgrade: LentUpgrade): void {
-  LENT_UPGRADES.set(request, upgrade);
+  (request as { [LENT]?: LentUpgrade })[LENT] = upgrade;
+}
+
+/**
+ * The upgrade a server lent a request (see {@link lendUpgrade}).
+ *
+ * @param request The request.
+ * @returns The server's upgrade, or `undefined` when none was lent.
+ */
+export function lentUpgradeOf(request: Request): LentUpgrade | undefined {
+  return (request as { [LENT]?: LentUpgrade })[LENT];
+}
+
+/**
+ * Marks an answer as standing for an upgrade a lent upgrade took over (see {@link tookOver}).
+ *
+ * @param response The answer `acceptWebSocket()` gives.
+ */
+export function markTakenOver(response: Response): void {
+  (response as { [TAKEN_OVER]?: true })[TAKEN_OVER] = true;
 }
 
 /**
@@ -81,7 +100,7 @@ export function lendUpgrade(request: Request, upgrade: LentUpgrade): void {
  * @returns True when the socket was taken over.
  */
 export function tookOver(response: Response): boolean {
-  return UPGRADED.has(response);
+  return TAKEN_OVER in response;
 }
 
 /** Options of {@link acceptWebSocket}. */

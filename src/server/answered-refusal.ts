@@ -7,8 +7,8 @@
  */
 import { ErrorCode, ProtocolError } from "../core/error.ts";
 
-/** Responses that answer a refusal for a scope, with that refusal (each made for one request). */
-const ANSWERED = new WeakMap<Response, ProtocolError>();
+/** Where a response that answers a refusal for a scope carries that refusal: a value on it, not a table beside it. */
+const ANSWERED = /* @__PURE__ */ Symbol();
 
 /**
  * Marks a response as the answer to a refusal, when the error is one for a missing scope
@@ -33,7 +33,9 @@ const ANSWERED = new WeakMap<Response, ProtocolError>();
  * ```
  */
 export function answersRefusal(response: Response, error: unknown): Response {
-  if (error instanceof ProtocolError && error.code === ErrorCode.PermissionDenied) ANSWERED.set(response, error);
+  if (error instanceof ProtocolError && error.code === ErrorCode.PermissionDenied) {
+    (response as { [ANSWERED]?: ProtocolError })[ANSWERED] = error;
+  }
   return response;
 }
 
@@ -44,5 +46,5 @@ export function answersRefusal(response: Response, error: unknown): Response {
  * @returns The refusal, or `undefined` when the response answers none.
  */
 export function refusalAnswered(response: Response): ProtocolError | undefined {
-  return ANSWERED.get(response);
+  return (response as { [ANSWERED]?: ProtocolError })[ANSWERED];
 }

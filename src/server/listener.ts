@@ -17,8 +17,11 @@ export interface ListenerAttachment {
   readonly gate: Gate;
 }
 
-/** The attachments of the servers `createServer()` made; a server is never reachable from here. */
-const ATTACHMENTS = new WeakMap<object, ListenerAttachment>();
+/**
+ * Where a server carries its attachment: a symbol-keyed property, a value on the server rather than a table
+ * beside it (read as an own property: an object made from a server is none).
+ */
+const ATTACHMENT = /* @__PURE__ */ Symbol();
 
 /**
  * Records what a server gives its listeners; the server's constructor calls it, once.
@@ -27,7 +30,7 @@ const ATTACHMENTS = new WeakMap<object, ListenerAttachment>();
  * @param attachment Its core and gate.
  */
 export function registerListenerAttachment(server: object, attachment: ListenerAttachment): void {
-  ATTACHMENTS.set(server, Object.freeze(attachment));
+  (server as { [ATTACHMENT]?: ListenerAttachment })[ATTACHMENT] = Object.freeze(attachment);
 }
 
 /**
@@ -60,7 +63,10 @@ export function registerListenerAttachment(server: object, attachment: ListenerA
  * ```
  */
 export function attachListener(server: object): ListenerAttachment {
-  const attachment = ATTACHMENTS.get(server);
+  // Its own property only: an object made from a server (`Object.create(server)`) is not one.
+  const attachment = Object.hasOwn(Object(server), ATTACHMENT)
+    ? (server as { [ATTACHMENT]?: ListenerAttachment })[ATTACHMENT]
+    : undefined;
   if (attachment === undefined) throw new TypeError("attachListener() needs a server made by createServer()");
   return attachment;
 }

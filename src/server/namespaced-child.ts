@@ -14,25 +14,31 @@ import type { Registry } from "../core/registry.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { type AnyTool, assertToolName } from "../core/tool.ts";
 
+/** How the parent serves the child. */
+export interface Namespacing {
+  /** The served name of a child's name (`git.clone` of `clone`). */
+  readonly naming: (name: string) => string;
+  /** How errors name the grouping (`server.group("git")`). */
+  readonly where: string;
+  /** The parent's bindings' checks of a tool (MCP's parameter headers, say). */
+  readonly check: (tool: AnyTool) => void;
+  /** A transform over each child tool before it is named: the tool to serve, or `undefined` to leave it out. */
+  readonly transform?: (tool: AnyTool) => AnyTool | undefined;
+}
+
 /**
- * Serves a child's definitions renamed by `naming`, under the child's runtime.
+ * Serves a child's definitions renamed, under the child's runtime.
  *
  * @param child The child's definitions.
- * @param naming The served name of a child's name (`git.clone` of `clone`).
- * @param where How errors name the grouping (`server.group("git")`).
- * @param check The parent's bindings' checks of a tool (MCP's parameter headers, say).
+ * @param namespacing The naming, how errors name the grouping, the parent's checks, and a transform over tools.
  * @returns The view.
  * @throws {TypeError} When a produced name breaks the name rules, or a check refuses a tool.
  */
-export function namespacedChild(
-  child: Registry,
-  naming: (name: string) => string,
-  where: string,
-  check: (tool: AnyTool) => void,
-): Provider {
+export function namespacedChild(child: Registry, namespacing: Namespacing): Provider {
+  const { naming, where, check, transform = (tool: AnyTool) => tool } = namespacing;
   // By the child's object, the view served of it: made once, so that what is derived from it (a list body, a
   // search index) stays while the child holds it.
-  let tools = new Map<AnyTool, AnyTool>(), prompts = new Map<AnyPrompt, AnyPrompt>();
+  let tools = new Map<AnyTool, AnyTool | undefined>(), prompts = new Map<AnyPrompt, AnyPrompt>();
   let resources = new Map<AnyResource, AnyResource>();
   const byName = { tools: new Map<string, AnyTool>(), prompts: new Map<string, AnyPrompt>() };
   const runtimes = <T extends object>(definition: T): T =>
@@ -52,10 +58,16 @@ export function namespacedChild(
   const tool = renamed<AnyTool>("tool", assertToolName), prompt = renamed<AnyPrompt>("prompt", assertPromptName);
   const sync = () => {
     const served = [...child.tools].filter((t) => t.name !== REDEEM_TOOL);
-    tools = derive(tools, served, (t) => (t = tool(t), check(t), t));
+    tools = derive(tools, served, (source) => {
+      const shaped = transform(source);
+      if (shaped === undefined) return undefined; // left out, until the child changes it
+      const named = tool(shaped);
+      check(named);
+      return named;
+    });
     prompts = derive(prompts, child.prompts, prompt);
     resources = derive(resources, child.resources, runtimes);
-    byName.tools = new Map([...tools.values()].map((t) => [t.name, t]));
+    byName.tools = new Map([...tools.values()].filter((t) => t !== undefined).map((t) => [t.name, t]));
     byName.prompts = new Map([...prompts.values()].map((p) => [p.name, p]));
   };
   sync();
@@ -87,8 +99,8 @@ export function namespacedChild(
 }
 
 /** The views of the child's items: the one made before for an item it still holds, a new one for each new item. */
-function derive<T>(before: Map<T, T>, items: Iterable<T>, view: (item: T) => T): Map<T, T> {
-  const after = new Map<T, T>();
-  for (const item of items) after.set(item, before.get(item) ?? view(item));
+function derive<T, V extends T | undefined>(before: Map<T, V>, items: Iterable<T>, view: (item: T) => V): Map<T, V> {
+  const after = new Map<T, V>();
+  for (const item of items) after.set(item, before.has(item) ? before.get(item)! : view(item));
   return after;
 }

@@ -65,8 +65,8 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "x-accel-buffering": "no",
 });
 
-/** The answers that stream (SSE): a call holds its budget until such an answer ends (`budgets.ts`). */
-const STREAMS = new WeakSet<Response>();
+/** The mark of an answer that streams (SSE), on the answer: a call holds its budget until it ends (`budgets.ts`). */
+const STREAM = /* @__PURE__ */ Symbol();
 
 /**
  * An SSE answer (`text/event-stream`), known as one to the server's budgets without reading its headers
@@ -77,7 +77,7 @@ const STREAMS = new WeakSet<Response>();
  */
 export function sseResponse(body: ReadableStream<Uint8Array>): Response {
   const response = new Response(body, { headers: SSE_HEADERS });
-  STREAMS.add(response);
+  (response as { [STREAM]?: true })[STREAM] = true;
   return response;
 }
 
@@ -88,5 +88,5 @@ export function sseResponse(body: ReadableStream<Uint8Array>): Response {
  * @returns Whether it is an SSE stream.
  */
 export function isSseResponse(response: Response): boolean {
-  return STREAMS.has(response);
+  return STREAM in response;
 }

@@ -25,6 +25,14 @@ export interface GroupOptions<S extends string = "."> {
    * server are grouped side by side and each brings the same resources.
    */
   readonly onResourceClash?: "fail" | "skip";
+  /**
+   * A transform over the child's tools, as this server serves them: each tool the child serves (before the prefix),
+   * the tool to serve in its place (`transformTool(tool, { … })`, the tool itself to keep it as it is) or `undefined`
+   * to leave it out. It runs again for each tool the child changes (a proxied remote's new schema), so what it makes
+   * follows the child. The typed client sees the child's own tools: a transform that renames or hides one needs
+   * `createClient<…>()` typed by hand.
+   */
+  readonly transform?: (tool: AnyTool) => AnyTool | undefined;
 }
 
 /** The parent's side of a grouping. */
@@ -51,7 +59,8 @@ export interface GroupSupport {
  * @param parent The parent's definitions and checks.
  * @param child The child's definitions.
  * @param prefix The namespace, or `undefined` to keep the child's names.
- * @param options What joins the prefix and a name (default `.`), and what a resource on a URI served already does.
+ * @param options What joins the prefix and a name (default `.`), what a resource on a URI served already does, and a
+ *   transform over the child's tools.
  * @throws {TypeError} When a produced name breaks the name rules, or the parent holds it already.
  */
 export function mountGroup(
@@ -67,7 +76,7 @@ export function mountGroup(
   }
   const naming = (name: string) => prefix === undefined ? name : `${prefix}${separator}${name}`;
   const into = parent.definitions as ComposedDefinitions; // a server that can group holds one
-  const view = namespacedChild(child, naming, where, parent.check);
+  const view = namespacedChild(child, { naming, where, check: parent.check, transform: options.transform });
   // A grouping happens whole or fails naming the clash; later, the first provider to serve a name serves it.
   const taken = (kind: string, name: string) =>
     new TypeError(`${where}: ${kind} "${name}" would be served as "${naming(name)}", which this server has already`);

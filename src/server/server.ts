@@ -80,7 +80,6 @@ export class Server<TTools extends ToolMap = {}> {
   readonly basePath: string;
   readonly #core: ServerCore;
   readonly #definitions: Definitions;
-  readonly #checks: ((tool: AnyTool) => void)[] = [];
   readonly #runtime: Runtime;
   readonly #group: GroupSupport;
   readonly #gate: Gate;
@@ -124,7 +123,7 @@ export class Server<TTools extends ToolMap = {}> {
     this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new (this.#group.registry ?? Definitions)(runtime, longRunning); // one that can mount, to group
-    if (edge.check !== undefined) this.#checks.push(edge.check); // the lite entry's refusal of long-running tools
+    if (edge.check !== undefined) registry.checks.push(edge.check); // the lite entry's refusal of long-running tools
     (options.toolSearch as ToolSearchSupport | undefined)?.(registry); // what src/tool-search/ built
     this.#definitions = registry;
     if (options.notifier !== undefined) void relayChanges(registry, options.notifier, runtime.onError);
@@ -141,7 +140,7 @@ export class Server<TTools extends ToolMap = {}> {
         if (routes.has(path)) throw new TypeError(`two bindings serve ${path}`);
         routes.set(path, route);
       }
-      if (mounted.checkTool !== undefined) this.#checks.push(mounted.checkTool);
+      if (mounted.checkTool !== undefined) registry.checks.push(mounted.checkTool);
     }
     // The edge, built once: `fetch` goes through it, and so does every listener (`attachListener()`).
     const gate = assembleGate(options, edge);
@@ -170,7 +169,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a tool of that name is registered already.
    */
   tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
-    for (const check of this.#checks) check(tool);
+    for (const check of this.#definitions.checks) check(tool);
     this.#definitions.add(tool);
     if (tool.description === undefined && tool.title === undefined) {
       // MCP-lite spec v0.042 §3.9: every tool has a description; the model picks tools by it.
@@ -229,7 +228,7 @@ export class Server<TTools extends ToolMap = {}> {
     const [prefix, grouped] = typeof prefixOrChild === "string" ? [prefixOrChild, child] : [undefined, prefixOrChild];
     if (!(grouped instanceof Server)) throw new TypeError("server.group() needs a server created with createServer()");
     if (grouped === (this as unknown)) throw new TypeError("server.group(): a server cannot group itself");
-    const checks = this.#checks;
+    const checks = this.#definitions.checks;
     this.#group( // both entry points give one (@mcplite/sdk/lite's refuses, naming the import, when not given it)
       { definitions: this.#definitions, check: (tool) => checks.forEach((check) => check(tool)) },
       grouped.#definitions,

@@ -8,7 +8,7 @@
  */
 import { upgradeOnDeno } from "../runtime/deno/websocket-upgrade.ts";
 import { bunUpgradeAdvice } from "../runtime/bun/websocket-upgrade.ts";
-import { type AcceptOptions, LENT_UPGRADES, type SocketEvents, UPGRADED } from "../runtime/socket-events.ts";
+import { type AcceptOptions, lentUpgradeOf, markTakenOver, type SocketEvents } from "../runtime/socket-events.ts";
 import { upgradeOnWorkers } from "../runtime/workers/websocket-upgrade.ts";
 
 export type { AcceptedSocket, AcceptOptions, SocketEvents } from "../runtime/socket-events.ts";
@@ -24,14 +24,14 @@ export type { AcceptedSocket, AcceptOptions, SocketEvents } from "../runtime/soc
  */
 export function acceptWebSocket(request: Request, events: SocketEvents, options: AcceptOptions = {}): Response {
   // A server's own upgrade first: a Node server under Deno's Node compatibility lends one too.
-  const upgrade = LENT_UPGRADES.get(request);
+  const upgrade = lentUpgradeOf(request);
   if (upgrade !== undefined) {
     const headers: Record<string, string> = options.protocol === undefined
       ? {}
       : { "sec-websocket-protocol": options.protocol };
     if (!upgrade(events, { ...options, headers })) throw new Error("the server refused the upgrade");
     const taken = new Response(null, { status: 204 });
-    UPGRADED.add(taken);
+    markTakenOver(taken);
     return taken;
   }
   const answer = upgradeOnDeno(request, events, options) ?? upgradeOnWorkers(request, events, options);

@@ -15,6 +15,7 @@ import {
   ErrorCode,
   ProtocolError,
   toolSearch,
+  transformTool,
 } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
@@ -210,6 +211,25 @@ describe("server.group(prefix, child)", () => {
     } finally {
       await stream.close();
     }
+  });
+});
+
+describe("server.group(prefix, child, { transform })", () => {
+  it("transforms every tool of the child, those registered later too, and leaves out what it drops", async () => {
+    const git = gitServer();
+    const server = createServer({ name: "app", version: "1.0.0" }).group("git", git, {
+      transform: (tool) =>
+        tool.name === "commit" ? undefined : transformTool(tool, { annotations: { readOnlyHint: true } }),
+    });
+    assert.deepEqual(server.tools.map((t) => [t.name, t.annotations?.readOnlyHint]), [["git.clone", true]]);
+    git.tool(defineTool("log").describe("Shows the log").handle(() => "log"));
+    assert.deepEqual(server.tools.map((t) => [t.name, t.annotations?.readOnlyHint]), [
+      ["git.clone", true],
+      ["git.log", true],
+    ]);
+    const call = server.call.bind(server) as (name: string, args: object) => Promise<{ kind: string }>;
+    assert.equal((await call("git.log", {})).kind, "answer");
+    await assert.rejects(call("git.commit", { message: "m" }), /git\.commit/);
   });
 });
 

@@ -9,7 +9,7 @@
 import type { Fetchable } from "../../runtime/listen-types.ts";
 import { bodyLimitOf, bodyTimeoutOf, declareBodyLimit } from "../../runtime/body-bound.ts";
 import { serve } from "../../server/serve.ts";
-import { lendUpgrade, LENT_UPGRADES, tookOver } from "../../runtime/socket-events.ts";
+import { lendUpgrade, lentUpgradeOf, tookOver } from "../../runtime/socket-events.ts";
 import { upgradeOnDeno } from "../../runtime/deno/websocket-upgrade.ts";
 import { listDigests } from "./dev-lists.ts";
 import { DEV_HOST_HEADER, DEV_MESSAGE_PREFIX, type DevMessage, serverOf } from "./dev-messages.ts";
@@ -139,7 +139,7 @@ function addressedTo(app: Fetchable): Fetchable {
  * is; Deno's `upgradeWebSocket` of the received request, whose 101 answer is returned for the app's).
  */
 async function upgradeAs(app: Fetchable, received: Request, addressed: Request): Promise<Response> {
-  const lent = LENT_UPGRADES.get(received);
+  const lent = lentUpgradeOf(received);
   if (lent !== undefined) {
     lendUpgrade(addressed, lent);
     return await app.fetch(addressed);
