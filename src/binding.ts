@@ -48,17 +48,7 @@ export type { CallSink } from "./core/call-sink.ts";
 export type { SignalSource } from "./core/call-context.ts";
 export type { ServedVersions } from "./server/protocol-versions.ts";
 export type { AnswerOutcome, FailureOutcome, InputRequiredOutcome, PromiseOutcome } from "./core/outcome.ts";
-export {
-  type Host,
-  type MountedBinding,
-  NO_HOST,
-  type ResolvedOptions,
-  type Route,
-  type RouteHandler,
-  type Routes,
-  type ServerCore,
-  withCaller,
-} from "./server/binding-contract.ts";
+export type { Host, MountedBinding, ResolvedOptions, Route, ServerCore } from "./server/binding-contract.ts";
 export { attachListener, type ListenerAttachment } from "./server/listener.ts";
 export type { Gate } from "./server/gate.ts";
 export { acceptsEventStream, readJson } from "./server/read-json.ts";

@@ -32,9 +32,9 @@ export interface AuthInfo {
  */
 export interface Host {
   /** The platform's bindings and variables (`fetch`'s second argument), read by handlers as `ctx.env`. */
-  readonly env: Readonly<Record<string, unknown>> | undefined;
+  readonly env?: Readonly<Record<string, unknown>>;
   /** Keeps work alive past the response (a Worker's `ctx.waitUntil`); `undefined` where the process stays up anyway. */
-  readonly waitUntil: ((work: Promise<unknown>) => void) | undefined;
+  readonly waitUntil?: (work: Promise<unknown>) => void;
   /** The caller the server's authentication verified (`createServer({ auth })`), handed to the pipeline as `ctx.auth`. */
   readonly auth?: AuthInfo;
   /**

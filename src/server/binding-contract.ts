@@ -62,13 +62,13 @@ export interface ServerCore {
 
 export { type Host, NO_HOST, withCaller } from "../core/host.ts";
 
-/** Answers the requests of one route. */
-export type RouteHandler = (request: Request, host: Host) => Promise<Response>;
+/** How the package's own bindings name a route's handler (`Route["handle"]`). */
+export type RouteHandler = Route["handle"];
 
 /** One route a binding serves. */
 export interface Route {
-  /** Answers the route's requests. */
-  readonly handle: RouteHandler;
+  /** Answers the route's requests: each with what came with it (the platform's values, the caller the gate verified). */
+  readonly handle: (request: Request, host: Host) => Promise<Response>;
   /**
    * Answers a request the server's gate refused before `handle` saw it (the Host or Origin check, or
    * authentication: then with its `WWW-Authenticate` challenge added), in the shape of the route's wire: a JSON-RPC error on MCP and MCP-lite, an error envelope on Webtools.
@@ -90,16 +90,13 @@ export interface Route {
   readonly remote?: "streamable-http";
 }
 
-/**
- * The routes a binding serves, by path. A path ending in `/*` matches every path under it (e.g.
- * `/webtools/*` matches `/webtools/2`); other paths match exactly.
- */
-export type Routes = ReadonlyMap<string, Route>;
-
 /** A binding mounted on a server. */
 export interface MountedBinding {
-  /** The routes it serves. */
-  readonly routes: Routes;
+  /**
+   * The routes it serves, by path. A path ending in `/*` matches every path under it (e.g. `/webtools/*` matches
+   * `/webtools/2`); other paths match exactly.
+   */
+  readonly routes: ReadonlyMap<string, Route>;
   /**
    * Checks a tool as it is registered (e.g. the MCP binding's `x-mcp-header` declarations): throws a
    * `TypeError` naming the tool to refuse it, so a mistake fails at registration, not on a request.

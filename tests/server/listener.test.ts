@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createServer, defineTool, type ProtocolError } from "../../mod.ts";
-import { attachListener, NO_HOST, runCall, withCaller } from "../../src/binding.ts";
+import { attachListener, runCall } from "../../src/binding.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { registryOf } from "../../src/core/registry.ts";
 
@@ -33,7 +33,7 @@ function toyCarrier(server: object) {
         arguments: {},
         meta: { wire: "in-process", headers },
         signal: new AbortController(),
-        host: withCaller(NO_HOST, caller),
+        host: { auth: caller },
       });
       const block = outcome.kind === "answer" ? outcome.result.content[0] : undefined;
       return { ok: true, text: block?.type === "text" ? block.text : undefined };
