@@ -22,6 +22,24 @@ export function gatewayServer(): Server {
   });
 }
 
+/**
+ * Serves a remote of ours on 127.0.0.1 and counts the `subscriptions/listen` streams it answered (MCP 2026-07-28): a
+ * proxy hears the remote's changes once one is open, so a test waits for it before changing the remote.
+ */
+export async function listenedRemote(
+  remote: Server,
+): Promise<{ url: string; listens(): number; close(): Promise<void> }> {
+  let listens = 0;
+  const listener = await serve({
+    fetch: async (request: Request) => {
+      const response = await remote.fetch(request);
+      if (request.headers.get("mcp-method") === "subscriptions/listen" && response.ok) listens++;
+      return response;
+    },
+  }, { port: 0, hostname: "127.0.0.1", quiet: true });
+  return { url: listener.url, listens: () => listens, close: () => listener.close() };
+}
+
 /** Serves a server on 127.0.0.1; the URL and how to stop it. */
 export async function served(server: Server): Promise<{ url: string; close(): Promise<void> }> {
   const listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });

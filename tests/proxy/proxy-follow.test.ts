@@ -8,11 +8,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
 import { createServer, defineTool } from "../../mod.ts";
-import { serve } from "../../src/server/serve.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { modernRequest } from "../helpers/request.ts";
 import { pipeServer, runtimeCommand } from "../helpers/stdio.ts";
-import { gatewayServer, waitFor } from "./gateway.ts";
+import { gatewayServer, listenedRemote, waitFor } from "./gateway.ts";
 import { sdkV1Peer } from "./peers.ts";
 
 /** Long enough that only a notification can explain a list read again within a test. */
@@ -85,14 +84,7 @@ describe("proxy() of an MCP 2026-07-28 server, through subscriptions/listen", ()
   it("serves the remote's new tool at once, with a new ETag", async () => {
     const remote = createServer({ name: "modern", version: "1.0.0" })
       .tool(defineTool("first").describe("The first").handle(() => "first answer"));
-    let listens = 0; // the listen streams the remote answered (their subscription is in place then)
-    const listener = await serve({
-      fetch: async (request: Request) => {
-        const response = await remote.fetch(request);
-        if (request.headers.get("mcp-method") === "subscriptions/listen" && response.ok) listens++;
-        return response;
-      },
-    }, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const listener = await listenedRemote(remote);
     const stop = new AbortController();
     const gateway = gatewayServer().group(
       "m",
@@ -103,7 +95,7 @@ describe("proxy() of an MCP 2026-07-28 server, through subscriptions/listen", ()
       const before = await etag();
       assert.deepEqual(gateway.tools.map((t) => t.name), ["m.first"]);
       // The listen stream is open before the change, or the change would go unheard.
-      await waitFor("the proxy's listen stream", () => listens > 0);
+      await waitFor("the proxy's listen stream", () => listener.listens() > 0);
       remote.tool(defineTool("late").describe("Registered later").handle(() => "late answer"));
       await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "m.late"));
       assert.notEqual(await etag(), before);

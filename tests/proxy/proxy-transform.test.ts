@@ -8,9 +8,8 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createClient } from "../../src/client/mod.ts";
 import { type AnyTool, createServer, defineTool, transformTool } from "../../mod.ts";
-import { serve } from "../../src/server/serve.ts";
 import { proxy } from "../../src/proxy/mod.ts";
-import { gatewayServer, waitFor } from "./gateway.ts";
+import { gatewayServer, listenedRemote, waitFor } from "./gateway.ts";
 
 /** Long enough that only the remote's list_changed explains a list read again within the test. */
 const NEVER_MS = 3_600_000;
@@ -42,14 +41,7 @@ describe("group(prefix, proxy(url), { transform })", () => {
       .tool(search(false))
       .tool(defineTool("admin").describe("Deletes everything").handle(() => "deleted"))
       .tool(defineTool("ping").describe("Pings").handle(() => "pong"));
-    let listens = 0; // the remote's answered listen streams: the proxy hears changes once one is open
-    const listener = await serve({
-      fetch: async (request: Request) => {
-        const response = await remote.fetch(request);
-        if (request.headers.get("mcp-method") === "subscriptions/listen" && response.ok) listens++;
-        return response;
-      },
-    }, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const listener = await listenedRemote(remote);
     const stop = new AbortController();
     const proxied = await proxy(`${listener.url}/mcp`, { transport: "mcp", refreshMs: NEVER_MS, signal: stop.signal });
     const gateway = gatewayServer().group("docs", proxied, { transform: shape });
@@ -63,7 +55,7 @@ describe("group(prefix, proxy(url), { transform })", () => {
       assert.deepEqual(JSON.parse((found.content[0] as { text: string }).text), { q: "invoices", tenant: "acme" });
       await assert.rejects(client.callTool("docs.admin", {}), /not found|unknown/i);
 
-      await waitFor("the proxy's listen stream", () => listens > 0);
+      await waitFor("the proxy's listen stream", () => listener.listens() > 0);
       remote.removeTool("search");
       remote.tool(search(true));
       await waitFor("the remote's new schema, transformed", async () => {
