@@ -41,12 +41,10 @@ describe("the public surface, as the API report records it", () => {
     });
   }
 
-  it("exports no name from two entry points (but ./lite, the root's variant, and the runtime entries' serve and upgrades)", () => {
+  it("exports no name from two entry points (but ./lite, the root's variant, and the runtime entries' serve)", () => {
     const seen = new Map<string, string>();
     for (const e of report.filter((e) => e.subpath !== "./lite")) {
       for (const name of e.names.keys()) {
-        if (e.subpath === "./node" && name === "attachWebSocket") continue; // the same function, where Node users look
-        if (e.subpath === "./bun" && (name === "bunWebSocket" || name === "BunWebSocketOptions")) continue; // likewise
         if ((e.subpath === "./deno" || e.subpath === "./bun") && name === "serve") continue; // the runtime's, named
         assert.equal(seen.get(name), undefined, `${name} is exported by ${seen.get(name)} and ${e.specifier}`);
         seen.set(name, e.specifier);

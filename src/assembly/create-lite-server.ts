@@ -22,6 +22,20 @@ export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth" |
   cors?: Capability<"cors">;
   /** The server as an OAuth 2.1 resource server: `oauth({ resource, authorizationServers, verify })`. */
   auth?: Capability<"oauth">;
+  /**
+   * Long-running support (`longRunning`): lets tools answer "not done yet" (`.redeem()`, `.longRunning()`,
+   * `ctx.promise()`, `ctx.defer()`), lists the `redeem` system tool and serves MCP tasks. Without it, registering a
+   * long-running tool throws naming the fix; `createServer()` of `@mcplite/sdk` always has it.
+   */
+  longRunning?: Capability<"longRunning">;
+  /**
+   * Input-round support (`inputRounds`): signs the `requestState` of a call whose handler asks the client
+   * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`; `longRunning`'s tokens sign them too). Without it, a handler that
+   * asks fails naming the fix.
+   */
+  inputRounds?: Capability<"inputRounds">;
+  /** Group support (`group`): what `server.group()` runs. Without it, `server.group()` throws naming the fix. */
+  group?: Capability<"group">;
 }
 
 /**

@@ -50,9 +50,9 @@ export function createServer(options: ServerOptions): Server<{}> {
   return new Server({
     ...options,
     bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
-    longRunning: options.longRunning ?? longRunning,
-    inputRounds: options.inputRounds ?? inputRounds,
-    group: options.group ?? group,
+    longRunning,
+    inputRounds,
+    group,
   }, {
     ...edgeOf(options),
     card: options.serverCard === false

@@ -213,26 +213,6 @@ export interface ServerOptions {
    */
   leaseMs?: number;
   /**
-   * Long-running support: lets tools answer "not done yet" (`.redeem()`, `.longRunning()`, `ctx.promise()`,
-   * `ctx.defer()`), lists the `redeem` system tool and serves MCP tasks. `createServer` of `@mcplite/sdk`
-   * always has it; that of `@mcplite/sdk/lite` only when given `longRunning` (exported by both), so that a
-   * server without such tools bundles none of it. Registering a long-running tool without it throws.
-   */
-  longRunning?: Capability<"longRunning">;
-  /**
-   * Input-round support: signs the `requestState` of a call whose handler asks the client
-   * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`; MCP 2026-07-28, multi round-trip requests).
-   * `createServer` of `@mcplite/sdk` always has it; that of `@mcplite/sdk/lite` only when given
-   * `inputRounds` (or `longRunning`, whose tokens sign them too), so that a server that asks nothing
-   * bundles no token codec. Without it, a handler that asks fails naming the fix.
-   */
-  inputRounds?: Capability<"inputRounds">;
-  /**
-   * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` always has it; that
-   * of `@mcplite/sdk/lite` only when given `group`. Without it, `server.group()` throws naming the fix.
-   */
-  group?: Capability<"group">;
-  /**
    * Tool search, for large tool sets (`toolSearch()` from `@mcplite/sdk`): the lists show only the
    * pinned tools, a search tool and a call-by-name tool; every tool stays callable. Without it, the
    * lists show every tool.
@@ -390,4 +370,31 @@ export function prefixed(basePath: string, path: string): string {
 export function normalisePath(path: string): string {
   const withLead = path.startsWith("/") ? path : `/${path}`;
   return withLead.length > 1 && withLead.endsWith("/") ? withLead.slice(0, -1) : withLead;
+}
+
+/**
+ * What the server is built with besides its options: the capabilities `createServer()` of `@mcplite/sdk` always
+ * passes, and that of `@mcplite/sdk/lite` passes when given them (`LiteServerOptions`).
+ */
+export interface AssembledServerOptions extends ServerOptions {
+  /**
+   * Long-running support: lets tools answer "not done yet" (`.redeem()`, `.longRunning()`, `ctx.promise()`,
+   * `ctx.defer()`), lists the `redeem` system tool and serves MCP tasks. `createServer` of `@mcplite/sdk`
+   * always has it; that of `@mcplite/sdk/lite` only when given `longRunning` (exported by both), so that a
+   * server without such tools bundles none of it. Registering a long-running tool without it throws.
+   */
+  longRunning?: Capability<"longRunning">;
+  /**
+   * Input-round support: signs the `requestState` of a call whose handler asks the client
+   * (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`; MCP 2026-07-28, multi round-trip requests).
+   * `createServer` of `@mcplite/sdk` always has it; that of `@mcplite/sdk/lite` only when given
+   * `inputRounds` (or `longRunning`, whose tokens sign them too), so that a server that asks nothing
+   * bundles no token codec. Without it, a handler that asks fails naming the fix.
+   */
+  inputRounds?: Capability<"inputRounds">;
+  /**
+   * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` always has it; that
+   * of `@mcplite/sdk/lite` only when given `group`. Without it, `server.group()` throws naming the fix.
+   */
+  group?: Capability<"group">;
 }

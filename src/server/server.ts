@@ -28,10 +28,10 @@ import { type EdgeObserving, OBSERVES_EDGE } from "./edge-observer.ts";
 import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import {
+  type AssembledServerOptions,
   type InputRoundsSupport,
   prefixed,
   resolveOptions,
-  type ServerOptions,
   type ToolSearchSupport,
 } from "./server-options.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
@@ -87,12 +87,13 @@ export class Server<TTools extends ToolMap = {}> {
   /**
    * Creates a server; use `createServer()` instead.
    *
-   * @param options The options, with the bindings to serve (none by default here).
+   * @param options The options, with the bindings to serve (none by default here) and the capabilities
+   *   `createServer()` assembled (long-running work, input rounds, grouping).
    * @param edge CORS and OAuth, built (`cors()`, `oauth()`): `createServer()` builds them from the
    *   `cors` and `auth` options, which are not read here.
    * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
    */
-  constructor(options: ServerOptions, edge: Edge = {}) {
+  constructor(options: AssembledServerOptions, edge: Edge = {}) {
     const resolved = resolveOptions(options);
     this.#group = options.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
     const logger = options.logger;
