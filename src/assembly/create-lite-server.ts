@@ -8,7 +8,7 @@
 import { mcpLiteBinding } from "../bindings/mcplite/handler.ts";
 import type { AuthEdge, CorsEdge } from "../server/edge.ts";
 import type { Capability } from "../server/server-capability.ts";
-import type { ServerOptions } from "../server/server-options.ts";
+import type { AssembledServerOptions, ServerOptions } from "../server/server-options.ts";
 import { refuseLongRunning } from "../server/refuse-long-running.ts";
 import { Server } from "../server/server.ts";
 
@@ -71,16 +71,18 @@ export function createServer(options: LiteServerOptions): Server<{}> {
   const auth = options.auth as AuthEdge | undefined;
   if (cors !== undefined && typeof cors.serve !== "function") throw new TypeError(built("cors", "cors"));
   if (auth !== undefined && typeof auth.protect !== "function") throw new TypeError(built("auth", "oauth"));
-  return new Server(
-    {
-      ...options,
-      cors: undefined,
-      auth: auth?.auth,
-      bindings: options.bindings ?? [mcpLiteBinding()],
-      group: options.group ?? (noGroup as unknown as Capability<"group">),
-    },
-    { cors, auth, check: options.longRunning === undefined ? refuseLongRunning : undefined },
-  );
+  const assembled: AssembledServerOptions = {
+    ...options,
+    cors: undefined,
+    auth: auth?.auth,
+    bindings: options.bindings ?? [mcpLiteBinding()],
+    group: options.group ?? (noGroup as unknown as Capability<"group">),
+  };
+  return new Server(assembled, {
+    cors,
+    auth,
+    check: options.longRunning === undefined ? refuseLongRunning : undefined,
+  });
 }
 
 /** The error of an option given its settings where the lite entry takes the value its function builds. */

@@ -12,7 +12,7 @@ import { longRunning } from "./long-running-support.ts";
 import { inputRounds } from "./input-rounds-support.ts";
 import { edgeOf } from "../server/create-gate.ts";
 import { group } from "./group-support.ts";
-import type { ServerOptions } from "../server/server-options.ts";
+import type { AssembledServerOptions, ServerOptions } from "../server/server-options.ts";
 import { Server } from "../server/server.ts";
 import { withServerCard } from "../server/server-card.ts";
 
@@ -47,13 +47,14 @@ import { withServerCard } from "../server/server-card.ts";
  */
 // deno-lint-ignore ban-types
 export function createServer(options: ServerOptions): Server<{}> {
-  return new Server({
+  const assembled: AssembledServerOptions = {
     ...options,
     bindings: options.bindings ?? [mcpLiteBinding(), mcpBinding()],
     longRunning,
     inputRounds,
     group,
-  }, {
+  };
+  return new Server(assembled, {
     ...edgeOf(options),
     card: options.serverCard === false
       ? undefined

@@ -69,6 +69,16 @@ export class Definitions implements Registry {
   readonly longRunning: LongRunning | undefined;
   /** The server's bindings' checks of a tool (MCP's parameter headers, say), run on each tool it serves. */
   readonly checks: ((tool: AnyTool) => void)[] = [];
+
+  /**
+   * Runs the bindings' checks of a tool, before it is served: a tool registered here, grouped or proxied.
+   *
+   * @param tool The tool.
+   * @throws {TypeError} What a check refuses it with.
+   */
+  check(tool: AnyTool): void {
+    for (const check of this.checks) check(tool);
+  }
   /** Which tools the lists show; set before the first list (tool search sets it as the server is built). */
   listing: ToolListing | undefined;
 

@@ -10,7 +10,6 @@ import type { CallContext } from "../core/call-context.ts";
 import type { AuthInfo } from "../core/host.ts";
 import type { ComposedDefinitions } from "../core/composed-definitions.ts";
 import { registryOf } from "../core/registry.ts";
-import type { AnyTool } from "../core/tool.ts";
 import { attachListener } from "../server/listener.ts";
 import type { Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";
@@ -146,8 +145,7 @@ export async function proxy<S = unknown>(
   const watch = remoteSubscriptions(remote, { modern, capabilities }, signal);
   // The remote is a provider of the proxy's server: its mirror is the provider's cache, checked as the server's own.
   const registry = registryOf(attachListener(server).core) as ComposedDefinitions;
-  const check = (tool: AnyTool) => registry.checks.forEach((check) => check(tool));
-  const mirror = new Mirror(remote, { ...hop, watch }, capabilities, warn, check);
+  const mirror = new Mirror(remote, { ...hop, watch }, capabilities, warn, (tool) => registry.check(tool));
   try {
     await mirror.syncAll();
   } catch (error) {

@@ -43,10 +43,12 @@ export function namespacedChild(child: Registry, namespacing: Namespacing): Prov
   const byName = { tools: new Map<string, AnyTool>(), prompts: new Map<string, AnyPrompt>() };
   const runtimes = <T extends object>(definition: T): T =>
     grouped(definition, [child.runtime, ...(groupOf(definition) ?? [])]);
-  const renamed = <T extends { readonly name: string }>(kind: string, assertName: (name: string) => void) =>
-  (
+  /** A child's tool or prompt under its served name, that name checked against the rules. */
+  const renamed = <T extends { readonly name: string }>(
     definition: T,
-  ): T => {
+    kind: string,
+    assertName: (n: string) => void,
+  ) => {
     const name = naming(definition.name);
     try {
       assertName(name);
@@ -55,25 +57,33 @@ export function namespacedChild(child: Registry, namespacing: Namespacing): Prov
     }
     return runtimes({ ...definition, name });
   };
-  const tool = renamed<AnyTool>("tool", assertToolName), prompt = renamed<AnyPrompt>("prompt", assertPromptName);
-  const sync = () => {
-    const served = [...child.tools].filter((t) => t.name !== REDEEM_TOOL);
-    tools = derive(tools, served, (source) => {
-      const shaped = transform(source);
-      if (shaped === undefined) return undefined; // left out, until the child changes it
-      const named = tool(shaped);
-      check(named);
-      return named;
-    });
-    prompts = derive(prompts, child.prompts, prompt);
-    resources = derive(resources, child.resources, runtimes);
-    byName.tools = new Map([...tools.values()].filter((t) => t !== undefined).map((t) => [t.name, t]));
-    byName.prompts = new Map([...prompts.values()].map((p) => [p.name, p]));
+  // Each list derived again only when the child changes it.
+  const sync = {
+    tools() {
+      const served = [...child.tools].filter((t) => t.name !== REDEEM_TOOL);
+      tools = derive(tools, served, (source) => {
+        const shaped = transform(source);
+        if (shaped === undefined) return undefined; // left out, until the child changes it
+        const named = renamed(shaped, "tool", assertToolName);
+        check(named);
+        return named;
+      });
+      byName.tools = new Map([...tools.values()].filter((t) => t !== undefined).map((t) => [t.name, t]));
+    },
+    prompts() {
+      prompts = derive(prompts, child.prompts, (source) => renamed(source, "prompt", assertPromptName));
+      byName.prompts = new Map([...prompts.values()].map((p) => [p.name, p]));
+    },
+    resources() {
+      resources = derive(resources, child.resources, runtimes);
+    },
   };
-  sync();
+  sync.tools();
+  sync.prompts();
+  sync.resources();
   // Subscribed first, so the views are in step before any listener of the view hears the change.
   child.onChange((change) => {
-    if (change.kind === "tools" || change.kind === "prompts" || change.kind === "resources") sync();
+    if (change.kind === "tools" || change.kind === "prompts" || change.kind === "resources") sync[change.kind]();
   });
   return {
     get: (name) => byName.tools.get(name),

@@ -35,20 +35,12 @@ export interface GroupOptions<S extends string = "."> {
   readonly transform?: (tool: AnyTool) => AnyTool | undefined;
 }
 
-/** The parent's side of a grouping. */
-export interface GroupParent {
-  /** The parent's definitions (the server's own, which take registrations too). */
-  readonly definitions: Registry;
-  /** The parent's bindings' checks of a tool (e.g. MCP's parameter headers). */
-  readonly check: (tool: AnyTool) => void;
-}
-
 /**
  * Group support: what `server.group()` runs. `createServer` of `@mcplite/sdk` has it; that of
  * `@mcplite/sdk/lite` only when given `group`, so that a server that groups none bundles none of it.
  */
 export interface GroupSupport {
-  (parent: GroupParent, child: Registry, prefix: string | undefined, options: GroupOptions<string>): void;
+  (parent: Definitions, child: Registry, prefix: string | undefined, options: GroupOptions<string>): void;
   /** The definitions a server that can group holds: its own, then the providers mounted after them. */
   readonly registry?: new (runtime: Runtime, longRunning?: LongRunning) => Definitions;
 }
@@ -56,7 +48,7 @@ export interface GroupSupport {
 /**
  * Mounts a child's definitions on a parent and keeps them in step with the child.
  *
- * @param parent The parent's definitions and checks.
+ * @param parent The parent's definitions (a server that can group holds `ComposedDefinitions`), with its checks.
  * @param child The child's definitions.
  * @param prefix The namespace, or `undefined` to keep the child's names.
  * @param options What joins the prefix and a name (default `.`), what a resource on a URI served already does, and a
@@ -64,7 +56,7 @@ export interface GroupSupport {
  * @throws {TypeError} When a produced name breaks the name rules, or the parent holds it already.
  */
 export function mountGroup(
-  parent: GroupParent,
+  parent: Definitions,
   child: Registry,
   prefix: string | undefined,
   options: GroupOptions<string>,
@@ -75,8 +67,9 @@ export function mountGroup(
     throw new TypeError(`${where}: the prefix must be a non-empty string`);
   }
   const naming = (name: string) => prefix === undefined ? name : `${prefix}${separator}${name}`;
-  const into = parent.definitions as ComposedDefinitions; // a server that can group holds one
-  const view = namespacedChild(child, { naming, where, check: parent.check, transform: options.transform });
+  const into = parent as ComposedDefinitions; // a server that can group holds one
+  const check = (tool: AnyTool) => into.check(tool);
+  const view = namespacedChild(child, { naming, where, check, transform: options.transform });
   // A grouping happens whole or fails naming the clash; later, the first provider to serve a name serves it.
   const taken = (kind: string, name: string) =>
     new TypeError(`${where}: ${kind} "${name}" would be served as "${naming(name)}", which this server has already`);

@@ -32,6 +32,7 @@ import {
   type InputRoundsSupport,
   prefixed,
   resolveOptions,
+  type ServerOptions,
   type ToolSearchSupport,
 } from "./server-options.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
@@ -87,15 +88,16 @@ export class Server<TTools extends ToolMap = {}> {
   /**
    * Creates a server; use `createServer()` instead.
    *
-   * @param options The options, with the bindings to serve (none by default here) and the capabilities
-   *   `createServer()` assembled (long-running work, input rounds, grouping).
+   * @param options The options, with the bindings to serve (none by default here); `createServer()` passes the
+   *   capabilities it assembled (long-running work, input rounds, grouping) beside them.
    * @param edge CORS and OAuth, built (`cors()`, `oauth()`): `createServer()` builds them from the
    *   `cors` and `auth` options, which are not read here.
    * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
    */
-  constructor(options: AssembledServerOptions, edge: Edge = {}) {
+  constructor(options: ServerOptions, edge: Edge = {}) {
+    const assembled = options as AssembledServerOptions; // createServer() passes its capabilities beside the options
     const resolved = resolveOptions(options);
-    this.#group = options.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
+    this.#group = assembled.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
     const logger = options.logger;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
     const tokenOptions = {
@@ -109,9 +111,9 @@ export class Server<TTools extends ToolMap = {}> {
       ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
     };
     // The opaque capabilities are what long-running-support.ts and input-rounds-support.ts built.
-    const longRunning = (options.longRunning as LongRunningSupport | undefined)?.(tokenOptions);
+    const longRunning = (assembled.longRunning as LongRunningSupport | undefined)?.(tokenOptions);
     const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
-    const tokens = continuations ?? (options.inputRounds as InputRoundsSupport | undefined)?.(tokenOptions);
+    const tokens = continuations ?? (assembled.inputRounds as InputRoundsSupport | undefined)?.(tokenOptions);
     const budgets = new Budgets(options.limits);
     const runtime = new Runtime({
       onError: options.onError,
@@ -170,7 +172,7 @@ export class Server<TTools extends ToolMap = {}> {
    * @throws {TypeError} When a tool of that name is registered already.
    */
   tool<T extends AnyTool>(tool: T): Server<TTools & { [K in T["name"]]: T }> {
-    for (const check of this.#definitions.checks) check(tool);
+    this.#definitions.check(tool);
     this.#definitions.add(tool);
     if (tool.description === undefined && tool.title === undefined) {
       // MCP-lite spec v0.042 §3.9: every tool has a description; the model picks tools by it.
@@ -229,9 +231,8 @@ export class Server<TTools extends ToolMap = {}> {
     const [prefix, grouped] = typeof prefixOrChild === "string" ? [prefixOrChild, child] : [undefined, prefixOrChild];
     if (!(grouped instanceof Server)) throw new TypeError("server.group() needs a server created with createServer()");
     if (grouped === (this as unknown)) throw new TypeError("server.group(): a server cannot group itself");
-    const checks = this.#definitions.checks;
     this.#group( // both entry points give one (@mcplite/sdk/lite's refuses, naming the import, when not given it)
-      { definitions: this.#definitions, check: (tool) => checks.forEach((check) => check(tool)) },
+      this.#definitions,
       grouped.#definitions,
       prefix,
       options,

@@ -89,6 +89,27 @@ export function pipeServer(server: StdioServable, options: Omit<StdioOptions, "i
 }
 
 /**
+ * Serves a server over in-memory streams to an MCP 2025-11-25 session: `initialize` (id 1) answered and
+ * `notifications/initialized` sent, as a desktop host starts one.
+ *
+ * @param server The server.
+ * @param clientInfo The client's name in `initialize` (default `t`).
+ * @returns The piped server, its session open.
+ */
+export async function initializedSession(server: StdioServable, clientInfo = "t"): Promise<PipedServer> {
+  const piped = pipeServer(server);
+  piped.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: clientInfo, version: "1" } },
+  });
+  await piped.answer(1);
+  piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return piped;
+}
+
+/**
  * The command that runs a TypeScript file on the runtime running the tests: `deno run -A file` under
  * Deno, `bun file` under Bun.
  *

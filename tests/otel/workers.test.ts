@@ -68,6 +68,15 @@ describe("runWorker() with otel() among the server's middleware", () => {
     (await recorded.histogram("mcplite.worker.jobs.running"))[0]?.value as unknown as number | undefined;
   const consumers = (tool: string) =>
     recorded.spans().filter((s) => s.kind === SpanKind.CONSUMER && s.name === `process ${tool}`);
+  /** Runs a worker until it has run one job of `tool`, then closes it: that job's CONSUMER span. */
+  const workedOnce = async (worker: ReturnType<typeof runWorker>, tool: string): Promise<ReadableSpan> => {
+    try {
+      await waitFor(() => consumers(tool).length === 1);
+    } finally {
+      await worker.close();
+    }
+    return consumers(tool)[0];
+  };
   /** The call's SERVER span on the web instance: the one that recorded the enqueue. */
   const queuedBy = (tool: string): ReadableSpan => {
     const span = recorded.spans().find((s) =>
@@ -88,13 +97,7 @@ describe("runWorker() with otel() among the server's middleware", () => {
     const id = queued.attributes?.["messaging.message.id"];
     assert.equal(typeof id, "string");
 
-    const worker = runWorker(instance(store, queue));
-    try {
-      await waitFor(() => consumers("report").length === 1);
-    } finally {
-      await worker.close();
-    }
-    const [job] = consumers("report");
+    const job = await workedOnce(runWorker(instance(store, queue)), "report");
     assert.equal(job.spanContext().traceId, call.spanContext().traceId, "one trace: the call and its job");
     assert.equal(job.parentSpanContext?.spanId, call.spanContext().spanId);
     assert.deepEqual(job.links.map((l) => l.context.spanId), [call.spanContext().spanId], "the creation context");
@@ -131,13 +134,7 @@ describe("runWorker() with otel() among the server's middleware", () => {
     const web = instance(store, queue);
     tokenOf(await web.call("broken", { id: "b1" }));
     const call = queuedBy("broken");
-    const worker = runWorker(instance(store, queue));
-    try {
-      await waitFor(() => consumers("broken").length === 1);
-    } finally {
-      await worker.close();
-    }
-    const [job] = consumers("broken");
+    const job = await workedOnce(runWorker(instance(store, queue)), "broken");
     assert.equal(job.spanContext().traceId, call.spanContext().traceId);
     assert.equal(job.attributes["mcplite.job.outcome"], "failed");
     assert.equal(job.attributes["error.type"], "tool_error");

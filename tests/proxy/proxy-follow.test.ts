@@ -10,7 +10,7 @@ import { createClient } from "../../src/client/mod.ts";
 import { createServer, defineTool } from "../../mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { modernRequest } from "../helpers/request.ts";
-import { pipeServer, runtimeCommand } from "../helpers/stdio.ts";
+import { initializedSession, runtimeCommand } from "../helpers/stdio.ts";
 import { gatewayServer, listenedRemote, waitFor } from "./gateway.ts";
 import { sdkV1Peer } from "./peers.ts";
 
@@ -23,16 +23,8 @@ describe("proxy() of a stdio server that sends list_changed", () => {
     const command = runtimeCommand(new URL("./growing-stdio-server.ts", import.meta.url).pathname);
     const gateway = gatewayServer().group("g", await proxy(command, { refreshMs: NEVER_MS, signal: stop.signal }));
     // A client of the gateway's own, on a connection that carries its pushes (MCP 2025 over stdio).
-    const watcher = pipeServer(gateway);
+    const watcher = await initializedSession(gateway, "watcher");
     try {
-      watcher.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "watcher", version: "1" } },
-      });
-      await watcher.answer(1);
-      watcher.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       const etag = async () => (await gateway.fetch(modernRequest("tools/list"))).headers.get("etag");
       const before = await etag();
       assert.ok(before);

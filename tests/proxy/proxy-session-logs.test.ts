@@ -15,7 +15,7 @@ import { defineTool } from "../../mod.ts";
 import { freePort } from "../helpers/process.ts";
 import { modernRequest } from "../helpers/request.ts";
 import { SseReader } from "../bindings/mcp/mcp-helpers.ts";
-import { type PipedServer, pipeServer } from "../helpers/stdio.ts";
+import { initializedSession, type PipedServer } from "../helpers/stdio.ts";
 import { everythingHttp, everythingStdio } from "./everything-peer.ts";
 import { gatewayServer } from "./gateway.ts";
 import type { RemoteProcess } from "./remote-process.ts";
@@ -35,15 +35,8 @@ describe("proxy() of server-everything: its logs outside requests", () => {
   });
 
   /** A 2025 session on the gateway (a connection: stdio), at a log level if one is given. */
-  async function session(gateway: Parameters<typeof pipeServer>[0], level?: LogLevel): Promise<PipedServer> {
-    const piped = pipeServer(gateway);
-    piped.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    });
-    await piped.answer(1);
+  async function session(gateway: Parameters<typeof initializedSession>[0], level?: LogLevel): Promise<PipedServer> {
+    const piped = await initializedSession(gateway);
     if (level !== undefined) {
       piped.send({ jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level } });
       await piped.answer(2);

@@ -20,7 +20,7 @@ import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
 import { freePort, ROOT } from "../helpers/process.ts";
 import { modernRequest } from "../helpers/request.ts";
 import { scratchDir } from "../helpers/scratch-dir.ts";
-import { pipeServer } from "../helpers/stdio.ts";
+import { initializedSession } from "../helpers/stdio.ts";
 import { SseReader } from "../bindings/mcp/mcp-helpers.ts";
 import { everythingHttp, everythingStdio } from "./everything-peer.ts";
 import { gatewayServer, waitFor } from "./gateway.ts";
@@ -70,14 +70,7 @@ describe("proxy() of server-everything: resource subscriptions made at the remot
     const updated = (m: Record<string, any>) => m.method === "notifications/resources/updated" && m.params.uri === uri;
 
     // A 2025 session on a connection (stdio), and a 2026-07-28 listen stream, both on the gateway.
-    const session = pipeServer(gateway);
-    session.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    });
-    await session.answer(1);
+    const session = await initializedSession(gateway);
     session.send({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri } });
     assert.deepEqual((await session.answer(2)).result, {});
     const listen = new SseReader(
@@ -138,14 +131,7 @@ describe("proxy() of an MCP 2026-07-28 remote of ours: resource subscriptions ma
     const stop = new AbortController();
     try {
       const gateway = gatewayServer().group("notes", await proxy(listener.url, { refreshMs: 0, signal: stop.signal }));
-      const session = pipeServer(gateway);
-      session.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      });
-      await session.answer(1);
+      const session = await initializedSession(gateway);
       session.send({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "notes://7" } });
       await session.answer(2);
       const updated = (m: Record<string, any>) => m.method === "notifications/resources/updated";

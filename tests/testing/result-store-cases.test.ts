@@ -7,17 +7,11 @@ import { describe, it } from "node:test";
 import { createMemoryResultStore, type ResultStore } from "../../mod.ts";
 import { hasEnded } from "../../src/core/result-store.ts";
 import { resultStoreCases } from "../../src/testing/mod.ts";
+import { failureOfCase } from "../helpers/case-failure.ts";
 
 /** Runs the case named `name` against `store`; what it threw, or `undefined` when it passed. */
 async function failureOf(store: ResultStore, name: RegExp, maxBytes?: number): Promise<unknown> {
-  const found = resultStoreCases(() => store, { maxBytes }).find((c) => name.test(c.name));
-  assert.ok(found, `a case matching ${name}`);
-  try {
-    await found.run();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
+  return await failureOfCase(resultStoreCases(() => store, { maxBytes }), name);
 }
 
 describe("resultStoreCases", () => {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { WorkQueue } from "../../src/types.ts";
 import { workQueueCases } from "../../src/testing/mod.ts";
+import { failureOfCase } from "../helpers/case-failure.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 
 type Update = { progress: number; total?: number; message?: string };
@@ -15,14 +16,7 @@ type Update = { progress: number; total?: number; message?: string };
 async function failureOf(broken: (queue: WorkQueue) => WorkQueue, name: RegExp): Promise<unknown> {
   const queues = new Map<string, WorkQueue>();
   const open = (name: string) => queues.get(name) ?? queues.set(name, broken(memoryQueue().queue)).get(name)!;
-  const found = workQueueCases(open).find((c) => name.test(c.name));
-  assert.ok(found, `a case matching ${name}`);
-  try {
-    await found.run();
-    return undefined;
-  } catch (error) {
-    return error;
-  }
+  return await failureOfCase(workQueueCases(open), name);
 }
 
 describe("workQueueCases", () => {

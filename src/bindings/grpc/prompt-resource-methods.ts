@@ -20,50 +20,38 @@ import {
   toJsonObject,
 } from "./envelope.ts";
 import { HOST_KEY } from "./host-key.ts";
-import { errorToConnectError } from "./status.ts";
+import { asConnectErrors } from "./status.ts";
 
 /**
  * Answers `GetPrompts` (the README's extension of MCP-lite spec v0.042 §8.1) inside the request middleware,
  * as `prompts/list`: the prompts the caller may get. UNIMPLEMENTED on a server that defines none.
  */
-export async function getPrompts(registry: Registry, context: HandlerContext): Promise<PromptsList> {
+export function getPrompts(registry: Registry, context: HandlerContext): Promise<PromptsList> {
   const prompts = litePrompts(registry) ?? noPrompts();
-  try {
-    return await runRequest(
-      registry,
-      listingOf("prompts/list", context),
-      (ctx) => promptsList(prompts.list(registry, ctx.auth)),
-    );
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
+  return asConnectErrors(
+    () =>
+      runRequest(registry, listingOf("prompts/list", context), (ctx) => promptsList(prompts.list(registry, ctx.auth))),
+    reporter(registry),
+  );
 }
 
 /**
  * Answers `GetPrompt`: the rendered prompt (MCP's `GetPromptResult` as `result`), or an input round
  * (`meta` as `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
  */
-export async function getPrompt(
+export function getPrompt(
   registry: Registry,
   version: string,
   request: PromptRequest,
   context: HandlerContext,
 ): Promise<PromptResponseInit> {
   const started = performance.now();
-  try {
+  return asConnectErrors(async () => {
     const prompts = litePrompts(registry) ?? noPrompts();
     const args = structOf(request.arguments) ?? {};
-    const rendered = await prompts.render(
-      registry,
-      request.name,
-      args,
-      roundOf({ name: request.name, arguments: args }, request, context),
-    );
-    if (rendered.asked) return { result: {}, meta: responseFromOutcome(rendered.outcome, started, version).meta };
-    return { result: toJsonObject(rendered.value) };
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
+    const round = roundOf({ name: request.name, arguments: args }, request, context);
+    return answerOf(await prompts.render(registry, request.name, args, round), started, version);
+  }, reporter(registry));
 }
 
 /**
@@ -71,42 +59,56 @@ export async function getPrompt(
  * as `resources/list` or `resources/templates/list`: what the caller may read, each MCP's descriptor as a
  * `Struct`. UNIMPLEMENTED on a server that defines no resource.
  */
-export async function listResources(
+export function listResources(
   registry: Registry,
   context: HandlerContext,
   templates: boolean,
 ): Promise<JsonObject[]> {
   const resources = liteResources(registry) ?? noResources();
-  try {
-    return await runRequest(
-      registry,
-      listingOf(templates ? "resources/templates/list" : "resources/list", context),
-      (ctx) => resources.list(registry, ctx.auth, templates).map((d) => toJsonObject(d)),
-    );
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
+  const method = templates ? "resources/templates/list" : "resources/list";
+  return asConnectErrors(
+    () =>
+      runRequest(registry, listingOf(method, context), (ctx) => {
+        return resources.list(registry, ctx.auth, templates).map((d) => toJsonObject(d));
+      }),
+    reporter(registry),
+  );
 }
 
 /**
  * Answers `ReadResource`: MCP's `ReadResourceResult` as `result`, or an input round (`meta` as
  * `CallTool`'s, `request_state` and `input_responses` as on `ToolRequest`).
  */
-export async function readResource(
+export function readResource(
   registry: Registry,
   version: string,
   request: ResourceRequest,
   context: HandlerContext,
 ): Promise<ResourceResponseInit> {
   const started = performance.now();
-  try {
+  return asConnectErrors(async () => {
     const resources = liteResources(registry) ?? noResources();
-    const read = await resources.read(registry, request.uri, roundOf({ uri: request.uri }, request, context));
-    if (read.asked) return { result: {}, meta: responseFromOutcome(read.outcome, started, version).meta };
-    return { result: toJsonObject(read.value) };
-  } catch (error) {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  }
+    const round = roundOf({ uri: request.uri }, request, context);
+    return answerOf(await resources.read(registry, request.uri, round), started, version);
+  }, reporter(registry));
+}
+
+/** Where a method's masked failures go: the server's `onError`. */
+function reporter(registry: Registry): (error: unknown) => unknown {
+  return (error) => registry.runtime.onError?.(error);
+}
+
+/** A rendered prompt or a read resource as its response: the value as `result`, or the input round's `meta`. */
+function answerOf(
+  answer: { readonly asked: true; readonly outcome: Parameters<typeof responseFromOutcome>[0] } | {
+    readonly asked?: false;
+    readonly value: object;
+  },
+  started: number,
+  version: string,
+): { result: JsonObject; meta?: ReturnType<typeof responseFromOutcome>["meta"] } {
+  if (answer.asked) return { result: {}, meta: responseFromOutcome(answer.outcome, started, version).meta };
+  return { result: toJsonObject(answer.value) };
 }
 
 /** A listing method's request, as the request middleware sees it. */

@@ -32,7 +32,7 @@ import {
 } from "./envelope.ts";
 import { HOST_KEY } from "./host-key.ts";
 import { getPrompt, getPrompts, listResources, readResource } from "./prompt-resource-methods.ts";
-import { errorToConnectError } from "./status.ts";
+import { asConnectErrors, errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./call-deadline.ts";
 import { addReflection } from "./reflection.ts";
 
@@ -286,9 +286,10 @@ export function listToolsFor<T>(
     signal: source,
     host,
   };
-  return runRequest(registry, listing, (ctx) => list(ctx.auth)).catch((error) => {
-    throw errorToConnectError(error, (e) => registry.runtime.onError?.(e));
-  });
+  return asConnectErrors(
+    () => runRequest(registry, listing, (ctx) => list(ctx.auth)),
+    (e) => registry.runtime.onError?.(e),
+  );
 }
 
 /**

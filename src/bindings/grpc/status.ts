@@ -53,6 +53,24 @@ export function errorToConnectError(error: unknown, onError?: (error: unknown) =
   return known === undefined ? new ConnectError("internal error", Code.Internal) : connectErrorOf(known);
 }
 
+/**
+ * Runs one method's work; what it throws is thrown as {@link errorToConnectError} makes it, `onError` told first.
+ *
+ * @param work The method's work.
+ * @param onError Receives errors that get masked (the server's `onError`).
+ * @returns What the work returned.
+ */
+export async function asConnectErrors<T>(
+  work: () => T | Promise<T>,
+  onError?: (error: unknown) => unknown,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw errorToConnectError(error, onError);
+  }
+}
+
 function connectErrorOf(error: McpliteError): ConnectError {
   const details: ConstructorParameters<typeof ConnectError>[3] = [{
     desc: ErrorInfoSchema,
