@@ -65,8 +65,6 @@ export type { Call, Middleware, ToolCall, ToolMiddleware } from "./src/core/midd
 export type { CallOutcome } from "./src/core/outcome.ts";
 export { audio, embeddedResource, fail, image, resourceLink, text, toolResult } from "./src/core/result.ts";
 export type { ContentBlock, ToolResult } from "./src/core/result.ts";
-export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./src/core/error.ts";
-export { UrlElicitationRequiredError } from "./src/core/elicitation.ts";
 
 // Where deferred results wait, and the queue and workers that run deferred work.
 export { createMemoryResultStore } from "./src/core/result-store.ts";

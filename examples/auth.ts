@@ -12,7 +12,8 @@
  * INTROSPECTION_CLIENT_SECRET instead, and PORT (default 8000) and HOSTNAME (default 127.0.0.1).
  */
 import * as v from "valibot";
-import { createServer, defineTool, env, serve, ToolError } from "../mod.ts";
+import { createServer, defineTool, env, serve } from "../mod.ts";
+import { ToolError } from "../src/errors/mod.ts";
 import { jwtAuth, type ServerAuth } from "../src/auth/mod.ts";
 import type { AuthInfo } from "../src/core/call-context.ts";
 

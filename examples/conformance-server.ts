@@ -18,15 +18,13 @@ import {
   defineResource,
   defineTool,
   embeddedResource,
-  ErrorCode,
   image,
   mcpBinding,
   mcpLiteBinding,
-  ProtocolError,
   serve,
   text,
-  ToolError,
 } from "../mod.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../src/errors/mod.ts";
 import { defineSkill } from "../src/skills/mod.ts";
 
 /** A 1×1 PNG. */

@@ -8,7 +8,8 @@
  * Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1); the importing server takes a free port.
  */
 import * as v from "valibot";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve, ToolError } from "../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../mod.ts";
+import { ToolError } from "../src/errors/mod.ts";
 import { openapiBinding, toolsFromOpenAPI } from "../src/bindings/openapi/mod.ts";
 
 const convert = defineTool("convert")

@@ -6,7 +6,8 @@
  * Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1) from the environment.
  */
 import * as v from "valibot";
-import { createServer, defineTool, serve, ToolError } from "../mod.ts";
+import { createServer, defineTool, serve } from "../mod.ts";
+import { ToolError } from "../src/errors/mod.ts";
 
 interface Book {
   id: string;

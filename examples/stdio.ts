@@ -8,7 +8,8 @@
  *                  or {"command": "bun", "args": ["run", "examples/stdio.ts"]}
  */
 import * as v from "valibot";
-import { createServer, definePrompt, defineResource, defineTool, ToolError } from "../mod.ts";
+import { createServer, definePrompt, defineResource, defineTool } from "../mod.ts";
+import { ToolError } from "../src/errors/mod.ts";
 import { serveStdio } from "../src/stdio/mod.ts";
 
 const notes = new Map<string, string>([["welcome", "Notes live in this process while it runs."]]);

@@ -8,18 +8,8 @@
  * WEATHER_PROVIDER setting (a server-side value callers can neither see nor change).
  */
 import * as v from "valibot";
-import {
-  createServer,
-  defineTool,
-  env,
-  ErrorCode,
-  mcpBinding,
-  mcpLiteBinding,
-  type Middleware,
-  ProtocolError,
-  serve,
-  ToolError,
-} from "../mod.ts";
+import { createServer, defineTool, env, mcpBinding, mcpLiteBinding, type Middleware, serve } from "../mod.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../src/errors/mod.ts";
 import { webtoolsBinding } from "../src/bindings/webtools/mod.ts";
 
 const CITIES: Record<string, { tempC: number; sky: string; next: number[] }> = {

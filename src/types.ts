@@ -82,7 +82,7 @@ export type {
   ResourceLink,
   TextContent,
 } from "./core/result.ts";
-export type { ErrorReplacement, McpliteErrorOptions } from "./core/error.ts";
+export type { ErrorReplacement } from "./errors/error.ts";
 export type { ErrorReporter } from "./core/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
 export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";

@@ -41,6 +41,10 @@ export const ENTRY_POINTS = {
     purpose: "The signed tokens of promises and cursors, signed and verified without a server.",
     guide: "concepts/long-running",
   },
+  "./errors": {
+    purpose: "The one error family of servers and clients: `McpliteError`, `ProtocolError`, `ToolError`, `ErrorCode`.",
+    guide: "concepts/errors",
+  },
   "./client": {
     purpose: "The typed client: calls tools over MCP-lite or MCP, typed by the server's type.",
     guide: "guides/client",

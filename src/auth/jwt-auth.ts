@@ -9,7 +9,7 @@
 import type { JSONWebKeySet } from "jose";
 import { createLocalJWKSet, errors, jwtVerify } from "jose";
 import type { AuthInfo } from "../core/call-context.ts";
-import { ProtocolError } from "../core/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { ServerAuth } from "../server/auth.ts";
 import { remoteKeys } from "./remote-keys.ts";
 import { dpopPolicy } from "./dpop-proof.ts";

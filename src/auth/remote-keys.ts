@@ -11,7 +11,7 @@
 /** @ignore */
 import type { FlattenedJWSInput, JWSHeaderParameters } from "jose";
 import { createLocalJWKSet, errors, type LocalJWKSet } from "jose";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 
 /** How {@link remoteKeys} fetches and keeps the keys; every duration in milliseconds. */
 export interface RemoteKeysOptions {

@@ -1,9 +1,9 @@
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 /**
  * JSON-RPC 2.0 message shapes, shared by the MCP-lite and MCP bindings.
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/mod.ts";
 
 /** A JSON-RPC id. */
 export type JsonRpcId = string | number | null;

@@ -5,12 +5,11 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import {
   type describePrompt,
-  ErrorCode,
   type HandlerOutcome,
   promptResultFromValue,
-  ProtocolError,
   type Registry,
   runHandler,
   withResultMeta,

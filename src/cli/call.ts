@@ -7,12 +7,12 @@
  * @module
  */
 import { argumentsFor } from "./arg-values.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, oneLine } from "./exit-errors.ts";
 import { listedOrNamed, unknownToolOr } from "./find-tool.ts";
 import { formatResult } from "./format.ts";
 import { createProgressView } from "./progress.ts";
-import { RpcError } from "../client/errors.ts";
 import type { UrlElicitRequest } from "../client/input.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -71,7 +71,7 @@ export async function callCommand(ctx: CommandContext): Promise<number> {
  * @returns The pages, or `undefined` for any other error.
  */
 function pagesRequiredBy(error: unknown): UrlElicitRequest[] | undefined {
-  if (!(error instanceof RpcError) || error.rpcCode !== -32042 || !isObject(error.data)) return undefined;
+  if (!(error instanceof ProtocolError) || error.rpcCode !== -32042 || !isObject(error.data)) return undefined;
   const { elicitations } = error.data;
   if (!Array.isArray(elicitations)) return undefined;
   const pages = elicitations.filter((page) => isObject(page) && typeof page.url === "string");

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ClientError } from "../client/errors.ts";
+import { McpliteError } from "../errors/error.ts";
 
 /** The exit codes: 0 success, 1 the tool answered `isError`, 2 a usage, protocol or transport error, 130 Ctrl-C. */
 export const ExitCode = { Ok: 0, ToolFailed: 1, Error: 2, Interrupted: 130 } as const;
@@ -37,7 +37,7 @@ export class UsageError extends Error {
  */
 export function errorLine(error: unknown): string {
   let message = error instanceof Error ? error.message : String(error);
-  if (error instanceof ClientError && error.code === "transport" && error.cause instanceof Error) {
+  if (error instanceof McpliteError && error.code === "transport" && error.cause instanceof Error) {
     const cause = error.cause.message;
     if (cause && !message.includes(cause)) message += ` (${cause})`;
   }
@@ -93,13 +93,13 @@ export interface JsonError {
 export function errorJson(error: unknown, exitCode: number): JsonError {
   const code = exitCode === ExitCode.Interrupted
     ? "cancelled"
-    : error instanceof ClientError
+    : error instanceof McpliteError
     ? error.code
     : error instanceof UsageError
     ? "usage"
     : "error";
   const json: JsonError = { error: { code, message: errorLine(error) }, exitCode };
-  if (error instanceof ClientError) {
+  if (error instanceof McpliteError) {
     if (error.rpcCode !== undefined) json.error.rpcCode = error.rpcCode;
     if (error.status !== undefined) json.error.status = error.status;
     if (error.data !== undefined) json.error.data = error.data;
@@ -114,5 +114,5 @@ export function errorJson(error: unknown, exitCode: number): JsonError {
  * @returns True for a 401 the client could not answer.
  */
 export function needsLogin(error: unknown): boolean {
-  return error instanceof ClientError && error.status === 401;
+  return error instanceof McpliteError && error.status === 401;
 }

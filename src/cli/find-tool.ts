@@ -4,7 +4,7 @@
  * @module
  */
 import type { Client } from "../client/client.ts";
-import { ToolNotFoundError } from "../client/errors.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { ToolInfo } from "../client/transport.ts";
 import { UsageError } from "./exit-errors.ts";
 
@@ -48,7 +48,7 @@ export async function listedOrNamed(
 }
 
 /**
- * The usage error for a tool the server does not know: for a `ToolNotFoundError` (the server's
+ * The usage error for a tool the server does not know: for a `ProtocolError` `unknown_tool` (the server's
  * `unknown_tool` answer), the tools it lists; any other error as it is.
  *
  * @param error What the call failed with.
@@ -57,7 +57,7 @@ export async function listedOrNamed(
  * @returns The error to throw.
  */
 export function unknownToolOr(error: unknown, name: string, tools: ToolInfo[]): unknown {
-  return error instanceof ToolNotFoundError ? unknownTool(name, tools) : error;
+  return error instanceof ProtocolError && error.code === "unknown_tool" ? unknownTool(name, tools) : error;
 }
 
 function unknownTool(name: string, tools: ToolInfo[]): UsageError {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Deadline } from "./deadline.ts";
-import { RpcError } from "./errors.ts";
+import { rpcError } from "./errors.ts";
 import type { InputHandlers } from "./input.ts";
 import type { Reply } from "./transport.ts";
 
@@ -58,7 +58,7 @@ const MAX_REDEEM_WAIT_MS = 60_000;
  * @param start The request, or a reply already in hand (to resume a promise).
  * @param env The clock, handlers and policy.
  * @returns The complete result, a task, or a promise.
- * @throws {RpcError} After too many input rounds.
+ * @throws {ProtocolError} After too many input rounds.
  */
 export async function settle(start: Send | Reply, env: LoopEnv): Promise<Settled> {
   let send: Send | undefined = typeof start === "function" ? start : undefined;
@@ -82,9 +82,9 @@ export async function settle(start: Send | Reply, env: LoopEnv): Promise<Settled
       }
       case "input_required": {
         if (++rounds > env.maxRounds) {
-          throw new RpcError(`The server asked for input more than ${env.maxRounds} times`, { data: reply });
+          throw rpcError(`The server asked for input more than ${env.maxRounds} times`, { data: reply });
         }
-        if (send === undefined) throw new RpcError("An input round cannot be resumed from a handle");
+        if (send === undefined) throw rpcError("An input round cannot be resumed from a handle");
         const requests = reply.inputRequests;
         const answers = Object.keys(requests).length > 0
           ? await env.deadline.pause(

@@ -6,10 +6,11 @@
  * @module
  */
 import { inheritTally } from "./response-bound.ts";
+import type { ToolError } from "../errors/error.ts";
 import { type LoopEnv, type Send, settle, type Settled } from "./call-loop.ts";
 import type { ClientOptions } from "./client-options.ts";
 import { Deadline } from "./deadline.ts";
-import { ClientError, InvalidArgumentsError, RpcError, type ToolFailedError } from "./errors.ts";
+import { clientError, failureCodeOf, rpcError } from "./errors.ts";
 import { baseHeaders } from "./http.ts";
 import { ListCursor } from "./list-cursor.ts";
 import { capabilitiesOf } from "./client-capabilities.ts";
@@ -81,7 +82,7 @@ export class CallRunner {
   /** Runs a call to its complete result, whatever `wait` says. */
   async runToEnd(...[name, args, options, stream, start]: RunArgs): Promise<CallResult> {
     const outcome = await this.run(name, args, { ...options, wait: true }, stream, start);
-    if (outcome.kind !== "complete") throw new RpcError(`The call ended as a ${outcome.kind}`, { data: outcome });
+    if (outcome.kind !== "complete") throw rpcError(`The call ended as a ${outcome.kind}`, { data: outcome });
     return outcome.result;
   }
 
@@ -98,7 +99,7 @@ export class CallRunner {
       const settled = await settle(start ?? call, this.#loopEnv(deadline, options.wait !== false, redeem, handlers));
       if (settled.kind === "complete") return { kind: "complete", result: callResultOf(settled.result) };
       if (options.wait === false) return handleOf(name, settled);
-      if (settled.kind === "promise") throw new RpcError("A promise could not be redeemed", { data: settled });
+      if (settled.kind === "promise") throw rpcError("A promise could not be redeemed", { data: settled });
       // A task's polling loads with the first call that became one.
       const { finishTask } = await import("./loaded-on-demand.ts");
       const result = await finishTask(settled.task, {
@@ -138,7 +139,7 @@ export class CallRunner {
     do {
       const result = await this.request(method, cursor === undefined ? {} : { cursor }, options);
       const list = result[key];
-      if (!Array.isArray(list)) throw new RpcError(`${method} returned no ${key} array`, { data: result });
+      if (!Array.isArray(list)) throw rpcError(`${method} returned no ${key} array`, { data: result });
       items.push(...list);
       cursor = walk.next(result);
     } while (cursor !== undefined);
@@ -203,7 +204,7 @@ export class CallRunner {
   #send(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const transport = this.transport;
     if (transport.request === undefined) {
-      throw new ClientError("unsupported", `${method} is not available over ${transport.wire}`);
+      throw clientError("unsupported", `${method} is not available over ${transport.wire}`);
     }
     return transport.request(method, params, ctx);
   }
@@ -231,7 +232,7 @@ export class CallRunner {
 
 /** A call's value: the result's value, or its failure thrown (or, with `failure: "value"`, returned). */
 export function finish(name: string, result: CallResult, options: { failure?: "throw" | "value" }): unknown {
-  const failure: ToolFailedError | undefined = toolFailureOf(name, result);
+  const failure: ToolError | undefined = toolFailureOf(name, result);
   if (failure === undefined) return resultValue(result);
   refuseInvalidArguments(failure);
   if (options.failure === "value") return failure;
@@ -242,18 +243,18 @@ export function finish(name: string, result: CallResult, options: { failure?: "t
  * Throws a result that answers bad arguments as the error every other wire answers them with. MCP sends them
  * to the model as an `isError` result (MCP 2025-11-25, Tools: error handling), which a server of ours marks
  * with the code (`_meta["io.mcplite/errorCode"]`); MCP-lite (-32602), gRPC (`INVALID_ARGUMENT`) and Webtools
- * (`SCHEMA_ERROR`) answer an error. So `call()` throws `InvalidArgumentsError` on every wire, `failure:
- * "value"` or not (it returns failures of the tool, not of the call), the result kept as its `cause`.
+ * (`SCHEMA_ERROR`) answer an error. So `call()` throws a `ProtocolError` with code `invalid_arguments` on every
+ * wire, `failure: "value"` or not (it returns failures of the tool, not of the call), the result kept as its
+ * `cause`; so with any other refusal a server of ours marks a result with.
  *
- * @param failure The failed result, as a {@link ToolFailedError}.
- * @throws {InvalidArgumentsError} When the server named the failure `invalid_arguments`.
+ * @param failure The failed result, as a {@link ToolError}.
+ * @throws {ProtocolError} When the server named the failure a refusal (`invalid_arguments`).
  */
-export function refuseInvalidArguments(failure: ToolFailedError | undefined): void {
-  if (failure?.code !== "invalid_arguments") return;
-  throw new InvalidArgumentsError(failure.message, {
-    data: { code: failure.code, tool: failure.tool },
-    cause: failure,
-  });
+export function refuseInvalidArguments(failure: ToolError | undefined): void {
+  if (failure?.result === undefined) return;
+  const code = failureCodeOf(failure.result);
+  if (code === "tool_error") return;
+  throw rpcError(failure.message, { data: { code, tool: failure.tool }, cause: failure }, code);
 }
 
 function handleOf(tool: string, settled: Settled): CallHandle<unknown> {

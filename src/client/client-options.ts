@@ -78,7 +78,7 @@ export interface ClientOptions extends CommonClientOptions {
   /**
    * The most bytes the client reads of one answer (default 16 MiB = 16 777 216): a JSON body, one SSE event (its
    * data lines, or one line that never ends). Each body is read with a running count; past the bound the body is
-   * cancelled, nothing more is read, and the request fails with a `ClientError` whose code is `payload_too_large`
+   * cancelled, nothing more is read, and the request fails with an `McpliteError` whose code is `payload_too_large`
    * and whose `data.maxResponseBytes` is the bound. A transport made by hand takes it where it is made
    * (`createMcpTransport(url, { maxResponseBytes })`, `grpcTransport(url, …)`, `createStdioTransport({ … })`).
    *

@@ -9,7 +9,7 @@
 import { canonicalJson } from "../internal/canonical-json.ts";
 import { isObject } from "../internal/is-object.ts";
 import { sha256Hex } from "../internal/sha256.ts";
-import { ClientError } from "./errors.ts";
+import { clientError } from "./errors.ts";
 import { ListCursor } from "./list-cursor.ts";
 import { SkillVerificationError } from "./skill-verification-error.ts";
 
@@ -173,7 +173,7 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
       const read = async (path: string) => {
         const resource = byPath.get(path);
         if (resource === undefined) {
-          throw new ClientError("protocol", `${entry.uri}: no file ${path} in this skill`);
+          throw clientError("protocol", `${entry.uri}: no file ${path} in this skill`);
         }
         return await readFile(resource);
       };
@@ -195,7 +195,7 @@ export function createSkillsApi(backend: SkillsBackend): SkillsApi {
 /** Checks an entry's shape. */
 function entryOf(value: unknown): SkillEntry {
   if (!isObject(value) || typeof value.uri !== "string" || !isObject(value.frontmatter)) {
-    throw new ClientError("protocol", "A skill entry needs a uri and a frontmatter object");
+    throw clientError("protocol", "A skill entry needs a uri and a frontmatter object");
   }
   const resources = value.resources === "dynamic"
     ? "dynamic" as const

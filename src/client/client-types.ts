@@ -129,7 +129,7 @@ export interface CallOptions extends RequestOptions {
    * it later with `client.resume()`.
    */
   wait?: boolean;
-  /** `"value"`: return a failed tool's `ToolFailedError` instead of throwing it. Default `"throw"`. */
+  /** `"value"`: return a failed tool's `ToolError` instead of throwing it. Default `"throw"`. */
   failure?: "throw" | "value";
 }
 

@@ -6,9 +6,9 @@
  * @module
  */
 import type { SkillsApi, SkillsBackend } from "./client-skills.ts";
+import { McpliteError, type ToolError } from "../errors/error.ts";
 import { CallRunner, finish, refuseInvalidArguments } from "./call-runner.ts";
 import type { ClientOptions, ListOptions } from "./client-options.ts";
-import { ClientError, type ToolFailedError } from "./errors.ts";
 import { type CallResult, toolFailureOf } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
@@ -85,8 +85,8 @@ export class Client<T = ToolsOf<unknown>> {
     options: CallOptions & { wait: false },
   ): Promise<CallHandle<ToolOutput<T, N>>>;
   /**
-   * Calls a tool; a failed tool resolves as its {@link ToolFailedError} instead of throwing (refused
-   * arguments still throw `InvalidArgumentsError`: the call failed, not the tool).
+   * Calls a tool; a failed tool resolves as its {@link ToolError} instead of throwing (refused
+   * arguments still throw a `ProtocolError` (`invalid_arguments`): the call failed, not the tool).
    *
    * @param name The tool name.
    * @param args The arguments.
@@ -97,7 +97,7 @@ export class Client<T = ToolsOf<unknown>> {
     name: N,
     args: ToolInput<T, N>,
     options: CallOptions & { failure: "value" },
-  ): Promise<ToolOutput<T, N> | ToolFailedError>;
+  ): Promise<ToolOutput<T, N> | ToolError>;
   /**
    * Calls a tool and resolves with its value: the structured result, else its text, else its content
    * blocks. Promises are redeemed, input rounds answered and tasks polled before it resolves.
@@ -106,10 +106,10 @@ export class Client<T = ToolsOf<unknown>> {
    * @param args The arguments.
    * @param options A signal, timeouts, and progress, partial and log callbacks.
    * @returns The value.
-   * @throws {ToolFailedError} When the tool failed.
-   * @throws {InvalidArgumentsError} When the server refused the arguments, on every wire (MCP's `isError`
+   * @throws {ToolError} When the tool failed.
+   * @throws {ProtocolError} `invalid_arguments` when the server refused the arguments, on every wire (MCP's `isError`
    *   result of a server of ours included).
-   * @throws {ClientError} For protocol, transport and timeout errors.
+   * @throws {McpliteError} For protocol (`ProtocolError`), transport and timeout errors.
    */
   call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options?: CallOptions): Promise<ToolOutput<T, N>>;
   async call<N extends keyof T & string>(name: N, args: ToolInput<T, N>, options: CallOptions = {}): Promise<unknown> {
@@ -322,7 +322,7 @@ export class Client<T = ToolsOf<unknown>> {
       try {
         return await transport.discover!(runner.context(deadline, {}));
       } catch (error) {
-        if (error instanceof ClientError && error.code === "unsupported") return null;
+        if (error instanceof McpliteError && error.code === "unsupported") return null;
         throw error;
       }
     });

@@ -5,7 +5,7 @@
  * @module
  */
 import { sleep } from "../internal/sleep.ts";
-import { TimeoutError } from "./errors.ts";
+import { clientError } from "./errors.ts";
 
 /** The limits of one call. */
 export interface DeadlineOptions {
@@ -97,7 +97,7 @@ export class Deadline {
   }
 
   #fail(message: string, limitMs: number): void {
-    this.#controller.abort(new TimeoutError(`Timed out: ${message}`, { data: { limitMs } }));
+    this.#controller.abort(clientError("timeout", `Timed out: ${message}`, { data: { limitMs } }));
   }
 }
 

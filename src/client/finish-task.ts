@@ -8,7 +8,7 @@
  * @module
  */
 import type { Deadline } from "./deadline.ts";
-import { CancelledError, errorFromRpc } from "./errors.ts";
+import { clientError, errorFromRpc } from "./errors.ts";
 import { answerInputs, type InputHandlers } from "./input.ts";
 import { completeResult, taskFrom } from "./read-result.ts";
 import type { Reply, TaskInfo } from "./transport.ts";
@@ -36,7 +36,7 @@ const MIN_POLL_MS = 10;
  * @param task The task as the server first described it.
  * @param env The clock, handlers and requests.
  * @returns The original request's result (e.g. a `CallToolResult`).
- * @throws {ClientError} The task's error when it failed; {@link CancelledError} when it was cancelled.
+ * @throws {McpliteError} The task's error when it failed; code `cancelled` when it was cancelled.
  */
 export async function finishTask(task: TaskInfo, env: TaskEnv): Promise<Record<string, unknown>> {
   const { deadline } = env;
@@ -56,7 +56,7 @@ export async function finishTask(task: TaskInfo, env: TaskEnv): Promise<Record<s
           if (current.error === undefined) return await resultOf(current.taskId, env);
           throw errorFromRpc(current.error, { method: "tasks/get", wire: "mcp" });
         case "cancelled":
-          throw new CancelledError(`Task ${current.taskId} was cancelled`, { data: current });
+          throw clientError("cancelled", `Task ${current.taskId} was cancelled`, { data: current });
         case "input_required": {
           if (current.inputRequests === undefined) return await resultOf(current.taskId, env);
           const pending = Object.entries(current.inputRequests ?? {}).filter(([key]) => !answered.has(key));

@@ -5,7 +5,8 @@
  * @module
  */
 import { rethrowAbort } from "./deadline.ts";
-import { ClientError, type RpcErrorBody, rpcErrorOf, TransportError } from "./errors.ts";
+import { madeByClient, McpliteError } from "../errors/error.ts";
+import { isTransportError, type RpcErrorBody, rpcErrorOf, transportError } from "./errors.ts";
 import { readSse, type SseCursor } from "./read-sse.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, isResponseTooLarge, readBodyStart, readBoundedText } from "./response-bound.ts";
 import type { RequestContext, ToolListing } from "./transport.ts";
@@ -78,7 +79,7 @@ export async function baseHeaders(option: HeadersOption | undefined): Promise<He
 }
 
 /**
- * Sends a request; network failures become {@link TransportError}s, aborts rethrow the signal's reason.
+ * Sends a request; network failures become `transport` errors, aborts rethrow the signal's reason.
  *
  * @param fetcher The fetch function.
  * @param request The request.
@@ -91,8 +92,8 @@ export async function send(fetcher: FetchLike, request: Request, signal: AbortSi
     response = await fetcher(request);
   } catch (error) {
     if (signal.aborted) rethrowAbort(signal, error);
-    if (error instanceof ClientError) throw error; // e.g. an AuthorizationError from the auth layer
-    throw new TransportError(`Could not reach ${request.url}: ${messageOf(error)}`, { cause: error });
+    if (madeByClient(error)) throw error; // e.g. the auth layer's `unauthenticated` error
+    throw transportError(`Could not reach ${request.url}: ${messageOf(error)}`, { cause: error });
   }
   if (signal.aborted) {
     await response.body?.cancel().catch(() => {});
@@ -102,13 +103,13 @@ export async function send(fetcher: FetchLike, request: Request, signal: AbortSi
 }
 
 /**
- * Reads a response body as JSON, within `limit` bytes; anything else is a {@link TransportError} naming the status.
+ * Reads a response body as JSON, within `limit` bytes; anything else is a a `transport` error naming the status.
  *
  * @param response The response.
  * @param signal The call's signal.
  * @param limit The most bytes the body may hold (`maxResponseBytes`).
  * @returns The parsed body.
- * @throws {ClientError} `payload_too_large` past `limit`; a {@link TransportError} for a broken or non-JSON body.
+ * @throws {McpliteError} `payload_too_large` past `limit`; a `transport` error for a broken or non-JSON body.
  */
 export async function readJsonBody(
   response: Response,
@@ -120,12 +121,12 @@ export async function readJsonBody(
     text = await readBoundedText(response, limit, signal);
   } catch (error) {
     if (isResponseTooLarge(error)) rethrowAbort(signal, error);
-    rethrowAbort(signal, new TransportError(`The response body broke off: ${messageOf(error)}`, { cause: error }));
+    rethrowAbort(signal, transportError(`The response body broke off: ${messageOf(error)}`, { cause: error }));
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new TransportError(
+    throw transportError(
       `Expected JSON from ${response.url || "the server"} (HTTP ${response.status}), got: ${text.slice(0, 200)}`,
       { status: response.status },
     );
@@ -187,7 +188,7 @@ export async function readRpcReply(
   } catch (error) {
     rethrowAbort(
       ctx.signal,
-      error instanceof TransportError || isResponseTooLarge(error) ? error : new TransportError(
+      isTransportError(error) || isResponseTooLarge(error) ? error : transportError(
         `The event stream broke off: ${messageOf(error)}`,
         { cause: error },
       ),
@@ -243,9 +244,9 @@ export function replyFrom(body: unknown, response: Response): RpcReply | undefin
  * @param body Its parsed body.
  * @returns The error.
  */
-export function unreadable(response: Response, body: unknown): TransportError {
+export function unreadable(response: Response, body: unknown): McpliteError {
   const text = typeof body === "string" ? body : JSON.stringify(body) ?? "";
-  return new TransportError(`Unexpected reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
+  return transportError(`Unexpected reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
     status: response.status,
     data: body,
   });
@@ -257,11 +258,11 @@ export function unreadable(response: Response, body: unknown): TransportError {
  * @param response The response.
  * @returns The error (the start of the body is read, up to 200 characters, for the message).
  */
-export async function httpError(response: Response): Promise<TransportError> {
+export async function httpError(response: Response): Promise<McpliteError> {
   const text = await readBodyStart(response, 1024).catch(() => "");
   // `Retry-After` in seconds (RFC 9110 §10.2.3) becomes `data.retryAfterMs`, as servers' JSON errors say it.
   const seconds = Number(response.headers.get("retry-after") ?? NaN);
-  return new TransportError(`HTTP ${response.status} ${response.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`, {
+  return transportError(`HTTP ${response.status} ${response.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`, {
     status: response.status,
     ...(Number.isFinite(seconds) && seconds >= 0 ? { data: { retryAfterMs: seconds * 1000 } } : {}),
   });

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { InputRequiredError, RpcError } from "./errors.ts";
+import type { McpliteError } from "../errors/error.ts";
+import { clientError, rpcError } from "./errors.ts";
 import type { InputRequest } from "./transport.ts";
 import type { SampleParams, SamplingContent } from "../core/sampling.ts";
 
@@ -169,7 +170,7 @@ export interface InputHandlers {
  * @param signal The call's signal.
  * @param key The request's key in its round, when it came in one.
  * @returns The answer, as the wire carries it.
- * @throws {InputRequiredError} When no handler answers that method.
+ * @throws {McpliteError} `input_required` when no handler answers that method.
  */
 export async function answerInput(
   request: InputRequest,
@@ -205,7 +206,7 @@ export async function answerInput(
       if (!handlers.onResourceRequest) throw missing("resources/request", "onResourceRequest", request);
       return await handlers.onResourceRequest(params as RequestedResource, context);
     default:
-      throw new RpcError(
+      throw rpcError(
         `The server asked for input through an unknown method ${JSON.stringify(request?.method)}`,
         {
           data: request,
@@ -261,8 +262,8 @@ export function withDefaults(answer: ElicitAnswer, schema: unknown): ElicitAnswe
   return { ...answer, content };
 }
 
-function missing(method: string, handler: string, request: InputRequest): InputRequiredError {
-  return new InputRequiredError(`The server asked for ${method}, but the client has no ${handler} handler`, {
+function missing(method: string, handler: string, request: InputRequest): McpliteError {
+  return clientError("input_required", `The server asked for ${method}, but the client has no ${handler} handler`, {
     data: request,
   });
 }

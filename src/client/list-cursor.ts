@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { RpcError } from "./errors.ts";
+import { rpcError } from "./errors.ts";
 
 /** A bound against a runaway server: a million items at a page size of 100. */
 const MAX_PAGES = 10_000;
@@ -28,7 +28,7 @@ export class ListCursor {
    *
    * @param result A page's result.
    * @returns The next cursor.
-   * @throws {RpcError} When the server sends a cursor it sent before (it would loop forever), or too many pages.
+   * @throws {ProtocolError} When the server sends a cursor it sent before (it would loop forever), or too many pages.
    *
    * @example
    * ```ts
@@ -44,12 +44,12 @@ export class ListCursor {
     const cursor = result.nextCursor;
     if (typeof cursor !== "string" || cursor === "") return undefined;
     if (this.#seen.has(cursor)) {
-      throw new RpcError(`${this.#method}: the server sent the cursor ${JSON.stringify(cursor)} twice`, {
+      throw rpcError(`${this.#method}: the server sent the cursor ${JSON.stringify(cursor)} twice`, {
         data: result,
       });
     }
     if (this.#seen.size >= MAX_PAGES) {
-      throw new RpcError(`${this.#method}: the server's list goes on past ${MAX_PAGES} pages`, { data: result });
+      throw rpcError(`${this.#method}: the server's list goes on past ${MAX_PAGES} pages`, { data: result });
     }
     this.#seen.add(cursor);
     return cursor;

@@ -34,20 +34,6 @@ export { Client } from "./client.ts";
 export { createClient } from "./create-client.ts";
 export type { ClientOptions } from "./client.ts";
 export type { CallHandle, CallOptions, ToolInput, ToolName, ToolOutput, ToolStream } from "./client-types.ts";
-export {
-  AuthorizationError,
-  CancelledError,
-  ClientError,
-  ClientErrorCode,
-  InputRequiredError,
-  InvalidArgumentsError,
-  isClientError,
-  RpcError,
-  TimeoutError,
-  ToolFailedError,
-  ToolNotFoundError,
-  TransportError,
-} from "./errors.ts";
 export type { CallResult } from "./read-result.ts";
 export { resultValue } from "./read-result.ts";
 export type { ElicitAnswer, ElicitRequest, FormElicitRequest, InputHandlers, UrlElicitRequest } from "./input.ts";
@@ -71,7 +57,6 @@ export type { ListOptions } from "./client.ts";
 export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
 export type { RetryEvent } from "./retry.ts";
 export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
-export type { ClientErrorOptions } from "./errors.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer, SampleRequest } from "./input.ts";
 export type {
   ClientTelemetry,
@@ -103,5 +88,3 @@ export type { FetchTarget, InProcessOptions } from "./transports/in-process.ts";
 export type { WebtoolsTransportOptions } from "./transports/webtools.ts";
 export type { WebtoolsPin } from "./webtools-pin.ts";
 export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi } from "./client-skills.ts";
-export type { AiToolDefinition, AiToolsOptions } from "./webtools-ai.ts";
-export type { AnthropicTool, OpenAIChatTool, OpenAIResponsesTool, ToolShapeOptions } from "./tool-shapes.ts";

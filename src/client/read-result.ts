@@ -5,8 +5,9 @@
  * @module
  */
 import type { ContentBlock } from "../core/result.ts";
+import type { ToolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
-import { RpcError, ToolFailedError } from "./errors.ts";
+import { rpcError, toolFailure } from "./errors.ts";
 import type { InputRequest, Reply, TaskInfo, TaskStatus } from "./transport.ts";
 
 /** A complete tool result, as MCP's `CallToolResult` (MCP-lite adds its `_meta`). */
@@ -31,14 +32,14 @@ const TASK_STATUSES: ReadonlySet<string> = new Set(["working", "input_required",
  *
  * @param result The JSON-RPC result.
  * @returns The reply.
- * @throws {RpcError} For an unknown `resultType` or a malformed task.
+ * @throws {ProtocolError} For an unknown `resultType` or a malformed task.
  */
 export function replyFromMcp(result: Record<string, unknown>): Reply {
   const type = result.resultType;
   if (type === undefined || type === "complete") return promiseFromMeta(result) ?? { kind: "complete", result };
   if (type === "input_required") return inputRound(result.inputRequests, result.requestState);
   if (type === "task") return { kind: "task", task: taskFrom(result) };
-  throw new RpcError(`Unknown resultType ${JSON.stringify(type)}`, { data: result });
+  throw rpcError(`Unknown resultType ${JSON.stringify(type)}`, { data: result });
 }
 
 /**
@@ -48,7 +49,7 @@ export function replyFromMcp(result: Record<string, unknown>): Reply {
  *
  * @param result The JSON-RPC result.
  * @returns The reply.
- * @throws {RpcError} For a response type this client does not know.
+ * @throws {ProtocolError} For a response type this client does not know.
  */
 export function replyFromLite(result: Record<string, unknown>): Reply {
   const meta = metaOf(result);
@@ -59,13 +60,13 @@ export function replyFromLite(result: Record<string, unknown>): Reply {
   }
   if (type === "promise") {
     const reply = promiseFromMeta(result);
-    if (reply === undefined) throw new RpcError("A promise without a promise_token", { data: result });
+    if (reply === undefined) throw rpcError("A promise without a promise_token", { data: result });
     return reply;
   }
   if (type === "elicitation" || type === "request-for-more-resource") {
     return inputRound(meta!.input_requests ?? result.inputRequests, meta!.request_state ?? result.requestState);
   }
-  throw new RpcError(`Unsupported response_type ${JSON.stringify(type)}`, { data: result });
+  throw rpcError(`Unsupported response_type ${JSON.stringify(type)}`, { data: result });
 }
 
 function metaOf(result: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -87,9 +88,9 @@ function promiseFromMeta(result: Record<string, unknown>): Reply | undefined {
 
 function inputRound(requests: unknown, state: unknown): Reply {
   if (requests !== undefined && (typeof requests !== "object" || requests === null || Array.isArray(requests))) {
-    throw new RpcError("inputRequests must be an object", { data: requests });
+    throw rpcError("inputRequests must be an object", { data: requests });
   }
-  if (state !== undefined && typeof state !== "string") throw new RpcError("requestState must be a string");
+  if (state !== undefined && typeof state !== "string") throw rpcError("requestState must be a string");
   const inputRequests = (requests ?? {}) as Record<string, InputRequest>;
   return state === undefined
     ? { kind: "input_required", inputRequests }
@@ -102,7 +103,7 @@ function inputRound(requests: unknown, state: unknown): Reply {
  *
  * @param result The JSON-RPC result.
  * @returns The reply.
- * @throws {RpcError} For a malformed task.
+ * @throws {ProtocolError} For a malformed task.
  */
 export function replyFromTaskAugmented(result: Record<string, unknown>): Reply {
   return isObject(result.task) ? { kind: "task", task: taskFrom(result.task) } : replyFromMcp(result);
@@ -115,12 +116,12 @@ export function replyFromTaskAugmented(result: Record<string, unknown>): Reply {
  *
  * @param result The result.
  * @returns The task.
- * @throws {RpcError} When the task id or status is missing.
+ * @throws {ProtocolError} When the task id or status is missing.
  */
 export function taskFrom(result: Record<string, unknown>): TaskInfo {
   const { taskId, status, ttl, pollInterval } = result;
   if (typeof taskId !== "string" || typeof status !== "string" || !TASK_STATUSES.has(status)) {
-    throw new RpcError("A task needs a taskId and a known status", { data: result });
+    throw rpcError("A task needs a taskId and a known status", { data: result });
   }
   const task = { ...(result as unknown as TaskInfo), taskId, status: status as TaskStatus };
   if (task.ttlMs === undefined && (typeof ttl === "number" || ttl === null)) task.ttlMs = ttl;
@@ -161,11 +162,11 @@ export function resultValue(result: CallResult): unknown {
  * @param result The result.
  * @returns The failure.
  */
-export function toolFailureOf(tool: string, result: CallResult): ToolFailedError | undefined {
+export function toolFailureOf(tool: string, result: CallResult): ToolError | undefined {
   if (result.isError !== true) return undefined;
   const content = Array.isArray(result.content) ? result.content : [];
   const text = content.filter((b) => b?.type === "text").map((b) => (b as { text: string }).text).join("\n");
-  return new ToolFailedError(tool, text || `Tool ${tool} failed`, result);
+  return toolFailure(tool, text || `Tool ${tool} failed`, result);
 }
 
 /**
@@ -181,13 +182,13 @@ export function callResultOf(result: Record<string, unknown>): CallResult {
 
 /**
  * The result of a reply that has to be complete; any other reply (a promise, input requests) is an
- * {@link RpcError} naming the method.
+ * `ProtocolError` naming the method.
  *
  * @param method The method the reply answers.
  * @param reply The reply.
  * @returns Its result.
  */
 export function completeResult(method: string, reply: Reply): Record<string, unknown> {
-  if (reply.kind !== "complete") throw new RpcError(`${method} answered ${reply.kind}`, { data: reply });
+  if (reply.kind !== "complete") throw rpcError(`${method} answered ${reply.kind}`, { data: reply });
   return reply.result;
 }

@@ -24,7 +24,7 @@ export type { SseCursor };
  * @param signal Cancels the read.
  * @param limit The most bytes one event may hold.
  * @returns The events.
- * @throws {ClientError} `payload_too_large` when an event passes `limit`.
+ * @throws {McpliteError} `payload_too_large` when an event passes `limit`.
  */
 export async function* readSse(
   body: ReadableStream<Uint8Array>,

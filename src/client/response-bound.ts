@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { ClientError } from "./errors.ts";
+import { clientError } from "./errors.ts";
+import { McpliteError } from "../errors/error.ts";
 
 /**
  * The default `maxResponseBytes`: 16 MiB, four times a server's default request body (`maxBodyBytes`), with room for a
@@ -83,8 +84,8 @@ export function responseBound(value: number | undefined): number {
  * @param rest What became of the rest (a WebSocket message arrives whole: nothing is left unread).
  * @returns The error, with `data: { maxResponseBytes }`.
  */
-export function responseTooLarge(limit: number, what: string, rest = ": the rest was not read"): ClientError {
-  return new ClientError(
+export function responseTooLarge(limit: number, what: string, rest = ": the rest was not read"): McpliteError {
+  return clientError(
     "payload_too_large",
     `${what} exceeds the client's limit of ${limit} bytes (maxResponseBytes)${rest}`,
     { data: { maxResponseBytes: limit } },
@@ -97,8 +98,8 @@ export function responseTooLarge(limit: number, what: string, rest = ": the rest
  * @param error What was thrown.
  * @returns `true` for the error {@link responseTooLarge} makes.
  */
-export function isResponseTooLarge(error: unknown): error is ClientError & { data: { maxResponseBytes: number } } {
-  return error instanceof ClientError && error.code === "payload_too_large" &&
+export function isResponseTooLarge(error: unknown): error is McpliteError & { data: { maxResponseBytes: number } } {
+  return error instanceof McpliteError && error.code === "payload_too_large" &&
     typeof (error.data as { maxResponseBytes?: unknown } | undefined)?.maxResponseBytes === "number";
 }
 
@@ -112,7 +113,7 @@ export function isResponseTooLarge(error: unknown): error is ClientError & { dat
  * @param limit The bound, in bytes.
  * @param signal The request's signal (its tally counts the bytes).
  * @returns The body's text (malformed UTF-8 replaced, as `Response.text()` does).
- * @throws {ClientError} `payload_too_large` past the bound; whatever the body's stream or the tally throws.
+ * @throws {McpliteError} `payload_too_large` past the bound; whatever the body's stream or the tally throws.
  *
  * @example
  * ```ts

@@ -6,7 +6,7 @@
  * @module
  */
 import { isObject } from "../internal/is-object.ts";
-import { ClientError } from "./errors.ts";
+import { McpliteError } from "../errors/error.ts";
 import type { ToolCallRequest } from "./transport.ts";
 
 /** MCP-lite's and MCP's JSON-RPC code for a request refused as too many (`rate_limited`). */
@@ -36,7 +36,7 @@ export const SAFE_METHODS: ReadonlySet<string> = new Set([
  * @returns The wait in ms, or `undefined` when the refusal is not one to retry.
  */
 export function retryDelayOf(error: unknown): number | undefined {
-  if (!(error instanceof ClientError)) return undefined;
+  if (!(error instanceof McpliteError)) return undefined;
   const data = isObject(error.data) ? error.data : {};
   const unavailable = error.status === 503 || data.reason === "unavailable" || data.grpcCode === "Unavailable";
   // Too many requests (RFC 6585 §4, JSON-RPC -32029, gRPC RESOURCE_EXHAUSTED: a server's budgets, a
@@ -49,7 +49,7 @@ export function retryDelayOf(error: unknown): number | undefined {
 
 /** A refusal that says the request was not processed at all (the server's gate refused it). */
 export function refusedBeforeRunning(error: unknown): boolean {
-  const data = error instanceof ClientError && isObject(error.data) ? error.data : {};
+  const data = error instanceof McpliteError && isObject(error.data) ? error.data : {};
   return data.processed === false || data.processed === "false";
 }
 

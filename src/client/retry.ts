@@ -8,7 +8,7 @@
  * @module
  */
 import { sleep } from "../internal/sleep.ts";
-import type { ClientError } from "./errors.ts";
+import type { McpliteError } from "../errors/error.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "./transport.ts";
 
 /** What the retry policy module gives (retry-policy.ts, loaded on demand). */
@@ -33,7 +33,7 @@ export interface RetryEvent {
   /** The wait before it, in ms: the server's hint. */
   readonly delayMs: number;
   /** What the last attempt was refused with. */
-  readonly error: ClientError;
+  readonly error: McpliteError;
 }
 
 /** The bounds when `retry` is not given: 3 attempts, 10 s of waiting in all. */
@@ -53,7 +53,7 @@ export const RETRY_DEFAULTS: Readonly<Required<Omit<RetryOptions, "onRetry">>> =
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { RpcError } from "./errors.ts";
+ * import { ProtocolError } from "../errors/mod.ts";
  * import type { Transport } from "./transport.ts";
  * import { retryingTransport } from "./retry.ts";
  *
@@ -61,7 +61,9 @@ export const RETRY_DEFAULTS: Readonly<Required<Omit<RetryOptions, "onRetry">>> =
  * const flaky: Transport = {
  *   wire: "mcp-lite",
  *   listTools: () => {
- *     if (++attempts < 2) throw new RpcError("Service unavailable", { status: 503, data: { retryAfterMs: 10 } });
+ *     if (++attempts < 2) {
+ *       throw new ProtocolError("unavailable", "Service unavailable", { status: 503, data: { retryAfterMs: 10 } });
+ *     }
  *     return Promise.resolve({ tools: [] });
  *   },
  *   callTool: () => Promise.reject(new Error("unused")),
@@ -98,7 +100,7 @@ export function retryingTransport(transport: Transport, options: RetryOptions | 
           delayMs === undefined || waited + delayMs > maxDelayMs ||
           !(safe(policy) || policy.refusedBeforeRunning(error)) || ctx.signal.aborted
         ) throw error;
-        onRetry?.({ method, attempt: attempts + 1, delayMs, error: error as ClientError });
+        onRetry?.({ method, attempt: attempts + 1, delayMs, error: error as McpliteError });
         await sleep(delayMs, ctx.signal);
         waited += delayMs;
       }

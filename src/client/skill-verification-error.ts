@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { ClientError } from "./errors.ts";
+import { byClient, McpliteError } from "../errors/error.ts";
 
 /** A skill file that does not match its entry: its content must not be used. */
-export class SkillVerificationError extends ClientError {
+export class SkillVerificationError extends McpliteError {
   /**
    * Creates the error.
    *
@@ -17,5 +17,6 @@ export class SkillVerificationError extends ClientError {
   constructor(message: string, uri: string) {
     super("protocol", message, { data: { uri } });
     this.name = "SkillVerificationError";
+    byClient(this); // the client\'s own condition
   }
 }

@@ -8,59 +8,16 @@ import type { JsonSchema } from "../core/schema.ts";
 import type { ToolInfo } from "./transport.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
 
-/** An OpenAI Chat Completions function tool. */
-export interface OpenAIChatTool {
-  /** Always `function`. */
-  type: "function";
-  /** The function. */
-  function: {
-    /** The tool name. */
-    name: string;
-    /** What it does. */
-    description?: string;
-    /** The JSON Schema of the arguments. */
-    parameters: JsonSchema;
-    /** Strict schema adherence (needs a schema OpenAI's strict mode accepts). */
-    strict?: boolean;
-  };
-}
-
-/** An OpenAI Responses API function tool. */
-export interface OpenAIResponsesTool {
-  /** Always `function`. */
-  type: "function";
-  /** The tool name. */
-  name: string;
-  /** What it does. */
-  description?: string;
-  /** The JSON Schema of the arguments. */
-  parameters: JsonSchema;
-  /** Strict schema adherence. */
-  strict: boolean;
-}
-
-/** An Anthropic Messages API tool. */
-export interface AnthropicTool {
-  /** The tool name. */
-  name: string;
-  /** What it does. */
-  description?: string;
-  /** The JSON Schema of the input. */
-  input_schema: JsonSchema;
-}
-
-/** Options of the converters. */
-export interface ToolShapeOptions {
-  /** Leave out system tools (MCP-lite `@type: "system"`, e.g. `redeem`, which the client drives itself). Default `true`. */
-  skipSystem?: boolean;
-}
+/** Options of the converters: `skipSystem` leaves out system tools (MCP-lite `@type: "system"`, e.g. `redeem`, which the client drives itself; default `true`). */
+type ShapeOptions = { skipSystem?: boolean };
 
 /**
  * Turns listed tools into OpenAI Chat Completions `tools`.
  *
  * @param tools The tools, from `client.listTools()`.
- * @param options Whether to keep system tools; `strict` for every tool.
- * @returns The tools.
+ * @param options `skipSystem: false` keeps system tools (MCP-lite `@type: "system"`, e.g. `redeem`, which the
+ *   client drives itself); `strict` for every tool (strict schema adherence).
+ * @returns The tools, each `{ type: "function", function: { name, description?, parameters, strict? } }`.
  *
  * @example
  * ```ts
@@ -72,10 +29,10 @@ export interface ToolShapeOptions {
  */
 export function toOpenAITools(
   tools: readonly ToolInfo[],
-  options: ToolShapeOptions & { strict?: boolean } = {},
-): OpenAIChatTool[] {
+  options: { skipSystem?: boolean; strict?: boolean } = {},
+): { type: "function"; function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } }[] {
   return visible(tools, options).map((tool) => {
-    const fn: OpenAIChatTool["function"] = {
+    const fn: { name: string; description?: string; parameters: JsonSchema; strict?: boolean } = {
       name: tool.name,
       ...(tool.description === undefined ? {} : { description: tool.description }),
       parameters: parametersOf(tool),
@@ -89,15 +46,15 @@ export function toOpenAITools(
  * Turns listed tools into OpenAI Responses API `tools`.
  *
  * @param tools The tools, from `client.listTools()`.
- * @param options Whether to keep system tools; `strict` for every tool (default `false`).
- * @returns The tools.
+ * @param options `skipSystem: false` keeps system tools; `strict` for every tool (default `false`).
+ * @returns The tools, each `{ type: "function", name, description?, parameters, strict }`.
  */
 export function toOpenAIResponsesTools(
   tools: readonly ToolInfo[],
-  options: ToolShapeOptions & { strict?: boolean } = {},
-): OpenAIResponsesTool[] {
+  options: { skipSystem?: boolean; strict?: boolean } = {},
+): { type: "function"; name: string; description?: string; parameters: JsonSchema; strict: boolean }[] {
   return visible(tools, options).map((tool) => {
-    const shaped: OpenAIResponsesTool = {
+    const shaped: { type: "function"; name: string; description?: string; parameters: JsonSchema; strict: boolean } = {
       type: "function",
       name: tool.name,
       parameters: parametersOf(tool),
@@ -112,8 +69,8 @@ export function toOpenAIResponsesTools(
  * Turns listed tools into Anthropic Messages API `tools`.
  *
  * @param tools The tools, from `client.listTools()`.
- * @param options Whether to keep system tools.
- * @returns The tools.
+ * @param options `skipSystem: false` keeps system tools.
+ * @returns The tools, each `{ name, description?, input_schema }`.
  *
  * @example
  * ```ts
@@ -123,16 +80,22 @@ export function toOpenAIResponsesTools(
  * assert.deepEqual(tool, { name: "add", input_schema: { type: "object" } });
  * ```
  */
-export function toAnthropicTools(tools: readonly ToolInfo[], options: ToolShapeOptions = {}): AnthropicTool[] {
+export function toAnthropicTools(
+  tools: readonly ToolInfo[],
+  options: { skipSystem?: boolean } = {},
+): { name: string; description?: string; input_schema: JsonSchema }[] {
   return visible(tools, options).map((tool) => {
-    const shaped: AnthropicTool = { name: tool.name, input_schema: parametersOf(tool) };
+    const shaped: { name: string; description?: string; input_schema: JsonSchema } = {
+      name: tool.name,
+      input_schema: parametersOf(tool),
+    };
     if (tool.description !== undefined) shaped.description = tool.description;
     return shaped;
   });
 }
 
 /** The tools a model is given: never one only an app's view may call (SEP-1865, Visibility), nor a system tool unless asked. */
-function visible(tools: readonly ToolInfo[], options: ToolShapeOptions): readonly ToolInfo[] {
+function visible(tools: readonly ToolInfo[], options: ShapeOptions): readonly ToolInfo[] {
   const skipSystem = options.skipSystem !== false;
   return tools.filter((tool) => visibleTo(tool._meta, "model") && !(skipSystem && tool["@type"] === "system"));
 }

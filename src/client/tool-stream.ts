@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ClientError } from "./errors.ts";
+import { clientError } from "./errors.ts";
 import type { ToolStream } from "./client-types.ts";
 
 /**
@@ -48,7 +48,7 @@ export function createToolStream<TOutput>(
         }
         await result; // surfaces the call's error to the loop
       } finally {
-        if (!finished) stop.abort(new ClientError("cancelled", "The stream was closed by its reader"));
+        if (!finished) stop.abort(clientError("cancelled", "The stream was closed by its reader"));
       }
     },
   };

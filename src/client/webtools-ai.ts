@@ -10,33 +10,25 @@ import type { WebtoolsMetadata } from "../bindings/webtools/metadata.ts";
 import type { JsonSchema } from "../core/schema.ts";
 
 /** Runs one action and resolves with its `data` (rejecting on an error envelope). */
-type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
-
-/** One tool definition, as the AI SDK's `tools` record holds it. */
-export interface AiToolDefinition<TParameters = JsonSchema> {
-  /** What the tool does, for the model. */
+/** One tool definition, as the AI SDK's `tools` record holds it (written out where it is returned). */
+type AiTool<P> = {
   description: string;
-  /** The arguments' schema: the action's `requestSchema`, wrapped by `options.parameters` if given. */
-  parameters: TParameters;
-  /** Runs the action with the model's arguments; the AI SDK's `abortSignal` aborts the call. */
+  parameters: P;
   execute: (args: Record<string, unknown>, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
-}
+};
 
-/** Options of {@link webtoolsToAiTools}. */
-export interface AiToolsOptions<TParameters> {
-  /** Wraps each request schema for the SDK (pass `jsonSchema` from `ai`); default: the raw JSON Schema. */
-  parameters?: (schema: JsonSchema, action: string) => TParameters;
-  /** Only these actions (default: every action but the `redeem` system action, which the call handles). */
-  actions?: readonly string[];
-}
+type WebtoolsCall = (action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
 
 /**
  * Turns Webtools metadata into AI SDK tool definitions, one per action, keyed by action name.
  *
  * @param metadata The metadata (check it with `checkPin()` first when the version is pinned).
  * @param call Runs an action and resolves with its data: a function, or a client (`client.call`).
- * @param options How to wrap schemas, and which actions to expose.
- * @returns The tools, for `generateText({ tools })` / `streamText({ tools })`.
+ * @param options `parameters` wraps each request schema for the SDK (pass `jsonSchema` from `ai`; default: the
+ *   raw JSON Schema); `actions` exposes only these (default: every action but the `redeem` system action, which
+ *   the call handles).
+ * @returns The tools, for `generateText({ tools })` / `streamText({ tools })`: `{ description, parameters,
+ *   execute }` per action, `execute` running it with the model's arguments (the AI SDK's `abortSignal` aborts it).
  *
  * @example
  * ```ts
@@ -60,14 +52,21 @@ export function webtoolsToAiTools<TParameters = JsonSchema>(
   call:
     | ((action: string, request: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>)
     | { call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown> },
-  options: AiToolsOptions<TParameters> = {},
-): Record<string, AiToolDefinition<TParameters>> {
+  options: {
+    parameters?: (schema: JsonSchema, action: string) => TParameters;
+    actions?: readonly string[];
+  } = {},
+): Record<string, {
+  description: string;
+  parameters: TParameters;
+  execute: (args: Record<string, unknown>, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
+}> {
   const run: WebtoolsCall = typeof call === "function"
     ? call
     : (action, request, signal) => call.call(action, request, signal === undefined ? undefined : { signal });
   const wrap = options.parameters ?? ((schema: JsonSchema) => schema as TParameters);
   const wanted = options.actions === undefined ? undefined : new Set(options.actions);
-  const tools: Record<string, AiToolDefinition<TParameters>> = {};
+  const tools: Record<string, AiTool<TParameters>> = {};
   for (const action of metadata.actions) {
     if (wanted === undefined ? action.name === "redeem" : !wanted.has(action.name)) continue;
     const name = action.name;

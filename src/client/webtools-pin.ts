@@ -7,7 +7,7 @@
  * @module
  */
 import { canonicalHash } from "../internal/canonical-json.ts";
-import { RpcError } from "./errors.ts";
+import { byClient, McpliteError } from "../errors/error.ts";
 
 /** A reviewed version of a webtool's metadata. */
 export interface WebtoolsPin {
@@ -18,7 +18,7 @@ export interface WebtoolsPin {
 }
 
 /** Thrown when served metadata does not match the pin: the client refuses to call. */
-export class WebtoolsPinError extends RpcError {
+export class WebtoolsPinError extends McpliteError {
   /** The pin. */
   readonly expected: WebtoolsPin;
   /** What was served. */
@@ -32,6 +32,7 @@ export class WebtoolsPinError extends RpcError {
    */
   constructor(expected: WebtoolsPin, actual: WebtoolsPin) {
     super(
+      "protocol",
       expected.version !== actual.version
         ? `webtool version ${actual.version} was served, but ${expected.version} is pinned`
         : `the metadata of webtool version ${expected.version} changed (hash ${actual.hash}, pinned ${expected.hash}); ` +
@@ -39,6 +40,7 @@ export class WebtoolsPinError extends RpcError {
       { data: { expected, actual } },
     );
     this.name = "WebtoolsPinError";
+    byClient(this); // the client\'s own condition
     this.expected = expected;
     this.actual = actual;
   }

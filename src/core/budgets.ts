@@ -8,7 +8,7 @@
  * @module
  */
 import type { AuthInfo } from "./host.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 
 /** What a server's budgets count. */
 export type BudgetName = "bodyBytes" | "calls" | "heldStreams" | "jobs";

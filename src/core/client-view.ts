@@ -6,7 +6,7 @@
  */
 import type { CallSink, InputMethod, InputRequest, ResourceRequest } from "./call-sink.ts";
 import type { CallMeta, ClientInfo } from "./call-meta.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
 
 /**

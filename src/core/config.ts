@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { Registry } from "./registry.ts";
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";

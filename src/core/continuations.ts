@@ -8,7 +8,7 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import type { TokenCodec } from "../codec/token.ts";
 import { createTokens, type Tokens, type TokensOptions } from "./tokens.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { failureFromError } from "./failure.ts";
 import { isInputAnswer } from "./call-sink.ts";
 import { guardStore, isUnavailable } from "./guarded-store.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ProtocolError, ToolError } from "./error.ts";
+import { ProtocolError, ToolError } from "../errors/error.ts";
 import type { CallMeta } from "./call-meta.ts";
 import { cannotAsk } from "./client-view.ts";
 

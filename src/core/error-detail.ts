@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { McpliteError } from "./error.ts";
+import { McpliteError } from "../errors/error.ts";
 
 /**
  * Where an error carries its detail until reported: a symbol-keyed property (JSON leaves it behind), a value on
@@ -23,7 +23,7 @@ const DETAIL = /* @__PURE__ */ Symbol();
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode, ProtocolError } from "./error.ts";
+ * import { ErrorCode, ProtocolError } from "../errors/error.ts";
  * import { reportDetail, withDetail } from "./error-detail.ts";
  * const error = withDetail(new ProtocolError(ErrorCode.Unavailable, "The remote is unavailable"), new Error("GET https://x/?key=s"));
  * const seen: unknown[] = [];

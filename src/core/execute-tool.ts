@@ -10,7 +10,7 @@ import { callerOf, withResultMeta } from "./call-context.ts";
 import { setConfig } from "./tool-call-context.ts";
 import { configFor } from "./config.ts";
 import { drain } from "./drain.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { failedCall } from "./failed-call.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
 import { requireToolScopes } from "./scopes.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ProtocolError, replacementError, ToolError } from "./error.ts";
+import { ProtocolError, raisedHere, replacementError, ToolError } from "../errors/error.ts";
 import { reportDetail } from "./error-detail.ts";
 import { failureResult, type ToolResult } from "./result.ts";
 import { isObject } from "../internal/is-object.ts";
@@ -24,18 +24,19 @@ import { isObject } from "../internal/is-object.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ToolError } from "./error.ts";
+ * import { ToolError } from "../errors/error.ts";
  * import { failureFromError } from "./failure.ts";
  * const result = failureFromError(new ToolError("quota exceeded", { data: { retryInS: 60 } }), () => {});
  * assert.deepEqual(result, { content: [{ type: "text", text: "quota exceeded" }], isError: true, structuredContent: { retryInS: 60 } });
  * ```
  */
 export function failureFromError(error: unknown, report: (error: unknown) => unknown): ToolResult {
-  if (error instanceof ProtocolError) {
+  // An error a client made or read (a handler let it through) is any error here: its message is the failure.
+  if (error instanceof ProtocolError && raisedHere(error)) {
     reportDetail(error, report);
     throw error;
   }
-  if (error instanceof ToolError) {
+  if (error instanceof ToolError && raisedHere(error)) {
     const result = failureResult(error.message);
     if (isObject(error.data)) result.structuredContent = error.data;
     return result;

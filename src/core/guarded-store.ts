@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { ResultStore } from "./result-store.ts";
 
 /** The message every wire gets while the store is out of reach (never the store's own). */

@@ -9,7 +9,7 @@
  */
 import { type CallSink, type InputMethod, type InputRequest, isInputAnswer, type LogLevel } from "./call-sink.ts";
 import type { TokenCodec } from "../codec/token.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { InputRequiredOutcome } from "./outcome.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { TokenError } from "../codec/token-error.ts";

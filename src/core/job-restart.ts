@@ -13,7 +13,7 @@ import { createContext, setConfig, waitUntilOf } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { failedCall } from "./failed-call.ts";
 import { groupOf, runToolInGroup } from "./grouped-middleware.ts";
 import type { ToolCall } from "./middleware.ts";

@@ -41,7 +41,8 @@ export interface Call {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { createServer, ErrorCode, type Middleware, ProtocolError } from "../../mod.ts";
+ * import { createServer, type Middleware } from "../../mod.ts";
+ * import { ErrorCode, ProtocolError } from "../errors/mod.ts";
  * const requireKey: Middleware = (call, next) => {
  *   if (call.ctx.meta.headers.get("x-api-key") !== "k") {
  *     throw new ProtocolError(ErrorCode.Unauthenticated, `a key is required for ${call.method}`);

@@ -21,7 +21,6 @@ export type { CallSink, InputRequest } from "./call-sink.ts";
 export { completionResult } from "./completer.ts";
 export type { Completer } from "./completer.ts";
 export { configDefaults } from "./config.ts";
-export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
 import * as wireErrors from "./wire-errors.ts";
 export { wireErrors };
 export type { Feature } from "./feature.ts";

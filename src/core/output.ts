@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { resultFromValue, type ToolResult } from "./result.ts";
 import type { ValidationIssue } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";

@@ -15,7 +15,7 @@ import type { CallSink } from "./call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "./call-meta.ts";
 import { type Continuations, leaseKey, STOPPED_MESSAGE } from "./continuations.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { AuthInfo } from "./host.ts";
 import { jobResultOf, rerun } from "./job-restart.ts";
 import type { Registry } from "./registry.ts";

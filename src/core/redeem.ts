@@ -10,7 +10,7 @@ import { type AuthInfo, type CallContext, callerOf } from "./call-context.ts";
 import { setConfig } from "./tool-call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import { ISSUED_BY } from "./trace-context.ts";

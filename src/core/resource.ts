@@ -6,7 +6,7 @@
  */
 import { base64Encode } from "../codec/base64url.ts";
 import type { CallContext } from "./call-context.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";

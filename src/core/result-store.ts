@@ -6,7 +6,7 @@
  * @module
  */
 import type { InputRequest } from "./call-sink.ts";
-import type { ErrorCode } from "./error.ts";
+import type { ErrorCode } from "../errors/error.ts";
 import type { ToolResult } from "./result.ts";
 
 /**

@@ -8,14 +8,14 @@
  */
 import { Budgets } from "./budgets.ts";
 import type { Continuations } from "./continuations.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { Tokens } from "./tokens.ts";
 import { NO_TOKENS } from "./no-tokens.ts";
 import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
 import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
-import type { ErrorReplacement } from "./error.ts";
+import type { ErrorReplacement } from "../errors/error.ts";
 import type { TokenError } from "../codec/token-error.ts";
 import { boundedReports } from "./bounded-reports.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AuthInfo } from "./call-context.ts";
-import { ErrorCode, ProtocolError } from "./error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { Registry } from "./registry.ts";
 import type { AnyTool } from "./tool.ts";
 import { CacheSlot } from "./cache-slot.ts";

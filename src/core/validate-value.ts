@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ToolError } from "./error.ts";
+import { ToolError } from "../errors/error.ts";
 import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
 import { validateStandard } from "./standard-result.ts";
 

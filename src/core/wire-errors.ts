@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { detailsOf, replacementError } from "./error.ts";
+export { detailsOf, replacementError } from "../errors/error.ts";
 export { reportDetail } from "./error-detail.ts";

@@ -27,7 +27,7 @@ export const META = {
 /**
  * The `_meta` key of an `isError` result that answers an error of the call (MCP 2025-11-25, Tools: Error
  * Handling: invalid arguments go to the model as a result): the server's `ErrorCode` (`invalid_arguments`),
- * which the client's `ToolFailedError.code` carries.
+ * which the client's `ToolError.code` carries.
  */
 export const RESULT_ERROR_CODE = "io.mcplite/errorCode";
 

@@ -34,23 +34,18 @@ export {
   defineTool,
   embeddedResource,
   env,
-  ErrorCode,
   fail,
   image,
   mcpBinding,
   mcpLiteBinding,
-  McpliteError,
-  ProtocolError,
   resourceLink,
   runWorker,
   serve,
   SUPPORTED_PROTOCOL_VERSIONS,
   text,
-  ToolError,
   toolResult,
   toolSearch,
   transformTool,
-  UrlElicitationRequiredError,
 } from "../../mod.ts";
 export { createServer } from "../assembly/create-lite-server.ts";
 export { longRunning } from "../assembly/long-running-support.ts";

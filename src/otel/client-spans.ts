@@ -5,6 +5,7 @@
  * @module
  */
 import { type Attributes, context, propagation, SpanKind, trace, type Tracer } from "@opentelemetry/api";
+import { McpliteError } from "../errors/error.ts";
 import type {
   ClientTelemetry,
   OutgoingRequest,
@@ -15,7 +16,6 @@ import type {
   TraceRequest,
   Transport,
 } from "../client/transport.ts";
-import { ClientError } from "../client/errors.ts";
 import { isObject } from "../internal/is-object.ts";
 import { RESULT_ERROR_CODE } from "../internal/mcp-wire.ts";
 import {
@@ -170,7 +170,7 @@ class TracedTransport implements Transport {
  */
 function answeredWith(error: unknown, wire: string): { type: string; status?: string } {
   const { code, rpcCode, data } = (error ?? {}) as { code?: unknown; rpcCode?: unknown; data?: unknown };
-  const type = error instanceof ClientError && typeof code === "string"
+  const type = error instanceof McpliteError && typeof code === "string"
     ? code
     : error instanceof Error
     ? error.name

@@ -8,18 +8,11 @@
  *
  * @module
  */
-import {
-  budgeting,
-  type CallMeta,
-  ErrorCode,
-  McpliteError,
-  type Middleware,
-  ProtocolError,
-  registryOf,
-} from "../core/mod.ts";
-import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "../bindings/mcp/status.ts";
-import { errorCodeToWire } from "../bindings/mcplite/status.ts";
-import { GrpcStatus, grpcStatusName, grpcStatusOf } from "../bindings/grpc-status.ts";
+import { ErrorCode, McpliteError, ProtocolError, servedCode } from "../errors/error.ts";
+import { budgeting, type CallMeta, type Middleware, registryOf } from "../core/mod.ts";
+import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "../errors/mcp-codes.ts";
+import { errorCodeToWire } from "../errors/mcplite-codes.ts";
+import { GrpcStatus, grpcStatusName, grpcStatusOf } from "../errors/grpc-status.ts";
 import { type OtelOptions, tracing, type WireError } from "./server-spans.ts";
 import { observeBudgets } from "./budget-metrics.ts";
 import { attachListener } from "../server/listener.ts";
@@ -151,7 +144,7 @@ function errorCodeOf(error: unknown): ErrorCode {
 
 /** The gRPC status the binding answers with: a `ConnectError`'s own (a deadline), an SDK error's, else INTERNAL. */
 function grpcStatusOfError(error: unknown): number {
-  if (error instanceof McpliteError) return grpcStatusOf(error.code);
+  if (error instanceof McpliteError) return grpcStatusOf(servedCode(error.code));
   const code = (error as { code?: unknown } | null)?.code;
   return error instanceof Error && error.name === "ConnectError" && typeof code === "number"
     ? code
@@ -161,7 +154,7 @@ function grpcStatusOfError(error: unknown): number {
 function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
   if (!(error instanceof McpliteError)) return -32603;
   if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
-  if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;
+  if (meta.wire !== "mcp") return errorCodeToWire(servedCode(error.code)).code;
   const modern = meta.protocolVersion !== undefined && meta.protocolVersion >= "2026";
-  return (modern ? modernErrorToWire : legacyErrorToWire)(error.code).code;
+  return (modern ? modernErrorToWire : legacyErrorToWire)(servedCode(error.code)).code;
 }

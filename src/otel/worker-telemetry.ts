@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { McpliteError } from "../errors/error.ts";
 import {
   type Attributes,
   type Context,
@@ -19,7 +20,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
-import { McpliteError, traceContext } from "../core/mod.ts";
+import { traceContext } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { JobObserver, JobOutcome, JobWatch } from "../worker/job-observer.ts";
 import { SCOPE, telemetryOff, traceparentOf } from "./conventions.ts";

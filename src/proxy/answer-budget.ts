@@ -10,7 +10,7 @@
 import { type CallContext } from "../core/call-context.ts";
 import { budgetCallerOf, budgetsOfCall } from "../core/tool-call-context.ts";
 import type { BudgetRefusal } from "../core/budgets.ts";
-import { ErrorCode, ProtocolError, ToolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../errors/error.ts";
 import { countResponses, isResponseTooLarge } from "../client/response-bound.ts";
 
 /** One call's count of its remote's answer bytes. */

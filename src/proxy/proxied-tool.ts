@@ -6,7 +6,7 @@
  * @module
  */
 import type { LogLevel } from "../core/call-sink.ts";
-import { ErrorCode, ProtocolError, ToolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../errors/error.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";

@@ -9,11 +9,9 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, madeByClient, McpliteError, ProtocolError, ToolError } from "../errors/error.ts";
 import { withDetail } from "../core/error-detail.ts";
 import { URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from "../core/elicitation.ts";
-import { ClientError, RpcError } from "../client/errors.ts";
-import { sentErrorCode } from "../client/error-codes.ts";
 import { RestartPending } from "./restart-backoff.ts";
 
 /** Why a remote is unavailable to a caller, as `data.reason` says it. */
@@ -28,6 +26,9 @@ const TOLD: Readonly<Record<RemoteReason, string>> = {
   restarting: "it exited and is started again after a wait",
 };
 
+/** The conditions only the proxy's client meets, or a tool's failure: the remote failed, to a caller. */
+const CLIENT_ONLY: ReadonlySet<string> = new Set(["tool_error", "cancelled", "input_required", "unsupported"]);
+
 /** The codes by which the remote refuses the credentials the proxy sent (401 and 403, RFC 9110 §15.5.2, §15.5.4). */
 const REFUSALS: ReadonlySet<string> = new Set(["unauthenticated", "permission_denied", "forbidden"]);
 
@@ -41,7 +42,7 @@ const REFUSALS: ReadonlySet<string> = new Set(["unauthenticated", "permission_de
  *   when it is not the client's.
  */
 export function remoteError(error: unknown, retryAfterMs: number, remote = "remote"): unknown {
-  if (!(error instanceof ClientError)) return error;
+  if (!madeByClient(error)) return error; // not the client's
   const reason = reasonOf(error);
   if (reason !== undefined) {
     const wait = error instanceof RestartPending ? Math.max(retryAfterMs, error.retryAfterMs) : retryAfterMs;
@@ -58,11 +59,12 @@ export function remoteError(error: unknown, retryAfterMs: number, remote = "remo
       error,
     );
   }
-  const code = sentErrorCode(error.code) ?? ErrorCode.Internal;
+  // The remote's own failure, or a condition of the proxy's client (input it cannot give, a cancelled task).
+  const code = error instanceof ToolError || CLIENT_ONLY.has(error.code) ? ErrorCode.Internal : error.code;
   if (code === ErrorCode.Internal) { // the remote's failure is its own: its message and data are for logs
     return withDetail(new ProtocolError(code, `The remote server "${remote}" failed`), error);
   }
-  if (!(error instanceof RpcError)) { // an HTTP status without a reply: its message quotes the body
+  if (!(error instanceof ProtocolError)) { // an HTTP status without a reply: its message quotes the body
     const wait = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
     return withDetail(
       new ProtocolError(code, `The remote server "${remote}" refused the call (${code})`, {
@@ -85,7 +87,7 @@ export function remoteError(error: unknown, retryAfterMs: number, remote = "remo
  * 2026-07-28, an `elicitation` response on MCP-lite. Pages our own tools could not send (a URL that is not `https:`,
  * one with credentials) are not passed on: the remote failed.
  */
-function urlElicitationRequired(error: RpcError, remote: string): ProtocolError {
+function urlElicitationRequired(error: ProtocolError, remote: string): ProtocolError {
   const pages = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
   try {
     return new UrlElicitationRequiredError(pages as never, error.message);
@@ -95,7 +97,7 @@ function urlElicitationRequired(error: RpcError, remote: string): ProtocolError 
 }
 
 /** Why the remote is out of reach, when it is (else the error is the remote's answer to the call). */
-function reasonOf(error: ClientError): RemoteReason | undefined {
+function reasonOf(error: McpliteError): RemoteReason | undefined {
   if (error instanceof RestartPending) return "restarting";
   if (REFUSALS.has(error.code)) return "credentials_refused"; // never the gateway's own 401 (RFC 6750 §3.1)
   if (error.code === "transport") return error.status === undefined ? "unreachable" : "bad_reply";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { CallContext } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { type ToolResult, toolResult } from "../core/result.ts";
 import type { ToolPromise } from "../core/tool-promise.ts";
 import type { Client } from "../client/client.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 import { Client, type ClientOptions } from "../client/client.ts";
+import { McpliteError } from "../errors/error.ts";
 import type { TransportClientOptions } from "../client/client-options.ts";
 import { createClient } from "../client/create-client.ts";
-import { ClientError } from "../client/errors.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
@@ -148,7 +148,7 @@ function stdioRemote(command: StdioTransportOptions, options: ClientOptions, bac
     failed(error) {
       // Once per child: the calls in flight when it exited each fail, and count as one failure. A line past
       // `maxResponseBytes` ended the child too (a pipe cannot skip the rest of it).
-      if (!(error instanceof ClientError) || client === undefined) return;
+      if (!(error instanceof McpliteError) || client === undefined) return;
       if (error.code !== "transport" && !isResponseTooLarge(error)) return;
       client = undefined;
       backoff.failed();

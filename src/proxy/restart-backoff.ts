@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ClientError } from "../client/errors.ts";
+import { byClient, McpliteError } from "../errors/error.ts";
 
 /** How a stdio remote is restarted; the clock and the jitter's source are given in tests. */
 export interface RestartPolicy {
@@ -26,7 +26,7 @@ export interface RestartPolicy {
  * The refusal of a call while the remote waits to be started again: `unavailable`, retryable after the
  * rest of the wait (a proxy answers it 503 with `Retry-After`, RFC 9110 §15.6.4).
  */
-export class RestartPending extends ClientError {
+export class RestartPending extends McpliteError {
   /** The rest of the wait, in ms. */
   readonly retryAfterMs: number;
 
@@ -38,6 +38,7 @@ export class RestartPending extends ClientError {
   constructor(retryAfterMs: number) {
     super("unavailable", `The stdio server is restarted in ${retryAfterMs} ms`, { data: { retryAfterMs } });
     this.name = "RestartPending";
+    byClient(this); // the client\'s own condition
     this.retryAfterMs = retryAfterMs;
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 
 /** Where a response that answers a refusal for a scope carries that refusal: a value on it, not a table beside it. */
 const ANSWERED = /* @__PURE__ */ Symbol();
@@ -21,7 +21,7 @@ const ANSWERED = /* @__PURE__ */ Symbol();
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode, ProtocolError } from "../core/error.ts";
+ * import { ErrorCode, ProtocolError } from "../errors/error.ts";
  * import { answersRefusal, refusalAnswered } from "./answered-refusal.ts";
  *
  * const refusal = new ProtocolError(ErrorCode.PermissionDenied, "Insufficient scope", {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ProtocolError } from "../core/error.ts";
+import type { ProtocolError } from "../errors/error.ts";
 import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
 import { refusalAnswered } from "./answered-refusal.ts";
 import { pathOf } from "../internal/url.ts";

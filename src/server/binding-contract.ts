@@ -8,7 +8,7 @@
  */
 import type { ServedVersions } from "./protocol-versions.ts";
 import type { Host } from "../core/host.ts";
-import type { ProtocolError } from "../core/error.ts";
+import type { ProtocolError } from "../errors/error.ts";
 import type { CallTarget } from "../core/registry.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { ServerAuth } from "./auth.ts";

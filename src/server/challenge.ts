@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 
 /** The parameters of a challenge. */
 export interface ChallengeParams {
@@ -63,7 +63,7 @@ export function refusalWithChallenge(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode, ProtocolError } from "../core/error.ts";
+ * import { ErrorCode, ProtocolError } from "../errors/error.ts";
  * import { challengeOf } from "./challenge.ts";
  * const refused = new ProtocolError(ErrorCode.PermissionDenied, "Insufficient scope", {
  *   data: { requiredScopes: ["docs:write"] },

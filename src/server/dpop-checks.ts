@@ -9,7 +9,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { refusalWithChallenge } from "./challenge.ts";

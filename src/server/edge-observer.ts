@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ProtocolError } from "../core/error.ts";
+import type { ProtocolError } from "../errors/error.ts";
 
 /**
  * Observes a request the edge refused, once its answer is made (the type of `Gate.refused`).

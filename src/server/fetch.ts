@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import { pathOf } from "../internal/url.ts";
 import { type Host, NO_HOST, type Route } from "./binding-contract.ts";

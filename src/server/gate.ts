@@ -12,7 +12,7 @@ import type { ResultStore } from "../core/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { CorsOptions } from "./cors.ts";
 import type { Edge } from "./edge.ts";
-import type { ProtocolError } from "../core/error.ts";
+import type { ProtocolError } from "../errors/error.ts";
 import { createRequestGuard } from "./guard.ts";
 
 /** The server options the gate is built from (see `ServerOptions` for each). */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { hostnameOf } from "../internal/url.ts";
 import { routedByHost } from "./routed-by-host.ts";
 import { echoed } from "../internal/echo.ts";

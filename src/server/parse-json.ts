@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 
 /**
  * Parses untrusted JSON. Bodies nested deeper than `maxDepth` are refused before parsing, so no later

@@ -7,7 +7,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { holdsScopes } from "../core/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { readBody } from "./read-body.ts";
 import { parseJson } from "./parse-json.ts";
 import type { ResolvedOptions } from "./binding-contract.ts";

@@ -14,7 +14,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode, ProtocolError } from "../core/error.ts";
+ * import { ErrorCode, ProtocolError } from "../errors/error.ts";
  * import { retryAfterOf } from "./retry-after.ts";
  * const down = new ProtocolError(ErrorCode.Unavailable, "down", { data: { retryAfterMs: 1500 } });
  * assert.equal(retryAfterOf(down), "2");

@@ -360,7 +360,8 @@ export class Server<TTools extends ToolMap = {}> {
    *
    * @example
    * ```ts
-   * import { createServer, ErrorCode, ProtocolError } from "../../mod.ts";
+   * import { createServer } from "../../mod.ts";
+   * import { ErrorCode, ProtocolError } from "../errors/mod.ts";
    * const server = createServer({ name: "demo", version: "1.0.0" }).use(async (call, next) => {
    *   const token = call.ctx.meta.headers.get("authorization");
    *   if (token !== "Bearer secret") throw new ProtocolError(ErrorCode.Unauthenticated, `bad token for ${call.method}`);

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { budgeting, callerOf, ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { budgeting, callerOf, registryOf } from "../core/mod.ts";
 import { isLiteMessage } from "../bindings/mcplite/methods.ts";
 import { type Host, NO_HOST, parseJson, type ServerCore } from "../server/mod.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";

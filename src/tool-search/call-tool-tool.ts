@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { type CallContext } from "../core/call-context.ts";
 import { budgetCallerOf, waitUntilOf } from "../core/tool-call-context.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { Registry } from "../core/registry.ts";
 import { toolResult } from "../core/result.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CallContext } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../core/error.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { compileSchema } from "../core/schema.ts";
 import type {

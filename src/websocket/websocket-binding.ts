@@ -7,12 +7,13 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, registryOf } from "../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { registryOf } from "../core/mod.ts";
 import { acceptWebSocket, type Binding, normalisePath, type Route } from "../server/mod.ts";
 import { errorMessage } from "../bindings/jsonrpc.ts";
 import { jsonRpcErrorResponse, wireErrorResponse } from "../bindings/jsonrpc-error.ts";
 import { type McpOptions, socketCarriers } from "../assembly/socket-carriers.ts";
-import { errorCodeToWire } from "../bindings/mcplite/status.ts";
+import { errorCodeToWire } from "../errors/mcplite-codes.ts";
 import { WEBSOCKET_PROTOCOL } from "../codec/websocket-bearer.ts";
 import { socketConnection } from "./socket-connection.ts";
 

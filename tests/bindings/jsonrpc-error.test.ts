@@ -1,12 +1,25 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ErrorCode, ProtocolError } from "../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
+import type { ServedErrorCode } from "../../src/errors/error.ts";
 import { errorToWire } from "../../src/bindings/jsonrpc-error.ts";
-import { legacyErrorToWire, modernErrorToWire } from "../../src/bindings/mcp/status.ts";
-import { errorCodeToWire } from "../../src/bindings/mcplite/status.ts";
+import { legacyErrorToWire, modernErrorToWire } from "../../src/errors/mcp-codes.ts";
+import { errorCodeToWire } from "../../src/errors/mcplite-codes.ts";
+
+/** The codes only a client meets: a server answers them as the nearest code it serves, so no wire's table has them. */
+const CLIENT_ONLY = new Set<ErrorCode>([
+  "tool_error",
+  "protocol",
+  "transport",
+  "timeout",
+  "cancelled",
+  "input_required",
+  "unsupported",
+]);
+const SERVED = Object.values(ErrorCode).filter((code): code is ServedErrorCode => !CLIENT_ONLY.has(code));
 
 /** Each code's JSON-RPC code and HTTP status on 2026-07-28 (MCP 2026-07-28, Basic and Streamable HTTP). */
-const MODERN: Record<ErrorCode, [number, number]> = {
+const MODERN: Record<ServedErrorCode, [number, number]> = {
   parse_error: [-32700, 400],
   invalid_request: [-32600, 400],
   method_not_found: [-32601, 404],
@@ -34,7 +47,7 @@ const MODERN: Record<ErrorCode, [number, number]> = {
 };
 
 /** The 2025 revisions: JSON-RPC errors on 200, but for the transport's bad requests. */
-const LEGACY: Record<ErrorCode, [number, number]> = {
+const LEGACY: Record<ServedErrorCode, [number, number]> = {
   ...MODERN,
   method_not_found: [-32601, 200],
   invalid_envelope: [-32602, 200],
@@ -43,7 +56,7 @@ const LEGACY: Record<ErrorCode, [number, number]> = {
 };
 
 /** MCP-lite (MCP-lite spec v0.042 §4.4, A.5): the call's own failures get an HTTP status too. */
-const LITE: Record<ErrorCode, [number, number]> = {
+const LITE: Record<ServedErrorCode, [number, number]> = {
   ...MODERN,
   method_not_found: [-32601, 200],
   unknown_tool: [-32601, 200],
@@ -55,15 +68,18 @@ const LITE: Record<ErrorCode, [number, number]> = {
 };
 
 describe("the JSON-RPC wires' status tables", () => {
-  const wires: [string, (code: ErrorCode) => { code: number; status: number }, Record<ErrorCode, [number, number]>][] =
-    [
-      ["MCP 2026-07-28", modernErrorToWire, MODERN],
-      ["MCP 2025", legacyErrorToWire, LEGACY],
-      ["MCP-lite", errorCodeToWire, LITE],
-    ];
+  const wires: [
+    string,
+    (code: ServedErrorCode) => { code: number; status: number },
+    Record<ServedErrorCode, [number, number]>,
+  ][] = [
+    ["MCP 2026-07-28", modernErrorToWire, MODERN],
+    ["MCP 2025", legacyErrorToWire, LEGACY],
+    ["MCP-lite", errorCodeToWire, LITE],
+  ];
   for (const [wire, table, expected] of wires) {
     it(`maps every error code to ${wire}'s JSON-RPC code and HTTP status`, () => {
-      for (const code of Object.values(ErrorCode)) {
+      for (const code of SERVED) {
         const [rpc, status] = expected[code];
         assert.deepEqual({ ...table(code) }, { code: rpc, status }, code);
       }

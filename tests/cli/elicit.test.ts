@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createServer, defineTool, mcpBinding, serve, UrlElicitationRequiredError } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, serve } from "../../mod.ts";
+import { UrlElicitationRequiredError } from "../../src/errors/mod.ts";
 import { runCli } from "../../src/cli/cli.ts";
 import { terminalElicit } from "../../src/cli/elicit.ts";
 import type { Terminal } from "../../src/cli/terminal.ts";

@@ -7,14 +7,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding } from "../../mod.ts";
-import {
-  type CallResult,
-  createClient,
-  InvalidArgumentsError,
-  TimeoutError,
-  ToolFailedError,
-  ToolNotFoundError,
-} from "../../src/client/mod.ts";
+import { type CallResult, createClient } from "../../src/client/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError, ToolError } from "../../src/errors/mod.ts";
 import { fixtureServer, sleep, slowProbe } from "../helpers/fixtures.ts";
 
 const WIRES = ["mcp-lite", "mcp"] as const;
@@ -49,25 +43,26 @@ for (const wire of WIRES) {
       assert.equal(await client.tools.echo({ text: "x" }), "x");
     });
 
-    it("throws a failed tool as ToolFailedError, or returns it with failure: value", async () => {
+    it("throws a failed tool as ToolError, or returns it with failure: value", async () => {
       const client = createClient(server(), { wire });
       await assert.rejects(client.call("fails", {}), (error: unknown) => {
-        assert.ok(error instanceof ToolFailedError);
+        assert.ok(error instanceof ToolError);
+        assert.equal(error.code, ErrorCode.ToolFailed);
         assert.equal(error.message, "the quota is exhausted");
         assert.equal(error.tool, "fails");
         return true;
       });
       const failure = await client.call("fails", {}, { failure: "value" });
-      assert.ok(failure instanceof ToolFailedError);
+      assert.ok(failure instanceof ToolError);
       const result: CallResult = await client.callTool("fails", {});
       assert.equal(result.isError, true);
     });
 
-    it("reports an unknown tool as ToolNotFoundError with the server's data", async () => {
+    it("reports an unknown tool as a ProtocolError unknown_tool with the server's data", async () => {
       const client = createClient(server(), { wire });
       // deno-lint-ignore no-explicit-any
       await assert.rejects(client.call("ad" as any, {}), (error: unknown) => {
-        assert.ok(error instanceof ToolNotFoundError);
+        assert.ok(error instanceof ProtocolError);
         assert.equal(error.code, "unknown_tool");
         assert.equal(typeof error.rpcCode, "number");
         assert.match(JSON.stringify(error.data), /Did you mean 'add'/);
@@ -99,11 +94,12 @@ for (const wire of WIRES) {
       assert.ok(Date.now() - started >= 1_000, "the call outlived its idle timeout");
     });
 
-    it("fails a silent call with TimeoutError after its idle timeout", async () => {
+    it("fails a silent call with a timeout error after its idle timeout", async () => {
       const client = createClient(server(), { wire });
       // The idle timeout's own words: the call's tick, 2 s in, would have answered it instead.
       await assert.rejects(client.call("ticking", { steps: 1, everyMs: 2_000 }, { timeoutMs: 100 }), (error) => {
-        assert.ok(error instanceof TimeoutError, String(error));
+        assert.ok(error instanceof McpliteError && !(error instanceof ProtocolError), String(error));
+        assert.equal(error.code, ErrorCode.Timeout);
         assert.match(error.message, /nothing arrived for 100 ms/);
         return true;
       });
@@ -141,17 +137,21 @@ describe("client typing and plumbing", () => {
     assert.deepEqual(value, { sum: 2 });
   });
 
-  it("reports invalid arguments as InvalidArgumentsError on MCP-lite and on MCP", async () => {
+  it("reports invalid arguments as a ProtocolError invalid_arguments on MCP-lite and on MCP", async () => {
     const lite = createClient(server(), { wire: "mcp-lite" });
     // deno-lint-ignore no-explicit-any
     await assert.rejects(lite.call("add", { a: "x" } as any), (error: unknown) => {
-      assert.ok(error instanceof InvalidArgumentsError);
+      assert.ok(error instanceof ProtocolError);
+      assert.equal(error.code, ErrorCode.InvalidArguments);
       assert.match(error.message, /a: /);
       return true;
     });
     const mcp = createClient(server(), { wire: "mcp" });
-    // deno-lint-ignore no-explicit-any
-    await assert.rejects(mcp.call("add", { a: "x" } as any), InvalidArgumentsError);
+    await assert.rejects(
+      // deno-lint-ignore no-explicit-any
+      mcp.call("add", { a: "x" } as any),
+      (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments,
+    );
     // callTool() gives the model MCP's whole isError result, as the server sent it.
     // deno-lint-ignore no-explicit-any
     assert.equal((await mcp.callTool("add", { a: "x" } as any)).isError, true);

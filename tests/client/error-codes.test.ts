@@ -3,24 +3,28 @@
  * `error.data.code`); from another server the client takes the nearest to the wire's own code, one table
  * per wire (JSON-RPC code, HTTP status, gRPC status, Webtools code).
  */
+import { codeOfWebtools } from "../../src/errors/webtools-codes.ts";
+import { codeOfGrpcStatus } from "../../src/errors/grpc-status.ts";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ErrorCode } from "../../mod.ts";
-import {
-  ClientErrorCode,
-  InvalidArgumentsError,
-  RpcError,
-  ToolNotFoundError,
-  TransportError,
-} from "../../src/client/mod.ts";
-import { errorFromRpc } from "../../src/client/errors.ts";
-import { codeOfGrpcStatus, codeOfWebtools } from "../../src/client/error-codes.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
+import { errorFromRpc, transportError } from "../../src/client/errors.ts";
 
 describe("the client's error codes", () => {
-  it("are the server's: ClientErrorCode holds every ErrorCode under the same name", () => {
-    for (const [name, code] of Object.entries(ErrorCode)) {
-      assert.equal((ClientErrorCode as Record<string, string>)[name], code, name);
+  it("are the server's: one ErrorCode holds the server's codes and the conditions only a client meets", () => {
+    const clientOnly = {
+      ToolFailed: "tool_error",
+      Protocol: "protocol",
+      Transport: "transport",
+      Timeout: "timeout",
+      Cancelled: "cancelled",
+      InputRequired: "input_required",
+      Unsupported: "unsupported",
+    };
+    for (const [name, code] of Object.entries(clientOnly)) {
+      assert.equal((ErrorCode as Record<string, string>)[name], code, name);
     }
+    assert.equal(new Set(Object.values(ErrorCode)).size, Object.keys(ErrorCode).length, "no code named twice");
   });
 
   it("reads data.code from a server of ours, whatever the JSON-RPC code", () => {
@@ -32,14 +36,14 @@ describe("the client's error codes", () => {
       method: "tools/call",
       wire: "mcp-lite",
     });
-    assert.ok(mcp instanceof ToolNotFoundError && lite instanceof ToolNotFoundError);
+    assert.ok(mcp instanceof ProtocolError && lite instanceof ProtocolError);
     assert.equal(mcp.code, ErrorCode.UnknownTool);
     assert.equal(lite.code, ErrorCode.UnknownTool);
     const limited = errorFromRpc({ code: -32029, message: "Slow down", data: { code: "rate_limited" } }, {
       method: "tools/list",
       wire: "mcp",
     });
-    assert.ok(limited instanceof RpcError);
+    assert.ok(limited instanceof ProtocolError);
     assert.equal(limited.code, ErrorCode.RateLimited);
   });
 
@@ -59,17 +63,22 @@ describe("the client's error codes", () => {
       assert.equal(error.code, expected, `${code} on ${status} (${method}, ${wire})`);
     }
     const named = errorFromRpc({ code: -32602, message: "Unknown tool: nope" }, { method: "tools/call", wire: "mcp" });
-    assert.ok(named instanceof ToolNotFoundError);
+    assert.ok(named instanceof ProtocolError);
+    assert.equal(named.code, ErrorCode.UnknownTool);
     const bad = errorFromRpc({ code: -32602, message: "bad" }, { method: "tools/call", wire: "mcp" });
-    assert.ok(bad instanceof InvalidArgumentsError);
+    assert.ok(bad instanceof ProtocolError);
+    assert.equal(bad.code, ErrorCode.InvalidArguments);
   });
 
   it("names an HTTP error without a readable body by its status where the status names a condition", () => {
-    assert.equal(new TransportError("HTTP 401", { status: 401 }).code, ErrorCode.Unauthenticated);
-    assert.equal(new TransportError("HTTP 429", { status: 429 }).code, ErrorCode.RateLimited);
-    assert.equal(new TransportError("HTTP 503", { status: 503 }).code, ErrorCode.Unavailable);
-    assert.equal(new TransportError("HTTP 502", { status: 502 }).code, ClientErrorCode.Transport);
-    assert.equal(new TransportError("refused").code, ClientErrorCode.Transport);
+    assert.equal(transportError("HTTP 401", { status: 401 }).code, ErrorCode.Unauthenticated);
+    assert.equal(transportError("HTTP 429", { status: 429 }).code, ErrorCode.RateLimited);
+    assert.equal(transportError("HTTP 503", { status: 503 }).code, ErrorCode.Unavailable);
+    assert.equal(transportError("HTTP 502", { status: 502 }).code, ErrorCode.Transport);
+    assert.equal(transportError("refused").code, ErrorCode.Transport);
+    const error = transportError("HTTP 401", { status: 401 });
+    assert.ok(error instanceof McpliteError && !(error instanceof ProtocolError), "not a refusal the server answered");
+    assert.equal(error.status, 401);
   });
 
   it("maps gRPC statuses and Webtools codes without the server's code", () => {

@@ -1,6 +1,6 @@
 /**
  * One failure, one class (issue 61): the same bad arguments, sent to our own server over every wire, throw
- * `InvalidArgumentsError` with the code `invalid_arguments` and the same message. MCP answers them as an
+ * a `ProtocolError` with the code `invalid_arguments` and the same message. MCP answers them as an
  * `isError` result for the model (MCP 2025-11-25, Tools: error handling), marked with the code; MCP-lite
  * answers -32602, gRPC `INVALID_ARGUMENT`, Webtools `SCHEMA_ERROR`.
  */
@@ -12,17 +12,15 @@ import type { Listener } from "../../src/types.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
-import {
-  type Client,
-  createClient,
-  createMcpliteTransport,
-  createMcpTransport,
-  InvalidArgumentsError,
-  ToolFailedError,
-} from "../../src/client/mod.ts";
+import { type Client, createClient, createMcpliteTransport, createMcpTransport } from "../../src/client/mod.ts";
+import { ProtocolError, ToolError } from "../../src/errors/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
+
+function isInvalidArguments(error: unknown): boolean {
+  return error instanceof ProtocolError && error.code === "invalid_arguments";
+}
 
 const add = defineTool("add").describe("Adds two numbers").input(v.object({ a: v.number(), b: v.number() }))
   .handle(({ a, b }) => a + b);
@@ -58,14 +56,14 @@ describe("invalid arguments: the same class and code on every wire", () => {
   after(() => listener.close());
 
   for (const [wire, make] of Object.entries(WIRES)) {
-    it(`${wire}: call() throws InvalidArgumentsError (invalid_arguments), failure: "value" or not`, async () => {
+    it(`${wire}: call() throws a ProtocolError (invalid_arguments), failure: "value" or not`, async () => {
       const client = make(listener.url);
       try {
         for (const options of [{}, { failure: "value" as const }]) {
           await assert.rejects(client.call("add", BAD, options), (error: unknown) => {
-            assert.ok(error instanceof InvalidArgumentsError, `${wire}: ${error}`);
+            assert.ok(error instanceof ProtocolError, `${wire}: ${error}`);
             assert.equal(error.code, "invalid_arguments");
-            assert.equal(error.name, "InvalidArgumentsError");
+            assert.equal(error.name, "ProtocolError");
             assert.equal(error.message, MESSAGE);
             assert.equal((error.data as { tool?: unknown }).tool, "add");
             return true;
@@ -73,7 +71,7 @@ describe("invalid arguments: the same class and code on every wire", () => {
         }
         // A tool that ran and failed is still the tool's failure, not the call's.
         await assert.rejects(client.call("fails", {}), (error: unknown) => {
-          assert.ok(error instanceof ToolFailedError, `${wire}: ${error}`);
+          assert.ok(error instanceof ToolError, `${wire}: ${error}`);
           assert.equal(error.code, "tool_error");
           return true;
         });
@@ -86,8 +84,8 @@ describe("invalid arguments: the same class and code on every wire", () => {
   it("MCP: a call with wait: false and a stream throw it too", async () => {
     const client = WIRES["MCP 2026-07-28"](listener.url);
     try {
-      await assert.rejects(client.call("add", BAD, { wait: false }), InvalidArgumentsError);
-      await assert.rejects(client.stream("add", BAD).result, InvalidArgumentsError);
+      await assert.rejects(client.call("add", BAD, { wait: false }), isInvalidArguments);
+      await assert.rejects(client.stream("add", BAD).result, isInvalidArguments);
     } finally {
       await client.close();
     }

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createClient, InputRequiredError } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
 import { jobServer } from "../helpers/long-running.ts";
 
 const handlers = {
@@ -81,11 +82,12 @@ describe("client: long-running calls over MCP-lite", () => {
     assert.equal(counters.charges, 1);
   });
 
-  it("fails with InputRequiredError when no handler can answer", async () => {
+  it("fails with input_required when no handler can answer", async () => {
     const { server } = jobServer();
     const client = createClient(server, { wire: "mcp-lite" });
     await assert.rejects(client.call("book_trip", { city: "Oslo" }), (error: unknown) => {
-      assert.ok(error instanceof InputRequiredError);
+      assert.ok(error instanceof McpliteError && !(error instanceof ProtocolError));
+      assert.equal(error.code, ErrorCode.InputRequired);
       assert.match(error.message, /onElicit/);
       return true;
     });

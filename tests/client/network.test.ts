@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { serve } from "../../mod.ts";
 import type { Listener } from "../../src/types.ts";
-import { createClient, ToolNotFoundError } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { fixtureServer, sleep, slowProbe } from "../helpers/fixtures.ts";
 
 const server = fixtureServer();
@@ -69,6 +70,9 @@ describe("client over 127.0.0.1", () => {
 
   it("reports an unknown tool over the network", async () => {
     const client = createClient(listener.url);
-    await assert.rejects(client.call("missing", {}), ToolNotFoundError);
+    await assert.rejects(
+      client.call("missing", {}),
+      (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.UnknownTool,
+    );
   });
 });

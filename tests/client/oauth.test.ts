@@ -9,13 +9,14 @@ import { after, before, describe, it } from "node:test";
 import { mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import {
-  AuthorizationError,
   clientCredentials,
   createClient,
   createWebtoolsTransport,
   memoryTokenStore,
   oauth,
 } from "../../src/client/mod.ts";
+import { isAuthorizationFailure } from "../../src/client/errors.ts";
+import { McpliteError } from "../../src/errors/mod.ts";
 import { APP_CLIENT, authorizeHeadlessly, SERVICE_CLIENT } from "../helpers/authorization-server.ts";
 import { type ProtectedServer, startProtectedServer } from "../helpers/protected-server.ts";
 
@@ -150,7 +151,8 @@ describe("refusals", () => {
     });
     try {
       await assert.rejects(client.listTools(), (error: unknown) => {
-        assert.ok(error instanceof AuthorizationError, String(error));
+        // The client's own authorization failed: `unauthenticated`, with no HTTP status.
+        assert.ok(error instanceof McpliteError && isAuthorizationFailure(error), String(error));
         assert.match(error.message, /refusing/);
         return true;
       });

@@ -16,7 +16,8 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { createClient, ToolFailedError, ToolNotFoundError } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { ProtocolError, ToolError } from "../../src/errors/mod.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -106,16 +107,16 @@ describe("client against the official MCP server SDK, 2026-07-28", () => {
     assert.equal(seen[2].headers.get("mcp-name"), "add");
   });
 
-  it("turns isError into ToolFailedError and an unknown tool into ToolNotFoundError", async () => {
+  it("turns isError into a ToolError and an unknown tool into a ProtocolError unknown_tool", async () => {
     const seen: Seen[] = [];
     const client = createClient("http://localhost/mcp", { fetch: handler(seen) });
     await assert.rejects(
       client.call("boom", {}),
-      (e: unknown) => e instanceof ToolFailedError && e.message === "it broke",
+      (e: unknown) => e instanceof ToolError && e.message === "it broke",
     );
     await assert.rejects(
       client.call("nope", {}),
-      (e: unknown) => e instanceof ToolNotFoundError && e.rpcCode === -32602,
+      (e: unknown) => e instanceof ProtocolError && e.code === "unknown_tool" && e.rpcCode === -32602,
     );
     assertRevision(seen, "2026-07-28");
   });
@@ -160,7 +161,7 @@ describe("client against the official MCP server SDK, 2025-11-25", () => {
     const seen: Seen[] = [];
     const client = createClient("http://localhost/mcp", { fetch: handler(seen), protocolVersion: "2025-11-25" });
     assert.deepEqual(await client.call("add", { a: 1, b: 2 }), { sum: 3 });
-    await assert.rejects(client.call("boom", {}), ToolFailedError);
+    await assert.rejects(client.call("boom", {}), ToolError);
     assert.equal(seen[0].method, "initialize");
     assert.equal(seen[0].params.protocolVersion, "2025-11-25");
     assert.equal(seen[1].method, "notifications/initialized");

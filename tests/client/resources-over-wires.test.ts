@@ -14,12 +14,12 @@ import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import {
   type Client,
-  ClientError,
   createClient,
   createMcpliteTransport,
   createMcpTransport,
   type TransportClientOptions,
 } from "../../src/client/mod.ts";
+import { McpliteError } from "../../src/errors/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 
@@ -62,7 +62,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof ClientError, String(error));
+    assert.ok(error instanceof McpliteError, String(error));
     return error.code;
   }
   assert.fail("expected a failure");

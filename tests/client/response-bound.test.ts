@@ -10,7 +10,8 @@ import { createServer, defineTool, mcpLiteBinding, serve } from "../../mod.ts";
 import type { Listener } from "../../src/server/serve.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
-import { ClientError, createClient } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { McpliteError } from "../../src/errors/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
@@ -21,7 +22,7 @@ const BOUND = MiB;
 
 /** Asserts the error of an answer past the bound. */
 function assertTooLarge(error: unknown, what: RegExp): void {
-  assert.ok(error instanceof ClientError, String(error));
+  assert.ok(error instanceof McpliteError, String(error));
   assert.equal(error.code, "payload_too_large");
   assert.match(error.message, what);
   assert.match(error.message, /limit of 1048576 bytes \(maxResponseBytes\)/);

@@ -21,7 +21,8 @@ import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import { jwtAuth } from "../../src/auth/mod.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
-import { ClientError, createClient } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { McpliteError } from "../../src/errors/mod.ts";
 import type { RetryOptions } from "../../src/client/mod.ts";
 import type { RetryEvent } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
@@ -132,7 +133,7 @@ describe("the client through a store outage", { skip: REDIS_MISSING }, () => {
     const client = mcp({ maxAttempts: 2, onRetry: (retry: RetryEvent) => retries.push(retry) });
     const handle = await taskThenOutage(client);
     const error = await client.resume(handle).then(() => undefined, (e) => e);
-    assert.ok(error instanceof ClientError, String(error));
+    assert.ok(error instanceof McpliteError, String(error));
     assert.equal(error.status, 503);
     assert.equal(retries.length, 1);
   });
@@ -142,7 +143,7 @@ describe("the client through a store outage", { skip: REDIS_MISSING }, () => {
     const handle = await taskThenOutage(client);
     gets = 0;
     const error = await client.resume(handle).then(() => undefined, (e) => e);
-    assert.ok(error instanceof ClientError && error.status === 503, String(error));
+    assert.ok(error instanceof McpliteError && error.status === 503, String(error));
     assert.equal(gets, 1, "one tasks/get: no wait for Retry-After, no second attempt");
   });
 
@@ -171,7 +172,7 @@ describe("the client through a store outage", { skip: REDIS_MISSING }, () => {
       const client = createClient(url, { transport, retry: { onRetry: (r) => retries.push(r) } });
       const before = runs;
       const error = await client.call("work", { n: 1 }).then(() => undefined, (e) => e);
-      assert.ok(error instanceof ClientError && error.status === 503, `${transport}: ${error}`);
+      assert.ok(error instanceof McpliteError && error.status === 503, `${transport}: ${error}`);
       assert.equal(retries.length, 0, `${transport}: not retried`);
       assert.equal(runs, before + 1, `${transport}: the handler ran once`);
       await client.close();
@@ -283,7 +284,7 @@ describe("the client refused before its call ran (the issuer's keys unavailable)
         retry: false,
       });
       const error = await client.call("read_doc", {}).then(() => undefined, (e) => e);
-      assert.ok(error instanceof ClientError && error.status === 503, String(error));
+      assert.ok(error instanceof McpliteError && error.status === 503, String(error));
     } finally {
       await listener.close();
     }

@@ -4,7 +4,8 @@
  */
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
-import { type CallHandle, type Client, createClient, type ToolFailedError } from "../../src/client/mod.ts";
+import { type CallHandle, type Client, createClient } from "../../src/client/mod.ts";
+import type { ToolError } from "../../src/errors/mod.ts";
 import type { ToolsOf } from "../../src/client/mod.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
@@ -31,7 +32,7 @@ async function typed(client: Client<NonNullable<(typeof server)["~tools"]>>): Pr
   void pong;
 
   const orFailure = await client.call("search_documents", { query: "q" }, { failure: "value" });
-  type _OrFailure = Expect<Equal<typeof orFailure, { hits: { id: string; title: string }[] } | ToolFailedError>>;
+  type _OrFailure = Expect<Equal<typeof orFailure, { hits: { id: string; title: string }[] } | ToolError>>;
   const handle = await client.call("search_documents", { query: "q" }, { wait: false });
   type _Handle = Expect<Equal<typeof handle, CallHandle<{ hits: { id: string; title: string }[] }>>>;
   const resumed = await client.resume(handle);

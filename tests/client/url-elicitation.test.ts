@@ -6,8 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve, UrlElicitationRequiredError } from "../../mod.ts";
-import { type ClientOptions, createClient, type ElicitRequest, RpcError } from "../../src/client/mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { ProtocolError, UrlElicitationRequiredError } from "../../src/errors/mod.ts";
+import { type ClientOptions, createClient, type ElicitRequest } from "../../src/client/mod.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
@@ -93,7 +94,7 @@ for (const [name, wire] of Object.entries(WIRES)) {
       });
       if (legacy) {
         const error = await client.call("connect", {}).then(() => assert.fail("expected -32042"), (e: unknown) => e);
-        assert.ok(error instanceof RpcError);
+        assert.ok(error instanceof ProtocolError);
         assert.equal(error.rpcCode, -32042);
         assert.equal(
           (error.data as { elicitations: { url: string }[] }).elicitations[0].url,
@@ -111,7 +112,7 @@ for (const [name, wire] of Object.entries(WIRES)) {
     }, async () => {
       const client = createClient(url, { ...wire, fetch, onElicit: () => ({ action: "accept" }) });
       const error = await client.call("pay", {}).then(() => assert.fail("expected -32021"), (e: unknown) => e);
-      assert.ok(error instanceof RpcError);
+      assert.ok(error instanceof ProtocolError);
       assert.equal(error.rpcCode, -32021);
       assert.deepEqual((error.data as { requiredCapabilities: unknown }).requiredCapabilities, {
         elicitation: { url: {} },

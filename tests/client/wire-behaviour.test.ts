@@ -6,16 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  CancelledError,
-  createClient,
-  createMcpliteTransport,
-  RpcError,
-  ToolNotFoundError,
-} from "../../src/client/mod.ts";
+import { createClient, createMcpliteTransport } from "../../src/client/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
 import { waitFor } from "../helpers/long-running.ts";
 
 type Json = Record<string, unknown>;
+
+function isUnknownTool(error: unknown): boolean {
+  return error instanceof ProtocolError && error.code === ErrorCode.UnknownTool;
+}
+
 interface Call {
   method: string;
   id: unknown;
@@ -109,7 +109,7 @@ describe("MCP tasks", () => {
     assert.equal(calls.filter((c) => c.method === "tasks/update").length, 1);
   });
 
-  it("reports a failed task's error and a cancelled task as CancelledError", async () => {
+  it("reports a failed task's error and a cancelled task as a cancelled error", async () => {
     const failing = mcpServer({
       "tools/call": () => ({
         resultType: "task",
@@ -121,14 +121,14 @@ describe("MCP tasks", () => {
     });
     await assert.rejects(
       createClient("http://localhost/mcp", { fetch: failing.fetch }).call("job", {}),
-      (e: unknown) => e instanceof RpcError && e.rpcCode === -32603 && e.message === "disk full",
+      (e: unknown) => e instanceof ProtocolError && e.rpcCode === -32603 && e.message === "disk full",
     );
     const cancelled = mcpServer({
       "tools/call": () => ({ resultType: "task", taskId: "t-4", status: "cancelled", ...TASK }),
     });
     await assert.rejects(
       createClient("http://localhost/mcp", { fetch: cancelled.fetch }).call("job", {}),
-      CancelledError,
+      (e: unknown) => e instanceof McpliteError && !(e instanceof ProtocolError) && e.code === ErrorCode.Cancelled,
     );
   });
 
@@ -273,7 +273,7 @@ describe("MCP negotiation and headers", () => {
     assert.equal(call.headers.get("mcp-param-priority"), "7");
     assert.equal(call.headers.get("mcp-param-verbose"), null);
     assert.equal(call.headers.get("mcp-param-note"), null);
-    await assert.rejects(client.call("bad", { score: 1 }), ToolNotFoundError);
+    await assert.rejects(client.call("bad", { score: 1 }), isUnknownTool);
     assert.equal(calls.filter((c) => c.method === "tools/call").length, 1, "a dropped tool is never called");
   });
 
@@ -342,7 +342,7 @@ describe("MCP-lite wire details", () => {
       sse([["error", { code: -32601, message: "Tool not found: x", data: { requested_tool: "x" } }]])
     );
     const client = createClient(createMcpliteTransport("http://localhost/mcp-lite/v1", { fetch }));
-    await assert.rejects(client.stream("x", {}).result, ToolNotFoundError);
+    await assert.rejects(client.stream("x", {}).result, isUnknownTool);
   });
 
   it("sends elicitation answers with the state byte for byte, in params", async () => {

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { ErrorCode } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { OutputMismatchError } from "../../src/core/output.ts";

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
+import { defineTool } from "../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { callNow, runCall } from "../../src/core/pipeline.ts";
 import { Definitions } from "../../src/core/registry.ts";
 import { Runtime } from "../../src/core/runtime.ts";

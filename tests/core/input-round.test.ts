@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { TokenError } from "../../src/codec/token-error.ts";
 import * as v from "valibot";
-import { type CallOutcome, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
+import { type CallOutcome, defineTool } from "../../mod.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
 import type { InputRequiredOutcome, PromiseOutcome } from "../../src/binding.ts";
 import { TOKEN_PREFIX } from "../../src/codec/token.ts";
 import { base64urlDecode } from "../../src/codec/base64url.ts";
-import { createClient, type ElicitAnswer, InputRequiredError } from "../../src/client/mod.ts";
+import { createClient, type ElicitAnswer } from "../../src/client/mod.ts";
 import { jobServer } from "../helpers/long-running.ts";
 import { final } from "../helpers/outcome.ts";
 
@@ -215,7 +216,11 @@ describe("input rounds", () => {
     await client.call("book_trip", { city: "Vienna" });
     assert.equal(seen.length, 3);
     assert.equal(counters.holds, 1);
-    await assert.rejects(createClient(server).call("book_trip", { city: "Vienna" }), InputRequiredError);
+    await assert.rejects(
+      createClient(server).call("book_trip", { city: "Vienna" }),
+      (error: unknown) =>
+        error instanceof McpliteError && !(error instanceof ProtocolError) && error.code === ErrorCode.InputRequired,
+    );
   });
 
   it("fails a streaming tool that asks, naming the limitation", async () => {

@@ -1,17 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import {
-  createContextKey,
-  createServer,
-  defineTool,
-  ErrorCode,
-  fail,
-  ProtocolError,
-  text,
-  ToolError,
-  toolResult,
-} from "../../mod.ts";
+import { createContextKey, createServer, defineTool, fail, text, toolResult } from "../../mod.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../../src/errors/mod.ts";
 import { fixtureServer } from "../helpers/fixtures.ts";
 import { callAny, final } from "../helpers/outcome.ts";
 

@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createMemoryResultStore, createServer, defineTool, ErrorCode, ProtocolError, runWorker } from "../../mod.ts";
+import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import type { CallOutcome, ResultStore } from "../../mod.ts";
 import type { WorkQueue } from "../../src/types.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";

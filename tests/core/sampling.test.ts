@@ -9,7 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { createServer, defineTool, serve } from "../../mod.ts";
 import type { Listener, SamplingMessage, SamplingTool, ToolResultContent, ToolUseContent } from "../../src/types.ts";
-import { type ClientOptions, createClient, RpcError, type SampleRequest } from "../../src/client/mod.ts";
+import { type ClientOptions, createClient, type SampleRequest } from "../../src/client/mod.ts";
+import { ProtocolError } from "../../src/errors/mod.ts";
 
 const V1 = "@modelcontextprotocol/sdk";
 const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/client/streamableHttp.js`) as {
@@ -113,7 +114,7 @@ for (const [name, wire] of Object.entries(WIRES)) {
       const seen: SampleRequest[] = [];
       const client = createClient(url, { ...wire, fetch, onSample: (r) => model(r, seen) });
       const error = await client.call("forecast", {}).then(() => assert.fail("expected -32021"), (e: unknown) => e);
-      assert.ok(error instanceof RpcError);
+      assert.ok(error instanceof ProtocolError);
       assert.equal(error.rpcCode, -32021);
       assert.deepEqual((error.data as { requiredCapabilities: unknown }).requiredCapabilities, {
         sampling: { tools: {} },

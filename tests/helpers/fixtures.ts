@@ -2,15 +2,8 @@
  * The one fixture module: tools every test uses, defined as a user would.
  */
 import * as v from "valibot";
-import {
-  type Binding,
-  createServer,
-  defineTool,
-  mcpBinding,
-  mcpLiteBinding,
-  type ServerOptions,
-  ToolError,
-} from "../../mod.ts";
+import { type Binding, createServer, defineTool, mcpBinding, mcpLiteBinding, type ServerOptions } from "../../mod.ts";
+import { ToolError } from "../../src/errors/mod.ts";
 
 /** Adds two numbers; structured output. */
 export const add = defineTool("add")

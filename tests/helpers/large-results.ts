@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import * as v from "valibot";
-import { createServer, defineTool, ProtocolError, type ResultStore } from "../../mod.ts";
+import { createServer, defineTool, type ResultStore } from "../../mod.ts";
+import { ProtocolError } from "../../src/errors/mod.ts";
 import type { StoredResult } from "../../src/core/result-store.ts";
 import { tokenOf } from "./instances.ts";
 import { SECRET, waitFor } from "./long-running.ts";

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { parseJson } from "../../src/server/parse-json.ts";
 import { hostnameOf, pathOf } from "../../src/internal/url.ts";
 import { createSseStream } from "../../src/internal/sse.ts";
-import { ErrorCode } from "../../mod.ts";
+import { ErrorCode } from "../../src/errors/mod.ts";
 
 describe("url", () => {
   it("splits paths without a URL object", () => {

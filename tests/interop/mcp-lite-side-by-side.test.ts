@@ -9,7 +9,8 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { McpServer, RpcError, StreamableHttpTransport } from "mcp-lite";
-import { createServer, defineTool, ProtocolError } from "../../mod.ts";
+import { createServer, defineTool } from "../../mod.ts";
+import { ProtocolError } from "../../src/errors/mod.ts";
 
 class UpstreamDown extends Error {}
 const CloneInput = v.object({ url: v.string() });

@@ -12,11 +12,12 @@ import { after, before, describe, it } from "node:test";
 import { SpanKind } from "@opentelemetry/api";
 import { Code } from "@connectrpc/connect";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import { type Client, ClientError, ClientErrorCode, createClient, TimeoutError } from "../../src/client/mod.ts";
+import { type Client, createClient } from "../../src/client/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebtoolsTransport } from "../../src/client/transports/webtools.ts";
 import { otel, otelClient } from "../../src/otel/mod.ts";
@@ -110,7 +111,7 @@ describe("one error vocabulary: the client's error and both spans name a failure
         } finally {
           await client.close();
         }
-        assert.ok(caught instanceof ClientError, `${wire}: ${String(caught)}`);
+        assert.ok(caught instanceof McpliteError, `${wire}: ${String(caught)}`);
         assert.equal(caught.code, condition.code, `${wire}: err.code (${caught.name}: ${caught.message})`);
         if (condition.code === ErrorCode.Unauthenticated) {
           // Refused at the edge before its body is read, the request names no MCP method: the server's
@@ -172,7 +173,7 @@ describe("one error vocabulary: a deadline the server reports is deadline_exceed
     await recorded.close();
   });
 
-  it("gRPC (Connect): the server's DEADLINE_EXCEEDED is a TimeoutError with code deadline_exceeded", async () => {
+  it("gRPC (Connect): the server's DEADLINE_EXCEEDED is an McpliteError with code deadline_exceeded", async () => {
     recorded.reset();
     // The deadline travels to the server (Connect protocol, `connect-timeout-ms`); the client sets no timer of its own.
     const client = createClient(grpcTransport(listener.url, { headers: { "connect-timeout-ms": "50" } }), {
@@ -186,7 +187,7 @@ describe("one error vocabulary: a deadline the server reports is deadline_exceed
     } finally {
       await client.close();
     }
-    assert.ok(caught instanceof TimeoutError, String(caught));
+    assert.ok(caught instanceof McpliteError && !(caught instanceof ProtocolError), String(caught));
     assert.equal(caught.code, ErrorCode.DeadlineExceeded);
     const spans = recorded.spans().filter((span) => span.name === "tools/call slow");
     assert.deepEqual(spans.map((span) => SpanKind[span.kind]).sort(), ["CLIENT", "SERVER"]);
@@ -199,8 +200,8 @@ describe("one error vocabulary: a deadline the server reports is deadline_exceed
     const client = createClient(grpcTransport(listener.url), { telemetry: otelClient() });
     try {
       const late = await client.call("slow" as never, {} as never, { timeoutMs: 50 }).catch((error) => error);
-      assert.ok(late instanceof TimeoutError, String(late));
-      assert.equal(late.code, ClientErrorCode.Timeout);
+      assert.ok(late instanceof McpliteError && !(late instanceof ProtocolError), String(late));
+      assert.equal(late.code, ErrorCode.Timeout);
     } finally {
       await client.close();
     }

@@ -11,7 +11,8 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineResource, defineTool, mcpBinding } from "../../mod.ts";
 import { serve } from "../../src/server/serve.ts";
-import { ClientError, createClient } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { McpliteError } from "../../src/errors/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { gatewayServer, served } from "./gateway.ts";
 import { attachListener } from "../../src/server/listener.ts";
@@ -139,7 +140,7 @@ describe("maxResponseBytes: the client reads at most the bound of one answer", (
     const client = createClient(`${hostile.url}/mcp`, { transport: "mcp", maxResponseBytes: BOUND });
     try {
       const error = await client.callTool("flood_sse", {}).then(() => undefined, (e: unknown) => e);
-      assert.ok(error instanceof ClientError, String(error));
+      assert.ok(error instanceof McpliteError, String(error));
       assert.equal(error.code, "payload_too_large");
       assert.match(error.message, /SSE event exceeds the client's limit of 1048576 bytes \(maxResponseBytes\)/);
       assert.deepEqual(error.data, { maxResponseBytes: BOUND });
@@ -155,7 +156,7 @@ describe("maxResponseBytes: the client reads at most the bound of one answer", (
     const client = createClient(`${hostile.url}/mcp`, { transport: "mcp", maxResponseBytes: BOUND });
     try {
       const error = await client.callTool("flood_json", {}).then(() => undefined, (e: unknown) => e);
-      assert.ok(error instanceof ClientError, String(error));
+      assert.ok(error instanceof McpliteError, String(error));
       assert.equal(error.code, "payload_too_large");
       assert.match(error.message, /response body exceeds the client's limit of 1048576 bytes \(maxResponseBytes\)/);
       await waitUntil(() => produced.jsonCancelled);
@@ -206,7 +207,7 @@ describe("maxResponseBytes: the client reads at most the bound of one answer", (
         }
         // A resource past the bound: `internal` naming it (the remote's fault: neither 413 nor a 503 to retry).
         const error = await caller.readResource("docs://big").then(() => undefined, (e: unknown) => e);
-        assert.ok(error instanceof ClientError, String(error));
+        assert.ok(error instanceof McpliteError, String(error));
         assert.equal(error.code, "internal");
         assert.match(error.message, /exceeds the client's limit of 1048576 bytes \(maxResponseBytes\)/);
         await waitUntil(() => produced.sseCancelled && produced.jsonCancelled);
@@ -235,7 +236,7 @@ describe("maxResponseBytes: the client reads at most the bound of one answer", (
       await waitUntil(() => budgets.inUse.bodyBytes >= HELD);
       // A second would hold as much again, past the budget: refused (503, Retry-After), not buffered.
       const error = await caller.callTool("h.hold_json", {}).then(() => undefined, (e: unknown) => e);
-      assert.ok(error instanceof ClientError, String(error));
+      assert.ok(error instanceof McpliteError, String(error));
       assert.equal(error.code, "rate_limited");
       assert.match(error.message, /limits\.bodyBytes/);
       release();

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { ErrorCode, ProtocolError } from "../../src/core/error.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/error.ts";
 import { connectRemote } from "../../src/proxy/remote.ts";
 import { remoteError } from "../../src/proxy/remote-error.ts";
 import { RestartBackoff, RestartPending } from "../../src/proxy/restart-backoff.ts";

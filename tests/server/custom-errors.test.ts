@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineResource, defineTool, ErrorCode, ProtocolError } from "../../mod.ts";
+import { createServer, defineResource, defineTool } from "../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { createClient } from "../../src/client/mod.ts";

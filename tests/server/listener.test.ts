@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createServer, defineTool, type ProtocolError } from "../../mod.ts";
+import { createServer, defineTool } from "../../mod.ts";
+import type { ProtocolError } from "../../src/errors/mod.ts";
 import { attachListener, runCall } from "../../src/binding.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { registryOf } from "../../src/core/registry.ts";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ErrorCode } from "../../mod.ts";
+import { ErrorCode } from "../../src/errors/mod.ts";
 import { resolveOptions } from "../../src/server/server-options.ts";
 import { readJson } from "../../src/server/read-json.ts";
 

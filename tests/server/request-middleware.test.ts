@@ -6,15 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import {
-  createServer,
-  defineTool,
-  ErrorCode,
-  mcpBinding,
-  mcpLiteBinding,
-  type Middleware,
-  ProtocolError,
-} from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, type Middleware } from "../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { connect } from "node:http2";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";

@@ -1,15 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import * as v from "valibot";
-import {
-  type AnyTool,
-  createServer,
-  defineTool,
-  ErrorCode,
-  ProtocolError,
-  type Server,
-  toolSearch,
-} from "../../mod.ts";
+import { type AnyTool, createServer, defineTool, type Server, toolSearch } from "../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { defineApp } from "../../src/apps/mod.ts";
 
 const sendMail = defineTool("me.sendMail")

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, mcpBinding, mcpLiteBinding, transformTool } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, transformTool } from "../../mod.ts";
+import { ErrorCode, McpliteError } from "../../src/errors/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import { ClientError } from "../../src/client/errors.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { openapiBinding, toolsFromOpenAPI } from "../../src/bindings/openapi/mod.ts";
@@ -117,7 +117,7 @@ describe("transformTool() over HTTP: MCP 2026-07-28 and MCP-lite", () => {
           () => assert.fail(`${JSON.stringify(args)} was accepted`),
           (e: unknown) => e,
         );
-        assert.ok(error instanceof ClientError, String(error));
+        assert.ok(error instanceof McpliteError, String(error));
         assert.equal(error.code, ErrorCode.InvalidArguments, error.message);
         assert.match(error.message, pattern);
       };

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, mcpLiteBinding, ProtocolError, ToolError } from "../../mod.ts";
+import { createServer, defineTool, mcpLiteBinding } from "../../mod.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../../src/errors/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { connectionTools } from "../helpers/connection-tools.ts";
 import { TestSocket } from "./socket.ts";

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { ProtocolError } from "../../errors/error.ts";
 import {
   ConnectError,
   type ContextKey,
@@ -30,7 +31,6 @@ import {
 } from "../../server/mod.ts";
 import { type BodySource, readEnvelopes, readUnenveloped } from "./unary-body.ts";
 import { pathOf } from "../../internal/url.ts";
-import type { ProtocolError } from "../../core/mod.ts";
 import { holdMsOf } from "../../server/mod.ts";
 import { connectErrorResponse, createConnectUnary } from "./connect-unary.ts";
 import { createGrpcRoutes, type GrpcRoutesOptions } from "./service.ts";

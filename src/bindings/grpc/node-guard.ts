@@ -6,10 +6,10 @@
  *
  * @module
  */
+import { ProtocolError } from "../../errors/error.ts";
 import { ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import { ProtocolError } from "../../core/mod.ts";
 import type { Gate, RequestGuard } from "../../server/mod.ts";
 import { readableGrpcMessage } from "./node-unary.ts";
 import { errorToConnectError } from "./status.ts";

@@ -6,13 +6,12 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import { type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import {
   type AuthInfo,
   type CallMeta,
-  ErrorCode,
   longRunning,
-  ProtocolError,
   type Registry,
   registryOf,
   runCall,

@@ -8,9 +8,10 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
+import { ErrorCode, type McpliteError, raisedHere, servedCode } from "../../errors/error.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorCode, McpliteError, type ValidationIssue, wireErrors } from "../../core/mod.ts";
-import { grpcStatusOf } from "../grpc-status.ts";
+import { type ValidationIssue, wireErrors } from "../../core/mod.ts";
+import { grpcStatusOf } from "../../errors/grpc-status.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
 
 /** The `ErrorInfo.domain` of every error this binding sends. */
@@ -26,13 +27,13 @@ export const ERROR_DOMAIN = "mcplite";
  * ```ts
  * import assert from "node:assert/strict";
  * import { Code } from "@connectrpc/connect";
- * import { ErrorCode } from "../../core/mod.ts";
+ * import { ErrorCode } from "../../errors/error.ts";
  * import { errorCodeToGrpc } from "./status.ts";
  * assert.equal(errorCodeToGrpc(ErrorCode.UnknownTool), Code.NotFound);
  * ```
  */
 export function errorCodeToGrpc(code: ErrorCode): Code {
-  return grpcStatusOf(code) as number as Code; // Connect's Code numbers are gRPC's
+  return grpcStatusOf(servedCode(code)) as number as Code; // Connect's Code numbers are gRPC's
 }
 
 /**
@@ -49,7 +50,7 @@ export function errorToConnectError(error: unknown, onError?: (error: unknown) =
   if (error instanceof ConnectError) return error;
   wireErrors.reportDetail(error, onError); // the detail an error keeps for logs (a proxy's remote failure)
   // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
-  const known = error instanceof McpliteError ? error : wireErrors.replacementError(error, onError?.(error));
+  const known = raisedHere(error) ? error : wireErrors.replacementError(error, onError?.(error));
   return known === undefined ? new ConnectError("internal error", Code.Internal) : connectErrorOf(known);
 }
 

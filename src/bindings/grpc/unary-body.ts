@@ -6,9 +6,9 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressedFlag, type Compression } from "@connectrpc/connect/protocol";
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
 import type { BodyCheck } from "../../server/mod.ts";
 import { errorToConnectError } from "./status.ts";
 

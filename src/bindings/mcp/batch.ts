@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import { answersRefusal, type Host, JSON_HEADERS } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
@@ -13,7 +13,7 @@ import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { META, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from "./envelope.ts";
 import type { McpContext } from "./mcp-request.ts";
-import { legacyErrorToWire } from "./status.ts";
+import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 
 /** The one revision whose transport allows batches. */
 export const BATCH_VERSION = "2025-03-26";

@@ -4,15 +4,8 @@
  *
  * @module
  */
-import {
-  type AuthInfo,
-  type Completer,
-  completionResult,
-  ErrorCode,
-  ProtocolError,
-  type Registry,
-  scoping,
-} from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { type AuthInfo, type Completer, completionResult, type Registry, scoping } from "../../core/mod.ts";
 import { findTemplate } from "../resolve-resource.ts";
 import { echoed } from "../../internal/echo.ts";
 

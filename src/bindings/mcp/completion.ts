@@ -3,8 +3,9 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import { complete, type CompletionRef } from "./complete.ts";
-import { ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
+import { registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { requireCapability } from "./lifecycle.ts";
 import type { McpMethod } from "./mcp-request.ts";

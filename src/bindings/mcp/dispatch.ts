@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { type CacheHint, ErrorCode, type longRunning, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import type { StatusTable } from "../../errors/jsonrpc-codes.ts";
+import { type CacheHint, type longRunning } from "../../core/mod.ts";
 import {
   errorMessage,
   type JsonRpcId,
@@ -14,7 +16,7 @@ import {
   resultMessage,
   serialisedResultMessage,
 } from "../jsonrpc.ts";
-import { errorToWire, retryHeaders, type StatusTable } from "../jsonrpc-error.ts";
+import { errorToWire, retryHeaders } from "../jsonrpc-error.ts";
 import { CachedBody } from "./caching.ts";
 import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import type { LegacySession } from "./envelope.ts";
@@ -29,7 +31,7 @@ import {
   Subscription,
 } from "./mcp-request.ts";
 import { type ErrorTarget, route } from "./route.ts";
-import { legacyErrorToWire } from "./status.ts";
+import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 
 function noop(): void {}
 

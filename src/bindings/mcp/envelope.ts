@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { type CallMeta, ErrorCode, LOG_LEVELS, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { type CallMeta, LOG_LEVELS } from "../../core/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { ServedVersions } from "../../server/mod.ts";
 

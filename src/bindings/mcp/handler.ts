@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { longRunning, ProtocolError, registryOf } from "../../core/mod.ts";
+import { ProtocolError } from "../../errors/error.ts";
+import { longRunning, registryOf } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import {
   acceptsEventStream,
@@ -26,7 +27,7 @@ import { PendingRequests } from "./pending.ts";
 import { respondHttp } from "./reply.ts";
 import type { McpContext } from "./mcp-request.ts";
 import { SessionTable } from "./sessions.ts";
-import { legacyErrorToWire } from "./status.ts";
+import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 
 const POST_ONLY = { allow: "POST" };
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import {
   decodeHeaderValue,

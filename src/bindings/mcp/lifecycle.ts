@@ -4,15 +4,8 @@
  *
  * @module
  */
-import {
-  CacheSlot,
-  type CallMeta,
-  ErrorCode,
-  LOG_LEVELS,
-  ProtocolError,
-  type Registry,
-  registryOf,
-} from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { CacheSlot, type CallMeta, LOG_LEVELS, type Registry, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { featureExtensions } from "./feature-methods.ts";
 import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { CacheSlot, ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { CacheSlot, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpContext, McpRequest } from "./mcp-request.ts";

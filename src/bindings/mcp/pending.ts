@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ToolError } from "../../core/mod.ts";
+import { ToolError } from "../../errors/error.ts";
 import { requestMessage } from "../jsonrpc.ts";
 
 /** Where a question goes: the stream of the call that asks. */

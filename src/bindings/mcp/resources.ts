@@ -4,12 +4,11 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import {
   contentsFromValue,
   describeResource,
-  ErrorCode,
   notFound,
-  ProtocolError,
   registryOf,
   runHandler,
   sameGroupAs,

@@ -4,10 +4,11 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, registryOf } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import type { StatusTable } from "../../errors/jsonrpc-codes.ts";
+import { registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { idOf, type JsonRpcId, parseJsonRpcRequest } from "../jsonrpc.ts";
-import type { StatusTable } from "../jsonrpc-error.ts";
 import {
   type Envelope,
   isModern,
@@ -23,7 +24,7 @@ import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./subscriptions-listen.ts";
 import { throughMiddleware } from "./request-middleware.ts";
 import type { McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
-import { modernErrorToWire } from "./status.ts";
+import { modernErrorToWire } from "../../errors/mcp-codes.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
 import { toolsCall, toolsList } from "./tools.ts";
 import { echoed } from "../../internal/echo.ts";

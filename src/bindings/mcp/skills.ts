@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, type Registry, registryOf, type Skill } from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { type Registry, registryOf, type Skill } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { listReply } from "./pagination.ts";
 import { finishResult } from "./finish-result.ts";

@@ -15,7 +15,7 @@ import type { Carrier, Exchange, FinishedResult } from "./carrier.ts";
 import { dispatch } from "./dispatch.ts";
 import { ConnectionPushes } from "./pushes.ts";
 import type { McpContext } from "./mcp-request.ts";
-import { legacyErrorToWire } from "./status.ts";
+import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 import { sleep } from "../../internal/sleep.ts";
 
 /** Where a connection's messages go (a line on stdout, a WebSocket frame), in call order. */

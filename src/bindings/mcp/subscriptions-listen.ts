@@ -6,14 +6,8 @@
  *
  * @module
  */
-import {
-  ErrorCode,
-  ProtocolError,
-  type RegistryChange,
-  registryOf,
-  scoping,
-  type WatchedResource,
-} from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { type RegistryChange, registryOf, scoping, type WatchedResource } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";

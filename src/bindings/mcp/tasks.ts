@@ -8,15 +8,14 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError, servedCode } from "../../errors/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import {
   CacheSlot,
   type CallContext,
   type CallOutcome,
-  ErrorCode,
   longRunning,
-  ProtocolError,
   type Registry,
   registryOf,
   runRequest,
@@ -25,7 +24,7 @@ import type { Envelope } from "./envelope.ts";
 import { INPUT_RESPONSES_PARAM } from "./input-required.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf } from "./sink.ts";
-import { modernErrorToWire } from "./status.ts";
+import { modernErrorToWire } from "../../errors/mcp-codes.ts";
 import { ownLayer } from "./request-middleware.ts";
 
 type PromiseOutcome = Extract<CallOutcome, { kind: "promise" }>;
@@ -192,7 +191,7 @@ function detailedTask(task: longRunning.TaskView): Record<string, unknown> {
   if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };
   if (task.error !== undefined) {
     const error: Record<string, unknown> = {
-      code: typeof task.error.code === "number" ? task.error.code : modernErrorToWire(task.error.code).code,
+      code: typeof task.error.code === "number" ? task.error.code : modernErrorToWire(servedCode(task.error.code)).code,
       message: task.error.message,
     };
     if (task.error.data !== undefined) error.data = task.error.data;

@@ -5,14 +5,13 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import {
   type AnyTool,
   callNow,
   type CallOutcome,
   describeTool,
-  ErrorCode,
   failureResult,
-  ProtocolError,
   REDEEM_TOOL,
   registryOf,
   scoping,
@@ -26,7 +25,7 @@ import { inputRequiredResult, roundOf } from "./input-required.ts";
 import { listReply } from "./pagination.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { shapeOf, toolDescriptorFor, toolResultFor } from "./revision.ts";
-import { answersAsToolResult } from "./status.ts";
+import { answersAsToolResult } from "../../errors/mcp-codes.ts";
 import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { callMetaOf, type McpSink, sinkFor } from "./sink.ts";
 import { createTaskResult, declaresTasks, tasksRequired } from "./tasks.ts";

@@ -7,15 +7,8 @@
  *
  * @module
  */
-import {
-  type CallMeta,
-  ErrorCode,
-  ProtocolError,
-  type Registry,
-  type runCall,
-  type SignalSource,
-  streamCall,
-} from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { type CallMeta, type Registry, type runCall, type SignalSource, streamCall } from "../../core/mod.ts";
 import { echoed } from "../../internal/echo.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";

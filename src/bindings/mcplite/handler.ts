@@ -5,15 +5,8 @@
  *
  * @module
  */
-import {
-  callNow,
-  ErrorCode,
-  longRunning,
-  ProtocolError,
-  registryOf,
-  type runCall,
-  runRequest,
-} from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { callNow, longRunning, registryOf, type runCall, runRequest } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
 import { followAbort } from "../../internal/follow-abort.ts";
@@ -37,7 +30,7 @@ import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { listMessage, resultWithMeta } from "./envelope.ts";
 import { liteCall, liteMessages } from "./dispatch.ts";
 import { LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
-import { errorCodeToWire } from "./status.ts";
+import { errorCodeToWire } from "../../errors/mcplite-codes.ts";
 import { liteCallMeta } from "./lite-caller.ts";
 
 type CallRequest = Parameters<typeof runCall>[1];

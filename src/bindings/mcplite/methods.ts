@@ -8,15 +8,8 @@
  *
  * @module
  */
-import {
-  type AuthInfo,
-  type CallMeta,
-  ErrorCode,
-  type HandlerOutcome,
-  ProtocolError,
-  type Registry,
-  type SignalSource,
-} from "../../core/mod.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { type AuthInfo, type CallMeta, type HandlerOutcome, type Registry, type SignalSource } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";

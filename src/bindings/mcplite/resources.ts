@@ -6,14 +6,13 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import {
   type AuthInfo,
   CacheSlot,
   contentsFromValue,
   describeResource,
-  ErrorCode,
   notFound,
-  ProtocolError,
   runHandler,
   sameGroupAs,
   scoping,

@@ -22,7 +22,7 @@ import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
 import { type LiteGet, type LiteList, liteMethod } from "./methods.ts";
 import { liteCall, liteMessages } from "./dispatch.ts";
 import { liteCallMeta } from "./lite-caller.ts";
-import { errorCodeToWire } from "./status.ts";
+import { errorCodeToWire } from "../../errors/mcplite-codes.ts";
 import type { Host, ServerCore } from "../../server/mod.ts";
 
 /** Where a connection's messages go (a line on stdout, a WebSocket frame): one whole JSON-RPC message a call. */

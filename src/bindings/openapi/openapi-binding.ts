@@ -5,13 +5,12 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import {
   type AuthInfo,
   CacheSlot,
   type CallMeta,
   type CallOutcome,
-  ErrorCode,
-  ProtocolError,
   type Registry,
   registryOf,
   runCall,

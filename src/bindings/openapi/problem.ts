@@ -7,8 +7,9 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError, type ValidationIssue } from "../../core/mod.ts";
-import { errorCodeToWebtools } from "../rest-status.ts";
+import { ErrorCode, raisedHere, servedCode } from "../../errors/error.ts";
+import { type ValidationIssue } from "../../core/mod.ts";
+import { errorCodeToWebtools } from "../../errors/webtools-codes.ts";
 
 /** The media type of a problem (RFC 9457 §3). */
 export const PROBLEM_TYPE = "application/problem+json";
@@ -88,7 +89,7 @@ export function problemResponse(body: Problem, headers: Readonly<Record<string, 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode, ProtocolError } from "../../core/mod.ts";
+ * import { ErrorCode, ProtocolError } from "../../errors/error.ts";
  * import { problemOf } from "./problem.ts";
  * const limited = new ProtocolError(ErrorCode.RateLimited, "slow down", { data: { retryAfterMs: 1500 } });
  * const { body, headers } = problemOf(limited, () => {});
@@ -100,11 +101,11 @@ export function problemOf(
   error: unknown,
   report: (error: unknown) => void,
 ): { body: Problem; headers: Record<string, string> } {
-  if (!(error instanceof McpliteError)) {
+  if (!raisedHere(error)) {
     report(error);
     return { body: problem(500, ErrorCode.Internal, "Internal error"), headers: {} };
   }
-  const { status } = errorCodeToWebtools(error.code);
+  const { status } = errorCodeToWebtools(servedCode(error.code));
   const headers: Record<string, string> = {};
   const data = error.data as { retryAfterMs?: unknown; issues?: ValidationIssue[] } | undefined;
   if (typeof data?.retryAfterMs === "number" && data.retryAfterMs >= 0) {

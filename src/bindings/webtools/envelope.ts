@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, REDEEM_TOOL } from "../../core/mod.ts";
-import type { WebtoolsCode } from "../rest-status.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { REDEEM_TOOL } from "../../core/mod.ts";
+import type { WebtoolsCode } from "../../errors/webtools-codes.ts";
 
 /** The body of `POST {base}/`, as the spec defines it. */
 export interface ExecuteRequest {

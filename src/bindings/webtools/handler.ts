@@ -4,15 +4,13 @@
  *
  * @module
  */
+import { ErrorCode, ProtocolError, raisedHere, servedCode } from "../../errors/error.ts";
 import {
   type AnyTool,
   type AuthInfo,
   CacheSlot,
   type CallMeta,
   type CallOutcome,
-  ErrorCode,
-  McpliteError,
-  ProtocolError,
   type Registry,
   registryOf,
   runCall,
@@ -41,7 +39,7 @@ import {
 import { errorBody, okBody, parseExecuteRequest, promiseBody } from "./envelope.ts";
 import { dataFromResult, failureMessage } from "../result-data.ts";
 import { buildMetadata, metadataHash, type WebtoolsInfo, type WebtoolsMetadata } from "./metadata.ts";
-import { errorCodeToWebtools, WebtoolsCode } from "../rest-status.ts";
+import { errorCodeToWebtools, WebtoolsCode } from "../../errors/webtools-codes.ts";
 import { echoed } from "../../internal/echo.ts";
 
 /** The metadata documents, per version and scope set. */
@@ -303,9 +301,9 @@ function errorResponse(
 ): Response {
   wireErrors.reportDetail(error, report); // the detail an error keeps for logs (a proxy's remote failure)
   // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
-  const known = error instanceof McpliteError ? error : wireErrors.replacementError(error, report(error));
+  const known = raisedHere(error) ? error : wireErrors.replacementError(error, report(error));
   if (known === undefined) return new Response(INTERNAL_BODY, { status: 500, headers });
-  const { code, status } = errorCodeToWebtools(known.code);
+  const { code, status } = errorCodeToWebtools(servedCode(known.code));
   const retryAfter = retryAfterOf(known);
   if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
   const response = new Response(errorBody(code, known.message, wireErrors.detailsOf(known), known.code), {

@@ -34,4 +34,4 @@ export type { WebtoolsOptions, WebtoolsVersion } from "./handler.ts";
 export type { ExecuteRequest, WebtoolsEnvelope } from "./envelope.ts";
 export { metadataHash } from "./metadata.ts";
 export type { WebtoolAction, WebtoolsInfo, WebtoolsMetadata } from "./metadata.ts";
-export { WebtoolsCode } from "../rest-status.ts";
+export { WebtoolsCode } from "../../errors/webtools-codes.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import * as o4w from "oauth4webapi";
-import { AuthorizationError } from "../errors.ts";
+import { authorizationError } from "../errors.ts";
 import { env } from "../../runtime/env.ts";
 import {
   clientAuthFor,
@@ -120,9 +120,7 @@ export async function enterpriseGrant(options: EnterpriseAuthOptions, ctx: Grant
     )
   );
   if (exchanged.issued_token_type !== ID_JAG_TYPE) {
-    throw new AuthorizationError(
-      `The IdP issued a ${String(exchanged.issued_token_type)}, not an ID-JAG (${ID_JAG_TYPE})`,
-    );
+    throw authorizationError(`The IdP issued a ${String(exchanged.issued_token_type)}, not an ID-JAG (${ID_JAG_TYPE})`);
   }
   const client: StoredClient = { clientId: options.clientId, clientSecret: options.clientSecret };
   return await jwtBearerGrant(exchanged.access_token, client, clientAuthFor(client, ctx.as), ctx);
@@ -140,11 +138,11 @@ async function readWorkloadToken(source: WorkloadIdentityOptions["token"]): Prom
     jwt = await source();
   } else if ("env" in source) {
     jwt = env(source.env);
-    if (jwt === undefined) throw new AuthorizationError(`The workload token variable ${source.env} is not set`);
+    if (jwt === undefined) throw authorizationError(`The workload token variable ${source.env} is not set`);
   } else {
     const fs = await import("node:fs/promises");
     jwt = await fs.readFile(source.file, "utf8").catch((error) => {
-      throw new AuthorizationError(`The workload token file ${source.file} cannot be read`, { cause: error });
+      throw authorizationError(`The workload token file ${source.file} cannot be read`, { cause: error });
     });
   }
   return jwt.trim();

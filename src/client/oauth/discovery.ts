@@ -6,8 +6,9 @@
  * @module
  */
 import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../response-bound.ts";
+import { McpliteError } from "../../errors/error.ts";
 import * as oauth from "oauth4webapi";
-import { AuthorizationError, ClientError, TransportError } from "../errors.ts";
+import { authorizationError, isTransportError, transportError } from "../errors.ts";
 import { type FetchLike, messageOf } from "../http.ts";
 
 /** Protected resource metadata (RFC 9728 §2), the fields the client uses. */
@@ -41,14 +42,14 @@ export function requestOptions(
 ): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]: boolean } {
   return {
     // Every request oauth4webapi makes (token, registration, the IdP's token exchange) goes through here: a server
-    // that cannot be reached is an outage, a TransportError the caller may retry, never a refused authorization.
+    // that cannot be reached is an outage, a `transport` error the caller may retry, never a refused authorization.
     [oauth.customFetch]: (async (input: string | URL | Request, init?: RequestInit) => {
       const request = new Request(input, init);
       try {
         return await http.fetch(request);
       } catch (error) {
-        if (error instanceof ClientError || request.signal.aborted) throw error;
-        throw new TransportError(`Could not reach ${request.url}: ${messageOf(error)}`, { cause: error });
+        if (error instanceof McpliteError || request.signal.aborted) throw error;
+        throw transportError(`Could not reach ${request.url}: ${messageOf(error)}`, { cause: error });
       }
     }) as typeof fetch,
     [oauth.allowInsecureRequests]: http.insecure(url),
@@ -56,16 +57,16 @@ export function requestOptions(
 }
 
 /**
- * The error an authorization step fails with: an outage ({@link TransportError}, from {@link requestOptions})
- * stays one, so the caller can retry; anything else is a refusal, an {@link AuthorizationError}.
+ * The error an authorization step fails with: an outage (a `transport` error, from {@link requestOptions})
+ * stays one, so the caller can retry; anything else is a refusal, an `unauthenticated` `McpliteError`.
  *
  * @param what What failed, the message's start.
  * @param error What was thrown.
  * @returns The error to throw.
  */
-export function authorizationFailure(what: string, error: unknown): ClientError {
-  if (error instanceof TransportError) return error;
-  return new AuthorizationError(`${what}: ${messageOf(error)}`, { cause: error });
+export function authorizationFailure(what: string, error: unknown): McpliteError {
+  if (isTransportError(error)) return error;
+  return authorizationError(`${what}: ${messageOf(error)}`, { cause: error });
 }
 
 /**
@@ -92,11 +93,11 @@ export async function discoverResource(
     if (body === undefined) continue;
     const metadata = body as Partial<ResourceMetadata>;
     if (typeof metadata.resource !== "string") {
-      throw new AuthorizationError(`Protected resource metadata at ${url} has no "resource"`);
+      throw authorizationError(`Protected resource metadata at ${url} has no "resource"`);
     }
     if (!resourceCovers(metadata.resource, server)) {
       // RFC 9728 §3.3: the metadata must be about the resource the client is talking to.
-      throw new AuthorizationError(
+      throw authorizationError(
         `Protected resource metadata at ${url} is for ${metadata.resource}, not for ${server.href}; refusing it`,
       );
     }

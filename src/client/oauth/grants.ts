@@ -7,7 +7,7 @@
  */
 import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from "../response-bound.ts";
 import * as o4w from "oauth4webapi";
-import { AuthorizationError } from "../errors.ts";
+import { authorizationError } from "../errors.ts";
 import { messageOf } from "../http.ts";
 import { authorizationFailure, type DiscoveryHttp, requestOptions } from "./discovery.ts";
 import type { StoredClient } from "./token-store.ts";
@@ -37,11 +37,11 @@ export type Grant = (ctx: GrantContext) => Promise<GrantResult>;
 export async function authorizationCodeGrant(options: OAuthOptions, ctx: GrantContext): Promise<GrantResult> {
   const { as } = ctx;
   if (as.authorization_endpoint === undefined) {
-    throw new AuthorizationError(`The authorization server ${as.issuer} has no authorization endpoint`);
+    throw authorizationError(`The authorization server ${as.issuer} has no authorization endpoint`);
   }
   if (!as.code_challenge_methods_supported?.includes("S256")) {
     // MCP 2025-11-25, Authorization Code Protection: no S256, no authorization.
-    throw new AuthorizationError(`The authorization server ${as.issuer} does not support PKCE S256; refusing it`);
+    throw authorizationError(`The authorization server ${as.issuer} does not support PKCE S256; refusing it`);
   }
   const client = await clientIdentity(options, ctx);
   const verifier = o4w.generateRandomCodeVerifier();
@@ -61,7 +61,9 @@ export async function authorizationCodeGrant(options: OAuthOptions, ctx: GrantCo
   try {
     params = o4w.validateAuthResponse(as, toOauthClient(client), callback, state);
   } catch (error) {
-    throw new AuthorizationError(`The authorization response was refused: ${messageOf(error)}`, { cause: error });
+    throw authorizationError(`The authorization response was refused: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   const oc = toOauthClient(client);
   const tokens = await tokenRequest(() =>
@@ -137,7 +139,7 @@ async function clientIdentity(options: OAuthOptions, ctx: GrantContext): Promise
   }
   if (ctx.client !== undefined) return ctx.client;
   if (as.registration_endpoint === undefined) {
-    throw new AuthorizationError(
+    throw authorizationError(
       `The authorization server ${as.issuer} supports neither dynamic registration nor client metadata documents; pass a clientId`,
     );
   }
@@ -235,8 +237,8 @@ export function tokenOptions(
 
 /**
  * Runs a token request; an authorization server's `use_dpop_nonce` error is answered once with the
- * nonce it sent (RFC 9449 §8), which the DPoP handle has kept. A refusal becomes an {@link AuthorizationError}; an
- * authorization server that cannot be reached, a TransportError.
+ * nonce it sent (RFC 9449 §8), which the DPoP handle has kept. A refusal becomes an `unauthenticated` `McpliteError`; an
+ * authorization server that cannot be reached, a `transport` error.
  *
  * @param run Sends the request and processes the response.
  * @returns The token response.

@@ -7,7 +7,7 @@
  * @module
  */
 import * as o4w from "oauth4webapi";
-import { AuthorizationError } from "../errors.ts";
+import { authorizationError } from "../errors.ts";
 import type { ClientAuth, FetchLike } from "../http.ts";
 import { type BearerChallenge, challengeSchemes, parseBearerChallenge } from "./read-challenge.ts";
 import {
@@ -224,7 +224,7 @@ class Session {
         // RFC 9449 §7.1: a resource that takes bearer tokens too would challenge with `Bearer` as well;
         // a bearer token is bound to be refused, so none is asked for.
         await response.body?.cancel().catch(() => {});
-        throw new AuthorizationError(
+        throw authorizationError(
           `${new URL(request.url).origin} requires DPoP-bound access tokens (WWW-Authenticate: DPoP, RFC 9449): ` +
             "set dpop: true in the auth options",
           { status: response.status },
@@ -303,12 +303,12 @@ class Session {
     if (metadata !== undefined) {
       const issuer = metadata.authorization_servers?.[0];
       if (issuer === undefined) {
-        throw new AuthorizationError(
-          `The protected resource metadata of ${server.origin} names no authorization server`,
-        );
+        throw authorizationError(`The protected resource metadata of ${server.origin} names no authorization server`);
       }
       as = await discoverAuthorizationServer(new URL(issuer), this.#http);
-      if (as === undefined) throw new AuthorizationError(`No authorization server metadata found for ${issuer}`);
+      if (as === undefined) {
+        throw authorizationError(`No authorization server metadata found for ${issuer}`);
+      }
     } else {
       // MCP 2025-03-26: no resource metadata, the server's origin is the authorization server.
       as = await discoverAuthorizationServer(new URL(server.origin), this.#http) ?? fallbackAuthorizationServer(server);

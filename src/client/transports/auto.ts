@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { ClientError, TransportError } from "../errors.ts";
+import { clientError, isTransportError, transportError } from "../errors.ts";
+import { McpliteError } from "../../errors/error.ts";
 import { quietContext } from "../quiet-context.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolListing, Transport } from "../transport.ts";
 import { createMcpTransport, type McpTransportOptions } from "./mcp.ts";
@@ -100,7 +101,7 @@ export class AutoTransport implements Transport {
       } catch (error) {
         // A wire that carries some methods (MCP-lite: prompts, resources) but not this one, or a server whose
         // MCP-lite has no endpoint for it (404, 405: before the README's extensions): MCP serves it.
-        const missing = error instanceof ClientError &&
+        const missing = error instanceof McpliteError &&
           (error.code === "unsupported" || error.status === 404 || error.status === 405);
         if (!missing) throw error;
       }
@@ -112,7 +113,7 @@ export class AutoTransport implements Transport {
     const transport = await this.#transport(ctx);
     const describer = transport.discover ? transport : await this.#requesterFor("server/discover", transport, ctx);
     if (describer.discover === undefined) {
-      throw new ClientError("unsupported", `server/discover is not available over ${describer.wire}`);
+      throw clientError("unsupported", `server/discover is not available over ${describer.wire}`);
     }
     return await describer.discover(ctx);
   }
@@ -135,7 +136,7 @@ export class AutoTransport implements Transport {
     const others = this.#candidates.slice(this.#candidates.indexOf(chosen) + 1).filter((t) => t.request);
     const found = await firstAnswering(others, { ...ctx, etag: undefined });
     if ("transport" in found) return found.transport;
-    throw new ClientError(
+    throw clientError(
       "unsupported",
       `${method} is not available over ${chosen.wire}${others.length > 0 ? ", and no MCP endpoint answered" : ""}`,
       { cause: found.last },
@@ -164,8 +165,8 @@ export class AutoTransport implements Transport {
       this.#chosen = found.transport;
       return found;
     }
-    throw new TransportError(`No MCP-lite or MCP endpoint answered: ${(found.last as Error).message}`, {
-      status: (found.last as ClientError).status,
+    throw transportError(`No MCP-lite or MCP endpoint answered: ${(found.last as Error).message}`, {
+      status: (found.last as McpliteError).status,
       cause: found.last,
     });
   }
@@ -190,9 +191,9 @@ async function firstAnswering(
 
 /** An answer that means "not this wire here": 404, 405, 415, or an unknown method. */
 function isNotHere(error: unknown): boolean {
-  if (!(error instanceof ClientError)) return false;
+  if (!(error instanceof McpliteError)) return false;
   const status = error.status;
   if (status === 404 || status === 405 || status === 415 || status === 400) return true;
   return error.rpcCode === -32601 ||
-    (error instanceof TransportError && status !== undefined && status >= 400 && status < 500);
+    (isTransportError(error) && status !== undefined && status >= 400 && status < 500);
 }

@@ -8,6 +8,8 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
+import { codeOfGrpcStatus } from "../../errors/grpc-status.ts";
+import { sentErrorCode } from "../../errors/sent-code.ts";
 import { type ClientAuth, messageOf } from "../http.ts";
 import { responseBound, responseTooLarge } from "../response-bound.ts";
 import { peerOf, sendTraced, withTraceHeaders } from "../carry-trace.ts";
@@ -16,22 +18,13 @@ import { Code, ConnectError, createClient, type Transport as ConnectTransport } 
 import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import { isNotHttp1 } from "../not-http1.ts";
-import { ErrorCode } from "../../core/error.ts";
-import { codeOfGrpcStatus, sentErrorCode } from "../error-codes.ts";
+import { ErrorCode, McpliteError } from "../../errors/error.ts";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
 import { MCPLite, type Prompt, ResponseType, type ToolResponse } from "../../gen/mcplite/mcplite_pb.ts";
-import {
-  ClientError,
-  ClientErrorCode,
-  InvalidArgumentsError,
-  RpcError,
-  TimeoutError,
-  ToolNotFoundError,
-  TransportError,
-} from "../errors.ts";
+import { clientError, rpcError, transportError } from "../errors.ts";
 import type {
   InputRequest,
   Progress,
@@ -75,7 +68,7 @@ export interface GrpcTransportOptions {
  * @param target The server's base URL (the service lives at `{url}/mcplite.MCPLite/*`), spoken to over
  *   `fetch` (HTTP/1.1: a server's `fetch` with `grpcBinding()`), or a Connect transport
  *   (`createGrpcTransport({ baseUrl })` from `@connectrpc/connect-node` for real gRPC, and for
- *   `serveGrpc()`'s HTTP/2-only listener, whose URL given here fails with a `TransportError` saying so).
+ *   `serveGrpc()`'s HTTP/2-only listener, whose URL given here fails with a `transport` error saying so).
  * @param options The protocol, encoding, `fetch` and headers, when `target` is a URL; the headers, and the
  *   `baseUrl` telemetry names, with a Connect transport.
  * @returns The transport.
@@ -125,7 +118,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         }),
       };
     } catch (error) {
-      throw clientError(error, ctx, "tools/list");
+      throw clientErrorOf(error, ctx, "tools/list");
     }
   }
 
@@ -152,9 +145,9 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         if (isProgress(progress)) ctx.onProgress?.(progress); // the handler's or its deferred work's (§5.3)
         else ctx.onPartial?.(response.result?.partial);
       }
-      throw new RpcError("the stream ended without a complete response");
+      throw rpcError("the stream ended without a complete response");
     } catch (error) {
-      throw clientError(error, ctx, "tools/call");
+      throw clientErrorOf(error, ctx, "tools/call");
     }
   }
 
@@ -205,9 +198,9 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
           : replyFromResponse(response);
       }
     } catch (error) {
-      throw clientError(error, ctx, method);
+      throw clientErrorOf(error, ctx, method);
     }
-    throw new ClientError(ClientErrorCode.Unsupported, `${method} is not available over gRPC`);
+    throw clientError(ErrorCode.Unsupported, `${method} is not available over gRPC`);
   }
 }
 
@@ -259,7 +252,7 @@ function fetchClient(send: (request: Request) => Promise<Response>): UniversalCl
     try {
       response = await send(new Request(request.url, init as RequestInit));
     } catch (error) {
-      if (request.signal?.aborted || error instanceof ClientError) throw error;
+      if (request.signal?.aborted || error instanceof McpliteError) throw error;
       throw unreachable(request.url, error);
     }
     return universalClientResponseFromFetch(response);
@@ -270,10 +263,10 @@ function fetchClient(send: (request: Request) => Promise<Response>): UniversalCl
  * The error of a fetch that failed: a server that answered, but not in HTTP/1.1, is most likely
  * `serveGrpc()`'s HTTP/2 listener (h2c), which `fetch` cannot speak; the message says what does.
  */
-function unreachable(url: string, error: unknown): TransportError {
+function unreachable(url: string, error: unknown): McpliteError {
   const origin = new URL(url).origin;
   if (isNotHttp1(error)) {
-    return new TransportError(
+    return transportError(
       `${origin} did not answer in HTTP/1.1, as serveGrpc()'s HTTP/2 listener (h2c) does not. grpcTransport(url) ` +
         "speaks Connect over fetch, to a server's fetch with grpcBinding(); for the HTTP/2 listener use " +
         `grpcTransport(createGrpcTransport({ baseUrl: "${origin}" })), createGrpcTransport from @connectrpc/connect-node`,
@@ -281,7 +274,7 @@ function unreachable(url: string, error: unknown): TransportError {
     );
   }
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
-  return new TransportError(`Could not reach ${url}: ${messageOf(error)}${cause}`, { cause: error });
+  return transportError(`Could not reach ${url}: ${messageOf(error)}${cause}`, { cause: error });
 }
 
 function fetchTransport(baseUrl: string, options: GrpcTransportOptions): ConnectTransport {
@@ -307,7 +300,7 @@ function replyFromResponse(response: Pick<ToolResponse, "meta" | "result">): Rep
   const meta = response.meta;
   switch (meta?.responseType ?? ResponseType.ANSWER) {
     case ResponseType.ANSWER:
-    case ResponseType.FAILURE: // the result carries isError: the client raises ToolFailedError from it
+    case ResponseType.FAILURE: // the result carries isError: the client raises ToolError from it
       return { kind: "complete", result: response.result ?? { content: [] } };
     case ResponseType.PROMISE:
       return {
@@ -325,7 +318,7 @@ function replyFromResponse(response: Pick<ToolResponse, "meta" | "result">): Rep
         requestState: meta!.requestState,
       };
     default:
-      throw new RpcError(`unsupported response type ${meta?.responseType}`, { data: response.result });
+      throw rpcError(`unsupported response type ${meta?.responseType}`, { data: response.result });
   }
 }
 
@@ -336,16 +329,16 @@ function isoFromMs(ms: bigint): string | undefined {
 
 /**
  * Turns a Connect error into the client's, its code the server's (`ErrorInfo.reason`) or the status's
- * nearest: an unknown tool → `ToolNotFoundError` with the server's `requested_tool`, `available_tools`
- * and `suggestion`; invalid arguments → `InvalidArgumentsError` with `issues`;
- * DEADLINE_EXCEEDED → `TimeoutError` (`deadline_exceeded`); a cancelled call → the reason it was cancelled with; a connection that failed → `TransportError`; anything else a
- * `RpcError` with the gRPC code in `data.grpcCode`.
+ * nearest: an unknown tool → `unknown_tool` with the server's `requested_tool`, `available_tools` and
+ * `suggestion`; invalid arguments → `invalid_arguments` with `issues`; DEADLINE_EXCEEDED → `deadline_exceeded`;
+ * a cancelled call → the reason it was cancelled with; a connection that failed → `transport`; anything else a
+ * `ProtocolError` with the gRPC code in `data.grpcCode`.
  */
-function clientError(error: unknown, ctx: RequestContext, method: string): unknown {
+function clientErrorOf(error: unknown, ctx: RequestContext, method: string): unknown {
   if (ctx.signal.aborted) return ctx.signal.reason ?? error;
   if (!(error instanceof ConnectError)) return error;
-  // The client's own error from below Connect (the auth layer's AuthorizationError), which Connect wrapped.
-  if (error.cause instanceof ClientError) return error.cause;
+  // The client's own error from below Connect (the auth layer's `unauthenticated` error), which Connect wrapped.
+  if (error.cause instanceof McpliteError) return error.cause;
   const message = error.rawMessage;
   const [info] = error.findDetails(ErrorInfoSchema);
   // Connect's own refusal of an answer past `readMaxBytes` (the client's `maxResponseBytes`), not the server's.
@@ -367,18 +360,13 @@ function clientError(error: unknown, ctx: RequestContext, method: string): unkno
     (method === "tools/call" && error.code === Code.NotFound ? ErrorCode.UnknownTool : undefined) ??
     (method === "tools/call" && error.code === Code.InvalidArgument ? ErrorCode.InvalidArguments : undefined) ??
     codeOfGrpcStatus(error.code);
-  let mapped: ClientError;
-  if (method === "tools/call" && code === ErrorCode.UnknownTool) {
-    mapped = new ToolNotFoundError(message, { data, cause: error });
-  } else if (method === "tools/call" && code === ErrorCode.InvalidArguments) {
-    mapped = new InvalidArgumentsError(message, { data, cause: error });
-  } else if (error.code === Code.DeadlineExceeded) {
-    // The server's deadline (the client's own timer aborts the signal, answered above): its code, as its span names it.
-    mapped = new TimeoutError(message, { data, cause: error }, ErrorCode.DeadlineExceeded);
-  } else if (error.code === Code.Unavailable || (error.code === Code.Unknown && info === undefined)) {
-    mapped = new TransportError(message, { data, cause: error });
-  } else {
-    mapped = new RpcError(message, { data, cause: error }, code);
+  // Without ErrorInfo, UNAVAILABLE, UNKNOWN and DEADLINE_EXCEEDED are the channel's (a connection that failed, the
+  // deadline Connect enforces): the client's own conditions. With it, the server answered: a refusal, as on every wire.
+  if (info === undefined && (error.code === Code.Unavailable || error.code === Code.Unknown)) {
+    return transportError(message, { data, cause: error });
   }
-  return mapped;
+  if (info === undefined && error.code === Code.DeadlineExceeded) {
+    return clientError(ErrorCode.DeadlineExceeded, message, { data, cause: error });
+  }
+  return rpcError(message, { data, cause: error }, code);
 }

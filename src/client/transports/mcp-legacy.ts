@@ -7,8 +7,9 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
+import { McpliteError } from "../../errors/error.ts";
 import { sleep } from "../../internal/sleep.ts";
-import { ClientError, errorFromRpc, RpcError, TransportError } from "../errors.ts";
+import { errorFromRpc, rpcError, transportError } from "../errors.ts";
 import { httpError, isEventStream, isJsonResponse, readRpcReply, type RpcId, type StreamMessage } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { quietContext } from "../quiet-context.ts";
@@ -189,7 +190,7 @@ export class LegacySession {
     const { result, response } = exchanged;
     const version = result.protocolVersion;
     if (typeof version !== "string" || version === "") {
-      throw new RpcError("The initialize result has no protocolVersion", { data: result });
+      throw rpcError("The initialize result has no protocolVersion", { data: result });
     }
     this.#version = version;
     this.#sessionId = response.headers.get("mcp-session-id") ?? undefined;
@@ -199,7 +200,7 @@ export class LegacySession {
     const ack = await this.#http.post("", headers, body, ctx.signal);
     await ack.body?.cancel().catch(() => {});
     if (!ack.ok) {
-      throw new TransportError(`notifications/initialized was refused: HTTP ${ack.status}`, { status: ack.status });
+      throw transportError(`notifications/initialized was refused: HTTP ${ack.status}`, { status: ack.status });
     }
     // Only a client that can answer server requests needs the standalone stream; an open stream also
     // keeps the process alive until close().
@@ -212,7 +213,7 @@ export class LegacySession {
    * 2024-11-05's HTTP+SSE transport, which requests then go over. Never for a refusal of the credentials.
    */
   async #overSse(error: unknown): Promise<boolean> {
-    const status = error instanceof ClientError ? error.status : undefined;
+    const status = error instanceof McpliteError ? error.status : undefined;
     if (this.#http !== this.#given || status === undefined || status < 400 || status >= 500) return false;
     if (status === 401 || status === 403) return false;
     try {
@@ -375,7 +376,7 @@ export class LegacySession {
     let reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
     for (let resumes = 0; reply === undefined; resumes++) {
       if (!isEventStream(response) || cursor.lastEventId === undefined || resumes >= MAX_RESUMES) {
-        throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
+        throw transportError(`The ${method} stream ended before its response`, { status: response.status });
       }
       await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, ctx.signal);
       const resume = await this.#requestHeaders(this.#sessionId);
@@ -403,7 +404,7 @@ export class LegacySession {
       message = { jsonrpc: "2.0", id, error: answerError(error) };
     }
     const response = await this.#post(message, ctx.signal);
-    if (!response.ok) throw new TransportError(`The server refused the answer to ${method}: HTTP ${response.status}`);
+    if (!response.ok) throw transportError(`The server refused the answer to ${method}: HTTP ${response.status}`);
   }
 
   /** POSTs a message that needs no reply (an answer to a server request). */
@@ -425,7 +426,7 @@ export class LegacySession {
  * @returns `true` when opening the session again may succeed.
  */
 function isSessionGone(error: unknown): boolean {
-  if (!(error instanceof ClientError)) return false;
+  if (!(error instanceof McpliteError)) return false;
   if (error.status === 404) return true;
   return error.status === 400 && error.rpcCode !== -32700 && error.rpcCode !== -32600;
 }

@@ -7,15 +7,9 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
+import { McpliteError } from "../../errors/error.ts";
 import { McpErrorCode, METHOD_HEADER, NAME_HEADER } from "../../internal/mcp-wire.ts";
-import {
-  AuthorizationError,
-  ClientError,
-  errorFromRpc,
-  RpcError,
-  ToolNotFoundError,
-  TransportError,
-} from "../errors.ts";
+import { errorFromRpc, isAuthorizationFailure, isTransportError, rpcError, transportError } from "../errors.ts";
 import { cacheHintOf, httpError, type HttpOptions, isJsonResponse, readRpcReply, type StreamMessage } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
 import { ListCursor } from "../list-cursor.ts";
@@ -121,7 +115,7 @@ class McpTransport implements Transport {
       const { result, response } = await this.#send("tools/list", cursor === undefined ? {} : { cursor }, plain, extra);
       const hint = cacheHintOf(response.headers);
       if (response.status === 304) return { tools: [], notModified: true, ...hint, etag: ctx.etag };
-      if (!Array.isArray(result.tools)) throw new RpcError("tools/list returned no tools array", { data: result });
+      if (!Array.isArray(result.tools)) throw rpcError("tools/list returned no tools array", { data: result });
       tools.push(...(result.tools as ToolInfo[]));
       const pageTtl = typeof result.ttlMs === "number" ? Math.max(0, result.ttlMs) : hint.ttlMs ?? 0;
       ttlMs = ttlMs === undefined ? pageTtl : Math.min(ttlMs, pageTtl);
@@ -151,9 +145,9 @@ class McpTransport implements Transport {
       if (this.#params === undefined) await this.listTools({ ...ctx, etag: undefined });
       const mirrored = this.#params!.get(call.name);
       if (mirrored === null) {
-        throw new ToolNotFoundError(`Tool ${call.name} was dropped: its x-mcp-header annotations are invalid`, {
+        throw rpcError(`Tool ${call.name} was dropped: its x-mcp-header annotations are invalid`, {
           data: { requested_tool: call.name, reason: "invalid_x_mcp_header" },
-        });
+        }, "unknown_tool");
       }
       const extra = new Headers();
       if (mirrored !== undefined) setParamHeaders(mirrored, call.arguments, extra);
@@ -161,7 +155,7 @@ class McpTransport implements Transport {
         return replyFromMcp((await this.#send("tools/call", params, ctx, extra)).result);
       } catch (error) {
         // A header mismatch may mean the tool changed since it was listed: list again, once.
-        if (attempt > 0 || !(error instanceof ClientError) || error.rpcCode !== McpErrorCode.HeaderMismatch) {
+        if (attempt > 0 || !(error instanceof McpliteError) || error.rpcCode !== McpErrorCode.HeaderMismatch) {
           throw error;
         }
         this.#params = undefined;
@@ -257,12 +251,12 @@ class McpTransport implements Transport {
       }
     } catch (error) {
       // Not an era question: an abort, or authorization failing (no handshake would fare better).
-      if (ctx.signal.aborted || !(error instanceof ClientError) || error instanceof AuthorizationError) throw error;
+      if (ctx.signal.aborted || !(error instanceof McpliteError) || isAuthorizationFailure(error)) throw error;
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;
       const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
       if (error.rpcCode === McpErrorCode.UnsupportedVersion && legacy !== undefined) return legacy;
       if (error.rpcCode !== undefined && MODERN_ERRORS.has(error.rpcCode)) throw error;
-      if (error instanceof TransportError && error.status === undefined) throw error; // unreachable: not an era question
+      if (isTransportError(error) && error.status === undefined) throw error; // unreachable: not an era question
     }
     return LEGACY_VERSIONS[0];
   }
@@ -340,7 +334,7 @@ class McpTransport implements Transport {
     const onMessage = (message: StreamMessage) => handleStreamMessage(message, ctx, progressToken);
     const reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
     if (reply === undefined) {
-      throw new TransportError(`The ${method} stream ended before its response`, { status: response.status });
+      throw transportError(`The ${method} stream ended before its response`, { status: response.status });
     }
     ctx.activity();
     if (reply.ok) return { result: reply.result, response };
@@ -364,7 +358,7 @@ class McpTransport implements Transport {
 
 /** The version a -32022 error's `data.supported` names that this client speaks, if any. */
 function versionToRetry(error: unknown): string | undefined {
-  if (!(error instanceof ClientError) || error.rpcCode !== McpErrorCode.UnsupportedVersion) return undefined;
+  if (!(error instanceof McpliteError) || error.rpcCode !== McpErrorCode.UnsupportedVersion) return undefined;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
   return Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ClientError, errorFromRpc, RpcError, rpcErrorOf, TransportError } from "../errors.ts";
+import { clientError, errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
   type FetchLike,
@@ -133,7 +133,7 @@ class McpliteTransport implements Transport {
     const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : undefined;
     if (endpoint === undefined) {
       return Promise.reject(
-        new ClientError("unsupported", `${method} is not available over ${this.wire}`),
+        clientError("unsupported", `${method} is not available over ${this.wire}`),
       );
     }
     // A listing is a plain POST; a read is JSON-RPC, with an id.
@@ -209,7 +209,7 @@ class McpliteTransport implements Transport {
         });
       }
     }
-    throw new TransportError("The event stream ended before its done event", { status: response.status });
+    throw transportError("The event stream ended before its done event", { status: response.status });
   }
 
   async #failure(response: Response, method: string, signal: AbortSignal): Promise<Error> {
@@ -221,7 +221,7 @@ class McpliteTransport implements Transport {
     if (reply !== undefined && !reply.ok) {
       return errorFromRpc(reply.error, { method, wire: this.wire, status: response.status });
     }
-    return new TransportError(`HTTP ${response.status} from ${response.url || method}`, { status: response.status });
+    return transportError(`HTTP ${response.status} from ${response.url || method}`, { status: response.status });
   }
 }
 
@@ -245,14 +245,14 @@ function parseData(data: string, type: string): unknown {
     return JSON.parse(data);
   } catch {
     if (type === "message") return data; // a plain-text partial
-    throw new RpcError(`The ${type} event is not JSON`, { data });
+    throw rpcError(`The ${type} event is not JSON`, { data });
   }
 }
 
 /** The `done` event's result; a `done` with only `_meta` (MCP-lite spec v0.042 A.4) gets the partials as content. */
 function finalResult(data: unknown, partials: unknown[]): Record<string, unknown> {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new RpcError("The done event must carry a result object", { data });
+    throw rpcError("The done event must carry a result object", { data });
   }
   const result = data as Record<string, unknown>;
   if (Array.isArray(result.content) || partials.length === 0) return result;

@@ -9,8 +9,9 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
+import type { McpliteError } from "../../errors/error.ts";
 import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
-import { TransportError } from "../errors.ts";
+import { transportError } from "../errors.ts";
 import type { FetchLike } from "../http.ts";
 
 const encoder = new TextEncoder();
@@ -54,7 +55,7 @@ export abstract class MessageConnection {
   #lastClientId = 0;
   #standalone: ((message: string) => void) | undefined;
   #endStandalone: (() => void) | undefined;
-  #failure: TransportError | undefined;
+  #failure: McpliteError | undefined;
   #heard = false;
   /** Receives what the server notifies outside any request (list changes, resource updates). */
   onNotice: ((message: Record<string, unknown>) => void) | undefined;
@@ -289,14 +290,10 @@ export abstract class MessageConnection {
    *
    * @param error What happened.
    */
-  protected fail(error: TransportError): void {
+  protected fail(error: McpliteError): void {
     if (this.#failure !== undefined) return;
     this.#failure = error;
     for (const pending of [...this.#pending.values()]) pending.fail(error);
     this.#endStandalone?.();
   }
-}
-
-function transportError(message: string): TransportError {
-  return new TransportError(message);
 }

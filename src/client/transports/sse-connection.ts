@@ -8,7 +8,7 @@
  * @module
  */
 import { isObject } from "../../internal/is-object.ts";
-import { TransportError } from "../errors.ts";
+import { transportError } from "../errors.ts";
 import { httpError, isEventStream } from "../http.ts";
 import type { HttpEndpoint } from "../http-endpoint.ts";
 import { readSse, type SseCursor } from "../read-sse.ts";
@@ -33,7 +33,7 @@ export class SseConnection extends MessageConnection {
    * @param http The stream's URL, and how requests to the server go (its fetch, headers).
    * @param timeoutMs How long the stream may take to name its endpoint.
    * @returns The open connection.
-   * @throws {TransportError} When the URL answers with no event stream (its status kept: a 4xx says "not here"),
+   * @throws {McpliteError} `transport`: When the URL answers with no event stream (its status kept: a 4xx says "not here"),
    *   or the stream names no endpoint in time.
    */
   static async open(http: HttpEndpoint, timeoutMs: number): Promise<SseConnection> {
@@ -44,7 +44,7 @@ export class SseConnection extends MessageConnection {
     if (!isEventStream(response) || response.body === null) {
       await response.body?.cancel().catch(() => {});
       // 406: the stream was asked for (Accept: text/event-stream) and something else answered.
-      throw new TransportError(`${http.url} answered GET with no event stream`, { status: 406 });
+      throw transportError(`${http.url} answered GET with no event stream`, { status: 406 });
     }
     const events = readSse(response.body, { lastEventId: undefined, retryMs: undefined } as SseCursor, stop.signal)
       [Symbol.asyncIterator]();
@@ -60,7 +60,7 @@ export class SseConnection extends MessageConnection {
     }
     if (endpoint === undefined) {
       stop.abort();
-      throw new TransportError(`${http.url} sent no endpoint event: not MCP's HTTP+SSE transport`, { status: 406 });
+      throw transportError(`${http.url} sent no endpoint event: not MCP's HTTP+SSE transport`, { status: 406 });
     }
     const connection = new SseConnection(http, endpoint, stop);
     void connection.#read(events);
@@ -82,7 +82,7 @@ export class SseConnection extends MessageConnection {
     } catch {
       // the stream broke: failed below, as when it ends
     }
-    this.fail(new TransportError("the server's event stream (HTTP+SSE) ended"));
+    this.fail(transportError("the server's event stream (HTTP+SSE) ended"));
   }
 
   /** Whether the stream ended (the connection takes no more requests). */
@@ -97,7 +97,7 @@ export class SseConnection extends MessageConnection {
       new Request(this.#endpoint, { method: "POST", headers, body: text, signal }),
     );
     await response.body?.cancel().catch(() => {});
-    if (!response.ok) throw new TransportError(`the server refused a message: HTTP ${response.status}`);
+    if (!response.ok) throw transportError(`the server refused a message: HTTP ${response.status}`);
   }
 
   /** Closes the event stream (the server ends the session). */

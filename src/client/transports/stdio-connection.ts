@@ -7,9 +7,10 @@
  * @module
  */
 import { LineSplitter, OVERSIZE } from "../../internal/line-splitter.ts";
+import type { McpliteError } from "../../errors/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { settlesWithin } from "../../internal/sleep.ts";
-import { ClientError, TransportError } from "../errors.ts";
+import { transportError } from "../errors.ts";
 import { responseBound, responseTooLarge } from "../response-bound.ts";
 import type { ChildProcess } from "./child-process.ts";
 import { MessageConnection } from "./message-connection.ts";
@@ -34,7 +35,7 @@ export class StdioConnection extends MessageConnection {
   #stderr = "";
   #closing = false;
   /** What ended the connection, for a write that raced the child's exit. */
-  #failure: ClientError | undefined;
+  #failure: McpliteError | undefined;
   readonly #failed: Promise<void>;
   #markFailed!: () => void;
   readonly #maxLine: number;
@@ -121,13 +122,13 @@ export class StdioConnection extends MessageConnection {
   }
 
   /** Fails every pending request, and every later one, with what happened and the stderr tail. */
-  #fail(what: string | ClientError): void {
+  #fail(what: string | McpliteError): void {
     if (this.failed) return;
     const tail = this.#stderr.trim();
     const reason = this.#closing ? "the connection was closed" : what;
     this.#failure = typeof reason !== "string"
       ? reason // the line's bound: the server's own words are not what went wrong
-      : new TransportError(tail === "" ? reason : `${reason}; its stderr ends with:\n${tail}`);
+      : transportError(tail === "" ? reason : `${reason}; its stderr ends with:\n${tail}`);
     this.#markFailed();
     this.fail(this.#failure);
     if (!this.#closing) this.#child.kill("SIGTERM");

@@ -7,8 +7,9 @@
  * @module
  */
 import type { RequestContext, ToolCallRequest, Transport } from "../transport.ts";
+import { McpliteError } from "../../errors/error.ts";
 import type { Reply, ToolListing } from "../transport.ts";
-import { TimeoutError, TransportError } from "../errors.ts";
+import { transportError } from "../errors.ts";
 import { spawnChild, type SpawnOptions } from "./child-process.ts";
 import { createPipedMcpTransport } from "./mcp.ts";
 import { isLegacyVersion } from "./legacy-handshake.ts";
@@ -154,7 +155,9 @@ class StdioTransport implements Transport {
       return await pending;
     } catch (error) {
       const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : error;
-      if (reason instanceof TimeoutError && this.#live !== undefined && !this.#live.heard) {
+      if (
+        reason instanceof McpliteError && reason.code === "timeout" && this.#live !== undefined && !this.#live.heard
+      ) {
         const ms = (reason.data as { limitMs?: unknown } | undefined)?.limitMs;
         const command = [this.#options.command, ...this.#options.args ?? []].join(" ");
         const asked = this.wire !== "mcp"
@@ -180,7 +183,7 @@ class StdioTransport implements Transport {
       },
       (error: unknown) => {
         this.#connection = undefined;
-        throw new TransportError(
+        throw transportError(
           `cannot start ${this.#options.command}: ${error instanceof Error ? error.message : error}`,
           {
             cause: error,

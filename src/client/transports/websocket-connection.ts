@@ -7,7 +7,7 @@
  */
 import { bearerProtocol, WEBSOCKET_PROTOCOL } from "../../codec/websocket-bearer.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { TransportError } from "../errors.ts";
+import { transportError } from "../errors.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, responseTooLarge } from "../response-bound.ts";
 import { MessageConnection } from "./message-connection.ts";
 
@@ -30,14 +30,14 @@ export class WebSocketConnection extends MessageConnection {
       try {
         message = JSON.parse(typeof event.data === "string" ? event.data : new TextDecoder().decode(event.data));
       } catch {
-        this.fail(new TransportError("the server sent a frame that is not JSON-RPC"));
+        this.fail(transportError("the server sent a frame that is not JSON-RPC"));
         return socket.close(1002);
       }
       if (isObject(message)) this.receive(message);
     });
     this.#closed = new Promise((resolve) =>
       socket.addEventListener("close", (event) => {
-        this.fail(new TransportError(`the WebSocket closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`));
+        this.fail(transportError(`the WebSocket closed (${event.code}${event.reason ? `: ${event.reason}` : ""})`));
         resolve();
       })
     );
@@ -53,7 +53,7 @@ export class WebSocketConnection extends MessageConnection {
    *   them; the WHATWG WebSockets API of browsers has none.
    * @param maxMessageBytes The most bytes one message may hold (`maxResponseBytes`).
    * @returns The open connection.
-   * @throws {TransportError} When the upgrade is refused or times out.
+   * @throws {McpliteError} `transport`: When the upgrade is refused or times out.
    */
   static open(
     url: string,
@@ -77,7 +77,7 @@ export class WebSocketConnection extends MessageConnection {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         socket.close();
-        reject(new TransportError(`the WebSocket at ${url} did not open within ${timeoutMs} ms`));
+        reject(transportError(`the WebSocket at ${url} did not open within ${timeoutMs} ms`));
       }, timeoutMs);
       socket.addEventListener("open", () => {
         clearTimeout(timer);
@@ -86,7 +86,7 @@ export class WebSocketConnection extends MessageConnection {
       // The browser API tells no status: a refused upgrade (401, 403, 404) is only an error.
       socket.addEventListener("error", () => {
         clearTimeout(timer);
-        reject(new TransportError(`cannot open a WebSocket at ${url} (refused, or not listening)`));
+        reject(transportError(`cannot open a WebSocket at ${url} (refused, or not listening)`));
       }, { once: true });
     });
   }

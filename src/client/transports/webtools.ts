@@ -6,11 +6,12 @@
  *
  * @module
  */
+import { codeOfWebtools } from "../../errors/webtools-codes.ts";
+import { sentErrorCode } from "../../errors/sent-code.ts";
 import type { WebtoolsEnvelope } from "../../bindings/webtools/envelope.ts";
 import type { WebtoolsMetadata } from "../../bindings/webtools/metadata.ts";
-import { InvalidArgumentsError, RpcError, ToolNotFoundError } from "../errors.ts";
-import { ErrorCode } from "../../core/error.ts";
-import { codeOfWebtools, sentErrorCode } from "../error-codes.ts";
+import { rpcError } from "../errors.ts";
+import { ErrorCode, type ProtocolError } from "../../errors/error.ts";
 import { httpError, type HttpOptions, isJsonResponse, listingHintOf, readJsonBody } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
@@ -153,9 +154,9 @@ class WebtoolsTransport implements Transport {
       (code === "WEBTOOL_NOT_FOUND" && !(isObject(details) && "requested_tool" in details)
         ? ErrorCode.MethodNotFound // a version or path, not an action
         : codeOfWebtools(code, response.status));
-    if (named === ErrorCode.InvalidArguments) throw new InvalidArgumentsError(message, options);
-    if (named === ErrorCode.UnknownTool) throw new ToolNotFoundError(message, options);
-    throw new RpcError(`${code}: ${message}`, options, named);
+    if (named === ErrorCode.InvalidArguments) throw rpcError(message, options, "invalid_arguments");
+    if (named === ErrorCode.UnknownTool) throw rpcError(message, options, "unknown_tool");
+    throw rpcError(`${code}: ${message}`, options, named);
   }
 
   /** With a hash: confirms the served metadata still matches, at most once per `pinCheckMs`. */
@@ -190,7 +191,7 @@ class WebtoolsTransport implements Transport {
       if (error === undefined) throw unexpected(response, envelope);
       const named = sentErrorCode((error as { reason?: unknown }).reason) ??
         codeOfWebtools(error.code, response.status);
-      throw new RpcError(`${error.code}: ${error.message}`, { status: response.status, data: error }, named);
+      throw rpcError(`${error.code}: ${error.message}`, { status: response.status, data: error }, named);
     }
     const metadata = await readJsonBody(response, signal, this.#http.maxResponseBytes) as WebtoolsMetadata;
     if (typeof metadata !== "object" || metadata === null || !Array.isArray(metadata.actions)) {
@@ -201,7 +202,7 @@ class WebtoolsTransport implements Transport {
       await checkPin(metadata, { version: version!, hash });
       this.#checkedAt = Date.now();
     } else if (version !== undefined && metadata.version !== version) {
-      throw new RpcError(`webtool version ${metadata.version} was served, but ${version} was asked for`, {
+      throw rpcError(`webtool version ${metadata.version} was served, but ${version} was asked for`, {
         status: response.status,
       });
     }
@@ -227,9 +228,9 @@ function resultFromData(data: unknown): Record<string, unknown> {
   return { content: [{ type: "text", text: JSON.stringify(data) }] };
 }
 
-function unexpected(response: Response, body: unknown): RpcError {
+function unexpected(response: Response, body: unknown): ProtocolError {
   const text = typeof body === "string" ? body : JSON.stringify(body) ?? "";
-  return new RpcError(`Unexpected webtool reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
+  return rpcError(`Unexpected webtool reply (HTTP ${response.status}): ${text.slice(0, 200)}`, {
     status: response.status,
     data: body,
   });

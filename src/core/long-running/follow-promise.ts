@@ -11,7 +11,7 @@
 import { askAll } from "../ask-all.ts";
 import { type CallContext } from "../call-context.ts";
 import { budgetCallerOf } from "../tool-call-context.ts";
-import { ProtocolError } from "../error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import type { FollowOptions } from "../follow-options.ts";
 import { isUnavailable } from "../guarded-store.ts";
 import { type CallOutcome, finalOutcome, type PromiseOutcome } from "../outcome.ts";

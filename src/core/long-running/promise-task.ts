@@ -10,7 +10,7 @@
 import { type CallContext, callerOf } from "../call-context.ts";
 import type { InputRequest } from "../call-sink.ts";
 import { type Restart, resultNotHeld } from "../continuations.ts";
-import { ErrorCode, ProtocolError } from "../error.ts";
+import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import { restartOf } from "../job-restart.ts";
 import type { PromiseOutcome } from "../outcome.ts";
 import { PROMISE_KIND, type PromiseState } from "../promise-outcome.ts";

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { ConnectError } from "@connectrpc/connect";
-import { defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
+import { defineTool } from "../../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../../src/errors/mod.ts";
 import type { Limits } from "../../../src/core/budgets.ts";
 import { attachListener, type ServerCore } from "../../../src/binding.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";

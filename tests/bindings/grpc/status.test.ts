@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorCode, ProtocolError, ToolError } from "../../../mod.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../../../src/errors/mod.ts";
 import { errorCodeToGrpc, errorToConnectError } from "../../../src/bindings/grpc/status.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../../src/gen/google/rpc/error_details_pb.ts";
 

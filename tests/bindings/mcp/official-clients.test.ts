@@ -16,7 +16,8 @@ import {
   ProtocolError as ProtocolErrorV2,
   StreamableHTTPClientTransport as TransportV2,
 } from "@modelcontextprotocol/client";
-import { createServer, definePrompt, defineTool, ErrorCode, ProtocolError, serve } from "../../../mod.ts";
+import { createServer, definePrompt, defineTool, serve } from "../../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../../src/errors/mod.ts";
 import type { Listener } from "../../../src/types.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { defineResource, ErrorCode, ProtocolError } from "../../../mod.ts";
+import { defineResource } from "../../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../../src/errors/mod.ts";
 import { legacy, mcpServer, modern, PNG } from "./mcp-helpers.ts";
 
 describe("resources over MCP", () => {

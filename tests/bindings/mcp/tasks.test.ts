@@ -6,14 +6,12 @@ import {
   createMemoryResultStore,
   createServer,
   defineTool,
-  ErrorCode,
   mcpBinding,
   mcpLiteBinding,
-  ProtocolError,
   type ResultStore,
   type ServerOptions,
-  ToolError,
 } from "../../../mod.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../../../src/errors/mod.ts";
 import { createClient, createInProcessTransport, type ElicitAnswer } from "../../../src/client/mod.ts";
 import { jobServer, SECRET, waitFor } from "../../helpers/long-running.ts";
 import { post, toolsCall } from "../../helpers/request.ts";

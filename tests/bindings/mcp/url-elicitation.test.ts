@@ -14,7 +14,8 @@ import {
   ProtocolError as ProtocolErrorV2,
   StreamableHTTPClientTransport as TransportV2,
 } from "@modelcontextprotocol/client";
-import { createServer, defineTool, serve, UrlElicitationRequiredError } from "../../../mod.ts";
+import { createServer, defineTool, serve } from "../../../mod.ts";
+import { UrlElicitationRequiredError } from "../../../src/errors/mod.ts";
 import type { Listener } from "../../../src/types.ts";
 
 // Loaded by a computed specifier, as tests/bindings/mcp/official-clients.test.ts explains.

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, image, ProtocolError } from "../../../mod.ts";
+import { createServer, defineTool, image } from "../../../mod.ts";
+import { ErrorCode, ProtocolError } from "../../../src/errors/mod.ts";
 import { metadataHash, webtoolsBinding, type WebtoolsOptions } from "../../../src/bindings/webtools/mod.ts";
 import { add, echo, fixtureServer, withDefaults } from "../../helpers/fixtures.ts";
 import { BASE, post } from "../../helpers/request.ts";

@@ -11,13 +11,14 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launch, NO_BROWSER, screenshotDir } from "../../apps/browser.ts";
-import { type DevSession, SDK, startDev } from "./dev-session.ts";
+import { type DevSession, SDK, SDK_ERRORS, startDev } from "./dev-session.ts";
 
 if (NO_BROWSER) console.error(`dev-page: skipped: ${NO_BROWSER}`);
 
 const server = (extra = "") =>
   `import * as v from "valibot";
-import { createServer, definePrompt, defineResource, defineTool, ToolError } from ${SDK};
+import { createServer, definePrompt, defineResource, defineTool } from ${SDK};
+import { ToolError } from ${SDK_ERRORS};
 
 const add = defineTool("add").describe("Adds two numbers")
   .input(v.object({ a: v.number(), b: v.number() }))

@@ -36,6 +36,9 @@ export interface DevSession {
 /** The SDK, imported by absolute path from a project outside the repository. */
 export const SDK = JSON.stringify(`${ROOT}mod.ts`);
 
+/** The SDK's errors entry point (`@mcplite/sdk/errors`), imported the same way. */
+export const SDK_ERRORS = JSON.stringify(`${ROOT}src/errors/mod.ts`);
+
 /**
  * Writes the project's files and starts `mcplite dev` on it.
  *

@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { createClient, enterpriseAuth, workloadIdentity } from "../../../src/client/mod.ts";
 import type { ClientAuth } from "../../../src/client/http.ts";
-import { AuthorizationError, ClientError, ClientErrorCode } from "../../../src/client/errors.ts";
+import { isAuthorizationFailure } from "../../../src/client/errors.ts";
+import { ErrorCode, McpliteError } from "../../../src/errors/mod.ts";
 import {
   AS_CLIENT,
   type AssertionServers,
@@ -73,7 +74,7 @@ describe("enterpriseAuth()", () => {
     });
     await assert.rejects(
       call(auth),
-      (error: unknown) => error instanceof ClientError && /invalid_grant|token request/.test(error.message),
+      (error: unknown) => error instanceof McpliteError && /invalid_grant|token request/.test(error.message),
     );
     assert.deepEqual(servers.requests.slice(from).map((r) => r.endpoint), ["idp"]);
   });
@@ -113,9 +114,9 @@ describe("enterpriseAuth()", () => {
       });
     const from = servers.requests.length;
     await assert.rejects(call(auth()), (error: unknown) => {
-      assert.ok(error instanceof ClientError, String(error));
-      assert.ok(!(error instanceof AuthorizationError), `a refused login, not an outage: ${error}`);
-      assert.equal(error.code, ClientErrorCode.Transport);
+      assert.ok(error instanceof McpliteError, String(error));
+      assert.ok(!isAuthorizationFailure(error), `a refused login, not an outage: ${error}`);
+      assert.equal(error.code, ErrorCode.Transport);
       return true;
     });
     assert.equal(servers.requests.length, from, "nothing reached the IdP or the authorization server");
@@ -183,7 +184,7 @@ describe("workloadIdentity()", () => {
       ]
     ) {
       const from = servers.requests.length;
-      await assert.rejects(call(workloadIdentity({ clientId: "reporter", token: () => jwt })), ClientError);
+      await assert.rejects(call(workloadIdentity({ clientId: "reporter", token: () => jwt })), McpliteError);
       assert.equal(servers.requests.length - from, 1);
     }
   });

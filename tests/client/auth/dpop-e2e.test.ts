@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { mcpBinding, mcpLiteBinding } from "../../../mod.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
-import { AuthorizationError, clientCredentials, createClient, oauth } from "../../../src/client/mod.ts";
+import { clientCredentials, createClient, oauth } from "../../../src/client/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../../src/errors/mod.ts";
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import { createWebSocketTransport } from "../../../src/client/transports/websocket.ts";
 import { webSocketBinding } from "../../../src/websocket/mod.ts";
@@ -83,12 +84,19 @@ describe("DPoP with our server (jwtAuth({ dpop: 'required' }))", () => {
     }
   });
 
-  /** A client without `dpop`, whose fetch records each request to the authorization server's token endpoint. */
-  function bearerClient(target: "mcp-lite" | "mcp" | "grpc") {
+  /**
+   * A client without `dpop`, whose fetch records each request to the authorization server's token endpoint and
+   * each to the resource.
+   */
+  function bearerClient(target: "mcp-lite" | "mcp" | "auto" | "grpc") {
     const tokenRequests: string[] = [];
+    const resourceRequests: string[] = [];
     const fetcher = async (input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init);
       if (new URL(request.url).pathname.endsWith("/token")) tokenRequests.push(request.url);
+      else if (new URL(request.url).origin === new URL(server.listener.url).origin) {
+        resourceRequests.push(`${request.method} ${new URL(request.url).pathname}`);
+      }
       return await fetch(request);
     };
     const auth = clientCredentials({ clientId: SERVICE_CLIENT.id, clientSecret: SERVICE_CLIENT.secret });
@@ -99,20 +107,31 @@ describe("DPoP with our server (jwtAuth({ dpop: 'required' }))", () => {
         fetch: fetcher,
         auth,
       });
-    return { client, tokenRequests };
+    return { client, tokenRequests, resourceRequests };
   }
 
-  for (const target of ["mcp-lite", "mcp", "grpc"] as const) {
-    it(`${target} without dpop: an AuthorizationError that names DPoP, and no bearer token asked for`, async () => {
-      const { client, tokenRequests } = bearerClient(target);
+  for (const target of ["mcp-lite", "mcp", "auto", "grpc"] as const) {
+    it(`${target} without dpop: an unauthenticated error that names DPoP, and no bearer token asked for`, async () => {
+      const { client, tokenRequests, resourceRequests } = bearerClient(target);
       try {
         const error = await client.call("read_doc", { id: "5" }).then(() => undefined, (e: unknown) => e);
-        assert.ok(error instanceof AuthorizationError, `${(error as Error)?.name}: ${(error as Error)?.message}`);
+        assert.ok(
+          error instanceof McpliteError && !(error instanceof ProtocolError),
+          `${(error as Error)?.name}: ${(error as Error)?.message}`,
+        );
+        assert.equal(error.code, ErrorCode.Unauthenticated);
         assert.match(error.message, /requires DPoP/);
         assert.match(error.message, /dpop: true/);
         assert.equal(error.status, 401);
         // RFC 9449 §7.1: the challenge names DPoP alone, so a bearer token would be refused.
         assert.deepEqual(tokenRequests, []);
+        // The client's own authorization failed: no other wire or revision is tried (an era or wire question
+        // would send a second request: MCP's initialize, or MCP after MCP-lite).
+        assert.equal(
+          resourceRequests.filter((r) => !r.includes("/.well-known/")).length,
+          1,
+          resourceRequests.join(", "),
+        );
       } finally {
         await client.close();
       }

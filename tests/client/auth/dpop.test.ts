@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decodeJwt } from "jose";
-import { AuthorizationError, clientCredentials, createClient, memoryTokenStore } from "../../../src/client/mod.ts";
+import { clientCredentials, createClient, memoryTokenStore } from "../../../src/client/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../../src/errors/mod.ts";
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import type { Client } from "../../../src/client/client.ts";
 import type { ClientAuth } from "../../../src/client/http.ts";
@@ -120,7 +121,7 @@ describe("dpop: true", () => {
   );
 
   it(
-    "without dpop, a DPoP-only challenge stops the client: AuthorizationError, no bearer token sent",
+    "without dpop, a DPoP-only challenge stops the client: unauthenticated, no bearer token sent",
     TIMEOUT,
     async () => {
       await withServer({}, async (server) => {
@@ -131,7 +132,8 @@ describe("dpop: true", () => {
         );
         try {
           await assert.rejects(client.call("echo", { text: "x" }), (error: Error) => {
-            assert.ok(error instanceof AuthorizationError, error.name);
+            assert.ok(error instanceof McpliteError && !(error instanceof ProtocolError), error.name);
+            assert.equal(error.code, ErrorCode.Unauthenticated);
             assert.match(error.message, /requires DPoP-bound access tokens .*set dpop: true/);
             return true;
           });

@@ -8,7 +8,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { closeClientSessions, grpcOverH2 } from "../../helpers/h2-sessions.ts";
 import { createServer, defineTool } from "../../../mod.ts";
 import { grpcBinding, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
-import { type ClientError, ClientErrorCode } from "../../../src/client/errors.ts";
+import { ErrorCode, type McpliteError } from "../../../src/errors/mod.ts";
 import type { Reply, RequestContext, Transport } from "../../../src/client/transport.ts";
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import { grpcServer } from "../../bindings/grpc/grpc-fixtures.ts";
@@ -27,11 +27,11 @@ function context(extra: Partial<RequestContext> = {}): RequestContext {
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<ClientError> {
+async function failure(promise: Promise<unknown>): Promise<McpliteError> {
   try {
     await promise;
   } catch (error) {
-    return error as ClientError;
+    return error as McpliteError;
   }
   assert.fail("expected a failure");
 }
@@ -67,13 +67,13 @@ async function exercise(transport: Transport): Promise<void> {
   assert.equal(again.kind, "promise");
 
   const unknown = await failure(transport.callTool({ name: "ad", arguments: {} }, context()));
-  assert.equal(unknown.code, ClientErrorCode.UnknownTool);
+  assert.equal(unknown.code, ErrorCode.UnknownTool);
   assert.equal(unknown.message, "Tool not found: ad");
   assert.deepEqual((unknown.data as { available_tools: string[] }).available_tools.slice(0, 2), ["add", "echo"]);
   assert.equal((unknown.data as { suggestion: string }).suggestion, "Did you mean 'add'?");
 
   const invalid = await failure(transport.callTool({ name: "add", arguments: { a: "x", b: 1 } }, context()));
-  assert.equal(invalid.code, ClientErrorCode.InvalidArguments);
+  assert.equal(invalid.code, ErrorCode.InvalidArguments);
   assert.equal((invalid.data as { issues: { path: string }[] }).issues[0].path, "a");
 
   const late = await failure(
@@ -141,7 +141,7 @@ describe("grpcTransport", () => {
     const listener = await serveGrpc(grpcServer(), { port: 0, closeGraceMs: 200 });
     try {
       const error = await failure(grpcTransport(listener.url).listTools(context()));
-      assert.equal(error.code, ClientErrorCode.Transport, error.message);
+      assert.equal(error.code, ErrorCode.Transport, error.message);
       assert.match(error.message, /did not answer in HTTP\/1\.1/);
       assert.ok(
         error.message.includes(`grpcTransport(createGrpcTransport({ baseUrl: "${listener.url}" }))`),
@@ -160,10 +160,10 @@ describe("grpcTransport", () => {
   it("reports an unreachable server as a transport error", async () => {
     const transport = grpcTransport(createGrpcTransport({ baseUrl: "http://127.0.0.1:1" }));
     const error = await failure(transport.listTools(context()));
-    assert.equal(error.code, ClientErrorCode.Transport);
+    assert.equal(error.code, ErrorCode.Transport);
     // Over fetch, the message names the URL and the runtime's reason (not Node's bare "fetch failed").
     const overFetch = await failure(grpcTransport("http://127.0.0.1:1").listTools(context()));
-    assert.equal(overFetch.code, ClientErrorCode.Transport);
+    assert.equal(overFetch.code, ErrorCode.Transport);
     assert.match(overFetch.message, /^Could not reach http:\/\/127\.0\.0\.1:1\/mcplite\.MCPLite\/GetTools: ./);
   });
 });

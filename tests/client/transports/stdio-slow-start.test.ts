@@ -11,6 +11,7 @@ import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { createClient } from "../../../src/client/mod.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../../../src/errors/mod.ts";
 import { createStdioTransport } from "../../../src/client/transports/stdio.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
 
@@ -80,7 +81,8 @@ describe("stdio servers that start slowly", () => {
     const client = createClient(transport, { timeoutMs: 1000 });
     try {
       await assert.rejects(client.listTools(), (error: Error) => {
-        assert.equal(error.name, "TimeoutError");
+        assert.ok(error instanceof McpliteError && !(error instanceof ProtocolError), String(error));
+        assert.equal(error.code, ErrorCode.Timeout);
         assert.match(error.message, /slow-stdio-server\.ts 0 mute answered nothing in 1000 ms/);
         assert.match(error.message, /neither server\/discover nor initialize/);
         return true;

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { createClient } from "../../../src/client/mod.ts";
+import { ErrorCode, ToolError } from "../../../src/errors/mod.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../../../src/client/transports/stdio.ts";
 import { runtimeCommand } from "../../helpers/stdio.ts";
 
@@ -36,7 +37,8 @@ for (const [name, options] of wires) {
         assert.deepEqual(counted, { notes: 2, words: 10 });
         assert.deepEqual(progress, [1, 2]);
         await assert.rejects(client.call("read_note", { title: "none" }), (error: Error) => {
-          assert.equal(error.name, "ToolFailedError"); // the tool answered isError
+          assert.ok(error instanceof ToolError, String(error)); // the tool answered isError
+          assert.equal(error.code, ErrorCode.ToolFailed);
           assert.match(error.message, /No note titled "none"/);
           return true;
         });

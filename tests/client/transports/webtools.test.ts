@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool, ErrorCode, ProtocolError } from "../../../mod.ts";
+import { createServer, defineTool } from "../../../mod.ts";
+import { ErrorCode, ProtocolError, ToolError } from "../../../src/errors/mod.ts";
 import { webtoolsBinding } from "../../../src/bindings/webtools/mod.ts";
-import { InvalidArgumentsError, RpcError, ToolNotFoundError } from "../../../src/client/errors.ts";
 import type { Reply, RequestContext } from "../../../src/client/transport.ts";
 import { createWebtoolsTransport } from "../../../src/client/transports/webtools.ts";
 import { pinOf, WebtoolsPinError } from "../../../src/client/webtools-pin.ts";
@@ -94,15 +94,20 @@ describe("Webtools transport", () => {
       return await next();
     });
     const transport = createWebtoolsTransport(URL, { fetch: server.fetch });
-    await assert.rejects(transport.callTool({ name: "ad", arguments: {} }, ctx()), ToolNotFoundError);
+    await assert.rejects(
+      transport.callTool({ name: "ad", arguments: {} }, ctx()),
+      (error: unknown) => error instanceof ProtocolError && error.code === ErrorCode.UnknownTool,
+    );
     await assert.rejects(transport.callTool({ name: "add", arguments: { a: "x" } }, ctx()), (error: unknown) => {
-      assert.ok(error instanceof InvalidArgumentsError);
+      assert.ok(error instanceof ProtocolError);
+      assert.equal(error.code, ErrorCode.InvalidArguments);
       assert.equal(error.status, 400);
       assert.deepEqual((error.data as { issues: { path: string }[] }).issues.map((i) => i.path), ["a", "b"]);
       return true;
     });
     await assert.rejects(transport.callTool({ name: "echo", arguments: { text: "x" } }, ctx()), (error: unknown) => {
-      assert.ok(error instanceof RpcError);
+      assert.ok(error instanceof ProtocolError);
+      assert.equal(error.code, ErrorCode.RateLimited);
       assert.equal(error.status, 429);
       assert.match(error.message, /RATE_LIMIT: slow down/);
       return true;
@@ -176,7 +181,7 @@ describe("Webtools transport: pinning", () => {
 
 describe("Webtools transport with createClient", () => {
   it("types the calls, redeems promises, throws failures, and feeds the Vercel AI SDK helper", async () => {
-    const { createClient, ToolFailedError } = await import("../../../src/client/mod.ts");
+    const { createClient } = await import("../../../src/client/mod.ts");
     const { webtoolsToAiTools } = await import("../../../src/client/webtools-ai.ts");
     const server = app();
     const pin = await pinOf(await (await server.fetch(new Request(`${URL}/2.0.0`))).json());
@@ -184,7 +189,7 @@ describe("Webtools transport with createClient", () => {
     const { sum } = await client.call("add", { a: 20, b: 22 });
     assert.equal(sum, 42);
     assert.deepEqual(await client.call("job", { n: 5 }), { done: 5 });
-    await assert.rejects(client.call("fails", {}), ToolFailedError);
+    await assert.rejects(client.call("fails", {}), ToolError);
 
     const metadata = await (await server.fetch(new Request(`${URL}/2.0.0`))).json();
     const untyped = createClient(createWebtoolsTransport(URL, { fetch: server.fetch, ...pin }));

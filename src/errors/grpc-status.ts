@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode } from "../core/mod.ts";
+import { ErrorCode, type ServedErrorCode } from "./error.ts";
 import { assertNever } from "../internal/assert-never.ts";
 
 /** The gRPC status codes by name; Connect's `Code` has the same numbers. */
@@ -50,7 +50,7 @@ export function grpcStatusName(code: number): string {
  * @param code The error code.
  * @returns The status code.
  */
-export function grpcStatusOf(code: ErrorCode): GrpcStatus {
+export function grpcStatusOf(code: ServedErrorCode): GrpcStatus {
   switch (code) {
     case ErrorCode.ParseError: // a body that does not decode
     case ErrorCode.InvalidRequest: // a malformed request, e.g. no tool name
@@ -90,4 +90,35 @@ export function grpcStatusOf(code: ErrorCode): GrpcStatus {
     default:
       return assertNever(code);
   }
+}
+
+/** gRPC status codes (gRPC, doc/statuscodes.md) by number, as Connect's `Code` numbers them. */
+const BY_GRPC_STATUS: readonly (ErrorCode | undefined)[] = [
+  undefined, // OK
+  undefined, // CANCELLED: the client's own condition
+  "internal", // UNKNOWN
+  "invalid_params", // INVALID_ARGUMENT
+  "deadline_exceeded", // DEADLINE_EXCEEDED
+  "resource_not_found", // NOT_FOUND
+  "invalid_request", // ALREADY_EXISTS
+  "permission_denied", // PERMISSION_DENIED
+  "rate_limited", // RESOURCE_EXHAUSTED
+  "missing_capability", // FAILED_PRECONDITION
+  "internal", // ABORTED
+  "invalid_params", // OUT_OF_RANGE
+  "method_not_found", // UNIMPLEMENTED
+  "internal", // INTERNAL
+  "unavailable", // UNAVAILABLE
+  "internal", // DATA_LOSS
+  "unauthenticated", // UNAUTHENTICATED
+];
+
+/**
+ * The nearest error code to a gRPC status without `ErrorInfo`.
+ *
+ * @param status The gRPC status code.
+ * @returns The error code (`internal` for a number gRPC does not define).
+ */
+export function codeOfGrpcStatus(status: number): ErrorCode {
+  return BY_GRPC_STATUS[status] ?? "internal";
 }

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { ErrorCode } from "../../core/mod.ts";
-import { type WireError, wireErrorRows } from "../jsonrpc-error.ts";
+import { ErrorCode, type ServedErrorCode } from "./error.ts";
+import { type WireError, wireErrorRows } from "./jsonrpc-codes.ts";
 
 /** The shared JSON-RPC rows, but where MCP-lite gives the call's own failures an HTTP status too. */
 const ROWS = wireErrorRows({
@@ -22,6 +22,6 @@ const ROWS = wireErrorRows({
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.
  */
-export function errorCodeToWire(code: ErrorCode): WireError {
+export function errorCodeToWire(code: ServedErrorCode): WireError {
   return ROWS[code];
 }

@@ -1,13 +1,19 @@
 /**
- * The error family of the SDK: one code set, three classes.
+ * The error family of the SDK, one for server and client alike: one code set, three classes. A server raises
+ * them; a client reads the same classes and codes off every wire (the server's code travels with the error),
+ * and adds the conditions only a client meets (`transport`, `timeout`, …) as codes, not classes.
  *
- * The core only ever speaks in {@link ErrorCode}s; each binding maps them to its own wire
- * (JSON-RPC code and HTTP status, gRPC status, Webtools code) in its `status.ts`.
+ * The core only ever speaks in {@link ErrorCode}s; each wire's table (`src/errors/`) maps them to the wire's own
+ * (JSON-RPC code and HTTP status, gRPC status, Webtools code) and back.
  *
  * @module
  */
 
-/** The protocol-independent error codes the core and bindings use. */
+/**
+ * The protocol-independent error codes, on both sides: what a server raises, and what a client reads (the
+ * server's code, or one of the conditions only a client meets, listed last). `otel()` and `otelClient()`
+ * record the same string as `error.type`.
+ */
 export const ErrorCode = {
   /** The body is not valid JSON. */
   ParseError: "parse_error",
@@ -65,10 +71,55 @@ export const ErrorCode = {
    * sent as is on MCP and MCP-lite; on gRPC and Webtools, mapped with the code kept in the details.
    */
   Custom: "custom",
+  /** A tool ran and failed: MCP's `isError: true`, MCP-lite's `response_type: "failure"` ({@link ToolError}). */
+  ToolFailed: "tool_error",
+  /** Client only: the server answered with a reply this client cannot read. */
+  Protocol: "protocol",
+  /** Client only: no readable answer (a network failure, an HTTP error without a reply, a cut stream). */
+  Transport: "transport",
+  /** Client only: nothing (no result, no progress) arrived within the client's own limit. */
+  Timeout: "timeout",
+  /** Client only: the server cancelled the work (a task that ended `cancelled`). */
+  Cancelled: "cancelled",
+  /** Client only: the server needs input (elicitation, sampling, roots) no handler of the client gives. */
+  InputRequired: "input_required",
+  /** Client only: the transport cannot do this (tasks over MCP-lite, say). */
+  Unsupported: "unsupported",
 } as const;
 
 /** One of the {@link ErrorCode} values. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The codes a server answers with: a condition only a client meets is answered as the nearest of these. */
+export type ServedErrorCode = Exclude<
+  ErrorCode,
+  "tool_error" | "protocol" | "transport" | "timeout" | "cancelled" | "input_required" | "unsupported"
+>;
+
+/**
+ * The code a server answers an error with: its own, or for a condition only a client meets (a handler threw
+ * one on purpose) the nearest a server has.
+ *
+ * @param code The error's code.
+ * @returns The code the wire's table maps.
+ */
+export function servedCode(code: ErrorCode): ServedErrorCode {
+  switch (code) {
+    case "timeout":
+      return "deadline_exceeded";
+    case "transport":
+      return "unavailable";
+    case "input_required":
+    case "unsupported":
+      return "missing_capability";
+    case "tool_error":
+    case "protocol":
+    case "cancelled":
+      return "internal";
+    default:
+      return code;
+  }
+}
 
 /** Options shared by the SDK's error constructors. */
 export interface McpliteErrorOptions {
@@ -76,14 +127,34 @@ export interface McpliteErrorOptions {
   data?: unknown;
   /** The underlying error; kept for logs, never sent over the wire. */
   cause?: unknown;
+  /** The HTTP status of the response the error was read from (set by the client). */
+  status?: number;
+  /** The JSON-RPC code the error was read with (set by the client; a server sends a custom one as the code). */
+  rpcCode?: number;
 }
 
-/** The base class of every error the SDK raises on purpose. */
+/**
+ * The base class of every error the SDK raises on purpose, on the server and in the client. Catch it and
+ * read `code`: the subclasses are the two conditions a caller handles apart, a refusal at the protocol level
+ * ({@link ProtocolError}) and a tool's own failure ({@link ToolError}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ErrorCode, McpliteError } from "./error.ts";
+ * const error = new McpliteError(ErrorCode.Timeout, "no answer within 30000 ms");
+ * assert.ok(error instanceof McpliteError && error.code === "timeout");
+ * ```
+ */
 export class McpliteError extends Error {
   /** The protocol-independent error code. */
   readonly code: ErrorCode;
   /** Structured details that are safe to send to the caller. */
   readonly data: unknown;
+  /** The HTTP status of the response it was read from, when a client read it from one. */
+  readonly status: number | undefined;
+  /** The JSON-RPC code: the one it was raised with as a number, or the one a client read it with. */
+  readonly rpcCode: number | undefined;
 
   /**
    * Creates an error with a code and a message that is safe to show to the caller.
@@ -97,14 +168,52 @@ export class McpliteError extends Error {
     this.name = "McpliteError";
     this.code = code;
     this.data = options.data;
+    this.status = options.status;
+    this.rpcCode = options.rpcCode;
   }
+}
+
+/** Marks an error a client made or read (a symbol-keyed property: JSON leaves it behind). */
+const BY_CLIENT = /* @__PURE__ */ Symbol();
+
+/**
+ * Marks an error as made or read by a client: a server that meets it (a handler let a client's error
+ * through) treats it as any other unexpected error, never as one it raised on purpose, so a message that may
+ * quote a URL or a body is not answered as is.
+ *
+ * @param error The error the client read.
+ * @returns `error`.
+ */
+export function byClient<E extends McpliteError>(error: E): E {
+  (error as { [BY_CLIENT]?: true })[BY_CLIENT] = true;
+  return error;
+}
+
+/**
+ * Tells whether a value is an error a client made or read ({@link byClient}).
+ *
+ * @param error The value to test.
+ * @returns `true` for such an error.
+ */
+export function madeByClient(error: unknown): error is McpliteError {
+  return error instanceof McpliteError && (error as { [BY_CLIENT]?: true })[BY_CLIENT] === true;
+}
+
+/**
+ * Tells whether a value is an error a server raised on purpose (not one a client made or read).
+ *
+ * @param error The value to test.
+ * @returns `true` for an {@link McpliteError} raised here.
+ */
+export function raisedHere(error: unknown): error is McpliteError {
+  return error instanceof McpliteError && (error as { [BY_CLIENT]?: true })[BY_CLIENT] !== true;
 }
 
 /**
  * The codes JSON-RPC 2.0 names (§5.1), as the SDK's own. Written as strings: a bundler keeps a table that
  * reads `ErrorCode.X`, and with it `ErrorCode`, in a client that imports this module for the type alone.
  */
-const NAMED_RPC_CODES: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
+export const NAMED_RPC_CODES: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
   [-32700, "parse_error"],
   [-32600, "invalid_request"],
   [-32601, "method_not_found"],
@@ -135,9 +244,6 @@ const NAMED_RPC_CODES: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCod
  * ```
  */
 export class ProtocolError extends McpliteError {
-  /** The JSON-RPC code it was raised with, when it was raised with a number. */
-  readonly rpcCode: number | undefined;
-
   /**
    * Creates a protocol error.
    *
@@ -148,9 +254,12 @@ export class ProtocolError extends McpliteError {
    * @throws {RangeError} For a number that is not an integer, or one JSON-RPC reserves without naming it.
    */
   constructor(code: ErrorCode | number, message: string, options?: McpliteErrorOptions) {
-    super(typeof code === "number" ? errorCodeOf(code) : code, message, options);
+    super(
+      typeof code === "number" ? errorCodeOf(code) : code,
+      message,
+      typeof code === "number" ? { ...options, rpcCode: code } : options,
+    );
     this.name = "ProtocolError";
-    this.rpcCode = typeof code === "number" ? code : undefined;
   }
 }
 
@@ -159,11 +268,10 @@ function errorCodeOf(rpcCode: number): ErrorCode {
   if (named !== undefined) return named;
   if (!Number.isSafeInteger(rpcCode) || (rpcCode >= -32768 && rpcCode <= -32100)) {
     throw new RangeError(
-      `ProtocolError: ${rpcCode} is not a custom JSON-RPC code (an integer outside -32768 to -32100, ` +
-        `JSON-RPC 2.0 §5.1); use an ErrorCode for the protocol's own errors`,
+      `ProtocolError: ${rpcCode} is reserved by JSON-RPC 2.0 (§5.1); a custom code is an integer outside -32768..-32100`,
     );
   }
-  return ErrorCode.Custom;
+  return "custom";
 }
 
 /**
@@ -181,7 +289,7 @@ function errorCodeOf(rpcCode: number): ErrorCode {
  * ```
  */
 export function detailsOf(error: McpliteError): unknown {
-  if (!(error instanceof ProtocolError) || error.code !== ErrorCode.Custom) return error.data;
+  if (!(error instanceof ProtocolError) || error.code !== "custom") return error.data;
   const data = error.data;
   const own = typeof data === "object" && data !== null && !Array.isArray(data)
     ? data
@@ -221,8 +329,10 @@ export function replacementError(error: unknown, returned: unknown): ProtocolErr
 }
 
 /**
- * A business failure thrown by a tool handler. The call still succeeds at the protocol level:
- * MCP sees `isError: true`, MCP-lite sees `response_type: "failure"`, both with this message.
+ * A tool's own failure: thrown by a handler, and thrown by the client when a tool it called failed. The call
+ * still succeeds at the protocol level: MCP sees `isError: true`, MCP-lite sees `response_type: "failure"`,
+ * both with this message; the client reads it back as a `ToolError` with the same message, `data` (the
+ * structured content), the tool's name and the whole result.
  *
  * @example
  * ```ts
@@ -236,34 +346,25 @@ export function replacementError(error: unknown, returned: unknown): ProtocolErr
  * ```
  */
 export class ToolError extends McpliteError {
+  /** The tool that failed, when a client read the failure. */
+  readonly tool: string | undefined;
+  /** The whole failed result (its content and structured content), when a client read the failure. */
+  readonly result: Readonly<Record<string, unknown>> | undefined;
+
   /**
    * Creates a tool failure.
    *
    * @param message The message shown to the caller (and the model).
-   * @param options Structured details (sent as `structuredContent`) and the cause.
+   * @param options Structured details (sent as `structuredContent`) and the cause; a client adds the tool's
+   *   name and the result it read.
    */
-  constructor(message: string, options?: McpliteErrorOptions) {
-    super(ErrorCode.Internal, message, options);
+  constructor(
+    message: string,
+    options?: McpliteErrorOptions & { tool?: string; result?: Readonly<Record<string, unknown>> },
+  ) {
+    super("tool_error", message, options); // a literal: a client that names no code bundles no ErrorCode
     this.name = "ToolError";
+    this.tool = options?.tool;
+    this.result = options?.result;
   }
-}
-
-/**
- * Tells whether a value is a {@link ToolError}.
- *
- * @param error The value to test.
- * @returns `true` for a tool failure.
- */
-export function isToolError(error: unknown): error is ToolError {
-  return error instanceof ToolError;
-}
-
-/**
- * Tells whether a value is a {@link ProtocolError}.
- *
- * @param error The value to test.
- * @returns `true` for a protocol error.
- */
-export function isProtocolError(error: unknown): error is ProtocolError {
-  return error instanceof ProtocolError;
 }

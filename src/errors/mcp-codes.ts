@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../core/mod.ts";
-import type { McpErrorCode } from "../../internal/mcp-wire.ts";
-import { type WireError, wireErrorRows } from "../jsonrpc-error.ts";
+import { ErrorCode, ProtocolError, type ServedErrorCode } from "./error.ts";
+import { type WireError, wireErrorRows } from "./jsonrpc-codes.ts";
+import type { McpErrorCode } from "../internal/mcp-wire.ts";
 
 // The rows are keyed by ErrorCode's literals (checked against it by `wireErrorRows`' type): a bundler keeps a call
 // whose arguments read a property, so a server that imports this module but not the binding would bundle both.
@@ -35,7 +35,7 @@ const LEGACY = /* @__PURE__ */ wireErrorRows({
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.
  */
-export function modernErrorToWire(code: ErrorCode): WireError {
+export function modernErrorToWire(code: ServedErrorCode): WireError {
   return MODERN[code];
 }
 
@@ -48,7 +48,7 @@ export function modernErrorToWire(code: ErrorCode): WireError {
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.
  */
-export function legacyErrorToWire(code: ErrorCode): WireError {
+export function legacyErrorToWire(code: ServedErrorCode): WireError {
   return LEGACY[code];
 }
 

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { ErrorCode } from "../core/mod.ts";
+import { ErrorCode, type ServedErrorCode } from "./error.ts";
+import { codeOfHttpStatus } from "./http-status.ts";
 import { assertNever } from "../internal/assert-never.ts";
 
 /**
@@ -66,12 +67,12 @@ export interface WebtoolsStatus {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ErrorCode } from "../core/mod.ts";
- * import { errorCodeToWebtools } from "./rest-status.ts";
+ * import { ErrorCode } from "./error.ts";
+ * import { errorCodeToWebtools } from "./webtools-codes.ts";
  * assert.deepEqual(errorCodeToWebtools(ErrorCode.RateLimited), { code: "RATE_LIMIT", status: 429 });
  * ```
  */
-export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
+export function errorCodeToWebtools(code: ServedErrorCode): WebtoolsStatus {
   switch (code) {
     case ErrorCode.ParseError: // the body is not JSON
     case ErrorCode.InvalidRequest: // the envelope lacks `action` or has fields of the wrong type
@@ -116,4 +117,35 @@ export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
     default:
       return assertNever(code);
   }
+}
+
+/** Webtools' error codes (the spec's five, then this SDK's), where they name one condition. */
+const BY_WEBTOOLS_CODE: Readonly<Record<string, ErrorCode>> = {
+  WEBTOOL_NOT_FOUND: "unknown_tool",
+  SCHEMA_ERROR: "invalid_arguments",
+  CONFIG_ERROR: "invalid_config",
+  RATE_LIMIT: "rate_limited",
+  INTERNAL_ERROR: "internal",
+  INVALID_REQUEST: "invalid_request",
+  UNAUTHENTICATED: "unauthenticated",
+  PERMISSION_DENIED: "permission_denied",
+  PAYLOAD_TOO_LARGE: "payload_too_large",
+  UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+  METHOD_NOT_ALLOWED: "method_not_allowed",
+  UNSUPPORTED: "missing_capability",
+  TIMEOUT: "deadline_exceeded",
+  UNAVAILABLE: "unavailable",
+  CUSTOM_ERROR: "custom",
+};
+
+/**
+ * The nearest error code to a Webtools error without `error.reason`.
+ *
+ * @param code The envelope's `error.code`.
+ * @param status The HTTP status.
+ * @returns The error code.
+ */
+export function codeOfWebtools(code: unknown, status: number): ErrorCode {
+  return (typeof code === "string" ? BY_WEBTOOLS_CODE[code] : undefined) ?? codeOfHttpStatus(status) ??
+    "internal";
 }
