@@ -47,6 +47,7 @@ export { createServer } from "./src/assembly/create-server.ts";
 export type { Server } from "./src/server/server.ts";
 export type { ServerOptions } from "./src/server/server-options.ts";
 export { toolSearch } from "./src/tool-search/tool-search.ts";
+export { cors } from "./src/server/cors-edge.ts";
 export type { ToolSearchOptions } from "./src/tool-search/tool-search.ts";
 export type { ServerLogger } from "./src/core/logger.ts";
 export type { Binding } from "./src/server/binding-contract.ts";

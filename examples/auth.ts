@@ -14,7 +14,7 @@
 import * as v from "valibot";
 import { createServer, defineTool, env, serve } from "../mod.ts";
 import { ToolError } from "../src/errors/mod.ts";
-import { jwtAuth, type ServerAuth } from "../src/auth/mod.ts";
+import { jwtAuth, protectedResource, type ServerAuth } from "../src/auth/mod.ts";
 import type { AuthInfo } from "../src/core/call-context.ts";
 
 const DOCS = new Map<string, { text: string; editedBy?: string }>([
@@ -45,7 +45,8 @@ const writeDoc = defineTool("write_doc")
 
 /**
  * A verifier for opaque access tokens: asks the authorization server (RFC 7662 §2) and accepts the
- * token only when it is active and issued for this resource (RFC 8707: `aud` holds it).
+ * token only when it is active and issued for this resource (RFC 8707: `aud` holds it). `protectedResource()`
+ * makes it a `ServerAuth` either entry's `createServer({ auth })` serves (`@mcplite/sdk` or `@mcplite/sdk/lite`).
  */
 export function introspectionAuth(options: {
   issuer: string;
@@ -55,7 +56,7 @@ export function introspectionAuth(options: {
   clientSecret: string;
 }): ServerAuth {
   const credentials = btoa(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`);
-  return {
+  return protectedResource({
     resource: options.resource,
     authorizationServers: [options.issuer],
     scopesSupported: ["docs:read", "docs:write"],
@@ -78,7 +79,7 @@ export function introspectionAuth(options: {
         claims: info,
       };
     },
-  };
+  });
 }
 
 /** The docs server, protected by `auth`. */

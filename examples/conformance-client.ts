@@ -8,17 +8,8 @@
  */
 import { env } from "../mod.ts";
 import { importPKCS8 } from "jose";
-import {
-  type Client,
-  type ClientAuth,
-  clientCredentials,
-  createClient,
-  type ElicitRequest,
-  enterpriseAuth,
-  oauth,
-  type ToolInfo,
-  workloadIdentity,
-} from "../src/client/mod.ts";
+import { type Client, type ClientAuth, createClient, type ElicitRequest, type ToolInfo } from "../src/client/mod.ts";
+import { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "../src/client/oauth/mod.ts";
 
 type Scenario = (client: Client, context: Record<string, unknown>) => Promise<void>;
 

@@ -60,14 +60,11 @@ describe("the public surface, as the API report records it", () => {
     assert.ok(entry("./types").names.size > 0);
   });
 
-  it("keeps ./binding to the binding contract (20 names) and ./client's values to what a client user calls (40)", () => {
+  it("keeps ./binding to the binding contract (20 names) and ./client to what a client user touches (60)", () => {
     assert.ok(entry("./binding").names.size <= 20, `./binding exports ${entry("./binding").names.size} names`);
-    // ./client also has the client's types (moved from ./types, their audience's entry point): a type import
-    // loads no code, so the values are what bounds what a client user meets at run time.
-    const values = [...entry("./client").names].filter(([, kinds]) =>
-      [...kinds].some((kind) => kind !== "interface" && kind !== "type")
-    );
-    assert.ok(values.length <= 40, `./client exports ${values.length} values`);
+    // Issue 64: ./client at most 60 names, its types included; the authorization flows and each other wire's
+    // transport have entries of their own (./client/auth, ./client/webtools, ./client/grpc, …).
+    assert.ok(entry("./client").names.size <= 60, `./client exports ${entry("./client").names.size} names`);
     const internals = ["Registry", "Runtime", "Continuations", "runHandler", "runRequest", "CacheSlot", "NO_HOST"];
     for (const internal of [...internals, "withCaller"]) {
       assert.ok(!entry("./binding").names.has(internal), `./binding exports ${internal}`);
@@ -92,15 +89,13 @@ describe("the public surface, as the API report records it", () => {
     assert.deepEqual(mutable, []);
   });
 
-  // Issue 51's bounds: 100 names for ./types and 400 in all. Lower them as the surface shrinks; never raise them
-  // without a decision recorded in the CHANGELOG. Over the 400 the round started under: issue 52's transformTool()
-  // and toolSearch() (each in the root and ./lite, their options' types in ./types), issue 53's URL elicitation and
-  // sampling with tools (the types ctx.elicit() and ctx.sample() name, in ./types; the client's union on mode),
-  // @mcplite/sdk/proxy's two (`proxy`, `ProxyOptions`).
-  it("keeps ./types to at most 100 names and the whole surface to at most 430", () => {
+  // Issue 51's bounds: 100 names for ./types and 400 in all; issue 64 brought the whole surface back to the 400,
+  // the composition, queue and extension rounds' names included. Lower them as the surface shrinks; never raise them:
+  // a new name is paid for by cutting another.
+  it("keeps ./types to at most 100 names and the whole surface to at most 400", () => {
     assert.ok(entry("./types").names.size <= 100, `./types exports ${entry("./types").names.size} names`);
     const total = report.reduce((sum, e) => sum + e.names.size, 0);
-    assert.ok(total <= 430, `the entry points export ${total} names`);
+    assert.ok(total <= 400, `the entry points export ${total} names`);
   });
 
   // 60: transformTool() and toolSearch() with its options (issue 52), UrlElicitationRequiredError (issue 53), what a

@@ -11,6 +11,7 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import * as lite from "../src/lite/mod.ts";
 import * as main from "../mod.ts";
+import { protectedResource } from "../src/auth/mod.ts";
 import { modernRequest, post, toolsCall } from "./helpers/request.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -102,7 +103,7 @@ describe("@mcplite/sdk/lite", () => {
   });
 
   it("exports what the main entry exports, the same objects but createServer, and the capabilities", () => {
-    const capabilities = ["cors", "group", "inputRounds", "longRunning", "oauth"];
+    const capabilities = ["group", "inputRounds", "longRunning"];
     assert.deepEqual(Object.keys(lite).sort(), [...Object.keys(main), ...capabilities].sort());
     for (const name of Object.keys(main) as (keyof typeof main)[]) {
       if (name !== "createServer") assert.equal(lite[name], main[name], name);
@@ -124,7 +125,7 @@ describe("@mcplite/sdk/lite", () => {
     assert.equal((await app.call("git.add", { a: 1, b: 2 })).kind, "answer");
   });
 
-  it("answers CORS given cors(), and refuses the main entry's options naming the fix", async () => {
+  it("answers CORS given cors(), and refuses a plain object of options naming the fix", async () => {
     const server = lite.createServer({
       name: "web",
       version: "1.0.0",
@@ -150,17 +151,20 @@ describe("@mcplite/sdk/lite", () => {
     const plain = { origins: ["https://app.example"] } as unknown as ReturnType<typeof lite.cors>;
     assert.throws(
       () => lite.createServer({ name: "web", version: "1.0.0", cors: plain }),
-      /takes cors\(\{ \.\.\. \}\)/,
+      (error: Error) =>
+        error instanceof TypeError &&
+        /takes cors\(\{ origins \}\) \(import \{ cors \} from "@mcplite\/sdk"\)/.test(error.message),
     );
+    assert.equal(lite.cors, main.cors); // one function, the root's
   });
 
-  it("authenticates given oauth(), with the challenge and the metadata; the options alone are refused", async () => {
+  it("authenticates given protectedResource(), with the challenge and the metadata; a plain ServerAuth is refused", async () => {
     const auth = {
       resource: "http://localhost",
       authorizationServers: ["https://auth.example.com"],
       verify: (token: string) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
     };
-    const server = lite.createServer({ name: "docs", version: "1.0.0", auth: lite.oauth(auth) }).tool(add);
+    const server = lite.createServer({ name: "docs", version: "1.0.0", auth: protectedResource(auth) }).tool(add);
     const call = (headers: Record<string, string>) =>
       server.fetch(
         new Request("http://localhost/mcp-lite/v1/calltools", {
@@ -181,11 +185,29 @@ describe("@mcplite/sdk/lite", () => {
     assert.deepEqual((await allowed.json()).result.structuredContent, { sum: 3 });
     const metadata = await server.fetch(new Request("http://localhost/.well-known/oauth-protected-resource"));
     assert.deepEqual((await metadata.json()).authorization_servers, ["https://auth.example.com"]);
-    const plain = auth as unknown as ReturnType<typeof lite.oauth>;
     assert.throws(
-      () => lite.createServer({ name: "docs", version: "1.0.0", auth: plain }),
-      /takes oauth\(\{ \.\.\. \}\)/,
+      () => lite.createServer({ name: "docs", version: "1.0.0", auth }),
+      (error: Error) =>
+        error instanceof TypeError &&
+        error.message.includes("takes what jwtAuth() or protectedResource() makes") &&
+        error.message.includes('import { protectedResource } from "@mcplite/sdk/auth"'),
     );
+    assert.equal("oauth" in lite, false); // the lite entry's oauth() is gone: protectedResource() serves both
+    // The same value on the root entry, which also still takes the plain object.
+    for (const given of [protectedResource(auth), auth]) {
+      const root = main.createServer({ name: "docs", version: "1.0.0", auth: given }).tool(add);
+      const answer = await root.fetch(
+        new Request("http://localhost/mcp-lite/v1/calltools", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
+        }),
+      );
+      assert.equal(answer.status, 401);
+      assert.equal(answer.headers.get("www-authenticate"), refused.headers.get("www-authenticate"));
+      await answer.body?.cancel();
+    }
+    assert.throws(() => protectedResource({ ...auth, resource: "not a url" }), TypeError); // refused when made
   });
 
   it("runs input rounds given inputRounds; without it, a handler that asks fails naming the fix", async () => {
@@ -219,7 +241,7 @@ describe("@mcplite/sdk/lite", () => {
     if (answered.kind === "answer") assert.deepEqual(answered.result.content, [{ type: "text", text: "hello Ada" }]);
   });
 
-  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them, but no DPoP", () => {
+  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them, but no CORS nor DPoP", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcplite-lite-"));
     try {
       const bundled = (entry: string, name: string): string[] => {
@@ -286,9 +308,12 @@ describe("@mcplite/sdk/lite", () => {
       }
       const fromMain = bundled("../mod.ts", "main");
       assert.ok(fromMain.some((path) => path.endsWith(MCP_DISPATCH)), "the main entry's default bundles MCP");
-      for (const file of [...LONG_RUNNING, ...CAPABILITIES]) {
+      // CORS is a value on both entries (`cors({ origins })`): a server without it bundles none of its code.
+      const CORS_EDGE = "src/server/cors-edge.ts";
+      for (const file of [...LONG_RUNNING, ...CAPABILITIES.filter((file) => file !== CORS_EDGE)]) {
         assert.ok(fromMain.some((path) => path.endsWith(file)), `main bundles ${file}`);
       }
+      assert.ok(!fromMain.some((path) => path.endsWith(CORS_EDGE)), `main leaves ${CORS_EDGE} out`);
       // DPoP (RFC 9449) comes with the policy `jwtAuth({ dpop })` makes: a server without it bundles none
       // of its checks, whichever entry it is built from.
       const DPOP = /\/(auth|server)\/dpop[^/]*\.ts$/;

@@ -23,8 +23,9 @@ const LONG = { timeout: 300_000 };
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
 
 /** A consumer's own keys in the options that take Web Crypto keys (DPoP, `private_key_jwt`). */
-const KEYS = `import { clientCredentials, createClient, oauth } from "@mcplite/sdk/client";
-import type { WebCryptoKey, WebCryptoKeyPair } from "@mcplite/sdk/client";
+const KEYS = `import { createClient } from "@mcplite/sdk/client";
+import { clientCredentials, oauth } from "@mcplite/sdk/client/auth";
+import type { WebCryptoKey, WebCryptoKeyPair } from "@mcplite/sdk/client/auth";
 
 const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
 const keyPair: WebCryptoKeyPair = pair;

@@ -49,6 +49,15 @@ export const ENTRY_POINTS = {
     purpose: "The typed client: calls tools over MCP-lite or MCP, typed by the server's type.",
     guide: "guides/client",
   },
+  "./client/auth": {
+    purpose:
+      "The client's authorization flows: a user's consent, client credentials, enterprise and workload identity.",
+    guide: "guides/client-authorization",
+  },
+  "./client/webtools": {
+    purpose: "The client's Webtools transport, its version pin, and Webtools as AI SDK tools.",
+    guide: "guides/webtools",
+  },
   "./client/grpc": { purpose: "The client's gRPC and Connect transport.", guide: "guides/grpc" },
   "./client/stdio": {
     purpose: "The client's stdio transport: launches a local server and speaks to it.",

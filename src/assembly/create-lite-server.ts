@@ -1,27 +1,26 @@
 /**
  * `createServer()` of `@mcplite/sdk/lite`: MCP-lite is the one default wire, and every optional
- * capability is a value the caller imports and passes (`longRunning`, `inputRounds`, `group`,
- * `cors()`, `oauth()`), so that a server bundles only the bindings and capabilities it names.
+ * capability is a value the caller imports and passes (`longRunning`, `inputRounds`, `group`, and `cors()`,
+ * `jwtAuth()` or `protectedResource()`, which carry their code as they do on `@mcplite/sdk`), so that a server
+ * bundles only the bindings and capabilities it names.
  *
  * @module
  */
 import { mcpLiteBinding } from "../bindings/mcplite/handler.ts";
-import type { AuthEdge, CorsEdge } from "../server/edge.ts";
+import { AUTH_EDGE, type ServerAuth } from "../server/auth.ts";
+import type { authEdge } from "../server/auth-edge.ts";
+import { builtCors } from "../server/create-gate.ts";
 import type { Capability } from "../server/server-capability.ts";
 import type { AssembledServerOptions, ServerOptions } from "../server/server-options.ts";
 import { refuseLongRunning } from "../server/refuse-long-running.ts";
 import { Server } from "../server/server.ts";
 
 /**
- * Options of `createServer()` of `@mcplite/sdk/lite`: those of `@mcplite/sdk`, but `cors` and `auth`
- * take the values `cors()` and `oauth()` build (the main entry's take their options), and the
- * capabilities `longRunning`, `inputRounds` and `group` are there only when given.
+ * Options of `createServer()` of `@mcplite/sdk/lite`: those of `@mcplite/sdk` (`cors` and `auth` typed alike,
+ * `auth` made by `jwtAuth()` or `protectedResource()`), and the capabilities `longRunning`, `inputRounds` and
+ * `group`, there only when given.
  */
-export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth" | "serverCard"> {
-  /** Cross-origin access for browser pages: `cors({ origins })`. */
-  cors?: Capability<"cors">;
-  /** The server as an OAuth 2.1 resource server: `oauth({ resource, authorizationServers, verify })`. */
-  auth?: Capability<"oauth">;
+export interface LiteServerOptions extends Omit<ServerOptions, "serverCard"> {
   /**
    * Long-running support (`longRunning`): lets tools answer "not done yet" (`.redeem()`, `.longRunning()`,
    * `ctx.promise()`, `ctx.defer()`), lists the `redeem` system tool and serves MCP tasks. Without it, registering a
@@ -42,12 +41,12 @@ export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth" |
  * Creates a server on MCP-lite (`/mcp-lite/v1`) unless `bindings` lists the wires. Everything else is
  * `createServer()` of `@mcplite/sdk`, with each optional capability passed as a value: `longRunning`
  * (`.redeem()`, `.longRunning()`), `inputRounds` (`ctx.elicit()`, `ctx.sample()`, `ctx.roots()`),
- * `group` (`server.group()`), `cors: cors({ ... })` and `auth: oauth({ ... })`.
+ * `group` (`server.group()`); `cors: cors({ ... })` and `auth: jwtAuth({ ... })` or `protectedResource({ ... })`.
  *
  * @param options The name, version and settings; `bindings` lists the wires (default: MCP-lite).
  * @returns The server.
- * @throws {TypeError} When the name or version is missing, two bindings claim one path, or `cors` or
- *   `auth` is given its options instead of `cors()` or `oauth()`.
+ * @throws {TypeError} When the name or version is missing, two bindings claim one path, `cors` is given its options
+ *   instead of `cors()`, or `auth` is a plain object (not made by `jwtAuth()` or `protectedResource()`).
  *
  * @example
  * ```ts
@@ -66,29 +65,27 @@ export interface LiteServerOptions extends Omit<ServerOptions, "cors" | "auth" |
  */
 // deno-lint-ignore ban-types
 export function createServer(options: LiteServerOptions): Server<{}> {
-  // What cors() and oauth() built (checked here: a plain object of options is refused, naming the fix).
-  const cors = options.cors as CorsEdge | undefined;
-  const auth = options.auth as AuthEdge | undefined;
-  if (cors !== undefined && typeof cors.serve !== "function") throw new TypeError(built("cors", "cors"));
-  if (auth !== undefined && typeof auth.protect !== "function") throw new TypeError(built("auth", "oauth"));
   const assembled: AssembledServerOptions = {
     ...options,
-    cors: undefined,
-    auth: auth?.auth,
     bindings: options.bindings ?? [mcpLiteBinding()],
     group: options.group ?? (noGroup as unknown as Capability<"group">),
   };
   return new Server(assembled, {
-    cors,
-    auth,
+    // The values bring their code (a plain object of options is refused, naming the fix).
+    cors: options.cors === undefined ? undefined : builtCors(options.cors),
+    auth: options.auth === undefined ? undefined : carriedEdge(options.auth)(options.auth, options),
     check: options.longRunning === undefined ? refuseLongRunning : undefined,
   });
 }
 
-/** The error of an option given its settings where the lite entry takes the value its function builds. */
-function built(option: string, build: string): string {
-  return `createServer({ ${option} }) of @mcplite/sdk/lite takes ${build}({ ... }), not its options ` +
-    `(import { ${build} } from "@mcplite/sdk/lite")`;
+/** The code that serves a `ServerAuth`, as `jwtAuth()` and `protectedResource()` attach it. */
+function carriedEdge(auth: ServerAuth): typeof authEdge {
+  const edge = (auth as { [AUTH_EDGE]?: typeof authEdge })[AUTH_EDGE];
+  if (edge !== undefined) return edge;
+  throw new TypeError(
+    "createServer({ auth }) of @mcplite/sdk/lite takes what jwtAuth() or protectedResource() makes " +
+      '(import { protectedResource } from "@mcplite/sdk/auth"): a plain object brings no code to serve it',
+  );
 }
 
 /** `server.group()` of a lite server created without `group`: refused, naming the import. */

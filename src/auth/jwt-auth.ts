@@ -11,6 +11,7 @@ import { createLocalJWKSet, errors, jwtVerify } from "jose";
 import type { AuthInfo } from "../core/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { ServerAuth } from "../server/auth.ts";
+import { protectedResource } from "../server/auth-edge.ts";
 import { remoteKeys } from "./remote-keys.ts";
 import { dpopPolicy } from "./dpop-proof.ts";
 
@@ -177,7 +178,7 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
   const clockTolerance = Math.min(options.clockToleranceSec ?? 60, 60);
   const keys = options.jwks !== undefined ? createLocalJWKSet(options.jwks) : remoteKeys(new URL(options.jwksUri!));
   const audience = resource.endsWith("/") ? [resource, resource.slice(0, -1)] : [resource, resource + "/"];
-  return {
+  return protectedResource({
     resource,
     authorizationServers: options.authorizationServers ?? [issuer],
     scopesSupported: options.scopesSupported,
@@ -217,7 +218,7 @@ export function jwtAuth(options: JwtAuthOptions): ServerAuth {
       if (clientId !== undefined) info.clientId = clientId;
       return info;
     },
-  };
+  });
 }
 
 /** A reason safe to send back in `error_description` (jose's messages never contain the token). */

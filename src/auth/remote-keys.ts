@@ -11,7 +11,7 @@
 /** @ignore */
 import type { FlattenedJWSInput, JWSHeaderParameters } from "jose";
 import { createLocalJWKSet, errors, type LocalJWKSet } from "jose";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 
 /** How {@link remoteKeys} fetches and keeps the keys; every duration in milliseconds. */
 export interface RemoteKeysOptions {
@@ -168,7 +168,7 @@ function notYetPublished(retryAfterMs: number): ProtocolError {
 }
 
 function refusal(message: string, retryAfterMs: number, cause?: unknown): ProtocolError {
-  return new ProtocolError(ErrorCode.Unavailable, message, {
+  return new ProtocolError("unavailable", message, {
     data: { retryAfterMs: Math.max(1000, Math.ceil(retryAfterMs)) },
     cause,
   });

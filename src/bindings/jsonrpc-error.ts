@@ -4,14 +4,7 @@
  *
  * @module
  */
-import {
-  ErrorCode,
-  type McpliteError,
-  ProtocolError,
-  raisedHere,
-  servedCode,
-  type ServedErrorCode,
-} from "../errors/error.ts";
+import { type McpliteError, ProtocolError, raisedHere, servedCode, type ServedErrorCode } from "../errors/error.ts";
 import { wireErrors } from "../core/mod.ts";
 import type { StatusTable, WireError } from "../errors/jsonrpc-codes.ts";
 import { errorMessage, type JsonRpcId } from "./jsonrpc.ts";
@@ -42,7 +35,7 @@ export function errorToWire(
   if (!raisedHere(error)) {
     // The reporter may recognise the error and name the one to answer (`onError`'s `{ code, message, data }`).
     const replaced = wireErrors.replacementError(error, onError?.(error));
-    if (replaced === undefined) return { ...table(ErrorCode.Internal), message: "Internal error", data: INTERNAL_DATA };
+    if (replaced === undefined) return { ...table("internal"), message: "Internal error", data: INTERNAL_DATA };
     error = replaced;
   }
   const { message, data } = error as McpliteError;
@@ -54,11 +47,11 @@ export function errorToWire(
     code: rpcCode ?? wire.code,
     status: wire.status,
     message,
-    data: code === ErrorCode.Custom ? data : withCode(code, data),
+    data: code === "custom" ? data : withCode(code, data),
   };
 }
 
-const INTERNAL_DATA = Object.freeze({ code: ErrorCode.Internal });
+const INTERNAL_DATA = Object.freeze({ code: "internal" });
 
 /**
  * The error's data with its wire-neutral code as `code`, so that a client reads the same code from any

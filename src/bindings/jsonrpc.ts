@@ -1,4 +1,4 @@
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 /**
  * JSON-RPC 2.0 message shapes, shared by the MCP-lite and MCP bindings.
  *
@@ -48,7 +48,7 @@ export function parseJsonRpcRequest(message: unknown): JsonRpcRequest {
 }
 
 function invalid(message: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidRequest, message);
+  return new ProtocolError("invalid_request", message);
 }
 
 /**

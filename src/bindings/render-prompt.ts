@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import {
   type describePrompt,
   type HandlerOutcome,
@@ -73,5 +73,5 @@ async function promptArguments(prompt: AnyPrompt, args: unknown): Promise<unknow
 }
 
 function invalid(message: string, data?: unknown): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { data });
+  return new ProtocolError("invalid_params", `Invalid params: ${message}`, { data });
 }

@@ -8,15 +8,15 @@ import type { HeadersLike } from "../internal/headers-like.ts";
 import type { InputHandlers } from "./input.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { ClientInfo, ClientTelemetry } from "./transport.ts";
-import type { InProcessOptions } from "./transports/in-process.ts";
 import type { RequestOptions } from "./client-types.ts";
 
 /**
- * The options of every client, whatever it talks to: handlers, timeouts, retries, telemetry, and who
- * it is. A client for a URL adds the HTTP options ({@link ClientOptions}); one for a transport takes
- * these alone ({@link TransportClientOptions}).
+ * The options of a client ({@link createClient}): handlers, timeouts, retries, telemetry and who it is, for every
+ * target; how the HTTP requests go (`transport`, `fetch`, `headers`, `auth`, `protocolVersion`,
+ * `maxResponseBytes`) for a URL; the wire, paths and headers for a server in the same process. Each target's
+ * overload of `createClient()` takes the options it uses, and refuses the rest at compile time and at run time.
  */
-export interface CommonClientOptions extends InputHandlers {
+export interface ClientOptions extends InputHandlers {
   /** Who the client is (MCP `clientInfo`). */
   clientInfo?: ClientInfo;
   /** More client capabilities to declare, merged over those the handlers imply. */
@@ -55,32 +55,33 @@ export interface CommonClientOptions extends InputHandlers {
    * from `@mcplite/sdk/otel` (OpenTelemetry, per the semantic conventions for MCP).
    */
   telemetry?: ClientTelemetry;
-}
-
-/** Options of {@link createClient} for a URL: the common ones, and how its HTTP requests go. */
-export interface ClientOptions extends CommonClientOptions {
   /**
-   * The wire: `auto` (default: the URL's path decides, a bare origin is probed: MCP-lite, then MCP),
-   * `mcp-lite` (the URL is the base; a bare origin gets `/mcp-lite/v1`), `mcp` (the URL is the endpoint).
+   * The wire. For a URL: `auto` (default: the URL's path decides, a bare origin is probed: MCP-lite, then MCP),
+   * `mcp-lite` (the URL is the base; a bare origin gets `/mcp-lite/v1`), `mcp` (the URL is the endpoint). In
+   * process: `mcp-lite` (default: tried first, then MCP), `mcp`, or `auto`. Not with a transport, which is the wire.
    */
   transport?: "auto" | "mcp-lite" | "mcp";
-  /** The fetch function (default: the global one), e.g. to add retries or a proxy. */
+  /** For a URL: the fetch function (default: the global one), e.g. to add retries or a proxy. */
   fetch?: (request: Request) => Response | Promise<Response>;
-  /** Headers for every request, e.g. `{ authorization: "Bearer …" }`, or a function giving fresh ones. */
+  /**
+   * For a URL or a server in process: headers for every request, e.g. `{ authorization: "Bearer …" }` (in
+   * process, for its middleware to see), or a function giving fresh ones.
+   */
   headers?: HeadersLike | (() => HeadersLike | Promise<HeadersLike>);
   /**
-   * OAuth for protected servers (MCP Authorization): `oauth({…})` for a user's consent,
-   * `clientCredentials({…})` for machines. Wraps the fetch every HTTP request goes through.
+   * For a URL: OAuth for protected servers (MCP Authorization): `oauth({…})` for a user's consent,
+   * `clientCredentials({…})` for machines (`@mcplite/sdk/client/auth`). Wraps the fetch every HTTP request goes
+   * through.
    */
   auth?: ClientAuth;
-  /** The MCP revision to speak (default 2026-07-28, falling back to the 2025 handshake). */
+  /** For a URL or a server in process: the MCP revision to speak (default 2026-07-28, falling back to 2025's). */
   protocolVersion?: string;
   /**
-   * The most bytes the client reads of one answer (default 16 MiB = 16 777 216): a JSON body, one SSE event (its
-   * data lines, or one line that never ends). Each body is read with a running count; past the bound the body is
-   * cancelled, nothing more is read, and the request fails with an `McpliteError` whose code is `payload_too_large`
-   * and whose `data.maxResponseBytes` is the bound. A transport made by hand takes it where it is made
-   * (`createMcpTransport(url, { maxResponseBytes })`, `grpcTransport(url, …)`, `createStdioTransport({ … })`).
+   * For a URL: the most bytes the client reads of one answer (default 16 MiB = 16 777 216): a JSON body, one SSE
+   * event (its data lines, or one line that never ends). Each body is read with a running count; past the bound
+   * the body is cancelled, nothing more is read, and the request fails with an `McpliteError` whose code is
+   * `payload_too_large` and whose `data.maxResponseBytes` is the bound. A transport takes it where it is made
+   * (`grpcTransport(url, …)`, `createStdioTransport({ … })`).
    *
    * @example
    * ```ts ignore
@@ -90,40 +91,10 @@ export interface ClientOptions extends CommonClientOptions {
    * ```
    */
   maxResponseBytes?: number;
-}
-
-/**
- * Options of {@link createClient} for a transport (`Transport`): the common ones only. The transport sends
- * the requests, so how they go (fetch, headers, auth, the MCP revision) is the transport's to know,
- * given where it is made, e.g. `createMcpTransport(url, { headers })`; these are refused here.
- */
-export interface TransportClientOptions extends CommonClientOptions {
-  /** Not with a transport, which is the wire. */
-  transport?: never;
-  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { fetch })`. */
-  fetch?: never;
-  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { headers })`. */
-  headers?: never;
-  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { auth })`. */
-  auth?: never;
-  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { protocolVersion })`. */
-  protocolVersion?: never;
-  /** Not with a transport: give it to the transport, e.g. `createMcpTransport(url, { maxResponseBytes })`. */
-  maxResponseBytes?: never;
-}
-
-/**
- * Options of {@link createClient} for a server in the same process: the common ones, the wire and
- * paths, and headers for its middleware to see. Its `fetch` is called directly, so there is no fetch
- * to replace and no authorization flow to run.
- */
-export interface InProcessClientOptions extends CommonClientOptions, InProcessOptions {
-  /** The wire, as `wire` names it (`auto`, `mcp-lite` or `mcp`). */
-  transport?: "auto" | "mcp-lite" | "mcp";
-  /** Not in process: the server's own `fetch` is called. */
-  fetch?: never;
-  /** Not in process: send the credentials its auth checks as `headers: { authorization: "Bearer …" }`. */
-  auth?: never;
+  /** In process: the server's MCP-lite base path (default `/mcp-lite/v1`). */
+  basePath?: string;
+  /** In process: the server's MCP path (default `/mcp`). */
+  path?: string;
 }
 
 /** Options of an MCP list request. */

@@ -309,7 +309,7 @@ export class Client<T = ToolsOf<unknown>> {
    * import { createServer } from "../../mod.ts";
    * import { createClient } from "./mod.ts";
    *
-   * const client = createClient(createServer({ name: "math", version: "1.0.0" }), { wire: "mcp" });
+   * const client = createClient(createServer({ name: "math", version: "1.0.0" }), { transport: "mcp" });
    * const server = await client.discover();
    * assert.equal((server?.serverInfo as { name: string }).name, "math");
    * ```

@@ -5,10 +5,9 @@
  * @module
  */
 import { Client, type ClientOptions } from "./client.ts";
-import type { InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
 import { isTransport, type Transport } from "./transport.ts";
 import { createAutoTransport } from "./transports/auto.ts";
-import { createInProcessTransport, type FetchTarget, type InProcessOptions } from "./transports/in-process.ts";
+import { createInProcessTransport, type FetchTarget } from "./transports/in-process.ts";
 import { createMcpTransport } from "./transports/mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./transports/mcplite.ts";
 import type { ToolsOf, UntypedTools } from "./client-types.ts";
@@ -22,7 +21,7 @@ import type { ToolsOf, UntypedTools } from "./client-types.ts";
  * @param target A URL, a transport, or a `Server`.
  * @param options Handlers, timeouts, and how the HTTP requests go: `fetch`, `headers`, `auth`, the wire.
  * @returns The client, typed by `S` (`createClient<typeof server>(…)`) or by the server passed.
- * @throws {TypeError} When `options` names `wire`, `basePath` or `path`, which are for a server in process.
+ * @throws {TypeError} When `options` names `basePath` or `path`, which are for a server in process.
  *
  * @example
  * ```ts
@@ -42,10 +41,13 @@ import type { ToolsOf, UntypedTools } from "./client-types.ts";
  * assert.equal(sum, 3);
  * ```
  */
-export function createClient<S = unknown>(target: string | URL, options?: ClientOptions): Client<ToolsOf<S>>;
+export function createClient<S = unknown>(
+  target: string | URL,
+  options?: Omit<ClientOptions, "basePath" | "path">,
+): Client<ToolsOf<S>>;
 /**
- * Creates a client over a transport (`createMcpTransport(url, { headers })`, `grpcTransport(…)`,
- * `createStdioTransport(…)`, …), which sends the requests as it was made to: how they go (`fetch`,
+ * Creates a client over a transport (`grpcTransport(…)`, `createStdioTransport(…)`, `createWebSocketTransport(…)`,
+ * `createWebtoolsTransport(…)`, one of your own), which sends the requests as it was made to: how they go (`fetch`,
  * `headers`, `auth`, `protocolVersion`) is given to the transport, and refused here.
  *
  * @param target The transport.
@@ -53,16 +55,26 @@ export function createClient<S = unknown>(target: string | URL, options?: Client
  * @returns The client, typed by `S` (`createClient<typeof server>(transport)`).
  * @throws {TypeError} When `options` names an option of the transport's.
  */
-export function createClient<S = unknown>(target: Transport, options?: TransportClientOptions): Client<ToolsOf<S>>;
+export function createClient<S = unknown>(
+  target: Transport,
+  options?: Omit<
+    ClientOptions,
+    "transport" | "fetch" | "headers" | "auth" | "protocolVersion" | "maxResponseBytes" | "basePath" | "path"
+  >,
+): Client<ToolsOf<S>>;
 /**
  * Creates a client that calls a server object in the same process.
  *
  * @param target The server (or any `{ fetch }`).
- * @param options Handlers, timeouts, headers, and the in-process wire (`mcp-lite` tried first).
+ * @param options Handlers, timeouts, headers, and the wire (`transport`: `mcp-lite` tried first).
  * @returns The client, typed by the server.
- * @throws {TypeError} When `options` names `fetch` or `auth`, which in process have nothing to act on.
+ * @throws {TypeError} When `options` names `fetch`, `auth` or `maxResponseBytes`, which in process have nothing
+ *   to act on.
  */
-export function createClient<S extends FetchTarget>(target: S, options?: InProcessClientOptions): Client<ToolsOf<S>>;
+export function createClient<S extends FetchTarget>(
+  target: S,
+  options?: Omit<ClientOptions, "fetch" | "auth" | "maxResponseBytes">,
+): Client<ToolsOf<S>>;
 /**
  * Creates a client for a target known to be a URL or a transport, not which: the options both take.
  *
@@ -73,40 +85,43 @@ export function createClient<S extends FetchTarget>(target: S, options?: InProce
  */
 export function createClient<S = unknown>(
   target: string | URL | Transport,
-  options?: TransportClientOptions,
+  options?: Omit<
+    ClientOptions,
+    "transport" | "fetch" | "headers" | "auth" | "protocolVersion" | "maxResponseBytes" | "basePath" | "path"
+  >,
 ): Client<ToolsOf<S>>;
 export function createClient(
   target: string | URL | Transport | FetchTarget,
-  options: ClientOptions & InProcessOptions = {},
+  options: ClientOptions = {},
 ): Client<UntypedTools> {
   return new Client(transportFor(target, options), options);
 }
 
 /** The options a transport's own requests take: given with a transport, they would do nothing. */
 const TRANSPORT_OWN = ["transport", "fetch", "headers", "auth", "protocolVersion", "maxResponseBytes"] as const;
-/** The options of an in-process client only (see {@link InProcessOptions}). */
-const IN_PROCESS_ONLY = ["wire", "basePath", "path"] as const;
+/** The options of an in-process client only. */
+const IN_PROCESS_ONLY = ["basePath", "path"] as const;
 
 /** Refuses options the target would ignore, saying where each goes. */
 function refuseIgnored(
   target: "url" | "transport" | "server",
-  options: ClientOptions & InProcessOptions,
+  options: ClientOptions,
 ): void {
   const given = (names: readonly string[]) =>
     names.filter((name) => (options as Record<string, unknown>)[name] !== undefined);
   const ignored = target === "transport"
     ? given(TRANSPORT_OWN)
     : target === "server"
-    ? given(["fetch", "auth"])
+    ? given(["fetch", "auth", "maxResponseBytes"])
     : given(IN_PROCESS_ONLY);
   if (ignored.length === 0) return;
   const names = ignored.map((name) => `\`${name}\``).join(", ");
   const where = target === "transport"
     ? ignored.length === 1 && ignored[0] === "transport"
       ? "the transport is the wire"
-      : `a transport sends its own requests: give them to it where it is made (createMcpTransport(url, { ${
+      : `a transport sends its own requests: give the transport ${
         ignored.filter((n) => n !== "transport").join(", ")
-      } }), grpcTransport(url, { … }), …), or pass the URL instead: createClient(url, { … })`
+      } where it is made, or pass the URL instead: createClient(url, { … })`
     : target === "server"
     ? "in process the server's own fetch is called, with no authorization flow: send what its auth checks as " +
       'headers: { authorization: "Bearer …" }'
@@ -116,8 +131,11 @@ function refuseIgnored(
 
 function transportFor(
   target: string | URL | Transport | FetchTarget,
-  options: ClientOptions & InProcessOptions,
+  options: ClientOptions,
 ): Transport {
+  if ((options as { wire?: unknown }).wire !== undefined) {
+    throw new TypeError("createClient(target, { wire }): the wire is `transport` now, for a server in process too");
+  }
   if (isTransport(target)) {
     refuseIgnored("transport", options);
     return target;
@@ -148,9 +166,8 @@ function transportFor(
   }
   if (typeof target === "object" && target !== null && typeof (target as FetchTarget).fetch === "function") {
     refuseIgnored("server", options);
-    const wire = options.wire ??
-      (options.transport === "mcp" || options.transport === "mcp-lite" ? options.transport : undefined);
-    return createInProcessTransport(target as FetchTarget, { ...options, ...(wire ? { wire } : {}) });
+    const { transport: wire, ...rest } = options;
+    return createInProcessTransport(target as FetchTarget, { ...rest, ...(wire ? { wire } : {}) });
   }
   throw new TypeError("createClient() needs a URL, a transport, or a server with a fetch method");
 }

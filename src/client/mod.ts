@@ -1,8 +1,8 @@
 /**
  * The typed client of @mcplite/sdk: tool names, arguments and results inferred from the server's type,
  * over MCP-lite (HTTP + SSE), MCP Streamable HTTP (2026-07-28, falling back to the 2025 handshake) or
- * in process, with promises redeemed, input rounds answered and tasks polled by the client itself.
- * It loads no server code, and runs in Deno, Bun, Node 20+, browsers and Workers.
+ * in process, with promises redeemed and input rounds answered by the client itself. It loads no server code, and
+ * runs in Deno, Bun, Node 20+, browsers and Workers.
  *
  * @example
  * ```ts
@@ -25,8 +25,7 @@
  * assert.equal(toAnthropicTools(await client.listTools())[0].name, "search_documents");
  * ```
  *
- * It exports what a client user touches ({@link createClient}, {@link Client}, transports, errors, {@link oauth})
- * and the client's types, the {@link Transport} contract among them (a type import loads no code).
+ * Its errors are `@mcplite/sdk/errors`'; OAuth is `@mcplite/sdk/client/auth`; other wires' transports have entries.
  *
  * @module
  */
@@ -38,23 +37,13 @@ export type { CallResult } from "./read-result.ts";
 export { resultValue } from "./read-result.ts";
 export type { ElicitAnswer, ElicitRequest, FormElicitRequest, InputHandlers, UrlElicitRequest } from "./input.ts";
 export type { Progress, ToolInfo, Transport } from "./transport.ts";
-export { clientCredentials, enterpriseAuth, oauth, workloadIdentity } from "./oauth/oauth.ts";
 export type { ClientAuth } from "./oauth/oauth.ts";
-export { memoryTokenStore } from "./oauth/token-store.ts";
-export type { TokenStore } from "./oauth/token-store.ts";
-export { createMcpliteTransport } from "./transports/mcplite.ts";
-export { createMcpTransport } from "./transports/mcp.ts";
-export { createAutoTransport } from "./transports/auto.ts";
-export { createInProcessTransport } from "./transports/in-process.ts";
-export { createWebtoolsTransport } from "./transports/webtools.ts";
-export { checkPin, pinOf, WebtoolsPinError } from "./webtools-pin.ts";
-export { webtoolsToAiTools } from "./webtools-ai.ts";
 export { SkillVerificationError } from "./skill-verification-error.ts";
-// The gRPC transport loads protobuf, so it has its own entry point: "@mcplite/sdk/client/grpc".
+// Each transport of its own wire has its entry point ("@mcplite/sdk/client/grpc", "/client/stdio",
+// "/client/websocket", "/client/webtools"); the authorization flows theirs ("@mcplite/sdk/client/auth").
 export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-shapes.ts";
-// The client's types: options, listings, input rounds, OAuth records and the Transport contract.
+// The client's types: options, listings, input rounds and the Transport contract.
 export type { ListOptions } from "./client.ts";
-export type { CommonClientOptions, InProcessClientOptions, TransportClientOptions } from "./client-options.ts";
 export type { RetryEvent } from "./retry.ts";
 export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer, SampleRequest } from "./input.ts";
@@ -72,19 +61,6 @@ export type {
   TraceRequest,
 } from "./transport.ts";
 export type { HttpOptions } from "./http.ts";
+export type { FetchTarget } from "./transports/in-process.ts";
 export type { RetryOptions } from "./retry.ts";
-export type {
-  AuthOptions,
-  ClientCredentialsOptions,
-  DPoPOptions,
-  EnterpriseAuthOptions,
-  OAuthOptions,
-  WorkloadIdentityOptions,
-} from "./oauth/oauth-options.ts";
-export type { StoredAuthorization, StoredClient, StoredTokens } from "./oauth/token-store.ts";
-export type { WebCryptoKey, WebCryptoKeyPair } from "./oauth/web-crypto-key.ts";
-export type { McpTransportOptions } from "./transports/mcp.ts";
-export type { FetchTarget, InProcessOptions } from "./transports/in-process.ts";
-export type { WebtoolsTransportOptions } from "./transports/webtools.ts";
-export type { WebtoolsPin } from "./webtools-pin.ts";
 export type { LoadedSkill, SkillEntry, SkillResource, SkillsApi } from "./client-skills.ts";

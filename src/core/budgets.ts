@@ -8,7 +8,7 @@
  * @module
  */
 import type { AuthInfo } from "./host.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 
 /** What a server's budgets count. */
 export type BudgetName = "bodyBytes" | "calls" | "heldStreams" | "jobs";
@@ -264,7 +264,7 @@ export class Budgets {
     this.#refused[name]++;
     const retryAfterMs = this.retryAfterMs;
     return new ProtocolError(
-      ErrorCode.RateLimited,
+      "rate_limited",
       `Too busy (limits.${scope === "caller" ? "perCaller." : ""}${name}); retry in ${
         Math.ceil(retryAfterMs / 1000)
       } s`,

@@ -6,7 +6,7 @@
  */
 import type { CallSink, InputMethod, InputRequest, ResourceRequest } from "./call-sink.ts";
 import type { CallMeta, ClientInfo } from "./call-meta.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
 
 /**
@@ -103,7 +103,7 @@ export function cannotAsk(sink: CallSink, meta: CallMeta, request: InputRequest)
   const message = sink.input === undefined
     ? `This call cannot ask the client for input (${method})`
     : `The client did not declare the ${name} capability`;
-  return new ProtocolError(ErrorCode.MissingCapability, message, { data: { requiredCapabilities: needs } });
+  return new ProtocolError("missing_capability", message, { data: { requiredCapabilities: needs } });
 }
 
 /** The input capabilities, which a client on a wire that declares none supports when the call can ask. */

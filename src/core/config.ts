@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { Registry } from "./registry.ts";
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";
@@ -105,7 +105,7 @@ function configValue(resolved: ValidationResult, tool: AnyTool, supplied: boolea
   if (resolved.ok) return resolved.value;
   const detail = formatIssues(resolved.issues);
   if (supplied) {
-    throw new ProtocolError(ErrorCode.InvalidConfig, `Invalid config: ${detail}`, {
+    throw new ProtocolError("invalid_config", `Invalid config: ${detail}`, {
       data: { issues: resolved.issues },
     });
   }

@@ -37,7 +37,7 @@ export const LOST_MESSAGE = "The result of this job was lost: the result store n
  * @returns The error.
  */
 export function resultNotHeld(message: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, message, { data: { reason: "result_not_found" } });
+  return new ProtocolError("invalid_params", message, { data: { reason: "result_not_found" } });
 }
 
 /** The store key of a job's lease: present while an instance runs the job. */
@@ -442,6 +442,6 @@ function storedFailure(error: unknown, onError?: (error: unknown) => void): Stor
 function unstored(error: unknown): { code: ErrorCode; message: string; data?: unknown } {
   const message = "The result could not be stored";
   return error instanceof RangeError
-    ? { code: ErrorCode.Internal, message: `${message}: ${error.message}`, data: { reason: "result_too_large" } }
-    : { code: ErrorCode.Internal, message };
+    ? { code: "internal", message: `${message}: ${error.message}`, data: { reason: "result_too_large" } }
+    : { code: "internal", message };
 }

@@ -10,7 +10,7 @@ import { callerOf, withResultMeta } from "./call-context.ts";
 import { setConfig } from "./tool-call-context.ts";
 import { configFor } from "./config.ts";
 import { drain } from "./drain.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { failedCall } from "./failed-call.ts";
 import { nonFinitePath } from "../internal/non-finite.ts";
 import { requireToolScopes } from "./scopes.ts";
@@ -193,12 +193,12 @@ export function unknownTool(registry: Registry, name: string): ProtocolError {
   const suggestion = suggestName(name, available);
   const data: Record<string, unknown> = { requested_tool: echoed(name), available_tools: available };
   if (suggestion !== undefined) data.suggestion = `Did you mean '${suggestion}'?`;
-  return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${echoed(name)}`, { data });
+  return new ProtocolError("unknown_tool", `Tool not found: ${echoed(name)}`, { data });
 }
 
 function invalidArguments(tool: string, issues: ValidationIssue[]): ProtocolError {
   const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-  return new ProtocolError(ErrorCode.InvalidArguments, `Invalid arguments for tool ${tool}: ${detail}`, {
+  return new ProtocolError("invalid_arguments", `Invalid arguments for tool ${tool}: ${detail}`, {
     data: { tool, issues },
   });
 }

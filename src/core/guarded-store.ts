@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { ResultStore } from "./result-store.ts";
 
 /** The message every wire gets while the store is out of reach (never the store's own). */
@@ -19,7 +19,7 @@ export const UNAVAILABLE_MESSAGE = "The result store is unavailable; send the re
  * @returns `true` for `ProtocolError(Unavailable)`.
  */
 export function isUnavailable(error: unknown): error is ProtocolError {
-  return error instanceof ProtocolError && error.code === ErrorCode.Unavailable;
+  return error instanceof ProtocolError && error.code === "unavailable";
 }
 
 /**
@@ -50,7 +50,7 @@ export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (
         reportedAt = now;
       }
       healthy = false;
-      throw new ProtocolError(ErrorCode.Unavailable, UNAVAILABLE_MESSAGE, {
+      throw new ProtocolError("unavailable", UNAVAILABLE_MESSAGE, {
         data: { reason: "unavailable", retryAfterMs },
         cause: error,
       });

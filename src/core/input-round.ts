@@ -9,7 +9,7 @@
  */
 import { type CallSink, type InputMethod, type InputRequest, isInputAnswer, type LogLevel } from "./call-sink.ts";
 import type { TokenCodec } from "../codec/token.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { InputRequiredOutcome } from "./outcome.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { TokenError } from "../codec/token-error.ts";
@@ -134,7 +134,7 @@ export class InputRound implements CallSink {
     const responses = this.#responses;
     if (responses !== undefined && !isObject(responses)) {
       throw new ProtocolError(
-        ErrorCode.InvalidParams,
+        "invalid_params",
         "Invalid params: inputResponses must be an object keyed by request",
       );
     }
@@ -160,7 +160,7 @@ export class InputRound implements CallSink {
     } catch (error) {
       if (!(error instanceof TokenError)) throw error;
       onError?.(error);
-      throw new ProtocolError(ErrorCode.InvalidParams, "Invalid or expired requestState", {
+      throw new ProtocolError("invalid_params", "Invalid or expired requestState", {
         data: { reason: "invalid_request_state" },
         cause: error,
       });

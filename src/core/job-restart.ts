@@ -13,7 +13,7 @@ import { createContext, setConfig, waitUntilOf } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import { configFor } from "./config.ts";
 import type { Restart } from "./continuations.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { failedCall } from "./failed-call.ts";
 import { groupOf, runToolInGroup } from "./grouped-middleware.ts";
 import type { ToolCall } from "./middleware.ts";
@@ -77,7 +77,7 @@ export function rerun(
 async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, signal: AbortSignal): Promise<CallOutcome> {
   let checked = owner.input.validate(call.arguments ?? {});
   if (checked instanceof Promise) checked = await checked;
-  if (!checked.ok) throw new ProtocolError(ErrorCode.InvalidArguments, `Invalid arguments for tool ${owner.name}`);
+  if (!checked.ok) throw new ProtocolError("invalid_arguments", `Invalid arguments for tool ${owner.name}`);
   const ctx = call.ctx;
   if (owner.config !== undefined || registry.runtime.config !== undefined) {
     setConfig(ctx, await configFor(registry, owner, undefined)); // the server's settings, as for continuations

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { resultFromValue, type ToolResult } from "./result.ts";
 import type { ValidationIssue } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";
@@ -70,7 +70,7 @@ function conforming(tool: AnyTool, result: ToolResult, report: (error: unknown) 
 
 function mismatch(tool: AnyTool, issues: readonly ValidationIssue[], report: (error: unknown) => void): never {
   report(new OutputMismatchError(tool.name, issues));
-  throw new ProtocolError(ErrorCode.Internal, "Internal error");
+  throw new ProtocolError("internal", "Internal error");
 }
 
 /** The dotted path of the first non-finite number in a JSON value, if any (bounded depth). */

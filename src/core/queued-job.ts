@@ -15,7 +15,7 @@ import type { CallSink } from "./call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "./call-meta.ts";
 import { type Continuations, leaseKey, STOPPED_MESSAGE } from "./continuations.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { AuthInfo } from "./host.ts";
 import { jobResultOf, rerun } from "./job-restart.ts";
 import type { Registry } from "./registry.ts";
@@ -96,7 +96,7 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     await c.queue!.add(id, data);
   } catch (cause) {
     await cancel();
-    throw new ProtocolError(ErrorCode.Unavailable, QUEUE_UNAVAILABLE, {
+    throw new ProtocolError("unavailable", QUEUE_UNAVAILABLE, {
       data: { reason: "unavailable", retryAfterMs: c.retryAfterMs },
       cause,
     });
@@ -204,7 +204,7 @@ async function runJob(
   if (owner?.longRunning === undefined) {
     const message = `This worker has no long-running tool "${scope}": it runs another version of the server`;
     await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
-    return { outcome: "failed", error: new ProtocolError(ErrorCode.UnknownTool, message) };
+    return { outcome: "failed", error: new ProtocolError("unknown_tool", message) };
   }
   const retry = owner.longRunning.retry;
   const attempts = retry?.attempts ?? 1;
@@ -244,7 +244,7 @@ async function runJob(
   if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt }; // nobody asks how
   const ended = await c.results.get(state.d);
   if (ended !== undefined && hasEnded(ended)) return { attempt, ...endedAs(ended) };
-  if (!stop.aborted) return { outcome: "failed", attempt, error: new ProtocolError(ErrorCode.Unavailable, UNENDED) };
+  if (!stop.aborted) return { outcome: "failed", attempt, error: new ProtocolError("unavailable", UNENDED) };
   // Stopped through its signal as the worker shut down, not cut off: the start is given back with the job,
   // which the next worker starts as this one (a job without retry included).
   await c.results.delete(startKey(state.d, attempt));

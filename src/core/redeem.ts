@@ -10,7 +10,7 @@ import { type AuthInfo, type CallContext, callerOf } from "./call-context.ts";
 import { setConfig } from "./tool-call-context.ts";
 import { configFor } from "./config.ts";
 import { resultOf } from "./output.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import { PROMISE_KIND, type PromiseState } from "./promise-outcome.ts";
 import { ISSUED_BY } from "./trace-context.ts";
@@ -56,7 +56,7 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
   } catch (error) {
     if (!(error instanceof TokenError)) throw error;
     registry.runtime.reportRefusedToken(error);
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid or expired promise token", {
+    throw new ProtocolError("invalid_params", "Invalid or expired promise token", {
       data: { reason: "invalid_promise" },
       cause: error,
     });
@@ -64,7 +64,7 @@ export async function redeemPromise(registry: Registry, args: RedeemArgs, ctx: C
   const owner = continuationOwner(registry, scope, ctx.auth);
   if (owner === undefined) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      "invalid_params",
       `This promise belongs to tool "${scope}", which this server does not serve`,
       {
         data: { reason: "unknown_promise_tool", tool: scope },
@@ -118,7 +118,7 @@ export async function continuePromise(
   ctx: CallContext,
 ): Promise<unknown> {
   if (owner.onRedeem === undefined) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Tool "${owner.name}" cannot continue this promise`, {
+    throw new ProtocolError("invalid_params", `Tool "${owner.name}" cannot continue this promise`, {
       data: { reason: "unknown_promise_tool", tool: owner.name },
     });
   }

@@ -6,7 +6,7 @@
  */
 import { base64Encode } from "../codec/base64url.ts";
 import type { CallContext } from "./call-context.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { ContentAnnotations, ContentBlockBase, ResourceContents, ResourceDescriptor } from "./result.ts";
 import type { Completer } from "./completer.ts";
 import type { UriTemplate } from "./uri-template.ts";
@@ -157,7 +157,7 @@ export function contentsFromValue(value: ReadValue, uri: string, mimeType: strin
  */
 export function notFound(uri: string): ProtocolError {
   const shown = echoed(uri);
-  return new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${shown}`, { data: { uri: shown } });
+  return new ProtocolError("resource_not_found", `Resource not found: ${shown}`, { data: { uri: shown } });
 }
 
 function withMime(

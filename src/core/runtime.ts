@@ -8,7 +8,7 @@
  */
 import { Budgets } from "./budgets.ts";
 import type { Continuations } from "./continuations.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { Tokens } from "./tokens.ts";
 import { NO_TOKENS } from "./no-tokens.ts";
 import type { ServerLogger } from "./logger.ts";
@@ -141,7 +141,7 @@ export class Runtime {
   get continuations(): Continuations {
     const continuations = this.#continuations;
     if (continuations === undefined) {
-      throw new ProtocolError(ErrorCode.InvalidParams, "This server runs no long-running tools", {
+      throw new ProtocolError("invalid_params", "This server runs no long-running tools", {
         data: { reason: "result_not_found" },
       });
     }

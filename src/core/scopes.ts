@@ -6,7 +6,7 @@
  * @module
  */
 import type { AuthInfo } from "./call-context.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { Registry } from "./registry.ts";
 import type { AnyTool } from "./tool.ts";
 import { CacheSlot } from "./cache-slot.ts";
@@ -65,10 +65,10 @@ export function requireScopes(required: readonly string[] | undefined, auth: Aut
   if (holdsScopes(required, auth)) return;
   const needed = required!;
   if (auth === undefined) {
-    throw new ProtocolError(ErrorCode.Unauthenticated, `Unauthenticated: ${what} needs an authenticated caller`);
+    throw new ProtocolError("unauthenticated", `Unauthenticated: ${what} needs an authenticated caller`);
   }
   throw new ProtocolError(
-    ErrorCode.PermissionDenied,
+    "permission_denied",
     `Insufficient scope: ${what} needs ${needed.join(" ")}`,
     { data: { requiredScopes: needed } },
   );

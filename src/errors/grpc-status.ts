@@ -52,40 +52,40 @@ export function grpcStatusName(code: number): string {
  */
 export function grpcStatusOf(code: ServedErrorCode): GrpcStatus {
   switch (code) {
-    case ErrorCode.ParseError: // a body that does not decode
-    case ErrorCode.InvalidRequest: // a malformed request, e.g. no tool name
-    case ErrorCode.InvalidArguments: // §5.5: invalid parameters
-    case ErrorCode.InvalidEnvelope:
-    case ErrorCode.InvalidParams:
-    case ErrorCode.InvalidConfig:
-    case ErrorCode.HeaderMismatch:
+    case "parse_error": // a body that does not decode
+    case "invalid_request": // a malformed request, e.g. no tool name
+    case "invalid_arguments": // §5.5: invalid parameters
+    case "invalid_envelope":
+    case "invalid_params":
+    case "invalid_config":
+    case "header_mismatch":
       return GrpcStatus.INVALID_ARGUMENT;
-    case ErrorCode.MethodNotFound: // the RPC (not the tool) does not exist
-    case ErrorCode.MethodNotAllowed:
-    case ErrorCode.UnsupportedMediaType:
+    case "method_not_found": // the RPC (not the tool) does not exist
+    case "method_not_allowed":
+    case "unsupported_media_type":
       return GrpcStatus.UNIMPLEMENTED;
-    case ErrorCode.UnknownTool: // §5.5: tool not found
-    case ErrorCode.ResourceNotFound:
+    case "unknown_tool": // §5.5: tool not found
+    case "resource_not_found":
       return GrpcStatus.NOT_FOUND;
-    case ErrorCode.PayloadTooLarge: // gRPC's own answer to an oversized message
-    case ErrorCode.RateLimited:
+    case "payload_too_large": // gRPC's own answer to an oversized message
+    case "rate_limited":
       return GrpcStatus.RESOURCE_EXHAUSTED;
-    case ErrorCode.Forbidden:
-    case ErrorCode.PermissionDenied: // from authorization middleware
+    case "forbidden":
+    case "permission_denied": // from authorization middleware
       return GrpcStatus.PERMISSION_DENIED;
-    case ErrorCode.Unauthenticated: // from authentication middleware
+    case "unauthenticated": // from authentication middleware
       return GrpcStatus.UNAUTHENTICATED;
-    case ErrorCode.MissingCapability: // the call needs something this wire cannot do (e.g. ask the client)
-    case ErrorCode.UnsupportedVersion:
+    case "missing_capability": // the call needs something this wire cannot do (e.g. ask the client)
+    case "unsupported_version":
       return GrpcStatus.FAILED_PRECONDITION;
-    case ErrorCode.RequestTimeout: // the request's body did not arrive in time
-    case ErrorCode.DeadlineExceeded: // §5.5: timeout (before a promise)
+    case "request_timeout": // the request's body did not arrive in time
+    case "deadline_exceeded": // §5.5: timeout (before a promise)
       return GrpcStatus.DEADLINE_EXCEEDED;
-    case ErrorCode.Unavailable: // gRPC status codes: "most likely a transient condition", safe to retry
+    case "unavailable": // gRPC status codes: "most likely a transient condition", safe to retry
       return GrpcStatus.UNAVAILABLE;
-    case ErrorCode.Internal: // §5.5: server error
+    case "internal": // §5.5: server error
       return GrpcStatus.INTERNAL;
-    case ErrorCode.Custom: // the application's JSON-RPC code, kept in ErrorInfo.metadata.jsonrpcCode
+    case "custom": // the application's JSON-RPC code, kept in ErrorInfo.metadata.jsonrpcCode
       return GrpcStatus.UNKNOWN;
     default:
       return assertNever(code);

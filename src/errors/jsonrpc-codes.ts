@@ -34,35 +34,35 @@ export type WireRows = Readonly<Record<ServedErrorCode, readonly [code: number, 
 function sharedRows(): WireRows {
   // A function, not a constant: a module that imports this one for the client's table bundles none of these rows.
   return {
-    [ErrorCode.ParseError]: [-32700, 400],
-    [ErrorCode.InvalidRequest]: [-32600, 400],
-    [ErrorCode.MethodNotFound]: [-32601, 200],
-    [ErrorCode.UnknownTool]: [-32602, 200], // MCP: invalid params, not an unknown method
-    [ErrorCode.InvalidArguments]: [-32602, 200], // the failing paths go in data
-    [ErrorCode.InvalidParams]: [-32602, 200],
-    [ErrorCode.InvalidConfig]: [-32602, 200],
-    [ErrorCode.InvalidEnvelope]: [-32602, 200],
-    [ErrorCode.ResourceNotFound]: [-32602, 200],
-    [ErrorCode.RequestTimeout]: [-32600, 408], // RFC 9110 §15.5.9: the body did not arrive in time
-    [ErrorCode.PayloadTooLarge]: [-32600, 413],
-    [ErrorCode.UnsupportedMediaType]: [-32600, 415],
-    [ErrorCode.MethodNotAllowed]: [-32600, 405],
-    [ErrorCode.Forbidden]: [-32000, 403],
-    [ErrorCode.Unauthenticated]: [-32001, 401], // implementation-defined server error range
-    [ErrorCode.PermissionDenied]: [-32003, 403],
-    [ErrorCode.RateLimited]: [-32029, 200], // raised by middleware; the client keeps the code
-    [ErrorCode.HeaderMismatch]: [McpErrorCode.HeaderMismatch, 400],
-    [ErrorCode.MissingCapability]: [McpErrorCode.MissingCapability, 400],
-    [ErrorCode.UnsupportedVersion]: [McpErrorCode.UnsupportedVersion, 400],
-    [ErrorCode.DeadlineExceeded]: [-32603, 200],
-    [ErrorCode.Internal]: [-32603, 200], // the MCP reference servers answer 200; clients surface -32603
+    ["parse_error"]: [-32700, 400],
+    ["invalid_request"]: [-32600, 400],
+    ["method_not_found"]: [-32601, 200],
+    ["unknown_tool"]: [-32602, 200], // MCP: invalid params, not an unknown method
+    ["invalid_arguments"]: [-32602, 200], // the failing paths go in data
+    ["invalid_params"]: [-32602, 200],
+    ["invalid_config"]: [-32602, 200],
+    ["invalid_envelope"]: [-32602, 200],
+    ["resource_not_found"]: [-32602, 200],
+    ["request_timeout"]: [-32600, 408], // RFC 9110 §15.5.9: the body did not arrive in time
+    ["payload_too_large"]: [-32600, 413],
+    ["unsupported_media_type"]: [-32600, 415],
+    ["method_not_allowed"]: [-32600, 405],
+    ["forbidden"]: [-32000, 403],
+    ["unauthenticated"]: [-32001, 401], // implementation-defined server error range
+    ["permission_denied"]: [-32003, 403],
+    ["rate_limited"]: [-32029, 200], // raised by middleware; the client keeps the code
+    ["header_mismatch"]: [McpErrorCode.HeaderMismatch, 400],
+    ["missing_capability"]: [McpErrorCode.MissingCapability, 400],
+    ["unsupported_version"]: [McpErrorCode.UnsupportedVersion, 400],
+    ["deadline_exceeded"]: [-32603, 200],
+    ["internal"]: [-32603, 200], // the MCP reference servers answer 200; clients surface -32603
     // A dependency of ours is down (an issuer's keys, the shared store): JSON-RPC 2.0 §5.1 "Internal error", the
     // fault being ours (MCP 2026-07-28, Basic: -32000..-32019 are old implementation-defined codes, -32020..-32099
     // the spec's), told apart by `data.reason: "unavailable"`; 503 with `Retry-After` (RFC 9110 §15.6.4) says retry.
-    [ErrorCode.Unavailable]: [-32603, 503],
+    ["unavailable"]: [-32603, 503],
     // The application's own code: `errorToWire` sends the error's `rpcCode` in place of this one, on 200 as the
     // call's error (JSON-RPC 2.0 §5.1 leaves -32099..-32000 and codes outside -32768..-32000 to the application).
-    [ErrorCode.Custom]: [-32000, 200],
+    ["custom"]: [-32000, 200],
   };
 }
 
@@ -82,7 +82,7 @@ export function wireErrorRows(overrides: Partial<WireRows>): WireErrorRows {
 }
 
 /** JSON-RPC 2.0 §5.1's named codes, and the ones MCP 2026-07-28 (Basic: error codes) adds. */
-const BY_JSONRPC_CODE: ReadonlyMap<number, ErrorCode> = new Map([
+const BY_JSONRPC_CODE: ReadonlyMap<number, ErrorCode> = /* @__PURE__ */ new Map([
   ...NAMED_RPC_CODES,
   [-32002, "resource_not_found"], // MCP 2025-11-25, Resources: error handling
   [-32020, "header_mismatch"],

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, type ServedErrorCode } from "./error.ts";
+import { ProtocolError, type ServedErrorCode } from "./error.ts";
 import { type WireError, wireErrorRows } from "./jsonrpc-codes.ts";
 import type { McpErrorCode } from "../internal/mcp-wire.ts";
 
@@ -61,5 +61,5 @@ export function legacyErrorToWire(code: ServedErrorCode): WireError {
  * @returns `true` when the wire answers it as an `isError` result.
  */
 export function answersAsToolResult(error: unknown): error is ProtocolError {
-  return error instanceof ProtocolError && error.code === ErrorCode.InvalidArguments;
+  return error instanceof ProtocolError && error.code === "invalid_arguments";
 }

@@ -3,16 +3,16 @@
  *
  * @module
  */
-import { ErrorCode, type ServedErrorCode } from "./error.ts";
+import { type ServedErrorCode } from "./error.ts";
 import { type WireError, wireErrorRows } from "./jsonrpc-codes.ts";
 
 /** The shared JSON-RPC rows, but where MCP-lite gives the call's own failures an HTTP status too. */
 const ROWS = wireErrorRows({
-  [ErrorCode.UnknownTool]: [-32601, 200], // MCP-lite spec v0.042 A.5: "Tool not found" is -32601
-  [ErrorCode.Forbidden]: [-32600, 403],
-  [ErrorCode.RateLimited]: [-32029, 429],
-  [ErrorCode.DeadlineExceeded]: [-32603, 504],
-  [ErrorCode.Internal]: [-32603, 500],
+  ["unknown_tool"]: [-32601, 200], // MCP-lite spec v0.042 A.5: "Tool not found" is -32601
+  ["forbidden"]: [-32600, 403],
+  ["rate_limited"]: [-32029, 429],
+  ["deadline_exceeded"]: [-32603, 504],
+  ["internal"]: [-32603, 500],
 });
 
 /**

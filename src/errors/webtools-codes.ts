@@ -74,45 +74,45 @@ export interface WebtoolsStatus {
  */
 export function errorCodeToWebtools(code: ServedErrorCode): WebtoolsStatus {
   switch (code) {
-    case ErrorCode.ParseError: // the body is not JSON
-    case ErrorCode.InvalidRequest: // the envelope lacks `action` or has fields of the wrong type
-    case ErrorCode.InvalidParams: // some other field of the envelope is wrong
-    case ErrorCode.InvalidEnvelope: // no per-request envelope on this wire; kept for middleware that raises it
-    case ErrorCode.HeaderMismatch: // a header disagrees with the body
+    case "parse_error": // the body is not JSON
+    case "invalid_request": // the envelope lacks `action` or has fields of the wrong type
+    case "invalid_params": // some other field of the envelope is wrong
+    case "invalid_envelope": // no per-request envelope on this wire; kept for middleware that raises it
+    case "header_mismatch": // a header disagrees with the body
       return { code: WebtoolsCode.InvalidRequest, status: 400 };
-    case ErrorCode.MethodNotFound: // no such path under the base
-    case ErrorCode.UnknownTool: // no such action
-    case ErrorCode.UnsupportedVersion: // no such version of the tool set
-    case ErrorCode.ResourceNotFound: // something the action names does not exist
+    case "method_not_found": // no such path under the base
+    case "unknown_tool": // no such action
+    case "unsupported_version": // no such version of the tool set
+    case "resource_not_found": // something the action names does not exist
       return { code: WebtoolsCode.NotFound, status: 404 };
-    case ErrorCode.InvalidArguments: // `request` does not match the action's requestSchema
+    case "invalid_arguments": // `request` does not match the action's requestSchema
       return { code: WebtoolsCode.SchemaError, status: 400 };
-    case ErrorCode.InvalidConfig: // `config` does not match the action's configSchema
+    case "invalid_config": // `config` does not match the action's configSchema
       return { code: WebtoolsCode.ConfigError, status: 400 };
-    case ErrorCode.RateLimited: // raised by rate-limit middleware
+    case "rate_limited": // raised by rate-limit middleware
       return { code: WebtoolsCode.RateLimit, status: 429 };
-    case ErrorCode.PayloadTooLarge:
+    case "payload_too_large":
       return { code: WebtoolsCode.PayloadTooLarge, status: 413 };
-    case ErrorCode.RequestTimeout: // RFC 9110 §15.5.9: the body did not arrive in time
+    case "request_timeout": // RFC 9110 §15.5.9: the body did not arrive in time
       return { code: WebtoolsCode.Timeout, status: 408 };
-    case ErrorCode.UnsupportedMediaType: // the spec: all requests MUST be application/json
+    case "unsupported_media_type": // the spec: all requests MUST be application/json
       return { code: WebtoolsCode.UnsupportedMediaType, status: 415 };
-    case ErrorCode.MethodNotAllowed:
+    case "method_not_allowed":
       return { code: WebtoolsCode.MethodNotAllowed, status: 405 };
-    case ErrorCode.Forbidden: // DNS-rebinding guard; the server answers it before the binding
-    case ErrorCode.PermissionDenied: // raised by authorisation middleware
+    case "forbidden": // DNS-rebinding guard; the server answers it before the binding
+    case "permission_denied": // raised by authorisation middleware
       return { code: WebtoolsCode.PermissionDenied, status: 403 };
-    case ErrorCode.Unauthenticated: // raised by authentication middleware
+    case "unauthenticated": // raised by authentication middleware
       return { code: WebtoolsCode.Unauthenticated, status: 401 };
-    case ErrorCode.MissingCapability: // a handler asked for elicitation, sampling or roots: no channel here
+    case "missing_capability": // a handler asked for elicitation, sampling or roots: no channel here
       return { code: WebtoolsCode.Unsupported, status: 501 };
-    case ErrorCode.DeadlineExceeded:
+    case "deadline_exceeded":
       return { code: WebtoolsCode.Timeout, status: 504 };
-    case ErrorCode.Unavailable: // RFC 9110 §15.6.4: temporary, with `Retry-After`
+    case "unavailable": // RFC 9110 §15.6.4: temporary, with `Retry-After`
       return { code: WebtoolsCode.Unavailable, status: 503 };
-    case ErrorCode.Internal: // the server's own failure: the message is masked unless raised on purpose
+    case "internal": // the server's own failure: the message is masked unless raised on purpose
       return { code: WebtoolsCode.InternalError, status: 500 };
-    case ErrorCode.Custom: // the application's JSON-RPC code, kept in details.jsonrpcCode
+    case "custom": // the application's JSON-RPC code, kept in details.jsonrpcCode
       return { code: WebtoolsCode.CustomError, status: 500 };
     default:
       return assertNever(code);

@@ -1,8 +1,8 @@
 /**
  * `@mcplite/sdk/lite`: the API of `@mcplite/sdk` for a smaller bundle. Its `createServer()` serves MCP-lite
  * (`/mcp-lite/v1`) only unless `bindings` lists others, and takes every optional capability as a value this entry
- * exports: `longRunning`, `inputRounds`, `group`, `cors({ ... })` and `oauth({ ... })`, so a bundler leaves out what a
- * server does not name. Moving a server over is the import line, plus the capabilities it uses in its options. Its
+ * exports (`longRunning`, `inputRounds`, `group`), so a bundler leaves out what a server does not name; `cors()` and
+ * `auth` (`jwtAuth()`, `protectedResource()`) bring their code as they do on the root. Moving a server over is the import line, plus the capabilities it uses in its options. Its
  * values are the root's; its types stay in the root (`import type { Tool } from "@mcplite/sdk"`): one home each.
  *
  * @example
@@ -27,6 +27,7 @@
  */
 export {
   audio,
+  cors,
   createContextKey,
   createMemoryResultStore,
   definePrompt,
@@ -51,6 +52,4 @@ export { createServer } from "../assembly/create-lite-server.ts";
 export { longRunning } from "../assembly/long-running-support.ts";
 export { inputRounds } from "../assembly/input-rounds-support.ts";
 export { group } from "../assembly/group-support.ts";
-export { cors } from "../server/cors-edge.ts";
-export { oauth } from "../server/auth-edge.ts";
 export type { LiteServerOptions } from "../assembly/create-lite-server.ts";

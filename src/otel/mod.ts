@@ -84,8 +84,8 @@ function overdueOf(call: Parameters<Middleware>[0]): WireError | undefined {
     return undefined;
   }
   const signal = call.ctx.signal;
-  if (!signal.aborted || errorCodeOf(signal.reason) !== ErrorCode.DeadlineExceeded) return undefined;
-  return { type: ErrorCode.DeadlineExceeded, status: grpcStatusName(GrpcStatus.DEADLINE_EXCEEDED) };
+  if (!signal.aborted || errorCodeOf(signal.reason) !== "deadline_exceeded") return undefined;
+  return { type: "deadline_exceeded", status: grpcStatusName(GrpcStatus.DEADLINE_EXCEEDED) };
 }
 
 /**
@@ -138,8 +138,8 @@ function errorCodeOf(error: unknown): ErrorCode {
   if (error instanceof McpliteError) return error.code;
   const connect = error instanceof Error && error.name === "ConnectError";
   return connect && (error as { code?: unknown }).code === GrpcStatus.DEADLINE_EXCEEDED
-    ? ErrorCode.DeadlineExceeded
-    : ErrorCode.Internal;
+    ? "deadline_exceeded"
+    : "internal";
 }
 
 /** The gRPC status the binding answers with: a `ConnectError`'s own (a deadline), an SDK error's, else INTERNAL. */

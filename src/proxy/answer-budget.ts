@@ -10,7 +10,7 @@
 import { type CallContext } from "../core/call-context.ts";
 import { budgetCallerOf, budgetsOfCall } from "../core/tool-call-context.ts";
 import type { BudgetRefusal } from "../core/budgets.ts";
-import { ErrorCode, ProtocolError, ToolError } from "../errors/error.ts";
+import { ProtocolError, ToolError } from "../errors/error.ts";
 import { countResponses, isResponseTooLarge } from "../client/response-bound.ts";
 
 /** One call's count of its remote's answer bytes. */
@@ -55,7 +55,7 @@ export function answerBudget(ctx: CallContext): AnswerBudget {
       if (!isResponseTooLarge(error)) return undefined;
       const message = `The remote's answer was refused: ${error.message}`;
       const data = { maxResponseBytes: error.data.maxResponseBytes };
-      return tool ? new ToolError(message, { data }) : new ProtocolError(ErrorCode.Internal, message, { data });
+      return tool ? new ToolError(message, { data }) : new ProtocolError("internal", message, { data });
     },
   };
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { LogLevel } from "../core/call-sink.ts";
-import { ErrorCode, ProtocolError, ToolError } from "../errors/error.ts";
+import { ProtocolError, ToolError } from "../errors/error.ts";
 import type { AnyTool } from "../core/tool.ts";
 import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
@@ -46,7 +46,7 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
     remote.failed(error);
     if (answered !== undefined) throw answered;
     const mapped = remoteError(error, hop.retryAfterMs, hop.name);
-    if (mapped instanceof ProtocolError && mapped.code === ErrorCode.UnknownTool) hop.stale();
+    if (mapped instanceof ProtocolError && mapped.code === "unknown_tool") hop.stale();
     throw mapped;
   };
   const tool = output.handle(async (args, ctx) => {

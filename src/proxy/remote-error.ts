@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { ErrorCode, madeByClient, McpliteError, ProtocolError, ToolError } from "../errors/error.ts";
+import { madeByClient, McpliteError, ProtocolError, ToolError } from "../errors/error.ts";
 import { withDetail } from "../core/error-detail.ts";
 import { URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from "../core/elicitation.ts";
 import { RestartPending } from "./restart-backoff.ts";
@@ -47,7 +47,7 @@ export function remoteError(error: unknown, retryAfterMs: number, remote = "remo
   if (reason !== undefined) {
     const wait = error instanceof RestartPending ? Math.max(retryAfterMs, error.retryAfterMs) : retryAfterMs;
     return withDetail(
-      new ProtocolError(ErrorCode.Unavailable, `The remote server "${remote}" is unavailable: ${TOLD[reason]}`, {
+      new ProtocolError("unavailable", `The remote server "${remote}" is unavailable: ${TOLD[reason]}`, {
         data: { retryAfterMs: wait, remote, reason },
       }),
       error,
@@ -55,13 +55,13 @@ export function remoteError(error: unknown, retryAfterMs: number, remote = "remo
   }
   if (error.code === "timeout" || error.code === "deadline_exceeded") {
     return withDetail(
-      new ProtocolError(ErrorCode.DeadlineExceeded, `The remote server "${remote}" did not answer in time`),
+      new ProtocolError("deadline_exceeded", `The remote server "${remote}" did not answer in time`),
       error,
     );
   }
   // The remote's own failure, or a condition of the proxy's client (input it cannot give, a cancelled task).
-  const code = error instanceof ToolError || CLIENT_ONLY.has(error.code) ? ErrorCode.Internal : error.code;
-  if (code === ErrorCode.Internal) { // the remote's failure is its own: its message and data are for logs
+  const code = error instanceof ToolError || CLIENT_ONLY.has(error.code) ? "internal" : error.code;
+  if (code === "internal") { // the remote's failure is its own: its message and data are for logs
     return withDetail(new ProtocolError(code, `The remote server "${remote}" failed`), error);
   }
   if (!(error instanceof ProtocolError)) { // an HTTP status without a reply: its message quotes the body
@@ -92,7 +92,7 @@ function urlElicitationRequired(error: ProtocolError, remote: string): ProtocolE
   try {
     return new UrlElicitationRequiredError(pages as never, error.message);
   } catch {
-    return withDetail(new ProtocolError(ErrorCode.Internal, `The remote server "${remote}" failed`), error);
+    return withDetail(new ProtocolError("internal", `The remote server "${remote}" failed`), error);
   }
 }
 

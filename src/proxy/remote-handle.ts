@@ -7,7 +7,7 @@
  * @module
  */
 import type { CallContext } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { type ToolResult, toolResult } from "../core/result.ts";
 import type { ToolPromise } from "../core/tool-promise.ts";
 import type { Client } from "../client/client.ts";
@@ -80,7 +80,7 @@ export async function stepRemote(
     if (isObject(task.error)) throw errorFromRpc(task.error as never, { method: "tasks/get", wire: "mcp" });
     return resultOf(await client.request("tasks/result", { taskId: state.t }, { signal }) as CallResult, client.wire);
   }
-  if (status === "cancelled") throw new ProtocolError(ErrorCode.Internal, `The remote task ${state.t} was cancelled`);
+  if (status === "cancelled") throw new ProtocolError("internal", `The remote task ${state.t} was cancelled`);
   const retryAfterMs = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : DEFAULT_RETRY_MS;
   return ctx.promise<RemoteHandle>({ state, retryAfterMs });
 }

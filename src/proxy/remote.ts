@@ -8,7 +8,6 @@
  */
 import { Client, type ClientOptions } from "../client/client.ts";
 import { McpliteError } from "../errors/error.ts";
-import type { TransportClientOptions } from "../client/client-options.ts";
 import { createClient } from "../client/create-client.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
@@ -122,7 +121,7 @@ function stdioRemote(command: StdioTransportOptions, options: ClientOptions, bac
     maxResponseBytes,
     ...rest
   } = options;
-  const own: TransportClientOptions = rest;
+  const own: ClientOptions = rest;
   const listeners = new Set<NoticeListener>();
   const start = () => {
     const transport = createStdioTransport({ protocolVersion, maxResponseBytes, ...command });

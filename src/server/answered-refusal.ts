@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 
 /** Where a response that answers a refusal for a scope carries that refusal: a value on it, not a table beside it. */
 const ANSWERED = /* @__PURE__ */ Symbol();
@@ -33,7 +33,7 @@ const ANSWERED = /* @__PURE__ */ Symbol();
  * ```
  */
 export function answersRefusal(response: Response, error: unknown): Response {
-  if (error instanceof ProtocolError && error.code === ErrorCode.PermissionDenied) {
+  if (error instanceof ProtocolError && error.code === "permission_denied") {
     (response as { [ANSWERED]?: ProtocolError })[ANSWERED] = error;
   }
   return response;

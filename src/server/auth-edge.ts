@@ -1,6 +1,6 @@
 /**
- * `oauth()`: the server as an OAuth 2.1 resource server (MCP 2025-11-25, Authorization), as a value a
- * server is given: authentication from the `Authorization` header (RFC 6750 §2.1), challenges
+ * The server as an OAuth 2.1 resource server (MCP 2025-11-25, Authorization), served from a `ServerAuth` (the code a
+ * `jwtAuth()` or `protectedResource()` value carries): authentication from the `Authorization` header (RFC 6750 §2.1), challenges
  * (RFC 6750 §3, pointing at the metadata as RFC 9728 §5.1 says), step-up (MCP 2025-11-25,
  * Authorization, Scope Challenge Handling), and the Protected Resource Metadata (RFC 9728 §3).
  *
@@ -10,7 +10,7 @@ import type { ProtocolError } from "../errors/error.ts";
 import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
 import { refusalAnswered } from "./answered-refusal.ts";
 import { pathOf } from "../internal/url.ts";
-import type { ServerAuth } from "./auth.ts";
+import { AUTH_EDGE, type ServerAuth } from "./auth.ts";
 import { type Host, type Route, withCaller } from "./binding-contract.ts";
 import { bearerChallenge, challengeOf, dpopChallenge } from "./challenge.ts";
 import { withHeaders } from "./cors.ts";
@@ -24,7 +24,6 @@ import {
   resourceOrigin,
 } from "./protected-resource.ts";
 import { refusedRequestId } from "./refused-id.ts";
-import type { Capability } from "./server-capability.ts";
 import { JSON_HEADERS } from "./responses.ts";
 import { retryAfterOf } from "./retry-after.ts";
 
@@ -38,26 +37,26 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
 });
 
 /**
- * OAuth, for `createServer({ auth: oauth({ ... }) })` of `@mcplite/sdk/lite` (that of `@mcplite/sdk`
- * takes the options themselves: `auth: { ... }`; `jwtAuth()` from `@mcplite/sdk/auth` makes them for
- * JWT access tokens).
+ * Makes a server an OAuth 2.1 protected resource (MCP Authorization; RFC 9728) with your own token verifier, e.g.
+ * RFC 7662 introspection for opaque tokens: `createServer({ auth: protectedResource({ … }) })`, on `@mcplite/sdk`
+ * and `@mcplite/sdk/lite` alike (`jwtAuth()` makes one for JWT access tokens). The value carries the code that
+ * serves it, so a lite server bundles it only when given one. Used DPoP proofs (RFC 9449 §11.1), when
+ * `auth.dpop` is set, are remembered in the server's `resultStore`.
  *
  * @param auth The resource, its authorization servers, the token verifier and the scopes.
- * @param options `resultStore`: where used DPoP proofs are remembered (RFC 9449 §11.1) when `auth.dpop`
- *   is set; pass the server's `resultStore` when its instances share one (default: one in memory, for
- *   this instance).
- * @returns The OAuth part of the server's edge (opaque: `createServer({ auth })` takes it as it is).
+ * @returns The same, servable by either entry's `createServer({ auth })`.
  * @throws {TypeError} When `auth.resource` is not an absolute URL.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { createServer, oauth } from "../lite/mod.ts";
+ * import { createServer } from "../lite/mod.ts";
+ * import { protectedResource } from "../auth/mod.ts";
  *
  * const server = createServer({
  *   name: "docs",
  *   version: "1.0.0",
- *   auth: oauth({
+ *   auth: protectedResource({
  *     resource: "http://localhost",
  *     authorizationServers: ["https://auth.example.com"],
  *     verify: (token) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
@@ -68,12 +67,13 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  * assert.match(refused.headers.get("www-authenticate") ?? "", /resource_metadata=/);
  * ```
  */
-export function oauth(auth: ServerAuth, options: { readonly resultStore?: ResultStore } = {}): Capability<"oauth"> {
-  return authEdge(auth, options);
+export function protectedResource(auth: ServerAuth): ServerAuth {
+  resourceOrigin(auth); // refused now, not at the first request
+  return Object.freeze({ ...auth, [AUTH_EDGE]: authEdge });
 }
 
 /**
- * The OAuth part of the server's edge, what `oauth()` builds.
+ * The OAuth part of the server's edge, what `createServer({ auth })` builds from a `ServerAuth`.
  *
  * @param auth The resource, its authorization servers, the token verifier and the scopes.
  * @param options Where used DPoP proofs are remembered.

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 
 /** The parameters of a challenge. */
 export interface ChallengeParams {
@@ -42,7 +42,7 @@ const CHALLENGE: unique symbol = /* @__PURE__ */ Symbol("mcplite.challenge");
  * @returns The error.
  */
 export function refusalWithChallenge(
-  code: typeof ErrorCode.Unauthenticated | typeof ErrorCode.PermissionDenied,
+  code: "unauthenticated" | "permission_denied",
   message: string,
   details: ChallengeDetails,
 ): ProtocolError {
@@ -76,7 +76,7 @@ export function challengeOf(error: unknown): ChallengeDetails | undefined {
   if (!(error instanceof ProtocolError)) return undefined;
   const carried = (error as { [CHALLENGE]?: ChallengeDetails })[CHALLENGE];
   if (carried !== undefined) return carried;
-  if (error.code !== ErrorCode.PermissionDenied) return undefined;
+  if (error.code !== "permission_denied") return undefined;
   const scope = (error.data as { requiredScopes?: unknown } | undefined)?.requiredScopes;
   return Array.isArray(scope) && scope.every((s) => typeof s === "string")
     ? { error: "insufficient_scope", scope }

@@ -13,8 +13,8 @@ import type { RequestGuard } from "./guard.ts";
 import type { Capability } from "./server-capability.ts";
 
 /**
- * Cross-origin access, for `createServer({ cors: cors({ origins }) })` of `@mcplite/sdk/lite` (that of
- * `@mcplite/sdk` takes the options themselves: `cors: { origins }`).
+ * Cross-origin access, for `createServer({ cors: cors({ origins }) })` of `@mcplite/sdk` and `@mcplite/sdk/lite`
+ * alike: the value brings its code, so a server without it bundles none.
  *
  * @param options The origins allowed, credentials, extra headers and the preflight's max age.
  * @returns The CORS part of the server's edge (opaque: `createServer({ cors })` takes it as it is).

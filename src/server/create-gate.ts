@@ -5,8 +5,7 @@
  * @module
  */
 import { authEdge } from "./auth-edge.ts";
-import { corsEdge } from "./cors-edge.ts";
-import type { Edge } from "./edge.ts";
+import type { CorsEdge, Edge } from "./edge.ts";
 import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
 
 /**
@@ -15,7 +14,8 @@ import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
  *
  * @param options The Host and Origin allow-lists, `cors` and `auth`.
  * @returns The gate.
- * @throws {TypeError} For invalid `cors` options, or an `auth.resource` that is not an absolute URL.
+ * @throws {TypeError} For `cors` given its options rather than `cors()`'s value, or an `auth.resource` that is not
+ *   an absolute URL.
  *
  * @example
  * ```ts
@@ -45,17 +45,35 @@ export function createGate(options: GateOptions): Gate {
 }
 
 /**
- * The optional parts of a server's edge, each built from its own option (`cors()` from `cors`,
- * `oauth()` from `auth`, with the `resultStore` its DPoP proofs are remembered in): what
- * `createServer()` of `@mcplite/sdk` hands the `Server`.
+ * The optional parts of a server's edge, each from its own option (`cors`, as `cors()` built it; `auth`, served
+ * with the `resultStore` its DPoP proofs are remembered in): what `createServer()` of `@mcplite/sdk` hands the
+ * `Server`.
  *
  * @param options `cors`, `auth` and `resultStore`.
  * @returns The edge.
- * @throws {TypeError} For invalid `cors` options, or an `auth.resource` that is not an absolute URL.
+ * @throws {TypeError} For `cors` given its options rather than `cors()`'s value, or an `auth.resource` that is not
+ *   an absolute URL.
  */
 export function edgeOf(options: Pick<GateOptions, "cors" | "auth" | "resultStore">): Edge {
   return {
-    cors: options.cors === undefined ? undefined : corsEdge(options.cors),
+    cors: options.cors === undefined ? undefined : builtCors(options.cors),
     auth: options.auth === undefined ? undefined : authEdge(options.auth, options),
   };
+}
+
+/**
+ * The CORS part of the edge, as `cors()` built it: the value brings its code, so a server bundles none it is
+ * not given; a plain object of options is refused, naming the fix.
+ *
+ * @param cors What `cors()` built.
+ * @returns It, as the edge's CORS part.
+ * @throws {TypeError} When `cors` is its options rather than `cors()`'s value.
+ */
+export function builtCors(cors: object): CorsEdge {
+  if (typeof (cors as Partial<CorsEdge>).serve !== "function") {
+    throw new TypeError(
+      'createServer({ cors }) takes cors({ origins }) (import { cors } from "@mcplite/sdk")',
+    );
+  }
+  return cors as CorsEdge;
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { refusalWithChallenge } from "./challenge.ts";
@@ -101,7 +101,7 @@ function createDpopNonces(store: ResultStore, windowSec: number): DpopNonces {
         const reason = proof.nonce === undefined
           ? "send the server's DPoP nonce in the proof"
           : "the DPoP proof's nonce is unknown or expired";
-        const error = refusalWithChallenge(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+        const error = refusalWithChallenge("unauthenticated", `Unauthorized: ${reason}`, {
           error: "use_dpop_nonce",
           description: reason,
           scheme: "DPoP",
@@ -127,7 +127,7 @@ function nonceOf(error: unknown): string | undefined {
 }
 
 function storeDown(error: unknown): ProtocolError {
-  return new ProtocolError(ErrorCode.Unavailable, "Service unavailable: the DPoP replay cache is unreachable", {
+  return new ProtocolError("unavailable", "Service unavailable: the DPoP replay cache is unreachable", {
     data: { reason: "unavailable", retryAfterMs: 1000, processed: false },
     cause: error,
   });
@@ -227,7 +227,7 @@ async function rememberProof(store: ResultStore, policy: DpopPolicy, proof: Dpop
 }
 
 function invalidProof(reason: string): ProtocolError {
-  return refusalWithChallenge(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+  return refusalWithChallenge("unauthenticated", `Unauthorized: ${reason}`, {
     error: "invalid_dpop_proof",
     description: reason,
     scheme: "DPoP",
@@ -235,7 +235,7 @@ function invalidProof(reason: string): ProtocolError {
 }
 
 function invalidToken(reason: string): ProtocolError {
-  return refusalWithChallenge(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+  return refusalWithChallenge("unauthenticated", `Unauthorized: ${reason}`, {
     error: "invalid_token",
     description: reason,
     scheme: "DPoP",

@@ -1,8 +1,7 @@
 /**
- * The optional parts of a server's edge, each brought by the value that enables it: CORS (`cors()`)
- * and OAuth (`oauth()`). `createServer` of `@mcplite/sdk` builds them from its `cors` and `auth`
- * options; a server from `@mcplite/sdk/lite` is given them built, so that one without them bundles
- * none of their code.
+ * The optional parts of a server's edge, each brought by the value that enables it: CORS (`cors()`) and OAuth
+ * (a `ServerAuth` from `jwtAuth()` or `protectedResource()`, which carries its code), so that a server without them
+ * bundles none of their code.
  *
  * @module
  */
@@ -50,7 +49,7 @@ export interface CorsEdge extends Capability<"cors"> {
 }
 
 /**
- * The server as an OAuth 2.1 resource server (MCP 2025-11-25, Authorization), built by `oauth()`:
+ * The server as an OAuth 2.1 resource server (MCP 2025-11-25, Authorization), built from a `ServerAuth`:
  * authentication, challenges (RFC 6750 §3) and the Protected Resource Metadata (RFC 9728 §3).
  */
 export interface AuthEdge extends Capability<"oauth"> {

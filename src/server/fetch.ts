@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import { pathOf } from "../internal/url.ts";
 import { type Host, NO_HOST, type Route } from "./binding-contract.ts";
@@ -40,7 +40,7 @@ export function createFetch(
 ): ServerFetch {
   // The budgets admit a request after authentication (a caller is its subject) and before its body is read.
   const admitted = budgets === undefined ? routes : budgetedRoutes(routes, budgets.budgets, budgets.maxBodyBytes, gate);
-  // Each optional part is brought by the value that enables it (`cors()`, `oauth()`), so a server
+  // Each optional part is brought by the value that enables it (`cors()`, a `ServerAuth`), so a server
   // without them bundles none of their code.
   const served = edge.auth === undefined ? admitted : edge.auth.protect(admitted, gate);
   const fetch = plainFetch(served, gate, onEnv);
@@ -74,7 +74,7 @@ function plainFetch(
     try {
       guard(request, url, ctx);
     } catch (error) {
-      const refused = error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.Forbidden, "Forbidden");
+      const refused = error instanceof ProtocolError ? error : new ProtocolError("forbidden", "Forbidden");
       const response = route.refuse(refused);
       gate.refused?.(refused, request, response.status);
       return Promise.resolve(response);

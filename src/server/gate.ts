@@ -10,7 +10,7 @@
 import type { AuthInfo } from "../core/call-context.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
-import type { CorsOptions } from "./cors.ts";
+import type { Capability } from "./server-capability.ts";
 import type { Edge } from "./edge.ts";
 import type { ProtocolError } from "../errors/error.ts";
 import { createRequestGuard } from "./guard.ts";
@@ -21,8 +21,8 @@ export interface GateOptions {
   readonly allowedHosts?: string[] | "*";
   /** The Origins browsers may send, or `"*"`; by default origins on an allowed host. */
   readonly allowedOrigins?: string[] | "*";
-  /** Cross-origin access for browser pages. */
-  readonly cors?: CorsOptions;
+  /** Cross-origin access for browser pages: `cors({ origins })`. */
+  readonly cors?: Capability<"cors">;
   /** The server as an OAuth 2.1 resource server. */
   readonly auth?: ServerAuth;
   /**
@@ -117,7 +117,7 @@ export interface Gate {
 
 /**
  * Assembles a server's gate from its Host and Origin allow-lists and the optional parts of its edge,
- * built already (`cors()`, `oauth()`): what `Server` does, so that it bundles no part it is not given.
+ * built already (`cors()`, a `ServerAuth`'s edge): what `Server` does, so that it bundles no part it is not given.
  *
  * @param options The Host and Origin allow-lists.
  * @param edge CORS and OAuth, when the server has them.

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { hostnameOf } from "../internal/url.ts";
 import { routedByHost } from "./routed-by-host.ts";
 import { echoed } from "../internal/echo.ts";
@@ -63,7 +63,7 @@ export function createRequestGuard(
         const host = hostnameOf(url);
         if (!hosts.has(host)) {
           throw new ProtocolError(
-            ErrorCode.Forbidden,
+            "forbidden",
             `Host "${echoed(host)}" is not allowed; list it in the server's allowedHosts option`,
           );
         }
@@ -80,6 +80,6 @@ export function createRequestGuard(
       const host = hostnameOf(lower);
       if (anyHost || (routed ? host === hostnameOf(url) : hosts.has(host))) return;
     }
-    throw new ProtocolError(ErrorCode.Forbidden, `Origin "${echoed(origin)}" is not allowed`);
+    throw new ProtocolError("forbidden", `Origin "${echoed(origin)}" is not allowed`);
   };
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 
 /**
  * Parses untrusted JSON. Bodies nested deeper than `maxDepth` are refused before parsing, so no later
@@ -18,12 +18,12 @@ export function parseJson(text: string, maxDepth: number): unknown {
   // JSON that nests deeper than the limit opens and closes more than `maxDepth` brackets, so a text
   // shorter than twice that cannot (malformed text fails to parse either way): no scan for ordinary bodies.
   if (text.length > 2 * maxDepth + 1 && !fewOpeners(text, maxDepth) && nestsDeeper(text, maxDepth)) {
-    throw new ProtocolError(ErrorCode.ParseError, `Parse error: JSON nested deeper than ${maxDepth} levels`);
+    throw new ProtocolError("parse_error", `Parse error: JSON nested deeper than ${maxDepth} levels`);
   }
   try {
     return mayNameProto(text) ? JSON.parse(text, dropProto) : JSON.parse(text);
   } catch {
-    throw new ProtocolError(ErrorCode.ParseError, "Parse error: the body is not valid JSON");
+    throw new ProtocolError("parse_error", "Parse error: the body is not valid JSON");
   }
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { AuthInfo } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { holdsScopes } from "../core/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
@@ -112,7 +112,7 @@ export async function authenticate(
   const bearer = bearerToken(request);
   if (bearer.kind === "none") {
     throw refusalWithChallenge(
-      ErrorCode.Unauthenticated,
+      "unauthenticated",
       `Unauthorized: send an access token (Authorization: ${
         auth.dpop?.required ? "DPoP, with a DPoP proof" : "Bearer"
       })`,
@@ -123,7 +123,7 @@ export async function authenticate(
   }
   if (bearer.kind === "malformed" || (bearer.scheme === "DPoP" && dpop === undefined)) {
     const reason = "the Authorization header is not a Bearer token";
-    throw refusalWithChallenge(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+    throw refusalWithChallenge("unauthenticated", `Unauthorized: ${reason}`, {
       error: "invalid_token",
       description: reason,
       scope: auth.requiredScopes,
@@ -139,13 +139,13 @@ export async function authenticate(
   } catch (error) {
     // The verifier could not decide (its issuer is down): a retryable refusal, not an invalid token;
     // nothing ran, so the client may send even a tool call again (`processed: false`).
-    if (error instanceof ProtocolError && error.code === ErrorCode.Unavailable) throw notProcessed(error);
+    if (error instanceof ProtocolError && error.code === "unavailable") throw notProcessed(error);
     if (error instanceof Error && error.message !== "" && !error.message.includes(bearer.token)) {
       reason = error.message;
     }
   }
   if (info === undefined) {
-    throw refusalWithChallenge(ErrorCode.Unauthenticated, `Unauthorized: ${reason}`, {
+    throw refusalWithChallenge("unauthenticated", `Unauthorized: ${reason}`, {
       error: "invalid_token",
       description: reason,
       scope: auth.requiredScopes,
@@ -153,7 +153,7 @@ export async function authenticate(
   }
   if (dpop !== undefined) await dpop.bound(info, proof);
   if (!holdsScopes(auth.requiredScopes, info)) {
-    throw refusalWithChallenge(ErrorCode.PermissionDenied, "Insufficient scope", {
+    throw refusalWithChallenge("permission_denied", "Insufficient scope", {
       error: "insufficient_scope",
       scope: auth.requiredScopes,
     });
@@ -164,7 +164,7 @@ export async function authenticate(
 /** A refusal of the gate, made before anything ran: says so in its data, for clients that retry. */
 function notProcessed(error: ProtocolError): ProtocolError {
   const data = typeof error.data === "object" && error.data !== null ? error.data : {};
-  return new ProtocolError(ErrorCode.Unavailable, error.message, {
+  return new ProtocolError("unavailable", error.message, {
     data: { reason: "unavailable", ...data, processed: false },
     cause: error,
   });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 import { CAN_PEEK, NOT_YET, peekFulfilled } from "../runtime/bun/peek.ts";
@@ -242,17 +242,17 @@ function decode(bytes: Uint8Array): string {
 }
 
 function tooLarge(limit: number): ProtocolError {
-  return new ProtocolError(ErrorCode.PayloadTooLarge, `Request body exceeds the limit of ${limit} bytes`, {
+  return new ProtocolError("payload_too_large", `Request body exceeds the limit of ${limit} bytes`, {
     data: { limit },
   });
 }
 
 function timedOut(ms: number): ProtocolError {
-  return new ProtocolError(ErrorCode.RequestTimeout, `Request body did not arrive within ${ms} ms`, {
+  return new ProtocolError("request_timeout", `Request body did not arrive within ${ms} ms`, {
     data: { bodyTimeoutMs: ms },
   });
 }
 
 function notUtf8(): ProtocolError {
-  return new ProtocolError(ErrorCode.ParseError, "Parse error: the body is not valid UTF-8");
+  return new ProtocolError("parse_error", "Parse error: the body is not valid UTF-8");
 }

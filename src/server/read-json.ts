@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { readBody } from "./read-body.ts";
 import { parseJson } from "./parse-json.ts";
 import type { ResolvedOptions } from "./binding-contract.ts";
@@ -52,7 +52,7 @@ export function readJsonNow(request: Request, options: ResolvedOptions): unknown
   const contentType = request.headers.get("content-type");
   if (!isJsonContentType(contentType)) {
     throw new ProtocolError(
-      ErrorCode.UnsupportedMediaType,
+      "unsupported_media_type",
       `Unsupported Content-Type ${echoed(JSON.stringify(contentType ?? ""))}: send application/json`,
     );
   }

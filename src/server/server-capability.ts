@@ -1,6 +1,6 @@
 /**
  * A capability `createServer()` takes as a value (`longRunning`, `inputRounds`, `group`, `cors()`,
- * `oauth()`): opaque to its users, so that what it holds (the promise store, the token codec, the gate's
+ * `toolSearch()`): opaque to its users, so that what it holds (the promise store, the token codec, the gate's
  * parts) stays the server's business and can change without a change of the public API.
  *
  * @module

@@ -5,7 +5,6 @@
  */
 import { type ProtocolVersion, resolveProtocolVersions } from "./protocol-versions.ts";
 import type { ServerAuth } from "./auth.ts";
-import type { CorsOptions } from "./cors.ts";
 import type { ErrorReporter } from "../core/runtime.ts";
 import type { ServerLogger } from "../core/logger.ts";
 import type { Notifier } from "../core/notifier.ts";
@@ -106,10 +105,10 @@ export interface ServerOptions {
    */
   basePath?: string;
   /**
-   * Lets browser pages on other origins call the server (CORS, opt-in): preflights are answered and
-   * answers marked readable by the listed origins, which the Origin check then accepts too.
+   * Lets browser pages on other origins call the server (CORS, opt-in): `cors({ origins })`. Preflights are
+   * answered and answers marked readable by the listed origins, which the Origin check then accepts too.
    */
-  cors?: CorsOptions;
+  cors?: Capability<"cors">;
   /**
    * The server's budgets across requests, sized by default for a 2-core machine with 24 GB: the bytes
    * of request bodies being read at once (16 MiB), the calls running (512), the calls held open while
@@ -158,8 +157,8 @@ export interface ServerOptions {
   /**
    * Makes the server an OAuth 2.1 protected resource (MCP Authorization): every endpoint needs a bearer
    * token this verifies, the metadata is served at `/.well-known/oauth-protected-resource`, and
-   * `.scopes()` on tools take effect. `jwtAuth()` from `@mcplite/sdk/auth` for JWT access tokens, or an
-   * object with your own `verify`.
+   * `.scopes()` on tools take effect. `jwtAuth()` from `@mcplite/sdk/auth` for JWT access tokens, or
+   * `protectedResource()` from there with your own `verify`.
    */
   auth?: ServerAuth;
   /**

@@ -90,8 +90,8 @@ export class Server<TTools extends ToolMap = {}> {
    *
    * @param options The options, with the bindings to serve (none by default here); `createServer()` passes the
    *   capabilities it assembled (long-running work, input rounds, grouping) beside them.
-   * @param edge CORS and OAuth, built (`cors()`, `oauth()`): `createServer()` builds them from the
-   *   `cors` and `auth` options, which are not read here.
+   * @param edge CORS and OAuth, built: `createServer()` builds them from the `cors` and `auth` options, which are
+   *   not read here.
    * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
    */
   constructor(options: ServerOptions, edge: Edge = {}) {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { budgeting, callerOf, registryOf } from "../core/mod.ts";
 import { isLiteMessage } from "../bindings/mcplite/methods.ts";
 import { type Host, NO_HOST, parseJson, type ServerCore } from "../server/mod.ts";
@@ -144,7 +144,7 @@ export class ServerConnection {
       message = parseJson(read(), this.#core.options.maxJsonDepth);
       if (Array.isArray(message)) {
         throw new ProtocolError(
-          ErrorCode.InvalidRequest,
+          "invalid_request",
           `Invalid Request: batches are not supported on ${this.#wire}`,
         );
       }
@@ -173,7 +173,7 @@ export class ServerConnection {
 
   #oversize(): ProtocolError {
     return new ProtocolError(
-      ErrorCode.PayloadTooLarge,
+      "payload_too_large",
       `Invalid Request: message larger than ${this.#maxMessageBytes} bytes`,
     );
   }
@@ -182,7 +182,7 @@ export class ServerConnection {
     try {
       return this.#decoder.decode(line);
     } catch {
-      throw new ProtocolError(ErrorCode.ParseError, "Parse error: the message is not valid UTF-8");
+      throw new ProtocolError("parse_error", "Parse error: the message is not valid UTF-8");
     }
   }
 }

@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { type CallContext } from "../core/call-context.ts";
 import { budgetCallerOf, waitUntilOf } from "../core/tool-call-context.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { Registry } from "../core/registry.ts";
 import { toolResult } from "../core/result.ts";
@@ -92,7 +92,7 @@ export function callToolTool(
         default:
           // MCP-lite spec v0.042 §3.3: the question is tied to the tool that asked; only a direct call can answer it.
           throw new ProtocolError(
-            ErrorCode.InvalidParams,
+            "invalid_params",
             `"${asked}" needs input from the client: call it directly (tools/call "${asked}")`,
           );
       }
@@ -111,7 +111,7 @@ async function unknown(
   ctx: CallContext,
 ): Promise<ProtocolError> {
   const found = await catalog.search(ours, 5, ctx.auth);
-  return new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${echoed(name)}`, {
+  return new ProtocolError("unknown_tool", `Tool not found: ${echoed(name)}`, {
     data: { requested_tool: echoed(name), suggestions: found.map((tool) => prefix + tool.name) },
   });
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CallContext } from "../core/call-context.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { compileSchema } from "../core/schema.ts";
 import type {
@@ -254,7 +254,7 @@ async function prepared(plan: ArgPlan, tool: AnyTool, name: string, args: unknow
   }
   const issues = checked.issues.map((issue) => shownIssue(plan, issue));
   const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-  throw new ProtocolError(ErrorCode.InvalidArguments, `Invalid arguments for tool ${name}: ${detail}`, {
+  throw new ProtocolError("invalid_arguments", `Invalid arguments for tool ${name}: ${detail}`, {
     data: { tool: name, issues },
   });
 }

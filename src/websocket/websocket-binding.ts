@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { registryOf } from "../core/mod.ts";
 import { acceptWebSocket, type Binding, normalisePath, type Route } from "../server/mod.ts";
 import { errorMessage } from "../bindings/jsonrpc.ts";
@@ -35,7 +35,7 @@ export interface WebSocketOptions {
 }
 
 const NOT_ALLOWED = new ProtocolError(
-  ErrorCode.MethodNotAllowed,
+  "method_not_allowed",
   "Method not allowed: use GET with Upgrade: websocket",
 );
 

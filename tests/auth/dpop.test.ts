@@ -10,8 +10,16 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { SignJWT } from "jose";
 import { Code } from "@connectrpc/connect";
-import { createMemoryResultStore, createServer, defineTool, mcpLiteBinding, type ResultStore } from "../../mod.ts";
+import {
+  cors,
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  mcpLiteBinding,
+  type ResultStore,
+} from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { createServer as createLiteServer } from "../../src/lite/mod.ts";
 import { grpcListener } from "../helpers/grpc-listener.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";
 import { jwtAuth } from "../../src/auth/mod.ts";
@@ -196,6 +204,23 @@ describe("jwtAuth({ dpop: 'required' })", () => {
   });
 });
 
+describe("jwtAuth({ dpop }) on @mcplite/sdk/lite", () => {
+  it("remembers used proofs in the server's own resultStore: another instance sharing it refuses the replay", async () => {
+    const lite = createLiteServer({
+      name: "docs",
+      version: "1.0.0",
+      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
+      resultStore: shared,
+    }).tool(defineTool("read_doc").describe("Reads a doc").handle((_args, ctx) => `doc for ${ctx.auth?.subject}`));
+    const proof = await key.proof({ htm: "POST", htu: URL_, token: bound });
+    await assertAccepted(await lite.fetch(post(PATH, toolsCall("read_doc"), dpopHeaders(bound, proof))));
+    await assertRefused(
+      await call(required, dpopHeaders(bound, proof)),
+      dpopRefusal("invalid_dpop_proof", "the DPoP proof was used already"),
+    );
+  });
+});
+
 describe("jwtAuth({ dpop: 'allowed' })", () => {
   it("takes an unbound bearer token and a bound token with its proof", async () => {
     await assertAccepted(await call(allowed, bearer(unbound)));
@@ -278,7 +303,7 @@ describe("DPoP from a browser page (CORS)", () => {
       name: "docs",
       version: "1.0.0",
       auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
-      cors: { origins: ["https://app.example"] },
+      cors: cors({ origins: ["https://app.example"] }),
     });
     const preflight = await server.fetch(
       new Request(URL_, {

@@ -31,20 +31,20 @@ function server() {
 for (const wire of WIRES) {
   describe(`client in process over ${wire}`, () => {
     it("infers and returns a tool's structured output", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       const { sum } = await client.call("add", { a: 2, b: 3 });
       assert.equal(sum, 5);
       assert.equal(client.wire, wire);
     });
 
     it("returns the text of a tool without structured output, and the typed shortcut does the same", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       assert.equal(await client.call("echo", { text: "ab", times: 2 }), "abab");
       assert.equal(await client.tools.echo({ text: "x" }), "x");
     });
 
     it("throws a failed tool as ToolError, or returns it with failure: value", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       await assert.rejects(client.call("fails", {}), (error: unknown) => {
         assert.ok(error instanceof ToolError);
         assert.equal(error.code, ErrorCode.ToolFailed);
@@ -59,7 +59,7 @@ for (const wire of WIRES) {
     });
 
     it("reports an unknown tool as a ProtocolError unknown_tool with the server's data", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       // deno-lint-ignore no-explicit-any
       await assert.rejects(client.call("ad" as any, {}), (error: unknown) => {
         assert.ok(error instanceof ProtocolError);
@@ -71,7 +71,7 @@ for (const wire of WIRES) {
     });
 
     it("streams partials and resolves the final value", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       const stream = client.stream("countdown", { count: 3 });
       const partials: unknown[] = [];
       for await (const partial of stream) partials.push(partial);
@@ -80,7 +80,7 @@ for (const wire of WIRES) {
     });
 
     it("delivers progress, which keeps a call alive past its idle timeout", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       const seen: number[] = [];
       const started = Date.now();
       // 12 steps of 100 ms outlive the 1 s idle timeout; a gap of 100 ms leaves 900 ms for a loaded machine
@@ -95,7 +95,7 @@ for (const wire of WIRES) {
     });
 
     it("fails a silent call with a timeout error after its idle timeout", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       // The idle timeout's own words: the call's tick, 2 s in, would have answered it instead.
       await assert.rejects(client.call("ticking", { steps: 1, everyMs: 2_000 }, { timeoutMs: 100 }), (error) => {
         assert.ok(error instanceof McpliteError && !(error instanceof ProtocolError), String(error));
@@ -106,7 +106,7 @@ for (const wire of WIRES) {
     });
 
     it("cancels a call through its AbortSignal, and the handler sees it", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       const before = slowProbe.aborted;
       const controller = new AbortController();
       const call = client.call("slow", { ms: 5_000 }, {
@@ -119,7 +119,7 @@ for (const wire of WIRES) {
     });
 
     it("lists tools with their JSON Schemas", async () => {
-      const client = createClient(server(), { wire });
+      const client = createClient(server(), { transport: wire });
       const tools = await client.listTools();
       const add = tools.find((t) => t.name === "add")!;
       assert.equal(add.inputSchema.type, "object");
@@ -138,7 +138,7 @@ describe("client typing and plumbing", () => {
   });
 
   it("reports invalid arguments as a ProtocolError invalid_arguments on MCP-lite and on MCP", async () => {
-    const lite = createClient(server(), { wire: "mcp-lite" });
+    const lite = createClient(server(), { transport: "mcp-lite" });
     // deno-lint-ignore no-explicit-any
     await assert.rejects(lite.call("add", { a: "x" } as any), (error: unknown) => {
       assert.ok(error instanceof ProtocolError);
@@ -146,7 +146,7 @@ describe("client typing and plumbing", () => {
       assert.match(error.message, /a: /);
       return true;
     });
-    const mcp = createClient(server(), { wire: "mcp" });
+    const mcp = createClient(server(), { transport: "mcp" });
     await assert.rejects(
       // deno-lint-ignore no-explicit-any
       mcp.call("add", { a: "x" } as any),

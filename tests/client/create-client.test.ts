@@ -1,12 +1,14 @@
 /**
  * `createClient()` refuses, at run time as at compile time (`create-client-options.test-d.ts`), the
  * options its target would ignore, and says where each goes: with a transport, how its requests go
- * (`fetch`, `headers`, `auth`, `protocolVersion`, the `transport` wire) is the transport's; in process,
- * `fetch` and `auth` have nothing to act on; for a URL, the in-process `wire` and paths do not apply.
+ * (`fetch`, `headers`, `auth`, `protocolVersion`, `maxResponseBytes`, the `transport` wire) is the transport's;
+ * in process, `fetch`, `auth` and `maxResponseBytes` have nothing to act on; for a URL, the in-process paths do not
+ * apply.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createClient, createMcpTransport } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { createMcpTransport } from "../../src/client/transports/mcp.ts";
 import { createInProcessTransport } from "../../src/client/transports/in-process.ts";
 import { fixtureServer } from "../helpers/fixtures.ts";
 
@@ -25,13 +27,14 @@ describe("createClient() refuses the options its target would ignore", () => {
       ["fetch", (request: Request) => fetch(request)],
       ["auth", { wrap: (f: unknown) => f }],
       ["protocolVersion", "2025-11-25"],
+      ["maxResponseBytes", 1024],
     ] as const
   ) {
     it(`with a transport: ${name} goes to the transport`, () => {
       assert.throws(() => createClient(transport(), untyped({ [name]: value, timeoutMs: 1_000 })), (error: Error) => {
         assert.ok(error instanceof TypeError);
         assert.match(error.message, new RegExp(`^createClient\\(transport, options\\): \`${name}\` would be ignored`));
-        assert.ok(error.message.includes(`createMcpTransport(url, { ${name} })`), error.message);
+        assert.ok(error.message.includes(`give the transport ${name} where it is made`), error.message);
         assert.match(error.message, /createClient\(url, \{ … \}\)/);
         return true;
       });
@@ -41,7 +44,7 @@ describe("createClient() refuses the options its target would ignore", () => {
   it("with a transport: names every ignored option at once, and `transport` as the wire", () => {
     assert.throws(
       () => createClient(transport(), untyped({ headers: {}, fetch })),
-      /`fetch`, `headers` would be ignored: .*createMcpTransport\(url, \{ fetch, headers \}\)/,
+      /`fetch`, `headers` would be ignored: .*give the transport fetch, headers where it is made/,
     );
     assert.throws(
       () => createClient(transport(), untyped({ transport: "mcp" })),
@@ -49,7 +52,7 @@ describe("createClient() refuses the options its target would ignore", () => {
     );
   });
 
-  it("in process: fetch and auth, with headers named as the way to send credentials", () => {
+  it("in process: fetch, auth and maxResponseBytes, with headers named as the way to send credentials", () => {
     assert.throws(
       () => createClient(server, untyped({ fetch })),
       /createClient\(server, options\): `fetch` would be ignored: in process the server's own fetch is called/,
@@ -58,12 +61,16 @@ describe("createClient() refuses the options its target would ignore", () => {
       () => createClient(server, untyped({ auth: { wrap: (f: unknown) => f } })),
       /`auth` would be ignored: .*headers: \{ authorization: "Bearer …" \}/,
     );
+    assert.throws(
+      () => createClient(server, untyped({ maxResponseBytes: 1024 })),
+      /^TypeError: createClient\(server, options\): `maxResponseBytes` would be ignored: in process the server's own fetch/,
+    );
   });
 
-  it("for a URL: the in-process wire and paths", () => {
+  it("for a URL: the in-process paths", () => {
     assert.throws(
-      () => createClient("http://localhost:8000", untyped({ wire: "mcp", path: "/x" })),
-      /createClient\(url, options\): `wire`, `path` would be ignored: .*`transport` chooses the wire/,
+      () => createClient("http://localhost:8000", untyped({ basePath: "/v1", path: "/x" })),
+      /createClient\(url, options\): `basePath`, `path` would be ignored: .*`transport` chooses the wire/,
     );
   });
 
@@ -80,8 +87,16 @@ describe("createClient() refuses the options its target would ignore", () => {
     assert.deepEqual(await overTransport.call("add", { a: 1, b: 2 }), { sum: 3 });
     assert.ok(seen.length > 0 && seen.every((value) => value === "Bearer from-the-transport"), String(seen));
 
-    const inProcess = createClient(server, { headers: { authorization: "Bearer t" }, wire: "mcp" });
+    const inProcess = createClient(server, { headers: { authorization: "Bearer t" }, transport: "mcp" });
     assert.deepEqual(await inProcess.call("add", { a: 2, b: 2 }), { sum: 4 });
+    assert.equal(inProcess.wire, "mcp"); // `transport` chooses the wire in process
+    // The in-process option's old name is refused, naming the new one, whatever the target.
+    for (const target of [server, "http://localhost:8000/mcp"]) {
+      assert.throws(
+        () => createClient(target as typeof server, untyped({ wire: "mcp" })),
+        /the wire is `transport` now/,
+      );
+    }
     const overInProcessTransport = createClient<typeof server>(createInProcessTransport(server), { timeoutMs: 5_000 });
     assert.deepEqual(await overInProcessTransport.call("add", { a: 3, b: 2 }), { sum: 5 });
     const empty = createClient(transport(), untyped({ headers: undefined, fetch: undefined }));

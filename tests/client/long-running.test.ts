@@ -20,7 +20,7 @@ const handlers = {
 describe("client: long-running calls over MCP-lite", () => {
   it("redeems a promise until the answer, waiting retry_after_ms between redeems", async () => {
     const { server, counters } = jobServer();
-    const client = createClient(server, { wire: "mcp-lite" });
+    const client = createClient(server, { transport: "mcp-lite" });
     const started = Date.now();
     const { rows } = await client.call("analyze_dataset", { dataset_id: "d1", polls: 3 });
     assert.equal(rows, 42);
@@ -31,7 +31,7 @@ describe("client: long-running calls over MCP-lite", () => {
 
   it("returns the raw promise with wait: false, and resumes it later", async () => {
     const { server, counters } = jobServer();
-    const client = createClient(server, { wire: "mcp-lite" });
+    const client = createClient(server, { transport: "mcp-lite" });
     const handle = await client.call("analyze_dataset", { dataset_id: "d2" }, { wait: false });
     assert.equal(handle.kind, "promise");
     if (handle.kind !== "promise") return;
@@ -45,7 +45,7 @@ describe("client: long-running calls over MCP-lite", () => {
 
   it("waits for deferred work in the server's result store", async () => {
     const { server, release } = jobServer();
-    const client = createClient(server, { wire: "mcp-lite", redeemBackoff: { initialMs: 5, maxMs: 20 } });
+    const client = createClient(server, { transport: "mcp-lite", redeemBackoff: { initialMs: 5, maxMs: 20 } });
     const call = client.call("crunch", {});
     setTimeout(() => release(7), 30);
     assert.deepEqual(await call, { rows: 7 });
@@ -53,7 +53,7 @@ describe("client: long-running calls over MCP-lite", () => {
 
   it("stops redeeming when the caller aborts", async () => {
     const { server, counters } = jobServer();
-    const client = createClient(server, { wire: "mcp-lite" });
+    const client = createClient(server, { transport: "mcp-lite" });
     const controller = new AbortController();
     const call = client.call("crunch", {}, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error("gave up")), 30);
@@ -67,7 +67,7 @@ describe("client: long-running calls over MCP-lite", () => {
     const { server, counters } = jobServer();
     const asked: string[] = [];
     const client = createClient(server, {
-      wire: "mcp-lite",
+      transport: "mcp-lite",
       onElicit: (request, context) => {
         assert.ok(context.signal instanceof AbortSignal);
         asked.push(request.message);
@@ -84,7 +84,7 @@ describe("client: long-running calls over MCP-lite", () => {
 
   it("fails with input_required when no handler can answer", async () => {
     const { server } = jobServer();
-    const client = createClient(server, { wire: "mcp-lite" });
+    const client = createClient(server, { transport: "mcp-lite" });
     await assert.rejects(client.call("book_trip", { city: "Oslo" }), (error: unknown) => {
       assert.ok(error instanceof McpliteError && !(error instanceof ProtocolError));
       assert.equal(error.code, ErrorCode.InputRequired);

@@ -8,13 +8,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import {
-  clientCredentials,
-  createClient,
-  createWebtoolsTransport,
-  memoryTokenStore,
-  oauth,
-} from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { clientCredentials, memoryTokenStore, oauth } from "../../src/client/oauth/mod.ts";
+import { createWebtoolsTransport } from "../../src/client/webtools/mod.ts";
 import { isAuthorizationFailure } from "../../src/client/errors.ts";
 import { McpliteError } from "../../src/errors/mod.ts";
 import { APP_CLIENT, authorizeHeadlessly, SERVICE_CLIENT } from "../helpers/authorization-server.ts";

@@ -12,13 +12,9 @@ import { createServer, defineResource, defineTool, mcpBinding, mcpLiteBinding, s
 import type { Listener } from "../../src/types.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
-import {
-  type Client,
-  createClient,
-  createMcpliteTransport,
-  createMcpTransport,
-  type TransportClientOptions,
-} from "../../src/client/mod.ts";
+import { type Client, type ClientOptions, createClient } from "../../src/client/mod.ts";
+import { createMcpliteTransport } from "../../src/client/transports/mcplite.ts";
+import { createMcpTransport } from "../../src/client/transports/mcp.ts";
 import { McpliteError } from "../../src/errors/mod.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
@@ -47,8 +43,13 @@ function withResources(): Server {
     );
 }
 
+/** The options both a URL and a transport take: the client's own (handlers, timeouts, retries, telemetry). */
+type CommonOptions = Omit<
+  ClientOptions,
+  "transport" | "fetch" | "headers" | "auth" | "protocolVersion" | "maxResponseBytes" | "basePath" | "path"
+>;
 /** How a client of each wire is made, from the server's `http://` URL. */
-type Make = (url: string, options: TransportClientOptions) => Client;
+type Make = (url: string, options: CommonOptions) => Client;
 const WIRES: Record<string, Make> = {
   "MCP 2026-07-28 (reference)": (url, options) => createClient(createMcpTransport(`${url}/mcp`), options),
   "MCP-lite": (url, options) => createClient(createMcpliteTransport(`${url}/mcp-lite/v1`), options),

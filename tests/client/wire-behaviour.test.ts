@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createClient, createMcpliteTransport } from "../../src/client/mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { createMcpliteTransport } from "../../src/client/transports/mcplite.ts";
 import { ErrorCode, McpliteError, ProtocolError } from "../../src/errors/mod.ts";
 import { waitFor } from "../helpers/long-running.ts";
 

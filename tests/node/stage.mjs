@@ -16,7 +16,9 @@ import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK, generateKeyPa
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "@mcplite/sdk";
 import { jwtAuth } from "@mcplite/sdk/auth";
-import { clientCredentials, createClient, createWebtoolsTransport } from "@mcplite/sdk/client";
+import { createClient } from "@mcplite/sdk/client";
+import { clientCredentials } from "@mcplite/sdk/client/auth";
+import { createWebtoolsTransport } from "@mcplite/sdk/client/webtools";
 import { grpcTransport } from "@mcplite/sdk/client/grpc";
 import { createStdioTransport } from "@mcplite/sdk/client/stdio";
 import { createWebSocketTransport } from "@mcplite/sdk/client/websocket";

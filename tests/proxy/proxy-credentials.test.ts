@@ -45,7 +45,7 @@ describe("proxy() and the caller's credentials", () => {
   /** Calls the remote's `add` through the gateway with a token; what Authorization the remote received. */
   async function sent(options: ProxyOptions, token: string): Promise<string[]> {
     const gateway = await gatewayOf(peer, options, stop.signal);
-    const client = createClient(gateway, { wire: "mcp-lite", headers: { authorization: `Bearer ${token}` } });
+    const client = createClient(gateway, { transport: "mcp-lite", headers: { authorization: `Bearer ${token}` } });
     const seen = peer.authorizations.length;
     assert.deepEqual(await client.call("remote.add", { a: 1, b: 2 }), { sum: 3 });
     return peer.authorizations.slice(seen);

@@ -26,10 +26,10 @@ describe("proxy() of FastMCP over stdio", { skip: missing }, () => {
 
   it("serves its tools, prompts and resources on MCP and MCP-lite", STARTS, async () => {
     const gateway: Gateway = gatewayServer().group("py", await proxy(fastmcpStdio, { signal: stop.signal }));
-    assert.deepEqual(await createClient(gateway, { wire: "mcp-lite" }).call("py.multiply", { a: 6, b: 7 }), {
+    assert.deepEqual(await createClient(gateway, { transport: "mcp-lite" }).call("py.multiply", { a: 6, b: 7 }), {
       result: 42,
     }); // FastMCP wraps a number
-    const mcp = createClient(gateway, { wire: "mcp" });
+    const mcp = createClient(gateway, { transport: "mcp" });
     assert.deepEqual(await mcp.call("py.multiply", { a: 2, b: 3 }), { result: 6 }); // FastMCP wraps a number
     const prompt = await mcp.getPrompt("py.review", { code: "x = 1" });
     assert.deepEqual((prompt.messages as { content: unknown }[])[0].content, {
@@ -54,7 +54,7 @@ describe("proxy() of FastMCP over HTTP, killed and started again", { skip: missi
     await peer.start();
     const gateway: Gateway = gatewayServer().group("py", await proxy(peer.url));
     grpc = await serveGrpc(gateway, { port: 0, closeGraceMs: 200 });
-    const call = createClient(gateway, { wire: "mcp-lite" });
+    const call = createClient(gateway, { transport: "mcp-lite" });
     assert.deepEqual(await call.call("py.multiply", { a: 3, b: 3 }), { result: 9 }); // FastMCP wraps a number
     await peer.kill();
 

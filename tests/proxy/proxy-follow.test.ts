@@ -30,7 +30,7 @@ describe("proxy() of a stdio server that sends list_changed", () => {
       assert.ok(before);
       assert.deepEqual(gateway.tools.map((t) => t.name), ["g.grow"]);
 
-      const caller = createClient(gateway, { wire: "mcp-lite" });
+      const caller = createClient(gateway, { transport: "mcp-lite" });
       assert.equal(await caller.call("g.grow", {}), "grown");
       await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "g.late"));
       assert.notEqual(await etag(), before);
@@ -60,7 +60,7 @@ describe("proxy() of an MCP 2025 Streamable HTTP server that sends list_changed 
       const etag = async () => (await gateway.fetch(modernRequest("tools/list"))).headers.get("etag");
       const before = await etag();
       assert.ok(!gateway.tools.some((t) => t.name === "v1.late"));
-      const caller = createClient(gateway, { wire: "mcp-lite" });
+      const caller = createClient(gateway, { transport: "mcp-lite" });
       assert.equal(await caller.call("v1.grow", {}), "grown");
       await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "v1.late"));
       assert.notEqual(await etag(), before);
@@ -91,7 +91,7 @@ describe("proxy() of an MCP 2026-07-28 server, through subscriptions/listen", ()
       remote.tool(defineTool("late").describe("Registered later").handle(() => "late answer"));
       await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "m.late"));
       assert.notEqual(await etag(), before);
-      const caller = createClient(gateway, { wire: "mcp-lite" });
+      const caller = createClient(gateway, { transport: "mcp-lite" });
       assert.equal(await caller.call("m.late", {}), "late answer");
     } finally {
       stop.abort();
@@ -106,7 +106,7 @@ describe("proxy() of our own stdio server (MCP 2026-07-28), through subscription
     const command = runtimeCommand(new URL("./growing-own-stdio-server.ts", import.meta.url).pathname);
     const gateway = gatewayServer().group("o", await proxy(command, { refreshMs: NEVER_MS, signal: stop.signal }));
     try {
-      const caller = createClient(gateway, { wire: "mcp-lite" });
+      const caller = createClient(gateway, { transport: "mcp-lite" });
       assert.deepEqual(gateway.tools.map((t) => t.name), ["o.grow"]);
       // The listen stream opens in the background: a change made before it is open goes unheard, so the
       // remote grows until one is heard (refreshMs never runs, so only a list_changed explains a new tool).

@@ -29,7 +29,7 @@ describe("two proxies of one server in one gateway", () => {
     const gateway = createServer({ name: "gateway", version: "1.0.0" })
       .group("a", a, { onResourceClash: "skip" })
       .group("b", b, { onResourceClash: "skip" });
-    const client = createClient(gateway, { wire: "mcp" });
+    const client = createClient(gateway, { transport: "mcp" });
     try {
       const names = (await client.listTools()).map((tool) => tool.name);
       assert.ok(names.includes("a.echo") && names.includes("b.echo"), names.join());

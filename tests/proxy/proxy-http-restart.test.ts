@@ -33,7 +33,7 @@ describe("proxy() of server-everything over HTTP, killed and started again", () 
       "everything",
       await proxy(remote.url, { transport: "mcp", refreshMs: 0, signal: stop.signal }),
     );
-    const lite = createClient(gateway, { wire: "mcp-lite", retry: false });
+    const lite = createClient(gateway, { transport: "mcp-lite", retry: false });
     const sum = async () => await lite.callTool("everything.get-sum", { a: 2, b: 3 });
     assert.match(JSON.stringify((await sum()).content), /5/);
     await remote.kill();

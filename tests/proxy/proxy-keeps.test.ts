@@ -42,7 +42,7 @@ describe("proxy() keeps the icons and result _meta of the official SDK v2 server
   after(() => peer.close());
 
   it("lists the remote's icons on its tools, prompts, resources and templates, leaving out an unsafe one", async () => {
-    const client = createClient(gateway, { wire: "mcp" });
+    const client = createClient(gateway, { transport: "mcp" });
     const tool = (await client.listTools()).find((t) => t.name === "v2.pictured")!;
     assert.deepEqual(tool.icons, [ICON]); // the `http:` icon off loopback is not handed to clients
     const prompt = (await client.listPrompts()).find((p) => p.name === "v2.card")!;

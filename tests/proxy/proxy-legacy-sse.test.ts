@@ -32,10 +32,10 @@ describe("proxy() of server-everything on the 2024-11-05 HTTP+SSE transport", ()
       "everything",
       await proxy(remote.url, { refreshMs: 0, signal: stop.signal }),
     );
-    const lite = createClient(gateway, { wire: "mcp-lite", retry: false });
+    const lite = createClient(gateway, { transport: "mcp-lite", retry: false });
     const sum = async () => JSON.stringify((await lite.callTool("everything.get-sum", { a: 2, b: 3 })).content);
     assert.match(await sum(), /The sum of 2 and 3 is 5/);
-    const mcp = createClient(gateway, { wire: "mcp" });
+    const mcp = createClient(gateway, { transport: "mcp" });
     assert.ok((await mcp.listTools()).some((tool) => tool.name === "everything.echo"));
     const prompt = await mcp.getPrompt("everything.simple-prompt", {});
     assert.ok(Array.isArray(prompt.messages) && prompt.messages.length > 0);

@@ -27,7 +27,7 @@ describe("proxy() of a remote long-running call", () => {
   it("answers an MCP-lite promise with a token of ours, redeemed step by step at the remote", async () => {
     const source = await proxy(remote.url, { transport: "mcp-lite", signal: stop.signal });
     const gateway = gatewayServer().group("jobs", source);
-    const client = createClient(gateway, { wire: "mcp-lite" });
+    const client = createClient(gateway, { transport: "mcp-lite" });
     const started = jobs.counters.started, redeemed = jobs.counters.redeemed;
     const handle = await client.call("jobs.analyze_dataset", { dataset_id: "d1", polls: 2 }, { wait: false });
     assert.equal(handle.kind, "promise");
@@ -40,7 +40,7 @@ describe("proxy() of a remote long-running call", () => {
   it("answers an MCP 2026 task with a task of ours, followed by tasks/get", async () => {
     const source = await proxy(`${remote.url}/mcp`, { transport: "mcp", signal: stop.signal });
     const gateway = gatewayServer().group("jobs", source);
-    const client = createClient(gateway, { wire: "mcp" });
+    const client = createClient(gateway, { transport: "mcp" });
     const handle = await client.call("jobs.analyze_dataset", { dataset_id: "d2", polls: 3 }, { wait: false });
     assert.equal(handle.kind, "task");
     const deadline = Date.now() + 20_000;

@@ -32,7 +32,7 @@ describe("proxy(): the revision spoken to the remote", () => {
     for (const wire of ["mcp", "mcp-lite"] as const) {
       const asked: string[] = [];
       const client = createClient(gateway, {
-        wire,
+        transport: wire,
         onElicit: (request) => {
           asked.push(request.message);
           return { action: "accept", content: FORM };
@@ -78,7 +78,10 @@ describe("proxy(): the revision spoken to the remote", () => {
       versions.length = 0;
       const gateway = createServer({ name: "gateway", version: "1.0.0" })
         .group("v2", await proxy(url, { signal: closed.signal }));
-      const client = createClient(gateway, { wire: "mcp-lite", onElicit: () => ({ action: "accept", content: {} }) });
+      const client = createClient(gateway, {
+        transport: "mcp-lite",
+        onElicit: () => ({ action: "accept", content: {} }),
+      });
       await assert.rejects(client.call("v2.ask", {}), /not available on protocol revision 2026-07-28/);
       assert.ok(versions.includes("2026-07-28"), versions.join());
       assert.ok(!versions.includes("2025-11-25"), versions.join());

@@ -54,7 +54,7 @@ describe("proxy() of server-everything: its logs outside requests", () => {
       await gateway.fetch(modernRequest("subscriptions/listen", { notifications: { toolsListChanged: true } })),
     );
     await listen.next(); // acknowledged
-    const client = createClient(gateway, { wire: "mcp-lite" });
+    const client = createClient(gateway, { transport: "mcp-lite" });
     await client.call("everything.toggle-simulated-logging", {});
     try {
       const heard = await everyLevel.next(isLog, LOG_MS);

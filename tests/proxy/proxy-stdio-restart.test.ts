@@ -17,7 +17,7 @@ describe("proxy() of a stdio server that exits", () => {
   it("answers 503 while it is gone, and starts it again for the next call", async () => {
     const command = runtimeCommand(new URL("./crashing-stdio-server.ts", import.meta.url).pathname);
     const gateway = gatewayServer().group("local", await proxy(command, { signal: stop.signal, refreshMs: 0 }));
-    const client = createClient(gateway, { wire: "mcp-lite" });
+    const client = createClient(gateway, { transport: "mcp-lite" });
     const first = await client.call("local.pid", {});
     const crashed = await gateway.fetch(post("/mcp-lite/v1/calltools", toolsCall("local.crash", {})));
     assert.equal(crashed.status, 503);

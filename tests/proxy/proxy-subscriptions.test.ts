@@ -64,7 +64,7 @@ describe("proxy() of server-everything: resource subscriptions made at the remot
   ) {
     const everything = await proxy(target, { ...options, refreshMs: 0, signal: stop.signal });
     const gateway = gatewayServer().group("everything", everything);
-    const client = createClient(gateway, { wire: "mcp-lite" });
+    const client = createClient(gateway, { transport: "mcp-lite" });
     const listed = await client.listResources();
     const uri = String(listed.find((r) => String(r.uri).startsWith("demo://resource/static/"))?.uri);
     const updated = (m: Record<string, any>) => m.method === "notifications/resources/updated" && m.params.uri === uri;

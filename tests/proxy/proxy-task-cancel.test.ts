@@ -84,7 +84,7 @@ describe("proxy() cancelling a remote task started with the caller's credentials
         signal: stop.signal,
       }),
     );
-    const client = createClient(gateway, { wire: "mcp", headers: { authorization: "Bearer ada" } });
+    const client = createClient(gateway, { transport: "mcp", headers: { authorization: "Bearer ada" } });
 
     const handle = await client.call("everything.simulate-research-query", { topic: "octopus" }, { wait: false });
     assert.equal(handle.kind, "task");

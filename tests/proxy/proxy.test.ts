@@ -224,7 +224,7 @@ describe("proxy(): the remote's lists followed", () => {
       peer.extra.on = true;
       await waitFor("the new tool", () => gateway.tools.some((t) => t.name === "v2.subtract"));
       assert.notEqual(await etag(), before);
-      assert.equal(await createClient(gateway, { wire: "mcp-lite" }).call("v2.subtract", { a: 5, b: 2 }), "3");
+      assert.equal(await createClient(gateway, { transport: "mcp-lite" }).call("v2.subtract", { a: 5, b: 2 }), "3");
       peer.extra.on = false;
       await waitFor("the tool to go", () => !gateway.tools.some((t) => t.name === "v2.subtract"));
       assert.equal(await etag(), before);
@@ -241,7 +241,7 @@ describe("proxy(): the remote's lists followed", () => {
     const gateway = gatewayServer().group("v2", await proxy(peer.url, { refreshMs: 0, signal: stop.signal }));
     try {
       peer.extra.on = false;
-      const client = createClient(gateway, { wire: "mcp-lite" });
+      const client = createClient(gateway, { transport: "mcp-lite" });
       await assert.rejects(client.call("v2.subtract", { a: 5, b: 2 }), isUnknownTool);
       await waitFor("the tool to go", () => !gateway.tools.some((t) => t.name === "v2.subtract"));
     } finally {

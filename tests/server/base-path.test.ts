@@ -97,7 +97,7 @@ describe("basePath", () => {
 
   it("the in-process client finds the server under its prefix, on MCP-lite and MCP", async () => {
     for (const wire of ["mcp-lite", "mcp"] as const) {
-      const client = createClient(server, { wire });
+      const client = createClient(server, { transport: wire });
       assert.equal(await client.call("add", { a: 5, b: 6 }), "11");
     }
   });

@@ -12,7 +12,7 @@ import process from "node:process";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { chromium } from "playwright-core";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { cors, createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { missingOutsideCi } from "../helpers/once-per-run.ts";
@@ -139,7 +139,7 @@ describe("CORS in a real browser", { skip: missing }, () => {
       name: "browser",
       version: "1.0.0",
       basePath: "/api",
-      cors: { origins: [allowed.origin] },
+      cors: cors({ origins: [allowed.origin] }),
       allowedOrigins: [], // only the CORS origin passes the Origin check
       bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
     }).tool(defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => String(a + b)));

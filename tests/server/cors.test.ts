@@ -1,12 +1,14 @@
 /**
- * `createServer({ cors })` (Fetch Standard §3.2): preflights for each route, actual answers readable by
- * the listed origins only, the Origin check consistent with it, and no change without the option.
+ * `createServer({ cors: cors({ origins }) })` (Fetch Standard §3.2): preflights for each route, actual answers
+ * readable by the listed origins only, the Origin check consistent with it, no change without the option, and a
+ * plain object of options refused.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { cors as connectCors } from "@connectrpc/connect";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, type ServerOptions } from "../../mod.ts";
+import { cors, createServer, defineTool, mcpBinding, mcpLiteBinding, type ServerOptions } from "../../mod.ts";
+import type { CorsOptions } from "../../src/types.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { CORS_EXPOSED_HEADERS, CORS_REQUEST_HEADERS } from "../../src/server/cors.ts";
@@ -14,11 +16,11 @@ import { post, toolsCall } from "../helpers/request.ts";
 
 const APP = "https://app.example";
 const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => String(a + b));
-const make = (cors: ServerOptions["cors"], extra: Partial<ServerOptions> = {}) =>
+const make = (options: CorsOptions, extra: Partial<ServerOptions> = {}) =>
   createServer({
     name: "cors",
     version: "1.0.0",
-    cors,
+    cors: cors(options),
     bindings: [mcpLiteBinding(), mcpBinding(), webtoolsBinding(), grpcBinding()],
     ...extra,
   }).tool(add);
@@ -141,6 +143,16 @@ describe("cors", () => {
       assert.ok(CORS_REQUEST_HEADERS.includes(header.toLowerCase()), header);
     }
     for (const header of connectCors.exposedHeaders) assert.ok(CORS_EXPOSED_HEADERS.includes(header), header);
+  });
+
+  it("takes what cors() builds: a plain object of options is refused with a TypeError naming the fix", () => {
+    const plain = { origins: [APP] } as unknown as ServerOptions["cors"];
+    assert.throws(() => createServer({ name: "plain", version: "1.0.0", cors: plain }), (error: Error) => {
+      assert.ok(error instanceof TypeError, String(error));
+      assert.match(error.message, /^createServer\(\{ cors \}\) takes cors\(\{ origins \}\)/);
+      assert.ok(error.message.includes('import { cors } from "@mcplite/sdk"'), error.message);
+      return true;
+    });
   });
 
   it("without the option, the server sends no CORS headers and answers OPTIONS through the route", async () => {

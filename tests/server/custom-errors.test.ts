@@ -114,7 +114,7 @@ describe("custom JSON-RPC errors on the JSON-RPC wires", () => {
   it("our client surfaces the code on MCP and MCP-lite", async () => {
     const app = server();
     for (const wire of ["mcp", "mcp-lite"] as const) {
-      const client = createClient(app, { wire });
+      const client = createClient(app, { transport: wire });
       await assert.rejects(client.call("custom", {}), (error: Error & { data?: unknown }) => {
         assert.match(error.message, /Custom error/);
         assert.match(JSON.stringify(error), /-32001/);

@@ -8,6 +8,7 @@ import { describe, it } from "node:test";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { requireScopes } from "../../src/core/scopes.ts";
 import { createGate } from "../../src/server/create-gate.ts";
+import { cors as corsOf } from "../../src/server/cors-edge.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 
 const RESOURCE = "https://api.example.com";
@@ -41,10 +42,15 @@ describe("the gate without auth", () => {
   });
 
   it("lets the CORS origins through the Origin check", () => {
-    const cors = createGate({ cors: { origins: ["https://app.example"] } });
+    const cors = createGate({ cors: corsOf({ origins: ["https://app.example"] }) });
     const page = new Request("http://localhost/mcp", { headers: { origin: "https://app.example" } });
     cors.guard(page, page.url);
     assert.equal(cors.cors?.allows("https://app.example"), true);
+  });
+
+  it("takes cors()'s value: a plain object of options is refused with a TypeError", () => {
+    const plain = { origins: ["https://app.example"] } as unknown as Parameters<typeof createGate>[0]["cors"];
+    assert.throws(() => createGate({ cors: plain }), TypeError, "takes cors({ origins })");
   });
 });
 

@@ -95,7 +95,7 @@ describe("defining skills", () => {
         Math.floor(blob.length * 3 / 4) - (blob.endsWith("==") ? 2 : blob.endsWith("=") ? 1 : 0),
         big.byteLength,
       );
-      const client = createClient(server, { wire: "mcp" });
+      const client = createClient(server, { transport: "mcp" });
       const loaded = await client.skills.load((await client.skills.list())[0]);
       assert.equal((await loaded.read("big.bin")).byteLength, big.byteLength);
     } finally {
@@ -160,7 +160,7 @@ describe("loading skills in the client", () => {
         if (body.method === "resources/read") reads.push(body.params.uri);
         return await server.fetch(request);
       },
-    }, { wire: "mcp" });
+    }, { transport: "mcp" });
     const [entry] = await client.skills.list();
     assert.deepEqual(reads, []); // listing fetches nothing
     const skill = await client.skills.load(entry);
@@ -190,7 +190,7 @@ describe("loading skills in the client", () => {
       SKILLS_SERVED_BY,
     );
     const server = createServer({ name: "s", version: "1" }).skill(skill);
-    const client = createClient(server, { wire: "mcp" });
+    const client = createClient(server, { transport: "mcp" });
     const [entry] = await client.skills.list();
     other.set(new TextEncoder().encode("tampered"), 0); // same size, other bytes
     const loaded = await client.skills.load(entry);

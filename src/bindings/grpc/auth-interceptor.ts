@@ -9,8 +9,8 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
-import type { ProtocolError } from "../../errors/error.ts";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { ProtocolError } from "../../errors/error.ts";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
 import type { AuthInfo } from "../../core/mod.ts";
 import { type Gate, retryAfterOf, withCaller } from "../../server/mod.ts";

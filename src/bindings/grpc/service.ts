@@ -6,8 +6,8 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
 import { type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import { ProtocolError } from "../../errors/error.ts";
 import {
   type AuthInfo,
   type CallMeta,
@@ -303,7 +303,7 @@ function callOf(
   host: Host,
 ): CallRequest {
   const name = request.name;
-  if (name === "") throw new ProtocolError(ErrorCode.InvalidRequest, "ToolRequest.name is required");
+  if (name === "") throw new ProtocolError("invalid_request", "ToolRequest.name is required");
   const meta: CallMeta = headers instanceof Headers ? { wire: "grpc", headers } : new SourceMeta(headers);
   const round = {
     inputResponses: structOf(request.inputResponses),

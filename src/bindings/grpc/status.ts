@@ -8,8 +8,8 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
-import { ErrorCode, type McpliteError, raisedHere, servedCode } from "../../errors/error.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorCode, type McpliteError, raisedHere, servedCode } from "../../errors/error.ts";
 import { type ValidationIssue, wireErrors } from "../../core/mod.ts";
 import { grpcStatusOf } from "../../errors/grpc-status.ts";
 import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.ts";
@@ -114,7 +114,7 @@ function metadataFromData(data: unknown): Record<string, string> {
 
 function issuesOf(error: McpliteError): ValidationIssue[] | undefined {
   const data = error.data as { issues?: unknown } | undefined;
-  return error.code === ErrorCode.InvalidArguments && Array.isArray(data?.issues)
+  return error.code === "invalid_arguments" && Array.isArray(data?.issues)
     ? data.issues as ValidationIssue[]
     : undefined;
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressedFlag, type Compression } from "@connectrpc/connect/protocol";
 import type { BodyCheck } from "../../server/mod.ts";
@@ -130,7 +130,7 @@ export async function readUnenveloped(
 }
 
 function isTooLarge(error: unknown): boolean {
-  return error instanceof ProtocolError && error.code === ErrorCode.PayloadTooLarge;
+  return error instanceof ProtocolError && error.code === "payload_too_large";
 }
 
 function incomplete(): ConnectError {

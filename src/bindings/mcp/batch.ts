@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { answersRefusal, type Host, JSON_HEADERS } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { jsonRpcErrorMessage } from "../jsonrpc-error.ts";
@@ -78,7 +78,7 @@ class BatchCarrier implements Carrier {
     const message = this.#message;
     if (isObject(message) && message.method === "initialize") {
       const error = new ProtocolError(
-        ErrorCode.InvalidRequest,
+        "invalid_request",
         "Invalid Request: initialize must not be part of a batch",
       );
       if (!this.#isNotification()) this.answer = jsonRpcErrorMessage(null, error, legacyErrorToWire, ctx.report);
@@ -119,5 +119,5 @@ function carriesModernEnvelope(message: unknown): boolean {
 }
 
 function invalid(what: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidRequest, `Invalid Request: ${what}`);
+  return new ProtocolError("invalid_request", `Invalid Request: ${what}`);
 }

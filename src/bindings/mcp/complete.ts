@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { type AuthInfo, type Completer, completionResult, type Registry, scoping } from "../../core/mod.ts";
 import { findTemplate } from "../resolve-resource.ts";
 import { echoed } from "../../internal/echo.ts";
@@ -75,5 +75,5 @@ export async function complete(registry: Registry, request: CompletionRequest): 
 }
 
 function invalid(message: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+  return new ProtocolError("invalid_params", `Invalid params: ${message}`);
 }

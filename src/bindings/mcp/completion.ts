@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { complete, type CompletionRef } from "./complete.ts";
 import { registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
@@ -46,5 +46,5 @@ export const completionComplete: McpMethod = async (ctx, request, channel) => {
 };
 
 function invalid(message: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+  return new ProtocolError("invalid_params", `Invalid params: ${message}`);
 }

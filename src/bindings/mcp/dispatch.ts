@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import type { StatusTable } from "../../errors/jsonrpc-codes.ts";
 import { type CacheHint, type longRunning } from "../../core/mod.ts";
 import {
@@ -177,7 +177,7 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
     const carrier = this.#carrier;
     if (!carrier.persistent) {
       if (carrier.listen === undefined) {
-        throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: a stream cannot be part of a batch");
+        throw new ProtocolError("invalid_request", "Invalid Request: a stream cannot be part of a batch");
       }
       carrier.listen(this, subscription);
       return undefined;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { type CallMeta, LOG_LEVELS } from "../../core/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import type { ServedVersions } from "../../server/mod.ts";
@@ -96,22 +96,22 @@ export function parseModernEnvelope(
 ): Envelope {
   const meta = rpc.params._meta as Record<string, unknown> | undefined;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-    throw new ProtocolError(ErrorCode.InvalidEnvelope, "Invalid params: params._meta is required");
+    throw new ProtocolError("invalid_envelope", "Invalid params: params._meta is required");
   }
   const version = meta[META.protocolVersion];
   if (typeof version !== "string") {
-    throw new ProtocolError(ErrorCode.InvalidEnvelope, `Invalid params: _meta["${META.protocolVersion}"] is required`);
+    throw new ProtocolError("invalid_envelope", `Invalid params: _meta["${META.protocolVersion}"] is required`);
   }
   const capabilities = meta[META.clientCapabilities];
   if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) {
     throw new ProtocolError(
-      ErrorCode.InvalidEnvelope,
+      "invalid_envelope",
       `Invalid params: _meta["${META.clientCapabilities}"] must be an object`,
     );
   }
   if (headerVersion !== undefined && (headerVersion === null || headerVersion.trim() !== version)) {
     throw new ProtocolError(
-      ErrorCode.HeaderMismatch,
+      "header_mismatch",
       `Header mismatch: MCP-Protocol-Version ${headerVersion === null ? "is missing" : `"${headerVersion}"`} ` +
         `but _meta says "${version}"`,
     );
@@ -120,7 +120,7 @@ export function parseModernEnvelope(
   const logLevel = meta[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      "invalid_params",
       `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
     );
   }
@@ -159,7 +159,7 @@ export function parseLegacyEnvelope(
   const negotiated = rpc.method === "initialize" ? negotiateVersion(rpc.params.protocolVersion, served) : undefined;
   const version = negotiated ?? headerVersion?.trim() ?? session?.protocolVersion ?? "2025-03-26";
   if (headerVersion !== null && rpc.method !== "initialize" && !served.legacy.includes(version)) {
-    throw new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${echoed(version)}`, {
+    throw new ProtocolError("unsupported_version", `Unsupported protocol version: ${echoed(version)}`, {
       data: { supported: served.legacy.length > 0 ? served.legacy : served.modern, requested: echoed(version) },
     });
   }
@@ -168,7 +168,7 @@ export function parseLegacyEnvelope(
   const logLevel = record?.[META.logLevel];
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      "invalid_params",
       `Invalid params: unknown log level ${echoed(JSON.stringify(logLevel))}`,
     );
   }
@@ -214,7 +214,7 @@ export function negotiateVersion(asked: unknown, served: ServedVersions): string
  */
 export function unsupportedVersion(version: string, served: ServedVersions): ProtocolError {
   const supported = served.modern.length > 0 ? served.modern : served.legacy;
-  return new ProtocolError(ErrorCode.UnsupportedVersion, `Unsupported protocol version: ${echoed(version)}`, {
+  return new ProtocolError("unsupported_version", `Unsupported protocol version: ${echoed(version)}`, {
     data: { supported, requested: echoed(version) },
   });
 }

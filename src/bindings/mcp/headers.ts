@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
 import {
   decodeHeaderValue,
@@ -22,7 +22,7 @@ export { decodeHeaderValue, METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX };
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 function mismatch(message: string, header: string): ProtocolError {
-  return new ProtocolError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, { data: { header } });
+  return new ProtocolError("header_mismatch", `Header mismatch: ${message}`, { data: { header } });
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { CacheSlot, type CallMeta, LOG_LEVELS, type Registry, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { featureExtensions } from "./feature-methods.ts";
@@ -99,7 +99,7 @@ export function serverCapabilities(
  */
 export function requireCapability(registry: Registry, era: Era, capability: keyof Capabilities, method: string): void {
   if (serverCapabilities(registry, era)[capability] === undefined) {
-    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server has no ${capability})`);
+    throw new ProtocolError("method_not_found", `Method not found: ${method} (this server has no ${capability})`);
   }
 }
 
@@ -196,7 +196,7 @@ export const setLevel: McpMethod = (ctx, request) => {
   const level = request.rpc.params.level;
   if (!LOG_LEVELS.includes(level as LogLevel)) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      "invalid_params",
       `Invalid params: unknown log level ${echoed(JSON.stringify(level))}`,
       {
         data: { levels: LOG_LEVELS },

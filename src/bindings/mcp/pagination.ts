@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { CacheSlot, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { finishResult } from "./finish-result.ts";
@@ -46,7 +46,7 @@ export function decodeCursor(cursor: unknown): number {
     const match = /^mcplite:(0|[1-9]\d{0,9})$/.exec(text);
     if (match !== null) return Number(match[1]);
   }
-  throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: invalid cursor", { data: { cursor } });
+  throw new ProtocolError("invalid_params", "Invalid params: invalid cursor", { data: { cursor } });
 }
 
 /**

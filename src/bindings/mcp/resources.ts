@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import {
   contentsFromValue,
   describeResource,
@@ -44,7 +44,7 @@ export const resourceTemplatesList: McpMethod = /* @__PURE__ */ scopedList(
 function uriOf(request: McpRequest): string {
   const uri = request.rpc.params.uri;
   if (typeof uri !== "string" || uri === "") {
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+    throw new ProtocolError("invalid_params", "Invalid params: uri must be a string");
   }
   return uri;
 }

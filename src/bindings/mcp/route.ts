@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import type { StatusTable } from "../../errors/jsonrpc-codes.ts";
 import { registryOf } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
@@ -92,7 +92,7 @@ export function route(
   if (isAnswer(message)) {
     if (!ctx.pending.answer(message, session)) {
       throw new ProtocolError(
-        ErrorCode.InvalidRequest,
+        "invalid_request",
         "Invalid Request: no question with this id is pending on this server instance",
       );
     }
@@ -121,7 +121,7 @@ export function route(
   const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
     featureMethod(registry, rpc.method, modern);
   if (method === undefined) {
-    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
+    throw new ProtocolError("method_not_found", `Method not found: ${echoed(rpc.method)}`);
   }
   // Each request on a carrier without headers gets its own (a copy of its connection's, as a WebSocket's
   // upgrade request): a handler may set some on ctx.meta.headers.

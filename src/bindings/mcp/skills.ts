@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { type Registry, registryOf, type Skill } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
 import { listReply } from "./pagination.ts";
@@ -26,14 +26,14 @@ function entryOf(skill: Skill): Record<string, unknown> {
 
 function requireSkills(registry: Registry, method: string): void {
   if (registry.skills.next().done) {
-    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server serves no skills)`);
+    throw new ProtocolError("method_not_found", `Method not found: ${method} (this server serves no skills)`);
   }
 }
 
 function uriParam(request: McpRequest): string {
   const uri = request.rpc.params.uri;
   if (typeof uri !== "string" || uri === "") {
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+    throw new ProtocolError("invalid_params", "Invalid params: uri must be a string");
   }
   return uri;
 }
@@ -71,7 +71,7 @@ export const skillsGet: McpMethod = (ctx, request) => {
   const uri = uriParam(request);
   const skill = registry.skill(uri);
   if (skill === undefined) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: no skill at ${echoed(uri)}`, { data: { uri } });
+    throw new ProtocolError("invalid_params", `Invalid params: no skill at ${echoed(uri)}`, { data: { uri } });
   }
   const hint = ctx.settings.listCache;
   const result: Record<string, unknown> = { skill: entryOf(skill) };
@@ -96,7 +96,7 @@ const DIRECTORY = "inode/directory";
  */
 export const directoryRead: McpMethod = (ctx, request) => {
   if (!ctx.settings.directoryRead) {
-    throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found: resources/directory/read");
+    throw new ProtocolError("method_not_found", "Method not found: resources/directory/read");
   }
   const uri = uriParam(request);
   const dir = uri.endsWith("/") ? uri : `${uri}/`;
@@ -116,7 +116,7 @@ export const directoryRead: McpMethod = (ctx, request) => {
     }
   }
   if (children.size === 0) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${echoed(uri)} is not a skill directory`, {
+    throw new ProtocolError("invalid_params", `Invalid params: ${echoed(uri)} is not a skill directory`, {
       data: { uri },
     });
   }

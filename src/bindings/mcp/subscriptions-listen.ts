@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { type RegistryChange, registryOf, scoping, type WatchedResource } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
@@ -29,13 +29,13 @@ const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"]
 export const subscriptionsListen: McpMethod = (ctx, request) => {
   if (!request.sse) {
     throw new ProtocolError(
-      ErrorCode.InvalidRequest,
+      "invalid_request",
       "Invalid Request: subscriptions/listen answers with a stream; send Accept: text/event-stream",
     );
   }
   const wanted = request.rpc.params.notifications;
   if (!isObject(wanted)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: notifications must be an object");
+    throw new ProtocolError("invalid_params", "Invalid params: notifications must be an object");
   }
   const filter = wanted as Record<string, unknown>;
   const honoured: Record<string, unknown> = {};
@@ -45,7 +45,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
   if (subscriptions !== undefined) {
     if (!Array.isArray(subscriptions)) {
       throw new ProtocolError(
-        ErrorCode.InvalidParams,
+        "invalid_params",
         "Invalid params: resourceSubscriptions must be an array of URIs",
       );
     }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, servedCode } from "../../errors/error.ts";
+import { ProtocolError, servedCode } from "../../errors/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import {
@@ -64,7 +64,7 @@ export function offersTasks(registry: Registry): boolean {
  */
 export function tasksRequired(what: string): ProtocolError {
   return new ProtocolError(
-    ErrorCode.MissingCapability,
+    "missing_capability",
     `${what} needs the ${TASKS_EXTENSION} extension: declare it in clientCapabilities.extensions`,
     { data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
   );
@@ -145,7 +145,7 @@ export const tasksCancel: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, reque
 function open(ctx: McpContext, request: McpRequest): void {
   if (!offersTasks(registryOf(ctx.core))) {
     throw new ProtocolError(
-      ErrorCode.MethodNotFound,
+      "method_not_found",
       `Method not found: ${request.rpc.method} (this server has no long-running tools)`,
     );
   }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import {
   type AnyTool,
   callNow,
@@ -99,10 +99,10 @@ function isRedeem(tool: AnyTool): boolean {
 export const toolsCall: McpMethod = /* @__PURE__ */ ownLayer((ctx, request, channel) => {
   const { name, arguments: args } = request.rpc.params;
   if (typeof name !== "string") {
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+    throw new ProtocolError("invalid_params", "Invalid params: name must be a string");
   }
   if (args !== undefined && !isObject(args)) {
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
+    throw new ProtocolError("invalid_params", "Invalid params: arguments must be an object");
   }
   const input = args ?? {}; // the conformance suite calls no-argument tools without `arguments`
   const registry = registryOf(ctx.core);

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { type CallMeta, type Registry, type runCall, type SignalSource, streamCall } from "../../core/mod.ts";
 import { echoed } from "../../internal/echo.ts";
 import type { Host } from "../../server/mod.ts";
@@ -45,13 +45,13 @@ export function liteCall(
   host: Host,
 ): CallRequest {
   if (rpc.method !== "tools/call") {
-    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${echoed(rpc.method)}`);
+    throw new ProtocolError("method_not_found", `Method not found: ${echoed(rpc.method)}`);
   }
   if (rpc.id === undefined) {
-    throw new ProtocolError(ErrorCode.InvalidRequest, "Invalid Request: tools/call needs an id");
+    throw new ProtocolError("invalid_request", "Invalid Request: tools/call needs an id");
   }
   const { name, arguments: args } = rpc.params;
-  if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, "params.name must be a string");
+  if (typeof name !== "string") throw new ProtocolError("invalid_params", "params.name must be a string");
   return { name, arguments: args, meta, signal, round: roundOf(rpc.params), host };
 }
 

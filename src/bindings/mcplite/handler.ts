@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { callNow, longRunning, registryOf, type runCall, runRequest } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
@@ -49,7 +49,7 @@ export interface McpliteOptions {
 }
 
 const POST_ONLY = { allow: "POST" };
-const NOT_ALLOWED = new ProtocolError(ErrorCode.MethodNotAllowed, "Method not allowed: use POST");
+const NOT_ALLOWED = new ProtocolError("method_not_allowed", "Method not allowed: use POST");
 
 /**
  * Creates the MCP-lite HTTP binding, one of `createServer()`'s default bindings.
@@ -237,5 +237,5 @@ const SSE_EVENT = { partial: "message", progress: "progress", log: "log" } as co
 /** A refusal of the caller (no token, a bad one, a missing scope): an HTTP status the client acts on. */
 function isCallerRefusal(error: unknown): error is ProtocolError {
   return error instanceof ProtocolError &&
-    (error.code === ErrorCode.Unauthenticated || error.code === ErrorCode.PermissionDenied);
+    (error.code === "unauthenticated" || error.code === "permission_denied");
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { type AuthInfo, type CallMeta, type HandlerOutcome, type Registry, type SignalSource } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { Host } from "../../server/mod.ts";
@@ -71,7 +71,7 @@ export interface LiteCaller {
 /** A feature's part, or the answer of a server that defines none of `what`: an unknown method. */
 function partOf<T>(part: T | undefined, what: string): T {
   if (part !== undefined) return part;
-  throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: this server defines no ${what}`);
+  throw new ProtocolError("method_not_found", `Method not found: this server defines no ${what}`);
 }
 
 const promptsOf = (registry: Registry) => partOf(litePrompts(registry), "prompts");

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import {
   type AuthInfo,
   CacheSlot,
@@ -48,7 +48,7 @@ export const RESOURCES_ON_LITE: LiteResourceFeature = {
        */
       async read(registry, uri, caller) {
         if (typeof uri !== "string" || uri === "") {
-          throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: uri must be a string");
+          throw new ProtocolError("invalid_params", "Invalid params: uri must be a string");
         }
         const find = () => {
           const resolved = resolveResource(registry, uri);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import {
   type AuthInfo,
   CacheSlot,
@@ -155,7 +155,7 @@ function createOpenApiRoutes(core: ServerCore, base: string, options: OpenApiOpt
     // An app-only tool is for an MCP App's view (SEP-1865, Visibility), which this API has none of: to its
     // clients it does not exist, listed or called (as in the document above).
     if (tool !== undefined && !visibleTo(tool.meta, "model")) {
-      throw new ProtocolError(ErrorCode.UnknownTool, `Tool not found: ${echoed(name)}`);
+      throw new ProtocolError("unknown_tool", `Tool not found: ${echoed(name)}`);
     }
     const args = await argumentsOf(request, core);
     if (tool?.mode === "stream" && acceptsEventStream(request)) {
@@ -212,7 +212,7 @@ function outcomeResponse(outcome: CallOutcome, served: string): Response {
       return problemResponse(
         problem(
           501,
-          ErrorCode.MissingCapability,
+          "missing_capability",
           "This tool needs input from the client, which plain HTTP cannot ask for",
         ),
       );
@@ -264,15 +264,15 @@ function streamCall(
 function segmentAfter(url: string, prefix: string): string {
   const segment = pathOf(url).slice(prefix.length);
   if (segment === "" || segment.includes("/")) {
-    throw new ProtocolError(ErrorCode.MethodNotFound, "No operation at this path");
+    throw new ProtocolError("method_not_found", "No operation at this path");
   }
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new ProtocolError(ErrorCode.InvalidRequest, "The path is not valid percent-encoding");
+    throw new ProtocolError("invalid_request", "The path is not valid percent-encoding");
   }
 }
 
 function notAllowed(methods: string): ProtocolError {
-  return new ProtocolError(ErrorCode.MethodNotAllowed, `Method not allowed: use ${methods.replace(", ", " or ")}`);
+  return new ProtocolError("method_not_allowed", `Method not allowed: use ${methods.replace(", ", " or ")}`);
 }

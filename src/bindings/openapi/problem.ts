@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ErrorCode, raisedHere, servedCode } from "../../errors/error.ts";
+import { raisedHere, servedCode } from "../../errors/error.ts";
 import { type ValidationIssue } from "../../core/mod.ts";
 import { errorCodeToWebtools } from "../../errors/webtools-codes.ts";
 
@@ -103,7 +103,7 @@ export function problemOf(
 ): { body: Problem; headers: Record<string, string> } {
   if (!raisedHere(error)) {
     report(error);
-    return { body: problem(500, ErrorCode.Internal, "Internal error"), headers: {} };
+    return { body: problem(500, "internal", "Internal error"), headers: {} };
   }
   const { status } = errorCodeToWebtools(servedCode(error.code));
   const headers: Record<string, string> = {};
@@ -112,7 +112,7 @@ export function problemOf(
     headers["retry-after"] = String(Math.ceil(data.retryAfterMs / 1000));
   }
   const body = problem(status, error.code, error.message, error.data);
-  if (error.code === ErrorCode.InvalidArguments && Array.isArray(data?.issues)) {
+  if (error.code === "invalid_arguments" && Array.isArray(data?.issues)) {
     body.errors = data.issues.map((issue) => ({ pointer: pointerOf(issue.path), detail: issue.message }));
   }
   return { body, headers };

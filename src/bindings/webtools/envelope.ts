@@ -83,7 +83,7 @@ export function parseExecuteRequest(body: unknown): ExecuteRequest {
 }
 
 function invalid(message: string): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidRequest, `Invalid webtool request: ${message}`);
+  return new ProtocolError("invalid_request", `Invalid webtool request: ${message}`);
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, ProtocolError, raisedHere, servedCode } from "../../errors/error.ts";
+import { ProtocolError, raisedHere, servedCode } from "../../errors/error.ts";
 import {
   type AnyTool,
   type AuthInfo,
@@ -78,7 +78,7 @@ interface MetadataDocument {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-const INTERNAL_BODY = errorBody(WebtoolsCode.InternalError, "Internal error", undefined, ErrorCode.Internal);
+const INTERNAL_BODY = errorBody(WebtoolsCode.InternalError, "Internal error", undefined, "internal");
 const ROOT_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD, POST" };
 const VERSION_METHODS = { ...JSON_HEADERS, allow: "GET, HEAD" };
 
@@ -143,7 +143,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     if (version === undefined || version === latest) return latestEntry;
     const entry = older.get(version);
     if (entry === undefined) {
-      throw new ProtocolError(ErrorCode.UnsupportedVersion, `Webtool version not found: ${echoed(version)}`, {
+      throw new ProtocolError("unsupported_version", `Webtool version not found: ${echoed(version)}`, {
         data: { requested_version: version, available_versions: [latest, ...older.keys()] },
       });
     }
@@ -188,7 +188,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
     const { registry, info } = entryFor(body.version);
     const { config } = body;
     if (config !== undefined && !isObject(config)) {
-      throw new ProtocolError(ErrorCode.InvalidConfig, "Invalid config: config must be a JSON object");
+      throw new ProtocolError("invalid_config", "Invalid config: config must be a JSON object");
     }
     const meta: CallMeta = body.sessionId === undefined
       ? { wire: "webtools", headers: request.headers }
@@ -210,7 +210,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
       host,
     }).catch((error: unknown) => {
       if (
-        !(error instanceof ProtocolError && error.code === ErrorCode.UnknownTool) ||
+        !(error instanceof ProtocolError && error.code === "unknown_tool") ||
         registry.get(body.action) !== undefined
       ) {
         throw error;
@@ -238,7 +238,7 @@ function createWebtoolsRoutes(core: ServerCore, base: string, options: WebtoolsO
         return errorResponse(notAllowed("GET or HEAD"), report, VERSION_METHODS);
       }
       const segment = pathOf(request.url).slice(served.length + 1);
-      if (segment.includes("/")) throw new ProtocolError(ErrorCode.MethodNotFound, "No webtool at this path");
+      if (segment.includes("/")) throw new ProtocolError("method_not_found", "No webtool at this path");
       return await describe(request, decodeSegment(segment), host);
     } catch (error) {
       return errorResponse(error, report);
@@ -282,7 +282,7 @@ function outcomeResponse(outcome: CallOutcome, version: string): Response {
           WebtoolsCode.Unsupported,
           "This tool needs input from the client, which Webtools cannot ask for",
           undefined,
-          ErrorCode.MissingCapability,
+          "missing_capability",
         ),
         {
           status: 501,
@@ -319,17 +319,17 @@ function forModel(tool: AnyTool): boolean {
 }
 
 function actionNotFound(action: string, data?: unknown): ProtocolError {
-  return new ProtocolError(ErrorCode.UnknownTool, `Webtool action not found: ${echoed(action)}`, { data });
+  return new ProtocolError("unknown_tool", `Webtool action not found: ${echoed(action)}`, { data });
 }
 
 function notAllowed(methods: string): ProtocolError {
-  return new ProtocolError(ErrorCode.MethodNotAllowed, `Method not allowed: use ${methods}`);
+  return new ProtocolError("method_not_allowed", `Method not allowed: use ${methods}`);
 }
 
 function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new ProtocolError(ErrorCode.InvalidRequest, "The version in the path is not valid percent-encoding");
+    throw new ProtocolError("invalid_request", "The version in the path is not valid percent-encoding");
   }
 }

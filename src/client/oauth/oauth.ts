@@ -55,7 +55,8 @@ export type { ClientAuth } from "../http.ts";
  *
  * @example
  * ```ts
- * import { createClient, oauth } from "./../mod.ts";
+ * import { createClient } from "../mod.ts";
+ * import { oauth } from "./mod.ts";
  *
  * const client = createClient("https://api.example/mcp", {
  *   auth: oauth({
@@ -82,7 +83,8 @@ export function oauth(options: OAuthOptions): ClientAuth {
  *
  * @example
  * ```ts
- * import { clientCredentials, createClient } from "./../mod.ts";
+ * import { createClient } from "../mod.ts";
+ * import { clientCredentials } from "./mod.ts";
  * const client = createClient("https://api.example/mcp", {
  *   auth: clientCredentials({ clientId: "reporting-bot", clientSecret: "…" }),
  * });
@@ -107,7 +109,8 @@ export function clientCredentials(options: ClientCredentialsOptions): ClientAuth
  *
  * @example
  * ```ts
- * import { createClient, workloadIdentity } from "./../mod.ts";
+ * import { createClient } from "../mod.ts";
+ * import { workloadIdentity } from "./mod.ts";
  * const client = createClient("https://api.example/mcp", {
  *   auth: workloadIdentity({
  *     clientId: "reporting-job",
@@ -133,7 +136,8 @@ export function workloadIdentity(options: WorkloadIdentityOptions): ClientAuth {
  *
  * @example
  * ```ts
- * import { createClient, enterpriseAuth } from "./../mod.ts";
+ * import { createClient } from "../mod.ts";
+ * import { enterpriseAuth } from "./mod.ts";
  * const client = createClient("https://api.example/mcp", {
  *   auth: enterpriseAuth({
  *     idp: { tokenEndpoint: "https://idp.example/oauth2/token", clientId: "mcp-desktop" },

@@ -13,7 +13,7 @@
  *
  * @example A key for `private_key_jwt`
  * ```ts
- * import type { WebCryptoKey } from "@mcplite/sdk/client";
+ * import type { WebCryptoKey } from "@mcplite/sdk/client/auth";
  *
  * const { privateKey }: { privateKey: WebCryptoKey } = await crypto.subtle.generateKey(
  *   { name: "ECDSA", namedCurve: "P-256" },
@@ -39,7 +39,7 @@ export type WebCryptoKey = typeof globalThis extends {
  *
  * @example A DPoP key pair of your own
  * ```ts
- * import type { WebCryptoKeyPair } from "@mcplite/sdk/client";
+ * import type { WebCryptoKeyPair } from "@mcplite/sdk/client/auth";
  *
  * const keyPair: WebCryptoKeyPair = await crypto.subtle.generateKey(
  *   { name: "ECDSA", namedCurve: "P-256" },

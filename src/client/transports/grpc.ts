@@ -8,9 +8,9 @@
  */
 // Connect documents its own types; `@ignore` tells `deno doc --lint` they are not ours to export.
 /** @ignore */
+import { type ClientAuth, messageOf } from "../http.ts";
 import { codeOfGrpcStatus } from "../../errors/grpc-status.ts";
 import { sentErrorCode } from "../../errors/sent-code.ts";
-import { type ClientAuth, messageOf } from "../http.ts";
 import { responseBound, responseTooLarge } from "../response-bound.ts";
 import { peerOf, sendTraced, withTraceHeaders } from "../carry-trace.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
@@ -18,7 +18,7 @@ import { Code, ConnectError, createClient, type Transport as ConnectTransport } 
 import { type UniversalClientFn, universalClientResponseFromFetch } from "@connectrpc/connect/protocol";
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import { isNotHttp1 } from "../not-http1.ts";
-import { ErrorCode, McpliteError } from "../../errors/error.ts";
+import { McpliteError } from "../../errors/error.ts";
 import { createTransport as createConnectProtocol } from "@connectrpc/connect/protocol-connect";
 import { createTransport as createGrpcWebProtocol } from "@connectrpc/connect/protocol-grpc-web";
 import type { JsonObject } from "@bufbuild/protobuf";
@@ -200,7 +200,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
     } catch (error) {
       throw clientErrorOf(error, ctx, method);
     }
-    throw clientError(ErrorCode.Unsupported, `${method} is not available over gRPC`);
+    throw clientError("unsupported", `${method} is not available over gRPC`);
   }
 }
 
@@ -357,8 +357,8 @@ function clientErrorOf(error: unknown, ctx: RequestContext, method: string): unk
   }
   // The server's code: `ErrorInfo.reason` from a server of ours (domain "mcplite"), else the status's nearest.
   const code = (info?.domain === "mcplite" ? sentErrorCode(info.reason) : undefined) ??
-    (method === "tools/call" && error.code === Code.NotFound ? ErrorCode.UnknownTool : undefined) ??
-    (method === "tools/call" && error.code === Code.InvalidArgument ? ErrorCode.InvalidArguments : undefined) ??
+    (method === "tools/call" && error.code === Code.NotFound ? "unknown_tool" : undefined) ??
+    (method === "tools/call" && error.code === Code.InvalidArgument ? "invalid_arguments" : undefined) ??
     codeOfGrpcStatus(error.code);
   // Without ErrorInfo, UNAVAILABLE, UNKNOWN and DEADLINE_EXCEEDED are the channel's (a connection that failed, the
   // deadline Connect enforces): the client's own conditions. With it, the server answered: a refusal, as on every wire.
@@ -366,7 +366,7 @@ function clientErrorOf(error: unknown, ctx: RequestContext, method: string): unk
     return transportError(message, { data, cause: error });
   }
   if (info === undefined && error.code === Code.DeadlineExceeded) {
-    return clientError(ErrorCode.DeadlineExceeded, message, { data, cause: error });
+    return clientError("deadline_exceeded", message, { data, cause: error });
   }
   return rpcError(message, { data, cause: error }, code);
 }

@@ -49,7 +49,8 @@ const ORIGIN = "http://localhost";
  * import assert from "node:assert/strict";
  * import * as v from "valibot";
  * import { createServer, defineTool } from "../../../mod.ts";
- * import { createClient, createInProcessTransport } from "../mod.ts";
+ * import { createClient } from "../mod.ts";
+ * import { createInProcessTransport } from "./in-process.ts";
  *
  * const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => a + b);
  * const server = createServer({ name: "math", version: "1.0.0" }).tool(add);

@@ -55,7 +55,8 @@ const MODERN_ERRORS = new Set<number>([
  *
  * @example
  * ```ts ignore
- * import { createClient, createMcpTransport } from "./mod.ts";
+ * import { createClient } from "../mod.ts";
+ * import { createMcpTransport } from "./mcp.ts";
  * const client = createClient(createMcpTransport("http://localhost:8000/mcp"));
  * ```
  */

@@ -37,7 +37,8 @@ export const MCPLITE_BASE_PATH = "/mcp-lite/v1";
  *
  * @example
  * ```ts ignore
- * import { createClient, createMcpliteTransport } from "./mod.ts";
+ * import { createClient } from "../mod.ts";
+ * import { createMcpliteTransport } from "./mcplite.ts";
  * const client = createClient(createMcpliteTransport("http://localhost:8000/mcp-lite/v1"));
  * ```
  */

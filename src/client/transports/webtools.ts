@@ -11,7 +11,7 @@ import { sentErrorCode } from "../../errors/sent-code.ts";
 import type { WebtoolsEnvelope } from "../../bindings/webtools/envelope.ts";
 import type { WebtoolsMetadata } from "../../bindings/webtools/metadata.ts";
 import { rpcError } from "../errors.ts";
-import { ErrorCode, type ProtocolError } from "../../errors/error.ts";
+import { type ProtocolError } from "../../errors/error.ts";
 import { httpError, type HttpOptions, isJsonResponse, listingHintOf, readJsonBody } from "../http.ts";
 import { HttpEndpoint } from "../http-endpoint.ts";
 import type { Reply, RequestContext, ToolCallRequest, ToolInfo, ToolListing, Transport } from "../transport.ts";
@@ -152,10 +152,10 @@ class WebtoolsTransport implements Transport {
     // The server's code (`error.reason` from a server of ours), else the Webtools code's nearest.
     const named = sentErrorCode(reason) ??
       (code === "WEBTOOL_NOT_FOUND" && !(isObject(details) && "requested_tool" in details)
-        ? ErrorCode.MethodNotFound // a version or path, not an action
+        ? "method_not_found" // a version or path, not an action
         : codeOfWebtools(code, response.status));
-    if (named === ErrorCode.InvalidArguments) throw rpcError(message, options, "invalid_arguments");
-    if (named === ErrorCode.UnknownTool) throw rpcError(message, options, "unknown_tool");
+    if (named === "invalid_arguments") throw rpcError(message, options, "invalid_arguments");
+    if (named === "unknown_tool") throw rpcError(message, options, "unknown_tool");
     throw rpcError(`${code}: ${message}`, options, named);
   }
 

@@ -142,7 +142,7 @@ export async function getTask(registry: Registry, taskId: unknown, caller: CallC
       }
     }
   } catch (error) {
-    if (!(error instanceof ProtocolError) || error.code === ErrorCode.MissingCapability) throw error;
+    if (!(error instanceof ProtocolError) || error.code === "missing_capability") throw error;
     entry = {
       status: "failed",
       error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data },
@@ -176,7 +176,7 @@ export async function updateTask(
   const task = await openTask(registry, taskId, caller);
   if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
     throw new ProtocolError(
-      ErrorCode.InvalidParams,
+      "invalid_params",
       "Invalid params: inputResponses must be an object keyed by request",
     );
   }
@@ -280,7 +280,7 @@ async function openTask(registry: Registry, taskId: unknown, caller: CallContext
     if (!(error instanceof TokenError)) throw error;
     registry.runtime.reportRefusedToken(error);
   }
-  throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: unknown or expired task", {
+  throw new ProtocolError("invalid_params", "Invalid params: unknown or expired task", {
     data: { reason: "unknown_task" },
   });
 }
@@ -309,7 +309,7 @@ function deferredFromContinuation(owner: AnyTool): StoredResult {
   return {
     status: "failed",
     error: {
-      code: ErrorCode.Internal,
+      code: "internal",
       message: `The .redeem() of tool "${owner.name}" answered with deferred work, which cannot continue a task`,
     },
   };

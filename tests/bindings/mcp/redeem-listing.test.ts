@@ -57,7 +57,7 @@ describe("redeem, listed per protocol and revision", () => {
 
   it("is listed to MCP-lite clients", async () => {
     assert.deepEqual(await names(jobsServer().fetch(post("/mcp-lite/v1/listtools", {}))), ["plain", "job", "redeem"]);
-    const client = createClient(jobsServer(), { wire: "mcp-lite" });
+    const client = createClient(jobsServer(), { transport: "mcp-lite" });
     assert.ok((await client.listTools()).some((tool) => tool.name === "redeem"));
     await client.close();
   });

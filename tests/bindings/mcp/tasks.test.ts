@@ -12,7 +12,8 @@ import {
   type ServerOptions,
 } from "../../../mod.ts";
 import { ErrorCode, ProtocolError, ToolError } from "../../../src/errors/mod.ts";
-import { createClient, createInProcessTransport, type ElicitAnswer } from "../../../src/client/mod.ts";
+import { createClient, type ElicitAnswer } from "../../../src/client/mod.ts";
+import { createInProcessTransport } from "../../../src/client/transports/in-process.ts";
 import { jobServer, SECRET, waitFor } from "../../helpers/long-running.ts";
 import { post, toolsCall } from "../../helpers/request.ts";
 import { type Answer, legacy, mcpServer, modern, send } from "./mcp-helpers.ts";

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createServer, definePrompt, defineTool, serve } from "../../../mod.ts";
 import type { Listener } from "../../../src/types.ts";
-import { createClient, createMcpliteTransport } from "../../../src/client/mod.ts";
+import { createClient } from "../../../src/client/mod.ts";
+import { createMcpliteTransport } from "../../../src/client/transports/mcplite.ts";
 import { post } from "../../helpers/request.ts";
 import { greetPrompt } from "../../helpers/greet-prompt.ts";
 

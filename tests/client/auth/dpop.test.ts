@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decodeJwt } from "jose";
-import { clientCredentials, createClient, memoryTokenStore } from "../../../src/client/mod.ts";
+import { createClient } from "../../../src/client/mod.ts";
+import { clientCredentials, memoryTokenStore } from "../../../src/client/oauth/mod.ts";
 import { ErrorCode, McpliteError, ProtocolError } from "../../../src/errors/mod.ts";
 import { grpcTransport } from "../../../src/client/transports/grpc.ts";
 import type { Client } from "../../../src/client/client.ts";
