@@ -263,15 +263,14 @@ function handleOf(tool: string, settled: Settled): CallHandle<unknown> {
       const { kind: _, ...rest } = settled;
       return { kind: "promise", tool, ...rest };
     }
-    case "task": {
-      const { taskId, status, pollIntervalMs, ttlMs } = settled.task;
+    case "task": { // MCP's form of a promise (MCP 2025-11-25, Tasks): one handle, whichever wire
+      const { taskId, status, pollIntervalMs } = settled.task;
       return {
-        kind: "task",
+        kind: "promise",
         tool,
-        taskId,
+        token: taskId,
         status,
-        ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
-        ...(ttlMs === undefined ? {} : { ttlMs }),
+        ...(pollIntervalMs === undefined ? {} : { retryAfterMs: pollIntervalMs }),
       };
     }
     default:

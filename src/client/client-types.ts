@@ -7,7 +7,7 @@
 import type { ToolMap } from "../server/server.ts";
 import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/tool.ts";
 import type { CallResult } from "./read-result.ts";
-import type { LogEntry, Progress, TaskStatus } from "./transport.ts";
+import type { LogEntry, Progress } from "./transport.ts";
 import type { InputHandlers } from "./input.ts";
 
 /**
@@ -134,8 +134,9 @@ export interface CallOptions extends RequestOptions {
 }
 
 /**
- * A call that has not finished, returned by `{ wait: false }`: the complete result when the server
- * answered at once, an MCP-lite promise token, or an MCP task. `client.resume(handle)` finishes it.
+ * A call that has not finished, returned by `{ wait: false }`: the complete result when the server answered at once,
+ * else its promise, whichever wire carried it (MCP-lite's promise token, MCP's task). `client.resume(handle)`
+ * finishes it.
  *
  * @typeParam TOutput The tool's result type.
  */
@@ -149,32 +150,23 @@ export type CallHandle<TOutput = unknown> =
     readonly result: CallResult<TOutput>;
   }
   | {
-    /** An MCP-lite promise: redeem it with the `redeem` tool. */
+    /** The server will answer later: `client.resume(handle)` redeems the promise. */
     readonly kind: "promise";
     /** The tool. */
     readonly tool: string;
-    /** The promise token. */
+    /** What redeems it: MCP-lite's promise token, or the id of MCP's task. */
     readonly token: string;
-    /** When to redeem, in ms. */
+    /** When to come back, in ms (MCP-lite's `retry_after_ms`, a task's `pollIntervalMs`). */
     readonly retryAfterMs?: number;
     /** When the work should be done, ISO 8601. */
     readonly estimatedCompletion?: string;
-    /** When the token expires, ISO 8601. */
+    /** When the promise token expires, ISO 8601 (MCP-lite's `expires_at`). */
     readonly expiresAt?: string;
-  }
-  | {
-    /** An MCP task: poll it with `tasks/get`. */
-    readonly kind: "task";
-    /** The tool. */
-    readonly tool: string;
-    /** The task id. */
-    readonly taskId: string;
-    /** Its status when the handle was made. */
-    readonly status: TaskStatus;
-    /** How often to poll, in ms. */
-    readonly pollIntervalMs?: number;
-    /** How long the task stays readable, in ms (`null`: no limit). */
-    readonly ttlMs?: number | null;
+    /**
+     * The work's status when the handle was made, where the wire reports one (an MCP task's); a handle with a
+     * status is followed as the task it is (`tasks/get`), one without redeemed (`redeem`).
+     */
+    readonly status?: "working" | "input_required" | "completed" | "failed" | "cancelled";
   };
 
 /**

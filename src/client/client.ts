@@ -198,7 +198,7 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Finishes a call started with `{ wait: false }`: redeems the promise or polls the task.
+   * Finishes a call started with `{ wait: false }`: redeems its promise (polls MCP's task).
    *
    * @param handle The handle.
    * @param options A signal, timeouts and `failure`.
@@ -206,7 +206,7 @@ export class Client<T = ToolsOf<unknown>> {
    */
   async resume<TOutput>(handle: CallHandle<TOutput>, options: Omit<CallOptions, "wait"> = {}): Promise<TOutput> {
     if (handle.kind === "complete") return finish(handle.tool, handle.result, options) as TOutput;
-    const reply: Reply = handle.kind === "promise"
+    const reply: Reply = handle.status === undefined
       ? {
         kind: "promise",
         token: handle.token,
@@ -215,9 +215,9 @@ export class Client<T = ToolsOf<unknown>> {
       : {
         kind: "task",
         task: {
-          taskId: handle.taskId,
+          taskId: handle.token,
           status: handle.status,
-          ...(handle.pollIntervalMs ? { pollIntervalMs: handle.pollIntervalMs } : {}),
+          ...(handle.retryAfterMs ? { pollIntervalMs: handle.retryAfterMs } : {}),
         },
       };
     const result = await this.#runner.runToEnd(handle.tool, {}, options, false, reply);
@@ -225,15 +225,16 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Cancels a task started with `{ wait: false }` (`tasks/cancel`; cooperative).
+   * Cancels the work of a call started with `{ wait: false }`, where its wire can: an MCP task (`tasks/cancel`;
+   * cooperative).
    *
    * @param handle The handle.
    * @param options A signal and timeouts.
    * @returns `true` when a cancellation was sent (MCP-lite promises have none on the wire).
    */
   async cancel(handle: CallHandle<unknown>, options: RequestOptions = {}): Promise<boolean> {
-    if (handle.kind !== "task") return false;
-    await this.request("tasks/cancel", { taskId: handle.taskId }, options);
+    if (handle.kind !== "promise" || handle.status === undefined) return false;
+    await this.request("tasks/cancel", { taskId: handle.token }, options);
     return true;
   }
 

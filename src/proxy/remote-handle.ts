@@ -37,15 +37,10 @@ export function answerOf(
   wire: string,
 ): ToolResult | ToolPromise<RemoteHandle> {
   if (handle.kind === "complete") return resultOf(handle.result, wire);
-  if (handle.kind === "promise") {
-    return ctx.promise<RemoteHandle>({
-      state: { p: handle.token },
-      retryAfterMs: handle.retryAfterMs ?? DEFAULT_RETRY_MS,
-    });
-  }
+  // A handle with a status is MCP's task (followed with tasks/get), one without MCP-lite's promise (redeemed).
   return ctx.promise<RemoteHandle>({
-    state: { t: handle.taskId },
-    retryAfterMs: handle.pollIntervalMs ?? DEFAULT_RETRY_MS,
+    state: handle.status === undefined ? { p: handle.token } : { t: handle.token },
+    retryAfterMs: handle.retryAfterMs ?? DEFAULT_RETRY_MS,
   });
 }
 

@@ -102,7 +102,8 @@ describe("the client through a store outage", { skip: REDIS_MISSING }, () => {
   /** Starts a task, then stops Redis. */
   async function taskThenOutage(client: ReturnType<typeof createClient>) {
     const handle = await client.call("work", { n: 7 }, { wait: false });
-    assert.equal(handle.kind, "task");
+    assert.equal(handle.kind, "promise");
+    assert.ok(handle.kind === "promise" && handle.status === "working", "an MCP task: its status reported");
     await stop();
     return handle;
   }

@@ -165,13 +165,13 @@ describe("MCP tasks", () => {
     });
     const client = createClient("http://localhost/mcp", { fetch, pollIntervalMs: 5 });
     const handle = await client.call("job", {}, { wait: false });
+    // One handle on every wire: MCP's task is a promise whose token is the task id.
     assert.deepEqual(handle, {
-      kind: "task",
+      kind: "promise",
       tool: "job",
-      taskId: "t-6",
+      token: "t-6",
       status: "working",
-      pollIntervalMs: 5,
-      ttlMs: 60_000,
+      retryAfterMs: 5,
     });
     setTimeout(() => done = true, 20);
     assert.equal(await client.resume(handle), "ok");
