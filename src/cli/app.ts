@@ -14,6 +14,9 @@ import { serve } from "../server/serve.ts";
 import { APP_MIME_TYPE, type AppResourceMeta, LEGACY_RESOURCE_URI_KEY } from "../internal/mcp-apps-wire.ts";
 import { previewHandler } from "./preview/preview-server.ts";
 
+/** How long Ctrl-C waits for the preview's open requests before it returns (the CLI's grace is 3 s). */
+const CLOSE_WAIT_MS = 1000;
+
 /**
  * Runs `app`.
  *
@@ -54,7 +57,11 @@ export async function appCommand(ctx: CommandContext): Promise<number> {
       signal.addEventListener("abort", () => resolve(), { once: true });
     });
   } finally {
-    await listener.close();
+    // Ctrl-C stops the preview: requests a page still has in flight get a moment to finish, not the CLI's whole
+    // grace period (past which it exits 130, as if it had hung).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([listener.close(), new Promise((resolve) => timer = setTimeout(resolve, CLOSE_WAIT_MS))]);
+    clearTimeout(timer);
   }
   return ExitCode.Ok;
 }
