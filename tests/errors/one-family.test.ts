@@ -28,6 +28,12 @@ const tools = [
   defineTool("busy").handle(() => {
     throw new ProtocolError(ErrorCode.Unavailable, "the kitchen is full", { data: { retryAfterMs: 2000 } });
   }),
+  defineTool("custom").handle(() => {
+    throw new ProtocolError(-32050, "the ledger is closed", { data: { ledger: "2026" } });
+  }),
+  defineTool("flood").handle(() => {
+    throw new ProtocolError(ErrorCode.RateLimited, "slow down", { data: { retryAfterMs: 1000 } });
+  }),
   defineTool("slow").handle(async (_args, ctx) => {
     await new Promise((resolve) => {
       const timer = setTimeout(resolve, 5_000);
@@ -123,6 +129,11 @@ describe("one error family, one code, on every wire", () => {
     "a tool's own failure": { call: ["fail", {}], expected: { class: ToolError, code: ErrorCode.ToolFailed } },
     "a refusal": { call: ["refuse", {}], expected: { class: ProtocolError, code: ErrorCode.PermissionDenied } },
     "a service out of reach": { call: ["busy", {}], expected: { class: ProtocolError, code: ErrorCode.Unavailable } },
+    "an application's own JSON-RPC code": {
+      call: ["custom", {}],
+      expected: { class: ProtocolError, code: ErrorCode.Custom },
+    },
+    "too many requests": { call: ["flood", {}], expected: { class: ProtocolError, code: ErrorCode.RateLimited } },
   };
 
   for (const wire of [...Object.keys(wires), "gRPC over HTTP/2", "proxy() over MCP"]) {
