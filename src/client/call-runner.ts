@@ -234,13 +234,13 @@ export class CallRunner {
 export function finish(name: string, result: CallResult, options: { failure?: "throw" | "value" }): unknown {
   const failure: ToolError | undefined = toolFailureOf(name, result);
   if (failure === undefined) return resultValue(result);
-  refuseInvalidArguments(failure);
+  throwRefusal(failure);
   if (options.failure === "value") return failure;
   throw failure;
 }
 
 /**
- * Throws a result that answers bad arguments as the error every other wire answers them with. MCP sends them
+ * Throws a failed result that answers a refusal (bad arguments) as the error every other wire answers it with. MCP sends them
  * to the model as an `isError` result (MCP 2025-11-25, Tools: error handling), which a server of ours marks
  * with the code (`_meta["io.mcplite/errorCode"]`); MCP-lite (-32602), gRPC (`INVALID_ARGUMENT`) and Webtools
  * (`SCHEMA_ERROR`) answer an error. So `call()` throws a `ProtocolError` with code `invalid_arguments` on every
@@ -250,7 +250,7 @@ export function finish(name: string, result: CallResult, options: { failure?: "t
  * @param failure The failed result, as a {@link ToolError}.
  * @throws {ProtocolError} When the server named the failure a refusal (`invalid_arguments`).
  */
-export function refuseInvalidArguments(failure: ToolError | undefined): void {
+export function throwRefusal(failure: ToolError | undefined): void {
   if (failure?.result === undefined) return;
   const code = failureCodeOf(failure.result);
   if (code === "tool_error") return;

@@ -7,7 +7,7 @@
  */
 import type { SkillsApi, SkillsBackend } from "./client-skills.ts";
 import { McpliteError, type ToolError } from "../errors/error.ts";
-import { CallRunner, finish, refuseInvalidArguments } from "./call-runner.ts";
+import { CallRunner, finish, throwRefusal } from "./call-runner.ts";
 import type { ClientOptions, ListOptions } from "./client-options.ts";
 import { type CallResult, toolFailureOf } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
@@ -116,7 +116,7 @@ export class Client<T = ToolsOf<unknown>> {
     const outcome = await this.#runner.run(name, (args ?? {}) as Record<string, unknown>, options);
     if (outcome.kind !== "complete") return outcome;
     if (options.wait === false) {
-      refuseInvalidArguments(toolFailureOf(name, outcome.result)); // as the wires that answer an error do
+      throwRefusal(toolFailureOf(name, outcome.result)); // as the wires that answer an error do
       return { kind: "complete", tool: name, result: outcome.result };
     }
     return finish(name, outcome.result, options);

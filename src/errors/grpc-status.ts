@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode, type ServedErrorCode } from "./error.ts";
+import { ErrorCode, servedCode } from "./error.ts";
 import { assertNever } from "../internal/assert-never.ts";
 
 /** The gRPC status codes by name; Connect's `Code` has the same numbers. */
@@ -50,8 +50,9 @@ export function grpcStatusName(code: number): string {
  * @param code The error code.
  * @returns The status code.
  */
-export function grpcStatusOf(code: ServedErrorCode): GrpcStatus {
-  switch (code) {
+export function grpcStatusOf(code: ErrorCode): GrpcStatus {
+  const served = servedCode(code); // a client-only code a handler threw: its nearest served one
+  switch (served) {
     case "parse_error": // a body that does not decode
     case "invalid_request": // a malformed request, e.g. no tool name
     case "invalid_arguments": // §5.5: invalid parameters
@@ -88,7 +89,7 @@ export function grpcStatusOf(code: ServedErrorCode): GrpcStatus {
     case "custom": // the application's JSON-RPC code, kept in ErrorInfo.metadata.jsonrpcCode
       return GrpcStatus.UNKNOWN;
     default:
-      return assertNever(code);
+      return assertNever(served);
   }
 }
 

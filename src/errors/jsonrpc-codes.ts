@@ -18,7 +18,7 @@ export interface WireError {
 }
 
 /** A wire's table from error codes to JSON-RPC codes and HTTP statuses. */
-export type StatusTable = (code: ServedErrorCode) => WireError;
+export type StatusTable = (code: ErrorCode) => WireError;
 
 /** A JSON-RPC code and HTTP status for every error code. */
 export type WireErrorRows = Readonly<Record<ServedErrorCode, WireError>>;

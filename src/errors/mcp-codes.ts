@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ProtocolError, type ServedErrorCode } from "./error.ts";
+import { type ErrorCode, ProtocolError, servedCode } from "./error.ts";
 import { type WireError, wireErrorRows } from "./jsonrpc-codes.ts";
 import type { McpErrorCode } from "../internal/mcp-wire.ts";
 
@@ -35,8 +35,8 @@ const LEGACY = /* @__PURE__ */ wireErrorRows({
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.
  */
-export function modernErrorToWire(code: ServedErrorCode): WireError {
-  return MODERN[code];
+export function modernErrorToWire(code: ErrorCode): WireError {
+  return MODERN[servedCode(code)];
 }
 
 /**
@@ -48,8 +48,8 @@ export function modernErrorToWire(code: ServedErrorCode): WireError {
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.
  */
-export function legacyErrorToWire(code: ServedErrorCode): WireError {
-  return LEGACY[code];
+export function legacyErrorToWire(code: ErrorCode): WireError {
+  return LEGACY[servedCode(code)];
 }
 
 /**

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type ServedErrorCode } from "./error.ts";
+import { type ErrorCode, servedCode } from "./error.ts";
 import { type WireError, wireErrorRows } from "./jsonrpc-codes.ts";
 
 /** The shared JSON-RPC rows, but where MCP-lite gives the call's own failures an HTTP status too. */
@@ -22,6 +22,6 @@ const ROWS = wireErrorRows({
  * @param code The error code.
  * @returns The JSON-RPC code and HTTP status.
  */
-export function errorCodeToWire(code: ServedErrorCode): WireError {
-  return ROWS[code];
+export function errorCodeToWire(code: ErrorCode): WireError {
+  return ROWS[servedCode(code)];
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ErrorCode, type ServedErrorCode } from "./error.ts";
+import { ErrorCode, servedCode } from "./error.ts";
 import { codeOfHttpStatus } from "./http-status.ts";
 import { assertNever } from "../internal/assert-never.ts";
 
@@ -72,8 +72,9 @@ export interface WebtoolsStatus {
  * assert.deepEqual(errorCodeToWebtools(ErrorCode.RateLimited), { code: "RATE_LIMIT", status: 429 });
  * ```
  */
-export function errorCodeToWebtools(code: ServedErrorCode): WebtoolsStatus {
-  switch (code) {
+export function errorCodeToWebtools(code: ErrorCode): WebtoolsStatus {
+  const served = servedCode(code); // a client-only code a handler threw: its nearest served one
+  switch (served) {
     case "parse_error": // the body is not JSON
     case "invalid_request": // the envelope lacks `action` or has fields of the wrong type
     case "invalid_params": // some other field of the envelope is wrong
@@ -115,7 +116,7 @@ export function errorCodeToWebtools(code: ServedErrorCode): WebtoolsStatus {
     case "custom": // the application's JSON-RPC code, kept in details.jsonrpcCode
       return { code: WebtoolsCode.CustomError, status: 500 };
     default:
-      return assertNever(code);
+      return assertNever(served);
   }
 }
 

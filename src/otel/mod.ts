@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ErrorCode, McpliteError, ProtocolError, servedCode } from "../errors/error.ts";
+import { ErrorCode, McpliteError, ProtocolError } from "../errors/error.ts";
 import { budgeting, type CallMeta, type Middleware, registryOf } from "../core/mod.ts";
 import { answersAsToolResult, legacyErrorToWire, modernErrorToWire } from "../errors/mcp-codes.ts";
 import { errorCodeToWire } from "../errors/mcplite-codes.ts";
@@ -144,7 +144,7 @@ function errorCodeOf(error: unknown): ErrorCode {
 
 /** The gRPC status the binding answers with: a `ConnectError`'s own (a deadline), an SDK error's, else INTERNAL. */
 function grpcStatusOfError(error: unknown): number {
-  if (error instanceof McpliteError) return grpcStatusOf(servedCode(error.code));
+  if (error instanceof McpliteError) return grpcStatusOf(error.code);
   const code = (error as { code?: unknown } | null)?.code;
   return error instanceof Error && error.name === "ConnectError" && typeof code === "number"
     ? code
@@ -154,7 +154,7 @@ function grpcStatusOfError(error: unknown): number {
 function jsonRpcCodeOf(error: unknown, meta: CallMeta): number {
   if (!(error instanceof McpliteError)) return -32603;
   if (error instanceof ProtocolError && error.rpcCode !== undefined) return error.rpcCode; // sent as raised
-  if (meta.wire !== "mcp") return errorCodeToWire(servedCode(error.code)).code;
+  if (meta.wire !== "mcp") return errorCodeToWire(error.code).code;
   const modern = meta.protocolVersion !== undefined && meta.protocolVersion >= "2026";
-  return (modern ? modernErrorToWire : legacyErrorToWire)(servedCode(error.code)).code;
+  return (modern ? modernErrorToWire : legacyErrorToWire)(error.code).code;
 }

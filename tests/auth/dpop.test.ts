@@ -52,11 +52,15 @@ const METADATA = `${BASE}/.well-known/oauth-protected-resource${PATH}`;
 /** One store for both servers: its replay memory is new, so its first window's proofs carry its nonce (§8). */
 const shared = createMemoryResultStore();
 
+/** The issuer's JWT access tokens for this resource, with the DPoP settings given. */
+const docsAuth = (dpop?: Pick<Parameters<typeof jwtAuth>[0], "dpop" | "dpopNonce">) =>
+  jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, ...dpop });
+
 function docsServer(dpop: "required" | "allowed") {
   return createServer({
     name: "docs",
     version: "1.0.0",
-    auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop }),
+    auth: docsAuth({ dpop }),
     resultStore: shared,
   }).tool(defineTool("read_doc").describe("Reads a doc").handle((_args, ctx) => `doc for ${ctx.auth?.subject}`));
 }
@@ -209,7 +213,7 @@ describe("jwtAuth({ dpop }) on @mcplite/sdk/lite", () => {
     const lite = createLiteServer({
       name: "docs",
       version: "1.0.0",
-      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
+      auth: docsAuth({ dpop: "required" }),
       resultStore: shared,
     }).tool(defineTool("read_doc").describe("Reads a doc").handle((_args, ctx) => `doc for ${ctx.auth?.subject}`));
     const proof = await key.proof({ htm: "POST", htu: URL_, token: bound });
@@ -249,7 +253,7 @@ describe("jwtAuth({ dpop, dpopNonce: true }) (RFC 9449 §8)", () => {
     createServer({
       name: "docs",
       version: "1.0.0",
-      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required", dpopNonce: true }),
+      auth: docsAuth({ dpop: "required", dpopNonce: true }),
       resultStore,
       bindings: [mcpLiteBinding(), grpcBinding()],
     }).tool(defineTool("read_doc").describe("Reads a doc").handle(() => "doc for ada"));
@@ -302,7 +306,7 @@ describe("DPoP from a browser page (CORS)", () => {
     const server = createServer({
       name: "docs",
       version: "1.0.0",
-      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks, dpop: "required" }),
+      auth: docsAuth({ dpop: "required" }),
       cors: cors({ origins: ["https://app.example"] }),
     });
     const preflight = await server.fetch(
@@ -325,7 +329,7 @@ describe("jwtAuth() without dpop", () => {
     const plain = createServer({
       name: "docs",
       version: "1.0.0",
-      auth: jwtAuth({ issuer: ISSUER, resource: BASE, jwks: issuer.jwks }),
+      auth: docsAuth(),
     }).tool(defineTool("read_doc").describe("Reads a doc").handle(() => "doc"));
     const proof = await key.proof({ htm: "POST", htu: URL_, token: bound });
     const response = await call(plain, dpopHeaders(bound, proof));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
-import type { ServedErrorCode } from "../../src/errors/error.ts";
+import { servedCode, type ServedErrorCode } from "../../src/errors/error.ts";
 import { errorToWire } from "../../src/bindings/jsonrpc-error.ts";
 import { legacyErrorToWire, modernErrorToWire } from "../../src/errors/mcp-codes.ts";
 import { errorCodeToWire } from "../../src/errors/mcplite-codes.ts";
@@ -70,7 +70,7 @@ const LITE: Record<ServedErrorCode, [number, number]> = {
 describe("the JSON-RPC wires' status tables", () => {
   const wires: [
     string,
-    (code: ServedErrorCode) => { code: number; status: number },
+    (code: ErrorCode) => { code: number; status: number },
     Record<ServedErrorCode, [number, number]>,
   ][] = [
     ["MCP 2026-07-28", modernErrorToWire, MODERN],
@@ -83,6 +83,8 @@ describe("the JSON-RPC wires' status tables", () => {
         const [rpc, status] = expected[code];
         assert.deepEqual({ ...table(code) }, { code: rpc, status }, code);
       }
+      // A code only a client meets, thrown by a handler on purpose, is answered as the nearest one served.
+      for (const code of CLIENT_ONLY) assert.deepEqual(table(code), table(servedCode(code)), code);
     });
     it(`sends a custom JSON-RPC code as raised on ${wire}, as the call's error on 200`, () => {
       const wire = errorToWire(new ProtocolError(-32001, "Custom error", { data: { retry: false } }), table);

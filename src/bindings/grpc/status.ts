@@ -33,7 +33,7 @@ export const ERROR_DOMAIN = "mcplite";
  * ```
  */
 export function errorCodeToGrpc(code: ErrorCode): Code {
-  return grpcStatusOf(servedCode(code)) as number as Code; // Connect's Code numbers are gRPC's
+  return grpcStatusOf(code) as number as Code; // Connect's Code numbers are gRPC's
 }
 
 /**
@@ -76,7 +76,7 @@ function connectErrorOf(error: McpliteError): ConnectError {
   const details: ConstructorParameters<typeof ConnectError>[3] = [{
     desc: ErrorInfoSchema,
     value: {
-      reason: error.code.toUpperCase(),
+      reason: servedCode(error.code).toUpperCase(), // the code the status says, as every wire sends it
       domain: ERROR_DOMAIN,
       metadata: metadataFromData(wireErrors.detailsOf(error)),
     },

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ProtocolError, servedCode } from "../../errors/error.ts";
+import { ProtocolError } from "../../errors/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../../internal/mcp-wire.ts";
 import {
@@ -191,7 +191,7 @@ function detailedTask(task: longRunning.TaskView): Record<string, unknown> {
   if (task.result !== undefined) result.result = { ...task.result, resultType: "complete" };
   if (task.error !== undefined) {
     const error: Record<string, unknown> = {
-      code: typeof task.error.code === "number" ? task.error.code : modernErrorToWire(servedCode(task.error.code)).code,
+      code: typeof task.error.code === "number" ? task.error.code : modernErrorToWire(task.error.code).code,
       message: task.error.message,
     };
     if (task.error.data !== undefined) error.data = task.error.data;

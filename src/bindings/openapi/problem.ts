@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { raisedHere, servedCode } from "../../errors/error.ts";
+import { raisedHere } from "../../errors/error.ts";
 import { type ValidationIssue } from "../../core/mod.ts";
 import { errorCodeToWebtools } from "../../errors/webtools-codes.ts";
 
@@ -105,7 +105,7 @@ export function problemOf(
     report(error);
     return { body: problem(500, "internal", "Internal error"), headers: {} };
   }
-  const { status } = errorCodeToWebtools(servedCode(error.code));
+  const { status } = errorCodeToWebtools(error.code);
   const headers: Record<string, string> = {};
   const data = error.data as { retryAfterMs?: unknown; issues?: ValidationIssue[] } | undefined;
   if (typeof data?.retryAfterMs === "number" && data.retryAfterMs >= 0) {

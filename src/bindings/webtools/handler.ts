@@ -303,10 +303,10 @@ function errorResponse(
   // Not raised on purpose: masked, unless `onError` names the error to answer (`{ code, message, data }`).
   const known = raisedHere(error) ? error : wireErrors.replacementError(error, report(error));
   if (known === undefined) return new Response(INTERNAL_BODY, { status: 500, headers });
-  const { code, status } = errorCodeToWebtools(servedCode(known.code));
+  const { code, status } = errorCodeToWebtools(known.code);
   const retryAfter = retryAfterOf(known);
   if (retryAfter !== undefined) headers = { ...headers, "retry-after": retryAfter };
-  const response = new Response(errorBody(code, known.message, wireErrors.detailsOf(known), known.code), {
+  const response = new Response(errorBody(code, known.message, wireErrors.detailsOf(known), servedCode(known.code)), {
     status,
     headers: errorHeaders(status, headers),
   });
