@@ -36,10 +36,12 @@ export { defineTool } from "./src/tool/define-tool.ts";
 export { transformTool } from "./src/tool/transform-tool.ts";
 export { defineResource } from "./src/assembly/served-resources.ts";
 export { definePrompt } from "./src/assembly/served-prompts.ts";
+export { defineExtension } from "./src/assembly/served-extensions.ts";
 export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } from "./src/core/tool.ts";
 export type { AnyResource, CacheHint, Resource } from "./src/core/resource.ts";
 export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/prompt.ts";
 export type { Completer } from "./src/core/completer.ts";
+export type { Extension } from "./src/core/extension.ts";
 export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.

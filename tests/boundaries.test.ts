@@ -99,7 +99,7 @@ describe("dependency boundaries", () => {
     }
   });
 
-  it("reaches resources, prompts, completion, skills and apps only from their definitions, not from createServer()", () => {
+  it("reaches resources, prompts, completion, skills, apps and extensions only from their definitions, not from createServer()", () => {
     const reached = reachedFrom("src/assembly/create-server.ts", "src/tool/define-tool.ts");
     assert.ok(reached.has("src/bindings/mcp/tools.ts"), "the walk reaches the MCP binding");
     const served = [
@@ -114,6 +114,9 @@ describe("dependency boundaries", () => {
       "src/assembly/served-prompts.ts",
       "src/assembly/served-resources.ts",
       "src/assembly/served-skills.ts",
+      "src/assembly/served-extensions.ts",
+      "src/bindings/mcp/extensions.ts",
+      "src/extension/define-extension.ts",
       "src/core/uri-template.ts",
     ];
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
@@ -133,8 +136,8 @@ describe("dependency boundaries", () => {
     }
   });
 
-  it("keeps the definitions free of wires: tools, prompts, resources, skills, apps and telemetry import no binding", () => {
-    const definitions = files.filter((f) => /^src\/(tool|prompt|resource|skills|apps|otel)\//.test(f));
+  it("keeps the definitions free of wires: tools, prompts, resources, skills, apps, extensions and telemetry import no binding", () => {
+    const definitions = files.filter((f) => /^src\/(tool|prompt|resource|skills|apps|extension|otel)\//.test(f));
     for (const file of definitions.filter((f) => !ENTRY_MODULES.has(f))) {
       for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));

@@ -25,6 +25,11 @@ export interface ClientView {
    */
   readonly capabilities: Readonly<Record<string, unknown>> | undefined;
   /**
+   * The extensions it declared (SEP-2133: `capabilities.extensions`, each identifier's settings), read-only;
+   * `undefined` when it declared none (and on wires that declare no capabilities).
+   */
+  readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
+  /**
    * Tells whether the client supports a capability: one it declared (`elicitation`, `sampling`,
    * `roots`, an extension's identifier such as `io.modelcontextprotocol/tasks`, or an experimental one
    * such as `io.mcplite/resourceRequests`, the request for more resource), or, on a wire where
@@ -123,13 +128,16 @@ const INPUTS: ReadonlySet<string> = new Set(Object.values(CAPABILITY));
  * const view = clientViewOf({ wire: "mcp", headers: new Headers(), clientCapabilities: { roots: {} } }, {});
  * assert.equal(view.supports("roots"), true);
  * assert.equal(view.supports("sampling"), false);
+ * assert.equal(view.extensions, undefined);
  * ```
  */
 export function clientViewOf(meta: CallMeta, sink: CallSink): ClientView {
   const { clientInfo, clientCapabilities } = meta;
+  const declared = clientCapabilities?.extensions;
   return {
     info: clientInfo,
     capabilities: clientCapabilities,
+    extensions: isObject(declared) ? readOnly(declared) as ClientView["extensions"] : undefined,
     supports(capability) {
       if (clientCapabilities === undefined) return INPUTS.has(capability) && sink.input !== undefined;
       if (isObject(clientCapabilities[capability])) return true;
@@ -140,6 +148,13 @@ export function clientViewOf(meta: CallMeta, sink: CallSink): ClientView {
         (isObject(experimental) && isObject(experimental[capability]));
     },
   };
+}
+
+/** A frozen copy of a JSON value, its objects and arrays frozen too, so a handler cannot change what the client sent. */
+function readOnly(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(readOnly));
+  return Object.freeze(Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, readOnly(inner)])));
 }
 
 /**

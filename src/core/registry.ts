@@ -9,6 +9,7 @@
  * @module
  */
 import type { CacheSlot } from "./cache-slot.ts";
+import type { Extension } from "./extension.ts";
 import type { Feature, Featured } from "./feature.ts";
 import type { AnyPrompt } from "./prompt.ts";
 import type { AnyResource } from "./resource.ts";
@@ -58,6 +59,9 @@ export class Definitions implements Registry {
   readonly #resources = new Map<string, AnyResource>();
   readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
+  /** The served extensions, by identifier, and the extension that claimed each method. */
+  readonly #extensions = new Map<string, Extension>();
+  readonly #claimed = new Map<string, string>();
   /** The resource registered for each view tools brought (MCP Apps), by the view's own resource. */
   readonly #views = new Map<AnyResource, AnyResource>();
   readonly #caches = new Map<CacheSlot<unknown>, Map<string, unknown>>();
@@ -206,6 +210,25 @@ export class Definitions implements Registry {
    */
   addSkill(skill: Skill): void {
     this.#register(this.#skills, skill.uri, skill, `a skill ${skill.uri}`, RESOURCES);
+  }
+
+  /**
+   * Serves an extension: its features join the others (its methods, its entry in the capabilities).
+   * As an SDK must (SEP-2133), it is refused when its identifier, or one of its methods, is served already.
+   *
+   * @param extension The extension.
+   * @throws {TypeError} When an extension of that identifier, or another one claiming one of its methods, is served.
+   */
+  addExtension(extension: Extension): void {
+    if (this.#extensions.has(extension.id)) throw new TypeError(`an extension "${extension.id}" is served already`);
+    const taken = [...extension.methods.keys()].find((name) => this.#claimed.has(name));
+    if (taken !== undefined) {
+      throw new TypeError(`the method ${taken} is served already (by the extension "${this.#claimed.get(taken)}")`);
+    }
+    this.#extensions.set(extension.id, extension);
+    for (const name of extension.methods.keys()) this.#claimed.set(name, extension.id);
+    this.#bring(extension);
+    this.#caches.clear(); // server/discover, serialised once, now advertises it
   }
 
   skill(uri: string): Skill | undefined {

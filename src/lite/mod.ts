@@ -30,6 +30,7 @@ export {
   cors,
   createContextKey,
   createMemoryResultStore,
+  defineExtension,
   definePrompt,
   defineResource,
   defineTool,

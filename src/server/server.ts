@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Extension } from "../core/extension.ts";
 import type { Skill } from "../core/skill.ts";
 import type { CallMeta } from "../core/call-context.ts";
 import { NEVER_ABORTED } from "../core/call-meta.ts";
@@ -33,6 +34,7 @@ import {
   prefixed,
   resolveOptions,
   type ServerOptions,
+  tokenOptionsOf,
   type ToolSearchSupport,
 } from "./server-options.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
@@ -41,8 +43,7 @@ import type { CallArguments, ServerCallOptions, ToolMap } from "./server-types.t
 import { skillFileResource } from "./skill-files.ts";
 import type { GroupOptions, GroupSupport } from "./server-group.ts";
 
-export type { GroupOptions };
-export type { CallArguments, ServerCallOptions, ToolMap };
+export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
 
 /**
  * A server: the registry of tools, resources and prompts, the middleware, and the `fetch` that serves
@@ -98,31 +99,15 @@ export class Server<TTools extends ToolMap = {}> {
     const assembled = options as AssembledServerOptions; // createServer() passes its capabilities beside the options
     const resolved = resolveOptions(options);
     this.#group = assembled.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
-    const logger = options.logger;
+    const { onError, logger, settings } = options;
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
-    const tokenOptions = {
-      secret: options.secret,
-      ...options.tokens,
-      results: options.resultStore,
-      queue: options.queue,
-      leaseMs: options.leaseMs,
-      onError: options.onError,
-      secretFallback: () => platformSecret,
-      ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
-    };
+    const tokenOptions = tokenOptionsOf(options, () => platformSecret);
     // The opaque capabilities are what long-running-support.ts and input-rounds-support.ts built.
     const longRunning = (assembled.longRunning as LongRunningSupport | undefined)?.(tokenOptions);
     const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
     const tokens = continuations ?? (assembled.inputRounds as InputRoundsSupport | undefined)?.(tokenOptions);
     const budgets = new Budgets(options.limits);
-    const runtime = new Runtime({
-      onError: options.onError,
-      logger,
-      tokens,
-      continuations,
-      settings: options.settings,
-      budgets,
-    });
+    const runtime = new Runtime({ onError, logger, tokens, continuations, settings, budgets });
     this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new (this.#group.registry ?? Definitions)(runtime, longRunning); // one that can mount, to group
@@ -275,6 +260,19 @@ export class Server<TTools extends ToolMap = {}> {
     const registry = this.#definitions;
     registry.addSkill(skill);
     for (const file of skill.files) registry.addResource(skillFileResource(skill, file));
+    return this;
+  }
+
+  /**
+   * Serves an MCP extension (SEP-2133) from `defineExtension()`: its request methods, on every revision, and
+   * its settings in `capabilities.extensions` (`server/discover`, `initialize`).
+   *
+   * @param extension The extension.
+   * @returns This server.
+   * @throws {TypeError} When an extension of that identifier, or one of its methods, is served already.
+   */
+  extension(extension: Extension): this {
+    this.#definitions.addExtension(extension);
     return this;
   }
 

@@ -1,0 +1,149 @@
+/**
+ * The wire-free extension builder: an identifier checked against SEP-2133, settings, and request
+ * methods whose names stay under the identifier. What serves the extension on a wire is given by the
+ * caller (`src/assembly/served-extensions.ts`), so this file loads no binding.
+ *
+ * @module
+ */
+import type { Extension } from "../core/extension.ts";
+import type { Feature } from "../core/feature.ts";
+import { compileSchema } from "../core/schema.ts";
+
+/** Builds the features that serve an extension, from what it is. */
+export type ServedBy = (extension: Pick<Extension, "id" | "advertised" | "methods">) => readonly Feature[];
+
+/** One method of an extension, as held. */
+type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
+
+/** One label of a prefix: a letter first, a letter or digit last, `-` inside (MCP 2026-07-28, Basic: `_meta`). */
+const LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
+/** An extension's name, or a method's verb: alphanumeric at both ends, `-_.` inside (`/` too, for a verb). */
+const NAME = "[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
+/** `{vendor-prefix}/{name}`: the `_meta` key grammar with its prefix mandatory (SEP-2133, Identifiers). */
+const IDENTIFIER = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)/${NAME}$`);
+const VERB = /^[A-Za-z0-9](?:[A-Za-z0-9._/-]*[A-Za-z0-9])?$/;
+
+/** The second labels MCP reserves (`io.modelcontextprotocol/`, `dev.mcp/`; MCP 2026-07-28, Basic: `_meta`). */
+const RESERVED = new Set(["modelcontextprotocol", "mcp"]);
+
+/**
+ * Request and notification methods of MCP itself and of its official extensions, on every revision: an
+ * extension may not claim one (an identifier such as `resources/templates` could otherwise reach
+ * `resources/templates/list`).
+ */
+const SPEC_METHODS: ReadonlySet<string> = new Set([
+  "initialize",
+  "ping",
+  "server/discover",
+  "subscriptions/listen",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "resources/directory/read",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "sampling/createMessage",
+  "elicitation/create",
+  "roots/list",
+  "skills/list",
+  "skills/get",
+  "tasks/get",
+  "tasks/result",
+  "tasks/list",
+  "tasks/cancel",
+  "tasks/update",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/message",
+  "notifications/resources/updated",
+  "notifications/resources/list_changed",
+  "notifications/tools/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/roots/list_changed",
+  "notifications/elicitation/complete",
+  "notifications/tasks/status",
+]);
+
+/**
+ * Checks an extension identifier: `{vendor-prefix}/{name}`, whose prefix is not one MCP reserves.
+ *
+ * @param id The identifier.
+ * @throws {TypeError} When it breaks the grammar or uses a reserved prefix.
+ */
+function checkIdentifier(id: string): void {
+  const match = typeof id === "string" ? IDENTIFIER.exec(id) : null;
+  if (match === null) {
+    throw new TypeError(
+      `defineExtension(${JSON.stringify(id)}): an identifier is {vendor-prefix}/{name}, e.g. "org.example/ledger"`,
+    );
+  }
+  const second = match[1].split(".")[1];
+  if (second !== undefined && RESERVED.has(second.toLowerCase())) {
+    throw new TypeError(`defineExtension("${id}"): the prefix "${match[1]}/" is reserved for MCP itself`);
+  }
+}
+
+/**
+ * Defines an extension, served by what `servedBy` builds.
+ *
+ * @param id The identifier, `{vendor-prefix}/{name}` (SEP-2133).
+ * @param servedBy Builds the features that serve it (none by default: the value is then inert).
+ * @returns The extension, with no settings and no methods.
+ * @throws {TypeError} For an invalid or reserved identifier.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { defineExtension } from "./define-extension.ts";
+ * const ledger = defineExtension("org.example/ledger")
+ *   .settings({ currencies: ["EUR"] })
+ *   .method("org.example/ledger/get", v.object({ id: v.string() }), ({ id }) => ({ id, balance: 0 }));
+ * assert.deepEqual([...ledger.methods.keys()], ["org.example/ledger/get"]);
+ * assert.throws(() => defineExtension("io.modelcontextprotocol/ledger"), /reserved/);
+ * ```
+ */
+export function defineExtension<Id extends string>(id: Id, servedBy: ServedBy = () => []): Extension<Id> {
+  checkIdentifier(id);
+  return extensionOf(id, Object.freeze({}), new Map(), servedBy);
+}
+
+function extensionOf<Id extends string>(
+  id: Id,
+  advertised: Readonly<Record<string, unknown>>,
+  methods: Extension["methods"],
+  servedBy: ServedBy,
+): Extension<Id> {
+  const extension: Extension<Id> = {
+    id,
+    advertised,
+    methods,
+    features: servedBy({ id, advertised, methods }),
+    settings(settings) {
+      if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
+        throw new TypeError(`extension "${id}": settings must be a JSON object`);
+      }
+      return extensionOf(id, Object.freeze({ ...settings }), methods, servedBy);
+    },
+    method(name, schema, handler) {
+      const verb = typeof name === "string" && name.startsWith(`${id}/`) ? name.slice(id.length + 1) : "";
+      if (!VERB.test(verb)) {
+        throw new TypeError(`extension "${id}": a method's name is "${id}/" and a verb, not ${JSON.stringify(name)}`);
+      }
+      if (SPEC_METHODS.has(name)) throw new TypeError(`extension "${id}": ${name} is a method of MCP itself`);
+      if (methods.has(name)) throw new TypeError(`extension "${id}": the method ${name} is defined already`);
+      const params = compileSchema(schema, `extension method "${name}" params`);
+      const added = new Map(methods);
+      added.set(name, { params, handle: handler as Method["handle"] });
+      return extensionOf(id, advertised, added, servedBy);
+    },
+  };
+  return Object.freeze(extension);
+}
