@@ -178,7 +178,11 @@ export class LegacySession {
   }
 
   async #initialize(ctx: RequestContext): Promise<void> {
-    const { extensions: _, ...capabilities } = ctx.capabilities;
+    // The tasks extension is 2026-07-28's (the 2025 revisions declare `tasks`); any other extension the
+    // client declares goes in `initialize` too, as the official SDKs send it (SEP-2133, Negotiation).
+    const { extensions, ...capabilities } = ctx.capabilities;
+    const { [TASKS_EXTENSION]: _, ...declared } = isObject(extensions) ? extensions : {};
+    if (Object.keys(declared).length > 0) capabilities.extensions = declared;
     const params = { protocolVersion: this.#requested, capabilities, clientInfo: ctx.clientInfo };
     let exchanged: Exchanged;
     try {
