@@ -27,7 +27,11 @@ const ledger = defineExtension(LEDGER)
 
 const server = createServer({ name: "bank", version: "1.0.0" })
   .extension(ledger)
-  .tool(defineTool("declared").describe("The extensions the client declared").handle((_args, ctx) => JSON.stringify(ctx.client.extensions ?? null)));
+  .tool(
+    defineTool("declared").describe("The extensions the client declared").handle((_args, ctx) =>
+      JSON.stringify(ctx.client.extensions ?? null)
+    ),
+  );
 
 let listener: Listener;
 let url: string;
@@ -130,7 +134,9 @@ describe("the server's advertisement", () => {
       }),
     });
     const text = await response.text();
-    const body = JSON.parse(text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+    const body = JSON.parse(
+      text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data:"))!.slice(5),
+    );
     assert.deepEqual(body.result.capabilities.extensions?.[LEDGER], { currencies: ["EUR", "USD"] });
   });
 });
