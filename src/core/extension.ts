@@ -6,7 +6,6 @@
  * @module
  */
 import type { ClientView } from "./client-view.ts";
-import type { Feature } from "./feature.ts";
 import type { CompiledSchema, InferSchemaOutput, NotAShape, SchemaInput } from "./schema.ts";
 
 /**
@@ -32,7 +31,7 @@ export interface Extension<Id extends string = string> {
     }
   >;
   /** What the definition brings to the wires that serve it (the MCP methods), read by each binding; opaque to you. */
-  readonly features?: readonly Feature[];
+  readonly features?: readonly Readonly<Record<string, unknown>>[];
   /**
    * Sets what the server advertises for the extension (SEP-2133: a settings object, `{}` meaning none).
    *
