@@ -137,7 +137,7 @@ export function clientViewOf(meta: CallMeta, sink: CallSink): ClientView {
   return {
     info: clientInfo,
     capabilities: clientCapabilities,
-    extensions: isObject(declared) ? readOnly(declared) as ClientView["extensions"] : undefined,
+    extensions: isObject(declared) ? Object.freeze({ ...declared }) as ClientView["extensions"] : undefined,
     supports(capability) {
       if (clientCapabilities === undefined) return INPUTS.has(capability) && sink.input !== undefined;
       if (isObject(clientCapabilities[capability])) return true;
@@ -148,13 +148,6 @@ export function clientViewOf(meta: CallMeta, sink: CallSink): ClientView {
         (isObject(experimental) && isObject(experimental[capability]));
     },
   };
-}
-
-/** A frozen copy of a JSON value, its objects and arrays frozen too, so a handler cannot change what the client sent. */
-function readOnly(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return Object.freeze(value.map(readOnly));
-  return Object.freeze(Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, readOnly(inner)])));
 }
 
 /**

@@ -59,9 +59,8 @@ export class Definitions implements Registry {
   readonly #resources = new Map<string, AnyResource>();
   readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
-  /** The served extensions, by identifier, and the extension that claimed each method. */
-  readonly #extensions = new Map<string, Extension>();
-  readonly #claimed = new Map<string, string>();
+  /** What the served extensions claim: their identifiers and their methods' names. */
+  readonly #claimed = new Set<string>();
   /** The resource registered for each view tools brought (MCP Apps), by the view's own resource. */
   readonly #views = new Map<AnyResource, AnyResource>();
   readonly #caches = new Map<CacheSlot<unknown>, Map<string, unknown>>();
@@ -220,13 +219,11 @@ export class Definitions implements Registry {
    * @throws {TypeError} When an extension of that identifier, or another one claiming one of its methods, is served.
    */
   addExtension(extension: Extension): void {
-    if (this.#extensions.has(extension.id)) throw new TypeError(`an extension "${extension.id}" is served already`);
-    const taken = [...extension.methods.keys()].find((name) => this.#claimed.has(name));
-    if (taken !== undefined) {
-      throw new TypeError(`the method ${taken} is served already (by the extension "${this.#claimed.get(taken)}")`);
-    }
-    this.#extensions.set(extension.id, extension);
-    for (const name of extension.methods.keys()) this.#claimed.set(name, extension.id);
+    // An identifier has one `/`, a method's name at least two: one set holds both.
+    const claims = [extension.id, ...extension.methods.keys()];
+    const taken = claims.find((claim) => this.#claimed.has(claim));
+    if (taken !== undefined) throw new TypeError(`${taken} is served already (by an extension)`);
+    for (const claim of claims) this.#claimed.add(claim);
     this.#bring(extension);
     this.#caches.clear(); // server/discover, serialised once, now advertises it
   }

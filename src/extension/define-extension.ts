@@ -15,12 +15,15 @@ export type ServedBy = (extension: Pick<Extension, "id" | "advertised" | "method
 /** One method of an extension, as held. */
 type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
 
-/** One label of a prefix: a letter first, a letter or digit last, `-` inside (MCP 2026-07-28, Basic: `_meta`). */
-const LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?";
-/** An extension's name, or a method's verb: alphanumeric at both ends, `-_.` inside (`/` too, for a verb). */
-const NAME = "[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
-/** `{vendor-prefix}/{name}`: the `_meta` key grammar with its prefix mandatory (SEP-2133, Identifiers). */
-const IDENTIFIER = new RegExp(`^(${LABEL}(?:\\.${LABEL})*)/${NAME}$`);
+/**
+ * `{vendor-prefix}/{name}`: the `_meta` key grammar with its prefix mandatory (SEP-2133, Identifiers;
+ * MCP 2026-07-28, Basic: `_meta`). Each label of the prefix has a letter first, a letter or digit last and
+ * `-` inside; the name is alphanumeric at both ends with `-_.` inside. A literal, so that a bundle without
+ * extensions drops it (a `new RegExp()` at the top level is kept as a possible side effect).
+ */
+const IDENTIFIER =
+  /^([A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+/** A method's verb, after `${id}/`: as a name, `/` allowed inside too. */
 const VERB = /^[A-Za-z0-9](?:[A-Za-z0-9._/-]*[A-Za-z0-9])?$/;
 
 /** The second labels MCP reserves (`io.modelcontextprotocol/`, `dev.mcp/`; MCP 2026-07-28, Basic: `_meta`). */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { clientViewOf, type Extension } from "../../core/mod.ts";
+import { type CallSink, clientViewOf, type Extension } from "../../core/mod.ts";
 import { ProtocolError } from "../../errors/error.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { McpFeature, McpMethods } from "./feature-methods.ts";
@@ -17,7 +17,7 @@ import { callMetaOf } from "./sink.ts";
 type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
 
 /** A call of an extension method has no channel for questions to the client (`ctx` offers none). */
-const NO_INPUT = Object.freeze({});
+const NO_INPUT: CallSink = {};
 
 /**
  * Serves one extension method. The params are what the request sent less MCP's own `_meta` (the
