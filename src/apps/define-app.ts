@@ -10,6 +10,7 @@
 import {
   type AnyResource,
   type CallContext,
+  type Extension,
   type Feature,
   scoping,
   type ToolUiOptions,
@@ -28,10 +29,10 @@ import {
 /** The view's HTML: a complete HTML5 document, or a function that makes it (on each read). */
 export type AppHtml = string | ((ctx: CallContext) => string | Promise<string>);
 
-/** What serves a view: the extension's capability, and the `resources/*` methods for its resource. */
+/** What serves a view: the MCP Apps extension, and the `resources/*` methods for its resource. */
 export interface AppServedBy {
-  /** The features the view brings (the extension's capability). */
-  readonly view: readonly Feature[];
+  /** The extensions the view needs (MCP Apps, whose settings the capabilities carry). */
+  readonly view: readonly Extension[];
   /** The features its resource brings (the `resources/*` methods). */
   readonly resource: readonly Feature[];
 }
@@ -81,8 +82,8 @@ export class AppDefinition implements ToolView {
     return this.#state.ui;
   }
 
-  /** What serving the view brings to a server (the extension's capability). */
-  get features(): readonly Readonly<Record<string, unknown>>[] {
+  /** The extensions serving the view needs: MCP Apps (`io.modelcontextprotocol/ui`), served with its tools. */
+  get extensions(): readonly Extension[] {
     return this.#state.servedBy.view;
   }
 

@@ -1,19 +1,34 @@
 /**
- * Skills, served: the wire-free skill builders (`src/skills/`) given the features of the bindings that
- * serve skills (MCP's `skills/*` methods and the `resources/*` methods for `skill://` files). The
- * definition declares what it is; this file wires it to what serves it, so a server without skills
- * does not load or bundle that code (`src/core/feature.ts`).
+ * Skills, served: the wire-free skill builders (`src/skills/`) given what serves skills: the Skills
+ * extension (SEP-2640), made with the public `defineExtension()` as any extension is, and MCP's
+ * `resources/*` methods for the `skill://` files. The definition declares what it is; this file wires it
+ * to what serves it, so a server without skills does not load or bundle that code (`src/core/feature.ts`).
  *
  * @module
  */
+import type { Featured } from "../core/feature.ts";
 import type { Skill } from "../core/skill.ts";
 import { RESOURCES_ON_MCP } from "../bindings/mcp/resources.ts";
-import { SKILLS_ON_MCP } from "../bindings/mcp/skills.ts";
+import { SKILLS_EXTENSION } from "../internal/mcp-wire.ts";
 import { defineSkill as skillOfFiles } from "../skills/define-skill.ts";
 import { skillFromDirectory as readSkill, skillsFromDirectory as readSkills } from "../skills/from-directory.ts";
+import { directoryRead, skillsGet, skillsList } from "../skills/skills-methods.ts";
+import { defineExtension } from "./served-extensions.ts";
 
-/** What serves a skill: the MCP methods for skills, and those for resources (its `skill://` files). */
-export const SKILLS_SERVED_BY = [SKILLS_ON_MCP, RESOURCES_ON_MCP];
+/** Any params object: each method reads its own (the cursor is the page's). */
+const PARAMS = { type: "object" };
+
+/**
+ * The Skills extension (SEP-2640): `skills/list`, `skills/get`, and `resources/directory/read` (answered
+ * when the server's `directoryRead` setting is on, `mcpBinding({ directoryRead: true })`).
+ */
+const SKILLS = defineExtension(SKILLS_EXTENSION)
+  .method("skills/list", PARAMS, skillsList)
+  .method("skills/get", PARAMS, skillsGet)
+  .method("resources/directory/read", PARAMS, directoryRead);
+
+/** What serves a skill: the Skills extension, and MCP's methods for resources (its `skill://` files). */
+export const SKILLS_SERVED_BY: Featured = { features: [RESOURCES_ON_MCP], extensions: [SKILLS] };
 
 /**
  * Defines a skill from files in memory: `SKILL.md` (required, with `name` and `description` in its

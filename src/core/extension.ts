@@ -1,7 +1,9 @@
 /**
  * An MCP extension as the server holds it (SEP-2133, "Extensions"): its identifier, the settings the
  * server advertises for it in `capabilities.extensions`, and the request methods it adds. Wire-free:
- * `defineExtension()` makes one, and the features it carries tell each binding how to serve it.
+ * `defineExtension()` makes one, and the features it carries tell each binding how to serve it. A skill
+ * (SEP-2640) is declared here too (`./skill.ts` names it): it carries the Skills extension, whose
+ * handlers read the skills served, so the two types refer to each other.
  *
  * @module
  */
@@ -12,7 +14,8 @@ import type { CompiledSchema, InferSchemaOutput, NotAShape, SchemaInput } from "
  * An extension (SEP-2133): an immutable value, each builder method returning a new one. Serve it with
  * `server.extension(extension)`.
  *
- * @typeParam Id The extension's identifier, `{vendor-prefix}/{name}`; every method name starts with `${Id}/`.
+ * @typeParam Id The extension's identifier, `{vendor-prefix}/{name}`; its method names start with `${Id}/`,
+ *   but for those an official MCP extension's specification gives (`skills/list` for `io.modelcontextprotocol/skills`).
  */
 export interface Extension<Id extends string = string> {
   /** The identifier, `{vendor-prefix}/{name}` (SEP-2133), e.g. `org.example/ledger`. */
@@ -26,7 +29,15 @@ export interface Extension<Id extends string = string> {
       readonly params: CompiledSchema;
       readonly handle: (
         params: unknown,
-        ctx: { readonly client: ClientView; readonly signal: AbortSignal },
+        ctx: {
+          readonly client: ClientView;
+          readonly signal: AbortSignal;
+          readonly protocolVersion: string;
+          readonly settings: Readonly<Record<string, unknown>>;
+          readonly served: { readonly skills: Iterable<Skill>; skill(uri: string): Skill | undefined };
+          page(field: string, items: () => readonly unknown[]): Readonly<Record<string, unknown>>;
+          cacheable(result: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+        },
       ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
     }
   >;
@@ -43,18 +54,87 @@ export interface Extension<Id extends string = string> {
    * Adds a request method. Its params are validated against the schema (MCP's `_meta` is not part of
    * them); a mismatch answers `invalid_params` (-32602) with the issues in the error's data.
    *
-   * @param name The method's name: `${id}/` and a verb (`org.example/ledger/get`).
+   * @param name The method's name: `${id}/` and a verb (`org.example/ledger/get`). An official MCP extension
+   *   (`io.modelcontextprotocol/…`) may also take the names its specification gives (`skills/list`). Never
+   *   one of MCP's core methods; one another served extension claims is refused when the server serves both.
    * @param schema The params' schema: a valibot object schema, a Standard Schema or a JSON Schema object.
    * @param handler Answers with the result, a JSON object; `ctx.client` is what the client declared,
    *   `ctx.signal` aborts when the client goes away.
    * @returns A new extension with the method.
    */
   method<S extends SchemaInput>(
-    name: `${Id}/${string}`,
+    name: Id extends `io.modelcontextprotocol/${string}` ? string : `${Id}/${string}`,
     schema: S & NotAShape<S>,
     handler: (
       params: InferSchemaOutput<S>,
-      ctx: { readonly client: ClientView; readonly signal: AbortSignal },
+      ctx: {
+        /** What the client declared (`ctx.client.extensions`, its capabilities, who it is). */
+        readonly client: ClientView;
+        /** Aborts when the client goes away or cancels the request. */
+        readonly signal: AbortSignal;
+        /** The MCP revision the request is of: `"2026-07-28"`, `"2025-11-25"`… */
+        readonly protocolVersion: string;
+        /**
+         * What the server advertises for the extension: its `.settings()`, with what the server's
+         * options add (MCP's `directoryRead` for `io.modelcontextprotocol/skills`).
+         */
+        readonly settings: Readonly<Record<string, unknown>>;
+        /** What the server serves, read-only: its skills (SEP-2640) in the order registered, and one by URI. */
+        readonly served: { readonly skills: Iterable<Skill>; skill(uri: string): Skill | undefined };
+        /**
+         * Answers as MCP's own lists do (MCP 2026-07-28, Basic: Pagination): the page of the items the
+         * request's `cursor` picks at the server's page size, `nextCursor` while more follow, cacheable
+         * as the server's lists are (see `cacheable`). `items` runs once per change of the server's
+         * definitions (never per request), so it must not depend on the caller.
+         *
+         * @param field The result's field for the items, e.g. `skills`.
+         * @param items Builds the whole list.
+         * @returns The result to answer with.
+         */
+        page(field: string, items: () => readonly unknown[]): Readonly<Record<string, unknown>>;
+        /**
+         * The result, cacheable as the server's lists are (its `listCache` hint): `ttlMs` and `cacheScope`
+         * added on 2026-07-28 (`CacheableResult`), and over HTTP an `ETag` and `Cache-Control`.
+         *
+         * @param result The result.
+         * @returns The result to answer with.
+         */
+        cacheable(result: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+      },
     ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>,
   ): Extension<Id>;
+}
+
+/** One file of a skill. */
+export interface SkillFile {
+  /** Its path inside the skill, `/`-separated (`SKILL.md`, `references/FORMS.md`). */
+  readonly path: string;
+  /** Its URI: `skill://<name>/<path>`. */
+  readonly uri: string;
+  /** Its size, in bytes. */
+  readonly size: number;
+  /** `sha256:` and the hex SHA-256 of its bytes. */
+  readonly digest: string;
+  /** Its media type (`text/markdown` for `SKILL.md`). */
+  readonly mimeType: string;
+  /** Whether it is served as text (valid UTF-8) rather than as a base64 blob. */
+  readonly text: boolean;
+  /** Reads its bytes (from memory, or from disk on each read, so large files are not held). */
+  read(): Promise<Uint8Array>;
+}
+
+/** A skill. */
+export interface Skill {
+  /** What the definition brings to the wires that serve it (e.g. the MCP methods that serve resources), read by each binding; opaque to you. */
+  readonly features?: readonly Readonly<Record<string, unknown>>[];
+  /** The extensions serving it needs (the Skills extension, SEP-2640), served with it. */
+  readonly extensions?: readonly Extension[];
+  /** Its name (the frontmatter's `name`, and the final segment of its URI path). */
+  readonly name: string;
+  /** Its URI: `skill://<name>/SKILL.md`. */
+  readonly uri: string;
+  /** The parsed YAML frontmatter of its `SKILL.md`, as it is. */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** Its files, `SKILL.md` first. */
+  readonly files: readonly SkillFile[];
 }

@@ -7,12 +7,18 @@
  *
  * @module
  */
+import type { Extension } from "./extension.ts";
 
 /** A feature: one part per binding that reads it (the MCP binding reads `mcp`); opaque to the core. */
 export type Feature = Readonly<Record<string, unknown>>;
 
-/** A definition that brings features when it is registered. */
+/** A definition that brings features, and the extensions it needs served, when it is registered. */
 export interface Featured {
   /** The features it brings (e.g. the MCP methods that serve it), if any. */
   readonly features?: readonly Feature[];
+  /**
+   * The extensions it needs served (a skill the Skills extension, a tool's view MCP Apps): the server
+   * serves each once, however many definitions bring the same value.
+   */
+  readonly extensions?: readonly Extension[];
 }

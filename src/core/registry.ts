@@ -59,8 +59,8 @@ export class Definitions implements Registry {
   readonly #resources = new Map<string, AnyResource>();
   readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
-  /** What the served extensions claim: their identifiers and their methods' names. */
-  readonly #claimed = new Set<string>();
+  /** What the served extensions claim, their identifiers and their methods' names, each to its extension. */
+  readonly #claimed = new Map<string, Extension>();
   /** The resource registered for each view tools brought (MCP Apps), by the view's own resource. */
   readonly #views = new Map<AnyResource, AnyResource>();
   readonly #caches = new Map<CacheSlot<unknown>, Map<string, unknown>>();
@@ -110,8 +110,11 @@ export class Definitions implements Registry {
     return this.#features;
   }
 
-  /** Keeps the features a definition brings. */
+  /** Keeps the features a definition brings, and serves the extensions it needs (each value once). */
   #bring(definition: Featured): void {
+    for (const extension of definition.extensions ?? []) {
+      if (this.#claimed.get(extension.id) !== extension) this.addExtension(extension);
+    }
     for (const feature of definition.features ?? []) this.#features.add(feature);
   }
 
@@ -132,8 +135,8 @@ export class Definitions implements Registry {
    */
   add(tool: AnyTool): void {
     if (this.get(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
-    for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
     this.#bring(tool);
+    for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
     this.#tools.set(tool.name, tool);
     if (tool.longRunning !== undefined && this.longRunning !== undefined) {
       const redeem = this.longRunning.redeemTool(this);
@@ -221,9 +224,10 @@ export class Definitions implements Registry {
   addExtension(extension: Extension): void {
     // An identifier has one `/`, a method's name at least two: one set holds both.
     const claims = [extension.id, ...extension.methods.keys()];
-    const taken = claims.find((claim) => this.#claimed.has(claim));
-    if (taken !== undefined) throw new TypeError(`${taken} is served already (by an extension)`);
-    for (const claim of claims) this.#claimed.add(claim);
+    for (const claim of claims) {
+      if (this.#claimed.has(claim)) throw new TypeError(`${claim} is served already (by an extension)`);
+    }
+    for (const claim of claims) this.#claimed.set(claim, extension);
     this.#bring(extension);
     this.#caches.clear(); // server/discover, serialised once, now advertises it
   }
@@ -304,13 +308,10 @@ export class Definitions implements Registry {
     for (const listener of this.#listeners) listener(change);
   }
 
-  /** Puts a definition in its table; a second one under the same key is refused, naming the first (`what`). */
-  #put<T>(table: Map<string, T>, key: string, definition: T, what: string): void {
-    if (table.has(key)) throw new TypeError(`${what} is registered already`);
-    table.set(key, definition);
-  }
-
-  /** Registers a definition that may bring features (a resource, skill or prompt), and tells the listeners. */
+  /**
+   * Registers a definition that may bring features and extensions (a resource, skill or prompt), and tells
+   * the listeners; a second one under the same key is refused, naming the first (`what`).
+   */
   #register<T extends Featured>(
     table: Map<string, T>,
     key: string,
@@ -318,8 +319,9 @@ export class Definitions implements Registry {
     what: string,
     change: RegistryChange,
   ) {
-    this.#put(table, key, definition, what);
+    if (table.has(key)) throw new TypeError(`${what} is registered already`);
     this.#bring(definition);
+    table.set(key, definition);
     this.#changed(change);
   }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { CallContext } from "./call-context.ts";
+import type { Extension } from "./extension.ts";
 import type { ContentBlock, ResourceDescriptor, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
@@ -80,8 +81,8 @@ export interface ToolView {
   readonly uri: string;
   /** The resource that serves its HTML, registered with the tool. */
   readonly resource: AnyResource;
-  /** What serving it brings (the extension's capability). */
-  readonly features: readonly Readonly<Record<string, unknown>>[];
+  /** The extensions serving it needs (MCP Apps, `io.modelcontextprotocol/ui`), served with the tool. */
+  readonly extensions: readonly Extension[];
   /**
    * The `_meta` a tool shown in the view is listed with: `ui: { resourceUri, visibility }` and the flat
    * `ui/resourceUri` older hosts read (SEP-1865, Resource Discovery).
@@ -167,6 +168,8 @@ export interface Tool<
 > {
   /** What the definition brings to the wires that serve it (e.g. the MCP methods that serve resources), read by each binding; opaque to you. */
   readonly features?: readonly Readonly<Record<string, unknown>>[];
+  /** The extensions serving it needs (its view's, MCP Apps), served with it. */
+  readonly extensions?: readonly Extension[];
   /** The tool name. */
   readonly name: TName;
   /** The MCP-lite `@type` category. */

@@ -30,11 +30,24 @@ const VERB = /^[A-Za-z0-9](?:[A-Za-z0-9._/-]*[A-Za-z0-9])?$/;
 const RESERVED = new Set(["modelcontextprotocol", "mcp"]);
 
 /**
- * Request and notification methods of MCP itself and of its official extensions, on every revision: an
- * extension may not claim one (an identifier such as `resources/templates` could otherwise reach
- * `resources/templates/list`).
+ * MCP's official extensions (SEP-2133, Official Extensions: the `ext-` repositories of the MCP
+ * organisation, and the accepted SEPs), the only identifiers under a reserved prefix an extension may
+ * take, with the method names their specifications give outside `${id}/`: anyone may implement one.
  */
-const SPEC_METHODS: ReadonlySet<string> = new Set([
+const OFFICIAL: Readonly<Record<string, readonly string[]>> = {
+  "io.modelcontextprotocol/tasks": ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"],
+  "io.modelcontextprotocol/ui": [], // SEP-1865: its `ui/*` methods run between the view and the host
+  "io.modelcontextprotocol/skills": ["skills/list", "skills/get", "resources/directory/read"], // SEP-2640
+  "io.modelcontextprotocol/oauth-client-credentials": [],
+  "io.modelcontextprotocol/enterprise-managed-authorization": [],
+};
+
+/**
+ * The request and notification methods of MCP itself, on every revision: no extension may claim one
+ * (an identifier such as `resources/templates` could otherwise reach `resources/templates/list`). The
+ * tasks extension's methods are here too: this server serves them itself.
+ */
+const CORE_METHODS: ReadonlySet<string> = new Set([
   "initialize",
   "ping",
   "server/discover",
@@ -46,7 +59,6 @@ const SPEC_METHODS: ReadonlySet<string> = new Set([
   "resources/templates/list",
   "resources/subscribe",
   "resources/unsubscribe",
-  "resources/directory/read",
   "prompts/list",
   "prompts/get",
   "completion/complete",
@@ -54,8 +66,6 @@ const SPEC_METHODS: ReadonlySet<string> = new Set([
   "sampling/createMessage",
   "elicitation/create",
   "roots/list",
-  "skills/list",
-  "skills/get",
   "tasks/get",
   "tasks/result",
   "tasks/list",
@@ -75,10 +85,11 @@ const SPEC_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Checks an extension identifier: `{vendor-prefix}/{name}`, whose prefix is not one MCP reserves.
+ * Checks an extension identifier: `{vendor-prefix}/{name}`, whose prefix is not one MCP reserves
+ * unless it is one of MCP's official extensions.
  *
  * @param id The identifier.
- * @throws {TypeError} When it breaks the grammar or uses a reserved prefix.
+ * @throws {TypeError} When it breaks the grammar or uses a reserved prefix for another extension.
  */
 function checkIdentifier(id: string): void {
   const match = typeof id === "string" ? IDENTIFIER.exec(id) : null;
@@ -88,8 +99,29 @@ function checkIdentifier(id: string): void {
     );
   }
   const second = match[1].split(".")[1];
-  if (second !== undefined && RESERVED.has(second.toLowerCase())) {
-    throw new TypeError(`defineExtension("${id}"): the prefix "${match[1]}/" is reserved for MCP itself`);
+  if (second !== undefined && RESERVED.has(second.toLowerCase()) && !Object.hasOwn(OFFICIAL, id)) {
+    throw new TypeError(
+      `defineExtension("${id}"): the prefix "${match[1]}/" is reserved for MCP itself (of it, only the official ` +
+        `extensions ${Object.keys(OFFICIAL).join(", ")} may be defined)`,
+    );
+  }
+}
+
+/**
+ * Checks a method's name: `${id}/` and a verb, or one the official extension's specification gives;
+ * never one of MCP's core methods.
+ *
+ * @param id The extension's identifier.
+ * @param name The method's name.
+ * @throws {TypeError} When the name is refused.
+ */
+function checkMethod(id: string, name: string): void {
+  if (typeof name === "string" && CORE_METHODS.has(name)) {
+    throw new TypeError(`extension "${id}": ${name} is a method of MCP itself`);
+  }
+  const verb = typeof name === "string" && name.startsWith(`${id}/`) ? name.slice(id.length + 1) : "";
+  if (!VERB.test(verb) && !(Object.hasOwn(OFFICIAL, id) && OFFICIAL[id].includes(name))) {
+    throw new TypeError(`extension "${id}": a method's name is "${id}/" and a verb, not ${JSON.stringify(name)}`);
   }
 }
 
@@ -136,11 +168,7 @@ function extensionOf<Id extends string>(
       return extensionOf(id, Object.freeze({ ...settings }), methods, servedBy);
     },
     method(name, schema, handler) {
-      const verb = typeof name === "string" && name.startsWith(`${id}/`) ? name.slice(id.length + 1) : "";
-      if (!VERB.test(verb)) {
-        throw new TypeError(`extension "${id}": a method's name is "${id}/" and a verb, not ${JSON.stringify(name)}`);
-      }
-      if (SPEC_METHODS.has(name)) throw new TypeError(`extension "${id}": ${name} is a method of MCP itself`);
+      checkMethod(id, name);
       if (methods.has(name)) throw new TypeError(`extension "${id}": the method ${name} is defined already`);
       const params = compileSchema(schema, `extension method "${name}" params`);
       const added = new Map(methods);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Feature } from "../core/feature.ts";
+import type { Featured } from "../core/feature.ts";
 import type { Skill, SkillFile } from "../core/skill.ts";
 import { sha256Hex } from "../internal/sha256.ts";
 import { checkedFrontmatter } from "./skill-frontmatter.ts";
@@ -35,13 +35,13 @@ export interface SkillSource {
  * `defineSkill()` (`src/assembly/served-skills.ts`).
  *
  * @param files The files: path → text or bytes.
- * @param servedBy The features that serve it (`src/core/feature.ts`).
+ * @param servedBy The features that serve it and the extensions it needs (`src/core/feature.ts`).
  * @returns The skill, with digests and sizes.
  * @throws {TypeError} For a missing or invalid `SKILL.md`, a path that leaves the skill, or one over the limits.
  */
 export async function defineSkill(
   files: Readonly<Record<string, string | Uint8Array>>,
-  servedBy: readonly Feature[],
+  servedBy: Featured,
 ): Promise<Skill> {
   const sources = Object.entries(files).map(([path, content]): SkillSource => {
     const bytes = typeof content === "string" ? encoder.encode(content) : content;
@@ -55,14 +55,14 @@ export async function defineSkill(
  *
  * @param sources The files.
  * @param directoryName The name of the directory it came from, which must equal the skill's `name`.
- * @param servedBy The features that serve it (`src/core/feature.ts`).
+ * @param servedBy The features that serve it and the extensions it needs (`src/core/feature.ts`).
  * @returns The skill.
  * @throws {TypeError} Naming the skill and what is wrong.
  */
 export async function assembleSkill(
   sources: readonly SkillSource[],
   directoryName: string | undefined,
-  servedBy: readonly Feature[],
+  servedBy: Featured,
 ): Promise<Skill> {
   const where = directoryName ?? "(in memory)";
   const skillMd = sources.find((s) => s.path === "SKILL.md");
@@ -100,7 +100,8 @@ export async function assembleSkill(
     uri: `${base}SKILL.md`,
     frontmatter: Object.freeze(frontmatter),
     files: Object.freeze(out),
-    features: servedBy,
+    features: servedBy.features,
+    extensions: servedBy.extensions,
   });
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Feature } from "../core/feature.ts";
+import type { Featured } from "../core/feature.ts";
 import type { Skill } from "../core/skill.ts";
 import { assembleSkill, type SkillSource } from "./define-skill.ts";
 
@@ -41,11 +41,11 @@ function baseName(path: string): string {
  * `skillFromDirectory()` (`src/assembly/served-skills.ts`).
  *
  * @param directory The skill's directory; its name must equal the frontmatter `name`.
- * @param servedBy The features that serve it (`src/core/feature.ts`).
+ * @param servedBy The features that serve it and the extensions it needs (`src/core/feature.ts`).
  * @returns The skill.
  * @throws {TypeError} For a missing or invalid `SKILL.md`, a name mismatch, or a skill over the limits.
  */
-export async function skillFromDirectory(directory: string, servedBy: readonly Feature[]): Promise<Skill> {
+export async function skillFromDirectory(directory: string, servedBy: Featured): Promise<Skill> {
   const files = await fs();
   const sources: SkillSource[] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
@@ -72,11 +72,11 @@ export async function skillFromDirectory(directory: string, servedBy: readonly F
  * `skillsFromDirectory()` (`src/assembly/served-skills.ts`).
  *
  * @param root The directory of skills.
- * @param servedBy The features that serve them (`src/core/feature.ts`).
+ * @param servedBy The features that serve them and the extensions they need (`src/core/feature.ts`).
  * @returns The skills, by directory name.
  * @throws {TypeError} When a skill is invalid (naming it).
  */
-export async function skillsFromDirectory(root: string, servedBy: readonly Feature[]): Promise<Skill[]> {
+export async function skillsFromDirectory(root: string, servedBy: Featured): Promise<Skill[]> {
   const files = await fs();
   const skills: Skill[] = [];
   for (const name of (await files.readdir(root)).sort()) {

@@ -372,7 +372,7 @@ export class ToolBuilder<
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.config === undefined ? {} : { config: s.config }),
       ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),
-      ...(s.view === undefined ? {} : { resources: [s.view.resource], features: s.view.features }),
+      ...(s.view === undefined ? {} : { resources: [s.view.resource], extensions: s.view.extensions }),
       mode,
       run,
     };

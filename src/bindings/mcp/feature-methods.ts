@@ -1,13 +1,14 @@
 /**
  * The MCP part of a feature: methods the binding serves only when a registered definition brings them
- * (`defineResource()` brings the `resources/*` methods, `definePrompt()` the `prompts/*` ones, a skill
- * the `skills/*` ones), so that a server without them does not carry their code. Without the feature a
+ * (`defineResource()` brings the `resources/*` methods, `definePrompt()` the `prompts/*` ones, an
+ * extension its own), so that a server without them does not carry their code. Without the feature a
  * method is unknown (-32601; 404 on 2026-07-28), as it is when its capability is not advertised.
  *
  * @module
  */
-import type { Feature, Registry } from "../../core/mod.ts";
+import type { Extension, Feature, Registry } from "../../core/mod.ts";
 import type { McpMethod } from "./mcp-request.ts";
+import type { AddedSettings } from "./mcp-options.ts";
 import type { ResolvedResource } from "../resolve-resource.ts";
 
 /** Methods by name, for one era. */
@@ -15,26 +16,47 @@ export type McpMethods = Readonly<Record<string, McpMethod>>;
 
 /** A feature's MCP part: its methods on the 2026-07-28 revision and on the 2025 revisions. */
 export interface McpFeature extends Feature {
-  /** The methods, by era, and the extensions it adds to the capabilities of both (by identifier). */
+  /** The methods, by era, and the extension they serve, whose entry the capabilities of both carry. */
   readonly mcp: {
     readonly modern: McpMethods;
     readonly legacy: McpMethods;
-    readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    readonly extension?: Pick<Extension, "id" | "advertised">;
     /** Finds the resource that answers a URI (the resources feature's), for `subscriptions/listen`. */
     readonly resolve?: (registry: Registry, uri: string) => ResolvedResource | undefined;
   };
 }
 
 /**
- * The extensions the registered definitions' features add to the capabilities, by identifier.
+ * What the server advertises for an extension: its settings, with what the binding's options add to
+ * them (`directoryRead` to the Skills extension's, SEP-2640).
+ *
+ * @param extension The extension.
+ * @param added What the binding's options add, by identifier.
+ * @returns The settings, a new object.
+ */
+export function advertisedSettings(
+  extension: Pick<Extension, "id" | "advertised">,
+  added: AddedSettings,
+): Readonly<Record<string, unknown>> {
+  return { ...extension.advertised, ...added[extension.id] };
+}
+
+/**
+ * Adds the extensions the server serves (SEP-2133) to its capabilities: each one's settings by identifier.
  *
  * @param registry The registry.
- * @returns The extensions (empty when none).
+ * @param added What the binding's options add to their settings.
+ * @param capabilities The capabilities, whose `extensions` gets them (made when there is one).
  */
-export function featureExtensions(registry: Registry): Record<string, Readonly<Record<string, unknown>>> {
-  const extensions: Record<string, Readonly<Record<string, unknown>>> = {};
-  for (const feature of registry.features) Object.assign(extensions, (feature as Partial<McpFeature>).mcp?.extensions);
-  return extensions;
+export function addServedExtensions(
+  registry: Registry,
+  added: AddedSettings,
+  capabilities: { extensions?: Record<string, Readonly<Record<string, unknown>>> },
+): void {
+  for (const feature of registry.features) {
+    const extension = (feature as Partial<McpFeature>).mcp?.extension;
+    if (extension) (capabilities.extensions ??= {})[extension.id] = advertisedSettings(extension, added);
+  }
 }
 
 /**

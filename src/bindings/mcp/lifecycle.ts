@@ -7,12 +7,13 @@
 import { ProtocolError } from "../../errors/error.ts";
 import { CacheSlot, type CallMeta, LOG_LEVELS, type Registry, registryOf } from "../../core/mod.ts";
 import { CachedBody } from "./caching.ts";
-import { featureExtensions } from "./feature-methods.ts";
+import { addServedExtensions } from "./feature-methods.ts";
+import { type AddedSettings, NONE_ADDED } from "./mcp-options.ts";
 import { type Era, negotiateVersion, unsupportedVersion } from "./envelope.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpMethod } from "./mcp-request.ts";
 import { offersTasks, TASKS_EXTENSION } from "./tasks.ts";
-import { META, SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
+import { META } from "../../internal/mcp-wire.ts";
 import type { ResolvedOptions } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { echoed } from "../../internal/echo.ts";
@@ -38,8 +39,8 @@ export interface Capabilities {
   /** The 2025 revisions' `logging/setLevel`. */
   logging?: Record<string, unknown>;
   /**
-   * Extensions: tasks (2026-07-28) when a tool is long-running; skills (SEP-2640) when skills are served;
-   * MCP Apps (SEP-1865) when a tool has a view.
+   * Extensions: tasks (2026-07-28) when a tool is long-running, and those served (SEP-2133): skills
+   * (SEP-2640) when skills are, MCP Apps (SEP-1865) when a tool has a view, the user's own.
    */
   extensions?: Record<string, Record<string, unknown>>;
 }
@@ -54,16 +55,17 @@ export interface Capabilities {
  * @param registry The registry.
  * @param era The era.
  * @param persistent Whether the carrier is one connection that outlives requests (stdio).
- * @param directoryRead Whether skill directories can be listed (SEP-2640 `directoryRead`).
+ * @param added What the binding's options add to the settings of the extensions served (`McpSettings.extensions`).
  * @returns The capabilities.
  */
 export function serverCapabilities(
   registry: Registry,
   era: Era,
   persistent = false,
-  directoryRead = false,
+  added: AddedSettings = NONE_ADDED,
 ): Capabilities {
-  return registry.cached(CAPABILITIES, `${era}:${persistent}:${directoryRead}`, () => {
+  const key = `${era}:${persistent}${added === NONE_ADDED ? "" : JSON.stringify(added)}`;
+  return registry.cached(CAPABILITIES, key, () => {
     const pushes = era === "modern" || persistent; // list changes and updates can reach the client
     const caps: Capabilities = { tools: pushes ? { listChanged: true } : {} };
     let completions = false;
@@ -78,12 +80,8 @@ export function serverCapabilities(
     if (completions) caps.completions = {};
     if (era === "legacy") caps.logging = {};
     if (era === "modern" && offersTasks(registry)) caps.extensions = { [TASKS_EXTENSION]: {} };
-    // SEP-2640: settings inline under the identifier; the files are resources, so `resources` is declared.
-    if (!registry.skills.next().done) {
-      caps.extensions = { ...caps.extensions, [SKILLS_EXTENSION]: directoryRead ? { directoryRead: true } : {} };
-    }
-    const brought = featureExtensions(registry); // e.g. MCP Apps (SEP-1865), on every revision
-    if (Object.keys(brought).length > 0) caps.extensions = { ...caps.extensions, ...brought };
+    // The extensions served (SEP-2133: skills, MCP Apps, the user's), on every revision.
+    addServedExtensions(registry, added, caps);
     return caps;
   });
 }
@@ -117,7 +115,7 @@ export const discover: McpMethod = (ctx, request) => {
     const hint = ctx.settings.listCache;
     const result: Record<string, unknown> = {
       supportedVersions: ctx.core.options.protocolVersions.modern,
-      capabilities: serverCapabilities(registryOf(ctx.core), "modern", false, ctx.settings.directoryRead),
+      capabilities: serverCapabilities(registryOf(ctx.core), "modern", false, ctx.settings.extensions),
     };
     if (instructions !== undefined) result.instructions = instructions;
     result.ttlMs = hint.ttlMs;
@@ -146,7 +144,7 @@ export const initialize: McpMethod = (ctx, request, channel) => {
   const { instructions } = ctx.core.options;
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: serverCapabilities(registryOf(ctx.core), "legacy", channel.persistent, ctx.settings.directoryRead),
+    capabilities: serverCapabilities(registryOf(ctx.core), "legacy", channel.persistent, ctx.settings.extensions),
     serverInfo: implementation(ctx.core.options),
   };
   if (instructions !== undefined) result.instructions = instructions;

@@ -5,6 +5,13 @@
  */
 import { type CacheHint, checkCacheHint } from "../../core/mod.ts";
 import { holdMsOf } from "../../server/mod.ts";
+import { SKILLS_EXTENSION } from "../../internal/mcp-wire.ts";
+
+/** What the binding's options add to the settings of extensions, by identifier (`McpSettings.extensions`). */
+export type AddedSettings = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+/** No settings added to any extension's. */
+export const NONE_ADDED: AddedSettings = {};
 
 /** Options of the MCP binding. */
 export interface McpOptions {
@@ -62,8 +69,11 @@ export interface McpSettings {
   readonly readCache: CacheHint;
   /** The session table's size. */
   readonly sessionLimit: number;
-  /** Whether skill directories can be listed (`resources/directory/read`). */
-  readonly directoryRead: boolean;
+  /**
+   * What the options add to the settings of the extensions served, by identifier: `directoryRead` to the
+   * Skills extension's (SEP-2640), which then answers `resources/directory/read`.
+   */
+  readonly extensions: AddedSettings;
   /** How long a call waits for a promise's work, for a client without tasks; `undefined`: the server's `holdMs`. */
   readonly holdMs: number | undefined;
 }
@@ -91,7 +101,7 @@ export function resolveMcpSettings(options: McpOptions = {}): McpSettings {
     listCache: checkCacheHint(o.listCache ?? { ttlMs: 0, scope: "public" }, "mcp.listCache"),
     readCache: checkCacheHint(o.readCache ?? { ttlMs: 0, scope: "private" }, "mcp.readCache"),
     sessionLimit,
-    directoryRead: o.directoryRead === true,
+    extensions: o.directoryRead === true ? { [SKILLS_EXTENSION]: { directoryRead: true } } : NONE_ADDED,
     holdMs,
   });
 }

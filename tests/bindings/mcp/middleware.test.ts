@@ -11,7 +11,8 @@ import { createServer, defineTool, type Middleware } from "../../../mod.ts";
 import { LEGACY_METHODS, MODERN_METHODS } from "../../../src/bindings/mcp/route.ts";
 import { PROMPTS_ON_MCP } from "../../../src/bindings/mcp/prompts.ts";
 import { RESOURCES_ON_MCP } from "../../../src/bindings/mcp/resources.ts";
-import { SKILLS_ON_MCP } from "../../../src/bindings/mcp/skills.ts";
+import type { McpFeature } from "../../../src/bindings/mcp/feature-methods.ts";
+import { SKILLS_SERVED_BY } from "../../../src/assembly/served-skills.ts";
 import { defineSkill } from "../../../src/skills/mod.ts";
 import { legacyRequest, modernRequest } from "../../helpers/request.ts";
 import { greeting, readme, userProfile } from "./mcp-helpers.ts";
@@ -23,6 +24,8 @@ const TASKS = {
 const slow = defineTool("slow").longRunning({ retryAfterMs: 40 })
   .handle((_args, ctx) => ctx.promise({ state: {} }))
   .redeem(() => "done");
+/** The Skills extension's MCP methods (SEP-2640), as `defineExtension()` serves them. */
+const SKILLS_ON_MCP = SKILLS_SERVED_BY.extensions![0].features![0] as McpFeature;
 const FEATURES = [PROMPTS_ON_MCP, RESOURCES_ON_MCP, SKILLS_ON_MCP];
 
 /** A request of each method, by name. */
