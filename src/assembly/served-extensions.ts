@@ -8,10 +8,11 @@
  */
 import type { Extension } from "../core/extension.ts";
 import { extensionOnMcp } from "../bindings/mcp/extensions.ts";
+import { extensionOnLite } from "../bindings/mcplite/extensions.ts";
 import { defineExtension as extensionOf, type ServedBy } from "../extension/define-extension.ts";
 
-/** What serves an extension: the MCP methods it adds, and its entry in the capabilities. */
-const EXTENSIONS_SERVED_BY: ServedBy = (extension) => [extensionOnMcp(extension)];
+/** What serves an extension: the MCP messages it adds and its entry in the capabilities; its MCP-lite methods. */
+const EXTENSIONS_SERVED_BY: ServedBy = (extension) => [extensionOnMcp(extension), extensionOnLite(extension)];
 
 /**
  * Defines an MCP extension (SEP-2133): an identifier `{vendor-prefix}/{name}`, the settings the server

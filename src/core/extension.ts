@@ -26,8 +26,38 @@ export interface Extension<Id extends string = string> {
       readonly params: CompiledSchema;
       readonly handle: (
         params: unknown,
-        ctx: { readonly client: ClientView; readonly signal: AbortSignal },
+        ctx: {
+          readonly client: ClientView;
+          readonly signal: AbortSignal;
+          notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
+          request(
+            method: string,
+            params?: Readonly<Record<string, unknown>>,
+          ): Promise<Readonly<Record<string, unknown>>>;
+        },
       ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
+    }
+  >;
+  /**
+   * Its notifications from the client, by name: the params' compiled schema and the handler. A notification
+   * is never answered: params that fail the schema, and a handler's failure, go to the server's `onError`.
+   */
+  readonly notifications: ReadonlyMap<
+    string,
+    {
+      readonly params: CompiledSchema;
+      readonly handle: (
+        params: unknown,
+        ctx: {
+          readonly client: ClientView;
+          readonly signal: AbortSignal;
+          notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
+          request(
+            method: string,
+            params?: Readonly<Record<string, unknown>>,
+          ): Promise<Readonly<Record<string, unknown>>>;
+        },
+      ) => void | Promise<void>;
     }
   >;
   /** What the definition brings to the wires that serve it (the MCP methods), read by each binding; opaque to you. */
@@ -45,8 +75,13 @@ export interface Extension<Id extends string = string> {
    *
    * @param name The method's name: `${id}/` and a verb (`org.example/ledger/get`).
    * @param schema The params' schema: a valibot object schema, a Standard Schema or a JSON Schema object.
-   * @param handler Answers with the result, a JSON object; `ctx.client` is what the client declared,
-   *   `ctx.signal` aborts when the client goes away.
+   * @param handler Answers with the result, a JSON object. `ctx.client` is what the client declared;
+   *   `ctx.signal` aborts when the client goes away; `ctx.notify(method, params)` sends the client a
+   *   notification on this request's own stream (MCP 2026-07-28 allows only request-related ones: the
+   *   request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket), dropped where
+   *   nothing streams (a client that does not accept SSE, MCP-lite, gRPC); `ctx.request(method, params)`
+   *   asks the client and resolves with its result, on the 2025 revisions only (MCP 2026-07-28 has no
+   *   server→client requests; it rejects there with `unsupported`, as where nothing streams).
    * @returns A new extension with the method.
    */
   method<S extends SchemaInput>(
@@ -54,7 +89,36 @@ export interface Extension<Id extends string = string> {
     schema: S & NotAShape<S>,
     handler: (
       params: InferSchemaOutput<S>,
-      ctx: { readonly client: ClientView; readonly signal: AbortSignal },
+      ctx: {
+        readonly client: ClientView;
+        readonly signal: AbortSignal;
+        notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
+        request(method: string, params?: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>>;
+      },
     ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>,
+  ): Extension<Id>;
+  /**
+   * Adds a notification the client sends (SEP-2133: an extension's own messages). It is never answered
+   * (JSON-RPC 2.0, Notification; MCP 2026-07-28 Streamable HTTP answers its POST 202): params that fail
+   * the schema, and what the handler throws, are reported to the server's `onError`.
+   *
+   * @param name The notification's name: `${id}/` and a verb (`org.example/ledger/touched`).
+   * @param schema The params' schema: a valibot object schema, a Standard Schema or a JSON Schema object.
+   * @param handler Handles it; `ctx` is a method's, where `ctx.notify` sends only on a connection (stdio,
+   *   a WebSocket: a notification over HTTP has no stream of its own) and `ctx.request` rejects.
+   * @returns A new extension with the notification.
+   */
+  notification<S extends SchemaInput>(
+    name: `${Id}/${string}`,
+    schema: S & NotAShape<S>,
+    handler: (
+      params: InferSchemaOutput<S>,
+      ctx: {
+        readonly client: ClientView;
+        readonly signal: AbortSignal;
+        notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
+        request(method: string, params?: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>>;
+      },
+    ) => void | Promise<void>,
   ): Extension<Id>;
 }

@@ -59,7 +59,7 @@ export class Definitions implements Registry {
   readonly #resources = new Map<string, AnyResource>();
   readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
-  /** What the served extensions claim: their identifiers and their methods' names. */
+  /** What the served extensions claim: their identifiers and their methods' and notifications' names. */
   readonly #claimed = new Set<string>();
   /** The resource registered for each view tools brought (MCP Apps), by the view's own resource. */
   readonly #views = new Map<AnyResource, AnyResource>();
@@ -220,7 +220,7 @@ export class Definitions implements Registry {
    */
   addExtension(extension: Extension): void {
     // An identifier has one `/`, a method's name at least two: one set holds both.
-    const claims = [extension.id, ...extension.methods.keys()];
+    const claims = [extension.id, ...extension.methods.keys(), ...extension.notifications.keys()];
     const taken = claims.find((claim) => this.#claimed.has(claim));
     if (taken !== undefined) throw new TypeError(`${taken} is served already (by an extension)`);
     for (const claim of claims) this.#claimed.add(claim);

@@ -126,6 +126,21 @@ export function liteMethod(method: unknown): LiteMethod | undefined {
 }
 
 /**
+ * Finds a method an extension brought (SEP-2133; `extensions.ts`), answered on the JSON-RPC endpoints.
+ *
+ * @param registry The registry.
+ * @param method The JSON-RPC method.
+ * @returns The method, or `undefined` when no served extension has it.
+ */
+export function extensionMethod(registry: Registry, method: string): LiteGet | undefined {
+  for (const feature of registry.features) {
+    const methods = (feature as { mcplite?: { methods?: Record<string, LiteGet> } }).mcplite?.methods;
+    if (methods !== undefined && Object.hasOwn(methods, method)) return methods[method];
+  }
+  return undefined;
+}
+
+/**
  * Tells whether a message on a socket is MCP-lite rather than MCP: a request for a method of the table
  * without MCP's per-request envelope (MCP 2026-07-28's `_meta` protocol version).
  *

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { clientError, errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
+import { errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
   type FetchLike,
@@ -131,12 +131,9 @@ class McpliteTransport implements Transport {
    * not MCP-lite's.
    */
   request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
-    const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : undefined;
-    if (endpoint === undefined) {
-      return Promise.reject(
-        clientError("unsupported", `${method} is not available over ${this.wire}`),
-      );
-    }
+    // Any other method (an extension's, SEP-2133) is JSON-RPC at `/rpc`, as this SDK's servers answer it (E5); a
+    // notification (`ctx.notification`) too, as a request whose result is empty: MCP-lite has no notifications.
+    const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : RPC;
     // A listing is a plain POST; a read is JSON-RPC, with an id.
     const id = endpoint.list === undefined ? this.#nextId++ : undefined;
     const request = { method, params, id, peer: this.#http.peer };
@@ -240,6 +237,9 @@ const EXTENDED: Readonly<Record<string, Endpoint>> = {
   "resources/templates/list": { path: "/resources/templates", list: "resourceTemplates" },
   "resources/read": { path: "/resources/read" },
 };
+
+/** Where any other method goes: JSON-RPC at `/rpc` (this SDK's MCP-lite extension E5, an extension's methods). */
+const RPC: Endpoint = { path: "/rpc" };
 
 function parseData(data: string, type: string): unknown {
   try {
