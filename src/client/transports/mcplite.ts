@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
+import { clientError, errorFromRpc, rpcError, rpcErrorOf, transportError } from "../errors.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
   type FetchLike,
@@ -137,7 +137,13 @@ class McpliteTransport implements Transport {
     // A listing is a plain POST; a read is JSON-RPC, with an id.
     const id = endpoint.list === undefined ? this.#nextId++ : undefined;
     const request = { method, params, id, peer: this.#http.peer };
-    return sendTraced(ctx, request, (sent) => this.#request(method, endpoint, id, params, sent));
+    const sent = sendTraced(ctx, request, (sent) => this.#request(method, endpoint, id, params, sent));
+    // A method this server's MCP-lite does not serve (MCP's own: skills, tasks…) is unsupported here: `auto` asks MCP.
+    return endpoint !== RPC ? sent : sent.catch((error) => {
+      throw error?.rpcCode === -32601
+        ? clientError("unsupported", `${method} is not available over ${this.wire}`, { cause: error, rpcCode: -32601 })
+        : error;
+    });
   }
 
   async #request(
