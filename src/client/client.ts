@@ -332,17 +332,16 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Sends any request the transport carries, an extension's (SEP-2133) included, and returns its result as it
-   * is: on MCP (both eras, HTTP and stdio), and on MCP-lite as JSON-RPC at `/rpc` (over HTTP, stdio and a
-   * WebSocket). The result is not checked: `R` only names its type (validate it yourself where it matters).
+   * Sends any request the transport carries and returns its result as it is: on MCP (both eras, HTTP and stdio),
+   * and an extension's (SEP-2133, under a reverse-DNS prefix) on MCP-lite too, as JSON-RPC at `/rpc` (HTTP, stdio, a
+   * WebSocket). The result is not checked: `R` only names its type (validate it where it matters).
    *
    * @typeParam R The result's type (default: any JSON object).
    * @param method The JSON-RPC method, e.g. `org.example/ledger/get`.
    * @param params The params.
    * @param options A signal and timeouts.
    * @returns The result.
-   * @throws {ProtocolError} What the server answered: `method_not_found` (-32601) for a method it does not
-   *   serve, `invalid_params` (-32602) for params its schema refuses.
+   * @throws {ProtocolError} What the server answered: `method_not_found` (-32601), `invalid_params` (-32602)…
    *
    * @example
    * ```ts
@@ -353,10 +352,8 @@ export class Client<T = ToolsOf<unknown>> {
    *
    * const ledger = defineExtension("org.example/ledger")
    *   .method("org.example/ledger/get", v.object({ id: v.string() }), ({ id }) => ({ id, balance: 42 }));
-   * const client = createClient(createServer({ name: "bank", version: "1.0.0" }).extension(ledger), {
-   *   transport: "mcp",
-   *   extensions: { "org.example/ledger": {} },
-   * });
+   * const server = createServer({ name: "bank", version: "1.0.0" }).extension(ledger);
+   * const client = createClient(server, { transport: "mcp", extensions: { "org.example/ledger": {} } });
    * const entry = await client.request<{ id: string; balance: number }>("org.example/ledger/get", { id: "a1" });
    * assert.equal(entry.balance, 42);
    * ```
@@ -370,14 +367,14 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Sends a notification (an extension's, SEP-2133): on MCP, both eras, over HTTP (a POST the server answers
-   * 202) and stdio. MCP-lite carries none: over it the client sends it on MCP (`auto`), or throws `unsupported`.
+   * Sends a notification (an extension's, SEP-2133): on MCP, both eras, over HTTP (a POST answered 202) and stdio;
+   * on MCP-lite, which has none, as a request to `/rpc` whose result is empty (this SDK's servers run it so).
    *
    * @param method The JSON-RPC method, e.g. `org.example/ledger/touched`.
    * @param params The params.
    * @param options A signal and timeouts.
    * @returns When the server took it.
-   * @throws {McpliteError} `unsupported` over a wire that carries no notifications.
+   * @throws {McpliteError} `unsupported` over a wire that carries none (gRPC, Webtools).
    *
    * @example
    * ```ts
@@ -390,9 +387,8 @@ export class Client<T = ToolsOf<unknown>> {
    * const ledger = defineExtension("org.example/ledger")
    *   .notification("org.example/ledger/touched", v.object({ id: v.string() }), ({ id }) => void touched.push(id));
    * const client = createClient(createServer({ name: "bank", version: "1.0.0" }).extension(ledger), { transport: "mcp" });
-   * await client.notify("org.example/ledger/touched", { id: "a1" });
-   * await new Promise((resolve) => setTimeout(resolve, 10));
-   * assert.deepEqual(touched, ["a1"]);
+   * await client.notify("org.example/ledger/touched", { id: "a1" }).then(() => new Promise((ok) => setTimeout(ok, 10)));
+   * assert.deepEqual(touched, ["a1"]); // the server ran it after its 202
    * ```
    */
   async notify(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<void> {
@@ -400,10 +396,9 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Hears a notification the server sends (an extension's, SEP-2133) on a request's own stream, while the request
-   * runs: its SSE answer over HTTP (MCP 2026-07-28 allows only such ones), the connection over stdio. One sent
-   * outside any request (a 2025 server's standalone stream, stdio between requests) is not heard; MCP-lite carries
-   * none. Handlers run in the order they were added.
+   * Hears a notification the server sends (an extension's, SEP-2133) on a request's own stream while it runs: its
+   * SSE answer over HTTP (all MCP 2026-07-28 allows), the connection over stdio. One sent outside any request (a
+   * 2025 standalone stream, stdio between requests) is not heard; MCP-lite carries none. Handlers run in order added.
    *
    * @param method The notification's method, e.g. `org.example/ledger/changed`.
    * @param handler Receives its params.
@@ -424,8 +419,7 @@ export class Client<T = ToolsOf<unknown>> {
    * const client = createClient(createServer({ name: "bank", version: "1.0.0" }).extension(ledger), { transport: "mcp" });
    * const changed: unknown[] = [];
    * const stop = client.onNotification("org.example/ledger/changed", (params) => changed.push(params.id));
-   * await client.request("org.example/ledger/get", { id: "a1" });
-   * stop();
+   * await client.request("org.example/ledger/get", { id: "a1" }).finally(stop);
    * assert.deepEqual(changed, ["a1"]);
    * ```
    */

@@ -59,7 +59,7 @@ export class Definitions implements Registry {
   readonly #resources = new Map<string, AnyResource>();
   readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
-  /** What the served extensions claim: their identifiers and their methods' and notifications' names. */
+  /** What the served extensions claim: their identifiers and their methods' names. */
   readonly #claimed = new Set<string>();
   /** The resource registered for each view tools brought (MCP Apps), by the view's own resource. */
   readonly #views = new Map<AnyResource, AnyResource>();
@@ -219,8 +219,9 @@ export class Definitions implements Registry {
    * @throws {TypeError} When an extension of that identifier, or another one claiming one of its methods, is served.
    */
   addExtension(extension: Extension): void {
-    // An identifier has one `/`, a method's name at least two: one set holds both.
-    const claims = [extension.id, ...extension.methods.keys(), ...extension.notifications.keys()];
+    // An identifier has one `/`, a method's name at least two: one set holds both. A notification's name, as a
+    // method's, starts with its own extension's identifier, which is claimed: no other extension can reach it.
+    const claims = [extension.id, ...extension.methods.keys()];
     const taken = claims.find((claim) => this.#claimed.has(claim));
     if (taken !== undefined) throw new TypeError(`${taken} is served already (by an extension)`);
     for (const claim of claims) this.#claimed.add(claim);

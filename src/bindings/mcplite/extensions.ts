@@ -83,7 +83,7 @@ function served(
  * ```
  */
 export function extensionOnLite(extension: Pick<Extension, "methods" | "notifications">): LiteExtensionFeature {
-  const methods: Record<string, LiteGet> = {};
+  const methods: Record<string, LiteGet> = Object.create(null); // looked up by any name a client sends
   for (const [name, message] of [...extension.methods, ...extension.notifications]) {
     methods[name] = served(name, message);
   }

@@ -134,10 +134,10 @@ export function liteMethod(method: unknown): LiteMethod | undefined {
  */
 export function extensionMethod(registry: Registry, method: string): LiteGet | undefined {
   for (const feature of registry.features) {
-    const methods = (feature as { mcplite?: { methods?: Record<string, LiteGet> } }).mcplite?.methods;
-    if (methods !== undefined && Object.hasOwn(methods, method)) return methods[method];
+    // A table without a prototype (`extensions.ts`): no inherited name is found in it.
+    const found = (feature as { mcplite?: { methods?: Record<string, LiteGet> } }).mcplite?.methods?.[method];
+    if (found) return found;
   }
-  return undefined;
 }
 
 /**

@@ -131,19 +131,19 @@ class McpliteTransport implements Transport {
    * not MCP-lite's.
    */
   request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
-    // Any other method (an extension's, SEP-2133) is JSON-RPC at `/rpc`, as this SDK's servers answer it (E5); a
-    // notification (`ctx.notification`) too, as a request whose result is empty: MCP-lite has no notifications.
-    const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : RPC;
+    // An extension's method (SEP-2133: under a reverse-DNS vendor prefix, `org.example/ledger/get`) is JSON-RPC at
+    // `/rpc`, as this SDK's servers answer it (E5); a notification (`ctx.notification`) too, as a request whose
+    // result is empty: MCP-lite has no notifications. MCP's own methods (skills, tasks…) are not MCP-lite's.
+    const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : /^[^/]*\./.test(method) ? RPC : undefined;
+    if (endpoint === undefined) {
+      return Promise.reject(
+        clientError("unsupported", `${method} is not available over ${this.wire}`),
+      );
+    }
     // A listing is a plain POST; a read is JSON-RPC, with an id.
     const id = endpoint.list === undefined ? this.#nextId++ : undefined;
     const request = { method, params, id, peer: this.#http.peer };
-    const sent = sendTraced(ctx, request, (sent) => this.#request(method, endpoint, id, params, sent));
-    // A method this server's MCP-lite does not serve (MCP's own: skills, tasks…) is unsupported here: `auto` asks MCP.
-    return endpoint !== RPC ? sent : sent.catch((error) => {
-      throw error?.rpcCode === -32601
-        ? clientError("unsupported", `${method} is not available over ${this.wire}`, { cause: error, rpcCode: -32601 })
-        : error;
-    });
+    return sendTraced(ctx, request, (sent) => this.#request(method, endpoint, id, params, sent));
   }
 
   async #request(
