@@ -81,14 +81,12 @@ export class CallRunner {
     this.transport = retryingTransport(traced, options.retry);
     this.#options = options;
     const capabilities: Record<string, unknown> = { ...capabilitiesOf(options), ...options.capabilities };
-    if (options.tasks !== false || options.extensions) {
-      const extensions = capabilities.extensions as Record<string, unknown> | undefined;
-      capabilities.extensions = {
-        ...extensions,
-        ...options.extensions,
-        ...(options.tasks !== false && { [TASKS_EXTENSION]: {} }),
-      };
-    }
+    // SEP-2133: `{}` declares none; the legacy handshake leaves it out then.
+    capabilities.extensions = {
+      ...capabilities.extensions as Record<string, unknown> | undefined,
+      ...options.extensions,
+      ...(options.tasks !== false && { [TASKS_EXTENSION]: {} }),
+    };
     this.#capabilities = capabilities;
   }
 
