@@ -59,23 +59,34 @@ export class CallRunner {
   readonly #options: ClientOptions;
   readonly #capabilities: Record<string, unknown>;
   readonly #onListing: ((listing: ToolListing) => void) | undefined;
+  readonly #onNotification: NonNullable<RequestContext["onNotification"]>;
 
   /**
    * @param transport The transport.
    * @param options The client's options.
    * @param onListing Keeps a tool list the transport read on its own (see `RequestContext.onListing`).
+   * @param heard The handlers of the other notifications heard on a request's stream, by method
+   *   (`RequestContext.onNotification`).
    */
-  constructor(transport: Transport, options: ClientOptions, onListing?: (listing: ToolListing) => void) {
+  constructor(
+    transport: Transport,
+    options: ClientOptions,
+    onListing?: (listing: ToolListing) => void,
+    heard?: ReadonlyMap<string, Set<(params: Record<string, unknown>) => void>>,
+  ) {
     this.#onListing = onListing;
+    this.#onNotification = (method, params) => heard?.get(method)?.forEach((handler) => handler(params));
     // Retries wrap the traced transport once: each attempt is traced as the request it is.
     const traced = options.telemetry === undefined ? transport : options.telemetry.instrument(transport);
     this.transport = retryingTransport(traced, options.retry);
     this.#options = options;
     const capabilities: Record<string, unknown> = { ...capabilitiesOf(options), ...options.capabilities };
-    if (options.tasks !== false) {
-      const extensions = capabilities.extensions as Record<string, unknown> | undefined;
-      capabilities.extensions = { ...extensions, [TASKS_EXTENSION]: {} };
-    }
+    // SEP-2133: `{}` declares none; the legacy handshake leaves it out then.
+    capabilities.extensions = {
+      ...capabilities.extensions as Record<string, unknown> | undefined,
+      ...options.extensions,
+      ...(options.tasks !== false && { [TASKS_EXTENSION]: {} }),
+    };
     this.#capabilities = capabilities;
   }
 
@@ -115,17 +126,19 @@ export class CallRunner {
 
   /**
    * Sends a request and returns its complete result: as the server answers it, or, with `rounds:
-   * "answer"`, after answering its input rounds (`resources/read`, `prompts/get`).
+   * "answer"`, after answering its input rounds (`resources/read`, `prompts/get`); with `notify`, a
+   * notification instead, resolving with nothing.
    */
   async request(
     method: string,
     params: Record<string, unknown>,
     options: RequestOptions,
-    rounds: "answer" | "none" = "none",
+    rounds: "answer" | "none" | "notify" = "none",
   ): Promise<Record<string, unknown>> {
     return await this.timed(options, async (deadline) => {
       const ctx = this.context(deadline, options.traceContext ? { traceContext: options.traceContext } : {});
-      if (rounds === "none") return completeResult(method, await this.#send(method, params, ctx));
+      if (rounds === "notify") (ctx as { notification?: true }).notification = true;
+      if (rounds !== "answer") return completeResult(method, await this.#send(method, params, ctx));
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
       return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));
     });
@@ -192,6 +205,7 @@ export class CallRunner {
       ...(options.onElicitationComplete ? { onElicitationComplete: options.onElicitationComplete } : {}),
       ...(etag === undefined ? {} : { etag }),
       ...(this.#onListing ? { onListing: this.#onListing } : {}),
+      onNotification: this.#onNotification,
     };
   }
 

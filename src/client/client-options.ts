@@ -22,6 +22,12 @@ export interface ClientOptions extends InputHandlers {
   /** More client capabilities to declare, merged over those the handlers imply. */
   capabilities?: Record<string, unknown>;
   /**
+   * The MCP extensions the client supports, by identifier, each with its settings (`{}`: none), declared as
+   * `capabilities.extensions` (SEP-2133): in `initialize` on the 2025 revisions, in `server/discover` and each
+   * request's `_meta` on 2026-07-28.
+   */
+  extensions?: Record<string, Record<string, unknown>>;
+  /**
    * Handle tasks (default `true`): declare the MCP tasks extension, so servers may answer with tasks,
    * and on MCP 2025-11-25 call a tool that requires a task as one (Tasks: tool-level negotiation).
    */

@@ -40,6 +40,8 @@ export class Client<T = ToolsOf<unknown>> {
   readonly #cache = new ToolCache();
   /** The storing of a list the transport read on its own (finding the wire), until it is done. */
   #handed: Promise<void> | undefined;
+  /** `onNotification()`'s handlers, by method. */
+  readonly #heard = new Map<string, Set<(params: Record<string, unknown>) => void>>();
 
   /**
    * The server's Agent Skills (SEP-2640): `list()`, `get(uri)`, and `load(entry)`, which verifies
@@ -55,7 +57,7 @@ export class Client<T = ToolsOf<unknown>> {
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.skills = lazySkills({ request: (method, params) => this.request(method, params) });
-    this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing));
+    this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing), this.#heard);
     this.tools = new Proxy({}, {
       get: (_, name) =>
         typeof name === "string" && name !== "then"
@@ -330,19 +332,101 @@ export class Client<T = ToolsOf<unknown>> {
   }
 
   /**
-   * Sends any request the transport supports (MCP), and returns its result as it is.
+   * Sends any request the transport carries and returns its result as it is: on MCP (both eras, HTTP and stdio),
+   * and an extension's (SEP-2133, under a reverse-DNS prefix) on MCP-lite too, as JSON-RPC at `/rpc` (HTTP, stdio, a
+   * WebSocket). The result is not checked: `R` only names its type (validate it where it matters).
    *
-   * @param method The JSON-RPC method.
+   * @typeParam R The result's type (default: any JSON object).
+   * @param method The JSON-RPC method, e.g. `org.example/ledger/get`.
    * @param params The params.
    * @param options A signal and timeouts.
    * @returns The result.
+   * @throws {ProtocolError} What the server answered: `method_not_found` (-32601), `invalid_params` (-32602)…
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createServer, defineExtension } from "../../mod.ts";
+   * import { createClient } from "./mod.ts";
+   *
+   * const ledger = defineExtension("org.example/ledger")
+   *   .method("org.example/ledger/get", v.object({ id: v.string() }), ({ id }) => ({ id, balance: 42 }));
+   * const server = createServer({ name: "bank", version: "1.0.0" }).extension(ledger);
+   * const client = createClient(server, { transport: "mcp", extensions: { "org.example/ledger": {} } });
+   * const entry = await client.request<{ id: string; balance: number }>("org.example/ledger/get", { id: "a1" });
+   * assert.equal(entry.balance, 42);
+   * ```
    */
-  async request(
+  async request<R extends Record<string, unknown> = Record<string, unknown>>(
     method: string,
     params: Record<string, unknown> = {},
     options: RequestOptions = {},
-  ): Promise<Record<string, unknown>> {
-    return await this.#runner.request(method, params, options);
+  ): Promise<R> {
+    return await this.#runner.request(method, params, options) as R;
+  }
+
+  /**
+   * Sends a notification (an extension's, SEP-2133): on MCP, both eras, over HTTP (a POST answered 202) and stdio;
+   * on MCP-lite, which has none, as a request to `/rpc` whose result is empty (this SDK's servers run it so).
+   *
+   * @param method The JSON-RPC method, e.g. `org.example/ledger/touched`.
+   * @param params The params.
+   * @param options A signal and timeouts.
+   * @returns When the server took it.
+   * @throws {McpliteError} `unsupported` over a wire that carries none (gRPC, Webtools).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createServer, defineExtension } from "../../mod.ts";
+   * import { createClient } from "./mod.ts";
+   *
+   * const touched: string[] = [];
+   * const ledger = defineExtension("org.example/ledger")
+   *   .notification("org.example/ledger/touched", v.object({ id: v.string() }), ({ id }) => void touched.push(id));
+   * const client = createClient(createServer({ name: "bank", version: "1.0.0" }).extension(ledger), { transport: "mcp" });
+   * await client.notify("org.example/ledger/touched", { id: "a1" }).then(() => new Promise((ok) => setTimeout(ok, 10)));
+   * assert.deepEqual(touched, ["a1"]); // the server ran it after its 202
+   * ```
+   */
+  async notify(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<void> {
+    await this.#runner.request(method, params, options, "notify");
+  }
+
+  /**
+   * Hears a notification the server sends (an extension's, SEP-2133) on a request's own stream while it runs: its
+   * SSE answer over HTTP (all MCP 2026-07-28 allows), the connection over stdio. One sent outside any request (a
+   * 2025 standalone stream, stdio between requests) is not heard; MCP-lite carries none. Handlers run in order added.
+   *
+   * @param method The notification's method, e.g. `org.example/ledger/changed`.
+   * @param handler Receives its params.
+   * @returns A function that removes the handler.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createServer, defineExtension } from "../../mod.ts";
+   * import { createClient } from "./mod.ts";
+   *
+   * const ledger = defineExtension("org.example/ledger")
+   *   .method("org.example/ledger/get", v.object({ id: v.string() }), async ({ id }, ctx) => {
+   *     await ctx.notify("org.example/ledger/changed", { id });
+   *     return { id };
+   *   });
+   * const client = createClient(createServer({ name: "bank", version: "1.0.0" }).extension(ledger), { transport: "mcp" });
+   * const changed: unknown[] = [];
+   * const stop = client.onNotification("org.example/ledger/changed", (params) => changed.push(params.id));
+   * await client.request("org.example/ledger/get", { id: "a1" }).finally(stop);
+   * assert.deepEqual(changed, ["a1"]);
+   * ```
+   */
+  onNotification(method: string, handler: (params: Record<string, unknown>) => void): () => void {
+    const handlers = this.#heard.get(method) ?? new Set();
+    this.#heard.set(method, handlers.add(handler));
+    return () => void handlers.delete(handler);
   }
 
   /**

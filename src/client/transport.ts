@@ -156,6 +156,17 @@ export interface RequestContext {
   readonly answer: (request: InputRequest) => Promise<unknown>;
   /** Receives `notifications/elicitation/complete` (MCP 2025-11-25, URL-mode elicitation), by its `elicitationId`. */
   readonly onElicitationComplete?: (elicitationId: string) => void;
+  /**
+   * Receives any other notification that arrives on the request's own stream (an extension's, SEP-2133), for
+   * `client.onNotification()`; absent where the transport hears them on its connection instead (stdio).
+   */
+  readonly onNotification?: (method: string, params: Record<string, unknown>) => void;
+  /**
+   * Set when `request()` is to send a notification (an extension's, SEP-2133: `client.notify()`): without an id,
+   * resolving with an empty complete reply once the server took it (HTTP 202). A wire that carries none rejects
+   * with `unsupported`.
+   */
+  readonly notification?: true;
   /** For `tools/list`: the entity tag of the cached copy, sent as `If-None-Match`. */
   readonly etag?: string;
   /**

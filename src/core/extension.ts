@@ -11,6 +11,65 @@ import type { ClientView } from "./client-view.ts";
 import type { CompiledSchema, InferSchemaOutput, NotAShape, SchemaInput } from "./schema.ts";
 
 /**
+ * What an extension's handler is given besides the params (`defineExtension().method()`, `.notification()`):
+ * who the client is and what it declared, the request's signal and revision, the extension's settings, what
+ * the server serves, and the request's channel back to the client.
+ */
+export interface ExtensionContext {
+  /** What the client declared (`ctx.client.extensions`, its capabilities, who it is). */
+  readonly client: ClientView;
+  /** Aborts when the client goes away or cancels the request. */
+  readonly signal: AbortSignal;
+  /** The MCP revision the request is of (`"2026-07-28"`, `"2025-11-25"`…); `""` on a wire without one. */
+  readonly protocolVersion: string;
+  /**
+   * What the server advertises for the extension: its `.settings()`, with what the server's options add
+   * (MCP's `directoryRead` for `io.modelcontextprotocol/skills`).
+   */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** What the server serves, read-only: its skills (SEP-2640) in the order registered, and one by URI. */
+  readonly served: { readonly skills: Iterable<Skill>; skill(uri: string): Skill | undefined };
+  /**
+   * Answers as MCP's own lists do (MCP 2026-07-28, Basic: Pagination): the page of the items the request's
+   * `cursor` picks at the server's page size, `nextCursor` while more follow, cacheable as the server's lists
+   * are (see `cacheable`). `items` runs once per change of the server's definitions (never per request), so
+   * it must not depend on the caller. On a wire without pages (MCP-lite, gRPC), every item at once.
+   *
+   * @param field The result's field for the items, e.g. `skills`.
+   * @param items Builds the whole list.
+   * @returns The result to answer with.
+   */
+  page(field: string, items: () => readonly unknown[]): Readonly<Record<string, unknown>>;
+  /**
+   * The result, cacheable as the server's lists are (its `listCache` hint): `ttlMs` and `cacheScope` added on
+   * 2026-07-28 (`CacheableResult`), and over HTTP an `ETag` and `Cache-Control`; as it is on other wires.
+   *
+   * @param result The result.
+   * @returns The result to answer with.
+   */
+  cacheable(result: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+  /**
+   * Sends the client a notification on this request's own stream (MCP 2026-07-28 allows only request-related
+   * ones: the request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket). Dropped
+   * where nothing streams (a client that does not accept SSE, MCP-lite, gRPC; a notification's handler over
+   * HTTP).
+   *
+   * @param method The notification's method (`org.example/ledger/changed`).
+   * @param params Its params.
+   */
+  notify(method: string, params?: Readonly<Record<string, unknown>>): Promise<void>;
+  /**
+   * Asks the client and resolves with its result: on the 2025 revisions only, on the request's stream (MCP
+   * 2026-07-28 has no server→client requests); elsewhere it rejects with `unsupported`.
+   *
+   * @param method The request's method.
+   * @param params Its params.
+   * @returns The client's result.
+   */
+  request(method: string, params?: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>>;
+}
+
+/**
  * An extension (SEP-2133): an immutable value, each builder method returning a new one. Serve it with
  * `server.extension(extension)`.
  *
@@ -29,16 +88,22 @@ export interface Extension<Id extends string = string> {
       readonly params: CompiledSchema;
       readonly handle: (
         params: unknown,
-        ctx: {
-          readonly client: ClientView;
-          readonly signal: AbortSignal;
-          readonly protocolVersion: string;
-          readonly settings: Readonly<Record<string, unknown>>;
-          readonly served: { readonly skills: Iterable<Skill>; skill(uri: string): Skill | undefined };
-          page(field: string, items: () => readonly unknown[]): Readonly<Record<string, unknown>>;
-          cacheable(result: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
-        },
+        ctx: ExtensionContext,
       ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
+    }
+  >;
+  /**
+   * Its notifications from the client, by name: the params' compiled schema and the handler. A notification
+   * is never answered: params that fail the schema, and a handler's failure, go to the server's `onError`.
+   */
+  readonly notifications: ReadonlyMap<
+    string,
+    {
+      readonly params: CompiledSchema;
+      readonly handle: (
+        params: unknown,
+        ctx: ExtensionContext,
+      ) => void | Promise<void>;
     }
   >;
   /** What the definition brings to the wires that serve it (the MCP methods), read by each binding; opaque to you. */
@@ -58,8 +123,13 @@ export interface Extension<Id extends string = string> {
    *   (`io.modelcontextprotocol/…`) may also take the names its specification gives (`skills/list`). Never
    *   one of MCP's core methods; one another served extension claims is refused when the server serves both.
    * @param schema The params' schema: a valibot object schema, a Standard Schema or a JSON Schema object.
-   * @param handler Answers with the result, a JSON object; `ctx.client` is what the client declared,
-   *   `ctx.signal` aborts when the client goes away.
+   * @param handler Answers with the result, a JSON object. `ctx.client` is what the client declared;
+   *   `ctx.signal` aborts when the client goes away; `ctx.notify(method, params)` sends the client a
+   *   notification on this request's own stream (MCP 2026-07-28 allows only request-related ones: the
+   *   request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket), dropped where
+   *   nothing streams (a client that does not accept SSE, MCP-lite, gRPC); `ctx.request(method, params)`
+   *   asks the client and resolves with its result, on the 2025 revisions only (MCP 2026-07-28 has no
+   *   server→client requests; it rejects there with `unsupported`, as where nothing streams).
    * @returns A new extension with the method.
    */
   method<S extends SchemaInput>(
@@ -67,41 +137,27 @@ export interface Extension<Id extends string = string> {
     schema: S & NotAShape<S>,
     handler: (
       params: InferSchemaOutput<S>,
-      ctx: {
-        /** What the client declared (`ctx.client.extensions`, its capabilities, who it is). */
-        readonly client: ClientView;
-        /** Aborts when the client goes away or cancels the request. */
-        readonly signal: AbortSignal;
-        /** The MCP revision the request is of: `"2026-07-28"`, `"2025-11-25"`… */
-        readonly protocolVersion: string;
-        /**
-         * What the server advertises for the extension: its `.settings()`, with what the server's
-         * options add (MCP's `directoryRead` for `io.modelcontextprotocol/skills`).
-         */
-        readonly settings: Readonly<Record<string, unknown>>;
-        /** What the server serves, read-only: its skills (SEP-2640) in the order registered, and one by URI. */
-        readonly served: { readonly skills: Iterable<Skill>; skill(uri: string): Skill | undefined };
-        /**
-         * Answers as MCP's own lists do (MCP 2026-07-28, Basic: Pagination): the page of the items the
-         * request's `cursor` picks at the server's page size, `nextCursor` while more follow, cacheable
-         * as the server's lists are (see `cacheable`). `items` runs once per change of the server's
-         * definitions (never per request), so it must not depend on the caller.
-         *
-         * @param field The result's field for the items, e.g. `skills`.
-         * @param items Builds the whole list.
-         * @returns The result to answer with.
-         */
-        page(field: string, items: () => readonly unknown[]): Readonly<Record<string, unknown>>;
-        /**
-         * The result, cacheable as the server's lists are (its `listCache` hint): `ttlMs` and `cacheScope`
-         * added on 2026-07-28 (`CacheableResult`), and over HTTP an `ETag` and `Cache-Control`.
-         *
-         * @param result The result.
-         * @returns The result to answer with.
-         */
-        cacheable(result: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
-      },
+      ctx: ExtensionContext,
     ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>,
+  ): Extension<Id>;
+  /**
+   * Adds a notification the client sends (SEP-2133: an extension's own messages). It is never answered
+   * (JSON-RPC 2.0, Notification; MCP 2026-07-28 Streamable HTTP answers its POST 202): params that fail
+   * the schema, and what the handler throws, are reported to the server's `onError`.
+   *
+   * @param name The notification's name: `${id}/` and a verb (`org.example/ledger/touched`).
+   * @param schema The params' schema: a valibot object schema, a Standard Schema or a JSON Schema object.
+   * @param handler Handles it; `ctx` is a method's, where `ctx.notify` sends only on a connection (stdio,
+   *   a WebSocket: a notification over HTTP has no stream of its own) and `ctx.request` rejects.
+   * @returns A new extension with the notification.
+   */
+  notification<S extends SchemaInput>(
+    name: `${Id}/${string}`,
+    schema: S & NotAShape<S>,
+    handler: (
+      params: InferSchemaOutput<S>,
+      ctx: ExtensionContext,
+    ) => void | Promise<void>,
   ): Extension<Id>;
 }
 

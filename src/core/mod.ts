@@ -21,7 +21,7 @@ export type { CallSink, InputRequest } from "./call-sink.ts";
 export { completionResult } from "./completer.ts";
 export type { Completer } from "./completer.ts";
 export { clientViewOf } from "./client-view.ts";
-export type { Extension } from "./extension.ts";
+export type { Extension, ExtensionContext } from "./extension.ts";
 export { configDefaults } from "./config.ts";
 import * as wireErrors from "./wire-errors.ts";
 export { wireErrors };

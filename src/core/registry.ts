@@ -222,7 +222,8 @@ export class Definitions implements Registry {
    * @throws {TypeError} When an extension of that identifier, or another one claiming one of its methods, is served.
    */
   addExtension(extension: Extension): void {
-    // An identifier has one `/`, a method's name at least two: one set holds both.
+    // An identifier has one `/`, a method's name at least two: one set holds both. A notification's name, as a
+    // method's, starts with its own extension's identifier, which is claimed: no other extension can reach it.
     const claims = [extension.id, ...extension.methods.keys()];
     for (const claim of claims) {
       if (this.#claimed.has(claim)) throw new TypeError(`${claim} is served already (by an extension)`);

@@ -10,10 +10,14 @@ import type { Feature } from "../core/feature.ts";
 import { compileSchema } from "../core/schema.ts";
 
 /** Builds the features that serve an extension, from what it is. */
-export type ServedBy = (extension: Pick<Extension, "id" | "advertised" | "methods">) => readonly Feature[];
+export type ServedBy = (
+  extension: Pick<Extension, "id" | "advertised" | "methods" | "notifications">,
+) => readonly Feature[];
 
 /** One method of an extension, as held. */
 type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
+/** One notification of an extension, as held. */
+type Notification = Extension["notifications"] extends ReadonlyMap<string, infer N> ? N : never;
 
 /**
  * `{vendor-prefix}/{name}`: the `_meta` key grammar with its prefix mandatory (SEP-2133, Identifiers;
@@ -113,15 +117,16 @@ function checkIdentifier(id: string): void {
  *
  * @param id The extension's identifier.
  * @param name The method's name.
+ * @param what What the name is of (a method, a notification), for the message.
  * @throws {TypeError} When the name is refused.
  */
-function checkMethod(id: string, name: string): void {
+function checkMethod(id: string, name: string, what = "method"): void {
   if (typeof name === "string" && CORE_METHODS.has(name)) {
     throw new TypeError(`extension "${id}": ${name} is a method of MCP itself`);
   }
   const verb = typeof name === "string" && name.startsWith(`${id}/`) ? name.slice(id.length + 1) : "";
   if (!VERB.test(verb) && !(Object.hasOwn(OFFICIAL, id) && OFFICIAL[id].includes(name))) {
-    throw new TypeError(`extension "${id}": a method's name is "${id}/" and a verb, not ${JSON.stringify(name)}`);
+    throw new TypeError(`extension "${id}": a ${what}'s name is "${id}/" and a verb, not ${JSON.stringify(name)}`);
   }
 }
 
@@ -147,33 +152,48 @@ function checkMethod(id: string, name: string): void {
  */
 export function defineExtension<Id extends string>(id: Id, servedBy: ServedBy = () => []): Extension<Id> {
   checkIdentifier(id);
-  return extensionOf(id, Object.freeze({}), new Map(), servedBy);
+  return extensionOf(id, Object.freeze({}), new Map(), new Map(), servedBy);
 }
 
 function extensionOf<Id extends string>(
   id: Id,
   advertised: Readonly<Record<string, unknown>>,
   methods: Extension["methods"],
+  notifications: Extension["notifications"],
   servedBy: ServedBy,
 ): Extension<Id> {
+  /** Checks a new message name (`checkMethod()`), and that this extension defines none of that name yet. */
+  const checkName = (name: string, what: string): void => {
+    checkMethod(id, name, what);
+    if (methods.has(name) || notifications.has(name)) {
+      throw new TypeError(`extension "${id}": the ${what} ${name} is defined already`);
+    }
+  };
   const extension: Extension<Id> = {
     id,
     advertised,
     methods,
-    features: servedBy({ id, advertised, methods }),
+    notifications,
+    features: servedBy({ id, advertised, methods, notifications }),
     settings(settings) {
       if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
         throw new TypeError(`extension "${id}": settings must be a JSON object`);
       }
-      return extensionOf(id, Object.freeze({ ...settings }), methods, servedBy);
+      return extensionOf(id, Object.freeze({ ...settings }), methods, notifications, servedBy);
     },
     method(name, schema, handler) {
-      checkMethod(id, name);
-      if (methods.has(name)) throw new TypeError(`extension "${id}": the method ${name} is defined already`);
+      checkName(name, "method");
       const params = compileSchema(schema, `extension method "${name}" params`);
       const added = new Map(methods);
       added.set(name, { params, handle: handler as Method["handle"] });
-      return extensionOf(id, advertised, added, servedBy);
+      return extensionOf(id, advertised, added, notifications, servedBy);
+    },
+    notification(name, schema, handler) {
+      checkName(name, "notification");
+      const params = compileSchema(schema, `extension notification "${name}" params`);
+      const added = new Map(notifications);
+      added.set(name, { params, handle: handler as Notification["handle"] });
+      return extensionOf(id, advertised, methods, added, servedBy);
     },
   };
   return Object.freeze(extension);

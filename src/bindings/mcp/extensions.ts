@@ -1,26 +1,89 @@
 /**
- * Extensions on MCP (SEP-2133): an extension's request methods served on every revision, and its
- * settings advertised in `capabilities.extensions[id]`, which `server/discover` (2026-07-28) and
- * `initialize` (2025) both carry (`addServedExtensions()`). A method checks its params against the
- * extension's schema, runs its handler with what the client declared, and answers with its result.
+ * Extensions on MCP (SEP-2133): an extension's request methods and client notifications served on every
+ * revision, and its settings advertised in `capabilities.extensions[id]`, which `server/discover`
+ * (2026-07-28) and `initialize` (2025) both carry (`addServedExtensions()`). A method checks its params
+ * against the extension's schema, runs its handler with what the client declared, and answers with its
+ * result; a notification is checked the same way and never answered. Handlers talk to the client through
+ * the request's channel: notifications on its stream, and on the 2025 revisions requests
+ * (`PendingRequests.ask`, as elicitation does).
  *
  * @module
  */
-import { type CallSink, clientViewOf, type Extension, registryOf } from "../../core/mod.ts";
-import { ProtocolError } from "../../errors/error.ts";
+import { type CallSink, clientViewOf, type Extension, type ExtensionContext, registryOf } from "../../core/mod.ts";
+import { McpliteError } from "../../errors/error.ts";
+import { checkedParams } from "../../extension/run-on-wire.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { CachedBody } from "./caching.ts";
 import { advertisedSettings, type McpFeature, type McpMethods } from "./feature-methods.ts";
 import { finishResult } from "./finish-result.ts";
-import type { McpMethod } from "./mcp-request.ts";
+import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { listReply } from "./pagination.ts";
 import { callMetaOf } from "./sink.ts";
 
 type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
-type Served = Pick<Extension, "id" | "advertised" | "methods">;
+type Notification = Extension["notifications"] extends ReadonlyMap<string, infer N> ? N : never;
+type Served = Pick<Extension, "id" | "advertised" | "methods" | "notifications">;
 
 /** A call of an extension method has no channel for questions to the client (`ctx` offers none). */
 const NO_INPUT: CallSink = {};
+
+/** Checks a request's params against an extension message's schema (`checkedParams()`). */
+function checked(name: string, message: Pick<Method, "params">, request: McpRequest): Promise<unknown> {
+  return checkedParams(name, message, request.rpc.params);
+}
+
+/**
+ * A handler's `ctx`: what the client declared, the signal, and the request's channel to the client. A
+ * notification of the client's (`answers` false) has a stream only on a connection (stdio, a WebSocket);
+ * over HTTP its POST is answered 202 at once. Server→client requests exist on the 2025 revisions only
+ * (MCP 2026-07-28 asks through input-required results, SEP-2322). `page()` and `cacheable()` answer as MCP's
+ * own lists do (MCP 2026-07-28, Basic: Pagination; `CacheableResult`).
+ */
+function contextOf(
+  extension: Served,
+  name: string,
+  ctx: McpContext,
+  request: McpRequest,
+  channel: Channel,
+  answers: boolean,
+): ExtensionContext {
+  const streams = answers || channel.persistent;
+  const registry = registryOf(ctx.core);
+  const { envelope } = request;
+  return {
+    client: clientViewOf(callMetaOf(request), NO_INPUT),
+    protocolVersion: envelope.protocolVersion,
+    settings: advertisedSettings(extension, ctx.settings.extensions),
+    served: {
+      get skills() {
+        return registry.skills;
+      },
+      skill: (uri) => registry.skill(uri),
+    },
+    page: (field, items) => listReply(ctx, request, `ext:${name}:${envelope.era}`, field, items) as never,
+    cacheable(result) {
+      const hint = ctx.settings.listCache;
+      const cached = envelope.era === "modern" ? { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope } : result;
+      return new CachedBody(JSON.stringify(finishResult({ ...cached }, envelope, ctx.serverInfo)), hint) as never;
+    },
+    get signal() {
+      return channel.signal;
+    },
+    notify: (method, params = {}) => {
+      if (streams) channel.notify(method, { ...params });
+      return Promise.resolve();
+    },
+    request: async (method, params = {}) => {
+      if (!streams || !channel.streaming || request.envelope.era !== "legacy") {
+        throw new McpliteError(
+          "unsupported",
+          `${method}: a server asks its client only on a 2025 revision's stream (MCP 2026-07-28 has no server→client requests)`,
+        );
+      }
+      return await ctx.pending.ask(channel, request.session, method, { ...params }) as Record<string, unknown>;
+    },
+  };
+}
 
 /**
  * Serves one extension method. The params are what the request sent less MCP's own `_meta` (the
@@ -34,45 +97,47 @@ const NO_INPUT: CallSink = {};
  */
 function served(extension: Served, name: string, method: Method): McpMethod {
   return async (ctx, request, channel) => {
-    const { _meta: _, ...params } = request.rpc.params;
-    const checked = await method.params.validate(params);
-    if (!checked.ok) {
-      const detail = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-      throw new ProtocolError("invalid_params", `Invalid params for ${name}: ${detail}`, {
-        data: { issues: checked.issues },
-      });
-    }
-    const registry = registryOf(ctx.core);
-    const { envelope } = request;
-    const result = await method.handle(checked.value, {
-      client: clientViewOf(callMetaOf(request), NO_INPUT),
-      signal: channel.signal,
-      protocolVersion: envelope.protocolVersion,
-      settings: advertisedSettings(extension, ctx.settings.extensions),
-      served: {
-        get skills() {
-          return registry.skills;
-        },
-        skill: (uri) => registry.skill(uri),
-      },
-      page: (field, items) => listReply(ctx, request, `ext:${name}:${envelope.era}`, field, items) as never,
-      cacheable(result) {
-        const hint = ctx.settings.listCache;
-        const cached = envelope.era === "modern" ? { ...result, ttlMs: hint.ttlMs, cacheScope: hint.scope } : result;
-        return new CachedBody(JSON.stringify(finishResult({ ...cached }, envelope, ctx.serverInfo)), hint) as never;
-      },
-    });
+    const params = await checked(name, method, request);
+    const result = await method.handle(params, contextOf(extension, name, ctx, request, channel, true));
     if (result instanceof CachedBody) return result;
     if (!isObject(result) || Array.isArray(result)) {
       throw new TypeError(`the extension method ${name} answered ${typeof result}, not a JSON object`);
     }
-    return finishResult({ ...result }, envelope, ctx.serverInfo);
+    return finishResult({ ...result }, request.envelope, ctx.serverInfo);
   };
 }
 
 /**
- * The MCP feature of an extension: its methods on both eras, and the extension, whose entry the
- * capabilities carry.
+ * Serves one notification of the client's: run when a notification of its name arrives (`route()`), never
+ * answered; invalid params and the handler's failure go to the server's `onError`. A request of its name
+ * (how an MCP-lite client sends it over a connection, MCP-lite having no notifications) runs it the same and
+ * is answered: an empty result, or the error.
+ *
+ * @param extension The extension.
+ * @param name The notification's name.
+ * @param notification The extension's notification.
+ * @returns The MCP method, marked as a notification's.
+ */
+function notified(extension: Served, name: string, notification: Notification): McpMethod {
+  const method = async (ctx: McpContext, request: McpRequest, channel: Channel) => {
+    const answers = request.rpc.id !== undefined;
+    try {
+      await notification.handle(
+        await checked(name, notification, request),
+        contextOf(extension, name, ctx, request, channel, answers),
+      );
+    } catch (error) {
+      if (answers) throw error;
+      ctx.report(error);
+    }
+    return finishResult({}, request.envelope, ctx.serverInfo);
+  };
+  return Object.assign(method, { notification: true as const });
+}
+
+/**
+ * The MCP feature of an extension: its methods and notifications on both eras, and the extension, whose
+ * entry the capabilities carry.
  *
  * @param extension The extension.
  * @returns The feature.
@@ -93,6 +158,9 @@ function served(extension: Served, name: string, method: Method): McpMethod {
 export function extensionOnMcp(extension: Served): McpFeature {
   const methods: Record<string, McpMethod> = {};
   for (const [name, method] of extension.methods) methods[name] = served(extension, name, method);
+  for (const [name, notification] of extension.notifications) {
+    methods[name] = notified(extension, name, notification);
+  }
   const both: McpMethods = Object.freeze(methods);
   return Object.freeze({ mcp: { modern: both, legacy: both, extension } });
 }

@@ -136,4 +136,9 @@ export interface McpMethod {
    * so that routing does not wrap it a second time.
    */
   readonly ownsRequestLayer?: true;
+  /**
+   * Set on the method of a client notification an extension declared (SEP-2133): routing runs it for a
+   * notification of its name, which no other method gets.
+   */
+  readonly notification?: true;
 }

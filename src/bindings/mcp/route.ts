@@ -23,7 +23,7 @@ import { cancelScope } from "./cancel-scope.ts";
 import { discover, initialize, ping, setLevel } from "./lifecycle.ts";
 import { subscriptionsListen } from "./subscriptions-listen.ts";
 import { throughMiddleware } from "./request-middleware.ts";
-import type { McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
+import type { Channel, McpContext, McpMethod, McpRequest } from "./mcp-request.ts";
 import { modernErrorToWire } from "../../errors/mcp-codes.ts";
 import { tasksCancel, tasksGet, tasksUpdate } from "./tasks.ts";
 import { toolsCall, toolsList } from "./tools.ts";
@@ -77,7 +77,8 @@ export interface Routed {
  * @param ctx The binding.
  * @param message The parsed message.
  * @param carrier What carries it.
- * @param target Receives the id and the era's table as they become known.
+ * @param target Receives the id and the era's table as they become known; the channel of a notification
+ *   an extension declared.
  * @returns The request and its method, or `undefined` when there is nothing to answer.
  * @throws {ProtocolError} For every protocol error, mapped through `target.table` by the caller.
  */
@@ -85,7 +86,7 @@ export function route(
   ctx: McpContext,
   message: unknown,
   carrier: Carrier,
-  target: ErrorTarget,
+  target: ErrorTarget & Channel,
 ): Routed | undefined {
   target.id = idOf(message);
   const session = carrier.session;
@@ -110,31 +111,34 @@ export function route(
   } else {
     envelope = parseLegacyEnvelope(rpc, header ?? null, ctx.sessions.get(session), ctx.core.options.protocolVersions);
   }
-  if (rpc.id === undefined) {
-    if (rpc.method === "notifications/cancelled") {
-      const scope = cancelScope(carrier, envelope.era, session);
-      if (scope !== undefined) ctx.inFlight.cancel(scope, rpc.params);
-    }
-    return undefined; // other client notifications change nothing here
-  }
   const registry = registryOf(ctx.core);
-  const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
-    featureMethod(registry, rpc.method, modern);
-  if (method === undefined) {
-    throw new ProtocolError("method_not_found", `Method not found: ${echoed(rpc.method)}`);
-  }
   // Each request on a carrier without headers gets its own (a copy of its connection's, as a WebSocket's
   // upgrade request): a handler may set some on ctx.meta.headers.
-  const headers = http ?? new Headers(carrier.connectionHeaders);
   const request = {
     rpc,
     envelope,
-    headers,
+    headers: http ?? new Headers(carrier.connectionHeaders),
     sse: carrier.streaming,
     session,
     piped: carrier.piped === true,
     host: carrier.host,
   };
+  if (rpc.id === undefined) {
+    if (rpc.method === "notifications/cancelled") {
+      const scope = cancelScope(carrier, envelope.era, session);
+      if (scope !== undefined) ctx.inFlight.cancel(scope, rpc.params);
+    } else {
+      // A notification an extension declared runs, unanswered (SEP-2133); others change nothing here.
+      const notified = featureMethod(registry, rpc.method, modern);
+      if (notified?.notification) notified(ctx, request, target);
+    }
+    return undefined;
+  }
+  const method = (modern ? MODERN_METHODS : LEGACY_METHODS).get(rpc.method) ??
+    featureMethod(registry, rpc.method, modern);
+  if (method === undefined) {
+    throw new ProtocolError("method_not_found", `Method not found: ${echoed(rpc.method)}`);
+  }
   return { request, method: throughMiddleware(registry, rpc.method, method) };
 }
 

@@ -29,7 +29,7 @@ import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../js
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { listMessage, resultWithMeta } from "./envelope.ts";
 import { liteCall, liteMessages } from "./dispatch.ts";
-import { LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
+import { extensionMethod, LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
 import { errorCodeToWire } from "../../errors/mcplite-codes.ts";
 import { liteCallMeta } from "./lite-caller.ts";
 
@@ -110,7 +110,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const body = read instanceof Promise ? await read : read;
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
-        const method = liteMethod(rpc.method);
+        const method = liteMethod(rpc.method) ?? extensionMethod(registry, rpc.method);
         if (method?.kind === "list") {
           const listed = await runRequest(
             registry,

@@ -41,8 +41,8 @@ export function streamMetaOf(
 
 /**
  * Handles a message that arrived on a call's stream before its reply: progress for this request goes
- * to `onProgress`, its partials (when the caller streams) to `onPartial`, log messages to `onLog`;
- * server requests to `onRequest`.
+ * to `onProgress`, its partials (when the caller streams) to `onPartial`, log messages to `onLog`,
+ * any other notification (an extension's) to `onNotification`; server requests to `onRequest`.
  *
  * @param message The JSON-RPC message.
  * @param ctx The request context.
@@ -91,5 +91,5 @@ export async function handleStreamMessage(
       data: params.data,
       ...(typeof params.logger === "string" ? { logger: params.logger } : {}),
     });
-  }
+  } else ctx.onNotification?.(method, params);
 }

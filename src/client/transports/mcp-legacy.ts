@@ -19,6 +19,7 @@ import { replyFromMcp, replyFromTaskAugmented } from "../read-result.ts";
 import type { InputRequest, Reply, RequestContext } from "../transport.ts";
 import { answerError } from "./answer-error.ts";
 import { handleStreamMessage, streamMetaOf, TASKS_EXTENSION } from "./mcp-client-wire.ts";
+import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { SseConnection } from "./sse-connection.ts";
 
 /** How many times a stream that ended before its reply is resumed. */
@@ -130,6 +131,11 @@ export class LegacySession {
     extra?: Headers,
   ): Promise<Exchanged> {
     await this.open(ctx);
+    if (ctx.notification) { // an extension's notification (SEP-2133): no id, no reply
+      const response = await this.#post({ jsonrpc: "2.0", method, params }, ctx.signal);
+      if (!response.ok) throw transportError(`The server refused ${method}: HTTP ${response.status}`, response);
+      return { result: {}, response };
+    }
     try {
       return await this.#exchange(method, params, ctx, extra);
     } catch (error) {
@@ -297,8 +303,12 @@ export class LegacySession {
         }).catch(() => {});}
       return;
     }
-    // A completion is the client's, not a call's: told once.
-    const once = message.method === "notifications/elicitation/complete" ? contexts.slice(0, 1) : contexts;
+    // A completion, as any notification the client hears (an extension's), is the client's, not a call's: told
+    // once; progress and logs go to the calls they name.
+    const once =
+      ["notifications/progress", "notifications/message", PARTIAL_NOTIFICATION].includes(message.method as string)
+        ? contexts
+        : contexts.slice(0, 1);
     for (const [ctx, token] of once) await handleStreamMessage(message, ctx, token);
   }
 

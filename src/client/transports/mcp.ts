@@ -297,15 +297,20 @@ class McpTransport implements Transport {
     }
   }
 
-  /** Sends one 2026-07-28 request with the envelope in `_meta` and the headers, and reads its reply. */
+  /**
+   * Sends one 2026-07-28 request with the envelope in `_meta` and the headers, and reads its reply; a
+   * notification (`ctx.notification`) goes without its id, and the server answers its POST 202 (MCP
+   * 2026-07-28, Transports: Streamable HTTP).
+   */
   async #exchange(
-    id: number,
+    id: number | undefined,
     method: string,
     params: Record<string, unknown>,
     ctx: RequestContext,
     extra?: Headers,
   ): Promise<Exchanged> {
-    const { progressToken, meta: streamMeta } = streamMetaOf(ctx, id);
+    if (ctx.notification) id = undefined;
+    const { progressToken, meta: streamMeta } = streamMetaOf(ctx, id!);
     const meta: Record<string, unknown> = {
       ...(params._meta as Record<string, unknown> | undefined),
       [META.protocolVersion]: this.#version,
@@ -329,11 +334,11 @@ class McpTransport implements Transport {
     if (typeof name === "string") headers.set(NAME_HEADER, encodeHeaderValue(name));
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } });
     const response = await this.#http.post("", headers, body, ctx.signal);
-    if (response.status === 304) return { result: {}, response };
+    if (response.status === 304 || response.status === 202) return { result: {}, response };
     if (!response.ok && !isJsonResponse(response)) throw await httpError(response);
     const cursor = { lastEventId: undefined, retryMs: undefined };
     const onMessage = (message: StreamMessage) => handleStreamMessage(message, ctx, progressToken);
-    const reply = await readRpcReply(response, id, ctx, cursor, onMessage, this.#http.maxResponseBytes);
+    const reply = await readRpcReply(response, id!, ctx, cursor, onMessage, this.#http.maxResponseBytes);
     if (reply === undefined) {
       throw transportError(`The ${method} stream ended before its response`, { status: response.status });
     }

@@ -131,7 +131,10 @@ class McpliteTransport implements Transport {
    * not MCP-lite's.
    */
   request(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
-    const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : undefined;
+    // An extension's method (SEP-2133: under a reverse-DNS vendor prefix, `org.example/ledger/get`) is JSON-RPC at
+    // `/rpc`, as this SDK's servers answer it (E5); a notification (`ctx.notification`) too, as a request whose
+    // result is empty: MCP-lite has no notifications. MCP's own methods (skills, tasks…) are not MCP-lite's.
+    const endpoint = Object.hasOwn(EXTENDED, method) ? EXTENDED[method] : /^[^/]*\./.test(method) ? RPC : undefined;
     if (endpoint === undefined) {
       return Promise.reject(
         clientError("unsupported", `${method} is not available over ${this.wire}`),
@@ -240,6 +243,9 @@ const EXTENDED: Readonly<Record<string, Endpoint>> = {
   "resources/templates/list": { path: "/resources/templates", list: "resourceTemplates" },
   "resources/read": { path: "/resources/read" },
 };
+
+/** Where any other method goes: JSON-RPC at `/rpc` (this SDK's MCP-lite extension E5, an extension's methods). */
+const RPC: Endpoint = { path: "/rpc" };
 
 function parseData(data: string, type: string): unknown {
   try {

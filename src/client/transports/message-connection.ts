@@ -255,8 +255,12 @@ export abstract class MessageConnection {
       pending?.event?.(text);
       return;
     }
-    // Logs, and URL elicitation's completion (MCP 2025-11-25), go to the call they most likely belong to.
-    if (method === "notifications/message" || method === "notifications/elicitation/complete") {
+    // Logs, URL elicitation's completion (MCP 2025-11-25), and an extension's notifications (SEP-2133: named
+    // under its identifier, never `notifications/…`) go to the call they most likely belong to.
+    if (
+      method === "notifications/message" || method === "notifications/elicitation/complete" ||
+      !String(method).startsWith("notifications/")
+    ) {
       const pending = this.#newest((p) => !p.lite && p.event !== undefined);
       if (pending !== undefined) return pending.event!(text);
     }

@@ -1,0 +1,74 @@
+/**
+ * Extensions on MCP-lite (SEP-2133 methods, carried as this SDK's MCP-lite extension E5): an extension's
+ * request methods answer on the JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's
+ * `method`, inside the request middleware, as `prompts/get` does (E1); its client notifications too, sent as
+ * requests (MCP-lite has no notifications) and answered with an empty result. MCP-lite declares no client
+ * capabilities and its JSON answers stream nothing: `ctx.client.extensions` is `undefined`, `ctx.notify`
+ * sends nothing and `ctx.request` rejects. On stdio and a WebSocket an extension's messages are MCP's (the
+ * connection hands every message outside MCP-lite's table to MCP).
+ *
+ * @module
+ */
+import { type Extension, type Feature, runRequest } from "../../core/mod.ts";
+import { runOnWire } from "../../extension/run-on-wire.ts";
+import type { LiteGet } from "./methods.ts";
+
+type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
+
+/** An extension feature's MCP-lite part: its request methods, by name, answered as a `get`. */
+export interface LiteExtensionFeature extends Feature {
+  /** The methods. */
+  readonly mcplite: { readonly methods: Readonly<Record<string, LiteGet>> };
+}
+
+/**
+ * Serves one extension method on MCP-lite's JSON-RPC endpoints; a notification of the client's, too, answered
+ * with an empty result (MCP-lite has no notifications: a client sends one as a request).
+ */
+function served(
+  extension: Pick<Extension, "advertised">,
+  name: string,
+  method: Pick<Method, "params"> & { readonly handle: (...args: never[]) => unknown },
+): LiteGet {
+  return {
+    kind: "get",
+    paths: [],
+    answer(registry, rpc, caller) {
+      const { signal: source, meta } = caller;
+      const request = { method: name, params: rpc.params, meta, signal: source, host: caller.host };
+      const signal = source instanceof AbortSignal ? source : source.signal;
+      return runRequest(
+        registry,
+        request,
+        () => runOnWire(extension, name, method, rpc.params, { registry, meta, signal }),
+      );
+    },
+  };
+}
+
+/**
+ * The MCP-lite feature of an extension: its request methods on the JSON-RPC endpoints.
+ *
+ * @param extension The extension.
+ * @returns The feature.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { defineExtension } from "../../extension/define-extension.ts";
+ * import { extensionOnLite } from "./extensions.ts";
+ * const ledger = defineExtension("org.example/ledger")
+ *   .method("org.example/ledger/get", v.object({ id: v.string() }), ({ id }) => ({ id }));
+ * assert.deepEqual(Object.keys(extensionOnLite(ledger).mcplite.methods), ["org.example/ledger/get"]);
+ * ```
+ */
+export function extensionOnLite(
+  extension: Pick<Extension, "advertised" | "methods" | "notifications">,
+): LiteExtensionFeature {
+  const methods: Record<string, LiteGet> = Object.create(null); // looked up by any name a client sends
+  for (const [name, message] of [...extension.methods, ...extension.notifications]) {
+    methods[name] = served(extension, name, message);
+  }
+  return Object.freeze({ mcplite: { methods: Object.freeze(methods) } });
+}
