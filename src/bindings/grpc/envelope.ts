@@ -32,6 +32,7 @@ import {
 } from "../../gen/mcplite/mcplite_pb.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
+import { servedExtensions } from "../mcplite/extensions.ts";
 
 type PromptDescriptor = ReturnType<typeof describePrompt>;
 
@@ -41,6 +42,12 @@ const LIST = new CacheSlot<ToolsList>("grpc:tools");
 /** The init shape of a `ToolResponse`, which Connect serialises without an intermediate message. */
 export type ToolResponseInit = MessageInitShape<typeof ToolResponseSchema>;
 type ResponseMetaInit = MessageInitShape<typeof ResponseMetaSchema>;
+
+/** The extensions served, as a `Struct`, or unset when there is none. */
+function extensionsOf(registry: Registry): JsonObject | undefined {
+  const served = servedExtensions(registry);
+  return served === undefined ? undefined : toJsonObject(served);
+}
 
 /**
  * Builds the `GetTools` answer once per change of the tool table (and, when tools require scopes, per
@@ -66,6 +73,8 @@ export function toolsList(registry: Registry, auth?: AuthInfo): ToolsList {
           annotations: d.annotations === undefined ? undefined : toJsonObject(d.annotations),
         };
       }),
+      // The extensions served, as MCP-lite's /listtools lists them (this SDK's MCP-lite extension E5).
+      extensions: extensionsOf(registry),
     }));
 }
 

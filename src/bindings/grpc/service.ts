@@ -31,6 +31,7 @@ import {
 } from "./envelope.ts";
 import { HOST_KEY } from "./host-key.ts";
 import { getPrompt, getPrompts, listResources, readResource } from "./prompt-resource-methods.ts";
+import { callMethod } from "./extension-method.ts";
 import { asConnectErrors, errorToConnectError } from "./status.ts";
 import { abortReason, untilDeadline } from "./call-deadline.ts";
 import { addReflection } from "./reflection.ts";
@@ -79,6 +80,10 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 
     readResource(request, context) {
       return readResource(registry, version, request, context);
+    },
+
+    callMethod(request, context) {
+      return callMethod(registry, version, request, context);
     },
 
     async *callToolStream(request, context) {

@@ -17,6 +17,7 @@ import {
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
 import { resultHead } from "../jsonrpc.ts";
+import { servedExtensions } from "./extensions.ts";
 
 /** The `/listtools` bodies, per scope set. */
 const LIST = new CacheSlot<string>("mcplite:list");
@@ -76,14 +77,19 @@ export const REQUEST_STATE_PARAM = "requestState";
  *
  * @param registry The tools.
  * @param auth The caller.
- * @returns The JSON text `{"tools":[…]}`.
+ * @returns The JSON text `{"tools":[…]}` (and `"extensions":{…}` when the server serves one).
  */
 export function listBody(registry: Registry, auth?: AuthInfo): string {
   const visible = scoping.visibleTools(registry, auth, "mcplite:list");
   return registry.cached(
     LIST,
     visible.key,
-    () => JSON.stringify({ tools: visible.tools().map((t) => describeTool(t, true)) }),
+    () => {
+      // The extensions served ride beside the tools (this SDK's MCP-lite extension E5): a key the spec's client skips.
+      const extensions = servedExtensions(registry);
+      const tools = visible.tools().map((t) => describeTool(t, true));
+      return JSON.stringify(extensions ? { tools, extensions } : { tools });
+    },
   );
 }
 

@@ -29,7 +29,8 @@ import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../js
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { listMessage, resultWithMeta } from "./envelope.ts";
 import { liteCall, liteMessages } from "./dispatch.ts";
-import { extensionMethod, LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
+import { LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
+import { extensionMethod } from "./extensions.ts";
 import { errorCodeToWire } from "../../errors/mcplite-codes.ts";
 import { liteCallMeta } from "./lite-caller.ts";
 

@@ -126,21 +126,6 @@ export function liteMethod(method: unknown): LiteMethod | undefined {
 }
 
 /**
- * Finds a method an extension brought (SEP-2133; `extensions.ts`), answered on the JSON-RPC endpoints.
- *
- * @param registry The registry.
- * @param method The JSON-RPC method.
- * @returns The method, or `undefined` when no served extension has it.
- */
-export function extensionMethod(registry: Registry, method: string): LiteGet | undefined {
-  for (const feature of registry.features) {
-    // A table without a prototype (`extensions.ts`): no inherited name is found in it.
-    const found = (feature as { mcplite?: { methods?: Record<string, LiteGet> } }).mcplite?.methods?.[method];
-    if (found) return found;
-  }
-}
-
-/**
  * Tells whether a message on a socket is MCP-lite rather than MCP: a request for a method of the table
  * without MCP's per-request envelope (MCP 2026-07-28's `_meta` protocol version).
  *

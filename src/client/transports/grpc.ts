@@ -154,7 +154,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
   /**
    * `prompts/list` and `prompts/get` as `GetPrompts` and `GetPrompt` (the README's extension E1, of §8.1);
    * `resources/list`, `resources/templates/list` and `resources/read` as `GetResources`,
-   * `GetResourceTemplates` and `ReadResource` (E4).
+   * `GetResourceTemplates` and `ReadResource` (E4); an extension's method as `CallMethod` (E5).
    */
   async function sendRequest(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
@@ -196,6 +196,13 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         return response.meta === undefined
           ? { kind: "complete", result: response.result ?? {} }
           : replyFromResponse(response);
+      }
+      // An extension's method (SEP-2133: under a reverse-DNS vendor prefix, `org.example/ledger/get`) as
+      // `CallMethod` (E5); a notification too, answered with an empty result: gRPC has no notifications.
+      if (/^[^/]*\./.test(method)) {
+        const { result } = await client.callMethod({ method, params: params as JsonObject }, callOptions);
+        ctx.activity();
+        return { kind: "complete", result: result ?? {} };
       }
     } catch (error) {
       throw clientErrorOf(error, ctx, method);

@@ -15,7 +15,7 @@ import type { JsonObject, Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file mcplite/mcplite.proto.
  */
 export const file_mcplite_mcplite: GenFile = /*@__PURE__*/
-  fileDesc("ChVtY3BsaXRlL21jcGxpdGUucHJvdG8SB21jcGxpdGUiBwoFRW1wdHki0wEKBFRvb2wSDAoEbmFtZRgBIAEoCRIMCgR0eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi0KDGlucHV0X3NjaGVtYRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFdGl0bGUYBSABKAkSLgoNb3V0cHV0X3NjaGVtYRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLYW5ub3RhdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IikKCVRvb2xzTGlzdBIcCgV0b29scxgBIAMoCzINLm1jcGxpdGUuVG9vbCKQAQoLVG9vbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJcCgxUb29sUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjCgRtZXRhGAIgASgLMhUubWNwbGl0ZS5SZXNwb25zZU1ldGEirAIKDFJlc3BvbnNlTWV0YRIsCg1yZXNwb25zZV90eXBlGAEgASgOMhUubWNwbGl0ZS5SZXNwb25zZVR5cGUSFQoNcHJvbWlzZV90b2tlbhgCIAEoCRIRCgl0aW1lc3RhbXAYAyABKAMSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFEhYKDnNlcnZlcl92ZXJzaW9uGAUgASgJEhUKDXJlcXVlc3Rfc3RhdGUYBiABKAkSLwoOaW5wdXRfcmVxdWVzdHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDnJldHJ5X2FmdGVyX21zGAggASgFEhIKCmV4cGlyZXNfYXQYCSABKAMSHAoUZXN0aW1hdGVkX2NvbXBsZXRpb24YCiABKAMiVAoOUHJvbXB0QXJndW1lbnQSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghyZXF1aXJlZBgEIAEoCCKNAQoGUHJvbXB0EgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKgoJYXJndW1lbnRzGAQgAygLMhcubWNwbGl0ZS5Qcm9tcHRBcmd1bWVudBIlCgRtZXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIvCgtQcm9tcHRzTGlzdBIgCgdwcm9tcHRzGAEgAygLMg8ubWNwbGl0ZS5Qcm9tcHQikgEKDVByb21wdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJeCg5Qcm9tcHRSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSI7Cg1SZXNvdXJjZXNMaXN0EioKCXJlc291cmNlcxgBIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiTAoVUmVzb3VyY2VUZW1wbGF0ZXNMaXN0EjMKEnJlc291cmNlX3RlbXBsYXRlcxgBIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiZwoPUmVzb3VyY2VSZXF1ZXN0EgsKA3VyaRgBIAEoCRIVCg1yZXF1ZXN0X3N0YXRlGAIgASgJEjAKD2lucHV0X3Jlc3BvbnNlcxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiYAoQUmVzb3VyY2VSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSpkCgxSZXNwb25zZVR5cGUSCgoGQU5TV0VSEAASCwoHUFJPTUlTRRABEg8KC0VMSUNJVEFUSU9OEAISCwoHRkFJTFVSRRADEh0KGVJFUVVFU1RfRk9SX01PUkVfUkVTT1VSQ0UQBDL+AwoHTUNQTGl0ZRIzCghHZXRUb29scxIOLm1jcGxpdGUuRW1wdHkaEi5tY3BsaXRlLlRvb2xzTGlzdCIDkAIBEjcKCENhbGxUb29sEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlEj8KDkNhbGxUb29sU3RyZWFtEhQubWNwbGl0ZS5Ub29sUmVxdWVzdBoVLm1jcGxpdGUuVG9vbFJlc3BvbnNlMAESNwoKR2V0UHJvbXB0cxIOLm1jcGxpdGUuRW1wdHkaFC5tY3BsaXRlLlByb21wdHNMaXN0IgOQAgESPAoJR2V0UHJvbXB0EhYubWNwbGl0ZS5Qcm9tcHRSZXF1ZXN0GhcubWNwbGl0ZS5Qcm9tcHRSZXNwb25zZRI7CgxHZXRSZXNvdXJjZXMSDi5tY3BsaXRlLkVtcHR5GhYubWNwbGl0ZS5SZXNvdXJjZXNMaXN0IgOQAgESSwoUR2V0UmVzb3VyY2VUZW1wbGF0ZXMSDi5tY3BsaXRlLkVtcHR5Gh4ubWNwbGl0ZS5SZXNvdXJjZVRlbXBsYXRlc0xpc3QiA5ACARJDCgxSZWFkUmVzb3VyY2USGC5tY3BsaXRlLlJlc291cmNlUmVxdWVzdBoZLm1jcGxpdGUuUmVzb3VyY2VSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChVtY3BsaXRlL21jcGxpdGUucHJvdG8SB21jcGxpdGUiBwoFRW1wdHki0wEKBFRvb2wSDAoEbmFtZRgBIAEoCRIMCgR0eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi0KDGlucHV0X3NjaGVtYRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDQoFdGl0bGUYBSABKAkSLgoNb3V0cHV0X3NjaGVtYRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLAoLYW5ub3RhdGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IlYKCVRvb2xzTGlzdBIcCgV0b29scxgBIAMoCzINLm1jcGxpdGUuVG9vbBIrCgpleHRlbnNpb25zGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKQAQoLVG9vbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJcCgxUb29sUmVzcG9uc2USJwoGcmVzdWx0GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIjCgRtZXRhGAIgASgLMhUubWNwbGl0ZS5SZXNwb25zZU1ldGEirAIKDFJlc3BvbnNlTWV0YRIsCg1yZXNwb25zZV90eXBlGAEgASgOMhUubWNwbGl0ZS5SZXNwb25zZVR5cGUSFQoNcHJvbWlzZV90b2tlbhgCIAEoCRIRCgl0aW1lc3RhbXAYAyABKAMSGgoScHJvY2Vzc2luZ190aW1lX21zGAQgASgFEhYKDnNlcnZlcl92ZXJzaW9uGAUgASgJEhUKDXJlcXVlc3Rfc3RhdGUYBiABKAkSLwoOaW5wdXRfcmVxdWVzdHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhYKDnJldHJ5X2FmdGVyX21zGAggASgFEhIKCmV4cGlyZXNfYXQYCSABKAMSHAoUZXN0aW1hdGVkX2NvbXBsZXRpb24YCiABKAMiVAoOUHJvbXB0QXJndW1lbnQSDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIQCghyZXF1aXJlZBgEIAEoCCKNAQoGUHJvbXB0EgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKgoJYXJndW1lbnRzGAQgAygLMhcubWNwbGl0ZS5Qcm9tcHRBcmd1bWVudBIlCgRtZXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIvCgtQcm9tcHRzTGlzdBIgCgdwcm9tcHRzGAEgAygLMg8ubWNwbGl0ZS5Qcm9tcHQikgEKDVByb21wdFJlcXVlc3QSDAoEbmFtZRgBIAEoCRIqCglhcmd1bWVudHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDXJlcXVlc3Rfc3RhdGUYAyABKAkSMAoPaW5wdXRfcmVzcG9uc2VzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJeCg5Qcm9tcHRSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSI7Cg1SZXNvdXJjZXNMaXN0EioKCXJlc291cmNlcxgBIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiTAoVUmVzb3VyY2VUZW1wbGF0ZXNMaXN0EjMKEnJlc291cmNlX3RlbXBsYXRlcxgBIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiZwoPUmVzb3VyY2VSZXF1ZXN0EgsKA3VyaRgBIAEoCRIVCg1yZXF1ZXN0X3N0YXRlGAIgASgJEjAKD2lucHV0X3Jlc3BvbnNlcxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiYAoQUmVzb3VyY2VSZXNwb25zZRInCgZyZXN1bHQYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EiMKBG1ldGEYAiABKAsyFS5tY3BsaXRlLlJlc3BvbnNlTWV0YSJICg1NZXRob2RSZXF1ZXN0Eg4KBm1ldGhvZBgBIAEoCRInCgZwYXJhbXMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IjkKDk1ldGhvZFJlc3BvbnNlEicKBnJlc3VsdBgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QqZAoMUmVzcG9uc2VUeXBlEgoKBkFOU1dFUhAAEgsKB1BST01JU0UQARIPCgtFTElDSVRBVElPThACEgsKB0ZBSUxVUkUQAxIdChlSRVFVRVNUX0ZPUl9NT1JFX1JFU09VUkNFEAQyvQQKB01DUExpdGUSMwoIR2V0VG9vbHMSDi5tY3BsaXRlLkVtcHR5GhIubWNwbGl0ZS5Ub29sc0xpc3QiA5ACARI3CghDYWxsVG9vbBIULm1jcGxpdGUuVG9vbFJlcXVlc3QaFS5tY3BsaXRlLlRvb2xSZXNwb25zZRI/Cg5DYWxsVG9vbFN0cmVhbRIULm1jcGxpdGUuVG9vbFJlcXVlc3QaFS5tY3BsaXRlLlRvb2xSZXNwb25zZTABEjcKCkdldFByb21wdHMSDi5tY3BsaXRlLkVtcHR5GhQubWNwbGl0ZS5Qcm9tcHRzTGlzdCIDkAIBEjwKCUdldFByb21wdBIWLm1jcGxpdGUuUHJvbXB0UmVxdWVzdBoXLm1jcGxpdGUuUHJvbXB0UmVzcG9uc2USOwoMR2V0UmVzb3VyY2VzEg4ubWNwbGl0ZS5FbXB0eRoWLm1jcGxpdGUuUmVzb3VyY2VzTGlzdCIDkAIBEksKFEdldFJlc291cmNlVGVtcGxhdGVzEg4ubWNwbGl0ZS5FbXB0eRoeLm1jcGxpdGUuUmVzb3VyY2VUZW1wbGF0ZXNMaXN0IgOQAgESQwoMUmVhZFJlc291cmNlEhgubWNwbGl0ZS5SZXNvdXJjZVJlcXVlc3QaGS5tY3BsaXRlLlJlc291cmNlUmVzcG9uc2USPQoKQ2FsbE1ldGhvZBIWLm1jcGxpdGUuTWV0aG9kUmVxdWVzdBoXLm1jcGxpdGUuTWV0aG9kUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * No arguments.
@@ -107,6 +107,14 @@ export type ToolsList = Message<"mcplite.ToolsList"> & {
    * @generated from field: repeated mcplite.Tool tools = 1;
    */
   tools: Tool[];
+
+  /**
+   * Addition (E5): the extensions the server serves, each identifier's settings (SEP-2133
+   * capabilities.extensions); unset when it serves none.
+   *
+   * @generated from field: google.protobuf.Struct extensions = 2;
+   */
+  extensions?: JsonObject | undefined;
 };
 
 /**
@@ -561,6 +569,55 @@ export const ResourceResponseSchema: GenMessage<ResourceResponse> = /*@__PURE__*
   messageDesc(file_mcplite_mcplite, 14);
 
 /**
+ * Addition (E5): a call of an extension's request method.
+ *
+ * @generated from message mcplite.MethodRequest
+ */
+export type MethodRequest = Message<"mcplite.MethodRequest"> & {
+  /**
+   * The method's name, e.g. "org.example/ledger/get".
+   *
+   * @generated from field: string method = 1;
+   */
+  method: string;
+
+  /**
+   * Its params, as the method's schema defines them.
+   *
+   * @generated from field: google.protobuf.Struct params = 2;
+   */
+  params?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message mcplite.MethodRequest.
+ * Use `create(MethodRequestSchema)` to create a new message.
+ */
+export const MethodRequestSchema: GenMessage<MethodRequest> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 15);
+
+/**
+ * Addition (E5): what the method answered.
+ *
+ * @generated from message mcplite.MethodResponse
+ */
+export type MethodResponse = Message<"mcplite.MethodResponse"> & {
+  /**
+   * The method's result, a JSON object.
+   *
+   * @generated from field: google.protobuf.Struct result = 1;
+   */
+  result?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message mcplite.MethodResponse.
+ * Use `create(MethodResponseSchema)` to create a new message.
+ */
+export const MethodResponseSchema: GenMessage<MethodResponse> = /*@__PURE__*/
+  messageDesc(file_mcplite_mcplite, 16);
+
+/**
  * The response types of MCP-lite §3.3. The spec fixes these names and numbers, so the enum keeps them
  * instead of buf's RESPONSE_TYPE_ prefix and _UNSPECIFIED zero value (see buf.yaml): ANSWER is the default.
  *
@@ -705,6 +762,17 @@ export const MCPLite: GenService<{
     methodKind: "unary";
     input: typeof ResourceRequestSchema;
     output: typeof ResourceResponseSchema;
+  },
+  /**
+   * Addition (this SDK's MCP-lite extension E5, SEP-2133 extensions): calls a request method an extension
+   * adds, by its name, with its params as a Struct; UNIMPLEMENTED for a method no served extension defines.
+   *
+   * @generated from rpc mcplite.MCPLite.CallMethod
+   */
+  callMethod: {
+    methodKind: "unary";
+    input: typeof MethodRequestSchema;
+    output: typeof MethodResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_mcplite_mcplite, 0);

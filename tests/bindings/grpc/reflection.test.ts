@@ -22,6 +22,7 @@ const SERVICES = ["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alph
 const METHODS = [
   "grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
   "grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+  "mcplite.MCPLite/CallMethod",
   "mcplite.MCPLite/CallTool",
   "mcplite.MCPLite/CallToolStream",
   "mcplite.MCPLite/GetPrompt",
@@ -117,6 +118,7 @@ describe("gRPC server reflection", () => {
       "GetResources",
       "GetResourceTemplates",
       "ReadResource",
+      "CallMethod",
     ]);
     assert.equal(unknown.code, 0, unknown.stderr);
     assert.equal(JSON.parse(unknown.stdout).errorResponse.errorCode, 5); // gRPC NOT_FOUND
@@ -135,6 +137,7 @@ describe("gRPC server reflection", () => {
       "GetResources(.mcplite.Empty) .mcplite.ResourcesList",
       "GetResourceTemplates(.mcplite.Empty) .mcplite.ResourceTemplatesList",
       "ReadResource(.mcplite.ResourceRequest) .mcplite.ResourceResponse",
+      "CallMethod(.mcplite.MethodRequest) .mcplite.MethodResponse",
     ]);
   });
 
