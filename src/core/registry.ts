@@ -224,6 +224,7 @@ export class Definitions implements Registry {
     const taken = claims.find((claim) => this.#claimed.has(claim));
     if (taken !== undefined) throw new TypeError(`${taken} is served already (by an extension)`);
     for (const claim of claims) this.#claimed.add(claim);
+    this.runtime.messages.push(...extension.intercepts); // after the server's own and the extensions served before
     this.#bring(extension);
     this.#caches.clear(); // server/discover, serialised once, now advertises it
   }

@@ -7,6 +7,7 @@
  */
 import type { Extension } from "../core/extension.ts";
 import type { Feature } from "../core/feature.ts";
+import type { MessageMiddleware } from "../core/message-middleware.ts";
 import { compileSchema } from "../core/schema.ts";
 
 /** Builds the features that serve an extension, from what it is. */
@@ -115,7 +116,7 @@ function checkIdentifier(id: string): void {
  */
 export function defineExtension<Id extends string>(id: Id, servedBy: ServedBy = () => []): Extension<Id> {
   checkIdentifier(id);
-  return extensionOf(id, Object.freeze({}), new Map(), servedBy);
+  return extensionOf(id, Object.freeze({}), new Map(), servedBy, Object.freeze([]));
 }
 
 function extensionOf<Id extends string>(
@@ -123,17 +124,23 @@ function extensionOf<Id extends string>(
   advertised: Readonly<Record<string, unknown>>,
   methods: Extension["methods"],
   servedBy: ServedBy,
+  intercepts: readonly MessageMiddleware[],
 ): Extension<Id> {
   const extension: Extension<Id> = {
     id,
     advertised,
     methods,
+    intercepts,
     features: servedBy({ id, advertised, methods }),
     settings(settings) {
       if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
         throw new TypeError(`extension "${id}": settings must be a JSON object`);
       }
-      return extensionOf(id, Object.freeze({ ...settings }), methods, servedBy);
+      return extensionOf(id, Object.freeze({ ...settings }), methods, servedBy, intercepts);
+    },
+    intercept(middleware) {
+      if (typeof middleware !== "function") throw new TypeError(`extension "${id}": a middleware is a function`);
+      return extensionOf(id, advertised, methods, servedBy, Object.freeze([...intercepts, middleware]));
     },
     method(name, schema, handler) {
       const verb = typeof name === "string" && name.startsWith(`${id}/`) ? name.slice(id.length + 1) : "";
@@ -145,7 +152,7 @@ function extensionOf<Id extends string>(
       const params = compileSchema(schema, `extension method "${name}" params`);
       const added = new Map(methods);
       added.set(name, { params, handle: handler as Method["handle"] });
-      return extensionOf(id, advertised, added, servedBy);
+      return extensionOf(id, advertised, added, servedBy, intercepts);
     },
   };
   return Object.freeze(extension);
