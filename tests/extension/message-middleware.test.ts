@@ -19,6 +19,7 @@ import { createStdioTransport } from "../../src/client/transports/stdio.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import type { Listener, MessageMiddleware } from "../../src/types.ts";
 import { initializedSession, runtimeCommand } from "../helpers/stdio.ts";
+import { bearer, opaqueAuth, RESOURCE } from "../helpers/opaque-auth.ts";
 import { recorder, transcriptServer } from "./message-middleware-server.ts";
 
 const CHILD = fileURLToPath(new URL("./message-middleware-server.ts", import.meta.url));
@@ -292,6 +293,29 @@ describe("what a middleware may do", () => {
     } finally {
       await listener.close();
     }
+  });
+
+  it("keeps a refusal for a scope what it is: the edge still adds its step-up challenge", async () => {
+    const seen: string[] = [];
+    const server = createServer({ name: "mw", version: "1.0.0", auth: opaqueAuth() })
+      .tool(defineTool("admin").describe("Admins only").scopes("docs:admin").handle(() => "done"))
+      .intercept(async (message, info, next) => {
+        seen.push(`${info.direction} ${info.method} ${"error" in message ? "error" : ""}`.trim());
+        await next();
+      });
+    const response = await server.fetch(
+      new Request(`${RESOURCE}/mcp`, {
+        method: "POST",
+        headers: { ...bearer("reader"), "content-type": "application/json", "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "admin", arguments: {} } }),
+      }),
+    );
+    assert.equal(response.status, 403, await response.clone().text());
+    assert.match(
+      response.headers.get("www-authenticate") ?? "",
+      /^Bearer error="insufficient_scope", scope="docs:admin"/,
+    );
+    assert.deepEqual(seen, ["in tools/call", "out tools/call error"]);
   });
 
   it("drops a message by not calling next: an incoming request gets no answer (202 over HTTP)", async () => {

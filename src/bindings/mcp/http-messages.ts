@@ -7,7 +7,8 @@
  * @module
  */
 import { registryOf } from "../../core/mod.ts";
-import { acceptsEventStream, type Host, JSON_HEADERS } from "../../server/mod.ts";
+import { acceptsEventStream, answersRefusal, type Host, JSON_HEADERS } from "../../server/mod.ts";
+import { refusalAnswered } from "../../server/answered-refusal.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
   eventsThrough,
@@ -117,5 +118,7 @@ export async function respondThrough(ctx: McpContext, http: Request, host: Host,
   if (sent.length === 0) return new Response(null, { status: 202 });
   const answer = batch ? `[${sent.join(",")}]` : sent[0];
   if (answer !== text) headers.delete("etag"); // the entity changed
-  return new Response(answer, { status: response?.status ?? 200, headers });
+  // A refusal for a scope keeps its mark, for the edge's step-up challenge.
+  const refusal = response && refusalAnswered(response);
+  return answersRefusal(new Response(answer, { status: response?.status ?? 200, headers }), refusal);
 }
