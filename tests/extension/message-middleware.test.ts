@@ -318,6 +318,31 @@ describe("what a middleware may do", () => {
     assert.deepEqual(seen, ["in tools/call", "out tools/call error"]);
   });
 
+  it("passes each message of a 2025-03-26 batch, in and out, an early answer joining the batch's answers", async () => {
+    const seen: string[] = [];
+    const server = createServer({ name: "mw", version: "1.0.0" }).tool(add).intercept(async (message, info, next) => {
+      seen.push(`${info.direction} ${info.method}`);
+      if (info.direction === "in" && message.method === "ping") return { result: { early: true } };
+      await next();
+    });
+    const response = await server.fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", "mcp-protocol-version": "2025-03-26" },
+        body: JSON.stringify([
+          { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 1 } } },
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { jsonrpc: "2.0", id: 2, method: "ping" },
+        ]),
+      }),
+    );
+    assert.deepEqual(await response.json(), [
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "2" }] } },
+      { jsonrpc: "2.0", id: 2, result: { early: true } },
+    ]);
+    assert.deepEqual(seen, ["in tools/call", "in notifications/initialized", "in ping", "out tools/call", "out ping"]);
+  });
+
   it("drops a message by not calling next: an incoming request gets no answer (202 over HTTP)", async () => {
     const server = createServer({ name: "mw", version: "1.0.0" }).intercept(() => undefined);
     const { status, messages } = await post(server, { jsonrpc: "2.0", id: 1, method: "ping" });
