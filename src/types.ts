@@ -22,6 +22,7 @@ export type { CallerShare, Limits } from "./core/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
+export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";
 export type {

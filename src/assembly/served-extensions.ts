@@ -9,10 +9,15 @@
 import type { Extension } from "../core/extension.ts";
 import { extensionOnMcp } from "../bindings/mcp/extensions.ts";
 import { extensionOnLite } from "../bindings/mcplite/extensions.ts";
+import { extensionFeature } from "../bindings/extension-feature.ts";
 import { defineExtension as extensionOf, type ServedBy } from "../extension/define-extension.ts";
 
 /** What serves an extension: the MCP messages it adds and its entry in the capabilities; its MCP-lite methods. */
-const EXTENSIONS_SERVED_BY: ServedBy = (extension) => [extensionOnMcp(extension), extensionOnLite(extension)];
+const EXTENSIONS_SERVED_BY: ServedBy = (extension) => [
+  extensionOnMcp(extension),
+  extensionOnLite(extension),
+  extensionFeature(extension), // what MCP-lite's discovery and gRPC read
+];
 
 /**
  * Defines an MCP extension (SEP-2133): an identifier `{vendor-prefix}/{name}`, the settings the server

@@ -9,6 +9,7 @@ import type { InputHandlers } from "./input.ts";
 import type { RetryOptions } from "./retry.ts";
 import type { ClientInfo, ClientTelemetry } from "./transport.ts";
 import type { RequestOptions } from "./client-types.ts";
+import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 
 /**
  * The options of a client ({@link createClient}): handlers, timeouts, retries, telemetry and who it is, for every
@@ -97,6 +98,32 @@ export interface ClientOptions extends InputHandlers {
    * ```
    */
   maxResponseBytes?: number;
+  /**
+   * Message middleware, outermost first: each sees every JSON-RPC message the client sends and receives, both
+   * directions, on MCP over HTTP (every revision; a JSON answer's and an SSE stream's messages), stdio and a
+   * WebSocket (MCP-lite's JSON-RPC messages there too), and in process. It may replace or drop a message, and answer
+   * a server's request (2025 elicitation, sampling, roots) itself. A transport given must take it (those of
+   * `createStdioTransport()` and `createWebSocketTransport()` do). See `MessageMiddleware` (`@mcplite/sdk/types`).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer } from "../../mod.ts";
+   * import { createClient } from "./mod.ts";
+   * const server = createServer({ name: "demo", version: "1.0.0" });
+   * const methods: string[] = [];
+   * const client = createClient(server, {
+   *   transport: "mcp",
+   *   intercept: [async (message, info, next) => {
+   *     if (info.direction === "out") methods.push(String(info.method));
+   *     await next();
+   *   }],
+   * });
+   * await client.listTools();
+   * assert.deepEqual(methods, ["server/discover", "tools/list"]);
+   * ```
+   */
+  intercept?: readonly MessageMiddleware[];
   /** In process: the server's MCP-lite base path (default `/mcp-lite/v1`). */
   basePath?: string;
   /** In process: the server's MCP path (default `/mcp`). */

@@ -11,6 +11,8 @@ import { createInProcessTransport, type FetchTarget } from "./transports/in-proc
 import { createMcpTransport } from "./transports/mcp.ts";
 import { createMcpliteTransport, MCPLITE_BASE_PATH } from "./transports/mcplite.ts";
 import type { ToolsOf, UntypedTools } from "./client-types.ts";
+import type { FetchLike } from "./http.ts";
+import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 
 /**
  * Creates a client for a server at a URL (the wire chosen by `transport`, or discovered), for a
@@ -136,15 +138,24 @@ function transportFor(
   if ((options as { wire?: unknown }).wire !== undefined) {
     throw new TypeError("createClient(target, { wire }): the wire is `transport` now, for a server in process too");
   }
+  const chain = options.intercept;
   if (isTransport(target)) {
     refuseIgnored("transport", options);
+    if (chain !== undefined) {
+      if (target.intercept === undefined) {
+        throw new TypeError(
+          `createClient(transport, { intercept }): the ${target.wire} transport takes no message middleware`,
+        );
+      }
+      target.intercept(chain);
+    }
     return target;
   }
   if (typeof target === "string" || target instanceof URL) {
     refuseIgnored("url", options);
     const url = new URL(target);
     const http = {
-      fetch: options.fetch,
+      fetch: intercepted(options.fetch, chain),
       headers: options.headers,
       auth: options.auth,
       protocolVersion: options.protocolVersion,
@@ -167,7 +178,23 @@ function transportFor(
   if (typeof target === "object" && target !== null && typeof (target as FetchTarget).fetch === "function") {
     refuseIgnored("server", options);
     const { transport: wire, ...rest } = options;
-    return createInProcessTransport(target as FetchTarget, { ...rest, ...(wire ? { wire } : {}) });
+    const server = target as FetchTarget;
+    const fetch = intercepted((request) => server.fetch(request), chain);
+    const through = chain === undefined ? server : { basePath: server.basePath, fetch: fetch! };
+    return createInProcessTransport(through, { ...rest, ...(wire ? { wire } : {}) });
   }
   throw new TypeError("createClient() needs a URL, a transport, or a server with a fetch method");
+}
+
+/** A fetch whose JSON-RPC messages pass the middleware; the module that runs them loads with the first request. */
+function intercepted(
+  fetch: FetchLike | undefined,
+  chain: readonly MessageMiddleware[] | undefined,
+): FetchLike | undefined {
+  if (chain === undefined) return fetch;
+  let through: Promise<FetchLike> | undefined;
+  return async (request) => {
+    through ??= import("./message-fetch.ts").then((m) => m.fetchThrough(fetch ?? ((r) => globalThis.fetch(r)), chain));
+    return await (await through)(request);
+  };
 }

@@ -8,6 +8,7 @@
 import type { ClientInfo } from "../core/call-context.ts";
 import type { InputRequest } from "../core/call-sink.ts";
 import type { ToolDescriptor } from "../core/tool.ts";
+import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 
 export type { ClientInfo, InputRequest };
 
@@ -284,6 +285,13 @@ export interface Transport {
   discover?(ctx: RequestContext): Promise<Record<string, unknown>>;
   /** Releases what the transport holds. */
   close?(): Promise<void>;
+  /**
+   * Runs message middleware over every JSON-RPC message the transport sends and receives (stdio, a WebSocket):
+   * `createClient(transport, { intercept })` calls it once, before any request. A transport without it takes none.
+   *
+   * @param middleware The middleware, outermost first.
+   */
+  intercept?(middleware: readonly MessageMiddleware[]): void;
   /**
    * Whether the transport sends each request through `ctx.traceRequest` (MCP and MCP-lite do): the
    * client's telemetry then traces each request the wire carries, not each method called on the

@@ -8,6 +8,7 @@
  * @module
  */
 import type { ClientView } from "./client-view.ts";
+import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import type { CompiledSchema, InferSchemaOutput, NotAShape, SchemaInput } from "./schema.ts";
 
 /**
@@ -106,6 +107,8 @@ export interface Extension<Id extends string = string> {
       ) => void | Promise<void>;
     }
   >;
+  /** Its message middleware, in the order added: they run after the server's own (`server.intercept()`). */
+  readonly intercepts: readonly MessageMiddleware[];
   /** What the definition brings to the wires that serve it (the MCP methods), read by each binding; opaque to you. */
   readonly features?: readonly Readonly<Record<string, unknown>>[];
   /**
@@ -115,6 +118,34 @@ export interface Extension<Id extends string = string> {
    * @returns A new extension with them.
    */
   settings(settings: Readonly<Record<string, unknown>>): Extension<Id>;
+  /**
+   * Adds a message middleware: it sees every JSON-RPC message of the server that serves the extension, both
+   * directions, on every transport that carries them (MCP over HTTP, stdio and a WebSocket). The server's own
+   * middleware (`server.intercept()`) run first, then each extension's, in the order the extensions were served
+   * (`server.extension()`), each extension's in the order added.
+   *
+   * @param middleware The middleware: `(message, info, next)`, as `MessageMiddleware` (`@mcplite/sdk/types`) says.
+   * @returns A new extension with it.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createServer, defineExtension } from "../../mod.ts";
+   * const methods: string[] = [];
+   * const audit = defineExtension("org.example/audit").intercept(async (message, info, next) => {
+   *   if (info.direction === "in") methods.push(String(info.method));
+   *   await next();
+   * });
+   * const server = createServer({ name: "demo", version: "1.0.0" }).extension(audit);
+   * await server.fetch(new Request("http://localhost/mcp", {
+   *   method: "POST",
+   *   headers: { "content-type": "application/json", "mcp-protocol-version": "2025-06-18" },
+   *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+   * }));
+   * assert.deepEqual(methods, ["ping"]);
+   * ```
+   */
+  intercept(middleware: MessageMiddleware): Extension<Id>;
   /**
    * Adds a request method. Its params are validated against the schema (MCP's `_meta` is not part of
    * them); a mismatch answers `invalid_params` (-32602) with the issues in the error's data.

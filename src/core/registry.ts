@@ -229,6 +229,7 @@ export class Definitions implements Registry {
       if (this.#claimed.has(claim)) throw new TypeError(`${claim} is served already (by an extension)`);
     }
     for (const claim of claims) this.#claimed.set(claim, extension);
+    this.runtime.messages.push(...extension.intercepts); // after the server's own and the extensions served before
     this.#bring(extension);
     this.#caches.clear(); // server/discover, serialised once, now advertises it
   }

@@ -7,6 +7,7 @@
  */
 import type { Extension } from "../core/extension.ts";
 import type { Feature } from "../core/feature.ts";
+import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import { compileSchema } from "../core/schema.ts";
 
 /** Builds the features that serve an extension, from what it is. */
@@ -152,7 +153,7 @@ function checkMethod(id: string, name: string, what = "method"): void {
  */
 export function defineExtension<Id extends string>(id: Id, servedBy: ServedBy = () => []): Extension<Id> {
   checkIdentifier(id);
-  return extensionOf(id, Object.freeze({}), new Map(), new Map(), servedBy);
+  return extensionOf(id, Object.freeze({}), new Map(), new Map(), servedBy, Object.freeze([]));
 }
 
 function extensionOf<Id extends string>(
@@ -161,6 +162,7 @@ function extensionOf<Id extends string>(
   methods: Extension["methods"],
   notifications: Extension["notifications"],
   servedBy: ServedBy,
+  intercepts: readonly MessageMiddleware[],
 ): Extension<Id> {
   /** Checks a new message name (`checkMethod()`), and that this extension defines none of that name yet. */
   const checkName = (name: string, what: string): void => {
@@ -174,26 +176,32 @@ function extensionOf<Id extends string>(
     advertised,
     methods,
     notifications,
+    intercepts,
     features: servedBy({ id, advertised, methods, notifications }),
     settings(settings) {
       if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
         throw new TypeError(`extension "${id}": settings must be a JSON object`);
       }
-      return extensionOf(id, Object.freeze({ ...settings }), methods, notifications, servedBy);
+      return extensionOf(id, Object.freeze({ ...settings }), methods, notifications, servedBy, intercepts);
+    },
+    intercept(middleware) {
+      if (typeof middleware !== "function") throw new TypeError(`extension "${id}": a middleware is a function`);
+      const more = Object.freeze([...intercepts, middleware]);
+      return extensionOf(id, advertised, methods, notifications, servedBy, more);
     },
     method(name, schema, handler) {
       checkName(name, "method");
       const params = compileSchema(schema, `extension method "${name}" params`);
       const added = new Map(methods);
       added.set(name, { params, handle: handler as Method["handle"] });
-      return extensionOf(id, advertised, added, notifications, servedBy);
+      return extensionOf(id, advertised, added, notifications, servedBy, intercepts);
     },
     notification(name, schema, handler) {
       checkName(name, "notification");
       const params = compileSchema(schema, `extension notification "${name}" params`);
       const added = new Map(notifications);
       added.set(name, { params, handle: handler as Notification["handle"] });
-      return extensionOf(id, advertised, methods, added, servedBy);
+      return extensionOf(id, advertised, methods, added, servedBy, intercepts);
     },
   };
   return Object.freeze(extension);

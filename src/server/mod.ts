@@ -6,7 +6,7 @@
  *
  * @module
  */
-export { answersRefusal } from "./answered-refusal.ts";
+export { answersRefusal, refusalAnswered } from "./answered-refusal.ts";
 export { NO_HOST, withCaller } from "./binding-contract.ts";
 export type { Binding, Host, ResolvedOptions, Route, RouteHandler, ServerCore } from "./binding-contract.ts";
 export { matchesEtag } from "./conditional.ts";

@@ -12,8 +12,10 @@ import { isLiteMessage } from "../bindings/mcplite/methods.ts";
 import { type Host, NO_HOST, parseJson, type ServerCore } from "../server/mod.ts";
 import { type Line, OVERSIZE } from "../internal/line-splitter.ts";
 import { utf8Length } from "../internal/utf8-length.ts";
+import { isObject } from "../internal/is-object.ts";
 import type { MessageOut } from "./message-out.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
+import { type ConnectionMessages, connectionMessages } from "./connection-messages.ts";
 
 /** Who is at the other end of a connection, for the carriers its requests run on. */
 export interface ConnectionPeer {
@@ -84,6 +86,8 @@ export class ServerConnection {
   readonly #maxMessageBytes: number;
   readonly #wire: string;
   readonly #calls: CallsInFlight;
+  /** The message middleware every message passes, when the server has some (`server.intercept()`). */
+  readonly #messages: ConnectionMessages | undefined;
 
   /**
    * Creates a connection.
@@ -95,9 +99,20 @@ export class ServerConnection {
   constructor(core: ServerCore, sink: MessageOut, options: ServerConnectionOptions) {
     this.#core = core;
     const host = options.host ?? NO_HOST;
+    const runtime = registryOf(core).runtime;
+    const chain = runtime.messages;
+    // Middleware sees what the client sends before the budget does, and what goes out below it.
+    const messages = this.#messages = chain.length === 0 ? undefined : connectionMessages(
+      chain,
+      sink,
+      options.transport === "pipe" ? "stdio" : "websocket",
+      (message) => this.#take(message),
+      (id, error) => this.#mcp.refusal(id, error),
+      (error) => runtime.onError?.(error),
+    );
     // Each request takes a call of the server's budgets (`limits.calls`) until its response is written.
     const out = this.#calls = new CallsInFlight(
-      sink,
+      messages ?? sink,
       budgeting.of(registryOf(core).runtime),
       host.caller ?? callerOf(host.auth),
     );
@@ -152,6 +167,13 @@ export class ServerConnection {
       this.#out.send(this.#mcp.refusal(null, error));
       return;
     }
+    // The middleware sees JSON objects; anything else is answered as invalid by the server, and that answer passes.
+    if (this.#messages !== undefined && isObject(message)) this.#messages.receive(message);
+    else this.#take(message);
+  }
+
+  /** Takes a message the client sent: a call of the budget for a request, then MCP-lite or MCP. */
+  #take(message: unknown): void {
     const refusal = this.#calls.admit(message);
     if (refusal !== undefined) {
       this.#out.send(this.#mcp.refusal((message as { id: string | number }).id, refusal));
@@ -168,7 +190,8 @@ export class ServerConnection {
    * @returns When every request settled.
    */
   close(reason: Error): Promise<void> {
-    return this.#mcp.close(reason).finally(() => this.#calls.end());
+    const closed = this.#mcp.close(reason).finally(() => this.#calls.end());
+    return this.#messages === undefined ? closed : closed.then(() => this.#messages!.flush());
   }
 
   #oversize(): ProtocolError {

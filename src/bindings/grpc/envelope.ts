@@ -32,7 +32,7 @@ import {
 } from "../../gen/mcplite/mcplite_pb.ts";
 import { assertNever } from "../../internal/assert-never.ts";
 import { isObject } from "../../internal/is-object.ts";
-import { servedExtensions } from "../mcplite/extensions.ts";
+import { servedExtensions } from "../extension-feature.ts";
 
 type PromptDescriptor = ReturnType<typeof describePrompt>;
 

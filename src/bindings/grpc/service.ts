@@ -83,7 +83,7 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
     },
 
     callMethod(request, context) {
-      return callMethod(registry, version, request, context);
+      return callMethod(registry, request, context);
     },
 
     async *callToolStream(request, context) {

@@ -17,7 +17,7 @@ import {
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
 import { resultHead } from "../jsonrpc.ts";
-import { servedExtensions } from "./extensions.ts";
+import { servedExtensions } from "../extension-feature.ts";
 
 /** The `/listtools` bodies, per scope set. */
 const LIST = new CacheSlot<string>("mcplite:list");

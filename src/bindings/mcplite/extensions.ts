@@ -15,22 +15,14 @@ import type { LiteGet } from "./methods.ts";
 
 type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
 
-/** An extension feature's MCP-lite part: its request methods, by name, answered as a `get`, and the extension. */
+/** An extension feature's MCP-lite part: its request methods, by name, answered as a `get`. */
 export interface LiteExtensionFeature extends Feature {
-  /** The methods, and the extension (whose settings the discovery lists). */
-  readonly mcplite: {
-    readonly methods: Readonly<Record<string, LiteGet>>;
-    readonly extension: Pick<Extension, "id" | "advertised">;
-  };
-}
-
-/** The MCP-lite part of a registered feature, when it is an extension's. */
-function liteExtension(feature: Feature): LiteExtensionFeature["mcplite"] | undefined {
-  return (feature as Partial<LiteExtensionFeature>).mcplite?.extension && (feature as LiteExtensionFeature).mcplite;
+  /** The methods. */
+  readonly mcplite: { readonly methods: Readonly<Record<string, LiteGet>> };
 }
 
 /**
- * Finds a method an extension brought (SEP-2133), answered on the JSON-RPC endpoints (and gRPC's `CallMethod`).
+ * Finds a method an extension brought (SEP-2133), answered on the JSON-RPC endpoints.
  *
  * @param registry The registry.
  * @param method The JSON-RPC method.
@@ -39,25 +31,9 @@ function liteExtension(feature: Feature): LiteExtensionFeature["mcplite"] | unde
 export function extensionMethod(registry: Registry, method: string): LiteGet | undefined {
   for (const feature of registry.features) {
     // A table without a prototype (`extensionOnLite()`): no inherited name is found in it.
-    const found = liteExtension(feature)?.methods[method];
+    const found = (feature as Partial<LiteExtensionFeature>).mcplite?.methods[method];
     if (found) return found;
   }
-}
-
-/**
- * The extensions the server serves, each identifier's settings (SEP-2133 `capabilities.extensions`), for
- * MCP-lite's discovery (`/listtools`, gRPC's `ToolsList`; this SDK's MCP-lite extension E5).
- *
- * @param registry The registry.
- * @returns The settings by identifier, or `undefined` when it serves none.
- */
-export function servedExtensions(registry: Registry): Record<string, Readonly<Record<string, unknown>>> | undefined {
-  let served: Record<string, Readonly<Record<string, unknown>>> | undefined;
-  for (const feature of registry.features) {
-    const extension = liteExtension(feature)?.extension;
-    if (extension) (served ??= {})[extension.id] = extension.advertised;
-  }
-  return served;
 }
 
 /**
@@ -109,6 +85,5 @@ export function extensionOnLite(
   for (const [name, message] of [...extension.methods, ...extension.notifications]) {
     methods[name] = served(extension, name, message);
   }
-  const { id, advertised } = extension;
-  return Object.freeze({ mcplite: { methods: Object.freeze(methods), extension: { id, advertised } } });
+  return Object.freeze({ mcplite: { methods: Object.freeze(methods) } });
 }

@@ -13,6 +13,16 @@ import type { McpliteError } from "../../errors/error.ts";
 import { PARTIAL_NOTIFICATION } from "../../internal/mcp-wire.ts";
 import { transportError } from "../errors.ts";
 import type { FetchLike } from "../http.ts";
+import type { MessageMiddleware } from "../../message-middleware/message-middleware.ts";
+import {
+  internalError,
+  isRequest,
+  isResponse,
+  lane,
+  type Message,
+  through,
+  Trail,
+} from "../../message-middleware/chain.ts";
 
 const encoder = new TextEncoder();
 const SSE_HEADERS = { "content-type": "text/event-stream" };
@@ -59,6 +69,33 @@ export abstract class MessageConnection {
   #heard = false;
   /** Receives what the server notifies outside any request (list changes, resource updates). */
   onNotice: ((message: Record<string, unknown>) => void) | undefined;
+  /** The message middleware, when the client has some: what comes in, and what goes out. */
+  #messages: { receive(message: Message): void; send(message: Message): Promise<void> } | undefined;
+
+  /**
+   * Runs message middleware over every message of the connection, from now on: each direction passes it one
+   * message at a time, in order. A message whose middleware threw going out fails its request; coming in, a
+   * response becomes an internal error for its request, a server's request is answered with one, a notification
+   * is dropped.
+   *
+   * @param chain The middleware, outermost first.
+   * @param transport `stdio` or `websocket`.
+   */
+  intercept(chain: readonly MessageMiddleware[], transport: "stdio" | "websocket"): void {
+    const trail = new Trail();
+    let queue: Promise<unknown> = Promise.resolve();
+    const send = (message: Message): Promise<void> => {
+      const info = { direction: "out", transport, method: trail.methodOf(message, "out") } as const;
+      const sent = queue.then(() => through(chain, message, info, (m) => this.write(JSON.stringify(m))));
+      queue = sent.catch(() => {});
+      return sent.then(() => {});
+    };
+    const inbound = lane(chain, transport, "in", trail, (m) => this.#route(m), (m) => {
+      if (isResponse(m)) this.#route(internalError(m.id));
+      else if (isRequest(m)) void this.write(JSON.stringify(internalError(m.id))).catch(() => {});
+    }, (response) => void send(response).catch(() => {}));
+    this.#messages = { receive: (message) => inbound.take(message), send };
+  }
 
   /**
    * Writes one serialised message.
@@ -217,6 +254,11 @@ export abstract class MessageConnection {
    */
   protected receive(message: Record<string, unknown>): void {
     this.#heard = true;
+    if (this.#messages !== undefined) this.#messages.receive(message);
+    else this.#route(message);
+  }
+
+  #route(message: Record<string, unknown>): void {
     const { id, method } = message;
     if (method === undefined) { // a response
       if (typeof id === "number") this.#pending.get(id)?.settle(message);
@@ -276,7 +318,7 @@ export abstract class MessageConnection {
 
   #write(message: Record<string, unknown>): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    return this.write(JSON.stringify(message));
+    return this.#messages === undefined ? this.write(JSON.stringify(message)) : this.#messages.send(message);
   }
 
   /** Whether any message arrived from the server yet. */

@@ -7,6 +7,7 @@
  * @module
  */
 import type { RequestContext, ToolCallRequest, Transport } from "../transport.ts";
+import type { MessageMiddleware } from "../../message-middleware/message-middleware.ts";
 import { McpliteError } from "../../errors/error.ts";
 import type { Reply, ToolListing } from "../transport.ts";
 import { transportError } from "../errors.ts";
@@ -79,6 +80,7 @@ class StdioTransport implements Transport {
   #connection: Promise<StdioConnection> | undefined;
   #live: StdioConnection | undefined;
   readonly #listeners = new Set<NoticeListener>();
+  #intercept: readonly MessageMiddleware[] | undefined;
 
   constructor(options: StdioTransportOptions) {
     if (typeof options?.command !== "string" || options.command === "") {
@@ -123,6 +125,10 @@ class StdioTransport implements Transport {
       return Promise.reject(new TypeError(`server/discover is not available on ${this.#inner.wire}`));
     }
     return this.#named(this.#inner.discover(ctx), ctx);
+  }
+
+  intercept(middleware: readonly MessageMiddleware[]): void {
+    this.#intercept = middleware;
   }
 
   /** Hears what the server notifies outside any request, on this child and any started after it. */
@@ -179,6 +185,7 @@ class StdioTransport implements Transport {
           maxLineBytes: this.#options.maxResponseBytes,
         });
         live.onNotice = (message) => this.#notice(message);
+        if (this.#intercept !== undefined) live.intercept(this.#intercept, "stdio");
         return this.#live = live;
       },
       (error: unknown) => {

@@ -8,6 +8,7 @@
 import { responseBound } from "../response-bound.ts";
 import type { ClientAuth, FetchLike } from "../http.ts";
 import type { Transport } from "../transport.ts";
+import type { MessageMiddleware } from "../../message-middleware/message-middleware.ts";
 import { createMcpliteMessageTransport, MCPLITE_BASE_PATH } from "./mcplite.ts";
 import { WebSocketConnection } from "./websocket-connection.ts";
 import { peerOf, withPeer } from "../carry-trace.ts";
@@ -64,12 +65,17 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
   }
   const maxMessageBytes = responseBound(options.maxResponseBytes);
   let connection: Promise<WebSocketConnection> | undefined;
+  let chain: readonly MessageMiddleware[] | undefined;
   const connect = (): Promise<WebSocketConnection> => {
     if (connection !== undefined) return connection;
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
-    const open = options.auth === undefined
-      ? WebSocketConnection.open(target.href, options.token, timeoutMs, undefined, maxMessageBytes)
-      : openAuthorized(target, options.auth, timeoutMs, maxMessageBytes);
+    const open =
+      (options.auth === undefined
+        ? WebSocketConnection.open(target.href, options.token, timeoutMs, undefined, maxMessageBytes)
+        : openAuthorized(target, options.auth, timeoutMs, maxMessageBytes)).then((opened) => {
+          if (chain !== undefined) opened.intercept(chain, "websocket");
+          return opened;
+        });
     connection = open;
     // A socket that closed, or never opened, is forgotten: the next request opens a new one.
     const forget = () => void (connection === open && (connection = undefined));
@@ -82,6 +88,9 @@ export function createWebSocketTransport(url: string | URL, options: WebSocketTr
   );
   // Telemetry names the socket's peer, not the placeholder origin the requests are built on.
   return Object.assign(withPeer(inner, peerOf(target)), {
+    intercept(middleware: readonly MessageMiddleware[]): void {
+      chain = middleware;
+    },
     async close(): Promise<void> {
       const open = connection;
       connection = undefined;
