@@ -1,0 +1,29 @@
+/**
+ * A server that adopts the `org.example/ledger` extension (./ledger.ts) beside its tools, on MCP (both
+ * revisions), MCP-lite, a WebSocket and gRPC.
+ *
+ *   deno run -A --unstable-no-legacy-abort examples/extension/server.ts      bun run examples/extension/server.ts
+ *
+ * Reads PORT (default 8000) and HOSTNAME (default 127.0.0.1) from the environment.
+ */
+import process from "node:process";
+import { createServer, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { webSocketBinding } from "../../src/websocket/mod.ts";
+import { ledger } from "./ledger.ts";
+
+/** The accounts the ledger keeps. */
+export const accounts = new Map([["alice", 100], ["bob", 20]]);
+/** The accounts clients said they audited (`org.example/ledger/audited`). */
+export const audits: string[] = [];
+
+/** The server, for `serve()` or a test. */
+export const server = createServer({
+  name: "bank",
+  version: "1.0.0",
+  bindings: [mcpBinding(), mcpLiteBinding(), webSocketBinding(), grpcBinding()],
+}).extension(ledger(accounts, audits));
+
+if (import.meta.main) {
+  await serve(server, { port: Number(process.env.PORT ?? 8000), hostname: process.env.HOSTNAME ?? "127.0.0.1" });
+}
