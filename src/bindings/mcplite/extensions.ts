@@ -31,7 +31,7 @@ export interface LiteExtensionFeature extends Feature {
 export function extensionMethod(registry: Registry, method: string): LiteGet | undefined {
   for (const feature of registry.features) {
     // A table without a prototype (`extensionOnLite()`): no inherited name is found in it.
-    const found = (feature as Partial<LiteExtensionFeature>).mcplite?.methods[method];
+    const found = (feature as { mcplite?: Partial<LiteExtensionFeature["mcplite"]> }).mcplite?.methods?.[method];
     if (found) return found;
   }
 }
