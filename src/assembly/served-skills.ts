@@ -14,6 +14,7 @@ import { defineSkill as skillOfFiles } from "../skills/define-skill.ts";
 import { skillFromDirectory as readSkill, skillsFromDirectory as readSkills } from "../skills/from-directory.ts";
 import { directoryRead, skillsGet, skillsList } from "../skills/skills-methods.ts";
 import { defineExtension } from "./served-extensions.ts";
+import { skillFileResource } from "../server/skill-files.ts";
 
 /** Any params object: each method reads its own (the cursor is the page's). */
 const PARAMS = { type: "object" };
@@ -27,8 +28,14 @@ const SKILLS = defineExtension(SKILLS_EXTENSION)
   .method("skills/get", PARAMS, skillsGet)
   .method("resources/directory/read", PARAMS, directoryRead);
 
-/** What serves a skill: the Skills extension, and MCP's methods for resources (its `skill://` files). */
-export const SKILLS_SERVED_BY: Featured = { features: [RESOURCES_ON_MCP], extensions: [SKILLS] };
+/**
+ * What serves a skill: the Skills extension, MCP's methods for resources, and what makes its files the resources
+ * `server.skill()` registers (at `skill://<name>/<path>`).
+ */
+export const SKILLS_SERVED_BY: Featured = {
+  features: [RESOURCES_ON_MCP, { fileResource: skillFileResource }],
+  extensions: [SKILLS],
+};
 
 /**
  * Defines a skill from files in memory: `SKILL.md` (required, with `name` and `description` in its

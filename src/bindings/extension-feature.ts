@@ -10,10 +10,15 @@ import type { Extension, Feature, Registry } from "../core/mod.ts";
 /** What a binding reads of an extension: its identifier, its settings, its methods and notifications. */
 type Served = Pick<Extension, "id" | "advertised" | "methods" | "notifications">;
 
-/** The feature: the extension, as `extension`. */
+/** The feature: the extension, as `extension`; and its claims, checked as it is served. */
 export interface ExtensionFeature extends Feature {
   /** The extension. */
   readonly extension: Served;
+  /**
+   * Refuses the extension when the registry serves its identifier or one of its methods already (SEP-2133: an SDK
+   * serves one extension per identifier), the same value included.
+   */
+  readonly admit: (registry: Registry) => void;
 }
 
 /**
@@ -32,7 +37,17 @@ export interface ExtensionFeature extends Feature {
  * ```
  */
 export function extensionFeature(extension: Served): ExtensionFeature {
-  return Object.freeze({ extension });
+  const admit = (registry: Registry) => {
+    // An identifier has one `/`, a method's name at least two; a notification's name starts with its own
+    // extension's identifier, so no other extension can reach it.
+    for (const feature of registry.features) {
+      const other = (feature as Partial<ExtensionFeature>).extension;
+      const claim = other &&
+        [extension.id, ...extension.methods.keys()].find((c) => c === other.id || other.methods.has(c));
+      if (claim) throw new TypeError(`${claim} is served already (by an extension)`);
+    }
+  };
+  return Object.freeze({ extension, admit });
 }
 
 /**

@@ -107,7 +107,7 @@ export interface Extension<Id extends string = string> {
       ) => void | Promise<void>;
     }
   >;
-  /** Its message middleware, in the order added: they run after the server's own (`server.intercept()`). */
+  /** Its message middleware, in the order added: they run after those of the extensions served before it. */
   readonly intercepts: readonly MessageMiddleware[];
   /** What the definition brings to the wires that serve it (the MCP methods), read by each binding; opaque to you. */
   readonly features?: readonly Readonly<Record<string, unknown>>[];
@@ -120,9 +120,9 @@ export interface Extension<Id extends string = string> {
   settings(settings: Readonly<Record<string, unknown>>): Extension<Id>;
   /**
    * Adds a message middleware: it sees every JSON-RPC message of the server that serves the extension, both
-   * directions, on every transport that carries them (MCP over HTTP, stdio and a WebSocket). The server's own
-   * middleware (`server.intercept()`) run first, then each extension's, in the order the extensions were served
-   * (`server.extension()`), each extension's in the order added.
+   * directions, on every transport that carries them (MCP over HTTP, stdio and a WebSocket). Each extension's run in
+   * the order the extensions were served (`server.extension()`), each extension's in the order added; an application's
+   * own go on an anonymous extension (`defineExtension()`), served first to run first.
    *
    * @param middleware The middleware: `(message, info, next)`, as `MessageMiddleware` (`@mcplite/sdk/types`) says.
    * @returns A new extension with it.

@@ -9,7 +9,11 @@
  */
 import type { Extension } from "./extension.ts";
 
-/** A feature: one part per binding that reads it (the MCP binding reads `mcp`); opaque to the core. */
+/**
+ * A feature: one part per binding that reads it (the MCP binding reads `mcp`); opaque to the core, but for
+ * `admit(registry)`, which an extension's feature may have: run as the extension is served, it refuses the extension
+ * by throwing (SEP-2133: an identifier, or a method, served already).
+ */
 export type Feature = Readonly<Record<string, unknown>>;
 
 /** A definition that brings features, and the extensions it needs served, when it is registered. */

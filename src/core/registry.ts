@@ -18,6 +18,9 @@ import type { Skill } from "./skill.ts";
 import type { AnyTool } from "./tool.ts";
 import type { LongRunning, Registry, RegistryChange, ToolListing } from "./registry-view.ts";
 
+/** A feature that may refuse to join a registry, run as the extension that brings it is served (`src/core/feature.ts`). */
+type Admitting = { readonly admit?: (registry: Registry) => void };
+
 export type {
   CallTarget,
   ChangeFeed,
@@ -59,8 +62,6 @@ export class Definitions implements Registry {
   readonly #resources = new Map<string, AnyResource>();
   readonly #skills = new Map<string, Skill>();
   readonly #prompts = new Map<string, AnyPrompt>();
-  /** What the served extensions claim, their identifiers and their methods' names, each to its extension. */
-  readonly #claimed = new Map<string, Extension>();
   /** The resource registered for each view tools brought (MCP Apps), by the view's own resource. */
   readonly #views = new Map<AnyResource, AnyResource>();
   readonly #caches = new Map<CacheSlot<unknown>, Map<string, unknown>>();
@@ -113,7 +114,8 @@ export class Definitions implements Registry {
   /** Keeps the features a definition brings, and serves the extensions it needs (each value once). */
   #bring(definition: Featured): void {
     for (const extension of definition.extensions ?? []) {
-      if (this.#claimed.get(extension.id) !== extension) this.addExtension(extension);
+      // Served already when its features are (brought by another definition, or to a fork, which shares them).
+      if (!this.#features.has(extension.features?.[0]!)) this.addExtension(extension);
     }
     for (const feature of definition.features ?? []) this.#features.add(feature);
   }
@@ -215,21 +217,15 @@ export class Definitions implements Registry {
   }
 
   /**
-   * Serves an extension: its features join the others (its methods, its entry in the capabilities).
-   * As an SDK must (SEP-2133), it is refused when its identifier, or one of its methods, is served already.
+   * Serves an extension: its features join the others (its methods, its entry in the capabilities, its message
+   * middleware). Each feature may refuse first (`Feature`'s `admit`): as an SDK must (SEP-2133), an extension whose
+   * identifier, or one of whose methods, is served already.
    *
    * @param extension The extension.
-   * @throws {TypeError} When an extension of that identifier, or another one claiming one of its methods, is served.
+   * @throws {TypeError} What a feature refuses it with.
    */
   addExtension(extension: Extension): void {
-    // An identifier has one `/`, a method's name at least two: one set holds both. A notification's name, as a
-    // method's, starts with its own extension's identifier, which is claimed: no other extension can reach it.
-    const claims = [extension.id, ...extension.methods.keys()];
-    for (const claim of claims) {
-      if (this.#claimed.has(claim)) throw new TypeError(`${claim} is served already (by an extension)`);
-    }
-    for (const claim of claims) this.#claimed.set(claim, extension);
-    this.runtime.messages.push(...extension.intercepts); // after the server's own and the extensions served before
+    for (const feature of extension.features ?? []) (feature as Admitting).admit?.(this);
     this.#bring(extension);
     this.#caches.clear(); // server/discover, serialised once, now advertises it
   }

@@ -13,7 +13,6 @@ import type { Tokens } from "./tokens.ts";
 import { NO_TOKENS } from "./no-tokens.ts";
 import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
-import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
 import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
 import type { ErrorReplacement } from "../errors/error.ts";
@@ -93,13 +92,6 @@ export class Runtime {
    * `holdMs`: written when the binding is mounted, read by every carrier of that wire (`hold-setting.ts`).
    */
   readonly holds: Map<string, number> = new Map();
-  /**
-   * The message middleware, outermost first: the server's own (`server.intercept()`), then each served extension's.
-   * A carrier looks at it once per message (HTTP) or connection (stdio, a WebSocket); empty, nothing runs.
-   */
-  readonly messages: MessageMiddleware[] = [];
-  /** How many of {@link messages} are the server's own, which come before the extensions'. */
-  ownMessages = 0;
   readonly #budgets: Budgets;
   static {
     budgetsOf = (runtime) => runtime.#budgets;

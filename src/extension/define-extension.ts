@@ -10,9 +10,9 @@ import type { Feature } from "../core/feature.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import { compileSchema } from "../core/schema.ts";
 
-/** Builds the features that serve an extension, from what it is. */
+/** Builds the features that serve an extension, from what it is (an anonymous one's `id` is `""`). */
 export type ServedBy = (
-  extension: Pick<Extension, "id" | "advertised" | "methods" | "notifications">,
+  extension: Pick<Extension, "id" | "advertised" | "methods" | "notifications" | "intercepts">,
 ) => readonly Feature[];
 
 /** One method of an extension, as held. */
@@ -132,9 +132,10 @@ function checkMethod(id: string, name: string, what = "method"): void {
 }
 
 /**
- * Defines an extension, served by what `servedBy` builds.
+ * Defines an extension, served by what `servedBy` builds. Without an identifier, an anonymous one: local to the
+ * server that serves it, never advertised, claiming no name, for message middleware only (`.intercept()`).
  *
- * @param id The identifier, `{vendor-prefix}/{name}` (SEP-2133).
+ * @param id The identifier, `{vendor-prefix}/{name}` (SEP-2133); none for an anonymous extension.
  * @param servedBy Builds the features that serve it (none by default: the value is then inert).
  * @returns The extension, with no settings and no methods.
  * @throws {TypeError} For an invalid or reserved identifier.
@@ -149,11 +150,12 @@ function checkMethod(id: string, name: string, what = "method"): void {
  *   .method("org.example/ledger/get", v.object({ id: v.string() }), ({ id }) => ({ id, balance: 0 }));
  * assert.deepEqual([...ledger.methods.keys()], ["org.example/ledger/get"]);
  * assert.throws(() => defineExtension("io.modelcontextprotocol/ledger"), /reserved/);
+ * assert.throws(() => defineExtension().settings({}), /without an identifier/);
  * ```
  */
-export function defineExtension<Id extends string>(id: Id, servedBy: ServedBy = () => []): Extension<Id> {
-  checkIdentifier(id);
-  return extensionOf(id, Object.freeze({}), new Map(), new Map(), servedBy, Object.freeze([]));
+export function defineExtension<Id extends string = "">(id?: Id, servedBy: ServedBy = () => []): Extension<Id> {
+  if (id !== undefined) checkIdentifier(id);
+  return extensionOf((id ?? "") as Id, Object.freeze({}), new Map(), new Map(), servedBy, Object.freeze([]));
 }
 
 function extensionOf<Id extends string>(
@@ -164,8 +166,18 @@ function extensionOf<Id extends string>(
   servedBy: ServedBy,
   intercepts: readonly MessageMiddleware[],
 ): Extension<Id> {
+  /** Refuses what only an extension with an identifier has: settings, methods and notifications. */
+  const named = (what: string): void => {
+    if (id === "") {
+      throw new TypeError(
+        `defineExtension() without an identifier is local to the server and only intercepts messages: .${what}() ` +
+          `needs one, {vendor-prefix}/{name} (SEP-2133), to be advertised and to name its messages`,
+      );
+    }
+  };
   /** Checks a new message name (`checkMethod()`), and that this extension defines none of that name yet. */
   const checkName = (name: string, what: string): void => {
+    named(what);
     checkMethod(id, name, what);
     if (methods.has(name) || notifications.has(name)) {
       throw new TypeError(`extension "${id}": the ${what} ${name} is defined already`);
@@ -177,8 +189,9 @@ function extensionOf<Id extends string>(
     methods,
     notifications,
     intercepts,
-    features: servedBy({ id, advertised, methods, notifications }),
+    features: servedBy({ id, advertised, methods, notifications, intercepts }),
     settings(settings) {
+      named("settings");
       if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
         throw new TypeError(`extension "${id}": settings must be a JSON object`);
       }

@@ -1,6 +1,7 @@
 /**
  * Message middleware: what sees every JSON-RPC message a peer sends or receives, in both directions, on the
- * server (`server.intercept()`, an extension's `.intercept()`) and on the client (`createClient(…, { intercept })`).
+ * server (an extension's `.intercept()`; an anonymous one's, `defineExtension().intercept()`, for an application's
+ * own) and on the client (`createClient(…, { intercept })`).
  * It sits below request middleware (`server.use()`, which wraps a request's method once it is routed): it sees the
  * messages as they travel (requests, notifications, results, errors, a server's requests to the client and their
  * answers), may replace or drop them, and may answer a request itself. SEP-3371 (draft, "Consistent SDK Extension
@@ -11,8 +12,8 @@
 
 /**
  * A message middleware, Koa style: `(message, info, next)`. Each message passes the middleware in order (on a
- * server: those of `server.intercept()` in the order added, then each extension's in the order served with
- * `server.extension()`), as a parsed JSON-RPC object.
+ * server: each extension's, in the order the extensions were served with `server.extension()`, an anonymous
+ * extension's, `defineExtension().intercept()`, too), as a parsed JSON-RPC object.
  *
  * - `next(message?)` hands the message (or a replacement) on: to the next middleware, and at the end to the SDK
  *   (`info.direction` `"in"`) or to the wire (`"out"`). It resolves once they took it, not once a request is

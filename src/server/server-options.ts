@@ -11,7 +11,6 @@ import type { Notifier } from "../core/notifier.ts";
 import type { WorkQueue } from "../core/work-queue.ts";
 import type { ResultStore } from "../core/result-store.ts";
 import type { Tokens, TokensOptions } from "../core/tokens.ts";
-import type { ContinuationsOptions } from "../core/continuations.ts";
 import type { Capability } from "./server-capability.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
 import { PUSH_MS } from "../core/follow-options.ts";
@@ -249,27 +248,6 @@ export interface TokenOptions {
   retryAfterMs?: number;
   /** The clock, in ms since the epoch (default `Date.now`); tests inject one. */
   now?: () => number;
-}
-
-/**
- * The options of the server's tokens and deferred results, from the server's options.
- *
- * @param options The server's options.
- * @param secretFallback The secret when no `secret` option is given (a Worker's `env.MCPLITE_SECRET`).
- * @returns The options of its continuations (or of its tokens alone).
- */
-export function tokenOptionsOf(options: ServerOptions, secretFallback: () => string | undefined): ContinuationsOptions {
-  const logger = options.logger;
-  return {
-    secret: options.secret,
-    ...options.tokens,
-    results: options.resultStore,
-    queue: options.queue,
-    leaseMs: options.leaseMs,
-    onError: options.onError,
-    secretFallback,
-    ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
-  };
 }
 
 /**

@@ -1,7 +1,6 @@
 /**
- * `Server`: one long-lived object that serves its tools, resources and prompts on every wire its
- * bindings speak, through one `fetch`. It knows no wire itself: the bindings it is given mount their
- * routes on it, and every call goes through the one call pipeline.
+ * `Server`: one long-lived object that serves its tools, resources and prompts on every wire its bindings speak,
+ * through one `fetch`. It knows no wire: its bindings mount their routes on it; every call goes through one pipeline.
  *
  * @module
  */
@@ -10,17 +9,18 @@ import type { Skill } from "../core/skill.ts";
 import type { CallMeta } from "../core/call-context.ts";
 import { NEVER_ABORTED } from "../core/call-meta.ts";
 import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
-import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
-import { Definitions, registryOf } from "../core/registry.ts";
-import type { Runtime } from "../core/runtime.ts";
+import { Definitions, type LongRunningSupport, registryOf } from "../core/registry.ts";
+import { Runtime } from "../core/runtime.ts";
+import { Budgets } from "../core/budgets.ts";
+import { SECRET_ENV } from "../codec/keys.ts";
 import { serverWarning } from "../core/logger.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool } from "../core/tool.ts";
-import { NO_HOST, type ServerCore, withCaller } from "./binding-contract.ts";
+import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding-contract.ts";
 import { createFetch } from "./fetch.ts";
 import type { Edge } from "./edge.ts";
 import { assembleGate, type Gate } from "./gate.ts";
@@ -29,15 +29,16 @@ import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import {
   type AssembledServerOptions,
+  type InputRoundsSupport,
+  prefixed,
   resolveOptions,
   type ServerOptions,
   type ToolSearchSupport,
 } from "./server-options.ts";
-import { assembleRuntime, mountRoutes } from "./server-assembly.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
 import { relayChanges } from "./relay.ts";
 import type { CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
-import { skillFileResource } from "./skill-files.ts";
+import type { skillFileResource as FileResource } from "./skill-files.ts";
 import type { GroupOptions, GroupSupport } from "./server-group.ts";
 
 export type { CallArguments, GroupOptions, ServerCallOptions, ToolMap };
@@ -72,10 +73,7 @@ export class Server<TTools extends ToolMap = {}> {
   ) => Promise<Response>;
   /** Phantom type of the registered tools, for the typed client. */
   declare readonly "~tools"?: TTools;
-  /**
-   * The prefix of every route (the `basePath` option, without a trailing `/`), `""` when there is none:
-   * where an in-process client finds the routes.
-   */
+  /** The prefix of every route (the `basePath` option, no trailing `/`; `""` if none): where an in-process client finds them. */
   readonly basePath: string;
   readonly #core: ServerCore;
   readonly #definitions: Definitions;
@@ -96,8 +94,24 @@ export class Server<TTools extends ToolMap = {}> {
     const assembled = options as AssembledServerOptions; // createServer() passes its capabilities beside the options
     const resolved = resolveOptions(options);
     this.#group = assembled.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
-    const { runtime, longRunning, budgets, learnSecret } = assembleRuntime(options);
-    this.#runtime = runtime;
+    let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
+    const { onError, logger, settings } = options;
+    const tokenOptions = {
+      secret: options.secret,
+      ...options.tokens,
+      results: options.resultStore,
+      queue: options.queue,
+      leaseMs: options.leaseMs,
+      onError,
+      secretFallback: () => platformSecret,
+      ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
+    };
+    // The opaque capabilities are what long-running-support.ts and input-rounds-support.ts built.
+    const longRunning = (assembled.longRunning as LongRunningSupport | undefined)?.(tokenOptions);
+    const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
+    const tokens = continuations ?? (assembled.inputRounds as InputRoundsSupport | undefined)?.(tokenOptions);
+    const budgets = new Budgets(options.limits);
+    const runtime = this.#runtime = new Runtime({ onError, logger, tokens, continuations, settings, budgets });
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new (this.#group.registry ?? Definitions)(runtime, longRunning); // one that can mount, to group
     if (edge.check !== undefined) registry.checks.push(edge.check); // the lite entry's refusal of long-running tools
@@ -109,11 +123,24 @@ export class Server<TTools extends ToolMap = {}> {
     this.basePath = resolved.basePath;
     const core: ServerCore = { registry, options: resolved };
     this.#core = core;
-    const routes = mountRoutes(options, core, registry);
+    const routes = new Map<string, Route>();
+    for (const binding of options.bindings ?? []) {
+      const mounted = binding(core);
+      for (const [own, route] of mounted.routes) {
+        const path = prefixed(resolved.basePath, own);
+        if (routes.has(path)) throw new TypeError(`two bindings serve ${path}`);
+        routes.set(path, route);
+      }
+      if (mounted.checkTool !== undefined) registry.checks.push(mounted.checkTool);
+    }
     // The edge, built once: `fetch` goes through it, and so does every listener (`attachListener()`).
     const gate = assembleGate(options, edge);
     this.#gate = gate;
     registerListenerAttachment(this, { core, gate });
+    const learnSecret = (env: Record<string, unknown>) => {
+      const secret = env[SECRET_ENV];
+      if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
+    };
     const fetch = createFetch(routes, gate, learnSecret, edge, { budgets, maxBodyBytes: resolved.maxBodyBytes });
     const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes, gate.guard);
     this.fetch = withHealth(carded, resolved, options.health);
@@ -219,9 +246,9 @@ export class Server<TTools extends ToolMap = {}> {
   }
 
   /**
-   * Serves an Agent Skill (SEP-2640): listed by `skills/list`, described by `skills/get`, and each of
-   * its files readable with `resources/read` at `skill://<name>/<path>` (`SKILL.md` as `text/markdown`,
-   * binary files as blobs). The server then declares the `io.modelcontextprotocol/skills` extension.
+   * Serves an Agent Skill (SEP-2640): listed by `skills/list`, described by `skills/get`, its files read with
+   * `resources/read` at `skill://<name>/<path>` (resources its `defineSkill()` feature makes, `SKILL.md` as
+   * `text/markdown`, binary files as blobs); the server then declares the `io.modelcontextprotocol/skills` extension.
    *
    * @param skill A skill from `defineSkill()` or `skillFromDirectory()` (`@mcplite/sdk/skills`).
    * @returns This server.
@@ -230,17 +257,21 @@ export class Server<TTools extends ToolMap = {}> {
   skill(skill: Skill): this {
     const registry = this.#definitions;
     registry.addSkill(skill);
-    for (const file of skill.files) registry.addResource(skillFileResource(skill, file));
+    const asResource = skill.features?.find((f) => f.fileResource)?.fileResource as typeof FileResource | undefined;
+    for (const file of skill.files) if (asResource) registry.addResource(asResource(skill, file));
     return this;
   }
 
   /**
    * Serves an MCP extension (SEP-2133) from `defineExtension()`: its request methods, on every revision, and
-   * its settings in `capabilities.extensions` (`server/discover`, `initialize`).
+   * its settings in `capabilities.extensions` (`server/discover`, `initialize`); and its message middleware
+   * (`.intercept()`), after those of the extensions served before it. An anonymous extension
+   * (`defineExtension()` with no identifier) brings middleware only.
    *
    * @param extension The extension.
    * @returns This server.
-   * @throws {TypeError} When an extension of that identifier, or one of its methods, is served already.
+   * @throws {TypeError} When an extension of that identifier, or one of its methods, is served already (or the
+   *   same value is).
    */
   extension(extension: Extension): this {
     this.#definitions.addExtension(extension);
@@ -374,37 +405,6 @@ export class Server<TTools extends ToolMap = {}> {
    */
   useTool(middleware: ToolMiddleware): this {
     registryOf(this.#core).runtime.useTool(middleware);
-    return this;
-  }
-
-  /**
-   * Adds a message middleware: it sees every JSON-RPC message, both directions, of MCP over HTTP (JSON and SSE
-   * answers, every revision), stdio and a WebSocket (MCP-lite's too there), may replace or drop one, and may answer
-   * a request itself. The server's own run in the order added, before those of the extensions it serves.
-   * `next()`, an early answer and a middleware that throws: see `MessageMiddleware` (`@mcplite/sdk/types`). A
-   * connection (stdio, a WebSocket) runs the middleware the server has when it opens.
-   *
-   * @param middleware The middleware, `(message, info, next)`.
-   * @returns This server.
-   *
-   * @example
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import { createServer } from "../../mod.ts";
-   * const seen: string[] = [];
-   * const server = createServer({ name: "demo", version: "1.0.0" }).intercept(async (message, info, next) => {
-   *   seen.push(`${info.direction} ${info.method}`);
-   *   await next();
-   * });
-   * const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-   * const headers = { "content-type": "application/json", "mcp-protocol-version": "2025-06-18" };
-   * await server.fetch(new Request("http://localhost/mcp", { method: "POST", headers, body }));
-   * assert.deepEqual(seen, ["in ping", "out ping"]);
-   * ```
-   */
-  intercept(middleware: MessageMiddleware): this {
-    const runtime = this.#runtime;
-    runtime.messages.splice(runtime.ownMessages++, 0, middleware);
     return this;
   }
 

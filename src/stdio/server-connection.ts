@@ -15,7 +15,8 @@ import { utf8Length } from "../internal/utf8-length.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { MessageOut } from "./message-out.ts";
 import { CallsInFlight } from "./calls-in-flight.ts";
-import { type ConnectionMessages, connectionMessages } from "./connection-messages.ts";
+import type { ConnectionMessages, connectionMessages } from "../message-middleware/connection-messages.ts";
+import { messagesOf } from "../message-middleware/message-feature.ts";
 
 /** Who is at the other end of a connection, for the carriers its requests run on. */
 export interface ConnectionPeer {
@@ -86,7 +87,7 @@ export class ServerConnection {
   readonly #maxMessageBytes: number;
   readonly #wire: string;
   readonly #calls: CallsInFlight;
-  /** The message middleware every message passes, when the server has some (`server.intercept()`). */
+  /** The message middleware every message passes, when a served extension brought some (`.intercept()`). */
   readonly #messages: ConnectionMessages | undefined;
 
   /**
@@ -99,11 +100,12 @@ export class ServerConnection {
   constructor(core: ServerCore, sink: MessageOut, options: ServerConnectionOptions) {
     this.#core = core;
     const host = options.host ?? NO_HOST;
-    const runtime = registryOf(core).runtime;
-    const chain = runtime.messages;
+    const registry = registryOf(core);
+    const runtime = registry.runtime;
+    const found = messagesOf(registry);
     // Middleware sees what the client sends before the budget does, and what goes out below it.
-    const messages = this.#messages = chain.length === 0 ? undefined : connectionMessages(
-      chain,
+    const messages = this.#messages = (found?.connection as typeof connectionMessages | undefined)?.(
+      found!.chain,
       sink,
       options.transport === "pipe" ? "stdio" : "websocket",
       (message) => this.#take(message),
@@ -113,7 +115,7 @@ export class ServerConnection {
     // Each request takes a call of the server's budgets (`limits.calls`) until its response is written.
     const out = this.#calls = new CallsInFlight(
       messages ?? sink,
-      budgeting.of(registryOf(core).runtime),
+      budgeting.of(runtime),
       host.caller ?? callerOf(host.auth),
     );
     this.#out = out;

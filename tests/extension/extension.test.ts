@@ -13,6 +13,7 @@ import { createServer, defineExtension, defineTool, serve } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { ProtocolError } from "../../src/errors/mod.ts";
 import type { Listener } from "../../src/types.ts";
+import { modernRequest } from "../helpers/request.ts";
 
 const LEDGER = "org.example/ledger";
 const DECLARED = { extensions: { [LEDGER]: { currencies: ["EUR"] } } };
@@ -171,6 +172,31 @@ describe("defineExtension()", () => {
     assert.deepEqual(set.advertised, { a: 1 });
     assert.ok(Object.isFrozen(set) && Object.isFrozen(set.advertised));
     assert.equal(bare.methods.size, 0);
+  });
+
+  it("without an identifier is anonymous: middleware only, never advertised, claiming nothing", async () => {
+    const seen: string[] = [];
+    const mw = (who: string) =>
+      defineExtension().intercept(async (_message, info, next) => {
+        seen.push(`${who} ${info.direction} ${info.method}`);
+        await next();
+      });
+    const anonymous = defineExtension();
+    assert.equal(anonymous.id, "");
+    assert.throws(() => anonymous.settings({ a: 1 }), /without an identifier.*\.settings\(\)/);
+    assert.throws(() => anonymous.method("/get", v.object({}), () => ({})), /without an identifier.*\.method\(\)/);
+    assert.throws(() => anonymous.notification("/hey", v.object({}), () => {}), /\.notification\(\) needs one/);
+    const first = mw("first");
+    const server = createServer({ name: "anon", version: "1" }).extension(first).extension(mw("second"));
+    assert.throws(() => server.extension(first), /served already/);
+    const response = await server.fetch(modernRequest("server/discover", {}));
+    assert.equal((await response.json()).result.capabilities.extensions, undefined);
+    assert.deepEqual(seen, [
+      "first in server/discover",
+      "second in server/discover",
+      "first out server/discover",
+      "second out server/discover",
+    ]);
   });
 
   it("is refused by a server that serves its identifier or one of its methods already", () => {

@@ -1,7 +1,7 @@
 /**
  * The server of the message middleware tests (tests/extension/message-middleware.test.ts): MCP, MCP-lite and the
  * WebSocket binding; a tool that reports progress, one that asks the user (elicitation); message middleware of its
- * own and of an extension, each writing what it sees as a line. Run as a program, it serves stdio and appends the
+ * own (an anonymous extension) and of an extension, each writing what it sees as a line. Run as a program, it serves stdio and appends the
  * lines to the file `MW_TRANSCRIPT` names.
  */
 import { appendFileSync } from "node:fs";
@@ -59,8 +59,8 @@ export function transcriptServer(record: (line: string) => void) {
         return answer.action === "accept" && answer.content?.ok === true ? "confirmed" : "declined";
       }),
     )
-    .extension(audit)
-    .intercept(recorder("server", record));
+    .extension(defineExtension().intercept(recorder("server", record))) // anonymous: the server's own, served first
+    .extension(audit);
 }
 
 if (import.meta.main) {

@@ -1,5 +1,5 @@
 /**
- * Message middleware (`server.intercept()`, an extension's `.intercept()`, `createClient(…, { intercept })`): a full
+ * Message middleware (an extension's `.intercept()`, an anonymous one's for the server's own, `createClient(…, { intercept })`): a full
  * session seen by the server's middleware and the client's, every message both ways, asserted exactly, over HTTP on
  * 2026-07-28 and 2025-11-25 (JSON and SSE answers, the 2025 elicitation request and its answer), stdio (the server a
  * child process) and a WebSocket (MCP-lite's JSON-RPC). Then what a middleware may do: replace a message, answer a
@@ -24,7 +24,7 @@ import { recorder, transcriptServer } from "./message-middleware-server.ts";
 
 const CHILD = fileURLToPath(new URL("./message-middleware-server.ts", import.meta.url));
 
-/** A message as both the server's middleware and then the extension's see it (server-level first). */
+/** A message as both the server's middleware (an anonymous extension served first) and then the extension's see it. */
 const both = (line: string) => [`server ${line}`, `ext ${line}`];
 
 /** What a session does: lists the tools, calls `add` with progress, then `confirm`, which asks the user. */
@@ -213,16 +213,18 @@ const add = defineTool("add").describe("Adds").input(v.object({ a: v.number(), b
 
 describe("what a middleware may do", () => {
   it("replaces a message, both ways: next(other) hands on another message", async () => {
-    const server = createServer({ name: "mw", version: "1.0.0" }).tool(add).intercept(async (message, info, next) => {
-      if (info.direction === "in" && info.method === "tools/call") {
-        const params = message.params as { arguments: Record<string, unknown> };
-        return await next({ ...message, params: { ...params, arguments: { ...params.arguments, a: 40 } } });
-      }
-      if (info.direction === "out" && info.method === "tools/call" && "result" in message) {
-        return await next({ ...message, result: { content: [{ type: "text", text: "replaced" }], replaced: true } });
-      }
-      await next();
-    });
+    const server = createServer({ name: "mw", version: "1.0.0" }).tool(add).extension(
+      defineExtension().intercept(async (message, info, next) => {
+        if (info.direction === "in" && info.method === "tools/call") {
+          const params = message.params as { arguments: Record<string, unknown> };
+          return await next({ ...message, params: { ...params, arguments: { ...params.arguments, a: 40 } } });
+        }
+        if (info.direction === "out" && info.method === "tools/call" && "result" in message) {
+          return await next({ ...message, result: { content: [{ type: "text", text: "replaced" }], replaced: true } });
+        }
+        await next();
+      }),
+    );
     const { messages } = await post(server, {
       jsonrpc: "2.0",
       id: 7,
@@ -255,13 +257,17 @@ describe("what a middleware may do", () => {
         seen.push(`handled ${call.method}`);
         return await next();
       })
-      .intercept((message, info, next) =>
-        info.direction === "in" && message.method === "ping" ? { result: { answeredBy: "middleware" } } : next()
+      .extension(
+        defineExtension().intercept((message, info, next) =>
+          info.direction === "in" && message.method === "ping" ? { result: { answeredBy: "middleware" } } : next()
+        ),
       )
-      .intercept(async (_message, info, next) => {
-        seen.push(`${info.direction} ${info.method}`);
-        await next();
-      });
+      .extension(
+        defineExtension().intercept(async (_message, info, next) => {
+          seen.push(`${info.direction} ${info.method}`);
+          await next();
+        }),
+      );
     const { messages } = await post(server, { jsonrpc: "2.0", id: "p1", method: "ping" });
     assert.deepEqual(messages, [{ jsonrpc: "2.0", id: "p1", result: { answeredBy: "middleware" } }]);
     assert.deepEqual(seen, ["out ping"]); // the second never saw it come in; no handler ran
@@ -299,10 +305,12 @@ describe("what a middleware may do", () => {
     const seen: string[] = [];
     const server = createServer({ name: "mw", version: "1.0.0", auth: opaqueAuth() })
       .tool(defineTool("admin").describe("Admins only").scopes("docs:admin").handle(() => "done"))
-      .intercept(async (message, info, next) => {
-        seen.push(`${info.direction} ${info.method} ${"error" in message ? "error" : ""}`.trim());
-        await next();
-      });
+      .extension(
+        defineExtension().intercept(async (message, info, next) => {
+          seen.push(`${info.direction} ${info.method} ${"error" in message ? "error" : ""}`.trim());
+          await next();
+        }),
+      );
     const response = await server.fetch(
       new Request(`${RESOURCE}/mcp`, {
         method: "POST",
@@ -320,11 +328,13 @@ describe("what a middleware may do", () => {
 
   it("passes each message of a 2025-03-26 batch, in and out, an early answer joining the batch's answers", async () => {
     const seen: string[] = [];
-    const server = createServer({ name: "mw", version: "1.0.0" }).tool(add).intercept(async (message, info, next) => {
-      seen.push(`${info.direction} ${info.method}`);
-      if (info.direction === "in" && message.method === "ping") return { result: { early: true } };
-      await next();
-    });
+    const server = createServer({ name: "mw", version: "1.0.0" }).tool(add).extension(
+      defineExtension().intercept(async (message, info, next) => {
+        seen.push(`${info.direction} ${info.method}`);
+        if (info.direction === "in" && message.method === "ping") return { result: { early: true } };
+        await next();
+      }),
+    );
     const response = await server.fetch(
       new Request("http://localhost/mcp", {
         method: "POST",
@@ -344,7 +354,9 @@ describe("what a middleware may do", () => {
   });
 
   it("drops a message by not calling next: an incoming request gets no answer (202 over HTTP)", async () => {
-    const server = createServer({ name: "mw", version: "1.0.0" }).intercept(() => undefined);
+    const server = createServer({ name: "mw", version: "1.0.0" }).extension(
+      defineExtension().intercept(() => undefined),
+    );
     const { status, messages } = await post(server, { jsonrpc: "2.0", id: 1, method: "ping" });
     assert.equal(status, 202);
     assert.deepEqual(messages, []);
@@ -430,15 +442,17 @@ describe("what a middleware may do, on a connection (stdio)", () => {
           }
         }),
       )
-      .intercept(async (message, info, next) => {
-        if (info.direction === "in" && (message.params as { name?: string } | undefined)?.name === "boom") {
-          throw new Error("in");
-        }
-        if (info.direction === "out" && info.method === "elicitation/create" && "method" in message) {
-          throw new Error("out");
-        }
-        await next();
-      });
+      .extension(
+        defineExtension().intercept(async (message, info, next) => {
+          if (info.direction === "in" && (message.params as { name?: string } | undefined)?.name === "boom") {
+            throw new Error("in");
+          }
+          if (info.direction === "out" && info.method === "elicitation/create" && "method" in message) {
+            throw new Error("out");
+          }
+          await next();
+        }),
+      );
     const piped = await initializedSession(server);
     try {
       piped.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "boom", arguments: {} } });

@@ -25,7 +25,8 @@ import { type McpOptions, type McpSettings, resolveMcpSettings } from "./mcp-opt
 import { paramHeadersOf } from "./param-headers.ts";
 import { PendingRequests } from "./pending.ts";
 import { respondHttp } from "./reply.ts";
-import { respondThrough } from "./http-messages.ts";
+import type { respondThrough } from "./http-messages.ts";
+import { messagesOf } from "../../message-middleware/message-feature.ts";
 import type { McpContext } from "./mcp-request.ts";
 import { SessionTable } from "./sessions.ts";
 import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
@@ -73,14 +74,15 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     const registry = registryOf(core);
     longRunning.overrideHold(registry, "mcp", settings.holdMs); // MCP over stdio and WebSocket reads it too
     const ctx = createMcpContext(core, settings);
-    const messages = registry.runtime.messages; // server.intercept() and extensions add to it in place
     const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
       try {
         if (http.method !== "POST") throw NOT_ALLOWED;
         // No await where nothing is pending: a body already held and a synchronous tool answer at once.
         const read = readJsonNow(http, core.options);
         const body = read instanceof Promise ? await read : read;
-        if (messages.length > 0) return await respondThrough(ctx, http, host, body);
+        // The message middleware served extensions installed (`.intercept()`), with their runner: one property read.
+        const messages = messagesOf(registry);
+        if (messages) return await (messages.http as typeof respondThrough)(ctx, http, host, body, messages.chain);
         if (Array.isArray(body)) return await respondBatch(ctx, http, host, body);
         const response = respondHttp(ctx, http, host, body, acceptsEventStream(http));
         return response instanceof Promise ? await response : response;

@@ -2,11 +2,11 @@
  * Message middleware over HTTP (`MessageMiddleware`; MCP 2026-07-28 and 2025-11-25, Streamable HTTP): the
  * messages a POST carries (one, or a 2025-03-26 batch) pass it before the MCP binding takes them, and the messages
  * of the answer pass it before they go out: a JSON answer's, and each that an SSE answer carries, in order. The
- * binding itself is untouched: a server without middleware never comes here.
+ * binding itself is untouched: a server without middleware never comes here, nor bundles this file (the feature of
+ * an extension with middleware brings it, `src/message-middleware/message-feature.ts`).
  *
  * @module
  */
-import { registryOf } from "../../core/mod.ts";
 import { acceptsEventStream, answersRefusal, type Host, JSON_HEADERS, refusalAnswered } from "../../server/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import {
@@ -23,6 +23,7 @@ import { jsonRpcErrorMessage, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { respondBatch } from "./batch.ts";
 import { SESSION_HEADER } from "./envelope.ts";
 import type { McpContext } from "./mcp-request.ts";
+import type { MessageMiddleware } from "../../message-middleware/message-middleware.ts";
 import { respondHttp } from "./reply.ts";
 
 /** The server's questions to its clients (2025 revisions), whose answers come in POSTs of their own (pure: a bundle
@@ -36,10 +37,16 @@ const ASKED = /* @__PURE__ */ new Trail();
  * @param http The HTTP request.
  * @param host What the platform handed `fetch` besides the request.
  * @param body The decoded body: a message, or a batch.
+ * @param chain The middleware, outermost first.
  * @returns The response.
  */
-export async function respondThrough(ctx: McpContext, http: Request, host: Host, body: unknown): Promise<Response> {
-  const chain = registryOf(ctx.core).runtime.messages;
+export async function respondThrough(
+  ctx: McpContext,
+  http: Request,
+  host: Host,
+  body: unknown,
+  chain: readonly MessageMiddleware[],
+): Promise<Response> {
   const report = ctx.report;
   const trail = new Trail();
   const batch = Array.isArray(body);

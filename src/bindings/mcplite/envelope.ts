@@ -17,7 +17,9 @@ import {
 import { assertNever } from "../../internal/assert-never.ts";
 import { isoNow } from "../../internal/clock.ts";
 import { resultHead } from "../jsonrpc.ts";
-import { servedExtensions } from "../extension-feature.ts";
+
+/** A feature's MCP-lite part that adds to the `/listtools` body (`extensions`, E5). */
+type Listing = { readonly listed?: (body: Record<string, unknown>) => void };
 
 /** The `/listtools` bodies, per scope set. */
 const LIST = new CacheSlot<string>("mcplite:list");
@@ -85,10 +87,11 @@ export function listBody(registry: Registry, auth?: AuthInfo): string {
     LIST,
     visible.key,
     () => {
-      // The extensions served ride beside the tools (this SDK's MCP-lite extension E5): a key the spec's client skips.
-      const extensions = servedExtensions(registry);
-      const tools = visible.tools().map((t) => describeTool(t, true));
-      return JSON.stringify(extensions ? { tools, extensions } : { tools });
+      const body = { tools: visible.tools().map((t) => describeTool(t, true)) };
+      // Served extensions add their settings beside the tools (this SDK's MCP-lite extension E5; `extensionOnLite()`):
+      // a key the spec's client skips.
+      for (const feature of registry.features) (feature.mcplite as Listing | undefined)?.listed?.(body);
+      return JSON.stringify(body);
     },
   );
 }

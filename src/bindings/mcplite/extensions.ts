@@ -9,31 +9,22 @@
  *
  * @module
  */
-import { type Extension, type Feature, type Registry, runRequest } from "../../core/mod.ts";
+import { type Extension, type Feature, runRequest } from "../../core/mod.ts";
 import { runOnWire } from "../../extension/run-on-wire.ts";
 import type { LiteGet } from "./methods.ts";
 
 type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
 
-/** An extension feature's MCP-lite part: its request methods, by name, answered as a `get`. */
-export interface LiteExtensionFeature extends Feature {
-  /** The methods. */
-  readonly mcplite: { readonly methods: Readonly<Record<string, LiteGet>> };
-}
-
 /**
- * Finds a method an extension brought (SEP-2133), answered on the JSON-RPC endpoints.
- *
- * @param registry The registry.
- * @param method The JSON-RPC method.
- * @returns The method, or `undefined` when no served extension has it.
+ * An extension feature's MCP-lite part: its request methods, by name, answered as a `get`; and its entry in the
+ * `/listtools` body's `extensions` (E5).
  */
-export function extensionMethod(registry: Registry, method: string): LiteGet | undefined {
-  for (const feature of registry.features) {
-    // A table without a prototype (`extensionOnLite()`): no inherited name is found in it.
-    const found = (feature as { mcplite?: Partial<LiteExtensionFeature["mcplite"]> }).mcplite?.methods?.[method];
-    if (found) return found;
-  }
+export interface LiteExtensionFeature extends Feature {
+  /** The methods, and what the extension adds to the listing. */
+  readonly mcplite: {
+    readonly methods: Readonly<Record<string, LiteGet>>;
+    readonly listed: (body: { extensions?: Record<string, unknown> }) => void;
+  };
 }
 
 /**
@@ -85,5 +76,8 @@ export function extensionOnLite(
   for (const [name, message] of [...extension.methods, ...extension.notifications]) {
     methods[name] = served(extension, name, message);
   }
-  return Object.freeze({ mcplite: { methods: Object.freeze(methods) } });
+  const listed = (body: { extensions?: Record<string, unknown> }) => {
+    (body.extensions ??= {})[extension.id] = extension.advertised;
+  };
+  return Object.freeze({ mcplite: { methods: Object.freeze(methods), listed } });
 }

@@ -29,8 +29,7 @@ import { idOf, type JsonRpcId, parseJsonRpcRequest, resultEnvelope } from "../js
 import { errorToWire, jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import { listMessage, resultWithMeta } from "./envelope.ts";
 import { liteCall, liteMessages } from "./dispatch.ts";
-import { LITE_METHODS, type LiteList, liteMethod } from "./methods.ts";
-import { extensionMethod } from "./extensions.ts";
+import { LITE_METHODS, type LiteList, liteMethod, litePart } from "./methods.ts";
 import { errorCodeToWire } from "../../errors/mcplite-codes.ts";
 import { liteCallMeta } from "./lite-caller.ts";
 
@@ -111,7 +110,8 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
         const body = read instanceof Promise ? await read : read;
         id = idOf(body);
         const rpc = parseJsonRpcRequest(body);
-        const method = liteMethod(rpc.method) ?? extensionMethod(registry, rpc.method);
+        // An extension's method (SEP-2133, E5) from the table without a prototype its feature brought.
+        const method = liteMethod(rpc.method) ?? litePart(registry, (part) => part.methods?.[rpc.method]);
         if (method?.kind === "list") {
           const listed = await runRequest(
             registry,

@@ -13,9 +13,9 @@ import { type AuthInfo, type CallMeta, type HandlerOutcome, type Registry, type 
 import { isObject } from "../../internal/is-object.ts";
 import type { Host } from "../../server/mod.ts";
 import type { JsonRpcRequest } from "../jsonrpc.ts";
-import { litePrompts } from "../prompt-feature.ts";
+import type { LiteFeature } from "../prompt-feature.ts";
 import type { PromptCaller } from "../render-prompt.ts";
-import { liteResources } from "../resource-feature.ts";
+import type { LiteResourceFeature } from "../resource-feature.ts";
 import { listBody, listBytes, resultWithMeta } from "./envelope.ts";
 import { roundOf } from "./dispatch.ts";
 
@@ -74,8 +74,27 @@ function partOf<T>(part: T | undefined, what: string): T {
   throw new ProtocolError("method_not_found", `Method not found: this server defines no ${what}`);
 }
 
-const promptsOf = (registry: Registry) => partOf(litePrompts(registry), "prompts");
-const resourcesOf = (registry: Registry) => partOf(liteResources(registry), "resources");
+/** What a feature may bring MCP-lite: prompts, resources, an extension's methods (`./extensions.ts`). */
+type LiteParts = Partial<
+  LiteFeature["mcplite"] & LiteResourceFeature["mcplite"] & { readonly methods: Readonly<Record<string, LiteGet>> }
+>;
+
+/**
+ * Finds what the registered definitions brought MCP-lite, as `pick` reads it from a feature's part: the first found.
+ *
+ * @param registry The registry.
+ * @param pick Reads a feature's MCP-lite part.
+ * @returns What it read first, or `undefined` when no feature has it.
+ */
+export function litePart<T>(registry: Registry, pick: (part: LiteParts) => T | undefined): T | undefined {
+  for (const feature of registry.features) {
+    const found = feature.mcplite === undefined ? undefined : pick(feature.mcplite as LiteParts);
+    if (found !== undefined) return found;
+  }
+}
+
+const promptsOf = (registry: Registry) => partOf(litePart(registry, (part) => part.prompts), "prompts");
+const resourcesOf = (registry: Registry) => partOf(litePart(registry, (part) => part.resources), "resources");
 
 /** A `get` method at `path`: one result, or an input round as a tool call's. */
 function getMethod(

@@ -2,13 +2,19 @@
  * Message middleware on a connection (stdio, a WebSocket; `MessageMiddleware`): every message the client sends
  * passes it before MCP or MCP-lite takes it, and every message the server writes passes it before the wire (below the
  * connection's budget of calls, which counts what the server's carriers answered). Each direction is one lane: its
- * messages pass one at a time, in order. Loaded only by a connection of a server that has middleware.
+ * messages pass one at a time, in order. Brought by the feature of an extension with middleware
+ * (`src/message-middleware/message-feature.ts`): a server without any bundles none of it.
  *
  * @module
  */
-import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
-import { internalError, isRequest, isResponse, lane, type Message, Trail } from "../message-middleware/chain.ts";
-import type { MessageOut } from "./message-out.ts";
+import type { MessageMiddleware } from "./message-middleware.ts";
+import { internalError, isRequest, isResponse, lane, type Message, Trail } from "./chain.ts";
+
+/** Where a connection's messages go: `MessageOut` of `src/stdio/message-out.ts`, which this folder does not import. */
+interface MessageOut {
+  send(message: string): void;
+  flush(): Promise<void>;
+}
 
 /** A connection's message middleware: where its messages come in, and the output they go out through. */
 export interface ConnectionMessages extends MessageOut {
