@@ -1,11 +1,9 @@
 /**
- * Message middleware: what sees every JSON-RPC message a peer sends or receives, in both directions, on the
- * server (an extension's `.intercept()`; an anonymous one's, `defineExtension().intercept()`, for an application's
- * own) and on the client (`createClient(…, { intercept })`).
- * It sits below request middleware (`server.use()`, which wraps a request's method once it is routed): it sees the
- * messages as they travel (requests, notifications, results, errors, a server's requests to the client and their
- * answers), may replace or drop them, and may answer a request itself. SEP-3371 (draft, "Consistent SDK Extension
- * Points") asks this of an SDK. Why and how: docs/concepts/middleware-and-groups.md.
+ * Message middleware: what sees every JSON-RPC message a peer sends or receives, both ways, on the server (an
+ * extension's `.intercept()`; an anonymous one's for an application's own) and on the client
+ * (`createClient(…, { intercept })`). Below request middleware (`server.use()`), it sees requests,
+ * notifications, results and errors as they travel, may replace or drop them and may answer a request itself
+ * (SEP-3371 draft, "Consistent SDK Extension Points"). Why and how: docs/concepts/middleware-and-groups.md.
  *
  * @module
  */

@@ -1,10 +1,8 @@
 /**
- * Extensions on MCP (SEP-2133): an extension's request methods and client notifications served on every
- * revision, and its settings advertised in `capabilities.extensions[id]`, which `server/discover`
- * (2026-07-28) and `initialize` (2025) both carry (`addServedExtensions()`). A method checks its params
- * against the extension's schema, runs its handler with what the client declared, and answers with its
- * result; a notification is checked the same way and never answered. Handlers talk to the client through
- * the request's channel: notifications on its stream, and on the 2025 revisions requests
+ * Extensions on MCP (SEP-2133): an extension's methods and client notifications on every revision, its
+ * settings in `capabilities.extensions[id]` (`server/discover`, `initialize`: `addServedExtensions()`). Params
+ * are checked against the extension's schema; a notification is never answered. Handlers talk to the client
+ * on the request's channel: notifications on its stream, and on the 2025 revisions requests
  * (`PendingRequests.ask`, as elicitation does).
  *
  * @module

@@ -1,11 +1,9 @@
 /**
- * Extensions on MCP-lite (SEP-2133 methods, carried as this SDK's MCP-lite extension E5): an extension's
- * request methods answer on the JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's
- * `method`, inside the request middleware, as `prompts/get` does (E1); its client notifications too, sent as
- * requests (MCP-lite has no notifications) and answered with an empty result. MCP-lite declares no client
- * capabilities and its JSON answers stream nothing: `ctx.client.extensions` is `undefined`, `ctx.notify`
- * sends nothing and `ctx.request` rejects. On stdio and a WebSocket an extension's messages are MCP's (the
- * connection hands every message outside MCP-lite's table to MCP).
+ * Extensions on MCP-lite (SEP-2133, as this SDK's MCP-lite extension E5): an extension's methods answer on the
+ * JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's `method`, inside request middleware;
+ * its client notifications too, as requests answered `{}`. MCP-lite declares no client capabilities and its
+ * JSON answers stream nothing (`ctx.client.extensions` undefined, `ctx.notify` silent, `ctx.request`
+ * rejecting); on stdio and a WebSocket an extension's messages are MCP's.
  *
  * @module
  */
