@@ -15,7 +15,7 @@ import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { type Client, type ClientOptions, createClient } from "../../src/client/mod.ts";
 import { createMcpliteTransport } from "../../src/client/transports/mcplite.ts";
 import { createMcpTransport } from "../../src/client/transports/mcp.ts";
-import { McpliteError } from "../../src/errors/mod.ts";
+import { errorCodeOf } from "../helpers/error-code.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 
@@ -58,16 +58,6 @@ const WIRES: Record<string, Make> = {
   "gRPC (Connect)": (url, options) => createClient(grpcTransport(url), options),
   "a bare origin (MCP-lite found)": (url, options) => createClient(url, options),
 };
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof McpliteError, String(error));
-    return error.code;
-  }
-  assert.fail("expected a failure");
-}
 
 describe("resources on every wire", () => {
   let listener: Listener;
@@ -125,7 +115,7 @@ describe("resources on every wire", () => {
         const secret = await client.readResource("vault://secret");
         assert.deepEqual(secret.contents, [{ uri: "vault://secret", text: "the secret", mimeType: "text/plain" }]);
         assert.equal(asked, 1);
-        assert.equal(await codeOf(client.readResource("nope://x")), "resource_not_found");
+        assert.equal(await errorCodeOf(client.readResource("nope://x")), "resource_not_found");
       } finally {
         await client.close();
       }
@@ -134,8 +124,8 @@ describe("resources on every wire", () => {
     it(`${wire}: a server without resources refuses the method (method_not_found)`, async () => {
       const client = make(bare.url, {});
       try {
-        assert.equal(await codeOf(client.listResources()), "method_not_found");
-        assert.equal(await codeOf(client.readResource("docs://readme")), "method_not_found");
+        assert.equal(await errorCodeOf(client.listResources()), "method_not_found");
+        assert.equal(await errorCodeOf(client.readResource("docs://readme")), "method_not_found");
       } finally {
         await client.close();
       }

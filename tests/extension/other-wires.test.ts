@@ -18,6 +18,7 @@ import { createMcpliteTransport } from "../../src/client/transports/mcplite.ts";
 import { grpcTransport } from "../../src/client/transports/grpc.ts";
 import { createWebSocketTransport } from "../../src/client/transports/websocket.ts";
 import { McpliteError } from "../../src/errors/mod.ts";
+import { errorCodeOf } from "../helpers/error-code.ts";
 import { closeClientSessions, grpcOverH2 } from "../helpers/h2-sessions.ts";
 
 const LEDGER = "org.example/ledger";
@@ -36,16 +37,6 @@ function ledgerServer(touched: string[]): Server {
     version: "1.0.0",
     bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding(), grpcBinding()],
   }).extension(ledger);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof McpliteError, String(error));
-    return error.code;
-  }
-  assert.fail("expected a failure");
 }
 
 describe("an extension's methods off MCP (E5)", () => {
@@ -85,8 +76,8 @@ describe("an extension's methods off MCP (E5)", () => {
           currencies: ["EUR"],
           asked,
         });
-        assert.equal(await codeOf(client.request(`${LEDGER}/get`, { id: 7 })), "invalid_params");
-        assert.equal(await codeOf(client.request(`${LEDGER}/missing`, {})), "method_not_found");
+        assert.equal(await errorCodeOf(client.request(`${LEDGER}/get`, { id: 7 })), "invalid_params");
+        assert.equal(await errorCodeOf(client.request(`${LEDGER}/missing`, {})), "method_not_found");
         const before = touched.length;
         await client.notify(`${LEDGER}/touched`, { id: wire });
         assert.deepEqual(touched.slice(before), [wire]);
