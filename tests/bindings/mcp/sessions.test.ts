@@ -81,11 +81,17 @@ describe("the 2025 session table", () => {
 
 /** `initialize` on a 2025 revision: the session id the answer carries. */
 async function initialize(fetch: (request: Request) => Promise<Response>, headers: Record<string, string> = {}) {
-  const response = await fetch(legacyRequest("initialize", {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  }, 1, "2025-11-25", headers));
+  const response = await fetch(legacyRequest(
+    "initialize",
+    {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+    1,
+    "2025-11-25",
+    headers,
+  ));
   assert.equal(response.status, 200);
   await response.body?.cancel();
   return response.headers.get("mcp-session-id")!;
@@ -118,7 +124,9 @@ describe("a session's DELETE", () => {
     // A new session is served as before.
     const other = await initialize(server.fetch);
     assert.notEqual(other, session);
-    const listedAgain = await server.fetch(legacyRequest("tools/list", {}, 4, "2025-11-25", { "mcp-session-id": other }));
+    const listedAgain = await server.fetch(
+      legacyRequest("tools/list", {}, 4, "2025-11-25", { "mcp-session-id": other }),
+    );
     assert.equal(listedAgain.status, 200);
     await listedAgain.body?.cancel();
   });
@@ -145,10 +153,12 @@ describe("a session's DELETE", () => {
   it("goes through the same Host check, authentication and CORS as a POST", async () => {
     const guarded = mcpServer({ auth: opaqueAuth(), cors: cors({ origins: ["https://app.example"] }) });
     const session = await initialize(guarded.fetch, bearer("reader"));
-    const foreign = await guarded.fetch(new Request("http://evil.example.com/mcp", {
-      method: "DELETE",
-      headers: { "mcp-session-id": session, ...bearer("reader") },
-    }));
+    const foreign = await guarded.fetch(
+      new Request("http://evil.example.com/mcp", {
+        method: "DELETE",
+        headers: { "mcp-session-id": session, ...bearer("reader") },
+      }),
+    );
     assert.equal(foreign.status, 403, "the Host check");
     await foreign.body?.cancel();
     const anonymous = await guarded.fetch(end(session));
@@ -183,7 +193,9 @@ describe("the official TypeScript SDK's clients ending their session", () => {
   /** A fetch that notes the status of every DELETE the client sends. */
   const recording = (statuses: number[]): typeof fetch => async (input, init) => {
     const response = await fetch(new Request(input, init));
-    if ((init?.method ?? (input instanceof Request ? input.method : "GET")) === "DELETE") statuses.push(response.status);
+    if ((init?.method ?? (input instanceof Request ? input.method : "GET")) === "DELETE") {
+      statuses.push(response.status);
+    }
     return response;
   };
 
