@@ -19,5 +19,8 @@ export interface Bound {
   close(): Promise<void>;
 }
 
-/** A runtime's listener: binds `app` to `hostname:port` (0: a free port); resolves once it listens. */
-export type Listen = (app: Fetchable, port: number, hostname: string) => Promise<Bound>;
+/**
+ * A runtime's listener: binds `app` to `hostname:port` (0: a free port), sharing the port with other
+ * processes when `reusePort` (`SO_REUSEPORT`); resolves once it listens.
+ */
+export type Listen = (app: Fetchable, port: number, hostname: string, reusePort?: boolean) => Promise<Bound>;

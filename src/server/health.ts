@@ -1,7 +1,7 @@
 /**
  * The health endpoint for load balancers (`createServer({ health: true })`): `GET /healthz` answers 200
- * with `{ name, version, uptime }`, before the gate, so that a probe needs no token and may address
- * the server by IP (any `Host`).
+ * with `{ status: "ok", name, version, uptime }` (the `status` probes that read a body look for), before
+ * the gate, so that a probe needs no token and may address the server by IP (any `Host`).
  *
  * @module
  */
@@ -48,7 +48,7 @@ export function withHealth(
     const method = request.method;
     if (method !== "GET" && method !== "HEAD") return Promise.resolve(new Response(null, NOT_ALLOWED_INIT));
     const uptime = Math.floor((performance.now() - started) / 1000);
-    const body = method === "HEAD" ? null : JSON.stringify({ name, version, uptime });
+    const body = method === "HEAD" ? null : JSON.stringify({ status: "ok", name, version, uptime });
     return Promise.resolve(new Response(body, HEALTH_INIT));
   };
 }

@@ -176,7 +176,7 @@ export interface ServerOptions {
   logger?: ServerLogger;
   /**
    * Answers load balancers' health checks: `true` serves `GET /healthz` (or `{ path }` another path,
-   * taken as is, without `basePath`) with 200 and `{ name, version, uptime }` (uptime in seconds),
+   * taken as is, without `basePath`) with 200 and `{ status: "ok", name, version, uptime }` (uptime in seconds),
    * before the gate: without authentication and for any `Host`, since load balancers probe by IP
    * address. Off by default.
    */

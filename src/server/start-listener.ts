@@ -38,6 +38,15 @@ export interface ServeOptions {
    * its WebSockets need the `ws` package (`npm install ws`), as on Node.
    */
   httpServer?: "native" | "node:http";
+  /**
+   * Shares the port with other processes that listen on it the same way (`SO_REUSEPORT`), the kernel
+   * spreading connections among them: one process per core on one port. On Linux, with `Bun.serve`,
+   * `Deno.serve` (run with `--unstable-net`) and `node:http` from Node 22.12; elsewhere the second process
+   * finds the port in use. Each
+   * process is its own server: state kept in memory (a 2025 session, a deferred job's result) stays in the
+   * process a connection reached. Off by default.
+   */
+  reusePort?: boolean;
 }
 
 /** A running listener. */
@@ -66,7 +75,7 @@ export async function startListener(listen: Listen, app: Fetchable, options: Ser
   const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
   let bound: Bound;
   try {
-    bound = await listen(app, port, hostname);
+    bound = await listen(app, port, hostname, options.reusePort);
   } catch (error) {
     throw inUse(error, port, hostname, options.port === undefined) ?? error;
   }

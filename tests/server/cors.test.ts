@@ -36,7 +36,7 @@ describe("cors", () => {
 
   it("answers a preflight from a listed origin with the route's methods and the headers it reads", async () => {
     const cases: [string, string][] = [
-      ["/mcp", "POST"],
+      ["/mcp", "POST, DELETE"], // a DELETE ends a 2025 session
       ["/mcp-lite/v1/calltools", "POST"],
       ["/webtools", "GET, HEAD, POST"],
       ["/webtools/1.0.0", "GET, HEAD"],

@@ -1,6 +1,6 @@
 /**
- * `createServer({ health })`: `GET /healthz` answers load balancers with 200 and `{ name, version,
- * uptime }` before the gate (no token, any Host: probes address the server by IP), and nothing is
+ * `createServer({ health })`: `GET /healthz` answers load balancers with 200 and `{ status: "ok", name,
+ * version, uptime }` before the gate (no token, any Host: probes address the server by IP), and nothing is
  * served there unless asked for.
  */
 import assert from "node:assert/strict";
@@ -22,14 +22,15 @@ function protectedServer(health: boolean | { path?: string } | undefined) {
 }
 
 describe("createServer({ health })", () => {
-  it("answers GET /healthz with 200 { name, version, uptime }, without a token and for an IP Host", async () => {
+  it("answers GET /healthz with 200 { status, name, version, uptime }, without a token and for an IP Host", async () => {
     const server = protectedServer(true);
     const response = await server.fetch(new Request("http://10.0.0.5:8080/healthz"));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "application/json");
     assert.equal(response.headers.get("cache-control"), "no-store");
     const body = await response.json();
-    assert.deepEqual(Object.keys(body).sort(), ["name", "uptime", "version"]);
+    assert.deepEqual(Object.keys(body).sort(), ["name", "status", "uptime", "version"]);
+    assert.equal(body.status, "ok"); // what probes that read a body look for
     assert.equal(body.name, "probed");
     assert.equal(body.version, "2.1.0");
     assert.ok(Number.isInteger(body.uptime) && body.uptime >= 0);
@@ -42,6 +43,11 @@ describe("createServer({ health })", () => {
   it("serves another path with { path }, HEAD without a body, and 405 with Allow for other methods", async () => {
     const server = protectedServer({ path: "livez" });
     assert.equal((await server.fetch(new Request("http://localhost/livez"))).status, 200);
+    // A benchmark's contract (TM Dev Lab's MCP Server Performance Benchmark v2, ADDING_SERVERS.md): GET /health, 2xx,
+    // `{"status":"ok"}`.
+    const contract = await protectedServer({ path: "/health" }).fetch(new Request("http://10.0.0.5:8080/health"));
+    assert.equal(contract.status, 200);
+    assert.equal((await contract.json()).status, "ok");
     const head = await server.fetch(new Request("http://localhost/livez", { method: "HEAD" }));
     assert.equal(head.status, 200);
     assert.equal(await head.text(), "");

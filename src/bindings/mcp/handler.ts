@@ -2,7 +2,7 @@
  * The MCP binding over HTTP (MCP 2026-07-28, Streamable HTTP): one POST endpoint serving the stateless
  * 2026-07-28 revision natively and the 2025 revisions as a shim, chosen per request. A request goes:
  * body → the MCP dispatch (routing: era, envelope, mirrored headers, method; the method, with a channel
- * to the client) → JSON, 304 or SSE, by the HTTP carrier (`reply.ts`).
+ * to the client) → JSON, 304 or SSE, by the HTTP carrier (`reply.ts`). A DELETE ends a 2025 session.
  *
  * @module
  */
@@ -20,7 +20,7 @@ import {
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
 import { respondBatch } from "./batch.ts";
-import { META } from "./envelope.ts";
+import { META, SESSION_HEADER } from "./envelope.ts";
 import { type McpOptions, type McpSettings, resolveMcpSettings } from "./mcp-options.ts";
 import { paramHeadersOf } from "./param-headers.ts";
 import { PendingRequests } from "./pending.ts";
@@ -31,7 +31,7 @@ import type { McpContext } from "./mcp-request.ts";
 import { SessionTable } from "./sessions.ts";
 import { legacyErrorToWire } from "../../errors/mcp-codes.ts";
 
-const POST_ONLY = { allow: "POST" };
+const ALLOWED_METHODS = { allow: "POST, DELETE" };
 /**
  * How soon a held call's answer becomes a stream, so its headers go out long before a proxy's
  * response-header timeout; a hold that ends sooner still answers plain JSON.
@@ -41,7 +41,7 @@ const HELD_KEEP_ALIVE_MS = 1_000;
 // a server that imports this module but not the binding (the lite entry re-exports it) would bundle the error.
 const NOT_ALLOWED = /* @__PURE__ */ new ProtocolError(
   "method_not_allowed",
-  "Method not allowed: this endpoint is stateless and answers POST only (no GET stream, no session to DELETE)",
+  "Method not allowed: this endpoint answers POST (and DELETE, ending a session)",
 );
 
 /**
@@ -76,6 +76,10 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     const ctx = createMcpContext(core, settings);
     const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
       try {
+        // A 2025 session ends with its client's DELETE, and a request with its id is then answered 404
+        // (MCP 2025-11-25, Transports: Session Management); 2026-07-28 has no sessions.
+        const ended = ctx.sessions.end(http.headers.get(SESSION_HEADER), http.method !== "DELETE");
+        if (ended) return new Response(null, { status: ended });
         if (http.method !== "POST") throw NOT_ALLOWED;
         // No await where nothing is pending: a body already held and a synchronous tool answer at once.
         const read = readJsonNow(http, core.options);
@@ -93,14 +97,14 @@ export function mcpBinding(options: McpOptions = {}): Binding {
           error,
           legacyErrorToWire,
           ctx.report,
-          error === NOT_ALLOWED ? POST_ONLY : undefined,
+          error === NOT_ALLOWED ? ALLOWED_METHODS : undefined,
         );
       }
     };
     const refuse = (error: ProtocolError, id: JsonRpcId = null) =>
       jsonRpcErrorResponse(id, error, legacyErrorToWire, ctx.report);
     return {
-      routes: new Map([[path, { handle, refuse, methods: "POST", jsonRpc: true, remote: "streamable-http" }]]),
+      routes: new Map([[path, { handle, refuse, methods: "POST, DELETE", jsonRpc: true, remote: "streamable-http" }]]),
       // x-mcp-header declarations fail when the tool is registered, not on its first call.
       checkTool: (tool) => void paramHeadersOf(tool),
     };

@@ -15,6 +15,7 @@ interface BunLike {
       hostname: string;
       idleTimeout?: number;
       maxRequestBodySize?: number;
+      reusePort?: boolean;
     },
   ): { port: number; stop(force?: boolean): Promise<void> | void };
 }
@@ -25,9 +26,10 @@ interface BunLike {
  * @param app The fetch handler.
  * @param port The port (0: a free one).
  * @param hostname The interface.
+ * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`, on Linux).
  * @returns The bound server.
  */
-export function listen(app: Fetchable, port: number, hostname: string): Promise<Bound> {
+export function listen(app: Fetchable, port: number, hostname: string, reusePort?: boolean): Promise<Bound> {
   const bun = (globalThis as unknown as { Bun: BunLike }).Bun;
   // Bun closes idle connections after 10 s by default; SSE streams send heartbeats, and this
   // raises the limit so a slow plain JSON call is not cut either. Bun hands a WebSocket's events
@@ -47,6 +49,7 @@ export function listen(app: Fetchable, port: number, hostname: string): Promise<
   const server = bun.serve({
     port,
     hostname,
+    reusePort,
     ...options,
     idleTimeout: 255,
     ...(limit === undefined ? {} : { maxRequestBodySize: limit }),

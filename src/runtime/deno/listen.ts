@@ -10,7 +10,13 @@ import { bodyLimitOf } from "../body-bound.ts";
 
 interface DenoLike {
   serve(
-    options: { port: number; hostname: string; onListen?: () => void; onError?: (error: unknown) => Response },
+    options: {
+      port: number;
+      hostname: string;
+      reusePort?: boolean;
+      onListen?: () => void;
+      onError?: (error: unknown) => Response;
+    },
     handler: (request: Request, info: { remoteAddr: { hostname?: string } }) => Response | Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
@@ -24,15 +30,17 @@ const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
  * @param app The fetch handler.
  * @param port The port (0: a free one).
  * @param hostname The interface.
+ * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`, on Linux).
  * @returns The bound server, once it listens.
  */
-export function listen(app: Fetchable, port: number, hostname: string): Promise<Bound> {
+export function listen(app: Fetchable, port: number, hostname: string, reusePort?: boolean): Promise<Bound> {
   const deno = (globalThis as unknown as { Deno: DenoLike }).Deno;
   const limit = bodyLimitOf(app) ?? DEFAULT_BODY_LIMIT;
   return new Promise((resolve) => {
     const server = deno.serve({
       port,
       hostname,
+      reusePort,
       onListen: () => queueMicrotask(() => resolve({ port: server.addr.port, close: () => server.shutdown() })),
       onError: onServeError,
     }, (request, info) => {

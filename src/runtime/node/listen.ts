@@ -14,7 +14,7 @@ import { bodyTimeoutOf } from "../body-bound.ts";
 
 /** A `node:http` `Server`, as much of it as `serve()` uses. */
 interface HttpServer extends NodeUpgradeServer {
-  listen(port: number, hostname: string, done: () => void): unknown;
+  listen(options: { port: number; host: string; reusePort?: boolean }, done: () => void): unknown;
   once(event: "error", listener: (error: Error) => void): unknown;
   address(): { port: number } | string | null;
   close(done: () => void): unknown;
@@ -61,9 +61,10 @@ function nodeDeadlines(app: Fetchable): HttpServerOptions {
  * @param app The fetch handler.
  * @param port The port (0: a free one).
  * @param hostname The interface.
+ * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`: Node 22.12 or later, on Linux).
  * @returns The bound server, once it listens.
  */
-export async function listen(app: Fetchable, port: number, hostname: string): Promise<Bound> {
+export async function listen(app: Fetchable, port: number, hostname: string, reusePort?: boolean): Promise<Bound> {
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const http = process?.getBuiltinModule?.("node:http") as NodeHttp | undefined;
   if (http === undefined) throw new Error("serve() needs Node 22.3 or later (process.getBuiltinModule)");
@@ -82,7 +83,7 @@ export async function listen(app: Fetchable, port: number, hostname: string): Pr
   attachWebSocket(server, app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, hostname, resolve);
+    server.listen({ port, host: hostname, reusePort }, resolve);
   });
   const address = server.address();
   return {

@@ -106,11 +106,11 @@ describe("MCP endpoint: 2026-07-28", () => {
     assert.equal(await response.text(), "");
   });
 
-  it("answers GET and DELETE with 405 and Allow: POST", async () => {
-    for (const method of ["GET", "DELETE"]) {
+  it("answers GET and PUT with 405 and Allow: POST, DELETE (a DELETE ends a 2025 session: sessions.test.ts)", async () => {
+    for (const method of ["GET", "PUT"]) {
       const response = await server.fetch(new Request(BASE + "/mcp", { method }));
       assert.equal(response.status, 405);
-      assert.equal(response.headers.get("allow"), "POST");
+      assert.equal(response.headers.get("allow"), "POST, DELETE");
       await response.body?.cancel();
     }
   });

@@ -1,0 +1,81 @@
+/**
+ * examples/many-cores.ts: two processes of the same script on one port (`serve(server, { reusePort: true })`),
+ * on each runtime here (Bun, Deno, and Node 22 when `bash .ci/node22.sh` installed it), and both answer: calls
+ * on new connections reach both processes, as the kernel spreads them (`SO_REUSEPORT`, Linux).
+ */
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { after, describe, it } from "node:test";
+import { node22, NODE22_MISSING } from "../helpers/node22.ts";
+import { freePort, ROOT, type StartedServer, startServer } from "../helpers/process.ts";
+
+const LINUX = (globalThis as { process?: { platform?: string } }).process?.platform === "linux";
+const started: StartedServer[] = [];
+after(async () => {
+  for (const server of started.splice(0)) await server.stop();
+});
+
+/** Calls `whoami` over MCP-lite on a connection of its own (no keep-alive): the process that answered. */
+function whoami(port: number): Promise<string> {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "whoami", arguments: {} },
+  });
+  return new Promise((resolve, reject) => {
+    const call = request({
+      host: "127.0.0.1",
+      port,
+      path: "/mcp-lite/v1/calltools",
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/json", connection: "close" },
+    }, (response) => {
+      let text = "";
+      response.on("data", (chunk) => text += chunk);
+      response.on("end", () => resolve(JSON.parse(text).result.content[0].text));
+      response.on("error", reject);
+    });
+    call.on("error", reject);
+    call.end(body);
+  });
+}
+
+/** Starts two processes of the example with `command` on one port; checks both answer, then stops them. */
+async function twoOnOnePort(command: string, args: string[]): Promise<void> {
+  const port = await freePort();
+  const env = { PORT: String(port) };
+  const script = `${ROOT}examples/many-cores.ts`;
+  const [a, b] = await Promise.all([
+    startServer(command, [...args, script], ROOT, env),
+    startServer(command, [...args, script], ROOT, env),
+  ]);
+  started.push(a, b);
+  assert.equal(new URL(a.origin).port, String(port));
+  assert.equal(new URL(b.origin).port, String(port));
+  const seen = new Set<string>();
+  for (let i = 0; i < 64 && seen.size < 2; i++) seen.add(await whoami(port));
+  assert.deepEqual([...seen].sort(), [`process ${a.pid}`, `process ${b.pid}`].sort());
+  const health = await fetch(`http://127.0.0.1:${port}/health`);
+  assert.equal((await health.json()).status, "ok");
+  await Promise.all([a.stop(), b.stop()]);
+}
+
+describe("examples/many-cores.ts: two processes on one port", {
+  skip: !LINUX && "SO_REUSEPORT spreads connections on Linux",
+}, () => {
+  it("on Bun", { timeout: 120_000 }, async () => {
+    await twoOnOnePort(`${ROOT}node_modules/.bin/bun`, ["run"]);
+  });
+
+  it("on Deno", { timeout: 120_000 }, async () => {
+    await twoOnOnePort(`${ROOT}node_modules/.bin/deno`, ["run", "-A", "--unstable-net"]);
+  });
+
+  it("on Node 22", { timeout: 180_000 }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    await twoOnOnePort(node, []);
+  });
+});
