@@ -67,8 +67,11 @@ export type RouteHandler = Route["handle"];
 
 /** One route a binding serves. */
 export interface Route {
-  /** Answers the route's requests: each with what came with it (the platform's values, the caller the gate verified). */
-  readonly handle: (request: Request, host: Host) => Promise<Response>;
+  /**
+   * Answers the route's requests: each with what came with it (the platform's values, the caller the
+   * gate verified). It may answer at once (a `Response`, no promise) where nothing had to be waited for.
+   */
+  readonly handle: (request: Request, host: Host) => Response | Promise<Response>;
   /**
    * Answers a request the server's gate refused before `handle` saw it (the Host or Origin check, or
    * authentication: then with its `WWW-Authenticate` challenge added), in the shape of the route's wire: a JSON-RPC error on MCP and MCP-lite, an error envelope on Webtools.

@@ -40,7 +40,7 @@ function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number, gate?: O
   const keyOf = budgets.callerKey;
   return {
     ...route,
-    handle(request: Request, host: Host): Promise<Response> {
+    handle(request: Request, host: Host): Response | Promise<Response> {
       const auth = host.auth;
       const caller = keyOf?.(request, auth) ?? callerOf(auth) ?? peerOf(request, host.env) ?? ANONYMOUS;
       const bytes = bodyBytesOf(request, maxBodyBytes);
@@ -48,18 +48,23 @@ function budgeted(route: Route, budgets: Budgets, maxBodyBytes: number, gate?: O
       if (refusal !== undefined) {
         const response = refused(route, refusal);
         gate?.refused?.(refusal, request, response.status);
-        return Promise.resolve(response);
+        return response;
       }
       const admittedHost: Host = { env: host.env, waitUntil: host.waitUntil, auth, caller };
-      return route.handle(request, admittedHost).then((response) => {
+      const ready = (response: Response) => {
         if (bytes > 0) budgets.give("bodyBytes", bytes, caller);
         return isSseResponse(response) ? untilEnd(response, () => budgets.give("calls", 1, caller)) : (
           budgets.give("calls", 1, caller), response
         );
-      }, (error: unknown) => {
-        budgets.release(caller, bytes);
-        throw error;
-      });
+      };
+      // A route that answered at once (a synchronous tool) is given back at once: no microtask hop.
+      const answer = route.handle(request, admittedHost);
+      return answer instanceof Promise
+        ? answer.then(ready, (error: unknown) => {
+          budgets.release(caller, bytes);
+          throw error;
+        })
+        : ready(answer);
     },
   };
 }

@@ -79,7 +79,8 @@ function plainFetch(
       gate.refused?.(refused, request, response.status);
       return Promise.resolve(response);
     }
-    return route.handle(request, host);
+    // A route may answer at once (a synchronous tool); `fetch` still returns a promise, as its type says.
+    return Promise.resolve(route.handle(request, host)); // a promise it returns is returned as is
   };
 }
 

@@ -17,7 +17,7 @@ export { parseJson } from "./parse-json.ts";
 export type { ServedVersions } from "./protocol-versions.ts";
 export { readBodyBytes } from "./read-body.ts";
 export type { BodyCheck, BodyLimits, BodyReader } from "./read-body.ts";
-export { acceptsEventStream, readJson, readJsonNow } from "./read-json.ts";
+export { acceptsEventStream, answerJson, readJson, readJsonNow } from "./read-json.ts";
 export {
   errorHeaders,
   JSON_HEADERS,

@@ -34,8 +34,7 @@ export function isJsonContentType(contentType: string | null): boolean {
  * @throws {ProtocolError} `unsupported_media_type`, `payload_too_large`, `request_timeout` or `parse_error`.
  */
 export async function readJson(request: Request, options: ResolvedOptions): Promise<unknown> {
-  const body = readJsonNow(request, options);
-  return body instanceof Promise ? await body : body;
+  return await readJsonNow(request, options);
 }
 
 /**
@@ -61,6 +60,35 @@ export function readJsonNow(request: Request, options: ResolvedOptions): unknown
   const body = readBody(request, options); // no promise where the body is already held (Bun)
   const depth = options.maxJsonDepth;
   return body instanceof Promise ? body.then((text) => parseJson(text, depth)) : parseJson(body, depth);
+}
+
+/**
+ * Answers a JSON POST: its body read ({@link readJsonNow}) and handed to `answer`, anything thrown or
+ * rejected on the way handed to `failed`. No promise where nothing is pending: a body the runtime
+ * already holds (Bun) and an `answer` given at once make a `Response` at once.
+ *
+ * @param request The request.
+ * @param options The limits.
+ * @param notPost What a method other than POST is refused with.
+ * @param answer The answer to the parsed body.
+ * @param failed The answer to an error.
+ * @returns The response, or a promise of it.
+ */
+export function answerJson(
+  request: Request,
+  options: ResolvedOptions,
+  notPost: Error,
+  answer: (body: unknown) => Response | Promise<Response>,
+  failed: (error: unknown) => Response,
+): Response | Promise<Response> {
+  try {
+    if (request.method !== "POST") throw notPost;
+    const read = readJsonNow(request, options);
+    const answered = read instanceof Promise ? read.then(answer) : answer(read);
+    return answered instanceof Promise ? answered.catch(failed) : answered;
+  } catch (error) {
+    return failed(error);
+  }
 }
 
 /**

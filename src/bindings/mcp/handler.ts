@@ -11,10 +11,10 @@ import { longRunning, registryOf } from "../../core/mod.ts";
 import { DelayQueue } from "../../internal/delay-queue.ts";
 import {
   acceptsEventStream,
+  answerJson,
   type Binding,
   type Host,
   normalisePath,
-  readJsonNow,
   type ServerCore,
 } from "../../server/mod.ts";
 import { jsonRpcErrorResponse } from "../jsonrpc-error.ts";
@@ -74,32 +74,28 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     const registry = registryOf(core);
     longRunning.overrideHold(registry, "mcp", settings.holdMs); // MCP over stdio and WebSocket reads it too
     const ctx = createMcpContext(core, settings);
-    const handle = async function handleMcp(http: Request, host: Host): Promise<Response> {
-      try {
-        // A 2025 session ends with its client's DELETE, and a request with its id is then answered 404
-        // (MCP 2025-11-25, Transports: Session Management); 2026-07-28 has no sessions.
-        const ended = ctx.sessions.end(http.headers.get(SESSION_HEADER), http.method !== "DELETE");
-        if (ended) return new Response(null, { status: ended });
-        if (http.method !== "POST") throw NOT_ALLOWED;
-        // No await where nothing is pending: a body already held and a synchronous tool answer at once.
-        const read = readJsonNow(http, core.options);
-        const body = read instanceof Promise ? await read : read;
+    // Before a message could be dispatched: the HTTP method, the body, or a refused batch.
+    const failed = (error: unknown) =>
+      jsonRpcErrorResponse(
+        null,
+        error,
+        legacyErrorToWire,
+        ctx.report,
+        error === NOT_ALLOWED ? ALLOWED_METHODS : undefined,
+      );
+    // No promise where nothing is pending: a body already held (Bun) and a synchronous tool answer at once.
+    const handle = (http: Request, host: Host) => {
+      // A 2025 session ends with its client's DELETE, and a request with its id is then answered 404
+      // (MCP 2025-11-25, Transports: Session Management); 2026-07-28 has no sessions.
+      const ended = ctx.sessions.end(http.headers.get(SESSION_HEADER), http.method !== "DELETE");
+      if (ended) return new Response(null, { status: ended });
+      return answerJson(http, core.options, NOT_ALLOWED, (body) => {
         // The message middleware served extensions installed (`.intercept()`), with their runner: one property read.
         const messages = messagesOf(registry);
-        if (messages) return await (messages.http as typeof respondThrough)(ctx, http, host, body, messages.chain);
-        if (Array.isArray(body)) return await respondBatch(ctx, http, host, body);
-        const response = respondHttp(ctx, http, host, body, acceptsEventStream(http));
-        return response instanceof Promise ? await response : response;
-      } catch (error) {
-        // Before a message could be dispatched: the HTTP method, the body, or a refused batch.
-        return jsonRpcErrorResponse(
-          null,
-          error,
-          legacyErrorToWire,
-          ctx.report,
-          error === NOT_ALLOWED ? ALLOWED_METHODS : undefined,
-        );
-      }
+        if (messages) return (messages.http as typeof respondThrough)(ctx, http, host, body, messages.chain);
+        if (Array.isArray(body)) return respondBatch(ctx, http, host, body);
+        return respondHttp(ctx, http, host, body, acceptsEventStream(http));
+      }, failed);
     };
     const refuse = (error: ProtocolError, id: JsonRpcId = null) =>
       jsonRpcErrorResponse(id, error, legacyErrorToWire, ctx.report);

@@ -6,20 +6,19 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
-import { callNow, longRunning, registryOf, type runCall, runRequest } from "../../core/mod.ts";
+import { callNow, type CallOutcome, longRunning, registryOf, type runCall, runRequest } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { createSseStream } from "../../internal/sse.ts";
 import { followAbort } from "../../internal/follow-abort.ts";
 import {
   acceptsEventStream,
+  answerJson,
   type Binding,
   holdMsOf,
   type Host,
   JSON_INIT,
   JSON_VALUE_INIT,
   normalisePath,
-  readJson,
-  readJsonNow,
   type Route,
   type RouteHandler,
   type ServerCore,
@@ -83,59 +82,51 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
     const refuse = (error: ProtocolError, id: JsonRpcId = null) => fail(id, error);
 
     /** A listing's own endpoint (`/listtools`, `/prompts`): a plain POST, inside the request middleware. */
-    const listRoute = (name: string, method: LiteList): RouteHandler =>
-      async function list(request, host) {
-        try {
-          if (request.method !== "POST") throw NOT_ALLOWED;
-          const body = await readJson(request, server);
-          const params = isObject(body) ? body : {};
-          const listed = await runRequest(
-            registry,
-            listRequest(name, request, host, null, params),
-            (ctx) => method.bytes(registry, ctx.auth),
-          );
-          return new Response(listed, JSON_INIT);
-        } catch (error) {
-          return fail(null, error);
-        }
-      };
+    const listRoute = (name: string, method: LiteList): RouteHandler => (request, host) =>
+      answerJson(request, server, NOT_ALLOWED, (body) =>
+        runRequest(
+          registry,
+          listRequest(name, request, host, null, isObject(body) ? body : {}),
+          (ctx) => method.bytes(registry, ctx.auth),
+        ).then((listed) => new Response(listed, JSON_INIT)), (error) => fail(null, error));
 
-    /** A JSON-RPC endpoint (`/calltools`, `/prompts/get`): any method of the table, by its name. */
-    const rpcRoute: RouteHandler = async function rpc(request, host) {
+    /**
+     * A JSON-RPC endpoint (`/calltools`, `/prompts/get`): any method of the table, by its name. No
+     * promise where nothing is pending: a body already held (Bun) and a synchronous tool answer at once.
+     */
+    const rpcRoute: RouteHandler = (request, host) => {
       let id: JsonRpcId = null;
-      try {
-        if (request.method !== "POST") throw NOT_ALLOWED;
-        // No await where nothing is pending: a body already held and a synchronous tool answer at once.
-        const read = readJsonNow(request, server);
-        const body = read instanceof Promise ? await read : read;
-        id = idOf(body);
-        const rpc = parseJsonRpcRequest(body);
-        // An extension's method (SEP-2133, E5) from the table without a prototype its feature brought.
-        const method = liteMethod(rpc.method) ?? litePart(registry, (part) => part.methods?.[rpc.method]);
-        if (method?.kind === "list") {
-          const listed = await runRequest(
-            registry,
-            listRequest(rpc.method, request, host, id, rpc.params),
-            (ctx) => listMessage(method.bytes(registry, ctx.auth), id),
-          );
-          return new Response(listed, JSON_INIT);
-        }
-        const meta = liteCallMeta(request.headers, id, rpc.params);
-        if (method?.kind === "get") {
-          const result = await method.answer(registry, rpc, { meta, signal: request, host }, server.version);
-          return Response.json(resultEnvelope(id, result), JSON_VALUE_INIT);
-        }
-        // `tools/call`, or a method MCP-lite does not serve (refused by liteCall).
-        const call = liteCall(rpc, meta, request, host);
-        if (acceptsEventStream(request)) return await streamLite(core, request, call, id, fail, holdMs);
-        const started = Date.now();
-        const running = callNow(registry, call);
-        const outcome = running instanceof Promise ? await running : running;
-        // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
-        return Response.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
-      } catch (error) {
-        return fail(id, error);
+      // What `answer` throws or rejects with is answered with the request's id, once read.
+      const failed = (error: unknown) => fail(id, error);
+      return answerJson(request, server, NOT_ALLOWED, (body) => answer(request, host, body, id = idOf(body)), failed);
+    };
+
+    /** The answer to a JSON-RPC body: a `Response` at once where the method answered at once. */
+    const answer = (request: Request, host: Host, body: unknown, id: JsonRpcId): Response | Promise<Response> => {
+      const rpc = parseJsonRpcRequest(body);
+      // An extension's method (SEP-2133, E5) from the table without a prototype its feature brought.
+      const method = liteMethod(rpc.method) ?? litePart(registry, (part) => part.methods?.[rpc.method]);
+      if (method?.kind === "list") {
+        return runRequest(
+          registry,
+          listRequest(rpc.method, request, host, id, rpc.params),
+          (ctx) => listMessage(method.bytes(registry, ctx.auth), id),
+        ).then((listed) => new Response(listed, JSON_INIT));
       }
+      const meta = liteCallMeta(request.headers, id, rpc.params);
+      if (method?.kind === "get") {
+        return method.answer(registry, rpc, { meta, signal: request, host }, server.version)
+          .then((result) => Response.json(resultEnvelope(id, result), JSON_VALUE_INIT));
+      }
+      // `tools/call`, or a method MCP-lite does not serve (refused by liteCall).
+      const call = liteCall(rpc, meta, request, host);
+      if (acceptsEventStream(request)) return streamLite(core, request, call, id, fail, holdMs);
+      const started = Date.now();
+      // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
+      const done = (outcome: CallOutcome) =>
+        Response.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
+      const running = callNow(registry, call);
+      return running instanceof Promise ? running.then(done) : done(running);
     };
 
     // The routes, from MCP-lite's method table: each method at its own endpoints.
