@@ -1,11 +1,10 @@
 /**
- * The 2025-era session table. The 2025 revisions negotiate once (`initialize`) and set a log level
- * once (`logging/setLevel`); this server is stateless, so it issues an `Mcp-Session-Id` that it never
- * requires, and remembers what those two requests said in a bounded, in-process table. A request that
- * reaches another instance (or comes after eviction) is still served, with defaults: every log level,
- * capabilities unknown (so the server may ask and let the client refuse). A client may end its session
- * with a `DELETE` (MCP 2025-11-25, Transports: Session Management); the id is then kept, without its
- * state, so that a later request with it is answered 404 until the table's bound evicts it.
+ * The 2025-era session table. The 2025 revisions negotiate once (`initialize`) and set a log level once
+ * (`logging/setLevel`); this stateless server issues an `Mcp-Session-Id` it never requires, and remembers what
+ * those two requests said in a bounded, in-process table. A request that reaches another instance (or comes after
+ * eviction) is served with defaults: every log level, capabilities unknown (the server may ask, the client refuse).
+ * A client ends its session with a `DELETE` (MCP 2025-11-25, Transports: Session Management); its id is kept,
+ * without its state, so that a later request with it is answered 404 until the table's bound evicts it.
  *
  * @module
  */
