@@ -137,14 +137,14 @@ export function clientViewOf(meta: CallMeta, sink: CallSink): ClientView {
   return {
     info: clientInfo,
     capabilities: clientCapabilities,
-    extensions: isObject(declared) ? Object.freeze({ ...declared }) as ClientView["extensions"] : undefined,
+    extensions: isObject(declared) ? Object.freeze(declared) as ClientView["extensions"] : undefined,
     supports(capability) {
       if (clientCapabilities === undefined) return INPUTS.has(capability) && sink.input !== undefined;
       if (isObject(clientCapabilities[capability])) return true;
       // An extension's identifier, or a non-standard feature (the request for more resource) declared
       // as experimental (MCP 2025-11-25, Lifecycle: `experimental`).
-      const { extensions, experimental } = clientCapabilities;
-      return (isObject(extensions) && isObject(extensions[capability])) ||
+      const experimental = clientCapabilities.experimental;
+      return (isObject(declared) && isObject(declared[capability])) ||
         (isObject(experimental) && isObject(experimental[capability]));
     },
   };

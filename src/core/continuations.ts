@@ -30,13 +30,15 @@ export const LOST_MESSAGE = "The result of this job was lost: the result store n
   "empty or evicted it) and no instance is running the job. Call the tool again";
 
 /**
- * The error for deferred work this instance does not hold (it ran in another instance, or expired):
- * invalid params with `data.reason: "result_not_found"`, the reason every wire's callers read.
+ * The error for deferred work this instance does not hold (it ran in another, or expired): invalid params with
+ * `data.reason: "result_not_found"`, which every wire's callers read, and the advice (a shared `ResultStore`).
  *
- * @param message What was asked for, and the advice (a shared `ResultStore`).
+ * @param what What was asked for; `kept`: what the work keeps in its process; `serve`: what a shared store allows.
  * @returns The error.
  */
-export function resultNotHeld(message: string): ProtocolError {
+export function resultNotHeld(what: string, kept: string, serve: string): ProtocolError {
+  const message = `${what}: work started with ctx.defer() keeps its ${kept} in the process that ran it. To ${serve} ` +
+    "on any instance, give every instance a shared ResultStore (the resultStore option).";
   return new ProtocolError("invalid_params", message, { data: { reason: "result_not_found" } });
 }
 

@@ -193,9 +193,9 @@ async function redeemDeferred(
   }
   if (entry === undefined) {
     throw resultNotHeld(
-      "The result of this promise is not held by this server instance (or it has expired): work started with " +
-        "ctx.defer() keeps its result in the process that ran it. To redeem on any instance, give every instance " +
-        "a shared ResultStore (the resultStore option).",
+      "The result of this promise is not held by this server instance (or it has expired)",
+      "result",
+      "redeem",
     );
   }
   switch (entry.status) {

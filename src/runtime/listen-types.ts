@@ -20,7 +20,33 @@ export interface Bound {
 }
 
 /**
+ * What a listener shares with the server it serves, lent to it (by `serve()`, `src/server/start-listener.ts`, and
+ * by `nodeHandler()`) rather than imported: `serve()` loads its listeners lazily, and a bundler wraps and moves
+ * each module both import (`bun build`: +0.1 KB gzip on every server, which never listens).
+ */
+export interface Lent {
+  /** The body limit an app's fetch handler declared, in bytes (`src/runtime/body-bound.ts`). */
+  bodyLimitOf(app: { fetch: unknown }): number | undefined;
+  /** The longest a request may take to arrive, in ms, as an app's fetch handler declared it. */
+  bodyTimeoutOf(app: { fetch: unknown }): number | undefined;
+  /** Marks a request whose body the listener bounds at its server's limit. */
+  markBounded(request: Request): void;
+  /** Records a request's peer: its address, or the `Bun.serve` server that tells it (`src/runtime/peer.ts`). */
+  recordPeer(request: Request, peer: string | { requestIP(request: Request): { address: string } | null }): void;
+  /** Keeps a timer from holding the process open (`src/runtime/unref-timer.ts`). */
+  unrefTimer<T extends ReturnType<typeof setTimeout>>(timer: T): T;
+  /** Joins chunks into one array of `size` bytes (`src/internal/concat-bytes.ts`). */
+  concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array;
+}
+
+/**
  * A runtime's listener: binds `app` to `hostname:port` (0: a free port), sharing the port with other
  * processes when `reusePort` (`SO_REUSEPORT`); resolves once it listens.
  */
-export type Listen = (app: Fetchable, port: number, hostname: string, reusePort?: boolean) => Promise<Bound>;
+export type Listen = (
+  app: Fetchable,
+  port: number,
+  hostname: string,
+  lent: Lent,
+  reusePort?: boolean,
+) => Promise<Bound>;

@@ -8,13 +8,13 @@
 import { pathOf } from "../internal/url.ts";
 import type { ServerFetch } from "./fetch.ts";
 import { normalisePath } from "./server-options.ts";
-import { jsonInit } from "./responses.ts";
+import { jsonInit, responseInit } from "./responses.ts";
 
 /** The path served by `health: true`. */
 export const HEALTH_PATH = "/healthz";
 
 const HEALTH_INIT = jsonInit({ "cache-control": "no-store" });
-const NOT_ALLOWED_INIT: ResponseInit = Object.freeze({ status: 405, headers: Object.freeze({ allow: "GET, HEAD" }) });
+const NOT_ALLOWED_INIT = responseInit({ allow: "GET, HEAD" }, 405);
 
 /**
  * Serves the health endpoint in front of a server's `fetch`; every other path goes on to it.
@@ -39,7 +39,7 @@ export function withHealth(
   server: { readonly name: string; readonly version: string },
   option: boolean | { path?: string } | undefined,
 ): ServerFetch {
-  if (option === undefined || option === false) return fetch;
+  if (!option) return fetch;
   const path = option === true || option.path === undefined ? HEALTH_PATH : normalisePath(option.path);
   const started = performance.now();
   const { name, version } = server;

@@ -7,7 +7,14 @@
  * @module
  */
 import { env } from "../runtime/env.ts";
-import type { Bound, Fetchable, Listen } from "../runtime/listen-types.ts";
+import type { Bound, Fetchable, Lent, Listen } from "../runtime/listen-types.ts";
+import { bodyLimitOf, bodyTimeoutOf, markBounded } from "../runtime/body-bound.ts";
+import { recordPeer } from "../runtime/peer.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
+import { concatBytes } from "../internal/concat-bytes.ts";
+
+/** What every listener is lent: it imports none of it (see {@link Lent}). */
+const LENT: Lent = { bodyLimitOf, bodyTimeoutOf, markBounded, recordPeer, unrefTimer, concatBytes };
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -75,7 +82,7 @@ export async function startListener(listen: Listen, app: Fetchable, options: Ser
   const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
   let bound: Bound;
   try {
-    bound = await listen(app, port, hostname, options.reusePort);
+    bound = await listen(app, port, hostname, LENT, options.reusePort);
   } catch (error) {
     throw inUse(error, port, hostname, options.port === undefined) ?? error;
   }

@@ -7,7 +7,7 @@
  * @module
  */
 import { upgradeOnDeno } from "../runtime/deno/websocket-upgrade.ts";
-import { bunUpgradeAdvice } from "../runtime/bun/websocket-upgrade.ts";
+import { bunUpgradeAdvice } from "../runtime/bun/upgrade-advice.ts";
 import { type AcceptOptions, lentUpgradeOf, markTakenOver, type SocketEvents } from "../runtime/socket-events.ts";
 import { upgradeOnWorkers } from "../runtime/workers/websocket-upgrade.ts";
 

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { closingAfter, onServeError } from "../../src/runtime/deno/close-unread.ts";
+import { unrefTimer } from "../../src/runtime/unref-timer.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -49,7 +50,7 @@ describe("closing the connection after a refusal on Deno.serve", () => {
         duplex: "half",
       } as RequestInit);
       const refusal = new Response("too many", { status: 429, headers: { "retry-after": "1" } });
-      const response = await closingAfter(request, refusal, 1024);
+      const response = await closingAfter(request, refusal, 1024, unrefTimer);
       assert.equal(response.status, 429);
       assert.equal(response.headers.get("connection"), "close");
       assert.equal(response.headers.get("retry-after"), "1");
@@ -64,10 +65,10 @@ describe("closing the connection after a refusal on Deno.serve", () => {
   it("leaves a success, and a refusal whose body was read, as they are", async () => {
     const ok = new Response("fine");
     const request = new Request("http://127.0.0.1/mcp", { method: "POST", body: "{}" });
-    assert.equal(closingAfter(request, ok, 1024), ok);
+    assert.equal(closingAfter(request, ok, 1024, unrefTimer), ok);
     await request.text();
     const refusal = new Response("no", { status: 400 });
-    assert.equal(closingAfter(request, refusal, 1024), refusal);
+    assert.equal(closingAfter(request, refusal, 1024, unrefTimer), refusal);
   });
 
   it("answers another failure 500", () => {

@@ -2,8 +2,8 @@
  * The 2025-era session table: the `initialize` and `logging/setLevel` of a session id this stateless server
  * issues but never requires, kept in a bounded, in-process table. A request that reaches another instance (or
  * comes after eviction) is served with defaults (every log level, capabilities unknown). A `DELETE` ends a
- * session (MCP 2025-11-25, Transports: Session Management): its id is kept without state, so that a later
- * request with it is answered 404 until the table's bound evicts it.
+ * session (MCP 2025-11-25, Transports: Session Management), answered 204: its id is kept without state, so
+ * that a later request with it is answered 404 here until the table's bound evicts it.
  *
  * @module
  */
@@ -54,17 +54,21 @@ export class SessionTable {
 
   /**
    * Ends a session on its client's `DELETE` (MCP 2025-11-25, Transports: Session Management), or, for
-   * any other request, tells whether its session was ended (one method: every server bundles it).
+   * any other request, tells whether its session was ended here (one method: every server bundles it).
+   * A `DELETE` of an id unknown here (another instance's, or evicted) is answered 204 as well: sessions are
+   * never required, so there is nothing to forget here, and a client behind a load balancer ends its session
+   * whichever instance its `DELETE` reaches; a second `DELETE` is as idempotent (RFC 9110 §9.2.2).
    *
    * @param id The `Mcp-Session-Id` header, if any.
    * @param other Whether the request is not the `DELETE`: tells, ends nothing.
-   * @returns The status to answer, 0 for none (go on): for the `DELETE`, 204 once ended, 404 for an id unknown
-   *   here or already ended, 400 without one; for another request, 404 for an ended session, else 0.
+   * @returns The status to answer, 0 for none (go on): for the `DELETE`, 204, or 400 without an id; for
+   *   another request, 404 for a session ended here, else 0.
    */
   end(id: string | null, other: boolean): number {
     const sessions = this.#sessions;
-    if (id === null) return other ? 0 : 400;
-    if (sessions.get(id) !== undefined) return other ? 0 : (sessions.set(id, undefined), 204);
-    return other && !sessions.has(id) ? 0 : 404;
+    if (other) return id !== null && sessions.has(id) && sessions.get(id) === undefined ? 404 : 0;
+    if (id === null) return 400;
+    if (sessions.get(id) !== undefined) sessions.set(id, undefined);
+    return 204;
   }
 }

@@ -299,9 +299,9 @@ async function heldEntry(
 
 function notHeld(): ProtocolError {
   return resultNotHeld(
-    "Invalid params: this task ran in another server instance, or has expired: work started with ctx.defer() " +
-      "keeps its state in the process that runs it. To serve its tasks on any instance, give every instance a " +
-      "shared ResultStore (the resultStore option).",
+    "Invalid params: this task ran in another server instance, or has expired",
+    "state",
+    "serve its tasks",
   );
 }
 

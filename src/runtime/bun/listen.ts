@@ -4,9 +4,7 @@
  * @module
  */
 import { bunWebSocket, type BunWebSocketOptions } from "./websocket-upgrade.ts";
-import type { Bound, Fetchable } from "../listen-types.ts";
-import { bodyLimitOf, markBounded } from "../body-bound.ts";
-import { recordPeer } from "../peer.ts";
+import type { Bound, Fetchable, Lent } from "../listen-types.ts";
 
 interface BunLike {
   serve(
@@ -26,10 +24,17 @@ interface BunLike {
  * @param app The fetch handler.
  * @param port The port (0: a free one).
  * @param hostname The interface.
+ * @param lent What it shares with the server (`serve()` lends it).
  * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`, on Linux).
  * @returns The bound server.
  */
-export function listen(app: Fetchable, port: number, hostname: string, reusePort?: boolean): Promise<Bound> {
+export function listen(
+  app: Fetchable,
+  port: number,
+  hostname: string,
+  lent: Lent,
+  reusePort?: boolean,
+): Promise<Bound> {
   const bun = (globalThis as unknown as { Bun: BunLike }).Bun;
   // Bun closes idle connections after 10 s by default; SSE streams send heartbeats, and this
   // raises the limit so a slow plain JSON call is not cut either. Bun hands a WebSocket's events
@@ -37,13 +42,13 @@ export function listen(app: Fetchable, port: number, hostname: string, reusePort
   // A server that declares its body limit gets it as Bun's own (`maxRequestBodySize`: Bun answers 413
   // past it, a chunked body included), and its requests are marked so that a body without
   // Content-Length is read with Bun's arrayBuffer() instead of chunk by chunk (`body-bound.ts`).
-  const limit = bodyLimitOf(app);
+  const limit = lent.bodyLimitOf(app);
   const options = bunWebSocket(app);
   const served = options.fetch;
   // Each request's server, which knows its client's address (for the per-caller budgets, `peer.ts`).
   options.fetch = (request, server) => {
-    if (limit !== undefined) markBounded(request);
-    recordPeer(request, server as never);
+    if (limit !== undefined) lent.markBounded(request);
+    lent.recordPeer(request, server as never);
     return served(request, server);
   };
   const server = bun.serve({

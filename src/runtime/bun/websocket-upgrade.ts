@@ -75,14 +75,3 @@ export function bunWebSocket(
     },
   };
 }
-
-/**
- * Why a request on Bun could not upgrade: its `Bun.serve` was not given {@link bunWebSocket}.
- *
- * @returns The advice, or `undefined` when this is not Bun.
- */
-export function bunUpgradeAdvice(): string | undefined {
-  return (globalThis as { Bun?: unknown }).Bun === undefined
-    ? undefined
-    : "Bun.serve needs the WebSocket handlers: serve(server), or Bun.serve({ ...bunWebSocket(server) })";
-}

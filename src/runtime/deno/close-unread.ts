@@ -9,7 +9,7 @@
  * @module
  */
 import { LINGER_MS } from "../linger.ts";
-import { unrefTimer } from "../unref-timer.ts";
+import type { Lent } from "../listen-types.ts";
 
 /** The failure that ends a refusal's body: the connection closes, nothing is reported. */
 class ConnectionClosed extends Error {
@@ -25,12 +25,14 @@ const CLOSED = new ConnectionClosed("closed after a refusal marked Connection: c
  * @param request The request.
  * @param response The handler's response.
  * @param maxLingerBytes The largest declared body read and discarded before the connection closes (the server's body limit).
+ * @param unrefTimer Keeps the linger's timer from holding the process open (lent: `Lent`).
  * @returns The same response, or one with the same head and body that closes the connection after it.
  */
 export function closingAfter(
   request: Request,
   response: Response,
   maxLingerBytes: number,
+  unrefTimer: Lent["unrefTimer"],
 ): Response | Promise<Response> {
   if (response.status < 400 || request.body === null || request.bodyUsed) return response;
   const declared = Number(request.headers.get("content-length") ?? NaN);
@@ -49,7 +51,7 @@ export function closingAfter(
           sent = true;
           return controller.enqueue(bytes);
         }
-        if (linger) await discard(request.body!);
+        if (linger) await discard(request.body!, unrefTimer);
         controller.error(CLOSED);
       },
     });
@@ -65,7 +67,7 @@ const DISCARD_BYTES = 64 * 1024;
  * one buffer; a body the request was rebuilt with (a middleware's `new Request(request, { body })`) may be a plain
  * stream, which refuses a BYOB reader (WHATWG Streams §4.6.4), and is read chunk by chunk instead.
  */
-async function discard(body: ReadableStream<Uint8Array>): Promise<void> {
+async function discard(body: ReadableStream<Uint8Array>, unrefTimer: Lent["unrefTimer"]): Promise<void> {
   let byob: ReadableStreamBYOBReader | undefined;
   try {
     byob = body.getReader({ mode: "byob" });

@@ -3,10 +3,8 @@
  *
  * @module
  */
-import type { Bound, Fetchable } from "../listen-types.ts";
-import { recordPeer } from "../peer.ts";
+import type { Bound, Fetchable, Lent } from "../listen-types.ts";
 import { closingAfter, onServeError } from "./close-unread.ts";
-import { bodyLimitOf } from "../body-bound.ts";
 
 interface DenoLike {
   serve(
@@ -30,12 +28,19 @@ const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
  * @param app The fetch handler.
  * @param port The port (0: a free one).
  * @param hostname The interface.
+ * @param lent What it shares with the server (`serve()` lends it).
  * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`, on Linux).
  * @returns The bound server, once it listens.
  */
-export function listen(app: Fetchable, port: number, hostname: string, reusePort?: boolean): Promise<Bound> {
+export function listen(
+  app: Fetchable,
+  port: number,
+  hostname: string,
+  lent: Lent,
+  reusePort?: boolean,
+): Promise<Bound> {
   const deno = (globalThis as unknown as { Deno: DenoLike }).Deno;
-  const limit = bodyLimitOf(app) ?? DEFAULT_BODY_LIMIT;
+  const limit = lent.bodyLimitOf(app) ?? DEFAULT_BODY_LIMIT;
   return new Promise((resolve) => {
     const server = deno.serve({
       port,
@@ -45,12 +50,12 @@ export function listen(app: Fetchable, port: number, hostname: string, reusePort
       onError: onServeError,
     }, (request, info) => {
       const address = info.remoteAddr.hostname; // for the per-caller budgets (`peer.ts`)
-      if (address !== undefined) recordPeer(request, address);
+      if (address !== undefined) lent.recordPeer(request, address);
       // A refusal of an unread body is sent so that Deno does close the connection (`close-unread.ts`).
       const answer = app.fetch(request);
       return answer instanceof Promise
-        ? answer.then((response) => closingAfter(request, response, limit))
-        : closingAfter(request, answer, limit);
+        ? answer.then((response) => closingAfter(request, response, limit, lent.unrefTimer))
+        : closingAfter(request, answer, limit, lent.unrefTimer);
     });
   });
 }

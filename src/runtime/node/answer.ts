@@ -5,7 +5,10 @@
  *
  * @module
  */
-import type { Fetchable } from "../listen-types.ts";
+import type { Fetchable, Lent } from "../listen-types.ts";
+
+/** What {@link answerNode} is lent: `serve()`'s `Lent`, or `nodeHandler()`'s own. */
+export type AnswerLent = Pick<Lent, "markBounded" | "unrefTimer" | "concatBytes">;
 import { bodyConsumed, requestFromNode } from "./incoming-request.ts";
 import { lingerOnClose } from "./linger-close.ts";
 import { writeResponse } from "./outgoing-response.ts";
@@ -18,6 +21,7 @@ import type { NodeRequest, NodeResponse } from "./node-types.ts";
  * @param incoming The Node request.
  * @param res The Node response.
  * @param path The path and query the handler sees.
+ * @param lent What it shares with the server (`serve()` and `nodeHandler()` lend it).
  * @param body The body a framework already read and handed over, or undefined.
  * @returns When the answer is written (or the client went away).
  */
@@ -26,6 +30,7 @@ export async function answerNode(
   incoming: NodeRequest,
   res: NodeResponse,
   path: string,
+  lent: AnswerLent,
   body?: unknown,
 ): Promise<void> {
   if (bodyConsumed(incoming, body)) return writeResponse(consumed(), res);
@@ -46,14 +51,14 @@ export async function answerNode(
   if (incoming.method !== "GET" && incoming.method !== "HEAD" && incoming.complete !== true) await null;
   let response: Response;
   try {
-    response = await app.fetch(requestFromNode(incoming, path, signal, body));
+    response = await app.fetch(requestFromNode(incoming, path, signal, lent, body));
   } catch {
     response = new Response("Internal Server Error", { status: 500 });
   }
   // A body the handler left unread (over the limit, a stalled sender, refused) is not waited for: the
   // connection closes, lingering so that the answer reaches the client (RFC 9112 §9.6).
   const unread = incoming.complete === false;
-  if (unread) lingerOnClose(incoming);
+  if (unread) lingerOnClose(incoming, lent.unrefTimer);
   await writeResponse(response, res, unread);
 }
 

@@ -7,10 +7,11 @@
  *
  * @module
  */
-import { concatBytes } from "../../internal/concat-bytes.ts";
 import type { NodeRequest } from "./node-types.ts";
-import { markBounded } from "../body-bound.ts";
-import { PEER } from "../peer.ts";
+import type { Lent } from "../listen-types.ts";
+
+/** `src/runtime/peer.ts`'s `PEER`, the registered symbol under which a listener's own request gives its client's address. */
+const PEER: unique symbol = Symbol.for("mcplite.peer") as never;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -131,6 +132,7 @@ Object.setPrototypeOf(NodeFetchRequest.prototype, Request.prototype); // `instan
  * @param incoming The Node request.
  * @param path The path and query the handler sees.
  * @param signal Makes the signal that aborts when the client goes away, when it is first read.
+ * @param lent What it shares with the server (`serve()` and `nodeHandler()` lend it).
  * @param given The body a framework read and handed over (Fastify's `request.body`…), or undefined.
  * @returns The request.
  */
@@ -138,6 +140,7 @@ export function requestFromNode(
   incoming: NodeRequest,
   path: string,
   signal: () => AbortSignal,
+  lent: Pick<Lent, "markBounded" | "concatBytes">,
   given?: unknown,
 ): Request {
   const headers = new Headers();
@@ -150,21 +153,21 @@ export function requestFromNode(
   if (method !== "GET" && method !== "HEAD") {
     const parsed = parsedBody(incoming, given);
     if (parsed !== undefined) headers.delete("content-length"); // the body as the parser left it
-    body = parsed ?? arrived(incoming);
+    body = parsed ?? arrived(incoming, lent);
   }
   const held: Held = { method, url, headers, incoming, bytes: body, signal, used: false };
   const request = new NodeFetchRequest(held) as unknown as Request;
   // A body already here is in memory: read whole even without Content-Length, its size checked after.
-  if (body !== null && body !== undefined) markBounded(request);
+  if (body !== null && body !== undefined) lent.markBounded(request);
   return request;
 }
 
 /** The whole body, when the parser already received all of it (the usual small request) and nobody read it. */
-function arrived(incoming: NodeRequest): Uint8Array | undefined {
+function arrived(incoming: NodeRequest, lent: Pick<Lent, "concatBytes">): Uint8Array | undefined {
   if (incoming.complete !== true || incoming.readableFlowing === true) return undefined;
   const chunks: Uint8Array[] = [];
   for (let chunk = incoming.read(); chunk !== null; chunk = incoming.read()) chunks.push(chunk);
-  return chunks.length === 1 ? chunks[0] : concatBytes(chunks, chunks.reduce((size, c) => size + c.byteLength, 0));
+  return chunks.length === 1 ? chunks[0] : lent.concatBytes(chunks, chunks.reduce((size, c) => size + c.byteLength, 0));
 }
 
 /**

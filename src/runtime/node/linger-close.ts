@@ -8,7 +8,7 @@
  * @module
  */
 import { LINGER_MS } from "../linger.ts";
-import { unrefTimer } from "../unref-timer.ts";
+import type { Lent } from "../listen-types.ts";
 
 /** A `net.Socket`, as much of it as the close uses. */
 interface LingeringSocket {
@@ -30,8 +30,9 @@ interface ArrivingBody {
  * server, as `serve()`'s, Express's, Fastify's). Anything else (a socket without `destroySoon`) is left as it is.
  *
  * @param incoming The request whose body the handler left unread.
+ * @param unrefTimer Keeps the linger's timer from holding the process open (lent: `Lent`).
  */
-export function lingerOnClose(incoming: ArrivingBody): void {
+export function lingerOnClose(incoming: ArrivingBody, unrefTimer: Lent["unrefTimer"]): void {
   const socket = incoming.socket as LingeringSocket;
   if (typeof socket.destroySoon !== "function") return;
   socket.destroySoon = () => {

@@ -9,8 +9,7 @@
 import { answerNode } from "./answer.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 import { attachWebSocket, type NodeUpgradeServer } from "./websocket-upgrade.ts";
-import type { Bound, Fetchable } from "../listen-types.ts";
-import { bodyTimeoutOf } from "../body-bound.ts";
+import type { Bound, Fetchable, Lent } from "../listen-types.ts";
 
 /** A `node:http` `Server`, as much of it as `serve()` uses. */
 interface HttpServer extends NodeUpgradeServer {
@@ -45,8 +44,8 @@ const NODE_REQUEST_TIMEOUT_MS = 300_000;
  * at its connections every `connectionsCheckingInterval`, 30 s by default). The body's own deadline
  * is the SDK's (`read-body.ts`).
  */
-function nodeDeadlines(app: Fetchable): HttpServerOptions {
-  const ms = bodyTimeoutOf(app);
+function nodeDeadlines(app: Fetchable, lent: Lent): HttpServerOptions {
+  const ms = lent.bodyTimeoutOf(app);
   if (ms === undefined) return {};
   return {
     headersTimeout: ms,
@@ -61,16 +60,23 @@ function nodeDeadlines(app: Fetchable): HttpServerOptions {
  * @param app The fetch handler.
  * @param port The port (0: a free one).
  * @param hostname The interface.
+ * @param lent What it shares with the server (`serve()` lends it).
  * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`: Node 22.12 or later, on Linux).
  * @returns The bound server, once it listens.
  */
-export async function listen(app: Fetchable, port: number, hostname: string, reusePort?: boolean): Promise<Bound> {
+export async function listen(
+  app: Fetchable,
+  port: number,
+  hostname: string,
+  lent: Lent,
+  reusePort?: boolean,
+): Promise<Bound> {
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const http = process?.getBuiltinModule?.("node:http") as NodeHttp | undefined;
   if (http === undefined) throw new Error("serve() needs Node 22.3 or later (process.getBuiltinModule)");
   let closing = false;
-  const server = http.createServer(nodeDeadlines(app), (req, res) => {
-    void answerNode(app, req, res, req.url ?? "/").finally(() => {
+  const server = http.createServer(nodeDeadlines(app, lent), (req, res) => {
+    void answerNode(app, req, res, req.url ?? "/", lent).finally(() => {
       // Closing: a connection whose last answer went out is idle now, and closes (graceful shutdown).
       if (closing) server.closeIdleConnections();
     });

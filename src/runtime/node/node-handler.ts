@@ -4,8 +4,14 @@
  * @module
  */
 import type { Fetchable } from "../listen-types.ts";
-import { answerNode } from "./answer.ts";
+import { type AnswerLent, answerNode } from "./answer.ts";
+import { markBounded } from "../body-bound.ts";
+import { unrefTimer } from "../unref-timer.ts";
+import { concatBytes } from "../../internal/concat-bytes.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
+
+/** What `nodeHandler()` lends {@link answerNode}, as `serve()` lends its listeners (`src/runtime/listen-types.ts`). */
+const LENT: AnswerLent = { markBounded, unrefTimer, concatBytes };
 
 /**
  * A `(req, res, next?)` handler, as `node:http`'s `createServer()`, Express's `app.use()` and Connect take
@@ -66,7 +72,7 @@ export function nodeHandler(app: Fetchable & { readonly basePath?: string }): No
         ? original
         : under;
     const next = typeof body === "function" ? body as (error?: unknown) => void : undefined;
-    return answerNode(app, req, res, path, next === undefined ? body : undefined).catch((error) => {
+    return answerNode(app, req, res, path, LENT, next === undefined ? body : undefined).catch((error) => {
       if (next !== undefined && !res.headersSent) return next(error);
       res.destroy();
     });
