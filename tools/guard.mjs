@@ -1,6 +1,7 @@
 // `npm run bench:guard`: the tools/call regression guard (bench/guard.ts) under Bun and under Deno at once, one
 // process per core (each measures ratios to a floor in its own process, interleaved, so a second process on the
-// other core skews neither side), then gRPC over h2c alone (h2load and the servers it loads need both cores).
+// other core skews neither side), then gRPC over h2c and the workload alone, one after the other (h2load, the
+// workload's load generator and the servers they load need both cores).
 // Bun's output streams; Deno's is held and printed after it. Any run failing fails the guard. About a minute
 // less at the end of CI than the two runs one after the other.
 // Plain JavaScript for Node, so that a fresh machine with Node and npm only runs it.
@@ -25,8 +26,8 @@ function run(command, args, hold = false) {
 }
 
 const deno = run("deno", ["run", "-A", "bench/guard.ts"], true);
-const bun = await run("bun", ["bench/guard.ts", "--no-grpc"]);
+const bun = await run("bun", ["bench/guard.ts", "--no-grpc", "--no-workload"]);
 const { code: denoCode, held } = await deno;
 process.stdout.write(held);
-const grpc = await run("bun", ["bench/guard.ts", "--grpc-only"]);
-process.exit([bun.code, denoCode, grpc.code].every((code) => code === 0) ? 0 : 1);
+const alone = await run("bun", ["bench/guard.ts", "--grpc-only", "--workload-only"]);
+process.exit([bun.code, denoCode, alone.code].every((code) => code === 0) ? 0 : 1);

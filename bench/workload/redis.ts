@@ -21,6 +21,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The program (`REDIS_SERVER` overrides it, as the tests read it). */
+export const REDIS_SERVER: string = process.env.REDIS_SERVER ?? "redis-server";
+
 /** A running, seeded redis-server. */
 export interface WorkloadRedis {
   url: string;
@@ -88,7 +91,7 @@ export async function seed(redis: Redis): Promise<void> {
 export async function startRedis(): Promise<WorkloadRedis> {
   const port = await freePort();
   const child: ChildProcess = spawn(
-    process.env.REDIS_SERVER ?? "redis-server",
+    REDIS_SERVER,
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no"],
     { stdio: "ignore" },
   );

@@ -1,11 +1,10 @@
 /**
  * The workload run: Redis (seeded) and the product API started once, then for each round every
  * (runtime, server) pair in turn — the order rotated each round, so no pair always runs first or last —
- * each server on `--workers` processes (`worker.ts`), driven by `load.ts` in its own process. Measured
- * in the load's window only: tool calls/s, tools/call p50/p99, the server's CPU time per call (user +
- * system of every process of the server, from /proc/<pid>/stat) and its peak RSS (the sum over its
- * processes, sampled every 200 ms). Prints one row per pair and the ratios ours ÷ official and
- * ours ÷ floor; only ratios within one run mean anything (the load, Redis and the API share the cores).
+ * each server on `--workers` processes (`worker.ts`), driven by `load.ts` in its own process (the
+ * pieces in `measure.ts`, which `bench/guard.ts`'s workload row uses too). Prints one row per pair and
+ * the ratios ours ÷ official and ours ÷ floor; only ratios within one run mean anything (the load, Redis
+ * and the API share the cores).
  *
  *   bun bench/workload/run.ts [--rounds 3] [--seconds 8] [--warmup 2] [--vus 50] [--workers 2]
  *     [--runtimes node,bun] [--servers ours,official,floor]
@@ -14,13 +13,9 @@
  *
  * @module
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import process from "node:process";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { freePort, startRedis } from "./redis.ts";
+import { BUN, measure, node22, type Round, type Row, startBackends, summarize } from "./measure.ts";
 
 const { values: opts } = parseArgs({
   options: {
@@ -33,114 +28,26 @@ const { values: opts } = parseArgs({
     servers: { type: "string", default: "ours,official,floor" },
   },
 });
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const BUN = process.execPath.includes("bun") ? process.execPath : "bun";
+const RUNTIMES = opts.runtimes.split(","), SERVERS = opts.servers.split(",");
 const BINARIES: Record<string, string> = {
-  node: process.env.NODE22 ?? execFileSync("bash", [`${ROOT}.ci/node22.sh`]).toString().trim(),
+  ...RUNTIMES.includes("node") ? { node: node22()! } : {},
   bun: BUN,
 };
-const RUNTIMES = opts.runtimes.split(","), SERVERS = opts.servers.split(",");
+const LOAD = {
+  seconds: Number(opts.seconds),
+  warmup: Number(opts.warmup),
+  vus: Number(opts.vus),
+  workers: Number(opts.workers),
+};
 
-/** Starts a child and waits for its `LISTENING <port>` line. */
-function listening(child: ChildProcess, what: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not listen within 30 s`)), 30_000);
-    child.once("exit", (code) => reject(new Error(`${what} exited (${code})`)));
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const match = /^LISTENING (\d+)/.exec(line);
-      if (match) clearTimeout(timer), resolve(Number(match[1]));
-    });
-  });
-}
-
-/** The pids of a process and its descendants. */
-function tree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of execFileSync("ps", ["-e", "-o", "pid=,ppid="]).toString().trim().split("\n")) {
-    const [pid, ppid] = name.trim().split(/\s+/).map(Number);
-    children.set(ppid, [...children.get(ppid) ?? [], pid]);
-  }
-  const all = [root];
-  for (let i = 0; i < all.length; i++) all.push(...children.get(all[i]) ?? []);
-  return all;
-}
-
-/** CPU seconds (user + system) and RSS bytes of these processes, from /proc/<pid>/stat. */
-function usage(pids: number[]): { cpu: number; rss: number } {
-  let ticks = 0, pages = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (14th, 15th)
-      pages += Number(fields[21]); // rss (24th)
-    } catch { /* exited */ }
-  }
-  return { cpu: ticks / 100, rss: pages * 4096 }; // USER_HZ 100, 4 KiB pages (Linux x86-64)
-}
-
-interface Round {
-  callsPerSecond: number;
-  calls: number;
-  p50: number;
-  p99: number;
-  cpu: number;
-  rss: number;
-  requests: number;
-  failed: number;
-  checksFailed: number;
-  mcpErrors: number;
-  failedByKind: Record<string, number>;
-}
-
-/** One server on one runtime, driven once. */
-async function measure(runtime: string, server: string, env: Record<string, string>): Promise<Round> {
-  const port = await freePort();
-  const child = spawn(BINARIES[runtime], [here("./worker.ts"), server, String(port), opts.workers], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  try {
-    await listening(child, `${server} on ${runtime}`);
-    const pids = tree(child.pid!);
-    let peak = 0, cpuFrom = 0, cpuTo = 0;
-    const sampler = setInterval(() => peak = Math.max(peak, usage(pids).rss), 200);
-    const load = spawn(BUN, [
-      here("./load.ts"),
-      "--url",
-      `http://127.0.0.1:${port}`,
-      ...(server === "floor" ? ["--floor"] : []),
-      ...["--vus", opts.vus, "--seconds", opts.seconds, "--warmup", opts.warmup],
-    ], { stdio: ["ignore", "pipe", "inherit"] });
-    const figures = await new Promise<Record<string, never>>((resolve, reject) => {
-      load.once("exit", (code) => code !== 0 && reject(new Error(`load.ts exited ${code}`)));
-      createInterface({ input: load.stdout! }).on("line", (line) => {
-        if (line === "MEASURING") cpuFrom = usage(pids).cpu;
-        else if (line === "DONE") cpuTo = usage(pids).cpu;
-        else if (line.startsWith("{")) resolve(JSON.parse(line));
-      });
-    });
-    clearInterval(sampler);
-    peak = Math.max(peak, usage(pids).rss);
-    return { ...figures, cpu: cpuTo - cpuFrom, rss: peak } as Round;
-  } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.exitCode === null ? child.once("exit", resolve) : resolve(null));
-  }
-}
-
-const redis = await startRedis();
-const api = spawn(BUN, [here("./api.ts"), "0"], { stdio: ["ignore", "pipe", "inherit"] });
-const apiPort = await listening(api, "the product API");
-const env = { REDIS_URL: redis.url, API_SERVICE_URL: `http://127.0.0.1:${apiPort}` };
+const backends = await startBackends();
 const pairs = RUNTIMES.flatMap((runtime) => SERVERS.map((server) => [runtime, server] as const));
 const results = new Map<string, Round[]>();
 try {
   for (let round = 0; round < Number(opts.rounds); round++) {
     const order = [...pairs.slice(round % pairs.length), ...pairs.slice(0, round % pairs.length)];
     for (const [runtime, server] of order) {
-      const r = await measure(runtime, server, env);
+      const r = await measure(BINARIES[runtime], server, backends.env, LOAD);
       results.set(`${runtime} ${server}`, [...results.get(`${runtime} ${server}`) ?? [], r]);
       console.error(
         `round ${round + 1} ${runtime} ${server}: ${r.callsPerSecond.toFixed(0)} calls/s, p50 ${
@@ -152,36 +59,11 @@ try {
     }
   }
 } finally {
-  api.kill("SIGTERM");
-  redis.stop();
+  backends.stop();
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-interface Row {
-  callsPerSecond: number;
-  p50: number;
-  p99: number;
-  cpuPerCall: number;
-  rss: number;
-  failedRate: number;
-  checksFailed: number;
-  mcpErrors: number;
-}
 const rows = new Map<string, Row>();
-for (const [key, rounds] of results) {
-  const calls = rounds.reduce((s, r) => s + r.calls, 0);
-  const requests = rounds.reduce((s, r) => s + r.requests, 0);
-  rows.set(key, {
-    callsPerSecond: rounds.reduce((s, r) => s + r.callsPerSecond, 0) / rounds.length,
-    p50: median(rounds.map((r) => r.p50)),
-    p99: median(rounds.map((r) => r.p99)),
-    cpuPerCall: rounds.reduce((s, r) => s + r.cpu, 0) / calls * 1000,
-    rss: Math.max(...rounds.map((r) => r.rss)),
-    failedRate: rounds.reduce((s, r) => s + r.failed, 0) / requests,
-    checksFailed: rounds.reduce((s, r) => s + r.checksFailed, 0),
-    mcpErrors: rounds.reduce((s, r) => s + r.mcpErrors, 0),
-  });
-}
+for (const [key, rounds] of results) rows.set(key, summarize(rounds));
 
 const f = (x: number, digits = 0) =>
   x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
