@@ -13,7 +13,7 @@
  * @module
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:http2";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
@@ -223,9 +223,8 @@ export async function grpcH2c(
 ): Promise<GrpcH2cResult[]> {
   if (H2LOAD === undefined) throw new Error("h2load is not installed (Debian: apt-get install nghttp2-client)");
   const frame = requestFrame();
-  const cache = join(options.root, "node_modules", ".cache");
-  mkdirSync(cache, { recursive: true });
-  const tmp = mkdtempSync(join(cache, "mcplite-grpc-h2c-"));
+  // Beside node_modules (which may be shared between checkouts), not in it: the bundles resolve from there.
+  const tmp = mkdtempSync(join(options.root, ".grpc-h2c-"));
   const body = join(tmp, "request.bin");
   writeFileSync(body, frame);
   const results: GrpcH2cResult[] = [];

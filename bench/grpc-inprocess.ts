@@ -143,8 +143,8 @@ if (import.meta.main) {
   const beforeRoot = resolve(flag("before", ""));
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   if (process.argv.includes("--node")) {
-    // One bundle holding both checkouts, run by Node.
-    const dir = mkdtempSync(join(root, "node_modules", ".cache", "mcplite-grpc-inprocess-"));
+    // One bundle holding both checkouts, run by Node; beside node_modules (which may be shared), not in it.
+    const dir = mkdtempSync(join(root, ".grpc-inprocess-"));
     try {
       const entry = join(dir, "entry.ts");
       writeFileSync(

@@ -82,7 +82,8 @@ export type BodyCheck = (chunks: readonly Uint8Array[], size: number) => void;
  * @param body The request, or a reader of its body.
  * @param limits The size and time limits.
  * @param check Sees the chunks as they arrive (a chunked read only), and may refuse them.
- * @returns The bytes.
+ * @returns The bytes; at once (no promise) where the runtime already holds a body read whole and says
+ *   so (Bun). It may then throw synchronously.
  * @throws {ProtocolError} `payload_too_large` or `request_timeout`; whatever `check` throws.
  *
  * @example
@@ -93,19 +94,19 @@ export type BodyCheck = (chunks: readonly Uint8Array[], size: number) => void;
  * assert.deepEqual(await readBodyBytes(request, { maxBodyBytes: 10, bodyTimeoutMs: 1000 }), new Uint8Array([104, 105]));
  * ```
  */
-export async function readBodyBytes(
+export function readBodyBytes(
   body: Request | BodyReader,
   limits: BodyLimits,
   check?: BodyCheck,
-): Promise<Uint8Array> {
-  if (!(body instanceof Request)) return await readAll(body, limits, check);
+): Uint8Array | Promise<Uint8Array> {
+  if (!(body instanceof Request)) return readAll(body, limits, check);
   const length = declaredLength(body);
   if (length === undefined) {
     if (!isBounded(body) || check !== undefined) {
-      return body.body === null ? new Uint8Array() : await readAll(body.body.getReader(), limits, check);
+      return body.body === null ? new Uint8Array() : readAll(body.body.getReader(), limits, check);
     }
   } else if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  return await readWhole(body, limits);
+  return readWhole(body, limits);
 }
 
 /**

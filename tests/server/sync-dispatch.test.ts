@@ -1,15 +1,26 @@
 /**
  * A tool whose handler answers synchronously is served without a promise between its body and its
- * answer (MCP-lite, MCP 2026-07-28 and 2025 as JSON): what a client and a server's owner see of it is
- * the same as for an asynchronous handler. Its answer, its failures (a thrown error, a `ProtocolError`,
- * a result its output schema refuses), request middleware's order around it, and the budgets it takes
- * and gives back, on every JSON wire; on Bun (whose bodies built in process are held at once) the
- * answer is ready before any microtask runs.
+ * answer (MCP-lite, MCP 2026-07-28 and 2025 as JSON, gRPC unary `CallTool` on Connect over `fetch` and
+ * on `serveGrpc()`'s HTTP/2 path): what a client and a server's owner see of it is the same as for an
+ * asynchronous handler. Its answer, its failures (a thrown error, a `ProtocolError`, a result its output
+ * schema refuses), request middleware's order around it, and the budgets it takes and gives back, on
+ * every wire; on Bun (whose bodies built in process are held at once) the answer is ready before any
+ * microtask runs.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { connect, type IncomingHttpHeaders } from "node:http2";
+import { after, before, describe, it } from "node:test";
+import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import * as v from "valibot";
-import { createServer, defineTool, type Middleware } from "../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, type Middleware } from "../../mod.ts";
+import {
+  grpcBinding,
+  type GrpcListener,
+  serveGrpc,
+  ToolRequestSchema,
+  ToolResponseSchema,
+} from "../../src/bindings/grpc/mod.ts";
+import { DENO_H2_ABORTS } from "../helpers/h2-sessions.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { CAN_PEEK } from "../../src/runtime/bun/peek.ts";
 import { legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
@@ -43,7 +54,16 @@ function tools() {
 }
 
 function server(options: { limits?: { calls?: number }; middleware?: Middleware[] } = {}) {
-  const made = createServer({ name: "sync", version: "1.0.0", limits: options.limits });
+  const made = createServer({
+    name: "sync",
+    version: "1.0.0",
+    limits: options.limits,
+    bindings: [
+      mcpLiteBinding(),
+      mcpBinding(),
+      grpcBinding(),
+    ],
+  });
   for (const tool of tools()) made.tool(tool);
   for (const middleware of options.middleware ?? []) made.use(middleware);
   return made;
@@ -71,10 +91,10 @@ const ARGS = { a: 1, b: 2 };
 
 /** The request with its `Content-Length`, as a socket's request carries it (a body within it is read whole). */
 async function sized(request: Request): Promise<Request> {
-  const text = await request.text();
+  const bytes = new Uint8Array(await request.arrayBuffer());
   const headers = new Headers(request.headers);
-  headers.set("content-length", String(new TextEncoder().encode(text).byteLength));
-  return new Request(request.url, { method: "POST", headers, body: text });
+  headers.set("content-length", String(bytes.byteLength));
+  return new Request(request.url, { method: "POST", headers, body: bytes });
 }
 
 describe("synchronous dispatch", () => {
@@ -154,4 +174,148 @@ describe("synchronous dispatch", () => {
       });
     });
   }
+});
+
+/** `CallTool` on Connect over `fetch`, JSON and binary, each a request for `name`. */
+const CONNECT: Record<string, (name: string, args: Record<string, number>) => Request> = {
+  "Connect JSON": (name, args) => post("/mcplite.MCPLite/CallTool", { name, arguments: args }),
+  "Connect binary": (name, args) =>
+    new Request("http://localhost/mcplite.MCPLite/CallTool", {
+      method: "POST",
+      headers: { "content-type": "application/proto" },
+      body: toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: args })),
+    }),
+};
+
+/** A `ToolResponse`'s clock fields, left out of the comparison. */
+const CLOCK = new Set(["timestamp", "processingTimeMs"]);
+
+/** A Connect answer as a client reads it (a binary `ToolResponse` as its JSON form), the clock left out. */
+async function seenConnect(response: Response): Promise<unknown> {
+  const type = response.headers.get("content-type");
+  const text = type === "application/proto"
+    ? JSON.stringify(
+      toJson(ToolResponseSchema, fromBinary(ToolResponseSchema, new Uint8Array(await response.arrayBuffer()))),
+    )
+    : await response.text();
+  const body = JSON.parse(text, (key, value) => CLOCK.has(key) ? undefined : value);
+  return { status: response.status, type, body };
+}
+
+describe("synchronous dispatch, gRPC unary CallTool", () => {
+  for (const [wire, request] of Object.entries(CONNECT)) {
+    describe(wire, () => {
+      for (const tool of ["add", "boom", "refuse", "checked"]) {
+        it(`answers ${tool} as it answers its asynchronous twin`, async () => {
+          const s = server();
+          const sync = await seenConnect(await s.fetch(await sized(request(tool, ARGS))));
+          const async = await seenConnect(await s.fetch(await sized(request(`${tool}_async`, ARGS))));
+          const renamed = JSON.parse(JSON.stringify(async).replaceAll(`${tool}_async`, tool));
+          assert.deepEqual(sync, renamed);
+        });
+      }
+
+      it("runs request middleware around the handler, in order, for a synchronous tool", async () => {
+        const order: string[] = [];
+        const outer: Middleware = async (call, next) => {
+          order.push(`outer in ${call.name}`);
+          const outcome = await next();
+          order.push("outer out");
+          return outcome;
+        };
+        const logged = defineTool("logged").input(input).handle(({ a, b }) => (order.push("handler"), a + b));
+        const s = server({ middleware: [outer] }).tool(logged);
+        const response = await s.fetch(request("logged", ARGS));
+        assert.equal(response.status, 200);
+        assert.deepEqual(order, ["outer in logged", "handler", "outer out"]);
+      });
+
+      it("gives the call back to the budgets as soon as it answers", async () => {
+        const s = server({ limits: { calls: 1 } });
+        for (let i = 0; i < 3; i++) assert.equal((await s.fetch(await sized(request("add", ARGS)))).status, 200);
+        for (let i = 0; i < 3; i++) assert.equal((await s.fetch(await sized(request("refuse", ARGS)))).status, 403);
+      });
+
+      it("answers a synchronous tool before any microtask runs where the body is held at once (Bun)", {
+        skip: !CAN_PEEK,
+      }, async () => {
+        const s = server();
+        const response = s.fetch(await sized(request("add", ARGS)));
+        const first = await Promise.race([response, Promise.resolve("a microtask later")]);
+        assert.ok(first instanceof Response, String(first));
+        const pending = s.fetch(await sized(request("add_async", ARGS)));
+        assert.equal(await Promise.race([pending, Promise.resolve("later")]), "later");
+        assert.equal((await pending).status, 200);
+      });
+    });
+  }
+
+  describe("gRPC on serveGrpc()'s HTTP/2 path", { skip: DENO_H2_ABORTS }, () => {
+    const order: string[] = [];
+    const outer: Middleware = async (call, next) => {
+      order.push(`outer in ${call.name}`);
+      const outcome = await next();
+      order.push("outer out");
+      return outcome;
+    };
+    const logged = defineTool("logged").input(input).handle(({ a, b }) => (order.push("handler"), a + b));
+    let listener: GrpcListener | undefined;
+    before(async () => {
+      listener = await serveGrpc(server({ middleware: [outer] }).tool(logged), { port: 0, closeGraceMs: 200 });
+    });
+    after(() => listener?.close());
+
+    /** One call on its own connection: the status, the `ToolResponse` as JSON (clock left out), the trailers. */
+    function grpcCall(name: string): Promise<unknown> {
+      const message = toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: ARGS }));
+      const frame = new Uint8Array(5 + message.byteLength);
+      new DataView(frame.buffer).setUint32(1, message.byteLength);
+      frame.set(message, 5);
+      return new Promise((resolve, reject) => {
+        const session = connect(listener!.url);
+        session.on("error", reject);
+        const stream = session.request({
+          ":method": "POST",
+          ":path": "/mcplite.MCPLite/CallTool",
+          "content-type": "application/grpc",
+          te: "trailers",
+        });
+        let headers: IncomingHttpHeaders = {}, trailers: IncomingHttpHeaders = {};
+        const chunks: Uint8Array[] = [];
+        stream.on("response", (h) => headers = h);
+        stream.on("trailers", (t) => trailers = t);
+        stream.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+        stream.on("error", reject);
+        stream.on("close", () => {
+          session.close();
+          const body = new Uint8Array(Buffer.concat(chunks));
+          const response = body.byteLength < 5 ? undefined : JSON.parse(
+            JSON.stringify(toJson(ToolResponseSchema, fromBinary(ToolResponseSchema, body.subarray(5)))),
+            (key, value) => CLOCK.has(key) ? undefined : value,
+          );
+          const { date: _date, ...rest } = headers;
+          resolve({ headers: rest, response, trailers: { ...trailers } });
+        });
+        stream.end(frame);
+      });
+    }
+
+    for (const tool of ["add", "boom", "refuse", "checked"]) {
+      it(`answers ${tool} as it answers its asynchronous twin`, async () => {
+        const sync = await grpcCall(tool);
+        const async = await grpcCall(`${tool}_async`);
+        assert.deepEqual(
+          JSON.parse(JSON.stringify(sync)),
+          JSON.parse(JSON.stringify(async).replaceAll(`${tool}_async`, tool)),
+        );
+      });
+    }
+
+    it("runs request middleware around the handler, in order, for a synchronous tool", async () => {
+      order.length = 0;
+      const answer = await grpcCall("logged") as { trailers: Record<string, string> };
+      assert.equal(answer.trailers["grpc-status"], "0");
+      assert.deepEqual(order, ["outer in logged", "handler", "outer out"]);
+    });
+  });
 });

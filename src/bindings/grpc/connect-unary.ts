@@ -19,12 +19,15 @@ import {
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
 import { answersRefusal, type Host, JSON_INIT, responseInit, type ServerCore } from "../../server/mod.ts";
-import { createUnaryMethods, type HandlerOptions, type UnaryMethod } from "./unary.ts";
+import { createUnaryMethods, type HandlerOptions, type UnaryAnswer, type UnaryMethod } from "./unary.ts";
 import { readUnenveloped } from "./unary-body.ts";
 import { UnaryCall } from "./unary-call.ts";
 
-/** Answers a request, or returns `undefined` when Connect's generic handler must answer it. */
-export type DirectUnary = (request: Request, host: Host) => Promise<Response> | undefined;
+/**
+ * Answers a request (at once where nothing is pending), or returns `undefined` when Connect's generic
+ * handler must answer it.
+ */
+export type DirectUnary = (request: Request, host: Host) => Response | Promise<Response> | undefined;
 
 /** The options Connect's router on `fetch` is built with; the direct path must match them. */
 export interface ConnectUnaryOptions {
@@ -72,18 +75,32 @@ const PROTO_INIT: ResponseInit = responseInit({ "content-type": contentTypeUnary
 
 /** Serves a unary method on the direct path: the requests it takes, answered as Connect does. */
 function directUnary(method: UnaryMethod, opt: HandlerOptions, bodyTimeoutMs: number): DirectUnary {
-  async function answer(request: Request, binary: boolean, timeout: string | null, host: Host): Promise<Response> {
+  /**
+   * Reads the message, runs the method and answers: at once, with no promise, where the body is
+   * already held (Bun) and the method answered at once (a synchronous tool).
+   */
+  function answer(request: Request, binary: boolean, timeout: string | null, host: Host): Response | Promise<Response> {
     const deadline = timeout === null ? undefined : parseTimeout(timeout, opt.maxTimeoutMs);
     const call = new UnaryCall(request, deadline?.timeoutMs, bodyTimeoutMs);
+    const answered = (body: UnaryAnswer) => {
+      call.end();
+      return new Response(body as string | Uint8Array<ArrayBuffer>, binary ? PROTO_INIT : JSON_INIT);
+    };
+    const failed = (error: unknown) => {
+      call.end();
+      return connectErrorResponse(error, opt);
+    };
     try {
       if (deadline?.error !== undefined) throw deadline.error;
-      const bytes = await readUnenveloped(call, opt.readMaxBytes, request.headers.get("content-length"));
-      const body = await method.invoke(bytes, call, binary, host);
-      return new Response(body as string | Uint8Array<ArrayBuffer>, binary ? PROTO_INIT : JSON_INIT);
+      const bytes = readUnenveloped(call, opt.readMaxBytes, request.headers.get("content-length"));
+      // From the message on, one callback: a method that answers at once is answered in it.
+      const run = (read: Uint8Array) => {
+        const body = method.invoke(read, call, binary, host);
+        return body instanceof Promise ? body.then(answered, failed) : answered(body);
+      };
+      return bytes instanceof Promise ? bytes.then(run).catch(failed) : run(bytes);
     } catch (error) {
-      return connectErrorResponse(error, opt);
-    } finally {
-      call.end();
+      return failed(error);
     }
   }
 

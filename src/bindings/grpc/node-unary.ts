@@ -28,7 +28,7 @@ import {
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { type BodyReader, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
-import { createUnaryMethods, type UnaryMethod } from "./unary.ts";
+import { createUnaryMethods, type UnaryAnswer, type UnaryMethod } from "./unary.ts";
 import { ENVELOPE_ROOM } from "./tool-response-binary.ts";
 import { readEnvelopedMessage } from "./unary-body.ts";
 import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
@@ -106,32 +106,44 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
 
   /**
    * Negotiates compression and the deadline, reads the one request message within the limits, runs the
-   * method, and answers its message with `grpc-status: 0`, or the error in the trailers.
+   * method, and answers its message with `grpc-status: 0`, or the error in the trailers. Once the body
+   * is read, a method that answers at once (a synchronous tool) is answered in the same callback.
    */
-  async function answer(method: UnaryMethod, stream: ServerHttp2Stream, metadata: IncomingHttpHeaders) {
+  function answer(method: UnaryMethod, stream: ServerHttp2Stream, metadata: IncomingHttpHeaders): void {
     const compression = negotiate(text(metadata[ENCODING]), text(metadata[ACCEPT_ENCODING]));
     const deadline = text(metadata[TIMEOUT]);
     const timeout = deadline === undefined ? NO_TIMEOUT : parseTimeout(deadline, opt.maxTimeoutMs);
     const call = new UnaryCall(new NodeUnaryRequest(stream, metadata), timeout.timeoutMs, bodyTimeoutMs, shutdown);
     const headers = headersOf.get(compression.response?.name)!;
+    const failed = (thrown: unknown) => {
+      respond(stream, headers, trailersOf(thrown));
+      call.end();
+    };
+    const sent = (flags: number, bytes: Uint8Array) => {
+      call.throwIfAborted();
+      respond(stream, headers, OK_TRAILERS, envelope(flags, bytes));
+      call.end();
+    };
+    const written = (answer: UnaryAnswer) => {
+      const bytes = answer as Uint8Array;
+      const compress = compression.response;
+      if (compress === null || bytes.byteLength < opt.compressMinBytes) return sent(0, bytes);
+      return compress.compress(bytes).then((compressed) => sent(compressedFlag, compressed));
+    };
     try {
       // Refused before the body is read, as Connect refuses them.
       if (compression.error !== undefined) throw compression.error;
       if (timeout.error !== undefined) throw timeout.error;
-      const message = await readEnvelopedMessage(call, opt.readMaxBytes, compression.request);
-      let bytes = await method.invoke(message, call, true, NO_HOST, authenticate) as Uint8Array;
-      let flags = 0;
-      const compress = compression.response;
-      if (compress !== null && bytes.byteLength >= opt.compressMinBytes) {
-        bytes = await compress.compress(bytes);
-        flags = compressedFlag;
-      }
-      call.throwIfAborted();
-      respond(stream, headers, OK_TRAILERS, envelope(flags, bytes));
+      const message = readEnvelopedMessage(call, opt.readMaxBytes, compression.request);
+      // From the message on, one callback: a method that answers at once is written in it.
+      const run = (read: Uint8Array) => {
+        const answered = method.invoke(read, call, true, NO_HOST, authenticate);
+        return answered instanceof Promise ? answered.then(written) : written(answered);
+      };
+      const done = message instanceof Promise ? message.then(run) : run(message);
+      if (done instanceof Promise) done.catch(failed);
     } catch (thrown) {
-      respond(stream, headers, trailersOf(thrown));
-    } finally {
-      call.end();
+      failed(thrown);
     }
   }
 
@@ -145,7 +157,7 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
       return false; // gRPC with JSON, gRPC-Web, Connect, or no gRPC at all
     }
     if (admit !== undefined && !admit(stream, headers)) return false;
-    void answer(method, stream, headers);
+    answer(method, stream, headers);
     return true;
   };
 }

@@ -11,10 +11,12 @@ import { ProtocolError } from "../../errors/error.ts";
 import {
   type AuthInfo,
   type CallMeta,
+  callNow,
+  type CallOutcome,
   longRunning,
   type Registry,
   registryOf,
-  runCall,
+  type runCall,
   runRequest,
   type SignalSource,
   streamCall,
@@ -120,20 +122,21 @@ export function createMcpliteService(core: ServerCore): ServiceImpl<typeof MCPLi
 /**
  * Answers one unary `CallTool`: decodes the request, runs it through the call pipeline, and returns the
  * complete response, or throws the `ConnectError` the wire carries. A call that was cancelled (or ran
- * out of time) answers that instead of a late result.
+ * out of time) answers that instead of a late result. A call that finished at once (a synchronous tool,
+ * no middleware) answers at once, with no promise; it may then throw synchronously.
  *
  * @param request The decoded request.
  * @param from Connect's handler context, when Connect serves the call (its signal, headers and
  *   deadline); or, on a direct path, the call's headers and signal (the fetch `Request` itself): its
  *   signal is then read only if the handler asks for it.
- * @returns The complete response.
+ * @returns The complete response, or a promise of it while the call runs.
  * @throws {ConnectError} Any failure, as {@link errorToConnectError} converts it.
  */
 export type CallToolFn = (
   request: ToolRequest,
   from: HandlerContext | CallSource,
   host?: Host,
-) => Promise<ToolResponseInit>;
+) => ToolResponseInit | Promise<ToolResponseInit>;
 
 /** A call on a direct path, without Connect's context: its headers, and its signal (read on demand). */
 export interface CallSource {
@@ -144,8 +147,8 @@ export interface CallSource {
 }
 
 /**
- * Creates the unary `CallTool` of a server, shared by Connect's handlers and the direct Connect unary
- * path on `fetch`. Build it once per server.
+ * Creates the unary `CallTool` of a server, shared by Connect's handlers and the direct unary paths.
+ * Build it once per server.
  *
  * @param core The server's registry and options.
  * @returns The function that answers one call.
@@ -155,7 +158,10 @@ export function createCallTool(core: ServerCore): CallToolFn {
   const registry = registryOf(core);
   const version = options.version;
   const report = (error: unknown) => registry.runtime.onError?.(error);
-  return async function callTool(request, from, host) {
+  const failed = (error: unknown): never => {
+    throw errorToConnectError(error, report);
+  };
+  return function callTool(request, from, host) {
     const started = performance.now();
     // Connect's context brings a signal, headers and maybe a deadline; a bare `Request` (or a direct
     // path's call) brings its signal, read only if the handler asks for it.
@@ -167,17 +173,19 @@ export function createCallTool(core: ServerCore): CallToolFn {
       context = from;
       headers = from.requestHeader;
     }
-    try {
-      const outcome = await untilDeadline(
-        runCall(registry, callOf(request, lazy ?? from as HandlerContext, headers, host ?? NO_HOST)),
-        context,
-      );
+    const answer = (outcome: CallOutcome) => {
       // A cancelled call answers that; a lazy signal can only have aborted for a handler that took it.
       if (context !== undefined) throwIfAborted(context.signal);
       else if (lazy?.read) throwIfAborted(lazy.signal);
       return responseFromOutcome(outcome, started, version);
+    };
+    try {
+      // No promise where the call finished at once (callNow): a synchronous tool answers at once.
+      const running = callNow(registry, callOf(request, lazy ?? from as HandlerContext, headers, host ?? NO_HOST));
+      if (running instanceof Promise) return untilDeadline(running, context).then(answer).catch(failed);
+      return answer(running);
     } catch (error) {
-      throw errorToConnectError(error, report);
+      return failed(error);
     }
   };
 }

@@ -14,8 +14,11 @@ import { errorToConnectError } from "./status.ts";
 
 /** What a body is read from: a call on a direct path, or a request Connect's handler serves. */
 export interface BodySource {
-  /** Reads the whole body within `maxBodyBytes` and the server's `bodyTimeoutMs`. */
-  read(maxBodyBytes: number, check?: BodyCheck): Promise<Uint8Array>;
+  /**
+   * Reads the whole body within `maxBodyBytes` and the server's `bodyTimeoutMs`: at once where the
+   * runtime already holds it; it may then throw synchronously.
+   */
+  read(maxBodyBytes: number, check?: BodyCheck): Uint8Array | Promise<Uint8Array>;
 }
 
 /** The length prefix of an envelope: a flags byte and a big-endian uint32. */
@@ -52,24 +55,39 @@ function refusedEnvelopes(error: unknown): unknown {
 
 /**
  * Reads a gRPC unary call's one message: its envelopes ({@link readEnvelopes}), exactly one in all,
- * decompressed with the negotiated codec.
+ * decompressed with the negotiated codec. No promise where the body is already held and the message is
+ * not compressed; it may then throw synchronously.
  *
  * @param source The body.
  * @param readMaxBytes The largest message.
  * @param compression The request's codec, if negotiated.
- * @returns The message's bytes.
+ * @returns The message's bytes, or a promise of them.
  */
-export async function readEnvelopedMessage(
+export function readEnvelopedMessage(
   source: BodySource,
   readMaxBytes: number,
   compression: Compression | null,
-): Promise<Uint8Array> {
-  let body: Uint8Array; // readEnvelopes, inline: one promise fewer on every call
+): Uint8Array | Promise<Uint8Array> {
+  let body: Uint8Array | Promise<Uint8Array>; // readEnvelopes, inline: one promise fewer on every call
   try {
-    body = await source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
+    body = source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
   } catch (error) {
     throw refusedEnvelopes(error);
   }
+  const open = (bytes: Uint8Array) => openEnvelope(bytes, readMaxBytes, compression);
+  return body instanceof Promise
+    ? body.then(open, (error: unknown) => {
+      throw refusedEnvelopes(error);
+    })
+    : open(body);
+}
+
+/** The one message of a unary call's body of envelopes, decompressed. */
+function openEnvelope(
+  body: Uint8Array,
+  readMaxBytes: number,
+  compression: Compression | null,
+): Uint8Array | Promise<Uint8Array> {
   if (body.byteLength === 0) {
     throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   }
@@ -88,45 +106,52 @@ export async function readEnvelopedMessage(
   if (compression === null) {
     throw new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal);
   }
-  return await compression.decompress(data, readMaxBytes);
+  return compression.decompress(data, readMaxBytes);
 }
 
 /**
  * Reads a Connect unary body, the message itself, within `readMaxBytes`, refused with Connect's
  * messages. A `Content-Length` spelt as a plain number is trusted (HTTP servers hold a body to it); any
- * other spelling is checked against the bytes as Connect's reader checks it.
+ * other spelling is checked against the bytes as Connect's reader checks it. No promise where the body
+ * is already held; it may then throw synchronously.
  *
  * @param source The body.
  * @param readMaxBytes The largest message.
  * @param declared The request's `Content-Length`.
- * @returns The message's bytes.
+ * @returns The message's bytes, or a promise of them.
  */
-export async function readUnenveloped(
+export function readUnenveloped(
   source: BodySource,
   readMaxBytes: number,
   declared: string | null,
-): Promise<Uint8Array> {
+): Uint8Array | Promise<Uint8Array> {
   // Connect reads the length as parseInt does (readAllBytes' length hint).
   const hint = declared === null ? NaN : parseInt(declared, 10);
-  let bytes: Uint8Array;
-  try {
-    bytes = await source.read(readMaxBytes);
-  } catch (error) {
+  const refused = (error: unknown): never => {
     if (!isTooLarge(error)) throw errorToConnectError(error);
     const size = Number.isSafeInteger(hint) && hint > readMaxBytes ? ` ${hint}` : "";
     throw new ConnectError(
       `message size${size} is larger than configured readMaxBytes ${readMaxBytes}`,
       Code.ResourceExhausted,
     );
+  };
+  const checked = (bytes: Uint8Array) => {
+    if (declared === null || String(hint) === declared || !Number.isSafeInteger(hint) || hint < 0) return bytes;
+    if (hint !== bytes.byteLength) {
+      throw new ConnectError(
+        `protocol error: promised ${hint} bytes, received ${bytes.byteLength}`,
+        Code.InvalidArgument,
+      );
+    }
+    return bytes;
+  };
+  let bytes: Uint8Array | Promise<Uint8Array>;
+  try {
+    bytes = source.read(readMaxBytes);
+  } catch (error) {
+    return refused(error);
   }
-  if (declared === null || String(hint) === declared || !Number.isSafeInteger(hint) || hint < 0) return bytes;
-  if (hint !== bytes.byteLength) {
-    throw new ConnectError(
-      `protocol error: promised ${hint} bytes, received ${bytes.byteLength}`,
-      Code.InvalidArgument,
-    );
-  }
-  return bytes;
+  return bytes instanceof Promise ? bytes.then(checked, refused) : checked(bytes);
 }
 
 function isTooLarge(error: unknown): boolean {

@@ -16,7 +16,7 @@ import { MCPLite } from "../../gen/mcplite/mcplite_pb.ts";
 import { CacheSlot, registryOf, scoping } from "../../core/mod.ts";
 import { type Host, type ServerCore, withCaller } from "../../server/mod.ts";
 import type { AuthenticatedCall } from "./auth-interceptor.ts";
-import { toolResponseJson, toolsList } from "./envelope.ts";
+import { type ToolResponseInit, toolResponseJson, toolsList } from "./envelope.ts";
 import { createCallTool, listToolsFor } from "./service.ts";
 import { toolResponseBinary } from "./tool-response-binary.ts";
 import type { UnaryCall } from "./unary-call.ts";
@@ -38,7 +38,8 @@ export interface UnaryMethod {
   /**
    * Parses the request message, authenticates the call when `authenticate` is given (after the
    * message, as Connect's interceptors run), runs the method and serialises its answer. The work ends
-   * as soon as the call is cancelled or out of time.
+   * as soon as the call is cancelled or out of time. A method that answered at once (a synchronous
+   * tool, no authentication) answers at once, with no promise; it may then throw synchronously.
    */
   invoke(
     bytes: Uint8Array,
@@ -46,7 +47,7 @@ export interface UnaryMethod {
     binary: boolean,
     host: Host,
     authenticate?: Authenticate,
-  ): Promise<UnaryAnswer>;
+  ): UnaryAnswer | Promise<UnaryAnswer>;
 }
 
 /**
@@ -75,10 +76,12 @@ export function createUnaryMethods(core: ServerCore, opt: HandlerOptions): Map<s
     ],
     [
       createMethodUrl("/", MCPLite.method.callTool),
-      unaryMethod(MCPLite.method.callTool, opt, async (input, call, binary, host) => {
-        // The call reads the request's headers and signal only if the handler asks for them.
-        const response = await callTool(input, call, host);
-        return binary ? toolResponseBinary(response) : toolResponseJson(response);
+      unaryMethod(MCPLite.method.callTool, opt, (input, call, binary, host) => {
+        // The call reads the request's headers and signal only if the handler asks for them; a
+        // synchronous tool's response is encoded at once.
+        const encode: (response: ToolResponseInit) => UnaryAnswer = binary ? toolResponseBinary : toolResponseJson;
+        const response = callTool(input, call, host);
+        return response instanceof Promise ? response.then(encode) : encode(response);
       }),
     ],
   ]);
@@ -101,21 +104,27 @@ function unaryMethod<I extends DescMessage, O extends DescMessage>(
   const serialization = createMethodSerializationLookup(method, opt.binaryOptions, opt.jsonOptions, opt);
   const encode = (message: MessageShape<O>, binary: boolean) => serialization.getO(binary).serialize(message);
   return {
-    async invoke(bytes, call, binary, host, authenticate) {
+    invoke(bytes, call, binary, host, authenticate) {
       let input: MessageShape<I>;
       try {
         input = serialization.getI(binary).parse(bytes);
       } catch (error) {
         throw malformed(error);
       }
-      if (authenticate === undefined) return await call.until(run(input, call, binary, host, encode));
-      const { caller, stepUp } = await call.until(authenticate(call.url, call.headers));
-      try {
-        const authenticated = withCaller(host, caller);
-        return await call.until(run(input, call, binary, authenticated, encode));
-      } catch (error) {
-        throw stepUp(error);
-      }
+      if (authenticate === undefined) return call.until(run(input, call, binary, host, encode));
+      return (call.until(authenticate(call.url, call.headers)) as Promise<AuthenticatedCall>).then(
+        ({ caller, stepUp }) => {
+          const refused = (error: unknown): never => {
+            throw stepUp(error);
+          };
+          try {
+            const answer = call.until(run(input, call, binary, withCaller(host, caller), encode));
+            return answer instanceof Promise ? answer.catch(refused) : answer;
+          } catch (error) {
+            return refused(error);
+          }
+        },
+      );
     },
   };
 }

@@ -97,7 +97,10 @@ function mask(body: unknown): unknown {
 async function both(p: ReturnType<typeof pair>, path: string, init: Init) {
   const answered = p.direct(request(path, init));
   assert.notEqual(answered, undefined, "the direct path should take this request");
-  const [direct, connect] = await Promise.all([answered!.then(seen), p.connect(request(path, init)).then(seen)]);
+  const [direct, connect] = await Promise.all([
+    Promise.resolve(answered!).then(seen),
+    p.connect(request(path, init)).then(seen),
+  ]);
   return { direct, connect };
 }
 
@@ -243,8 +246,10 @@ describe("the direct Connect unary path", () => {
     // Both clients go away once both calls run, not 20 ms in (which a loaded machine can reach before the
     // handler started, and then no signal of the tool's would have been there to abort).
     const abort = new AbortController();
-    const call = (answer: (request: Request) => Promise<Response> | undefined) =>
-      answer(request(CALL, { ...json({ name: "slow", arguments: { ms: 30_000 } }), signal: abort.signal }))!;
+    const call = (answer: (request: Request) => Response | Promise<Response> | undefined) =>
+      Promise.resolve(
+        answer(request(CALL, { ...json({ name: "slow", arguments: { ms: 30_000 } }), signal: abort.signal }))!,
+      );
     const both = Promise.all([call(p.direct).then(seen), call(p.connect).then(seen)]);
     await waitFor(() => slowProbe.started === started + 2, 10_000);
     abort.abort();
