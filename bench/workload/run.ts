@@ -8,7 +8,11 @@
  * ours ÷ floor; only ratios within one run mean anything (the load, Redis and the API share the cores).
  *
  *   bun bench/workload/run.ts [--rounds 3] [--seconds 8] [--warmup 2] [--vus 50] [--workers 2]
- *     [--runtimes node,bun] [--servers ours,official,floor]
+ *     [--runtimes node,bun] [--servers ours,official,floor] [--before <checkout>]
+ *
+ * `--before <checkout>` adds the server `before`: `ours.ts` of another checkout of this repository (a
+ * worktree of an earlier commit, its `node_modules` linked), run in the same rounds, so that a change
+ * is measured as before ÷ after in one run.
  *
  * Node is Node 22 from `bash .ci/node22.sh` (`NODE22` overrides it), Bun this process's `bun`.
  *
@@ -31,6 +35,7 @@ const { values: opts } = parseArgs({
     workers: { type: "string", default: "2" },
     runtimes: { type: "string", default: "node,bun" },
     servers: { type: "string", default: "ours,official,floor" },
+    before: { type: "string" },
   },
 });
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -40,7 +45,13 @@ const BINARIES: Record<string, string> = {
   node: process.env.NODE22 ?? execFileSync("bash", [`${ROOT}.ci/node22.sh`]).toString().trim(),
   bun: BUN,
 };
-const RUNTIMES = opts.runtimes.split(","), SERVERS = opts.servers.split(",");
+const RUNTIMES = opts.runtimes.split(",");
+const SERVERS = [...opts.servers.split(","), ...(opts.before === undefined ? [] : ["before"])];
+/** `worker.ts` and the server it runs: this checkout's, or `ours` of the `--before` checkout. */
+const workerOf = (server: string) =>
+  server === "before"
+    ? [`${opts.before!.replace(/\/$/, "")}/bench/workload/worker.ts`, "ours"]
+    : [here("./worker.ts"), server];
 
 /** Starts a child and waits for its `LISTENING <port>` line. */
 function listening(child: ChildProcess, what: string): Promise<number> {
@@ -97,7 +108,7 @@ interface Round {
 /** One server on one runtime, driven once. */
 async function measure(runtime: string, server: string, env: Record<string, string>): Promise<Round> {
   const port = await freePort();
-  const child = spawn(BINARIES[runtime], [here("./worker.ts"), server, String(port), opts.workers], {
+  const child = spawn(BINARIES[runtime], [...workerOf(server), String(port), opts.workers], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -214,6 +225,14 @@ for (const runtime of RUNTIMES) {
   if (!ours) continue;
   const x = (a: number | undefined, b: number | undefined) =>
     a === undefined || b === undefined ? "–" : `${f(a / b, 2)}×`;
+  const before = rows.get(`${runtime} before`);
+  if (before) {
+    console.log(
+      `\n${runtime}, ours ÷ before: calls/s ${x(ours.callsPerSecond, before.callsPerSecond)}, CPU per call ${
+        x(ours.cpuPerCall, before.cpuPerCall)
+      }, p99 ${x(ours.p99, before.p99)}\n`,
+    );
+  }
   console.log(
     `| ${runtime} | ${x(ours.callsPerSecond, official?.callsPerSecond)} | ${
       x(ours.cpuPerCall, official?.cpuPerCall)
