@@ -141,6 +141,7 @@ export interface Round {
  * @param server `ours`, `official` or `floor`.
  * @param env The backends' {@link Backends.env}.
  * @param options The load.
+ * @param worker The `worker.ts` that runs it (another checkout's, to measure before ÷ after; this one's by default).
  * @returns The round's figures.
  */
 export async function measure(
@@ -148,9 +149,10 @@ export async function measure(
   server: string,
   env: Record<string, string>,
   options: LoadOptions,
+  worker: string = here("./worker.ts"),
 ): Promise<Round> {
   const port = await freePort();
-  const child = spawn(binary, [here("./worker.ts"), server, String(port), String(options.workers)], {
+  const child = spawn(binary, [worker, server, String(port), String(options.workers)], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -7,7 +7,11 @@
  * and the API share the cores).
  *
  *   bun bench/workload/run.ts [--rounds 3] [--seconds 8] [--warmup 2] [--vus 50] [--workers 2]
- *     [--runtimes node,bun] [--servers ours,official,floor]
+ *     [--runtimes node,bun] [--servers ours,official,floor] [--before <checkout>]
+ *
+ * `--before <checkout>` adds the server `before`: `ours.ts` of another checkout of this repository (a
+ * worktree of an earlier commit, its `node_modules` linked), run in the same rounds, so that a change
+ * is measured as before ÷ after in one run.
  *
  * Node is Node 22 from `bash .ci/node22.sh` (`NODE22` overrides it), Bun this process's `bun`.
  *
@@ -26,9 +30,15 @@ const { values: opts } = parseArgs({
     workers: { type: "string", default: "2" },
     runtimes: { type: "string", default: "node,bun" },
     servers: { type: "string", default: "ours,official,floor" },
+    before: { type: "string" },
   },
 });
-const RUNTIMES = opts.runtimes.split(","), SERVERS = opts.servers.split(",");
+const RUNTIMES = opts.runtimes.split(",");
+const SERVERS = [...opts.servers.split(","), ...(opts.before === undefined ? [] : ["before"])];
+/** The `--before` checkout's `worker.ts`, which runs its `ours`. */
+const BEFORE_WORKER = opts.before === undefined
+  ? undefined
+  : `${opts.before.replace(/\/$/, "")}/bench/workload/worker.ts`;
 const BINARIES: Record<string, string> = {
   ...RUNTIMES.includes("node") ? { node: node22()! } : {},
   bun: BUN,
@@ -47,7 +57,9 @@ try {
   for (let round = 0; round < Number(opts.rounds); round++) {
     const order = [...pairs.slice(round % pairs.length), ...pairs.slice(0, round % pairs.length)];
     for (const [runtime, server] of order) {
-      const r = await measure(BINARIES[runtime], server, backends.env, LOAD);
+      const r = server === "before"
+        ? await measure(BINARIES[runtime], "ours", backends.env, LOAD, BEFORE_WORKER)
+        : await measure(BINARIES[runtime], server, backends.env, LOAD);
       results.set(`${runtime} ${server}`, [...results.get(`${runtime} ${server}`) ?? [], r]);
       console.error(
         `round ${round + 1} ${runtime} ${server}: ${r.callsPerSecond.toFixed(0)} calls/s, p50 ${
@@ -103,6 +115,16 @@ for (const runtime of RUNTIMES) {
       `${x(ours.p99, official?.p99)} | ${x(ours.callsPerSecond, floor?.callsPerSecond)} | ${
         x(ours.cpuPerCall, floor?.cpuPerCall)
       } |`,
+  );
+}
+for (const runtime of RUNTIMES) {
+  const ours = rows.get(`${runtime} ours`), before = rows.get(`${runtime} before`);
+  if (!ours || !before) continue;
+  const x = (a: number, b: number) => `${f(a / b, 2)}×`;
+  console.log(
+    `\n${runtime}, ours ÷ before: calls/s ${x(ours.callsPerSecond, before.callsPerSecond)}, CPU per call ${
+      x(ours.cpuPerCall, before.cpuPerCall)
+    }, p99 ${x(ours.p99, before.p99)}`,
   );
 }
 process.exit(0);

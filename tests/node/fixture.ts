@@ -144,3 +144,39 @@ export async function listening(listener: RequestListener, body: (base: string) 
     await new Promise((resolve) => http.close(resolve));
   }
 }
+
+/** Sends an MCP-lite `add` call whose head goes first and whose body follows in `pieces`, each in a packet of its own. */
+function sendInPieces(port: number, body: string, pieces: string[], end: boolean): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    socket.on("connect", async () => {
+      socket.write(
+        "POST /mcp-lite/v1/calltools HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n" +
+          `content-length: ${new TextEncoder().encode(body).byteLength}\r\nconnection: close\r\n\r\n`,
+      );
+      for (const piece of pieces) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        socket.write(piece);
+      }
+      if (!end) socket.destroy(), resolve("gone");
+    });
+    socket.on("data", (chunk) => received += String(chunk));
+    socket.on("end", () => resolve(received));
+    socket.on("error", reject);
+  });
+}
+
+/**
+ * Asserts that the server at `base` reads a body arriving after its head, in two pieces (most clients send a small body
+ * with its head; some, Bun's `fetch` among them, write it apart), and still answers once a sender went away mid-body.
+ */
+export async function assertLateBody(base: string): Promise<void> {
+  const port = Number(new URL(base).port);
+  const body = JSON.stringify(toolsCall("add", { a: 1, b: 2 }));
+  const answer = await sendInPieces(port, body, [body.slice(0, 10), body.slice(10)], true);
+  assert.match(answer, /^HTTP\/1\.1 200/);
+  assert.match(answer, /"text":"3"/);
+  await sendInPieces(port, body, [body.slice(0, 10)], false);
+  assert.deepEqual(await addOnBoth(base), ["3", "5"], "the server still answers");
+}

@@ -11,7 +11,15 @@ import { describe, it } from "node:test";
 import express from "express";
 import { nodeHandler } from "../../src/runtime/node/mod.ts";
 import { toolsCall } from "../helpers/request.ts";
-import { addOnBoth, assertBackpressure, eventually, listening, nodeFixture, streaming } from "./fixture.ts";
+import {
+  addOnBoth,
+  assertBackpressure,
+  assertLateBody,
+  eventually,
+  listening,
+  nodeFixture,
+  streaming,
+} from "./fixture.ts";
 
 describe("nodeHandler()", () => {
   it("serves MCP-lite and MCP on node:http", async () => {
@@ -107,6 +115,11 @@ describe("nodeHandler()", () => {
       assert.match(head, /^HTTP\/1\.1 408/);
       assert.ok(Date.now() - started >= 250, `answered after ${Date.now() - started} ms, before the body timeout`);
     });
+  });
+
+  it("reads a body that arrives after its head, in pieces, and outlives a sender gone mid-body", async () => {
+    const { server } = nodeFixture();
+    await listening(nodeHandler(server), async (base) => await assertLateBody(base));
   });
 
   it("stops pulling a streamed answer while the client reads nothing (backpressure)", async () => {

@@ -16,7 +16,7 @@ import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT } from "../helpers/process.ts";
 import { toolsCall } from "../helpers/request.ts";
 import { TestSocket } from "../websocket/socket.ts";
-import { addOnBoth, assertBackpressure } from "./fixture.ts";
+import { addOnBoth, assertBackpressure, assertLateBody } from "./fixture.ts";
 
 /** The ports tests/node/node22-server.ts listens on. */
 interface Ports {
@@ -112,6 +112,11 @@ describe("on Node 22", () => {
   it("serve() answers MCP-lite and MCP", async (t) => {
     if (ports === undefined) return t.skip(NODE22_MISSING);
     assert.deepEqual(await addOnBoth(base("serve")), ["3", "5"]);
+  });
+
+  it("serve() reads a body that arrives after its head, and outlives a sender gone mid-body", async (t) => {
+    if (ports === undefined) return t.skip(NODE22_MISSING);
+    await assertLateBody(base("serve"));
   });
 
   it("serve() keeps an HTTP/1.1 connection alive across requests", async (t) => {

@@ -25,6 +25,7 @@ interface Held {
   /** The whole body, when it had arrived; null: no body (GET, HEAD); undefined: still arriving. */
   readonly bytes: Uint8Array | string | null | undefined;
   readonly signal: () => AbortSignal;
+  readonly concatBytes: Lent["concatBytes"];
   madeSignal?: AbortSignal;
   /** The body was read from `bytes`. */
   used: boolean;
@@ -45,12 +46,40 @@ function real(held: Held): Request {
   return held.real;
 }
 
-/** The body as bytes, read once; undefined when it must come through the runtime's `Request`. */
+/**
+ * The body as bytes, read once; undefined when it must come through the runtime's `Request`. A body
+ * still arriving is read whole from the Node stream itself: a `Request` around a `ReadableStream` of
+ * it, read back by the runtime, costs a whole-request read on Node more than the rest of the bridge.
+ */
 function direct(held: Held): Promise<Uint8Array | string> | undefined {
-  if (held.real !== undefined || held.bytes === undefined) return undefined;
+  if (held.real !== undefined) return undefined;
   if (held.used) return Promise.reject(new TypeError("Body is unusable: Body has already been read"));
   held.used = true;
-  return Promise.resolve(held.bytes ?? new Uint8Array());
+  return held.bytes === undefined
+    ? wholeStream(held.incoming, held.concatBytes)
+    : Promise.resolve(held.bytes ?? new Uint8Array());
+}
+
+/**
+ * The rest of a body still arriving, read to its end. Who reads it whole bounded it first (a declared
+ * `Content-Length` within the limit, which Node's parser holds the body to). The client going away
+ * before the end rejects, as the runtime's own read does.
+ */
+function wholeStream(incoming: NodeRequest, concat: Lent["concatBytes"]): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0, ended = false;
+    incoming.on("data", (chunk: Uint8Array) => {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+    });
+    incoming.on("end", () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+    });
+    incoming.on("error", reject);
+    incoming.on("close", () => ended || reject(new TypeError("terminated: the client went away")));
+  });
 }
 
 const text = (body: Uint8Array | string) => typeof body === "string" ? body : decoder.decode(body);
@@ -155,7 +184,16 @@ export function requestFromNode(
     if (parsed !== undefined) headers.delete("content-length"); // the body as the parser left it
     body = parsed ?? arrived(incoming, lent);
   }
-  const held: Held = { method, url, headers, incoming, bytes: body, signal, used: false };
+  const held: Held = {
+    method,
+    url,
+    headers,
+    incoming,
+    bytes: body,
+    signal,
+    concatBytes: lent.concatBytes,
+    used: false,
+  };
   const request = new NodeFetchRequest(held) as unknown as Request;
   // A body already here is in memory: read whole even without Content-Length, its size checked after.
   if (body !== null && body !== undefined) lent.markBounded(request);

@@ -39,7 +39,7 @@ export interface NodeRequest {
   /** Resumes them. */
   resume(): unknown;
   /** Node's stream events. */
-  on(event: "data" | "end" | "error", listener: (value?: any) => void): unknown;
+  on(event: "data" | "end" | "error" | "close", listener: (value?: any) => void): unknown;
 }
 
 /** A Node `http.ServerResponse` (or Express's `res`, Fastify's `reply.raw`), as much of it as an answer writes. */
