@@ -18,6 +18,7 @@ import { connect } from "node:http2";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { node22 } from "./node22.ts";
 import { create, fromBinary, toBinary, toJsonString } from "@bufbuild/protobuf";
 import { ToolRequestSchema, ToolResponseSchema } from "../src/bindings/grpc/mod.ts";
 import { median } from "./harness.ts";
@@ -67,7 +68,8 @@ function serverCommand(root: string, runtime: string, out: string): [string, str
     timeout: 60_000,
   });
   if (built.status !== 0) throw new Error(`bun build for node failed: ${built.stderr}`);
-  return ["node", [out]];
+  // Node 22, as the tests run it, when it is here; else `node` on PATH (the row names the version it ran).
+  return [node22(true) ?? "node", [out]];
 }
 
 interface Running {

@@ -8,30 +8,17 @@
  * @module
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { freePort, REDIS_SERVER, startRedis } from "./redis.ts";
+export { node22 } from "../node22.ts";
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Bun: this process's when it is Bun's, else `bun` on `PATH`. The load generator and the API run on it. */
 export const BUN: string = process.execPath.includes("bun") ? process.execPath : "bun";
-
-/**
- * Node 22: `NODE22`, else the one `bash .ci/node22.sh` installs (it installs it when missing, unless
- * `installed` is set: then `undefined` when it is not there yet).
- *
- * @param installed Only find it, never install it.
- * @returns The path of its `node`.
- */
-export function node22(installed = false): string | undefined {
-  if (process.env.NODE22) return process.env.NODE22;
-  const path = execFileSync("bash", [`${ROOT}.ci/node22.sh`, ...installed ? ["--path"] : []]).toString().trim();
-  return !installed || existsSync(path) ? path : undefined;
-}
 
 /** Why the workload cannot run here (`redis-server` missing, and how to install it), or `undefined`. */
 export function redisMissing(): string | undefined {
