@@ -1,13 +1,19 @@
 /**
  * examples/many-cores.ts: two processes of the same script on one port (`serve(server, { reusePort: true })`),
  * on each runtime here (Bun, Deno, and Node 22 when `bash .ci/node22.sh` installed it), and both answer: calls
- * on new connections reach both processes, as the kernel spreads them (`SO_REUSEPORT`, Linux).
+ * on new connections reach both processes, as the kernel spreads them (`SO_REUSEPORT`, Linux). And the guide's
+ * `node:cluster` recipe (docs/guides/many-instances.md, "Many cores"), run as written on Node 22 (its imports pointed at
+ * this checkout and at a server with `whoami`, its port a free one): the workers it forks all answer.
  */
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { freePort, ROOT, type StartedServer, startServer } from "../helpers/process.ts";
+import { tsBlocks } from "../helpers/markdown.ts";
+import { scratchDir } from "../helpers/scratch-dir.ts";
 
 const LINUX = (globalThis as { process?: { platform?: string } }).process?.platform === "linux";
 const started: StartedServer[] = [];
@@ -77,5 +83,37 @@ describe("examples/many-cores.ts: two processes on one port", {
     const node = await node22();
     if (node === undefined) return t.skip(NODE22_MISSING);
     await twoOnOnePort(node, []);
+  });
+
+  it("the guide's node:cluster recipe on Node 22: the primary forks the workers, and each answers", {
+    timeout: 180_000,
+  }, async (t) => {
+    const node = await node22();
+    if (node === undefined) return t.skip(NODE22_MISSING);
+    const guide = "docs/guides/many-instances.md";
+    const block = tsBlocks(readFileSync(`${ROOT}${guide}`, "utf8"), guide).find((b) => b.code.includes("node:cluster"));
+    assert.ok(block !== undefined, "the guide's cluster recipe");
+    const port = await freePort();
+    const dir = scratchDir("mcplite-cluster-");
+    // The recipe's server: one that says which process answered (the example's tool), from this checkout.
+    writeFileSync(
+      join(dir, "server.ts"),
+      `import process from "node:process";\nimport { createServer, defineTool } from "${ROOT}mod.ts";\n` +
+        `export const server = createServer({ name: "cluster", version: "1.0.0" })\n` +
+        `  .tool(defineTool("whoami").describe("Says which process answered").handle(() => \`process \${process.pid}\`));\n`,
+    );
+    const code = block.code.replace(`from "@mcplite/sdk"`, `from "${ROOT}mod.ts"`).replace(
+      "port: 8000",
+      `port: ${port}`,
+    );
+    assert.notEqual(code, block.code);
+    writeFileSync(join(dir, "cluster.ts"), code);
+    const primary = await startServer(node, [join(dir, "cluster.ts")], dir);
+    started.push(primary);
+    const seen = new Set<string>();
+    for (let i = 0; i < 64 && seen.size < 2; i++) seen.add(await whoami(port));
+    assert.equal(seen.size, 2, `answered by ${[...seen].join(", ")}`);
+    assert.ok(!seen.has(`process ${primary.pid}`), "the workers answer, not the primary");
+    await primary.stop();
   });
 });
