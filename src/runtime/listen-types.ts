@@ -43,10 +43,14 @@ export interface Lent {
  * A runtime's listener: binds `app` to `hostname:port` (0: a free port), sharing the port with other
  * processes when `reusePort` (`SO_REUSEPORT`); resolves once it listens.
  */
-export type Listen = (
-  app: Fetchable,
-  port: number,
-  hostname: string,
-  lent: Lent,
-  reusePort?: boolean,
-) => Promise<Bound>;
+/** Where a listener binds. */
+export interface ListenAt {
+  /** The port (0: a free one). */
+  readonly port: number;
+  /** The interface. */
+  readonly hostname: string;
+  /** Whether to share the port with other processes (`SO_REUSEPORT`, on Linux; Node 22.12 or later). */
+  readonly reusePort?: boolean;
+}
+
+export type Listen = (app: Fetchable, at: ListenAt, lent: Lent) => Promise<Bound>;

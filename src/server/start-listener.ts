@@ -82,7 +82,7 @@ export async function startListener(listen: Listen, app: Fetchable, options: Ser
   const hostname = options.hostname ?? env("HOSTNAME") ?? "127.0.0.1";
   let bound: Bound;
   try {
-    bound = await listen(app, port, hostname, LENT, options.reusePort);
+    bound = await listen(app, { port, hostname, reusePort: options.reusePort }, LENT);
   } catch (error) {
     throw inUse(error, port, hostname, options.port === undefined) ?? error;
   }

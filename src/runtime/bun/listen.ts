@@ -4,7 +4,7 @@
  * @module
  */
 import { bunWebSocket, type BunWebSocketOptions } from "./websocket-upgrade.ts";
-import type { Bound, Fetchable, Lent } from "../listen-types.ts";
+import type { Bound, Fetchable, Lent, ListenAt } from "../listen-types.ts";
 
 interface BunLike {
   serve(
@@ -22,19 +22,12 @@ interface BunLike {
  * Binds `app` with `Bun.serve`.
  *
  * @param app The fetch handler.
- * @param port The port (0: a free one).
- * @param hostname The interface.
+ * @param at The port (0: a free one), the interface, and whether to share the port (`SO_REUSEPORT`).
  * @param lent What it shares with the server (`serve()` lends it).
- * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`, on Linux).
  * @returns The bound server.
  */
-export function listen(
-  app: Fetchable,
-  port: number,
-  hostname: string,
-  lent: Lent,
-  reusePort?: boolean,
-): Promise<Bound> {
+export function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<Bound> {
+  const { port, hostname, reusePort } = at;
   const bun = (globalThis as unknown as { Bun: BunLike }).Bun;
   // Bun closes idle connections after 10 s by default; SSE streams send heartbeats, and this
   // raises the limit so a slow plain JSON call is not cut either. Bun hands a WebSocket's events

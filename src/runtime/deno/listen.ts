@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Bound, Fetchable, Lent } from "../listen-types.ts";
+import type { Bound, Fetchable, Lent, ListenAt } from "../listen-types.ts";
 import { closingAfter, onServeError } from "./close-unread.ts";
 
 interface DenoLike {
@@ -26,19 +26,12 @@ const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
  * Binds `app` with `Deno.serve`; `close()` is its graceful `shutdown()`.
  *
  * @param app The fetch handler.
- * @param port The port (0: a free one).
- * @param hostname The interface.
+ * @param at The port (0: a free one), the interface, and whether to share the port (`SO_REUSEPORT`).
  * @param lent What it shares with the server (`serve()` lends it).
- * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`, on Linux).
  * @returns The bound server, once it listens.
  */
-export function listen(
-  app: Fetchable,
-  port: number,
-  hostname: string,
-  lent: Lent,
-  reusePort?: boolean,
-): Promise<Bound> {
+export function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<Bound> {
+  const { port, hostname, reusePort } = at;
   const deno = (globalThis as unknown as { Deno: DenoLike }).Deno;
   const limit = lent.bodyLimitOf(app) ?? DEFAULT_BODY_LIMIT;
   return new Promise((resolve) => {

@@ -9,7 +9,7 @@
 import { answerNode } from "./answer.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 import { attachWebSocket, type NodeUpgradeServer } from "./websocket-upgrade.ts";
-import type { Bound, Fetchable, Lent } from "../listen-types.ts";
+import type { Bound, Fetchable, Lent, ListenAt } from "../listen-types.ts";
 
 /** A `node:http` `Server`, as much of it as `serve()` uses. */
 interface HttpServer extends NodeUpgradeServer {
@@ -58,19 +58,12 @@ function nodeDeadlines(app: Fetchable, lent: Lent): HttpServerOptions {
  * Binds `app` with a `node:http` server.
  *
  * @param app The fetch handler.
- * @param port The port (0: a free one).
- * @param hostname The interface.
+ * @param at The port (0: a free one), the interface, and whether to share the port (`SO_REUSEPORT`).
  * @param lent What it shares with the server (`serve()` lends it).
- * @param reusePort Whether to share the port with other processes (`SO_REUSEPORT`: Node 22.12 or later, on Linux).
  * @returns The bound server, once it listens.
  */
-export async function listen(
-  app: Fetchable,
-  port: number,
-  hostname: string,
-  lent: Lent,
-  reusePort?: boolean,
-): Promise<Bound> {
+export async function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<Bound> {
+  const { port, hostname, reusePort } = at;
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const http = process?.getBuiltinModule?.("node:http") as NodeHttp | undefined;
   if (http === undefined) throw new Error("serve() needs Node 22.3 or later (process.getBuiltinModule)");
