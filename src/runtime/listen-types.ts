@@ -39,10 +39,6 @@ export interface Lent {
   concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array;
 }
 
-/**
- * A runtime's listener: binds `app` to `hostname:port` (0: a free port), sharing the port with other
- * processes when `reusePort` (`SO_REUSEPORT`); resolves once it listens.
- */
 /** Where a listener binds. */
 export interface ListenAt {
   /** The port (0: a free one). */
@@ -53,4 +49,8 @@ export interface ListenAt {
   readonly reusePort?: boolean;
 }
 
+/**
+ * A runtime's listener: binds `app` to `hostname:port` (0: a free port), sharing the port with other
+ * processes when `reusePort` (`SO_REUSEPORT`); resolves once it listens.
+ */
 export type Listen = (app: Fetchable, at: ListenAt, lent: Lent) => Promise<Bound>;
