@@ -69,14 +69,13 @@ function server(options: { limits?: { calls?: number }; middleware?: Middleware[
   return made;
 }
 
-/** The three JSON wires, each a request for `tools/call` of `name`. */
-const WIRES: Record<string, (name: string, args: unknown) => Request> = {
-  "MCP-lite": (name, args) => post("/mcp-lite/v1/calltools", toolsCall(name, args)),
-  "MCP 2026-07-28": (name, args) =>
-    modernRequest("tools/call", { name, arguments: args }, 1, { accept: "application/json" }),
-  "MCP 2025": (name, args) =>
-    legacyRequest("tools/call", { name, arguments: args }, 1, "2025-11-25", { accept: "application/json" }),
-};
+/** A wire: a request for `tools/call` of `name`, and its answer as a client reads it. */
+interface Wire {
+  request(name: string, args: Record<string, number>): Request;
+  read(response: Response): Promise<unknown>;
+  /** Whether it is MCP-lite's or MCP's JSON-RPC (built in process without a length; a refusal is its HTTP status). */
+  jsonRpc?: boolean;
+}
 
 /** A response as a client reads it, the clock's fields (MCP-lite's timestamp and processing time) left out. */
 async function seen(response: Response): Promise<unknown> {
@@ -86,106 +85,6 @@ async function seen(response: Response): Promise<unknown> {
   );
   return { status: response.status, type: response.headers.get("content-type"), body };
 }
-
-const ARGS = { a: 1, b: 2 };
-
-/** The request with its `Content-Length`, as a socket's request carries it (a body within it is read whole). */
-async function sized(request: Request): Promise<Request> {
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  const headers = new Headers(request.headers);
-  headers.set("content-length", String(bytes.byteLength));
-  return new Request(request.url, { method: "POST", headers, body: bytes });
-}
-
-describe("synchronous dispatch", () => {
-  for (const [wire, request] of Object.entries(WIRES)) {
-    describe(wire, () => {
-      for (const tool of ["add", "boom", "refuse", "checked"]) {
-        it(`answers ${tool} as it answers its asynchronous twin`, async () => {
-          const s = server();
-          const sync = await seen(await s.fetch(request(tool, ARGS)));
-          const async = await seen(await s.fetch(request(`${tool}_async`, ARGS)));
-          const renamed = JSON.parse(JSON.stringify(async).replaceAll(`${tool}_async`, tool));
-          assert.deepEqual(sync, renamed);
-        });
-      }
-
-      it("runs request middleware around the handler, in order, for a synchronous tool", async () => {
-        const order: string[] = [];
-        const outer: Middleware = async (call, next) => {
-          order.push(`outer in ${call.name}`);
-          const outcome = await next();
-          order.push("outer out");
-          return outcome;
-        };
-        const inner: Middleware = (_call, next) => {
-          order.push("inner in");
-          return next().then((outcome) => (order.push("inner out"), outcome));
-        };
-        const logged = defineTool("logged").input(input).handle(({ a, b }) => (order.push("handler"), a + b));
-        const s = server({ middleware: [outer, inner] }).tool(logged);
-        const response = await s.fetch(request("logged", ARGS));
-        assert.equal(response.status, 200);
-        assert.match(await response.text(), /"text":"3"/);
-        assert.deepEqual(order, ["outer in logged", "inner in", "handler", "inner out", "outer out"]);
-      });
-
-      it("lets request middleware refuse before a synchronous handler runs", async () => {
-        let ran = false;
-        const s = server({
-          middleware: [() => {
-            throw new ProtocolError(ErrorCode.Unauthenticated, "a key is required");
-          }],
-        }).tool(defineTool("ran").handle(() => (ran = true, "ran")));
-        const response = await s.fetch(request("ran", {}));
-        assert.equal(response.status, 401);
-        assert.equal(ran, false);
-      });
-
-      it("gives the call and its body bytes back to the budgets as soon as it answers", async () => {
-        const s = server({ limits: { calls: 1 } });
-        for (let i = 0; i < 3; i++) assert.equal((await s.fetch(request("add", ARGS))).status, 200);
-        for (let i = 0; i < 3; i++) assert.equal((await s.fetch(request("boom", ARGS))).status, 200);
-        // Held by an asynchronous call, the one call the budget allows refuses a synchronous one.
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => release = resolve);
-        s.tool(defineTool("held").handle(async () => (await gate, "held")));
-        const held = s.fetch(request("held", {}));
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        const refused = await s.fetch(request("add", ARGS));
-        assert.ok(refused.status === 429 || refused.status === 503, `status ${refused.status}`);
-        assert.ok(refused.headers.has("retry-after"));
-        release();
-        assert.equal((await held).status, 200);
-        assert.equal((await s.fetch(request("add", ARGS))).status, 200);
-      });
-
-      it("answers a synchronous tool before any microtask runs where the body is held at once (Bun)", {
-        skip: !CAN_PEEK,
-      }, async () => {
-        const s = server();
-        const response = s.fetch(await sized(request("add", ARGS)));
-        const first = await Promise.race([response, Promise.resolve("a microtask later")]);
-        assert.ok(first instanceof Response, String(first));
-        // An asynchronous handler still answers, later.
-        const pending = s.fetch(await sized(request("add_async", ARGS)));
-        assert.equal(await Promise.race([pending, Promise.resolve("later")]), "later");
-        assert.equal((await pending).status, 200);
-      });
-    });
-  }
-});
-
-/** `CallTool` on Connect over `fetch`, JSON and binary, each a request for `name`. */
-const CONNECT: Record<string, (name: string, args: Record<string, number>) => Request> = {
-  "Connect JSON": (name, args) => post("/mcplite.MCPLite/CallTool", { name, arguments: args }),
-  "Connect binary": (name, args) =>
-    new Request("http://localhost/mcplite.MCPLite/CallTool", {
-      method: "POST",
-      headers: { "content-type": "application/proto" },
-      body: toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: args })),
-    }),
-};
 
 /** A `ToolResponse`'s clock fields, left out of the comparison. */
 const CLOCK = new Set(["timestamp", "processingTimeMs"]);
@@ -202,14 +101,76 @@ async function seenConnect(response: Response): Promise<unknown> {
   return { status: response.status, type, body };
 }
 
-describe("synchronous dispatch, gRPC unary CallTool", () => {
-  for (const [wire, request] of Object.entries(CONNECT)) {
+/** The wires whose answer is one body: the three JSON ones, and gRPC unary on Connect over `fetch`. */
+const WIRES: Record<string, Wire> = {
+  "MCP-lite": {
+    request: (name, args) => post("/mcp-lite/v1/calltools", toolsCall(name, args)),
+    read: seen,
+    jsonRpc: true,
+  },
+  "MCP 2026-07-28": {
+    request: (name, args) => modernRequest("tools/call", { name, arguments: args }, 1, { accept: "application/json" }),
+    read: seen,
+    jsonRpc: true,
+  },
+  "MCP 2025": {
+    request: (name, args) =>
+      legacyRequest("tools/call", { name, arguments: args }, 1, "2025-11-25", { accept: "application/json" }),
+    read: seen,
+    jsonRpc: true,
+  },
+  "gRPC, Connect JSON": {
+    request: (name, args) => post("/mcplite.MCPLite/CallTool", { name, arguments: args }),
+    read: seenConnect,
+  },
+  "gRPC, Connect binary": {
+    request: (name, args) =>
+      new Request("http://localhost/mcplite.MCPLite/CallTool", {
+        method: "POST",
+        headers: { "content-type": "application/proto" },
+        body: toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: args })),
+      }),
+    read: seenConnect,
+  },
+};
+
+/** Two request middleware that note, in `order`, entering and leaving around the handler. */
+function recording(order: string[]): [outer: Middleware, inner: Middleware] {
+  return [
+    async (call, next) => {
+      order.push(`outer in ${call.name}`);
+      const outcome = await next();
+      order.push("outer out");
+      return outcome;
+    },
+    (_call, next) => {
+      order.push("inner in");
+      return next().then((outcome) => (order.push("inner out"), outcome));
+    },
+  ];
+}
+
+const ARGS = { a: 1, b: 2 };
+
+/** The request with its `Content-Length`, as a socket's request carries it (a body within it is read whole). */
+async function sized(request: Request): Promise<Request> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const headers = new Headers(request.headers);
+  headers.set("content-length", String(bytes.byteLength));
+  return new Request(request.url, { method: "POST", headers, body: bytes });
+}
+
+describe("synchronous dispatch", () => {
+  for (const [wire, { request, read, jsonRpc }] of Object.entries(WIRES)) {
     describe(wire, () => {
       for (const tool of ["add", "boom", "refuse", "checked"]) {
         it(`answers ${tool} as it answers its asynchronous twin`, async () => {
           const s = server();
-          const sync = await seenConnect(await s.fetch(await sized(request(tool, ARGS))));
-          const async = await seenConnect(await s.fetch(await sized(request(`${tool}_async`, ARGS))));
+          // Connect's requests with their `Content-Length` (as a socket's), the JSON-RPC ones as built in process.
+          const send = async (name: string) =>
+            await s.fetch(jsonRpc ? request(name, ARGS) : await sized(request(name, ARGS)));
+          const sync = await read(await send(tool));
+          const async = await read(await send(`${tool}_async`));
           const renamed = JSON.parse(JSON.stringify(async).replaceAll(`${tool}_async`, tool));
           assert.deepEqual(sync, renamed);
         });
@@ -217,23 +178,12 @@ describe("synchronous dispatch, gRPC unary CallTool", () => {
 
       it("runs request middleware around the handler, in order, for a synchronous tool", async () => {
         const order: string[] = [];
-        const outer: Middleware = async (call, next) => {
-          order.push(`outer in ${call.name}`);
-          const outcome = await next();
-          order.push("outer out");
-          return outcome;
-        };
         const logged = defineTool("logged").input(input).handle(({ a, b }) => (order.push("handler"), a + b));
-        const s = server({ middleware: [outer] }).tool(logged);
+        const s = server({ middleware: recording(order) }).tool(logged);
         const response = await s.fetch(request("logged", ARGS));
         assert.equal(response.status, 200);
-        assert.deepEqual(order, ["outer in logged", "handler", "outer out"]);
-      });
-
-      it("gives the call back to the budgets as soon as it answers", async () => {
-        const s = server({ limits: { calls: 1 } });
-        for (let i = 0; i < 3; i++) assert.equal((await s.fetch(await sized(request("add", ARGS)))).status, 200);
-        for (let i = 0; i < 3; i++) assert.equal((await s.fetch(await sized(request("refuse", ARGS)))).status, 403);
+        if (jsonRpc) assert.match(await response.text(), /"text":"3"/);
+        assert.deepEqual(order, ["outer in logged", "inner in", "handler", "inner out", "outer out"]);
       });
 
       it("answers a synchronous tool before any microtask runs where the body is held at once (Bun)", {
@@ -243,6 +193,7 @@ describe("synchronous dispatch, gRPC unary CallTool", () => {
         const response = s.fetch(await sized(request("add", ARGS)));
         const first = await Promise.race([response, Promise.resolve("a microtask later")]);
         assert.ok(first instanceof Response, String(first));
+        // An asynchronous handler still answers, later.
         const pending = s.fetch(await sized(request("add_async", ARGS)));
         assert.equal(await Promise.race([pending, Promise.resolve("later")]), "later");
         assert.equal((await pending).status, 200);
@@ -250,14 +201,51 @@ describe("synchronous dispatch, gRPC unary CallTool", () => {
     });
   }
 
+  for (const [wire, { request, jsonRpc }] of Object.entries(WIRES)) {
+    describe(`${wire}: refusals and budgets`, () => {
+      if (jsonRpc) {
+        it("lets request middleware refuse before a synchronous handler runs", async () => {
+          let ran = false;
+          const s = server({
+            middleware: [() => {
+              throw new ProtocolError(ErrorCode.Unauthenticated, "a key is required");
+            }],
+          }).tool(defineTool("ran").handle(() => (ran = true, "ran")));
+          const response = await s.fetch(request("ran", {}));
+          assert.equal(response.status, 401);
+          assert.equal(ran, false);
+        });
+
+        it("gives the call and its body bytes back to the budgets as soon as it answers", async () => {
+          const s = server({ limits: { calls: 1 } });
+          for (let i = 0; i < 3; i++) assert.equal((await s.fetch(request("add", ARGS))).status, 200);
+          for (let i = 0; i < 3; i++) assert.equal((await s.fetch(request("boom", ARGS))).status, 200);
+          // Held by an asynchronous call, the one call the budget allows refuses a synchronous one.
+          let release!: () => void;
+          const gate = new Promise<void>((resolve) => release = resolve);
+          s.tool(defineTool("held").handle(async () => (await gate, "held")));
+          const held = s.fetch(request("held", {}));
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          const refused = await s.fetch(request("add", ARGS));
+          assert.ok(refused.status === 429 || refused.status === 503, `status ${refused.status}`);
+          assert.ok(refused.headers.has("retry-after"));
+          release();
+          assert.equal((await held).status, 200);
+          assert.equal((await s.fetch(request("add", ARGS))).status, 200);
+        });
+      } else {
+        it("gives the call back to the budgets as soon as it answers", async () => {
+          const s = server({ limits: { calls: 1 } });
+          for (let i = 0; i < 3; i++) assert.equal((await s.fetch(await sized(request("add", ARGS)))).status, 200);
+          for (let i = 0; i < 3; i++) assert.equal((await s.fetch(await sized(request("refuse", ARGS)))).status, 403);
+        });
+      }
+    });
+  }
+
   describe("gRPC on serveGrpc()'s HTTP/2 path", { skip: DENO_H2_ABORTS }, () => {
     const order: string[] = [];
-    const outer: Middleware = async (call, next) => {
-      order.push(`outer in ${call.name}`);
-      const outcome = await next();
-      order.push("outer out");
-      return outcome;
-    };
+    const [outer] = recording(order);
     const logged = defineTool("logged").input(input).handle(({ a, b }) => (order.push("handler"), a + b));
     let listener: GrpcListener | undefined;
     before(async () => {
