@@ -8,17 +8,12 @@
 import type { Extension } from "../core/extension.ts";
 import type { Feature } from "../core/feature.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
-import { compileSchema } from "../core/schema.ts";
+import { compileSchema, type SchemaInput } from "../core/schema.ts";
 
 /** Builds the features that serve an extension, from what it is (an anonymous one's `id` is `""`). */
 export type ServedBy = (
   extension: Pick<Extension, "id" | "advertised" | "methods" | "notifications" | "intercepts">,
 ) => readonly Feature[];
-
-/** One method of an extension, as held. */
-type Method = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
-/** One notification of an extension, as held. */
-type Notification = Extension["notifications"] extends ReadonlyMap<string, infer N> ? N : never;
 
 /**
  * `{vendor-prefix}/{name}`: the `_meta` key grammar with its prefix mandatory (SEP-2133, Identifiers;
@@ -175,13 +170,24 @@ function extensionOf<Id extends string>(
       );
     }
   };
-  /** Checks a new message name (`checkMethod()`), and that this extension defines none of that name yet. */
-  const checkName = (name: string, what: string): void => {
+  /**
+   * A message table with one more: its name checked (`checkMethod()`, none of this extension's yet), its params'
+   * schema compiled.
+   */
+  const adding = <M>(
+    table: ReadonlyMap<string, M>,
+    name: string,
+    what: "method" | "notification",
+    schema: SchemaInput,
+    handle: unknown,
+  ): ReadonlyMap<string, M> => {
     named(what);
     checkMethod(id, name, what);
     if (methods.has(name) || notifications.has(name)) {
       throw new TypeError(`extension "${id}": the ${what} ${name} is defined already`);
     }
+    const params = compileSchema(schema, `extension ${what} "${name}" params`);
+    return new Map(table).set(name, { params, handle } as M);
   };
   const extension: Extension<Id> = {
     id,
@@ -203,17 +209,11 @@ function extensionOf<Id extends string>(
       return extensionOf(id, advertised, methods, notifications, servedBy, more);
     },
     method(name, schema, handler) {
-      checkName(name, "method");
-      const params = compileSchema(schema, `extension method "${name}" params`);
-      const added = new Map(methods);
-      added.set(name, { params, handle: handler as Method["handle"] });
+      const added = adding(methods, name, "method", schema, handler);
       return extensionOf(id, advertised, added, notifications, servedBy, intercepts);
     },
     notification(name, schema, handler) {
-      checkName(name, "notification");
-      const params = compileSchema(schema, `extension notification "${name}" params`);
-      const added = new Map(notifications);
-      added.set(name, { params, handle: handler as Notification["handle"] });
+      const added = adding(notifications, name, "notification", schema, handler);
       return extensionOf(id, advertised, methods, added, servedBy, intercepts);
     },
   };
