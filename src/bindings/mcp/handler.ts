@@ -87,7 +87,9 @@ export function mcpBinding(options: McpOptions = {}): Binding {
     const handle = (http: Request, host: Host) => {
       // A 2025 session ends with its client's DELETE, and a request with its id is then answered 404
       // (MCP 2025-11-25, Transports: Session Management); 2026-07-28 has no sessions.
-      const ended = ctx.sessions.end(http.headers.get(SESSION_HEADER), http.method !== "DELETE");
+      // Until a session ended here, a POST has nothing to check: no header read on the hot path.
+      const { sessions } = ctx, other = http.method !== "DELETE";
+      const ended = (!other || sessions.someEnded) && sessions.end(http.headers.get(SESSION_HEADER), other);
       if (ended) return new Response(null, { status: ended });
       return answerJson(http, core.options, NOT_ALLOWED, (body) => {
         // The message middleware served extensions installed (`.intercept()`), with their runner: one property read.

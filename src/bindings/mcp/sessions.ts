@@ -13,6 +13,8 @@ import type { LegacySession } from "./envelope.ts";
 export class SessionTable {
   readonly #sessions = new Map<string, LegacySession | undefined>();
   readonly #limit: number;
+  /** Whether a session ever ended here: until one does, no request needs its session id looked at for it. */
+  someEnded = false;
 
   /**
    * Creates an empty table.
@@ -68,7 +70,7 @@ export class SessionTable {
     const sessions = this.#sessions;
     if (other) return id !== null && sessions.has(id) && sessions.get(id) === undefined ? 404 : 0;
     if (id === null) return 400;
-    if (sessions.get(id) !== undefined) sessions.set(id, undefined);
+    if (sessions.get(id) !== undefined) sessions.set(id, undefined), this.someEnded = true;
     return 204;
   }
 }
