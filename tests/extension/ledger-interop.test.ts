@@ -27,6 +27,7 @@ import { createWebSocketTransport } from "../../src/client/transports/websocket.
 import { McpliteError } from "../../src/errors/mod.ts";
 import { missingOutsideCi } from "../helpers/once-per-run.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { waitFor } from "../helpers/long-running.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
 import { ADVERTISED, DECLARED, LEDGER, ledgerServer } from "./ledger-server.ts";
 
@@ -43,15 +44,6 @@ const CONFIRMED = v.object({ approved: v.nullable(v.boolean()), reason: v.option
 let listener: Listener;
 before(async () => listener = await serve(ledgerServer(), { port: 0, hostname: "127.0.0.1", quiet: true }));
 after(async () => await listener.close());
-
-/** Waits (5 s at most: a bound for a loaded machine) until `check` holds. */
-async function eventually(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (const end = Date.now() + 5000; Date.now() < end;) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 const ERAS = [["2026-07-28", "pinned"], ["2025-11-25", "legacy"]] as const;
 
@@ -87,16 +79,16 @@ for (const transport of ["http", "stdio"] as const) {
       it("calls the request, hears its notification, and the server saw the declared extension", async () => {
         const entry = await client.request({ method: `${LEDGER}/get`, params: { id } }, ENTRY);
         assert.deepEqual(entry, { id, balance: 42, declared: DECLARED });
-        await eventually(() => changed.length > 0, `${LEDGER}/changed`);
+        await waitFor(() => changed.length > 0); // the server's notification, delivered on its own
         assert.deepEqual(changed, [{ id, balance: 42 }]);
       });
 
       it("sends the notification, which the server handles", async () => {
         await client.notification({ method: `${LEDGER}/touched`, params: { id } });
-        await eventually(async () => {
+        await waitFor(async () => {
           const { touched } = await client.request({ method: `${LEDGER}/touches`, params: {} }, TOUCHES);
           return touched.includes(id);
-        }, "the server to handle the notification");
+        }); // the server to handle the notification
       });
 
       it(
@@ -223,10 +215,10 @@ for (const transport of ["http", "stdio"] as const) {
 
       it("sends the notification, which the server handles", async () => {
         await client.notify(`${LEDGER}/touched`, { id });
-        await eventually(async () => {
+        await waitFor(async () => {
           const { touched } = v.parse(TOUCHES, await client.request(`${LEDGER}/touches`));
           return touched.includes(id);
-        }, "the server to handle the notification");
+        }); // the server to handle the notification
       });
 
       it("gets invalid params as -32602 and an unknown method as -32601", async () => {
