@@ -48,6 +48,22 @@ function whoami(port: number): Promise<string> {
   });
 }
 
+/**
+ * Calls `whoami` on new connections until `count` processes answered, or 60 s passed: a process that printed its
+ * address takes connections at once, but under load the second one (or the cluster's second worker) may start listening
+ * seconds after the first, so a fixed number of calls would decide by chance.
+ */
+async function answerers(port: number, count: number): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const deadline = Date.now() + 60_000;
+  while (seen.size < count && Date.now() < deadline) {
+    const size = seen.size;
+    seen.add(await whoami(port));
+    if (seen.size === size) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return seen;
+}
+
 /** Starts two processes of the example with `command` on one port; checks both answer, then stops them. */
 async function twoOnOnePort(command: string, args: string[]): Promise<void> {
   const port = await freePort();
@@ -60,8 +76,7 @@ async function twoOnOnePort(command: string, args: string[]): Promise<void> {
   started.push(a, b);
   assert.equal(new URL(a.origin).port, String(port));
   assert.equal(new URL(b.origin).port, String(port));
-  const seen = new Set<string>();
-  for (let i = 0; i < 64 && seen.size < 2; i++) seen.add(await whoami(port));
+  const seen = await answerers(port, 2);
   assert.deepEqual([...seen].sort(), [`process ${a.pid}`, `process ${b.pid}`].sort());
   const health = await fetch(`http://127.0.0.1:${port}/health`);
   assert.equal((await health.json()).status, "ok");
@@ -110,8 +125,7 @@ describe("examples/many-cores.ts: two processes on one port", {
     writeFileSync(join(dir, "cluster.ts"), code);
     const primary = await startServer(node, [join(dir, "cluster.ts")], dir);
     started.push(primary);
-    const seen = new Set<string>();
-    for (let i = 0; i < 64 && seen.size < 2; i++) seen.add(await whoami(port));
+    const seen = await answerers(port, 2);
     assert.equal(seen.size, 2, `answered by ${[...seen].join(", ")}`);
     assert.ok(!seen.has(`process ${primary.pid}`), "the workers answer, not the primary");
     await primary.stop();
