@@ -18,7 +18,7 @@ import { callerOf, type CallMeta, type ContextSource, type SignalSource } from "
 import { cannotAsk, type ClientView, clientViewOf, resourceRequestOf } from "./client-view.ts";
 import type { ContextKey } from "./context-key.ts";
 import type { ResourceContents } from "./result.ts";
-import type { AuthInfo } from "./host.ts";
+import type { AuthInfo, Host } from "./host.ts";
 import { checkResultMeta } from "./result-meta.ts";
 import type { InferSchemaOutput, StandardSchemaV1 } from "./schema.ts";
 import { validateValue } from "./validate-value.ts";
@@ -79,12 +79,7 @@ export function createContext(
   logger?: ServerLogger,
   budgets?: Budgets,
 ): ToolCallContext {
-  const host = source.host;
-  const ctx = new ToolCallContext(source.name, source.signal, source.meta, sink, host?.auth, host?.env, logger);
-  if (host?.waitUntil !== undefined) waitUntilOf(ctx, host.waitUntil);
-  if (host?.caller !== undefined) budgetCallerOf(ctx, host.caller);
-  if (budgets !== undefined) budgetsOfCall(ctx, budgets);
-  return ctx;
+  return new ToolCallContext(source.name, source.signal, source.meta, sink, source.host, logger, budgets);
 }
 
 /** The {@link CallContext} the call pipeline makes, one per call; nothing else is allocated for it. */
@@ -131,27 +126,32 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
    * @param signal The cancellation signal, or what holds it (e.g. the `Request`), read only if asked for.
    * @param meta The caller's metadata.
    * @param sink Where progress, logs and questions for the client go.
-   * @param auth The authenticated caller, if known.
-   * @param env What the platform handed `fetch` besides the request, if anything.
+   * @param host What came with the request: the authenticated caller, the platform's values and
+   *   `waitUntil`, the caller the budgets counted it against.
    * @param logger The server's logger, which `ctx.log()` records also go to.
+   * @param budgets The server's budgets, which what the call holds may count against.
    */
   constructor(
     tool: string,
     signal: AbortSignal | SignalSource,
     meta: CallMeta,
     sink: CallSink = NO_SINK,
-    auth?: AuthInfo,
-    env?: Readonly<Record<string, unknown>>,
+    host?: Host,
     logger?: ServerLogger,
+    budgets?: Budgets,
   ) {
     this.tool = tool;
     this.#signal = signal;
     this.meta = meta;
-    this.auth = auth;
-    this.env = env;
+    // Set here rather than through the accessors below: one construction per call, no calls after it.
+    this.auth = host?.auth;
+    this.env = host?.env;
     this.config = undefined as TConfig;
     this.#sink = sink;
     this.#logger = logger;
+    this.#caller = host?.caller;
+    this.#budgets = budgets;
+    this.#waitUntil = host?.waitUntil;
   }
 
   get signal(): AbortSignal {
