@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { answers } from "../server/responses.ts";
+
 /** Something with a fetch handler: a `Server`, or any `{ fetch }`. */
 export interface Fetchable {
   /** Answers a request. */
@@ -37,6 +39,8 @@ export interface Lent {
   unrefTimer<T extends ReturnType<typeof setTimeout>>(timer: T): T;
   /** Joins chunks into one array of `size` bytes (`src/internal/concat-bytes.ts`). */
   concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array;
+  /** How the server makes the answers it serialised itself (`src/server/responses.ts`). */
+  readonly answers: typeof answers;
 }
 
 /** Where a listener binds. */

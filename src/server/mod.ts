@@ -19,6 +19,7 @@ export { readBodyBytes } from "./read-body.ts";
 export type { BodyCheck, BodyLimits, BodyReader } from "./read-body.ts";
 export { acceptsEventStream, answerJson, readJson, readJsonNow } from "./read-json.ts";
 export {
+  answers,
   errorHeaders,
   JSON_HEADERS,
   JSON_INIT,

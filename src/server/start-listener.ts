@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { answers } from "./responses.ts";
 import { env } from "../runtime/env.ts";
 import type { Bound, Fetchable, Lent, Listen } from "../runtime/listen-types.ts";
 import { bodyLimitOf, bodyTimeoutOf, markBounded } from "../runtime/body-bound.ts";
@@ -14,7 +15,7 @@ import { unrefTimer } from "../runtime/unref-timer.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 
 /** What every listener is lent: it imports none of it (see {@link Lent}). */
-const LENT: Lent = { bodyLimitOf, bodyTimeoutOf, markBounded, recordPeer, unrefTimer, concatBytes };
+const LENT: Lent = { bodyLimitOf, bodyTimeoutOf, markBounded, recordPeer, unrefTimer, concatBytes, answers };
 
 /** Options of `serve()`. */
 export interface ServeOptions {

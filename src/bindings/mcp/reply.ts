@@ -9,6 +9,7 @@
 import type { Due, Waiting } from "../../internal/delay-queue.ts";
 import { createSseStream, type SseWriter } from "../../internal/sse.ts";
 import {
+  answers,
   answersRefusal,
   type Host,
   JSON_HEADERS,
@@ -125,7 +126,7 @@ class HttpCarrier implements Carrier, Due {
       return this.#settle(
         matchesEtag(this.headers.get("if-none-match"), result.etag)
           ? new Response(null, result.notModified)
-          : new Response(serialisedResultMessage(exchange.id, result.body), result.ok),
+          : answers.text(serialisedResultMessage(exchange.id, result.body), result.ok),
       );
     }
     const cache = exchange.cacheHint;
@@ -133,12 +134,12 @@ class HttpCarrier implements Carrier, Due {
     // Without a hint or a session, Response.json is the cheapest JSON answer (see JSON_VALUE_INIT).
     // An input-required result is never cached (SEP-2322).
     if ((cache === undefined || result.resultType === "input_required") && session === undefined) {
-      return this.#settle(Response.json(resultEnvelope(exchange.id, result), JSON_VALUE_INIT));
+      return this.#settle(answers.json(resultEnvelope(exchange.id, result), JSON_VALUE_INIT));
     }
     const headers: Record<string, string> = { ...JSON_HEADERS };
     if (cache !== undefined && result.resultType !== "input_required") headers["cache-control"] = cacheControl(cache);
     if (session !== undefined) headers[SESSION_HEADER] = session;
-    this.#settle(Response.json(resultEnvelope(exchange.id, result), { headers }));
+    this.#settle(answers.json(resultEnvelope(exchange.id, result), { headers }));
   }
 
   fail(_exchange: Exchange, message: string, status: number, headers?: Record<string, string>, error?: unknown): void {

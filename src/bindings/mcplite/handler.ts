@@ -13,6 +13,7 @@ import { followAbort } from "../../internal/follow-abort.ts";
 import {
   acceptsEventStream,
   answerJson,
+  answers,
   type Binding,
   holdMsOf,
   type Host,
@@ -116,7 +117,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       const meta = liteCallMeta(request.headers, id, rpc.params);
       if (method?.kind === "get") {
         return method.answer(registry, rpc, { meta, signal: request, host }, server.version)
-          .then((result) => Response.json(resultEnvelope(id, result), JSON_VALUE_INIT));
+          .then((result) => answers.json(resultEnvelope(id, result), JSON_VALUE_INIT));
       }
       // `tools/call`, or a method MCP-lite does not serve (refused by liteCall).
       const call = liteCall(rpc, meta, request, host);
@@ -124,7 +125,7 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       const started = Date.now();
       // Response.json serialises straight into the body (on Bun ~0.5 µs less than a string Response).
       const done = (outcome: CallOutcome) =>
-        Response.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
+        answers.json(resultEnvelope(id, resultWithMeta(outcome, started, server.version)), JSON_VALUE_INIT);
       const running = callNow(registry, call);
       return running instanceof Promise ? running.then(done) : done(running);
     };

@@ -7,6 +7,7 @@
  * @module
  */
 import { answerNode } from "./answer.ts";
+import { answerLazily } from "./outgoing-response.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 import { attachWebSocket, type NodeUpgradeServer } from "./websocket-upgrade.ts";
 import type { Bound, Fetchable, Lent, ListenAt } from "../listen-types.ts";
@@ -67,6 +68,7 @@ export async function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<
   const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const http = process?.getBuiltinModule?.("node:http") as NodeHttp | undefined;
   if (http === undefined) throw new Error("serve() needs Node 22.3 or later (process.getBuiltinModule)");
+  answerLazily(lent.answers);
   let closing = false;
   const server = http.createServer(nodeDeadlines(app, lent), (req, res) => {
     void answerNode(app, req, res, req.url ?? "/", lent).finally(() => {

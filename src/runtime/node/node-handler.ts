@@ -5,9 +5,11 @@
  */
 import type { Fetchable } from "../listen-types.ts";
 import { type AnswerLent, answerNode } from "./answer.ts";
+import { answerLazily } from "./outgoing-response.ts";
 import { markBounded } from "../body-bound.ts";
 import { unrefTimer } from "../unref-timer.ts";
 import { concatBytes } from "../../internal/concat-bytes.ts";
+import { answers } from "../../server/responses.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 
 /** What `nodeHandler()` lends {@link answerNode}, as `serve()` lends its listeners (`src/runtime/listen-types.ts`). */
@@ -64,6 +66,7 @@ export type NodeHandler = (req: NodeRequest, res: NodeResponse, body?: unknown) 
  */
 export function nodeHandler(app: Fetchable & { readonly basePath?: string }): NodeHandler {
   const base = app.basePath ?? "";
+  answerLazily(answers);
   return (req, res, body) => {
     const original = req.originalUrl ?? req.url ?? "/";
     const under = req.url ?? "/";

@@ -3,11 +3,14 @@
  * with its `Content-Length`; a stream (SSE, a long answer) is written chunk by chunk as it is produced,
  * waiting for `drain` when the socket's buffer is full (backpressure), and cancelled when the client goes
  * away, so that the producer (an SSE stream's `cancel`) learns of it. A body made from a string or bytes
- * (`new Response(json)`, most answers) is written as it was given, without reading it through its stream.
+ * (`new Response(json)`, most answers) is written as it was given, without reading it through its stream;
+ * on Node 20 and 22 the server's own answers are made with their stream left to be made when read
+ * ({@link answerLazily}).
  *
  * @module
  */
 import type { NodeResponse } from "./node-types.ts";
+import type { answers as Answers } from "../../server/responses.ts";
 
 const PENDING: unique symbol = Symbol("pending");
 
@@ -18,15 +21,109 @@ const PENDING: unique symbol = Symbol("pending");
  */
 const STATE = Object.getOwnPropertySymbols(new Response()).find((key) => key.description === "state");
 
+/** Node's `Buffer.byteLength`, the UTF-8 length of a string without encoding it. */
+const byteLength = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer?.byteLength;
+
+/** The `Response` whose body record this module reads and makes: the global one when it loaded. */
+const NODE_RESPONSE = Response;
+
+/** The statuses whose answer has no body (Fetch, "null body status"): `new Response(text, init)` refuses them. */
+const NULL_BODY = [204, 205, 304];
+
+/**
+ * A body made from a string, as undici keeps one (`stream`, `source`, `length`), whose stream is made
+ * when something first reads it (`body`, `bodyUsed`, `text()` and the other readers, `clone()`): undici
+ * makes a byte `ReadableStream` for every body at construction, most of the cost of an answer the
+ * adapter then writes from its string. Its stream is the one `new Response(source)` would have had.
+ */
+class LazyBody {
+  #stream: ReadableStream<Uint8Array> | null | undefined;
+  readonly source: string;
+  readonly length: number;
+  constructor(source: string) {
+    this.source = source;
+    this.length = byteLength!(source);
+  }
+  /** Whether nothing has asked for the stream yet. */
+  untouched(): boolean {
+    return this.#stream === undefined;
+  }
+  get stream(): ReadableStream<Uint8Array> | null {
+    return this.#stream ??= new NODE_RESPONSE(this.source).body;
+  }
+  set stream(stream: ReadableStream<Uint8Array> | null) { // undici's clone() tees it and keeps one half
+    this.#stream = stream;
+  }
+}
+
+type State = { body?: { source?: unknown; length?: unknown } | LazyBody | null } | undefined;
+
+/** The body record undici keeps in `response`, or undefined. */
+const stateOf = (response: Response): State =>
+  STATE === undefined ? undefined : (response as unknown as Record<symbol, State>)[STATE];
+
+/**
+ * `new Response(text, init)` with `text` under `type` (unless `init` labels it), its body stream left
+ * to be made when read: the same undici `Response` otherwise (status, headers, every member).
+ */
+function answerFromText(text: string, init: ResponseInit | undefined, type: string): Response {
+  const response = new NODE_RESPONSE(null, init);
+  if (!response.headers.has("content-type")) response.headers.set("content-type", type);
+  stateOf(response)!.body = new LazyBody(text);
+  return response;
+}
+
+/**
+ * Whether this Node's `Response` keeps its body as {@link LazyBody} stands in for: a record of exactly
+ * `stream`, `source` and `length` (undici 6, Node 20 and 22), read through that record by every member
+ * (a later undici keeps it elsewhere: no `state` key, and nothing changes).
+ */
+function keepsBodyAsRecord(): boolean {
+  if (byteLength === undefined || Response !== NODE_RESPONSE) return false;
+  const held = stateOf(new NODE_RESPONSE("é"))?.body;
+  if (held == null || Object.keys(held).sort().join() !== "length,source,stream") return false;
+  if (held.source !== "é" || held.length !== 2) return false;
+  const probe = answerFromText("é", undefined, "text/plain;charset=UTF-8");
+  const copy = probe.clone(); // tees the lazy stream and keeps a half, through the record
+  return probe.body instanceof ReadableStream && copy.body instanceof ReadableStream && !probe.bodyUsed &&
+    stateOf(copy)?.body?.source === "é";
+}
+
+/** Whether {@link answerLazily} looked (and put its makers in where it could). */
+let looked = false;
+
+/**
+ * Makes the server's own answers on Node with their body stream left to be made when read (see
+ * {@link LazyBody}), where Node's `Response` keeps its body as this module reads it; elsewhere (Bun's or
+ * Deno's `node:http`, a later undici) nothing changes. An answer with a null body status, or one made
+ * once the global `Response` was replaced (`@hono/node-server` puts in its own), is made as before.
+ *
+ * @param answers The server's makers (`src/server/responses.ts`), lent by `serve()` or `nodeHandler()`.
+ */
+export function answerLazily(answers: typeof Answers): void {
+  if (looked) return;
+  looked = true;
+  if (!keepsBodyAsRecord()) return;
+  const { json, text } = answers;
+  const lazy = (init: ResponseInit | undefined) => Response === NODE_RESPONSE && !NULL_BODY.includes(init?.status!);
+  answers.text = (body, init) => lazy(init) ? answerFromText(body, init, "text/plain;charset=UTF-8") : text(body, init);
+  answers.json = (value, init) => {
+    const body = lazy(init) ? JSON.stringify(value) : undefined;
+    // A value JSON cannot hold: Response.json's own TypeError.
+    return body === undefined ? json(value, init) : answerFromText(body, init, "application/json");
+  };
+}
+
 /** The string or bytes `response`'s body was made from, when nobody read it; else undefined. */
 function wholeBody(response: Response): { source: string | Uint8Array; length: number } | undefined {
-  if (STATE === undefined) return undefined;
-  const body = (response as unknown as Record<symbol, { body?: { source?: unknown; length?: unknown } } | undefined>)[
-    STATE
-  ]?.body;
+  const body = stateOf(response)?.body;
+  if (body instanceof LazyBody && body.untouched()) return body;
   const source = body?.source;
   if (typeof source !== "string" && !(source instanceof Uint8Array)) return undefined;
   if (typeof body?.length !== "number" || response.bodyUsed || response.body?.locked) return undefined;
+  // Bytes a clone's reader took (undici's byte stream hands its source on: a tee of it detaches the
+  // array, `Response.json`'s included): the rest is read through the stream.
+  if (typeof source !== "string" && source.byteLength !== body.length) return undefined;
   return { source, length: body.length };
 }
 
