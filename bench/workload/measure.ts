@@ -3,7 +3,8 @@
  * the backends (Redis seeded, the product API), one server on one runtime driven once by `load.ts` in its
  * own process, and a row summed over rounds. Measured in the load's window only: tool calls/s, tools/call
  * p50/p99, the server's CPU time per call (user + system of every process of the server, from
- * /proc/<pid>/stat) and its peak RSS (the sum over its processes, sampled every 200 ms).
+ * /proc/<pid>/stat), the load generator's (the client's side of every request, on the same cores) and the
+ * server's peak RSS (the sum over its processes, sampled every 200 ms).
  *
  * @module
  */
@@ -113,6 +114,8 @@ export interface Round {
   p50: number;
   p99: number;
   cpu: number;
+  /** The load generator's CPU seconds over the same window (it shares the cores with the server). */
+  loadCpu: number;
   rss: number;
   requests: number;
   failed: number;
@@ -125,7 +128,8 @@ export interface Round {
  * One server on one runtime, on `options.workers` processes (`worker.ts`), driven once by `load.ts`.
  *
  * @param binary The runtime's program (`node22()`, {@link BUN}).
- * @param server `ours`, `official` or `floor`.
+ * @param server `ours`, `official`, `floor` or `floor-mcp` (`worker.ts`'s names; only `floor` is driven by
+ *   plain `POST /tools/<name>` calls, every other one by MCP sessions).
  * @param env The backends' {@link Backends.env}.
  * @param options The load.
  * @param worker The `worker.ts` that runs it (another checkout's, to measure before ÷ after; this one's by default).
@@ -146,7 +150,7 @@ export async function measure(
   try {
     await listening(child, `${server} on ${binary}`);
     const pids = tree(child.pid!);
-    let peak = 0, cpuFrom = 0, cpuTo = 0;
+    let peak = 0, cpuFrom = 0, cpuTo = 0, loadFrom = 0, loadTo = 0;
     const sampler = setInterval(() => peak = Math.max(peak, usage(pids).rss), 200);
     const load = spawn(BUN, [
       here("./load.ts"),
@@ -159,13 +163,13 @@ export async function measure(
       const figures = await new Promise<Record<string, never>>((resolve, reject) => {
         load.once("exit", (code) => code !== 0 && reject(new Error(`load.ts exited ${code}`)));
         createInterface({ input: load.stdout! }).on("line", (line) => {
-          if (line === "MEASURING") cpuFrom = usage(pids).cpu;
-          else if (line === "DONE") cpuTo = usage(pids).cpu;
+          if (line === "MEASURING") cpuFrom = usage(pids).cpu, loadFrom = usage([load.pid!]).cpu;
+          else if (line === "DONE") cpuTo = usage(pids).cpu, loadTo = usage([load.pid!]).cpu;
           else if (line.startsWith("{")) resolve(JSON.parse(line));
         });
       });
       peak = Math.max(peak, usage(pids).rss);
-      return { ...figures, cpu: cpuTo - cpuFrom, rss: peak } as Round;
+      return { ...figures, cpu: cpuTo - cpuFrom, loadCpu: loadTo - loadFrom, rss: peak } as Round;
     } finally {
       clearInterval(sampler);
     }
@@ -185,6 +189,8 @@ export interface Row {
   p99: number;
   /** Server CPU ms per call over all rounds. */
   cpuPerCall: number;
+  /** The load generator's CPU ms per call over all rounds. */
+  loadCpuPerCall: number;
   /** Peak RSS over the rounds, bytes. */
   rss: number;
   /** k6's `http_req_failed` rate over all rounds. */
@@ -209,6 +215,7 @@ export function summarize(rounds: Round[]): Row {
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
     cpuPerCall: rounds.reduce((s, r) => s + r.cpu, 0) / calls * 1000,
+    loadCpuPerCall: rounds.reduce((s, r) => s + r.loadCpu, 0) / calls * 1000,
     rss: Math.max(...rounds.map((r) => r.rss)),
     failedRate: rounds.reduce((s, r) => s + r.failed, 0) / requests,
     checksFailed: rounds.reduce((s, r) => s + r.checksFailed, 0),

@@ -3,11 +3,15 @@
  * (runtime, server) pair in turn — the order rotated each round, so no pair always runs first or last —
  * each server on `--workers` processes (`worker.ts`), driven by `load.ts` in its own process (the
  * pieces in `measure.ts`, which `bench/guard.ts`'s workload row uses too). Prints one row per pair and
- * the ratios ours ÷ official and ours ÷ floor; only ratios within one run mean anything (the load, Redis
- * and the API share the cores).
+ * the ratios ours ÷ official and ours ÷ floor, and with `floor-mcp` among the servers ours ÷ floor-mcp
+ * (what our SDK costs over the protocol answered by hand) and floor-mcp ÷ floor (what the protocol's
+ * 5⅓ requests per call cost on the runtime's HTTP server: the best any MCP server there could read against
+ * the floor); only ratios within one run mean anything (the load, Redis and the API share the cores).
  *
  *   bun bench/workload/run.ts [--rounds 3] [--seconds 8] [--warmup 2] [--vus 50] [--workers 2]
  *     [--runtimes node,bun] [--servers ours,official,floor] [--before <checkout>]
+ *
+ * `--servers` takes any of `ours`, `official`, `floor` and `floor-mcp` (the protocol floor, `floor-mcp.ts`).
  *
  * `--before <checkout>` adds the server `before`: `ours.ts` of another checkout of this repository (a
  * worktree of an earlier commit, its `node_modules` linked), run in the same rounds, so that a change
@@ -65,7 +69,8 @@ try {
         `round ${round + 1} ${runtime} ${server}: ${r.callsPerSecond.toFixed(0)} calls/s, p50 ${
           r.p50.toFixed(1)
         } ms, ` +
-          `p99 ${r.p99.toFixed(1)} ms, CPU ${(r.cpu / r.calls * 1000).toFixed(2)} ms/call, ` +
+          `p99 ${r.p99.toFixed(1)} ms, CPU ${(r.cpu / r.calls * 1000).toFixed(2)} ms/call ` +
+          `(load generator ${(r.loadCpu / r.calls * 1000).toFixed(2)}), ` +
           `failed ${r.failed}/${r.requests} ${JSON.stringify(r.failedByKind)}, checks failed ${r.checksFailed}`,
       );
     }
@@ -84,15 +89,16 @@ console.log(
     `${opts.workers} workers per server\n`,
 );
 console.log(
-  "| runtime | server | tool calls/s | tools/call p50 / p99 | CPU per call | peak RSS | http_req_failed | checks failed |",
+  "| runtime | server | tool calls/s | tools/call p50 / p99 | CPU per call | load generator's CPU per call | peak RSS " +
+    "| http_req_failed | checks failed |",
 );
-console.log("|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|");
 for (const [key, r] of rows) {
   const [runtime, server] = key.split(" ");
   console.log(
     `| ${runtime} | ${server} | ${f(r.callsPerSecond)} | ${f(r.p50, 1)} / ${f(r.p99, 1)} ms | ${
       f(r.cpuPerCall, 2)
-    } ms | ` +
+    } ms | ${f(r.loadCpuPerCall, 2)} ms | ` +
       `${f(r.rss / 2 ** 20)} MB | ${f(r.failedRate * 100, 1)} %${
         r.failedRate >= 0.05 ? " (fails k6's < 5 %)" : ""
       } | ` +
@@ -116,6 +122,27 @@ for (const runtime of RUNTIMES) {
         x(ours.cpuPerCall, floor?.cpuPerCall)
       } |`,
   );
+}
+if (RUNTIMES.some((runtime) => rows.has(`${runtime} floor-mcp`))) {
+  console.log(
+    "\n| runtime | ours ÷ floor-mcp: calls/s | CPU per call | p99 | floor-mcp ÷ floor: calls/s | CPU per call | p99 |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const runtime of RUNTIMES) {
+    const ours = rows.get(`${runtime} ours`),
+      protocol = rows.get(`${runtime} floor-mcp`),
+      floor = rows.get(`${runtime} floor`);
+    if (!protocol) continue;
+    const x = (a: number | undefined, b: number | undefined) =>
+      a === undefined || b === undefined ? "–" : `${f(a / b, 2)}×`;
+    console.log(
+      `| ${runtime} | ${x(ours?.callsPerSecond, protocol.callsPerSecond)} | ${
+        x(ours?.cpuPerCall, protocol.cpuPerCall)
+      } | ${x(ours?.p99, protocol.p99)} | ${x(protocol.callsPerSecond, floor?.callsPerSecond)} | ${
+        x(protocol.cpuPerCall, floor?.cpuPerCall)
+      } | ${x(protocol.p99, floor?.p99)} |`,
+    );
+  }
 }
 for (const runtime of RUNTIMES) {
   const ours = rows.get(`${runtime} ours`), before = rows.get(`${runtime} before`);

@@ -4,15 +4,15 @@
  * share a port through SO_REUSEPORT on Linux, the same). Prints `LISTENING <port>` once every worker
  * listens.
  *
- *   node bench/workload/worker.ts <ours|official|floor> <port> [workers=2]
- *   bun bench/workload/worker.ts <ours|official|floor> <port> [workers=2]
+ *   node bench/workload/worker.ts <ours|official|floor|floor-mcp> <port> [workers=2]
+ *   bun bench/workload/worker.ts <ours|official|floor|floor-mcp> <port> [workers=2]
  *
  * @module
  */
 import cluster from "node:cluster";
 import process from "node:process";
 
-const SERVERS = ["ours", "official", "floor"];
+const SERVERS = ["ours", "official", "floor", "floor-mcp"];
 const [impl = "", portText = "", workersText = "2"] = process.argv.slice(2);
 if (!SERVERS.includes(impl) || !(Number(portText) > 0)) {
   throw new Error(`usage: worker.ts <${SERVERS.join("|")}> <port> [workers]`);
