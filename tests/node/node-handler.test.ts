@@ -156,3 +156,54 @@ describe("nodeHandler()", () => {
     });
   });
 });
+
+/** The head of the answer to `request` (raw HTTP/1.1, `Connection: close`), lower-cased, up to its blank line. */
+function rawHead(base: string, request: string): Promise<string> {
+  const { port } = new URL(base);
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1");
+    let received = "";
+    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no answer: ${received}`))), 10_000);
+    socket.on("connect", () => socket.write(request));
+    socket.on("data", (chunk) => received += chunk);
+    socket.on("error", reject);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(received.slice(0, received.indexOf("\r\n\r\n")).toLowerCase());
+    });
+  });
+}
+
+describe("nodeHandler(): an answer without a body", () => {
+  // A fetch handler answering each path with a null body: 202 (a notification, MCP Streamable HTTP), 204
+  // (a session's DELETE), and a HEAD's 200.
+  const app = {
+    fetch: (request: Request) => {
+      const status = Number(new URL(request.url).pathname.slice(1));
+      return new Response(null, { status, headers: status === 200 ? { "content-length": "42" } : {} });
+    },
+  };
+  const ask = (method: string, path: string) =>
+    `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`;
+
+  it("is framed with Content-Length: 0 where a body may be sent (a 202), not chunked", async () => {
+    await listening(nodeHandler(app), async (base) => {
+      const head = await rawHead(base, ask("POST", "/202"));
+      assert.match(head, /^http\/1\.1 202/);
+      assert.match(head, /\r\ncontent-length: 0(\r\n|$)/);
+      assert.doesNotMatch(head, /transfer-encoding/);
+    });
+  });
+
+  it("carries no length for a 204 (RFC 9110 §8.6), and keeps the one a HEAD's answer states", async () => {
+    await listening(nodeHandler(app), async (base) => {
+      const noContent = await rawHead(base, ask("DELETE", "/204"));
+      assert.match(noContent, /^http\/1\.1 204/);
+      assert.doesNotMatch(noContent, /content-length|transfer-encoding/);
+      const head = await rawHead(base, ask("HEAD", "/200"));
+      assert.match(head, /^http\/1\.1 200/);
+      assert.match(head, /\r\ncontent-length: 42(\r\n|$)/);
+      assert.doesNotMatch(head, /transfer-encoding/);
+    });
+  });
+});

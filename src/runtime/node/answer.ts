@@ -59,7 +59,7 @@ export async function answerNode(
   // connection closes, lingering so that the answer reaches the client (RFC 9112 §9.6).
   const unread = incoming.complete === false;
   if (unread) lingerOnClose(incoming, lent.unrefTimer);
-  await writeResponse(response, res, unread);
+  await writeResponse(response, res, unread, incoming.method === "HEAD");
 }
 
 /** The answer to a request whose body a framework read and did not hand over: what to do, not a hang. */

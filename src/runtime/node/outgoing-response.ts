@@ -141,9 +141,15 @@ function soon(): Promise<typeof PENDING> {
  * @param response The answer of the fetch handler.
  * @param res The Node response.
  * @param close Adds `Connection: close` (the request's body was left unread).
+ * @param headRequest The request was a `HEAD`: an answer without a body says nothing of its length.
  * @returns When the answer is written, or the client went away.
  */
-export async function writeResponse(response: Response, res: NodeResponse, close = false): Promise<void> {
+export async function writeResponse(
+  response: Response,
+  res: NodeResponse,
+  close = false,
+  headRequest = false,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
@@ -163,7 +169,12 @@ export async function writeResponse(response: Response, res: NodeResponse, close
   }
   const body = response.body;
   if (body === null) {
-    head();
+    // Framed with `Content-Length: 0` where a body may be sent (a 202, a 401): a head written without a
+    // length is sent chunked. None for 1xx, 204 and 304 (RFC 9110 §8.6), nor for a HEAD, whose length is
+    // the GET's; a length the answer states is kept.
+    const status = response.status;
+    const bodiless = status < 200 || status === 204 || status === 304 || headRequest;
+    head(bodiless || "content-length" in headers ? undefined : 0);
     return void res.end();
   }
   const reader = body.getReader();
