@@ -2,8 +2,9 @@
  * A fetch `Request` from Node's `http.IncomingMessage`, made cheaply: an object that is a `Request` whose `method`,
  * `url`, `headers` and `signal` are plain values and whose body, when it arrived with the head, is read straight from
  * the bytes; anything else (`body`, `clone()`, a body still arriving) makes the runtime's own `Request` once and hands
- * over. The `signal` aborts when the client goes away before the answer is written. The global `Request` is left
- * alone. Why: docs/concepts/runtimes.md.
+ * over. Its `headers` answer `get()` and `has()` from the fields Node's parser read, and make the runtime's own
+ * `Headers` when anything else is asked of them. The `signal` aborts when the client goes away before the answer is
+ * written. The global `Request` is left alone. Why: docs/concepts/runtimes.md.
  *
  * @module
  */
@@ -32,12 +33,11 @@ interface Held {
   real?: Request;
 }
 
-const HELD: unique symbol = Symbol("held");
-
 /** The runtime's `Request` for `held`, made once. */
 function real(held: Held): Request {
   if (held.real !== undefined) return held.real;
-  const { method, url, headers } = held;
+  const { method, url } = held;
+  const headers = realHeaders(held.headers);
   if (held.bytes === null || held.used) held.real = new Request(url, { method, headers });
   else {
     const body = held.bytes ?? bodyStream(held.incoming);
@@ -85,49 +85,160 @@ function wholeStream(incoming: NodeRequest, concat: Lent["concatBytes"]): Promis
 const text = (body: Uint8Array | string) => typeof body === "string" ? body : decoder.decode(body);
 const bytes = (body: Uint8Array | string) => typeof body === "string" ? encoder.encode(body) : new Uint8Array(body); // a copy (a Buffer's slice() is a view)
 
+/** A field name as RFC 9110 §5.6.2 defines a token: the only names taken as they came. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * A field value every runtime's `Headers` keeps as it is given (Fetch, "header value"; RFC 9110 §5.5):
+ * no NUL, CR or LF, nothing beyond a byte, no whitespace at either end (which `Headers` would strip).
+ */
+const PLAIN_VALUE = /^(?:[^\0\r\n\t \u0100-\uffff](?:[^\0\r\n\u0100-\uffff]*[^\0\r\n\t \u0100-\uffff])?)?$/;
+
+/**
+ * The fields of `raw` (`rawHeaders`: name, value, name, value…) by lowercase name, when `Headers`
+ * would hold them exactly so: every name a token and named once, every value plain; else undefined
+ * (the runtime's `Headers` joins, strips or refuses them its own way).
+ */
+function plainFields(raw: readonly string[], drop: string | undefined): Map<string, string> | undefined {
+  const fields = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase(), value = raw[i + 1];
+    if (fields.has(name) || !TOKEN.test(name) || !PLAIN_VALUE.test(value)) return undefined;
+    fields.set(name, value);
+  }
+  if (drop !== undefined) fields.delete(drop);
+  return fields;
+}
+
+/** The runtime's `Headers` of `raw`, without the field `drop`. */
+function headersOf(raw: readonly string[], drop: string | undefined): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  if (drop !== undefined) headers.delete(drop);
+  return headers;
+}
+
+const { get: GET, has: HAS } = Headers.prototype;
+
+/**
+ * A `Headers` that answers `get()` and `has()` from the fields as Node's parser read them; the
+ * runtime's own `Headers` is made (with its checks) the first time anything else is asked (`set()`,
+ * `forEach()`, iteration…), and answers everything from then on. Making it costs ~1 µs a field on
+ * Node (undici checks each name and value in JavaScript); a request's handler reads a few fields.
+ */
+class NodeHeaders {
+  #raw: readonly string[];
+  #drop: string | undefined;
+  #fields: Map<string, string> | undefined;
+  #real: Headers | undefined;
+  constructor(raw: readonly string[], fields: Map<string, string>, drop: string | undefined) {
+    this.#raw = raw;
+    this.#fields = fields;
+    this.#drop = drop;
+  }
+  /** The runtime's `Headers`, made once. */
+  static real(headers: NodeHeaders): Headers {
+    if (headers.#real === undefined) {
+      headers.#real = headersOf(headers.#raw, headers.#drop);
+      headers.#fields = undefined;
+    }
+    return headers.#real;
+  }
+  /** The field's value, or undefined when the runtime's `Headers` must answer. */
+  #field(name: unknown): string | null | undefined {
+    const fields = this.#fields;
+    if (fields === undefined || typeof name !== "string") return undefined;
+    const value = fields.get(name);
+    if (value !== undefined) return value;
+    if (!TOKEN.test(name)) return undefined; // a name that is no token: the runtime's own TypeError
+    return fields.get(name.toLowerCase()) ?? null;
+  }
+  get(name: string): string | null {
+    const value = arguments.length === 1 ? this.#field(name) : undefined;
+    return value !== undefined ? value : Reflect.apply(GET, NodeHeaders.real(this), arguments);
+  }
+  has(name: string): boolean {
+    const value = arguments.length === 1 ? this.#field(name) : undefined;
+    return value !== undefined ? value !== null : Reflect.apply(HAS, NodeHeaders.real(this), arguments);
+  }
+}
+
+// Every other member of `Headers` (`set()`, `forEach()`, iteration, `getSetCookie()`…) is the runtime's own.
+for (const key of Reflect.ownKeys(Headers.prototype)) {
+  if (key === "constructor" || key === "get" || key === "has" || key === Symbol.toStringTag) continue;
+  const member = Object.getOwnPropertyDescriptor(Headers.prototype, key)!;
+  Object.defineProperty(
+    NodeHeaders.prototype,
+    key,
+    typeof member.value === "function"
+      ? {
+        value(this: NodeHeaders, ...args: unknown[]) {
+          const made = NodeHeaders.real(this) as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>;
+          return made[key](...args);
+        },
+        writable: true,
+        configurable: true,
+      }
+      : {
+        get(this: NodeHeaders) {
+          return (NodeHeaders.real(this) as unknown as Record<PropertyKey, unknown>)[key];
+        },
+        configurable: true,
+      },
+  );
+}
+Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype); // `instanceof Headers` holds
+
+/** The runtime's `Headers` behind `headers`. */
+const realHeaders = (headers: Headers): Headers =>
+  headers instanceof NodeHeaders ? NodeHeaders.real(headers) : headers;
+
 /** A `Request` whose body and runtime object are made only when needed. */
 class NodeFetchRequest {
-  declare readonly [HELD]: Held;
+  readonly #held: Held;
   constructor(held: Held) {
-    Object.defineProperty(this, HELD, { value: held });
+    this.#held = held;
+  }
+  /** What `request` holds. */
+  static held(request: NodeFetchRequest): Held {
+    return request.#held;
   }
   get method(): string {
-    return this[HELD].method;
+    return this.#held.method;
   }
   get url(): string {
-    return this[HELD].url;
+    return this.#held.url;
   }
   get headers(): Headers {
-    return this[HELD].headers;
+    return this.#held.headers;
   }
   get signal(): AbortSignal {
-    const held = this[HELD];
+    const held = this.#held;
     return held.madeSignal ??= held.signal();
   }
   /** The client's address, for the server's per-caller budgets (`src/runtime/peer.ts`). */
   get [PEER](): string | undefined {
-    return (this[HELD].incoming.socket as { remoteAddress?: string }).remoteAddress;
+    return (this.#held.incoming.socket as { remoteAddress?: string }).remoteAddress;
   }
   get body(): ReadableStream<Uint8Array> | null {
-    const held = this[HELD];
+    const held = this.#held;
     return held.bytes === null && held.real === undefined ? null : real(held).body;
   }
   get bodyUsed(): boolean {
-    const held = this[HELD];
+    const held = this.#held;
     return held.used || (held.real?.bodyUsed ?? false);
   }
   text(): Promise<string> {
-    return direct(this[HELD])?.then(text) ?? real(this[HELD]).text();
+    return direct(this.#held)?.then(text) ?? real(this.#held).text();
   }
   json(): Promise<unknown> {
-    return direct(this[HELD])?.then((body) => JSON.parse(text(body))) ?? real(this[HELD]).json();
+    return direct(this.#held)?.then((body) => JSON.parse(text(body))) ?? real(this.#held).json();
   }
   arrayBuffer(): Promise<ArrayBuffer> {
-    return direct(this[HELD])?.then((body) => bytes(body).buffer as ArrayBuffer) ?? real(this[HELD]).arrayBuffer();
+    return direct(this.#held)?.then((body) => bytes(body).buffer as ArrayBuffer) ?? real(this.#held).arrayBuffer();
   }
   bytes(): Promise<Uint8Array> {
-    return direct(this[HELD])?.then(bytes) ??
-      (real(this[HELD]) as Request & { bytes(): Promise<Uint8Array> }).bytes();
+    return direct(this.#held)?.then(bytes) ??
+      (real(this.#held) as Request & { bytes(): Promise<Uint8Array> }).bytes();
   }
 }
 
@@ -142,13 +253,13 @@ for (const name of Object.getOwnPropertyNames(Request.prototype)) {
     typeof member.value === "function"
       ? {
         value(this: NodeFetchRequest, ...args: unknown[]) {
-          const made = real(this[HELD]) as unknown as Record<string, (...args: unknown[]) => unknown>;
+          const made = real(NodeFetchRequest.held(this)) as unknown as Record<string, (...args: unknown[]) => unknown>;
           return made[name](...args);
         },
       }
       : {
         get(this: NodeFetchRequest) {
-          return (real(this[HELD]) as unknown as Record<string, unknown>)[name];
+          return (real(NodeFetchRequest.held(this)) as unknown as Record<string, unknown>)[name];
         },
       },
   );
@@ -172,18 +283,19 @@ export function requestFromNode(
   lent: Pick<Lent, "markBounded" | "concatBytes">,
   given?: unknown,
 ): Request {
-  const headers = new Headers();
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
   const method = incoming.method ?? "GET";
   const scheme = (incoming.socket as { encrypted?: boolean }).encrypted === true ? "https" : "http";
   const url = `${scheme}://${incoming.headers.host ?? "localhost"}${path}`;
   let body: Uint8Array | string | null | undefined = null;
+  let drop: string | undefined;
   if (method !== "GET" && method !== "HEAD") {
     const parsed = parsedBody(incoming, given);
-    if (parsed !== undefined) headers.delete("content-length"); // the body as the parser left it
+    if (parsed !== undefined) drop = "content-length"; // the body as the parser left it
     body = parsed ?? arrived(incoming, lent);
   }
+  const raw = incoming.rawHeaders;
+  const fields = plainFields(raw, drop);
+  const headers = fields === undefined ? headersOf(raw, drop) : new NodeHeaders(raw, fields, drop) as unknown as Headers;
   const held: Held = {
     method,
     url,
