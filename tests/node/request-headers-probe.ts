@@ -12,7 +12,17 @@ import process from "node:process";
 import { nodeHandler } from "../../src/runtime/node/mod.ts";
 
 /** The names each observation reads, in several cases. */
-const NAMES = ["content-type", "Content-Type", "CONTENT-LENGTH", "x-dup", "X-Dup", "cookie", "x-tab", "x-latin", "missing"];
+const NAMES = [
+  "content-type",
+  "Content-Type",
+  "CONTENT-LENGTH",
+  "x-dup",
+  "X-Dup",
+  "cookie",
+  "x-tab",
+  "x-latin",
+  "missing",
+];
 
 /** What a `Headers` shows, read in a fixed order (the reads first: before anything else makes the runtime's own). */
 function observe(headers: Headers): unknown[] {

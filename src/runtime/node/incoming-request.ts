@@ -189,8 +189,7 @@ for (const key of Reflect.ownKeys(Headers.prototype)) {
 Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype); // `instanceof Headers` holds
 
 /** The runtime's `Headers` behind `headers`. */
-const realHeaders = (headers: Headers): Headers =>
-  headers instanceof NodeHeaders ? NodeHeaders.real(headers) : headers;
+const realHeaders = (headers: Headers): Headers => headers instanceof NodeHeaders ? NodeHeaders.real(headers) : headers;
 
 /** A `Request` whose body and runtime object are made only when needed. */
 class NodeFetchRequest {
@@ -295,7 +294,9 @@ export function requestFromNode(
   }
   const raw = incoming.rawHeaders;
   const fields = plainFields(raw, drop);
-  const headers = fields === undefined ? headersOf(raw, drop) : new NodeHeaders(raw, fields, drop) as unknown as Headers;
+  const headers = fields === undefined
+    ? headersOf(raw, drop)
+    : new NodeHeaders(raw, fields, drop) as unknown as Headers;
   const held: Held = {
     method,
     url,
