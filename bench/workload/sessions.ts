@@ -1,14 +1,14 @@
 /**
  * The workload's sessions without their tool I/O: what a server costs per HTTP request of the session
- * flow itself. Each of 20 client loops (Bun's `fetch`, keep-alive, in this process) runs sessions back to
- * back — `initialize`, `notifications/initialized` with the answered `Mcp-Session-Id`, `tools/list`,
- * `DELETE` — against one server process (`ours.ts`, `floor-mcp.ts`, or `ours.ts` of the `--before`
+ * flow itself. Each of `--loops` client loops (20) (Bun's `fetch`, keep-alive, in this process) runs sessions back to
+ * back — `initialize`, `notifications/initialized` with the answered `Mcp-Session-Id`, `tools/list` (or
+ * with `--call` the workload's `get_user_cart`, its I/O included), `DELETE` — against one server process (`ours.ts`, `floor-mcp.ts`, or `ours.ts` of the `--before`
  * checkout; one process, no cluster) on Node 22 or Bun, Redis and the product API started as the
  * workload starts them and left idle (none of these requests reaches a tool). Reads the server's CPU time (/proc/<pid>/stat) over the window and
  * prints µs per request, the servers alternated round by round; every answer's status is checked.
  *
  *   bun bench/workload/sessions.ts [--rounds 5] [--seconds 4] [--servers ours,floor-mcp] [--before <checkout>]
- *     [--runtime node|bun]
+ *     [--runtime node|bun] [--loops 20] [--call]
  *
  * @module
  */
@@ -28,6 +28,8 @@ const { values: opts } = parseArgs({
     servers: { type: "string", default: "ours,floor-mcp" },
     before: { type: "string" },
     runtime: { type: "string", default: "node" },
+    loops: { type: "string", default: "20" },
+    call: { type: "boolean", default: false },
   },
 });
 const HERE = fileURLToPath(new URL("./", import.meta.url));
@@ -54,6 +56,13 @@ const INITIALIZE = JSON.stringify({
 });
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+/** With `--call`: the workload's `get_user_cart` (a Redis hash, then the API and a Redis list in parallel). */
+const CALL = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 3,
+  method: "tools/call",
+  params: { name: "get_user_cart", arguments: { user_id: "user-00042" } },
+});
 
 /** One server driven for `seconds` after a second of warm-up: its CPU µs per request. */
 async function measure(module: string, seconds: number, env: Record<string, string>): Promise<number> {
@@ -78,8 +87,9 @@ async function measure(module: string, seconds: number, env: Record<string, stri
         const session = { ...HEADERS, "mcp-session-id": init.headers.get("mcp-session-id")! };
         const note = await fetch(url, { method: "POST", headers: session, body: INITIALIZED });
         await note.text();
-        const list = await fetch(url, { method: "POST", headers: session, body: LIST });
-        await list.text();
+        const list = await fetch(url, { method: "POST", headers: session, body: opts.call ? CALL : LIST });
+        const answer = await list.text();
+        if (opts.call && !answer.includes("recent_history")) throw new Error(`${module}: ${answer.slice(0, 200)}`);
         const end = await fetch(url, { method: "DELETE", headers: { "mcp-session-id": session["mcp-session-id"] } });
         await end.text();
         const statuses = [init.status, note.status, list.status, end.status].join();
@@ -87,7 +97,7 @@ async function measure(module: string, seconds: number, env: Record<string, stri
         if (measuring) requests += 4;
       }
     };
-    const loops = Array.from({ length: 20 }, loop);
+    const loops = Array.from({ length: Number(opts.loops) }, loop);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     measuring = true;
     const from = cpu(child.pid!);
