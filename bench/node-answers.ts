@@ -1,6 +1,6 @@
 /**
  * The server's own JSON answers on Node (issue 66): `Response.json` and `new Response(text)` (how the
- * makers in `src/server/responses.ts` make them everywhere) against the makers `serve()` and
+ * makers in `src/runtime/answer-makers.ts` make them everywhere) against the makers `serve()` and
  * `nodeHandler()` put in on Node (`answerLazily`, `src/runtime/node/outgoing-response.ts`: undici's
  * `Response` whose body stream is made when first read), alone and with `writeResponse` writing the
  * answer on a stand-in Node response (what `serve()` does with it). A `tools/call` answer with a session
@@ -17,7 +17,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { answerLazily, writeResponse } from "../src/runtime/node/outgoing-response.ts";
 import type { NodeResponse } from "../src/runtime/node/node-types.ts";
-import { answers } from "../src/server/responses.ts";
+import { answers } from "../src/runtime/answer-makers.ts";
 
 const { values: opts } = parseArgs({
   options: { rounds: { type: "string", default: "5" }, count: { type: "string", default: "100000" } },

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { answers } from "../server/responses.ts";
+import type { AnswerMakers } from "./answer-makers.ts";
 
 /** Something with a fetch handler: a `Server`, or any `{ fetch }`. */
 export interface Fetchable {
@@ -39,8 +39,8 @@ export interface Lent {
   unrefTimer<T extends ReturnType<typeof setTimeout>>(timer: T): T;
   /** Joins chunks into one array of `size` bytes (`src/internal/concat-bytes.ts`). */
   concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array;
-  /** How the server makes the answers it serialised itself (`src/server/responses.ts`). */
-  readonly answers: typeof answers;
+  /** How the server makes the answers it serialised itself (`src/runtime/answer-makers.ts`). */
+  readonly answers: AnswerMakers;
 }
 
 /** Where a listener binds. */

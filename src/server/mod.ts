@@ -18,8 +18,8 @@ export type { ServedVersions } from "./protocol-versions.ts";
 export { readBodyBytes } from "./read-body.ts";
 export type { BodyCheck, BodyLimits, BodyReader } from "./read-body.ts";
 export { acceptsEventStream, answerJson, readJson, readJsonNow } from "./read-json.ts";
+export { answers } from "../runtime/answer-makers.ts";
 export {
-  answers,
   errorHeaders,
   JSON_HEADERS,
   JSON_INIT,

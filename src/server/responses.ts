@@ -58,17 +58,6 @@ export function errorHeaders(
   return status === 408 || status === 413 ? { ...headers, connection: "close" } : headers;
 }
 
-/**
- * How the server makes an answer from what it serialised itself: `Response.json(value, init)` and
- * `new Response(text, init)`, unless a runtime adapter put in its own (Node's `serve()` and
- * `nodeHandler()`: the same `Response`, whose body stream is made only when something reads it;
- * `src/runtime/node/outgoing-response.ts`).
- */
-export const answers: {
-  json(value: unknown, init?: ResponseInit): Response;
-  text(text: string, init: ResponseInit): Response;
-} = { json: (value, init) => Response.json(value, init), text: (text, init) => new Response(text, init) };
-
 /** Response headers for SSE bodies. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "text/event-stream",

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { answers } from "./responses.ts";
+import { answers } from "../runtime/answer-makers.ts";
 import { env } from "../runtime/env.ts";
 import type { Bound, Fetchable, Lent, Listen } from "../runtime/listen-types.ts";
 import { bodyLimitOf, bodyTimeoutOf, markBounded } from "../runtime/body-bound.ts";

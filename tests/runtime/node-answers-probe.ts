@@ -16,7 +16,7 @@ import { otel } from "../../src/otel/mod.ts";
 import { nodeHandler } from "../../src/runtime/node/mod.ts";
 import { answerLazily, writeResponse } from "../../src/runtime/node/outgoing-response.ts";
 import type { NodeResponse } from "../../src/runtime/node/node-types.ts";
-import { answers } from "../../src/server/responses.ts";
+import { answers } from "../../src/runtime/answer-makers.ts";
 
 /** What the probe prints. */
 export interface Report {

@@ -9,7 +9,7 @@ import { answerLazily } from "./outgoing-response.ts";
 import { markBounded } from "../body-bound.ts";
 import { unrefTimer } from "../unref-timer.ts";
 import { concatBytes } from "../../internal/concat-bytes.ts";
-import { answers } from "../../server/responses.ts";
+import { answers } from "../answer-makers.ts";
 import type { NodeRequest, NodeResponse } from "./node-types.ts";
 
 /** What `nodeHandler()` lends {@link answerNode}, as `serve()` lends its listeners (`src/runtime/listen-types.ts`). */

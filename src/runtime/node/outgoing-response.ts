@@ -10,7 +10,7 @@
  * @module
  */
 import type { NodeResponse } from "./node-types.ts";
-import type { answers as Answers } from "../../server/responses.ts";
+import type { AnswerMakers } from "../answer-makers.ts";
 
 const PENDING: unique symbol = Symbol("pending");
 
@@ -98,9 +98,9 @@ let looked = false;
  * Deno's `node:http`, a later undici) nothing changes. An answer with a null body status, or one made
  * once the global `Response` was replaced (`@hono/node-server` puts in its own), is made as before.
  *
- * @param answers The server's makers (`src/server/responses.ts`), lent by `serve()` or `nodeHandler()`.
+ * @param answers The server's makers (`src/runtime/answer-makers.ts`), lent by `serve()` or `nodeHandler()`.
  */
-export function answerLazily(answers: typeof Answers): void {
+export function answerLazily(answers: AnswerMakers): void {
   if (looked) return;
   looked = true;
   if (!keepsBodyAsRecord()) return;
