@@ -25,12 +25,22 @@ import {
   parseTimeout,
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
+import { Buffer } from "node:buffer";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { type BodyReader, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
+import { type BodyCheck, type BodyReader, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
+import { bodyDeadline, timedOut, tooLarge } from "../../server/read-body.ts";
+import { concatBytes } from "../../internal/concat-bytes.ts";
+import type { Waiting } from "../../internal/delay-queue.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
 import { createUnaryMethods, type UnaryAnswer, type UnaryMethod } from "./unary.ts";
 import { ENVELOPE_ROOM } from "./tool-response-binary.ts";
-import { readEnvelopedMessage } from "./unary-body.ts";
+import {
+  envelopeCheck,
+  envelopesMaxBytes,
+  openEnvelope,
+  readEnvelopedMessage,
+  refusedEnvelopes,
+} from "./unary-body.ts";
 import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
 
 /**
@@ -113,15 +123,16 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
     const compression = negotiate(text(metadata[ENCODING]), text(metadata[ACCEPT_ENCODING]));
     const deadline = text(metadata[TIMEOUT]);
     const timeout = deadline === undefined ? NO_TIMEOUT : parseTimeout(deadline, opt.maxTimeoutMs);
-    const call = new UnaryCall(new NodeUnaryRequest(stream, metadata), timeout.timeoutMs, bodyTimeoutMs, shutdown);
+    const request = new NodeUnaryRequest(stream, metadata);
+    const call = new UnaryCall(request, timeout.timeoutMs, bodyTimeoutMs, shutdown);
     const headers = headersOf.get(compression.response?.name)!;
     const failed = (thrown: unknown) => {
-      respond(stream, headers, trailersOf(thrown));
+      request.respond(headers, trailersOf(thrown));
       call.end();
     };
     const sent = (flags: number, bytes: Uint8Array) => {
       call.throwIfAborted();
-      respond(stream, headers, OK_TRAILERS, envelope(flags, bytes));
+      request.respond(headers, OK_TRAILERS, envelope(flags, bytes));
       call.end();
     };
     const written = (answer: UnaryAnswer) => {
@@ -130,18 +141,35 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
       if (compress === null || bytes.byteLength < opt.compressMinBytes) return sent(0, bytes);
       return compress.compress(bytes).then((compressed) => sent(compressedFlag, compressed));
     };
+    // From the message on, one callback: a method that answers at once is written in it.
+    const run = (read: Uint8Array) => {
+      const answered = method.invoke(read, call, true, NO_HOST, authenticate);
+      return answered instanceof Promise ? answered.then(written) : written(answered);
+    };
+    const opened = (message: Uint8Array | Promise<Uint8Array>) => {
+      const done = message instanceof Promise ? message.then(run) : run(message);
+      if (done instanceof Promise) done.catch(failed);
+    };
     try {
       // Refused before the body is read, as Connect refuses them.
       if (compression.error !== undefined) throw compression.error;
       if (timeout.error !== undefined) throw timeout.error;
-      const message = readEnvelopedMessage(call, opt.readMaxBytes, compression.request);
-      // From the message on, one callback: a method that answers at once is written in it.
-      const run = (read: Uint8Array) => {
-        const answered = method.invoke(read, call, true, NO_HOST, authenticate);
-        return answered instanceof Promise ? answered.then(written) : written(answered);
-      };
-      const done = message instanceof Promise ? message.then(run) : run(message);
-      if (done instanceof Promise) done.catch(failed);
+      if (timeout.timeoutMs !== undefined) {
+        // The client's deadline races the read (UnaryCall.until): the body through the call's reader.
+        opened(readEnvelopedMessage(call, opt.readMaxBytes, compression.request));
+        return;
+      }
+      // No deadline of the client's: the body is collected on the stream's events and the call runs in
+      // the callback of its end, with the same limits and errors as the read above, and no promise
+      // between the body and the answer (on Bun an answer written a microtask later costs more).
+      call.throwIfAborted();
+      request.collect(envelopesMaxBytes(opt.readMaxBytes), envelopeCheck(opt.readMaxBytes), bodyTimeoutMs, (body) => {
+        try {
+          opened(openEnvelope(body, opt.readMaxBytes, compression.request));
+        } catch (thrown) {
+          failed(thrown);
+        }
+      }, (error) => failed(refusedEnvelopes(error)));
     } catch (thrown) {
       failed(thrown);
     }
@@ -160,24 +188,6 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
     answer(method, stream, headers);
     return true;
   };
-}
-
-/**
- * Answers on the core stream as the compatibility layer's `writeHead`, `addTrailers` and `end` do (one
- * `respond` waiting for trailers, the message written with the end of the stream, then the trailers),
- * unless the client reset the stream or the listener closed it.
- */
-function respond(
-  stream: ServerHttp2Stream,
-  headers: OutgoingHttpHeaders,
-  trailers: OutgoingHttpHeaders,
-  frame?: Uint8Array,
-): void {
-  if (stream.destroyed || stream.closed) return;
-  stream.respond(headers, { waitForTrailers: true });
-  stream.on("wantTrailers", () => stream.sendTrailers(trailers)); // emitted once
-  if (frame === undefined) stream.end();
-  else stream.end(frame);
 }
 
 // Connect spells its header names capitalised; `node:http2` hands them to us in lower case.
@@ -207,7 +217,8 @@ function envelope(flags: number, bytes: Uint8Array): Uint8Array {
   if (flags !== 0 || byteOffset !== ENVELOPE_ROOM || buffer.byteLength !== ENVELOPE_ROOM + byteLength) {
     return encodeEnvelope(flags, bytes);
   }
-  const frame = new Uint8Array(buffer, 0, ENVELOPE_ROOM + byteLength);
+  // A Buffer: a stream's write would wrap a plain Uint8Array in one (`node:stream`).
+  const frame = Buffer.from(buffer, 0, ENVELOPE_ROOM + byteLength);
   // flags 0, then the length, big-endian (no DataView made per call)
   frame[0] = 0;
   frame[1] = byteLength >>> 24;
@@ -248,7 +259,8 @@ const ENDED: Promise<ReadableStreamReadResult<Uint8Array>> = Promise.resolve({ d
 /**
  * A `node:http2` stream as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
  * only when read (as Connect's Node adapter copies them, pseudo-headers left out), its signal made only
- * when read, and its body read chunk by chunk from the stream's events.
+ * when read, and its body read chunk by chunk from the stream's events, or collected whole on them
+ * ({@link NodeUnaryRequest.collect}).
  */
 class NodeUnaryRequest implements UnaryRequest, BodyReader {
   readonly #stream: ServerHttp2Stream;
@@ -259,11 +271,68 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   /** How the body ended: whole, or failed; `undefined` while it arrives. */
   #end: true | ConnectError | undefined;
   #wake: (() => void) | undefined;
+  // What collect() was given, while it collects.
+  #done: ((body: Uint8Array) => void) | undefined;
+  #fail: ((error: unknown) => void) | undefined;
+  #check: BodyCheck | undefined;
+  #maxBytes = 0;
+  #size = 0;
+  #timeoutMs = 0;
+  #waiting: Waiting | undefined;
+  /** The trailers of the answer, once it is written. */
+  #trailers: OutgoingHttpHeaders | undefined;
 
   constructor(stream: ServerHttp2Stream, metadata: IncomingHttpHeaders) {
     this.#stream = stream;
     this.#metadata = metadata;
-    stream.on("data", this.#onData).on("end", this.#onEnd).on("error", this.#onError).on("close", this.#onClose);
+    // One listener of each for every stream (no closures per call): the stream carries its request.
+    (stream as CarryingStream)[REQUEST] = this;
+    stream.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  }
+
+  /**
+   * Answers on the core stream as the compatibility layer's `writeHead`, `addTrailers` and `end` do (one
+   * `respond` waiting for trailers, the message written with the end of the stream, then the trailers),
+   * unless the client reset the stream or the listener closed it.
+   */
+  respond(headers: OutgoingHttpHeaders, trailers: OutgoingHttpHeaders, frame?: Uint8Array): void {
+    const stream = this.#stream;
+    if (stream.destroyed || stream.closed) return;
+    this.#trailers = trailers;
+    stream.respond(headers, { waitForTrailers: true });
+    stream.on("wantTrailers", onWantTrailers); // emitted once
+    if (frame === undefined) stream.end();
+    else stream.end(frame);
+  }
+
+  /** The stream's listeners, shared by every stream ({@link REQUEST}). */
+  static listeners(): {
+    data(this: CarryingStream, chunk: Uint8Array): void;
+    end(this: CarryingStream): void;
+    error(this: CarryingStream, error: unknown): void;
+    close(this: CarryingStream): void;
+    wantTrailers(this: CarryingStream): void;
+  } {
+    return {
+      data(chunk) {
+        this[REQUEST].#onData(chunk);
+      },
+      end() {
+        this[REQUEST].#finish(true);
+      },
+      error(error) {
+        const request = this[REQUEST];
+        if (request.#end === undefined) request.#finish(ConnectError.from(error, Code.Internal));
+      },
+      // A stream reset (or cut at shutdown) before the body ended.
+      close() {
+        const request = this[REQUEST];
+        if (request.#end === undefined) request.#finish(new ConnectError("the call was cancelled", Code.Canceled));
+      },
+      wantTrailers() {
+        this.sendTrailers(this[REQUEST].#trailers!);
+      },
+    };
   }
 
   /** The URL Connect's Node adapter gives its interceptors (the authority as `node:http2`'s request reads it). */
@@ -314,11 +383,69 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     return Promise.resolve();
   }
 
-  #onData = (chunk: Uint8Array) => {
+  /**
+   * Collects the whole body and hands it to `done` in the callback of the stream's end, within the
+   * limits the server's body reader keeps (`readAll`, read-body.ts): `check` sees the chunks as they
+   * arrive, a body past `maxBodyBytes` is refused, and so is one still arriving `bodyTimeoutMs` after
+   * this call (none for a body already whole). `fail` gets what the reader would throw: the refusal, or
+   * the stream's end without the body (a reset, an error). Either runs once; the stream is then no
+   * longer listened to, as after {@link cancel}.
+   */
+  collect(
+    maxBodyBytes: number,
+    check: BodyCheck,
+    bodyTimeoutMs: number,
+    done: (body: Uint8Array) => void,
+    fail: (error: unknown) => void,
+  ): void {
+    this.#maxBytes = maxBodyBytes;
+    this.#check = check;
+    this.#timeoutMs = bodyTimeoutMs;
+    this.#done = done;
+    this.#fail = fail;
+    for (const chunk of this.#chunks.splice(0)) this.#onData(chunk); // none, unless a read came first
+    if (this.#end !== undefined) this.#settle();
+    else if (bodyTimeoutMs > 0 && this.#done !== undefined) this.#waiting = bodyDeadline(bodyTimeoutMs, this);
+  }
+
+  /** The body is late (`bodyTimeoutMs`, {@link collect}). */
+  due(): void {
+    if (this.#done !== undefined) this.#refuse(timedOut(this.#timeoutMs));
+  }
+
+  #onData(chunk: Uint8Array): void {
     if (this.#end !== undefined) return; // the body was cancelled: dropped
     this.#chunks.push(chunk);
-    this.#woken();
-  };
+    if (this.#done === undefined) return this.#woken();
+    const size = this.#size += chunk.byteLength;
+    try {
+      this.#check!(this.#chunks, size);
+      if (size > this.#maxBytes) throw tooLarge(this.#maxBytes);
+    } catch (error) {
+      this.#refuse(error);
+    }
+  }
+
+  /** Ends a collect() with its body, or with what the stream ended with. */
+  #settle(): void {
+    const done = this.#done!;
+    const fail = this.#fail!;
+    this.#done = this.#fail = undefined;
+    this.#waiting?.cancel();
+    const end = this.#end;
+    if (end !== true) return fail(end);
+    const chunks = this.#chunks;
+    done(chunks.length === 1 ? chunks[0] : concatBytes(chunks, this.#size));
+  }
+
+  /** Refuses a body being collected: the rest of it is no longer listened to. */
+  #refuse(error: unknown): void {
+    const fail = this.#fail!;
+    this.#done = this.#fail = undefined;
+    this.#waiting?.cancel();
+    this.#finish(true);
+    fail(error);
+  }
 
   #woken(): void {
     const wake = this.#wake;
@@ -326,24 +453,28 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     this.#wake = undefined;
     wake();
   }
-  #onEnd = () => this.#finish(true);
-  #onError = (error: unknown) => {
-    if (this.#end === undefined) this.#finish(ConnectError.from(error, Code.Internal));
-  };
-  // A stream reset (or cut at shutdown) before the body ended.
-  #onClose = () => {
-    if (this.#end === undefined) this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
-  };
 
   #finish(end: true | ConnectError): void {
     if (this.#end !== undefined) return;
     this.#end = end;
+    if (this.#done !== undefined) return this.#settle();
     // The listeners stay (taking each off costs as much as putting it on): the stream keeps flowing,
     // what still arrives is dropped (as the compatibility layer drains it), and an error after the body
     // is heard (an unheard stream error would end the process).
     this.#woken();
   }
 }
+
+/** Where a stream carries its {@link NodeUnaryRequest}, for the listeners every stream shares. */
+const REQUEST: unique symbol = Symbol("mcplite.grpc.request");
+type CarryingStream = ServerHttp2Stream & { [REQUEST]: NodeUnaryRequest };
+const {
+  data: onData,
+  end: onEnd,
+  error: onError,
+  close: onClose,
+  wantTrailers: onWantTrailers,
+} = NodeUnaryRequest.listeners();
 
 /** Copies Node's request headers into `Headers`, as Connect's Node adapter does (pseudo-headers left out). */
 function webHeaders(headers: IncomingHttpHeaders): Headers {

@@ -36,20 +36,25 @@ const PREFIX = 5;
  */
 export async function readEnvelopes(source: BodySource, readMaxBytes: number): Promise<Uint8Array> {
   try {
-    return await source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
+    return await source.read(envelopesMaxBytes(readMaxBytes), envelopeCheck(readMaxBytes));
   } catch (error) {
     throw refusedEnvelopes(error);
   }
 }
 
+/** The most a unary body of envelopes may hold: two envelopes (the second one refused). */
+export function envelopesMaxBytes(readMaxBytes: number): number {
+  return 2 * (PREFIX + readMaxBytes);
+}
+
 /** Checks each envelope's prefix as it arrives ({@link checkPrefixes}). */
-function envelopeCheck(readMaxBytes: number): BodyCheck {
+export function envelopeCheck(readMaxBytes: number): BodyCheck {
   let checked = 0; // bytes whose envelope prefixes were checked
   return (chunks, size) => checked = checkPrefixes(chunks, size, checked, readMaxBytes);
 }
 
 /** What a read of envelopes that failed answers: a body past two envelopes has a second message. */
-function refusedEnvelopes(error: unknown): unknown {
+export function refusedEnvelopes(error: unknown): unknown {
   return isTooLarge(error) ? extraMessage() : errorToConnectError(error);
 }
 
@@ -70,7 +75,7 @@ export function readEnvelopedMessage(
 ): Uint8Array | Promise<Uint8Array> {
   let body: Uint8Array | Promise<Uint8Array>; // readEnvelopes, inline: one promise fewer on every call
   try {
-    body = source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
+    body = source.read(envelopesMaxBytes(readMaxBytes), envelopeCheck(readMaxBytes));
   } catch (error) {
     throw refusedEnvelopes(error);
   }
@@ -82,8 +87,17 @@ export function readEnvelopedMessage(
     : open(body);
 }
 
-/** The one message of a unary call's body of envelopes, decompressed. */
-function openEnvelope(
+/**
+ * The one message of a unary call's body of envelopes, decompressed: for a body read whole with
+ * {@link envelopesMaxBytes} and {@link envelopeCheck} (failures answered by {@link refusedEnvelopes}).
+ * It may throw synchronously.
+ *
+ * @param body The whole body.
+ * @param readMaxBytes The largest message.
+ * @param compression The request's codec, if negotiated.
+ * @returns The message's bytes, or a promise of them (a compressed message).
+ */
+export function openEnvelope(
   body: Uint8Array,
   readMaxBytes: number,
   compression: Compression | null,
