@@ -32,15 +32,10 @@ import { bodyDeadline, timedOut, tooLarge } from "../../server/read-body.ts";
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import type { Waiting } from "../../internal/delay-queue.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
+import { abortReason } from "./call-deadline.ts";
 import { createUnaryMethods, type UnaryAnswer, type UnaryMethod } from "./unary.ts";
 import { ENVELOPE_ROOM } from "./tool-response-binary.ts";
-import {
-  envelopeCheck,
-  envelopesMaxBytes,
-  openEnvelope,
-  readEnvelopedMessage,
-  refusedEnvelopes,
-} from "./unary-body.ts";
+import { envelopeCheck, envelopesMaxBytes, openEnvelope, refusedEnvelopes } from "./unary-body.ts";
 import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
 
 /**
@@ -154,22 +149,33 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
       // Refused before the body is read, as Connect refuses them.
       if (compression.error !== undefined) throw compression.error;
       if (timeout.error !== undefined) throw timeout.error;
-      if (timeout.timeoutMs !== undefined) {
-        // The client's deadline races the read (UnaryCall.until): the body through the call's reader.
-        opened(readEnvelopedMessage(call, opt.readMaxBytes, compression.request));
-        return;
-      }
-      // No deadline of the client's: the body is collected on the stream's events and the call runs in
-      // the callback of its end, with the same limits and errors as the read above, and no promise
-      // between the body and the answer (on Bun an answer written a microtask later costs more).
+      // The body is collected on the stream's events and the call runs in the callback of its end, with
+      // the limits and errors of the call's reader (`readEnvelopedMessage(call, …)`, `UnaryCall.read`),
+      // and no promise between the body and the answer (on Bun an answer written a microtask later
+      // costs more).
       call.throwIfAborted();
+      let onAbort: (() => void) | undefined;
+      if (timeout.timeoutMs !== undefined) {
+        // The client's deadline races the body, as `UnaryCall.until` races the read (`untilAborted`).
+        const signal = call.signal;
+        if (signal.aborted) throw abortReason(signal);
+        onAbort = () => request.refuse(abortReason(signal));
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+      const settled = () => {
+        if (onAbort !== undefined) call.signal.removeEventListener("abort", onAbort);
+      };
       request.collect(envelopesMaxBytes(opt.readMaxBytes), envelopeCheck(opt.readMaxBytes), bodyTimeoutMs, (body) => {
+        settled();
         try {
           opened(openEnvelope(body, opt.readMaxBytes, compression.request));
         } catch (thrown) {
           failed(thrown);
         }
-      }, (error) => failed(refusedEnvelopes(error)));
+      }, (error) => {
+        settled();
+        failed(refusedEnvelopes(error));
+      });
     } catch (thrown) {
       failed(thrown);
     }
@@ -410,7 +416,12 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
 
   /** The body is late (`bodyTimeoutMs`, {@link collect}). */
   due(): void {
-    if (this.#done !== undefined) this.#refuse(timedOut(this.#timeoutMs));
+    this.refuse(timedOut(this.#timeoutMs));
+  }
+
+  /** Ends a {@link collect} still waiting for the body with `error` (its `fail`). */
+  refuse(error: unknown): void {
+    if (this.#done !== undefined) this.#refuse(error);
   }
 
   #onData(chunk: Uint8Array): void {
