@@ -27,7 +27,7 @@ import {
 } from "@connectrpc/connect/protocol-grpc";
 import { Buffer } from "node:buffer";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { type BodyCheck, type BodyReader, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
+import { type BodyCheck, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
 import { bodyDeadline, timedOut, tooLarge } from "../../server/read-body.ts";
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import type { Waiting } from "../../internal/delay-queue.ts";
@@ -260,15 +260,12 @@ export function readableGrpcMessage(message: string): string {
 /** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
 const NO_ERROR = 0;
 
-const ENDED: Promise<ReadableStreamReadResult<Uint8Array>> = Promise.resolve({ done: true, value: undefined });
-
 /**
  * A `node:http2` stream as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
  * only when read (as Connect's Node adapter copies them, pseudo-headers left out), its signal made only
- * when read, and its body read chunk by chunk from the stream's events, or collected whole on them
- * ({@link NodeUnaryRequest.collect}).
+ * when read, and its body collected whole on the stream's events ({@link NodeUnaryRequest.collect}).
  */
-class NodeUnaryRequest implements UnaryRequest, BodyReader {
+class NodeUnaryRequest implements UnaryRequest {
   readonly #stream: ServerHttp2Stream;
   readonly #metadata: IncomingHttpHeaders;
   #headers: Headers | undefined;
@@ -276,7 +273,6 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   readonly #chunks: Uint8Array[] = [];
   /** How the body ended: whole, or failed; `undefined` while it arrives. */
   #end: true | ConnectError | undefined;
-  #wake: (() => void) | undefined;
   // What collect() was given, while it collects.
   #done: ((body: Uint8Array) => void) | undefined;
   #fail: ((error: unknown) => void) | undefined;
@@ -351,8 +347,9 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     return this.#headers ??= webHeaders(this.#metadata);
   }
 
-  get body(): BodyReader {
-    return this;
+  /** Not read as a stream: {@link collect} takes it whole. */
+  get body(): null {
+    return null;
   }
 
   /** Aborts when the client resets the stream (RST_STREAM; gRPC over HTTP/2 protocol, Errors: CANCEL). */
@@ -374,28 +371,13 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     return this.#controller.signal;
   }
 
-  /** The next chunk: settled at once when it has arrived (one promise per read, none per wait). */
-  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    const chunk = this.#chunks.shift();
-    if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
-    const end = this.#end;
-    if (end !== undefined) return end === true ? ENDED : Promise.reject(end);
-    return new Promise<void>((wake) => this.#wake = wake).then(() => this.read());
-  }
-
-  /** Stops listening (the stream stays open for the answer); a pending read ends the body. */
-  cancel(): Promise<void> {
-    this.#finish(true);
-    return Promise.resolve();
-  }
-
   /**
    * Collects the whole body and hands it to `done` in the callback of the stream's end, within the
    * limits the server's body reader keeps (`readAll`, read-body.ts): `check` sees the chunks as they
    * arrive, a body past `maxBodyBytes` is refused, and so is one still arriving `bodyTimeoutMs` after
    * this call (none for a body already whole). `fail` gets what the reader would throw: the refusal, or
-   * the stream's end without the body (a reset, an error). Either runs once; the stream is then no
-   * longer listened to, as after {@link cancel}.
+   * the stream's end without the body (a reset, an error). Either runs once; what still arrives is
+   * dropped, as is a body never collected (a call refused before its body is read).
    */
   collect(
     maxBodyBytes: number,
@@ -409,7 +391,6 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     this.#timeoutMs = bodyTimeoutMs;
     this.#done = done;
     this.#fail = fail;
-    for (const chunk of this.#chunks.splice(0)) this.#onData(chunk); // none, unless a read came first
     if (this.#end !== undefined) this.#settle();
     else if (bodyTimeoutMs > 0 && this.#done !== undefined) this.#waiting = bodyDeadline(bodyTimeoutMs, this);
   }
@@ -425,9 +406,8 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
   }
 
   #onData(chunk: Uint8Array): void {
-    if (this.#end !== undefined) return; // the body was cancelled: dropped
+    if (this.#done === undefined) return; // not collected (refused before, or after): dropped
     this.#chunks.push(chunk);
-    if (this.#done === undefined) return this.#woken();
     const size = this.#size += chunk.byteLength;
     try {
       this.#check!(this.#chunks, size);
@@ -458,21 +438,13 @@ class NodeUnaryRequest implements UnaryRequest, BodyReader {
     fail(error);
   }
 
-  #woken(): void {
-    const wake = this.#wake;
-    if (wake === undefined) return;
-    this.#wake = undefined;
-    wake();
-  }
-
   #finish(end: true | ConnectError): void {
     if (this.#end !== undefined) return;
     this.#end = end;
-    if (this.#done !== undefined) return this.#settle();
     // The listeners stay (taking each off costs as much as putting it on): the stream keeps flowing,
     // what still arrives is dropped (as the compatibility layer drains it), and an error after the body
     // is heard (an unheard stream error would end the process).
-    this.#woken();
+    if (this.#done !== undefined) this.#settle();
   }
 }
 
