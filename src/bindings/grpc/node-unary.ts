@@ -34,7 +34,7 @@ import type { Waiting } from "../../internal/delay-queue.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
 import { abortReason } from "./call-deadline.ts";
 import { createUnaryMethods, type UnaryAnswer, type UnaryMethod } from "./unary.ts";
-import { ENVELOPE_ROOM } from "./tool-response-binary.ts";
+import { ENVELOPE_ROOM, toolResponseFrame } from "./tool-response-binary.ts";
 import { envelopeCheck, envelopesMaxBytes, openEnvelope, refusedEnvelopes } from "./unary-body.ts";
 import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
 
@@ -86,7 +86,8 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
     acceptCompression: [compressionGzip, compressionBrotli],
     shutdownSignal: options.shutdownSignal,
   });
-  const methods = createUnaryMethods(core, opt);
+  // CallTool's answers encoded as whole frames, in a Buffer (a `node:stream` write wraps anything else in one).
+  const methods = createUnaryMethods(core, opt, (response) => toolResponseFrame(response, newBuffer));
   const authenticate = options.gate === undefined ? undefined : callAuthenticator(options.gate);
   const { bodyTimeoutMs } = core.options;
   const shutdown = options.shutdownSignal;
@@ -125,16 +126,21 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
       request.respond(headers, trailersOf(thrown));
       call.end();
     };
-    const sent = (flags: number, bytes: Uint8Array) => {
+    const sent = (frame: Uint8Array) => {
       call.throwIfAborted();
-      request.respond(headers, OK_TRAILERS, envelope(flags, bytes));
+      request.respond(headers, OK_TRAILERS, frame);
       call.end();
     };
     const written = (answer: UnaryAnswer) => {
+      // A framed answer is the gRPC Length-Prefixed-Message itself (gRPC over HTTP/2 protocol); any
+      // other is framed here.
+      const framed = method.framed === true;
       const bytes = answer as Uint8Array;
       const compress = compression.response;
-      if (compress === null || bytes.byteLength < opt.compressMinBytes) return sent(0, bytes);
-      return compress.compress(bytes).then((compressed) => sent(compressedFlag, compressed));
+      const size = framed ? bytes.byteLength - ENVELOPE_ROOM : bytes.byteLength;
+      if (compress === null || size < opt.compressMinBytes) return sent(framed ? bytes : encodeEnvelope(0, bytes));
+      const message = framed ? bytes.subarray(ENVELOPE_ROOM) : bytes;
+      return compress.compress(message).then((compressed) => sent(encodeEnvelope(compressedFlag, compressed)));
     };
     // From the message on, one callback: a method that answers at once is written in it.
     const run = (read: Uint8Array) => {
@@ -213,25 +219,9 @@ function text(value: string | string[] | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/**
- * The message framed as a gRPC length-prefixed message (gRPC over HTTP/2 protocol,
- * Length-Prefixed-Message): written in place into the room `toolResponseBinary` leaves in front of it,
- * or copied into a new frame.
- */
-function envelope(flags: number, bytes: Uint8Array): Uint8Array {
-  const { buffer, byteOffset, byteLength } = bytes;
-  if (flags !== 0 || byteOffset !== ENVELOPE_ROOM || buffer.byteLength !== ENVELOPE_ROOM + byteLength) {
-    return encodeEnvelope(flags, bytes);
-  }
-  // A Buffer: a stream's write would wrap a plain Uint8Array in one (`node:stream`).
-  const frame = Buffer.from(buffer, 0, ENVELOPE_ROOM + byteLength);
-  // flags 0, then the length, big-endian (no DataView made per call)
-  frame[0] = 0;
-  frame[1] = byteLength >>> 24;
-  frame[2] = (byteLength >>> 16) & 0xff;
-  frame[3] = (byteLength >>> 8) & 0xff;
-  frame[4] = byteLength & 0xff;
-  return frame;
+/** A zero-filled `Buffer` (`toolResponseFrame`'s allocator). */
+function newBuffer(size: number): Uint8Array {
+  return Buffer.alloc(size);
 }
 
 /**
