@@ -106,13 +106,14 @@ export function openEnvelope(
     throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   }
   if (body.byteLength < PREFIX) throw incomplete();
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  const flags = view.getUint8(0);
-  const end = PREFIX + view.getUint32(1);
+  // Read from the bytes, not through a DataView of `body.buffer` (on Bun, reading `.buffer` of a small
+  // array copies it out of the engine's heap).
+  const flags = body[0];
+  const end = PREFIX + uint32(body, 1);
   if (end > body.byteLength) throw incomplete();
   if (end < body.byteLength) {
     // Connect reads the next envelope whole before it refuses a second message.
-    if (body.byteLength - end < PREFIX || end + PREFIX + view.getUint32(end + 1) > body.byteLength) throw incomplete();
+    if (body.byteLength - end < PREFIX || end + PREFIX + uint32(body, end + 1) > body.byteLength) throw incomplete();
     throw extraMessage();
   }
   const data = body.subarray(PREFIX, end);
@@ -197,6 +198,11 @@ function checkPrefixes(chunks: readonly Uint8Array[], size: number, from: number
     at += PREFIX + length;
   }
   return at;
+}
+
+/** A big-endian uint32 at `offset` of `bytes` (which holds all four bytes). */
+function uint32(bytes: Uint8Array, offset: number): number {
+  return bytes[offset] * 0x1000000 + ((bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]);
 }
 
 /** Reads a big-endian uint32 at `offset` of the concatenated chunks. */
