@@ -6,7 +6,7 @@
  */
 import { ProtocolError } from "../errors/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
-import { DelayQueue, type Due, type Waiting } from "../internal/delay-queue.ts";
+import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 import { CAN_PEEK, NOT_YET, peekFulfilled } from "../runtime/bun/peek.ts";
 import { isBounded } from "../runtime/body-bound.ts";
 
@@ -228,18 +228,6 @@ class ReadDeadline implements Due {
   }
 }
 
-/**
- * Runs `target.due()` once `ms` have passed, on the shared timer of that delay that every body read
- * waits on: for a listener that collects a body on its own stream's events (`serveGrpc()`).
- *
- * @param ms The server's `bodyTimeoutMs`.
- * @param target What runs when the body is late.
- * @returns Its place, to cancel once the body is in.
- */
-export function bodyDeadline(ms: number, target: Due): Waiting {
-  return queueFor(ms).add(target);
-}
-
 function queueFor(ms: number): DelayQueue {
   let queue = deadlines.get(ms);
   if (queue === undefined) deadlines.set(ms, queue = new DelayQueue(ms));
@@ -254,15 +242,13 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
-/** A body past the limit (`payload_too_large`), as every body read refuses it. */
-export function tooLarge(limit: number): ProtocolError {
+function tooLarge(limit: number): ProtocolError {
   return new ProtocolError("payload_too_large", `Request body exceeds the limit of ${limit} bytes`, {
     data: { limit },
   });
 }
 
-/** A body later than `bodyTimeoutMs` (`request_timeout`), as every body read refuses it. */
-export function timedOut(ms: number): ProtocolError {
+function timedOut(ms: number): ProtocolError {
   return new ProtocolError("request_timeout", `Request body did not arrive within ${ms} ms`, {
     data: { bodyTimeoutMs: ms },
   });

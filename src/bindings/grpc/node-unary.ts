@@ -27,16 +27,15 @@ import {
 } from "@connectrpc/connect/protocol-grpc";
 import { Buffer } from "node:buffer";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { type BodyCheck, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
-import { bodyDeadline, timedOut, tooLarge } from "../../server/read-body.ts";
-import { concatBytes } from "../../internal/concat-bytes.ts";
-import type { Waiting } from "../../internal/delay-queue.ts";
+import { type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
+import { DelayQueue } from "../../internal/delay-queue.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
 import { abortReason } from "./call-deadline.ts";
 import { createUnaryMethods, type UnaryAnswer, type UnaryMethod } from "./unary.ts";
 import { ENVELOPE_ROOM, toolResponseFrame } from "./tool-response-binary.ts";
 import { envelopeCheck, envelopesMaxBytes, openEnvelope, refusedEnvelopes } from "./unary-body.ts";
-import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
+import { UnaryCall } from "./unary-call.ts";
+import { type BodyTimeout, NodeUnaryRequest } from "./node-unary-request.ts";
 
 /**
  * Answers a stream (its request headers as the server's `stream` event gives them) and returns `true`,
@@ -90,6 +89,10 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
   const methods = createUnaryMethods(core, opt, (response) => toolResponseFrame(response, newBuffer));
   const authenticate = options.gate === undefined ? undefined : callAuthenticator(options.gate);
   const { bodyTimeoutMs } = core.options;
+  // One timer for the bodies' deadlines (as the server's body reader shares one per delay).
+  const bodyTimeout: BodyTimeout | undefined = bodyTimeoutMs > 0
+    ? { ms: bodyTimeoutMs, queue: new DelayQueue(bodyTimeoutMs) }
+    : undefined;
   const shutdown = options.shutdownSignal;
   // The headers of an answer without and with each response encoding.
   const headersOf = new Map<string | undefined, OutgoingHttpHeaders>([[undefined, HEADERS]]);
@@ -171,7 +174,7 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
       const settled = () => {
         if (onAbort !== undefined) call.signal.removeEventListener("abort", onAbort);
       };
-      request.collect(envelopesMaxBytes(opt.readMaxBytes), envelopeCheck(opt.readMaxBytes), bodyTimeoutMs, (body) => {
+      request.collect(envelopesMaxBytes(opt.readMaxBytes), envelopeCheck(opt.readMaxBytes), bodyTimeout, (body) => {
         settled();
         try {
           opened(openEnvelope(body, opt.readMaxBytes, compression.request));
@@ -245,220 +248,6 @@ export function readableGrpcMessage(message: string): string {
   } catch {
     return message; // not Connect's encoding: leave it as it is
   }
-}
-
-/** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
-const NO_ERROR = 0;
-
-/**
- * A `node:http2` stream as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
- * only when read (as Connect's Node adapter copies them, pseudo-headers left out), its signal made only
- * when read, and its body collected whole on the stream's events ({@link NodeUnaryRequest.collect}).
- */
-class NodeUnaryRequest implements UnaryRequest {
-  readonly #stream: ServerHttp2Stream;
-  readonly #metadata: IncomingHttpHeaders;
-  #headers: Headers | undefined;
-  #controller: AbortController | undefined;
-  readonly #chunks: Uint8Array[] = [];
-  /** How the body ended: whole, or failed; `undefined` while it arrives. */
-  #end: true | ConnectError | undefined;
-  // What collect() was given, while it collects.
-  #done: ((body: Uint8Array) => void) | undefined;
-  #fail: ((error: unknown) => void) | undefined;
-  #check: BodyCheck | undefined;
-  #maxBytes = 0;
-  #size = 0;
-  #timeoutMs = 0;
-  #waiting: Waiting | undefined;
-  /** The trailers of the answer, once it is written. */
-  #trailers: OutgoingHttpHeaders | undefined;
-
-  constructor(stream: ServerHttp2Stream, metadata: IncomingHttpHeaders) {
-    this.#stream = stream;
-    this.#metadata = metadata;
-    // One listener of each for every stream (no closures per call): the stream carries its request.
-    (stream as CarryingStream)[REQUEST] = this;
-    stream.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
-  }
-
-  /**
-   * Answers on the core stream as the compatibility layer's `writeHead`, `addTrailers` and `end` do (one
-   * `respond` waiting for trailers, the message written with the end of the stream, then the trailers),
-   * unless the client reset the stream or the listener closed it.
-   */
-  respond(headers: OutgoingHttpHeaders, trailers: OutgoingHttpHeaders, frame?: Uint8Array): void {
-    const stream = this.#stream;
-    if (stream.destroyed || stream.closed) return;
-    this.#trailers = trailers;
-    stream.respond(headers, { waitForTrailers: true });
-    stream.on("wantTrailers", onWantTrailers); // emitted once
-    if (frame === undefined) stream.end();
-    else stream.end(frame);
-  }
-
-  /** The stream's listeners, shared by every stream ({@link REQUEST}). */
-  static listeners(): {
-    data(this: CarryingStream, chunk: Uint8Array): void;
-    end(this: CarryingStream): void;
-    error(this: CarryingStream, error: unknown): void;
-    close(this: CarryingStream): void;
-    wantTrailers(this: CarryingStream): void;
-  } {
-    return {
-      data(chunk) {
-        this[REQUEST].#onData(chunk);
-      },
-      end() {
-        this[REQUEST].#finish(true);
-      },
-      error(error) {
-        const request = this[REQUEST];
-        if (request.#end === undefined) request.#finish(ConnectError.from(error, Code.Internal));
-      },
-      // A stream reset (or cut at shutdown) before the body ended.
-      close() {
-        const request = this[REQUEST];
-        if (request.#end === undefined) request.#finish(new ConnectError("the call was cancelled", Code.Canceled));
-      },
-      wantTrailers() {
-        this.sendTrailers(this[REQUEST].#trailers!);
-      },
-    };
-  }
-
-  /** The URL Connect's Node adapter gives its interceptors (the authority as `node:http2`'s request reads it). */
-  get url(): string {
-    const metadata = this.#metadata;
-    return new URL(metadata[":path"]!, `http://${metadata[":authority"] ?? metadata.host}`).toString();
-  }
-
-  get headers(): Headers {
-    return this.#headers ??= webHeaders(this.#metadata);
-  }
-
-  /** Not read as a stream: {@link collect} takes it whole. */
-  get body(): null {
-    return null;
-  }
-
-  /** Aborts when the client resets the stream (RST_STREAM; gRPC over HTTP/2 protocol, Errors: CANCEL). */
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = this.#controller = new AbortController();
-      const stream = this.#stream;
-      const onClose = () => {
-        const code = stream.rstCode;
-        if (code !== undefined && code !== NO_ERROR) {
-          controller.abort(
-            new ConnectError(`http/2 stream closed with error code 0x${code.toString(16)}`, Code.Canceled),
-          );
-        }
-      };
-      if (stream.closed) onClose();
-      else stream.once("close", onClose);
-    }
-    return this.#controller.signal;
-  }
-
-  /**
-   * Collects the whole body and hands it to `done` in the callback of the stream's end, within the
-   * limits the server's body reader keeps (`readAll`, read-body.ts): `check` sees the chunks as they
-   * arrive, a body past `maxBodyBytes` is refused, and so is one still arriving `bodyTimeoutMs` after
-   * this call (none for a body already whole). `fail` gets what the reader would throw: the refusal, or
-   * the stream's end without the body (a reset, an error). Either runs once; what still arrives is
-   * dropped, as is a body never collected (a call refused before its body is read).
-   */
-  collect(
-    maxBodyBytes: number,
-    check: BodyCheck,
-    bodyTimeoutMs: number,
-    done: (body: Uint8Array) => void,
-    fail: (error: unknown) => void,
-  ): void {
-    this.#maxBytes = maxBodyBytes;
-    this.#check = check;
-    this.#timeoutMs = bodyTimeoutMs;
-    this.#done = done;
-    this.#fail = fail;
-    if (this.#end !== undefined) this.#settle();
-    else if (bodyTimeoutMs > 0 && this.#done !== undefined) this.#waiting = bodyDeadline(bodyTimeoutMs, this);
-  }
-
-  /** The body is late (`bodyTimeoutMs`, {@link collect}). */
-  due(): void {
-    this.refuse(timedOut(this.#timeoutMs));
-  }
-
-  /** Ends a {@link collect} still waiting for the body with `error` (its `fail`). */
-  refuse(error: unknown): void {
-    if (this.#done !== undefined) this.#refuse(error);
-  }
-
-  #onData(chunk: Uint8Array): void {
-    if (this.#done === undefined) return; // not collected (refused before, or after): dropped
-    this.#chunks.push(chunk);
-    const size = this.#size += chunk.byteLength;
-    try {
-      this.#check!(this.#chunks, size);
-      if (size > this.#maxBytes) throw tooLarge(this.#maxBytes);
-    } catch (error) {
-      this.#refuse(error);
-    }
-  }
-
-  /** Ends a collect() with its body, or with what the stream ended with. */
-  #settle(): void {
-    const done = this.#done!;
-    const fail = this.#fail!;
-    this.#done = this.#fail = undefined;
-    this.#waiting?.cancel();
-    const end = this.#end;
-    if (end !== true) return fail(end);
-    const chunks = this.#chunks;
-    done(chunks.length === 1 ? chunks[0] : concatBytes(chunks, this.#size));
-  }
-
-  /** Refuses a body being collected: the rest of it is no longer listened to. */
-  #refuse(error: unknown): void {
-    const fail = this.#fail!;
-    this.#done = this.#fail = undefined;
-    this.#waiting?.cancel();
-    this.#finish(true);
-    fail(error);
-  }
-
-  #finish(end: true | ConnectError): void {
-    if (this.#end !== undefined) return;
-    this.#end = end;
-    // The listeners stay (taking each off costs as much as putting it on): the stream keeps flowing,
-    // what still arrives is dropped (as the compatibility layer drains it), and an error after the body
-    // is heard (an unheard stream error would end the process).
-    if (this.#done !== undefined) this.#settle();
-  }
-}
-
-/** Where a stream carries its {@link NodeUnaryRequest}, for the listeners every stream shares. */
-const REQUEST: unique symbol = Symbol("mcplite.grpc.request");
-type CarryingStream = ServerHttp2Stream & { [REQUEST]: NodeUnaryRequest };
-const {
-  data: onData,
-  end: onEnd,
-  error: onError,
-  close: onClose,
-  wantTrailers: onWantTrailers,
-} = NodeUnaryRequest.listeners();
-
-/** Copies Node's request headers into `Headers`, as Connect's Node adapter does (pseudo-headers left out). */
-function webHeaders(headers: IncomingHttpHeaders): Headers {
-  const web = new Headers();
-  for (const name in headers) {
-    if (name.startsWith(":")) continue;
-    const value = headers[name];
-    if (typeof value === "string") web.append(name, value);
-    else if (Array.isArray(value)) { for (const item of value) web.append(name, item); }
-  }
-  return web;
 }
 
 /** The trailers of a failed call, as Connect writes them (anything but a `ConnectError` is `internal`). */
