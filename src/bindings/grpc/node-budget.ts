@@ -62,7 +62,7 @@ export function admitNodeCall(
 /** What the budgets read of a core `node:http2` stream (`ServerHttp2Stream`). */
 interface BudgetedStream {
   readonly session?: { readonly socket?: { readonly remoteAddress?: string } } | null;
-  once(event: "close", listener: () => void): unknown;
+  on(event: "close", listener: () => void): unknown;
 }
 
 /**
@@ -84,7 +84,8 @@ export function admitNodeStream(
   const caller = stream.session?.socket?.remoteAddress ?? budgeting.ANONYMOUS;
   const bytes = declaredBytes(headers, maxBodyBytes);
   const refusal = budgets.admit(caller, bytes);
-  if (refusal === undefined) stream.once("close", () => budgets.release(caller, bytes));
+  // `on`, not `once`: a stream closes once, and `once` costs a wrapper and a removal per call.
+  if (refusal === undefined) stream.on("close", () => budgets.release(caller, bytes));
   return refusal;
 }
 

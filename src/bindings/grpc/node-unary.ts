@@ -25,13 +25,17 @@ import {
   parseTimeout,
   setTrailerStatus,
 } from "@connectrpc/connect/protocol-grpc";
+import { Buffer } from "node:buffer";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { type BodyReader, type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
+import { type Gate, NO_HOST, type ServerCore } from "../../server/mod.ts";
+import { DelayQueue } from "../../internal/delay-queue.ts";
 import { callAuthenticator } from "./auth-interceptor.ts";
+import { abortReason } from "./call-deadline.ts";
 import { createUnaryMethods, type UnaryAnswer, type UnaryMethod } from "./unary.ts";
-import { ENVELOPE_ROOM } from "./tool-response-binary.ts";
-import { readEnvelopedMessage } from "./unary-body.ts";
-import { UnaryCall, type UnaryRequest } from "./unary-call.ts";
+import { ENVELOPE_ROOM, toolResponseFrame } from "./tool-response-binary.ts";
+import { envelopeCheck, envelopesMaxBytes, openEnvelope, refusedEnvelopes } from "./unary-body.ts";
+import { UnaryCall } from "./unary-call.ts";
+import { type BodyTimeout, NodeUnaryRequest } from "./node-unary-request.ts";
 
 /**
  * Answers a stream (its request headers as the server's `stream` event gives them) and returns `true`,
@@ -81,9 +85,14 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
     acceptCompression: [compressionGzip, compressionBrotli],
     shutdownSignal: options.shutdownSignal,
   });
-  const methods = createUnaryMethods(core, opt);
+  // CallTool's answers encoded as whole frames, in a Buffer (a `node:stream` write wraps anything else in one).
+  const methods = createUnaryMethods(core, opt, (response) => toolResponseFrame(response, newBuffer));
   const authenticate = options.gate === undefined ? undefined : callAuthenticator(options.gate);
   const { bodyTimeoutMs } = core.options;
+  // One timer for the bodies' deadlines (as the server's body reader shares one per delay).
+  const bodyTimeout: BodyTimeout | undefined = bodyTimeoutMs > 0
+    ? { ms: bodyTimeoutMs, queue: new DelayQueue(bodyTimeoutMs) }
+    : undefined;
   const shutdown = options.shutdownSignal;
   // The headers of an answer without and with each response encoding.
   const headersOf = new Map<string | undefined, OutgoingHttpHeaders>([[undefined, HEADERS]]);
@@ -113,35 +122,69 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
     const compression = negotiate(text(metadata[ENCODING]), text(metadata[ACCEPT_ENCODING]));
     const deadline = text(metadata[TIMEOUT]);
     const timeout = deadline === undefined ? NO_TIMEOUT : parseTimeout(deadline, opt.maxTimeoutMs);
-    const call = new UnaryCall(new NodeUnaryRequest(stream, metadata), timeout.timeoutMs, bodyTimeoutMs, shutdown);
+    const request = new NodeUnaryRequest(stream, metadata);
+    const call = new UnaryCall(request, timeout.timeoutMs, bodyTimeoutMs, shutdown);
     const headers = headersOf.get(compression.response?.name)!;
     const failed = (thrown: unknown) => {
-      respond(stream, headers, trailersOf(thrown));
+      request.respond(headers, trailersOf(thrown));
       call.end();
     };
-    const sent = (flags: number, bytes: Uint8Array) => {
+    const sent = (frame: Uint8Array) => {
       call.throwIfAborted();
-      respond(stream, headers, OK_TRAILERS, envelope(flags, bytes));
+      request.respond(headers, OK_TRAILERS, frame);
       call.end();
     };
     const written = (answer: UnaryAnswer) => {
+      // A framed answer is the gRPC Length-Prefixed-Message itself (gRPC over HTTP/2 protocol); any
+      // other is framed here.
+      const framed = method.framed === true;
       const bytes = answer as Uint8Array;
       const compress = compression.response;
-      if (compress === null || bytes.byteLength < opt.compressMinBytes) return sent(0, bytes);
-      return compress.compress(bytes).then((compressed) => sent(compressedFlag, compressed));
+      const size = framed ? bytes.byteLength - ENVELOPE_ROOM : bytes.byteLength;
+      if (compress === null || size < opt.compressMinBytes) return sent(framed ? bytes : encodeEnvelope(0, bytes));
+      const message = framed ? bytes.subarray(ENVELOPE_ROOM) : bytes;
+      return compress.compress(message).then((compressed) => sent(encodeEnvelope(compressedFlag, compressed)));
+    };
+    // From the message on, one callback: a method that answers at once is written in it.
+    const run = (read: Uint8Array) => {
+      const answered = method.invoke(read, call, true, NO_HOST, authenticate);
+      return answered instanceof Promise ? answered.then(written) : written(answered);
+    };
+    const opened = (message: Uint8Array | Promise<Uint8Array>) => {
+      const done = message instanceof Promise ? message.then(run) : run(message);
+      if (done instanceof Promise) done.catch(failed);
     };
     try {
       // Refused before the body is read, as Connect refuses them.
       if (compression.error !== undefined) throw compression.error;
       if (timeout.error !== undefined) throw timeout.error;
-      const message = readEnvelopedMessage(call, opt.readMaxBytes, compression.request);
-      // From the message on, one callback: a method that answers at once is written in it.
-      const run = (read: Uint8Array) => {
-        const answered = method.invoke(read, call, true, NO_HOST, authenticate);
-        return answered instanceof Promise ? answered.then(written) : written(answered);
+      // The body is collected on the stream's events and the call runs in the callback of its end, with
+      // the limits and errors of the call's reader (`readEnvelopedMessage(call, …)`, `UnaryCall.read`),
+      // and no promise between the body and the answer (on Bun an answer written a microtask later
+      // costs more).
+      call.throwIfAborted();
+      let onAbort: (() => void) | undefined;
+      if (timeout.timeoutMs !== undefined) {
+        // The client's deadline races the body, as `UnaryCall.until` races the read (`untilAborted`).
+        const signal = call.signal;
+        if (signal.aborted) throw abortReason(signal);
+        onAbort = () => request.refuse(abortReason(signal));
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+      const settled = () => {
+        if (onAbort !== undefined) call.signal.removeEventListener("abort", onAbort);
       };
-      const done = message instanceof Promise ? message.then(run) : run(message);
-      if (done instanceof Promise) done.catch(failed);
+      request.collect(envelopesMaxBytes(opt.readMaxBytes), envelopeCheck(opt.readMaxBytes), bodyTimeout, (body) => {
+        settled();
+        try {
+          opened(openEnvelope(body, opt.readMaxBytes, compression.request));
+        } catch (thrown) {
+          failed(thrown);
+        }
+      }, (error) => {
+        settled();
+        failed(refusedEnvelopes(error));
+      });
     } catch (thrown) {
       failed(thrown);
     }
@@ -162,24 +205,6 @@ export function createNodeUnary(core: ServerCore, options: NodeUnaryOptions): No
   };
 }
 
-/**
- * Answers on the core stream as the compatibility layer's `writeHead`, `addTrailers` and `end` do (one
- * `respond` waiting for trailers, the message written with the end of the stream, then the trailers),
- * unless the client reset the stream or the listener closed it.
- */
-function respond(
-  stream: ServerHttp2Stream,
-  headers: OutgoingHttpHeaders,
-  trailers: OutgoingHttpHeaders,
-  frame?: Uint8Array,
-): void {
-  if (stream.destroyed || stream.closed) return;
-  stream.respond(headers, { waitForTrailers: true });
-  stream.on("wantTrailers", () => stream.sendTrailers(trailers)); // emitted once
-  if (frame === undefined) stream.end();
-  else stream.end(frame);
-}
-
 // Connect spells its header names capitalised; `node:http2` hands them to us in lower case.
 const ENCODING = "grpc-encoding";
 const ACCEPT_ENCODING = "grpc-accept-encoding";
@@ -197,24 +222,9 @@ function text(value: string | string[] | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/**
- * The message framed as a gRPC length-prefixed message (gRPC over HTTP/2 protocol,
- * Length-Prefixed-Message): written in place into the room `toolResponseBinary` leaves in front of it,
- * or copied into a new frame.
- */
-function envelope(flags: number, bytes: Uint8Array): Uint8Array {
-  const { buffer, byteOffset, byteLength } = bytes;
-  if (flags !== 0 || byteOffset !== ENVELOPE_ROOM || buffer.byteLength !== ENVELOPE_ROOM + byteLength) {
-    return encodeEnvelope(flags, bytes);
-  }
-  const frame = new Uint8Array(buffer, 0, ENVELOPE_ROOM + byteLength);
-  // flags 0, then the length, big-endian (no DataView made per call)
-  frame[0] = 0;
-  frame[1] = byteLength >>> 24;
-  frame[2] = (byteLength >>> 16) & 0xff;
-  frame[3] = (byteLength >>> 8) & 0xff;
-  frame[4] = byteLength & 0xff;
-  return frame;
+/** A zero-filled `Buffer` (`toolResponseFrame`'s allocator). */
+function newBuffer(size: number): Uint8Array {
+  return Buffer.alloc(size);
 }
 
 /**
@@ -238,123 +248,6 @@ export function readableGrpcMessage(message: string): string {
   } catch {
     return message; // not Connect's encoding: leave it as it is
   }
-}
-
-/** HTTP/2's NO_ERROR reset code: the stream closed normally (RFC 9113 §7). */
-const NO_ERROR = 0;
-
-const ENDED: Promise<ReadableStreamReadResult<Uint8Array>> = Promise.resolve({ done: true, value: undefined });
-
-/**
- * A `node:http2` stream as the direct paths' {@link UnaryRequest}: its headers copied into `Headers`
- * only when read (as Connect's Node adapter copies them, pseudo-headers left out), its signal made only
- * when read, and its body read chunk by chunk from the stream's events.
- */
-class NodeUnaryRequest implements UnaryRequest, BodyReader {
-  readonly #stream: ServerHttp2Stream;
-  readonly #metadata: IncomingHttpHeaders;
-  #headers: Headers | undefined;
-  #controller: AbortController | undefined;
-  readonly #chunks: Uint8Array[] = [];
-  /** How the body ended: whole, or failed; `undefined` while it arrives. */
-  #end: true | ConnectError | undefined;
-  #wake: (() => void) | undefined;
-
-  constructor(stream: ServerHttp2Stream, metadata: IncomingHttpHeaders) {
-    this.#stream = stream;
-    this.#metadata = metadata;
-    stream.on("data", this.#onData).on("end", this.#onEnd).on("error", this.#onError).on("close", this.#onClose);
-  }
-
-  /** The URL Connect's Node adapter gives its interceptors (the authority as `node:http2`'s request reads it). */
-  get url(): string {
-    const metadata = this.#metadata;
-    return new URL(metadata[":path"]!, `http://${metadata[":authority"] ?? metadata.host}`).toString();
-  }
-
-  get headers(): Headers {
-    return this.#headers ??= webHeaders(this.#metadata);
-  }
-
-  get body(): BodyReader {
-    return this;
-  }
-
-  /** Aborts when the client resets the stream (RST_STREAM; gRPC over HTTP/2 protocol, Errors: CANCEL). */
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = this.#controller = new AbortController();
-      const stream = this.#stream;
-      const onClose = () => {
-        const code = stream.rstCode;
-        if (code !== undefined && code !== NO_ERROR) {
-          controller.abort(
-            new ConnectError(`http/2 stream closed with error code 0x${code.toString(16)}`, Code.Canceled),
-          );
-        }
-      };
-      if (stream.closed) onClose();
-      else stream.once("close", onClose);
-    }
-    return this.#controller.signal;
-  }
-
-  /** The next chunk: settled at once when it has arrived (one promise per read, none per wait). */
-  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    const chunk = this.#chunks.shift();
-    if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
-    const end = this.#end;
-    if (end !== undefined) return end === true ? ENDED : Promise.reject(end);
-    return new Promise<void>((wake) => this.#wake = wake).then(() => this.read());
-  }
-
-  /** Stops listening (the stream stays open for the answer); a pending read ends the body. */
-  cancel(): Promise<void> {
-    this.#finish(true);
-    return Promise.resolve();
-  }
-
-  #onData = (chunk: Uint8Array) => {
-    if (this.#end !== undefined) return; // the body was cancelled: dropped
-    this.#chunks.push(chunk);
-    this.#woken();
-  };
-
-  #woken(): void {
-    const wake = this.#wake;
-    if (wake === undefined) return;
-    this.#wake = undefined;
-    wake();
-  }
-  #onEnd = () => this.#finish(true);
-  #onError = (error: unknown) => {
-    if (this.#end === undefined) this.#finish(ConnectError.from(error, Code.Internal));
-  };
-  // A stream reset (or cut at shutdown) before the body ended.
-  #onClose = () => {
-    if (this.#end === undefined) this.#finish(new ConnectError("the call was cancelled", Code.Canceled));
-  };
-
-  #finish(end: true | ConnectError): void {
-    if (this.#end !== undefined) return;
-    this.#end = end;
-    // The listeners stay (taking each off costs as much as putting it on): the stream keeps flowing,
-    // what still arrives is dropped (as the compatibility layer drains it), and an error after the body
-    // is heard (an unheard stream error would end the process).
-    this.#woken();
-  }
-}
-
-/** Copies Node's request headers into `Headers`, as Connect's Node adapter does (pseudo-headers left out). */
-function webHeaders(headers: IncomingHttpHeaders): Headers {
-  const web = new Headers();
-  for (const name in headers) {
-    if (name.startsWith(":")) continue;
-    const value = headers[name];
-    if (typeof value === "string") web.append(name, value);
-    else if (Array.isArray(value)) { for (const item of value) web.append(name, item); }
-  }
-  return web;
 }
 
 /** The trailers of a failed call, as Connect writes them (anything but a `ConnectError` is `internal`). */

@@ -3,8 +3,8 @@
  * Serialises a `ToolResponse` init to protobuf binary without building the message: the bytes `toBinary()` gives
  * for `create(ToolResponseSchema, response)`, without its reflection over `google.protobuf.Struct` (most of its cost).
  * Protobuf-es's order (Protocol Buffers Encoding): field numbers ascending, proto3 defaults left out, map entries in
- * insertion order. One pass measures each length-delimited record, a second writes one buffer of the exact size with
- * {@link ENVELOPE_ROOM} bytes free in front for the gRPC Length-Prefixed-Message prefix (gRPC over HTTP/2).
+ * insertion order. One pass measures each length-delimited record, a second writes one buffer of the exact size: the
+ * gRPC Length-Prefixed-Message (gRPC over HTTP/2), its {@link ENVELOPE_ROOM}-byte prefix, then the message.
  *
  * @module
  */
@@ -13,8 +13,8 @@ import { utf8Length } from "../../internal/utf8-length.ts";
 import type { ToolResponseInit } from "./envelope.ts";
 
 /**
- * The bytes kept free in front of the message, in the same buffer: a gRPC envelope's flags byte and
- * big-endian length (`byteOffset` of the result), so the direct path frames it without copying.
+ * The bytes in front of the message, in the same buffer: a gRPC envelope's flags byte and big-endian
+ * length (`byteOffset` of {@link toolResponseBinary}'s result).
  */
 export const ENVELOPE_ROOM = 5;
 
@@ -35,6 +35,31 @@ export const ENVELOPE_ROOM = 5;
  * ```
  */
 export function toolResponseBinary(response: ToolResponseInit): Uint8Array {
+  return toolResponseFrame(response).subarray(ENVELOPE_ROOM);
+}
+
+/**
+ * Encodes a `ToolResponse` as a whole gRPC Length-Prefixed-Message (gRPC over HTTP/2 protocol): flags 0,
+ * the message's length (big-endian uint32), then the message, in one buffer and no view of it (on
+ * Bun a `subarray` or a read of `.buffer` makes the engine copy a small array out of its heap).
+ *
+ * @param response A response from `responseFromOutcome`.
+ * @param allocate Makes the buffer, zero-filled (a `Buffer`, for a `node:stream` write).
+ * @returns The frame.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { toolResponseBinary, toolResponseFrame } from "./tool-response-binary.ts";
+ * const response = { result: { content: [{ type: "text", text: "hi" }] }, meta: { serverVersion: "1.0.0" } };
+ * const message = toolResponseBinary(response);
+ * assert.deepEqual(toolResponseFrame(response), new Uint8Array([0, 0, 0, 0, message.byteLength, ...message]));
+ * ```
+ */
+export function toolResponseFrame(
+  response: ToolResponseInit,
+  allocate: (size: number) => Uint8Array = newBytes,
+): Uint8Array {
   const sizes: number[] = [];
   let size = 0;
   const result = response.result as JsonObject | undefined;
@@ -60,7 +85,12 @@ export function toolResponseBinary(response: ToolResponseInit): Uint8Array {
     if (m.estimatedCompletion) metaSize += 1 + sizeInt(m.estimatedCompletion);
     size += record(metaSize);
   }
-  const w = new Writer(ENVELOPE_ROOM + size, sizes);
+  const w = new Writer(allocate(ENVELOPE_ROOM + size), sizes);
+  // The prefix: flags 0 (not compressed), then the length.
+  w.bytes[1] = size >>> 24;
+  w.bytes[2] = (size >>> 16) & 0xff;
+  w.bytes[3] = (size >>> 8) & 0xff;
+  w.bytes[4] = size & 0xff;
   if (result !== undefined) w.struct(0x0a, result);
   if (m !== undefined) {
     w.byte(0x12).varint(metaSize);
@@ -75,7 +105,7 @@ export function toolResponseBinary(response: ToolResponseInit): Uint8Array {
     if (m.expiresAt) w.byte(0x48).int(m.expiresAt);
     if (m.estimatedCompletion) w.byte(0x50).int(m.estimatedCompletion);
   }
-  return w.bytes.subarray(ENVELOPE_ROOM);
+  return w.bytes;
 }
 
 /** The size of a length-delimited record's tag (one byte here), length and body. */
@@ -149,6 +179,10 @@ function sizeBigVarint(value: bigint): number {
 
 const encoder = new TextEncoder();
 
+function newBytes(size: number): Uint8Array {
+  return new Uint8Array(size);
+}
+
 /** A `double` is written through this scratch (little-endian, as the wire wants, where the platform is). */
 const DOUBLE = new Float64Array(1);
 const DOUBLE_BYTES = new Uint8Array(DOUBLE.buffer);
@@ -161,8 +195,8 @@ class Writer {
   at = ENVELOPE_ROOM;
   #next = 0;
 
-  constructor(size: number, sizes: number[]) {
-    this.bytes = new Uint8Array(size);
+  constructor(bytes: Uint8Array, sizes: number[]) {
+    this.bytes = bytes;
     this.#sizes = sizes;
   }
 

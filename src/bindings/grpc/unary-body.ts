@@ -36,20 +36,25 @@ const PREFIX = 5;
  */
 export async function readEnvelopes(source: BodySource, readMaxBytes: number): Promise<Uint8Array> {
   try {
-    return await source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
+    return await source.read(envelopesMaxBytes(readMaxBytes), envelopeCheck(readMaxBytes));
   } catch (error) {
     throw refusedEnvelopes(error);
   }
 }
 
+/** The most a unary body of envelopes may hold: two envelopes (the second one refused). */
+export function envelopesMaxBytes(readMaxBytes: number): number {
+  return 2 * (PREFIX + readMaxBytes);
+}
+
 /** Checks each envelope's prefix as it arrives ({@link checkPrefixes}). */
-function envelopeCheck(readMaxBytes: number): BodyCheck {
+export function envelopeCheck(readMaxBytes: number): BodyCheck {
   let checked = 0; // bytes whose envelope prefixes were checked
   return (chunks, size) => checked = checkPrefixes(chunks, size, checked, readMaxBytes);
 }
 
 /** What a read of envelopes that failed answers: a body past two envelopes has a second message. */
-function refusedEnvelopes(error: unknown): unknown {
+export function refusedEnvelopes(error: unknown): unknown {
   return isTooLarge(error) ? extraMessage() : errorToConnectError(error);
 }
 
@@ -70,7 +75,7 @@ export function readEnvelopedMessage(
 ): Uint8Array | Promise<Uint8Array> {
   let body: Uint8Array | Promise<Uint8Array>; // readEnvelopes, inline: one promise fewer on every call
   try {
-    body = source.read(2 * (PREFIX + readMaxBytes), envelopeCheck(readMaxBytes));
+    body = source.read(envelopesMaxBytes(readMaxBytes), envelopeCheck(readMaxBytes));
   } catch (error) {
     throw refusedEnvelopes(error);
   }
@@ -82,8 +87,17 @@ export function readEnvelopedMessage(
     : open(body);
 }
 
-/** The one message of a unary call's body of envelopes, decompressed. */
-function openEnvelope(
+/**
+ * The one message of a unary call's body of envelopes, decompressed: for a body read whole with
+ * {@link envelopesMaxBytes} and {@link envelopeCheck} (failures answered by {@link refusedEnvelopes}).
+ * It may throw synchronously.
+ *
+ * @param body The whole body.
+ * @param readMaxBytes The largest message.
+ * @param compression The request's codec, if negotiated.
+ * @returns The message's bytes, or a promise of them (a compressed message).
+ */
+export function openEnvelope(
   body: Uint8Array,
   readMaxBytes: number,
   compression: Compression | null,
@@ -92,13 +106,14 @@ function openEnvelope(
     throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   }
   if (body.byteLength < PREFIX) throw incomplete();
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  const flags = view.getUint8(0);
-  const end = PREFIX + view.getUint32(1);
+  // Read from the bytes, not through a DataView of `body.buffer` (on Bun, reading `.buffer` of a small
+  // array copies it out of the engine's heap).
+  const flags = body[0];
+  const end = PREFIX + uint32(body, 1);
   if (end > body.byteLength) throw incomplete();
   if (end < body.byteLength) {
     // Connect reads the next envelope whole before it refuses a second message.
-    if (body.byteLength - end < PREFIX || end + PREFIX + view.getUint32(end + 1) > body.byteLength) throw incomplete();
+    if (body.byteLength - end < PREFIX || end + PREFIX + uint32(body, end + 1) > body.byteLength) throw incomplete();
     throw extraMessage();
   }
   const data = body.subarray(PREFIX, end);
@@ -183,6 +198,11 @@ function checkPrefixes(chunks: readonly Uint8Array[], size: number, from: number
     at += PREFIX + length;
   }
   return at;
+}
+
+/** A big-endian uint32 at `offset` of `bytes` (which holds all four bytes). */
+function uint32(bytes: Uint8Array, offset: number): number {
+  return bytes[offset] * 0x1000000 + ((bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]);
 }
 
 /** Reads a big-endian uint32 at `offset` of the concatenated chunks. */

@@ -36,6 +36,11 @@ export type Authenticate = (url: string, header: Headers) => Promise<Authenticat
 /** One unary method on the direct paths. */
 export interface UnaryMethod {
   /**
+   * Whether its binary answers are whole gRPC Length-Prefixed-Messages (`frame` given to
+   * {@link createUnaryMethods}) rather than the message alone.
+   */
+  readonly framed?: boolean;
+  /**
    * Parses the request message, authenticates the call when `authenticate` is given (after the
    * message, as Connect's interceptors run), runs the method and serialises its answer. The work ends
    * as soon as the call is cancelled or out of time. A method that answered at once (a synchronous
@@ -56,13 +61,20 @@ export interface UnaryMethod {
  *
  * @param core The server's registry and options.
  * @param opt The options Connect's handler is built with.
+ * @param frame Encodes a `CallTool` answer as a whole gRPC frame, for a wire that sends it as it is
+ *   (that method is then `framed`).
  * @returns The methods by path.
  */
-export function createUnaryMethods(core: ServerCore, opt: HandlerOptions): Map<string, UnaryMethod> {
+export function createUnaryMethods(
+  core: ServerCore,
+  opt: HandlerOptions,
+  frame?: (response: ToolResponseInit) => Uint8Array,
+): Map<string, UnaryMethod> {
   const registry = registryOf(core);
   const callTool = createCallTool(core);
   const getTools = MCPLite.method.getTools;
   const memoKeys = ["grpc:tools:json", "grpc:tools:proto"];
+  const binaryAnswer = frame ?? toolResponseBinary;
   return new Map([
     [
       createMethodUrl("/", getTools),
@@ -79,10 +91,10 @@ export function createUnaryMethods(core: ServerCore, opt: HandlerOptions): Map<s
       unaryMethod(MCPLite.method.callTool, opt, (input, call, binary, host) => {
         // The call reads the request's headers and signal only if the handler asks for them; a
         // synchronous tool's response is encoded at once.
-        const encode: (response: ToolResponseInit) => UnaryAnswer = binary ? toolResponseBinary : toolResponseJson;
+        const encode: (response: ToolResponseInit) => UnaryAnswer = binary ? binaryAnswer : toolResponseJson;
         const response = callTool(input, call, host);
         return response instanceof Promise ? response.then(encode) : encode(response);
-      }),
+      }, frame !== undefined),
     ],
   ]);
 }
@@ -100,10 +112,12 @@ function unaryMethod<I extends DescMessage, O extends DescMessage>(
   method: DescMethodUnary<I, O>,
   opt: HandlerOptions,
   run: Run<I, O>,
+  framed = false,
 ): UnaryMethod {
   const serialization = createMethodSerializationLookup(method, opt.binaryOptions, opt.jsonOptions, opt);
   const encode = (message: MessageShape<O>, binary: boolean) => serialization.getO(binary).serialize(message);
   return {
+    framed,
     invoke(bytes, call, binary, host, authenticate) {
       let input: MessageShape<I>;
       try {

@@ -1,7 +1,8 @@
 /**
  * The direct unary paths' deadlines (`UnaryCall`): a request whose body sends part of its message and
  * then stalls is answered DEADLINE_EXCEEDED once the server's `bodyTimeoutMs` has passed, on every gRPC
- * wire: Connect unary (JSON and binary) and gRPC-Web on `server.fetch`, and gRPC on `serveGrpc()`.
+ * wire: Connect unary (JSON and binary) and gRPC-Web on `server.fetch`, and gRPC on `serveGrpc()`, where
+ * a client's earlier `grpc-timeout` answers first.
  */
 import assert from "node:assert/strict";
 import { connect } from "node:http2";
@@ -104,13 +105,19 @@ describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs"
     before(async () => listener = await serveGrpc(server, { port: 0, closeGraceMs: 200 }));
     after(() => listener.close());
 
-    it("gRPC over HTTP/2", async () => {
-      const session = connect(listener.url);
+    /** A gRPC call whose body stalls: its trailers, and how long they took. */
+    async function stalled(url: string, headers: Record<string, string> = {}) {
+      const session = connect(url);
       try {
         const started = Date.now();
         const trailers = await new Promise<Record<string, unknown>>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error("no answer")), NO_ANSWER_MS);
-          const stream = session.request({ ":method": "POST", ":path": CALL, "content-type": "application/grpc" });
+          const stream = session.request({
+            ":method": "POST",
+            ":path": CALL,
+            "content-type": "application/grpc",
+            ...headers,
+          });
           stream.on("trailers", (t) => {
             clearTimeout(timer);
             resolve({ ...t });
@@ -120,12 +127,30 @@ describe("a stalled request body answers DEADLINE_EXCEEDED within bodyTimeoutMs"
           stream.resume();
           stream.write(envelope(message).subarray(0, 8)); // and never ends
         });
-        assertOnTime(Date.now() - started);
-        assert.equal(trailers["grpc-status"], "4");
-        assert.match(decodeURIComponent(String(trailers["grpc-message"])), /did not arrive within 300 ms/);
+        return { trailers, ms: Date.now() - started };
       } finally {
         session.close();
       }
+    }
+
+    it("gRPC over HTTP/2", async () => {
+      const { trailers, ms } = await stalled(listener.url);
+      assertOnTime(ms);
+      assert.equal(trailers["grpc-status"], "4");
+      assert.match(decodeURIComponent(String(trailers["grpc-message"])), /did not arrive within 300 ms/);
+    });
+
+    it("gRPC over HTTP/2 with a grpc-timeout: the earlier deadline answers", async () => {
+      // The client's deadline first (50 ms): Connect's deadline error.
+      const early = await stalled(listener.url, { "grpc-timeout": "50m" });
+      assert.equal(early.trailers["grpc-status"], "4");
+      assert.equal(decodeURIComponent(String(early.trailers["grpc-message"])), "the operation timed out");
+      assert.ok(early.ms < BODY_TIMEOUT_MS, `answered after ${early.ms} ms, not at the client's deadline`);
+      // The server's body timeout first (the client's is 5 s).
+      const late = await stalled(listener.url, { "grpc-timeout": "5S" });
+      assertOnTime(late.ms);
+      assert.equal(late.trailers["grpc-status"], "4");
+      assert.match(decodeURIComponent(String(late.trailers["grpc-message"])), /did not arrive within 300 ms/);
     });
   });
 });
