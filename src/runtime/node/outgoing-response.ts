@@ -1,9 +1,7 @@
 /**
- * Writes a fetch `Response` on Node's `http.ServerResponse`: a body in one chunk goes out in one write
- * with its `Content-Length`; a stream (SSE, a long answer) is written chunk by chunk as it is produced,
- * waiting for `drain` when the socket's buffer is full (backpressure), and cancelled when the client goes
- * away, so that the producer (an SSE stream's `cancel`) learns of it. A body made from a string or bytes
- * (`new Response(json)`, most answers) is written as it was given, without reading it through its stream;
+ * Writes a fetch `Response` on Node's `http.ServerResponse`: a body in one chunk in one write with its
+ * `Content-Length`; a stream (SSE) chunk by chunk, waiting for `drain` (backpressure), cancelled when the
+ * client goes away. A body made from a string or bytes is written as given, not read through its stream;
  * on Node 20 and 22 the server's own answers are made with their stream left to be made when read
  * ({@link answerLazily}).
  *
