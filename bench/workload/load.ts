@@ -21,6 +21,7 @@
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
+import { HEADERS, INITIALIZE, INITIALIZED } from "./session-requests.ts";
 
 const { values: opts } = parseArgs({
   options: {
@@ -92,15 +93,6 @@ function parseBody(body: string): Record<string, unknown> | null {
   }
   return null;
 }
-
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "k6-bench", version: "1.0" } },
-});
-const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 
 // deno-lint-ignore no-explicit-any
 type Check = (d: Record<string, any>) => boolean;

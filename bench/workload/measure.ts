@@ -53,7 +53,7 @@ function tree(root: number): number[] {
 }
 
 /** CPU seconds (user + system) and RSS bytes of these processes, from /proc/<pid>/stat. */
-function usage(pids: number[]): { cpu: number; rss: number } {
+export function usage(pids: number[]): { cpu: number; rss: number } {
   let ticks = 0, pages = 0;
   for (const pid of pids) {
     try {

@@ -13,13 +13,13 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { BUN, node22, startBackends } from "./measure.ts";
+import { BUN, node22, startBackends, usage } from "./measure.ts";
 import { freePort } from "./redis.ts";
+import { HEADERS, INITIALIZE, INITIALIZED } from "./session-requests.ts";
 
 const { values: opts } = parseArgs({
   options: {
@@ -40,21 +40,6 @@ if (opts.before !== undefined) {
   SERVERS.push(["before", `${opts.before.replace(/\/$/, "")}/bench/workload/ours.ts`]);
 }
 
-/** CPU seconds (user + system) of a process, from /proc/<pid>/stat. */
-function cpu(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "k6-bench", version: "1.0" } },
-});
-const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
 /** With `--call`: the workload's `get_user_cart` (a Redis hash, then the API and a Redis list in parallel). */
 const CALL = JSON.stringify({
@@ -100,9 +85,9 @@ async function measure(module: string, seconds: number, env: Record<string, stri
     const loops = Array.from({ length: Number(opts.loops) }, loop);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     measuring = true;
-    const from = cpu(child.pid!);
+    const from = usage([child.pid!]).cpu;
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    const to = cpu(child.pid!);
+    const to = usage([child.pid!]).cpu;
     measuring = false;
     stop = true;
     await Promise.all(loops);
