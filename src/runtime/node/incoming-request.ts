@@ -85,6 +85,42 @@ function wholeStream(incoming: NodeRequest, concat: Lent["concatBytes"]): Promis
 const text = (body: Uint8Array | string) => typeof body === "string" ? body : decoder.decode(body);
 const bytes = (body: Uint8Array | string) => typeof body === "string" ? encoder.encode(body) : new Uint8Array(body); // a copy (a Buffer's slice() is a view)
 
+/**
+ * Makes instances of `stand` pass for the runtime's class: `instanceof` holds, and each of `keys` that `stand` does
+ * not define itself answers from the runtime's own object, `realOf(this)` (made on first use).
+ */
+function standIn<T>(
+  stand: { prototype: T },
+  runtime: { prototype: object },
+  keys: readonly (string | symbol)[],
+  realOf: (self: T) => object,
+): void {
+  const own = new Set(Reflect.ownKeys(stand.prototype as object));
+  for (const key of keys) {
+    if (own.has(key) || key === "constructor" || key === Symbol.toStringTag) continue;
+    const member = Object.getOwnPropertyDescriptor(runtime.prototype, key)!;
+    Object.defineProperty(
+      stand.prototype,
+      key,
+      typeof member.value === "function"
+        ? {
+          value(this: T, ...args: unknown[]) {
+            return (realOf(this) as Record<PropertyKey, (...args: unknown[]) => unknown>)[key](...args);
+          },
+          writable: true,
+          configurable: true,
+        }
+        : {
+          get(this: T) {
+            return (realOf(this) as Record<PropertyKey, unknown>)[key];
+          },
+          configurable: true,
+        },
+    );
+  }
+  Object.setPrototypeOf(stand.prototype, runtime.prototype);
+}
+
 /** A field name as RFC 9110 §5.6.2 defines a token: the only names taken as they came. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /**
@@ -163,30 +199,7 @@ class NodeHeaders {
 }
 
 // Every other member of `Headers` (`set()`, `forEach()`, iteration, `getSetCookie()`…) is the runtime's own.
-for (const key of Reflect.ownKeys(Headers.prototype)) {
-  if (key === "constructor" || key === "get" || key === "has" || key === Symbol.toStringTag) continue;
-  const member = Object.getOwnPropertyDescriptor(Headers.prototype, key)!;
-  Object.defineProperty(
-    NodeHeaders.prototype,
-    key,
-    typeof member.value === "function"
-      ? {
-        value(this: NodeHeaders, ...args: unknown[]) {
-          const made = NodeHeaders.real(this) as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>;
-          return made[key](...args);
-        },
-        writable: true,
-        configurable: true,
-      }
-      : {
-        get(this: NodeHeaders) {
-          return (NodeHeaders.real(this) as unknown as Record<PropertyKey, unknown>)[key];
-        },
-        configurable: true,
-      },
-  );
-}
-Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype); // `instanceof Headers` holds
+standIn(NodeHeaders, Headers, Reflect.ownKeys(Headers.prototype), (headers) => NodeHeaders.real(headers));
 
 /** The runtime's `Headers` behind `headers`. */
 const realHeaders = (headers: Headers): Headers => headers instanceof NodeHeaders ? NodeHeaders.real(headers) : headers;
@@ -242,28 +255,12 @@ class NodeFetchRequest {
 }
 
 // Every other member of `Request` (`clone()`, `formData()`, `cache`, `redirect`…) is the runtime's own.
-const own = new Set(Object.getOwnPropertyNames(NodeFetchRequest.prototype));
-for (const name of Object.getOwnPropertyNames(Request.prototype)) {
-  if (own.has(name)) continue;
-  const member = Object.getOwnPropertyDescriptor(Request.prototype, name)!;
-  Object.defineProperty(
-    NodeFetchRequest.prototype,
-    name,
-    typeof member.value === "function"
-      ? {
-        value(this: NodeFetchRequest, ...args: unknown[]) {
-          const made = real(NodeFetchRequest.held(this)) as unknown as Record<string, (...args: unknown[]) => unknown>;
-          return made[name](...args);
-        },
-      }
-      : {
-        get(this: NodeFetchRequest) {
-          return (real(NodeFetchRequest.held(this)) as unknown as Record<string, unknown>)[name];
-        },
-      },
-  );
-}
-Object.setPrototypeOf(NodeFetchRequest.prototype, Request.prototype); // `instanceof Request` holds
+standIn(
+  NodeFetchRequest,
+  Request,
+  Object.getOwnPropertyNames(Request.prototype),
+  (r) => real(NodeFetchRequest.held(r)),
+);
 
 /**
  * Builds the `Request` a fetch handler gets from a Node request.
