@@ -384,7 +384,6 @@ describe("dependency boundaries", () => {
       "src/bindings/grpc/reflection.ts:serialized": "memo: each descriptor file's bytes, derived from the file",
       "src/server/read-body.ts:deadlines": "the process's timer queues, one per duration, shared by every server",
       "src/core/logger.ts:warnedThisProcess": "a warning given once per process, on purpose",
-      "src/runtime/node/incoming-request.ts:own": "constant: Request members the Node request defines, read at load",
     };
     const TABLE =
       /^(export\s+)?(const|let|var)\s+([\w$]+)\s*(?::((?:[^=;]|=>)+?))?=\s*(?:\/\*\s*@__PURE__\s*\*\/\s*)?new\s+(?:WeakMap|WeakSet|Map|Set)\b(.*)$/gm;
