@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, type Middleware } from "../../mod.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
-import { connect } from "node:http2";
+import { h2Exchange } from "../helpers/grpc-exchange.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { defineSkill } from "../../src/skills/mod.ts";
@@ -289,27 +289,14 @@ describe("request middleware on gRPC and Connect", () => {
   });
 
   it("gRPC on serveGrpc(): GetTools is refused UNAUTHENTICATED without the key", async () => {
-    const status = (headers: Record<string, string>) =>
-      new Promise<string | undefined>((resolve, reject) => {
-        const session = connect(listener.url);
-        session.on("error", reject);
-        const stream = session.request({
-          ":method": "POST",
-          ":path": "/mcplite.MCPLite/GetTools",
-          "content-type": "application/grpc",
-          te: "trailers",
-          ...headers,
-        });
-        let grpcStatus: string | undefined;
-        stream.on("response", (h) => grpcStatus ??= h["grpc-status"] as string | undefined);
-        stream.on("trailers", (t) => grpcStatus = t["grpc-status"] as string | undefined);
-        stream.on("data", () => {});
-        stream.on("end", () => {
-          session.close();
-          resolve(grpcStatus);
-        });
-        stream.end(new Uint8Array(5)); // one empty message, uncompressed
-      });
+    const status = async (headers: Record<string, string>) => {
+      // one empty message, uncompressed; the status in the trailers, or in the headers of a trailers-only answer
+      const answer = await h2Exchange(listener.url, "/mcplite.MCPLite/GetTools", {
+        "content-type": "application/grpc",
+        ...headers,
+      }, new Uint8Array(5));
+      return (answer.trailers["grpc-status"] ?? answer.headers["grpc-status"]) as string | undefined;
+    };
     assert.equal(await status({}), "16");
     assert.equal(await status(KEY), "0");
   });

@@ -8,7 +8,6 @@
  * microtask runs.
  */
 import assert from "node:assert/strict";
-import { connect, type IncomingHttpHeaders } from "node:http2";
 import { after, before, describe, it } from "node:test";
 import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import * as v from "valibot";
@@ -21,6 +20,7 @@ import {
   ToolResponseSchema,
 } from "../../src/bindings/grpc/mod.ts";
 import { DENO_H2_ABORTS } from "../helpers/h2-sessions.ts";
+import { grpcFrame, h2Exchange } from "../helpers/grpc-exchange.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { CAN_PEEK } from "../../src/runtime/bun/peek.ts";
 import { legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
@@ -256,35 +256,14 @@ describe("synchronous dispatch", () => {
     /** One call on its own connection: the status, the `ToolResponse` as JSON (clock left out), the trailers. */
     function grpcCall(name: string): Promise<unknown> {
       const message = toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: ARGS }));
-      const frame = new Uint8Array(5 + message.byteLength);
-      new DataView(frame.buffer).setUint32(1, message.byteLength);
-      frame.set(message, 5);
-      return new Promise((resolve, reject) => {
-        const session = connect(listener!.url);
-        session.on("error", reject);
-        const stream = session.request({
-          ":method": "POST",
-          ":path": "/mcplite.MCPLite/CallTool",
-          "content-type": "application/grpc",
-          te: "trailers",
-        });
-        let headers: IncomingHttpHeaders = {}, trailers: IncomingHttpHeaders = {};
-        const chunks: Uint8Array[] = [];
-        stream.on("response", (h) => headers = h);
-        stream.on("trailers", (t) => trailers = t);
-        stream.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-        stream.on("error", reject);
-        stream.on("close", () => {
-          session.close();
-          const body = new Uint8Array(Buffer.concat(chunks));
-          const response = body.byteLength < 5 ? undefined : JSON.parse(
-            JSON.stringify(toJson(ToolResponseSchema, fromBinary(ToolResponseSchema, body.subarray(5)))),
-            (key, value) => CLOCK.has(key) ? undefined : value,
-          );
-          const { date: _date, ...rest } = headers;
-          resolve({ headers: rest, response, trailers: { ...trailers } });
-        });
-        stream.end(frame);
+      const grpc = { "content-type": "application/grpc" };
+      const call = h2Exchange(listener!.url, "/mcplite.MCPLite/CallTool", grpc, grpcFrame(message));
+      return call.then(({ headers, body, trailers }) => {
+        const response = body.byteLength < 5 ? undefined : JSON.parse(
+          JSON.stringify(toJson(ToolResponseSchema, fromBinary(ToolResponseSchema, body.subarray(5)))),
+          (key, value) => CLOCK.has(key) ? undefined : value,
+        );
+        return { headers, response, trailers };
       });
     }
 

@@ -6,7 +6,6 @@
  * streaming) still reach Connect's adapter.
  */
 import assert from "node:assert/strict";
-import { connect, type IncomingHttpHeaders } from "node:http2";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { create, fromBinary, type JsonObject, toBinary } from "@bufbuild/protobuf";
@@ -24,6 +23,7 @@ import { slowProbe } from "../../helpers/fixtures.ts";
 import { bearer, opaqueAuth } from "../../helpers/opaque-auth.ts";
 import { coreOf, grpcJs, grpcServer, waitFor } from "./grpc-fixtures.ts";
 import { DENO_H2_ABORTS } from "../../helpers/h2-sessions.ts";
+import { grpcFrame, h2Exchange } from "../../helpers/grpc-exchange.ts";
 
 const CALL = "/mcplite.MCPLite/CallTool";
 const LIST = "/mcplite.MCPLite/GetTools";
@@ -36,14 +36,7 @@ interface Exchange {
   trailers: Record<string, unknown>;
 }
 
-/** Frames a message as gRPC does (gRPC over HTTP/2 protocol, Length-Prefixed-Message). */
-function frame(message: Uint8Array, flags = 0, length = message.byteLength): Uint8Array {
-  const out = new Uint8Array(5 + message.byteLength);
-  out[0] = flags;
-  new DataView(out.buffer).setUint32(1, length);
-  out.set(message, 5);
-  return out;
-}
+const frame = grpcFrame;
 
 function callBody(name: string, args: JsonObject = {}): Uint8Array {
   return toBinary(ToolRequestSchema, create(ToolRequestSchema, { name, arguments: args }));
@@ -77,11 +70,6 @@ function framesOf(body: Uint8Array, toolResponses: boolean): Exchange["frames"] 
   return frames;
 }
 
-function plainHeaders(headers: IncomingHttpHeaders): Record<string, unknown> {
-  const { date: _date, ...rest } = headers;
-  return { ...rest };
-}
-
 /** Sends one request on its own connection and collects the answer; `reset` cancels it after that many ms. */
 function exchange(
   url: string,
@@ -90,24 +78,9 @@ function exchange(
   body: Uint8Array,
   reset?: number,
 ): Promise<Exchange> {
-  return new Promise((resolve, reject) => {
-    const session = connect(url);
-    session.on("error", reject);
-    const stream = session.request({ ":method": "POST", ":path": path, te: "trailers", ...headers });
-    const result: Exchange = { headers: {}, frames: [], trailers: {} };
-    const chunks: Uint8Array[] = [];
-    stream.on("response", (h) => result.headers = plainHeaders(h));
-    stream.on("trailers", (t) => result.trailers = { ...t });
-    stream.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-    stream.on("error", () => {});
-    stream.on("close", () => {
-      const proto = String(result.headers["content-type"]).endsWith("proto");
-      result.frames = framesOf(new Uint8Array(Buffer.concat(chunks)), proto && path !== LIST);
-      session.close();
-      resolve(result);
-    });
-    stream.end(body);
-    if (reset !== undefined) setTimeout(() => stream.close(0x8), reset); // RST_STREAM CANCEL
+  return h2Exchange(url, path, headers, body, reset).then(({ headers, body, trailers }) => {
+    const proto = String(headers["content-type"]).endsWith("proto");
+    return { headers, frames: framesOf(body, proto && path !== LIST), trailers };
   });
 }
 
