@@ -35,19 +35,49 @@ const deadlines = new Map<number, DelayQueue>();
  * @throws {ProtocolError} `payload_too_large`, `request_timeout`, or `parse_error` (not UTF-8).
  */
 export function readBody(request: Request, limits: BodyLimits): string | Promise<string> {
+  return readBodyThen(request, limits, same);
+}
+
+/**
+ * {@link readBody} handing the text straight to `then`: where the body has to be waited for, one
+ * promise from the read to what `then` makes of it instead of one per step (each costs a microtask
+ * turn on every runtime).
+ *
+ * @param request The request.
+ * @param limits The size and time limits.
+ * @param then What to make of the text.
+ * @param failed What to make of an error once the read had to be waited for (what `then` throws
+ *   included); without it, the promise rejects with the error. Before that, errors are thrown.
+ * @returns What `then` made; at once where the runtime already holds the body (Bun).
+ * @throws {ProtocolError} As {@link readBody}, where nothing had to be waited for.
+ */
+export function readBodyThen<T>(
+  request: Request,
+  limits: BodyLimits,
+  then: (text: string) => T | Promise<T>,
+  failed?: (error: unknown) => T,
+): T | Promise<T> {
   const length = declaredLength(request);
   if (length === undefined) {
     // none, or unreadable: the runtime's own read where the listener bounds the body, else chunk by chunk
-    if (!isBounded(request)) return readChunks(request, limits);
+    if (!isBounded(request)) return settled(readChunks(request, limits).then(then), failed);
     const bytes = readWhole(request, limits);
-    return bytes instanceof Promise ? bytes.then(decode) : decode(bytes);
+    return bytes instanceof Promise ? settled(bytes.then((held) => then(decode(held))), failed) : then(decode(bytes));
   }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
   const reading = request.text();
   const held = peekFulfilled(reading);
   return held !== NOT_YET
-    ? checkedUtf8(held, length)
-    : withinTime(reading, request, limits.bodyTimeoutMs).then((text) => checkedUtf8(text, length));
+    ? then(checkedUtf8(held, length))
+    : withinTime(reading, request, limits.bodyTimeoutMs, (text) => then(checkedUtf8(text, length)), failed);
+}
+
+/** The value itself: `then` of a read that hands back what it read. */
+export const same = <T>(value: T): T => value;
+
+/** The promise, its rejection handed to `failed` where there is one. */
+function settled<T>(promise: Promise<T>, failed?: (error: unknown) => T): Promise<T> {
+  return failed === undefined ? promise : promise.catch(failed);
 }
 
 /** The text of a body of `length` bytes, refused if its bytes were not UTF-8. */
@@ -121,7 +151,7 @@ function readWhole(request: Request, limits: BodyLimits): Uint8Array | Promise<U
     if (buffer.byteLength > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
     return new Uint8Array(buffer);
   };
-  return held !== NOT_YET ? within(held) : withinTime(reading, request, limits.bodyTimeoutMs).then(within);
+  return held !== NOT_YET ? within(held) : withinTime(reading, request, limits.bodyTimeoutMs, within);
 }
 
 /** The declared `Content-Length`, or `undefined` when there is none or it is unreadable. */
@@ -170,44 +200,38 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
   return chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
 }
 
-/** What the race in {@link withinTime} yields when the read has not settled yet. */
-const PENDING = Symbol("pending");
-const SETTLED = Promise.resolve(PENDING);
 /**
- * How far to keep racing reads against {@link SETTLED} where the runtime cannot peek (Bun settles
- * `text()` at once for a body it already holds, and says so): up while races find the read settled,
- * down when they do not. Deno and Node never settle it at once, so there the race stops after a few
- * misses instead of costing every read.
+ * Settles with `then` of the read, or with `failed` of its error or of a timeout once `ms` have passed
+ * (the read is then abandoned, and `then` never runs). Where the runtime can peek (Bun), the caller
+ * looked first: the read is pending; elsewhere (Deno, Node, Workers) `text()` never settles at once.
  */
-let racing = 8;
-
-/**
- * Settles with the read, or rejects once `ms` have passed (the read is then abandoned). Where the
- * runtime can peek (Bun), the caller looked first: the read is pending.
- */
-async function withinTime<T>(reading: Promise<T>, request: Request, ms: number): Promise<T> {
-  if (ms <= 0) return await reading;
-  if (!CAN_PEEK && racing > 0) { // where the runtime can peek, the caller did
-    const first = await Promise.race([reading, SETTLED]);
-    if (first !== PENDING) {
-      if (racing < 8) racing++;
-      return first;
-    }
-    racing--;
-  }
-  return await new Promise<T>((resolve, reject) => {
+function withinTime<T, U>(
+  reading: Promise<T>,
+  request: Request,
+  ms: number,
+  then: (value: T) => U | Promise<U>,
+  failed?: (error: unknown) => U,
+): Promise<U> {
+  if (ms <= 0) return settled(reading.then(then), failed);
+  return new Promise<U>((resolve, reject) => {
+    const fail = (error: unknown) => failed === undefined ? reject(error) : resolve(failed(error));
     const deadline = new ReadDeadline(() => {
-      reject(timedOut(ms));
+      fail(timedOut(ms));
       // The runtime holds the body locked while it reads; where it lets go, stop receiving it.
       request.body?.cancel().catch(() => {});
     });
     const waiting = queueFor(ms).add(deadline);
     reading.then((value) => {
       waiting.cancel();
-      resolve(value);
+      if (deadline.expired) return;
+      try {
+        resolve(then(value));
+      } catch (error) {
+        fail(error);
+      }
     }, (error: unknown) => {
       waiting.cancel();
-      reject(error);
+      if (!deadline.expired) fail(error);
     });
   });
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { ProtocolError } from "../errors/error.ts";
-import { readBody } from "./read-body.ts";
+import { readBodyThen, same } from "./read-body.ts";
 import { parseJson } from "./parse-json.ts";
 import type { ResolvedOptions } from "./binding-contract.ts";
 import { echoed } from "../internal/echo.ts";
@@ -48,6 +48,16 @@ export async function readJson(request: Request, options: ResolvedOptions): Prom
  * @throws {ProtocolError} As {@link readJson}.
  */
 export function readJsonNow(request: Request, options: ResolvedOptions): unknown {
+  return readJsonThen(request, options, same);
+}
+
+/** {@link readJsonNow} handing the parsed body to `then` and errors to `failed` (`readBodyThen`). */
+function readJsonThen<T>(
+  request: Request,
+  options: ResolvedOptions,
+  then: (body: unknown) => T | Promise<T>,
+  failed?: (error: unknown) => T,
+): T | Promise<T> {
   const contentType = request.headers.get("content-type");
   if (!isJsonContentType(contentType)) {
     throw new ProtocolError(
@@ -56,10 +66,10 @@ export function readJsonNow(request: Request, options: ResolvedOptions): unknown
     );
   }
   // Text first: as fast as the runtime's own `json()`, and it lets the encoding and the nesting be
-  // checked before parsing (a too-deep body is refused without being built).
-  const body = readBody(request, options); // no promise where the body is already held (Bun)
+  // checked before parsing (a too-deep body is refused without being built). No promise where the
+  // body is already held (Bun); one from the read to `then` where it is not.
   const depth = options.maxJsonDepth;
-  return body instanceof Promise ? body.then((text) => parseJson(text, depth)) : parseJson(body, depth);
+  return readBodyThen(request, options, (text) => then(parseJson(text, depth)), failed);
 }
 
 /**
@@ -83,9 +93,11 @@ export function answerJson(
 ): Response | Promise<Response> {
   try {
     if (request.method !== "POST") throw notPost;
-    const read = readJsonNow(request, options);
-    const answered = read instanceof Promise ? read.then(answer) : answer(read);
-    return answered instanceof Promise ? answered.catch(failed) : answered;
+    // What `answer` throws goes to `failed` in the same step; only an answer still pending needs a catch.
+    return readJsonThen(request, options, (body) => {
+      const answered = answer(body);
+      return answered instanceof Promise ? answered.catch(failed) : answered;
+    }, failed);
   } catch (error) {
     return failed(error);
   }

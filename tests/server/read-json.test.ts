@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../src/errors/mod.ts";
 import { resolveOptions } from "../../src/server/server-options.ts";
-import { readJson } from "../../src/server/read-json.ts";
+import { answerJson, readJson } from "../../src/server/read-json.ts";
 
 const options = resolveOptions({ name: "t", version: "1", maxBodyBytes: 4096 });
 
@@ -67,6 +67,59 @@ describe("readJson", () => {
     }
     for (const [label, request] of requests(`{"a":"${"x".repeat(5000)}"}`)) {
       await assert.rejects(readJson(request, options), { code: ErrorCode.PayloadTooLarge }, label);
+    }
+  });
+
+  it("answerJson: a body still arriving at bodyTimeoutMs is answered by failed, and the answer never runs", async () => {
+    const timed = resolveOptions({ name: "t", version: "1", bodyTimeoutMs: 50 });
+    // The body comes whole, but only after the deadline: too late to be answered.
+    const late = '{"late":"xxxxxxxxx"}';
+    let arrived = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      start: (controller) =>
+        void setTimeout(() => {
+          arrived = true;
+          controller.enqueue(new TextEncoder().encode(late));
+          controller.close();
+        }, 150),
+    });
+    const request = new Request("http://localhost/x", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": "20" },
+      body: stalled,
+      duplex: "half",
+    } as RequestInit);
+    const answered: unknown[] = [];
+    // The deadlines' shared timer does not keep a process alive (a listener does): this test's does.
+    const alive = setTimeout(() => {}, 10_000);
+    assert.equal(late.length, 20);
+    let response: Response;
+    try {
+      response = await answerJson(request, timed, new Error("not POST"), (body) => {
+        answered.push(body);
+        return new Response("answered");
+      }, (error) => new Response((error as { code?: string }).code, { status: 408 }));
+    } finally {
+      clearTimeout(alive);
+    }
+    assert.equal(response.status, 408);
+    assert.equal(await response.text(), ErrorCode.RequestTimeout);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.ok(arrived, "the body arrived after the deadline");
+    assert.deepEqual(answered, [], "a body past its deadline is not answered");
+  });
+
+  it("answerJson: what the answer throws, or rejects with, once the body was waited for, goes to failed", async () => {
+    for (const thrown of [true, false]) {
+      const [, request] = requests('{"a":1}')[1]; // no Content-Length: read chunk by chunk, so waited for
+      const response = await answerJson(request, options, new Error("not POST"), (body) => {
+        assert.deepEqual(body, { a: 1 });
+        const error = new Error("the tool failed");
+        if (thrown) throw error;
+        return Promise.reject(error);
+      }, (error) => new Response((error as Error).message, { status: 500 }));
+      assert.equal(response.status, 500);
+      assert.equal(await response.text(), "the tool failed");
     }
   });
 });
