@@ -73,7 +73,7 @@ export function readBodyThen<T>(
 }
 
 /** The value itself: `then` of a read that hands back what it read. */
-export const same = <T>(value: T): T => value;
+const same = <T>(value: T): T => value;
 
 /** The promise, its rejection handed to `failed` where there is one. */
 function settled<T>(promise: Promise<T>, failed?: (error: unknown) => T): Promise<T> {

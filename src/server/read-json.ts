@@ -4,7 +4,7 @@
  * @module
  */
 import { ProtocolError } from "../errors/error.ts";
-import { readBodyThen, same } from "./read-body.ts";
+import { readBodyThen } from "./read-body.ts";
 import { parseJson } from "./parse-json.ts";
 import type { ResolvedOptions } from "./binding-contract.ts";
 import { echoed } from "../internal/echo.ts";
@@ -48,16 +48,13 @@ export async function readJson(request: Request, options: ResolvedOptions): Prom
  * @throws {ProtocolError} As {@link readJson}.
  */
 export function readJsonNow(request: Request, options: ResolvedOptions): unknown {
-  return readJsonThen(request, options, same);
+  checkJsonType(request);
+  const depth = options.maxJsonDepth;
+  return readBodyThen(request, options, (text) => parseJson(text, depth));
 }
 
-/** {@link readJsonNow} handing the parsed body to `then` and errors to `failed` (`readBodyThen`). */
-function readJsonThen<T>(
-  request: Request,
-  options: ResolvedOptions,
-  then: (body: unknown) => T | Promise<T>,
-  failed?: (error: unknown) => T,
-): T | Promise<T> {
+/** Refuses a body that is not JSON by its `Content-Type`. */
+function checkJsonType(request: Request): void {
   const contentType = request.headers.get("content-type");
   if (!isJsonContentType(contentType)) {
     throw new ProtocolError(
@@ -65,11 +62,6 @@ function readJsonThen<T>(
       `Unsupported Content-Type ${echoed(JSON.stringify(contentType ?? ""))}: send application/json`,
     );
   }
-  // Text first: as fast as the runtime's own `json()`, and it lets the encoding and the nesting be
-  // checked before parsing (a too-deep body is refused without being built). No promise where the
-  // body is already held (Bun); one from the read to `then` where it is not.
-  const depth = options.maxJsonDepth;
-  return readBodyThen(request, options, (text) => then(parseJson(text, depth)), failed);
 }
 
 /**
@@ -93,9 +85,13 @@ export function answerJson(
 ): Response | Promise<Response> {
   try {
     if (request.method !== "POST") throw notPost;
-    // What `answer` throws goes to `failed` in the same step; only an answer still pending needs a catch.
-    return readJsonThen(request, options, (body) => {
-      const answered = answer(body);
+    checkJsonType(request);
+    // Text first: as fast as the runtime's own `json()`, and it lets the encoding and the nesting be
+    // checked before parsing (a too-deep body is refused without being built). What `answer` throws
+    // goes to `failed` in the same step; only an answer still pending needs a catch.
+    const depth = options.maxJsonDepth;
+    return readBodyThen(request, options, (text) => {
+      const answered = answer(parseJson(text, depth));
       return answered instanceof Promise ? answered.catch(failed) : answered;
     }, failed);
   } catch (error) {
