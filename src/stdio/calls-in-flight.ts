@@ -1,8 +1,10 @@
 /**
- * The server's `calls` budget (`limits`) on a connection (stdio, a WebSocket): each request the client
- * sends takes a call before it runs, and gives it back when its response is written (or the connection
- * ends). A request past the budget is answered at once with a JSON-RPC error -32029 (`rate_limited`,
- * `data.retryAfterMs`, `data.processed: false`), and runs nothing.
+ * The requests a connection's client (stdio, a WebSocket) has running, from their arrival until their
+ * response is written (or the connection ends). Each takes a call of the server's `calls` budget
+ * (`limits`) and gives it back then; a request past the budget is answered at once with a JSON-RPC error
+ * -32029 (`rate_limited`, `data.retryAfterMs`, `data.processed: false`), and runs nothing. The requests
+ * are grouped in waves (those taken between two {@link CallsInFlight.nextWave} calls), so that a reader
+ * can wait until a burst it started has been answered.
  *
  * @module
  */
@@ -15,13 +17,21 @@ type BudgetRefusal = budgeting.BudgetRefusal;
 /** How every response begins (`src/bindings/jsonrpc.ts` writes the members in this order). */
 const RESPONSE_HEAD = '{"jsonrpc":"2.0","id":';
 
+/** Requests taken together: how many are not answered yet, and who waits for them. */
+interface Wave {
+  running: number;
+  answered?: () => void;
+}
+
 /** The calls a connection's client has running, counted in the server's budgets. */
 export class CallsInFlight implements MessageOut {
   readonly #out: MessageOut;
   readonly #budgets: Budgets;
   readonly #caller: string;
-  /** The running requests, by their id as it is serialised (a response names it the same way). */
-  readonly #running = new Set<string>();
+  /** The running requests, by their id as it is serialised (a response names it the same way), and their wave. */
+  readonly #running = new Map<string, Wave>();
+  /** The wave requests join as they are taken. */
+  #wave: Wave = { running: 0 };
 
   /**
    * Counts the calls of one connection.
@@ -48,8 +58,23 @@ export class CallsInFlight implements MessageOut {
     const key = JSON.stringify(id);
     if (this.#running.has(key)) return undefined; // the same id twice: its answer is refused by the protocol
     const refusal = this.#budgets.take("calls", 1, this.#caller);
-    if (refusal === undefined) this.#running.add(key);
+    if (refusal === undefined) {
+      this.#running.set(key, this.#wave);
+      this.#wave.running++;
+    }
     return refusal;
+  }
+
+  /**
+   * Ends the current wave: the requests taken from now on are the next one's.
+   *
+   * @returns When every request of the wave that ends has been answered (or the connection ended), or
+   *   `undefined` when each already was.
+   */
+  nextWave(): Promise<void> | undefined {
+    const wave = this.#wave;
+    this.#wave = { running: 0 };
+    return wave.running === 0 ? undefined : new Promise((resolve) => wave.answered = resolve);
   }
 
   send(message: string): void {
@@ -63,7 +88,10 @@ export class CallsInFlight implements MessageOut {
 
   /** Gives back every call still counted: the connection ended. */
   end(): void {
-    for (const _ of this.#running) this.#budgets.give("calls", 1, this.#caller);
+    for (const wave of this.#running.values()) {
+      this.#budgets.give("calls", 1, this.#caller);
+      settle(wave);
+    }
     this.#running.clear();
   }
 
@@ -72,8 +100,16 @@ export class CallsInFlight implements MessageOut {
     // result or error, a request to the client with its method.
     const end = message.indexOf(',"', RESPONSE_HEAD.length);
     if (end < 0 || message.startsWith('"method"', end + 1)) return;
-    if (this.#running.delete(message.slice(RESPONSE_HEAD.length, end))) {
-      this.#budgets.give("calls", 1, this.#caller);
-    }
+    const key = message.slice(RESPONSE_HEAD.length, end);
+    const wave = this.#running.get(key);
+    if (wave === undefined) return;
+    this.#running.delete(key);
+    this.#budgets.give("calls", 1, this.#caller);
+    settle(wave);
   }
+}
+
+/** One request of the wave was answered; the last wakes whoever waits. */
+function settle(wave: Wave): void {
+  if (--wave.running === 0) wave.answered?.();
 }

@@ -4,7 +4,8 @@
  * never does), so concurrent answers never interleave. A failed write (the reader closed the pipe)
  * marks the output broken once; later lines are dropped. The bytes handed over but not yet written
  * are counted: a reader that stops reading (the pipe fills) makes {@link LineWriter.room} wait, and
- * the connection reads no more requests until they drain.
+ * the connection reads no more requests until they drain; {@link LineWriter.drained} waits until the
+ * reader took them all.
  *
  * @module
  */
@@ -24,7 +25,8 @@ export class LineWriter implements MessageOut {
   readonly #maxQueuedBytes: number;
   /** Bytes handed to `write` whose write has not settled. */
   #queued = 0;
-  #roomMade: (() => void) | undefined;
+  /** What settles when the queued bytes fall to a bound (the room's, or 0) or the output breaks: one per bound. */
+  readonly #waiting = new Map<number, { promise: Promise<void>; wake: () => void }>();
 
   /**
    * Creates a writer.
@@ -45,14 +47,27 @@ export class LineWriter implements MessageOut {
    * @returns When there is room.
    */
   room(): Promise<void> | undefined {
-    if (this.#queued <= this.#maxQueuedBytes || this.#broken) return undefined;
-    return new Promise((resolve) => {
-      const previous = this.#roomMade;
-      this.#roomMade = () => {
-        previous?.();
-        resolve();
-      };
-    });
+    return this.#within(this.#maxQueuedBytes);
+  }
+
+  /**
+   * Waits until the reader took every byte handed over so far (at once when it did, or the output broke).
+   *
+   * @returns When it did.
+   */
+  drained(): Promise<void> | undefined {
+    return this.#within(0);
+  }
+
+  #within(bytes: number): Promise<void> | undefined {
+    if (this.#queued <= bytes || this.#broken) return undefined;
+    let waiting = this.#waiting.get(bytes);
+    if (waiting === undefined) {
+      let wake!: () => void;
+      const promise = new Promise<void>((resolve) => wake = resolve);
+      this.#waiting.set(bytes, waiting = { promise, wake });
+    }
+    return waiting.promise;
   }
 
   /** Whether a write failed (nothing more reaches the reader). */
@@ -95,19 +110,22 @@ export class LineWriter implements MessageOut {
 
   #taken(bytes: number): void {
     this.#queued -= bytes;
-    if (this.#queued <= this.#maxQueuedBytes) this.#wake();
+    if (this.#waiting.size > 0) this.#wake(this.#queued);
   }
 
-  #wake(): void {
-    const made = this.#roomMade;
-    this.#roomMade = undefined;
-    made?.();
+  /** Wakes who waits for the queue to fall to `queued` bytes or to more (0 wakes everyone: the output broke). */
+  #wake(queued: number): void {
+    for (const [bytes, { wake }] of this.#waiting) {
+      if (bytes < queued) continue;
+      this.#waiting.delete(bytes);
+      wake();
+    }
   }
 
   #fail(error: unknown): void {
     if (this.#broken) return;
     this.#broken = true;
-    this.#wake();
+    this.#wake(0);
     this.#onBroken(error);
   }
 }

@@ -118,19 +118,31 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
     })();
   }
 
+  /**
+   * Between two bursts: a turn of the event loop (timers and I/O run); then, while the host has not taken
+   * all that was written to it, until the burst's requests have answered, so that the room check which
+   * follows counts their answers however long they take. A host that takes it all meanwhile is reading:
+   * the next burst starts without waiting for slow requests (requests run concurrently).
+   */
+  async function burstDone(answered: Promise<void> | undefined): Promise<void> {
+    await Promise.race([sleep(0), stoppedSignal]);
+    const drained = answered && out.drained();
+    if (drained !== undefined) await Promise.race([answered, drained, stoppedSignal]);
+  }
+
   const closed = (async () => {
     const splitter = new LineSplitter(maxLineBytes);
+    // Lines start a burst at a time, counted across chunks: the next chunk may be read before the
+    // requests of the last one have answered (a read of bytes already there is no turn of the event loop).
+    let started = 0;
     try {
       while (stopping === undefined) {
         const next = await source.read();
         if (next.done || stopping !== undefined) break;
-        let started = 0;
         for (const line of splitter.push(next.value)) {
-          // A chunk of many requests starts them a burst at a time, each burst's answers written (and counted
-          // below) before the next starts, as the WebSocket binding's inbound flow does.
           if (started++ === BURST) {
             started = 1;
-            await Promise.race([sleep(0), stoppedSignal]); // a turn of the event loop: timers and I/O run
+            await burstDone(connection.nextWave());
             if (stopping !== undefined) break;
           }
           // A reader that stops reading stdout: read no more requests until what it was sent drains.
@@ -148,7 +160,7 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   return { closed, close: () => stop(new Error("the server closed")).then(() => closed) };
 }
 
-/** The most requests of one chunk that start before the event loop turns (its answers are written). */
+/** The most requests that start before the event loop turns (and, for a host behind, before they answered). */
 const BURST = 16;
 
 /** Reads chunks, and can end a pending read (a reader's `cancel`, an async iterator's `return`). */

@@ -186,6 +186,16 @@ export class ServerConnection {
   }
 
   /**
+   * Ends a burst of messages: the requests received from now on are the next burst's.
+   *
+   * @returns When each request of the burst that ends has been answered (its response handed to the
+   *   output) or the connection ended, or `undefined` when each already was.
+   */
+  nextWave(): Promise<void> | undefined {
+    return this.#calls.nextWave();
+  }
+
+  /**
    * Ends the connection: aborts every running request, and waits until each has answered.
    *
    * @param reason Why the requests abort.
