@@ -1,11 +1,9 @@
 /**
- * Writes whole lines to the output, in order. Each message is one `write` of its text and newline
- * (MCP 2025-11-25, Transports: stdio: "Messages ... MUST NOT contain embedded newlines"; JSON text
- * never does), so concurrent answers never interleave. A failed write (the reader closed the pipe)
- * marks the output broken once; later lines are dropped. The bytes handed over but not yet written
- * are counted: a reader that stops reading (the pipe fills) makes {@link LineWriter.room} wait, and
- * the connection reads no more requests until they drain; {@link LineWriter.drained} waits until the
- * reader took them all.
+ * Writes whole lines to the output, in order: one `write` per message and its newline (MCP 2025-11-25,
+ * Transports: stdio: "Messages ... MUST NOT contain embedded newlines"), so answers never interleave. A
+ * failed write (the reader closed the pipe) marks the output broken once; later lines are dropped. The
+ * bytes not yet written are counted: {@link LineWriter.room} waits while a reader that stopped reading
+ * is over the bound (no more requests are read), {@link LineWriter.drained} until it took them all.
  *
  * @module
  */
