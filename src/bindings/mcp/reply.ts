@@ -61,7 +61,6 @@ export function respondHttp(
 class HttpCarrier implements Carrier, Due {
   readonly streaming: boolean;
   readonly persistent = false;
-  readonly session: string | null;
   readonly headers: Headers;
   readonly host: Host;
   /** Its wait for the first keep-alive. */
@@ -86,7 +85,11 @@ class HttpCarrier implements Carrier, Due {
     this.host = host;
     this.streaming = streaming;
     this.headers = http.headers;
-    this.session = http.headers.get(SESSION_HEADER);
+  }
+
+  /** Read when asked: a 2026-07-28 request has no session to look for. */
+  get session(): string | null {
+    return this.headers.get(SESSION_HEADER);
   }
 
   get signal(): AbortSignal {

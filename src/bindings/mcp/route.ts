@@ -89,9 +89,8 @@ export function route(
   target: ErrorTarget & Channel,
 ): Routed | undefined {
   target.id = idOf(message);
-  const session = carrier.session;
   if (isAnswer(message)) {
-    if (!ctx.pending.answer(message, session)) {
+    if (!ctx.pending.answer(message, carrier.session)) {
       throw new ProtocolError(
         "invalid_request",
         "Invalid Request: no question with this id is pending on this server instance",
@@ -104,11 +103,14 @@ export function route(
   const header = http?.get(PROTOCOL_VERSION_HEADER);
   const modern = isModern(rpc, header ?? null);
   let envelope: Envelope;
+  // A session is a 2025 revision's (MCP 2025-11-25, Transports: Session Management); 2026-07-28 has none.
+  let session: string | null = null;
   if (modern) {
     target.table = modernErrorToWire;
     envelope = parseModernEnvelope(rpc, header, ctx.core.options.protocolVersions);
     if (http !== undefined && rpc.id !== undefined) checkStandardHeaders(rpc, http);
   } else {
+    session = carrier.session;
     envelope = parseLegacyEnvelope(rpc, header ?? null, ctx.sessions.get(session), ctx.core.options.protocolVersions);
   }
   const registry = registryOf(ctx.core);
