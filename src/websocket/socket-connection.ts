@@ -67,10 +67,12 @@ export function socketConnection(
     if (typeof data === "string") connection.receiveText(data);
     else connection.receive(data);
   };
+  const nextWave = () => connection.nextWave();
   return {
     open: (accepted) => {
       socket = accepted;
-      flow = new InboundFlow(accepted, options.maxBufferedBytes / 2, options.maxBufferedBytes, dispatch, overflow);
+      const { maxBufferedBytes } = options;
+      flow = new InboundFlow(accepted, maxBufferedBytes / 2, maxBufferedBytes, dispatch, overflow, nextWave);
     },
     message: (data) => flow?.push(data), // none once closing: no more calls
     close: (code) => end(`the WebSocket closed (${code})`),
