@@ -119,14 +119,15 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
   }
 
   /**
-   * Between two bursts: a turn of the event loop (timers and I/O run); then, while the host has not taken
-   * all that was written to it, until the burst's requests have answered, so that the room check which
-   * follows counts their answers however long they take. A host that takes it all meanwhile is reading:
-   * the next burst starts without waiting for slow requests (requests run concurrently).
+   * Between two bursts whose first has not all answered: a turn of the event loop (timers and I/O run); then,
+   * while the host has not taken all that was written to it, until those requests have answered, so that the
+   * room check which follows counts their answers however long they take. A host that takes it all meanwhile
+   * is reading: the next burst starts without waiting for slow requests (requests run concurrently). A burst
+   * already answered (a client calling one at a time) goes on at once.
    */
-  async function burstDone(answered: Promise<void> | undefined): Promise<void> {
+  async function burstDone(answered: Promise<void>): Promise<void> {
     await Promise.race([sleep(0), stoppedSignal]);
-    const drained = answered && out.drained();
+    const drained = out.drained();
     if (drained !== undefined) await Promise.race([answered, drained, stoppedSignal]);
   }
 
@@ -142,7 +143,8 @@ export function serveStdio(server: StdioServable, options: StdioOptions = {}): S
         for (const line of splitter.push(next.value)) {
           if (started++ === BURST) {
             started = 1;
-            await burstDone(connection.nextWave());
+            const answered = connection.nextWave();
+            if (answered !== undefined) await burstDone(answered);
             if (stopping !== undefined) break;
           }
           // A reader that stops reading stdout: read no more requests until what it was sent drains.

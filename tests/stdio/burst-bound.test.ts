@@ -4,7 +4,8 @@
  * Calls answering 1 MiB each, sent all at once to a host that reads nothing, start a burst at most,
  * however the bytes are split into reads and however slowly the answers are produced; once the host
  * reads again, every call is answered, and requests the host sends meanwhile start without waiting for
- * the running ones to answer. Counted in calls started and in timer turns, never in milliseconds.
+ * the running ones to answer; a host calling one at a time never waits for a turn of the event loop.
+ * Counted in calls started and in timer turns, never in milliseconds.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -142,6 +143,26 @@ describe("serveStdio's output bound, in process", () => {
     host.open();
     await turnsUntil(() => host.seen.ids.length === CALLS + 1, "every call answered");
     assert.deepEqual(host.seen.ids.toSorted((a, b) => a - b), ids(0, CALLS));
+    await host.end();
+  });
+
+  it("answers a host calling one at a time without a turn of the event loop between its calls", async () => {
+    const host = heldServer();
+    host.read();
+    // Each call answered in microtasks alone: a pause of the server for a timer turn (as after a burst)
+    // would leave the answer out of reach of this loop, which never lets a timer run.
+    const microtasks = async (check: () => boolean) => {
+      for (let i = 0; i < 10_000 && !check(); i++) await Promise.resolve();
+      return check();
+    };
+    let timerRan = false;
+    const timer = setTimeout(() => timerRan = true, 0);
+    for (let id = 1; id <= 3 * BURST; id++) {
+      host.write([host.line(id, { kb: 0 })]);
+      assert.ok(await microtasks(() => host.seen.ids.length === id), `call ${id} answered without a timer turn`);
+    }
+    assert.equal(timerRan, false, "no timer ran meanwhile");
+    clearTimeout(timer);
     await host.end();
   });
 });
