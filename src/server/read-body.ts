@@ -214,7 +214,14 @@ function withinTime<T, U>(
 ): Promise<U> {
   if (ms <= 0) return settled(reading.then(then), failed);
   return new Promise<U>((resolve, reject) => {
-    const fail = (error: unknown) => failed === undefined ? reject(error) : resolve(failed(error));
+    const fail = (error: unknown) => {
+      try { // what `failed` throws rejects: never out of the shared timer's tick
+        if (failed === undefined) reject(error);
+        else resolve(failed(error));
+      } catch (thrown) {
+        reject(thrown);
+      }
+    };
     const deadline = new ReadDeadline(() => {
       fail(timedOut(ms));
       // The runtime holds the body locked while it reads; where it lets go, stop receiving it.

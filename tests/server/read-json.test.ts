@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import { ErrorCode } from "../../src/errors/mod.ts";
 import { resolveOptions } from "../../src/server/server-options.ts";
 import { answerJson, readJson } from "../../src/server/read-json.ts";
+import { readBodyThen } from "../../src/server/read-body.ts";
 
 const options = resolveOptions({ name: "t", version: "1", maxBodyBytes: 4096 });
 
@@ -120,6 +121,31 @@ describe("readJson", () => {
       }, (error) => new Response((error as Error).message, { status: 500 }));
       assert.equal(response.status, 500);
       assert.equal(await response.text(), "the tool failed");
+    }
+  });
+});
+
+describe("readBodyThen", () => {
+  it("a failed that throws at the deadline rejects its read, and the other reads' deadlines still fire", async () => {
+    const stalled = () =>
+      new Request("http://localhost/x", {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": "2" },
+        body: new ReadableStream<Uint8Array>({}), // sends nothing, never ends
+        duplex: "half",
+      } as RequestInit);
+    const limits = { maxBodyBytes: 100, bodyTimeoutMs: 50 };
+    const alive = setTimeout(() => {}, 10_000); // the deadlines' timer does not keep a process alive
+    try {
+      const thrown = new Error("failed threw");
+      const first = readBodyThen(stalled(), limits, () => "answered", () => {
+        throw thrown;
+      });
+      const second = readBodyThen(stalled(), limits, () => "answered", (error) => (error as { code: string }).code);
+      await assert.rejects(Promise.resolve(first), thrown);
+      assert.equal(await second, ErrorCode.RequestTimeout);
+    } finally {
+      clearTimeout(alive);
     }
   });
 });
