@@ -15,7 +15,7 @@ export type { RequestGuard } from "./guard.ts";
 export { attachListener } from "./listener.ts";
 export { parseJson } from "./parse-json.ts";
 export type { ServedVersions } from "./protocol-versions.ts";
-export { readBodyBytes } from "./read-body.ts";
+export { readBodyBytes, timedOut, tooLarge } from "./read-body.ts";
 export type { BodyCheck, BodyLimits, BodyReader } from "./read-body.ts";
 export { acceptsEventStream, answerJson, readJson, readJsonNow } from "./read-json.ts";
 export { answers } from "../runtime/answer-makers.ts";

@@ -273,13 +273,25 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
-function tooLarge(limit: number): ProtocolError {
+/**
+ * The refusal of a body past `maxBodyBytes`, as every body reader answers it.
+ *
+ * @param limit The limit, in bytes.
+ * @returns `payload_too_large`.
+ */
+export function tooLarge(limit: number): ProtocolError {
   return new ProtocolError("payload_too_large", `Request body exceeds the limit of ${limit} bytes`, {
     data: { limit },
   });
 }
 
-function timedOut(ms: number): ProtocolError {
+/**
+ * The refusal of a body still arriving after `bodyTimeoutMs`, as every body reader answers it.
+ *
+ * @param ms The delay, in milliseconds.
+ * @returns `request_timeout`.
+ */
+export function timedOut(ms: number): ProtocolError {
   return new ProtocolError("request_timeout", `Request body did not arrive within ${ms} ms`, {
     data: { bodyTimeoutMs: ms },
   });

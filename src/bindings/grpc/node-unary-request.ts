@@ -8,10 +8,9 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { ProtocolError } from "../../errors/error.ts";
 import { concatBytes } from "../../internal/concat-bytes.ts";
 import type { DelayQueue, Waiting } from "../../internal/delay-queue.ts";
-import type { BodyCheck } from "../../server/mod.ts";
+import { type BodyCheck, timedOut, tooLarge } from "../../server/mod.ts";
 import type { UnaryRequest } from "./unary-call.ts";
 
 /** The server's `bodyTimeoutMs`, and the one timer its deadlines share (made once per listener). */
@@ -162,13 +161,7 @@ export class NodeUnaryRequest implements UnaryRequest {
 
   /** The body is late (`bodyTimeoutMs`, {@link collect}). */
   due(): void {
-    const ms = this.#timeout!.ms;
-    // As the server's body reader refuses it (read-body.ts): `request_timeout`, DEADLINE_EXCEEDED.
-    this.refuse(
-      new ProtocolError("request_timeout", `Request body did not arrive within ${ms} ms`, {
-        data: { bodyTimeoutMs: ms },
-      }),
-    );
+    this.refuse(timedOut(this.#timeout!.ms)); // as the server's body reader refuses it: DEADLINE_EXCEEDED
   }
 
   /** Ends a {@link collect} still waiting for the body with `error` (its `fail`). */
@@ -183,11 +176,7 @@ export class NodeUnaryRequest implements UnaryRequest {
     try {
       this.#check!(this.#chunks, size);
       // What the server's body reader throws past its limit (read-body.ts); the caller answers it.
-      if (size > this.#maxBytes) {
-        throw new ProtocolError("payload_too_large", `Request body exceeds the limit of ${this.#maxBytes} bytes`, {
-          data: { limit: this.#maxBytes },
-        });
-      }
+      if (size > this.#maxBytes) throw tooLarge(this.#maxBytes);
     } catch (error) {
       this.#refuse(error);
     }
