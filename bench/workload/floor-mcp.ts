@@ -17,7 +17,6 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import {
@@ -29,6 +28,7 @@ import {
   SearchInput,
   searchProducts,
 } from "./tools.ts";
+import { serveBare } from "./bare-server.ts";
 
 const b = backendsFromEnv("floor-mcp");
 
@@ -138,35 +138,11 @@ function headersOf(body: string | undefined, sessionId: string | undefined): Rec
  * Listens on `port`.
  *
  * @param port The port (shared by every worker).
+ * @returns The server, once it listens.
  */
 export function start(port: number): Promise<unknown> {
-  const bun = (globalThis as { Bun?: { serve(o: object): unknown } }).Bun;
-  if (bun !== undefined) {
-    return Promise.resolve(bun.serve({
-      hostname: "127.0.0.1",
-      port,
-      reusePort: true,
-      fetch: async (request: Request) => {
-        const [status, body, sessionId] = await answer(
-          request.method,
-          new URL(request.url).pathname,
-          await request.text(),
-        );
-        return new Response(body ?? null, { status, headers: headersOf(body, sessionId) });
-      },
-    }));
-  }
-  const server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => body += chunk);
-    req.on("end", async () => {
-      const [status, text, sessionId] = await answer(req.method ?? "GET", req.url ?? "/", body);
-      const headers = headersOf(text, sessionId);
-      // The 202 with a length of 0 rather than chunked (RFC 9112 §6.3); a 204 has neither (RFC 9110 §8.6).
-      if (status !== 204) headers["content-length"] = String(text === undefined ? 0 : Buffer.byteLength(text));
-      res.writeHead(status, headers).end(text);
-    });
+  return serveBare(port, async (method, path, body) => {
+    const [status, text, sessionId] = await answer(method, path, body);
+    return [status, text, headersOf(text, sessionId)];
   });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
 }

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { createServer } from "node:http";
 import * as v from "valibot";
 import {
   backendsFromEnv,
@@ -17,6 +16,7 @@ import {
   SearchInput,
   searchProducts,
 } from "./tools.ts";
+import { serveBare } from "./bare-server.ts";
 
 const b = backendsFromEnv("floor");
 
@@ -50,28 +50,11 @@ const JSON_HEADERS = { "content-type": "application/json" };
  * Listens on `port`.
  *
  * @param port The port (shared by every worker).
+ * @returns The server, once it listens.
  */
 export function start(port: number): Promise<unknown> {
-  const bun = (globalThis as { Bun?: { serve(o: object): unknown } }).Bun;
-  if (bun !== undefined) {
-    return Promise.resolve(bun.serve({
-      hostname: "127.0.0.1",
-      port,
-      reusePort: true,
-      fetch: async (request: Request) => {
-        const [status, body] = await answer(new URL(request.url).pathname, await request.text());
-        return new Response(body, { status, headers: JSON_HEADERS });
-      },
-    }));
-  }
-  const server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => body += chunk);
-    req.on("end", async () => {
-      const [status, text] = await answer(req.url ?? "/", body);
-      res.writeHead(status, { ...JSON_HEADERS, "content-length": Buffer.byteLength(text) }).end(text);
-    });
+  return serveBare(port, async (_method, path, body) => {
+    const [status, text] = await answer(path, body);
+    return [status, text, JSON_HEADERS];
   });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
 }
