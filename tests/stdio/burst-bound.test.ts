@@ -49,6 +49,8 @@ async function still(count: () => number): Promise<number> {
   return last;
 }
 
+const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
 /**
  * A server with `big` (answers `{ kb }` KiB after `{ turns }` turns of the event loop, or at once), over
  * streams: requests go in as the test writes them; the host takes nothing of the output until `read()`.
@@ -94,11 +96,19 @@ function heldServer() {
     read: () => reading(),
     /** Lets the `gate` calls answer. */
     open: () => open(),
+    /** Sends call 0 and waits for its answer, which the host does not take: the host is behind. */
+    behind: async () => {
+      input.enqueue(encoder.encode(line(0, {}) + "\n"));
+      await turnsUntil(() => seen.made === 1, "the first call answered");
+    },
+    /** Waits until calls `from`…`to` were all answered, each once. */
+    answered: async (from: number, to: number) => {
+      await turnsUntil(() => seen.ids.length === to - from + 1, "every call answered");
+      assert.deepEqual(seen.ids.toSorted((a, b) => a - b), ids(from, to));
+    },
     end: () => (input.close(), stdio.closed),
   };
 }
-
-const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe("serveStdio's output bound, in process", () => {
   it("counts a burst across reads: 64 requests split over two reads start one burst, not a burst per read", async () => {
@@ -110,30 +120,26 @@ describe("serveStdio's output bound, in process", () => {
     assert.ok(started >= QUEUED, `${started} calls started`);
     assert.ok(started <= BURST + 2, `${started} of ${CALLS} calls started for a host that does not read`);
     host.read();
-    await turnsUntil(() => host.seen.ids.length === CALLS, "every call answered");
-    assert.deepEqual(host.seen.ids.toSorted((a, b) => a - b), ids(1, CALLS));
+    await host.answered(1, CALLS);
     await host.end();
   });
 
   it("holds when the answers take turns of the event loop to be made, the host behind", async () => {
     const host = heldServer();
-    host.write([host.line(0, {})]); // an answer the host does not take: it is behind
-    await turnsUntil(() => host.seen.made === 1, "the first call answered");
+    await host.behind();
     host.write(ids(1, CALLS).map((id) => host.line(id, { turns: 3 })));
     const started = await still(() => host.seen.started) - 1;
     assert.equal(host.seen.made, started + 1, "the started calls answered");
     assert.ok(started >= QUEUED, `${started} calls started`);
     assert.ok(started <= BURST + 2, `${started} of ${CALLS} slow calls started for a host that does not read`);
     host.read();
-    await turnsUntil(() => host.seen.ids.length === CALLS + 1, "every call answered");
-    assert.deepEqual(host.seen.ids.toSorted((a, b) => a - b), ids(0, CALLS));
+    await host.answered(0, CALLS);
     await host.end();
   });
 
   it("starts the next requests without waiting for the running ones once the host reads again", async () => {
     const host = heldServer();
-    host.write([host.line(0, {})]);
-    await turnsUntil(() => host.seen.made === 1, "the first call answered");
+    await host.behind();
     // Calls that answer only once all have started: a reader that waited for them would never start them all.
     host.write(ids(1, CALLS).map((id) => host.line(id, { gate: true })));
     const started = await still(() => host.seen.started) - 1;
@@ -141,8 +147,7 @@ describe("serveStdio's output bound, in process", () => {
     host.read();
     await turnsUntil(() => host.seen.started === CALLS + 1, "every call started");
     host.open();
-    await turnsUntil(() => host.seen.ids.length === CALLS + 1, "every call answered");
-    assert.deepEqual(host.seen.ids.toSorted((a, b) => a - b), ids(0, CALLS));
+    await host.answered(0, CALLS);
     await host.end();
   });
 
