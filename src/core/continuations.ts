@@ -12,6 +12,7 @@ import { ErrorCode, ProtocolError } from "../errors/error.ts";
 import { failureFromError } from "./failure.ts";
 import { isInputAnswer } from "./call-sink.ts";
 import { guardStore, isUnavailable } from "./guarded-store.ts";
+import { storeOnce } from "./store-once.ts";
 import { Job } from "./job.ts";
 import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
@@ -143,9 +144,11 @@ export class Continuations implements Tokens {
     this.promiseTtlMs = tokens.promiseTtlMs;
     this.inputTtlMs = tokens.inputTtlMs;
     this.retryAfterMs = tokens.retryAfterMs;
-    this.results = options.results === undefined
-      ? createMemoryResultStore({ now: options.now })
-      : guardStore(options.results, this.retryAfterMs, options.onError);
+    this.results = storeOnce(
+      options.results === undefined
+        ? createMemoryResultStore({ now: options.now })
+        : guardStore(options.results, this.retryAfterMs, options.onError),
+    );
     // Only a store shared with other instances can carry answers given there.
     this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
     this.#leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
