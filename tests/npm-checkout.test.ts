@@ -18,6 +18,7 @@ import { describe, it } from "node:test";
 import { scratchDir } from "./helpers/scratch-dir.ts";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { everyEntryPoint, tsc, typescriptNotesShim } from "./helpers/consumer-types.ts";
+import { tsBlocks } from "./helpers/markdown.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
 import { node22, NODE22_MISSING } from "./helpers/node22.ts";
@@ -152,6 +153,41 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
       assert.deepEqual(await tsc(ready.app, "tsconfig.shim.json"), []);
     },
   );
+
+  it("type-checks the PostgreSQL recipe with what it says to install, and not without @types/pg", LONG, async (t) => {
+    const ready = await project("npm");
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
+    const guide = readFileSync(`${ROOT}docs/guides/many-instances.md`, "utf8");
+    const recipe = tsBlocks(guide, "docs/guides/many-instances.md").find((block) => block.file === "postgres.ts");
+    assert.ok(recipe, "the guide's PostgreSQL recipe (<!-- file: postgres.ts -->)");
+    const said = /\/\/ npm install ((?:[\w@/.-]+ ?)+)$/m.exec(recipe.code)?.[1].trim().split(" ");
+    assert.deepEqual(said, ["pg", "@types/pg"], "the recipe names what it needs");
+    const versioned = (name: string) => `${name}@${pkg.devDependencies[name]}`;
+    const install = async (names: string[]): Promise<boolean> => {
+      const added = await run(
+        "npm",
+        ["install", "--prefer-offline", "--no-audit", "--no-fund", ...names],
+        180_000,
+        ready.app,
+        withBin(),
+      );
+      if (offline(added)) return skipOutsideCi(t, "needs the npm registry once (pg, @types/pg)"), false;
+      assert.equal(added.code, 0, added.stdout + added.stderr);
+      return true;
+    };
+    writeFileSync(join(ready.app, "postgres.ts"), recipe.code);
+    writeFileSync(join(ready.app, "postgres-shim.d.ts"), `${typescriptNotesShim()}\n`);
+    const config = { ...TSCONFIG, files: ["postgres.ts", "postgres-shim.d.ts"] };
+    writeFileSync(join(ready.app, "tsconfig.postgres.json"), JSON.stringify(config));
+    if (!await install([versioned("pg")])) return;
+    const untyped = await tsc(ready.app, "tsconfig.postgres.json");
+    assert.ok(
+      untyped.some((line) => /error TS7016: Could not find a declaration file for module 'pg'/.test(line)),
+      untyped.join("\n"),
+    );
+    if (!await install([versioned("@types/pg")])) return;
+    assert.deepEqual(await tsc(ready.app, "tsconfig.postgres.json"), []);
+  });
 });
 
 /** The root package's scripts `npm ci` runs after installing, in its order (npm's docs, "Life Cycle Operation Order"). */
