@@ -86,33 +86,28 @@ async function first(server: Server<Record<string, AnyTool>>, query: string): Pr
   return (outcome.result.structuredContent as { tools: { name: string }[] }).tools[0].name;
 }
 
+/** Labelling requests, as users say them. */
+const LABELLING = [
+  "tag this issue as a bug",
+  "apply the label",
+  "put a label on an issue",
+  "attach a label to issue 3",
+  "put the bug label on it",
+];
+
 describe("tool search: verbs that mean add", () => {
   it("finds the tool that labels an issue, by the verbs users say, on GitHub's REST operations", async () => {
     const server = serverOf(REST);
-    for (
-      const query of [
-        "tag this issue as a bug",
-        "apply the label",
-        "apply the bug label to issue 7",
-        "put a label on an issue",
-        "attach a label to issue 3",
-        "tag the issue",
-      ]
-    ) assert.equal(await first(server, query), "issues_add-labels", query);
+    for (const query of [...LABELLING, "apply the bug label to issue 7", "tag the issue"]) {
+      assert.equal(await first(server, query), "issues_add-labels", query);
+    }
   });
 
   it("finds update_issue for a label where the tools label by updating, never the secrets tool", async () => {
     const server = serverOf(MCP);
-    for (
-      const query of [
-        "tag this issue as a bug",
-        "apply the label",
-        "put the bug label on it",
-        "put a label on issue 3",
-        "attach a label to issue 3",
-        "mark issue 4 as a duplicate",
-      ]
-    ) assert.equal(await first(server, query), "update_issue", query);
+    for (const query of [...LABELLING, "mark issue 4 as a duplicate"]) {
+      assert.equal(await first(server, query), "update_issue", query);
+    }
   });
 
   it("finds what those verbs mean elsewhere: a secret or a file put, a file attached (uploaded), a commit tagged", async () => {
