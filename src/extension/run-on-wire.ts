@@ -17,6 +17,15 @@ import { requireScopes } from "../core/scopes.ts";
 
 /** A method or a notification of an extension, as held. */
 type Message = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
+/** What runs of a method or a notification: its schema, its scopes (a method's) and its handler. */
+type Runnable = Pick<Message, "params" | "scopes"> & { readonly handle: (...args: never[]) => unknown };
+/** The registry, what is known of the caller, who it is (after request middleware), and the request's signal. */
+interface Caller {
+  readonly registry: Registry;
+  readonly meta: CallMeta;
+  readonly auth: AuthInfo | undefined;
+  readonly signal: AbortSignal;
+}
 
 /**
  * Admits a message: refuses a caller without the method's scopes (`requireScopes()`: the refusal a tool's call gets,
@@ -82,15 +91,9 @@ export async function checkedParams(
 export async function runOnWire(
   extension: Pick<Extension, "advertised">,
   name: string,
-  message: Pick<Message, "params" | "scopes"> & { readonly handle: (...args: never[]) => unknown },
+  message: Runnable,
   sent: Readonly<Record<string, unknown>>,
-  caller: {
-    readonly registry: Registry;
-    readonly meta: CallMeta;
-    readonly auth: AuthInfo | undefined;
-    readonly signal: AbortSignal;
-    readonly notification: boolean;
-  },
+  caller: Caller & { readonly notification: boolean },
 ): Promise<Readonly<Record<string, unknown>>> {
   if (caller.notification) {
     try {
@@ -106,14 +109,9 @@ export async function runOnWire(
 async function run(
   extension: Pick<Extension, "advertised">,
   name: string,
-  message: Pick<Message, "params" | "scopes"> & { readonly handle: (...args: never[]) => unknown },
+  message: Runnable,
   sent: Readonly<Record<string, unknown>>,
-  caller: {
-    readonly registry: Registry;
-    readonly meta: CallMeta;
-    readonly auth: AuthInfo | undefined;
-    readonly signal: AbortSignal;
-  },
+  caller: Caller,
 ): Promise<Readonly<Record<string, unknown>>> {
   const params = await checkedParams(name, message, sent, caller.auth);
   const { registry } = caller;
