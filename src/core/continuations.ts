@@ -81,8 +81,11 @@ export interface Restart {
 
 /** Options of {@link Continuations.start}. */
 export interface StartOptions {
-  /** Receives errors that become failures, for logs. */
-  readonly onError?: (error: unknown) => void;
+  /**
+   * Receives errors that become failures, for logs; what it returns for the work's own error is answered as
+   * the call pipeline's reporter's is (`failure.ts`: an error to answer instead, a masked reference).
+   */
+  readonly onError?: (error: unknown) => unknown;
   /** Hands the work's context the job, so its questions park the job (from `ctx.defer()`). */
   readonly bind?: JobBinder;
   /** Turns the work's value into its result (the owning tool's output check); default: as is. */
@@ -368,7 +371,7 @@ export class Continuations implements Tokens {
     work: DeferredWork,
     ttlMs: number,
     shape: (value: unknown) => ToolResult | Promise<ToolResult>,
-    onError?: (error: unknown) => void,
+    onError?: (error: unknown) => unknown,
   ): Promise<void> {
     const signal = job.controller.signal;
     const heartbeat = this.#heartbeat(job, onError);
@@ -419,7 +422,7 @@ export class Continuations implements Tokens {
 async function storedOutcome(
   value: unknown,
   shape: (value: unknown) => ToolResult | Promise<ToolResult>,
-  onError?: (error: unknown) => void,
+  onError?: (error: unknown) => unknown,
 ): Promise<StoredResult> {
   try {
     return { status: "completed", result: await shape(value) };
@@ -429,11 +432,11 @@ async function storedOutcome(
 }
 
 /** A failure of deferred work, as the call pipeline answers one: protocol errors fail, others are `isError`. */
-function storedFailure(error: unknown, onError?: (error: unknown) => void): StoredResult {
+function storedFailure(error: unknown, onError?: (error: unknown) => unknown): StoredResult {
   if (error instanceof ProtocolError) {
     return { status: "failed", error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data } };
   }
-  return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) };
+  return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) }; // masked as a call's
 }
 
 /**

@@ -82,7 +82,7 @@ async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, sign
   if (owner.config !== undefined || registry.runtime.config !== undefined) {
     setConfig(ctx, await configFor(registry, owner, undefined)); // the server's settings, as for continuations
   }
-  const report = (error: unknown) => registry.runtime.onError?.(error, call);
+  const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   try {
     const value = owner.mode === "handle"
       ? await (owner.run as ToolHandler<unknown, unknown>)(checked.value, ctx)

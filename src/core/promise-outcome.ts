@@ -59,7 +59,7 @@ export async function promiseOutcome(
       `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
     );
   }
-  const report = (error: unknown) => registry.runtime.onError?.(error, call);
+  const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
   let continued: PromiseState;
   if (work !== undefined && c.queue !== undefined && owner === tool) {
