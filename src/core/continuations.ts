@@ -379,7 +379,8 @@ export class Continuations implements Tokens {
     try {
       entry = { ...(await storedOutcome(await work(signal), shape, onError)), at: this.codec.now() };
     } catch (error) {
-      entry = { ...storedFailure(error, onError), at: this.codec.now() };
+      // Work that ended because the job was cancelled is not a failure to report: its entry is not even kept.
+      entry = { ...storedFailure(error, signal.aborted ? undefined : onError), at: this.codec.now() };
     } finally {
       this.#running.delete(job.id);
     }

@@ -9,7 +9,6 @@
 import type { ServerLogger } from "./logger.ts";
 import type { ErrorReporter } from "./runtime.ts";
 import type { ToolCall } from "./middleware.ts";
-import { OutputMismatchError } from "./output.ts";
 import { withTraceIds } from "./trace-context.ts";
 import { callerTrace } from "./caller-trace.ts";
 
@@ -82,10 +81,13 @@ function context(
   return fields;
 }
 
-/** The error on one line: `Name: message at frame` (the SDK's own reports without a frame: theirs is the SDK's). */
+/** The SDK's own reports (an output schema's refusal, a caller's bad token): their stack is the SDK's, not the tool's. */
+const OWN_REPORTS = new Set(["OutputMismatchError", "TokenError"]); // their `name`s, which a bundler keeps
+
+/** The error on one line: `Name: message at frame` (the SDK's own reports without a frame). */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return oneLine(String(error));
-  const frame = error instanceof OutputMismatchError ? undefined : /\n\s*(at .+)/.exec(error.stack ?? "")?.[1];
+  const frame = OWN_REPORTS.has(error.name) ? undefined : /\n\s*(at .+)/.exec(error.stack ?? "")?.[1];
   return oneLine(`${error.name}: ${error.message}${frame === undefined ? "" : ` ${frame}`}`);
 }
 

@@ -11,12 +11,17 @@ import { failureResult, type ToolResult } from "./result.ts";
 
 /** What the server's reporter answers for an error it masked: the reference the caller is given. */
 export class Masked {
+  /** The reference the log line and the caller share. */
+  readonly reference: string;
+
   /**
    * Creates the answer.
    *
    * @param reference The reference the log line and the caller share.
    */
-  constructor(readonly reference: string) {}
+  constructor(reference: string) {
+    this.reference = reference;
+  }
 }
 
 /**
