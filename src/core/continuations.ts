@@ -81,10 +81,7 @@ export interface Restart {
 
 /** Options of {@link Continuations.start}. */
 export interface StartOptions {
-  /**
-   * Receives errors that become failures, for logs; what it returns for the work's own error is answered as
-   * the call pipeline's reporter's is (`failure.ts`: an error to answer instead, a masked reference).
-   */
+  /** Receives errors that become failures, for logs; its answer to the work's own is the pipeline's (`failure.ts`). */
   readonly onError?: (error: unknown) => unknown;
   /** Hands the work's context the job, so its questions park the job (from `ctx.defer()`). */
   readonly bind?: JobBinder;
@@ -379,7 +376,6 @@ export class Continuations implements Tokens {
     try {
       entry = { ...(await storedOutcome(await work(signal), shape, onError)), at: this.codec.now() };
     } catch (error) {
-      // Work that ended because the job was cancelled is not a failure to report: its entry is not even kept.
       entry = { ...storedFailure(error, signal.aborted ? undefined : onError), at: this.codec.now() };
     } finally {
       this.#running.delete(job.id);
@@ -432,7 +428,7 @@ async function storedOutcome(
   }
 }
 
-/** A failure of deferred work, as the call pipeline answers one: protocol errors fail, others are `isError`. */
+/** A failure of deferred work, as the pipeline answers one (`isError`; protocol errors fail); cancelled: unreported. */
 function storedFailure(error: unknown, onError?: (error: unknown) => unknown): StoredResult {
   if (error instanceof ProtocolError) {
     return { status: "failed", error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data } };

@@ -81,7 +81,7 @@ function context(
   return fields;
 }
 
-/** The SDK's own reports (an output schema's refusal, a caller's bad token): their stack is the SDK's, not the tool's. */
+/** The SDK's own reports (an output schema's refusal, a bad token): their stack is the SDK's, not the tool's. */
 const OWN_REPORTS = new Set(["OutputMismatchError", "TokenError"]); // their `name`s, which a bundler keeps
 
 /** The error on one line: `Name: message at frame` (the SDK's own reports without a frame). */
