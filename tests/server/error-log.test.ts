@@ -2,12 +2,15 @@
  * Nothing silent: with no `onError` or `logger`, a handler's unexpected error and a result its output schema
  * refuses each print one line on `console.error` (the tool, the request id, the trace id), once per call;
  * `logger: false` prints nothing; `maskErrors: true` answers "Internal error" with a reference that the line
- * carries, on every wire (MCP 2026-07-28 and 2025, MCP-lite, Webtools, gRPC through Connect's JSON, stdio).
+ * carries, on every wire (MCP 2026-07-28 and 2025, MCP-lite as JSON and SSE, Webtools, gRPC through Connect's JSON,
+ * stdio).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool, type ServerOptions } from "../../mod.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { ToolError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import { legacyRequest, modernRequest, post } from "../helpers/request.ts";
@@ -155,6 +158,15 @@ const WIRES: [string, (app: ReturnType<typeof server>, name: string) => Promise<
     async (app, name) => await (await app.fetch(legacyRequest("tools/call", { name, arguments: {} }, 3))).text(),
   ],
   ["MCP-lite", async (app, name) => await (await app.fetch(liteCall(name, 3))).text()],
+  ["MCP-lite over SSE", async (app, name) => {
+    const body = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name, arguments: {}, _meta: { stream: true } },
+    };
+    return await (await app.fetch(post("/mcp-lite/v1/calltools", body, { accept: "text/event-stream" }))).text();
+  }],
   ["Webtools", async (app, name) => await (await app.fetch(post("/webtools/", { action: name, request: {} }))).text()],
   [
     "gRPC (Connect JSON)",
@@ -191,8 +203,26 @@ describe("maskErrors: true", () => {
     }
   }
 
+  it("masks deferred work's error too, reported once by the job, with the tool", async () => {
+    const later = defineTool("later").describe("Fails later").input(v.object({})).longRunning().handle((_args, ctx) =>
+      ctx.defer(() => {
+        throw new Error(`connect ECONNREFUSED ${SECRET}`);
+      })
+    );
+    const app = createServer({ name: "jobs", version: "1.0.0", secret: "s".repeat(32), maskErrors: true }).tool(later);
+    let error: unknown;
+    const lines = await printed(async () => {
+      error = await createClient(app).call("later", {}).catch((e: unknown) => e);
+    });
+    assert.equal(lines.length, 1, lines.join("\n"));
+    const reference = /^mcplite: tool "later" failed \(.*reference ([0-9a-f]{8})\): Error: connect/.exec(lines[0])?.[1];
+    assert.ok(reference !== undefined, lines[0]);
+    assert.ok(error instanceof ToolError);
+    assert.equal(error.message, `Internal error (reference ${reference})`);
+    assert.deepEqual(error.data, { reference });
+  });
+
   it("answers a ToolError as raised, and onError's replacement wins over the mask", async () => {
-    const { ToolError } = await import("../../src/errors/mod.ts");
     const declined = defineTool("declined").describe("Declines").input(v.object({})).handle(() => {
       throw new ToolError("No table that large tonight");
     });
