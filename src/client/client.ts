@@ -36,11 +36,8 @@ export type { ClientOptions, ListOptions };
  */
 export class Client<T = ToolsOf<unknown>> {
   /**
-   * Typed shortcuts: `client.tools.add({ a: 1, b: 2 })` is `client.call("add", { a: 1, b: 2 })`. Reading any other
-   * property calls nothing and answers as `{}` does, so that `JSON.stringify`, `console.log`, `util.inspect`,
-   * `String()`, `await` and test matchers can meet a client: the names libraries read to tell what an object is
-   * (`then`, `toJSON`, `toString`, `valueOf`, `constructor`, `asymmetricMatch`, `nodeType`, `inspect`…), those that
-   * start with `_`, and symbols. A tool of such a name is called with `client.call(name, args)`.
+   * Typed shortcuts: `client.tools.add({ a: 1, b: 2 })` is `client.call("add", { a: 1, b: 2 })`. The names loggers,
+   * `await` and test matchers read (`toJSON`, `then`, `inspect`…, `_`-names, symbols) call nothing (`ProbedName`).
    */
   readonly tools: ToolProxy<T>;
   readonly #runner: CallRunner;
