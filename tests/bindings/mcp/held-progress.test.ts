@@ -1,0 +1,189 @@
+/**
+ * A call held for a client without tasks gets the progress and logs of the work it started (MCP 2025-11-25,
+ * Progress: `notifications/progress` for the request's `progressToken`; Logging: `notifications/message`), as a
+ * streamed MCP-lite call does (MCP-lite spec v0.042 §5.3): `ctx.progress()` and `ctx.log()` inside `ctx.defer()`
+ * reach the official v1 client's `onprogress` (2025-11-25) and v2 client's (2026-07-28) over Streamable HTTP, our
+ * client on both revisions, a raw 2026-07-28 request, and an MCP session over stdio. The queued case (a worker
+ * process, BullMQ on Redis) is in tests/bullmq/clients.test.ts.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import * as v from "valibot";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { createServer, defineTool, serve } from "../../../mod.ts";
+import { createClient } from "../../../src/client/mod.ts";
+import type { Listener } from "../../../src/types.ts";
+import { modernRequest } from "../../helpers/request.ts";
+import { type SeenSteps, seenSteps } from "../../helpers/seen-steps.ts";
+import { readSse } from "../../helpers/sse.ts";
+import { pipeServer } from "../../helpers/stdio.ts";
+
+// The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
+// `.js` specifier: load it by a computed specifier (typed here by hand), as a user on Node would.
+const V1 = "@modelcontextprotocol/sdk";
+const { StreamableHTTPClientTransport: HttpV1 } = await import(`${V1}/client/streamableHttp.js`) as {
+  StreamableHTTPClientTransport: new (url: URL) => Parameters<ClientV1["connect"]>[0];
+};
+
+const STEPS = [1, 2, 3].map((step) => [step, 3, `step ${step}`]);
+const LOGS = [1, 2, 3].map((step) => `crunched ${step}`);
+
+/** The gate of the call under test: the work reports step n+1 only once the caller received step n. */
+let gate: SeenSteps = seenSteps(0);
+function gated(): (step: number) => void {
+  gate = seenSteps(STEPS.length);
+  return gate.saw;
+}
+
+const server = createServer({ name: "held", version: "1.0.0", secret: "held-progress-secret-0123456789abcdef" }).tool(
+  defineTool("crunch")
+    .describe("Crunches numbers in the background, step by step")
+    .output(v.object({ rows: v.number() }))
+    .longRunning({ retryAfterMs: 20 })
+    .handle((_args, ctx) =>
+      ctx.defer(async () => {
+        const { passed } = gate;
+        for (const [step, total, message] of STEPS as [number, number, string][]) {
+          ctx.log("info", `crunched ${step}`); // before the step: once the caller saw the step, it had the log
+          ctx.progress(step, total, message);
+          await passed(step);
+        }
+        return { rows: 42 };
+      })
+    ),
+);
+
+let listener: Listener;
+before(async () => listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
+after(async () => await listener.close());
+
+/** One progress notification as the official clients hand it over. */
+interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+describe("a held MCP call gets the progress of the work it started", () => {
+  it("the official v1 client's onprogress, 2025-11-25 over Streamable HTTP, and its logs", async () => {
+    const client = new ClientV1({ name: "v1", version: "1.32.2" });
+    const logs: unknown[] = [];
+    client.fallbackNotificationHandler = (notification) => {
+      if (notification.method === "notifications/message") logs.push(notification.params?.data);
+      return Promise.resolve();
+    };
+    await client.connect(new HttpV1(new URL(`${listener.url}/mcp`)));
+    try {
+      const progress: unknown[] = [];
+      const saw = gated();
+      const result = await client.callTool({ name: "crunch", arguments: {} }, undefined, {
+        onprogress: (p: Progress) => (progress.push([p.progress, p.total, p.message]), saw(p.progress)),
+      });
+      assert.deepEqual(progress, STEPS);
+      assert.deepEqual(logs, LOGS);
+      assert.deepEqual(result.structuredContent, { rows: 42 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the official v2 client's onprogress, 2026-07-28 over Streamable HTTP", async () => {
+    const client = new ClientV2({ name: "v2", version: "2.4.0" }, {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+    });
+    await client.connect(new HttpV2(new URL(`${listener.url}/mcp`)));
+    try {
+      const progress: unknown[] = [];
+      const saw = gated();
+      const result = await client.callTool({ name: "crunch", arguments: {} }, {
+        onprogress: (p: Progress) => (progress.push([p.progress, p.total, p.message]), saw(p.progress)),
+      });
+      assert.deepEqual(progress, STEPS);
+      assert.deepEqual(result.structuredContent, { rows: 42 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const protocolVersion of ["2026-07-28", "2025-11-25"]) {
+    it(`our client on /mcp, ${protocolVersion}: onProgress and onLog`, async () => {
+      // Without the tasks extension (our client declares it by default, and then gets a task, never a hold).
+      const options = { protocolVersion, logLevel: "info", tasks: false } as const;
+      const client = createClient<typeof server>(`${listener.url}/mcp`, options);
+      try {
+        const progress: unknown[] = [];
+        const logs: unknown[] = [];
+        const saw = gated();
+        const result = await client.call("crunch", {}, {
+          onProgress: (p) => (progress.push([p.progress, p.total, p.message]), saw(p.progress)),
+          onLog: (entry) => logs.push(entry.data),
+        });
+        assert.deepEqual(progress, STEPS);
+        assert.deepEqual(logs, LOGS);
+        assert.deepEqual(result, { rows: 42 });
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("a raw 2026-07-28 request with a progressToken and a log level: the notifications, then the result", async () => {
+    const saw = gated();
+    const call = modernRequest("tools/call", {
+      name: "crunch",
+      arguments: {},
+      _meta: { progressToken: "crunch-1", "io.modelcontextprotocol/logLevel": "info" },
+    });
+    const messages = (await readSse(await server.fetch(call), undefined, (event) => {
+      const message = event.data === "" ? undefined : JSON.parse(event.data);
+      if (message?.method === "notifications/progress") saw(message.params.progress);
+    })).filter((event) => event.data !== "").map((event) => JSON.parse(event.data));
+    const progress = messages.filter((m) => m.method === "notifications/progress").map((m) => m.params);
+    assert.deepEqual(
+      progress,
+      STEPS.map(([progress, total, message]) => ({ progressToken: "crunch-1", progress, total, message })),
+    );
+    const logs = messages.filter((m) => m.method === "notifications/message").map((m) => m.params);
+    assert.deepEqual(logs, LOGS.map((data) => ({ level: "info", data })));
+    const answer = messages.at(-1);
+    assert.equal(answer.result.resultType, "complete");
+    assert.deepEqual(answer.result.structuredContent, { rows: 42 });
+  });
+
+  it("an MCP session over stdio: notifications/progress for the token, then the result", async () => {
+    const piped = pipeServer(server);
+    const saw = gated();
+    try {
+      piped.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      });
+      await piped.answer(1);
+      piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      piped.send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "crunch", arguments: {}, _meta: { progressToken: 9 } },
+      });
+      for (const [step] of STEPS) {
+        await piped.next((m) =>
+          m.method === "notifications/progress" && (m.params as { progress: number }).progress === step
+        );
+        saw(step as number);
+      }
+      const answer = await piped.answer(2);
+      assert.deepEqual((answer.result as { structuredContent: unknown }).structuredContent, { rows: 42 });
+      const progress = piped.messages.filter((m) => m.method === "notifications/progress").map((m) => m.params);
+      assert.deepEqual(
+        progress,
+        STEPS.map(([progress, total, message]) => ({ progressToken: 9, progress, total, message })),
+      );
+    } finally {
+      await piped.end();
+    }
+  });
+});
