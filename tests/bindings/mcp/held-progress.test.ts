@@ -3,10 +3,13 @@
  * Progress: `notifications/progress` for the request's `progressToken`; Logging: `notifications/message`), as a
  * streamed MCP-lite call does (MCP-lite spec v0.042 §5.3): `ctx.progress()` and `ctx.log()` inside `ctx.defer()`
  * reach the official v1 client's `onprogress` (2025-11-25) and v2 client's (2026-07-28) over Streamable HTTP, our
- * client on both revisions, a raw 2026-07-28 request, and an MCP session over stdio. The queued case (a worker
- * process, BullMQ on Redis) is in tests/bullmq/clients.test.ts.
+ * client on both revisions, a raw 2026-07-28 request, an MCP session over stdio, and the Python MCP SDK's and
+ * FastMCP's clients on both revisions (`tests/interop/python/held_progress.py`, skipped without `.venv-py` outside
+ * CI). The queued case (a worker process, BullMQ on Redis) is in tests/bullmq/clients.test.ts.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
@@ -14,6 +17,8 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { createServer, defineTool, serve } from "../../../mod.ts";
 import { createClient } from "../../../src/client/mod.ts";
 import type { Listener } from "../../../src/types.ts";
+import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
+import { ROOT } from "../../helpers/process.ts";
 import { modernRequest } from "../../helpers/request.ts";
 import { type SeenSteps, seenSteps } from "../../helpers/seen-steps.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -184,6 +189,49 @@ describe("a held MCP call gets the progress of the work it started", () => {
       );
     } finally {
       await piped.end();
+    }
+  });
+});
+
+/** What `held_progress.py` printed for one scenario. */
+interface PythonSeen {
+  name: string;
+  error?: string;
+  progress: unknown[];
+  result: { structuredContent?: unknown; isError?: boolean };
+}
+
+describe("a held MCP call from the Python clients", { skip: fastmcpMissing("held progress, Python clients") }, () => {
+  it("the Python MCP SDK's progress_callback and FastMCP's progress_handler get every step, on both revisions", {
+    timeout: 150_000,
+  }, async () => {
+    const script = `${ROOT}tests/interop/python/held_progress.py`;
+    const child = spawn(PYTHON, [script, `${listener.url}/mcp`], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const killer = setTimeout(() => child.kill(), 140_000); // one Python process for every scenario: its start is slow
+    const seen: PythonSeen[] = [];
+    let saw: (step: number) => void = () => {};
+    try {
+      for await (const line of createInterface({ input: child.stdout! })) {
+        const message = JSON.parse(line);
+        if ("start" in message) saw = gated();
+        else if ("saw" in message) saw(message.saw);
+        else seen.push(message);
+      }
+    } finally {
+      clearTimeout(killer);
+    }
+    assert.deepEqual(seen.map((each) => each.name), [
+      "mcp, legacy",
+      "mcp, 2026-07-28",
+      "fastmcp, legacy",
+      "fastmcp, 2026-07-28",
+    ], stderr);
+    for (const each of seen) {
+      assert.equal(each.error, undefined, `${each.name}: ${each.error}\n${stderr}`);
+      assert.deepEqual(each.progress, STEPS, each.name);
+      assert.deepEqual(each.result.structuredContent, { rows: 42 }, each.name);
     }
   });
 });
