@@ -3,7 +3,7 @@
  * Progress: `notifications/progress` for the request's `progressToken`; Logging: `notifications/message`), as a
  * streamed MCP-lite call does (MCP-lite spec v0.042 §5.3): `ctx.progress()` and `ctx.log()` inside `ctx.defer()`
  * reach the official v1 client's `onprogress` (2025-11-25) and v2 client's (2026-07-28) over Streamable HTTP, our
- * client on both revisions, a raw 2026-07-28 request, an MCP session over stdio, and the Python MCP SDK's and
+ * client on both revisions, a raw 2026-07-28 request, an MCP session over stdio and over a WebSocket, and the Python MCP SDK's and
  * FastMCP's clients on both revisions (`tests/interop/python/held_progress.py`, skipped without `.venv-py` outside
  * CI). The queued case (a worker process, BullMQ on Redis) is in tests/bullmq/clients.test.ts.
  */
@@ -14,7 +14,8 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
-import { createServer, defineTool, serve } from "../../../mod.ts";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../../mod.ts";
+import { webSocketBinding } from "../../../src/websocket/mod.ts";
 import { createClient } from "../../../src/client/mod.ts";
 import type { Listener } from "../../../src/types.ts";
 import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
@@ -23,6 +24,7 @@ import { modernRequest } from "../../helpers/request.ts";
 import { type SeenSteps, seenSteps } from "../../helpers/seen-steps.ts";
 import { readSse } from "../../helpers/sse.ts";
 import { pipeServer } from "../../helpers/stdio.ts";
+import { TestSocket } from "../../websocket/socket.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: load it by a computed specifier (typed here by hand), as a user on Node would.
@@ -41,7 +43,12 @@ function gated(): (step: number) => void {
   return gate.saw;
 }
 
-const server = createServer({ name: "held", version: "1.0.0", secret: "held-progress-secret-0123456789abcdef" }).tool(
+const server = createServer({
+  name: "held",
+  version: "1.0.0",
+  secret: "held-progress-secret-0123456789abcdef",
+  bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()], // MCP over HTTP, and on a WebSocket after initialize
+}).tool(
   defineTool("crunch")
     .describe("Crunches numbers in the background, step by step")
     .output(v.object({ rows: v.number() }))
@@ -156,41 +163,60 @@ describe("a held MCP call gets the progress of the work it started", () => {
     assert.deepEqual(answer.result.structuredContent, { rows: 42 });
   });
 
-  it("an MCP session over stdio: notifications/progress for the token, then the result", async () => {
-    const piped = pipeServer(server);
-    const saw = gated();
-    try {
-      piped.send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      });
-      await piped.answer(1);
-      piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      piped.send({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: { name: "crunch", arguments: {}, _meta: { progressToken: 9 } },
-      });
-      for (const [step] of STEPS) {
-        await piped.next((m) =>
-          m.method === "notifications/progress" && (m.params as { progress: number }).progress === step
+  /** A connection that carries MCP messages, one per line or frame: what the stdio and WebSocket tests share. */
+  interface Connection {
+    readonly messages: Record<string, unknown>[];
+    send(message: unknown): void;
+    next(match: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+    answer(id: unknown): Promise<Record<string, unknown>>;
+  }
+  const connections: [string, () => Promise<{ connection: Connection; end(): Promise<void> }>][] = [
+    ["stdio", () => {
+      const piped = pipeServer(server);
+      return Promise.resolve({ connection: piped, end: () => piped.end() });
+    }],
+    ["a WebSocket", async () => {
+      const socket = await TestSocket.open(`${listener.url.replace("http:", "ws:")}/mcp-lite/v1/ws`);
+      return { connection: socket, end: () => socket.close() };
+    }],
+  ];
+  for (const [name, open] of connections) {
+    it(`an MCP session over ${name}: notifications/progress for the token, then the result`, async () => {
+      const { connection, end } = await open();
+      const saw = gated();
+      try {
+        connection.send({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        });
+        await connection.answer(1);
+        connection.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+        connection.send({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "crunch", arguments: {}, _meta: { progressToken: 9 } },
+        });
+        for (const [step] of STEPS) {
+          await connection.next((m) =>
+            m.method === "notifications/progress" && (m.params as { progress: number }).progress === step
+          );
+          saw(step as number);
+        }
+        const answer = await connection.answer(2);
+        assert.deepEqual((answer.result as { structuredContent: unknown }).structuredContent, { rows: 42 });
+        const progress = connection.messages.filter((m) => m.method === "notifications/progress").map((m) => m.params);
+        assert.deepEqual(
+          progress,
+          STEPS.map(([progress, total, message]) => ({ progressToken: 9, progress, total, message })),
         );
-        saw(step as number);
+      } finally {
+        await end();
       }
-      const answer = await piped.answer(2);
-      assert.deepEqual((answer.result as { structuredContent: unknown }).structuredContent, { rows: 42 });
-      const progress = piped.messages.filter((m) => m.method === "notifications/progress").map((m) => m.params);
-      assert.deepEqual(
-        progress,
-        STEPS.map(([progress, total, message]) => ({ progressToken: 9, progress, total, message })),
-      );
-    } finally {
-      await piped.end();
-    }
-  });
+    });
+  }
 });
 
 /** What `held_progress.py` printed for one scenario. */
