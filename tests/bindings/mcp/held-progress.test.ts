@@ -23,7 +23,7 @@ import { ROOT } from "../../helpers/process.ts";
 import { modernRequest } from "../../helpers/request.ts";
 import { type SeenSteps, seenSteps } from "../../helpers/seen-steps.ts";
 import { readSse } from "../../helpers/sse.ts";
-import { pipeServer } from "../../helpers/stdio.ts";
+import { openSession, pipeServer } from "../../helpers/stdio.ts";
 import { TestSocket } from "../../websocket/socket.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
@@ -185,14 +185,7 @@ describe("a held MCP call gets the progress of the work it started", () => {
       const { connection, end } = await open();
       const saw = gated();
       try {
-        connection.send({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-        });
-        await connection.answer(1);
-        connection.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+        await openSession(connection);
         connection.send({
           jsonrpc: "2.0",
           id: 2,
