@@ -2,10 +2,11 @@
  * A call held for a client without tasks gets the progress and logs of the work it started (MCP 2025-11-25,
  * Progress: `notifications/progress` for the request's `progressToken`; Logging: `notifications/message`), as a
  * streamed MCP-lite call does (MCP-lite spec v0.042 §5.3): `ctx.progress()` and `ctx.log()` inside `ctx.defer()`
- * reach the official v1 client's `onprogress` (2025-11-25) and v2 client's (2026-07-28) over Streamable HTTP, our
- * client on both revisions, a raw 2026-07-28 request, an MCP session over stdio and over a WebSocket, and the Python MCP SDK's and
- * FastMCP's clients on both revisions (`tests/interop/python/held_progress.py`, skipped without `.venv-py` outside
- * CI). The queued case (a worker process, BullMQ on Redis) is in tests/bullmq/clients.test.ts.
+ * reach the official v1 client's `onprogress` (2025-11-25; also with a queue in memory and a worker in this
+ * process) and v2 client's (2026-07-28) over Streamable HTTP, our client on both revisions, a raw 2026-07-28
+ * request, an MCP session over stdio and over a WebSocket, and the Python MCP SDK's and FastMCP's clients on both
+ * revisions (`tests/interop/python/held_progress.py`, skipped without `.venv-py` outside CI). A worker process
+ * behind two web instances (BullMQ on Redis) is in tests/bullmq/clients.test.ts.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -14,12 +15,21 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
-import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../../mod.ts";
+import {
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  mcpBinding,
+  mcpLiteBinding,
+  runWorker,
+  serve,
+} from "../../../mod.ts";
 import { webSocketBinding } from "../../../src/websocket/mod.ts";
 import { createClient } from "../../../src/client/mod.ts";
-import type { Listener } from "../../../src/types.ts";
+import type { Listener, WorkQueue } from "../../../src/types.ts";
 import { fastmcpMissing, PYTHON } from "../../helpers/fastmcp.ts";
 import { ROOT } from "../../helpers/process.ts";
+import { memoryQueue } from "../../helpers/memory-queue.ts";
 import { modernRequest } from "../../helpers/request.ts";
 import { type SeenSteps, seenSteps } from "../../helpers/seen-steps.ts";
 import { readSse } from "../../helpers/sse.ts";
@@ -43,28 +53,34 @@ function gated(): (step: number) => void {
   return gate.saw;
 }
 
-const server = createServer({
-  name: "held",
-  version: "1.0.0",
-  secret: "held-progress-secret-0123456789abcdef",
-  bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()], // MCP over HTTP, and on a WebSocket after initialize
-}).tool(
-  defineTool("crunch")
-    .describe("Crunches numbers in the background, step by step")
-    .output(v.object({ rows: v.number() }))
-    .longRunning({ retryAfterMs: 20 })
-    .handle((_args, ctx) =>
-      ctx.defer(async () => {
-        const { passed } = gate;
-        for (const [step, total, message] of STEPS as [number, number, string][]) {
-          ctx.log("info", `crunched ${step}`); // before the step: once the caller saw the step, it had the log
-          ctx.progress(step, total, message);
-          await passed(step);
-        }
-        return { rows: 42 };
-      })
-    ),
-);
+/** The tool: deferred work that logs, then reports, each of three steps. */
+const crunch = defineTool("crunch")
+  .describe("Crunches numbers in the background, step by step")
+  .output(v.object({ rows: v.number() }))
+  .longRunning({ retryAfterMs: 20 })
+  .handle((_args, ctx) =>
+    ctx.defer(async () => {
+      const { passed } = gate;
+      for (const [step, total, message] of STEPS as [number, number, string][]) {
+        ctx.log("info", `crunched ${step}`); // before the step: once the caller saw the step, it had the log
+        ctx.progress(step, total, message);
+        await passed(step);
+      }
+      return { rows: 42 };
+    })
+  );
+
+/** The server: `queue` runs the work on a worker (`runWorker()`) instead of the process that took the call. */
+function heldServer(queue?: WorkQueue) {
+  return createServer({
+    name: "held",
+    version: "1.0.0",
+    secret: "held-progress-secret-0123456789abcdef",
+    bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding()], // MCP over HTTP, and on a WebSocket after initialize
+    ...(queue && { queue, resultStore: createMemoryResultStore() }), // one process: its worker shares the store
+  }).tool(crunch);
+}
+const server = heldServer();
 
 let listener: Listener;
 before(async () => listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true }));
@@ -77,26 +93,46 @@ interface Progress {
   message?: string;
 }
 
+/** Calls `crunch` with the official v1 client (2025-11-25) at `url`: the progress and logs it saw, and the result. */
+async function v1Call(url: string) {
+  const client = new ClientV1({ name: "v1", version: "1.32.2" });
+  const logs: unknown[] = [];
+  client.fallbackNotificationHandler = (notification) => {
+    if (notification.method === "notifications/message") logs.push(notification.params?.data);
+    return Promise.resolve();
+  };
+  await client.connect(new HttpV1(new URL(url)));
+  try {
+    const progress: unknown[] = [];
+    const saw = gated();
+    const result = await client.callTool({ name: "crunch", arguments: {} }, undefined, {
+      onprogress: (p: Progress) => (progress.push([p.progress, p.total, p.message]), saw(p.progress)),
+    });
+    return { progress, logs, result };
+  } finally {
+    await client.close();
+  }
+}
+
 describe("a held MCP call gets the progress of the work it started", () => {
   it("the official v1 client's onprogress, 2025-11-25 over Streamable HTTP, and its logs", async () => {
-    const client = new ClientV1({ name: "v1", version: "1.32.2" });
-    const logs: unknown[] = [];
-    client.fallbackNotificationHandler = (notification) => {
-      if (notification.method === "notifications/message") logs.push(notification.params?.data);
-      return Promise.resolve();
-    };
-    await client.connect(new HttpV1(new URL(`${listener.url}/mcp`)));
+    const { progress, logs, result } = await v1Call(`${listener.url}/mcp`);
+    assert.deepEqual(progress, STEPS);
+    assert.deepEqual(logs, LOGS);
+    assert.deepEqual(result.structuredContent, { rows: 42 });
+  });
+
+  it("the official v1 client's onprogress when a worker in this process runs the job (a queue in memory)", async () => {
+    const queued = heldServer(memoryQueue().queue);
+    const http = await serve(queued, { port: 0, hostname: "127.0.0.1", quiet: true });
+    const worker = runWorker(queued);
     try {
-      const progress: unknown[] = [];
-      const saw = gated();
-      const result = await client.callTool({ name: "crunch", arguments: {} }, undefined, {
-        onprogress: (p: Progress) => (progress.push([p.progress, p.total, p.message]), saw(p.progress)),
-      });
-      assert.deepEqual(progress, STEPS);
-      assert.deepEqual(logs, LOGS);
+      const { progress, result } = await v1Call(`${http.url}/mcp`);
+      assert.deepEqual(progress, STEPS); // its logs stay on the worker: a queue carries progress only
       assert.deepEqual(result.structuredContent, { rows: 42 });
     } finally {
-      await client.close();
+      await worker.close();
+      await http.close();
     }
   });
 
