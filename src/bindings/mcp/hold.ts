@@ -1,12 +1,9 @@
 /**
- * A promise for an MCP client without the tasks extension (every 2025 client; 2026-07-28 without it): MCP
- * has no pending result for it, so the server holds the call, follows the promise as a task and answers
- * the tool's real result; past `holdMs`, or when the work waits for input this request cannot give, it
- * answers the promise as text telling the model to call `redeem` (MCP 2025-06-18, Tools). Meanwhile the work's
- * progress and logs reach the call as a streamed MCP-lite call's do: the one engine follows the job (in this
- * process, or on a worker through the queue) into the request's sink, so a request with a `progressToken` gets
- * `notifications/progress` (MCP 2025-11-25, Progress) and one with a log level `notifications/message`.
- * Why: docs/concepts/long-running.md#holding-a-call-for-a-client-without-tasks
+ * A promise for an MCP client without the tasks extension (every 2025 client; 2026-07-28 without it): MCP has no
+ * pending result for it, so the server holds the call, follows the promise as a task and answers the tool's real
+ * result, the work's progress and logs reaching the call meanwhile as a streamed MCP-lite call's; past `holdMs`, or
+ * when the work waits for input this request cannot give, it answers the promise as text telling the model to call
+ * `redeem` (MCP 2025-06-18, Tools). Why: docs/concepts/long-running.md#holding-a-call-for-a-client-without-tasks
  *
  * @module
  */
@@ -25,7 +22,10 @@ type PromiseOutcome = Extract<CallOutcome, { kind: "promise" }>;
 
 /**
  * Follows a promise until the work ends or the hold passes (`mcp.holdMs` of the carrier, else the
- * one hold setting: `mcpBinding({ holdMs })`, else the server's `holdMs`; `core/long-running/`).
+ * one hold setting: `mcpBinding({ holdMs })`, else the server's `holdMs`; `core/long-running/`). The engine
+ * follows the job (in this process, or on a worker through the queue) into the request's sink, as it does for a
+ * streamed MCP-lite call: a request with a `progressToken` gets `notifications/progress` (MCP 2025-11-25,
+ * Progress), one with a log level `notifications/message`.
  *
  * @param ctx The binding.
  * @param request The `tools/call` request.
