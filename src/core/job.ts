@@ -16,9 +16,6 @@ import { unrefTimer } from "../runtime/unref-timer.ts";
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** How many of the logs the work writes before anyone follows it are kept for the first follower. */
-const EARLY_LOGS = 16;
-
 /** The first wait before the final entry is written again through a store outage, in ms; it doubles. */
 export const FINAL_RETRY_FIRST_MS = 100;
 /** The longest wait between two attempts at the final entry, in ms. */
@@ -43,6 +40,9 @@ export interface JobOptions {
   /** Receives store errors, for logs. */
   readonly onError?: (error: unknown) => void;
 }
+
+/** How many of the logs the work writes before anyone follows it are kept for the first follower. */
+const EARLY_LOGS = 16;
 
 /** A running job: the sink its work asks through, and the writer of its entry. */
 export class Job implements CallSink {
