@@ -41,6 +41,9 @@ export interface JobOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+/** How many of the logs the work writes before anyone follows it are kept for the first follower. */
+const EARLY_LOGS = 16;
+
 /** A running job: the sink its work asks through, and the writer of its entry. */
 export class Job implements CallSink {
   /** The result-store id. */
@@ -56,6 +59,8 @@ export class Job implements CallSink {
   readonly #expiresAt: number;
   readonly #watchers = new Set<CallSink>();
   #lastProgress: [number, number | undefined, string | undefined] | undefined;
+  /** The logs the work wrote before anyone followed it (its first lines, written before the call is answered). */
+  #early: [LogLevel, unknown, string | undefined][] | undefined = [];
   /** Why the store refused the final entry: over its bound on one entry (a `RangeError`), if it did. */
   refusal: RangeError | undefined;
 
@@ -76,13 +81,17 @@ export class Job implements CallSink {
 
   /**
    * Hands the work's progress and logs to a stream that follows the job (MCP-lite spec v0.042 §5.3,
-   * "Alternative: use CallToolStream for server-pushed updates"); the last progress so far comes at once.
+   * "Alternative: use CallToolStream for server-pushed updates"; a held MCP call). What the work reported
+   * before then comes at once: the last progress so far, and to the first follower the logs written before it
+   * came (the work starts before the call that started it is answered, so a follower always comes late).
    *
    * @param sink Where they go.
    * @returns Stops the watch.
    */
   watch(sink: CallSink): () => void {
     this.#watchers.add(sink);
+    for (const log of this.#early ?? []) sink.log?.(...log);
+    this.#early = undefined;
     if (this.#lastProgress !== undefined) sink.progress?.(...this.#lastProgress);
     return () => this.#watchers.delete(sink);
   }
@@ -107,6 +116,7 @@ export class Job implements CallSink {
    * @param logger The logger name.
    */
   log(level: LogLevel, data: unknown, logger: string | undefined): void {
+    if (this.#early !== undefined && this.#early.length < EARLY_LOGS) this.#early.push([level, data, logger]);
     for (const watcher of this.#watchers) watcher.log?.(level, data, logger);
   }
 
