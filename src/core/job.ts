@@ -16,6 +16,9 @@ import { unrefTimer } from "../runtime/unref-timer.ts";
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
+/** Why a job's signal aborts when its entry's time is up (its token expired with it). */
+const EXPIRED_MESSAGE = "the job expired before it finished";
+
 /** The first wait before the final entry is written again through a store outage, in ms; it doubles. */
 export const FINAL_RETRY_FIRST_MS = 100;
 /** The longest wait between two attempts at the final entry, in ms. */
@@ -33,6 +36,8 @@ export interface JobOptions {
   readonly store: ResultStore;
   /** How long its entry lasts, in ms. */
   readonly ttlMs: number;
+  /** When its entry expires, in ms since the epoch (default: `ttlMs` from now). */
+  readonly expiresAt?: number;
   /** The clock, in ms since the epoch. */
   readonly now: () => number;
   /** How often a parked job polls a shared store for answers from other instances; `undefined`: never. */
@@ -68,10 +73,11 @@ export class Job implements CallSink {
   constructor(id: string, options: JobOptions) {
     this.id = id;
     this.#options = options;
-    this.#expiresAt = options.now() + options.ttlMs;
+    this.#expiresAt = options.expiresAt ?? options.now() + options.ttlMs;
     this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), {
       once: true,
     });
+    this.#expire();
   }
 
   /**
@@ -136,7 +142,6 @@ export class Job implements CallSink {
       this.#waiting.set(key, { request, resolve, reject });
       void this.#publish();
       this.#poll();
-      this.#expire();
     });
   }
 
@@ -156,10 +161,6 @@ export class Job implements CallSink {
       }
     }
     if (taken.length === 0) return 0;
-    if (this.#waiting.size === 0) { // no longer parked
-      clearTimeout(this.#expiry);
-      this.#expiry = undefined;
-    }
     await this.#publish(); // the entry shows the remaining questions before the work moves on
     for (const [waiter, value] of taken) waiter.resolve(value);
     return taken.length;
@@ -180,7 +181,8 @@ export class Job implements CallSink {
 
   /**
    * Writes the job's state again (working, or the questions it waits on): for a store that lost it
-   * (restarted empty). Nothing is written once the job has settled.
+   * (restarted empty). Nothing is written once the job has settled, nor once its entry's time is up: the
+   * store dropped it for having expired, not lost it, and the job is aborted instead.
    *
    * @returns When written.
    */
@@ -204,12 +206,18 @@ export class Job implements CallSink {
    * @returns Whether it was written.
    */
   #write(entry: StoredResult | (() => StoredResult)): Promise<boolean> {
-    const { store, ttlMs, onError } = this.#options;
+    const { store, ttlMs, onError, now } = this.#options;
     const final = typeof entry !== "function";
     const written = this.#writes.then(async () => {
       if (!final && this.#settled) return false;
+      // The state lasts as long as the entry was given, never longer: a write does not outlive the job's token.
+      const leftMs = this.#expiresAt - now();
+      if (!final && leftMs <= 0) {
+        this.controller.abort(new Error(EXPIRED_MESSAGE));
+        return false;
+      }
       try {
-        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), ttlMs);
+        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), Math.min(ttlMs, leftMs));
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {
@@ -270,13 +278,10 @@ export class Job implements CallSink {
     this.#expiry = undefined;
   }
 
-  /** Arms, once, the abort of a parked job at its entry's expiry (a timer that keeps no process alive). */
+  /** Arms the abort of the job at its entry's expiry (a timer that keeps no process alive). */
   #expire(): void {
-    if (this.#expiry !== undefined) return;
     const ms = Math.min(Math.max(0, this.#expiresAt - this.#options.now()), MAX_TIMEOUT_MS);
-    this.#expiry = unrefTimer(setTimeout(() => {
-      this.controller.abort(new Error("no answer came before the job expired"));
-    }, ms));
+    this.#expiry = unrefTimer(setTimeout(() => this.controller.abort(new Error(EXPIRED_MESSAGE)), ms));
   }
 
   #abandon(reason: unknown): void {

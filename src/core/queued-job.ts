@@ -238,7 +238,14 @@ async function runJob(
       return await rerun(registry, owner, state.a, reader, sink, signal);
     },
     ttlMs,
-    { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, queue, state.d), id: state.d, stop },
+    {
+      onError: report,
+      shape: jobResultOf,
+      bind: (job) => sink = sharing(job, queue, state.d),
+      id: state.d,
+      stop,
+      timeoutMs: owner.longRunning.timeoutMs,
+    },
   );
   await c.settled(state.d);
   if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt }; // nobody asks how
