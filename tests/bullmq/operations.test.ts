@@ -1,0 +1,177 @@
+/**
+ * What an operator sees of queued jobs in BullMQ's own view (read the way Bull Board reads it), on a real
+ * redis-server and on a real PostgreSQL (BullMQ's Postgres backend), each started by the test: a job is named after
+ * its tool, with its tool, call id and start readable beside the sealed job; its progress is a percentage; a finished
+ * job is kept (`keepCompletedMs`); a job that is not one the server made is failed at once, never tried again, and
+ * warned of once to the server's logger.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { toolsCall } from "../helpers/request.ts";
+
+const SECRET = "queue operations' secret: thirty-two bytes or more";
+
+if (REDIS_MISSING) console.error(`bullmq operations on redis-server: skipped: ${REDIS_MISSING}`);
+if (POSTGRES_MISSING) console.error(`bullmq operations on PostgreSQL: skipped: ${POSTGRES_MISSING}`);
+
+let redis: RedisServer | undefined;
+let postgres: PostgresServer | undefined;
+
+before(async () => {
+  [redis, postgres] = await Promise.all([
+    REDIS_MISSING ? undefined : startRedis(),
+    POSTGRES_MISSING ? undefined : startPostgres(),
+  ]);
+});
+
+after(async () => {
+  await Promise.all([redis?.stop(), postgres?.remove()]);
+});
+
+/** The backends: a `bullmqQueue()` on each, and BullMQ's own `Queue` on it, as a board opens one. */
+const BACKENDS = [
+  {
+    on: "redis-server",
+    missing: REDIS_MISSING,
+    queue: (name: string, keepCompletedMs?: number) =>
+      bullmqQueue({ connection: redis!.url, name, keepCompletedMs, onError: () => {} }),
+    board: (name: string) => {
+      const { hostname, port } = new URL(redis!.url);
+      return new Queue(name, { connection: { host: hostname, port: Number(port) } });
+    },
+  },
+  {
+    on: "PostgreSQL",
+    missing: POSTGRES_MISSING,
+    queue: (name: string, keepCompletedMs?: number) =>
+      bullmqQueue({
+        backend: createPostgresBackend,
+        connection: { connectionString: postgres!.url, migrate: true },
+        name,
+        keepCompletedMs,
+        onError: () => {},
+      }),
+    board: (name: string) =>
+      new (withBackend(createPostgresBackend).Queue)(name, {
+        connection: { connectionString: postgres!.url, migrate: true },
+      }),
+  },
+] as const;
+
+/** Reads BullMQ's job until `done` holds of it (at most 20 s, a bound for a loaded machine). */
+async function jobUntil(board: Queue, id: string, done: (job: Job | undefined) => boolean): Promise<Job | undefined> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const job = await board.getJob(id);
+    if (done(job)) return job;
+    assert.ok(Date.now() < deadline, `BullMQ's job ${id}: ${JSON.stringify(job?.toJSON())}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A server on the queue: `steps` reports step 2 of 6, then waits for `gate`. */
+function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>) {
+  const warnings: unknown[][] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (...args: unknown[]) => void warnings.push(args),
+    error() {},
+  };
+  const ids: string[] = [];
+  const memory = createMemoryResultStore(); // one process: the web side and the worker share it
+  const server = createServer({
+    name: "operations",
+    version: "1.0.0",
+    secret: SECRET,
+    logger,
+    resultStore: {
+      ...memory,
+      set(id, entry, ttlMs) {
+        if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
+        return memory.set(id, entry, ttlMs);
+      },
+    },
+    queue,
+  }).tool(
+    defineTool("steps").describe("Six steps").input(v.object({})).longRunning().handle((_, ctx) =>
+      ctx.defer(async () => {
+        ctx.progress(2, 6, "step 2");
+        await gate;
+        return "stepped";
+      })
+    ),
+  );
+  return { server, warnings, ids };
+}
+
+for (const backend of BACKENDS) {
+  describe(`bullmqQueue as operators see it (${backend.on})`, { skip: backend.missing }, () => {
+    it("names a job after its tool, shows its tool, call id and start, its progress a percentage; keeps it done", async () => {
+      const name = `ops-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      let open = () => {};
+      const { server, ids } = stepsServer(queue, new Promise<void>((resolve) => open = resolve));
+      const worker = runWorker(server, { concurrency: 1 });
+      try {
+        const response = await server.fetch(
+          new Request("http://localhost/mcp-lite/v1/calltools", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(toolsCall("steps", {}, "call-7")),
+          }),
+        );
+        assert.equal(response.status, 200, await response.clone().text());
+        assert.equal(ids.length, 1);
+        const running = await jobUntil(board, ids[0], (job) => job?.progress === 33);
+        assert.equal(running!.name, "steps");
+        const { data, ...readable } = running!.data as Record<string, unknown>;
+        assert.deepEqual(readable, { tool: "steps", callId: "call-7", attempt: 1 });
+        assert.equal(typeof data, "string", "the job itself stays sealed");
+        assert.doesNotMatch(JSON.stringify(running!.data), /step 2/);
+        open();
+        await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined && job.failedReason === undefined);
+        assert.equal(await board.getJobState(ids[0]), "completed", "kept once done (keepCompletedMs)");
+      } finally {
+        open();
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+
+    it("fails a job that is not one the server made at once, never tried again, and warns once", async () => {
+      const name = `forged-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      const { server, warnings } = stepsServer(queue, Promise.resolve());
+      const worker = runWorker(server, { concurrency: 1 });
+      try {
+        // As anyone who can write to the queue's backend could, with BullMQ's retries asked for.
+        const forged = ["not a token", { data: "v1.forged" }, { no: "data" }];
+        const jobs = await Promise.all(
+          forged.map((data, n) =>
+            board.add("job", typeof data === "string" ? { data } : data, { jobId: `f${n}`, attempts: 20 })
+          ),
+        );
+        for (const job of jobs) {
+          const failed = await jobUntil(board, job.id!, (seen) => seen?.finishedOn !== undefined);
+          assert.equal(await board.getJobState(job.id!), "failed");
+          assert.equal(failed!.attemptsMade, 1, "never tried again");
+          assert.match(failed!.failedReason, /refused/);
+        }
+        assert.equal(warnings.length, 1, JSON.stringify(warnings));
+        assert.match(String(warnings[0][0]), /refused a queued job that is not one this server made/);
+      } finally {
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+  });
+}
