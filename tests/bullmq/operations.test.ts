@@ -60,7 +60,7 @@ const BACKENDS = [
     board: (name: string) =>
       new (withBackend(createPostgresBackend).Queue)(name, {
         connection: { connectionString: postgres!.url, migrate: true },
-      }),
+      }) as unknown as Queue, // the same methods, on another backend
   },
 ] as const;
 
@@ -175,3 +175,34 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("bullmqQueue through an outage of redis-server longer than its lock", { skip: REDIS_MISSING }, () => {
+  it("warns once that BullMQ lost its lock, never reports it as an error, and the job still ends", async () => {
+    const name = `lock-${crypto.randomUUID()}`;
+    const errors: unknown[] = [];
+    const queue = bullmqQueue({ connection: redis!.url, name, lockMs: 300, onError: (error) => errors.push(error) });
+    const board = new Queue(name, { connection: { url: redis!.url } });
+    let open = () => {};
+    const { server, warnings, ids } = stepsServer(queue, new Promise<void>((resolve) => open = resolve));
+    const worker = runWorker(server, { concurrency: 1 });
+    try {
+      await server.call("steps", {});
+      await jobUntil(board, ids[0], (job) => job?.progress === 33);
+      redis!.pause(); // SIGSTOP: its keys' time runs on, the lock lapses
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      redis!.resume();
+      open();
+      await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // BullMQ's messages after the job ended
+      const lock = /lock for job|Lock mismatch/;
+      assert.deepEqual(errors.filter((error) => lock.test(String(error))).map(String), []);
+      const told = warnings.filter((args) => lock.test(String(args[0])));
+      assert.equal(told.length, 1, JSON.stringify(warnings));
+    } finally {
+      redis!.resume();
+      open();
+      await worker.close();
+      await Promise.all([queue.close(), board.close()]);
+    }
+  });
+});
