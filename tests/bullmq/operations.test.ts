@@ -6,33 +6,19 @@
  * warned of once to the server's logger.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
-import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../helpers/postgres-server.ts";
-import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
 import { toolsCall } from "../helpers/request.ts";
 
 const SECRET = "queue operations' secret: thirty-two bytes or more";
 
-if (REDIS_MISSING) console.error(`bullmq operations on redis-server: skipped: ${REDIS_MISSING}`);
-if (POSTGRES_MISSING) console.error(`bullmq operations on PostgreSQL: skipped: ${POSTGRES_MISSING}`);
-
-let redis: RedisServer | undefined;
-let postgres: PostgresServer | undefined;
-
-before(async () => {
-  [redis, postgres] = await Promise.all([
-    REDIS_MISSING ? undefined : startRedis(),
-    POSTGRES_MISSING ? undefined : startPostgres(),
-  ]);
-});
-
-after(async () => {
-  await Promise.all([redis?.stop(), postgres?.remove()]);
-});
+const servers = queueBackends("bullmq operations");
 
 /** The backends: a `bullmqQueue()` on each, and BullMQ's own `Queue` on it, as a board opens one. */
 const BACKENDS = [
@@ -40,9 +26,9 @@ const BACKENDS = [
     on: "redis-server",
     missing: REDIS_MISSING,
     queue: (name: string, keepCompletedMs?: number) =>
-      bullmqQueue({ connection: redis!.url, name, keepCompletedMs, onError: () => {} }),
+      bullmqQueue({ connection: servers.redis!.url, name, keepCompletedMs, onError: () => {} }),
     board: (name: string) => {
-      const { hostname, port } = new URL(redis!.url);
+      const { hostname, port } = new URL(servers.redis!.url);
       return new Queue(name, { connection: { host: hostname, port: Number(port) } });
     },
   },
@@ -52,14 +38,14 @@ const BACKENDS = [
     queue: (name: string, keepCompletedMs?: number) =>
       bullmqQueue({
         backend: createPostgresBackend,
-        connection: { connectionString: postgres!.url, migrate: true },
+        connection: { connectionString: servers.postgres!.url, migrate: true },
         name,
         keepCompletedMs,
         onError: () => {},
       }),
     board: (name: string) =>
       new (withBackend(createPostgresBackend).Queue)(name, {
-        connection: { connectionString: postgres!.url, migrate: true },
+        connection: { connectionString: servers.postgres!.url, migrate: true },
       }) as unknown as Queue, // the same methods, on another backend
   },
 ] as const;
@@ -180,17 +166,22 @@ describe("bullmqQueue through an outage of redis-server longer than its lock", {
   it("warns once that BullMQ lost its lock, never reports it as an error, and the job still ends", async () => {
     const name = `lock-${crypto.randomUUID()}`;
     const errors: unknown[] = [];
-    const queue = bullmqQueue({ connection: redis!.url, name, lockMs: 300, onError: (error) => errors.push(error) });
-    const board = new Queue(name, { connection: { url: redis!.url } });
+    const queue = bullmqQueue({
+      connection: servers.redis!.url,
+      name,
+      lockMs: 300,
+      onError: (error) => errors.push(error),
+    });
+    const board = new Queue(name, { connection: { url: servers.redis!.url } });
     let open = () => {};
     const { server, warnings, ids } = stepsServer(queue, new Promise<void>((resolve) => open = resolve));
     const worker = runWorker(server, { concurrency: 1 });
     try {
       await server.call("steps", {});
       await jobUntil(board, ids[0], (job) => job?.progress === 33);
-      redis!.pause(); // SIGSTOP: its keys' time runs on, the lock lapses
+      servers.redis!.pause(); // SIGSTOP: its keys' time runs on, the lock lapses
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      redis!.resume();
+      servers.redis!.resume();
       open();
       await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
       await new Promise((resolve) => setTimeout(resolve, 500)); // BullMQ's messages after the job ended
@@ -199,7 +190,7 @@ describe("bullmqQueue through an outage of redis-server longer than its lock", {
       const told = warnings.filter((args) => lock.test(String(args[0])));
       assert.equal(told.length, 1, JSON.stringify(warnings));
     } finally {
-      redis!.resume();
+      servers.redis!.resume();
       open();
       await worker.close();
       await Promise.all([queue.close(), board.close()]);
