@@ -9,6 +9,7 @@
  */
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isTokenError } from "../codec/token-error.ts";
+import { UNKNOWN_KEY } from "../codec/token.ts";
 import { type CallContext } from "./call-context.ts";
 import { createContext } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
@@ -31,12 +32,12 @@ const JOB_KIND = "job";
 /** The message of a job the queue could not take. */
 const QUEUE_UNAVAILABLE = "The job queue is unavailable; send the request again later";
 
-/** The warning of a job whose signature this worker cannot check: delivered again, for a worker that can. */
-const UNVERIFIED = "mcplite worker: a queued job failed its signature check: signed with a secret this worker " +
-  "lacks (a rollout that changes the secret), or forged; the queue delivers it again later";
-/** The warning of a job that is not a job token at all: refused, never delivered again. */
-const REFUSED = "mcplite worker: refused a queued job that is not one this server made (not a job token): the " +
-  "queue drops it";
+/** The warning of a job signed with a secret this worker lacks: delivered again, for a worker that holds it. */
+const UNVERIFIED = "mcplite worker: a queued job is signed with a secret this worker lacks (a rollout that changes " +
+  "the secret, or another deployment's job): the queue delivers it again later";
+/** The warning of a job that is not one of the server's (not a job token, or its signature forged): refused. */
+const REFUSED = "mcplite worker: refused a queued job that is not one this server made (not a job token, or a " +
+  "forged signature): the queue drops it";
 
 /** What failed a job whose run ended with its entry still working (the store lost it, or refused its result). */
 const UNENDED = "The job's run ended but its entry did not: the result store lost it or refused its result";
@@ -205,11 +206,11 @@ async function runJob(
     ({ scope, expiresAt, issuedAt } = claims);
     state = claims.state as JobState;
   } catch (error) {
-    // Expired: its entry and token expired with it. Signed, but not with a secret here: forged, or signed with a
-    // secret this worker lacks (a rollout that changed it), so the queue delivers it again later, maybe to a
-    // worker that has it. Anything else is no job of the server's: refused for good, never delivered again.
+    // Expired: its entry and token expired with it. Signed with a secret this worker lacks (a rollout that changed
+    // it): the queue delivers it again later, maybe to a worker that has it. Anything else (not a job token, a
+    // signature that fails under a key this worker holds) is no job of the server's: refused, never run again.
     if (isTokenError(error) && error.reason === "expired") return { outcome: "skipped" };
-    if (isTokenError(error) && error.reason === "bad_mac") {
+    if (isTokenError(error) && error.reason === "bad_mac" && error.cause === UNKNOWN_KEY) {
       warn?.(UNVERIFIED);
       throw error;
     }

@@ -136,11 +136,16 @@ for (const backend of BACKENDS) {
       const name = `forged-${crypto.randomUUID()}`;
       const queue = backend.queue(name);
       const board = backend.board(name);
-      const { server, warnings } = stepsServer(queue, Promise.resolve());
+      const { server, warnings, ids } = stepsServer(queue, Promise.resolve());
       const worker = runWorker(server, { concurrency: 1 });
       try {
-        // As anyone who can write to the queue's backend could, with BullMQ's retries asked for.
-        const forged = ["not a token", { data: "v1.forged" }, { no: "data" }];
+        // A real job, altered as anyone who can write to the queue's backend could: its signature no longer holds.
+        assert.equal((await server.call("steps", {})).kind, "promise");
+        const sealed = (await jobUntil(board, ids[0], (job) => job !== undefined))!.data.data as string;
+        const at = sealed.length - 5;
+        const altered = sealed.slice(0, at) + (sealed[at] === "A" ? "B" : "A") + sealed.slice(at + 1);
+        // And made up, with BullMQ's retries asked for.
+        const forged = ["not a token", { data: "mcl1.forged" }, { no: "data" }, { data: altered }];
         const jobs = await Promise.all(
           forged.map((data, n) =>
             board.add("job", typeof data === "string" ? { data } : data, { jobId: `f${n}`, attempts: 20 })
