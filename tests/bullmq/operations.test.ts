@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import pg from "pg";
 import * as v from "valibot";
 import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
 import { bullmqQueue } from "../../src/bullmq/mod.ts";
@@ -202,3 +203,43 @@ describe("bullmqQueue through an outage of redis-server longer than its lock", {
     }
   });
 });
+
+describe(
+  "bullmqQueue on PostgreSQL: a progress update of a job BullMQ no longer holds",
+  { skip: POSTGRES_MISSING },
+  () => {
+    it("is one warning, never an error", async () => {
+      const name = `late-${crypto.randomUUID()}`;
+      const errors: unknown[] = [];
+      const warnings: string[] = [];
+      const queue = bullmqQueue({
+        backend: createPostgresBackend,
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+        name,
+        onError: (error) => errors.push(error),
+      });
+      const sql = new pg.Client({ connectionString: servers.postgres!.url });
+      await sql.connect();
+      let ran = () => {};
+      const done = new Promise<void>((resolve) => ran = resolve);
+      const taker = queue.take(async () => {
+        // The job's row goes (as BullMQ's removal of a finished job takes it) while an update is on its way.
+        await sql.query("DELETE FROM bullmq.job WHERE queue = $1 AND id = $2", [name, "late-1"]);
+        queue.progress!("late-1", { progress: 1, total: 2, message: "half" });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        ran();
+        return "done";
+      }, { concurrency: 1, warn: (message) => warnings.push(message) });
+      try {
+        await queue.add("late-1", "sealed", { tool: "steps" });
+        await done;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.deepEqual(errors.filter((error) => /updateProgress/.test(String(error))).map(String), []);
+        assert.deepEqual(warnings.filter((message) => /progress update of job late-1/.test(message)).length, 1);
+      } finally {
+        await taker.close();
+        await Promise.all([queue.close(), sql.end()]);
+      }
+    });
+  },
+);

@@ -8,8 +8,8 @@ import { REDIS_MISSING, type RedisServer, startRedis } from "./redis-server.ts";
 
 /** The running servers of the file, once its `before()` ran (`undefined` where missing). */
 export interface QueueBackends {
-  readonly redis: RedisServer | undefined;
-  readonly postgres: PostgresServer | undefined;
+  readonly redis?: RedisServer;
+  readonly postgres?: PostgresServer;
 }
 
 /**
