@@ -3,7 +3,9 @@
  * redis-server and on a real PostgreSQL (BullMQ's Postgres backend), each started by the test: a job is named after
  * its tool, with its tool, call id and start readable beside the sealed job; its progress is a percentage; a finished
  * job is kept (`keepCompletedMs`); a job that is not one the server made is failed at once, never tried again, and
- * warned of once to the server's logger.
+ * warned of once to the server's logger; jobs that never end do not hold a worker's slots past their `timeoutMs`.
+ * BullMQ's lock messages through an outage of redis-server (SIGSTOP), and a progress update of a job whose row went
+ * (PostgreSQL), are one warning each, never errors.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -130,6 +132,44 @@ for (const backend of BACKENDS) {
         open();
         await worker.close();
         await Promise.all([queue.close(), board.close()]);
+      }
+    });
+
+    it("a worker with concurrency 2 and four jobs that never end still runs a fifth (timeoutMs)", async () => {
+      const name = `hung-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const server = createServer({
+        name: "operations",
+        version: "1.0.0",
+        secret: SECRET,
+        resultStore: createMemoryResultStore(),
+        queue,
+      }).tool(
+        defineTool("hang").describe("Never ends").input(v.object({ n: v.number() })).longRunning({ timeoutMs: 500 })
+          .handle((_, ctx) => ctx.defer(() => new Promise<never>(() => {}))),
+      ).tool(defineTool("quick").describe("At once").longRunning().handle((_, ctx) => ctx.defer(() => "quick")));
+      const worker = runWorker(server, { concurrency: 2 });
+      const redeemed = async (token: string) => {
+        const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure
+        for (;;) {
+          const outcome = await server.call("redeem", { promise: token }).catch((error: unknown) => error);
+          if ((outcome as { kind?: string }).kind !== "promise") return outcome;
+          assert.ok(Date.now() < deadline, "the job did not end in 20 s");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      try {
+        const hung = [];
+        for (let n = 0; n < 4; n++) hung.push(await server.call("hang", { n }) as { token: string });
+        const fifth = await redeemed((await server.call("quick", {}) as { token: string }).token);
+        assert.deepEqual((fifth as { result?: unknown }).result, { content: [{ type: "text", text: "quick" }] });
+        for (const { token } of hung) {
+          const ended = await redeemed(token);
+          assert.equal((ended as { code?: string }).code, "deadline_exceeded", String(ended));
+        }
+      } finally {
+        await worker.close();
+        await queue.close();
       }
     });
 
