@@ -397,17 +397,19 @@ export class Continuations implements Tokens {
   ): Promise<void> {
     const signal = job.controller.signal;
     const heartbeat = this.#heartbeat(job, onError);
-    const timedOut = jobTimedOut(timeoutMs);
-    const timer = unrefTimer(setTimeout(() => job.controller.abort(timedOut), timeoutMs));
-    let entry: StoredResult;
+    let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
+    const timer = unrefTimer(setTimeout(() => job.controller.abort(timedOut ??= jobTimedOut(timeoutMs)), timeoutMs));
+    // Ended otherwise than by its work: cancelled, expired, its worker stopping (nothing more is written), or timed out.
+    const cut = () => signal.aborted && (timedOut === undefined || signal.reason !== timedOut);
+    let entry: StoredResult | undefined;
     try {
-      // The job ends when its signal aborts (timed out, cancelled, expired, its worker stopping), whether or not
-      // the work heeds it: work that never settles cannot hold its slot (a worker's, the `jobs` budget) for good.
+      // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot
+      // hold its slot (a worker's, the `jobs` budget) for good.
       const value = await Promise.race([work(signal), aborted(signal)]);
       entry = { ...(await storedOutcome(value, shape, onError)), at: this.codec.now() };
     } catch (error) {
-      // Timed out: so it ends, whatever the work threw as its signal aborted.
-      entry = { ...storedFailure(signal.reason === timedOut ? timedOut : error, onError), at: this.codec.now() };
+      // Timed out: it ends as such, whatever the work threw as its signal aborted. Cut: no failure to report.
+      if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onError), at: this.codec.now() };
     } finally {
       clearTimeout(timer);
       this.#running.delete(job.id);
@@ -415,7 +417,7 @@ export class Continuations implements Tokens {
     try {
       // Cancelled here, or (with a shared store) by another instance: the store keeps the first end. Expired:
       // nothing is written. Timed out: the job ends as such.
-      if (signal.aborted && signal.reason !== timedOut) return;
+      if (entry === undefined || cut()) return;
       // The lease stays renewed while the final write retries through a store outage, so no instance
       // takes the job for stopped; it then lapses on its own, never before the result is readable.
       if (!await job.settle(entry) && !hasEnded(await this.results.get(job.id) ?? entry)) {
