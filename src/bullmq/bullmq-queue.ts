@@ -32,6 +32,8 @@ const KEEP_COMPLETED_MS = 60 * 60_000;
 const KEEP_FAILED_MS = 24 * 60 * 60_000;
 /** The queue event that carries a running job's progress to the instances that follow it. */
 const PROGRESS_EVENT = "mcplite:progress";
+/** How many events BullMQ's stream of the queue keeps (approximately): BullMQ's own default, left as it is. */
+const EVENTS_KEPT = 10_000;
 /** BullMQ's messages of a running job's lock it lost (its backend out of reach, then back). */
 const LOCK_LOST = /^(could not renew lock for job|Missing lock for job|Lock mismatch for job)/;
 /** BullMQ's message of an update to a job it no longer holds (removed once finished). */
@@ -204,8 +206,11 @@ export function bullmqQueue(options: {
       const job = running.get(id);
       if (job === undefined) return;
       // To the instances that follow the job, as sent; to BullMQ's boards, a percentage (when the total is known).
-      publisher ??= new classes.QueueEventsProducer(name, common);
-      publisher.publishEvent({ eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) })
+      if (publisher === undefined) {
+        publisher = new classes.QueueEventsProducer(name, common);
+        publisher.on("error", report);
+      }
+      publisher.publishEvent({ eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) }, EVENTS_KEPT)
         .catch(report);
       if (update.total !== undefined && update.total > 0) {
         const percent = Math.min(100, Math.max(0, Math.round((100 * update.progress) / update.total)));
