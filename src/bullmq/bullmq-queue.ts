@@ -2,10 +2,9 @@
  * A {@link WorkQueue} on BullMQ: a job is added with the entry id as its `jobId`; a worker holds a lock on
  * each job it runs, and BullMQ's stalled-job check moves a job whose lock lapsed (its worker died) back to
  * the queue, however often (the server counts the starts, and ends a job its tool's `retry` allows no more).
- * A job given back at shutdown goes back at once (`moveToWait`). Operators read a job in BullMQ's boards (Bull
- * Board, Taskforce): named after its tool, with its tool, call id and start beside the sealed job, its progress a
- * percentage, kept a while once done. Progress travels to the instances that follow it as an event of the queue's
- * own (BullMQ's custom events), with its step, total and message as sent.
+ * A job given back at shutdown goes back at once (`moveToWait`). In BullMQ's boards a job is named after its tool,
+ * its tool, call id and start beside the sealed job, its progress a percentage; followers get each update as sent,
+ * as a queue event of its own. Why: docs/guides/many-instances.md ("Workers: a queue").
  *
  * @module
  */

@@ -3,8 +3,8 @@
  * on, and its state's writes to the result store, in order. A question asked inside the work parks the job
  * (`input_required`, shown on `tasks/get`); answers arrive through {@link Job.deliver} here, or wait in the entry's
  * `answers` when delivered on another instance, which this one polls while parked (noticing cancellations made
- * elsewhere too); only answers of the right shape for their question count. A job still parked when its entry
- * expires is aborted. Why: docs/guides/many-instances.md.
+ * elsewhere too); only answers of the right shape for their question count. A job still running when its entry
+ * expires is aborted, and its state is never written past that. Why: docs/guides/many-instances.md.
  *
  * @module
  */
