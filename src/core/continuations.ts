@@ -399,7 +399,7 @@ export class Continuations implements Tokens {
     const heartbeat = this.#heartbeat(job, onError);
     let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
     const timer = unrefTimer(setTimeout(() => job.controller.abort(timedOut ??= jobTimedOut(timeoutMs)), timeoutMs));
-    // Ended otherwise than by its work: cancelled, expired, its worker stopping (nothing more is written), or timed out.
+    // Ended otherwise than by its work and its timeout: cancelled, expired, its worker stopping (nothing is written).
     const cut = () => signal.aborted && (timedOut === undefined || signal.reason !== timedOut);
     let entry: StoredResult | undefined;
     try {

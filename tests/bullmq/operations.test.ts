@@ -102,7 +102,7 @@ function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>)
 
 for (const backend of BACKENDS) {
   describe(`bullmqQueue as operators see it (${backend.on})`, { skip: backend.missing }, () => {
-    it("names a job after its tool, shows its tool, call id and start, its progress a percentage; keeps it done", async () => {
+    it("names a job after its tool, with its tool, call id and start, progress a percentage; keeps it once done", async () => {
       const name = `ops-${crypto.randomUUID()}`;
       const queue = backend.queue(name);
       const board = backend.board(name);
