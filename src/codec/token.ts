@@ -21,7 +21,7 @@ export const TOKEN_PREFIX = "mcl1.";
  * The `cause` of a `bad_mac` {@link TokenError} for a token whose key id is none of this codec's secrets: signed with
  * a secret it does not hold (another deployment's, a rollout that changes it), not a made-up MAC for one it does.
  */
-export const UNKNOWN_KEY = "signed with a secret this server does not hold";
+export const UNKNOWN_KEY = "unknown key";
 
 /** The default bound on a token's length, in characters (= bytes: tokens are ASCII). */
 export const DEFAULT_MAX_TOKEN_BYTES = 16_384;

@@ -34,13 +34,9 @@ export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
  * @returns The error.
  */
 export function jobTimedOut(timeoutMs: number): ProtocolError {
-  return new ProtocolError(
-    "deadline_exceeded",
-    `The job ran longer than its tool allows (${timeoutMs} ms) and was ended`,
-    {
-      data: { reason: "timeout", timeoutMs },
-    },
-  );
+  return new ProtocolError("deadline_exceeded", `The job timed out after ${timeoutMs} ms`, {
+    data: { reason: "timeout", timeoutMs },
+  });
 }
 
 /** The message of a job whose instance stopped renewing its lease. */
@@ -399,8 +395,8 @@ export class Continuations implements Tokens {
     const heartbeat = this.#heartbeat(job, onError);
     let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
     const timer = unrefTimer(setTimeout(() => job.controller.abort(timedOut ??= jobTimedOut(timeoutMs)), timeoutMs));
-    // Ended otherwise than by its work and its timeout: cancelled, expired, its worker stopping (nothing is written).
-    const cut = () => signal.aborted && (timedOut === undefined || signal.reason !== timedOut);
+    // Ended otherwise than by its work or its timeout: cancelled, expired, its worker stopping (nothing is written).
+    const cut = () => signal.aborted && timedOut === undefined;
     let entry: StoredResult | undefined;
     try {
       // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot

@@ -17,7 +17,7 @@ import { unrefTimer } from "../runtime/unref-timer.ts";
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Why a job's signal aborts when its entry's time is up (its token expired with it). */
-const EXPIRED_MESSAGE = "the job expired before it finished";
+const EXPIRED_MESSAGE = "the job expired";
 
 /** The first wait before the final entry is written again through a store outage, in ms; it doubles. */
 export const FINAL_RETRY_FIRST_MS = 100;
@@ -206,18 +206,18 @@ export class Job implements CallSink {
    * @returns Whether it was written.
    */
   #write(entry: StoredResult | (() => StoredResult)): Promise<boolean> {
-    const { store, ttlMs, onError, now } = this.#options;
+    const { store, onError, now } = this.#options;
     const final = typeof entry !== "function";
     const written = this.#writes.then(async () => {
       if (!final && this.#settled) return false;
-      // The state lasts as long as the entry was given, never longer: a write does not outlive the job's token.
+      // The state lasts as long as the entry was given (never more than `ttlMs`): it does not outlive the token.
       const leftMs = this.#expiresAt - now();
       if (!final && leftMs <= 0) {
         this.controller.abort(new Error(EXPIRED_MESSAGE));
         return false;
       }
       try {
-        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), Math.min(ttlMs, leftMs));
+        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), leftMs);
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {

@@ -100,7 +100,7 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     await cancel(); // over `tokens.maxBytes`: no queue can carry it, and sending it again will not help
     throw error;
   }
-  const about = { tool: call.owner.name, ...(meta.requestId == null ? {} : { callId: meta.requestId }) };
+  const about = { tool: call.owner.name, callId: meta.requestId ?? undefined };
   try {
     await c.queue!.add(id, data, about);
   } catch (cause) {

@@ -314,8 +314,8 @@ export class ToolBuilder<
    *   one run of that work may take (`timeoutMs`, default 15 minutes).
    * @returns A new builder.
    * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for
-   *   `retry.attempts` outside 1–100, `retry.backoffMs` outside 0–3 600 000, or `timeoutMs` not an integer
-   *   from 1 to 2 147 483 647.
+   *   `retry.attempts` outside 1–100, `retry.backoffMs` outside 0–3 600 000, or `timeoutMs` outside
+   *   1–2 147 483 647.
    *
    * @example
    * ```ts
@@ -344,9 +344,9 @@ export class ToolBuilder<
         throw new RangeError(`tool "${this.#state.name}": retry.backoffMs must be from 0 to ${MAX_BACKOFF_MS}`);
       }
     }
-    const timeoutMs = options.timeoutMs;
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-      throw new RangeError(`tool "${this.#state.name}": timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}`);
+    const timeoutMs = options.timeoutMs ?? 1;
+    if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
+      throw new RangeError(`tool "${this.#state.name}": timeoutMs must be from 1 to ${MAX_TIMEOUT_MS}`);
     }
     return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
   }

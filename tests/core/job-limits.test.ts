@@ -104,8 +104,8 @@ describe(".longRunning({ timeoutMs }): work that never ends frees its slot", () 
     assert.ok(!(answer instanceof ProtocolError) && answer.kind === "answer", JSON.stringify(answer));
   });
 
-  it("refuses a timeoutMs that is not a positive integer a timer takes", () => {
-    for (const timeoutMs of [0, -1, 1.5, Number.NaN, 2 ** 31]) {
+  it("refuses a timeoutMs a timer does not take", () => {
+    for (const timeoutMs of [0, -1, 0.5, Number.NaN, 2 ** 31]) {
       assert.throws(() => defineTool("t").longRunning({ timeoutMs }), RangeError, String(timeoutMs));
     }
   });
