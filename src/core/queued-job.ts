@@ -166,9 +166,10 @@ export type WarnOnce = (message: string) => void;
  * @param watch What telemetry hears of the job, when there is telemetry.
  * @param warn Where a job refused, or one this worker cannot verify, is told (once, as a warning).
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
- *   `stop` ended it first, `"refused"` when it is not a job token at all (never delivered again).
- * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job this
- *   worker cannot verify (another secret): the queue delivers it again later.
+ *   `stop` ended it first, `"refused"` when it is no job of the server's (not a job token, or its signature fails under a
+ *   secret this worker holds): never delivered again.
+ * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job signed
+ *   with a secret this worker lacks (its key id unknown): the queue delivers it again later.
  */
 export async function runQueuedJob(
   registry: Registry,
