@@ -48,7 +48,12 @@ export function restartOf(
     attempts: retry.attempts,
     backoffMs: retry.backoffMs ?? 0,
     work: (sink, signal) => rerun(registry, owner, state.a, reader, sink, signal),
-    options: { onError: report, shape: jobResultOf, waitUntil: waitUntilOf(reader) },
+    options: {
+      onError: report,
+      shape: jobResultOf,
+      waitUntil: waitUntilOf(reader),
+      timeoutMs: owner.longRunning?.timeoutMs,
+    },
   };
 }
 

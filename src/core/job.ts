@@ -3,8 +3,8 @@
  * on, and its state's writes to the result store, in order. A question asked inside the work parks the job
  * (`input_required`, shown on `tasks/get`); answers arrive through {@link Job.deliver} here, or wait in the entry's
  * `answers` when delivered on another instance, which this one polls while parked (noticing cancellations made
- * elsewhere too); only answers of the right shape for their question count. A job still parked when its entry
- * expires is aborted. Why: docs/guides/many-instances.md.
+ * elsewhere too); only answers of the right shape for their question count. A job still running when its entry
+ * expires is aborted, and its state is never written past that. Why: docs/guides/many-instances.md.
  *
  * @module
  */
@@ -15,6 +15,9 @@ import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Why a job's signal aborts when its entry's time is up (its token expired with it). */
+const EXPIRED_MESSAGE = "the job expired";
 
 /** The first wait before the final entry is written again through a store outage, in ms; it doubles. */
 export const FINAL_RETRY_FIRST_MS = 100;
@@ -33,6 +36,8 @@ export interface JobOptions {
   readonly store: ResultStore;
   /** How long its entry lasts, in ms. */
   readonly ttlMs: number;
+  /** When its entry expires, in ms since the epoch (default: `ttlMs` from now). */
+  readonly expiresAt?: number;
   /** The clock, in ms since the epoch. */
   readonly now: () => number;
   /** How often a parked job polls a shared store for answers from other instances; `undefined`: never. */
@@ -73,10 +78,11 @@ export class Job implements CallSink {
   constructor(id: string, options: JobOptions) {
     this.id = id;
     this.#options = options;
-    this.#expiresAt = options.now() + options.ttlMs;
+    this.#expiresAt = options.expiresAt ?? options.now() + options.ttlMs;
     this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), {
       once: true,
     });
+    this.#expire();
   }
 
   /**
@@ -146,7 +152,6 @@ export class Job implements CallSink {
       this.#waiting.set(key, { request, resolve, reject });
       void this.#publish();
       this.#poll();
-      this.#expire();
     });
   }
 
@@ -166,10 +171,6 @@ export class Job implements CallSink {
       }
     }
     if (taken.length === 0) return 0;
-    if (this.#waiting.size === 0) { // no longer parked
-      clearTimeout(this.#expiry);
-      this.#expiry = undefined;
-    }
     await this.#publish(); // the entry shows the remaining questions before the work moves on
     for (const [waiter, value] of taken) waiter.resolve(value);
     return taken.length;
@@ -190,7 +191,8 @@ export class Job implements CallSink {
 
   /**
    * Writes the job's state again (working, or the questions it waits on): for a store that lost it
-   * (restarted empty). Nothing is written once the job has settled.
+   * (restarted empty). Nothing is written once the job has settled, nor once its entry's time is up: the
+   * store dropped it for having expired, not lost it, and the job is aborted instead.
    *
    * @returns When written.
    */
@@ -214,12 +216,18 @@ export class Job implements CallSink {
    * @returns Whether it was written.
    */
   #write(entry: StoredResult | (() => StoredResult)): Promise<boolean> {
-    const { store, ttlMs, onError } = this.#options;
+    const { store, onError, now } = this.#options;
     const final = typeof entry !== "function";
     const written = this.#writes.then(async () => {
       if (!final && this.#settled) return false;
+      // The state lasts as long as the entry was given (never more than `ttlMs`): it does not outlive the token.
+      const leftMs = this.#expiresAt - now();
+      if (!final && leftMs <= 0) {
+        this.controller.abort(new Error(EXPIRED_MESSAGE));
+        return false;
+      }
       try {
-        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), ttlMs);
+        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), leftMs);
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {
@@ -280,13 +288,10 @@ export class Job implements CallSink {
     this.#expiry = undefined;
   }
 
-  /** Arms, once, the abort of a parked job at its entry's expiry (a timer that keeps no process alive). */
+  /** Arms the abort of the job at its entry's expiry (a timer that keeps no process alive). */
   #expire(): void {
-    if (this.#expiry !== undefined) return;
     const ms = Math.min(Math.max(0, this.#expiresAt - this.#options.now()), MAX_TIMEOUT_MS);
-    this.#expiry = unrefTimer(setTimeout(() => {
-      this.controller.abort(new Error("no answer came before the job expired"));
-    }, ms));
+    this.#expiry = unrefTimer(setTimeout(() => this.controller.abort(new Error(EXPIRED_MESSAGE)), ms));
   }
 
   #abandon(reason: unknown): void {
