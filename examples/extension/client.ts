@@ -1,6 +1,7 @@
 /**
- * A client of the `org.example/ledger` extension (./ledger.ts): it declares the extension, reads the server's
- * ad, hears `org.example/ledger/changed` while it posts, and tells the server it audited an account.
+ * A client of the `org.example/ledger` extension (./ledger.ts), as the account holder alice (her demo token,
+ * `Bearer alice-token`): it declares the extension, reads the server's ad, hears `org.example/ledger/changed` while
+ * it posts to her account, and tells the server it audited it.
  *
  *   deno run -A examples/extension/client.ts [url]      bun run examples/extension/client.ts [url]
  *
@@ -29,7 +30,11 @@ export interface LedgerRun {
  * @returns What it saw.
  */
 export async function runLedgerClient(url: string): Promise<LedgerRun> {
-  const client = createClient(url, { transport: "mcp", extensions: { [LEDGER]: { currency: "EUR" } } });
+  const client = createClient(url, {
+    transport: "mcp",
+    headers: { authorization: "Bearer alice-token" },
+    extensions: { [LEDGER]: { currency: "EUR" } },
+  });
   try {
     // What the server advertises: `server/discover` on 2026-07-28, `initialize` on the 2025 revisions.
     const capabilities = (await client.discover())?.capabilities as { extensions?: Record<string, unknown> };

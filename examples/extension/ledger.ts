@@ -7,8 +7,10 @@
  * - one server→client notification, `org.example/ledger/changed`, sent on the posting request's own stream;
  * - one client notification, `org.example/ledger/audited`, which the server records.
  *
- * `post` needs a client that declared the extension (SEP-2133, Graceful degradation: a mandatory extension is
- * refused with -32021 and the capability it needs); `balance` answers anyone.
+ * `post` needs a caller holding the scope `ledger:write` (refused as a tool's `.scopes()` refuses: 403 with the
+ * step-up challenge), who owns the account (`ctx.auth.subject`), and a client that declared the extension (SEP-2133,
+ * Graceful degradation: a mandatory extension is refused with -32021 and the capability it needs); `balance`
+ * answers anyone.
  */
 import * as v from "valibot";
 import { defineExtension } from "../../mod.ts";
@@ -42,6 +44,9 @@ export function ledger(accounts: Map<string, number>, audits: string[] = []) {
       return { account, balance, currency: "EUR" };
     })
     .method(`${LEDGER}/post`, v.object({ account, amount: v.number() }), async ({ account, amount }, ctx) => {
+      if (ctx.auth?.subject !== account) { // the caller, as a tool's handler sees it
+        throw new ProtocolError("permission_denied", `Only the owner of ${account} posts to it`, { data: { account } });
+      }
       if (ctx.client.extensions?.[LEDGER] === undefined) {
         throw new ProtocolError("missing_capability", `${LEDGER}/post needs a client that declares ${LEDGER}`, {
           data: { requiredCapabilities: { extensions: { [LEDGER]: {} } } },
@@ -51,6 +56,6 @@ export function ledger(accounts: Map<string, number>, audits: string[] = []) {
       accounts.set(account, balance);
       await ctx.notify(`${LEDGER}/changed`, { account, balance }); // on this request's stream, before the answer
       return { account, balance };
-    })
+    }, { scopes: ["ledger:write"] })
     .notification(`${LEDGER}/audited`, v.object({ account }), ({ account }) => void audits.push(account));
 }

@@ -2,8 +2,9 @@
  * A {@link WorkQueue} on BullMQ: a job is added with the entry id as its `jobId`; a worker holds a lock on
  * each job it runs, and BullMQ's stalled-job check moves a job whose lock lapsed (its worker died) back to
  * the queue, however often (the server counts the starts, and ends a job its tool's `retry` allows no more).
- * A job given back at shutdown goes back at once (`moveToWait`). Progress travels as BullMQ's job progress,
- * to the instances that follow it through BullMQ's queue events.
+ * A job given back at shutdown goes back at once (`moveToWait`). In BullMQ's boards a job is named after its tool,
+ * its tool, call id and start beside the sealed job, its progress a percentage; followers get each update as sent,
+ * as a queue event of its own. Why: docs/guides/many-instances.md ("Workers: a queue").
  *
  * @module
  */
@@ -14,6 +15,8 @@ import {
   type Job,
   Queue,
   QueueEvents,
+  QueueEventsProducer,
+  UnrecoverableError,
   WaitingError,
   withBackend,
   Worker,
@@ -23,8 +26,17 @@ import type { WorkQueue } from "../core/work-queue.ts";
 /** BullMQ's attempts for a job whose run failed (the result store was out of reach), and their first wait. */
 const OUTAGE_ATTEMPTS = 20;
 const OUTAGE_BACKOFF_MS = 1_000;
-/** How long BullMQ keeps a job that failed every attempt, for inspection, in seconds. */
-const KEEP_FAILED_S = 24 * 60 * 60;
+/** How long BullMQ keeps a finished job for operators, by default, in ms: an hour once completed, a day once failed. */
+const KEEP_COMPLETED_MS = 60 * 60_000;
+const KEEP_FAILED_MS = 24 * 60 * 60_000;
+/** The queue event that carries a running job's progress to the instances that follow it. */
+const PROGRESS_EVENT = "mcplite:progress";
+/** How many events BullMQ's stream of the queue keeps (approximately): BullMQ's own default, left as it is. */
+const EVENTS_KEPT = 10_000;
+/** BullMQ's messages of a running job's lock it lost (its backend out of reach, then back). */
+const LOCK_LOST = /^(could not renew lock for job|Missing lock for job|Lock mismatch for job)/;
+/** BullMQ's message of an update to a job it no longer holds (removed once finished). */
+const JOB_GONE = /^Missing key for job/;
 
 /**
  * A job queue on BullMQ, for `createServer({ queue })` and `runWorker()`: web instances add jobs,
@@ -41,9 +53,12 @@ const KEEP_FAILED_S = 24 * 60 * 60;
  *   true }`, which makes BullMQ's schema on first use (a bare connection string or a `pg` pool needs
  *   BullMQ's migrations run beforehand); `name`: the queue's name (default
  *   `"mcplite"`); `prefix`: the Redis key prefix (default BullMQ's, `"bull"`); `lockMs`: the lock on a
- *   running job and the stalled-job check's period (default 30 000); `backend`: BullMQ's backend factory
- *   (`createPostgresBackend` for PostgreSQL; default Redis); `onError`: BullMQ's connection errors
- *   (default: written to the console).
+ *   running job and the stalled-job check's period (default 30 000); `keepCompletedMs` and `keepFailedMs`: how
+ *   long BullMQ keeps a finished job for operators to read (default 3 600 000, an hour, once completed; 86 400 000,
+ *   a day, once failed; 0 removes it at once); `backend`: BullMQ's backend factory (`createPostgresBackend` for
+ *   PostgreSQL; default Redis); `onError`: BullMQ's connection errors (default: written to the console). What
+ *   loses nothing is a warning, once, to the worker's server's logger (else `console.warn`): BullMQ's lock
+ *   messages in an outage of its backend, a progress update that comes after its job finished.
  * @returns The queue; `close()` closes its connections (a worker's consumer is closed by `runWorker()`).
  *
  * @example Web instances and workers on one Redis
@@ -68,21 +83,31 @@ export function bullmqQueue(options: {
   readonly name?: string;
   readonly prefix?: string;
   readonly lockMs?: number;
+  readonly keepCompletedMs?: number;
+  readonly keepFailedMs?: number;
   readonly backend?: (...args: never[]) => object;
   readonly onError?: (error: unknown) => void;
 }): WorkQueue & { close(): Promise<void> } {
   const name = options.name ?? "mcplite";
   const lockMs = options.lockMs ?? 30_000;
   if (!(lockMs > 0)) throw new RangeError("lockMs must be positive");
+  const keepCompletedMs = options.keepCompletedMs ?? KEEP_COMPLETED_MS;
+  const keepFailedMs = options.keepFailedMs ?? KEEP_FAILED_MS;
+  if (!(keepCompletedMs >= 0 && keepFailedMs >= 0)) {
+    throw new RangeError("keepCompletedMs and keepFailedMs must not be negative");
+  }
   const report = options.onError ?? ((error: unknown) => console.error("bullmqQueue:", error));
+  /** Where the queue's warnings go: the worker's (the server's logger, each once), else the console. */
+  let warn = (message: string) => console.warn(message);
   // BullMQ's classes, or the same bound to another backend (their constructors take the same arguments).
   const classes =
     (options.backend === undefined
-      ? { Queue, Worker, QueueEvents }
+      ? { Queue, Worker, QueueEvents, QueueEventsProducer }
       : withBackend(options.backend as BackendFactory<IQueueBackend, unknown>)) as {
         Queue: typeof Queue;
         Worker: typeof Worker;
         QueueEvents: typeof QueueEvents;
+        QueueEventsProducer: typeof QueueEventsProducer;
       };
   // BullMQ reads a Redis URL only as `{ url }`: a bare string would be taken as options, and connect to 127.0.0.1:6379.
   const connection = typeof options.connection === "string" && options.backend === undefined
@@ -98,7 +123,15 @@ export function bullmqQueue(options: {
   const running = new Map<string, Job>();
   /** BullMQ's events of the queue, opened by the first `watch`, and who follows which job. */
   let events: QueueEvents | undefined;
+  /** Publishes progress events, opened by the first `progress`. */
+  let publisher: QueueEventsProducer | undefined;
   const watchers = new Map<string, Set<(update: Progress) => void>>();
+  /** An update of a job BullMQ removed meanwhile (it finished as the update went): said once, as a warning. */
+  const late = (id: string, what: string) => (error: unknown) => {
+    if (error instanceof Error && JOB_GONE.test(error.message)) {
+      warn(`bullmqQueue: ${what} of job ${id} came after the job had finished (BullMQ no longer holds it); dropped`);
+    } else report(error);
+  };
   const queueOf = () => {
     if (producer === undefined) {
       producer = new classes.Queue(name, common);
@@ -107,26 +140,36 @@ export function bullmqQueue(options: {
     return producer;
   };
   return {
-    async add(id, data) {
-      await queueOf().add("job", { data }, {
+    async add(id, data, about) {
+      // Named after its tool; what an operator needs read beside the sealed job, which only the server opens.
+      const fields: JobData = { tool: about?.tool, callId: about?.callId, data };
+      await queueOf().add(about?.tool ?? "job", fields, {
         jobId: id,
         attempts: OUTAGE_ATTEMPTS,
         backoff: { type: "exponential", delay: OUTAGE_BACKOFF_MS },
-        removeOnComplete: true,
-        removeOnFail: { age: KEEP_FAILED_S },
+        removeOnComplete: keepCompletedMs === 0 ? true : { age: Math.ceil(keepCompletedMs / 1_000) },
+        removeOnFail: keepFailedMs === 0 ? true : { age: Math.ceil(keepFailedMs / 1_000) },
       });
     },
-    take(run, { concurrency }) {
+    take(run, { concurrency, warn: warnings }) {
+      if (warnings !== undefined) warn = warnings;
       let closing = false;
+      let lockLost = false;
       const worker = new classes.Worker(name, async (job: Job, token?: string) => {
         running.set(job.id!, job);
         try {
           // A fetch in flight as close() was called may still take a job (BullMQ's blocking wait ends with it):
           // handed straight back, it goes to a taker that is not closing.
-          if (closing || await run((job.data as { data: string }).data) === "again") {
+          const ended = closing ? "again" : await run((job.data as Partial<JobData> | null)?.data as string);
+          if (ended === "refused") {
+            // Failed at once, never tried again, and kept (keepFailedMs) for an operator to look at.
+            throw new UnrecoverableError("refused: not a job this server made");
+          }
+          if (ended === "again") {
             await job.moveToWait(token); // the worker shuts down: another takes it now
             throw new WaitingError();
           }
+          lockLost = false; // its backend answers again
         } finally {
           running.delete(job.id!);
         }
@@ -137,7 +180,18 @@ export function bullmqQueue(options: {
         stalledInterval: lockMs,
         maxStalledCount: 1_000_000, // the server counts starts (its tool's retry); a 32-bit integer for the Postgres backend
       });
-      worker.on("error", report);
+      worker.on("error", (error) => {
+        // A lock lost in an outage of the backend: nothing is lost (the result store's lease says the job runs
+        // here), so said once a warning, not an error per job per renewal.
+        if (!LOCK_LOST.test(error.message)) return report(error);
+        if (!lockLost) {
+          warn(
+            `bullmqQueue: BullMQ lost its lock on running jobs (${error.message}), its backend out of reach; ` +
+              "they go on here, and another worker that gets them waits while their lease in the result store is held",
+          );
+        }
+        lockLost = true;
+      });
       workers.add(worker);
       return {
         close: async () => {
@@ -148,15 +202,34 @@ export function bullmqQueue(options: {
       };
     },
     progress(id, update) {
-      running.get(id)?.updateProgress(update).catch(report); // BullMQ's progress event, on every instance
+      const job = running.get(id);
+      if (job === undefined) return;
+      // To the instances that follow the job, as sent; to BullMQ's boards, a percentage (when the total is known).
+      if (publisher === undefined) {
+        publisher = new classes.QueueEventsProducer(name, common);
+        publisher.on("error", report);
+      }
+      publisher.publishEvent({ eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) }, EVENTS_KEPT)
+        .catch(report);
+      if (update.total !== undefined && update.total > 0) {
+        const percent = Math.min(100, Math.max(0, Math.round((100 * update.progress) / update.total)));
+        job.updateProgress(percent).catch(late(id, "a progress update"));
+      }
+    },
+    started(id, attempt) {
+      const job = running.get(id);
+      job?.updateData({ ...(job.data as JobData), attempt }).catch(late(id, "the start count"));
     },
     watch(id, listener) {
       if (events === undefined) {
         events = new classes.QueueEvents(name, common);
         events.on("error", report);
-        events.on("progress", ({ jobId, data }) => {
-          if (isProgress(data)) { for (const follow of watchers.get(jobId) ?? []) follow(data); }
-        });
+        // A custom event of BullMQ's (QueueEventsProducer): its fields as published, its name as sent.
+        (events as unknown as { on(name: string, listener: (event: { jobId: string; update: unknown }) => void): void })
+          .on(PROGRESS_EVENT, ({ jobId, update }) => {
+            const data = typeof update === "string" ? parsed(update) : update;
+            if (isProgress(data)) { for (const follow of watchers.get(jobId) ?? []) follow(data); }
+          });
       }
       const followers = watchers.get(id) ?? new Set();
       watchers.set(id, followers.add(listener));
@@ -167,9 +240,26 @@ export function bullmqQueue(options: {
     },
     async close() {
       await Promise.all([...workers].map((worker) => worker.close()));
-      await Promise.all([producer?.close(), events?.close()]);
+      await Promise.all([producer?.close(), events?.close(), publisher?.close()]);
     },
   };
+}
+
+/** A job's data in BullMQ: what an operator reads (its tool, call id and start), and the sealed job. */
+interface JobData {
+  readonly tool?: string;
+  readonly callId?: string | number;
+  readonly attempt?: number;
+  readonly data: string;
+}
+
+/** JSON text's value, or `undefined` when it is not JSON. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A job's progress, as `WorkQueue.progress` carries it. */

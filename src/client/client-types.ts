@@ -9,6 +9,7 @@ import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/too
 import type { CallResult } from "./read-result.ts";
 import type { LogEntry, Progress } from "./transport.ts";
 import type { InputHandlers } from "./input.ts";
+import type { ProbedName } from "./tool-proxy.ts";
 
 /**
  * The tools of a client's type parameter: a server type's (its phantom `"~tools"`), or a plain description
@@ -180,10 +181,15 @@ export interface ToolStream<TOutput> extends AsyncIterable<unknown> {
 }
 
 /**
- * The typed shortcut `client.tools.<name>(args, options)`.
+ * The typed shortcut `client.tools.<name>(args, options)`, for every tool but those whose names libraries read to tell
+ * what an object is (`then`, `toJSON`, `toString`, `constructor`, `inspect`…, and any name that starts with `_`): call
+ * those with `client.call(name, args)`.
  *
  * @typeParam T The tool map.
  */
 export type ToolProxy<T> = {
-  readonly [N in ToolName<T>]: (args: ToolInput<T, N>, options?: CallOptions) => Promise<ToolOutput<T, N>>;
+  readonly [N in ToolName<T> as N extends ProbedName ? never : N]: (
+    args: ToolInput<T, N>,
+    options?: CallOptions,
+  ) => Promise<ToolOutput<T, N>>;
 };

@@ -12,6 +12,7 @@ import type { ClientOptions, ListOptions } from "./client-options.ts";
 import { type CallResult, toolFailureOf } from "./read-result.ts";
 import { createToolStream } from "./tool-stream.ts";
 import { ToolCache } from "./tool-cache.ts";
+import { toolProxy } from "./tool-proxy.ts";
 import type { Reply, ToolInfo, ToolListing, Transport } from "./transport.ts";
 import type {
   CallHandle,
@@ -34,7 +35,10 @@ export type { ClientOptions, ListOptions };
  * @typeParam T The server's tools.
  */
 export class Client<T = ToolsOf<unknown>> {
-  /** Typed shortcuts: `client.tools.add({ a: 1, b: 2 })` is `client.call("add", { a: 1, b: 2 })`. */
+  /**
+   * Typed shortcuts: `client.tools.add({ a: 1, b: 2 })` is `client.call("add", { a: 1, b: 2 })`. The names loggers,
+   * `await` and test matchers read (`toJSON`, `then`, `inspect`…, `_`-names, symbols) call nothing (`ProbedName`).
+   */
   readonly tools: ToolProxy<T>;
   readonly #runner: CallRunner;
   readonly #cache = new ToolCache();
@@ -58,13 +62,9 @@ export class Client<T = ToolsOf<unknown>> {
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.skills = lazySkills({ request: (method, params) => this.request(method, params) });
     this.#runner = new CallRunner(transport, options, (listing) => this.#keep(listing), this.#heard);
-    this.tools = new Proxy({}, {
-      get: (_, name) =>
-        typeof name === "string" && name !== "then"
-          ? (args: Record<string, unknown>, options?: CallOptions) =>
-            this.call(name as ToolName<T>, args as never, options)
-          : undefined,
-    }) as ToolProxy<T>;
+    this.tools = toolProxy((name, args, options) =>
+      this.call(name as ToolName<T>, args as never, options as CallOptions)
+    ) as object as ToolProxy<T>;
   }
 
   /** The wire in use (`auto` until discovery has run). */

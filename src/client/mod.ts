@@ -46,6 +46,7 @@ export { toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "./tool-
 export type { ListOptions } from "./client.ts";
 export type { RetryEvent } from "./retry.ts";
 export type { RequestOptions, ToolProxy, ToolsOf } from "./client-types.ts";
+export type { ProbedName } from "./tool-proxy.ts";
 export type { InputContext, RequestedResource, ResourceAnswer, Root, SampleAnswer, SampleRequest } from "./input.ts";
 export type {
   ClientTelemetry,

@@ -17,6 +17,12 @@ import { TokenError, type TokenFailure } from "./token-error.ts";
 /** The prefix of every token of this format version. */
 export const TOKEN_PREFIX = "mcl1.";
 
+/**
+ * The `cause` of a `bad_mac` {@link TokenError} for a token whose key id is none of this codec's secrets: signed with
+ * a secret it does not hold (another deployment's, a rollout that changes it), not a made-up MAC for one it does.
+ */
+export const UNKNOWN_KEY = "unknown key";
+
 /** The default bound on a token's length, in characters (= bytes: tokens are ASCII). */
 export const DEFAULT_MAX_TOKEN_BYTES = 16_384;
 
@@ -271,7 +277,7 @@ export function createTokenCodec(options: TokenCodecOptions = {}): TokenCodec {
       throw fail("malformed");
     }
     const key = (loaded ?? await load()).find((k) => sameId(k.id, bytes));
-    if (key === undefined) throw fail("bad_mac"); // signed with a secret this server does not hold
+    if (key === undefined) throw fail("bad_mac", UNKNOWN_KEY);
     const end = bytes.byteLength - MAC_BYTES;
     const checked = key.ops.checkMac(bytes.subarray(end), bytes.subarray(0, end));
     if (!(checked instanceof Promise ? await checked : checked)) throw fail("bad_mac");

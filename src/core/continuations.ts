@@ -24,6 +24,22 @@ import type { WorkQueue } from "./work-queue.ts";
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
 
+/** How long one run of deferred work may take unless its tool says (`.longRunning({ timeoutMs })`), in ms. */
+export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * The failure of deferred work that ran past its tool's `timeoutMs`: `deadline_exceeded` (a timeout to every
+ * wire's callers, never the tool's own failure), with `data.reason: "timeout"`.
+ *
+ * @param timeoutMs The limit it ran past.
+ * @returns The error.
+ */
+export function jobTimedOut(timeoutMs: number): ProtocolError {
+  return new ProtocolError("deadline_exceeded", `The job timed out after ${timeoutMs} ms`, {
+    data: { reason: "timeout", timeoutMs },
+  });
+}
+
 /** The message of a job whose instance stopped renewing its lease. */
 export const STOPPED_MESSAGE = "The instance running this job stopped before it finished";
 /** The failure of a job whose result the shared store lost (it came back empty, or evicted it). */
@@ -82,8 +98,8 @@ export interface Restart {
 
 /** Options of {@link Continuations.start}. */
 export interface StartOptions {
-  /** Receives errors that become failures, for logs. */
-  readonly onError?: (error: unknown) => void;
+  /** Receives errors that become failures, for logs; its answer to the work's own is the pipeline's (`failure.ts`). */
+  readonly onError?: (error: unknown) => unknown;
   /** Hands the work's context the job, so its questions park the job (from `ctx.defer()`). */
   readonly bind?: JobBinder;
   /** Turns the work's value into its result (the owning tool's output check); default: as is. */
@@ -94,6 +110,8 @@ export interface StartOptions {
   readonly id?: string;
   /** Aborts the work without ending the job: its worker shuts down, and the queue delivers it again. */
   readonly stop?: AbortSignal;
+  /** How long the work may run before it ends as timed out, in ms (default {@link DEFAULT_JOB_TIMEOUT_MS}). */
+  readonly timeoutMs?: number;
 }
 
 /** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
@@ -177,21 +195,23 @@ export class Continuations implements Tokens {
   async start(work: DeferredWork, ttlMs: number, options: StartOptions = {}): Promise<string> {
     const id = options.id ?? base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
     // A job taken from a queue runs only while its entry has not ended: first writer wins.
-    if (!await this.results.set(id, { status: "working", at: this.codec.now() }, ttlMs)) return id;
+    const at = this.codec.now();
+    if (!await this.results.set(id, { status: "working", at }, ttlMs)) return id;
     if (this.#leaseMs !== undefined) await this.results.set(leaseKey(id), { status: "working" }, this.#leaseMs);
-    this.#launch(id, work, ttlMs, options);
+    this.#launch(id, work, ttlMs, options, at);
     return id;
   }
 
-  /** Runs a job whose entry (and lease) is written, in the background. */
-  #launch(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): void {
-    const { onError, bind, shape = resultFromValue, waitUntil, stop } = options;
-    const job = new Job(id, { store: this.results, ttlMs, now: this.codec.now, pollMs: this.#pollMs, onError });
+  /** Runs a job whose entry (and lease) is written (at `at`, for `ttlMs`), in the background. */
+  #launch(id: string, work: DeferredWork, ttlMs: number, options: StartOptions, at = this.codec.now()): void {
+    const { onError, bind, shape = resultFromValue, waitUntil, stop, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
+    const now = this.codec.now;
+    const job = new Job(id, { store: this.results, ttlMs, expiresAt: at + ttlMs, now, pollMs: this.#pollMs, onError });
     this.#running.set(id, job);
     bind?.(job);
     const abort = () => job.controller.abort(stop!.reason);
     stop?.addEventListener("abort", abort, { once: true });
-    const running = this.#run(job, work, ttlMs, shape, onError).finally(() => {
+    const running = this.#run(job, work, ttlMs, timeoutMs, shape, onError).finally(() => {
       this.#runs.delete(id);
       stop?.removeEventListener("abort", abort);
     });
@@ -370,22 +390,33 @@ export class Continuations implements Tokens {
     job: Job,
     work: DeferredWork,
     ttlMs: number,
+    timeoutMs: number,
     shape: (value: unknown) => ToolResult | Promise<ToolResult>,
-    onError?: (error: unknown) => void,
+    onError?: (error: unknown) => unknown,
   ): Promise<void> {
     const signal = job.controller.signal;
     const heartbeat = this.#heartbeat(job, onError);
-    let entry: StoredResult;
+    let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
+    const timer = unrefTimer(setTimeout(() => job.controller.abort(timedOut ??= jobTimedOut(timeoutMs)), timeoutMs));
+    // Ended otherwise than by its work or its timeout: cancelled, expired, its worker stopping (nothing is written).
+    const cut = () => signal.aborted && timedOut === undefined;
+    let entry: StoredResult | undefined;
     try {
-      entry = { ...(await storedOutcome(await work(signal), shape, onError)), at: this.codec.now() };
+      // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot
+      // hold its slot (a worker's, the `jobs` budget) for good.
+      const value = await Promise.race([work(signal), aborted(signal)]);
+      entry = { ...(await storedOutcome(value, shape, onError)), at: this.codec.now() };
     } catch (error) {
-      entry = { ...storedFailure(error, onError), at: this.codec.now() };
+      // Timed out: it ends as such, whatever the work threw as its signal aborted. Cut: no failure to report.
+      if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onError), at: this.codec.now() };
     } finally {
+      clearTimeout(timer);
       this.#running.delete(job.id);
     }
     try {
-      // Cancelled here, or (with a shared store) by another instance: the store keeps the first end.
-      if (signal.aborted) return;
+      // Cancelled here, or (with a shared store) by another instance: the store keeps the first end. Expired:
+      // nothing is written. Timed out: the job ends as such.
+      if (entry === undefined || cut()) return;
       // The lease stays renewed while the final write retries through a store outage, so no instance
       // takes the job for stopped; it then lapses on its own, never before the result is readable.
       if (!await job.settle(entry) && !hasEnded(await this.results.get(job.id) ?? entry)) {
@@ -418,11 +449,19 @@ export class Continuations implements Tokens {
   }
 }
 
+/** Rejects with the signal's reason once it aborts (never settles before). */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
 /** The entry of work that returned: its result (shaped as its tool's), or a failure when it cannot be one. */
 async function storedOutcome(
   value: unknown,
   shape: (value: unknown) => ToolResult | Promise<ToolResult>,
-  onError?: (error: unknown) => void,
+  onError?: (error: unknown) => unknown,
 ): Promise<StoredResult> {
   try {
     return { status: "completed", result: await shape(value) };
@@ -431,12 +470,12 @@ async function storedOutcome(
   }
 }
 
-/** A failure of deferred work, as the call pipeline answers one: protocol errors fail, others are `isError`. */
-function storedFailure(error: unknown, onError?: (error: unknown) => void): StoredResult {
+/** A failure of deferred work, as the pipeline answers one (`isError`; protocol errors fail); cancelled: unreported. */
+function storedFailure(error: unknown, onError?: (error: unknown) => unknown): StoredResult {
   if (error instanceof ProtocolError) {
     return { status: "failed", error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data } };
   }
-  return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) };
+  return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) }; // masked as a call's
 }
 
 /**

@@ -142,7 +142,7 @@ function outcomeOf(
   if (value instanceof PendingPromise) return promisedWork(registry, call, tool, value, request.host?.waitUntil);
   const result: ToolResult | Promise<ToolResult> = tool.output === undefined
     ? resultFromValue(value)
-    : resultOf(tool, value, (error) => registry.runtime.onError?.(error, call));
+    : resultOf(tool, value, (error) => registry.runtime.reportUnexpected(error, call));
   return result instanceof Promise
     ? result.then((r) => finalOutcome(withResultMeta(r, call.ctx)))
     : finalOutcome(withResultMeta(result, call.ctx));

@@ -8,6 +8,7 @@
  * @module
  */
 import type { ClientView } from "./client-view.ts";
+import type { AuthInfo } from "./host.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import type { CompiledSchema, InferSchemaOutput, NotAShape, SchemaInput } from "./schema.ts";
 
@@ -19,6 +20,11 @@ import type { CompiledSchema, InferSchemaOutput, NotAShape, SchemaInput } from "
 export interface ExtensionContext {
   /** What the client declared (`ctx.client.extensions`, its capabilities, who it is). */
   readonly client: ClientView;
+  /**
+   * The authenticated caller, as a tool's `ctx.auth`: what the server's `auth` made of the request's credentials, or
+   * what request middleware set; `undefined` without authentication.
+   */
+  readonly auth: AuthInfo | undefined;
   /** Aborts when the client goes away or cancels the request. */
   readonly signal: AbortSignal;
   /** The MCP revision the request is of (`"2026-07-28"`, `"2025-11-25"`…); `""` on a wire without one. */
@@ -70,6 +76,15 @@ export interface ExtensionContext {
   request(method: string, params?: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>>;
 }
 
+/** Options of an extension's method (`defineExtension(id).method(name, schema, handler, options)`). */
+export interface ExtensionMethodOptions {
+  /**
+   * The OAuth scopes a caller must hold to call the method, all of them (RFC 6749 §3.3 scope tokens), as a tool's
+   * `.scopes()`: a caller without them gets the same refusal and step-up challenge.
+   */
+  readonly scopes?: readonly string[];
+}
+
 /**
  * An extension (SEP-2133): an immutable value, each builder method returning a new one. Serve it with
  * `server.extension(extension)`.
@@ -82,11 +97,13 @@ export interface Extension<Id extends string = string> {
   readonly id: Id;
   /** What the server advertises for it: `capabilities.extensions[id]` (`{}`, no settings, by default). */
   readonly advertised: Readonly<Record<string, unknown>>;
-  /** Its request methods, by name: the params' compiled schema and the handler. */
+  /** Its request methods, by name: the params' compiled schema, the scopes a caller must hold, and the handler. */
   readonly methods: ReadonlyMap<
     string,
     {
       readonly params: CompiledSchema;
+      /** The OAuth scopes a caller must hold to call it (`.method(…, { scopes })`). */
+      readonly scopes?: readonly string[];
       readonly handle: (
         params: unknown,
         ctx: ExtensionContext,
@@ -160,8 +177,27 @@ export interface Extension<Id extends string = string> {
    *   request's SSE answer; on the 2025 revisions its SSE stream, stdio or the WebSocket), dropped where
    *   nothing streams (a client that does not accept SSE, MCP-lite, gRPC); `ctx.request(method, params)`
    *   asks the client and resolves with its result, on the 2025 revisions only (MCP 2026-07-28 has no
-   *   server→client requests; it rejects there with `unsupported`, as where nothing streams).
+   *   server→client requests; it rejects there with `unsupported`, as where nothing streams). `ctx.auth` is the
+   *   caller, as a tool's.
+   * @param options `scopes`: the OAuth scopes a caller must hold, as a tool's `.scopes()` (MCP 2025-11-25,
+   *   Authorization, Scope Challenge Handling): a caller without them is refused before its params are read, with the
+   *   error and challenge a tool's call gets (403 `insufficient_scope` naming them on HTTP, `PERMISSION_DENIED` on
+   *   gRPC; 401 without a caller), on every wire that serves the method.
    * @returns A new extension with the method.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { defineExtension } from "../../mod.ts";
+   * const ledger = defineExtension("org.example/ledger").method(
+   *   "org.example/ledger/post",
+   *   v.object({ account: v.string(), amount: v.number() }),
+   *   ({ account, amount }, ctx) => ({ account, amount, by: ctx.auth?.subject ?? null }),
+   *   { scopes: ["ledger:write"] },
+   * );
+   * assert.deepEqual(ledger.methods.get("org.example/ledger/post")?.scopes, ["ledger:write"]);
+   * ```
    */
   method<S extends SchemaInput>(
     name: Id extends `io.modelcontextprotocol/${string}` ? string : `${Id}/${string}`,
@@ -170,6 +206,7 @@ export interface Extension<Id extends string = string> {
       params: InferSchemaOutput<S>,
       ctx: ExtensionContext,
     ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>,
+    options?: ExtensionMethodOptions,
   ): Extension<Id>;
   /**
    * Adds a notification the client sends (SEP-2133: an extension's own messages). It is never answered

@@ -12,7 +12,7 @@ import { budgetsOf, type Runtime } from "./runtime.ts";
 
 /**
  * A call whose tool code threw, as its outcome: {@link failureFromError} reported to the server's
- * `onError` with the call, and the call's `_meta` on the result. A call its caller gave up on (its signal
+ * `onError` with the call (masked under `maskErrors`), and the call's `_meta` on the result. A call its caller gave up on (its signal
  * aborted: cancelled, disconnected, past its deadline) is counted in the server's metrics instead of
  * reported: a caller can abort at will, and each abort is not the server's failure.
  *
@@ -29,6 +29,6 @@ export function failedCall(
 ): FinalOutcome {
   const aborted = call.ctx.signal.aborted;
   if (aborted) budgetsOf(runtime).callAborted();
-  const result = failureFromError(error, aborted ? () => undefined : (e) => runtime.onError?.(e, call));
+  const result = failureFromError(error, aborted ? () => undefined : (e) => runtime.reportUnexpected(e, call));
   return { kind: "failure", result: withResultMeta(result, call.ctx) };
 }

@@ -6,6 +6,7 @@
  */
 import { ProtocolError, raisedHere, replacementError, ToolError } from "../errors/error.ts";
 import { reportDetail } from "./error-detail.ts";
+import { Masked, maskedFailure } from "./masking.ts";
 import { failureResult, type ToolResult } from "./result.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -17,7 +18,8 @@ import { isObject } from "../internal/is-object.ts";
  *
  * @param error What was thrown.
  * @param report Receives errors that are not the tool's own failures, for logs; may return the error
- *   to answer instead (`onError`'s `{ code, message, data }`).
+ *   to answer instead (`onError`'s `{ code, message, data }`), or a {@link Masked} reference to answer in
+ *   place of the error's message (`maskErrors`).
  * @returns The failure result.
  * @throws {ProtocolError} When the handler threw one, or the reporter replaced the error.
  *
@@ -41,7 +43,9 @@ export function failureFromError(error: unknown, report: (error: unknown) => unk
     if (isObject(error.data)) result.structuredContent = error.data;
     return result;
   }
-  const replaced = replacementError(error, report(error)); // onError recognised it: answer its error
+  const answer = report(error);
+  if (answer instanceof Masked) return maskedFailure(answer);
+  const replaced = replacementError(error, answer); // onError recognised it: answer its error
   if (replaced !== undefined) throw replaced;
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   return failureResult(message || "internal error");

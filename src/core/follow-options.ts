@@ -18,6 +18,9 @@ export interface FollowOptions {
   readonly holdMs: number;
   /** Whether a question the work asks can be put to the client now (on the request's own stream). */
   readonly canAsk?: boolean;
-  /** Receives the work's progress and logs while it runs in this process (a stream pushing updates). */
+  /**
+   * Receives the work's progress and logs (a stream pushing updates, a held MCP call): while it runs in this
+   * process, or its progress from a worker when the queue carries it (`WorkQueue.watch`).
+   */
   readonly watch?: CallSink;
 }

@@ -48,7 +48,12 @@ export function restartOf(
     attempts: retry.attempts,
     backoffMs: retry.backoffMs ?? 0,
     work: (sink, signal) => rerun(registry, owner, state.a, reader, sink, signal),
-    options: { onError: report, shape: jobResultOf, waitUntil: waitUntilOf(reader) },
+    options: {
+      onError: report,
+      shape: jobResultOf,
+      waitUntil: waitUntilOf(reader),
+      timeoutMs: owner.longRunning?.timeoutMs,
+    },
   };
 }
 
@@ -82,7 +87,7 @@ async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, sign
   if (owner.config !== undefined || registry.runtime.config !== undefined) {
     setConfig(ctx, await configFor(registry, owner, undefined)); // the server's settings, as for continuations
   }
-  const report = (error: unknown) => registry.runtime.onError?.(error, call);
+  const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   try {
     const value = owner.mode === "handle"
       ? await (owner.run as ToolHandler<unknown, unknown>)(checked.value, ctx)

@@ -3,8 +3,8 @@
  * on, and its state's writes to the result store, in order. A question asked inside the work parks the job
  * (`input_required`, shown on `tasks/get`); answers arrive through {@link Job.deliver} here, or wait in the entry's
  * `answers` when delivered on another instance, which this one polls while parked (noticing cancellations made
- * elsewhere too); only answers of the right shape for their question count. A job still parked when its entry
- * expires is aborted. Why: docs/guides/many-instances.md.
+ * elsewhere too); only answers of the right shape for their question count. A job still running when its entry
+ * expires is aborted, and its state is never written past that. Why: docs/guides/many-instances.md.
  *
  * @module
  */
@@ -15,6 +15,9 @@ import { unrefTimer } from "../runtime/unref-timer.ts";
 
 /** The longest delay `setTimeout` takes (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Why a job's signal aborts when its entry's time is up (its token expired with it). */
+const EXPIRED_MESSAGE = "the job expired";
 
 /** The first wait before the final entry is written again through a store outage, in ms; it doubles. */
 export const FINAL_RETRY_FIRST_MS = 100;
@@ -33,6 +36,8 @@ export interface JobOptions {
   readonly store: ResultStore;
   /** How long its entry lasts, in ms. */
   readonly ttlMs: number;
+  /** When its entry expires, in ms since the epoch (default: `ttlMs` from now). */
+  readonly expiresAt?: number;
   /** The clock, in ms since the epoch. */
   readonly now: () => number;
   /** How often a parked job polls a shared store for answers from other instances; `undefined`: never. */
@@ -40,6 +45,9 @@ export interface JobOptions {
   /** Receives store errors, for logs. */
   readonly onError?: (error: unknown) => void;
 }
+
+/** How many of the logs the work writes before anyone follows it are kept for the first follower. */
+const EARLY_LOGS = 16;
 
 /** A running job: the sink its work asks through, and the writer of its entry. */
 export class Job implements CallSink {
@@ -56,6 +64,8 @@ export class Job implements CallSink {
   readonly #expiresAt: number;
   readonly #watchers = new Set<CallSink>();
   #lastProgress: [number, number | undefined, string | undefined] | undefined;
+  /** The logs the work wrote before anyone followed it (its first lines, written before the call is answered). */
+  #early: [LogLevel, unknown, string | undefined][] | undefined = [];
   /** Why the store refused the final entry: over its bound on one entry (a `RangeError`), if it did. */
   refusal: RangeError | undefined;
 
@@ -68,21 +78,26 @@ export class Job implements CallSink {
   constructor(id: string, options: JobOptions) {
     this.id = id;
     this.#options = options;
-    this.#expiresAt = options.now() + options.ttlMs;
+    this.#expiresAt = options.expiresAt ?? options.now() + options.ttlMs;
     this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), {
       once: true,
     });
+    this.#expire();
   }
 
   /**
    * Hands the work's progress and logs to a stream that follows the job (MCP-lite spec v0.042 §5.3,
-   * "Alternative: use CallToolStream for server-pushed updates"); the last progress so far comes at once.
+   * "Alternative: use CallToolStream for server-pushed updates"; a held MCP call). What the work reported
+   * before then comes at once: the last progress so far, and to the first follower the logs written before it
+   * came (the work starts before the call that started it is answered, so a follower always comes late).
    *
    * @param sink Where they go.
    * @returns Stops the watch.
    */
   watch(sink: CallSink): () => void {
     this.#watchers.add(sink);
+    for (const log of this.#early ?? []) sink.log?.(...log);
+    this.#early = undefined;
     if (this.#lastProgress !== undefined) sink.progress?.(...this.#lastProgress);
     return () => this.#watchers.delete(sink);
   }
@@ -107,6 +122,7 @@ export class Job implements CallSink {
    * @param logger The logger name.
    */
   log(level: LogLevel, data: unknown, logger: string | undefined): void {
+    if (this.#early !== undefined && this.#early.length < EARLY_LOGS) this.#early.push([level, data, logger]);
     for (const watcher of this.#watchers) watcher.log?.(level, data, logger);
   }
 
@@ -136,7 +152,6 @@ export class Job implements CallSink {
       this.#waiting.set(key, { request, resolve, reject });
       void this.#publish();
       this.#poll();
-      this.#expire();
     });
   }
 
@@ -156,10 +171,6 @@ export class Job implements CallSink {
       }
     }
     if (taken.length === 0) return 0;
-    if (this.#waiting.size === 0) { // no longer parked
-      clearTimeout(this.#expiry);
-      this.#expiry = undefined;
-    }
     await this.#publish(); // the entry shows the remaining questions before the work moves on
     for (const [waiter, value] of taken) waiter.resolve(value);
     return taken.length;
@@ -180,7 +191,8 @@ export class Job implements CallSink {
 
   /**
    * Writes the job's state again (working, or the questions it waits on): for a store that lost it
-   * (restarted empty). Nothing is written once the job has settled.
+   * (restarted empty). Nothing is written once the job has settled, nor once its entry's time is up: the
+   * store dropped it for having expired, not lost it, and the job is aborted instead.
    *
    * @returns When written.
    */
@@ -204,12 +216,18 @@ export class Job implements CallSink {
    * @returns Whether it was written.
    */
   #write(entry: StoredResult | (() => StoredResult)): Promise<boolean> {
-    const { store, ttlMs, onError } = this.#options;
+    const { store, onError, now } = this.#options;
     const final = typeof entry !== "function";
     const written = this.#writes.then(async () => {
       if (!final && this.#settled) return false;
+      // The state lasts as long as the entry was given (never more than `ttlMs`): it does not outlive the token.
+      const leftMs = this.#expiresAt - now();
+      if (!final && leftMs <= 0) {
+        this.controller.abort(new Error(EXPIRED_MESSAGE));
+        return false;
+      }
       try {
-        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), ttlMs);
+        const done = final ? await this.#writeFinal(entry) : await store.set(this.id, entry(), leftMs);
         if (!done && !final) this.controller.abort(new Error("the task was cancelled"));
         return done;
       } catch (error) {
@@ -270,13 +288,10 @@ export class Job implements CallSink {
     this.#expiry = undefined;
   }
 
-  /** Arms, once, the abort of a parked job at its entry's expiry (a timer that keeps no process alive). */
+  /** Arms the abort of the job at its entry's expiry (a timer that keeps no process alive). */
   #expire(): void {
-    if (this.#expiry !== undefined) return;
     const ms = Math.min(Math.max(0, this.#expiresAt - this.#options.now()), MAX_TIMEOUT_MS);
-    this.#expiry = unrefTimer(setTimeout(() => {
-      this.controller.abort(new Error("no answer came before the job expired"));
-    }, ms));
+    this.#expiry = unrefTimer(setTimeout(() => this.controller.abort(new Error(EXPIRED_MESSAGE)), ms));
   }
 
   #abandon(reason: unknown): void {

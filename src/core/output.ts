@@ -1,12 +1,13 @@
 /**
  * The declared output schema, enforced. MCP 2025-06-18 onward (Tools, Output Schema): "Servers MUST
  * provide structured results that conform to this schema", and the typed client promises the declared
- * type. A result that does not conform never leaves the server: the mismatch goes to `onError` and the
- * caller gets a masked internal error.
+ * type. A result that does not conform never leaves the server: the mismatch goes to `onError` (by default
+ * the server's log) and the caller gets a masked internal error.
  *
  * @module
  */
-import { ProtocolError } from "../errors/error.ts";
+import { replacementError } from "../errors/error.ts";
+import { internalError } from "./masking.ts";
 import { resultFromValue, type ToolResult } from "./result.ts";
 import type { ValidationIssue } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";
@@ -40,14 +41,16 @@ export class OutputMismatchError extends Error {
  *
  * @param tool The tool whose output schema applies.
  * @param value What the handler returned (or a `ToolResult`).
- * @param report Receives the {@link OutputMismatchError} of a result that does not conform.
+ * @param report Receives the {@link OutputMismatchError} of a result that does not conform; may return the
+ *   error to answer instead (`onError`'s `{ code, message, data }`) or a reference to give (`maskErrors`).
  * @returns The result (a promise only when the schema validates asynchronously).
- * @throws {ProtocolError} `internal` ("Internal error") for a result that does not conform.
+ * @throws {ProtocolError} `internal` ("Internal error", with the reference under `maskErrors`) for a result
+ *   that does not conform.
  */
 export function resultOf(
   tool: AnyTool,
   value: unknown,
-  report: (error: unknown) => void,
+  report: (error: unknown) => unknown,
 ): ToolResult | Promise<ToolResult> {
   const result = resultFromValue(value);
   const output = tool.output;
@@ -61,16 +64,17 @@ export function resultOf(
   return checked.ok ? conforming(tool, result, report) : mismatch(tool, checked.issues, report);
 }
 
-function conforming(tool: AnyTool, result: ToolResult, report: (error: unknown) => void): ToolResult {
+function conforming(tool: AnyTool, result: ToolResult, report: (error: unknown) => unknown): ToolResult {
   const path = nonFinitePath(result.structuredContent, "", 0);
   return path === undefined
     ? result
     : mismatch(tool, [{ path, message: "a number JSON cannot carry (Infinity or NaN)" }], report);
 }
 
-function mismatch(tool: AnyTool, issues: readonly ValidationIssue[], report: (error: unknown) => void): never {
-  report(new OutputMismatchError(tool.name, issues));
-  throw new ProtocolError("internal", "Internal error");
+function mismatch(tool: AnyTool, issues: readonly ValidationIssue[], report: (error: unknown) => unknown): never {
+  const error = new OutputMismatchError(tool.name, issues);
+  const answer = report(error);
+  throw replacementError(error, answer) ?? internalError(answer);
 }
 
 /** The dotted path of the first non-finite number in a JSON value, if any (bounded depth). */

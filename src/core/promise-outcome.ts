@@ -59,7 +59,7 @@ export async function promiseOutcome(
       `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
     );
   }
-  const report = (error: unknown) => registry.runtime.onError?.(error, call);
+  const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
   let continued: PromiseState;
   if (work !== undefined && c.queue !== undefined && owner === tool) {
@@ -70,7 +70,14 @@ export async function promiseOutcome(
       registry,
       call,
       work,
-      (counted) => c.start(counted, ttlMs, { onError: report, bind: promise["~bind"], shape, waitUntil }),
+      (counted) =>
+        c.start(counted, ttlMs, {
+          onError: report,
+          bind: promise["~bind"],
+          shape,
+          waitUntil,
+          timeoutMs: owner.longRunning?.timeoutMs,
+        }),
     );
     // A job that may run again needs its call's arguments, on any instance: they travel in the token.
     continued = owner.longRunning?.retry !== undefined && owner === tool ? { d, a: call.arguments ?? {} } : { d };
@@ -107,7 +114,7 @@ export async function promiseOutcome(
 /**
  * Starts deferred work within the server's `jobs` budget (`limits.jobs`, and the caller's share of it):
  * past it the call fails with `rate_limited` and nothing starts; the slot is given back when the work
- * settles (or does not start).
+ * settles, or its job ends first (timed out, cancelled: its signal aborts), or it does not start.
  */
 async function startCounted(
   registry: Registry,
@@ -126,6 +133,7 @@ async function startCounted(
   };
   try {
     return await start(async (signal) => {
+      signal.addEventListener("abort", giveBack, { once: true }); // work that ignores its signal holds no slot
       try {
         return await work(signal);
       } finally {

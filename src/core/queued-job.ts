@@ -9,6 +9,7 @@
  */
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isTokenError } from "../codec/token-error.ts";
+import { UNKNOWN_KEY } from "../codec/token.ts";
 import { type CallContext } from "./call-context.ts";
 import { createContext } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
@@ -30,6 +31,13 @@ const JOB_KIND = "job";
 
 /** The message of a job the queue could not take. */
 const QUEUE_UNAVAILABLE = "The job queue is unavailable; send the request again later";
+
+/** The warning of a job signed with a secret this worker lacks: delivered again, for a worker that holds it. */
+const UNVERIFIED = "mcplite worker: a queued job is signed with a secret this worker lacks (a rollout that changes " +
+  "the secret, or another deployment's job): the queue delivers it again later";
+/** The warning of a job that is not one of the server's (not a job token, or its signature forged): refused. */
+const REFUSED = "mcplite worker: refused a queued job that is not one this server made (not a job token, or a " +
+  "forged signature): the queue drops it";
 
 /** What failed a job whose run ended with its entry still working (the store lost it, or refused its result). */
 const UNENDED = "The job's run ended but its entry did not: the result store lost it or refused its result";
@@ -92,8 +100,9 @@ export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: numb
     await cancel(); // over `tokens.maxBytes`: no queue can carry it, and sending it again will not help
     throw error;
   }
+  const about = { tool: call.owner.name, callId: meta.requestId ?? undefined };
   try {
-    await c.queue!.add(id, data);
+    await c.queue!.add(id, data, about);
   } catch (cause) {
     await cancel();
     throw new ProtocolError("unavailable", QUEUE_UNAVAILABLE, {
@@ -142,6 +151,9 @@ export interface JobWatch {
   end(outcome: JobOutcome, attempt?: number, error?: unknown): void;
 }
 
+/** Where a worker's warnings go: the server's logger (else the console), each message once. */
+export type WarnOnce = (message: string) => void;
+
 /**
  * Runs a job a worker took from the queue: checks it, waits while another worker still holds it (its lease
  * renewed), counts the start in the store, and runs the tool's handler and its deferred work here until the
@@ -152,10 +164,12 @@ export interface JobWatch {
  * @param queue The queue handle the job was taken from: its progress goes there (the handle running it).
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
  * @param watch What telemetry hears of the job, when there is telemetry.
+ * @param warn Where a job refused, or one this worker cannot verify, is told (once, as a warning).
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
- *   `stop` ended it first.
- * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job this
- *   worker cannot verify (another secret): the queue delivers it again later.
+ *   `stop` ended it first, `"refused"` when it is no job of the server's (not a job token, or its signature fails under a
+ *   secret this worker holds): never delivered again.
+ * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job signed
+ *   with a secret this worker lacks (its key id unknown): the queue delivers it again later.
  */
 export async function runQueuedJob(
   registry: Registry,
@@ -163,16 +177,17 @@ export async function runQueuedJob(
   queue: WorkQueue,
   stop: AbortSignal,
   watch?: JobWatch,
-): Promise<"done" | "again"> {
-  let ended: { outcome: JobOutcome; attempt?: number; error?: unknown };
+  warn?: WarnOnce,
+): Promise<"done" | "again" | "refused"> {
+  let ended: { outcome: JobOutcome; attempt?: number; error?: unknown; refused?: true };
   try {
-    ended = await runJob(registry, data, queue, stop, watch);
+    ended = await runJob(registry, data, queue, stop, watch, warn);
   } catch (error) {
     watch?.end("failed", undefined, error);
     throw error;
   }
   watch?.end(ended.outcome, ended.attempt, ended.error);
-  return ended.outcome === "again" ? "again" : "done";
+  return ended.refused ? "refused" : ended.outcome === "again" ? "again" : "done";
 }
 
 /** {@link runQueuedJob}, saying how the job ended. */
@@ -182,19 +197,26 @@ async function runJob(
   queue: WorkQueue,
   stop: AbortSignal,
   watch: JobWatch | undefined,
-): Promise<{ outcome: JobOutcome; attempt?: number; error?: unknown }> {
+  warn: WarnOnce | undefined,
+): Promise<{ outcome: JobOutcome; attempt?: number; error?: unknown; refused?: true }> {
   const c = registry.runtime.continuations!;
   let scope: string, state: JobState, expiresAt: number, issuedAt: number;
   try {
+    if (typeof data !== "string") throw new TypeError("a queued job's data is not text");
     const claims = await c.codec.verify(data, { kind: JOB_KIND });
     ({ scope, expiresAt, issuedAt } = claims);
     state = claims.state as JobState;
   } catch (error) {
-    // Expired: its entry and token expired with it. Otherwise forged, or signed with a secret this worker
-    // lacks (a rollout that changed it): the queue delivers it again later, maybe to a worker that has it.
+    // Expired: its entry and token expired with it. Signed with a secret this worker lacks (a rollout that changed
+    // it): the queue delivers it again later, maybe to a worker that has it. Anything else (not a job token, a
+    // signature that fails under a key this worker holds) is no job of the server's: refused, never run again.
     if (isTokenError(error) && error.reason === "expired") return { outcome: "skipped" };
-    registry.runtime.onError?.(error);
-    throw error;
+    if (isTokenError(error) && error.reason === "bad_mac" && error.cause === UNKNOWN_KEY) {
+      warn?.(UNVERIFIED);
+      throw error;
+    }
+    warn?.(REFUSED);
+    return { outcome: "failed", error, refused: true };
   }
   const own = watch?.read({ id: state.d, tool: scope, queuedAt: issuedAt, traceparent: state.t });
   const ttlMs = Math.max(1, expiresAt - c.codec.now());
@@ -217,6 +239,7 @@ async function runJob(
     if (held === "stopped") return { outcome: "again" };
   }
   const attempt = await claimStart(c, state.d, attempts + 1, ttlMs);
+  if (attempt !== undefined) queue.started?.(state.d, attempt);
   if (attempt === undefined || attempt > attempts) {
     // Every start it may have had was taken by a worker that stopped before it finished.
     const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
@@ -238,7 +261,14 @@ async function runJob(
       return await rerun(registry, owner, state.a, reader, sink, signal);
     },
     ttlMs,
-    { onError: report, shape: jobResultOf, bind: (job) => sink = sharing(job, queue, state.d), id: state.d, stop },
+    {
+      onError: report,
+      shape: jobResultOf,
+      bind: (job) => sink = sharing(job, queue, state.d),
+      id: state.d,
+      stop,
+      timeoutMs: owner.longRunning.timeoutMs,
+    },
   );
   await c.settled(state.d);
   if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt }; // nobody asks how

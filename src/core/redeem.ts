@@ -130,7 +130,7 @@ export async function continuePromise(
     value["~tool"] = owner.name;
     return value;
   }
-  const result = resultOf(owner, value, (error) => registry.runtime.onError?.(error));
+  const result = resultOf(owner, value, (error) => registry.runtime.reportUnexpected(error, undefined));
   return toolResult(result instanceof Promise ? await result : result);
 }
 

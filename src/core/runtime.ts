@@ -8,14 +8,13 @@
  */
 import { Budgets } from "./budgets.ts";
 import type { Continuations } from "./continuations.ts";
-import { ProtocolError } from "../errors/error.ts";
+import { type ErrorReplacement, ProtocolError, replacementError } from "../errors/error.ts";
 import type { Tokens } from "./tokens.ts";
 import { NO_TOKENS } from "./no-tokens.ts";
 import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
-import { TRACE_PARENT, withTraceIds } from "./trace-context.ts";
-import type { ErrorReplacement } from "../errors/error.ts";
+import { Masked, newReference } from "./masking.ts";
 import type { TokenError } from "../codec/token-error.ts";
 import { boundedReports } from "./bounded-reports.ts";
 
@@ -26,20 +25,23 @@ import { boundedReports } from "./bounded-reports.ts";
  * `ErrorCode`) instead of the masked internal error or the tool failure; return nothing for the default.
  * `report` comes with a report that a caller can repeat at will (a forged, expired or foreign promise token,
  * `requestState` or task id): each kind goes out at most once per 5 seconds, and `report.repeated` counts those of
- * its kind held back since the last one that went out.
+ * its kind held back since the last one that went out. Under `maskErrors`, it comes with an unexpected error of a
+ * call: `report.reference` is the reference the caller was given in place of the error's message.
  */
 // Returns `unknown`, not `ErrorReplacement | void`: a reporter written as an expression (`(e) => seen.push(e)`)
 // keeps compiling; only a `{ code, message }` object replaces the answer.
 export type ErrorReporter = (
   error: unknown,
   call?: ToolCall,
-  report?: { readonly repeated: number },
+  report?: { readonly repeated: number; readonly reference?: string },
 ) => ErrorReplacement | unknown;
 
 /** The server-wide state a runtime starts with. */
 export interface RuntimeOptions {
-  /** Where masked errors go (default: the logger's `error`, when there is a logger). */
+  /** Where masked errors go (none by default: `createServer()` gives its own, `error-log.ts`). */
   readonly onError?: ErrorReporter;
+  /** Whether an unexpected error of a call is answered "Internal error" with a reference, not its message. */
+  readonly maskErrors?: boolean;
   /** Where `ctx.log()` records and the server's own warnings go besides the wire. */
   readonly logger?: ServerLogger;
   /**
@@ -79,6 +81,7 @@ export class Runtime {
   readonly #toolMiddleware: ToolMiddleware[] = [];
   /** Where masked errors go. */
   readonly onError: ErrorReporter | undefined;
+  readonly #maskErrors: boolean;
   readonly #admit = boundedReports();
   /** Where `ctx.log()` records and the server's own warnings go besides the wire, if anywhere. */
   readonly logger: ServerLogger | undefined;
@@ -105,14 +108,9 @@ export class Runtime {
    * @param options The error reporter, logger, tokens, continuations and settings.
    */
   constructor(options: RuntimeOptions = {}) {
-    const logger = options.logger;
-    this.logger = logger;
-    this.onError = options.onError ?? (logger === undefined ? undefined : (error, call, report) => {
-      const fields: Record<string, unknown> = { err: error };
-      if (report !== undefined && report.repeated > 0) fields.repeated = report.repeated;
-      if (call !== undefined) withTraceIds(Object.assign(fields, { tool: call.name }), call.ctx.get(TRACE_PARENT));
-      logger.error(fields, error instanceof Error ? error.message : String(error));
-    });
+    this.logger = options.logger;
+    this.onError = options.onError;
+    this.#maskErrors = options.maskErrors === true;
     this.#continuations = options.continuations;
     this.tokens = options.tokens ?? options.continuations ?? NO_TOKENS;
     this.settings = Object.freeze({ ...options.settings });
@@ -131,6 +129,23 @@ export class Runtime {
     const repeated = this.#admit(error.reason);
     if (repeated !== undefined) this.onError(error, undefined, { repeated });
   };
+
+  /**
+   * Reports an unexpected error of a call (its handler's bug, a result its output schema refuses) to
+   * `onError`, once, with the call; under `maskErrors`, with a new reference, which it answers for the caller
+   * to be given in place of the error's message.
+   *
+   * @param error What the call's tool code threw, or the output schema's refusal.
+   * @param call The call, where there is one.
+   * @returns What `onError` returned (the error to answer instead, if it names one), else the {@link Masked}
+   *   reference under `maskErrors`.
+   */
+  reportUnexpected(error: unknown, call: ToolCall | undefined): unknown {
+    if (!this.#maskErrors) return this.onError?.(error, call);
+    const reference = newReference();
+    const answer = this.onError?.(error, call, { repeated: 0, reference });
+    return replacementError(error, answer) === undefined ? new Masked(reference) : answer;
+  }
 
   /**
    * The deferred-work machinery of the long-running support.

@@ -59,6 +59,14 @@ export interface LongRunningOptions {
    * check does. Needs a shared `resultStore`. Without it, delivery is at most once.
    */
   retry?: PromiseRetry;
+  /**
+   * How long one run of its `ctx.defer()` work may take, in ms (default 900 000: 15 minutes; from 1 to
+   * 2 147 483 647). Past it the work's signal aborts, and the call ends as failed with
+   * `deadline_exceeded` (`data.reason: "timeout"`), which callers read as a timeout, not as the tool's failure;
+   * the job's slot (a worker's, or the server's `jobs` budget) is free at once, even if the work ignores its
+   * signal. The entry's end (`ttlMs`) ends the work too, and nothing is written for it then.
+   */
+  timeoutMs?: number;
 }
 
 /**

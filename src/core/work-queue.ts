@@ -99,25 +99,31 @@ export interface WorkQueue {
    * @param id The job's id (its result-store entry): unique, so a queue that keys jobs by id may.
    * @param data The job: signed, sealed text (printable ASCII, at most the server's `tokens.maxBytes`,
    *   16 384 by default), handed back to `take`'s `run` as is.
+   * @param about What an operator may read of the job, beside the sealed `data` (nothing secret): its tool,
+   *   and the id of the call that queued it (its JSON-RPC id, when it had one). A queue may show it (BullMQ's
+   *   job name and data) and need not keep it.
    * @returns When the queue keeps the job; rejects when it cannot (the call then fails as retryable,
    *   and the job is not run).
    */
-  add(id: string, data: string): Promise<void>;
+  add(id: string, data: string, about?: { readonly tool: string; readonly callId?: string | number }): Promise<void>;
   /**
    * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed. Any number
    * of takers, on any number of handles, share the jobs.
    *
    * @param run Runs one job: resolves `"done"` when the job ended (the queue drops it for good),
    *   `"again"` when the worker stopped it to shut down (the queue delivers it again at once, to another
-   *   taker if this one is closing); rejects when the job should be delivered again later (the result
-   *   store was out of reach, or the job's signature could not be checked here).
-   * @param options How many jobs this taker runs at once: a positive integer.
+   *   taker if this one is closing), `"refused"` when it is not a job the server made (not a job token at
+   *   all: the queue never delivers it again, and may keep it as failed for operators); rejects when the
+   *   job should be delivered again later (the result store was out of reach, or the job's signature could
+   *   not be checked here: signed with a secret this worker lacks, as in a rollout that changes it).
+   * @param options How many jobs this taker runs at once (a positive integer), and where the queue's own
+   *   warnings go (the server's logger), each once: a lock its backend lost in an outage, a late update.
    * @returns The consumer: `close()` stops this taker's deliveries at once (jobs added meanwhile wait for
    *   another taker) and resolves once every `run` it started has settled and the queue has acted on it.
    */
   take(
-    run: (data: string) => Promise<"done" | "again">,
-    options: { readonly concurrency: number },
+    run: (data: string) => Promise<"done" | "again" | "refused">,
+    options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
   /**
    * Optional: carries a running job's progress (`ctx.progress()`) from its worker to `watch` on every
@@ -129,6 +135,15 @@ export interface WorkQueue {
    * @param update The progress so far, the total if known, and a message.
    */
   progress?(id: string, update: { progress: number; total?: number; message?: string }): void;
+  /**
+   * Optional: tells the queue which start of a job its worker runs (from 1; the server counts them in the
+   * result store), for operators' views. Called on the handle whose `take` delivered the job, while its
+   * `run` is in progress; fire and forget.
+   *
+   * @param id The job's id.
+   * @param attempt The start, from 1.
+   */
+  started?(id: string, attempt: number): void;
   /**
    * Optional: follows the progress of a job running on a worker, for a stream that pushes it
    * (MCP-lite spec v0.042 §5.3; gRPC `CallToolStream`, SSE, a held MCP call with a progress token).

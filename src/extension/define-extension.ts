@@ -9,6 +9,7 @@ import type { Extension } from "../core/extension.ts";
 import type { Feature } from "../core/feature.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import { compileSchema, type SchemaInput } from "../core/schema.ts";
+import { checkScopes } from "../core/scopes.ts";
 
 /** Builds the features that serve an extension, from what it is (an anonymous one's `id` is `""`). */
 export type ServedBy = (
@@ -172,7 +173,7 @@ function extensionOf<Id extends string>(
   };
   /**
    * A message table with one more: its name checked (`checkMethod()`, none of this extension's yet), its params'
-   * schema compiled.
+   * schema compiled, its scopes checked (a method's).
    */
   const adding = <M>(
     table: ReadonlyMap<string, M>,
@@ -180,6 +181,7 @@ function extensionOf<Id extends string>(
     what: "method" | "notification",
     schema: SchemaInput,
     handle: unknown,
+    scopes?: readonly string[],
   ): ReadonlyMap<string, M> => {
     named(what);
     checkMethod(id, name, what);
@@ -187,7 +189,8 @@ function extensionOf<Id extends string>(
       throw new TypeError(`extension "${id}": the ${what} ${name} is defined already`);
     }
     const params = compileSchema(schema, `extension ${what} "${name}" params`);
-    return new Map(table).set(name, { params, handle } as M);
+    const required = scopes === undefined ? {} : { scopes: checkScopes(scopes, `extension method "${name}"`) };
+    return new Map(table).set(name, { params, ...required, handle } as M);
   };
   const extension: Extension<Id> = {
     id,
@@ -208,8 +211,8 @@ function extensionOf<Id extends string>(
       const more = Object.freeze([...intercepts, middleware]);
       return extensionOf(id, advertised, methods, notifications, servedBy, more);
     },
-    method(name, schema, handler) {
-      const added = adding(methods, name, "method", schema, handler);
+    method(name, schema, handler, options) {
+      const added = adding(methods, name, "method", schema, handler, options?.scopes);
       return extensionOf(id, advertised, added, notifications, servedBy, intercepts);
     },
     notification(name, schema, handler) {

@@ -1,29 +1,44 @@
 /**
  * An extension's method or notification run on a wire without MCP's channel (MCP-lite's JSON-RPC endpoints,
- * gRPC's `CallMethod`; this SDK's MCP-lite extension E5): params checked against the schema, the handler run
- * with a `ctx` whose lists come whole (no pages, no caching hint), whose notifications go nowhere (the
- * answer is one JSON body) and whose requests to the client reject, as nothing carries them.
+ * gRPC's `CallMethod`; this SDK's MCP-lite extension E5): the caller's scopes and the params checked, the handler
+ * run with a `ctx` whose lists come whole (no pages, no caching hint), whose notifications go nowhere (the
+ * answer is one JSON body) and whose requests to the client reject, as nothing carries them. A notification is
+ * never answered with its failure: it goes to the server's `onError`, and the answer is `{}`.
  *
  * @module
  */
-import type { CallMeta } from "../core/call-context.ts";
+import type { AuthInfo, CallMeta } from "../core/call-context.ts";
 import { clientViewOf } from "../core/client-view.ts";
 import type { Extension, ExtensionContext } from "../core/extension.ts";
 import type { Registry } from "../core/registry.ts";
 import { McpliteError, ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
+import { requireScopes } from "../core/scopes.ts";
 
 /** A method or a notification of an extension, as held. */
 type Message = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;
+/** What runs of a method or a notification: its schema, its scopes (a method's) and its handler. */
+type Runnable = Pick<Message, "params" | "scopes"> & { readonly handle: (...args: never[]) => unknown };
+/** The registry, what is known of the caller, who it is (after request middleware), and the request's signal. */
+interface Caller {
+  readonly registry: Registry;
+  readonly meta: CallMeta;
+  readonly auth: AuthInfo | undefined;
+  readonly signal: AbortSignal;
+}
 
 /**
- * Checks params against an extension message's schema; MCP's own `_meta` is not part of them.
+ * Admits a message: refuses a caller without the method's scopes (`requireScopes()`: the refusal a tool's call gets,
+ * before the params are read), then checks params against the message's schema; MCP's own `_meta` is not part of
+ * them.
  *
  * @param name The message's name.
  * @param message The extension's message.
  * @param sent The params as sent.
+ * @param auth The caller (`ctx.auth`).
  * @returns The params, as the schema outputs them.
- * @throws {ProtocolError} `invalid_params` (-32602), the issues in its data.
+ * @throws {ProtocolError} `unauthenticated` or `permission_denied` (its data naming `requiredScopes`) for a missing
+ *   scope; `invalid_params` (-32602), the issues in its data.
  *
  * @example
  * ```ts
@@ -32,17 +47,23 @@ type Message = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : n
  * import { defineExtension } from "./define-extension.ts";
  * import { checkedParams } from "./run-on-wire.ts";
  * const ledger = defineExtension("org.example/ledger")
- *   .method("org.example/ledger/get", v.object({ id: v.string() }), ({ id }) => ({ id }));
+ *   .method("org.example/ledger/get", v.object({ id: v.string() }), ({ id }) => ({ id }), { scopes: ["ledger:read"] });
  * const get = ledger.methods.get("org.example/ledger/get")!;
- * assert.deepEqual(await checkedParams("org.example/ledger/get", get, { id: "a1", _meta: {} }), { id: "a1" });
- * await assert.rejects(checkedParams("org.example/ledger/get", get, {}), { code: "invalid_params" });
+ * const reader = { subject: "ada", scopes: ["ledger:read"] };
+ * assert.deepEqual(await checkedParams("org.example/ledger/get", get, { id: "a1", _meta: {} }, reader), { id: "a1" });
+ * await assert.rejects(checkedParams("org.example/ledger/get", get, {}, reader), { code: "invalid_params" });
+ * await assert.rejects(checkedParams("org.example/ledger/get", get, { id: "a1" }, { subject: "bo", scopes: [] }), {
+ *   code: "permission_denied",
+ * });
  * ```
  */
 export async function checkedParams(
   name: string,
-  message: Pick<Message, "params">,
+  message: Pick<Message, "params" | "scopes">,
   sent: Readonly<Record<string, unknown>>,
+  auth: AuthInfo | undefined,
 ): Promise<unknown> {
+  requireScopes(message.scopes, auth, `extension method "${name}"`);
   const { _meta: _, ...params } = sent;
   const result = await message.params.validate(params);
   if (result.ok) return result.value;
@@ -53,27 +74,50 @@ export async function checkedParams(
 }
 
 /**
- * Runs an extension's method (or notification, answered `{}`) off MCP.
+ * Runs an extension's method, or a notification, off MCP. A notification is never answered with its failure (JSON-RPC
+ * 2.0, §4.1: a notification is not answered; the guide's promise for every wire): params that fail its schema and
+ * what its handler throws go to the server's `onError`, and the answer is `{}`.
  *
  * @param extension The extension (its settings are what `ctx.settings` reads).
  * @param name The message's name.
  * @param message The method or notification.
  * @param sent The params as sent.
- * @param caller The registry, what is known of the caller, and the request's signal.
- * @returns The handler's result, a JSON object.
- * @throws {ProtocolError} For params that fail the schema; `TypeError` for a result that is not an object.
+ * @param caller The registry, what is known of the caller, who it is (`ctx.auth`, after request middleware), the
+ *   request's signal, and whether the message is a notification.
+ * @returns The handler's result, a JSON object (`{}` for a notification).
+ * @throws {ProtocolError} For a method: a missing scope, params that fail the schema; `TypeError` for a result that
+ *   is not an object.
  */
 export async function runOnWire(
   extension: Pick<Extension, "advertised">,
   name: string,
-  message: Pick<Message, "params"> & { readonly handle: (...args: never[]) => unknown },
+  message: Runnable,
   sent: Readonly<Record<string, unknown>>,
-  caller: { readonly registry: Registry; readonly meta: CallMeta; readonly signal: AbortSignal },
+  caller: Caller & { readonly notification: boolean },
 ): Promise<Readonly<Record<string, unknown>>> {
-  const params = await checkedParams(name, message, sent);
+  if (caller.notification) {
+    try {
+      await run(extension, name, message, sent, caller);
+    } catch (error) {
+      caller.registry.runtime.onError?.(error);
+    }
+    return {};
+  }
+  return await run(extension, name, message, sent, caller);
+}
+
+async function run(
+  extension: Pick<Extension, "advertised">,
+  name: string,
+  message: Runnable,
+  sent: Readonly<Record<string, unknown>>,
+  caller: Caller,
+): Promise<Readonly<Record<string, unknown>>> {
+  const params = await checkedParams(name, message, sent, caller.auth);
   const { registry } = caller;
   const ctx: ExtensionContext = {
     client: clientViewOf(caller.meta, {}),
+    auth: caller.auth,
     signal: caller.signal,
     protocolVersion: "",
     settings: extension.advertised,

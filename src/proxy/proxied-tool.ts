@@ -12,7 +12,7 @@ import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import { type AnswerBudget, answerBudget } from "./answer-budget.ts";
 import { askCaller } from "./ask-caller.ts";
-import { callerTrace } from "./caller-trace.ts";
+import { callerTrace } from "../core/caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";

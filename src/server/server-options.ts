@@ -162,8 +162,10 @@ export interface ServerOptions {
    */
   auth?: ServerAuth;
   /**
-   * Receives errors that were turned into failures or masked, for logging (default: the `logger`'s
-   * `error`, when there is a logger).
+   * Receives errors that were turned into failures or masked, for logging: a handler's unexpected error (not a
+   * `ToolError` or `ProtocolError`), a result its output schema refuses, a store's outage, once each, with the
+   * tool call (its `ctx.meta.requestId`). Default: the `logger`'s `error`, with `tool`, `requestId`,
+   * `trace_id` and `reference`; with no `logger`, one line on `console.error`; `logger: false` records nothing.
    */
   onError?: ErrorReporter;
   /**
@@ -171,9 +173,45 @@ export interface ServerOptions {
    * first, then its message): the handlers' `ctx.log()` calls go to it as well as to the client, with
    * the tool's name and, under `otel()` from `@mcplite/sdk/otel`, the request's `trace_id` and
    * `span_id`; the server's own warnings (no secret configured, a tool without a description) go to
-   * it instead of to `console.warn`.
+   * it instead of to `console.warn`, and its errors (see `onError`) instead of to `console.error`.
+   * `false` records nothing at all (as Fastify's `logger: false`): for a test whose handlers throw on purpose.
+   *
+   * @example
+   * ```ts
+   * import { createServer } from "../../mod.ts";
+   * const quiet = createServer({ name: "test", version: "1.0.0", logger: false }); // no console line per error
+   * ```
    */
-  logger?: ServerLogger;
+  logger?: ServerLogger | false;
+  /**
+   * Answers an unexpected error of a tool call (a handler's error that is not a `ToolError` or
+   * `ProtocolError`, a result its output schema refuses) with "Internal error (reference 1f0c9a3e)" instead of
+   * the error's own message, which may hold a path, a query or a secret; the reference (8 random hexadecimal
+   * digits, also in the failure's `structuredContent` or the error's `data`) is the one on the server's log line
+   * of that error (`onError`'s `report.reference`). The same on every wire. A `ToolError` or `ProtocolError`
+   * is answered as raised. Default `false`: the caller reads the error's message (never its stack).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import * as v from "valibot";
+   * import { createServer, defineTool } from "../../mod.ts";
+   * const seen: (string | undefined)[] = [];
+   * const server = createServer({
+   *   name: "db",
+   *   version: "1.0.0",
+   *   maskErrors: true,
+   *   onError: (_error, _call, report) => void seen.push(report?.reference),
+   * }).tool(defineTool("lookup").describe("Looks up a row").input(v.object({})).handle(() => {
+   *   throw new Error("connect ECONNREFUSED postgres://admin:hunter2@db:5432");
+   * }));
+   * const outcome = await server.call("lookup", {});
+   * assert.equal(outcome.kind, "failure");
+   * assert.match(seen[0] ?? "", /^[0-9a-f]{8}$/);
+   * assert.deepEqual(outcome.result.content, [{ type: "text", text: `Internal error (reference ${seen[0]})` }]);
+   * ```
+   */
+  maskErrors?: boolean;
   /**
    * Answers load balancers' health checks: `true` serves `GET /healthz` (or `{ path }` another path,
    * taken as is, without `basePath`) with 200 and `{ status: "ok", name, version, uptime }` (uptime in seconds),

@@ -17,6 +17,7 @@ import { Runtime } from "../core/runtime.ts";
 import { Budgets } from "../core/budgets.ts";
 import { SECRET_ENV } from "../codec/keys.ts";
 import { serverWarning } from "../core/logger.ts";
+import { serverLogging } from "../core/error-log.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool } from "../core/tool.ts";
@@ -95,7 +96,7 @@ export class Server<TTools extends ToolMap = {}> {
     const resolved = resolveOptions(options);
     this.#group = assembled.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
     let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
-    const { onError, logger, settings } = options;
+    const { onError, logger } = serverLogging(options.onError, options.logger); // their defaults applied
     const tokenOptions = {
       secret: options.secret,
       ...options.tokens,
@@ -111,7 +112,7 @@ export class Server<TTools extends ToolMap = {}> {
     const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
     const tokens = continuations ?? (assembled.inputRounds as InputRoundsSupport | undefined)?.(tokenOptions);
     const budgets = new Budgets(options.limits);
-    const runtime = this.#runtime = new Runtime({ onError, logger, tokens, continuations, settings, budgets });
+    const runtime = this.#runtime = new Runtime({ ...options, onError, logger, tokens, continuations, budgets });
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new (this.#group.registry ?? Definitions)(runtime, longRunning); // one that can mount, to group
     if (edge.check !== undefined) registry.checks.push(edge.check); // the lite entry's refusal of long-running tools

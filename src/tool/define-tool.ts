@@ -26,6 +26,8 @@ import { checkIcons, type Icon } from "../core/icon.ts";
 const MAX_ATTEMPTS = 100;
 /** The longest wait before a stopped job starts again, in ms (an hour, the default token lifetime). */
 const MAX_BACKOFF_MS = 3_600_000;
+/** The longest `timeoutMs` of deferred work: the longest delay a timer takes (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const EMPTY_INPUT: CompiledSchema = Object.freeze({
   jsonSchema: Object.freeze({ type: "object", properties: {} }),
   validate: (value: unknown) =>
@@ -308,10 +310,12 @@ export class ToolBuilder<
    * `ctx.defer()`); the server then lists the `redeem` system tool. `.redeem()` implies it.
    *
    * @param options The TTL of its tokens, its default `retry_after_ms`, whether MCP clients must use tasks,
-   *   and whether its deferred work starts again when its instance stops (`retry`, at least once).
+   *   whether its deferred work starts again when its instance stops (`retry`, at least once), and how long
+   *   one run of that work may take (`timeoutMs`, default 15 minutes).
    * @returns A new builder.
    * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for
-   *   `retry.attempts` outside 1–100 or `retry.backoffMs` outside 0–3 600 000.
+   *   `retry.attempts` outside 1–100, `retry.backoffMs` outside 0–3 600 000, or `timeoutMs` outside
+   *   1–2 147 483 647.
    *
    * @example
    * ```ts
@@ -320,8 +324,9 @@ export class ToolBuilder<
    *   .longRunning({ retryAfterMs: 2000 })
    *   .handle((_args, ctx) => ctx.defer(async () => ({ pages: 42 })));
    * // idempotent work, started again (3 starts in all) on a live instance if its instance stops
+   * // ended as timed out (deadline_exceeded) if a run takes over 10 minutes
    * const reindex = defineTool("reindex")
-   *   .longRunning({ retry: { attempts: 3, backoffMs: 1000 } })
+   *   .longRunning({ retry: { attempts: 3, backoffMs: 1000 }, timeoutMs: 10 * 60_000 })
    *   .handle((_args, ctx) => ctx.defer(async () => ({ indexed: true })));
    * ```
    */
@@ -338,6 +343,10 @@ export class ToolBuilder<
       if (retry.backoffMs !== undefined && !(retry.backoffMs >= 0 && retry.backoffMs <= MAX_BACKOFF_MS)) {
         throw new RangeError(`tool "${this.#state.name}": retry.backoffMs must be from 0 to ${MAX_BACKOFF_MS}`);
       }
+    }
+    const timeoutMs = options.timeoutMs ?? 1;
+    if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
+      throw new RangeError(`tool "${this.#state.name}": timeoutMs must be from 1 to ${MAX_TIMEOUT_MS}`);
     }
     return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
   }

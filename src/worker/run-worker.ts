@@ -9,11 +9,14 @@
 import { attachListener } from "../server/listener.ts";
 import type { WorkQueue } from "../core/work-queue.ts";
 import { runQueuedJob } from "../core/queued-job.ts";
+import { serverWarning } from "../core/logger.ts";
 import { registryOf } from "../core/registry.ts";
 import { jobObserverOf } from "./job-observer.ts";
 
 /** How long a worker waits for its running jobs to finish when it shuts down, by default, in ms. */
 const DEFAULT_DRAIN_MS = 30_000;
+/** How many distinct warnings a worker remembers having given (each is given once). */
+const WARNINGS_KEPT = 256;
 
 /**
  * Runs a server's queued jobs in this process, with no listener: the server from `createServer()`
@@ -58,6 +61,14 @@ export function runWorker(
   const observer = jobObserverOf(registry.runtime.middleware);
   let running = 0;
   let givenBack = 0;
+  // Its own warnings and the queue's (a job refused, a lock lost in an outage): each once, to the server's logger.
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    if (warned.size >= WARNINGS_KEPT) warned.delete(warned.values().next().value!);
+    warned.add(message);
+    serverWarning(registry.runtime.logger, message);
+  };
   const consumer = queue.take(async (data: string) => {
     const watch = observer?.took();
     if (stop.signal.aborted) {
@@ -67,13 +78,13 @@ export function runWorker(
     }
     running++;
     try {
-      const done = await runQueuedJob(registry, data, queue, stop.signal, watch);
+      const done = await runQueuedJob(registry, data, queue, stop.signal, watch, warn);
       if (done === "again") givenBack++;
       return done;
     } finally {
       running--;
     }
-  }, { concurrency });
+  }, { concurrency, warn });
   let closing: Promise<void> | undefined;
   return {
     get running() {

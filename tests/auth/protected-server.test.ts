@@ -61,6 +61,7 @@ const server = createServer({
     scopesSupported: ["docs:read", "docs:write"],
   }),
   bindings: [mcpLiteBinding(), mcpBinding(), webtoolsBinding(), grpcBinding()],
+  logger: false, // another client's promise token on purpose: no error line
 })
   .tool(
     defineTool("read_doc").input(v.object({ id: v.string() })).handle(({ id }, ctx) => {

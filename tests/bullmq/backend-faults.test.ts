@@ -197,7 +197,7 @@ for (const { name: on, missing, start } of BACKENDS) {
           await backend.restart();
 
           await Promise.all(handles.map((handle, n) => ownResult(handle, n)));
-          // BullMQ's view: no job left, none failed (removed once done; a failed one would be kept a day).
+          // BullMQ's view: no job left unfinished, none failed (a completed one is kept, and not counted here).
           await countsUntil(
             backend.url,
             deployment.queue,

@@ -2,12 +2,14 @@
  * Results computed by a worker process reach every kind of client of the web instance: the official
  * MCP v2 client on 2026-07-28 with the tasks extension (`tools/call` answered with a task, `tasks/get`
  * until it completes), our client over MCP-lite (its promise redeemed), and a gRPC-Web `CallToolStream`
- * (the deferred job followed to its result on the stream, MCP-lite spec v0.042 §5.3). The web instance
- * runs no job: a `mcplite worker` process on the same redis-server does.
+ * (the deferred job followed to its result on the stream, MCP-lite spec v0.042 §5.3); the job's progress reaches
+ * that stream and the official v1 and v2 clients' held calls (`onprogress`) on either of two web instances. The web
+ * instances run no job: a `mcplite worker` process on the same redis-server does.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createClient as createConnectClient } from "@connectrpc/connect";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { serve } from "../../mod.ts";
 import { MCPLite } from "../../src/bindings/grpc/mod.ts";
@@ -18,6 +20,13 @@ import { modernMeta, modernRequest } from "../helpers/request.ts";
 import { killQueueProcesses, startWorker } from "../helpers/queue-processes.ts";
 import { queuedServer } from "../helpers/queued-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+
+// The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
+// `.js` specifier: load it by a computed specifier (typed here by hand), as a user on Node would.
+const V1 = "@modelcontextprotocol/sdk";
+const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/client/streamableHttp.js`) as {
+  StreamableHTTPClientTransport: new (url: URL) => Parameters<ClientV1["connect"]>[0];
+};
 
 if (REDIS_MISSING) console.error(`bullmq clients: skipped: ${REDIS_MISSING}`);
 
@@ -43,6 +52,9 @@ async function mcp(method: string, params: Record<string, unknown>): Promise<any
 let redis: RedisServer | undefined;
 let web: ReturnType<typeof queuedServer> | undefined;
 let listener: Listener | undefined;
+/** A second web instance on the same queue and store, as a load balancer would spread calls across. */
+let web2: ReturnType<typeof queuedServer> | undefined;
+let listener2: Listener | undefined;
 let workerPid = 0;
 
 before(async () => {
@@ -50,6 +62,8 @@ before(async () => {
   redis = await startRedis();
   web = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000 });
   listener = await serve(web.server, { port: 0, hostname: "127.0.0.1", quiet: true });
+  web2 = queuedServer({ url: redis.url, queue: QUEUE, lockMs: 5_000 });
+  listener2 = await serve(web2.server, { port: 0, hostname: "127.0.0.1", quiet: true });
   workerPid = (await startWorker({ url: redis.url, variable: "REDIS_URL", queue: QUEUE, lockMs: 5_000 })).pid;
 });
 
@@ -57,6 +71,8 @@ after(async () => {
   await killQueueProcesses();
   await listener?.close();
   await web?.close();
+  await listener2?.close();
+  await web2?.close();
   await redis?.stop();
 });
 
@@ -141,5 +157,35 @@ describe("clients collect results a worker process computed", { skip: REDIS_MISS
     assert.deepEqual(messages.at(-1)!.result?.content, [
       { type: "text", text: JSON.stringify({ steps: 6, pid: workerPid }) },
     ]);
+  });
+
+  it("the official clients' held calls get the progress the job reports on the worker, on either web instance", async () => {
+    // v1 on 2025-11-25 on one web instance, v2 pinned to 2026-07-28 (no tasks: held) on the other; neither runs
+    // the job, the worker process does, and its progress reaches them through the queue (WorkQueue.watch).
+    const v1 = new ClientV1({ name: "v1", version: "1.32.2" });
+    await v1.connect(new TransportV1(new URL(`${listener!.url}/mcp`)));
+    const v2 = new ClientV2({ name: "v2", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await v2.connect(new TransportV2(new URL(`${listener2!.url}/mcp`)));
+    type Step = { progress: number; total?: number; message?: string };
+    try {
+      const calls = [
+        (onprogress: (p: Step) => void) =>
+          v1.callTool({ name: "steps", arguments: { n: 6 } }, undefined, { onprogress, timeout: 30_000 }),
+        (onprogress: (p: Step) => void) =>
+          v2.callTool({ name: "steps", arguments: { n: 6 } }, { onprogress, timeout: 30_000 }),
+      ];
+      for (const [client, call] of calls.entries()) {
+        const progress: Step[] = [];
+        const result = await call((p) => progress.push({ progress: p.progress, total: p.total, message: p.message }));
+        // BullMQ's events reach the web instance once its event connection is up: the first steps may come before.
+        assert.ok(progress.length >= 3, `client ${client}: ${JSON.stringify(progress)}`);
+        assert.deepEqual(progress.at(-1), { progress: 6, total: 6, message: "step 6" });
+        for (const [i, each] of progress.entries()) if (i > 0) assert.ok(each.progress > progress[i - 1].progress);
+        assert.deepEqual(result.structuredContent, { steps: 6, pid: workerPid });
+      }
+    } finally {
+      await v1.close();
+      await v2.close();
+    }
   });
 });

@@ -51,6 +51,7 @@ describe("invalid arguments: the same class and code on every wire", () => {
     const server = createServer({
       name: "math",
       version: "1.0.0",
+      logger: false, // `fails` throws on purpose: no error line each
       bindings: [mcpLiteBinding(), mcpBinding(), webSocketBinding(), grpcBinding(), webtoolsBinding()],
     }).tool(add).tool(fails);
     listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });

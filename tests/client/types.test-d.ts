@@ -80,6 +80,12 @@ interface Remote {
   };
 }
 const remote = createClient<Remote>("http://localhost:8000");
+const probedNames = createClient<{
+  tools: Record<
+    "toJSON" | "then" | "constructor" | "_private" | "echo",
+    { input: Record<string, never>; output: string }
+  >;
+}>("http://localhost:8000");
 async function described(): Promise<void> {
   const found = await remote.call("search_documents", { query: "mcp" });
   type _Found = Expect<Equal<typeof found, { hits: { id: string; title: string }[] }>>;
@@ -95,6 +101,10 @@ async function described(): Promise<void> {
   await remote.call("search_documents", { query: "mcp", sort: "asc" });
   // @ts-expect-error: query must be a string
   await remote.call("search_documents", { query: 1 });
+  // A tool whose name libraries read to tell what an object is has no shortcut (it reads as `{}`'s): `call()` it.
+  const probed = await probedNames.call("toJSON", {});
+  type _Probed = Expect<Equal<typeof probed, string>>;
+  type _NoShortcut = Expect<Equal<keyof typeof probedNames.tools, "echo">>;
   // @ts-expect-error: the output has no such field
   void found.total;
 }

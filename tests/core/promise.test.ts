@@ -74,7 +74,7 @@ describe("promises in process", () => {
 
   it("refuses forged, foreign and expired tokens, and runs nothing", async () => {
     let now = Date.now();
-    const { server, counters } = jobServer({ tokens: { now: () => now } });
+    const { server, counters } = jobServer({ tokens: { now: () => now }, logger: false }); // bad tokens on purpose
     const token = tokenOf(await server.call("analyze_dataset", { dataset_id: "d" }));
     const foreign = tokenOf(
       await jobServer({ secret: "a different secret: 32 bytes or more!!" }).server.call("analyze_dataset", {
@@ -130,7 +130,7 @@ describe("promises in process", () => {
   );
 
   it("binds a token to the authenticated caller", async () => {
-    const { server } = jobServer();
+    const { server } = jobServer({ logger: false }); // another caller's token on purpose: no error line
     server.use(async (call, next) => {
       const user = call.ctx.meta.headers.get("x-user");
       if (user) call.ctx.auth = { subject: user };
@@ -207,7 +207,7 @@ describe("promises in process", () => {
   });
 
   it("turns a failure of deferred work into an isError result", async () => {
-    const { server, release } = jobServer();
+    const { server, release } = jobServer({ logger: false }); // the work fails on purpose: no error line
     const token = tokenOf(await server.call("crunch", {}));
     release(-1);
     let outcome: CallOutcome | undefined;
@@ -233,7 +233,7 @@ describe("promises in process", () => {
   });
 
   it("fails the call when the state is too large for a token", async () => {
-    const server = jobServer({ tokens: { maxBytes: 1024 } }).server.tool(
+    const server = jobServer({ tokens: { maxBytes: 1024 }, logger: false }).server.tool( // too large on purpose
       defineTool("big").input(v.object({ n: v.number() }))
         .handle(({ n }, ctx) => ctx.promise({ state: "x".repeat(n) }))
         .redeem(() => "done"),

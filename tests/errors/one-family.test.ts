@@ -72,6 +72,7 @@ describe("one error family, one code, on every wire", () => {
     name: "kitchen",
     version: "1.0.0",
     heartbeatMs: 0,
+    logger: false, // its handlers throw on purpose: no error line each
     bindings: [mcpLiteBinding(), mcpBinding(), webtoolsBinding(), grpcBinding()],
   });
   for (const tool of tools) server.tool(tool);

@@ -4,12 +4,14 @@
  * params and a failing handler go to `onError`, an undeclared notification changes nothing; `ctx.notify()`
  * turns a request's HTTP answer into SSE (the notification first, the result last), and is dropped where the
  * client accepts no stream; `ctx.request()` rejects on 2026-07-28; an MCP-lite JSON-RPC endpoint answers the
- * extension's methods. The definition's rules for notification names are checked without a wire.
+ * extension's methods. A notification's failure is never answered on any wire (JSON-RPC 2.0, §4.1): a request of
+ * its name is answered `{}` (MCP, MCP-lite, gRPC), a JSON-RPC notification to MCP-lite's endpoint 202 with no body. The definition's rules for notification names are checked without a wire.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineExtension } from "../../mod.ts";
+import { createServer, defineExtension, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 
 const LEDGER = "org.example/ledger";
 const ENVELOPE = {
@@ -18,7 +20,7 @@ const ENVELOPE = {
   "io.modelcontextprotocol/clientInfo": { name: "test", version: "1.0.0" },
 };
 
-function bank() {
+function bank(bindings?: Parameters<typeof createServer>[0]["bindings"]) {
   const errors: unknown[] = [];
   const touched: unknown[] = [];
   const ledger = defineExtension(LEDGER)
@@ -34,8 +36,12 @@ function bank() {
       if (id === "boom") throw new Error("the handler failed");
       touched.push({ id, declared: ctx.client.extensions?.[LEDGER] ?? null });
     });
-  const server = createServer({ name: "bank", version: "1.0.0", onError: (error) => void errors.push(error) })
-    .extension(ledger);
+  const server = createServer({
+    name: "bank",
+    version: "1.0.0",
+    onError: (error) => void errors.push(error),
+    ...(bindings === undefined ? {} : { bindings }),
+  }).extension(ledger);
   return { server, errors, touched };
 }
 
@@ -92,6 +98,22 @@ describe("a client notification an extension declares", () => {
     assert.equal((errors[1] as Error).message, "the handler failed");
   });
 
+  it("answers a request of its name (an MCP-lite client's, on a connection) with {}, its failure going to onError", async () => {
+    const { server, touched, errors } = bank();
+    for (const id of ["a1", 7, "boom"]) {
+      const response = await post(server, `${LEDGER}/touched`, { id }, 1, "application/json");
+      assert.equal(response.status, 200);
+      const answer = await response.json();
+      assert.equal(answer.error, undefined, JSON.stringify(answer));
+      assert.equal(Object.keys(answer.result).filter((key) => key !== "_meta" && key !== "resultType").length, 0);
+    }
+    assert.deepEqual(touched, [{ id: "a1", declared: {} }]);
+    assert.deepEqual((errors as Error[]).map((e) => e.message.split(":")[0]), [
+      `Invalid params for ${LEDGER}/touched`,
+      "the handler failed",
+    ]);
+  });
+
   it("changes nothing when undeclared, and a request's method is not run by a notification", async () => {
     const { server, touched, errors } = bank();
     for (const method of [`${LEDGER}/unknown`, `${LEDGER}/get`]) {
@@ -141,6 +163,49 @@ describe("MCP-lite's JSON-RPC endpoint", () => {
     assert.deepEqual(touched, [{ id: "l2", declared: null }]);
     assert.equal((await rpc(`${LEDGER}/get`, { id: 7 })).error.code, -32602);
     assert.equal((await rpc(`${LEDGER}/nope`, {})).error.code, -32601);
+  });
+
+  it("never answers a notification's failure: {} with an id, 202 and no body without; onError hears each", async () => {
+    const { server, touched, errors } = bank();
+    const send = (body: Record<string, unknown>) =>
+      server.fetch(
+        new Request("http://localhost/mcp-lite/v1/rpc", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", method: `${LEDGER}/touched`, ...body }),
+        }),
+      );
+    for (const params of [{ id: "boom" }, { id: 7 }]) {
+      const answered = await send({ id: 1, params });
+      assert.equal(answered.status, 200);
+      assert.deepEqual(await answered.json(), { jsonrpc: "2.0", id: 1, result: {} });
+      const notified = await send({ params });
+      assert.equal(notified.status, 202);
+      assert.equal(await notified.text(), "");
+    }
+    const ran = await send({ params: { id: "n1" } });
+    assert.deepEqual([ran.status, await ran.text()], [202, ""]);
+    assert.deepEqual(touched, [{ id: "n1", declared: null }]);
+    assert.deepEqual((errors as Error[]).map((e) => e.message.split(":")[0]), [
+      "the handler failed",
+      "the handler failed",
+      `Invalid params for ${LEDGER}/touched`,
+      `Invalid params for ${LEDGER}/touched`,
+    ]);
+  });
+
+  it("gRPC's CallMethod answers a failing notification {}, its failure going to onError", async () => {
+    const { server, errors } = bank([mcpBinding(), mcpLiteBinding(), grpcBinding()]);
+    const response = await server.fetch(
+      new Request("http://localhost/mcplite.MCPLite/CallMethod", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ method: `${LEDGER}/touched`, params: { id: "boom" } }),
+      }),
+    );
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { result: {} });
+    assert.deepEqual((errors as Error[]).map((e) => e.message), ["the handler failed"]);
   });
 });
 

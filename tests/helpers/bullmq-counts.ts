@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createPostgresBackend, Queue, withBackend } from "bullmq";
 
-/** BullMQ's states a job of the queue can be in until it is done (a done job is removed). */
+/** BullMQ's states a job of the queue can be in until it is done (a done one is kept a while, completed or failed). */
 const UNFINISHED = ["waiting", "active", "delayed", "prioritized"] as const;
 
 /** Reads BullMQ's counts of the queue `name` on `url` until `done` holds them, at most `timeoutMs`. */

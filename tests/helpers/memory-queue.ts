@@ -1,8 +1,8 @@
 /**
  * A `WorkQueue` in memory, for the tests of queued jobs in one process: it behaves as the contract asks (and
  * passes `workQueueCases()`): `concurrency` runs at once per taker, any number of takers, a job given back
- * (`"again"`) delivered again at once, a rejected one 50 ms later (up to 20 rejections in all), and `close()`
- * resolving once its taker's runs have.
+ * (`"again"`) delivered again at once, a rejected one 50 ms later (up to 20 rejections in all), `close()`
+ * resolving once its taker's runs have, and a job's progress carried to its watchers (`progress` and `watch`).
  */
 import type { WorkQueue } from "../../src/types.ts";
 
@@ -26,7 +26,18 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
     jobs.push(data);
     wakeAll();
   };
+  type Update = { progress: number; total?: number; message?: string };
+  const watchers = new Map<string, Set<(update: Update) => void>>();
   const queue: WorkQueue = {
+    progress: (id, update) => watchers.get(id)?.forEach((listener) => listener(update)),
+    watch(id, listener) {
+      const listeners = watchers.get(id) ?? new Set();
+      watchers.set(id, listeners.add(listener));
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) watchers.delete(id);
+      };
+    },
     add: (_id, data) => {
       if (options.refuseAdd) return Promise.reject(new Error("the queue's connection is closed"));
       push(data);

@@ -98,15 +98,30 @@ export function pipeServer(server: StdioServable, options: Omit<StdioOptions, "i
  */
 export async function initializedSession(server: StdioServable, clientInfo = "t"): Promise<PipedServer> {
   const piped = pipeServer(server);
-  piped.send({
+  await openSession(piped, clientInfo);
+  return piped;
+}
+
+/**
+ * Opens an MCP 2025-11-25 session on a connection that carries one message per line or frame (stdio, a
+ * WebSocket): `initialize` (id 1) answered, then `notifications/initialized` sent.
+ *
+ * @param connection Sends a message, and waits for the answer to a request id.
+ * @param clientInfo The client's name in `initialize` (default `t`).
+ * @returns When the session is open.
+ */
+export async function openSession(
+  connection: { send(message: unknown): void; answer(id: unknown): Promise<unknown> },
+  clientInfo = "t",
+): Promise<void> {
+  connection.send({
     jsonrpc: "2.0",
     id: 1,
     method: "initialize",
     params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: clientInfo, version: "1" } },
   });
-  await piped.answer(1);
-  piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  return piped;
+  await connection.answer(1);
+  connection.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 }
 
 /**

@@ -41,6 +41,7 @@ async function keyedServer(seen: string[]) {
     name: "keyed",
     version: "1.0.0",
     secret: "test secret: at least thirty-two bytes long",
+    logger: false, // a forged task id on purpose: no error line
     heartbeatMs: 0,
     bindings: [mcpLiteBinding(), mcpBinding(), webtoolsBinding()],
   })

@@ -58,6 +58,7 @@ function server(options: { limits?: { calls?: number }; middleware?: Middleware[
     name: "sync",
     version: "1.0.0",
     limits: options.limits,
+    logger: false, // its tools throw and break their output schema on purpose: no error line each
     bindings: [
       mcpLiteBinding(),
       mcpBinding(),

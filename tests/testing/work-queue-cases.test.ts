@@ -56,7 +56,7 @@ describe("workQueueCases", () => {
   });
 
   it("fails a queue with progress but no watch, and one whose watcher gets another job's progress", async () => {
-    const half = await failureOf((queue) => ({ ...queue, progress: () => {} }), /progress/);
+    const half = await failureOf((queue) => ({ ...queue, progress: () => {}, watch: undefined }), /progress/);
     assert.match(String(half), /one of progress and watch without the other/);
     const watchers = new Set<(update: Update) => void>();
     const leaky = await failureOf((queue) => ({

@@ -397,7 +397,7 @@ describe("transformTool() definitions", () => {
       throw new Error("upstream is down");
     });
     const mapped = transformTool(flaky, { output: { map: ({ n }) => ({ doubled: n * 2 }) } });
-    const outcome = await createServer({ name: "f", version: "1.0.0" }).tool(mapped).call("flaky", {});
+    const outcome = await createServer({ name: "f", version: "1.0.0", logger: false }).tool(mapped).call("flaky", {});
     assert.ok(outcome.kind === "failure");
     assert.deepEqual(outcome.result.content, [{ type: "text", text: "upstream is down" }]);
   });

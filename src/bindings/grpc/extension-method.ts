@@ -2,7 +2,8 @@
  * `CallMethod` of the `mcplite.MCPLite` service (this SDK's MCP-lite extension E5): a request method an extension
  * adds (SEP-2133), by its name, with its params and result as `Struct`s, answered inside the request middleware as
  * on MCP-lite's JSON-RPC endpoints. A unary call streams nothing: `ctx.notify` sends nothing and `ctx.request`
- * rejects. UNIMPLEMENTED for a method no served extension defines; a notification is run and answered `{}`.
+ * rejects. UNIMPLEMENTED for a method no served extension defines; a notification is run and answered `{}`, its
+ * failure going to `onError`. A method's scopes are required of the caller, refused as a tool's call is.
  *
  * @module
  */
@@ -43,7 +44,16 @@ export function callMethod(
     const result = await runRequest(
       registry,
       call,
-      () => runOnWire(found.extension, name, found.message, params, { registry, meta, signal }),
+      (ctx) => {
+        const notification = found.extension.notifications.has(name);
+        return runOnWire(found.extension, name, found.message, params, {
+          registry,
+          meta,
+          auth: ctx.auth,
+          signal,
+          notification,
+        });
+      },
     );
     return { result: toJsonObject(result) };
   }, (error) => registry.runtime.onError?.(error));

@@ -144,7 +144,9 @@ class McpExchange implements Exchange, Channel, ErrorTarget {
    */
   fail(error: unknown): void {
     if (this.#silenced()) return;
-    const wire = errorToWire(error, this.table, this.#ctx.report);
+    // The caller's own going away (its signal's reason, thrown back) is no failure of the server's: not reported.
+    const gone = this.signal.aborted && error === this.signal.reason;
+    const wire = errorToWire(error, this.table, gone ? undefined : this.#ctx.report);
     const message = errorMessage(this.id, wire.code, wire.message, wire.data);
     this.#carrier.fail(this, message, wire.status, retryHeaders(wire), error);
   }

@@ -25,9 +25,12 @@ type Served = Pick<Extension, "id" | "advertised" | "methods" | "notifications">
 /** A call of an extension method has no channel for questions to the client (`ctx` offers none). */
 const NO_INPUT: CallSink = {};
 
-/** Checks a request's params against an extension message's schema (`checkedParams()`). */
-function checked(name: string, message: Pick<Method, "params">, request: McpRequest): Promise<unknown> {
-  return checkedParams(name, message, request.rpc.params);
+/**
+ * Admits a request: the caller (request middleware's, on `request.host`) holds the method's scopes, and its params
+ * pass the message's schema (`checkedParams()`).
+ */
+function checked(name: string, message: Pick<Method, "params" | "scopes">, request: McpRequest): Promise<unknown> {
+  return checkedParams(name, message, request.rpc.params, request.host.auth);
 }
 
 /**
@@ -50,6 +53,7 @@ function contextOf(
   const { envelope } = request;
   return {
     client: clientViewOf(callMetaOf(request), NO_INPUT),
+    auth: request.host.auth,
     protocolVersion: envelope.protocolVersion,
     settings: advertisedSettings(extension, ctx.settings.extensions),
     served: {
@@ -107,9 +111,10 @@ function served(extension: Served, name: string, method: Method): McpMethod {
 
 /**
  * Serves one notification of the client's: run when a notification of its name arrives (`route()`), never
- * answered; invalid params and the handler's failure go to the server's `onError`. A request of its name
- * (how an MCP-lite client sends it over a connection, MCP-lite having no notifications) runs it the same and
- * is answered: an empty result, or the error.
+ * answered; invalid params and the handler's failure go to the server's `onError`. A request of its name (how an
+ * MCP-lite client sends it over a connection, MCP-lite having no notifications) runs it the same and is answered
+ * with an empty result, its failure going to `onError` as a notification's does (JSON-RPC 2.0, §4.1: what a
+ * notification's handler does is never the client's answer).
  *
  * @param extension The extension.
  * @param name The notification's name.
@@ -125,7 +130,6 @@ function notified(extension: Served, name: string, notification: Notification): 
         contextOf(extension, name, ctx, request, channel, answers),
       );
     } catch (error) {
-      if (answers) throw error;
       ctx.report(error);
     }
     return finishResult({}, request.envelope, ctx.serverInfo);

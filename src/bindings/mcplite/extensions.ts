@@ -1,7 +1,9 @@
 /**
  * Extensions on MCP-lite (SEP-2133, as this SDK's MCP-lite extension E5): an extension's methods answer on the
  * JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's `method`, inside request middleware;
- * its client notifications too, as requests answered `{}`. MCP-lite declares no client capabilities and its
+ * its client notifications too, as requests answered `{}` (or, sent without an id, as JSON-RPC notifications
+ * answered 202 with no body), whose failure goes to `onError`, never to the client. The handlers' `ctx.auth` is the
+ * caller request middleware leaves; a method's scopes are required of it. MCP-lite declares no client capabilities and its
  * JSON answers stream nothing (`ctx.client.extensions` undefined, `ctx.notify` silent, `ctx.request`
  * rejecting); on stdio and a WebSocket an extension's messages are MCP's.
  *
@@ -27,16 +29,19 @@ export interface LiteExtensionFeature extends Feature {
 
 /**
  * Serves one extension method on MCP-lite's JSON-RPC endpoints; a notification of the client's, too, answered
- * with an empty result (MCP-lite has no notifications: a client sends one as a request).
+ * with an empty result (MCP-lite has no notifications: a client sends one as a request), or, sent without an id, not
+ * at all.
  */
 function served(
   extension: Pick<Extension, "advertised">,
   name: string,
-  method: Pick<Method, "params"> & { readonly handle: (...args: never[]) => unknown },
+  method: Pick<Method, "params" | "scopes"> & { readonly handle: (...args: never[]) => unknown },
+  notification: boolean,
 ): LiteGet {
   return {
     kind: "get",
     paths: [],
+    ...(notification ? { notification: true as const } : {}),
     answer(registry, rpc, caller) {
       const { signal: source, meta } = caller;
       const request = { method: name, params: rpc.params, meta, signal: source, host: caller.host };
@@ -44,7 +49,8 @@ function served(
       return runRequest(
         registry,
         request,
-        () => runOnWire(extension, name, method, rpc.params, { registry, meta, signal }),
+        (ctx) =>
+          runOnWire(extension, name, method, rpc.params, { registry, meta, auth: ctx.auth, signal, notification }),
       );
     },
   };
@@ -71,9 +77,8 @@ export function extensionOnLite(
   extension: Pick<Extension, "id" | "advertised" | "methods" | "notifications">,
 ): LiteExtensionFeature {
   const methods: Record<string, LiteGet> = Object.create(null); // looked up by any name a client sends
-  for (const [name, message] of [...extension.methods, ...extension.notifications]) {
-    methods[name] = served(extension, name, message);
-  }
+  for (const [name, message] of extension.methods) methods[name] = served(extension, name, message, false);
+  for (const [name, message] of extension.notifications) methods[name] = served(extension, name, message, true);
   const listed = (body: { extensions?: Record<string, unknown> }) => {
     (body.extensions ??= {})[extension.id] = extension.advertised;
   };

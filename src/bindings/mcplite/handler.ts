@@ -49,6 +49,8 @@ export interface McpliteOptions {
 }
 
 const POST_ONLY = { allow: "POST" };
+/** The answer to a notification: none (202, no body). */
+const accepted = () => new Response(null, { status: 202 });
 const NOT_ALLOWED = new ProtocolError("method_not_allowed", "Method not allowed: use POST");
 
 /**
@@ -116,8 +118,11 @@ export function mcpLiteBinding(options: McpliteOptions = {}): Binding {
       }
       const meta = liteCallMeta(request.headers, id, rpc.params);
       if (method?.kind === "get") {
-        return method.answer(registry, rpc, { meta, signal: request, host }, server.version)
-          .then((result) => answers.json(resultEnvelope(id, result), JSON_VALUE_INIT));
+        const answered = method.answer(registry, rpc, { meta, signal: request, host }, server.version);
+        // A notification (no id) is never answered (JSON-RPC 2.0, §4.1), a refusal of request middleware included:
+        // 202 with no body, as MCP 2025-11-25's Streamable HTTP answers one (Transports); what failed goes to onError.
+        if (method.notification && rpc.id === undefined) return answered.then(accepted, (e) => (report(e), accepted()));
+        return answered.then((result) => answers.json(resultEnvelope(id, result), JSON_VALUE_INIT));
       }
       // `tools/call`, or a method MCP-lite does not serve (refused by liteCall).
       const call = liteCall(rpc, meta, request, host);

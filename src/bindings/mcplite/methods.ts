@@ -53,6 +53,11 @@ export interface LiteGet {
    *   where no prompt is defined.
    */
   answer(registry: Registry, rpc: JsonRpcRequest, caller: LiteCaller, version: string): Promise<unknown>;
+  /**
+   * Set for a notification of the client's (an extension's): sent without an id it is a JSON-RPC notification, never
+   * answered (JSON-RPC 2.0, §4.1): its HTTP POST gets 202 and no body.
+   */
+  readonly notification?: true;
 }
 
 /** One MCP-lite method. */

@@ -112,8 +112,6 @@ export async function runContinuation(
  * @throws {ProtocolError} One the work failed with.
  */
 export function followPushed(registry: Registry, outcome: CallOutcome, options: FollowOptions): Promise<CallOutcome> {
-  const support = registry.longRunning;
-  return support === undefined || outcome.kind !== "promise"
-    ? Promise.resolve(outcome)
-    : support.follow(registry, outcome, options);
+  // `follow` answers any other outcome as it is.
+  return registry.longRunning?.follow(registry, outcome, options) ?? Promise.resolve(outcome);
 }

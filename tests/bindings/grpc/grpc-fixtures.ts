@@ -55,6 +55,7 @@ export function grpcServer(options: { maxBodyBytes?: number; bodyTimeoutMs?: num
     // The stress scenario is one client's load test: 500 calls at once, past a caller's default share of
     // `limits.calls` (tests/server/budgets*.test.ts and budgets.test.ts here test the shares).
     limits: { perCaller: false },
+    logger: false, // `crashes` throws on purpose: no error line each
     ...options,
     secret: "grpc-test-secret-0123456789abcdef",
     bindings: withDefaults(grpcBinding()),

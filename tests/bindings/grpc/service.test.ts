@@ -195,7 +195,13 @@ describe("MCPLite service: promises and input rounds", () => {
       });
       return answer.action === "accept" && answer.content?.ok === true ? `bought ${sku}` : "cancelled";
     });
-  const server = createServer({ name: "jobs", version: "1.0.0", secret: "grpc-test-secret-0123456789abcdef" })
+  // A forged token and a tampered request state on purpose: no error line for each.
+  const server = createServer({
+    name: "jobs",
+    version: "1.0.0",
+    secret: "grpc-test-secret-0123456789abcdef",
+    logger: false,
+  })
     .tool(analyze)
     .tool(confirm);
   const jobs = createClient(MCPLite, createRouterTransport(createGrpcRoutes(coreOf(server))));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { definePrompt, defineResource, defineTool } from "../../../mod.ts";
+import { definePrompt, defineResource, defineTool, type ServerOptions } from "../../../mod.ts";
 import type { InputRequest } from "../../../src/types.ts";
 import { jobServer } from "../../helpers/long-running.ts";
 import { legacyRequest, modernRequest, post } from "../../helpers/request.ts";
@@ -66,7 +66,7 @@ const progressive = defineTool("progressive")
     return `went on: ${answer.action}`;
   });
 
-function server(options = {}) {
+function server(options: Partial<ServerOptions> = {}) {
   return mcpServer(options).prompt(briefing).resource(vault).tool(both).tool(progressive);
 }
 
@@ -143,7 +143,7 @@ describe("MCP input-required results (2026-07-28), with MCP-lite and 2025 for th
 
   it("refuses a tampered, foreign, expired or misplaced requestState with -32602 (HTTP 200), never a re-prompt", async () => {
     let now = Date.now();
-    const s = server({ tokens: { now: () => now } });
+    const s = server({ tokens: { now: () => now }, logger: false }); // bad states on purpose: no error line each
     const tool = { name: "confirm", arguments: { what: "x" }, ...declaring(ALL) };
     const first = (await modern(s, "tools/call", tool)).body.result;
     const retry = (state: unknown, params: Record<string, unknown> = tool, method = "tools/call") =>

@@ -28,7 +28,7 @@ const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/clien
 };
 const { McpError } = await import(`${V1}/types.js`) as { McpError: new (...args: never[]) => Error };
 
-const server = createServer({ name: "errors", version: "1.0.0" })
+const server = createServer({ name: "errors", version: "1.0.0", logger: false }) // its handlers throw on purpose
   .tool(defineTool("ok").handle(() => "fine"))
   .tool(
     defineTool("fails").handle(() => {

@@ -379,7 +379,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
     const world = createWorld();
     // Long enough for the test to see the task ask before it expires, however loaded the machine (150 ms
     // left little room), short enough to wait for.
-    const server = taskServer(world, { tokens: { promiseTtlMs: 2_000 } });
+    const server = taskServer(world, { tokens: { promiseTtlMs: 2_000 }, logger: false }); // read once expired: no line
     const { taskId, ttlMs } = await create(server, "remove_file", { filename: "late.txt" });
     assert.ok(ttlMs <= 2_000);
     await until(server, taskId, "input_required");
@@ -412,7 +412,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
 
   it("refuses what the extension does not allow: -32021, -32602 and -32601", async () => {
     const world = createWorld();
-    const server = taskServer(world);
+    const server = taskServer(world, { logger: false }); // forged and foreign task ids on purpose: no line each
     const { taskId } = await create(server, "watch", { job: "j5" });
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
       const { status, body } = await modern(server, method, { taskId, inputResponses: {} });
@@ -431,7 +431,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
         assert.equal(body.error.code, -32602, `${method} ${bad.slice(0, 12)}`);
       }
     }
-    const expired = taskServer(world, { tokens: { now: () => Date.now() + 2 * 60 * 60 * 1000 } });
+    const expired = taskServer(world, { logger: false, tokens: { now: () => Date.now() + 2 * 60 * 60 * 1000 } });
     assert.equal((await tasks(expired, "tasks/get", { taskId })).body.error.code, -32602);
     for (const method of ["tasks/result", "tasks/list"]) {
       const { status, body } = await tasks(server, method, { taskId });
@@ -453,7 +453,7 @@ describe("MCP tasks extension (2026-07-28)", () => {
   it("runs request middleware around tasks/*: a task bound to its caller answers only them", async () => {
     const world = createWorld();
     const seen: string[] = [];
-    const server = taskServer(world).use(async (call, next) => {
+    const server = taskServer(world, { logger: false }).use(async (call, next) => { // another caller's task: no line
       seen.push(call.name === undefined ? call.method : `${call.method} ${call.name}`);
       const user = call.ctx.meta.headers.get("x-user");
       if (user === null) throw new ProtocolError(ErrorCode.Unauthenticated, "who are you?");

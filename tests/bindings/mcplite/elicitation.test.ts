@@ -50,7 +50,7 @@ describe("MCP-lite elicitation rounds", () => {
   });
 
   it("answers a tampered state with JSON-RPC -32602 (HTTP 200), never a re-prompt", async () => {
-    const { server } = jobServer();
+    const { server } = jobServer({ logger: false }); // a tampered state on purpose: no error line
     const params = { name: "book_trip", arguments: { city: "Lisbon" } };
     const first = await (await server.fetch(call(params))).json();
     const response = await server.fetch(call({

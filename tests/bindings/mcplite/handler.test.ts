@@ -101,7 +101,7 @@ describe("MCP-lite binding", () => {
   });
 
   it("does not leak a crashing handler's stack", async () => {
-    const text = await (await fixtureServer().fetch(post(CALL, toolsCall("crashes", {})))).text();
+    const text = await (await fixtureServer({ logger: false }).fetch(post(CALL, toolsCall("crashes", {})))).text();
     assert.match(text, /database connection refused/);
     assert.doesNotMatch(text, /stack|\.ts:\d+/);
   });

@@ -59,7 +59,7 @@ describe("MCP-lite promises", () => {
 
   it("answers expired, forged and foreign tokens with -32602 and changes nothing", async () => {
     let now = Date.now();
-    const { server, counters } = jobServer({ tokens: { now: () => now } });
+    const { server, counters } = jobServer({ tokens: { now: () => now }, logger: false }); // bad tokens on purpose
     const token = (await rpc(server, "analyze_dataset", { dataset_id: "d" })).result._meta.promise_token;
     const foreign =
       (await rpc(jobServer({ secret: "a secret that the first server lacks!!" }).server, "analyze_dataset", {
@@ -79,7 +79,7 @@ describe("MCP-lite promises", () => {
   });
 
   it("refuses bad redeem arguments with the schema's own answers, by path", async () => {
-    const { server } = jobServer();
+    const { server } = jobServer({ logger: false }); // a token that is not one, on purpose: no error line
     const missing = 'promise: Invalid key: Expected "promise" but received undefined';
     const cases: [unknown, string, string][] = [
       [{}, "promise", missing],

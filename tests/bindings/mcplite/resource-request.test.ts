@@ -23,7 +23,7 @@ const CALL = "/mcp-lite/v1/calltools";
 const SECRET = "a-test-secret-that-is-at-least-32-bytes-long";
 const SPEC = "# The spec\nEvery line ends with a full stop.\n";
 
-function specServer(options: Pick<Parameters<typeof createServer>[0], "bindings"> = {}) {
+function specServer(options: Pick<Parameters<typeof createServer>[0], "bindings" | "logger"> = {}) {
   let runs = 0;
   const server = createServer({ name: "linter", version: "1.0.0", secret: SECRET, ...options }).tool(
     defineTool("lint").describe("Lints a text against a style guide")
@@ -77,7 +77,7 @@ describe("request-for-more-resource over MCP-lite HTTP", () => {
   });
 
   it("refuses a forged request_state with -32602, never running the handler with the contents", async () => {
-    const { server, runs } = specServer();
+    const { server, runs } = specServer({ logger: false }); // a forged state on purpose: no error line
     const params = { name: "lint", arguments: { text: "Hello." } };
     const first = await (await server.fetch(call(params))).json();
     const state: string = first.result._meta.request_state;
@@ -153,7 +153,7 @@ describe("request-for-more-resource with our client", () => {
 
 describe("request-for-more-resource over MCP-lite stdio", () => {
   it("ends the call with the request; the call with the contents gets the answer; a forged state is refused", async () => {
-    const { server } = specServer();
+    const { server } = specServer({ logger: false }); // a forged state on purpose: no error line
     const piped = pipeServer(server);
     try {
       const params = { name: "lint", arguments: { text: "Hello." } };
@@ -190,7 +190,7 @@ describe("request-for-more-resource over MCP-lite stdio", () => {
 describe("request-for-more-resource over MCP-lite WebSocket", () => {
   let listener: Listener;
   let url: string;
-  const { server, runs } = specServer({ bindings: [mcpLiteBinding(), webSocketBinding()] });
+  const { server, runs } = specServer({ bindings: [mcpLiteBinding(), webSocketBinding()], logger: false }); // a forged state
   before(async () => {
     listener = await serve(server, { port: 0, hostname: "127.0.0.1", quiet: true });
     url = listener.url.replace("http:", "ws:") + "/mcp-lite/v1/ws";

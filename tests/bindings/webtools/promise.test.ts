@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool } from "../../../mod.ts";
+import { createServer, defineTool, type ServerOptions } from "../../../mod.ts";
 import { webtoolsBinding } from "../../../src/bindings/webtools/mod.ts";
 import { BASE, post } from "../../helpers/request.ts";
 import { withDefaults } from "../../helpers/fixtures.ts";
@@ -26,8 +26,14 @@ async function execute(app: { fetch(r: Request): Promise<Response> }, body: unkn
 }
 
 /** A Webtools server with the long-running `analyze` tool. */
-function jobs() {
-  return createServer({ name: "jobs", version: "1.0.0", secret: SECRET, bindings: withDefaults(webtoolsBinding()) })
+function jobs(options: Partial<ServerOptions> = {}) {
+  return createServer({
+    name: "jobs",
+    version: "1.0.0",
+    secret: SECRET,
+    bindings: withDefaults(webtoolsBinding()),
+    ...options,
+  })
     .tool(analyze);
 }
 
@@ -54,7 +60,7 @@ describe("Webtools binding: promises", () => {
   });
 
   it("refuses a forged token without running anything", async () => {
-    const app = jobs();
+    const app = jobs({ logger: false }); // a forged token on purpose: no error line
     const { status, body } = await execute(app, { action: "redeem", request: { promise: "not-a-token" } });
     assert.equal(status, 400);
     assert.equal(body.status, "error");

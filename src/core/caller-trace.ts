@@ -1,15 +1,16 @@
 /**
- * The trace context a proxied call continues on its second hop (W3C Trace Context §3): this server's own
- * span when telemetry middleware (`otel()`) made one, else the caller's `traceparent`, from the request's
- * `_meta` (MCP SEP-414) or its headers, with its `tracestate`. So one trace spans both hops.
+ * The trace context a call runs in (W3C Trace Context §3): this server's own span when telemetry middleware
+ * (`otel()`) made one, else the caller's `traceparent`, from the request's `_meta` (MCP SEP-414) or its
+ * headers, with its `tracestate`. A proxied call continues it on its second hop, so one trace spans both; the
+ * server's error log names its trace id.
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import { parseTraceparent, TRACE_PARENT } from "../core/trace-context.ts";
+import type { CallContext } from "./call-context.ts";
+import { parseTraceparent, TRACE_PARENT } from "./trace-context.ts";
 
 /**
- * Reads the trace context to send the remote.
+ * Reads the call's trace context (the one to send a remote).
  *
  * @param ctx The call's context.
  * @returns `traceparent` (and `tracestate`), or `undefined` when the call carries none.

@@ -1,0 +1,96 @@
+/**
+ * Where the server's errors go when `createServer()` names no `onError`: the `logger`'s `error` as one record,
+ * else one line on `console.error`, so that a handler's bug or a result its output schema refuses always leaves
+ * a trace on the server. `logger: false` keeps the server quiet (as Fastify's and Pino's `false` does): a test
+ * that throws on purpose says so.
+ *
+ * @module
+ */
+import type { ServerLogger } from "./logger.ts";
+import type { ErrorReporter } from "./runtime.ts";
+import type { ToolCall } from "./middleware.ts";
+import { withTraceIds } from "./trace-context.ts";
+import { callerTrace } from "./caller-trace.ts";
+
+/** A logger that records nothing: what `logger: false` stands for. */
+const SILENT: ServerLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * The server's logger and error reporter from its options: the `onError` given, else the logger's `error`,
+ * else one line on `console.error`; `logger: false` stands for a logger that records nothing, the server's own
+ * warnings included.
+ *
+ * @param onError The `onError` option.
+ * @param logger The `logger` option.
+ * @returns The logger (`undefined`: none given) and the reporter.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serverLogging } from "./error-log.ts";
+ * const lines: unknown[][] = [];
+ * const logger = { debug() {}, info() {}, warn() {}, error: (...a: unknown[]) => void lines.push(a) };
+ * serverLogging(undefined, logger).onError(new TypeError("x is undefined"));
+ * assert.deepEqual(lines[0][1], "x is undefined");
+ * ```
+ */
+export function serverLogging(
+  onError: ErrorReporter | undefined,
+  logger: ServerLogger | false | undefined,
+): { logger: ServerLogger | undefined; onError: ErrorReporter } {
+  const own = logger === false ? SILENT : logger;
+  return { logger: own, onError: onError ?? (own === undefined ? logLine : toLogger(own)) };
+}
+
+/** Each error as one record of the logger: the error as `err`, and what is known of its call. */
+function toLogger(logger: ServerLogger): ErrorReporter {
+  return (error, call, report) => {
+    const fields: Record<string, unknown> = { err: error, ...context(call, report) };
+    logger.error(fields, error instanceof Error ? error.message : String(error));
+  };
+}
+
+/**
+ * Each error as one line on `console.error`: what is known of its call, then the error's name, message and the
+ * first frame of its stack (where the handler threw), so that a terminal or a platform's log shows one line per
+ * error, e.g. `mcplite: tool "forecast" failed (request 7, reference 1f0c9a3e): TypeError: … at …`.
+ */
+const logLine: ErrorReporter = (error, call, report) => {
+  const { tool, trace_flags: _, ...rest } = context(call, report);
+  const about = Object.entries(rest).map(([key, value]) => `${LABEL[key] ?? key} ${value}`).join(", ");
+  const head = `mcplite: ${tool === undefined ? "error" : `tool ${JSON.stringify(tool)} failed`}`;
+  console.error(`${head}${about ? ` (${about})` : ""}: ${describe(error)}`);
+};
+
+const LABEL: Readonly<Record<string, string>> = { requestId: "request", trace_id: "trace", span_id: "span" };
+
+/** What is known of an error's call: the tool, the JSON-RPC id, the trace, the reference the caller was given. */
+function context(
+  call: ToolCall | undefined,
+  report: { readonly repeated: number; readonly reference?: string } | undefined,
+) {
+  const fields: Record<string, unknown> = {};
+  if (call !== undefined) {
+    fields.tool = call.name;
+    const id = call.ctx.meta.requestId;
+    if (id !== undefined && id !== null) fields.requestId = id;
+    withTraceIds(fields, callerTrace(call.ctx)?.traceparent);
+  }
+  if (report?.reference !== undefined) fields.reference = report.reference;
+  if (report !== undefined && report.repeated > 0) fields.repeated = report.repeated;
+  return fields;
+}
+
+/** The SDK's own reports (an output schema's refusal, a bad token): their stack is the SDK's, not the tool's. */
+const OWN_REPORTS = new Set(["OutputMismatchError", "TokenError"]); // their `name`s, which a bundler keeps
+
+/** The error on one line: `Name: message at frame` (the SDK's own reports without a frame). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return oneLine(String(error));
+  const frame = OWN_REPORTS.has(error.name) ? undefined : /\n\s*(at .+)/.exec(error.stack ?? "")?.[1];
+  return oneLine(`${error.name}: ${error.message}${frame === undefined ? "" : ` ${frame}`}`);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, " ");
+}

@@ -1,0 +1,285 @@
+/**
+ * What an operator sees of queued jobs in BullMQ's own view (read the way Bull Board reads it), on a real
+ * redis-server and on a real PostgreSQL (BullMQ's Postgres backend), each started by the test: a job is named after
+ * its tool, with its tool, call id and start readable beside the sealed job; its progress is a percentage; a finished
+ * job is kept (`keepCompletedMs`); a job that is not one the server made is failed at once, never tried again, and
+ * warned of once to the server's logger; jobs that never end do not hold a worker's slots past their `timeoutMs`.
+ * BullMQ's lock messages through an outage of redis-server (SIGSTOP), and a progress update of a job whose row went
+ * (PostgreSQL), are one warning each, never errors.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createPostgresBackend, type Job, Queue, withBackend } from "bullmq";
+import pg from "pg";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { POSTGRES_MISSING } from "../helpers/postgres-server.ts";
+import { REDIS_MISSING } from "../helpers/redis-server.ts";
+import { queueBackends } from "../helpers/queue-backends.ts";
+import { toolsCall } from "../helpers/request.ts";
+
+const SECRET = "queue operations' secret: thirty-two bytes or more";
+
+const servers = queueBackends("bullmq operations");
+
+/** The backends: a `bullmqQueue()` on each, and BullMQ's own `Queue` on it, as a board opens one. */
+const BACKENDS = [
+  {
+    on: "redis-server",
+    missing: REDIS_MISSING,
+    queue: (name: string, keepCompletedMs?: number) =>
+      bullmqQueue({ connection: servers.redis!.url, name, keepCompletedMs, onError: () => {} }),
+    board: (name: string) => {
+      const { hostname, port } = new URL(servers.redis!.url);
+      return new Queue(name, { connection: { host: hostname, port: Number(port) } });
+    },
+  },
+  {
+    on: "PostgreSQL",
+    missing: POSTGRES_MISSING,
+    queue: (name: string, keepCompletedMs?: number) =>
+      bullmqQueue({
+        backend: createPostgresBackend,
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+        name,
+        keepCompletedMs,
+        onError: () => {},
+      }),
+    board: (name: string) =>
+      new (withBackend(createPostgresBackend).Queue)(name, {
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+      }) as unknown as Queue, // the same methods, on another backend
+  },
+] as const;
+
+/** Reads BullMQ's job until `done` holds of it (at most 20 s, a bound for a loaded machine). */
+async function jobUntil(board: Queue, id: string, done: (job: Job | undefined) => boolean): Promise<Job | undefined> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const job = await board.getJob(id);
+    if (done(job)) return job;
+    assert.ok(Date.now() < deadline, `BullMQ's job ${id}: ${JSON.stringify(job?.toJSON())}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A server on the queue: `steps` reports step 2 of 6, then waits for `gate`. */
+function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>) {
+  const warnings: unknown[][] = [];
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (...args: unknown[]) => void warnings.push(args),
+    error() {},
+  };
+  const ids: string[] = [];
+  const memory = createMemoryResultStore(); // one process: the web side and the worker share it
+  const server = createServer({
+    name: "operations",
+    version: "1.0.0",
+    secret: SECRET,
+    logger,
+    resultStore: {
+      ...memory,
+      set(id, entry, ttlMs) {
+        if (!id.includes(":") && entry.status === "working" && !ids.includes(id)) ids.push(id);
+        return memory.set(id, entry, ttlMs);
+      },
+    },
+    queue,
+  }).tool(
+    defineTool("steps").describe("Six steps").input(v.object({})).longRunning().handle((_, ctx) =>
+      ctx.defer(async () => {
+        ctx.progress(2, 6, "step 2");
+        await gate;
+        return "stepped";
+      })
+    ),
+  );
+  return { server, warnings, ids };
+}
+
+for (const backend of BACKENDS) {
+  describe(`bullmqQueue as operators see it (${backend.on})`, { skip: backend.missing }, () => {
+    it("names a job after its tool, with its tool, call id and start, progress a percentage; keeps it once done", async () => {
+      const name = `ops-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      let open = () => {};
+      const { server, ids } = stepsServer(queue, new Promise<void>((resolve) => open = resolve));
+      const worker = runWorker(server, { concurrency: 1 });
+      try {
+        const response = await server.fetch(
+          new Request("http://localhost/mcp-lite/v1/calltools", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(toolsCall("steps", {}, "call-7")),
+          }),
+        );
+        assert.equal(response.status, 200, await response.clone().text());
+        assert.equal(ids.length, 1);
+        const running = await jobUntil(board, ids[0], (job) => job?.progress === 33);
+        assert.equal(running!.name, "steps");
+        const { data, ...readable } = running!.data as Record<string, unknown>;
+        assert.deepEqual(readable, { tool: "steps", callId: "call-7", attempt: 1 });
+        assert.equal(typeof data, "string", "the job itself stays sealed");
+        assert.doesNotMatch(JSON.stringify(running!.data), /step 2/);
+        open();
+        await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined && job.failedReason === undefined);
+        assert.equal(await board.getJobState(ids[0]), "completed", "kept once done (keepCompletedMs)");
+      } finally {
+        open();
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+
+    it("a worker with concurrency 2 and four jobs that never end still runs a fifth (timeoutMs)", async () => {
+      const name = `hung-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const server = createServer({
+        name: "operations",
+        version: "1.0.0",
+        secret: SECRET,
+        resultStore: createMemoryResultStore(),
+        queue,
+      }).tool(
+        defineTool("hang").describe("Never ends").input(v.object({ n: v.number() })).longRunning({ timeoutMs: 500 })
+          .handle((_, ctx) => ctx.defer(() => new Promise<never>(() => {}))),
+      ).tool(defineTool("quick").describe("At once").longRunning().handle((_, ctx) => ctx.defer(() => "quick")));
+      const worker = runWorker(server, { concurrency: 2 });
+      const redeemed = async (token: string) => {
+        const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure
+        for (;;) {
+          const outcome = await server.call("redeem", { promise: token }).catch((error: unknown) => error);
+          if ((outcome as { kind?: string }).kind !== "promise") return outcome;
+          assert.ok(Date.now() < deadline, "the job did not end in 20 s");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      try {
+        const hung = [];
+        for (let n = 0; n < 4; n++) hung.push(await server.call("hang", { n }) as { token: string });
+        const fifth = await redeemed((await server.call("quick", {}) as { token: string }).token);
+        assert.deepEqual((fifth as { result?: unknown }).result, { content: [{ type: "text", text: "quick" }] });
+        for (const { token } of hung) {
+          const ended = await redeemed(token);
+          assert.equal((ended as { code?: string }).code, "deadline_exceeded", String(ended));
+        }
+      } finally {
+        await worker.close();
+        await queue.close();
+      }
+    });
+
+    it("fails a job that is not one the server made at once, never tried again, and warns once", async () => {
+      const name = `forged-${crypto.randomUUID()}`;
+      const queue = backend.queue(name);
+      const board = backend.board(name);
+      const { server, warnings, ids } = stepsServer(queue, Promise.resolve());
+      const worker = runWorker(server, { concurrency: 1 });
+      try {
+        // A real job, altered as anyone who can write to the queue's backend could: its signature no longer holds.
+        assert.equal((await server.call("steps", {})).kind, "promise");
+        const sealed = (await jobUntil(board, ids[0], (job) => job !== undefined))!.data.data as string;
+        const at = sealed.length - 5;
+        const altered = sealed.slice(0, at) + (sealed[at] === "A" ? "B" : "A") + sealed.slice(at + 1);
+        // And made up, with BullMQ's retries asked for.
+        const forged = ["not a token", { data: "mcl1.forged" }, { no: "data" }, { data: altered }];
+        const jobs = await Promise.all(
+          forged.map((data, n) =>
+            board.add("job", typeof data === "string" ? { data } : data, { jobId: `f${n}`, attempts: 20 })
+          ),
+        );
+        for (const job of jobs) {
+          const failed = await jobUntil(board, job.id!, (seen) => seen?.finishedOn !== undefined);
+          assert.equal(await board.getJobState(job.id!), "failed");
+          assert.equal(failed!.attemptsMade, 1, "never tried again");
+          assert.match(failed!.failedReason, /refused/);
+        }
+        assert.equal(warnings.length, 1, JSON.stringify(warnings));
+        assert.match(String(warnings[0][0]), /refused a queued job that is not one this server made/);
+      } finally {
+        await worker.close();
+        await Promise.all([queue.close(), board.close()]);
+      }
+    });
+  });
+}
+
+describe("bullmqQueue through an outage of redis-server longer than its lock", { skip: REDIS_MISSING }, () => {
+  it("warns once that BullMQ lost its lock, never reports it as an error, and the job still ends", async () => {
+    const name = `lock-${crypto.randomUUID()}`;
+    const errors: unknown[] = [];
+    const queue = bullmqQueue({
+      connection: servers.redis!.url,
+      name,
+      lockMs: 300,
+      onError: (error) => errors.push(error),
+    });
+    const board = new Queue(name, { connection: { url: servers.redis!.url } });
+    let open = () => {};
+    const { server, warnings, ids } = stepsServer(queue, new Promise<void>((resolve) => open = resolve));
+    const worker = runWorker(server, { concurrency: 1 });
+    try {
+      await server.call("steps", {});
+      await jobUntil(board, ids[0], (job) => job?.progress === 33);
+      servers.redis!.pause(); // SIGSTOP: its keys' time runs on, the lock lapses
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      servers.redis!.resume();
+      open();
+      await jobUntil(board, ids[0], (job) => job?.finishedOn !== undefined);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // BullMQ's messages after the job ended
+      const lock = /lock for job|Lock mismatch/;
+      assert.deepEqual(errors.filter((error) => lock.test(String(error))).map(String), []);
+      const told = warnings.filter((args) => lock.test(String(args[0])));
+      assert.equal(told.length, 1, JSON.stringify(warnings));
+    } finally {
+      servers.redis!.resume();
+      open();
+      await worker.close();
+      await Promise.all([queue.close(), board.close()]);
+    }
+  });
+});
+
+describe(
+  "bullmqQueue on PostgreSQL: a progress update of a job BullMQ no longer holds",
+  { skip: POSTGRES_MISSING },
+  () => {
+    it("is one warning, never an error", async () => {
+      const name = `late-${crypto.randomUUID()}`;
+      const errors: unknown[] = [];
+      const warnings: string[] = [];
+      const queue = bullmqQueue({
+        backend: createPostgresBackend,
+        connection: { connectionString: servers.postgres!.url, migrate: true },
+        name,
+        onError: (error) => errors.push(error),
+      });
+      const sql = new pg.Client({ connectionString: servers.postgres!.url });
+      await sql.connect();
+      let ran = () => {};
+      const done = new Promise<void>((resolve) => ran = resolve);
+      const taker = queue.take(async () => {
+        // The job's row goes (as BullMQ's removal of a finished job takes it) while an update is on its way.
+        await sql.query("DELETE FROM bullmq.job WHERE queue = $1 AND id = $2", [name, "late-1"]);
+        queue.progress!("late-1", { progress: 1, total: 2, message: "half" });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        ran();
+        return "done";
+      }, { concurrency: 1, warn: (message) => warnings.push(message) });
+      try {
+        await queue.add("late-1", "sealed", { tool: "steps" });
+        await done;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.deepEqual(errors.filter((error) => /updateProgress/.test(String(error))).map(String), []);
+        assert.deepEqual(warnings.filter((message) => /progress update of job late-1/.test(message)).length, 1);
+      } finally {
+        await taker.close();
+        await Promise.all([queue.close(), sql.end()]);
+      }
+    });
+  },
+);

@@ -1,0 +1,35 @@
+/**
+ * A real redis-server and a real PostgreSQL for the tests of one file, started before its tests and stopped after
+ * them (each skipped, with the reason on stderr, where it is missing), for the BullMQ tests on both backends.
+ */
+import { after, before } from "node:test";
+import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "./postgres-server.ts";
+import { REDIS_MISSING, type RedisServer, startRedis } from "./redis-server.ts";
+
+/** The running servers of the file, once its `before()` ran (`undefined` where missing). */
+export interface QueueBackends {
+  readonly redis?: RedisServer;
+  readonly postgres?: PostgresServer;
+}
+
+/**
+ * Starts both in `before()`, stops them in `after()`.
+ *
+ * @param what What the file tests, for the skip messages.
+ * @returns The servers, read once the tests run.
+ */
+export function queueBackends(what: string): QueueBackends {
+  if (REDIS_MISSING) console.error(`${what} on redis-server: skipped: ${REDIS_MISSING}`);
+  if (POSTGRES_MISSING) console.error(`${what} on PostgreSQL: skipped: ${POSTGRES_MISSING}`);
+  const servers: { redis?: RedisServer; postgres?: PostgresServer } = {};
+  before(async () => {
+    [servers.redis, servers.postgres] = await Promise.all([
+      REDIS_MISSING ? undefined : startRedis(),
+      POSTGRES_MISSING ? undefined : startPostgres(),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([servers.redis?.stop(), servers.postgres?.remove()]);
+  });
+  return servers;
+}
