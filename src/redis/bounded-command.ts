@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { RedisClientLike } from "./redis-result-store.ts";
+import type { RedisClientLike } from "./redis-client-like.ts";
 
 /**
  * What the guard reads of a client, all optional (a client of another shape is used as is): node-redis 5
