@@ -15,8 +15,10 @@ import type { Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";
 import type { ToolsOf } from "../client/client-types.ts";
 import type { StdioTransportOptions } from "../client/transports/stdio.ts";
+import { callerKey } from "../core/caller-key.ts";
 import { isObject } from "../internal/is-object.ts";
 import { DECLINING } from "./ask-caller.ts";
+import type { CallerSessionsOptions } from "./caller-sessions.ts";
 import { callerToken } from "./caller-credentials.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
@@ -55,6 +57,29 @@ export interface ProxyOptions extends ClientOptions {
   readonly exchangeToken?: (callerToken: string, caller: AuthInfo) => string | undefined | Promise<string | undefined>;
   /** Closes the connection to the remote when aborted (a stdio server's process ends, an MCP 2025 session too). */
   readonly signal?: AbortSignal;
+  /**
+   * How callers' own sessions at an MCP 2025 remote over HTTP are kept, or `"shared"` for one session for
+   * every caller. A remote keeps state per session (MCP 2025-11-25, Transports: Session Management): what it
+   * asked a caller to do first (a URL elicitation's prerequisite), its logging, its resource subscriptions and
+   * roots. So by default each caller goes through a session of its own, known by the principal the server's
+   * `auth` verified (`ctx.auth.subject`, with its `clientId`), else by the caller's own MCP 2025 session (its
+   * `Mcp-Session-Id`, or its stdio or WebSocket connection's); what that session sends outside requests (its
+   * logs, its resource updates) goes to that caller alone. At most `max` are kept (default 100; past it the
+   * least recently used is closed), each closed `idleMs` after its last use (default 600 000) unless a
+   * subscription holds it; closing one ends it at the remote (`DELETE`). A caller that cannot be told apart
+   * (MCP 2026-07-28, MCP-lite, in process, without `auth`) goes through the proxy's own session, shared with
+   * every such caller. A remote without sessions (MCP 2026-07-28, MCP-lite) and a stdio remote (one process,
+   * one session) are always shared.
+   *
+   * @example
+   * ```ts
+   * import { proxy } from "@mcplite/sdk/proxy";
+   * const options = { sessions: { max: 500, idleMs: 300_000 }, signal: AbortSignal.abort() };
+   * // Aborted at once here: the example shows the options only.
+   * await proxy("https://mcp.example.com/mcp", options).catch(() => {});
+   * ```
+   */
+  readonly sessions?: CallerSessionsOptions | "shared";
 }
 
 /**
@@ -104,12 +129,14 @@ export async function proxy<S = unknown>(
     signal,
     forwardCallerToken,
     exchangeToken,
+    sessions = {},
     ...clientOptions
   } = options;
   signal?.throwIfAborted();
   // The client declares all a proxied call's caller may answer (./ask-caller.ts): both elicitation modes,
   // sampling with tools, roots; each call then passes on what its caller declared, where requests carry it.
-  const remote = connectRemote(target, { ...DECLINING, ...clientOptions });
+  const kept = sessions === "shared" ? undefined : sessions;
+  const remote = connectRemote(target, { ...DECLINING, ...clientOptions, ...(kept && { sessions: kept }) });
   const policy = { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken };
   const forCaller = remote.forCaller?.bind(remote);
   if ((policy.forwardAudience !== undefined || policy.exchange !== undefined) && forCaller === undefined) {
@@ -119,10 +146,13 @@ export async function proxy<S = unknown>(
   }
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
   const following: { follower?: Follower } = {}; // made once the lists are read
+  // Whether each caller gets a session of its own: known once the remote said it keeps MCP 2025 sessions.
+  const apart = { keyOf: (_ctx: CallContext): string | undefined => undefined };
   const clientFor = async (ctx: CallContext) => {
     if (forCaller === undefined) return remote.client;
     const token = await callerToken(ctx, policy);
-    return token === undefined ? remote.client : forCaller(token);
+    const caller = apart.keyOf(ctx);
+    return token === undefined && caller === undefined ? remote.client : forCaller(caller, token);
   };
   // The remote's name in a caller's error: ours once known, never its URL (its query may hold a key).
   const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), clientFor };
@@ -142,7 +172,10 @@ export async function proxy<S = unknown>(
   const capabilities = isObject(described?.capabilities) ? described.capabilities : undefined;
   const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
-  const watch = remoteSubscriptions(remote, { modern, capabilities }, signal);
+  // An MCP 2025 remote over HTTP keeps state per session (2026-07-28 and MCP-lite keep none).
+  const sessioned = kept !== undefined && remote.holdFor !== undefined && !modern && remote.client.wire === "mcp";
+  if (sessioned) apart.keyOf = (ctx) => callerKey(ctx.auth, ctx.meta.sessionId);
+  const watch = remoteSubscriptions(remote, { modern, capabilities, sessioned }, signal);
   // The remote is a provider of the proxy's server: its mirror is the provider's cache, checked as the server's own.
   const registry = registryOf(attachListener(server).core) as ComposedDefinitions;
   const mirror = new Mirror(remote, { ...hop, watch }, capabilities, warn, (tool) => registry.check(tool));
@@ -154,6 +187,6 @@ export async function proxy<S = unknown>(
   }
   registry.mount(mirror);
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
-  relayRemoteNotices(remote, registry, signal);
+  relayRemoteNotices(remote, registry, signal, sessioned);
   return server as unknown as Server<ToolsOf<S>>;
 }

@@ -1,0 +1,138 @@
+/**
+ * Two callers behind one gateway in front of server-everything over Streamable HTTP never share what the remote
+ * keeps per MCP 2025 session (MCP 2025-11-25, Transports: Session Management): each caller (here two MCP 2025
+ * sessions on stdio connections to the gateway) has its own session at the remote. server-everything keys per
+ * session the URL-elicitation prerequisite it issued (`trigger-url-elicitation` with `errorPath`, -32042: the
+ * same call again is let through), its simulated logging (`toggle-simulated-logging`) and its resource updates
+ * (`toggle-subscriber-updates`, sent for the URIs that session subscribed to): what one caller does there never
+ * reaches the other. A caller's session is closed at the remote (`DELETE`) when the gateway lets it go.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createClient } from "../../src/client/mod.ts";
+import { proxy } from "../../src/proxy/mod.ts";
+import { freePort } from "../helpers/process.ts";
+import { type PipedServer, pipeServer } from "../helpers/stdio.ts";
+import { everythingHttp } from "./everything-peer.ts";
+import { gatewayServer, waitFor } from "./gateway.ts";
+import type { RemoteProcess } from "./remote-process.ts";
+
+/** How long the remote may take to send what it owes (its period is 5 s): a bound, not a measure. */
+const PERIOD_MS = 20_000;
+
+type Message = Record<string, any>;
+
+describe("proxy() of server-everything over HTTP: two callers kept apart", () => {
+  const stop = new AbortController();
+  let remote: RemoteProcess;
+  const sent: { method: string; session: string | null; body?: Message }[] = [];
+  // The gateway's own fetch to the remote: each request's method and session read off it.
+  const fetch = async (request: Request) => {
+    const session = request.headers.get("mcp-session-id");
+    const body = request.method === "POST" ? await request.clone().json() : undefined;
+    sent.push({ method: request.method, session, body });
+    return await globalThis.fetch(request);
+  };
+  before(async () => {
+    remote = everythingHttp(await freePort());
+    await remote.start();
+  });
+  after(async () => {
+    stop.abort();
+    await remote?.kill();
+  });
+
+  async function gatewayWithTwoCallers(options: Parameters<typeof proxy>[1] = {}) {
+    const everything = await proxy(remote.url, { transport: "mcp", fetch, refreshMs: 0, signal: stop.signal, ...options });
+    const gateway = gatewayServer().group("everything", everything);
+    return { gateway, a: await session(gateway, "a"), b: await session(gateway, "b") };
+  }
+
+  /** An MCP 2025 session on a stdio connection to the gateway, declaring both elicitation modes. */
+  async function session(gateway: Parameters<typeof pipeServer>[0], name: string): Promise<PipedServer> {
+    const piped = pipeServer(gateway);
+    const capabilities = { elicitation: { form: {}, url: {} } };
+    const clientInfo = { name, version: "1" };
+    piped.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo } });
+    await piped.answer(1);
+    piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return piped;
+  }
+
+  /** Sends a request on a caller's connection and waits for its answer. */
+  let id = 100;
+  async function ask(caller: PipedServer, method: string, params: Message): Promise<Message> {
+    const mine = ++id;
+    caller.send({ jsonrpc: "2.0", id: mine, method, params });
+    return await caller.answer(mine);
+  }
+
+  /** What a caller has heard so far, once everything sent to it before a ping was written. */
+  async function heard(caller: PipedServer, match: (m: Message) => boolean): Promise<Message[]> {
+    await ask(caller, "ping", {});
+    return caller.messages.filter(match);
+  }
+
+  it("a URL-elicitation prerequisite one caller was given is never satisfied for the other", async () => {
+    const { a, b } = await gatewayWithTwoCallers();
+    try {
+      const call = { name: "everything.trigger-url-elicitation", arguments: { url: "https://example.com/x", errorPath: true } };
+      const first = await ask(a, "tools/call", call);
+      assert.equal(first.error?.code, -32042, JSON.stringify(first));
+      // The remote remembers the prerequisite it issued per session: B's same call is B's first, refused alike.
+      const other = await ask(b, "tools/call", call);
+      assert.equal(other.error?.code, -32042, JSON.stringify(other));
+      assert.deepEqual(await heard(b, (m) => m.method === "elicitation/create"), []);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it("one caller's logs and resource updates never reach the other", async () => {
+    const { gateway, a, b } = await gatewayWithTwoCallers();
+    const listed = await createClient(gateway, { transport: "mcp-lite" }).listResources();
+    const uri = String(listed.find((r) => String(r.uri).startsWith("demo://resource/static/"))?.uri);
+    // The remote's simulated logs name the session they are for (its own acknowledgements say "from session").
+    const isLog = (m: Message) => m.method === "notifications/message" && /SessionId /.test(String(m.params.data));
+    const isUpdate = (m: Message) => m.method === "notifications/resources/updated" && m.params.uri === uri;
+    const call = (name: string) => ({ name: `everything.${name}`, arguments: {} });
+    try {
+      // Both choose a level and subscribe to the same URI; only A turns the remote's logs and updates on.
+      for (const caller of [a, b]) {
+        assert.deepEqual((await ask(caller, "logging/setLevel", { level: "debug" })).result, {});
+        assert.deepEqual((await ask(caller, "resources/subscribe", { uri })).result, {});
+      }
+      assert.equal((await ask(a, "tools/call", call("toggle-simulated-logging"))).error, undefined);
+      assert.equal((await ask(a, "tools/call", call("toggle-subscriber-updates"))).error, undefined);
+      try {
+        await a.next(isLog, PERIOD_MS);
+        await a.next(isUpdate, PERIOD_MS);
+        assert.deepEqual(await heard(b, isLog), [], "B never turned logging on: no log of A's session");
+        assert.deepEqual(await heard(b, isUpdate), [], "B never turned updates on: no update of A's session");
+      } finally {
+        await ask(a, "tools/call", call("toggle-simulated-logging")); // and stop
+        await ask(a, "tools/call", call("toggle-subscriber-updates"));
+      }
+      // Each subscribed at the remote in a session of its own.
+      const subscribed = sent.filter((s) => s.body?.method === "resources/subscribe" && s.body?.params?.uri === uri);
+      assert.equal(new Set(subscribed.slice(-2).map((s) => s.session)).size, 2, JSON.stringify(subscribed));
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it("closes a caller's remote session (DELETE) past the most it keeps", async () => {
+    const { a, b } = await gatewayWithTwoCallers({ sessions: { max: 1 } });
+    try {
+      const echo = { name: "everything.echo", arguments: { message: "hi" } };
+      assert.equal((await ask(a, "tools/call", echo)).error, undefined);
+      const first = sent.at(-1)!.session;
+      assert.equal((await ask(b, "tools/call", echo)).error, undefined);
+      // A's session is the least recently used: let go, and ended at the remote.
+      await waitFor("A's session to be deleted", () => sent.some((s) => s.method === "DELETE" && s.session === first));
+      assert.notEqual(sent.at(-1)!.session, null);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+});
