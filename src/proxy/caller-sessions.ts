@@ -86,6 +86,7 @@ export class CallerSessions {
     const client = this.get(key);
     const entry = this.#entries.get(key)!;
     entry.holds++;
+    this.#idle(key, entry); // no idle time while held
     let released = false;
     return {
       client,

@@ -5,17 +5,25 @@
  * session the URL-elicitation prerequisite it issued (`trigger-url-elicitation` with `errorPath`, -32042: the
  * same call again is let through), its simulated logging (`toggle-simulated-logging`) and its resource updates
  * (`toggle-subscriber-updates`, sent for the URIs that session subscribed to): what one caller does there never
- * reaches the other. A caller's session is closed at the remote (`DELETE`) when the gateway lets it go.
+ * reaches the other, whether the callers are on stdio connections to the gateway or official v1 clients over its
+ * Streamable HTTP (each known by its `Mcp-Session-Id`). A caller's session is closed at the remote (`DELETE`) when
+ * the gateway lets it go: past `sessions.max`, or `sessions.idleMs` after its last use.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { createClient } from "../../src/client/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { freePort } from "../helpers/process.ts";
 import { type PipedServer, pipeServer } from "../helpers/stdio.ts";
 import { everythingHttp } from "./everything-peer.ts";
-import { gatewayServer, waitFor } from "./gateway.ts";
+import { gatewayServer, served, waitFor } from "./gateway.ts";
 import type { RemoteProcess } from "./remote-process.ts";
+// deno-lint-ignore no-explicit-any
+type Any = any;
+const V1 = "@modelcontextprotocol/sdk"; // its `.js` subpaths, which Deno's checker does not resolve
+const { StreamableHTTPClientTransport: HttpV1 } = await import(`${V1}/client/streamableHttp.js`) as Any;
+const { ElicitRequestSchema } = await import(`${V1}/types.js`) as Any;
 
 /** How long the remote may take to send what it owes (its period is 5 s): a bound, not a measure. */
 const PERIOD_MS = 20_000;
@@ -116,6 +124,43 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
       // Each subscribed at the remote in a session of its own.
       const subscribed = sent.filter((s) => s.body?.method === "resources/subscribe" && s.body?.params?.uri === uri);
       assert.equal(new Set(subscribed.slice(-2).map((s) => s.session)).size, 2, JSON.stringify(subscribed));
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it("two official v1 clients over the gateway's HTTP: the prerequisite of one is never the other's", async () => {
+    const everything = await proxy(remote.url, { transport: "mcp", fetch, refreshMs: 0, signal: stop.signal });
+    const front = await served(gatewayServer().group("everything", everything));
+    const asked: string[] = [];
+    const connect = async (name: string) => {
+      const client = new ClientV1({ name, version: "1.32.2" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, (request: Any) => {
+        asked.push(`${name} ${request.params.url}`);
+        return { action: "accept" };
+      });
+      await client.connect(new HttpV1(new URL(`${front.url}/mcp`)));
+      return client;
+    };
+    const [a, b] = [await connect("a"), await connect("b")];
+    const call = { name: "everything.trigger-url-elicitation", arguments: { url: "https://example.com/v1", errorPath: true } };
+    try {
+      await assert.rejects(a.callTool(call), (error: Any) => error.code === -32042);
+      await assert.rejects(b.callTool(call), (error: Any) => error.code === -32042);
+      assert.deepEqual(asked, [], "neither was let through to the page");
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await front.close();
+    }
+  });
+
+  it("closes a caller's remote session (DELETE) once idle", async () => {
+    const { a, b } = await gatewayWithTwoCallers({ sessions: { idleMs: 100 } });
+    try {
+      assert.equal((await ask(a, "tools/call", { name: "everything.echo", arguments: { message: "hi" } })).error, undefined);
+      const used = sent.at(-1)!.session;
+      assert.notEqual(used, null);
+      await waitFor("A's idle session to be deleted", () => sent.some((s) => s.method === "DELETE" && s.session === used));
     } finally {
       await Promise.all([a.end(), b.end()]);
     }
