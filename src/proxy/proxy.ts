@@ -11,7 +11,7 @@ import type { AuthInfo } from "../core/host.ts";
 import type { ComposedDefinitions } from "../core/composed-definitions.ts";
 import { registryOf } from "../core/registry.ts";
 import { attachListener } from "../server/listener.ts";
-import type { Server } from "../server/server.ts";
+import type { GroupOptions, Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";
 import type { ToolsOf } from "../client/client-types.ts";
 import type { StdioTransportOptions } from "../client/transports/stdio.ts";
@@ -27,8 +27,12 @@ import { remoteError } from "./remote-error.ts";
 import { relayRemoteNotices } from "./remote-notices.ts";
 import { remoteSubscriptions } from "./remote-subscriptions.ts";
 
-/** Options of {@link proxy}. */
-export interface ProxyOptions extends ClientOptions {
+/**
+ * Options of {@link proxy}. `resourcePrefix` and `transformResource` serve the remote's resources as
+ * `server.group()` does (see {@link GroupOptions}): under a URI prefix, so one remote can be proxied twice into a
+ * gateway without their URIs clashing, and some left out.
+ */
+export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourcePrefix" | "transformResource"> {
   /** The proxy server's name (default: the name the remote gives, else `proxy`). */
   readonly name?: string;
   /** The proxy server's version (default: the version the remote gives, else `0.0.0`). */
@@ -130,6 +134,8 @@ export async function proxy<S = unknown>(
     forwardCallerToken,
     exchangeToken,
     sessions = {},
+    resourcePrefix,
+    transformResource,
     ...clientOptions
   } = options;
   signal?.throwIfAborted();
@@ -188,5 +194,8 @@ export async function proxy<S = unknown>(
   registry.mount(mirror);
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
   relayRemoteNotices(remote, registry, signal, sessioned);
-  return server as unknown as Server<ToolsOf<S>>;
+  if (resourcePrefix === undefined && transformResource === undefined) return server as unknown as Server<ToolsOf<S>>;
+  // Served as group() serves a child's resources: one way to prefix or leave them out.
+  const served = createServer({ name: hop.name, version: server.version });
+  return served.group(server, { resourcePrefix, transformResource }) as unknown as Server<ToolsOf<S>>;
 }
