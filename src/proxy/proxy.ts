@@ -24,6 +24,7 @@ import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
+import { remoteExtensions } from "./remote-extensions.ts";
 import { relayRemoteNotices } from "./remote-notices.ts";
 import { remoteSubscriptions } from "./remote-subscriptions.ts";
 
@@ -84,6 +85,15 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
    * ```
    */
   readonly sessions?: CallerSessionsOptions | "shared";
+  /**
+   * The remote's extensions (SEP-2133) not to serve, by identifier. Every other one it declares in
+   * `capabilities.extensions` is advertised as it advertises it, on MCP (both eras): its requests and client
+   * notifications (every method under its identifier, and those an official extension's specification names) go
+   * on to the remote, through the caller's own session where callers have one; its answer, its errors and what it
+   * notifies on the request's stream come back. Not the tasks extension: the remote's tasks become the proxy's
+   * own promises. Not on MCP-lite or gRPC, whose extension methods are named by the extensions served.
+   */
+  readonly excludeExtensions?: readonly string[];
 }
 
 /**
@@ -136,6 +146,7 @@ export async function proxy<S = unknown>(
     sessions = {},
     resourcePrefix,
     transformResource,
+    excludeExtensions = [],
     ...clientOptions
   } = options;
   signal?.throwIfAborted();
@@ -153,8 +164,8 @@ export async function proxy<S = unknown>(
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
   const following: { follower?: Follower } = {}; // made once the lists are read
   // Whether each caller gets a session of its own: known once the remote said it keeps MCP 2025 sessions.
-  const apart = { keyOf: (_ctx: CallContext): string | undefined => undefined };
-  const clientFor = async (ctx: CallContext) => {
+  const apart = { keyOf: (_ctx: Pick<CallContext, "auth" | "meta">): string | undefined => undefined };
+  const clientFor = async (ctx: Pick<CallContext, "auth" | "meta">) => {
     if (forCaller === undefined) return remote.client;
     const token = await callerToken(ctx, policy);
     const caller = apart.keyOf(ctx);
@@ -192,6 +203,9 @@ export async function proxy<S = unknown>(
     throw remoteError(error, retryAfterMs, hop.name);
   }
   registry.mount(mirror);
+  for (const extension of remoteExtensions(capabilities, excludeExtensions, { ...hop, watch }, warn)) {
+    server.extension(extension);
+  }
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
   relayRemoteNotices(remote, registry, signal, sessioned);
   if (resourcePrefix === undefined && transformResource === undefined) return server as unknown as Server<ToolsOf<S>>;
