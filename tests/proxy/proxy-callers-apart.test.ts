@@ -75,6 +75,15 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
     return await caller.answer(mine);
   }
 
+  /** A call of the remote's `echo`, told apart from others by its message. */
+  const echo = (message: string) => ({ name: "everything.echo", arguments: { message } });
+  /** The remote session the call of `echo` with this message went in. */
+  function sessionOf(message: string): string {
+    const call = sent.find((s) => s.body?.method === "tools/call" && s.body?.params?.arguments?.message === message);
+    assert.ok(call?.session, `the session of ${message}`);
+    return call.session;
+  }
+
   /** What a caller has heard so far, once everything sent to it before a ping was written. */
   async function heard(caller: PipedServer, match: (m: Message) => boolean): Promise<Message[]> {
     await ask(caller, "ping", {});
@@ -157,9 +166,8 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
   it("closes a caller's remote session (DELETE) once idle", async () => {
     const { a, b } = await gatewayWithTwoCallers({ sessions: { idleMs: 100 } });
     try {
-      assert.equal((await ask(a, "tools/call", { name: "everything.echo", arguments: { message: "hi" } })).error, undefined);
-      const used = sent.at(-1)!.session;
-      assert.notEqual(used, null);
+      assert.equal((await ask(a, "tools/call", echo("idle"))).error, undefined);
+      const used = sessionOf("idle");
       await waitFor("A's idle session to be deleted", () => sent.some((s) => s.method === "DELETE" && s.session === used));
     } finally {
       await Promise.all([a.end(), b.end()]);
@@ -169,13 +177,12 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
   it("closes a caller's remote session (DELETE) past the most it keeps", async () => {
     const { a, b } = await gatewayWithTwoCallers({ sessions: { max: 1 } });
     try {
-      const echo = { name: "everything.echo", arguments: { message: "hi" } };
-      assert.equal((await ask(a, "tools/call", echo)).error, undefined);
-      const first = sent.at(-1)!.session;
-      assert.equal((await ask(b, "tools/call", echo)).error, undefined);
+      assert.equal((await ask(a, "tools/call", echo("first"))).error, undefined);
+      const first = sessionOf("first");
+      assert.equal((await ask(b, "tools/call", echo("second"))).error, undefined);
+      assert.notEqual(sessionOf("second"), first);
       // A's session is the least recently used: let go, and ended at the remote.
       await waitFor("A's session to be deleted", () => sent.some((s) => s.method === "DELETE" && s.session === first));
-      assert.notEqual(sent.at(-1)!.session, null);
     } finally {
       await Promise.all([a.end(), b.end()]);
     }
