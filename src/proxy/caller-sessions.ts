@@ -10,8 +10,17 @@
 import type { Client } from "../client/client.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 
-/** How a proxy keeps its callers' remote sessions (`ProxyOptions.sessions`). */
-export interface CallerSessionsOptions {
+/**
+ * How a proxy keeps its callers' own sessions at an MCP 2025 remote (`ProxyOptions.sessions`): how many at most,
+ * and for how long unused.
+ *
+ * @example
+ * ```ts
+ * import type { ProxySessionsOptions } from "@mcplite/sdk/proxy";
+ * const sessions: ProxySessionsOptions = { max: 500, idleMs: 300_000 };
+ * ```
+ */
+export interface ProxySessionsOptions {
   /** The most callers' sessions kept at once; past it, the least recently used is closed (default 100). */
   readonly max?: number;
   /**
@@ -21,9 +30,9 @@ export interface CallerSessionsOptions {
   readonly idleMs?: number;
 }
 
-/** The default bound of {@link CallerSessionsOptions.max}. */
+/** The default bound of {@link ProxySessionsOptions.max}. */
 const DEFAULT_MAX = 100;
-/** The default of {@link CallerSessionsOptions.idleMs}. */
+/** The default of {@link ProxySessionsOptions.idleMs}. */
 const DEFAULT_IDLE_MS = 600_000;
 
 interface Entry {
@@ -48,7 +57,7 @@ export class CallerSessions {
    * @param options The bound and the idle time.
    * @throws {RangeError} When `max` or `idleMs` is not a positive number.
    */
-  constructor(open: (key: string) => Client, options: CallerSessionsOptions = {}) {
+  constructor(open: (key: string) => Client, options: ProxySessionsOptions = {}) {
     const { max = DEFAULT_MAX, idleMs = DEFAULT_IDLE_MS } = options;
     if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`proxy(): sessions.max must be a positive integer`);
     if (!(idleMs > 0)) throw new RangeError(`proxy(): sessions.idleMs must be a positive number`);

@@ -18,7 +18,7 @@ import type { StdioTransportOptions } from "../client/transports/stdio.ts";
 import { callerKey } from "../core/caller-key.ts";
 import { isObject } from "../internal/is-object.ts";
 import { DECLINING } from "./ask-caller.ts";
-import type { CallerSessionsOptions } from "./caller-sessions.ts";
+import type { ProxySessionsOptions } from "./caller-sessions.ts";
 import { callerToken } from "./caller-credentials.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
@@ -84,7 +84,7 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
    * await proxy("https://mcp.example.com/mcp", options).catch(() => {});
    * ```
    */
-  readonly sessions?: CallerSessionsOptions | "shared";
+  readonly sessions?: ProxySessionsOptions | "shared";
   /**
    * The remote's extensions (SEP-2133) not to serve, by identifier. Every other one it declares in
    * `capabilities.extensions` is advertised as it advertises it, on MCP (both eras): its requests and client

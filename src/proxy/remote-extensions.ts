@@ -61,7 +61,10 @@ function forwarder(hop: HopOptions): ExtensionForward {
         await client.notify(message.method, message.params, options);
         return {};
       }
-      const result = await client.request(message.method, message.params, { ...options, onNotification: message.notify });
+      const result = await client.request(message.method, message.params, {
+        ...options,
+        onNotification: message.notify,
+      });
       // What describes the second hop (its revision's `resultType`, its wire's `_meta` keys) is not the result's.
       const { resultType: _, _meta, ...own } = result;
       const meta = remoteResultMeta(_meta, client.wire);

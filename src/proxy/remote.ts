@@ -12,7 +12,7 @@ import { createClient } from "../client/create-client.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
-import { CallerSessions, type CallerSessionsOptions } from "./caller-sessions.ts";
+import { CallerSessions, type ProxySessionsOptions } from "./caller-sessions.ts";
 import { noticeFetch } from "./notice-fetch.ts";
 import { RestartBackoff, RestartPending, type RestartPolicy } from "./restart-backoff.ts";
 
@@ -63,7 +63,7 @@ export interface Remote {
 }
 
 /** The client's options, and how callers' own sessions are kept (a URL target). */
-export type RemoteOptions = ClientOptions & { readonly sessions?: CallerSessionsOptions };
+export type RemoteOptions = ClientOptions & { readonly sessions?: ProxySessionsOptions };
 
 /**
  * Connects to the remote (lazily: nothing is sent until the first request).
@@ -85,16 +85,25 @@ export function connectRemote(target: ProxyTarget, options: RemoteOptions = {}, 
     const heard = (caller: string | undefined): NoticeListener => (method, params) => {
       for (const listener of listeners) listener(method, params, caller);
     };
-    const client = createClient(target, { ...clientOptions, fetch: noticeFetch(clientOptions.fetch, heard(undefined)) });
+    const client = createClient(target, {
+      ...clientOptions,
+      fetch: noticeFetch(clientOptions.fetch, heard(undefined)),
+    });
     // Keyed by caller and token: a caller whose token changed gets a session that sends the new one.
     const sessions = new CallerSessions((key) => {
       const [caller, token] = JSON.parse(key) as [string | null, string | null];
       // A caller known by its token alone: what its session notifies is for no other caller.
       const fetch = noticeFetch(clientOptions.fetch, heard(caller ?? `token ${key}`));
       if (token === null) return createClient(target, { ...clientOptions, fetch });
-      return createClient(target, { ...clientOptions, fetch, auth: undefined, headers: bearer(options.headers, token) });
+      return createClient(target, {
+        ...clientOptions,
+        fetch,
+        auth: undefined,
+        headers: bearer(options.headers, token),
+      });
     }, kept);
-    const key = (caller: string | undefined, token: string | undefined) => JSON.stringify([caller ?? null, token ?? null]);
+    const key = (caller: string | undefined, token: string | undefined) =>
+      JSON.stringify([caller ?? null, token ?? null]);
     return {
       client,
       listen: (listener) => void listeners.add(listener),

@@ -127,7 +127,9 @@ export function namespacedChild(child: Registry, namespacing: Namespacing): Prov
     onChange: (listener) =>
       child.onChange(
         resourcePrefix === undefined ? listener : (change) =>
-          listener(change.kind === "resource-updated" ? { ...change, uri: `${resourcePrefix}${change.uri}` } : change),
+          listener(
+            change.kind === "resource-updated" ? { ...change, uri: `${resourcePrefix}${change.uri}` } : change,
+          ),
       ),
   };
 }

@@ -13,7 +13,10 @@ import { waitFor } from "./gateway.ts";
 /** A table whose clients record their closing. */
 function table(options: ConstructorParameters<typeof CallerSessions>[1]) {
   const closed: string[] = [];
-  const sessions = new CallerSessions((key) => ({ key, close: async () => void closed.push(key) }) as unknown as Client, options);
+  const sessions = new CallerSessions(
+    (key) => ({ key, close: () => Promise.resolve(void closed.push(key)) }) as unknown as Client,
+    options,
+  );
   return { sessions, closed };
 }
 

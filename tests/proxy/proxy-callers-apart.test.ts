@@ -51,7 +51,13 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
   });
 
   async function gatewayWithTwoCallers(options: Parameters<typeof proxy>[1] = {}) {
-    const everything = await proxy(remote.url, { transport: "mcp", fetch, refreshMs: 0, signal: stop.signal, ...options });
+    const everything = await proxy(remote.url, {
+      transport: "mcp",
+      fetch,
+      refreshMs: 0,
+      signal: stop.signal,
+      ...options,
+    });
     const gateway = gatewayServer().group("everything", everything);
     return { gateway, a: await session(gateway, "a"), b: await session(gateway, "b") };
   }
@@ -61,7 +67,12 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
     const piped = pipeServer(gateway);
     const capabilities = { elicitation: { form: {}, url: {} } };
     const clientInfo = { name, version: "1" };
-    piped.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo } });
+    piped.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities, clientInfo },
+    });
     await piped.answer(1);
     piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     return piped;
@@ -93,7 +104,10 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
   it("a URL-elicitation prerequisite one caller was given is never satisfied for the other", async () => {
     const { a, b } = await gatewayWithTwoCallers();
     try {
-      const call = { name: "everything.trigger-url-elicitation", arguments: { url: "https://example.com/x", errorPath: true } };
+      const call = {
+        name: "everything.trigger-url-elicitation",
+        arguments: { url: "https://example.com/x", errorPath: true },
+      };
       const first = await ask(a, "tools/call", call);
       assert.equal(first.error?.code, -32042, JSON.stringify(first));
       // The remote remembers the prerequisite it issued per session: B's same call is B's first, refused alike.
@@ -143,7 +157,9 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
     const front = await served(gatewayServer().group("everything", everything));
     const asked: string[] = [];
     const connect = async (name: string) => {
-      const client = new ClientV1({ name, version: "1.32.2" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+      const client = new ClientV1({ name, version: "1.32.2" }, {
+        capabilities: { elicitation: { form: {}, url: {} } },
+      });
       client.setRequestHandler(ElicitRequestSchema, (request: Any) => {
         asked.push(`${name} ${request.params.url}`);
         return { action: "accept" };
@@ -152,7 +168,10 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
       return client;
     };
     const [a, b] = [await connect("a"), await connect("b")];
-    const call = { name: "everything.trigger-url-elicitation", arguments: { url: "https://example.com/v1", errorPath: true } };
+    const call = {
+      name: "everything.trigger-url-elicitation",
+      arguments: { url: "https://example.com/v1", errorPath: true },
+    };
     try {
       await assert.rejects(a.callTool(call), (error: Any) => error.code === -32042);
       await assert.rejects(b.callTool(call), (error: Any) => error.code === -32042);
@@ -168,7 +187,10 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
     try {
       assert.equal((await ask(a, "tools/call", echo("idle"))).error, undefined);
       const used = sessionOf("idle");
-      await waitFor("A's idle session to be deleted", () => sent.some((s) => s.method === "DELETE" && s.session === used));
+      await waitFor(
+        "A's idle session to be deleted",
+        () => sent.some((s) => s.method === "DELETE" && s.session === used),
+      );
     } finally {
       await Promise.all([a.end(), b.end()]);
     }

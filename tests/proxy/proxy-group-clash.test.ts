@@ -50,7 +50,10 @@ describe("two proxies of one server in one gateway", () => {
   it("serves each under a resourcePrefix of its own: read and subscribed to with the remote's URI", {
     timeout: 60_000,
   }, async () => {
-    const [a, b] = await Promise.all([remote(), proxy(everythingStdio, { signal: closed.signal, resourcePrefix: "b+" })]);
+    const [a, b] = await Promise.all([
+      remote(),
+      proxy(everythingStdio, { signal: closed.signal, resourcePrefix: "b+" }),
+    ]);
     const gateway = createServer({ name: "gateway", version: "1.0.0" })
       .group("a", a, { resourcePrefix: "a+" })
       .group("b", b);
