@@ -6,13 +6,15 @@
  * same call again is let through), its simulated logging (`toggle-simulated-logging`) and its resource updates
  * (`toggle-subscriber-updates`, sent for the URIs that session subscribed to): what one caller does there never
  * reaches the other, whether the callers are on stdio connections to the gateway or official v1 clients over its
- * Streamable HTTP (each known by its `Mcp-Session-Id`). A caller's session is closed at the remote (`DELETE`) when
+ * Streamable HTTP (each known by its `Mcp-Session-Id`); callers with an identity are known by their principal. A caller's session is closed at the remote (`DELETE`) when
  * the gateway lets it go: past `sessions.max`, or `sessions.idleMs` after its last use.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
+import { createServer } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
+import type { AuthInfo } from "../../src/core/host.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { freePort } from "../helpers/process.ts";
 import { type PipedServer, pipeServer } from "../helpers/stdio.ts";
@@ -180,6 +182,30 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
       await Promise.all([a.close(), b.close()]);
       await front.close();
     }
+  });
+
+  it("knows a caller by its principal, on any wire: one session per principal, another for another", async () => {
+    const before = sent.length;
+    const everything = await proxy(remote.url, { transport: "mcp", fetch, refreshMs: 0, signal: stop.signal });
+    const own = sent.slice(before).find((s) => s.body?.method === "tools/list")?.session;
+    const gateway = createServer({
+      name: "gateway",
+      version: "1.0.0",
+      auth: {
+        resource: "https://gateway.example.com",
+        authorizationServers: ["https://auth.example.com"],
+        // Two tokens of Ada's, one of Bob's.
+        verify: (token: string): AuthInfo | undefined => ({ subject: token.split("-")[0], token }),
+      },
+    }).group("everything", everything);
+    const as = (token: string, transport: "mcp-lite" | "mcp") =>
+      createClient(gateway, { transport, headers: { authorization: `Bearer ${token}` } });
+    await as("ada-1", "mcp-lite").call("everything.echo", { message: "ada over MCP-lite" });
+    await as("ada-2", "mcp").call("everything.echo", { message: "ada over MCP" });
+    await as("bob-1", "mcp-lite").call("everything.echo", { message: "bob" });
+    assert.equal(sessionOf("ada over MCP-lite"), sessionOf("ada over MCP"));
+    assert.notEqual(sessionOf("bob"), sessionOf("ada over MCP"));
+    assert.ok(own && ![sessionOf("bob"), sessionOf("ada over MCP")].includes(own), "neither is the proxy's own");
   });
 
   it("closes a caller's remote session (DELETE) once idle", async () => {
