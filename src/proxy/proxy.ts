@@ -108,6 +108,8 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
  * credentials) answers `unavailable` (503 with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC) naming the remote, a
  * reason and `retryAfterMs`, never a tool error, and the next call tries again (a stdio server that keeps exiting,
  * after a backoff); what else went wrong (the remote's URL, an error's body, a child's stderr) goes to `onError` only.
+ * Behind an MCP 2025 remote over HTTP each caller goes through a session of its own (`sessions`); the remote's
+ * extensions are served as it declares them (`excludeExtensions`); `resourcePrefix` mounts one remote twice.
  *
  * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
  * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
