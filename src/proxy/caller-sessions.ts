@@ -24,8 +24,8 @@ export interface ProxySessionsOptions {
   /** The most callers' sessions kept at once; past it, the least recently used is closed (default 100). */
   readonly max?: number;
   /**
-   * How long a caller's session is kept after its last use, in ms (default 600 000: ten minutes); one a
-   * resource subscription holds is kept until that ends.
+   * How long a caller's session is kept after its last use, in ms (default 600 000: ten minutes; `Infinity`: until
+   * `max` evicts it); one a resource subscription holds is kept until that ends.
    */
   readonly idleMs?: number;
 }
@@ -34,6 +34,8 @@ export interface ProxySessionsOptions {
 const DEFAULT_MAX = 100;
 /** The default of {@link ProxySessionsOptions.idleMs}. */
 const DEFAULT_IDLE_MS = 600_000;
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 interface Entry {
   readonly client: Client;
@@ -121,7 +123,9 @@ export class CallerSessions {
   /** Starts a key's idle time again (none while a subscription holds it). */
   #idle(key: string, entry: Entry): void {
     clearTimeout(entry.timer);
-    entry.timer = entry.holds > 0 ? undefined : unrefTimer(setTimeout(() => this.#drop(key), this.#idleMs));
+    // Past `setTimeout`'s longest delay (about 24.8 days; `Infinity`) a session is kept until evicted.
+    const forever = entry.holds > 0 || this.#idleMs > MAX_TIMEOUT_MS;
+    entry.timer = forever ? undefined : unrefTimer(setTimeout(() => this.#drop(key), this.#idleMs));
   }
 
   /** Lets a key's session go, and ends it at the remote. */

@@ -43,6 +43,14 @@ describe("CallerSessions", () => {
     await sessions.close();
   });
 
+  it("keeps one for good with idleMs: Infinity (never a timer that fires at once)", async () => {
+    const { sessions, closed } = table({ idleMs: Infinity });
+    sessions.get("kept");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(closed, []);
+    await sessions.close();
+  });
+
   it("refuses a bound that is not positive", () => {
     assert.throws(() => table({ max: 0 }), RangeError);
     assert.throws(() => table({ idleMs: -1 }), RangeError);
