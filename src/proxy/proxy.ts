@@ -27,6 +27,7 @@ import { remoteError } from "./remote-error.ts";
 import { remoteExtensions } from "./remote-extensions.ts";
 import { relayRemoteNotices } from "./remote-notices.ts";
 import { remoteSubscriptions } from "./remote-subscriptions.ts";
+import { setSessionLevel } from "./session-level.ts";
 
 /**
  * Options of {@link proxy}. `resourcePrefix` and `transformResource` serve the remote's resources as
@@ -68,8 +69,9 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
    * asked a caller to do first (a URL elicitation's prerequisite), its logging, its resource subscriptions and
    * roots. So by default each caller goes through a session of its own, known by the principal the server's
    * `auth` verified (`ctx.auth.subject`, with its `clientId`), else by the caller's own MCP 2025 session (its
-   * `Mcp-Session-Id`, or its stdio or WebSocket connection's); what that session sends outside requests (its
-   * logs, its resource updates) goes to that caller alone. At most `max` are kept (default 100; past it the
+   * `Mcp-Session-Id`, or its stdio or WebSocket connection's); the caller's log level is set in it
+   * (`logging/setLevel`), and what it sends outside requests (its logs, its resource updates) goes to that caller
+   * alone. At most `max` are kept (default 100; past it the
    * least recently used is closed), each closed `idleMs` after its last use (default 600 000) unless a
    * subscription holds it; closing one ends it at the remote (`DELETE`). A caller that cannot be told apart
    * (MCP 2026-07-28, MCP-lite, in process, without `auth`) goes through the proxy's own session, shared with
@@ -166,12 +168,18 @@ export async function proxy<S = unknown>(
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
   const following: { follower?: Follower } = {}; // made once the lists are read
   // Whether each caller gets a session of its own: known once the remote said it keeps MCP 2025 sessions.
-  const apart = { keyOf: (_ctx: Pick<CallContext, "auth" | "meta">): string | undefined => undefined };
+  const apart = {
+    keyOf: (_ctx: Pick<CallContext, "auth" | "meta">): string | undefined => undefined,
+    logging: false, // whether the remote takes a session's level (it declared `logging`)
+  };
   const clientFor = async (ctx: Pick<CallContext, "auth" | "meta">) => {
     if (forCaller === undefined) return remote.client;
     const token = await callerToken(ctx, policy);
     const caller = apart.keyOf(ctx);
-    return token === undefined && caller === undefined ? remote.client : forCaller(caller, token);
+    if (token === undefined && caller === undefined) return remote.client;
+    const client = forCaller(caller, token);
+    if (caller !== undefined && apart.logging) await setSessionLevel(client, ctx.meta.logLevel);
+    return client;
   };
   // The remote's name in a caller's error: ours once known, never its URL (its query may hold a key).
   const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), clientFor };
@@ -193,7 +201,10 @@ export async function proxy<S = unknown>(
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
   // An MCP 2025 remote over HTTP keeps state per session (2026-07-28 and MCP-lite keep none).
   const sessioned = kept !== undefined && remote.holdFor !== undefined && !modern && remote.client.wire === "mcp";
-  if (sessioned) apart.keyOf = (ctx) => callerKey(ctx.auth, ctx.meta.sessionId);
+  if (sessioned) {
+    apart.keyOf = (ctx) => callerKey(ctx.auth, ctx.meta.sessionId);
+    apart.logging = capabilities?.logging !== undefined;
+  }
   const watch = remoteSubscriptions(remote, { modern, capabilities, sessioned }, signal);
   // The remote is a provider of the proxy's server: its mirror is the provider's cache, checked as the server's own.
   const registry = registryOf(attachListener(server).core) as ComposedDefinitions;

@@ -1,13 +1,13 @@
 /**
  * Two callers behind one gateway in front of server-everything over Streamable HTTP never share what the remote
- * keeps per MCP 2025 session (MCP 2025-11-25, Transports: Session Management): each caller (here two MCP 2025
- * sessions on stdio connections to the gateway) has its own session at the remote. server-everything keys per
- * session the URL-elicitation prerequisite it issued (`trigger-url-elicitation` with `errorPath`, -32042: the
- * same call again is let through), its simulated logging (`toggle-simulated-logging`) and its resource updates
- * (`toggle-subscriber-updates`, sent for the URIs that session subscribed to): what one caller does there never
- * reaches the other, whether the callers are on stdio connections to the gateway or official v1 clients over its
- * Streamable HTTP (each known by its `Mcp-Session-Id`); callers with an identity are known by their principal. A caller's session is closed at the remote (`DELETE`) when
- * the gateway lets it go: past `sessions.max`, or `sessions.idleMs` after its last use.
+ * keeps per MCP 2025 session (MCP 2025-11-25, Transports: Session Management): each caller has its own session at
+ * the remote. server-everything keys per session the log level it was set (`logging/setLevel`), the URL-elicitation
+ * prerequisite it issued (`trigger-url-elicitation` with `errorPath`, -32042: the same call again is let through),
+ * its simulated logging (`toggle-simulated-logging`) and its resource updates (`toggle-subscriber-updates`, sent for
+ * the URIs that session subscribed to): what one caller does there never reaches the other, whether the callers are
+ * MCP 2025 sessions on stdio connections to the gateway or official v1 clients over its Streamable HTTP (each known
+ * by its `Mcp-Session-Id`); callers with an identity are known by their principal. A caller's session is closed at
+ * the remote (`DELETE`) when the gateway lets it go: past `sessions.max`, or `sessions.idleMs` after its last use.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -149,6 +149,28 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
       // Each subscribed at the remote in a session of its own.
       const subscribed = sent.filter((s) => s.body?.method === "resources/subscribe" && s.body?.params?.uri === uri);
       assert.equal(new Set(subscribed.slice(-2).map((s) => s.session)).size, 2, JSON.stringify(subscribed));
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it("sets each caller's log level in its own session, never in another's", async () => {
+    const { a, b } = await gatewayWithTwoCallers();
+    try {
+      assert.deepEqual((await ask(a, "logging/setLevel", { level: "error" })).result, {});
+      assert.deepEqual((await ask(b, "logging/setLevel", { level: "notice" })).result, {});
+      assert.equal((await ask(a, "tools/call", echo("level a"))).error, undefined);
+      assert.equal((await ask(b, "tools/call", echo("level b"))).error, undefined);
+      const levels = (session: string) =>
+        sent.filter((s) => s.session === session && s.body?.method === "logging/setLevel")
+          .map((s) => s.body?.params?.level);
+      assert.deepEqual(levels(sessionOf("level a")), ["error"]);
+      assert.deepEqual(levels(sessionOf("level b")), ["notice"]);
+      // A level changed is set again, in that session alone.
+      assert.deepEqual((await ask(a, "logging/setLevel", { level: "debug" })).result, {});
+      assert.equal((await ask(a, "tools/call", echo("level a again"))).error, undefined);
+      assert.deepEqual(levels(sessionOf("level a")), ["error", "debug"]);
+      assert.deepEqual(levels(sessionOf("level b")), ["notice"]);
     } finally {
       await Promise.all([a.end(), b.end()]);
     }
