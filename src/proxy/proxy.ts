@@ -6,7 +6,6 @@
  * @module
  */
 import { createServer } from "../assembly/create-server.ts";
-import type { CallContext } from "../core/call-context.ts";
 import type { AuthInfo } from "../core/host.ts";
 import type { ComposedDefinitions } from "../core/composed-definitions.ts";
 import { registryOf } from "../core/registry.ts";
@@ -15,11 +14,10 @@ import type { GroupOptions, Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";
 import type { ToolsOf } from "../client/client-types.ts";
 import type { StdioTransportOptions } from "../client/transports/stdio.ts";
-import { callerKey } from "../core/caller-key.ts";
 import { isObject } from "../internal/is-object.ts";
 import { DECLINING } from "./ask-caller.ts";
+import { type Caller, callerClients } from "./caller-client.ts";
 import type { ProxySessionsOptions } from "./caller-sessions.ts";
-import { callerToken } from "./caller-credentials.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
@@ -27,7 +25,6 @@ import { remoteError } from "./remote-error.ts";
 import { remoteExtensions } from "./remote-extensions.ts";
 import { relayRemoteNotices } from "./remote-notices.ts";
 import { remoteSubscriptions } from "./remote-subscriptions.ts";
-import { setSessionLevel } from "./session-level.ts";
 
 /**
  * Options of {@link proxy}. `resourcePrefix` and `transformResource` serve the remote's resources as
@@ -66,17 +63,16 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
   /**
    * How callers' own sessions at an MCP 2025 remote over HTTP are kept, or `"shared"` for one session for
    * every caller. A remote keeps state per session (MCP 2025-11-25, Transports: Session Management): what it
-   * asked a caller to do first (a URL elicitation's prerequisite), its logging, its resource subscriptions and
-   * roots. So by default each caller goes through a session of its own, known by the principal the server's
-   * `auth` verified (`ctx.auth.subject`, with its `clientId`), else by the caller's own MCP 2025 session (its
-   * `Mcp-Session-Id`, or its stdio or WebSocket connection's); the caller's log level is set in it
+   * asked a caller to do first (a URL elicitation's prerequisite), its log level and logging, its resource
+   * subscriptions and roots. So by default each caller goes through a session of its own, known by the principal
+   * the server's `auth` verified (`ctx.auth.subject`, with its `clientId`), else by the caller's own MCP 2025
+   * session (its `Mcp-Session-Id`, or its stdio or WebSocket connection's); the caller's log level is set in it
    * (`logging/setLevel`), and what it sends outside requests (its logs, its resource updates) goes to that caller
-   * alone. At most `max` are kept (default 100; past it the
-   * least recently used is closed), each closed `idleMs` after its last use (default 600 000) unless a
-   * subscription holds it; closing one ends it at the remote (`DELETE`). A caller that cannot be told apart
-   * (MCP 2026-07-28, MCP-lite, in process, without `auth`) goes through the proxy's own session, shared with
-   * every such caller. A remote without sessions (MCP 2026-07-28, MCP-lite) and a stdio remote (one process,
-   * one session) are always shared.
+   * alone. At most `max` are kept (default 100; past it the least recently used is closed), each closed `idleMs`
+   * after its last use (default 600 000) unless a subscription holds it; closing one ends it at the remote
+   * (`DELETE`). A caller that cannot be told apart (no `auth`, on a stateless wire: MCP 2026-07-28, MCP-lite,
+   * Webtools, OpenAPI, gRPC, in process) goes through the proxy's own session, shared with every such caller. A
+   * remote without sessions (MCP 2026-07-28, MCP-lite) and a stdio remote (one process, one session) are shared.
    *
    * @example
    * ```ts
@@ -158,29 +154,10 @@ export async function proxy<S = unknown>(
   // sampling with tools, roots; each call then passes on what its caller declared, where requests carry it.
   const kept = sessions === "shared" ? undefined : sessions;
   const remote = connectRemote(target, { ...DECLINING, ...clientOptions, ...(kept && { sessions: kept }) });
-  const policy = { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken };
-  const forCaller = remote.forCaller?.bind(remote);
-  if ((policy.forwardAudience !== undefined || policy.exchange !== undefined) && forCaller === undefined) {
-    throw new TypeError(
-      "proxy(): forwardCallerToken and exchangeToken need a URL target (the token goes in its headers)",
-    );
-  }
+  const callers = callerClients(remote, { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken });
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
   const following: { follower?: Follower } = {}; // made once the lists are read
-  // Whether each caller gets a session of its own: known once the remote said it keeps MCP 2025 sessions.
-  const apart = {
-    keyOf: (_ctx: Pick<CallContext, "auth" | "meta">): string | undefined => undefined,
-    logging: false, // whether the remote takes a session's level (it declared `logging`)
-  };
-  const clientFor = async (ctx: Pick<CallContext, "auth" | "meta">) => {
-    if (forCaller === undefined) return remote.client;
-    const token = await callerToken(ctx, policy);
-    const caller = apart.keyOf(ctx);
-    if (token === undefined && caller === undefined) return remote.client;
-    const client = forCaller(caller, token);
-    if (caller !== undefined && apart.logging) await setSessionLevel(client, ctx.meta.logLevel);
-    return client;
-  };
+  const clientFor = (caller: Caller) => callers.clientFor(caller);
   // The remote's name in a caller's error: ours once known, never its URL (its query may hold a key).
   const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), clientFor };
   let described: Record<string, unknown> | null;
@@ -201,10 +178,7 @@ export async function proxy<S = unknown>(
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
   // An MCP 2025 remote over HTTP keeps state per session (2026-07-28 and MCP-lite keep none).
   const sessioned = kept !== undefined && remote.holdFor !== undefined && !modern && remote.client.wire === "mcp";
-  if (sessioned) {
-    apart.keyOf = (ctx) => callerKey(ctx.auth, ctx.meta.sessionId);
-    apart.logging = capabilities?.logging !== undefined;
-  }
+  if (sessioned) callers.keepApart(capabilities?.logging !== undefined);
   const watch = remoteSubscriptions(remote, { modern, capabilities, sessioned }, signal);
   // The remote is a provider of the proxy's server: its mirror is the provider's cache, checked as the server's own.
   const registry = registryOf(attachListener(server).core) as ComposedDefinitions;
