@@ -138,6 +138,13 @@ export class CallRunner {
     return await this.timed(options, async (deadline) => {
       const ctx = this.context(deadline, options.traceContext ? { traceContext: options.traceContext } : {});
       if (rounds === "notify") (ctx as { notification?: true }).notification = true;
+      const own = options.onNotification;
+      if (own !== undefined) {
+        (ctx as { onNotification?: RequestContext["onNotification"] }).onNotification = (method, heard) => {
+          this.#onNotification(method, heard);
+          own(method, heard);
+        };
+      }
       if (rounds !== "answer") return completeResult(method, await this.#send(method, params, ctx));
       const send: Send = (round) => this.#send(method, { ...params, ...round }, ctx);
       return completeResult(method, await settle(send, this.#loopEnv(deadline, true)));

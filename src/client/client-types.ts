@@ -94,6 +94,11 @@ export interface RequestOptions {
    * span's): a gateway passes its caller's on, so that both hops are one trace.
    */
   traceContext?: Readonly<Record<string, string>>;
+  /**
+   * Hears the notifications the server sends on this request's own stream (an extension's, SEP-2133), after the
+   * handlers of `client.onNotification()`: a gateway passes them on to its own caller.
+   */
+  onNotification?: (method: string, params: Record<string, unknown>) => void;
 }
 
 /** Options of a tool call. */

@@ -43,6 +43,7 @@ export { registryOf } from "./registry.ts";
 export { checkCacheHint, contentsFromValue, describeResource, notFound } from "./resource.ts";
 export type { AnyResource, CacheHint } from "./resource.ts";
 export type { WatchedResource } from "./resource-watch.ts";
+export { callerKey, heardBy, UNKNOWN_CALLER } from "./caller-key.ts";
 export { failureResult } from "./result.ts";
 export type { ContentBlock, ToolResult } from "./result.ts";
 export type { CompiledSchema, JsonSchema, ValidationIssue } from "./schema.ts";

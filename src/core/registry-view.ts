@@ -22,12 +22,20 @@ import type { AnyTool } from "./tool.ts";
 
 /**
  * What changed: one of the lists, the configuration, or the contents of one resource; or a log message the
- * server sends outside any request (a proxied remote's), for the sessions that asked for logs.
+ * server sends outside any request (a proxied remote's), for the sessions that asked for logs. An update or a
+ * log with a `caller` is that caller's alone (a proxied remote's session of its own, see `callerKey()`): only a
+ * stream or connection of that caller hears it (`""`: only one that cannot be told apart).
  */
 export type RegistryChange =
   | { readonly kind: "tools" | "prompts" | "resources" | "config" }
-  | { readonly kind: "resource-updated"; readonly uri: string }
-  | { readonly kind: "log"; readonly level: LogLevel; readonly logger?: string; readonly data: unknown };
+  | { readonly kind: "resource-updated"; readonly uri: string; readonly caller?: string }
+  | {
+    readonly kind: "log";
+    readonly level: LogLevel;
+    readonly logger?: string;
+    readonly data: unknown;
+    readonly caller?: string;
+  };
 
 /**
  * A server's tools as a binding sees them: `core.registry`, which it hands to `runCall()` as it is, and a read-only

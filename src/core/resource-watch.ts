@@ -13,9 +13,11 @@ import type { Resource } from "./resource.ts";
  * Starts watching a URI the resource answers (its own, or one its template matches).
  *
  * @param uri The URI a client subscribed to.
+ * @param caller Who subscribed (`callerKey()`), if the caller can be told apart: a proxy subscribes in that
+ *   caller's own remote session, and that session's updates go to that caller alone.
  * @returns Stops watching, once that subscription ended.
  */
-export type ResourceWatch = (uri: string) => () => void;
+export type ResourceWatch = (uri: string, caller?: string) => () => void;
 
 /** A resource that may be watched. */
 export type WatchedResource<TUri extends string = string> = Resource<TUri> & { readonly watch?: ResourceWatch };

@@ -44,6 +44,17 @@ const OFFICIAL: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * The methods an official MCP extension's specification names outside `${id}/` (none for another), less MCP's own
+ * (the tasks extension's are served by MCP's core here).
+ *
+ * @param id The extension's identifier.
+ * @returns The methods.
+ */
+export function officialMethods(id: string): readonly string[] {
+  return Object.hasOwn(OFFICIAL, id) ? OFFICIAL[id].filter((name) => !CORE_METHODS.has(name)) : [];
+}
+
+/**
  * The request and notification methods of MCP itself, on every revision: no extension may claim one
  * (an identifier such as `resources/templates` could otherwise reach `resources/templates/list`). The
  * tasks extension's methods are here too: this server serves them itself.

@@ -24,7 +24,10 @@ export interface CredentialPolicy {
  * @param policy The policy.
  * @returns The token, or `undefined` to send the proxy's own credentials.
  */
-export async function callerToken(ctx: CallContext, policy: CredentialPolicy): Promise<string | undefined> {
+export async function callerToken(
+  ctx: Pick<CallContext, "auth">,
+  policy: CredentialPolicy,
+): Promise<string | undefined> {
   const auth = ctx.auth;
   const token = auth?.token;
   if (auth === undefined || typeof token !== "string" || token === "") return undefined;

@@ -16,8 +16,11 @@ export interface HopOptions {
   readonly retryAfterMs: number;
   /** Says the remote's lists changed behind the mirror's back (it answered a mounted tool as unknown). */
   readonly stale: () => void;
-  /** The client a call goes through: the proxy's own credentials, or the caller's where the policy allows. */
-  readonly clientFor: (ctx: CallContext) => Promise<Client>;
+  /**
+   * The client a call goes through: the proxy's own session and credentials, or the caller's own session, and its
+   * credentials where the policy allows.
+   */
+  readonly clientFor: (ctx: Pick<CallContext, "auth" | "meta">) => Promise<Client>;
   /** Subscribes at the remote to a resource's URI while a caller listens; absent when the remote cannot be. */
   readonly watch?: ResourceWatch;
 }

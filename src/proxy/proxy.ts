@@ -6,27 +6,32 @@
  * @module
  */
 import { createServer } from "../assembly/create-server.ts";
-import type { CallContext } from "../core/call-context.ts";
 import type { AuthInfo } from "../core/host.ts";
 import type { ComposedDefinitions } from "../core/composed-definitions.ts";
 import { registryOf } from "../core/registry.ts";
 import { attachListener } from "../server/listener.ts";
-import type { Server } from "../server/server.ts";
+import type { GroupOptions, Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";
 import type { ToolsOf } from "../client/client-types.ts";
 import type { StdioTransportOptions } from "../client/transports/stdio.ts";
 import { isObject } from "../internal/is-object.ts";
 import { DECLINING } from "./ask-caller.ts";
-import { callerToken } from "./caller-credentials.ts";
+import { type Caller, callerClients } from "./caller-client.ts";
+import type { ProxySessionsOptions } from "./caller-sessions.ts";
 import { type Follower, followLists } from "./follow-lists.ts";
 import { Mirror } from "./mirror.ts";
 import { connectRemote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";
+import { remoteExtensions } from "./remote-extensions.ts";
 import { relayRemoteNotices } from "./remote-notices.ts";
 import { remoteSubscriptions } from "./remote-subscriptions.ts";
 
-/** Options of {@link proxy}. */
-export interface ProxyOptions extends ClientOptions {
+/**
+ * Options of {@link proxy}. `resourcePrefix` and `transformResource` serve the remote's resources as
+ * `server.group()` does (see {@link GroupOptions}): under a URI prefix, so one remote can be proxied twice into a
+ * gateway without their URIs clashing, and some left out.
+ */
+export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourcePrefix" | "transformResource"> {
   /** The proxy server's name (default: the name the remote gives, else `proxy`). */
   readonly name?: string;
   /** The proxy server's version (default: the version the remote gives, else `0.0.0`). */
@@ -55,6 +60,38 @@ export interface ProxyOptions extends ClientOptions {
   readonly exchangeToken?: (callerToken: string, caller: AuthInfo) => string | undefined | Promise<string | undefined>;
   /** Closes the connection to the remote when aborted (a stdio server's process ends, an MCP 2025 session too). */
   readonly signal?: AbortSignal;
+  /**
+   * How callers' own sessions at an MCP 2025 remote over HTTP are kept, or `"shared"` for one session for
+   * every caller. A remote keeps state per session (MCP 2025-11-25, Transports: Session Management): what it
+   * asked a caller to do first (a URL elicitation's prerequisite), its log level and logging, its resource
+   * subscriptions and roots. So by default each caller goes through a session of its own, known by the principal
+   * the server's `auth` verified (`ctx.auth.subject`, with its `clientId`), else by the caller's own MCP 2025
+   * session (its `Mcp-Session-Id`, or its stdio or WebSocket connection's); the caller's log level is set in it
+   * (`logging/setLevel`), and what it sends outside requests (its logs, its resource updates) goes to that caller
+   * alone. At most `max` are kept (default 100; past it the least recently used is closed), each closed `idleMs`
+   * after its last use (default 600 000) unless a subscription holds it; closing one ends it at the remote
+   * (`DELETE`). A caller that cannot be told apart (no `auth`, on a stateless wire: MCP 2026-07-28, MCP-lite,
+   * Webtools, OpenAPI, gRPC, in process) goes through the proxy's own session, shared with every such caller. A
+   * remote without sessions (MCP 2026-07-28, MCP-lite) and a stdio remote (one process, one session) are shared.
+   *
+   * @example
+   * ```ts
+   * import { proxy } from "@mcplite/sdk/proxy";
+   * const options = { sessions: { max: 500, idleMs: 300_000 }, signal: AbortSignal.abort() };
+   * // Aborted at once here: the example shows the options only.
+   * await proxy("https://mcp.example.com/mcp", options).catch(() => {});
+   * ```
+   */
+  readonly sessions?: ProxySessionsOptions | "shared";
+  /**
+   * The remote's extensions (SEP-2133) not to serve, by identifier. Every other one it declares in
+   * `capabilities.extensions` is advertised as it advertises it, on MCP (both eras): its requests and client
+   * notifications (every method under its identifier, and those an official extension's specification names) go
+   * on to the remote, through the caller's own session where callers have one; its answer, its errors and what it
+   * notifies on the request's stream come back. Not the tasks extension: the remote's tasks become the proxy's
+   * own promises. Not on MCP-lite or gRPC, whose extension methods are named by the extensions served.
+   */
+  readonly excludeExtensions?: readonly string[];
 }
 
 /**
@@ -69,6 +106,8 @@ export interface ProxyOptions extends ClientOptions {
  * credentials) answers `unavailable` (503 with `Retry-After` on HTTP, `UNAVAILABLE` on gRPC) naming the remote, a
  * reason and `retryAfterMs`, never a tool error, and the next call tries again (a stdio server that keeps exiting,
  * after a backoff); what else went wrong (the remote's URL, an error's body, a child's stderr) goes to `onError` only.
+ * Behind an MCP 2025 remote over HTTP each caller goes through a session of its own (`sessions`); the remote's
+ * extensions are served as it declares them (`excludeExtensions`); `resourcePrefix` mounts one remote twice.
  *
  * @typeParam S The remote's type, as `createClient<S>()` takes it (`typeof server`, generated types).
  * @param target The remote: a URL, a stdio command (`{ command, args }`), or a client.
@@ -104,26 +143,21 @@ export async function proxy<S = unknown>(
     signal,
     forwardCallerToken,
     exchangeToken,
+    sessions = {},
+    resourcePrefix,
+    transformResource,
+    excludeExtensions = [],
     ...clientOptions
   } = options;
   signal?.throwIfAborted();
   // The client declares all a proxied call's caller may answer (./ask-caller.ts): both elicitation modes,
   // sampling with tools, roots; each call then passes on what its caller declared, where requests carry it.
-  const remote = connectRemote(target, { ...DECLINING, ...clientOptions });
-  const policy = { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken };
-  const forCaller = remote.forCaller?.bind(remote);
-  if ((policy.forwardAudience !== undefined || policy.exchange !== undefined) && forCaller === undefined) {
-    throw new TypeError(
-      "proxy(): forwardCallerToken and exchangeToken need a URL target (the token goes in its headers)",
-    );
-  }
+  const kept = sessions === "shared" ? undefined : sessions;
+  const remote = connectRemote(target, { ...DECLINING, ...clientOptions, ...(kept && { sessions: kept }) });
+  const callers = callerClients(remote, { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken });
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
   const following: { follower?: Follower } = {}; // made once the lists are read
-  const clientFor = async (ctx: CallContext) => {
-    if (forCaller === undefined) return remote.client;
-    const token = await callerToken(ctx, policy);
-    return token === undefined ? remote.client : forCaller(token);
-  };
+  const clientFor = (caller: Caller) => callers.clientFor(caller);
   // The remote's name in a caller's error: ours once known, never its URL (its query may hold a key).
   const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), clientFor };
   let described: Record<string, unknown> | null;
@@ -142,7 +176,10 @@ export async function proxy<S = unknown>(
   const capabilities = isObject(described?.capabilities) ? described.capabilities : undefined;
   const modern = Array.isArray(described?.supportedVersions); // MCP 2026-07-28's server/discover
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
-  const watch = remoteSubscriptions(remote, { modern, capabilities }, signal);
+  // An MCP 2025 remote over HTTP keeps state per session (2026-07-28 and MCP-lite keep none).
+  const sessioned = kept !== undefined && remote.holdFor !== undefined && !modern && remote.client.wire === "mcp";
+  if (sessioned) callers.keepApart(capabilities?.logging !== undefined);
+  const watch = remoteSubscriptions(remote, { modern, capabilities, sessioned }, signal);
   // The remote is a provider of the proxy's server: its mirror is the provider's cache, checked as the server's own.
   const registry = registryOf(attachListener(server).core) as ComposedDefinitions;
   const mirror = new Mirror(remote, { ...hop, watch }, capabilities, warn, (tool) => registry.check(tool));
@@ -153,7 +190,13 @@ export async function proxy<S = unknown>(
     throw remoteError(error, retryAfterMs, hop.name);
   }
   registry.mount(mirror);
+  for (const extension of remoteExtensions(capabilities, excludeExtensions, { ...hop, watch }, warn)) {
+    server.extension(extension);
+  }
   following.follower = followLists(mirror, remote, refreshMs, signal, { modern, capabilities });
-  relayRemoteNotices(remote, registry, signal);
-  return server as unknown as Server<ToolsOf<S>>;
+  relayRemoteNotices(remote, registry, signal, sessioned);
+  if (resourcePrefix === undefined && transformResource === undefined) return server as unknown as Server<ToolsOf<S>>;
+  // Served as group() serves a child's resources: one way to prefix or leave them out.
+  const served = createServer({ name: hop.name, version: server.version });
+  return served.group(server, { resourcePrefix, transformResource }) as unknown as Server<ToolsOf<S>>;
 }

@@ -3,12 +3,14 @@
  * updates of its resources (`notifications/resources/updated`, to the callers that subscribed, on every wire
  * that carries them) and its log messages (`notifications/message`, MCP 2025-11-25, Logging: an MCP 2025
  * remote sends them on its standalone stream, or between requests on stdio), to the MCP 2025 sessions that
- * chose a level with `logging/setLevel`, from that level up. MCP 2026-07-28 has nowhere to send such a log:
+ * chose a level with `logging/setLevel`, from that level up; what a caller's own remote session sends, to that
+ * caller alone (./caller-sessions.ts). MCP 2026-07-28 has nowhere to send such a log:
  * its logs are a request's (Logging, Per-request log level).
  *
  * @module
  */
 import { LOG_LEVELS, type LogLevel } from "../core/call-sink.ts";
+import { UNKNOWN_CALLER } from "../core/caller-key.ts";
 import type { Definitions } from "../core/registry.ts";
 import type { Remote } from "./remote.ts";
 
@@ -18,12 +20,21 @@ import type { Remote } from "./remote.ts";
  * @param remote The remote (a client given is not heard).
  * @param definitions The proxy server's definitions (its grouping server hears what they tell).
  * @param signal Stops relaying.
+ * @param sessioned Whether callers have remote sessions of their own.
  */
-export function relayRemoteNotices(remote: Remote, definitions: Definitions, signal: AbortSignal | undefined): void {
-  remote.listen?.((method, params) => {
+export function relayRemoteNotices(
+  remote: Remote,
+  definitions: Definitions,
+  signal: AbortSignal | undefined,
+  sessioned: boolean,
+): void {
+  remote.listen?.((method, params, caller) => {
     if (signal?.aborted) return;
+    // What a caller's own session sends is that caller's alone; the proxy's own session's is everyone's, or,
+    // once callers have sessions of their own, theirs only who cannot be told apart (who go through it).
+    const to = caller !== undefined ? { caller } : sessioned ? { caller: UNKNOWN_CALLER } : {};
     if (method === "notifications/resources/updated" && typeof params.uri === "string") {
-      definitions.resourceUpdated(params.uri);
+      definitions.announce({ kind: "resource-updated", uri: params.uri, ...to });
     } else if (method === "notifications/message" && LOG_LEVELS.includes(params.level as LogLevel)) {
       const logger = typeof params.logger === "string" ? params.logger : undefined;
       definitions.announce({
@@ -31,6 +42,7 @@ export function relayRemoteNotices(remote: Remote, definitions: Definitions, sig
         level: params.level as LogLevel,
         ...(logger && { logger }),
         data: params.data,
+        ...to,
       });
     }
   });

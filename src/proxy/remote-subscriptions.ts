@@ -2,13 +2,15 @@
  * A caller's resource subscription made at the remote: the first caller to listen to a URI subscribes the
  * proxy to it (`resources/subscribe` on an MCP 2025 remote that declared `subscribe`, MCP 2025-11-25, Resources:
  * Subscriptions; a `subscriptions/listen` stream with that URI on an MCP 2026-07-28 remote), the last to leave
- * unsubscribes it. The remote's updates are relayed by ./remote-notices.ts.
+ * unsubscribes it; a caller with a remote session of its own (./caller-sessions.ts) subscribes in it. The
+ * remote's updates are relayed by ./remote-notices.ts.
  *
  * @module
  */
 import type { ResourceWatch } from "../core/resource-watch.ts";
 import { isObject } from "../internal/is-object.ts";
 import { listenRemote } from "./listen-remote.ts";
+import type { Client } from "../client/client.ts";
 import type { Remote } from "./remote.ts";
 
 /** One URI watched at the remote: how many callers listen, and how to stop. */
@@ -21,26 +23,43 @@ interface Watched {
  * Makes the watch of a proxy's resources.
  *
  * @param remote The remote.
- * @param described Whether the remote speaks MCP 2026-07-28, and its capabilities.
+ * @param described Whether the remote speaks MCP 2026-07-28, its capabilities, and whether callers have
+ *   sessions of their own there.
  * @param signal The proxy's: ends the listen streams of an MCP 2026-07-28 remote with the proxy.
  * @returns The watch, or `undefined` when the remote cannot be subscribed to (it declared no `subscribe`, or
  *   its notifications go unheard: a client given).
  */
 export function remoteSubscriptions(
   remote: Remote,
-  { modern, capabilities }: { modern: boolean; capabilities: Record<string, unknown> | undefined },
+  { modern, capabilities, sessioned }: {
+    modern: boolean;
+    capabilities: Record<string, unknown> | undefined;
+    sessioned: boolean;
+  },
   signal: AbortSignal | undefined,
 ): ResourceWatch | undefined {
   const resources = capabilities?.resources;
   if (remote.listen === undefined) return undefined;
   if (!modern && !(isObject(resources) && resources.subscribe === true)) return undefined;
-  const subscribe = modern
+  const shared = modern
     ? (uri: string) => listenFor(remote, uri, signal)
-    : (uri: string) => subscribeTo(remote, uri);
+    : (uri: string) => subscribeTo(remote.client, uri);
+  // A caller told apart subscribes in its own session, held meanwhile, whose updates are its alone.
+  const own = (caller: string, uri: string) => {
+    const held = remote.holdFor!(caller);
+    const stop = subscribeTo(held.client, uri);
+    return () => {
+      stop();
+      held.release();
+    };
+  };
   const watched = new Map<string, Watched>();
-  return (uri) => {
-    let entry = watched.get(uri);
-    if (entry === undefined) watched.set(uri, entry = { listeners: 0, stop: subscribe(uri) });
+  return (uri, caller) => {
+    const mine = sessioned && caller !== undefined;
+    const key = mine ? JSON.stringify([caller, uri]) : uri;
+    const subscribe = () => mine ? own(caller, uri) : shared(uri);
+    let entry = watched.get(key);
+    if (entry === undefined) watched.set(key, entry = { listeners: 0, stop: subscribe() });
     entry.listeners++;
     const held = entry;
     let left = false;
@@ -48,22 +67,22 @@ export function remoteSubscriptions(
       if (left) return;
       left = true;
       if (--held.listeners > 0) return;
-      watched.delete(uri);
+      watched.delete(key);
       held.stop();
     };
   };
 }
 
 /** MCP 2025: `resources/subscribe` now, `resources/unsubscribe` at the end, in that order. */
-function subscribeTo(remote: Remote, uri: string): () => void {
+function subscribeTo(client: Client, uri: string): () => void {
   // A remote out of reach meanwhile is not subscribed to: its failure is a call's to report, not this one's.
-  const sent = send(remote, "resources/subscribe", uri);
-  return () => void sent.then(() => send(remote, "resources/unsubscribe", uri));
+  const sent = send(client, "resources/subscribe", uri);
+  return () => void sent.then(() => send(client, "resources/unsubscribe", uri));
 }
 
-async function send(remote: Remote, method: string, uri: string): Promise<void> {
+async function send(client: Client, method: string, uri: string): Promise<void> {
   try {
-    await remote.client.request(method, { uri });
+    await client.request(method, { uri });
   } catch {
     // see subscribeTo
   }

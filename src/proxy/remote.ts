@@ -12,12 +12,16 @@ import { createClient } from "../client/create-client.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
+import { CallerSessions, type ProxySessionsOptions } from "./caller-sessions.ts";
 import { noticeFetch } from "./notice-fetch.ts";
 import { RestartBackoff, RestartPending, type RestartPolicy } from "./restart-backoff.ts";
 
 /** What `proxy()` proxies: a URL, a stdio command (`{ command, args }`), or a client from `createClient()`. */
 // deno-lint-ignore no-explicit-any
 export type ProxyTarget = string | URL | StdioTransportOptions | Client<any>;
+
+/** Hears a notice of the remote's, and whose session sent it (a caller's key; `undefined`: the proxy's own). */
+export type CallerNoticeListener = (method: string, params: Record<string, unknown>, caller?: string) => void;
 
 /** The client to the remote, and a way to start over after the remote went away. */
 export interface Remote {
@@ -28,63 +32,86 @@ export interface Remote {
    */
   readonly client: Client;
   /**
-   * A client that sends a caller's bearer token instead (a URL target only; a few kept, the oldest closed).
+   * A caller's own client (a URL target only): its own MCP 2025 session at the remote, kept as `sessions`
+   * says (./caller-sessions.ts), sending the caller's bearer token in place of the proxy's credentials when
+   * one is given.
    *
-   * @param token The token.
+   * @param caller The caller's key (`callerKey()`), if it can be told apart.
+   * @param token The caller's token to send, if any.
+   * @returns The client.
    */
-  forCaller?(token: string): Client;
+  forCaller?(caller: string | undefined, token: string | undefined): Client;
+  /**
+   * Keeps a caller's own session (see {@link forCaller}) until released: a subscription made in it.
+   *
+   * @param caller The caller's key.
+   * @returns The client, and the release.
+   */
+  holdFor?(caller: string): { client: Client; release: () => void };
   /**
    * Hears what the remote notifies outside any request (its `list_changed`), where the wire carries it
-   * (a stdio target, an MCP 2025 session's standalone stream); absent for a client given.
+   * (a stdio target, an MCP 2025 session's standalone stream); absent for a client given. What a caller's own
+   * session notifies comes with that caller's key.
    *
    * @param listener The listener, kept for every child started later.
    */
-  listen?(listener: NoticeListener): void;
+  listen?(listener: CallerNoticeListener): void;
   /** After a failure of the remote: drops a stdio child that exited, so the next request starts another. */
   failed(error: unknown): void;
   /** Closes the client (ends a stdio child, an MCP 2025 session). */
   close(): Promise<void>;
 }
 
+/** The client's options, and how callers' own sessions are kept (a URL target). */
+export type RemoteOptions = ClientOptions & { readonly sessions?: ProxySessionsOptions };
+
 /**
  * Connects to the remote (lazily: nothing is sent until the first request).
  *
  * @param target The URL, the stdio command or the client.
- * @param options The client's options (for a URL or a command).
+ * @param options The client's options (for a URL or a command), and how callers' sessions are kept (a URL).
  * @param restart How a stdio remote is started again (its clock, in tests).
  * @returns The remote.
  * @throws {TypeError} When the target is none of these.
  */
-export function connectRemote(target: ProxyTarget, options: ClientOptions = {}, restart?: RestartPolicy): Remote {
+export function connectRemote(target: ProxyTarget, options: RemoteOptions = {}, restart?: RestartPolicy): Remote {
   if (target instanceof Client) {
     const client = target as Client;
     return { client, failed: () => {}, close: () => client.close() };
   }
   if (typeof target === "string" || target instanceof URL) {
-    const listeners = new Set<NoticeListener>();
-    const fetch = noticeFetch(options.fetch, (method, params) => {
-      for (const listener of listeners) listener(method, params);
+    const { sessions: kept, ...clientOptions } = options;
+    const listeners = new Set<CallerNoticeListener>();
+    const heard = (caller: string | undefined): NoticeListener => (method, params) => {
+      for (const listener of listeners) listener(method, params, caller);
+    };
+    const client = createClient(target, {
+      ...clientOptions,
+      fetch: noticeFetch(clientOptions.fetch, heard(undefined)),
     });
-    const client = createClient(target, { ...options, fetch });
-    const callers = new Map<string, Client>();
+    // Keyed by caller and token: a caller whose token changed gets a session that sends the new one.
+    const sessions = new CallerSessions((key) => {
+      const [caller, token] = JSON.parse(key) as [string | null, string | null];
+      // A caller known by its token alone: what its session notifies is for no other caller.
+      const fetch = noticeFetch(clientOptions.fetch, heard(caller ?? `token ${key}`));
+      if (token === null) return createClient(target, { ...clientOptions, fetch });
+      return createClient(target, {
+        ...clientOptions,
+        fetch,
+        auth: undefined,
+        headers: bearer(options.headers, token),
+      });
+    }, kept);
+    const key = (caller: string | undefined, token: string | undefined) =>
+      JSON.stringify([caller ?? null, token ?? null]);
     return {
       client,
       listen: (listener) => void listeners.add(listener),
       failed: () => {},
-      forCaller(token) {
-        let found = callers.get(token);
-        if (found !== undefined) return found;
-        if (callers.size >= MAX_CALLER_CLIENTS) {
-          const [oldest, gone] = callers.entries().next().value!;
-          callers.delete(oldest);
-          void gone.close().catch(() => {});
-        }
-        found = createClient(target, { ...options, auth: undefined, headers: bearer(options.headers, token) });
-        callers.set(token, found);
-        return found;
-      },
+      forCaller: (caller, token) => sessions.get(key(caller, token)),
+      holdFor: (caller) => sessions.hold(key(caller, undefined)),
       close: async () => {
-        for (const caller of callers.values()) await caller.close().catch(() => {});
+        await sessions.close();
         await client.close();
       },
     };
@@ -94,9 +121,6 @@ export function connectRemote(target: ProxyTarget, options: ClientOptions = {}, 
   }
   throw new TypeError("proxy(target): the target must be a URL, a stdio command ({ command, args }) or a client");
 }
-
-/** How many callers' clients a proxy keeps (each its own MCP 2025 session, its own tool cache). */
-const MAX_CALLER_CLIENTS = 32;
 
 /** The client's headers with the caller's bearer token (RFC 6750 §2.1) in place of any `authorization`. */
 function bearer(headers: ClientOptions["headers"], token: string): () => Promise<Headers> {
@@ -111,8 +135,9 @@ function bearer(headers: ClientOptions["headers"], token: string): () => Promise
  * A remote over stdio: a new child (and client) after the last one failed at the transport, once the
  * backoff allows; until then a call is refused with the rest of the wait.
  */
-function stdioRemote(command: StdioTransportOptions, options: ClientOptions, backoff: RestartBackoff): Remote {
+function stdioRemote(command: StdioTransportOptions, options: RemoteOptions, backoff: RestartBackoff): Remote {
   const {
+    sessions: _sessions,
     transport: _wire,
     fetch: _fetch,
     headers: _headers,

@@ -13,6 +13,7 @@ import { REDEEM_TOOL } from "../core/redeem.ts";
 import type { Registry } from "../core/registry.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { type AnyTool, assertToolName } from "../core/tool.ts";
+import { prefixedResource } from "./prefixed-resource.ts";
 
 /** How the parent serves the child. */
 export interface Namespacing {
@@ -24,6 +25,10 @@ export interface Namespacing {
   readonly check: (tool: AnyTool) => void;
   /** A transform over each child tool before it is named: the tool to serve, or `undefined` to leave it out. */
   readonly transform?: (tool: AnyTool) => AnyTool | undefined;
+  /** A transform over each child resource before it is prefixed: the resource to serve, or `undefined` to leave it out. */
+  readonly transformResource?: (resource: AnyResource) => AnyResource | undefined;
+  /** What the child's resource URIs and templates are served under (checked), if anything. */
+  readonly resourcePrefix?: string;
 }
 
 /**
@@ -35,12 +40,17 @@ export interface Namespacing {
  * @throws {TypeError} When a produced name breaks the name rules, or a check refuses a tool.
  */
 export function namespacedChild(child: Registry, namespacing: Namespacing): Provider {
-  const { naming, where, check, transform = (tool: AnyTool) => tool } = namespacing;
+  const { naming, where, check, transform = (tool: AnyTool) => tool, resourcePrefix } = namespacing;
+  const transformResource = namespacing.transformResource ?? ((resource: AnyResource) => resource);
   // By the child's object, the view served of it: made once, so that what is derived from it (a list body, a
   // search index) stays while the child holds it.
   let tools = new Map<AnyTool, AnyTool | undefined>(), prompts = new Map<AnyPrompt, AnyPrompt>();
-  let resources = new Map<AnyResource, AnyResource>();
-  const byName = { tools: new Map<string, AnyTool>(), prompts: new Map<string, AnyPrompt>() };
+  let resources = new Map<AnyResource, AnyResource | undefined>();
+  const byName = {
+    tools: new Map<string, AnyTool>(),
+    prompts: new Map<string, AnyPrompt>(),
+    resources: [] as AnyResource[],
+  };
   const runtimes = <T extends object>(definition: T): T =>
     grouped(definition, [child.runtime, ...(groupOf(definition) ?? [])]);
   /** A child's tool or prompt under its served name, that name checked against the rules. */
@@ -75,7 +85,16 @@ export function namespacedChild(child: Registry, namespacing: Namespacing): Prov
       byName.prompts = new Map([...prompts.values()].map((p) => [p.name, p]));
     },
     resources() {
-      resources = derive(resources, child.resources, runtimes);
+      resources = derive(resources, child.resources, (source) => {
+        const shaped = transformResource(source);
+        if (shaped === undefined) return undefined; // left out, until the child changes it
+        // A read goes to the child's own URI: another is served under `resourcePrefix`, which maps it back.
+        if (shaped.uri !== source.uri) {
+          throw new TypeError(`${where}: a resource transform must keep ${source.uri}'s URI (use resourcePrefix)`);
+        }
+        return runtimes(resourcePrefix === undefined ? shaped : prefixedResource(shaped, resourcePrefix));
+      });
+      byName.resources = [...resources.values()].filter((r) => r !== undefined);
     },
   };
   sync.tools();
@@ -95,7 +114,7 @@ export function namespacedChild(child: Registry, namespacing: Namespacing): Prov
       return byName.prompts.values();
     },
     get resources() {
-      return resources.values();
+      return byName.resources.values();
     },
     skill: (uri) => child.skill(uri),
     get skills() {
@@ -104,7 +123,14 @@ export function namespacedChild(child: Registry, namespacing: Namespacing): Prov
     get features() {
       return child.features;
     },
-    onChange: (listener) => child.onChange(listener),
+    // An update of a child's resource is heard under the URI it is served as.
+    onChange: (listener) =>
+      child.onChange(
+        resourcePrefix === undefined ? listener : (change) =>
+          listener(
+            change.kind === "resource-updated" ? { ...change, uri: `${resourcePrefix}${change.uri}` } : change,
+          ),
+      ),
   };
 }
 

@@ -40,7 +40,10 @@ export function changeOf(message: string, self: string): RegistryChange | undefi
   const change = relayed.change;
   if (typeof change.kind === "string" && LISTS.has(change.kind)) return { kind: change.kind as "tools" };
   if (change.kind === "resource-updated" && typeof change.uri === "string") {
-    return { kind: "resource-updated", uri: change.uri };
+    // One caller's (a proxy's remote session of its own) stays that caller's on every instance.
+    return typeof change.caller === "string"
+      ? { kind: "resource-updated", uri: change.uri, caller: change.caller }
+      : { kind: "resource-updated", uri: change.uri };
   }
   return undefined;
 }

@@ -10,7 +10,9 @@ import type { ComposedDefinitions } from "../core/composed-definitions.ts";
 import type { Definitions, LongRunning, Registry } from "../core/registry.ts";
 import type { Runtime } from "../core/runtime.ts";
 import type { AnyTool } from "../core/tool.ts";
+import type { AnyResource } from "../core/resource.ts";
 import { namespacedChild } from "./namespaced-child.ts";
+import { assertResourcePrefix } from "./prefixed-resource.ts";
 
 /** Options of `server.group(prefix, child, options)`. */
 export interface GroupOptions<S extends string = "."> {
@@ -33,6 +35,21 @@ export interface GroupOptions<S extends string = "."> {
    * `createClient<…>()` typed by hand.
    */
   readonly transform?: (tool: AnyTool) => AnyTool | undefined;
+  /**
+   * What the child's resource URIs and templates are served under: `"a+"` serves `notes://{id}` as
+   * `a+notes://{id}`, so one server (two proxies of one remote) can be grouped twice without their URIs clashing.
+   * A read, a completion and a subscription reach the child with its own URI, and its updates reach subscribers
+   * of the prefixed one. A literal (no `{` or `}`); the URI it makes must stay absolute (keep the scheme's place:
+   * `a+`, or a scheme of its own, `gw://a/`). Skills keep their URIs. A URI the child writes in its contents (a
+   * `resource_link` a tool returns) is its own, unprefixed.
+   */
+  readonly resourcePrefix?: string;
+  /**
+   * A transform over the child's resources and templates, as `transform` is over its tools: the resource to serve
+   * in its place (with its own URI: `resourcePrefix` serves it under another), the resource itself to keep it, or
+   * `undefined` to leave it out. It runs again for each resource the child changes.
+   */
+  readonly transformResource?: (resource: AnyResource) => AnyResource | undefined;
 }
 
 /**
@@ -51,8 +68,8 @@ export interface GroupSupport {
  * @param parent The parent's definitions (a server that can group holds `ComposedDefinitions`), with its checks.
  * @param child The child's definitions.
  * @param prefix The namespace, or `undefined` to keep the child's names.
- * @param options What joins the prefix and a name (default `.`), what a resource on a URI served already does, and a
- *   transform over the child's tools.
+ * @param options What joins the prefix and a name (default `.`), what a resource on a URI served already does, a
+ *   transform over the child's tools, and over its resources, and their URIs' prefix.
  * @throws {TypeError} When a produced name breaks the name rules, or the parent holds it already.
  */
 export function mountGroup(
@@ -69,7 +86,9 @@ export function mountGroup(
   const naming = (name: string) => prefix === undefined ? name : `${prefix}${separator}${name}`;
   const into = parent as ComposedDefinitions; // a server that can group holds one
   const check = (tool: AnyTool) => into.check(tool);
-  const view = namespacedChild(child, { naming, where, check, transform: options.transform });
+  const { transform, transformResource, resourcePrefix } = options;
+  if (resourcePrefix !== undefined) assertResourcePrefix(resourcePrefix, where);
+  const view = namespacedChild(child, { naming, where, check, transform, transformResource, resourcePrefix });
   // A grouping happens whole or fails naming the clash; later, the first provider to serve a name serves it.
   const taken = (kind: string, name: string) =>
     new TypeError(`${where}: ${kind} "${name}" would be served as "${naming(name)}", which this server has already`);

@@ -180,7 +180,9 @@ export class Server<TTools extends ToolMap = {}> {
    *
    * @param prefix The namespace (omit it to keep the child's names).
    * @param child The server to group.
-   * @param options The separator (default `.`), and what a resource on a URI served already does (`onResourceClash`).
+   * @param options The separator (default `.`), what a resource on a URI served already does (`onResourceClash`),
+   *   transforms over the child's tools (`transform`) and resources (`transformResource`), and its resources' URI
+   *   prefix (`resourcePrefix`, so one server can be grouped twice).
    * @returns This server, typed with the child's tools under their new names.
    * @throws {TypeError} When a produced name breaks the name rules or is taken here already (nothing is
    *   registered then), or the child is this server.
@@ -207,19 +209,27 @@ export class Server<TTools extends ToolMap = {}> {
    * Serves another server's tools, prompts, resources and skills from this one under their own names.
    *
    * @param child The server to group.
+   * @param options What a resource on a URI served already does, transforms over the child's tools and resources,
+   *   and its resources' URI prefix (`resourcePrefix`).
    * @returns This server, typed with the child's tools.
    * @throws {TypeError} When one of its names is taken here already (nothing is registered then).
    */
-  group<C extends ToolMap>(child: Server<C>): Server<TTools & C>;
-  group(prefixOrChild: string | Server<ToolMap>, child?: Server<ToolMap>, options: GroupOptions<string> = {}): unknown {
-    const [prefix, grouped] = typeof prefixOrChild === "string" ? [prefixOrChild, child] : [undefined, prefixOrChild];
+  group<C extends ToolMap>(child: Server<C>, options?: Omit<GroupOptions, "separator">): Server<TTools & C>;
+  group(
+    prefixOrChild: string | Server<ToolMap>,
+    childOrOptions?: Server<ToolMap> | GroupOptions<string>,
+    options: GroupOptions<string> = {},
+  ): unknown {
+    const [prefix, grouped, given] = typeof prefixOrChild === "string"
+      ? [prefixOrChild, childOrOptions, options]
+      : [undefined, prefixOrChild, (childOrOptions ?? {}) as GroupOptions<string>];
     if (!(grouped instanceof Server)) throw new TypeError("server.group() needs a server created with createServer()");
     if (grouped === (this as unknown)) throw new TypeError("server.group(): a server cannot group itself");
     this.#group( // both entry points give one (@mcplite/sdk/lite's refuses, naming the import, when not given it)
       this.#definitions,
       grouped.#definitions,
       prefix,
-      options,
+      given,
     );
     return this;
   }

@@ -89,6 +89,7 @@ describe("proxy() of server-everything: its logs outside requests", () => {
   it("over Streamable HTTP, from its standalone GET stream", async () => {
     remote = everythingHttp(await freePort());
     await remote.start();
-    await logsThrough(remote.url, { transport: "mcp" });
+    // One session at the remote for every caller, as asked: each caller's own is proxy-callers-apart.test.ts's.
+    await logsThrough(remote.url, { transport: "mcp", sessions: "shared" });
   });
 });

@@ -3,7 +3,8 @@
  * over Streamable HTTP: a 2025 session's `resources/subscribe` (stdio) and a 2026-07-28 `subscriptions/listen`
  * stream on the gateway both hear the remote's `notifications/resources/updated` (it sends one every 5 s for each
  * URI its session subscribed to, once `toggle-subscriber-updates` is on); the gateway subscribes at the remote once
- * for both, and unsubscribes there when the last of them leaves. What the gateway sent the remote is read off its
+ * for both (one session there for every caller: `sessions: "shared"`), and unsubscribes there when the last of
+ * them leaves. What the gateway sent the remote is read off its
  * wire (the proxy's `fetch`; a recorder in front of the stdio server). An MCP 2026-07-28 remote (ours) is listened
  * to with `subscriptions/listen` for the URI, one its template answers.
  */
@@ -119,7 +120,8 @@ describe("proxy() of server-everything: resource subscriptions made at the remot
       if (request.method === "POST") sent.push(sentOf(await request.clone().json()));
       return await globalThis.fetch(request);
     };
-    await subscribesThrough(remote.url, () => sent, { transport: "mcp", fetch });
+    // One session at the remote for every caller, as asked: each caller's own is proxy-callers-apart.test.ts's.
+    await subscribesThrough(remote.url, () => sent, { transport: "mcp", fetch, sessions: "shared" });
   });
 });
 

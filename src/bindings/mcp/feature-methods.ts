@@ -23,6 +23,8 @@ export interface McpFeature extends Feature {
     readonly extension?: Pick<Extension, "id" | "advertised">;
     /** Finds the resource that answers a URI (the resources feature's), for `subscriptions/listen`. */
     readonly resolve?: (registry: Registry, uri: string) => ResolvedResource | undefined;
+    /** The method that passes on every message it `forwards` (a proxied remote's extension's): none named here. */
+    readonly forward?: { readonly forwards: (name: string) => boolean; readonly method: McpMethod };
   };
 }
 
@@ -68,11 +70,15 @@ export function addServedExtensions(
  * @returns The method, or `undefined` when no feature brings it.
  */
 export function featureMethod(registry: Registry, name: string, modern: boolean): McpMethod | undefined {
+  let forwarded: McpMethod | undefined;
   for (const feature of registry.features) {
-    const methods = (feature as Partial<McpFeature>).mcp?.[modern ? "modern" : "legacy"];
+    const mcp = (feature as Partial<McpFeature>).mcp;
+    const methods = mcp?.[modern ? "modern" : "legacy"];
     if (methods !== undefined && Object.hasOwn(methods, name)) return methods[name];
+    // A method a definition names wins over one a passed-on extension would take.
+    if (forwarded === undefined && mcp?.forward?.forwards(name)) forwarded = mcp.forward.method;
   }
-  return undefined;
+  return forwarded;
 }
 
 /**

@@ -6,7 +6,15 @@
  *
  * @module
  */
-import { LOG_LEVELS, type Registry, type RegistryChange, type WatchedResource } from "../../core/mod.ts";
+import {
+  callerKey,
+  heardBy,
+  LOG_LEVELS,
+  type Registry,
+  type RegistryChange,
+  type WatchedResource,
+} from "../../core/mod.ts";
+import type { AuthInfo } from "../../core/host.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { featureResource } from "./feature-methods.ts";
 import type { McpRequest } from "./mcp-request.ts";
@@ -30,21 +38,32 @@ export class ConnectionPushes {
   /** The level the client chose with `logging/setLevel`; none chosen, no logs outside requests. */
   #logLevel: Level | undefined;
   #stop: (() => void) | undefined;
+  /** Who the client is (`callerKey()`), once its session opened: what is meant for another caller is not sent. */
+  #caller: string | undefined;
+  readonly #auth: AuthInfo | undefined;
 
   /**
    * Creates the pushes of a connection; none go out before {@link start}.
    *
    * @param registry The server's registry.
    * @param send Sends a message on the connection.
+   * @param auth The caller the connection's authentication verified, if any.
    */
-  constructor(registry: Registry, send: (message: string) => void) {
+  constructor(registry: Registry, send: (message: string) => void, auth?: AuthInfo) {
     this.#registry = registry;
     this.#send = send;
+    this.#auth = auth;
   }
 
-  /** Starts telling the client of changes (its session opened); once. */
-  start(): void {
+  /**
+   * Starts telling the client of changes (its session opened); once.
+   *
+   * @param session The session `initialize` opened on the connection.
+   */
+  start(session: string): void {
+    this.#caller = callerKey(this.#auth, session);
     this.#stop ??= this.#registry.listen((change: RegistryChange) => {
+      if ((change.kind === "resource-updated" || change.kind === "log") && !heardBy(change, this.#caller)) return;
       if (change.kind === "resource-updated") {
         if (this.#subscribed.has(change.uri)) {
           this.#send(notificationMessage("notifications/resources/updated", { uri: change.uri }));
@@ -77,7 +96,7 @@ export class ConnectionPushes {
       this.#subscribed.delete(uri);
     } else if (!this.#subscribed.has(uri)) {
       const resolved = featureResource(this.#registry, uri); // answered, so known
-      this.#subscribed.set(uri, (resolved?.resource as WatchedResource | undefined)?.watch?.(uri));
+      this.#subscribed.set(uri, (resolved?.resource as WatchedResource | undefined)?.watch?.(uri, this.#caller));
     }
   }
 

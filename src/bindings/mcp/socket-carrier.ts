@@ -77,7 +77,7 @@ export class McpSocketCarrier implements Carrier {
     this.piped = piped;
     this.connectionHeaders = headers;
     this.#out = out;
-    this.#pushes = new ConnectionPushes(registryOf(ctx.core), (message) => out.send(message));
+    this.#pushes = new ConnectionPushes(registryOf(ctx.core), (message) => out.send(message), host.auth);
   }
 
   /**
@@ -146,7 +146,7 @@ export class McpSocketCarrier implements Carrier {
   /** The connection's 2025 session opened: from now on the client hears of changes. */
   opened(session: string): void {
     this.session = session;
-    this.#pushes.start();
+    this.#pushes.start(session);
   }
 
   /**

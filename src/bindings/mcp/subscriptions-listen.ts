@@ -7,7 +7,7 @@
  * @module
  */
 import { ProtocolError } from "../../errors/error.ts";
-import { type RegistryChange, registryOf, scoping, type WatchedResource } from "../../core/mod.ts";
+import { callerKey, heardBy, type RegistryChange, registryOf, scoping, type WatchedResource } from "../../core/mod.ts";
 import { isObject } from "../../internal/is-object.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { META } from "./envelope.ts";
@@ -67,10 +67,13 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
     prompts: honoured.promptsListChanged ? message("notifications/prompts/list_changed") : undefined,
     resources: honoured.resourcesListChanged ? message("notifications/resources/list_changed") : undefined,
   };
+  // A stateless stream has no session: it is told apart from another caller by its principal only.
+  const caller = callerKey(request.host.auth, undefined);
   return new Subscription((writer) => {
     // Acknowledged once the stream hears every change (a notifier may subscribe it first).
     const stop = registryOf(ctx.core).listen((change: RegistryChange) => {
       if (change.kind === "resource-updated") {
+        if (!heardBy(change, caller)) return; // another caller's (its own session at a proxy's remote)
         if (uris.has(change.uri)) writer.event(message("notifications/resources/updated", { uri: change.uri }));
         return;
       }
@@ -79,7 +82,7 @@ export const subscriptionsListen: McpMethod = (ctx, request) => {
       if (text !== undefined) writer.event(text);
     }, () => writer.event(message("notifications/subscriptions/acknowledged", { notifications: honoured })));
     // Watched while the stream is open: a proxied resource is subscribed to at its remote meanwhile.
-    const unwatch = [...uris].map(([uri, resource]) => resource.watch?.(uri));
+    const unwatch = [...uris].map(([uri, resource]) => resource.watch?.(uri, caller));
     return () => {
       stop();
       for (const done of unwatch) done?.();

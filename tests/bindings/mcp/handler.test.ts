@@ -167,11 +167,15 @@ describe("MCP endpoint: the 2025 revisions", () => {
     }
   });
 
-  it("answers ping and resources/subscribe with {}", async () => {
+  it("answers ping with {}, and refuses resources/subscribe over HTTP, where it advertises no subscribe", async () => {
     assert.deepEqual((await legacy(server, "ping")).body.result, {});
-    assert.deepEqual((await legacy(server, "resources/subscribe", { uri: "docs://readme" })).body.result, {});
-    assert.deepEqual((await legacy(server, "resources/unsubscribe", { uri: "docs://readme" })).body.result, {});
-    assert.equal((await legacy(server, "resources/subscribe", { uri: "docs://nope" })).body.error.code, -32002);
+    // No stream here could carry an update (MCP 2025-11-25, Resources: Capabilities): refused, never a bare {}.
+    const init = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    assert.equal((await legacy(server, "initialize", init)).body.result.capabilities.resources.subscribe, undefined);
+    for (const method of ["resources/subscribe", "resources/unsubscribe"]) {
+      assert.equal((await legacy(server, method, { uri: "docs://readme" })).body.error?.code, -32601, method);
+      assert.equal((await legacy(server, method, { uri: "docs://nope" })).body.error?.code, -32002, method);
+    }
   });
 
   it("rejects an unsupported MCP-Protocol-Version header with 400", async () => {

@@ -1,0 +1,139 @@
+/**
+ * The remote sessions a proxy keeps, one per caller: a remote keeps state per MCP 2025 session (what a
+ * caller was asked to do first, its subscriptions, its logging; MCP 2025-11-25, Transports: Session
+ * Management), so two callers must never go through one. Bounded (`max`, the least recently used let go
+ * first) and expiring (`idleMs` after its last use, unless a subscription holds it); a session let go is
+ * closed, which ends it at the remote (`DELETE`).
+ *
+ * @module
+ */
+import type { Client } from "../client/client.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
+
+/**
+ * How a proxy keeps its callers' own sessions at an MCP 2025 remote (`ProxyOptions.sessions`): how many at most,
+ * and for how long unused.
+ *
+ * @example
+ * ```ts
+ * import type { ProxySessionsOptions } from "@mcplite/sdk/proxy";
+ * const sessions: ProxySessionsOptions = { max: 500, idleMs: 300_000 };
+ * ```
+ */
+export interface ProxySessionsOptions {
+  /** The most callers' sessions kept at once; past it, the least recently used is closed (default 100). */
+  readonly max?: number;
+  /**
+   * How long a caller's session is kept after its last use, in ms (default 600 000: ten minutes; `Infinity`: until
+   * `max` evicts it); one a resource subscription holds is kept until that ends.
+   */
+  readonly idleMs?: number;
+}
+
+/** The default bound of {@link ProxySessionsOptions.max}. */
+const DEFAULT_MAX = 100;
+/** The default of {@link ProxySessionsOptions.idleMs}. */
+const DEFAULT_IDLE_MS = 600_000;
+/** The longest delay `setTimeout` takes (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+interface Entry {
+  readonly client: Client;
+  /** How many subscriptions hold it. */
+  holds: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** A bounded, expiring table of clients, each its own remote session. */
+export class CallerSessions {
+  readonly #open: (key: string) => Client;
+  readonly #max: number;
+  readonly #idleMs: number;
+  /** In order of use, the least recent first. */
+  readonly #entries = new Map<string, Entry>();
+
+  /**
+   * Creates the table.
+   *
+   * @param open Makes the client of a key (its session opens on its first request).
+   * @param options The bound and the idle time.
+   * @throws {RangeError} When `max` or `idleMs` is not a positive number.
+   */
+  constructor(open: (key: string) => Client, options: ProxySessionsOptions = {}) {
+    const { max = DEFAULT_MAX, idleMs = DEFAULT_IDLE_MS } = options;
+    if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`proxy(): sessions.max must be a positive integer`);
+    if (!(idleMs > 0)) throw new RangeError(`proxy(): sessions.idleMs must be a positive number`);
+    this.#open = open;
+    this.#max = max;
+    this.#idleMs = idleMs;
+  }
+
+  /**
+   * The client of a key, made if needed; its idle time starts again.
+   *
+   * @param key The caller's key.
+   * @returns Its client.
+   */
+  get(key: string): Client {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      if (this.#entries.size >= this.#max) this.#drop(this.#entries.keys().next().value!);
+      entry = { client: this.#open(key), holds: 0, timer: undefined };
+    } else {
+      this.#entries.delete(key); // to the end: the most recently used
+    }
+    this.#entries.set(key, entry);
+    this.#idle(key, entry);
+    return entry.client;
+  }
+
+  /**
+   * Keeps a key's session past its idle time until released (a subscription made in it).
+   *
+   * @param key The caller's key.
+   * @returns Its client, and the release.
+   */
+  hold(key: string): { client: Client; release: () => void } {
+    const client = this.get(key);
+    const entry = this.#entries.get(key)!;
+    entry.holds++;
+    this.#idle(key, entry); // no idle time while held
+    let released = false;
+    return {
+      client,
+      release: () => {
+        if (released) return;
+        released = true;
+        entry.holds--;
+        if (this.#entries.get(key) === entry) this.#idle(key, entry);
+      },
+    };
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    for (const entry of entries) {
+      clearTimeout(entry.timer);
+      await entry.client.close().catch(() => {});
+    }
+  }
+
+  /** Starts a key's idle time again (none while a subscription holds it). */
+  #idle(key: string, entry: Entry): void {
+    clearTimeout(entry.timer);
+    // Past `setTimeout`'s longest delay (about 24.8 days; `Infinity`) a session is kept until evicted.
+    const forever = entry.holds > 0 || this.#idleMs > MAX_TIMEOUT_MS;
+    entry.timer = forever ? undefined : unrefTimer(setTimeout(() => this.#drop(key), this.#idleMs));
+  }
+
+  /** Lets a key's session go, and ends it at the remote. */
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    clearTimeout(entry.timer);
+    void entry.client.close().catch(() => {});
+  }
+}
