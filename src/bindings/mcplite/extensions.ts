@@ -1,11 +1,10 @@
 /**
  * Extensions on MCP-lite (SEP-2133, as this SDK's MCP-lite extension E5): an extension's methods answer on the
- * JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's `method`, inside request middleware;
- * its client notifications too, as requests answered `{}` (or, sent without an id, as JSON-RPC notifications
- * answered 202 with no body), whose failure goes to `onError`, never to the client. The handlers' `ctx.auth` is the
- * caller request middleware leaves; a method's scopes are required of it. MCP-lite declares no client capabilities and its
- * JSON answers stream nothing (`ctx.client.extensions` undefined, `ctx.notify` silent, `ctx.request`
- * rejecting); on stdio and a WebSocket an extension's messages are MCP's.
+ * JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's `method`, inside request middleware, with
+ * the caller it leaves as `ctx.auth` and a method's scopes required of it; its client notifications too, as requests
+ * answered `{}` (sent without an id: answered 202 with no body), their failure going to `onError`, never the client.
+ * MCP-lite declares no client capabilities and its JSON answers stream nothing (`ctx.client.extensions` undefined,
+ * `ctx.notify` silent, `ctx.request` rejecting); on stdio and a WebSocket an extension's messages are MCP's.
  *
  * @module
  */
