@@ -12,8 +12,8 @@ import { ProtocolError } from "../errors/error.ts";
 import { isInputAnswer } from "./call-sink.ts";
 import { guardStore, isUnavailable } from "./guarded-store.ts";
 import { Job } from "./job.ts";
-import { DEFAULT_JOB_TIMEOUT_MS, runJob } from "./job-run.ts";
-import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
+import { runJob } from "./job-run.ts";
+import { failureResult, type ToolResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
@@ -93,7 +93,7 @@ export interface StartOptions {
   readonly id?: string;
   /** Aborts the work without ending the job: its worker shuts down, and the queue delivers it again. */
   readonly stop?: AbortSignal;
-  /** How long the work may run before it ends as timed out, in ms (default {@link DEFAULT_JOB_TIMEOUT_MS}). */
+  /** How long the work may run before it ends as timed out, in ms (default 15 minutes: `job-run.ts`). */
   readonly timeoutMs?: number;
 }
 
@@ -185,16 +185,21 @@ export class Continuations implements Tokens {
 
   /** Runs a job whose entry (and lease) is written (at `at`, for `ttlMs`), in the background. */
   #launch(id: string, work: DeferredWork, ttlMs: number, options: StartOptions, at = this.codec.now()): void {
-    const { onError, bind, shape = resultFromValue, waitUntil, stop, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
-    const now = this.codec.now;
-    const job = new Job(id, { store: this.results, ttlMs, expiresAt: at + ttlMs, now, pollMs: this.#pollMs, onError });
+    const { onError, bind, waitUntil, stop } = options;
+    const job = new Job(id, {
+      store: this.results,
+      ttlMs,
+      expiresAt: at + ttlMs,
+      now: this.codec.now,
+      pollMs: this.#pollMs,
+      onError,
+    });
     this.#running.set(id, job);
     bind?.(job);
     const abort = () => job.controller.abort(stop!.reason);
     stop?.addEventListener("abort", abort, { once: true });
     const heartbeat = this.#heartbeat(job, onError);
-    const run = { store: this.results, now, ttlMs, timeoutMs, shape, onError };
-    const running = runJob(job, work, run, () => this.#running.delete(id)).finally(() => {
+    const running = runJob(this, job, work, ttlMs, options, () => this.#running.delete(id)).finally(() => {
       clearInterval(heartbeat);
       this.#runs.delete(id);
       stop?.removeEventListener("abort", abort);

@@ -10,7 +10,7 @@ import type { ServerLogger } from "./logger.ts";
 import type { ErrorReporter } from "./runtime.ts";
 import type { ToolCall } from "./middleware.ts";
 import { withTraceIds } from "./trace-context.ts";
-import { callerTrace } from "./caller-trace.ts";
+import { traceparentOf } from "./caller-trace.ts";
 
 /** A logger that records nothing: what `logger: false` stands for. */
 const SILENT: ServerLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -74,7 +74,7 @@ function context(
     fields.tool = call.name;
     const id = call.ctx.meta.requestId;
     if (id !== undefined && id !== null) fields.requestId = id;
-    withTraceIds(fields, callerTrace(call.ctx)?.traceparent);
+    withTraceIds(fields, traceparentOf(call.ctx)); // an invalid one names no trace
   }
   if (report?.reference !== undefined) fields.reference = report.reference;
   if (report !== undefined && report.repeated > 0) fields.repeated = report.repeated;

@@ -9,8 +9,9 @@ import { type ErrorCode, ProtocolError } from "../errors/error.ts";
 import { failureFromError } from "./failure.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import type { Job } from "./job.ts";
-import type { ToolResult } from "./result.ts";
-import { hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
+import { resultFromValue, type ToolResult } from "./result.ts";
+import type { Continuations, StartOptions } from "./continuations.ts";
+import { hasEnded, type StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork } from "./tool-promise.ts";
 
@@ -30,34 +31,28 @@ export function jobTimedOut(timeoutMs: number): ProtocolError {
   });
 }
 
-/** What a job's run needs besides its work: where its entry goes, its lifetimes, and where its errors go. */
-export interface JobRun {
-  /** The result store its entry goes to. */
-  readonly store: ResultStore;
-  /** The clock, in ms since the epoch. */
-  readonly now: () => number;
-  /** How long a failure written here lasts, in ms. */
-  readonly ttlMs: number;
-  /** How long the work may run before it ends as timed out, in ms. */
-  readonly timeoutMs: number;
-  /** Turns the work's value into its result (the owning tool's output check). */
-  readonly shape: (value: unknown) => ToolResult | Promise<ToolResult>;
-  /** Receives errors that become failures, for logs. */
-  readonly onError?: (error: unknown) => unknown;
-}
-
 /**
  * Runs a job's work to its end and writes the entry it ends with: its result, or its failure; nothing when the
  * job was cut off (cancelled, expired, its worker stopping), and a timeout when it ran past `timeoutMs`.
  *
+ * @param c The server's continuations: their store and clock.
  * @param job The job, its entry (and lease) written.
  * @param work The work.
- * @param run The store, the clock, the lifetimes, the shaping of the result and where errors go.
- * @param ended Called once the work has ended (before the final write).
+ * @param ttlMs How long a failure written here lasts.
+ * @param options Where errors go, the shaping of the result, the time limit.
+ * @param ended Called once the work has ended, before the final write (which its lease outlives).
  * @returns When the final entry is written (or given up).
  */
-export async function runJob(job: Job, work: DeferredWork, run: JobRun, ended: () => void): Promise<void> {
-  const { store, now, ttlMs, timeoutMs, shape, onError } = run;
+export async function runJob(
+  c: Pick<Continuations, "results" | "codec">,
+  job: Job,
+  work: DeferredWork,
+  ttlMs: number,
+  options: StartOptions,
+  ended: () => void,
+): Promise<void> {
+  const { onError, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
+  const { results: store, codec: { now } } = c;
   const signal = job.controller.signal;
   let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
   const timer = unrefTimer(setTimeout(() => job.controller.abort(timedOut ??= jobTimedOut(timeoutMs)), timeoutMs));
