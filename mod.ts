@@ -41,7 +41,7 @@ export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } 
 export type { AnyResource, CacheHint, Resource } from "./src/core/resource.ts";
 export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/prompt.ts";
 export type { Completer } from "./src/core/completer.ts";
-export type { Extension, ExtensionContext, ExtensionMethodOptions } from "./src/core/extension.ts";
+export type { Extension, ExtensionContext } from "./src/core/extension.ts";
 export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.

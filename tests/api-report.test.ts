@@ -90,6 +90,27 @@ describe("the API report", () => {
     assert.equal(readFileSync(file, "utf8"), text);
   });
 
+  it("fails on a changed error code's string, which goes on the wire, showing the value", SLOW, async () => {
+    const clone = await repo();
+    const edits: [string, string, string][] = [
+      ["src/errors/error.ts", 'UnknownTool: "unknown_tool"', 'UnknownTool: "no_such_tool"'],
+      ["src/errors/webtools-codes.ts", 'RateLimit: "RATE_LIMIT"', 'RateLimit: "RATE_LIMITED"'],
+    ];
+    for (const [path, before, after] of edits) {
+      const file = join(clone, path);
+      const text = readFileSync(file, "utf8");
+      assert.ok(text.includes(before), before);
+      writeFileSync(file, text.replace(before, after));
+    }
+    const checked = await run(DENO, [...TOOL, "--check"], 60_000, clone);
+    assert.equal(checked.code, 1, checked.stdout + checked.stderr);
+    assert.match(checked.stderr, /^-const ErrorCode: \{ .*readonly UnknownTool: "unknown_tool";/m);
+    assert.match(checked.stderr, /^\+const ErrorCode: \{ .*readonly UnknownTool: "no_such_tool";/m);
+    assert.match(checked.stderr, /^\+const WebtoolsCode: \{ .*readonly RateLimit: "RATE_LIMITED";/m);
+    const restored = await run("git", ["checkout", "--", ...edits.map(([path]) => path)], 60_000, clone);
+    assert.equal(restored.code, 0, restored.stderr);
+  });
+
   it("fails on a changed signature, showing the line before and after", SLOW, async () => {
     const clone = await repo();
     const file = join(clone, "src/client/mod.ts");

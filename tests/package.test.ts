@@ -144,7 +144,9 @@ describe("the package manifests", () => {
     const minimum = /const NODE_MINIMUM = \[(\d+), (\d+)\]/.exec(launcher);
     assert.ok(minimum, "src/cli/bin.mjs states NODE_MINIMUM");
     assert.deepEqual([Number(minimum[1]), Number(minimum[2]), 0], lowerBound(pkg.engines.node));
-    assert.equal(pkg.scripts.prepack, "npm run build", "npm pack and npm publish build first");
+    // prepare: npm pack and npm publish build first, and so does npm ci in a checkout (for npx mcplite there)
+    assert.equal(pkg.scripts.prepare, "npm run build", "npm ci, npm pack and npm publish build first");
+    assert.equal(pkg.scripts.prepack, undefined, "one build per pack (prepare runs on npm pack too)");
   });
 
   it("state a Node version that every runtime dependency supports, in package.json and the README", () => {

@@ -9,6 +9,7 @@
  * A change to the public API therefore updates the report in the same commit, and review sees it as a diff.
  */
 import { declaration } from "./api-report/render.ts";
+import { withConstValue } from "./api-report/const-values.ts";
 import { unifiedDiff } from "./api-report/diff.ts";
 import { type NamesRow, namesTable, PUBLIC_API_PAGE, withNamesTable } from "./api-report/public-api-page.ts";
 import { REPORT_DIR as DIR, reportFile, specifierOf } from "./api-report/read-report.ts";
@@ -33,8 +34,8 @@ async function denoDoc(files: string[]): Promise<Record<string, { symbols: Node[
 }
 
 /** One entry point's exports: each name's declarations, with re-exports documented by another entry resolved. */
-function exportsOf(symbols: Node[], byLocation: Map<string, Node>): [string, Node[]][] {
-  return symbols.map((symbol) => {
+function exportsOf(symbols: Node[], byLocation: Map<string, Node>): Promise<[string, Node[]][]> {
+  return Promise.all(symbols.map(async (symbol): Promise<[string, Node[]]> => {
     const seen = new Set<string>();
     const declarations: Node[] = [];
     for (const decl of symbol.declarations) {
@@ -46,8 +47,8 @@ function exportsOf(symbols: Node[], byLocation: Map<string, Node>): [string, Nod
         if (!seen.has(at)) declarations.push(d), seen.add(at);
       }
     }
-    return [symbol.name, declarations];
-  });
+    return [symbol.name, await Promise.all(declarations.map((d) => withConstValue(symbol.name, d)))];
+  }));
 }
 
 const KIND_ORDER = ["namespace", "enum", "class", "interface", "typeAlias", "function", "variable"];
@@ -103,7 +104,7 @@ export async function apiReport(): Promise<Map<string, string>> {
   for (const [subpath, file] of entries) {
     const node = nodes[new URL(file, `file://${ROOT}`).href];
     if (!node) throw new Error(`api-report: deno doc did not document ${file}`);
-    const exported = exportsOf(node.symbols, byLocation);
+    const exported = await exportsOf(node.symbols, byLocation);
     files.set(reportFile(subpath), render(subpath, manifest.name, exported));
     rows.push({ specifier: specifierOf(manifest.name, subpath), count: exported.length, file: reportFile(subpath) });
   }

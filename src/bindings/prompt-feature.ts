@@ -14,6 +14,7 @@ import type {
   Registry,
 } from "../core/mod.ts";
 import type { PromptCaller } from "./render-prompt.ts";
+import { litePart } from "./lite-part.ts";
 
 type PromptDescriptor = ReturnType<typeof describePrompt>;
 type PromptResult = ReturnType<typeof promptResultFromValue>;
@@ -61,9 +62,5 @@ export interface LiteFeature extends Feature {
  * @returns The prompts part, or `undefined` when the server defines no prompt.
  */
 export function litePrompts(registry: Registry): LitePrompts | undefined {
-  for (const feature of registry.features) {
-    const prompts = (feature as Partial<LiteFeature>).mcplite?.prompts;
-    if (prompts !== undefined) return prompts;
-  }
-  return undefined;
+  return litePart<LitePrompts>(registry, "prompts");
 }

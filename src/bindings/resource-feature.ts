@@ -7,6 +7,7 @@
  */
 import type { AuthInfo, describeResource, Feature, HandlerOutcome, Registry } from "../core/mod.ts";
 import type { PromptCaller } from "./render-prompt.ts";
+import { litePart } from "./lite-part.ts";
 
 type ResourceDescriptor = ReturnType<typeof describeResource>;
 
@@ -58,9 +59,5 @@ export interface LiteResourceFeature extends Feature {
  * @returns The resources part, or `undefined` when the server defines no resource.
  */
 export function liteResources(registry: Registry): LiteResources | undefined {
-  for (const feature of registry.features) {
-    const resources = (feature as Partial<LiteResourceFeature>).mcplite?.resources;
-    if (resources !== undefined) return resources;
-  }
-  return undefined;
+  return litePart<LiteResources>(registry, "resources");
 }

@@ -10,7 +10,7 @@ import { argumentsFor } from "./arg-values.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { CommandContext } from "./command.ts";
 import { ExitCode, oneLine } from "./exit-errors.ts";
-import { listedOrNamed, unknownToolOr } from "./find-tool.ts";
+import { findTool, unknownToolOr } from "./find-tool.ts";
 import { formatResult } from "./format.ts";
 import { createProgressView } from "./progress.ts";
 import type { UrlElicitRequest } from "../client/input.ts";
@@ -30,7 +30,7 @@ const MAX_VISITS = 3;
 export async function callCommand(ctx: CommandContext): Promise<number> {
   const { client, args, terminal, signal } = ctx;
   const name = args.tool!;
-  const { tool, tools } = await listedOrNamed(client, name, signal);
+  const { tool, tools } = await findTool(client, name, signal, "call");
   const input = argumentsFor(tool, args.argsJson, args.argPairs);
   const view = ctx.view = createProgressView(terminal, name);
   let result;

@@ -9,42 +9,28 @@ import type { ToolInfo } from "../client/transport.ts";
 import { UsageError } from "./exit-errors.ts";
 
 /**
- * Lists the server's tools and finds one.
+ * Lists the server's tools and finds one. A name the listing does not show is refused, naming the server's
+ * tools; or, with `unlisted: "call"`, taken as a tool of that name with no schema: a server may call tools it
+ * does not list (tool search lists its search and call tools only), so the call is sent and the server says
+ * whether the tool exists.
  *
  * @param client The client.
  * @param name The tool's name.
  * @param signal Aborted on Ctrl-C.
- * @returns The tool, and every tool listed.
+ * @param unlisted What a name the listing does not show is: refused (the default), or called.
+ * @returns The tool (`inputSchema` empty when called unlisted), and every tool listed.
  * @throws {UsageError} For an unknown tool, naming the server's.
  */
 export async function findTool(
   client: Client,
   name: string,
   signal: AbortSignal,
+  unlisted: "refuse" | "call" = "refuse",
 ): Promise<{ tool: ToolInfo; tools: ToolInfo[] }> {
   const tools = await client.listTools({ signal });
-  const tool = tools.find((t) => t.name === name);
+  const tool = tools.find((t) => t.name === name) ?? (unlisted === "call" ? { name, inputSchema: {} } : undefined);
   if (tool === undefined) throw unknownTool(name, tools);
   return { tool, tools };
-}
-
-/**
- * The tool as listed, or, for a name the listing does not show, a tool of that name with no schema: a
- * server may call tools it does not list (tool search lists its search and call tools only), so the call
- * is sent and the server says whether the tool exists.
- *
- * @param client The client.
- * @param name The tool's name.
- * @param signal Aborted on Ctrl-C.
- * @returns The tool (`inputSchema` empty when not listed), and every tool listed.
- */
-export async function listedOrNamed(
-  client: Client,
-  name: string,
-  signal: AbortSignal,
-): Promise<{ tool: ToolInfo; tools: ToolInfo[] }> {
-  const tools = await client.listTools({ signal });
-  return { tool: tools.find((t) => t.name === name) ?? { name, inputSchema: {} }, tools };
 }
 
 /**

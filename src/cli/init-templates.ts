@@ -197,31 +197,16 @@ export function projectFiles(runtime: Runtime, name: string, sdk?: string): Reco
   const typed = { "tsconfig.json": json(TSCONFIG) };
   switch (runtime) {
     case "node":
+    case "bun": {
+      const { scripts, extra, npmrc } = NPM_PROJECTS[runtime];
       return {
         ...common,
-        "package.json": packageJson(
-          name,
-          sdk,
-          { start: "node main.ts", dev: "mcplite dev server.ts", test: "node --test server.test.ts", typecheck: "tsc" },
-          { engines: NODE_ENGINES, devDependencies: TYPE_CHECK },
-        ),
+        "package.json": packageJson(name, sdk, scripts, extra),
         ...typed,
-        ".npmrc": NPMRC,
+        ...(npmrc ? { ".npmrc": NPMRC } : {}),
         ".gitignore": GITIGNORE,
       };
-    case "bun":
-      return {
-        ...common,
-        "package.json": packageJson(
-          name,
-          sdk,
-          // bunx --bun: the bin's shebang names Node, which Bun would otherwise run it with.
-          { start: "bun run main.ts", dev: "bunx --bun mcplite dev server.ts", test: "bun test", typecheck: "tsc" },
-          { devDependencies: TYPE_CHECK },
-        ),
-        ...typed,
-        ".gitignore": GITIGNORE,
-      };
+    }
     case "deno":
       return { ...common, ...denoFiles(name, sdk), ...(sdk === undefined ? {} : { ".gitignore": GITIGNORE }) };
     case "workers":
@@ -244,6 +229,26 @@ export function projectFiles(runtime: Runtime, name: string, sdk?: string): Reco
       };
   }
 }
+
+/** What a Node and a Bun project's package.json say, and whether it pins npm's settings (`.npmrc`). */
+const NPM_PROJECTS = {
+  node: {
+    scripts: {
+      start: "node main.ts",
+      dev: "mcplite dev server.ts",
+      test: "node --test server.test.ts",
+      typecheck: "tsc",
+    },
+    extra: { engines: NODE_ENGINES, devDependencies: TYPE_CHECK },
+    npmrc: true,
+  },
+  bun: {
+    // bunx --bun: the bin's shebang names Node, which Bun would otherwise run it with.
+    scripts: { start: "bun run main.ts", dev: "bunx --bun mcplite dev server.ts", test: "bun test", typecheck: "tsc" },
+    extra: { devDependencies: TYPE_CHECK },
+    npmrc: false,
+  },
+};
 
 /**
  * What to run next, as `mcplite init` prints it.

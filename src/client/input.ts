@@ -9,7 +9,7 @@
 import type { McpliteError } from "../errors/error.ts";
 import { clientError, rpcError } from "./errors.ts";
 import type { InputRequest } from "./transport.ts";
-import type { SampleParams, SamplingContent } from "../core/sampling.ts";
+import type { CreateMessageResult, SampleParams } from "../core/sampling.ts";
 
 /** What the user answered to an elicitation (MCP `ElicitResult`). */
 export interface ElicitAnswer {
@@ -66,17 +66,7 @@ export type SampleRequest = SampleParams;
  * A sampled message (MCP `CreateMessageResult`): text, or `tool_use` blocks with `stopReason: "toolUse"`
  * when the model calls one of the request's tools.
  */
-export interface SampleAnswer {
-  /** Normally `assistant`. */
-  role: "user" | "assistant";
-  /** The content (e.g. `{ type: "text", text }`, or `{ type: "tool_use", id, name, input }`). */
-  content: SamplingContent | SamplingContent[];
-  /** The model that answered. */
-  model: string;
-  /** Why sampling stopped: `toolUse` when the content calls tools. */
-  stopReason?: "endTurn" | "stopSequence" | "maxTokens" | "toolUse" | (string & Record<never, never>);
-  /** Free-form metadata. */
-  _meta?: Record<string, unknown>;
+export interface SampleAnswer extends CreateMessageResult {
   /** Other fields. */
   [key: string]: unknown;
 }

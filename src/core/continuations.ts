@@ -11,6 +11,7 @@ import { createTokens, type Tokens, type TokensOptions } from "./tokens.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { isInputAnswer } from "./call-sink.ts";
 import { guardStore, isUnavailable } from "./guarded-store.ts";
+import { storeOnce } from "./store-once.ts";
 import { Job } from "./job.ts";
 import { runJob } from "./job-run.ts";
 import { failureResult, type ToolResult } from "./result.ts";
@@ -145,9 +146,11 @@ export class Continuations implements Tokens {
     this.promiseTtlMs = tokens.promiseTtlMs;
     this.inputTtlMs = tokens.inputTtlMs;
     this.retryAfterMs = tokens.retryAfterMs;
-    this.results = options.results === undefined
-      ? createMemoryResultStore({ now: options.now })
-      : guardStore(options.results, this.retryAfterMs, options.onError);
+    this.results = storeOnce(
+      options.results === undefined
+        ? createMemoryResultStore({ now: options.now })
+        : guardStore(options.results, this.retryAfterMs, options.onError),
+    );
     // Only a store shared with other instances can carry answers given there.
     this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
     this.#leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;

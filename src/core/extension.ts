@@ -76,15 +76,6 @@ export interface ExtensionContext {
   request(method: string, params?: Readonly<Record<string, unknown>>): Promise<Readonly<Record<string, unknown>>>;
 }
 
-/** Options of an extension's method (`defineExtension(id).method(name, schema, handler, options)`). */
-export interface ExtensionMethodOptions {
-  /**
-   * The OAuth scopes a caller must hold to call the method, all of them (RFC 6749 §3.3 scope tokens), as a tool's
-   * `.scopes()`: a caller without them gets the same refusal and step-up challenge.
-   */
-  readonly scopes?: readonly string[];
-}
-
 /**
  * An extension (SEP-2133): an immutable value, each builder method returning a new one. Serve it with
  * `server.extension(extension)`.
@@ -206,7 +197,13 @@ export interface Extension<Id extends string = string> {
       params: InferSchemaOutput<S>,
       ctx: ExtensionContext,
     ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>,
-    options?: ExtensionMethodOptions,
+    options?: {
+      /**
+       * The OAuth scopes a caller must hold to call the method, all of them (RFC 6749 §3.3 scope tokens), as a
+       * tool's `.scopes()`: a caller without them gets the same refusal and step-up challenge.
+       */
+      readonly scopes?: readonly string[];
+    },
   ): Extension<Id>;
   /**
    * Adds a notification the client sends (SEP-2133: an extension's own messages). It is never answered

@@ -28,7 +28,15 @@ export type StoredResult =
       readonly requests: Readonly<Record<string, InputRequest>>;
       readonly answers?: Readonly<Record<string, unknown>>;
     }
-    | { readonly status: "completed"; readonly result: ToolResult }
+    | {
+      readonly status: "completed";
+      readonly result: ToolResult;
+      /**
+       * The result's one text block was its `structuredContent`'s JSON and is left out of the entry (the
+       * value is stored once, not twice); the server writes the block back on reading it.
+       */
+      readonly textIsStructured?: true;
+    }
     // `code`: an ErrorCode, or the JSON-RPC number a ProtocolError was raised with (kept as raised)
     | { readonly status: "failed"; readonly error: { code: ErrorCode | number; message: string; data?: unknown } }
     | { readonly status: "cancelled" }

@@ -11,6 +11,7 @@ import {
   createNoopMeter,
   type Histogram,
   isSpanContextValid,
+  type Meter,
   type MeterProvider,
   metrics,
   propagation,
@@ -70,6 +71,22 @@ export const INSTALL_LINE = "npm i @opentelemetry/api @opentelemetry/sdk-trace";
 /** Bucket boundaries the conventions advise for the operation durations, in seconds. */
 export const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
+/**
+ * A histogram of durations, in seconds, with the buckets the conventions advise.
+ *
+ * @param meter The meter.
+ * @param name The metric's name.
+ * @param description What it measures.
+ * @returns The histogram.
+ */
+export function durationHistogram(meter: Meter, name: string, description: string): Histogram {
+  return meter.createHistogram(name, {
+    unit: "s",
+    description,
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+}
+
 /** Records an operation's duration, in seconds, with its attributes. */
 export type DurationRecorder = (seconds: number, attributes: Attributes) => void;
 
@@ -95,11 +112,7 @@ export function durationRecorder(
     const current = provider ?? metrics.getMeterProvider();
     if (current !== source || histogram === undefined) {
       source = current;
-      histogram = current.getMeter(SCOPE).createHistogram(name, {
-        unit: "s",
-        description,
-        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-      });
+      histogram = durationHistogram(current.getMeter(SCOPE), name, description);
     }
     histogram.record(seconds, attributes);
   };

@@ -8,7 +8,7 @@
  * @module
  */
 import { type Attributes, metrics } from "@opentelemetry/api";
-import { DURATION_BUCKETS, SCOPE } from "./conventions.ts";
+import { durationHistogram, SCOPE } from "./conventions.ts";
 
 /** What a worker records its jobs with. */
 export interface WorkerMetrics {
@@ -32,20 +32,20 @@ export function workerMetrics(): WorkerMetrics {
     unit: "{job}",
     description: "Queued jobs this worker runs now",
   });
-  const lag = meter.createHistogram("mcplite.worker.job.lag", {
-    unit: "s",
-    description: "Time from a job's enqueue (the call that queued it) to its start on a worker",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
+  const lag = durationHistogram(
+    meter,
+    "mcplite.worker.job.lag",
+    "Time from a job's enqueue (the call that queued it) to its start on a worker",
+  );
   const consumed = meter.createCounter("messaging.client.consumed.messages", {
     unit: "{message}",
     description: "Queued jobs delivered to this worker, by how their run ended (mcplite.job.outcome)",
   });
-  const duration = meter.createHistogram("messaging.process.duration", {
-    unit: "s",
-    description: "Duration of a queued job's run on a worker, from its take to its end",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
+  const duration = durationHistogram(
+    meter,
+    "messaging.process.duration",
+    "Duration of a queued job's run on a worker, from its take to its end",
+  );
   return {
     running: (delta, attributes) => running.add(delta, attributes),
     lag: (seconds, attributes) => lag.record(seconds, attributes),

@@ -2,7 +2,7 @@
  * Many instances on PostgreSQL: `postgresResultStore(pool)` shares the results of `ctx.defer()` work (and MCP
  * task state) between every server instance using the same database, and `postgresNotifier(pool)` carries
  * list_changed and resource-updated notifications between them over LISTEN/NOTIFY. Bring a node-postgres pool
- * (npm `pg`); this entry point imports nothing of it.
+ * (npm `pg`, with `@types/pg` for its types: it ships none); this entry point imports nothing of it.
  *
  * @module
  */

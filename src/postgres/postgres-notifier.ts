@@ -36,7 +36,7 @@ interface ListeningClient {
  *
  * @example
  * ```ts ignore
- * import pg from "pg";
+ * import pg from "pg"; // npm install pg @types/pg
  * import { createServer } from "@mcplite/sdk";
  * import { postgresNotifier, postgresResultStore } from "@mcplite/sdk/postgres";
  * const pool = new pg.Pool({ connectionString: "postgres://app@10.0.0.6/app" }).on("error", () => {});

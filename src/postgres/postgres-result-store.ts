@@ -35,7 +35,7 @@ const utf8 = new TextEncoder();
  *
  * @example
  * ```ts ignore
- * import pg from "pg";
+ * import pg from "pg"; // npm install pg @types/pg
  * import { createServer } from "@mcplite/sdk";
  * import { postgresResultStore } from "@mcplite/sdk/postgres";
  * const pool = new pg.Pool({ connectionString: "postgres://app@10.0.0.6/app" })

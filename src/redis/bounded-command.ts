@@ -7,25 +7,17 @@
  * @module
  */
 
+import type { RedisClientLike } from "./redis-client-like.ts";
+
 /**
  * What the guard reads of a client, all optional (a client of another shape is used as is): node-redis 5
  * says it is up with `isReady` and reopens with `destroy()` then `connect()`; ioredis says it with
  * `status` (`"ready"`) and reopens with `disconnect(true)`, saying `ready` again once it has.
  */
-export interface RedisConnectionLike {
-  /** node-redis: whether the connection is up (`false` while it reconnects). */
-  readonly isReady?: boolean;
-  /** ioredis: the connection's state, `"ready"` when up. */
-  readonly status?: string;
-  /** node-redis: closes the connection at once. */
-  destroy?(): void;
-  /** node-redis: opens it again. */
-  connect?(): Promise<unknown>;
-  /** ioredis: closes the connection, and with `true` opens it again. */
-  disconnect?(reconnect?: boolean): void;
-  /** ioredis: an event, once (`ready`: up again). */
-  once?(event: "ready", listener: () => void): unknown;
-}
+export type RedisConnectionLike = Pick<
+  RedisClientLike,
+  "isReady" | "status" | "destroy" | "connect" | "disconnect" | "once"
+>;
 
 /** Whether the client is ioredis (or a fork of it, such as iovalkey): it has a `status` of its own. */
 export function isIoRedis(client: object): boolean {

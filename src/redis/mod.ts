@@ -6,5 +6,6 @@
  *
  * @module
  */
-export { type RedisClientLike, redisResultStore, type RedisResultStoreOptions } from "./redis-result-store.ts";
+export type { RedisClientLike } from "./redis-client-like.ts";
+export { redisResultStore, type RedisResultStoreOptions } from "./redis-result-store.ts";
 export { redisNotifier, type RedisNotifierOptions, type RedisPubSubClientLike } from "./redis-notifier.ts";

@@ -116,18 +116,28 @@ export class ToolCatalog {
    */
   async search(query: string, k: number, auth: AuthInfo | undefined): Promise<AnyTool[]> {
     const { tools, index, priors, actions, destructive } = this.#index();
-    const terms = queryTerms(query, this.#settings.synonyms);
+    const alternatives: string[][] = [];
+    const terms = queryTerms(query, this.#settings.synonyms, 1, alternatives);
     const coverage = new Map<number, number>();
-    let scores = index.scores(terms, coverage);
+    let scores = alternativeScores(index, terms, alternatives, coverage);
+    const groupOf = new Map<string, number>();
+    alternatives.forEach((group, g) => group.forEach((term) => groupOf.set(term, g)));
     const bonus = this.#settings.actionBonus;
-    let asked = 0;
-    for (const weight of terms.values()) asked += weight;
+    let asked = 0; // one word's alternatives count as one
+    for (const [term, weight] of terms) if (!groupOf.has(term)) asked += weight;
+    for (const group of alternatives) asked += Math.max(...group.map((term) => terms.get(term)!));
     for (const [doc, score] of scores) {
       // The action a user names (its verb, `list` of `ListEvents`, and what it acts on, `event`) is what they
-      // want done: among tools about the same thing, the one that does it.
+      // want done: among tools about the same thing, the one that does it. One word's alternatives name one.
       const action = actions[doc];
       let named = 0;
-      for (const term of action) named += Math.min(terms.get(term) ?? 0, 1);
+      const counted = new Set<number>();
+      for (const term of action) {
+        const group = groupOf.get(term);
+        if (group !== undefined && counted.has(group)) continue;
+        if (group !== undefined) counted.add(group);
+        named += Math.min(terms.get(term) ?? 0, 1);
+      }
       const does = action.length === 0 ? 1 : 1 + bonus * named / action.length;
       // A tool that holds more of what was asked beats one that holds one rare word of it many times.
       const covered = (coverage.get(doc) ?? 0) / asked;
@@ -161,4 +171,39 @@ export class ToolCatalog {
     }
     return vector;
   }
+}
+
+/**
+ * The index's scores of a query whose words' verbs are alternatives: a tool holding two of one word's
+ * (`create-or-update-secret` for put → add, create, update) scores the best of them, not their sum, and
+ * counts one in `coverage`.
+ *
+ * @param index The index.
+ * @param terms The query's terms and weights.
+ * @param alternatives Per word, the verbs that are its alternatives (`queryTerms()`).
+ * @param coverage Filled with the weight of the query's terms each tool holds.
+ * @returns Each matching tool's score.
+ */
+function alternativeScores(
+  index: Bm25fIndex,
+  terms: ReadonlyMap<string, number>,
+  alternatives: readonly (readonly string[])[],
+  coverage: Map<number, number>,
+): Map<number, number> {
+  const grouped = new Set(alternatives.flat());
+  const scores = index.scores(new Map([...terms].filter(([term]) => !grouped.has(term))), coverage);
+  for (const group of alternatives) {
+    const best = new Map<number, { score: number; weight: number }>();
+    for (const term of group) {
+      const held = new Map<number, number>();
+      for (const [doc, score] of index.scores(new Map([[term, terms.get(term)!]]), held)) {
+        if (score > (best.get(doc)?.score ?? 0)) best.set(doc, { score, weight: held.get(doc)! });
+      }
+    }
+    for (const [doc, { score, weight }] of best) {
+      scores.set(doc, (scores.get(doc) ?? 0) + score);
+      coverage.set(doc, (coverage.get(doc) ?? 0) + weight);
+    }
+  }
+  return scores;
 }

@@ -65,10 +65,12 @@ export interface ToolSearchOptions {
   /**
    * Words users say mapped to the words the tools use (`{ ticket: ["issue"] }`, `{ file: ["item"] }` for
    * Microsoft Graph), added to the defaults, which hold the verbs of any API (leave, add, post → create;
-   * store, save, set, put → create, update; remove, erase, drop → delete; show, read, fetch → get, list; …)
-   * and no one API's nouns; a phrase such as `"set up"` stands for its synonyms alone; a synonym weighs as
-   * the word itself. A tool that removes something (`destructiveHint`, or a delete/remove/revoke… action)
-   * ranks after the others unless the query asks for a removal (its words or their synonyms).
+   * store, save, set → create, update; put → add, create, update; apply, attach, tag → add, update; remove,
+   * erase, drop → delete; show, read, fetch → get, list; …) and no one API's nouns; a phrase such as
+   * `"set up"` stands for its synonyms alone; a synonym weighs as the word itself. One word's operation verbs
+   * are alternatives: a tool holding two of them (`create-or-update-secret` for put) counts one. A tool
+   * that removes something (`destructiveHint`, or a delete/remove/revoke… action) ranks after the others
+   * unless the query asks for a removal (its words or their synonyms).
    */
   readonly synonyms?: Readonly<Record<string, readonly string[]>>;
   /**

@@ -147,7 +147,7 @@ describe("mcplite init", () => {
     }
   });
 
-  // The projects install the packed package (prepack builds dist/ with tsc): once per CI run, under bun test.
+  // The projects install the packed package (prepare builds dist/ with tsc): once per CI run, under bun test.
   const heavy = ONCE_PER_RUN;
 
   let tools: Promise<string | { tarball: string; bin: string; node: string }> | undefined;

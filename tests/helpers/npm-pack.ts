@@ -1,5 +1,5 @@
 /**
- * The npm tarball of this checkout, as `npm pack` makes it (its `prepack` builds dist/ with tsc), packed
+ * The npm tarball of this checkout, as `npm pack` makes it (its `prepare` builds dist/ with tsc), packed
  * once per test process into a directory removed when the process exits (or once per `npm test`, shared by
  * its test processes), and projects outside the repository that install it.
  */
@@ -25,7 +25,7 @@ let packed: Promise<Packed | string> | undefined;
 /**
  * Packs the repository once per process, or once per `npm test` when several test processes run at once
  * (tools/test.mjs names a shared directory in MCPLITE_PACK_DIR: the first process packs, the others wait
- * for its report, since two `prepack` builds would race on dist/). A string says why it could not (a test
+ * for its report, since two `prepare` builds would race on dist/). A string says why it could not (a test
  * skips with it).
  */
 export function packOnce(): Promise<Packed | string> {

@@ -45,13 +45,16 @@ export function getPrompt(
   request: PromptRequest,
   context: HandlerContext,
 ): Promise<PromptResponseInit> {
-  const started = performance.now();
-  return asConnectErrors(async () => {
+  return answered(registry, version, () => {
     const prompts = litePrompts(registry) ?? noPrompts();
     const args = structOf(request.arguments) ?? {};
-    const round = roundOf({ name: request.name, arguments: args }, request, context);
-    return answerOf(await prompts.render(registry, request.name, args, round), started, version);
-  }, reporter(registry));
+    return prompts.render(
+      registry,
+      request.name,
+      args,
+      roundOf({ name: request.name, arguments: args }, request, context),
+    );
+  });
 }
 
 /**
@@ -85,12 +88,10 @@ export function readResource(
   request: ResourceRequest,
   context: HandlerContext,
 ): Promise<ResourceResponseInit> {
-  const started = performance.now();
-  return asConnectErrors(async () => {
+  return answered(registry, version, () => {
     const resources = liteResources(registry) ?? noResources();
-    const round = roundOf({ uri: request.uri }, request, context);
-    return answerOf(await resources.read(registry, request.uri, round), started, version);
-  }, reporter(registry));
+    return resources.read(registry, request.uri, roundOf({ uri: request.uri }, request, context));
+  });
 }
 
 /** Where a method's masked failures go: the server's `onError`. */
@@ -98,17 +99,26 @@ function reporter(registry: Registry): (error: unknown) => unknown {
   return (error) => registry.runtime.onError?.(error);
 }
 
-/** A rendered prompt or a read resource as its response: the value as `result`, or the input round's `meta`. */
-function answerOf(
-  answer: { readonly asked: true; readonly outcome: Parameters<typeof responseFromOutcome>[0] } | {
-    readonly asked?: false;
-    readonly value: object;
-  },
-  started: number,
+/**
+ * A prompt's rendering or a resource's read, timed from here, as its response: the value as `result`, or the
+ * input round's `meta`; its failures as Connect's, masked ones reported.
+ */
+function answered(
+  registry: Registry,
   version: string,
-): { result: JsonObject; meta?: ReturnType<typeof responseFromOutcome>["meta"] } {
-  if (answer.asked) return { result: {}, meta: responseFromOutcome(answer.outcome, started, version).meta };
-  return { result: toJsonObject(answer.value) };
+  answer: () => Promise<
+    { readonly asked: true; readonly outcome: Parameters<typeof responseFromOutcome>[0] } | {
+      readonly asked?: false;
+      readonly value: object;
+    }
+  >,
+): Promise<{ result: JsonObject; meta?: ReturnType<typeof responseFromOutcome>["meta"] }> {
+  const started = performance.now();
+  return asConnectErrors(async () => {
+    const done = await answer();
+    if (done.asked) return { result: {}, meta: responseFromOutcome(done.outcome, started, version).meta };
+    return { result: toJsonObject(done.value) };
+  }, reporter(registry));
 }
 
 /** A listing method's request, as the request middleware sees it. */

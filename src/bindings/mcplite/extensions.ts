@@ -1,10 +1,9 @@
 /**
  * Extensions on MCP-lite (SEP-2133, as this SDK's MCP-lite extension E5): an extension's methods answer on the
  * JSON-RPC endpoints (`POST {base}/rpc`, `/calltools`) as the envelope's `method`, inside request middleware, with
- * the caller it leaves as `ctx.auth` and a method's scopes required of it; its client notifications too, as requests
- * answered `{}` (sent without an id: answered 202 with no body), their failure going to `onError`, never the client.
- * MCP-lite declares no client capabilities and its JSON answers stream nothing (`ctx.client.extensions` undefined,
- * `ctx.notify` silent, `ctx.request` rejecting); on stdio and a WebSocket an extension's messages are MCP's.
+ * the caller's `ctx.auth` and the method's scopes required; its notifications are answered `{}`, or 202 with no body
+ * when sent without an id, their failure going to `onError`. MCP-lite declares no client capabilities and its JSON
+ * answers stream nothing; on stdio and a WebSocket an extension's messages are MCP's.
  *
  * @module
  */

@@ -158,6 +158,18 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
    */
   async function sendRequest(method: string, params: Record<string, unknown>, ctx: RequestContext): Promise<Reply> {
     const callOptions = { signal: ctx.signal, headers: metadataOf(headers, ctx) };
+    // A prompt's rendering and a resource's read carry an input round, as `ToolRequest` does, and answer with
+    // the result, or with the round's `meta` when the server asks for input.
+    const round = {
+      inputResponses: params.inputResponses as JsonObject | undefined,
+      requestState: typeof params.requestState === "string" ? params.requestState : "",
+    };
+    const answered = (response: Pick<ToolResponse, "meta" | "result">): Reply => {
+      ctx.activity();
+      return response.meta === undefined
+        ? { kind: "complete", result: response.result ?? {} }
+        : replyFromResponse(response);
+    };
     try {
       if (method === "resources/list") {
         const { resources } = await client.getResources({}, callOptions);
@@ -170,15 +182,7 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         return { kind: "complete", result: { resourceTemplates } };
       }
       if (method === "resources/read") {
-        const response = await client.readResource({
-          uri: String(params.uri ?? ""),
-          inputResponses: params.inputResponses as JsonObject | undefined,
-          requestState: typeof params.requestState === "string" ? params.requestState : "",
-        }, callOptions);
-        ctx.activity();
-        return response.meta === undefined
-          ? { kind: "complete", result: response.result ?? {} }
-          : replyFromResponse(response);
+        return answered(await client.readResource({ uri: String(params.uri ?? ""), ...round }, callOptions));
       }
       if (method === "prompts/list") {
         const { prompts } = await client.getPrompts({}, callOptions);
@@ -186,16 +190,8 @@ export function grpcTransport(target: string | ConnectTransport, options: GrpcTr
         return { kind: "complete", result: { prompts: prompts.map(promptInfo) } };
       }
       if (method === "prompts/get") {
-        const response = await client.getPrompt({
-          name: String(params.name ?? ""),
-          arguments: (params.arguments ?? {}) as JsonObject,
-          inputResponses: params.inputResponses as JsonObject | undefined,
-          requestState: typeof params.requestState === "string" ? params.requestState : "",
-        }, callOptions);
-        ctx.activity();
-        return response.meta === undefined
-          ? { kind: "complete", result: response.result ?? {} }
-          : replyFromResponse(response);
+        const request = { name: String(params.name ?? ""), arguments: (params.arguments ?? {}) as JsonObject };
+        return answered(await client.getPrompt({ ...request, ...round }, callOptions));
       }
       // An extension's method (SEP-2133: under a reverse-DNS vendor prefix, `org.example/ledger/get`) as
       // `CallMethod` (E5); a notification too, answered with an empty result: gRPC has no notifications.

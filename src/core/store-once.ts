@@ -1,0 +1,49 @@
+/**
+ * A value a handler returns travels as `structuredContent` and again as a text block holding its JSON
+ * (MCP 2025-11-25, Tools: Structured Content, "a tool that returns structured content SHOULD also
+ * return the serialized JSON in a TextContent block"). Stored as is, a deferred result would count
+ * twice against the store's bound and cost twice its bytes in a shared store; this keeps the value
+ * once and writes the text back on reading it, byte for byte (`JSON.stringify` of parsed JSON is the
+ * JSON it came from).
+ *
+ * @module
+ */
+import type { ResultStore, StoredResult } from "./result-store.ts";
+import type { ToolResult } from "./result.ts";
+
+/**
+ * Wraps a store so that a completed entry whose one text block is its `structuredContent`'s JSON is
+ * written without that block, and read with it.
+ *
+ * @param store The store.
+ * @returns The same store, each result's value kept once.
+ */
+export function storeOnce(store: ResultStore): ResultStore {
+  return {
+    get: async (id) => expanded(await store.get(id)),
+    set: (id, entry, ttlMs) => store.set(id, compacted(entry), ttlMs),
+    delete: (id) => store.delete(id),
+  };
+}
+
+/** The entry to write: a result's text left out where it is its structured content's JSON. */
+function compacted(entry: StoredResult): StoredResult {
+  if (entry.status !== "completed" || entry.textIsStructured === true) return entry;
+  const { content, structuredContent } = entry.result;
+  if (structuredContent === undefined || content.length !== 1) return entry;
+  const block = content[0];
+  if (block.type !== "text" || Object.keys(block).length !== 2) return entry; // annotations or _meta: as it is
+  if (block.text !== JSON.stringify(structuredContent)) return entry;
+  return { ...entry, result: { ...entry.result, content: [] }, textIsStructured: true };
+}
+
+/** The entry as it was given: the text block written back. */
+function expanded(entry: StoredResult | undefined): StoredResult | undefined {
+  if (entry?.status !== "completed" || entry.textIsStructured !== true) return entry;
+  const { textIsStructured: _, ...rest } = entry;
+  const result: ToolResult = {
+    ...entry.result,
+    content: [{ type: "text", text: JSON.stringify(entry.result.structuredContent) }],
+  };
+  return { ...rest, result };
+}
