@@ -13,8 +13,8 @@ import { isInputAnswer } from "./call-sink.ts";
 import { guardStore, isUnavailable } from "./guarded-store.ts";
 import { storeOnce } from "./store-once.ts";
 import { Job } from "./job.ts";
-import { runJob } from "./job-run.ts";
-import { failureResult, type ToolResult } from "./result.ts";
+import { runJob, type RunOptions } from "./job-run.ts";
+import { failureResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
@@ -80,22 +80,16 @@ export interface Restart {
   readonly options: StartOptions;
 }
 
-/** Options of {@link Continuations.start}. */
-export interface StartOptions {
-  /** Receives errors that become failures, for logs; its answer to the work's own is the pipeline's (`failure.ts`). */
-  readonly onError?: (error: unknown) => unknown;
+/** Options of {@link Continuations.start}: besides its run's (where errors go, the result's shaping, the time limit). */
+export interface StartOptions extends RunOptions {
   /** Hands the work's context the job, so its questions park the job (from `ctx.defer()`). */
   readonly bind?: JobBinder;
-  /** Turns the work's value into its result (the owning tool's output check); default: as is. */
-  readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
   /** Keeps the work alive past the response (a Worker's `ctx.waitUntil`). */
   readonly waitUntil?: (work: Promise<unknown>) => void;
   /** The entry of a job taken from the queue (recorded by the instance that queued it); default a new one. */
   readonly id?: string;
   /** Aborts the work without ending the job: its worker shuts down, and the queue delivers it again. */
   readonly stop?: AbortSignal;
-  /** How long the work may run before it ends as timed out, in ms (default 15 minutes: `job-run.ts`). */
-  readonly timeoutMs?: number;
 }
 
 /** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */

@@ -10,8 +10,7 @@ import { failureFromError } from "./failure.ts";
 import { isUnavailable } from "./guarded-store.ts";
 import type { Job } from "./job.ts";
 import { resultFromValue, type ToolResult } from "./result.ts";
-import type { Continuations, StartOptions } from "./continuations.ts";
-import { hasEnded, type StoredResult } from "./result-store.ts";
+import { hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork } from "./tool-promise.ts";
 
@@ -31,6 +30,16 @@ export function jobTimedOut(timeoutMs: number): ProtocolError {
   });
 }
 
+/** What a job's run takes of the options it was started with. */
+export interface RunOptions {
+  /** Receives errors that become failures, for logs; its answer to the work's own is the pipeline's (`failure.ts`). */
+  readonly onError?: (error: unknown) => unknown;
+  /** Turns the work's value into its result (the owning tool's output check); default: as is. */
+  readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
+  /** How long the work may run before it ends as timed out, in ms (default {@link DEFAULT_JOB_TIMEOUT_MS}). */
+  readonly timeoutMs?: number;
+}
+
 /**
  * Runs a job's work to its end and writes the entry it ends with: its result, or its failure; nothing when the
  * job was cut off (cancelled, expired, its worker stopping), and a timeout when it ran past `timeoutMs`.
@@ -44,11 +53,11 @@ export function jobTimedOut(timeoutMs: number): ProtocolError {
  * @returns When the final entry is written (or given up).
  */
 export async function runJob(
-  c: Pick<Continuations, "results" | "codec">,
+  c: { readonly results: ResultStore; readonly codec: { readonly now: () => number } },
   job: Job,
   work: DeferredWork,
   ttlMs: number,
-  options: StartOptions,
+  options: RunOptions,
   ended: () => void,
 ): Promise<void> {
   const { onError, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
