@@ -142,12 +142,15 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // Issue 66: 52,275 B after its merges (a 2025 session's DELETE, health's `status`, issue 65's extension seam), then
   // 52,099 B: serve()'s lazily loaded listeners share no module with the server (what they need is lent to them,
   // `Lent`), so bun build wraps and moves none of them (-156 B); and smaller messages and helpers (-20 B).
-  // Issue 75: main at 52,224 B (the ceiling, to the byte) before this: +29 B (52,253 B), a held MCP call follows its
-  // job's progress and logs (+4 B), a job keeps the first logs its work writes for its first follower (+33 B; without
-  // them the first lines of every deferred job were lost on every stream), paid in part by streamCall's follow asking
-  // the long-running support without a check it repeats (-8 B). For the coordinator to weigh: the first-logs buffer is
-  // the lever (-33 B). The ceiling takes that and a small margin.
-  [OURS]: { goal: 47, ceiling: 51.05 },
+  // Issue 75: 52,177 B before it. Its merges: client probes 0, extension scopes +47 B (52,224), errors always logged
+  // and maskErrors +753 B (52,977), held-call progress +24 B (53,001), job timeouts and BullMQ operations +281 B
+  // (53,282); then tool search's verbs of "add" put its whole tokenizer in every server (a call at a module's top
+  // level, not marked pure: +751 B) and the merges since (a stored result's value kept once…; +213 B): 54,246 B. Back: the verbs' call
+  // marked pure (-751 B), the error log's one reporter and the call's traceparent read without its tracestate
+  // (-88 B), Masked making the reference, message and data once (-23 B): 53,409 B, 1,185 B over the ceiling, which
+  // stays (never raised to fit). Levers for the coordinator: the queue seam opt-in above (-0.4 KB); the rest is what
+  // issue 75 asks of every server (the default error line, maskErrors, a job's time limit and first logs).
+  [OURS]: { goal: 47, ceiling: 51.0 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
   // Issue 54: 26.89 → 26.56 KB (27,539 → 27,199 B): the MCP binding's modules, the token codec's encoders and the
@@ -166,6 +169,9 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // the server's code naming codes by their strings (no `ErrorCode` object bundled unless the server names it). The
   // ceiling lowered to that and a small margin.
   // Issue 66: 27,647 → 27,487 B, serve()'s listeners sharing no module with the server (-141 B, see above).
+  // Issue 75: 27,497 → 28,375 B after its merges (extension scopes +42 B, the error log and maskErrors +786 B, jobs
+  // +50 B), 29,114 B with tool search's tokenizer (+786 B); 28,250 B after the cuts above: 551 B over the ceiling,
+  // which stays.
   [OURS_LITE]: { goal: 20, ceiling: 27.05 },
   // Issue 42, goal 3: "the one-call client ≤ 16 KB stays"; 16.5 KB at the round's start, 17.0 KB after client
   // telemetry's per-request spans (+0.7 KB minified, trace-context.ts).

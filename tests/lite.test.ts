@@ -319,6 +319,8 @@ describe("@mcplite/sdk/lite", () => {
       const DPOP = /\/(auth|server)\/dpop[^/]*\.ts$/;
       for (const path of [...fromLite, ...fromMain]) {
         assert.doesNotMatch(path, DPOP, `${path}: bundled by a server without DPoP`);
+        // Tool search comes with `toolSearch()`: its tokenizer's tables are built only where it is used.
+        assert.doesNotMatch(path, /src\/tool-search\//, `${path}: bundled by a server without tool search`);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -10,16 +10,27 @@ import type { CallContext } from "./call-context.ts";
 import { parseTraceparent, TRACE_PARENT } from "./trace-context.ts";
 
 /**
+ * The `traceparent` a call runs in, unchecked: this server's span, else the caller's from `_meta`, else its header.
+ *
+ * @param ctx The call's context.
+ * @returns The header's value, or `undefined` when the call carries none.
+ */
+export function traceparentOf(ctx: CallContext): string | undefined {
+  const sent = ctx.meta.requestMeta?.traceparent;
+  return ctx.get(TRACE_PARENT) ?? (typeof sent === "string" ? sent : undefined) ??
+    ctx.meta.headers.get("traceparent") ?? undefined;
+}
+
+/**
  * Reads the call's trace context (the one to send a remote).
  *
  * @param ctx The call's context.
  * @returns `traceparent` (and `tracestate`), or `undefined` when the call carries none.
  */
 export function callerTrace(ctx: CallContext): Record<string, string> | undefined {
-  const meta = ctx.meta.requestMeta;
-  const fromMeta = typeof meta?.traceparent === "string" ? meta.traceparent : undefined;
-  const traceparent = ctx.get(TRACE_PARENT) ?? fromMeta ?? ctx.meta.headers.get("traceparent") ?? undefined;
+  const traceparent = traceparentOf(ctx);
   if (traceparent === undefined || parseTraceparent(traceparent) === undefined) return undefined;
+  const meta = ctx.meta.requestMeta;
   const tracestate = (typeof meta?.tracestate === "string" ? meta.tracestate : undefined) ??
     ctx.meta.headers.get("tracestate") ?? undefined;
   return tracestate === undefined ? { traceparent } : { traceparent, tracestate };

@@ -1,6 +1,6 @@
 /**
- * The server's machinery for calls that finish later: the token codec, the defaults, and the runner
- * of deferred work with its result store. One per server, built once.
+ * The server's machinery for calls that finish later: the token codec, the defaults, and the jobs of
+ * deferred work (each run by `job-run.ts`) with their result store and leases. One per server, built once.
  *
  * @module
  */
@@ -8,13 +8,13 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import type { CallSink, InputRequest } from "./call-sink.ts";
 import type { TokenCodec } from "../codec/token.ts";
 import { createTokens, type Tokens, type TokensOptions } from "./tokens.ts";
-import { ErrorCode, ProtocolError } from "../errors/error.ts";
-import { failureFromError } from "./failure.ts";
+import { ProtocolError } from "../errors/error.ts";
 import { isInputAnswer } from "./call-sink.ts";
 import { guardStore, isUnavailable } from "./guarded-store.ts";
 import { storeOnce } from "./store-once.ts";
 import { Job } from "./job.ts";
-import { failureResult, resultFromValue, type ToolResult } from "./result.ts";
+import { runJob, type RunOptions } from "./job-run.ts";
+import { failureResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
@@ -23,22 +23,6 @@ import type { WorkQueue } from "./work-queue.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
-
-/** How long one run of deferred work may take unless its tool says (`.longRunning({ timeoutMs })`), in ms. */
-export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
-
-/**
- * The failure of deferred work that ran past its tool's `timeoutMs`: `deadline_exceeded` (a timeout to every
- * wire's callers, never the tool's own failure), with `data.reason: "timeout"`.
- *
- * @param timeoutMs The limit it ran past.
- * @returns The error.
- */
-export function jobTimedOut(timeoutMs: number): ProtocolError {
-  return new ProtocolError("deadline_exceeded", `The job timed out after ${timeoutMs} ms`, {
-    data: { reason: "timeout", timeoutMs },
-  });
-}
 
 /** The message of a job whose instance stopped renewing its lease. */
 export const STOPPED_MESSAGE = "The instance running this job stopped before it finished";
@@ -96,22 +80,16 @@ export interface Restart {
   readonly options: StartOptions;
 }
 
-/** Options of {@link Continuations.start}. */
-export interface StartOptions {
-  /** Receives errors that become failures, for logs; its answer to the work's own is the pipeline's (`failure.ts`). */
-  readonly onError?: (error: unknown) => unknown;
+/** Options of {@link Continuations.start}: besides its run's (where errors go, the result's shaping, the time limit). */
+export interface StartOptions extends RunOptions {
   /** Hands the work's context the job, so its questions park the job (from `ctx.defer()`). */
   readonly bind?: JobBinder;
-  /** Turns the work's value into its result (the owning tool's output check); default: as is. */
-  readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
   /** Keeps the work alive past the response (a Worker's `ctx.waitUntil`). */
   readonly waitUntil?: (work: Promise<unknown>) => void;
   /** The entry of a job taken from the queue (recorded by the instance that queued it); default a new one. */
   readonly id?: string;
   /** Aborts the work without ending the job: its worker shuts down, and the queue delivers it again. */
   readonly stop?: AbortSignal;
-  /** How long the work may run before it ends as timed out, in ms (default {@link DEFAULT_JOB_TIMEOUT_MS}). */
-  readonly timeoutMs?: number;
 }
 
 /** Options of {@link Continuations}: the tokens' (codec and lifetimes), plus the store. */
@@ -204,14 +182,22 @@ export class Continuations implements Tokens {
 
   /** Runs a job whose entry (and lease) is written (at `at`, for `ttlMs`), in the background. */
   #launch(id: string, work: DeferredWork, ttlMs: number, options: StartOptions, at = this.codec.now()): void {
-    const { onError, bind, shape = resultFromValue, waitUntil, stop, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
-    const now = this.codec.now;
-    const job = new Job(id, { store: this.results, ttlMs, expiresAt: at + ttlMs, now, pollMs: this.#pollMs, onError });
+    const { onError, bind, waitUntil, stop } = options;
+    const job = new Job(id, {
+      store: this.results,
+      ttlMs,
+      expiresAt: at + ttlMs,
+      now: this.codec.now,
+      pollMs: this.#pollMs,
+      onError,
+    });
     this.#running.set(id, job);
     bind?.(job);
     const abort = () => job.controller.abort(stop!.reason);
     stop?.addEventListener("abort", abort, { once: true });
-    const running = this.#run(job, work, ttlMs, timeoutMs, shape, onError).finally(() => {
+    const heartbeat = this.#heartbeat(job, onError);
+    const running = runJob(this, job, work, ttlMs, options, () => this.#running.delete(id)).finally(() => {
+      clearInterval(heartbeat);
       this.#runs.delete(id);
       stop?.removeEventListener("abort", abort);
     });
@@ -386,51 +372,6 @@ export class Continuations implements Tokens {
     return true;
   }
 
-  async #run(
-    job: Job,
-    work: DeferredWork,
-    ttlMs: number,
-    timeoutMs: number,
-    shape: (value: unknown) => ToolResult | Promise<ToolResult>,
-    onError?: (error: unknown) => unknown,
-  ): Promise<void> {
-    const signal = job.controller.signal;
-    const heartbeat = this.#heartbeat(job, onError);
-    let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
-    const timer = unrefTimer(setTimeout(() => job.controller.abort(timedOut ??= jobTimedOut(timeoutMs)), timeoutMs));
-    // Ended otherwise than by its work or its timeout: cancelled, expired, its worker stopping (nothing is written).
-    const cut = () => signal.aborted && timedOut === undefined;
-    let entry: StoredResult | undefined;
-    try {
-      // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot
-      // hold its slot (a worker's, the `jobs` budget) for good.
-      const value = await Promise.race([work(signal), aborted(signal)]);
-      entry = { ...(await storedOutcome(value, shape, onError)), at: this.codec.now() };
-    } catch (error) {
-      // Timed out: it ends as such, whatever the work threw as its signal aborted. Cut: no failure to report.
-      if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onError), at: this.codec.now() };
-    } finally {
-      clearTimeout(timer);
-      this.#running.delete(job.id);
-    }
-    try {
-      // Cancelled here, or (with a shared store) by another instance: the store keeps the first end. Expired:
-      // nothing is written. Timed out: the job ends as such.
-      if (entry === undefined || cut()) return;
-      // The lease stays renewed while the final write retries through a store outage, so no instance
-      // takes the job for stopped; it then lapses on its own, never before the result is readable.
-      if (!await job.settle(entry) && !hasEnded(await this.results.get(job.id) ?? entry)) {
-        throw job.refusal ?? new Error("the store refused the result"); // too large, or the store failed
-      }
-    } catch (error) {
-      if (!isUnavailable(error) && error !== job.refusal) onError?.(error); // an outage, a refusal: reported once
-      await this.results.set(job.id, { status: "failed", error: unstored(error) }, ttlMs)
-        .catch((e) => isUnavailable(e) || onError?.(e));
-    } finally {
-      clearInterval(heartbeat);
-    }
-  }
-
   /**
    * Renews a running job's lease every third of its length (with a shared store), until cleared; a job
    * whose entry ended meanwhile (cancelled on another instance) is aborted there and then.
@@ -447,45 +388,4 @@ export class Continuations implements Tokens {
     const report = (error: unknown) => isUnavailable(error) || onError?.(error); // an outage is reported once
     return unrefTimer(setInterval(() => beat().catch(report), Math.max(1, Math.floor(leaseMs / 3))));
   }
-}
-
-/** Rejects with the signal's reason once it aborts (never settles before). */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-}
-
-/** The entry of work that returned: its result (shaped as its tool's), or a failure when it cannot be one. */
-async function storedOutcome(
-  value: unknown,
-  shape: (value: unknown) => ToolResult | Promise<ToolResult>,
-  onError?: (error: unknown) => unknown,
-): Promise<StoredResult> {
-  try {
-    return { status: "completed", result: await shape(value) };
-  } catch (error) {
-    return storedFailure(error, onError);
-  }
-}
-
-/** A failure of deferred work, as the pipeline answers one (`isError`; protocol errors fail); cancelled: unreported. */
-function storedFailure(error: unknown, onError?: (error: unknown) => unknown): StoredResult {
-  if (error instanceof ProtocolError) {
-    return { status: "failed", error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data } };
-  }
-  return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) }; // masked as a call's
-}
-
-/**
- * The failure of a job whose result the store did not take: one over the store's bound on an entry says so (the
- * store's message: the size and the bound) with `data.reason: "result_too_large"`; the ways out are the guide's
- * (docs/guides/many-instances.md, "Large results"), not the message's, which every server's bundle carries.
- */
-function unstored(error: unknown): { code: ErrorCode; message: string; data?: unknown } {
-  const message = "The result could not be stored";
-  return error instanceof RangeError
-    ? { code: "internal", message: `${message}: ${error.message}`, data: { reason: "result_too_large" } }
-    : { code: "internal", message };
 }

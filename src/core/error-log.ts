@@ -10,7 +10,7 @@ import type { ServerLogger } from "./logger.ts";
 import type { ErrorReporter } from "./runtime.ts";
 import type { ToolCall } from "./middleware.ts";
 import { withTraceIds } from "./trace-context.ts";
-import { callerTrace } from "./caller-trace.ts";
+import { traceparentOf } from "./caller-trace.ts";
 
 /** A logger that records nothing: what `logger: false` stands for. */
 const SILENT: ServerLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -39,30 +39,37 @@ export function serverLogging(
   logger: ServerLogger | false | undefined,
 ): { logger: ServerLogger | undefined; onError: ErrorReporter } {
   const own = logger === false ? SILENT : logger;
-  return { logger: own, onError: onError ?? (own === undefined ? logLine : toLogger(own)) };
-}
-
-/** Each error as one record of the logger: the error as `err`, and what is known of its call. */
-function toLogger(logger: ServerLogger): ErrorReporter {
-  return (error, call, report) => {
-    const fields: Record<string, unknown> = { err: error, ...context(call, report) };
-    logger.error(fields, error instanceof Error ? error.message : String(error));
+  // Each error as one record of the logger (the error as `err`, what is known of its call), else as one line.
+  return {
+    logger: own,
+    onError: onError ?? ((error, call, report) => {
+      const fields = context(call, report);
+      if (own === undefined) console.error(logLine(error, fields));
+      else own.error({ err: error, ...fields }, error instanceof Error ? error.message : String(error));
+    }),
   };
 }
 
 /**
- * Each error as one line on `console.error`: what is known of its call, then the error's name, message and the
+ * An error as one line for `console.error`: what is known of its call, then the error's name, message and the
  * first frame of its stack (where the handler threw), so that a terminal or a platform's log shows one line per
  * error, e.g. `mcplite: tool "forecast" failed (request 7, reference 1f0c9a3e): TypeError: … at …`.
  */
-const logLine: ErrorReporter = (error, call, report) => {
-  const { tool, trace_flags: _, ...rest } = context(call, report);
+function logLine(error: unknown, { tool, trace_flags: _, ...rest }: Record<string, unknown>): string {
   const about = Object.entries(rest).map(([key, value]) => `${LABEL[key] ?? key} ${value}`).join(", ");
-  const head = `mcplite: ${tool === undefined ? "error" : `tool ${JSON.stringify(tool)} failed`}`;
-  console.error(`${head}${about ? ` (${about})` : ""}: ${describe(error)}`);
-};
+  // The SDK's own reports (an output schema's refusal, a bad token) without a frame: their stack is the SDK's.
+  const frame = error instanceof Error && !OWN_REPORTS.has(error.name)
+    ? /\n\s*(at .+)/.exec(error.stack ?? "")?.[1]
+    : undefined;
+  const text = error instanceof Error ? `${error.name}: ${error.message}${frame ? ` ${frame}` : ""}` : String(error);
+  const head = tool === undefined ? "error" : `tool ${JSON.stringify(tool)} failed`;
+  return `mcplite: ${head}${about ? ` (${about})` : ""}: ${text}`.replace(/\s*[\r\n]+\s*/g, " ");
+}
 
 const LABEL: Readonly<Record<string, string>> = { requestId: "request", trace_id: "trace", span_id: "span" };
+
+/** The SDK's own reports' `name`s, which a bundler keeps. */
+const OWN_REPORTS = new Set(["OutputMismatchError", "TokenError"]);
 
 /** What is known of an error's call: the tool, the JSON-RPC id, the trace, the reference the caller was given. */
 function context(
@@ -74,23 +81,9 @@ function context(
     fields.tool = call.name;
     const id = call.ctx.meta.requestId;
     if (id !== undefined && id !== null) fields.requestId = id;
-    withTraceIds(fields, callerTrace(call.ctx)?.traceparent);
+    withTraceIds(fields, traceparentOf(call.ctx)); // an invalid one names no trace
   }
   if (report?.reference !== undefined) fields.reference = report.reference;
   if (report !== undefined && report.repeated > 0) fields.repeated = report.repeated;
   return fields;
-}
-
-/** The SDK's own reports (an output schema's refusal, a bad token): their stack is the SDK's, not the tool's. */
-const OWN_REPORTS = new Set(["OutputMismatchError", "TokenError"]); // their `name`s, which a bundler keeps
-
-/** The error on one line: `Name: message at frame` (the SDK's own reports without a frame). */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return oneLine(String(error));
-  const frame = OWN_REPORTS.has(error.name) ? undefined : /\n\s*(at .+)/.exec(error.stack ?? "")?.[1];
-  return oneLine(`${error.name}: ${error.message}${frame === undefined ? "" : ` ${frame}`}`);
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, " ");
 }

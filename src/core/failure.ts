@@ -6,7 +6,7 @@
  */
 import { ProtocolError, raisedHere, replacementError, ToolError } from "../errors/error.ts";
 import { reportDetail } from "./error-detail.ts";
-import { Masked, maskedFailure } from "./masking.ts";
+import { Masked } from "./masking.ts";
 import { failureResult, type ToolResult } from "./result.ts";
 import { isObject } from "../internal/is-object.ts";
 
@@ -38,15 +38,18 @@ export function failureFromError(error: unknown, report: (error: unknown) => unk
     reportDetail(error, report);
     throw error;
   }
-  if (error instanceof ToolError && raisedHere(error)) {
-    const result = failureResult(error.message);
-    if (isObject(error.data)) result.structuredContent = error.data;
-    return result;
+  let failure: ToolError | Masked = error as ToolError;
+  if (!(error instanceof ToolError && raisedHere(error))) {
+    const answer = report(error);
+    const replaced = replacementError(error, answer); // onError recognised it: answer its error
+    if (replaced !== undefined) throw replaced;
+    if (!(answer instanceof Masked)) {
+      const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
+      return failureResult(message || "internal error");
+    }
+    failure = answer; // masked: "Internal error" and the reference, as the tool's failure
   }
-  const answer = report(error);
-  if (answer instanceof Masked) return maskedFailure(answer);
-  const replaced = replacementError(error, answer); // onError recognised it: answer its error
-  if (replaced !== undefined) throw replaced;
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  return failureResult(message || "internal error");
+  const result = failureResult(failure.message);
+  if (isObject(failure.data)) result.structuredContent = failure.data;
+  return result;
 }

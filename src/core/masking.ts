@@ -6,69 +6,37 @@
  *
  * @module
  */
-import { ProtocolError } from "../errors/error.ts";
-import { failureResult, type ToolResult } from "./result.ts";
-
-/** What the server's reporter answers for an error it masked: the reference the caller is given. */
-export class Masked {
-  /** The reference the log line and the caller share. */
-  readonly reference: string;
-
-  /**
-   * Creates the answer.
-   *
-   * @param reference The reference the log line and the caller share.
-   */
-  constructor(reference: string) {
-    this.reference = reference;
-  }
-}
 
 /**
- * A new reference: 8 hexadecimal digits, random (32 bits), enough to find one line among a day's errors and too
- * short to be mistaken for a secret.
- *
- * @returns The reference.
+ * What the server's reporter answers for an error it masked: the reference the log line and the caller share,
+ * and what the caller is told ("Internal error" with the reference, the reference as `data`: a tool failure's
+ * `structuredContent`, a client's `ToolError.data`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { newReference } from "./masking.ts";
- * assert.match(newReference(), /^[0-9a-f]{8}$/);
+ * import { Masked } from "./masking.ts";
+ * const masked = new Masked();
+ * assert.match(masked.reference, /^[0-9a-f]{8}$/);
+ * assert.equal(masked.message, `Internal error (reference ${masked.reference})`);
  * ```
  */
-export function newReference(): string {
-  const [n] = crypto.getRandomValues(new Uint32Array(1));
-  return n.toString(16).padStart(8, "0");
-}
+export class Masked {
+  /**
+   * The reference the log line and the caller share: 8 hexadecimal digits, random (32 bits), enough to find one
+   * line among a day's errors and too short to be mistaken for a secret.
+   */
+  readonly reference: string;
+  /** What the caller is told. */
+  readonly message: string;
+  /** The reference, for the caller's program. */
+  readonly data: { readonly reference: string };
 
-/**
- * The failure a masked handler error becomes: "Internal error" with the reference, in the text the model reads
- * and in `structuredContent` (a client's `ToolError.data`).
- *
- * @param masked The reporter's answer.
- * @returns The `isError` result.
- */
-export function maskedFailure(masked: Masked): ToolResult {
-  const result = failureResult(maskedMessage(masked.reference));
-  result.structuredContent = { reference: masked.reference };
-  return result;
-}
-
-/**
- * The internal error a result that breaks its output schema becomes: the reference in its message and `data` when
- * the reporter masked it, else the bare "Internal error" (the mismatch names the server's schema, not the
- * caller's mistake).
- *
- * @param answer What the reporter answered.
- * @returns The error to throw.
- */
-export function internalError(answer: unknown): ProtocolError {
-  return answer instanceof Masked
-    ? new ProtocolError("internal", maskedMessage(answer.reference), { data: { reference: answer.reference } })
-    : new ProtocolError("internal", "Internal error");
-}
-
-function maskedMessage(reference: string): string {
-  return `Internal error (reference ${reference})`;
+  /** Draws a new reference. */
+  constructor() {
+    const reference = crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0");
+    this.reference = reference;
+    this.message = `Internal error (reference ${reference})`;
+    this.data = { reference };
+  }
 }

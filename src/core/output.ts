@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { replacementError } from "../errors/error.ts";
-import { internalError } from "./masking.ts";
+import { ProtocolError, replacementError } from "../errors/error.ts";
+import { Masked } from "./masking.ts";
 import { resultFromValue, type ToolResult } from "./result.ts";
 import type { ValidationIssue } from "./schema.ts";
 import type { AnyTool } from "./tool.ts";
@@ -74,7 +74,8 @@ function conforming(tool: AnyTool, result: ToolResult, report: (error: unknown) 
 function mismatch(tool: AnyTool, issues: readonly ValidationIssue[], report: (error: unknown) => unknown): never {
   const error = new OutputMismatchError(tool.name, issues);
   const answer = report(error);
-  throw replacementError(error, answer) ?? internalError(answer);
+  const masked = answer instanceof Masked ? answer : undefined; // the mismatch names the server's schema
+  throw replacementError(error, answer) ?? new ProtocolError("internal", masked?.message ?? "Internal error", masked);
 }
 
 /** The dotted path of the first non-finite number in a JSON value, if any (bounded depth). */

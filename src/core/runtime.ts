@@ -14,7 +14,7 @@ import { NO_TOKENS } from "./no-tokens.ts";
 import type { ServerLogger } from "./logger.ts";
 import type { Middleware, ToolCall, ToolMiddleware } from "./middleware.ts";
 import type { CompiledSchema } from "./schema.ts";
-import { Masked, newReference } from "./masking.ts";
+import { Masked } from "./masking.ts";
 import type { TokenError } from "../codec/token-error.ts";
 import { boundedReports } from "./bounded-reports.ts";
 
@@ -142,9 +142,9 @@ export class Runtime {
    */
   reportUnexpected(error: unknown, call: ToolCall | undefined): unknown {
     if (!this.#maskErrors) return this.onError?.(error, call);
-    const reference = newReference();
-    const answer = this.onError?.(error, call, { repeated: 0, reference });
-    return replacementError(error, answer) === undefined ? new Masked(reference) : answer;
+    const masked = new Masked();
+    const answer = this.onError?.(error, call, { repeated: 0, reference: masked.reference });
+    return replacementError(error, answer) === undefined ? masked : answer;
   }
 
   /**
