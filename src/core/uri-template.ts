@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { assertAbsoluteUri } from "./absolute-uri.ts";
 
 /**
  * The variables of a template string, as an object of strings (`{ id: string }` for `test://template/{id}/data`);
@@ -36,7 +37,6 @@ export interface UriTemplate {
 }
 
 const VARIABLE = /^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*$/;
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /**
  * Tells whether a string is a URI template (it has a `{`).
@@ -46,19 +46,6 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
  */
 export function isUriTemplate(value: string): boolean {
   return value.includes("{");
-}
-
-/**
- * Checks that a string is an absolute URI (it starts with a scheme).
- *
- * @param uri The URI.
- * @param what Names the definition in the error.
- * @throws {TypeError} When it is not.
- */
-export function assertAbsoluteUri(uri: string, what: string): void {
-  if (typeof uri !== "string" || !SCHEME.test(uri) || /\s/.test(uri)) {
-    throw new TypeError(`${what}: ${JSON.stringify(uri)} is not an absolute URI (scheme:rest, no spaces)`);
-  }
 }
 
 /**

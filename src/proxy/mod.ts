@@ -6,4 +6,3 @@
  */
 export { proxy } from "./proxy.ts";
 export type { ProxyOptions } from "./proxy.ts";
-export type { ProxySessionsOptions } from "./caller-sessions.ts";

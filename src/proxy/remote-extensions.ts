@@ -9,8 +9,7 @@
  */
 import type { CallContext } from "../core/call-context.ts";
 import type { Extension } from "../core/extension.ts";
-import type { ExtensionForward } from "../core/extension-forward.ts";
-import { forwardedOnMcp } from "../bindings/mcp/extension-forward.ts";
+import { type ExtensionForward, forwardedOnMcp } from "../bindings/mcp/extension-forward.ts";
 import { defineExtension, officialMethods } from "../extension/define-extension.ts";
 import { McpliteError, ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";

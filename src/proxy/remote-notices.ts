@@ -1,11 +1,9 @@
 /**
- * What a remote notifies outside any request besides its list changes, relayed to the proxy's listeners: the
- * updates of its resources (`notifications/resources/updated`, to the callers that subscribed, on every wire
- * that carries them) and its log messages (`notifications/message`, MCP 2025-11-25, Logging: an MCP 2025
- * remote sends them on its standalone stream, or between requests on stdio), to the MCP 2025 sessions that
- * chose a level with `logging/setLevel`, from that level up; what a caller's own remote session sends, to that
- * caller alone (./caller-sessions.ts). MCP 2026-07-28 has nowhere to send such a log:
- * its logs are a request's (Logging, Per-request log level).
+ * What a remote notifies outside any request besides its list changes, relayed to the proxy's listeners: its
+ * resources' updates (`notifications/resources/updated`) to the callers that subscribed, on every wire that carries
+ * them; its log messages (`notifications/message`, MCP 2025-11-25, Logging: on an MCP 2025 remote's standalone
+ * stream, or between requests on stdio) to the MCP 2025 sessions that chose a level (`logging/setLevel`), from it
+ * up (an MCP 2026-07-28 log is a request's); what a caller's own session sends, to that caller (./caller-sessions.ts).
  *
  * @module
  */

@@ -8,8 +8,8 @@
  */
 import type { Client } from "../client/client.ts";
 
-/** The level last set in each caller's session. */
-const SET = new WeakMap<Client, string>();
+/** Where a caller's client carries the level last set in its session: a value on it, not a table beside it. */
+const LEVEL = /* @__PURE__ */ Symbol();
 
 /**
  * Sets the caller's level in its own session, if it changed.
@@ -19,8 +19,9 @@ const SET = new WeakMap<Client, string>();
  * @returns When set (a remote that refuses it keeps its own: the gateway filters what it sends anyway).
  */
 export async function setSessionLevel(client: Client, level: string | undefined): Promise<void> {
-  if (level === undefined || SET.get(client) === level) return;
-  SET.set(client, level);
+  const carried = client as { [LEVEL]?: string };
+  if (level === undefined || carried[LEVEL] === level) return;
+  carried[LEVEL] = level;
   try {
     await client.request("logging/setLevel", { level });
   } catch {

@@ -11,13 +11,8 @@ import type { Feature } from "../core/feature.ts";
 import { type Completer, freezeCompleters } from "../core/completer.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { type AnyResource, type CacheHint, checkCacheHint, type ReadHandler, type Resource } from "../core/resource.ts";
-import {
-  assertAbsoluteUri,
-  isUriTemplate,
-  parseUriTemplate,
-  type UriTemplate,
-  type UriVariables,
-} from "../core/uri-template.ts";
+import { assertAbsoluteUri } from "../core/absolute-uri.ts";
+import { isUriTemplate, parseUriTemplate, type UriTemplate, type UriVariables } from "../core/uri-template.ts";
 
 interface ResourceState {
   readonly uri: string;

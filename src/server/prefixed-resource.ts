@@ -6,9 +6,10 @@
  *
  * @module
  */
+import { assertAbsoluteUri } from "../core/absolute-uri.ts";
 import type { AnyResource } from "../core/resource.ts";
 import type { WatchedResource } from "../core/resource-watch.ts";
-import { parseUriTemplate } from "../core/uri-template.ts";
+import type { UriTemplate } from "../core/uri-template.ts";
 
 /**
  * Checks a resource prefix: a literal (no template expression), so that prefixed templates stay templates of
@@ -39,8 +40,28 @@ export function prefixedResource(resource: AnyResource, prefix: string): AnyReso
   return {
     ...resource,
     uri,
-    template: resource.template === undefined ? undefined : parseUriTemplate(uri),
+    template: resource.template === undefined ? undefined : prefixedTemplate(resource.template, prefix),
     read: (variables, ctx, read) => resource.read(variables, ctx, own(read)),
     ...(watch === undefined ? {} : { watch: (watched: string, caller?: string) => watch(own(watched), caller) }),
   } as AnyResource;
+}
+
+/**
+ * The child's template under the prefix, made from its parsed one (the prefix is a literal, so the variables
+ * and what they match are the child's): no template parser in a server that defines no resource.
+ *
+ * @param template The child's template.
+ * @param prefix The prefix, checked.
+ * @returns The template as served.
+ * @throws {TypeError} When the prefixed template is not an absolute URI.
+ */
+function prefixedTemplate(template: UriTemplate, prefix: string): UriTemplate {
+  const written = `${prefix}${template.template}`;
+  assertAbsoluteUri(written, `resource template ${JSON.stringify(written)}`);
+  return Object.freeze({
+    template: written,
+    variables: template.variables,
+    match: (uri: string) => uri.startsWith(prefix) ? template.match(uri.slice(prefix.length)) : undefined,
+    expand: (variables: Record<string, string>) => `${prefix}${template.expand(variables)}`,
+  });
 }

@@ -12,12 +12,9 @@ import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
 import type { CallOutcome } from "../core/outcome.ts";
 import { runCall } from "../core/pipeline.ts";
 import type { AnyPrompt } from "../core/prompt.ts";
-import { Definitions, type LongRunningSupport, registryOf } from "../core/registry.ts";
-import { Runtime } from "../core/runtime.ts";
-import { Budgets } from "../core/budgets.ts";
-import { SECRET_ENV } from "../codec/keys.ts";
+import { Definitions, registryOf } from "../core/registry.ts";
+import type { Runtime } from "../core/runtime.ts";
 import { serverWarning } from "../core/logger.ts";
-import { serverLogging } from "../core/error-log.ts";
 import type { AnyResource } from "../core/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
 import type { AnyTool } from "../core/tool.ts";
@@ -30,12 +27,12 @@ import { withHealth } from "./health.ts";
 import { registerListenerAttachment } from "./listener.ts";
 import {
   type AssembledServerOptions,
-  type InputRoundsSupport,
   prefixed,
   resolveOptions,
   type ServerOptions,
   type ToolSearchSupport,
 } from "./server-options.ts";
+import { serverRuntime } from "./server-runtime.ts";
 import { declareBodyLimit } from "../runtime/body-bound.ts";
 import { relayChanges } from "./relay.ts";
 import type { CallArguments, ServerCallOptions, ToolMap } from "./server-types.ts";
@@ -95,24 +92,8 @@ export class Server<TTools extends ToolMap = {}> {
     const assembled = options as AssembledServerOptions; // createServer() passes its capabilities beside the options
     const resolved = resolveOptions(options);
     this.#group = assembled.group as unknown as GroupSupport; // what group-support.ts built (or the lite entry's refusal)
-    let platformSecret: string | undefined; // a Worker's env.MCPLITE_SECRET, from its first request
-    const { onError, logger } = serverLogging(options.onError, options.logger); // their defaults applied
-    const tokenOptions = {
-      secret: options.secret,
-      ...options.tokens,
-      results: options.resultStore,
-      queue: options.queue,
-      leaseMs: options.leaseMs,
-      onError,
-      secretFallback: () => platformSecret,
-      ...(logger === undefined ? {} : { warn: (message: string) => logger.warn(message) }),
-    };
-    // The opaque capabilities are what long-running-support.ts and input-rounds-support.ts built.
-    const longRunning = (assembled.longRunning as LongRunningSupport | undefined)?.(tokenOptions);
-    const continuations = longRunning?.continuations; // they carry the tokens; without them, tokens alone
-    const tokens = continuations ?? (assembled.inputRounds as InputRoundsSupport | undefined)?.(tokenOptions);
-    const budgets = new Budgets(options.limits);
-    const runtime = this.#runtime = new Runtime({ ...options, onError, logger, tokens, continuations, budgets });
+    const { runtime, longRunning, budgets, learnSecret } = serverRuntime(options);
+    this.#runtime = runtime;
     // A tool that answers with promises brings the `redeem` system tool (MCP-lite spec v0.042 §3.1, §3.6).
     const registry = new (this.#group.registry ?? Definitions)(runtime, longRunning); // one that can mount, to group
     if (edge.check !== undefined) registry.checks.push(edge.check); // the lite entry's refusal of long-running tools
@@ -138,10 +119,6 @@ export class Server<TTools extends ToolMap = {}> {
     const gate = assembleGate(options, edge);
     this.#gate = gate;
     registerListenerAttachment(this, { core, gate });
-    const learnSecret = (env: Record<string, unknown>) => {
-      const secret = env[SECRET_ENV];
-      if (platformSecret === undefined && typeof secret === "string") platformSecret = secret;
-    };
     const fetch = createFetch(routes, gate, learnSecret, edge, { budgets, maxBodyBytes: resolved.maxBodyBytes });
     const carded = edge.card === undefined ? fetch : edge.card(fetch, resolved, routes, gate.guard);
     this.fetch = withHealth(carded, resolved, options.health);

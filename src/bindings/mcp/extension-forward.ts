@@ -1,17 +1,42 @@
 /**
- * An extension whose messages are passed on (`../../core/extension-forward.ts`) on MCP: advertised in
- * `capabilities.extensions[id]` as one of ours is (SEP-2133), every request and client notification under its
- * identifier routed to the forwarder, on both eras. A notification is never answered: what fails goes to the
- * server's `onError`.
+ * An extension served by passing its messages on (a proxied remote's, SEP-2133) on MCP: advertised in
+ * `capabilities.extensions[id]` as one of ours is, every request and client notification under its identifier
+ * (or one its official specification names) handed, on both eras, to a forwarder with who sent it, and answered
+ * with the forwarder's answer. A notification is never answered: what fails goes to the server's `onError`.
  *
  * @module
  */
-import type { Extension } from "../../core/mod.ts";
-import type { ExtensionForward } from "../../core/extension-forward.ts";
+import type { AuthInfo, CallMeta, Extension } from "../../core/mod.ts";
 import { finishResult } from "./finish-result.ts";
 import type { McpFeature } from "./feature-methods.ts";
 import type { McpMethod } from "./mcp-request.ts";
 import { callMetaOf } from "./sink.ts";
+
+/** A message passed on, with who sent it and the way back to them. */
+export interface ForwardedMessage {
+  /** The method. */
+  readonly method: string;
+  /** Its params, less MCP's own `_meta` (a progress token, the 2026-07-28 envelope: this hop's). */
+  readonly params: Record<string, unknown>;
+  /** Whether it is a notification (never answered). */
+  readonly notification: boolean;
+  /** The caller the server's authentication verified, if any. */
+  readonly auth: AuthInfo | undefined;
+  /** What is known of the caller (its session, its headers). */
+  readonly meta: CallMeta;
+  /** Aborts when the caller goes away or cancels. */
+  readonly signal: AbortSignal;
+  /**
+   * Sends the caller a notification on the request's own stream (dropped where nothing streams).
+   *
+   * @param method The notification's method.
+   * @param params Its params.
+   */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/** Answers a forwarded message: a request's result (a notification's is ignored). */
+export type ExtensionForward = (message: ForwardedMessage) => Promise<Record<string, unknown>>;
 
 /**
  * The MCP feature of a passed-on extension.

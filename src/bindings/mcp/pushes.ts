@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  type AuthInfo,
   callerKey,
   heardBy,
   LOG_LEVELS,
@@ -14,7 +15,6 @@ import {
   type RegistryChange,
   type WatchedResource,
 } from "../../core/mod.ts";
-import type { AuthInfo } from "../../core/host.ts";
 import { notificationMessage } from "../jsonrpc.ts";
 import { featureResource } from "./feature-methods.ts";
 import type { McpRequest } from "./mcp-request.ts";
