@@ -8,8 +8,7 @@ import { ProtocolError } from "../errors/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 import { CAN_PEEK, NOT_YET, peekFulfilled } from "../runtime/bun/peek.ts";
-import { isBounded } from "../runtime/body-bound.ts";
-import { type DeclaredRead, readDeclared, STEPPED_FROM_BYTES } from "./read-declared.ts";
+import { isBounded, readerOf } from "../runtime/body-bound.ts";
 
 /** The limits a body is read within. */
 export interface BodyLimits {
@@ -66,27 +65,14 @@ export function readBodyThen<T>(
     return bytes instanceof Promise ? settled(bytes.then((held) => then(decode(held))), failed) : then(decode(bytes));
   }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  const stepped = steppedRead(request, length);
-  if (stepped !== undefined) {
-    return withinTime(stepped.bytes, stepped.stop, limits.bodyTimeoutMs, (bytes) => then(decode(bytes)), failed);
-  }
-  const reading = request.text();
+  // A large body read the listener's own way, where it lent one (`Deno.serve`: `deno/read-declared.ts`).
+  const stepped = readerOf(request)?.(request, length);
+  const reading = stepped?.bytes.then(decode) ?? request.text();
   const held = peekFulfilled(reading);
   return held !== NOT_YET
     ? then(checkedUtf8(held, length))
-    : withinTime(reading, cancelBody(request), limits.bodyTimeoutMs, (text) => then(checkedUtf8(text, length)), failed);
+    : withinTime(reading, stepped ?? request, limits.bodyTimeoutMs, (text) => then(checkedUtf8(text, length)), failed);
 }
-
-/**
- * A large body of a declared length read in steps into one buffer (`read-declared.ts`), where the runtime
- * cannot already hold it: Bun (which can say so) reads it whole at once with its own `text()`.
- */
-function steppedRead(request: Request, length: number): DeclaredRead | undefined {
-  return length < STEPPED_FROM_BYTES || CAN_PEEK ? undefined : readDeclared(request.body, length);
-}
-
-/** Stops receiving a body the runtime reads itself, where it lets go of it (it holds the body locked while it reads). */
-const cancelBody = (request: Request) => () => void request.body?.cancel().catch(() => {});
 
 /** The value itself: `then` of a read that hands back what it read. */
 const same = <T>(value: T): T => value;
@@ -161,16 +147,13 @@ export function readBodyBytes(
  * is looser than this read's.
  */
 function readWhole(request: Request, limits: BodyLimits): Uint8Array | Promise<Uint8Array> {
-  const length = declaredLength(request);
-  const stepped = length === undefined ? undefined : steppedRead(request, length);
-  if (stepped !== undefined) return withinTime(stepped.bytes, stepped.stop, limits.bodyTimeoutMs, same);
   const reading = request.arrayBuffer();
   const held = peekFulfilled(reading);
   const within = (buffer: ArrayBuffer) => {
     if (buffer.byteLength > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
     return new Uint8Array(buffer);
   };
-  return held !== NOT_YET ? within(held) : withinTime(reading, cancelBody(request), limits.bodyTimeoutMs, within);
+  return held !== NOT_YET ? within(held) : withinTime(reading, request, limits.bodyTimeoutMs, within);
 }
 
 /** The declared `Content-Length`, or `undefined` when there is none or it is unreadable. */
@@ -221,12 +204,12 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
 
 /**
  * Settles with `then` of the read, or with `failed` of its error or of a timeout once `ms` have passed
- * (the read is then stopped with `stop`, and `then` never runs). Where the runtime can peek (Bun), the caller
+ * (the read is then abandoned, the body it reads from cancelled, and `then` never runs). Where the runtime can peek (Bun), the caller
  * looked first: the read is pending; elsewhere (Deno, Node, Workers) `text()` never settles at once.
  */
 function withinTime<T, U>(
   reading: Promise<T>,
-  stop: () => void,
+  from: { readonly body: { cancel(): Promise<void> } | null },
   ms: number,
   then: (value: T) => U | Promise<U>,
   failed?: (error: unknown) => U,
@@ -243,7 +226,8 @@ function withinTime<T, U>(
     };
     const deadline = new ReadDeadline(() => {
       fail(timedOut(ms));
-      stop(); // the rest of the body is not wanted
+      // The runtime holds the body locked while it reads; where it lets go, stop receiving it.
+      from.body?.cancel().catch(() => {});
     });
     const waiting = queueFor(ms).add(deadline);
     reading.then((value) => {

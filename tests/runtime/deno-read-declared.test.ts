@@ -1,13 +1,15 @@
 /**
- * A large body of a declared length, read in steps into one buffer (src/server/read-declared.ts): the same text as
- * the runtime's own read, bytes that are not UTF-8 refused, a body still arriving at `bodyTimeoutMs` refused, a
- * stopped read cancels its stream, and a body whose length is not the one declared refused.
+ * `Deno.serve`'s large body of a declared length, read in steps into one buffer (src/runtime/deno/read-declared.ts,
+ * lent to each request by the listener; plain streams code, so run on every runtime): the same text as the
+ * runtime's own read, bytes that are not UTF-8 refused, a body still arriving at `bodyTimeoutMs` refused, a
+ * cancelled read cancels its stream, a body whose length is not the one declared refused, a small one left alone.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ProtocolError } from "../../src/errors/mod.ts";
 import { readBody } from "../../src/server/read-body.ts";
-import { readDeclared, STEPPED_FROM_BYTES } from "../../src/server/read-declared.ts";
+import { lendReader } from "../../src/runtime/body-bound.ts";
+import { readDeclared, STEPPED_FROM_BYTES } from "../../src/runtime/deno/read-declared.ts";
 
 const limits = { maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 5_000 };
 
@@ -26,14 +28,16 @@ function byteStream(chunks: Uint8Array[], open = false) {
   return { stream, cancelled };
 }
 
-/** A POST whose body is `stream`, declaring `length`. */
+/** A POST whose body is `stream`, declaring `length`, lent the reader as `Deno.serve`'s listener lends it. */
 function post(stream: ReadableStream<Uint8Array>, length: number): Request {
-  return new Request("http://localhost/x", {
+  const request = new Request("http://localhost/x", {
     method: "POST",
     headers: { "content-length": String(length) },
     body: stream,
     duplex: "half",
   } as RequestInit);
+  lendReader(request, readDeclared);
+  return request;
 }
 
 describe("a large body of a declared length", () => {
@@ -67,27 +71,33 @@ describe("a large body of a declared length", () => {
     }
   });
 
-  it("stops: the stream is cancelled, and the read rejects", async () => {
+  it("cancelled: the stream is cancelled, and the read rejects", async () => {
     const { stream, cancelled } = byteStream([new Uint8Array(100)], true);
-    const read = readDeclared(stream, STEPPED_FROM_BYTES)!;
-    read.stop();
+    const read = readDeclared(post(stream, STEPPED_FROM_BYTES), STEPPED_FROM_BYTES)!;
+    void read.body.cancel();
     await cancelled;
     await assert.rejects(read.bytes);
   });
 
   it("refuses a body shorter or longer than it declared", async () => {
-    const bytes = new Uint8Array(STEPPED_FROM_BYTES).fill(0x20);
-    for (const [declared, how] of [[bytes.byteLength + 1, "shorter"], [bytes.byteLength - 1, "longer"]] as const) {
+    const bytes = new Uint8Array(STEPPED_FROM_BYTES + 1).fill(0x20);
+    for (const [declared, how] of [[bytes.byteLength + 1, "ended before"], [bytes.byteLength - 1, "longer"]] as const) {
       await assert.rejects(
-        async () => await readDeclared(byteStream([bytes]).stream, declared)!.bytes,
-        (error) => error instanceof ProtocolError && error.message.includes(how),
+        async () => await readDeclared(post(byteStream([bytes]).stream, declared), declared)!.bytes,
+        (error) => error instanceof RangeError && error.message.includes(how),
       );
     }
   });
 
+  it("leaves a small body to the runtime's own read", () => {
+    const { stream } = byteStream([new Uint8Array(10)]);
+    assert.equal(readDeclared(post(stream, 10), 10), undefined);
+    assert.equal(stream.locked, false);
+  });
+
   it("leaves a plain stream to the runtime's own read", () => {
     const plain = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-    assert.equal(readDeclared(plain, 10), undefined);
+    assert.equal(readDeclared(post(plain, STEPPED_FROM_BYTES), STEPPED_FROM_BYTES), undefined);
     assert.equal(plain.locked, false);
   });
 });
