@@ -31,9 +31,16 @@ export async function bundleView(entry: URL): Promise<string> {
   }
   if (g.Deno) {
     const args = ["bundle", "--quiet", "--minify", "--platform", "browser", entry.pathname];
-    const out = await new g.Deno.Command(g.Deno.execPath(), { args, stdout: "piped", stderr: "piped" }).output();
-    if (!out.success) throw new Error(`deno bundle ${entry.pathname} failed: ${new TextDecoder().decode(out.stderr)}`);
-    return new TextDecoder().decode(out.stdout);
+    // `deno bundle` installs esbuild into DENO_DIR on its first use; two first uses at once race (Deno 2.9: one
+    // fails "failed to copy esbuild binary", the file the other moved), so a failure is tried once more.
+    for (let attempt = 1;; attempt++) {
+      const out = await new g.Deno.Command(g.Deno.execPath(), { args, stdout: "piped", stderr: "piped" }).output();
+      if (out.success) return new TextDecoder().decode(out.stdout);
+      if (attempt === 2) {
+        throw new Error(`deno bundle ${entry.pathname} failed: ${new TextDecoder().decode(out.stderr)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the other's install ends
+    }
   }
   throw new Error("bundling the view needs Bun or Deno");
 }

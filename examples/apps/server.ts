@@ -13,6 +13,7 @@
 import * as v from "valibot";
 import { createServer, defineTool, serve, text, toolResult } from "../../mod.ts";
 import { defineApp, rendersApps } from "../../src/apps/mod.ts";
+import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import { serveStdio } from "../../src/stdio/mod.ts";
 import { bundleView } from "./bundle.ts";
 import { forecastPage } from "./page.ts";
@@ -24,14 +25,29 @@ const Forecast = v.object({
 });
 type Forecast = v.InferOutput<typeof Forecast>;
 
-/** The view's page, bundled on first read and kept. */
+/** The view's page, bundled on first read and kept once built. */
 let page: Promise<string> | undefined;
+
+/**
+ * The view's page. A bundle that failed (the bundler missing, or its first install cut short) is not kept: its
+ * cause goes to the server's log (stderr, also over stdio), the read is refused `unavailable` with a wait, and
+ * the next read bundles again.
+ */
+function viewPage(): Promise<string> {
+  return page ??= bundleView(new URL("./view.ts", import.meta.url)).then(forecastPage, (error: unknown) => {
+    page = undefined;
+    console.error(`The forecast view could not be bundled: ${error instanceof Error ? error.message : error}`);
+    throw new ProtocolError(ErrorCode.Unavailable, "The forecast view could not be built; try again", {
+      data: { retryAfterMs: 1_000 },
+    });
+  });
+}
 
 /** The view: one HTML document; it may reach only the weather API it names. */
 export const forecastView = defineApp("ui://weather/forecast")
   .title("Forecast")
   .describe("The week's temperatures as a table and a chart")
-  .html(() => page ??= bundleView(new URL("./view.ts", import.meta.url)).then(forecastPage))
+  .html(viewPage)
   .csp({ connectDomains: ["https://api.open-meteo.com"] })
   .prefersBorder();
 

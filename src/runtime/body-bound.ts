@@ -20,6 +20,8 @@ interface BodyBound {
 const BOUND = /* @__PURE__ */ Symbol();
 /** The mark of a request whose body the listener bounds at (at most) its server's limit, on the request. */
 const BOUNDED = /* @__PURE__ */ Symbol();
+/** Where a request carries its listener's own reader of a body of a declared length ({@link lendReader}). */
+const READER = /* @__PURE__ */ Symbol();
 
 /**
  * Declares the body limit a fetch handler reads within, for `serve()` to give the listener, and how
@@ -86,4 +88,36 @@ export function isBounded(request: Request): boolean {
 function boundOf(app: { fetch: unknown }): BodyBound | undefined {
   const fetch = app.fetch;
   return typeof fetch === "function" ? (fetch as { [BOUND]?: BodyBound })[BOUND] : undefined;
+}
+
+/** A listener's own read of a body: its bytes once all in, and how to stop it (at a deadline). */
+export interface DeclaredRead {
+  /** The body's bytes, exactly its declared length. */
+  readonly bytes: Promise<Uint8Array>;
+  /** What it reads the body with (as a `Request`'s `body`): cancelled, the rest is not received and `bytes` rejects. */
+  readonly body: { cancel(): Promise<void> };
+}
+
+/** How a listener reads a body of a declared length its own way; `undefined` leaves it to `text()`. */
+export type DeclaredReader = (request: Request, length: number) => DeclaredRead | undefined;
+
+/**
+ * Lends a request the listener's own reader of a body of a declared length (`Deno.serve`'s: into one buffer of
+ * that length, `deno/read-declared.ts`).
+ *
+ * @param request The request, as the listener hands it over.
+ * @param reader The reader.
+ */
+export function lendReader(request: Request, reader: DeclaredReader): void {
+  (request as { [READER]?: DeclaredReader })[READER] = reader;
+}
+
+/**
+ * The reader a listener lent this request (see {@link lendReader}), if any.
+ *
+ * @param request The request.
+ * @returns The reader, or `undefined`.
+ */
+export function readerOf(request: Request): DeclaredReader | undefined {
+  return (request as { [READER]?: DeclaredReader })[READER];
 }

@@ -6,6 +6,7 @@
  */
 
 import type { AnswerMakers } from "./answer-makers.ts";
+import type { DeclaredReader } from "./body-bound.ts";
 
 /** Something with a fetch handler: a `Server`, or any `{ fetch }`. */
 export interface Fetchable {
@@ -33,6 +34,8 @@ export interface Lent {
   bodyTimeoutOf(app: { fetch: unknown }): number | undefined;
   /** Marks a request whose body the listener bounds at its server's limit. */
   markBounded(request: Request): void;
+  /** Lends a request the listener's own reader of a body of a declared length (`body-bound.ts`). */
+  lendReader(request: Request, reader: DeclaredReader): void;
   /** Records a request's peer: its address, or the `Bun.serve` server that tells it (`src/runtime/peer.ts`). */
   recordPeer(request: Request, peer: string | { requestIP(request: Request): { address: string } | null }): void;
   /** Keeps a timer from holding the process open (`src/runtime/unref-timer.ts`). */

@@ -8,7 +8,7 @@ import { ProtocolError } from "../errors/error.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 import { DelayQueue, type Due } from "../internal/delay-queue.ts";
 import { CAN_PEEK, NOT_YET, peekFulfilled } from "../runtime/bun/peek.ts";
-import { isBounded } from "../runtime/body-bound.ts";
+import { isBounded, readerOf } from "../runtime/body-bound.ts";
 
 /** The limits a body is read within. */
 export interface BodyLimits {
@@ -65,11 +65,13 @@ export function readBodyThen<T>(
     return bytes instanceof Promise ? settled(bytes.then((held) => then(decode(held))), failed) : then(decode(bytes));
   }
   if (length > limits.maxBodyBytes) throw tooLarge(limits.maxBodyBytes);
-  const reading = request.text();
+  // A large body read the listener's own way, where it lent one (`Deno.serve`: `deno/read-declared.ts`).
+  const stepped = readerOf(request)?.(request, length);
+  const reading = stepped?.bytes.then(decode) ?? request.text();
   const held = peekFulfilled(reading);
   return held !== NOT_YET
     ? then(checkedUtf8(held, length))
-    : withinTime(reading, request, limits.bodyTimeoutMs, (text) => then(checkedUtf8(text, length)), failed);
+    : withinTime(reading, stepped ?? request, limits.bodyTimeoutMs, (text) => then(checkedUtf8(text, length)), failed);
 }
 
 /** The value itself: `then` of a read that hands back what it read. */
@@ -202,12 +204,12 @@ async function readAll(reader: BodyReader, limits: BodyLimits, check?: BodyCheck
 
 /**
  * Settles with `then` of the read, or with `failed` of its error or of a timeout once `ms` have passed
- * (the read is then abandoned, and `then` never runs). Where the runtime can peek (Bun), the caller
+ * (the read is then abandoned, the body it reads from cancelled, and `then` never runs). Where the runtime can peek (Bun), the caller
  * looked first: the read is pending; elsewhere (Deno, Node, Workers) `text()` never settles at once.
  */
 function withinTime<T, U>(
   reading: Promise<T>,
-  request: Request,
+  from: { readonly body: { cancel(): Promise<void> } | null },
   ms: number,
   then: (value: T) => U | Promise<U>,
   failed?: (error: unknown) => U,
@@ -225,7 +227,7 @@ function withinTime<T, U>(
     const deadline = new ReadDeadline(() => {
       fail(timedOut(ms));
       // The runtime holds the body locked while it reads; where it lets go, stop receiving it.
-      request.body?.cancel().catch(() => {});
+      from.body?.cancel().catch(() => {});
     });
     const waiting = queueFor(ms).add(deadline);
     reading.then((value) => {

@@ -9,13 +9,22 @@
 import { answers } from "../runtime/answer-makers.ts";
 import { env } from "../runtime/env.ts";
 import type { Bound, Fetchable, Lent, Listen } from "../runtime/listen-types.ts";
-import { bodyLimitOf, bodyTimeoutOf, markBounded } from "../runtime/body-bound.ts";
+import { bodyLimitOf, bodyTimeoutOf, lendReader, markBounded } from "../runtime/body-bound.ts";
 import { recordPeer } from "../runtime/peer.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import { concatBytes } from "../internal/concat-bytes.ts";
 
 /** What every listener is lent: it imports none of it (see {@link Lent}). */
-const LENT: Lent = { bodyLimitOf, bodyTimeoutOf, markBounded, recordPeer, unrefTimer, concatBytes, answers };
+const LENT: Lent = {
+  bodyLimitOf,
+  bodyTimeoutOf,
+  markBounded,
+  lendReader,
+  recordPeer,
+  unrefTimer,
+  concatBytes,
+  answers,
+};
 
 /** Options of `serve()`. */
 export interface ServeOptions {

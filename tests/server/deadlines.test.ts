@@ -141,6 +141,14 @@ function deadlines(name: string, port: () => number, runtime: "node" | "bun" | "
       }
     });
 
+    it("cuts a sender that trickles a large body (Deno.serve reads it in steps) with 408", async () => {
+      const large = SLOW_BODY.replace("Content-Length: 100", "Content-Length: 200000");
+      const seen = await trickle(port(), large, " ", BODY_TIMEOUT_MS + 10_000, true);
+      assert.match(seen.received, /^HTTP\/1\.1 408 /);
+      assert.ok(seen.answeredMs! >= BODY_TIMEOUT_MS - 250, `408 after ${seen.answeredMs} ms, before the deadline`);
+      await served(port());
+    });
+
     it("answers 100 pipelined requests, in order (RFC 9112 §9.3.2)", async (t) => {
       if (runtime === "deno") {
         // Deno 2.9.5 answers `Connection: close` once a body did not come whole with the head, and drops

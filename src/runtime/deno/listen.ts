@@ -5,6 +5,7 @@
  */
 import type { Bound, Fetchable, Lent, ListenAt } from "../listen-types.ts";
 import { closingAfter, onServeError } from "./close-unread.ts";
+import { readDeclared } from "./read-declared.ts";
 
 interface DenoLike {
   serve(
@@ -44,6 +45,7 @@ export function listen(app: Fetchable, at: ListenAt, lent: Lent): Promise<Bound>
     }, (request, info) => {
       const address = info.remoteAddr.hostname; // for the per-caller budgets (`peer.ts`)
       if (address !== undefined) lent.recordPeer(request, address);
+      lent.lendReader(request, readDeclared); // a large body read into one buffer (`read-declared.ts`)
       // A refusal of an unread body is sent so that Deno does close the connection (`close-unread.ts`).
       const answer = app.fetch(request);
       return answer instanceof Promise
