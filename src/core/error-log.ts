@@ -59,18 +59,14 @@ export function serverLogging(
       // One line: the call, then the error's name, message and the first frame of its stack (where the handler
       // threw; none for the SDK's own reports, whose stack is the SDK's), e.g.
       // `mcplite: tool "forecast" failed (request 7, reference 1f0c9a3e): TypeError: … at …`.
-      const { tool: _, trace_flags: __, ...about } = fields;
+      const { tool: _, trace_flags: __, ...rest } = fields;
+      const about = Object.entries(rest).map(([key, value]) => `${LABEL[key] ?? key} ${value}`).join(", ");
       const frame = error instanceof Error && !/^(OutputMismatch|Token)Error$/.test(error.name)
         ? /\n\s*(at .+)/.exec(error.stack ?? "")?.[1]
         : undefined;
-      console.error(
-        `mcplite: ${call === undefined ? "error" : `tool ${JSON.stringify(call.name)} failed`}${
-          Object.keys(about).length
-            ? ` (${Object.entries(about).map(([k, v]) => `${LABEL[k] ?? k} ${v}`).join(", ")})`
-            : ""
-        }: ${error instanceof Error ? `${error.name}: ${error.message}${frame ? ` ${frame}` : ""}` : error}`
-          .replace(/\s*[\r\n]+\s*/g, " "),
-      );
+      const text = error instanceof Error ? `${error.name}: ${error.message}${frame ? ` ${frame}` : ""}` : error;
+      const head = call === undefined ? "error" : `tool ${JSON.stringify(call.name)} failed`;
+      console.error(`mcplite: ${head}${about ? ` (${about})` : ""}: ${text}`.replace(/\s*[\r\n]+\s*/g, " "));
     }),
   };
 }
