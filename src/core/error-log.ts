@@ -8,7 +8,6 @@
  */
 import type { ServerLogger } from "./logger.ts";
 import type { ErrorReporter } from "./runtime.ts";
-import type { ToolCall } from "./middleware.ts";
 import { withTraceIds } from "./trace-context.ts";
 import { traceparentOf } from "./caller-trace.ts";
 
@@ -43,47 +42,34 @@ export function serverLogging(
   return {
     logger: own,
     onError: onError ?? ((error, call, report) => {
-      const fields = context(call, report);
-      if (own === undefined) console.error(logLine(error, fields));
-      else own.error({ err: error, ...fields }, error instanceof Error ? error.message : String(error));
+      // What is known of its call: the tool, the JSON-RPC id, the trace, the reference the caller was given.
+      const fields: Record<string, unknown> = {};
+      if (call !== undefined) {
+        fields.tool = call.name;
+        const id = call.ctx.meta.requestId;
+        if (id != null) fields.requestId = id;
+        withTraceIds(fields, traceparentOf(call.ctx)); // an invalid one names no trace
+      }
+      if (report?.reference !== undefined) fields.reference = report.reference;
+      if (report?.repeated) fields.repeated = report.repeated;
+      if (own !== undefined) {
+        own.error({ err: error, ...fields }, error instanceof Error ? error.message : String(error));
+        return;
+      }
+      // One line: the call, then the error's name, message and the first frame of its stack (where the handler
+      // threw; none for the SDK's own reports, whose stack is the SDK's), e.g.
+      // `mcplite: tool "forecast" failed (request 7, reference 1f0c9a3e): TypeError: … at …`.
+      const { tool: _, trace_flags: __, ...rest } = fields;
+      const about = Object.entries(rest).map(([key, value]) => `${LABEL[key] ?? key} ${value}`).join(", ");
+      const frame = error instanceof Error && !/^(OutputMismatch|Token)Error$/.test(error.name)
+        ? /\n\s*(at .+)/.exec(error.stack ?? "")?.[1]
+        : undefined;
+      const text = error instanceof Error ? `${error.name}: ${error.message}${frame ? ` ${frame}` : ""}` : error;
+      const head = call === undefined ? "error" : `tool ${JSON.stringify(call.name)} failed`;
+      console.error(`mcplite: ${head}${about ? ` (${about})` : ""}: ${text}`.replace(/\s*[\r\n]+\s*/g, " "));
     }),
   };
 }
 
-/**
- * An error as one line for `console.error`: what is known of its call, then the error's name, message and the
- * first frame of its stack (where the handler threw), so that a terminal or a platform's log shows one line per
- * error, e.g. `mcplite: tool "forecast" failed (request 7, reference 1f0c9a3e): TypeError: … at …`.
- */
-function logLine(error: unknown, { tool, trace_flags: _, ...rest }: Record<string, unknown>): string {
-  const about = Object.entries(rest).map(([key, value]) => `${LABEL[key] ?? key} ${value}`).join(", ");
-  // The SDK's own reports (an output schema's refusal, a bad token) without a frame: their stack is the SDK's.
-  const frame = error instanceof Error && !OWN_REPORTS.has(error.name)
-    ? /\n\s*(at .+)/.exec(error.stack ?? "")?.[1]
-    : undefined;
-  const text = error instanceof Error ? `${error.name}: ${error.message}${frame ? ` ${frame}` : ""}` : String(error);
-  const head = tool === undefined ? "error" : `tool ${JSON.stringify(tool)} failed`;
-  return `mcplite: ${head}${about ? ` (${about})` : ""}: ${text}`.replace(/\s*[\r\n]+\s*/g, " ");
-}
-
+/** How the line names the fields the logger's record carries. */
 const LABEL: Readonly<Record<string, string>> = { requestId: "request", trace_id: "trace", span_id: "span" };
-
-/** The SDK's own reports' `name`s, which a bundler keeps. */
-const OWN_REPORTS = new Set(["OutputMismatchError", "TokenError"]);
-
-/** What is known of an error's call: the tool, the JSON-RPC id, the trace, the reference the caller was given. */
-function context(
-  call: ToolCall | undefined,
-  report: { readonly repeated: number; readonly reference?: string } | undefined,
-) {
-  const fields: Record<string, unknown> = {};
-  if (call !== undefined) {
-    fields.tool = call.name;
-    const id = call.ctx.meta.requestId;
-    if (id !== undefined && id !== null) fields.requestId = id;
-    withTraceIds(fields, traceparentOf(call.ctx)); // an invalid one names no trace
-  }
-  if (report?.reference !== undefined) fields.reference = report.reference;
-  if (report !== undefined && report.repeated > 0) fields.repeated = report.repeated;
-  return fields;
-}

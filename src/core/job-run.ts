@@ -72,9 +72,10 @@ export async function runJob(
     // The job ends when its signal aborts, whether or not the work heeds it: work that never settles cannot
     // hold its slot (a worker's, the `jobs` budget) for good.
     const value = await Promise.race([work(signal), aborted(signal)]);
-    entry = { ...(await storedOutcome(value, shape, onError)), at: now() };
+    entry = { status: "completed", result: await shape(value), at: now() };
   } catch (error) {
-    // Timed out: it ends as such, whatever the work threw as its signal aborted. Cut: no failure to report.
+    // The work threw, or its value cannot be its result (the tool's output check): a failure. Timed out: it ends
+    // as such, whatever the work threw as its signal aborted. Cut: no failure to report.
     if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onError), at: now() };
   } finally {
     clearTimeout(timer);
@@ -102,19 +103,6 @@ function aborted(signal: AbortSignal): Promise<never> {
     if (signal.aborted) reject(signal.reason);
     else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
-}
-
-/** The entry of work that returned: its result (shaped as its tool's), or a failure when it cannot be one. */
-async function storedOutcome(
-  value: unknown,
-  shape: (value: unknown) => ToolResult | Promise<ToolResult>,
-  onError?: (error: unknown) => unknown,
-): Promise<StoredResult> {
-  try {
-    return { status: "completed", result: await shape(value) };
-  } catch (error) {
-    return storedFailure(error, onError);
-  }
 }
 
 /** A failure of deferred work, as the pipeline answers one (`isError`; protocol errors fail); cancelled: unreported. */

@@ -26,17 +26,15 @@ export class Masked {
    * The reference the log line and the caller share: 8 hexadecimal digits, random (32 bits), enough to find one
    * line among a day's errors and too short to be mistaken for a secret.
    */
-  readonly reference: string;
-  /** What the caller is told. */
-  readonly message: string;
-  /** The reference, for the caller's program. */
-  readonly data: { readonly reference: string };
+  readonly reference: string = crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0");
 
-  /** Draws a new reference. */
-  constructor() {
-    const reference = crypto.getRandomValues(new Uint32Array(1))[0].toString(16).padStart(8, "0");
-    this.reference = reference;
-    this.message = `Internal error (reference ${reference})`;
-    this.data = { reference };
+  /** What the caller is told. */
+  get message(): string {
+    return `Internal error (reference ${this.reference})`;
+  }
+
+  /** The reference, for the caller's program. */
+  get data(): { readonly reference: string } {
+    return { reference: this.reference };
   }
 }

@@ -9,7 +9,6 @@
  * @module
  */
 import type { ResultStore, StoredResult } from "./result-store.ts";
-import type { ToolResult } from "./result.ts";
 
 /**
  * Wraps a store so that a completed entry whose one text block is its `structuredContent`'s JSON is
@@ -28,22 +27,20 @@ export function storeOnce(store: ResultStore): ResultStore {
 
 /** The entry to write: a result's text left out where it is its structured content's JSON. */
 function compacted(entry: StoredResult): StoredResult {
-  if (entry.status !== "completed" || entry.textIsStructured === true) return entry;
-  const { content, structuredContent } = entry.result;
-  if (structuredContent === undefined || content.length !== 1) return entry;
-  const block = content[0];
-  if (block.type !== "text" || Object.keys(block).length !== 2) return entry; // annotations or _meta: as it is
-  if (block.text !== JSON.stringify(structuredContent)) return entry;
-  return { ...entry, result: { ...entry.result, content: [] }, textIsStructured: true };
+  if (entry.status !== "completed" || entry.textIsStructured) return entry;
+  const { content: [block, ...more], structuredContent } = entry.result;
+  // One block `{ type, text }` (annotations or _meta: kept as it is) holding the value's JSON.
+  const once = structuredContent !== undefined && more.length === 0 && block?.type === "text" &&
+    Object.keys(block).length === 2 && block.text === JSON.stringify(structuredContent);
+  return once ? { ...entry, result: { ...entry.result, content: [] }, textIsStructured: true } : entry;
 }
 
 /** The entry as it was given: the text block written back. */
 function expanded(entry: StoredResult | undefined): StoredResult | undefined {
-  if (entry?.status !== "completed" || entry.textIsStructured !== true) return entry;
-  const { textIsStructured: _, ...rest } = entry;
-  const result: ToolResult = {
-    ...entry.result,
-    content: [{ type: "text", text: JSON.stringify(entry.result.structuredContent) }],
+  if (entry?.status !== "completed" || !entry.textIsStructured) return entry;
+  const { textIsStructured: _, result, ...rest } = entry;
+  return {
+    ...rest,
+    result: { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] },
   };
-  return { ...rest, result };
 }

@@ -6,22 +6,24 @@
  *
  * @module
  */
-import { assertAbsoluteUri } from "../core/absolute-uri.ts";
 import type { AnyResource } from "../core/resource.ts";
 import type { WatchedResource } from "../core/resource-watch.ts";
 import type { UriTemplate } from "../core/uri-template.ts";
 
 /**
  * Checks a resource prefix: a literal (no template expression), so that prefixed templates stay templates of
- * the same variables.
+ * the same variables, that keeps every URI it prefixes absolute (RFC 3986 §4.3): the start of the child's scheme
+ * (`a+` makes `a+notes://…`) or a scheme of its own (`gw://a/`), without spaces.
  *
  * @param prefix The prefix.
  * @param where How errors name the grouping.
- * @throws {TypeError} When it is empty or holds `{` or `}`.
+ * @throws {TypeError} When it is not.
  */
 export function assertResourcePrefix(prefix: string, where: string): void {
-  if (typeof prefix !== "string" || prefix === "" || /[{}]/.test(prefix)) {
-    throw new TypeError(`${where}: resourcePrefix must be a non-empty string without "{" or "}"`);
+  if (typeof prefix !== "string" || !/^[A-Za-z][A-Za-z0-9+.-]*(:[^\s{}]*)?$/.test(prefix)) {
+    throw new TypeError(
+      `${where}: resourcePrefix must start a URI's scheme ("a+") or hold one ("gw://a/"), without "{", "}" or spaces`,
+    );
   }
 }
 
@@ -31,7 +33,6 @@ export function assertResourcePrefix(prefix: string, where: string): void {
  * @param resource The child's resource.
  * @param prefix The prefix, checked.
  * @returns The resource as served.
- * @throws {TypeError} When the prefixed URI is not an absolute URI (a prefix without a scheme before a relative one).
  */
 export function prefixedResource(resource: AnyResource, prefix: string): AnyResource {
   const own = (uri: string) => uri.startsWith(prefix) ? uri.slice(prefix.length) : uri;
@@ -53,13 +54,10 @@ export function prefixedResource(resource: AnyResource, prefix: string): AnyReso
  * @param template The child's template.
  * @param prefix The prefix, checked.
  * @returns The template as served.
- * @throws {TypeError} When the prefixed template is not an absolute URI.
  */
 function prefixedTemplate(template: UriTemplate, prefix: string): UriTemplate {
-  const written = `${prefix}${template.template}`;
-  assertAbsoluteUri(written, `resource template ${JSON.stringify(written)}`);
   return Object.freeze({
-    template: written,
+    template: `${prefix}${template.template}`,
     variables: template.variables,
     match: (uri: string) => uri.startsWith(prefix) ? template.match(uri.slice(prefix.length)) : undefined,
     expand: (variables: Record<string, string>) => `${prefix}${template.expand(variables)}`,

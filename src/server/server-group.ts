@@ -39,8 +39,8 @@ export interface GroupOptions<S extends string = "."> {
    * What the child's resource URIs and templates are served under: `"a+"` serves `notes://{id}` as
    * `a+notes://{id}`, so one server (two proxies of one remote) can be grouped twice without their URIs clashing.
    * A read, a completion and a subscription reach the child with its own URI, and its updates reach subscribers
-   * of the prefixed one. A literal (no `{` or `}`); the URI it makes must stay absolute (keep the scheme's place:
-   * `a+`, or a scheme of its own, `gw://a/`). Skills keep their URIs. A URI the child writes in its contents (a
+   * of the prefixed one. A literal that keeps every URI absolute: the start of the child's scheme (`a+`) or a
+   * scheme of its own (`gw://a/`), without `{`, `}` or spaces; another is refused. Skills keep their URIs. A URI the child writes in its contents (a
    * `resource_link` a tool returns) is its own, unprefixed.
    */
   readonly resourcePrefix?: string;

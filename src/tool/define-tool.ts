@@ -335,19 +335,20 @@ export class ToolBuilder<
     if (support !== undefined && support !== "optional" && support !== "required") {
       throw new TypeError(`tool "${this.#state.name}": taskSupport must be "optional" or "required"`);
     }
+    // A number given must lie in its range: a retry's backoff, a run's time limit (a timer's longest delay).
+    const within = (what: string, value: number | undefined, min: number, max: number) => {
+      if (value !== undefined && !(value >= min && value <= max)) {
+        throw new RangeError(`tool "${this.#state.name}": ${what} must be from ${min} to ${max}`);
+      }
+    };
     const retry = options.retry;
     if (retry !== undefined) {
       if (!Number.isInteger(retry.attempts) || retry.attempts < 1 || retry.attempts > MAX_ATTEMPTS) {
         throw new RangeError(`tool "${this.#state.name}": retry.attempts must be an integer from 1 to ${MAX_ATTEMPTS}`);
       }
-      if (retry.backoffMs !== undefined && !(retry.backoffMs >= 0 && retry.backoffMs <= MAX_BACKOFF_MS)) {
-        throw new RangeError(`tool "${this.#state.name}": retry.backoffMs must be from 0 to ${MAX_BACKOFF_MS}`);
-      }
+      within("retry.backoffMs", retry.backoffMs, 0, MAX_BACKOFF_MS);
     }
-    const timeoutMs = options.timeoutMs ?? 1;
-    if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
-      throw new RangeError(`tool "${this.#state.name}": timeoutMs must be from 1 to ${MAX_TIMEOUT_MS}`);
-    }
+    within("timeoutMs", options.timeoutMs, 1, MAX_TIMEOUT_MS);
     return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
   }
 

@@ -234,6 +234,38 @@ describe("server.group(child)", () => {
   });
 });
 
+describe("server.group(child, { resourcePrefix })", () => {
+  const notes = () =>
+    createServer({ name: "notes", version: "1.0.0" })
+      .resource(defineResource("notes://today").read(() => "milk"))
+      .resource(defineResource("notes://{id}").read(({ id }) => `note ${id}`));
+
+  it("serves the child's URIs and templates under the prefix, read with the child's own URI", async () => {
+    for (const prefix of ["a+", "gw://a/"]) {
+      const server = createServer({ name: "gw", version: "1.0.0" }).group(notes(), { resourcePrefix: prefix });
+      const client = createClient(server, { transport: "mcp" });
+      try {
+        const uris = (await client.listResources()).map((resource) => String(resource.uri));
+        assert.deepEqual(uris, [`${prefix}notes://today`]);
+        const read = await client.readResource(`${prefix}notes://7`);
+        assert.equal((read.contents as { text: string }[])[0].text, "note 7");
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("refuses a prefix that would not keep every URI absolute or holds a template expression", () => {
+    for (const prefix of ["", "1a+", "tenant/", "a b", "gw://{tenant}/", "gw://a b/"]) {
+      assert.throws(
+        () => createServer({ name: "gw", version: "1.0.0" }).group(notes(), { resourcePrefix: prefix }),
+        /resourcePrefix must start a URI's scheme/,
+        JSON.stringify(prefix),
+      );
+    }
+  });
+});
+
 describe("server.group(prefix, child) of a child with tool search", () => {
   // The child lists `whoami`, its search and call tools; 200 more are found by search (an OpenAPI import, say).
   function crm() {
