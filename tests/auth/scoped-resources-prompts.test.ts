@@ -134,9 +134,6 @@ describe("use without the scopes → 403 insufficient_scope (step-up)", () => {
     const response = await server.fetch(subscribe("reader"));
     assert.equal(response.status, 403);
     assert.equal(response.headers.get("www-authenticate"), STEP_UP);
-    // Granted, and then refused as over HTTP it is for anyone: no stream here could carry an update.
-    const granted = await server.fetch(subscribe("admin"));
-    assert.equal(granted.status, 200);
-    assert.equal((await granted.json()).error?.code, -32601);
+    assert.equal((await server.fetch(subscribe("admin"))).status, 200);
   });
 });

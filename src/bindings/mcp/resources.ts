@@ -97,31 +97,22 @@ export const resourcesRead: McpMethod = /* @__PURE__ */ ownLayer(async (ctx, req
 });
 
 /**
- * `resources/subscribe` (2025 era): accepted for a known resource on a connection (stdio, a WebSocket), whose
- * pushes send its updates. Over HTTP this stateless server has no 2025 GET stream to carry
- * `notifications/resources/updated` and does not advertise `subscribe` (MCP 2025-11-25, Resources:
- * Capabilities), so it refuses the method there (-32601) rather than accept a subscription it could never serve;
+ * `resources/subscribe` (2025 era): accepted for a known resource. This stateless server has no 2025
+ * GET stream to carry `notifications/resources/updated`, so it does not advertise `subscribe` there;
  * 2026 clients subscribe through `subscriptions/listen`.
  *
  * @param ctx The binding.
  * @param request The request.
- * @param channel The request's channel: a persistent one is a connection's.
  * @returns The result.
- * @throws {ProtocolError} `resource_not_found` for an unknown URI, `permission_denied` for one whose scopes
- *   the caller lacks, else `method_not_found` over HTTP.
+ * @throws {ProtocolError} `resource_not_found` for an unknown URI, `permission_denied` for one whose
+ *   scopes the caller lacks.
  */
-export const resourcesSubscribe: McpMethod = (ctx, request, channel) => {
+export const resourcesSubscribe: McpMethod = (ctx, request) => {
   requireCapability(registryOf(ctx.core), request.envelope.era, "resources", request.rpc.method);
   const uri = uriOf(request);
   const resolved = resolveResource(registryOf(ctx.core), uri);
   if (resolved === undefined) throw notFound(uri);
   scoping.require(resolved.resource.scopes, request.host.auth, `resource "${uri}"`);
-  if (!channel.persistent) {
-    throw new ProtocolError(
-      "method_not_found",
-      `Method not found: ${request.rpc.method} (no updates over HTTP here: use MCP 2026-07-28's subscriptions/listen, or stdio or a WebSocket)`,
-    );
-  }
   return {};
 };
 

