@@ -125,7 +125,7 @@ export function bullmqQueue(options: {
   let events: QueueEvents | undefined;
   /** Publishes progress events, opened by the first `progress`. */
   let publisher: QueueEventsProducer | undefined;
-  const watchers = new Map<string, Set<(update: Progress) => void>>();
+  const watchers = new Map<string, Set<(update: Update) => void>>();
   /** An update of a job BullMQ removed meanwhile (it finished as the update went): said once, as a warning. */
   const late = (id: string, what: string) => (error: unknown) => {
     if (error instanceof Error && JOB_GONE.test(error.message)) {
@@ -211,7 +211,7 @@ export function bullmqQueue(options: {
       }
       publisher.publishEvent({ eventName: PROGRESS_EVENT, jobId: id, update: JSON.stringify(update) }, EVENTS_KEPT)
         .catch(report);
-      if (update.total !== undefined && update.total > 0) {
+      if ("total" in update && update.total !== undefined && update.total > 0) {
         const percent = Math.min(100, Math.max(0, Math.round((100 * update.progress) / update.total)));
         job.updateProgress(percent).catch(late(id, "a progress update"));
       }
@@ -228,7 +228,7 @@ export function bullmqQueue(options: {
         (events as unknown as { on(name: string, listener: (event: { jobId: string; update: unknown }) => void): void })
           .on(PROGRESS_EVENT, ({ jobId, update }) => {
             const data = typeof update === "string" ? parsed(update) : update;
-            if (isProgress(data)) { for (const follow of watchers.get(jobId) ?? []) follow(data); }
+            if (isUpdate(data)) { for (const follow of watchers.get(jobId) ?? []) follow(data); }
           });
       }
       const followers = watchers.get(id) ?? new Set();
@@ -262,13 +262,19 @@ function parsed(text: string): unknown {
   }
 }
 
-/** A job's progress, as `WorkQueue.progress` carries it. */
-type Progress = { progress: number; total?: number; message?: string };
+/** A job's update, as `WorkQueue.progress` carries it: its progress, or a log line. */
+type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
 
-/** Whether BullMQ's progress data is one that `progress` sent (any process may update a job's progress). */
-function isProgress(data: unknown): data is Progress {
-  const update = data as Progress | null;
-  return typeof update === "object" && update !== null && typeof update.progress === "number" &&
+/** Whether an event's data is an update that `progress` sent (any process may publish on a queue's events). */
+function isUpdate(data: unknown): data is Update {
+  const update = data as { progress?: unknown; total?: unknown; message?: unknown; log?: unknown } | null;
+  if (typeof update !== "object" || update === null) return false;
+  if ("log" in update) {
+    const log = update.log as { level?: unknown; logger?: unknown } | null;
+    return typeof log === "object" && log !== null && typeof log.level === "string" &&
+      (log.logger === undefined || typeof log.logger === "string");
+  }
+  return typeof update.progress === "number" &&
     (update.total === undefined || typeof update.total === "number") &&
     (update.message === undefined || typeof update.message === "string");
 }

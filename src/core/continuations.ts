@@ -215,9 +215,15 @@ export class Continuations implements Tokens {
    * @returns Stops following; `undefined` when no such job runs here and the queue cannot follow it.
    */
   watch(id: string, sink: CallSink): (() => void) | undefined {
-    // A job on a worker: the queue carries its progress, when it can.
+    // A job on a worker: the queue carries its progress and logs, when it can.
     return this.#running.get(id)?.watch(sink) ??
-      this.queue?.watch?.(id, ({ progress, total, message }) => sink.progress?.(progress, total, message));
+      this.queue?.watch?.(
+        id,
+        (u) =>
+          "log" in u
+            ? sink.log?.(u.log.level, u.log.data, u.log.logger)
+            : sink.progress?.(u.progress, u.total, u.message),
+      );
   }
 
   /**

@@ -293,7 +293,7 @@ function startKey(id: string, start: number): string {
   return `start:${id}:${start}`;
 }
 
-/** The job's sink, its progress also handed to the queue (for `watch` on every instance), when the queue carries it. */
+/** The job's sink, its progress and logs also handed to the queue (for `watch` on every instance), when it carries them. */
 function sharing(job: CallSink, queue: WorkQueue, id: string): CallSink {
   if (queue.progress === undefined) return job;
   return {
@@ -305,7 +305,10 @@ function sharing(job: CallSink, queue: WorkQueue, id: string): CallSink {
         ...(message === undefined ? {} : { message }),
       });
     },
-    log: job.log?.bind(job),
+    log: (level, data, logger) => {
+      job.log?.(level, data, logger);
+      queue.progress!(id, { log: { level, data, ...(logger === undefined ? {} : { logger }) } });
+    },
     input: job.input?.bind(job),
     step: job.step?.bind(job),
   };

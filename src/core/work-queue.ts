@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { LogLevel } from "./call-sink.ts";
 
 /**
  * A job queue, as `createServer({ queue })` and `runWorker()` use one: `bullmqQueue()` from
@@ -31,8 +32,8 @@
  * - **Closing.** A taker's `close()` stops its deliveries at once and resolves after its runs in
  *   progress have (`runWorker()` ends them within `drainMs`, giving their jobs back with `"again"`).
  * - **Progress** (optional, `progress` and `watch` together): an update sent on the handle that runs
- *   the job reaches the watchers of that job, and only of that job, on every handle; updates sent before
- *   a watch started may be lost.
+ *   the job (its progress, or a log line it wrote) reaches the watchers of that job, and only of that job,
+ *   on every handle, as sent; updates sent before a watch started may be lost.
  *
  * @example A queue of one process and one taker (what `bullmqQueue()` does across processes; the example of
  * `workQueueCases()` has one for many takers)
@@ -126,15 +127,21 @@ export interface WorkQueue {
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
   /**
-   * Optional: carries a running job's progress (`ctx.progress()`) from its worker to `watch` on every
-   * instance. Without it, progress reaches only streams in the worker's process. Called on the handle
-   * whose `take` delivered the job, while its `run` is in progress; fire and forget (it reports its own
-   * failures, and an update lost is not an error).
+   * Optional: carries a running job's progress (`ctx.progress()`) and log lines (`ctx.log()`) from its
+   * worker to `watch` on every instance. Without it, they reach only streams in the worker's process.
+   * Called on the handle whose `take` delivered the job, while its `run` is in progress; fire and forget
+   * (it reports its own failures, and an update lost is not an error).
    *
    * @param id The job's id.
-   * @param update The progress so far, the total if known, and a message.
+   * @param update The progress so far, the total if known, and a message; or a log line (`log`: its level,
+   *   its data, JSON-serialisable, and the logger's name if given).
    */
-  progress?(id: string, update: { progress: number; total?: number; message?: string }): void;
+  progress?(
+    id: string,
+    update: { progress: number; total?: number; message?: string } | {
+      log: { level: LogLevel; data: unknown; logger?: string };
+    },
+  ): void;
   /**
    * Optional: tells the queue which start of a job its worker runs (from 1; the server counts them in the
    * result store), for operators' views. Called on the handle whose `take` delivered the job, while its
@@ -149,9 +156,16 @@ export interface WorkQueue {
    * (MCP-lite spec v0.042 §5.3; gRPC `CallToolStream`, SSE, a held MCP call with a progress token).
    *
    * @param id The job's id.
-   * @param listener Called with each update `progress` carried for this job (as sent, with `total`
-   *   and `message` only when they were given), on whichever handle it was sent.
+   * @param listener Called with each update `progress` carried for this job (as sent, with `total`,
+   *   `message` and `logger` only when they were given), on whichever handle it was sent.
    * @returns Stops following.
    */
-  watch?(id: string, listener: (update: { progress: number; total?: number; message?: string }) => void): () => void;
+  watch?(
+    id: string,
+    listener: (
+      update: { progress: number; total?: number; message?: string } | {
+        log: { level: LogLevel; data: unknown; logger?: string };
+      },
+    ) => void,
+  ): () => void;
 }

@@ -21,8 +21,8 @@ const LONG = "x".repeat(16_384);
 /** Printable ASCII that a queue which builds JSON, SQL or a command from its data would garble. */
 const AWKWARD = `"quoted" 'single' \\back\\slash %s $1 {"json":[1]} ;-- <tag> & \`tick\``;
 
-/** A job progress update, as `WorkQueue.progress` carries it. */
-type Update = { progress: number; total?: number; message?: string };
+/** A job's update, as `WorkQueue.progress` carries it: its progress, or a log line. */
+type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
 
 /** A job of a case: its id, and its data (the id, a space, then what it carries). */
 interface Job {
@@ -369,7 +369,8 @@ export function workQueueCases(
       }),
     },
     {
-      name: "has progress and watch both or neither; carries progress to a watcher of the job on another handle",
+      name:
+        "has progress and watch both or neither; carries progress and log lines to a watcher of the job on another handle",
       run: onBench(async (bench) => {
         const worker = await bench.handle();
         if ((worker.progress === undefined) !== (worker.watch === undefined)) {
@@ -391,6 +392,7 @@ export function workQueueCases(
                   progress: step,
                 },
               );
+              if (id === full.id) worker.progress!(id, { log: { level: "info", data: { step }, logger: "cases" } });
               await sleep(50);
             }
             return "done";
@@ -399,15 +401,22 @@ export function workQueueCases(
           for (const [id, updates] of seen) {
             await updates.until((items) => items.length > 0, `an update of job ${id} on its watcher`);
           }
-          for (const { progress, ...rest } of seen.get(full.id)!.items) {
-            same(
-              { progress, ...rest },
-              { progress, total: 1_000, message: `step ${progress}` },
-              "an update of one job",
-            );
+          await seen.get(full.id)!.until((items) => items.some((u) => "log" in u), `a log line of job ${full.id}`);
+          for (const update of seen.get(full.id)!.items) {
+            if ("log" in update) {
+              const step = (update.log.data as { step?: unknown } | null)?.step;
+              same(update, { log: { level: "info", data: { step }, logger: "cases" } }, "a log line of one job");
+            } else {
+              const { progress } = update;
+              same(update, { progress, total: 1_000, message: `step ${progress}` }, "an update of one job");
+            }
           }
-          for (const { progress, ...rest } of seen.get(bare.id)!.items) {
-            same({ progress, ...rest }, { progress }, "an update of the other job (progress alone)");
+          for (const update of seen.get(bare.id)!.items) {
+            same(
+              update,
+              { progress: "progress" in update ? update.progress : -1 },
+              "an update of the other job (progress alone)",
+            );
           }
         } finally {
           for (const stop of stops) stop();

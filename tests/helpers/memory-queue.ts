@@ -2,7 +2,7 @@
  * A `WorkQueue` in memory, for the tests of queued jobs in one process: it behaves as the contract asks (and
  * passes `workQueueCases()`): `concurrency` runs at once per taker, any number of takers, a job given back
  * (`"again"`) delivered again at once, a rejected one 50 ms later (up to 20 rejections in all), `close()`
- * resolving once its taker's runs have, and a job's progress carried to its watchers (`progress` and `watch`).
+ * resolving once its taker's runs have, and a job's progress and logs carried to its watchers (`progress` and `watch`).
  */
 import type { WorkQueue } from "../../src/types.ts";
 
@@ -26,7 +26,7 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
     jobs.push(data);
     wakeAll();
   };
-  type Update = { progress: number; total?: number; message?: string };
+  type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
   const watchers = new Map<string, Set<(update: Update) => void>>();
   const queue: WorkQueue = {
     progress: (id, update) => watchers.get(id)?.forEach((listener) => listener(update)),

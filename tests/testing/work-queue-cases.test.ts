@@ -10,7 +10,7 @@ import { workQueueCases } from "../../src/testing/mod.ts";
 import { failureOfCase } from "../helpers/case-failure.ts";
 import { memoryQueue } from "../helpers/memory-queue.ts";
 
-type Update = { progress: number; total?: number; message?: string };
+type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
 
 /** Runs the case named `name` against `broken(a memory queue)`, one per name; what it threw, or `undefined`. */
 async function failureOf(broken: (queue: WorkQueue) => WorkQueue, name: RegExp): Promise<unknown> {

@@ -122,13 +122,14 @@ describe("a held MCP call gets the progress of the work it started", () => {
     assert.deepEqual(result.structuredContent, { rows: 42 });
   });
 
-  it("the official v1 client's onprogress when a worker in this process runs the job (a queue in memory)", async () => {
+  it("the official v1 client's onprogress and logs when a worker in this process runs the job (a queue in memory)", async () => {
     const queued = heldServer(memoryQueue().queue);
     const http = await serve(queued, { port: 0, hostname: "127.0.0.1", quiet: true });
     const worker = runWorker(queued);
     try {
-      const { progress, result } = await v1Call(`${http.url}/mcp`);
-      assert.deepEqual(progress, STEPS); // its logs stay on the worker: a queue carries progress only
+      const { progress, logs, result } = await v1Call(`${http.url}/mcp`);
+      assert.deepEqual(progress, STEPS);
+      assert.deepEqual(logs, LOGS); // the queue carries the job's log lines too (WorkQueue.progress)
       assert.deepEqual(result.structuredContent, { rows: 42 });
     } finally {
       await worker.close();
