@@ -1,7 +1,7 @@
 /**
  * `Deno.serve`'s large request bodies, read into one buffer of their declared length in 16 KiB steps instead of by
  * the runtime's `text()`, which collects a body natively in buffers it grows and copies, that the process keeps
- * (tests/server/bodies-memory.test.ts: 60 concurrent 4 MiB calls, 3 times, grew Deno ~50 MB more). Lent to each
+ * (bench/body-memory.ts: 60 concurrent 4 MiB calls, 3 times, grew Deno ~50 MB more). Lent to each
  * request by the listener.
  *
  * @module
