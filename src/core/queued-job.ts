@@ -8,7 +8,7 @@
  * @module
  */
 import { base64urlEncode } from "../codec/base64url.ts";
-import { isTokenError } from "../codec/token-error.ts";
+import { isTokenError, TokenError } from "../codec/token-error.ts";
 import { UNKNOWN_KEY } from "../codec/token.ts";
 import { type CallContext } from "./call-context.ts";
 import { createContext } from "./tool-call-context.ts";
@@ -202,16 +202,18 @@ async function runJob(
   const c = registry.runtime.continuations!;
   let scope: string, state: JobState, expiresAt: number, issuedAt: number;
   try {
-    if (typeof data !== "string") throw new TypeError("a queued job's data is not text");
+    if (typeof data !== "string") throw new TokenError("malformed"); // no job token of the server's
     const claims = await c.codec.verify(data, { kind: JOB_KIND });
     ({ scope, expiresAt, issuedAt } = claims);
     state = claims.state as JobState;
   } catch (error) {
     // Expired: its entry and token expired with it. Signed with a secret this worker lacks (a rollout that changed
     // it): the queue delivers it again later, maybe to a worker that has it. Anything else (not a job token, a
-    // signature that fails under a key this worker holds) is no job of the server's: refused, never run again.
-    if (isTokenError(error) && error.reason === "expired") return { outcome: "skipped" };
-    if (isTokenError(error) && error.reason === "bad_mac" && error.cause === UNKNOWN_KEY) {
+    // signature that fails under a key this worker holds) is no job of the server's: refused, never run again. What
+    // is no verdict on the token (a secret the worker cannot load, Web Crypto failing) is the worker's: delivered again.
+    if (!isTokenError(error)) throw error;
+    if (error.reason === "expired") return { outcome: "skipped" };
+    if (error.reason === "bad_mac" && error.cause === UNKNOWN_KEY) {
       warn?.(UNVERIFIED);
       throw error;
     }
