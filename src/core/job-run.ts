@@ -32,8 +32,13 @@ export function jobTimedOut(timeoutMs: number): ProtocolError {
 
 /** What a job's run takes of the options it was started with. */
 export interface RunOptions {
-  /** Receives errors that become failures, for logs; its answer to the work's own is the pipeline's (`failure.ts`). */
+  /** Receives the job's own errors (its store's, its final write's), for logs only: no caller is told of them. */
   readonly onError?: (error: unknown) => unknown;
+  /**
+   * Receives what the work threw, or its value's refusal by the output check, which becomes the failure a caller
+   * reads; its answer is the pipeline's (`failure.ts`: a replacement, or `maskErrors`' reference). Default `onError`.
+   */
+  readonly onFailure?: (error: unknown) => unknown;
   /** Turns the work's value into its result (the owning tool's output check); default: as is. */
   readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
   /** How long the work may run before it ends as timed out, in ms (default {@link DEFAULT_JOB_TIMEOUT_MS}). */
@@ -60,7 +65,7 @@ export async function runJob(
   options: RunOptions,
   ended: () => void,
 ): Promise<void> {
-  const { onError, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
+  const { onError, onFailure = onError, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
   const { results: store, codec: { now } } = c;
   const signal = job.controller.signal;
   let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
@@ -76,7 +81,7 @@ export async function runJob(
   } catch (error) {
     // The work threw, or its value cannot be its result (the tool's output check): a failure. Timed out: it ends
     // as such, whatever the work threw as its signal aborted. Cut: no failure to report.
-    if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onError), at: now() };
+    if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onFailure), at: now() };
   } finally {
     clearTimeout(timer);
     ended();

@@ -72,7 +72,8 @@ export async function promiseOutcome(
       work,
       (counted) =>
         c.start(counted, ttlMs, {
-          onError: report,
+          onError: (error) => registry.runtime.onError?.(error, call), // the store's: for logs, no caller is told
+          onFailure: report,
           bind: promise["~bind"],
           shape,
           waitUntil,

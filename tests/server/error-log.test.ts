@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
-import { createServer, defineTool, type ServerOptions } from "../../mod.ts";
+import { createMemoryResultStore, createServer, defineTool, runWorker, type ServerOptions } from "../../mod.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { ToolError } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
@@ -220,6 +221,39 @@ describe("maskErrors: true", () => {
     assert.ok(error instanceof ToolError);
     assert.equal(error.message, `Internal error (reference ${reference})`);
     assert.deepEqual(error.data, { reference });
+  });
+
+  it("masks a queued job's failure on its worker too (what its middleware throws there), reported once", async () => {
+    const later = defineTool("later").describe("Fails later").input(v.object({})).longRunning().handle((_args, ctx) =>
+      ctx.defer(() => "done")
+    );
+    let runs = 0;
+    const app = createServer({
+      name: "jobs",
+      version: "1.0.0",
+      secret: "s".repeat(32),
+      maskErrors: true,
+      queue: memoryQueue().queue,
+      resultStore: createMemoryResultStore(),
+    }).use((call, next) => {
+      // The second run of `later` is the worker's, which runs the tool again to reach its work (redeem passes too).
+      if (call.name === "later" && ++runs === 2) throw new Error(`connect ECONNREFUSED ${SECRET}`);
+      return next();
+    }).tool(later);
+    const worker = runWorker(app);
+    let error: unknown;
+    try {
+      const lines = await printed(async () => {
+        error = await createClient(app).call("later", {}).catch((e: unknown) => e);
+      });
+      assert.equal(lines.length, 1, lines.join("\n"));
+      const reference = /\(.*reference ([0-9a-f]{8})\): Error: connect/.exec(lines[0])?.[1];
+      assert.ok(reference !== undefined, lines[0]);
+      assert.ok(error instanceof ToolError, String(error));
+      assert.equal(error.message, `Internal error (reference ${reference})`);
+    } finally {
+      await worker.close();
+    }
   });
 
   it("answers a ToolError as raised, and onError's replacement wins over the mask", async () => {
