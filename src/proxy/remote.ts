@@ -23,6 +23,9 @@ export type ProxyTarget = string | URL | StdioTransportOptions | Client<any>;
 /** Hears a notice of the remote's, and whose session sent it (a caller's key; `undefined`: the proxy's own). */
 export type CallerNoticeListener = (method: string, params: Record<string, unknown>, caller?: string) => void;
 
+/** The caller of what a session known by its caller's token alone notifies: no caller's key, so heard by none. */
+const TOKEN_ONLY = "token";
+
 /** The client to the remote, and a way to start over after the remote went away. */
 export interface Remote {
   /**
@@ -92,8 +95,9 @@ export function connectRemote(target: ProxyTarget, options: RemoteOptions = {}, 
     // Keyed by caller and token: a caller whose token changed gets a session that sends the new one.
     const sessions = new CallerSessions((key) => {
       const [caller, token] = JSON.parse(key) as [string | null, string | null];
-      // A caller known by its token alone: what its session notifies is for no other caller.
-      const fetch = noticeFetch(clientOptions.fetch, heard(caller ?? `token ${key}`));
+      // A caller known by its token alone: what its session notifies is for no other caller, and the tag,
+      // published to other instances with a resource update, never carries the token.
+      const fetch = noticeFetch(clientOptions.fetch, heard(caller ?? TOKEN_ONLY));
       if (token === null) return createClient(target, { ...clientOptions, fetch });
       return createClient(target, {
         ...clientOptions,
