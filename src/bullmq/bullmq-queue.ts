@@ -132,6 +132,11 @@ export function bullmqQueue(options: {
       warn(`bullmqQueue: ${what} of job ${id} came after the job had finished (BullMQ no longer holds it); dropped`);
     } else report(error);
   };
+  /** How long BullMQ keeps finished jobs, in its terms: made once. */
+  const kept = {
+    removeOnComplete: keepCompletedMs === 0 ? true : { age: Math.ceil(keepCompletedMs / 1_000) },
+    removeOnFail: keepFailedMs === 0 ? true : { age: Math.ceil(keepFailedMs / 1_000) },
+  };
   const queueOf = () => {
     if (producer === undefined) {
       producer = new classes.Queue(name, common);
@@ -147,8 +152,7 @@ export function bullmqQueue(options: {
         jobId: id,
         attempts: OUTAGE_ATTEMPTS,
         backoff: { type: "exponential", delay: OUTAGE_BACKOFF_MS },
-        removeOnComplete: keepCompletedMs === 0 ? true : { age: Math.ceil(keepCompletedMs / 1_000) },
-        removeOnFail: keepFailedMs === 0 ? true : { age: Math.ceil(keepFailedMs / 1_000) },
+        ...kept,
       });
     },
     take(run, { concurrency, warn: warnings }) {
@@ -169,7 +173,6 @@ export function bullmqQueue(options: {
             await job.moveToWait(token); // the worker shuts down: another takes it now
             throw new WaitingError();
           }
-          lockLost = false; // its backend answers again
         } finally {
           running.delete(job.id!);
         }
@@ -192,6 +195,7 @@ export function bullmqQueue(options: {
         }
         lockLost = true;
       });
+      worker.on("completed", () => lockLost = false); // BullMQ recorded a job's end: its backend answers again
       workers.add(worker);
       return {
         close: async () => {
@@ -227,8 +231,10 @@ export function bullmqQueue(options: {
         // A custom event of BullMQ's (QueueEventsProducer): its fields as published, its name as sent.
         (events as unknown as { on(name: string, listener: (event: { jobId: string; update: unknown }) => void): void })
           .on(PROGRESS_EVENT, ({ jobId, update }) => {
+            const followers = watchers.get(jobId); // every instance hears every job's updates: most follow none
+            if (followers === undefined) return;
             const data = typeof update === "string" ? parsed(update) : update;
-            if (isUpdate(data)) { for (const follow of watchers.get(jobId) ?? []) follow(data); }
+            if (isUpdate(data)) { for (const follow of followers) follow(data); }
           });
       }
       const followers = watchers.get(id) ?? new Set();

@@ -170,7 +170,7 @@ export class Continuations implements Tokens {
    *   the platform's `waitUntil`.
    * @returns The entry id.
    */
-  async start(work: DeferredWork, ttlMs: number, options: StartOptions = {}): Promise<string> {
+  async start(work: DeferredWork, ttlMs: number, options: StartOptions): Promise<string> {
     const id = options.id ?? base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
     // A job taken from a queue runs only while its entry has not ended: first writer wins.
     const at = this.codec.now();

@@ -50,7 +50,7 @@ export function restartOf(
     work: (sink, signal) => rerun(registry, owner, state.a, reader, sink, signal),
     options: {
       onError: report,
-      onFailure: (error) => registry.runtime.reportUnexpected(error, undefined), // masked as a call's failure
+      onFailure: (error) => registry.runtime.reportUnexpected(error), // masked as a call's failure
       shape: jobResultOf,
       waitUntil: waitUntilOf(reader),
       timeoutMs: owner.longRunning?.timeoutMs,

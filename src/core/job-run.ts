@@ -36,9 +36,9 @@ export interface RunOptions {
   readonly onError?: (error: unknown) => unknown;
   /**
    * Receives what the work threw, or its value's refusal by the output check, which becomes the failure a caller
-   * reads; its answer is the pipeline's (`failure.ts`: a replacement, or `maskErrors`' reference). Default `onError`.
+   * reads; its answer is the pipeline's (`failure.ts`: a replacement, or `maskErrors`' reference).
    */
-  readonly onFailure?: (error: unknown) => unknown;
+  readonly onFailure: (error: unknown) => unknown;
   /** Turns the work's value into its result (the owning tool's output check); default: as is. */
   readonly shape?: (value: unknown) => ToolResult | Promise<ToolResult>;
   /** How long the work may run before it ends as timed out, in ms (default {@link DEFAULT_JOB_TIMEOUT_MS}). */
@@ -65,7 +65,7 @@ export async function runJob(
   options: RunOptions,
   ended: () => void,
 ): Promise<void> {
-  const { onError, onFailure = onError, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
+  const { onError, onFailure, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
   const { results: store, codec: { now } } = c;
   const signal = job.controller.signal;
   let timedOut: ProtocolError | undefined; // made when it happens: most jobs never need it
@@ -111,11 +111,11 @@ function aborted(signal: AbortSignal): Promise<never> {
 }
 
 /** A failure of deferred work, as the pipeline answers one (`isError`; protocol errors fail); cancelled: unreported. */
-function storedFailure(error: unknown, onError?: (error: unknown) => unknown): StoredResult {
+function storedFailure(error: unknown, report: (error: unknown) => unknown): StoredResult {
   if (error instanceof ProtocolError) {
     return { status: "failed", error: { code: error.rpcCode ?? error.code, message: error.message, data: error.data } };
   }
-  return { status: "completed", result: failureFromError(error, (e) => onError?.(e)) }; // masked as a call's
+  return { status: "completed", result: failureFromError(error, report) }; // masked as a call's
 }
 
 /**

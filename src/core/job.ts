@@ -36,8 +36,8 @@ export interface JobOptions {
   readonly store: ResultStore;
   /** How long its entry lasts, in ms. */
   readonly ttlMs: number;
-  /** When its entry expires, in ms since the epoch (default: `ttlMs` from now). */
-  readonly expiresAt?: number;
+  /** When its entry expires, in ms since the epoch. */
+  readonly expiresAt: number;
   /** The clock, in ms since the epoch. */
   readonly now: () => number;
   /** How often a parked job polls a shared store for answers from other instances; `undefined`: never. */
@@ -78,7 +78,7 @@ export class Job implements CallSink {
   constructor(id: string, options: JobOptions) {
     this.id = id;
     this.#options = options;
-    this.#expiresAt = options.expiresAt ?? options.now() + options.ttlMs;
+    this.#expiresAt = options.expiresAt;
     this.controller.signal.addEventListener("abort", () => this.#abandon(this.controller.signal.reason), {
       once: true,
     });

@@ -72,7 +72,7 @@ export async function promiseOutcome(
       work,
       (counted) =>
         c.start(counted, ttlMs, {
-          onError: (error) => registry.runtime.onError?.(error, call), // the store's: for logs, no caller is told
+          onError: registry.runtime.onError, // the store's errors: for logs, no caller is told of them
           onFailure: report,
           bind: promise["~bind"],
           shape,

@@ -265,7 +265,7 @@ async function runJob(
     ttlMs,
     {
       onError: report,
-      onFailure: (error) => registry.runtime.reportUnexpected(error, undefined), // masked as a call's failure
+      onFailure: (error) => registry.runtime.reportUnexpected(error), // masked as a call's failure
       shape: jobResultOf,
       bind: (job) => sink = sharing(job, queue, state.d),
       id: state.d,

@@ -140,7 +140,7 @@ export class Runtime {
    * @returns What `onError` returned (the error to answer instead, if it names one), else the {@link Masked}
    *   reference under `maskErrors`.
    */
-  reportUnexpected(error: unknown, call: ToolCall | undefined): unknown {
+  reportUnexpected(error: unknown, call?: ToolCall): unknown {
     if (!this.#maskErrors) return this.onError?.(error, call);
     const masked = new Masked();
     const answer = this.onError?.(error, call, { repeated: 0, reference: masked.reference });

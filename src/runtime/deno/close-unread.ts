@@ -10,6 +10,7 @@
  */
 import { LINGER_MS } from "../linger.ts";
 import type { Lent } from "../listen-types.ts";
+import { STEP_BYTES } from "./read-declared.ts";
 
 /** The failure that ends a refusal's body: the connection closes, nothing is reported. */
 class ConnectionClosed extends Error {
@@ -60,11 +61,11 @@ export function closingAfter(
 }
 
 /**
- * The buffer a discarded body is read into, chunk after chunk (a byte stream's BYOB read: no garbage per chunk).
- * Small reads keep `Deno.serve`'s own read buffers small: 59 refused 4 MiB bodies discarded at once peaked
- * ~10 MB lower with 16 KiB than with 64 KiB (bench/budgets-rss.ts).
+ * The buffer a discarded body is read into, chunk after chunk (a byte stream's BYOB read: no garbage per chunk),
+ * of one step's size: small reads keep `Deno.serve`'s own read buffers small (59 refused 4 MiB bodies discarded at
+ * once peaked ~10 MB lower with 16 KiB than with 64 KiB, bench/budgets-rss.ts).
  */
-const DISCARD_BYTES = 16 * 1024;
+const DISCARD_BYTES = STEP_BYTES;
 
 /**
  * Reads a body to its end and drops it, for at most {@link LINGER_MS}. `Deno.serve` hands a byte stream, read into
