@@ -19,12 +19,13 @@ export type Caller = Pick<CallContext, "auth" | "meta">;
 /** The choice of a call's client, told later whether callers are kept apart. */
 export interface CallerClients {
   /**
-   * The client a call goes through.
+   * Makes a call through its client, which a caller's own session is held for meanwhile (./caller-sessions.ts).
    *
    * @param caller Who calls.
-   * @returns The client.
+   * @param use Makes the call.
+   * @returns What the call gave.
    */
-  clientFor(caller: Caller): Promise<Client>;
+  withClient<T>(caller: Caller, use: (client: Client) => Promise<T>): Promise<T>;
   /**
    * From now on, each caller told apart gets a session of its own (the remote keeps MCP 2025 sessions).
    *
@@ -50,14 +51,18 @@ export function callerClients(remote: Remote, policy: CredentialPolicy): CallerC
   }
   let apart = false, logging = false;
   return {
-    async clientFor(caller) {
-      if (forCaller === undefined) return remote.client;
+    async withClient(caller, use) {
+      if (forCaller === undefined) return await use(remote.client);
       const token = await callerToken(caller, policy);
       const key = apart ? callerKey(caller.auth, caller.meta.sessionId) : undefined;
-      if (token === undefined && key === undefined) return remote.client;
-      const client = forCaller(key, token);
-      if (key !== undefined && logging) await setSessionLevel(client, caller.meta.logLevel);
-      return client;
+      if (token === undefined && key === undefined) return await use(remote.client);
+      const held = forCaller(key, token);
+      try {
+        if (key !== undefined && logging) await setSessionLevel(held.client, caller.meta.logLevel);
+        return await use(held.client);
+      } finally {
+        held.release();
+      }
     },
     keepApart(declaresLogging) {
       apart = true;

@@ -1,9 +1,9 @@
 /**
- * The remote sessions a proxy keeps, one per caller: a remote keeps state per MCP 2025 session (what a
- * caller was asked to do first, its subscriptions, its logging; MCP 2025-11-25, Transports: Session
- * Management), so two callers must never go through one. Bounded (`max`, the least recently used let go
- * first) and expiring (`idleMs` after its last use, unless a subscription holds it); a session let go is
- * closed, which ends it at the remote (`DELETE`).
+ * The remote sessions a proxy keeps, one per caller: a remote keeps state per MCP 2025 session (its logging, its
+ * subscriptions, what a caller was asked to do first; MCP 2025-11-25, Transports: Session Management), so two
+ * callers never go through one. Bounded (`max`, the least recently used let go first) and expiring (`idleMs` after
+ * its last use), but never one a call in flight or a subscription holds: with every one held, the table grows
+ * past `max` rather than break a caller. A session let go is closed (`DELETE` at the remote) and never used again.
  *
  * @module
  */
@@ -27,9 +27,18 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 interface Entry {
   readonly client: Client;
-  /** How many subscriptions hold it. */
+  /** How many calls in flight and subscriptions hold it. */
   holds: number;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Let go (closed): what still holds it sends nothing more there. */
+  dropped: boolean;
+}
+
+/** A session held: its client, whether it was let go meanwhile (only by `close()`), and the release. */
+export interface Held {
+  readonly client: Client;
+  readonly dropped: () => boolean;
+  readonly release: () => void;
 }
 
 /** A bounded, expiring table of clients, each its own remote session. */
@@ -39,6 +48,7 @@ export class CallerSessions {
   readonly #idleMs: number;
   /** In order of use, the least recent first. */
   readonly #entries = new Map<string, Entry>();
+  #closed = false;
 
   /**
    * Creates the table.
@@ -63,46 +73,63 @@ export class CallerSessions {
    * @returns Its client.
    */
   get(key: string): Client {
-    let entry = this.#entries.get(key);
-    if (entry === undefined) {
-      if (this.#entries.size >= this.#max) this.#drop(this.#entries.keys().next().value!);
-      entry = { client: this.#open(key), holds: 0, timer: undefined };
-    } else {
-      this.#entries.delete(key); // to the end: the most recently used
-    }
-    this.#entries.set(key, entry);
-    this.#idle(key, entry);
-    return entry.client;
+    return this.#use(key).client;
   }
 
   /**
-   * Keeps a key's session past its idle time until released (a subscription made in it).
+   * Keeps a key's session, made if needed, until released: neither evicted nor expired meanwhile (a call in flight,
+   * a subscription made in it). Its idle time starts again once released.
    *
    * @param key The caller's key.
-   * @returns Its client, and the release.
+   * @returns Its client, whether it was let go meanwhile, and the release.
    */
-  hold(key: string): { client: Client; release: () => void } {
-    const client = this.get(key);
-    const entry = this.#entries.get(key)!;
+  hold(key: string): Held {
+    const entry = this.#use(key);
     entry.holds++;
     this.#idle(key, entry); // no idle time while held
     let released = false;
     return {
-      client,
+      client: entry.client,
+      dropped: () => entry.dropped,
       release: () => {
         if (released) return;
         released = true;
         entry.holds--;
         if (this.#entries.get(key) === entry) this.#idle(key, entry);
+        // Let go while held (the table closed): what the holder sent meanwhile may have opened it again.
+        else if (entry.holds === 0) void entry.client.close().catch(() => {});
       },
     };
   }
 
-  /** Closes every session. */
+  /** The entry of a key, made if needed (the least recently used one not held let go past `max`). */
+  #use(key: string): Entry {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      if (this.#entries.size >= this.#max) {
+        for (const [other, { holds }] of this.#entries) {
+          if (holds > 0) continue;
+          this.#drop(other);
+          break;
+        }
+      }
+      entry = { client: this.#open(key), holds: 0, timer: undefined, dropped: this.#closed };
+      if (this.#closed) return entry; // after close(): used once, closed when released
+    } else {
+      this.#entries.delete(key); // to the end: the most recently used
+    }
+    this.#entries.set(key, entry);
+    this.#idle(key, entry);
+    return entry;
+  }
+
+  /** Closes every session; one held is closed again once released (see {@link hold}). */
   async close(): Promise<void> {
+    this.#closed = true;
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     for (const entry of entries) {
+      entry.dropped = true;
       clearTimeout(entry.timer);
       await entry.client.close().catch(() => {});
     }
@@ -113,7 +140,9 @@ export class CallerSessions {
     clearTimeout(entry.timer);
     // Past `setTimeout`'s longest delay (about 24.8 days; `Infinity`) a session is kept until evicted.
     const forever = entry.holds > 0 || this.#idleMs > MAX_TIMEOUT_MS;
-    entry.timer = forever ? undefined : unrefTimer(setTimeout(() => this.#drop(key), this.#idleMs));
+    entry.timer = forever
+      ? undefined
+      : unrefTimer(setTimeout(() => entry.holds === 0 && this.#drop(key), this.#idleMs));
   }
 
   /** Lets a key's session go, and ends it at the remote. */
@@ -121,6 +150,7 @@ export class CallerSessions {
     const entry = this.#entries.get(key);
     if (entry === undefined) return;
     this.#entries.delete(key);
+    entry.dropped = true;
     clearTimeout(entry.timer);
     void entry.client.close().catch(() => {});
   }

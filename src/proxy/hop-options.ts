@@ -17,10 +17,10 @@ export interface HopOptions {
   /** Says the remote's lists changed behind the mirror's back (it answered a mounted tool as unknown). */
   readonly stale: () => void;
   /**
-   * The client a call goes through: the proxy's own session and credentials, or the caller's own session, and its
-   * credentials where the policy allows.
+   * Makes a call through its client: the proxy's own session and credentials, or the caller's own session (held
+   * meanwhile), and its credentials where the policy allows.
    */
-  readonly clientFor: (ctx: Pick<CallContext, "auth" | "meta">) => Promise<Client>;
+  readonly withClient: <T>(ctx: Pick<CallContext, "auth" | "meta">, use: (client: Client) => Promise<T>) => Promise<T>;
   /** Subscribes at the remote to a resource's URI while a caller listens; absent when the remote cannot be. */
   readonly watch?: ResourceWatch;
 }

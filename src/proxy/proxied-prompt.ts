@@ -67,9 +67,11 @@ export function proxiedPrompt(
     try {
       const trace = callerTrace(ctx);
       const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const client = await hop.clientFor(ctx);
-      const got = await client.getPrompt(name, given ?? {}, options);
-      const meta = remoteResultMeta(got._meta, client.wire);
+      const [got, wire] = await hop.withClient(
+        ctx,
+        async (client) => [await client.getPrompt(name, given ?? {}, options), client.wire] as const,
+      );
+      const meta = remoteResultMeta(got._meta, wire);
       if (meta !== undefined) ctx.resultMeta(meta);
       const messages = (Array.isArray(got.messages) ? got.messages : []) as PromptResult["messages"];
       return typeof got.description === "string" ? { description: got.description, messages } : { messages };

@@ -61,9 +61,11 @@ export function proxiedResource(
     try {
       const trace = callerTrace(ctx);
       const options = { signal: budget.signal, ...(trace === undefined ? {} : { traceContext: trace }) };
-      const client = await hop.clientFor(ctx);
-      const result = await client.readResource(read, options);
-      const meta = remoteResultMeta(result._meta, client.wire);
+      const [result, wire] = await hop.withClient(
+        ctx,
+        async (client) => [await client.readResource(read, options), client.wire] as const,
+      );
+      const meta = remoteResultMeta(result._meta, wire);
       if (meta !== undefined) ctx.resultMeta(meta);
       return (Array.isArray(result.contents) ? result.contents : []) as ResourceContentsInput[];
     } catch (error) {

@@ -64,11 +64,13 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
       };
       // A tool the remote may answer with a promise or a task: its handle becomes ours; any other is
       // followed to its end here (a handle it answers anyway is redeemed or polled by the client).
-      const client = await hop.clientFor(ctx);
-      if (longRunning) {
-        return answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx, client.wire);
-      }
-      return resultOf(await client.callTool(info.name, args, options), client.wire);
+      return await hop.withClient(
+        ctx,
+        async (client) =>
+          longRunning
+            ? answerOf(await client.call(info.name, args, { ...options, wait: false }), ctx, client.wire)
+            : resultOf(await client.callTool(info.name, args, options), client.wire),
+      );
     } catch (error) {
       return failed(error, budget);
     }
@@ -78,7 +80,7 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
     .redeem(async (state, ctx) => {
       const budget = answerBudget(ctx);
       try {
-        return await stepRemote(await hop.clientFor(ctx), state as RemoteHandle, ctx, budget.signal);
+        return await hop.withClient(ctx, (client) => stepRemote(client, state as RemoteHandle, ctx, budget.signal));
       } catch (error) {
         return failed(error, budget); // the client too: a stdio remote waiting to be started again refuses it
       }
@@ -87,7 +89,7 @@ export function proxiedTool(info: ToolInfo, remote: Remote, hop: HopOptions, lon
     // session). Cooperative (MCP 2025-11-25, Tasks): a task that ended meanwhile refuses it, which is no failure.
     .cancel(async (state, ctx) => {
       try {
-        await cancelRemote(await hop.clientFor(ctx), state as RemoteHandle);
+        await hop.withClient(ctx, (client) => cancelRemote(client, state as RemoteHandle));
       } catch {
         // nothing to undo here
       }

@@ -68,7 +68,8 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
    * session (its `Mcp-Session-Id`, or its stdio or WebSocket connection's); the caller's log level is set in it
    * (`logging/setLevel`), and what it sends outside requests (its logs, its resource updates) goes to that caller
    * alone. At most `max` are kept (default 100; past it the least recently used is closed), each closed `idleMs`
-   * after its last use (default 600 000) unless a subscription holds it; closing one ends it at the remote
+   * after its last use (default 600 000); never one a call in flight or a subscription holds (with all held, more
+   * than `max` are kept rather than break a caller's call); closing one ends it at the remote
    * (`DELETE`). A caller that cannot be told apart (no `auth`, on a stateless wire: MCP 2026-07-28, MCP-lite,
    * Webtools, OpenAPI, gRPC, in process) goes through the proxy's own session, shared with every such caller. A
    * remote without sessions (MCP 2026-07-28, MCP-lite) and a stdio remote (one process, one session) are shared.
@@ -82,7 +83,10 @@ export interface ProxyOptions extends ClientOptions, Pick<GroupOptions, "resourc
    * ```
    */
   readonly sessions?: {
-    /** The most callers' sessions kept at once; past it, the least recently used is closed (default 100). */
+    /**
+     * The most callers' sessions kept at once; past it, the least recently used one no call or subscription holds
+     * is closed (default 100).
+     */
     readonly max?: number;
     /**
      * How long a caller's session is kept after its last use, in ms (default 600 000: ten minutes; `Infinity`:
@@ -164,9 +168,9 @@ export async function proxy<S = unknown>(
   const callers = callerClients(remote, { forwardAudience: forwardCallerToken?.audience, exchange: exchangeToken });
   signal?.addEventListener("abort", () => void remote.close().catch(() => {}), { once: true });
   const following: { follower?: Follower } = {}; // made once the lists are read
-  const clientFor = (caller: Caller) => callers.clientFor(caller);
+  const withClient = <T>(caller: Caller, use: (client: Client) => Promise<T>) => callers.withClient(caller, use);
   // The remote's name in a caller's error: ours once known, never its URL (its query may hold a key).
-  const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), clientFor };
+  const hop = { name: name ?? "remote", retryAfterMs, stale: () => following.follower?.now(), withClient };
   let described: Record<string, unknown> | null;
   try {
     described = await remote.client.discover();

@@ -54,20 +54,21 @@ export function remoteExtensions(
 function forwarder(hop: HopOptions): ExtensionForward {
   return async (message) => {
     try {
-      const client = await hop.clientFor(message as Pick<CallContext, "auth" | "meta">);
-      const options = { signal: message.signal };
-      if (message.notification) {
-        await client.notify(message.method, message.params, options);
-        return {};
-      }
-      const result = await client.request(message.method, message.params, {
-        ...options,
-        onNotification: message.notify,
+      return await hop.withClient(message as Pick<CallContext, "auth" | "meta">, async (client) => {
+        const options = { signal: message.signal };
+        if (message.notification) {
+          await client.notify(message.method, message.params, options);
+          return {};
+        }
+        const result = await client.request(message.method, message.params, {
+          ...options,
+          onNotification: message.notify,
+        });
+        // What describes the second hop (its revision's `resultType`, its wire's `_meta` keys) is not the result's.
+        const { resultType: _, _meta, ...own } = result;
+        const meta = remoteResultMeta(_meta, client.wire);
+        return meta === undefined ? own : { ...own, _meta: meta };
       });
-      // What describes the second hop (its revision's `resultType`, its wire's `_meta` keys) is not the result's.
-      const { resultType: _, _meta, ...own } = result;
-      const meta = remoteResultMeta(_meta, client.wire);
-      return meta === undefined ? own : { ...own, _meta: meta };
     } catch (error) {
       // The client's word for a method the remote does not serve (MCP 2026-07-28's 404): the caller's -32601.
       if (error instanceof McpliteError && error.code === "unsupported") {

@@ -41,17 +41,16 @@ export function remoteSubscriptions(
   const resources = capabilities?.resources;
   if (remote.listen === undefined) return undefined;
   if (!modern && !(isObject(resources) && resources.subscribe === true)) return undefined;
-  const shared = modern
-    ? (uri: string) => listenFor(remote, uri, signal)
-    : (uri: string) => subscribeTo(remote.client, uri);
-  // A caller told apart subscribes in its own session, held meanwhile, whose updates are its alone.
+  const shared = modern ? (uri: string) => listenFor(remote, uri, signal) : (uri: string) => {
+    const stop = subscribeTo(remote.client, uri);
+    return () => void stop();
+  };
+  // A caller told apart subscribes in its own session, held until unsubscribed there, whose updates are its alone;
+  // one let go meanwhile (the proxy closed) is not opened again to unsubscribe.
   const own = (caller: string, uri: string) => {
     const held = remote.holdFor!(caller);
-    const stop = subscribeTo(held.client, uri);
-    return () => {
-      stop();
-      held.release();
-    };
+    const stop = subscribeTo(held.client, uri, () => !held.dropped());
+    return () => void stop().finally(held.release);
   };
   const watched = new Map<string, Watched>();
   return (uri, caller) => {
@@ -73,11 +72,11 @@ export function remoteSubscriptions(
   };
 }
 
-/** MCP 2025: `resources/subscribe` now, `resources/unsubscribe` at the end, in that order. */
-function subscribeTo(client: Client, uri: string): () => void {
+/** MCP 2025: `resources/subscribe` now, `resources/unsubscribe` at the end (if still `live`), in that order. */
+function subscribeTo(client: Client, uri: string, live = () => true): () => Promise<void> {
   // A remote out of reach meanwhile is not subscribed to: its failure is a call's to report, not this one's.
   const sent = send(client, "resources/subscribe", uri);
-  return () => void sent.then(() => send(client, "resources/unsubscribe", uri));
+  return () => sent.then(() => live() ? send(client, "resources/unsubscribe", uri) : undefined);
 }
 
 async function send(client: Client, method: string, uri: string): Promise<void> {

@@ -12,7 +12,7 @@ import { createClient } from "../client/create-client.ts";
 import { isResponseTooLarge } from "../client/response-bound.ts";
 import { createStdioTransport, type StdioTransportOptions } from "../client/transports/stdio.ts";
 import { type NoticeListener, noticesOf, SERVER_NOTICES } from "../client/transports/server-notices.ts";
-import { CallerSessions, type SessionsOptions } from "./caller-sessions.ts";
+import { CallerSessions, type Held, type SessionsOptions } from "./caller-sessions.ts";
 import { noticeFetch } from "./notice-fetch.ts";
 import { RestartBackoff, RestartPending, type RestartPolicy } from "./restart-backoff.ts";
 
@@ -37,20 +37,20 @@ export interface Remote {
   /**
    * A caller's own client (a URL target only): its own MCP 2025 session at the remote, kept as `sessions`
    * says (./caller-sessions.ts), sending the caller's bearer token in place of the proxy's credentials when
-   * one is given.
+   * one is given; held until released (a call in flight).
    *
    * @param caller The caller's key (`callerKey()`), if it can be told apart.
    * @param token The caller's token to send, if any.
-   * @returns The client.
+   * @returns The client held.
    */
-  forCaller?(caller: string | undefined, token: string | undefined): Client;
+  forCaller?(caller: string | undefined, token: string | undefined): Held;
   /**
    * Keeps a caller's own session (see {@link forCaller}) until released: a subscription made in it.
    *
    * @param caller The caller's key.
-   * @returns The client, and the release.
+   * @returns The client held.
    */
-  holdFor?(caller: string): { client: Client; release: () => void };
+  holdFor?(caller: string): Held;
   /**
    * Hears what the remote notifies outside any request (its `list_changed`), where the wire carries it
    * (a stdio target, an MCP 2025 session's standalone stream); absent for a client given. What a caller's own
@@ -112,7 +112,7 @@ export function connectRemote(target: ProxyTarget, options: RemoteOptions = {}, 
       client,
       listen: (listener) => void listeners.add(listener),
       failed: () => {},
-      forCaller: (caller, token) => sessions.get(key(caller, token)),
+      forCaller: (caller, token) => sessions.hold(key(caller, token)),
       holdFor: (caller) => sessions.hold(key(caller, undefined)),
       close: async () => {
         await sessions.close();

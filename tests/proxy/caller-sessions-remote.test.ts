@@ -1,12 +1,17 @@
 /**
  * The callers' remote sessions of `connectRemote()` at an MCP 2025 remote over HTTP (a remote answered in memory):
  * what a session known by its caller's token alone notifies is tagged without that token, so a change relayed to
- * other instances never carries it.
+ * other instances never carries it; a session a call in flight holds is never evicted (past `max`) from under it, and
+ * a subscription whose session was let go (the proxy closed) is not unsubscribed by opening that session again.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DECLINING } from "../../src/proxy/ask-caller.ts";
 import { connectRemote } from "../../src/proxy/remote.ts";
+import { remoteSubscriptions } from "../../src/proxy/remote-subscriptions.ts";
+import { proxy } from "../../src/proxy/mod.ts";
+import { pipeServer } from "../helpers/stdio.ts";
+import { gatewayServer } from "./gateway.ts";
 import { waitFor } from "./gateway.ts";
 import { sessionRemote } from "./session-remote.ts";
 
@@ -17,12 +22,78 @@ describe("connectRemote(): callers' sessions", () => {
     const heard: (string | undefined)[] = [];
     remote.listen!((_method, _params, caller) => void heard.push(caller));
     try {
-      await remote.forCaller!(undefined, "secret-token").listTools();
+      await remote.forCaller!(undefined, "secret-token").client.listTools();
       await waitFor("the session's stream", () => fake.push("s1", "notifications/message", { level: "info" }));
       await waitFor("the notice", () => heard.length > 0);
       assert.ok(heard.every((caller) => caller !== undefined && !caller.includes("secret")), JSON.stringify(heard));
     } finally {
       await remote.close();
+      fake.close();
+    }
+  });
+
+  it("never evicts a session a call in flight holds: past max, another caller's session is added", async () => {
+    const fake = sessionRemote();
+    const stop = new AbortController();
+    const remote = await proxy("http://127.0.0.1:9/mcp", {
+      transport: "mcp",
+      fetch: fake.fetch,
+      refreshMs: 0,
+      sessions: { max: 1 },
+      signal: stop.signal,
+    });
+    const gateway = gatewayServer().group("remote", remote);
+    const callers = ["a", "b"].map((name) => {
+      const piped = pipeServer(gateway);
+      const clientInfo = { name, version: "1" };
+      piped.send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo },
+      });
+      piped.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      return piped;
+    });
+    const call = { name: "remote.echo", arguments: {} };
+    try {
+      await Promise.all(callers.map((c) => c.answer(1)));
+      fake.holdCalls(true);
+      callers[0].send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call });
+      await waitFor("A's call to reach the remote", () => fake.waiting() === 1);
+      const mine = fake.received.findLast((r) => r.rpc === "tools/call")!.session;
+      fake.holdCalls(false);
+      callers[1].send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call });
+      assert.equal((await callers[1].answer(2)).error, undefined);
+      assert.ok(!fake.deleted().includes(mine), "A's session, held by its call, is not closed");
+      fake.release();
+      assert.equal((await callers[0].answer(2)).error, undefined);
+      const opened = fake.opened();
+      assert.equal(fake.received.filter((r) => r.session === mine && r.rpc === "initialize").length, 0);
+      assert.equal(opened, 3, "the proxy's own session and one per caller, none opened again");
+    } finally {
+      await Promise.all(callers.map((c) => c.end()));
+      stop.abort();
+      fake.close();
+    }
+  });
+
+  it("does not open a caller's session again to unsubscribe once the proxy closed it", async () => {
+    const fake = sessionRemote();
+    const remote = connectRemote("http://127.0.0.1:9/mcp", { ...DECLINING, transport: "mcp", fetch: fake.fetch });
+    const capabilities = { resources: { subscribe: true } };
+    const watch = remoteSubscriptions(remote, { modern: false, capabilities, sessioned: true }, undefined)!;
+    try {
+      const unwatch = watch("demo://r", "session a");
+      await waitFor("the subscription", () => fake.received.some((r) => r.rpc === "resources/subscribe"));
+      await remote.close();
+      const opened = fake.opened();
+      unwatch();
+      // Bounded: what an unsubscription would send starts at once.
+      for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(fake.opened(), opened, "no session opened again");
+      assert.ok(!fake.received.some((r) => r.rpc === "resources/unsubscribe"));
+    } finally {
       fake.close();
     }
   });

@@ -43,6 +43,20 @@ describe("CallerSessions", () => {
     await sessions.close();
   });
 
+  it("never lets one held go past max (the table grows), and closes one let go while held once released", async () => {
+    const { sessions, closed } = table({ max: 1 });
+    const held = sessions.hold("held");
+    sessions.get("other");
+    assert.deepEqual(closed, [], "the one held is kept, past max");
+    sessions.get("third");
+    assert.deepEqual(closed, ["other"], "the least recently used one not held is let go");
+    await sessions.close();
+    assert.ok(held.dropped(), "let go by close()");
+    const count = closed.length;
+    held.release();
+    assert.equal(closed.length, count + 1, "closed again once released: what it sent meanwhile is ended");
+  });
+
   it("keeps one for good with idleMs: Infinity (never a timer that fires at once)", async () => {
     const { sessions, closed } = table({ idleMs: Infinity });
     sessions.get("kept");

@@ -48,6 +48,10 @@ export function sessionRemote() {
         }, { "mcp-session-id": `s${++sessions}` });
       case "tools/list":
         return json(message.id, { tools: [{ name: "echo", inputSchema: { type: "object" } }] });
+      case "prompts/list":
+        return json(message.id, { prompts: [] });
+      case "resources/templates/list":
+        return json(message.id, { resourceTemplates: [] });
       case "resources/list":
         return json(message.id, { resources: [{ uri: "demo://r", name: "r" }] });
       case "tools/call":
