@@ -23,6 +23,9 @@ export type ProxyTarget = string | URL | StdioTransportOptions | Client<any>;
 /** Hears a notice of the remote's, and whose session sent it (a caller's key; `undefined`: the proxy's own). */
 export type CallerNoticeListener = (method: string, params: Record<string, unknown>, caller?: string) => void;
 
+/** Where a caller's client carries the caller's latest token (./caller-sessions.ts keeps the client, not the token). */
+const TOKEN = /* @__PURE__ */ Symbol();
+
 /** The caller of what a session known by its caller's token alone notifies: no caller's key, so heard by none. */
 const TOKEN_ONLY = "token";
 
@@ -92,27 +95,32 @@ export function connectRemote(target: ProxyTarget, options: RemoteOptions = {}, 
       ...clientOptions,
       fetch: noticeFetch(clientOptions.fetch, heard(undefined)),
     });
-    // Keyed by caller and token: a caller whose token changed gets a session that sends the new one.
+    // Keyed by the caller alone (its calls and its subscriptions share its session), else by its token; each
+    // request carries the caller's latest token, or, with none, the proxy's own credentials.
     const sessions = new CallerSessions((key) => {
-      const [caller, token] = JSON.parse(key) as [string | null, string | null];
+      const [caller] = JSON.parse(key) as [string | null];
       // A caller known by its token alone: what its session notifies is for no other caller, and the tag,
       // published to other instances with a resource update, never carries the token.
       const fetch = noticeFetch(clientOptions.fetch, heard(caller ?? TOKEN_ONLY));
-      if (token === null) return createClient(target, { ...clientOptions, fetch });
-      return createClient(target, {
+      const own = clientOptions.auth === undefined ? fetch : clientOptions.auth.wrap(fetch);
+      const carrier: Client & { [TOKEN]?: string } = createClient(target, {
         ...clientOptions,
-        fetch,
         auth: undefined,
-        headers: bearer(options.headers, token),
+        fetch: (request) => carrier[TOKEN] === undefined ? own(request) : fetch(bearer(request, carrier[TOKEN])),
       });
+      return carrier;
     }, kept);
     const key = (caller: string | undefined, token: string | undefined) =>
-      JSON.stringify([caller ?? null, token ?? null]);
+      JSON.stringify(caller !== undefined ? [caller] : [null, token]);
     return {
       client,
       listen: (listener) => void listeners.add(listener),
       failed: () => {},
-      forCaller: (caller, token) => sessions.hold(key(caller, token)),
+      forCaller: (caller, token) => {
+        const held = sessions.hold(key(caller, token));
+        (held.client as { [TOKEN]?: string })[TOKEN] = token; // the latest: a renewed token, or none now
+        return held;
+      },
       holdFor: (caller) => sessions.hold(key(caller, undefined)),
       close: async () => {
         await sessions.close();
@@ -126,13 +134,11 @@ export function connectRemote(target: ProxyTarget, options: RemoteOptions = {}, 
   throw new TypeError("proxy(target): the target must be a URL, a stdio command ({ command, args }) or a client");
 }
 
-/** The client's headers with the caller's bearer token (RFC 6750 §2.1) in place of any `authorization`. */
-function bearer(headers: ClientOptions["headers"], token: string): () => Promise<Headers> {
-  return async () => {
-    const merged = new Headers(typeof headers === "function" ? await headers() : headers);
-    merged.set("authorization", `Bearer ${token}`);
-    return merged;
-  };
+/** A request with the caller's bearer token (RFC 6750 §2.1) in place of any `authorization`. */
+function bearer(request: Request, token: string): Request {
+  const headers = new Headers(request.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  return new Request(request, { headers });
 }
 
 /**

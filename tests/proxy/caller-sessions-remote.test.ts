@@ -97,4 +97,35 @@ describe("connectRemote(): callers' sessions", () => {
       fake.close();
     }
   });
+
+  it("keys a caller's session by the caller alone: its subscription and its calls share it, with its latest token", async () => {
+    const fake = sessionRemote();
+    const remote = connectRemote("http://127.0.0.1:9/mcp", {
+      ...DECLINING,
+      transport: "mcp",
+      fetch: fake.fetch,
+      headers: { authorization: "Bearer the-proxys-own" },
+    });
+    const caller = 'principal ["ada",null]';
+    try {
+      const call = remote.forCaller!(caller, "first");
+      await call.client.listTools();
+      call.release();
+      const held = remote.holdFor!(caller);
+      assert.equal(held.client, call.client, "the subscription's session is the calls'");
+      await held.client.request("resources/subscribe", { uri: "demo://r" });
+      const next = remote.forCaller!(caller, "renewed");
+      await next.client.listTools();
+      next.release();
+      held.release();
+      const sessions = new Set(fake.received.filter((r) => r.session !== null).map((r) => r.session));
+      assert.equal(sessions.size, 1, JSON.stringify(fake.received));
+      const subscribed = fake.received.find((r) => r.rpc === "resources/subscribe");
+      assert.equal(subscribed?.authorization, "Bearer first", "the caller's token, never the proxy's");
+      assert.equal(fake.received.findLast((r) => r.rpc === "tools/list")?.authorization, "Bearer renewed");
+    } finally {
+      await remote.close();
+      fake.close();
+    }
+  });
 });
