@@ -167,7 +167,8 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // issue 75 here is behaviour it asks of every server (the default error line, maskErrors, a job's time limit, callers
   // kept apart). This is against the rule that a bound is not raised to fit; it is said so in issue 75's closing note,
   // with the levers above for the coordinator to choose from and the ceiling to lower again once one is taken.
-  // Then a queued job's log lines through the queue (`WorkQueue.progress`/`watch`, issue 75's item 1): +28 B, 54,005 B.
+  // Then a queued job's log lines through the queue (`WorkQueue.progress`/`watch`, issue 75's item 1): +28 B, 54,005 B;
+  // the review's mends (a job's failures masked apart from its store's errors: `RunOptions.onFailure`), +6 B: 54,011 B.
   [OURS]: { goal: 47, ceiling: 52.75 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
