@@ -1,0 +1,163 @@
+/**
+ * The journal of declared work on the in-process engine (no queue): `work.step(name, fn)` records fn's value, and
+ * a later start of the same job (`.longRunning({ retry })`, its instance stopped, another instance sharing the
+ * store starts it again) returns the recorded value without calling fn; a step whose instance died inside fn runs
+ * again (at least once), with the same key; a name used twice in one run and a value over the bound are refused,
+ * naming the step; `work.sleep(ms)` in process is a timer that resolves after its time.
+ */
+import assert from "node:assert/strict";
+import { afterEach, describe, it } from "node:test";
+import * as v from "valibot";
+import { type CallOutcome, createMemoryResultStore, createServer, defineTool, type ServerOptions } from "../../mod.ts";
+import { killable, tokenOf } from "../helpers/instances.ts";
+import { SECRET, waitFor } from "../helpers/long-running.ts";
+
+/** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
+const LEASE_MS = 300;
+/** A step's value far over any bound a journal entry may have (and under what a memory store keeps in all). */
+const HUGE = 16 * 1024 * 1024;
+
+/** What the steps' functions saw: the step, the key fn was given, the start it ran in. */
+type Seen = { step: string; key: string; attempt: number };
+
+/** Work held until the test ends (an instance that stopped never finishes it). */
+let releases: (() => void)[] = [];
+afterEach(() => {
+  for (const release of releases) release();
+  releases = [];
+});
+const held = () => new Promise<void>((resolve) => releases.push(resolve));
+
+/** A server of the journal's tools, recording in `seen` each run of a step's fn. */
+function journalServer(seen: Seen[], options: Partial<ServerOptions> = {}) {
+  const input = v.object({ n: v.number(), hang: v.optional(v.boolean()) });
+  return createServer({ name: "journal", version: "1.0.0", secret: SECRET, ...options })
+    .tool(
+      defineTool("steps").describe("Two journaled steps; on its first start b may never end").input(input)
+        .longRunning({ retryAfterMs: 5, retry: { attempts: 2 } })
+        .defer(async ({ n, hang }, work) => {
+          const a = await work.step("a", (key) => {
+            seen.push({ step: "a", key, attempt: work.attempt });
+            return { n, madeIn: work.attempt };
+          });
+          const b = await work.step("b", async (key) => {
+            seen.push({ step: "b", key, attempt: work.attempt });
+            if (hang && work.attempt === 1) await held(); // its instance stops while fn runs
+            return { n, madeIn: work.attempt };
+          });
+          return { a, b, attempt: work.attempt };
+        }),
+    )
+    .tool(
+      defineTool("twice").describe("Uses one step name twice").longRunning().defer(async (_, work) => {
+        await work.step("x", () => seen.push({ step: "x", key: "", attempt: work.attempt }));
+        await work.step("x", () => seen.push({ step: "x again", key: "", attempt: work.attempt }));
+        return { done: true };
+      }),
+    )
+    .tool(
+      defineTool("huge").describe("A step whose value is over the bound").longRunning().defer(async (_, work) => {
+        await work.step("big", () => "x".repeat(HUGE));
+        return { done: true };
+      }),
+    )
+    .tool(
+      defineTool("nap").describe("Sleeps ms").input(v.object({ ms: v.number() })).longRunning()
+        .defer(async ({ ms }, work) => {
+          const start = performance.now();
+          await work.sleep(ms);
+          return { slept: performance.now() - start };
+        }),
+    );
+}
+
+/** The call's end: its outcome once it is not a promise, redeemed every few ms, at most 15 s. */
+async function ended(
+  server: { call(name: string, args: unknown): Promise<CallOutcome> },
+  first: CallOutcome,
+): Promise<CallOutcome> {
+  let outcome = first;
+  if (outcome.kind !== "promise") return outcome;
+  const token = tokenOf(outcome);
+  await waitFor(async () => (outcome = await server.call("redeem", { promise: token })).kind !== "promise");
+  return outcome;
+}
+
+/** A failure's text. */
+function failureText(outcome: CallOutcome): string {
+  assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
+  return JSON.stringify((outcome as { result: { content: unknown } }).result.content);
+}
+
+describe("work.step on the in-process engine", () => {
+  it("a later start of the same job returns a completed step's value without calling fn; one left inside fn runs again", async () => {
+    const seen: Seen[] = [];
+    const shared = createMemoryResultStore();
+    const dying = killable(shared);
+    const options = { leaseMs: LEASE_MS };
+    const a = journalServer(seen, { resultStore: dying.store, ...options });
+    const b = journalServer(seen, { resultStore: shared, ...options });
+    const token = tokenOf(await a.call("steps", { n: 1, hang: true }));
+    await waitFor(() => seen.some((each) => each.step === "b")); // a is journaled, b's fn is running on A
+    dying.kill(); // A stops, inside b's fn
+    const outcome = await ended(b, await b.call("redeem", { promise: token }));
+    assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    assert.deepEqual((outcome as { result: { structuredContent?: unknown } }).result.structuredContent, {
+      a: { n: 1, madeIn: 1 }, // the value recorded on A's start
+      b: { n: 1, madeIn: 2 }, // fn ran again on B's: A died inside it (at least once)
+      attempt: 2,
+    });
+    assert.deepEqual(seen.map(({ step, attempt }) => ({ step, attempt })), [
+      { step: "a", attempt: 1 },
+      { step: "b", attempt: 1 },
+      { step: "b", attempt: 2 },
+    ]);
+    // The key fn gets is the job's and the step's: the same on each start, another for another step.
+    const [keyA, keyB1, keyB2] = seen.map((each) => each.key);
+    assert.equal(keyB1, keyB2);
+    assert.notEqual(keyA, keyB1);
+    assert.ok(keyA.length > 0 && keyB1.length > 0, JSON.stringify(seen));
+  });
+
+  it("the key fn gets differs from job to job, for the same step", async () => {
+    const seen: Seen[] = [];
+    const server = journalServer(seen);
+    for (const n of [1, 2]) {
+      const outcome = await ended(server, await server.call("steps", { n }));
+      assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    }
+    const keysOf = (step: string) => seen.filter((each) => each.step === step).map((each) => each.key);
+    assert.equal(keysOf("a").length, 2, JSON.stringify(seen));
+    assert.notEqual(keysOf("a")[0], keysOf("a")[1]);
+    assert.notEqual(keysOf("b")[0], keysOf("b")[1]);
+  });
+
+  it("one name used twice in a run is refused, naming the step, and the second fn never runs", async () => {
+    const seen: Seen[] = [];
+    const server = journalServer(seen);
+    const text = failureText(await ended(server, await server.call("twice", {})));
+    assert.match(text, /\bx\b/, text);
+    assert.match(text, /step/i, text);
+    assert.deepEqual(seen.map((each) => each.step), ["x"]);
+  });
+
+  it("a step's value over the bound is refused, naming the step", async () => {
+    const server = journalServer([]);
+    const text = failureText(await ended(server, await server.call("huge", {})));
+    assert.match(text, /\bbig\b/, text);
+    assert.match(text, /bytes|too (large|big)|bound|limit/i, text);
+  });
+});
+
+describe("work.sleep on the in-process engine", () => {
+  it("is a timer: the work goes on once its time has passed", async () => {
+    const server = journalServer([]);
+    const outcome = await ended(server, await server.call("nap", { ms: 300 }));
+    assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    const { slept } = (outcome as { result: { structuredContent?: unknown } }).result.structuredContent as {
+      slept: number;
+    };
+    // A timer may fire up to a millisecond early by its rounding; never sooner.
+    assert.ok(slept >= 299, `slept ${slept} ms`);
+  });
+});
