@@ -7,7 +7,9 @@ import type { ToolPromise } from "../core/tool-promise.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { assertToolName } from "../core/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
+import type { WorkContext } from "../core/long-running/work-context.ts";
 import type {
+  HandlerReturn,
   LongRunningOptions,
   StreamHandler,
   Tool,
@@ -50,6 +52,7 @@ interface BuilderState {
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
   readonly view?: ToolView;
+  readonly work?: (input: unknown, work: WorkContext) => unknown;
 }
 
 /**
@@ -353,6 +356,68 @@ export class ToolBuilder<
   }
 
   /**
+   * Finishes the tool with its declared work (implies `.longRunning()`): each call answers with a promise (an
+   * MCP task), whose job runs `work` with the call's validated arguments, in this process or, with a queue
+   * (`createServer({ queue })`), on a worker, which runs only the work, never a handler or request middleware.
+   * The work's steps (`work.step()`) and sleeps (`work.sleep()`) are journaled in the result store: with
+   * `.longRunning({ retry })`, a start after its worker stopped resumes after the last step that completed. The
+   * returned tool's `.handle()` puts a handler first, on the instance that takes the call (checks, a question to
+   * the user, a quick answer); its `ctx.defer(input)` starts the work with `input`.
+   *
+   * @param work Receives the input and the {@link WorkContext}; returns the result, as a handler does.
+   * @returns The tool, and `.handle()` to put a handler before the work.
+   * @throws {TypeError} When `work` is not a function.
+   *
+   * @example Work in steps, a handler first
+   * ```ts
+   * import * as v from "valibot";
+   * import { defineTool } from "./define-tool.ts";
+   *
+   * const report = defineTool("report")
+   *   .input(v.object({ id: v.string() }))
+   *   .longRunning({ retry: { attempts: 3 } })
+   *   .defer(async ({ id }, work) => {
+   *     const rows = await work.step("fetch", () => [id]);
+   *     return { rows: rows.length };
+   *   });
+   * const approved = defineTool("approved_report")
+   *   .input(v.object({ id: v.string() }))
+   *   .defer((input: { id: string; by: string }) => `report ${input.id}, approved by ${input.by}`)
+   *   .handle(({ id }, ctx) => ctx.defer({ id, by: ctx.auth?.subject ?? "anyone" }));
+   * ```
+   */
+  defer<TIn = TArgs>(
+    work: (input: TIn, work: WorkContext<TConfig>) => HandlerReturn<TOutput> | Promise<HandlerReturn<TOutput>>,
+  ): Tool<TName, TInput, TArgs, TOutput, never> & {
+    /**
+     * Puts a handler before the work, run on the instance that takes the call; `ctx.defer(input)` starts the
+     * work with `input` (default: the call's arguments).
+     *
+     * @param handler Receives the validated arguments and the call context.
+     * @returns The tool.
+     */
+    handle(
+      handler: (args: TArgs, ctx: ToolContext<TConfig, true>) => ReturnType<ToolHandler<TArgs, TOutput, TConfig>>,
+    ): Tool<TName, TInput, TArgs, TOutput, never>;
+  } {
+    if (typeof work !== "function") throw new TypeError(`tool "${this.#state.name}": .defer() needs a function`);
+    const declared = this.#with<TInput, TArgs, TOutput, TConfig, true>({
+      longRunning: this.#state.longRunning ?? {},
+      work: work as (input: unknown, work: WorkContext) => unknown,
+    });
+    const tool = declared.#finish("handle", deferArguments);
+    return Object.freeze({
+      ...tool,
+      handle: (handler: (args: TArgs, ctx: ToolContext<TConfig, true>) => unknown) =>
+        declared.#finish("handle", handler as unknown as ToolHandler<unknown, unknown>),
+    }) as Tool<TName, TInput, TArgs, TOutput, never> & {
+      handle(
+        handler: (args: TArgs, ctx: ToolContext<TConfig, true>) => ReturnType<ToolHandler<TArgs, TOutput, TConfig>>,
+      ): Tool<TName, TInput, TArgs, TOutput, never>;
+    };
+  }
+
+  /**
    * Finishes the tool with a streaming handler: each yielded value is sent as a partial (an SSE
    * `message`); the final result is the generator's return value, or else the partials joined.
    *
@@ -382,6 +447,7 @@ export class ToolBuilder<
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.config === undefined ? {} : { config: s.config }),
       ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),
+      ...(s.work === undefined ? {} : { work: s.work }),
       ...(s.view === undefined ? {} : { resources: [s.view.resource], extensions: s.view.extensions }),
       mode,
       run,
@@ -389,6 +455,9 @@ export class ToolBuilder<
     return finishTool(tool) as Tool<TName, TInput, TArgs, TOutput>;
   }
 }
+
+/** The handler of a tool with declared work and no handler of its own: every call starts the work. */
+const deferArguments: ToolHandler<unknown, unknown> = (args, ctx) => ctx.defer(args);
 
 /**
  * Starts the definition of a tool.
