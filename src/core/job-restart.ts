@@ -23,6 +23,7 @@ import type { Registry } from "./registry.ts";
 import type { ToolResult } from "./result.ts";
 import type { AnyTool, ToolHandler } from "./tool.ts";
 import { PendingPromise } from "./tool-promise.ts";
+import { runDeclaredWork } from "./long-running/declared-work.ts";
 
 /**
  * Gives what {@link Continuations.read} needs to start a stopped job of `owner` again, when the tool
@@ -44,14 +45,20 @@ export function restartOf(
   const retry = owner.longRunning?.retry;
   if (retry === undefined || !("a" in state)) return undefined;
   const report = (error: unknown) => registry.runtime.onError?.(error);
+  const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
+  // Declared work starts again with its input, as the reading request's caller (the token's own).
+  const origin = { input: state.a ?? {}, auth: reader.auth, meta: reader.meta, env: reader.env };
   return {
     attempts: retry.attempts,
     backoffMs: retry.backoffMs ?? 0,
-    work: (sink, signal) => rerun(registry, owner, state.a, reader, sink, signal),
+    work: (sink, signal, start) =>
+      owner.work === undefined
+        ? rerun(registry, owner, state.a, reader, sink, signal)
+        : runDeclaredWork(registry, owner, origin, { ...start, fresh: false, queued: false }, sink, signal),
     options: {
       onError: report,
-      onFailure: (error) => registry.runtime.reportUnexpected(error), // masked as a call's failure
-      shape: jobResultOf,
+      onFailure: unexpected, // masked as a call's failure
+      shape: owner.work === undefined ? jobResultOf : (value) => resultOf(owner, value, unexpected),
       waitUntil: waitUntilOf(reader),
       timeoutMs: owner.longRunning?.timeoutMs,
     },

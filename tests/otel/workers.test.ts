@@ -34,7 +34,7 @@ let longStarted = () => {};
 function instance(store: ResultStore, queue: WorkQueue) {
   const tool = (name: string, work: (signal: AbortSignal) => Promise<string>) =>
     defineTool(name).describe(`The ${name} job`).input(v.object({ id: v.string() })).longRunning()
-      .handle((_args, ctx) => ctx.defer(work));
+      .defer((_args, job) => work(job.signal));
   return createServer({ name: "queued", version: "1.0.0", secret: SECRET, resultStore: store, queue })
     .use(otel())
     .tool(tool("report", () => Promise.resolve("the report")))
