@@ -141,12 +141,24 @@ export function started(workers: readonly QueueProcess[], jobs: number): Promise
   return logged(workers, /^job \d+ started$/gm, jobs);
 }
 
-/** Waits until the processes' logs hold `count` lines matching `line` (a global, multiline pattern). At most 60 s. */
-export async function logged(processes: readonly QueueProcess[], line: RegExp, count: number): Promise<void> {
+/**
+ * Waits until the processes' logs hold `count` lines matching `line` (a global, multiline pattern). At most 60 s;
+ * at once when a log matches `failure` (what can never lead there, such as a job that failed).
+ */
+export async function logged(
+  processes: readonly QueueProcess[],
+  line: RegExp,
+  count: number,
+  failure?: RegExp,
+): Promise<void> {
   const seen = () => processes.reduce((sum, each) => sum + (each.log().match(line)?.length ?? 0), 0);
   const deadline = Date.now() + 60_000;
   while (seen() < count) {
-    assert.ok(Date.now() < deadline, `${seen()} of ${count} lines ${line} in 60 s`);
+    const failed = failure && processes.find((each) => failure.test(each.log()));
+    if (failed) assert.fail(`${seen()} of ${count} lines ${line}, and ${failure}:\n${failed.log()}`);
+    if (Date.now() > deadline) {
+      assert.fail(`${seen()} of ${count} lines ${line} in 60 s:\n${processes.map((each) => each.log()).join("\n")}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -14,8 +14,10 @@ import { SECRET, waitFor } from "../helpers/long-running.ts";
 
 /** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
 const LEASE_MS = 300;
-/** A step's value far over any bound a journal entry may have (and under what a memory store keeps in all). */
-const HUGE = 16 * 1024 * 1024;
+/** The most bytes of JSON a step's value may take, as `WorkContext.step` documents it. */
+const MAX_STEP_BYTES = 262_144;
+/** The most steps and sleeps one run of a job may take, as `WorkContext.step` documents it. */
+const MAX_STEPS = 1_000;
 
 /** What the steps' functions saw: the step, the key fn was given, the start it ran in. */
 type Seen = { step: string; key: string; attempt: number };
@@ -56,10 +58,18 @@ function journalServer(seen: Seen[], options: Partial<ServerOptions> = {}) {
       }),
     )
     .tool(
-      defineTool("huge").describe("A step whose value is over the bound").longRunning().defer(async (_, work) => {
-        await work.step("big", () => "x".repeat(HUGE));
-        return { done: true };
-      }),
+      defineTool("sized").describe("A step whose value takes `bytes` bytes of JSON (a string: two are its quotes)")
+        .input(v.object({ bytes: v.number() })).longRunning().defer(async ({ bytes }, work) => {
+          const value = await work.step("big", () => "x".repeat(bytes - 2));
+          return { length: value.length };
+        }),
+    )
+    .tool(
+      defineTool("many").describe("Takes `steps` steps").input(v.object({ steps: v.number() })).longRunning()
+        .defer(async ({ steps }, work) => {
+          for (let i = 1; i <= steps; i++) await work.step(`s${i}`, () => i);
+          return { steps };
+        }),
     )
     .tool(
       defineTool("nap").describe("Sleeps ms").input(v.object({ ms: v.number() })).longRunning()
@@ -86,7 +96,7 @@ async function ended(
 /** A failure's text. */
 function failureText(outcome: CallOutcome): string {
   assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
-  return JSON.stringify((outcome as { result: { content: unknown } }).result.content);
+  return ((outcome as { result: { content: { text?: string }[] } }).result.content[0]?.text) ?? "";
 }
 
 describe("work.step on the in-process engine", () => {
@@ -136,16 +146,26 @@ describe("work.step on the in-process engine", () => {
     const seen: Seen[] = [];
     const server = journalServer(seen);
     const text = failureText(await ended(server, await server.call("twice", {})));
-    assert.match(text, /\bx\b/, text);
-    assert.match(text, /step/i, text);
+    assert.match(text, /"x"/, text);
+    assert.match(text, /twice|already|unique/i, text);
     assert.deepEqual(seen.map((each) => each.step), ["x"]);
   });
 
-  it("a step's value over the bound is refused, naming the step", async () => {
+  it("a step's value over the bound is refused, naming the step; one at the bound is kept", async () => {
     const server = journalServer([]);
-    const text = failureText(await ended(server, await server.call("huge", {})));
-    assert.match(text, /\bbig\b/, text);
-    assert.match(text, /bytes|too (large|big)|bound|limit/i, text);
+    const kept = await ended(server, await server.call("sized", { bytes: MAX_STEP_BYTES }));
+    assert.equal(kept.kind, "answer", JSON.stringify(kept).slice(0, 500));
+    const text = failureText(await ended(server, await server.call("sized", { bytes: MAX_STEP_BYTES + 1 })));
+    assert.match(text, /"big"/, text);
+    assert.match(text, new RegExp(`${MAX_STEP_BYTES} bytes`), text);
+  });
+
+  it("past the most steps a run may take, the next is refused", async () => {
+    const server = journalServer([]);
+    const kept = await ended(server, await server.call("many", { steps: MAX_STEPS }));
+    assert.equal(kept.kind, "answer", JSON.stringify(kept));
+    const text = failureText(await ended(server, await server.call("many", { steps: MAX_STEPS + 1 })));
+    assert.match(text, /\b1[ ,]?000 steps/, text);
   });
 });
 

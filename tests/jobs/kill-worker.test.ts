@@ -75,7 +75,7 @@ async function killMidJob(on: Backend, tool: "ab" | "ab_handled", calls: number,
       tokens.push((outcome as { token: string }).token);
     }
     // Each job ran step a, slept, and waits inside step b, its effect not yet done; A holds half of them.
-    await logged([a, b], /^job \d+ at b$/gm, calls);
+    await logged([a, b], /^job \d+ at b$/gm, calls, /^mcplite: (error:|tool "\w+" failed)/m);
     const held = a.log().match(/^job \d+ at b$/gm)?.length ?? 0;
     assert.ok(held > 0, `worker A holds no job inside step b:\n${a.log()}`);
     a.kill("SIGKILL");
