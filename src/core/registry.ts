@@ -137,12 +137,12 @@ export class Definitions implements Registry {
    */
   add(tool: AnyTool): void {
     if (this.get(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
-    if (undeclared(tool) && this.longRunning !== undefined && this.runtime.continuations.queue !== undefined) {
-      // A worker runs only declared work: inline `ctx.defer(async () => …)` would need the handler run again there.
-      throw new TypeError(
-        `tool "${tool.name}" is .longRunning() on a server with a queue but declares no work: move what its ` +
-          "handler defers into .defer((input, work) => …) (and call ctx.defer(input) from the handler, if it keeps one)",
-      );
+    // A worker, or a retry, runs only declared work: inline `ctx.defer(async () => …)` would need the handler again.
+    if (
+      undeclared(tool) && this.longRunning !== undefined &&
+      (tool.longRunning!.retry !== undefined || this.runtime.continuations.queue !== undefined)
+    ) {
+      throw new TypeError(`tool "${tool.name}": with retry or a queue, declare its work with .defer()`);
     }
     this.#bring(tool);
     for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
@@ -352,7 +352,7 @@ function inheritedScopes(
   return Object.freeze([...new Set([...(held ?? []), ...added])]);
 }
 
-/** A long-running tool whose handler could only defer inline work (no `.defer()`, no `.redeem()`). */
+/** A long-running tool whose handler can only defer inline work (no `.defer()`, no `.redeem()`). */
 function undeclared(tool: AnyTool): boolean {
   return tool.longRunning !== undefined && tool.mode === "handle" && tool.work === undefined &&
     tool.onRedeem === undefined;

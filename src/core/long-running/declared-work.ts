@@ -93,7 +93,7 @@ export async function runDeclaredWork(
     setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
   }
   const value = await owner.work!(origin.input, work);
-  if (isToolPromise(value)) throw new TypeError(`tool "${owner.name}": declared work cannot answer with a promise`);
+  if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
   return value;
 }
 
