@@ -92,7 +92,13 @@ export async function runDeclaredWork(
   if (owner.config !== undefined || registry.runtime.config !== undefined) {
     setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
   }
-  const value = await owner.work!(origin.input, work);
+  // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
+  let run = () => Promise.resolve(owner.work!(origin.input, work));
+  for (const each of registry.runtime.middleware.toReversed()) {
+    const hook = each.work, inner = run;
+    if (hook !== undefined) run = () => hook(work, inner);
+  }
+  const value = await run();
   if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
   return value;
 }
