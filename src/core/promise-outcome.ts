@@ -64,18 +64,15 @@ export async function promiseOutcome(
   }
   const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
-  let run: DeferredWork = () => Promise.reject(new Error("the job's work was not bound"));
+  let run: DeferredWork = () => {}; // bound as the job starts, before it runs
   let continued: PromiseState;
   if (work !== undefined && c.queue !== undefined && owner === tool) {
     throw new TypeError(
-      `tool "${owner.name}" called ctx.defer() with a function on a server with a queue: a worker runs only ` +
-        "declared work; declare it with .defer((input, work) => …) and call ctx.defer(input)",
+      `tool "${owner.name}": with a queue, declare its work with .defer(), and call ctx.defer(input)`,
     );
   } else if (declared !== undefined) {
     if (owner.work === undefined || owner !== tool) {
-      throw new TypeError(
-        `tool "${owner.name}" called ctx.defer(input) but declares no work: add .defer((input, work) => …)`,
-      );
+      throw new TypeError(`tool "${owner.name}" called ctx.defer(input) but declares no work with .defer()`);
     }
     const input = declared.work === undefined ? call.arguments ?? {} : declared.work;
     if (c.queue !== undefined) {

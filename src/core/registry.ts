@@ -137,13 +137,7 @@ export class Definitions implements Registry {
    */
   add(tool: AnyTool): void {
     if (this.get(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
-    if (undeclared(tool) && this.longRunning !== undefined && this.runtime.continuations.queue !== undefined) {
-      // A worker runs only declared work: inline `ctx.defer(async () => …)` would need the handler run again there.
-      throw new TypeError(
-        `tool "${tool.name}" is .longRunning() on a server with a queue but declares no work: move what its ` +
-          "handler defers into .defer((input, work) => …) (and call ctx.defer(input) from the handler, if it keeps one)",
-      );
-    }
+    if (tool.longRunning !== undefined) this.longRunning?.admit(tool, this.runtime.continuations);
     this.#bring(tool);
     for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
     this.#tools.set(tool.name, tool);
@@ -350,10 +344,4 @@ function inheritedScopes(
 ): readonly string[] | undefined {
   if (added === undefined || added.length === 0) return held;
   return Object.freeze([...new Set([...(held ?? []), ...added])]);
-}
-
-/** A long-running tool whose handler could only defer inline work (no `.defer()`, no `.redeem()`). */
-function undeclared(tool: AnyTool): boolean {
-  return tool.longRunning !== undefined && tool.mode === "handle" && tool.work === undefined &&
-    tool.onRedeem === undefined;
 }

@@ -16,8 +16,7 @@ export class DurableSleep extends Error {
    * @param untilMs When the job wakes, in ms since the epoch.
    */
   constructor(untilMs: number) {
-    super(`the job sleeps until ${new Date(untilMs).toISOString()}`);
-    this.name = "DurableSleep";
+    super("the job sleeps");
     this.untilMs = untilMs;
   }
 }

@@ -14,8 +14,6 @@ import { DurableSleep } from "../../jobs/durable-sleep.ts";
 export const MAX_STEPS = 1_000;
 /** The most bytes a step's value may take, as JSON. */
 export const MAX_STEP_BYTES = 256 * 1024;
-/** The longest step name. */
-const MAX_NAME = 200;
 
 /** Where a job's journal lives, and what this start of it knows. */
 export interface JournalOptions {
@@ -59,10 +57,9 @@ export class Journal {
    * @throws {RangeError} Past {@link MAX_STEPS} steps, or for a value over {@link MAX_STEP_BYTES}.
    */
   async step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
-    if (typeof name !== "string" || name === "" || name.length > MAX_NAME || name.startsWith("~")) {
-      throw new TypeError(`work.step(): a step name is 1–${MAX_NAME} characters, not starting with "~"`);
+    if (!(typeof name === "string" && /^[^~].{0,199}$/s.test(name))) {
+      throw new TypeError("work.step(): a name is 1–200 characters, not starting with ~");
     }
-    if (typeof run !== "function") throw new TypeError(`work.step("${name}"): the step must be a function`);
     this.#claim(name);
     const key = this.#key(name);
     if (!this.#options.fresh) {
@@ -82,7 +79,7 @@ export class Journal {
    * @returns When the time has passed.
    */
   async sleep(ms: number, signal: AbortSignal): Promise<void> {
-    if (!(ms >= 0 && ms <= 2 ** 31 - 1)) throw new RangeError("work.sleep(): ms must be from 0 to 2 147 483 647");
+    if (!(ms >= 0 && ms < 2 ** 31)) throw new RangeError("work.sleep(): ms is from 0 to 2^31 - 1");
     const name = `~sleep:${++this.#sleeps}`;
     this.#claim(name);
     const key = this.#key(name);
@@ -96,10 +93,8 @@ export class Journal {
   }
 
   #claim(name: string): void {
-    if (this.#names.has(name)) {
-      throw new TypeError(`work.step("${name}") ran twice in one run: a step's name is unique within its job`);
-    }
-    if (this.#names.size >= MAX_STEPS) throw new RangeError(`a job takes at most ${MAX_STEPS} steps and sleeps`);
+    if (this.#names.has(name)) throw new TypeError(`work.step(): "${name}" is used twice in one job`);
+    if (this.#names.size >= MAX_STEPS) throw new RangeError(`a job takes at most ${MAX_STEPS} steps`);
     this.#names.add(name);
   }
 
@@ -110,10 +105,8 @@ export class Journal {
   /** Records a value; the one recorded first when another start won. */
   async #record(key: string, name: string, value: unknown): Promise<unknown> {
     const json = value === undefined ? undefined : JSON.stringify(value);
-    if (
-      json !== undefined && json.length > MAX_STEP_BYTES / 3 && new TextEncoder().encode(json).length > MAX_STEP_BYTES
-    ) {
-      throw new RangeError(`work.step("${name}"): its value takes over ${MAX_STEP_BYTES} bytes as JSON`);
+    if (json !== undefined && new TextEncoder().encode(json).length > MAX_STEP_BYTES) {
+      throw new RangeError(`work.step(): "${name}" is over ${MAX_STEP_BYTES} bytes of JSON`);
     }
     const v = json === undefined ? undefined : JSON.parse(json);
     const { store, expiresAt, now } = this.#options;
