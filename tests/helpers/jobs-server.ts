@@ -6,30 +6,20 @@
  * `QUEUE`, `LOCK_MS`, `COUNTER_URL`) for `mcplite worker`, and `jobsServer()` to make one in a test.
  */
 import process from "node:process";
-import { createPostgresBackend } from "bullmq";
 import { Redis } from "ioredis";
-import pg from "pg";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import type { WorkContext } from "../../src/types.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
-import { postgresResultStore } from "../../src/postgres/mod.ts";
-import { redisResultStore } from "../../src/redis/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
+import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
 
 const SECRET = "declared jobs' secret: thirty-two bytes or more";
 
-/** Options of {@link jobsServer}. */
-export interface JobsServerOptions {
-  /** The store and queue: a Redis URL (`redis://127.0.0.1:port`) or a PostgreSQL one (`postgres://…`). */
-  readonly url: string;
+/** Options of {@link jobsServer}: its queue and store, and where it counts. */
+export interface JobsServerOptions extends QueueStoreOptions {
   /** The Redis that counts the steps' effects and holds the gate (default `url`, which must then be Redis). */
   readonly counters?: string;
-  /** The queue's name: one per test; it prefixes the counters' keys. */
-  readonly queue: string;
-  /** BullMQ's lock on a running job, and its stalled-job check's period, in ms. */
-  readonly lockMs: number;
 }
 
 /** Where call `n`'s count of `what` (`a`, `b`, `handled`) is kept in the counters' Redis. */
@@ -42,9 +32,7 @@ const GATE_MS = 60_000;
 
 /** A server with the queue and store, its counters' client, and `close()` for their connections. */
 export function jobsServer(options: JobsServerOptions) {
-  const { resultStore, queue, close, ready } = options.url.startsWith("redis:")
-    ? onRedis(options)
-    : onPostgres(options);
+  const { resultStore, queue, close, ready } = queueAndStore(options);
   const counters = new Redis(options.counters ?? options.url, { maxRetriesPerRequest: 1 });
   counters.on("error", () => {});
   const say = (line: string) => process.stderr.write(`${line}\n`); // on the worker: the tests wait for these lines
@@ -104,13 +92,19 @@ export function jobsServer(options: JobsServerOptions) {
         }),
     )
     .tool(
-      defineTool("stepped").describe("Reports each of n steps (200 ms apart) as progress")
-        .input(v.object({ n: v.number() }))
-        .defer(async ({ n }, work) => {
-          for (let step = 1; step <= n; step++) {
-            await sleep(200, work.signal);
-            work.progress(step, n, `step ${step}`);
-          }
+      defineTool("stepped").describe("Reports n steps as progress (200 ms apart), sleeping ms durably halfway")
+        .input(v.object({ n: v.number(), ms: v.number() }))
+        .defer(async ({ n, ms }, work) => {
+          const report = async (from: number, to: number) => {
+            for (let step = from; step <= to; step++) {
+              await sleep(200, work.signal);
+              work.progress(step, n, `step ${step}`);
+            }
+            return to;
+          };
+          const half = await work.step("first half", () => report(1, Math.floor(n / 2))); // reported once
+          await work.sleep(ms);
+          await report(half + 1, n);
           return { steps: n, pid: process.pid };
         }),
     );
@@ -124,43 +118,6 @@ export function jobsServer(options: JobsServerOptions) {
     /** Resolves once the store answers: a web instance listens only then, as a readiness probe would wait. */
     ready,
   };
-}
-
-/** BullMQ on Redis, the results in the same Redis. */
-function onRedis(options: JobsServerOptions) {
-  const redis = new Redis(options.url, { maxRetriesPerRequest: 1 });
-  redis.on("error", () => {});
-  const queue = bullmqQueue({
-    connection: options.url,
-    name: options.queue,
-    lockMs: options.lockMs,
-    onError: () => {}, // a worker killed in a test drops its connections
-  });
-  const close = async () => {
-    await queue.close();
-    redis.disconnect();
-  };
-  const ready = async () => void await redis.ping();
-  return { resultStore: redisResultStore(redis), queue, close, ready };
-}
-
-/** BullMQ on PostgreSQL (its Postgres backend), the results in the same database. */
-function onPostgres(options: JobsServerOptions) {
-  const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-  pool.on("error", () => {});
-  const queue = bullmqQueue({
-    backend: createPostgresBackend,
-    connection: { connectionString: options.url, migrate: true }, // BullMQ makes its schema on first use
-    name: options.queue,
-    lockMs: options.lockMs,
-    onError: () => {},
-  });
-  const close = async () => {
-    await queue.close();
-    await pool.end();
-  };
-  const ready = async () => void await pool.query("SELECT 1");
-  return { resultStore: postgresResultStore(pool), queue, close, ready };
 }
 
 /** The server of the environment's settings, for `mcplite worker`. */

@@ -10,6 +10,7 @@ import type { CallOutcome } from "../../mod.ts";
 import { jobsServer } from "../helpers/jobs-server.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
+import { redeemedWithin } from "../helpers/outcome.ts";
 
 const LOCK_MS = 5_000;
 /** The first job's durable sleep. */
@@ -20,18 +21,11 @@ const END_MS = 60_000;
 const servers = queueBackends("a durable sleep");
 after(killQueueProcesses);
 
-/** Redeems until the job ends, at most `END_MS`; returns its structured content. */
+/** The job's answer, once it ended: its structured content. */
 async function ended(server: { call(name: string, args: unknown): Promise<CallOutcome> }, token: string) {
-  const deadline = Date.now() + END_MS;
-  for (;;) {
-    const outcome = await server.call("redeem", { promise: token });
-    if (outcome.kind !== "promise") {
-      assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
-      return (outcome as { result: { structuredContent?: unknown } }).result.structuredContent as { n: number };
-    }
-    if (Date.now() > deadline) assert.fail(`the job did not end in ${END_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const outcome = await redeemedWithin(server, token, END_MS);
+  assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+  return (outcome as { result: { structuredContent?: unknown } }).result.structuredContent as { n: number };
 }
 
 function tokenOf(outcome: CallOutcome): string {

@@ -11,6 +11,7 @@ import * as v from "valibot";
 import { type CallOutcome, createMemoryResultStore, createServer, defineTool, type ServerOptions } from "../../mod.ts";
 import { killable, tokenOf } from "../helpers/instances.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
+import { redeemedWithin } from "../helpers/outcome.ts";
 
 /** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
 const LEASE_MS = 300;
@@ -81,16 +82,12 @@ function journalServer(seen: Seen[], options: Partial<ServerOptions> = {}) {
     );
 }
 
-/** The call's end: its outcome once it is not a promise, redeemed every few ms, at most 15 s. */
+/** The call's end: its outcome, redeemed until it is not a promise (at most 15 s). */
 async function ended(
   server: { call(name: string, args: unknown): Promise<CallOutcome> },
   first: CallOutcome,
 ): Promise<CallOutcome> {
-  let outcome = first;
-  if (outcome.kind !== "promise") return outcome;
-  const token = tokenOf(outcome);
-  await waitFor(async () => (outcome = await server.call("redeem", { promise: token })).kind !== "promise");
-  return outcome;
+  return first.kind === "promise" ? await redeemedWithin(server, tokenOf(first), 15_000) : first;
 }
 
 /** A failure's text. */

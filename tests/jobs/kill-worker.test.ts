@@ -15,6 +15,7 @@ import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
+import { redeemedWithin } from "../helpers/outcome.ts";
 
 /** BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. */
 const LOCK_MS = 1_500;
@@ -28,21 +29,6 @@ after(killQueueProcesses);
 function answerOf(outcome: CallOutcome): { n: number; a: number; b: number; pid: number } {
   assert.ok(outcome.kind === "answer", JSON.stringify(outcome));
   return outcome.result.structuredContent as { n: number; a: number; b: number; pid: number };
-}
-
-/** Redeems until the job ends, at most `timeoutMs`. */
-async function redeemed(
-  server: { call(name: string, args: unknown): Promise<CallOutcome> },
-  token: string,
-  timeoutMs: number,
-): Promise<CallOutcome> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const outcome = await server.call("redeem", { promise: token });
-    if (outcome.kind !== "promise") return outcome;
-    if (Date.now() > deadline) assert.fail(`the job did not end in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Where the jobs run: BullMQ's backend (`url`, read by the worker from `variable`) and the counters' Redis. */
@@ -81,7 +67,9 @@ async function killMidJob(on: Backend, tool: "ab" | "ab_handled", calls: number,
     a.kill("SIGKILL");
     await a.exited;
     await web.counters.set(gateKey(queue), "open");
-    const answers = await Promise.all(tokens.map(async (token) => answerOf(await redeemed(web.server, token, END_MS))));
+    const answers = await Promise.all(
+      tokens.map(async (token) => answerOf(await redeemedWithin(web.server, token, END_MS))),
+    );
     const count = async (n: number, what: string) => Number(await web.counters.get(counterKey(queue, n, what)) ?? 0);
     const counts = await Promise.all(
       answers.map(async (_, n) => ({

@@ -1,9 +1,11 @@
 /**
- * Every wire collects what a worker's declared work (`.defer(fn)`, no handler) computed: a `mcplite worker` process
- * (the runtime running the tests) on a real redis-server takes the jobs, the test process is the web instance.
- * MCP 2026-07-28 tasks (`tools/call` answered with a task, `tasks/get` until it completes), the official v1
- * (2025-11-25) and v2 (2026-07-28) clients' held calls with the progress `work.progress()` reports (MCP 2025-11-25,
+ * Every wire collects what a worker's declared work computed across a durable sleep (`work.sleep()`: the job went
+ * back to BullMQ, delayed, then was delivered again and resumed after its journaled step): a `mcplite worker`
+ * process (the runtime running the tests) on a real redis-server takes the jobs; the test process is the web
+ * instance. MCP 2026-07-28 tasks (`tasks/get` until the task completes), the official v1 (2025-11-25) and v2
+ * (2026-07-28) clients' held calls with the progress the work reports before and after its sleep (MCP 2025-11-25,
  * Progress), our client's MCP-lite promise redeemed, and a gRPC-Web `CallToolStream` (MCP-lite spec v0.042 §5.3).
+ * The same wires without a sleep: tests/bullmq/clients.test.ts.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -16,9 +18,10 @@ import { createClient } from "../../src/client/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
 import { jobsServer } from "../helpers/jobs-server.ts";
-import { modernMeta, modernRequest } from "../helpers/request.ts";
+import { postWithTasks, taskEnded } from "../helpers/request.ts";
 import { killQueueProcesses, startWorkerOf } from "../helpers/queue-processes.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
+import { assertSteps, type Step } from "../helpers/worker-progress.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
 // `.js` specifier: load it by a computed specifier (typed here by hand), as a user on Node would.
@@ -31,8 +34,10 @@ if (REDIS_MISSING) console.error(`declared work on every wire: skipped: ${REDIS_
 
 const QUEUE = `wires-${crypto.randomUUID()}`;
 const LOCK_MS = 5_000;
-const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
-type Step = { progress: number; total?: number; message?: string };
+/** Each job's durable sleep. */
+const SLEEP_MS = 1_000;
+/** `stepped`'s arguments: six steps of progress, three before the sleep (a journaled step) and three after. */
+const STEPPED = { n: 6, ms: SLEEP_MS };
 
 let redis: RedisServer | undefined;
 let web: ReturnType<typeof jobsServer> | undefined;
@@ -55,62 +60,33 @@ after(async () => {
   await redis?.stop();
 });
 
-/** A 2026-07-28 request that declares the tasks extension, on the web instance's MCP endpoint. */
-// deno-lint-ignore no-explicit-any
-async function mcp(method: string, params: Record<string, unknown>): Promise<any> {
-  const request = modernRequest(method, {
-    ...params,
-    _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS }),
-  });
-  const response = await fetch(`${listener!.url}/mcp`, {
-    method: "POST",
-    headers: request.headers,
-    body: await request.text(),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return await response.json();
-}
-
-/** Asserts the progress a client saw of `stepped` (n = 6): several steps in order, the last one among them. */
-function assertSteps(progress: Step[], who: string): void {
-  // BullMQ's events reach the web instance once its event connection is up: the first steps may come before.
-  assert.ok(progress.length >= 3, `${who}: ${JSON.stringify(progress)}`);
-  assert.deepEqual(progress.at(-1), { progress: 6, total: 6, message: "step 6" }, who);
-  for (const [i, each] of progress.entries()) if (i > 0) assert.ok(each.progress > progress[i - 1].progress, who);
-}
-
-describe("every wire collects a worker's declared work", { skip: REDIS_MISSING }, () => {
+describe("every wire collects a worker's declared work across a durable sleep", { skip: REDIS_MISSING }, () => {
   it("MCP 2026-07-28 tasks: tools/call answers a task, tasks/get returns the worker's result", async () => {
-    const created = await mcp("tools/call", { name: "nap", arguments: { n: 4, ms: 0 } });
+    const endpoint = `${listener!.url}/mcp`;
+    const created = await postWithTasks(endpoint, "tools/call", { name: "nap", arguments: { n: 4, ms: SLEEP_MS } });
     assert.equal(created.result?.resultType, "task", JSON.stringify(created));
-    const taskId = created.result.taskId;
-    let task = { status: "working" } as { status: string; result?: { structuredContent?: unknown } };
-    const deadline = Date.now() + 30_000;
-    while (task.status === "working" && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      task = (await mcp("tasks/get", { taskId })).result;
-    }
+    const task = await taskEnded(endpoint, created.result.taskId);
     assert.equal(task.status, "completed", JSON.stringify(task));
     assert.deepEqual(task.result?.structuredContent, { n: 4, pid: workerPid });
   });
 
-  it("the official v1 client on 2025-11-25: its held call gets the work's progress, then the worker's result", async () => {
+  it("the official v1 client on 2025-11-25: its held call gets the progress across the sleep", async () => {
     const client = new ClientV1({ name: "v1", version: "1.32.2" });
     await client.connect(new TransportV1(new URL(`${listener!.url}/mcp`)));
     try {
       const progress: Step[] = [];
-      const result = await client.callTool({ name: "stepped", arguments: { n: 6 } }, undefined, {
+      const result = await client.callTool({ name: "stepped", arguments: STEPPED }, undefined, {
         onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message }),
         timeout: 30_000,
       });
-      assertSteps(progress, "v1");
+      assertSteps(progress, 6, "v1");
       assert.deepEqual(result.structuredContent, { steps: 6, pid: workerPid });
     } finally {
       await client.close();
     }
   });
 
-  it("the official v2 client on 2026-07-28 (no tasks): its held call gets the progress, then the result", async () => {
+  it("the official v2 client on 2026-07-28 (no tasks): its held calls get the progress, then the result", async () => {
     // The official v2 client (2.4.0) has no task runtime: the server holds its call while the worker runs the job.
     const client = new ClientV2({ name: "v2", version: "2.4.0" }, {
       versionNegotiation: { mode: { pin: "2026-07-28" } },
@@ -118,16 +94,14 @@ describe("every wire collects a worker's declared work", { skip: REDIS_MISSING }
     await client.connect(new TransportV2(new URL(`${listener!.url}/mcp`)));
     try {
       const progress: Step[] = [];
-      const result = await client.callTool({ name: "stepped", arguments: { n: 6 } }, {
+      const result = await client.callTool({ name: "stepped", arguments: STEPPED }, {
         onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message }),
         timeout: 30_000,
       });
-      assertSteps(progress, "v2");
+      assertSteps(progress, 6, "v2");
       assert.deepEqual(result.structuredContent, { steps: 6, pid: workerPid });
-      assert.deepEqual(
-        (await client.callTool({ name: "nap", arguments: { n: 5, ms: 0 } })).structuredContent,
-        { n: 5, pid: workerPid },
-      );
+      const napped = await client.callTool({ name: "nap", arguments: { n: 5, ms: SLEEP_MS } }, { timeout: 30_000 });
+      assert.deepEqual(napped.structuredContent, { n: 5, pid: workerPid });
     } finally {
       await client.close();
     }
@@ -136,23 +110,22 @@ describe("every wire collects a worker's declared work", { skip: REDIS_MISSING }
   it("our client over MCP-lite: the promise redeemed until the worker's result", async () => {
     const client = createClient(`${listener!.url}/mcp-lite/v1`);
     try {
-      const answer = await client.callTool("nap", { n: 2, ms: 0 });
+      const answer = await client.callTool("nap", { n: 2, ms: SLEEP_MS });
       assert.deepEqual(answer.structuredContent, { n: 2, pid: workerPid });
     } finally {
       await client.close();
     }
   });
 
-  it("a gRPC-Web CallToolStream: the work's progress, then the worker's result, on the stream", async () => {
+  it("a gRPC-Web CallToolStream: the progress across the sleep, then the result, on the stream", async () => {
     const url = listener!.url;
     const overHttp = { fetch: (request: Request) => fetch(new Request(url + new URL(request.url).pathname, request)) };
     const connect = createConnectClient(MCPLite, inProcessTransport(overHttp, "grpc-web", true));
     const messages = [];
-    for await (const message of connect.callToolStream({ name: "stepped", arguments: { n: 6 } })) {
+    for await (const message of connect.callToolStream({ name: "stepped", arguments: STEPPED })) {
       messages.push(message);
     }
-    const progress = messages.slice(0, -1).map((m) => m.result?.progress as Step);
-    assertSteps(progress, "gRPC");
+    assertSteps(messages.slice(0, -1).map((m) => m.result?.progress as unknown as Step), 6, "gRPC");
     assert.deepEqual(messages.at(-1)!.result?.content, [
       { type: "text", text: JSON.stringify({ steps: 6, pid: workerPid }) },
     ]);
