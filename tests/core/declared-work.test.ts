@@ -89,6 +89,15 @@ describe("declared work (.defer())", () => {
     assert.equal(promising.kind, "failure", JSON.stringify(promising));
   });
 
+  it("refuses a sleep that would wake after the job's entry expired, failing the job with the advice", async () => {
+    const napper = defineTool("napper").describe("Naps too long").longRunning({ ttlMs: 60_000 })
+      .defer(async (_, work) => (await work.sleep(120_000), "woke"));
+    const server = createServer({ name: "s", version: "1", secret: SECRET, logger: false }).tool(napper);
+    const outcome = await ended(server, await server.call("napper", {}));
+    assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
+    assert.match(textOf(outcome) ?? "", /the job expires first; give the tool a longer \.longRunning\(\{ ttlMs \}\)/);
+  });
+
   it("wraps each start of the work in the middleware's work hooks, outermost first, on a worker too", async () => {
     const seen: string[] = [];
     const hook = (name: string): Middleware =>
