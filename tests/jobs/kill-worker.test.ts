@@ -17,8 +17,11 @@ import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "..
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { redeemedWithin } from "../helpers/outcome.ts";
 
-/** BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. */
-const LOCK_MS = 1_500;
+/**
+ * BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. Long enough that a
+ * live worker on a loaded machine renews its locks in time: a job it lost meanwhile would run step b twice.
+ */
+const LOCK_MS = 3_000;
 /** How long a job may take to end once the gate opens, at most: a bound for a loaded machine, not a measure. */
 const END_MS = 90_000;
 
