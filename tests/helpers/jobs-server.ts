@@ -56,7 +56,7 @@ export function jobsServer(options: JobsServerOptions) {
       return await count(n, "b");
     });
     say(`job ${n} finished`);
-    return { n, a, b, pid: process.pid };
+    return { n, a, b, pid: process.pid, attempt: work.attempt };
   };
   const counted = v.object({ n: v.number() });
 

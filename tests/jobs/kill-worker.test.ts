@@ -29,9 +29,18 @@ const servers = queueBackends("declared work, a worker killed mid-job");
 after(killQueueProcesses);
 
 /** A job's answer: its structured content (a failure fails the test with its text). */
-function answerOf(outcome: CallOutcome): { n: number; a: number; b: number; pid: number } {
+function answerOf(outcome: CallOutcome): Answer {
   assert.ok(outcome.kind === "answer", JSON.stringify(outcome));
-  return outcome.result.structuredContent as { n: number; a: number; b: number; pid: number };
+  return outcome.result.structuredContent as unknown as Answer;
+}
+
+/** A job's answer: its call's number, its steps' values, the worker that ended it, and which start that was. */
+interface Answer {
+  readonly n: number;
+  readonly a: number;
+  readonly b: number;
+  readonly pid: number;
+  readonly attempt: number;
 }
 
 /** Where the jobs run: BullMQ's backend (`url`, read by the worker from `variable`) and the counters' Redis. */
@@ -65,8 +74,8 @@ async function killMidJob(on: Backend, tool: "ab" | "ab_handled", calls: number,
     }
     // Each job ran step a, slept, and waits inside step b, its effect not yet done; A holds half of them.
     await logged([a, b], /^job \d+ at b$/gm, calls, /^mcplite: (error:|tool "\w+" failed)/m);
-    const held = a.log().match(/^job \d+ at b$/gm)?.length ?? 0;
-    assert.ok(held > 0, `worker A holds no job inside step b:\n${a.log()}`);
+    const held = new Set([...a.log().matchAll(/^job (\d+) at b$/gm)].map((line) => Number(line[1])));
+    assert.ok(held.size > 0, `worker A holds no job inside step b:\n${a.log()}`);
     a.kill("SIGKILL");
     await a.exited;
     await web.counters.set(gateKey(queue), "open");
@@ -90,14 +99,16 @@ async function killMidJob(on: Backend, tool: "ab" | "ab_handled", calls: number,
 
 /** Asserts the outcome of {@link killMidJob}: each call its own answer, each step's effect once, all ended on B. */
 function assertOnce(outcome: Awaited<ReturnType<typeof killMidJob>>, calls: number): void {
-  const { answers, counts, b } = outcome;
+  const { answers, counts, b, held } = outcome;
   const report = JSON.stringify({ answers, counts });
   assert.deepEqual(answers.map((answer) => answer.n), [...Array(calls).keys()], report);
   // Every step's value is its own effect's count: 1, once, also for the jobs resumed on B after A died.
   assert.ok(answers.every((answer) => answer.a === 1 && answer.b === 1), report);
   assert.ok(counts.every((count) => count.a === 1 && count.b === 1), report);
-  // A was killed with its jobs inside step b: B ended every job, A's too, from where A left them.
+  // A was killed with its jobs inside step b: B ended every job, A's too, from where A left them, on their second
+  // start; B's own on their first (a durable sleep is no start).
   assert.ok(answers.every((answer) => answer.pid === b.pid), report);
+  assert.deepEqual(answers.map((answer) => answer.attempt), answers.map(({ n }) => held.has(n) ? 2 : 1), report);
 }
 
 /** The backends, once the servers are up: BullMQ on Redis or on PostgreSQL, the counters on the Redis. */
