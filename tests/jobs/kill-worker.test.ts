@@ -1,11 +1,9 @@
 /**
- * Declared work (`.defer(fn)`) whose worker is `kill -9`'d mid-job, on BullMQ over a real redis-server and over a
- * real PostgreSQL (BullMQ's Postgres backend, the journal in `postgresResultStore`): the test process is the web
- * instance, two `mcplite worker` processes (the runtime running the tests, and Node 22) take the jobs. Each job runs
- * step a, sleeps 1.5 s durably, then step b, which waits at a gate inside its `fn` (before its effect); one worker
- * is killed while its jobs wait there. BullMQ's stalled-job check gives them to the other worker, which resumes
- * them: each call gets its own result, each completed step's effect (an INCR) counted once, and the handler of a
- * tool with one ran once per call, on the web instance.
+ * Declared work whose worker is `kill -9`'d mid-job, on BullMQ over a real redis-server and a real PostgreSQL: the
+ * test process is the web instance; two `mcplite worker` processes (the tests' runtime, and Node 22) run step a, a
+ * durable 1.5 s sleep, then step b, which waits at a gate inside its `fn`, before its effect. One worker is killed
+ * there; BullMQ's stalled-job check gives its jobs to the other, which resumes them: each call gets its own result,
+ * each completed step's effect (an INCR) is counted once, and a handler ran once per call, on the web instance.
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";

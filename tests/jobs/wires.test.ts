@@ -1,11 +1,9 @@
 /**
- * Every wire collects what a worker's declared work computed across a durable sleep (`work.sleep()`: the job went
- * back to BullMQ, delayed, then was delivered again and resumed after its journaled step): a `mcplite worker`
- * process (the runtime running the tests) on a real redis-server takes the jobs; the test process is the web
- * instance. MCP 2026-07-28 tasks (`tasks/get` until the task completes), the official v1 (2025-11-25) and v2
- * (2026-07-28) clients' held calls with the progress the work reports before and after its sleep (MCP 2025-11-25,
- * Progress), our client's MCP-lite promise redeemed, and a gRPC-Web `CallToolStream` (MCP-lite spec v0.042 §5.3).
- * The same wires without a sleep: tests/bullmq/clients.test.ts.
+ * Every wire collects a worker's declared work across a durable sleep (the job back to BullMQ, delayed, then resumed
+ * after its journaled step): a `mcplite worker` (the tests' runtime) on a real redis-server, the test process the web
+ * instance. MCP 2026-07-28 tasks, the official v1 (2025-11-25) and v2 (2026-07-28) clients' held calls with the
+ * work's progress (MCP 2025-11-25, Progress), our client's MCP-lite promise redeemed, and a gRPC-Web
+ * `CallToolStream` (MCP-lite spec v0.042 §5.3). The same wires without a sleep: tests/bullmq/clients.test.ts.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
