@@ -242,7 +242,7 @@ describe("@mcplite/sdk/lite", () => {
     if (answered.kind === "answer") assert.deepEqual(answered.result.content, [{ type: "text", text: "hello Ada" }]);
   });
 
-  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them, but no CORS nor DPoP", () => {
+  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them, but no CORS, OAuth nor DPoP", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcplite-lite-"));
     try {
       const bundled = (entry: string, name: string): string[] => {
@@ -309,12 +309,21 @@ describe("@mcplite/sdk/lite", () => {
       }
       const fromMain = bundled("../mod.ts", "main");
       assert.ok(fromMain.some((path) => path.endsWith(MCP_DISPATCH)), "the main entry's default bundles MCP");
-      // CORS is a value on both entries (`cors({ origins })`): a server without it bundles none of its code.
-      const CORS_EDGE = "src/server/cors-edge.ts";
-      for (const file of [...LONG_RUNNING, ...CAPABILITIES.filter((file) => file !== CORS_EDGE)]) {
+      // CORS and OAuth are values on both entries (`cors({ origins })`, `protectedResource({ … })`): a server
+      // without them bundles none of their code (their challenges neither).
+      const EDGE_VALUES = [
+        "src/server/cors.ts",
+        "src/server/cors-edge.ts",
+        "src/server/auth-edge.ts",
+        "src/server/protected-resource.ts",
+        "src/server/challenge.ts",
+      ];
+      for (const file of [...LONG_RUNNING, ...CAPABILITIES.filter((file) => !EDGE_VALUES.includes(file))]) {
         assert.ok(fromMain.some((path) => path.endsWith(file)), `main bundles ${file}`);
       }
-      assert.ok(!fromMain.some((path) => path.endsWith(CORS_EDGE)), `main leaves ${CORS_EDGE} out`);
+      for (const file of EDGE_VALUES) {
+        assert.ok(!fromMain.some((path) => path.endsWith(file)), `main leaves ${file} out`);
+      }
       // DPoP (RFC 9449) comes with the policy `jwtAuth({ dpop })` makes: a server without it bundles none
       // of its checks, whichever entry it is built from.
       const DPOP = /\/(auth|server)\/dpop[^/]*\.ts$/;
