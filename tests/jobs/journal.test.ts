@@ -1,20 +1,29 @@
 /**
- * The journal of declared work on the in-process engine (no queue): `work.step(name, fn)` records fn's value, and
- * a later start of the same job (`.longRunning({ retry })`, its instance stopped, another instance sharing the
- * store starts it again) returns the recorded value without calling fn; a step whose instance died inside fn runs
- * again (at least once), with the same key; a name used twice in one run and a value over the bound are refused,
- * naming the step; `work.sleep(ms)` in process is a timer that resolves after its time.
+ * The journal of declared work on the in-process engine (no queue): a later start of the same job (`retry`, its
+ * instance stopped, another sharing the store starts it) returns a completed step's recorded value without calling
+ * fn; a step whose instance died inside fn runs again (at least once) with the same key; a name used twice in a run,
+ * a value over the bound and a step past the most a run takes are refused, clearly; `work.sleep(ms)` in process is a
+ * timer, and a later start reads its wake time back.
  */
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import * as v from "valibot";
-import { type CallOutcome, createMemoryResultStore, createServer, defineTool, type ServerOptions } from "../../mod.ts";
+import {
+  type CallOutcome,
+  createMemoryResultStore,
+  createServer,
+  defineTool,
+  type ResultStore,
+  type ServerOptions,
+} from "../../mod.ts";
 import { killable, tokenOf } from "../helpers/instances.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 import { redeemedWithin } from "../helpers/outcome.ts";
 
 /** The lease of the stopped-instance tests, in ms: a stopped instance's job starts again after about two. */
 const LEASE_MS = 300;
+/** The sleep of `slumber`, in ms: far longer than the test may take, on a real timer. */
+const SLUMBER_MS = 60_000;
 /** The most bytes of JSON a step's value may take, as `WorkContext.step` documents it. */
 const MAX_STEP_BYTES = 262_144;
 /** The most steps and sleeps one run of a job may take, as `WorkContext.step` documents it. */
@@ -70,6 +79,14 @@ function journalServer(seen: Seen[], options: Partial<ServerOptions> = {}) {
         .defer(async ({ steps }, work) => {
           for (let i = 1; i <= steps; i++) await work.step(`s${i}`, () => i);
           return { steps };
+        }),
+    )
+    .tool(
+      defineTool("slumber").describe("Sleeps a minute, on the servers' clock; its first start gives up after 3 s")
+        .longRunning({ retryAfterMs: 5, retry: { attempts: 2 }, timeoutMs: 3_000 })
+        .defer(async (_, work) => {
+          await work.sleep(SLUMBER_MS);
+          return { attempt: work.attempt };
         }),
     )
     .tool(
@@ -166,7 +183,39 @@ describe("work.step on the in-process engine", () => {
   });
 });
 
+/** A clock that stands still until the test moves it; the store and the servers read it. */
+function movableClock() {
+  let time = Date.now();
+  return { now: () => time, advance: (ms: number) => void (time += ms) };
+}
+
+/** `store`, with the key of each entry set written into `written`. */
+function spied(store: ResultStore, written: string[]): ResultStore {
+  return { ...store, set: (id, entry, ttlMs) => (written.push(id), store.set(id, entry, ttlMs)) };
+}
+
 describe("work.sleep on the in-process engine", () => {
+  it("is journaled: a later start of the job sleeps only what is left of it", async () => {
+    const clock = movableClock();
+    const shared = createMemoryResultStore({ now: clock.now });
+    const written: string[] = [];
+    const dying = killable(spied(shared, written));
+    const options = { leaseMs: LEASE_MS, tokens: { now: clock.now } };
+    const a = journalServer([], { resultStore: dying.store, ...options });
+    const b = journalServer([], { resultStore: shared, ...options });
+    const token = tokenOf(await a.call("slumber", {}));
+    await waitFor(() => written.some((key) => key.includes("sleep"))); // its wake time, journaled
+    dying.kill(); // A stops a minute before the job wakes
+    clock.advance(SLUMBER_MS); // the wake time has come: the lease has lapsed, B sees it missing
+    assert.equal((await b.call("redeem", { promise: token })).kind, "promise");
+    clock.advance(LEASE_MS); // missing a whole lease: B starts the job again, which wakes at once
+    const outcome = await ended(b, await b.call("redeem", { promise: token }));
+    assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
+    assert.deepEqual((outcome as { result: { structuredContent?: unknown } }).result.structuredContent, {
+      attempt: 2,
+    });
+  });
+
   it("is a timer: the work goes on once its time has passed", async () => {
     const server = journalServer([]);
     const outcome = await ended(server, await server.call("nap", { ms: 300 }));
