@@ -11,6 +11,7 @@ import { jobsServer } from "../helpers/jobs-server.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { redeemedWithin } from "../helpers/outcome.ts";
+import { tokenOf } from "../helpers/instances.ts";
 
 const LOCK_MS = 5_000;
 /** The first job's durable sleep. */
@@ -26,11 +27,6 @@ async function ended(server: { call(name: string, args: unknown): Promise<CallOu
   const outcome = await redeemedWithin(server, token, END_MS);
   assert.equal(outcome.kind, "answer", JSON.stringify(outcome));
   return (outcome as { result: { structuredContent?: unknown } }).result.structuredContent as { n: number };
-}
-
-function tokenOf(outcome: CallOutcome): string {
-  assert.equal(outcome.kind, "promise", JSON.stringify(outcome));
-  return (outcome as { token: string }).token;
 }
 
 const BACKENDS = [

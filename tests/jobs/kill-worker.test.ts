@@ -14,6 +14,7 @@ import { ONCE_PER_RUN } from "../helpers/once-per-run.ts";
 import { killQueueProcesses, logged, type QueueBackend, startWorkerOf } from "../helpers/queue-processes.ts";
 import { queueBackends } from "../helpers/queue-backends.ts";
 import { redeemedWithin } from "../helpers/outcome.ts";
+import { tokenOf } from "../helpers/instances.ts";
 
 /**
  * BullMQ's lock on a running job: a killed worker's jobs move on within one to two of these. Long enough that a
@@ -66,9 +67,7 @@ async function killMidJob(on: Backend, tool: "ab" | "ab_handled", calls: number,
     ]);
     const tokens: string[] = [];
     for (let n = 0; n < calls; n++) {
-      const outcome = await web.server.call(tool, { n });
-      assert.equal(outcome.kind, "promise", JSON.stringify(outcome));
-      tokens.push((outcome as { token: string }).token);
+      tokens.push(tokenOf(await web.server.call(tool, { n })));
     }
     // Each job ran step a, slept, and waits inside step b, its effect not yet done; A holds half of them.
     await logged([a, b], /^job \d+ at b$/gm, calls, /^mcplite: (error:|tool "\w+" failed)/m);
