@@ -223,7 +223,7 @@ export class Continuations implements Tokens {
     const abort = () => job.controller.abort(stop!.reason);
     stop?.addEventListener("abort", abort, { once: true });
     const heartbeat = queued ? this.#check(job, at, onError) : this.#heartbeat(job, onError);
-    const running = runJob(this, job, work, ttlMs, options, () => this.#running.delete(id)).finally(() => {
+    const running = runJob(this, job, work, ttlMs, options, () => this.#running.delete(id), queued).finally(() => {
       if (queued) this.#unchecked(job);
       else clearInterval(heartbeat);
       this.#runs.delete(id);

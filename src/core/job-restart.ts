@@ -23,6 +23,7 @@ import type { Registry } from "./registry.ts";
 import type { ToolResult } from "./result.ts";
 import type { AnyTool, ToolHandler } from "./tool.ts";
 import { PendingPromise } from "./tool-promise.ts";
+import { DurableSleep } from "../jobs/durable-sleep.ts";
 
 /**
  * Gives what {@link Continuations.read} needs to start a stopped job of `owner` again, when the tool
@@ -97,6 +98,7 @@ async function runAgain(registry: Registry, owner: AnyTool, call: ToolCall, sign
     if (work === undefined) throw new TypeError(`tool "${owner.name}" did not answer with ctx.defer() when run again`);
     return finalOutcome(await resultOf(owner, await work(signal), report)); // the owner's output schema
   } catch (error) {
+    if (error instanceof DurableSleep) throw error; // a queued job's sleep: no outcome, the queue runs it again
     return failedCall(call, error, registry.runtime); // protocol errors fail the job (rethrown)
   }
 }
