@@ -39,11 +39,10 @@ function figure(seed: string, scale: number): number {
 }
 
 /**
- * A quarter's sales report for a region. The handler runs on the web instance that took the call (up to
- * `ctx.defer()`, which queues the job there) and again on the worker that takes the job: what comes
- * before `ctx.defer()` is kept cheap and free of side effects. `retry` lets a job whose worker died start
- * again on another (three starts in all): the work computes its report from the arguments and writes
- * nowhere else, so running it twice is harmless (idempotent).
+ * A quarter's sales report for a region, as declared work (`.defer()`): each call answers with a promise at once,
+ * and a worker runs the work, never a handler. `retry` lets a job whose worker died start again on another
+ * (three starts in all): the work computes its report from the arguments and writes nowhere else, so running it
+ * twice is harmless (idempotent).
  */
 export const buildReport = defineTool("build_report")
   .type("analysis")
@@ -60,23 +59,21 @@ export const buildReport = defineTool("build_report")
     builtBy: v.object({ host: v.string(), pid: v.number() }),
   }))
   .longRunning({ retryAfterMs: 1_000, retry: { attempts: 3, backoffMs: 500 } })
-  .handle(({ region, quarter }, ctx) =>
-    ctx.defer(async (signal) => {
-      for (const [i, step] of STEPS.entries()) {
-        await new Promise((resolve) => setTimeout(resolve, STEP_MS));
-        signal.throwIfAborted(); // cancelled, or the worker shuts down past its drain time
-        ctx.progress(i + 1, STEPS.length, step); // carried by BullMQ to the streams that follow it, on any instance
-      }
-      const seed = `${region}/${quarter}`;
-      return {
-        region,
-        quarter,
-        orders: 1_000 + figure(seed, 9_000),
-        revenue: 100_000 + figure(`${seed}/revenue`, 900_000),
-        builtBy: { host: hostname(), pid: process.pid }, // which process ran the work
-      };
-    })
-  );
+  .defer(async ({ region, quarter }, work) => {
+    for (const [i, step] of STEPS.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, STEP_MS));
+      work.signal.throwIfAborted(); // cancelled, or the worker shuts down past its drain time
+      work.progress(i + 1, STEPS.length, step); // carried by BullMQ to the streams that follow it, on any instance
+    }
+    const seed = `${region}/${quarter}`;
+    return {
+      region,
+      quarter,
+      orders: 1_000 + figure(seed, 9_000),
+      revenue: 100_000 + figure(`${seed}/revenue`, 900_000),
+      builtBy: { host: hostname(), pid: process.pid }, // which process ran the work
+    };
+  });
 
 const redis = new Redis(redisUrl);
 redis.on("error", (error) => console.error("redis:", error.message));

@@ -1,24 +1,22 @@
 /**
- * A durable sleep's seam between the declared work and the queued runner: on a server with a queue,
- * `work.sleep()` rejects with a {@link DurableSleep}, and the worker gives the job back to the queue to be
- * delivered again at `untilMs` (BullMQ: a delayed job), holding no slot meanwhile. It is never a result.
+ * What declared work throws to sleep durably on a queued server (`work.sleep()`): the worker writes no result and
+ * hands the job back to its queue, to be delivered again at `untilMs`, its slot free meanwhile.
  *
  * @module
  */
 
-/** What the work of a queued job rejects with to sleep until `untilMs`: the job goes back to its queue. */
+/** A durable sleep: the job goes back to its queue until `untilMs`. */
 export class DurableSleep extends Error {
-  /** When the job is to run again, in ms since the epoch. */
+  /** When the job wakes, in ms since the epoch. */
   readonly untilMs: number;
 
   /**
-   * Creates the sleep.
+   * Makes the sleep.
    *
-   * @param untilMs When the job is to run again, in ms since the epoch.
+   * @param untilMs When the job wakes, in ms since the epoch.
    */
   constructor(untilMs: number) {
-    super(`the job sleeps until ${new Date(untilMs).toISOString()}`);
-    this.name = "DurableSleep";
+    super("the job sleeps");
     this.untilMs = untilMs;
   }
 }

@@ -158,7 +158,8 @@ export interface ServerOptions {
    * Makes the server an OAuth 2.1 protected resource (MCP Authorization): every endpoint needs a bearer
    * token this verifies, the metadata is served at `/.well-known/oauth-protected-resource`, and
    * `.scopes()` on tools take effect. `jwtAuth()` from `@mcplite/sdk/auth` for JWT access tokens, or
-   * `protectedResource()` from there with your own `verify`.
+   * `protectedResource()` from there with your own `verify`: their value carries the code that serves it, so a
+   * server without `auth` bundles none of it (a plain object is refused with a `TypeError`).
    */
   auth?: ServerAuth;
   /**

@@ -53,13 +53,11 @@ function tools(signals: AbortSignal[]) {
   return [
     defineTool("hang").describe("Never ends").input(v.object({ n: v.number() }))
       .longRunning({ timeoutMs: TIMEOUT_MS })
-      .handle((_, ctx) =>
-        ctx.defer((signal) => {
-          signals.push(signal);
-          return new Promise<never>(() => {});
-        })
-      ),
-    defineTool("quick").describe("Answers at once").longRunning().handle((_, ctx) => ctx.defer(() => "quick")),
+      .defer((_, work) => {
+        signals.push(work.signal);
+        return new Promise<never>(() => {});
+      }),
+    defineTool("quick").describe("Answers at once").longRunning().defer(() => "quick"),
   ] as const;
 }
 
@@ -106,7 +104,12 @@ describe(".longRunning({ timeoutMs }): work that never ends frees its slot", () 
 
   it("refuses a timeoutMs a timer does not take", () => {
     for (const timeoutMs of [0, -1, 0.5, Number.NaN, 2 ** 31]) {
-      assert.throws(() => defineTool("t").longRunning({ timeoutMs }), RangeError, String(timeoutMs));
+      const tool = defineTool("t").describe("Checked when added").longRunning({ timeoutMs }).defer(() => "");
+      assert.throws(
+        () => createServer({ name: "s", version: "1", secret: SECRET }).tool(tool),
+        RangeError,
+        String(timeoutMs),
+      );
     }
   });
 });
