@@ -78,16 +78,14 @@ for (const { on, missing, open } of QUEUES) {
         resultStore: createMemoryResultStore(), // one process: the web side and the worker share it
         queue,
       }).tool(
-        defineTool("nap").input(v.object({ id: v.string() })).longRunning().handle(({ id }, ctx) =>
-          ctx.defer(() => {
-            runs.push(id);
-            if (id === "sleeper" && !slept) {
-              slept = true; // the journal's part (the lead's `work.sleep()`): asleep once, then awake
-              throw new DurableSleep(Date.now() + SLEEP_MS);
-            }
-            return Promise.resolve(`${id} done`);
-          })
-        ),
+        defineTool("nap").input(v.object({ id: v.string() })).longRunning().defer(({ id }) => {
+          runs.push(id);
+          if (id === "sleeper" && !slept) {
+            slept = true; // the journal's part (`work.sleep()`): asleep once, then awake
+            throw new DurableSleep(Date.now() + SLEEP_MS);
+          }
+          return Promise.resolve(`${id} done`);
+        }),
       );
       const worker = runWorker(server, { concurrency: 1 });
       try {
