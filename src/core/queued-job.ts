@@ -22,7 +22,6 @@ import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import { failureResult } from "./result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
-import { sleep } from "../internal/sleep.ts";
 import type { DurableSleep } from "../jobs/durable-sleep.ts";
 import type { AnyTool } from "./tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "./trace-context.ts";
@@ -263,17 +262,15 @@ async function runJob(
   const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
   const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
   const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
-  const begun = { id: state.d, attempt: start, expiresAt, fresh: false, queued: true };
+  // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
+  const backoffMs = start > 1 ? retry?.backoffMs : undefined;
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: false, queued: true, backoffMs };
   const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
   const report = (error: unknown) => registry.runtime.onError?.(error);
-  const backoffMs = start > 1 ? retry?.backoffMs ?? 0 : 0;
   let sink: CallSink = {};
   const slept = await c.runQueued(
     state.d,
-    async (signal) => {
-      if (backoffMs > 0) await sleep(backoffMs, signal); // a timer's turn costs a first start 1–2 ms
-      return await runDeclaredWork(registry, owner, origin, begun, sink, signal);
-    },
+    (signal) => runDeclaredWork(registry, owner, origin, begun, sink, signal),
     ttlMs,
     {
       onError: report,

@@ -98,6 +98,31 @@ describe("declared work (.defer())", () => {
     assert.match(textOf(outcome) ?? "", /the job expires first; give the tool a longer \.longRunning\(\{ ttlMs \}\)/);
   });
 
+  it("waits a retry's backoff once per start on a queue, as a delay: not again when the job wakes from a sleep", async () => {
+    const { queue, jobs, stall, delays } = memoryQueue();
+    const tool = defineTool("retried").describe("Sleeps, retried").longRunning({
+      retry: { attempts: 2, backoffMs: 300 },
+    })
+      .defer(async (_, work) => (await work.sleep(100), `start ${work.attempt}`));
+    const server = createServer({
+      name: "q",
+      version: "1",
+      secret: SECRET,
+      resultStore: createMemoryResultStore(),
+      queue,
+    }).tool(tool);
+    const first = await server.call("retried", {});
+    stall(jobs.shift()!); // as if its first worker died: the next delivery is its second start
+    const worker = runWorker(server);
+    try {
+      assert.equal(textOf(await ended(server, first)), "start 2");
+      assert.equal(delays.length, 2, `the backoff, then the sleep: ${delays}`);
+      assert.ok(delays[0] > 200 && delays[1] <= 100, `${delays}`);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("wraps each start of the work in the middleware's work hooks, outermost first, on a worker too", async () => {
     const seen: string[] = [];
     const hook = (name: string): Middleware =>
