@@ -168,7 +168,7 @@ export function bullmqQueue(options: {
           // Its start: one more than the times its lock lapsed (a run given back, asleep or rejected counts none).
           const ended = closing
             ? "again"
-            : await run((job.data as Partial<JobData> | null)?.data as string, start(job));
+            : await run((job.data as Partial<JobData> | null)?.data as string, start(job), job.attemptsStarted <= 1);
           if (ended === "refused") {
             // Failed at once, never tried again, and kept (keepFailedMs) for an operator to look at.
             throw new UnrecoverableError("refused: not a job this server made");

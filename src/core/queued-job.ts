@@ -162,7 +162,8 @@ export type WarnOnce = (message: string) => void;
  *
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
- * @param start Which start of the job this delivery is, from 1, as the queue counts them (`WorkQueue.take`).
+ * @param delivery Which start of the job this delivery is, from 1, as the queue counts them, and whether it is the
+ *   job's first delivery of all (`WorkQueue.take`).
  * @param queue The queue handle the job was taken from: its progress goes there (the handle running it).
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
  * @param watch What telemetry hears of the job, when there is telemetry.
@@ -177,7 +178,7 @@ export type WarnOnce = (message: string) => void;
 export async function runQueuedJob(
   registry: Registry,
   data: string,
-  start: number,
+  delivery: { readonly start: number; readonly first?: boolean },
   queue: WorkQueue,
   stop: AbortSignal,
   watch?: JobWatch,
@@ -185,7 +186,7 @@ export async function runQueuedJob(
 ): Promise<"done" | "again" | "refused" | { readonly delayMs: number }> {
   let ended: Ended;
   try {
-    ended = await runJob(registry, data, start, queue, stop, watch, warn);
+    ended = await runJob(registry, data, delivery, queue, stop, watch, warn);
   } catch (error) {
     watch?.end("failed", undefined, error);
     throw error;
@@ -210,7 +211,7 @@ interface Ended {
 async function runJob(
   registry: Registry,
   data: string,
-  start: number,
+  { start, first }: { readonly start: number; readonly first?: boolean },
   queue: WorkQueue,
   stop: AbortSignal,
   watch: JobWatch | undefined,
@@ -264,7 +265,8 @@ async function runJob(
   const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
   // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
   const backoffMs = start > 1 ? retry?.backoffMs : undefined;
-  const begun = { id: state.d, attempt: start, expiresAt, fresh: false, queued: true, backoffMs };
+  // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs };
   const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
   const report = (error: unknown) => registry.runtime.onError?.(error);
   let sink: CallSink = {};

@@ -106,8 +106,10 @@ export class Bench {
   readonly #handles = new Set<WorkQueue>();
   readonly #takers: { close(): Promise<void> }[] = [];
   readonly #holds = new Set<(ended: "done" | "again") => void>();
-  /** Deliveries whose start was not `expected` (every case's runs are starts that ended). */
+  /** Deliveries whose start was not `expected` (every case's runs are starts that ended), or said first wrongly. */
   readonly miscounted: string[] = [];
+  /** The jobs delivered so far: a later delivery of one is never its first. */
+  readonly #delivered = new Set<string>();
   /** Aborts when the case ends: runs that loop stop. */
   readonly ended = new AbortController();
 
@@ -131,15 +133,21 @@ export class Bench {
 
   /**
    * Starts taking jobs on `queue`; the case closes the taker at its end, if it has not. No run of a case dies
-   * or stalls, so every delivery must be a job's first start: one that is not is recorded in `miscounted`.
+   * or stalls, so every delivery must be a job's first start: one that is not is recorded in `miscounted`, as is
+   * a later delivery said to be the job's first.
    */
   take(
     queue: WorkQueue,
     run: (data: string) => Promise<"done" | "again" | { readonly delayMs: number }>,
     concurrency: number,
   ): { close(): Promise<void> } {
-    const taker = queue.take((data, start) => {
+    const taker = queue.take((data, start, first) => {
       if (start !== 1) this.miscounted.push(`${idOf(data)} delivered as start ${start}`);
+      // `first` may be left out, never wrong: a job said first after a run of it began would run journaled steps again.
+      if (first === true && this.#delivered.has(data)) {
+        this.miscounted.push(`${idOf(data)} delivered again as its first`);
+      }
+      this.#delivered.add(data);
       return run(data);
     }, { concurrency });
     let closing: Promise<void> | undefined;

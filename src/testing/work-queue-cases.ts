@@ -97,7 +97,7 @@ export function workQueueCases(
     try {
       await body(bench);
       if (bench.miscounted.length > 0) {
-        throw new Error(`a job whose runs all settled was not delivered as its first start: ${bench.miscounted}`);
+        throw new Error(`a delivery miscounted (its start, or whether it is the job's first): ${bench.miscounted}`);
       }
       failed = false;
     } finally {
