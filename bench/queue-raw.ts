@@ -16,16 +16,26 @@
  * handler, `--rounds` rounds, systems in an order that rotates; CPU per job of this process and of the
  * database. Latency: `--latency` jobs one at a time, from the call to `add` to the handler's start.
  *
+ * Like for like with `bench/queue.ts` (a web process and a worker process), on each backend: BullMQ alone in two
+ * processes (this one adds, a child on the same runtime, `bench/queue-raw-worker.ts`, takes 8 at once; it says
+ * when the count is reached, nothing is read back), and the floor of a server that keeps results in a store: the
+ * same two processes, the worker writing each job's result once (`bench/queue-floor-store.ts`: Redis `SET … PX`,
+ * or PostgreSQL's `INSERT … ON CONFLICT` of `postgresResultStore`), this process reading each result once it is
+ * written, in order, `--read-ms` (20) apart while the next is not there, as `bench/queue-run.ts` reads (reads per
+ * job counted). CPU per job of this process, the child and the database; no latency row for these.
+ *
  * @module
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createPostgresBackend, Queue, withBackend, Worker } from "bullmq";
 import { POSTGRES_MISSING, startPostgres } from "../tests/helpers/postgres-server.ts";
 import { REDIS_MISSING, startRedis } from "../tests/helpers/redis-server.ts";
 import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
+import { type FloorStore, floorStore } from "./queue-floor-store.ts";
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,6 +48,8 @@ const ROUNDS = Number(flag("rounds", "3"));
 const INFLIGHT = Number(flag("inflight", "32"));
 const PGBOSS = flag("pgboss", "");
 const CONCURRENCY = 8;
+/** The floor's reader: ms between two reads of a result not written yet. */
+const READ_MS = Number(flag("read-ms", "20"));
 
 /** A queue under test: `add` one job; its consumer calls `onJob` with the job's data and awaits the returned promise. */
 interface System {
@@ -45,7 +57,11 @@ interface System {
   readonly backend: "redis" | "postgres";
   /** Why its throughput is not measured, if it is not. */
   readonly noThroughput?: string;
-  add(data: { i: number; ms: number }): Promise<void>;
+  /** Its consumer's process, when not this one. */
+  readonly child?: Child;
+  /** The floor's store: each job's result is read back from it under its key. */
+  readonly store?: FloorStore;
+  add(data: { i: number; ms: number; key?: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,6 +96,102 @@ async function bullmq(backend: "redis" | "postgres", url: string, name: string):
   };
 }
 
+/** A consumer in a child process (`bench/queue-raw-worker.ts`). */
+interface Child {
+  readonly process: ChildProcess;
+  readonly exited: Promise<void>;
+  /** Resets its count of jobs done; resolves once it has read that, with the count reached (`done`). */
+  expect(jobs: number): Promise<{ done: Promise<void> }>;
+}
+
+async function startChild(backend: "redis" | "postgres", url: string, queue: string, floor: boolean): Promise<Child> {
+  const name = runtime().name;
+  const file = (ext: string) => fileURLToPath(new URL(`./queue-raw-worker.${ext}`, import.meta.url));
+  const [command, args] = name === "deno"
+    ? [process.execPath, ["run", "-A", "--unstable-no-legacy-abort", file("ts")]]
+    : [process.execPath, [file(name === "bun" ? "ts" : "mjs")]];
+  const child = spawn(command, args, {
+    env: { ...process.env, BACKEND: backend, URL: url, QUEUE: queue, FLOOR: floor ? "1" : "0" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const waiting: ((line: string) => void)[] = [];
+  let out = "";
+  child.stdout!.on("data", (chunk) => {
+    out += chunk;
+    for (let nl = out.indexOf("\n"); nl !== -1; nl = out.indexOf("\n")) {
+      const line = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
+  let log = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`a consumer did not start in 90 s:\n${log}`)), 90_000);
+    child.stderr!.on("data", (chunk) => {
+      log += chunk;
+      if (log.includes("ready\n")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`a consumer exited:\n${log}`));
+    });
+  });
+  child.stderr!.on("data", (chunk) => process.stderr.write(`consumer ${child.pid}: ${chunk}`));
+  return {
+    process: child,
+    exited,
+    async expect(jobs) {
+      const ok = next();
+      const done = next();
+      child.stdin!.write(`expect ${jobs}\n`);
+      if (await ok !== "ok") throw new Error("the consumer did not take the count");
+      return { done: done.then(() => {}) };
+    },
+  };
+}
+
+/** BullMQ with its consumer in a child process; `floor`: the consumer writes each result, read back here. */
+async function twoProcesses(
+  backend: "redis" | "postgres",
+  url: string,
+  name: string,
+  floor: boolean,
+): Promise<System> {
+  const Producer = backend === "redis"
+    ? Queue
+    : (withBackend(createPostgresBackend) as unknown as { Queue: typeof Queue }).Queue;
+  const connection = backend === "redis"
+    ? { host: "127.0.0.1", port: Number(new URL(url).port) }
+    : { connectionString: url, migrate: true };
+  const queue = new Producer(name, { connection: connection as any });
+  queue.on("error", (error) => console.error(`${name}: ${error}`));
+  await queue.waitUntilReady();
+  const store = floor ? floorStore(backend, url) : undefined;
+  await store?.prepare();
+  const child = await startChild(backend, url, name, floor);
+  const db = backend === "redis" ? "Redis" : "PostgreSQL";
+  return {
+    name: floor ? `floor on ${db} (two processes, one write and one read per job)` : `BullMQ on ${db}, two processes`,
+    backend,
+    child,
+    store,
+    add: async (data) => void await queue.add("job", data, { removeOnComplete: true }),
+    close: async () => {
+      child.process.stdin!.end();
+      const timer = setTimeout(() => child.process.kill("SIGKILL"), 10_000);
+      await child.exited;
+      clearTimeout(timer);
+      await queue.close();
+      await store?.close();
+    },
+  };
+}
+
 async function pgBoss(url: string, batch: boolean): Promise<System> {
   const { PgBoss } = await import(pathToFileURL(join(PGBOSS, "node_modules", "pg-boss", "dist", "index.js")).href);
   const boss = new PgBoss({ connectionString: url, useListenNotify: true });
@@ -110,28 +222,52 @@ async function throughput(
   jobs: number,
   ms: number,
   dbPid: number | undefined,
-): Promise<{ jps: number; cpu: number; db: number }> {
+): Promise<{ jps: number; cpu: number; child: number; db: number; reads: number }> {
   let done = 0;
   let finished!: () => void;
-  const all = new Promise<void>((resolve) => finished = resolve);
+  let all = new Promise<void>((resolve) => finished = resolve);
   onJob = () => {
     if (++done === jobs) finished();
     return Promise.resolve();
   };
+  const tag = `${system.name.length}-${Date.now().toString(36)}`;
+  if (system.child !== undefined && system.store === undefined) all = (await system.child.expect(jobs)).done;
+  const childPid = system.child?.process.pid;
   const dbCpu = () => new Map((dbPid === undefined ? [] : tree(dbPid)).map((pid) => [pid, cpuMs(pid)]));
   const dbBefore = dbCpu();
   const before = cpuMs(process.pid);
+  const childBefore = childPid === undefined ? 0 : cpuMs(childPid);
   const start = performance.now();
-  let issued = 0;
-  await Promise.all(Array.from({ length: Math.min(INFLIGHT, jobs) }, async () => {
-    while (issued < jobs) await system.add({ i: issued++, ms });
+  let issued = 0, reads = 0;
+  const adds = Promise.all(Array.from({ length: Math.min(INFLIGHT, jobs) }, async () => {
+    while (issued < jobs) {
+      const i = issued++;
+      await system.add({ i, ms, key: system.store === undefined ? undefined : `${tag}:${i}` });
+    }
   }));
-  await all;
+  const store = system.store;
+  if (store !== undefined) {
+    // As `bench/queue-run.ts` reads: each job's result in order, READ_MS apart while the next is not there.
+    for (let i = 0; i < jobs;) {
+      if (i >= issued) {
+        await sleep(READ_MS);
+        continue;
+      }
+      reads++;
+      const value = await store.read(`${tag}:${i}`);
+      if (value === undefined) await sleep(READ_MS);
+      else if ((JSON.parse(value) as { status: string }).status !== "completed") throw new Error(`job ${i}: ${value}`);
+      else i++;
+    }
+  }
+  await adds;
+  if (store === undefined) await all;
   const seconds = (performance.now() - start) / 1000;
   const cpu = cpuMs(process.pid) - before;
+  const child = childPid === undefined ? 0 : cpuMs(childPid) - childBefore;
   let db = 0;
   for (const [pid, used] of dbCpu()) db += used - (dbBefore.get(pid) ?? 0);
-  return { jps: jobs / seconds, cpu: cpu / jobs, db: db / jobs };
+  return { jps: jobs / seconds, cpu: cpu / jobs, child: child / jobs, db: db / jobs, reads: reads / jobs };
 }
 
 /** One job of no work: ms from its add (called) to its handler's start. */
@@ -169,6 +305,11 @@ try {
   console.error("starting the queues");
   systems.push(await bullmq("redis", redis.url, `raw-${tag}`));
   systems.push(await bullmq("postgres", postgres.url, `raw-${tag}`));
+  for (const backend of ["redis", "postgres"] as const) {
+    const url = backend === "redis" ? redis.url : postgres.url;
+    systems.push(await twoProcesses(backend, url, `two-${tag}`, false));
+    systems.push(await twoProcesses(backend, url, `floor-${tag}`, true));
+  }
   if (PGBOSS) {
     systems.push(await pgBoss(postgres.url, false));
     systems.push(await pgBoss(postgres.url, true));
@@ -182,26 +323,29 @@ try {
     for (const each of ms) await throughput(system, 200, each, undefined); // warm-up
     console.error(`  ${system.name}: warmed up`);
   }
-  const rows = new Map<string, { jps: number[]; cpu: number[]; db: number[] }>();
+  const rows = new Map<string, { jps: number[]; cpu: number[]; child: number[]; db: number[]; reads: number[] }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const ms of [10, 0]) {
       for (let i = 0; i < systems.length; i++) {
         const system = systems[(i + round) % systems.length];
         if (system.noThroughput !== undefined) continue;
         const key = `${system.name}|${ms}`;
-        const row = rows.get(key) ?? rows.set(key, { jps: [], cpu: [], db: [] }).get(key)!;
-        const { jps, cpu, db } = await throughput(system, JOBS, ms, pids[system.backend]);
+        const row = rows.get(key) ?? rows.set(key, { jps: [], cpu: [], child: [], db: [], reads: [] }).get(key)!;
+        const { jps, cpu, child, db, reads } = await throughput(system, JOBS, ms, pids[system.backend]);
         row.jps.push(jps);
         row.cpu.push(cpu);
+        row.child.push(child);
         row.db.push(db);
+        row.reads.push(reads);
       }
     }
     console.error(`  throughput round ${round + 1}/${ROUNDS} done`);
   }
   const latency = new Map<string, number[]>(systems.map((s) => [s.name, []]));
+  const inProcess = systems.filter((s) => s.child === undefined);
   for (let i = 0; i < LATENCY_JOBS; i++) {
-    for (let j = 0; j < systems.length; j++) {
-      const system = systems[(i + j) % systems.length];
+    for (let j = 0; j < inProcess.length; j++) {
+      const system = inProcess[(i + j) % inProcess.length];
       latency.get(system.name)!.push(await oneJob(system));
     }
   }
@@ -221,21 +365,26 @@ try {
       `${CONCURRENCY} jobs at once; median of ${ROUNDS} rounds (min–max).\n`,
   );
   console.log(
-    "| queue | 10 ms jobs: jobs/s · CPU ms/job (this process + database) | no work: jobs/s · CPU ms/job | add → handler p50 / p99 ms |",
+    "| queue | 10 ms jobs: jobs/s · CPU ms/job (this process + consumer process + database) | no work: jobs/s · CPU ms/job | add → handler p50 / p99 ms |",
   );
   console.log("|---|---|---|---|");
   for (const system of systems) {
     const cells = [10, 0].map((ms) => {
       const row = rows.get(`${system.name}|${ms}`);
       if (row === undefined) return `not measured: ${system.noThroughput}`;
-      const cpu = median(row.cpu), db = median(row.db);
-      return `${range(row.jps)} · ${(cpu + db).toFixed(2)} (${cpu.toFixed(2)} + ${db.toFixed(2)})`;
+      const cpu = median(row.cpu), child = median(row.child), db = median(row.db);
+      const total = median(row.cpu.map((c, i) => c + row.child[i] + row.db[i]));
+      const reads = system.store === undefined ? "" : ` · ${median(row.reads).toFixed(2)} reads/job`;
+      return `${range(row.jps)} · ${total.toFixed(2)} (${cpu.toFixed(2)} + ${child.toFixed(2)} + ${
+        db.toFixed(2)
+      })${reads}`;
     });
     const times = latency.get(system.name)!;
-    console.log(
-      `| ${system.name} | ${cells.join(" | ")} | ${median(times).toFixed(2)} / ${percentile(times, 0.99).toFixed(2)} |`,
-    );
+    const handover = times.length === 0 ? "–" : `${median(times).toFixed(2)} / ${percentile(times, 0.99).toFixed(2)}`;
+    console.log(`| ${system.name} | ${cells.join(" | ")} | ${handover} |`);
   }
+  // The same, for a script that takes ratios within a run.
+  console.error(`BENCH_RAW ${JSON.stringify(Object.fromEntries(rows))}`);
 } finally {
   for (const system of systems) await system.close().catch((error) => console.error(`${system.name}: ${error}`));
   await redis.stop();

@@ -9,7 +9,10 @@
  *
  * - throughput: `--jobs` calls of `io10` (10 ms of simulated I/O) and of `io0` (nothing), `--inflight`
  *   calls at once, timed from the first call to the moment the last result is found in the store (each
- *   job's entry polled in order, 1 ms apart while not ended); `--rounds` rounds, targets in an order that
+ *   job's entry read in order, `--read-ms` apart while the next has not ended: 20 by default, so that each
+ *   result is read about once, as a client that waits for the worker to drain would, where 1, the reader
+ *   before issue 76's floor round, read an entry many times, more with 10 ms of work; the reads per job are
+ *   counted and printed); `--rounds` rounds, targets in an order that
  *   rotates with the round; the CPU time of this process, the target's workers and the database's
  *   processes (from /proc) over the same span, per job. A call refused as too busy (the in-process
  *   default runs at most 256 deferred jobs at once, `limits.jobs`) is sent again after the wait it names,
@@ -45,6 +48,8 @@ const WORKERS = flag("workers", "1,2,4").split(",").map(Number);
 const INFLIGHT = Number(flag("inflight", "32"));
 /** The latency jobs' poll of the store: back to back (0), or this many ms apart. */
 const POLL_MS = Number(flag("poll-ms", "0"));
+/** The throughput reader: ms between two reads while the next job's entry has not ended. */
+const READ_MS = Number(flag("read-ms", "20"));
 const JSON_OUTPUT = process.argv.includes("--json");
 const TOOLS = ["io10", "io0"] as const;
 const START_MS = 90_000;
@@ -89,6 +94,8 @@ export interface QueueRunResult {
     jps: number[];
     /** Calls refused as too busy and sent again after the wait they were told, over the rounds. */
     refused: number;
+    /** Store reads per job by the throughput reader, one per round. */
+    reads?: number[];
     /**
      * CPU ms per job, one per round: this process, the target's workers, the database's processes, and the
      * other targets' workers (idle meanwhile: what they cost is not the target's).
@@ -190,7 +197,7 @@ async function throughput(
   jobs: number,
   dbPid: number | undefined,
   idlePids: number[],
-): Promise<{ jps: number; cpu: Cpu; refused: number }> {
+): Promise<{ jps: number; cpu: Cpu; refused: number; reads: number }> {
   const first = target.ids.length;
   const workerPids = target.children.map((w) => w.child.pid!);
   // The database's processes by pid: PostgreSQL forks a backend per new connection and ends idle ones.
@@ -214,18 +221,19 @@ async function throughput(
   });
   let failure: unknown;
   const calls = Promise.all(callers).catch((error) => failure = error);
-  let done = 0;
+  let done = 0, reads = 0;
   while (done < jobs && failure === undefined) {
     const id = target.ids[first + done];
     if (id === undefined) {
-      await sleep(1);
+      await sleep(READ_MS);
       continue;
     }
+    reads++;
     const entry = await store.get(id);
     if (ended(entry)) {
       checkResult(entry, id);
       done++;
-    } else await sleep(1);
+    } else await sleep(READ_MS);
   }
   const end = performance.now();
   await calls;
@@ -235,6 +243,7 @@ async function throughput(
   for (const [pid, ms] of dbCpu()) after.db += ms - (dbBefore.get(pid) ?? 0);
   return {
     refused,
+    reads: reads / jobs,
     jps: jobs / ((end - start) / 1000),
     cpu: {
       web: (after.web - before.web) / jobs,
@@ -309,10 +318,11 @@ async function runBackend(backend: Backend): Promise<QueueRunResult> {
           const target = targets[(i + round) % targets.length];
           const key = `${target.name}/${tool}`;
           const row = measured.get(key) ??
-            measured.set(key, { target: target.name, tool, jps: [], cpu: [], refused: 0 }).get(key)!;
+            measured.set(key, { target: target.name, tool, jps: [], cpu: [], refused: 0, reads: [] }).get(key)!;
           const idle = targets.filter((t) => t !== target).flatMap((t) => t.children.map((w) => w.child.pid!));
-          const { jps, cpu, refused } = await throughput(target, shared.store, tool, JOBS, dbPid, idle);
+          const { jps, cpu, refused, reads } = await throughput(target, shared.store, tool, JOBS, dbPid, idle);
           row.refused += refused;
+          row.reads!.push(reads);
           row.jps.push(jps);
           row.cpu.push(cpu);
         }
