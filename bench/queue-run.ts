@@ -12,7 +12,8 @@
  *   job's entry read in order, `--read-ms` apart while the next has not ended: 20 by default, so that each
  *   result is read about once, as a client that waits for the worker to drain would, where 1, the reader
  *   before issue 76's floor round, read an entry many times, more with 10 ms of work; the reads per job are
- *   counted and printed); `--rounds` rounds, targets in an order that
+ *   counted and printed; `--keep-completed-ms 0`: BullMQ removes each job as it completes, as `bench/queue-raw.ts`
+ *   does, where `bullmqQueue` keeps it an hour by default); `--rounds` rounds, targets in an order that
  *   rotates with the round; the CPU time of this process, the target's workers and the database's
  *   processes (from /proc) over the same span, per job. A call refused as too busy (the in-process
  *   default runs at most 256 deferred jobs at once, `limits.jobs`) is sent again after the wait it names,
@@ -50,6 +51,8 @@ const INFLIGHT = Number(flag("inflight", "32"));
 const POLL_MS = Number(flag("poll-ms", "0"));
 /** The throughput reader: ms between two reads while the next job's entry has not ended. */
 const READ_MS = Number(flag("read-ms", "20"));
+/** `bullmqQueue`'s `keepCompletedMs` on the web instance and the workers; none: its default (an hour). */
+const KEEP_COMPLETED_MS = flag("keep-completed-ms", "");
 const JSON_OUTPUT = process.argv.includes("--json");
 const TOOLS = ["io10", "io0"] as const;
 const START_MS = 90_000;
@@ -133,7 +136,7 @@ function workerCommand(): [string, string[]] {
 async function startWorker(backend: Backend, queue: string): Promise<Worker> {
   const [command, args] = workerCommand();
   const child = spawn(command, args, {
-    env: { ...process.env, BACKEND: backend, URL: URLS[backend], QUEUE: queue },
+    env: { ...process.env, BACKEND: backend, URL: URLS[backend], QUEUE: queue, KEEP_COMPLETED_MS },
     stdio: ["pipe", "ignore", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -286,7 +289,13 @@ async function runBackend(backend: Backend): Promise<QueueRunResult> {
   const targets: Target[] = [];
   const make = async (name: string, workers: number, queue?: string) => {
     const ids: string[] = [];
-    const made = await queueBenchServer({ backend, url, queue, store: recording(shared.store, (id) => ids.push(id)) });
+    const made = await queueBenchServer({
+      backend,
+      url,
+      queue,
+      store: recording(shared.store, (id) => ids.push(id)),
+      keepCompletedMs: KEEP_COMPLETED_MS ? Number(KEEP_COMPLETED_MS) : undefined,
+    });
     targets.push({ name, workers, server: made.server, close: made.close, ids, children: [] });
   };
   await make("in process (no queue)", 0);

@@ -6,6 +6,7 @@
  *
  *   bun bench/queue.ts [--runtimes bun,deno,node] [--backends redis,postgres] [--jobs 1000] [--latency 300]
  *                      [--rounds 3] [--workers 1,2,4] [--inflight 32] [--read-ms 20]
+ *                      [--keep-completed-ms 0]
  *
  * Not part of `npm run bench`: it needs `redis-server` and PostgreSQL's `initdb` and `postgres` (see
  * `tests/helpers/postgres-server.ts`). Node 20 cannot run TypeScript: as `bench/run.ts` does, the run and
@@ -31,9 +32,9 @@ import { REDIS_MISSING, type RedisServer, startRedis } from "../tests/helpers/re
 
 const RUNTIMES = flag("runtimes", "bun,deno,node").split(",");
 const BACKENDS = flag("backends", "redis,postgres").split(",");
-const PASSED = ["jobs", "latency", "rounds", "workers", "inflight", "poll-ms", "read-ms"].flatMap((name) =>
-  process.argv.includes(`--${name}`) ? [`--${name}`, flag(name, "")] : []
-);
+const PASSED = ["jobs", "latency", "rounds", "workers", "inflight", "poll-ms", "read-ms", "keep-completed-ms"].flatMap((
+  name,
+) => process.argv.includes(`--${name}`) ? [`--${name}`, flag(name, "")] : []);
 
 /** The command that runs the run file under a runtime (Node: its bundle, with the worker's beside it). */
 function commandFor(runtime: string): [string, string[]] {
