@@ -24,6 +24,9 @@ export function floorResult(n: number): string {
   });
 }
 
+/** The entry of a job not ended (the design's floor writes it as the job is added). */
+export const WORKING = JSON.stringify({ status: "working", createdAt: 0, ttlMs: TTL_MS });
+
 /** One write per job, one read per job; `prepare()` makes the table (PostgreSQL) before any worker writes. */
 export interface FloorStore {
   prepare(): Promise<void>;
@@ -57,7 +60,7 @@ export function floorStore(backend: "redis" | "postgres", url: string): FloorSto
           `VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 millisecond') ` +
           `ON CONFLICT (id) DO UPDATE SET entry = EXCLUDED.entry, ended = EXCLUDED.ended, ` +
           `expires_at = EXCLUDED.expires_at WHERE NOT (kept.ended AND kept.expires_at > clock_timestamp())`,
-        [key, value, true, TTL_MS],
+        [key, value, !value.startsWith('{"status":"working"'), TTL_MS],
       ),
     read: async (key) => {
       const { rows } = await pool.query(

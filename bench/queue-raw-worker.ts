@@ -1,7 +1,7 @@
 /**
  * The consumer of `bench/queue-raw.ts`'s two-process rows, a child process on the parent's runtime: a BullMQ
  * `Worker` (concurrency 8, as `runWorker()`'s) on `QUEUE` at `URL` (`BACKEND`: `redis` or `postgres`). Each job
- * awaits its `ms`, then with `FLOOR=1` writes its result once to the floor's store (`bench/queue-floor-store.ts`)
+ * awaits its `ms`, then with `FLOOR=1` (or `3`, which first reads the job's entry) writes its result once to the floor's store (`bench/queue-floor-store.ts`)
  * under its `key`. Lines on stdin `expect <n>` reset a count of jobs done; it says `done` on stdout when the
  * count reaches n (`ok` when it read the line), and `ready` on stderr once it takes jobs. The end of stdin closes it.
  *
@@ -13,7 +13,8 @@ import { floorResult, floorStore } from "./queue-floor-store.ts";
 
 const backend = process.env.BACKEND as "redis" | "postgres";
 const url = process.env.URL!;
-const store = process.env.FLOOR === "1" ? floorStore(backend, url) : undefined;
+const design = process.env.FLOOR === "3";
+const store = process.env.FLOOR === "1" || design ? floorStore(backend, url) : undefined;
 const Consumer = backend === "redis"
   ? Worker
   : (withBackend(createPostgresBackend) as unknown as { Worker: typeof Worker }).Worker;
@@ -26,6 +27,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const worker = new Consumer(process.env.QUEUE!, async (job) => {
   const { i, ms, key } = job.data as { i: number; ms: number; key?: string };
   if (ms > 0) await sleep(ms);
+  // The design's floor (FLOOR=3): the job's entry read before it runs (a job cancelled meanwhile is not run).
+  if (design && key !== undefined && await store!.read(key) === undefined) throw new Error(`no entry ${key}`);
   if (store !== undefined && key !== undefined) await store.write(key, floorResult(i));
   if (++done === expected) process.stdout.write("done\n");
 }, { connection: connection as any, concurrency: 8 });

@@ -22,7 +22,10 @@
  * same two processes, the worker writing each job's result once (`bench/queue-floor-store.ts`: Redis `SET … PX`,
  * or PostgreSQL's `INSERT … ON CONFLICT` of `postgresResultStore`), this process reading each result once it is
  * written, in order, `--read-ms` (20) apart while the next is not there, as `bench/queue-run.ts` reads (reads per
- * job counted). CPU per job of this process, the child and the database; no latency row for these.
+ * job counted). And the design's floor, the store round trips a queued job of ours makes: the same, plus the
+ * job's entry written as it is added (a `working` entry, here) and read by the worker before it runs it (three
+ * round trips and the read back). CPU per job of this process, the child and the database; no latency row for
+ * these.
  *
  * @module
  */
@@ -31,11 +34,12 @@ import process from "node:process";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createPostgresBackend, Queue, withBackend, Worker } from "bullmq";
+import pg from "pg";
 import { POSTGRES_MISSING, startPostgres } from "../tests/helpers/postgres-server.ts";
 import { REDIS_MISSING, startRedis } from "../tests/helpers/redis-server.ts";
 import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
-import { type FloorStore, floorStore } from "./queue-floor-store.ts";
+import { type FloorStore, floorStore, WORKING } from "./queue-floor-store.ts";
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -104,14 +108,23 @@ interface Child {
   expect(jobs: number): Promise<{ done: Promise<void> }>;
 }
 
-async function startChild(backend: "redis" | "postgres", url: string, queue: string, floor: boolean): Promise<Child> {
+/** What a two-process system does beside BullMQ: nothing, the floor, or the design's floor (see the header). */
+type Mode = "alone" | "floor" | "design";
+
+async function startChild(backend: "redis" | "postgres", url: string, queue: string, mode: Mode): Promise<Child> {
   const name = runtime().name;
   const file = (ext: string) => fileURLToPath(new URL(`./queue-raw-worker.${ext}`, import.meta.url));
   const [command, args] = name === "deno"
     ? [process.execPath, ["run", "-A", "--unstable-no-legacy-abort", file("ts")]]
     : [process.execPath, [file(name === "bun" ? "ts" : "mjs")]];
   const child = spawn(command, args, {
-    env: { ...process.env, BACKEND: backend, URL: url, QUEUE: queue, FLOOR: floor ? "1" : "0" },
+    env: {
+      ...process.env,
+      BACKEND: backend,
+      URL: url,
+      QUEUE: queue,
+      FLOOR: { alone: "0", floor: "1", design: "3" }[mode],
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -155,12 +168,12 @@ async function startChild(backend: "redis" | "postgres", url: string, queue: str
   };
 }
 
-/** BullMQ with its consumer in a child process; `floor`: the consumer writes each result, read back here. */
+/** BullMQ with its consumer in a child process; with a floor, the consumer writes each result, read back here. */
 async function twoProcesses(
   backend: "redis" | "postgres",
   url: string,
   name: string,
-  floor: boolean,
+  mode: Mode,
 ): Promise<System> {
   const Producer = backend === "redis"
     ? Queue
@@ -171,16 +184,23 @@ async function twoProcesses(
   const queue = new Producer(name, { connection: connection as any });
   queue.on("error", (error) => console.error(`${name}: ${error}`));
   await queue.waitUntilReady();
-  const store = floor ? floorStore(backend, url) : undefined;
+  const store = mode === "alone" ? undefined : floorStore(backend, url);
   await store?.prepare();
-  const child = await startChild(backend, url, name, floor);
+  const child = await startChild(backend, url, name, mode);
   const db = backend === "redis" ? "Redis" : "PostgreSQL";
   return {
-    name: floor ? `floor on ${db} (two processes, one write and one read per job)` : `BullMQ on ${db}, two processes`,
+    name: {
+      alone: `BullMQ on ${db}, two processes`,
+      floor: `floor on ${db} (two processes, one write and one read per job)`,
+      design: `design floor on ${db} (two processes, three round trips and one read per job)`,
+    }[mode],
     backend,
     child,
     store,
-    add: async (data) => void await queue.add("job", data, { removeOnComplete: true }),
+    add: async (data) => {
+      if (mode === "design") await store!.write(data.key!, WORKING);
+      await queue.add("job", data, { removeOnComplete: true });
+    },
     close: async () => {
       child.process.stdin!.end();
       const timer = setTimeout(() => child.process.kill("SIGKILL"), 10_000);
@@ -255,8 +275,9 @@ async function throughput(
       }
       reads++;
       const value = await store.read(`${tag}:${i}`);
-      if (value === undefined) await sleep(READ_MS);
-      else if ((JSON.parse(value) as { status: string }).status !== "completed") throw new Error(`job ${i}: ${value}`);
+      const status = value === undefined ? "working" : (JSON.parse(value) as { status: string }).status;
+      if (status === "working") await sleep(READ_MS);
+      else if (status !== "completed") throw new Error(`job ${i}: ${value}`);
       else i++;
     }
   }
@@ -292,6 +313,15 @@ if (REDIS_MISSING || POSTGRES_MISSING) throw new Error(`${REDIS_MISSING || POSTG
 const began = Date.now();
 const redis = await startRedis();
 const postgres = await startPostgres();
+{
+  // As `bench/queue.ts` does: the two-process rows' pools (BullMQ's and the floor's, on each side) pass the default 100.
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  await client.query("ALTER SYSTEM SET max_connections = 400");
+  await client.end();
+  await postgres.stop();
+  await postgres.restart();
+}
 const systems: System[] = [];
 // A run that hangs still stops its servers.
 const watchdog = setTimeout(async () => {
@@ -307,8 +337,9 @@ try {
   systems.push(await bullmq("postgres", postgres.url, `raw-${tag}`));
   for (const backend of ["redis", "postgres"] as const) {
     const url = backend === "redis" ? redis.url : postgres.url;
-    systems.push(await twoProcesses(backend, url, `two-${tag}`, false));
-    systems.push(await twoProcesses(backend, url, `floor-${tag}`, true));
+    systems.push(await twoProcesses(backend, url, `two-${tag}`, "alone"));
+    systems.push(await twoProcesses(backend, url, `floor-${tag}`, "floor"));
+    systems.push(await twoProcesses(backend, url, `design-${tag}`, "design"));
   }
   if (PGBOSS) {
     systems.push(await pgBoss(postgres.url, false));
