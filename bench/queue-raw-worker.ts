@@ -8,30 +8,25 @@
  * @module
  */
 import process from "node:process";
-import { createPostgresBackend, withBackend, Worker } from "bullmq";
 import { floorResult, floorStore } from "./queue-floor-store.ts";
+import { bullmqOn } from "./queue-processes.ts";
 
 const backend = process.env.BACKEND as "redis" | "postgres";
 const url = process.env.URL!;
 const design = process.env.FLOOR === "3";
 const store = process.env.FLOOR === "1" || design ? floorStore(backend, url) : undefined;
-const Consumer = backend === "redis"
-  ? Worker
-  : (withBackend(createPostgresBackend) as unknown as { Worker: typeof Worker }).Worker;
-const connection = backend === "redis"
-  ? { host: "127.0.0.1", port: Number(new URL(url).port) }
-  : { connectionString: url, migrate: true };
+const { Worker, connection } = bullmqOn(backend, url);
 
 let done = 0, expected = Infinity;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const worker = new Consumer(process.env.QUEUE!, async (job) => {
+const worker = new Worker(process.env.QUEUE!, async (job) => {
   const { i, ms, key } = job.data as { i: number; ms: number; key?: string };
   if (ms > 0) await sleep(ms);
   // The design's floor (FLOOR=3): the job's entry read before it runs (a job cancelled meanwhile is not run).
   if (design && key !== undefined && await store!.read(key) === undefined) throw new Error(`no entry ${key}`);
   if (store !== undefined && key !== undefined) await store.write(key, floorResult(i));
   if (++done === expected) process.stdout.write("done\n");
-}, { connection: connection as any, concurrency: 8 });
+}, { connection, concurrency: 8 });
 worker.on("error", (error) => console.error(`worker: ${error}`));
 await worker.waitUntilReady();
 process.stderr.write("ready\n");

@@ -29,17 +29,16 @@
  *
  * @module
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import process from "node:process";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { createPostgresBackend, Queue, withBackend, Worker } from "bullmq";
-import pg from "pg";
+import { pathToFileURL } from "node:url";
 import { POSTGRES_MISSING, startPostgres } from "../tests/helpers/postgres-server.ts";
 import { REDIS_MISSING, startRedis } from "../tests/helpers/redis-server.ts";
 import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
 import { type FloorStore, floorStore, WORKING } from "./queue-floor-store.ts";
+import { bullmqOn, raiseMaxConnections, startChild } from "./queue-processes.ts";
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -78,14 +77,9 @@ const handle = async (data: { i: number; ms: number }) => {
 };
 
 async function bullmq(backend: "redis" | "postgres", url: string, name: string): Promise<System> {
-  const classes = backend === "redis"
-    ? { Queue, Worker }
-    : withBackend(createPostgresBackend) as unknown as { Queue: typeof Queue; Worker: typeof Worker };
-  const connection = backend === "redis"
-    ? { host: "127.0.0.1", port: Number(new URL(url).port) }
-    : { connectionString: url, migrate: true };
-  const queue = new classes.Queue(name, { connection: connection as any });
-  const worker = new classes.Worker(name, (job) => handle(job.data), { connection: connection as any, concurrency: 8 });
+  const { Queue, Worker, connection } = bullmqOn(backend, url);
+  const queue = new Queue(name, { connection });
+  const worker = new Worker(name, (job) => handle(job.data), { connection, concurrency: 8 });
   queue.on("error", (error) => console.error(`${name}: ${error}`));
   worker.on("error", (error) => console.error(`${name}: ${error}`));
   await worker.waitUntilReady();
@@ -111,23 +105,9 @@ interface Child {
 /** What a two-process system does beside BullMQ: nothing, the floor, or the design's floor (see the header). */
 type Mode = "alone" | "floor" | "design";
 
-async function startChild(backend: "redis" | "postgres", url: string, queue: string, mode: Mode): Promise<Child> {
-  const name = runtime().name;
-  const file = (ext: string) => fileURLToPath(new URL(`./queue-raw-worker.${ext}`, import.meta.url));
-  const [command, args] = name === "deno"
-    ? [process.execPath, ["run", "-A", "--unstable-no-legacy-abort", file("ts")]]
-    : [process.execPath, [file(name === "bun" ? "ts" : "mjs")]];
-  const child = spawn(command, args, {
-    env: {
-      ...process.env,
-      BACKEND: backend,
-      URL: url,
-      QUEUE: queue,
-      FLOOR: { alone: "0", floor: "1", design: "3" }[mode],
-    },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+async function startConsumer(backend: "redis" | "postgres", url: string, queue: string, mode: Mode): Promise<Child> {
+  const env = { BACKEND: backend, URL: url, QUEUE: queue, FLOOR: { alone: "0", floor: "1", design: "3" }[mode] };
+  const { child, exited } = await startChild("queue-raw-worker", env, "consumer", "pipe");
   const waiting: ((line: string) => void)[] = [];
   let out = "";
   child.stdout!.on("data", (chunk) => {
@@ -139,22 +119,6 @@ async function startChild(backend: "redis" | "postgres", url: string, queue: str
     }
   });
   const next = () => new Promise<string>((resolve) => waiting.push(resolve));
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`a consumer did not start in 90 s:\n${log}`)), 90_000);
-    child.stderr!.on("data", (chunk) => {
-      log += chunk;
-      if (log.includes("ready\n")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`a consumer exited:\n${log}`));
-    });
-  });
-  child.stderr!.on("data", (chunk) => process.stderr.write(`consumer ${child.pid}: ${chunk}`));
   return {
     process: child,
     exited,
@@ -175,18 +139,13 @@ async function twoProcesses(
   name: string,
   mode: Mode,
 ): Promise<System> {
-  const Producer = backend === "redis"
-    ? Queue
-    : (withBackend(createPostgresBackend) as unknown as { Queue: typeof Queue }).Queue;
-  const connection = backend === "redis"
-    ? { host: "127.0.0.1", port: Number(new URL(url).port) }
-    : { connectionString: url, migrate: true };
-  const queue = new Producer(name, { connection: connection as any });
+  const { Queue, connection } = bullmqOn(backend, url);
+  const queue = new Queue(name, { connection });
   queue.on("error", (error) => console.error(`${name}: ${error}`));
   await queue.waitUntilReady();
   const store = mode === "alone" ? undefined : floorStore(backend, url);
   await store?.prepare();
-  const child = await startChild(backend, url, name, mode);
+  const child = await startConsumer(backend, url, name, mode);
   const db = backend === "redis" ? "Redis" : "PostgreSQL";
   return {
     name: {
@@ -313,15 +272,7 @@ if (REDIS_MISSING || POSTGRES_MISSING) throw new Error(`${REDIS_MISSING || POSTG
 const began = Date.now();
 const redis = await startRedis();
 const postgres = await startPostgres();
-{
-  // As `bench/queue.ts` does: the two-process rows' pools (BullMQ's and the floor's, on each side) pass the default 100.
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  await client.query("ALTER SYSTEM SET max_connections = 400");
-  await client.end();
-  await postgres.stop();
-  await postgres.restart();
-}
+await raiseMaxConnections(postgres); // the two-process rows' pools (BullMQ's and the floor's, each side)
 const systems: System[] = [];
 // A run that hangs still stops its servers.
 const watchdog = setTimeout(async () => {

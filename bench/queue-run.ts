@@ -27,13 +27,13 @@
  *
  * @module
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import type { ResultStore } from "../mod.ts";
 import { type Backend, benchStore, ended, queueBenchServer } from "./queue-server.ts";
 import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
+import { startChild } from "./queue-processes.ts";
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -124,40 +124,9 @@ function recording(inner: ResultStore, onId: (id: string) => void): ResultStore 
   };
 }
 
-/** The command that runs the worker on this runtime (Node: the bundle `bench/queue.ts` built beside this one). */
-function workerCommand(): [string, string[]] {
-  const name = runtime().name;
-  const file = (ext: string) => fileURLToPath(new URL(`./queue-worker.${ext}`, import.meta.url));
-  if (name === "deno") return [process.execPath, ["run", "-A", "--unstable-no-legacy-abort", file("ts")]];
-  if (name === "bun") return [process.execPath, [file("ts")]];
-  return [process.execPath, [file("mjs")]];
-}
-
 async function startWorker(backend: Backend, queue: string): Promise<Worker> {
-  const [command, args] = workerCommand();
-  const child = spawn(command, args, {
-    env: { ...process.env, BACKEND: backend, URL: URLS[backend], QUEUE: queue, KEEP_COMPLETED_MS },
-    stdio: ["pipe", "ignore", "pipe"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`a worker did not start in ${START_MS} ms:\n${log}`)), START_MS);
-    child.stderr!.on("data", (chunk) => {
-      log += chunk;
-      if (log.includes("ready\n")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`a worker exited:\n${log}`));
-    });
-  });
-  // After it is ready, its errors still show (a job's failure is found by the sweep too).
-  child.stderr!.on("data", (chunk) => process.stderr.write(`worker ${child.pid}: ${chunk}`));
-  return { child, exited };
+  const env = { BACKEND: backend, URL: URLS[backend], QUEUE: queue, KEEP_COMPLETED_MS };
+  return await startChild("queue-worker", env, "worker", "ignore", START_MS);
 }
 
 async function stopWorker(worker: Worker): Promise<void> {

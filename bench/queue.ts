@@ -23,10 +23,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import pg from "pg";
 import { BIN, CACHE, exec, flag, ROOT } from "./exec.ts";
 import { median } from "./harness.ts";
 import type { QueueRunResult } from "./queue-run.ts";
+import { raiseMaxConnections } from "./queue-processes.ts";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../tests/helpers/postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../tests/helpers/redis-server.ts";
 
@@ -93,12 +93,7 @@ try {
     if (POSTGRES_MISSING) failures.push(`postgres: ${POSTGRES_MISSING}`);
     else {
       postgres = await startPostgres();
-      const client = new pg.Client({ connectionString: postgres.url });
-      await client.connect();
-      await client.query("ALTER SYSTEM SET max_connections = 400");
-      await client.end();
-      await postgres.stop();
-      await postgres.restart();
+      await raiseMaxConnections(postgres);
       urls.push("--postgres", postgres.url);
     }
   }
