@@ -4,9 +4,10 @@
  * folder whose `node_modules/pg-boss` is an `npm i pg-boss` made outside this repository: pg-boss is not
  * a dependency of it). Starts its own redis-server and PostgreSQL on free 127.0.0.1 ports, stops them.
  *
- *   bun bench/queue-raw.ts [--pgboss /var/tmp/pgboss] [--jobs 2000] [--latency 300] [--rounds 3]
+ *   bun bench/queue-raw.ts [--pgboss /var/tmp/pgboss] [--jobs 2000] [--latency 300] [--rounds 3] [--read-ms 20]
  *   deno run -A bench/queue-raw.ts …
  *   bun build bench/queue-raw.ts --target=node --packages=external --outfile=node_modules/.cache/mcplite-bench/queue-raw.mjs
+ *   bun build bench/queue-raw-worker.ts … --outfile=node_modules/.cache/mcplite-bench/queue-raw-worker.mjs (the same)
  *   node node_modules/.cache/mcplite-bench/queue-raw.mjs …
  *
  * One process adds and takes: jobs are added `--inflight` (32) at once, a consumer takes them 8 at once
