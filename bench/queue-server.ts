@@ -85,16 +85,14 @@ export async function queueBenchServer(options: QueueBenchOptions) {
   })
     .tool(
       defineTool("io10").describe("Deferred work: 10 ms of simulated I/O").input(args).longRunning()
-        .handle(({ n }, ctx) =>
-          ctx.defer(async (signal) => {
-            await sleep(10, signal);
-            return { n };
-          })
-        ),
+        .defer(async ({ n }, work) => {
+          await sleep(10, work.signal);
+          return { n };
+        }),
     )
     .tool(
       defineTool("io0").describe("Deferred work that awaits nothing").input(args).longRunning()
-        .handle(({ n }, ctx) => ctx.defer(() => ({ n }))),
+        .defer(({ n }) => ({ n })),
     );
   return {
     server,

@@ -25,11 +25,11 @@ export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
 export type { RedeemArgs } from "./core/redeem.ts";
+export type { WorkContext } from "./core/long-running/work-context.ts";
 export type {
   CancelHandler,
   HandlerReturn,
   LongRunningOptions,
-  PromiseRetry,
   RedeemHandler,
   StreamHandler,
   ToolContext,

@@ -59,12 +59,10 @@ const slow = defineTool("slow")
   .describe("Waits, then answers with the process that ran it")
   .input(v.object({ ms: v.number() }))
   .longRunning()
-  .handle(({ ms }, ctx) =>
-    ctx.defer(async () => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return { pid: process.pid, node: process.versions.node };
-    })
-  );
+  .defer(async ({ ms }) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return { pid: process.pid, node: process.versions.node };
+  });
 
 export const server = createServer({
   name: "npm-queued",

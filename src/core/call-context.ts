@@ -246,6 +246,21 @@ export interface CallContext<TConfig = unknown> {
    * @returns The pending answer, for the handler to return.
    */
   defer(work: (signal: AbortSignal) => unknown, options?: Omit<PromiseOptions<unknown>, "state">): ToolPromise<never>;
+  /**
+   * Answers "not done yet" and starts the tool's declared work (`.defer()`) with `input`: in this process, or on
+   * a worker with a queue (`createServer({ queue })`). The handler that calls it runs once per call.
+   *
+   * @param input The work's input, JSON (default: the call's arguments).
+   * @param options The timing.
+   * @returns The pending answer, for the handler to return.
+   *
+   * @example
+   * ```ts ignore
+   * .defer((input: { id: string; ok: boolean }, work) => work.step("send", () => send(input)))
+   * .handle(async ({ id }, ctx) => ctx.defer({ id, ok: await confirm(ctx, id) }))
+   * ```
+   */
+  defer(input?: unknown, options?: Omit<PromiseOptions<unknown>, "state">): ToolPromise<never>;
   /** What the client said of itself and declared; `ctx.client.supports("elicitation")`. */
   readonly client: ClientView;
   /**

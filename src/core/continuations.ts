@@ -73,9 +73,14 @@ export interface Restart {
    *
    * @param sink The job, where the handler's context asks.
    * @param signal Aborts with the job.
+   * @param start The job's id, this start of it (from 2) and when its entry expires (ms since the epoch).
    * @returns What `options.shape` makes the job's result of.
    */
-  readonly work: (sink: CallSink, signal: AbortSignal) => Promise<unknown>;
+  readonly work: (
+    sink: CallSink,
+    signal: AbortSignal,
+    start: { readonly id: string; readonly attempt: number; readonly expiresAt: number },
+  ) => Promise<unknown>;
   /** The start options of the work (its result's shaping, where errors go, the host's `waitUntil`). */
   readonly options: StartOptions;
 }
@@ -315,9 +320,10 @@ export class Continuations implements Tokens {
     // The stopped attempt's questions went with it; a result written meanwhile stands (not restarted).
     if (!await this.results.set(id, { status: "working", at: now }, ttlMs)) return;
     let sink: CallSink = {};
+    const expiresAt = now + ttlMs;
     const work: DeferredWork = async (signal) => {
       await sleep(restart.backoffMs, signal);
-      return await restart.work(sink, signal);
+      return await restart.work(sink, signal, { id, attempt, expiresAt });
     };
     this.#launch(id, work, ttlMs, { ...restart.options, bind: (job) => sink = job });
   }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { WorkContext } from "./long-running/work-context.ts";
 import type { CallContext } from "./call-context.ts";
 import type { CallOutcome } from "./outcome.ts";
 
@@ -58,7 +59,14 @@ export interface Call {
  * assert.equal(listed.status, 401);
  * ```
  */
-export type Middleware = (call: Call, next: () => Promise<unknown>) => Promise<unknown>;
+export type Middleware = ((call: Call, next: () => Promise<unknown>) => Promise<unknown>) & {
+  /**
+   * Optional: wraps each start of a tool's declared work (`.defer()`), wherever it runs (a worker, which runs no
+   * request middleware, too), outermost first: telemetry's span, a context the work's libraries read. `next()`
+   * runs the work and resolves with its value.
+   */
+  readonly work?: (job: WorkContext, next: () => Promise<unknown>) => Promise<unknown>;
+};
 
 /** A decoded tool call, as tool middleware sees it. */
 export interface ToolCall {

@@ -15,6 +15,8 @@ import type { DeferredState, DeferredWork, PendingPromise } from "./tool-promise
 import type { AnyTool } from "./tool.ts";
 import { TRACE_PARENT } from "./trace-context.ts";
 import { enqueueJob } from "./queued-job.ts";
+import type { Job } from "./job.ts";
+import { declaredRun } from "./long-running/declared-work.ts";
 
 /** The token kind of promise tokens. */
 export const PROMISE_KIND = "promise";
@@ -51,7 +53,8 @@ export async function promiseOutcome(
   const ttlMs = promise.ttlMs ?? owner.longRunning?.ttlMs ?? c.promiseTtlMs;
   const work = promise["~work"];
   const entry = promise["~entry"];
-  if (work === undefined && entry === undefined && owner.onRedeem === undefined) {
+  const declared = promise["~input"];
+  if (work === undefined && entry === undefined && declared === undefined && owner.onRedeem === undefined) {
     throw new TypeError(`tool "${owner.name}" answered with ctx.promise() but has no .redeem() handler to continue it`);
   }
   if (work !== undefined && owner.longRunning === undefined) {
@@ -61,10 +64,32 @@ export async function promiseOutcome(
   }
   const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
+  let run: DeferredWork = () => {}; // bound as the job starts, before it runs
   let continued: PromiseState;
   if (work !== undefined && c.queue !== undefined && owner === tool) {
-    // Queued: a worker runs the handler again with the arguments, and its work (job-restart.ts).
-    continued = { d: await enqueueJob(c, { owner, args: call.arguments, ctx: call.ctx }, ttlMs) };
+    throw new TypeError(
+      `tool "${owner.name}": with a queue, declare its work with .defer(), and call ctx.defer(input)`,
+    );
+  } else if (declared !== undefined) {
+    if (owner.work === undefined || owner !== tool) {
+      throw new TypeError(`tool "${owner.name}" called ctx.defer(input) but declares no work with .defer()`);
+    }
+    const input = declared.work === undefined ? call.arguments ?? {} : declared.work;
+    if (c.queue !== undefined) {
+      // Queued: a worker runs the declared work with the input (queued-job.ts); the handler ran here, once.
+      continued = { d: await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
+    } else {
+      const d = await startCounted(registry, call, (signal) => run(signal), (counted) =>
+        c.start(counted, ttlMs, {
+          onError: registry.runtime.onError,
+          onFailure: report,
+          bind: (job) => run = declaredRun(registry, owner, input, call.ctx, job as Job, c.codec.now() + ttlMs),
+          shape,
+          waitUntil,
+          timeoutMs: owner.longRunning?.timeoutMs,
+        }));
+      continued = owner.longRunning?.retry !== undefined ? { d, a: input } : { d };
+    }
   } else if (work !== undefined) {
     const d = await startCounted(
       registry,
@@ -97,7 +122,7 @@ export async function promiseOutcome(
     });
   } catch (error) {
     // Arguments too large for a token (`tokens.maxBytes`): nobody could redeem the job, so stop it.
-    if (work !== undefined && "d" in state) await c.cancel(state.d, ttlMs).catch(() => {});
+    if ((work !== undefined || declared !== undefined) && "d" in state) await c.cancel(state.d, ttlMs).catch(() => {});
     throw error;
   }
   const outcome: { -readonly [K in keyof PromiseOutcome]: PromiseOutcome[K] } = {
@@ -108,7 +133,8 @@ export async function promiseOutcome(
     expiresAt: new Date(issuedAt + ttlMs).toISOString(),
     caller: callerOf(call.ctx.auth),
   };
-  if (work !== undefined && "d" in state) outcome.entry = state.d; // started here: a stream may follow it
+  // Started here (or queued): a stream may follow it.
+  if ((work !== undefined || declared !== undefined) && "d" in state) outcome.entry = state.d;
   return outcome;
 }
 

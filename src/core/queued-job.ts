@@ -11,14 +11,14 @@ import { base64urlEncode } from "../codec/base64url.ts";
 import { isTokenError, TokenError } from "../codec/token-error.ts";
 import { UNKNOWN_KEY } from "../codec/token.ts";
 import { type CallContext } from "./call-context.ts";
-import { createContext } from "./tool-call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "./call-meta.ts";
 import { type Continuations, leaseKey, STOPPED_MESSAGE } from "./continuations.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { AuthInfo } from "./host.ts";
-import { jobResultOf, rerun } from "./job-restart.ts";
+import { runDeclaredWork } from "./long-running/declared-work.ts";
+import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import { failureResult } from "./result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
@@ -225,8 +225,9 @@ async function runJob(
   const entry = await c.results.get(state.d);
   if (entry === undefined || hasEnded(entry)) return { outcome: "skipped" }; // finished, cancelled, or expired meanwhile
   const owner = registry.get(scope);
-  if (owner?.longRunning === undefined) {
-    const message = `This worker has no long-running tool "${scope}": it runs another version of the server`;
+  if (owner?.work === undefined || owner.longRunning === undefined) {
+    const message =
+      `This worker has no tool "${scope}" with declared work (.defer()): it runs another version of the server`;
     await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
     return { outcome: "failed", error: new ProtocolError("unknown_tool", message) };
   }
@@ -249,24 +250,25 @@ async function runJob(
     return { outcome: "stopped", attempt };
   }
   // The handler's request span (`otel()`) is a child of the job's: the trace context it reads is the job span's.
+  // The work's log lines and spans belong to the job's span, a child of the call's (`own`), else the call's.
   const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
   const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
-  const host = { auth: state.u, env: undefined, waitUntil: undefined };
-  let reader = createContext({ name: owner.name, signal: stop, meta, host }, undefined, registry.runtime.logger);
-  if (state.t !== undefined) reader = reader.set(TRACE_PARENT, state.t);
+  const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
+  const begun = { id: state.d, attempt, expiresAt, fresh: false, queued: true };
+  const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
   const report = (error: unknown) => registry.runtime.onError?.(error);
   const backoffMs = attempt > 1 ? retry?.backoffMs ?? 0 : 0;
   let sink: CallSink = {};
   await c.start(
     async (signal) => {
       if (backoffMs > 0) await sleep(backoffMs, signal); // a timer's turn costs a first start 1–2 ms
-      return await rerun(registry, owner, state.a, reader, sink, signal);
+      return await runDeclaredWork(registry, owner, origin, begun, sink, signal);
     },
     ttlMs,
     {
       onError: report,
-      onFailure: (error) => registry.runtime.reportUnexpected(error), // masked as a call's failure
-      shape: jobResultOf,
+      onFailure: unexpected, // masked as a call's failure
+      shape: (value) => resultOf(owner, value, unexpected), // the owner's output schema
       bind: (job) => sink = sharing(job, queue, state.d),
       id: state.d,
       stop,

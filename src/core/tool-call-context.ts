@@ -223,8 +223,15 @@ export class ToolCallContext<TConfig = unknown> implements CallContext<TConfig> 
     return new PendingPromise(options);
   }
 
-  defer(work: (signal: AbortSignal) => unknown, options: DeferOptions = {}): ToolPromise<never> {
-    const promise = new PendingPromise<never>({ ...options, state: undefined as never }, work);
+  defer(work?: unknown, options: DeferOptions = {}): ToolPromise<never> {
+    if (typeof work !== "function") {
+      // The tool's declared work (`.defer()`), started with this input: it runs with a context of its own.
+      return new PendingPromise<never>({ ...options, state: undefined as never }, undefined, undefined, { work });
+    }
+    const promise = new PendingPromise<never>(
+      { ...options, state: undefined as never },
+      work as (signal: AbortSignal) => unknown,
+    );
     // Once the work runs, the request that started it is over: its questions go to the job (a task's
     // `input_required`, answered by `tasks/update` or `redeem`), its progress and logs to whoever follows it.
     promise["~bind"] = (sink) => {

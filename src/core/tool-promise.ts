@@ -74,6 +74,8 @@ export class PendingPromise<S = unknown> implements ToolPromise<S> {
   "~tool": string | undefined;
   /** @internal Rebinds the handler's context to the job of the deferred work (from `ctx.defer()`). */
   "~bind": JobBinder | undefined;
+  /** @internal The input of the tool's declared work (`ctx.defer(input)`; `undefined` inside: the arguments). */
+  readonly "~input": { readonly work: unknown } | undefined;
 
   /**
    * Creates a pending answer; handlers use `ctx.promise()` or `ctx.defer()` instead.
@@ -81,8 +83,14 @@ export class PendingPromise<S = unknown> implements ToolPromise<S> {
    * @param options The state and timing.
    * @param work Deferred work to start, if any.
    * @param entry The token state of running work, if any.
+   * @param input The input of the tool's declared work to start, if any.
    */
-  constructor(options: PromiseOptions<S>, work?: DeferredWork, entry?: DeferredState) {
+  constructor(
+    options: PromiseOptions<S>,
+    work?: DeferredWork,
+    entry?: DeferredState,
+    input?: { readonly work: unknown },
+  ) {
     if (options.retryAfterMs !== undefined && !(options.retryAfterMs >= 0)) {
       throw new TypeError("retryAfterMs must be a number ≥ 0");
     }
@@ -94,6 +102,7 @@ export class PendingPromise<S = unknown> implements ToolPromise<S> {
     this.ttlMs = options.ttlMs;
     this["~work"] = work;
     this["~entry"] = entry;
+    this["~input"] = input;
     this["~tool"] = undefined;
     this["~bind"] = undefined;
   }

@@ -9,6 +9,7 @@ import type { ContentBlock, ResourceDescriptor, ToolResult } from "./result.ts";
 import type { ToolPromise } from "./tool-promise.ts";
 import type { CompiledSchema, JsonSchema } from "./schema.ts";
 import type { AnyResource } from "./resource.ts";
+import type { WorkContext } from "./long-running/work-context.ts";
 
 /** MCP's tool annotations: hints about behaviour, never trusted for security. */
 export interface ToolAnnotations {
@@ -53,12 +54,13 @@ export interface LongRunningOptions {
    */
   taskSupport?: "optional" | "required";
   /**
-   * At-least-once delivery of its `ctx.defer()` work, for a tool whose handler and work are
-   * idempotent: work whose instance stopped (its lease lapsed) is started again, under the same
-   * promise, by the instance that next reads it (a `redeem`, `tasks/get`), as BullMQ's stalled-job
-   * check does. Needs a shared `resultStore`. Without it, delivery is at most once.
+   * At-least-once delivery of its deferred work: work whose worker or instance stopped is started again
+   * under the same promise, at most `attempts` starts in all (an integer from 1 to 100), `backoffMs` apart (default
+   * 0). With a queue, the queue delivers it again (BullMQ's stalled-job check); without one, the instance that
+   * next reads it (a `redeem`, `tasks/get`) once its lease lapsed, with a shared `resultStore`. Steps the work
+   * journaled (`work.step()`) are not run again. Without it, delivery is at most once.
    */
-  retry?: PromiseRetry;
+  retry?: { readonly attempts: number; readonly backoffMs?: number };
   /**
    * How long one run of its `ctx.defer()` work may take, in ms (default 900 000: 15 minutes; from 1 to
    * 2 147 483 647). Past it the work's signal aborts, and the call ends as failed with
@@ -67,17 +69,6 @@ export interface LongRunningOptions {
    * signal. The entry's end (`ttlMs`) ends the work too, and nothing is written for it then.
    */
   timeoutMs?: number;
-}
-
-/**
- * How a `.longRunning()` tool's deferred work is started again, under the same promise, after its
- * instance stopped.
- */
-export interface PromiseRetry {
-  /** How many times the work may start in all, the first included (an integer from 1 to 100). */
-  readonly attempts: number;
-  /** How long an instance that takes over a stopped promise's work waits before starting it, in ms (default 0). */
-  readonly backoffMs?: number;
 }
 
 /**
@@ -211,6 +202,8 @@ export interface Tool<
   readonly "~types"?: ToolTypes<TInput, TArgs, TOutput>;
   /** Set when the tool may answer with a promise (`.longRunning()`, `.redeem()`): the server then lists `redeem`. */
   readonly longRunning?: LongRunningOptions;
+  /** What each of its jobs runs, in process or on a worker (`.defer()`): its input, and the work's context. */
+  readonly work?: (input: unknown, work: WorkContext) => unknown;
   /** Continues this tool's promises (`.redeem()`). */
   readonly onRedeem?: RedeemHandler<unknown, unknown>;
   /** Cancels this tool's promises (`.cancel()`). */

@@ -76,8 +76,7 @@ import type { LogLevel } from "./call-sink.ts";
  *   resultStore: createMemoryResultStore(), // one that every instance shares, in production
  *   queue,
  * }).tool(
- *   defineTool("report").input(v.object({ id: v.string() })).longRunning()
- *     .handle(({ id }, ctx) => ctx.defer(() => `report ${id}`)),
+ *   defineTool("report").input(v.object({ id: v.string() })).defer(({ id }) => `report ${id}`),
  * );
  * const worker = runWorker(server);
  * const first = await server.call("report", { id: "q3" });

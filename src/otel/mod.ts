@@ -19,6 +19,7 @@ import { attachListener } from "../server/listener.ts";
 import { type ObservedEdge, observeEdge, OBSERVES_EDGE } from "../server/edge-observer.ts";
 import { edgeSpans } from "./edge-spans.ts";
 import { OBSERVES_JOBS } from "../worker/job-observer.ts";
+import { workSpans } from "./work-spans.ts";
 import { workerTelemetry } from "./worker-telemetry.ts";
 
 export type { OtelOptions } from "./server-spans.ts";
@@ -70,6 +71,7 @@ export function otel(options: OtelOptions = {}): Middleware {
   return Object.assign(tracing(options, wireErrorOf, overdueOf), {
     [OBSERVES_EDGE]: (gate: ObservedEdge) => observeEdge(gate, edgeSpans()),
     [OBSERVES_JOBS]: workerTelemetry,
+    work: workSpans, // declared work's span, on a worker too (no request middleware runs there)
   });
 }
 

@@ -7,7 +7,10 @@ import type { ToolPromise } from "../core/tool-promise.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { assertToolName } from "../core/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
+import { checkLongRunning } from "./check-long-running.ts";
+import type { WorkContext } from "../core/long-running/work-context.ts";
 import type {
+  HandlerReturn,
   LongRunningOptions,
   StreamHandler,
   Tool,
@@ -22,12 +25,6 @@ import type { CompiledSchema, InferSchemaInput, InferSchemaOutput, NotAShape, Sc
 import { isObject } from "../internal/is-object.ts";
 import { checkIcons, type Icon } from "../core/icon.ts";
 
-/** The most starts a retried job may have: each is a lapsed lease, several seconds apart. */
-const MAX_ATTEMPTS = 100;
-/** The longest wait before a stopped job starts again, in ms (an hour, the default token lifetime). */
-const MAX_BACKOFF_MS = 3_600_000;
-/** The longest `timeoutMs` of deferred work: the longest delay a timer takes (about 24.8 days). */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const EMPTY_INPUT: CompiledSchema = Object.freeze({
   jsonSchema: Object.freeze({ type: "object", properties: {} }),
   validate: (value: unknown) =>
@@ -50,6 +47,7 @@ interface BuilderState {
   readonly config?: CompiledSchema;
   readonly longRunning?: LongRunningOptions;
   readonly view?: ToolView;
+  readonly work?: (input: unknown, work: WorkContext) => unknown;
 }
 
 /**
@@ -331,25 +329,58 @@ export class ToolBuilder<
    * ```
    */
   longRunning(options: LongRunningOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, true> {
-    const support = options.taskSupport;
-    if (support !== undefined && support !== "optional" && support !== "required") {
-      throw new TypeError(`tool "${this.#state.name}": taskSupport must be "optional" or "required"`);
-    }
-    // A number given must lie in its range: a retry's backoff, a run's time limit (a timer's longest delay).
-    const within = (what: string, value: number | undefined, min: number, max: number) => {
-      if (value !== undefined && !(value >= min && value <= max)) {
-        throw new RangeError(`tool "${this.#state.name}": ${what} must be from ${min} to ${max}`);
-      }
-    };
-    const retry = options.retry;
-    if (retry !== undefined) {
-      if (!Number.isInteger(retry.attempts) || retry.attempts < 1 || retry.attempts > MAX_ATTEMPTS) {
-        throw new RangeError(`tool "${this.#state.name}": retry.attempts must be an integer from 1 to ${MAX_ATTEMPTS}`);
-      }
-      within("retry.backoffMs", retry.backoffMs, 0, MAX_BACKOFF_MS);
-    }
-    within("timeoutMs", options.timeoutMs, 1, MAX_TIMEOUT_MS);
+    checkLongRunning(this.#state.name, options);
     return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
+  }
+
+  /**
+   * Finishes the tool with its declared work (implies `.longRunning()`): each call answers with a promise (an MCP
+   * task) whose job runs `work` with the call's arguments, here or, with a queue, on a worker, which runs only the
+   * work. Its steps (`work.step()`) and sleeps (`work.sleep()`) are journaled in the result store: with `retry`, a
+   * start after its worker stopped resumes after the last completed step. `.handle()` puts a handler first, on
+   * the instance that takes the call; its `ctx.defer(input)` starts the work with `input`.
+   *
+   * @param work Receives the input and the {@link WorkContext}; returns the result, as a handler does.
+   * @returns The tool, and `.handle()` to put a handler before the work.
+   * @throws {TypeError} When `work` is not a function.
+   *
+   * @example Work in steps, a handler first
+   * ```ts
+   * import * as v from "valibot";
+   * import { defineTool } from "./define-tool.ts";
+   *
+   * const report = defineTool("report").input(v.object({ id: v.string() })).longRunning({ retry: { attempts: 3 } })
+   *   .defer(async ({ id }, work) => ({ rows: (await work.step("fetch", () => [id])).length }));
+   * const approved = defineTool("approved_report")
+   *   .input(v.object({ id: v.string() }))
+   *   .defer((input: { id: string; by: string }) => `report ${input.id}, approved by ${input.by}`)
+   *   .handle(({ id }, ctx) => ctx.defer({ id, by: ctx.auth?.subject ?? "anyone" }));
+   * ```
+   */
+  defer<TIn = TArgs>(
+    work: (input: TIn, work: WorkContext<TConfig>) => HandlerReturn<TOutput> | Promise<HandlerReturn<TOutput>>,
+  ): Tool<TName, TInput, TArgs, TOutput, never> & {
+    /**
+     * Puts a handler before the work; its `ctx.defer(input)` starts the work (default input: the arguments).
+     *
+     * @param handler Receives the validated arguments and the call context.
+     * @returns The tool.
+     */
+    handle(
+      handler: (args: TArgs, ctx: ToolContext<TConfig, true>) => ReturnType<ToolHandler<TArgs, TOutput, TConfig>>,
+    ): Tool<TName, TInput, TArgs, TOutput, never>;
+  } {
+    if (typeof work !== "function") throw new TypeError(`tool "${this.#state.name}": .defer() needs a function`);
+    const declared = this.#with<TInput, TArgs, TOutput, TConfig, true>({
+      longRunning: this.#state.longRunning ?? {},
+      work: work as (input: unknown, work: WorkContext) => unknown,
+    });
+    const tool = declared.#finish("handle", deferArguments);
+    return Object.freeze({
+      ...tool,
+      handle: (handler: (args: TArgs, ctx: ToolContext<TConfig, true>) => unknown) =>
+        declared.#finish("handle", handler as unknown as ToolHandler<unknown, unknown>),
+    }) as never; // the signature's type: the finished tool, and `.handle()`
   }
 
   /**
@@ -382,6 +413,7 @@ export class ToolBuilder<
       ...(s.scopes === undefined ? {} : { scopes: s.scopes }),
       ...(s.config === undefined ? {} : { config: s.config }),
       ...(s.longRunning === undefined ? {} : { longRunning: s.longRunning }),
+      ...(s.work === undefined ? {} : { work: s.work }),
       ...(s.view === undefined ? {} : { resources: [s.view.resource], extensions: s.view.extensions }),
       mode,
       run,
@@ -389,6 +421,9 @@ export class ToolBuilder<
     return finishTool(tool) as Tool<TName, TInput, TArgs, TOutput>;
   }
 }
+
+/** The handler of a tool with declared work and no handler of its own: every call starts the work. */
+const deferArguments: ToolHandler<unknown, unknown> = (args, ctx) => ctx.defer(args);
 
 /**
  * Starts the definition of a tool.

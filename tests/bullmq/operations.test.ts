@@ -89,13 +89,11 @@ function stepsServer(queue: ReturnType<typeof bullmqQueue>, gate: Promise<void>)
     },
     queue,
   }).tool(
-    defineTool("steps").describe("Six steps").input(v.object({})).longRunning().handle((_, ctx) =>
-      ctx.defer(async () => {
-        ctx.progress(2, 6, "step 2");
-        await gate;
-        return "stepped";
-      })
-    ),
+    defineTool("steps").describe("Six steps").input(v.object({})).longRunning().defer(async (_, work) => {
+      work.progress(2, 6, "step 2");
+      await gate;
+      return "stepped";
+    }),
   );
   return { server, warnings, ids };
 }
@@ -146,8 +144,8 @@ for (const backend of BACKENDS) {
         queue,
       }).tool(
         defineTool("hang").describe("Never ends").input(v.object({ n: v.number() })).longRunning({ timeoutMs: 500 })
-          .handle((_, ctx) => ctx.defer(() => new Promise<never>(() => {}))),
-      ).tool(defineTool("quick").describe("At once").longRunning().handle((_, ctx) => ctx.defer(() => "quick")));
+          .defer(() => new Promise<never>(() => {})),
+      ).tool(defineTool("quick").describe("At once").longRunning().defer(() => "quick"));
       const worker = runWorker(server, { concurrency: 2 });
       const redeemed = async (token: string) => {
         const deadline = Date.now() + 20_000; // a bound for a loaded machine, not a measure

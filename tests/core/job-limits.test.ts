@@ -53,13 +53,11 @@ function tools(signals: AbortSignal[]) {
   return [
     defineTool("hang").describe("Never ends").input(v.object({ n: v.number() }))
       .longRunning({ timeoutMs: TIMEOUT_MS })
-      .handle((_, ctx) =>
-        ctx.defer((signal) => {
-          signals.push(signal);
-          return new Promise<never>(() => {});
-        })
-      ),
-    defineTool("quick").describe("Answers at once").longRunning().handle((_, ctx) => ctx.defer(() => "quick")),
+      .defer((_, work) => {
+        signals.push(work.signal);
+        return new Promise<never>(() => {});
+      }),
+    defineTool("quick").describe("Answers at once").longRunning().defer(() => "quick"),
   ] as const;
 }
 

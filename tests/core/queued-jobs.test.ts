@@ -40,14 +40,12 @@ function queuedServer(queue: WorkQueue, seen: Seen, secret: string | string[] = 
   const server = createServer({ name: "queued", version: "1.0.0", secret, resultStore: store, queue })
     .tool(
       defineTool("report").describe("A report, later").input(v.object({ id: v.string() })).longRunning()
-        .handle(({ id }, ctx) => {
-          seen.headers = Object.fromEntries(ctx.meta.headers);
-          seen.auth = ctx.auth;
-          return ctx.defer(async () => {
-            seen.runs++;
-            await seen.gate;
-            return `report ${id}`;
-          });
+        .defer(async ({ id }, work) => {
+          seen.headers = Object.fromEntries(work.meta.headers);
+          seen.auth = work.auth;
+          seen.runs++;
+          await seen.gate;
+          return `report ${id}`;
         }),
     );
   return { server, store };
@@ -90,7 +88,7 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
       assert.equal(outcome.kind, "answer");
       assert.deepEqual(outcome.kind === "answer" && outcome.result.content, [{ type: "text", text: "report q3" }]);
       assert.equal(seen.runs, 1);
-      // What the handler saw on the worker (its second run): the caller without its token, no credential headers.
+      // What the work saw on the worker: the caller without its token, no credential headers.
       assert.deepEqual(seen.auth, { subject: "ada", scopes: ["reports"] });
       assert.equal(seen.headers?.["x-request-id"], "r-7");
       assert.equal(seen.headers?.authorization, undefined);
@@ -209,13 +207,11 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
       queue: handle("web"),
     })
       .tool(
-        defineTool("steps").describe("Two steps").longRunning().handle((_, ctx) =>
-          ctx.defer(() => {
-            ctx.progress(1, 2);
-            ctx.progress(2, 2);
-            return "stepped";
-          })
-        ),
+        defineTool("steps").describe("Two steps").longRunning().defer((_, work) => {
+          work.progress(1, 2);
+          work.progress(2, 2);
+          return "stepped";
+        }),
       );
     const token = tokenOf(await server.call("steps", {}));
     const worker = runWorker(server, { queue: handle("worker") });

@@ -24,7 +24,7 @@ import { sleep } from "../../src/internal/sleep.ts";
 export const QUEUED_SECRET = "queued jobs' secret: thirty-two bytes or more";
 
 const args = v.object({ n: v.number(), ms: v.number() });
-const work = ({ n, ms }: { n: number; ms: number }) => async (signal: AbortSignal) => {
+const work = async ({ n, ms }: { n: number; ms: number }, { signal }: { signal: AbortSignal }) => {
   process.stderr.write(`job ${n} started\n`); // on the worker: the tests wait for it before they signal it
   await sleep(ms, signal);
   process.stderr.write(`job ${n} finished\n`); // its result is being stored (held while the store is down)
@@ -57,35 +57,29 @@ export function queuedServer(options: QueuedServerOptions) {
     .tool(
       defineTool("slow").describe("Waits, then answers (three starts)").input(args).longRunning({
         retry: { attempts: 3 },
-      }).handle((a, ctx) => ctx.defer(work(a))),
+      }).defer(work),
     )
     .tool(
-      defineTool("fragile").describe("Waits, then answers (one start)").input(args).longRunning().handle((a, ctx) =>
-        ctx.defer(work(a))
-      ),
+      defineTool("fragile").describe("Waits, then answers (one start)").input(args).longRunning().defer(work),
     )
     .tool(
       defineTool("steps").describe("Reports each of n steps, from the worker").input(v.object({ n: v.number() }))
-        .longRunning().handle(({ n }, ctx) =>
-          ctx.defer(async (signal) => {
-            for (let step = 1; step <= n; step++) {
-              await sleep(200, signal);
-              ctx.progress(step, n, `step ${step}`);
-            }
-            return { steps: n, pid: process.pid };
-          })
-        ),
+        .longRunning().defer(async ({ n }, work) => {
+          for (let step = 1; step <= n; step++) {
+            await sleep(200, work.signal);
+            work.progress(step, n, `step ${step}`);
+          }
+          return { steps: n, pid: process.pid };
+        }),
     )
     .tool(
-      defineTool("asks").describe("Asks the client, from the worker").longRunning().handle((_, ctx) =>
-        ctx.defer(async () => {
-          const answer = await ctx.elicit("colour", {
-            message: "Which colour?",
-            requestedSchema: { type: "object", properties: { colour: { type: "string" } } },
-          });
-          return { answer: answer.action === "accept" ? answer.content?.colour : answer.action, pid: process.pid };
-        })
-      ),
+      defineTool("asks").describe("Asks the client, from the worker").longRunning().defer(async (_, work) => {
+        const answer = await work.elicit("colour", {
+          message: "Which colour?",
+          requestedSchema: { type: "object", properties: { colour: { type: "string" } } },
+        });
+        return { answer: answer.action === "accept" ? answer.content?.colour : answer.action, pid: process.pid };
+      }),
     );
   return {
     server,

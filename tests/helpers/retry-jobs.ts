@@ -45,9 +45,10 @@ export function retryInstance(options: RetryInstanceOptions, server: Partial<Ser
     .input(input)
     .output(output)
     .longRunning({ retryAfterMs: 5, retry: { attempts: options.attempts ?? 2, backoffMs: options.backoffMs ?? 0 } })
-    .handle(({ n }, ctx) => {
+    .defer(({ n }, job) => work(n, job.signal))
+    .handle((_, ctx) => {
       counters.handled++;
-      return ctx.defer((signal) => work(n, signal));
+      return ctx.defer();
     });
   const ingestOnce = defineTool("ingest_once")
     .describe("Ingests batch n, at most once")

@@ -223,11 +223,12 @@ describe("maskErrors: true", () => {
     assert.deepEqual(error.data, { reference });
   });
 
-  it("masks a queued job's failure on its worker too (what its middleware throws there), reported once", async () => {
-    const later = defineTool("later").describe("Fails later").input(v.object({})).longRunning().handle((_args, ctx) =>
-      ctx.defer(() => "done")
-    );
+  it("masks a queued job's failure on its worker too (what its declared work throws there), reported once", async () => {
     let runs = 0;
+    const later = defineTool("later").describe("Fails later").input(v.object({})).defer(() => {
+      runs++;
+      throw new Error(`connect ECONNREFUSED ${SECRET}`);
+    });
     const app = createServer({
       name: "jobs",
       version: "1.0.0",
@@ -235,10 +236,6 @@ describe("maskErrors: true", () => {
       maskErrors: true,
       queue: memoryQueue().queue,
       resultStore: createMemoryResultStore(),
-    }).use((call, next) => {
-      // The second run of `later` is the worker's, which runs the tool again to reach its work (redeem passes too).
-      if (call.name === "later" && ++runs === 2) throw new Error(`connect ECONNREFUSED ${SECRET}`);
-      return next();
     }).tool(later);
     const worker = runWorker(app);
     let error: unknown;
@@ -251,6 +248,7 @@ describe("maskErrors: true", () => {
       assert.ok(reference !== undefined, lines[0]);
       assert.ok(error instanceof ToolError, String(error));
       assert.equal(error.message, `Internal error (reference ${reference})`);
+      assert.equal(runs, 1);
     } finally {
       await worker.close();
     }

@@ -1,7 +1,7 @@
 /**
  * A call held for a client without tasks gets the progress and logs of the work it started (MCP 2025-11-25,
  * Progress: `notifications/progress` for the request's `progressToken`; Logging: `notifications/message`), as a
- * streamed MCP-lite call does (MCP-lite spec v0.042 §5.3): `ctx.progress()` and `ctx.log()` inside `ctx.defer()`
+ * streamed MCP-lite call does (MCP-lite spec v0.042 §5.3): the declared work's `work.progress()` and `work.log()`
  * reach the official v1 client's `onprogress` (2025-11-25; also with a queue in memory and a worker in this
  * process) and v2 client's (2026-07-28) over Streamable HTTP, our client on both revisions, a raw 2026-07-28
  * request, an MCP session over stdio and over a WebSocket, and the Python MCP SDK's and FastMCP's clients on both
@@ -58,17 +58,15 @@ const crunch = defineTool("crunch")
   .describe("Crunches numbers in the background, step by step")
   .output(v.object({ rows: v.number() }))
   .longRunning({ retryAfterMs: 20 })
-  .handle((_args, ctx) =>
-    ctx.defer(async () => {
-      const { passed } = gate;
-      for (const [step, total, message] of STEPS as [number, number, string][]) {
-        ctx.log("info", `crunched ${step}`); // before the step: once the caller saw the step, it had the log
-        ctx.progress(step, total, message);
-        await passed(step);
-      }
-      return { rows: 42 };
-    })
-  );
+  .defer(async (_args, work) => {
+    const { passed } = gate;
+    for (const [step, total, message] of STEPS as [number, number, string][]) {
+      work.log("info", `crunched ${step}`); // before the step: once the caller saw the step, it had the log
+      work.progress(step, total, message);
+      await passed(step);
+    }
+    return { rows: 42 };
+  });
 
 /** The server: `queue` runs the work on a worker (`runWorker()`) instead of the process that took the call. */
 function heldServer(queue?: WorkQueue) {
