@@ -169,7 +169,13 @@ const BUNDLES: Record<string, { goal: number; ceiling: number }> = {
   // with the levers above for the coordinator to choose from and the ceiling to lower again once one is taken.
   // Then a queued job's log lines through the queue (`WorkQueue.progress`/`watch`, issue 75's item 1): +28 B, 54,005 B;
   // the review's mends (a job's failures masked apart from its store's errors: `RunOptions.onFailure`), +6 B: 54,011 B.
-  [OURS]: { goal: 47, ceiling: 52.75 },
+  // Issue 76: declared work (`.defer()`, `work.step()`'s journal, `work.sleep()`, middleware's work hook) on every
+  // default server's long-running support: +1,279 B, 55,290 B, 1,274 B over the ceiling. Paid by `auth` as a value the
+  // caller passes on this entry too (`protectedResource({ … })` or `jwtAuth({ … })`, as on the lite entry and as CORS
+  // in issue 64; a plain object is refused naming the import), so a server without it bundles none of OAuth's edge (the
+  // metadata, challenges, authentication: -1,978 B): 53,312 B. The ceiling lowered to that and a small margin (52.1 KB,
+  // 53,350 B).
+  [OURS]: { goal: 47, ceiling: 52.1 },
   // Issue 53: 25.8 → 26.4 KB, the icons checked at definition (no server card in the lite entry); with the URL
   // elicitation above, the ceiling below.
   // Issue 54: 26.89 → 26.56 KB (27,539 → 27,199 B): the MCP binding's modules, the token codec's encoders and the

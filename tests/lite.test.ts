@@ -158,7 +158,7 @@ describe("@mcplite/sdk/lite", () => {
     assert.equal(lite.cors, main.cors); // one function, the root's
   });
 
-  it("authenticates given protectedResource(), with the challenge and the metadata; a plain ServerAuth is refused", async () => {
+  it("authenticates given protectedResource(), with the challenge and the metadata; a plain ServerAuth is refused by both entries", async () => {
     const auth = {
       resource: "http://localhost",
       authorizationServers: ["https://auth.example.com"],
@@ -185,28 +185,29 @@ describe("@mcplite/sdk/lite", () => {
     assert.deepEqual((await allowed.json()).result.structuredContent, { sum: 3 });
     const metadata = await server.fetch(new Request("http://localhost/.well-known/oauth-protected-resource"));
     assert.deepEqual((await metadata.json()).authorization_servers, ["https://auth.example.com"]);
-    assert.throws(
-      () => lite.createServer({ name: "docs", version: "1.0.0", auth }),
-      (error: Error) =>
-        error instanceof TypeError &&
-        error.message.includes("takes what jwtAuth() or protectedResource() makes") &&
-        error.message.includes('import { protectedResource } from "@mcplite/sdk/auth"'),
-    );
-    assert.equal("oauth" in lite, false); // the lite entry's oauth() is gone: protectedResource() serves both
-    // The same value on the root entry, which also still takes the plain object.
-    for (const given of [protectedResource(auth), auth]) {
-      const root = main.createServer({ name: "docs", version: "1.0.0", auth: given }).tool(add);
-      const answer = await root.fetch(
-        new Request("http://localhost/mcp-lite/v1/calltools", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
-        }),
+    // A plain object brings no code to serve it: refused by both entries alike, naming the fix.
+    for (const entry of [lite, main]) {
+      assert.throws(
+        () => entry.createServer({ name: "docs", version: "1.0.0", auth }),
+        (error: Error) =>
+          error instanceof TypeError &&
+          error.message.includes("takes protectedResource({ ... }) or jwtAuth({ ... }), not a plain object") &&
+          error.message.includes('import { protectedResource } from "@mcplite/sdk/auth"'),
       );
-      assert.equal(answer.status, 401);
-      assert.equal(answer.headers.get("www-authenticate"), refused.headers.get("www-authenticate"));
-      await answer.body?.cancel();
     }
+    assert.equal("oauth" in lite, false); // the lite entry's oauth() is gone: protectedResource() serves both
+    // The same value on the root entry.
+    const root = main.createServer({ name: "docs", version: "1.0.0", auth: protectedResource(auth) }).tool(add);
+    const answer = await root.fetch(
+      new Request("http://localhost/mcp-lite/v1/calltools", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(toolsCall("add", { a: 1, b: 2 })),
+      }),
+    );
+    assert.equal(answer.status, 401);
+    assert.equal(answer.headers.get("www-authenticate"), refused.headers.get("www-authenticate"));
+    await answer.body?.cancel();
     assert.throws(() => protectedResource({ ...auth, resource: "not a url" }), TypeError); // refused when made
   });
 
@@ -241,7 +242,7 @@ describe("@mcplite/sdk/lite", () => {
     if (answered.kind === "answer") assert.deepEqual(answered.result.content, [{ type: "text", text: "hello Ada" }]);
   });
 
-  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them, but no CORS nor DPoP", () => {
+  it("bundles a one-tool server without the MCP binding nor any capability; the main entry's bundles them, but no CORS, OAuth nor DPoP", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcplite-lite-"));
     try {
       const bundled = (entry: string, name: string): string[] => {
@@ -308,12 +309,21 @@ describe("@mcplite/sdk/lite", () => {
       }
       const fromMain = bundled("../mod.ts", "main");
       assert.ok(fromMain.some((path) => path.endsWith(MCP_DISPATCH)), "the main entry's default bundles MCP");
-      // CORS is a value on both entries (`cors({ origins })`): a server without it bundles none of its code.
-      const CORS_EDGE = "src/server/cors-edge.ts";
-      for (const file of [...LONG_RUNNING, ...CAPABILITIES.filter((file) => file !== CORS_EDGE)]) {
+      // CORS and OAuth are values on both entries (`cors({ origins })`, `protectedResource({ … })`): a server
+      // without them bundles none of their code (their challenges neither).
+      const EDGE_VALUES = [
+        "src/server/cors.ts",
+        "src/server/cors-edge.ts",
+        "src/server/auth-edge.ts",
+        "src/server/protected-resource.ts",
+        "src/server/challenge.ts",
+      ];
+      for (const file of [...LONG_RUNNING, ...CAPABILITIES.filter((file) => !EDGE_VALUES.includes(file))]) {
         assert.ok(fromMain.some((path) => path.endsWith(file)), `main bundles ${file}`);
       }
-      assert.ok(!fromMain.some((path) => path.endsWith(CORS_EDGE)), `main leaves ${CORS_EDGE} out`);
+      for (const file of EDGE_VALUES) {
+        assert.ok(!fromMain.some((path) => path.endsWith(file)), `main leaves ${file} out`);
+      }
       // DPoP (RFC 9449) comes with the policy `jwtAuth({ dpop })` makes: a server without it bundles none
       // of its checks, whichever entry it is built from.
       const DPOP = /\/(auth|server)\/dpop[^/]*\.ts$/;

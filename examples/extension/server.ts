@@ -11,6 +11,7 @@ import process from "node:process";
 import { type AuthInfo, createServer, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 import { ledger } from "./ledger.ts";
 
 /** The accounts the ledger keeps. */
@@ -33,12 +34,12 @@ export const server = createServer({
   name: "bank",
   version: "1.0.0",
   bindings: [mcpBinding(), mcpLiteBinding(), webSocketBinding(), grpcBinding()],
-  auth: {
+  auth: protectedResource({
     resource: `http://${hostname}:${port}`,
     authorizationServers: ["https://auth.example.com"],
     scopesSupported: ["ledger:write"],
     verify: (token) => TOKENS[token],
-  },
+  }),
 }).extension(ledger(accounts, audits));
 
 if (import.meta.main) await serve(server, { port, hostname });

@@ -7,9 +7,7 @@
  * @module
  */
 import { mcpLiteBinding } from "../bindings/mcplite/handler.ts";
-import { AUTH_EDGE, type ServerAuth } from "../server/auth.ts";
-import type { authEdge } from "../server/auth-edge.ts";
-import { builtCors } from "../server/create-gate.ts";
+import { edgeOf } from "../server/create-gate.ts";
 import type { Capability } from "../server/server-capability.ts";
 import type { AssembledServerOptions, ServerOptions } from "../server/server-options.ts";
 import { refuseLongRunning } from "../server/refuse-long-running.ts";
@@ -71,21 +69,9 @@ export function createServer(options: LiteServerOptions): Server<{}> {
     group: options.group ?? (noGroup as unknown as Capability<"group">),
   };
   return new Server(assembled, {
-    // The values bring their code (a plain object of options is refused, naming the fix).
-    cors: options.cors === undefined ? undefined : builtCors(options.cors),
-    auth: options.auth === undefined ? undefined : carriedEdge(options.auth)(options.auth, options),
+    ...edgeOf(options),
     check: options.longRunning === undefined ? refuseLongRunning : undefined,
   });
-}
-
-/** The code that serves a `ServerAuth`, as `jwtAuth()` and `protectedResource()` attach it. */
-function carriedEdge(auth: ServerAuth): typeof authEdge {
-  const edge = (auth as { [AUTH_EDGE]?: typeof authEdge })[AUTH_EDGE];
-  if (edge !== undefined) return edge;
-  throw new TypeError(
-    "createServer({ auth }) of @mcplite/sdk/lite takes what jwtAuth() or protectedResource() makes " +
-      '(import { protectedResource } from "@mcplite/sdk/auth"): a plain object brings no code to serve it',
-  );
 }
 
 /** `server.group()` of a lite server created without `group`: refused, naming the import. */

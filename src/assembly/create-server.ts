@@ -1,7 +1,7 @@
 /**
  * `createServer()`: a server with the default wires, MCP-lite (`/mcp-lite/v1`) and MCP (`/mcp`),
  * unless the `bindings` option lists others, with every optional capability (long-running tools,
- * input rounds, `group()`, CORS and OAuth from its `cors` and `auth` options, the server card). The
+ * input rounds, `group()`, CORS and OAuth brought by its `cors` and `auth` values, the server card). The
  * `Server` itself knows no wire; this is where the defaults are chosen.
  *
  * @module
@@ -22,7 +22,8 @@ import { withServerCard } from "../server/server-card.ts";
  *
  * @param options The name, version and settings; `bindings` lists the wires (default: MCP-lite and MCP).
  * @returns The server.
- * @throws {TypeError} When the name or version is missing, or two bindings claim one path.
+ * @throws {TypeError} When the name or version is missing, two bindings claim one path, `cors` is given its options
+ *   instead of `cors()`, or `auth` is a plain object (not made by `protectedResource()` or `jwtAuth()`).
  *
  * @example
  * ```ts

@@ -12,6 +12,7 @@ import type { LongRunning } from "../core/registry.ts";
 import { pushedOutcome } from "../core/long-running/follow-promise.ts";
 import { promiseOutcome } from "../core/promise-outcome.ts";
 import { createRedeemTool } from "../tool/redeem-tool.ts";
+import { admitTool } from "../core/long-running/declared-work.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 
 /**
@@ -48,6 +49,7 @@ function makeLongRunning(options: ContinuationsOptions): LongRunning {
   return {
     continuations: new Continuations(options),
     redeemTool: createRedeemTool,
+    admit: admitTool,
     promised: promiseOutcome,
     follow: pushedOutcome,
   };

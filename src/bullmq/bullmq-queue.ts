@@ -1,16 +1,18 @@
 /**
  * A {@link WorkQueue} on BullMQ: a job is added with the entry id as its `jobId`; a worker holds a lock on
  * each job it runs, and BullMQ's stalled-job check moves a job whose lock lapsed (its worker died) back to
- * the queue, however often (the server counts the starts, and ends a job its tool's `retry` allows no more).
- * A job given back at shutdown goes back at once (`moveToWait`). In BullMQ's boards a job is named after its tool,
- * its tool, call id and start beside the sealed job, its progress a percentage; followers get each update as sent,
- * as a queue event of its own. Why: docs/guides/many-instances.md ("Workers: a queue").
+ * the queue, however often, counting it (`stalledCounter`: the start is one more, and the server ends a job its
+ * tool's `retry` allows no more). A job given back at shutdown goes back at once (`moveToWait`), a sleeping one
+ * delayed (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool and call id
+ * beside the sealed job, its progress a percentage; followers get each update as sent, as a queue event of its own.
+ * Why: docs/guides/many-instances.md ("Workers: a queue").
  *
  * @module
  */
 import {
   type BackendFactory,
   type ConnectionOptions,
+  DelayedError,
   type IQueueBackend,
   type Job,
   Queue,
@@ -44,9 +46,9 @@ const JOB_GONE = /^Missing key for job/;
  * Redis (or Valkey, or PostgreSQL database).
  *
  * A worker that dies holds its jobs until its lock lapses: within `lockMs` to `2 × lockMs` (BullMQ's
- * stalled-job check runs every `lockMs`), another worker takes the job and, once the job's lease in the
- * result store has lapsed too, starts it again (a tool with `retry`) or ends it with "The instance running
- * this job stopped before it finished" (a tool without).
+ * stalled-job check runs every `lockMs`), another worker takes the job as its next start, and starts it again
+ * (a tool with `retry`) or ends it with "The instance running this job stopped before it finished" (a tool
+ * without).
  *
  * @param options `connection`: a Redis URL (`redis://…`, `rediss://…`), or what BullMQ's `connection`
  *   option takes (ioredis options such as `{ host, port }`, or an ioredis client; with `createPostgresBackend`, `{ connectionString, migrate:
@@ -164,7 +166,10 @@ export function bullmqQueue(options: {
         try {
           // A fetch in flight as close() was called may still take a job (BullMQ's blocking wait ends with it):
           // handed straight back, it goes to a taker that is not closing.
-          const ended = closing ? "again" : await run((job.data as Partial<JobData> | null)?.data as string);
+          // Its start: one more than the times its lock lapsed (a run given back, asleep or rejected counts none).
+          const ended = closing
+            ? "again"
+            : await run((job.data as Partial<JobData> | null)?.data as string, start(job));
           if (ended === "refused") {
             // Failed at once, never tried again, and kept (keepFailedMs) for an operator to look at.
             throw new UnrecoverableError("refused: not a job this server made");
@@ -172,6 +177,10 @@ export function bullmqQueue(options: {
           if (ended === "again") {
             await job.moveToWait(token); // the worker shuts down: another takes it now
             throw new WaitingError();
+          }
+          if (ended !== "done") {
+            await job.moveToDelayed(Date.now() + ended.delayMs, token); // its work sleeps: no slot held meanwhile
+            throw new DelayedError();
           }
         } finally {
           running.delete(job.id!);
@@ -181,16 +190,16 @@ export function bullmqQueue(options: {
         concurrency,
         lockDuration: lockMs,
         stalledInterval: lockMs,
-        maxStalledCount: 1_000_000, // the server counts starts (its tool's retry); a 32-bit integer for the Postgres backend
+        maxStalledCount: 1_000_000, // the server ends a job past its tool's retry; a 32-bit integer for the Postgres backend
       });
       worker.on("error", (error) => {
-        // A lock lost in an outage of the backend: nothing is lost (the result store's lease says the job runs
-        // here), so said once a warning, not an error per job per renewal.
+        // A lock lost in an outage of the backend: nothing is lost (the job goes on here, and its result is stored
+        // first-writer-wins), so said once a warning, not an error per job per renewal.
         if (!LOCK_LOST.test(error.message)) return report(error);
         if (!lockLost) {
           warn(
             `bullmqQueue: BullMQ lost its lock on running jobs (${error.message}), its backend out of reach; ` +
-              "they go on here, and another worker that gets them waits while their lease in the result store is held",
+              "they go on here (BullMQ may hand one whose lock lapsed to another worker, as its next start)",
           );
         }
         lockLost = true;
@@ -220,10 +229,6 @@ export function bullmqQueue(options: {
         job.updateProgress(percent).catch(late(id, "a progress update"));
       }
     },
-    started(id, attempt) {
-      const job = running.get(id);
-      job?.updateData({ ...(job.data as JobData), attempt }).catch(late(id, "the start count"));
-    },
     watch(id, listener) {
       if (events === undefined) {
         events = new classes.QueueEvents(name, common);
@@ -251,12 +256,20 @@ export function bullmqQueue(options: {
   };
 }
 
-/** A job's data in BullMQ: what an operator reads (its tool, call id and start), and the sealed job. */
+/** A job's data in BullMQ: what an operator reads (its tool and call id), and the sealed job. */
 interface JobData {
   readonly tool?: string;
   readonly callId?: string | number;
-  readonly attempt?: number;
   readonly data: string;
+}
+
+/**
+ * Which start of a job a delivery is: one more than the times BullMQ found its lock lapsed (`stalledCounter`, on
+ * Redis and on PostgreSQL alike). Not `attemptsMade`, which counts only rejected runs here (the store out of reach,
+ * before any start), nor `attemptsStarted`, which counts every delivery, a give-back and a sleep's included.
+ */
+function start(job: Job): number {
+  return (job.stalledCounter ?? 0) + 1;
 }
 
 /** JSON text's value, or `undefined` when it is not JSON. */

@@ -20,6 +20,7 @@ import { sleep } from "../internal/sleep.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork, JobBinder } from "./tool-promise.ts";
 import type { WorkQueue } from "./work-queue.ts";
+import type { DurableSleep } from "../jobs/durable-sleep.ts";
 
 /** How often a parked job polls a shared store for answers given on another instance, in ms. */
 const SHARED_POLL_MS = 250;
@@ -132,6 +133,9 @@ export class Continuations implements Tokens {
   readonly #runs = new Map<string, Promise<void>>();
   readonly #pollMs: number | undefined;
   readonly #leaseMs: number | undefined;
+  /** The queued jobs running here, with when each started: the long ones' entries are read for a cancellation. */
+  readonly #queued = new Map<Job, number>();
+  #checking: ReturnType<typeof setInterval> | undefined;
 
   /**
    * Creates the machinery; the server does this once, from its options.
@@ -181,12 +185,35 @@ export class Continuations implements Tokens {
     const at = this.codec.now();
     if (!await this.results.set(id, { status: "working", at }, ttlMs)) return id;
     if (this.#leaseMs !== undefined) await this.results.set(leaseKey(id), { status: "working" }, this.#leaseMs);
-    this.#launch(id, work, ttlMs, options, at);
+    void this.#launch(id, work, ttlMs, options, at);
     return id;
   }
 
-  /** Runs a job whose entry (and lease) is written (at `at`, for `ttlMs`), in the background. */
-  #launch(id: string, work: DeferredWork, ttlMs: number, options: StartOptions, at = this.codec.now()): void {
+  /**
+   * Runs a job taken from the queue (`queued-job.ts`) in the background: its entry was written by the instance that
+   * queued it, and the queue's lock and stalled-job check stand for its lease, so nothing is written before its end.
+   * A cancellation made on another instance is noticed by reading the entry, only once the job has run a while.
+   *
+   * @param id The entry id.
+   * @param work The work.
+   * @param ttlMs How long the entry lasts from now.
+   * @param options Where errors go, the binder, the shaping of its result, the time limit, the worker's `stop`.
+   * @returns When its final entry is written (or given up): the {@link DurableSleep} its work rejected with, if it
+   *   did (nothing written: the queue delivers the job again then).
+   */
+  runQueued(id: string, work: DeferredWork, ttlMs: number, options: StartOptions): Promise<DurableSleep | undefined> {
+    return this.#launch(id, work, ttlMs, options, this.codec.now(), true);
+  }
+
+  /** Runs a job whose entry (and, unless queued, its lease) is written (at `at`, for `ttlMs`), in the background. */
+  #launch(
+    id: string,
+    work: DeferredWork,
+    ttlMs: number,
+    options: StartOptions,
+    at = this.codec.now(),
+    queued = false,
+  ): Promise<DurableSleep | undefined> {
     const { onError, bind, waitUntil, stop } = options;
     const job = new Job(id, {
       store: this.results,
@@ -200,14 +227,16 @@ export class Continuations implements Tokens {
     bind?.(job);
     const abort = () => job.controller.abort(stop!.reason);
     stop?.addEventListener("abort", abort, { once: true });
-    const heartbeat = this.#heartbeat(job, onError);
+    const heartbeat = queued ? this.#check(job, at, onError) : this.#heartbeat(job, onError);
     const running = runJob(this, job, work, ttlMs, options, () => this.#running.delete(id)).finally(() => {
-      clearInterval(heartbeat);
+      if (queued) this.#unchecked(job);
+      else clearInterval(heartbeat);
       this.#runs.delete(id);
       stop?.removeEventListener("abort", abort);
     });
-    this.#runs.set(id, running);
+    this.#runs.set(id, running as Promise<unknown> as Promise<void>);
     waitUntil?.(running); // on Workers, the work outlives the response only if the platform is told
+    return running;
   }
 
   /**
@@ -325,7 +354,7 @@ export class Continuations implements Tokens {
       await sleep(restart.backoffMs, signal);
       return await restart.work(sink, signal, { id, attempt, expiresAt });
     };
-    this.#launch(id, work, ttlMs, { ...restart.options, bind: (job) => sink = job });
+    void this.#launch(id, work, ttlMs, { ...restart.options, bind: (job) => sink = job });
   }
 
   /**
@@ -382,6 +411,35 @@ export class Continuations implements Tokens {
       ttlMs,
     );
     return true;
+  }
+
+  /**
+   * Watches a queued job for a cancellation made elsewhere: one timer per process, every third of `leaseMs`,
+   * reads the entry of each job that has run that long (a read, no write); an entry ended meanwhile aborts the job,
+   * one the store lost is written again. Returns nothing to clear: {@link Continuations.#unchecked} does it.
+   */
+  #check(job: Job, at: number, onError?: (error: unknown) => void): undefined {
+    const everyMs = Math.max(1, Math.floor((this.#leaseMs ?? 5_000) / 3));
+    this.#queued.set(job, at);
+    this.#checking ??= unrefTimer(setInterval(() => {
+      const since = this.codec.now() - everyMs;
+      for (const [job, at] of this.#queued) {
+        if (at > since) continue; // a short job ends before anyone need read its entry
+        this.results.get(job.id).then((entry) => {
+          if (entry === undefined) return job.refresh(); // a store restarted empty: the job shows again
+          if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
+        }).catch((error) => isUnavailable(error) || onError?.(error)); // an outage is reported once
+      }
+    }, everyMs));
+    return undefined;
+  }
+
+  /** Stops watching a queued job; the timer stops with the last one. */
+  #unchecked(job: Job): void {
+    this.#queued.delete(job);
+    if (this.#queued.size > 0) return;
+    clearInterval(this.#checking);
+    this.#checking = undefined;
   }
 
   /**

@@ -13,6 +13,7 @@ import { resultFromValue, type ToolResult } from "./result.ts";
 import { hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
 import { unrefTimer } from "../runtime/unref-timer.ts";
 import type { DeferredWork } from "./tool-promise.ts";
+import { DurableSleep } from "../jobs/durable-sleep.ts";
 
 /** How long one run of deferred work may take unless its tool says (`.longRunning({ timeoutMs })`), in ms. */
 export const DEFAULT_JOB_TIMEOUT_MS = 15 * 60_000;
@@ -55,7 +56,8 @@ export interface RunOptions {
  * @param ttlMs How long a failure written here lasts.
  * @param options Where errors go, the shaping of the result, the time limit.
  * @param ended Called once the work has ended, before the final write (which its lease outlives).
- * @returns When the final entry is written (or given up).
+ * @returns When the final entry is written (or given up); the {@link DurableSleep} the work rejected with, if it
+ *   did: then nothing is written, and its queued runner has the queue deliver the job again when it wakes.
  */
 export async function runJob(
   c: { readonly results: ResultStore; readonly codec: { readonly now: () => number } },
@@ -64,7 +66,7 @@ export async function runJob(
   ttlMs: number,
   options: RunOptions,
   ended: () => void,
-): Promise<void> {
+): Promise<DurableSleep | undefined> {
   const { onError, onFailure, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
   const { results: store, codec: { now } } = c;
   const signal = job.controller.signal;
@@ -79,6 +81,8 @@ export async function runJob(
     const value = await Promise.race([work(signal), aborted(signal)]);
     entry = { status: "completed", result: await shape(value), at: now() };
   } catch (error) {
+    // A durable sleep (a queued job's `work.sleep()`): no end, nothing written; the job runs again at its wake time.
+    if (error instanceof DurableSleep && !signal.aborted) return error;
     // The work threw, or its value cannot be its result (the tool's output check): a failure. Timed out: it ends
     // as such, whatever the work threw as its signal aborted. Cut: no failure to report.
     if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onFailure), at: now() };

@@ -1,9 +1,9 @@
 /**
  * A `.longRunning()` tool's deferred work as a queued job (`createServer({ queue })`): the accepting instance
  * records the entry and queues the call signed and sealed (a tampered queue can neither forge nor read it); a
- * worker runs the handler again with it, as a retry does (`job-restart.ts`), and stores the result first-writer-
- * wins. The starts are counted in the store, so a job starts no more often than its tool's `retry` allows.
- * Why: docs/guides/many-instances.md, "Workers: a queue".
+ * worker runs it and stores the result first-writer-wins. The queue's lock, stalled-job check and start count are
+ * the job's life: the store holds its entry and result only, and a job starts no more often than its tool's `retry`
+ * allows. Why: docs/guides/many-instances.md, "Workers: a queue".
  *
  * @module
  */
@@ -14,7 +14,7 @@ import { type CallContext } from "./call-context.ts";
 import type { CallSink } from "./call-sink.ts";
 import type { WorkQueue } from "./work-queue.ts";
 import type { CallMeta } from "./call-meta.ts";
-import { type Continuations, leaseKey, STOPPED_MESSAGE } from "./continuations.ts";
+import { type Continuations, STOPPED_MESSAGE } from "./continuations.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { AuthInfo } from "./host.ts";
 import { runDeclaredWork } from "./long-running/declared-work.ts";
@@ -23,6 +23,7 @@ import type { Registry } from "./registry.ts";
 import { failureResult } from "./result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
+import type { DurableSleep } from "../jobs/durable-sleep.ts";
 import type { AnyTool } from "./tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "./trace-context.ts";
 
@@ -126,6 +127,8 @@ export type JobOutcome =
   | "cancelled"
   /** Nothing to run: it ended, was cancelled or expired before this delivery. */
   | "skipped"
+  /** Its work sleeps (`work.sleep()`): given back to the queue, which delivers it again when it wakes. */
+  | "delayed"
   /** The worker shut down first: given back to the queue, which delivers it again now. */
   | "again";
 
@@ -145,7 +148,7 @@ export interface JobWatch {
    * The job ended on this worker.
    *
    * @param outcome How.
-   * @param attempt Which start of the job this was, from 1, when one was claimed.
+   * @param attempt Which start of the job this was, from 1 (the queue's count), when it was read.
    * @param error What failed it, when it failed otherwise than with a tool error.
    */
   end(outcome: JobOutcome, attempt?: number, error?: unknown): void;
@@ -155,50 +158,65 @@ export interface JobWatch {
 export type WarnOnce = (message: string) => void;
 
 /**
- * Runs a job a worker took from the queue: checks it, waits while another worker still holds it (its lease
- * renewed), counts the start in the store, and runs the tool's handler and its deferred work here until the
- * result is stored.
+ * Runs a job a worker took from the queue: checks it, ends it as stopped when the queue's start is past what its
+ * tool's `retry` allows, and runs its work here until the result is stored.
  *
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
+ * @param start Which start of the job this delivery is, from 1, as the queue counts them (`WorkQueue.take`).
  * @param queue The queue handle the job was taken from: its progress goes there (the handle running it).
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
  * @param watch What telemetry hears of the job, when there is telemetry.
  * @param warn Where a job refused, or one this worker cannot verify, is told (once, as a warning).
  * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
- *   `stop` ended it first, `"refused"` when it is no job of the server's (not a job token, or its signature fails under a
- *   secret this worker holds): never delivered again.
+ *   `stop` ended it first, `{ delayMs }` when its work sleeps (`work.sleep()`: deliver it again then), `"refused"`
+ *   when it is no job of the server's (not a job token, or its signature fails under a secret this worker holds):
+ *   never delivered again.
  * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job signed
  *   with a secret this worker lacks (its key id unknown): the queue delivers it again later.
  */
 export async function runQueuedJob(
   registry: Registry,
   data: string,
+  start: number,
   queue: WorkQueue,
   stop: AbortSignal,
   watch?: JobWatch,
   warn?: WarnOnce,
-): Promise<"done" | "again" | "refused"> {
-  let ended: { outcome: JobOutcome; attempt?: number; error?: unknown; refused?: true };
+): Promise<"done" | "again" | "refused" | { readonly delayMs: number }> {
+  let ended: Ended;
   try {
-    ended = await runJob(registry, data, queue, stop, watch, warn);
+    ended = await runJob(registry, data, start, queue, stop, watch, warn);
   } catch (error) {
     watch?.end("failed", undefined, error);
     throw error;
   }
   watch?.end(ended.outcome, ended.attempt, ended.error);
-  return ended.refused ? "refused" : ended.outcome === "again" ? "again" : "done";
+  if (ended.refused) return "refused";
+  if (ended.delayMs !== undefined) return { delayMs: ended.delayMs };
+  return ended.outcome === "again" ? "again" : "done";
+}
+
+/** How a job a worker took ended there. */
+interface Ended {
+  readonly outcome: JobOutcome;
+  readonly attempt?: number;
+  readonly error?: unknown;
+  readonly refused?: true;
+  /** How long its work sleeps (a durable sleep), when it does: the queue delivers it again then. */
+  readonly delayMs?: number;
 }
 
 /** {@link runQueuedJob}, saying how the job ended. */
 async function runJob(
   registry: Registry,
   data: string,
+  start: number,
   queue: WorkQueue,
   stop: AbortSignal,
   watch: JobWatch | undefined,
   warn: WarnOnce | undefined,
-): Promise<{ outcome: JobOutcome; attempt?: number; error?: unknown; refused?: true }> {
+): Promise<Ended> {
   const c = registry.runtime.continuations!;
   let scope: string, state: JobState, expiresAt: number, issuedAt: number;
   try {
@@ -233,33 +251,25 @@ async function runJob(
   }
   const retry = owner.longRunning.retry;
   const attempts = retry?.attempts ?? 1;
-  if (await c.results.get(startKey(state.d, 1)) !== undefined) {
-    // Delivered again after a start: its worker stopped, or (its lock lapsed in an outage of the queue's backend)
-    // still runs it. The job counts as stopped only once that worker's lease has lapsed; until then this
-    // delivery waits, holding the queue's lock (the job goes on if this worker dies too), and ends with the job.
-    const held = await whileHeld(c, state.d, stop);
-    if (held === "ended") return { outcome: "skipped" }; // the worker that runs it finished it
-    if (held === "stopped") return { outcome: "again" };
-  }
-  const attempt = await claimStart(c, state.d, attempts + 1, ttlMs);
-  if (attempt !== undefined) queue.started?.(state.d, attempt);
-  if (attempt === undefined || attempt > attempts) {
-    // Every start it may have had was taken by a worker that stopped before it finished.
+  if (start > attempts) {
+    // Every start it may have had was taken by a worker that stopped before it finished (the queue counts them;
+    // first writer wins: a result its last worker stored meanwhile stands).
     const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
     await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
-    return { outcome: "stopped", attempt };
+    return { outcome: "stopped", attempt: start };
   }
   // The handler's request span (`otel()`) is a child of the job's: the trace context it reads is the job span's.
   // The work's log lines and spans belong to the job's span, a child of the call's (`own`), else the call's.
   const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
   const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
   const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
-  const begun = { id: state.d, attempt, expiresAt, fresh: false, queued: true };
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: false, queued: true };
   const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
   const report = (error: unknown) => registry.runtime.onError?.(error);
-  const backoffMs = attempt > 1 ? retry?.backoffMs ?? 0 : 0;
+  const backoffMs = start > 1 ? retry?.backoffMs ?? 0 : 0;
   let sink: CallSink = {};
-  await c.start(
+  const slept = await c.runQueued(
+    state.d,
     async (signal) => {
       if (backoffMs > 0) await sleep(backoffMs, signal); // a timer's turn costs a first start 1–2 ms
       return await runDeclaredWork(registry, owner, origin, begun, sink, signal);
@@ -270,20 +280,23 @@ async function runJob(
       onFailure: unexpected, // masked as a call's failure
       shape: (value) => resultOf(owner, value, unexpected), // the owner's output schema
       bind: (job) => sink = sharing(job, queue, state.d),
-      id: state.d,
       stop,
       timeoutMs: owner.longRunning.timeoutMs,
     },
   );
-  await c.settled(state.d);
-  if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt }; // nobody asks how
+  if (slept !== undefined) return { outcome: "delayed", attempt: start, delayMs: delayOf(slept, c.codec.now()) };
+  if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt: start }; // nobody asks how
   const ended = await c.results.get(state.d);
-  if (ended !== undefined && hasEnded(ended)) return { attempt, ...endedAs(ended) };
-  if (!stop.aborted) return { outcome: "failed", attempt, error: new ProtocolError("unavailable", UNENDED) };
-  // Stopped through its signal as the worker shut down, not cut off: the start is given back with the job,
-  // which the next worker starts as this one (a job without retry included).
-  await c.results.delete(startKey(state.d, attempt));
-  return { outcome: "again", attempt };
+  if (ended !== undefined && hasEnded(ended)) return { attempt: start, ...endedAs(ended) };
+  if (!stop.aborted) return { outcome: "failed", attempt: start, error: new ProtocolError("unavailable", UNENDED) };
+  // Stopped through its signal as the worker shut down, not cut off: given back with the job, which the next worker
+  // starts as this one (the queue counts no start for it).
+  return { outcome: "again", attempt: start };
+}
+
+/** How long until a durable sleep's wake time, in ms (none when it is past). */
+function delayOf(slept: DurableSleep, now: number): number {
+  return Math.max(0, slept.untilMs - now);
 }
 
 /** How a job whose entry ended ended: its result, a failure the store recorded, or a cancellation. */
@@ -291,11 +304,6 @@ function endedAs(entry: StoredResult): { outcome: JobOutcome; error?: unknown } 
   if (entry.status === "cancelled") return { outcome: "cancelled" };
   if (entry.status === "failed") return { outcome: "failed", error: entry.error };
   return { outcome: entry.status === "completed" && entry.result.isError === true ? "failed" : "completed" };
-}
-
-/** The store key of the claim on a queued job's start. */
-function startKey(id: string, start: number): string {
-  return `start:${id}:${start}`;
 }
 
 /** The job's sink, its progress and logs also handed to the queue (for `watch` on every instance), when it carries them. */
@@ -317,47 +325,4 @@ function sharing(job: CallSink, queue: WorkQueue, id: string): CallSink {
     input: job.input?.bind(job),
     step: job.step?.bind(job),
   };
-}
-
-/**
- * Claims the next start of a queued job, first writer wins in the store: the queue may deliver a job
- * again however often, the store says which start this delivery is.
- *
- * @returns The start claimed, from 1; `undefined` when all `most` were claimed before.
- */
-async function claimStart(c: Continuations, id: string, most: number, ttlMs: number): Promise<number | undefined> {
-  for (let start = 1; start <= most; start++) {
-    if (await c.results.set(startKey(id, start), { status: "cancelled", at: c.codec.now() }, ttlMs)) return start;
-  }
-  return undefined;
-}
-
-/**
- * Waits while another process holds a queued job: renews its lease, or has not had a whole lease to renew it
- * since this wait began (a queue's backend that comes back after an outage longer than the queue's lock hands on
- * the jobs of live workers, whose renewals failed meanwhile as theirs did).
- *
- * @param c The worker's continuations.
- * @param id The entry id.
- * @param stop Ends the wait (the worker shuts down).
- * @returns `"ended"` once its entry ended (or expired), `"lapsed"` once its lease has been missing for a whole
- *   lease (its process stopped), `"stopped"` when `stop` aborted first.
- * @throws {ProtocolError} `unavailable` while the store is out of reach.
- */
-async function whileHeld(c: Continuations, id: string, stop: AbortSignal): Promise<"ended" | "lapsed" | "stopped"> {
-  const leaseMs = c.leaseMs;
-  let missingSince: number | undefined;
-  for (;;) {
-    const entry = await c.results.get(id);
-    if (entry === undefined || hasEnded(entry)) return "ended";
-    if (leaseMs === undefined) return "lapsed";
-    const now = c.codec.now();
-    if (await c.results.get(leaseKey(id)) !== undefined) missingSince = undefined;
-    else if (now - (missingSince ??= now) >= leaseMs) return "lapsed";
-    try {
-      await sleep(leaseMs / 3, stop); // its holder renews the lease every third of one
-    } catch {
-      return "stopped";
-    }
-  }
 }

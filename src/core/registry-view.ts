@@ -180,6 +180,12 @@ export interface LongRunning {
   /** Builds the `redeem` system tool, listed with the first long-running tool. */
   readonly redeemTool: RedeemToolFactory;
   /**
+   * Checks a long-running tool as it is added.
+   *
+   * @throws {TypeError} When it can only defer inline work where only declared work runs (`retry`, a queue).
+   */
+  admit(tool: AnyTool, continuations: Continuations): void;
+  /**
    * Turns a handler's pending answer into a `promise` outcome (starts deferred work, signs the token).
    *
    * @throws {TypeError} When the tool cannot redeem it; a `RangeError` for a state too large for a token.

@@ -137,13 +137,7 @@ export class Definitions implements Registry {
    */
   add(tool: AnyTool): void {
     if (this.get(tool.name)) throw new TypeError(`a tool named "${tool.name}" is registered already`);
-    // A worker, or a retry, runs only declared work: inline `ctx.defer(async () => …)` would need the handler again.
-    if (
-      undeclared(tool) && this.longRunning !== undefined &&
-      (tool.longRunning!.retry !== undefined || this.runtime.continuations.queue !== undefined)
-    ) {
-      throw new TypeError(`tool "${tool.name}": with retry or a queue, declare its work with .defer()`);
-    }
+    if (tool.longRunning !== undefined) this.longRunning?.admit(tool, this.runtime.continuations);
     this.#bring(tool);
     for (const view of tool.resources ?? []) this.#addView(view, tool.scopes);
     this.#tools.set(tool.name, tool);
@@ -350,10 +344,4 @@ function inheritedScopes(
 ): readonly string[] | undefined {
   if (added === undefined || added.length === 0) return held;
   return Object.freeze([...new Set([...(held ?? []), ...added])]);
-}
-
-/** A long-running tool whose handler can only defer inline work (no `.defer()`, no `.redeem()`). */
-function undeclared(tool: AnyTool): boolean {
-  return tool.longRunning !== undefined && tool.mode === "handle" && tool.work === undefined &&
-    tool.onRedeem === undefined;
 }

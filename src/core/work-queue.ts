@@ -21,12 +21,16 @@ import type { LogLevel } from "./call-sink.ts";
  *   any process, gets it, however long it waited for one.
  * - **Delivery.** Each job is handed to one `run` at a time, across every taker of every handle, with
  *   its data unchanged; a taker runs at most its `concurrency` at once. A job is delivered again when
- *   its run resolves `"again"` (at once), rejects (later, after a backoff of the queue's choosing; it may
- *   give up after many tries, as BullMQ does after 20), or never settles because its process died or
- *   stalled (once the queue notices, as BullMQ's lapsed lock does, however often: the server counts the
- *   starts itself, in the result store, and ends a job that started more often than its tool's `retry`
- *   allows). A job whose run resolved `"done"` is never delivered again. A stalled process may still be
- *   running a job the queue gave to another: the server allows for that (the first result stored wins).
+ *   its run resolves `"again"` (at once), resolves `{ delayMs }` (once that delay has passed), rejects
+ *   (later, after a backoff of the queue's choosing; it may give up after many tries, as BullMQ does after
+ *   20), or never settles because its process died or stalled (once the queue notices, as BullMQ's lapsed
+ *   lock does, however often). A job whose run resolved `"done"` is never delivered again. A stalled
+ *   process may still be running a job the queue gave to another: the server allows for that (the first
+ *   result stored wins).
+ * - **Starts.** `run` gets which start of the job a delivery is, from 1: one more than the deliveries of it
+ *   whose run never settled (a process that died or stalled). A run that resolved `"again"` or `{ delayMs }`,
+ *   or rejected, was no start: the next delivery has its number (BullMQ: `stalledCounter + 1`). The server
+ *   ends a job whose start is past what its tool's `retry` allows, and writes no count of its own.
  * - **Order and ids.** No order is promised. The server adds each id once (16 random bytes,
  *   base64url), so a queue need not deduplicate.
  * - **Closing.** A taker's `close()` stops its deliveries at once and resolves after its runs in
@@ -57,7 +61,11 @@ import type { LogLevel } from "./call-sink.ts";
  *       while (open) {
  *         const data = jobs.shift();
  *         if (data === undefined) await new Promise<void>((resolve) => wake = resolve);
- *         else if (await run(data) === "again") jobs.push(data);
+ *         else {
+ *           const ended = await run(data, 1); // one process: no start is ever cut short
+ *           if (ended === "again") jobs.push(data);
+ *           else if (typeof ended === "object") setTimeout(() => (jobs.push(data), wake()), ended.delayMs); // asleep
+ *         }
  *       }
  *     })();
  *     return {
@@ -110,19 +118,22 @@ export interface WorkQueue {
    * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed. Any number
    * of takers, on any number of handles, share the jobs.
    *
-   * @param run Runs one job: resolves `"done"` when the job ended (the queue drops it for good),
-   *   `"again"` when the worker stopped it to shut down (the queue delivers it again at once, to another
-   *   taker if this one is closing), `"refused"` when it is not a job the server made (not a job token at
-   *   all: the queue never delivers it again, and may keep it as failed for operators); rejects when the
-   *   job should be delivered again later (the result store was out of reach, or the job's signature could
-   *   not be checked here: signed with a secret this worker lacks, as in a rollout that changes it).
+   * @param run Runs one job, given its data and which start of it this delivery is (from 1; see
+   *   "Starts" above): resolves `"done"` when the job ended (the queue drops it for good), `"again"`
+   *   when the worker stopped it to shut down (the queue delivers it again at once, to another taker if
+   *   this one is closing), `{ delayMs }` when the job waits (a durable sleep: the queue delivers it again
+   *   once `delayMs` has passed, holding no slot meanwhile), `"refused"` when it is not a job the server
+   *   made (not a job token at all: the queue never delivers it again, and may keep it as failed for
+   *   operators); rejects when the job should be delivered again later (the result store was out of
+   *   reach, or the job's signature could not be checked here: signed with a secret this worker lacks, as
+   *   in a rollout that changes it).
    * @param options How many jobs this taker runs at once (a positive integer), and where the queue's own
    *   warnings go (the server's logger), each once: a lock its backend lost in an outage, a late update.
    * @returns The consumer: `close()` stops this taker's deliveries at once (jobs added meanwhile wait for
    *   another taker) and resolves once every `run` it started has settled and the queue has acted on it.
    */
   take(
-    run: (data: string) => Promise<"done" | "again" | "refused">,
+    run: (data: string, start: number) => Promise<"done" | "again" | "refused" | { readonly delayMs: number }>,
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
   /**
@@ -141,15 +152,6 @@ export interface WorkQueue {
       log: { level: LogLevel; data: unknown; logger?: string };
     },
   ): void;
-  /**
-   * Optional: tells the queue which start of a job its worker runs (from 1; the server counts them in the
-   * result store), for operators' views. Called on the handle whose `take` delivered the job, while its
-   * `run` is in progress; fire and forget.
-   *
-   * @param id The job's id.
-   * @param attempt The start, from 1.
-   */
-  started?(id: string, attempt: number): void;
   /**
    * Optional: follows the progress of a job running on a worker, for a stream that pushes it
    * (MCP-lite spec v0.042 §5.3; gRPC `CallToolStream`, SSE, a held MCP call with a progress token).

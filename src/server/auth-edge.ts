@@ -40,7 +40,7 @@ const NOT_ALLOWED: GateAnswer = /* @__PURE__ */ Object.freeze({
  * Makes a server an OAuth 2.1 protected resource (MCP Authorization; RFC 9728) with your own token verifier, e.g.
  * RFC 7662 introspection for opaque tokens: `createServer({ auth: protectedResource({ … }) })`, on `@mcplite/sdk`
  * and `@mcplite/sdk/lite` alike (`jwtAuth()` makes one for JWT access tokens). The value carries the code that
- * serves it, so a lite server bundles it only when given one. Used DPoP proofs (RFC 9449 §11.1), when
+ * serves it, so a server bundles it only when given one (a plain object is refused). Used DPoP proofs (RFC 9449 §11.1), when
  * `auth.dpop` is set, are remembered in the server's `resultStore`.
  *
  * @param auth The resource, its authorization servers, the token verifier and the scopes.

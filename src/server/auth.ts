@@ -10,15 +10,16 @@ import type { DpopPolicy } from "./dpop.ts";
 
 /**
  * Where a {@link ServerAuth} made by `jwtAuth()` or `protectedResource()` carries the code that serves it (its
- * protected-resource metadata, challenges, DPoP checks), so that a server of `@mcplite/sdk/lite` bundles it only
- * when given one (a symbol-keyed property: JSON and the type leave it behind).
+ * protected-resource metadata, challenges, DPoP checks), so that a server of either entry bundles it only when
+ * given one (a symbol-keyed property: JSON and the type leave it behind).
  */
 export const AUTH_EDGE: unique symbol = /* @__PURE__ */ Symbol();
 
 /**
  * How the server authenticates callers: its identity as a protected resource (RFC 9728 metadata) and
- * a verifier for access tokens. `jwtAuth()` from `@mcplite/sdk/auth` makes one for JWT access tokens;
- * write your own `verify` for opaque tokens (e.g. RFC 7662 introspection).
+ * a verifier for access tokens. `jwtAuth()` from `@mcplite/sdk/auth` makes one for JWT access tokens, and
+ * `protectedResource()` from there one with your own `verify` (opaque tokens, e.g. RFC 7662 introspection):
+ * `createServer({ auth })` takes only what they make.
  */
 export interface ServerAuth {
   /**

@@ -1,10 +1,11 @@
 /**
- * `createGate()`: a server's gate from its options, each optional part built from its own (`cors`,
- * `auth`), as `createServer()` of `@mcplite/sdk` does.
+ * `createGate()`: a server's gate from its options, each optional part brought by its value (`cors()`, the `auth`
+ * that `protectedResource()` or `jwtAuth()` made), as `createServer()` of either entry does.
  *
  * @module
  */
-import { authEdge } from "./auth-edge.ts";
+import { AUTH_EDGE, type ServerAuth } from "./auth.ts";
+import type { authEdge } from "./auth-edge.ts";
 import type { CorsEdge, Edge } from "./edge.ts";
 import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
 
@@ -14,20 +15,21 @@ import { assembleGate, type Gate, type GateOptions } from "./gate.ts";
  *
  * @param options The Host and Origin allow-lists, `cors` and `auth`.
  * @returns The gate.
- * @throws {TypeError} For `cors` given its options rather than `cors()`'s value, or an `auth.resource` that is not
- *   an absolute URL.
+ * @throws {TypeError} For `cors` given its options rather than `cors()`'s value, or `auth` a plain object rather
+ *   than what `protectedResource()` or `jwtAuth()` made.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { createGate } from "./create-gate.ts";
+ * import { protectedResource } from "./auth-edge.ts";
  *
  * const gate = createGate({
- *   auth: {
+ *   auth: protectedResource({
  *     resource: "https://api.example.com",
  *     authorizationServers: ["https://auth.example.com"],
  *     verify: (token) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
- *   },
+ *   }),
  * });
  * const request = (headers: Record<string, string>) => new Request("https://api.example.com/mcp", { headers });
  * assert.equal((await gate.authenticate(request({ authorization: "Bearer good" })))?.subject, "ada");
@@ -45,20 +47,30 @@ export function createGate(options: GateOptions): Gate {
 }
 
 /**
- * The optional parts of a server's edge, each from its own option (`cors`, as `cors()` built it; `auth`, served
- * with the `resultStore` its DPoP proofs are remembered in): what `createServer()` of `@mcplite/sdk` hands the
- * `Server`.
+ * The optional parts of a server's edge, each brought by its option's value (`cors`, as `cors()` built it; `auth`,
+ * as `protectedResource()` or `jwtAuth()` made it, served with the `resultStore` its DPoP proofs are remembered in),
+ * so that a server bundles none it is not given: what `createServer()` of either entry hands the `Server`.
  *
  * @param options `cors`, `auth` and `resultStore`.
  * @returns The edge.
- * @throws {TypeError} For `cors` given its options rather than `cors()`'s value, or an `auth.resource` that is not
- *   an absolute URL.
+ * @throws {TypeError} For `cors` given its options rather than `cors()`'s value, or `auth` a plain object rather
+ *   than what `protectedResource()` or `jwtAuth()` made.
  */
 export function edgeOf(options: Pick<GateOptions, "cors" | "auth" | "resultStore">): Edge {
   return {
     cors: options.cors === undefined ? undefined : builtCors(options.cors),
-    auth: options.auth === undefined ? undefined : authEdge(options.auth, options),
+    auth: options.auth === undefined ? undefined : carriedEdge(options.auth)(options.auth, options),
   };
+}
+
+/** The code that serves a `ServerAuth`, as `protectedResource()` (and so `jwtAuth()`) attaches it. */
+function carriedEdge(auth: ServerAuth): typeof authEdge {
+  const edge = (auth as { [AUTH_EDGE]?: typeof authEdge })[AUTH_EDGE];
+  if (edge !== undefined) return edge;
+  throw new TypeError(
+    "createServer({ auth }) takes protectedResource({ ... }) or jwtAuth({ ... }), not a plain object " +
+      '(import { protectedResource } from "@mcplite/sdk/auth")',
+  );
 }
 
 /**

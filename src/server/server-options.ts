@@ -158,7 +158,8 @@ export interface ServerOptions {
    * Makes the server an OAuth 2.1 protected resource (MCP Authorization): every endpoint needs a bearer
    * token this verifies, the metadata is served at `/.well-known/oauth-protected-resource`, and
    * `.scopes()` on tools take effect. `jwtAuth()` from `@mcplite/sdk/auth` for JWT access tokens, or
-   * `protectedResource()` from there with your own `verify`.
+   * `protectedResource()` from there with your own `verify`: their value carries the code that serves it, so a
+   * server without `auth` bundles none of it (a plain object is refused with a `TypeError`).
    */
   auth?: ServerAuth;
   /**
@@ -246,7 +247,9 @@ export interface ServerOptions {
   /**
    * With a shared `resultStore`, how long the lease of running deferred work lasts, in ms (default
    * 5 000): renewed while the work runs, so a redeem on any instance answers that the instance stopped
-   * once it lapses, instead of "not done yet" until the token expires.
+   * once it lapses, instead of "not done yet" until the token expires. With a `queue` there is no lease
+   * (the queue's lock stands for it): a worker reads the entry of a job that has run a third of this long,
+   * and as often, to notice a cancellation made on another instance.
    */
   leaseMs?: number;
   /**

@@ -8,6 +8,7 @@
  */
 import type { ResultStore, StoredResult } from "../core/result-store.ts";
 import { canonicalJson } from "../internal/canonical-json.ts";
+import { Journal } from "../core/long-running/journal.ts";
 
 /** Fails the case when `actual` is not `expected`, as JSON (entries are JSON). */
 function same(actual: unknown, expected: unknown, what: string): void {
@@ -107,6 +108,26 @@ export function resultStoreCases(
         const won = await Promise.all(writers.map((entry) => store.set(key, entry, 10_000)));
         same(won.filter(Boolean).length, 1, "writers that won");
         same(await store.get(key), writers[won.indexOf(true)], "the winner's entry");
+      },
+    },
+    {
+      name: "keeps a job's journal (work.step()): a step's value once, read back by a later start, first writer's",
+      async run() {
+        const store = await storeOf();
+        const job = await id();
+        const start = (fresh: boolean) =>
+          new Journal({ id: job, store, expiresAt: Date.now() + 10_000, now: Date.now, fresh, queued: false });
+        const value = { rows: [1, "two", { three: null }], at: "2026-11-26" };
+        let runs = 0;
+        same(await start(true).step("fetch", (key) => (runs++, key)), `${job}:fetch`, "the key a step is given");
+        same(await start(false).step("fetch", () => (runs++, "again")), `${job}:fetch`, "a later start's read");
+        same(runs, 1, "runs of a recorded step");
+        same(await start(true).step("value", () => value), value, "a JSON value, as recorded");
+        same(await start(false).step("value", () => "other"), value, "the JSON value, read back");
+        const racing = await Promise.all([start(false).step("race", () => "a"), start(false).step("race", () => "b")]);
+        same(racing[0], racing[1], "two starts racing on one step: both return the first value stored");
+        same(await start(true).step("none", () => undefined), undefined, "a step without a value");
+        same(await start(false).step("none", () => "late"), undefined, "a step without a value, read back");
       },
     },
     {

@@ -1,9 +1,10 @@
 /**
  * The behaviour every `WorkQueue` promises the server and its workers, as test cases any runner runs
- * (`node:test`, `Deno.test`, `bun:test`, Vitest): a job is kept until a taker starts, delivered with its data,
- * to one run at a time, at most `concurrency` at once per taker, again when its run rejects or gives it back,
- * and never again once it is done; `close()` stops a taker and waits for its runs; progress reaches a watcher
- * on another handle. The in-memory queue of this repository's tests and `bullmqQueue()` (on Redis and on
+ * (`node:test`, `Deno.test`, `bun:test`, Vitest): a job is kept until a taker starts, delivered with its data
+ * and its start, to one run at a time, at most `concurrency` at once per taker, again when its run rejects or
+ * gives it back (the same start), again once the delay it asked for has passed, holding no slot meanwhile, and
+ * never again once it is done; `close()` stops a taker and waits for its runs; progress reaches a watcher on
+ * another handle. The in-memory queue of this repository's tests and `bullmqQueue()` (on Redis and on
  * PostgreSQL) pass them; a queue of your own runs them the same way.
  *
  * @module
@@ -16,6 +17,8 @@ import { settlesWithin, sleep } from "../internal/sleep.ts";
 const WAIT_MS = 20_000;
 /** How long a case watches for a delivery that must not come (a finished job again), in ms. */
 const QUIET_MS = 1_000;
+/** How long a case's job sleeps (`{ delayMs }`), in ms. */
+const DELAY_MS = 1_500;
 /** The data of a job as long as a server's job token may be by default (`tokens.maxBytes`). */
 const LONG = "x".repeat(16_384);
 /** Printable ASCII that a queue which builds JSON, SQL or a command from its data would garble. */
@@ -115,6 +118,8 @@ class Bench {
   readonly #handles = new Set<WorkQueue>();
   readonly #takers: { close(): Promise<void> }[] = [];
   readonly #holds = new Set<(ended: "done" | "again") => void>();
+  /** Deliveries whose start was not `expected` (every case's runs are starts that ended). */
+  readonly miscounted: string[] = [];
   /** Aborts when the case ends: runs that loop stop. */
   readonly ended = new AbortController();
 
@@ -136,13 +141,19 @@ class Bench {
     return { id, data: `${id} ${payload}` };
   }
 
-  /** Starts taking jobs on `queue`; the case closes the taker at its end, if it has not. */
+  /**
+   * Starts taking jobs on `queue`; the case closes the taker at its end, if it has not. No run of a case dies
+   * or stalls, so every delivery must be a job's first start: one that is not is recorded in `miscounted`.
+   */
   take(
     queue: WorkQueue,
-    run: (data: string) => Promise<"done" | "again">,
+    run: (data: string) => Promise<"done" | "again" | { readonly delayMs: number }>,
     concurrency: number,
   ): { close(): Promise<void> } {
-    const taker = queue.take(run, { concurrency });
+    const taker = queue.take((data, start) => {
+      if (start !== 1) this.miscounted.push(`${idOf(data)} delivered as start ${start}`);
+      return run(data);
+    }, { concurrency });
     let closing: Promise<void> | undefined;
     const once = { close: () => closing ??= taker.close() };
     this.#takers.push(once);
@@ -175,8 +186,9 @@ class Bench {
  * they have one). Every wait is bounded at 20 s, and a case that finds nothing wrong ends within a few seconds
  * (on BullMQ, the case of a rejected run waits its 1 s backoff).
  *
- * Not among them: a job whose taker's process dies mid-run is delivered again (that takes killing a process;
- * `tests/bullmq/workers.test.ts` does it to BullMQ).
+ * Not among them: a job whose taker's process dies mid-run is delivered again, as its next start (that takes
+ * killing a process; `tests/bullmq/workers.test.ts` does it to BullMQ). Every case checks that a delivery of a
+ * job whose runs all settled (done, given back, asleep, rejected) is its first start.
  *
  * @param open Opens a handle on the queue called `name`: handles of one name share its jobs, those of two
  *   names never meet (for BullMQ, `(name) => bullmqQueue({ connection, name })`).
@@ -205,8 +217,12 @@ class Bench {
  *           const data = jobs.shift();
  *           if (data === undefined) await new Promise<void>((wake) => idle.add(wake));
  *           else {
- *             await run(data).then(
- *               (ended) => ended === "again" && push(data), // given back at shutdown: again, now
+ *             // One process: no run dies mid-way, so every delivery is the job's first start.
+ *             await run(data, 1).then(
+ *               (ended) => {
+ *                 if (ended === "again") push(data); // given back at shutdown: again, now
+ *                 else if (typeof ended === "object") setTimeout(() => push(data), ended.delayMs); // asleep
+ *               },
  *               () => setTimeout(() => push(data), 100), // the store was out of reach: again, later
  *             );
  *           }
@@ -235,6 +251,9 @@ export function workQueueCases(
     let failed = true;
     try {
       await body(bench);
+      if (bench.miscounted.length > 0) {
+        throw new Error(`a job whose runs all settled was not delivered as its first start: ${bench.miscounted}`);
+      }
       failed = false;
     } finally {
       const closed = bench.close();
@@ -336,6 +355,39 @@ export function workQueueCases(
         await seen.until((items) => (check(items), items.length >= 2), "the job again after its run rejected");
         await sleep(QUIET_MS);
         deliveredExactly(seen.items, [job], 2, "a job whose first run rejected and second resolved done");
+      }),
+    },
+    {
+      name: "delivers a job again once the delay its run resolved with has passed, holding no slot meanwhile",
+      run: onBench(async (bench) => {
+        const worker = await bench.handle();
+        const seen = new Seen<string>();
+        const at = new Map<string, number[]>();
+        const [sleeper, next] = [bench.job("sleeper"), bench.job("next")];
+        bench.take(worker, (data) => {
+          seen.add(data);
+          at.set(data, [...at.get(data) ?? [], performance.now()]);
+          const first = at.get(data)!.length === 1;
+          return Promise.resolve(data === sleeper.data && first ? { delayMs: DELAY_MS } : "done");
+        }, 1);
+        const web = await bench.handle();
+        await web.add(sleeper.id, sleeper.data);
+        await seen.until(allOf([sleeper]), "the job that sleeps");
+        await web.add(next.id, next.data); // the only slot is free while the first sleeps
+        await seen.until(allOf([next]), "a job added while the other slept, on a taker of concurrency 1");
+        await seen.until((items) => items.filter((data) => data === sleeper.data).length === 2, "the sleeper again");
+        const [asleep, awake] = at.get(sleeper.data)!;
+        if (awake - asleep < DELAY_MS - 50) {
+          throw new Error(`delivered again ${Math.round(awake - asleep)} ms after asking for ${DELAY_MS} ms`);
+        }
+        if (at.get(next.data)![0] > awake) throw new Error("the job added meanwhile waited for the sleeper");
+        await sleep(QUIET_MS);
+        const [slept, others] = [
+          seen.items.filter((d) => d === sleeper.data),
+          seen.items.filter((d) => d !== sleeper.data),
+        ];
+        deliveredExactly(others, [next], 1, "the job added meanwhile");
+        deliveredExactly(slept, [sleeper], 2, "a job that slept once, then resolved done");
       }),
     },
     {

@@ -7,7 +7,6 @@ import type { ToolPromise } from "../core/tool-promise.ts";
 import { checkScopes } from "../core/scopes.ts";
 import { assertToolName } from "../core/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
-import { checkLongRunning } from "./check-long-running.ts";
 import type { WorkContext } from "../core/long-running/work-context.ts";
 import type {
   HandlerReturn,
@@ -310,10 +309,9 @@ export class ToolBuilder<
    * @param options The TTL of its tokens, its default `retry_after_ms`, whether MCP clients must use tasks,
    *   whether its deferred work starts again when its instance stops (`retry`, at least once), and how long
    *   one run of that work may take (`timeoutMs`, default 15 minutes).
-   * @returns A new builder.
-   * @throws {TypeError} When `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for
-   *   `retry.attempts` outside 1–100, `retry.backoffMs` outside 0–3 600 000, or `timeoutMs` outside
-   *   1–2 147 483 647.
+   * @returns A new builder. The server that adds the tool checks the options (`server.tool()` throws a `TypeError`
+   *   when `taskSupport` is not `"optional"` or `"required"`; a `RangeError` for `retry.attempts` outside 1–100,
+   *   `retry.backoffMs` outside 0–3 600 000, or `timeoutMs` outside 1–2 147 483 647).
    *
    * @example
    * ```ts
@@ -329,7 +327,6 @@ export class ToolBuilder<
    * ```
    */
   longRunning(options: LongRunningOptions = {}): ToolBuilder<TName, TInput, TArgs, TOutput, TConfig, true> {
-    checkLongRunning(this.#state.name, options);
     return this.#with<TInput, TArgs, TOutput, TConfig, true>({ longRunning: { ...options } });
   }
 

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, serve } from "../../mod.ts";
-import type { ServerAuth } from "../../src/server/auth.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 import { Code, createClient } from "@connectrpc/connect";
 import { grpcBinding, MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
@@ -34,7 +34,7 @@ const TASKS = {
   _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } },
 };
 
-const auth: ServerAuth = {
+const auth = protectedResource({
   resource: RESOURCE,
   authorizationServers: ["https://auth.example.com"],
   scopesSupported: ["t:admin"],
@@ -44,7 +44,7 @@ const auth: ServerAuth = {
       : token === DOWNSCOPED
       ? { subject: "ada", clientId: "app", scopes: [] }
       : undefined,
-};
+});
 
 const counts = { started: 0, redeemed: 0, cancelled: 0 };
 const vault = defineTool("vault").describe("Opens the vault, later").scopes("t:admin")

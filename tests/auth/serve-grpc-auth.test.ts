@@ -22,7 +22,7 @@ const callers: AuthInfo[] = [];
 const server = createServer({
   name: "docs",
   version: "1.0.0",
-  auth: { ...opaqueAuth(RESOURCE), requiredScopes: ["docs:read"] },
+  auth: opaqueAuth(RESOURCE, { requiredScopes: ["docs:read"] }),
 })
   .tool(
     defineTool("read_doc").input(v.object({ id: v.string() })).handle(({ id }, ctx) => {

@@ -34,13 +34,14 @@ function project(version = "1.2.0"): string {
   writeFileSync(
     join(dir, "server.ts"),
     `import { createServer, defineTool } from ${JSON.stringify(`${ROOT}mod.ts`)};\n` +
+      `import { protectedResource } from ${JSON.stringify(`${ROOT}src/auth/mod.ts`)};\n` +
       `export default createServer({\n` +
       `  name: "weather", version: ${
         JSON.stringify(version)
       }, title: "Weather", description: "Forecasts and alerts",\n` +
       `  icons: [${JSON.stringify(ICON)}, { src: "data:image/png;base64,iVBORw0KGgo=" }],\n` +
-      `  auth: { resource: "https://weather.example.com/mcp", authorizationServers: ["https://auth.example.com"], ` +
-      `verify: () => undefined },\n` +
+      `  auth: protectedResource({ resource: "https://weather.example.com/mcp", ` +
+      `authorizationServers: ["https://auth.example.com"], verify: () => undefined }),\n` +
       `}).tool(defineTool("forecast").describe("Tomorrow's weather").handle(() => "sunny"));\n`,
   );
   writePackage(dir, version);

@@ -104,7 +104,12 @@ describe(".longRunning({ timeoutMs }): work that never ends frees its slot", () 
 
   it("refuses a timeoutMs a timer does not take", () => {
     for (const timeoutMs of [0, -1, 0.5, Number.NaN, 2 ** 31]) {
-      assert.throws(() => defineTool("t").longRunning({ timeoutMs }), RangeError, String(timeoutMs));
+      const tool = defineTool("t").describe("Checked when added").longRunning({ timeoutMs }).defer(() => "");
+      assert.throws(
+        () => createServer({ name: "s", version: "1", secret: SECRET }).tool(tool),
+        RangeError,
+        String(timeoutMs),
+      );
     }
   });
 });

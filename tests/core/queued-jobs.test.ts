@@ -24,18 +24,17 @@ interface Seen {
   runs: number;
   /** What the work waits for before it answers. */
   gate?: Promise<void>;
-  /** How often a worker read a job's lease (a worker given a job another one holds). */
-  leaseReads?: number;
+  /** What the store was asked, in order: `set <status> <key>`, `get <key>`, `delete <key>`. */
+  store?: string[];
 }
 
 function queuedServer(queue: WorkQueue, seen: Seen, secret: string | string[] = SECRET) {
   const memory = createMemoryResultStore();
+  const asked = (what: string) => (seen.store ??= []).push(what);
   const store: ResultStore = {
-    ...memory,
-    get(id) {
-      if (id.startsWith("lease:")) seen.leaseReads = (seen.leaseReads ?? 0) + 1;
-      return memory.get(id);
-    },
+    get: (id) => (asked(`get ${id}`), memory.get(id)),
+    set: (id, entry, ttlMs) => (asked(`set ${entry.status} ${id}`), memory.set(id, entry, ttlMs)),
+    delete: (id) => (asked(`delete ${id}`), memory.delete(id)),
   };
   const server = createServer({ name: "queued", version: "1.0.0", secret, resultStore: store, queue })
     .tool(
@@ -98,6 +97,28 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     }
   });
 
+  it("asks the store nothing per job beyond its entry: written on the call, read by the worker, then its result", async () => {
+    // The queue's lock, stalled-job check and start count are the job's life: no lease, no heartbeat, no start
+    // claim, and the working entry is not written again (it would be by a job that runs in process).
+    const { queue } = memoryQueue();
+    const seen: Seen = { runs: 0 };
+    const { server } = queuedServer(queue, seen);
+    const worker = runWorker(server);
+    try {
+      const token = tokenOf(await server.call("report", { id: "q1" }));
+      const id = seen.store![0].split(" ")[2];
+      const outcome = await redeemed(server, token);
+      assert.deepEqual(outcome.kind === "answer" && outcome.result.content, [{ type: "text", text: "report q1" }]);
+      assert.deepEqual(seen.store!.filter((what) => what.startsWith("set ")), [
+        `set working ${id}`,
+        `set completed ${id}`,
+      ]);
+      assert.deepEqual(seen.store!.filter((what) => !what.endsWith(` ${id}`)), [], "no key but the job's entry");
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("fails a call whose job is too large for a token as such, not as 'send again later'", async () => {
     const { queue, jobs } = memoryQueue();
     const { server } = queuedServer(queue, { runs: 0 });
@@ -141,36 +162,56 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     }
   });
 
-  it("a job delivered again while its worker runs it waits for that worker's result: never 'stopped', never run twice", async () => {
-    // As BullMQ's stalled-job check does once its backend is back from an outage longer than its lock: the job
-    // of a worker that is alive (it renews its lease in the store) goes to another worker too.
-    const { queue, jobs } = memoryQueue();
+  it("a job delivered again as its next start while a worker still runs it ends as the queue counts: stopped, the first run aborted", async () => {
+    // As BullMQ's stalled-job check does once its backend is back from an outage longer than its lock: the job of a
+    // worker that is alive goes to another worker too, as its next start. The queue's count stands (no lease of ours):
+    // without retry the job ends as stopped, and the first run, reading its entry, is aborted.
+    const { queue, jobs, stall } = memoryQueue();
     let open = () => {};
+    let aborted = false;
     const seen: Seen = { runs: 0, gate: new Promise<void>((resolve) => open = resolve) };
-    const { server } = queuedServer(queue, seen);
+    const memory = createMemoryResultStore();
+    const server = createServer({
+      name: "q",
+      version: "1.0.0",
+      secret: SECRET,
+      resultStore: memory,
+      queue,
+      leaseMs: 150,
+    })
+      .tool(
+        defineTool("report").input(v.object({ id: v.string() })).longRunning()
+          .defer(async ({ id }, work) => {
+            seen.runs++;
+            work.signal.addEventListener("abort", () => aborted = true);
+            await seen.gate;
+            return `report ${id}`;
+          }),
+      );
     const token = tokenOf(await server.call("report", { id: "twice" }));
     const job = jobs[0];
-    const first = runWorker(server);
-    let second: ReturnType<typeof runWorker> | undefined;
+    const worker = runWorker(server, { concurrency: 2 });
     try {
-      const until = async (done: () => boolean) => {
+      const until = async (done: () => boolean, what: string) => {
         const deadline = Date.now() + 5_000;
         while (!done()) {
-          assert.ok(Date.now() < deadline, `runs ${seen.runs}, lease reads ${seen.leaseReads}`);
+          assert.ok(Date.now() < deadline, what);
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       };
-      await until(() => seen.runs === 1);
-      jobs.push(job); // delivered again while the first worker runs it
-      second = runWorker(server);
-      await until(() => (seen.leaseReads ?? 0) > 0); // the second delivery reads the first worker's lease
-      assert.equal((await server.call("redeem", { promise: token })).kind, "promise", "not done yet, not stopped");
-      open();
+      await until(() => seen.runs === 1, "the first run");
+      stall(job); // its lock lapsed: delivered again as start 2
       const outcome = await redeemed(server, token);
-      assert.deepEqual(outcome.kind === "answer" && outcome.result.content, [{ type: "text", text: "report twice" }]);
+      assert.deepEqual(outcome.kind === "failure" ? outcome.result.content : outcome, [{
+        type: "text",
+        text: "The instance running this job stopped before it finished",
+      }]);
+      await until(() => aborted, "the first run aborted once it read its entry");
+      open();
       assert.equal(seen.runs, 1);
     } finally {
-      await Promise.all([first.close(), second?.close()]);
+      open();
+      await worker.close();
     }
   });
 

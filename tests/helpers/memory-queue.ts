@@ -1,22 +1,31 @@
 /**
  * A `WorkQueue` in memory, for the tests of queued jobs in one process: it behaves as the contract asks (and
  * passes `workQueueCases()`): `concurrency` runs at once per taker, any number of takers, a job given back
- * (`"again"`) delivered again at once, a rejected one 50 ms later (up to 20 rejections in all), `close()`
- * resolving once its taker's runs have, and a job's progress and logs carried to its watchers (`progress` and `watch`).
+ * (`"again"`) delivered again at once, one asleep (`{ delayMs }`) once its delay has passed, a rejected one 50 ms
+ * later (up to 20 rejections in all), each delivery with its start (one more than the times `stall` handed the job
+ * on as a queue does a job whose worker died), `close()` resolving once its taker's runs have, and a job's progress
+ * and logs carried to its watchers (`progress` and `watch`).
  */
 import type { WorkQueue } from "../../src/types.ts";
 
-/** The queue, the jobs waiting in it, and what runs rejected with. */
+/** The queue, the jobs waiting in it, what runs rejected with, and how a test stalls a job. */
 export interface MemoryQueue {
   readonly queue: WorkQueue;
   readonly jobs: string[];
   readonly rejections: unknown[];
+  /** Delivers a job again as its next start, as a queue does once the lock of a worker that died lapsed. */
+  stall(data: string): void;
+  /** The `{ delayMs }` that runs resolved with, in order. */
+  readonly delays: number[];
 }
 
 /** A queue in memory; `refuseAdd`: every `add` rejects, as a queue out of reach does. */
 export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue {
   const jobs: string[] = [];
   const rejections: unknown[] = [];
+  const delays: number[] = [];
+  /** How often each job's run was cut short (by `stall`): its start is one more. */
+  const stalls = new Map<string, number>();
   const idle = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of idle) wake();
@@ -53,7 +62,12 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
             continue;
           }
           try {
-            if (await run(data) === "again") push(data);
+            const ended = await run(data, (stalls.get(data) ?? 0) + 1);
+            if (ended === "again") push(data);
+            else if (typeof ended === "object") {
+              delays.push(ended.delayMs);
+              setTimeout(() => push(data), ended.delayMs);
+            }
           } catch (error) {
             rejections.push(error); // delivered again later, as BullMQ's backoff does
             if (rejections.length < 20) setTimeout(() => push(data), 50);
@@ -70,5 +84,9 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
       };
     },
   };
-  return { queue, jobs, rejections };
+  const stall = (data: string) => {
+    stalls.set(data, (stalls.get(data) ?? 0) + 1);
+    push(data);
+  };
+  return { queue, jobs, rejections, stall, delays };
 }

@@ -2,7 +2,7 @@
  * An opaque-token `ServerAuth` for tests of what a caller may see and use: each token stands for a
  * subject and its scopes, looked up in a table (as an RFC 7662 introspection would answer).
  */
-import type { ServerAuth } from "../../src/server/auth.ts";
+import { protectedResource, type ServerAuth } from "../../src/auth/mod.ts";
 
 /** The resource these servers protect: the in-process origin, covering every wire. */
 export const RESOURCE = "http://localhost";
@@ -17,13 +17,14 @@ export const TOKENS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * An authentication that accepts {@link TOKENS}.
+ * An authentication that accepts {@link TOKENS}, as `protectedResource()` makes it.
  *
  * @param resource The resource (default {@link RESOURCE}).
+ * @param more More of the `ServerAuth` (`requiredScopes`…).
  * @returns The authentication.
  */
-export function opaqueAuth(resource = RESOURCE): ServerAuth {
-  return {
+export function opaqueAuth(resource = RESOURCE, more: Partial<ServerAuth> = {}): ServerAuth {
+  return protectedResource({
     resource,
     authorizationServers: ["https://auth.example.com"],
     scopesSupported: ["docs:read", "docs:admin"],
@@ -31,7 +32,8 @@ export function opaqueAuth(resource = RESOURCE): ServerAuth {
       const scopes = TOKENS[token];
       return scopes === undefined ? undefined : { subject: token, clientId: "app", scopes: [...scopes] };
     },
-  };
+    ...more,
+  });
 }
 
 /** The `Authorization` header of a token. */

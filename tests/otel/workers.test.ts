@@ -86,7 +86,7 @@ describe("runWorker() with otel() among the server's middleware", () => {
     return span;
   };
 
-  it("spans a completed job in the trace of the call that queued it, and the handler's span inside it", async () => {
+  it("spans a completed job in the trace of the call that queued it, and its declared work's span inside it", async () => {
     const store = createMemoryResultStore();
     const { queue } = memoryQueue();
     const web = instance(store, queue);

@@ -21,6 +21,7 @@ import { type PipedServer, pipeServer } from "../helpers/stdio.ts";
 import { everythingHttp } from "./everything-peer.ts";
 import { gatewayServer, served, waitFor } from "./gateway.ts";
 import type { RemoteProcess } from "./remote-process.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 // deno-lint-ignore no-explicit-any
 type Any = any;
 const V1 = "@modelcontextprotocol/sdk"; // its `.js` subpaths, which Deno's checker does not resolve
@@ -213,12 +214,12 @@ describe("proxy() of server-everything over HTTP: two callers kept apart", () =>
     const gateway = createServer({
       name: "gateway",
       version: "1.0.0",
-      auth: {
+      auth: protectedResource({
         resource: "https://gateway.example.com",
         authorizationServers: ["https://auth.example.com"],
         // Two tokens of Ada's, one of Bob's.
         verify: (token: string): AuthInfo | undefined => ({ subject: token.split("-")[0], token }),
-      },
+      }),
     }).group("everything", everything);
     const as = (token: string, transport: "mcp-lite" | "mcp") =>
       createClient(gateway, { transport, headers: { authorization: `Bearer ${token}` } });

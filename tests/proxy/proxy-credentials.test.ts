@@ -10,6 +10,7 @@ import { createClient } from "../../src/client/mod.ts";
 import type { AuthInfo } from "../../src/core/host.ts";
 import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
 import { type Peer, sdkV2Peer } from "./peers.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 
 const GATEWAY = "https://gateway.example.com";
 const REMOTE = "https://remote.example.com";
@@ -22,12 +23,12 @@ async function gatewayOf(peer: Peer, options: ProxyOptions, stop: AbortSignal) {
   return createServer({
     name: "gateway",
     version: "1.0.0",
-    auth: {
+    auth: protectedResource({
       resource: GATEWAY,
       authorizationServers: ["https://auth.example.com"],
       verify: (token: string): AuthInfo | undefined =>
         AUDIENCES[token] === undefined ? undefined : { subject: "ada", token, claims: { aud: AUDIENCES[token] } },
-    },
+    }),
   }).group("remote", await proxy(peer.url, { ...options, refreshMs: 0, signal: stop }));
 }
 

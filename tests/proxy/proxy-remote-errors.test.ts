@@ -18,6 +18,7 @@ import { serve } from "../../src/server/serve.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { runtimeCommand } from "../helpers/stdio.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 
 const KEY = "QUERY-KEY-91c2";
 const TOKEN = "PROXY-TOKEN-7f3a";
@@ -35,11 +36,11 @@ function gatewayOf(reported: unknown[]): Server {
     version: "1.0.0",
     bindings: [mcpLiteBinding(), mcpBinding(), webtoolsBinding()],
     onError: (error) => void reported.push(error),
-    auth: {
+    auth: protectedResource({
       resource: "https://gateway.example.com",
       authorizationServers: ["https://auth.example.com"],
       verify: (token: string): AuthInfo | undefined => token === "caller-token" ? { subject: "ada", token } : undefined,
-    },
+    }),
   });
 }
 

@@ -15,6 +15,7 @@ import { freePort } from "../helpers/process.ts";
 import { readJsonRpc } from "../helpers/sse.ts";
 import { everythingHttp } from "./everything-peer.ts";
 import type { RemoteProcess } from "./remote-process.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 
 /** A request the proxy sent the remote: its method, `Authorization`, session and revision. */
 interface Sent {
@@ -69,11 +70,11 @@ describe("proxy() cancelling a remote task started with the caller's credentials
       name: "gateway",
       version: "1.0.0",
       secret: SECRET,
-      auth: {
+      auth: protectedResource({
         resource: "https://gateway.example.com",
         authorizationServers: ["https://auth.example.com"],
         verify: (token: string): AuthInfo | undefined => token === "ada" ? { subject: "ada", token } : undefined,
-      },
+      }),
     }).group(
       "everything",
       await proxy(remote.url, {

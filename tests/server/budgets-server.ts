@@ -16,6 +16,7 @@ import { declareBodyLimit } from "../../src/runtime/body-bound.ts";
 import { attachListener } from "../../src/server/listener.ts";
 import { budgetsOf } from "../../src/core/runtime.ts";
 import { registryOf } from "../../src/core/registry.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 
 let release!: () => void;
 const released = new Promise<void>((resolve) => release = resolve);
@@ -25,11 +26,11 @@ const server = createServer({
   version: "1.0.0",
   secret: "a test secret of thirty-two bytes!",
   limits: JSON.parse(process.argv[2] ?? "{}"),
-  auth: {
+  auth: protectedResource({
     resource: "http://127.0.0.1/",
     authorizationServers: ["https://auth.example"],
     verify: (token) => ({ subject: token, scopes: [] }),
-  },
+  }),
 }).tool(
   defineTool("hold").describe("Waits ms, then answers the length of data")
     .input(v.object({ data: v.string(), ms: v.number() }))

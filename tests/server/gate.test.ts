@@ -13,7 +13,7 @@ import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 
 const RESOURCE = "https://api.example.com";
 const METADATA = `${RESOURCE}/.well-known/oauth-protected-resource`;
-const gate = createGate({ auth: { ...opaqueAuth(RESOURCE), requiredScopes: ["docs:read"] } });
+const gate = createGate({ auth: opaqueAuth(RESOURCE, { requiredScopes: ["docs:read"] }) });
 const request = (headers: Record<string, string> = {}) => new Request(`${RESOURCE}/mcp`, { headers });
 
 /** What `gate.authenticate` rejected with. */
@@ -51,6 +51,17 @@ describe("the gate without auth", () => {
   it("takes cors()'s value: a plain object of options is refused with a TypeError", () => {
     const plain = { origins: ["https://app.example"] } as unknown as Parameters<typeof createGate>[0]["cors"];
     assert.throws(() => createGate({ cors: plain }), TypeError, "takes cors({ origins })");
+  });
+
+  it("takes what protectedResource() makes: a plain ServerAuth is refused with a TypeError naming the import", () => {
+    const { resource, authorizationServers, verify } = opaqueAuth(RESOURCE); // the fields, without the code
+    assert.throws(
+      () => createGate({ auth: { resource, authorizationServers, verify } }),
+      (error: Error) =>
+        error instanceof TypeError &&
+        error.message.startsWith("createServer({ auth }) takes protectedResource({ ... })") &&
+        error.message.includes('import { protectedResource } from "@mcplite/sdk/auth"'),
+    );
   });
 });
 

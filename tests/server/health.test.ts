@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createServer, serve } from "../../mod.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 
 /** A protected server: every route needs a bearer token this never accepts. */
 function protectedServer(health: boolean | { path?: string } | undefined) {
@@ -13,11 +14,11 @@ function protectedServer(health: boolean | { path?: string } | undefined) {
     name: "probed",
     version: "2.1.0",
     health,
-    auth: {
+    auth: protectedResource({
       resource: "https://mcp.example.com",
       authorizationServers: ["https://auth.example.com"],
       verify: () => undefined,
-    },
+    }),
   });
 }
 

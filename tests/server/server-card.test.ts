@@ -17,6 +17,7 @@ import addFormats from "ajv-formats";
 import { createServer, serve } from "../../mod.ts";
 import { node22, NODE22_MISSING } from "../helpers/node22.ts";
 import { ROOT, run } from "../helpers/process.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 
 const CARD_SCHEMA = JSON.parse(readFileSync(new URL("./fixtures/server-card.schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ strict: false });
@@ -120,11 +121,11 @@ describe("the server card", () => {
 
   it("serves a protected server's card without a token, at its resource's origin, naming the header to send", async () => {
     const server = weather({
-      auth: {
+      auth: protectedResource({
         resource: "https://mcp.example.com/mcp",
         authorizationServers: ["https://auth.example.com"],
         verify: () => undefined,
-      },
+      }),
     });
     const response = await server.fetch(new Request("http://10.0.0.5:8080/.well-known/mcp/server-card.json"));
     assert.equal(response.status, 200);

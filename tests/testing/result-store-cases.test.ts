@@ -17,10 +17,10 @@ async function failureOf(store: ResultStore, name: RegExp, maxBytes?: number): P
 describe("resultStoreCases", () => {
   it("passes the memory store, and leaves out the bound's case when the store has no bound", async () => {
     const bounded = resultStoreCases(() => createMemoryResultStore({ maxBytes: 1 << 16 }), { maxBytes: 1 << 16 });
-    assert.equal(bounded.length, 5);
+    assert.equal(bounded.length, 6); // the journal's case (work.step()) among them
     for (const { name, run } of bounded.filter((c) => !/expires/.test(c.name))) await assert.doesNotReject(run, name);
     const unbounded = resultStoreCases(() => createMemoryResultStore());
-    assert.deepEqual(unbounded.map((c) => c.name), bounded.slice(0, 4).map((c) => c.name));
+    assert.deepEqual(unbounded.map((c) => c.name), bounded.slice(0, 5).map((c) => c.name));
   });
 
   it("fails a store where the last writer wins, naming the entry it replaced", async () => {
@@ -65,6 +65,15 @@ describe("resultStoreCases", () => {
       String(await failureOf(lossy, /reads back/)),
       /the entry written: expected \{"at":1,"status":"working"\}/,
     );
+    // A store that drops a completed entry's structured content: the journal's steps would run again.
+    const forgetful: ResultStore = {
+      ...memory,
+      get: async (id) => {
+        const entry = await memory.get(id);
+        return entry?.status === "completed" ? { ...entry, result: { content: entry.result.content } } : entry;
+      },
+    };
+    assert.match(String(await failureOf(forgetful, /journal/)), /a later start's read: expected "/);
     const unbounded = createMemoryResultStore();
     assert.match(
       String(await failureOf(unbounded, /larger than its bound/, 1_000)),

@@ -55,6 +55,52 @@ describe("workQueueCases", () => {
     assert.match(String(error), /close\(\) resolved while its taker's run was still in progress/);
   });
 
+  it("fails a queue that counts a rejected run as a start (BullMQ's attemptsMade), naming the start it gave", async () => {
+    const error = await failureOf((queue) => {
+      const rejected = new Map<string, number>();
+      return {
+        ...queue,
+        take: (run, options) =>
+          queue.take((data, start) =>
+            run(data, start + (rejected.get(data) ?? 0)).catch((e) => {
+              rejected.set(data, (rejected.get(data) ?? 0) + 1);
+              throw e;
+            }), options),
+      };
+    }, /when its run rejects/);
+    assert.match(String(error), /not delivered as its first start: conformance-[\w-]+ delivered as start 2/);
+  });
+
+  it("fails a queue that drops a job whose run asked to be delivered again after a delay", async () => {
+    const error = await failureOf(
+      (queue) => ({
+        ...queue,
+        take: (run, options) =>
+          queue.take(async (data, start) => {
+            const ended = await run(data, start);
+            return typeof ended === "object" ? "done" : ended;
+          }, options),
+      }),
+      /once the delay its run resolved with has passed/,
+    );
+    assert.match(String(error), /the sleeper again: not within 20000 ms/);
+  });
+
+  it("fails a queue that delivers a job asleep again at once, not after its delay", async () => {
+    const error = await failureOf(
+      (queue) => ({
+        ...queue,
+        take: (run, options) =>
+          queue.take(async (data, start) => {
+            const ended = await run(data, start);
+            return typeof ended === "object" ? "again" : ended;
+          }, options),
+      }),
+      /once the delay its run resolved with has passed/,
+    );
+    assert.match(String(error), /delivered again \d+ ms after asking for 1500 ms/);
+  });
+
   it("fails a queue with progress but no watch, and one whose watcher gets another job's progress", async () => {
     const half = await failureOf((queue) => ({ ...queue, progress: () => {}, watch: undefined }), /progress/);
     assert.match(String(half), /one of progress and watch without the other/);

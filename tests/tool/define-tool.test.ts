@@ -120,13 +120,16 @@ describe("defineTool", () => {
     }
   });
 
-  it("checks .longRunning({ retry }): 1 to 100 starts, a backoff from 0 to an hour", () => {
+  it("checks .longRunning({ retry }) as a server adds the tool: 1 to 100 starts, a backoff from 0 to an hour", () => {
     const tool = defineTool("reindex").describe("Reindexes");
-    assert.deepEqual(tool.longRunning({ retry: { attempts: 3, backoffMs: 500 } }).handle(() => "").longRunning, {
+    const added = (retry: { attempts: number; backoffMs?: number }) =>
+      createServer({ name: "s", version: "1", secret: "a secret of at least thirty-two bytes!" })
+        .tool(tool.longRunning({ retry }).defer(() => ""));
+    assert.deepEqual(added({ attempts: 3, backoffMs: 500 }).tools[0]?.longRunning, {
       retry: { attempts: 3, backoffMs: 500 },
     });
     for (const retry of [{ attempts: 0 }, { attempts: 1.5 }, { attempts: 101 }, { attempts: 2, backoffMs: -1 }]) {
-      assert.throws(() => tool.longRunning({ retry }), /tool "reindex": retry\./);
+      assert.throws(() => added(retry), /tool "reindex": retry\./);
     }
   });
 

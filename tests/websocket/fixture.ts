@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { createServer, defineTool, mcpLiteBinding } from "../../mod.ts";
+import { protectedResource } from "../../src/auth/mod.ts";
 import { ErrorCode, ProtocolError, ToolError } from "../../src/errors/mod.ts";
 import { webSocketBinding } from "../../src/websocket/mod.ts";
 import { connectionTools } from "../helpers/connection-tools.ts";
@@ -23,11 +24,11 @@ export function fixture(auth = false) {
     version: "1.0.0",
     bindings: [mcpLiteBinding(), webSocketBinding({ maxMessageBytes: 2048 })],
     auth: auth
-      ? {
+      ? protectedResource({
         resource: "http://127.0.0.1/",
         authorizationServers: ["https://auth.example"],
         verify: (token) => (token === "good.token" ? { subject: "ada", scopes: [] } : undefined),
-      }
+      })
       : undefined,
   })
     .use(async (call, next) => {

@@ -29,16 +29,17 @@ import { errorToConnectError } from "./status.ts";
  * import { createRouterTransport } from "@connectrpc/connect";
  * import { createClient } from "@connectrpc/connect";
  * import { createServer } from "../../../mod.ts";
+ * import { protectedResource } from "../../auth/mod.ts";
  * import { attachListener } from "../../binding.ts";
  * import { MCPLite } from "./messages.ts";
  * import { createGrpcRoutes } from "./service.ts";
  * import { authInterceptor } from "./auth-interceptor.ts";
  *
- * const auth = {
+ * const auth = protectedResource({
  *   resource: "https://api.example.com",
  *   authorizationServers: ["https://auth.example.com"],
  *   verify: (token: string) => (token === "good" ? { subject: "ada", scopes: [] } : undefined),
- * };
+ * });
  * const { core, gate } = attachListener(createServer({ name: "demo", version: "1.0.0", auth }));
  * const transport = createRouterTransport(createGrpcRoutes(core), { router: { interceptors: [authInterceptor(gate)] } });
  * const client = createClient(MCPLite, transport);

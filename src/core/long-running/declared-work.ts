@@ -18,6 +18,7 @@ import type { AnyTool } from "../tool.ts";
 import { isToolPromise } from "../tool-promise.ts";
 import { TRACE_PARENT } from "../trace-context.ts";
 import { Journal } from "./journal.ts";
+import { checkLongRunning } from "./check-long-running.ts";
 import type { WorkContext } from "./work-context.ts";
 import type { ServerLogger } from "../logger.ts";
 
@@ -165,5 +166,23 @@ export class WorkCallContext extends ToolCallContext implements WorkContext {
 
   sleep(ms: number): Promise<void> {
     return this.#journal.sleep(ms, this.signal);
+  }
+}
+
+/**
+ * Checks a long-running tool as a server adds it: a worker, and a retry, run only declared work (`.defer()`), so a
+ * tool whose handler can only defer inline work (`ctx.defer(async () => …)`: no `.defer()`, no `.redeem()`) is refused
+ * where it would need its handler run again.
+ *
+ * @param tool The tool, long-running.
+ * @param continuations The server's deferred-work machinery (its queue).
+ * @throws {TypeError} When the tool asks for `retry`, or the server has a queue, and it declares no work; a
+ *   `RangeError` or `TypeError` for `.longRunning()` options out of their ranges (`checkLongRunning()`).
+ */
+export function admitTool(tool: AnyTool, continuations: { readonly queue?: unknown }): void {
+  checkLongRunning(tool.name, tool.longRunning!);
+  if (tool.mode !== "handle" || tool.work !== undefined || tool.onRedeem !== undefined) return;
+  if (tool.longRunning?.retry !== undefined || continuations.queue !== undefined) {
+    throw new TypeError(`tool "${tool.name}": with retry or a queue, declare its work with .defer()`);
   }
 }

@@ -77,6 +77,7 @@ export class Journal {
    * @param ms How long to sleep.
    * @param signal Aborts the sleep in process.
    * @returns When the time has passed.
+   * @throws {RangeError} For `ms` out of 0–2^31 − 1, or a wake time past the job's expiry.
    */
   async sleep(ms: number, signal: AbortSignal): Promise<void> {
     if (!(ms >= 0 && ms < 2 ** 31)) throw new RangeError("work.sleep(): ms is from 0 to 2^31 - 1");
@@ -85,6 +86,10 @@ export class Journal {
     const key = this.#key(name);
     const { now, fresh, queued } = this.#options;
     const recorded = fresh ? undefined : valueOf(await this.#options.store.get(key));
+    if (recorded === undefined && now() + ms >= this.#options.expiresAt) {
+      // It would wake after its job's entry (and token) expired: nothing could collect its result.
+      throw new RangeError("work.sleep(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
+    }
     const until = recorded === undefined ? await this.#record(key, name, now() + ms) as number : recorded.v as number;
     const left = until - now();
     if (left <= 0) return;

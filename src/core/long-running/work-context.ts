@@ -57,6 +57,8 @@ export interface WorkContext<TConfig = unknown>
    *
    * @param ms How long, in ms.
    * @returns When the time has passed.
+   * @throws {RangeError} When the job would wake after its entry expired (the tool's `ttlMs`, one hour by default):
+   *   nothing could collect its result then.
    */
   sleep(ms: number): Promise<void>;
 }

@@ -1,10 +1,10 @@
 /**
- * The checks `.longRunning()` makes of its options when the tool is defined: the task support named, and each
- * number within its range, so that a wrong value fails at startup rather than on a call.
+ * The checks a server with long-running support makes of a tool's `.longRunning()` options as it adds the tool:
+ * the task support named, each number within its range, so that a wrong value fails at startup, not on a call.
  *
  * @module
  */
-import type { LongRunningOptions } from "../core/tool.ts";
+import type { LongRunningOptions } from "../tool.ts";
 
 /** The most starts a retried job may have. */
 const MAX_ATTEMPTS = 100;

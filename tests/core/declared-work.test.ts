@@ -1,0 +1,129 @@
+/**
+ * A tool's declared work (`.defer((input, work) => …)`): what a call starts, what a handler before it hands over
+ * (`ctx.defer(input)`), what a server refuses where only declared work can run (a queue, `retry`), and the
+ * middleware's `work` hook around it, in process and on a worker in this process.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import * as v from "valibot";
+import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+import type { CallOutcome, Middleware } from "../../mod.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
+import { SECRET, waitFor } from "../helpers/long-running.ts";
+
+type Caller = { call(name: string, args: unknown): Promise<CallOutcome> };
+
+/** Redeems a promise until it ends (bounded), and gives its final outcome. */
+async function ended(server: Caller, first: CallOutcome): Promise<CallOutcome> {
+  assert.equal(first.kind, "promise", JSON.stringify(first));
+  let outcome: CallOutcome = first;
+  await waitFor(async () => {
+    outcome = await server.call("redeem", { promise: (first as { token: string }).token });
+    return outcome.kind !== "promise";
+  });
+  return outcome;
+}
+
+const textOf = (outcome: CallOutcome) =>
+  outcome.kind === "answer" || outcome.kind === "failure"
+    ? (outcome.result.content[0] as { text?: string } | undefined)?.text
+    : undefined;
+
+describe("declared work (.defer())", () => {
+  it("answers each call with a promise whose job runs the work with the arguments, a handler first handing input", async () => {
+    let handled = 0;
+    const report = defineTool("report").describe("Reports").input(v.object({ id: v.string() }))
+      .defer(({ id }, work) => `report ${id}, start ${work.attempt}, job ${work.jobId.length > 0}`);
+    const approved = defineTool("approved").describe("Approves").input(v.object({ id: v.string() }))
+      .defer((input: { id: string; by: string }) => `${input.id} approved by ${input.by}`)
+      .handle(({ id }, ctx) => {
+        handled++;
+        return ctx.defer({ id, by: "ada" });
+      });
+    const server = createServer({ name: "s", version: "1", secret: SECRET }).tool(report).tool(approved);
+    assert.equal(
+      textOf(await ended(server, await server.call("report", { id: "q3" }))),
+      "report q3, start 1, job true",
+    );
+    assert.equal(textOf(await ended(server, await server.call("approved", { id: "x" }))), "x approved by ada");
+    assert.equal(handled, 1);
+    assert.throws(() => defineTool("bad").defer("not a function" as never), /\.defer\(\) needs a function/);
+  });
+
+  it("refuses a .longRunning() tool that can only defer inline work, with a queue or with retry", () => {
+    const inline = (retry?: { attempts: number }) =>
+      defineTool("inline").describe("Defers inline").longRunning(retry && { retry })
+        .handle((_, ctx) => ctx.defer(() => "done"));
+    const queued = () =>
+      createServer({
+        name: "q",
+        version: "1",
+        secret: SECRET,
+        resultStore: createMemoryResultStore(),
+        queue: memoryQueue().queue,
+      });
+    const plain = () => createServer({ name: "p", version: "1", secret: SECRET });
+    const message = /tool "inline": with retry or a queue, declare its work with \.defer\(\)/;
+    assert.throws(() => queued().tool(inline()), message);
+    assert.throws(() => plain().tool(inline({ attempts: 2 })), message);
+    plain().tool(inline()); // in process, at most once: inline work keeps working
+    queued().tool(
+      defineTool("promised").describe("Continues").handle((_, ctx) => ctx.promise({ state: 1 }))
+        .redeem(() => "continued"),
+    ); // a continuation needs no declared work
+  });
+
+  it("fails a call whose handler hands input to work the tool does not declare, or whose work answers a promise", async () => {
+    const server = createServer({ name: "s", version: "1", secret: SECRET, logger: false })
+      .tool(defineTool("undeclared").describe("No work").longRunning().handle((_, ctx) => ctx.defer({ n: 1 })))
+      .tool(
+        defineTool("promising").describe("Promises").defer((_, work) =>
+          (work as never as {
+            promise(o: unknown): unknown;
+          }).promise({ state: 1 })
+        ),
+      );
+    const undeclared = await server.call("undeclared", {});
+    assert.equal(undeclared.kind, "failure", JSON.stringify(undeclared));
+    const promising = await ended(server, await server.call("promising", {}));
+    assert.equal(promising.kind, "failure", JSON.stringify(promising));
+  });
+
+  it("refuses a sleep that would wake after the job's entry expired, failing the job with the advice", async () => {
+    const napper = defineTool("napper").describe("Naps too long").longRunning({ ttlMs: 60_000 })
+      .defer(async (_, work) => (await work.sleep(120_000), "woke"));
+    const server = createServer({ name: "s", version: "1", secret: SECRET, logger: false }).tool(napper);
+    const outcome = await ended(server, await server.call("napper", {}));
+    assert.equal(outcome.kind, "failure", JSON.stringify(outcome));
+    assert.match(textOf(outcome) ?? "", /the job expires first; give the tool a longer \.longRunning\(\{ ttlMs \}\)/);
+  });
+
+  it("wraps each start of the work in the middleware's work hooks, outermost first, on a worker too", async () => {
+    const seen: string[] = [];
+    const hook = (name: string): Middleware =>
+      Object.assign((_call: unknown, next: () => Promise<unknown>) => next(), {
+        work: async (work: { tool: string; attempt: number }, next: () => Promise<unknown>) => {
+          seen.push(`${name} in ${work.tool} ${work.attempt}`);
+          const value = await next();
+          seen.push(`${name} out`);
+          return value;
+        },
+      });
+    const tool = defineTool("job").describe("A job").defer(() => (seen.push("work"), "done"));
+    const here = createServer({ name: "here", version: "1", secret: SECRET }).use(hook("a")).use(hook("b")).tool(tool);
+    assert.equal(textOf(await ended(here, await here.call("job", {}))), "done");
+    assert.deepEqual(seen, ["a in job 1", "b in job 1", "work", "b out", "a out"]);
+    seen.length = 0;
+    const queue = memoryQueue().queue;
+    const store = createMemoryResultStore();
+    const queued = createServer({ name: "queued", version: "1", secret: SECRET, resultStore: store, queue })
+      .use(hook("a")).tool(tool);
+    const worker = runWorker(queued);
+    try {
+      assert.equal(textOf(await ended(queued, await queued.call("job", {}))), "done");
+      assert.deepEqual(seen, ["a in job 1", "work", "a out"]);
+    } finally {
+      await worker.close();
+    }
+  });
+});
