@@ -1,11 +1,10 @@
 /**
- * A {@link WorkQueue} on BullMQ: a job is added with the entry id as its `jobId`; a worker holds a lock on
- * each job it runs, and BullMQ's stalled-job check moves a job whose lock lapsed (its worker died) back to
- * the queue, however often, counting it (`stalledCounter`: the start is one more, and the server ends a job its
- * tool's `retry` allows no more). A job given back at shutdown goes back at once (`moveToWait`), a sleeping one
- * delayed (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool and call id
- * beside the sealed job, its progress a percentage; followers get each update as sent, as a queue event of its own.
- * Why: docs/guides/many-instances.md ("Workers: a queue").
+ * A {@link WorkQueue} on BullMQ (the entry id its `jobId`): a worker holds a lock on each job it runs, and BullMQ's
+ * stalled-job check moves a job whose lock lapsed (its worker died) back to the queue, counting it (`stalledCounter`:
+ * the next start). A job given back at shutdown goes back at once (`moveToWait`), a sleeping one delayed
+ * (`moveToDelayed`), neither counted. In BullMQ's boards a job is named after its tool, its tool and call id beside the
+ * sealed job, its progress a percentage; followers get each update as a queue event of its own. Why:
+ * docs/guides/many-instances.md ("Workers: a queue").
  *
  * @module
  */
@@ -169,7 +168,7 @@ export function bullmqQueue(options: {
           // Its start: one more than the times its lock lapsed (a run given back, asleep or rejected counts none).
           const ended = closing
             ? "again"
-            : await run((job.data as Partial<JobData> | null)?.data as string, start(job));
+            : await run((job.data as Partial<JobData> | null)?.data as string, start(job), job.attemptsStarted <= 1);
           if (ended === "refused") {
             // Failed at once, never tried again, and kept (keepFailedMs) for an operator to look at.
             throw new UnrecoverableError("refused: not a job this server made");

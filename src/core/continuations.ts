@@ -13,6 +13,7 @@ import { isInputAnswer } from "./call-sink.ts";
 import { guardStore, isUnavailable } from "./guarded-store.ts";
 import { storeOnce } from "./store-once.ts";
 import { Job } from "./job.ts";
+import { EntryChecks } from "./entry-checks.ts";
 import { runJob, type RunOptions } from "./job-run.ts";
 import { failureResult } from "./result.ts";
 import { createMemoryResultStore, hasEnded, type ResultStore, type StoredResult } from "./result-store.ts";
@@ -133,9 +134,8 @@ export class Continuations implements Tokens {
   readonly #runs = new Map<string, Promise<void>>();
   readonly #pollMs: number | undefined;
   readonly #leaseMs: number | undefined;
-  /** The queued jobs running here, with when each started: the long ones' entries are read for a cancellation. */
-  readonly #queued = new Map<Job, number>();
-  #checking: ReturnType<typeof setInterval> | undefined;
+  /** The queued jobs running here: the long ones' entries are read for a cancellation made elsewhere. */
+  readonly #checks: EntryChecks;
 
   /**
    * Creates the machinery; the server does this once, from its options.
@@ -158,6 +158,7 @@ export class Continuations implements Tokens {
     this.#pollMs = options.results === undefined ? undefined : SHARED_POLL_MS;
     this.#leaseMs = options.results === undefined ? undefined : options.leaseMs ?? 5_000;
     if (this.#leaseMs !== undefined && !(this.#leaseMs > 0)) throw new RangeError("leaseMs must be positive");
+    this.#checks = new EntryChecks(this.results, this.codec.now, (this.#leaseMs ?? 5_000) / 3);
     this.queue = options.queue;
     if (this.queue !== undefined && options.results === undefined) {
       throw new TypeError("a queue needs a result store its workers share (resultStore)");
@@ -227,9 +228,10 @@ export class Continuations implements Tokens {
     bind?.(job);
     const abort = () => job.controller.abort(stop!.reason);
     stop?.addEventListener("abort", abort, { once: true });
-    const heartbeat = queued ? this.#check(job, at, onError) : this.#heartbeat(job, onError);
-    const running = runJob(this, job, work, ttlMs, options, () => this.#running.delete(id)).finally(() => {
-      if (queued) this.#unchecked(job);
+    if (queued) this.#checks.add(job, at, onError);
+    const heartbeat = queued ? undefined : this.#heartbeat(job, onError);
+    const running = runJob(this, job, work, ttlMs, options, () => this.#running.delete(id), queued).finally(() => {
+      if (queued) this.#checks.remove(job);
       else clearInterval(heartbeat);
       this.#runs.delete(id);
       stop?.removeEventListener("abort", abort);
@@ -411,35 +413,6 @@ export class Continuations implements Tokens {
       ttlMs,
     );
     return true;
-  }
-
-  /**
-   * Watches a queued job for a cancellation made elsewhere: one timer per process, every third of `leaseMs`,
-   * reads the entry of each job that has run that long (a read, no write); an entry ended meanwhile aborts the job,
-   * one the store lost is written again. Returns nothing to clear: {@link Continuations.#unchecked} does it.
-   */
-  #check(job: Job, at: number, onError?: (error: unknown) => void): undefined {
-    const everyMs = Math.max(1, Math.floor((this.#leaseMs ?? 5_000) / 3));
-    this.#queued.set(job, at);
-    this.#checking ??= unrefTimer(setInterval(() => {
-      const since = this.codec.now() - everyMs;
-      for (const [job, at] of this.#queued) {
-        if (at > since) continue; // a short job ends before anyone need read its entry
-        this.results.get(job.id).then((entry) => {
-          if (entry === undefined) return job.refresh(); // a store restarted empty: the job shows again
-          if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
-        }).catch((error) => isUnavailable(error) || onError?.(error)); // an outage is reported once
-      }
-    }, everyMs));
-    return undefined;
-  }
-
-  /** Stops watching a queued job; the timer stops with the last one. */
-  #unchecked(job: Job): void {
-    this.#queued.delete(job);
-    if (this.#queued.size > 0) return;
-    clearInterval(this.#checking);
-    this.#checking = undefined;
   }
 
   /**

@@ -56,8 +56,9 @@ export interface RunOptions {
  * @param ttlMs How long a failure written here lasts.
  * @param options Where errors go, the shaping of the result, the time limit.
  * @param ended Called once the work has ended, before the final write (which its lease outlives).
- * @returns When the final entry is written (or given up); the {@link DurableSleep} the work rejected with, if it
- *   did: then nothing is written, and its queued runner has the queue deliver the job again when it wakes.
+ * @param queued Whether a queue runs the job: a {@link DurableSleep} the work rejects with is then no failure.
+ * @returns When the final entry is written (or given up); with `queued`, the {@link DurableSleep} the work rejected
+ *   with, if it did: then nothing is written, and its queued runner has the queue deliver the job again when it wakes.
  */
 export async function runJob(
   c: { readonly results: ResultStore; readonly codec: { readonly now: () => number } },
@@ -66,6 +67,7 @@ export async function runJob(
   ttlMs: number,
   options: RunOptions,
   ended: () => void,
+  queued = false,
 ): Promise<DurableSleep | undefined> {
   const { onError, onFailure, shape = resultFromValue, timeoutMs = DEFAULT_JOB_TIMEOUT_MS } = options;
   const { results: store, codec: { now } } = c;
@@ -82,7 +84,7 @@ export async function runJob(
     entry = { status: "completed", result: await shape(value), at: now() };
   } catch (error) {
     // A durable sleep (a queued job's `work.sleep()`): no end, nothing written; the job runs again at its wake time.
-    if (error instanceof DurableSleep && !signal.aborted) return error;
+    if (queued && error instanceof DurableSleep && !signal.aborted) return error;
     // The work threw, or its value cannot be its result (the tool's output check): a failure. Timed out: it ends
     // as such, whatever the work threw as its signal aborted. Cut: no failure to report.
     if (!cut()) entry = { ...storedFailure(signal.aborted ? timedOut : error, onFailure), at: now() };

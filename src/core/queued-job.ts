@@ -22,7 +22,6 @@ import { resultOf } from "./output.ts";
 import type { Registry } from "./registry.ts";
 import { failureResult } from "./result.ts";
 import { hasEnded, type StoredResult } from "./result-store.ts";
-import { sleep } from "../internal/sleep.ts";
 import type { DurableSleep } from "../jobs/durable-sleep.ts";
 import type { AnyTool } from "./tool.ts";
 import { QUEUED_JOB, TRACE_PARENT } from "./trace-context.ts";
@@ -163,7 +162,8 @@ export type WarnOnce = (message: string) => void;
  *
  * @param registry The worker's registry (the same server module as the instance that queued it).
  * @param data The job, as queued.
- * @param start Which start of the job this delivery is, from 1, as the queue counts them (`WorkQueue.take`).
+ * @param delivery Which start of the job this delivery is, from 1, as the queue counts them, and whether it is the
+ *   job's first delivery of all (`WorkQueue.take`).
  * @param queue The queue handle the job was taken from: its progress goes there (the handle running it).
  * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
  * @param watch What telemetry hears of the job, when there is telemetry.
@@ -178,7 +178,7 @@ export type WarnOnce = (message: string) => void;
 export async function runQueuedJob(
   registry: Registry,
   data: string,
-  start: number,
+  delivery: { readonly start: number; readonly first?: boolean },
   queue: WorkQueue,
   stop: AbortSignal,
   watch?: JobWatch,
@@ -186,7 +186,7 @@ export async function runQueuedJob(
 ): Promise<"done" | "again" | "refused" | { readonly delayMs: number }> {
   let ended: Ended;
   try {
-    ended = await runJob(registry, data, start, queue, stop, watch, warn);
+    ended = await runJob(registry, data, delivery, queue, stop, watch, warn);
   } catch (error) {
     watch?.end("failed", undefined, error);
     throw error;
@@ -211,7 +211,7 @@ interface Ended {
 async function runJob(
   registry: Registry,
   data: string,
-  start: number,
+  { start, first }: { readonly start: number; readonly first?: boolean },
   queue: WorkQueue,
   stop: AbortSignal,
   watch: JobWatch | undefined,
@@ -263,17 +263,16 @@ async function runJob(
   const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
   const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
   const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
-  const begun = { id: state.d, attempt: start, expiresAt, fresh: false, queued: true };
+  // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
+  const backoffMs = start > 1 ? retry?.backoffMs : undefined;
+  // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs };
   const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
   const report = (error: unknown) => registry.runtime.onError?.(error);
-  const backoffMs = start > 1 ? retry?.backoffMs ?? 0 : 0;
   let sink: CallSink = {};
   const slept = await c.runQueued(
     state.d,
-    async (signal) => {
-      if (backoffMs > 0) await sleep(backoffMs, signal); // a timer's turn costs a first start 1–2 ms
-      return await runDeclaredWork(registry, owner, origin, begun, sink, signal);
-    },
+    (signal) => runDeclaredWork(registry, owner, origin, begun, sink, signal),
     ttlMs,
     {
       onError: report,

@@ -118,8 +118,9 @@ export interface WorkQueue {
    * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed. Any number
    * of takers, on any number of handles, share the jobs.
    *
-   * @param run Runs one job, given its data and which start of it this delivery is (from 1; see
-   *   "Starts" above): resolves `"done"` when the job ended (the queue drops it for good), `"again"`
+   * @param run Runs one job, given its data, which start of it this delivery is (from 1; see "Starts"
+   *   above) and, optionally, whether it is the job's first delivery of all (no run of it began before, however
+   *   that run ended: the server then reads no journal before the work's steps; absent, it reads it): resolves `"done"` when the job ended (the queue drops it for good), `"again"`
    *   when the worker stopped it to shut down (the queue delivers it again at once, to another taker if
    *   this one is closing), `{ delayMs }` when the job waits (a durable sleep: the queue delivers it again
    *   once `delayMs` has passed, holding no slot meanwhile), `"refused"` when it is not a job the server
@@ -133,7 +134,11 @@ export interface WorkQueue {
    *   another taker) and resolves once every `run` it started has settled and the queue has acted on it.
    */
   take(
-    run: (data: string, start: number) => Promise<"done" | "again" | "refused" | { readonly delayMs: number }>,
+    run: (
+      data: string,
+      start: number,
+      first?: boolean,
+    ) => Promise<"done" | "again" | "refused" | { readonly delayMs: number }>,
     options: { readonly concurrency: number; readonly warn?: (message: string) => void },
   ): { close(): Promise<void> };
   /**

@@ -1,20 +1,17 @@
 /**
- * The behaviour every `WorkQueue` promises the server and its workers, as test cases any runner runs
- * (`node:test`, `Deno.test`, `bun:test`, Vitest): a job is kept until a taker starts, delivered with its data
- * and its start, to one run at a time, at most `concurrency` at once per taker, again when its run rejects or
- * gives it back (the same start), again once the delay it asked for has passed, holding no slot meanwhile, and
- * never again once it is done; `close()` stops a taker and waits for its runs; progress reaches a watcher on
- * another handle. The in-memory queue of this repository's tests and `bullmqQueue()` (on Redis and on
- * PostgreSQL) pass them; a queue of your own runs them the same way.
+ * The behaviour every `WorkQueue` promises the server and its workers, as test cases any runner runs (`node:test`,
+ * `Deno.test`, `bun:test`, Vitest): a job kept until a taker starts, delivered with its data and start, to one run at
+ * a time, at most `concurrency` at once per taker; again when its run rejects or gives it back, or once the delay it
+ * asked for has passed; never again once done; `close()` waits for its runs; progress reaches a watcher elsewhere.
+ * The in-memory queue of this repository's tests and `bullmqQueue()` (Redis, PostgreSQL) pass them.
  *
  * @module
  */
 import type { WorkQueue } from "../core/work-queue.ts";
 import { canonicalJson } from "../internal/canonical-json.ts";
 import { settlesWithin, sleep } from "../internal/sleep.ts";
+import { allOf, Bench, deliveredExactly, idOf, intact, Seen, WAIT_MS } from "./work-queue-bench.ts";
 
-/** How long a case waits for any one thing the queue should do, in ms. */
-const WAIT_MS = 20_000;
 /** How long a case watches for a delivery that must not come (a finished job again), in ms. */
 const QUIET_MS = 1_000;
 /** How long a case's job sleeps (`{ delayMs }`), in ms. */
@@ -26,158 +23,6 @@ const AWKWARD = `"quoted" 'single' \\back\\slash %s $1 {"json":[1]} ;-- <tag> & 
 
 /** A job's update, as `WorkQueue.progress` carries it: its progress, or a log line. */
 type Update = Parameters<NonNullable<WorkQueue["progress"]>>[1];
-
-/** A job of a case: its id, and its data (the id, a space, then what it carries). */
-interface Job {
-  readonly id: string;
-  readonly data: string;
-}
-
-/** The id a job's data starts with. */
-const idOf = (data: string) => data.slice(0, data.indexOf(" "));
-
-/** What a case saw, in order, and a bounded wait until it has seen enough. */
-class Seen<T> {
-  readonly items: T[] = [];
-  readonly #waiters = new Set<() => void>();
-
-  /** Records `item` and wakes the waits. */
-  add(item: T): void {
-    this.items.push(item);
-    for (const check of this.#waiters) check();
-  }
-
-  /**
-   * Resolves once `ready` holds; rejects when `ready` throws (the queue did something it must not) or after
-   * `WAIT_MS`, saying `what` did not happen.
-   */
-  until(ready: (items: readonly T[]) => boolean, what: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.#waiters.delete(check);
-      };
-      const check = () => {
-        try {
-          if (!ready(this.items)) return;
-          end();
-          resolve();
-        } catch (error) {
-          end();
-          reject(error);
-        }
-      };
-      const timer = setTimeout(() => {
-        end();
-        reject(new Error(`${what}: not within ${WAIT_MS} ms`));
-      }, WAIT_MS);
-      this.#waiters.add(check);
-      check();
-    });
-  }
-}
-
-/** How many times each id was delivered. */
-function counts(deliveries: readonly string[]): Map<string, number> {
-  const byId = new Map<string, number>();
-  for (const data of deliveries) byId.set(idOf(data), (byId.get(idOf(data)) ?? 0) + 1);
-  return byId;
-}
-
-/** Fails the case unless each of `jobs` was delivered exactly `times` times, and nothing else was. */
-function deliveredExactly(deliveries: readonly string[], jobs: readonly Job[], times: number, what: string): void {
-  const byId = counts(deliveries);
-  for (const job of jobs) {
-    const n = byId.get(job.id) ?? 0;
-    if (n !== times) throw new Error(`${what}: job ${job.id} was delivered ${n} times, not ${times}`);
-  }
-  const strangers = [...byId.keys()].filter((id) => !jobs.some((job) => job.id === id));
-  if (strangers.length > 0) throw new Error(`${what}: delivered jobs never added: ${strangers.join(", ")}`);
-}
-
-/** A check for `Seen.until`: throws when a delivery's data is not that of any of `jobs` as added. */
-function intact(jobs: readonly Job[]): (deliveries: readonly string[]) => void {
-  return (deliveries) => {
-    for (const data of deliveries) {
-      if (jobs.some((job) => job.data === data)) continue;
-      const shown = data.length > 80 ? `${data.slice(0, 80)}… (${data.length} characters)` : data;
-      throw new Error(`a job was delivered with data it was not added with: ${JSON.stringify(shown)}`);
-    }
-  };
-}
-
-/** Whether every one of `jobs` is among `deliveries`. */
-const allOf = (jobs: readonly Job[]) => (deliveries: readonly string[]) =>
-  jobs.every((job) => deliveries.includes(job.data));
-
-/** A case's own queue, its handles and takers, closed when the case ends. */
-class Bench {
-  readonly #open: (name: string) => WorkQueue | Promise<WorkQueue>;
-  readonly #name: string;
-  #jobs = 0;
-  readonly #handles = new Set<WorkQueue>();
-  readonly #takers: { close(): Promise<void> }[] = [];
-  readonly #holds = new Set<(ended: "done" | "again") => void>();
-  /** Deliveries whose start was not `expected` (every case's runs are starts that ended). */
-  readonly miscounted: string[] = [];
-  /** Aborts when the case ends: runs that loop stop. */
-  readonly ended = new AbortController();
-
-  constructor(open: (name: string) => WorkQueue | Promise<WorkQueue>, name: string) {
-    this.#open = open;
-    this.#name = name;
-  }
-
-  /** A new handle on the case's queue (what a web instance or a worker process opens). */
-  async handle(): Promise<WorkQueue> {
-    const queue = await this.#open(this.#name);
-    this.#handles.add(queue);
-    return queue;
-  }
-
-  /** A new job, its data carrying `payload`. */
-  job(payload = "job"): Job {
-    const id = `${this.#name}-${++this.#jobs}`;
-    return { id, data: `${id} ${payload}` };
-  }
-
-  /**
-   * Starts taking jobs on `queue`; the case closes the taker at its end, if it has not. No run of a case dies
-   * or stalls, so every delivery must be a job's first start: one that is not is recorded in `miscounted`.
-   */
-  take(
-    queue: WorkQueue,
-    run: (data: string) => Promise<"done" | "again" | { readonly delayMs: number }>,
-    concurrency: number,
-  ): { close(): Promise<void> } {
-    const taker = queue.take((data, start) => {
-      if (start !== 1) this.miscounted.push(`${idOf(data)} delivered as start ${start}`);
-      return run(data);
-    }, { concurrency });
-    let closing: Promise<void> | undefined;
-    const once = { close: () => closing ??= taker.close() };
-    this.#takers.push(once);
-    return once;
-  }
-
-  /** A run's ending that the case chooses later: what the run awaits, and the choice. */
-  hold(): { ended: Promise<"done" | "again">; end(ended: "done" | "again"): void } {
-    let end!: (ended: "done" | "again") => void;
-    const ended = new Promise<"done" | "again">((resolve) => end = resolve);
-    this.#holds.add(end);
-    return { ended, end };
-  }
-
-  /** Ends what the case left running: held runs, takers, then the handles that have a `close()`. */
-  async close(): Promise<void> {
-    this.ended.abort();
-    for (const end of this.#holds) end("done");
-    const closing = Promise.all(this.#takers.map((taker) => taker.close()));
-    if (!await settlesWithin(closing, WAIT_MS)) throw new Error(`a taker's close() did not resolve in ${WAIT_MS} ms`);
-    await closing;
-    for (const queue of this.#handles) await (queue as { close?(): Promise<void> }).close?.();
-  }
-}
 
 /**
  * The conformance cases of a job queue: register each with the test runner at hand. Each case opens the
@@ -252,7 +97,7 @@ export function workQueueCases(
     try {
       await body(bench);
       if (bench.miscounted.length > 0) {
-        throw new Error(`a job whose runs all settled was not delivered as its first start: ${bench.miscounted}`);
+        throw new Error(`a delivery miscounted (its start, or whether it is the job's first): ${bench.miscounted}`);
       }
       failed = false;
     } finally {

@@ -69,7 +69,7 @@ export function runWorker(
     warned.add(message);
     serverWarning(registry.runtime.logger, message);
   };
-  const consumer = queue.take(async (data: string, start: number) => {
+  const consumer = queue.take(async (data: string, start: number, first?: boolean) => {
     const watch = observer?.took();
     if (stop.signal.aborted) {
       givenBack++;
@@ -78,7 +78,7 @@ export function runWorker(
     }
     running++;
     try {
-      const done = await runQueuedJob(registry, data, start, queue, stop.signal, watch, warn);
+      const done = await runQueuedJob(registry, data, { start, first }, queue, stop.signal, watch, warn);
       if (done === "again") givenBack++;
       return done;
     } finally {

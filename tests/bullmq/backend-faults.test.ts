@@ -30,11 +30,12 @@ import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-se
 import { toolsCall } from "../helpers/request.ts";
 
 /**
- * BullMQ's lock on a running job: shorter than the outage (which lasts until the three-second jobs finish), so the
- * workers' locks lapse while the backend is down, and once it is back BullMQ's stalled-job check hands running jobs
- * to the other worker, which must not take a live worker's job for stopped (its lease in the store says it runs).
+ * BullMQ's lock on a running job: longer than the outage (which lasts until the three-second jobs finish, then the
+ * restart), so a live worker's lock outlives it and BullMQ hands no running job to the other worker. The queue's lock
+ * is the job's only lease: an outage longer than it makes BullMQ deliver the job again as its next start, which a
+ * job without `retry` ends as stopped (tests/core/queued-jobs.test.ts).
  */
-const LOCK_MS = 1_500;
+const LOCK_MS = 10_000;
 /**
  * The calls, over two workers running four jobs at most each: two done before the outage, six that finish while it
  * lasts, two of a tool without `retry` that run across the restart (a live worker's job, never "stopped"), and two

@@ -98,6 +98,64 @@ describe("declared work (.defer())", () => {
     assert.match(textOf(outcome) ?? "", /the job expires first; give the tool a longer \.longRunning\(\{ ttlMs \}\)/);
   });
 
+  it("waits a retry's backoff once per start on a queue, as a delay: not again when the job wakes from a sleep", async () => {
+    const { queue, jobs, stall, delays } = memoryQueue();
+    const tool = defineTool("retried").describe("Sleeps, retried").longRunning({
+      retry: { attempts: 2, backoffMs: 300 },
+    })
+      .defer(async (_, work) => (await work.sleep(100), `start ${work.attempt}`));
+    const server = createServer({
+      name: "q",
+      version: "1",
+      secret: SECRET,
+      resultStore: createMemoryResultStore(),
+      queue,
+    }).tool(tool);
+    const first = await server.call("retried", {});
+    stall(jobs.shift()!); // as if its first worker died: the next delivery is its second start
+    const worker = runWorker(server);
+    try {
+      assert.equal(textOf(await ended(server, first)), "start 2");
+      assert.equal(delays.length, 2, `the backoff, then the sleep: ${delays}`);
+      assert.ok(delays[0] > 200 && delays[1] <= 100, `${delays}`);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("journals a step in one store round trip on a job's first delivery, and reads the journal on later ones", async () => {
+    const { queue, jobs, stall } = memoryQueue();
+    const memory = createMemoryResultStore();
+    const touched: string[] = [];
+    const store = {
+      get: (id: string) => (id.startsWith("step:") && touched.push(`get ${id.split(":").pop()}`), memory.get(id)),
+      set: (id: string, entry: Parameters<typeof memory.set>[1], ttlMs: number) => (
+        id.startsWith("step:") && touched.push(`set ${id.split(":").pop()}`), memory.set(id, entry, ttlMs)
+      ),
+      delete: (id: string) => memory.delete(id),
+    };
+    let runs = 0;
+    const tool = defineTool("two").describe("Two steps").longRunning({ retry: { attempts: 2 } })
+      .defer(async (_, work) => `${await work.step("a", () => ++runs)} ${await work.step("b", () => ++runs)}`);
+    const server = createServer({ name: "q", version: "1", secret: SECRET, resultStore: store, queue }).tool(tool);
+    const once = await server.call("two", {});
+    const worker = runWorker(server);
+    try {
+      assert.equal(textOf(await ended(server, once)), "1 2");
+      assert.deepEqual(touched, ["set a", "set b"], "the first delivery reads no journal");
+      touched.length = 0;
+      await worker.close();
+      const again = await server.call("two", {});
+      stall(jobs.shift()!); // its first worker died before it ran: the next delivery is not its first
+      const next = runWorker(server);
+      assert.equal(textOf(await ended(server, again)), "3 4");
+      assert.deepEqual(touched, ["get a", "set a", "get b", "set b"], "a later delivery reads the journal first");
+      await next.close();
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("wraps each start of the work in the middleware's work hooks, outermost first, on a worker too", async () => {
     const seen: string[] = [];
     const hook = (name: string): Middleware =>

@@ -215,6 +215,48 @@ describe("createServer({ queue }) and runWorker() in one process", () => {
     }
   });
 
+  it("a worker notices a cancellation made on another instance by reading the entry of a job that runs a while", async () => {
+    // No lease, no heartbeat: the worker (a server instance of its own) reads the entry of a job that has run a third of
+    // leaseMs, as often, and aborts it once another instance ended it; it writes nothing meanwhile.
+    const { queue } = memoryQueue();
+    const memory = createMemoryResultStore();
+    const writes: string[] = [];
+    const store: ResultStore = {
+      ...memory,
+      set: (id, entry, ttlMs) => (writes.push(id), memory.set(id, entry, ttlMs)),
+    };
+    let aborted = false;
+    let started = false;
+    const server = () =>
+      createServer({ name: "q", version: "1.0.0", secret: SECRET, resultStore: store, queue, leaseMs: 150 }).tool(
+        defineTool("report").input(v.object({ id: v.string() })).longRunning().defer(({ id }, work) =>
+          new Promise((resolve) => {
+            started = true;
+            work.signal.addEventListener("abort", () => (aborted = true, resolve(`report ${id}`)));
+          })
+        ),
+      );
+    const [web, elsewhere] = [server(), server()];
+    const token = tokenOf(await web.call("report", { id: "c2" }));
+    const worker = runWorker(elsewhere);
+    try {
+      const deadline = Date.now() + 5_000;
+      while (!started) {
+        assert.ok(Date.now() < deadline, "the job did not start");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assert.equal(writes.length, 1, "the worker wrote nothing as it started");
+      await web.call("redeem", { promise: token, cancel: true });
+      while (!aborted) {
+        assert.ok(Date.now() < deadline, "the work's signal did not abort");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assert.equal((await redeemed(web, token)).kind, "failure", "cancelled");
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("never runs a job cancelled before a worker took it", async () => {
     const { queue } = memoryQueue();
     const seen: Seen = { runs: 0 };

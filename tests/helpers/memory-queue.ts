@@ -3,8 +3,8 @@
  * passes `workQueueCases()`): `concurrency` runs at once per taker, any number of takers, a job given back
  * (`"again"`) delivered again at once, one asleep (`{ delayMs }`) once its delay has passed, a rejected one 50 ms
  * later (up to 20 rejections in all), each delivery with its start (one more than the times `stall` handed the job
- * on as a queue does a job whose worker died), `close()` resolving once its taker's runs have, and a job's progress
- * and logs carried to its watchers (`progress` and `watch`).
+ * on as a queue does a job whose worker died) and whether it is the job's first, `close()` resolving once its
+ * taker's runs have, and a job's progress and logs carried to its watchers (`progress` and `watch`).
  */
 import type { WorkQueue } from "../../src/types.ts";
 
@@ -24,6 +24,8 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
   const jobs: string[] = [];
   const rejections: unknown[] = [];
   const delays: number[] = [];
+  /** The jobs delivered at least once: a later delivery is not a job's first. */
+  const delivered = new Set<string>();
   /** How often each job's run was cut short (by `stall`): its start is one more. */
   const stalls = new Map<string, number>();
   const idle = new Set<() => void>();
@@ -62,7 +64,9 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
             continue;
           }
           try {
-            const ended = await run(data, (stalls.get(data) ?? 0) + 1);
+            const first = !delivered.has(data);
+            delivered.add(data);
+            const ended = await run(data, (stalls.get(data) ?? 0) + 1, first);
             if (ended === "again") push(data);
             else if (typeof ended === "object") {
               delays.push(ended.delayMs);
@@ -86,6 +90,7 @@ export function memoryQueue(options: { refuseAdd?: boolean } = {}): MemoryQueue 
   };
   const stall = (data: string) => {
     stalls.set(data, (stalls.get(data) ?? 0) + 1);
+    delivered.add(data); // a worker took it and died: no later delivery is its first
     push(data);
   };
   return { queue, jobs, rejections, stall, delays };

@@ -68,7 +68,15 @@ describe("workQueueCases", () => {
             }), options),
       };
     }, /when its run rejects/);
-    assert.match(String(error), /not delivered as its first start: conformance-[\w-]+ delivered as start 2/);
+    assert.match(String(error), /a delivery miscounted .*: conformance-[\w-]+ delivered as start 2/);
+  });
+
+  it("fails a queue that says every delivery is the job's first (its journal would not be read)", async () => {
+    const error = await failureOf((queue) => ({
+      ...queue,
+      take: (run, options) => queue.take((data, start) => run(data, start, true), options),
+    }), /when its run rejects/);
+    assert.match(String(error), /a delivery miscounted .*: conformance-[\w-]+ delivered again as its first/);
   });
 
   it("fails a queue that drops a job whose run asked to be delivered again after a delay", async () => {

@@ -48,6 +48,8 @@ export interface WorkStart {
   readonly fresh: boolean;
   /** A worker runs it from a queue: sleeps hand it back to the queue. */
   readonly queued: boolean;
+  /** How long this start waits before the work runs (a retry's `backoffMs`), journaled as a sleep. */
+  readonly backoffMs?: number;
 }
 
 /**
@@ -90,6 +92,8 @@ export async function runDeclaredWork(
     },
   );
   if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
+  // A retry's wait, once per start: a durable sleep on a queue, so a delivery after a later sleep does not wait again.
+  if (start.backoffMs) await journal.sleep(start.backoffMs, signal, `~backoff:${start.attempt}`);
   if (owner.config !== undefined || registry.runtime.config !== undefined) {
     setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
   }

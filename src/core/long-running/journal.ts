@@ -76,12 +76,12 @@ export class Journal {
    *
    * @param ms How long to sleep.
    * @param signal Aborts the sleep in process.
+   * @param name Its name in the journal (default: the run's next sleep's).
    * @returns When the time has passed.
    * @throws {RangeError} For `ms` out of 0–2^31 − 1, or a wake time past the job's expiry.
    */
-  async sleep(ms: number, signal: AbortSignal): Promise<void> {
+  async sleep(ms: number, signal: AbortSignal, name = `~sleep:${++this.#sleeps}`): Promise<void> {
     if (!(ms >= 0 && ms < 2 ** 31)) throw new RangeError("work.sleep(): ms is from 0 to 2^31 - 1");
-    const name = `~sleep:${++this.#sleeps}`;
     this.#claim(name);
     const key = this.#key(name);
     const { now, fresh, queued } = this.#options;

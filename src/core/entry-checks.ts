@@ -1,0 +1,58 @@
+/**
+ * How a worker notices a cancellation made on another instance without writing anything per job: one timer per
+ * process reads the entry of each queued job that has run a while (a short job ends before anyone needs to). An
+ * entry ended meanwhile aborts its job; one the store lost (restarted empty) is written again.
+ *
+ * @module
+ */
+import { isUnavailable } from "./guarded-store.ts";
+import type { Job } from "./job.ts";
+import { hasEnded, type ResultStore } from "./result-store.ts";
+import { unrefTimer } from "../runtime/unref-timer.ts";
+
+/** The queued jobs running in this process, each read every `everyMs` once it has run that long. */
+export class EntryChecks {
+  readonly #jobs = new Map<Job, { readonly at: number; readonly onError?: (error: unknown) => void }>();
+  readonly #store: ResultStore;
+  readonly #now: () => number;
+  readonly #everyMs: number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * Creates the checks of one process.
+   *
+   * @param store The result store.
+   * @param now The clock, in ms since the epoch.
+   * @param everyMs How long a job runs before its entry is read, and how often it is then.
+   */
+  constructor(store: ResultStore, now: () => number, everyMs: number) {
+    this.#store = store;
+    this.#now = now;
+    this.#everyMs = Math.max(1, Math.floor(everyMs));
+  }
+
+  /** Checks `job`, started at `at`, until {@link EntryChecks.remove}; its store's errors go to `onError`. */
+  add(job: Job, at: number, onError?: (error: unknown) => void): void {
+    this.#jobs.set(job, { at, onError });
+    this.#timer ??= unrefTimer(setInterval(() => this.#check(), this.#everyMs));
+  }
+
+  /** Stops checking `job`; the timer stops with the last one. */
+  remove(job: Job): void {
+    this.#jobs.delete(job);
+    if (this.#jobs.size > 0) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #check(): void {
+    const since = this.#now() - this.#everyMs;
+    for (const [job, { at, onError }] of this.#jobs) {
+      if (at > since) continue;
+      this.#store.get(job.id).then((entry) => {
+        if (entry === undefined) return job.refresh(); // a store restarted empty: the job shows again
+        if (hasEnded(entry)) job.controller.abort(new Error("the promise was cancelled"));
+      }).catch((error) => isUnavailable(error) || onError?.(error)); // an outage is reported once
+    }
+  }
+}
