@@ -9,7 +9,11 @@
  *
  * - throughput: `--jobs` calls of `io10` (10 ms of simulated I/O) and of `io0` (nothing), `--inflight`
  *   calls at once, timed from the first call to the moment the last result is found in the store (each
- *   job's entry polled in order, 1 ms apart while not ended); `--rounds` rounds, targets in an order that
+ *   job's entry read in order, `--read-ms` apart while the next has not ended: 20 by default, so that each
+ *   result is read about once, as a client that waits for the worker to drain would, where 1, the reader
+ *   before issue 76's floor round, read an entry many times, more with 10 ms of work; the reads per job are
+ *   counted and printed; `--keep-completed-ms 0`: BullMQ removes each job as it completes, as `bench/queue-raw.ts`
+ *   does, where `bullmqQueue` keeps it an hour by default); `--rounds` rounds, targets in an order that
  *   rotates with the round; the CPU time of this process, the target's workers and the database's
  *   processes (from /proc) over the same span, per job. A call refused as too busy (the in-process
  *   default runs at most 256 deferred jobs at once, `limits.jobs`) is sent again after the wait it names,
@@ -23,13 +27,13 @@
  *
  * @module
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
 import type { ResultStore } from "../mod.ts";
 import { type Backend, benchStore, ended, queueBenchServer } from "./queue-server.ts";
 import { median, runtime } from "./harness.ts";
 import { cpuMs, databasePid, tree } from "./queue-cpu.ts";
+import { startChild } from "./queue-processes.ts";
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,6 +49,10 @@ const WORKERS = flag("workers", "1,2,4").split(",").map(Number);
 const INFLIGHT = Number(flag("inflight", "32"));
 /** The latency jobs' poll of the store: back to back (0), or this many ms apart. */
 const POLL_MS = Number(flag("poll-ms", "0"));
+/** The throughput reader: ms between two reads while the next job's entry has not ended. */
+const READ_MS = Number(flag("read-ms", "20"));
+/** `bullmqQueue`'s `keepCompletedMs` on the web instance and the workers; none: its default (an hour). */
+const KEEP_COMPLETED_MS = flag("keep-completed-ms", "");
 const JSON_OUTPUT = process.argv.includes("--json");
 const TOOLS = ["io10", "io0"] as const;
 const START_MS = 90_000;
@@ -89,6 +97,8 @@ export interface QueueRunResult {
     jps: number[];
     /** Calls refused as too busy and sent again after the wait they were told, over the rounds. */
     refused: number;
+    /** Store reads per job by the throughput reader, one per round. */
+    reads?: number[];
     /**
      * CPU ms per job, one per round: this process, the target's workers, the database's processes, and the
      * other targets' workers (idle meanwhile: what they cost is not the target's).
@@ -114,40 +124,9 @@ function recording(inner: ResultStore, onId: (id: string) => void): ResultStore 
   };
 }
 
-/** The command that runs the worker on this runtime (Node: the bundle `bench/queue.ts` built beside this one). */
-function workerCommand(): [string, string[]] {
-  const name = runtime().name;
-  const file = (ext: string) => fileURLToPath(new URL(`./queue-worker.${ext}`, import.meta.url));
-  if (name === "deno") return [process.execPath, ["run", "-A", "--unstable-no-legacy-abort", file("ts")]];
-  if (name === "bun") return [process.execPath, [file("ts")]];
-  return [process.execPath, [file("mjs")]];
-}
-
 async function startWorker(backend: Backend, queue: string): Promise<Worker> {
-  const [command, args] = workerCommand();
-  const child = spawn(command, args, {
-    env: { ...process.env, BACKEND: backend, URL: URLS[backend], QUEUE: queue },
-    stdio: ["pipe", "ignore", "pipe"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`a worker did not start in ${START_MS} ms:\n${log}`)), START_MS);
-    child.stderr!.on("data", (chunk) => {
-      log += chunk;
-      if (log.includes("ready\n")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`a worker exited:\n${log}`));
-    });
-  });
-  // After it is ready, its errors still show (a job's failure is found by the sweep too).
-  child.stderr!.on("data", (chunk) => process.stderr.write(`worker ${child.pid}: ${chunk}`));
-  return { child, exited };
+  const env = { BACKEND: backend, URL: URLS[backend], QUEUE: queue, KEEP_COMPLETED_MS };
+  return await startChild("queue-worker", env, "worker", "ignore", START_MS);
 }
 
 async function stopWorker(worker: Worker): Promise<void> {
@@ -190,7 +169,7 @@ async function throughput(
   jobs: number,
   dbPid: number | undefined,
   idlePids: number[],
-): Promise<{ jps: number; cpu: Cpu; refused: number }> {
+): Promise<{ jps: number; cpu: Cpu; refused: number; reads: number }> {
   const first = target.ids.length;
   const workerPids = target.children.map((w) => w.child.pid!);
   // The database's processes by pid: PostgreSQL forks a backend per new connection and ends idle ones.
@@ -214,18 +193,19 @@ async function throughput(
   });
   let failure: unknown;
   const calls = Promise.all(callers).catch((error) => failure = error);
-  let done = 0;
+  let done = 0, reads = 0;
   while (done < jobs && failure === undefined) {
     const id = target.ids[first + done];
     if (id === undefined) {
-      await sleep(1);
+      await sleep(READ_MS);
       continue;
     }
+    reads++;
     const entry = await store.get(id);
     if (ended(entry)) {
       checkResult(entry, id);
       done++;
-    } else await sleep(1);
+    } else await sleep(READ_MS);
   }
   const end = performance.now();
   await calls;
@@ -235,6 +215,7 @@ async function throughput(
   for (const [pid, ms] of dbCpu()) after.db += ms - (dbBefore.get(pid) ?? 0);
   return {
     refused,
+    reads: reads / jobs,
     jps: jobs / ((end - start) / 1000),
     cpu: {
       web: (after.web - before.web) / jobs,
@@ -277,7 +258,13 @@ async function runBackend(backend: Backend): Promise<QueueRunResult> {
   const targets: Target[] = [];
   const make = async (name: string, workers: number, queue?: string) => {
     const ids: string[] = [];
-    const made = await queueBenchServer({ backend, url, queue, store: recording(shared.store, (id) => ids.push(id)) });
+    const made = await queueBenchServer({
+      backend,
+      url,
+      queue,
+      store: recording(shared.store, (id) => ids.push(id)),
+      keepCompletedMs: KEEP_COMPLETED_MS ? Number(KEEP_COMPLETED_MS) : undefined,
+    });
     targets.push({ name, workers, server: made.server, close: made.close, ids, children: [] });
   };
   await make("in process (no queue)", 0);
@@ -309,10 +296,11 @@ async function runBackend(backend: Backend): Promise<QueueRunResult> {
           const target = targets[(i + round) % targets.length];
           const key = `${target.name}/${tool}`;
           const row = measured.get(key) ??
-            measured.set(key, { target: target.name, tool, jps: [], cpu: [], refused: 0 }).get(key)!;
+            measured.set(key, { target: target.name, tool, jps: [], cpu: [], refused: 0, reads: [] }).get(key)!;
           const idle = targets.filter((t) => t !== target).flatMap((t) => t.children.map((w) => w.child.pid!));
-          const { jps, cpu, refused } = await throughput(target, shared.store, tool, JOBS, dbPid, idle);
+          const { jps, cpu, refused, reads } = await throughput(target, shared.store, tool, JOBS, dbPid, idle);
           row.refused += refused;
+          row.reads!.push(reads);
           row.jps.push(jps);
           row.cpu.push(cpu);
         }

@@ -34,6 +34,8 @@ export interface QueueBenchOptions {
   readonly queue?: string;
   /** The result store to use instead of a new one on the backend (the web instance shares one). */
   readonly store?: ResultStore;
+  /** `bullmqQueue`'s `keepCompletedMs` (its default, an hour, when not given; 0: BullMQ removes a job as it completes). */
+  readonly keepCompletedMs?: number;
 }
 
 /** A shared store on the backend, connected, and `close()` for its connection. */
@@ -68,11 +70,13 @@ export async function queueBenchServer(options: QueueBenchOptions) {
       ? {
         connection: { host: new URL(options.url).hostname, port: Number(new URL(options.url).port) },
         name: options.queue,
+        keepCompletedMs: options.keepCompletedMs,
       }
       : {
         // `migrate: true`: BullMQ makes its schema on first use (a bare connection string never does).
         connection: { connectionString: options.url, migrate: true },
         name: options.queue,
+        keepCompletedMs: options.keepCompletedMs,
         backend: createPostgresBackend,
       },
   );

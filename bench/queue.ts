@@ -5,7 +5,8 @@
  * runtime), stops them, and prints the tables in `bench/RESULTS.md`'s style.
  *
  *   bun bench/queue.ts [--runtimes bun,deno,node] [--backends redis,postgres] [--jobs 1000] [--latency 300]
- *                      [--rounds 3] [--workers 1,2,4] [--inflight 32]
+ *                      [--rounds 3] [--workers 1,2,4] [--inflight 32] [--read-ms 20]
+ *                      [--keep-completed-ms 0]
  *
  * Not part of `npm run bench`: it needs `redis-server` and PostgreSQL's `initdb` and `postgres` (see
  * `tests/helpers/postgres-server.ts`). Node 20 cannot run TypeScript: as `bench/run.ts` does, the run and
@@ -22,18 +23,18 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import pg from "pg";
 import { BIN, CACHE, exec, flag, ROOT } from "./exec.ts";
 import { median } from "./harness.ts";
 import type { QueueRunResult } from "./queue-run.ts";
+import { raiseMaxConnections } from "./queue-processes.ts";
 import { POSTGRES_MISSING, type PostgresServer, startPostgres } from "../tests/helpers/postgres-server.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../tests/helpers/redis-server.ts";
 
 const RUNTIMES = flag("runtimes", "bun,deno,node").split(",");
 const BACKENDS = flag("backends", "redis,postgres").split(",");
-const PASSED = ["jobs", "latency", "rounds", "workers", "inflight", "poll-ms"].flatMap((name) =>
-  process.argv.includes(`--${name}`) ? [`--${name}`, flag(name, "")] : []
-);
+const PASSED = ["jobs", "latency", "rounds", "workers", "inflight", "poll-ms", "read-ms", "keep-completed-ms"].flatMap((
+  name,
+) => process.argv.includes(`--${name}`) ? [`--${name}`, flag(name, "")] : []);
 
 /** The command that runs the run file under a runtime (Node: its bundle, with the worker's beside it). */
 function commandFor(runtime: string): [string, string[]] {
@@ -92,12 +93,7 @@ try {
     if (POSTGRES_MISSING) failures.push(`postgres: ${POSTGRES_MISSING}`);
     else {
       postgres = await startPostgres();
-      const client = new pg.Client({ connectionString: postgres.url });
-      await client.connect();
-      await client.query("ALTER SYSTEM SET max_connections = 400");
-      await client.end();
-      await postgres.stop();
-      await postgres.restart();
+      await raiseMaxConnections(postgres);
       urls.push("--postgres", postgres.url);
     }
   }
@@ -142,7 +138,9 @@ let md = `Measured ${new Date().toISOString().slice(0, 10)} in one run of \`${
 }\` (${((Date.now() - started) / 60000).toFixed(1)} min).\nMachine: ${machine(versions)}.\n`;
 if (first) {
   md +=
-    `\n#### Throughput: ${first.jobs} jobs, ${first.inflight} calls at once, first call to last result in the store; ` +
+    `\n#### Throughput: ${first.jobs} jobs, ${first.inflight} calls at once, first call to last result in the store (read in order, ${
+      flag("read-ms", "20")
+    } ms apart while not ended); ` +
     `median of ${first.rounds} rounds (min–max) · × the in-process default · CPU ms per job (web + workers + database)\n\n`;
   md += `| backend | deferred work | mode | ${
     runtimes.map((r) => `${r}: jobs/s · × in process · CPU ms/job`).join(" | ")
@@ -162,8 +160,9 @@ if (first) {
           const parts = median(row.cpu.map((c) => c.web)).toFixed(2) + " + " +
             median(row.cpu.map((c) => c.workers)).toFixed(2) + " + " + median(row.cpu.map((c) => c.db)).toFixed(2);
           const refused = row.refused ? ` · ${row.refused} calls refused as too busy, sent again` : "";
+          const reads = row.reads?.length ? ` · ${median(row.reads).toFixed(2)} reads/job` : "";
           return `${fmt(row.jps)} · ${target === base.target ? "1×" : `${median(ratios).toFixed(2)}×`} · ` +
-            `${cpu.toFixed(2)} (${parts})${refused}`;
+            `${cpu.toFixed(2)} (${parts})${reads}${refused}`;
         });
         md += `| ${backend === "redis" ? "Redis" : "PostgreSQL"} | ${
           tool === "io10" ? "10 ms I/O" : "none"
@@ -202,6 +201,7 @@ if (first) {
     }
   }
 }
+console.error(`BENCH_QUEUE_ALL ${JSON.stringify(results)}`); // for a script that takes ratios within a run
 if (failures.length) md += `\nNot measured:\n${failures.map((f) => `- ${f}`).join("\n")}\n`;
 console.log(md);
 process.exit(failures.length ? 1 : 0);
