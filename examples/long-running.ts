@@ -41,15 +41,13 @@ const crawl = defineTool("crawl_site")
   .describe("Crawls a site in the background; redeem the token for the page count")
   .input(v.object({ url: v.pipe(v.string(), v.url()) }))
   .longRunning({ retryAfterMs: 400 })
-  .handle(({ url }, ctx) =>
-    ctx.defer(async (signal) => {
-      for (let page = 1; page <= 3; page++) {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        signal.throwIfAborted();
-      }
-      return { url, pages: 3 };
-    })
-  );
+  .defer(async ({ url }, work) => {
+    for (let page = 1; page <= 3; page++) {
+      await work.step(`page ${page}`, () => new Promise((resolve) => setTimeout(resolve, 300)));
+      work.signal.throwIfAborted();
+    }
+    return { url, pages: 3 };
+  });
 
 export const server = createServer({ name: "jobs", version: "1.0.0" }).tool(analyze).tool(crawl);
 

@@ -1,10 +1,10 @@
 /**
- * Queued long-running work: web instances answer calls, workers run the work. The same module is both:
- * served (`PORT=8001 deno run -A --unstable-no-legacy-abort examples/queue/server.ts`) it is a web
- * instance, which answers a `build_report` call with a promise at once and adds the job to a BullMQ
- * queue on Redis; loaded by `mcplite worker examples/queue/server.ts` it is a worker, which takes jobs
- * from that queue and writes each result to the Redis result store, where a redeem on any instance
- * finds it. examples/queue/README.md runs two of each.
+ * Queued long-running work in steps: web instances answer calls, workers run the tool's declared work. The
+ * same module is both: served (`PORT=8001 deno run -A --unstable-no-legacy-abort examples/queue/server.ts`)
+ * it is a web instance, which answers a `build_report` call with a promise at once and adds the job to a
+ * BullMQ queue on Redis; loaded by `mcplite worker examples/queue/server.ts` it is a worker, which runs the
+ * work (two journaled steps around a durable sleep) and writes the result to the Redis result store, where a
+ * redeem on any instance finds it. examples/queue/README.md runs two of each.
  *
  * Every web instance and worker needs the same MCPLITE_SECRET (jobs and tokens are signed and sealed
  * with it) and the same REDIS_URL (default redis://127.0.0.1:6379). Reads PORT (default 8000),
@@ -26,23 +26,41 @@ if ((env("MCPLITE_SECRET") ?? "").length < 32) {
   );
 }
 const redisUrl = env("REDIS_URL") ?? "redis://127.0.0.1:6379";
+const redis = new Redis(redisUrl);
+redis.on("error", (error) => console.error("redis:", error.message));
 
-/** How long each of the report's six steps takes, in ms (about 3 s in all). */
+/** How long each of the report's two steps computes, in ms. */
 const STEP_MS = 500;
-const STEPS = ["orders", "refunds", "currency", "totals", "charts", "summary"];
+/** How long the report waits between its steps (for the quarter's ledger to close, say), in ms. */
+const SLEEP_MS = 2_000;
 
-/** A figure that depends on the report's input alone: a run started again computes the same report. */
+/** A figure that depends on the report's input alone. */
 function figure(seed: string, scale: number): number {
   let hash = 2166136261;
   for (const char of seed) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
   return hash % scale;
 }
 
+/** This process, as a report names the process that ran each of its steps. */
+const here = () => ({ host: hostname(), pid: process.pid });
+/** A process, as the report's output names it. */
+const ranBy = v.object({ host: v.string(), pid: v.number() });
+
+/** Waits `ms`, or rejects once the work's signal aborts (cancelled, or the worker shuts down past its drain time). */
+function compute(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
 /**
- * A quarter's sales report for a region, as declared work (`.defer()`): each call answers with a promise at once,
- * and a worker runs the work, never a handler. `retry` lets a job whose worker died start again on another
- * (three starts in all): the work computes its report from the arguments and writes nowhere else, so running it
- * twice is harmless (idempotent).
+ * A quarter's sales report for a region, as declared work: no handler, so every call is answered with a
+ * promise and a worker runs the function below, never a web instance. Each `work.step()` is journaled in the
+ * result store: a later start of the same job (the wake-up after `work.sleep()`, a retry after a worker died)
+ * returns its recorded value without running it again. `work.sleep()` gives the job back to BullMQ, delayed:
+ * no worker's slot is held meanwhile, and either worker may take it up. `retry` lets a job whose worker died
+ * resume on another (three starts in all), after its last recorded step.
  */
 export const buildReport = defineTool("build_report")
   .type("analysis")
@@ -56,27 +74,39 @@ export const buildReport = defineTool("build_report")
     quarter: v.string(),
     orders: v.number(),
     revenue: v.number(),
-    builtBy: v.object({ host: v.string(), pid: v.number() }),
+    published: v.string(),
+    steps: v.object({ orders: ranBy, revenue: ranBy }),
+    builtBy: ranBy,
   }))
   .longRunning({ retryAfterMs: 1_000, retry: { attempts: 3, backoffMs: 500 } })
   .defer(async ({ region, quarter }, work) => {
-    for (const [i, step] of STEPS.entries()) {
-      await new Promise((resolve) => setTimeout(resolve, STEP_MS));
-      work.signal.throwIfAborted(); // cancelled, or the worker shuts down past its drain time
-      work.progress(i + 1, STEPS.length, step); // carried by BullMQ to the streams that follow it, on any instance
-    }
     const seed = `${region}/${quarter}`;
+    const orders = await work.step("orders", async () => {
+      await compute(STEP_MS, work.signal);
+      return { count: 1_000 + figure(seed, 9_000), by: here() };
+    });
+    work.progress(1, 3, "orders"); // carried by BullMQ to the streams that follow the job, on any instance
+    await work.sleep(SLEEP_MS); // durable: the job waits in BullMQ's delayed set, not in a worker
+    work.progress(2, 3, "waited");
+    const revenue = await work.step("revenue", async (key) => {
+      await compute(STEP_MS, work.signal);
+      const total = 100_000 + figure(`${seed}/revenue`, 900_000);
+      // An effect outside the store, keyed by the step's key: a worker killed inside this step runs it again on
+      // the next start (at least once), and SET NX makes that second write a no-op.
+      await redis.set(`reports:${key}`, JSON.stringify({ region, quarter, total }), "EX", 3_600, "NX");
+      return { total, published: `reports:${key}`, by: here() };
+    });
+    work.progress(3, 3, "revenue");
     return {
       region,
       quarter,
-      orders: 1_000 + figure(seed, 9_000),
-      revenue: 100_000 + figure(`${seed}/revenue`, 900_000),
-      builtBy: { host: hostname(), pid: process.pid }, // which process ran the work
+      orders: orders.count,
+      revenue: revenue.total,
+      published: revenue.published,
+      steps: { orders: orders.by, revenue: revenue.by }, // which process ran each step, once
+      builtBy: here(), // which process finished the work
     };
   });
-
-const redis = new Redis(redisUrl);
-redis.on("error", (error) => console.error("redis:", error.message));
 
 /** The server of every web instance and worker: results in Redis, jobs in a BullMQ queue on it. */
 export const server = createServer({

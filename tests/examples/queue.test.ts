@@ -3,8 +3,9 @@
  * `mcplite worker` processes (the command lines of the runtime running the tests, read from the README: Deno's
  * under `deno test`, Bun's under `bun test`), the README's settings (`MCPLITE_SECRET`; `REDIS_URL` and the ports
  * are this test's), then its call block in bash: the call on web instance 1 is answered with a promise, the redeem
- * on web instance 2 gets the report, built by one of the workers' processes. Then SIGTERM to both workers while one
- * runs a second report: it finishes there, both drain and exit.
+ * on web instance 2 gets the report, each of its two steps run by a worker, across a durable sleep. Then SIGTERM to
+ * both workers while one runs a second report: both drain and exit, the report asleep in the queue; one worker
+ * started again finishes it, its first step not run again.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -12,6 +13,7 @@ import { readFileSync } from "node:fs";
 import process from "node:process";
 import { after, before, describe, it } from "node:test";
 import { Queue } from "bullmq";
+import { createClient } from "redis";
 import { shellBlocks } from "../helpers/markdown.ts";
 import { freePort, listening, ROOT, run } from "../helpers/process.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
@@ -104,7 +106,31 @@ async function said(started: Child, pattern: RegExp, timeoutMs = START_MS): Prom
 /** An MCP-lite result: its `_meta` and structured content. */
 interface LiteResult {
   readonly _meta: { readonly response_type: string; readonly promise_token?: string };
-  readonly structuredContent?: { readonly builtBy: { readonly pid: number } };
+  readonly structuredContent?: Report;
+}
+
+/** A process, as the report names it. */
+interface Ran {
+  readonly pid: number;
+}
+
+/** The example's report: which process ran each step, which one finished the work, the key its last step wrote. */
+interface Report {
+  readonly region: string;
+  readonly quarter: string;
+  readonly published: string;
+  readonly steps: { readonly orders: Ran; readonly revenue: Ran };
+  readonly builtBy: Ran;
+}
+
+/** Whether the example's Redis holds a key (what the report's last step wrote). */
+async function published(key: string): Promise<boolean> {
+  const client = await createClient({ url: redis!.url }).connect();
+  try {
+    return (await client.exists(key)) === 1;
+  } finally {
+    await client.close();
+  }
 }
 
 /** Calls a tool over MCP-lite. */
@@ -118,18 +144,29 @@ async function callTool(origin: string, name: string, args: unknown): Promise<Li
   return (await response.json()).result;
 }
 
-/** Waits until a worker runs the queue's job (BullMQ counts it active), at most `timeoutMs`. */
-async function taken(timeoutMs: number): Promise<void> {
+/** Waits until the queue counts a job in one of `states` (BullMQ's), at most `timeoutMs`. */
+async function counted(states: ("active" | "delayed" | "waiting")[], timeoutMs: number): Promise<void> {
   const { hostname, port } = new URL(redis!.url);
   const queue = new Queue("reports", { connection: { host: hostname, port: Number(port) } });
   try {
     const deadline = Date.now() + timeoutMs;
-    while ((await queue.getJobCounts("active")).active === 0) {
-      if (Date.now() > deadline) assert.fail(`no worker took the job within ${timeoutMs} ms`);
+    while (Object.values(await queue.getJobCounts(...states)).every((n) => n === 0)) {
+      if (Date.now() > deadline) assert.fail(`no job ${states.join(" or ")} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
     await queue.close();
+  }
+}
+
+/** Redeems a promise on `origin` every `retry_after_ms` until it answers, at most `timeoutMs`. */
+async function redeemed(origin: string, token: string, timeoutMs: number): Promise<LiteResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await callTool(origin, "redeem", { promise: token });
+    if (result._meta.response_type !== "promise") return result;
+    if (Date.now() > deadline) assert.fail(`no answer within ${timeoutMs} ms: ${JSON.stringify(result)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -142,7 +179,7 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
     assert.ok(callBlock?.code.includes("127.0.0.1:8001") && callBlock.code.includes("127.0.0.1:8002"));
   });
 
-  it("a call on instance 1 is redeemed on instance 2, built by a worker; SIGTERM drains both", {
+  it("a call on instance 1 is redeemed on instance 2, its steps run by workers; stopped mid-report, it resumes", {
     timeout: 180_000,
   }, async () => {
     const ports = [await freePort(), await freePort()];
@@ -158,15 +195,21 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
     const ran = await run("bash", ["-e", "-o", "pipefail", "-c", script], 90_000, ROOT, env);
     assert.equal(ran.code, 0, `${ran.stdout}${ran.stderr}`);
     assert.match(ran.stderr, /waiting: promise/, "the call answered before the report was built");
-    const report = JSON.parse(ran.stdout);
+    const report: Report = JSON.parse(ran.stdout);
     assert.deepEqual({ region: report.region, quarter: report.quarter }, { region: "emea", quarter: "2026-Q3" });
-    assert.ok(workers.some((w) => w.pid === report.builtBy.pid), `built by a worker: ${JSON.stringify(report)}`);
-    assert.ok(webs.every((w) => w.pid !== report.builtBy.pid));
+    const pids = workers.map((w) => w.pid);
+    for (const ran of [report.steps.orders, report.steps.revenue, report.builtBy]) {
+      assert.ok(pids.includes(ran.pid), `run by a worker: ${JSON.stringify(report)}`);
+      assert.ok(webs.every((w) => w.pid !== ran.pid));
+    }
+    assert.equal(report.builtBy.pid, report.steps.revenue.pid, "the last step ran where the work ended");
+    assert.ok(await published(report.published), "the revenue step's write, under its key, is in Redis");
 
-    // SIGTERM while a worker runs a second report: it finishes there, then both workers exit.
+    // SIGTERM while a worker runs a second report: its work goes on to its sleep, then both workers exit; the
+    // report sleeps in the queue (BullMQ's delayed set) with no worker alive, and is not lost.
     const second = await callTool(origins[0], "build_report", { region: "apac", quarter: "2026-Q4" });
     assert.equal(second._meta.response_type, "promise", JSON.stringify(second));
-    await taken(30_000);
+    await counted(["active"], 30_000);
     for (const worker of workers) worker.child.kill("SIGTERM");
     const codes = await Promise.all(workers.map((worker) => worker.exited));
     for (const [i, worker] of workers.entries()) {
@@ -175,13 +218,24 @@ describe("examples/queue/README.md: two web instances and two workers on one Red
       if (!("Deno" in globalThis)) assert.equal(codes[i], 0, worker.log());
     }
     // The worker that had taken it says it drains one job; on a loaded machine the signal may come while BullMQ
-    // hands the job to the worker's handler, which then counts none, and the job still finishes there.
+    // hands the job to the worker's handler, which then counts none, and the job goes back to the queue unstarted.
     const drained = workers.map((w) => Number(/draining (\d+) running job/.exec(w.log())?.[1]));
     assert.ok(drained.every((n) => n <= 1) && drained.reduce((a, b) => a + b) <= 1, workers.map((w) => w.log()).join());
-    const redeemed = await callTool(origins[1], "redeem", { promise: second._meta.promise_token });
-    assert.equal(redeemed._meta.response_type, "answer", JSON.stringify(redeemed));
-    const builder = workers.findIndex((w) => w.pid === redeemed.structuredContent?.builtBy.pid);
-    assert.ok(builder >= 0, `built by a worker: ${JSON.stringify(redeemed)}`);
-    if (drained.includes(1)) assert.equal(drained[builder], 1, "the worker that drained it built it");
+    await counted(["delayed", "waiting"], 5_000);
+
+    // One worker started again (the README's command) takes the report up when it wakes and finishes it; the step the
+    // stopped worker ran is not run again: its recorded value names that worker.
+    const again = start(workerCommands[0].argv, workerCommands[0].env);
+    await said(again, /taking jobs/);
+    const answer = await redeemed(origins[1], second._meta.promise_token!, 60_000);
+    assert.equal(answer._meta.response_type, "answer", JSON.stringify(answer));
+    const resumed = answer.structuredContent!;
+    assert.equal(resumed.builtBy.pid, again.pid, JSON.stringify(resumed));
+    assert.equal(resumed.steps.revenue.pid, again.pid, JSON.stringify(resumed));
+    const drainer = drained.indexOf(1);
+    if (drainer >= 0) assert.equal(resumed.steps.orders.pid, workers[drainer].pid, "the first step ran once, there");
+    else assert.ok([...pids, again.pid].includes(resumed.steps.orders.pid), JSON.stringify(resumed));
+    again.child.kill("SIGTERM");
+    await said(again, /drained\n$/);
   });
 });

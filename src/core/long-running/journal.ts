@@ -2,7 +2,8 @@
  * The journal of declared work (`work.step()`, `work.sleep()`): each completed step's JSON value, and each sleep's
  * wake time, kept as an ended entry of the job's result store under `step:<job>:<name>` (first writer wins), so a
  * later start of the same job (a retry, a worker killed, a deploy) reads them instead of running them again. Only
- * the `ResultStore` contract is used: every store gets it. Why: docs/concepts/long-running.md, "Steps".
+ * the `ResultStore` contract is used: every store gets it. Why: docs/concepts/long-running.md, "Declared work and
+ * its steps".
  *
  * @module
  */
