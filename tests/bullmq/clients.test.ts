@@ -16,9 +16,10 @@ import { MCPLite } from "../../src/bindings/grpc/mod.ts";
 import { createClient } from "../../src/client/mod.ts";
 import type { Listener } from "../../src/types.ts";
 import { inProcessTransport } from "../helpers/connect-in-process.ts";
-import { modernMeta, modernRequest } from "../helpers/request.ts";
+import { postWithTasks, taskEnded } from "../helpers/request.ts";
 import { killQueueProcesses, startWorker } from "../helpers/queue-processes.ts";
 import { queuedServer } from "../helpers/queued-server.ts";
+import { assertSteps, type Step } from "../helpers/worker-progress.ts";
 import { REDIS_MISSING, type RedisServer, startRedis } from "../helpers/redis-server.ts";
 
 // The v1 SDK maps its subpaths with `./*` to `*.d.ts`, which Deno's type checker does not resolve for a
@@ -31,23 +32,6 @@ const { StreamableHTTPClientTransport: TransportV1 } = await import(`${V1}/clien
 if (REDIS_MISSING) console.error(`bullmq clients: skipped: ${REDIS_MISSING}`);
 
 const QUEUE = `clients-${crypto.randomUUID()}`;
-const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
-
-/** A 2026-07-28 request that declares the tasks extension, on the web instance's MCP endpoint. */
-// deno-lint-ignore no-explicit-any
-async function mcp(method: string, params: Record<string, unknown>): Promise<any> {
-  const request = modernRequest(method, {
-    ...params,
-    _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": TASKS }),
-  });
-  const response = await fetch(`${listener!.url}/mcp`, {
-    method: "POST",
-    headers: request.headers,
-    body: await request.text(),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return await response.json();
-}
 
 let redis: RedisServer | undefined;
 let web: ReturnType<typeof queuedServer> | undefined;
@@ -93,15 +77,10 @@ describe("clients collect results a worker process computed", { skip: REDIS_MISS
   });
 
   it("MCP 2026-07-28 tasks: tools/call answers a task, tasks/get returns the worker's result", async () => {
-    const created = await mcp("tools/call", { name: "fragile", arguments: { n: 4, ms: 300 } });
+    const endpoint = `${listener!.url}/mcp`;
+    const created = await postWithTasks(endpoint, "tools/call", { name: "fragile", arguments: { n: 4, ms: 300 } });
     assert.equal(created.result?.resultType, "task", JSON.stringify(created));
-    const taskId = created.result.taskId;
-    let task = { status: "working" } as { status: string; result?: { structuredContent?: unknown } };
-    const deadline = Date.now() + 30_000;
-    while (task.status === "working" && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      task = (await mcp("tasks/get", { taskId })).result;
-    }
+    const task = await taskEnded(endpoint, created.result.taskId);
     assert.equal(task.status, "completed", JSON.stringify(task));
     assert.deepEqual(task.result?.structuredContent, { n: 4, pid: workerPid });
   });
@@ -149,11 +128,7 @@ describe("clients collect results a worker process computed", { skip: REDIS_MISS
     const connect = createConnectClient(MCPLite, inProcessTransport(overHttp, "grpc-web", true));
     const messages = [];
     for await (const message of connect.callToolStream({ name: "steps", arguments: { n: 6 } })) messages.push(message);
-    const progress = messages.slice(0, -1).map((m) => m.result?.progress as { progress: number } | undefined);
-    // BullMQ's events reach the web instance once its event connection is up: the first steps may come before.
-    assert.ok(progress.length >= 3, JSON.stringify(progress));
-    assert.deepEqual(progress.at(-1), { progress: 6, total: 6, message: "step 6" });
-    for (const [i, each] of progress.entries()) if (i > 0) assert.ok(each!.progress > progress[i - 1]!.progress);
+    assertSteps(messages.slice(0, -1).map((m) => m.result?.progress as unknown as Step), 6, "gRPC");
     assert.deepEqual(messages.at(-1)!.result?.content, [
       { type: "text", text: JSON.stringify({ steps: 6, pid: workerPid }) },
     ]);
@@ -166,7 +141,6 @@ describe("clients collect results a worker process computed", { skip: REDIS_MISS
     await v1.connect(new TransportV1(new URL(`${listener!.url}/mcp`)));
     const v2 = new ClientV2({ name: "v2", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
     await v2.connect(new TransportV2(new URL(`${listener2!.url}/mcp`)));
-    type Step = { progress: number; total?: number; message?: string };
     try {
       const calls = [
         (onprogress: (p: Step) => void) =>
@@ -177,10 +151,7 @@ describe("clients collect results a worker process computed", { skip: REDIS_MISS
       for (const [client, call] of calls.entries()) {
         const progress: Step[] = [];
         const result = await call((p) => progress.push({ progress: p.progress, total: p.total, message: p.message }));
-        // BullMQ's events reach the web instance once its event connection is up: the first steps may come before.
-        assert.ok(progress.length >= 3, `client ${client}: ${JSON.stringify(progress)}`);
-        assert.deepEqual(progress.at(-1), { progress: 6, total: 6, message: "step 6" });
-        for (const [i, each] of progress.entries()) if (i > 0) assert.ok(each.progress > progress[i - 1].progress);
+        assertSteps(progress, 6, `client ${client}`);
         assert.deepEqual(result.structuredContent, { steps: 6, pid: workerPid });
       }
     } finally {

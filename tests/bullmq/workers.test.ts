@@ -19,6 +19,7 @@ import {
 } from "../helpers/queue-processes.ts";
 import { queuedServer } from "../helpers/queued-server.ts";
 import { drained } from "../helpers/bullmq-counts.ts";
+import { redeemedWithin } from "../helpers/outcome.ts";
 import { POSTGRES_MISSING, startPostgres } from "../helpers/postgres-server.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";
 import type { ServerProcess } from "../helpers/server-process.ts";
@@ -46,21 +47,6 @@ function answerOf(outcome: CallOutcome): { n?: number; pid?: number; error?: str
   const result = outcome.result;
   if (result.isError) return { error: (result.content[0] as { text: string }).text };
   return JSON.parse((result.content[0] as { text: string }).text);
-}
-
-/** Redeems until the job ends, at most `timeoutMs`. */
-async function redeemed(
-  server: { call(name: string, args: unknown): Promise<CallOutcome> },
-  token: string,
-  timeoutMs: number,
-): Promise<CallOutcome> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const outcome = await server.call("redeem", { promise: token });
-    if (outcome.kind !== "promise") return outcome;
-    if (Date.now() > deadline) assert.fail(`the job did not end in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 for (const { name: on, missing, start, variable } of BACKENDS) {
@@ -111,7 +97,7 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
         a.kill("SIGKILL");
         await a.exited;
         await startWorker(backendFor(name));
-        const answer = answerOf(await redeemed(web.server, token, 30_000));
+        const answer = answerOf(await redeemedWithin(web.server, token, 30_000));
         assert.equal(answer.error, STOPPED_MESSAGE);
       } finally {
         await web.close();
@@ -144,7 +130,7 @@ for (const { name: on, missing, start, variable } of BACKENDS) {
         a.kill("SIGTERM");
         await assertStopped(a);
         const b = await startWorker(backendFor(name));
-        assert.deepEqual(answerOf(await redeemed(web.server, token, 30_000)), { n: 3, pid: b.pid });
+        assert.deepEqual(answerOf(await redeemedWithin(web.server, token, 30_000)), { n: 3, pid: b.pid });
       } finally {
         await web.close();
       }

@@ -42,3 +42,21 @@ export function callAny(
     options,
   );
 }
+
+/**
+ * Redeems `token` on `server` until its job ends (every 50 ms, as a client sends `redeem` again, at most
+ * `timeoutMs`), and returns the end.
+ */
+export async function redeemedWithin(
+  server: { call(name: string, args: unknown): Promise<CallOutcome> },
+  token: string,
+  timeoutMs: number,
+): Promise<CallOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const outcome = await server.call("redeem", { promise: token });
+    if (outcome.kind !== "promise") return outcome;
+    if (Date.now() > deadline) assert.fail(`the job did not end in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

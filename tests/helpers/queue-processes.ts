@@ -40,8 +40,26 @@ const processes = new Set<QueueProcess>();
 
 /** Starts `mcplite worker` (with `options`, e.g. `--drain-ms`); resolves once it takes jobs. */
 export function startWorker(backend: QueueBackend, ...options: string[]): Promise<QueueProcess> {
-  const { command, args } = runtimeCommand("src/cli/main.ts");
-  return start(backend, command, [...args, "worker", "tests/helpers/queued-server.ts", ...options]);
+  return startWorkerOf({}, backend, ...options);
+}
+
+/** Which worker {@link startWorkerOf} starts. */
+export interface WorkerSpec {
+  /** Its server module (default tests/helpers/queued-server.ts). */
+  readonly module?: string;
+  /** A runtime that runs the SDK's TypeScript as is (Node 22's binary), instead of the one running the tests. */
+  readonly runtime?: string;
+  /** More environment for it. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** Starts `mcplite worker` on a module and runtime of `spec`; resolves once it takes jobs. */
+export function startWorkerOf(spec: WorkerSpec, backend: QueueBackend, ...options: string[]): Promise<QueueProcess> {
+  const { command, args } = spec.runtime === undefined
+    ? runtimeCommand("src/cli/main.ts")
+    : { command: spec.runtime, args: ["src/cli/main.ts"] };
+  const module = spec.module ?? "tests/helpers/queued-server.ts";
+  return start(backend, command, [...args, "worker", module, ...options], spec.env);
 }
 
 /** Starts a web instance; resolves once it listens. */
@@ -50,10 +68,21 @@ export function startWeb(backend: QueueBackend): Promise<QueueProcess> {
   return start(backend, command, args);
 }
 
-async function start(backend: QueueBackend, command: string, args: string[]): Promise<QueueProcess> {
+async function start(
+  backend: QueueBackend,
+  command: string,
+  args: string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<QueueProcess> {
   const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, [backend.variable]: backend.url, QUEUE: backend.queue, LOCK_MS: String(backend.lockMs) },
+    env: {
+      ...process.env,
+      ...env,
+      [backend.variable]: backend.url,
+      QUEUE: backend.queue,
+      LOCK_MS: String(backend.lockMs),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -112,12 +141,24 @@ export function started(workers: readonly QueueProcess[], jobs: number): Promise
   return logged(workers, /^job \d+ started$/gm, jobs);
 }
 
-/** Waits until the processes' logs hold `count` lines matching `line` (a global, multiline pattern). At most 60 s. */
-export async function logged(processes: readonly QueueProcess[], line: RegExp, count: number): Promise<void> {
+/**
+ * Waits until the processes' logs hold `count` lines matching `line` (a global, multiline pattern). At most 60 s;
+ * at once when a log matches `failure` (what can never lead there, such as a job that failed).
+ */
+export async function logged(
+  processes: readonly QueueProcess[],
+  line: RegExp,
+  count: number,
+  failure?: RegExp,
+): Promise<void> {
   const seen = () => processes.reduce((sum, each) => sum + (each.log().match(line)?.length ?? 0), 0);
   const deadline = Date.now() + 60_000;
   while (seen() < count) {
-    assert.ok(Date.now() < deadline, `${seen()} of ${count} lines ${line} in 60 s`);
+    const failed = failure && processes.find((each) => failure.test(each.log()));
+    if (failed) assert.fail(`${seen()} of ${count} lines ${line}, and ${failure}:\n${failed.log()}`);
+    if (Date.now() > deadline) {
+      assert.fail(`${seen()} of ${count} lines ${line} in 60 s:\n${processes.map((each) => each.log()).join("\n")}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -10,16 +10,11 @@
  * from the worker; `steps` reports each of `n` steps (200 ms apart) as progress.
  */
 import process from "node:process";
-import { createPostgresBackend } from "bullmq";
-import { Redis } from "ioredis";
-import pg from "pg";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
-import { bullmqQueue } from "../../src/bullmq/mod.ts";
-import { postgresResultStore } from "../../src/postgres/mod.ts";
-import { redisResultStore } from "../../src/redis/mod.ts";
 import { sleep } from "../../src/internal/sleep.ts";
+import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
 
 export const QUEUED_SECRET = "queued jobs' secret: thirty-two bytes or more";
 
@@ -32,20 +27,11 @@ const work = async ({ n, ms }: { n: number; ms: number }, { signal }: { signal: 
 };
 
 /** Options of {@link queuedServer}. */
-export interface QueuedServerOptions {
-  /** The store and queue: a Redis URL (`redis://127.0.0.1:port`) or a PostgreSQL one (`postgres://…`). */
-  readonly url: string;
-  /** The queue's name: one per test. */
-  readonly queue: string;
-  /** BullMQ's lock on a running job, and its stalled-job check's period, in ms. */
-  readonly lockMs: number;
-}
+export type QueuedServerOptions = QueueStoreOptions;
 
 /** A server with the queue and store, and `close()` for their connections. */
 export function queuedServer(options: QueuedServerOptions) {
-  const { resultStore, queue, close, ready } = options.url.startsWith("redis:")
-    ? onRedis(options)
-    : onPostgres(options);
+  const { resultStore, queue, close, ready } = queueAndStore(options);
   const server = createServer({
     name: "queued",
     version: "1.0.0",
@@ -88,43 +74,6 @@ export function queuedServer(options: QueuedServerOptions) {
     /** Resolves once the store answers: a web instance listens only then, as a readiness probe would wait. */
     ready,
   };
-}
-
-/** BullMQ on Redis, the results in the same Redis. */
-function onRedis(options: QueuedServerOptions) {
-  const redis = new Redis(options.url, { maxRetriesPerRequest: 1 });
-  redis.on("error", () => {});
-  const queue = bullmqQueue({
-    connection: options.url, // a Redis URL, as most deployments give it
-    name: options.queue,
-    lockMs: options.lockMs,
-    onError: () => {}, // a worker killed or stopped in a test drops its connections
-  });
-  const close = async () => {
-    await queue.close();
-    redis.disconnect();
-  };
-  const ready = async () => void await redis.ping();
-  return { resultStore: redisResultStore(redis), queue, close, ready };
-}
-
-/** BullMQ on PostgreSQL (its Postgres backend), the results in the same database. */
-function onPostgres(options: QueuedServerOptions) {
-  const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-  pool.on("error", () => {});
-  const queue = bullmqQueue({
-    backend: createPostgresBackend,
-    connection: { connectionString: options.url, migrate: true }, // BullMQ makes its schema on first use
-    name: options.queue,
-    lockMs: options.lockMs,
-    onError: () => {},
-  });
-  const close = async () => {
-    await queue.close();
-    await pool.end();
-  };
-  const ready = async () => void await pool.query("SELECT 1");
-  return { resultStore: postgresResultStore(pool), queue, close, ready };
 }
 
 /** The server of the environment's settings, for `mcplite worker` and `tests/helpers/queued-web.ts`. */

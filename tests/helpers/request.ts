@@ -73,3 +73,40 @@ export function legacyRequest(
     ...headers,
   });
 }
+
+/** A task as `tasks/get` answers it (MCP 2026-07-28, tasks extension). */
+export interface TaskState {
+  readonly status: string;
+  readonly result?: { readonly structuredContent?: unknown };
+}
+
+/**
+ * Posts an MCP 2026-07-28 request whose client declares the tasks extension to `endpoint` (a listening server's
+ * MCP URL), at most 10 s, and returns its JSON-RPC response.
+ */
+// deno-lint-ignore no-explicit-any
+export async function postWithTasks(endpoint: string, method: string, params: Record<string, unknown>): Promise<any> {
+  const tasks = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+  const request = modernRequest(method, {
+    ...params,
+    _meta: modernMeta({ "io.modelcontextprotocol/clientCapabilities": tasks }),
+  });
+  const response = await fetch(endpoint, {
+    method: "POST",
+    headers: request.headers,
+    body: await request.text(),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return await response.json();
+}
+
+/** Follows a task with `tasks/get` at `endpoint` until it is no longer working (every 100 ms, at most `timeoutMs`). */
+export async function taskEnded(endpoint: string, taskId: string, timeoutMs = 30_000): Promise<TaskState> {
+  let task: TaskState = { status: "working" };
+  const deadline = Date.now() + timeoutMs;
+  while (task.status === "working" && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    task = (await postWithTasks(endpoint, "tasks/get", { taskId })).result;
+  }
+  return task;
+}

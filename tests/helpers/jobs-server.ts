@@ -1,0 +1,133 @@
+/**
+ * A server whose long-running tools declare their work (`.defer(fn)`), with a BullMQ queue and a shared result
+ * store (on Redis or on PostgreSQL, as tests/helpers/queued-server.ts), for the tests of declared work on workers
+ * (tests/jobs/). Each step's effect is counted in Redis (`COUNTER_URL`, else `REDIS_URL`), outside the journal, so
+ * a test reads how many times it ran. Exports `server` made from the environment (`REDIS_URL` or `DATABASE_URL`,
+ * `QUEUE`, `LOCK_MS`, `COUNTER_URL`) for `mcplite worker`, and `jobsServer()` to make one in a test.
+ */
+import process from "node:process";
+import { Redis } from "ioredis";
+import * as v from "valibot";
+import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.ts";
+import type { WorkContext } from "../../src/types.ts";
+import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
+import { sleep } from "../../src/internal/sleep.ts";
+import { queueAndStore, type QueueStoreOptions } from "./queue-store.ts";
+
+const SECRET = "declared jobs' secret: thirty-two bytes or more";
+
+/** Options of {@link jobsServer}: its queue and store, and where it counts. */
+export interface JobsServerOptions extends QueueStoreOptions {
+  /** The Redis that counts the steps' effects and holds the gate (default `url`, which must then be Redis). */
+  readonly counters?: string;
+}
+
+/** Where call `n`'s count of `what` (`a`, `b`, `handled`) is kept in the counters' Redis. */
+export const counterKey = (queue: string, n: number, what: string): string => `${queue}:${n}:${what}`;
+/** The key whose presence opens the gate inside step `b` (tests/jobs/kill-worker.test.ts). */
+export const gateKey = (queue: string): string => `${queue}:gate`;
+
+/** How long step `b` waits at its gate at most: a bound for a stuck test, not a measure. */
+const GATE_MS = 60_000;
+
+/** A server with the queue and store, its counters' client, and `close()` for their connections. */
+export function jobsServer(options: JobsServerOptions) {
+  const { resultStore, queue, close, ready } = queueAndStore(options);
+  const counters = new Redis(options.counters ?? options.url, { maxRetriesPerRequest: 1 });
+  counters.on("error", () => {});
+  const say = (line: string) => process.stderr.write(`${line}\n`); // on the worker: the tests wait for these lines
+  const count = (n: number, what: string) => counters.incr(counterKey(options.queue, n, what));
+
+  /**
+   * Step `a`, a durable wait of `ms`, step `b`, each step's effect an INCR: `b` first says it is in (`job N at b`),
+   * then waits for the gate, so that a test kills a worker while its jobs are inside a step, before its effect.
+   */
+  const steps = (ms: number) => async ({ n }: { n: number }, work: WorkContext) => {
+    say(`job ${n} started`);
+    const a = await work.step("a", () => count(n, "a"));
+    await work.sleep(ms);
+    const b = await work.step("b", async () => {
+      say(`job ${n} at b`);
+      const deadline = Date.now() + GATE_MS;
+      while ((await counters.exists(gateKey(options.queue))) === 0) {
+        if (Date.now() > deadline) throw new Error(`job ${n}: the gate stayed shut ${GATE_MS} ms`);
+        await sleep(50, work.signal);
+      }
+      return await count(n, "b");
+    });
+    say(`job ${n} finished`);
+    return { n, a, b, pid: process.pid, attempt: work.attempt };
+  };
+  const counted = v.object({ n: v.number() });
+
+  const server = createServer({
+    name: "jobs",
+    version: "1.0.0",
+    secret: SECRET,
+    resultStore,
+    queue,
+    bindings: [mcpLiteBinding(), mcpBinding(), grpcBinding()],
+  })
+    .tool(
+      defineTool("ab").describe("Step a, a durable wait, step b (three starts)").input(counted)
+        .longRunning({ retry: { attempts: 3 } })
+        .defer(steps(1_500)),
+    )
+    .tool(
+      defineTool("ab_handled").describe("ab, after a handler that counts its runs").input(counted)
+        .longRunning({ retry: { attempts: 3 } })
+        .defer(steps(1_500))
+        .handle(async ({ n }, ctx) => {
+          await count(n, "handled"); // on the accepting instance, once per call
+          return ctx.defer({ n });
+        }),
+    )
+    .tool(
+      defineTool("nap").describe("Sleeps ms durably, then answers").input(v.object({ n: v.number(), ms: v.number() }))
+        .defer(async ({ n, ms }, work) => {
+          say(`job ${n} started`);
+          if (ms > 0) await work.sleep(ms);
+          say(`job ${n} finished`);
+          return { n, pid: process.pid };
+        }),
+    )
+    .tool(
+      defineTool("stepped").describe("Reports n steps as progress (200 ms apart), sleeping ms durably halfway")
+        .input(v.object({ n: v.number(), ms: v.number() }))
+        .defer(async ({ n, ms }, work) => {
+          const report = async (from: number, to: number) => {
+            for (let step = from; step <= to; step++) {
+              await sleep(200, work.signal);
+              work.progress(step, n, `step ${step}`);
+            }
+            return to;
+          };
+          const half = await work.step("first half", () => report(1, Math.floor(n / 2))); // reported once
+          await work.sleep(ms);
+          await report(half + 1, n);
+          return { steps: n, pid: process.pid };
+        }),
+    );
+  return {
+    server,
+    counters,
+    close: async () => {
+      await close();
+      counters.disconnect();
+    },
+    /** Resolves once the store answers: a web instance listens only then, as a readiness probe would wait. */
+    ready,
+  };
+}
+
+/** The server of the environment's settings, for `mcplite worker`. */
+const url = process.env.REDIS_URL ?? process.env.DATABASE_URL;
+const fromEnvironment = url === undefined ? undefined : jobsServer({
+  url,
+  counters: process.env.COUNTER_URL,
+  queue: process.env.QUEUE ?? "mcplite",
+  lockMs: Number(process.env.LOCK_MS ?? 30_000),
+});
+export const server = fromEnvironment?.server;
+/** Closes the connections of `server`. */
+export const close = fromEnvironment?.close;

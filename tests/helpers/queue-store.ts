@@ -1,0 +1,66 @@
+/**
+ * BullMQ and a shared result store for the worker tests' servers (tests/helpers/queued-server.ts,
+ * tests/helpers/jobs-server.ts): on Redis (the queue on BullMQ's Redis backend, `redisResultStore` on ioredis) or on
+ * PostgreSQL (BullMQ's `createPostgresBackend`, `postgresResultStore` on node-postgres).
+ */
+import { createPostgresBackend } from "bullmq";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { bullmqQueue } from "../../src/bullmq/mod.ts";
+import { postgresResultStore } from "../../src/postgres/mod.ts";
+import { redisResultStore } from "../../src/redis/mod.ts";
+
+/** Where {@link queueAndStore} makes its queue and store. */
+export interface QueueStoreOptions {
+  /** The store and queue: a Redis URL (`redis://127.0.0.1:port`) or a PostgreSQL one (`postgres://…`). */
+  readonly url: string;
+  /** The queue's name: one per test. */
+  readonly queue: string;
+  /** BullMQ's lock on a running job, and its stalled-job check's period, in ms. */
+  readonly lockMs: number;
+}
+
+/**
+ * BullMQ and the result store on the backend of `options.url` (Redis or PostgreSQL), with `close()` for their
+ * connections and `ready()`, which resolves once the store answers.
+ */
+export function queueAndStore(options: QueueStoreOptions) {
+  return options.url.startsWith("redis:") ? onRedis(options) : onPostgres(options);
+}
+
+/** BullMQ on Redis, the results in the same Redis. */
+function onRedis(options: QueueStoreOptions) {
+  const redis = new Redis(options.url, { maxRetriesPerRequest: 1 });
+  redis.on("error", () => {});
+  const queue = bullmqQueue({
+    connection: options.url, // a Redis URL, as most deployments give it
+    name: options.queue,
+    lockMs: options.lockMs,
+    onError: () => {}, // a worker killed or stopped in a test drops its connections
+  });
+  const close = async () => {
+    await queue.close();
+    redis.disconnect();
+  };
+  const ready = async () => void await redis.ping();
+  return { resultStore: redisResultStore(redis), queue, close, ready };
+}
+
+/** BullMQ on PostgreSQL (its Postgres backend), the results in the same database. */
+function onPostgres(options: QueueStoreOptions) {
+  const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+  pool.on("error", () => {});
+  const queue = bullmqQueue({
+    backend: createPostgresBackend,
+    connection: { connectionString: options.url, migrate: true }, // BullMQ makes its schema on first use
+    name: options.queue,
+    lockMs: options.lockMs,
+    onError: () => {},
+  });
+  const close = async () => {
+    await queue.close();
+    await pool.end();
+  };
+  const ready = async () => void await pool.query("SELECT 1");
+  return { resultStore: postgresResultStore(pool), queue, close, ready };
+}
