@@ -37,11 +37,11 @@ export { transformTool } from "./src/tool/transform-tool.ts";
 export { defineResource } from "./src/assembly/served-resources.ts";
 export { definePrompt } from "./src/assembly/served-prompts.ts";
 export { defineExtension } from "./src/assembly/served-extensions.ts";
-export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } from "./src/core/tool.ts";
-export type { AnyResource, CacheHint, Resource } from "./src/core/resource.ts";
-export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/prompt.ts";
-export type { Completer } from "./src/core/completer.ts";
-export type { Extension, ExtensionContext } from "./src/core/extension.ts";
+export type { AnyTool, InferToolInput, InferToolOutput, Tool, ToolAnnotations } from "./src/core/definitions/tool.ts";
+export type { AnyResource, CacheHint, Resource } from "./src/core/definitions/resource.ts";
+export type { AnyPrompt, Prompt, PromptMessage } from "./src/core/definitions/prompt.ts";
+export type { Completer } from "./src/core/definitions/completer.ts";
+export type { Extension, ExtensionContext } from "./src/core/definitions/extension.ts";
 export type { SchemaInput } from "./src/core/schema.ts";
 
 // Serving them.
@@ -51,7 +51,7 @@ export type { ServerOptions } from "./src/server/server-options.ts";
 export { toolSearch } from "./src/tool-search/tool-search.ts";
 export { cors } from "./src/server/cors-edge.ts";
 export type { ToolSearchOptions } from "./src/tool-search/tool-search.ts";
-export type { ServerLogger } from "./src/core/logger.ts";
+export type { ServerLogger } from "./src/core/instance/logger.ts";
 export type { Binding } from "./src/server/binding-contract.ts";
 export { mcpBinding } from "./src/bindings/mcp/handler.ts";
 export type { McpOptions } from "./src/bindings/mcp/mcp-options.ts";
@@ -61,16 +61,16 @@ export { env, serve } from "./src/server/serve.ts";
 export { SUPPORTED_PROTOCOL_VERSIONS } from "./src/server/protocol-versions.ts";
 
 // What handlers and middleware receive and return.
-export type { AuthInfo, CallContext, CallMeta, ContextKey } from "./src/core/call-context.ts";
-export { createContextKey } from "./src/core/call-context.ts";
-export type { LogLevel } from "./src/core/call-sink.ts";
-export type { Call, Middleware, ToolCall, ToolMiddleware } from "./src/core/middleware.ts";
-export type { CallOutcome } from "./src/core/outcome.ts";
-export { audio, embeddedResource, fail, image, resourceLink, text, toolResult } from "./src/core/result.ts";
-export type { ContentBlock, ToolResult } from "./src/core/result.ts";
+export type { AuthInfo, CallContext, CallMeta, ContextKey } from "./src/core/call/call-context.ts";
+export { createContextKey } from "./src/core/call/call-context.ts";
+export type { LogLevel } from "./src/core/call/call-sink.ts";
+export type { Call, Middleware, ToolCall, ToolMiddleware } from "./src/core/call/middleware.ts";
+export type { CallOutcome } from "./src/core/call/outcome.ts";
+export { audio, embeddedResource, fail, image, resourceLink, text, toolResult } from "./src/core/results/result.ts";
+export type { ContentBlock, ToolResult } from "./src/core/results/result.ts";
 
 // Where deferred results wait, and the queue and workers that run deferred work.
-export { createMemoryResultStore } from "./src/core/result-store.ts";
-export type { ResultStore } from "./src/core/result-store.ts";
-export { runWorker } from "./src/worker/run-worker.ts";
-export type { Notifier } from "./src/core/notifier.ts";
+export { createMemoryResultStore } from "./src/jobs/result-store.ts";
+export type { ResultStore } from "./src/jobs/result-store.ts";
+export { runWorker } from "./src/jobs/worker/run-worker.ts";
+export type { Notifier } from "./src/core/instance/notifier.ts";

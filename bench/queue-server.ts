@@ -12,7 +12,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import * as v from "valibot";
 import { createServer, defineTool, type ResultStore } from "../mod.ts";
-import type { StoredResult } from "../src/core/result-store.ts";
+import type { StoredResult } from "../src/jobs/result-store.ts";
 import { bullmqQueue } from "../src/bullmq/mod.ts";
 import { postgresResultStore } from "../src/postgres/mod.ts";
 import { redisResultStore } from "../src/redis/mod.ts";

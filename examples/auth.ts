@@ -15,7 +15,7 @@ import * as v from "valibot";
 import { createServer, defineTool, env, serve } from "../mod.ts";
 import { ToolError } from "../src/errors/mod.ts";
 import { jwtAuth, protectedResource, type ServerAuth } from "../src/auth/mod.ts";
-import type { AuthInfo } from "../src/core/call-context.ts";
+import type { AuthInfo } from "../src/core/call/call-context.ts";
 
 const DOCS = new Map<string, { text: string; editedBy?: string }>([
   ["welcome", { text: "Welcome to the docs." }],

@@ -40,14 +40,14 @@
  *
  * @module
  */
-export { runCall } from "./core/pipeline.ts";
-export type { CallRequest } from "./core/call-request.ts";
-export type { CallTarget } from "./core/registry.ts";
+export { runCall } from "./core/call/pipeline.ts";
+export type { CallRequest } from "./core/call/call-request.ts";
+export type { CallTarget } from "./core/definitions/registry.ts";
 // What a call request carries from the wire (its signal, its sink) and what the resolved options hold.
-export type { CallSink } from "./core/call-sink.ts";
-export type { SignalSource } from "./core/call-context.ts";
+export type { CallSink } from "./core/call/call-sink.ts";
+export type { SignalSource } from "./core/call/call-context.ts";
 export type { ServedVersions } from "./server/protocol-versions.ts";
-export type { AnswerOutcome, FailureOutcome, InputRequiredOutcome, PromiseOutcome } from "./core/outcome.ts";
+export type { AnswerOutcome, FailureOutcome, InputRequiredOutcome, PromiseOutcome } from "./core/call/outcome.ts";
 export type { Host, MountedBinding, ResolvedOptions, Route, ServerCore } from "./server/binding-contract.ts";
 export { attachListener, type ListenerAttachment } from "./server/listener.ts";
 export type { Gate } from "./server/gate.ts";

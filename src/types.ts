@@ -18,14 +18,14 @@ export type { ToolBuilder } from "./tool/define-tool.ts";
 export type { ArgTransform, ToolTransform, TransformedInput } from "./tool/transform-tool.ts";
 export type { CallArguments, ServerCallOptions, ToolMap } from "./server/server.ts";
 export type { TokenOptions } from "./server/server-options.ts";
-export type { CallerShare, Limits } from "./core/budgets.ts";
+export type { CallerShare, Limits } from "./core/instance/budgets.ts";
 export type { ProtocolVersion } from "./server/protocol-versions.ts";
 export type { CorsOptions } from "./server/cors.ts";
 export type { HeadersLike } from "./internal/headers-like.ts";
 export type { MessageMiddleware } from "./message-middleware/message-middleware.ts";
 export type { Fetchable, Listener, ServeOptions } from "./server/serve.ts";
-export type { RedeemArgs } from "./core/redeem.ts";
-export type { WorkContext } from "./core/long-running/work-context.ts";
+export type { RedeemArgs } from "./jobs/redeem.ts";
+export type { WorkContext } from "./jobs/work-context.ts";
 export type {
   CancelHandler,
   HandlerReturn,
@@ -36,13 +36,19 @@ export type {
   ToolDescriptor,
   ToolHandler,
   ToolTypes,
-} from "./core/tool.ts";
+} from "./core/definitions/tool.ts";
 export type { ResourceBuilder } from "./resource/define-resource.ts";
-export type { ReadHandler, ResourceContentsInput } from "./core/resource.ts";
-export type { UriTemplate, UriVariables } from "./core/uri-template.ts";
+export type { ReadHandler, ResourceContentsInput } from "./core/definitions/resource.ts";
+export type { UriTemplate, UriVariables } from "./core/definitions/uri-template.ts";
 export type { PromptBuilder } from "./prompt/define-prompt.ts";
-export type { PromptArgument, PromptHandler, PromptMessageInput, PromptReturn, PromptTypes } from "./core/prompt.ts";
-export type { CompletionContext } from "./core/completer.ts";
+export type {
+  PromptArgument,
+  PromptHandler,
+  PromptMessageInput,
+  PromptReturn,
+  PromptTypes,
+} from "./core/definitions/prompt.ts";
+export type { CompletionContext } from "./core/definitions/completer.ts";
 export type {
   CompiledSchema,
   InferSchemaInput,
@@ -53,15 +59,15 @@ export type {
   ValidationIssue,
   ValidationResult,
 } from "./core/schema.ts";
-export type { ClientInfo, ClientView, Wire } from "./core/call-context.ts";
+export type { ClientInfo, ClientView, Wire } from "./core/call/call-context.ts";
 export type {
   CreateMessageResult,
   ElicitResult,
   InputRequest,
   ListRootsResult,
   ResourceRequest,
-} from "./core/call-sink.ts";
-export type { FormElicitation, UrlElicitation, UrlElicitResult } from "./core/elicitation.ts";
+} from "./core/call/call-sink.ts";
+export type { FormElicitation, UrlElicitation, UrlElicitResult } from "./core/call/elicitation.ts";
 export type {
   SampleParams,
   SamplingContent,
@@ -70,8 +76,8 @@ export type {
   ToolChoice,
   ToolResultContent,
   ToolUseContent,
-} from "./core/sampling.ts";
-export type { PromiseOptions, ToolPromise } from "./core/tool-promise.ts";
+} from "./core/call/sampling.ts";
+export type { PromiseOptions, ToolPromise } from "./core/call/tool-promise.ts";
 export type {
   AudioContent,
   ContentAnnotations,
@@ -82,10 +88,10 @@ export type {
   ResourceDescriptor,
   ResourceLink,
   TextContent,
-} from "./core/result.ts";
+} from "./core/results/result.ts";
 export type { ErrorReplacement } from "./errors/error.ts";
-export type { ErrorReporter } from "./core/runtime.ts";
+export type { ErrorReporter } from "./core/instance/runtime.ts";
 export type { GroupOptions } from "./server/server-group.ts";
-export type { MemoryResultStoreOptions, StoredResult } from "./core/result-store.ts";
-export type { WorkQueue } from "./core/work-queue.ts";
+export type { MemoryResultStoreOptions, StoredResult } from "./jobs/result-store.ts";
+export type { WorkQueue } from "./jobs/work-queue.ts";
 export type { Capability } from "./server/server-capability.ts";

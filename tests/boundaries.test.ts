@@ -4,10 +4,11 @@
  * binding (it gets them as a list), only the gRPC files load protobuf, `node:*` is imported statically
  * only by the HTTP/2 listener, the client reaches server code through `import type` only, and neither
  * files nor folders import each other in a cycle. Resources, prompts, completion and skills reach the MCP
- * binding only through the features their definitions bring (`src/core/feature.ts`). Bindings and carriers
- * see the core through one facade, `src/core/mod.ts`. The runtimes' globals are read only under
- * `src/runtime/`, one folder per runtime; the src root holds entry modules only, and base names are
- * unique outside parallel folders. No source file passes 450 lines, nor the README 250.
+ * binding only through the features their definitions bring (`src/core/definitions/feature.ts`). Bindings
+ * and carriers see the core through one facade, `src/core/mod.ts`; the core sees the jobs home (`src/jobs/`)
+ * through one interface, `src/jobs/mod.ts`. The runtimes' globals are read only under `src/runtime/`, one
+ * folder per runtime; the src root holds entry modules only, and base names are unique outside parallel
+ * folders. No source file passes 450 lines, no folder of src/ holds more than 45 files, nor the README 250.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -34,12 +35,16 @@ const ENTRY_MODULES = new Set(
 const rel = (f: string) => relative(ROOT, join(ROOT, f));
 /** The most names the core facade exports (issue 50: 60; 110 before the engine moved into the core, 98 before families became one object each). */
 const FACADE_NAMES = 60;
+/** The most files a folder of src/ holds directly (src/core/ held 80, one flat list, before it was split by concept). */
+const FOLDER_FILES = 45;
 
 describe("dependency boundaries", () => {
   it("finds the source tree", () => assert.ok(files.length > 20));
 
-  it("keeps the core and the DSL free of bindings, client, server and generated code", () => {
-    for (const file of files.filter((f) => f.startsWith("src/core/") || f.startsWith("src/tool/"))) {
+  it("keeps the core and the DSL free of bindings, client, server and generated code, and the jobs home but its worker", () => {
+    // The worker runs a server (src/jobs/worker/): it stands above the server, as a carrier does.
+    const jobs = (f: string) => f.startsWith("src/jobs/") && !f.startsWith("src/jobs/worker/");
+    for (const file of files.filter((f) => f.startsWith("src/core/") || f.startsWith("src/tool/") || jobs(f))) {
       for (const { spec } of importsOf(file)) {
         assert.doesNotMatch(spec, /\/(bindings|client|gen|server)\//, `${rel(file)} imports ${spec}`);
       }
@@ -91,7 +96,7 @@ describe("dependency boundaries", () => {
     for (const file of files.filter((f) => f.startsWith("src/client/"))) {
       for (const { spec, typeOnly } of importsOf(file)) {
         if (/\/(server|bindings|core|tool)\//.test(spec) || spec.endsWith("/mod.ts") && !spec.includes("client")) {
-          assert.ok(typeOnly || /\/core\/(error|result)\.ts$/.test(spec), `${rel(file)} imports ${spec} at run time`);
+          assert.ok(typeOnly || /\/core\/results\/result\.ts$/.test(spec), `${rel(file)} imports ${spec} at run time`);
         }
       }
     }
@@ -120,7 +125,7 @@ describe("dependency boundaries", () => {
       "src/assembly/served-extensions.ts",
       "src/bindings/mcp/extensions.ts",
       "src/extension/define-extension.ts",
-      "src/core/uri-template.ts",
+      "src/core/definitions/uri-template.ts",
     ];
     assert.deepEqual(served.filter((file) => reached.has(file)), []);
   });
@@ -163,12 +168,12 @@ describe("dependency boundaries", () => {
   });
 
   it("runs no MCP binding code outside MCP: the core, the carriers, gRPC and MCP-lite import nothing of src/bindings/mcp", () => {
-    // The long-running engine (promises as tasks, following, holding, cancellation) is the core's
-    // (src/core/long-running/): gRPC CallToolStream and MCP-lite over sockets drive it through
+    // The long-running engine (promises as tasks, following, holding, cancellation) is the jobs home's
+    // (src/jobs/), the core's through its interface: gRPC CallToolStream and MCP-lite over sockets drive it through
     // streamCall(), never through MCP's code; MCP's socket carrier is MCP's (src/bindings/mcp/socket-carrier.ts),
     // handed to the stdio and WebSocket connections by src/assembly/socket-carriers.ts.
-    const outside = files.filter((f) => /^src\/(core|stdio|websocket|bindings\/grpc|bindings\/mcplite)\//.test(f));
-    assert.ok(outside.some((f) => f.startsWith("src/core/long-running/")), "the engine is in the core");
+    const outside = files.filter((f) => /^src\/(core|jobs|stdio|websocket|bindings\/grpc|bindings\/mcplite)\//.test(f));
+    assert.ok(outside.some((f) => f.startsWith("src/jobs/")), "the engine is in the jobs home");
     for (const file of outside) {
       for (const { spec } of importsOf(file)) {
         const target = normalize(join(dirname(file), spec));
@@ -184,7 +189,7 @@ describe("dependency boundaries", () => {
     );
     assert.doesNotMatch(text, /^export\s+\*/m, "no wildcard re-export: every name is counted");
     assert.equal(new Set(names).size, names.length, "no name is exported twice");
-    // Engine-only names stay in the core: the engine that used them is core (src/core/long-running/).
+    // Engine-only names stay out of the facade: the engine that uses them is the jobs home's (src/jobs/).
     for (const engineOnly of ["runContinuation", "runCancellation", "continuationOwner", "restartOf", "PROMISE_KIND"]) {
       assert.ok(!names.includes(engineOnly), `${engineOnly} is exported`);
     }
@@ -200,6 +205,21 @@ describe("dependency boundaries", () => {
       }
     }
     assert.deepEqual([...reached], ["src/core/mod.ts"]);
+  });
+
+  it("lets the core reach the jobs home (src/jobs/) through its interface (src/jobs/mod.ts) only", () => {
+    // What the core loads of the home goes through one file. An `import type` names the file that declares
+    // the type (the runtime holds the engine, typed by it): it loads nothing, and through the interface, which
+    // loads the engine (itself on the core's registry and runtime), it would close a loop of types.
+    const reached = new Set<string>();
+    for (const file of files.filter((f) => f.startsWith("src/core/"))) {
+      for (const { spec, typeOnly } of importsOf(file)) {
+        const target = normalize(join(dirname(file), spec));
+        if (target.startsWith("src/jobs/") && !typeOnly) reached.add(target);
+      }
+    }
+    assert.deepEqual([...reached], ["src/jobs/mod.ts"]);
+    assert.deepEqual(files.filter((f) => /^src\/(core\/long-running|worker)\//.test(f)), [], "the home is one folder");
   });
 
   it("lets bindings and carriers see the server through its facade (src/server/mod.ts) only", () => {
@@ -375,15 +395,15 @@ describe("dependency boundaries", () => {
 
   it("carries per-server and per-call values on their objects: no module-level WeakMap, WeakSet or mutable table outside the memos named here", () => {
     // Values, not side tables: what belongs to one server, request, answer, signal or error is a symbol-keyed
-    // property of it (src/core/grouped-middleware.ts). A constant table passes without a name here: a `const`
+    // property of it (src/core/call/grouped-middleware.ts). A constant table passes without a name here: a `const`
     // typed ReadonlySet/ReadonlyMap (the compiler refuses writes), or a module's own `const` made from an
     // array literal that its file never writes (`.add`, `.set`, `.delete`, `.clear`).
     const ALLOWED: Record<string, string> = {
-      "src/core/config.ts:DEFAULTS": "memo: each compiled schema's defaults, derived from the schema",
+      "src/core/definitions/config.ts:DEFAULTS": "memo: each compiled schema's defaults, derived from the schema",
       "src/bindings/mcp/param-headers.ts:DECLARED": "memo: each tool's header parameters, derived from its schema",
       "src/bindings/grpc/reflection.ts:serialized": "memo: each descriptor file's bytes, derived from the file",
       "src/server/read-body.ts:deadlines": "the process's timer queues, one per duration, shared by every server",
-      "src/core/logger.ts:warnedThisProcess": "a warning given once per process, on purpose",
+      "src/core/instance/logger.ts:warnedThisProcess": "a warning given once per process, on purpose",
     };
     const TABLE =
       /^(export\s+)?(const|let|var)\s+([\w$]+)\s*(?::((?:[^=;]|=>)+?))?=\s*(?:\/\*\s*@__PURE__\s*\*\/\s*)?new\s+(?:WeakMap|WeakSet|Map|Set)\b(.*)$/gm;
@@ -412,12 +432,15 @@ describe("dependency boundaries", () => {
 
 /**
  * The unit a file belongs to: its top folder under src, or `bindings/<wire>`, `runtime/<runtime>` (one
- * unit per wire and per runtime; `src/runtime/*.ts` is the contract they share).
+ * unit per wire and per runtime; `src/runtime/*.ts` is the contract they share). The jobs home's own files
+ * count with the core, which reaches them through `src/jobs/mod.ts` only (a rule above) as they reach the
+ * core; its worker (which runs a server) and its conformance cases are units of their own, `jobs/<folder>`.
  */
 function folderOf(file: string): string {
   const parts = file.split("/");
   // An entry module is the package's face: it stands above every room, so it is a node of its own.
   if (parts.length <= 2 || ENTRY_MODULES.has(file)) return `entry ${file}`;
+  if (parts[1] === "jobs") return parts.length > 3 ? `jobs/${parts[2]}` : "core";
   return (parts[1] === "bindings" || parts[1] === "runtime") && parts.length > 3 ? `${parts[1]}/${parts[2]}` : parts[1];
 }
 
@@ -428,6 +451,18 @@ describe("sizes a reader can hold", () => {
       .filter(([, lines]) => lines > 450)
       .map(([file, lines]) => `${file}: ${lines} lines`);
     assert.deepEqual(long, [], "split by concept: one file, one concept");
+  });
+
+  it(`keeps every folder of src/ to ${FOLDER_FILES} files directly: a longer list is split by concept`, () => {
+    const crowded: string[] = [];
+    const walk = (dir: string): void => {
+      const entries = readdirSync(join(ROOT, dir), { withFileTypes: true });
+      const count = entries.filter((entry) => entry.isFile()).length;
+      if (count > FOLDER_FILES) crowded.push(`${dir}/: ${count} files`);
+      for (const entry of entries) if (entry.isDirectory()) walk(`${dir}/${entry.name}`);
+    };
+    walk("src");
+    assert.deepEqual(crowded, [], "split by concept into folders");
   });
 
   it("keeps the README to 250 lines (the rest is in docs/)", () => {

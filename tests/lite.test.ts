@@ -275,12 +275,12 @@ describe("@mcplite/sdk/lite", () => {
       const MCP_DISPATCH = "src/bindings/mcp/dispatch.ts";
       // The deferred-work machinery: the job runner, the promise outcome, the redeem tool, the following of tasks.
       const LONG_RUNNING = [
-        "src/core/continuations.ts",
-        "src/core/job.ts",
-        "src/core/promise-outcome.ts",
-        "src/core/redeem.ts",
-        "src/core/long-running/promise-task.ts",
-        "src/core/long-running/follow-promise.ts",
+        "src/jobs/continuations.ts",
+        "src/jobs/job.ts",
+        "src/jobs/promise-outcome.ts",
+        "src/jobs/redeem.ts",
+        "src/jobs/promise-task.ts",
+        "src/jobs/follow-promise.ts",
       ];
       // Each capability the lite entry takes as a value: CORS, OAuth, group(), input rounds' token codec.
       const CAPABILITIES = [
@@ -289,7 +289,7 @@ describe("@mcplite/sdk/lite", () => {
         "src/server/auth-edge.ts",
         "src/server/protected-resource.ts",
         "src/server/server-group.ts",
-        "src/core/tokens.ts",
+        "src/core/instance/tokens.ts",
         "src/codec/key-primitives.ts",
       ];
       const fromLite = bundled("../src/lite/mod.ts", "lite");

@@ -271,7 +271,7 @@ export class AppDefinition implements ToolView {
  * (`src/assembly/served-apps.ts`), which names the bindings' features that serve views.
  *
  * @param uri The view's URI: `ui://` and a path, e.g. `ui://weather/forecast`.
- * @param servedBy The features that serve the view and its resource (`src/core/feature.ts`).
+ * @param servedBy The features that serve the view and its resource (`src/core/definitions/feature.ts`).
  * @returns The definition; give it `.html()` before attaching it.
  * @throws {TypeError} For a URI that does not start with `ui://` or has nothing after it.
  */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ComposedDefinitions } from "../core/composed-definitions.ts";
+import { ComposedDefinitions } from "../core/definitions/composed-definitions.ts";
 import { type GroupSupport, mountGroup } from "../server/server-group.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 

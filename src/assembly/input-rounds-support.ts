@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { createTokens, type Tokens, type TokensOptions } from "../core/tokens.ts";
+import { createTokens, type Tokens, type TokensOptions } from "../core/instance/tokens.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 
 /**

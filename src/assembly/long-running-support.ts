@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { Continuations, type ContinuationsOptions } from "../core/continuations.ts";
-import type { LongRunning } from "../core/registry.ts";
-import { pushedOutcome } from "../core/long-running/follow-promise.ts";
-import { promiseOutcome } from "../core/promise-outcome.ts";
+import { Continuations, type ContinuationsOptions } from "../jobs/continuations.ts";
+import type { LongRunning } from "../core/definitions/registry.ts";
+import { pushedOutcome } from "../jobs/follow-promise.ts";
+import { promiseOutcome } from "../jobs/promise-outcome.ts";
 import { createRedeemTool } from "../tool/redeem-tool.ts";
-import { admitTool } from "../core/long-running/declared-work.ts";
+import { admitTool } from "../jobs/declared-work.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 
 /**

@@ -2,7 +2,7 @@
  * `defineApp()`, served: the wire-free view builder (`src/apps/`) given what serves views: the MCP Apps
  * extension (SEP-1865), made with the public `defineExtension()` as any extension is, and MCP's
  * `resources/*` methods for the view's resource. The definition declares what it is; this file wires it
- * to what serves it, so a server without views does not load or bundle that code (`src/core/feature.ts`).
+ * to what serves it, so a server without views does not load or bundle that code (`src/core/definitions/feature.ts`).
  *
  * @module
  */

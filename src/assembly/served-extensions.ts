@@ -2,7 +2,7 @@
  * Extensions, served: the wire-free extension builder (`src/extension/`) given the feature of the
  * binding that serves extensions (MCP: the methods, and `capabilities.extensions`). The definition
  * declares what it is; this file wires it to what serves it, so a server without extensions does not
- * load or bundle that code (`src/core/feature.ts`).
+ * load or bundle that code (`src/core/definitions/feature.ts`).
  *
  * @module
  */

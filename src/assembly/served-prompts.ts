@@ -2,7 +2,7 @@
  * `definePrompt()`, served: the wire-free prompt builder (`src/prompt/`) given the features of the
  * bindings that serve prompts (MCP's `prompts/*` methods, MCP-lite's `/prompts` endpoints). The
  * definition declares what it is; this file, as `createServer()` does for bindings, wires it to what
- * serves it, so a server that defines no prompt does not load or bundle that code (`src/core/feature.ts`).
+ * serves it, so a server that defines no prompt does not load or bundle that code (`src/core/definitions/feature.ts`).
  *
  * @module
  */

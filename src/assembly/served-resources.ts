@@ -2,7 +2,7 @@
  * `defineResource()`, served: the wire-free resource builder (`src/resource/`) given the features of
  * the bindings that serve resources (MCP's `resources/*` methods, MCP-lite's `/resources` endpoints). The definition declares what it is;
  * this file, as `createServer()` does for bindings, wires it to what serves it, so a server that defines
- * no resource does not load or bundle that code (`src/core/feature.ts`).
+ * no resource does not load or bundle that code (`src/core/definitions/feature.ts`).
  *
  * @module
  */

@@ -2,12 +2,12 @@
  * Skills, served: the wire-free skill builders (`src/skills/`) given what serves skills: the Skills
  * extension (SEP-2640), made with the public `defineExtension()` as any extension is, and MCP's
  * `resources/*` methods for the `skill://` files. The definition declares what it is; this file wires it
- * to what serves it, so a server without skills does not load or bundle that code (`src/core/feature.ts`).
+ * to what serves it, so a server without skills does not load or bundle that code (`src/core/definitions/feature.ts`).
  *
  * @module
  */
-import type { Featured } from "../core/feature.ts";
-import type { Skill } from "../core/skill.ts";
+import type { Featured } from "../core/definitions/feature.ts";
+import type { Skill } from "../core/definitions/skill.ts";
 import { RESOURCES_ON_MCP } from "../bindings/mcp/resources.ts";
 import { SKILLS_EXTENSION } from "../internal/mcp-wire.ts";
 import { defineSkill as skillOfFiles } from "../skills/define-skill.ts";

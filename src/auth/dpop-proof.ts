@@ -5,7 +5,7 @@
  * @module
  */
 import { calculateJwkThumbprint, EmbeddedJWK, errors, type JWTHeaderParameters, jwtVerify } from "jose";
-import type { ResultStore } from "../core/result-store.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { sha256 } from "../internal/sha256.ts";
 import type { DpopChecks, DpopPolicy, DpopProof, DpopRequest } from "../server/dpop.ts";

@@ -8,7 +8,7 @@
 /** @ignore */
 import type { JSONWebKeySet } from "jose";
 import { createLocalJWKSet, errors, jwtVerify } from "jose";
-import type { AuthInfo } from "../core/call-context.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
 import type { ServerAuth } from "../server/auth.ts";
 import { protectedResource } from "../server/auth-edge.ts";

@@ -1,7 +1,7 @@
 /**
  * What a registered feature brings to MCP-lite's wires (`feature.mcplite[key]`: its prompts, its
  * resources), found among the registry's features, so that a server without them does not load the
- * code that serves them (`src/core/feature.ts`).
+ * code that serves them (`src/core/definitions/feature.ts`).
  *
  * @module
  */

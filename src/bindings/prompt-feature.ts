@@ -1,7 +1,7 @@
 /**
  * The MCP-lite part of the prompts feature (MCP-lite spec v0.042 §8.1, prompts; specified in the
  * README's MCP-lite section): the MCP-lite HTTP and gRPC bindings find it among the registry's features,
- * so that a server without prompts does not load the code that serves them (`src/core/feature.ts`).
+ * so that a server without prompts does not load the code that serves them (`src/core/definitions/feature.ts`).
  *
  * @module
  */

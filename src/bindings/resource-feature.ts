@@ -1,7 +1,7 @@
 /**
  * The MCP-lite part of the resources feature (this SDK's MCP-lite extension E4, after §8.1's prompts):
  * the MCP-lite HTTP, socket and gRPC bindings find it among the registry's features, so that a server
- * without resources does not load the code that serves them (`src/core/feature.ts`).
+ * without resources does not load the code that serves them (`src/core/definitions/feature.ts`).
  *
  * @module
  */

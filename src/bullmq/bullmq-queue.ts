@@ -22,7 +22,7 @@ import {
   withBackend,
   Worker,
 } from "bullmq";
-import type { WorkQueue } from "../core/work-queue.ts";
+import type { WorkQueue } from "../jobs/work-queue.ts";
 
 /** BullMQ's attempts for a job whose run failed (the result store was out of reach), and their first wait. */
 const OUTAGE_ATTEMPTS = 20;

@@ -9,7 +9,7 @@
 import { serverOf } from "./dev/dev-messages.ts";
 import { ExitCode } from "./exit-errors.ts";
 import type { Terminal } from "./terminal.ts";
-import { runWorker } from "../worker/run-worker.ts";
+import { runWorker } from "../jobs/worker/run-worker.ts";
 
 const USAGE = "usage: mcplite worker <server module> [--concurrency <n>] [--drain-ms <ms>]";
 

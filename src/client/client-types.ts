@@ -5,7 +5,7 @@
  * @module
  */
 import type { ToolMap } from "../server/server.ts";
-import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/tool.ts";
+import type { AnyTool, InferToolInput, InferToolOutput, Tool } from "../core/definitions/tool.ts";
 import type { CallResult } from "./read-result.ts";
 import type { LogEntry, Progress } from "./transport.ts";
 import type { InputHandlers } from "./input.ts";

@@ -9,7 +9,7 @@
 import type { McpliteError } from "../errors/error.ts";
 import { clientError, rpcError } from "./errors.ts";
 import type { InputRequest } from "./transport.ts";
-import type { CreateMessageResult, SampleParams } from "../core/sampling.ts";
+import type { CreateMessageResult, SampleParams } from "../core/call/sampling.ts";
 
 /** What the user answered to an elicitation (MCP `ElicitResult`). */
 export interface ElicitAnswer {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ContentBlock } from "../core/result.ts";
+import type { ContentBlock } from "../core/results/result.ts";
 import type { ToolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
 import { rpcError, toolFailure } from "./errors.ts";

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ClientInfo } from "../core/call-context.ts";
-import type { InputRequest } from "../core/call-sink.ts";
-import type { ToolDescriptor } from "../core/tool.ts";
+import type { ClientInfo } from "../core/call/call-context.ts";
+import type { InputRequest } from "../core/call/call-sink.ts";
+import type { ToolDescriptor } from "../core/definitions/tool.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 
 export type { ClientInfo, InputRequest };

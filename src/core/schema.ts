@@ -9,7 +9,12 @@
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { isObject } from "../internal/is-object.ts";
-import { fromStandard, type StandardResult, type ValidationIssue, type ValidationResult } from "./standard-result.ts";
+import {
+  fromStandard,
+  type StandardResult,
+  type ValidationIssue,
+  type ValidationResult,
+} from "./definitions/standard-result.ts";
 
 export type { StandardResult, ValidationIssue, ValidationResult };
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
+import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
 
 /** What the store needs of an atomic operation of Deno KV. */
 export interface DenoKvAtomicLike {

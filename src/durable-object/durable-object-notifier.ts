@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Notifier } from "../core/notifier.ts";
+import type { Notifier } from "../core/instance/notifier.ts";
 import { capability } from "../server/server-capability.ts";
 import type { PairedWebSocket } from "../runtime/workers/websocket-pair.ts";
 import { NOTIFIER_URL } from "./object-protocol.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
+import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
 import { MAX_ENTRY_BYTES, OBJECT_URL, type ObjectAnswer, type ObjectRequest } from "./object-protocol.ts";
 
 const utf8 = new TextEncoder();

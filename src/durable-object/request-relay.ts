@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { Notifier } from "../core/notifier.ts";
-import type { Definitions, RegistryChange } from "../core/registry.ts";
+import type { Notifier } from "../core/instance/notifier.ts";
+import type { Definitions, RegistryChange } from "../core/definitions/registry.ts";
 import { changeOf, type Relay } from "../server/relay.ts";
 
 /**

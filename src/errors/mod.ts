@@ -32,4 +32,4 @@
  */
 export { ErrorCode, McpliteError, ProtocolError, ToolError } from "./error.ts";
 export type { McpliteErrorOptions } from "./error.ts";
-export { UrlElicitationRequiredError } from "../core/elicitation.ts";
+export { UrlElicitationRequiredError } from "../core/call/elicitation.ts";

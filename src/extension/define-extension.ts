@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { Extension } from "../core/extension.ts";
-import type { Feature } from "../core/feature.ts";
+import type { Extension } from "../core/definitions/extension.ts";
+import type { Feature } from "../core/definitions/feature.ts";
 import type { MessageMiddleware } from "../message-middleware/message-middleware.ts";
 import { compileSchema, type SchemaInput } from "../core/schema.ts";
-import { checkScopes } from "../core/scopes.ts";
+import { checkScopes } from "../core/definitions/scopes.ts";
 
 /** Builds the features that serve an extension, from what it is (an anonymous one's `id` is `""`). */
 export type ServedBy = (

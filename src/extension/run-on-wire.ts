@@ -7,13 +7,13 @@
  *
  * @module
  */
-import type { AuthInfo, CallMeta } from "../core/call-context.ts";
-import { clientViewOf } from "../core/client-view.ts";
-import type { Extension, ExtensionContext } from "../core/extension.ts";
-import type { Registry } from "../core/registry.ts";
+import type { AuthInfo, CallMeta } from "../core/call/call-context.ts";
+import { clientViewOf } from "../core/call/client-view.ts";
+import type { Extension, ExtensionContext } from "../core/definitions/extension.ts";
+import type { Registry } from "../core/definitions/registry.ts";
 import { McpliteError, ProtocolError } from "../errors/error.ts";
 import { isObject } from "../internal/is-object.ts";
-import { requireScopes } from "../core/scopes.ts";
+import { requireScopes } from "../core/definitions/scopes.ts";
 
 /** A method or a notification of an extension, as held. */
 type Message = Extension["methods"] extends ReadonlyMap<string, infer M> ? M : never;

@@ -1,6 +1,6 @@
 /**
  * What an extension with message middleware (`defineExtension().intercept()`) installs on the registry that serves
- * it, as its feature joins (`admit`, `src/core/feature.ts`): the chain of every such extension, in the order served,
+ * it, as its feature joins (`admit`, `src/core/definitions/feature.ts`): the chain of every such extension, in the order served,
  * and the code that runs it on each layer that carries messages (`http`: the MCP binding's POSTs; `connection`:
  * stdio and a WebSocket). A binding reads it under {@link MESSAGES}, one property per request or connection, so a
  * server none of whose extensions intercepts bundles no runner and runs nothing.

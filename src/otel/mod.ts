@@ -18,7 +18,7 @@ import { observeBudgets } from "./budget-metrics.ts";
 import { attachListener } from "../server/listener.ts";
 import { type ObservedEdge, observeEdge, OBSERVES_EDGE } from "../server/edge-observer.ts";
 import { edgeSpans } from "./edge-spans.ts";
-import { OBSERVES_JOBS } from "../worker/job-observer.ts";
+import { OBSERVES_JOBS } from "../jobs/worker/job-observer.ts";
 import { workSpans } from "./work-spans.ts";
 import { workerTelemetry } from "./worker-telemetry.ts";
 

@@ -22,7 +22,7 @@ import {
 } from "@opentelemetry/api";
 import { traceContext } from "../core/mod.ts";
 import { isObject } from "../internal/is-object.ts";
-import type { JobObserver, JobOutcome, JobWatch } from "../worker/job-observer.ts";
+import type { JobObserver, JobOutcome, JobWatch } from "../jobs/worker/job-observer.ts";
 import { SCOPE, telemetryOff, traceparentOf } from "./conventions.ts";
 import { type WorkerMetrics, workerMetrics } from "./worker-metrics.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Notifier } from "../core/notifier.ts";
+import type { Notifier } from "../core/instance/notifier.ts";
 
 /** A channel name the notifier writes into `LISTEN`: a plain SQL identifier. */
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
+import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
 
 /** A table name the store writes into SQL: letters, digits and `_`, optionally after a schema and a dot. */
 const TABLE_NAME = /^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;

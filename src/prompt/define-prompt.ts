@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { checkIcons, type Icon } from "../core/icon.ts";
-import type { Tool } from "../core/tool.ts";
-import { type Completer, freezeCompleters } from "../core/completer.ts";
-import { checkScopes } from "../core/scopes.ts";
-import type { Feature } from "../core/feature.ts";
+import { checkIcons, type Icon } from "../core/definitions/icon.ts";
+import type { Tool } from "../core/definitions/tool.ts";
+import { type Completer, freezeCompleters } from "../core/definitions/completer.ts";
+import { checkScopes } from "../core/definitions/scopes.ts";
+import type { Feature } from "../core/definitions/feature.ts";
 import {
   type CompiledSchema,
   compileSchema,
@@ -23,7 +23,7 @@ import {
   type Prompt,
   type PromptArgument,
   type PromptHandler,
-} from "../core/prompt.ts";
+} from "../core/definitions/prompt.ts";
 
 interface PromptState {
   readonly name: string;
@@ -35,7 +35,7 @@ interface PromptState {
   readonly icons?: readonly Icon[];
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
-  /** What serves it (`src/core/feature.ts`), as the public `definePrompt()` names it. */
+  /** What serves it (`src/core/definitions/feature.ts`), as the public `definePrompt()` names it. */
   readonly servedBy: readonly Feature[];
 }
 
@@ -219,7 +219,7 @@ function argumentsOf(args: CompiledSchema, where: string): PromptArgument[] {
  * `definePrompt()` (`src/assembly/served-prompts.ts`), which names the bindings' features that serve prompts.
  *
  * @param name The prompt name: 1–128 characters of `[A-Za-z0-9_./-]`.
- * @param servedBy The features that serve it (`src/core/feature.ts`).
+ * @param servedBy The features that serve it (`src/core/definitions/feature.ts`).
  * @returns A fluent builder.
  * @throws {TypeError} When the name is invalid.
  */

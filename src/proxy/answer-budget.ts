@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { type CallContext } from "../core/call-context.ts";
-import { budgetCallerOf, budgetsOfCall } from "../core/tool-call-context.ts";
-import type { BudgetRefusal } from "../core/budgets.ts";
+import { type CallContext } from "../core/call/call-context.ts";
+import { budgetCallerOf, budgetsOfCall } from "../core/call/tool-call-context.ts";
+import type { BudgetRefusal } from "../core/instance/budgets.ts";
 import { ProtocolError, ToolError } from "../errors/error.ts";
 import { countResponses, isResponseTooLarge } from "../client/response-bound.ts";
 

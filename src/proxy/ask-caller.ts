@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
+import type { CallContext } from "../core/call/call-context.ts";
 import type { InputHandlers } from "../client/input.ts";
 import { isObject } from "../internal/is-object.ts";
 

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import { callerKey } from "../core/caller-key.ts";
+import type { CallContext } from "../core/call/call-context.ts";
+import { callerKey } from "../core/call/caller-key.ts";
 import type { Client } from "../client/client.ts";
 import { callerToken, type CredentialPolicy } from "./caller-credentials.ts";
 import type { Remote } from "./remote.ts";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import type { AuthInfo } from "../core/host.ts";
+import type { CallContext } from "../core/call/call-context.ts";
+import type { AuthInfo } from "../core/call/host.ts";
 
 /** What `proxy()` was told about the caller's credentials. */
 export interface CredentialPolicy {

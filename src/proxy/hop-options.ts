@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { CallContext } from "../core/call-context.ts";
+import type { CallContext } from "../core/call/call-context.ts";
 import type { Client } from "../client/client.ts";
-import type { ResourceWatch } from "../core/resource-watch.ts";
+import type { ResourceWatch } from "../core/definitions/resource-watch.ts";
 
 /** What the proxied tools, prompts and resources share. */
 export interface HopOptions {

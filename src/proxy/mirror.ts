@@ -7,14 +7,14 @@
  * @module
  */
 import type { ToolInfo } from "../client/transport.ts";
-import type { Feature } from "../core/feature.ts";
-import type { AnyPrompt } from "../core/prompt.ts";
-import type { Provider } from "../core/provider.ts";
-import type { RegistryChange } from "../core/registry.ts";
-import type { AnyResource } from "../core/resource.ts";
-import type { Skill } from "../core/skill.ts";
-import type { AnyTool } from "../core/tool.ts";
-import { REDEEM_TOOL } from "../core/redeem.ts";
+import type { Feature } from "../core/definitions/feature.ts";
+import type { AnyPrompt } from "../core/definitions/prompt.ts";
+import type { Provider } from "../core/definitions/provider.ts";
+import type { RegistryChange } from "../core/definitions/registry.ts";
+import type { AnyResource } from "../core/definitions/resource.ts";
+import type { Skill } from "../core/definitions/skill.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
+import { REDEEM_TOOL } from "../jobs/redeem.ts";
 import { isObject } from "../internal/is-object.ts";
 import { TASKS_EXTENSION } from "../internal/mcp-wire.ts";
 import type { HopOptions } from "./hop-options.ts";

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import type { AnyPrompt, PromptResult } from "../core/prompt.ts";
+import type { CallContext } from "../core/call/call-context.ts";
+import type { AnyPrompt, PromptResult } from "../core/definitions/prompt.ts";
 import { definePrompt } from "../assembly/served-prompts.ts";
-import { callerTrace } from "../core/caller-trace.ts";
+import { callerTrace } from "../core/call/caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";

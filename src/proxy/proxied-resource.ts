@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { AnyResource, ResourceContentsInput } from "../core/resource.ts";
-import type { WatchedResource } from "../core/resource-watch.ts";
-import { parseUriTemplate } from "../core/uri-template.ts";
+import type { AnyResource, ResourceContentsInput } from "../core/definitions/resource.ts";
+import type { WatchedResource } from "../core/definitions/resource-watch.ts";
+import { parseUriTemplate } from "../core/definitions/uri-template.ts";
 import { defineResource } from "../assembly/served-resources.ts";
-import { callerTrace } from "../core/caller-trace.ts";
+import { callerTrace } from "../core/call/caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteCompleter } from "./remote-completer.ts";

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import type { LogLevel } from "../core/call-sink.ts";
+import type { LogLevel } from "../core/call/call-sink.ts";
 import { ProtocolError, ToolError } from "../errors/error.ts";
-import type { AnyTool } from "../core/tool.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import type { LogEntry, Progress, ToolInfo } from "../client/transport.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import { type AnswerBudget, answerBudget } from "./answer-budget.ts";
 import { askCaller } from "./ask-caller.ts";
-import { callerTrace } from "../core/caller-trace.ts";
+import { callerTrace } from "../core/call/caller-trace.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";
 import { remoteError } from "./remote-error.ts";

@@ -6,9 +6,9 @@
  * @module
  */
 import { createServer } from "../assembly/create-server.ts";
-import type { AuthInfo } from "../core/host.ts";
-import type { ComposedDefinitions } from "../core/composed-definitions.ts";
-import { registryOf } from "../core/registry.ts";
+import type { AuthInfo } from "../core/call/host.ts";
+import type { ComposedDefinitions } from "../core/definitions/composed-definitions.ts";
+import { registryOf } from "../core/definitions/registry.ts";
 import { attachListener } from "../server/listener.ts";
 import type { GroupOptions, Server } from "../server/server.ts";
 import type { Client, ClientOptions } from "../client/client.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Completer } from "../core/completer.ts";
+import type { Completer } from "../core/definitions/completer.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { HopOptions } from "./hop-options.ts";
 import type { Remote } from "./remote.ts";

@@ -10,8 +10,8 @@
  * @module
  */
 import { madeByClient, McpliteError, ProtocolError, ToolError } from "../errors/error.ts";
-import { withDetail } from "../core/error-detail.ts";
-import { URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from "../core/elicitation.ts";
+import { withDetail } from "../core/results/error-detail.ts";
+import { URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from "../core/call/elicitation.ts";
 import { RestartPending } from "./restart-backoff.ts";
 
 /** Why a remote is unavailable to a caller, as `data.reason` says it. */

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
-import type { Extension } from "../core/extension.ts";
+import type { CallContext } from "../core/call/call-context.ts";
+import type { Extension } from "../core/definitions/extension.ts";
 import { type ExtensionForward, forwardedOnMcp } from "../bindings/mcp/extension-forward.ts";
 import { defineExtension, officialMethods } from "../extension/define-extension.ts";
 import { McpliteError, ProtocolError } from "../errors/error.ts";

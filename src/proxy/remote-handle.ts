@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
+import type { CallContext } from "../core/call/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
-import { type ToolResult, toolResult } from "../core/result.ts";
-import type { ToolPromise } from "../core/tool-promise.ts";
+import { type ToolResult, toolResult } from "../core/results/result.ts";
+import type { ToolPromise } from "../core/call/tool-promise.ts";
 import type { Client } from "../client/client.ts";
 import type { CallHandle } from "../client/client-types.ts";
 import type { CallResult } from "../client/read-result.ts";

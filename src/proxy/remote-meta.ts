@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isReservedMetaKey } from "../core/result-meta.ts";
+import { isReservedMetaKey } from "../core/call/result-meta.ts";
 
 /** The `_meta` fields of every MCP-lite result (MCP-lite spec v0.042 §3.3). */
 const MCP_LITE_FIELDS: ReadonlySet<string> = new Set([

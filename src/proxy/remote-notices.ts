@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { LOG_LEVELS, type LogLevel } from "../core/call-sink.ts";
-import { UNKNOWN_CALLER } from "../core/caller-key.ts";
-import type { Definitions } from "../core/registry.ts";
+import { LOG_LEVELS, type LogLevel } from "../core/call/call-sink.ts";
+import { UNKNOWN_CALLER } from "../core/call/caller-key.ts";
+import type { Definitions } from "../core/definitions/registry.ts";
 import type { Remote } from "./remote.ts";
 
 /**

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ResourceWatch } from "../core/resource-watch.ts";
+import type { ResourceWatch } from "../core/definitions/resource-watch.ts";
 import { isObject } from "../internal/is-object.ts";
 import { listenRemote } from "./listen-remote.ts";
 import type { Client } from "../client/client.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Notifier } from "../core/notifier.ts";
+import type { Notifier } from "../core/instance/notifier.ts";
 import { isIoRedis } from "./bounded-command.ts";
 
 /**

@@ -6,7 +6,7 @@
  */
 import { boundedCommands, isIoRedis } from "./bounded-command.ts";
 import type { RedisClientLike } from "./redis-client-like.ts";
-import { hasEnded, type ResultStore, type StoredResult } from "../core/result-store.ts";
+import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
 
 /** Options of {@link redisResultStore}. */
 export interface RedisResultStoreOptions {

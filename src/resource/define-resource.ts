@@ -4,15 +4,26 @@
  *
  * @module
  */
-import { checkIcons, type Icon } from "../core/icon.ts";
-import type { Tool } from "../core/tool.ts";
-import type { ContentAnnotations } from "../core/result.ts";
-import type { Feature } from "../core/feature.ts";
-import { type Completer, freezeCompleters } from "../core/completer.ts";
-import { checkScopes } from "../core/scopes.ts";
-import { type AnyResource, type CacheHint, checkCacheHint, type ReadHandler, type Resource } from "../core/resource.ts";
-import { assertAbsoluteUri } from "../core/absolute-uri.ts";
-import { isUriTemplate, parseUriTemplate, type UriTemplate, type UriVariables } from "../core/uri-template.ts";
+import { checkIcons, type Icon } from "../core/definitions/icon.ts";
+import type { Tool } from "../core/definitions/tool.ts";
+import type { ContentAnnotations } from "../core/results/result.ts";
+import type { Feature } from "../core/definitions/feature.ts";
+import { type Completer, freezeCompleters } from "../core/definitions/completer.ts";
+import { checkScopes } from "../core/definitions/scopes.ts";
+import {
+  type AnyResource,
+  type CacheHint,
+  checkCacheHint,
+  type ReadHandler,
+  type Resource,
+} from "../core/definitions/resource.ts";
+import { assertAbsoluteUri } from "../core/definitions/absolute-uri.ts";
+import {
+  isUriTemplate,
+  parseUriTemplate,
+  type UriTemplate,
+  type UriVariables,
+} from "../core/definitions/uri-template.ts";
 
 interface ResourceState {
   readonly uri: string;
@@ -28,7 +39,7 @@ interface ResourceState {
   readonly cache?: CacheHint;
   readonly completers?: Readonly<Record<string, Completer>>;
   readonly scopes?: readonly string[];
-  /** What serves it (`src/core/feature.ts`), as the public `defineResource()` names it. */
+  /** What serves it (`src/core/definitions/feature.ts`), as the public `defineResource()` names it. */
   readonly servedBy: readonly Feature[];
 }
 
@@ -234,7 +245,7 @@ export class ResourceBuilder<TUri extends string> {
  * `defineResource()` (`src/assembly/served-resources.ts`), which names the bindings' features that serve resources.
  *
  * @param uri The absolute URI or template.
- * @param servedBy The features that serve it (`src/core/feature.ts`).
+ * @param servedBy The features that serve it (`src/core/definitions/feature.ts`).
  * @returns A fluent builder.
  * @throws {TypeError} When the URI is not absolute or the template is not level 1.
  */

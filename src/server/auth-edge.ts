@@ -7,7 +7,7 @@
  * @module
  */
 import type { ProtocolError } from "../errors/error.ts";
-import { createMemoryResultStore, type ResultStore } from "../core/result-store.ts";
+import { createMemoryResultStore, type ResultStore } from "../jobs/result-store.ts";
 import { refusalAnswered } from "./answered-refusal.ts";
 import { pathOf } from "../internal/url.ts";
 import { AUTH_EDGE, type ServerAuth } from "./auth.ts";

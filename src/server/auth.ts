@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
 import { bearerFromProtocols } from "../codec/websocket-bearer.ts";
 import type { DpopPolicy } from "./dpop.ts";
 

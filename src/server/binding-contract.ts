@@ -7,10 +7,10 @@
  * @module
  */
 import type { ServedVersions } from "./protocol-versions.ts";
-import type { Host } from "../core/host.ts";
+import type { Host } from "../core/call/host.ts";
 import type { ProtocolError } from "../errors/error.ts";
-import type { CallTarget } from "../core/registry.ts";
-import type { AnyTool } from "../core/tool.ts";
+import type { CallTarget } from "../core/definitions/registry.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import type { ServerAuth } from "./auth.ts";
 
 /** The server options with every default applied, as bindings read them. */
@@ -60,7 +60,7 @@ export interface ServerCore {
   readonly options: ResolvedOptions;
 }
 
-export { type Host, NO_HOST, withCaller } from "../core/host.ts";
+export { type Host, NO_HOST, withCaller } from "../core/call/host.ts";
 
 /** How the package's own bindings name a route's handler (`Route["handle"]`). */
 export type RouteHandler = Route["handle"];

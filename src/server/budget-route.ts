@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { ANONYMOUS, type BudgetRefusal, type Budgets } from "../core/budgets.ts";
-import { callerOf } from "../core/call-meta.ts";
-import type { Host } from "../core/host.ts";
+import { ANONYMOUS, type BudgetRefusal, type Budgets } from "../core/instance/budgets.ts";
+import { callerOf } from "../core/call/call-meta.ts";
+import type { Host } from "../core/call/host.ts";
 import type { Route } from "./binding-contract.ts";
 import type { ObservedEdge } from "./edge-observer.ts";
 import { peerOf } from "../runtime/peer.ts";

@@ -8,9 +8,9 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
-import type { ResultStore } from "../core/result-store.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { refusalWithChallenge } from "./challenge.ts";
 import type { DpopChecks, DpopPolicy, DpopProof } from "./dpop.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ResultStore } from "../core/result-store.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
 
 /** Where the marker lives in the result store, apart from results (whose ids are random). */
 const EPOCH_KEY = "dpop-epoch";

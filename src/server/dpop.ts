@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
-import type { ResultStore } from "../core/result-store.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
 
 /** A verified DPoP proof. */
 export interface DpopProof {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { AnyTool } from "../core/tool.ts";
-import type { AuthInfo } from "../core/call-context.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { ResolvedOptions, Route } from "./binding-contract.ts";
 import type { Cors } from "./cors.ts";

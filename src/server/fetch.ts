@@ -13,7 +13,7 @@ import { pathOf } from "../internal/url.ts";
 import { type Host, NO_HOST, type Route } from "./binding-contract.ts";
 import type { Edge, ExecutionContextLike, ServerFetch } from "./edge.ts";
 import type { Gate } from "./gate.ts";
-import type { Budgets } from "../core/budgets.ts";
+import type { Budgets } from "../core/instance/budgets.ts";
 import { budgetedRoutes } from "./budget-route.ts";
 import { JSON_HEADERS } from "./responses.ts";
 

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
-import type { ResultStore } from "../core/result-store.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { Capability } from "./server-capability.ts";
 import type { Edge } from "./edge.ts";

@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { grouped, groupOf } from "../core/grouped-middleware.ts";
-import type { Provider } from "../core/provider.ts";
-import { type AnyPrompt, assertPromptName } from "../core/prompt.ts";
-import { REDEEM_TOOL } from "../core/redeem.ts";
-import type { Registry } from "../core/registry.ts";
-import type { AnyResource } from "../core/resource.ts";
-import { type AnyTool, assertToolName } from "../core/tool.ts";
+import { grouped, groupOf } from "../core/call/grouped-middleware.ts";
+import type { Provider } from "../core/definitions/provider.ts";
+import { type AnyPrompt, assertPromptName } from "../core/definitions/prompt.ts";
+import { REDEEM_TOOL } from "../jobs/redeem.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import type { AnyResource } from "../core/definitions/resource.ts";
+import { type AnyTool, assertToolName } from "../core/definitions/tool.ts";
 import { prefixedResource } from "./prefixed-resource.ts";
 
 /** How the parent serves the child. */

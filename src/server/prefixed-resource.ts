@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { AnyResource } from "../core/resource.ts";
-import type { WatchedResource } from "../core/resource-watch.ts";
-import type { UriTemplate } from "../core/uri-template.ts";
+import type { AnyResource } from "../core/definitions/resource.ts";
+import type { WatchedResource } from "../core/definitions/resource-watch.ts";
+import type { UriTemplate } from "../core/definitions/uri-template.ts";
 
 /**
  * Checks a resource prefix: a literal (no template expression), so that prefixed templates stay templates of

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
-import { holdsScopes } from "../core/scopes.ts";
+import { holdsScopes } from "../core/definitions/scopes.ts";
 import { bearerToken, type ServerAuth } from "./auth.ts";
 import { refusalWithChallenge } from "./challenge.ts";
 import type { DpopChecks, DpopProof } from "./dpop.ts";

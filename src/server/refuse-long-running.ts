@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AnyTool } from "../core/tool.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 
 /** The check of a server without long-running support: a tool that may answer "not done yet" needs it. */
 export function refuseLongRunning(tool: AnyTool): void {

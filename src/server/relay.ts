@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Notifier } from "../core/notifier.ts";
-import type { Definitions, RegistryChange } from "../core/registry.ts";
+import type { Notifier } from "../core/instance/notifier.ts";
+import type { Definitions, RegistryChange } from "../core/definitions/registry.ts";
 import { base64urlEncode } from "../codec/base64url.ts";
 import { isObject } from "../internal/is-object.ts";
 import type { Capability } from "./server-capability.ts";

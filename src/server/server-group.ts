@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { ComposedDefinitions } from "../core/composed-definitions.ts";
-import type { Definitions, LongRunning, Registry } from "../core/registry.ts";
-import type { Runtime } from "../core/runtime.ts";
-import type { AnyTool } from "../core/tool.ts";
-import type { AnyResource } from "../core/resource.ts";
+import type { ComposedDefinitions } from "../core/definitions/composed-definitions.ts";
+import type { Definitions, LongRunning, Registry } from "../core/definitions/registry.ts";
+import type { Runtime } from "../core/instance/runtime.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
+import type { AnyResource } from "../core/definitions/resource.ts";
 import { namespacedChild } from "./namespaced-child.ts";
 import { assertResourcePrefix } from "./prefixed-resource.ts";
 

@@ -5,19 +5,19 @@
  */
 import { type ProtocolVersion, resolveProtocolVersions } from "./protocol-versions.ts";
 import type { ServerAuth } from "./auth.ts";
-import type { ErrorReporter } from "../core/runtime.ts";
-import type { ServerLogger } from "../core/logger.ts";
-import type { Notifier } from "../core/notifier.ts";
-import type { WorkQueue } from "../core/work-queue.ts";
-import type { ResultStore } from "../core/result-store.ts";
-import type { Tokens, TokensOptions } from "../core/tokens.ts";
+import type { ErrorReporter } from "../core/instance/runtime.ts";
+import type { ServerLogger } from "../core/instance/logger.ts";
+import type { Notifier } from "../core/instance/notifier.ts";
+import type { WorkQueue } from "../jobs/work-queue.ts";
+import type { ResultStore } from "../jobs/result-store.ts";
+import type { Tokens, TokensOptions } from "../core/instance/tokens.ts";
 import type { Capability } from "./server-capability.ts";
 import type { Binding, ResolvedOptions } from "./binding-contract.ts";
-import { PUSH_MS } from "../core/follow-options.ts";
-import type { Limits } from "../core/budgets.ts";
-import type { Definitions } from "../core/registry.ts";
-import { checkIcons } from "../core/icon.ts";
-import type { Tool } from "../core/tool.ts";
+import { PUSH_MS } from "../core/call/follow-options.ts";
+import type { Limits } from "../core/instance/budgets.ts";
+import type { Definitions } from "../core/definitions/registry.ts";
+import { checkIcons } from "../core/definitions/icon.ts";
+import type { Tool } from "../core/definitions/tool.ts";
 
 /** Tool search support: installs the search on the server's definitions (`toolSearch`). */
 export type ToolSearchSupport = (registry: Definitions) => void;

@@ -6,10 +6,10 @@
  * @module
  */
 import { SECRET_ENV } from "../codec/keys.ts";
-import { Budgets } from "../core/budgets.ts";
-import { serverLogging } from "../core/error-log.ts";
-import type { LongRunningSupport } from "../core/registry.ts";
-import { Runtime } from "../core/runtime.ts";
+import { Budgets } from "../core/instance/budgets.ts";
+import { serverLogging } from "../core/instance/error-log.ts";
+import type { LongRunningSupport } from "../core/definitions/registry.ts";
+import { Runtime } from "../core/instance/runtime.ts";
 import type { AssembledServerOptions, InputRoundsSupport, ServerOptions } from "./server-options.ts";
 
 /** A server's runtime, with what its registry and its `fetch` are built from. */

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
-import type { RedeemArgs } from "../core/redeem.ts";
-import type { AnyTool, InferToolInput } from "../core/tool.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
+import type { RedeemArgs } from "../jobs/redeem.ts";
+import type { AnyTool, InferToolInput } from "../core/definitions/tool.ts";
 import type { HeadersLike } from "../internal/headers-like.ts";
 
 /** The tools a server carries, by name; the typed client reads this from `typeof server`. */

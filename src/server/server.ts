@@ -4,20 +4,20 @@
  *
  * @module
  */
-import type { Extension } from "../core/extension.ts";
-import type { Skill } from "../core/skill.ts";
-import type { CallMeta } from "../core/call-context.ts";
-import { NEVER_ABORTED } from "../core/call-meta.ts";
-import type { Middleware, ToolMiddleware } from "../core/middleware.ts";
-import type { CallOutcome } from "../core/outcome.ts";
-import { runCall } from "../core/pipeline.ts";
-import type { AnyPrompt } from "../core/prompt.ts";
-import { Definitions, registryOf } from "../core/registry.ts";
-import type { Runtime } from "../core/runtime.ts";
-import { serverWarning } from "../core/logger.ts";
-import type { AnyResource } from "../core/resource.ts";
+import type { Extension } from "../core/definitions/extension.ts";
+import type { Skill } from "../core/definitions/skill.ts";
+import type { CallMeta } from "../core/call/call-context.ts";
+import { NEVER_ABORTED } from "../core/call/call-meta.ts";
+import type { Middleware, ToolMiddleware } from "../core/call/middleware.ts";
+import type { CallOutcome } from "../core/call/outcome.ts";
+import { runCall } from "../core/call/pipeline.ts";
+import type { AnyPrompt } from "../core/definitions/prompt.ts";
+import { Definitions, registryOf } from "../core/definitions/registry.ts";
+import type { Runtime } from "../core/instance/runtime.ts";
+import { serverWarning } from "../core/instance/logger.ts";
+import type { AnyResource } from "../core/definitions/resource.ts";
 import { compileSchema, type NotAShape, type SchemaInput } from "../core/schema.ts";
-import type { AnyTool } from "../core/tool.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import { NO_HOST, type Route, type ServerCore, withCaller } from "./binding-contract.ts";
 import { createFetch } from "./fetch.ts";
 import type { Edge } from "./edge.ts";

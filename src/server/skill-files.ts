@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Skill, SkillFile } from "../core/skill.ts";
-import type { AnyResource } from "../core/resource.ts";
+import type { Skill, SkillFile } from "../core/definitions/skill.ts";
+import type { AnyResource } from "../core/definitions/resource.ts";
 
 /** Decodes a skill's text files (valid UTF-8, checked when the skill was defined). */
 const TEXT = new TextDecoder();

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Featured } from "../core/feature.ts";
-import type { Skill, SkillFile } from "../core/skill.ts";
+import type { Featured } from "../core/definitions/feature.ts";
+import type { Skill, SkillFile } from "../core/definitions/skill.ts";
 import { sha256Hex } from "../internal/sha256.ts";
 import { checkedFrontmatter } from "./skill-frontmatter.ts";
 import { mimeTypeOf } from "./mime.ts";
@@ -35,7 +35,7 @@ export interface SkillSource {
  * `defineSkill()` (`src/assembly/served-skills.ts`).
  *
  * @param files The files: path → text or bytes.
- * @param servedBy The features that serve it and the extensions it needs (`src/core/feature.ts`).
+ * @param servedBy The features that serve it and the extensions it needs (`src/core/definitions/feature.ts`).
  * @returns The skill, with digests and sizes.
  * @throws {TypeError} For a missing or invalid `SKILL.md`, a path that leaves the skill, or one over the limits.
  */
@@ -55,7 +55,7 @@ export async function defineSkill(
  *
  * @param sources The files.
  * @param directoryName The name of the directory it came from, which must equal the skill's `name`.
- * @param servedBy The features that serve it and the extensions it needs (`src/core/feature.ts`).
+ * @param servedBy The features that serve it and the extensions it needs (`src/core/definitions/feature.ts`).
  * @returns The skill.
  * @throws {TypeError} Naming the skill and what is wrong.
  */

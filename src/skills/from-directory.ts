@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Featured } from "../core/feature.ts";
-import type { Skill } from "../core/skill.ts";
+import type { Featured } from "../core/definitions/feature.ts";
+import type { Skill } from "../core/definitions/skill.ts";
 import { assembleSkill, type SkillSource } from "./define-skill.ts";
 
 interface Stats {
@@ -41,7 +41,7 @@ function baseName(path: string): string {
  * `skillFromDirectory()` (`src/assembly/served-skills.ts`).
  *
  * @param directory The skill's directory; its name must equal the frontmatter `name`.
- * @param servedBy The features that serve it and the extensions it needs (`src/core/feature.ts`).
+ * @param servedBy The features that serve it and the extensions it needs (`src/core/definitions/feature.ts`).
  * @returns The skill.
  * @throws {TypeError} For a missing or invalid `SKILL.md`, a name mismatch, or a skill over the limits.
  */
@@ -72,7 +72,7 @@ export async function skillFromDirectory(directory: string, servedBy: Featured):
  * `skillsFromDirectory()` (`src/assembly/served-skills.ts`).
  *
  * @param root The directory of skills.
- * @param servedBy The features that serve them and the extensions they need (`src/core/feature.ts`).
+ * @param servedBy The features that serve them and the extensions they need (`src/core/definitions/feature.ts`).
  * @returns The skills, by directory name.
  * @throws {TypeError} When a skill is invalid (naming it).
  */

@@ -16,4 +16,4 @@
  */
 export { defineSkill, skillFromDirectory, skillsFromDirectory } from "../assembly/served-skills.ts";
 export type { SkillSource } from "./define-skill.ts";
-export type { Skill, SkillFile } from "../core/skill.ts";
+export type { Skill, SkillFile } from "../core/definitions/skill.ts";

@@ -1,6 +1,6 @@
 /**
  * The methods of the Skills extension (SEP-2640, `io.modelcontextprotocol/skills`), wire-free: written
- * against the public handler context of `defineExtension().method()` (`src/core/extension.ts`), as any
+ * against the public handler context of `defineExtension().method()` (`src/core/definitions/extension.ts`), as any
  * extension's are. `skills/list` (paginated, cacheable), `skills/get` (one entry by its URI), and
  * `resources/directory/read` for a skill's directories when the server's `directoryRead` setting is on.
  * Entries carry each file's `sha256:` digest and size, computed when the skill was defined; the files
@@ -8,8 +8,8 @@
  *
  * @module
  */
-import type { Extension } from "../core/extension.ts";
-import type { Skill } from "../core/skill.ts";
+import type { Extension } from "../core/definitions/extension.ts";
+import type { Skill } from "../core/definitions/skill.ts";
 import { ProtocolError } from "../errors/error.ts";
 import { echoed } from "../internal/echo.ts";
 

@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { resultStoreCases } from "./result-store-cases.ts";
-export { workQueueCases } from "./work-queue-cases.ts";
+export { resultStoreCases } from "../jobs/cases/result-store-cases.ts";
+export { workQueueCases } from "../jobs/cases/work-queue-cases.ts";

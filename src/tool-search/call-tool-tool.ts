@@ -6,13 +6,13 @@
  * @module
  */
 import * as v from "valibot";
-import { type CallContext } from "../core/call-context.ts";
-import { budgetCallerOf, waitUntilOf } from "../core/tool-call-context.ts";
+import { type CallContext } from "../core/call/call-context.ts";
+import { budgetCallerOf, waitUntilOf } from "../core/call/tool-call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
-import { runCall } from "../core/pipeline.ts";
-import type { Registry } from "../core/registry.ts";
-import { toolResult } from "../core/result.ts";
-import type { Tool } from "../core/tool.ts";
+import { runCall } from "../core/call/pipeline.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import { toolResult } from "../core/results/result.ts";
+import type { Tool } from "../core/definitions/tool.ts";
 import { echoed } from "../internal/echo.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
 import { defineTool } from "../tool/define-tool.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { AnyTool } from "../core/tool.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import { searchTokens } from "./search-tokens.ts";
 
 /** How much a destructive tool's score is kept when the query asks for no removal. */

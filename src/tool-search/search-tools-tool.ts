@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from "valibot";
-import { describeTool, type Tool } from "../core/tool.ts";
+import { describeTool, type Tool } from "../core/definitions/tool.ts";
 import { defineTool } from "../tool/define-tool.ts";
 import { schemaDigest } from "../internal/schema-digest.ts";
 import { servedPrefix } from "./served-namespace.ts";

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { AuthInfo } from "../core/call-context.ts";
-import type { Registry } from "../core/registry.ts";
-import { holdsScopes } from "../core/scopes.ts";
-import type { AnyTool } from "../core/tool.ts";
+import type { AuthInfo } from "../core/call/call-context.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import { holdsScopes } from "../core/definitions/scopes.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import { visibleTo } from "../internal/mcp-apps-wire.ts";
 import { best, Bm25fIndex } from "./bm25f-index.ts";
 import { asksRemoval, DESTRUCTIVE_FACTOR, isDestructive } from "./destructive-rank.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AnyTool } from "../core/tool.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import { isObject } from "../internal/is-object.ts";
 import { stem } from "./english-stem.ts";
 import { searchTokens } from "./search-tokens.ts";

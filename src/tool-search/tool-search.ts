@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { REDEEM_TOOL } from "../core/redeem.ts";
-import type { Definitions, Registry, ToolListing } from "../core/registry.ts";
-import type { AnyTool } from "../core/tool.ts";
+import { REDEEM_TOOL } from "../jobs/redeem.ts";
+import type { Definitions, Registry, ToolListing } from "../core/definitions/registry.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import { type Capability, capability } from "../server/server-capability.ts";
 import { callToolTool } from "./call-tool-tool.ts";
 import { DEFAULT_SYNONYMS } from "./query-terms.ts";

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import type { ToolPromise } from "../core/tool-promise.ts";
-import { checkScopes } from "../core/scopes.ts";
-import { assertToolName } from "../core/tool.ts";
+import type { ToolPromise } from "../core/call/tool-promise.ts";
+import { checkScopes } from "../core/definitions/scopes.ts";
+import { assertToolName } from "../core/definitions/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
-import type { WorkContext } from "../core/long-running/work-context.ts";
+import type { WorkContext } from "../jobs/work-context.ts";
 import type {
   HandlerReturn,
   LongRunningOptions,
@@ -18,11 +18,11 @@ import type {
   ToolHandler,
   ToolUiOptions,
   ToolView,
-} from "../core/tool.ts";
+} from "../core/definitions/tool.ts";
 import { compileSchema } from "../core/schema.ts";
 import type { CompiledSchema, InferSchemaInput, InferSchemaOutput, NotAShape, SchemaInput } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
-import { checkIcons, type Icon } from "../core/icon.ts";
+import { checkIcons, type Icon } from "../core/definitions/icon.ts";
 
 const EMPTY_INPUT: CompiledSchema = Object.freeze({
   jsonSchema: Object.freeze({ type: "object", properties: {} }),

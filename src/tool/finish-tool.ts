@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AnyTool, CancelHandler, RedeemHandler } from "../core/tool.ts";
+import type { AnyTool, CancelHandler, RedeemHandler } from "../core/definitions/tool.ts";
 
 /** A tool's data, without its methods. */
 export type ToolFields = Omit<AnyTool, "redeem" | "cancel">;

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { Registry } from "../core/registry.ts";
-import { REDEEM_TOOL, type RedeemArgs, redeemPromise } from "../core/redeem.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import { REDEEM_TOOL, type RedeemArgs, redeemPromise } from "../jobs/redeem.ts";
 import { defineTool } from "./define-tool.ts";
-import type { AnyTool } from "../core/tool.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
 import type { ValidationIssue, ValidationResult } from "../core/schema.ts";
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
+import type { CallContext } from "../core/call/call-context.ts";
 import type { JsonSchema, ValidationIssue } from "../core/schema.ts";
 import { isObject } from "../internal/is-object.ts";
 import { setOwn } from "../internal/proto-keys.ts";

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { CallContext } from "../core/call-context.ts";
+import type { CallContext } from "../core/call/call-context.ts";
 import { ProtocolError } from "../errors/error.ts";
-import { checkScopes } from "../core/scopes.ts";
+import { checkScopes } from "../core/definitions/scopes.ts";
 import { compileSchema } from "../core/schema.ts";
 import type {
   CompiledSchema,
@@ -15,9 +15,9 @@ import type {
   ValidationIssue,
   ValidationResult,
 } from "../core/schema.ts";
-import { validateStandard } from "../core/standard-result.ts";
-import { resultFromValue } from "../core/result.ts";
-import { assertToolName } from "../core/tool.ts";
+import { validateStandard } from "../core/definitions/standard-result.ts";
+import { resultFromValue } from "../core/results/result.ts";
+import { assertToolName } from "../core/definitions/tool.ts";
 import type {
   AnyTool,
   InferToolInput,
@@ -26,7 +26,7 @@ import type {
   Tool,
   ToolAnnotations,
   ToolHandler,
-} from "../core/tool.ts";
+} from "../core/definitions/tool.ts";
 import { finishTool, type ToolFields } from "./finish-tool.ts";
 import { type ArgPlan, type ArgTransform, originalArgs, planArgs, shownArgs, shownIssue } from "./transform-args.ts";
 

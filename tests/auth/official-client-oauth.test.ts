@@ -17,7 +17,7 @@ import {
   StreamableHTTPClientTransport as TransportV2,
   UnauthorizedError as UnauthorizedErrorV2,
 } from "@modelcontextprotocol/client";
-import type { AuthInfo } from "../../src/core/call-context.ts";
+import type { AuthInfo } from "../../src/core/call/call-context.ts";
 import type { Listener } from "../../src/types.ts";
 import { type AuthorizationServer, authorizeHeadlessly } from "../helpers/authorization-server.ts";
 import { startProtectedServer } from "../helpers/protected-server.ts";

@@ -11,7 +11,7 @@ import { base64url, decodeJwt } from "jose";
 import { mcpBinding, mcpLiteBinding } from "../../mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import type { AuthInfo } from "../../src/core/call-context.ts";
+import type { AuthInfo } from "../../src/core/call/call-context.ts";
 import type { Listener } from "../../src/types.ts";
 import {
   APP_CLIENT,

@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import { Code, type ConnectError } from "@connectrpc/connect";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
-import type { AuthInfo } from "../../src/core/call-context.ts";
+import type { AuthInfo } from "../../src/core/call/call-context.ts";
 import { grpcListener } from "../helpers/grpc-listener.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
 import { rejection } from "../bindings/grpc/grpc-fixtures.ts";

@@ -10,7 +10,7 @@ import { createServer, defineTool, mcpBinding, mcpLiteBinding } from "../../mod.
 import { ErrorCode } from "../../src/errors/mod.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
-import { OutputMismatchError } from "../../src/core/output.ts";
+import { OutputMismatchError } from "../../src/core/call/output.ts";
 import { callAny } from "../helpers/outcome.ts";
 import { legacyRequest, modernRequest, post, toolsCall } from "../helpers/request.ts";
 import { readJsonRpc } from "../helpers/sse.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createServer } from "../../mod.ts";
-import { ANONYMOUS, Budgets, LIMIT_DEFAULTS } from "../../src/core/budgets.ts";
+import { ANONYMOUS, Budgets, LIMIT_DEFAULTS } from "../../src/core/instance/budgets.ts";
 
 describe("Budgets", () => {
   it("defaults to 16 MiB, 512, 256 and 256, each caller half of the bytes, three quarters of the calls, a quarter of the rest", () => {

@@ -8,9 +8,9 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { defineTool } from "../../mod.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
-import { callNow, runCall } from "../../src/core/pipeline.ts";
-import { Definitions } from "../../src/core/registry.ts";
-import { Runtime } from "../../src/core/runtime.ts";
+import { callNow, runCall } from "../../src/core/call/pipeline.ts";
+import { Definitions } from "../../src/core/definitions/registry.ts";
+import { Runtime } from "../../src/core/instance/runtime.ts";
 
 const add = defineTool("add").input(v.object({ a: v.number(), b: v.number() })).handle(({ a, b }) => String(a + b));
 const later = defineTool("later").input(v.object({ a: v.number() })).handle(async ({ a }) => {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createMemoryResultStore, type ResultStore } from "../../mod.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
-import { guardStore } from "../../src/core/guarded-store.ts";
+import { guardStore } from "../../src/jobs/guarded-store.ts";
 
 /** A memory store whose next operations fail or succeed as `script` says (true: fail), then succeed. */
 function scripted(script: boolean[]): ResultStore {

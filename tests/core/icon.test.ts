@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createServer, definePrompt, defineResource, defineTool } from "../../mod.ts";
-import { checkIcons, MAX_DATA_URI } from "../../src/core/icon.ts";
+import { checkIcons, MAX_DATA_URI } from "../../src/core/definitions/icon.ts";
 
 const PNG = "data:image/png;base64,iVBORw0KGgo=";
 

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CallOutcome } from "../../mod.ts";
-import { createMemoryResultStore } from "../../src/core/result-store.ts";
+import { createMemoryResultStore } from "../../src/jobs/result-store.ts";
 import { killable, tokenOf } from "../helpers/instances.ts";
 import { createJobTools, jobServer, waitFor } from "../helpers/long-running.ts";
 import { retryInstance } from "../helpers/retry-jobs.ts";

@@ -6,7 +6,7 @@ import { type CallOutcome, defineTool } from "../../mod.ts";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
 import type { ErrorReporter } from "../../src/types.ts";
 import { TokenError } from "../../src/codec/token-error.ts";
-import { REPORT_INTERVAL_MS } from "../../src/core/bounded-reports.ts";
+import { REPORT_INTERVAL_MS } from "../../src/core/instance/bounded-reports.ts";
 import { createJobTools, jobServer, waitFor } from "../helpers/long-running.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { callAny, final } from "../helpers/outcome.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createMemoryResultStore } from "../../src/core/result-store.ts";
+import { createMemoryResultStore } from "../../src/jobs/result-store.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { audio, embeddedResource, image, resourceLink, text } from "../../mod.ts";
-import { isContentBlock, isToolResult } from "../../src/core/result.ts";
-import { resultFromValue } from "../../src/core/result.ts";
-import { suggestName } from "../../src/core/suggest.ts";
+import { isContentBlock, isToolResult } from "../../src/core/results/result.ts";
+import { resultFromValue } from "../../src/core/results/result.ts";
+import { suggestName } from "../../src/core/definitions/suggest.ts";
 
 describe("results", () => {
   it("shapes plain values: strings as text, objects as structuredContent plus JSON text", () => {

@@ -14,7 +14,7 @@ import {
   type ToolResult,
   toolResult,
 } from "../../mod.ts";
-import type { StoredResult } from "../../src/core/result-store.ts";
+import type { StoredResult } from "../../src/jobs/result-store.ts";
 import { tokenOf } from "../helpers/instances.ts";
 import { SECRET, waitFor } from "../helpers/long-running.ts";
 

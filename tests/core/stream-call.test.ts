@@ -9,8 +9,8 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { attachListener } from "../../src/server/listener.ts";
-import { registryOf as registryOfCore } from "../../src/core/registry.ts";
-import { type CallEvent, streamCall, type StreamedCall } from "../../src/core/stream-call.ts";
+import { registryOf as registryOfCore } from "../../src/core/definitions/registry.ts";
+import { type CallEvent, streamCall, type StreamedCall } from "../../src/core/call/stream-call.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

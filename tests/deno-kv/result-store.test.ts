@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { denoKvResultStore } from "../../src/deno-kv/mod.ts";
 import type { ResultStore } from "../../mod.ts";
-import type { StoredResult } from "../../src/core/result-store.ts";
+import type { StoredResult } from "../../src/jobs/result-store.ts";
 import { acrossChunkBoundary, assertTooLarge, exportThrough } from "../helpers/large-results.ts";
 import { describeResultStore } from "../helpers/result-store-conformance.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";

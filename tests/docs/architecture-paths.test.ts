@@ -58,7 +58,7 @@ function exists(path: string): boolean {
 describe("docs that say where things live", () => {
   it("names at least the layers and request paths' files on the architecture page", () => {
     const named = new Set(pathsIn(read(ARCHITECTURE)).map((n) => n.path));
-    for (const path of ["src/core/long-running/", "src/assembly/", "src/bindings/mcplite/methods.ts"]) {
+    for (const path of ["src/jobs/", "src/assembly/", "src/bindings/mcplite/methods.ts"]) {
       assert.ok(named.has(path), `${ARCHITECTURE} does not name ${path}`);
     }
     assert.ok(named.size > 60, `${ARCHITECTURE} names ${named.size} paths`);

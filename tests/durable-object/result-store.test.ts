@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { StoredResult } from "../../src/core/result-store.ts";
+import type { StoredResult } from "../../src/jobs/result-store.ts";
 import { durableObjectResultStore } from "../../src/durable-object/mod.ts";
 import { describeSharedInstances } from "../helpers/instances.ts";
 import { acrossChunkBoundary } from "../helpers/large-results.ts";

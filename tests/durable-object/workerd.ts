@@ -7,7 +7,7 @@
 import { Miniflare } from "miniflare";
 import { env } from "../../src/runtime/env.ts";
 import { ROOT, run } from "../helpers/process.ts";
-import type { ResultStore, StoredResult } from "../../src/core/result-store.ts";
+import type { ResultStore, StoredResult } from "../../src/jobs/result-store.ts";
 
 /** The Worker's secret (its `MCPLITE_SECRET`). */
 export const SECRET = "the Durable Object Worker's own secret (32+ bytes)";

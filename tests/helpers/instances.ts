@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CallOutcome, ResultStore } from "../../mod.ts";
 import { attachListener } from "../../src/binding.ts";
-import { registryOf } from "../../src/core/registry.ts";
+import { registryOf } from "../../src/core/definitions/registry.ts";
 import { createJobTools, jobServer, waitFor } from "./long-running.ts";
 import { final } from "./outcome.ts";
 import { retryInstance } from "./retry-jobs.ts";

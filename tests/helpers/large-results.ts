@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as v from "valibot";
 import { createServer, defineTool, type ResultStore } from "../../mod.ts";
 import { ProtocolError } from "../../src/errors/mod.ts";
-import type { StoredResult } from "../../src/core/result-store.ts";
+import type { StoredResult } from "../../src/jobs/result-store.ts";
 import { tokenOf } from "./instances.ts";
 import { SECRET, waitFor } from "./long-running.ts";
 

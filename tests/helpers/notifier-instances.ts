@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { defineTool } from "../../mod.ts";
-import type { Notifier } from "../../src/core/notifier.ts";
+import type { Notifier } from "../../src/core/instance/notifier.ts";
 import { mcpServer, SseReader } from "../bindings/mcp/mcp-helpers.ts";
 import { waitFor } from "./long-running.ts";
 import { modernRequest } from "./request.ts";

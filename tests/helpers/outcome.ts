@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { CallOutcome, Server } from "../../mod.ts";
 import type { ServerCallOptions } from "../../src/types.ts";
-import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../src/core/outcome.ts";
+import type { FinalOutcome, InputRequiredOutcome, PromiseOutcome } from "../../src/core/call/outcome.ts";
 
 /** Asserts a complete outcome (`answer` or `failure`) and returns it. */
 export function final(outcome: CallOutcome): FinalOutcome {

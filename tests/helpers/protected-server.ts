@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { type Binding, createServer, defineTool, serve } from "../../mod.ts";
 import { jwtAuth } from "../../src/auth/mod.ts";
-import type { AuthInfo } from "../../src/core/call-context.ts";
+import type { AuthInfo } from "../../src/core/call/call-context.ts";
 import type { Listener } from "../../src/types.ts";
 import {
   type AuthorizationServer,

@@ -3,7 +3,7 @@
  * against each implementation (memory, Redis on both clients, Deno KV, Durable Objects).
  */
 import { after, describe, it } from "node:test";
-import type { ResultStore } from "../../src/core/result-store.ts";
+import type { ResultStore } from "../../src/jobs/result-store.ts";
 import { resultStoreCases } from "../../src/testing/mod.ts";
 
 /**

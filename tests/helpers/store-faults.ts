@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { createServer, defineTool, mcpBinding, mcpLiteBinding, type ResultStore, serve } from "../../mod.ts";
-import type { Notifier } from "../../src/core/notifier.ts";
+import type { Notifier } from "../../src/core/instance/notifier.ts";
 import { grpcBinding } from "../../src/bindings/grpc/mod.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";
 import type { Listener } from "../../src/types.ts";

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import type { CallContext } from "../../src/core/call-context.ts";
+import type { CallContext } from "../../src/core/call/call-context.ts";
 import { otelBudgets } from "../../src/otel/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { post, toolsCall } from "../helpers/request.ts";

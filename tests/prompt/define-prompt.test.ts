@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as v from "valibot";
 import { definePrompt, text } from "../../mod.ts";
-import { ToolCallContext } from "../../src/core/tool-call-context.ts";
-import { describePrompt, promptResultFromValue } from "../../src/core/prompt.ts";
+import { ToolCallContext } from "../../src/core/call/tool-call-context.ts";
+import { describePrompt, promptResultFromValue } from "../../src/core/definitions/prompt.ts";
 
 const ctx = new ToolCallContext("p", new AbortController().signal, { wire: "in-process", headers: new Headers() });
 

@@ -16,8 +16,8 @@ import { McpliteError } from "../../src/errors/mod.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { gatewayServer, served } from "./gateway.ts";
 import { attachListener } from "../../src/server/listener.ts";
-import { budgetsOf } from "../../src/core/runtime.ts";
-import { registryOf } from "../../src/core/registry.ts";
+import { budgetsOf } from "../../src/core/instance/runtime.ts";
+import { registryOf } from "../../src/core/definitions/registry.ts";
 
 const MiB = 1024 * 1024;
 const BOUND = 1 * MiB;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Client } from "../../src/client/client.ts";
-import { callerKey, heardBy, UNKNOWN_CALLER } from "../../src/core/caller-key.ts";
+import { callerKey, heardBy, UNKNOWN_CALLER } from "../../src/core/call/caller-key.ts";
 import { CallerSessions } from "../../src/proxy/caller-sessions.ts";
 import { waitFor } from "./gateway.ts";
 

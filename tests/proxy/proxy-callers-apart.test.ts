@@ -14,7 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client";
 import { createServer } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import type { AuthInfo } from "../../src/core/host.ts";
+import type { AuthInfo } from "../../src/core/call/host.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { freePort } from "../helpers/process.ts";
 import { type PipedServer, pipeServer } from "../helpers/stdio.ts";

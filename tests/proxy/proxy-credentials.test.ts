@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createServer } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import type { AuthInfo } from "../../src/core/host.ts";
+import type { AuthInfo } from "../../src/core/call/host.ts";
 import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
 import { type Peer, sdkV2Peer } from "./peers.ts";
 import { protectedResource } from "../../src/auth/mod.ts";

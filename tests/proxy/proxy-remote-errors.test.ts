@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import type { Server } from "../../src/server/server.ts";
-import type { AuthInfo } from "../../src/core/host.ts";
+import type { AuthInfo } from "../../src/core/call/host.ts";
 import { mcpBinding } from "../../src/bindings/mcp/handler.ts";
 import { mcpLiteBinding } from "../../src/bindings/mcplite/handler.ts";
 import { webtoolsBinding } from "../../src/bindings/webtools/mod.ts";

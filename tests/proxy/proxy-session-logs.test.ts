@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createClient } from "../../src/client/mod.ts";
-import { LOG_LEVELS, type LogLevel } from "../../src/core/call-sink.ts";
+import { LOG_LEVELS, type LogLevel } from "../../src/core/call/call-sink.ts";
 import { proxy, type ProxyOptions } from "../../src/proxy/mod.ts";
 import type { StdioTransportOptions } from "../../src/client/transports/stdio.ts";
 import { defineTool } from "../../mod.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createServer } from "../../mod.ts";
 import { createClient } from "../../src/client/mod.ts";
-import type { AuthInfo } from "../../src/core/host.ts";
+import type { AuthInfo } from "../../src/core/call/host.ts";
 import { proxy } from "../../src/proxy/mod.ts";
 import { SECRET } from "../helpers/long-running.ts";
 import { freePort } from "../helpers/process.ts";

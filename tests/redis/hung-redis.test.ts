@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { redisResultStore } from "../../src/redis/mod.ts";
-import type { StoredResult } from "../../src/core/result-store.ts";
+import type { StoredResult } from "../../src/jobs/result-store.ts";
 import { waitFor } from "../helpers/long-running.ts";
 import { REDIS_CLIENTS } from "../helpers/redis-clients.ts";
 import { REDIS_MISSING, startRedis } from "../helpers/redis-server.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { defineResource } from "../../mod.ts";
-import { ToolCallContext } from "../../src/core/tool-call-context.ts";
-import { contentsFromValue, describeResource } from "../../src/core/resource.ts";
+import { ToolCallContext } from "../../src/core/call/tool-call-context.ts";
+import { contentsFromValue, describeResource } from "../../src/core/definitions/resource.ts";
 
 const ctx = new ToolCallContext("r", new AbortController().signal, { wire: "in-process", headers: new Headers() });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { assertAbsoluteUri } from "../../src/core/absolute-uri.ts";
-import { isUriTemplate, parseUriTemplate } from "../../src/core/uri-template.ts";
+import { assertAbsoluteUri } from "../../src/core/definitions/absolute-uri.ts";
+import { isUriTemplate, parseUriTemplate } from "../../src/core/definitions/uri-template.ts";
 
 describe("parseUriTemplate (RFC 6570 level 1)", () => {
   it("matches URIs and decodes the variables", () => {

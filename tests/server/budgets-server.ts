@@ -14,8 +14,8 @@ import * as v from "valibot";
 import { createServer, defineTool, serve } from "../../mod.ts";
 import { declareBodyLimit } from "../../src/runtime/body-bound.ts";
 import { attachListener } from "../../src/server/listener.ts";
-import { budgetsOf } from "../../src/core/runtime.ts";
-import { registryOf } from "../../src/core/registry.ts";
+import { budgetsOf } from "../../src/core/instance/runtime.ts";
+import { registryOf } from "../../src/core/definitions/registry.ts";
 import { protectedResource } from "../../src/auth/mod.ts";
 
 let release!: () => void;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, ProtocolError } from "../../src/errors/mod.ts";
-import { requireScopes } from "../../src/core/scopes.ts";
+import { requireScopes } from "../../src/core/definitions/scopes.ts";
 import { createGate } from "../../src/server/create-gate.ts";
 import { cors as corsOf } from "../../src/server/cors-edge.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";

@@ -8,7 +8,7 @@ import { createServer, defineTool } from "../../mod.ts";
 import type { ProtocolError } from "../../src/errors/mod.ts";
 import { attachListener, runCall } from "../../src/binding.ts";
 import { bearer, opaqueAuth } from "../helpers/opaque-auth.ts";
-import { registryOf } from "../../src/core/registry.ts";
+import { registryOf } from "../../src/core/definitions/registry.ts";
 
 const whoami = defineTool("whoami").handle((_args, ctx) => ctx.auth?.subject ?? "nobody");
 const purge = defineTool("purge").scopes("docs:admin").handle(() => "purged");

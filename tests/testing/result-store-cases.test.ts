@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createMemoryResultStore, type ResultStore } from "../../mod.ts";
-import { hasEnded } from "../../src/core/result-store.ts";
+import { hasEnded } from "../../src/jobs/result-store.ts";
 import { resultStoreCases } from "../../src/testing/mod.ts";
 import { failureOfCase } from "../helpers/case-failure.ts";
 

@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import { createServer, defineTool, type InferToolInput, type InferToolOutput } from "../../mod.ts";
-import type { InferToolArgs } from "../../src/core/tool.ts";
+import type { InferToolArgs } from "../../src/core/definitions/tool.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type Expect<T extends true> = T;

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../mod.ts";
 import { createRedeemTool } from "../../src/tool/redeem-tool.ts";
-import type { Registry } from "../../src/core/registry.ts";
+import type { Registry } from "../../src/core/definitions/registry.ts";
 
 const analyze = defineTool("analyze")
   .describe("Answers with a promise")

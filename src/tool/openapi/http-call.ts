@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { fail, type ToolResult } from "../../core/result.ts";
+import { fail, type ToolResult } from "../../core/results/result.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { OperationInput } from "./operation-input.ts";
 import { WRAPPED_KEY } from "./operation-output.ts";

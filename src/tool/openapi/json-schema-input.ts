@@ -7,7 +7,7 @@
  */
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
 import type { JsonSchema, StandardSchemaV1 } from "../../core/schema.ts";
-import { suggestName } from "../../core/suggest.ts";
+import { suggestName } from "../../core/definitions/suggest.ts";
 import { isObject } from "../../internal/is-object.ts";
 
 // Issues reported for a container only because something inside it failed; the inner issue says why.

@@ -6,9 +6,9 @@
  * @module
  */
 import { $RefParser } from "@apidevtools/json-schema-ref-parser";
-import type { CallContext } from "../../core/call-context.ts";
+import type { CallContext } from "../../core/call/call-context.ts";
 import type { JsonSchema, StandardSchemaV1 } from "../../core/schema.ts";
-import type { AnyTool, ToolAnnotations } from "../../core/tool.ts";
+import type { AnyTool, ToolAnnotations } from "../../core/definitions/tool.ts";
 import { isObject } from "../../internal/is-object.ts";
 import type { HeadersLike } from "../../internal/headers-like.ts";
 import { defineTool } from "../define-tool.ts";

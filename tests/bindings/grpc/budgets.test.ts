@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { type GrpcListener, MCPLite, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
-import type { Limits } from "../../../src/core/budgets.ts";
+import type { Limits } from "../../../src/core/instance/budgets.ts";
 import { grpcJs, grpcServer } from "./grpc-fixtures.ts";
 import { closeClientSessions, DENO_H2_ABORTS, grpcOverH2 } from "../../helpers/h2-sessions.ts";
 

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { ConnectError } from "@connectrpc/connect";
 import { defineTool } from "../../../mod.ts";
 import { ErrorCode, ProtocolError } from "../../../src/errors/mod.ts";
-import type { Limits } from "../../../src/core/budgets.ts";
+import type { Limits } from "../../../src/core/instance/budgets.ts";
 import { attachListener, type ServerCore } from "../../../src/binding.ts";
 import { grpcBinding } from "../../../src/bindings/grpc/mod.ts";
 import { fixtureServer, sleep, withDefaults } from "../../helpers/fixtures.ts";

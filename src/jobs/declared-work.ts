@@ -1,0 +1,192 @@
+/**
+ * Runs a tool's declared work (`.defer((input, work) => …)`) for one start of its job: in the process that took
+ * the call, on an instance that restarts it (`retry`), or on a worker that took it from the queue. Only the work
+ * runs, never the handler or the request middleware; its steps and sleeps go to the job's journal.
+ *
+ * @module
+ */
+import type { CallContext } from "../core/call/call-context.ts";
+import type { CallMeta, ContextSource } from "../core/call/call-meta.ts";
+import type { Job } from "./job.ts";
+import type { DeferredWork } from "../core/call/tool-promise.ts";
+import type { CallSink } from "../core/call/call-sink.ts";
+import { configFor } from "../core/definitions/config.ts";
+import type { AuthInfo } from "../core/call/host.ts";
+import { setConfig, ToolCallContext } from "../core/call/tool-call-context.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
+import { isToolPromise } from "../core/call/tool-promise.ts";
+import { TRACE_PARENT } from "../core/call/trace-context.ts";
+import { Journal } from "./journal.ts";
+import { checkLongRunning } from "./check-long-running.ts";
+import type { WorkContext } from "./work-context.ts";
+import type { ServerLogger } from "../core/instance/logger.ts";
+
+/** Where a job's work comes from: the call that started it. */
+export interface WorkOrigin {
+  /** The work's input: what the handler handed to `ctx.defer(input)`, else the call's arguments. */
+  readonly input: unknown;
+  /** The caller, without its raw credential. */
+  readonly auth: AuthInfo | undefined;
+  /** The request's metadata. */
+  readonly meta: CallMeta;
+  /** The platform's values (`work.env`), where the work runs in the process that took the call. */
+  readonly env?: Readonly<Record<string, unknown>>;
+  /** The calling request's `traceparent`, for spans and log lines. */
+  readonly traceparent?: string;
+}
+
+/** This start of the job. */
+export interface WorkStart {
+  /** The job's id. */
+  readonly id: string;
+  /** Which start, from 1. */
+  readonly attempt: number;
+  /** When the job's entry expires, ms since the epoch. */
+  readonly expiresAt: number;
+  /** No earlier start can have journaled anything (the job's first delivery). */
+  readonly fresh: boolean;
+  /** A worker runs it from a queue: sleeps hand it back to the queue. */
+  readonly queued: boolean;
+  /** How long this start waits before the work runs (a retry's `backoffMs`), journaled as a sleep. */
+  readonly backoffMs?: number;
+}
+
+/**
+ * Runs the declared work of `owner` once.
+ *
+ * @param registry The server's registry: its store, clock, logger and settings.
+ * @param owner The tool.
+ * @param origin The input and the call's caller and metadata.
+ * @param start The job and this start of it.
+ * @param sink The job (its progress, logs and questions).
+ * @param signal Aborts the work.
+ * @returns The work's value, which the owner's output check makes the job's result.
+ */
+export async function runDeclaredWork(
+  registry: Registry,
+  owner: AnyTool,
+  origin: WorkOrigin,
+  start: WorkStart,
+  sink: CallSink,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const c = registry.runtime.continuations!;
+  const journal = new Journal({
+    id: start.id,
+    store: c.results,
+    expiresAt: start.expiresAt,
+    now: c.codec.now,
+    fresh: start.fresh,
+    queued: start.queued,
+  });
+  const host = { auth: origin.auth, env: origin.env, waitUntil: undefined };
+  const work = new WorkCallContext(
+    { name: owner.name, signal, meta: origin.meta, host },
+    sink,
+    registry.runtime.logger,
+    {
+      id: start.id,
+      attempt: start.attempt,
+      journal,
+    },
+  );
+  if (origin.traceparent !== undefined) work.set(TRACE_PARENT, origin.traceparent);
+  // A retry's wait, once per start: a durable sleep on a queue, so a delivery after a later sleep does not wait again.
+  if (start.backoffMs) await journal.sleep(start.backoffMs, signal, `~backoff:${start.attempt}`);
+  if (owner.config !== undefined || registry.runtime.config !== undefined) {
+    setConfig(work, await configFor(registry, owner, undefined)); // the server's settings, as a handler reads them
+  }
+  // Middleware that wraps the work (its `work` hook), outermost first; the work itself innermost.
+  let run = () => Promise.resolve(owner.work!(origin.input, work));
+  for (const each of registry.runtime.middleware.toReversed()) {
+    const hook = each.work, inner = run;
+    if (hook !== undefined) run = () => hook(work, inner);
+  }
+  const value = await run();
+  if (isToolPromise(value)) throw new TypeError("declared work cannot answer with a promise");
+  return value;
+}
+
+/**
+ * The work of a job started in the process that took the call (its first start): the declared work with the
+ * call's caller, metadata, platform values and trace.
+ *
+ * @param registry The server's registry.
+ * @param owner The tool.
+ * @param input The work's input.
+ * @param ctx The context of the call that started it.
+ * @param job The job, as it starts.
+ * @param expiresAt When the job's entry expires, ms since the epoch.
+ * @returns The work, for the job to run.
+ */
+export function declaredRun(
+  registry: Registry,
+  owner: AnyTool,
+  input: unknown,
+  ctx: CallContext,
+  job: Job,
+  expiresAt: number,
+): DeferredWork {
+  const origin = { input, auth: ctx.auth, meta: ctx.meta, env: ctx.env, traceparent: ctx.get(TRACE_PARENT) };
+  const start = { id: job.id, attempt: 1, expiresAt, fresh: true, queued: false };
+  return (signal) => runDeclaredWork(registry, owner, origin, start, job, signal);
+}
+
+/** Who runs a job's work this time: its id, its start and its journal. */
+export interface WorkRun {
+  /** The job's id. */
+  readonly id: string;
+  /** Which start, from 1. */
+  readonly attempt: number;
+  /** The job's journal, as this start sees it. */
+  readonly journal: Journal;
+}
+
+/** The {@link WorkContext} of one start of a job: a call context whose steps and sleeps are journaled. */
+export class WorkCallContext extends ToolCallContext implements WorkContext {
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly #journal: Journal;
+
+  /**
+   * Makes the context.
+   *
+   * @param source The work's origin: the tool, signal, metadata and caller.
+   * @param sink The job: progress, logs and questions go there.
+   * @param logger The server's logger.
+   * @param run The job's id, start and journal.
+   */
+  constructor(source: ContextSource, sink: CallSink, logger: ServerLogger | undefined, run: WorkRun) {
+    super(source.name, source.signal, source.meta, sink, source.host, logger);
+    this.jobId = run.id;
+    this.attempt = run.attempt;
+    this.#journal = run.journal;
+  }
+
+  override step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T> {
+    return this.#journal.step(name, run);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.#journal.sleep(ms, this.signal);
+  }
+}
+
+/**
+ * Checks a long-running tool as a server adds it: a worker, and a retry, run only declared work (`.defer()`), so a
+ * tool whose handler can only defer inline work (`ctx.defer(async () => …)`: no `.defer()`, no `.redeem()`) is refused
+ * where it would need its handler run again.
+ *
+ * @param tool The tool, long-running.
+ * @param continuations The server's deferred-work machinery (its queue).
+ * @throws {TypeError} When the tool asks for `retry`, or the server has a queue, and it declares no work; a
+ *   `RangeError` or `TypeError` for `.longRunning()` options out of their ranges (`checkLongRunning()`).
+ */
+export function admitTool(tool: AnyTool, continuations: { readonly queue?: unknown }): void {
+  checkLongRunning(tool.name, tool.longRunning!);
+  if (tool.mode !== "handle" || tool.work !== undefined || tool.onRedeem !== undefined) return;
+  if (tool.longRunning?.retry !== undefined || continuations.queue !== undefined) {
+    throw new TypeError(`tool "${tool.name}": with retry or a queue, declare its work with .defer()`);
+  }
+}

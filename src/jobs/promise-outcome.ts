@@ -1,0 +1,174 @@
+/**
+ * Turns a handler's {@link ToolPromise} into a `promise` outcome: starts deferred work, signs the
+ * token (bound to the caller when one is authenticated).
+ *
+ * @module
+ */
+import { callerOf } from "../core/call/call-context.ts";
+import { budgetCallerOf } from "../core/call/tool-call-context.ts";
+import type { ToolCall } from "../core/call/middleware.ts";
+import type { PromiseOutcome } from "../core/call/outcome.ts";
+import { resultOf } from "../core/call/output.ts";
+import { budgetsOf } from "../core/instance/runtime.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import type { DeferredState, DeferredWork, PendingPromise } from "../core/call/tool-promise.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
+import { TRACE_PARENT } from "../core/call/trace-context.ts";
+import { enqueueJob } from "./queued-job.ts";
+import type { Job } from "./job.ts";
+import { declaredRun } from "./declared-work.ts";
+
+/** The token kind of promise tokens. */
+export const PROMISE_KIND = "promise";
+
+/**
+ * The state a promise token carries: a continuation's state, or that of deferred work (its entry, and
+ * the call's arguments when its tool retries); and, when telemetry middleware traced the issuing call,
+ * its `traceparent` (`t`), so that the redeem's or task poll's span links to it (signed with the rest).
+ */
+export type PromiseState = ({ readonly s: unknown } | DeferredState) & { readonly t?: string };
+
+/**
+ * Issues the token of a pending answer.
+ *
+ * @param registry The registry, for the owning tool and the server's continuations.
+ * @param call The call that answered with the promise.
+ * @param tool The tool that was called.
+ * @param promise The pending answer.
+ * @param waitUntil Keeps deferred work alive past the response, where the platform needs it.
+ * @returns The outcome.
+ * @throws {TypeError} When the tool cannot redeem it (no `.redeem()` for `ctx.promise()`, not
+ *   `.longRunning()` for `ctx.defer()`), or a `RangeError` when the state is too large for a token.
+ */
+export async function promiseOutcome(
+  registry: Registry,
+  call: ToolCall,
+  tool: AnyTool,
+  promise: PendingPromise,
+  waitUntil?: (work: Promise<unknown>) => void,
+): Promise<PromiseOutcome> {
+  const owner = promise["~tool"] === undefined ? tool : registry.get(promise["~tool"]);
+  if (owner === undefined) throw new TypeError(`no tool "${promise["~tool"]}" to own this promise`);
+  const c = registry.runtime.continuations;
+  const ttlMs = promise.ttlMs ?? owner.longRunning?.ttlMs ?? c.promiseTtlMs;
+  const work = promise["~work"];
+  const entry = promise["~entry"];
+  const declared = promise["~input"];
+  if (work === undefined && entry === undefined && declared === undefined && owner.onRedeem === undefined) {
+    throw new TypeError(`tool "${owner.name}" answered with ctx.promise() but has no .redeem() handler to continue it`);
+  }
+  if (work !== undefined && owner.longRunning === undefined) {
+    throw new TypeError(
+      `tool "${owner.name}" called ctx.defer(): declare it .longRunning() so the server lists redeem`,
+    );
+  }
+  const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
+  const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
+  let run: DeferredWork = () => {}; // bound as the job starts, before it runs
+  let continued: PromiseState;
+  if (work !== undefined && c.queue !== undefined && owner === tool) {
+    throw new TypeError(
+      `tool "${owner.name}": with a queue, declare its work with .defer(), and call ctx.defer(input)`,
+    );
+  } else if (declared !== undefined) {
+    if (owner.work === undefined || owner !== tool) {
+      throw new TypeError(`tool "${owner.name}" called ctx.defer(input) but declares no work with .defer()`);
+    }
+    const input = declared.work === undefined ? call.arguments ?? {} : declared.work;
+    if (c.queue !== undefined) {
+      // Queued: a worker runs the declared work with the input (queued-job.ts); the handler ran here, once.
+      continued = { d: await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
+    } else {
+      const d = await startCounted(registry, call, (signal) => run(signal), (counted) =>
+        c.start(counted, ttlMs, {
+          onError: registry.runtime.onError,
+          onFailure: report,
+          bind: (job) => run = declaredRun(registry, owner, input, call.ctx, job as Job, c.codec.now() + ttlMs),
+          shape,
+          waitUntil,
+          timeoutMs: owner.longRunning?.timeoutMs,
+        }));
+      continued = owner.longRunning?.retry !== undefined ? { d, a: input } : { d };
+    }
+  } else if (work !== undefined) {
+    const d = await startCounted(
+      registry,
+      call,
+      work,
+      (counted) =>
+        c.start(counted, ttlMs, {
+          onError: registry.runtime.onError, // the store's errors: for logs, no caller is told of them
+          onFailure: report,
+          bind: promise["~bind"],
+          shape,
+          waitUntil,
+          timeoutMs: owner.longRunning?.timeoutMs,
+        }),
+    );
+    // A job that may run again needs its call's arguments, on any instance: they travel in the token.
+    continued = owner.longRunning?.retry !== undefined && owner === tool ? { d, a: call.arguments ?? {} } : { d };
+  } else continued = entry ?? { s: promise.state };
+  const traceparent = call.ctx.get(TRACE_PARENT);
+  const state = traceparent === undefined ? continued : { ...continued, t: traceparent };
+  const issuedAt = c.codec.now();
+  let token: string;
+  try {
+    token = await c.codec.sign({
+      kind: PROMISE_KIND,
+      scope: owner.name,
+      state,
+      ttlMs,
+      caller: callerOf(call.ctx.auth),
+    });
+  } catch (error) {
+    // Arguments too large for a token (`tokens.maxBytes`): nobody could redeem the job, so stop it.
+    if ((work !== undefined || declared !== undefined) && "d" in state) await c.cancel(state.d, ttlMs).catch(() => {});
+    throw error;
+  }
+  const outcome: { -readonly [K in keyof PromiseOutcome]: PromiseOutcome[K] } = {
+    kind: "promise",
+    token,
+    retryAfterMs: promise.retryAfterMs ?? owner.longRunning?.retryAfterMs ?? c.retryAfterMs,
+    estimatedCompletion: promise.estimatedCompletion,
+    expiresAt: new Date(issuedAt + ttlMs).toISOString(),
+    caller: callerOf(call.ctx.auth),
+  };
+  // Started here (or queued): a stream may follow it.
+  if ((work !== undefined || declared !== undefined) && "d" in state) outcome.entry = state.d;
+  return outcome;
+}
+
+/**
+ * Starts deferred work within the server's `jobs` budget (`limits.jobs`, and the caller's share of it):
+ * past it the call fails with `rate_limited` and nothing starts; the slot is given back when the work
+ * settles, or its job ends first (timed out, cancelled: its signal aborts), or it does not start.
+ */
+async function startCounted(
+  registry: Registry,
+  call: ToolCall,
+  work: DeferredWork,
+  start: (work: DeferredWork) => Promise<string>,
+): Promise<string> {
+  const budgets = budgetsOf(registry.runtime);
+  const caller = budgetCallerOf(call.ctx);
+  const refusal = budgets.take("jobs", 1, caller);
+  if (refusal !== undefined) throw refusal;
+  let held = true;
+  const giveBack = () => {
+    if (held) budgets.give("jobs", 1, caller);
+    held = false;
+  };
+  try {
+    return await start(async (signal) => {
+      signal.addEventListener("abort", giveBack, { once: true }); // work that ignores its signal holds no slot
+      try {
+        return await work(signal);
+      } finally {
+        giveBack();
+      }
+    });
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * A `.longRunning()` tool's deferred work as a queued job (`createServer({ queue })`): the accepting instance
+ * records the entry and queues the call signed and sealed (a tampered queue can neither forge nor read it); a
+ * worker runs it and stores the result first-writer-wins. The queue's lock, stalled-job check and start count are
+ * the job's life: the store holds its entry and result only, and a job starts no more often than its tool's `retry`
+ * allows. Why: docs/guides/many-instances.md, "Workers: a queue".
+ *
+ * @module
+ */
+import { base64urlEncode } from "../codec/base64url.ts";
+import { isTokenError, TokenError } from "../codec/token-error.ts";
+import { UNKNOWN_KEY } from "../codec/token.ts";
+import { type CallContext } from "../core/call/call-context.ts";
+import type { CallSink } from "../core/call/call-sink.ts";
+import type { WorkQueue } from "./work-queue.ts";
+import type { CallMeta } from "../core/call/call-meta.ts";
+import { type Continuations, STOPPED_MESSAGE } from "./continuations.ts";
+import { ProtocolError } from "../errors/error.ts";
+import type { AuthInfo } from "../core/call/host.ts";
+import { runDeclaredWork } from "./declared-work.ts";
+import { resultOf } from "../core/call/output.ts";
+import type { Registry } from "../core/definitions/registry.ts";
+import { failureResult } from "../core/results/result.ts";
+import { hasEnded, type StoredResult } from "./result-store.ts";
+import type { DurableSleep } from "./durable-sleep.ts";
+import type { AnyTool } from "../core/definitions/tool.ts";
+import { QUEUED_JOB, TRACE_PARENT } from "../core/call/trace-context.ts";
+
+/** The token kind of a queued job: never accepted as a promise, task or input token. */
+const JOB_KIND = "job";
+
+/** The message of a job the queue could not take. */
+const QUEUE_UNAVAILABLE = "The job queue is unavailable; send the request again later";
+
+/** The warning of a job signed with a secret this worker lacks: delivered again, for a worker that holds it. */
+const UNVERIFIED = "mcplite worker: a queued job is signed with a secret this worker lacks (a rollout that changes " +
+  "the secret, or another deployment's job): the queue delivers it again later";
+/** The warning of a job that is not one of the server's (not a job token, or its signature forged): refused. */
+const REFUSED = "mcplite worker: refused a queued job that is not one this server made (not a job token, or a " +
+  "forged signature): the queue drops it";
+
+/** What failed a job whose run ended with its entry still working (the store lost it, or refused its result). */
+const UNENDED = "The job's run ended but its entry did not: the result store lost it or refused its result";
+
+/** Request headers a job does not carry: credentials stay with the request (the caller travels as `auth`). */
+const UNCARRIED_HEADERS = /^(authorization|cookie|proxy-authorization|dpop)$/;
+
+/** What a queued job carries, signed and sealed with the server's token secret. */
+interface JobState {
+  /** The result-store entry. */
+  readonly d: string;
+  /** The call's arguments. */
+  readonly a: unknown;
+  /** The caller, without its raw credential. */
+  readonly u?: AuthInfo;
+  /** The request's metadata, its headers as pairs. */
+  readonly m: Omit<CallMeta, "headers"> & { readonly headers: [string, string][] };
+  /** The issuing call's `traceparent`, for the worker's span. */
+  readonly t?: string;
+}
+
+/** The call a queued job comes from. */
+export interface QueuedCall {
+  /** The tool, which runs the job. */
+  readonly owner: AnyTool;
+  /** Its arguments. */
+  readonly args: unknown;
+  /** The call's context: its caller, metadata and trace. */
+  readonly ctx: CallContext;
+}
+
+/**
+ * Records a queued job's entry as working and adds the job to the server's queue.
+ *
+ * @param c The server's continuations, with a queue.
+ * @param call The tool, the arguments and the call's context.
+ * @param ttlMs How long the entry (and the job) lasts.
+ * @returns The entry id.
+ * @throws {ProtocolError} `unavailable` when the store or the queue is out of reach (nothing runs).
+ */
+export async function enqueueJob(c: Continuations, call: QueuedCall, ttlMs: number): Promise<string> {
+  const id = base64urlEncode(crypto.getRandomValues(new Uint8Array(16)));
+  await c.results.set(id, { status: "working", at: c.codec.now() }, ttlMs);
+  const { auth, meta } = call.ctx;
+  // Never the raw credential (MCP 2025-11-25, Authorization: no token passthrough): the caller travels as `u`.
+  const { token: _token, ...u } = auth ?? {};
+  const headers = [...meta.headers].filter(([name]) => !UNCARRIED_HEADERS.test(name));
+  const state: JobState = {
+    d: id,
+    a: call.args ?? {},
+    u: auth && u,
+    m: { ...meta, headers },
+    t: call.ctx.get(TRACE_PARENT),
+  };
+  const cancel = () => c.results.set(id, { status: "cancelled", at: c.codec.now() }, ttlMs).catch(() => {});
+  let data: string;
+  try {
+    data = await c.codec.sign({ kind: JOB_KIND, scope: call.owner.name, state, ttlMs });
+  } catch (error) {
+    await cancel(); // over `tokens.maxBytes`: no queue can carry it, and sending it again will not help
+    throw error;
+  }
+  const about = { tool: call.owner.name, callId: meta.requestId ?? undefined };
+  try {
+    await c.queue!.add(id, data, about);
+  } catch (cause) {
+    await cancel();
+    throw new ProtocolError("unavailable", QUEUE_UNAVAILABLE, {
+      data: { reason: "unavailable", retryAfterMs: c.retryAfterMs },
+      cause,
+    });
+  }
+  call.ctx.set(QUEUED_JOB, id); // telemetry records the enqueue on the call's span
+  return id;
+}
+
+/** How a job a worker took ended there, as telemetry names it (`@mcplite/sdk/otel`). */
+export type JobOutcome =
+  /** Its result is stored, not an error. */
+  | "completed"
+  /** Its result is a tool error, or the job failed; or (thrown) it could not be run now: delivered again later. */
+  | "failed"
+  /** Every start its tool's `retry` allows was taken by workers that stopped first: it ends as stopped. */
+  | "stopped"
+  /** Its caller cancelled it while it ran. */
+  | "cancelled"
+  /** Nothing to run: it ended, was cancelled or expired before this delivery. */
+  | "skipped"
+  /** Its work sleeps (`work.sleep()`): given back to the queue, which delivers it again when it wakes. */
+  | "delayed"
+  /** The worker shut down first: given back to the queue, which delivers it again now. */
+  | "again";
+
+/** What telemetry hears of one job a worker runs (`src/jobs/worker/job-observer.ts`): plain values, no OpenTelemetry. */
+export interface JobWatch {
+  /**
+   * The job was read.
+   *
+   * @param job Its id, its tool, when it was queued (ms since the epoch) and the `traceparent` of the
+   *   call that queued it.
+   * @returns The `traceparent` of the job's span, which the span of the handler's run is made a child of.
+   */
+  read(job: { readonly id: string; readonly tool: string; readonly queuedAt: number; readonly traceparent?: string }):
+    | string
+    | undefined;
+  /**
+   * The job ended on this worker.
+   *
+   * @param outcome How.
+   * @param attempt Which start of the job this was, from 1 (the queue's count), when it was read.
+   * @param error What failed it, when it failed otherwise than with a tool error.
+   */
+  end(outcome: JobOutcome, attempt?: number, error?: unknown): void;
+}
+
+/** Where a worker's warnings go: the server's logger (else the console), each message once. */
+export type WarnOnce = (message: string) => void;
+
+/**
+ * Runs a job a worker took from the queue: checks it, ends it as stopped when the queue's start is past what its
+ * tool's `retry` allows, and runs its work here until the result is stored.
+ *
+ * @param registry The worker's registry (the same server module as the instance that queued it).
+ * @param data The job, as queued.
+ * @param delivery Which start of the job this delivery is, from 1, as the queue counts them, and whether it is the
+ *   job's first delivery of all (`WorkQueue.take`).
+ * @param queue The queue handle the job was taken from: its progress goes there (the handle running it).
+ * @param stop Aborts when the worker shuts down: a job still running then is given back to the queue.
+ * @param watch What telemetry hears of the job, when there is telemetry.
+ * @param warn Where a job refused, or one this worker cannot verify, is told (once, as a warning).
+ * @returns `"done"` when the job ended (or expired, or was not this worker's to run), `"again"` when
+ *   `stop` ended it first, `{ delayMs }` when its work sleeps (`work.sleep()`: deliver it again then), `"refused"`
+ *   when it is no job of the server's (not a job token, or its signature fails under a secret this worker holds):
+ *   never delivered again.
+ * @throws {ProtocolError} `unavailable` when the store is out of reach, or the `TokenError` of a job signed
+ *   with a secret this worker lacks (its key id unknown): the queue delivers it again later.
+ */
+export async function runQueuedJob(
+  registry: Registry,
+  data: string,
+  delivery: { readonly start: number; readonly first?: boolean },
+  queue: WorkQueue,
+  stop: AbortSignal,
+  watch?: JobWatch,
+  warn?: WarnOnce,
+): Promise<"done" | "again" | "refused" | { readonly delayMs: number }> {
+  let ended: Ended;
+  try {
+    ended = await runJob(registry, data, delivery, queue, stop, watch, warn);
+  } catch (error) {
+    watch?.end("failed", undefined, error);
+    throw error;
+  }
+  watch?.end(ended.outcome, ended.attempt, ended.error);
+  if (ended.refused) return "refused";
+  if (ended.delayMs !== undefined) return { delayMs: ended.delayMs };
+  return ended.outcome === "again" ? "again" : "done";
+}
+
+/** How a job a worker took ended there. */
+interface Ended {
+  readonly outcome: JobOutcome;
+  readonly attempt?: number;
+  readonly error?: unknown;
+  readonly refused?: true;
+  /** How long its work sleeps (a durable sleep), when it does: the queue delivers it again then. */
+  readonly delayMs?: number;
+}
+
+/** {@link runQueuedJob}, saying how the job ended. */
+async function runJob(
+  registry: Registry,
+  data: string,
+  { start, first }: { readonly start: number; readonly first?: boolean },
+  queue: WorkQueue,
+  stop: AbortSignal,
+  watch: JobWatch | undefined,
+  warn: WarnOnce | undefined,
+): Promise<Ended> {
+  const c = registry.runtime.continuations!;
+  let scope: string, state: JobState, expiresAt: number, issuedAt: number;
+  try {
+    if (typeof data !== "string") throw new TokenError("malformed"); // no job token of the server's
+    const claims = await c.codec.verify(data, { kind: JOB_KIND });
+    ({ scope, expiresAt, issuedAt } = claims);
+    state = claims.state as JobState;
+  } catch (error) {
+    // Expired: its entry and token expired with it. Signed with a secret this worker lacks (a rollout that changed
+    // it): the queue delivers it again later, maybe to a worker that has it. Anything else (not a job token, a
+    // signature that fails under a key this worker holds) is no job of the server's: refused, never run again. What
+    // is no verdict on the token (a secret the worker cannot load, Web Crypto failing) is the worker's: delivered again.
+    if (!isTokenError(error)) throw error;
+    if (error.reason === "expired") return { outcome: "skipped" };
+    if (error.reason === "bad_mac" && error.cause === UNKNOWN_KEY) {
+      warn?.(UNVERIFIED);
+      throw error;
+    }
+    warn?.(REFUSED);
+    return { outcome: "failed", error, refused: true };
+  }
+  const own = watch?.read({ id: state.d, tool: scope, queuedAt: issuedAt, traceparent: state.t });
+  const ttlMs = Math.max(1, expiresAt - c.codec.now());
+  const entry = await c.results.get(state.d);
+  if (entry === undefined || hasEnded(entry)) return { outcome: "skipped" }; // finished, cancelled, or expired meanwhile
+  const owner = registry.get(scope);
+  if (owner?.work === undefined || owner.longRunning === undefined) {
+    const message =
+      `This worker has no tool "${scope}" with declared work (.defer()): it runs another version of the server`;
+    await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
+    return { outcome: "failed", error: new ProtocolError("unknown_tool", message) };
+  }
+  const retry = owner.longRunning.retry;
+  const attempts = retry?.attempts ?? 1;
+  if (start > attempts) {
+    // Every start it may have had was taken by a worker that stopped before it finished (the queue counts them;
+    // first writer wins: a result its last worker stored meanwhile stands).
+    const message = attempts === 1 ? STOPPED_MESSAGE : `${STOPPED_MESSAGE} (${attempts} attempts)`;
+    await c.results.set(state.d, { status: "completed", result: failureResult(message), at: c.codec.now() }, ttlMs);
+    return { outcome: "stopped", attempt: start };
+  }
+  // The handler's request span (`otel()`) is a child of the job's: the trace context it reads is the job span's.
+  // The work's log lines and spans belong to the job's span, a child of the call's (`own`), else the call's.
+  const requestMeta = own === undefined ? state.m.requestMeta : { ...state.m.requestMeta, traceparent: own };
+  const meta: CallMeta = { ...state.m, requestMeta, headers: new Headers(state.m.headers) };
+  const origin = { input: state.a, auth: state.u, meta, traceparent: own ?? state.t };
+  // A retry's backoff is a durable sleep of the work's journal: waited once per start, its slot free meanwhile.
+  const backoffMs = start > 1 ? retry?.backoffMs : undefined;
+  // The job's first delivery of all has no journal to read: its steps run without a read first (one round trip).
+  const begun = { id: state.d, attempt: start, expiresAt, fresh: first === true, queued: true, backoffMs };
+  const unexpected = (error: unknown) => registry.runtime.reportUnexpected(error);
+  const report = (error: unknown) => registry.runtime.onError?.(error);
+  let sink: CallSink = {};
+  const slept = await c.runQueued(
+    state.d,
+    (signal) => runDeclaredWork(registry, owner, origin, begun, sink, signal),
+    ttlMs,
+    {
+      onError: report,
+      onFailure: unexpected, // masked as a call's failure
+      shape: (value) => resultOf(owner, value, unexpected), // the owner's output schema
+      bind: (job) => sink = sharing(job, queue, state.d),
+      stop,
+      timeoutMs: owner.longRunning.timeoutMs,
+    },
+  );
+  if (slept !== undefined) return { outcome: "delayed", attempt: start, delayMs: delayOf(slept, c.codec.now()) };
+  if (!stop.aborted && watch === undefined) return { outcome: "completed", attempt: start }; // nobody asks how
+  const ended = await c.results.get(state.d);
+  if (ended !== undefined && hasEnded(ended)) return { attempt: start, ...endedAs(ended) };
+  if (!stop.aborted) return { outcome: "failed", attempt: start, error: new ProtocolError("unavailable", UNENDED) };
+  // Stopped through its signal as the worker shut down, not cut off: given back with the job, which the next worker
+  // starts as this one (the queue counts no start for it).
+  return { outcome: "again", attempt: start };
+}
+
+/** How long until a durable sleep's wake time, in ms (none when it is past). */
+function delayOf(slept: DurableSleep, now: number): number {
+  return Math.max(0, slept.untilMs - now);
+}
+
+/** How a job whose entry ended ended: its result, a failure the store recorded, or a cancellation. */
+function endedAs(entry: StoredResult): { outcome: JobOutcome; error?: unknown } {
+  if (entry.status === "cancelled") return { outcome: "cancelled" };
+  if (entry.status === "failed") return { outcome: "failed", error: entry.error };
+  return { outcome: entry.status === "completed" && entry.result.isError === true ? "failed" : "completed" };
+}
+
+/** The job's sink, its progress and logs also handed to the queue (for `watch` on every instance), when it carries them. */
+function sharing(job: CallSink, queue: WorkQueue, id: string): CallSink {
+  if (queue.progress === undefined) return job;
+  return {
+    progress: (progress, total, message) => {
+      job.progress?.(progress, total, message);
+      queue.progress!(id, {
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    },
+    log: (level, data, logger) => {
+      job.log?.(level, data, logger);
+      queue.progress!(id, { log: { level, data, ...(logger === undefined ? {} : { logger }) } });
+    },
+    input: job.input?.bind(job),
+    step: job.step?.bind(job),
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Where the results of deferred work (`ctx.defer()`) wait to be redeemed. The interface is three
+ * async methods so a shared store (Redis, a database) can stand in for the in-memory default, which
+ * only the instance that ran the work can read.
+ *
+ * @module
+ */
+import type { InputRequest } from "../core/call/call-sink.ts";
+import type { ErrorCode } from "../errors/error.ts";
+import type { ToolResult } from "../core/results/result.ts";
+
+/**
+ * The state of one deferred job (or of an MCP task). While the job waits for the client, it is
+ * `input_required` with its outstanding questions; answers delivered on another instance wait in
+ * `answers` until the instance running the job picks them up. A continuation task keeps here what its
+ * id cannot: answers, its latest state, and its terminal status once seen.
+ */
+export type StoredResult =
+  & (
+    | {
+      readonly status: "working";
+      readonly answers?: Readonly<Record<string, unknown>>;
+      /** A continuation task's latest state, from the promise its `.redeem()` last re-issued. */
+      readonly continued?: { readonly state: unknown };
+    }
+    | {
+      readonly status: "input_required";
+      readonly requests: Readonly<Record<string, InputRequest>>;
+      readonly answers?: Readonly<Record<string, unknown>>;
+    }
+    | {
+      readonly status: "completed";
+      readonly result: ToolResult;
+      /**
+       * The result's one text block was its `structuredContent`'s JSON and is left out of the entry (the
+       * value is stored once, not twice); the server writes the block back on reading it.
+       */
+      readonly textIsStructured?: true;
+    }
+    // `code`: an ErrorCode, or the JSON-RPC number a ProtocolError was raised with (kept as raised)
+    | { readonly status: "failed"; readonly error: { code: ErrorCode | number; message: string; data?: unknown } }
+    | { readonly status: "cancelled" }
+  )
+  & {
+    /** When the entry was written, ms since the epoch (absent in entries written without a clock). */
+    readonly at?: number;
+  };
+
+/**
+ * A store of deferred results, keyed by an id the promise token carries. Values are JSON.
+ *
+ * **First writer wins**: once an entry has ended (completed, failed or cancelled), it is never
+ * replaced, so a job's result and a concurrent cancellation (or a second writer, on any instance) can
+ * never both win. A store shared by instances makes that check and the write one atomic step
+ * (compare-and-set); `tests/helpers/result-store-conformance.ts` holds the suite every store passes.
+ */
+export interface ResultStore {
+  /** Reads an entry; `undefined` when it is unknown or expired. */
+  get(id: string): Promise<StoredResult | undefined>;
+  /**
+   * Writes an entry to expire after `ttlMs`, replacing one still running (working or waiting for
+   * input), atomically: an entry that has ended stays as it is.
+   *
+   * @returns Whether it was written (`false`: the entry had ended already).
+   */
+  set(id: string, entry: StoredResult, ttlMs: number): Promise<boolean>;
+  /** Removes an entry. */
+  delete(id: string): Promise<void>;
+}
+
+/**
+ * Whether an entry has ended: completed, failed or cancelled. An ended entry is never replaced.
+ *
+ * @param entry The entry.
+ * @returns Whether it is final.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hasEnded } from "./result-store.ts";
+ * assert.equal(hasEnded({ status: "cancelled" }), true);
+ * assert.equal(hasEnded({ status: "working" }), false);
+ * ```
+ */
+export function hasEnded(entry: StoredResult): boolean {
+  return entry.status !== "working" && entry.status !== "input_required";
+}
+
+/** Options of {@link createMemoryResultStore}. */
+export interface MemoryResultStoreOptions {
+  /** The most entries kept (default 1 000); the oldest go first. */
+  maxEntries?: number;
+  /** The most bytes of JSON kept (default 32 MiB); the oldest go first. */
+  maxBytes?: number;
+  /** The clock, in ms since the epoch (default `Date.now`). */
+  now?: () => number;
+}
+
+interface Slot {
+  readonly entry: StoredResult;
+  readonly size: number;
+  readonly expiresAt: number;
+}
+
+/**
+ * Creates the in-memory result store: bounded by count and bytes, entries expiring after their TTL,
+ * the first final entry winning (see {@link ResultStore}). It lives in one process; servers behind a load balancer need a shared store instead.
+ *
+ * @param options The bounds and the clock.
+ * @returns The store.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoryResultStore } from "./result-store.ts";
+ * const store = createMemoryResultStore({ maxEntries: 2 });
+ * await store.set("a", { status: "working" }, 60_000);
+ * assert.deepEqual(await store.get("a"), { status: "working" });
+ * assert.equal(await store.set("a", { status: "cancelled" }, 60_000), true);
+ * assert.equal(await store.set("a", { status: "working" }, 60_000), false); // it has ended
+ * ```
+ */
+export function createMemoryResultStore(options: MemoryResultStoreOptions = {}): ResultStore {
+  const maxEntries = options.maxEntries ?? 1_000;
+  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+  const now = options.now ?? Date.now;
+  const slots = new Map<string, Slot>();
+  let bytes = 0;
+
+  const drop = (id: string) => {
+    const slot = slots.get(id);
+    if (slot === undefined) return;
+    bytes -= slot.size;
+    slots.delete(id);
+  };
+
+  return {
+    get(id) {
+      const slot = slots.get(id);
+      if (slot === undefined) return Promise.resolve(undefined);
+      if (now() >= slot.expiresAt) {
+        drop(id);
+        return Promise.resolve(undefined);
+      }
+      return Promise.resolve(slot.entry);
+    },
+    set(id, entry, ttlMs) {
+      const size = id.length + JSON.stringify(entry).length;
+      if (size > maxBytes) {
+        return Promise.reject(new RangeError(`a result of ${size} bytes exceeds the store's limit of ${maxBytes}`));
+      }
+      const time = now();
+      const kept = slots.get(id);
+      if (kept !== undefined && time < kept.expiresAt && hasEnded(kept.entry)) return Promise.resolve(false);
+      drop(id); // re-inserting moves the entry to the young end
+      for (const [key, slot] of slots) { // expired entries first, then the oldest, until it fits
+        if (time < slot.expiresAt && slots.size < maxEntries && bytes + size <= maxBytes) break;
+        drop(key);
+      }
+      slots.set(id, { entry, size, expiresAt: time + ttlMs });
+      bytes += size;
+      return Promise.resolve(true);
+    },
+    delete(id) {
+      drop(id);
+      return Promise.resolve();
+    },
+  };
+}

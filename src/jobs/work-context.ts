@@ -1,0 +1,64 @@
+/**
+ * The context of a tool's declared work (`.defer((input, work) => …)`), as its author sees it: the call's context
+ * without what only a handler may do (answer with a promise, add result metadata), plus which start of the job
+ * this is, its journaled steps and its durable sleep. Made by `declared-work.ts`.
+ *
+ * @module
+ */
+import type { CallContext } from "../core/call/call-context.ts";
+
+/**
+ * What a tool's declared work (`.defer()`) receives beside its input: the caller (`auth`), the request's
+ * `meta`, `signal` (aborts on cancellation, timeout or expiry), `progress()`, `log()` and asking the client
+ * (`elicit()`, `sample()`, `roots()`) where the wire allows, plus its journal.
+ *
+ * @typeParam TConfig The tool's configuration (`work.config`).
+ *
+ * @example A step journaled, a durable sleep, a second step
+ * ```ts
+ * import * as v from "valibot";
+ * import { defineTool } from "../tool/define-tool.ts";
+ *
+ * const report = defineTool("report")
+ *   .input(v.object({ id: v.string() }))
+ *   .longRunning({ retry: { attempts: 3 } })
+ *   .defer(async ({ id }, work) => {
+ *     const rows = await work.step("fetch", () => [id, "row"]); // a later start of this job reads it back
+ *     await work.sleep(10); // on a queue: back to the queue meanwhile, no worker slot held
+ *     const url = await work.step("upload", (key) => `https://files.example/${key}?rows=${rows.length}`);
+ *     work.progress(2, 2);
+ *     return { url, attempt: work.attempt };
+ *   });
+ * ```
+ */
+export interface WorkContext<TConfig = unknown>
+  extends Omit<CallContext<TConfig>, "promise" | "defer" | "resultMeta" | "step" | "set"> {
+  /** The job's id: its result-store entry, the same on every start. */
+  readonly jobId: string;
+  /** Which start of the job this is, from 1 (a retry after its worker or instance stopped is the next). */
+  readonly attempt: number;
+  /**
+   * Runs a step once per job: once it completed, its JSON value is journaled in the result store, and a later
+   * start of the job (a retry, a worker killed, a deploy) returns it without running `run` again. A step whose
+   * process died inside `run` runs again on the next start: `run` gets a key derived from the job and the step,
+   * for APIs that take an idempotency key.
+   *
+   * @param name The step's name, unique within the job (1–200 characters, not starting with `~`).
+   * @param run The step.
+   * @returns Its value, as JSON gives it back (also on the start that ran it).
+   * @throws {TypeError} For a name used twice in one run; a `RangeError` past 1 000 steps, or for a value over
+   *   262 144 bytes of JSON.
+   */
+  step<T>(name: string, run: (key: string) => T | Promise<T>): Promise<T>;
+  /**
+   * Sleeps durably: the wake time is journaled, so a later start sleeps only what is left. With a queue
+   * (`createServer({ queue })`) the job goes back to the queue until then and holds no worker slot; in process,
+   * a timer.
+   *
+   * @param ms How long, in ms.
+   * @returns When the time has passed.
+   * @throws {RangeError} When the job would wake after its entry expired (the tool's `ttlMs`, one hour by default):
+   *   nothing could collect its result then.
+   */
+  sleep(ms: number): Promise<void>;
+}

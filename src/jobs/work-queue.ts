@@ -1,0 +1,177 @@
+/**
+ * The seam between the server and a job queue: with `createServer({ queue })`, the deferred work of
+ * `.longRunning()` tools is added to the queue instead of run in the process that took the call, and
+ * workers (`runWorker()`) take it from there. The queue owns delivery (a job whose worker dies is
+ * delivered again); the shared result store owns the job's state and result (first writer wins).
+ *
+ * @module
+ */
+import type { LogLevel } from "../core/call/call-sink.ts";
+
+/**
+ * A job queue, as `createServer({ queue })` and `runWorker()` use one: `bullmqQueue()` from
+ * `@mcplite/sdk/bullmq` is one (BullMQ on Redis, Valkey or PostgreSQL). A job is a string the server
+ * signed and sealed (its tool, arguments, caller and request metadata): the queue stores it and hands
+ * it back, and never needs to read it.
+ *
+ * A queue of your own keeps this contract (`workQueueCases()` from `@mcplite/sdk/testing` checks it):
+ *
+ * - **Handles.** Each process (web instance, worker) opens its own handle on the queue; a job added on
+ *   one is taken on any other. `add` must not resolve before the job is kept: a taker started later, in
+ *   any process, gets it, however long it waited for one.
+ * - **Delivery.** Each job is handed to one `run` at a time, across every taker of every handle, with
+ *   its data unchanged; a taker runs at most its `concurrency` at once. A job is delivered again when
+ *   its run resolves `"again"` (at once), resolves `{ delayMs }` (once that delay has passed), rejects
+ *   (later, after a backoff of the queue's choosing; it may give up after many tries, as BullMQ does after
+ *   20), or never settles because its process died or stalled (once the queue notices, as BullMQ's lapsed
+ *   lock does, however often). A job whose run resolved `"done"` is never delivered again. A stalled
+ *   process may still be running a job the queue gave to another: the server allows for that (the first
+ *   result stored wins).
+ * - **Starts.** `run` gets which start of the job a delivery is, from 1: one more than the deliveries of it
+ *   whose run never settled (a process that died or stalled). A run that resolved `"again"` or `{ delayMs }`,
+ *   or rejected, was no start: the next delivery has its number (BullMQ: `stalledCounter + 1`). The server
+ *   ends a job whose start is past what its tool's `retry` allows, and writes no count of its own.
+ * - **Order and ids.** No order is promised. The server adds each id once (16 random bytes,
+ *   base64url), so a queue need not deduplicate.
+ * - **Closing.** A taker's `close()` stops its deliveries at once and resolves after its runs in
+ *   progress have (`runWorker()` ends them within `drainMs`, giving their jobs back with `"again"`).
+ * - **Progress** (optional, `progress` and `watch` together): an update sent on the handle that runs
+ *   the job (its progress, or a log line it wrote) reaches the watchers of that job, and only of that job,
+ *   on every handle, as sent; updates sent before a watch started may be lost.
+ *
+ * @example A queue of one process and one taker (what `bullmqQueue()` does across processes; the example of
+ * `workQueueCases()` has one for many takers)
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import * as v from "valibot";
+ * import { createMemoryResultStore, createServer, defineTool, runWorker } from "../../mod.ts";
+ * import type { WorkQueue } from "../types.ts";
+ *
+ * const jobs: string[] = [];
+ * let wake = () => {};
+ * const queue: WorkQueue = {
+ *   add: (_id, data) => {
+ *     jobs.push(data);
+ *     wake();
+ *     return Promise.resolve();
+ *   },
+ *   take(run) {
+ *     let open = true;
+ *     const loop = (async () => {
+ *       while (open) {
+ *         const data = jobs.shift();
+ *         if (data === undefined) await new Promise<void>((resolve) => wake = resolve);
+ *         else {
+ *           const ended = await run(data, 1); // one process: no start is ever cut short
+ *           if (ended === "again") jobs.push(data);
+ *           else if (typeof ended === "object") setTimeout(() => (jobs.push(data), wake()), ended.delayMs); // asleep
+ *         }
+ *       }
+ *     })();
+ *     return {
+ *       close: () => {
+ *         open = false;
+ *         wake();
+ *         return loop;
+ *       },
+ *     };
+ *   },
+ * };
+ * const server = createServer({
+ *   name: "reports",
+ *   version: "1.0.0",
+ *   secret: "a secret of at least thirty-two bytes!",
+ *   resultStore: createMemoryResultStore(), // one that every instance shares, in production
+ *   queue,
+ * }).tool(
+ *   defineTool("report").input(v.object({ id: v.string() })).defer(({ id }) => `report ${id}`),
+ * );
+ * const worker = runWorker(server);
+ * const first = await server.call("report", { id: "q3" });
+ * assert.equal(first.kind, "promise");
+ * for (let i = 0; i < 100 && first.kind === "promise"; i++) {
+ *   const redeemed = await server.call("redeem", { promise: first.token });
+ *   if (redeemed.kind === "answer") {
+ *     assert.deepEqual(redeemed.result.content, [{ type: "text", text: "report q3" }]);
+ *     break;
+ *   }
+ *   await new Promise((resolve) => setTimeout(resolve, 10));
+ * }
+ * await worker.close();
+ * ```
+ */
+export interface WorkQueue {
+  /**
+   * Adds a job.
+   *
+   * @param id The job's id (its result-store entry): unique, so a queue that keys jobs by id may.
+   * @param data The job: signed, sealed text (printable ASCII, at most the server's `tokens.maxBytes`,
+   *   16 384 by default), handed back to `take`'s `run` as is.
+   * @param about What an operator may read of the job, beside the sealed `data` (nothing secret): its tool,
+   *   and the id of the call that queued it (its JSON-RPC id, when it had one). A queue may show it (BullMQ's
+   *   job name and data) and need not keep it.
+   * @returns When the queue keeps the job; rejects when it cannot (the call then fails as retryable,
+   *   and the job is not run).
+   */
+  add(id: string, data: string, about?: { readonly tool: string; readonly callId?: string | number }): Promise<void>;
+  /**
+   * Takes jobs, at most `options.concurrency` at once, until the returned consumer is closed. Any number
+   * of takers, on any number of handles, share the jobs.
+   *
+   * @param run Runs one job, given its data, which start of it this delivery is (from 1; see "Starts"
+   *   above) and, optionally, whether it is the job's first delivery of all (no run of it began before, however
+   *   that run ended: the server then reads no journal before the work's steps; absent, it reads it): resolves `"done"` when the job ended (the queue drops it for good), `"again"`
+   *   when the worker stopped it to shut down (the queue delivers it again at once, to another taker if
+   *   this one is closing), `{ delayMs }` when the job waits (a durable sleep: the queue delivers it again
+   *   once `delayMs` has passed, holding no slot meanwhile), `"refused"` when it is not a job the server
+   *   made (not a job token at all: the queue never delivers it again, and may keep it as failed for
+   *   operators); rejects when the job should be delivered again later (the result store was out of
+   *   reach, or the job's signature could not be checked here: signed with a secret this worker lacks, as
+   *   in a rollout that changes it).
+   * @param options How many jobs this taker runs at once (a positive integer), and where the queue's own
+   *   warnings go (the server's logger), each once: a lock its backend lost in an outage, a late update.
+   * @returns The consumer: `close()` stops this taker's deliveries at once (jobs added meanwhile wait for
+   *   another taker) and resolves once every `run` it started has settled and the queue has acted on it.
+   */
+  take(
+    run: (
+      data: string,
+      start: number,
+      first?: boolean,
+    ) => Promise<"done" | "again" | "refused" | { readonly delayMs: number }>,
+    options: { readonly concurrency: number; readonly warn?: (message: string) => void },
+  ): { close(): Promise<void> };
+  /**
+   * Optional: carries a running job's progress (`ctx.progress()`) and log lines (`ctx.log()`) from its
+   * worker to `watch` on every instance. Without it, they reach only streams in the worker's process.
+   * Called on the handle whose `take` delivered the job, while its `run` is in progress; fire and forget
+   * (it reports its own failures, and an update lost is not an error).
+   *
+   * @param id The job's id.
+   * @param update The progress so far, the total if known, and a message; or a log line (`log`: its level,
+   *   its data, JSON-serialisable, and the logger's name if given).
+   */
+  progress?(
+    id: string,
+    update: { progress: number; total?: number; message?: string } | {
+      log: { level: LogLevel; data: unknown; logger?: string };
+    },
+  ): void;
+  /**
+   * Optional: follows the progress of a job running on a worker, for a stream that pushes it
+   * (MCP-lite spec v0.042 §5.3; gRPC `CallToolStream`, SSE, a held MCP call with a progress token).
+   *
+   * @param id The job's id.
+   * @param listener Called with each update `progress` carried for this job (as sent, with `total`,
+   *   `message` and `logger` only when they were given), on whichever handle it was sent.
+   * @returns Stops following.
+   */
+  watch?(
+    id: string,
+    listener: (
+      update: { progress: number; total?: number; message?: string } | {
+        log: { level: LogLevel; data: unknown; logger?: string };
+      },
+    ) => void,
+  ): () => void;
+}

@@ -1,0 +1,109 @@
+/**
+ * Workers: processes that run a server's queued jobs and answer no requests. A worker loads the same
+ * server module as the web instances (the same tools, middleware, secret, result store and queue),
+ * takes jobs from the queue and runs each as the server would have (`queued-job.ts`). Shutting down
+ * drains: running jobs get `drainMs` to finish, then go back to the queue.
+ *
+ * @module
+ */
+import { attachListener } from "../../server/listener.ts";
+import type { WorkQueue } from "../work-queue.ts";
+import { runQueuedJob } from "../queued-job.ts";
+import { serverWarning } from "../../core/instance/logger.ts";
+import { registryOf } from "../../core/definitions/registry.ts";
+import { jobObserverOf } from "./job-observer.ts";
+
+/** How long a worker waits for its running jobs to finish when it shuts down, by default, in ms. */
+const DEFAULT_DRAIN_MS = 30_000;
+/** How many distinct warnings a worker remembers having given (each is given once). */
+const WARNINGS_KEPT = 256;
+
+/**
+ * Runs a server's queued jobs in this process, with no listener: the server from `createServer()`
+ * with a `queue` and a shared `resultStore`, as its web instances have it. `mcplite worker <module>`
+ * does this from the command line, and closes on SIGTERM and SIGINT. With `otel()` among the server's
+ * middleware, each job is a span in the trace of the call that queued it, and the worker records its
+ * metrics (`@mcplite/sdk/otel`; start the OpenTelemetry SDK first).
+ *
+ * @param server The server whose tools run the jobs.
+ * @param options The queue (default: the server's `queue`), how many jobs run at once (default 8),
+ *   and how long `close()` lets running jobs finish (`drainMs`, default 30 000) before it gives them
+ *   back to the queue, which delivers them again to another worker.
+ * @returns The worker: `close()` stops taking jobs and drains; `running` counts the jobs it runs.
+ * @throws {TypeError} When the server has no queue and none is given, or is not one of `createServer()`.
+ *
+ * @example A worker that drains on SIGTERM
+ * ```ts ignore
+ * import { runWorker } from "@mcplite/sdk";
+ * import { server } from "./server.ts"; // createServer({ resultStore, queue, … }).tool(…)
+ *
+ * const worker = runWorker(server, { concurrency: 16, drainMs: 60_000 });
+ * Deno.addSignalListener("SIGTERM", () => worker.close().then(() => Deno.exit(0)));
+ * ```
+ */
+export function runWorker(
+  server: object,
+  options: { readonly queue?: WorkQueue; readonly concurrency?: number; readonly drainMs?: number } = {},
+): { close(): Promise<void>; readonly running: number } {
+  const registry = registryOf(attachListener(server).core);
+  const queue = options.queue ?? registry.runtime.continuations?.queue;
+  if (queue === undefined) {
+    throw new TypeError("runWorker() needs a server made with a queue (createServer({ queue }))");
+  }
+  const concurrency = options.concurrency ?? 8;
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+  if (!(Number.isInteger(concurrency) && concurrency > 0)) {
+    throw new RangeError("concurrency must be a positive integer");
+  }
+  if (!(drainMs >= 0)) throw new RangeError("drainMs must not be negative");
+  const stop = new AbortController();
+  // Telemetry: `otel()` among the server's middleware observes its workers (job-observer.ts).
+  const observer = jobObserverOf(registry.runtime.middleware);
+  let running = 0;
+  let givenBack = 0;
+  // Its own warnings and the queue's (a job refused, a lock lost in an outage): each once, to the server's logger.
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    if (warned.size >= WARNINGS_KEPT) warned.delete(warned.values().next().value!);
+    warned.add(message);
+    serverWarning(registry.runtime.logger, message);
+  };
+  const consumer = queue.take(async (data: string, start: number, first?: boolean) => {
+    const watch = observer?.took();
+    if (stop.signal.aborted) {
+      givenBack++;
+      watch?.end("again");
+      return "again";
+    }
+    running++;
+    try {
+      const done = await runQueuedJob(registry, data, { start, first }, queue, stop.signal, watch, warn);
+      if (done === "again") givenBack++;
+      return done;
+    } finally {
+      running--;
+    }
+  }, { concurrency, warn });
+  let closing: Promise<void> | undefined;
+  return {
+    get running() {
+      return running;
+    },
+    close() {
+      closing ??= (async () => {
+        const drained = observer?.draining(running);
+        givenBack = 0;
+        // Stop taking jobs at once; let the running ones finish within drainMs, then give them back.
+        const deadline = setTimeout(() => stop.abort(new Error("the worker shut down")), drainMs);
+        try {
+          await consumer.close();
+        } finally {
+          clearTimeout(deadline);
+          drained?.(givenBack);
+        }
+      })();
+      return closing;
+    },
+  };
+}
