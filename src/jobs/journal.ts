@@ -10,6 +10,7 @@
 import type { ResultStore, StoredResult } from "./result-store.ts";
 import { sleep } from "../internal/sleep.ts";
 import { DurableSleep } from "./durable-sleep.ts";
+import { isUnavailable } from "./guarded-store.ts";
 
 /** The most steps (and sleeps) one run of a job may take. */
 export const MAX_STEPS = 1_000;
@@ -64,7 +65,7 @@ export class Journal {
     this.#claim(name);
     const key = this.#key(name);
     if (!this.#options.fresh) {
-      const recorded = valueOf(await this.#options.store.get(key));
+      const recorded = valueOf(await this.#read(key));
       if (recorded !== undefined) return recorded.v as T;
     }
     const value = await run(`${this.#options.id}:${name}`);
@@ -86,7 +87,7 @@ export class Journal {
     this.#claim(name);
     const key = this.#key(name);
     const { now, fresh, queued } = this.#options;
-    const recorded = fresh ? undefined : valueOf(await this.#options.store.get(key));
+    const recorded = fresh ? undefined : valueOf(await this.#read(key));
     if (recorded === undefined && now() + ms >= this.#options.expiresAt) {
       // It would wake after its job's entry (and token) expired: nothing could collect its result.
       throw new RangeError("work.sleep(): the job expires first; give the tool a longer .longRunning({ ttlMs })");
@@ -102,6 +103,24 @@ export class Journal {
     if (this.#names.has(name)) throw new TypeError(`work.step(): "${name}" is used twice in one job`);
     if (this.#names.size >= MAX_STEPS) throw new RangeError(`a job takes at most ${MAX_STEPS} steps`);
     this.#names.add(name);
+  }
+
+  #read(key: string): Promise<StoredResult | undefined> {
+    return this.#outage(() => this.#options.store.get(key));
+  }
+
+  /**
+   * A store operation; on a queued job, the store out of reach hands the job back to its queue for the wait the
+   * store names, as a sleep (no start counted): a later delivery resumes from the journal, never a failed job.
+   */
+  async #outage<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (error) {
+      if (!this.#options.queued || !isUnavailable(error)) throw error;
+      const retryAfterMs = (error.data as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 1_000;
+      throw new DurableSleep(this.#options.now() + retryAfterMs);
+    }
   }
 
   #key(name: string): string {
@@ -121,8 +140,8 @@ export class Journal {
       result: { content: [], structuredContent: v === undefined ? {} : { v } },
       at: now(),
     };
-    if (await store.set(key, entry, Math.max(1, expiresAt - now()))) return v;
-    const winner = valueOf(await store.get(key));
+    if (await this.#outage(() => store.set(key, entry, Math.max(1, expiresAt - now())))) return v;
+    const winner = valueOf(await this.#read(key));
     return winner === undefined ? v : winner.v;
   }
 }
