@@ -322,6 +322,5 @@ function sharing(job: CallSink, queue: WorkQueue, id: string): CallSink {
       queue.progress!(id, { log: { level, data, ...(logger === undefined ? {} : { logger }) } });
     },
     input: job.input?.bind(job),
-    step: job.step?.bind(job),
   };
 }

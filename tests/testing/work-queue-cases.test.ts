@@ -79,33 +79,23 @@ describe("workQueueCases", () => {
     assert.match(String(error), /a delivery miscounted .*: conformance-[\w-]+ delivered again as its first/);
   });
 
+  /** A queue that answers a run's `{ delayMs }` with `instead`: dropping the job, or delivering it again at once. */
+  const ignoringDelays = (instead: "done" | "again") => (queue: WorkQueue): WorkQueue => ({
+    ...queue,
+    take: (run, options) =>
+      queue.take(async (data, start) => {
+        const ended = await run(data, start);
+        return typeof ended === "object" ? instead : ended;
+      }, options),
+  });
+
   it("fails a queue that drops a job whose run asked to be delivered again after a delay", async () => {
-    const error = await failureOf(
-      (queue) => ({
-        ...queue,
-        take: (run, options) =>
-          queue.take(async (data, start) => {
-            const ended = await run(data, start);
-            return typeof ended === "object" ? "done" : ended;
-          }, options),
-      }),
-      /once the delay its run resolved with has passed/,
-    );
+    const error = await failureOf(ignoringDelays("done"), /once the delay its run resolved with has passed/);
     assert.match(String(error), /the sleeper again: not within 20000 ms/);
   });
 
   it("fails a queue that delivers a job asleep again at once, not after its delay", async () => {
-    const error = await failureOf(
-      (queue) => ({
-        ...queue,
-        take: (run, options) =>
-          queue.take(async (data, start) => {
-            const ended = await run(data, start);
-            return typeof ended === "object" ? "again" : ended;
-          }, options),
-      }),
-      /once the delay its run resolved with has passed/,
-    );
+    const error = await failureOf(ignoringDelays("again"), /once the delay its run resolved with has passed/);
     assert.match(String(error), /delivered again \d+ ms after asking for 1500 ms/);
   });
 
