@@ -11,7 +11,7 @@ import type { PromiseOutcome } from "../core/call/outcome.ts";
 import { resultOf } from "../core/call/output.ts";
 import { budgetsOf } from "../core/instance/runtime.ts";
 import type { Registry } from "../core/definitions/registry.ts";
-import type { DeferredState, DeferredWork, PendingPromise } from "../core/call/tool-promise.ts";
+import type { DeferredState, DeferredWork, JobBinder, PendingPromise } from "../core/call/tool-promise.ts";
 import type { AnyTool } from "../core/definitions/tool.ts";
 import { TRACE_PARENT } from "../core/call/trace-context.ts";
 import { enqueueJob } from "./queued-job.ts";
@@ -64,49 +64,36 @@ export async function promiseOutcome(
   }
   const report = (error: unknown) => registry.runtime.reportUnexpected(error, call);
   const shape = (value: unknown) => resultOf(owner, value, report); // the work's result obeys the owner's output schema
-  let run: DeferredWork = () => {}; // bound as the job starts, before it runs
-  let continued: PromiseState;
   if (work !== undefined && c.queue !== undefined && owner === tool) {
     throw new TypeError(
       `tool "${owner.name}": with a queue, declare its work with .defer(), and call ctx.defer(input)`,
     );
-  } else if (declared !== undefined) {
-    if (owner.work === undefined || owner !== tool) {
-      throw new TypeError(`tool "${owner.name}" called ctx.defer(input) but declares no work with .defer()`);
-    }
-    const input = declared.work === undefined ? call.arguments ?? {} : declared.work;
-    if (c.queue !== undefined) {
-      // Queued: a worker runs the declared work with the input (queued-job.ts); the handler ran here, once.
-      continued = { d: await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
-    } else {
-      const d = await startCounted(registry, call, (signal) => run(signal), (counted) =>
-        c.start(counted, ttlMs, {
-          onError: registry.runtime.onError,
-          onFailure: report,
-          bind: (job) => run = declaredRun(registry, owner, input, call.ctx, job as Job, c.codec.now() + ttlMs),
-          shape,
-          waitUntil,
-          timeoutMs: owner.longRunning?.timeoutMs,
-        }));
-      continued = owner.longRunning?.retry !== undefined ? { d, a: input } : { d };
-    }
-  } else if (work !== undefined) {
-    const d = await startCounted(
-      registry,
-      call,
-      work,
-      (counted) =>
-        c.start(counted, ttlMs, {
-          onError: registry.runtime.onError, // the store's errors: for logs, no caller is told of them
-          onFailure: report,
-          bind: promise["~bind"],
-          shape,
-          waitUntil,
-          timeoutMs: owner.longRunning?.timeoutMs,
-        }),
-    );
-    // A job that may run again needs its call's arguments, on any instance: they travel in the token.
-    continued = owner.longRunning?.retry !== undefined && owner === tool ? { d, a: call.arguments ?? {} } : { d };
+  }
+  if (declared !== undefined && (owner.work === undefined || owner !== tool)) {
+    throw new TypeError(`tool "${owner.name}" called ctx.defer(input) but declares no work with .defer()`);
+  }
+  const input = declared?.work === undefined ? call.arguments ?? {} : declared.work;
+  let continued: PromiseState;
+  if (declared !== undefined && c.queue !== undefined) {
+    // Queued: a worker runs the declared work with the input (queued-job.ts); the handler ran here, once.
+    continued = { d: await enqueueJob(c, { owner, args: input, ctx: call.ctx }, ttlMs) };
+  } else if (work !== undefined || declared !== undefined) {
+    // Inline work runs as given; declared work gets its context once the job, which it journals in, exists.
+    let run: DeferredWork = work ?? (() => {});
+    const bind: JobBinder | undefined = declared === undefined
+      ? promise["~bind"]
+      : (job) => run = declaredRun(registry, owner, input, call.ctx, job as Job, c.codec.now() + ttlMs);
+    const d = await startCounted(registry, call, (signal) => run(signal), (counted) =>
+      c.start(counted, ttlMs, {
+        onError: registry.runtime.onError, // the store's errors: for logs, no caller is told of them
+        onFailure: report,
+        bind,
+        shape,
+        waitUntil,
+        timeoutMs: owner.longRunning?.timeoutMs,
+      }));
+    // Declared work that may start again needs its input on any instance: it travels in the token.
+    continued = declared !== undefined && owner.longRunning?.retry !== undefined ? { d, a: input } : { d };
   } else continued = entry ?? { s: promise.state };
   const traceparent = call.ctx.get(TRACE_PARENT);
   const state = traceparent === undefined ? continued : { ...continued, t: traceparent };
