@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { connect } from "node:http2";
+import { type ClientHttp2Session, connect } from "node:http2";
 import * as v from "valibot";
 import { createServer, defineTool } from "../../../mod.ts";
 import { grpcBinding, type GrpcListener, serveGrpc } from "../../../src/bindings/grpc/mod.ts";
@@ -22,12 +22,27 @@ interface Answer {
   readonly body: string;
 }
 
-/** Sends one request on its own HTTP/2 connection and reads the answer whole. */
+/**
+ * One client session per listener, reused by every request and destroyed before the listener closes: Deno's
+ * `node:http2` can abort the process when a session closes while the other side's GOAWAY is in flight
+ * (denoland/deno#36788, see tests/helpers/h2-sessions.ts), and a session per request made eight such closes.
+ */
+const sessions = new Map<string, ClientHttp2Session>();
+
+function sessionFor(url: string): ClientHttp2Session {
+  let session = sessions.get(url);
+  if (session === undefined || session.destroyed) {
+    session = connect(url);
+    session.on("error", () => {}); // a request's own stream reports its failure
+    sessions.set(url, session);
+  }
+  return session;
+}
+
+/** Sends one request on the listener's session and reads the answer whole. */
 function send(url: string, headers: Record<string, string>, body: Uint8Array | string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const session = connect(url);
-    session.on("error", reject);
-    const stream = session.request({ ":method": "POST", te: "trailers", ...headers });
+    const stream = sessionFor(url).request({ ":method": "POST", te: "trailers", ...headers });
     let status = 0;
     let grpcStatus: string | undefined;
     let text = "";
@@ -39,10 +54,7 @@ function send(url: string, headers: Record<string, string>, body: Uint8Array | s
     stream.on("trailers", (t) => grpcStatus = t["grpc-status"] as string | undefined);
     stream.on("data", (chunk: string) => text += chunk);
     stream.on("error", reject);
-    stream.on("end", () => {
-      session.close();
-      resolve({ status, grpcStatus, body: text });
-    });
+    stream.on("end", () => resolve({ status, grpcStatus, body: text }));
     stream.end(body);
   });
 }
@@ -78,6 +90,8 @@ describe("serveGrpc() applies the Host/Origin guard", () => {
     listed = await serveGrpc(named.tool(add), { port: 0 });
   });
   after(async () => {
+    for (const session of sessions.values()) session.destroy();
+    sessions.clear();
     await loopback?.close();
     await listed?.close();
   });
