@@ -5,11 +5,12 @@
  * @module
  */
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
+import { kvSets } from "./kv-sets.ts";
 
 /** What the store needs of an atomic operation of Deno KV. */
 export interface DenoKvAtomicLike {
   /** Fails the commit unless the key still has this versionstamp (`null`: absent). */
-  check(...checks: { key: readonly string[]; versionstamp: string | null }[]): DenoKvAtomicLike;
+  check(...checks: { key: readonly unknown[]; versionstamp: string | null }[]): DenoKvAtomicLike;
   /** Writes a value, to expire after `expireIn` ms. */
   set(key: readonly unknown[], value: unknown, options?: { expireIn?: number }): DenoKvAtomicLike;
   /** Deletes a key. */
@@ -24,6 +25,12 @@ export interface DenoKvLike {
   get(key: readonly unknown[]): Promise<{ value: unknown; versionstamp: string | null }>;
   /** Starts an atomic operation. */
   atomic(): DenoKvAtomicLike;
+  /** Lists the keys under a prefix, with their values (the store's sets need it; without it, it has none). */
+  list?(selector: { prefix: readonly (string | number | boolean)[] }): AsyncIterable<{
+    readonly key: readonly unknown[];
+    readonly value: unknown;
+    readonly versionstamp: string;
+  }>;
 }
 
 /** Options of {@link denoKvResultStore}. */
@@ -74,6 +81,10 @@ const utf8 = new TextEncoder();
  * its metadata, in one atomic operation (the previous version's chunks deleted in it), so a read sees one whole
  * version.
  *
+ * Sets (`addMember`, `removeMember`, `members`) live under `[...prefix, key, true]`, a key per member, listed by
+ * that prefix and expiring as entries do (`expireIn`, and the lifetime checked on read); a set lengthened is kept
+ * up to half its TTL longer than asked, so that a run of adds rewrites its members once per half TTL.
+ *
  * @param kv An open KV (`await Deno.openKv()`).
  * @param options The key prefix, the bound on one entry, the clock.
  * @returns The store.
@@ -103,7 +114,9 @@ export function denoKvResultStore(kv: DenoKvLike, options: DenoKvResultStoreOpti
     const chunked = (value as ChunkedSlot | null)?.chunked;
     return chunked === undefined ? [] : Array.from({ length: chunked.n }, (_, n) => chunkKey(id, chunked.v, n));
   };
+  const { list } = kv;
   return {
+    ...list && kvSets({ ...kv, list: list.bind(kv), get: kv.get.bind(kv), atomic: kv.atomic.bind(kv) }, prefix, now),
     async get(id) {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const slot = live((await kv.get([...prefix, id])).value);
