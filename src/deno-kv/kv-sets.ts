@@ -51,7 +51,9 @@ export function kvSets(
       if (attempt === MAX_ATTEMPTS) throw new Error(`the set ${String(key.at(-2))} kept changing as it was lengthened`);
       const failed: typeof pending = [];
       for (let i = 0; i < pending.length; i += BATCH) {
-        const batch = pending.slice(i, i + BATCH).filter((m) => m.versionstamp !== null && lifetime(m.value) < expiresAt);
+        const batch = pending.slice(i, i + BATCH).filter((m) =>
+          m.versionstamp !== null && lifetime(m.value) < expiresAt
+        );
         if (batch.length === 0) continue;
         const op = kv.atomic().check(...batch.map(({ key, versionstamp }) => ({ key, versionstamp })));
         const time = now();
