@@ -6,7 +6,7 @@
  * @module
  */
 import type { ResultStore } from "../jobs/result-store.ts";
-import type { DenoKvLike } from "./kv-result-store.ts";
+import type { DenoKvLike } from "./deno-kv-like.ts";
 
 /** A set's lifetime, and each member's (the same, but while a lengthening passes over the members). */
 interface Lifetime {
