@@ -91,7 +91,8 @@ export function denoKvResultStore(kv: DenoKvLike, options: DenoKvResultStoreOpti
   };
   const { list } = kv;
   return {
-    ...list && kvSets({ ...kv, list: list.bind(kv), get: kv.get.bind(kv), atomic: kv.atomic.bind(kv) }, prefix, now),
+    // Sets where the KV lists keys (a `Deno.Kv` does; a shape of another without `list()` keeps entries only).
+    ...list && kvSets({ get: (key) => kv.get(key), atomic: () => kv.atomic(), list: list.bind(kv) }, prefix, now),
     async get(id) {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const slot = live((await kv.get([...prefix, id])).value);

@@ -35,7 +35,7 @@ const BATCH = 10;
  * @returns The three methods.
  */
 export function kvSets(
-  kv: DenoKvLike & Required<Pick<DenoKvLike, "list">>,
+  kv: Required<DenoKvLike>,
   prefix: readonly string[],
   now: () => number,
 ): Required<Pick<ResultStore, "addMember" | "removeMember" | "members">> {
