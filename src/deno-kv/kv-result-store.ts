@@ -5,26 +5,8 @@
  * @module
  */
 import { hasEnded, type ResultStore, type StoredResult } from "../jobs/result-store.ts";
-
-/** What the store needs of an atomic operation of Deno KV. */
-export interface DenoKvAtomicLike {
-  /** Fails the commit unless the key still has this versionstamp (`null`: absent). */
-  check(...checks: { key: readonly string[]; versionstamp: string | null }[]): DenoKvAtomicLike;
-  /** Writes a value, to expire after `expireIn` ms. */
-  set(key: readonly unknown[], value: unknown, options?: { expireIn?: number }): DenoKvAtomicLike;
-  /** Deletes a key. */
-  delete(key: readonly unknown[]): DenoKvAtomicLike;
-  /** Commits, atomically. */
-  commit(): Promise<{ ok: boolean }>;
-}
-
-/** What the store needs of a `Deno.Kv`: the shape of the object `Deno.openKv()` answers. */
-export interface DenoKvLike {
-  /** Reads a value and its versionstamp. */
-  get(key: readonly unknown[]): Promise<{ value: unknown; versionstamp: string | null }>;
-  /** Starts an atomic operation. */
-  atomic(): DenoKvAtomicLike;
-}
+import type { DenoKvLike } from "./deno-kv-like.ts";
+import { kvSets } from "./kv-sets.ts";
 
 /** Options of {@link denoKvResultStore}. */
 export interface DenoKvResultStoreOptions {
@@ -74,6 +56,10 @@ const utf8 = new TextEncoder();
  * its metadata, in one atomic operation (the previous version's chunks deleted in it), so a read sees one whole
  * version.
  *
+ * Sets (`addMember`, `removeMember`, `members`) live under `[...prefix, key, true]`, a key per member, listed by
+ * that prefix and expiring as entries do (`expireIn`, and the lifetime checked on read); a set lengthened is kept
+ * up to half its TTL longer than asked, so that a run of adds rewrites its members once per half TTL.
+ *
  * @param kv An open KV (`await Deno.openKv()`).
  * @param options The key prefix, the bound on one entry, the clock.
  * @returns The store.
@@ -103,7 +89,10 @@ export function denoKvResultStore(kv: DenoKvLike, options: DenoKvResultStoreOpti
     const chunked = (value as ChunkedSlot | null)?.chunked;
     return chunked === undefined ? [] : Array.from({ length: chunked.n }, (_, n) => chunkKey(id, chunked.v, n));
   };
+  const { list } = kv;
   return {
+    // Sets where the KV lists keys (a `Deno.Kv` does; a shape of another without `list()` keeps entries only).
+    ...list && kvSets({ get: (key) => kv.get(key), atomic: () => kv.atomic(), list: list.bind(kv) }, prefix, now),
     async get(id) {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const slot = live((await kv.get([...prefix, id])).value);

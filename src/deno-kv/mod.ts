@@ -4,9 +4,5 @@
  *
  * @module
  */
-export {
-  type DenoKvAtomicLike,
-  type DenoKvLike,
-  denoKvResultStore,
-  type DenoKvResultStoreOptions,
-} from "./kv-result-store.ts";
+export type { DenoKvAtomicLike, DenoKvLike } from "./deno-kv-like.ts";
+export { denoKvResultStore, type DenoKvResultStoreOptions } from "./kv-result-store.ts";

@@ -15,7 +15,8 @@ const utf8 = new TextEncoder();
  * reaches them. An entry that has ended is never replaced: the object reads and writes in one request, and
  * Cloudflare delivers an object's requests one at a time. Entries expire with their token (an alarm deletes
  * them; a read past the expiry finds nothing). An entry's JSON is at most `maxBytes`; it is stored in chunks, so
- * it may be larger than a storage value.
+ * it may be larger than a storage value. A set (`addMember`, `removeMember`, `members`) is one object too, named
+ * `<prefix>set:<key>`, each member a key of its storage, listed by prefix; it expires as a whole, by the same alarm.
  *
  * An object that cannot be reached (overloaded, restarting, a network fault between Cloudflare's machines) makes
  * the operation fail: the server answers "send again later" on every wire.
@@ -81,6 +82,15 @@ export function durableObjectResultStore<Id>(
     },
     async delete(id) {
       await ask(id, { op: "delete" });
+    },
+    async addMember(key, member, ttlMs) {
+      await ask(`set:${key}`, { op: "add", member, ttlMs: Math.max(1, ttlMs) });
+    },
+    async removeMember(key, member) {
+      await ask(`set:${key}`, { op: "remove", member });
+    },
+    async members(key) {
+      return (await ask(`set:${key}`, { op: "members" })).members ?? [];
     },
   };
 }

@@ -24,20 +24,33 @@ export const MAX_CHUNKS = 127;
 /** The most bytes of one entry's JSON a store takes (4 000 000: {@link MAX_CHUNKS} chunks always hold it). */
 export const MAX_ENTRY_BYTES = 4_000_000;
 
-/** One request of the store to the object. */
+/** A request of the store to its object: an entry's (`get`, `set`, `delete`), a set's (`add`, `remove`, `members`). */
 export type ObjectRequest =
   | { readonly op: "get" }
   | { readonly op: "set"; readonly json: string; readonly ended: boolean; readonly ttlMs: number }
-  | { readonly op: "delete" };
+  | { readonly op: "delete" }
+  | { readonly op: "add"; readonly member: string; readonly ttlMs: number }
+  | { readonly op: "remove"; readonly member: string }
+  | { readonly op: "members" };
 
-/** The object's answer: the entry's JSON (`get`, `null`: none), or whether it was written (`set`). */
+/**
+ * The object's answer: the entry's JSON (`get`, `null`: none), whether it was written (`set`), or the set's members
+ * (`members`).
+ */
 export interface ObjectAnswer {
   readonly json?: string | null;
   readonly written?: boolean;
+  readonly members?: readonly string[];
 }
 
 /** The storage key of an entry's metadata. */
 export const META_KEY = "meta";
+
+/** The storage key of a set's lifetime (`{ expiresAt }`), beside its members (`member:<member>`, listed by prefix). */
+export const SET_KEY = "set";
+
+/** The prefix of a set member's storage key. */
+export const MEMBER_PREFIX = "member:";
 
 /** The entry's metadata, beside its chunks (`chunk:0`, `chunk:1`, ...). */
 export interface EntryMeta {
@@ -67,8 +80,10 @@ export function chunkKey(n: number): string {
  */
 export function isObjectRequest(body: unknown): body is ObjectRequest {
   if (typeof body !== "object" || body === null) return false;
-  const { op, json, ended, ttlMs } = body as Record<string, unknown>;
-  if (op === "get" || op === "delete") return true;
-  return op === "set" && typeof json === "string" && typeof ended === "boolean" && typeof ttlMs === "number" &&
-    Number.isFinite(ttlMs) && ttlMs > 0;
+  const { op, json, ended, ttlMs, member } = body as Record<string, unknown>;
+  if (op === "get" || op === "delete" || op === "members") return true;
+  if (op === "remove") return typeof member === "string";
+  const lifetime = typeof ttlMs === "number" && Number.isFinite(ttlMs) && ttlMs > 0;
+  if (op === "add") return typeof member === "string" && lifetime;
+  return op === "set" && typeof json === "string" && typeof ended === "boolean" && lifetime;
 }

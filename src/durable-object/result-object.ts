@@ -1,8 +1,8 @@
 /**
- * The Durable Object that holds one result-store entry: Cloudflare runs one instance of it per id, anywhere, and
- * delivers its requests one at a time while its storage is read (input gates), so "first writer wins" is a read
- * and a write in one request. It expires its entry with an alarm. The notifier's object is one more instance: it
- * holds the listening streams' WebSockets and sends each published message to all of them.
+ * The Durable Object that holds one result-store entry, or one set: Cloudflare runs one instance of it per id,
+ * anywhere, and delivers its requests one at a time while its storage is read (input gates), so "first writer wins"
+ * is a read and a write in one request. It expires its entry (or set) with an alarm. The notifier's object is one
+ * more instance: it holds the listening streams' WebSockets and sends each published message to all of them.
  *
  * @module
  */
@@ -12,10 +12,12 @@ import {
   type EntryMeta,
   isObjectRequest,
   MAX_CHUNKS,
+  MEMBER_PREFIX,
   META_KEY,
   NOTIFIER_URL,
   type ObjectAnswer,
   type ObjectRequest,
+  SET_KEY,
 } from "./object-protocol.ts";
 import { webSocketPair } from "../runtime/workers/websocket-pair.ts";
 
@@ -24,6 +26,7 @@ interface StorageLike {
   get(key: string): Promise<unknown>;
   get(keys: string[]): Promise<Map<string, unknown>>;
   put(entries: Record<string, unknown>): Promise<void>;
+  list(options: { prefix: string }): Promise<Map<string, unknown>>;
   delete(keys: string[]): Promise<number>;
   deleteAll(): Promise<void>;
   setAlarm(scheduledTime: number): Promise<void>;
@@ -44,7 +47,7 @@ const NOTIFIER_PATH = new URL(NOTIFIER_URL).pathname;
 /**
  * The Durable Object class of `durableObjectResultStore()`: export it from the Worker's main module and bind it
  * (wrangler: a `durable_objects` binding with this class name and a migration that creates it,
- * `new_sqlite_classes`). Each entry of the store is one instance; entries expire with an alarm. It serves
+ * `new_sqlite_classes`). Each entry (and each set) of the store is one instance, expiring with an alarm. It serves
  * `durableObjectNotifier()` too: one instance per channel holds every listening stream's WebSocket (hibernatable:
  * the object may leave memory while they stay open) and sends each published message to all of them.
  *
@@ -140,15 +143,22 @@ export class ResultObject {
     return Response.json({ listeners: sockets.length });
   }
 
-  /** Deletes the entry once it has expired (an entry written again since then moves the alarm on). */
+  /**
+   * Deletes the entry, or the set, once it has expired (an entry written again, or a set lengthened, since then
+   * moves the alarm on).
+   */
   async alarm(): Promise<void> {
-    const meta = await this.#meta();
-    if (meta === undefined) return;
-    if (Date.now() < meta.expiresAt) return await this.#storage.setAlarm(meta.expiresAt);
+    const ends = [await this.#meta(), await this.#set()].flatMap((held) => held === undefined ? [] : [held.expiresAt]);
+    if (ends.length === 0) return;
+    const last = Math.max(...ends);
+    if (Date.now() < last) return await this.#storage.setAlarm(last);
     await this.#storage.deleteAll();
   }
 
   async #answer(request: ObjectRequest): Promise<ObjectAnswer> {
+    if (request.op === "add" || request.op === "remove" || request.op === "members") {
+      return await this.#setAnswer(request);
+    }
     if (request.op === "get") {
       const meta = await this.#meta();
       if (meta === undefined || Date.now() >= meta.expiresAt) return { json: null }; // the alarm may come late
@@ -181,5 +191,38 @@ export class ResultObject {
 
   async #meta(): Promise<EntryMeta | undefined> {
     return (await this.#storage.get(META_KEY)) as EntryMeta | undefined;
+  }
+
+  /**
+   * A set's requests: its members are storage keys (`member:<member>`), listed by prefix; its lifetime is one more
+   * key, lengthened by an add, never shortened; a set added to after it expired (the alarm may come late) starts
+   * empty.
+   */
+  async #setAnswer(request: ObjectRequest & { op: "add" | "remove" | "members" }): Promise<ObjectAnswer> {
+    if (request.op === "remove") {
+      await this.#storage.delete([MEMBER_PREFIX + request.member]);
+      return {};
+    }
+    const set = await this.#set();
+    const now = Date.now();
+    const live = set !== undefined && now < set.expiresAt;
+    if (request.op === "members") {
+      if (!live) return { members: [] };
+      const members = await this.#storage.list({ prefix: MEMBER_PREFIX });
+      return { members: [...members.keys()].map((key) => key.slice(MEMBER_PREFIX.length)) };
+    }
+    if (set !== undefined && !live) { // the members of the set that ended, 128 keys a delete()
+      const stale = [...(await this.#storage.list({ prefix: MEMBER_PREFIX })).keys()];
+      for (let i = 0; i < stale.length; i += 128) await this.#storage.delete(stale.slice(i, i + 128));
+    }
+    const expiresAt = Math.max(live ? set.expiresAt : 0, now + Math.ceil(request.ttlMs));
+    const written = this.#storage.put({ [SET_KEY]: { expiresAt }, [MEMBER_PREFIX + request.member]: true });
+    const alarm = expiresAt === set?.expiresAt ? undefined : this.#storage.setAlarm(expiresAt);
+    await Promise.all([written, alarm]);
+    return {};
+  }
+
+  async #set(): Promise<{ readonly expiresAt: number } | undefined> {
+    return (await this.#storage.get(SET_KEY)) as { readonly expiresAt: number } | undefined;
   }
 }

@@ -56,9 +56,14 @@ export function guardStore(store: ResultStore, retryAfterMs: number, onError?: (
       });
     }
   };
+  const { addMember, removeMember, members } = store;
   return {
     get: (id) => guarded(() => store.get(id)),
     set: (id, entry, ttlMs) => guarded(() => store.set(id, entry, ttlMs)),
     delete: (id) => guarded(() => store.delete(id)),
+    // The optional sets, where the store has them (a store without keeps its `undefined`: the caller checks).
+    ...addMember && { addMember: (key, member, ttlMs) => guarded(() => addMember.call(store, key, member, ttlMs)) },
+    ...removeMember && { removeMember: (key, member) => guarded(() => removeMember.call(store, key, member)) },
+    ...members && { members: (key) => guarded(() => members.call(store, key)) },
   };
 }

@@ -66,6 +66,20 @@ export interface ResultStore {
   set(id: string, entry: StoredResult, ttlMs: number): Promise<boolean>;
   /** Removes an entry. */
   delete(id: string): Promise<void>;
+  /**
+   * Optional: sets of strings beside the entries, for a feature's indexes (event subscriptions). A set has a key
+   * of its own (an entry and a set may share a key without meeting) and one lifetime for all its members.
+   * Adds `member` to the set at `key` (adding it again changes nothing), making the set live at least `ttlMs`
+   * from now: a longer lifetime it has is kept, never shortened.
+   */
+  addMember?(key: string, member: string, ttlMs: number): Promise<void>;
+  /** Optional (with {@link ResultStore.addMember}): removes `member` from the set at `key`; an absent one is no error. */
+  removeMember?(key: string, member: string): Promise<void>;
+  /**
+   * Optional (with {@link ResultStore.addMember}): the members of the set at `key`, in no order; `[]` when the key
+   * is unknown or its set has expired.
+   */
+  members?(key: string): Promise<readonly string[]>;
 }
 
 /**

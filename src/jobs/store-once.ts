@@ -18,10 +18,15 @@ import type { ResultStore, StoredResult } from "./result-store.ts";
  * @returns The same store, each result's value kept once.
  */
 export function storeOnce(store: ResultStore): ResultStore {
+  const { addMember, removeMember, members } = store;
   return {
     get: async (id) => expanded(await store.get(id)),
     set: (id, entry, ttlMs) => store.set(id, compacted(entry), ttlMs),
     delete: (id) => store.delete(id),
+    // The optional sets hold no results: passed through, where the store has them.
+    ...addMember && { addMember: addMember.bind(store) },
+    ...removeMember && { removeMember: removeMember.bind(store) },
+    ...members && { members: members.bind(store) },
   };
 }
 

@@ -20,7 +20,9 @@ const utf8 = new TextEncoder();
  * needs the right to, or make it beforehand with the statement in the guide). An entry that has ended is never
  * replaced: the write and the check are one statement, which PostgreSQL runs under the row's lock, so a job's
  * result and a concurrent cancellation on another instance never both win. Entries expire with their token (the
- * database's clock); rows past their expiry are deleted by a write at most once a minute.
+ * database's clock); rows past their expiry are deleted by a write at most once a minute. Sets (`addMember`,
+ * `removeMember`, `members`) live in two more tables, `<table>_sets` and `<table>_members`, made at the first set
+ * operation, expiring by the same clock and swept the same way.
  *
  * A database out of reach makes the operation fail (the server answers "send again later" on every wire), and one
  * with no answer within `timeoutMs` fails too (the wait for a connection of the pool counts: size the pool for the
@@ -62,31 +64,61 @@ export function postgresResultStore(
       clearTimeout(timer);
     }
   };
-  let created: Promise<unknown> | undefined;
-  const query = async (text: string, values: unknown[]) => {
-    // Instances that start at once make the table one after the other: the two statements run as one transaction
-    // (one simple query), which holds an advisory lock named after the table until it ends. Without it,
-    // concurrent CREATE TABLE IF NOT EXISTS fail all but one in PostgreSQL's catalog.
-    created ??= bounded(pool.query(
-      `SELECT pg_advisory_xact_lock(hashtext('mcplite:${table}')); ` +
-        `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, entry text NOT NULL, ended boolean NOT NULL, ` +
-        `expires_at timestamptz NOT NULL)`,
-    )).catch((error) => {
-      // Made meanwhile by a process that did not take the lock (unique_violation, duplicate_table): there it is.
-      if (["23505", "42P07"].includes((error as { code?: string }).code ?? "")) return;
-      created = undefined; // tried again by the next operation
-      throw error;
-    });
-    await created;
+  /**
+   * Makes tables once: instances that start at once make them one after the other, the statements running as one
+   * transaction (one simple query) holding an advisory lock named after them until it ends. Without it,
+   * concurrent CREATE TABLE IF NOT EXISTS fail all but one in PostgreSQL's catalog.
+   */
+  const creation = (name: string, tables: string) => {
+    let created: Promise<unknown> | undefined;
+    return () =>
+      created ??= bounded(pool.query(`SELECT pg_advisory_xact_lock(hashtext('mcplite:${name}')); ${tables}`))
+        .catch((error) => {
+          // Made meanwhile by a process that did not take the lock (unique_violation, duplicate_table): there it is.
+          if (["23505", "42P07"].includes((error as { code?: string }).code ?? "")) return;
+          created = undefined; // tried again by the next operation
+          throw error;
+        });
+  };
+  const entries = creation(
+    table,
+    `CREATE TABLE IF NOT EXISTS ${table} (id text PRIMARY KEY, entry text NOT NULL, ended boolean NOT NULL, ` +
+      `expires_at timestamptz NOT NULL)`,
+  );
+  // The sets' two tables, made at the first set operation (a store that never keeps a set needs no right to).
+  const [sets, members] = [`${table}_sets`, `${table}_members`];
+  const setTables = creation(
+    sets,
+    `CREATE TABLE IF NOT EXISTS ${sets} (id text PRIMARY KEY, gen timestamptz NOT NULL, ` +
+      `expires_at timestamptz NOT NULL); CREATE TABLE IF NOT EXISTS ${members} (id text NOT NULL, ` +
+      `member text NOT NULL, gen timestamptz NOT NULL, PRIMARY KEY (id, member))`,
+  );
+  const query = async (text: string, values: unknown[], tables = entries) => {
+    await tables();
     return await bounded(pool.query(text, values));
   };
-  let sweptAt = 0;
-  const sweep = () => {
-    if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
-    sweptAt = Date.now();
-    const expired = `SELECT id FROM ${table} WHERE expires_at < clock_timestamp() LIMIT 1000`;
-    query(`DELETE FROM ${table} WHERE id IN (${expired})`, []).catch(() => sweptAt = 0);
+  const setQuery = (text: string, values: unknown[]) => query(text, values, setTables);
+  /** Deletes up to 1 000 expired rows of `what` at most once a minute (reads never see them). */
+  const sweeper = (what: () => Promise<unknown>) => {
+    let sweptAt = 0;
+    return () => {
+      if (Date.now() - sweptAt < SWEEP_EVERY_MS) return;
+      sweptAt = Date.now();
+      what().catch(() => sweptAt = 0);
+    };
   };
+  const sweep = sweeper(() => {
+    const expired = `SELECT id FROM ${table} WHERE expires_at < clock_timestamp() LIMIT 1000`;
+    return query(`DELETE FROM ${table} WHERE id IN (${expired})`, []);
+  });
+  const sweepSets = sweeper(() => {
+    const expired = `SELECT id FROM ${sets} WHERE expires_at < clock_timestamp() LIMIT 1000`;
+    return setQuery(
+      `WITH gone AS (DELETE FROM ${sets} WHERE id IN (${expired}) RETURNING id) ` +
+        `DELETE FROM ${members} WHERE id IN (SELECT id FROM gone)`,
+      [],
+    );
+  });
   return {
     async get(id) {
       const { rows } = await query(`SELECT entry FROM ${table} WHERE id = $1 AND expires_at > clock_timestamp()`, [id]);
@@ -109,6 +141,35 @@ export function postgresResultStore(
     },
     async delete(id) {
       await query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+    },
+    // A set is a row of `<table>_sets` (its lifetime, and the time it began: its generation) and a row per member
+    // in `<table>_members`, read through the generation: a set added to after it expired begins a new one, so the
+    // members of the one before (deleted by the sweep) are never read again. `EXCLUDED.gen` is the statement's
+    // one "now", which both branches compare with.
+    async addMember(key, member, ttlMs) {
+      await setQuery(
+        `WITH kept AS (INSERT INTO ${sets} AS s (id, gen, expires_at) ` +
+          `VALUES ($1, clock_timestamp(), clock_timestamp() + $3 * interval '1 millisecond') ` +
+          `ON CONFLICT (id) DO UPDATE SET ` +
+          `gen = CASE WHEN s.expires_at > EXCLUDED.gen THEN s.gen ELSE EXCLUDED.gen END, ` +
+          `expires_at = CASE WHEN s.expires_at > EXCLUDED.gen ` +
+          `THEN GREATEST(s.expires_at, EXCLUDED.expires_at) ELSE EXCLUDED.expires_at END RETURNING gen) ` +
+          `INSERT INTO ${members} (id, member, gen) SELECT $1, $2, gen FROM kept ` +
+          `ON CONFLICT (id, member) DO UPDATE SET gen = EXCLUDED.gen`,
+        [key, member, Math.max(1, Math.ceil(ttlMs))],
+      );
+      sweepSets();
+    },
+    async removeMember(key, member) {
+      await setQuery(`DELETE FROM ${members} WHERE id = $1 AND member = $2`, [key, member]);
+    },
+    async members(key) {
+      const { rows } = await setQuery(
+        `SELECT m.member FROM ${members} m JOIN ${sets} s ON s.id = m.id AND s.gen = m.gen ` +
+          `WHERE m.id = $1 AND s.expires_at > clock_timestamp()`,
+        [key],
+      );
+      return rows.map((row) => (row as { member: string }).member);
     },
   };
 }

@@ -35,6 +35,18 @@ if v and string.sub(v, 1, 1) == '${ENDED}' then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
+/**
+ * A set's member added, its lifetime lengthened to at least ARGV[2] ms and never shortened, in one step (what
+ * `PEXPIRE … GT` does on Redis 7, and Redis 6 and Valkey run too; a new set has no TTL: `PTTL` answers -1).
+ */
+const ADD_MEMBER = `redis.call('SADD', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
+
+/** `SREM` and `SMEMBERS` through `EVAL`, the one command beside `GET` and `DEL` both clients are asked for. */
+const REMOVE_MEMBER = `return redis.call('SREM', KEYS[1], ARGV[1])`;
+const MEMBERS = `return redis.call('SMEMBERS', KEYS[1])`;
+
 const utf8 = new TextEncoder();
 
 /**
@@ -47,6 +59,9 @@ const utf8 = new TextEncoder();
  * `timeoutMs` fails too: the server answers "send again later" on every wire, and retries a finished
  * job's result until it is stored. Give the client an `error` listener: node-redis emits one per failed
  * reconnection, and without a listener the process exits (ioredis logs each instead).
+ *
+ * Sets (`addMember`, `removeMember`, `members`) are Redis sets under `<prefix>set:<key>`, beside the entries
+ * (`<prefix><id>`), expiring as a whole (`PEXPIRE`, lengthened only).
  *
  * Valkey speaks the same protocol: bring either client, connected to it. Upstash: connect either client to
  * the database's `rediss://` endpoint (TCP); its REST client (`@upstash/redis`) is not a client this store takes.
@@ -96,6 +111,19 @@ export function redisResultStore(client: RedisClientLike, options: RedisResultSt
     },
     async delete(id) {
       await run(() => client.del(prefix + id));
+    },
+    async addMember(key, member, ttlMs) {
+      const ms = String(Math.max(1, Math.ceil(ttlMs)));
+      await run(() => evalScript(client, ADD_MEMBER, [`${prefix}set:${key}`], [member, ms]));
+    },
+    async removeMember(key, member) {
+      await run(() => evalScript(client, REMOVE_MEMBER, [`${prefix}set:${key}`], [member]));
+    },
+    async members(key) {
+      const members = await run(() => evalScript(client, MEMBERS, [`${prefix}set:${key}`], []));
+      return (members as unknown[]).map((member) =>
+        typeof member === "string" ? member : new TextDecoder().decode(member as Uint8Array)
+      );
     },
   };
 }

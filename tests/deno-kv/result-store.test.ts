@@ -89,3 +89,40 @@ describe("denoKvResultStore with entries larger than a KV value", { skip: MISSIN
     assert.throws(() => denoKvResultStore(kv!, { maxBytes: 1 << 20 }), RangeError);
   });
 });
+
+describe("denoKvResultStore's sets", () => {
+  it("are left out of a store on a KV shape without list()", () => {
+    const kvLike = {
+      get: () => Promise.resolve({ value: null, versionstamp: null }),
+      atomic: () => {
+        throw new Error("not written");
+      },
+    };
+    const store = denoKvResultStore(kvLike);
+    assert.deepEqual([store.addMember, store.removeMember, store.members], [undefined, undefined, undefined]);
+  });
+
+  it("keep a member's key under the set's, each with the set's lifetime, lengthened for every member", {
+    skip: MISSING,
+  }, async () => {
+    const prefix = ["sets", crypto.randomUUID()];
+    const store = denoKvResultStore(kv!, { prefix });
+    await store.addMember!("k", "a", 1_000);
+    await store.addMember!("k", "b", 60_000);
+    const held = new Map<string, number>();
+    for await (const { key, value } of kv!.list({ prefix })) {
+      held.set(JSON.stringify(key), (value as { expiresAt: number }).expiresAt);
+    }
+    assert.deepEqual(
+      [...held.keys()].sort(),
+      [
+        JSON.stringify([...prefix, "k", true]),
+        JSON.stringify([...prefix, "k", true, "a"]),
+        JSON.stringify([...prefix, "k", true, "b"]),
+      ].sort(),
+    );
+    assert.equal(new Set(held.values()).size, 1, "one lifetime, the set's, on each key");
+    const [until] = held.values();
+    assert.ok(until >= Date.now() + 59_000 && until <= Date.now() + 91_000, "60 s asked, up to half of it more");
+  });
+});

@@ -1,9 +1,9 @@
 /**
  * The Worker the Durable Object tests run on workerd: it exports `ResultObject` (bound as `MCPLITE_RESULTS`),
  * serves a server whose result store is `durableObjectResultStore(env.MCPLITE_RESULTS)` and whose notifier is
- * `durableObjectNotifier(env.MCPLITE_RESULTS)`; at `/store` it runs that store's operations for the test (so that
- * the conformance suite drives the store as it runs in a Worker), and at `/listeners` it answers how many
- * WebSockets the notifier's object holds (its own count).
+ * `durableObjectNotifier(env.MCPLITE_RESULTS)`; at `/store` it runs that store's operations (its sets' too) for
+ * the test (so that the conformance suite drives the store as it runs in a Worker), and at `/listeners` it answers
+ * how many WebSockets the notifier's object holds (its own count).
  */
 import * as v from "valibot";
 import {
@@ -82,10 +82,13 @@ function listeners(env: Env): Promise<Response> {
 
 /** One store operation, as the test sends it; errors come back by name. */
 async function storeOperation(store: ResultStore, request: Request): Promise<Response> {
-  const { op, id, entry, ttlMs } = await request.json();
+  const { op, id, entry, ttlMs, member } = await request.json();
   try {
     if (op === "get") return Response.json({ value: (await store.get(id)) ?? null });
     if (op === "set") return Response.json({ written: await store.set(id, entry, ttlMs) });
+    if (op === "add") return Response.json({ done: await store.addMember!(id, member, ttlMs) });
+    if (op === "remove") return Response.json({ done: await store.removeMember!(id, member) });
+    if (op === "members") return Response.json({ members: await store.members!(id) });
     await store.delete(id);
     return Response.json({});
   } catch (error) {

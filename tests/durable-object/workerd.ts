@@ -93,5 +93,8 @@ export function workerStore(base: () => string): ResultStore {
     get: async (id) => ((await operation({ op: "get", id })).value ?? undefined) as StoredResult | undefined,
     set: async (id, entry, ttlMs) => (await operation({ op: "set", id, entry, ttlMs })).written,
     delete: async (id) => void await operation({ op: "delete", id }),
+    addMember: async (key, member, ttlMs) => void await operation({ op: "add", id: key, member, ttlMs }),
+    removeMember: async (key, member) => void await operation({ op: "remove", id: key, member }),
+    members: async (key) => (await operation({ op: "members", id: key })).members,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * `postgresResultStore()` on a real PostgreSQL (started by the test): the store conformance cases, three server
- * instances sharing it, a result larger than its bound and one under a raised bound, and a frozen server (SIGSTOP)
- * that makes each operation fail within `timeoutMs`, then serves again.
+ * instances sharing it, a result larger than its bound and one under a raised bound, a frozen server (SIGSTOP)
+ * that makes each operation fail within `timeoutMs`, then serves again, and the sets' tables (made when first needed,
+ * swept).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -71,5 +72,28 @@ describe("postgresResultStore", { skip: POSTGRES_MISSING }, () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.deepEqual(read, entry);
+  });
+
+  it("makes the sets' tables at the first set operation only, and sweeps an expired set with its members", async () => {
+    const table = `sets_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const exists = async (name: string) =>
+      (await pool!.query("SELECT to_regclass($1) AS found", [name])).rows[0].found !== null;
+    const store = postgresResultStore(pool!, { table });
+    assert.equal(await store.set("a", { status: "working" }, 60_000), true);
+    assert.deepEqual([await exists(table), await exists(`${table}_sets`)], [true, false]);
+    await store.addMember!("gone", "m1", 1);
+    await store.addMember!("gone", "m2", 1);
+    assert.deepEqual([await exists(`${table}_sets`), await exists(`${table}_members`)], [true, true]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await postgresResultStore(pool!, { table }).addMember!("kept", "m", 60_000); // a new store sweeps at its first add
+    const rows = async () =>
+      Number((await pool!.query(`SELECT count(*) AS n FROM ${table}_members WHERE id = 'gone'`)).rows[0].n) +
+      Number((await pool!.query(`SELECT count(*) AS n FROM ${table}_sets WHERE id = 'gone'`)).rows[0].n);
+    const deadline = Date.now() + 10_000;
+    while (await rows() > 0) {
+      assert.ok(Date.now() < deadline, "the expired set and its members were deleted within 10 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(await store.members!("kept"), ["m"]);
   });
 });

@@ -17,10 +17,28 @@ async function failureOf(store: ResultStore, name: RegExp, maxBytes?: number): P
 describe("resultStoreCases", () => {
   it("passes the memory store, and leaves out the bound's case when the store has no bound", async () => {
     const bounded = resultStoreCases(() => createMemoryResultStore({ maxBytes: 1 << 16 }), { maxBytes: 1 << 16 });
-    assert.equal(bounded.length, 6); // the journal's case (work.step()) among them
-    for (const { name, run } of bounded.filter((c) => !/expires/.test(c.name))) await assert.doesNotReject(run, name);
+    assert.equal(bounded.length, 12); // the journal's case (work.step()) and six of sets among them
+    for (const { name, run } of bounded.filter((c) => !/expire|lengthens/.test(c.name))) {
+      await assert.doesNotReject(run, name); // (the cases that wait for a TTL left out)
+    }
     const unbounded = resultStoreCases(() => createMemoryResultStore());
-    assert.deepEqual(unbounded.map((c) => c.name), bounded.slice(0, 5).map((c) => c.name));
+    assert.deepEqual(unbounded.map((c) => c.name), bounded.slice(0, -1).map((c) => c.name));
+  });
+
+  it("passes a store without sets through the cases of sets untested, and fails one with only some of them", async () => {
+    const { addMember: _a, removeMember: _r, members: _m, ...memory } = createMemoryResultStore();
+    for (const { name, run } of resultStoreCases(() => memory).filter((c) => /^sets/.test(c.name))) {
+      await assert.doesNotReject(run, name);
+    }
+    const partial: ResultStore = { ...memory, members: () => Promise.resolve([]) };
+    assert.match(String(await failureOf(partial, /^sets.*once/)), /addMember, removeMember and members, all three/);
+  });
+
+  it("fails a store whose set keeps a member twice, and one whose set an add shortens", async () => {
+    const twice = listSets(createMemoryResultStore(), (kept, ttlMs) => Date.now() + Math.max(kept, ttlMs), false);
+    assert.match(String(await failureOf(twice, /^sets.*once/)), /a, b, then a again: expected the members \["a","b"\]/);
+    const shortened = listSets(createMemoryResultStore(), (_, ttlMs) => Date.now() + ttlMs, true);
+    assert.match(String(await failureOf(shortened, /^sets.*lengthens/)), /a set lengthened to 60 s, 2 s later/);
   });
 
   it("fails a store where the last writer wins, naming the entry it replaced", async () => {
@@ -81,3 +99,34 @@ describe("resultStoreCases", () => {
     );
   });
 });
+
+/**
+ * `store` with sets kept in lists: `lifetime` gives a set's end from its remaining ms and the TTL an add asks,
+ * `unique` whether an add skips a member already there.
+ */
+function listSets(
+  store: ResultStore,
+  lifetime: (keptMs: number, ttlMs: number) => number,
+  unique: boolean,
+): ResultStore {
+  const sets = new Map<string, { members: string[]; until: number }>();
+  const live = (key: string) => {
+    const set = sets.get(key);
+    return set !== undefined && Date.now() < set.until ? set : undefined;
+  };
+  return {
+    ...store,
+    addMember(key, member, ttlMs) {
+      const set = live(key) ?? { members: [], until: 0 };
+      if (!unique || !set.members.includes(member)) set.members.push(member);
+      sets.set(key, { members: set.members, until: lifetime(Math.max(0, set.until - Date.now()), ttlMs) });
+      return Promise.resolve();
+    },
+    removeMember(key, member) {
+      const set = live(key);
+      if (set !== undefined) set.members = set.members.filter((m) => m !== member);
+      return Promise.resolve();
+    },
+    members: (key) => Promise.resolve([...live(key)?.members ?? []]),
+  };
+}

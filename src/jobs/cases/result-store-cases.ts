@@ -1,14 +1,16 @@
 /**
  * The behaviour every `ResultStore` promises, as test cases any runner runs (`node:test`, `Deno.test`,
  * `bun:test`, Vitest): entries read back as written, expire, are deleted, and the first final entry wins, also
- * among concurrent writers; an entry over the store's bound is refused. Memory, Redis (node-redis and ioredis),
- * Deno KV and Durable Objects pass them in this repository's tests; a store of your own runs them the same way.
+ * among concurrent writers; an entry over the store's bound is refused; sets, where the store has them, keep their
+ * members. Memory, Redis (node-redis and ioredis), PostgreSQL, Deno KV and Durable Objects pass them in this
+ * repository's tests; a store of your own runs them the same way.
  *
  * @module
  */
 import type { ResultStore, StoredResult } from "../result-store.ts";
 import { canonicalJson } from "../../internal/canonical-json.ts";
 import { Journal } from "../journal.ts";
+import { resultStoreSetCases } from "./result-store-set-cases.ts";
 
 /** Fails the case when `actual` is not `expected`, as JSON (entries are JSON). */
 function same(actual: unknown, expected: unknown, what: string): void {
@@ -32,7 +34,8 @@ const done = (text: string): StoredResult => ({ status: "completed", result: { c
 /**
  * The conformance cases of a result store: register each with the test runner at hand. The store is opened once,
  * by the first case that runs; each case writes ids of its own under `prefix`, so runs sharing one backend never
- * meet. One case waits for a 2 s TTL to lapse (bounded at 15 s).
+ * meet. One case waits for a 2 s TTL to lapse (bounded at 15 s), and two more for a set's. The cases of sets
+ * (`addMember`, `removeMember`, `members`, optional) pass a store without them untested.
  *
  * @param open Opens the store under test (called once, by the first case that runs).
  * @param options `prefix`: of every id the cases write, unique to this run (default a random one); `maxBytes`: the
@@ -146,6 +149,7 @@ export function resultStoreCases(
         same(await store.set(key, { status: "working" }, 10_000), true, "a write after the expiry");
       },
     },
+    ...resultStoreSetCases(storeOf, id),
   ];
   if (maxBytes === undefined) return cases;
   return [...cases, {

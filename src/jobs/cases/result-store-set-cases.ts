@@ -1,0 +1,148 @@
+/**
+ * The behaviour every `ResultStore` with sets (`addMember`, `removeMember`, `members`) promises, as cases that
+ * `resultStoreCases()` runs among its own: members added once however often, removed, one lifetime per set that
+ * adding only lengthens, expiry, hundreds of members, any characters. A store without sets passes them untested.
+ *
+ * @module
+ */
+import type { ResultStore } from "../result-store.ts";
+
+/** A store's set methods, when it has them all. */
+type Sets = Required<Pick<ResultStore, "addMember" | "removeMember" | "members">>;
+
+/** The store's sets, or `undefined` when it has none (the case passes: sets are optional). */
+function setsOf(store: ResultStore): Sets | undefined {
+  const { addMember, removeMember, members } = store;
+  if (addMember === undefined && removeMember === undefined && members === undefined) return undefined;
+  if (addMember === undefined || removeMember === undefined || members === undefined) {
+    throw new Error("a store with sets has addMember, removeMember and members, all three");
+  }
+  return {
+    addMember: addMember.bind(store),
+    removeMember: removeMember.bind(store),
+    members: members.bind(store),
+  };
+}
+
+/** Fails the case unless `actual` holds the members `expected`, in any order. */
+function sameMembers(actual: readonly string[], expected: readonly string[], what: string): void {
+  const [a, e] = [actual, expected].map((list) => JSON.stringify([...list].sort()));
+  if (a !== e) throw new Error(`${what}: expected the members ${e}, got ${a}`);
+}
+
+/** Waits until the set at `key` is empty, at most `boundMs` ms; fails the case past it. */
+async function untilEmpty(sets: Sets, key: string, boundMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while ((await sets.members(key)).length > 0) {
+    if (Date.now() > deadline) throw new Error(`${what} had members still ${boundMs / 1000} s later`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The set cases, for {@link resultStoreCases}: each opens the store with `storeOf` and writes keys from `id`.
+ *
+ * @param storeOf The store under test, opened once.
+ * @param id A key no other case writes.
+ * @returns The cases.
+ */
+export function resultStoreSetCases(
+  storeOf: () => Promise<ResultStore>,
+  id: () => Promise<string>,
+): ReadonlyArray<{ readonly name: string; run(): Promise<void> }> {
+  const withSets = (run: (sets: Sets, store: ResultStore) => Promise<void>) => async () => {
+    const store = await storeOf();
+    const sets = setsOf(store);
+    if (sets !== undefined) await run(sets, store);
+  };
+  return [
+    {
+      name: "sets (when the store has them): adds a member once however often, removes it, [] for an unknown key",
+      run: withSets(async (sets) => {
+        const key = await id();
+        sameMembers(await sets.members(key), [], "an unknown key");
+        await sets.addMember(key, "a", 10_000);
+        await sets.addMember(key, "b", 10_000);
+        await sets.addMember(key, "a", 10_000);
+        sameMembers(await sets.members(key), ["a", "b"], "a, b, then a again");
+        await Promise.all([sets.addMember(key, "c", 10_000), sets.addMember(key, "c", 10_000)]);
+        sameMembers(await sets.members(key), ["a", "b", "c"], "c added twice at once");
+        await sets.removeMember(key, "a");
+        await sets.removeMember(key, "a");
+        await sets.removeMember(key, "never added");
+        await sets.removeMember(await id(), "of an unknown key");
+        sameMembers(await sets.members(key), ["b", "c"], "a removed (twice), and one never added");
+        await sets.removeMember(key, "b");
+        await sets.removeMember(key, "c");
+        sameMembers(await sets.members(key), [], "every member removed");
+        await sets.addMember(key, "d", 10_000);
+        sameMembers(await sets.members(key), ["d"], "a member added to a set emptied");
+      }),
+    },
+    {
+      name: "sets: a set and an entry of one key never meet",
+      run: withSets(async (sets, store) => {
+        const key = await id();
+        await store.set(key, { status: "working", at: 7 }, 10_000);
+        await sets.addMember(key, "member", 10_000);
+        const entry = await store.get(key);
+        if (entry?.status !== "working" || entry.at !== 7) {
+          throw new Error(`the entry beside a set: expected it as written, got ${JSON.stringify(entry)}`);
+        }
+        await store.delete(key);
+        sameMembers(await sets.members(key), ["member"], "the set, after its key's entry was deleted");
+        await sets.removeMember(key, "member");
+        if (await store.get(key) !== undefined) throw new Error("an entry came back when a set's member went");
+      }),
+    },
+    {
+      name: "sets: expire after their lifetime (a 2 s TTL, bounded at 15 s), and start empty when added to again",
+      run: withSets(async (sets) => {
+        const key = await id();
+        await sets.addMember(key, "old", 2_000);
+        sameMembers(await sets.members(key), ["old"], "a set with a 2 s TTL, at once");
+        await untilEmpty(sets, key, 15_000, "a set with a 2 s TTL");
+        await sets.addMember(key, "new", 10_000);
+        sameMembers(await sets.members(key), ["new"], "a set added to after it expired");
+      }),
+    },
+    {
+      name: "sets: adding lengthens the set's lifetime for every member, and never shortens it",
+      run: withSets(async (sets) => {
+        const [key, witness] = [await id(), await id()];
+        await sets.addMember(key, "short", 2_000);
+        await sets.addMember(key, "long", 60_000); // the whole set now lives 60 s
+        await sets.addMember(key, "shorter", 1); // and still does
+        await sets.addMember(witness, "w", 2_000);
+        await untilEmpty(sets, witness, 15_000, "a set with a 2 s TTL, written after the one under test");
+        sameMembers(await sets.members(key), ["long", "short", "shorter"], "a set lengthened to 60 s, 2 s later");
+      }),
+    },
+    {
+      name: "sets: keeps 500 members, added 50 at a time",
+      run: withSets(async (sets) => {
+        const key = await id();
+        const all = Array.from({ length: 500 }, (_, i) => `member-${i}`);
+        for (let i = 0; i < all.length; i += 50) {
+          await Promise.all(all.slice(i, i + 50).map((member) => sets.addMember(key, member, 30_000)));
+        }
+        sameMembers(await sets.members(key), all, "500 members");
+        await Promise.all(all.filter((_, i) => i % 2 === 0).map((member) => sets.removeMember(key, member)));
+        sameMembers(await sets.members(key), all.filter((_, i) => i % 2 === 1), "250 of them removed");
+      }),
+    },
+    {
+      name: "sets: keeps members and keys of any characters (`:`, spaces, quotes, Unicode, an empty string)",
+      run: withSets(async (sets) => {
+        const key = `${await id()}:a key with spaces: ü 😀 '"%*?[]{}\\`;
+        const odd = ["a:b", "with spaces", " ", "", "ü", "😀 emoji", "'quoted\"", "%_*?[]{}\\", "new\nline", "évt"];
+        for (const member of odd) await sets.addMember(key, member, 10_000);
+        sameMembers(await sets.members(key), odd, "members of odd characters");
+        await sets.removeMember(key, "a:b");
+        await sets.removeMember(key, "");
+        sameMembers(await sets.members(key), odd.filter((m) => m !== "a:b" && m !== ""), "two of them removed");
+        sameMembers(await sets.members(`${key}:`), [], "a key that only starts like it");
+      }),
+    },
+  ];
+}
