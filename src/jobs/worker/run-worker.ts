@@ -12,9 +12,13 @@ import { runQueuedJob } from "../queued-job.ts";
 import { serverWarning } from "../../core/instance/logger.ts";
 import { registryOf } from "../../core/definitions/registry.ts";
 import { jobObserverOf } from "./job-observer.ts";
+import { DELIVERY_JOB_PREFIX, deliveryRunnerOf } from "../../events/delivery/worker-hook.ts";
 
 /** How long a worker waits for its running jobs to finish when it shuts down, by default, in ms. */
 const DEFAULT_DRAIN_MS = 30_000;
+/** The warning of a queued webhook delivery on a worker whose server registers no events: delivered again later. */
+const NO_EVENTS = "mcplite worker: a queued event delivery reached a worker whose server registers no events " +
+  "(another version of the server module): the queue delivers it again later";
 /** How many distinct warnings a worker remembers having given (each is given once). */
 const WARNINGS_KEPT = 256;
 
@@ -78,6 +82,18 @@ export function runWorker(
     }
     running++;
     try {
+      // A webhook delivery of MCP Events (src/events/delivery/): run by the runner the server's events left on it.
+      if (typeof data === "string" && data.startsWith(DELIVERY_JOB_PREFIX)) {
+        const deliver = deliveryRunnerOf(server);
+        if (deliver === undefined) {
+          warn(NO_EVENTS);
+          watch?.end("failed", undefined, new Error(NO_EVENTS));
+          throw new Error(NO_EVENTS);
+        }
+        const done = await deliver(data, start, stop.signal, watch);
+        if (done === "again") givenBack++;
+        return done;
+      }
       const done = await runQueuedJob(registry, data, { start, first }, queue, stop.signal, watch, warn);
       if (done === "again") givenBack++;
       return done;

@@ -1,0 +1,285 @@
+/**
+ * Webhook delivery in process (src/events/delivery/): Standard Webhooks signatures that `standardwebhooks`'
+ * `Webhook.verify` accepts for every live secret, dual signatures during a rotation, the challenge, and how each
+ * answer ends a delivery (2xx, 410, 413, 503 then 200, failures in a row suspending), against a receiver on 127.0.0.1.
+ */
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+import { Webhook } from "standardwebhooks";
+import { createMemoryResultStore } from "../../mod.ts";
+import { createTokenCodec } from "../../src/codec/token.ts";
+import {
+  CallbackEndpointError,
+  deliver,
+  Deliveries,
+  type DeliveryOptions,
+  eventIndexKey,
+  type Occurrence,
+  readSubscription,
+  type Subscription,
+  subscriptionKey,
+  type SubscriptionStore,
+  verifyCallback,
+  writeSubscription,
+} from "../../src/events/delivery/mod.ts";
+import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
+
+const SECRET = "delivery tests' token secret, 32+ bytes";
+
+/** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export function newSecret(): string {
+  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+}
+
+/** The memory store with the set methods the events' index uses (as the store-sets work adds them). */
+export function storeWithSets(): Required<SubscriptionStore> {
+  const sets = new Map<string, Set<string>>();
+  return Object.assign(createMemoryResultStore(), {
+    addMember: (key: string, member: string) => {
+      sets.set(key, (sets.get(key) ?? new Set()).add(member));
+      return Promise.resolve();
+    },
+    removeMember: (key: string, member: string) => {
+      sets.get(key)?.delete(member);
+      return Promise.resolve();
+    },
+    members: (key: string) => Promise.resolve([...sets.get(key) ?? []]),
+  });
+}
+
+/** An active subscription to `order.shipped` at `url`. */
+export function subscription(url: string, overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    id: `sub_${crypto.randomUUID()}`,
+    key: "k",
+    principal: "",
+    name: "order.shipped",
+    arguments: { customerId: "c1" },
+    url,
+    secrets: [newSecret()],
+    profile: "chatgpt",
+    status: "active",
+    failures: 0,
+    expiresAt: Date.now() + 3_600_000,
+    ...overrides,
+  };
+}
+
+/** An occurrence of `order.shipped`. */
+export function occurrence(): Occurrence {
+  return {
+    eventId: `evt_${crypto.randomUUID()}`,
+    name: "order.shipped",
+    timestamp: new Date().toISOString(),
+    data: { orderId: "o1", customerId: "c1" },
+  };
+}
+
+/** Polls until `check` holds (at most 10 s). */
+export async function eventually(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!await check()) {
+    assert.ok(Date.now() < deadline, `not in 10 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("webhook delivery in process", () => {
+  let receiver: Receiver;
+  let store: ReturnType<typeof storeWithSets>;
+  let deliveries: Deliveries;
+  const open = (options: DeliveryOptions = {}) => {
+    deliveries?.close();
+    deliveries = new Deliveries({
+      store,
+      codec: createTokenCodec({ secret: SECRET }),
+      allowCallbacks: [receiver.origin],
+      retryDelaysMs: [30, 30],
+      ...options,
+    });
+    return deliveries;
+  };
+  const subscribed = async (overrides: Partial<Subscription> = {}) => {
+    const sub = subscription(`${receiver.origin}/hook`, overrides);
+    await writeSubscription(store, sub, Date.now());
+    await store.addMember(eventIndexKey(sub.name), sub.id, 3_600_000);
+    return sub;
+  };
+
+  before(async () => receiver = await startReceiver());
+  after(async () => {
+    deliveries?.close();
+    await receiver.close();
+  });
+  beforeEach(() => {
+    receiver.received.length = 0;
+    receiver.answer({ status: 204 });
+    store = storeWithSets();
+    open();
+  });
+
+  it("signs per Standard Webhooks: Webhook.verify accepts it; webhook-id is the event id (chatgpt profile)", async () => {
+    const sub = await subscribed();
+    const occ = occurrence();
+    await deliver(sub, occ, deliveries);
+    await receiver.until(1);
+    const [{ headers, body }] = receiver.received;
+    assert.deepEqual(JSON.parse(body), occ);
+    assert.equal(headers["webhook-id"], occ.eventId);
+    assert.equal(headers["x-mcp-subscription-id"], sub.id);
+    assert.equal(headers["content-type"], "application/json");
+    assert.ok(Math.abs(Number(headers["webhook-timestamp"]) - Date.now() / 1000) < 30);
+    assert.deepEqual(new Webhook(sub.secrets[0]).verify(body, headers), occ);
+    assert.throws(() => new Webhook(newSecret()).verify(body, headers), /No matching signature/);
+  });
+
+  it("carries <subscriptionId>.<eventId> as webhook-id on the SEP-3415 profile", async () => {
+    const sub = await subscribed({ profile: "sep" });
+    const occ = occurrence();
+    await deliver(sub, occ, deliveries);
+    await receiver.until(1);
+    assert.equal(receiver.received[0].headers["webhook-id"], `${sub.id}.${occ.eventId}`);
+  });
+
+  it("signs with both secrets during a rotation's grace, with the newest only after it", async () => {
+    const [fresh, old] = [newSecret(), newSecret()];
+    const rotating = await subscribed({ secrets: [fresh, old], previousUntil: Date.now() + 60_000 });
+    await deliver(rotating, occurrence(), deliveries);
+    await receiver.until(1);
+    const first = receiver.received[0];
+    assert.equal(first.headers["webhook-signature"].split(" ").length, 2);
+    for (const secret of [fresh, old]) assert.ok(new Webhook(secret).verify(first.body, first.headers));
+    const rotated = await subscribed({ secrets: [fresh, old], previousUntil: Date.now() - 1 });
+    await deliver(rotated, occurrence(), deliveries);
+    await receiver.until(2);
+    const second = receiver.received[1];
+    assert.equal(second.headers["webhook-signature"].split(" ").length, 1);
+    assert.ok(new Webhook(fresh).verify(second.body, second.headers));
+    assert.throws(() => new Webhook(old).verify(second.body, second.headers), /No matching signature/);
+  });
+
+  it("retries a 503, then a 200, with the same webhook-id, each attempt signed afresh", async () => {
+    receiver.answer({ status: 503 }, { status: 200 });
+    const sub = await subscribed();
+    const occ = occurrence();
+    await deliver(sub, occ, deliveries);
+    await receiver.until(2);
+    assert.deepEqual(receiver.received.map((r) => r.headers["webhook-id"]), [occ.eventId, occ.eventId]);
+    for (const { body, headers } of receiver.received) assert.ok(new Webhook(sub.secrets[0]).verify(body, headers));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a third attempt would have come by now
+    assert.equal(receiver.received.length, 2);
+    assert.equal((await readSubscription(store, sub.id))?.failures, 0);
+  });
+
+  it("honours Retry-After on a 429", async () => {
+    receiver.answer({ status: 429, headers: { "retry-after": "0" } }, { status: 204 });
+    open({ retryDelaysMs: [60_000] }); // the schedule alone would wait a minute
+    const sub = await subscribed();
+    await deliver(sub, occurrence(), deliveries);
+    await receiver.until(2);
+  });
+
+  it("ends the subscription on 410: its entry deleted, its index member removed", async () => {
+    receiver.answer({ status: 410 });
+    const sub = await subscribed();
+    await deliver(sub, occurrence(), deliveries);
+    await eventually(async () => (await store.get(subscriptionKey(sub.id))) === undefined, "the entry deleted");
+    assert.deepEqual(await store.members(eventIndexKey(sub.name)), []);
+    assert.equal(receiver.received.length, 1);
+  });
+
+  it("drops the occurrence on 413: no retry, the subscription as it was", async () => {
+    receiver.answer({ status: 413 }, { status: 204 });
+    const sub = await subscribed();
+    await deliver(sub, occurrence(), deliveries);
+    await receiver.until(1);
+    await new Promise((resolve) => setTimeout(resolve, 150)); // past two retry delays
+    assert.equal(receiver.received.length, 1);
+    assert.deepEqual(await readSubscription(store, sub.id), sub);
+  });
+
+  it("suspends a subscription after suspendAfter deliveries failed for good in a row; a success resets the count", async () => {
+    open({ retryDelaysMs: [10], suspendAfter: 2 });
+    receiver.answer({ status: 500 });
+    const sub = await subscribed();
+    await deliver(sub, occurrence(), deliveries);
+    await eventually(async () => (await readSubscription(store, sub.id))?.failures === 1, "one failure");
+    assert.equal(receiver.received.length, 2, "two attempts: the first and one retry");
+    assert.equal((await readSubscription(store, sub.id))?.status, "active");
+    receiver.answer({ status: 204 });
+    await deliver((await readSubscription(store, sub.id))!, occurrence(), deliveries);
+    await eventually(async () => (await readSubscription(store, sub.id))?.failures === 0, "the count reset");
+    receiver.answer({ status: 400 }); // no retry mends a 400: failed for good at once
+    for (let i = 1; i <= 2; i++) {
+      await deliver((await readSubscription(store, sub.id))!, occurrence(), deliveries);
+      await eventually(async () => (await readSubscription(store, sub.id))?.failures === i, `${i} failures`);
+    }
+    assert.equal((await readSubscription(store, sub.id))?.status, "suspended");
+  });
+
+  it("refuses a body over 256 KiB before sending anything", async () => {
+    const sub = await subscribed();
+    await assert.rejects(deliver(sub, { ...occurrence(), data: "x".repeat(256 * 1024) }, deliveries), RangeError);
+  });
+
+  it("checks the callback again at delivery: a host now resolving to a private address suspends it, unsent", async () => {
+    open({ lookup: () => Promise.resolve(["10.0.0.7"]) });
+    const sub = await subscribed({ url: "https://hooks.example.com/in" });
+    await deliver(sub, occurrence(), deliveries);
+    await eventually(async () => (await readSubscription(store, sub.id))?.status === "suspended", "suspended");
+    assert.equal(receiver.received.length, 0);
+  });
+});
+
+describe("the verification challenge", () => {
+  let receiver: Receiver;
+  let deliveries: Deliveries;
+  before(async () => {
+    receiver = await startReceiver();
+    deliveries = new Deliveries({
+      store: storeWithSets(),
+      codec: createTokenCodec({ secret: SECRET }),
+      allowCallbacks: [receiver.origin],
+      timeoutMs: 2_000,
+    });
+  });
+  after(() => receiver.close());
+  beforeEach(() => receiver.received.length = 0);
+  const echo = (body: string) => JSON.stringify({ challenge: JSON.parse(body).challenge });
+
+  it("passes when the callback echoes the signed challenge", async () => {
+    receiver.answer({ status: 200, headers: { "content-type": "application/json" }, body: echo });
+    const sub = subscription(`${receiver.origin}/hook`, { status: "pending" });
+    await verifyCallback(sub, deliveries);
+    const [{ body, headers }] = receiver.received;
+    const sent = new Webhook(sub.secrets[0]).verify(body, headers) as { type: string; challenge: string };
+    assert.equal(sent.type, "verification");
+    assert.ok(sent.challenge.length >= 32);
+    assert.equal(headers["x-mcp-subscription-id"], sub.id);
+  });
+
+  it("fails with -32015 naming the status when the callback answers an error", async () => {
+    receiver.answer({ status: 500, body: "oops" });
+    const failed = verifyCallback(subscription(`${receiver.origin}/hook`), deliveries);
+    await assert.rejects(failed, (error) => {
+      assert.ok(error instanceof CallbackEndpointError);
+      assert.equal(error.rpcCode, -32015);
+      assert.match(error.message, /answered 500/);
+      return true;
+    });
+  });
+
+  it("fails when the echo is wrong", async () => {
+    receiver.answer({ status: 200, body: JSON.stringify({ challenge: "something else" }) });
+    await assert.rejects(verifyCallback(subscription(`${receiver.origin}/hook`), deliveries), /without echoing/);
+  });
+
+  it("follows no redirect", async () => {
+    receiver.answer({ status: 307, headers: { location: `${receiver.origin}/elsewhere` } }, {
+      status: 200,
+      body: echo,
+    });
+    await assert.rejects(verifyCallback(subscription(`${receiver.origin}/hook`), deliveries), /307 \(a redirect/);
+    assert.deepEqual(receiver.received.map((r) => r.path), ["/hook"]);
+  });
+});
