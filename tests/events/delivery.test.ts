@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
-import { createMemoryResultStore } from "../../mod.ts";
 import { createTokenCodec } from "../../src/codec/token.ts";
 import {
   CallbackEndpointError,
@@ -14,75 +13,16 @@ import {
   Deliveries,
   type DeliveryOptions,
   eventIndexKey,
-  type Occurrence,
   readSubscription,
   type Subscription,
   subscriptionKey,
-  type SubscriptionStore,
   verifyCallback,
   writeSubscription,
 } from "../../src/events/delivery/mod.ts";
+import { eventually, newSecret, occurrence, storeWithSets, subscription } from "../helpers/delivery-fixtures.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const SECRET = "delivery tests' token secret, 32+ bytes";
-
-/** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
-export function newSecret(): string {
-  return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
-}
-
-/** The memory store with the set methods the events' index uses (as the store-sets work adds them). */
-export function storeWithSets(): Required<SubscriptionStore> {
-  const sets = new Map<string, Set<string>>();
-  return Object.assign(createMemoryResultStore(), {
-    addMember: (key: string, member: string) => {
-      sets.set(key, (sets.get(key) ?? new Set()).add(member));
-      return Promise.resolve();
-    },
-    removeMember: (key: string, member: string) => {
-      sets.get(key)?.delete(member);
-      return Promise.resolve();
-    },
-    members: (key: string) => Promise.resolve([...sets.get(key) ?? []]),
-  });
-}
-
-/** An active subscription to `order.shipped` at `url`. */
-export function subscription(url: string, overrides: Partial<Subscription> = {}): Subscription {
-  return {
-    id: `sub_${crypto.randomUUID()}`,
-    key: "k",
-    principal: "",
-    name: "order.shipped",
-    arguments: { customerId: "c1" },
-    url,
-    secrets: [newSecret()],
-    profile: "chatgpt",
-    status: "active",
-    failures: 0,
-    expiresAt: Date.now() + 3_600_000,
-    ...overrides,
-  };
-}
-
-/** An occurrence of `order.shipped`. */
-export function occurrence(): Occurrence {
-  return {
-    eventId: `evt_${crypto.randomUUID()}`,
-    name: "order.shipped",
-    timestamp: new Date().toISOString(),
-    data: { orderId: "o1", customerId: "c1" },
-  };
-}
-
-/** Polls until `check` holds (at most 10 s). */
-export async function eventually(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!await check()) {
-    assert.ok(Date.now() < deadline, `not in 10 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("webhook delivery in process", () => {
   let receiver: Receiver;
