@@ -137,3 +137,25 @@ for (const { on, missing, open } of QUEUES) {
     });
   });
 }
+
+describe("a queued delivery on a worker whose server serves no events", () => {
+  it("is given back to the queue (delivered again later, for a worker that has them), with one warning", async () => {
+    const { queue, rejections } = memoryQueue();
+    const store = storeWithSets();
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: unknown) => void warnings.push(String(m)), error() {} };
+    const server = createServer({ name: "old", version: "1.0.0", secret: SECRET, resultStore: store, queue, logger });
+    const deliveries = new Deliveries({ store, codec: createTokenCodec({ secret: SECRET }), queue });
+    const worker = runWorker(server);
+    try {
+      const sub = subscription(`${receiver.origin}/hook`);
+      await writeSubscription(store, sub, Date.now());
+      await deliver(sub, occurrence(), deliveries);
+      await eventually(() => rejections.length >= 2, "given back twice");
+      assert.equal(warnings.filter((w) => w.includes("registers no events")).length, 1);
+    } finally {
+      await worker.close();
+      deliveries.close();
+    }
+  });
+});

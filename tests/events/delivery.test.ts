@@ -223,3 +223,89 @@ describe("the verification challenge", () => {
     assert.deepEqual(receiver.received.map((r) => r.path), ["/hook"]);
   });
 });
+
+describe("attempts in flight and time limits", () => {
+  const ORIGIN = "https://hooks.example.com";
+
+  it("keeps attempts in flight to maxInFlight; the others wait for a slot", async () => {
+    let running = 0;
+    let most = 0;
+    let answered = 0;
+    const stub: typeof fetch = async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running--;
+      answered++;
+      return new Response(null, { status: 204 });
+    };
+    const store = storeWithSets();
+    const deliveries = new Deliveries({
+      store,
+      codec: createTokenCodec({ secret: SECRET }),
+      allowCallbacks: [ORIGIN],
+      maxInFlight: 2,
+      fetch: stub,
+    });
+    try {
+      for (let i = 0; i < 6; i++) {
+        const sub = subscription(`${ORIGIN}/in`);
+        await writeSubscription(store, sub, Date.now());
+        await deliver(sub, occurrence(), deliveries);
+      }
+      await eventually(() => answered === 6, "six delivered");
+      assert.equal(most, 2);
+    } finally {
+      deliveries.close();
+    }
+  });
+
+  it("retries an attempt that got no answer within timeoutMs", async () => {
+    const calls: number[] = [];
+    const stub: typeof fetch = (_url, init) => {
+      calls.push(Date.now());
+      if (calls.length > 1) return Promise.resolve(new Response(null, { status: 200 }));
+      return new Promise((_resolve, reject) =>
+        init!.signal!.addEventListener("abort", () => reject(init!.signal!.reason))
+      );
+    };
+    const store = storeWithSets();
+    const deliveries = new Deliveries({
+      store,
+      codec: createTokenCodec({ secret: SECRET }),
+      allowCallbacks: [ORIGIN],
+      timeoutMs: 50,
+      retryDelaysMs: [10],
+      fetch: stub,
+    });
+    try {
+      const sub = subscription(`${ORIGIN}/in`);
+      await writeSubscription(store, sub, Date.now());
+      await deliver(sub, occurrence(), deliveries);
+      await eventually(() => calls.length === 2, "a second attempt");
+      assert.equal((await readSubscription(store, sub.id))?.failures, 0);
+    } finally {
+      deliveries.close();
+    }
+  });
+
+  it("drops pending retries on close(), and waits no timer out", async () => {
+    let calls = 0;
+    const stub: typeof fetch = () => (calls++, Promise.resolve(new Response(null, { status: 503 })));
+    const store = storeWithSets();
+    const deliveries = new Deliveries({
+      store,
+      codec: createTokenCodec({ secret: SECRET }),
+      allowCallbacks: [ORIGIN],
+      retryDelaysMs: [60_000],
+      fetch: stub,
+    });
+    const sub = subscription(`${ORIGIN}/in`);
+    await writeSubscription(store, sub, Date.now());
+    await deliver(sub, occurrence(), deliveries);
+    await eventually(() => calls === 1, "the first attempt");
+    deliveries.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(calls, 1);
+    assert.equal((await readSubscription(store, sub.id))?.failures, 0, "not counted as failed for good");
+  });
+});
