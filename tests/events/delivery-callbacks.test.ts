@@ -41,6 +41,9 @@ describe("checkCallback", () => {
     await refused(checkCallback("http://127.0.0.1:8080/hook", []), "scheme");
     await checkCallback("http://127.0.0.1:8080/hook", ["http://127.0.0.1:8080"]);
     await refused(checkCallback("http://127.0.0.1:8081/hook", ["http://127.0.0.1:8080"]), "scheme");
+    await checkCallback("http://127.0.0.1:41234/hook", ["http://127.0.0.1"]); // no port: any port of the host
+    await refused(checkCallback("https://127.0.0.1:41234/hook", ["http://127.0.0.1"]));
+    await refused(checkCallback("http://127.0.0.2:41234/hook", ["http://127.0.0.1"]), "scheme");
   });
 
   it("refuses credentials and fragments, allow-listed or not", async () => {

@@ -43,7 +43,8 @@ export class CallbackRefusedError extends ProtocolError {
  * Checks a callback URL before a subscription takes it and before each delivery to it.
  *
  * @param url The callback URL.
- * @param allow The allow-listed origins (`events.allowCallbacks`): a URL of one is taken as is (http, loopback).
+ * @param allow The allow-listed origins (`events.allowCallbacks`): a URL of one is taken as is (http, loopback); an
+ *   origin without a port allows every port of its host.
  * @param lookup Resolves a host (default `node:dns/promises`' `lookup`, where the runtime has it).
  * @throws {CallbackRefusedError} When the URL is refused, or its host does not resolve.
  *
@@ -66,7 +67,7 @@ export async function checkCallback(url: string, allow: readonly string[], looku
     throw new CallbackRefusedError("credentials", "it carries credentials");
   }
   if (parsed.hash !== "" || url.includes("#")) throw new CallbackRefusedError("fragment", "it carries a fragment");
-  if (allow.some((origin) => originOf(origin) === parsed.origin)) return;
+  if (allow.some((entry) => allows(entry, parsed))) return;
   if (parsed.protocol !== "https:") throw new CallbackRefusedError("scheme", "it is not https");
   const host = parsed.hostname;
   if (isAddressLiteral(host)) {
@@ -88,13 +89,22 @@ export async function checkCallback(url: string, allow: readonly string[], looku
   }
 }
 
-/** An allow-list entry's origin (`undefined` for one that is not a URL). */
-function originOf(entry: string): string | undefined {
+/** An entry with an explicit port (`http://127.0.0.1:8080`), which allows that port only. */
+const WITH_PORT = /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:?#]*):\d+/i;
+
+/**
+ * Whether an allow-list entry (an origin) allows a URL: the same origin; an entry without a port allows every port of
+ * its scheme and host (`http://127.0.0.1`: a test's receiver listens on any free port).
+ */
+function allows(entry: string, url: URL): boolean {
+  let origin: URL;
   try {
-    return new URL(entry).origin;
+    origin = new URL(entry);
   } catch {
-    return undefined;
+    return false;
   }
+  if (WITH_PORT.test(entry)) return origin.origin === url.origin;
+  return origin.protocol === url.protocol && origin.hostname === url.hostname;
 }
 
 /** `node:dns/promises`' `lookup`, every address, loaded on first use (the one place events reach `node:*`). */

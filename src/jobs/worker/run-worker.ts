@@ -27,7 +27,8 @@ const WARNINGS_KEPT = 256;
  * with a `queue` and a shared `resultStore`, as its web instances have it. `mcplite worker <module>`
  * does this from the command line, and closes on SIGTERM and SIGINT. With `otel()` among the server's
  * middleware, each job is a span in the trace of the call that queued it, and the worker records its
- * metrics (`@mcplite/sdk/otel`; start the OpenTelemetry SDK first).
+ * metrics (`@mcplite/sdk/otel`; start the OpenTelemetry SDK first). On a server serving MCP Events, the webhook
+ * deliveries queued by its emits are jobs too: one attempt per run, a retry given back with its backoff.
  *
  * @param server The server whose tools run the jobs.
  * @param options The queue (default: the server's `queue`), how many jobs run at once (default 8),
