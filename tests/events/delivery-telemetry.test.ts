@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { createTokenCodec } from "../../src/codec/token.ts";
-import { deliver, Deliveries, writeSubscription } from "../../src/events/delivery/mod.ts";
+import { createServer, runWorker } from "../../mod.ts";
+import { attachDeliveries, deliver, Deliveries, writeSubscription } from "../../src/events/delivery/mod.ts";
+import { memoryQueue } from "../helpers/memory-queue.ts";
 import { otel } from "../../src/otel/mod.ts";
 import { eventually, occurrence, storeWithSets, subscription } from "../helpers/delivery-fixtures.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -75,6 +77,49 @@ describe("webhook deliveries with otel() among the server's middleware", () => {
       await eventually(async () => (await count("mcplite.event.subscriptions.suspended")).all === 1, "suspended");
       assert.deepEqual(await count("mcplite.event.delivery.attempts"), { retried: 1, delivered: 1, failed: 1 });
     } finally {
+      deliveries.close();
+    }
+  });
+
+  it("makes a queued attempt's span a child of the worker's job span (process event:<name>), in the emit's trace", async () => {
+    recorded.reset();
+    receiver.answer({ status: 204 });
+    const { queue } = memoryQueue();
+    const store = storeWithSets();
+    const secret = "queued delivery telemetry's secret, 32+";
+    const middleware = otel();
+    const server = createServer({ name: "events", version: "1.0.0", secret, resultStore: store, queue }).use(
+      middleware,
+    );
+    const deliveries = new Deliveries({
+      store,
+      codec: createTokenCodec({ secret }),
+      queue,
+      allowCallbacks: [receiver.origin],
+      middleware: () => [middleware],
+    });
+    attachDeliveries(server, deliveries);
+    const worker = runWorker(server);
+    try {
+      const sub = subscription(`${receiver.origin}/hook`);
+      await writeSubscription(store, sub, Date.now());
+      const emit = await trace.getTracer("app").startActiveSpan("emit", async (span) => {
+        await deliver(sub, occurrence(), deliveries);
+        span.end();
+        return span.spanContext();
+      });
+      const find = (name: string) => recorded.spans().find((s) => s.name === name);
+      await eventually(() => find("deliver order.shipped") !== undefined, "the attempt's span");
+      await eventually(() => find("process event:order.shipped") !== undefined, "the job's span");
+      const job = find("process event:order.shipped")!;
+      const attempt = find("deliver order.shipped")!;
+      assert.equal(job.kind, SpanKind.CONSUMER);
+      assert.equal(job.spanContext().traceId, emit.traceId);
+      assert.equal(attempt.parentSpanContext?.spanId, job.spanContext().spanId);
+      assert.deepEqual(attempt.links.map((link) => link.context.spanId), [emit.spanId]);
+      assert.equal(job.attributes["mcplite.job.outcome"], "completed");
+    } finally {
+      await worker.close();
       deliveries.close();
     }
   });
