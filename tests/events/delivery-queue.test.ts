@@ -159,3 +159,41 @@ describe("a queued delivery on a worker whose server serves no events", () => {
     }
   });
 });
+
+describe("a queued delivery in flight as its worker shuts down", () => {
+  it("is given back to the queue at once, its attempt not counted", async () => {
+    const { queue, jobs } = memoryQueue();
+    const store = storeWithSets();
+    let calls = 0;
+    const deliveries = new Deliveries({
+      store,
+      codec: createTokenCodec({ secret: SECRET }),
+      queue,
+      allowCallbacks: ["https://hooks.example.com"],
+      fetch: (_url, init) => {
+        calls++;
+        return new Promise((_resolve, reject) =>
+          init!.signal!.addEventListener("abort", () => reject(new Error("cut")))
+        );
+      },
+    });
+    const server = createServer({ name: "events", version: "1.0.0", secret: SECRET, resultStore: store, queue });
+    attachDeliveries(server, deliveries);
+    const worker = runWorker(server, { drainMs: 0 });
+    try {
+      const sub = subscription("https://hooks.example.com/in");
+      await writeSubscription(store, sub, Date.now());
+      const occ = occurrence();
+      await deliver(sub, occ, deliveries);
+      await eventually(() => calls === 1, "the attempt in flight");
+      await worker.close();
+      assert.equal(jobs.length, 1, "given back");
+      const count = await store.get(`dlv:${sub.id}:${occ.eventId}`);
+      assert.deepEqual(count, { status: "working", continued: { state: { n: 0 } } });
+      assert.equal((await readSubscription(store, sub.id))?.failures, 0);
+    } finally {
+      await worker.close();
+      deliveries.close();
+    }
+  });
+});
