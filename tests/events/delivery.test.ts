@@ -309,3 +309,26 @@ describe("attempts in flight and time limits", () => {
     assert.equal((await readSubscription(store, sub.id))?.failures, 0, "not counted as failed for good");
   });
 });
+
+describe("a subscription whose secret cannot sign", () => {
+  it("fails for good at once, sending nothing", async () => {
+    let calls = 0;
+    const store = storeWithSets();
+    const deliveries = new Deliveries({
+      store,
+      codec: createTokenCodec({ secret: SECRET }),
+      allowCallbacks: ["https://hooks.example.com"],
+      fetch: () => (calls++, Promise.resolve(new Response(null, { status: 204 }))),
+    });
+    try {
+      const sub = subscription("https://hooks.example.com/in", { secrets: ["whsec_not base64!"] });
+      await writeSubscription(store, sub, Date.now());
+      await deliver(sub, occurrence(), deliveries);
+      await eventually(async () => (await readSubscription(store, sub.id))?.failures === 1, "one failure");
+      assert.equal(calls, 0);
+      await assert.rejects(verifyCallback(sub, deliveries), { code: "invalid_params" });
+    } finally {
+      deliveries.close();
+    }
+  });
+});

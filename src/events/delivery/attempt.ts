@@ -21,8 +21,8 @@ export type Attempted =
   | { readonly kind: "too-large"; readonly status: 413 }
   /** Worth another try: 3xx, 408, 429, 5xx (with its `Retry-After`), or no answer (`error`). */
   | { readonly kind: "retry"; readonly status?: number; readonly retryAfterMs?: number; readonly error?: unknown }
-  /** Another 4xx: no retry mends it. */
-  | { readonly kind: "rejected"; readonly status: number }
+  /** Another 4xx, or a secret that cannot sign (not Standard Webhooks'): no retry mends it. */
+  | { readonly kind: "rejected"; readonly status?: number; readonly error?: unknown }
   /** The callback URL is refused now (DNS changed): nothing was sent. */
   | { readonly kind: "refused"; readonly error: CallbackRefusedError }
   /** The server's deliveries were closed (or the worker stopped) first: nothing to record. */
@@ -52,7 +52,12 @@ export async function attempt(
       return error.reason === "unresolved" ? { kind: "retry", error } : { kind: "refused", error };
     }
     const body = deliveryBody(occ);
-    const headers = signedHeaders(sub, webhookId(sub, occ.eventId), body, d.now());
+    let headers: Headers;
+    try {
+      headers = signedHeaders(sub, webhookId(sub, occ.eventId), body, d.now());
+    } catch (error) {
+      return { kind: "rejected", error };
+    }
     let response: Response;
     try {
       response = await post(d, sub.url, headers, body, stop);
