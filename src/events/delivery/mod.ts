@@ -3,6 +3,16 @@
  * subscription is active, and `deliver()` of each occurrence (queued or in process, signed per Standard Webhooks,
  * retried, suspending a failing subscription). Internal: nothing here is exported by the package.
  *
+ * @example How the events runtime wires it, once per server (the store must keep the set methods)
+ * ```ts ignore
+ * const deliveries = new Deliveries({ store, codec, queue, allowCallbacks, middleware: () => runtime.middleware });
+ * attachDeliveries(server, deliveries); // runWorker(server) runs the queued deliveries with it
+ * await checkCallback(url, deliveries.allow, deliveries.lookup); // subscribe: -32012 when refused
+ * await verifyCallback(pending, deliveries); // a new subscription: -32015 when the challenge fails
+ * await writeSubscription(store, { ...pending, status: "active" }, Date.now());
+ * await deliver(subscription, occurrence, deliveries); // emit, per matching subscription
+ * ```
+ *
  * @module
  */
 export { CallbackRefusedError, checkCallback, type Lookup } from "./callback-check.ts";
