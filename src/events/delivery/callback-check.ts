@@ -78,7 +78,8 @@ export async function checkCallback(url: string, allow: readonly string[], looku
   let addresses: readonly string[];
   try {
     addresses = await (lookup ?? systemLookup)(host);
-  } catch {
+  } catch (error) {
+    if (error instanceof CallbackRefusedError) throw error;
     throw new CallbackRefusedError("unresolved", `${host} does not resolve`);
   }
   if (addresses.length === 0) throw new CallbackRefusedError("unresolved", `${host} does not resolve`);
@@ -112,9 +113,9 @@ async function systemLookup(host: string): Promise<readonly string[]> {
   let dns: { lookup(host: string, options: { all: true; verbatim: true }): Promise<{ address: string }[]> };
   try {
     dns = await import("node:dns/promises");
-  } catch (cause) {
+  } catch {
     // No resolver here (a Worker without nodejs_compat): refused, never let through unchecked.
-    throw new Error("no DNS resolver on this runtime: allow-list the origin or give a lookup", { cause });
+    throw new CallbackRefusedError("unresolved", `${host} cannot be resolved here: this runtime has no node:dns`);
   }
   return (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }
